@@ -1,0 +1,65 @@
+// Warnings about the input, collected as values, counted by reason and shown in the report.
+
+/** Why a line or file was skipped, repaired or flagged. Stable strings: they appear in summary.json. */
+export const DIAGNOSTIC_REASONS = {
+  'invalid-json': 'a line that is not JSON (skipped)',
+  'truncated-line': 'a line cut off mid-record (skipped)',
+  'glued-objects': 'several records glued on one line (recovered)',
+  'partial-line': 'a damaged line of which only some records could be recovered',
+  'invalid-utf8': 'bytes that are not UTF-8 (replaced with \uFFFD)',
+  'nul-bytes': 'NUL bytes (removed, or the line skipped when nothing else was left)',
+  'invalid-record': 'a record whose fields do not have the documented shape (skipped)',
+  'not-a-record': 'a JSON value that is not a record object (skipped)',
+  'unknown-entry-type': 'an entry type bough does not know (kept, shown plainly)',
+  'unknown-role': 'a message role bough does not know (kept, shown plainly)',
+  'duplicate-id': 'an entry id used twice in one file (the later one renamed)',
+  'header-missing-cwd': 'a session header without a working directory',
+  'not-a-session': 'a file that is not a session of a known agent (skipped)',
+  'empty-file': 'an empty file (skipped)',
+  'unreadable-file': 'a file that could not be read (skipped)',
+  'missing-origin': 'a copied session whose origin file is not among the inputs (its copies counted here)',
+} as const;
+
+export type DiagnosticReason = keyof typeof DIAGNOSTIC_REASONS;
+
+export interface Diagnostic {
+  reason: DiagnosticReason;
+  file: string;
+  /** 1-based line, when the problem is on one line. */
+  line: number | null;
+  detail: string;
+  /** True when the line's content was lost (counted in skippedLines). */
+  skippedLine: boolean;
+}
+
+export function diagnostic(
+  reason: DiagnosticReason,
+  file: string,
+  line: number | null,
+  detail: string,
+  skippedLine = false,
+): Diagnostic {
+  return { reason, file, line, detail, skippedLine };
+}
+
+export interface DiagnosticsSummary {
+  files: number;
+  sessionFiles: number;
+  skippedFiles: number;
+  skippedLines: number;
+  byReason: Partial<Record<DiagnosticReason, number>>;
+}
+
+export function summariseDiagnostics(
+  all: readonly Diagnostic[],
+  files: number,
+  sessionFiles: number,
+): DiagnosticsSummary {
+  const byReason: Partial<Record<DiagnosticReason, number>> = {};
+  let skippedLines = 0;
+  for (const d of all) {
+    byReason[d.reason] = (byReason[d.reason] ?? 0) + 1;
+    if (d.skippedLine) skippedLines++;
+  }
+  return { files, sessionFiles, skippedFiles: files - sessionFiles, skippedLines, byReason };
+}

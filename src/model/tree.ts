@@ -1,0 +1,88 @@
+// The entry tree of one file, from id/parentId: several roots, orphans and cycles allowed.
+
+import type { Entry } from '../types.js';
+
+export interface EntryTree {
+  /** Entries in file order. */
+  entries: readonly Entry[];
+  byId: ReadonlyMap<string, Entry>;
+  /** The parent actually used (null for roots, including orphans and broken cycles). */
+  parentOf: ReadonlyMap<Entry, Entry | null>;
+  /** Children oldest first (by time, then file order). */
+  childrenOf: ReadonlyMap<Entry, readonly Entry[]>;
+  roots: readonly Entry[];
+  /** Roots whose recorded parent is not in the file. */
+  orphans: readonly Entry[];
+  leaves: readonly Entry[];
+  /** Root → the last entry in file order: the conversation as the agent last left it. */
+  activePath: readonly Entry[];
+  /** Entries with two or more children. */
+  branchPoints: readonly Entry[];
+}
+
+export function buildTree(entries: readonly Entry[]): EntryTree {
+  const byId = new Map<string, Entry>();
+  for (const entry of entries) if (!byId.has(entry.id)) byId.set(entry.id, entry);
+  const order = new Map<Entry, number>(entries.map((entry, index) => [entry, index]));
+
+  const parentOf = new Map<Entry, Entry | null>();
+  const orphans: Entry[] = [];
+  for (const entry of entries) {
+    const parent = entry.parentId === null ? undefined : byId.get(entry.parentId);
+    if (entry.parentId !== null && parent === undefined) orphans.push(entry);
+    parentOf.set(entry, parent === undefined || parent === entry ? null : parent);
+  }
+  breakCycles(entries, parentOf);
+
+  const childrenOf = new Map<Entry, Entry[]>();
+  const roots: Entry[] = [];
+  for (const entry of entries) {
+    const parent = parentOf.get(entry) ?? null;
+    if (parent === null) roots.push(entry);
+    else {
+      const siblings = childrenOf.get(parent);
+      if (siblings) siblings.push(entry);
+      else childrenOf.set(parent, [entry]);
+    }
+  }
+  const byTime = (a: Entry, b: Entry) =>
+    (a.timestamp ?? Infinity) - (b.timestamp ?? Infinity) || (order.get(a) ?? 0) - (order.get(b) ?? 0);
+  for (const children of childrenOf.values()) if (children.length > 1) children.sort(byTime);
+
+  const leaves = entries.filter((entry) => !childrenOf.has(entry));
+  const branchPoints = entries.filter((entry) => (childrenOf.get(entry)?.length ?? 0) > 1);
+  const last = entries.at(-1);
+  const activePath = last ? pathTo(last, parentOf) : [];
+  return { entries, byId, parentOf, childrenOf, roots, orphans, leaves, activePath, branchPoints };
+}
+
+/** Root → entry. */
+export function pathTo(entry: Entry, parentOf: ReadonlyMap<Entry, Entry | null>): Entry[] {
+  const path: Entry[] = [];
+  for (let at: Entry | null = entry; at !== null; at = parentOf.get(at) ?? null) path.push(at);
+  return path.reverse();
+}
+
+/**
+ * A parentId chain that loops never reaches a root. Each loop is cut at its entry that comes
+ * first in the file, which becomes a root; the rest of the loop then hangs below it.
+ */
+function breakCycles(entries: readonly Entry[], parentOf: Map<Entry, Entry | null>): void {
+  const state = new Map<Entry, 'visiting' | 'done'>();
+  for (const start of entries) {
+    if (state.has(start)) continue;
+    const trail: Entry[] = [];
+    let at: Entry | null = start;
+    while (at !== null && !state.has(at)) {
+      state.set(at, 'visiting');
+      trail.push(at);
+      at = parentOf.get(at) ?? null;
+    }
+    if (at !== null && state.get(at) === 'visiting') {
+      const loop = trail.slice(trail.indexOf(at));
+      const earliest = loop.reduce((a, b) => (entries.indexOf(a) <= entries.indexOf(b) ? a : b));
+      parentOf.set(earliest, null);
+    }
+    for (const entry of trail) state.set(entry, 'done');
+  }
+}

@@ -1,0 +1,42 @@
+// bough's own files shipped beside the compiled code: templates, page assets, sample sessions.
+// Read-only; nothing here touches session data.
+
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TemplateSources } from './report/render.js';
+
+/** The package root: one level above src/ (tests) or dist/ (installed). */
+export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const SAMPLES_DIR = join(PACKAGE_ROOT, 'samples');
+
+export async function packageVersion(): Promise<string> {
+  const pkg = JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+export async function loadTemplates(): Promise<TemplateSources> {
+  const root = join(PACKAGE_ROOT, 'templates');
+  const sources: Record<string, string> = {};
+  for (const path of await filesUnder(root)) {
+    if (!path.endsWith('.eta')) continue;
+    sources[path.slice(0, -'.eta'.length)] = await readFile(join(root, path), 'utf8');
+  }
+  return sources;
+}
+
+/** The report's static assets, by path relative to the report's assets/ folder. */
+export async function loadAssets(): Promise<Map<string, Buffer>> {
+  const root = join(PACKAGE_ROOT, 'assets');
+  const assets = new Map<string, Buffer>();
+  for (const path of await filesUnder(root)) assets.set(path, await readFile(join(root, path)));
+  return assets;
+}
+
+async function filesUnder(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .sort();
+}

@@ -1,0 +1,356 @@
+// Entries → what the session page shows for each: Markdown already made safe, tool calls
+// summarised, outputs cut to a readable size, images as data URLs bough builds itself.
+
+import type { Block, Entry, SubagentRun, Usage } from '../types.js';
+import { formatCount, formatTime, formatUsd, isoTime, type TimeFormat } from './format.js';
+import { renderMarkdown } from './markdown.js';
+
+export interface Badge {
+  label: string;
+  tone: 'copied' | 'recovered' | 'hidden' | 'error' | 'label' | 'warn';
+  title: string;
+}
+
+export interface ForkLink {
+  label: string;
+  href: string;
+}
+
+export interface TextView {
+  text: string;
+  /** How many characters were left out of the page ("12,345"), or null when none. */
+  omitted: string | null;
+  /** Short enough to show unfolded. */
+  short: boolean;
+}
+
+export type PartView =
+  | { type: 'text'; html: string }
+  | { type: 'thinking'; html: string; redacted: boolean }
+  | { type: 'toolCall'; name: string; summary: string; args: TextView; error: string | null }
+  | { type: 'image'; src: string | null; mimeType: string }
+  | { type: 'unknown'; label: string; json: TextView };
+
+export interface DiffLine {
+  tone: 'add' | 'del' | 'ctx' | 'hunk' | 'meta';
+  text: string;
+}
+
+export interface SubagentView {
+  agent: string;
+  task: TextView;
+  status: string | null;
+  model: string | null;
+  errorMessage: string | null;
+  usage: string | null;
+  entries: EntryView[];
+}
+
+interface ViewBase {
+  anchor: string;
+  time: string;
+  iso: string;
+  badges: Badge[];
+  /** At a branch point: the branches that continue from here. */
+  forks: ForkLink[];
+}
+
+export type EntryView = ViewBase &
+  (
+    | { kind: 'prompt'; parts: PartView[]; skill: { name: string; location: string | null; bodyHtml: string } | null }
+    | {
+        kind: 'reply';
+        model: string;
+        parts: PartView[];
+        status: { label: string; tone: 'error' | 'warn' } | null;
+        errorMessage: string | null;
+        usage: string | null;
+      }
+    | {
+        kind: 'toolResult';
+        toolName: string;
+        isError: boolean;
+        output: TextView;
+        parts: PartView[];
+        diff: DiffLine[] | null;
+        subagents: SubagentView[];
+        usage: string | null;
+      }
+    | { kind: 'shell'; command: string; output: TextView; status: string; isError: boolean; note: string | null }
+    | {
+        kind: 'event';
+        tone: 'info' | 'summary' | 'custom' | 'system' | 'unknown' | 'warn';
+        label: string;
+        text: string;
+        detailHtml: string | null;
+        detailText: TextView | null;
+      }
+  );
+
+export interface ConversationContext {
+  time: TimeFormat;
+  /** Entries counted in another file (copied from an origin that is present). */
+  copied: (entry: Entry) => boolean;
+  /** Labels by target id, latest first wins. */
+  labels: ReadonlyMap<string, string>;
+  /** Entries hidden from the model by a later context edit (failed attempts, retries). */
+  hidden: ReadonlySet<string>;
+  forksAt: (entry: Entry) => ForkLink[];
+}
+
+/** Tool output shown on the page; the rest is counted, not silently dropped. */
+const MAX_TEXT = 100_000;
+const MAX_JSON = 20_000;
+const IMAGE_MIME = /^image\/(png|jpeg|jpg|gif|webp|bmp|avif)$/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function anchorOf(entry: Entry): string {
+  return `e-${entry.id.replace(/[^A-Za-z0-9_.:-]/g, '_')}`;
+}
+
+export function entryView(entry: Entry, ctx: ConversationContext): EntryView | null {
+  const base: ViewBase = {
+    anchor: anchorOf(entry),
+    time: formatTime(entry.timestamp, ctx.time),
+    iso: isoTime(entry.timestamp),
+    badges: badgesOf(entry, ctx),
+    forks: ctx.forksAt(entry),
+  };
+  switch (entry.kind) {
+    case 'prompt':
+      return {
+        ...base,
+        kind: 'prompt',
+        parts: entry.content.map(partView),
+        skill: entry.skill && {
+          name: entry.skill.name,
+          location: entry.skill.location,
+          bodyHtml: renderMarkdown(entry.skill.body),
+        },
+      };
+    case 'reply':
+      return {
+        ...base,
+        kind: 'reply',
+        model: entry.responseModel ? `${entry.model ?? '?'} → ${entry.responseModel}` : (entry.model ?? 'unknown model'),
+        parts: entry.content.map(partView),
+        status: replyStatus(entry.stopReason),
+        errorMessage: entry.errorMessage,
+        usage: usageLine(entry.usage),
+      };
+    case 'toolCall':
+      return { ...base, kind: 'event', tone: 'info', label: 'tool call', text: entry.call.name, detailHtml: null, detailText: json(entry.call.arguments) };
+    case 'toolResult': {
+      const text = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+      return {
+        ...base,
+        kind: 'toolResult',
+        toolName: entry.toolName ?? 'tool',
+        isError: entry.isError,
+        output: cut(text, MAX_TEXT),
+        parts: entry.content.filter((b) => b.type !== 'text').map(partView),
+        diff: diffOf(entry.details),
+        subagents: entry.subagents.map((run) => subagentView(run, ctx)),
+        usage: usageLine(entry.usage.filter((u) => u.origin !== 'subagent')),
+      };
+    }
+    case 'shell':
+      return {
+        ...base,
+        kind: 'shell',
+        command: entry.command,
+        output: cut(entry.output, MAX_TEXT),
+        status: entry.cancelled ? 'cancelled' : entry.exitCode === null ? 'killed (no exit code)' : `exit ${entry.exitCode}`,
+        isError: entry.cancelled || entry.exitCode !== 0,
+        note: entry.excludedFromContext ? 'not sent to the model (!!)' : entry.truncated ? 'output truncated by the agent' : null,
+      };
+    case 'modelChange':
+      return event(base, 'info', 'model', [entry.provider, entry.model].filter(Boolean).join(' / ') || 'unknown model');
+    case 'thinkingChange':
+      return event(base, 'info', 'thinking', entry.level ?? 'unknown level');
+    case 'compaction':
+      return {
+        ...event(base, 'summary', 'compaction', entry.tokensBefore === null ? 'context summarised' : `${formatCount(entry.tokensBefore)} tokens summarised`),
+        detailHtml: renderMarkdown(entry.summary),
+      };
+    case 'branchSummary':
+      return { ...event(base, 'summary', 'branch summary', 'summary of a branch left behind'), detailHtml: renderMarkdown(entry.summary) };
+    case 'label':
+      return null; // shown on the entry it labels
+    case 'name':
+      return event(base, 'info', 'name', entry.name === null ? 'name cleared' : `named “${entry.name}”`);
+    case 'contextEdit':
+      return event(
+        base,
+        'info',
+        'context edit',
+        entry.omitted ? 'an earlier entry hidden from the model' : 'an earlier entry rewritten for the model',
+      );
+    case 'custom': {
+      const text = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+      return {
+        ...event(base, 'custom', entry.isMessage ? `extension message` : `extension state`, entry.customType),
+        detailHtml: text ? renderMarkdown(text) : null,
+        detailText: text ? null : json(entry.data),
+      };
+    }
+    case 'system': {
+      const sections = Object.entries(entry.sections)
+        .map(([name, value]) => `## ${name}\n${value ?? '(removed)'}`)
+        .join('\n\n');
+      const tools = [
+        entry.toolsAdded.length ? `tools added: ${entry.toolsAdded.join(', ')}` : '',
+        entry.toolsRemoved.length ? `tools removed: ${entry.toolsRemoved.join(', ')}` : '',
+      ].filter(Boolean);
+      const text = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+      return {
+        ...event(base, 'system', 'system prompt', tools.join(' · ') || `${Object.keys(entry.sections).length} sections`),
+        detailText: cut([text, sections].filter(Boolean).join('\n\n'), MAX_TEXT),
+      };
+    }
+    case 'usageOnly':
+      return event(base, 'info', entry.usageKind, [entry.note, usageLine(entry.usage)].filter(Boolean).join(' · '));
+    case 'unknown':
+      return { ...event(base, 'unknown', 'unknown entry', entry.rawType), detailText: json(entry.raw) };
+  }
+}
+
+function event(base: ViewBase, tone: Extract<EntryView, { kind: 'event' }>['tone'], label: string, text: string): Extract<EntryView, { kind: 'event' }> {
+  return { ...base, kind: 'event', tone, label, text, detailHtml: null, detailText: null };
+}
+
+function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {
+  const badges: Badge[] = [];
+  const label = ctx.labels.get(entry.id);
+  if (label) badges.push({ label, tone: 'label', title: 'label' });
+  if (ctx.copied(entry)) badges.push({ label: 'copied', tone: 'copied', title: 'copied from the session this one was forked from; counted there' });
+  if (ctx.hidden.has(entry.id)) {
+    badges.push({ label: 'failed attempt', tone: 'hidden', title: 'hidden from the model by a later context edit (retried)' });
+  }
+  if (entry.recovered) badges.push({ label: 'recovered', tone: 'recovered', title: 'recovered from a damaged line' });
+  return badges;
+}
+
+function replyStatus(stopReason: string | null): { label: string; tone: 'error' | 'warn' } | null {
+  switch (stopReason) {
+    case 'error':
+      return { label: 'error', tone: 'error' };
+    case 'aborted':
+      return { label: 'aborted', tone: 'warn' };
+    case 'length':
+      return { label: 'cut off (length)', tone: 'warn' };
+    default:
+      return null;
+  }
+}
+
+function partView(block: Block): PartView {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', html: renderMarkdown(block.text) };
+    case 'thinking':
+      return { type: 'thinking', html: block.redacted && !block.text ? '' : renderMarkdown(block.text), redacted: block.redacted };
+    case 'toolCall':
+      return { type: 'toolCall', name: block.name, summary: toolSummary(block.name, block.arguments), args: json(block.arguments), error: block.argumentsError };
+    case 'image':
+      return { type: 'image', src: imageSource(block.mimeType, block.data), mimeType: block.mimeType };
+    case 'unknown':
+      return { type: 'unknown', label: block.blockType, json: json(block.raw) };
+  }
+}
+
+/** Only image types a browser shows as pictures, from base64 bough checked: never markup, never a remote URL. */
+function imageSource(mimeType: string, data: string): string | null {
+  const compact = data.replace(/\s+/g, '');
+  if (!IMAGE_MIME.test(mimeType) || !BASE64.test(compact)) return null;
+  return `data:${mimeType.toLowerCase()};base64,${compact}`;
+}
+
+/** The argument that says what a call did: the command, the path, the pattern. */
+function toolSummary(name: string, args: unknown): string {
+  if (typeof args !== 'object' || args === null) return '';
+  const a = args as Record<string, unknown>;
+  const str = (key: string) => (typeof a[key] === 'string' ? (a[key] as string) : '');
+  switch (name) {
+    case 'bash':
+    case 'powershell':
+      return str('command');
+    case 'read':
+    case 'write':
+    case 'edit':
+      return str('path') || str('file_path');
+    case 'grep':
+    case 'find':
+      return [str('pattern'), str('path')].filter(Boolean).join('  in ');
+    case 'ls':
+      return str('path') || '.';
+    case 'subagent':
+      return str('agent') ? `${str('agent')}: ${str('task')}` : Array.isArray(a['tasks']) ? `${a['tasks'].length} parallel tasks` : Array.isArray(a['chain']) ? `chain of ${a['chain'].length}` : '';
+    default: {
+      const first = Object.values(a).find((v): v is string => typeof v === 'string');
+      return first ?? '';
+    }
+  }
+}
+
+function diffOf(details: unknown): DiffLine[] | null {
+  if (typeof details !== 'object' || details === null) return null;
+  const d = details as Record<string, unknown>;
+  const patch = typeof d['patch'] === 'string' ? d['patch'] : null;
+  const diff = typeof d['diff'] === 'string' ? d['diff'] : null;
+  const text = patch ?? diff;
+  if (!text) return null;
+  const lines = text.split('\n').slice(0, 2000);
+  return lines.map((line): DiffLine => {
+    if (patch !== null && (line.startsWith('---') || line.startsWith('+++'))) return { tone: 'meta', text: line };
+    if (line.startsWith('@@')) return { tone: 'hunk', text: line };
+    if (line.startsWith('+')) return { tone: 'add', text: line };
+    if (line.startsWith('-')) return { tone: 'del', text: line };
+    return { tone: 'ctx', text: line };
+  });
+}
+
+function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView {
+  const inner: ConversationContext = { ...ctx, copied: () => false, labels: new Map(), hidden: new Set(), forksAt: () => [] };
+  return {
+    agent: run.agent,
+    task: cut(run.task, 4000),
+    status: run.status,
+    model: run.model,
+    errorMessage: run.errorMessage,
+    usage: usageLine(run.entries.flatMap((e) => e.usage)),
+    entries: run.entries.flatMap((e) => entryView(e, inner) ?? []),
+  };
+}
+
+/** "in 5 · out 24 · cache read 0 · cache write 1,416 · $0.0057 recorded" */
+export function usageLine(usage: readonly Usage[]): string | null {
+  if (usage.length === 0) return null;
+  const sum = (key: 'input' | 'output' | 'cacheRead' | 'cacheWrite') => usage.reduce((a, u) => a + u[key], 0);
+  const costs = usage.map((u) => u.recordedCost).filter((c): c is number => c !== null);
+  const parts = [
+    `in ${formatCount(sum('input'))}`,
+    `out ${formatCount(sum('output'))}`,
+    `cache read ${formatCount(sum('cacheRead'))}`,
+    `cache write ${formatCount(sum('cacheWrite'))}`,
+  ];
+  if (costs.length > 0) parts.push(`${formatUsd(costs.reduce((a, b) => a + b, 0))} recorded`);
+  return parts.join(' · ');
+}
+
+const SHORT_TEXT = 600;
+
+export function cut(text: string, max: number): TextView {
+  if (text.length <= max) return { text, omitted: null, short: text.length < SHORT_TEXT };
+  return { text: text.slice(0, max), omitted: formatCount(text.length - max), short: false };
+}
+
+function json(value: unknown): TextView {
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return cut(text, MAX_JSON);
+}

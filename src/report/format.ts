@@ -1,0 +1,99 @@
+// Numbers, money and times as the pages show them. The time zone is a parameter, never read here.
+
+const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+export function formatCount(n: number): string {
+  return grouped.format(n);
+}
+
+/** 1,234 → "1.2k", 12,345,678 → "12.3M": for cards; tables show full numbers. */
+export function formatCompact(n: number): string {
+  const abs = Math.abs(n);
+  if (abs < 1000) return grouped.format(n);
+  const [divisor, suffix] = abs >= 1e9 ? [1e9, 'B'] : abs >= 1e6 ? [1e6, 'M'] : [1e3, 'k'];
+  const value = n / divisor;
+  return `${value.toFixed(Math.abs(value) >= 100 ? 0 : 1)}${suffix}`;
+}
+
+/** Dollars: cents from $1 up, four decimals below (a reply often costs a fraction of a cent). */
+export function formatUsd(amount: number | null): string {
+  if (amount === null) return '—';
+  if (amount === 0) return '$0.00';
+  const abs = Math.abs(amount);
+  const sign = amount < 0 ? '-' : '';
+  if (abs >= 1) return `${sign}$${abs.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  if (abs >= 0.0001) return `${sign}$${abs.toFixed(4)}`;
+  return `${sign}<$0.0001`;
+}
+
+export interface TimeFormat {
+  timeZone: string;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function partsOf(ms: number, timeZone: string): Record<string, string> {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  const parts: Record<string, string> = {};
+  for (const part of formatter.formatToParts(ms)) parts[part.type] = part.value;
+  return parts;
+}
+
+/** "2026-11-30 11:32" in the report's time zone. */
+export function formatDateTime(ms: number | null, { timeZone }: TimeFormat): string {
+  if (ms === null) return '—';
+  const p = partsOf(ms, timeZone);
+  return `${p['year']}-${p['month']}-${p['day']} ${p['hour']}:${p['minute']}`;
+}
+
+/** "11:32:05" in the report's time zone. */
+export function formatTime(ms: number | null, { timeZone }: TimeFormat): string {
+  if (ms === null) return '';
+  const p = partsOf(ms, timeZone);
+  return `${p['hour']}:${p['minute']}:${p['second']}`;
+}
+
+/** "2026-11-30" in the report's time zone. */
+export function formatDay(ms: number | null, { timeZone }: TimeFormat): string {
+  if (ms === null) return 'undated';
+  const p = partsOf(ms, timeZone);
+  return `${p['year']}-${p['month']}-${p['day']}`;
+}
+
+/** "2026-11" in the report's time zone. */
+export function formatMonth(ms: number | null, { timeZone }: TimeFormat): string {
+  if (ms === null) return 'undated';
+  const p = partsOf(ms, timeZone);
+  return `${p['year']}-${p['month']}`;
+}
+
+/** An ISO instant for machine-readable attributes. */
+export function isoTime(ms: number | null): string {
+  return ms === null ? '' : new Date(ms).toISOString();
+}
+
+export function formatDuration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return 'under a minute';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min`;
+  return `${Math.round(hours / 24)} days`;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,45 @@
+// Markdown from sessions → HTML that cannot carry live markup: raw HTML is shown as text, links
+// keep only safe schemes, and images become links (a report never loads anything).
+
+import { Marked, type Tokens } from 'marked';
+import { escapeHtml } from './escape.js';
+
+/** Beyond this, a text is shown verbatim: Markdown parsing of megabytes of log is slow and useless. */
+const MAX_MARKDOWN_CHARS = 200_000;
+
+const SAFE_URL = /^(?:https?:|mailto:|#)/i;
+
+/** Browsers ignore whitespace and control characters inside a URL's scheme (`java\nscript:`). */
+export function safeUrl(href: string): string | null {
+  const compact = href.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
+  return SAFE_URL.test(compact) ? compact : null;
+}
+
+const marked = new Marked({
+  gfm: true,
+  breaks: true,
+  async: false,
+  renderer: {
+    html({ text }: Tokens.HTML | Tokens.Tag): string {
+      return escapeHtml(text);
+    },
+    link({ href, title, tokens }: Tokens.Link): string {
+      const inner = this.parser.parseInline(tokens);
+      const url = safeUrl(href);
+      if (url === null) return inner;
+      const titleAttr = title ? ` title="${escapeHtml(title)}"` : '';
+      return `<a href="${escapeHtml(url)}"${titleAttr} rel="noopener noreferrer">${inner}</a>`;
+    },
+    image({ href, text }: Tokens.Image): string {
+      const label = `[image: ${escapeHtml(text || 'untitled')}]`;
+      const url = safeUrl(href);
+      return url === null ? label : `<a href="${escapeHtml(url)}" rel="noopener noreferrer">${label}</a>`;
+    },
+  },
+});
+
+/** Markdown → safe HTML. */
+export function renderMarkdown(text: string): string {
+  if (text.length > MAX_MARKDOWN_CHARS) return `<pre class="verbatim">${escapeHtml(text)}</pre>`;
+  return marked.parse(text) as string;
+}

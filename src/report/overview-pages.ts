@@ -1,0 +1,201 @@
+// View models of the overview pages: the index, one page per project, and the data-quality page.
+
+import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticsSummary } from '../diagnostics.js';
+import { startOf, type Archive, type Project, type Session } from '../model/archive.js';
+import { totalTokens } from '../model/stats.js';
+import { formatCount, formatDateTime, formatMonth, formatUsd, plural, type TimeFormat } from './format.js';
+import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
+import { statCards, tokenRows, type StatCard, type TokenRow } from './numbers.js';
+
+export interface SessionRow {
+  when: string;
+  title: string;
+  href: string;
+  project: string;
+  projectHref: string;
+  prompts: string;
+  replies: string;
+  errors: string;
+  tokens: string;
+  recorded: string;
+  bough: string;
+  badges: string[];
+}
+
+export interface SessionGroup {
+  heading: string;
+  rows: SessionRow[];
+}
+
+export interface ProjectRow {
+  name: string;
+  cwd: string;
+  href: string;
+  sessions: string;
+  prompts: string;
+  tokens: string;
+  recorded: string;
+  bough: string;
+  lastActive: string;
+}
+
+export interface InputPlace {
+  path: string;
+  note: string;
+}
+
+export interface IndexPageView {
+  title: string;
+  generated: string;
+  notice: string | null;
+  inputs: InputPlace[];
+  cards: StatCard[];
+  tokens: TokenRow[];
+  projects: ProjectRow[];
+  sessionGroups: SessionGroup[];
+  quality: { summary: string; href: string; hasProblems: boolean };
+}
+
+export interface ProjectPageView {
+  title: string;
+  cwd: string;
+  indexHref: string;
+  cards: StatCard[];
+  tokens: TokenRow[];
+  sessionGroups: SessionGroup[];
+}
+
+export interface DataQualityView {
+  title: string;
+  indexHref: string;
+  summary: string;
+  reasons: { reason: string; meaning: string; count: string }[];
+  rows: { file: string; line: string; reason: string; detail: string }[];
+  omitted: string | null;
+}
+
+export interface OverviewContext {
+  pages: PageMap;
+  time: TimeFormat;
+  generated: string;
+  notice: string | null;
+  inputs: InputPlace[];
+  diagnostics: DiagnosticsSummary;
+}
+
+export function indexPageView(archive: Archive, ctx: OverviewContext): IndexPageView {
+  const cards = statCards(archive.totals, null);
+  cards.unshift(
+    { label: 'Sessions', value: formatCount(archive.sessions.length), detail: `in ${plural(archive.projects.length, 'project')}`, tone: 'plain' },
+  );
+  return {
+    title: 'bough report',
+    generated: ctx.generated,
+    notice: ctx.notice,
+    inputs: ctx.inputs,
+    cards,
+    tokens: tokenRows(archive.totals),
+    projects: archive.projects.map((project) => projectRow(project, INDEX_PAGE, ctx)),
+    sessionGroups: sessionGroups(archive.sessions, INDEX_PAGE, ctx),
+    quality: qualityLine(ctx.diagnostics),
+  };
+}
+
+export function projectPageView(project: Project, ctx: OverviewContext): ProjectPageView {
+  const page = ctx.pages.project.get(project) as string;
+  return {
+    title: projectName(project),
+    cwd: project.cwd ?? '(no working directory recorded)',
+    indexHref: hrefFrom(page, INDEX_PAGE),
+    cards: statCards(project.stats, null),
+    tokens: tokenRows(project.stats),
+    sessionGroups: sessionGroups(project.sessions, page, ctx),
+  };
+}
+
+const MAX_QUALITY_ROWS = 5000;
+
+export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: OverviewContext): DataQualityView {
+  const reasons = Object.entries(ctx.diagnostics.byReason).map(([reason, count]) => ({
+    reason,
+    meaning: DIAGNOSTIC_REASONS[reason as keyof typeof DIAGNOSTIC_REASONS],
+    count: formatCount(count ?? 0),
+  }));
+  return {
+    title: 'Data quality',
+    indexHref: hrefFrom(DATA_QUALITY_PAGE, INDEX_PAGE),
+    summary: qualityLine(ctx.diagnostics).summary,
+    reasons,
+    rows: diagnostics.slice(0, MAX_QUALITY_ROWS).map((d) => ({
+      file: d.file,
+      line: d.line === null ? '' : String(d.line),
+      reason: d.reason,
+      detail: d.detail,
+    })),
+    omitted: diagnostics.length > MAX_QUALITY_ROWS ? `${formatCount(diagnostics.length - MAX_QUALITY_ROWS)} more not listed here; summary.json counts them all` : null,
+  };
+}
+
+function qualityLine(d: DiagnosticsSummary): IndexPageView['quality'] {
+  const warnings = Object.values(d.byReason).reduce((a, b) => a + (b ?? 0), 0);
+  const summary = [
+    `${plural(d.files, 'file')} read`,
+    `${plural(d.sessionFiles, 'session file')}`,
+    `${plural(d.skippedFiles, 'file')} skipped`,
+    `${plural(d.skippedLines, 'line')} skipped`,
+    `${plural(warnings, 'note')} in all`,
+  ].join(' · ');
+  return { summary, href: DATA_QUALITY_PAGE, hasProblems: warnings > 0 };
+}
+
+export function projectName(project: Project): string {
+  if (project.cwd === null) return '(unknown folder)';
+  return project.cwd.split(/[\\/]/).filter(Boolean).pop() ?? project.cwd;
+}
+
+function projectRow(project: Project, fromPage: string, ctx: OverviewContext): ProjectRow {
+  return {
+    name: projectName(project),
+    cwd: project.cwd ?? '(no working directory recorded)',
+    href: hrefFrom(fromPage, ctx.pages.project.get(project) as string),
+    sessions: formatCount(project.sessions.length),
+    prompts: formatCount(project.stats.prompts),
+    tokens: formatCount(totalTokens(project.stats.tokens)),
+    recorded: formatUsd(project.stats.cost.recorded),
+    bough: formatUsd(project.stats.cost.bough),
+    lastActive: formatDateTime(project.stats.lastAt, ctx.time),
+  };
+}
+
+/** Newest month first, newest session first within it. */
+function sessionGroups(sessions: readonly Session[], fromPage: string, ctx: OverviewContext): SessionGroup[] {
+  const groups = new Map<string, SessionRow[]>();
+  for (const session of sessions) {
+    const month = formatMonth(startOf(session), ctx.time);
+    const rows = groups.get(month) ?? [];
+    rows.push(sessionRow(session, fromPage, ctx));
+    groups.set(month, rows);
+  }
+  return [...groups.entries()].map(([heading, rows]) => ({ heading, rows }));
+}
+
+function sessionRow(session: Session, fromPage: string, ctx: OverviewContext): SessionRow {
+  const badges: string[] = [];
+  if (session.origin || session.originMissing) badges.push('fork');
+  if (session.branches > 1) badges.push(`${session.branches} branches`);
+  if (session.file.diagnostics.length > 0) badges.push('damaged lines');
+  return {
+    when: formatDateTime(startOf(session), ctx.time),
+    title: session.title,
+    href: hrefFrom(fromPage, ctx.pages.session.get(session) as string),
+    project: projectName(session.project),
+    projectHref: hrefFrom(fromPage, ctx.pages.project.get(session.project) as string),
+    prompts: formatCount(session.stats.prompts),
+    replies: formatCount(session.stats.replies),
+    errors: formatCount(session.stats.errorReplies),
+    tokens: formatCount(totalTokens(session.stats.tokens)),
+    recorded: formatUsd(session.stats.cost.recorded),
+    bough: formatUsd(session.stats.cost.bough),
+    badges,
+  };
+}

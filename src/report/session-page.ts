@@ -1,0 +1,188 @@
+// The view model of one session page: facts, lineage, numbers, tree and the conversation by branch.
+
+import type { Session } from '../model/archive.js';
+import { splitBranches, type Branch } from '../model/branches.js';
+import type { Entry } from '../types.js';
+import { anchorOf, entryView, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
+import { formatDateTime, formatDuration, plural, type TimeFormat } from './format.js';
+import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
+import { projectName } from './overview-pages.js';
+import { statCards, tokenRows, type StatCard, type TokenRow } from './numbers.js';
+import { treeSvg } from './svg/tree.js';
+
+export interface Fact {
+  label: string;
+  value: string;
+  href: string | null;
+}
+
+export interface BranchView {
+  id: string;
+  heading: string;
+  note: string | null;
+  from: ForkLink | null;
+  entries: EntryView[];
+}
+
+export interface SessionPageView {
+  title: string;
+  indexHref: string;
+  projectHref: string;
+  projectName: string;
+  subtitle: string;
+  facts: Fact[];
+  lineage: { origin: ForkLink | null; originMissing: string | null; copies: ForkLink[] };
+  cards: StatCard[];
+  tokens: TokenRow[];
+  treeSvg: string;
+  treeNote: string;
+  branches: BranchView[];
+  diagnostics: { line: string; reason: string; detail: string }[];
+}
+
+export interface PageContext {
+  pages: PageMap;
+  time: TimeFormat;
+}
+
+export function sessionPageView(session: Session, ctx: PageContext): SessionPageView {
+  const page = ctx.pages.session.get(session) as string;
+  const link = (other: Session): ForkLink => ({ label: other.title, href: hrefFrom(page, ctx.pages.session.get(other) as string) });
+  const { tree, file } = session;
+  const branches = splitBranches(tree);
+  const branchStartingAt = new Map<Entry, Branch>();
+  for (const branch of branches) {
+    const first = branch.entries[0];
+    if (first && !branch.isActive) branchStartingAt.set(first, branch);
+  }
+  const conversation: ConversationContext = {
+    time: ctx.time,
+    copied: (entry) => !session.counted.has(entry),
+    labels: latestLabels(file.entries),
+    hidden: hiddenByContextEdits(file.entries),
+    forksAt: (entry) => {
+      const children = tree.childrenOf.get(entry) ?? [];
+      if (children.length < 2) return [];
+      return children.map((child) => {
+        const branch = branchStartingAt.get(child);
+        return { label: branch ? `branch ${branch.number}` : 'active path', href: `#${anchorOf(child)}` };
+      });
+    },
+  };
+  const project = session.project;
+  const projectPage = ctx.pages.project.get(project) as string;
+  const started = file.startedAt ?? session.stats.firstAt;
+  const facts: Fact[] = [
+    { label: 'Project', value: project.cwd ?? '(no working directory recorded)', href: hrefFrom(page, projectPage) },
+    { label: 'Started', value: formatDateTime(started, ctx.time), href: null },
+    { label: 'Last activity', value: formatDateTime(session.stats.lastAt, ctx.time), href: null },
+    {
+      label: 'Duration',
+      value: started !== null && session.stats.lastAt !== null ? formatDuration(session.stats.lastAt - started) : '—',
+      href: null,
+    },
+    { label: 'Agent', value: `${file.source} (format v${file.formatVersion})`, href: null },
+    { label: 'Session id', value: file.sessionId, href: null },
+    { label: 'File', value: file.path, href: null },
+  ];
+  if (session.name) facts.unshift({ label: 'Name', value: session.name, href: null });
+  const describe = (entry: Entry) => describeEntry(entry);
+  return {
+    title: session.title,
+    indexHref: hrefFrom(page, INDEX_PAGE),
+    projectHref: hrefFrom(page, projectPage),
+    projectName: projectName(project),
+    subtitle: `${plural(session.stats.prompts, 'prompt')} · ${plural(session.stats.replies, 'reply', 'replies')} · ${plural(session.branches, 'branch', 'branches')}`,
+    facts,
+    lineage: {
+      origin: session.origin ? link(session.origin) : null,
+      originMissing: session.originMissing ? file.parentFile : null,
+      copies: session.copies.map(link),
+    },
+    cards: statCards(session.stats, session.branches),
+    tokens: tokenRows(session.stats),
+    treeSvg: treeSvg(tree, branches, { anchorOf, copied: conversation.copied, describe }),
+    treeNote: treeNote(tree.roots.length, tree.orphans.length, branches.length),
+    branches: branches.map((branch) => branchView(branch, conversation)),
+    diagnostics: file.diagnostics.map((d) => ({ line: d.line === null ? '' : String(d.line), reason: d.reason, detail: d.detail })),
+  };
+}
+
+function branchView(branch: Branch, ctx: ConversationContext): BranchView {
+  const entries = branch.entries.flatMap((entry) => entryView(entry, ctx) ?? []);
+  const first = branch.entries[0];
+  if (branch.isActive) {
+    return { id: 'branch-1', heading: 'Conversation (active path)', note: 'From the first entry to the last one written.', from: null, entries };
+  }
+  return {
+    id: `branch-${branch.number}`,
+    heading: `Branch ${branch.number}`,
+    note: branch.forkPoint ? `Leaves the conversation after this entry:` : 'A separate root in the same file.',
+    from: branch.forkPoint ? { label: describeEntry(branch.forkPoint), href: `#${anchorOf(branch.forkPoint)}` } : null,
+    entries: first ? entries : [],
+  };
+}
+
+function treeNote(roots: number, orphans: number, branches: number): string {
+  const parts = [plural(branches, 'branch', 'branches'), plural(roots, 'root')];
+  if (orphans > 0) parts.push(`${plural(orphans, 'entry', 'entries')} whose parent is missing (shown as roots)`);
+  return parts.join(' · ');
+}
+
+/** The latest label entry for each target wins; an empty label clears it. */
+function latestLabels(entries: readonly Entry[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const entry of entries) {
+    if (entry.kind !== 'label' || entry.targetId === null) continue;
+    if (entry.label === null) labels.delete(entry.targetId);
+    else labels.set(entry.targetId, entry.label);
+  }
+  return labels;
+}
+
+function hiddenByContextEdits(entries: readonly Entry[]): Set<string> {
+  const hidden = new Set<string>();
+  for (const entry of entries) if (entry.kind === 'contextEdit' && entry.omitted && entry.targetId) hidden.add(entry.targetId);
+  return hidden;
+}
+
+/** One line for a tree node or a link: what the user typed, or what the entry was. */
+export function describeEntry(entry: Entry): string {
+  switch (entry.kind) {
+    case 'prompt': {
+      const typed = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ').replace(/\s+/g, ' ').trim();
+      if (entry.skill) return `/skill:${entry.skill.name}${typed ? ` ${typed}` : ''}`;
+      return typed || '(image prompt)';
+    }
+    case 'reply':
+      return entry.stopReason === 'error' ? `error reply: ${entry.errorMessage ?? ''}`.trim() : `reply (${entry.model ?? 'model'})`;
+    case 'toolResult':
+      return `${entry.toolName ?? 'tool'} result`;
+    case 'toolCall':
+      return `${entry.call.name} call`;
+    case 'shell':
+      return `!${entry.command}`;
+    case 'modelChange':
+      return `model → ${entry.model ?? '?'}`;
+    case 'thinkingChange':
+      return `thinking → ${entry.level ?? '?'}`;
+    case 'compaction':
+      return 'compaction';
+    case 'branchSummary':
+      return 'branch summary';
+    case 'label':
+      return `label ${entry.label ?? ''}`;
+    case 'name':
+      return `named ${entry.name ?? ''}`;
+    case 'contextEdit':
+      return 'context edit';
+    case 'custom':
+      return entry.customType;
+    case 'system':
+      return 'system prompt';
+    case 'usageOnly':
+      return entry.usageKind;
+    case 'unknown':
+      return entry.rawType;
+  }
+}

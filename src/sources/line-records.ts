@@ -1,0 +1,76 @@
+// Turns one raw line into the records it holds, reporting every repair or loss as a diagnostic.
+// Shared by all source readers.
+
+import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import type { RawLine } from './lines.js';
+import { isPlainObject, parseJsonLine, type RecordTest } from './json-line.js';
+
+export interface LineRecords {
+  records: Record<string, unknown>[];
+  /** The line parsed as one whole JSON value, as the agent itself would read it. */
+  clean: boolean;
+}
+
+const PREVIEW = 80;
+
+export function lineRecords(
+  raw: RawLine,
+  file: string,
+  isRecord: RecordTest,
+  diagnostics: Diagnostic[],
+): LineRecords {
+  const parsed = parseJsonLine(raw.text, isRecord);
+  if (raw.invalidUtf8) {
+    diagnostics.push(diagnostic('invalid-utf8', file, raw.number, 'invalid UTF-8 bytes replaced with U+FFFD'));
+  }
+  if (raw.nulBytes > 0) {
+    const lost = parsed.kind === 'blank';
+    diagnostics.push(diagnostic('nul-bytes', file, raw.number, `${raw.nulBytes} NUL bytes removed`, lost));
+  }
+  switch (parsed.kind) {
+    case 'blank':
+      return { records: [], clean: false };
+    case 'ok': {
+      const [value] = parsed.values;
+      if (isPlainObject(value)) return { records: [value], clean: true };
+      diagnostics.push(diagnostic('not-a-record', file, raw.number, `a JSON ${jsonKind(value)}, not an object`, true));
+      return { records: [], clean: false };
+    }
+    case 'glued': {
+      const records = parsed.values.filter(isPlainObject);
+      diagnostics.push(
+        diagnostic('glued-objects', file, raw.number, `${parsed.values.length} records on one line, all recovered`),
+      );
+      return { records, clean: false };
+    }
+    case 'partial': {
+      const records = parsed.values.filter(isPlainObject);
+      diagnostics.push(
+        diagnostic(
+          'partial-line',
+          file,
+          raw.number,
+          `${records.length} record(s) recovered, ${parsed.lostChars} damaged characters lost`,
+          true,
+        ),
+      );
+      return { records, clean: false };
+    }
+    case 'invalid': {
+      const reason = parsed.truncated ? 'truncated-line' : 'invalid-json';
+      diagnostics.push(diagnostic(reason, file, raw.number, `${parsed.message}; starts ${preview(raw.text)}`, true));
+      return { records: [], clean: false };
+    }
+  }
+}
+
+function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function preview(text: string): string {
+  const head = text.slice(0, PREVIEW).replace(/\s+/g, ' ');
+  return JSON.stringify(text.length > PREVIEW ? `${head}…` : head);
+}

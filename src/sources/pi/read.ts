@@ -1,0 +1,552 @@
+// Pi session files (v1, v2, v3) → normalised SessionFile. Knows Pi's raw field names so that
+// nothing else has to (formats/pi.md).
+
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { diagnostic, type Diagnostic } from '../../diagnostics.js';
+import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, Usage, UsageOrigin } from '../../types.js';
+import { isPlainObject } from '../json-line.js';
+import { lineRecords } from '../line-records.js';
+import type { SourceInput } from '../source-input.js';
+import * as raw from './schema.js';
+import { splitSkillPrompt } from './skills.js';
+
+export function isPiHeader(record: Record<string, unknown>): boolean {
+  return raw.rawHeader.safeParse(record).success;
+}
+
+/** Whether an object salvaged from a damaged line is a whole Pi record (not a block nested in one). */
+export function isPiRecord(value: Record<string, unknown>): boolean {
+  const type = value['type'];
+  if (type === 'session') return typeof value['id'] === 'string';
+  return (
+    typeof type === 'string' &&
+    (raw.PI_ENTRY_TYPES as readonly string[]).includes(type) &&
+    (typeof value['timestamp'] === 'string' || typeof value['id'] === 'string')
+  );
+}
+
+interface ModelInUse {
+  provider: string | null;
+  model: string | null;
+}
+
+/** Reading state of one file. */
+interface PiContext {
+  file: string;
+  treeFormat: boolean;
+  diagnostics: Diagnostic[];
+  entries: Entry[];
+  ids: Set<string>;
+  /** Ids of entries from lines Pi itself could parse, in order: v1 `firstKeptEntryIndex` counts these. */
+  cleanIds: string[];
+  /** v1: the entry each new one is chained to. */
+  previousId: string | null;
+  modelInUse: ModelInUse;
+}
+
+const MAX_SUBAGENT_DEPTH = 6;
+
+export async function readPiSession(input: SourceInput): Promise<SessionFile> {
+  const header = raw.rawHeader.parse(input.firstRecord);
+  const version = headerVersion(header.version);
+  const ctx: PiContext = {
+    file: input.path,
+    treeFormat: version >= 2,
+    diagnostics: input.diagnostics,
+    entries: [],
+    ids: new Set(),
+    cleanIds: [],
+    previousId: null,
+    modelInUse: { provider: header.provider ?? null, model: header.modelId ?? null },
+  };
+  if (!header.cwd) {
+    ctx.diagnostics.push(diagnostic('header-missing-cwd', input.path, input.firstRecordLine, 'no cwd in the session header'));
+  }
+  // Records glued onto the header's own line follow it.
+  input.restOfFirstLine.forEach((record, index) => addRecord(ctx, record, input.firstRecordLine, index + 1, false));
+
+  let lineCount = input.firstRecordLine;
+  for await (const line of input.lines) {
+    lineCount = line.number;
+    const { records, clean } = lineRecords(line, input.path, isPiRecord, ctx.diagnostics);
+    records.forEach((record, index) => addRecord(ctx, record, line.number, records.length > 1 ? index : 0, clean));
+  }
+
+  return {
+    source: 'pi',
+    path: input.path,
+    size: input.size,
+    mtime: input.mtime,
+    sessionId: header.id,
+    cwd: header.cwd ?? null,
+    startedAt: parseTime(header.timestamp),
+    parentFile: header.parentSession ?? header.branchedFrom ?? null,
+    formatVersion: version,
+    entries: ctx.entries,
+    diagnostics: ctx.diagnostics,
+    lineCount,
+  };
+}
+
+function headerVersion(version: number | string | null | undefined): number {
+  const parsed = typeof version === 'string' ? Number.parseInt(version, 10) : version;
+  return typeof parsed === 'number' && Number.isFinite(parsed) && parsed >= 1 ? parsed : 1;
+}
+
+function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number, piece: number, clean: boolean): void {
+  const envelope = raw.rawEnvelope.safeParse(record);
+  if (!envelope.success) {
+    ctx.diagnostics.push(invalid(ctx.file, line, 'entry', envelope.error));
+    return;
+  }
+  const env = envelope.data;
+  if (env.type === 'session') {
+    ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, 'a second session header inside the file', true));
+    return;
+  }
+  const rawTime = typeof env.timestamp === 'string' || typeof env.timestamp === 'number' ? String(env.timestamp) : '';
+  const timestamp = parseTime(env.timestamp) ?? messageTime(record);
+  const built = payloadOf(ctx, env.type, record, line, timestamp);
+  if (built === null) return;
+
+  const suffix = piece > 0 ? `.${piece}` : '';
+  let id: string;
+  let parentId: string | null;
+  let key: string;
+  if (ctx.treeFormat) {
+    id = env.id ?? `line-${line}${suffix}`;
+    if (!env.id) {
+      ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, 'entry without an id (given one from its line)'));
+    }
+    parentId = env.parentId ?? null;
+    key = `${id}@${rawTime}`;
+  } else {
+    // v1 entries have no ids: chain them in file order; the key must survive a /branch copy.
+    id = `v1-${line}${suffix}`;
+    parentId = ctx.previousId;
+    key = `v1@${rawTime}@${contentHash(record)}`;
+  }
+  if (ctx.ids.has(id)) {
+    const renamed = `${id}~${line}${suffix}`;
+    ctx.diagnostics.push(diagnostic('duplicate-id', ctx.file, line, `id ${JSON.stringify(id)} already used; kept as ${renamed}`));
+    id = renamed;
+    key = `${key}~${line}${suffix}`;
+  }
+  ctx.ids.add(id);
+  ctx.previousId = id;
+  if (clean) ctx.cleanIds.push(id);
+  ctx.entries.push({ key, id, parentId, timestamp, line, recovered: !clean, ...built.payload, usage: built.usage } as Entry);
+}
+
+interface Built {
+  payload: EntryPayload;
+  usage: Usage[];
+}
+
+function payloadOf(
+  ctx: PiContext,
+  type: string,
+  record: Record<string, unknown>,
+  line: number,
+  timestamp: number | null,
+): Built | null {
+  const parse = <S extends z.ZodType>(schema: S, what: string): z.infer<S> | null => {
+    const result = schema.safeParse(record);
+    if (result.success) return result.data;
+    ctx.diagnostics.push(invalid(ctx.file, line, what, result.error));
+    return null;
+  };
+  switch (type) {
+    case 'message': {
+      const entry = parse(raw.rawMessageEntry, 'message entry');
+      return entry && messagePayload(ctx, entry.message, line, timestamp, 0);
+    }
+    case 'model_change': {
+      const r = parse(raw.rawModelChange, 'model_change');
+      if (!r) return null;
+      ctx.modelInUse = { provider: r.provider ?? ctx.modelInUse.provider, model: r.modelId ?? null };
+      return plain({ kind: 'modelChange', provider: r.provider ?? null, model: r.modelId ?? null });
+    }
+    case 'thinking_level_change': {
+      const r = parse(raw.rawThinkingLevelChange, 'thinking_level_change');
+      return r && plain({ kind: 'thinkingChange', level: r.thinkingLevel ?? null });
+    }
+    case 'compaction': {
+      const r = parse(raw.rawCompaction, 'compaction');
+      if (!r) return null;
+      const firstKept =
+        r.firstKeptEntryId ?? (typeof r.firstKeptEntryIndex === 'number' ? (ctx.cleanIds[r.firstKeptEntryIndex - 1] ?? null) : null);
+      return {
+        payload: { kind: 'compaction', summary: r.summary ?? '', tokensBefore: r.tokensBefore ?? null, firstKeptEntryId: firstKept },
+        usage: r.usage ? [usageOf(r.usage, 'summary', guessedModel(ctx), timestamp)] : [],
+      };
+    }
+    case 'branch_summary': {
+      const r = parse(raw.rawBranchSummary, 'branch_summary');
+      if (!r) return null;
+      return {
+        payload: { kind: 'branchSummary', summary: r.summary ?? '', fromId: r.fromId ?? null },
+        usage: r.usage ? [usageOf(r.usage, 'summary', guessedModel(ctx), timestamp)] : [],
+      };
+    }
+    case 'custom': {
+      const r = parse(raw.rawCustom, 'custom');
+      return (
+        r &&
+        plain({ kind: 'custom', customType: r.customType ?? '(unnamed)', isMessage: false, display: false, content: [], data: r.data })
+      );
+    }
+    case 'custom_message': {
+      const r = parse(raw.rawCustomMessage, 'custom_message');
+      return (
+        r &&
+        plain({
+          kind: 'custom',
+          customType: r.customType ?? '(unnamed)',
+          isMessage: true,
+          display: r.display ?? true,
+          content: blocksOf(r.content),
+          data: r.details,
+        })
+      );
+    }
+    case 'label': {
+      const r = parse(raw.rawLabel, 'label');
+      return r && plain({ kind: 'label', targetId: r.targetId ?? null, label: r.label?.trim() || null });
+    }
+    case 'session_info': {
+      const r = parse(raw.rawSessionInfo, 'session_info');
+      // Pi replaces newlines with spaces and trims; an empty name clears it.
+      return r && plain({ kind: 'name', name: r.name?.replace(/[\r\n]+/g, ' ').trim() || null });
+    }
+    case 'usage': {
+      const r = parse(raw.rawUsageEntry, 'usage entry');
+      if (!r) return null;
+      const who = { provider: r.provider ?? null, model: r.model ?? null, requestedModel: r.model ?? null, responseModel: null, guessed: false };
+      return {
+        payload: { kind: 'usageOnly', usageKind: r.kind ?? 'usage', note: r.note ?? null },
+        usage: [usageOf(r.usage, 'usage-entry', who, timestamp)],
+      };
+    }
+    case 'context_edit': {
+      const r = parse(raw.rawContextEdit, 'context_edit');
+      if (!r) return null;
+      const replacement = r.replacement ? blocksOf(r.replacement.content) : null;
+      return plain({ kind: 'contextEdit', targetId: r.targetId ?? null, omitted: r.replacement === null, replacement });
+    }
+    default:
+      ctx.diagnostics.push(diagnostic('unknown-entry-type', ctx.file, line, `entry type ${JSON.stringify(type)}`));
+      return plain({ kind: 'unknown', rawType: type, raw: record });
+  }
+}
+
+function plain(payload: EntryPayload): Built {
+  return { payload, usage: [] };
+}
+
+/**
+ * A Pi AgentMessage → payload and usage. `depth` > 0 inside a sub-agent transcript, whose
+ * usage is all sub-agent spend.
+ */
+function messagePayload(
+  ctx: PiContext,
+  message: Record<string, unknown> & { role: string },
+  line: number,
+  timestamp: number | null,
+  depth: number,
+): Built | null {
+  const parse = <S extends z.ZodType>(schema: S, what: string): z.infer<S> | null => {
+    const result = schema.safeParse(message);
+    if (result.success) return result.data;
+    ctx.diagnostics.push(invalid(ctx.file, line, what, result.error));
+    return null;
+  };
+  switch (message.role) {
+    case 'user': {
+      const m = parse(raw.rawUserMessage, 'user message');
+      return m && plain(promptPayload(blocksOf(m.content)));
+    }
+    case 'assistant': {
+      const m = parse(raw.rawAssistantMessage, 'assistant message');
+      if (!m) return null;
+      const provider = m.provider ?? null;
+      const requested = m.model ?? null;
+      const responseModel = m.responseModel && m.responseModel !== requested ? m.responseModel : null;
+      if (depth === 0) ctx.modelInUse = { provider, model: requested };
+      const who = { provider, model: billedModel(provider, requested, responseModel, m.api ?? null), requestedModel: requested, responseModel, guessed: false };
+      return {
+        payload: {
+          kind: 'reply',
+          content: blocksOf(m.content),
+          stopReason: m.stopReason ?? null,
+          errorMessage: m.errorMessage ?? null,
+          provider,
+          model: requested,
+          responseModel,
+        },
+        usage: m.usage ? [usageOf(m.usage, depth > 0 ? 'subagent' : 'reply', who, timestamp)] : [],
+      };
+    }
+    case 'toolResult': {
+      const m = parse(raw.rawToolResultMessage, 'tool result');
+      if (!m) return null;
+      const sub = depth < MAX_SUBAGENT_DEPTH ? subagentRuns(ctx, m.details, line, timestamp, depth) : { runs: [], usage: [] };
+      const own = m.usage ? [usageOf(m.usage, depth > 0 ? 'subagent' : 'tool', guessedModel(ctx), timestamp)] : [];
+      return {
+        payload: {
+          kind: 'toolResult',
+          toolCallId: m.toolCallId ?? null,
+          toolName: m.toolName ?? null,
+          content: blocksOf(m.content),
+          isError: m.isError ?? false,
+          details: m.details,
+          subagents: sub.runs,
+        },
+        usage: [...withoutRepeatOf(own, sub.usage), ...sub.usage],
+      };
+    }
+    case 'bashExecution': {
+      const m = parse(raw.rawBashExecutionMessage, 'bashExecution message');
+      return (
+        m &&
+        plain({
+          kind: 'shell',
+          command: m.command,
+          output: m.output ?? '',
+          exitCode: m.exitCode ?? null,
+          cancelled: m.cancelled ?? false,
+          truncated: m.truncated ?? false,
+          excludedFromContext: m.excludeFromContext ?? false,
+        })
+      );
+    }
+    case 'system': {
+      const m = parse(raw.rawSystemMessage, 'system message');
+      return (
+        m &&
+        plain({
+          kind: 'system',
+          content: blocksOf(m.content),
+          sections: m.sections ?? {},
+          toolsAdded: (m.toolsAdded ?? []).map((t) => t.name),
+          toolsRemoved: (m.toolsRemoved ?? []).map((t) => t.name),
+        })
+      );
+    }
+    case 'custom':
+    case 'hookMessage': {
+      const m = parse(raw.rawCustomRoleMessage, 'custom message');
+      return (
+        m &&
+        plain({
+          kind: 'custom',
+          customType: m.customType ?? '(unnamed)',
+          isMessage: true,
+          display: m.display ?? true,
+          content: blocksOf(m.content),
+          data: m.details,
+        })
+      );
+    }
+    default:
+      ctx.diagnostics.push(diagnostic('unknown-role', ctx.file, line, `message role ${JSON.stringify(message.role)}`));
+      return plain({ kind: 'unknown', rawType: `message/${message.role}`, raw: message });
+  }
+}
+
+function promptPayload(content: Block[]): EntryPayload {
+  const first = content[0];
+  if (first?.type === 'text') {
+    const split = splitSkillPrompt(first.text);
+    if (split) {
+      const typed: Block[] = split.typed ? [{ type: 'text', text: split.typed }] : [];
+      return { kind: 'prompt', content: [...typed, ...content.slice(1)], skill: split.skill };
+    }
+  }
+  return { kind: 'prompt', content, skill: null };
+}
+
+/**
+ * The model that is billed (formats/pi.md §9): the requested one, except when Anthropic
+ * answered with a fallback model, or a router alias ("auto") stood for the model that answered.
+ * OpenRouter reports `:free` models without the suffix, so their requested id is kept.
+ */
+function billedModel(provider: string | null, requested: string | null, response: string | null, api: string | null): string | null {
+  if (!response) return requested;
+  if (provider === 'anthropic' || api === 'anthropic-messages') return response;
+  if (requested === null || /(^|\/)auto$/.test(requested)) return response;
+  return requested;
+}
+
+interface Who {
+  provider: string | null;
+  model: string | null;
+  requestedModel: string | null;
+  responseModel: string | null;
+  guessed: boolean;
+}
+
+/** Tool and summary usage names no model; the one in use is the honest guess. */
+function guessedModel(ctx: PiContext): Who {
+  const { provider, model } = ctx.modelInUse;
+  return { provider, model, requestedModel: model, responseModel: null, guessed: model !== null };
+}
+
+function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: number | null): Usage {
+  return {
+    origin,
+    input: u.input ?? 0,
+    output: u.output ?? 0,
+    cacheRead: u.cacheRead ?? 0,
+    cacheWrite: u.cacheWrite ?? 0,
+    cacheWrite1h: u.cacheWrite1h ?? 0,
+    reasoning: u.reasoning ?? 0,
+    provider: who.provider,
+    model: who.model,
+    requestedModel: who.requestedModel,
+    responseModel: who.responseModel,
+    recordedCost: recordedCost(u.cost),
+    recordedCostFromProvider: u.cost?.totalFromProvider === true,
+    modelGuessed: who.guessed,
+    timestamp,
+  };
+}
+
+/** Pi's stored total; very old files may lack it, then the components are summed (as Pi's export does). */
+function recordedCost(cost: raw.RawUsage['cost']): number | null {
+  if (!cost) return null;
+  if (typeof cost.total === 'number') return cost.total;
+  const parts = [cost.input, cost.output, cost.cacheRead, cost.cacheWrite].filter((n): n is number => typeof n === 'number');
+  return parts.length > 0 ? parts.reduce((a, b) => a + b, 0) : null;
+}
+
+/**
+ * Sub-agent transcripts kept in a tool result by Pi's subagent extension (formats/pi.md §18):
+ * `details.results[]`, each with the child's messages and their usage, or only an aggregate.
+ */
+function subagentRuns(
+  ctx: PiContext,
+  details: unknown,
+  line: number,
+  timestamp: number | null,
+  depth: number,
+): { runs: SubagentRun[]; usage: Usage[] } {
+  if (!isPlainObject(details) || !Array.isArray(details['results'])) return { runs: [], usage: [] };
+  const runs: SubagentRun[] = [];
+  const usage: Usage[] = [];
+  details['results'].forEach((item, index) => {
+    const parsed = raw.rawSubagentResult.safeParse(item);
+    if (!parsed.success) return;
+    const result = parsed.data;
+    if (!result.messages && !result.usage) return; // some other tool's results, not a sub-agent's
+    const entries: Entry[] = [];
+    let parentId: string | null = null;
+    (result.messages ?? []).forEach((message, position) => {
+      if (!isPlainObject(message) || typeof message['role'] !== 'string') return;
+      const built = messagePayload(ctx, message as Record<string, unknown> & { role: string }, line, timestamp, depth + 1);
+      if (!built) return;
+      const id = `sub-${line}-${depth}-${index}-${position}`;
+      const time = typeof message['timestamp'] === 'number' ? message['timestamp'] : timestamp;
+      entries.push({ key: id, id, parentId, timestamp: time, line, recovered: false, ...built.payload, usage: built.usage } as Entry);
+      parentId = id;
+    });
+    const childUsage = entries.flatMap((e) => e.usage);
+    if (childUsage.length > 0) usage.push(...childUsage);
+    else if (result.usage) usage.push(aggregateUsage(result.usage, result.model ?? null, timestamp));
+    runs.push({
+      agent: result.agent ?? 'subagent',
+      task: result.task ?? '',
+      status: result.status ?? result.stopReason ?? null,
+      model: result.model ?? null,
+      errorMessage: result.errorMessage ?? null,
+      entries,
+    });
+  });
+  return { runs, usage };
+}
+
+function aggregateUsage(u: NonNullable<z.infer<typeof raw.rawSubagentResult>['usage']>, model: string | null, timestamp: number | null): Usage {
+  const cost = typeof u.cost === 'number' ? u.cost : (u.cost?.total ?? null);
+  return usageOf(
+    { input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, cost: cost === null ? null : { total: cost } },
+    'subagent',
+    { provider: null, model, requestedModel: model, responseModel: null, guessed: false },
+    timestamp,
+  );
+}
+
+/** A tool that reports its sub-agents' spend both as its own usage and in its transcripts is counted once. */
+function withoutRepeatOf(own: Usage[], subagent: Usage[]): Usage[] {
+  if (own.length === 0 || subagent.length === 0) return own;
+  const sum = (list: Usage[], k: 'input' | 'output') => list.reduce((a, u) => a + u[k], 0);
+  const same = sum(own, 'input') === sum(subagent, 'input') && sum(own, 'output') === sum(subagent, 'output');
+  return same ? [] : own;
+}
+
+function blocksOf(content: string | unknown[] | null | undefined): Block[] {
+  if (content === null || content === undefined) return [];
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  return content.map(blockOf);
+}
+
+function blockOf(value: unknown): Block {
+  if (!isPlainObject(value)) return { type: 'unknown', blockType: typeof value, raw: value };
+  const blockType = typeof value['type'] === 'string' ? value['type'] : '(untyped)';
+  switch (blockType) {
+    case 'text': {
+      const b = raw.rawTextBlock.safeParse(value);
+      if (b.success) return { type: 'text', text: b.data.text };
+      break;
+    }
+    case 'thinking': {
+      const b = raw.rawThinkingBlock.safeParse(value);
+      if (b.success) return { type: 'thinking', text: b.data.thinking ?? '', redacted: b.data.redacted ?? false };
+      break;
+    }
+    case 'toolCall': {
+      const b = raw.rawToolCallBlock.safeParse(value);
+      if (b.success) {
+        const error = b.data.argumentsError;
+        return {
+          type: 'toolCall',
+          id: b.data.id ?? '',
+          name: b.data.name,
+          arguments: b.data.arguments ?? {},
+          argumentsError: error === undefined || error === null ? null : typeof error === 'string' ? error : JSON.stringify(error),
+        };
+      }
+      break;
+    }
+    case 'image': {
+      const b = raw.rawImageBlock.safeParse(value);
+      if (b.success) return { type: 'image', mimeType: b.data.mimeType, data: b.data.data };
+      break;
+    }
+  }
+  return { type: 'unknown', blockType, raw: value };
+}
+
+/** The range a JavaScript Date can hold; anything beyond is not a time. */
+const MAX_TIME = 8.64e15;
+
+function parseTime(value: unknown): number | null {
+  const ms = typeof value === 'number' ? value : typeof value === 'string' && value !== '' ? Date.parse(value) : NaN;
+  return Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME ? ms : null;
+}
+
+/** Messages carry their own Unix-ms time; used when the entry's ISO time is missing. */
+function messageTime(record: Record<string, unknown>): number | null {
+  const message = record['message'];
+  return isPlainObject(message) ? parseTime(message['timestamp']) : null;
+}
+
+function contentHash(record: Record<string, unknown>): string {
+  return createHash('sha1').update(JSON.stringify(record)).digest('hex').slice(0, 16);
+}
+
+function invalid(file: string, line: number, what: string, error: z.ZodError): Diagnostic {
+  const issue = error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  return diagnostic('invalid-record', file, line, `${what}: ${issue?.message ?? 'unexpected shape'}${where}`, true);
+}

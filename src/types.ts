@@ -1,0 +1,149 @@
+// The normalised types every source reader emits. Nothing outside `sources/<agent>/` knows an
+// agent's raw field names; the model, pricing and report only see these.
+
+import type { Diagnostic } from './diagnostics.js';
+
+export const SOURCES = ['pi', 'claude', 'codex'] as const;
+export type Source = (typeof SOURCES)[number];
+
+/** Token counts of one usage record. `cacheWrite1h` is part of `cacheWrite`, `reasoning` part of `output`. */
+export interface TokenCounts {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  cacheWrite1h: number;
+  reasoning: number;
+}
+
+/** Where a usage record was found: a reply, model work inside a tool, a summariser call, a sub-agent, or a usage entry. */
+export type UsageOrigin = 'reply' | 'tool' | 'summary' | 'subagent' | 'usage-entry';
+
+export interface Usage extends TokenCounts {
+  origin: UsageOrigin;
+  provider: string | null;
+  /** The model that is billed, per the source's rule. */
+  model: string | null;
+  requestedModel: string | null;
+  responseModel: string | null;
+  /** USD as the agent stored it, or null when it stored none. */
+  recordedCost: number | null;
+  /** The agent's total came from the provider's bill rather than its own catalog. */
+  recordedCostFromProvider: boolean;
+  /** A model picked as "the one in use" because the record names none. */
+  modelGuessed: boolean;
+  timestamp: number | null;
+}
+
+export type Block =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string; redacted: boolean }
+  | { type: 'toolCall'; id: string; name: string; arguments: unknown; argumentsError: string | null }
+  | { type: 'image'; mimeType: string; data: string }
+  | { type: 'unknown'; blockType: string; raw: unknown };
+
+/** A skill invocation stored expanded in a prompt: the words typed are `text`, the skill body is folded. */
+export interface SkillInvocation {
+  name: string;
+  location: string | null;
+  body: string;
+}
+
+/** A sub-agent run whose transcript survives only inside a tool result. */
+export interface SubagentRun {
+  agent: string;
+  task: string;
+  status: string | null;
+  model: string | null;
+  errorMessage: string | null;
+  entries: Entry[];
+}
+
+export interface EntryBase {
+  /** Dedupe key across files (Pi: id + timestamp). */
+  key: string;
+  id: string;
+  parentId: string | null;
+  /** Milliseconds since the epoch, or null when the record had no readable time. */
+  timestamp: number | null;
+  /** 1-based line in the file. */
+  line: number;
+  /** Usage records carried by this entry (empty for most kinds). */
+  usage: Usage[];
+  /** True when the entry was recovered from a damaged line (glued or truncated). */
+  recovered: boolean;
+}
+
+export type EntryPayload =
+  | { kind: 'prompt'; content: Block[]; skill: SkillInvocation | null }
+  | {
+      kind: 'reply';
+      content: Block[];
+      stopReason: string | null;
+      errorMessage: string | null;
+      provider: string | null;
+      model: string | null;
+      responseModel: string | null;
+    }
+  | { kind: 'toolCall'; call: Extract<Block, { type: 'toolCall' }> }
+  | {
+      kind: 'toolResult';
+      toolCallId: string | null;
+      toolName: string | null;
+      content: Block[];
+      isError: boolean;
+      details: unknown;
+      subagents: SubagentRun[];
+    }
+  | {
+      kind: 'shell';
+      command: string;
+      output: string;
+      exitCode: number | null;
+      cancelled: boolean;
+      truncated: boolean;
+      excludedFromContext: boolean;
+    }
+  | { kind: 'modelChange'; provider: string | null; model: string | null }
+  | { kind: 'thinkingChange'; level: string | null }
+  | { kind: 'compaction'; summary: string; tokensBefore: number | null; firstKeptEntryId: string | null }
+  | { kind: 'branchSummary'; summary: string; fromId: string | null }
+  | { kind: 'label'; targetId: string | null; label: string | null }
+  | { kind: 'name'; name: string | null }
+  | { kind: 'contextEdit'; targetId: string | null; omitted: boolean; replacement: Block[] | null }
+  | {
+      kind: 'custom';
+      customType: string;
+      /** Sent to the model as a message (Pi custom_message), or extension state only. */
+      isMessage: boolean;
+      display: boolean;
+      content: Block[];
+      data: unknown;
+    }
+  | { kind: 'system'; content: Block[]; sections: Record<string, string | null>; toolsAdded: string[]; toolsRemoved: string[] }
+  | { kind: 'usageOnly'; usageKind: string; note: string | null }
+  | { kind: 'unknown'; rawType: string; raw: unknown };
+
+export type Entry = EntryBase & EntryPayload;
+export type EntryKind = Entry['kind'];
+export type EntryOf<K extends EntryKind> = Extract<Entry, { kind: K }>;
+
+/** One session file as a source reader understood it. */
+export interface SessionFile {
+  source: Source;
+  path: string;
+  size: number;
+  mtime: number;
+  sessionId: string;
+  /** Working directory from the records, never decoded from folder names; null when absent. */
+  cwd: string | null;
+  /** Header time in ms, or null. */
+  startedAt: number | null;
+  /** The file this one was copied from, as recorded (a path from the writing machine, or a session id). */
+  parentFile: string | null;
+  formatVersion: number;
+  entries: Entry[];
+  diagnostics: Diagnostic[];
+  /** Lines read, including bad ones. */
+  lineCount: number;
+}
