@@ -113,9 +113,10 @@ async function keepForeignFiles(retired: string, out: string, own: Set<string>):
 }
 
 async function removeOwnFiles(retired: string, files: readonly string[]): Promise<void> {
-  for (const path of [...files, MANIFEST]) {
+  for (const path of files) {
     if (SAFE_RELATIVE.test(path)) await rm(join(retired, path), { force: true });
   }
+  await rm(join(retired, MANIFEST), { force: true });
   // Folders left empty go too; anything unexpected keeps the old folder (and its contents) in place.
   const remaining = await listFiles(retired);
   if (remaining.length === 0) await rm(retired, { recursive: true, force: true });

@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(args: string[], env: Record<string, string> = {}, home?: string): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    env,
+    home: home ?? (await tempDir()),
+    isTty: false,
+    now: () => new Date('2026-11-30T12:00:00Z'),
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+describe('bough command line', () => {
+  it('builds a report from the given inputs and ends with a one-line summary', async () => {
+    const out = join(await tempDir(), 'report');
+    const result = await run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--tz', 'UTC']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^bough: 1 session from 1 file · 0 skipped lines · \$0\.0050 recorded · report in .*index\.html\n$/);
+    expect(existsSync(join(out, 'index.html'))).toBe(true);
+  });
+
+  it('runs build when no command is named', async () => {
+    const out = join(await tempDir(), 'report');
+    expect((await run([join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--quiet'])).code).toBe(0);
+    expect(existsSync(join(out, 'summary.json'))).toBe(true);
+  });
+
+  it('prints nothing with --quiet', async () => {
+    const out = join(await tempDir(), 'report');
+    expect(await run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '-o', out, '-q'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('reads the Pi session folder from PI_CODING_AGENT_DIR when no inputs are given', async () => {
+    const agentDir = await tempDir();
+    await mkdir(join(agentDir, 'sessions', '--home-ana--'), { recursive: true });
+    const session = await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl'));
+    await writeFile(join(agentDir, 'sessions', '--home-ana--', 'a.jsonl'), session);
+    const out = join(await tempDir(), 'report');
+    const result = await run(['--out', out], { PI_CODING_AGENT_DIR: agentDir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^bough: 1 session from 1 file/);
+  });
+
+  it('says so and builds the bundled samples when this machine has no sessions', async () => {
+    const out = join(await tempDir(), 'report');
+    const result = await run(['--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/no sessions found in .*\.pi\/agent\/sessions; building the bundled sample sessions instead/);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('bundled sample sessions');
+  });
+
+  it('exits 1 with a sentence when an input does not exist', async () => {
+    const result = await run(['build', '/no/such/folder', '--out', join(await tempDir(), 'r')]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'bough: No such file or folder: /no/such/folder. Check the path and run again.\n' });
+  });
+
+  it('exits 1 when the inputs hold no session', async () => {
+    const result = await run(['build', join(FIXTURES, 'pi', 'not-a-session.jsonl'), '--out', join(await tempDir(), 'r')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^bough: None of the 1 file found in .* is a session file bough can read/);
+  });
+
+  it('refuses to write the report inside an input folder', async () => {
+    const result = await run(['build', join(FIXTURES, 'pi'), '--out', join(FIXTURES, 'pi', 'report')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Refusing to write the report to .* it is inside the input/);
+    expect(existsSync(join(FIXTURES, 'pi', 'report'))).toBe(false);
+  });
+
+  it.each([[['build', '--no-such-option']], [['build', '--tz', 'Mars/Olympus']], [['frobnicate', '--x']]])('exits 2 on bad usage: %j', async (args) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/error:/);
+  });
+
+  it('exits 0 for --help and --version', async () => {
+    expect((await run(['--help'])).code).toBe(0);
+    expect((await run(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});

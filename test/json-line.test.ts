@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonLine } from '../src/sources/json-line.js';
+
+const isEntry = (value: Record<string, unknown>) => typeof value['type'] === 'string' && 'timestamp' in value;
+
+describe('parseJsonLine', () => {
+  it('reads a whole line as one value', () => {
+    expect(parseJsonLine('{"type":"x","timestamp":"t"}', isEntry)).toEqual({ kind: 'ok', values: [{ type: 'x', timestamp: 't' }] });
+  });
+
+  it('treats whitespace-only lines as blank', () => {
+    expect(parseJsonLine('  \t\r', isEntry)).toEqual({ kind: 'blank' });
+  });
+
+  it('recovers both records of two objects glued on one line', () => {
+    const parsed = parseJsonLine('{"type":"a","timestamp":"1"}{"type":"b","timestamp":"2","s":"}{"}', isEntry);
+    expect(parsed).toEqual({
+      kind: 'glued',
+      values: [
+        { type: 'a', timestamp: '1' },
+        { type: 'b', timestamp: '2', s: '}{' },
+      ],
+    });
+  });
+
+  it('recovers the whole record written after a cut-off one on the same line', () => {
+    const parsed = parseJsonLine('{"type":"a","timestamp":"1","text":"cut{"type":"b","timestamp":"2"}', isEntry);
+    expect(parsed.kind).toBe('partial');
+    expect(parsed.kind === 'partial' && parsed.values).toEqual([{ type: 'b', timestamp: '2' }]);
+  });
+
+  it('does not mistake an object nested in a cut-off record for a record', () => {
+    const parsed = parseJsonLine('{"type":"a","timestamp":"1","content":[{"type":"text","text":"hi"},{"ty', isEntry);
+    expect(parsed).toMatchObject({ kind: 'invalid', truncated: true });
+  });
+
+  it('calls a line that is not JSON invalid, not truncated', () => {
+    expect(parseJsonLine('not json at all', isEntry)).toMatchObject({ kind: 'invalid', truncated: false });
+  });
+
+  // Quadratic recovery would not finish within the test's time-out on this line.
+  it('gives up on a hostile line of unclosed braces', () => {
+    expect(parseJsonLine('{"a":'.repeat(200_000), isEntry).kind).toBe('invalid');
+  });
+});

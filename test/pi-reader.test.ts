@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { readSessionFile } from '../src/sources/read.js';
+import type { Entry, EntryOf } from '../src/types.js';
+import { piFixture, readPiFixture } from './support/fixtures.js';
+
+const ofKind = <K extends Entry['kind']>(entries: Entry[], kind: K) => entries.filter((e): e is EntryOf<K> => e.kind === kind);
+
+describe('Pi reader', () => {
+  it('reads a v3 session into normalised entries with the header facts', async () => {
+    const file = await readPiFixture('minimal-v3.jsonl');
+    expect(file).toMatchObject({
+      source: 'pi',
+      sessionId: '0196a000-0000-7000-8000-000000000001',
+      cwd: '/home/ana/projects/shop',
+      formatVersion: 3,
+      parentFile: null,
+      startedAt: Date.parse('2026-10-01T09:00:00.000Z'),
+      diagnostics: [],
+    });
+    expect(file.entries.map((e) => e.kind)).toEqual(['modelChange', 'thinkingChange', 'system', 'prompt', 'reply', 'toolResult', 'reply']);
+    const [first] = ofKind(file.entries, 'reply');
+    expect(first?.content.map((b) => b.type)).toEqual(['thinking', 'text', 'toolCall']);
+    expect(first?.usage).toEqual([
+      expect.objectContaining({ origin: 'reply', provider: 'anthropic', model: 'claude-sonnet-4-5', input: 10, output: 20, cacheWrite: 1000, recordedCost: 0.00408 }),
+    ]);
+    expect(file.entries[4]?.key).toBe('a0000005@2026-10-01T09:00:03.000Z');
+  });
+
+  it('chains v1 entries in file order and maps firstKeptEntryIndex to an entry', async () => {
+    const file = await readPiFixture('v1-linear.jsonl');
+    expect(file.formatVersion).toBe(1);
+    expect(file.parentFile).toMatch(/gone-0000\.jsonl$/);
+    expect(file.entries.map((e) => [e.id, e.parentId])).toEqual([
+      ['v1-2', null],
+      ['v1-3', 'v1-2'],
+      ['v1-4', 'v1-3'],
+      ['v1-5', 'v1-4'],
+      ['v1-6', 'v1-5'],
+      ['v1-7', 'v1-6'],
+    ]);
+    expect(ofKind(file.entries, 'compaction')[0]).toMatchObject({ firstKeptEntryId: 'v1-5', tokensBefore: 3110 });
+    // The oldest files have no cost.total: the components are summed.
+    expect(ofKind(file.entries, 'reply')[1]?.usage[0]?.recordedCost).toBeCloseTo(0.00615, 12);
+  });
+
+  it('keeps every good record around damaged lines and reports each bad one', async () => {
+    const file = await readPiFixture('damaged-lines.jsonl');
+    expect(file.entries.map((e) => e.id)).toEqual(['f0000001', 'f0000002', 'f0000003', 'f0000005', 'f0000007', 'f0000008']);
+    expect(file.entries.filter((e) => e.recovered).map((e) => e.id)).toEqual(['f0000002', 'f0000003', 'f0000007']);
+    expect(file.diagnostics.map((d) => [d.line, d.reason, d.skippedLine])).toEqual([
+      [4, 'glued-objects', false],
+      [5, 'truncated-line', true],
+      [6, 'invalid-json', true],
+      [8, 'partial-line', true],
+    ]);
+  });
+
+  it('splits lines on \\n only, so U+2028 stays inside a string', async () => {
+    const file = await readPiFixture('damaged-lines.jsonl');
+    const reply = ofKind(file.entries, 'reply').find((e) => e.id === 'f0000005');
+    expect(reply?.content[0]).toEqual({ type: 'text', text: 'Reply two, with a line separator \u2028 inside.' });
+  });
+
+  it('shows a skill prompt as the words typed, with the skill apart, in both stored formats', async () => {
+    const file = await readPiFixture('skills.jsonl');
+    const prompts = ofKind(file.entries, 'prompt');
+    expect(prompts.map((p) => [p.skill?.name, p.content])).toEqual([
+      ['review', [{ type: 'text', text: 'the checkout code' }]],
+      ['release-notes', [{ type: 'text', text: 'for 0.2.0' }]],
+      ['tidy', []],
+    ]);
+    expect(prompts[0]?.skill?.body).toContain('Read the diff and list problems');
+    expect(prompts[0]?.skill?.location).toBe('/home/ana/.pi/skills/review/SKILL.md');
+  });
+
+  it('collects usage from replies, tool results, summaries and usage entries', async () => {
+    const file = await readPiFixture('usage-kinds.jsonl');
+    const usage = file.entries.flatMap((e) => e.usage);
+    expect(usage.map((u) => [u.origin, u.model, u.modelGuessed])).toEqual([
+      ['reply', 'claude-opus-4-5', false],
+      ['tool', 'claude-opus-4-5', true],
+      ['summary', 'claude-opus-4-5', true],
+      ['usage-entry', 'claude-opus-4-5', false],
+    ]);
+    expect(usage[0]).toMatchObject({ cacheWrite: 611, cacheWrite1h: 100, reasoning: 300 });
+  });
+
+  it('reads sub-agent transcripts from the tool result, preferring child usage over the aggregate', async () => {
+    const file = await readPiFixture('subagent.jsonl');
+    const result = ofKind(file.entries, 'toolResult')[0];
+    expect(result?.subagents.map((run) => [run.agent, run.task, run.entries.length])).toEqual([
+      ['scout', 'find the cart', 2],
+      ['scout', 'find the basket', 0],
+    ]);
+    expect(result?.usage.map((u) => [u.origin, u.input, u.output, u.cacheRead, u.recordedCost])).toEqual([
+      ['subagent', 1000, 100, 0, 0.0015],
+      ['subagent', 2000, 200, 300, 0.003],
+    ]);
+  });
+
+  it('keeps unknown entry types and roles, and maps v2 hookMessage to an extension message', async () => {
+    const file = await readPiFixture('v2-hook-message.jsonl');
+    expect(file.entries.map((e) => e.kind)).toEqual(['prompt', 'custom', 'custom', 'reply', 'unknown', 'unknown']);
+    expect(file.entries[1]).toMatchObject({ kind: 'custom', customType: 'reminder', isMessage: true });
+    expect(file.diagnostics.map((d) => d.reason)).toEqual(['unknown-entry-type', 'unknown-role']);
+  });
+
+  it('skips files that are not sessions, and empty files, with one note each', async () => {
+    expect(await readSessionFile(piFixture('not-a-session.jsonl'))).toMatchObject({
+      kind: 'skipped',
+      diagnostics: [{ reason: 'not-a-session', line: null }],
+    });
+    expect(await readSessionFile(piFixture('empty.jsonl'))).toMatchObject({ kind: 'skipped', diagnostics: [{ reason: 'empty-file' }] });
+  });
+});

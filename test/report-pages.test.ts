@@ -1,0 +1,119 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../src/build.js';
+import type { Summary } from '../src/report/summary.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
+import { liveMarkup } from './support/html.js';
+
+let out: string;
+let summary: Summary;
+
+async function pages(): Promise<string[]> {
+  const entries = await readdir(out, { recursive: true });
+  return entries.filter((name) => name.endsWith('.html'));
+}
+
+async function page(path: string): Promise<string> {
+  return readFile(join(out, path), 'utf8');
+}
+
+function sessionPage(fileEnding: string): Promise<string> {
+  const session = summary.sessions.find((s) => s.file.endsWith(fileEnding));
+  if (!session?.page) throw new Error(`no page for ${fileEnding}`);
+  return page(session.page);
+}
+
+beforeAll(async () => {
+  out = join(await tempDir(), 'report');
+  const home = await tempDir();
+  const result = await build({
+    inputs: [join(FIXTURES, 'pi')],
+    out,
+    timeZone: 'UTC',
+    environment: { env: {}, home },
+    now: new Date('2026-11-30T12:00:00Z'),
+  });
+  summary = result.summary;
+});
+
+describe('rendered report', () => {
+  it('writes an index, a page per project and per session, the data-quality page and summary.json', async () => {
+    const written = await pages();
+    expect(written).toContain('index.html');
+    expect(written).toContain('data-quality.html');
+    for (const s of summary.sessions) expect(written).toContain(s.page);
+    for (const p of summary.projects) expect(written).toContain(p.page);
+    expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toEqual(summary);
+  });
+
+  it('puts a Content-Security-Policy that forbids inline script and the network on every page', async () => {
+    for (const path of await pages()) {
+      const html = await page(path);
+      expect(html, path).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;;[^"]*script-src &#39;self&#39;/);
+      expect(liveMarkup(html), path).toEqual([]);
+    }
+  });
+
+  it('shows the conversation: prompts, replies, tool calls and results, thinking folded', async () => {
+    const html = await sessionPage('minimal-v3.jsonl');
+    expect(html).toContain('What does cart.ts export?');
+    expect(html).toContain('It exports <strong>one</strong> function, <code>total(items)</code>');
+    expect(html).toContain('<span class="tool-name">read</span> <code class="tool-summary">src/cart.ts</code>');
+    expect(html).toContain('export function total(items) {');
+    expect(html).toMatch(/<details class="thinking"><summary>Thinking<\/summary>/);
+  });
+
+  it('makes every branch reachable and draws the tree as inline SVG linking to entries', async () => {
+    const html = await sessionPage('tree-branches.jsonl');
+    expect(html).toContain('<h2>Branch 2</h2>');
+    expect(html).toContain('<h2>Branch 3</h2>');
+    expect(html).toContain('Rename it to basket.ts.');
+    expect(html).toContain('Actually, leave the name as it is.');
+    expect(html).toMatch(/<svg [^>]*class="tree"/);
+    expect(html).toContain('<a href="#e-b0000010" class="node');
+    expect(html).toContain('⑂ The conversation branches here:');
+  });
+
+  it('shows labels on their targets, the latest one winning', async () => {
+    const html = await sessionPage('tree-branches.jsonl');
+    expect(html).toMatch(/id="e-b0000008"[\s\S]*?<span class="badge tone-label" title="label">final<\/span>/);
+    expect(html).not.toContain('>rename done<');
+  });
+
+  it('shows a skill prompt as what was typed, the skill named beside it and its body folded', async () => {
+    const html = await sessionPage('skills.jsonl');
+    expect(html).toContain('<details class="skill"><summary>skill <strong>review</strong>');
+    expect(html).toContain('the checkout code');
+    const index = await page('index.html');
+    expect(index).toContain('/skill:review the checkout code');
+    expect(index).not.toContain('Read the diff and list problems');
+  });
+
+  it('has a live-markup check that finds what it looks for', () => {
+    expect(liveMarkup('<p><img src=x onerror=alert(1)><a href="javascript:x">a</a><iframe></iframe></p>')).toEqual([
+      '<img onerror=…>',
+      'href=javascript:x',
+      '<iframe>',
+    ]);
+  });
+
+  it('escapes every text from a session and leaves no live markup', async () => {
+    const html = await sessionPage('hostile-text.jsonl');
+    const index = await page('index.html');
+    expect(liveMarkup(html)).toEqual([]);
+    expect(liveMarkup(index)).toEqual([]);
+    expect(html).not.toContain('javascript:');
+    expect(html).toContain('&lt;script&gt;alert(&quot;prompt&quot;)&lt;/script&gt; please');
+    expect(html).toContain('[image: pic]');
+    expect(html).toContain('[image of type <code>text/html</code> not shown]');
+    expect(index).toContain('&lt;b onmouseover=alert(5)&gt;bold name&lt;/b&gt;');
+  });
+
+  it('lists damaged lines on the data-quality page with file, line and reason', async () => {
+    const html = await page('data-quality.html');
+    expect(html).toMatch(/damaged-lines\.jsonl<\/td><td class="num">5<\/td><td><code>truncated-line<\/code>/);
+    expect(summary.diagnostics.skippedLines).toBe(3);
+    expect(summary.diagnostics.skippedFiles).toBe(2);
+  });
+});
