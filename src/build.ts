@@ -14,7 +14,9 @@ import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView } from './repo
 import { sessionPageView } from './report/session-page.js';
 import { buildSummary, type Summary } from './report/summary.js';
 import type { Environment } from './sources/pi/paths.js';
+import { piLocalProviders } from './sources/pi/models-json.js';
 import { readSessionFile } from './sources/read.js';
+import { EMPTY_READ_CONTEXT, type ReadContext } from './sources/source-input.js';
 import type { SessionFile } from './types.js';
 
 export interface BuildOptions {
@@ -48,13 +50,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   let discovery = await discover(options.inputs, options.environment);
   const searched = discovery.places;
   let usedSamples = false;
-  let read = await readAll(discovery.files, options.progress);
+  const context: ReadContext = { piLocalProviders: await piLocalProviders(options.environment) };
+  let read = await readAll(discovery.files, options.progress, context);
   if (read.files.length === 0) {
     if (!discovery.usedDefaults) throw new BoughError(noSessionsSentence(discovery));
     // A first run on a machine without sessions still shows what a report looks like.
     usedSamples = true;
     discovery = await discover([SAMPLES_DIR], options.environment);
-    read = await readAll(discovery.files, options.progress);
+    read = await readAll(discovery.files, options.progress, context);
   }
   refuseUnsafeOut(outDir, discovery, options.environment.home);
 
@@ -68,7 +71,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places };
 }
 
-export async function readAll(paths: readonly string[], progress?: (message: string) => void): Promise<ReadResult> {
+export async function readAll(
+  paths: readonly string[],
+  progress?: (message: string) => void,
+  context: ReadContext = EMPTY_READ_CONTEXT,
+): Promise<ReadResult> {
   const files: (SessionFile | null)[] = new Array(paths.length).fill(null);
   const diagnostics: Diagnostic[] = [];
   let next = 0;
@@ -76,7 +83,7 @@ export async function readAll(paths: readonly string[], progress?: (message: str
   const worker = async () => {
     while (next < paths.length) {
       const index = next++;
-      const outcome = await readSessionFile(paths[index] as string);
+      const outcome = await readSessionFile(paths[index] as string, context);
       if (outcome.kind === 'session') files[index] = outcome.file;
       else diagnostics.push(...outcome.diagnostics);
       if (++done % 25 === 0 || done === paths.length) progress?.(`read ${done}/${paths.length} files`);

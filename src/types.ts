@@ -32,13 +32,35 @@ export interface Usage extends TokenCounts {
   recordedCostFromProvider: boolean;
   /** A model picked as "the one in use" because the record names none. */
   modelGuessed: boolean;
+  /** The provider runs on the user's machine (the agent's own configuration says so). */
+  local: boolean;
   timestamp: number | null;
+}
+
+/** What a tool call does, told by the source reader that knows the tool's arguments. */
+export interface ToolEffect {
+  action: 'read' | 'write' | 'edit' | 'shell' | 'search' | 'list' | 'delegate' | 'other';
+  /** Paths the call names, resolved as the agent resolves them: relative to the cwd when inside it. */
+  paths: string[];
+  /** The shell command, for shell calls. */
+  command: string | null;
+}
+
+/** A `git commit` seen in a shell tool's result. */
+export interface GitCommit {
+  branch: string | null;
+  hash: string | null;
+  message: string | null;
+  /** False when the command failed (the tool result was an error). */
+  landed: boolean;
+  /** The `[branch hash] message` line as git printed it, when it did. */
+  line: string | null;
 }
 
 export type Block =
   | { type: 'text'; text: string }
   | { type: 'thinking'; text: string; redacted: boolean }
-  | { type: 'toolCall'; id: string; name: string; arguments: unknown; argumentsError: string | null }
+  | { type: 'toolCall'; id: string; name: string; arguments: unknown; argumentsError: string | null; effect: ToolEffect }
   | { type: 'image'; mimeType: string; data: string }
   | { type: 'unknown'; blockType: string; raw: unknown };
 
@@ -94,6 +116,9 @@ export type EntryPayload =
       isError: boolean;
       details: unknown;
       subagents: SubagentRun[];
+      /** Lines added and removed by an edit, from its diff. */
+      change: { added: number; removed: number } | null;
+      commits: GitCommit[];
     }
   | {
       kind: 'shell';

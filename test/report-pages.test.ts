@@ -110,6 +110,14 @@ describe('rendered report', () => {
     expect(index).toContain('&lt;b onmouseover=alert(5)&gt;bold name&lt;/b&gt;');
   });
 
+  it('shows images from prompts and tool results inline from their data, and the tool work', async () => {
+    const html = await sessionPage('/tools.jsonl');
+    expect(html.match(/<img class="inline-image" src="data:image\/png;base64,iVBORw0KGgo[A-Za-z0-9+/=]+" alt="image \(image\/png\)">/g)).toHaveLength(2);
+    expect(html).toContain('<code>[main 85fd4d9] Add cart</code>');
+    expect(html).toMatch(/<span class="badge tone-error">failed<\/span> <a href="#e-t\d+"><code>git commit -m &quot;WIP&quot; \(git printed no commit line\)<\/code>/);
+    expect(html).toMatch(/<td class="path">src\/a.ts<\/td><td>read 2 · edit 1<\/td><td class="num added">\+3<\/td><td class="num removed">−1<\/td>/);
+  });
+
   it('lists damaged lines on the data-quality page with file, line and reason', async () => {
     const html = await page('data-quality.html');
     expect(html).toMatch(/damaged-lines\.jsonl<\/td><td class="num">5<\/td><td><code>truncated-line<\/code>/);

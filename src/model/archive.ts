@@ -4,6 +4,7 @@
 import type { Entry, SessionFile, SkillInvocation } from '../types.js';
 import { resolveLineage } from './lineage.js';
 import { addEntry, addStats, emptyStats, type PriceUsage, type Stats } from './stats.js';
+import { toolStats, type ToolStats } from './tools.js';
 import { buildTree, type EntryTree } from './tree.js';
 
 export interface Session {
@@ -12,6 +13,8 @@ export interface Session {
   /** Entries first recorded in this file (copies from a present origin are counted there). */
   counted: ReadonlySet<Entry>;
   stats: Stats;
+  /** Tool work first recorded in this file. */
+  tools: ToolStats;
   /** Leaves of the tree: each one a branch that was typed, answered and paid for. */
   branches: number;
   title: string;
@@ -66,6 +69,7 @@ export function buildArchive(files: readonly SessionFile[], options: ArchiveOpti
       tree,
       counted,
       stats,
+      tools: toolStats(counted, file.entries),
       branches: tree.leaves.length,
       title: name ?? titleFromPrompts(file.entries),
       name,

@@ -18,6 +18,13 @@ export interface UsageTotals {
   records: number;
 }
 
+/** Usage of one billed model (provider and model as the source reported them). */
+export interface ModelUsage extends UsageTotals {
+  provider: string | null;
+  model: string | null;
+  local: boolean;
+}
+
 export interface Stats extends UsageTotals {
   prompts: number;
   replies: number;
@@ -25,6 +32,8 @@ export interface Stats extends UsageTotals {
   abortedReplies: number;
   /** Sub-agent spend, also included in `tokens` and `cost`. */
   subagents: UsageTotals;
+  /** Usage by provider and billed model, keyed "provider/model". */
+  byModel: Map<string, ModelUsage>;
   firstAt: number | null;
   lastAt: number | null;
 }
@@ -45,6 +54,7 @@ export function emptyStats(): Stats {
     errorReplies: 0,
     abortedReplies: 0,
     subagents: emptyUsageTotals(),
+    byModel: new Map(),
     firstAt: null,
     lastAt: null,
   };
@@ -74,6 +84,7 @@ function addUsageTotals(into: UsageTotals, from: UsageTotals): void {
 export function addStats(into: Stats, from: Stats): void {
   addUsageTotals(into, from);
   addUsageTotals(into.subagents, from.subagents);
+  for (const [key, usage] of from.byModel) addUsageTotals(modelUsageOf(into, key, usage), usage);
   into.prompts += from.prompts;
   into.replies += from.replies;
   into.errorReplies += from.errorReplies;
@@ -93,9 +104,19 @@ export function addEntry(into: Stats, entry: Entry, price: PriceUsage | null): v
   for (const usage of entry.usage) {
     addUsage(into, usage, price);
     if (usage.origin === 'subagent') addUsage(into.subagents, usage, price);
+    addUsage(modelUsageOf(into, `${usage.provider ?? ''}/${usage.model ?? ''}`, usage), usage, price);
   }
   into.firstAt = earliest(into.firstAt, entry.timestamp);
   into.lastAt = latest(into.lastAt, entry.timestamp);
+}
+
+function modelUsageOf(stats: Stats, key: string, like: { provider: string | null; model: string | null; local: boolean }): ModelUsage {
+  let found = stats.byModel.get(key);
+  if (!found) {
+    found = { ...emptyUsageTotals(), provider: like.provider, model: like.model, local: like.local };
+    stats.byModel.set(key, found);
+  }
+  return found;
 }
 
 function earliest(a: number | null, b: number | null): number | null {

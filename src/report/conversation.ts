@@ -174,7 +174,10 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView | n
         detailHtml: renderMarkdown(entry.summary),
       };
     case 'branchSummary':
-      return { ...event(base, 'summary', 'branch summary', 'summary of a branch left behind'), detailHtml: renderMarkdown(entry.summary) };
+      return {
+        ...event(base, 'summary', 'branch summary', 'the user came back from another branch; what happened there:'),
+        detailHtml: renderMarkdown(withoutPreamble(entry.summary)),
+      };
     case 'label':
       return null; // shown on the entry it labels
     case 'name':
@@ -217,6 +220,13 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView | n
 
 function event(base: ViewBase, tone: Extract<EntryView, { kind: 'event' }>['tone'], label: string, text: string): Extract<EntryView, { kind: 'event' }> {
   return { ...base, kind: 'event', tone, label, text, detailHtml: null, detailText: null };
+}
+
+/** Pi stores its own preamble at the head of a branch summary; the event line already says it. */
+const BRANCH_SUMMARY_PREAMBLE = /^The user explored a different conversation branch before returning here\.\s*\nSummary of that exploration:\s*\n?/;
+
+function withoutPreamble(summary: string): string {
+  return summary.replace(BRANCH_SUMMARY_PREAMBLE, '');
 }
 
 function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {

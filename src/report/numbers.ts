@@ -67,3 +67,34 @@ export function tokenRows(stats: Stats): TokenRow[] {
     row('Total', totalTokens(tokens), totalTokens(sub), 'input + output + cache read + cache write'),
   ];
 }
+
+export interface ModelRow {
+  provider: string;
+  model: string;
+  local: boolean;
+  records: string;
+  input: string;
+  output: string;
+  cacheRead: string;
+  cacheWrite: string;
+  recorded: string;
+  bough: string;
+}
+
+/** Usage by billed model, most tokens first. */
+export function modelRows(stats: Stats): ModelRow[] {
+  return [...stats.byModel.values()]
+    .sort((a, b) => totalTokens(b.tokens) - totalTokens(a.tokens))
+    .map((m) => ({
+      provider: m.provider ?? '(unknown provider)',
+      model: m.model ?? '(unknown model)',
+      local: m.local,
+      records: formatCount(m.records),
+      input: formatCount(m.tokens.input),
+      output: formatCount(m.tokens.output),
+      cacheRead: formatCount(m.tokens.cacheRead),
+      cacheWrite: formatCount(m.tokens.cacheWrite),
+      recorded: formatUsd(m.cost.recorded),
+      bough: formatUsd(m.cost.bough),
+    }));
+}

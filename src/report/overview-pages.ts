@@ -5,7 +5,7 @@ import { startOf, type Archive, type Project, type Session } from '../model/arch
 import { totalTokens } from '../model/stats.js';
 import { formatCount, formatDateTime, formatMonth, formatUsd, plural, type TimeFormat } from './format.js';
 import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
-import { statCards, tokenRows, type StatCard, type TokenRow } from './numbers.js';
+import { modelRows, statCards, tokenRows, type ModelRow, type StatCard, type TokenRow } from './numbers.js';
 
 export interface SessionRow {
   when: string;
@@ -51,6 +51,7 @@ export interface IndexPageView {
   inputs: InputPlace[];
   cards: StatCard[];
   tokens: TokenRow[];
+  models: ModelRow[];
   projects: ProjectRow[];
   sessionGroups: SessionGroup[];
   quality: { summary: string; href: string; hasProblems: boolean };
@@ -62,6 +63,7 @@ export interface ProjectPageView {
   indexHref: string;
   cards: StatCard[];
   tokens: TokenRow[];
+  models: ModelRow[];
   sessionGroups: SessionGroup[];
 }
 
@@ -95,6 +97,7 @@ export function indexPageView(archive: Archive, ctx: OverviewContext): IndexPage
     inputs: ctx.inputs,
     cards,
     tokens: tokenRows(archive.totals),
+    models: modelRows(archive.totals),
     projects: archive.projects.map((project) => projectRow(project, INDEX_PAGE, ctx)),
     sessionGroups: sessionGroups(archive.sessions, INDEX_PAGE, ctx),
     quality: qualityLine(ctx.diagnostics),
@@ -109,6 +112,7 @@ export function projectPageView(project: Project, ctx: OverviewContext): Project
     indexHref: hrefFrom(page, INDEX_PAGE),
     cards: statCards(project.stats, null),
     tokens: tokenRows(project.stats),
+    models: modelRows(project.stats),
     sessionGroups: sessionGroups(project.sessions, page, ctx),
   };
 }

@@ -7,7 +7,9 @@ import { anchorOf, entryView, type ConversationContext, type EntryView, type For
 import { formatDateTime, formatDuration, plural, type TimeFormat } from './format.js';
 import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { projectName } from './overview-pages.js';
-import { statCards, tokenRows, type StatCard, type TokenRow } from './numbers.js';
+import { modelRows, statCards, tokenRows, type ModelRow, type StatCard, type TokenRow } from './numbers.js';
+import type { ToolStats } from '../model/tools.js';
+import { formatCount } from './format.js';
 import { treeSvg } from './svg/tree.js';
 
 export interface Fact {
@@ -24,6 +26,13 @@ export interface BranchView {
   entries: EntryView[];
 }
 
+export interface ToolsView {
+  summary: string;
+  byTool: { name: string; calls: string }[];
+  files: { path: string; actions: string; added: string; removed: string }[];
+  commits: { text: string; landed: boolean; href: string }[];
+}
+
 export interface SessionPageView {
   title: string;
   indexHref: string;
@@ -34,6 +43,8 @@ export interface SessionPageView {
   lineage: { origin: ForkLink | null; originMissing: string | null; copies: ForkLink[] };
   cards: StatCard[];
   tokens: TokenRow[];
+  models: ModelRow[];
+  tools: ToolsView | null;
   treeSvg: string;
   treeNote: string;
   branches: BranchView[];
@@ -101,6 +112,8 @@ export function sessionPageView(session: Session, ctx: PageContext): SessionPage
     },
     cards: statCards(session.stats, session.branches),
     tokens: tokenRows(session.stats),
+    models: modelRows(session.stats),
+    tools: toolsView(session.tools),
     treeSvg: treeSvg(tree, branches, { anchorOf, copied: conversation.copied, describe }),
     treeNote: treeNote(tree.roots.length, tree.orphans.length, branches.length),
     branches: branches.map((branch) => branchView(branch, conversation)),
@@ -120,6 +133,33 @@ function branchView(branch: Branch, ctx: ConversationContext): BranchView {
     note: branch.forkPoint ? `Leaves the conversation after this entry:` : 'A separate root in the same file.',
     from: branch.forkPoint ? { label: describeEntry(branch.forkPoint), href: `#${anchorOf(branch.forkPoint)}` } : null,
     entries: first ? entries : [],
+  };
+}
+
+function toolsView(tools: ToolStats): ToolsView | null {
+  if (tools.calls === 0 && tools.commits.length === 0) return null;
+  const landed = tools.commits.filter((c) => c.landed).length;
+  const summary = [
+    plural(tools.calls, 'tool call'),
+    tools.failures > 0 ? `${formatCount(tools.failures)} failed` : '',
+    plural(tools.files.length, 'file'),
+    `+${formatCount(tools.added)} −${formatCount(tools.removed)} lines`,
+    tools.commits.length > 0 ? `${plural(landed, 'commit')} landed${landed < tools.commits.length ? `, ${formatCount(tools.commits.length - landed)} failed` : ''}` : '',
+  ].filter(Boolean);
+  return {
+    summary: summary.join(' · '),
+    byTool: tools.byTool.map((t) => ({ name: t.name, calls: formatCount(t.calls) })),
+    files: tools.files.map((f) => ({
+      path: f.path,
+      actions: [f.reads ? `read ${f.reads}` : '', f.writes ? `write ${f.writes}` : '', f.edits ? `edit ${f.edits}` : ''].filter(Boolean).join(' · '),
+      added: f.added ? `+${formatCount(f.added)}` : '',
+      removed: f.removed ? `−${formatCount(f.removed)}` : '',
+    })),
+    commits: tools.commits.map((c) => ({
+      text: c.line ?? `git commit${c.message ? ` -m ${JSON.stringify(c.message)}` : ''} (git printed no commit line)`,
+      landed: c.landed,
+      href: `#${anchorOf(c.entry)}`,
+    })),
   };
 }
 

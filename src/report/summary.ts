@@ -3,6 +3,7 @@
 import type { Diagnostic, DiagnosticsSummary } from '../diagnostics.js';
 import type { Archive, Session } from '../model/archive.js';
 import type { Cost, Stats, UsageTotals } from '../model/stats.js';
+import type { ToolStats } from '../model/tools.js';
 import type { TokenCounts } from '../types.js';
 import type { PageMap } from './pages.js';
 
@@ -76,6 +77,19 @@ function sessionSummary(session: Session, ctx: SummaryContext) {
     tokens: tokens(stats.tokens),
     cost: cost(stats.cost),
     subagents: usageTotals(stats.subagents),
+    tools: toolTotals(session.tools),
+  };
+}
+
+function toolTotals(tools: ToolStats) {
+  return {
+    calls: tools.calls,
+    failures: tools.failures,
+    filesTouched: tools.files.length,
+    linesAdded: tools.added,
+    linesRemoved: tools.removed,
+    commits: tools.commits.filter((c) => c.landed).length,
+    failedCommits: tools.commits.filter((c) => !c.landed).length,
   };
 }
 

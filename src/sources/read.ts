@@ -7,6 +7,7 @@ import type { SessionFile } from '../types.js';
 import { lineRecords } from './line-records.js';
 import { readLines } from './lines.js';
 import { isPiHeader, isPiRecord, readPiSession } from './pi/read.js';
+import { EMPTY_READ_CONTEXT, type ReadContext } from './source-input.js';
 
 export type ReadOutcome =
   | { kind: 'session'; file: SessionFile }
@@ -18,7 +19,7 @@ const isAnyHeader = (value: Record<string, unknown>): boolean => isPiRecord(valu
 /** How far into a file to look for its first record before calling it "not a session". */
 const MAX_LINES_BEFORE_FIRST_RECORD = 50;
 
-export async function readSessionFile(path: string): Promise<ReadOutcome> {
+export async function readSessionFile(path: string, context: ReadContext = EMPTY_READ_CONTEXT): Promise<ReadOutcome> {
   const diagnostics: Diagnostic[] = [];
   let size: number;
   let mtime: number;
@@ -42,6 +43,7 @@ export async function readSessionFile(path: string): Promise<ReadOutcome> {
       if (!first) continue;
       if (isPiHeader(first)) {
         const file = await readPiSession({
+          context,
           path,
           size,
           mtime,

@@ -3,7 +3,16 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { RawLine } from './lines.js';
 
+/** What readers may know beyond the file itself, from the agents' configuration on this machine. */
+export interface ReadContext {
+  /** Pi providers that run locally (Pi's models.json). */
+  piLocalProviders: ReadonlySet<string>;
+}
+
+export const EMPTY_READ_CONTEXT: ReadContext = { piLocalProviders: new Set() };
+
 export interface SourceInput {
+  context: ReadContext;
   path: string;
   size: number;
   mtime: number;

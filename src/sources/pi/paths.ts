@@ -7,12 +7,19 @@ export interface Environment {
   home: string;
 }
 
-/** Pi's session folders on this machine, most specific first: the first one set wins, as in Pi. */
-export function piSessionPlaces({ env, home }: Environment): string[] {
-  const expand = (path: string) => (path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path);
-  const sessionDir = env['PI_CODING_AGENT_SESSION_DIR'];
-  if (sessionDir) return [expand(sessionDir)];
+function expandHome(path: string, home: string): string {
+  return path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path;
+}
+
+/** Pi's agent folder: PI_CODING_AGENT_DIR replaces ~/.pi/agent wholesale. */
+export function piAgentDir({ env, home }: Environment): string {
   const agentDir = env['PI_CODING_AGENT_DIR'];
-  if (agentDir) return [join(expand(agentDir), 'sessions')];
-  return [join(home, '.pi', 'agent', 'sessions')];
+  return agentDir ? expandHome(agentDir, home) : join(home, '.pi', 'agent');
+}
+
+/** Pi's session folder on this machine: the first one set wins, as in Pi. */
+export function piSessionPlaces(environment: Environment): string[] {
+  const sessionDir = environment.env['PI_CODING_AGENT_SESSION_DIR'];
+  if (sessionDir) return [expandHome(sessionDir, environment.home)];
+  return [join(piAgentDir(environment), 'sessions')];
 }

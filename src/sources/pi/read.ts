@@ -10,6 +10,7 @@ import { lineRecords } from '../line-records.js';
 import type { SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { splitSkillPrompt } from './skills.js';
+import { commitsOf, editChange, toolEffect } from './tools.js';
 
 export function isPiHeader(record: Record<string, unknown>): boolean {
   return raw.rawHeader.safeParse(record).success;
@@ -34,6 +35,10 @@ interface ModelInUse {
 /** Reading state of one file. */
 interface PiContext {
   file: string;
+  cwd: string | null;
+  localProviders: ReadonlySet<string>;
+  /** Tool calls by id, so a result can be read with the command that produced it. */
+  calls: Map<string, ToolCallBlock>;
   treeFormat: boolean;
   diagnostics: Diagnostic[];
   entries: Entry[];
@@ -45,6 +50,8 @@ interface PiContext {
   modelInUse: ModelInUse;
 }
 
+type ToolCallBlock = Extract<Block, { type: 'toolCall' }>;
+
 const MAX_SUBAGENT_DEPTH = 6;
 
 export async function readPiSession(input: SourceInput): Promise<SessionFile> {
@@ -52,6 +59,9 @@ export async function readPiSession(input: SourceInput): Promise<SessionFile> {
   const version = headerVersion(header.version);
   const ctx: PiContext = {
     file: input.path,
+    cwd: header.cwd ?? null,
+    localProviders: input.context.piLocalProviders,
+    calls: new Map(),
     treeFormat: version >= 2,
     diagnostics: input.diagnostics,
     entries: [],
@@ -179,7 +189,7 @@ function payloadOf(
         r.firstKeptEntryId ?? (typeof r.firstKeptEntryIndex === 'number' ? (ctx.cleanIds[r.firstKeptEntryIndex - 1] ?? null) : null);
       return {
         payload: { kind: 'compaction', summary: r.summary ?? '', tokensBefore: r.tokensBefore ?? null, firstKeptEntryId: firstKept },
-        usage: r.usage ? [usageOf(r.usage, 'summary', guessedModel(ctx), timestamp)] : [],
+        usage: r.usage ? [usageOf(r.usage, 'summary', guessedModel(ctx), timestamp, ctx.localProviders)] : [],
       };
     }
     case 'branch_summary': {
@@ -187,7 +197,7 @@ function payloadOf(
       if (!r) return null;
       return {
         payload: { kind: 'branchSummary', summary: r.summary ?? '', fromId: r.fromId ?? null },
-        usage: r.usage ? [usageOf(r.usage, 'summary', guessedModel(ctx), timestamp)] : [],
+        usage: r.usage ? [usageOf(r.usage, 'summary', guessedModel(ctx), timestamp, ctx.localProviders)] : [],
       };
     }
     case 'custom': {
@@ -206,7 +216,7 @@ function payloadOf(
           customType: r.customType ?? '(unnamed)',
           isMessage: true,
           display: r.display ?? true,
-          content: blocksOf(r.content),
+          content: blocksOf(r.content, ctx.cwd),
           data: r.details,
         })
       );
@@ -226,13 +236,13 @@ function payloadOf(
       const who = { provider: r.provider ?? null, model: r.model ?? null, requestedModel: r.model ?? null, responseModel: null, guessed: false };
       return {
         payload: { kind: 'usageOnly', usageKind: r.kind ?? 'usage', note: r.note ?? null },
-        usage: [usageOf(r.usage, 'usage-entry', who, timestamp)],
+        usage: [usageOf(r.usage, 'usage-entry', who, timestamp, ctx.localProviders)],
       };
     }
     case 'context_edit': {
       const r = parse(raw.rawContextEdit, 'context_edit');
       if (!r) return null;
-      const replacement = r.replacement ? blocksOf(r.replacement.content) : null;
+      const replacement = r.replacement ? blocksOf(r.replacement.content, ctx.cwd) : null;
       return plain({ kind: 'contextEdit', targetId: r.targetId ?? null, omitted: r.replacement === null, replacement });
     }
     default:
@@ -265,7 +275,7 @@ function messagePayload(
   switch (message.role) {
     case 'user': {
       const m = parse(raw.rawUserMessage, 'user message');
-      return m && plain(promptPayload(blocksOf(m.content)));
+      return m && plain(promptPayload(blocksOf(m.content, ctx.cwd)));
     }
     case 'assistant': {
       const m = parse(raw.rawAssistantMessage, 'assistant message');
@@ -275,33 +285,41 @@ function messagePayload(
       const responseModel = m.responseModel && m.responseModel !== requested ? m.responseModel : null;
       if (depth === 0) ctx.modelInUse = { provider, model: requested };
       const who = { provider, model: billedModel(provider, requested, responseModel, m.api ?? null), requestedModel: requested, responseModel, guessed: false };
+      const content = blocksOf(m.content, ctx.cwd);
+      for (const block of content) if (block.type === 'toolCall' && block.id) ctx.calls.set(block.id, block);
       return {
         payload: {
           kind: 'reply',
-          content: blocksOf(m.content),
+          content,
           stopReason: m.stopReason ?? null,
           errorMessage: m.errorMessage ?? null,
           provider,
           model: requested,
           responseModel,
         },
-        usage: m.usage ? [usageOf(m.usage, depth > 0 ? 'subagent' : 'reply', who, timestamp)] : [],
+        usage: m.usage ? [usageOf(m.usage, depth > 0 ? 'subagent' : 'reply', who, timestamp, ctx.localProviders)] : [],
       };
     }
     case 'toolResult': {
       const m = parse(raw.rawToolResultMessage, 'tool result');
       if (!m) return null;
       const sub = depth < MAX_SUBAGENT_DEPTH ? subagentRuns(ctx, m.details, line, timestamp, depth) : { runs: [], usage: [] };
-      const own = m.usage ? [usageOf(m.usage, depth > 0 ? 'subagent' : 'tool', guessedModel(ctx), timestamp)] : [];
+      const own = m.usage ? [usageOf(m.usage, depth > 0 ? 'subagent' : 'tool', guessedModel(ctx), timestamp, ctx.localProviders)] : [];
+      const content = blocksOf(m.content, ctx.cwd);
+      const isError = m.isError ?? false;
+      const call = m.toolCallId ? ctx.calls.get(m.toolCallId) : undefined;
+      const output = content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
       return {
         payload: {
           kind: 'toolResult',
           toolCallId: m.toolCallId ?? null,
           toolName: m.toolName ?? null,
-          content: blocksOf(m.content),
-          isError: m.isError ?? false,
+          content,
+          isError,
           details: m.details,
           subagents: sub.runs,
+          change: isError ? null : editChange(m.details),
+          commits: commitsOf(m.toolName ?? call?.name ?? null, call?.effect.command ?? null, output, isError),
         },
         usage: [...withoutRepeatOf(own, sub.usage), ...sub.usage],
       };
@@ -327,7 +345,7 @@ function messagePayload(
         m &&
         plain({
           kind: 'system',
-          content: blocksOf(m.content),
+          content: blocksOf(m.content, ctx.cwd),
           sections: m.sections ?? {},
           toolsAdded: (m.toolsAdded ?? []).map((t) => t.name),
           toolsRemoved: (m.toolsRemoved ?? []).map((t) => t.name),
@@ -344,7 +362,7 @@ function messagePayload(
           customType: m.customType ?? '(unnamed)',
           isMessage: true,
           display: m.display ?? true,
-          content: blocksOf(m.content),
+          content: blocksOf(m.content, ctx.cwd),
           data: m.details,
         })
       );
@@ -393,7 +411,7 @@ function guessedModel(ctx: PiContext): Who {
   return { provider, model, requestedModel: model, responseModel: null, guessed: model !== null };
 }
 
-function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: number | null): Usage {
+function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: number | null, localProviders: ReadonlySet<string>): Usage {
   return {
     origin,
     input: u.input ?? 0,
@@ -409,6 +427,7 @@ function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: numb
     recordedCost: recordedCost(u.cost),
     recordedCostFromProvider: u.cost?.totalFromProvider === true,
     modelGuessed: who.guessed,
+    local: who.provider !== null && localProviders.has(who.provider),
     timestamp,
   };
 }
@@ -473,6 +492,7 @@ function aggregateUsage(u: NonNullable<z.infer<typeof raw.rawSubagentResult>['us
     'subagent',
     { provider: null, model, requestedModel: model, responseModel: null, guessed: false },
     timestamp,
+    new Set(),
   );
 }
 
@@ -484,13 +504,13 @@ function withoutRepeatOf(own: Usage[], subagent: Usage[]): Usage[] {
   return same ? [] : own;
 }
 
-function blocksOf(content: string | unknown[] | null | undefined): Block[] {
+function blocksOf(content: string | unknown[] | null | undefined, cwd: string | null): Block[] {
   if (content === null || content === undefined) return [];
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
-  return content.map(blockOf);
+  return content.map((value) => blockOf(value, cwd));
 }
 
-function blockOf(value: unknown): Block {
+function blockOf(value: unknown, cwd: string | null): Block {
   if (!isPlainObject(value)) return { type: 'unknown', blockType: typeof value, raw: value };
   const blockType = typeof value['type'] === 'string' ? value['type'] : '(untyped)';
   switch (blockType) {
@@ -508,12 +528,14 @@ function blockOf(value: unknown): Block {
       const b = raw.rawToolCallBlock.safeParse(value);
       if (b.success) {
         const error = b.data.argumentsError;
+        const args = b.data.arguments ?? {};
         return {
           type: 'toolCall',
           id: b.data.id ?? '',
           name: b.data.name,
-          arguments: b.data.arguments ?? {},
+          arguments: args,
           argumentsError: error === undefined || error === null ? null : typeof error === 'string' ? error : JSON.stringify(error),
+          effect: toolEffect(b.data.name, args, cwd),
         };
       }
       break;

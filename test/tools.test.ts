@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { Session } from '../src/model/archive.js';
+import { resolvePiPath } from '../src/sources/pi/tools.js';
+import { archiveOf, piFixture } from './support/fixtures.js';
+
+async function sessionOf(name: string): Promise<Session> {
+  return (await archiveOf([piFixture(name)])).sessions[0] as Session;
+}
+
+describe('Pi tool paths', () => {
+  it.each([
+    ['src/a.ts', '/home/ana/shop', 'src/a.ts'],
+    ['./src/../src/a.ts', '/home/ana/shop', 'src/a.ts'],
+    ['@src/b.ts', '/home/ana/shop', 'src/b.ts'],
+    ['/home/ana/shop/src/c.ts', '/home/ana/shop/', 'src/c.ts'],
+    ['file:///home/ana/shop/My%20Notes.md', '/home/ana/shop', 'My Notes.md'],
+    ['../other/x.ts', '/home/ana/shop', '/home/ana/other/x.ts'],
+    ['/etc/hosts', '/home/ana/shop', '/etc/hosts'],
+    ['~/notes.md', '/home/ana/shop', '~/notes.md'],
+    ['Screen\u202fShot 1.png', '/home/ana/shop', 'Screen Shot 1.png'],
+    ['/c/Users/Ana/Shop/src/x.ts', 'C:\\Users\\Ana\\Shop', 'src/x.ts'],
+    ['C:\\Users\\Ana\\Shop\\README.md', 'C:\\Users\\Ana\\Shop', 'README.md'],
+    ['c:/users/ana/shop/src/x.ts', 'C:\\Users\\Ana\\Shop', 'src/x.ts'],
+    ['/mnt/c/Users/Ana/Other/y.txt', 'C:\\Users\\Ana\\Shop', 'C:/Users/Ana/Other/y.txt'],
+    ['/cygdrive/d/data/z.csv', 'C:\\Users\\Ana\\Shop', 'D:/data/z.csv'],
+    ['file:///C:/Users/Ana/Shop/a.txt', 'C:\\Users\\Ana\\Shop', 'a.txt'],
+    ['src\\win.ts', 'C:\\Users\\Ana\\Shop', 'src/win.ts'],
+  ])('%s in %s is %s', (raw, cwd, resolved) => {
+    expect(resolvePiPath(raw, cwd)).toBe(resolved);
+  });
+});
+
+describe('tool work of a session', () => {
+  it('lists files touched with reads, writes, edits and the lines each edit changed', async () => {
+    const { tools } = await sessionOf('tools.jsonl');
+    expect(tools.files).toEqual([
+      { path: '/etc/hosts', reads: 1, writes: 0, edits: 0, added: 0, removed: 0 },
+      { path: 'docs/CART.md', reads: 0, writes: 1, edits: 0, added: 0, removed: 0 },
+      { path: 'shots/Screen Shot.png', reads: 1, writes: 0, edits: 0, added: 0, removed: 0 },
+      { path: 'src/a.ts', reads: 2, writes: 0, edits: 1, added: 3, removed: 1 },
+      { path: 'src/b.ts', reads: 1, writes: 0, edits: 1, added: 1, removed: 1 },
+      { path: 'src/c.ts', reads: 1, writes: 0, edits: 1, added: 0, removed: 0 },
+      { path: '~/notes.md', reads: 1, writes: 0, edits: 0, added: 0, removed: 0 },
+    ]);
+    expect(tools).toMatchObject({ calls: 16, failures: 2, added: 4, removed: 2 });
+    expect(tools.byTool.slice(0, 3)).toEqual([
+      { name: 'read', calls: 7 },
+      { name: 'bash', calls: 3 },
+      { name: 'edit', calls: 3 },
+    ]);
+  });
+
+  it('finds git commits in shell results, landed or failed by the result’s error flag', async () => {
+    const { tools } = await sessionOf('tools.jsonl');
+    expect(tools.commits.map(({ branch, hash, message, landed, line }) => ({ branch, hash, message, landed, line }))).toEqual([
+      { branch: 'main', hash: '1a2b3c4', message: 'Initial', landed: true, line: '[main (root-commit) 1a2b3c4] Initial' },
+      { branch: 'main', hash: '85fd4d9', message: 'Add cart', landed: true, line: '[main 85fd4d9] Add cart' },
+      { branch: null, hash: null, message: 'WIP', landed: false, line: null },
+    ]);
+  });
+
+  it('resolves Git-Bash, WSL and drive paths against a Windows working directory', async () => {
+    const { tools } = await sessionOf('windows-tools.jsonl');
+    expect(tools.files.map((f) => [f.path, f.reads])).toEqual([
+      ['C:/Users/Ana/Other/y.txt', 1],
+      ['D:/data/z.csv', 1],
+      ['README.md', 1],
+      ['src/x.ts', 2],
+    ]);
+    expect(tools.commits.map((c) => c.line)).toEqual(['[master 0badc0d] Windows']);
+  });
+});
