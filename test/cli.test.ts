@@ -57,6 +57,31 @@ describe('bough command line', () => {
     expect(result.stdout).toMatch(/^bough: 1 session from 1 file/);
   });
 
+  it('marks models of providers that models.json points at this machine as local', async () => {
+    const agentDir = await tempDir();
+    await writeFile(
+      join(agentDir, 'models.json'),
+      JSON.stringify({ providers: { ollama: { baseUrl: 'http://localhost:11434/v1', models: [{ id: 'qwen' }] }, remote: { baseUrl: 'https://api.example.com/v1' } } }),
+    );
+    const out = join(await tempDir(), 'report');
+    const input = join(await tempDir(), 'local.jsonl');
+    await writeFile(
+      input,
+      [
+        { type: 'session', version: 3, id: 'x', timestamp: '2026-10-01T00:00:00Z', cwd: '/p' },
+        { type: 'message', id: 'a', parentId: null, timestamp: '2026-10-01T00:00:01Z', message: { role: 'user', content: 'hi' } },
+        { type: 'message', id: 'b', parentId: 'a', timestamp: '2026-10-01T00:00:02Z', message: { role: 'assistant', content: [], provider: 'ollama', model: 'qwen', usage: { input: 5, output: 1 }, stopReason: 'stop' } },
+        { type: 'message', id: 'c', parentId: 'b', timestamp: '2026-10-01T00:00:03Z', message: { role: 'assistant', content: [], provider: 'remote', model: 'big', usage: { input: 5, output: 1 }, stopReason: 'stop' } },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    expect((await run(['build', input, '--out', out, '-q'], { PI_CODING_AGENT_DIR: agentDir })).code).toBe(0);
+    const html = await readFile(join(out, 'index.html'), 'utf8');
+    expect(html).toMatch(/<code>qwen<\/code> <span class="badge" title="[^"]*">local<\/span>/);
+    expect(html).toMatch(/<code>big<\/code><\/td>/);
+  });
+
   it('says so and builds the bundled samples when this machine has no sessions', async () => {
     const out = join(await tempDir(), 'report');
     const result = await run(['--out', out]);
