@@ -119,6 +119,14 @@ describe('lineage across files', () => {
     ]);
   });
 
+  it('counts history once when the middle of a chain of copies is missing', async () => {
+    const archive = await archiveOf([piFixture(ORIGIN), piFixture(FULL_COPY)]);
+    const fullCopy = archive.sessions.find((s) => s.file.path === piFixture(FULL_COPY)) as Session;
+    expect(fullCopy).toMatchObject({ origin: null, originMissing: true });
+    // The origin's two entries count in the origin; the lost fork's new work counts in the copy.
+    expect(numbers(fullCopy)).toEqual({ prompts: 2, replies: 2, input: 900, output: 90, recorded: 0.009 });
+  });
+
   it('counts the copies themselves when the origin is not among the inputs', async () => {
     const archive = await archiveOf([piFixture(FORK)]);
     expect(numbers(archive.sessions[0] as Session)).toEqual({ prompts: 2, replies: 2, input: 500, output: 50, recorded: 0.005 });

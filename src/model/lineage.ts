@@ -1,5 +1,5 @@
-// Which files copy which (forks, clones, full copies, imports), and so which file each entry is
-// counted in: entries present in several related files count once, in the oldest file holding them.
+// Which files copy which (forks, clones, full copies, imports), and which file each entry is
+// counted in: entries present in several files count once, in the oldest file holding them.
 
 import type { SessionFile } from '../types.js';
 
@@ -85,51 +85,38 @@ function isAncestor(candidate: SessionFile, of: SessionFile, originOf: ReadonlyM
 }
 
 /**
- * Walk files origins first (then oldest first); the first file to hold an entry key counts it.
- * Only files linked by lineage share counting, so unrelated files never lose entries.
+ * The first file to hold an entry key counts it. Files are taken oldest first, each origin
+ * before its copies, across all inputs: two copies of one lost origin, or a copy of a copy
+ * whose middle file is lost, still share their history, and it counts once.
  */
 function countedEntries(
   files: readonly SessionFile[],
   originOf: ReadonlyMap<SessionFile, SessionFile>,
 ): Map<SessionFile, Set<number>> {
-  const familyOf = (file: SessionFile): SessionFile => {
-    const seen = new Set<SessionFile>();
-    let at = file;
-    for (let up = originOf.get(at); up && !seen.has(up); up = originOf.get(at)) {
-      seen.add(at);
-      at = up;
+  const ordered: SessionFile[] = [];
+  const placed = new Set<SessionFile>();
+  const place = (file: SessionFile) => {
+    // Origins first; the chain is acyclic (links that would close a loop were refused).
+    const chain: SessionFile[] = [];
+    for (let at: SessionFile | undefined = file; at && !placed.has(at); at = originOf.get(at)) chain.push(at);
+    for (const link of chain.reverse()) {
+      placed.add(link);
+      ordered.push(link);
     }
-    return at;
   };
-  const depthOf = (file: SessionFile): number => {
-    let depth = 0;
-    const seen = new Set<SessionFile>();
-    for (let up = originOf.get(file); up && !seen.has(up); up = originOf.get(up)) {
-      seen.add(up);
-      depth++;
-    }
-    return depth;
-  };
-  const families = new Map<SessionFile, SessionFile[]>();
-  for (const file of files) {
-    const root = familyOf(file);
-    const family = families.get(root);
-    if (family) family.push(file);
-    else families.set(root, [file]);
-  }
+  [...files].sort(byAge).forEach(place);
+
+  const claimed = new Set<string>();
   const counted = new Map<SessionFile, Set<number>>();
-  for (const family of families.values()) {
-    const ordered = [...family].sort((a, b) => depthOf(a) - depthOf(b) || byAge(a, b));
-    const claimed = new Set<string>();
-    for (const file of ordered) {
-      const mine = new Set<number>();
-      file.entries.forEach((entry, i) => {
-        if (claimed.has(entry.key)) return;
-        claimed.add(entry.key);
-        mine.add(i);
-      });
-      counted.set(file, mine);
-    }
+  for (const file of ordered) {
+    const mine = new Set<number>();
+    file.entries.forEach((entry, i) => {
+      const key = `${file.source}\0${entry.key}`;
+      if (claimed.has(key)) return;
+      claimed.add(key);
+      mine.add(i);
+    });
+    counted.set(file, mine);
   }
   return counted;
 }
