@@ -84,6 +84,8 @@ export type EntryView = ViewBase &
         text: string;
         detailHtml: string | null;
         detailText: TextView | null;
+        /** The entry this one is about (a label's target). */
+        target: ForkLink | null;
       }
   );
 
@@ -96,6 +98,8 @@ export interface ConversationContext {
   /** Entries hidden from the model by a later context edit (failed attempts, retries). */
   hidden: ReadonlySet<string>;
   forksAt: (entry: Entry) => ForkLink[];
+  /** Whether the page shows an entry with this id (links must not dangle). */
+  hasEntry: (id: string) => boolean;
 }
 
 /** Tool output shown on the page; the rest is counted, not silently dropped. */
@@ -105,10 +109,14 @@ const IMAGE_MIME = /^image\/(png|jpeg|jpg|gif|webp|bmp|avif)$/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export function anchorOf(entry: Entry): string {
-  return `e-${entry.id.replace(/[^A-Za-z0-9_.:-]/g, '_')}`;
+  return anchorOfId(entry.id);
 }
 
-export function entryView(entry: Entry, ctx: ConversationContext): EntryView | null {
+function anchorOfId(id: string): string {
+  return `e-${id.replace(/[^A-Za-z0-9_.:-]/g, '_')}`;
+}
+
+export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
   const base: ViewBase = {
     anchor: anchorOf(entry),
     time: formatTime(entry.timestamp, ctx.time),
@@ -139,7 +147,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView | n
         usage: usageLine(entry.usage),
       };
     case 'toolCall':
-      return { ...base, kind: 'event', tone: 'info', label: 'tool call', text: entry.call.name, detailHtml: null, detailText: json(entry.call.arguments) };
+      return { ...event(base, 'info', 'tool call', entry.call.name), detailText: json(entry.call.arguments) };
     case 'toolResult': {
       const text = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
       return {
@@ -179,7 +187,11 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView | n
         detailHtml: renderMarkdown(withoutPreamble(entry.summary)),
       };
     case 'label':
-      return null; // shown on the entry it labels
+      // The label itself is shown on its target; this line keeps the entry reachable from the tree.
+      return {
+        ...event(base, 'info', 'label', entry.label === null ? 'label cleared on' : `label “${entry.label}” set on`),
+        target: entry.targetId !== null && ctx.hasEntry(entry.targetId) ? { label: 'this entry', href: `#${anchorOfId(entry.targetId)}` } : null,
+      };
     case 'name':
       return event(base, 'info', 'name', entry.name === null ? 'name cleared' : `named “${entry.name}”`);
     case 'contextEdit':
@@ -219,7 +231,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView | n
 }
 
 function event(base: ViewBase, tone: Extract<EntryView, { kind: 'event' }>['tone'], label: string, text: string): Extract<EntryView, { kind: 'event' }> {
-  return { ...base, kind: 'event', tone, label, text, detailHtml: null, detailText: null };
+  return { ...base, kind: 'event', tone, label, text, detailHtml: null, detailText: null, target: null };
 }
 
 /** Pi stores its own preamble at the head of a branch summary; the event line already says it. */
@@ -321,7 +333,7 @@ function diffOf(details: unknown): DiffLine[] | null {
 }
 
 function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView {
-  const inner: ConversationContext = { ...ctx, copied: () => false, labels: new Map(), hidden: new Set(), forksAt: () => [] };
+  const inner: ConversationContext = { ...ctx, copied: () => false, labels: new Map(), hidden: new Set(), forksAt: () => [], hasEntry: () => false };
   return {
     agent: run.agent,
     task: cut(run.task, 4000),
@@ -329,7 +341,7 @@ function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView 
     model: run.model,
     errorMessage: run.errorMessage,
     usage: usageLine(run.entries.flatMap((e) => e.usage)),
-    entries: run.entries.flatMap((e) => entryView(e, inner) ?? []),
+    entries: run.entries.map((e) => entryView(e, inner)),
   };
 }
 

@@ -7,7 +7,9 @@ import { escapeHtml } from './escape.js';
 /** Beyond this, a text is shown verbatim: Markdown parsing of megabytes of log is slow and useless. */
 const MAX_MARKDOWN_CHARS = 200_000;
 
-const SAFE_URL = /^(?:https?:|mailto:|#)/i;
+/** Links that leave the report for the web or mail. In-page anchors from a message would point at
+ * headings that carry no ids here, so they are shown as text rather than as dead links. */
+const SAFE_URL = /^(?:https?:|mailto:)/i;
 
 /** Browsers ignore whitespace and control characters inside a URL's scheme (`java\nscript:`). */
 export function safeUrl(href: string): string | null {

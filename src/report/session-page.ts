@@ -71,6 +71,7 @@ export function sessionPageView(session: Session, ctx: PageContext): SessionPage
     copied: (entry) => !session.counted.has(entry),
     labels: latestLabels(file.entries),
     hidden: hiddenByContextEdits(file.entries),
+    hasEntry: (id) => tree.byId.has(id),
     forksAt: (entry) => {
       const children = tree.childrenOf.get(entry) ?? [];
       if (children.length < 2) return [];
@@ -122,7 +123,7 @@ export function sessionPageView(session: Session, ctx: PageContext): SessionPage
 }
 
 function branchView(branch: Branch, ctx: ConversationContext): BranchView {
-  const entries = branch.entries.flatMap((entry) => entryView(entry, ctx) ?? []);
+  const entries = branch.entries.map((entry) => entryView(entry, ctx));
   const first = branch.entries[0];
   if (branch.isActive) {
     return { id: 'branch-1', heading: 'Conversation (active path)', note: 'From the first entry to the last one written.', from: null, entries };

@@ -7,8 +7,8 @@
 //   leaves the machine, no alert/confirm;
 // - the index really renders the sessions summary.json lists.
 //
-// Reports are built from the shared Pi corpus and from the project's samples/ folder; either case
-// is skipped when its folder holds no session files (e.g. a checkout without ../shared).
+// Reports are built from the shared Pi corpus with a few hundred generated sessions (skipped
+// without ../shared), from the project's samples/ folder, and from its fixtures.
 
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
@@ -20,12 +20,33 @@ import { build } from '../../src/build.js';
 import type { Summary } from '../../src/report/summary.js';
 import { openPage, pageProblems, requireBrowser, sharedBrowser } from '../support/browser.js';
 import { linksOf, scanHtml, type ScannedPage } from '../support/html-links.js';
+import { generatePiCorpus } from '../support/pi-corpus.js';
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-const CASES = [
-  { name: 'the shared Pi corpus', input: resolve(PROJECT_ROOT, '../shared/corpus/pi') },
-  { name: 'the bundled samples', input: resolve(PROJECT_ROOT, 'samples') },
+const SHARED_PI = resolve(PROJECT_ROOT, '../shared/corpus/pi');
+
+interface Case {
+  name: string;
+  /** Why the case cannot run here, or null. */
+  unavailable: string | null;
+  /** The inputs to build from; may write into the case's temporary folder. */
+  inputs(tempDir: string): Promise<string[]>;
+}
+
+const CASES: Case[] = [
+  {
+    name: 'the shared Pi corpus plus 300 generated sessions',
+    unavailable: hasSessionFiles(SHARED_PI) ? null : `no session files (*.jsonl) in ${SHARED_PI}`,
+    async inputs(tempDir) {
+      const generated = join(tempDir, 'generated');
+      await generatePiCorpus(generated, { sessions: 300, seed: 20261201 });
+      return [SHARED_PI, generated];
+    },
+  },
+  { name: 'the bundled samples', unavailable: null, inputs: async () => [resolve(PROJECT_ROOT, 'samples')] },
+  // Hostile text, damaged lines, unknown entry types: a report of bad input must still be clean.
+  { name: 'the project fixtures', unavailable: null, inputs: async () => [resolve(PROJECT_ROOT, 'fixtures')] },
 ];
 
 /** A fixed clock and time zone, so the reports are the same on every machine and every day. */
@@ -41,8 +62,8 @@ const browser = sharedBrowser();
 afterAll(() => browser.close());
 
 for (const testCase of CASES) {
-  if (!hasSessionFiles(testCase.input)) {
-    it.skip(`report of ${testCase.name}: skipped, no session files (*.jsonl) in ${testCase.input}`, () => undefined);
+  if (testCase.unavailable !== null) {
+    it.skip(`report of ${testCase.name}: skipped, ${testCase.unavailable}`, () => undefined);
     continue;
   }
 
@@ -51,7 +72,7 @@ for (const testCase of CASES) {
     let report: BuiltReport;
     beforeAll(async () => {
       tempDir = await mkdtemp(join(tmpdir(), 'bough-e2e-'));
-      report = await buildReport(testCase.input, tempDir);
+      report = await buildReport(await testCase.inputs(tempDir), tempDir);
     });
     afterAll(async () => {
       // Also after a failed build: its half-written output lives in tempDir too.
@@ -138,12 +159,12 @@ interface BuiltReport {
   scanned: Map<string, ScannedPage>;
 }
 
-async function buildReport(input: string, tempDir: string): Promise<BuiltReport> {
+async function buildReport(inputs: string[], tempDir: string): Promise<BuiltReport> {
   // An empty home and environment: the build must not read the agents' default places here.
   const home = join(tempDir, 'home');
   await mkdir(home);
   const outDir = join(tempDir, 'report');
-  await build({ inputs: [input], out: outDir, timeZone: 'UTC', environment: { env: {}, home }, now: NOW });
+  await build({ inputs, out: outDir, timeZone: 'UTC', environment: { env: {}, home }, now: NOW });
   // Read summary.json as written, not the returned object: the file is the contract.
   const summary = JSON.parse(await readFile(join(outDir, 'summary.json'), 'utf8')) as Summary;
   const pages = (await listFiles(outDir)).filter((file) => file.endsWith('.html')).sort();
