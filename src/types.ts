@@ -119,6 +119,8 @@ export type EntryPayload =
       /** Lines added and removed by an edit, from its diff. */
       change: { added: number; removed: number } | null;
       commits: GitCommit[];
+      /** Calls the tool made inside itself (code mode). */
+      nestedCalls: { name: string; status: string | null; error: string | null }[];
     }
   | {
       kind: 'shell';

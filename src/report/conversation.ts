@@ -2,7 +2,7 @@
 // summarised, outputs cut to a readable size, images as data URLs bough builds itself.
 
 import type { Block, Entry, SubagentRun, Usage } from '../types.js';
-import { formatCount, formatTime, formatUsd, isoTime, type TimeFormat } from './format.js';
+import { formatCount, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
 import { renderMarkdown } from './markdown.js';
 
 export interface Badge {
@@ -74,6 +74,7 @@ export type EntryView = ViewBase &
         parts: PartView[];
         diff: DiffLine[] | null;
         subagents: SubagentView[];
+        nestedCalls: { summary: string; calls: string[] } | null;
         usage: string | null;
       }
     | { kind: 'shell'; command: string; output: TextView; status: string; isError: boolean; note: string | null }
@@ -159,6 +160,13 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         parts: entry.content.filter((b) => b.type !== 'text').map(partView),
         diff: diffOf(entry.details),
         subagents: entry.subagents.map((run) => subagentView(run, ctx)),
+        nestedCalls:
+          entry.nestedCalls.length === 0
+            ? null
+            : {
+                summary: `${plural(entry.nestedCalls.length, 'call')} made inside the tool`,
+                calls: entry.nestedCalls.map((c) => [c.name, c.status, c.error].filter(Boolean).join(' · ')),
+              },
         usage: usageLine(entry.usage.filter((u) => u.origin !== 'subagent')),
       };
     }
@@ -250,6 +258,9 @@ function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {
     badges.push({ label: 'failed attempt', tone: 'hidden', title: 'hidden from the model by a later context edit (retried)' });
   }
   if (entry.recovered) badges.push({ label: 'recovered', tone: 'recovered', title: 'recovered from a damaged line' });
+  if (entry.kind === 'custom' && entry.isMessage && !entry.display) {
+    badges.push({ label: 'hidden in Pi', tone: 'hidden', title: 'sent to the model but not shown in the agent' });
+  }
   return badges;
 }
 
@@ -357,6 +368,8 @@ export function usageLine(usage: readonly Usage[]): string | null {
     `cache write ${formatCount(sum('cacheWrite'))}`,
   ];
   if (costs.length > 0) parts.push(`${formatUsd(costs.reduce((a, b) => a + b, 0))} recorded`);
+  if (usage.some((u) => u.recordedCostFromProvider)) parts.push('total billed by the provider');
+  if (usage.some((u) => u.local)) parts.push('local model');
   return parts.join(' · ');
 }
 

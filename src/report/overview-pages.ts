@@ -49,6 +49,7 @@ export interface IndexPageView {
   generated: string;
   notice: string | null;
   inputs: InputPlace[];
+  inputsSummary: string;
   cards: StatCard[];
   tokens: TokenRow[];
   models: ModelRow[];
@@ -95,6 +96,7 @@ export function indexPageView(archive: Archive, ctx: OverviewContext): IndexPage
     generated: ctx.generated,
     notice: ctx.notice,
     inputs: ctx.inputs,
+    inputsSummary: `Read from ${plural(ctx.inputs.length, 'place')}`,
     cards,
     tokens: tokenRows(archive.totals),
     models: modelRows(archive.totals),

@@ -320,6 +320,7 @@ function messagePayload(
           subagents: sub.runs,
           change: isError ? null : editChange(m.details),
           commits: commitsOf(m.toolName ?? call?.name ?? null, call?.effect.command ?? null, output, isError),
+          nestedCalls: (m.nestedCalls?.calls ?? []).map((c) => ({ name: c.name, status: c.status ?? null, error: c.error ?? null })),
         },
         usage: [...withoutRepeatOf(own, sub.usage), ...sub.usage],
       };

@@ -90,6 +90,10 @@ export const rawToolResultMessage = z.looseObject({
   details: z.unknown().optional(),
   usage: rawUsage.nullish(),
   isError: z.boolean().nullish(),
+  /** Calls a code-mode tool made inside itself (0.99+). */
+  nestedCalls: z
+    .looseObject({ calls: z.array(z.looseObject({ name: z.string(), status: optionalString, error: optionalString })).nullish() })
+    .nullish(),
 });
 
 export const rawBashExecutionMessage = z.looseObject({
