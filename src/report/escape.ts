@@ -3,7 +3,9 @@
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+const SPECIAL = /[&<>"']/;
+
 export function escapeHtml(value: unknown): string {
   const text = typeof value === 'string' ? value : String(value ?? '');
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
+  return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char) : text;
 }

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { formatCompact, formatCount, formatDateTime, formatTime, formatUsd } from '../src/report/format.js';
+
+describe('formatting', () => {
+  // The fast path works from the zone's offset per hour; Intl is the reference.
+  it.each(['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'])('shows times in %s as Intl does, across DST changes', (timeZone) => {
+    const reference = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    for (let ms = Date.UTC(2025, 0, 1); ms < Date.UTC(2026, 11, 31); ms += 3_599_917 * 11) {
+      const p = Object.fromEntries(reference.formatToParts(ms).map((part) => [part.type, part.value]));
+      expect(`${formatDateTime(ms, { timeZone })} ${formatTime(ms, { timeZone })}`).toBe(
+        `${p['year']}-${p['month']}-${p['day']} ${p['hour']}:${p['minute']} ${p['hour']}:${p['minute']}:${p['second']}`,
+      );
+    }
+  });
+
+  it('groups counts and compacts large ones', () => {
+    expect([0, 7, 999, 1000, 12345, 1234567, -1234].map(formatCount)).toEqual(['0', '7', '999', '1,000', '12,345', '1,234,567', '-1,234']);
+    expect([950, 1234, 174_508_092, 2_500_000_000].map(formatCompact)).toEqual(['950', '1.2k', '175M', '2.5B']);
+  });
+
+  it('shows dollars to the cent, and fractions of a cent to four places', () => {
+    expect([null, 0, 0.0257493, 0.00004, 12.345, 1234.5].map(formatUsd)).toEqual(['—', '$0.00', '$0.0257', '<$0.0001', '$12.35', '$1,234.50']);
+  });
+});
