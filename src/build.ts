@@ -13,6 +13,10 @@ import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE } from './report/p
 import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView } from './report/render.js';
 import { sessionPageView } from './report/session-page.js';
 import { buildSummary, type Summary } from './report/summary.js';
+import { usageCsv } from './report/usage-csv.js';
+import { loadPriceTable } from './price-files.js';
+import { createPricer } from './pricing/price.js';
+import type { Snapshot } from './pricing/table.js';
 import type { Environment } from './sources/pi/paths.js';
 import { piLocalProviders } from './sources/pi/models-json.js';
 import { readSessionFile } from './sources/read.js';
@@ -22,6 +26,10 @@ import type { SessionFile } from './types.js';
 export interface BuildOptions {
   inputs: readonly string[];
   out: string;
+  /** A LiteLLM-format price table to use instead of the bundled or downloaded one. */
+  pricesFile?: string | null;
+  /** Price subscription providers at API rates instead of $0. */
+  priceSubscriptions?: boolean;
   timeZone: string;
   environment: Environment;
   now: Date;
@@ -62,12 +70,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   refuseUnsafeOut(outDir, discovery, options.environment.home);
 
   options.progress?.(`modelling ${plural(read.files.length, 'session')}`);
-  const archive = buildArchive(read.files);
+  const table = await loadPriceTable(options.pricesFile ?? null, options.environment);
+  const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false });
+  const archive = buildArchive(read.files, { price });
   const diagnostics = [...read.diagnostics, ...read.files.flatMap((f) => f.diagnostics)];
   const notice = usedSamples
     ? `No sessions were found in ${searched.map((p) => p.path).join(', ')}, so this report shows bough's bundled sample sessions.`
     : null;
-  const summary = await writeReport(archive, diagnostics, read, discovery, notice, outDir, options);
+  const summary = await writeReport(archive, table.snapshot, diagnostics, read, discovery, notice, outDir, options);
   return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places };
 }
 
@@ -95,6 +105,7 @@ export async function readAll(
 
 async function writeReport(
   archive: Archive,
+  snapshot: Snapshot,
   diagnostics: Diagnostic[],
   read: ReadResult,
   discovery: Discovery,
@@ -109,6 +120,7 @@ async function writeReport(
   const renderer = createRenderer(await loadTemplates());
   const diagnosticsSummary = summariseDiagnostics(diagnostics, read.candidates, read.files.length);
   const overview: OverviewContext = {
+    pricesLabel: snapshot.label,
     pages,
     time,
     generated: `Generated ${formatDateTime(options.now.getTime(), time)} (${options.timeZone}) by ${generator} from ${plural(read.files.length, 'session file')}.`,
@@ -141,7 +153,7 @@ async function writeReport(
     let rendered = 0;
     for (const session of archive.sessions) {
       const page = pages.session.get(session) as string;
-      const view = sessionPageView(session, { pages, time });
+      const view = sessionPageView(session, { pages, time, prices: archive.prices });
       await folder.write(page, renderer.render('session', layout(view.title, page), view));
       if (++rendered % 50 === 0) options.progress?.(`rendered ${rendered}/${archive.sessions.length} sessions`);
     }
@@ -149,12 +161,12 @@ async function writeReport(
     const summary = buildSummary(archive, {
       pages,
       generator: { name: 'bough', version },
-      prices: { source: 'litellm', snapshot: null },
-      unpricedModels: [],
+      prices: { source: 'litellm', snapshot: snapshot.label, date: snapshot.date, origin: snapshot.origin },
       diagnostics: diagnosticsSummary,
       diagnosticList: diagnostics,
     });
     await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
+    await folder.write('usage.csv', usageCsv(archive));
     await folder.commit();
     return summary;
   } catch (error) {

@@ -8,6 +8,7 @@ import { build, type BuildResult } from './build.js';
 import { BoughError } from './errors.js';
 import { formatUsd, plural } from './report/format.js';
 import { packageVersion } from './package-files.js';
+import { LITELLM_URL, loadPriceTable, pricesCacheDir, updatePrices } from './price-files.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -31,6 +32,8 @@ interface BuildFlags {
   out: string;
   quiet?: boolean;
   tz: string;
+  prices?: string;
+  priceSubscriptions?: boolean;
 }
 
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
@@ -48,9 +51,34 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .argument('[inputs...]', 'session files or folders (searched recursively); default: the agents\' own folders')
     .option('-o, --out <dir>', 'the report folder to write', 'bough-report')
     .option('--tz <zone>', 'time zone for dates in the report (IANA name)', timeZoneOf, localTimeZone())
+    .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one')
+    .option('--price-subscriptions', 'price subscription providers (GitHub Copilot, Gemini CLI) at API rates instead of $0')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (inputs: string[], flags: BuildFlags) => {
       exitCode = await runBuild(inputs, flags, io);
+    });
+
+  const prices = program.command('prices').description("LiteLLM's price table: which one is used, and updating it");
+  prices
+    .command('show', { isDefault: true })
+    .description('say which price table reports use now')
+    .option('--prices <file>', 'a LiteLLM-format table to check instead')
+    .action(async (flags: { prices?: string }) => {
+      exitCode = await guarded(io, async () => {
+        const table = await loadPriceTable(flags.prices ?? null, { env: io.env, home: io.home });
+        const priced = [...table.entries.values()].filter((e) => e.base !== null).length;
+        io.stdout(`${table.snapshot.label}: ${priced.toLocaleString('en-US')} priced models\n`);
+      });
+    });
+  prices
+    .command('update')
+    .description(`download the newest table from LiteLLM's repository into ${pricesCacheDir({ env: io.env, home: io.home })}`)
+    .option('--url <url>', 'where to download it from', LITELLM_URL)
+    .action(async (flags: { url: string }) => {
+      exitCode = await guarded(io, async () => {
+        const result = await updatePrices(flags.url, { env: io.env, home: io.home }, io.now());
+        io.stdout(`bough: ${result.models.toLocaleString('en-US')} priced models saved to ${result.path}; reports now use this table.\n`);
+      });
     });
 
   try {
@@ -65,6 +93,20 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
 }
 
+/** Runs a command, turning a BoughError into its sentence and exit code 1. */
+async function guarded(io: CliIo, run: () => Promise<void>): Promise<number> {
+  try {
+    await run();
+    return 0;
+  } catch (error) {
+    if (error instanceof BoughError) {
+      io.stderr(`bough: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
 async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise<number> {
   const progress = !flags.quiet && io.isTty ? (message: string) => io.stderr(`\r\u001b[2K${message}`) : undefined;
   let result: BuildResult;
@@ -73,6 +115,8 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
       inputs,
       out: flags.out,
       timeZone: flags.tz,
+      pricesFile: flags.prices ?? null,
+      priceSubscriptions: flags.priceSubscriptions ?? false,
       environment: { env: io.env, home: io.home },
       now: io.now(),
       progress,
@@ -102,7 +146,8 @@ function summaryLine({ summary, outDir }: BuildResult): string {
   return [
     `bough: ${plural(totals.sessions, 'session')} from ${plural(diagnostics.sessionFiles, 'file')}`,
     `${plural(diagnostics.skippedLines, 'skipped line')}`,
-    `${formatUsd(totals.cost.recorded)} recorded`,
+    `${formatUsd(totals.cost.bough)} by bough (${formatUsd(totals.cost.recorded)} recorded)`,
+    ...(totals.unpricedModels.length > 0 ? [`${plural(totals.unpricedModels.length, 'unpriced model')}`] : []),
     `report in ${where}`,
   ].join(' · ');
 }

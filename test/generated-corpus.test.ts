@@ -209,3 +209,34 @@ describe('the corpus generator', () => {
     expect(new Set(truth.sessions.map((s) => s.file)).size).toBe(SESSIONS);
   });
 });
+
+describe('bough’s own prices on a corpus whose recorded costs follow LiteLLM’s rates', () => {
+  let priced: Summary;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await realpath(await mkdtemp(join(tmpdir(), 'bough-generated-litellm-')));
+    await generatePiCorpus(join(dir, 'sessions'), { sessions: 150, seed: SEED + 1, catalog: 'litellm' });
+    const { summary } = await build({
+      inputs: [join(dir, 'sessions')],
+      out: join(dir, 'report'),
+      timeZone: 'UTC',
+      environment: { env: {}, home: join(dir, 'home') },
+      now: new Date('2026-12-01T00:00:00.000Z'),
+    });
+    priced = summary;
+  });
+
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('agrees with every session’s recorded cost within one cent', () => {
+    const off = priced.sessions
+      .filter((s) => Math.abs((s.cost.bough ?? 0) - (s.cost.recorded ?? 0)) > 0.01 || s.costCheck?.differs)
+      .map((s) => `${relative(dir, s.file)}: bough ${s.cost.bough}, recorded ${s.cost.recorded}`);
+    expect(off).toEqual([]);
+    expect(priced.totals.unpricedModels).toEqual([]);
+    expect(priced.totals.partiallyPricedModels).toEqual([]);
+  });
+});

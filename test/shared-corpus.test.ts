@@ -43,6 +43,9 @@ describe.skipIf(!existsSync(PI_CORPUS))('report over ../shared/corpus/pi', () =>
     expect({ prompts: s.prompts, replies: s.replies, errorReplies: s.errorReplies }).toEqual({ prompts, replies, errorReplies });
     expect(s.tokens).toMatchObject(tokens);
     expect(s.cost.recorded).toBeCloseTo(cost, 9);
+    // Pi 1.6 priced these from its catalog; bough's LiteLLM rates agree to the cent (here exactly).
+    expect(s.cost.bough).toBeCloseTo(cost, 9);
+    expect(s.costCheck).toMatchObject({ differs: false });
   });
 
   it('links the /fork to its origin', () => {
@@ -57,6 +60,14 @@ describe.skipIf(!existsSync(PI_CORPUS))('report over ../shared/corpus/pi', () =>
     // Line 440 glues an assistant message to the following user message.
     expect(session('v1-thinking-glued-line')).toMatchObject({ prompts: 44, replies: 220 });
     expect(summary.diagnostics).toMatchObject({ skippedLines: 0, byReason: { 'glued-objects': 2 } });
+  });
+
+  it('prices the v1 files as Pi recorded them, to the cent', () => {
+    for (const name of ['v1-branched-two-compactions', 'v1-large-thinking-toggles', 'v1-compaction-glued-line', 'v1-thinking-glued-line']) {
+      const s = session(name);
+      expect(Math.abs((s.cost.bough ?? NaN) - (s.cost.recorded ?? NaN)), name).toBeLessThan(0.01);
+    }
+    expect(summary.totals.unpricedModels).toEqual([]);
   });
 
   it('adds the sessions up to the totals', () => {

@@ -3,7 +3,10 @@
 
 import type { Entry, SessionFile, SkillInvocation } from '../types.js';
 import { resolveLineage } from './lineage.js';
-import { addEntry, addStats, emptyStats, type PriceUsage, type Stats } from './stats.js';
+import { checkCost, type CostCheck } from '../pricing/reconcile.js';
+import type { PricedUsage, Pricer } from '../pricing/price.js';
+import type { Usage } from '../types.js';
+import { addEntry, addStats, emptyStats, type Stats } from './stats.js';
 import { toolStats, type ToolStats } from './tools.js';
 import { buildTree, type EntryTree } from './tree.js';
 
@@ -13,6 +16,8 @@ export interface Session {
   /** Entries first recorded in this file (copies from a present origin are counted there). */
   counted: ReadonlySet<Entry>;
   stats: Stats;
+  /** bough's price against the agent's recorded cost; null until priced. */
+  costCheck: CostCheck | null;
   /** Tool work first recorded in this file. */
   tools: ToolStats;
   /** Leaves of the tree: each one a branch that was typed, answered and paid for. */
@@ -38,16 +43,18 @@ export interface Archive {
   sessions: Session[];
   projects: Project[];
   totals: Stats;
+  /** The price of every counted usage record, when priced. */
+  prices: ReadonlyMap<Usage, PricedUsage>;
 }
 
 export interface ArchiveOptions {
-  /** Prices a usage record; omitted until pricing runs (cost.bough stays null). */
-  price?: PriceUsage;
+  /** Prices usage records; without it cost.bough stays null. */
+  price?: Pricer;
 }
 
 export function buildArchive(files: readonly SessionFile[], options: ArchiveOptions = {}): Archive {
   const lineage = resolveLineage(files);
-  const price = options.price ?? null;
+  const prices = new Map<Usage, PricedUsage>();
   const projects = new Map<string, Project>();
   const sessions = new Map<SessionFile, Session>();
 
@@ -61,7 +68,18 @@ export function buildArchive(files: readonly SessionFile[], options: ArchiveOpti
     const countedIndexes = lineage.counted.get(file) ?? new Set<number>();
     const counted = new Set(file.entries.filter((_, i) => countedIndexes.has(i)));
     const stats = emptyStats();
-    for (const entry of counted) addEntry(stats, entry, price);
+    const { price } = options;
+    const priceOf = price
+      ? (usage: Usage): PricedUsage => {
+          const priced = price(usage, file.source);
+          prices.set(usage, priced);
+          return priced;
+        }
+      : null;
+    for (const entry of counted) addEntry(stats, entry, priceOf);
+    const costCheck = price
+      ? checkCost([...counted].flatMap((e) => e.usage.map((usage) => ({ usage, priced: prices.get(usage) as PricedUsage }))))
+      : null;
     const tree = buildTree(file.entries);
     const name = latestName(file.entries);
     const session: Session = {
@@ -69,6 +87,7 @@ export function buildArchive(files: readonly SessionFile[], options: ArchiveOpti
       tree,
       counted,
       stats,
+      costCheck,
       tools: toolStats(counted, file.entries),
       branches: tree.leaves.length,
       title: name ?? titleFromPrompts(file.entries),
@@ -99,7 +118,7 @@ export function buildArchive(files: readonly SessionFile[], options: ArchiveOpti
   }
   projectList.sort((a, b) => (b.stats.lastAt ?? 0) - (a.stats.lastAt ?? 0) || compareText(a.cwd ?? '', b.cwd ?? ''));
   const sessionList = [...sessions.values()].sort(byStart);
-  return { sessions: sessionList, projects: projectList, totals };
+  return { sessions: sessionList, projects: projectList, totals, prices };
 }
 
 /** Newest first. */

@@ -1,12 +1,13 @@
 // Counts and sums over entries: what a session, a project and the whole archive add up to.
 
+import type { PricedUsage, PriceState } from '../pricing/price.js';
 import type { Entry, TokenCounts, Usage } from '../types.js';
 
-/** Prices one usage record in USD; null when the model is not priced. Injected so the model stays pure. */
-export type PriceUsage = (usage: Usage) => number | null;
+/** Prices one usage record; injected so the model stays pure. */
+export type PriceOf = (usage: Usage) => PricedUsage;
 
 export interface Cost {
-  /** bough's own price from the table; null until priced, or when nothing could be priced. */
+  /** bough's own price from the table; null when nothing was priced. */
   bough: number | null;
   /** What the agent recorded; null when it recorded none. */
   recorded: number | null;
@@ -16,6 +17,10 @@ export interface UsageTotals {
   tokens: TokenCounts;
   cost: Cost;
   records: number;
+  /** Records the table could not price: their cost is unknown, not zero. */
+  unpriced: number;
+  /** Records priced only in part (the table lacks a rate for some token kind). */
+  partial: number;
 }
 
 /** Usage of one billed model (provider and model as the source reported them). */
@@ -23,6 +28,10 @@ export interface ModelUsage extends UsageTotals {
   provider: string | null;
   model: string | null;
   local: boolean;
+  /** The table entry or rule that priced it, and how. */
+  priceKey: string | null;
+  priceState: PriceState | null;
+  priceNote: string | null;
 }
 
 export interface Stats extends UsageTotals {
@@ -43,7 +52,7 @@ export function zeroTokens(): TokenCounts {
 }
 
 export function emptyUsageTotals(): UsageTotals {
-  return { tokens: zeroTokens(), cost: { bough: null, recorded: null }, records: 0 };
+  return { tokens: zeroTokens(), cost: { bough: null, recorded: null }, records: 0, unpriced: 0, partial: 0 };
 }
 
 export function emptyStats(): Stats {
@@ -67,10 +76,14 @@ function addMoney(a: number | null, b: number | null): number | null {
   return a === null ? b : b === null ? a : a + b;
 }
 
-export function addUsage(into: UsageTotals, usage: Usage, price: PriceUsage | null): void {
+function addUsage(into: UsageTotals, usage: Usage, priced: PricedUsage | null): void {
   for (const kind of TOKEN_KINDS) into.tokens[kind] += usage[kind];
   into.cost.recorded = addMoney(into.cost.recorded, usage.recordedCost);
-  if (price) into.cost.bough = addMoney(into.cost.bough ?? 0, price(usage));
+  if (priced) {
+    into.cost.bough = addMoney(into.cost.bough, priced.cost);
+    if (priced.state === 'unpriced') into.unpriced++;
+    if (priced.state === 'partial') into.partial++;
+  }
   into.records++;
 }
 
@@ -79,6 +92,8 @@ function addUsageTotals(into: UsageTotals, from: UsageTotals): void {
   into.cost.recorded = addMoney(into.cost.recorded, from.cost.recorded);
   into.cost.bough = addMoney(into.cost.bough, from.cost.bough);
   into.records += from.records;
+  into.unpriced += from.unpriced;
+  into.partial += from.partial;
 }
 
 export function addStats(into: Stats, from: Stats): void {
@@ -94,7 +109,7 @@ export function addStats(into: Stats, from: Stats): void {
 }
 
 /** Adds one entry's counts and usage. */
-export function addEntry(into: Stats, entry: Entry, price: PriceUsage | null): void {
+export function addEntry(into: Stats, entry: Entry, priceOf: PriceOf | null): void {
   if (entry.kind === 'prompt') into.prompts++;
   if (entry.kind === 'reply') {
     into.replies++;
@@ -102,18 +117,37 @@ export function addEntry(into: Stats, entry: Entry, price: PriceUsage | null): v
     if (entry.stopReason === 'aborted') into.abortedReplies++;
   }
   for (const usage of entry.usage) {
-    addUsage(into, usage, price);
-    if (usage.origin === 'subagent') addUsage(into.subagents, usage, price);
-    addUsage(modelUsageOf(into, `${usage.provider ?? ''}/${usage.model ?? ''}`, usage), usage, price);
+    const priced = priceOf ? priceOf(usage) : null;
+    addUsage(into, usage, priced);
+    if (usage.origin === 'subagent') addUsage(into.subagents, usage, priced);
+    const model = modelUsageOf(into, `${usage.provider ?? ''}/${usage.model ?? ''}`, {
+      provider: usage.provider,
+      model: usage.model,
+      local: usage.local,
+      priceKey: priced?.key ?? null,
+      priceState: priced?.state ?? null,
+      priceNote: priced?.note ?? null,
+    });
+    addUsage(model, usage, priced);
   }
   into.firstAt = earliest(into.firstAt, entry.timestamp);
   into.lastAt = latest(into.lastAt, entry.timestamp);
 }
 
-function modelUsageOf(stats: Stats, key: string, like: { provider: string | null; model: string | null; local: boolean }): ModelUsage {
+type ModelFacts = Pick<ModelUsage, 'provider' | 'model' | 'local' | 'priceKey' | 'priceState' | 'priceNote'>;
+
+function modelUsageOf(stats: Stats, key: string, facts: ModelFacts): ModelUsage {
   let found = stats.byModel.get(key);
   if (!found) {
-    found = { ...emptyUsageTotals(), provider: like.provider, model: like.model, local: like.local };
+    found = {
+      ...emptyUsageTotals(),
+      provider: facts.provider,
+      model: facts.model,
+      local: facts.local,
+      priceKey: facts.priceKey,
+      priceState: facts.priceState,
+      priceNote: facts.priceNote,
+    };
     stats.byModel.set(key, found);
   }
   return found;
@@ -128,5 +162,13 @@ function latest(a: number | null, b: number | null): number | null {
 }
 
 export function totalTokens(tokens: TokenCounts): number {
-  return tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite;
+  return tokens.input + tokens.cacheRead + tokens.cacheWrite + tokens.output;
+}
+
+/** "provider/model" of every model with usage the table could not price, in whole or in part. */
+export function unpricedModels(stats: Stats): { name: string; records: number; partial: boolean }[] {
+  return [...stats.byModel.values()]
+    .filter((m) => m.unpriced > 0 || m.partial > 0)
+    .map((m) => ({ name: `${m.provider ?? '?'}/${m.model ?? '?'}`, records: m.unpriced + m.partial, partial: m.unpriced === 0 }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
 }

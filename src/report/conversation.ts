@@ -1,6 +1,7 @@
 // Entries → what the session page shows for each: Markdown already made safe, tool calls
 // summarised, outputs cut to a readable size, images as data URLs bough builds itself.
 
+import type { PricedUsage } from '../pricing/price.js';
 import type { Block, Entry, SubagentRun, Usage } from '../types.js';
 import { formatCount, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
 import { renderMarkdown } from './markdown.js';
@@ -101,6 +102,8 @@ export interface ConversationContext {
   forksAt: (entry: Entry) => ForkLink[];
   /** Whether the page shows an entry with this id (links must not dangle). */
   hasEntry: (id: string) => boolean;
+  /** bough's price of a usage record counted in this session. */
+  priceOf: (usage: Usage) => PricedUsage | undefined;
 }
 
 /** Tool output shown on the page; the rest is counted, not silently dropped. */
@@ -145,7 +148,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         parts: entry.content.map(partView),
         status: replyStatus(entry.stopReason),
         errorMessage: entry.errorMessage,
-        usage: usageLine(entry.usage),
+        usage: usageLine(entry.usage, ctx.priceOf),
       };
     case 'toolCall':
       return { ...event(base, 'info', 'tool call', entry.call.name), detailText: json(entry.call.arguments) };
@@ -167,7 +170,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
                 summary: `${plural(entry.nestedCalls.length, 'call')} made inside the tool`,
                 calls: entry.nestedCalls.map((c) => [c.name, c.status, c.error].filter(Boolean).join(' · ')),
               },
-        usage: usageLine(entry.usage.filter((u) => u.origin !== 'subagent')),
+        usage: usageLine(entry.usage.filter((u) => u.origin !== 'subagent'), ctx.priceOf),
       };
     }
     case 'shell':
@@ -232,7 +235,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
       };
     }
     case 'usageOnly':
-      return event(base, 'info', entry.usageKind, [entry.note, usageLine(entry.usage)].filter(Boolean).join(' · '));
+      return event(base, 'info', entry.usageKind, [entry.note, usageLine(entry.usage, ctx.priceOf)].filter(Boolean).join(' · '));
     case 'unknown':
       return { ...event(base, 'unknown', 'unknown entry', entry.rawType), detailText: json(entry.raw) };
   }
@@ -351,13 +354,13 @@ function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView 
     status: run.status,
     model: run.model,
     errorMessage: run.errorMessage,
-    usage: usageLine(run.entries.flatMap((e) => e.usage)),
+    usage: usageLine(run.entries.flatMap((e) => e.usage), ctx.priceOf),
     entries: run.entries.map((e) => entryView(e, inner)),
   };
 }
 
-/** "in 5 · out 24 · cache read 0 · cache write 1,416 · $0.0057 recorded" */
-export function usageLine(usage: readonly Usage[]): string | null {
+/** "in 5 · out 24 · cache read 0 · cache write 1,416 · $0.0057 recorded · $0.0057 bough" */
+export function usageLine(usage: readonly Usage[], priceOf: (usage: Usage) => PricedUsage | undefined): string | null {
   if (usage.length === 0) return null;
   const sum = (key: 'input' | 'output' | 'cacheRead' | 'cacheWrite') => usage.reduce((a, u) => a + u[key], 0);
   const costs = usage.map((u) => u.recordedCost).filter((c): c is number => c !== null);
@@ -368,6 +371,12 @@ export function usageLine(usage: readonly Usage[]): string | null {
     `cache write ${formatCount(sum('cacheWrite'))}`,
   ];
   if (costs.length > 0) parts.push(`${formatUsd(costs.reduce((a, b) => a + b, 0))} recorded`);
+  const priced = usage.map(priceOf).filter((p): p is PricedUsage => p !== undefined);
+  if (priced.length > 0) {
+    const unknown = priced.some((p) => p.state === 'unpriced');
+    const known = priced.reduce((a, p) => a + (p.cost ?? 0), 0);
+    parts.push(unknown && known === 0 ? 'unpriced' : `${formatUsd(known)} bough${unknown ? ' + unpriced' : ''}`);
+  }
   if (usage.some((u) => u.recordedCostFromProvider)) parts.push('total billed by the provider');
   if (usage.some((u) => u.local)) parts.push('local model');
   return parts.join(' · ');

@@ -1,14 +1,14 @@
 // The numbers every page shows the same way: stat cards and a token table, formatted here so
 // templates only place them.
 
-import { totalTokens, type Stats } from '../model/stats.js';
-import { formatCompact, formatCount, formatUsd } from './format.js';
+import { totalTokens, type ModelUsage, type Stats } from '../model/stats.js';
+import { formatCompact, formatCount, formatUsd, plural } from './format.js';
 
 export interface StatCard {
   label: string;
   value: string;
   detail: string;
-  tone: 'plain' | 'error' | 'money';
+  tone: 'plain' | 'error' | 'money' | 'warn';
 }
 
 export interface TokenRow {
@@ -33,8 +33,8 @@ export function statCards(stats: Stats, branches: number | null): StatCard[] {
     {
       label: 'Cost (bough)',
       value: formatUsd(stats.cost.bough),
-      detail: stats.cost.bough === null ? 'not priced yet' : "from LiteLLM's price table",
-      tone: 'money',
+      detail: boughDetail(stats),
+      tone: stats.unpriced + stats.partial > 0 ? 'warn' : 'money',
     },
   ];
   if (branches !== null) cards.splice(3, 0, { label: 'Branches', value: formatCount(branches), detail: 'leaves of the tree', tone: 'plain' });
@@ -47,6 +47,15 @@ export function statCards(stats: Stats, branches: number | null): StatCard[] {
     });
   }
   return cards;
+}
+
+function boughDetail(stats: Stats): string {
+  const unknown = [
+    stats.unpriced > 0 ? `${plural(stats.unpriced, 'record')} unpriced` : '',
+    stats.partial > 0 ? `${plural(stats.partial, 'record')} priced in part` : '',
+  ].filter(Boolean);
+  if (unknown.length > 0) return `plus ${unknown.join(' and ')}: cost unknown`;
+  return stats.cost.bough === null ? 'nothing to price' : "from LiteLLM's price table";
 }
 
 export function tokenRows(stats: Stats): TokenRow[] {
@@ -72,6 +81,9 @@ export interface ModelRow {
   provider: string;
   model: string;
   local: boolean;
+  priceKey: string;
+  /** How bough priced it, for a badge: "unpriced", "priced in part", "$0 by rule", or null when simply priced. */
+  priceBadge: { label: string; tone: 'error' | 'warn' | 'plain'; title: string } | null;
   records: string;
   input: string;
   output: string;
@@ -89,6 +101,8 @@ export function modelRows(stats: Stats): ModelRow[] {
       provider: m.provider ?? '(unknown provider)',
       model: m.model ?? '(unknown model)',
       local: m.local,
+      priceKey: m.priceKey ?? '',
+      priceBadge: priceBadge(m),
       records: formatCount(m.records),
       input: formatCount(m.tokens.input),
       output: formatCount(m.tokens.output),
@@ -97,4 +111,20 @@ export function modelRows(stats: Stats): ModelRow[] {
       recorded: formatUsd(m.cost.recorded),
       bough: formatUsd(m.cost.bough),
     }));
+}
+
+function priceBadge(m: ModelUsage): ModelRow['priceBadge'] {
+  const title = m.priceNote ?? '';
+  if (m.unpriced > 0) return { label: 'unpriced', tone: 'error', title: title || "not in LiteLLM's price table" };
+  if (m.partial > 0) return { label: 'priced in part', tone: 'warn', title };
+  switch (m.priceState) {
+    case 'free':
+      return { label: 'free model', tone: 'plain', title };
+    case 'local':
+      return { label: 'local: $0', tone: 'plain', title };
+    case 'subscription':
+      return { label: 'subscription: $0', tone: 'plain', title };
+    default:
+      return title ? { label: 'note', tone: 'plain', title } : null;
+  }
 }

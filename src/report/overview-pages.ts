@@ -2,7 +2,7 @@
 
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticsSummary } from '../diagnostics.js';
 import { startOf, type Archive, type Project, type Session } from '../model/archive.js';
-import { totalTokens } from '../model/stats.js';
+import { totalTokens, unpricedModels } from '../model/stats.js';
 import { formatCount, formatDateTime, formatMonth, formatUsd, plural, type TimeFormat } from './format.js';
 import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { modelRows, statCards, tokenRows, type ModelRow, type StatCard, type TokenRow } from './numbers.js';
@@ -19,7 +19,13 @@ export interface SessionRow {
   tokens: string;
   recorded: string;
   bough: string;
-  badges: string[];
+  badges: RowBadge[];
+}
+
+export interface RowBadge {
+  label: string;
+  tone: 'plain' | 'warn' | 'error';
+  title: string;
 }
 
 export interface SessionGroup {
@@ -47,6 +53,8 @@ export interface InputPlace {
 export interface IndexPageView {
   title: string;
   generated: string;
+  prices: string;
+  unpriced: string | null;
   notice: string | null;
   inputs: InputPlace[];
   inputsSummary: string;
@@ -78,6 +86,7 @@ export interface DataQualityView {
 }
 
 export interface OverviewContext {
+  pricesLabel: string;
   pages: PageMap;
   time: TimeFormat;
   generated: string;
@@ -94,6 +103,8 @@ export function indexPageView(archive: Archive, ctx: OverviewContext): IndexPage
   return {
     title: 'bough report',
     generated: ctx.generated,
+    prices: `Prices: ${ctx.pricesLabel}. bough prices every usage record itself and shows the cost the agent recorded beside it.`,
+    unpriced: unpricedLine(archive),
     notice: ctx.notice,
     inputs: ctx.inputs,
     inputsSummary: `Read from ${plural(ctx.inputs.length, 'place')}`,
@@ -142,6 +153,13 @@ export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: Overvie
   };
 }
 
+function unpricedLine(archive: Archive): string | null {
+  const models = unpricedModels(archive.totals);
+  if (models.length === 0) return null;
+  const names = models.map((m) => `${m.name}${m.partial ? ' (in part)' : ''}`).join(', ');
+  return `Not priced: ${names}. Their tokens are counted; their cost is unknown and left out of bough's total, never counted as $0.`;
+}
+
 function qualityLine(d: DiagnosticsSummary): IndexPageView['quality'] {
   const warnings = Object.values(d.byReason).reduce((a, b) => a + (b ?? 0), 0);
   const summary = [
@@ -186,10 +204,14 @@ function sessionGroups(sessions: readonly Session[], fromPage: string, ctx: Over
 }
 
 function sessionRow(session: Session, fromPage: string, ctx: OverviewContext): SessionRow {
-  const badges: string[] = [];
-  if (session.origin || session.originMissing) badges.push('fork');
-  if (session.branches > 1) badges.push(`${session.branches} branches`);
-  if (session.file.diagnostics.length > 0) badges.push('damaged lines');
+  const badges: RowBadge[] = [];
+  if (session.origin || session.originMissing) badges.push({ label: 'fork', tone: 'plain', title: 'copied from another session' });
+  if (session.branches > 1) badges.push({ label: `${session.branches} branches`, tone: 'plain', title: 'leaves of the tree' });
+  if (session.file.diagnostics.length > 0) badges.push({ label: 'damaged lines', tone: 'warn', title: 'see the data-quality page' });
+  if (session.stats.unpriced > 0) badges.push({ label: 'unpriced', tone: 'error', title: "a model not in LiteLLM's price table: its cost is unknown" });
+  if (session.costCheck?.differs) {
+    badges.push({ label: 'cost differs', tone: 'warn', title: `bough and the agent differ by ${formatUsd(session.costCheck.difference)}; likely: ${session.costCheck.reason}` });
+  }
   return {
     when: formatDateTime(startOf(session), ctx.time),
     title: session.title,

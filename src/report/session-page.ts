@@ -2,14 +2,15 @@
 
 import type { Session } from '../model/archive.js';
 import { splitBranches, type Branch } from '../model/branches.js';
-import type { Entry } from '../types.js';
+import type { PricedUsage } from '../pricing/price.js';
+import type { Entry, Usage } from '../types.js';
 import { anchorOf, entryView, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { formatDateTime, formatDuration, plural, type TimeFormat } from './format.js';
 import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { projectName } from './overview-pages.js';
 import { modelRows, statCards, tokenRows, type ModelRow, type StatCard, type TokenRow } from './numbers.js';
 import type { ToolStats } from '../model/tools.js';
-import { formatCount } from './format.js';
+import { formatCount, formatUsd } from './format.js';
 import { treeSvg } from './svg/tree.js';
 
 export interface Fact {
@@ -42,6 +43,8 @@ export interface SessionPageView {
   facts: Fact[];
   lineage: { origin: ForkLink | null; originMissing: string | null; copies: ForkLink[] };
   cards: StatCard[];
+  /** Why bough's price and the recorded cost differ, when they do. */
+  costNote: string | null;
   tokens: TokenRow[];
   models: ModelRow[];
   tools: ToolsView | null;
@@ -54,6 +57,7 @@ export interface SessionPageView {
 export interface PageContext {
   pages: PageMap;
   time: TimeFormat;
+  prices: ReadonlyMap<Usage, PricedUsage>;
 }
 
 export function sessionPageView(session: Session, ctx: PageContext): SessionPageView {
@@ -72,6 +76,7 @@ export function sessionPageView(session: Session, ctx: PageContext): SessionPage
     labels: latestLabels(file.entries),
     hidden: hiddenByContextEdits(file.entries),
     hasEntry: (id) => tree.byId.has(id),
+    priceOf: (usage) => ctx.prices.get(usage),
     forksAt: (entry) => {
       const children = tree.childrenOf.get(entry) ?? [];
       if (children.length < 2) return [];
@@ -112,6 +117,9 @@ export function sessionPageView(session: Session, ctx: PageContext): SessionPage
       copies: session.copies.map(link),
     },
     cards: statCards(session.stats, session.branches),
+    costNote: session.costCheck?.differs
+      ? `bough's price differs from the recorded cost by ${formatUsd(session.costCheck.difference)}. Likely reason: ${session.costCheck.reason}.`
+      : null,
     tokens: tokenRows(session.stats),
     models: modelRows(session.stats),
     tools: toolsView(session.tools),

@@ -2,7 +2,7 @@
 
 import type { Diagnostic, DiagnosticsSummary } from '../diagnostics.js';
 import type { Archive, Session } from '../model/archive.js';
-import type { Cost, Stats, UsageTotals } from '../model/stats.js';
+import { unpricedModels, type Cost, type Stats, type UsageTotals } from '../model/stats.js';
 import type { ToolStats } from '../model/tools.js';
 import type { TokenCounts } from '../types.js';
 import type { PageMap } from './pages.js';
@@ -10,8 +10,7 @@ import type { PageMap } from './pages.js';
 export interface SummaryContext {
   pages: PageMap;
   generator: { name: string; version: string };
-  prices: { source: string; snapshot: string | null };
-  unpricedModels: string[];
+  prices: { source: string; snapshot: string | null; date: string | null; origin: string };
   diagnostics: DiagnosticsSummary;
   diagnosticList: readonly Diagnostic[];
 }
@@ -29,8 +28,10 @@ export function buildSummary(archive: Archive, ctx: SummaryContext) {
       ...counts(archive.totals),
       tokens: tokens(archive.totals.tokens),
       cost: cost(archive.totals.cost),
-      unpricedModels: ctx.unpricedModels,
+      unpricedModels: unpricedModels(archive.totals).filter((m) => !m.partial).map((m) => m.name),
+      partiallyPricedModels: unpricedModels(archive.totals).filter((m) => m.partial).map((m) => m.name),
       subagents: usageTotals(archive.totals.subagents),
+      models: models(archive.totals),
     },
     projects: archive.projects.map((project) => ({
       cwd: project.cwd,
@@ -76,6 +77,12 @@ function sessionSummary(session: Session, ctx: SummaryContext) {
     copiedEntries: file.entries.length - session.counted.size,
     tokens: tokens(stats.tokens),
     cost: cost(stats.cost),
+    costCheck: session.costCheck && {
+      differs: session.costCheck.differs,
+      reason: session.costCheck.reason,
+      difference: money(session.costCheck.difference),
+    },
+    unpricedModels: unpricedModels(stats).map((m) => m.name),
     subagents: usageTotals(stats.subagents),
     tools: toolTotals(session.tools),
   };
@@ -115,7 +122,18 @@ function tokens(t: TokenCounts) {
 }
 
 function usageTotals(u: UsageTotals) {
-  return { tokens: tokens(u.tokens), cost: cost(u.cost), usageRecords: u.records };
+  return { tokens: tokens(u.tokens), cost: cost(u.cost), usageRecords: u.records, unpricedRecords: u.unpriced, partiallyPricedRecords: u.partial };
+}
+
+function models(stats: Stats) {
+  return [...stats.byModel.values()].map((m) => ({
+    provider: m.provider,
+    model: m.model,
+    local: m.local,
+    priceKey: m.priceKey,
+    priceState: m.partial > 0 ? 'partial' : m.priceState,
+    ...usageTotals(m),
+  }));
 }
 
 /** Float sums carry noise in the 17th digit (0.0257492999…); dollars to 1e-10 are exact enough. */

@@ -12,7 +12,7 @@ import { mkdir, open, utimes } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { compaction, converse, openSession, type Conversation, type ConversationOptions } from './pi-corpus/conversation.js';
 import { copyAll, copyPath, copyPrefix, forkPoints } from './pi-corpus/copies.js';
-import { featuresAt, VERSION_WINDOWS, type Features, type FormatVersion } from './pi-corpus/features.js';
+import { featuresAt, VERSION_WINDOWS, type Catalog, type Features, type FormatVersion } from './pi-corpus/features.js';
 import { mainModelChoices } from './pi-corpus/models.js';
 import { Random } from './pi-corpus/random.js';
 import { note, SessionDraft, type Coverage, type SessionKind } from './pi-corpus/session.js';
@@ -36,10 +36,16 @@ export interface PiCorpusOptions {
   v2Share?: number;
   /**
    * Also write several copies of one never-written origin with no /import standing in for it.
-   * Off by default: the contract leaves open where their shared entries count. When on, the
-   * truth counts them once, in the oldest copy ("every piece of work counts once").
+   * On by default: the truth counts their shared entries once, in the oldest copy (entries
+   * with the same id and timestamp count once, in the oldest file holding them).
    */
   siblingCopiesOfMissingOrigins?: boolean;
+  /**
+   * Whose rates the recorded costs follow: Pi's catalog (default; Gemini cache reads and
+   * OpenRouter's billed totals differ from LiteLLM), or LiteLLM's table, where bough's own
+   * price must agree with every session to the cent.
+   */
+  catalog?: Catalog;
 }
 
 /** One written file and what bough's summary.json should say about it. */
@@ -79,7 +85,7 @@ export interface GroundTruth {
   coverage: Coverage;
 }
 
-const DEFAULTS = { turns: [2, 7] as const, payloadBytes: 300, v1Share: 0.08, v2Share: 0.04, siblingCopiesOfMissingOrigins: true };
+const DEFAULTS = { turns: [2, 7] as const, payloadBytes: 300, v1Share: 0.08, v2Share: 0.04, siblingCopiesOfMissingOrigins: true, catalog: 'pi' as const };
 
 export async function generatePiCorpus(dir: string, options: PiCorpusOptions): Promise<GroundTruth> {
   const root = resolve(dir);
@@ -90,6 +96,7 @@ export async function generatePiCorpus(dir: string, options: PiCorpusOptions): P
     conversation: { turns: settings.turns, payloadBytes: settings.payloadBytes },
     shares: { v1: settings.v1Share, v2: settings.v2Share },
     siblingCopiesOfMissingOrigins: settings.siblingCopiesOfMissingOrigins,
+    catalog: settings.catalog,
     coverage: {},
     usedPaths: new Set(),
   };
@@ -109,9 +116,15 @@ interface CorpusContext {
   conversation: ConversationOptions;
   shares: { v1: number; v2: number };
   siblingCopiesOfMissingOrigins: boolean;
+  catalog: Catalog;
   coverage: Coverage;
   /** Relative paths already given to a file (imports must not clash). */
   usedPaths: Set<string>;
+}
+
+/** What Pi of that date wrote, priced from the corpus's catalog. */
+function featuresOf(corpus: CorpusContext, ms: number, version: FormatVersion): Features {
+  return { ...featuresAt(ms, version), catalog: corpus.catalog };
 }
 
 function pathOf(corpus: CorpusContext, draft: SessionDraft): string {
@@ -175,7 +188,7 @@ function originalSession(corpus: CorpusContext, rng: Random, familyIds: Set<stri
   ]);
   const [from, to] = VERSION_WINDOWS[version];
   const startMs = from + Math.floor(rng.next() * (to - from));
-  const features = featuresAt(startMs, version);
+  const features = featuresOf(corpus, startMs, version);
   const project = rng.weighted(PROJECTS.map((p) => [p, p.weight] as const));
   const model = rng.weighted(mainModelChoices(features));
   const sessionId = newSessionId(rng, features, startMs);
@@ -275,7 +288,7 @@ function lineageCopy(
   familyIds: Set<string>,
 ): SessionDraft | null {
   const version = source.features.version;
-  const features = featuresAt(atMs, version);
+  const features = featuresOf(corpus, atMs, version);
   const forkAt = kind === 'fork' ? pickForkPoint(rng, source) : null;
   if (kind === 'fork' && !forkAt) return null;
   const v1Cut = kind === 'v1-branch' ? pickV1Cut(rng, source) : null;
@@ -342,7 +355,7 @@ function pickV1Cut(rng: Random, source: SessionDraft): number | null {
 function importCopy(corpus: CorpusContext, rng: Random, source: SessionDraft, atMs: number, familyIds: Set<string>): SessionDraft {
   const copy = new SessionDraft({
     rng,
-    features: featuresAt(atMs, source.features.version),
+    features: featuresOf(corpus, atMs, source.features.version),
     kind: 'import',
     sessionId: source.sessionId,
     startMs: source.startMs,

@@ -3,8 +3,13 @@
 
 export type FormatVersion = 1 | 2 | 3;
 
+/** Whose prices the recorded costs follow. */
+export type Catalog = 'pi' | 'litellm';
+
 export interface Features {
   version: FormatVersion;
+  /** Set per corpus, not by date. */
+  catalog?: Catalog;
   /** Skill prompts as `<skill name=… location=…>` (else the older "Skill location:" text). */
   skillTag: boolean;
   sessionInfo: boolean;

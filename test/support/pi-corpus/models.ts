@@ -147,8 +147,9 @@ export function usageRecord(
   options: { zero?: boolean; omitTotalTokens?: boolean } = {},
 ): UsageRecord {
   const t = options.zero ? zeroTokens() : splitTokens(rng, spec, size, features);
-  const cost = priced(spec.rates, t);
-  const billed = !options.zero && spec.billedByProvider && features.totalFromProvider;
+  const litellm = features.catalog === 'litellm';
+  const cost = priced(litellm ? litellmRates(spec, t) : spec.rates, t);
+  const billed = !litellm && !options.zero && spec.billedByProvider && features.totalFromProvider;
   const total = billed ? roundTo(cost.total * 1.055 + 0.0000004, 12) : cost.total;
 
   const json: Record<string, unknown> = {
@@ -191,6 +192,17 @@ function splitTokens(rng: Random, spec: ModelSpec, size: RequestSize, features: 
   }
   if (features.reasoning && spec.reportsReasoning && rng.chance(0.7)) t.reasoning = Math.floor(size.output * (0.2 + rng.next() * 0.6));
   return t;
+}
+
+/**
+ * LiteLLM's rates where they differ from Pi's catalog: Gemini 2.5 Pro cache reads at $0.125/M,
+ * and the long-context tiers of Gemini 2.5 Pro and Sonnet 4.5 for the whole request above 200k prompt tokens.
+ */
+function litellmRates(spec: ModelSpec, t: ReturnType<typeof zeroTokens>): Rates {
+  const prompt = t.input + t.cacheRead + t.cacheWrite;
+  if (spec.model === 'gemini-2.5-pro') return prompt > 200_000 ? { input: 2.5, output: 15, cacheRead: 0.25, cacheWrite: 0 } : { ...spec.rates, cacheRead: 0.125 };
+  if (spec.model === 'claude-sonnet-4-5' && prompt > 200_000) return { input: 6, output: 22.5, cacheRead: 0.6, cacheWrite: 7.5 };
+  return spec.rates;
 }
 
 /** Pi's formula (§22): one-hour cache writes at twice the input rate. */

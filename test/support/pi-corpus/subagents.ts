@@ -58,7 +58,10 @@ function subagentRun(d: SessionDraft, agent: string, task: string, step: number 
   ]);
   d.note(`subagent-run-${shape}`);
   const spec = rng.pick(SUBAGENT_MODELS);
-  const transcript = childTranscript(d, spec, task, shape === 'failed');
+  // An aggregate keeps four token sums: one-hour cache writes and per-request sizes are lost,
+  // so a corpus meant to be priced exactly writes none there.
+  const exact = d.features.catalog === 'litellm' && (shape === 'aggregate-only' || shape === 'empty-messages');
+  const transcript = childTranscript(d, spec, task, shape === 'failed', exact);
 
   const aggregate = aggregateOf(transcript.replies);
   const result: Record<string, unknown> = { agent, agentSource: 'user', task };
@@ -84,7 +87,8 @@ interface ChildReply {
   totalTokens: number;
 }
 
-function childTranscript(d: SessionDraft, spec: ModelSpec, task: string, fails: boolean) {
+function childTranscript(d: SessionDraft, spec: ModelSpec, task: string, fails: boolean, plainCache: boolean) {
+  const features = plainCache ? { ...d.features, cacheWrite1h: false } : d.features;
   const { rng } = d;
   let time = d.clock;
   const messages: Record<string, unknown>[] = [{ role: 'user', content: [{ type: 'text', text: task }], timestamp: time }];
@@ -96,7 +100,7 @@ function childTranscript(d: SessionDraft, spec: ModelSpec, task: string, fails: 
     const last = turn === turns - 1;
     const failsHere = fails && last;
     const output = rng.int(40, 900);
-    const usage = usageRecord(rng, spec, { seen, fresh: context - seen, output }, d.features, { zero: failsHere && rng.chance(0.6) });
+    const usage = usageRecord(rng, spec, { seen, fresh: context - seen, output }, features, { zero: failsHere && rng.chance(0.6) });
     replies.push({ json: usage.json, spend: usage.spend, totalTokens: (usage.json['totalTokens'] as number | undefined) ?? 0 });
     time += rng.int(800, 9000);
     const callId = `toolu_${rng.hex(20)}`;

@@ -1,7 +1,7 @@
 // Tool calls and their results as Pi stores them (formats/pi.md §6, §15): read, bash, edit, write,
 // grep, the subagent extension, codemode with nested calls, and an extension tool that spends tokens.
 
-import { MODELS, usageRecord } from './models.js';
+import { MODELS, usageRecord, type ModelSpec } from './models.js';
 import type { SessionDraft } from './session.js';
 import { subagentTool } from './subagents.js';
 import { codeText, TINY_PNG, type Project } from './text.js';
@@ -126,7 +126,7 @@ const TOOL_BUILDERS: Record<ToolName, ToolBuilder> = {
 
   codemode(d, project) {
     // Model work done inside the tool: recorded as toolResult.usage (0.81+), counted by Pi.
-    const usage = usageRecord(d.rng, MODELS.haiku, { seen: 0, fresh: d.rng.int(800, 4000), output: d.rng.int(50, 400) }, d.features);
+    const usage = usageRecord(d.rng, toolModel(d, MODELS.haiku), { seen: 0, fresh: d.rng.int(800, 4000), output: d.rng.int(50, 400) }, d.features);
     d.note('tool-result-usage');
     const path = d.rng.pick(project.files);
     const calls = [
@@ -143,7 +143,7 @@ const TOOL_BUILDERS: Record<ToolName, ToolBuilder> = {
   },
 
   summarize_url(d) {
-    const usage = usageRecord(d.rng, MODELS.gpt5mini, { seen: 0, fresh: d.rng.int(2000, 12_000), output: d.rng.int(100, 600) }, d.features);
+    const usage = usageRecord(d.rng, toolModel(d, MODELS.gpt5mini), { seen: 0, fresh: d.rng.int(2000, 12_000), output: d.rng.int(100, 600) }, d.features);
     d.note('tool-result-usage');
     return {
       arguments: { url: 'https://example.com/changelog' },
@@ -153,6 +153,14 @@ const TOOL_BUILDERS: Record<ToolName, ToolBuilder> = {
     };
   },
 };
+
+/**
+ * The model a tool's own usage was billed at. Pi's record names none, so a reader can only
+ * guess the model in use; a corpus meant to be priced exactly (LiteLLM catalog) uses that one.
+ */
+function toolModel(d: SessionDraft, elsewhere: ModelSpec): ModelSpec {
+  return d.features.catalog === 'litellm' ? d.model : elsewhere;
+}
 
 function unifiedPatch(path: string, line: number, oldText: string, newText: string): string {
   return [

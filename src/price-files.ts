@@ -1,0 +1,116 @@
+// Where the price table comes from: the copy bundled with bough, a newer one downloaded with
+// `bough prices update` into the user's cache folder, or a file given with --prices. The only
+// module that touches the network, and only when asked to update.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BoughError } from './errors.js';
+import { PACKAGE_ROOT } from './package-files.js';
+import { parsePriceTable, type PriceTable, type Snapshot } from './pricing/table.js';
+import type { Environment } from './sources/pi/paths.js';
+
+export const LITELLM_URL = 'https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json';
+const TABLE_FILE = 'litellm-model-prices.json';
+const META_FILE = 'litellm-model-prices.meta.json';
+/** A download with fewer priced models than this is not LiteLLM's table (an error page, a truncation). */
+const MIN_PRICED_MODELS = 500;
+const DOWNLOAD_TIMEOUT_MS = 60_000;
+
+interface Meta {
+  source: string;
+  /** YYYY-MM-DD of the content (bundled) or of the download (cache). */
+  date: string;
+  sha256: string;
+}
+
+export function pricesCacheDir({ env, home }: Environment): string {
+  if (env['BOUGH_CACHE_DIR']) return env['BOUGH_CACHE_DIR'];
+  if (env['XDG_CACHE_HOME']) return join(env['XDG_CACHE_HOME'], 'bough');
+  return join(home, '.cache', 'bough');
+}
+
+/** --prices FILE, else the newer of the downloaded and the bundled copy. */
+export async function loadPriceTable(pricesFile: string | null, environment: Environment): Promise<PriceTable> {
+  if (pricesFile !== null) {
+    const text = await readFile(pricesFile, 'utf8').catch((error: unknown) => {
+      throw new BoughError(`Cannot read the price table ${pricesFile}: ${(error as Error).message}.`, { cause: error });
+    });
+    const modified = (await stat(pricesFile)).mtime.toISOString().slice(0, 10);
+    return tableFrom(text, pricesFile, { origin: 'file', label: `LiteLLM-format table ${pricesFile} (modified ${modified})`, date: modified });
+  }
+  const bundledDir = join(PACKAGE_ROOT, 'data');
+  const bundled = await readMeta(bundledDir);
+  const cached = await readMeta(pricesCacheDir(environment));
+  if (cached && (!bundled || cached.date > bundled.date)) {
+    const text = await readFile(join(pricesCacheDir(environment), TABLE_FILE), 'utf8').catch(() => null);
+    if (text !== null) {
+      return tableFrom(text, 'the downloaded price table', { origin: 'cache', label: `LiteLLM, downloaded ${cached.date} (bough prices update)`, date: cached.date });
+    }
+  }
+  const text = await readFile(join(bundledDir, TABLE_FILE), 'utf8');
+  return tableFrom(text, 'the bundled price table', { origin: 'bundled', label: `LiteLLM, ${bundled?.date ?? 'undated'} (bundled with bough)`, date: bundled?.date ?? null });
+}
+
+function tableFrom(text: string, what: string, snapshot: Snapshot): PriceTable {
+  try {
+    return parsePriceTable(JSON.parse(text), snapshot);
+  } catch (error) {
+    throw new BoughError(`${what} is not a LiteLLM price table (${(error as Error).message}).`, { cause: error });
+  }
+}
+
+async function readMeta(dir: string): Promise<Meta | null> {
+  try {
+    const meta = JSON.parse(await readFile(join(dir, META_FILE), 'utf8')) as Partial<Meta>;
+    return typeof meta.date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(meta.date)
+      ? { source: String(meta.source ?? ''), date: meta.date, sha256: String(meta.sha256 ?? '') }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface UpdateResult {
+  path: string;
+  models: number;
+  sha256: string;
+  date: string;
+}
+
+/** Downloads the newest table into the cache folder, replacing the previous download only once the new one checks out. */
+export async function updatePrices(url: string, environment: Environment, now: Date): Promise<UpdateResult> {
+  let text: string;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
+    text = await response.text();
+  } catch (error) {
+    throw new BoughError(`Could not download the price table from ${url}: ${(error as Error).message}. Reports keep using the table they used before.`, {
+      cause: error,
+    });
+  }
+  let models: number;
+  try {
+    const table = parsePriceTable(JSON.parse(text), { origin: 'cache', label: '', date: null });
+    models = [...table.entries.values()].filter((entry) => entry.base !== null).length;
+  } catch (error) {
+    throw new BoughError(`What ${url} sent is not a LiteLLM price table (${(error as Error).message}); nothing was changed.`, { cause: error });
+  }
+  if (models < MIN_PRICED_MODELS) {
+    throw new BoughError(`What ${url} sent prices only ${models} models, so it is not LiteLLM's table; nothing was changed.`);
+  }
+  const dir = pricesCacheDir(environment);
+  await mkdir(dir, { recursive: true });
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  const meta: Meta = { source: url, date: now.toISOString().slice(0, 10), sha256 };
+  const staging = join(dir, `.${TABLE_FILE}.${randomBytes(4).toString('hex')}`);
+  try {
+    await writeFile(staging, text);
+    await rename(staging, join(dir, TABLE_FILE));
+  } finally {
+    await rm(staging, { force: true });
+  }
+  await writeFile(join(dir, META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
+  return { path: join(dir, TABLE_FILE), models, sha256, date: meta.date };
+}

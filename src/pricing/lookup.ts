@@ -1,0 +1,139 @@
+// Which table entry prices a model, as the agent recorded it (pricing.md §6). Provider-aware and
+// exact: a few deterministic spellings are tried, never a substring match, because fuzzy
+// matching is where wrong prices come from (pricing.md §7).
+
+import type { Source } from '../types.js';
+import type { ModelPrice, PriceTable, Rates } from './table.js';
+
+export interface PriceQuery {
+  source: Source;
+  provider: string | null;
+  model: string | null;
+  /** The agent's configuration says this provider runs locally. */
+  local: boolean;
+}
+
+export type Lookup =
+  | { kind: 'priced'; key: string; price: ModelPrice & { base: Rates } }
+  /** $0 by rule: a free model (OpenRouter `:free`), a local provider, or a subscription. */
+  | { kind: 'free'; rule: 'free-model' | 'local' | 'subscription'; key: string }
+  | { kind: 'unpriced'; reason: string };
+
+export interface LookupOptions {
+  /** Price subscription providers as the API would bill, instead of $0. */
+  subscriptionsAtApiPrices: boolean;
+}
+
+/** Providers that run on the user's machine: $0 whatever the table says (pricing.md §6.2). */
+export const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['ollama', 'lmstudio', 'lm-studio', 'llama.cpp', 'llamacpp', 'llama-cpp', 'vllm']);
+
+/** Providers billed by subscription, which the agent records at $0 (pricing.md §5.2). */
+export const SUBSCRIPTION_PROVIDERS: ReadonlySet<string> = new Set(['github-copilot', 'google-gemini-cli', 'google-antigravity']);
+
+/**
+ * How a Pi provider's model ids become LiteLLM keys (pricing.md §6.1): the table prefixes some
+ * providers' entries, and names others bare. A provider not listed is tried as `<provider>/<id>`.
+ */
+const PI_PROVIDER_PREFIXES: Readonly<Record<string, readonly string[]>> = {
+  anthropic: [''],
+  openai: [''],
+  'openai-codex': [''],
+  google: ['gemini/'],
+  'google-vertex': ['', 'vertex_ai/'],
+  'google-gemini-cli': ['gemini/'],
+  'google-antigravity': ['gemini/', ''],
+  openrouter: ['openrouter/'],
+  'amazon-bedrock': ['', 'bedrock/'],
+  azure: ['azure/'],
+  'azure-openai-responses': ['azure/'],
+  'github-copilot': ['', 'gemini/'],
+  'vercel-ai-gateway': ['vercel_ai_gateway/'],
+  deepseek: ['deepseek/', ''],
+  'kimi-coding': ['moonshot/'],
+  moonshotai: ['moonshot/'],
+  fireworks: ['fireworks_ai/'],
+  together: ['together_ai/'],
+  huggingface: ['huggingface/'],
+};
+
+const FREE_SUFFIX = /:free$/i;
+
+export function findPrice(table: PriceTable, query: PriceQuery, options: LookupOptions): Lookup {
+  const { provider, model } = query;
+  if (model === null || model === '') return { kind: 'unpriced', reason: 'the record names no model' };
+  const named = provider === null ? model : `${provider}/${model}`;
+  if (FREE_SUFFIX.test(model)) return { kind: 'free', rule: 'free-model', key: named };
+  if (query.local || (provider !== null && LOCAL_PROVIDERS.has(provider.toLowerCase()))) {
+    return { kind: 'free', rule: 'local', key: named };
+  }
+  const subscription = provider !== null && SUBSCRIPTION_PROVIDERS.has(provider);
+  if (subscription && !options.subscriptionsAtApiPrices) return { kind: 'free', rule: 'subscription', key: named };
+
+  const prefixes = prefixesFor(query.source, provider, subscription);
+  const tried = [...candidates(model, prefixes)];
+  // An undated id the table only knows with dates: the newest dated entry.
+  const key =
+    tried.map((candidate) => resolveKey(table, candidate)).find((k) => k !== null) ??
+    tried.map((candidate) => table.datedVariants.get(candidate)?.[0]).find((k) => k !== undefined) ??
+    null;
+  if (key === null) return { kind: 'unpriced', reason: 'not in the price table' };
+  const price = table.entries.get(key) as ModelPrice;
+  if (price.base === null) return { kind: 'unpriced', reason: `${key} has no token prices in the table` };
+  return { kind: 'priced', key, price: price as ModelPrice & { base: Rates } };
+}
+
+function prefixesFor(source: Source, provider: string | null, subscription: boolean): readonly string[] {
+  if (source !== 'pi' || provider === null) return [''];
+  // API-equivalent prices for a subscription: the model as its maker sells it.
+  if (subscription) return ['', 'gemini/'];
+  return PI_PROVIDER_PREFIXES[provider] ?? [`${provider}/`, `${provider.replace(/-/g, '_')}/`];
+}
+
+/** Exact key, then the same key in another case. */
+function resolveKey(table: PriceTable, candidate: string): string | null {
+  if (table.entries.has(candidate)) return candidate;
+  return table.byLowerKey.get(candidate.toLowerCase()) ?? null;
+}
+
+/**
+ * Spellings of one model id, most literal first: as recorded; without a vendor prefix the
+ * provider already implies; with its date suffix removed or written with `@`; with version dots
+ * and dashes swapped (`claude-sonnet-4.5` ↔ `claude-sonnet-4-5`); then the newest dated key
+ * for an undated id. Each is an exact lookup.
+ */
+export function* candidates(model: string, prefixes: readonly string[]): Generator<string> {
+  const seen = new Set<string>();
+  const spellings = modelSpellings(model);
+  for (const prefix of prefixes) {
+    for (const spelling of spellings) {
+      const key = prefix + spelling;
+      if (!seen.has(key)) {
+        seen.add(key);
+        yield key;
+      }
+    }
+  }
+}
+
+const DATE = /[-@](\d{8})$/;
+
+function modelSpellings(model: string): string[] {
+  const bases = [model];
+  // A vendor prefix the provider already implies: "anthropic/claude-x" under provider anthropic.
+  const slash = model.indexOf('/');
+  if (slash > 0 && !model.includes('/', slash + 1)) bases.push(model.slice(slash + 1));
+  const spellings: string[] = [];
+  for (const base of bases) {
+    const date = DATE.exec(base);
+    const undated = date ? base.slice(0, date.index) : base;
+    const forms = [base];
+    if (date) forms.push(`${undated}-${date[1]}`, `${undated}@${date[1]}`, undated);
+    for (const form of [...forms]) {
+      const dotted = form.replace(/(\d)-(\d)(?!\d{7})/g, '$1.$2');
+      const dashed = form.replace(/(\d)\.(\d)/g, '$1-$2');
+      forms.push(dotted, dashed);
+    }
+    spellings.push(...forms);
+  }
+  return [...new Set(spellings)];
+}

@@ -1,0 +1,75 @@
+// Prices usage records: lookup, then arithmetic. Pure; the table and the options are injected,
+// and lookups are remembered per model.
+
+import type { Source, Usage } from '../types.js';
+import { costOf, type TokenKind } from './cost.js';
+import { findPrice, type LookupOptions } from './lookup.js';
+import type { PriceTable } from './table.js';
+
+/**
+ * - priced: every token kind had a rate;
+ * - partial: some kinds had none (e.g. no cache-read price): the cost covers the rest;
+ * - free / local / subscription: $0 by rule;
+ * - unpriced: the table does not know the model; never shown as $0.
+ */
+export type PriceState = 'priced' | 'partial' | 'free' | 'local' | 'subscription' | 'unpriced';
+
+export interface PricedUsage {
+  /** USD, or null when unpriced. */
+  cost: number | null;
+  state: PriceState;
+  /** The table entry used (or the rule's name for $0 rules). */
+  key: string | null;
+  tier: number | null;
+  missing: TokenKind[];
+  note: string | null;
+}
+
+export type Pricer = (usage: Usage, source: Source) => PricedUsage;
+
+export function createPricer(table: PriceTable, options: LookupOptions): Pricer {
+  const lookups = new Map<string, ReturnType<typeof findPrice>>();
+  return (usage, source) => {
+    const memo = `${source}\0${usage.provider ?? ''}\0${usage.model ?? ''}\0${usage.local}`;
+    let lookup = lookups.get(memo);
+    if (!lookup) {
+      lookup = findPrice(table, { source, provider: usage.provider, model: usage.model, local: usage.local }, options);
+      lookups.set(memo, lookup);
+    }
+    switch (lookup.kind) {
+      case 'unpriced':
+        return { cost: null, state: 'unpriced', key: null, tier: null, missing: [], note: lookup.reason };
+      case 'free':
+        return {
+          cost: 0,
+          state: lookup.rule === 'free-model' ? 'free' : lookup.rule,
+          key: lookup.key,
+          tier: null,
+          missing: [],
+          note: FREE_NOTES[lookup.rule],
+        };
+      case 'priced': {
+        const cost = costOf(lookup.price, usage);
+        const notes = [
+          cost.missing.length > 0 ? `no ${cost.missing.join(', ')} price in the table` : '',
+          cost.derived.includes('cacheWrite1h') ? 'one-hour cache writes at twice the input rate' : '',
+          cost.tier !== null ? `long-context rates (prompt above ${cost.tier.toLocaleString('en-US')} tokens)` : '',
+        ].filter(Boolean);
+        return {
+          cost: cost.total,
+          state: cost.missing.length > 0 ? 'partial' : 'priced',
+          key: lookup.key,
+          tier: cost.tier,
+          missing: cost.missing,
+          note: notes.length > 0 ? notes.join('; ') : null,
+        };
+      }
+    }
+  };
+}
+
+const FREE_NOTES = {
+  'free-model': 'a free model: $0 by rule',
+  local: 'a local model: $0 by rule',
+  subscription: 'a subscription: $0 by rule',
+} as const;

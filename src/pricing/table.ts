@@ -1,0 +1,118 @@
+// LiteLLM's price table (pricing.md §1) → the rates bough prices with. Pure: the parsed JSON and
+// a description of where it came from are given.
+
+export interface Rates {
+  /** USD per token. */
+  input: number;
+  output: number;
+  /** Null when the table has no price for this kind: unknown, never zero. */
+  cacheRead: number | null;
+  cacheWrite: number | null;
+  cacheWrite1h: number | null;
+}
+
+export interface Tier {
+  /** The tier applies to a request whose prompt is above this many tokens. */
+  threshold: number;
+  rates: Partial<Rates>;
+}
+
+export interface ModelPrice {
+  key: string;
+  provider: string | null;
+  /** Null when the entry names the model but prices no tokens. */
+  base: Rates | null;
+  /** Highest threshold first. */
+  tiers: Tier[];
+}
+
+export interface Snapshot {
+  /** Where the table came from: "bundled", "cache" (bough prices update) or "file" (--prices). */
+  origin: 'bundled' | 'cache' | 'file';
+  /** What the report says about it, e.g. "LiteLLM, 2026-08-01 (bundled with bough)". */
+  label: string;
+  /** The day the content is from, when known (YYYY-MM-DD). */
+  date: string | null;
+}
+
+export interface PriceTable {
+  snapshot: Snapshot;
+  entries: ReadonlyMap<string, ModelPrice>;
+  /** Lower-cased key → key, for a case-insensitive lookup after the exact one fails. */
+  byLowerKey: ReadonlyMap<string, string>;
+  /** Undated key → its dated variants (`claude-x` → [`claude-x-20250929`]), newest first. */
+  datedVariants: ReadonlyMap<string, string[]>;
+}
+
+/** Modes of entries that price text tokens; embeddings, images and audio are not used. */
+const TEXT_MODES = new Set(['chat', 'responses', 'completion']);
+const NOT_MODELS = new Set(['sample_spec', 'fallback_generalizations']);
+const TIER_FIELD = /^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost|cache_creation_input_token_cost_above_1hr)_above_(\d+)(k?)_tokens$/;
+const DATE_SUFFIX = /^(.*)[-@](\d{8})$/;
+
+/** A number, or a numeric string (LiteLLM's own code tolerates those). */
+function rate(value: unknown): number | null {
+  const n = typeof value === 'string' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : null;
+}
+
+export function parsePriceTable(json: unknown, snapshot: Snapshot): PriceTable {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('a price table is a JSON object of models');
+  const entries = new Map<string, ModelPrice>();
+  for (const [key, value] of Object.entries(json as Record<string, unknown>)) {
+    if (NOT_MODELS.has(key) || typeof value !== 'object' || value === null) continue;
+    const entry = value as Record<string, unknown>;
+    const mode = typeof entry['mode'] === 'string' ? entry['mode'] : null;
+    if (mode !== null && !TEXT_MODES.has(mode)) continue;
+    entries.set(key, modelPrice(key, entry));
+  }
+  const byLowerKey = new Map<string, string>();
+  const datedVariants = new Map<string, string[]>();
+  for (const key of entries.keys()) {
+    if (!byLowerKey.has(key.toLowerCase())) byLowerKey.set(key.toLowerCase(), key);
+    const dated = DATE_SUFFIX.exec(key);
+    if (dated?.[1]) datedVariants.set(dated[1], [...(datedVariants.get(dated[1]) ?? []), key]);
+  }
+  for (const keys of datedVariants.values()) keys.sort((a, b) => (a < b ? 1 : -1));
+  return { snapshot, entries, byLowerKey, datedVariants };
+}
+
+function modelPrice(key: string, entry: Record<string, unknown>): ModelPrice {
+  const provider = typeof entry['litellm_provider'] === 'string' ? entry['litellm_provider'] : null;
+  const input = rate(entry['input_cost_per_token']);
+  const output = rate(entry['output_cost_per_token']);
+  const base: Rates | null =
+    input === null || output === null
+      ? null
+      : {
+          input,
+          output,
+          cacheRead: rate(entry['cache_read_input_token_cost']),
+          cacheWrite: rate(entry['cache_creation_input_token_cost']),
+          cacheWrite1h: rate(entry['cache_creation_input_token_cost_above_1hr']),
+        };
+  const tiers = new Map<number, Partial<Rates>>();
+  for (const [field, value] of Object.entries(entry)) {
+    const match = TIER_FIELD.exec(field);
+    const price = rate(value);
+    if (!match || price === null) continue;
+    const threshold = Number(match[2]) * (match[3] === 'k' ? 1000 : 1);
+    const rates = tiers.get(threshold) ?? {};
+    rates[TIER_KIND[match[1] as keyof typeof TIER_KIND]] = price;
+    tiers.set(threshold, rates);
+  }
+  return {
+    key,
+    provider,
+    base,
+    tiers: [...tiers].map(([threshold, rates]) => ({ threshold, rates })).sort((a, b) => b.threshold - a.threshold),
+  };
+}
+
+const TIER_KIND = {
+  input_cost_per_token: 'input',
+  output_cost_per_token: 'output',
+  cache_read_input_token_cost: 'cacheRead',
+  cache_creation_input_token_cost: 'cacheWrite',
+  cache_creation_input_token_cost_above_1hr: 'cacheWrite1h',
+} as const satisfies Record<string, keyof Rates>;

@@ -1,0 +1,136 @@
+import { createServer, type Server } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../src/build.js';
+import { main, type CliIo } from '../src/cli.js';
+import type { Summary } from '../src/report/summary.js';
+import { piFixture, tempDir } from './support/fixtures.js';
+
+async function buildOf(inputs: string[], env: Record<string, string> = {}, pricesFile: string | null = null) {
+  const out = join(await tempDir(), 'report');
+  const result = await build({
+    inputs,
+    out,
+    pricesFile,
+    timeZone: 'UTC',
+    environment: { env, home: await tempDir() },
+    now: new Date('2026-11-30T12:00:00Z'),
+  });
+  return { out, summary: result.summary };
+}
+
+describe('prices in the report', () => {
+  let out: string;
+  let summary: Summary;
+  beforeAll(async () => ({ out, summary } = await buildOf([piFixture('pricing.jsonl')])));
+
+  it('prices every record itself: tiers, one-hour writes, free and fallback models', () => {
+    const session = summary.sessions[0];
+    expect(session?.cost.bough).toBeCloseTo(0.99975, 10);
+    expect(session?.cost.recorded).toBeCloseTo(1.01975, 10);
+  });
+
+  it('lists a model no table knows as unpriced, and flags the session with the likely reason', () => {
+    expect(summary.totals.unpricedModels).toEqual(['anthropic/claude-fable-9']);
+    expect(summary.sessions[0]?.costCheck).toEqual({ differs: true, reason: 'unpriced model', difference: -0.02 });
+  });
+
+  it('names the price snapshot it used', () => {
+    expect(summary.prices).toEqual({ source: 'litellm', snapshot: 'LiteLLM, 2026-08-01 (bundled with bough)', date: '2026-08-01', origin: 'bundled' });
+  });
+
+  it('shows the unpriced model with a badge on the pages', async () => {
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(index).toContain('Not priced: anthropic/claude-fable-9.');
+    expect(index).toMatch(/<code>claude-fable-9<\/code><\/td><td><code><\/code> <span class="badge tone-error"[^>]*>unpriced<\/span>/);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('Likely reason: unpriced model.');
+    expect(page).toContain('cache write 0 · $0.0200 recorded · unpriced');
+  });
+
+  it('writes usage.csv: one row per usage record, summing to the totals', async () => {
+    const lines = (await readFile(join(out, 'usage.csv'), 'utf8')).trimEnd().split('\r\n');
+    const header = lines[0]?.split(',') ?? [];
+    expect(header).toEqual([
+      'time', 'source', 'project', 'session', 'session_file', 'origin', 'provider', 'model', 'price_key', 'price_state',
+      'input', 'output', 'cache_read', 'cache_write', 'cache_write_1h', 'reasoning', 'cost_bough', 'cost_recorded',
+    ]);
+    const rows = lines.slice(1).map((line) => line.split(','));
+    expect(rows).toHaveLength(5);
+    const column = (name: string) => rows.map((row) => row[header.indexOf(name)]);
+    expect(column('price_key')).toEqual(['claude-sonnet-4-5', 'claude-sonnet-4-5', 'openrouter/qwen/qwen3-coder:free', '', 'claude-opus-5']);
+    expect(column('price_state')).toEqual(['priced', 'priced', 'free', 'unpriced', 'priced']);
+    expect(column('input').reduce((a, n) => a + Number(n), 0)).toBe(summary.totals.tokens.input);
+    expect(column('cost_bough').reduce((a, n) => a + Number(n || 0), 0)).toBeCloseTo(summary.totals.cost.bough ?? NaN, 10);
+  });
+
+  it('prices with another LiteLLM-format table given with --prices', async () => {
+    const pricesFile = join(await tempDir(), 'mine.json');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(pricesFile, JSON.stringify({ 'claude-fable-9': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 1e-4, output_cost_per_token: 1e-4 } }));
+    const { summary: other } = await buildOf([piFixture('pricing.jsonl')], {}, pricesFile);
+    expect(other.prices.origin).toBe('file');
+    expect(other.totals.unpricedModels).toEqual(['anthropic/claude-sonnet-4-5', 'anthropic/claude-opus-5'].sort());
+    expect(other.totals.cost.bough).toBeCloseTo(0.02, 10);
+  });
+});
+
+describe('bough prices update', () => {
+  let server: Server;
+  let base: string;
+  let served = '';
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      if (request.url === '/missing') {
+        response.writeHead(404).end('not found');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end(request.url === '/garbage' ? '<html>rate limited</html>' : served);
+    });
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // A table LiteLLM-shaped enough: many priced models, one of them claude-fable-9.
+    const table: Record<string, object> = {};
+    for (let i = 0; i < 600; i++) table[`model-${i}`] = { litellm_provider: 'openai', mode: 'chat', input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 };
+    table['claude-fable-9'] = { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 1e-4, output_cost_per_token: 1e-4 };
+    served = JSON.stringify(table);
+  });
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+  async function run(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+    let stdout = '';
+    let stderr = '';
+    const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env, home: await tempDir(), isTty: false, now: () => new Date('2026-11-30T12:00:00Z') };
+    return { code: await main(args, io), stdout, stderr };
+  }
+
+  it('downloads the newest table into the cache folder, and later builds prefer it to the older bundled copy', async () => {
+    const env = { BOUGH_CACHE_DIR: await tempDir() };
+    const result = await run(['prices', 'update', '--url', `${base}/prices.json`], env);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^bough: 601 priced models saved to .*litellm-model-prices\.json/);
+    expect((await run(['prices'], env)).stdout).toBe('LiteLLM, downloaded 2026-11-30 (bough prices update): 601 priced models\n');
+    const { summary } = await buildOf([piFixture('pricing.jsonl')], env);
+    expect(summary.prices).toMatchObject({ origin: 'cache', date: '2026-11-30' });
+    expect(summary.totals.cost.bough).toBeCloseTo(0.02, 10);
+  });
+
+  it.each([
+    ['an HTTP error', '/missing', /HTTP 404/],
+    ['a page that is not a table', '/garbage', /is not a LiteLLM price table/],
+  ])('keeps the previous table after %s', async (_, path, message) => {
+    const env = { BOUGH_CACHE_DIR: await tempDir() };
+    const result = await run(['prices', 'update', '--url', `${base}${path}`], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect((await run(['prices'], env)).stdout).toMatch(/^LiteLLM, 2026-08-01 \(bundled with bough\)/);
+  });
+
+  it('says so when the machine is offline', async () => {
+    const result = await run(['prices', 'update', '--url', 'http://127.0.0.1:9/nothing-listens-here'], { BOUGH_CACHE_DIR: await tempDir() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^bough: Could not download the price table from http:\/\/127\.0\.0\.1:9\/nothing-listens-here/);
+  });
+});

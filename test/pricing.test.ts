@@ -1,0 +1,203 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { costOf } from '../src/pricing/cost.js';
+import { findPrice, type PriceQuery } from '../src/pricing/lookup.js';
+import { createPricer } from '../src/pricing/price.js';
+import { checkCost } from '../src/pricing/reconcile.js';
+import { parsePriceTable, type ModelPrice, type Rates } from '../src/pricing/table.js';
+import type { Usage } from '../src/types.js';
+import { PROJECT_ROOT } from './support/fixtures.js';
+
+const M = 1e-6; // $/M → $/token
+
+/** Three entries: a tiered Anthropic model, a flat one without cache prices, and one that names no prices. */
+const TABLE = parsePriceTable(
+  {
+    'claude-tiered': {
+      litellm_provider: 'anthropic',
+      mode: 'chat',
+      input_cost_per_token: 3 * M,
+      output_cost_per_token: 15 * M,
+      cache_read_input_token_cost: 0.3 * M,
+      cache_creation_input_token_cost: 3.75 * M,
+      cache_creation_input_token_cost_above_1hr: 6 * M,
+      input_cost_per_token_above_200k_tokens: 6 * M,
+      output_cost_per_token_above_200k_tokens: 22.5 * M,
+      cache_read_input_token_cost_above_200k_tokens: 0.6 * M,
+    },
+    'flat-no-cache': { litellm_provider: 'openai', mode: 'chat', input_cost_per_token: '1.25e-06', output_cost_per_token: 10 * M },
+    'named-only': { litellm_provider: 'openai', mode: 'chat' },
+    'an-embedding': { litellm_provider: 'openai', mode: 'embedding', input_cost_per_token: 1 * M },
+    sample_spec: { input_cost_per_token: 0 },
+  },
+  { origin: 'bundled', label: 'test table', date: '2026-01-01' },
+);
+
+const tokens = (t: Partial<Usage>) => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0, ...t });
+const priced = (key: string) => TABLE.entries.get(key) as ModelPrice & { base: Rates };
+
+function usage(u: Partial<Usage>): Usage {
+  return {
+    ...tokens(u),
+    origin: 'reply',
+    provider: 'anthropic',
+    model: 'claude-tiered',
+    requestedModel: null,
+    responseModel: null,
+    recordedCost: null,
+    recordedCostFromProvider: false,
+    modelGuessed: false,
+    local: false,
+    timestamp: null,
+    ...u,
+  };
+}
+
+describe('cost arithmetic', () => {
+  it('prices each token kind at its own rate; reasoning is inside output and never added', () => {
+    const cost = costOf(priced('claude-tiered'), tokens({ input: 1000, output: 2000, reasoning: 1500, cacheRead: 10_000, cacheWrite: 3000, cacheWrite1h: 1000 }));
+    // 1000×3 + 2000×15 + 10000×0.3 + 2000×3.75 + 1000×6, per million
+    expect(cost.total).toBeCloseTo((3000 + 30_000 + 3000 + 7500 + 6000) * M, 15);
+    expect(cost).toMatchObject({ tier: null, missing: [], derived: [] });
+  });
+
+  it('applies the long-context tier to the whole request once its prompt passes the threshold', () => {
+    const below = costOf(priced('claude-tiered'), tokens({ input: 100_000, cacheRead: 100_000, output: 1000 }));
+    const above = costOf(priced('claude-tiered'), tokens({ input: 100_001, cacheRead: 100_000, output: 1000 }));
+    expect(below.tier).toBe(null);
+    expect(below.total).toBeCloseTo((100_000 * 3 + 100_000 * 0.3 + 1000 * 15) * M, 12);
+    expect(above.tier).toBe(200_000);
+    // Every kind with a tier rate uses it, output included; kinds without one keep the base rate.
+    expect(above.total).toBeCloseTo((100_001 * 6 + 100_000 * 0.6 + 1000 * 22.5) * M, 12);
+  });
+
+  it('keeps a missing cache price unknown instead of zero', () => {
+    const cost = costOf(priced('flat-no-cache'), tokens({ input: 1000, output: 100, cacheRead: 5000 }));
+    expect(cost.total).toBeCloseTo(1000 * 1.25 * M + 100 * 10 * M, 15);
+    expect(cost.missing).toEqual(['cacheRead']);
+  });
+
+  it('reads thresholds from the field names, including numeric strings', () => {
+    expect(priced('claude-tiered').tiers.map((t) => t.threshold)).toEqual([200_000]);
+    expect(priced('flat-no-cache').base.input).toBe(1.25e-6);
+  });
+
+  it('keeps only text models and leaves non-model keys out', () => {
+    expect([...TABLE.entries.keys()].sort()).toEqual(['claude-tiered', 'flat-no-cache', 'named-only']);
+  });
+});
+
+describe('pricing usage records', () => {
+  const price = createPricer(TABLE, { subscriptionsAtApiPrices: false });
+
+  it('marks a model the table does not know as unpriced, never $0', () => {
+    expect(price(usage({ model: 'mystery-1' }), 'pi')).toMatchObject({ cost: null, state: 'unpriced' });
+    expect(price(usage({ provider: 'openai', model: 'named-only' }), 'pi')).toMatchObject({ cost: null, state: 'unpriced' });
+  });
+
+  it('prices free, local and subscription models at $0 by rule, before any lookup', () => {
+    expect(price(usage({ provider: 'openrouter', model: 'qwen/qwen3-coder:free', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'free' });
+    expect(price(usage({ provider: 'ollama', model: 'claude-tiered', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
+    expect(price(usage({ provider: 'my-box', model: 'claude-tiered', local: true, input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
+    expect(price(usage({ provider: 'github-copilot', model: 'claude-tiered', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'subscription' });
+  });
+
+  it('prices subscriptions at API rates when asked', () => {
+    const api = createPricer(TABLE, { subscriptionsAtApiPrices: true });
+    expect(api(usage({ provider: 'github-copilot', model: 'claude-tiered', input: 1000 }), 'pi')).toMatchObject({ state: 'priced', key: 'claude-tiered' });
+  });
+});
+
+describe('agreement with the recorded cost', () => {
+  const record = (recorded: number, bough: number, extra: Partial<Usage> = {}, state: 'priced' | 'unpriced' = 'priced') => ({
+    usage: usage({ recordedCost: recorded, ...extra }),
+    priced: { cost: state === 'unpriced' ? null : bough, state, key: null, tier: null, missing: [], note: null },
+  });
+
+  it('agrees within a cent or within 1%', () => {
+    expect(checkCost([record(10, 10.009)]).differs).toBe(false);
+    expect(checkCost([record(100, 100.5)]).differs).toBe(false);
+  });
+
+  it('flags a difference of more than a cent and 1%, with the likely reason', () => {
+    expect(checkCost([record(1, 1.5)])).toMatchObject({ differs: true, reason: 'different catalog', difference: 0.5 });
+    expect(checkCost([record(1, 0, {}, 'unpriced'), record(0.1, 0.1)])).toMatchObject({ differs: true, reason: 'unpriced model' });
+    expect(checkCost([record(2, 1, { recordedCostFromProvider: true })]).reason).toBe('provider-billed total');
+    expect(checkCost([record(0, 3, { provider: 'github-copilot' })]).reason).toBe('subscription provider');
+    expect(checkCost([record(1, 3, { origin: 'tool', modelGuessed: true }), record(1, 1.1)]).reason).toBe('model guessed for tool or summary usage');
+  });
+});
+
+describe('lookup in the bundled LiteLLM table (pricing.md §7 traps)', () => {
+  const bundled = parsePriceTable(JSON.parse(readFileSync(join(PROJECT_ROOT, 'data', 'litellm-model-prices.json'), 'utf8')), {
+    origin: 'bundled',
+    label: 'bundled',
+    date: '2026-08-01',
+  });
+  const lookup = (provider: string | null, model: string, source: PriceQuery['source'] = 'pi') =>
+    findPrice(bundled, { source, provider, model, local: false }, { subscriptionsAtApiPrices: false });
+  const keyOf = (provider: string | null, model: string) => {
+    const found = lookup(provider, model);
+    return found.kind === 'unpriced' ? null : found.key;
+  };
+
+  it('finds OpenRouter models under openrouter/, not a reseller with the same name', () => {
+    expect(keyOf('openrouter', 'anthropic/claude-sonnet-4.5')).toBe('openrouter/anthropic/claude-sonnet-4.5');
+    expect(keyOf('openrouter', 'openai/gpt-5')).not.toBe('gmi/openai/gpt-5');
+  });
+
+  it('prices an OpenRouter :free model at $0, never as its paid sibling', () => {
+    expect(lookup('openrouter', 'qwen/qwen3-coder:free')).toMatchObject({ kind: 'free', rule: 'free-model' });
+    expect(lookup('openrouter', 'deepseek/deepseek-chat-v3.1:free')).toMatchObject({ kind: 'free' });
+  });
+
+  it('prices a local model at $0 instead of matching Ollama’s cloud entry', () => {
+    expect(lookup('ollama', 'gpt-oss:20b')).toMatchObject({ kind: 'free', rule: 'local' });
+  });
+
+  it('does not price gpt-5.3-codex-spark as gpt-5.3-codex by accident', () => {
+    expect(keyOf('openai', 'gpt-5.3-codex-spark')).not.toBe('gpt-5.3-codex');
+  });
+
+  it('maps providers to their own entries: Gemini API, Vertex, Bedrock regions', () => {
+    expect(keyOf('google', 'gemini-2.5-pro')).toBe('gemini/gemini-2.5-pro');
+    expect(keyOf('google-vertex', 'gemini-2.5-pro')).toBe('gemini-2.5-pro');
+    expect(keyOf('amazon-bedrock', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0')).toBe('us.anthropic.claude-sonnet-4-5-20250929-v1:0');
+  });
+
+  it('tries deterministic spellings: dated ids, @ dates, and version dots', () => {
+    expect(keyOf('anthropic', 'claude-sonnet-4-5-20250929')).toBe('claude-sonnet-4-5-20250929');
+    expect(keyOf('anthropic', 'claude-sonnet-4.5')).toBe('claude-sonnet-4-5');
+    expect(keyOf(null, 'vertex_ai/claude-haiku-4-5-20251001')).toBe('vertex_ai/claude-haiku-4-5@20251001');
+    expect(keyOf('anthropic', 'CLAUDE-SONNET-4-5')).toBe('claude-sonnet-4-5');
+  });
+
+  it('knows which Claude models have long-context tiers and which are flat', () => {
+    const tiersOf = (model: string) => {
+      const found = lookup('anthropic', model);
+      return found.kind === 'priced' ? found.price.tiers.map((t) => t.threshold) : null;
+    };
+    expect(tiersOf('claude-sonnet-4-5')).toEqual([200_000]);
+    expect(tiersOf('claude-sonnet-4-6')).toEqual([]);
+    expect(tiersOf('claude-opus-5')).toEqual([]);
+  });
+
+  it('prices Bedrock regional Claude 10% above Anthropic direct', () => {
+    const direct = lookup('anthropic', 'claude-sonnet-4-5-20250929');
+    const regional = lookup('amazon-bedrock', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0');
+    expect(direct.kind === 'priced' && regional.kind === 'priced' && regional.price.base.input / direct.price.base.input).toBeCloseTo(1.1, 9);
+  });
+
+  it('leaves a provider the table does not know unpriced rather than guessing', () => {
+    expect(lookup('some-proxy', 'claude-sonnet-4-5')).toMatchObject({ kind: 'unpriced' });
+    expect(lookup('anthropic', 'claude-sonnet-9-9')).toMatchObject({ kind: 'unpriced' });
+  });
+
+  it('checks Pi’s own arithmetic on a real reply (claude-opus-4-5: $0.07902125)', () => {
+    const found = lookup('anthropic', 'claude-opus-4-5');
+    expect(found.kind).toBe('priced');
+    if (found.kind !== 'priced') return;
+    expect(costOf(found.price, tokens({ input: 8, output: 1211, cacheRead: 89_775, cacheWrite: 611 })).total).toBeCloseTo(0.07902125, 12);
+  });
+});
