@@ -114,6 +114,7 @@ export function buildArchive(files: readonly SessionFile[], options: ArchiveOpti
   const projectList = [...projects.values()];
   for (const project of projectList) {
     project.sessions.sort(byStart);
+    project.cwd = commonSpelling(project.sessions);
     addStats(totals, project.stats);
   }
   projectList.sort((a, b) => (b.stats.lastAt ?? 0) - (a.stats.lastAt ?? 0) || compareText(a.cwd ?? '', b.cwd ?? ''));
@@ -142,6 +143,15 @@ function projectKeyOf(cwd: string | null): string {
   if (cwd === null) return '\0unknown';
   const trimmed = cwd.length > 1 ? cwd.replace(/[\\/]+$/, '') : cwd;
   return /^[A-Za-z]:[\\/]|\\/.test(trimmed) ? trimmed.replace(/\\/g, '/').toLowerCase() : trimmed;
+}
+
+/** One folder can be spelled several ways (`C:\\App`, `c:\\app\\`): show the spelling most sessions used. */
+function commonSpelling(sessions: readonly Session[]): string | null {
+  const counts = new Map<string | null, number>();
+  for (const session of sessions) counts.set(session.file.cwd, (counts.get(session.file.cwd) ?? 0) + 1);
+  let best: string | null = sessions[0]?.file.cwd ?? null;
+  for (const [cwd, count] of counts) if (count > (counts.get(best) ?? 0)) best = cwd;
+  return best;
 }
 
 /** The latest non-empty /name in file order; an empty one clears it. */
