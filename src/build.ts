@@ -7,7 +7,8 @@ import { BoughError } from './errors.js';
 import { buildArchive, type Archive } from './model/archive.js';
 import { openReportFolder } from './output/report-folder.js';
 import { loadAssets, loadTemplates, packageVersion, SAMPLES_DIR } from './package-files.js';
-import { formatDateTime, plural } from './report/format.js';
+import { formatCount, formatDateTime, plural } from './report/format.js';
+import { shareable, type OmitKind } from './share/share.js';
 import { dataQualityView, indexPageView, projectPageView, type OverviewContext } from './report/overview-pages.js';
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE } from './report/pages.js';
 import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView } from './report/render.js';
@@ -30,6 +31,10 @@ export interface BuildOptions {
   pricesFile?: string | null;
   /** Price subscription providers at API rates instead of $0. */
   priceSubscriptions?: boolean;
+  /** Replace secrets and the home folder in everything written. */
+  redact?: boolean;
+  /** Whole kinds of content to leave out of the report. */
+  omit?: readonly OmitKind[];
   timeZone: string;
   environment: Environment;
   now: Date;
@@ -69,15 +74,19 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
   refuseUnsafeOut(outDir, discovery, options.environment.home);
 
-  options.progress?.(`modelling ${plural(read.files.length, 'session')}`);
+  const omit = new Set(options.omit ?? []);
+  const shared = shareable(read.files, read.diagnostics, { redact: options.redact ?? false, omit, home: options.environment.home });
+
+  options.progress?.(`modelling ${plural(shared.files.length, 'session')}`);
   const table = await loadPriceTable(options.pricesFile ?? null, options.environment);
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false });
-  const archive = buildArchive(read.files, { price });
-  const diagnostics = [...read.diagnostics, ...read.files.flatMap((f) => f.diagnostics)];
+  const archive = buildArchive(shared.files, { price });
+  const diagnostics = [...shared.diagnostics, ...shared.files.flatMap((f) => f.diagnostics)];
   const notice = usedSamples
-    ? `No sessions were found in ${searched.map((p) => p.path).join(', ')}, so this report shows bough's bundled sample sessions.`
+    ? `No sessions were found in ${searched.map((p) => shared.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
     : null;
-  const summary = await writeReport(archive, table.snapshot, diagnostics, read, discovery, notice, outDir, options);
+  const sharing: Sharing = { text: shared.text, redactions: shared.redactions, redacted: options.redact ?? false, omitted: [...omit] };
+  const summary = await writeReport(archive, table.snapshot, sharing, diagnostics, read, discovery, notice, outDir, options);
   return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places };
 }
 
@@ -103,9 +112,18 @@ export async function readAll(
   return { files: files.filter((f): f is SessionFile => f !== null), diagnostics, candidates: paths.length };
 }
 
+/** What was removed for sharing, for the report to say. */
+interface Sharing {
+  text: (value: string) => string;
+  redactions: ReadonlyMap<string, number>;
+  redacted: boolean;
+  omitted: OmitKind[];
+}
+
 async function writeReport(
   archive: Archive,
   snapshot: Snapshot,
+  sharing: Sharing,
   diagnostics: Diagnostic[],
   read: ReadResult,
   discovery: Discovery,
@@ -125,8 +143,9 @@ async function writeReport(
     time,
     generated: `Generated ${formatDateTime(options.now.getTime(), time)} (${options.timeZone}) by ${generator} from ${plural(read.files.length, 'session file')}.`,
     notice,
+    sharing: sharingView(sharing),
     inputs: discovery.places.map((place) => ({
-      path: place.path,
+      path: sharing.text(place.path),
       note: place.exists ? plural(place.files, 'candidate file') : 'not found',
     })),
     diagnostics: diagnosticsSummary,
@@ -164,6 +183,7 @@ async function writeReport(
       prices: { source: 'litellm', snapshot: snapshot.label, date: snapshot.date, origin: snapshot.origin },
       diagnostics: diagnosticsSummary,
       diagnosticList: diagnostics,
+      sharing: { redacted: sharing.redacted, redactions: Object.fromEntries(sharing.redactions), omitted: sharing.omitted },
     });
     await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
     await folder.write('usage.csv', usageCsv(archive));
@@ -173,6 +193,16 @@ async function writeReport(
     await folder.abort();
     throw error;
   }
+}
+
+function sharingView(sharing: Sharing): string | null {
+  const parts: string[] = [];
+  if (sharing.redacted) {
+    const counts = [...sharing.redactions].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${formatCount(n)} ${kind}`);
+    parts.push(counts.length > 0 ? `Redacted: ${counts.join(', ')}.` : 'Redacted: nothing matched a secret or the home folder.');
+  }
+  if (sharing.omitted.length > 0) parts.push(`Left out: ${sharing.omitted.join(', ')}.`);
+  return parts.length > 0 ? parts.join(' ') : null;
 }
 
 function noSessionsSentence(discovery: Discovery): string {

@@ -8,6 +8,7 @@ import { build, type BuildResult } from './build.js';
 import { BoughError } from './errors.js';
 import { formatUsd, plural } from './report/format.js';
 import { packageVersion } from './package-files.js';
+import { OMIT_KINDS, type OmitKind } from './share/share.js';
 import { LITELLM_URL, loadPriceTable, pricesCacheDir, updatePrices } from './price-files.js';
 
 export interface CliIo {
@@ -34,6 +35,9 @@ interface BuildFlags {
   tz: string;
   prices?: string;
   priceSubscriptions?: boolean;
+  redact?: boolean;
+  omit?: OmitKind[];
+  share?: boolean;
 }
 
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
@@ -53,6 +57,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .option('--tz <zone>', 'time zone for dates in the report (IANA name)', timeZoneOf, localTimeZone())
     .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one')
     .option('--price-subscriptions', 'price subscription providers (GitHub Copilot, Gemini CLI) at API rates instead of $0')
+    .option('--redact', 'replace secrets (API keys, tokens, private keys, passwords) with [REDACTED:kind] and your home folder with ~')
+    .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
+    .option('--share', 'for sending the report to someone: --redact --omit thinking')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (inputs: string[], flags: BuildFlags) => {
       exitCode = await runBuild(inputs, flags, io);
@@ -117,6 +124,8 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
       timeZone: flags.tz,
       pricesFile: flags.prices ?? null,
       priceSubscriptions: flags.priceSubscriptions ?? false,
+      redact: flags.redact === true || flags.share === true,
+      omit: [...new Set([...(flags.omit ?? []), ...(flags.share ? (['thinking'] as const) : [])])],
       environment: { env: io.env, home: io.home },
       now: io.now(),
       progress,
@@ -150,6 +159,15 @@ function summaryLine({ summary, outDir }: BuildResult): string {
     ...(totals.unpricedModels.length > 0 ? [`${plural(totals.unpricedModels.length, 'unpriced model')}`] : []),
     `report in ${where}`,
   ].join(' · ');
+}
+
+function omitKindsOf(value: string): OmitKind[] {
+  const kinds = value.split(',').map((kind) => kind.trim()).filter(Boolean);
+  const unknown = kinds.filter((kind) => !(OMIT_KINDS as readonly string[]).includes(kind));
+  if (unknown.length > 0 || kinds.length === 0) {
+    throw new InvalidArgumentError(`say which of ${OMIT_KINDS.join(', ')} to leave out (got ${JSON.stringify(value)})`);
+  }
+  return kinds as OmitKind[];
 }
 
 function localTimeZone(): string {

@@ -14,6 +14,8 @@ export const DIAGNOSTIC_REASONS = {
   'unknown-role': 'a message role bough does not know (kept, shown plainly)',
   'duplicate-id': 'an entry id used twice in one file (the later one renamed)',
   'header-missing-cwd': 'a session header without a working directory',
+  'header-damaged': 'a session whose header line is damaged (rebuilt from what remained, or from the file name)',
+  'oversized-line': 'a line too long to read (skipped)',
   'not-a-session': 'a file that is not a session of a known agent (skipped)',
   'empty-file': 'an empty file (skipped)',
   'unreadable-file': 'a file that could not be read (skipped)',

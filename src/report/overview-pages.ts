@@ -55,6 +55,7 @@ export interface IndexPageView {
   generated: string;
   prices: string;
   unpriced: string | null;
+  sharing: string | null;
   notice: string | null;
   inputs: InputPlace[];
   inputsSummary: string;
@@ -80,6 +81,7 @@ export interface DataQualityView {
   title: string;
   indexHref: string;
   summary: string;
+  sharing: string | null;
   reasons: { reason: string; meaning: string; count: string }[];
   rows: { file: string; line: string; reason: string; detail: string }[];
   omitted: string | null;
@@ -87,6 +89,8 @@ export interface DataQualityView {
 
 export interface OverviewContext {
   pricesLabel: string;
+  /** What was redacted or left out for sharing, or null. */
+  sharing: string | null;
   pages: PageMap;
   time: TimeFormat;
   generated: string;
@@ -105,6 +109,7 @@ export function indexPageView(archive: Archive, ctx: OverviewContext): IndexPage
     generated: ctx.generated,
     prices: `Prices: ${ctx.pricesLabel}. bough prices every usage record itself and shows the cost the agent recorded beside it.`,
     unpriced: unpricedLine(archive),
+    sharing: ctx.sharing,
     notice: ctx.notice,
     inputs: ctx.inputs,
     inputsSummary: `Read from ${plural(ctx.inputs.length, 'place')}`,
@@ -142,6 +147,7 @@ export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: Overvie
     title: 'Data quality',
     indexHref: hrefFrom(DATA_QUALITY_PAGE, INDEX_PAGE),
     summary: qualityLine(ctx.diagnostics).summary,
+    sharing: ctx.sharing,
     reasons,
     rows: diagnostics.slice(0, MAX_QUALITY_ROWS).map((d) => ({
       file: d.file,

@@ -13,6 +13,7 @@ export interface SummaryContext {
   prices: { source: string; snapshot: string | null; date: string | null; origin: string };
   diagnostics: DiagnosticsSummary;
   diagnosticList: readonly Diagnostic[];
+  sharing: { redacted: boolean; redactions: Record<string, number>; omitted: string[] };
 }
 
 /** Diagnostics listed one by one; beyond this only counted (a broken multi-GB file could list millions). */
@@ -22,6 +23,7 @@ export function buildSummary(archive: Archive, ctx: SummaryContext) {
   return {
     generator: ctx.generator,
     prices: ctx.prices,
+    sharing: ctx.sharing,
     totals: {
       sessions: archive.sessions.length,
       projects: archive.projects.length,

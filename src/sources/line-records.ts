@@ -19,6 +19,10 @@ export function lineRecords(
   isRecord: RecordTest,
   diagnostics: Diagnostic[],
 ): LineRecords {
+  if (raw.oversized > 0) {
+    diagnostics.push(diagnostic('oversized-line', file, raw.number, `${raw.oversized} bytes in one line`, true));
+    return { records: [], clean: false };
+  }
   const parsed = parseJsonLine(raw.text, isRecord);
   if (raw.invalidUtf8) {
     diagnostics.push(diagnostic('invalid-utf8', file, raw.number, 'invalid UTF-8 bytes replaced with U+FFFD'));

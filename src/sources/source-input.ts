@@ -11,17 +11,25 @@ export interface ReadContext {
 
 export const EMPTY_READ_CONTEXT: ReadContext = { piLocalProviders: new Set() };
 
+/** Records already read from a line, to be handled before the remaining lines. */
+export interface PendingLine {
+  line: number;
+  records: Record<string, unknown>[];
+  /** The line parsed whole (not recovered from damage). */
+  clean: boolean;
+}
+
 export interface SourceInput {
   context: ReadContext;
   path: string;
   size: number;
   mtime: number;
-  /** The first record of the file, which told its source. */
-  firstRecord: Record<string, unknown>;
-  firstRecordLine: number;
-  /** Further records glued onto the first record's line. */
-  restOfFirstLine: Record<string, unknown>[];
-  /** The remaining lines, already advanced past the first record's line. */
+  /** The session header: as read, or rebuilt when the file's own was damaged. */
+  header: Record<string, unknown>;
+  headerLine: number;
+  /** Records read together with or instead of the header (glued to it, or the first entries after a damaged one). */
+  pending: PendingLine[];
+  /** The remaining lines. */
   lines: AsyncIterable<RawLine>;
   /** Diagnostics so far (lines before the first record); the source reader appends to it. */
   diagnostics: Diagnostic[];

@@ -55,7 +55,7 @@ type ToolCallBlock = Extract<Block, { type: 'toolCall' }>;
 const MAX_SUBAGENT_DEPTH = 6;
 
 export async function readPiSession(input: SourceInput): Promise<SessionFile> {
-  const header = raw.rawHeader.parse(input.firstRecord);
+  const header = raw.rawHeader.parse(input.header);
   const version = headerVersion(header.version);
   const ctx: PiContext = {
     file: input.path,
@@ -71,12 +71,13 @@ export async function readPiSession(input: SourceInput): Promise<SessionFile> {
     modelInUse: { provider: header.provider ?? null, model: header.modelId ?? null },
   };
   if (!header.cwd) {
-    ctx.diagnostics.push(diagnostic('header-missing-cwd', input.path, input.firstRecordLine, 'no cwd in the session header'));
+    ctx.diagnostics.push(diagnostic('header-missing-cwd', input.path, input.headerLine || null, 'no cwd in the session header'));
   }
-  // Records glued onto the header's own line follow it.
-  input.restOfFirstLine.forEach((record, index) => addRecord(ctx, record, input.firstRecordLine, index + 1, false));
-
-  let lineCount = input.firstRecordLine;
+  let lineCount = input.headerLine;
+  for (const { line, records, clean } of input.pending) {
+    lineCount = line;
+    records.forEach((record, index) => addRecord(ctx, record, line, records.length > 1 || line === input.headerLine ? index + 1 : 0, clean));
+  }
   for await (const line of input.lines) {
     lineCount = line.number;
     const { records, clean } = lineRecords(line, input.path, isPiRecord, ctx.diagnostics);
@@ -97,6 +98,42 @@ export async function readPiSession(input: SourceInput): Promise<SessionFile> {
     diagnostics: ctx.diagnostics,
     lineCount,
   };
+}
+
+/**
+ * A header rebuilt for a file whose own header line is damaged: what can still be read of the
+ * cut-off line (`"id":"…"`, `"cwd":"…"`), else the file name `<timestamp>_<id>.jsonl`; the
+ * format follows the first entry (ids mean v2+).
+ */
+export function salvagePiHeader(
+  damagedLines: readonly string[],
+  fileName: string,
+  firstEntry: Record<string, unknown>,
+): { record: Record<string, unknown>; from: string } {
+  const text = damagedLines.find((line) => /"type"\s*:\s*"session"/.test(line)) ?? '';
+  const field = (name: string): string | null => {
+    const match = new RegExp(`"${name}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(text);
+    if (!match) return null;
+    try {
+      return JSON.parse(`"${match[1]}"`) as string;
+    } catch {
+      return null;
+    }
+  };
+  const version = /"version"\s*:\s*(\d+)/.exec(text)?.[1];
+  const named = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)_(.+)\.jsonl$/i.exec(fileName);
+  const nameTime = named?.[1]?.replace(/^(\d{4}-\d{2}-\d{2}T\d{2})-(\d{2})-(\d{2})-(\d{3})Z$/, '$1:$2:$3.$4Z');
+  const id = field('id') ?? named?.[2] ?? fileName.replace(/\.jsonl$/i, '');
+  const record: Record<string, unknown> = {
+    type: 'session',
+    id,
+    version: version ? Number(version) : 'id' in firstEntry ? 3 : 1,
+    timestamp: field('timestamp') ?? nameTime ?? null,
+    cwd: field('cwd'),
+    parentSession: field('parentSession') ?? field('branchedFrom'),
+  };
+  const from = text ? 'what remained of it' : named ? 'the file name' : 'nothing (the file name is not a session name)';
+  return { record, from };
 }
 
 function headerVersion(version: number | string | null | undefined): number {

@@ -68,7 +68,7 @@ export const rawEnvelope = z.looseObject({
   timestamp: z.unknown().optional(),
 });
 
-export const rawUserMessage = z.looseObject({ role: z.literal('user'), content: rawContent, timestamp: z.unknown() });
+export const rawUserMessage = z.looseObject({ role: z.literal('user'), content: rawContent, timestamp: z.unknown().optional() });
 
 export const rawAssistantMessage = z.looseObject({
   role: z.literal('assistant'),
@@ -138,7 +138,7 @@ export const rawBranchSummary = z.looseObject({
   fromId: optionalString,
   usage: rawUsage.nullish(),
 });
-export const rawCustom = z.looseObject({ customType: optionalString, data: z.unknown() });
+export const rawCustom = z.looseObject({ customType: optionalString, data: z.unknown().optional() });
 export const rawCustomMessage = z.looseObject({
   customType: optionalString,
   content: rawContent.nullish(),

@@ -1,0 +1,206 @@
+// Makes session data fit to send: --redact replaces secrets and the home folder in every text
+// bough will show or write, --omit drops whole kinds of content. Runs between reading and
+// modelling, so pages, summary.json and usage.csv are all built from the cleaned data. Pure.
+
+import type { Diagnostic } from '../diagnostics.js';
+import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect } from '../types.js';
+import { createRedactor, type Redactor } from './redact.js';
+
+export const OMIT_KINDS = ['thinking', 'tool-output', 'system'] as const;
+export type OmitKind = (typeof OMIT_KINDS)[number];
+
+export interface ShareOptions {
+  redact: boolean;
+  omit: ReadonlySet<OmitKind>;
+  /** The home folder of the user running bough, replaced with ~ when redacting. */
+  home: string | null;
+}
+
+export interface Shared {
+  files: SessionFile[];
+  diagnostics: Diagnostic[];
+  /** Applies the same redaction to bough's own text about the inputs (paths of places read). */
+  text: (value: string) => string;
+  /** Replacements by kind, when redacting. */
+  redactions: ReadonlyMap<string, number>;
+}
+
+export const OMITTED = {
+  thinking: '[thinking omitted from this report]',
+  'tool-output': '[tool output omitted from this report]',
+  system: '[system prompt omitted from this report]',
+} as const satisfies Record<OmitKind, string>;
+
+export function shareable(files: readonly SessionFile[], diagnostics: readonly Diagnostic[], options: ShareOptions): Shared {
+  const redactor: Redactor | null = options.redact ? createRedactor(options.home) : null;
+  const text = redactor ? (value: string) => redactor.text(value) : (value: string) => value;
+  if (!redactor && options.omit.size === 0) {
+    return { files: [...files], diagnostics: [...diagnostics], text, redactions: new Map() };
+  }
+  const walk = new Walker(text, options.omit);
+  return {
+    files: files.map((file) => walk.file(file)),
+    diagnostics: diagnostics.map((d) => walk.diagnostic(d)),
+    text,
+    redactions: redactor?.counts ?? new Map(),
+  };
+}
+
+class Walker {
+  constructor(
+    private readonly t: (value: string) => string,
+    private readonly omit: ReadonlySet<OmitKind>,
+  ) {}
+
+  private maybe(value: string | null): string | null {
+    return value === null ? null : this.t(value);
+  }
+
+  file(file: SessionFile): SessionFile {
+    return {
+      ...file,
+      path: this.t(file.path),
+      sessionId: this.t(file.sessionId),
+      cwd: this.maybe(file.cwd),
+      parentFile: this.maybe(file.parentFile),
+      entries: file.entries.map((entry) => this.entry(entry)),
+      diagnostics: file.diagnostics.map((d) => this.diagnostic(d)),
+    };
+  }
+
+  diagnostic(d: Diagnostic): Diagnostic {
+    return { ...d, file: this.t(d.file), detail: this.t(d.detail) };
+  }
+
+  private entry(entry: Entry): Entry {
+    // Ids, keys and times stay: they tie entries together and hold no text of the user's.
+    return { ...entry, ...this.payload(entry), usage: entry.usage.map((u) => ({ ...u, provider: this.maybe(u.provider), model: this.maybe(u.model) })) } as Entry;
+  }
+
+  private payload(entry: Entry): EntryPayload {
+    switch (entry.kind) {
+      case 'prompt':
+        return {
+          kind: 'prompt',
+          content: this.blocks(entry.content),
+          skill: entry.skill && { name: this.t(entry.skill.name), location: this.maybe(entry.skill.location), body: this.t(entry.skill.body) },
+        };
+      case 'reply':
+        return {
+          kind: 'reply',
+          content: this.blocks(entry.content),
+          stopReason: entry.stopReason,
+          errorMessage: this.maybe(entry.errorMessage),
+          provider: this.maybe(entry.provider),
+          model: this.maybe(entry.model),
+          responseModel: this.maybe(entry.responseModel),
+        };
+      case 'toolCall':
+        return { kind: 'toolCall', call: this.toolCall(entry.call) };
+      case 'toolResult': {
+        const omitted = this.omit.has('tool-output');
+        return {
+          kind: 'toolResult',
+          toolCallId: entry.toolCallId,
+          toolName: this.maybe(entry.toolName),
+          content: omitted ? [{ type: 'text', text: OMITTED['tool-output'] }] : this.blocks(entry.content),
+          isError: entry.isError,
+          details: omitted ? null : this.json(entry.details),
+          subagents: entry.subagents.map((run) => this.subagent(run, omitted)),
+          change: entry.change,
+          commits: entry.commits.map((c) => ({ ...c, branch: this.maybe(c.branch), message: this.maybe(c.message), line: this.maybe(c.line) })),
+          nestedCalls: entry.nestedCalls.map((c) => ({ name: this.t(c.name), status: this.maybe(c.status), error: this.maybe(c.error) })),
+        };
+      }
+      case 'shell':
+        return {
+          ...entry,
+          command: this.t(entry.command),
+          output: this.omit.has('tool-output') ? OMITTED['tool-output'] : this.t(entry.output),
+        };
+      case 'modelChange':
+        return { kind: 'modelChange', provider: this.maybe(entry.provider), model: this.maybe(entry.model) };
+      case 'thinkingChange':
+        return { kind: 'thinkingChange', level: this.maybe(entry.level) };
+      case 'compaction':
+        return { kind: 'compaction', summary: this.t(entry.summary), tokensBefore: entry.tokensBefore, firstKeptEntryId: entry.firstKeptEntryId };
+      case 'branchSummary':
+        return { kind: 'branchSummary', summary: this.t(entry.summary), fromId: entry.fromId };
+      case 'label':
+        return { kind: 'label', targetId: entry.targetId, label: this.maybe(entry.label) };
+      case 'name':
+        return { kind: 'name', name: this.maybe(entry.name) };
+      case 'contextEdit':
+        return { kind: 'contextEdit', targetId: entry.targetId, omitted: entry.omitted, replacement: entry.replacement && this.blocks(entry.replacement) };
+      case 'custom':
+        return {
+          kind: 'custom',
+          customType: this.t(entry.customType),
+          isMessage: entry.isMessage,
+          display: entry.display,
+          content: this.blocks(entry.content),
+          data: this.json(entry.data),
+        };
+      case 'system':
+        if (this.omit.has('system')) {
+          return { kind: 'system', content: [{ type: 'text', text: OMITTED.system }], sections: {}, toolsAdded: entry.toolsAdded, toolsRemoved: entry.toolsRemoved };
+        }
+        return {
+          kind: 'system',
+          content: this.blocks(entry.content),
+          sections: Object.fromEntries(Object.entries(entry.sections).map(([k, v]) => [this.t(k), this.maybe(v)])),
+          toolsAdded: entry.toolsAdded.map(this.t),
+          toolsRemoved: entry.toolsRemoved.map(this.t),
+        };
+      case 'usageOnly':
+        return { kind: 'usageOnly', usageKind: this.t(entry.usageKind), note: this.maybe(entry.note) };
+      case 'unknown':
+        return { kind: 'unknown', rawType: this.t(entry.rawType), raw: this.json(entry.raw) };
+    }
+  }
+
+  private subagent(run: SubagentRun, omitOutput: boolean): SubagentRun {
+    return {
+      agent: this.t(run.agent),
+      task: this.t(run.task),
+      status: this.maybe(run.status),
+      model: this.maybe(run.model),
+      errorMessage: this.maybe(run.errorMessage),
+      // A sub-agent's conversation is its tool's output; its usage stays counted on the tool result.
+      entries: omitOutput ? [] : run.entries.map((entry) => this.entry(entry)),
+    };
+  }
+
+  private blocks(blocks: readonly Block[]): Block[] {
+    return blocks.map((block): Block => {
+      switch (block.type) {
+        case 'text':
+          return { type: 'text', text: this.t(block.text) };
+        case 'thinking':
+          return { type: 'thinking', text: this.omit.has('thinking') ? OMITTED.thinking : this.t(block.text), redacted: block.redacted };
+        case 'toolCall':
+          return this.toolCall(block);
+        case 'image':
+          // Base64 pixels: nothing to match, and megabytes to scan.
+          return block;
+        case 'unknown':
+          return { type: 'unknown', blockType: this.t(block.blockType), raw: this.json(block.raw) };
+      }
+    });
+  }
+
+  private toolCall(call: Extract<Block, { type: 'toolCall' }>): Extract<Block, { type: 'toolCall' }> {
+    const effect: ToolEffect = { action: call.effect.action, paths: call.effect.paths.map(this.t), command: this.maybe(call.effect.command) };
+    return { ...call, name: this.t(call.name), arguments: this.json(call.arguments), argumentsError: this.maybe(call.argumentsError), effect };
+  }
+
+  /** Any JSON value: every string, keys included, goes through the redaction. */
+  private json(value: unknown): unknown {
+    if (typeof value === 'string') return this.t(value);
+    if (Array.isArray(value)) return value.map((item) => this.json(item));
+    if (typeof value === 'object' && value !== null) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), this.json(v)]));
+    }
+    return value;
+  }
+}

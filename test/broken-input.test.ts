@@ -1,0 +1,140 @@
+// Damaged files as they occur for real: each good entry around the damage is kept, and each bad
+// line is counted with file, line and reason.
+
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build } from '../src/build.js';
+import { readLines } from '../src/sources/lines.js';
+import { readSessionFile } from '../src/sources/read.js';
+import type { SessionFile } from '../src/types.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
+
+const header = (id: string) =>
+  JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-10-21T09:00:00.000Z', cwd: '/home/ana/p' });
+const prompt = (id: string, parent: string | null, text: string) =>
+  JSON.stringify({ type: 'message', id, parentId: parent, timestamp: `2026-10-21T09:00:0${id.at(-1)}.000Z`, message: { role: 'user', content: text } });
+const reply = (id: string, parent: string, text: string) =>
+  JSON.stringify({
+    type: 'message',
+    id,
+    parentId: parent,
+    timestamp: `2026-10-21T09:00:0${id.at(-1)}.000Z`,
+    message: { role: 'assistant', content: [{ type: 'text', text }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 1, output: 1 }, stopReason: 'stop' },
+  });
+
+async function fileOf(name: string, bytes: Buffer | string): Promise<string> {
+  const path = join(await tempDir(), name);
+  await writeFile(path, bytes);
+  return path;
+}
+
+async function session(path: string): Promise<SessionFile> {
+  const outcome = await readSessionFile(path);
+  if (outcome.kind !== 'session') throw new Error(`not read as a session: ${JSON.stringify(outcome.diagnostics)}`);
+  return outcome.file;
+}
+
+const texts = (file: SessionFile) =>
+  file.entries.flatMap((e) => (e.kind === 'prompt' || e.kind === 'reply' ? e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])) : []));
+
+describe('damaged input', () => {
+  it('keeps the entries around a block of NUL bytes, as a crash on a preallocated disk leaves it', async () => {
+    const nuls = Buffer.alloc(4096, 0);
+    const path = await fileOf('nul.jsonl', Buffer.concat([Buffer.from(`${header('n')}\n${prompt('a1', null, 'before')}\n`), nuls, Buffer.from(`\n${reply('a2', 'a1', 'after')}\n`)]));
+    const file = await session(path);
+    expect(texts(file)).toEqual(['before', 'after']);
+    expect(file.diagnostics.map((d) => [d.line, d.reason, d.skippedLine])).toEqual([[3, 'nul-bytes', true]]);
+  });
+
+  it('removes NUL bytes stuck before a record and keeps the record', async () => {
+    const path = await fileOf('nul-prefix.jsonl', Buffer.concat([Buffer.from(`${header('n')}\n`), Buffer.alloc(10, 0), Buffer.from(`${prompt('a1', null, 'kept')}\n`)]));
+    const file = await session(path);
+    expect(texts(file)).toEqual(['kept']);
+    expect(file.diagnostics.map((d) => d.reason)).toEqual(['nul-bytes']);
+  });
+
+  it('keeps a record with bytes that are not UTF-8, with U+FFFD in their place', async () => {
+    const bad = Buffer.concat([Buffer.from(`${header('u')}\n${prompt('a1', null, 'caf').slice(0, -3)}`), Buffer.from([0xe9, 0xff]), Buffer.from(`"}}\n`)]);
+    const file = await session(await fileOf('latin1.jsonl', bad));
+    expect(texts(file)).toEqual(['caf\uFFFD\uFFFD']);
+    expect(file.diagnostics.map((d) => [d.line, d.reason])).toEqual([[2, 'invalid-utf8']]);
+  });
+
+  it('rebuilds a header cut off by a crash, and keeps every entry after it', async () => {
+    const file = await session(join(FIXTURES, 'broken', '2026-10-20T09-00-00-000Z_0196a000-0000-7000-8000-0000000000b1.jsonl'));
+    expect(file).toMatchObject({ sessionId: '0196a000-0000-7000-8000-0000000000b1', cwd: null, formatVersion: 3, startedAt: Date.parse('2026-10-20T09:00:00.000Z') });
+    expect(texts(file)).toEqual(['The header line above was cut off by a crash.', 'Every entry after it is still here.']);
+    expect(file.diagnostics.map((d) => [d.line, d.reason])).toEqual([
+      [1, 'truncated-line'],
+      [1, 'header-damaged'],
+      [1, 'header-missing-cwd'],
+    ]);
+  });
+
+  it('reads a single line of tens of megabytes', async () => {
+    const big = 'x'.repeat(30 * 1024 * 1024);
+    const file = await session(await fileOf('big.jsonl', `${header('b')}\n${prompt('a1', null, big)}\n${reply('a2', 'a1', 'small')}\n`));
+    expect(texts(file).map((t) => t.length)).toEqual([big.length, 5]);
+  });
+
+  it('skips a line longer than it can read, and reads on', async () => {
+    const path = await fileOf('huge.jsonl', `a${'b'.repeat(100)}\nshort\n`);
+    const lines = [];
+    for await (const line of readLines(path, 16, 50)) lines.push([line.number, line.text, line.oversized]);
+    expect(lines).toEqual([
+      [1, '', 101],
+      [2, 'short', 0],
+    ]);
+  });
+
+  it('skips a binary file named .jsonl with one note', async () => {
+    const binary = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256));
+    expect(await readSessionFile(await fileOf('image.jsonl', binary))).toMatchObject({
+      kind: 'skipped',
+      diagnostics: [{ reason: 'not-a-session' }],
+    });
+  });
+
+  it('counts every skipped line in summary.json and keeps every good prompt and reply', async () => {
+    const dir = await tempDir();
+    await writeFile(
+      join(dir, 'mixed.jsonl'),
+      [header('m'), prompt('a1', null, 'one'), '{"type":"message","id":"a2","par', reply('a3', 'a1', 'two'), '', 'garbage', `${prompt('a4', 'a3', 'three')}${reply('a5', 'a4', 'four')}`].join('\n'),
+    );
+    const { summary } = await build({
+      inputs: [dir],
+      out: join(await tempDir(), 'report'),
+      timeZone: 'UTC',
+      environment: { env: {}, home: await tempDir() },
+      now: new Date('2026-11-30T12:00:00Z'),
+    });
+    expect(summary.totals).toMatchObject({ prompts: 2, replies: 2 });
+    expect(summary.diagnostics.skippedLines).toBe(2);
+    expect(summary.diagnostics.items.map((d) => [d.line, d.reason, d.skippedLine])).toEqual([
+      [3, 'truncated-line', true],
+      [6, 'invalid-json', true],
+      [7, 'glued-objects', false],
+    ]);
+  });
+});
+
+describe('inputs are never changed', () => {
+  it('leaves every input byte and modification time as it was', async () => {
+    const inputs = join(FIXTURES);
+    const snapshot = async () => {
+      const files = (await readdir(inputs, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+      const state: Record<string, string> = {};
+      for (const f of files) {
+        const path = join(f.parentPath, f.name);
+        const info = await stat(path);
+        state[path] = `${createHash('sha256').update(await readFile(path)).digest('hex')} ${info.mtimeMs} ${info.mode}`;
+      }
+      return state;
+    };
+    const before = await snapshot();
+    await build({ inputs: [inputs], out: join(await tempDir(), 'report'), timeZone: 'UTC', environment: { env: {}, home: await tempDir() }, now: new Date() });
+    expect(await snapshot()).toEqual(before);
+  });
+});
