@@ -1,5 +1,14 @@
 #!/usr/bin/env node
 // The installed command: runs the compiled CLI (built by `npm ci` through the prepare script).
 import { main } from '../dist/cli.js';
+import { removeUnfinishedReports } from '../dist/output/report-folder.js';
+
+// Ctrl-C during a build: drop the half-written staging folder; the previous report stays as it was.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.once(signal, () => {
+    removeUnfinishedReports();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
 
 process.exitCode = await main(process.argv.slice(2));

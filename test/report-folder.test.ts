@@ -39,6 +39,18 @@ describe('report folder', () => {
     expect((await readdir(dirname(out))).sort()).toEqual(['report']);
   });
 
+  it('never follows a link inside an old report out of it when removing its files', async () => {
+    const out = join(await tempDir(), 'report');
+    await writeReport(out, { 'index.html': 'one', 'sessions/a.html': 'a' });
+    const elsewhere = await tempDir();
+    await writeFile(join(elsewhere, 'a.html'), 'not the report’s');
+    const { rm, symlink } = await import('node:fs/promises');
+    await rm(join(out, 'sessions'), { recursive: true });
+    await symlink(elsewhere, join(out, 'sessions'));
+    await writeReport(out, { 'index.html': 'two' });
+    expect(await readFile(join(elsewhere, 'a.html'), 'utf8')).toBe('not the report’s');
+  });
+
   it('refuses a folder that holds files bough did not write', async () => {
     const out = join(await tempDir(), 'precious');
     await mkdir(out);

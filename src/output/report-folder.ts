@@ -3,7 +3,8 @@
 // wrote (listed in its manifest) are ever replaced or removed.
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
 
@@ -33,6 +34,7 @@ export async function openReportFolder(outDir: string, generator: string): Promi
   await mkdir(staging, { recursive: true }).catch((error: unknown) => {
     throw new BoughError(`Cannot create the report folder next to ${out}: ${(error as Error).message}. Choose another --out.`, { cause: error });
   });
+  unfinished.add(staging);
   const written = new Set<string>();
 
   return {
@@ -45,6 +47,7 @@ export async function openReportFolder(outDir: string, generator: string): Promi
     async commit() {
       const manifest: Manifest = { generator, files: [...written].sort() };
       await writeFile(join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+      unfinished.delete(staging);
       if (previous === null) {
         await rename(staging, out);
         return;
@@ -56,9 +59,19 @@ export async function openReportFolder(outDir: string, generator: string): Promi
       await removeOwnFiles(retired, previous.files);
     },
     async abort() {
+      unfinished.delete(staging);
       await rm(staging, { recursive: true, force: true });
     },
   };
+}
+
+/** Staging folders of builds still running, removed if the process is interrupted. */
+const unfinished = new Set<string>();
+
+/** For a signal handler: removes unfinished staging folders, synchronously. The previous report is untouched. */
+export function removeUnfinishedReports(): void {
+  for (const staging of unfinished) rmSync(staging, { recursive: true, force: true });
+  unfinished.clear();
 }
 
 function safeTarget(root: string, path: string): string {
@@ -113,8 +126,13 @@ async function keepForeignFiles(retired: string, out: string, own: Set<string>):
 }
 
 async function removeOwnFiles(retired: string, files: readonly string[]): Promise<void> {
+  const root = await realpath(retired);
   for (const path of files) {
-    if (SAFE_RELATIVE.test(path)) await rm(join(retired, path), { force: true });
+    if (!SAFE_RELATIVE.test(path)) continue;
+    // A folder inside the old report replaced by a link must not lead the removal elsewhere.
+    const folder = await realpath(dirname(join(retired, path))).catch(() => null);
+    if (folder === null || (folder !== root && !folder.startsWith(root + sep))) continue;
+    await rm(join(retired, path), { force: true });
   }
   await rm(join(retired, MANIFEST), { force: true });
   // Folders left empty go too; anything unexpected keeps the old folder (and its contents) in place.
