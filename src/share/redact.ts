@@ -1,9 +1,11 @@
 // Replaces secrets with [REDACTED:kind] and the user's home folder with ~, counting each kind.
 
-import { SECRET_PATTERNS } from './secrets.js';
+import { SECRET_FIELD, SECRET_PATTERNS } from './secrets.js';
 
 export interface Redactor {
   text(value: string): string;
+  /** The value of a field whose name says it is a secret (`"apiKey": "…"`). */
+  field(name: string, value: string): string;
   /** How many of each kind were replaced so far. */
   readonly counts: ReadonlyMap<string, number>;
 }
@@ -16,6 +18,11 @@ export function createRedactor(home: string | null): Redactor {
   const homePattern = homeRegExp(home);
   return {
     counts,
+    field(name, value) {
+      if (!SECRET_FIELD.test(name) || value.length < 4 || value.startsWith('[REDACTED:')) return this.text(value);
+      count('secret-field');
+      return '[REDACTED:secret-field]';
+    },
     text(value) {
       let text = value;
       for (const { kind, pattern, group } of SECRET_PATTERNS) {

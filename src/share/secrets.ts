@@ -28,8 +28,10 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   secret('npm-token', /\bnpm_[A-Za-z0-9]{36}\b/g),
   secret('huggingface-token', /\bhf_[A-Za-z0-9]{30,}\b/g),
   secret('jwt', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g),
-  // scheme://user:password@host: the password goes, the rest stays readable.
-  secret('url-password', /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"'<>]+:)([^\s@/"'<>]+)(@)/gi, 2),
+  // scheme://user:password@host (the user may be empty): the password goes, the rest stays readable.
+  secret('url-password', /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"'<>]*:)([^\s@/"'<>]+)(@)/gi, 2),
+  // .npmrc: //registry/:_authToken=…, _auth=…, _password=…
+  secret('npm-token', /(:_authToken|:_auth|:_password|^_authToken|^_auth|^_password)(\s*=\s*)(\S+)/gm, 3),
   secret('bearer-token', /\b(Bearer\s+)((?!\[REDACTED:)[A-Za-z0-9._~+/=-]{8,})/g, 2),
   secret('basic-auth', /\b(Authorization\s*:\s*Basic\s+)([A-Za-z0-9+/=]{8,})/gi, 2),
   // NAME_KEY=…, NAME_TOKEN=…, NAME_SECRET=…, PASSWORD=… (also export, quotes, colon forms).
@@ -45,3 +47,10 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     3,
   ),
 ];
+
+/**
+ * Field names whose string value is a secret whatever it looks like ("apiKey", "client_secret",
+ * "password", "x-api-key"): in JSON a key and its value are separate strings, so the patterns
+ * above cannot see them together.
+ */
+export const SECRET_FIELD = /(?:^|[_.-])(?:api[_-]?key|apikey|secret|client[_-]?secret|password|passwd|pwd|passphrase|token|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key|access[_-]?key|credentials?|authorization)$|^(?:api[_-]?key|apikey|secret|password|passwd|token|authorization|auth)$/i;

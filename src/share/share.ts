@@ -37,7 +37,8 @@ export function shareable(files: readonly SessionFile[], diagnostics: readonly D
   if (!redactor && options.omit.size === 0) {
     return { files: [...files], diagnostics: [...diagnostics], text, redactions: new Map() };
   }
-  const walk = new Walker(text, options.omit);
+  const field = redactor ? (name: string, value: string) => redactor.field(name, value) : (_: string, value: string) => value;
+  const walk = new Walker(text, field, options.omit);
   return {
     files: files.map((file) => walk.file(file)),
     diagnostics: diagnostics.map((d) => walk.diagnostic(d)),
@@ -49,6 +50,7 @@ export function shareable(files: readonly SessionFile[], diagnostics: readonly D
 class Walker {
   constructor(
     private readonly t: (value: string) => string,
+    private readonly field: (name: string, value: string) => string,
     private readonly omit: ReadonlySet<OmitKind>,
   ) {}
 
@@ -194,12 +196,12 @@ class Walker {
     return { ...call, name: this.t(call.name), arguments: this.json(call.arguments), argumentsError: this.maybe(call.argumentsError), effect };
   }
 
-  /** Any JSON value: every string, keys included, goes through the redaction. */
+  /** Any JSON value: every string, keys included, goes through the redaction; so does a secret field's value. */
   private json(value: unknown): unknown {
     if (typeof value === 'string') return this.t(value);
     if (Array.isArray(value)) return value.map((item) => this.json(item));
     if (typeof value === 'object' && value !== null) {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), this.json(v)]));
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), typeof v === 'string' ? this.field(k, v) : this.json(v)]));
     }
     return value;
   }

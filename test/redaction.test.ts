@@ -1,0 +1,388 @@
+// Redaction (design.md §7): with --redact, none of the secrets planted in fixtures/secrets/ and
+// not the home folder /home/planted-user may appear in any file of the report, in any spelling
+// a page or JSON could give them, and the report must say how many of each kind it removed.
+// --omit drops whole kinds of content without changing the numbers; --share is --redact plus
+// --omit thinking.
+//
+// Every planted value is listed below (and only here, never in src/): fake, but of the right
+// length and alphabet for its kind, each used for one purpose so that a leak names its place.
+
+import { cp, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, type BuildOptions } from '../src/build.js';
+import { main, type CliIo } from '../src/cli.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
+
+const SECRETS = join(FIXTURES, 'secrets');
+const HOME = '/home/planted-user';
+const NOW = new Date('2026-12-01T12:00:00Z');
+
+/** The planted secrets, by what they are (PEM keys as their body lines). */
+const PLANTED = {
+  anthropicPrompt: 'sk-ant-api03-FAKEb0ugh7ZZ3e_Ms6pgawfi_G0f7nwf7bFnIcGQCYAdgxU25s9qxiIYnifTnSa3R4n47G0Ai5BqeoOqqlyWriQzuF53uAA',
+  anthropicThinking: 'sk-ant-api03-PLANTEDb0ughFHBzRE_B5HFlEIEYwUGTkoue0HMNoE_tGsHRvHNAXe8b3g2_STI7VPot8k8zQbpUGRLrCiujcG79SrdX3AA',
+  anthropicError: 'sk-ant-api03-ERRfakeB0ugh2DN0l5U6RAQAFTDMWLlhHYcYA9eCVmWRqxIU_4ak20HcYwAtCZ9koI5WXUwoEK5_q1ZspthnmToOZqN8hAA',
+  openaiProj: 'sk-proj-FAKEb0ughfHs-vHNfBFaYL5J6b_ky7V9cjF9dyUZDw4ahjhps6kKfl7AckhWt3q_fZx-Un29MwT3BlbkFJ8SIFSqtP272UBDXpmRtsfUU2fJbNp5nQt7s9w5c835LlvnVIRbK4NgXMyAnJNpbUHVNbRy2ZKl',
+  openaiLegacy: 'sk-FAKEb0ughUW69HJHAPRlT3BlbkFJyUL1NZPSlcUDuGa81nxr',
+  awsAccessKeyId: 'AKIAFAKE30JY5QRJALQQ',
+  awsAccessKeyIdEnv: 'AKIAPLNTKIPSNY7I93M8',
+  awsSecret: 'FAKEb0ughOC83lAQ3fy1mvElMqGQ1gOCqu2eKjCL',
+  awsSecretEnv: 'PLANTEDb0ughib9lG/GIos7nvVIJGcmAR6cojyTR',
+  githubPat: 'ghp_FAKEb0ughF2qM4ur7mbVgLr2yApvvv649P10',
+  githubPatRemote: 'ghp_REMOTEfakeU2voOpK24gVKvbuAnmnthdkVSi',
+  githubFineGrained: 'github_pat_11FAKEB0UGHS5PG4TQBKWV_PLANTEDfakeBWIkW6V8pU1iUbe1kOPLo6e3dzrWfAN8PlGsZCFecSK7FP3Z',
+  slackBot: 'xoxb-302004283020-4210059798589-FAKEb0ughfMGDDgTO6J4y25D',
+  slackSkill: 'xoxb-565114458242-2328153344766-SKILLfakeTCQTlcpkXCKq6xc',
+  stripeLive: 'sk_live_51FAKEb0ughNHts26miZ5CXE1Wwr6Q36godX8CxavawoV3OdWuKjkHsEI5wfxUd0r3JuqB6Jttxji1wcN1TatbCSxvGJ5qmTWI7',
+  googleApiKey: 'AIzaSyFAKEb0ughwpEa44CyJ3e7OB2vrMxLALot',
+  npmToken: 'npm_FAKEb0ughDan92P5E8bKgrDOv444Fx7BZKgK',
+  npmLegacyToken: '7c2f9e1a-fa6e-4b0a-9d00-ca7f35f4826a',
+  genericApiKey: 'fakeb0ughc3164d8c03cab555dbcd266',
+  genericApiKeyHeader: 'fakehdrf9312bd17d05ff41e1ee0a7e9be2befc0',
+  genericApiKeyJson: 'fakejsonkI25OKBtsprqF1pbk0A2L4NC',
+  jwt: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJwbGFudGVkLWZha2UtdXNlci0wMDAxIiwibmFtZSI6IkJvdWdoIEZha2UiLCJpYXQiOjE3OTAwMDAwMDB9.FAKEsigyAQ2SNRvyKWUsHjaUGSXXdMsRCan6DcxHAw5',
+  jwtThinking: 'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJwbGFudGVkLWZha2UtdXNlci0wMDAyIiwic2NvcGUiOiJhZG1pbiIsImV4cCI6MTc5MDAwMzYwMH0.FAKEsig21BiFIhGmLmb4Nmw-5hLUG2FwmBa1mXDiCsz-ZzfLaYERM6iB3tsNmn3xcQFbrmV_k0IHyLbImsI2dP',
+  bearer: 'FAKEbearerG.LbsUwI-fQmE2Biyjjjg8U4hN3VsEX91J4iuZ',
+  urlPassword: 'Pl4nted-F4ke-Passw0rd-DD9C7F',
+  dbUrlPassword: 'Db-F4ke-BRczrdcNYJv1Yz',
+  redisUrlPassword: 'Redis-F4ke-VuUkTEY1huh66G',
+  envKey: 'fakeKEYRCBY5Nw3xxNuXUCa6ko7U',
+  envToken: 'fakeTOKM7gJKN5NR1aE9tduXMZEB50',
+  envSecret: 'fakeSECxGD2Wj02Qdc7pHxN5wdx1wrcB',
+  envPassword: 'F4ke!Pl4nted#C0dtZa8b',
+  dbPassword: 'F4keDb%608rarlAd3',
+  systemToken: 'fakeSYSDDP6PfAKJs9kPDKQaWo4qBX',
+  customSecret: 'fakeCUSTOML4NkLHWzNQ8Abjcka92J',
+  subagentToken: 'fakeSUBAGENTLXskOcnJ93h77wZn4V',
+  githubPatDamaged: 'ghp_DAMAGEDfakehj9MzLHkYHNAWI7EG8U6erHe2',
+  githubOauth: 'gho_FAKEoauth42kzisP0s6vyVCqx29Bklqj3Ydc',
+  dbJsonPassword: 'F4keJson-jiEdLLY62zyHer',
+  openaiSvc: 'sk-svcacct-FAKEb0ugh4I6RDfYN48BtosmJkvHBcMafCdfVtffTWd4J3vULCzj0RNDhhzsJM0_qF5KdTd8qVT3BlbkFJtUKZdPwifOAJYyNm4uUznPraRik9N85CaUc64HZ0EsO3K6WY1DjM_hbEIVunLuI5A86mPX3v1G',
+  pemRsaLines: [
+    'MIIEFAKEb0ughPLANTEDkeyAAKCAQEA5O/sygUCTCm4tlZsPxv+tQEN3lwu1AM32',
+    'tZ2tHtbku8ZOKtkxuA1rwid3oSJzQkxcKM+IMp6H8BwjMx0iEuuM+vnQUjbXW4zn',
+    'i5Agx7L0yJhdOuR8H16qs2ZO8lf3Sn9LUHs1t9jy/+cdzcTmQgtMD7FMu69CSUTB',
+    'DfRZ6dk20JqDVpbwZandZ3BF9obe3Lb3Uqd7ylGs6hsbv9M1frQJFS1EVkU7HpJp',
+    'iE0JxnUZI1CusecNbPaJ7ODY83mEMn57rDWfI1DgpPOhpdqFdmZl+tyyj8opOwhs',
+    'RPXqtdNOCUY5cbIVI0ZcJskQ+S8L7YEokT8/5rMlmpku5VYTZ0Ri484zF/GR6nRi',
+    'JiZY5wtmOYBijFLnTfwjrPCEwAE1wlF7Mw3NEVCv==',
+  ],
+  pemPkcs8Lines: [
+    'MIIEvFAKEPKCS8b0ughPLANTEDkey6ZxxnqFQJ5wtNxDP+D4a8K940YuAGodrx8D',
+    'z264mwdcATwmroInr+DLtIsGX+6gBxmtT1FsyzvmL62FxCF68uV1LbYf/Jrq5anm',
+    'OyE1lOYjjsEuJl3RBN5FIvLY2OK/vYZiolR340Tj5L9q4oYgluIVEbXZ4ImP3ymz',
+    'Aq5mIkXDUhG7hok2Dt5K066K4dTfbHAiv39rXlkMp15g6UvA0+fjgmUTockhTZHn',
+    'gBiaU4vOcfywFrGq0gE7FkjU3UPPu4FD27VGyISkhJ5hGXbRZma0TiaShEM5jbzL',
+    '0gVvawVZVsPiJc7fufcW/evpnzcN=',
+  ],
+  pemOpensshLines: [
+    'b3BlbnNzaC1rZXktdjEAFAKEb0ughPLANTED4lpyVPi7jTTm9KvDdRV+s2hP/131N8VAv4',
+    'jv/pdMq6AHO8EW39GQ3oZQEXxsek0ytS0vgxUUWj14mc0uov9PNhWQp52NGOppAY',
+    '9F0zdZzBN4KH37FQZGB9N7R6yZFydt1+6oyzRuSfQCcZl1S5ZIwip1l3TiiRsKJi',
+    'kO6NUDqKNJlLWqfUPKKDYtYqpk7gIXD8Km/CTNZtpoU2+TGFJOVeOZhQhGePGD6T',
+    'e8TnroaWPSx6iIgIZN3m',
+  ],
+} as const;
+
+/** Where each planted value sits in the fixtures, for the failure messages. */
+const PLACES: Record<keyof typeof PLANTED, string> = {
+  anthropicPrompt: 'credentials: prompt text (Anthropic key)',
+  anthropicThinking: 'credentials: thinking (Anthropic key)',
+  anthropicError: 'credentials: errorMessage (Anthropic key)',
+  openaiProj: 'credentials: bash command `export OPENAI_API_KEY=…` (OpenAI project key)',
+  openaiLegacy: 'credentials: reply text (legacy OpenAI key)',
+  awsAccessKeyId: 'credentials: reply text and `cat ~/.aws/credentials` output (AWS access key id)',
+  awsAccessKeyIdEnv: 'credentials: `env` output AWS_ACCESS_KEY_ID= (AWS access key id)',
+  awsSecret: 'credentials: `cat ~/.aws/credentials` output aws_secret_access_key = (AWS secret key)',
+  awsSecretEnv: 'credentials: `env` output AWS_SECRET_ACCESS_KEY= (AWS secret key)',
+  githubPat: 'credentials: reply text (GitHub classic token)',
+  githubPatRemote: 'credentials: `git remote -v` output, https://x-access-token:…@github.com (GitHub token as URL password)',
+  githubFineGrained: 'credentials: custom entry data (GitHub fine-grained token)',
+  slackBot: 'credentials: errorMessage and a label (Slack bot token)',
+  slackSkill: 'credentials: skill body SLACK_BOT_TOKEN= (Slack bot token)',
+  stripeLive: 'credentials: sub-agent call arguments, task, prompt and tool output (Stripe live key)',
+  googleApiKey: 'credentials: skill body (Google API key)',
+  npmToken: 'credentials: .npmrc read output //registry.npmjs.org/:_authToken= (npm token)',
+  npmLegacyToken: 'credentials: .npmrc read output //npm.corp.example.com/:_authToken= (legacy UUID npm token)',
+  genericApiKey: 'credentials: bash command, URL query ?api_key= (generic API key)',
+  genericApiKeyHeader: 'credentials: bash command, header x-api-key: (generic API key)',
+  genericApiKeyJson: 'credentials: custom entry data {"apiKey": …} (generic API key as a JSON field)',
+  jwt: 'credentials: curl tool output (JWT)',
+  jwtThinking: 'credentials: thinking (JWT)',
+  bearer: "credentials: bash command -H 'Authorization: Bearer …' (bearer token)",
+  urlPassword: 'credentials: `git remote -v` output https://deploy-bot:…@ (password in URL)',
+  dbUrlPassword: 'credentials: write tool content DATABASE_URL=postgres://app:…@ (password in URL)',
+  redisUrlPassword: 'credentials: write tool content REDIS_URL=redis://:…@ (password in URL, empty user)',
+  envKey: 'credentials: write tool content PAYMENTS_API_KEY= (*_KEY assignment)',
+  envToken: 'credentials: `env` output DEPLOY_TOKEN= (*_TOKEN assignment)',
+  envSecret: 'credentials: `env` output SESSION_SECRET= (*_SECRET assignment)',
+  envPassword: 'credentials: `env` output PASSWORD= (PASSWORD assignment)',
+  dbPassword: 'credentials: write tool content DB_PASSWORD= (*_PASSWORD assignment)',
+  systemToken: 'credentials: system prompt section STAGING_API_TOKEN= (*_TOKEN assignment)',
+  customSecret: 'credentials: custom entry data {"client_secret": …} (secret as a JSON field)',
+  subagentToken: 'credentials: sub-agent bash command PAYMENTS_TOKEN= (*_TOKEN assignment)',
+  githubPatDamaged: 'home-folder: a damaged line whose preview reaches the data-quality page (GitHub token)',
+  githubOauth: 'home-folder: read and grep output oauth_token: …; credentials: compaction summary (GitHub OAuth token)',
+  dbJsonPassword: 'credentials: tool arguments {"password": …} of db_query (password as a JSON field)',
+  openaiSvc: 'credentials: reply text (OpenAI service account key)',
+  pemRsaLines: 'credentials: read ~/.ssh/id_rsa output (PEM RSA private key)',
+  pemPkcs8Lines: 'credentials: write tool content service-account.pem (PEM PKCS#8 private key)',
+  pemOpensshLines: 'credentials: user shell command !cat ~/.ssh/id_ed25519 output (OpenSSH private key)',
+};
+
+/** Every planted value with its name: one per PEM body line. */
+const VALUES = Object.entries(PLANTED).flatMap(([name, value]): { name: string; value: string }[] =>
+  typeof value === 'string' ? [{ name, value }] : value.map((line, i) => ({ name: `${name}[${i}]`, value: line })),
+);
+
+/** Sentences that only the thinking, the tool output or the system prompt hold. */
+const THINKING = ['Thinking sentence: the lighthouse keeper counts gulls at dawn.', 'Sub-agent thinking sentence: the ferry leaves at noon.'];
+const TOOL_OUTPUT = ['Tool output sentence: the kettle whistled twice.', 'Sub-agent tool output sentence: the tide table is wrong.'];
+const SYSTEM = ['System sentence: always answer like a harbour pilot reading the tide.'];
+
+/** A kind named after each issuer or shape the issue lists must show up in the counts. */
+const REQUIRED_KINDS: [string, RegExp][] = [
+  ['Anthropic keys', /anthropic/i],
+  ['OpenAI keys', /openai/i],
+  ['AWS keys', /aws/i],
+  ['GitHub tokens', /github/i],
+  ['Slack tokens', /slack/i],
+  ['Stripe keys', /stripe/i],
+  ['Google API keys', /google/i],
+  ['JWTs', /jwt/i],
+  ['PEM private keys', /private|pem/i],
+  ['bearer tokens', /bearer/i],
+  ['passwords in URLs', /url|password/i],
+  ['the home folder', /home/i],
+];
+
+interface Built {
+  outDir: string;
+  /** Every file of the report (relative path with "/") → its text. */
+  files: Map<string, string>;
+}
+
+interface Summary {
+  sharing?: { redactions?: Record<string, number>; omitted?: string[] };
+  totals: { sessions: number; tokens: unknown; cost: unknown };
+  sessions: { tokens: unknown }[];
+}
+
+let workDir: string;
+const builds: Record<'plain' | 'redacted' | 'omitted' | 'shareApi' | 'shareCli', Built> = {} as never;
+
+beforeAll(async () => {
+  workDir = await tempDir('bough-redaction-');
+  const base = { inputs: [SECRETS], timeZone: 'UTC', environment: { env: {}, home: HOME }, now: NOW } satisfies Partial<BuildOptions>;
+  builds.plain = await buildInto('plain', base);
+  builds.redacted = await buildInto('redacted', { ...base, redact: true });
+  builds.omitted = await buildInto('omitted', { ...base, omit: ['thinking', 'tool-output', 'system'] });
+  builds.shareApi = await buildInto('share-api', { ...base, redact: true, omit: ['thinking'] });
+  const outDir = join(workDir, 'share-cli');
+  let stderr = '';
+  const io: CliIo = { stdout: () => undefined, stderr: (t) => (stderr += t), env: {}, home: HOME, isTty: false, now: () => NOW };
+  const code = await main(['build', SECRETS, '--share', '--out', outDir, '--tz', 'UTC'], io);
+  if (code !== 0) throw new Error(`bough build --share failed (${code}): ${stderr}`);
+  builds.shareCli = { outDir, files: await readAll(outDir) };
+});
+
+afterAll(async () => {
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+describe('--redact', () => {
+  it('has something to remove: without it, every planted secret and the home folder are in the report', () => {
+    const all = [...builds.plain.files.values()];
+    const missing = VALUES.filter(({ value }) => !all.some((text) => spellings(value).some((s) => text.includes(s)))).map(({ name }) => name);
+    expect(missing).toEqual([]);
+    expect(all.some((text) => text.includes(HOME))).toBe(true);
+  });
+
+  it('leaves no planted secret, whole or in part, in any file of the report, in any spelling', () => {
+    const leaks: string[] = [];
+    for (const [file, text] of builds.redacted.files) {
+      for (const { name, value } of VALUES) {
+        const key = name.replace(/\[\d+\]$/, '') as keyof typeof PLANTED;
+        const found = needles(value).find((needle) => text.includes(needle.text) || file.includes(needle.text));
+        if (found) leaks.push(`${file}: ${name} as ${found.form} "${found.text}" (${PLACES[key]})`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+
+  it('leaves the home folder nowhere: not in pages, summary.json, usage.csv or file names', () => {
+    const leaks: string[] = [];
+    for (const [file, text] of builds.redacted.files) {
+      for (const spelling of [HOME, encodeURIComponent(HOME), HOME.replace(/\//g, '\\/'), HOME.replace(/\//g, '\\\\')]) {
+        const count = text.split(spelling).length - 1;
+        if (count > 0) leaks.push(`${file}: ${count} × ${spelling} (${context(text, spelling)})`);
+      }
+      if (file.includes('planted-user')) leaks.push(`file name ${file}`);
+    }
+    expect(leaks).toEqual([]);
+  });
+
+  it('keeps the text around what it removed, with ~ for the home folder', () => {
+    const pages = [...builds.redacted.files].filter(([file]) => file.startsWith('sessions/')).map(([, text]) => text);
+    expect(pages.some((text) => text.includes('stopped working'))).toBe(true);
+    expect(pages.some((text) => text.includes('[REDACTED:'))).toBe(true);
+    expect(pages.some((text) => text.includes('~/projects/payments'))).toBe(true);
+  });
+
+  it('counts what it removed per kind in summary.json, for every kind it marked', () => {
+    const summary = summaryOf(builds.redacted);
+    const redactions = summary.sharing?.redactions;
+    expect(redactions, 'summary.json sharing.redactions').toBeTypeOf('object');
+    const counts = Object.entries(redactions ?? {});
+    expect(counts.filter(([, n]) => !Number.isInteger(n) || n <= 0)).toEqual([]);
+    const kinds = counts.map(([kind]) => kind);
+    expect(REQUIRED_KINDS.filter(([, pattern]) => !kinds.some((kind) => pattern.test(kind))).map(([what]) => what)).toEqual([]);
+    // Every [REDACTED:kind] marker written anywhere is counted under its kind.
+    const marked = new Set<string>();
+    for (const text of builds.redacted.files.values()) for (const m of text.matchAll(/\[REDACTED:([^\]\s]+)\]/g)) marked.add(m[1] as string);
+    expect(marked.size).toBeGreaterThan(0);
+    expect([...marked].filter((kind) => !kinds.includes(kind))).toEqual([]);
+  });
+
+  it('says on the index page and the data-quality page how many of each kind it removed', () => {
+    const counts = Object.entries(summaryOf(builds.redacted).sharing?.redactions ?? {});
+    expect(counts.length).toBeGreaterThan(0);
+    for (const page of ['index.html', 'data-quality.html']) {
+      const text = visibleText(builds.redacted.files.get(page) ?? '');
+      expect(text, page).toMatch(/redact/i);
+      const unsaid = counts.filter(([kind, n]) => !saysCount(text, kind, n)).map(([kind, n]) => `${kind}: ${n}`);
+      expect(unsaid, `${page} does not say these counts`).toEqual([]);
+    }
+  });
+
+  it('shows input files under the home folder with ~ too', async () => {
+    const home = join(workDir, 'home-of-inputs');
+    await cp(SECRETS, join(home, '.pi', 'agent', 'sessions', '--home-planted-user--'), { recursive: true });
+    const built = await buildInto('inputs-in-home', { inputs: [join(home, '.pi')], timeZone: 'UTC', environment: { env: {}, home }, now: NOW, redact: true });
+    const leaks = [...built.files].filter(([, text]) => text.includes(home)).map(([file, text]) => `${file}: ${context(text, home)}`);
+    expect(leaks).toEqual([]);
+  });
+});
+
+describe('--omit and --share', () => {
+  it('the sentences checked below are in a report without --omit', () => {
+    const all = [...builds.plain.files.values()];
+    const missing = [...THINKING, ...TOOL_OUTPUT, ...SYSTEM].filter((sentence) => !all.some((text) => text.includes(sentence)));
+    expect(missing).toEqual([]);
+  });
+
+  it('--omit thinking,tool-output,system drops the thinking, the tool output and the system prompt everywhere', () => {
+    const left: string[] = [];
+    for (const [file, text] of builds.omitted.files) {
+      for (const sentence of [...THINKING, ...TOOL_OUTPUT, ...SYSTEM]) if (text.includes(sentence)) left.push(`${file}: ${sentence}`);
+    }
+    expect(left).toEqual([]);
+  });
+
+  it('--omit leaves every token and cost total as it was', () => {
+    const plain = summaryOf(builds.plain);
+    const omitted = summaryOf(builds.omitted);
+    expect(omitted.totals.sessions).toBe(plain.totals.sessions);
+    expect(omitted.totals.tokens).toEqual(plain.totals.tokens);
+    expect(omitted.totals.cost).toEqual(plain.totals.cost);
+    expect(omitted.sessions.map((s) => s.tokens)).toEqual(plain.sessions.map((s) => s.tokens));
+  });
+
+  it('--share through the command line writes the same report as --redact --omit thinking', () => {
+    const cli = builds.shareCli;
+    const api = builds.shareApi;
+    expect([...cli.files.keys()]).toEqual([...api.files.keys()]);
+    const differ = [...cli.files].filter(([file, text]) => text.split(cli.outDir).join('OUT') !== (api.files.get(file) ?? '').split(api.outDir).join('OUT')).map(([file]) => file);
+    expect(differ).toEqual([]);
+  });
+
+  it('--share removes the secrets and the thinking but keeps the tool output and the system prompt', () => {
+    const all = [...builds.shareCli.files.values()];
+    const leaked = VALUES.filter(({ value }) => all.some((text) => text.includes(value))).map(({ name }) => name);
+    expect(leaked).toEqual([]);
+    expect(all.some((text) => text.includes(HOME))).toBe(false);
+    expect(THINKING.filter((sentence) => all.some((text) => text.includes(sentence)))).toEqual([]);
+    expect(TOOL_OUTPUT.filter((sentence) => !all.some((text) => text.includes(sentence)))).toEqual([]);
+    expect(SYSTEM.filter((sentence) => !all.some((text) => text.includes(sentence)))).toEqual([]);
+    expect(Object.keys(summaryOf(builds.shareCli).sharing?.redactions ?? {}).length).toBeGreaterThan(0);
+  });
+});
+
+async function buildInto(name: string, options: Omit<BuildOptions, 'out'>): Promise<Built> {
+  const outDir = join(workDir, name);
+  await mkdir(workDir, { recursive: true });
+  await build({ ...options, out: outDir });
+  return { outDir, files: await readAll(outDir) };
+}
+
+/** Every file of a report folder, HTML, JSON, CSV and assets alike, as text. */
+async function readAll(dir: string): Promise<Map<string, string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .sort();
+  const texts = new Map<string, string>();
+  for (const file of files) texts.set(file, await readFile(join(dir, ...file.split('/')), 'utf8'));
+  return texts;
+}
+
+function summaryOf(built: Built): Summary {
+  return JSON.parse(built.files.get('summary.json') as string) as Summary;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** How a value can be spelled in a page, a JSON file or a URL. */
+function spellings(value: string): string[] {
+  return [
+    ...new Set([
+      value,
+      value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string),
+      value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`),
+      JSON.stringify(value).slice(1, -1),
+      JSON.stringify(value).slice(1, -1).replace(/\//g, '\\/'),
+      encodeURIComponent(value),
+      encodeURI(value),
+    ]),
+  ];
+}
+
+/**
+ * The whole value in every spelling, and two 16-character pieces of its random part (the start and
+ * the middle), so that a secret cut short (a preview, a label shortened for the tree) is caught too.
+ */
+function needles(value: string): { form: string; text: string }[] {
+  const found: { form: string; text: string }[] = spellings(value).map((text, i) => ({ form: i === 0 ? 'itself' : 'an escaped spelling', text }));
+  if (value.length >= 24) {
+    const start = Math.max(0, value.search(/fake|f4ke|planted|plnt|damaged|remote/i));
+    const middle = Math.floor(value.length / 2) - 8;
+    found.push({ form: 'its start', text: value.slice(start, start + 16) }, { form: 'its middle', text: value.slice(middle, middle + 16) });
+  }
+  return found;
+}
+
+function context(text: string, needle: string): string {
+  const at = text.indexOf(needle);
+  return JSON.stringify(text.slice(Math.max(0, at - 60), at + needle.length + 20));
+}
+
+/** A page says "N kind" or "kind: N" (N as written, maybe with thousands separators). */
+function saysCount(text: string, kind: string, count: number): boolean {
+  const n = count.toLocaleString('en-US').replace(/,/g, '[,\\s]?');
+  const k = kind.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\d])${n}\\D{0,40}${k}|${k}\\D{0,40}(^|[^\\d])${n}([^\\d]|$)`, 'i').test(text);
+}
+
+/** What a reader sees of a page: tags dropped, entities decoded. */
+function visibleText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+}
