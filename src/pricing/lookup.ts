@@ -39,7 +39,7 @@ const PI_PROVIDER_PREFIXES: Readonly<Record<string, readonly string[]>> = {
   openai: [''],
   'openai-codex': [''],
   google: ['gemini/'],
-  'google-vertex': ['', 'vertex_ai/'],
+  'google-vertex': ['vertex_ai/', ''],
   'google-gemini-cli': ['gemini/'],
   'google-antigravity': ['gemini/', ''],
   openrouter: ['openrouter/'],
