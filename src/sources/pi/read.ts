@@ -246,17 +246,7 @@ function payloadOf(
     }
     case 'custom_message': {
       const r = parse(raw.rawCustomMessage, 'custom_message');
-      return (
-        r &&
-        plain({
-          kind: 'custom',
-          customType: r.customType ?? '(unnamed)',
-          isMessage: true,
-          display: r.display ?? true,
-          content: blocksOf(r.content, ctx.cwd),
-          data: r.details,
-        })
-      );
+      return r && extensionMessage(r, ctx.cwd);
     }
     case 'label': {
       const r = parse(raw.rawLabel, 'label');
@@ -286,6 +276,21 @@ function payloadOf(
       ctx.diagnostics.push(diagnostic('unknown-entry-type', ctx.file, line, `entry type ${JSON.stringify(type)}`));
       return plain({ kind: 'unknown', rawType: type, raw: record });
   }
+}
+
+/** An extension's message to the model: a custom_message entry, or (v2/v3 legacy) a message with role hookMessage/custom. */
+function extensionMessage(
+  m: { customType?: string | null; content?: string | unknown[] | null; display?: boolean | null; details?: unknown },
+  cwd: string | null,
+): Built {
+  return plain({
+    kind: 'custom',
+    customType: m.customType ?? '(unnamed)',
+    isMessage: true,
+    display: m.display ?? true,
+    content: blocksOf(m.content, cwd),
+    data: m.details,
+  });
 }
 
 function plain(payload: EntryPayload): Built {
@@ -393,17 +398,7 @@ function messagePayload(
     case 'custom':
     case 'hookMessage': {
       const m = parse(raw.rawCustomRoleMessage, 'custom message');
-      return (
-        m &&
-        plain({
-          kind: 'custom',
-          customType: m.customType ?? '(unnamed)',
-          isMessage: true,
-          display: m.display ?? true,
-          content: blocksOf(m.content, ctx.cwd),
-          data: m.details,
-        })
-      );
+      return m && extensionMessage(m, ctx.cwd);
     }
     default:
       ctx.diagnostics.push(diagnostic('unknown-role', ctx.file, line, `message role ${JSON.stringify(message.role)}`));
