@@ -90,7 +90,7 @@ export function buildArchive(files: readonly SessionFile[], options: ArchiveOpti
       costCheck,
       tools: toolStats(counted, file.entries),
       branches: tree.leaves.length,
-      title: name ?? titleFromPrompts(file.entries),
+      title: name === null ? titleFromPrompts(file.entries) : shorten(name),
       name,
       origin: null,
       originMissing: lineage.missingOrigin.has(file),
@@ -173,9 +173,15 @@ function titleFromPrompts(entries: readonly Entry[]): string {
       .replace(/\s+/g, ' ')
       .trim();
     const title = skillTitle(entry.skill, typed);
-    if (title) return title.length > TITLE_LENGTH ? `${title.slice(0, TITLE_LENGTH - 1)}…` : title;
+    if (title) return shorten(title);
   }
   return '(no prompts)';
+}
+
+/** Titles name a session in lists and headings; the full name stays on its page. */
+function shorten(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > TITLE_LENGTH ? `${oneLine.slice(0, TITLE_LENGTH - 1)}…` : oneLine;
 }
 
 function skillTitle(skill: SkillInvocation | null, typed: string): string {
