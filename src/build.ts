@@ -1,15 +1,15 @@
 // The orchestrator: discover → read → model → report → write, collecting diagnostics on the way.
 
-import { parse, relative, resolve, sep } from 'node:path';
+import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
 import { summariseDiagnostics, type Diagnostic } from './diagnostics.js';
 import { discover, type Discovery, type Place } from './discover.js';
 import { BoughError } from './errors.js';
 import { buildArchive, type Archive } from './model/archive.js';
 import { openReportFolder } from './output/report-folder.js';
 import { loadAssets, loadTemplates, packageVersion, SAMPLES_DIR } from './package-files.js';
-import { formatCount, formatDateTime, plural } from './report/format.js';
+import { formatDateTime, plural } from './report/format.js';
 import { shareable, type OmitKind } from './share/share.js';
-import { dataQualityView, indexPageView, projectPageView, type OverviewContext } from './report/overview-pages.js';
+import { dataQualityView, indexPageView, projectPageView, sharingLine, type OverviewContext } from './report/overview-pages.js';
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE } from './report/pages.js';
 import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView } from './report/render.js';
 import { sessionPageView } from './report/session-page.js';
@@ -61,6 +61,7 @@ const READ_CONCURRENCY = 4;
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const outDir = resolve(options.out);
   let discovery = await discover(options.inputs, options.environment);
+  refuseUnsafeOut(outDir, discovery, options.environment.home);
   const searched = discovery.places;
   let usedSamples = false;
   const context: ReadContext = { piLocalProviders: await piLocalProviders(options.environment) };
@@ -70,9 +71,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // A first run on a machine without sessions still shows what a report looks like.
     usedSamples = true;
     discovery = await discover([SAMPLES_DIR], options.environment);
+    refuseUnsafeOut(outDir, discovery, options.environment.home);
     read = await readAll(discovery.files, options.progress, context);
   }
-  refuseUnsafeOut(outDir, discovery, options.environment.home);
 
   const omit = new Set(options.omit ?? []);
   const shared = shareable(read.files, read.diagnostics, { redact: options.redact ?? false, omit, home: options.environment.home });
@@ -143,7 +144,7 @@ async function writeReport(
     time,
     generated: `Generated ${formatDateTime(options.now.getTime(), time)} (${options.timeZone}) by ${generator} from ${plural(read.files.length, 'session file')}.`,
     notice,
-    sharing: sharingView(sharing),
+    sharing: sharingLine(sharing.redacted, sharing.redactions, sharing.omitted),
     inputs: discovery.places.map((place) => ({
       path: sharing.text(place.path),
       note: place.exists ? plural(place.files, 'candidate file') : 'not found',
@@ -195,16 +196,6 @@ async function writeReport(
   }
 }
 
-function sharingView(sharing: Sharing): string | null {
-  const parts: string[] = [];
-  if (sharing.redacted) {
-    const counts = [...sharing.redactions].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${formatCount(n)} ${kind}`);
-    parts.push(counts.length > 0 ? `Redacted: ${counts.join(', ')}.` : 'Redacted: nothing matched a secret or the home folder.');
-  }
-  if (sharing.omitted.length > 0) parts.push(`Left out: ${sharing.omitted.join(', ')}.`);
-  return parts.length > 0 ? parts.join(' ') : null;
-}
-
 function noSessionsSentence(discovery: Discovery): string {
   const where = discovery.places.map((p) => p.path).join(', ');
   return discovery.files.length === 0
@@ -220,7 +211,8 @@ function refuseUnsafeOut(outDir: string, discovery: Discovery, home: string): vo
   for (const place of discovery.places) {
     if (!place.exists) continue;
     const inside = relative(place.path, outDir);
-    if (inside === '' || (!inside.startsWith('..') && !inside.startsWith(sep) && !/^[A-Za-z]:/.test(inside))) {
+    const outside = inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside);
+    if (!outside) {
       throw new BoughError(`Refusing to write the report to ${outDir}: it is inside the input ${place.path}. Choose another --out.`);
     }
   }

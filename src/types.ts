@@ -44,6 +44,14 @@ export interface ToolEffect {
   paths: string[];
   /** The shell command, for shell calls. */
   command: string | null;
+  /** What the call is about, in a line: the command, the path, the pattern. */
+  summary: string;
+}
+
+/** A diff a tool reported: a unified patch, or an agent's own display diff (+/- and line numbers). */
+export interface ToolDiff {
+  format: 'unified' | 'display';
+  text: string;
 }
 
 /** A `git commit` seen in a shell tool's result. */
@@ -116,6 +124,8 @@ export type EntryPayload =
       isError: boolean;
       details: unknown;
       subagents: SubagentRun[];
+      /** The edit's diff, when the tool reported one. */
+      diff: ToolDiff | null;
       /** Lines added and removed by an edit, from its diff. */
       change: { added: number; removed: number } | null;
       commits: GitCommit[];

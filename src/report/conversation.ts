@@ -2,7 +2,7 @@
 // summarised, outputs cut to a readable size, images as data URLs bough builds itself.
 
 import type { PricedUsage } from '../pricing/price.js';
-import type { Block, Entry, SubagentRun, Usage } from '../types.js';
+import type { Block, Entry, SubagentRun, ToolDiff, Usage } from '../types.js';
 import { formatCount, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
 import { renderMarkdown } from './markdown.js';
 
@@ -161,7 +161,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         isError: entry.isError,
         output: cut(text, MAX_TEXT),
         parts: entry.content.filter((b) => b.type !== 'text').map(partView),
-        diff: diffOf(entry.details),
+        diff: entry.diff && diffLines(entry.diff),
         subagents: entry.subagents.map((run) => subagentView(run, ctx)),
         nestedCalls:
           entry.nestedCalls.length === 0
@@ -287,7 +287,7 @@ function partView(block: Block): PartView {
     case 'thinking':
       return { type: 'thinking', html: block.redacted && !block.text ? '' : renderMarkdown(block.text), redacted: block.redacted };
     case 'toolCall':
-      return { type: 'toolCall', name: block.name, summary: toolSummary(block.name, block.arguments), args: json(block.arguments), error: block.argumentsError };
+      return { type: 'toolCall', name: block.name, summary: block.effect.summary, args: json(block.arguments), error: block.argumentsError };
     case 'image':
       return { type: 'image', src: imageSource(block.mimeType, block.data), mimeType: block.mimeType };
     case 'unknown':
@@ -302,48 +302,20 @@ function imageSource(mimeType: string, data: string): string | null {
   return `data:${mimeType.toLowerCase()};base64,${compact}`;
 }
 
-/** The argument that says what a call did: the command, the path, the pattern. */
-function toolSummary(name: string, args: unknown): string {
-  if (typeof args !== 'object' || args === null) return '';
-  const a = args as Record<string, unknown>;
-  const str = (key: string) => (typeof a[key] === 'string' ? (a[key] as string) : '');
-  switch (name) {
-    case 'bash':
-    case 'powershell':
-      return str('command');
-    case 'read':
-    case 'write':
-    case 'edit':
-      return str('path') || str('file_path');
-    case 'grep':
-    case 'find':
-      return [str('pattern'), str('path')].filter(Boolean).join('  in ');
-    case 'ls':
-      return str('path') || '.';
-    case 'subagent':
-      return str('agent') ? `${str('agent')}: ${str('task')}` : Array.isArray(a['tasks']) ? `${a['tasks'].length} parallel tasks` : Array.isArray(a['chain']) ? `chain of ${a['chain'].length}` : '';
-    default: {
-      const first = Object.values(a).find((v): v is string => typeof v === 'string');
-      return first ?? '';
-    }
-  }
-}
+const MAX_DIFF_LINES = 2000;
 
-function diffOf(details: unknown): DiffLine[] | null {
-  if (typeof details !== 'object' || details === null) return null;
-  const d = details as Record<string, unknown>;
-  const patch = typeof d['patch'] === 'string' ? d['patch'] : null;
-  const diff = typeof d['diff'] === 'string' ? d['diff'] : null;
-  const text = patch ?? diff;
-  if (!text) return null;
-  const lines = text.split('\n').slice(0, 2000);
-  return lines.map((line): DiffLine => {
-    if (patch !== null && (line.startsWith('---') || line.startsWith('+++'))) return { tone: 'meta', text: line };
-    if (line.startsWith('@@')) return { tone: 'hunk', text: line };
-    if (line.startsWith('+')) return { tone: 'add', text: line };
-    if (line.startsWith('-')) return { tone: 'del', text: line };
-    return { tone: 'ctx', text: line };
-  });
+function diffLines(diff: ToolDiff): DiffLine[] {
+  const unified = diff.format === 'unified';
+  return diff.text
+    .split('\n')
+    .slice(0, MAX_DIFF_LINES)
+    .map((line): DiffLine => {
+      if (unified && (line.startsWith('---') || line.startsWith('+++'))) return { tone: 'meta', text: line };
+      if (line.startsWith('@@')) return { tone: 'hunk', text: line };
+      if (line.startsWith('+')) return { tone: 'add', text: line };
+      if (line.startsWith('-')) return { tone: 'del', text: line };
+      return { tone: 'ctx', text: line };
+    });
 }
 
 function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView {

@@ -159,6 +159,17 @@ export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: Overvie
   };
 }
 
+/** What --redact removed and --omit left out, for the index and the data-quality page. */
+export function sharingLine(redacted: boolean, redactions: ReadonlyMap<string, number>, omitted: readonly string[]): string | null {
+  const parts: string[] = [];
+  if (redacted) {
+    const counts = [...redactions].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${formatCount(n)} ${kind}`);
+    parts.push(counts.length > 0 ? `Redacted: ${counts.join(', ')}.` : 'Redacted: nothing matched a secret or the home folder.');
+  }
+  if (omitted.length > 0) parts.push(`Left out: ${omitted.join(', ')}.`);
+  return parts.length > 0 ? parts.join(' ') : null;
+}
+
 function unpricedLine(archive: Archive): string | null {
   const models = unpricedModels(archive.totals);
   if (models.length === 0) return null;

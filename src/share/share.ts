@@ -109,6 +109,7 @@ class Walker {
           isError: entry.isError,
           details: omitted ? null : this.json(entry.details),
           subagents: entry.subagents.map((run) => this.subagent(run, omitted)),
+          diff: omitted || entry.diff === null ? null : { format: entry.diff.format, text: this.t(entry.diff.text) },
           change: entry.change,
           commits: entry.commits.map((c) => ({ ...c, branch: this.maybe(c.branch), message: this.maybe(c.message), line: this.maybe(c.line) })),
           nestedCalls: entry.nestedCalls.map((c) => ({ name: this.t(c.name), status: this.maybe(c.status), error: this.maybe(c.error) })),
@@ -192,7 +193,12 @@ class Walker {
   }
 
   private toolCall(call: Extract<Block, { type: 'toolCall' }>): Extract<Block, { type: 'toolCall' }> {
-    const effect: ToolEffect = { action: call.effect.action, paths: call.effect.paths.map(this.t), command: this.maybe(call.effect.command) };
+    const effect: ToolEffect = {
+      action: call.effect.action,
+      paths: call.effect.paths.map(this.t),
+      command: this.maybe(call.effect.command),
+      summary: this.t(call.effect.summary),
+    };
     return { ...call, name: this.t(call.name), arguments: this.json(call.arguments), argumentsError: this.maybe(call.argumentsError), effect };
   }
 

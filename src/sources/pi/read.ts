@@ -10,7 +10,7 @@ import { lineRecords } from '../line-records.js';
 import type { SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { splitSkillPrompt } from './skills.js';
-import { commitsOf, editChange, toolEffect } from './tools.js';
+import { commitsOf, diffChange, editDiff, toolEffect } from './tools.js';
 
 export function isPiHeader(record: Record<string, unknown>): boolean {
   return raw.rawHeader.safeParse(record).success;
@@ -351,6 +351,7 @@ function messagePayload(
       const isError = m.isError ?? false;
       const call = m.toolCallId ? ctx.calls.get(m.toolCallId) : undefined;
       const output = content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+      const diff = editDiff(m.details);
       return {
         payload: {
           kind: 'toolResult',
@@ -360,7 +361,8 @@ function messagePayload(
           isError,
           details: m.details,
           subagents: sub.runs,
-          change: isError ? null : editChange(m.details),
+          diff,
+          change: diff === null || isError ? null : diffChange(diff),
           commits: commitsOf(m.toolName ?? call?.name ?? null, call?.effect.command ?? null, output, isError),
           nestedCalls: (m.nestedCalls?.calls ?? []).map((c) => ({ name: c.name, status: c.status ?? null, error: c.error ?? null })),
         },

@@ -1,7 +1,7 @@
 // What Pi's tool calls did (formats/pi.md §15–§16): which files they named, resolved as Pi
 // resolves them, how many lines an edit changed, and which git commits a shell call made.
 
-import type { GitCommit, ToolEffect } from '../../types.js';
+import type { GitCommit, ToolDiff, ToolEffect } from '../../types.js';
 
 const SHELLS = new Set(['bash', 'powershell']);
 
@@ -11,25 +11,31 @@ export function toolEffect(name: string, args: unknown, cwd: string | null): Too
   // Pi's renderers accept file_path as an alias of path.
   const path = str('path') ?? str('file_path');
   const paths = (list: (string | null)[]) => list.filter((p): p is string => p !== null && p !== '').map((p) => resolvePiPath(p, cwd));
+  const effect = (action: ToolEffect['action'], named: string[], command: string | null, summary: string): ToolEffect => ({
+    action,
+    paths: named,
+    command,
+    summary,
+  });
   switch (name) {
     case 'read':
-      return { action: 'read', paths: paths([path]), command: null };
     case 'write':
-      return { action: 'write', paths: paths([path]), command: null };
     case 'edit':
-      return { action: 'edit', paths: paths([path]), command: null };
+      return effect(name, paths([path]), null, path ?? '');
     case 'bash':
     case 'powershell':
-      return { action: 'shell', paths: [], command: str('command') };
+      return effect('shell', [], str('command'), str('command') ?? '');
     case 'grep':
     case 'find':
-      return { action: 'search', paths: paths([path ?? '.']), command: null };
+      return effect('search', paths([path ?? '.']), null, [str('pattern'), path].filter(Boolean).join('  in '));
     case 'ls':
-      return { action: 'list', paths: paths([path ?? '.']), command: null };
-    case 'subagent':
-      return { action: 'delegate', paths: [], command: null };
+      return effect('list', paths([path ?? '.']), null, path ?? '.');
+    case 'subagent': {
+      const count = Array.isArray(a['tasks']) ? `${a['tasks'].length} parallel tasks` : Array.isArray(a['chain']) ? `a chain of ${a['chain'].length}` : '';
+      return effect('delegate', [], null, str('agent') ? `${str('agent')}: ${str('task') ?? ''}` : count);
+    }
     default:
-      return { action: 'other', paths: [], command: null };
+      return effect('other', [], null, Object.values(a).find((v): v is string => typeof v === 'string') ?? '');
   }
 }
 
@@ -91,20 +97,21 @@ function relativeTo(path: string, cwd: string, windows: boolean): string {
   return same(path.slice(0, prefix.length), prefix) ? path.slice(prefix.length) : path;
 }
 
-/** Lines added and removed, from `details.patch` (unified diff) or the older display `details.diff`. */
-export function editChange(details: unknown): { added: number; removed: number } | null {
+/** An edit's diff: `details.patch` (unified, 0.75.5+), else the older display `details.diff`. */
+export function editDiff(details: unknown): ToolDiff | null {
   if (typeof details !== 'object' || details === null) return null;
   const d = details as Record<string, unknown>;
-  if (typeof d['patch'] === 'string') return countLines(d['patch'], true);
-  if (typeof d['diff'] === 'string') return countLines(d['diff'], false);
+  if (typeof d['patch'] === 'string') return { format: 'unified', text: d['patch'] };
+  if (typeof d['diff'] === 'string') return { format: 'display', text: d['diff'] };
   return null;
 }
 
-function countLines(text: string, unified: boolean): { added: number; removed: number } {
+/** Lines added and removed by a diff. */
+export function diffChange(diff: ToolDiff): { added: number; removed: number } {
   let added = 0;
   let removed = 0;
-  for (const line of text.split('\n')) {
-    if (unified && (line.startsWith('+++') || line.startsWith('---'))) continue;
+  for (const line of diff.text.split('\n')) {
+    if (diff.format === 'unified' && (line.startsWith('+++') || line.startsWith('---'))) continue;
     if (line.startsWith('+')) added++;
     else if (line.startsWith('-')) removed++;
   }
