@@ -32,6 +32,10 @@ const marked = new Marked({
       const titleAttr = title ? ` title="${escapeHtml(title)}"` : '';
       return `<a href="${escapeHtml(url)}"${titleAttr} rel="noopener noreferrer">${inner}</a>`;
     },
+    // A task list's box as a character: pages carry no form controls.
+    checkbox({ checked }: Tokens.Checkbox): string {
+      return checked ? '☑ ' : '☐ ';
+    },
     image({ href, text }: Tokens.Image): string {
       const label = `[image: ${escapeHtml(text || 'untitled')}]`;
       const url = safeUrl(href);

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown, safeUrl } from '../src/report/markdown.js';
+import { liveMarkup } from './support/html.js';
+
+describe('Markdown from sessions', () => {
+  it.each([
+    ['raw HTML', '<script>alert(1)</script><img src=x onerror=alert(2)>'],
+    ['an autolink with a script scheme', '<javascript:alert(1)>'],
+    ['a reference link', '[x][r]\n\n[r]: javascript:alert(1)'],
+    ['an entity-encoded scheme', '[x](&#106;avascript:alert(1))'],
+    ['a scheme split by a newline', '[x](java\nscript:alert(1))'],
+    ['a data: image', '![x](data:text/html;base64,PHNjcmlwdD4=)'],
+    ['a hostile code fence language', '```"><script>alert(1)</script>\ncode\n```'],
+    ['a task list', '- [x] done\n- [ ] to do'],
+    ['an HTML comment and CDATA', '<!-- x --><![CDATA[ <script>alert(1)</script> ]]>'],
+  ])('renders %s without live markup', (_, text) => {
+    expect(liveMarkup(renderMarkdown(text))).toEqual([]);
+  });
+
+  it('keeps http, https and mailto links, and shows images as links, never loading them', () => {
+    expect(renderMarkdown('[a](https://example.com/a?b=1&c=2)')).toContain('<a href="https://example.com/a?b=1&amp;c=2" rel="noopener noreferrer">a</a>');
+    expect(renderMarkdown('![chart](https://example.com/c.png)')).toContain('<a href="https://example.com/c.png" rel="noopener noreferrer">[image: chart]</a>');
+    expect(renderMarkdown('[mail](mailto:a@example.com)')).toContain('href="mailto:a@example.com"');
+  });
+
+  it('keeps only safe schemes, whatever spaces and control characters hide in them', () => {
+    expect(['https://a', 'HTTP://a', 'mailto:x', 'javascript:x', ' JaVa\tScRiPt:x', 'vbscript:x', 'data:text/html,x', 'file:///etc/passwd', '#top'].map(safeUrl)).toEqual([
+      'https://a',
+      'HTTP://a',
+      'mailto:x',
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('renders task lists with characters, not form controls', () => {
+    expect(renderMarkdown('- [x] done\n- [ ] to do')).toMatch(/☑ done[\s\S]*☐ to do/);
+  });
+});
