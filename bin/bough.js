@@ -11,4 +11,12 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-process.exitCode = await main(process.argv.slice(2));
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  // Expected failures come back as an exit code with a sentence; anything else is a bough bug.
+  removeUnfinishedReports();
+  process.stderr.write(`bough: unexpected error: ${error?.message ?? error}. This is a bug in bough; please report it with the command you ran.\n`);
+  if (process.env.BOUGH_DEBUG) process.stderr.write(`${error?.stack ?? ''}\n`);
+  process.exitCode = 1;
+}

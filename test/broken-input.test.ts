@@ -89,6 +89,16 @@ describe('damaged input', () => {
     ]);
   });
 
+  // Regression: walking such a record for --redact overflowed the stack and ended the build.
+  it.each([false, true])('builds a session with a record nested 100,000 levels deep (redact: %s)', async (redact) => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const tool = `{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-10-21T09:00:02.000Z","message":{"role":"toolResult","toolCallId":"x","toolName":"t","content":[],"details":${deep}}}`;
+    const dir = await tempDir();
+    await writeFile(join(dir, 'deep.jsonl'), [header('d'), prompt('a1', null, 'before'), tool, reply('a3', 'a2', 'after')].join('\n'));
+    const { summary } = await build({ inputs: [dir], out: join(await tempDir(), 'r'), redact, timeZone: 'UTC', environment: { env: {}, home: await tempDir() }, now: new Date() });
+    expect(summary.totals).toMatchObject({ prompts: 1, replies: 1 });
+  });
+
   it('skips a binary file named .jsonl with one note', async () => {
     const binary = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256));
     expect(await readSessionFile(await fileOf('image.jsonl', binary))).toMatchObject({

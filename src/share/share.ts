@@ -25,6 +25,9 @@ export interface Shared {
   redactions: ReadonlyMap<string, number>;
 }
 
+const MAX_JSON_DEPTH = 100;
+const TOO_DEEP = '[nested too deep to show]';
+
 export const OMITTED = {
   thinking: '[thinking omitted from this report]',
   'tool-output': '[tool output omitted from this report]',
@@ -202,13 +205,17 @@ class Walker {
     return { ...call, name: this.t(call.name), arguments: this.json(call.arguments), argumentsError: this.maybe(call.argumentsError), effect };
   }
 
-  /** Any JSON value: every string, keys included, goes through the redaction; so does a secret field's value. */
-  private json(value: unknown): unknown {
+  /**
+   * Any JSON value: every string, keys included, goes through the redaction; so does a secret
+   * field's value. Nesting deeper than any real record is cut rather than walked.
+   */
+  private json(value: unknown, depth = 0): unknown {
     if (typeof value === 'string') return this.t(value);
-    if (Array.isArray(value)) return value.map((item) => this.json(item));
-    if (typeof value === 'object' && value !== null) {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), typeof v === 'string' ? this.field(k, v) : this.json(v)]));
-    }
-    return value;
+    if (typeof value !== 'object' || value === null) return value;
+    if (depth >= MAX_JSON_DEPTH) return TOO_DEEP;
+    if (Array.isArray(value)) return value.map((item) => this.json(item, depth + 1));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [this.t(k), typeof v === 'string' ? this.field(k, v) : this.json(v, depth + 1)]),
+    );
   }
 }
