@@ -72,7 +72,7 @@ describe('rendered report', () => {
     expect(html).toContain('Actually, leave the name as it is.');
     expect(html).toMatch(/<svg [^>]*class="tree"/);
     expect(html).toContain('<a href="#e-b0000010" class="node');
-    expect(html).toContain('⑂ The conversation branches here:');
+    expect(html).toContain('↳ The conversation branches here:');
   });
 
   it('shows labels on their targets, the latest one winning', async () => {
