@@ -166,7 +166,8 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     if (!env.id) {
       ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, 'entry without an id (given one from its line)'));
     }
-    parentId = env.parentId ?? null;
+    // Without an id and a parent, an entry continues from the line before, as in a v1 file.
+    parentId = env.parentId !== undefined ? env.parentId : env.id ? null : ctx.previousId;
     key = `${id}@${rawTime}`;
   } else {
     // v1 entries have no ids: chain them in file order; the key must survive a /branch copy.
