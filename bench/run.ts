@@ -48,8 +48,8 @@ async function folderBytes(dir: string): Promise<{ bytes: number; files: number 
 
 /** Generates about `mb` megabytes of sessions: long sessions with sizeable tool outputs. */
 async function generate(dir: string, mb: number): Promise<void> {
-  // One session of this shape is ~1 MB; the generator adds families of copies on top.
-  const sessions = Math.max(10, Math.round(mb * 0.9));
+  // A session of this shape is about 0.45 MB, copies included.
+  const sessions = Math.max(10, Math.round(mb / 0.45));
   await generatePiCorpus(dir, { sessions, seed: 42, turns: [60, 140], payloadBytes: 2500 });
 }
 

@@ -122,7 +122,6 @@ export type EntryPayload =
       toolName: string | null;
       content: Block[];
       isError: boolean;
-      details: unknown;
       subagents: SubagentRun[];
       /** The edit's diff, when the tool reported one. */
       diff: ToolDiff | null;

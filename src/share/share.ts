@@ -110,7 +110,6 @@ class Walker {
           toolName: this.maybe(entry.toolName),
           content: omitted ? [{ type: 'text', text: OMITTED['tool-output'] }] : this.blocks(entry.content),
           isError: entry.isError,
-          details: omitted ? null : this.json(entry.details),
           subagents: entry.subagents.map((run) => this.subagent(run, omitted)),
           diff: omitted || entry.diff === null ? null : { format: entry.diff.format, text: this.t(entry.diff.text) },
           change: entry.change,

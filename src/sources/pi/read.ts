@@ -360,7 +360,6 @@ function messagePayload(
           toolName: m.toolName ?? null,
           content,
           isError,
-          details: m.details,
           subagents: sub.runs,
           diff,
           change: diff === null || isError ? null : diffChange(diff),
