@@ -151,8 +151,8 @@ function toolsView(tools: ToolStats): ToolsView | null {
   const summary = [
     plural(tools.calls, 'tool call'),
     tools.failures > 0 ? `${formatCount(tools.failures)} failed` : '',
-    plural(tools.files.length, 'file'),
-    `+${formatCount(tools.added)} −${formatCount(tools.removed)} lines`,
+    tools.files.length > 0 ? `${plural(tools.files.length, 'file')} touched` : '',
+    tools.added + tools.removed > 0 ? `+${formatCount(tools.added)} −${formatCount(tools.removed)} lines` : '',
     tools.commits.length > 0 ? `${plural(landed, 'commit')} landed${landed < tools.commits.length ? `, ${formatCount(tools.commits.length - landed)} failed` : ''}` : '',
   ].filter(Boolean);
   return {
