@@ -21,7 +21,11 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   secret('openai-key', /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g),
   secret('stripe-key', /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{20,}/g),
   secret('github-token', /\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}/g),
-  secret('slack-token', /\bxox[abposre]-[A-Za-z0-9-]{10,}|https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g),
+  secret('slack-token', /\bxox[abposre]-[A-Za-z0-9-]{10,}|\bxapp-\d-[A-Za-z0-9-]{10,}|https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g),
+  secret('gitlab-token', /\bglpat-[A-Za-z0-9_-]{20,}/g),
+  secret('sendgrid-key', /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g),
+  secret('google-oauth', /\bya29\.[A-Za-z0-9_-]{20,}|\bGOCSPX-[A-Za-z0-9_-]{20,}/g),
+  secret('digitalocean-token', /\bdo[pro]_v1_[a-f0-9]{64}\b/g),
   secret('aws-access-key', /\b(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[A-Z0-9]{16}\b/g),
   secret('aws-secret-key', /\b(aws_?secret_?access_?key|AWS_SECRET_ACCESS_KEY)(\s*[=:]\s*["']?)([A-Za-z0-9/+=]{40})\b/gi, 3),
   secret('google-api-key', /\bAIza[0-9A-Za-z_-]{35}\b/g),
@@ -34,10 +38,10 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   secret('npm-token', /(:_authToken|:_auth|:_password|^_authToken|^_auth|^_password)(\s*=\s*)(\S+)/gm, 3),
   secret('bearer-token', /\b(Bearer\s+)((?!\[REDACTED:)[A-Za-z0-9._~+/=-]{8,})/g, 2),
   secret('basic-auth', /\b(Authorization\s*:\s*Basic\s+)([A-Za-z0-9+/=]{8,})/gi, 2),
-  // NAME_KEY=…, NAME_TOKEN=…, NAME_SECRET=…, PASSWORD=… (also export, quotes, colon forms).
+  // NAME_KEY=…, NAME_TOKEN=…, NAME_SECRET=…, PASSWORD=… in any case (also export, quotes, colon forms).
   secret(
     'assignment',
-    new RegExp(String.raw`\b([A-Za-z0-9_.-]*(?:_KEY|_TOKEN|_SECRET|_PASSWORD|_PASSWD|_PASS|_PWD|PASSWORD|PASSWD|SECRET|APIKEY|API_KEY))(\s*[=:]\s*["']?)(${VALUE})`, 'g'),
+    new RegExp(String.raw`\b([A-Za-z0-9_.-]*(?:_KEY|_TOKEN|_SECRET|_PASSWORD|_PASSWD|_PASS|_PWD|PASSWORD|PASSWD|SECRET|APIKEY|API_KEY))(\s*[=:]\s*["']?)(${VALUE})`, 'gi'),
     3,
   ),
   // "apiKey": "…", "password": "…", api_key: …, access_token=… in any case.
@@ -50,7 +54,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
 
 /**
  * Field names whose string value is a secret whatever it looks like ("apiKey", "client_secret",
- * "password", "x-api-key"): in JSON a key and its value are separate strings, so the patterns
- * above cannot see them together.
+ * "password", "x-api-key", AWS's "SecretAccessKey" and "SessionToken"): in JSON a key and its
+ * value are separate strings, so the patterns above cannot see them together.
  */
-export const SECRET_FIELD = /(?:^|[_.-])(?:api[_-]?key|apikey|secret|client[_-]?secret|password|passwd|pwd|passphrase|token|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key|access[_-]?key|credentials?|authorization)$|^(?:api[_-]?key|apikey|secret|password|passwd|token|authorization|auth)$/i;
+export const SECRET_FIELD = /(?:api[_-]?key|apikey|secret|password|passwd|pwd|passphrase|token|credentials?|authorization|auth|access[_-]?key|private[_-]?key|secret[_-]?key)$/i;
