@@ -99,6 +99,27 @@ describe('damaged input', () => {
     expect(summary.totals).toMatchObject({ prompts: 1, replies: 1 });
   });
 
+  it('keeps a reply whose usage is unreadable, and a message whose content is one block instead of a list', async () => {
+    const badUsage = JSON.stringify({
+      type: 'message',
+      id: 'a2',
+      parentId: 'a1',
+      timestamp: '2026-10-21T09:00:02.000Z',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'kept reply' }], usage: { input: 'lots', output: 2 }, stopReason: 'stop' },
+    });
+    const oneBlock = JSON.stringify({
+      type: 'message',
+      id: 'a3',
+      parentId: 'a2',
+      timestamp: '2026-10-21T09:00:03.000Z',
+      message: { role: 'user', content: { type: 'text', text: 'kept prompt' } },
+    });
+    const file = await session(await fileOf('odd.jsonl', [header('o'), prompt('a1', null, 'first'), badUsage, oneBlock].join('\n')));
+    expect(texts(file)).toEqual(['first', 'kept reply', 'kept prompt']);
+    expect(file.entries.flatMap((e) => e.usage)).toEqual([]);
+    expect(file.diagnostics.map((d) => [d.line, d.reason, d.skippedLine])).toEqual([[3, 'invalid-record', false]]);
+  });
+
   it('skips a binary file named .jsonl with one note', async () => {
     const binary = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256));
     expect(await readSessionFile(await fileOf('image.jsonl', binary))).toMatchObject({

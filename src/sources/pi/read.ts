@@ -227,7 +227,7 @@ function payloadOf(
         r.firstKeptEntryId ?? (typeof r.firstKeptEntryIndex === 'number' ? (ctx.cleanIds[r.firstKeptEntryIndex - 1] ?? null) : null);
       return {
         payload: { kind: 'compaction', summary: r.summary ?? '', tokensBefore: r.tokensBefore ?? null, firstKeptEntryId: firstKept },
-        usage: r.usage ? [usageOf(r.usage, 'summary', guessedModel(ctx), timestamp, ctx.localProviders)] : [],
+        usage: usageFrom(ctx, r.usage, line, 'summary', guessedModel(ctx), timestamp),
       };
     }
     case 'branch_summary': {
@@ -235,7 +235,7 @@ function payloadOf(
       if (!r) return null;
       return {
         payload: { kind: 'branchSummary', summary: r.summary ?? '', fromId: r.fromId ?? null },
-        usage: r.usage ? [usageOf(r.usage, 'summary', guessedModel(ctx), timestamp, ctx.localProviders)] : [],
+        usage: usageFrom(ctx, r.usage, line, 'summary', guessedModel(ctx), timestamp),
       };
     }
     case 'custom': {
@@ -264,7 +264,7 @@ function payloadOf(
       const who = { provider: r.provider ?? null, model: r.model ?? null, requestedModel: r.model ?? null, responseModel: null, guessed: false };
       return {
         payload: { kind: 'usageOnly', usageKind: r.kind ?? 'usage', note: r.note ?? null },
-        usage: [usageOf(r.usage, 'usage-entry', who, timestamp, ctx.localProviders)],
+        usage: usageFrom(ctx, r.usage, line, 'usage-entry', who, timestamp),
       };
     }
     case 'context_edit': {
@@ -281,7 +281,7 @@ function payloadOf(
 
 /** An extension's message to the model: a custom_message entry, or (v2/v3 legacy) a message with role hookMessage/custom. */
 function extensionMessage(
-  m: { customType?: string | null; content?: string | unknown[] | null; display?: boolean | null; details?: unknown },
+  m: { customType?: string | null; content?: unknown; display?: boolean | null; details?: unknown },
   cwd: string | null,
 ): Built {
   return plain({
@@ -340,14 +340,14 @@ function messagePayload(
           model: requested,
           responseModel,
         },
-        usage: m.usage ? [usageOf(m.usage, depth > 0 ? 'subagent' : 'reply', who, timestamp, ctx.localProviders)] : [],
+        usage: usageFrom(ctx, m.usage, line, depth > 0 ? 'subagent' : 'reply', who, timestamp),
       };
     }
     case 'toolResult': {
       const m = parse(raw.rawToolResultMessage, 'tool result');
       if (!m) return null;
       const sub = depth < MAX_SUBAGENT_DEPTH ? subagentRuns(ctx, m.details, line, timestamp, depth) : { runs: [], usage: [] };
-      const own = m.usage ? [usageOf(m.usage, depth > 0 ? 'subagent' : 'tool', guessedModel(ctx), timestamp, ctx.localProviders)] : [];
+      const own = usageFrom(ctx, m.usage, line, depth > 0 ? 'subagent' : 'tool', guessedModel(ctx), timestamp);
       const content = blocksOf(m.content, ctx.cwd);
       const isError = m.isError ?? false;
       const call = m.toolCallId ? ctx.calls.get(m.toolCallId) : undefined;
@@ -446,6 +446,15 @@ function guessedModel(ctx: PiContext): Who {
   return { provider, model, requestedModel: model, responseModel: null, guessed: model !== null };
 }
 
+/** A record's usage, checked on its own: unreadable usage is reported, and the record kept without it. */
+function usageFrom(ctx: PiContext, value: unknown, line: number, origin: UsageOrigin, who: Who, timestamp: number | null): Usage[] {
+  if (value === undefined || value === null) return [];
+  const parsed = raw.rawUsage.safeParse(value);
+  if (parsed.success) return [usageOf(parsed.data, origin, who, timestamp, ctx.localProviders)];
+  ctx.diagnostics.push(invalid(ctx.file, line, `${origin} usage (kept the record without it)`, parsed.error, false));
+  return [];
+}
+
 function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: number | null, localProviders: ReadonlySet<string>): Usage {
   return {
     origin,
@@ -539,10 +548,12 @@ function withoutRepeatOf(own: Usage[], subagent: Usage[]): Usage[] {
   return same ? [] : own;
 }
 
-function blocksOf(content: string | unknown[] | null | undefined, cwd: string | null): Block[] {
+function blocksOf(content: unknown, cwd: string | null): Block[] {
   if (content === null || content === undefined) return [];
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
-  return content.map((value) => blockOf(value, cwd));
+  if (Array.isArray(content)) return content.map((value) => blockOf(value, cwd));
+  // A single block where an array was expected, or something else entirely: shown as it is.
+  return [blockOf(content, cwd)];
 }
 
 function blockOf(value: unknown, cwd: string | null): Block {
@@ -602,8 +613,8 @@ function contentHash(record: Record<string, unknown>): string {
   return createHash('sha1').update(JSON.stringify(record)).digest('hex').slice(0, 16);
 }
 
-function invalid(file: string, line: number, what: string, error: z.ZodError): Diagnostic {
+function invalid(file: string, line: number, what: string, error: z.ZodError, skipped = true): Diagnostic {
   const issue = error.issues[0];
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-  return diagnostic('invalid-record', file, line, `${what}: ${issue?.message ?? 'unexpected shape'}${where}`, true);
+  return diagnostic('invalid-record', file, line, `${what}: ${issue?.message ?? 'unexpected shape'}${where}`, skipped);
 }

@@ -6,8 +6,13 @@ import { z } from 'zod';
 const optionalString = z.string().nullish();
 const optionalNumber = z.number().nullish();
 
-/** Raw content: a string, or an array of blocks whose shapes are checked one by one. */
-export const rawContent = z.union([z.string(), z.array(z.unknown())]);
+/**
+ * Raw content: a string, or an array of blocks whose shapes are checked one by one by the
+ * reader. Any other shape is kept and shown as it is: a message is not lost for its content.
+ */
+export const rawContent = z.unknown().optional();
+/** Usage is checked by the reader on its own, so a message with unreadable usage keeps its text. */
+const looseUsage = z.unknown().optional();
 
 export const rawTextBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
 export const rawThinkingBlock = z.looseObject({
@@ -72,12 +77,12 @@ export const rawUserMessage = z.looseObject({ role: z.literal('user'), content: 
 
 export const rawAssistantMessage = z.looseObject({
   role: z.literal('assistant'),
-  content: rawContent.nullish(),
+  content: rawContent,
   provider: optionalString,
   model: optionalString,
   responseModel: optionalString,
   api: optionalString,
-  usage: rawUsage.nullish(),
+  usage: looseUsage,
   stopReason: optionalString,
   errorMessage: optionalString,
 });
@@ -86,9 +91,9 @@ export const rawToolResultMessage = z.looseObject({
   role: z.literal('toolResult'),
   toolCallId: optionalString,
   toolName: optionalString,
-  content: rawContent.nullish(),
+  content: rawContent,
   details: z.unknown().optional(),
-  usage: rawUsage.nullish(),
+  usage: looseUsage,
   isError: z.boolean().nullish(),
   /** Calls a code-mode tool made inside itself (0.99+). */
   nestedCalls: z
@@ -108,7 +113,7 @@ export const rawBashExecutionMessage = z.looseObject({
 
 export const rawSystemMessage = z.looseObject({
   role: z.literal('system'),
-  content: rawContent.nullish(),
+  content: rawContent,
   sections: z.record(z.string(), z.string().nullable()).nullish(),
   toolsAdded: z.array(z.looseObject({ name: z.string() })).nullish(),
   toolsRemoved: z.array(z.looseObject({ name: z.string() })).nullish(),
@@ -118,7 +123,7 @@ export const rawSystemMessage = z.looseObject({
 export const rawCustomRoleMessage = z.looseObject({
   role: z.enum(['custom', 'hookMessage']),
   customType: optionalString,
-  content: rawContent.nullish(),
+  content: rawContent,
   display: z.boolean().nullish(),
   details: z.unknown().optional(),
 });
@@ -131,17 +136,17 @@ export const rawCompaction = z.looseObject({
   tokensBefore: optionalNumber,
   firstKeptEntryId: optionalString,
   firstKeptEntryIndex: optionalNumber,
-  usage: rawUsage.nullish(),
+  usage: looseUsage,
 });
 export const rawBranchSummary = z.looseObject({
   summary: z.string().nullish(),
   fromId: optionalString,
-  usage: rawUsage.nullish(),
+  usage: looseUsage,
 });
 export const rawCustom = z.looseObject({ customType: optionalString, data: z.unknown().optional() });
 export const rawCustomMessage = z.looseObject({
   customType: optionalString,
-  content: rawContent.nullish(),
+  content: rawContent,
   display: z.boolean().nullish(),
   details: z.unknown().optional(),
 });
@@ -151,12 +156,12 @@ export const rawUsageEntry = z.looseObject({
   kind: optionalString,
   provider: optionalString,
   model: optionalString,
-  usage: rawUsage,
+  usage: looseUsage,
   note: optionalString,
 });
 export const rawContextEdit = z.looseObject({
   targetId: optionalString,
-  replacement: z.looseObject({ content: rawContent.nullish() }).nullable().optional(),
+  replacement: z.looseObject({ content: rawContent }).nullable().optional(),
 });
 
 /** The subagent example extension's tool result details (formats/pi.md §18). */
