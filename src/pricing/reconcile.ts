@@ -2,6 +2,7 @@
 // Pure: per-record pairs in, a verdict out.
 
 import type { Usage } from '../types.js';
+import { SUBSCRIPTION_PROVIDERS } from './lookup.js';
 import type { PricedUsage } from './price.js';
 
 export type DifferenceReason =
@@ -50,12 +51,10 @@ export function checkCost(records: readonly { usage: Usage; priced: PricedUsage 
 function reasonOf(usage: Usage, priced: PricedUsage): DifferenceReason {
   if (priced.state === 'unpriced' || priced.state === 'partial') return 'unpriced model';
   if (usage.recordedCostFromProvider) return 'provider-billed total';
-  if (priced.state === 'subscription' || SUBSCRIPTION_HINT.test(usage.provider ?? '')) return 'subscription provider';
+  // Priced at API rates on request, a subscription still explains a $0 recorded cost.
+  if (priced.state === 'subscription' || SUBSCRIPTION_PROVIDERS.has(usage.provider ?? '')) return 'subscription provider';
   if (priced.state === 'free' || priced.state === 'local') return 'free or local model';
   // Tool and summary usage names no model; bough priced it as the model in use.
   if (usage.modelGuessed) return 'model guessed for tool or summary usage';
   return 'different catalog';
 }
-
-/** Priced at API rates on request, a subscription still explains a $0 recorded cost. */
-const SUBSCRIPTION_HINT = /^(github-copilot|google-gemini-cli|google-antigravity)$/;
