@@ -1,8 +1,9 @@
 // bough's own files shipped beside the compiled code: templates, page assets, sample sessions.
 // Read-only; nothing here touches session data.
 
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { filesUnder } from './files-under.js';
 import { fileURLToPath } from 'node:url';
 import type { TemplateSources } from './report/render.js';
 
@@ -31,12 +32,4 @@ export async function loadAssets(): Promise<Map<string, Buffer>> {
   const assets = new Map<string, Buffer>();
   for (const path of await filesUnder(root)) assets.set(path, await readFile(join(root, path)));
   return assets;
-}
-
-async function filesUnder(root: string): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
-    .sort();
 }

@@ -32,7 +32,7 @@ export function buildTree(entries: readonly Entry[]): EntryTree {
     if (entry.parentId !== null && parent === undefined) orphans.push(entry);
     parentOf.set(entry, parent === undefined || parent === entry ? null : parent);
   }
-  breakCycles(entries, parentOf);
+  breakCycles(entries, parentOf, order);
 
   const childrenOf = new Map<Entry, Entry[]>();
   const roots: Entry[] = [];
@@ -67,7 +67,7 @@ export function pathTo(entry: Entry, parentOf: ReadonlyMap<Entry, Entry | null>)
  * A parentId chain that loops never reaches a root. Each loop is cut at its entry that comes
  * first in the file, which becomes a root; the rest of the loop then hangs below it.
  */
-function breakCycles(entries: readonly Entry[], parentOf: Map<Entry, Entry | null>): void {
+function breakCycles(entries: readonly Entry[], parentOf: Map<Entry, Entry | null>, order: ReadonlyMap<Entry, number>): void {
   const state = new Map<Entry, 'visiting' | 'done'>();
   for (const start of entries) {
     if (state.has(start)) continue;
@@ -80,7 +80,7 @@ function breakCycles(entries: readonly Entry[], parentOf: Map<Entry, Entry | nul
     }
     if (at !== null && state.get(at) === 'visiting') {
       const loop = trail.slice(trail.indexOf(at));
-      const earliest = loop.reduce((a, b) => (entries.indexOf(a) <= entries.indexOf(b) ? a : b));
+      const earliest = loop.reduce((a, b) => ((order.get(a) ?? 0) <= (order.get(b) ?? 0) ? a : b));
       parentOf.set(earliest, null);
     }
     for (const entry of trail) state.set(entry, 'done');

@@ -5,8 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
+import { filesUnder } from '../files-under.js';
 
 export const MANIFEST = '.bough-manifest.json';
 
@@ -116,7 +117,7 @@ function parseManifest(text: string): Manifest | null {
 
 /** Files the user added to an old report are moved into the new one, never deleted. */
 async function keepForeignFiles(retired: string, out: string, own: Set<string>): Promise<void> {
-  for (const path of await listFiles(retired)) {
+  for (const path of await filesUnder(retired, { links: true })) {
     if (own.has(path)) continue;
     const target = join(out, path);
     if (await stat(target).catch(() => null)) continue;
@@ -136,13 +137,6 @@ async function removeOwnFiles(retired: string, files: readonly string[]): Promis
   }
   await rm(join(retired, MANIFEST), { force: true });
   // Folders left empty go too; anything unexpected keeps the old folder (and its contents) in place.
-  const remaining = await listFiles(retired);
+  const remaining = await filesUnder(retired, { links: true });
   if (remaining.length === 0) await rm(retired, { recursive: true, force: true });
-}
-
-async function listFiles(root: string): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() || entry.isSymbolicLink())
-    .map((entry) => relative(root, join(entry.parentPath ?? root, entry.name)).split(sep).join('/'));
 }
