@@ -1,45 +1,53 @@
-// The orchestrator: discover → read → model → report → write, collecting diagnostics on the way.
+// The orchestrator: discover → read → ledgers → claims → price → report data, once, into a
+// context; then a sink: the HTML folder (`build`), or terminal tables or JSON (`stats`, in
+// stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
 import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
-import { summariseDiagnostics, type Diagnostic } from './diagnostics.js';
+import { collect, type Collected } from './collect.js';
+import { summariseDiagnostics, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, type Discovery, type Place } from './discover.js';
+import type { Environment } from './environment.js';
 import { BoughError } from './errors.js';
-import { buildArchive, type Archive } from './model/archive.js';
+import { claimEntries, type Claims } from './ledger/claims.js';
+import { scopeLabel, type Scope } from './ledger/scope.js';
 import { openReportFolder } from './output/report-folder.js';
 import { loadAssets, loadTemplates, packageVersion, SAMPLES_DIR } from './package-files.js';
+import { loadPriceTable } from './price-files.js';
+import { createPricer, type Pricer } from './pricing/price.js';
+import type { PriceTable } from './pricing/table.js';
+import { buildReportData, type ReportData } from './report/data.js';
 import { formatDateTime, plural } from './report/format.js';
-import { shareable, type OmitKind } from './share/share.js';
+import { summaryOf } from './report/json.js';
 import { dataQualityView, indexPageView, projectPageView, sharingLine, type OverviewContext } from './report/overview-pages.js';
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE } from './report/pages.js';
 import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView } from './report/render.js';
+import type { Summary } from './report/schema.js';
 import { sessionPageView } from './report/session-page.js';
-import { buildSummary, type Summary } from './report/summary.js';
 import { usageCsv } from './report/usage-csv.js';
-import { loadPriceTable } from './price-files.js';
-import { createPricer } from './pricing/price.js';
-import type { Snapshot } from './pricing/table.js';
-import type { Environment } from './sources/pi/paths.js';
+import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { piLocalProviders } from './sources/pi/models-json.js';
-import { readSessionFile } from './sources/read.js';
-import { EMPTY_READ_CONTEXT, type ReadContext } from './sources/source-input.js';
-import type { SessionFile } from './types.js';
+import type { ReadContext } from './sources/source-input.js';
 
-export interface BuildOptions {
+/** What every command reads and how it prices and cuts: the part `build` and `stats` share. */
+export interface ReportOptions {
   inputs: readonly string[];
-  out: string;
+  scope: Scope;
   /** A LiteLLM-format price table to use instead of the bundled or downloaded one. */
   pricesFile?: string | null;
   /** Price subscription providers at API rates instead of $0. */
   priceSubscriptions?: boolean;
+  environment: Environment;
+  /** Called with short progress notes (the CLI shows them on a terminal). */
+  progress?: ((message: string) => void) | undefined;
+}
+
+export interface BuildOptions extends ReportOptions {
+  out: string;
   /** Replace secrets and the home folder in everything written. */
   redact?: boolean;
   /** Whole kinds of content to leave out of the report. */
   omit?: readonly OmitKind[];
-  timeZone: string;
-  environment: Environment;
   now: Date;
-  /** Called with short progress notes (the CLI shows them on a terminal). */
-  progress?: (message: string) => void;
 }
 
 export interface BuildResult {
@@ -50,144 +58,134 @@ export interface BuildResult {
   places: Place[];
 }
 
-export interface ReadResult {
-  files: SessionFile[];
-  diagnostics: Diagnostic[];
-  candidates: number;
+/** Everything a sink needs, built once. */
+export interface ReportContext {
+  discovery: Discovery;
+  collected: Collected;
+  claims: Claims;
+  table: PriceTable;
+  price: Pricer;
+  data: ReportData;
+  diagnostics: DiagnosticsSummary;
 }
-
-const READ_CONCURRENCY = 4;
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const outDir = resolve(options.out);
-  let discovery = await discover(options.inputs, options.environment);
+  const sharerFor = () => createSharer({ redact: options.redact ?? false, omit: new Set(options.omit ?? []), home: options.environment.home });
+  let sharer = sharerFor();
+  let discovery = await discover(options.inputs, options.environment, options.scope.sources);
   refuseUnsafeOut(outDir, discovery, options.environment.home);
   const searched = discovery.places;
-  let usedSamples = false;
   const context: ReadContext = { piLocalProviders: await piLocalProviders(options.environment) };
-  let read = await readAll(discovery.files, options.progress, context);
-  if (read.files.length === 0) {
+  let collected = await collect(discovery.files, { context, sharer, keepContent: true, progress: options.progress });
+  let usedSamples = false;
+  if (collected.ledgers.length === 0) {
     if (!discovery.usedDefaults) throw new BoughError(noSessionsSentence(discovery));
     // A first run on a machine without sessions still shows what a report looks like.
     usedSamples = true;
+    sharer = sharerFor();
     discovery = await discover([SAMPLES_DIR], options.environment);
     refuseUnsafeOut(outDir, discovery, options.environment.home);
-    read = await readAll(discovery.files, options.progress, context);
+    collected = await collect(discovery.files, { context, sharer, keepContent: true, progress: options.progress });
   }
-
-  const omit = new Set(options.omit ?? []);
-  const shared = shareable(read.files, read.diagnostics, { redact: options.redact ?? false, omit, home: options.environment.home });
-
-  options.progress?.(`modelling ${plural(shared.files.length, 'session')}`);
-  const table = await loadPriceTable(options.pricesFile ?? null, options.environment);
-  const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false });
-  const archive = buildArchive(shared.files, { price });
-  const diagnostics = [...shared.diagnostics, ...shared.files.flatMap((f) => f.diagnostics)];
+  const report = await reportContext(discovery, collected, options);
   const notice = usedSamples
-    ? `No sessions were found in ${searched.map((p) => shared.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
+    ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
     : null;
-  const sharing: Sharing = { text: shared.text, redactions: shared.redactions, redacted: options.redact ?? false, omitted: [...omit] };
-  const summary = await writeReport(archive, table.snapshot, sharing, diagnostics, read, discovery, notice, outDir, options);
+  const summary = await writeHtmlReport(report, { outDir, sharer, notice, options });
   return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places };
 }
 
-export async function readAll(
-  paths: readonly string[],
-  progress?: (message: string) => void,
-  context: ReadContext = EMPTY_READ_CONTEXT,
-): Promise<ReadResult> {
-  const files: (SessionFile | null)[] = new Array(paths.length).fill(null);
-  const diagnostics: Diagnostic[] = [];
-  let next = 0;
-  let done = 0;
-  const worker = async () => {
-    while (next < paths.length) {
-      const index = next++;
-      const outcome = await readSessionFile(paths[index] as string, context);
-      if (outcome.kind === 'session') files[index] = outcome.file;
-      else diagnostics.push(...outcome.diagnostics);
-      if (++done % 25 === 0 || done === paths.length) progress?.(`read ${done}/${paths.length} files`);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, paths.length) }, worker));
-  return { files: files.filter((f): f is SessionFile => f !== null), diagnostics, candidates: paths.length };
+/** Claims, prices and the report data over what was collected. */
+export async function reportContext(discovery: Discovery, collected: Collected, options: ReportOptions): Promise<ReportContext> {
+  options.progress?.(`counting ${plural(collected.ledgers.length, 'session')}`);
+  const table = await loadPriceTable(options.pricesFile ?? null, options.environment);
+  const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false });
+  const claims = claimEntries(collected.ledgers);
+  const data = buildReportData(collected.ledgers, claims, price, options.scope);
+  const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, collected.ledgers.length);
+  return { discovery, collected, claims, table, price, data, diagnostics };
 }
 
-/** What was removed for sharing, for the report to say. */
-interface Sharing {
-  text: (value: string) => string;
-  redactions: ReadonlyMap<string, number>;
-  redacted: boolean;
-  omitted: OmitKind[];
+interface HtmlSink {
+  outDir: string;
+  sharer: Sharer;
+  notice: string | null;
+  options: BuildOptions;
 }
 
-async function writeReport(
-  archive: Archive,
-  snapshot: Snapshot,
-  sharing: Sharing,
-  diagnostics: Diagnostic[],
-  read: ReadResult,
-  discovery: Discovery,
-  notice: string | null,
-  outDir: string,
-  options: BuildOptions,
-): Promise<Summary> {
+/** The HTML folder: index, data quality, a page per project and session, assets, summary.json, usage.csv. */
+async function writeHtmlReport(report: ReportContext, sink: HtmlSink): Promise<Summary> {
+  const { data, collected, table, price } = report;
+  const { options, sharer } = sink;
+  const content = collected.content;
+  if (content === null) throw new Error('the HTML report needs the sessions’ content');
   const version = await packageVersion();
   const generator = `bough ${version}`;
-  const time = { timeZone: options.timeZone };
-  const pages = assignPages(archive, time);
+  const time = { timeZone: options.scope.timeZone };
+  const scope = scopeLabel(options.scope);
+  const pages = assignPages(data, time);
   const renderer = createRenderer(await loadTemplates());
-  const diagnosticsSummary = summariseDiagnostics(diagnostics, read.candidates, read.files.length);
   const overview: OverviewContext = {
-    pricesLabel: snapshot.label,
+    pricesLabel: table.snapshot.label,
     pages,
     time,
-    generated: `Generated ${formatDateTime(options.now.getTime(), time)} (${options.timeZone}) by ${generator} from ${plural(read.files.length, 'session file')}.`,
-    notice,
-    sharing: sharingLine(sharing.redacted, sharing.redactions, sharing.omitted),
-    inputs: discovery.places.map((place) => ({
-      path: sharing.text(place.path),
+    scopeLabel: scope,
+    generated: `Generated ${formatDateTime(options.now.getTime(), time)} (${options.scope.timeZone}) by ${generator} from ${plural(collected.ledgers.length, 'session file')}.`,
+    notice: sink.notice,
+    sharing: sharingLine(options.redact ?? false, sharer.redactions, [...new Set(options.omit ?? [])]),
+    inputs: report.discovery.places.map((place) => ({
+      path: sharer.text(place.path),
       note: place.exists ? plural(place.files, 'candidate file') : 'not found',
     })),
-    diagnostics: diagnosticsSummary,
+    diagnostics: report.diagnostics,
   };
   const layout = (title: string, page: string): LayoutView => ({
-    title,
+    title: `${title} · ${scope}`,
+    scope,
     root: hrefFrom(page, ''),
     generator,
     csp: CONTENT_SECURITY_POLICY,
   });
 
-  const folder = await openReportFolder(outDir, generator);
+  const folder = await openReportFolder(sink.outDir, generator);
   try {
-    await folder.write(INDEX_PAGE, renderer.render('index', layout('Overview', INDEX_PAGE), indexPageView(archive, overview)));
-    await folder.write(
-      DATA_QUALITY_PAGE,
-      renderer.render('data-quality', layout('Data quality', DATA_QUALITY_PAGE), dataQualityView(diagnostics, overview)),
-    );
-    for (const project of archive.projects) {
-      const page = pages.project.get(project) as string;
-      const view = projectPageView(project, overview);
+    const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
+    let rendered = 0;
+    for (const session of data.sessions) {
+      const page = pages.session(session.key);
+      const view = sessionPageView(content.get(session.key), session, {
+        pages,
+        time,
+        price,
+        scope: options.scope,
+        scopeLabel: scope,
+        projectName: projectNames.get(session.projectKey) ?? '',
+      });
+      await folder.write(page, renderer.render('session', layout(view.title, page), view));
+      if (++rendered % 50 === 0) options.progress?.(`rendered ${rendered}/${data.sessions.length} sessions`);
+    }
+    for (const project of data.projects) {
+      const page = pages.project(project.key);
+      const view = projectPageView(project, data, overview);
       await folder.write(page, renderer.render('project', layout(view.title, page), view));
     }
-    let rendered = 0;
-    for (const session of archive.sessions) {
-      const page = pages.session.get(session) as string;
-      const view = sessionPageView(session, { pages, time, prices: archive.prices });
-      await folder.write(page, renderer.render('session', layout(view.title, page), view));
-      if (++rendered % 50 === 0) options.progress?.(`rendered ${rendered}/${archive.sessions.length} sessions`);
-    }
-    for (const [path, content] of await loadAssets()) await folder.write(`assets/${path}`, content);
-    const summary = buildSummary(archive, {
+    await folder.write(INDEX_PAGE, renderer.render('index', layout('Overview', INDEX_PAGE), indexPageView(data, overview)));
+    await folder.write(
+      DATA_QUALITY_PAGE,
+      renderer.render('data-quality', layout('Data quality', DATA_QUALITY_PAGE), dataQualityView(collected.diagnostics, overview)),
+    );
+    for (const [path, asset] of await loadAssets()) await folder.write(`assets/${path}`, asset);
+    const summary = summaryOf(data, {
       pages,
       generator: { name: 'bough', version },
-      prices: { source: 'litellm', snapshot: snapshot.label, date: snapshot.date, origin: snapshot.origin },
-      diagnostics: diagnosticsSummary,
-      diagnosticList: diagnostics,
-      sharing: { redacted: sharing.redacted, redactions: Object.fromEntries(sharing.redactions), omitted: sharing.omitted },
+      prices: { source: 'litellm', snapshot: table.snapshot.label, date: table.snapshot.date, origin: table.snapshot.origin },
+      diagnostics: report.diagnostics,
+      diagnosticList: collected.diagnostics,
+      sharing: { redacted: options.redact ?? false, redactions: Object.fromEntries(sharer.redactions), omitted: [...new Set(options.omit ?? [])] },
     });
     await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
-    await folder.write('usage.csv', usageCsv(archive));
+    await folder.write('usage.csv', usageCsv(data, price));
     await folder.commit();
     return summary;
   } catch (error) {
@@ -196,7 +194,7 @@ async function writeReport(
   }
 }
 
-function noSessionsSentence(discovery: Discovery): string {
+export function noSessionsSentence(discovery: Discovery): string {
   const where = discovery.places.map((p) => p.path).join(', ');
   return discovery.files.length === 0
     ? `No session files (*.jsonl) found in ${where}. Point bough at a folder of agent sessions.`

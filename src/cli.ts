@@ -3,12 +3,17 @@
 
 import { homedir } from 'node:os';
 import { relative } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build, type BuildResult } from './build.js';
+import { machineTimeZone, type Environment } from './environment.js';
 import { BoughError } from './errors.js';
+import { parsePeriod, parseSources, ScopeError, type Scope } from './ledger/scope.js';
 import { formatUsd, plural } from './report/format.js';
+import { STATS_GROUPINGS, type StatsGrouping } from './report/schema.js';
 import { packageVersion } from './package-files.js';
 import { OMIT_KINDS, type OmitKind } from './share/share.js';
+import { stats, statsText } from './stats.js';
+import { isTimeZone } from './time-zone.js';
 import { LITELLM_URL, loadPriceTable, pricesCacheDir, updatePrices } from './price-files.js';
 
 export interface CliIo {
@@ -16,7 +21,10 @@ export interface CliIo {
   stderr: (text: string) => void;
   env: Readonly<Record<string, string | undefined>>;
   home: string;
+  /** Standard error is a terminal: progress may be shown there. */
   isTty: boolean;
+  /** Standard output is a terminal: tables may be coloured (unless NO_COLOR is set). */
+  stdoutIsTty?: boolean;
   now: () => Date;
 }
 
@@ -26,18 +34,33 @@ const processIo: CliIo = {
   env: process.env,
   home: homedir(),
   isTty: Boolean(process.stderr.isTTY),
+  stdoutIsTty: Boolean(process.stdout.isTTY),
   now: () => new Date(),
 };
 
-interface BuildFlags {
-  out: string;
-  quiet?: boolean;
+/** The flags that say what a report covers and how it is priced: the same on build and stats. */
+interface ScopeFlags {
   tz: string;
+  since?: string;
+  until?: string;
+  month?: string;
+  project?: string;
+  source?: string;
   prices?: string;
   priceSubscriptions?: boolean;
+  quiet?: boolean;
+}
+
+interface BuildFlags extends ScopeFlags {
+  out: string;
   redact?: boolean;
   omit?: OmitKind[];
   share?: boolean;
+}
+
+interface StatsFlags extends ScopeFlags {
+  by: StatsGrouping;
+  json?: boolean;
 }
 
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
@@ -49,20 +72,30 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run bough --help for usage)');
 
-  program
+  const buildCommand = program
     .command('build', { isDefault: true })
     .description('read sessions and write the report folder (the default command)')
     .argument('[inputs...]', 'session files or folders (searched recursively); default: the agents\' own folders')
-    .option('-o, --out <dir>', 'the report folder to write', 'bough-report')
-    .option('--tz <zone>', 'time zone for dates in the report (IANA name)', timeZoneOf, localTimeZone())
-    .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one')
-    .option('--price-subscriptions', 'price subscription providers (GitHub Copilot, Gemini CLI) at API rates instead of $0')
+    .option('-o, --out <dir>', 'the report folder to write', 'bough-report');
+  scopeOptions(buildCommand)
     .option('--redact', 'replace secrets (API keys, tokens, private keys, passwords) with [REDACTED:kind] and your home folder with ~')
     .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
     .option('--share', 'for sending the report to someone: --redact --omit thinking')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (inputs: string[], flags: BuildFlags) => {
       exitCode = await runBuild(inputs, flags, io);
+    });
+
+  const statsCommand = program
+    .command('stats')
+    .description('print totals as terminal tables or JSON, without writing pages')
+    .argument('[inputs...]', 'session files or folders (searched recursively); default: the agents\' own folders')
+    .addOption(new Option('--by <grouping>', 'one row per').choices(STATS_GROUPINGS).default('month'))
+    .option('--json', 'print JSON (schema in the README) instead of tables');
+  scopeOptions(statsCommand)
+    .option('-q, --quiet', 'no progress, even on a terminal')
+    .action(async (inputs: string[], flags: StatsFlags) => {
+      exitCode = await runStats(inputs, flags, io);
     });
 
   const prices = program.command('prices').description("LiteLLM's price table: which one is used, and updating it");
@@ -114,29 +147,52 @@ async function guarded(io: CliIo, run: () => Promise<void>): Promise<number> {
   }
 }
 
+function scopeOptions(command: Command): Command {
+  return command
+    .option('--since <date>', 'count from this day (YYYY-MM-DD) or time (ISO), inclusive')
+    .option('--until <date>', 'count up to this day or time, inclusive')
+    .option('--month <YYYY-MM>', 'count one calendar month')
+    .option('--tz <zone>', "time zone for days, months and dates (IANA name); default: this machine's", timeZoneOf, machineTimeZone())
+    .option('--project <text>', 'only projects whose folder or name contains this text (any case)')
+    .option('--source <agents>', 'only these agents: pi, claude, codex (comma-separated)')
+    .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one')
+    .option('--price-subscriptions', 'price subscription providers (GitHub Copilot, Gemini CLI) at API rates instead of $0');
+}
+
+/** The scope the flags name; a flag that cannot be understood is bad usage, said in a sentence. */
+function scopeOf(flags: ScopeFlags): Scope {
+  return {
+    timeZone: flags.tz,
+    period: parsePeriod({ since: flags.since, until: flags.until, month: flags.month }, flags.tz),
+    project: flags.project?.trim() ? flags.project.trim() : null,
+    sources: flags.source === undefined ? null : parseSources(flags.source),
+  };
+}
+
+function progressOf(flags: ScopeFlags, io: CliIo): ((message: string) => void) | undefined {
+  return !flags.quiet && io.isTty ? (message: string) => io.stderr(`\r\u001b[2K${message}`) : undefined;
+}
+
 async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise<number> {
-  const progress = !flags.quiet && io.isTty ? (message: string) => io.stderr(`\r\u001b[2K${message}`) : undefined;
+  const progress = progressOf(flags, io);
+  const environment: Environment = { env: io.env, home: io.home };
   let result: BuildResult;
   try {
     result = await build({
       inputs,
       out: flags.out,
-      timeZone: flags.tz,
+      scope: scopeOf(flags),
       pricesFile: flags.prices ?? null,
       priceSubscriptions: flags.priceSubscriptions ?? false,
       redact: flags.redact === true || flags.share === true,
       omit: [...new Set([...(flags.omit ?? []), ...(flags.share ? (['thinking'] as const) : [])])],
-      environment: { env: io.env, home: io.home },
+      environment,
       now: io.now(),
       progress,
     });
   } catch (error) {
     if (progress) io.stderr('\r\u001b[2K');
-    if (error instanceof BoughError) {
-      io.stderr(`bough: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    return failure(error, io);
   }
   if (progress) io.stderr('\r\u001b[2K');
   if (!flags.quiet) {
@@ -149,13 +205,53 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
   return 0;
 }
 
+async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise<number> {
+  const progress = progressOf(flags, io);
+  try {
+    const result = await stats({
+      inputs,
+      by: flags.by,
+      scope: scopeOf(flags),
+      pricesFile: flags.prices ?? null,
+      priceSubscriptions: flags.priceSubscriptions ?? false,
+      environment: { env: io.env, home: io.home },
+      progress,
+    });
+    if (progress) io.stderr('\r\u001b[2K');
+    if (flags.json) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`);
+    else {
+      const colour = io.stdoutIsTty === true && !('NO_COLOR' in io.env && io.env['NO_COLOR'] !== '');
+      io.stdout(statsText(result, { colour, width: 100 }));
+    }
+    return 0;
+  } catch (error) {
+    if (progress) io.stderr('\r\u001b[2K');
+    return failure(error, io);
+  }
+}
+
+/** A fatal error said in a sentence (exit 1), or a flag that cannot be understood (exit 2). */
+function failure(error: unknown, io: CliIo): number {
+  if (error instanceof ScopeError) {
+    io.stderr(`bough: ${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof BoughError) {
+    io.stderr(`bough: ${error.message}\n`);
+    return 1;
+  }
+  throw error;
+}
+
 function summaryLine({ summary, outDir }: BuildResult): string {
   const { totals, diagnostics } = summary;
   const where = relative(process.cwd(), `${outDir}/index.html`) || `${outDir}/index.html`;
+  const unknown = totals.unpricedRecords > 0;
+  const bough = totals.cost.bough === null ? (unknown ? 'unknown' : formatUsd(null)) : `${formatUsd(totals.cost.bough)}${unknown ? ' + unknown' : ''}`;
   return [
-    `bough: ${plural(totals.sessions, 'session')} from ${plural(diagnostics.sessionFiles, 'file')}`,
+    `bough: ${summary.period.label === 'all time' ? '' : `${summary.period.label}: `}${plural(totals.sessions, 'session')} from ${plural(diagnostics.sessionFiles, 'file')}`,
     `${plural(diagnostics.skippedLines, 'skipped line')}`,
-    `${formatUsd(totals.cost.bough)} by bough (${formatUsd(totals.cost.recorded)} recorded)`,
+    `${bough} by bough (${formatUsd(totals.cost.recorded)} recorded)`,
     ...(totals.unpricedModels.length > 0 ? [`${plural(totals.unpricedModels.length, 'unpriced model')}`] : []),
     `report in ${where}`,
   ].join(' · ');
@@ -170,15 +266,7 @@ function omitKindsOf(value: string): OmitKind[] {
   return kinds as OmitKind[];
 }
 
-function localTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
 function timeZoneOf(value: string): string {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return value;
-  } catch {
-    throw new InvalidArgumentError(`unknown time zone ${JSON.stringify(value)} (use an IANA name such as Europe/Berlin or UTC)`);
-  }
+  if (isTimeZone(value)) return value;
+  throw new InvalidArgumentError(`unknown time zone ${JSON.stringify(value)} (use an IANA name such as Europe/Berlin or UTC)`);
 }

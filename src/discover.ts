@@ -5,7 +5,8 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fg from 'fast-glob';
 import { BoughError } from './errors.js';
-import { piSessionPlaces, type Environment } from './sources/pi/paths.js';
+import type { Environment } from './environment.js';
+import { piSessionPlaces } from './sources/pi/paths.js';
 import type { Source } from './types.js';
 
 export interface Place {
@@ -22,14 +23,16 @@ export interface Discovery {
   usedDefaults: boolean;
 }
 
-export function defaultPlaces(environment: Environment): { source: Source; path: string }[] {
-  return piSessionPlaces(environment).map((path) => ({ source: 'pi' as const, path }));
+/** Where the agents keep their sessions on this machine; only those of `sources` when given. */
+export function defaultPlaces(environment: Environment, sources: readonly Source[] | null = null): { source: Source; path: string }[] {
+  const places = piSessionPlaces(environment).map((path) => ({ source: 'pi' as const, path }));
+  return sources === null ? places : places.filter((place) => sources.includes(place.source));
 }
 
-export async function discover(inputs: readonly string[], environment: Environment): Promise<Discovery> {
+export async function discover(inputs: readonly string[], environment: Environment, sources: readonly Source[] | null = null): Promise<Discovery> {
   const usedDefaults = inputs.length === 0;
   const wanted = usedDefaults
-    ? defaultPlaces(environment)
+    ? defaultPlaces(environment, sources)
     : inputs.map((path) => ({ source: null, path: resolve(path) }));
   const places: Place[] = [];
   const files = new Set<string>();

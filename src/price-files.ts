@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { BoughError } from './errors.js';
 import { PACKAGE_ROOT } from './package-files.js';
 import { parsePriceTable, type PriceTable, type Snapshot } from './pricing/table.js';
-import type { Environment } from './sources/pi/paths.js';
+import type { Environment } from './environment.js';
 
 export const LITELLM_URL = 'https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json';
 const TABLE_FILE = 'litellm-model-prices.json';

@@ -6,6 +6,9 @@ import type { Diagnostic } from './diagnostics.js';
 export const SOURCES = ['pi', 'claude', 'codex'] as const;
 export type Source = (typeof SOURCES)[number];
 
+/** The agents' names as people know them. */
+export const SOURCE_NAMES = { pi: 'Pi', claude: 'Claude Code', codex: 'Codex' } as const satisfies Record<Source, string>;
+
 /** Token counts of one usage record. `cacheWrite1h` is part of `cacheWrite`, `reasoning` part of `output`. */
 export interface TokenCounts {
   input: number;
@@ -89,6 +92,9 @@ export interface SubagentRun {
   entries: Entry[];
 }
 
+/** How a reply ended, the same words for every agent; the agent's own reason is kept beside it for display. */
+export type ReplyOutcome = 'ok' | 'error' | 'aborted' | 'length';
+
 export interface EntryBase {
   /** Dedupe key across files (Pi: id + timestamp). */
   key: string;
@@ -109,6 +115,8 @@ export type EntryPayload =
   | {
       kind: 'reply';
       content: Block[];
+      outcome: ReplyOutcome;
+      /** The stop reason as the agent wrote it. */
       stopReason: string | null;
       errorMessage: string | null;
       provider: string | null;
@@ -177,6 +185,8 @@ export interface SessionFile {
   startedAt: number | null;
   /** The file this one was copied from, as recorded (a path from the writing machine, or a session id). */
   parentFile: string | null;
+  /** The file still has the name the agent gives the files it writes (a copy made by hand usually has not). */
+  namedByAgent: boolean;
   formatVersion: number;
   entries: Entry[];
   diagnostics: Diagnostic[];

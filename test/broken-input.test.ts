@@ -9,7 +9,7 @@ import { build } from '../src/build.js';
 import { readLines } from '../src/sources/lines.js';
 import { readSessionFile } from '../src/sources/read.js';
 import type { SessionFile } from '../src/types.js';
-import { FIXTURES, tempDir } from './support/fixtures.js';
+import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 
 const header = (id: string) =>
   JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-10-21T09:00:00.000Z', cwd: '/home/ana/p' });
@@ -95,7 +95,7 @@ describe('damaged input', () => {
     const tool = `{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-10-21T09:00:02.000Z","message":{"role":"toolResult","toolCallId":"x","toolName":"t","content":[],"details":${deep}}}`;
     const dir = await tempDir();
     await writeFile(join(dir, 'deep.jsonl'), [header('d'), prompt('a1', null, 'before'), tool, reply('a3', 'a2', 'after')].join('\n'));
-    const { summary } = await build({ inputs: [dir], out: join(await tempDir(), 'r'), redact, timeZone: 'UTC', environment: { env: {}, home: await tempDir() }, now: new Date() });
+    const { summary } = await build({ inputs: [dir], out: join(await tempDir(), 'r'), redact, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date() });
     expect(summary.totals).toMatchObject({ prompts: 1, replies: 1 });
   });
 
@@ -137,7 +137,7 @@ describe('damaged input', () => {
     const { summary } = await build({
       inputs: [dir],
       out: join(await tempDir(), 'report'),
-      timeZone: 'UTC',
+      scope: ALL_UTC,
       environment: { env: {}, home: await tempDir() },
       now: new Date('2026-11-30T12:00:00Z'),
     });
@@ -165,7 +165,7 @@ describe('inputs are never changed', () => {
       return state;
     };
     const before = await snapshot();
-    await build({ inputs: [inputs], out: join(await tempDir(), 'report'), timeZone: 'UTC', environment: { env: {}, home: await tempDir() }, now: new Date() });
+    await build({ inputs: [inputs], out: join(await tempDir(), 'report'), scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date() });
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -78,8 +78,8 @@ describe('bough command line', () => {
     );
     expect((await run(['build', input, '--out', out, '-q'], { PI_CODING_AGENT_DIR: agentDir })).code).toBe(0);
     const html = await readFile(join(out, 'index.html'), 'utf8');
-    expect(html).toMatch(/<code>qwen<\/code> <span class="badge" title="[^"]*">local<\/span>/);
-    expect(html).toMatch(/<code>big<\/code><\/td>/);
+    expect(html).toMatch(/<code>qwen<\/code> <span class="badge tone-plain" title="[^"]*">local<\/span><span class="sub">ollama<\/span>/);
+    expect(html).toMatch(/<code>big<\/code><span class="sub">remote<\/span><\/td>/);
   });
 
   it('says so and builds the bundled samples when this machine has no sessions', async () => {

@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
-import type { Summary } from '../src/report/summary.js';
+import type { Summary } from '../src/report/schema.js';
 import { generatePiCorpus, TOKEN_KINDS, type GroundTruth, type SessionTruth, type Tally } from './support/pi-corpus.js';
+import { ALL_UTC } from './support/fixtures.js';
 
 /** Another seed gives another corpus: `BOUGH_CORPUS_SEED=7 npx vitest run test/generated-corpus.test.ts`. */
 const SEED = Number(process.env['BOUGH_CORPUS_SEED'] ?? 20261126);
@@ -31,7 +32,7 @@ beforeAll(async () => {
   await build({
     inputs: [sessions],
     out: join(work, 'report'),
-    timeZone: 'UTC',
+    scope: ALL_UTC,
     environment: { env: {}, home: join(work, 'home') },
     now: new Date('2026-12-01T00:00:00.000Z'),
   });
@@ -220,7 +221,7 @@ describe('boughâ€™s own prices on a corpus whose recorded costs follow LiteLLMâ€
     const { summary } = await build({
       inputs: [join(dir, 'sessions')],
       out: join(dir, 'report'),
-      timeZone: 'UTC',
+      scope: ALL_UTC,
       environment: { env: {}, home: join(dir, 'home') },
       now: new Date('2026-12-01T00:00:00.000Z'),
     });

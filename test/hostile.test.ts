@@ -18,7 +18,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
 import { openPage, pageProblems, requireBrowser, sharedBrowser } from './support/browser.js';
-import { FIXTURES, tempDir } from './support/fixtures.js';
+import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 import { liveMarkup, tagsOf } from './support/html.js';
 
 const HOSTILE = join(FIXTURES, 'hostile');
@@ -67,7 +67,7 @@ beforeAll(async () => {
   const home = join(workDir, 'home');
   await mkdir(home);
   const outDir = join(workDir, 'report');
-  await build({ inputs: [inputDir], out: outDir, timeZone: 'UTC', environment: { env: {}, home }, now: NOW });
+  await build({ inputs: [inputDir], out: outDir, scope: ALL_UTC, environment: { env: {}, home }, now: NOW });
   const files = await listFiles(outDir);
   const text = new Map<string, string>();
   for (const file of files) text.set(file, await readFile(join(outDir, ...file.split('/')), 'utf8'));
@@ -248,7 +248,7 @@ describe('a report of hostile sessions, as written', () => {
   it('stays inert with --redact and --omit, which rewrite the same text', async () => {
     const outDir = join(workDir, 'report-redacted');
     // The corpus's paths are under /home/ana: let the home folder be replaced inside hostile text.
-    await build({ inputs: [report.inputDir], out: outDir, timeZone: 'UTC', environment: { env: {}, home: '/home/ana' }, now: NOW, redact: true, omit: ['thinking'] });
+    await build({ inputs: [report.inputDir], out: outDir, scope: ALL_UTC, environment: { env: {}, home: '/home/ana' }, now: NOW, redact: true, omit: ['thinking'] });
     const problems: string[] = [];
     for (const page of (await listFiles(outDir)).filter((f) => f.endsWith('.html'))) {
       const html = await readFile(join(outDir, ...page.split('/')), 'utf8');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../src/model/archive.js';
 import { splitBranches } from '../src/model/branches.js';
-import { archiveOf, piFixture } from './support/fixtures.js';
+import { buildTree } from '../src/model/tree.js';
+import type { SessionData } from '../src/report/data.js';
+import { piFixture, readPiFixture, reportOf, sessionAt } from './support/fixtures.js';
 
 const LINEAGE = 'lineage/--home-ana-projects-shop--';
 const ORIGIN = `${LINEAGE}/2026-10-10T09-00-00-000Z_0196a000-0000-7000-8000-000000000020.jsonl`;
@@ -10,36 +11,39 @@ const FULL_COPY = 'lineage/--home-ana-projects-shop-v2--/2026-10-11T09-00-00-000
 const ORPHAN_CLONE = `${LINEAGE}/2026-10-12T09-00-00-000Z_0196a000-0000-7000-8000-000000000023.jsonl`;
 const IMPORTED = `${LINEAGE}/imported-checkout.jsonl`;
 
-const numbers = (s: Session) => ({
-  prompts: s.stats.prompts,
-  replies: s.stats.replies,
-  input: s.stats.tokens.input,
-  output: s.stats.tokens.output,
-  recorded: Number(s.stats.cost.recorded?.toFixed(10)),
+const numbers = (s: SessionData) => ({
+  prompts: s.tally.prompts,
+  replies: s.tally.replies,
+  input: s.tally.tokens.input,
+  output: s.tally.tokens.output,
+  recorded: Number(s.tally.cost.recorded?.toFixed(10)),
 });
 
-async function sessionOf(name: string): Promise<Session> {
-  const archive = await archiveOf([piFixture(name)]);
-  return archive.sessions[0] as Session;
+async function sessionOf(name: string): Promise<SessionData> {
+  const data = await reportOf([piFixture(name)]);
+  return data.sessions[0] as SessionData;
+}
+
+async function treeOf(name: string) {
+  return buildTree((await readPiFixture(name)).entries);
 }
 
 describe('session model', () => {
   it('counts every branch of the tree, abandoned ones included', async () => {
     const session = await sessionOf('tree-branches.jsonl');
     expect(numbers(session)).toEqual({ prompts: 4, replies: 4, input: 1500, output: 150, recorded: 0.00225 });
-    expect(session.branches).toBe(3);
-    expect(session.title).toBe('Renaming the cart');
+    expect(session.ledger.branches).toBe(3);
+    expect(session.ledger.title).toBe('Renaming the cart');
   });
 
   it('takes the active path from the root to the last entry in the file, even on an older branch', async () => {
-    const session = await sessionOf('tree-branches.jsonl');
-    expect(session.tree.activePath.map((e) => e.id)).toEqual(['b0000001', 'b0000002', 'b0000006', 'b0000007', 'b0000008', 'b0000009', 'b0000012', 'b0000013']);
-    expect(session.tree.branchPoints.map((e) => e.id)).toEqual(['b0000002']);
+    const tree = await treeOf('tree-branches.jsonl');
+    expect(tree.activePath.map((e) => e.id)).toEqual(['b0000001', 'b0000002', 'b0000006', 'b0000007', 'b0000008', 'b0000009', 'b0000012', 'b0000013']);
+    expect(tree.branchPoints.map((e) => e.id)).toEqual(['b0000002']);
   });
 
   it('shows every entry exactly once across the branches', async () => {
-    const session = await sessionOf('tree-branches.jsonl');
-    const branches = splitBranches(session.tree);
+    const branches = splitBranches(await treeOf('tree-branches.jsonl'));
     expect(branches.map((b) => [b.number, b.forkPoint?.id ?? null, b.entries.map((e) => e.id)])).toEqual([
       [1, null, ['b0000001', 'b0000002', 'b0000006', 'b0000007', 'b0000008', 'b0000009', 'b0000012', 'b0000013']],
       [2, 'b0000002', ['b0000003', 'b0000004', 'b0000005']],
@@ -48,42 +52,43 @@ describe('session model', () => {
   });
 
   it('turns orphans and self-parented entries into roots', async () => {
+    const tree = await treeOf('multiple-roots.jsonl');
+    expect(tree.roots.map((e) => e.id)).toEqual(['c0000001', 'c0000003', 'c0000005', 'c0000006']);
+    expect(tree.orphans.map((e) => e.id)).toEqual(['c0000005']);
     const session = await sessionOf('multiple-roots.jsonl');
-    expect(session.tree.roots.map((e) => e.id)).toEqual(['c0000001', 'c0000003', 'c0000005', 'c0000006']);
-    expect(session.tree.orphans.map((e) => e.id)).toEqual(['c0000005']);
-    expect(session.branches).toBe(4);
+    expect(session.ledger.branches).toBe(4);
     expect(numbers(session)).toEqual({ prompts: 4, replies: 2, input: 30, output: 3, recorded: 0.0000675 });
   });
 
   it('counts error and aborted replies, and what their usage says they cost', async () => {
     const session = await sessionOf('errors.jsonl');
-    expect(session.stats).toMatchObject({ prompts: 3, replies: 5, errorReplies: 2, abortedReplies: 2 });
+    expect(session.tally).toMatchObject({ prompts: 3, replies: 5, errorReplies: 2, abortedReplies: 2 });
     expect(numbers(session)).toMatchObject({ input: 1350, output: 4401, recorded: 0.023355 });
   });
 
   it('counts sub-agent spend in the session and apart', async () => {
     const session = await sessionOf('subagent.jsonl');
-    expect(session.stats.tokens).toMatchObject({ input: 3300, output: 330, cacheRead: 300 });
-    expect(session.stats.subagents.tokens).toMatchObject({ input: 3000, output: 300, cacheRead: 300 });
-    expect(session.stats.cost.recorded).toBeCloseTo(0.00585, 12);
-    expect(session.stats.subagents.cost.recorded).toBeCloseTo(0.0045, 12);
+    expect(session.tally.tokens).toMatchObject({ input: 3300, output: 330, cacheRead: 300 });
+    expect(session.tally.subagents.tokens).toMatchObject({ input: 3000, output: 300, cacheRead: 300 });
+    expect(session.tally.cost.recorded).toBeCloseTo(0.00585, 12);
+    expect(session.tally.subagents.cost.recorded).toBeCloseTo(0.0045, 12);
   });
 
   it('counts usage of tool results, summaries and usage entries; reasoning and 1h writes stay inside their totals', async () => {
     const session = await sessionOf('usage-kinds.jsonl');
-    expect(session.stats.tokens).toEqual({ input: 548, output: 1266, cacheRead: 179775, cacheWrite: 611, cacheWrite1h: 100, reasoning: 300 });
-    expect(session.stats.cost.recorded).toBeCloseTo(0.12809625, 12);
+    expect(session.tally.tokens).toEqual({ input: 548, output: 1266, cacheRead: 179775, cacheWrite: 611, cacheWrite1h: 100, reasoning: 300 });
+    expect(session.tally.cost.recorded).toBeCloseTo(0.12809625, 12);
   });
 
   it('names a session by its latest /name, else by the words typed, never by a skill body', async () => {
-    expect((await sessionOf('skills.jsonl')).title).toBe('/skill:review the checkout code');
-    expect((await sessionOf('minimal-v3.jsonl')).title).toBe('What does cart.ts export?');
+    expect((await sessionOf('skills.jsonl')).ledger.title).toBe('/skill:review the checkout code');
+    expect((await sessionOf('minimal-v3.jsonl')).ledger.title).toBe('What does cart.ts export?');
   });
 
   it('groups sessions by working directory, whatever the spelling of a Windows path', async () => {
-    const archive = await archiveOf([piFixture('windows-cwd.jsonl'), piFixture('windows-cwd-other-spelling.jsonl')]);
-    expect(archive.projects).toHaveLength(1);
-    expect(archive.projects[0]?.sessions).toHaveLength(2);
+    const data = await reportOf([piFixture('windows-cwd.jsonl'), piFixture('windows-cwd-other-spelling.jsonl')]);
+    expect(data.projects).toHaveLength(1);
+    expect(data.projects[0]?.sessions).toHaveLength(2);
   });
 });
 
@@ -91,44 +96,44 @@ describe('lineage across files', () => {
   const all = [ORIGIN, FORK, FULL_COPY, ORPHAN_CLONE, IMPORTED].map(piFixture);
 
   it('counts copied entries once, in the oldest file holding them', async () => {
-    const archive = await archiveOf(all);
-    const byFile = new Map(archive.sessions.map((s) => [s.file.path, numbers(s)]));
+    const data = await reportOf(all);
+    const byFile = new Map(data.sessions.map((s) => [s.ledger.path, numbers(s)]));
     expect(byFile.get(piFixture(ORIGIN))).toEqual({ prompts: 3, replies: 3, input: 600, output: 60, recorded: 0.006 });
     expect(byFile.get(piFixture(FORK))).toEqual({ prompts: 1, replies: 1, input: 400, output: 40, recorded: 0.004 });
     expect(byFile.get(piFixture(FULL_COPY))).toEqual({ prompts: 1, replies: 1, input: 500, output: 50, recorded: 0.005 });
     expect(byFile.get(piFixture(IMPORTED))).toEqual({ prompts: 0, replies: 0, input: 0, output: 0, recorded: NaN });
     expect(byFile.get(piFixture(ORPHAN_CLONE))).toEqual({ prompts: 2, replies: 2, input: 1500, output: 150, recorded: 0.015 });
-    expect(archive.totals).toMatchObject({ prompts: 7, replies: 7, tokens: { input: 3000, output: 300 } });
+    expect(data.totals).toMatchObject({ prompts: 7, replies: 7, tokens: { input: 3000, output: 300 } });
   });
 
   it('links a copy to its origin by path, file name or session id, and notes a missing origin', async () => {
-    const archive = await archiveOf(all);
-    const session = (name: string) => archive.sessions.find((s) => s.file.path === piFixture(name)) as Session;
-    expect(session(FORK).origin).toBe(session(ORIGIN));
-    expect(session(FULL_COPY).origin).toBe(session(FORK));
-    expect(session(IMPORTED).origin).toBe(session(ORIGIN));
+    const data = await reportOf(all);
+    const session = (name: string) => sessionAt(data, piFixture(name));
+    expect(session(FORK).origin?.key).toBe(session(ORIGIN).key);
+    expect(session(FULL_COPY).origin?.key).toBe(session(FORK).key);
+    expect(session(IMPORTED).origin?.key).toBe(session(ORIGIN).key);
     expect(session(ORPHAN_CLONE)).toMatchObject({ origin: null, originMissing: true });
-    expect(session(ORIGIN).copies.map((s) => s.file.path).sort()).toEqual([piFixture(FORK), piFixture(IMPORTED)].sort());
+    expect(session(ORIGIN).copies.map((s) => s.path).sort()).toEqual([piFixture(FORK), piFixture(IMPORTED)].sort());
   });
 
   it('puts a full copy into the project of its own working directory', async () => {
-    const archive = await archiveOf(all);
-    expect(archive.projects.map((p) => [p.cwd, p.sessions.length]).sort()).toEqual([
+    const data = await reportOf(all);
+    expect(data.projects.map((p) => [p.cwd, p.sessions.length]).sort()).toEqual([
       ['/home/ana/projects/shop', 4],
       ['/home/ana/projects/shop-v2', 1],
     ]);
   });
 
   it('counts history once when the middle of a chain of copies is missing', async () => {
-    const archive = await archiveOf([piFixture(ORIGIN), piFixture(FULL_COPY)]);
-    const fullCopy = archive.sessions.find((s) => s.file.path === piFixture(FULL_COPY)) as Session;
+    const data = await reportOf([piFixture(ORIGIN), piFixture(FULL_COPY)]);
+    const fullCopy = sessionAt(data, piFixture(FULL_COPY));
     expect(fullCopy).toMatchObject({ origin: null, originMissing: true });
     // The origin's two entries count in the origin; the lost fork's new work counts in the copy.
     expect(numbers(fullCopy)).toEqual({ prompts: 2, replies: 2, input: 900, output: 90, recorded: 0.009 });
   });
 
   it('counts the copies themselves when the origin is not among the inputs', async () => {
-    const archive = await archiveOf([piFixture(FORK)]);
-    expect(numbers(archive.sessions[0] as Session)).toEqual({ prompts: 2, replies: 2, input: 500, output: 50, recorded: 0.005 });
+    const data = await reportOf([piFixture(FORK)]);
+    expect(numbers(data.sessions[0] as SessionData)).toEqual({ prompts: 2, replies: 2, input: 500, output: 50, recorded: 0.005 });
   });
 });

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
 import { main, type CliIo } from '../src/cli.js';
-import type { Summary } from '../src/report/summary.js';
-import { piFixture, tempDir } from './support/fixtures.js';
+import type { Summary } from '../src/report/schema.js';
+import { ALL_UTC, piFixture, tempDir } from './support/fixtures.js';
 
 async function buildOf(inputs: string[], env: Record<string, string> = {}, pricesFile: string | null = null) {
   const out = join(await tempDir(), 'report');
@@ -14,7 +14,7 @@ async function buildOf(inputs: string[], env: Record<string, string> = {}, price
     inputs,
     out,
     pricesFile,
-    timeZone: 'UTC',
+    scope: ALL_UTC,
     environment: { env, home: await tempDir() },
     now: new Date('2026-11-30T12:00:00Z'),
   });
@@ -32,9 +32,9 @@ describe('prices in the report', () => {
     expect(session?.cost.recorded).toBeCloseTo(1.01975, 10);
   });
 
-  it('lists a model no table knows as unpriced, and flags the session with the likely reason', () => {
+  it('lists a model no table knows as unpriced, and compares nothing with an unknown cost', () => {
     expect(summary.totals.unpricedModels).toEqual(['anthropic/claude-fable-9']);
-    expect(summary.sessions[0]?.costCheck).toEqual({ differs: true, reason: 'unpriced model', difference: -0.02 });
+    expect(summary.sessions[0]?.costCheck).toEqual({ differs: false, incomplete: true, reason: 'unpriced model', difference: null });
   });
 
   it('names the price snapshot it used', () => {
@@ -44,10 +44,16 @@ describe('prices in the report', () => {
   it('shows the unpriced model with a badge on the pages', async () => {
     const index = await readFile(join(out, 'index.html'), 'utf8');
     expect(index).toContain('Not priced: anthropic/claude-fable-9.');
-    expect(index).toMatch(/<code>claude-fable-9<\/code><\/td><td><code><\/code> <span class="badge tone-error"[^>]*>unpriced<\/span>/);
+    expect(index).toMatch(/<code>claude-fable-9<\/code><span class="sub">anthropic<\/span><\/td><td> <span class="badge tone-error"[^>]*>unpriced<\/span>/);
     const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
-    expect(page).toContain('Likely reason: unpriced model.');
-    expect(page).toContain('cache write 0 · $0.0200 recorded · unpriced');
+    expect(page).toContain('its own cost is unknown in part and is not compared with the $1.02 the agent recorded');
+    expect(page).toContain('cache write 0 · $0.0200 recorded · bough: unknown (unpriced model)');
+  });
+
+  it('never shows a difference from an unknown cost as if it were $0 (regression: "differs by −$1.09")', async () => {
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page).not.toContain('differs from the recorded cost');
+    expect(page).toMatch(/<div class="card-label">Cost \(bough\)<\/div>\s*<div class="card-value">\$0\.9998 \+ unknown<\/div>/);
   });
 
   it('writes usage.csv: one row per usage record, summing to the totals', async () => {

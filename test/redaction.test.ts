@@ -12,7 +12,7 @@ import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type BuildOptions } from '../src/build.js';
 import { main, type CliIo } from '../src/cli.js';
-import { FIXTURES, tempDir } from './support/fixtures.js';
+import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 
 const SECRETS = join(FIXTURES, 'secrets');
 const HOME = '/home/planted-user';
@@ -174,7 +174,7 @@ const builds: Record<'plain' | 'redacted' | 'omitted' | 'shareApi' | 'shareCli',
 
 beforeAll(async () => {
   workDir = await tempDir('bough-redaction-');
-  const base = { inputs: [SECRETS], timeZone: 'UTC', environment: { env: {}, home: HOME }, now: NOW } satisfies Partial<BuildOptions>;
+  const base = { inputs: [SECRETS], scope: ALL_UTC, environment: { env: {}, home: HOME }, now: NOW } satisfies Partial<BuildOptions>;
   builds.plain = await buildInto('plain', base);
   builds.redacted = await buildInto('redacted', { ...base, redact: true });
   builds.omitted = await buildInto('omitted', { ...base, omit: ['thinking', 'tool-output', 'system'] });
@@ -259,7 +259,7 @@ describe('--redact', () => {
   it('shows input files under the home folder with ~ too', async () => {
     const home = join(workDir, 'home-of-inputs');
     await cp(SECRETS, join(home, '.pi', 'agent', 'sessions', '--home-planted-user--'), { recursive: true });
-    const built = await buildInto('inputs-in-home', { inputs: [join(home, '.pi')], timeZone: 'UTC', environment: { env: {}, home }, now: NOW, redact: true });
+    const built = await buildInto('inputs-in-home', { inputs: [join(home, '.pi')], scope: ALL_UTC, environment: { env: {}, home }, now: NOW, redact: true });
     const leaks = [...built.files].filter(([, text]) => text.includes(home)).map(([file, text]) => `${file}: ${context(text, home)}`);
     expect(leaks).toEqual([]);
   });

@@ -2,8 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
-import type { Summary } from '../src/report/summary.js';
-import { FIXTURES, tempDir } from './support/fixtures.js';
+import type { Summary } from '../src/report/schema.js';
+import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 import { liveMarkup } from './support/html.js';
 
 let out: string;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const result = await build({
     inputs: [join(FIXTURES, 'pi')],
     out,
-    timeZone: 'UTC',
+    scope: ALL_UTC,
     environment: { env: {}, home },
     now: new Date('2026-11-30T12:00:00Z'),
   });

@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
-import type { Summary } from '../src/report/summary.js';
-import { SHARED_CORPUS, tempDir } from './support/fixtures.js';
+import type { Summary } from '../src/report/schema.js';
+import { ALL_UTC, SHARED_CORPUS, tempDir } from './support/fixtures.js';
 
 const PI_CORPUS = join(SHARED_CORPUS, 'pi');
 
@@ -17,7 +17,7 @@ describe.skipIf(!existsSync(PI_CORPUS))('report over ../shared/corpus/pi', () =>
     const result = await build({
       inputs: [PI_CORPUS],
       out: join(await tempDir(), 'report'),
-      timeZone: 'UTC',
+      scope: ALL_UTC,
       environment: { env: {}, home: await tempDir() },
       now: new Date('2026-11-30T12:00:00Z'),
     });

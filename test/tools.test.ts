@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../src/model/archive.js';
+import type { SessionData } from '../src/report/data.js';
 import { resolvePiPath } from '../src/sources/pi/tools.js';
-import { archiveOf, piFixture } from './support/fixtures.js';
+import { piFixture, reportOf } from './support/fixtures.js';
 
-async function sessionOf(name: string): Promise<Session> {
-  return (await archiveOf([piFixture(name)])).sessions[0] as Session;
+async function sessionOf(name: string): Promise<SessionData> {
+  return (await reportOf([piFixture(name)])).sessions[0] as SessionData;
 }
 
 describe('Pi tool paths', () => {
@@ -52,10 +52,10 @@ describe('tool work of a session', () => {
 
   it('finds git commits in shell results, landed or failed by the result’s error flag', async () => {
     const { tools } = await sessionOf('tools.jsonl');
-    expect(tools.commits.map(({ branch, hash, message, landed, line }) => ({ branch, hash, message, landed, line }))).toEqual([
-      { branch: 'main', hash: '1a2b3c4', message: 'Initial', landed: true, line: '[main (root-commit) 1a2b3c4] Initial' },
-      { branch: 'main', hash: '85fd4d9', message: 'Add cart', landed: true, line: '[main 85fd4d9] Add cart' },
-      { branch: null, hash: null, message: 'WIP', landed: false, line: null },
+    expect(tools.commits.map(({ message, landed, line }) => ({ message, landed, line }))).toEqual([
+      { message: 'Initial', landed: true, line: '[main (root-commit) 1a2b3c4] Initial' },
+      { message: 'Add cart', landed: true, line: '[main 85fd4d9] Add cart' },
+      { message: 'WIP', landed: false, line: null },
     ]);
   });
 

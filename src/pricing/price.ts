@@ -1,7 +1,7 @@
 // Prices usage records: lookup, then arithmetic. Pure; the table and the options are injected,
 // and lookups are remembered per model.
 
-import type { Source, Usage } from '../types.js';
+import type { Source, TokenCounts } from '../types.js';
 import { costOf, type TokenKind } from './cost.js';
 import { findPrice, type LookupOptions } from './lookup.js';
 import type { PriceTable } from './table.js';
@@ -25,7 +25,14 @@ export interface PricedUsage {
   note: string | null;
 }
 
-export type Pricer = (usage: Usage, source: Source) => PricedUsage;
+/** What pricing needs of a usage record: who billed it and its token counts. */
+export interface Priceable extends TokenCounts {
+  provider: string | null;
+  model: string | null;
+  local: boolean;
+}
+
+export type Pricer = (usage: Priceable, source: Source) => PricedUsage;
 
 export function createPricer(table: PriceTable, options: LookupOptions): Pricer {
   const lookups = new Map<string, ReturnType<typeof findPrice>>();

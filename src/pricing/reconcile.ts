@@ -1,7 +1,6 @@
 // Does bough's price agree with what the agent recorded, and if not, why most likely?
 // Pure: per-record pairs in, a verdict out.
 
-import type { Usage } from '../types.js';
 import { SUBSCRIPTION_PROVIDERS } from './lookup.js';
 import type { PricedUsage } from './price.js';
 
@@ -13,42 +12,56 @@ export type DifferenceReason =
   | 'model guessed for tool or summary usage'
   | 'different catalog';
 
+/** What the check needs of a usage record besides its price. */
+export interface RecordedUsage {
+  provider: string | null;
+  recordedCost: number | null;
+  recordedCostFromProvider: boolean;
+  modelGuessed: boolean;
+}
+
 export interface CostCheck {
-  /** bough and the agent differ by more than a cent and more than 1%. */
+  /** bough and the agent differ by more than a cent and more than 1%, over records bough priced in full. */
   differs: boolean;
-  /** The cause that explains most of the difference, when they differ. */
+  /** Some record could not be priced in full: bough's own cost is unknown in part, so nothing is compared. */
+  incomplete: boolean;
+  /** The cause that explains most of the difference, or why nothing is compared. */
   reason: DifferenceReason | null;
-  /** bough minus recorded, USD; null when either is unknown. */
+  /** bough minus recorded, USD; null when either is unknown in whole or in part. */
   difference: number | null;
 }
 
 const CENT = 0.01;
 const SHARE = 0.01;
 
-export function checkCost(records: readonly { usage: Usage; priced: PricedUsage }[]): CostCheck {
+export const NO_RECORDED_COST: CostCheck = { differs: false, incomplete: false, reason: null, difference: null };
+
+export function checkCost(records: Iterable<{ usage: RecordedUsage; priced: PricedUsage }>): CostCheck {
   let bough = 0;
   let recorded = 0;
   let anyRecorded = false;
+  let incomplete = false;
   const byReason = new Map<DifferenceReason, number>();
   for (const { usage, priced } of records) {
     const theirs = usage.recordedCost ?? 0;
     anyRecorded ||= usage.recordedCost !== null;
+    incomplete ||= priced.state === 'unpriced' || priced.state === 'partial';
     recorded += theirs;
     bough += priced.cost ?? 0;
     const reason = reasonOf(usage, priced);
-    // An unpriced record explains as much as the agent says it cost.
-    const gap = priced.state === 'unpriced' || priced.state === 'partial' ? Math.max(theirs - (priced.cost ?? 0), 0) : (priced.cost ?? 0) - theirs;
-    byReason.set(reason, (byReason.get(reason) ?? 0) + gap);
+    byReason.set(reason, (byReason.get(reason) ?? 0) + (priced.cost ?? 0) - theirs);
   }
-  if (!anyRecorded) return { differs: false, reason: null, difference: null };
+  if (!anyRecorded) return NO_RECORDED_COST;
+  // An unknown cost is not $0: a difference from it would be made up.
+  if (incomplete) return { differs: false, incomplete: true, reason: 'unpriced model', difference: null };
   const difference = bough - recorded;
   const differs = Math.abs(difference) > CENT && Math.abs(difference) > SHARE * Math.max(Math.abs(bough), Math.abs(recorded));
-  if (!differs) return { differs, reason: null, difference };
+  if (!differs) return { differs, incomplete: false, reason: null, difference };
   const [reason] = [...byReason].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))[0] ?? ['different catalog'];
-  return { differs, reason, difference };
+  return { differs, incomplete: false, reason, difference };
 }
 
-function reasonOf(usage: Usage, priced: PricedUsage): DifferenceReason {
+function reasonOf(usage: RecordedUsage, priced: PricedUsage): DifferenceReason {
   if (priced.state === 'unpriced' || priced.state === 'partial') return 'unpriced model';
   if (usage.recordedCostFromProvider) return 'provider-billed total';
   // Priced at API rates on request, a subscription still explains a $0 recorded cost.

@@ -2,7 +2,7 @@
 // summarised, outputs cut to a readable size, images as data URLs bough builds itself.
 
 import type { PricedUsage } from '../pricing/price.js';
-import type { Block, Entry, SubagentRun, ToolDiff, Usage } from '../types.js';
+import type { Block, Entry, ReplyOutcome, SubagentRun, ToolDiff, Usage } from '../types.js';
 import { formatCount, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
 import { renderMarkdown } from './markdown.js';
 
@@ -95,6 +95,8 @@ export interface ConversationContext {
   time: TimeFormat;
   /** Entries counted in another file (copied from an origin that is present). */
   copied: (entry: Entry) => boolean;
+  /** Entries outside the report's period (marked, still shown). */
+  outsidePeriod: (entry: Entry) => boolean;
   /** Labels by target id, latest first wins. */
   labels: ReadonlyMap<string, string>;
   /** Entries hidden from the model by a later context edit (failed attempts, retries). */
@@ -102,8 +104,8 @@ export interface ConversationContext {
   forksAt: (entry: Entry) => ForkLink[];
   /** Whether the page shows an entry with this id (links must not dangle). */
   hasEntry: (id: string) => boolean;
-  /** bough's price of a usage record counted in this session. */
-  priceOf: (usage: Usage) => PricedUsage | undefined;
+  /** bough's price of a usage record. */
+  priceOf: (usage: Usage) => PricedUsage;
 }
 
 /** Tool output shown on the page; the rest is counted, not silently dropped. */
@@ -116,7 +118,7 @@ export function anchorOf(entry: Entry): string {
   return anchorOfId(entry.id);
 }
 
-function anchorOfId(id: string): string {
+export function anchorOfId(id: string): string {
   return `e-${id.replace(/[^A-Za-z0-9_.:-]/g, '_')}`;
 }
 
@@ -146,7 +148,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         kind: 'reply',
         model: entry.responseModel ? `${entry.model ?? '?'} → ${entry.responseModel}` : (entry.model ?? 'unknown model'),
         parts: entry.content.map(partView),
-        status: replyStatus(entry.stopReason),
+        status: replyStatus(entry.outcome),
         errorMessage: entry.errorMessage,
         usage: usageLine(entry.usage, ctx.priceOf),
       };
@@ -257,6 +259,7 @@ function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {
   const label = ctx.labels.get(entry.id);
   if (label) badges.push({ label, tone: 'label', title: 'label' });
   if (ctx.copied(entry)) badges.push({ label: 'copied', tone: 'copied', title: 'copied from the session this one was forked from; counted there' });
+  if (ctx.outsidePeriod(entry)) badges.push({ label: 'outside period', tone: 'hidden', title: "outside this report's period: shown, not counted here" });
   if (ctx.hidden.has(entry.id)) {
     badges.push({ label: 'failed attempt', tone: 'hidden', title: 'hidden from the model by a later context edit (retried)' });
   }
@@ -267,15 +270,15 @@ function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {
   return badges;
 }
 
-function replyStatus(stopReason: string | null): { label: string; tone: 'error' | 'warn' } | null {
-  switch (stopReason) {
+function replyStatus(outcome: ReplyOutcome): { label: string; tone: 'error' | 'warn' } | null {
+  switch (outcome) {
     case 'error':
       return { label: 'error', tone: 'error' };
     case 'aborted':
       return { label: 'aborted', tone: 'warn' };
     case 'length':
       return { label: 'cut off (length)', tone: 'warn' };
-    default:
+    case 'ok':
       return null;
   }
 }
@@ -319,7 +322,7 @@ function diffLines(diff: ToolDiff): DiffLine[] {
 }
 
 function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView {
-  const inner: ConversationContext = { ...ctx, copied: () => false, labels: new Map(), hidden: new Set(), forksAt: () => [], hasEntry: () => false };
+  const inner: ConversationContext = { ...ctx, copied: () => false, outsidePeriod: () => false, labels: new Map(), hidden: new Set(), forksAt: () => [], hasEntry: () => false };
   return {
     agent: run.agent,
     task: cut(run.task, 4000),
@@ -332,7 +335,7 @@ function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView 
 }
 
 /** "in 5 · out 24 · cache read 0 · cache write 1,416 · $0.0057 recorded · $0.0057 bough" */
-export function usageLine(usage: readonly Usage[], priceOf: (usage: Usage) => PricedUsage | undefined): string | null {
+export function usageLine(usage: readonly Usage[], priceOf: (usage: Usage) => PricedUsage): string | null {
   if (usage.length === 0) return null;
   const sum = (key: 'input' | 'output' | 'cacheRead' | 'cacheWrite') => usage.reduce((a, u) => a + u[key], 0);
   const costs = usage.map((u) => u.recordedCost).filter((c): c is number => c !== null);
@@ -343,12 +346,11 @@ export function usageLine(usage: readonly Usage[], priceOf: (usage: Usage) => Pr
     `cache write ${formatCount(sum('cacheWrite'))}`,
   ];
   if (costs.length > 0) parts.push(`${formatUsd(costs.reduce((a, b) => a + b, 0))} recorded`);
-  const priced = usage.map(priceOf).filter((p): p is PricedUsage => p !== undefined);
-  if (priced.length > 0) {
-    const unknown = priced.some((p) => p.state === 'unpriced');
-    const known = priced.reduce((a, p) => a + (p.cost ?? 0), 0);
-    parts.push(unknown && known === 0 ? 'unpriced' : `${formatUsd(known)} bough${unknown ? ' + unpriced' : ''}`);
-  }
+  const priced = usage.map(priceOf);
+  const unknown = priced.some((p) => p.state === 'unpriced' || p.state === 'partial');
+  const known = priced.filter((p) => p.cost !== null);
+  if (known.length === 0) parts.push('bough: unknown (unpriced model)');
+  else parts.push(`${formatUsd(known.reduce((a, p) => a + (p.cost ?? 0), 0))} bough${unknown ? ' + unknown' : ''}`);
   if (usage.some((u) => u.recordedCostFromProvider)) parts.push('total billed by the provider');
   if (usage.some((u) => u.local)) parts.push('local model');
   return parts.join(' · ');

@@ -1,5 +1,7 @@
 // Numbers, money and times as the pages show them. The time zone is a parameter, never read here.
 
+import { localParts } from '../time-zone.js';
+
 /** 1234567 → "1,234,567" (rounded to a whole number). */
 export function formatCount(n: number): string {
   const whole = Math.round(n);
@@ -33,58 +35,17 @@ export interface TimeFormat {
   timeZone: string;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, Map<number, number>>();
-const HOUR = 3_600_000;
-
-/** The zone's offset from UTC at `ms`, in ms. Offsets change at most on the hour, so one Intl call per hour of history. */
-function offsetAt(ms: number, timeZone: string): number {
-  let byHour = offsets.get(timeZone);
-  if (!byHour) {
-    byHour = new Map();
-    offsets.set(timeZone, byHour);
-  }
-  const hour = Math.floor(ms / HOUR);
-  let offset = byHour.get(hour);
-  if (offset === undefined) {
-    offset = zoneOffset(hour * HOUR, timeZone);
-    byHour.set(hour, offset);
-  }
-  return offset;
-}
-
-function zoneOffset(ms: number, timeZone: string): number {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      hourCycle: 'h23',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  const p: Record<string, number> = {};
-  for (const part of formatter.formatToParts(ms)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  const asUtc = Date.UTC(p['year'] ?? 1970, (p['month'] ?? 1) - 1, p['day'] ?? 1, p['hour'] ?? 0, p['minute'] ?? 0, p['second'] ?? 0);
-  return asUtc - (ms - (ms % 1000));
-}
-
 const two = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 function partsOf(ms: number, timeZone: string): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
-  const local = new Date(ms + offsetAt(ms, timeZone));
+  const p = localParts(ms, timeZone);
   return {
-    year: String(local.getUTCFullYear()).padStart(4, '0'),
-    month: two(local.getUTCMonth() + 1),
-    day: two(local.getUTCDate()),
-    hour: two(local.getUTCHours()),
-    minute: two(local.getUTCMinutes()),
-    second: two(local.getUTCSeconds()),
+    year: String(p.year).padStart(4, '0'),
+    month: two(p.month),
+    day: two(p.day),
+    hour: two(p.hour),
+    minute: two(p.minute),
+    second: two(p.second),
   };
 }
 

@@ -1,7 +1,8 @@
-// The numbers every page shows the same way: stat cards and a token table, formatted here so
-// templates only place them.
+// The numbers every page shows the same way: money (unknown is never $0), stat cards, token
+// rows and model rows, formatted here so templates only place them.
 
-import { totalTokens, type ModelUsage, type Stats } from '../model/stats.js';
+import { localDay } from '../ledger/scope.js';
+import { totalTokens, type ModelTotals, type ReportData, type Tally, type UsageTotals } from './data.js';
 import { formatCompact, formatCount, formatUsd, plural } from './format.js';
 
 export interface StatCard {
@@ -18,49 +19,69 @@ export interface TokenRow {
   note: string;
 }
 
-export function statCards(stats: Stats, branches: number | null): StatCard[] {
+/**
+ * bough's price of some usage: "$1.23"; "$1.23 + unknown" when some records could not be priced
+ * (in whole or in part); "unknown" when none could; "—" when there was nothing to price.
+ */
+export function boughCost(usage: UsageTotals): string {
+  const unknown = usage.unpriced + usage.partial > 0;
+  if (usage.cost.bough === null) return unknown ? 'unknown' : usage.records === 0 ? '—' : '$0.00';
+  return unknown ? `${formatUsd(usage.cost.bough)} + unknown` : formatUsd(usage.cost.bough);
+}
+
+/** What the agent recorded: "—" when it recorded nothing. */
+export function recordedCost(usage: UsageTotals): string {
+  return formatUsd(usage.cost.recorded);
+}
+
+/** For sorting by bough's cost: unknown sorts below every known amount. */
+export function boughSortValue(usage: UsageTotals): number {
+  return usage.cost.bough ?? -1;
+}
+
+export function statCards(tally: Tally, branches: number | null): StatCard[] {
   const cards: StatCard[] = [
-    { label: 'Prompts', value: formatCount(stats.prompts), detail: 'typed by the user', tone: 'plain' },
+    { label: 'Prompts', value: formatCount(tally.prompts), detail: 'typed by the user', tone: 'plain' },
     {
       label: 'Replies',
-      value: formatCount(stats.replies),
-      detail: stats.abortedReplies > 0 ? `${formatCount(stats.abortedReplies)} aborted` : 'from the agent',
+      value: formatCount(tally.replies),
+      detail: tally.abortedReplies > 0 ? `${formatCount(tally.abortedReplies)} aborted` : 'from the agent',
       tone: 'plain',
     },
-    { label: 'Error replies', value: formatCount(stats.errorReplies), detail: 'failed requests', tone: stats.errorReplies > 0 ? 'error' : 'plain' },
-    { label: 'Tokens', value: formatCompact(totalTokens(stats.tokens)), detail: `${formatCount(totalTokens(stats.tokens))} in all`, tone: 'plain' },
-    { label: 'Cost recorded', value: formatUsd(stats.cost.recorded), detail: 'as the agent stored it', tone: 'money' },
+    { label: 'Error replies', value: formatCount(tally.errorReplies), detail: 'failed requests', tone: tally.errorReplies > 0 ? 'error' : 'plain' },
+    { label: 'Tokens', value: formatCompact(totalTokens(tally.tokens)), detail: `${formatCount(totalTokens(tally.tokens))} in all`, tone: 'plain' },
     {
       label: 'Cost (bough)',
-      value: formatUsd(stats.cost.bough),
-      detail: boughDetail(stats),
-      tone: stats.unpriced + stats.partial > 0 ? 'warn' : 'money',
+      value: boughCost(tally),
+      detail: boughDetail(tally),
+      tone: tally.unpriced + tally.partial > 0 ? 'warn' : 'money',
     },
+    { label: 'Cost recorded', value: recordedCost(tally), detail: 'as the agent stored it', tone: 'money' },
   ];
   if (branches !== null) cards.splice(3, 0, { label: 'Branches', value: formatCount(branches), detail: 'leaves of the tree', tone: 'plain' });
-  if (stats.subagents.records > 0) {
+  if (tally.subagents.records > 0) {
     cards.push({
       label: 'Sub-agents',
-      value: formatCompact(totalTokens(stats.subagents.tokens)),
-      detail: `tokens, ${formatUsd(stats.subagents.cost.recorded)} recorded (included above)`,
+      value: formatCompact(totalTokens(tally.subagents.tokens)),
+      detail: `tokens, ${boughCost(tally.subagents)} by bough (included above)`,
       tone: 'plain',
     });
   }
   return cards;
 }
 
-function boughDetail(stats: Stats): string {
+function boughDetail(usage: UsageTotals): string {
   const unknown = [
-    stats.unpriced > 0 ? `${plural(stats.unpriced, 'record')} unpriced` : '',
-    stats.partial > 0 ? `${plural(stats.partial, 'record')} priced in part` : '',
+    usage.unpriced > 0 ? `${plural(usage.unpriced, 'record')} unpriced` : '',
+    usage.partial > 0 ? `${plural(usage.partial, 'record')} priced in part` : '',
   ].filter(Boolean);
-  if (unknown.length > 0) return `plus ${unknown.join(' and ')}: cost unknown`;
-  return stats.cost.bough === null ? 'nothing to price' : "from LiteLLM's price table";
+  if (unknown.length > 0) return `${unknown.join(' and ')}: their cost is unknown`;
+  return usage.records === 0 ? 'nothing to price' : "from LiteLLM's price table";
 }
 
-export function tokenRows(stats: Stats): TokenRow[] {
-  const { tokens } = stats;
-  const sub = stats.subagents.tokens;
+export function tokenRows(tally: Tally): TokenRow[] {
+  const { tokens } = tally;
+  const sub = tally.subagents.tokens;
   const row = (kind: string, value: number, subagents: number, note: string): TokenRow => ({
     kind,
     value: formatCount(value),
@@ -77,45 +98,10 @@ export function tokenRows(stats: Stats): TokenRow[] {
   ];
 }
 
-export interface ModelRow {
-  provider: string;
-  model: string;
-  local: boolean;
-  priceKey: string;
-  /** How bough priced it, for a badge: "unpriced", "priced in part", "$0 by rule", or null when simply priced. */
-  priceBadge: { label: string; tone: 'error' | 'warn' | 'plain'; title: string } | null;
-  records: string;
-  input: string;
-  output: string;
-  cacheRead: string;
-  cacheWrite: string;
-  recorded: string;
-  bough: string;
-}
-
-/** Usage by billed model, most tokens first. */
-export function modelRows(stats: Stats): ModelRow[] {
-  return [...stats.byModel.values()]
-    .sort((a, b) => totalTokens(b.tokens) - totalTokens(a.tokens))
-    .map((m) => ({
-      provider: m.provider ?? '(unknown provider)',
-      model: m.model ?? '(unknown model)',
-      local: m.local,
-      priceKey: m.priceKey ?? '',
-      priceBadge: priceBadge(m),
-      records: formatCount(m.records),
-      input: formatCount(m.tokens.input),
-      output: formatCount(m.tokens.output),
-      cacheRead: formatCount(m.tokens.cacheRead),
-      cacheWrite: formatCount(m.tokens.cacheWrite),
-      recorded: formatUsd(m.cost.recorded),
-      bough: formatUsd(m.cost.bough),
-    }));
-}
-
-function priceBadge(m: ModelUsage): ModelRow['priceBadge'] {
+/** How bough priced a model, for a badge: "unpriced", "priced in part", "$0 by rule", or null when simply priced. */
+export function priceBadge(m: ModelTotals): { label: string; tone: 'error' | 'warn' | 'plain'; title: string } | null {
   const title = m.priceNote ?? '';
-  if (m.unpriced > 0) return { label: 'unpriced', tone: 'error', title: title || "not in LiteLLM's price table" };
+  if (m.unpriced > 0) return { label: 'unpriced', tone: 'error', title: title || "not in LiteLLM's price table: its cost is unknown" };
   if (m.partial > 0) return { label: 'priced in part', tone: 'warn', title };
   switch (m.priceState) {
     case 'free':
@@ -127,4 +113,16 @@ function priceBadge(m: ModelUsage): ModelRow['priceBadge'] {
     default:
       return title ? { label: 'note', tone: 'plain', title } : null;
   }
+}
+
+/** Why a report of a scope is empty, and what the inputs would have given. */
+export function emptyScopeSentence(data: ReportData, scopeLabel: string): string {
+  const { available, scope } = data;
+  if (available.sessions === 0) return 'No sessions were read.';
+  const span =
+    available.firstAt !== null && available.lastAt !== null
+      ? ` (${localDay(available.firstAt, scope.timeZone)} to ${localDay(available.lastAt, scope.timeZone)})`
+      : '';
+  const read = available.sessions === 1 ? `The one session read${span} lies` : `The ${formatCount(available.sessions)} sessions read${span} lie`;
+  return `Nothing falls in ${scopeLabel}. ${read} outside it.`;
 }

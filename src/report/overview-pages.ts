@@ -1,26 +1,16 @@
-// View models of the overview pages: the index, one page per project, and the data-quality page.
+// View models of the overview pages: the index (the monthly report), one page per project, and
+// the data-quality page. Every number comes from the report data, cut to the report's scope.
 
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticsSummary } from '../diagnostics.js';
-import { startOf, type Archive, type Project, type Session } from '../model/archive.js';
-import { totalTokens, unpricedModels } from '../model/stats.js';
-import { formatCount, formatDateTime, formatMonth, formatUsd, plural, type TimeFormat } from './format.js';
+import { monthLabel } from '../time-zone.js';
+import { SOURCE_NAMES, type Source } from '../types.js';
+import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, type ChartView } from './charts.js';
+import { byCost, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally } from './data.js';
+import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } from './format.js';
+import { modelName } from './json.js';
+import { boughCost, boughSortValue, emptyScopeSentence, priceBadge, recordedCost, statCards, type StatCard } from './numbers.js';
 import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
-import { modelRows, statCards, tokenRows, type ModelRow, type StatCard, type TokenRow } from './numbers.js';
-
-export interface SessionRow {
-  when: string;
-  title: string;
-  href: string;
-  project: string;
-  projectHref: string;
-  prompts: string;
-  replies: string;
-  errors: string;
-  tokens: string;
-  recorded: string;
-  bough: string;
-  badges: RowBadge[];
-}
+import { cell, column, numberCell, type CellView, type TableView } from './tables.js';
 
 export interface RowBadge {
   label: string;
@@ -28,26 +18,14 @@ export interface RowBadge {
   title: string;
 }
 
-export interface SessionGroup {
-  heading: string;
-  rows: SessionRow[];
-}
-
-export interface ProjectRow {
-  name: string;
-  cwd: string;
-  href: string;
-  sessions: string;
-  prompts: string;
-  tokens: string;
-  recorded: string;
-  bough: string;
-  lastActive: string;
-}
-
 export interface InputPlace {
   path: string;
   note: string;
+}
+
+export interface SessionGroup {
+  heading: string;
+  table: TableView;
 }
 
 export interface IndexPageView {
@@ -59,12 +37,18 @@ export interface IndexPageView {
   notice: string | null;
   inputs: InputPlace[];
   inputsSummary: string;
+  /** A sentence when nothing falls in the scope; the rest is then empty. */
+  empty: string | null;
   cards: StatCard[];
-  tokens: TokenRow[];
-  models: ModelRow[];
-  projects: ProjectRow[];
-  sessionGroups: SessionGroup[];
   quality: { summary: string; href: string; hasProblems: boolean };
+  charts: ChartView[];
+  months: TableView | null;
+  models: TableView | null;
+  projects: TableView | null;
+  agents: TableView | null;
+  top: TableView | null;
+  countingNote: string;
+  sessionGroups: SessionGroup[];
 }
 
 export interface ProjectPageView {
@@ -72,9 +56,11 @@ export interface ProjectPageView {
   cwd: string;
   indexHref: string;
   cards: StatCard[];
-  tokens: TokenRow[];
-  models: ModelRow[];
-  sessionGroups: SessionGroup[];
+  charts: ChartView[];
+  models: TableView | null;
+  sessions: TableView;
+  files: TableView | null;
+  filesNote: string | null;
 }
 
 export interface DataQualityView {
@@ -93,45 +79,63 @@ export interface OverviewContext {
   sharing: string | null;
   pages: PageMap;
   time: TimeFormat;
+  /** "October 2026 · Europe/Berlin": what the report covers. */
+  scopeLabel: string;
   generated: string;
   notice: string | null;
   inputs: InputPlace[];
   diagnostics: DiagnosticsSummary;
 }
 
-export function indexPageView(archive: Archive, ctx: OverviewContext): IndexPageView {
-  const cards = statCards(archive.totals, null);
-  cards.unshift(
-    { label: 'Sessions', value: formatCount(archive.sessions.length), detail: `in ${plural(archive.projects.length, 'project')}`, tone: 'plain' },
-  );
+const TOP_SESSIONS = 10;
+const TOP_FILES = 25;
+
+export function indexPageView(data: ReportData, ctx: OverviewContext): IndexPageView {
+  const cards = statCards(data.totals, null);
+  cards.unshift({ label: 'Sessions', value: formatCount(data.sessions.length), detail: `in ${plural(data.projects.length, 'project')}`, tone: 'plain' });
+  const empty = data.sessions.length === 0 ? emptyScopeSentence(data, ctx.scopeLabel) : null;
+  const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
   return {
-    title: 'bough report',
+    title: ctx.scopeLabel,
     generated: ctx.generated,
     prices: `Prices: ${ctx.pricesLabel}. bough prices every usage record itself and shows the cost the agent recorded beside it.`,
-    unpriced: unpricedLine(archive),
+    unpriced: unpricedLine(data.models),
     sharing: ctx.sharing,
     notice: ctx.notice,
     inputs: ctx.inputs,
     inputsSummary: `Read from ${plural(ctx.inputs.length, 'place')}`,
+    empty,
     cards,
-    tokens: tokenRows(archive.totals),
-    models: modelRows(archive.totals),
-    projects: archive.projects.map((project) => projectRow(project, INDEX_PAGE, ctx)),
-    sessionGroups: sessionGroups(archive.sessions, INDEX_PAGE, ctx),
     quality: qualityLine(ctx.diagnostics),
+    charts: empty ? [] : costCharts(data.days, data.months, data.models, data, ''),
+    months: empty ? null : monthsTable(data),
+    models: empty ? null : modelsTable(data.models),
+    projects: empty ? null : projectsTable(data.projects, INDEX_PAGE, ctx),
+    agents: empty ? null : agentsTable(data.sources),
+    top: empty ? null : sessionsTable(topSessions(data.sessions), INDEX_PAGE, ctx, { projects: projectNames, sortedByCost: true }),
+    countingNote:
+      'Sessions are counted in each month they were active in, so a month’s sessions do not add up to the total. Tokens: input is not cached; output includes reasoning; cache write includes one-hour writes. Prompts, replies and usage count by their own time, so the months add up to the total.',
+    sessionGroups: empty ? [] : sessionGroups(data.sessions, INDEX_PAGE, ctx, projectNames),
   };
 }
 
-export function projectPageView(project: Project, ctx: OverviewContext): ProjectPageView {
-  const page = ctx.pages.project.get(project) as string;
+export function projectPageView(project: ProjectData, data: ReportData, ctx: OverviewContext): ProjectPageView {
+  const page = ctx.pages.project(project.key);
+  const sessions = new Map(data.sessions.map((s) => [s.key, s]));
+  const mine = project.sessions.map((key) => sessions.get(key) as SessionData);
+  const cards = statCards(project.tally, null);
+  cards.unshift({ label: 'Sessions', value: formatCount(mine.length), detail: 'in this project', tone: 'plain' });
+  const files = project.files.slice(0, TOP_FILES);
   return {
-    title: projectName(project),
+    title: project.name,
     cwd: project.cwd ?? '(no working directory recorded)',
     indexHref: hrefFrom(page, INDEX_PAGE),
-    cards: statCards(project.stats, null),
-    tokens: tokenRows(project.stats),
-    models: modelRows(project.stats),
-    sessionGroups: sessionGroups(project.sessions, page, ctx),
+    cards,
+    charts: costCharts(project.byDay, project.byMonth, project.byModel, data, ' in this project'),
+    models: modelsTable(project.byModel),
+    sessions: sessionsTable(mine, page, ctx, { projects: null, sortedByCost: false }),
+    files: files.length === 0 ? null : filesTable(files),
+    filesNote: project.files.length > TOP_FILES ? `The ${TOP_FILES} most touched of ${formatCount(project.files.length)} files.` : null,
   };
 }
 
@@ -170,10 +174,10 @@ export function sharingLine(redacted: boolean, redactions: ReadonlyMap<string, n
   return parts.length > 0 ? parts.join(' ') : null;
 }
 
-function unpricedLine(archive: Archive): string | null {
-  const models = unpricedModels(archive.totals);
-  if (models.length === 0) return null;
-  const names = models.map((m) => `${m.name}${m.partial ? ' (in part)' : ''}`).join(', ');
+function unpricedLine(models: readonly ModelTotals[]): string | null {
+  const unknown = models.filter((m) => m.unpriced > 0 || m.partial > 0);
+  if (unknown.length === 0) return null;
+  const names = unknown.map((m) => `${modelName(m)}${m.unpriced === 0 ? ' (in part)' : ''}`).join(', ');
   return `Not priced: ${names}. Their tokens are counted; their cost is unknown and left out of bough's total, never counted as $0.`;
 }
 
@@ -189,58 +193,210 @@ function qualityLine(d: DiagnosticsSummary): IndexPageView['quality'] {
   return { summary, href: DATA_QUALITY_PAGE, hasProblems: warnings > 0 };
 }
 
-export function projectName(project: Project): string {
-  if (project.cwd === null) return '(unknown folder)';
-  return project.cwd.split(/[\\/]/).filter(Boolean).pop() ?? project.cwd;
+/** Cost per day, and per month too when the range is longer than about two months. */
+function costCharts(days: readonly Bucket[], months: readonly Bucket[], models: readonly ModelTotals[], data: ReportData, where: string): ChartView[] {
+  const { period, timeZone } = data.scope;
+  const dayKeys = daysToShow(days, period, timeZone);
+  const charts = [dailyChart(days, models, dayKeys, `Cost per day${where}`)];
+  if (dayKeys.length > DAILY_ONLY_UP_TO) charts.push(monthlyChart(months, models, monthsToShow(months, period, timeZone), `Cost per month${where}`));
+  return charts.filter((c): c is ChartView => c !== null);
 }
 
-function projectRow(project: Project, fromPage: string, ctx: OverviewContext): ProjectRow {
+const TOKEN_COLUMNS = [
+  column('Input', true, 'input tokens not read from or written to cache'),
+  column('Output', true, 'output tokens, reasoning included'),
+  column('Cache read', true),
+  column('Cache write', true, 'one-hour writes included'),
+];
+
+function tokenCells(tally: Pick<Tally, 'tokens'>): CellView[] {
+  const t = tally.tokens;
+  return [numberCell(formatCount(t.input), t.input), numberCell(formatCount(t.output), t.output), numberCell(formatCount(t.cacheRead), t.cacheRead), numberCell(formatCount(t.cacheWrite), t.cacheWrite)];
+}
+
+const COST_COLUMNS = [column('Cost (bough)', true, "bough's price from LiteLLM's table"), column('Recorded', true, 'what the agent recorded')];
+
+function costCells(usage: Tally | ModelTotals): CellView[] {
+  return [numberCell(boughCost(usage), boughSortValue(usage)), numberCell(recordedCost(usage), usage.cost.recorded ?? -1)];
+}
+
+/** Every month of the range, quiet ones included, with a total row. */
+function monthsTable(data: ReportData): TableView {
+  const byKey = new Map(data.months.map((m) => [m.key, m]));
+  const keys = monthsToShow(data.months, data.scope.period, data.scope.timeZone);
+  const rows = keys.map((key) => {
+    const bucket = byKey.get(key);
+    const tally = bucket?.tally;
+    return [
+      cell(monthLabel(key), { sort: key }),
+      numberCell(formatCount(bucket?.sessions ?? 0), bucket?.sessions ?? 0),
+      numberCell(formatCount(tally?.prompts ?? 0), tally?.prompts ?? 0),
+      ...(tally ? tokenCells(tally) : tokenCells({ tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 } })),
+      ...(tally ? costCells(tally) : [numberCell('—', -1), numberCell('—', -1)]),
+    ];
+  });
+  const { totals } = data;
   return {
-    name: projectName(project),
-    cwd: project.cwd ?? '(no working directory recorded)',
-    href: hrefFrom(fromPage, ctx.pages.project.get(project) as string),
-    sessions: formatCount(project.sessions.length),
-    prompts: formatCount(project.stats.prompts),
-    tokens: formatCount(totalTokens(project.stats.tokens)),
-    recorded: formatUsd(project.stats.cost.recorded),
-    bough: formatUsd(project.stats.cost.bough),
-    lastActive: formatDateTime(project.stats.lastAt, ctx.time),
+    className: 'months',
+    caption: null,
+    columns: [column('Month'), column('Sessions', true, 'sessions active in the month'), column('Prompts', true), ...TOKEN_COLUMNS, ...COST_COLUMNS],
+    rows,
+    total: [cell('Total'), numberCell(formatCount(data.sessions.length), data.sessions.length), numberCell(formatCount(totals.prompts), totals.prompts), ...tokenCells(totals), ...costCells(totals)],
+    sortable: true,
+    sortedBy: null,
   };
 }
 
-/** Newest month first, newest session first within it. */
-function sessionGroups(sessions: readonly Session[], fromPage: string, ctx: OverviewContext): SessionGroup[] {
-  const groups = new Map<string, SessionRow[]>();
-  for (const session of sessions) {
-    const month = formatMonth(startOf(session), ctx.time);
-    const rows = groups.get(month) ?? [];
-    rows.push(sessionRow(session, fromPage, ctx));
-    groups.set(month, rows);
-  }
-  return [...groups.entries()].map(([heading, rows]) => ({ heading, rows }));
+export function modelsTable(models: readonly ModelTotals[]): TableView | null {
+  if (models.length === 0) return null;
+  return {
+    className: 'models',
+    caption: null,
+    columns: [column('Model'), column('Priced as'), column('Sessions', true), column('Records', true, 'usage records'), ...TOKEN_COLUMNS, ...COST_COLUMNS],
+    rows: models.map((m) => {
+      const badge = priceBadge(m);
+      return [
+        cell(m.model ?? '(unknown model)', { code: true, sub: m.provider ?? '(unknown provider)', badges: m.local ? [{ label: 'local', tone: 'plain', title: 'runs on this machine' }] : [] }),
+        cell(m.priceKey ?? '', { code: m.priceKey !== null, badges: badge ? [badge] : [] }),
+        numberCell(formatCount(m.sessions), m.sessions),
+        numberCell(formatCount(m.records), m.records),
+        ...tokenCells(m),
+        ...costCells(m),
+      ];
+    }),
+    total: null,
+    sortable: true,
+    sortedBy: { column: 8, descending: true },
+  };
 }
 
-function sessionRow(session: Session, fromPage: string, ctx: OverviewContext): SessionRow {
+function projectsTable(projects: readonly ProjectData[], fromPage: string, ctx: OverviewContext): TableView | null {
+  if (projects.length === 0) return null;
+  return {
+    className: 'projects',
+    caption: null,
+    columns: [column('Project'), column('Sessions', true), column('Prompts', true), column('Tokens', true, 'input + output + cache read + cache write'), ...COST_COLUMNS, column('Last active')],
+    rows: projects.map((p) => [
+      cell(p.name, { href: hrefFrom(fromPage, ctx.pages.project(p.key)), sub: p.cwd ?? '(no working directory recorded)' }),
+      numberCell(formatCount(p.sessions.length), p.sessions.length),
+      numberCell(formatCount(p.tally.prompts), p.tally.prompts),
+      numberCell(formatCount(totalTokens(p.tally.tokens)), totalTokens(p.tally.tokens)),
+      ...costCells(p.tally),
+      cell(formatDateTime(p.tally.lastAt, ctx.time), { sort: String(p.tally.lastAt ?? 0) }),
+    ]),
+    total: null,
+    sortable: true,
+    sortedBy: { column: 4, descending: true },
+  };
+}
+
+function agentsTable(sources: readonly Bucket[]): TableView | null {
+  if (sources.length === 0) return null;
+  return {
+    className: 'agents',
+    caption: null,
+    columns: [column('Agent'), column('Sessions', true), column('Prompts', true), column('Replies', true), column('Tokens', true), ...COST_COLUMNS],
+    rows: sources.map((b) => [
+      cell(SOURCE_NAMES[b.key as Source] ?? b.key),
+      numberCell(formatCount(b.sessions), b.sessions),
+      numberCell(formatCount(b.tally.prompts), b.tally.prompts),
+      numberCell(formatCount(b.tally.replies), b.tally.replies),
+      numberCell(formatCount(totalTokens(b.tally.tokens)), totalTokens(b.tally.tokens)),
+      ...costCells(b.tally),
+    ]),
+    total: null,
+    sortable: true,
+    sortedBy: { column: 5, descending: true },
+  };
+}
+
+function topSessions(sessions: readonly SessionData[]): SessionData[] {
+  return [...sessions]
+    .filter((s) => s.tally.records > 0)
+    .sort((a, b) => byCost(a.tally, b.tally) || b.startedAt - a.startedAt)
+    .slice(0, TOP_SESSIONS);
+}
+
+interface SessionsTableOptions {
+  /** Project names by key, for a Project column; null for none. */
+  projects: ReadonlyMap<string, string> | null;
+  sortedByCost: boolean;
+}
+
+function sessionsTable(sessions: readonly SessionData[], fromPage: string, ctx: OverviewContext, options: SessionsTableOptions): TableView {
+  const { projects } = options;
+  return {
+    className: 'sessions',
+    caption: null,
+    columns: [
+      column('Started'),
+      column('Session'),
+      ...(projects ? [column('Project')] : []),
+      column('Prompts', true),
+      column('Replies', true),
+      column('Errors', true, 'error replies'),
+      column('Tokens', true),
+      ...COST_COLUMNS,
+    ],
+    rows: sessions.map((s) => [
+      cell(formatDateTime(s.startedAt, ctx.time), { sort: String(s.startedAt) }),
+      cell(s.ledger.title, { href: hrefFrom(fromPage, ctx.pages.session(s.key)), badges: sessionBadges(s) }),
+      ...(projects ? [cell(projects.get(s.projectKey) ?? '', { href: hrefFrom(fromPage, ctx.pages.project(s.projectKey)) })] : []),
+      numberCell(formatCount(s.tally.prompts), s.tally.prompts),
+      numberCell(formatCount(s.tally.replies), s.tally.replies),
+      numberCell(formatCount(s.tally.errorReplies), s.tally.errorReplies),
+      numberCell(formatCount(totalTokens(s.tally.tokens)), totalTokens(s.tally.tokens)),
+      ...costCells(s.tally),
+    ]),
+    total: null,
+    sortable: true,
+    sortedBy: options.sortedByCost ? { column: projects ? 7 : 6, descending: true } : { column: 0, descending: true },
+  };
+}
+
+function sessionBadges(session: SessionData): RowBadge[] {
   const badges: RowBadge[] = [];
   if (session.origin || session.originMissing) badges.push({ label: 'fork', tone: 'plain', title: 'copied from another session' });
-  if (session.branches > 1) badges.push({ label: `${session.branches} branches`, tone: 'plain', title: 'leaves of the tree' });
-  if (session.file.diagnostics.length > 0) badges.push({ label: 'damaged lines', tone: 'warn', title: 'see the data-quality page' });
-  if (session.stats.unpriced > 0) badges.push({ label: 'unpriced', tone: 'error', title: "a model not in LiteLLM's price table: its cost is unknown" });
-  if (session.costCheck?.differs) {
-    badges.push({ label: 'cost differs', tone: 'warn', title: `bough and the agent differ by ${formatUsd(session.costCheck.difference)}; likely: ${session.costCheck.reason}` });
+  if (session.ledger.branches > 1) badges.push({ label: `${session.ledger.branches} branches`, tone: 'plain', title: 'leaves of the tree' });
+  if (session.partly) badges.push({ label: 'partly in period', tone: 'plain', title: 'some of this session falls outside the period; its numbers here count the part inside' });
+  if (session.ledger.damaged > 0) badges.push({ label: 'damaged lines', tone: 'warn', title: 'see the data-quality page' });
+  if (session.tally.unpriced > 0) badges.push({ label: 'unpriced', tone: 'error', title: "a model not in LiteLLM's price table: its cost is unknown" });
+  if (session.costCheck.differs) {
+    badges.push({ label: 'cost differs', tone: 'warn', title: `bough and the agent differ; likely: ${session.costCheck.reason}` });
   }
+  return badges;
+}
+
+/** Newest month first, newest session first within it. */
+function sessionGroups(sessions: readonly SessionData[], fromPage: string, ctx: OverviewContext, projects: ReadonlyMap<string, string>): SessionGroup[] {
+  const groups = new Map<string, SessionData[]>();
+  for (const session of sessions) {
+    const month = formatMonth(session.startedAt, ctx.time);
+    const list = groups.get(month);
+    if (list) list.push(session);
+    else groups.set(month, [session]);
+  }
+  return [...groups].map(([month, list]) => ({
+    heading: month === 'undated' ? 'Undated' : monthLabel(month),
+    table: sessionsTable(list, fromPage, ctx, { projects, sortedByCost: false }),
+  }));
+}
+
+function filesTable(files: ProjectData['files']): TableView {
   return {
-    when: formatDateTime(startOf(session), ctx.time),
-    title: session.title,
-    href: hrefFrom(fromPage, ctx.pages.session.get(session) as string),
-    project: projectName(session.project),
-    projectHref: hrefFrom(fromPage, ctx.pages.project.get(session.project) as string),
-    prompts: formatCount(session.stats.prompts),
-    replies: formatCount(session.stats.replies),
-    errors: formatCount(session.stats.errorReplies),
-    tokens: formatCount(totalTokens(session.stats.tokens)),
-    recorded: formatUsd(session.stats.cost.recorded),
-    bough: formatUsd(session.stats.cost.bough),
-    badges,
+    className: 'files',
+    caption: null,
+    columns: [column('File'), column('Reads', true), column('Writes', true), column('Edits', true), column('Added', true, 'lines added by edits'), column('Removed', true, 'lines removed by edits')],
+    rows: files.map((f) => [
+      cell(f.path, { code: true }),
+      numberCell(formatCount(f.reads), f.reads),
+      numberCell(formatCount(f.writes), f.writes),
+      numberCell(formatCount(f.edits), f.edits),
+      numberCell(f.added > 0 ? `+${formatCount(f.added)}` : '', f.added),
+      numberCell(f.removed > 0 ? `−${formatCount(f.removed)}` : '', f.removed),
+    ]),
+    total: null,
+    sortable: true,
+    sortedBy: null,
   };
 }

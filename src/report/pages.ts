@@ -1,36 +1,52 @@
-// Where each page of the report lives: sanitised, unique slugs for projects and sessions.
+// Where each page of the report lives: sanitised, unique slugs for projects and sessions, found by
+// their stable keys. Asking for the page of something the report does not hold is a bug, so it throws.
 
 import { createHash } from 'node:crypto';
-import type { Archive, Project, Session } from '../model/archive.js';
+import type { SessionKey } from '../ledger/ledger.js';
+import type { ReportData } from './data.js';
 import { formatDay, type TimeFormat } from './format.js';
 
 export interface PageMap {
-  session: ReadonlyMap<Session, string>;
-  project: ReadonlyMap<Project, string>;
+  /** The page of a session in the report; throws when it has none. */
+  session(key: SessionKey): string;
+  /** The page of a project in the report; throws when it has none. */
+  project(key: string): string;
+  hasSession(key: SessionKey): boolean;
 }
 
 export const INDEX_PAGE = 'index.html';
 export const DATA_QUALITY_PAGE = 'data-quality.html';
 
-export function assignPages(archive: Archive, time: TimeFormat): PageMap {
-  const project = new Map<Project, string>();
+export function assignPages(data: ReportData, time: TimeFormat): PageMap {
   const taken = new Set<string>();
-  for (const p of archive.projects) {
+  const projects = new Map<string, string>();
+  for (const p of data.projects) {
     const name = p.cwd === null ? 'unknown-folder' : slugPart(lastSegment(p.cwd), 40) || 'root';
-    project.set(p, unique(`projects/${name}-${shortHash(p.cwd ?? '\0')}`, taken));
+    projects.set(p.key, unique(`projects/${name}-${shortHash(p.cwd ?? '\0')}`, taken));
   }
-  const session = new Map<Session, string>();
-  for (const s of archive.sessions) {
-    const day = formatDay(s.file.startedAt ?? s.stats.firstAt, time);
-    const id = slugPart(s.file.sessionId, 13) || 'session';
-    session.set(s, unique(`sessions/${day}-${id}-${shortHash(s.file.path).slice(0, 6)}`, taken));
+  const sessions = new Map<SessionKey, string>();
+  for (const s of data.sessions) {
+    const day = formatDay(s.startedAt, time);
+    const id = slugPart(s.ledger.sessionId, 13) || 'session';
+    sessions.set(s.key, unique(`sessions/${day}-${id}-${shortHash(s.ledger.path).slice(0, 6)}`, taken));
   }
-  return { session, project };
+  return {
+    session: (key) => pageOf(sessions, key, 'session'),
+    project: (key) => pageOf(projects, key, 'project'),
+    hasSession: (key) => sessions.has(key),
+  };
+}
+
+function pageOf(pages: ReadonlyMap<string, string>, key: string, what: string): string {
+  const page = pages.get(key);
+  if (page === undefined) throw new Error(`no page for ${what} ${JSON.stringify(key)}: a link to something outside the report`);
+  return page;
 }
 
 /** Lower-case ASCII letters, digits and single dashes only: safe on every file system and in URLs. */
 export function slugPart(text: string, max: number): string {
   return text
+    .slice(0, max * 4)
     .normalize('NFKD')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

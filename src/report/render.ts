@@ -30,6 +30,8 @@ export const CONTENT_SECURITY_POLICY = [
 
 export interface LayoutView {
   title: string;
+  /** What the report covers: "October 2026 · Europe/Berlin". */
+  scope: string;
   /** The relative path from this page to the report root: "" or "../". */
   root: string;
   generator: string;

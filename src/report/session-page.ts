@@ -1,16 +1,19 @@
 // The view model of one session page: facts, lineage, numbers, tree and the conversation by branch.
+// Numbers come from the report data (cut to the report's scope); the conversation from the
+// session's content, shown whole.
 
-import type { Session } from '../model/archive.js';
+import { inPeriod, type Scope } from '../ledger/scope.js';
+import { buildTree } from '../model/tree.js';
 import { splitBranches, type Branch } from '../model/branches.js';
-import type { PricedUsage } from '../pricing/price.js';
-import type { Entry, Usage } from '../types.js';
-import { anchorOf, entryView, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
-import { formatDateTime, formatDuration, plural, type TimeFormat } from './format.js';
+import type { Pricer } from '../pricing/price.js';
+import type { Entry, SessionFile } from '../types.js';
+import { anchorOf, anchorOfId, entryView, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
+import type { SessionData, SessionLink, ToolTotals } from './data.js';
+import { formatCount, formatDateTime, formatDuration, formatUsd, plural, type TimeFormat } from './format.js';
+import { modelsTable } from './overview-pages.js';
 import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
-import { projectName } from './overview-pages.js';
-import { modelRows, statCards, tokenRows, type ModelRow, type StatCard, type TokenRow } from './numbers.js';
-import type { ToolStats } from '../model/tools.js';
-import { formatCount, formatUsd } from './format.js';
+import { boughCost, statCards, tokenRows, type StatCard, type TokenRow } from './numbers.js';
+import type { TableView } from './tables.js';
 import { treeSvg } from './svg/tree.js';
 
 export interface Fact {
@@ -34,6 +37,12 @@ export interface ToolsView {
   commits: { text: string; landed: boolean; href: string }[];
 }
 
+export interface LineageLink {
+  label: string;
+  /** Null when the other session is not in this report (outside its period or filters). */
+  href: string | null;
+}
+
 export interface SessionPageView {
   title: string;
   indexHref: string;
@@ -41,12 +50,14 @@ export interface SessionPageView {
   projectName: string;
   subtitle: string;
   facts: Fact[];
-  lineage: { origin: ForkLink | null; originMissing: string | null; copies: ForkLink[] };
+  lineage: { origin: LineageLink | null; originMissing: string | null; copies: LineageLink[] };
+  /** What of the session this report counts, when part of it lies outside the period. */
+  scopeNote: string | null;
   cards: StatCard[];
-  /** Why bough's price and the recorded cost differ, when they do. */
+  /** Why bough's price and the recorded cost differ, or why they are not compared. */
   costNote: string | null;
   tokens: TokenRow[];
-  models: ModelRow[];
+  models: TableView | null;
   tools: ToolsView | null;
   treeSvg: string;
   treeNote: string;
@@ -57,26 +68,37 @@ export interface SessionPageView {
 export interface PageContext {
   pages: PageMap;
   time: TimeFormat;
-  prices: ReadonlyMap<Usage, PricedUsage>;
+  price: Pricer;
+  scope: Scope;
+  scopeLabel: string;
+  projectName: string;
 }
 
-export function sessionPageView(session: Session, ctx: PageContext): SessionPageView {
-  const page = ctx.pages.session.get(session) as string;
-  const link = (other: Session): ForkLink => ({ label: other.title, href: hrefFrom(page, ctx.pages.session.get(other) as string) });
-  const { tree, file } = session;
+export function sessionPageView(file: SessionFile, session: SessionData, ctx: PageContext): SessionPageView {
+  const page = ctx.pages.session(session.key);
+  const link = (other: SessionLink): LineageLink => ({
+    label: other.title,
+    href: ctx.pages.hasSession(other.key) ? hrefFrom(page, ctx.pages.session(other.key)) : null,
+  });
+  const tree = buildTree(file.entries);
   const branches = splitBranches(tree);
   const branchStartingAt = new Map<Entry, Branch>();
   for (const branch of branches) {
     const first = branch.entries[0];
     if (first && !branch.isActive) branchStartingAt.set(first, branch);
   }
+  const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
+  const copied = (entry: Entry) => session.counted[indexOf.get(entry) ?? -1] !== 1;
+  const { period } = ctx.scope;
+  const sessionTime = session.startedAt;
   const conversation: ConversationContext = {
     time: ctx.time,
-    copied: (entry) => !session.counted.has(entry),
+    copied,
+    outsidePeriod: session.partly ? (entry) => !inPeriod(period, entry.timestamp ?? sessionTime) : () => false,
     labels: latestLabels(file.entries),
     hidden: hiddenByContextEdits(file.entries),
     hasEntry: (id) => tree.byId.has(id),
-    priceOf: (usage) => ctx.prices.get(usage),
+    priceOf: (usage) => ctx.price(usage, file.source),
     forksAt: (entry) => {
       const children = tree.childrenOf.get(entry) ?? [];
       if (children.length < 2) return [];
@@ -86,48 +108,54 @@ export function sessionPageView(session: Session, ctx: PageContext): SessionPage
       });
     },
   };
-  const project = session.project;
-  const projectPage = ctx.pages.project.get(project) as string;
-  const started = file.startedAt ?? session.stats.firstAt;
+  const projectPage = ctx.pages.project(session.projectKey);
+  const { ledger, tally } = session;
   const facts: Fact[] = [
-    { label: 'Project', value: project.cwd ?? '(no working directory recorded)', href: hrefFrom(page, projectPage) },
-    { label: 'Started', value: formatDateTime(started, ctx.time), href: null },
-    { label: 'Last activity', value: formatDateTime(session.stats.lastAt, ctx.time), href: null },
-    {
-      label: 'Duration',
-      value: started !== null && session.stats.lastAt !== null ? formatDuration(session.stats.lastAt - started) : '—',
-      href: null,
-    },
+    { label: 'Project', value: ledger.cwd ?? '(no working directory recorded)', href: hrefFrom(page, projectPage) },
+    { label: 'Started', value: formatDateTime(session.startedAt, ctx.time), href: null },
+    { label: 'Last activity', value: formatDateTime(session.lastAt, ctx.time), href: null },
+    { label: 'Duration', value: formatDuration(session.lastAt - session.startedAt), href: null },
     { label: 'Agent', value: `${file.source} (format v${file.formatVersion})`, href: null },
     { label: 'Session id', value: file.sessionId, href: null },
     { label: 'File', value: file.path, href: null },
   ];
-  if (session.name) facts.unshift({ label: 'Name', value: session.name, href: null });
-  const describe = (entry: Entry) => describeEntry(entry);
+  if (ledger.name) facts.unshift({ label: 'Name', value: ledger.name, href: null });
   return {
-    title: session.title,
+    title: ledger.title,
     indexHref: hrefFrom(page, INDEX_PAGE),
     projectHref: hrefFrom(page, projectPage),
-    projectName: projectName(project),
-    subtitle: `${plural(session.stats.prompts, 'prompt')} · ${plural(session.stats.replies, 'reply', 'replies')} · ${plural(session.branches, 'branch', 'branches')}`,
+    projectName: ctx.projectName,
+    subtitle: `${plural(tally.prompts, 'prompt')} · ${plural(tally.replies, 'reply', 'replies')} · ${plural(ledger.branches, 'branch', 'branches')}`,
     facts,
     lineage: {
       origin: session.origin ? link(session.origin) : null,
       originMissing: session.originMissing ? file.parentFile : null,
       copies: session.copies.map(link),
     },
-    cards: statCards(session.stats, session.branches),
-    costNote: session.costCheck?.differs
-      ? `bough's price differs from the recorded cost by ${formatUsd(session.costCheck.difference)}. Likely reason: ${session.costCheck.reason}.`
+    scopeNote: session.partly
+      ? `This report covers ${ctx.scopeLabel}, and only part of this session falls in it. The numbers below count that part: ${formatCount(tally.prompts)} of its ${plural(session.whole.prompts, 'prompt')}, ${boughCost(tally)} of its ${boughCost(session.whole)} by bough's price. The conversation is shown whole; entries outside the period are marked.`
       : null,
-    tokens: tokenRows(session.stats),
-    models: modelRows(session.stats),
+    cards: statCards(tally, ledger.branches),
+    costNote: costNote(session),
+    tokens: tokenRows(tally),
+    models: modelsTable(session.byModel),
     tools: toolsView(session.tools),
-    treeSvg: treeSvg(tree, branches, { anchorOf, copied: conversation.copied, describe }),
+    treeSvg: treeSvg(tree, branches, { anchorOf, copied, describe: describeEntry }),
     treeNote: treeNote(tree.roots.length, tree.orphans.length, branches.length),
     branches: branches.map((branch) => branchView(branch, conversation)),
     diagnostics: file.diagnostics.map((d) => ({ line: d.line === null ? '' : String(d.line), reason: d.reason, detail: d.detail })),
   };
+}
+
+function costNote(session: SessionData): string | null {
+  const check = session.costCheck;
+  if (check.incomplete) {
+    return `bough cannot price all of this session's usage (a model not in the price table), so its own cost is unknown in part and is not compared with the ${formatUsd(session.tally.cost.recorded)} the agent recorded.`;
+  }
+  if (check.differs && check.difference !== null) {
+    return `bough's price differs from the recorded cost by ${formatUsd(check.difference)}. Likely reason: ${check.reason}.`;
+  }
+  return null;
 }
 
 function branchView(branch: Branch, ctx: ConversationContext): BranchView {
@@ -145,7 +173,7 @@ function branchView(branch: Branch, ctx: ConversationContext): BranchView {
   };
 }
 
-function toolsView(tools: ToolStats): ToolsView | null {
+function toolsView(tools: ToolTotals): ToolsView | null {
   if (tools.calls === 0 && tools.commits.length === 0) return null;
   const landed = tools.commits.filter((c) => c.landed).length;
   const summary = [
@@ -167,7 +195,7 @@ function toolsView(tools: ToolStats): ToolsView | null {
     commits: tools.commits.map((c) => ({
       text: c.line ?? `git commit${c.message ? ` -m ${JSON.stringify(c.message)}` : ''} (git printed no commit line)`,
       landed: c.landed,
-      href: `#${anchorOf(c.entry)}`,
+      href: `#${anchorOfId(c.entryId)}`,
     })),
   };
 }
@@ -204,7 +232,7 @@ export function describeEntry(entry: Entry): string {
       return typed || '(image prompt)';
     }
     case 'reply':
-      return entry.stopReason === 'error' ? `error reply: ${entry.errorMessage ?? ''}`.trim() : `reply (${entry.model ?? 'model'})`;
+      return entry.outcome === 'error' ? `error reply: ${entry.errorMessage ?? ''}`.trim() : `reply (${entry.model ?? 'model'})`;
     case 'toolResult':
       return `${entry.toolName ?? 'tool'} result`;
     case 'toolCall':

@@ -1,6 +1,8 @@
-// usage.csv: one row per counted usage record, so a spreadsheet can redo any total of the report.
+// usage.csv: one row per usage record the report counts, so a spreadsheet can redo any total of it.
 
-import type { Archive } from '../model/archive.js';
+import { inPeriod } from '../ledger/scope.js';
+import type { Pricer } from '../pricing/price.js';
+import { walkCounted, type ReportData } from './data.js';
 import { isoTime } from './format.js';
 
 const COLUMNS = [
@@ -24,39 +26,43 @@ const COLUMNS = [
   'cost_recorded',
 ] as const;
 
-export function usageCsv(archive: Archive): string {
+/** `time` is the record's own, else its entry's, else its session's: the time that placed it in the period. */
+export function usageCsv(data: ReportData, price: Pricer): string {
   const rows: string[] = [COLUMNS.join(',')];
-  for (const session of archive.sessions) {
-    const { file } = session;
-    for (const entry of session.counted) {
-      for (const usage of entry.usage) {
-        const priced = archive.prices.get(usage);
+  const { period } = data.scope;
+  for (const session of data.sessions) {
+    const { ledger } = session;
+    walkCounted(ledger, session.counted, session.startedAt, {
+      entry: () => {},
+      usage: (usage, time) => {
+        if (!inPeriod(period, time)) return;
+        const priced = price(usage, ledger.source);
         rows.push(
           [
-            isoTime(usage.timestamp ?? entry.timestamp),
-            file.source,
-            file.cwd ?? '',
-            file.sessionId,
-            file.path,
+            isoTime(time),
+            ledger.source,
+            ledger.cwd ?? '',
+            ledger.sessionId,
+            ledger.path,
             usage.origin,
             usage.provider ?? '',
             usage.model ?? '',
-            priced?.key ?? '',
-            priced?.state ?? '',
+            priced.key ?? '',
+            priced.state,
             usage.input,
             usage.output,
             usage.cacheRead,
             usage.cacheWrite,
             usage.cacheWrite1h,
             usage.reasoning,
-            priced?.cost ?? '',
+            priced.cost ?? '',
             usage.recordedCost ?? '',
           ]
             .map(csvCell)
             .join(','),
         );
-      }
-    }
+      },
+    });
   }
   return `${rows.join('\r\n')}\r\n`;
 }

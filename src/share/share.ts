@@ -1,6 +1,7 @@
 // Makes session data fit to send: --redact replaces secrets and the home folder in every text
-// bough will show or write, --omit drops whole kinds of content. Runs between reading and
-// modelling, so pages, summary.json and usage.csv are all built from the cleaned data. Pure.
+// bough will show or write, --omit drops whole kinds of content. Runs on each file as it is read,
+// before its ledger is made, so pages, summary.json and usage.csv are all built from the cleaned
+// data. Pure: the counts of what was replaced build up on the sharer.
 
 import type { Diagnostic } from '../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect } from '../types.js';
@@ -16,13 +17,13 @@ export interface ShareOptions {
   home: string | null;
 }
 
-export interface Shared {
-  files: SessionFile[];
-  diagnostics: Diagnostic[];
+export interface Sharer {
+  file(file: SessionFile): SessionFile;
+  diagnostic(d: Diagnostic): Diagnostic;
   /** Applies the same redaction to bough's own text about the inputs (paths of places read). */
-  text: (value: string) => string;
-  /** Replacements by kind, when redacting. */
-  redactions: ReadonlyMap<string, number>;
+  text(value: string): string;
+  /** Replacements by kind so far, when redacting. */
+  readonly redactions: ReadonlyMap<string, number>;
 }
 
 const MAX_JSON_DEPTH = 100;
@@ -34,17 +35,17 @@ export const OMITTED = {
   system: '[system prompt omitted from this report]',
 } as const satisfies Record<OmitKind, string>;
 
-export function shareable(files: readonly SessionFile[], diagnostics: readonly Diagnostic[], options: ShareOptions): Shared {
+export function createSharer(options: ShareOptions): Sharer {
   const redactor: Redactor | null = options.redact ? createRedactor(options.home) : null;
   const text = redactor ? (value: string) => redactor.text(value) : (value: string) => value;
   if (!redactor && options.omit.size === 0) {
-    return { files: [...files], diagnostics: [...diagnostics], text, redactions: new Map() };
+    return { file: (file) => file, diagnostic: (d) => d, text, redactions: new Map() };
   }
   const field = redactor ? (name: string, value: string) => redactor.field(name, value) : (_: string, value: string) => value;
   const walk = new Walker(text, field, options.omit);
   return {
-    files: files.map((file) => walk.file(file)),
-    diagnostics: diagnostics.map((d) => walk.diagnostic(d)),
+    file: (file) => walk.file(file),
+    diagnostic: (d) => walk.diagnostic(d),
     text,
     redactions: redactor?.counts ?? new Map(),
   };
@@ -94,6 +95,7 @@ class Walker {
         return {
           kind: 'reply',
           content: this.blocks(entry.content),
+          outcome: entry.outcome,
           stopReason: entry.stopReason,
           errorMessage: this.maybe(entry.errorMessage),
           provider: this.maybe(entry.provider),

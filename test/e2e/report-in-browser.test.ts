@@ -17,10 +17,11 @@ import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/build.js';
-import type { Summary } from '../../src/report/summary.js';
+import type { Summary } from '../../src/report/schema.js';
 import { openPage, pageProblems, requireBrowser, sharedBrowser } from '../support/browser.js';
 import { linksOf, scanHtml, type ScannedPage } from '../support/html-links.js';
 import { generatePiCorpus } from '../support/pi-corpus.js';
+import { ALL_UTC } from '../support/fixtures.js';
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -140,7 +141,7 @@ for (const testCase of CASES) {
         expect(await heading.isVisible()).toBe(true);
         // The stylesheet was allowed by the CSP and applied (the page is not bare HTML).
         expect(await page.evaluate('document.styleSheets.length')).toBeGreaterThan(0);
-        const rows = page.locator('table.sessions tbody tr');
+        const rows = page.locator('#sessions table.sessions tbody tr');
         expect(await rows.count()).toBe(report.summary.totals.sessions);
         expect(await rows.count()).toBe(report.summary.sessions.length);
       } finally {
@@ -164,7 +165,7 @@ async function buildReport(inputs: string[], tempDir: string): Promise<BuiltRepo
   const home = join(tempDir, 'home');
   await mkdir(home);
   const outDir = join(tempDir, 'report');
-  await build({ inputs, out: outDir, timeZone: 'UTC', environment: { env: {}, home }, now: NOW });
+  await build({ inputs, out: outDir, scope: ALL_UTC, environment: { env: {}, home }, now: NOW });
   // Read summary.json as written, not the returned object: the file is the contract.
   const summary = JSON.parse(await readFile(join(outDir, 'summary.json'), 'utf8')) as Summary;
   const pages = (await listFiles(outDir)).filter((file) => file.endsWith('.html')).sort();

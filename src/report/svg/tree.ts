@@ -48,7 +48,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
 
   const labelX = PAD + lanes * LANE + 8;
   const marks = nodes.map((node) => {
-    const hasError = node.entries.some((e) => e.kind === 'reply' && e.stopReason === 'error');
+    const hasError = node.entries.some((e) => e.kind === 'reply' && e.outcome === 'error');
     const classes = ['node', node.branch.isActive ? 'active' : '', hasError ? 'error' : '', options.copied(node.start) ? 'copied' : '']
       .filter(Boolean)
       .join(' ');

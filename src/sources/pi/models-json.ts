@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Environment } from './paths.js';
+import type { Environment } from '../../environment.js';
 import { piAgentDir } from './paths.js';
 
 /** Pi's built-in llama.cpp provider always runs locally. */

@@ -1,11 +1,7 @@
 // Where Pi keeps its session files (formats/pi.md §1).
 
 import { join } from 'node:path';
-
-export interface Environment {
-  env: Readonly<Record<string, string | undefined>>;
-  home: string;
-}
+import type { Environment } from '../../environment.js';
 
 function expandHome(path: string, home: string): string {
   return path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path;

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { diagnostic, type Diagnostic } from '../../diagnostics.js';
-import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, Usage, UsageOrigin } from '../../types.js';
+import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage, UsageOrigin } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
 import type { SourceInput } from '../source-input.js';
@@ -93,6 +93,8 @@ export async function readPiSession(input: SourceInput): Promise<SessionFile> {
     cwd: header.cwd ?? null,
     startedAt: parseTime(header.timestamp),
     parentFile: header.parentSession ?? header.branchedFrom ?? null,
+    // Pi names its files `<timestamp>_<session id>.jsonl`.
+    namedByAgent: (input.path.split(/[\\/]/).pop() ?? '').endsWith(`_${header.id}.jsonl`),
     formatVersion: version,
     entries: ctx.entries,
     diagnostics: ctx.diagnostics,
@@ -334,6 +336,7 @@ function messagePayload(
         payload: {
           kind: 'reply',
           content,
+          outcome: replyOutcome(m.stopReason ?? null),
           stopReason: m.stopReason ?? null,
           errorMessage: m.errorMessage ?? null,
           provider,
@@ -617,4 +620,18 @@ function invalid(file: string, line: number, what: string, error: z.ZodError, sk
   const issue = error.issues[0];
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
   return diagnostic('invalid-record', file, line, `${what}: ${issue?.message ?? 'unexpected shape'}${where}`, skipped);
+}
+
+/** Pi's stop reasons: `stop` and `toolUse` end a reply normally; the rest say how it failed. */
+function replyOutcome(stopReason: string | null): ReplyOutcome {
+  switch (stopReason) {
+    case 'error':
+      return 'error';
+    case 'aborted':
+      return 'aborted';
+    case 'length':
+      return 'length';
+    default:
+      return 'ok';
+  }
 }

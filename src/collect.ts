@@ -1,0 +1,83 @@
+// The front of every command: candidate files → read (each by its source's reader) → made fit
+// to share → a ledger per session. The content (texts, tool output) is kept only when pages
+// will be rendered from it; `stats` drops it as soon as the ledger is made.
+
+import type { Diagnostic } from './diagnostics.js';
+import { ledgerOf, type SessionKey, type SessionLedger } from './ledger/ledger.js';
+import type { Sharer } from './share/share.js';
+import { readSessionFile } from './sources/read.js';
+import { EMPTY_READ_CONTEXT, type ReadContext } from './sources/source-input.js';
+import type { SessionFile } from './types.js';
+
+/** The content of the sessions read, by key; asking for one that was not read is a bug. */
+export interface ContentStore {
+  get(key: SessionKey): SessionFile;
+}
+
+export interface Collected {
+  /** In the order of the candidate files. */
+  ledgers: SessionLedger[];
+  /** Null when content was not kept. */
+  content: ContentStore | null;
+  /** Files skipped and every problem found in the files read, made fit to share. */
+  diagnostics: Diagnostic[];
+  candidates: number;
+}
+
+export interface CollectOptions {
+  context?: ReadContext;
+  /** Redaction and omission for sharing; none for `stats`. */
+  sharer?: Sharer | null;
+  keepContent: boolean;
+  progress?: ((message: string) => void) | undefined;
+}
+
+/** Files read at once: reading is I/O-bound, and each file in flight holds its entries. */
+const READ_CONCURRENCY = 4;
+
+export async function collect(paths: readonly string[], options: CollectOptions): Promise<Collected> {
+  const context = options.context ?? EMPTY_READ_CONTEXT;
+  const sharer = options.sharer ?? null;
+  const ledgers: (SessionLedger | null)[] = new Array(paths.length).fill(null);
+  const diagnosticsByFile: Diagnostic[][] = new Array(paths.length).fill([]);
+  const content = new Map<SessionKey, SessionFile>();
+  const keys = new Set<SessionKey>();
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const index = next++;
+      const outcome = await readSessionFile(paths[index] as string, context);
+      if (outcome.kind === 'session') {
+        const file = sharer ? sharer.file(outcome.file) : outcome.file;
+        const ledger = ledgerOf(file);
+        // Two files whose paths read the same once redacted (~/a.jsonl) stay two sessions.
+        if (keys.has(ledger.key)) ledger.key = `${ledger.key}#${index}`;
+        keys.add(ledger.key);
+        ledgers[index] = ledger;
+        diagnosticsByFile[index] = file.diagnostics;
+        if (options.keepContent) content.set(ledger.key, file);
+      } else {
+        diagnosticsByFile[index] = sharer ? outcome.diagnostics.map((d) => sharer.diagnostic(d)) : outcome.diagnostics;
+      }
+      if (++done % 25 === 0 || done === paths.length) options.progress?.(`read ${done}/${paths.length} files`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, paths.length) }, worker));
+  return {
+    ledgers: ledgers.filter((l): l is SessionLedger => l !== null),
+    content: options.keepContent ? storeOf(content) : null,
+    diagnostics: diagnosticsByFile.flat(),
+    candidates: paths.length,
+  };
+}
+
+function storeOf(content: ReadonlyMap<SessionKey, SessionFile>): ContentStore {
+  return {
+    get(key) {
+      const file = content.get(key);
+      if (!file) throw new Error(`no content read for session ${JSON.stringify(key)}`);
+      return file;
+    },
+  };
+}

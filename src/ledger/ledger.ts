@@ -1,0 +1,191 @@
+// A session's ledger: what is counted of it, as small plain data with stable string keys. Totals,
+// periods, `stats` and every table are answered from ledgers alone; only a session's own page
+// needs its content (texts, tool output). Pure: SessionFile in, ledger out.
+
+import { buildTree } from '../model/tree.js';
+import type { Entry, ReplyOutcome, SessionFile, SkillInvocation, Source, TokenCounts, ToolEffect, UsageOrigin } from '../types.js';
+
+/** Names a session everywhere (pages, rows, links): its source and file. Never object identity. */
+export type SessionKey = string;
+
+export function sessionKeyOf(source: Source, path: string): SessionKey {
+  return `${source}:${path}`;
+}
+
+/** One usage record: who billed what, when, in which token kinds, at what recorded cost. */
+export interface LedgerUsage extends TokenCounts {
+  /** Stable across runs: the entry's claim key and the record's place in the entry. */
+  key: string;
+  /** Milliseconds since the epoch, or null when neither the record nor its entry has a time. */
+  time: number | null;
+  origin: UsageOrigin;
+  provider: string | null;
+  model: string | null;
+  /** The provider runs on the user's machine (the agent's configuration says so). */
+  local: boolean;
+  /** The model was taken as "the one in use" because the record names none. */
+  modelGuessed: boolean;
+  /** The recorded cost came from the provider's bill rather than the agent's catalog. */
+  recordedCostFromProvider: boolean;
+  /** USD as the agent stored it, or null. */
+  recordedCost: number | null;
+}
+
+export interface LedgerToolCall {
+  name: string;
+  action: ToolEffect['action'];
+  paths: string[];
+}
+
+export interface LedgerToolResult {
+  failed: boolean;
+  /** The first path of the call this result answers, when its call is in the file. */
+  path: string | null;
+  added: number;
+  removed: number;
+  commits: { landed: boolean; line: string | null; message: string | null }[];
+}
+
+/** One entry of the file, reduced to what is counted. */
+export interface LedgerEntry {
+  /** The claim key: when several files hold this entry, one of them counts it (Pi: id + timestamp). */
+  key: string;
+  /** The entry's id in its file, for links into the session's page. */
+  id: string;
+  time: number | null;
+  turn: 'prompt' | 'reply' | null;
+  /** For replies. */
+  outcome: ReplyOutcome | null;
+  usage: LedgerUsage[];
+  calls: LedgerToolCall[];
+  result: LedgerToolResult | null;
+}
+
+export interface SessionLedger {
+  key: SessionKey;
+  source: Source;
+  path: string;
+  size: number;
+  mtime: number;
+  sessionId: string;
+  cwd: string | null;
+  /** The latest name the user gave the session, if any. */
+  name: string | null;
+  /** The name, else the first words typed: a line for lists and headings. */
+  title: string;
+  /** Header time, or null. */
+  startedAt: number | null;
+  parentFile: string | null;
+  namedByAgent: boolean;
+  formatVersion: number;
+  /** Leaves of the entry tree. */
+  branches: number;
+  /** Problems found while reading the file (listed on the data-quality page). */
+  damaged: number;
+  entries: LedgerEntry[];
+}
+
+export function ledgerOf(file: SessionFile): SessionLedger {
+  const callPaths = new Map<string, string | null>();
+  for (const entry of file.entries) {
+    if (entry.kind !== 'reply') continue;
+    for (const block of entry.content) if (block.type === 'toolCall' && block.id) callPaths.set(block.id, block.effect.paths[0] ?? null);
+  }
+  const name = latestName(file.entries);
+  return {
+    key: sessionKeyOf(file.source, file.path),
+    source: file.source,
+    path: file.path,
+    size: file.size,
+    mtime: file.mtime,
+    sessionId: file.sessionId,
+    cwd: file.cwd,
+    name,
+    title: name === null ? titleFromPrompts(file.entries) : shorten(name),
+    startedAt: file.startedAt,
+    parentFile: file.parentFile,
+    namedByAgent: file.namedByAgent,
+    formatVersion: file.formatVersion,
+    branches: buildTree(file.entries).leaves.length,
+    damaged: file.diagnostics.length,
+    entries: file.entries.map((entry) => ledgerEntry(entry, callPaths)),
+  };
+}
+
+function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>): LedgerEntry {
+  return {
+    key: entry.key,
+    id: entry.id,
+    time: entry.timestamp,
+    turn: entry.kind === 'prompt' || entry.kind === 'reply' ? entry.kind : null,
+    outcome: entry.kind === 'reply' ? entry.outcome : null,
+    usage: entry.usage.map((usage, index) => ({
+      key: `${entry.key}#${index}`,
+      time: usage.timestamp ?? entry.timestamp,
+      origin: usage.origin,
+      provider: usage.provider,
+      model: usage.model,
+      local: usage.local,
+      modelGuessed: usage.modelGuessed,
+      recordedCostFromProvider: usage.recordedCostFromProvider,
+      input: usage.input,
+      output: usage.output,
+      cacheRead: usage.cacheRead,
+      cacheWrite: usage.cacheWrite,
+      cacheWrite1h: usage.cacheWrite1h,
+      reasoning: usage.reasoning,
+      recordedCost: usage.recordedCost,
+    })),
+    calls:
+      entry.kind === 'reply'
+        ? entry.content.flatMap((block) =>
+            block.type === 'toolCall' ? [{ name: block.name, action: block.effect.action, paths: block.effect.paths }] : [],
+          )
+        : [],
+    result:
+      entry.kind === 'toolResult'
+        ? {
+            failed: entry.isError,
+            path: entry.toolCallId === null ? null : (callPaths.get(entry.toolCallId) ?? null),
+            added: entry.change?.added ?? 0,
+            removed: entry.change?.removed ?? 0,
+            commits: entry.commits.map((c) => ({ landed: c.landed, line: c.line, message: c.message })),
+          }
+        : null,
+  };
+}
+
+/** The latest /name in file order; an empty one clears it. */
+function latestName(entries: readonly Entry[]): string | null {
+  let name: string | null = null;
+  for (const entry of entries) if (entry.kind === 'name') name = entry.name;
+  return name;
+}
+
+const TITLE_LENGTH = 90;
+
+/** The first words the user typed; a skill prompt is named by its skill, never by its body. */
+function titleFromPrompts(entries: readonly Entry[]): string {
+  for (const entry of entries) {
+    if (entry.kind !== 'prompt') continue;
+    const typed = entry.content
+      .flatMap((block) => (block.type === 'text' ? [block.text.trimStart().slice(0, TITLE_LENGTH * 4)] : []))
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    const title = skillTitle(entry.skill, typed);
+    if (title) return shorten(title);
+  }
+  return '(no prompts)';
+}
+
+/** Titles name a session in lists and headings; the full name stays on its page. */
+export function shorten(text: string, length = TITLE_LENGTH): string {
+  const oneLine = text.trimStart().slice(0, length * 4).replace(/\s+/g, ' ').trim();
+  return oneLine.length > length ? `${oneLine.slice(0, length - 1)}…` : oneLine;
+}
+
+function skillTitle(skill: SkillInvocation | null, typed: string): string {
+  if (!skill) return typed;
+  return typed ? `/skill:${skill.name} ${typed}` : `/skill:${skill.name}`;
+}

@@ -1,0 +1,172 @@
+// What a report covers: a period in a time zone, and filters by project and agent. Parsed once
+// from the command line; the report data selects records by their own time against it. Pure.
+
+import { SOURCES, type Source } from '../types.js';
+import { dayKey, instantOf, localParts, monthName } from '../time-zone.js';
+
+export interface Period {
+  /** First instant included (ms), or null for no lower bound. */
+  start: number | null;
+  /** First instant no longer included (ms), or null for no upper bound. */
+  end: number | null;
+  /** As the user gave it, for JSON: "2026-10-01" or an ISO time; null when open. */
+  since: string | null;
+  until: string | null;
+  /** "October 2026", "2026-10-01 – 2026-10-15", "all time". */
+  label: string;
+}
+
+export interface Scope {
+  timeZone: string;
+  period: Period;
+  /** Text a project's folder or name must contain (any case), or null for every project. */
+  project: string | null;
+  /** Agents to include, or null for all. */
+  sources: readonly Source[] | null;
+}
+
+export interface PeriodFlags {
+  since?: string | undefined;
+  until?: string | undefined;
+  month?: string | undefined;
+}
+
+/** A period or filter flag that cannot be understood: bad usage, said in a sentence. */
+export class ScopeError extends Error {
+  override name = 'ScopeError';
+}
+
+export const ALL_TIME: Period = { start: null, end: null, since: null, until: null, label: 'all time' };
+
+export function parsePeriod(flags: PeriodFlags, timeZone: string): Period {
+  if (flags.month !== undefined) {
+    if (flags.since !== undefined || flags.until !== undefined) {
+      throw new ScopeError('--month cannot be combined with --since or --until: give a month, or a range.');
+    }
+    const match = /^(\d{4})-(\d{2})$/.exec(flags.month.trim());
+    const year = Number(match?.[1]);
+    const month = Number(match?.[2]);
+    if (!match || month < 1 || month > 12) throw new ScopeError(`--month wants a month as YYYY-MM, such as 2026-10 (got ${JSON.stringify(flags.month)}).`);
+    const next = month === 12 ? { year: year + 1, month: 1 } : { year, month: month + 1 };
+    return {
+      start: instantOf({ year, month, day: 1 }, timeZone),
+      end: instantOf({ ...next, day: 1 }, timeZone),
+      since: dayKey({ year, month, day: 1 }),
+      until: dayKey(lastDayOf(year, month)),
+      label: monthName(year, month),
+    };
+  }
+  const since = flags.since === undefined ? null : parseBound(flags.since, '--since', timeZone);
+  const until = flags.until === undefined ? null : parseBound(flags.until, '--until', timeZone);
+  if (since === null && until === null) return ALL_TIME;
+  const start = since?.start ?? null;
+  const end = until?.end ?? null;
+  if (start !== null && end !== null && start >= end) {
+    throw new ScopeError(`--since ${flags.since} comes after --until ${flags.until}: the period would be empty.`);
+  }
+  return { start, end, since: since?.text ?? null, until: until?.text ?? null, label: rangeLabel(since, until) };
+}
+
+interface Bound {
+  text: string;
+  /** The first instant of what the flag names (a day's midnight, or the time itself). */
+  start: number;
+  /** The first instant after it (the next midnight, or a millisecond later). */
+  end: number;
+  /** The local calendar day, when the flag named a whole day. */
+  day: { year: number; month: number; day: number } | null;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+function parseBound(text: string, flag: string, timeZone: string): Bound {
+  const value = text.trim();
+  const date = DATE.exec(value);
+  if (date) {
+    const day = { year: Number(date[1]), month: Number(date[2]), day: Number(date[3]) };
+    if (!isCalendarDay(day)) throw new ScopeError(`${flag} ${JSON.stringify(text)} is not a day of the calendar.`);
+    const next = new Date(Date.UTC(day.year, day.month - 1, day.day + 1));
+    return {
+      text: value,
+      start: instantOf(day, timeZone),
+      end: instantOf({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }, timeZone),
+      day,
+    };
+  }
+  const time = DATE_TIME.exec(value);
+  if (time) {
+    const day = { year: Number(time[1]), month: Number(time[2]), day: Number(time[3]) };
+    const clock = { hour: Number(time[4]), minute: Number(time[5]), second: Number(time[6] ?? 0) };
+    const millis = Number((time[7] ?? '0').padEnd(3, '0'));
+    if (!isCalendarDay(day) || clock.hour > 23 || clock.minute > 59 || clock.second > 59) {
+      throw new ScopeError(`${flag} ${JSON.stringify(text)} is not a time of the calendar.`);
+    }
+    const zone = time[8];
+    const at = zone === undefined ? instantOf({ ...day, ...clock }, timeZone) + millis : Date.UTC(day.year, day.month - 1, day.day, clock.hour, clock.minute, clock.second, millis) - zoneOffsetMs(zone);
+    return { text: value, start: at, end: at + 1, day: null };
+  }
+  throw new ScopeError(`${flag} wants a day (YYYY-MM-DD) or an ISO time (2026-10-01T09:00, 2026-10-01T09:00Z); got ${JSON.stringify(text)}.`);
+}
+
+function zoneOffsetMs(zone: string): number {
+  if (/^z$/i.test(zone)) return 0;
+  const sign = zone.startsWith('-') ? -1 : 1;
+  const digits = zone.slice(1).replace(':', '');
+  return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || 0)) * 60_000;
+}
+
+function isCalendarDay({ year, month, day }: { year: number; month: number; day: number }): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && year >= 1970;
+}
+
+function lastDayOf(year: number, month: number): { year: number; month: number; day: number } {
+  return { year, month, day: new Date(Date.UTC(year, month, 0)).getUTCDate() };
+}
+
+/** Whole months and years read as such; other ranges as their two ends. */
+function rangeLabel(since: Bound | null, until: Bound | null): string {
+  const from = since?.day;
+  const to = until?.day;
+  if (from && to && from.day === 1) {
+    const last = lastDayOf(to.year, to.month).day;
+    if (to.day === last && from.year === to.year && from.month === to.month) return monthName(from.year, from.month);
+    if (to.day === last && from.year === to.year && from.month === 1 && to.month === 12) return String(from.year);
+  }
+  if (from && to && from.year === to.year && from.month === to.month && from.day === to.day) return since?.text ?? '';
+  if (since && until) return `${since.text} – ${until.text}`;
+  if (since) return `since ${since.text}`;
+  return `until ${until?.text ?? ''}`;
+}
+
+export function parseSources(value: string): Source[] {
+  const names = value.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const unknown = names.filter((name) => !(SOURCES as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new ScopeError(`--source wants one or more of ${SOURCES.join(', ')}, separated by commas (got ${JSON.stringify(value)}).`);
+  }
+  return [...new Set(names)] as Source[];
+}
+
+/** Whether an instant falls in the period. */
+export function inPeriod(period: Period, ms: number): boolean {
+  return (period.start === null || ms >= period.start) && (period.end === null || ms < period.end);
+}
+
+/** "October 2026 · Europe/Berlin · project shop · agents pi, claude": what a report covers, in a line. */
+export function scopeLabel(scope: Scope): string {
+  const parts = [capitalise(scope.period.label), scope.timeZone];
+  if (scope.project !== null) parts.push(`project “${scope.project}”`);
+  if (scope.sources !== null) parts.push(`${scope.sources.length === 1 ? 'agent' : 'agents'} ${scope.sources.join(', ')}`);
+  return parts.join(' · ');
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The local day an instant falls on, for messages ("2026-10-31"). */
+export function localDay(ms: number, timeZone: string): string {
+  return dayKey(localParts(ms, timeZone));
+}

@@ -1,0 +1,162 @@
+// Charts of cost over time as view models: which days or months to draw, which models get their
+// own colour, the SVG, its legend, and the same numbers as a table.
+
+import type { Period } from '../ledger/scope.js';
+import { dayKey, daysBetween, localParts, monthLabel, monthsBetween } from '../time-zone.js';
+import type { Bucket, ModelTotals } from './data.js';
+import { formatUsd } from './format.js';
+import { costChartSvg, OTHER_COLOUR, SERIES_COLOURS, swatchSvg, type ChartSlice } from './svg/cost-chart.js';
+import { cell, column, numberCell, type TableView } from './tables.js';
+import { modelName } from './json.js';
+
+export interface ChartView {
+  heading: string;
+  /** SVG built by bough; every text in it escaped. */
+  svg: string;
+  /** Swatch (SVG built by bough) and label per series. */
+  legend: { swatch: string; label: string }[];
+  note: string | null;
+  /** The same numbers as the chart, for screen readers and reading without a mouse. */
+  table: TableView;
+  tableSummary: string;
+}
+
+/** Models with a colour of their own; the rest share "other models". */
+const NAMED_SERIES = SERIES_COLOURS.length - 1;
+/** Longer ranges than this many days are also drawn by month. */
+export const DAILY_ONLY_UP_TO = 62;
+const MAX_PERIOD_DAYS = 400;
+const MAX_PERIOD_MONTHS = 60;
+
+const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * The days to draw: the whole period when it is bounded on both sides (so a quiet week shows as
+ * quiet), else from the first day with activity to the last.
+ */
+export function daysToShow(days: readonly Bucket[], period: Period, timeZone: string): string[] {
+  const bounded = boundedDays(period, timeZone);
+  if (bounded !== null) {
+    const all = daysBetween(bounded[0], bounded[1]);
+    if (all.length <= MAX_PERIOD_DAYS) return all;
+  }
+  const first = days[0]?.key;
+  const last = days.at(-1)?.key;
+  return first && last ? daysBetween(first, last) : [];
+}
+
+export function monthsToShow(months: readonly Bucket[], period: Period, timeZone: string): string[] {
+  const bounded = boundedDays(period, timeZone);
+  if (bounded !== null) {
+    const all = monthsBetween(bounded[0].slice(0, 7), bounded[1].slice(0, 7));
+    if (all.length <= MAX_PERIOD_MONTHS) return all;
+  }
+  const first = months[0]?.key;
+  const last = months.at(-1)?.key;
+  return first && last ? monthsBetween(first, last) : [];
+}
+
+function boundedDays(period: Period, timeZone: string): [string, string] | null {
+  if (period.start === null || period.end === null) return null;
+  return [dayKey(localParts(period.start, timeZone)), dayKey(localParts(period.end - 1, timeZone))];
+}
+
+interface Series {
+  label: string;
+  colour: string;
+  keys: ReadonlySet<string>;
+}
+
+/** The most expensive models get a colour each; the rest are "other models". Unpriced ones have no cost to draw. */
+function seriesOf(models: readonly ModelTotals[]): { series: Series[]; unpriced: number } {
+  const drawn = models.filter((m) => (m.cost.bough ?? 0) > 0);
+  const named = drawn.length <= NAMED_SERIES + 1 ? drawn : drawn.slice(0, NAMED_SERIES);
+  const series: Series[] = named.map((m, i) => ({ label: modelName(m), colour: SERIES_COLOURS[i] as string, keys: new Set([m.key]) }));
+  const rest = drawn.slice(named.length);
+  if (rest.length > 0) series.push({ label: `${rest.length} other models`, colour: OTHER_COLOUR, keys: new Set(rest.map((m) => m.key)) });
+  return { series, unpriced: models.filter((m) => m.unpriced > 0).length };
+}
+
+export function dailyChart(days: readonly Bucket[], models: readonly ModelTotals[], keys: readonly string[], heading: string): ChartView | null {
+  const byKey = new Map(days.map((d) => [d.key, d]));
+  // Past two months, day numbers would crowd the axis: months alone mark it.
+  const dayTicks = keys.length <= DAILY_ONLY_UP_TO;
+  return chartView(heading, 'Day', models, keys, byKey, (key, index) => {
+    const [year, month, day] = key.split('-').map(Number) as [number, number, number];
+    const opensMonth = day === 1 || index === 0;
+    return {
+      label: key,
+      tick: dayTicks ? String(day) : '',
+      major: opensMonth ? `${SHORT_MONTHS[month - 1]}${month === 1 || index === 0 ? ` ${year}` : ''}` : null,
+    };
+  });
+}
+
+export function monthlyChart(months: readonly Bucket[], models: readonly ModelTotals[], keys: readonly string[], heading: string): ChartView | null {
+  const byKey = new Map(months.map((m) => [m.key, m]));
+  return chartView(heading, 'Month', models, keys, byKey, (key, index) => {
+    const [year, month] = key.split('-').map(Number) as [number, number];
+    return { label: monthLabel(key), tick: SHORT_MONTHS[month - 1] as string, major: month === 1 || index === 0 ? String(year) : null };
+  });
+}
+
+function chartView(
+  heading: string,
+  sliceName: 'Day' | 'Month',
+  models: readonly ModelTotals[],
+  keys: readonly string[],
+  buckets: ReadonlyMap<string, Bucket>,
+  labels: (key: string, index: number) => Pick<ChartSlice, 'label' | 'tick' | 'major'>,
+): ChartView | null {
+  if (keys.length === 0) return null;
+  const { series, unpriced } = seriesOf(models);
+  const slices: ChartSlice[] = keys.map((key, index) => {
+    const bucket = buckets.get(key);
+    const values = series.map((s) => {
+      let sum = 0;
+      for (const modelKey of s.keys) sum += bucket?.byModel.get(modelKey)?.cost.bough ?? 0;
+      return sum;
+    });
+    return { ...labels(key, index), values };
+  });
+  const svg = costChartSvg({
+    title: `${heading}, stacked by model, by bough's price`,
+    series: series.map((s) => ({ label: s.label, colour: s.colour })),
+    slices,
+    formatMoney: formatUsd,
+    formatAxis: axisMoney,
+  });
+  const notes: string[] = [];
+  if (series.length === 0) notes.push('Nothing in this period has a known cost to draw.');
+  if (unpriced > 0) notes.push(`${unpriced === 1 ? 'One model has' : `${unpriced} models have`} no price in the table: their cost is unknown and not drawn.`);
+  const shown = slices.filter((s) => s.values.some((v) => v > 0));
+  return {
+    heading,
+    svg,
+    legend: series.map((s) => ({ swatch: swatchSvg(s.colour), label: s.label })),
+    note: notes.length > 0 ? notes.join(' ') : null,
+    tableSummary: `The same numbers as a table (${shown.length} of ${slices.length} with a cost)`,
+    table: {
+      className: 'chart-table',
+      caption: null,
+      columns: [column(sliceName), ...series.map((s) => column(s.label, true)), column('All models', true)],
+      rows: shown.map((slice) => {
+        const total = slice.values.reduce((a, b) => a + b, 0);
+        return [cell(slice.label), ...slice.values.map((v) => numberCell(v > 0 ? formatUsd(v) : '', v)), numberCell(formatUsd(total), total)];
+      }),
+      total: null,
+      sortable: true,
+      sortedBy: null,
+    },
+  };
+}
+
+/** "$0", "$2.50", "$15", "$1.2k": amounts for an axis. */
+function axisMoney(usd: number): string {
+  if (usd === 0) return '$0';
+  if (usd >= 1000) return `$${Number((usd / 1000).toPrecision(3))}k`;
+  if (usd >= 10) return `$${Math.round(usd)}`;
+  if (usd >= 0.01) return `$${usd.toFixed(2)}`;
+  return `$${Number(usd.toPrecision(2))}`;
+}
+

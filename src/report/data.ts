@@ -1,0 +1,656 @@
+// The report data: every number a report shows, built once from ledgers, claims and prices and
+// cut to a scope (period, project, agent). The HTML folder, `stats` tables and `stats --json`
+// are views of it. Pure: the pricer and the time zone are parameters.
+//
+// A period selects each prompt, reply and usage record by its own time in the zone, so a session
+// running across midnight counts each part on its own day; a record without a time goes by its
+// session's. A session belongs to a period when anything it counts falls there.
+
+import type { Claims } from '../ledger/claims.js';
+import type { LedgerEntry, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
+import { inPeriod, type Scope } from '../ledger/scope.js';
+import type { PricedUsage, PriceState, Pricer } from '../pricing/price.js';
+import { checkCost, type CostCheck } from '../pricing/reconcile.js';
+import { dayKey, isoWeekKey, localParts, monthKey } from '../time-zone.js';
+import type { Source, TokenCounts } from '../types.js';
+
+export interface Cost {
+  /** bough's own price of the records it could price; null when it priced none. */
+  bough: number | null;
+  /** What the agent recorded; null when it recorded none. */
+  recorded: number | null;
+}
+
+export interface UsageTotals {
+  tokens: TokenCounts;
+  cost: Cost;
+  records: number;
+  /** Records the table could not price: their cost is unknown, not zero. */
+  unpriced: number;
+  /** Records priced only in part (the table lacks a rate for some token kind). */
+  partial: number;
+}
+
+export interface Tally extends UsageTotals {
+  prompts: number;
+  replies: number;
+  errorReplies: number;
+  abortedReplies: number;
+  lengthReplies: number;
+  /** Sub-agent spend, also included in `tokens` and `cost`. */
+  subagents: UsageTotals;
+  firstAt: number | null;
+  lastAt: number | null;
+}
+
+/** Usage of one billed model (provider and model as the source reported them). */
+export interface ModelTotals extends UsageTotals {
+  /** "provider/model" */
+  key: string;
+  provider: string | null;
+  model: string | null;
+  local: boolean;
+  /** The table entry or rule that priced it, and how. */
+  priceKey: string | null;
+  priceState: PriceState | null;
+  priceNote: string | null;
+  sessions: number;
+}
+
+/** A slice of the scope: a day, week or month, or an agent. */
+export interface Bucket {
+  key: string;
+  sessions: number;
+  tally: Tally;
+  /** Usage by model key within the slice, for charts. */
+  byModel: Map<string, UsageTotals>;
+}
+
+export interface FileTouch {
+  path: string;
+  reads: number;
+  writes: number;
+  edits: number;
+  added: number;
+  removed: number;
+}
+
+export interface ToolTotals {
+  calls: number;
+  failures: number;
+  byTool: { name: string; calls: number }[];
+  files: FileTouch[];
+  added: number;
+  removed: number;
+  commits: { landed: boolean; line: string | null; message: string | null; entryId: string }[];
+}
+
+export interface SessionLink {
+  key: SessionKey;
+  path: string;
+  title: string;
+}
+
+export interface SessionData {
+  key: SessionKey;
+  ledger: SessionLedger;
+  projectKey: string;
+  /** What the session counts within the scope. */
+  tally: Tally;
+  /** What it counts in all, the period aside: shown when only part of it falls in the period. */
+  whole: Tally;
+  /** Some of what it counts lies outside the period. */
+  partly: boolean;
+  /** First and last entry the session counts (its header time, else its file's, when it counts none). */
+  startedAt: number;
+  lastAt: number;
+  byModel: ModelTotals[];
+  tools: ToolTotals;
+  costCheck: CostCheck;
+  /** The session this one was copied from, when it is among the inputs (in this report's scope or not). */
+  origin: SessionLink | null;
+  /** It was copied from a file that is not among the inputs. */
+  originMissing: boolean;
+  copies: SessionLink[];
+  countedEntries: number;
+  /** One flag per entry of its file: 1 when this session counts it, 0 when another one (its origin) does. */
+  counted: Uint8Array;
+}
+
+export interface ProjectData {
+  key: string;
+  /** The working directory as most of its sessions spelled it; null when none recorded one. */
+  cwd: string | null;
+  name: string;
+  /** In scope, newest first. */
+  sessions: SessionKey[];
+  tally: Tally;
+  byModel: ModelTotals[];
+  byDay: Bucket[];
+  byMonth: Bucket[];
+  /** Files its sessions' tools touched, most touched first. */
+  files: FileTouch[];
+}
+
+export interface ReportData {
+  scope: Scope;
+  totals: Tally;
+  /** In scope, newest first. */
+  sessions: SessionData[];
+  /** In scope, most expensive first. */
+  projects: ProjectData[];
+  /** Most expensive first. */
+  models: ModelTotals[];
+  /** Chronological; only slices with activity. */
+  days: Bucket[];
+  weeks: Bucket[];
+  months: Bucket[];
+  /** Most expensive first. */
+  sources: Bucket[];
+  /** What the inputs hold with no period or filter: for saying why a scope is empty. */
+  available: { sessions: number; firstAt: number | null; lastAt: number | null };
+}
+
+const TOKEN_KINDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning'] as const;
+
+export function zeroTokens(): TokenCounts {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
+}
+
+export function emptyUsageTotals(): UsageTotals {
+  return { tokens: zeroTokens(), cost: { bough: null, recorded: null }, records: 0, unpriced: 0, partial: 0 };
+}
+
+export function emptyTally(): Tally {
+  return {
+    ...emptyUsageTotals(),
+    prompts: 0,
+    replies: 0,
+    errorReplies: 0,
+    abortedReplies: 0,
+    lengthReplies: 0,
+    subagents: emptyUsageTotals(),
+    firstAt: null,
+    lastAt: null,
+  };
+}
+
+/** input + output + cache read + cache write (reasoning is inside output). */
+export function totalTokens(tokens: TokenCounts): number {
+  return tokens.input + tokens.cacheRead + tokens.cacheWrite + tokens.output;
+}
+
+export function buildReportData(ledgers: readonly SessionLedger[], claims: Claims, price: Pricer, scope: Scope): ReportData {
+  const projects = groupProjects(ledgers);
+  const report = new Aggregator(scope);
+  const available = { sessions: ledgers.length, firstAt: null as number | null, lastAt: null as number | null };
+  const sessions: SessionData[] = [];
+  const byKey = new Map(ledgers.map((l) => [l.key, l]));
+  const link = (key: SessionKey): SessionLink => {
+    const other = byKey.get(key) as SessionLedger;
+    return { key, path: other.path, title: other.title };
+  };
+
+  for (const ledger of ledgers) {
+    const counted = claims.counted.get(ledger.key) ?? new Uint8Array(ledger.entries.length);
+    const span = countedSpan(ledger, counted);
+    available.firstAt = earliest(available.firstAt, span.first);
+    available.lastAt = latest(available.lastAt, span.last);
+    const project = projects.byLedger.get(ledger) as ProjectGroup;
+    if (scope.sources !== null && !scope.sources.includes(ledger.source)) continue;
+    if (!project.matches(scope.project)) continue;
+    const session = report.session(ledger, counted, span, project, price);
+    if (session === null) continue;
+    const origin = claims.originOf.get(ledger.key);
+    session.origin = origin === undefined ? null : link(origin);
+    session.originMissing = claims.missingOrigin.has(ledger.key);
+    session.copies = (claims.copiesOf.get(ledger.key) ?? []).map(link);
+    sessions.push(session);
+  }
+
+  sessions.sort((a, b) => b.startedAt - a.startedAt || compareText(a.ledger.path, b.ledger.path));
+  return {
+    scope,
+    totals: report.totals,
+    sessions,
+    projects: report.projectList(sessions),
+    models: sortedModels(report.models),
+    days: chronological(report.days),
+    weeks: chronological(report.weeks),
+    months: chronological(report.months),
+    sources: [...report.sources.values()].sort((a, b) => byCost(a.tally, b.tally) || compareText(a.key, b.key)),
+    available,
+  };
+}
+
+// ─────────────────────────── aggregation ───────────────────────────
+
+interface ProjectGroup {
+  key: string;
+  cwd: string | null;
+  name: string;
+  matches(text: string | null): boolean;
+}
+
+interface ProjectAcc {
+  group: ProjectGroup;
+  tally: Tally;
+  models: Map<string, ModelTotals>;
+  days: Map<string, Bucket>;
+  months: Map<string, Bucket>;
+  files: Map<string, FileTouch>;
+  sessions: Set<SessionKey>;
+}
+
+/** Where each counted thing lands: the session, its project, the totals, its day, week and month, its agent, its model. */
+class Aggregator {
+  readonly totals = emptyTally();
+  readonly models = new Map<string, ModelTotals>();
+  readonly days = new Map<string, Bucket>();
+  readonly weeks = new Map<string, Bucket>();
+  readonly months = new Map<string, Bucket>();
+  readonly sources = new Map<string, Bucket>();
+  private readonly projects = new Map<string, ProjectAcc>();
+  /** The session being added: buckets count it once each. */
+  private current: SessionKey = '';
+  private readonly seen = new Set<object>();
+
+  constructor(private readonly scope: Scope) {}
+
+  session(ledger: SessionLedger, counted: Uint8Array, span: Span, group: ProjectGroup, price: Pricer): SessionData | null {
+    const { period } = this.scope;
+    const sessionTime = span.first ?? ledger.startedAt ?? ledger.mtime;
+    const whole = emptyTally();
+    const tally = emptyTally();
+    const models = new Map<string, ModelTotals>();
+    const tools = new ToolAcc();
+    const checks: { usage: LedgerUsage; priced: PricedUsage }[] = [];
+    let any = false;
+    let outside = false;
+    let countedEntries = 0;
+    this.current = ledger.key;
+    this.seen.clear();
+    const project = this.projectOf(group);
+
+    walkCounted(ledger, counted, sessionTime, {
+      entry: (entry, entryTime) => {
+        countedEntries++;
+        addTurn(whole, entry, entryTime);
+        if (!inPeriod(period, entryTime)) {
+          outside = true;
+          return;
+        }
+        any = true;
+        const slices = this.slicesOf(entryTime, ledger.source, project);
+        for (const slice of [tally, this.totals, project.tally, ...slices.map((b) => b.tally)]) addTurn(slice, entry, entryTime);
+        tools.add(entry);
+      },
+      usage: (usage, usageTime) => {
+        const priced = price(usage, ledger.source);
+        addUsage(whole, usage, priced);
+        if (!inPeriod(period, usageTime)) {
+          outside = true;
+          return;
+        }
+        any = true;
+        checks.push({ usage, priced });
+        const modelKey = `${usage.provider ?? ''}/${usage.model ?? ''}`;
+        const slices = this.slicesOf(usageTime, ledger.source, project);
+        for (const slice of [tally, this.totals, project.tally, ...slices.map((b) => b.tally)]) {
+          addUsage(slice, usage, priced);
+          slice.firstAt = earliest(slice.firstAt, usageTime);
+          slice.lastAt = latest(slice.lastAt, usageTime);
+        }
+        for (const bucket of slices) addUsage(modelSlice(bucket.byModel, modelKey), usage, priced);
+        for (const into of [models, this.models, project.models]) {
+          const model = modelTotals(into, modelKey, usage, priced);
+          addUsage(model, usage, priced);
+          if (!this.seen.has(model)) {
+            this.seen.add(model);
+            model.sessions++;
+          }
+        }
+      },
+    });
+    // A session that counts nothing (a copy whose every entry is counted in its origin) is placed by its own time.
+    if (countedEntries === 0 && inPeriod(period, sessionTime)) {
+      any = true;
+      this.slicesOf(sessionTime, ledger.source, project);
+    }
+    if (!any) return null;
+    project.sessions.add(ledger.key);
+    for (const file of tools.files.values()) mergeTouch(project.files, file);
+    return {
+      key: ledger.key,
+      ledger,
+      projectKey: group.key,
+      tally,
+      whole,
+      partly: outside,
+      startedAt: sessionTime,
+      lastAt: span.last ?? sessionTime,
+      byModel: sortedModels(models),
+      tools: tools.totals(),
+      costCheck: checkCost(checks),
+      origin: null,
+      originMissing: false,
+      copies: [],
+      countedEntries,
+      counted,
+    };
+  }
+
+  /** The day, week and month an instant falls in, the session's agent, and its project's day and month; each counts the session once. */
+  private slicesOf(time: number, source: Source, project: ProjectAcc): Bucket[] {
+    const parts = localParts(time, this.scope.timeZone);
+    const day = dayKey(parts);
+    const month = monthKey(parts);
+    return [
+      this.bucket(this.days, day),
+      this.bucket(this.weeks, isoWeekKey(parts)),
+      this.bucket(this.months, month),
+      this.bucket(this.sources, source),
+      this.bucket(project.days, day),
+      this.bucket(project.months, month),
+    ];
+  }
+
+  private bucket(map: Map<string, Bucket>, key: string): Bucket {
+    let bucket = map.get(key);
+    if (!bucket) {
+      bucket = { key, sessions: 0, tally: emptyTally(), byModel: new Map() };
+      map.set(key, bucket);
+    }
+    if (!this.seen.has(bucket)) {
+      this.seen.add(bucket);
+      bucket.sessions++;
+    }
+    return bucket;
+  }
+
+  private projectOf(group: ProjectGroup): ProjectAcc {
+    let project = this.projects.get(group.key);
+    if (!project) {
+      project = { group, tally: emptyTally(), models: new Map(), days: new Map(), months: new Map(), files: new Map(), sessions: new Set() };
+      this.projects.set(group.key, project);
+    }
+    return project;
+  }
+
+  projectList(sessions: readonly SessionData[]): ProjectData[] {
+    const order = new Map<string, SessionKey[]>();
+    for (const session of sessions) {
+      const list = order.get(session.projectKey);
+      if (list) list.push(session.key);
+      else order.set(session.projectKey, [session.key]);
+    }
+    return [...this.projects.values()]
+      .filter((p) => p.sessions.size > 0)
+      .map((p) => ({
+        key: p.group.key,
+        cwd: p.group.cwd,
+        name: p.group.name,
+        sessions: order.get(p.group.key) ?? [],
+        tally: p.tally,
+        byModel: sortedModels(p.models),
+        byDay: chronological(p.days),
+        byMonth: chronological(p.months),
+        files: [...p.files.values()].sort(byTouches),
+      }))
+      .sort((a, b) => byCost(a.tally, b.tally) || (b.tally.lastAt ?? 0) - (a.tally.lastAt ?? 0) || compareText(a.cwd ?? '', b.cwd ?? ''));
+  }
+}
+
+/**
+ * Walks what a session counts, each entry and usage record with the time that places it: its own,
+ * else its entry's, else the session's. The one rule for periods, shared by every view.
+ */
+export function walkCounted(
+  ledger: SessionLedger,
+  counted: Uint8Array,
+  sessionTime: number,
+  visit: { entry(entry: LedgerEntry, time: number): void; usage(usage: LedgerUsage, time: number, entry: LedgerEntry): void },
+): void {
+  for (let i = 0; i < ledger.entries.length; i++) {
+    if (!counted[i]) continue;
+    const entry = ledger.entries[i] as LedgerEntry;
+    const entryTime = entry.time ?? sessionTime;
+    visit.entry(entry, entryTime);
+    for (const usage of entry.usage) visit.usage(usage, usage.time ?? entryTime, entry);
+  }
+}
+
+interface Span {
+  first: number | null;
+  last: number | null;
+}
+
+/** The first and last time among the entries (and their usage) a session counts. */
+function countedSpan(ledger: SessionLedger, counted: Uint8Array): Span {
+  let first: number | null = null;
+  let last: number | null = null;
+  for (let i = 0; i < ledger.entries.length; i++) {
+    if (!counted[i]) continue;
+    const entry = ledger.entries[i] as LedgerEntry;
+    first = earliest(first, entry.time);
+    last = latest(last, entry.time);
+    for (const usage of entry.usage) {
+      first = earliest(first, usage.time);
+      last = latest(last, usage.time);
+    }
+  }
+  return { first, last };
+}
+
+function addTurn(into: Tally, entry: LedgerEntry, time: number): void {
+  if (entry.turn === 'prompt') into.prompts++;
+  if (entry.turn === 'reply') {
+    into.replies++;
+    if (entry.outcome === 'error') into.errorReplies++;
+    if (entry.outcome === 'aborted') into.abortedReplies++;
+    if (entry.outcome === 'length') into.lengthReplies++;
+  }
+  into.firstAt = earliest(into.firstAt, time);
+  into.lastAt = latest(into.lastAt, time);
+}
+
+/** Null stays null only while every part is null: a known amount plus an unknown one is the known amount. */
+function addMoney(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : a + b;
+}
+
+function addUsage(into: UsageTotals | Tally, usage: LedgerUsage, priced: PricedUsage): void {
+  addRecord(into, usage, priced);
+  if (usage.origin === 'subagent' && 'subagents' in into) addRecord(into.subagents, usage, priced);
+}
+
+function addRecord(into: UsageTotals, usage: LedgerUsage, priced: PricedUsage): void {
+  for (const kind of TOKEN_KINDS) into.tokens[kind] += usage[kind];
+  into.cost.recorded = addMoney(into.cost.recorded, usage.recordedCost);
+  into.cost.bough = addMoney(into.cost.bough, priced.cost);
+  if (priced.state === 'unpriced') into.unpriced++;
+  if (priced.state === 'partial') into.partial++;
+  into.records++;
+}
+
+function modelSlice(map: Map<string, UsageTotals>, key: string): UsageTotals {
+  let totals = map.get(key);
+  if (!totals) {
+    totals = emptyUsageTotals();
+    map.set(key, totals);
+  }
+  return totals;
+}
+
+function modelTotals(map: Map<string, ModelTotals>, key: string, usage: LedgerUsage, priced: PricedUsage): ModelTotals {
+  let found = map.get(key);
+  if (!found) {
+    found = {
+      ...emptyUsageTotals(),
+      key,
+      provider: usage.provider,
+      model: usage.model,
+      local: usage.local,
+      priceKey: priced.key,
+      priceState: priced.state,
+      priceNote: priced.note,
+      sessions: 0,
+    };
+    map.set(key, found);
+  }
+  return found;
+}
+
+/** Tool work: calls per tool, files touched with lines added and removed, commits. */
+class ToolAcc {
+  calls = 0;
+  failures = 0;
+  added = 0;
+  removed = 0;
+  readonly byTool = new Map<string, number>();
+  readonly files = new Map<string, FileTouch>();
+  readonly commits: ToolTotals['commits'] = [];
+
+  add(entry: LedgerEntry): void {
+    for (const call of entry.calls) {
+      this.calls++;
+      this.byTool.set(call.name, (this.byTool.get(call.name) ?? 0) + 1);
+      // Searches and listings name folders, not files the work touched.
+      if (call.action !== 'read' && call.action !== 'write' && call.action !== 'edit') continue;
+      for (const path of call.paths) {
+        const file = this.touch(path);
+        if (call.action === 'read') file.reads++;
+        if (call.action === 'write') file.writes++;
+        if (call.action === 'edit') file.edits++;
+      }
+    }
+    const result = entry.result;
+    if (!result) return;
+    if (result.failed) this.failures++;
+    for (const commit of result.commits) this.commits.push({ ...commit, entryId: entry.id });
+    this.added += result.added;
+    this.removed += result.removed;
+    if (result.path !== null && result.added + result.removed > 0) {
+      const file = this.touch(result.path);
+      file.added += result.added;
+      file.removed += result.removed;
+    }
+  }
+
+  private touch(path: string): FileTouch {
+    let file = this.files.get(path);
+    if (!file) {
+      file = { path, reads: 0, writes: 0, edits: 0, added: 0, removed: 0 };
+      this.files.set(path, file);
+    }
+    return file;
+  }
+
+  totals(): ToolTotals {
+    return {
+      calls: this.calls,
+      failures: this.failures,
+      byTool: [...this.byTool].map(([name, calls]) => ({ name, calls })).sort((a, b) => b.calls - a.calls || compareText(a.name, b.name)),
+      files: [...this.files.values()].sort((a, b) => compareText(a.path, b.path)),
+      added: this.added,
+      removed: this.removed,
+      commits: this.commits,
+    };
+  }
+}
+
+function mergeTouch(into: Map<string, FileTouch>, file: FileTouch): void {
+  const found = into.get(file.path);
+  if (!found) {
+    into.set(file.path, { ...file });
+    return;
+  }
+  found.reads += file.reads;
+  found.writes += file.writes;
+  found.edits += file.edits;
+  found.added += file.added;
+  found.removed += file.removed;
+}
+
+function byTouches(a: FileTouch, b: FileTouch): number {
+  const touches = (f: FileTouch) => f.reads + f.writes + f.edits;
+  return touches(b) - touches(a) || b.added + b.removed - (a.added + a.removed) || compareText(a.path, b.path);
+}
+
+// ─────────────────────────── projects ───────────────────────────
+
+/** Projects by working directory, whatever the inputs' scope: a project is the same whichever period is shown. */
+function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<SessionLedger, ProjectGroup> } {
+  const members = new Map<string, SessionLedger[]>();
+  for (const ledger of ledgers) {
+    const key = projectKeyOf(ledger.cwd);
+    const list = members.get(key);
+    if (list) list.push(ledger);
+    else members.set(key, [ledger]);
+  }
+  const byLedger = new Map<SessionLedger, ProjectGroup>();
+  for (const [key, list] of members) {
+    const cwd = commonSpelling(list);
+    const name = projectNameOf(cwd);
+    const haystacks = [...new Set([name, ...list.map((l) => l.cwd ?? '')])].map((text) => text.toLowerCase());
+    const group: ProjectGroup = {
+      key,
+      cwd,
+      name,
+      matches: (text) => text === null || haystacks.some((h) => h.includes(text.toLowerCase())),
+    };
+    for (const ledger of list) byLedger.set(ledger, group);
+  }
+  return { byLedger };
+}
+
+/**
+ * Sessions of one folder belong together whatever spelling the path had: trailing separators
+ * are dropped, and Windows paths (drive letter or backslashes) compare case-insensitively.
+ */
+export function projectKeyOf(cwd: string | null): string {
+  if (cwd === null) return '\0unknown';
+  const trimmed = cwd.length > 1 ? cwd.replace(/[\\/]+$/, '') : cwd;
+  return /^[A-Za-z]:[\\/]|\\/.test(trimmed) ? trimmed.replace(/\\/g, '/').toLowerCase() : trimmed;
+}
+
+/** One folder can be spelled several ways (`C:\\App`, `c:\\app\\`): show the spelling most sessions used. */
+function commonSpelling(ledgers: readonly SessionLedger[]): string | null {
+  const counts = new Map<string | null, number>();
+  for (const ledger of ledgers) counts.set(ledger.cwd, (counts.get(ledger.cwd) ?? 0) + 1);
+  let best: string | null = ledgers[0]?.cwd ?? null;
+  for (const [cwd, count] of counts) if (count > (counts.get(best) ?? 0)) best = cwd;
+  return best;
+}
+
+export function projectNameOf(cwd: string | null): string {
+  if (cwd === null) return '(unknown folder)';
+  return cwd.split(/[\\/]/).filter(Boolean).pop() ?? cwd;
+}
+
+// ─────────────────────────── order ───────────────────────────
+
+function sortedModels(map: ReadonlyMap<string, ModelTotals>): ModelTotals[] {
+  return [...map.values()].sort((a, b) => byCost(a, b) || totalTokens(b.tokens) - totalTokens(a.tokens) || compareText(a.key, b.key));
+}
+
+/** Most expensive first by bough's price, then by the recorded cost; unknown costs after known ones. */
+export function byCost(a: UsageTotals, b: UsageTotals): number {
+  return (b.cost.bough ?? -1) - (a.cost.bough ?? -1) || (b.cost.recorded ?? -1) - (a.cost.recorded ?? -1);
+}
+
+function chronological(map: ReadonlyMap<string, Bucket>): Bucket[] {
+  return [...map.values()].sort((a, b) => compareText(a.key, b.key));
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function earliest(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
+}
+
+function latest(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.max(a, b);
+}

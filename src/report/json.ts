@@ -1,0 +1,234 @@
+// Report data → summary.json and `stats --json` (shapes in schema.ts). Both take their totals
+// and rows from the same functions, so a `stats` of a scope equals the summary of a build of it.
+
+import type { Diagnostic, DiagnosticsSummary } from '../diagnostics.js';
+import type { Scope } from '../ledger/scope.js';
+import { SOURCE_NAMES, type Source, type TokenCounts } from '../types.js';
+import { monthLabel } from '../time-zone.js';
+import { type Bucket, type Cost, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
+import type { PageMap } from './pages.js';
+import type { FiltersJson, PeriodJson, RowJson, StatsGrouping, StatsJson, Summary, TotalsJson } from './schema.js';
+
+export interface SummaryContext {
+  pages: PageMap;
+  generator: { name: 'bough'; version: string };
+  prices: { source: 'litellm'; snapshot: string | null; date: string | null; origin: string };
+  diagnostics: DiagnosticsSummary;
+  diagnosticList: readonly Diagnostic[];
+  sharing: { redacted: boolean; redactions: Record<string, number>; omitted: string[] };
+}
+
+/** Diagnostics listed one by one; beyond this only counted (a broken multi-GB file could list millions). */
+const MAX_LISTED_DIAGNOSTICS = 100_000;
+
+export function summaryOf(data: ReportData, ctx: SummaryContext): Summary {
+  return {
+    generator: ctx.generator,
+    prices: ctx.prices,
+    sharing: ctx.sharing,
+    period: periodJson(data.scope),
+    filters: filtersJson(data.scope),
+    totals: totalsJson(data),
+    months: rowsOf(data, 'month'),
+    days: rowsOf(data, 'day'),
+    projects: data.projects.map((project) => projectJson(project, ctx.pages)),
+    sessions: data.sessions.map((session) => sessionJson(session, ctx.pages)),
+    diagnostics: {
+      ...ctx.diagnostics,
+      byReason: { ...ctx.diagnostics.byReason } as Record<string, number>,
+      listed: Math.min(ctx.diagnosticList.length, MAX_LISTED_DIAGNOSTICS),
+      items: ctx.diagnosticList.slice(0, MAX_LISTED_DIAGNOSTICS).map((d) => ({
+        file: d.file,
+        line: d.line,
+        reason: d.reason,
+        detail: d.detail,
+        skippedLine: d.skippedLine,
+      })),
+    },
+  };
+}
+
+export function statsJsonOf(data: ReportData, by: StatsGrouping): StatsJson {
+  return { period: periodJson(data.scope), filters: filtersJson(data.scope), by, totals: totalsJson(data), rows: rowsOf(data, by) };
+}
+
+export function periodJson(scope: Scope): PeriodJson {
+  const { period } = scope;
+  return {
+    since: period.since,
+    until: period.until,
+    tz: scope.timeZone,
+    label: period.label,
+    start: period.start === null ? null : new Date(period.start).toISOString(),
+    end: period.end === null ? null : new Date(period.end).toISOString(),
+  };
+}
+
+export function filtersJson(scope: Scope): FiltersJson {
+  return { project: scope.project, sources: scope.sources === null ? null : [...scope.sources] };
+}
+
+export function totalsJson(data: ReportData): TotalsJson {
+  const { totals } = data;
+  const unknown = data.models.filter((m) => m.unpriced > 0 || m.partial > 0);
+  return {
+    sessions: data.sessions.length,
+    projects: data.projects.length,
+    ...counts(totals),
+    tokens: tokens(totals.tokens),
+    cost: cost(totals.cost),
+    unpricedRecords: totals.unpriced + totals.partial,
+    unpricedModels: unknown.filter((m) => m.unpriced > 0).map(modelName).sort(),
+    partiallyPricedModels: unknown.filter((m) => m.unpriced === 0).map(modelName).sort(),
+    subagents: usageTotals(totals.subagents),
+    models: data.models.map((m) => ({
+      provider: m.provider,
+      model: m.model,
+      local: m.local,
+      priceKey: m.priceKey,
+      priceState: m.partial > 0 ? 'partial' : m.unpriced > 0 ? 'unpriced' : m.priceState,
+      sessions: m.sessions,
+      ...usageTotals(m),
+    })),
+  };
+}
+
+/** The rows of `stats --by`: one per day, week, month, project, model, agent or session in the scope. */
+export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
+  switch (by) {
+    case 'day':
+      return data.days.map((b) => bucketRow(b, b.key));
+    case 'week':
+      return data.weeks.map((b) => bucketRow(b, b.key));
+    case 'month':
+      return data.months.map((b) => bucketRow(b, monthLabel(b.key)));
+    case 'agent':
+      return data.sources.map((b) => bucketRow(b, SOURCE_NAMES[b.key as Source] ?? b.key));
+    case 'project':
+      return data.projects.map((p) => row(p.cwd ?? p.key, p.name, p.sessions.length, p.tally));
+    case 'model':
+      return data.models.map((m) => ({
+        key: m.key,
+        label: modelName(m),
+        sessions: m.sessions,
+        prompts: 0,
+        replies: 0,
+        errorReplies: 0,
+        tokens: tokens(m.tokens),
+        cost: cost(m.cost),
+        usageRecords: m.records,
+        unpricedRecords: m.unpriced + m.partial,
+      }));
+    case 'session':
+      return [...data.sessions].sort((a, b) => byCostThenTime(a, b)).map((s) => row(s.key, s.ledger.title, 1, s.tally));
+  }
+}
+
+function byCostThenTime(a: SessionData, b: SessionData): number {
+  return (b.tally.cost.bough ?? -1) - (a.tally.cost.bough ?? -1) || (b.tally.cost.recorded ?? -1) - (a.tally.cost.recorded ?? -1) || b.startedAt - a.startedAt;
+}
+
+function bucketRow(bucket: Bucket, label: string): RowJson {
+  return row(bucket.key, label, bucket.sessions, bucket.tally);
+}
+
+function row(key: string, label: string, sessions: number, tally: Tally): RowJson {
+  return {
+    key,
+    label,
+    sessions,
+    prompts: tally.prompts,
+    replies: tally.replies,
+    errorReplies: tally.errorReplies,
+    tokens: tokens(tally.tokens),
+    cost: cost(tally.cost),
+    usageRecords: tally.records,
+    unpricedRecords: tally.unpriced + tally.partial,
+  };
+}
+
+function projectJson(project: ProjectData, pages: PageMap): Summary['projects'][number] {
+  return {
+    cwd: project.cwd,
+    name: project.name,
+    page: pages.project(project.key),
+    sessions: project.sessions.length,
+    ...counts(project.tally),
+    tokens: tokens(project.tally.tokens),
+    cost: cost(project.tally.cost),
+    subagents: usageTotals(project.tally.subagents),
+  };
+}
+
+function sessionJson(session: SessionData, pages: PageMap): Summary['sessions'][number] {
+  const { ledger, tally, tools } = session;
+  const check = session.costCheck;
+  return {
+    key: session.key,
+    source: ledger.source,
+    id: ledger.sessionId,
+    file: ledger.path,
+    cwd: ledger.cwd,
+    name: ledger.name,
+    title: ledger.title,
+    page: pages.session(session.key),
+    startedAt: new Date(session.startedAt).toISOString(),
+    lastAt: new Date(session.lastAt).toISOString(),
+    partlyOutsidePeriod: session.partly,
+    parentFile: ledger.parentFile,
+    origin: session.origin?.path ?? null,
+    originMissing: session.originMissing,
+    ...counts(tally),
+    branches: ledger.branches,
+    entries: ledger.entries.length,
+    copiedEntries: ledger.entries.length - session.countedEntries,
+    tokens: tokens(tally.tokens),
+    cost: cost(tally.cost),
+    costCheck:
+      check.difference === null && !check.incomplete
+        ? null
+        : { differs: check.differs, incomplete: check.incomplete, reason: check.reason, difference: money(check.difference) },
+    unpricedModels: session.byModel.filter((m) => m.unpriced > 0 || m.partial > 0).map(modelName),
+    subagents: usageTotals(tally.subagents),
+    tools: {
+      calls: tools.calls,
+      failures: tools.failures,
+      filesTouched: tools.files.length,
+      linesAdded: tools.added,
+      linesRemoved: tools.removed,
+      commits: tools.commits.filter((c) => c.landed).length,
+      failedCommits: tools.commits.filter((c) => !c.landed).length,
+    },
+  };
+}
+
+export function modelName(m: Pick<ModelTotals, 'provider' | 'model'>): string {
+  return `${m.provider ?? '?'}/${m.model ?? '?'}`;
+}
+
+function counts(tally: Tally) {
+  return {
+    prompts: tally.prompts,
+    replies: tally.replies,
+    errorReplies: tally.errorReplies,
+    abortedReplies: tally.abortedReplies,
+    usageRecords: tally.records,
+  };
+}
+
+function tokens(t: TokenCounts): TokenCounts {
+  return { input: t.input, output: t.output, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite, cacheWrite1h: t.cacheWrite1h, reasoning: t.reasoning };
+}
+
+function usageTotals(u: UsageTotals) {
+  return { tokens: tokens(u.tokens), cost: cost(u.cost), usageRecords: u.records, unpricedRecords: u.unpriced, partiallyPricedRecords: u.partial };
+}
+
+/** Float sums carry noise in the 17th digit (0.0257492999…); dollars to 1e-10 are exact enough. */
+export function money(amount: number | null): number | null {
+  return amount === null ? null : Math.round(amount * 1e10) / 1e10;
+}
+
+function cost(c: Cost): Cost {
+  return { bough: money(c.bough), recorded: money(c.recorded) };
+}

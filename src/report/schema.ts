@@ -1,0 +1,190 @@
+// The machine-readable outputs users script against: summary.json and `bough stats --json`. Their
+// shapes are contracts, written here once as zod schemas (README documents each field); the
+// builders' results are typed by them, and tests validate real output against them.
+
+import { z } from 'zod';
+import { SOURCES } from '../types.js';
+
+const count = z.number().int().nonnegative();
+/** USD, rounded to 1e-10; null when unknown (bough) or not recorded (the agent). */
+const usd = z.number().nullable();
+
+export const tokensSchema = z.object({
+  input: count,
+  output: count,
+  cacheRead: count,
+  cacheWrite: count,
+  cacheWrite1h: count,
+  reasoning: count,
+});
+
+export const costSchema = z.object({ bough: usd, recorded: usd });
+
+export const usageTotalsSchema = z.object({
+  tokens: tokensSchema,
+  cost: costSchema,
+  usageRecords: count,
+  unpricedRecords: count,
+  partiallyPricedRecords: count,
+});
+
+const counts = {
+  prompts: count,
+  replies: count,
+  errorReplies: count,
+  abortedReplies: count,
+  usageRecords: count,
+};
+
+export const priceStateSchema = z.enum(['priced', 'partial', 'free', 'local', 'subscription', 'unpriced']);
+
+export const modelSchema = usageTotalsSchema.extend({
+  provider: z.string().nullable(),
+  model: z.string().nullable(),
+  local: z.boolean(),
+  priceKey: z.string().nullable(),
+  priceState: priceStateSchema.nullable(),
+  sessions: count,
+});
+
+export const totalsSchema = z.object({
+  sessions: count,
+  projects: count,
+  ...counts,
+  tokens: tokensSchema,
+  cost: costSchema,
+  unpricedRecords: count,
+  /** "provider/model" of models the table does not know. */
+  unpricedModels: z.array(z.string()),
+  partiallyPricedModels: z.array(z.string()),
+  subagents: usageTotalsSchema,
+  models: z.array(modelSchema),
+});
+
+export const periodSchema = z.object({
+  /** As given: a day (YYYY-MM-DD) or an ISO time; null when open. --month gives its first and last day. */
+  since: z.string().nullable(),
+  until: z.string().nullable(),
+  tz: z.string(),
+  label: z.string(),
+  /** The first instant included and the first one no longer included, as ISO times; null when open. */
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+});
+
+export const filtersSchema = z.object({
+  project: z.string().nullable(),
+  sources: z.array(z.enum(SOURCES)).nullable(),
+});
+
+export const STATS_GROUPINGS = ['day', 'week', 'month', 'project', 'model', 'agent', 'session'] as const;
+export type StatsGrouping = (typeof STATS_GROUPINGS)[number];
+
+export const rowSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  sessions: count,
+  prompts: count,
+  replies: count,
+  errorReplies: count,
+  tokens: tokensSchema,
+  cost: costSchema,
+  usageRecords: count,
+  unpricedRecords: count,
+});
+
+export const statsSchema = z.object({
+  period: periodSchema,
+  filters: filtersSchema,
+  by: z.enum(STATS_GROUPINGS),
+  totals: totalsSchema,
+  rows: z.array(rowSchema),
+});
+
+const costCheckSchema = z
+  .object({
+    differs: z.boolean(),
+    incomplete: z.boolean(),
+    reason: z.string().nullable(),
+    difference: usd,
+  })
+  .nullable();
+
+export const sessionSummarySchema = z.object({
+  key: z.string(),
+  source: z.enum(SOURCES),
+  id: z.string(),
+  file: z.string(),
+  cwd: z.string().nullable(),
+  name: z.string().nullable(),
+  title: z.string(),
+  page: z.string(),
+  /** The first and last entry the session counts (its header time when it counts none). */
+  startedAt: z.string(),
+  lastAt: z.string(),
+  /** Part of what the session counts lies outside the period; its numbers here count the part inside. */
+  partlyOutsidePeriod: z.boolean(),
+  parentFile: z.string().nullable(),
+  origin: z.string().nullable(),
+  originMissing: z.boolean(),
+  ...counts,
+  branches: count,
+  entries: count,
+  copiedEntries: count,
+  tokens: tokensSchema,
+  cost: costSchema,
+  costCheck: costCheckSchema,
+  unpricedModels: z.array(z.string()),
+  subagents: usageTotalsSchema,
+  tools: z.object({
+    calls: count,
+    failures: count,
+    filesTouched: count,
+    linesAdded: count,
+    linesRemoved: count,
+    commits: count,
+    failedCommits: count,
+  }),
+});
+
+export const projectSummarySchema = z.object({
+  cwd: z.string().nullable(),
+  name: z.string(),
+  page: z.string(),
+  sessions: count,
+  ...counts,
+  tokens: tokensSchema,
+  cost: costSchema,
+  subagents: usageTotalsSchema,
+});
+
+export const summarySchema = z.object({
+  generator: z.object({ name: z.literal('bough'), version: z.string() }),
+  prices: z.object({ source: z.literal('litellm'), snapshot: z.string().nullable(), date: z.string().nullable(), origin: z.string() }),
+  sharing: z.object({ redacted: z.boolean(), redactions: z.record(z.string(), count), omitted: z.array(z.string()) }),
+  period: periodSchema,
+  filters: filtersSchema,
+  totals: totalsSchema,
+  months: z.array(rowSchema),
+  days: z.array(rowSchema),
+  projects: z.array(projectSummarySchema),
+  sessions: z.array(sessionSummarySchema),
+  diagnostics: z.object({
+    files: count,
+    sessionFiles: count,
+    skippedFiles: count,
+    skippedLines: count,
+    byReason: z.record(z.string(), count),
+    listed: count,
+    items: z.array(
+      z.object({ file: z.string(), line: z.number().int().nullable(), reason: z.string(), detail: z.string(), skippedLine: z.boolean() }),
+    ),
+  }),
+});
+
+export type Summary = z.infer<typeof summarySchema>;
+export type StatsJson = z.infer<typeof statsSchema>;
+export type TotalsJson = z.infer<typeof totalsSchema>;
+export type RowJson = z.infer<typeof rowSchema>;
+export type PeriodJson = z.infer<typeof periodSchema>;
+export type FiltersJson = z.infer<typeof filtersSchema>;

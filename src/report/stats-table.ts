@@ -1,0 +1,163 @@
+// `bough stats` as terminal tables: one row per day, week, month, project, model, agent or
+// session, a total row, numbers right-aligned with separators, at most 100 columns wide. Colour
+// only when asked for (a terminal without NO_COLOR). Pure: the JSON view in, text out.
+
+import { formatCompact, formatCount, formatUsd } from './format.js';
+import type { RowJson, StatsJson, StatsGrouping } from './schema.js';
+
+export interface TableOptions {
+  colour: boolean;
+  /** Columns the table may use. */
+  width: number;
+  /** Said in place of the table when the scope holds nothing. */
+  emptySentence: string;
+}
+
+interface Column {
+  heading: string;
+  numeric: boolean;
+  cell: (row: StatsRow) => string;
+  /** Dropped first when the table is too wide (lower first). */
+  priority: number;
+  compact?: (row: StatsRow) => string;
+}
+
+/** A row as the table shows it; the total is one too. */
+type StatsRow = Pick<RowJson, 'label' | 'sessions' | 'prompts' | 'replies' | 'tokens' | 'cost' | 'usageRecords' | 'unpricedRecords'>;
+
+const HEADINGS: Record<StatsGrouping, string> = {
+  day: 'Day',
+  week: 'Week',
+  month: 'Month',
+  project: 'Project',
+  model: 'Model',
+  agent: 'Agent',
+  session: 'Session',
+};
+
+const GAP = 2;
+const MIN_LABEL = 14;
+/** Room a label is given while columns are fitted; what is left over goes to it too. */
+const LABEL_TARGET = 36;
+/** Columns of lower priority are dropped before token counts are shortened. */
+const SHORTEN_BEFORE = 2;
+
+export function statsTable(stats: StatsJson, options: TableOptions): string {
+  const paint = painter(options.colour);
+  const title = `bough · ${stats.period.label === 'all time' ? 'All time' : stats.period.label} · ${stats.period.tz}${filtersText(stats)} · by ${stats.by}`;
+  if (stats.rows.length === 0) return `${paint.bold(title)}\n${options.emptySentence}\n`;
+
+  const totals: StatsRow = {
+    label: 'Total',
+    sessions: stats.totals.sessions,
+    prompts: stats.totals.prompts,
+    replies: stats.totals.replies,
+    tokens: stats.totals.tokens,
+    cost: stats.totals.cost,
+    usageRecords: stats.totals.usageRecords,
+    unpricedRecords: stats.totals.unpricedRecords,
+  };
+  let columns = columnsFor(stats.by);
+  const rows: StatsRow[] = [...stats.rows, totals];
+  let compact = false;
+  const widths = () => columns.map((c) => Math.max(c.heading.length, ...rows.map((r) => cellText(c, r, compact).length)));
+  const tableWidth = (w: number[]) => w.reduce((a, b) => a + b, 0) + GAP * (w.length - 1);
+  const fits = () => tableWidth(widths().map((w, i) => (i === 0 ? Math.min(w, LABEL_TARGET) : w))) <= options.width;
+  const dropLowest = (below: number) => {
+    const droppable = columns.filter((c) => c.priority > 0 && c.priority < below);
+    if (droppable.length === 0) return false;
+    const lowest = droppable.reduce((a, b) => (b.priority < a.priority ? b : a));
+    columns = columns.filter((c) => c !== lowest);
+    return true;
+  };
+  // Too wide: the least needed counts go first, then token counts are shortened (12.3M), then
+  // more columns go; long labels are cut last.
+  while (!fits()) {
+    if (dropLowest(SHORTEN_BEFORE)) continue;
+    if (!compact) {
+      compact = true;
+      continue;
+    }
+    if (!dropLowest(Infinity)) break;
+  }
+  const w = widths();
+  const labelRoom = options.width - tableWidth(w.slice(1)) - GAP;
+  w[0] = Math.max(MIN_LABEL, Math.min(w[0] ?? 0, labelRoom));
+
+  const line = (cells: string[], style: (text: string) => string = (t) => t) =>
+    cells
+      .map((text, i) => {
+        const column = columns[i] as Column;
+        const width = w[i] ?? 0;
+        const fitted = text.length > width ? `${text.slice(0, width - 1)}…` : text;
+        return style(column.numeric ? fitted.padStart(width) : fitted.padEnd(width));
+      })
+      .join(' '.repeat(GAP))
+      .trimEnd();
+  const out = [paint.bold(title), line(columns.map((c) => c.heading), paint.dim)];
+  for (const row of stats.rows) out.push(line(columns.map((c) => cellText(c, row, compact))));
+  out.push(paint.dim('─'.repeat(tableWidth(w))));
+  out.push(line(columns.map((c) => cellText(c, totals, compact)), paint.bold));
+  const notes: string[] = [];
+  if (rows.some((r) => r.unpricedRecords > 0)) notes.push('* plus usage of models without a price: its cost is unknown, never $0.');
+  if (compact) notes.push('Tokens shortened to fit: k thousand, M million, B billion. --json gives every digit.');
+  if (stats.by !== 'session' && stats.by !== 'project' && stats.by !== 'model' && stats.by !== 'agent') {
+    notes.push('Sessions active in several rows count in each; the total counts each once.');
+  }
+  return `${[...out, ...notes.map((n) => paint.dim(n))].join('\n')}\n`;
+}
+
+function cellText(column: Column, row: StatsRow, compact: boolean): string {
+  return printable(compact && column.compact ? column.compact(row) : column.cell(row));
+}
+
+/** Session titles and model names go to a terminal: control characters (escape sequences) are shown as "?". */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
+}
+
+function columnsFor(by: StatsGrouping): Column[] {
+  const tokens = (heading: string, kind: keyof RowJson['tokens'], priority: number): Column => ({
+    heading,
+    numeric: true,
+    priority,
+    cell: (r) => formatCount(r.tokens[kind]),
+    compact: (r) => formatCompact(r.tokens[kind]),
+  });
+  const turns: Column[] =
+    by === 'model'
+      ? [{ heading: 'Records', numeric: true, priority: 1, cell: (r) => formatCount(r.usageRecords) }]
+      : [
+          { heading: 'Prompts', numeric: true, priority: 3, cell: (r) => formatCount(r.prompts) },
+          { heading: 'Replies', numeric: true, priority: 1, cell: (r) => formatCount(r.replies) },
+        ];
+  return [
+    { heading: HEADINGS[by], numeric: false, priority: 0, cell: (r) => r.label },
+    ...(by === 'session' ? [] : [{ heading: 'Sessions', numeric: true, priority: 2, cell: (r: StatsRow) => formatCount(r.sessions) }]),
+    ...turns,
+    tokens('Input', 'input', 4),
+    tokens('Output', 'output', 5),
+    tokens('Cache read', 'cacheRead', 4),
+    tokens('Cache write', 'cacheWrite', 4),
+    { heading: 'Cost (bough)', numeric: true, priority: 0, cell: boughText },
+    { heading: 'Recorded', numeric: true, priority: 6, cell: (r) => formatUsd(r.cost.recorded) },
+  ];
+}
+
+/** "$1.23", "$1.23*" when some usage is unpriced, "unknown" when none is priced. */
+function boughText(row: StatsRow): string {
+  if (row.cost.bough === null) return row.unpricedRecords > 0 ? 'unknown' : '—';
+  return `${formatUsd(row.cost.bough)}${row.unpricedRecords > 0 ? '*' : ''}`;
+}
+
+function filtersText(stats: StatsJson): string {
+  const parts: string[] = [];
+  if (stats.filters.project !== null) parts.push(`project “${stats.filters.project}”`);
+  if (stats.filters.sources !== null) parts.push(`${stats.filters.sources.length === 1 ? 'agent' : 'agents'} ${stats.filters.sources.join(', ')}`);
+  return parts.map((p) => ` · ${p}`).join('');
+}
+
+function painter(colour: boolean) {
+  const wrap = (open: string, close: string) => (text: string) => (colour ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  return { bold: wrap('1', '22'), dim: wrap('2', '22') };
+}

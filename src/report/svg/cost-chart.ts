@@ -1,0 +1,131 @@
+// A stacked bar chart of cost over time as inline SVG: one bar per day or month, one colour per
+// model, a y axis in dollars, exact values in each segment's <title>. The same numbers go into a
+// table beside it (for screen readers and for reading without a mouse). Drawing attributes are
+// on the elements themselves, so the chart reads with or without the stylesheet.
+
+import { escapeHtml } from '../escape.js';
+
+export interface ChartSeries {
+  label: string;
+  colour: string;
+}
+
+export interface ChartSlice {
+  /** For tooltips: "2026-10-14", "October 2026". */
+  label: string;
+  /** Under the axis, when there is room: "14", "Oct". */
+  tick: string;
+  /** A heavier tick and a second line of label: the first day of a month, the first month of a year. */
+  major: string | null;
+  /** USD per series, in the order of the series. */
+  values: number[];
+}
+
+export interface CostChart {
+  /** Says what is drawn, for assistive technology. */
+  title: string;
+  series: ChartSeries[];
+  slices: ChartSlice[];
+  /** Exact amounts, for tooltips. */
+  formatMoney: (usd: number) => string;
+  /** Round amounts, for the axis. */
+  formatAxis: (usd: number) => string;
+}
+
+const WIDTH = 960;
+const HEIGHT = 260;
+const LEFT = 64;
+const RIGHT = 8;
+const TOP = 10;
+const BOTTOM = 40;
+/** Room a major label needs (in drawing units) before the next one may be drawn. */
+const MAJOR_ROOM = 64;
+const AXIS_COLOUR = '#8a8f98';
+const GRID_COLOUR = '#d5d8dd';
+const TEXT_COLOUR = '#5b616b';
+
+/** Colours that tell models apart in light and dark pages; the last is for "other models". */
+export const SERIES_COLOURS = ['#2f6fd0', '#e07b28', '#2e9d5b', '#c0392b', '#8e5cc7', '#b58b00', '#1f9fb0', '#d45a9c'];
+export const OTHER_COLOUR = '#9aa0a8';
+
+export function costChartSvg(chart: CostChart): string {
+  const plotWidth = WIDTH - LEFT - RIGHT;
+  const plotHeight = HEIGHT - TOP - BOTTOM;
+  const totals = chart.slices.map((s) => s.values.reduce((a, b) => a + b, 0));
+  const max = Math.max(0, ...totals);
+  const ticks = niceTicks(max);
+  const top = ticks[ticks.length - 1] ?? 1;
+  const step = plotWidth / Math.max(chart.slices.length, 1);
+  const barWidth = Math.max(1, Math.min(step * 0.8, 48));
+  const y = (usd: number) => TOP + plotHeight - (usd / top) * plotHeight;
+  const parts: string[] = [];
+
+  for (const tick of ticks) {
+    const at = round(y(tick));
+    parts.push(`<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${at}" y2="${at}" stroke="${GRID_COLOUR}" stroke-width="1"/>`);
+    parts.push(
+      `<text x="${LEFT - 6}" y="${at + 4}" text-anchor="end" font-size="12" fill="${TEXT_COLOUR}">${escapeHtml(chart.formatAxis(tick))}</text>`,
+    );
+  }
+
+  const labelEvery = Math.max(1, Math.ceil(28 / step));
+  const withTicks = chart.slices.some((slice) => slice.tick !== '');
+  const majorY = TOP + plotHeight + (withTicks ? 32 : 18);
+  let lastMajor = -Infinity;
+  chart.slices.forEach((slice, index) => {
+    const x = LEFT + index * step + (step - barWidth) / 2;
+    const total = totals[index] ?? 0;
+    let base = 0;
+    const segments: string[] = [];
+    slice.values.forEach((value, s) => {
+      if (value <= 0) return;
+      const series = chart.series[s] as ChartSeries;
+      const y0 = y(base);
+      const y1 = y(base + value);
+      base += value;
+      const tip = `${slice.label} · ${series.label}: ${chart.formatMoney(value)} (all models: ${chart.formatMoney(total)})`;
+      segments.push(
+        `<rect x="${round(x)}" y="${round(y1)}" width="${round(barWidth)}" height="${round(Math.max(y0 - y1, 0.5))}" fill="${series.colour}"><title>${escapeHtml(tip)}</title></rect>`,
+      );
+    });
+    if (segments.length > 0) parts.push(`<g class="bar">${segments.join('')}</g>`);
+    const centre = round(LEFT + index * step + step / 2);
+    // A major label too close to the one before (a range opening on the 25th, then the 1st) is left out.
+    if (slice.major !== null && centre - lastMajor >= MAJOR_ROOM) {
+      lastMajor = centre;
+      parts.push(`<line x1="${centre}" x2="${centre}" y1="${TOP + plotHeight}" y2="${TOP + plotHeight + 6}" stroke="${AXIS_COLOUR}" stroke-width="1"/>`);
+      parts.push(`<text x="${centre}" y="${majorY}" text-anchor="middle" font-size="12" font-weight="600" fill="${TEXT_COLOUR}">${escapeHtml(slice.major)}</text>`);
+    }
+    if (slice.tick !== '' && index % labelEvery === 0) {
+      parts.push(`<text x="${centre}" y="${TOP + plotHeight + 16}" text-anchor="middle" font-size="11" fill="${TEXT_COLOUR}">${escapeHtml(slice.tick)}</text>`);
+    }
+  });
+  parts.push(`<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${TOP + plotHeight}" y2="${TOP + plotHeight}" stroke="${AXIS_COLOUR}" stroke-width="1"/>`);
+
+  return [
+    `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${escapeHtml(chart.title)}" font-family="system-ui, sans-serif">`,
+    `<title>${escapeHtml(chart.title)}</title>`,
+    ...parts,
+    '</svg>',
+  ].join('');
+}
+
+/** A small swatch for a legend entry, drawn like the bars. */
+export function swatchSvg(colour: string): string {
+  return `<svg class="swatch" xmlns="http://www.w3.org/2000/svg" width="12" height="12" viewBox="0 0 12 12" aria-hidden="true"><rect width="12" height="12" rx="2" fill="${colour}"/></svg>`;
+}
+
+/** Round steps (1, 2, 2.5 or 5 times a power of ten) from 0 to at least `max`: four or five lines. */
+export function niceTicks(max: number): number[] {
+  if (!(max > 0)) return [0, 1];
+  const rough = max / 4;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = ([1, 2, 2.5, 5, 10].find((m) => m * power >= rough) ?? 10) * power;
+  const ticks: number[] = [];
+  for (let value = 0; value < max + step * 0.999 && ticks.length < 12; value += step) ticks.push(Number(value.toPrecision(12)));
+  return ticks;
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}

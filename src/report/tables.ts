@@ -1,0 +1,50 @@
+// One shape for every table of numbers in the report, so one template renders them all and the
+// page script can sort any of them by a header. Rows arrive in their reading order (by cost, or
+// by time for tables of days and months), which is also how they read without JavaScript.
+
+import type { RowBadge } from './overview-pages.js';
+
+export interface ColumnView {
+  label: string;
+  numeric: boolean;
+  /** Explains the column, as a tooltip. */
+  title: string | null;
+}
+
+export interface CellView {
+  text: string;
+  /** The value to sort by when it differs from the text (amounts, times). */
+  sort: string | null;
+  href: string | null;
+  /** A second, smaller line (a project's folder). */
+  sub: string | null;
+  badges: RowBadge[];
+  title: string | null;
+  /** Shown as code (model ids, paths). */
+  code: boolean;
+}
+
+export interface TableView {
+  className: string;
+  caption: string | null;
+  columns: ColumnView[];
+  rows: CellView[][];
+  /** The total row, or null. */
+  total: CellView[] | null;
+  sortable: boolean;
+  /** The column the rows are in the order of, for aria-sort; null when in the order of time. */
+  sortedBy: { column: number; descending: boolean } | null;
+}
+
+export function column(label: string, numeric = false, title: string | null = null): ColumnView {
+  return { label, numeric, title };
+}
+
+export function cell(text: string, more: Partial<Omit<CellView, 'text'>> = {}): CellView {
+  return { text, sort: null, href: null, sub: null, badges: [], title: null, code: false, ...more };
+}
+
+/** A number cell that sorts by its value. */
+export function numberCell(text: string, value: number): CellView {
+  return cell(text, { sort: String(value) });
+}

@@ -1,0 +1,45 @@
+// `bough stats`: the same report data as `build`, without pages. Reads ledgers only (each file's
+// content is dropped as soon as its ledger is made), so it needs no page content at all.
+
+import { reportContext, noSessionsSentence, type ReportOptions } from './build.js';
+import { collect } from './collect.js';
+import { discover, type Place } from './discover.js';
+import { BoughError } from './errors.js';
+import { scopeLabel } from './ledger/scope.js';
+import type { ReportData } from './report/data.js';
+import { statsJsonOf } from './report/json.js';
+import { emptyScopeSentence } from './report/numbers.js';
+import type { StatsGrouping, StatsJson } from './report/schema.js';
+import { statsTable } from './report/stats-table.js';
+import { piLocalProviders } from './sources/pi/models-json.js';
+
+export interface StatsOptions extends ReportOptions {
+  by: StatsGrouping;
+}
+
+export interface StatsResult {
+  data: ReportData;
+  json: StatsJson;
+  places: Place[];
+  /** Said instead of rows when nothing falls in the scope. */
+  emptySentence: string;
+}
+
+export async function stats(options: StatsOptions): Promise<StatsResult> {
+  const discovery = await discover(options.inputs, options.environment, options.scope.sources);
+  const context = { piLocalProviders: await piLocalProviders(options.environment) };
+  const collected = await collect(discovery.files, { context, keepContent: false, progress: options.progress });
+  if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery));
+  const { data } = await reportContext(discovery, collected, options);
+  return {
+    data,
+    json: statsJsonOf(data, options.by),
+    places: discovery.places,
+    emptySentence: emptyScopeSentence(data, scopeLabel(options.scope)),
+  };
+}
+
+/** The terminal view of a stats result. */
+export function statsText(result: StatsResult, options: { colour: boolean; width: number }): string {
+  return statsTable(result.json, { ...options, emptySentence: result.emptySentence });
+}
