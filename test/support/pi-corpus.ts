@@ -46,6 +46,12 @@ export interface PiCorpusOptions {
    * price must agree with every session to the cent.
    */
   catalog?: Catalog;
+  /**
+   * When the originals start (ms), instead of across Pi's history: all then v3. With `edges`,
+   * some start shortly before one of these instants (midnights, month starts in some zone), so
+   * their turns fall on both sides of it.
+   */
+  window?: { from: number; to: number; edges?: readonly number[] };
 }
 
 /** One written file and what bough's summary.json should say about it. */
@@ -85,7 +91,7 @@ export interface GroundTruth {
   coverage: Coverage;
 }
 
-const DEFAULTS = { turns: [2, 7] as const, payloadBytes: 300, v1Share: 0.08, v2Share: 0.04, siblingCopiesOfMissingOrigins: true, catalog: 'pi' as const };
+const DEFAULTS = { turns: [2, 7] as const, payloadBytes: 300, v1Share: 0.08, v2Share: 0.04, siblingCopiesOfMissingOrigins: true, catalog: 'pi' as const, window: null };
 
 export async function generatePiCorpus(dir: string, options: PiCorpusOptions): Promise<GroundTruth> {
   const root = resolve(dir);
@@ -97,6 +103,7 @@ export async function generatePiCorpus(dir: string, options: PiCorpusOptions): P
     shares: { v1: settings.v1Share, v2: settings.v2Share },
     siblingCopiesOfMissingOrigins: settings.siblingCopiesOfMissingOrigins,
     catalog: settings.catalog,
+    window: settings.window,
     coverage: {},
     usedPaths: new Set(),
   };
@@ -117,6 +124,7 @@ interface CorpusContext {
   shares: { v1: number; v2: number };
   siblingCopiesOfMissingOrigins: boolean;
   catalog: Catalog;
+  window: PiCorpusOptions['window'] | null;
   coverage: Coverage;
   /** Relative paths already given to a file (imports must not clash). */
   usedPaths: Set<string>;
@@ -181,13 +189,19 @@ function standInOf(drafts: readonly SessionDraft[], source: SessionDraft): Sessi
 }
 
 function originalSession(corpus: CorpusContext, rng: Random, familyIds: Set<string>): SessionDraft {
-  const version = rng.weighted<FormatVersion>([
-    [1, corpus.shares.v1],
-    [2, corpus.shares.v2],
-    [3, 1 - corpus.shares.v1 - corpus.shares.v2],
-  ]);
-  const [from, to] = VERSION_WINDOWS[version];
-  const startMs = from + Math.floor(rng.next() * (to - from));
+  const version = corpus.window
+    ? 3
+    : rng.weighted<FormatVersion>([
+        [1, corpus.shares.v1],
+        [2, corpus.shares.v2],
+        [3, 1 - corpus.shares.v1 - corpus.shares.v2],
+      ]);
+  const [from, to] = corpus.window ? [corpus.window.from, corpus.window.to] : VERSION_WINDOWS[version];
+  const edges = corpus.window?.edges ?? [];
+  const startMs =
+    edges.length > 0 && rng.chance(0.25)
+      ? rng.pick(edges) - rng.int(60_000, 40 * 60_000)
+      : from + Math.floor(rng.next() * (to - from));
   const features = featuresOf(corpus, startMs, version);
   const project = rng.weighted(PROJECTS.map((p) => [p, p.weight] as const));
   const model = rng.weighted(mainModelChoices(features));

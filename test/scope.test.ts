@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { parsePeriod, parseSources, scopeLabel, ScopeError } from '../src/ledger/scope.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const period = (flags: Parameters<typeof parsePeriod>[0], tz = 'Europe/Berlin') => {
+  const p = parsePeriod(flags, tz);
+  return { start: iso(p.start), end: iso(p.end), label: p.label, since: p.since, until: p.until };
+};
+
+describe('periods from the command line', () => {
+  it('takes --month as the calendar month in the zone', () => {
+    expect(period({ month: '2026-10' })).toEqual({
+      start: '2026-09-30T22:00:00.000Z',
+      end: '2026-10-31T23:00:00.000Z',
+      label: 'October 2026',
+      since: '2026-10-01',
+      until: '2026-10-31',
+    });
+    expect(period({ month: '2026-12' }, 'UTC')).toMatchObject({ start: '2026-12-01T00:00:00.000Z', end: '2027-01-01T00:00:00.000Z' });
+  });
+
+  it('includes the whole day --until names, and reads whole months and years as such', () => {
+    expect(period({ since: '2026-10-01', until: '2026-10-31' })).toMatchObject({ label: 'October 2026', end: '2026-10-31T23:00:00.000Z' });
+    expect(period({ since: '2026-01-01', until: '2026-12-31' }, 'UTC')).toMatchObject({ label: '2026' });
+    expect(period({ since: '2026-10-01', until: '2026-10-15' }, 'UTC')).toMatchObject({ label: '2026-10-01 – 2026-10-15', end: '2026-10-16T00:00:00.000Z' });
+    expect(period({ since: '2026-10-05' }, 'UTC')).toEqual({ start: '2026-10-05T00:00:00.000Z', end: null, label: 'since 2026-10-05', since: '2026-10-05', until: null });
+    expect(period({ until: '2026-10-05' }, 'UTC')).toMatchObject({ start: null, label: 'until 2026-10-05' });
+    expect(period({})).toEqual({ start: null, end: null, label: 'all time', since: null, until: null });
+  });
+
+  it('reads ISO times in the zone, or in their own offset when they carry one', () => {
+    expect(period({ since: '2026-10-01T09:30' })).toMatchObject({ start: '2026-10-01T07:30:00.000Z' });
+    expect(period({ since: '2026-10-01T09:30:00Z' })).toMatchObject({ start: '2026-10-01T09:30:00.000Z' });
+    expect(period({ since: '2026-10-01T09:30:00.250+05:30' })).toMatchObject({ start: '2026-10-01T04:00:00.250Z' });
+    // An --until time is included: the period ends a millisecond after it.
+    expect(period({ until: '2026-10-01T09:30:00Z' })).toMatchObject({ end: '2026-10-01T09:30:00.001Z' });
+  });
+
+  it.each([
+    [{ month: '2026-13' }, /--month wants a month as YYYY-MM/],
+    [{ month: 'October' }, /--month wants a month as YYYY-MM/],
+    [{ month: '2026-10', since: '2026-10-01' }, /cannot be combined/],
+    [{ since: '2026-02-30' }, /not a day of the calendar/],
+    [{ since: 'yesterday' }, /wants a day \(YYYY-MM-DD\) or an ISO time/],
+    [{ since: '2026-10-31', until: '2026-10-01' }, /comes after --until/],
+    [{ since: '2026-10-01T25:00' }, /not a time of the calendar/],
+  ])('refuses %j with a sentence', (flags, message) => {
+    expect(() => parsePeriod(flags, 'UTC')).toThrow(ScopeError);
+    expect(() => parsePeriod(flags, 'UTC')).toThrow(message);
+  });
+
+  it('takes --source as a list of known agents', () => {
+    expect(parseSources('pi, Claude,pi')).toEqual(['pi', 'claude']);
+    expect(() => parseSources('pi,cursor')).toThrow(/--source wants one or more of pi, claude, codex/);
+  });
+
+  it('says in one line what a report covers', () => {
+    expect(scopeLabel({ timeZone: 'Europe/Berlin', period: parsePeriod({ month: '2026-10' }, 'Europe/Berlin'), project: null, sources: null })).toBe('October 2026 · Europe/Berlin');
+    expect(scopeLabel({ timeZone: 'UTC', period: parsePeriod({}, 'UTC'), project: 'shop', sources: ['pi'] })).toBe('All time · UTC · project “shop” · agent pi');
+  });
+});

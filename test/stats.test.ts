@@ -1,0 +1,109 @@
+// `bough stats`: terminal tables and JSON from the same report data as a build, without pages.
+
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { statsSchema } from '../src/report/schema.js';
+import { statsTable } from '../src/report/stats-table.js';
+import { FIXTURES, piFixture, tempDir } from './support/fixtures.js';
+
+async function run(args: string[], options: { stdoutIsTty?: boolean; env?: Record<string, string> } = {}) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    env: options.env ?? {},
+    home: await tempDir(),
+    isTty: false,
+    stdoutIsTty: options.stdoutIsTty ?? false,
+    now: () => new Date('2026-12-01T00:00:00Z'),
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+const ESC = '\u001b';
+const MIDNIGHT = piFixture('across-midnight.jsonl');
+
+describe('bough stats', () => {
+  it('counts a session running across midnight on 31 October in each month, in the zone asked for', async () => {
+    const october = statsSchema.parse(JSON.parse((await run(['stats', MIDNIGHT, '--tz', 'America/Los_Angeles', '--month', '2026-10', '--json'])).stdout));
+    const november = statsSchema.parse(JSON.parse((await run(['stats', MIDNIGHT, '--tz', 'America/Los_Angeles', '--month', '2026-11', '--json'])).stdout));
+    expect(october.totals).toMatchObject({ sessions: 1, prompts: 1, replies: 1, tokens: { input: 2000, output: 200 }, cost: { bough: 0.009, recorded: 0.009 } });
+    expect(november.totals).toMatchObject({ sessions: 1, prompts: 1, replies: 1, tokens: { input: 3000, output: 300 }, cost: { bough: 0.0135, recorded: 0.0135 } });
+    expect(october.period).toEqual({ since: '2026-10-01', until: '2026-10-31', tz: 'America/Los_Angeles', label: 'October 2026', start: '2026-10-01T07:00:00.000Z', end: '2026-11-01T07:00:00.000Z' });
+    const utc = statsSchema.parse(JSON.parse((await run(['stats', MIDNIGHT, '--tz', 'UTC', '--by', 'day', '--json'])).stdout));
+    expect(utc.rows.map((r) => [r.key, r.prompts])).toEqual([['2026-11-01', 2]]);
+  });
+
+  it('prints a table of at most 100 columns, numbers right-aligned with separators and a total row, without colour on a pipe', async () => {
+    const { code, stdout } = await run(['stats', join(FIXTURES, 'pi'), '--tz', 'UTC', '--by', 'month']);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('bough · All time · UTC · by month');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(100);
+    expect(lines[1]).toMatch(/^Month\s+Sessions\s+Prompts\s+.*Input\s+Output\s+Cache read\s+Cache write\s+Cost \(bough\)\s+Recorded$/);
+    expect(lines.find((l) => l.startsWith('October 2026'))).toMatch(/\s166,234\s/);
+    expect(lines.find((l) => l.startsWith('Total'))).toMatch(/\$1\.20\*\s+\$1\.25$/);
+    expect(stdout).toContain('* plus usage of models without a price: its cost is unknown, never $0.');
+    expect(stdout).not.toContain(ESC);
+  });
+
+  it('colours only a terminal, and never under NO_COLOR', async () => {
+    expect((await run(['stats', MIDNIGHT], { stdoutIsTty: true })).stdout).toContain(`${ESC}[1m`);
+    expect((await run(['stats', MIDNIGHT], { stdoutIsTty: true, env: { NO_COLOR: '1' } })).stdout).not.toContain(ESC);
+  });
+
+  it('groups by model, project, agent, session and week', async () => {
+    for (const by of ['model', 'project', 'agent', 'session', 'week'] as const) {
+      const json = statsSchema.parse(JSON.parse((await run(['stats', join(FIXTURES, 'pi'), '--by', by, '--json'])).stdout));
+      const tokens = json.rows.reduce((a, r) => a + r.tokens.input, 0);
+      expect({ by, tokens }).toEqual({ by, tokens: json.totals.tokens.input });
+    }
+  });
+
+  it('says an empty period in a sentence and exits 0', async () => {
+    const { code, stdout } = await run(['stats', MIDNIGHT, '--month', '2024-01', '--tz', 'UTC']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Nothing falls in January 2024 · UTC. The one session read (2026-11-01 to 2026-11-01) lies outside it.');
+    const json = statsSchema.parse(JSON.parse((await run(['stats', MIDNIGHT, '--month', '2024-01', '--json'])).stdout));
+    expect(json.rows).toEqual([]);
+    expect(json.totals.sessions).toBe(0);
+  });
+
+  it.each([
+    [['stats', MIDNIGHT, '--month', '2026-13'], /--month wants a month/],
+    [['stats', MIDNIGHT, '--since', 'last week'], /--since wants a day/],
+    [['stats', MIDNIGHT, '--source', 'cursor'], /--source wants one or more of pi, claude, codex/],
+    [['stats', MIDNIGHT, '--by', 'year'], /argument 'year' is invalid/],
+    [['build', MIDNIGHT, '--month', '2026-10', '--until', '2026-10-02'], /cannot be combined/],
+  ])('exits 2 with a sentence on %j', async (args, message) => {
+    const { code, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  it('exits 1 when there are no sessions to count', async () => {
+    const { code, stderr } = await run(['stats', piFixture('not-a-session.jsonl')]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/is a session file bough can read/);
+  });
+});
+
+describe('the stats table', () => {
+  it('shows control characters from session titles as "?", never as escape sequences', () => {
+    const text = statsTable(
+      {
+        period: { since: null, until: null, tz: 'UTC', label: 'all time', start: null, end: null },
+        filters: { project: null, sources: null },
+        by: 'session',
+        totals: { sessions: 1, projects: 1, prompts: 1, replies: 0, errorReplies: 0, abortedReplies: 0, usageRecords: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, usageRecords: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
+        rows: [{ key: 'k', label: `evil ${ESC}]0;pwned${ESC}\\ title`, sessions: 1, prompts: 1, replies: 0, errorReplies: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, usageRecords: 0, unpricedRecords: 0 }],
+      },
+      { colour: false, width: 100, emptySentence: '' },
+    );
+    expect(text).not.toContain(ESC);
+    expect(text).toContain('evil ?]0;pwned?\\ title');
+  });
+});
