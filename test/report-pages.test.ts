@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
-import type { Summary } from '../src/report/schema.js';
+import { summarySchema, type Summary } from '../src/report/schema.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 import { liveMarkup } from './support/html.js';
 
@@ -44,7 +44,10 @@ describe('rendered report', () => {
     expect(written).toContain('data-quality.html');
     for (const s of summary.sessions) expect(written).toContain(s.page);
     for (const p of summary.projects) expect(written).toContain(p.page);
-    expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toEqual(summary);
+    const json: unknown = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'));
+    expect(json).toEqual(summary);
+    // The contract users script against: every field of the schema, with its type.
+    expect(summarySchema.strict().safeParse(json).success).toBe(true);
   });
 
   it('puts a Content-Security-Policy that forbids inline script and the network on every page', async () => {

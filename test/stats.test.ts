@@ -1,9 +1,10 @@
 // `bough stats`: terminal tables and JSON from the same report data as a build, without pages.
 
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
-import { statsSchema } from '../src/report/schema.js';
+import { statsSchema, summarySchema } from '../src/report/schema.js';
 import { statsTable } from '../src/report/stats-table.js';
 import { FIXTURES, piFixture, tempDir } from './support/fixtures.js';
 
@@ -82,6 +83,19 @@ describe('bough stats', () => {
     const { code, stderr } = await run(args);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
+  });
+
+  it('narrows build and stats the same way by --project and --source', async () => {
+    const out = join(await tempDir(), 'report');
+    expect((await run(['build', join(FIXTURES, 'pi'), '--project', 'SHOP-V2', '--out', out, '-q'])).code).toBe(0);
+    const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    expect(summary.filters).toEqual({ project: 'SHOP-V2', sources: null });
+    expect(summary.projects.map((p) => p.cwd)).toEqual(['/home/ana/projects/shop-v2']);
+    const stats = statsSchema.parse(JSON.parse((await run(['stats', join(FIXTURES, 'pi'), '--project', 'SHOP-V2', '--json'])).stdout));
+    expect(stats.totals).toEqual(summary.totals);
+    const none = statsSchema.parse(JSON.parse((await run(['stats', join(FIXTURES, 'pi'), '--source', 'codex', '--json'])).stdout));
+    expect(none.totals.sessions).toBe(0);
+    expect((await run(['stats', join(FIXTURES, 'pi'), '--source', 'codex'])).stdout).toContain('Nothing falls in All time · UTC · agent codex.');
   });
 
   it('exits 1 when there are no sessions to count', async () => {

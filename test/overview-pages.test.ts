@@ -1,0 +1,160 @@
+// The monthly report as a reader sees it: the index answers "what did I spend in a month, on which
+// model, in which project", with a month table, charts, and tables sorted by cost.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../src/build.js';
+import { parsePeriod } from '../src/ledger/scope.js';
+import { summarySchema, type Summary } from '../src/report/schema.js';
+import { FIXTURES, piFixture, tempDir } from './support/fixtures.js';
+import { liveMarkup } from './support/html.js';
+
+const TZ = 'America/Los_Angeles';
+let all: { out: string; summary: Summary; index: string };
+let october: { out: string; summary: Summary; index: string };
+
+async function buildWith(flags: { month?: string }): Promise<{ out: string; summary: Summary; index: string }> {
+  const out = join(await tempDir(), 'report');
+  await build({
+    inputs: [join(FIXTURES, 'pi')],
+    out,
+    scope: { timeZone: TZ, period: parsePeriod(flags, TZ), project: null, sources: null },
+    environment: { env: {}, home: await tempDir() },
+    now: new Date('2026-12-01T00:00:00Z'),
+  });
+  const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+  return { out, summary, index: await readFile(join(out, 'index.html'), 'utf8') };
+}
+
+/** The HTML of the section with this id. */
+function section(html: string, id: string): string {
+  const start = html.indexOf(`<section id="${id}">`);
+  if (start === -1) throw new Error(`no section #${id}`);
+  const end = html.indexOf('</section>', start);
+  return html.slice(start, end);
+}
+
+/** The text of each body row's cells, tags removed. */
+function rows(html: string, part: 'tbody' | 'tfoot' = 'tbody'): string[][] {
+  const body = html.slice(html.indexOf(`<${part}>`), html.indexOf(`</${part}>`));
+  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) =>
+    [...(row[1] ?? '').matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => (cell[1] ?? '').replace(/<span class="(sub|badge)[^"]*"[^>]*>[\s\S]*?<\/span>/g, '').replace(/<[^>]+>/g, '').trim()),
+  );
+}
+
+beforeAll(async () => {
+  all = await buildWith({});
+  october = await buildWith({ month: '2026-10' });
+});
+
+describe('the index of a report', () => {
+  it('names the period and the zone in its heading and title', () => {
+    expect(all.index).toContain(`<h1>All time · ${TZ}</h1>`);
+    expect(october.index).toContain(`<h1>October 2026 · ${TZ}</h1>`);
+    expect(october.index).toContain(`<title>Overview · October 2026 · ${TZ} · bough</title>`);
+  });
+
+  it('has a month table naming every month, with a total row equal to summary.json', () => {
+    const months = section(all.index, 'months');
+    const body = rows(months);
+    expect(body.map((r) => r[0])).toEqual(all.summary.months.length > 0 ? monthNamesBetween(all.summary.months[0]!.key, all.summary.months.at(-1)!.key) : []);
+    for (const month of all.summary.months) expect(months).toContain(`>${month.label}<`);
+    const [total] = rows(months, 'tfoot');
+    expect(total?.slice(0, 4)).toEqual(['Total', String(all.summary.totals.sessions), String(all.summary.totals.prompts), all.summary.totals.tokens.input.toLocaleString('en-US')]);
+  });
+
+  it('draws cost per day as inline SVG stacked by model, with exact values in tooltips and the same numbers as a table', () => {
+    const chart = section(october.index, 'cost-over-time');
+    expect(chart).toMatch(/<svg class="chart"[^>]*role="img"/);
+    expect(chart).toMatch(/<rect [^>]*fill="#[0-9a-f]{6}"><title>2026-10-16 · anthropic\/claude-sonnet-4-5: \$0\.9923 \(all models: \$0\.9998\)<\/title><\/rect>/);
+    expect(chart).toMatch(/<ul class="legend"><li><svg class="swatch"/);
+    expect(chart).toContain('2 models have no price in the table: their cost is unknown and not drawn.');
+    const table = rows(chart);
+    expect(table.find((r) => r[0] === '2026-10-16')?.at(-1)).toBe('$0.9998');
+    // A month is drawn day by day only: no monthly chart for a month.
+    expect(chart).not.toContain('Cost per month');
+    expect(section(all.index, 'cost-over-time')).toContain('Cost per month');
+  });
+
+  it('lists models, projects and agents most expensive first, which is how they read without JavaScript', () => {
+    for (const id of ['models', 'projects', 'agents']) {
+      const table = section(october.index, id);
+      expect(table).toContain('class="numbers');
+      expect(table).toContain(' sortable"');
+      expect(table).toMatch(/<th scope="col" class="num"[^>]*aria-sort="descending">Cost \(bough\)<\/th>/);
+      const costs = sortValues(table, 'Cost (bough)');
+      expect(costs.length).toBeGreaterThan(0);
+      expect(costs).toEqual([...costs].sort((a, b) => b - a));
+    }
+  });
+
+  it('shows an unpriced model’s cost as unknown, never as $0', () => {
+    const models = rows(section(october.index, 'models'));
+    expect(models.find((r) => r[0] === 'claude-fable-9')?.slice(-2)).toEqual(['unknown', '$0.0200']);
+    expect(october.index).toMatch(/<div class="card-label">Cost \(bough\)<\/div>\s*<div class="card-value">\$1\.18 \+ unknown<\/div>/);
+  });
+
+  it('lists the ten most expensive sessions of the period', () => {
+    const top = rows(section(october.index, 'top-sessions'));
+    expect(top.length).toBeLessThanOrEqual(10);
+    expect(top[0]?.[1]).toBe('Price these.');
+  });
+
+  it('says an empty period in a sentence', async () => {
+    const empty = await buildWith({ month: '2020-01' });
+    expect(empty.index).toContain('<p class="empty">Nothing falls in January 2020 · America/Los_Angeles. The 22 sessions read (2025-11-20 to 2026-11-01) lie outside it.</p>');
+    expect(empty.summary.sessions).toEqual([]);
+    expect(liveMarkup(empty.index)).toEqual([]);
+  });
+});
+
+describe('a project page', () => {
+  it('shows its cost over time, its models, its sessions and the files most touched', async () => {
+    const shop = all.summary.projects.find((p) => p.cwd === '/home/ana/projects/shop') as Summary['projects'][number];
+    const html = await readFile(join(all.out, shop.page), 'utf8');
+    expect(html).toContain(`Report covers <strong>All time · ${TZ}</strong>`);
+    expect(section(html, 'cost-over-time')).toMatch(/<svg class="chart"/);
+    expect(section(html, 'models')).toContain('claude-sonnet-4-5');
+    expect(rows(section(html, 'sessions'))).toHaveLength(shop.sessions);
+    const files = rows(section(html, 'files'));
+    expect(files[0]).toEqual(['src/a.ts', '2', '0', '1', '+3', '−1']);
+  });
+});
+
+describe('a session page in a report of one month', () => {
+  it('counts only the part in the month, says so, and marks the entries outside it', async () => {
+    const session = october.summary.sessions.find((s) => s.file === piFixture('across-midnight.jsonl'));
+    expect(session).toMatchObject({ prompts: 1, replies: 1, partlyOutsidePeriod: true, tokens: { input: 2000 } });
+    const html = await readFile(join(october.out, session!.page), 'utf8');
+    expect(html).toContain('This report covers October 2026 · America/Los_Angeles, and only part of this session falls in it. The numbers below count that part: 1 of its 2 prompts, $0.0090 of its $0.0225');
+    expect(html.match(/>outside period</g)).toHaveLength(2);
+    expect(html).toContain('And the rest, now that it is November.');
+  });
+});
+
+/** The data-sort values of one column, found by its header. */
+function sortValues(html: string, header: string): number[] {
+  const heads = [...html.slice(0, html.indexOf('</thead>')).matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
+  const column = heads.indexOf(header);
+  const body = html.slice(html.indexOf('<tbody>'), html.indexOf('</tbody>'));
+  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => {
+    const cells = [...(row[1] ?? '').matchAll(/<td[^>]*?(?: data-sort="([^"]*)")?[^>]*>/g)];
+    return Number(cells[column]?.[1]);
+  });
+}
+
+function monthNamesBetween(first: string, last: string): string[] {
+  const names: string[] = [];
+  let [year, month] = first.split('-').map(Number) as [number, number];
+  for (;;) {
+    const key = `${year}-${String(month).padStart(2, '0')}`;
+    names.push(new Date(Date.UTC(year, month - 1, 1)).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }));
+    if (key === last) return names;
+    month++;
+    if (month > 12) {
+      month = 1;
+      year++;
+    }
+  }
+}
