@@ -1,5 +1,6 @@
-// `npm run bench`: builds reports over generated Pi corpora with the installed CLI and reports
-// medians of wall time and peak memory. Speed is checked here, never in a timed unit test.
+// `npm run bench`: builds reports (and runs `stats --json`) over generated Pi corpora with the
+// installed CLI and reports medians of wall time and peak memory. Speed is checked here, never
+// in a timed unit test.
 //
 //   npm run bench -- [--mb 200] [--runs 3] [--keep DIR]
 //
@@ -58,11 +59,10 @@ interface Measure {
   peakMb: number;
 }
 
-async function measureBuild(input: string, out: string): Promise<Measure> {
+/** Runs `bough ARGS` in a fresh process: wall time and peak RSS. Its standard output is dropped. */
+async function measure(args: string[]): Promise<Measure> {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [join(ROOT, 'bin/bough.js'), 'build', input, '--out', out, '--quiet', '--tz', 'UTC'], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawn(process.execPath, [join(ROOT, 'bin/bough.js'), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
   let peakKb = 0;
   const poll = setInterval(async () => {
     const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '');
@@ -71,7 +71,7 @@ async function measureBuild(input: string, out: string): Promise<Measure> {
   }, 50);
   const code: number = await new Promise((done) => child.on('exit', (c) => done(c ?? 1)));
   clearInterval(poll);
-  if (code !== 0) throw new Error(`bough build exited ${code}`);
+  if (code !== 0) throw new Error(`bough ${args[0]} exited ${code}`);
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9, peakMb: peakKb / 1024 };
 }
 
@@ -91,25 +91,35 @@ async function main(): Promise<void> {
     await generate(input, options.mb);
   }
   const corpus = await folderBytes(input);
-  const runs: Measure[] = [];
+  // Runs alternate between the commands, so a slow spell of the machine hits both alike.
+  const builds: Measure[] = [];
+  const stats: Measure[] = [];
   for (let run = 0; run < options.runs; run++) {
     const out = join(work, `report-${run}`);
     await rm(out, { recursive: true, force: true });
-    runs.push(await measureBuild(input, out));
-    process.stderr.write(`run ${run + 1}: ${runs.at(-1)?.seconds.toFixed(2)} s, peak ${runs.at(-1)?.peakMb.toFixed(0)} MB\n`);
+    builds.push(await measure(['build', input, '--out', out, '--quiet', '--tz', 'UTC']));
+    stats.push(await measure(['stats', input, '--json', '--by', 'session', '--tz', 'UTC']));
+    process.stderr.write(
+      `run ${run + 1}: build ${builds.at(-1)?.seconds.toFixed(2)} s, peak ${builds.at(-1)?.peakMb.toFixed(0)} MB; stats ${stats.at(-1)?.seconds.toFixed(2)} s, peak ${stats.at(-1)?.peakMb.toFixed(0)} MB\n`,
+    );
   }
   const report = await folderBytes(join(work, 'report-0'));
-  const seconds = median(runs.map((r) => r.seconds));
   const corpusMb = corpus.bytes / 1e6;
+  const summary = (runs: Measure[]) => {
+    const seconds = median(runs.map((r) => r.seconds));
+    return { medianSeconds: Number(seconds.toFixed(2)), mbPerSecond: Number((corpusMb / seconds).toFixed(1)), medianPeakMb: Number(median(runs.map((r) => r.peakMb)).toFixed(0)) };
+  };
+  const build = summary(builds);
+  const statsJson = summary(stats);
   console.log(
     JSON.stringify(
       {
         corpus: { files: corpus.files, mb: Number(corpusMb.toFixed(1)) },
         report: { files: report.files, mb: Number((report.bytes / 1e6).toFixed(1)) },
         runs: options.runs,
-        medianSeconds: Number(seconds.toFixed(2)),
-        mbPerSecond: Number((corpusMb / seconds).toFixed(1)),
-        medianPeakMb: Number(median(runs.map((r) => r.peakMb)).toFixed(0)),
+        build,
+        statsJson,
+        statsToBuild: Number((statsJson.medianSeconds / build.medianSeconds).toFixed(2)),
       },
       null,
       2,

@@ -40,7 +40,7 @@ const MIN_LABEL = 14;
 /** Room a label is given while columns are fitted; what is left over goes to it too. */
 const LABEL_TARGET = 36;
 /** Columns of lower priority are dropped before token counts are shortened. */
-const SHORTEN_BEFORE = 2;
+const SHORTEN_BEFORE = 3;
 
 export function statsTable(stats: StatsJson, options: TableOptions): string {
   const paint = painter(options.colour);
