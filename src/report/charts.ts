@@ -6,7 +6,7 @@ import { dayKey, daysBetween, localParts, monthLabel, monthsBetween } from '../t
 import type { Bucket, ModelTotals } from './data.js';
 import { formatUsd } from './format.js';
 import { costChartSvg, OTHER_COLOUR, SERIES_COLOURS, swatchSvg, type ChartSlice } from './svg/cost-chart.js';
-import { cell, column, numberCell, type TableView } from './tables.js';
+import { cell, column, numberCell, tableView, type TableView } from './tables.js';
 import { modelName } from './json.js';
 
 export interface ChartView {
@@ -136,7 +136,7 @@ function chartView(
     legend: series.map((s) => ({ swatch: swatchSvg(s.colour), label: s.label })),
     note: notes.length > 0 ? notes.join(' ') : null,
     tableSummary: `The same numbers as a table (${shown.length} of ${slices.length} with a cost)`,
-    table: {
+    table: tableView({
       className: 'chart-table',
       caption: null,
       columns: [column(sliceName), ...series.map((s) => column(s.label, true)), column('All models', true)],
@@ -147,7 +147,7 @@ function chartView(
       total: null,
       sortable: true,
       sortedBy: null,
-    },
+    }),
   };
 }
 

@@ -251,8 +251,7 @@ class Aggregator {
   readonly months = new Map<string, Bucket>();
   readonly sources = new Map<string, Bucket>();
   private readonly projects = new Map<string, ProjectAcc>();
-  /** The session being added: buckets count it once each. */
-  private current: SessionKey = '';
+  /** Buckets and models the session being added already counts (each counts a session once). */
   private readonly seen = new Set<object>();
 
   constructor(private readonly scope: Scope) {}
@@ -268,7 +267,6 @@ class Aggregator {
     let any = false;
     let outside = false;
     let countedEntries = 0;
-    this.current = ledger.key;
     this.seen.clear();
     const project = this.projectOf(group);
 

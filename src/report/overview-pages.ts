@@ -10,7 +10,7 @@ import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } fro
 import { modelName } from './json.js';
 import { boughCost, boughSortValue, emptyScopeSentence, priceBadge, recordedCost, statCards, type StatCard } from './numbers.js';
 import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
-import { cell, column, numberCell, type CellView, type TableView } from './tables.js';
+import { cell, column, numberCell, tableView, type CellView, type TableView } from './tables.js';
 
 export interface RowBadge {
   label: string;
@@ -236,7 +236,7 @@ function monthsTable(data: ReportData): TableView {
     ];
   });
   const { totals } = data;
-  return {
+  return tableView({
     className: 'months',
     caption: null,
     columns: [column('Month'), column('Sessions', true, 'sessions active in the month'), column('Prompts', true), ...TOKEN_COLUMNS, ...COST_COLUMNS],
@@ -244,12 +244,12 @@ function monthsTable(data: ReportData): TableView {
     total: [cell('Total'), numberCell(formatCount(data.sessions.length), data.sessions.length), numberCell(formatCount(totals.prompts), totals.prompts), ...tokenCells(totals), ...costCells(totals)],
     sortable: true,
     sortedBy: null,
-  };
+  });
 }
 
 export function modelsTable(models: readonly ModelTotals[]): TableView | null {
   if (models.length === 0) return null;
-  return {
+  return tableView({
     className: 'models',
     caption: null,
     columns: [column('Model'), column('Priced as'), column('Sessions', true), column('Records', true, 'usage records'), ...TOKEN_COLUMNS, ...COST_COLUMNS],
@@ -267,12 +267,12 @@ export function modelsTable(models: readonly ModelTotals[]): TableView | null {
     total: null,
     sortable: true,
     sortedBy: { column: 8, descending: true },
-  };
+  });
 }
 
 function projectsTable(projects: readonly ProjectData[], fromPage: string, ctx: OverviewContext): TableView | null {
   if (projects.length === 0) return null;
-  return {
+  return tableView({
     className: 'projects',
     caption: null,
     columns: [column('Project'), column('Sessions', true), column('Prompts', true), column('Tokens', true, 'input + output + cache read + cache write'), ...COST_COLUMNS, column('Last active')],
@@ -287,12 +287,12 @@ function projectsTable(projects: readonly ProjectData[], fromPage: string, ctx: 
     total: null,
     sortable: true,
     sortedBy: { column: 4, descending: true },
-  };
+  });
 }
 
 function agentsTable(sources: readonly Bucket[]): TableView | null {
   if (sources.length === 0) return null;
-  return {
+  return tableView({
     className: 'agents',
     caption: null,
     columns: [column('Agent'), column('Sessions', true), column('Prompts', true), column('Replies', true), column('Tokens', true), ...COST_COLUMNS],
@@ -307,7 +307,7 @@ function agentsTable(sources: readonly Bucket[]): TableView | null {
     total: null,
     sortable: true,
     sortedBy: { column: 5, descending: true },
-  };
+  });
 }
 
 function topSessions(sessions: readonly SessionData[]): SessionData[] {
@@ -325,7 +325,7 @@ interface SessionsTableOptions {
 
 function sessionsTable(sessions: readonly SessionData[], fromPage: string, ctx: OverviewContext, options: SessionsTableOptions): TableView {
   const { projects } = options;
-  return {
+  return tableView({
     className: 'sessions',
     caption: null,
     columns: [
@@ -351,7 +351,7 @@ function sessionsTable(sessions: readonly SessionData[], fromPage: string, ctx: 
     total: null,
     sortable: true,
     sortedBy: options.sortedByCost ? { column: projects ? 7 : 6, descending: true } : { column: 0, descending: true },
-  };
+  });
 }
 
 function sessionBadges(session: SessionData): RowBadge[] {
@@ -383,7 +383,7 @@ function sessionGroups(sessions: readonly SessionData[], fromPage: string, ctx: 
 }
 
 function filesTable(files: ProjectData['files']): TableView {
-  return {
+  return tableView({
     className: 'files',
     caption: null,
     columns: [column('File'), column('Reads', true), column('Writes', true), column('Edits', true), column('Added', true, 'lines added by edits'), column('Removed', true, 'lines removed by edits')],
@@ -398,5 +398,5 @@ function filesTable(files: ProjectData['files']): TableView {
     total: null,
     sortable: true,
     sortedBy: null,
-  };
+  });
 }

@@ -9,6 +9,8 @@ export interface ColumnView {
   numeric: boolean;
   /** Explains the column, as a tooltip. */
   title: string | null;
+  /** The order the rows are in by this column, for aria-sort; set by `tableView`. */
+  sorted: 'descending' | 'ascending' | null;
 }
 
 export interface CellView {
@@ -22,6 +24,8 @@ export interface CellView {
   title: string | null;
   /** Shown as code (model ids, paths). */
   code: boolean;
+  /** Right-aligned, as its column's numbers are; set from the column by `tableView`. */
+  numeric: boolean;
 }
 
 export interface TableView {
@@ -37,11 +41,21 @@ export interface TableView {
 }
 
 export function column(label: string, numeric = false, title: string | null = null): ColumnView {
-  return { label, numeric, title };
+  return { label, numeric, title, sorted: null };
 }
 
-export function cell(text: string, more: Partial<Omit<CellView, 'text'>> = {}): CellView {
-  return { text, sort: null, href: null, sub: null, badges: [], title: null, code: false, ...more };
+export function cell(text: string, more: Partial<Omit<CellView, 'text' | 'numeric'>> = {}): CellView {
+  return { text, sort: null, href: null, sub: null, badges: [], title: null, code: false, numeric: false, ...more };
+}
+
+/** A table whose cells know their column's alignment and whose columns their order, so the template only places them. */
+export function tableView(table: TableView): TableView {
+  const align = (row: CellView[]) => row.map((c, i) => ({ ...c, numeric: table.columns[i]?.numeric ?? false }));
+  const columns = table.columns.map((c, i) => ({
+    ...c,
+    sorted: table.sortedBy?.column === i ? (table.sortedBy.descending ? ('descending' as const) : ('ascending' as const)) : null,
+  }));
+  return { ...table, columns, rows: table.rows.map(align), total: table.total && align(table.total) };
 }
 
 /** A number cell that sorts by its value. */
