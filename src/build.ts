@@ -3,8 +3,8 @@
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
 import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
-import { collect, type Collected } from './collect.js';
-import { summariseDiagnostics, type DiagnosticsSummary } from './diagnostics.js';
+import { collect, messageOf, type Collected } from './collect.js';
+import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, type Discovery, type Place } from './discover.js';
 import type { Environment } from './environment.js';
 import { BoughError } from './errors.js';
@@ -22,7 +22,7 @@ import { dataQualityView, indexPageView, projectPageView, sharingLine, type Over
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE } from './report/pages.js';
 import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView } from './report/render.js';
 import type { Summary } from './report/schema.js';
-import { sessionPageView } from './report/session-page.js';
+import { failedPageView, sessionPageView } from './report/session-page.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { piLocalProviders } from './sources/pi/models-json.js';
@@ -152,19 +152,33 @@ async function writeHtmlReport(report: ReportContext, sink: HtmlSink): Promise<S
   try {
     const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
     let rendered = 0;
+    const pageFailures: Diagnostic[] = [];
     for (const session of data.sessions) {
       const page = pages.session(session.key);
-      const view = sessionPageView(content.get(session.key), session, {
-        pages,
-        time,
-        price,
-        scope: options.scope,
-        scopeLabel: scope,
-        projectName: projectNames.get(session.projectKey) ?? '',
-      });
-      await folder.write(page, renderer.render('session', layout(view.title, page), view));
+      let html: string;
+      try {
+        const view = sessionPageView(content.get(session.key), session, {
+          pages,
+          time,
+          price,
+          scope: options.scope,
+          scopeLabel: scope,
+          projectName: projectNames.get(session.projectKey) ?? '',
+        });
+        html = renderer.render('session', layout(view.title, page), view);
+      } catch (error) {
+        // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
+        const reason = messageOf(error);
+        pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${reason}`));
+        const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
+        html = renderer.render('failed-session', layout(view.title, page), view);
+      }
+      await folder.write(page, html);
       if (++rendered % 50 === 0) options.progress?.(`rendered ${rendered}/${data.sessions.length} sessions`);
     }
+    const diagnosticList = [...collected.diagnostics, ...pageFailures];
+    const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, collected.ledgers.length);
+    overview.diagnostics = diagnosticsSummary;
     for (const project of data.projects) {
       const page = pages.project(project.key);
       const view = projectPageView(project, data, overview);
@@ -173,15 +187,15 @@ async function writeHtmlReport(report: ReportContext, sink: HtmlSink): Promise<S
     await folder.write(INDEX_PAGE, renderer.render('index', layout('Overview', INDEX_PAGE), indexPageView(data, overview)));
     await folder.write(
       DATA_QUALITY_PAGE,
-      renderer.render('data-quality', layout('Data quality', DATA_QUALITY_PAGE), dataQualityView(collected.diagnostics, overview)),
+      renderer.render('data-quality', layout('Data quality', DATA_QUALITY_PAGE), dataQualityView(diagnosticList, overview)),
     );
     for (const [path, asset] of await loadAssets()) await folder.write(`assets/${path}`, asset);
     const summary = summaryOf(data, {
       pages,
       generator: { name: 'bough', version },
       prices: { source: 'litellm', snapshot: table.snapshot.label, date: table.snapshot.date, origin: table.snapshot.origin },
-      diagnostics: report.diagnostics,
-      diagnosticList: collected.diagnostics,
+      diagnostics: diagnosticsSummary,
+      diagnosticList,
       sharing: { redacted: options.redact ?? false, redactions: Object.fromEntries(sharer.redactions), omitted: [...new Set(options.omit ?? [])] },
     });
     await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);

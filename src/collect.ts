@@ -1,11 +1,12 @@
-// The front of every command: candidate files → read (each by its source's reader) → made fit
-// to share → a ledger per session. The content (texts, tool output) is kept only when pages
-// will be rendered from it; `stats` drops it as soon as the ledger is made.
+// The front of every command: candidate files → read (each by its source's reader) → numbers
+// checked → made fit to share → a ledger per session. The content (texts, tool output) is kept
+// only when pages will be rendered from it; `stats` drops it as soon as the ledger is made.
 
-import type { Diagnostic } from './diagnostics.js';
+import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { ledgerOf, type SessionKey, type SessionLedger } from './ledger/ledger.js';
 import type { Sharer } from './share/share.js';
 import { readSessionFile } from './sources/read.js';
+import { checkUsageNumbers } from './sources/usage-check.js';
 import { EMPTY_READ_CONTEXT, type ReadContext } from './sources/source-input.js';
 import type { SessionFile } from './types.js';
 
@@ -47,18 +48,26 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const worker = async () => {
     while (next < paths.length) {
       const index = next++;
-      const outcome = await readSessionFile(paths[index] as string, context);
-      if (outcome.kind === 'session') {
-        const file = sharer ? sharer.file(outcome.file) : outcome.file;
-        const ledger = ledgerOf(file);
-        // Two files whose paths read the same once redacted (~/a.jsonl) stay two sessions.
-        if (keys.has(ledger.key)) ledger.key = `${ledger.key}#${index}`;
-        keys.add(ledger.key);
-        ledgers[index] = ledger;
-        diagnosticsByFile[index] = file.diagnostics;
-        if (options.keepContent) content.set(ledger.key, file);
-      } else {
-        diagnosticsByFile[index] = sharer ? outcome.diagnostics.map((d) => sharer.diagnostic(d)) : outcome.diagnostics;
+      const path = paths[index] as string;
+      try {
+        const outcome = await readSessionFile(path, context);
+        if (outcome.kind === 'session') {
+          outcome.file.diagnostics.push(...checkUsageNumbers(outcome.file));
+          const file = sharer ? sharer.file(outcome.file) : outcome.file;
+          const ledger = ledgerOf(file);
+          // Two files whose paths read the same once redacted (~/a.jsonl) stay two sessions.
+          if (keys.has(ledger.key)) ledger.key = `${ledger.key}#${index}`;
+          keys.add(ledger.key);
+          ledgers[index] = ledger;
+          diagnosticsByFile[index] = file.diagnostics;
+          if (options.keepContent) content.set(ledger.key, file);
+        } else {
+          diagnosticsByFile[index] = sharer ? outcome.diagnostics.map((d) => sharer.diagnostic(d)) : outcome.diagnostics;
+        }
+      } catch (error) {
+        // Whatever one file does to a reader costs that file, never the others.
+        const failed = diagnostic('session-failed', path, null, `bough could not read this session: ${messageOf(error)}`);
+        diagnosticsByFile[index] = [sharer ? sharer.diagnostic(failed) : failed];
       }
       if (++done % 25 === 0 || done === paths.length) options.progress?.(`read ${done}/${paths.length} files`);
     }
@@ -70,6 +79,12 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     diagnostics: diagnosticsByFile.flat(),
     candidates: paths.length,
   };
+}
+
+/** An error's message in a line (a stack overflow says which library it came from on later lines). */
+export function messageOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split('\n')[0] ?? '').slice(0, 300);
 }
 
 function storeOf(content: ReadonlyMap<SessionKey, SessionFile>): ContentStore {

@@ -16,9 +16,15 @@ export const DIAGNOSTIC_REASONS = {
   'header-missing-cwd': 'a session header without a working directory',
   'header-damaged': 'a session whose header line is damaged (rebuilt from what remained, or from the file name)',
   'oversized-line': 'a line too long to read (skipped)',
+  'deep-nesting': 'a record with values nested absurdly deep (those values cut, the rest kept)',
+  'absurd-number': 'a token count or cost no agent could mean (negative, fractional, infinite or absurdly large), left out of the sums',
+  'session-failed': 'a session bough could not read at all (the rest of the report is complete)',
+  'page-failed': 'a session whose page could not be written (its numbers are counted; its page says what failed)',
   'not-a-session': 'a file that is not a session of a known agent (skipped)',
   'empty-file': 'an empty file (skipped)',
   'unreadable-file': 'a file that could not be read (skipped)',
+  'unreadable-folder': 'a folder that could not be listed (any sessions in it were not read)',
+  'skipped-link': 'a symbolic link not followed: it leads nowhere, or back into a folder it is in',
   'missing-origin': 'a copied session whose origin file is not among the inputs (its copies counted here)',
 } as const;
 

@@ -100,7 +100,8 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     mtime: file.mtime,
     sessionId: file.sessionId,
     cwd: file.cwd,
-    name,
+    // A name is repeated in lists, headings and summary.json: cut there; its page keeps the whole text once, folded.
+    name: name === null ? null : shorten(name, NAME_LENGTH),
     title: name === null ? titleFromPrompts(file.entries) : shorten(name),
     startedAt: file.startedAt,
     parentFile: file.parentFile,
@@ -163,6 +164,7 @@ function latestName(entries: readonly Entry[]): string | null {
 }
 
 const TITLE_LENGTH = 90;
+export const NAME_LENGTH = 300;
 
 /** The first words the user typed; a skill prompt is named by its skill, never by its body. */
 function titleFromPrompts(entries: readonly Entry[]): string {

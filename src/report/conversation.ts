@@ -5,6 +5,10 @@ import type { PricedUsage } from '../pricing/price.js';
 import type { Block, Entry, ReplyOutcome, SubagentRun, ToolDiff, Usage } from '../types.js';
 import { formatCount, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
 import { renderMarkdown } from './markdown.js';
+import { NAME_LENGTH, shorten } from '../ledger/ledger.js';
+
+/** Labels are shown on their targets and in the tree: a line, not a text. */
+const LABEL_LENGTH = 120;
 
 export interface Badge {
   label: string;
@@ -202,11 +206,16 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
     case 'label':
       // The label itself is shown on its target; this line keeps the entry reachable from the tree.
       return {
-        ...event(base, 'info', 'label', entry.label === null ? 'label cleared on' : `label “${entry.label}” set on`),
+        ...event(base, 'info', 'label', entry.label === null ? 'label cleared on' : `label “${shorten(entry.label, LABEL_LENGTH)}” set on`),
+        detailText: entry.label !== null && entry.label.length > LABEL_LENGTH ? cut(entry.label, MAX_TEXT) : null,
         target: entry.targetId !== null && ctx.hasEntry(entry.targetId) ? { label: 'this entry', href: `#${anchorOfId(entry.targetId)}` } : null,
       };
-    case 'name':
-      return event(base, 'info', 'name', entry.name === null ? 'name cleared' : `named “${entry.name}”`);
+    case 'name': {
+      if (entry.name === null) return event(base, 'info', 'name', 'name cleared');
+      const shown = shorten(entry.name, NAME_LENGTH);
+      // The whole of a long name once, folded; everywhere else it is cut.
+      return { ...event(base, 'info', 'name', `named “${shown}”`), detailText: shown === entry.name ? null : cut(entry.name, MAX_TEXT) };
+    }
     case 'contextEdit':
       return event(
         base,
@@ -217,7 +226,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
     case 'custom': {
       const text = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
       return {
-        ...event(base, 'custom', entry.isMessage ? `extension message` : `extension state`, entry.customType),
+        ...event(base, 'custom', entry.isMessage ? `extension message` : `extension state`, shorten(entry.customType, LABEL_LENGTH)),
         detailHtml: text ? renderMarkdown(text) : null,
         detailText: text ? null : json(entry.data),
       };
@@ -257,7 +266,7 @@ function withoutPreamble(summary: string): string {
 function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {
   const badges: Badge[] = [];
   const label = ctx.labels.get(entry.id);
-  if (label) badges.push({ label, tone: 'label', title: 'label' });
+  if (label) badges.push({ label: shorten(label, LABEL_LENGTH), tone: 'label', title: 'label' });
   if (ctx.copied(entry)) badges.push({ label: 'copied', tone: 'copied', title: 'copied from the session this one was forked from; counted there' });
   if (ctx.outsidePeriod(entry)) badges.push({ label: 'outside period', tone: 'hidden', title: "outside this report's period: shown, not counted here" });
   if (ctx.hidden.has(entry.id)) {

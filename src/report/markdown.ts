@@ -44,8 +44,21 @@ const marked = new Marked({
   },
 });
 
-/** Markdown → safe HTML. */
+/** Block markers (`>`, `-`, `*`, `+`, `1.`) stacked deeper than this on one line read as text: marked nests them by recursion. */
+const MAX_BLOCK_NESTING = 40;
+const DEEP_BLOCKS = new RegExp(`^[ \\t]*(?:(?:[>*+-]|\\d{1,9}[.)])[ \\t]*){${MAX_BLOCK_NESTING},}`, 'm');
+
+/** Markdown → safe HTML; text Markdown cannot sensibly hold (megabytes, absurd nesting) is shown verbatim. */
 export function renderMarkdown(text: string): string {
-  if (text.length > MAX_MARKDOWN_CHARS) return `<pre class="verbatim">${escapeHtml(text)}</pre>`;
-  return marked.parse(text) as string;
+  if (text.length > MAX_MARKDOWN_CHARS || DEEP_BLOCKS.test(text)) return verbatim(text);
+  try {
+    return marked.parse(text) as string;
+  } catch {
+    // A shape the check above did not foresee that still drives marked's recursion too deep.
+    return verbatim(text);
+  }
+}
+
+function verbatim(text: string): string {
+  return `<pre class="verbatim">${escapeHtml(text)}</pre>`;
 }

@@ -147,6 +147,18 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   };
 }
 
+/** The page of a session whose own page could not be written: what failed, and that its numbers still count. */
+export interface FailedPageView {
+  title: string;
+  indexHref: string;
+  problem: string;
+  file: string;
+}
+
+export function failedPageView(session: SessionData, problem: string, indexHref: string): FailedPageView {
+  return { title: session.ledger.title, indexHref, problem: `This session's page could not be written: ${problem}.`, file: session.ledger.path };
+}
+
 function costNote(session: SessionData): string | null {
   const check = session.costCheck;
   if (check.incomplete) {

@@ -122,6 +122,49 @@ function looksTruncated(text: string): boolean {
   return scanValue(text, text.length - text.trimStart().length, { steps: text.length + 1 }) === -1;
 }
 
+/** Deeper than any real record: Pi's deepest (a tool call's arguments inside a sub-agent's reply) is a few dozen. */
+export const MAX_NESTING = 64;
+export const TOO_DEEP = `[nested more than ${MAX_NESTING} levels deep: not shown]`;
+
+/**
+ * Whether the text may nest deeper than `max`: brackets counted without regard to strings, so
+ * never too few. A quick scan that spares the walk below for almost every line.
+ */
+export function mayNestDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+  }
+  return false;
+}
+
+/**
+ * Replaces every object or array nested deeper than `max` with a short note, in place and
+ * without recursion: nothing after the file boundary (copying, redaction, JSON.stringify,
+ * rendering) then meets a value deep enough to overflow the stack. Returns how many were cut.
+ */
+export function cutDeepNesting(root: unknown, max: number): number {
+  let cut = 0;
+  const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 1 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop() as { value: unknown; depth: number };
+    if (typeof value !== 'object' || value === null) continue;
+    const container = value as Record<string, unknown>;
+    for (const key of Object.keys(container)) {
+      const child = container[key];
+      if (typeof child !== 'object' || child === null) continue;
+      if (depth >= max) {
+        container[key] = TOO_DEEP;
+        cut++;
+      } else stack.push({ value: child, depth: depth + 1 });
+    }
+  }
+  return cut;
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

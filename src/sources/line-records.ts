@@ -3,7 +3,7 @@
 
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import type { RawLine } from './lines.js';
-import { isPlainObject, parseJsonLine, type RecordTest } from './json-line.js';
+import { cutDeepNesting, isPlainObject, MAX_NESTING, mayNestDeeperThan, parseJsonLine, type RecordTest } from './json-line.js';
 
 export interface LineRecords {
   records: Record<string, unknown>[];
@@ -30,6 +30,10 @@ export function lineRecords(
   if (raw.nulBytes > 0) {
     const lost = parsed.kind === 'blank';
     diagnostics.push(diagnostic('nul-bytes', file, raw.number, `${raw.nulBytes} NUL bytes removed`, lost));
+  }
+  if ((parsed.kind === 'ok' || parsed.kind === 'glued' || parsed.kind === 'partial') && mayNestDeeperThan(raw.text, MAX_NESTING)) {
+    const cut = parsed.values.reduce<number>((sum, value) => sum + cutDeepNesting(value, MAX_NESTING), 0);
+    if (cut > 0) diagnostics.push(diagnostic('deep-nesting', file, raw.number, `${cut} value(s) nested more than ${MAX_NESTING} levels deep, cut (the rest of the record kept)`));
   }
   switch (parsed.kind) {
     case 'blank':

@@ -1,0 +1,61 @@
+// Numbers no agent could have meant: negative, fractional, infinite or absurdly large token
+// counts, and costs that are negative or not finite. Each is left out of every sum (a count as
+// 0, a cost as not recorded) and listed, so one bad record can neither cancel real usage nor
+// turn a total into "$∞". Shared by every source: it runs on what a reader emits.
+
+import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import type { Entry, SessionFile, TokenCounts, Usage } from '../types.js';
+
+/** More tokens than any model takes or gives in one request, by orders of magnitude. */
+export const MAX_TOKENS_PER_RECORD = 1e9;
+/** More than any single request has cost. */
+export const MAX_COST_PER_RECORD = 10_000;
+
+const TOKEN_KINDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning'] as const satisfies readonly (keyof TokenCounts)[];
+
+/** Checks every usage record of a file (sub-agent transcripts included) in place; returns what it left out. */
+export function checkUsageNumbers(file: SessionFile): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const pending: Entry[] = [...file.entries];
+  while (pending.length > 0) {
+    const entry = pending.pop() as Entry;
+    for (const usage of entry.usage) {
+      const found = fixUsage(usage);
+      if (found.length > 0) problems.push(diagnostic('absurd-number', file.path, entry.line, `${found.join('; ')}: left out of the sums`));
+    }
+    if (entry.kind === 'toolResult') for (const run of entry.subagents) pending.push(...run.entries);
+  }
+  return problems;
+}
+
+function fixUsage(usage: Usage): string[] {
+  const found: string[] = [];
+  for (const kind of TOKEN_KINDS) {
+    const value = usage[kind];
+    const why = countProblem(value);
+    if (why === null) continue;
+    found.push(`${kind} ${describe(value)} (${why})`);
+    usage[kind] = 0;
+  }
+  const cost = usage.recordedCost;
+  if (cost !== null) {
+    const why = !Number.isFinite(cost) ? 'not finite' : cost < 0 ? 'negative' : cost > MAX_COST_PER_RECORD ? 'absurdly large' : null;
+    if (why !== null) {
+      found.push(`recorded cost ${describe(cost)} (${why})`);
+      usage.recordedCost = null;
+    }
+  }
+  return found;
+}
+
+function countProblem(value: number): string | null {
+  if (!Number.isFinite(value)) return 'not finite';
+  if (value < 0) return 'negative';
+  if (!Number.isInteger(value)) return 'not a whole number';
+  if (value > MAX_TOKENS_PER_RECORD) return 'absurdly large';
+  return null;
+}
+
+function describe(value: number): string {
+  return Number.isFinite(value) && Math.abs(value) < 1e15 ? String(value) : value.toExponential(3);
+}

@@ -1,0 +1,159 @@
+// What a hostile tester broke, pinned: a record nested thousands deep, absurd numbers, huge
+// names. Each must cost its own session at most, never the build.
+
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../src/build.js';
+import { TOO_DEEP } from '../src/sources/json-line.js';
+import { summarySchema, type Summary } from '../src/report/schema.js';
+import { ALL_UTC, tempDir } from './support/fixtures.js';
+import { liveMarkup } from './support/html.js';
+
+const DEPTH = 8000;
+/** JSON text too deep for JSON.stringify, spliced into a record's line where it stands. */
+class Raw {
+  constructor(readonly json: string) {}
+}
+const nestedArray = () => new Raw(`${'['.repeat(DEPTH)}"bottom"${']'.repeat(DEPTH)}`);
+const nestedObject = () => new Raw(`${'{"a":'.repeat(DEPTH)}"bottom"${'}'.repeat(DEPTH)}`);
+
+function line(record: unknown): string {
+  const raws: string[] = [];
+  const text = JSON.stringify(record, (_, value: unknown) => (value instanceof Raw ? `@@raw${raws.push(value.json) - 1}@@` : value));
+  return text.replace(/"@@raw(\d+)@@"/g, (_, i: string) => raws[Number(i)] as string);
+}
+const header = (id: string, cwd = '/home/ana/projects/shop') => ({ type: 'session', version: 3, id, timestamp: '2026-10-01T09:00:00.000Z', cwd });
+const at = (s: number) => new Date(Date.parse('2026-10-01T09:00:00.000Z') + s * 1000).toISOString();
+const usage = (input: number, output: number, cost: number) => ({ input, output, cacheRead: 0, cacheWrite: 0, cost: { total: cost } });
+
+/** A session with a value nested 8,000 deep in every field that can hold one. */
+function deepSession(): unknown[] {
+  return [
+    header('deep'),
+    { type: 'message', id: 'd1', parentId: null, timestamp: at(1), message: { role: 'user', content: nestedArray() } },
+    {
+      type: 'message', id: 'd2', parentId: 'd1', timestamp: at(2),
+      message: {
+        role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'toolUse', usage: usage(100, 10, 0.00045),
+        content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: nestedObject(), argumentsError: nestedObject() }, { type: 'mystery', payload: nestedArray() }],
+      },
+    },
+    {
+      type: 'message', id: 'd3', parentId: 'd2', timestamp: at(3),
+      message: { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text: `${'> '.repeat(DEPTH)}quoted` }], details: nestedObject(), isError: false },
+    },
+    { type: 'custom', id: 'd4', parentId: 'd3', timestamp: at(4), customType: 'state', data: nestedObject() },
+    { type: 'message', id: 'd5', parentId: 'd4', timestamp: at(5), message: { role: 'user', content: `${'- '.repeat(DEPTH)}listed\n${Array.from({ length: 3000 }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n')}` } },
+    { type: 'mystery_entry', id: 'd6', parentId: 'd5', timestamp: at(6), payload: nestedObject() },
+  ];
+}
+
+/** Replies whose numbers no agent could mean, beside one whose numbers are real. */
+function absurdSession(): unknown[] {
+  const reply = (id: string, parentId: string, s: number, u: unknown) => ({
+    type: 'message', id, parentId, timestamp: at(s),
+    message: { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop', content: [{ type: 'text', text: id }], usage: u },
+  });
+  return [
+    header('absurd'),
+    { type: 'message', id: 'a1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'Count this.' } },
+    reply('a2', 'a1', 2, usage(1000, 100, 0.0045)),
+    reply('a3', 'a2', 3, { input: -1_000_000, output: 0.5, cacheRead: 1e300, cacheWrite: 0, cost: { total: -5 } }),
+    reply('a4', 'a3', 4, { input: 10, output: 1, cacheRead: 0, cacheWrite: 0, cost: { total: Number.MAX_VALUE } }),
+  ];
+}
+
+const HUGE = 10_000_000;
+function hugeNameSession(): unknown[] {
+  return [
+    header('huge'),
+    { type: 'message', id: 'h1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'Name this.' } },
+    { type: 'session_info', id: 'h2', parentId: 'h1', timestamp: at(2), name: `HUGE-NAME-${'x'.repeat(HUGE)}-END` },
+  ];
+}
+
+let work: string;
+let out: string;
+let summary: Summary;
+const text = new Map<string, string>();
+
+const pageOf = (id: string) => text.get(summary.sessions.find((s) => s.id === id)?.page as string) as string;
+
+beforeAll(async () => {
+  work = await tempDir('bough-hardening-');
+  const inputs = join(work, 'sessions');
+  await mkdir(inputs);
+  const write = (name: string, records: unknown[]) => writeFile(join(inputs, name), `${records.map(line).join('\n')}\n`);
+  await write('deep.jsonl', deepSession());
+  await write('absurd.jsonl', absurdSession());
+  await write('huge-name.jsonl', hugeNameSession());
+  out = join(work, 'report');
+  await build({ inputs: [inputs], out, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+  summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+  for (const name of await readdir(out, { recursive: true })) {
+    if (/\.(html|json|csv)$/.test(name)) text.set(name, await readFile(join(out, name), 'utf8'));
+  }
+}, 120_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('a record nested 8,000 levels deep (regression: "Maximum call stack size exceeded … this is a bug")', () => {
+  it('builds, with the session, its page and the rest of the report', () => {
+    expect(summary.sessions.map((s) => s.id).sort()).toEqual(['absurd', 'deep', 'huge']);
+    const deep = summary.sessions.find((s) => s.id === 'deep');
+    expect(deep).toMatchObject({ prompts: 2, replies: 1, tokens: { input: 100, output: 10 } });
+  });
+
+  it('shows what it could and says what was cut', () => {
+    const page = pageOf('deep');
+    expect(page).toContain(TOO_DEEP);
+    expect(page).toContain('quoted');
+    expect(page).toContain('item 2999');
+    expect(liveMarkup(page)).toEqual([]);
+    expect(summary.diagnostics.byReason['deep-nesting']).toBeGreaterThanOrEqual(5);
+    expect(text.get('data-quality.html')).toContain('deep-nesting');
+  });
+});
+
+describe('absurd numbers (regression: −1,000,000 input made the totals read 0; Number.MAX_VALUE showed as "$∞")', () => {
+  it('keeps negative, fractional, infinite and absurdly large counts and costs out of the sums', () => {
+    const absurd = summary.sessions.find((s) => s.id === 'absurd');
+    expect(absurd?.tokens).toMatchObject({ input: 1010, output: 101, cacheRead: 0 });
+    expect(absurd?.cost.recorded).toBeCloseTo(0.0045, 12);
+    expect(absurd?.replies).toBe(3);
+  });
+
+  it('lists each one on the data-quality page with its line', () => {
+    const listed = summary.diagnostics.items.filter((d) => d.reason === 'absurd-number');
+    expect(listed.map((d) => [d.line, d.detail])).toEqual([
+      [5, 'recorded cost 1.798e+308 (absurdly large): left out of the sums'],
+      [4, 'input -1000000 (negative); output 0.5 (not a whole number); cacheRead 1.000e+300 (absurdly large); recorded cost -5 (negative): left out of the sums'],
+    ]);
+    expect(text.get('data-quality.html')).toContain('input -1000000 (negative)');
+  });
+
+  it('never writes an infinite or absurd amount', () => {
+    for (const [name, content] of text) {
+      expect({ name, infinity: content.includes('∞') || content.includes('Infinity') }).toEqual({ name, infinity: false });
+    }
+  });
+});
+
+describe('a 10-million-character session name (regression: written three times into its page and into summary.json)', () => {
+  it('is cut wherever it is repeated, and kept whole once, folded, on its page', () => {
+    const huge = summary.sessions.find((s) => s.id === 'huge');
+    expect(huge?.name?.length).toBeLessThanOrEqual(300);
+    expect(huge?.title.length).toBeLessThanOrEqual(90);
+    expect((text.get('summary.json') as string).length).toBeLessThan(200_000);
+    const page = pageOf('huge');
+    // <title>, heading and facts cut; the name entry's line cut; its whole text once, folded.
+    expect(page.split('HUGE-NAME-').length - 1).toBe(5);
+    // The full text, in one folded block, cut like any long text (its length said).
+    expect(page).toMatch(/<details class="event-detail"><summary>show<\/summary><pre class="output">HUGE-NAME-x{1000}/);
+    expect(page.length).toBeLessThan(400_000);
+    expect((text.get('index.html') as string).length).toBeLessThan(200_000);
+  });
+});

@@ -1,0 +1,56 @@
+// A failure inside one session costs that session only: a data-quality entry (and, for a page, a
+// page that says what failed), never the build. The failures are forced here by replacing one
+// step for one session, since every known cause of them is fixed where it arose.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { build } from '../src/build.js';
+import { summarySchema } from '../src/report/schema.js';
+import { ALL_UTC, piFixture, tempDir } from './support/fixtures.js';
+
+vi.mock('../src/report/session-page.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/report/session-page.js')>();
+  return {
+    ...real,
+    sessionPageView: (...args: Parameters<typeof real.sessionPageView>) => {
+      if (args[1].ledger.path.endsWith('errors.jsonl')) throw new RangeError('Maximum call stack size exceeded');
+      return real.sessionPageView(...args);
+    },
+  };
+});
+
+vi.mock('../src/ledger/ledger.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/ledger/ledger.js')>();
+  return {
+    ...real,
+    ledgerOf: (file: Parameters<typeof real.ledgerOf>[0]) => {
+      if (file.path.endsWith('skills.jsonl')) throw new TypeError("Cannot read properties of undefined (reading 'x')");
+      return real.ledgerOf(file);
+    },
+  };
+});
+
+describe('a failure inside one session', () => {
+  it('costs that session only, and says what failed', async () => {
+    const out = join(await tempDir(), 'report');
+    const inputs = ['minimal-v3.jsonl', 'errors.jsonl', 'skills.jsonl'].map(piFixture);
+    await build({ inputs, out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z') });
+    const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+
+    // Reading skills.jsonl failed: it is listed, the others are read.
+    expect(summary.sessions.map((s) => s.file.split('/').pop()).sort()).toEqual(['errors.jsonl', 'minimal-v3.jsonl']);
+    const failures = summary.diagnostics.items.filter((d) => d.reason === 'session-failed' || d.reason === 'page-failed');
+    expect(failures.map((d) => [d.file.split('/').pop(), d.reason, d.detail])).toEqual([
+      ['skills.jsonl', 'session-failed', "bough could not read this session: Cannot read properties of undefined (reading 'x')"],
+      ['errors.jsonl', 'page-failed', 'its page could not be written: Maximum call stack size exceeded'],
+    ]);
+
+    // Rendering errors.jsonl failed: its numbers still count, and its page says what failed.
+    const errors = summary.sessions.find((s) => s.file.endsWith('errors.jsonl'));
+    expect(errors).toMatchObject({ prompts: 3, replies: 5 });
+    const page = await readFile(join(out, errors?.page as string), 'utf8');
+    expect(page).toContain('This session&#39;s page could not be written: Maximum call stack size exceeded.');
+    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('page-failed');
+  });
+});
