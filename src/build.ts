@@ -127,7 +127,8 @@ async function writeHtmlReport(report: ReportContext, sink: HtmlSink): Promise<S
   const pages = assignPages(data, time);
   const renderer = createRenderer(await loadTemplates());
   const overview: OverviewContext = {
-    pricesLabel: table.snapshot.label,
+    // A --prices file's path is bough's own text about the inputs: redacted like them.
+    pricesLabel: sharer.text(table.snapshot.label),
     pages,
     time,
     scopeLabel: scope,
@@ -193,7 +194,7 @@ async function writeHtmlReport(report: ReportContext, sink: HtmlSink): Promise<S
     const summary = summaryOf(data, {
       pages,
       generator: { name: 'bough', version },
-      prices: { source: 'litellm', snapshot: table.snapshot.label, date: table.snapshot.date, origin: table.snapshot.origin },
+      prices: { source: 'litellm', snapshot: sharer.text(table.snapshot.label), date: table.snapshot.date, origin: table.snapshot.origin },
       diagnostics: diagnosticsSummary,
       diagnosticList,
       sharing: { redacted: options.redact ?? false, redactions: Object.fromEntries(sharer.redactions), omitted: [...new Set(options.omit ?? [])] },

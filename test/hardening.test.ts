@@ -157,3 +157,19 @@ describe('a 10-million-character session name (regression: written three times i
     expect((text.get('index.html') as string).length).toBeLessThan(200_000);
   });
 });
+
+describe('paths bough writes itself, under --redact', () => {
+  it('names a --prices file in the home folder as ~ (regression: the home folder leaked through the price table label)', async () => {
+    const home = join(work, 'home-of-ana');
+    await mkdir(join(home, 'prices'), { recursive: true });
+    const prices = join(home, 'prices', 'table.json');
+    await writeFile(prices, JSON.stringify({ 'claude-sonnet-4-5': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 3e-6, output_cost_per_token: 1.5e-5 } }));
+    const redactedOut = join(work, 'redacted');
+    await build({ inputs: [join(work, 'sessions', 'absurd.jsonl')], out: redactedOut, scope: ALL_UTC, pricesFile: prices, redact: true, environment: { env: {}, home }, now: new Date('2026-12-01T00:00:00Z') });
+    for (const name of ['summary.json', 'index.html', 'data-quality.html']) {
+      const content = await readFile(join(redactedOut, name), 'utf8');
+      expect({ name, leaks: content.includes(home) }).toEqual({ name, leaks: false });
+    }
+    expect(await readFile(join(redactedOut, 'index.html'), 'utf8')).toContain('~/prices/table.json');
+  });
+});
