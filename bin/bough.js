@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // The installed command: runs the compiled CLI (built by `npm ci` through the prepare script).
+import { constants } from 'node:os';
 import { main } from '../dist/cli.js';
 import { removeUnfinishedReports } from '../dist/output/report-folder.js';
 
-// Ctrl-C during a build: drop the half-written staging folder; the previous report stays as it was.
+// Ctrl-C during a build: drop the half-written staging folder and the lock; the previous report
+// stays as it was. The final swap into --out is synchronous, so this never runs in the middle of it.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.once(signal, () => {
     removeUnfinishedReports();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    process.exit(128 + constants.signals[signal]);
   });
 }
 

@@ -2,7 +2,7 @@
 // context; then a sink: the HTML folder (`build`), or terminal tables or JSON (`stats`, in
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
-import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { collect, messageOf, type Collected } from './collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, type Discovery, type Place } from './discover.js';
@@ -10,7 +10,8 @@ import type { Environment } from './environment.js';
 import { BoughError } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
 import { scopeLabel, type Scope } from './ledger/scope.js';
-import { openReportFolder } from './output/report-folder.js';
+import { refuseUnsafeOut } from './output/out-path.js';
+import { openReportFolder, type ReportFolder } from './output/report-folder.js';
 import { loadAssets, loadTemplates, packageVersion, SAMPLES_DIR } from './package-files.js';
 import { loadPriceTable } from './price-files.js';
 import { createPricer, type Pricer } from './pricing/price.js';
@@ -56,6 +57,8 @@ export interface BuildResult {
   /** No sessions were found in the default places, so the bundled samples were used. */
   usedSamples: boolean;
   places: Place[];
+  /** Things the user should know that the report could not say (a file of theirs in the way of a page). */
+  warnings: string[];
 }
 
 /** Everything a sink needs, built once. */
@@ -74,26 +77,35 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const sharerFor = () => createSharer({ redact: options.redact ?? false, omit: new Set(options.omit ?? []), home: options.environment.home });
   let sharer = sharerFor();
   let discovery = await discover(options.inputs, options.environment, options.scope.sources);
-  refuseUnsafeOut(outDir, discovery, options.environment.home);
-  const searched = discovery.places;
-  const context: ReadContext = { piLocalProviders: await piLocalProviders(options.environment) };
-  let collected = await collect(discovery.files, { context, sharer, keepContent: true, progress: options.progress });
-  let usedSamples = false;
-  if (collected.ledgers.length === 0) {
-    if (!discovery.usedDefaults) throw new BoughError(noSessionsSentence(discovery));
-    // A first run on a machine without sessions still shows what a report looks like.
-    usedSamples = true;
-    sharer = sharerFor();
-    discovery = await discover([SAMPLES_DIR], options.environment);
-    refuseUnsafeOut(outDir, discovery, options.environment.home);
-    collected = await collect(discovery.files, { context, sharer, keepContent: true, progress: options.progress });
+  await refuseUnsafeOut(outDir, discovery.places, options.environment.home);
+  // Taken before reading: a second build into the same folder waits or refuses now, not after its work.
+  const folder = await openReportFolder(outDir, `bough ${await packageVersion()}`);
+  try {
+    const searched = discovery.places;
+    const context: ReadContext = { piLocalProviders: await piLocalProviders(options.environment) };
+    const read = () => collect(discovery.files, { context, sharer, keepContent: true, progress: options.progress, discoveryNotes: discovery.diagnostics });
+    let collected = await read();
+    let usedSamples = false;
+    if (collected.ledgers.length === 0) {
+      if (!discovery.usedDefaults) throw new BoughError(noSessionsSentence(discovery));
+      // A first run on a machine without sessions still shows what a report looks like.
+      usedSamples = true;
+      sharer = sharerFor();
+      discovery = await discover([SAMPLES_DIR], options.environment);
+      await refuseUnsafeOut(outDir, discovery.places, options.environment.home);
+      collected = await read();
+    }
+    const report = await reportContext(discovery, collected, options);
+    const notice = usedSamples
+      ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
+      : null;
+    const summary = await writeHtmlReport(report, folder, { sharer, notice, options });
+    const warnings = await folder.commit();
+    return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings };
+  } catch (error) {
+    await folder.abort();
+    throw error;
   }
-  const report = await reportContext(discovery, collected, options);
-  const notice = usedSamples
-    ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
-    : null;
-  const summary = await writeHtmlReport(report, { outDir, sharer, notice, options });
-  return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places };
 }
 
 /** Claims, prices and the report data over what was collected. */
@@ -108,14 +120,13 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
 }
 
 interface HtmlSink {
-  outDir: string;
   sharer: Sharer;
   notice: string | null;
   options: BuildOptions;
 }
 
 /** The HTML folder: index, data quality, a page per project and session, assets, summary.json, usage.csv. */
-async function writeHtmlReport(report: ReportContext, sink: HtmlSink): Promise<Summary> {
+async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink: HtmlSink): Promise<Summary> {
   const { data, collected, table, price } = report;
   const { options, sharer } = sink;
   const content = collected.content;
@@ -149,64 +160,57 @@ async function writeHtmlReport(report: ReportContext, sink: HtmlSink): Promise<S
     csp: CONTENT_SECURITY_POLICY,
   });
 
-  const folder = await openReportFolder(sink.outDir, generator);
-  try {
-    const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
-    let rendered = 0;
-    const pageFailures: Diagnostic[] = [];
-    for (const session of data.sessions) {
-      const page = pages.session(session.key);
-      let html: string;
-      try {
-        const view = sessionPageView(content.get(session.key), session, {
-          pages,
-          time,
-          price,
-          scope: options.scope,
-          scopeLabel: scope,
-          projectName: projectNames.get(session.projectKey) ?? '',
-        });
-        html = renderer.render('session', layout(view.title, page), view);
-      } catch (error) {
-        // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
-        const reason = messageOf(error);
-        pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${reason}`));
-        const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
-        html = renderer.render('failed-session', layout(view.title, page), view);
-      }
-      await folder.write(page, html);
-      if (++rendered % 50 === 0) options.progress?.(`rendered ${rendered}/${data.sessions.length} sessions`);
+  const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
+  let rendered = 0;
+  const pageFailures: Diagnostic[] = [];
+  for (const session of data.sessions) {
+    const page = pages.session(session.key);
+    let html: string;
+    try {
+      const view = sessionPageView(content.get(session.key), session, {
+        pages,
+        time,
+        price,
+        scope: options.scope,
+        scopeLabel: scope,
+        projectName: projectNames.get(session.projectKey) ?? '',
+      });
+      html = renderer.render('session', layout(view.title, page), view);
+    } catch (error) {
+      // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
+      const reason = messageOf(error);
+      pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${reason}`));
+      const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
+      html = renderer.render('failed-session', layout(view.title, page), view);
     }
-    const diagnosticList = [...collected.diagnostics, ...pageFailures];
-    const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, collected.ledgers.length);
-    overview.diagnostics = diagnosticsSummary;
-    for (const project of data.projects) {
-      const page = pages.project(project.key);
-      const view = projectPageView(project, data, overview);
-      await folder.write(page, renderer.render('project', layout(view.title, page), view));
-    }
-    await folder.write(INDEX_PAGE, renderer.render('index', layout('Overview', INDEX_PAGE), indexPageView(data, overview)));
-    await folder.write(
-      DATA_QUALITY_PAGE,
-      renderer.render('data-quality', layout('Data quality', DATA_QUALITY_PAGE), dataQualityView(diagnosticList, overview)),
-    );
-    for (const [path, asset] of await loadAssets()) await folder.write(`assets/${path}`, asset);
-    const summary = summaryOf(data, {
-      pages,
-      generator: { name: 'bough', version },
-      prices: { source: 'litellm', snapshot: sharer.text(table.snapshot.label), date: table.snapshot.date, origin: table.snapshot.origin },
-      diagnostics: diagnosticsSummary,
-      diagnosticList,
-      sharing: { redacted: options.redact ?? false, redactions: Object.fromEntries(sharer.redactions), omitted: [...new Set(options.omit ?? [])] },
-    });
-    await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
-    await folder.write('usage.csv', usageCsv(data, price));
-    await folder.commit();
-    return summary;
-  } catch (error) {
-    await folder.abort();
-    throw error;
+    await folder.write(page, html);
+    if (++rendered % 50 === 0) options.progress?.(`rendered ${rendered}/${data.sessions.length} sessions`);
   }
+  const diagnosticList = [...collected.diagnostics, ...pageFailures];
+  const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, collected.ledgers.length);
+  overview.diagnostics = diagnosticsSummary;
+  for (const project of data.projects) {
+    const page = pages.project(project.key);
+    const view = projectPageView(project, data, overview);
+    await folder.write(page, renderer.render('project', layout(view.title, page), view));
+  }
+  await folder.write(INDEX_PAGE, renderer.render('index', layout('Overview', INDEX_PAGE), indexPageView(data, overview)));
+  await folder.write(
+    DATA_QUALITY_PAGE,
+    renderer.render('data-quality', layout('Data quality', DATA_QUALITY_PAGE), dataQualityView(diagnosticList, overview)),
+  );
+  for (const [path, asset] of await loadAssets()) await folder.write(`assets/${path}`, asset);
+  const summary = summaryOf(data, {
+    pages,
+    generator: { name: 'bough', version },
+    prices: { source: 'litellm', snapshot: sharer.text(table.snapshot.label), date: table.snapshot.date, origin: table.snapshot.origin },
+    diagnostics: diagnosticsSummary,
+    diagnosticList,
+    sharing: { redacted: options.redact ?? false, redactions: Object.fromEntries(sharer.redactions), omitted: [...new Set(options.omit ?? [])] },
+  });
+  await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
+  await folder.write('usage.csv', usageCsv(data, price));
+  return summary;
 }
 
 export function noSessionsSentence(discovery: Discovery): string {
@@ -214,19 +218,4 @@ export function noSessionsSentence(discovery: Discovery): string {
   return discovery.files.length === 0
     ? `No session files (*.jsonl) found in ${where}. Point bough at a folder of agent sessions.`
     : `None of the ${plural(discovery.files.length, 'file')} found in ${where} is a session file bough can read. See the files' first lines, or point bough at a folder of agent sessions.`;
-}
-
-/** A report must never land inside what it reads, nor replace a home or root folder. */
-function refuseUnsafeOut(outDir: string, discovery: Discovery, home: string): void {
-  if (outDir === parse(outDir).root || outDir === resolve(home)) {
-    throw new BoughError(`Refusing to write the report to ${outDir}: choose a folder of its own with --out.`);
-  }
-  for (const place of discovery.places) {
-    if (!place.exists) continue;
-    const inside = relative(place.path, outDir);
-    const outside = inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside);
-    if (!outside) {
-      throw new BoughError(`Refusing to write the report to ${outDir}: it is inside the input ${place.path}. Choose another --out.`);
-    }
-  }
 }

@@ -200,6 +200,7 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
       const searched = result.places.map((p) => p.path).join(', ');
       io.stderr(`bough: no sessions found in ${searched}; building the bundled sample sessions instead.\n`);
     }
+    for (const warning of result.warnings) io.stderr(`bough: warning: ${warning}\n`);
     io.stdout(`${summaryLine(result)}\n`);
   }
   return 0;

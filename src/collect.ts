@@ -31,6 +31,8 @@ export interface CollectOptions {
   sharer?: Sharer | null;
   keepContent: boolean;
   progress?: ((message: string) => void) | undefined;
+  /** What discovery could not search (folders it could not list, links it did not follow), listed first. */
+  discoveryNotes?: readonly Diagnostic[];
 }
 
 /** Files read at once: reading is I/O-bound, and each file in flight holds its entries. */
@@ -76,7 +78,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   return {
     ledgers: ledgers.filter((l): l is SessionLedger => l !== null),
     content: options.keepContent ? storeOf(content) : null,
-    diagnostics: diagnosticsByFile.flat(),
+    diagnostics: [...(options.discoveryNotes ?? []).map((d) => (sharer ? sharer.diagnostic(d) : d)), ...diagnosticsByFile.flat()],
     candidates: paths.length,
   };
 }

@@ -1,12 +1,15 @@
 // Inputs → candidate session files. Explicit files are taken as given; folders are searched
-// recursively for *.jsonl; with no inputs, each agent's default places are searched.
+// recursively for *.jsonl, following symbolic links (each real file once, loops not walked);
+// with no inputs, each agent's default places are searched. What could not be searched is said.
 
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import fg from 'fast-glob';
+import type { Dirent, Stats } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { BoughError } from './errors.js';
 import type { Environment } from './environment.js';
 import { piSessionPlaces } from './sources/pi/paths.js';
+import { danglingLink, whyNotFound, whyUnreadable } from './file-problems.js';
 import type { Source } from './types.js';
 
 export interface Place {
@@ -21,7 +24,28 @@ export interface Discovery {
   /** The folders and files searched, with how many candidates each gave. */
   places: Place[];
   usedDefaults: boolean;
+  /**
+   * Folders that could not be listed and links not followed, each with why. Candidate files that
+   * cannot be read (a link to nothing, permission denied) are in `files` and say why when read.
+   */
+  diagnostics: Diagnostic[];
 }
+
+/** The file-system calls discovery makes: tests inject the failures that root cannot cause with chmod. */
+export interface DiscoveryFs {
+  readdir(path: string): Promise<Dirent[]>;
+  stat(path: string): Promise<Stats>;
+  realpath(path: string): Promise<string>;
+}
+
+const NODE_FS: DiscoveryFs = {
+  readdir: (path) => readdir(path, { withFileTypes: true }),
+  stat: (path) => stat(path),
+  realpath: (path) => realpath(path),
+};
+
+/** Folders listed at once: enough to hide disk latency, few enough to stay far from the open-files limit. */
+const LIST_CONCURRENCY = 16;
 
 /** Where the agents keep their sessions on this machine; only those of `sources` when given. */
 export function defaultPlaces(environment: Environment, sources: readonly Source[] | null = null): { source: Source; path: string }[] {
@@ -29,36 +53,188 @@ export function defaultPlaces(environment: Environment, sources: readonly Source
   return sources === null ? places : places.filter((place) => sources.includes(place.source));
 }
 
-export async function discover(inputs: readonly string[], environment: Environment, sources: readonly Source[] | null = null): Promise<Discovery> {
+export async function discover(
+  inputs: readonly string[],
+  environment: Environment,
+  sources: readonly Source[] | null = null,
+  fs: DiscoveryFs = NODE_FS,
+): Promise<Discovery> {
   const usedDefaults = inputs.length === 0;
   const wanted = usedDefaults
     ? defaultPlaces(environment, sources)
     : inputs.map((path) => ({ source: null, path: resolve(path) }));
   const places: Place[] = [];
-  const files = new Set<string>();
+  const found = new Candidates();
+  const diagnostics: Diagnostic[] = [];
   for (const { source, path } of wanted) {
-    const info = await stat(path).catch(() => null);
-    if (!info) {
-      if (!usedDefaults) throw new BoughError(`No such file or folder: ${path}. Check the path and run again.`);
-      places.push({ source, path, files: 0, exists: false });
+    let info: Stats;
+    try {
+      info = await fs.stat(path);
+    } catch (error) {
+      if (isMissing(error) && !usedDefaults) {
+        const link = await danglingLink(path);
+        throw new BoughError(`No such file or folder: ${path}${link ? ` (${link})` : ''}. Check the path and run again.`);
+      }
+      if (isMissing(error)) {
+        places.push({ source, path, files: 0, exists: false });
+      } else if (usedDefaults) {
+        diagnostics.push(diagnostic('unreadable-folder', path, null, whyUnreadable(error)));
+        places.push({ source, path, files: 0, exists: true });
+      } else {
+        // Named by the user but not looked into (permission denied, a loop of links): taken as a file, whose reading says why.
+        found.add(path, path);
+        places.push({ source, path, files: 1, exists: true });
+      }
       continue;
     }
-    const found = info.isDirectory() ? await sessionFilesUnder(path) : [path];
-    found.forEach((file) => files.add(file));
-    places.push({ source, path, files: found.length, exists: true });
+    if (info.isDirectory()) {
+      places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics), exists: true });
+    } else {
+      // Taken as given, whatever its name; its real path only so that it is counted once.
+      found.add(await fs.realpath(path).catch(() => path), path);
+      places.push({ source, path, files: 1, exists: true });
+    }
   }
-  return { files: [...files].sort(), places, usedDefaults };
+  return { files: found.shown(), places, usedDefaults, diagnostics };
 }
 
-async function sessionFilesUnder(folder: string): Promise<string[]> {
-  const found = await fg('**/*.jsonl', {
-    cwd: folder,
-    absolute: true,
-    onlyFiles: true,
-    dot: true,
-    caseSensitiveMatch: false,
-    followSymbolicLinks: false,
-    suppressErrors: true,
-  });
-  return found.map((file) => resolve(file));
+/** Candidate files by real path, each shown by the first path it was found by. */
+class Candidates {
+  private readonly byRealPath = new Map<string, string>();
+
+  add(real: string, shown: string): void {
+    if (!this.byRealPath.has(real)) this.byRealPath.set(real, shown);
+  }
+
+  shown(): string[] {
+    return [...this.byRealPath.values()].sort();
+  }
+}
+
+interface Folder {
+  /** As the user will see it: below the input they gave, through any links. */
+  path: string;
+  real: string;
+}
+
+interface Link {
+  path: string;
+  name: string;
+  /** The real path of the folder the link is in. */
+  parent: string;
+}
+
+/**
+ * Every *.jsonl below `root`, in as many calls as there are folders and links (none per file).
+ * Plain folders first, then links, nearest first: a file reachable both ways is shown by its path
+ * without links. Each real folder is listed once, so no loop of links is walked round.
+ * Returns how many candidate files the folder holds.
+ */
+async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidates, diagnostics: Diagnostic[]): Promise<number> {
+  /** Real paths of the candidates below `root`, for its count. */
+  const place = new Set<string>();
+  const add = (real: string, shown: string) => {
+    found.add(real, shown);
+    place.add(real);
+  };
+  const rootReal = await fs.realpath(root).catch(() => root);
+  /** Real path of each folder listed → the path it was listed by. */
+  const listed = new Map<string, string>([[rootReal, root]]);
+  const links: Link[] = [];
+  const walk = async (start: Folder) => {
+    for (let level = [start]; level.length > 0; ) {
+      const next: Folder[] = [];
+      for (let i = 0; i < level.length; i += LIST_CONCURRENCY) {
+        const folders = level.slice(i, i + LIST_CONCURRENCY);
+        const listings = await Promise.all(folders.map((folder) => list(folder.path, fs, diagnostics)));
+        folders.forEach((folder, n) => {
+          for (const entry of listings[n] ?? []) {
+            const path = childOf(folder.path, entry.name);
+            const real = childOf(folder.real, entry.name);
+            if (entry.isDirectory()) {
+              if (listed.has(real)) continue;
+              listed.set(real, path);
+              next.push({ path, real });
+            } else if (entry.isSymbolicLink()) {
+              links.push({ path, name: entry.name, parent: folder.real });
+            } else if (isCandidateName(entry.name)) {
+              add(real, path);
+            }
+          }
+        });
+      }
+      level = next;
+    }
+  };
+  await walk({ path: root, real: rootReal });
+  while (links.length > 0) {
+    const round = links.splice(0).sort((a, b) => (a.path < b.path ? -1 : 1));
+    for (const link of round) {
+      const target = await followLink(link, fs, listed, diagnostics);
+      if (target?.kind === 'folder') await walk(target.folder);
+      else if (target?.kind === 'file') add(target.real, link.path);
+    }
+  }
+  return place.size;
+}
+
+type LinkTarget = { kind: 'folder'; folder: Folder } | { kind: 'file'; real: string };
+
+/** Where a link leads: a folder to walk, a candidate file, or null (with why, when it matters) for one not followed. */
+async function followLink(link: Link, fs: DiscoveryFs, listed: Map<string, string>, diagnostics: Diagnostic[]): Promise<LinkTarget | null> {
+  let info: Stats;
+  try {
+    info = await fs.stat(link.path);
+  } catch (error) {
+    // Named like a session: a candidate whose reading says why (a link to nothing, a loop of links).
+    if (isCandidateName(link.name)) return { kind: 'file', real: link.path };
+    diagnostics.push(diagnostic('skipped-link', link.path, null, await whyNotFound(link.path, error)));
+    return null;
+  }
+  if (!info.isDirectory()) {
+    return isCandidateName(link.name) ? { kind: 'file', real: await fs.realpath(link.path).catch(() => link.path) } : null;
+  }
+  const real = await fs.realpath(link.path).catch(() => null);
+  if (real === null) {
+    diagnostics.push(diagnostic('skipped-link', link.path, null, 'its target could not be resolved'));
+    return null;
+  }
+  const first = listed.get(real);
+  if (isInside(link.parent, real) || (first !== undefined && isInside(link.path, first))) {
+    diagnostics.push(diagnostic('skipped-link', link.path, null, `a loop: it leads back to ${first ?? real}, a folder it is in`));
+    return null;
+  }
+  // A second way into a folder already listed: its files are counted once, by the first way.
+  if (first !== undefined) return null;
+  listed.set(real, link.path);
+  return { kind: 'folder', folder: { path: link.path, real } };
+}
+
+/** A folder's entries, or none, and a note saying why, when it cannot be listed. */
+async function list(path: string, fs: DiscoveryFs, diagnostics: Diagnostic[]): Promise<Dirent[]> {
+  try {
+    return await fs.readdir(path);
+  } catch (error) {
+    diagnostics.push(diagnostic('unreadable-folder', path, null, whyUnreadable(error)));
+    return [];
+  }
+}
+
+/** Session files are found by name (their content decides the source): *.jsonl in any case. */
+function isCandidateName(name: string): boolean {
+  return name.toLowerCase().endsWith('.jsonl');
+}
+
+/** `join` without its normalising, which tens of thousands of files make costly; both parts are already clean. */
+function childOf(folder: string, name: string): string {
+  return folder.endsWith(sep) ? folder + name : folder + sep + name;
+}
+
+function isInside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+function isMissing(error: unknown): boolean {
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  return code === 'ENOENT' || code === 'ENOTDIR';
 }

@@ -28,7 +28,7 @@ export interface StatsResult {
 export async function stats(options: StatsOptions): Promise<StatsResult> {
   const discovery = await discover(options.inputs, options.environment, options.scope.sources);
   const context = { piLocalProviders: await piLocalProviders(options.environment) };
-  const collected = await collect(discovery.files, { context, keepContent: false, progress: options.progress });
+  const collected = await collect(discovery.files, { context, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics });
   if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery));
   const { data } = await reportContext(discovery, collected, options);
   return {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
@@ -25,6 +25,40 @@ async function run(args: string[], env: Record<string, string> = {}, home?: stri
   const code = await main(args, io);
   return { code, stdout, stderr };
 }
+
+describe('what bough could not do, said', () => {
+  it('lists links it did not follow on the data-quality page and in summary.json', async () => {
+    const inputs = await tempDir();
+    await writeFile(join(inputs, 'a.jsonl'), await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    await mkdir(join(inputs, 'nested'));
+    await symlink(inputs, join(inputs, 'nested', 'back-up'));
+    await symlink(join(inputs, 'gone'), join(inputs, 'nowhere'));
+    const out = join(await tempDir(), 'report');
+    expect((await run(['build', inputs, '--out', out, '-q'])).code).toBe(0);
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { diagnostics: { items: { reason: string; file: string; detail: string }[] } };
+    const links = summary.diagnostics.items.filter((d) => d.reason === 'skipped-link');
+    expect(links.map((d) => d.file.slice(inputs.length)).sort()).toEqual(['/nested/back-up', '/nowhere']);
+    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('skipped-link');
+  });
+
+  it('warns when a file of the user’s is where a new page must go, and keeps the file', async () => {
+    const out = join(await tempDir(), 'report');
+    const one = join(FIXTURES, 'pi', 'minimal-v3.jsonl');
+    const two = join(FIXTURES, 'pi', 'errors.jsonl');
+    expect((await run(['build', one, '--out', out, '-q'])).code).toBe(0);
+    // Where the second session's page will go, learnt from a build elsewhere.
+    const elsewhere = join(await tempDir(), 'report');
+    await run(['build', one, two, '--out', elsewhere, '-q']);
+    const pages = (JSON.parse(await readFile(join(elsewhere, 'summary.json'), 'utf8')) as { sessions: { file: string; page: string }[] }).sessions;
+    const page = pages.find((s) => s.file === two)?.page as string;
+    await writeFile(join(out, page), 'my own notes');
+    const result = await run(['build', one, two, '--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('bough: warning:');
+    expect(result.stderr).toContain(page.split('/').pop());
+    expect(await readFile(join(out, page), 'utf8')).toBe('my own notes');
+  });
+});
 
 describe('bough command line', () => {
   it('builds a report from the given inputs and ends with a one-line summary', async () => {

@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { lockPathOf } from '../src/output/lock.js';
 import { MANIFEST, openReportFolder } from '../src/output/report-folder.js';
 import { tempDir } from './support/fixtures.js';
 
@@ -64,4 +67,102 @@ describe('report folder', () => {
     await expect(folder.write(path, 'x')).rejects.toThrow(/Refusing to write/);
     await folder.abort();
   });
+
+  it('swaps files, not folders: the report folder and the user’s files in it stay where they are', async () => {
+    const out = join(await tempDir(), 'report');
+    await writeReport(out, { 'index.html': 'one', 'sessions/a.html': 'a' });
+    await writeFile(join(out, 'sessions', 'my-notes.txt'), 'mine');
+    const before = { folder: (await stat(out)).ino, notes: (await stat(join(out, 'sessions', 'my-notes.txt'))).ino };
+    await writeReport(out, { 'index.html': 'two' });
+    expect({ folder: (await stat(out)).ino, notes: (await stat(join(out, 'sessions', 'my-notes.txt'))).ino }).toEqual(before);
+    expect(await readdir(join(out, 'sessions'))).toEqual(['my-notes.txt']);
+  });
+
+  it('regression: a file of the user’s where a new page goes is kept, said, and left out of the manifest', async () => {
+    const out = join(await tempDir(), 'report');
+    await writeReport(out, { 'index.html': 'one' });
+    await mkdir(join(out, 'sessions'));
+    await writeFile(join(out, 'sessions', 'a.html'), 'mine');
+    const folder = await openReportFolder(out, 'bough test');
+    await folder.write('index.html', 'two');
+    await folder.write('sessions/a.html', 'the page');
+    const warnings = await folder.commit();
+    expect(warnings).toEqual([expect.stringMatching(/^Your file .*sessions\/a\.html is where the report's sessions\/a\.html goes; bough left yours in place/)]);
+    expect(await readFile(join(out, 'sessions', 'a.html'), 'utf8')).toBe('mine');
+    expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html']);
+    await writeReport(out, { 'index.html': 'three' });
+    expect(await readFile(join(out, 'sessions', 'a.html'), 'utf8')).toBe('mine');
+  });
+
+  it('regression: --out that is a link to an empty folder is followed; the link stays a link', async () => {
+    const root = await tempDir();
+    await mkdir(join(root, 'real'));
+    await symlink(join(root, 'real'), join(root, 'link'));
+    await writeReport(join(root, 'link'), { 'index.html': 'one' });
+    await writeReport(join(root, 'link'), { 'index.html': 'two' });
+    expect(await readFile(join(root, 'real', 'index.html'), 'utf8')).toBe('two');
+    expect((await lstat(join(root, 'link'))).isSymbolicLink()).toBe(true);
+    expect((await readdir(root)).sort()).toEqual(['link', 'real']);
+  });
+
+  it('refuses --out that is a link pointing nowhere, in a sentence', async () => {
+    const root = await tempDir();
+    await symlink(join(root, 'gone'), join(root, 'link'));
+    await expect(openReportFolder(join(root, 'link'), 'bough test')).rejects.toThrow(/is a symbolic link to .*gone, which does not exist/);
+  });
+
+  it('regression: the next build removes what a killed build left, and only folders bough made', async () => {
+    const root = await tempDir();
+    const out = join(root, 'report');
+    await writeReport(out, { 'index.html': 'one' });
+    const killed = await openReportFolder(out, 'bough test');
+    await killed.write('index.html', 'never finished');
+    await writeFile(lockPathOf(out), JSON.stringify({ pid: await deadPid(), host: hostname(), started: 'earlier' }));
+    await mkdir(join(root, 'report.bough-tmp-deadbeef'));
+    await writeFile(join(root, 'report.bough-tmp-deadbeef', 'mine.txt'), 'a folder of the user’s with a name like bough’s');
+    await mkdir(join(root, 'report.bough-old-0123abcd'));
+    await writeReport(out, { 'index.html': 'two' });
+    expect((await readdir(root)).sort()).toEqual(['report', 'report.bough-old-0123abcd', 'report.bough-tmp-deadbeef']);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toBe('two');
+  });
+
+  it('regression: a second build into the same folder waits, then refuses in a sentence', async () => {
+    const out = join(await tempDir(), 'report');
+    const first = await openReportFolder(out, 'bough test');
+    await expect(openReportFolder(out, 'bough test', { lockWait: 300 })).rejects.toThrow(
+      /^Another bough build \(process \d+, started .*\) is writing the report to .*report; try again when it ends\. If no build is running, remove .*report\.bough-lock\.$/,
+    );
+    await first.write('index.html', 'first');
+    await first.commit();
+    await writeReport(out, { 'index.html': 'second' });
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toBe('second');
+  });
+
+  it.runIf(existsSync('/proc/self/stat'))('takes over a lock whose process id now belongs to another process', async () => {
+    const out = join(await tempDir(), 'report');
+    await writeFile(lockPathOf(out), JSON.stringify({ pid: process.pid, host: hostname(), started: 'before a reboot', boot: '1' }));
+    await writeReport(out, { 'index.html': 'one' });
+    expect((await readdir(dirname(out))).sort()).toEqual(['report']);
+  });
+
+  it('a second build waits for the first to end, then replaces its report', async () => {
+    const out = join(await tempDir(), 'report');
+    const first = await openReportFolder(out, 'bough test');
+    const second = openReportFolder(out, 'bough test');
+    await first.write('index.html', 'first');
+    await new Promise((done) => setTimeout(done, 200));
+    await first.commit();
+    const folder = await second;
+    await folder.write('index.html', 'second');
+    await folder.commit();
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toBe('second');
+    expect((await readdir(dirname(out))).sort()).toEqual(['report']);
+  });
 });
+
+/** The id of a process that has ended. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((done) => child.on('exit', done));
+  return child.pid ?? 0;
+}

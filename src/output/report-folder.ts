@@ -1,26 +1,50 @@
-// The only module that writes. A build goes into a temporary folder beside --out and is swapped
-// in at the end, so an interrupted build leaves the previous report intact. Only files bough
-// wrote (listed in its manifest) are ever replaced or removed.
+// The only module that writes. A build goes into a staging folder beside --out and is moved in at
+// the end. The --out folder itself, and every file in it that bough did not write, stays where it
+// is: only bough's own files (listed in its manifest) are moved out, replaced or removed.
 
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { lstatSync, mkdirSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
-import { filesUnder } from '../files-under.js';
+import { LOCK_WAIT_MS, lockReportFolder, releaseHeldLocks, type ReportLock } from './lock.js';
+import { realPathOf } from './out-path.js';
 
 export const MANIFEST = '.bough-manifest.json';
+/** In every staging and retired folder bough makes: what lets a later build remove a leftover one, and only those. */
+export const MARKER = '.bough-folder';
+/** In a staging folder whose swap has begun: what to move, so the next build can finish a swap cut short. */
+const JOURNAL = '.bough-swap.json';
+const STAGING_INFIX = '.bough-tmp-';
+const RETIRED_INFIX = '.bough-old-';
+const SUFFIX = /^[0-9a-f]{8}$/;
 
 interface Manifest {
   generator: string;
   files: string[];
 }
 
+/** The moves of one swap, written before the first of them. */
+interface Journal {
+  generator: string;
+  /** Name of the folder beside --out that the previous report's files are moved into. */
+  retired: string;
+  /** The previous report's files, moved out of --out. */
+  moveOut: string[];
+  /** The new report's files, moved from staging into --out where nothing of the user's is in the way. */
+  moveIn: string[];
+}
+
+export interface ReportFolderOptions {
+  /** How long to wait for another build writing the same folder, in milliseconds. */
+  lockWait?: number;
+}
+
 export interface ReportFolder {
   /** Writes one file, at a path relative to the report root. */
   write(path: string, content: string | Uint8Array): Promise<void>;
-  /** Swaps the finished report in place of the previous one. */
-  commit(): Promise<void>;
+  /** Moves the finished report into --out. Returns warnings: files of the user's that kept a page out. */
+  commit(): Promise<string[]>;
   /** Removes the unfinished report; the previous one stays. */
   abort(): Promise<void>;
 }
@@ -28,51 +52,88 @@ export interface ReportFolder {
 /** Relative paths bough writes: lower-case names, digits, dots, dashes and underscores, no "..". */
 const SAFE_RELATIVE = /^(?:[a-z0-9_-][a-z0-9._-]*\/)*[a-z0-9_-][a-z0-9._-]*$/i;
 
-export async function openReportFolder(outDir: string, generator: string): Promise<ReportFolder> {
-  const out = resolve(outDir);
-  const previous = await previousManifest(out);
-  const staging = `${out}.bough-tmp-${randomBytes(4).toString('hex')}`;
-  await mkdir(staging, { recursive: true }).catch((error: unknown) => {
-    throw new BoughError(`Cannot create the report folder next to ${out}: ${(error as Error).message}. Choose another --out.`, { cause: error });
+/**
+ * Opens --out for one build: follows a symbolic link at --out (the report goes where it points),
+ * takes the folder's lock, finishes or removes what an interrupted build left, and starts staging.
+ */
+export async function openReportFolder(outDir: string, generator: string, options: ReportFolderOptions = {}): Promise<ReportFolder> {
+  const out = await realPathOf(outDir);
+  await mkdir(dirname(out), { recursive: true }).catch((error: unknown) => {
+    throw new BoughError(`Cannot create the folder ${dirname(out)} for the report: ${(error as Error).message}. Choose another --out.`, { cause: error });
   });
-  unfinished.add(staging);
+  const lock = await lockReportFolder(out, options.lockWait ?? LOCK_WAIT_MS);
+  let staging: string;
+  let previous: Manifest | null;
+  try {
+    finishInterruptedBuilds(out);
+    previous = await previousManifest(out);
+    staging = `${out}${STAGING_INFIX}${randomBytes(4).toString('hex')}`;
+    makeBoughFolder(staging, 'staging');
+  } catch (error) {
+    lock.release();
+    throw error instanceof BoughError
+      ? error
+      : new BoughError(`Cannot prepare the report folder ${out}: ${(error as Error).message}. Choose another --out.`, { cause: error });
+  }
+  unfinished.set(staging, lock);
   const written = new Set<string>();
+  let committing = false;
 
   return {
     async write(path, content) {
       const target = safeTarget(staging, path);
-      await mkdir(dirname(target), { recursive: true });
+      // Synchronous, so no folder creation is still under way when Ctrl-C removes the staging folder.
+      mkdirSync(dirname(target), { recursive: true });
       await writeFile(target, content, { flag: 'wx' });
       written.add(path);
     },
     async commit() {
-      const manifest: Manifest = { generator, files: [...written].sort() };
-      await writeFile(join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+      // Synchronous from here to the end: a signal handler (Ctrl-C) runs only between turns of the
+      // event loop, so it finds the previous report or the new one, never half of each.
+      committing = true;
       unfinished.delete(staging);
-      if (previous === null) {
-        await rename(staging, out);
-        return;
+      try {
+        const files = [...written].sort();
+        if (previous === null && moveWhole(out, staging, { generator, files })) return [];
+        const blocked = swap(out, staging, plan(out, previous?.files ?? [], files, generator));
+        return blocked.length === 0 ? [] : [inTheWay(out, blocked)];
+      } catch (error) {
+        throw new BoughError(
+          `Could not finish moving the report into ${out}: ${(error as Error).message}. No file of yours was moved; the next build into ${out} finishes the move.`,
+          { cause: error },
+        );
+      } finally {
+        lock.release();
       }
-      const retired = `${out}.bough-old-${randomBytes(4).toString('hex')}`;
-      await rename(out, retired);
-      await rename(staging, out);
-      await keepForeignFiles(retired, out, new Set([...previous.files, MANIFEST]));
-      await removeOwnFiles(retired, previous.files);
     },
     async abort() {
+      // After a failed commit the staging folder holds the journal the next build needs.
+      if (committing) return;
       unfinished.delete(staging);
-      await rm(staging, { recursive: true, force: true });
+      try {
+        await rm(staging, { recursive: true, force: true });
+      } finally {
+        lock.release();
+      }
     },
   };
 }
 
-/** Staging folders of builds still running, removed if the process is interrupted. */
-const unfinished = new Set<string>();
+/** Staging folders of builds still running, with their locks, removed if the process is interrupted. */
+const unfinished = new Map<string, ReportLock>();
 
-/** For a signal handler: removes unfinished staging folders, synchronously. The previous report is untouched. */
+/** For a signal handler: removes unfinished staging folders and releases locks, synchronously. The previous report is untouched. */
 export function removeUnfinishedReports(): void {
-  for (const staging of unfinished) rmSync(staging, { recursive: true, force: true });
+  for (const staging of unfinished.keys()) {
+    try {
+      // Retries cover a file whose creation was under way as the removal began.
+      rmSync(staging, { recursive: true, force: true, maxRetries: 3, retryDelay: 20 });
+    } catch {
+      // Left with its marker: the next build removes it.
+    }
+  }
   unfinished.clear();
+  releaseHeldLocks();
 }
 
 function safeTarget(root: string, path: string): string {
@@ -84,16 +145,17 @@ function safeTarget(root: string, path: string): string {
   return target;
 }
 
-/** The previous report's manifest; null when --out does not exist or is empty. Refuses a folder bough did not write. */
+/**
+ * The previous report's manifest; an empty one for an empty folder (kept, so a folder that is a
+ * link's target or a mount point stays itself); null when --out does not exist. Refuses a folder
+ * holding files bough did not write.
+ */
 async function previousManifest(out: string): Promise<Manifest | null> {
   const info = await stat(out).catch(() => null);
   if (info === null) return null;
   if (!info.isDirectory()) throw new BoughError(`${out} exists and is not a folder. Choose another --out.`);
   const names = await readdir(out);
-  if (names.length === 0) {
-    await rmdir(out);
-    return null;
-  }
+  if (names.length === 0) return { generator: '', files: [] };
   const text = await readFile(join(out, MANIFEST), 'utf8').catch(() => null);
   const manifest = text === null ? null : parseManifest(text);
   if (manifest === null) {
@@ -115,28 +177,184 @@ function parseManifest(text: string): Manifest | null {
   }
 }
 
-/** Files the user added to an old report are moved into the new one, never deleted. */
-async function keepForeignFiles(retired: string, out: string, own: Set<string>): Promise<void> {
-  for (const path of await filesUnder(retired, { links: true })) {
-    if (own.has(path)) continue;
-    const target = join(out, path);
-    if (await stat(target).catch(() => null)) continue;
-    await mkdir(dirname(target), { recursive: true });
-    await rename(join(retired, path), target);
+function manifestText(manifest: Manifest): string {
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/** A first build: the staging folder becomes --out in one rename. False when something took the name meanwhile. */
+function moveWhole(out: string, staging: string, manifest: Manifest): boolean {
+  writeFileSync(join(staging, MANIFEST), manifestText(manifest));
+  try {
+    renameSync(staging, out);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOTDIR' || code === 'EISDIR') return false;
+    throw error;
+  }
+  rmSync(join(out, MARKER), { force: true });
+  return true;
+}
+
+/** What a swap will move: the previous report's files that are still bough's, and every new file. */
+function plan(out: string, previous: readonly string[], files: readonly string[], generator: string): Journal {
+  return {
+    generator,
+    retired: `${basename(out)}${RETIRED_INFIX}${randomBytes(4).toString('hex')}`,
+    moveOut: previous.filter((path) => SAFE_RELATIVE.test(path) && isOwnFile(out, path)),
+    moveIn: [...files],
+  };
+}
+
+/** Writes the journal, then moves: the previous report's files out, the new ones in. Returns the new files a file of the user's kept out. */
+function swap(out: string, staging: string, journal: Journal): string[] {
+  const draft = join(staging, `${JOURNAL}.draft`);
+  writeFileSync(draft, JSON.stringify(journal));
+  renameSync(draft, join(staging, JOURNAL));
+  return applySwap(out, staging, journal);
+}
+
+/**
+ * Carries out a journal; safe to run again after it was cut short at any step (the next build does
+ * that after a SIGKILL or a power cut). Where a file is tells how far a move got: a previous file
+ * already in the retired folder was moved out, a new file no longer in staging was moved in.
+ */
+function applySwap(out: string, staging: string, journal: Journal): string[] {
+  const retired = join(dirname(out), journal.retired);
+  makeBoughFolder(retired, 'retired');
+  const incoming = new Set(journal.moveIn);
+  for (const path of journal.moveOut) {
+    if (exists(join(retired, path))) continue;
+    if (incoming.has(path) && !exists(join(staging, path))) continue; // already replaced by the new file
+    if (!isOwnFile(out, path)) continue;
+    mkdirSync(dirname(join(retired, path)), { recursive: true });
+    renameSync(join(out, path), join(retired, path));
+  }
+  for (const path of journal.moveIn) {
+    if (!exists(join(staging, path)) || !isFree(out, path)) continue;
+    mkdirSync(dirname(join(out, path)), { recursive: true });
+    renameSync(join(staging, path), join(out, path));
+  }
+  const placed = journal.moveIn.filter((path) => !exists(join(staging, path)));
+  writeFileSync(join(staging, MANIFEST), manifestText({ generator: journal.generator, files: placed }));
+  renameSync(join(staging, MANIFEST), join(out, MANIFEST));
+  // The swap is complete: from here on, what is left in staging and retired is bough's to remove.
+  unlinkSync(join(staging, JOURNAL));
+  removeEmptyFolders(out, journal.moveOut);
+  rmSync(retired, { recursive: true, force: true });
+  rmSync(staging, { recursive: true, force: true });
+  return journal.moveIn.filter((path) => !placed.includes(path));
+}
+
+/**
+ * Before a build: finishes a swap a killed build left half done, then removes the staging and
+ * retired folders of builds killed earlier: only folders with bough's marker, never a folder of
+ * the user's that merely has a similar name. Runs under the lock, so no other build is using them.
+ */
+function finishInterruptedBuilds(out: string): void {
+  const parent = dirname(out);
+  for (const folder of leftovers(parent, basename(out), STAGING_INFIX, 'staging')) {
+    const journal = readJournal(folder);
+    if (journal !== null && isFolder(out)) applySwap(out, folder, journal);
+    else rmSync(folder, { recursive: true, force: true });
+  }
+  for (const folder of leftovers(parent, basename(out), RETIRED_INFIX, 'retired')) rmSync(folder, { recursive: true, force: true });
+  // A first build killed between renaming its staging folder into place and removing the marker.
+  if (isFolder(out) && exists(join(out, MANIFEST)) && isMarker(join(out, MARKER), 'staging')) rmSync(join(out, MARKER), { force: true });
+}
+
+function leftovers(parent: string, base: string, infix: string, kind: MarkerKind): string[] {
+  const prefix = `${base}${infix}`;
+  return readdirSync(parent)
+    .filter((name) => name.startsWith(prefix) && SUFFIX.test(name.slice(prefix.length)))
+    .map((name) => join(parent, name))
+    .filter((folder) => isFolder(folder) && isMarker(join(folder, MARKER), kind));
+}
+
+type MarkerKind = 'staging' | 'retired';
+
+function makeBoughFolder(folder: string, kind: MarkerKind): void {
+  mkdirSync(folder, { recursive: true });
+  if (!exists(join(folder, MARKER))) writeFileSync(join(folder, MARKER), `${JSON.stringify({ bough: kind })}\n`);
+}
+
+function isMarker(path: string, kind: MarkerKind): boolean {
+  try {
+    if (!lstatSync(path).isFile()) return false;
+    return (JSON.parse(readFileSync(path, 'utf8')) as { bough?: unknown }).bough === kind;
+  } catch {
+    return false;
   }
 }
 
-async function removeOwnFiles(retired: string, files: readonly string[]): Promise<void> {
-  const root = await realpath(retired);
-  for (const path of files) {
-    if (!SAFE_RELATIVE.test(path)) continue;
-    // A folder inside the old report replaced by a link must not lead the removal elsewhere.
-    const folder = await realpath(dirname(join(retired, path))).catch(() => null);
-    if (folder === null || (folder !== root && !folder.startsWith(root + sep))) continue;
-    await rm(join(retired, path), { force: true });
+function readJournal(staging: string): Journal | null {
+  try {
+    const value = JSON.parse(readFileSync(join(staging, JOURNAL), 'utf8')) as Partial<Journal>;
+    const list = (v: unknown): v is string[] => Array.isArray(v) && v.every((p) => typeof p === 'string' && SAFE_RELATIVE.test(p));
+    if (typeof value.retired !== 'string' || !list(value.moveOut) || !list(value.moveIn)) return null;
+    if (!value.retired.includes(RETIRED_INFIX) || value.retired.includes('/') || value.retired.includes(sep)) return null;
+    return { generator: String(value.generator ?? ''), retired: value.retired, moveOut: value.moveOut, moveIn: value.moveIn };
+  } catch {
+    // No journal, or one cut off while written: no move had begun.
+    return null;
   }
-  await rm(join(retired, MANIFEST), { force: true });
-  // Folders left empty go too; anything unexpected keeps the old folder (and its contents) in place.
-  const remaining = await filesUnder(retired, { links: true });
-  if (remaining.length === 0) await rm(retired, { recursive: true, force: true });
+}
+
+/** A regular file reached from --out through real folders only: bough writes nothing else, so anything else is the user's. */
+function isOwnFile(out: string, path: string): boolean {
+  const parts = path.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    if (!isFolder(join(out, ...parts.slice(0, i)))) return false;
+  }
+  return lstatOf(join(out, path))?.isFile() === true;
+}
+
+/** Nothing at the path, and nothing but real folders (or nothing) on the way to it. */
+function isFree(out: string, path: string): boolean {
+  const parts = path.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    const entry = lstatOf(join(out, ...parts.slice(0, i)));
+    if (entry === null) return true;
+    if (i === parts.length || !entry.isDirectory()) return false;
+  }
+  return false;
+}
+
+/** Folders the previous report's files were in, deepest first, removed if that left them empty. */
+function removeEmptyFolders(out: string, files: readonly string[]): void {
+  const folders = new Set<string>();
+  for (const path of files) {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join('/'));
+  }
+  for (const folder of [...folders].sort((a, b) => b.split('/').length - a.split('/').length)) {
+    try {
+      rmdirSync(join(out, folder));
+    } catch {
+      // Not empty (new pages or the user's files are in it), or not a folder: it stays.
+    }
+  }
+}
+
+function inTheWay(out: string, paths: readonly string[]): string {
+  if (paths.length === 1) {
+    return `Your file ${join(out, paths[0] ?? '')} is where the report's ${paths[0]} goes; bough left yours in place and did not write that page. Move or rename your file and build again.`;
+  }
+  const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
+  return `${paths.length} files of yours in ${out} are where the report's pages go (${shown}); bough left them in place and did not write those pages. Move or rename them and build again.`;
+}
+
+function lstatOf(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function exists(path: string): boolean {
+  return lstatOf(path) !== null;
+}
+
+function isFolder(path: string): boolean {
+  return lstatOf(path)?.isDirectory() === true;
 }

@@ -4,6 +4,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import { notAFile, whyNotFound, whyUnreadable } from '../file-problems.js';
 import type { SessionFile } from '../types.js';
 import { lineRecords } from './line-records.js';
 import { readLines, type RawLine } from './lines.js';
@@ -22,11 +23,11 @@ export async function readSessionFile(path: string, context: ReadContext = EMPTY
   let mtime: number;
   try {
     const info = await stat(path);
-    if (!info.isFile()) return skipped(path, 'unreadable-file', 'not a regular file');
+    if (!info.isFile()) return skipped(path, 'unreadable-file', notAFile(info));
     size = info.size;
     mtime = info.mtimeMs;
   } catch (error) {
-    return skipped(path, 'unreadable-file', (error as Error).message);
+    return skipped(path, 'unreadable-file', await whyNotFound(path, error));
   }
   if (size === 0) return skipped(path, 'empty-file', 'the file is empty');
 
@@ -63,6 +64,9 @@ export async function readSessionFile(path: string, context: ReadContext = EMPTY
       }
       return skipped(path, 'not-a-session', `its first record (${describe(first)}) is not a session header`);
     }
+    // A file whose reading failed before any record (not opened, a disk error) is unreadable, not "not a session".
+    const failure = diagnostics.find((d) => d.reason === 'unreadable-file');
+    if (failure) return { kind: 'skipped', path, diagnostics: [failure] };
     return skipped(path, 'not-a-session', 'no session header in its first lines');
   } finally {
     await lines.return?.(undefined);
@@ -78,7 +82,9 @@ async function* untilReadError(lines: AsyncIterable<RawLine>, path: string, diag
       yield line;
     }
   } catch (error) {
-    diagnostics.push(diagnostic('unreadable-file', path, last + 1, `reading stopped: ${(error as Error).message}`, true));
+    // Nothing read at all: the file could not be opened; the whole file is the problem, not a line.
+    if (last === 0) diagnostics.push(diagnostic('unreadable-file', path, null, whyUnreadable(error)));
+    else diagnostics.push(diagnostic('unreadable-file', path, last + 1, `reading stopped: ${whyUnreadable(error)}`, true));
   }
 }
 

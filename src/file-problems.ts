@@ -1,0 +1,65 @@
+// Why a file or folder could not be read, in words a user can act on: shared by discovery and
+// reading, so both say the same thing about the same failure.
+
+import type { Stats } from 'node:fs';
+import { lstat, readlink } from 'node:fs/promises';
+
+/** Why a file or folder could not be read, in words a user acts on; the system's message only for codes not named here. */
+export function whyUnreadable(error: unknown): string {
+  switch (errorCode(error)) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'a folder, not a file';
+    case 'ENOTDIR':
+      return 'not a folder (or part of its path is not one)';
+    case 'ENOENT':
+      return 'it vanished while being read (moved or deleted)';
+    case 'ELOOP':
+      return 'a loop of symbolic links';
+    case 'ENAMETOOLONG':
+      return 'its path is too long';
+    case 'EMFILE':
+    case 'ENFILE':
+      return 'too many files open at once';
+    case 'EIO':
+      return 'a read error from the disk';
+    case 'ENXIO':
+    case 'ENODEV':
+      return 'a device, not a file';
+    case 'EBUSY':
+      return 'locked by another program';
+    case 'ETIMEDOUT':
+    case 'ESTALE':
+      return 'a network drive that did not answer';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** What a path that is not a regular file is instead. */
+export function notAFile(info: Stats): string {
+  if (info.isDirectory()) return 'a folder, not a file';
+  if (info.isFIFO()) return 'a named pipe, not a file';
+  if (info.isSocket()) return 'a socket, not a file';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device, not a file';
+  return 'not a regular file';
+}
+
+/** Why stat failed on a path: a symbolic link to nothing is said as such. */
+export async function whyNotFound(path: string, error: unknown): Promise<string> {
+  return (errorCode(error) === 'ENOENT' ? await danglingLink(path) : null) ?? whyUnreadable(error);
+}
+
+/** "a symbolic link to …, which does not exist" when `path` is one; null otherwise. Two looks: for error paths only. */
+export async function danglingLink(path: string): Promise<string | null> {
+  const link = await lstat(path).catch(() => null);
+  if (!link?.isSymbolicLink()) return null;
+  const target = await readlink(path).catch(() => null);
+  return target === null ? 'a symbolic link to nothing' : `a symbolic link to ${target}, which does not exist`;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}

@@ -1,0 +1,223 @@
+// Inputs → candidate files (issue 12, item 5): links to files and folders are followed and each
+// real file counted once; loops are not walked; what cannot be read or listed is said in words.
+
+import { chmod, mkdir, readdir, readFile, realpath, stat, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { build } from '../src/build.js';
+import { discover, type Discovery, type DiscoveryFs } from '../src/discover.js';
+import { whyUnreadable } from '../src/file-problems.js';
+import { readSessionFile } from '../src/sources/read.js';
+import { ALL_UTC, piFixture, tempDir } from './support/fixtures.js';
+
+const NO_HOME = { env: {}, home: '/nonexistent' };
+const SESSION = { copyOf: piFixture('minimal-v3.jsonl') };
+
+type Spec = Record<string, string | { link: string } | { copyOf: string }>;
+
+/** A new folder (readable by anyone) holding files, links and copies of fixtures at the given relative paths. */
+async function tree(spec: Spec): Promise<string> {
+  const root = await tempDir();
+  await chmod(root, 0o755);
+  for (const [path, what] of Object.entries(spec)) {
+    const at = join(root, path);
+    await mkdir(dirname(at), { recursive: true });
+    if (typeof what === 'string') await writeFile(at, what);
+    else if ('link' in what) await symlink(what.link, at);
+    else await writeFile(at, await readFile(what.copyOf));
+  }
+  return root;
+}
+
+const shown = (root: string, discovery: Discovery) => discovery.files.map((file) => relative(root, file));
+const notes = (root: string, discovery: Discovery) => discovery.diagnostics.map((d) => [d.reason, relative(root, d.file), d.detail]);
+
+function errorWith(code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: the system's own words`), { code });
+}
+
+/** Node's file system, with `fail` told of each call and deciding which throw which code. */
+function fsFailing(fail: (call: keyof DiscoveryFs, path: string) => string | null): DiscoveryFs {
+  const check = (call: keyof DiscoveryFs, path: string) => {
+    const code = fail(call, path);
+    if (code) throw errorWith(code);
+  };
+  return {
+    readdir: async (path) => (check('readdir', path), readdir(path, { withFileTypes: true })),
+    stat: async (path) => (check('stat', path), stat(path)),
+    realpath: async (path) => (check('realpath', path), realpath(path)),
+  };
+}
+
+/**
+ * Runs `task` where permissions bite: as this user when not root, else with the effective user
+ * switched to "nobody" (root reads anything, chmod 000 or not). Null when neither is possible.
+ */
+async function withoutRoot<T>(task: () => Promise<T>): Promise<T | null> {
+  if (process.getuid?.() !== 0) return task();
+  if (typeof process.seteuid !== 'function' || typeof process.setegid !== 'function') return null;
+  process.setegid(65534);
+  process.seteuid(65534);
+  try {
+    return await task();
+  } finally {
+    process.seteuid(0);
+    process.setegid(0);
+  }
+}
+
+describe('an unreadable file says why, never "not a session"', () => {
+  it.each([
+    ['EACCES', 'permission denied'],
+    ['EPERM', 'permission denied'],
+    ['EISDIR', 'a folder, not a file'],
+    ['ENOENT', 'it vanished while being read (moved or deleted)'],
+    ['ELOOP', 'a loop of symbolic links'],
+    ['ENOTDIR', 'not a folder (or part of its path is not one)'],
+    ['EIO', 'a read error from the disk'],
+    ['EWHATEVER', "EWHATEVER: the system's own words"],
+  ])('says %s as "%s"', (code, words) => {
+    expect(whyUnreadable(errorWith(code))).toBe(words);
+  });
+
+  it('lists a file it may not open as unreadable-file, permission denied', async (context) => {
+    const root = await tree({ 'locked.jsonl': SESSION });
+    await chmod(join(root, 'locked.jsonl'), 0o000);
+    const outcome = await withoutRoot(() => readSessionFile(join(root, 'locked.jsonl')));
+    if (outcome === null) return context.skip('running as root without seteuid: chmod 000 cannot stop this process');
+    expect(outcome).toMatchObject({ kind: 'skipped', diagnostics: [{ reason: 'unreadable-file', line: null, detail: 'permission denied' }] });
+  });
+
+  it('says a link to nothing and a folder named .jsonl for what they are', async () => {
+    const root = await tree({ 'gone.jsonl': { link: 'nowhere.jsonl' }, 'folder.jsonl/x': 'x' });
+    expect(await readSessionFile(join(root, 'gone.jsonl'))).toMatchObject({
+      diagnostics: [{ reason: 'unreadable-file', detail: 'a symbolic link to nowhere.jsonl, which does not exist' }],
+    });
+    expect(await readSessionFile(join(root, 'folder.jsonl'))).toMatchObject({ diagnostics: [{ reason: 'unreadable-file', detail: 'a folder, not a file' }] });
+  });
+
+  it('puts an unreadable file and a link to nothing in summary.json with their reasons, and reads the rest', async (context) => {
+    const root = await tree({ 'ok.jsonl': SESSION, 'locked.jsonl': SESSION, 'gone.jsonl': { link: 'nowhere.jsonl' } });
+    await chmod(join(root, 'locked.jsonl'), 0o000);
+    const out = await tempDir();
+    await chmod(out, 0o777);
+    const result = await withoutRoot(() =>
+      build({ inputs: [root], out: join(out, 'report'), scope: ALL_UTC, environment: NO_HOME, now: new Date('2026-11-30T12:00:00Z') }),
+    );
+    if (result === null) return context.skip('running as root without seteuid: chmod 000 cannot stop this process');
+    expect(result.summary.diagnostics).toMatchObject({ files: 3, sessionFiles: 1, skippedFiles: 2 });
+    expect(result.summary.diagnostics.items.map((d) => [relative(root, d.file), d.reason, d.detail])).toEqual([
+      ['gone.jsonl', 'unreadable-file', 'a symbolic link to nowhere.jsonl, which does not exist'],
+      ['locked.jsonl', 'unreadable-file', 'permission denied'],
+    ]);
+  });
+});
+
+describe('symbolic links are followed, each real file counted once', () => {
+  it('follows links to .jsonl files and to folders holding them', async () => {
+    const elsewhere = await tree({ 'a.jsonl': 'a', 'deep/b.jsonl': 'b' });
+    const root = await tree({ 'own.jsonl': 'o', 'linked.jsonl': { link: join(elsewhere, 'a.jsonl') }, 'more': { link: join(elsewhere, 'deep') } });
+    const discovery = await discover([root], NO_HOME);
+    expect(shown(root, discovery)).toEqual(['linked.jsonl', 'more/b.jsonl', 'own.jsonl']);
+    expect(discovery.places).toEqual([{ source: null, path: root, files: 3, exists: true }]);
+    expect(discovery.diagnostics).toEqual([]);
+  });
+
+  it('shows a file reachable with and without links once, by its path without links', async () => {
+    const root = await tree({ 'real/a.jsonl': 'a', 'alias.jsonl': { link: 'real/a.jsonl' }, 'also': { link: 'real' } });
+    const discovery = await discover([root], NO_HOME);
+    expect(shown(root, discovery)).toEqual(['real/a.jsonl']);
+    expect(discovery.diagnostics).toEqual([]);
+  });
+
+  it('keeps the path the user gave when the input itself is a link', async () => {
+    const real = await tree({ 'a.jsonl': 'a' });
+    const holder = await tree({ 'sessions': { link: real } });
+    const discovery = await discover([join(holder, 'sessions'), join(real, 'a.jsonl')], NO_HOME);
+    expect(discovery.files).toEqual([join(holder, 'sessions', 'a.jsonl')]);
+  });
+
+  it('does not walk round a link to a folder it is in, and says so', async () => {
+    const root = await tree({ 'a.jsonl': 'a', 'sub/b.jsonl': 'b', 'sub/up': { link: '..' }, 'here': { link: '.' } });
+    const discovery = await discover([root], NO_HOME);
+    expect(shown(root, discovery)).toEqual(['a.jsonl', 'sub/b.jsonl']);
+    expect(notes(root, discovery)).toEqual([
+      ['skipped-link', 'here', `a loop: it leads back to ${root}, a folder it is in`],
+      ['skipped-link', 'sub/up', `a loop: it leads back to ${root}, a folder it is in`],
+    ]);
+  });
+
+  it('ends on two folders that link to each other, each file once', async () => {
+    const root = await tree({ 'x/a.jsonl': 'a', 'y/b.jsonl': 'b', 'x/to-y': { link: '../y' }, 'y/to-x': { link: '../x' } });
+    const discovery = await discover([join(root, 'x')], NO_HOME);
+    expect(shown(root, discovery)).toEqual(['x/a.jsonl', 'x/to-y/b.jsonl']);
+    expect(notes(root, discovery)).toEqual([['skipped-link', 'x/to-y/to-x', `a loop: it leads back to ${join(root, 'x')}, a folder it is in`]]);
+  });
+
+  it('keeps a broken .jsonl link as a candidate (its reading says why) and lists a broken folder link', async () => {
+    const root = await tree({ 'gone.jsonl': { link: 'nowhere.jsonl' }, 'self.jsonl': { link: 'self.jsonl' }, 'old': { link: '/nonexistent/sessions' } });
+    const discovery = await discover([root], NO_HOME);
+    expect(shown(root, discovery)).toEqual(['gone.jsonl', 'self.jsonl']);
+    expect(notes(root, discovery)).toEqual([['skipped-link', 'old', 'a symbolic link to /nonexistent/sessions, which does not exist']]);
+  });
+});
+
+describe('a folder that cannot be listed is reported, and the rest still read', () => {
+  it('names the folder and why', async () => {
+    const root = await tree({ 'a.jsonl': 'a', 'locked/b.jsonl': 'b', 'open/c.jsonl': 'c' });
+    const fs = fsFailing((call, path) => (call === 'readdir' && path === join(root, 'locked') ? 'EACCES' : null));
+    const discovery = await discover([root], NO_HOME, null, fs);
+    expect(shown(root, discovery)).toEqual(['a.jsonl', 'open/c.jsonl']);
+    expect(notes(root, discovery)).toEqual([['unreadable-folder', 'locked', 'permission denied']]);
+  });
+
+  it('does so on a real folder with its permissions taken away', async (context) => {
+    const root = await tree({ 'a.jsonl': 'a', 'locked/b.jsonl': 'b' });
+    await chmod(join(root, 'locked'), 0o000);
+    onTestFinished(() => chmod(join(root, 'locked'), 0o755)); // so that the temporary folder can be removed
+    const discovery = await withoutRoot(() => discover([root], NO_HOME));
+    if (discovery === null) return context.skip('running as root without seteuid: chmod 000 cannot stop this process');
+    expect(shown(root, discovery)).toEqual(['a.jsonl']);
+    expect(notes(root, discovery)).toEqual([['unreadable-folder', 'locked', 'permission denied']]);
+  });
+
+  it('reports a default place it may not look into, and a missing one only as not found', async () => {
+    const home = await tree({});
+    const fs = fsFailing((call, path) => (call === 'stat' && path.includes('locked') ? 'EACCES' : null));
+    const locked = await discover([], { env: { PI_CODING_AGENT_SESSION_DIR: join(home, 'locked') }, home }, null, fs);
+    expect(locked.diagnostics.map((d) => [d.reason, d.file, d.detail])).toEqual([['unreadable-folder', join(home, 'locked'), 'permission denied']]);
+    const missing = await discover([], { env: {}, home }, null, fs);
+    expect(missing).toMatchObject({ files: [], diagnostics: [], places: [{ source: 'pi', path: join(home, '.pi', 'agent', 'sessions'), files: 0, exists: false }] });
+  });
+});
+
+describe('explicit inputs and default places work as before', () => {
+  it('takes a file as given, whatever its name', async () => {
+    const root = await tree({ 'notes.txt': 'n' });
+    expect((await discover([join(root, 'notes.txt')], NO_HOME)).files).toEqual([join(root, 'notes.txt')]);
+  });
+
+  it('refuses an input that does not exist, and says when it is a link to nothing', async () => {
+    const root = await tree({ 'gone': { link: 'nowhere' } });
+    await expect(discover([join(root, 'missing')], NO_HOME)).rejects.toThrow(`No such file or folder: ${join(root, 'missing')}. Check the path and run again.`);
+    await expect(discover([join(root, 'gone')], NO_HOME)).rejects.toThrow(`No such file or folder: ${join(root, 'gone')} (a symbolic link to nowhere, which does not exist).`);
+  });
+
+  it('searches the default place when no input is given', async () => {
+    const home = await tree({ '.pi/agent/sessions/--p--/a.jsonl': 'a' });
+    const discovery = await discover([], { env: {}, home });
+    expect(discovery).toMatchObject({ usedDefaults: true, files: [join(home, '.pi/agent/sessions/--p--/a.jsonl')], diagnostics: [] });
+  });
+});
+
+describe('discovery stays cheap on large trees', () => {
+  it('stats the inputs and the links, never each file', async () => {
+    const files = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${i % 10}/s${i}.jsonl`, 's']));
+    const root = await tree({ ...files, 'link.jsonl': { link: 'p0/s0.jsonl' } });
+    const calls: string[] = [];
+    const fs = fsFailing((call, path) => (calls.push(`${call} ${relative(root, path)}`), null));
+    const discovery = await discover([root], NO_HOME, null, fs);
+    expect(discovery.files).toHaveLength(200);
+    expect(calls.filter((call) => call.startsWith('stat'))).toEqual(['stat ', 'stat link.jsonl']);
+  });
+});

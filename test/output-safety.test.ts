@@ -1,0 +1,114 @@
+// Where a report may go, told through the command line: never into an input (also through a
+// symbolic link), never over an input, home or root; and two builds at once into one folder.
+
+import { copyFile, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { openReportFolder } from '../src/output/report-folder.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(args: string[], home?: string): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    env: {},
+    home: home ?? (await tempDir()),
+    isTty: false,
+    now: () => new Date('2026-11-30T12:00:00Z'),
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+/** A folder `in/` holding one session, and `inlink` pointing to it. */
+async function inputWithLink(): Promise<string> {
+  const root = await tempDir();
+  await mkdir(join(root, 'in'));
+  await copyFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), join(root, 'in', 'session.jsonl'));
+  await symlink(join(root, 'in'), join(root, 'inlink'));
+  return root;
+}
+
+describe('where a report may go', () => {
+  it.each([
+    ['in', 'inlink/report'],
+    ['inlink', 'in/report'],
+    ['inlink', 'inlink/report'],
+  ])('regression: refuses input %s with --out %s, writing nothing into the input', async (input, out) => {
+    const root = await inputWithLink();
+    const result = await run(['build', join(root, input), '--out', join(root, out)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^bough: Refusing to write the report to .*: it is inside the input .*\. Choose another --out, outside your inputs\.\n$/);
+    expect(await readdir(join(root, 'in'))).toEqual(['session.jsonl']);
+    expect((await readdir(root)).sort()).toEqual(['in', 'inlink']);
+  });
+
+  it('names the real place when --out reaches an input through a link', async () => {
+    const root = await inputWithLink();
+    const result = await run(['build', join(root, 'in'), '--out', join(root, 'inlink', 'report')]);
+    expect(result.stderr).toContain(`(${join(root, 'in', 'report')}, through a symbolic link)`);
+  });
+
+  it.each([['in'], ['inlink'], ['.']])('refuses --out %s, which is an input or holds one', async (out) => {
+    const root = await inputWithLink();
+    const result = await run(['build', join(root, 'in'), '--out', join(root, out)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^bough: Refusing to write the report to .*: (it is inside the input|the input .* is inside it)/);
+    expect(await readdir(join(root, 'in'))).toEqual(['session.jsonl']);
+  });
+
+  it('refuses an input file inside --out', async () => {
+    const root = await inputWithLink();
+    const result = await run(['build', join(root, 'inlink', 'session.jsonl'), '--out', root]);
+    expect(result.stderr).toMatch(/^bough: Refusing to write the report to .*: the input .*session\.jsonl is inside it/);
+  });
+
+  it('refuses the home folder, also through a link, and the root folder', async () => {
+    const home = await tempDir();
+    await symlink(home, join(await tempDir(), 'home-link'));
+    const session = join(FIXTURES, 'pi', 'minimal-v3.jsonl');
+    for (const out of [home, '/']) {
+      const result = await run(['build', session, '--out', out], home);
+      expect(result.stderr).toMatch(/^bough: Refusing to write the report to .*: choose a folder of its own with --out\.\n$/);
+    }
+  });
+
+  it('regression: --out that is a link to an empty folder builds the report there, not "ENOTDIR … a bug"', async () => {
+    const root = await tempDir();
+    await mkdir(join(root, 'real'));
+    await symlink(join(root, 'real'), join(root, 'link'));
+    const result = await run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', join(root, 'link')]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(await readdir(join(root, 'real'))).toContain('index.html');
+  });
+});
+
+describe('two builds at once into one folder', () => {
+  it('regression: both into a new folder succeed, one after the other, not "ENOTEMPTY … a bug"', async () => {
+    const out = join(await tempDir(), 'report');
+    const args = ['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--quiet'];
+    const results = await Promise.all([run(args), run(args), run(args)]);
+    expect(results).toEqual([0, 0, 0].map((code) => ({ code, stdout: '', stderr: '' })));
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('</html>');
+    expect(await readdir(join(out, '..'))).toEqual(['report']);
+  });
+
+  it('the second refuses in a sentence when the first goes on too long', async () => {
+    const out = join(await tempDir(), 'report');
+    const first = await openReportFolder(out, 'bough test');
+    const result = await run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out]);
+    await first.abort();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^bough: Another bough build \(process \d+, started .*\) is writing the report to .*report; try again when it ends\./);
+  });
+});
