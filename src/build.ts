@@ -26,8 +26,7 @@ import type { Summary } from './report/schema.js';
 import { failedPageView, sessionPageView } from './report/session-page.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
-import { piLocalProviders } from './sources/pi/models-json.js';
-import type { ReadContext } from './sources/source-input.js';
+import { priceHints } from './sources/registry.js';
 
 /** What every command reads and how it prices and cuts: the part `build` and `stats` share. */
 export interface ReportOptions {
@@ -82,8 +81,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const folder = await openReportFolder(outDir, `bough ${await packageVersion()}`);
   try {
     const searched = discovery.places;
-    const context: ReadContext = { piLocalProviders: await piLocalProviders(options.environment) };
-    const read = () => collect(discovery.files, { context, sharer, keepContent: true, progress: options.progress, discoveryNotes: discovery.diagnostics });
+    const read = () => collect(discovery.files, { sharer, keepContent: true, progress: options.progress, discoveryNotes: discovery.diagnostics });
     let collected = await read();
     let usedSamples = false;
     if (collected.ledgers.length === 0) {
@@ -112,7 +110,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 export async function reportContext(discovery: Discovery, collected: Collected, options: ReportOptions): Promise<ReportContext> {
   options.progress?.(`counting ${plural(collected.ledgers.length, 'session')}`);
   const table = await loadPriceTable(options.pricesFile ?? null, options.environment);
-  const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false });
+  const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: await priceHints(options.environment) });
   const claims = claimEntries(collected.ledgers);
   const data = buildReportData(collected.ledgers, claims, price, options.scope);
   const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, collected.ledgers.length);

@@ -7,7 +7,6 @@ import { ledgerOf, type SessionKey, type SessionLedger } from './ledger/ledger.j
 import type { Sharer } from './share/share.js';
 import { readSessionFile } from './sources/read.js';
 import { checkUsageNumbers } from './sources/usage-check.js';
-import { EMPTY_READ_CONTEXT, type ReadContext } from './sources/source-input.js';
 import type { SessionFile } from './types.js';
 
 /** The content of the sessions read, by key; asking for one that was not read is a bug. */
@@ -26,7 +25,6 @@ export interface Collected {
 }
 
 export interface CollectOptions {
-  context?: ReadContext;
   /** Redaction and omission for sharing; none for `stats`. */
   sharer?: Sharer | null;
   keepContent: boolean;
@@ -39,7 +37,6 @@ export interface CollectOptions {
 const READ_CONCURRENCY = 4;
 
 export async function collect(paths: readonly string[], options: CollectOptions): Promise<Collected> {
-  const context = options.context ?? EMPTY_READ_CONTEXT;
   const sharer = options.sharer ?? null;
   const ledgers: (SessionLedger | null)[] = new Array(paths.length).fill(null);
   const diagnosticsByFile: Diagnostic[][] = new Array(paths.length).fill([]);
@@ -52,7 +49,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
       const index = next++;
       const path = paths[index] as string;
       try {
-        const outcome = await readSessionFile(path, context);
+        const outcome = await readSessionFile(path);
         if (outcome.kind === 'session') {
           outcome.file.diagnostics.push(...checkUsageNumbers(outcome.file));
           const file = sharer ? sharer.file(outcome.file) : outcome.file;

@@ -8,7 +8,7 @@ import { resolve, sep } from 'node:path';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { BoughError } from './errors.js';
 import type { Environment } from './environment.js';
-import { piSessionPlaces } from './sources/pi/paths.js';
+import { READERS } from './sources/registry.js';
 import { danglingLink, whyNotFound, whyUnreadable } from './file-problems.js';
 import type { Source } from './types.js';
 
@@ -49,8 +49,9 @@ const LIST_CONCURRENCY = 16;
 
 /** Where the agents keep their sessions on this machine; only those of `sources` when given. */
 export function defaultPlaces(environment: Environment, sources: readonly Source[] | null = null): { source: Source; path: string }[] {
-  const places = piSessionPlaces(environment).map((path) => ({ source: 'pi' as const, path }));
-  return sources === null ? places : places.filter((place) => sources.includes(place.source));
+  return READERS.filter((reader) => sources === null || sources.includes(reader.source)).flatMap((reader) =>
+    reader.defaultPlaces(environment).map((path) => ({ source: reader.source, path })),
+  );
 }
 
 export async function discover(

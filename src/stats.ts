@@ -11,7 +11,6 @@ import { statsJsonOf } from './report/json.js';
 import { emptyScopeSentence } from './report/numbers.js';
 import type { StatsGrouping, StatsJson } from './report/schema.js';
 import { statsTable } from './report/stats-table.js';
-import { piLocalProviders } from './sources/pi/models-json.js';
 
 export interface StatsOptions extends ReportOptions {
   by: StatsGrouping;
@@ -27,8 +26,7 @@ export interface StatsResult {
 
 export async function stats(options: StatsOptions): Promise<StatsResult> {
   const discovery = await discover(options.inputs, options.environment, options.scope.sources);
-  const context = { piLocalProviders: await piLocalProviders(options.environment) };
-  const collected = await collect(discovery.files, { context, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics });
+  const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics });
   if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery));
   const { data } = await reportContext(discovery, collected, options);
   return {

@@ -35,8 +35,6 @@ export interface Usage extends TokenCounts {
   recordedCostFromProvider: boolean;
   /** A model picked as "the one in use" because the record names none. */
   modelGuessed: boolean;
-  /** The provider runs on the user's machine (the agent's own configuration says so). */
-  local: boolean;
   timestamp: number | null;
 }
 

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { costOf } from '../src/pricing/cost.js';
-import { findPrice, type PriceQuery } from '../src/pricing/lookup.js';
-import { createPricer } from '../src/pricing/price.js';
+import { findPrice } from '../src/pricing/lookup.js';
+import { createPricer, type PriceHints } from '../src/pricing/price.js';
+import { piPriceHint } from '../src/sources/pi/prices.js';
 import { checkCost } from '../src/pricing/reconcile.js';
 import { parsePriceTable, type ModelPrice, type Rates } from '../src/pricing/table.js';
 import type { Usage } from '../src/types.js';
@@ -48,7 +49,6 @@ function usage(u: Partial<Usage>): Usage {
     recordedCost: null,
     recordedCostFromProvider: false,
     modelGuessed: false,
-    local: false,
     timestamp: null,
     ...u,
   };
@@ -88,8 +88,11 @@ describe('cost arithmetic', () => {
   });
 });
 
+/** Pi's price hints, with "my-box" local by this machine's configuration. */
+const hints: PriceHints = (_, provider) => piPriceHint(provider, new Set(['my-box']));
+
 describe('pricing usage records', () => {
-  const price = createPricer(TABLE, { subscriptionsAtApiPrices: false });
+  const price = createPricer(TABLE, { subscriptionsAtApiPrices: false, hints });
 
   it('marks a model the table does not know as unpriced, never $0', () => {
     expect(price(usage({ model: 'mystery-1' }), 'pi')).toMatchObject({ cost: null, state: 'unpriced' });
@@ -99,12 +102,12 @@ describe('pricing usage records', () => {
   it('prices free, local and subscription models at $0 by rule, before any lookup', () => {
     expect(price(usage({ provider: 'openrouter', model: 'qwen/qwen3-coder:free', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'free' });
     expect(price(usage({ provider: 'ollama', model: 'claude-tiered', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
-    expect(price(usage({ provider: 'my-box', model: 'claude-tiered', local: true, input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
+    expect(price(usage({ provider: 'my-box', model: 'claude-tiered', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
     expect(price(usage({ provider: 'github-copilot', model: 'claude-tiered', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'subscription' });
   });
 
   it('prices subscriptions at API rates when asked', () => {
-    const api = createPricer(TABLE, { subscriptionsAtApiPrices: true });
+    const api = createPricer(TABLE, { subscriptionsAtApiPrices: true, hints });
     expect(api(usage({ provider: 'github-copilot', model: 'claude-tiered', input: 1000 }), 'pi')).toMatchObject({ state: 'priced', key: 'claude-tiered' });
   });
 });
@@ -112,7 +115,7 @@ describe('pricing usage records', () => {
 describe('agreement with the recorded cost', () => {
   const record = (recorded: number, bough: number, extra: Partial<Usage> = {}, state: 'priced' | 'unpriced' = 'priced') => ({
     usage: usage({ recordedCost: recorded, ...extra }),
-    priced: { cost: state === 'unpriced' ? null : bough, state, key: null, tier: null, missing: [], note: null },
+    priced: { cost: state === 'unpriced' ? null : bough, state, key: null, tier: null, missing: [], note: null, subscription: extra.provider === 'github-copilot' },
   });
 
   it('agrees within a cent or within 1%', () => {
@@ -135,8 +138,8 @@ describe('lookup in the bundled LiteLLM table (pricing.md §7 traps)', () => {
     label: 'bundled',
     date: '2026-08-01',
   });
-  const lookup = (provider: string | null, model: string, source: PriceQuery['source'] = 'pi') =>
-    findPrice(bundled, { source, provider, model, local: false }, { subscriptionsAtApiPrices: false });
+  const lookup = (provider: string | null, model: string) =>
+    findPrice(bundled, { provider, model, hint: piPriceHint(provider, new Set()) }, { subscriptionsAtApiPrices: false });
   const keyOf = (provider: string | null, model: string) => {
     const found = lookup(provider, model);
     return found.kind === 'unpriced' ? null : found.key;

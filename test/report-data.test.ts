@@ -7,6 +7,7 @@ import { ledgerOf } from '../src/ledger/ledger.js';
 import { ALL_TIME, parsePeriod, type Scope } from '../src/ledger/scope.js';
 import { createPricer } from '../src/pricing/price.js';
 import { parsePriceTable } from '../src/pricing/table.js';
+import { piPriceHint } from '../src/sources/pi/prices.js';
 import { buildReportData, type ReportData } from '../src/report/data.js';
 import { rowsOf, totalsJson } from '../src/report/json.js';
 import { boughCost, emptyScopeSentence } from '../src/report/numbers.js';
@@ -19,7 +20,7 @@ const PRICES = createPricer(
     { 'claude-sonnet-4-5': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 3 * M, output_cost_per_token: 15 * M } },
     { origin: 'bundled', label: 'test', date: '2026-01-01' },
   ),
-  { subscriptionsAtApiPrices: false },
+  { subscriptionsAtApiPrices: false, hints: (_, provider) => piPriceHint(provider, new Set()) },
 );
 const LA = 'America/Los_Angeles';
 

@@ -21,8 +21,6 @@ export interface LedgerUsage extends TokenCounts {
   origin: UsageOrigin;
   provider: string | null;
   model: string | null;
-  /** The provider runs on the user's machine (the agent's configuration says so). */
-  local: boolean;
   /** The model was taken as "the one in use" because the record names none. */
   modelGuessed: boolean;
   /** The recorded cost came from the provider's bill rather than the agent's catalog. */
@@ -126,7 +124,6 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
       origin: usage.origin,
       provider: usage.provider,
       model: usage.model,
-      local: usage.local,
       modelGuessed: usage.modelGuessed,
       recordedCostFromProvider: usage.recordedCostFromProvider,
       input: usage.input,

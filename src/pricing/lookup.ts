@@ -2,15 +2,25 @@
 // exact: a few deterministic spellings are tried, never a substring match, because fuzzy
 // matching is where wrong prices come from (pricing.md §7).
 
-import type { Source } from '../types.js';
 import type { ModelPrice, PriceTable, Rates } from './table.js';
 
+/**
+ * What the agent that recorded a model knows about pricing it: the table prefixes its provider's
+ * models go under, and whether the provider bills by subscription or runs on this machine.
+ */
+export interface PriceHint {
+  /** Tried in order before each spelling of the model id: `''` (bare), `'gemini/'`, `'openrouter/'`… */
+  prefixes: readonly string[];
+  /** Billed by subscription, which the agent records at $0 (pricing.md §5.2). */
+  subscription: boolean;
+  /** Runs on the user's machine, by the agent's own configuration. */
+  local: boolean;
+}
+
 export interface PriceQuery {
-  source: Source;
   provider: string | null;
   model: string | null;
-  /** The agent's configuration says this provider runs locally. */
-  local: boolean;
+  hint: PriceHint;
 }
 
 export type Lookup =
@@ -24,37 +34,8 @@ export interface LookupOptions {
   subscriptionsAtApiPrices: boolean;
 }
 
-/** Providers that run on the user's machine: $0 whatever the table says (pricing.md §6.2). */
+/** Servers that run on the user's machine, whichever agent talks to them: $0 whatever the table says (pricing.md §6.2). */
 export const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['ollama', 'lmstudio', 'lm-studio', 'llama.cpp', 'llamacpp', 'llama-cpp', 'vllm']);
-
-/** Providers billed by subscription, which the agent records at $0 (pricing.md §5.2). */
-export const SUBSCRIPTION_PROVIDERS: ReadonlySet<string> = new Set(['github-copilot', 'google-gemini-cli', 'google-antigravity']);
-
-/**
- * How a Pi provider's model ids become LiteLLM keys (pricing.md §6.1): the table prefixes some
- * providers' entries, and names others bare. A provider not listed is tried as `<provider>/<id>`.
- */
-const PI_PROVIDER_PREFIXES: Readonly<Record<string, readonly string[]>> = {
-  anthropic: [''],
-  openai: [''],
-  'openai-codex': [''],
-  google: ['gemini/'],
-  'google-vertex': ['vertex_ai/', ''],
-  'google-gemini-cli': ['gemini/'],
-  'google-antigravity': ['gemini/', ''],
-  openrouter: ['openrouter/'],
-  'amazon-bedrock': ['', 'bedrock/'],
-  azure: ['azure/'],
-  'azure-openai-responses': ['azure/'],
-  'github-copilot': ['', 'gemini/'],
-  'vercel-ai-gateway': ['vercel_ai_gateway/'],
-  deepseek: ['deepseek/', ''],
-  'kimi-coding': ['moonshot/'],
-  moonshotai: ['moonshot/'],
-  fireworks: ['fireworks_ai/'],
-  together: ['together_ai/'],
-  huggingface: ['huggingface/'],
-};
 
 const FREE_SUFFIX = /:free$/i;
 
@@ -63,14 +44,12 @@ export function findPrice(table: PriceTable, query: PriceQuery, options: LookupO
   if (model === null || model === '') return { kind: 'unpriced', reason: 'the record names no model' };
   const named = provider === null ? model : `${provider}/${model}`;
   if (FREE_SUFFIX.test(model)) return { kind: 'free', rule: 'free-model', key: named };
-  if (query.local || (provider !== null && LOCAL_PROVIDERS.has(provider.toLowerCase()))) {
+  if (query.hint.local || (provider !== null && LOCAL_PROVIDERS.has(provider.toLowerCase()))) {
     return { kind: 'free', rule: 'local', key: named };
   }
-  const subscription = provider !== null && SUBSCRIPTION_PROVIDERS.has(provider);
-  if (subscription && !options.subscriptionsAtApiPrices) return { kind: 'free', rule: 'subscription', key: named };
+  if (query.hint.subscription && !options.subscriptionsAtApiPrices) return { kind: 'free', rule: 'subscription', key: named };
 
-  const prefixes = prefixesFor(query.source, provider, subscription);
-  const tried = [...candidates(model, prefixes)];
+  const tried = [...candidates(model, query.hint.prefixes)];
   // An undated id the table only knows with dates: the newest dated entry.
   const key =
     tried.map((candidate) => resolveKey(table, candidate)).find((k) => k !== null) ??
@@ -80,13 +59,6 @@ export function findPrice(table: PriceTable, query: PriceQuery, options: LookupO
   const price = table.entries.get(key) as ModelPrice;
   if (price.base === null) return { kind: 'unpriced', reason: `${key} has no token prices in the table` };
   return { kind: 'priced', key, price: price as ModelPrice & { base: Rates } };
-}
-
-function prefixesFor(source: Source, provider: string | null, subscription: boolean): readonly string[] {
-  if (source !== 'pi' || provider === null) return [''];
-  // API-equivalent prices for a subscription: the model as its maker sells it.
-  if (subscription) return ['', 'gemini/'];
-  return PI_PROVIDER_PREFIXES[provider] ?? [`${provider}/`, `${provider.replace(/-/g, '_')}/`];
 }
 
 /** Exact key, then the same key in another case. */

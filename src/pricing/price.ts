@@ -3,7 +3,7 @@
 
 import type { Source, TokenCounts } from '../types.js';
 import { costOf, type TokenKind } from './cost.js';
-import { findPrice, type LookupOptions } from './lookup.js';
+import { findPrice, type LookupOptions, type PriceHint } from './lookup.js';
 import type { PriceTable } from './table.js';
 
 /**
@@ -23,29 +23,39 @@ export interface PricedUsage {
   tier: number | null;
   missing: TokenKind[];
   note: string | null;
+  /** The provider bills by subscription (even when priced at API rates on request). */
+  subscription: boolean;
 }
 
 /** What pricing needs of a usage record: who billed it and its token counts. */
 export interface Priceable extends TokenCounts {
   provider: string | null;
   model: string | null;
-  local: boolean;
 }
 
 export type Pricer = (usage: Priceable, source: Source) => PricedUsage;
 
-export function createPricer(table: PriceTable, options: LookupOptions): Pricer {
-  const lookups = new Map<string, ReturnType<typeof findPrice>>();
+/** The price hint of a provider as the agent of `source` names it (from the source's reader and its configuration). */
+export type PriceHints = (source: Source, provider: string | null) => PriceHint;
+
+export interface PricerOptions extends LookupOptions {
+  hints: PriceHints;
+}
+
+export function createPricer(table: PriceTable, options: PricerOptions): Pricer {
+  const lookups = new Map<string, { lookup: ReturnType<typeof findPrice>; subscription: boolean }>();
   return (usage, source) => {
-    const memo = `${source}\0${usage.provider ?? ''}\0${usage.model ?? ''}\0${usage.local}`;
-    let lookup = lookups.get(memo);
-    if (!lookup) {
-      lookup = findPrice(table, { source, provider: usage.provider, model: usage.model, local: usage.local }, options);
-      lookups.set(memo, lookup);
+    const memo = `${source}\0${usage.provider ?? ''}\0${usage.model ?? ''}`;
+    let found = lookups.get(memo);
+    if (!found) {
+      const hint = options.hints(source, usage.provider);
+      found = { lookup: findPrice(table, { provider: usage.provider, model: usage.model, hint }, options), subscription: hint.subscription };
+      lookups.set(memo, found);
     }
+    const { lookup, subscription } = found;
     switch (lookup.kind) {
       case 'unpriced':
-        return { cost: null, state: 'unpriced', key: null, tier: null, missing: [], note: lookup.reason };
+        return { cost: null, state: 'unpriced', key: null, tier: null, missing: [], note: lookup.reason, subscription };
       case 'free':
         return {
           cost: 0,
@@ -54,6 +64,7 @@ export function createPricer(table: PriceTable, options: LookupOptions): Pricer 
           tier: null,
           missing: [],
           note: FREE_NOTES[lookup.rule],
+          subscription,
         };
       case 'priced': {
         const cost = costOf(lookup.price, usage);
@@ -69,6 +80,7 @@ export function createPricer(table: PriceTable, options: LookupOptions): Pricer 
           tier: cost.tier,
           missing: cost.missing,
           note: notes.length > 0 ? notes.join('; ') : null,
+          subscription,
         };
       }
     }

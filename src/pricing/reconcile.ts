@@ -1,7 +1,6 @@
 // Does bough's price agree with what the agent recorded, and if not, why most likely?
 // Pure: per-record pairs in, a verdict out.
 
-import { SUBSCRIPTION_PROVIDERS } from './lookup.js';
 import type { PricedUsage } from './price.js';
 
 export type DifferenceReason =
@@ -14,7 +13,6 @@ export type DifferenceReason =
 
 /** What the check needs of a usage record besides its price. */
 export interface RecordedUsage {
-  provider: string | null;
   recordedCost: number | null;
   recordedCostFromProvider: boolean;
   modelGuessed: boolean;
@@ -65,7 +63,7 @@ function reasonOf(usage: RecordedUsage, priced: PricedUsage): DifferenceReason {
   if (priced.state === 'unpriced' || priced.state === 'partial') return 'unpriced model';
   if (usage.recordedCostFromProvider) return 'provider-billed total';
   // Priced at API rates on request, a subscription still explains a $0 recorded cost.
-  if (priced.state === 'subscription' || SUBSCRIPTION_PROVIDERS.has(usage.provider ?? '')) return 'subscription provider';
+  if (priced.state === 'subscription' || priced.subscription) return 'subscription provider';
   if (priced.state === 'free' || priced.state === 'local') return 'free or local model';
   // Tool and summary usage names no model; bough priced it as the model in use.
   if (usage.modelGuessed) return 'model guessed for tool or summary usage';

@@ -97,6 +97,8 @@ export type EntryView = ViewBase &
 
 export interface ConversationContext {
   time: TimeFormat;
+  /** The agent's name, as people know it ("Pi"). */
+  agent: string;
   /** Entries counted in another file (copied from an origin that is present). */
   copied: (entry: Entry) => boolean;
   /** Entries outside the report's period (marked, still shown). */
@@ -274,7 +276,7 @@ function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {
   }
   if (entry.recovered) badges.push({ label: 'recovered', tone: 'recovered', title: 'recovered from a damaged line' });
   if (entry.kind === 'custom' && entry.isMessage && !entry.display) {
-    badges.push({ label: 'hidden in Pi', tone: 'hidden', title: 'sent to the model but not shown in the agent' });
+    badges.push({ label: `hidden in ${ctx.agent}`, tone: 'hidden', title: 'sent to the model but not shown in the agent' });
   }
   return badges;
 }
@@ -361,7 +363,7 @@ export function usageLine(usage: readonly Usage[], priceOf: (usage: Usage) => Pr
   if (known.length === 0) parts.push('bough: unknown (unpriced model)');
   else parts.push(`${formatUsd(known.reduce((a, p) => a + (p.cost ?? 0), 0))} bough${unknown ? ' + unknown' : ''}`);
   if (usage.some((u) => u.recordedCostFromProvider)) parts.push('total billed by the provider');
-  if (usage.some((u) => u.local)) parts.push('local model');
+  if (priced.some((p) => p.state === 'local')) parts.push('local model');
   return parts.join(' · ');
 }
 

@@ -488,7 +488,7 @@ function modelTotals(map: Map<string, ModelTotals>, key: string, usage: LedgerUs
       key,
       provider: usage.provider,
       model: usage.model,
-      local: usage.local,
+      local: priced.state === 'local',
       priceKey: priced.key,
       priceState: priced.state,
       priceNote: priced.note,

@@ -6,7 +6,7 @@ import { inPeriod, type Scope } from '../ledger/scope.js';
 import { buildTree } from '../model/tree.js';
 import { splitBranches, type Branch } from '../model/branches.js';
 import type { Pricer } from '../pricing/price.js';
-import type { Entry, SessionFile } from '../types.js';
+import { SOURCE_NAMES, type Entry, type SessionFile } from '../types.js';
 import { anchorOf, anchorOfId, entryView, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import type { SessionData, SessionLink, ToolTotals } from './data.js';
 import { formatCount, formatDateTime, formatDuration, formatUsd, plural, type TimeFormat } from './format.js';
@@ -93,6 +93,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   const sessionTime = session.startedAt;
   const conversation: ConversationContext = {
     time: ctx.time,
+    agent: SOURCE_NAMES[file.source],
     copied,
     outsidePeriod: session.partly ? (entry) => !inPeriod(period, entry.timestamp ?? sessionTime) : () => false,
     labels: latestLabels(file.entries),

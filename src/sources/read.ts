@@ -1,15 +1,13 @@
-// Reads one candidate file: finds its first record, tells the source from that record's content
-// (never from the file name), and hands the rest of the file to that source's reader.
+// Reads one candidate file: finds its first record, asks each source reader of the registry
+// whether it is theirs (by content, never by the file name), and hands the file to that reader.
 
 import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { notAFile, whyNotFound, whyUnreadable } from '../file-problems.js';
-import type { SessionFile } from '../types.js';
+import { SOURCE_NAMES, type SessionFile } from '../types.js';
 import { lineRecords } from './line-records.js';
 import { readLines, type RawLine } from './lines.js';
-import { isPiHeader, isPiRecord, readPiSession, salvagePiHeader } from './pi/read.js';
-import { EMPTY_READ_CONTEXT, type PendingLine, type ReadContext } from './source-input.js';
+import { isAnyRecord, READERS } from './registry.js';
 
 export type ReadOutcome =
   | { kind: 'session'; file: SessionFile }
@@ -18,7 +16,7 @@ export type ReadOutcome =
 /** How far into a file to look for its first record before calling it "not a session". */
 const MAX_LINES_BEFORE_FIRST_RECORD = 50;
 
-export async function readSessionFile(path: string, context: ReadContext = EMPTY_READ_CONTEXT): Promise<ReadOutcome> {
+export async function readSessionFile(path: string): Promise<ReadOutcome> {
   let size: number;
   let mtime: number;
   try {
@@ -39,35 +37,32 @@ export async function readSessionFile(path: string, context: ReadContext = EMPTY
     for (let n = 0; n < MAX_LINES_BEFORE_FIRST_RECORD; n++) {
       const next = await lines.next();
       if (next.done) break;
-      const { records, clean } = lineRecords(next.value, path, isPiRecord, diagnostics);
-      const [first, ...rest] = records;
+      const { records, clean } = lineRecords(next.value, path, isAnyRecord, diagnostics);
+      const [first] = records;
       if (!first) {
         if (next.value.text.trim() !== '') damaged.push(next.value);
         continue;
       }
-      const line = next.value.number;
-      const input = { context, path, size, mtime, lines: { [Symbol.asyncIterator]: () => lines }, diagnostics };
-      if (isPiHeader(first)) {
-        const pending: PendingLine[] = rest.length > 0 ? [{ line, records: rest, clean: false }] : [];
-        return { kind: 'session', file: await readPiSession({ ...input, header: first, headerLine: line, pending }) };
+      for (const reader of READERS) {
+        const as = reader.recognise(first);
+        if (as === null) continue;
+        const file = await reader.read({
+          path,
+          size,
+          mtime,
+          first: { line: next.value.number, records, clean, as },
+          damaged,
+          lines: { [Symbol.asyncIterator]: () => lines },
+          diagnostics,
+        });
+        return { kind: 'session', file };
       }
-      if (isPiRecord(first)) {
-        // Entries with no header before them: the header line was damaged. Keep the entries.
-        const header = salvagePiHeader(damaged.map((d) => d.text), basename(path), first);
-        diagnostics.push(
-          diagnostic('header-damaged', path, damaged[0]?.number ?? null, `no readable session header; rebuilt from ${header.from}`),
-        );
-        return {
-          kind: 'session',
-          file: await readPiSession({ ...input, header: header.record, headerLine: damaged[0]?.number ?? 0, pending: [{ line, records, clean }] }),
-        };
-      }
-      return skipped(path, 'not-a-session', `its first record (${describe(first)}) is not a session header`);
+      return skipped(path, 'not-a-session', `its first record (${describe(first)}) is not one of ${READERS.map((r) => SOURCE_NAMES[r.source]).join(', ')}`);
     }
     // A file whose reading failed before any record (not opened, a disk error) is unreadable, not "not a session".
     const failure = diagnostics.find((d) => d.reason === 'unreadable-file');
     if (failure) return { kind: 'skipped', path, diagnostics: [failure] };
-    return skipped(path, 'not-a-session', 'no session header in its first lines');
+    return skipped(path, 'not-a-session', 'no session record in its first lines');
   } finally {
     await lines.return?.(undefined);
   }

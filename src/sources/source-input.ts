@@ -1,15 +1,8 @@
-// What the generic reader hands a source reader once it has recognised the file's first record.
+// What the generic reader hands a source reader once that reader has recognised the file's
+// first record: the record, what came before it, and the lines still to read.
 
 import type { Diagnostic } from '../diagnostics.js';
 import type { RawLine } from './lines.js';
-
-/** What readers may know beyond the file itself, from the agents' configuration on this machine. */
-export interface ReadContext {
-  /** Pi providers that run locally (Pi's models.json). */
-  piLocalProviders: ReadonlySet<string>;
-}
-
-export const EMPTY_READ_CONTEXT: ReadContext = { piLocalProviders: new Set() };
 
 /** Records already read from a line, to be handled before the remaining lines. */
 export interface PendingLine {
@@ -19,16 +12,17 @@ export interface PendingLine {
   clean: boolean;
 }
 
+/** How a reader took the first record of a file: its session header, or one of its records with no header before it. */
+export type Recognised = 'header' | 'record';
+
 export interface SourceInput {
-  context: ReadContext;
   path: string;
   size: number;
   mtime: number;
-  /** The session header: as read, or rebuilt when the file's own was damaged. */
-  header: Record<string, unknown>;
-  headerLine: number;
-  /** Records read together with or instead of the header (glued to it, or the first entries after a damaged one). */
-  pending: PendingLine[];
+  /** The first record, as the reader recognised it, with any records glued after it on its line. */
+  first: PendingLine & { as: Recognised };
+  /** Non-blank lines before the first record that held none: a cut-off header may be among them. */
+  damaged: readonly RawLine[];
   /** The remaining lines. */
   lines: AsyncIterable<RawLine>;
   /** Diagnostics so far (lines before the first record); the source reader appends to it. */

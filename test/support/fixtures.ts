@@ -11,6 +11,7 @@ import { loadPriceTable } from '../../src/price-files.js';
 import { createPricer, type Pricer } from '../../src/pricing/price.js';
 import { buildReportData, type ReportData, type SessionData } from '../../src/report/data.js';
 import { readSessionFile } from '../../src/sources/read.js';
+import { priceHints } from '../../src/sources/registry.js';
 import type { SessionFile } from '../../src/types.js';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
@@ -34,7 +35,7 @@ let bundledPricer: Promise<Pricer> | null = null;
 
 /** bough's pricer over the bundled LiteLLM table (no downloaded one: the environment is empty). */
 export function pricer(): Promise<Pricer> {
-  bundledPricer ??= loadPriceTable(null, { env: {}, home: '/nonexistent' }).then((table) => createPricer(table, { subscriptionsAtApiPrices: false }));
+  bundledPricer ??= loadPriceTable(null, { env: {}, home: '/nonexistent' }).then(async (table) => createPricer(table, { subscriptionsAtApiPrices: false, hints: await priceHints({ env: {}, home: '/nonexistent' }) }));
   return bundledPricer;
 }
 

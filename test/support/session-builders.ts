@@ -31,7 +31,6 @@ export function usage(spec: UsageSpec = {}, entryTime: number | null = null): Us
     recordedCost: null,
     recordedCostFromProvider: false,
     modelGuessed: false,
-    local: false,
     input: 0,
     output: 0,
     cacheRead: 0,

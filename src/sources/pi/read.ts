@@ -7,7 +7,7 @@ import { diagnostic, type Diagnostic } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage, UsageOrigin } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
-import type { SourceInput } from '../source-input.js';
+import type { PendingLine, SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { splitSkillPrompt } from './skills.js';
 import { commitsOf, diffChange, editDiff, toolEffect } from './tools.js';
@@ -36,7 +36,6 @@ interface ModelInUse {
 interface PiContext {
   file: string;
   cwd: string | null;
-  localProviders: ReadonlySet<string>;
   /** Tool calls by id, so a result can be read with the command that produced it. */
   calls: Map<string, ToolCallBlock>;
   treeFormat: boolean;
@@ -54,13 +53,20 @@ type ToolCallBlock = Extract<Block, { type: 'toolCall' }>;
 
 const MAX_SUBAGENT_DEPTH = 6;
 
-export async function readPiSession(input: SourceInput): Promise<SessionFile> {
+/** What the Pi reader reads a file from: its header (as read, or rebuilt) and the records around it. */
+export interface PiInput extends Pick<SourceInput, 'path' | 'size' | 'mtime' | 'lines' | 'diagnostics'> {
+  header: Record<string, unknown>;
+  headerLine: number;
+  /** Records read together with or instead of the header (glued to it, or the first entries after a damaged one). */
+  pending: PendingLine[];
+}
+
+export async function readPiSession(input: PiInput): Promise<SessionFile> {
   const header = raw.rawHeader.parse(input.header);
   const version = headerVersion(header.version);
   const ctx: PiContext = {
     file: input.path,
     cwd: header.cwd ?? null,
-    localProviders: input.context.piLocalProviders,
     calls: new Map(),
     treeFormat: version >= 2,
     diagnostics: input.diagnostics,
@@ -453,12 +459,12 @@ function guessedModel(ctx: PiContext): Who {
 function usageFrom(ctx: PiContext, value: unknown, line: number, origin: UsageOrigin, who: Who, timestamp: number | null): Usage[] {
   if (value === undefined || value === null) return [];
   const parsed = raw.rawUsage.safeParse(value);
-  if (parsed.success) return [usageOf(parsed.data, origin, who, timestamp, ctx.localProviders)];
+  if (parsed.success) return [usageOf(parsed.data, origin, who, timestamp)];
   ctx.diagnostics.push(invalid(ctx.file, line, `${origin} usage (kept the record without it)`, parsed.error, false));
   return [];
 }
 
-function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: number | null, localProviders: ReadonlySet<string>): Usage {
+function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: number | null): Usage {
   return {
     origin,
     input: u.input ?? 0,
@@ -474,7 +480,6 @@ function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: numb
     recordedCost: recordedCost(u.cost),
     recordedCostFromProvider: u.cost?.totalFromProvider === true,
     modelGuessed: who.guessed,
-    local: who.provider !== null && localProviders.has(who.provider),
     timestamp,
   };
 }
@@ -539,7 +544,6 @@ function aggregateUsage(u: NonNullable<z.infer<typeof raw.rawSubagentResult>['us
     'subagent',
     { provider: null, model, requestedModel: model, responseModel: null, guessed: false },
     timestamp,
-    new Set(),
   );
 }
 

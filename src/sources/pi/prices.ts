@@ -1,0 +1,44 @@
+// How Pi's provider ids meet LiteLLM's table (pricing.md §6.1): the price hint the Pi reader
+// gives pricing, so that pricing itself knows no Pi provider id.
+
+import type { PriceHint } from '../../pricing/lookup.js';
+
+/** Pi providers billed by subscription, which Pi records at $0 (pricing.md §5.2). */
+export const PI_SUBSCRIPTION_PROVIDERS: ReadonlySet<string> = new Set(['github-copilot', 'google-gemini-cli', 'google-antigravity']);
+
+/**
+ * How a Pi provider's model ids become LiteLLM keys: the table prefixes some providers' entries,
+ * and names others bare. A provider not listed is tried as `<provider>/<id>`.
+ */
+const PI_PROVIDER_PREFIXES: Readonly<Record<string, readonly string[]>> = {
+  anthropic: [''],
+  openai: [''],
+  'openai-codex': [''],
+  google: ['gemini/'],
+  'google-vertex': ['vertex_ai/', ''],
+  'google-gemini-cli': ['gemini/'],
+  'google-antigravity': ['gemini/', ''],
+  openrouter: ['openrouter/'],
+  'amazon-bedrock': ['', 'bedrock/'],
+  azure: ['azure/'],
+  'azure-openai-responses': ['azure/'],
+  'github-copilot': ['', 'gemini/'],
+  'vercel-ai-gateway': ['vercel_ai_gateway/'],
+  deepseek: ['deepseek/', ''],
+  'kimi-coding': ['moonshot/'],
+  moonshotai: ['moonshot/'],
+  fireworks: ['fireworks_ai/'],
+  together: ['together_ai/'],
+  huggingface: ['huggingface/'],
+};
+
+export function piPriceHint(provider: string | null, localProviders: ReadonlySet<string>): PriceHint {
+  if (provider === null) return { prefixes: [''], subscription: false, local: false };
+  const subscription = PI_SUBSCRIPTION_PROVIDERS.has(provider);
+  return {
+    // API-equivalent prices for a subscription: the model as its maker sells it.
+    prefixes: subscription ? ['', 'gemini/'] : (PI_PROVIDER_PREFIXES[provider] ?? [`${provider}/`, `${provider.replace(/-/g, '_')}/`]),
+    subscription,
+    local: localProviders.has(provider),
+  };
+}

@@ -1,0 +1,40 @@
+// Pi as a SourceReader: where its sessions live, how its files are told apart, how its usage is
+// counted once and priced.
+
+import { basename } from 'node:path';
+import { diagnostic } from '../../diagnostics.js';
+import type { SourceReader } from '../registry.js';
+import type { SourceInput } from '../source-input.js';
+import type { SessionFile } from '../../types.js';
+import { piLocalProviders } from './models-json.js';
+import { piSessionPlaces } from './paths.js';
+import { piPriceHint } from './prices.js';
+import { isPiHeader, isPiRecord, readPiSession, salvagePiHeader } from './read.js';
+
+export const piReader: SourceReader = {
+  source: 'pi',
+  defaultPlaces: piSessionPlaces,
+  isRecord: isPiRecord,
+  recognise(first) {
+    if (isPiHeader(first)) return 'header';
+    return isPiRecord(first) ? 'record' : null;
+  },
+  read: readPiFile,
+  // Entries copied into forks keep their id and timestamp: the origin, read first, counts them.
+  usageClaim: 'first',
+  priceHint: piPriceHint,
+  localProviders: piLocalProviders,
+};
+
+async function readPiFile(input: SourceInput): Promise<SessionFile> {
+  const { first } = input;
+  if (first.as === 'header') {
+    const pending = first.records.length > 1 ? [{ line: first.line, records: first.records.slice(1), clean: false }] : [];
+    return readPiSession({ ...input, header: first.records[0] as Record<string, unknown>, headerLine: first.line, pending });
+  }
+  // Entries with no header before them: the header line was damaged. Keep the entries.
+  const damaged = input.damaged;
+  const header = salvagePiHeader(damaged.map((d) => d.text), basename(input.path), first.records[0] as Record<string, unknown>);
+  input.diagnostics.push(diagnostic('header-damaged', input.path, damaged[0]?.number ?? null, `no readable session header; rebuilt from ${header.from}`));
+  return readPiSession({ ...input, header: header.record, headerLine: damaged[0]?.number ?? 0, pending: [first] });
+}

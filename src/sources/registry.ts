@@ -1,0 +1,52 @@
+// The agents bough reads, one SourceReader each. Discovery, reading and pricing ask this list,
+// never an agent by name: adding an agent is adding a reader here.
+
+import type { Environment } from '../environment.js';
+import type { PriceHint } from '../pricing/lookup.js';
+import type { PriceHints } from '../pricing/price.js';
+import type { SessionFile, Source } from '../types.js';
+import { piReader } from './pi/reader.js';
+import type { Recognised, SourceInput } from './source-input.js';
+
+/**
+ * Which copy of a usage record counts when several files hold it: the first holder (origins before
+ * their copies, oldest first), or the copy with the most output tokens (a response written as it
+ * streamed, its last line the whole).
+ */
+export type UsageClaimRule = 'first' | 'most-output';
+
+export interface SourceReader {
+  source: Source;
+  /** Where this agent keeps its sessions on this machine (from its variables and home). */
+  defaultPlaces(environment: Environment): string[];
+  /** Whether an object salvaged from a damaged line is a whole record of this agent. */
+  isRecord(value: Record<string, unknown>): boolean;
+  /** Whether a file whose first record this is belongs to this agent, and as what. */
+  recognise(first: Record<string, unknown>): Recognised | null;
+  read(input: SourceInput): Promise<SessionFile>;
+  usageClaim: UsageClaimRule;
+  /** How this agent's provider names meet the price table; `localProviders` from `localProviders()`. */
+  priceHint(provider: string | null, localProviders: ReadonlySet<string>): PriceHint;
+  /** Providers this agent's configuration on this machine runs locally. */
+  localProviders(environment: Environment): Promise<ReadonlySet<string>>;
+}
+
+export const READERS: readonly SourceReader[] = [piReader];
+
+export function readerOf(source: Source): SourceReader {
+  const reader = READERS.find((r) => r.source === source);
+  if (!reader) throw new Error(`no reader for ${source}`);
+  return reader;
+}
+
+/** Whether a salvaged object is a whole record of any agent (before the file's agent is known). */
+export function isAnyRecord(value: Record<string, unknown>): boolean {
+  return READERS.some((reader) => reader.isRecord(value));
+}
+
+/** The price hints of every agent, with what each one's configuration on this machine says runs locally. */
+export async function priceHints(environment: Environment): Promise<PriceHints> {
+  const local = new Map<Source, ReadonlySet<string>>();
+  for (const reader of READERS) local.set(reader.source, await reader.localProviders(environment));
+  return (source, provider) => readerOf(source).priceHint(provider, local.get(source) ?? new Set());
+}
