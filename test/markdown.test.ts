@@ -41,3 +41,10 @@ describe('Markdown from sessions', () => {
     expect(renderMarkdown('- [x] done\n- [ ] to do')).toMatch(/☑ done[\s\S]*☐ to do/);
   });
 });
+
+describe('tildes', () => {
+  it('keeps paths with single tildes as text (regression: PATH=~/bin:~/go/bin struck through)', () => {
+    expect(renderMarkdown('PATH=~/bin:~/go/bin')).toBe('<p>PATH=~/bin:~/go/bin</p>\n');
+    expect(renderMarkdown('a ~~struck~~ word')).toBe('<p>a <del>struck</del> word</p>\n');
+  });
+});

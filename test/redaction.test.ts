@@ -12,6 +12,8 @@ import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type BuildOptions } from '../src/build.js';
 import { main, type CliIo } from '../src/cli.js';
+import { createSharer } from '../src/share/share.js';
+import type { Entry, SessionFile } from '../src/types.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 
 const SECRETS = join(FIXTURES, 'secrets');
@@ -130,6 +132,49 @@ const PLACES: Record<keyof typeof PLANTED, string> = {
   pemPkcs8Lines: 'credentials: write tool content service-account.pem (PEM PKCS#8 private key)',
   pemOpensshLines: 'credentials: user shell command !cat ~/.ssh/id_ed25519 output (OpenSSH private key)',
 };
+
+/**
+ * The hostile set (hostile.jsonl): secrets as a reader finally sees them, planted in spellings
+ * the patterns used to miss: escaped for Markdown, HTML or JSON, split by strikethrough marks,
+ * glued to a word, after an escaped newline, in JSON text printed by tools, in an image's MIME
+ * type, cut short in a damaged line's preview.
+ */
+const HOSTILE = {
+  mdEscaped: 'sk-ant-api03-HOSTILEmdEscFAKEzJr4i0B3JrTAwR4y9ojfljoQoaF1LlqsajAIx',
+  entity: 'sk-ant-api03-HOSTILEentityFAKEu8jzPde0IgxLd6GnKLzdocJ2isAj',
+  unicodeEscaped: 'sk-ant-api03-HOSTILEjsonUFAKEcfBAepfJBd0Kh8oOOL8dmxgJTeKd',
+  strikethrough: 'sk-ant-api03-HOSTILEstrikeFAKEmxgJTeKdNnFRIBXuDL7Dxt',
+  glued: 'ghp_HOSTILEgluedFAKE8rESQedUStPKR0CsTy4Q',
+  afterNewline: 'AKIAHOSTILENEWLINE01',
+  stsSecret: 'HOSTILEfakeSTSb0ughmxgJTeKdNnFRIBXuDL7Dx',
+  stsSession: 'IQoJb3JpZ2luX2VjEHOSTILEfakeSESSIONu8jzPde0IgxLd6GnKLzdocJ2isAjIhKtJ0Rlg',
+  dbPasswordJson: 'HOSTILE-f4ke-json-db-pw-KLzdoc',
+  refreshToken: '1//0gHOSTILEfakeREFRESH8rESQedUStPKR0',
+  githubTokenField: 'HOSTILEfakeGHFIELDzJr4i0B3JrTAwR4y9',
+  stripeSecretField: 'HOSTILE-f4ke-stripe-field-cfBAepfJBd0K',
+  passphrase: 'f4ke lighthouse velvet quarry hostile',
+  urlSlashPassword: 'HOSTILE/f4ke/slash-pw-BRczrd',
+  redisEmptyUser: 'HOSTILE-f4ke-redis-VuUkTE',
+  azureAccountKey: 'HOSTILEfakeAZUREmxgJTeKdNnFRIBXuDL7DxtpYlSXpfKtH8rESQedUStPKR0CsTy4Qwb8DwkN+/Qw==',
+  azureSharedAccessKey: 'HOSTILEfakeSBUSzJr4i0B3JrTAwR4y9ojfljoQoaF1Llq=',
+  sasSignature: 'HOSTILEfakeSAS%2BmxgJTeKdNnFRIBX%3D',
+  bareToken: 'HOSTILEfakeBARETOKu8jzPde0IgxLd6Gn',
+  barePass: 'HOSTILE-f4ke-bare-pass-cfBAep',
+  secretKeyBase: 'HOSTILEfakeKEYBASE0KLzdocJ2isAjIhKtJ0RlgLKOmxgJTeKdNnFR',
+  curlPassword: 'HOSTILE-f4ke-curl-pw-KLzdoc',
+  tokenHeader: 'HOSTILEfakeTOKENHDRmxgJTeKdNnF',
+  mimeType: 'ghp_HOSTILEfakeMIMEzJr4i0B3JrTAwR4y9ojfl',
+  damagedPreview: 'ghp_DAMAGEDhostileFAKEi0B3JrTAwR4y9oj',
+  pemTail: 'HOSTILEfakePEMtail575yx8xm5MslfY5ubiheyEd7P4zDL/ak6J0kGODKdinZnL',
+  pemTail2: 'XicaBAg8WY1jzIRlNQb0prFmbh7+wy5yq1XoY1BaIMcAxYmfsB4HbQLXjjlAFbVV',
+  pemTail3: '6q9rXxtNDFyuzX9k1gnneGEYG1+LwiqD9jJBAc==',
+} as const;
+
+/** Other users' home folders (sessions from other machines) and the user's own in odd spellings. */
+const HOSTILE_HOMES = ['hostile-bob', 'hostile-alice', 'hostile-carol', '//home//planted-user', '/home/./planted-user', '~planted-user', '\\/home\\/planted-user'];
+
+/** Ordinary code in a tool's output that names keys: it must reach the page verbatim. */
+const HOSTILE_CODE = ['const apiKey = await getApiKeyForModel(model);', 'result.apiKey = args[++i];', 'process.env.ANTHROPIC_API_KEY = undefined;', 'apiKey: string | undefined;'];
 
 /** Every planted value with its name: one per PEM body line. */
 const VALUES = Object.entries(PLANTED).flatMap(([name, value]): { name: string; value: string }[] =>
@@ -265,6 +310,54 @@ describe('--redact', () => {
   });
 });
 
+describe('--redact against the hostile set', () => {
+  it('has something to remove: without it, a reader sees every hostile secret (at least its start)', () => {
+    const shown = [...builds.plain.files].map(([file, text]) => seen(file, text));
+    const missing = Object.entries(HOSTILE).filter(([, value]) => !needles(value).some((n) => shown.some((text) => text.includes(n.text))));
+    expect(missing.map(([name]) => name)).toEqual([]);
+  });
+
+  it('leaves no hostile secret, whole or in part, in any file of the report or in what a reader sees', () => {
+    const leaks: string[] = [];
+    for (const [file, text] of builds.redacted.files) {
+      for (const [name, value] of Object.entries(HOSTILE)) {
+        const found = needles(value).find((n) => text.includes(n.text) || seen(file, text).includes(n.text));
+        if (found) leaks.push(`${file}: ${name} as ${found.form} "${found.text}"`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+
+  it("leaves no other user's home folder and no odd spelling of the user's own", () => {
+    const leaks = [...builds.redacted.files].flatMap(([file, text]) =>
+      HOSTILE_HOMES.filter((home) => text.includes(home) || seen(file, text).includes(home)).map((home) => `${file}: ${home}`),
+    );
+    expect(leaks).toEqual([]);
+  });
+
+  it('keeps code that names keys verbatim on the session page', () => {
+    const pages = [...builds.redacted.files].filter(([file]) => file.startsWith('sessions/')).map(([file, text]) => seen(file, text));
+    expect(HOSTILE_CODE.filter((line) => !pages.some((text) => text.includes(line)))).toEqual([]);
+  });
+});
+
+describe('--redact on data nested deeper than any real record', () => {
+  it('does not overflow the stack on a value nested 10,000 levels deep, and still redacts what it shows', () => {
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
+    const shared = sharer.file(sessionWith(nested(10_000, { password: PLANTED.dbJsonPassword, cwd: `${HOME}/deep` })));
+    const text = JSON.stringify(shared.entries);
+    expect(text).not.toContain(PLANTED.dbJsonPassword);
+    expect(text).not.toContain(HOME);
+    expect(text).toContain('[nested too deep to show]');
+  });
+
+  it('redacts a value a few levels down in full', () => {
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
+    const shared = sharer.file(sessionWith(nested(5, { password: PLANTED.dbJsonPassword, cwd: `${HOME}/deep` })));
+    expect(JSON.stringify(shared.entries)).toContain('{"password":"[REDACTED:secret-field]","cwd":"~/deep"}');
+  });
+});
+
 describe('--omit and --share', () => {
   it('the sentences checked below are in a report without --omit', () => {
     const all = [...builds.plain.files.values()];
@@ -308,6 +401,19 @@ describe('--omit and --share', () => {
     expect(Object.keys(summaryOf(builds.shareCli).sharing?.redactions ?? {}).length).toBeGreaterThan(0);
   });
 });
+
+/** A value wrapped in `depth` objects: {"a": {"a": … value … }}. */
+function nested(depth: number, value: unknown): unknown {
+  let out = value;
+  for (let i = 0; i < depth; i++) out = { a: out };
+  return out;
+}
+
+/** A one-entry session whose entry holds `raw` as an unknown record. */
+function sessionWith(raw: unknown): SessionFile {
+  const entry = { kind: 'unknown', rawType: 'deep', raw, key: 'k1', id: 'e1', parentId: null, timestamp: null, line: 2, usage: [], recovered: false } satisfies Entry;
+  return { source: 'pi', path: `${HOME}/s.jsonl`, size: 0, mtime: 0, sessionId: 's', cwd: HOME, startedAt: null, parentFile: null, namedByAgent: true, subagentOf: null, formatVersion: 3, entries: [entry], diagnostics: [], lineCount: 2 };
+}
 
 async function buildInto(name: string, options: Omit<BuildOptions, 'out'>): Promise<Built> {
   const outDir = join(workDir, name);
@@ -373,6 +479,11 @@ function saysCount(text: string, kind: string, count: number): boolean {
   const n = count.toLocaleString('en-US').replace(/,/g, '[,\\s]?');
   const k = kind.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(^|[^\\d])${n}\\D{0,40}${k}|${k}\\D{0,40}(^|[^\\d])${n}([^\\d]|$)`, 'i').test(text);
+}
+
+/** What a reader sees of a file: of a page its text without tags (so `a<del>b</del>c` reads abc), of anything else the file. */
+function seen(file: string, text: string): string {
+  return file.endsWith('.html') ? visibleText(text.replace(/<(?:del|s|em|strong|code)>|<\/(?:del|s|em|strong|code)>/g, '')) : text;
 }
 
 /** What a reader sees of a page: tags dropped, entities decoded. */

@@ -1,5 +1,12 @@
+// The redactor on its own: what --redact makes of one text. Two corpora in fixtures/secrets/
+// measure it both ways: secret-lines.txt (every planted secret must go: recall) and
+// code-must-survive.txt (ordinary code that names keys must come back byte for byte: precision).
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '../src/share/redact.js';
+import { FIXTURES } from './support/fixtures.js';
 
 const redact = (text: string, home: string | null = '/home/ana') => createRedactor(home).text(text);
 const field = (name: string, value: string) => createRedactor(null).field(name, value);
@@ -11,7 +18,7 @@ describe('secret patterns', () => {
     ['Slack app token xapp-1-A0123456789-1234567890123-abcdef', 'Slack app token [REDACTED:slack-token]'],
     ['gitlab glpat-abcdefghij0123456789', 'gitlab [REDACTED:gitlab-token]'],
     ['X-API-Key: 0123456789abcdef0123', 'X-API-Key: [REDACTED:api-key]'],
-    ['cd /home/ana/work && ls /home/anatoly', 'cd ~/work && ls /home/anatoly'],
+    ['cd /home/ana/work && ls /home/anatoly', 'cd ~/work && ls ~'],
     ['input_tokens=5 max_tokens: 4096', 'input_tokens=5 max_tokens: 4096'],
   ])('%s', (text, redacted) => {
     expect(redact(text)).toBe(redacted);
@@ -35,5 +42,184 @@ describe('secret patterns', () => {
   it('never replaces a home of / or a drive root', () => {
     expect(redact('/usr/bin and C:\\Windows', '/')).toBe('/usr/bin and C:\\Windows');
     expect(redact('C:\\Windows', 'C:\\')).toBe('C:\\Windows');
+  });
+});
+
+describe('a home folder', () => {
+  it('is replaced where it stands as a path, not as the start of a longer name', () => {
+    expect(redact('cd /srv/ana/work && ls /srv/anatoly /srv/ana.', '/srv/ana')).toBe('cd ~/work && ls /srv/anatoly ~.');
+  });
+
+  it.each([
+    ['//home//ana/x', '~/x'],
+    ['/home/./ana/x', '~/x'],
+    ['{"cwd":"\\/home\\/ana\\/x"}', '{"cwd":"~\\/x"}'],
+    ['%2Fhome%2Fana%2Fx', '~%2Fx'],
+    ['~ana/notes', '~/notes'],
+    ['--home-ana-projects-x--/s.jsonl', '--~-projects-x--/s.jsonl'],
+    ['C--Users-ana-projects', '~-projects', 'C:\\Users\\ana'],
+    ['C:\\Users\\ana\\x and c:/users/ana/y and C:\\\\Users\\\\ana', '~\\x and ~/y and ~', 'C:\\Users\\ana'],
+  ])('in the spelling %s', (text, redacted, home = '/home/ana') => {
+    expect(redact(text, home)).toBe(redacted);
+  });
+
+  it("of another user (sessions from other machines) is replaced by ~ too, shared folders are not", () => {
+    expect(redact('/home/bob/src /Users/alice/Documents C:\\Users\\Ana Lima\\Desktop /mnt/c/Users/eve/x /Users/Shared/x')).toBe(
+      '~/src ~/Documents ~\\Desktop ~/x /Users/Shared/x',
+    );
+  });
+
+  it('stays out of web routes and URLs that only look like one', () => {
+    expect(redact("fetch('/users/me'); https://example.com/home/bob/x; src/home/index.ts")).toBe("fetch('/users/me'); https://example.com/home/bob/x; src/home/index.ts");
+  });
+});
+
+describe('code that names a secret is not one', () => {
+  it.each([
+    ['const apiKey = await getApiKeyForModel(model)'],
+    ['result.apiKey = args[++i]'],
+    ['ANTHROPIC_API_KEY = undefined'],
+    ['apiKey: string | undefined;'],
+    ['token: process.env.GITHUB_TOKEN,'],
+    ['password = getpass.getpass()'],
+    ['export OPENAI_API_KEY="$OPENAI_API_KEY"'],
+    ['API_KEY=your-key-here'],
+    ['errors.password = "Password is required";'],
+  ])('%s', (line) => {
+    expect(redact(line)).toBe(line);
+  });
+
+  it('a secret-named JSON field keeps a reference, a placeholder or an empty value', () => {
+    expect([field('apiKey', 'OLLAMA_API_KEY'), field('token', '${GITHUB_TOKEN}'), field('password', '<your password>'), field('secret', '')]).toEqual([
+      'OLLAMA_API_KEY',
+      '${GITHUB_TOKEN}',
+      '<your password>',
+      '',
+    ]);
+  });
+});
+
+describe('secrets the pattern list used to miss', () => {
+  it('a key hidden by a zero-width space or a soft hyphen', () => {
+    expect(redact('ghp_FAKEb0ugh\u200bcfBAepfJBd0Kh8oOOL8dmxgJTe and sk-ant-api03-\u00adFAKEb0ughzJr4i0B3JrTAwR4y9')).toBe(
+      '[REDACTED:github-token] and [REDACTED:anthropic-key]',
+    );
+  });
+
+  it('the body of a PEM key printed without its BEGIN line', () => {
+    const tail = ['tZ2tHtbku8ZOKtkxuA1rwid3oSJzQkxcKM+IMp6H8BwjMx0iEuuM+vnQUjbXW4zn', 'JiZY5wtmOYBijFLnTfwjrPCEwAE1wlF7Mw3NEVCv==', '-----END RSA PRIVATE KEY-----'];
+    const middle = ['$ sed -n 3,4p key.pem', 'i5Agx7L0yJhdOuR8H16qs2ZO8lf3Sn9LUHs1t9jy/+cdzcTmQgtMD7FMu69CSUTB', 'DfRZ6dk20JqDVpbwZandZ3BF9obe3Lb3Uqd7ylGs6hsbv9M1frQJFS1EVkU7HpJp', '$'];
+    expect(redact(tail.join('\n'))).toBe('[REDACTED:private-key]\n-----END RSA PRIVATE KEY-----');
+    expect(redact(middle.join('\n'))).toBe('$ sed -n 3,4p key.pem\n[REDACTED:private-key]\n$');
+  });
+
+  it('a certificate body is public and stays', () => {
+    const cert = ['-----BEGIN CERTIFICATE-----', 'MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ', 'RTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD', '-----END CERTIFICATE-----'].join('\n');
+    expect(redact(cert)).toBe(cert);
+  });
+
+  it('a value nested thousands of levels deep in JSON text is still read in one pass', () => {
+    const deep = `${'{"a":'.repeat(5000)}{"password":"F4ke-deep-pw-u8jzPde0"}${'}'.repeat(5000)}`;
+    expect(redact(deep)).toBe(deep.replace('F4ke-deep-pw-u8jzPde0', '[REDACTED:secret-field]'));
+  });
+
+  it('redacting twice changes nothing more', () => {
+    const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
+    expect(redact(once)).toBe(once);
+  });
+});
+
+describe('a megabyte line of near-matches', () => {
+  // No timing assertion: the patterns are written to be linear (see secrets.ts); a regression to
+  // backtracking shows as this test running for minutes.
+  it.each([
+    ['words', 'API_KEY:= eyJaaaaaaaa.eyJ https://u:p@ /home/ C:\\Users\\ ~a~ \\u00 &#4 sk-ant- ghp_ AKIA -----END PRIVATE KEY----- password: '],
+    ['separators', '/'],
+    ['escapes', '\\'],
+    ['JWT starts', 'eyJ'],
+    ['names', 'token='],
+    ['schemes', 'a://b:'],
+  ])('of %s comes back whole', (_, unit) => {
+    const line = unit.repeat(Math.ceil(2 ** 20 / unit.length));
+    expect(redact(`${line} .eyJ home Users`).length).toBeGreaterThan(0);
+  });
+});
+
+// --- The two corpora ---------------------------------------------------------------------------
+
+const SECRET_LINES = join(FIXTURES, 'secrets', 'secret-lines.txt');
+const CODE_LINES = join(FIXTURES, 'secrets', 'code-must-survive.txt');
+const CORPUS_HOME = '/home/planted-user';
+
+interface Outcome {
+  line: string;
+  output: string;
+  planted: number;
+  caught: number;
+  replacements: number;
+}
+
+/** A secret line: marks dropped, redacted, and checked against its shape (each «…» replaced, the rest kept). */
+function secretLine(marked: string): Outcome & { asExpected: boolean } {
+  const redactor = createRedactor(CORPUS_HOME);
+  const output = redactor.text(marked.replace(/[«»]/g, ''));
+  const plain = marked.split(/«[^»]*»/);
+  const planted = [...marked.matchAll(/«([^»]*)»/g)].map((m) => m[1] as string);
+  const shape = new RegExp(`^${plain.map(escapeRegExp).join(String.raw`(?:\[REDACTED:[a-z0-9-]+\]|~)`)}$`);
+  const asExpected = shape.test(output);
+  const caught = asExpected ? planted.length : planted.filter((value) => !output.includes(value)).length;
+  return { line: marked, output, planted: planted.length, caught, replacements: total(redactor.counts), asExpected };
+}
+
+function codeLine(line: string): Outcome {
+  const redactor = createRedactor(CORPUS_HOME);
+  const output = redactor.text(line);
+  return { line, output, planted: 0, caught: 0, replacements: total(redactor.counts) };
+}
+
+/** Recall: planted secrets caught. Precision: replacements that were planted secrets (over both corpora). */
+function measure(outcomes: readonly Outcome[]): { recall: number; precision: number; planted: number; replacements: number } {
+  const planted = sum(outcomes.map((o) => o.planted));
+  const caught = sum(outcomes.map((o) => o.caught));
+  const replacements = sum(outcomes.map((o) => o.replacements));
+  return { recall: caught / planted, precision: replacements === 0 ? 1 : Math.min(caught, replacements) / replacements, planted, replacements };
+}
+
+function linesOf(file: string): string[] {
+  return readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
+}
+
+function total(counts: ReadonlyMap<string, number>): number {
+  return sum([...counts.values()]);
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const secretOutcomes = linesOf(SECRET_LINES).filter((line) => !line.startsWith('#')).map(secretLine);
+const codeOutcomes = linesOf(CODE_LINES).map(codeLine);
+
+describe('the corpora', () => {
+  it('replaces every marked part of secret-lines.txt and nothing else on those lines', () => {
+    expect(secretOutcomes.length).toBeGreaterThan(40);
+    expect(secretOutcomes.filter((o) => !o.asExpected).map((o) => `${o.line}\n  became ${o.output}`)).toEqual([]);
+  });
+
+  it('leaves every line of code-must-survive.txt byte for byte, one by one and as one text', () => {
+    expect(codeOutcomes.length).toBeGreaterThan(80);
+    expect(codeOutcomes.filter((o) => o.output !== o.line).map((o) => `${o.line}\n  became ${o.output}`)).toEqual([]);
+    const whole = readFileSync(CODE_LINES, 'utf8');
+    expect(redact(whole, CORPUS_HOME)).toBe(whole);
+  });
+
+  it('has recall 100% and precision 100% over both', () => {
+    const measured = measure([...secretOutcomes, ...codeOutcomes]);
+    console.info(`redaction corpora: recall ${(measured.recall * 100).toFixed(1)}% of ${measured.planted} planted, precision ${(measured.precision * 100).toFixed(1)}% of ${measured.replacements} replacements`);
+    expect({ recall: measured.recall, precision: measured.precision }).toEqual({ recall: 1, precision: 1 });
   });
 });

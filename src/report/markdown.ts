@@ -32,6 +32,11 @@ const marked = new Marked({
       const titleAttr = title ? ` title="${escapeHtml(title)}"` : '';
       return `<a href="${escapeHtml(url)}"${titleAttr} rel="noopener noreferrer">${inner}</a>`;
     },
+    // GFM strikes through `~one~` too; paths (`PATH=~/bin:~/go/bin`, a redacted home) are far more
+    // common in sessions than that spelling, so only `~~two~~` strikes through.
+    del({ raw, tokens }: Tokens.Del): string {
+      return raw.startsWith('~~') ? `<del>${this.parser.parseInline(tokens)}</del>` : escapeHtml(raw);
+    },
     // A task list's box as a character: pages carry no form controls.
     checkbox({ checked }: Tokens.Checkbox): string {
       return checked ? '☑ ' : '☐ ';

@@ -1,10 +1,16 @@
-// Replaces secrets with [REDACTED:kind] and the user's home folder with ~, counting each kind.
+// Replaces secrets with [REDACTED:kind] and home folders with ~, counting each kind.
+//
+// A text is searched twice: as written, and as a reader finally sees it once JSON, Markdown and
+// HTML escapes are decoded (`sk\-ant\-…`, `sk&#45;ant…`, `sk\u002dant…`, `\/home\/ana`) and the
+// Markdown marks that vanish inside a word (`sk~~-~~ant…`) are dropped. What the decoded view
+// finds is mapped back to the characters it came from, so the escaped spelling is replaced whole
+// and everything else stays byte for byte.
 
-import { SECRET_FIELD, SECRET_PATTERNS } from './secrets.js';
+import { SECRET_RULES, isSecretName, isSecretValue, shape, type SecretRule, type Span } from './secrets.js';
 
 export interface Redactor {
   text(value: string): string;
-  /** The value of a field whose name says it is a secret (`"apiKey": "…"`). */
+  /** The value of a field whose name may say it is a secret (`"apiKey": "…"`). */
   field(name: string, value: string): string;
   /** How many of each kind were replaced so far. */
   readonly counts: ReadonlyMap<string, number>;
@@ -14,48 +20,261 @@ export const HOME_KIND = 'home-path';
 
 export function createRedactor(home: string | null): Redactor {
   const counts = new Map<string, number>();
-  const count = (kind: string) => counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  const homePattern = homeRegExp(home);
+  const rules = [...SECRET_RULES, ...homeRules(home)];
+  const text = (value: string) => redactText(value, rules, counts);
   return {
     counts,
     field(name, value) {
-      if (!SECRET_FIELD.test(name) || value.length < 4 || value.startsWith('[REDACTED:')) return this.text(value);
-      count('secret-field');
+      if (!isSecretName(name) || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) return text(value);
+      counts.set('secret-field', (counts.get('secret-field') ?? 0) + 1);
       return '[REDACTED:secret-field]';
     },
-    text(value) {
-      let text = value;
-      for (const { kind, pattern, group } of SECRET_PATTERNS) {
-        text = text.replace(pattern, (...args: unknown[]) => {
-          count(kind);
-          const marker = `[REDACTED:${kind}]`;
-          if (group === 0) return marker;
-          // The groups of a grouped pattern cover the whole match: keep all but the secret.
-          const groups = args.slice(1, args.findIndex((a) => typeof a === 'number')) as (string | undefined)[];
-          return groups.map((g, i) => (i + 1 === group ? marker : (g ?? ''))).join('');
-        });
-      }
-      if (homePattern) {
-        text = text.replace(homePattern, () => {
-          count(HOME_KIND);
-          return '~';
-        });
-      }
-      return text;
-    },
+    text,
   };
 }
 
+interface Replacement extends Span {
+  /** The index of the rule that named it: the earliest rule wins when spans overlap. */
+  rank: number;
+  kind: string;
+}
+
+function redactText(value: string, rules: readonly SecretRule[], counts: Map<string, number>): string {
+  const found = findAll(value, rules);
+  const view = shownView(value);
+  if (view) {
+    for (const r of findAll(view.text, rules)) {
+      const start = view.from[r.start] as number;
+      const end = view.from[r.end] as number;
+      if (end > start) found.push({ ...r, start, end });
+    }
+  }
+  if (found.length === 0) return value;
+  const markers = markersIn(value);
+  let out = '';
+  let at = 0;
+  for (const r of merge(markers.length === 0 ? found : found.filter((f) => !cutsMarker(f, markers)))) {
+    counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+    out += value.slice(at, r.start) + (r.kind === HOME_KIND ? '~' : `[REDACTED:${r.kind}]`);
+    at = r.end;
+  }
+  return out + value.slice(at);
+}
+
+function findAll(text: string, rules: readonly SecretRule[]): Replacement[] {
+  const found: Replacement[] = [];
+  rules.forEach((rule, rank) => {
+    for (const f of rule.find(text)) found.push({ start: f.start, end: f.end, rank, kind: f.kind ?? rule.kind });
+  });
+  return found;
+}
+
+const MARKER = /\[REDACTED:[a-z0-9-]+\]/g;
+
+/** The markers of an earlier redaction in a text: redacting again must not cut into them. */
+function markersIn(text: string): Span[] {
+  if (!text.includes('[REDACTED:')) return [];
+  return [...text.matchAll(MARKER)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+
+function cutsMarker(span: Span, markers: readonly Span[]): boolean {
+  return markers.some((m) => (span.start > m.start && span.start < m.end) || (span.end > m.start && span.end < m.end));
+}
+
+/** Overlapping spans become one, counted under the kind of the earliest rule among them. */
+function merge(found: Replacement[]): Replacement[] {
+  found.sort((a, b) => a.start - b.start || a.rank - b.rank);
+  const merged: Replacement[] = [];
+  for (const r of found) {
+    const last = merged.at(-1);
+    if (last && r.start < last.end) {
+      if (r.end > last.end) last.end = r.end;
+      if (r.rank < last.rank) Object.assign(last, { rank: r.rank, kind: r.kind });
+    } else {
+      merged.push({ ...r });
+    }
+  }
+  return merged;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The text as shown.
+
+export interface View {
+  text: string;
+  /** For each character of the view (and one past the end), where it starts in the original. */
+  from: Int32Array;
+}
+
+/** Escapes can be nested (a JSON text printed inside a JSON string): decode this many times at most. */
+const MAX_DECODE_ROUNDS = 3;
+const VIEW_TRIGGER = /[\\&*~`\u00ad\u200b-\u200d\u2060\ufeff]/;
+
+/** The text with escapes decoded and vanishing marks dropped, or null when that changes nothing. */
+export function shownView(text: string): View | null {
+  if (!VIEW_TRIGGER.test(text)) return null;
+  let view: View | null = null;
+  for (let round = 0; round < MAX_DECODE_ROUNDS; round++) {
+    const next = decodeOnce(view ? view.text : text);
+    if (!next) break;
+    if (view) {
+      const outer: Int32Array = view.from;
+      next.from = next.from.map((i) => outer[i] as number);
+    }
+    view = next;
+  }
+  return view;
+}
+
+/** Named character references that spell ASCII punctuation (what a key or a path is made of). */
+const NAMED_REFERENCES: Readonly<Record<string, string>> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", sol: '/', bsol: '\\', lowbar: '_', UnderBar: '_', period: '.',
+  colon: ':', semi: ';', equals: '=', plus: '+', num: '#', commat: '@', percnt: '%', dollar: '$', excl: '!', quest: '?',
+  lpar: '(', rpar: ')', lsqb: '[', rsqb: ']', lbrack: '[', rbrack: ']', lcub: '{', rcub: '}', lbrace: '{', rbrace: '}',
+  ast: '*', midast: '*', comma: ',', verbar: '|', vert: '|', grave: '`', Hat: '^', nbsp: ' ', Tab: '\t', NewLine: '\n',
+};
+const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z]{2,8}));/y;
+const HEX4 = /^[0-9A-Fa-f]{4}$/;
+const HEX2 = /^[0-9A-Fa-f]{2}$/;
+const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
+const ESCAPED_WHITESPACE: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };
+/** Invisible characters a page shows as nothing: zero-width spaces and joiners, soft hyphens. */
+const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/;
+/** Where decoding may change something: escapes, references, invisible characters, Markdown marks. */
+const SPECIAL = /[\\&*~`\u00ad\u200b-\u200d\u2060\ufeff]/g;
+/** Markdown's emphasis, strikethrough and code marks: inside a word they vanish from the page. */
+const INLINE_MARKS = new Set(['*', '~', '`']);
+const WORD_CHAR = /[A-Za-z0-9_-]/;
+
+interface Edit {
+  at: number;
+  next: number;
+  text: string;
+}
+
+function decodeOnce(text: string): View | null {
+  const edits: Edit[] = [];
+  for (const m of text.matchAll(SPECIAL)) {
+    const at = m.index;
+    const last = edits.at(-1);
+    if (last && at < last.next) continue;
+    const edit = decodeAt(text, at, last?.next === at ? last.text.at(-1) : text[at - 1]);
+    if (edit) edits.push(edit);
+  }
+  if (edits.length === 0) return null;
+  const parts: string[] = [];
+  const from = new Int32Array(text.length + 1);
+  let n = 0;
+  let copied = 0;
+  for (const edit of edits) {
+    parts.push(text.slice(copied, edit.at), edit.text);
+    for (let k = copied; k < edit.at; k++) from[n++] = k;
+    for (let k = 0; k < edit.text.length; k++) from[n++] = edit.at;
+    copied = edit.next;
+  }
+  parts.push(text.slice(copied));
+  for (let k = copied; k < text.length; k++) from[n++] = k;
+  from[n] = text.length;
+  return { text: parts.join(''), from: from.slice(0, n + 1) };
+}
+
+/** What the special character at `at` shows as, or null when it shows as itself. */
+function decodeAt(text: string, at: number, before: string | undefined): Edit | null {
+  const c = text[at] as string;
+  if (c === '\\') {
+    const next = text[at + 1];
+    if (next === undefined) return null;
+    const hex4 = next === 'u' ? text.slice(at + 2, at + 6) : '';
+    if (HEX4.test(hex4)) return { at, next: at + 6, text: String.fromCharCode(parseInt(hex4, 16)) };
+    const hex2 = next === 'x' ? text.slice(at + 2, at + 4) : '';
+    if (HEX2.test(hex2)) return { at, next: at + 4, text: String.fromCharCode(parseInt(hex2, 16)) };
+    const shown = ESCAPED_WHITESPACE[next] ?? (ASCII_PUNCTUATION.test(next) ? next : null);
+    return shown === null ? null : { at, next: at + 2, text: shown };
+  }
+  if (c === '&') {
+    CHARACTER_REFERENCE.lastIndex = at;
+    const m = CHARACTER_REFERENCE.exec(text);
+    const shown = m ? referenceText(m) : null;
+    return m && shown !== null ? { at, next: at + m[0].length, text: shown } : null;
+  }
+  if (INLINE_MARKS.has(c)) {
+    let end = at;
+    while (text[end] === c) end++;
+    const after = text[end];
+    const inWord = before !== undefined && after !== undefined && WORD_CHAR.test(before) && WORD_CHAR.test(after);
+    return inWord ? { at, next: end, text: '' } : null;
+  }
+  return INVISIBLE.test(c) ? { at, next: at + 1, text: '' } : null;
+}
+
+function referenceText(m: RegExpExecArray): string | null {
+  const [, decimal, hex, name] = m;
+  if (name !== undefined) return NAMED_REFERENCES[name] ?? null;
+  const code = decimal !== undefined ? Number(decimal) : parseInt(hex as string, 16);
+  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Home folders.
+
+/** One path separator as a text may spell it: `/`, `\`, `//`, `\/` (JSON), `\\`, `%2F`, and `/./`. */
+const SEP = String.raw`(?:(?:[\\/]|%2[Ff]|%5[Cc])+(?:\.(?:[\\/]|%2[Ff]|%5[Cc])+)*)`;
+/** A path starts at the first of its separators: a match never starts again inside a run of them. */
+const PATH_START = String.raw`(?<![\\/]|%2[Ff]|%5[Cc])`;
+/** A path goes on after the home folder, or ends (a sentence's full stop may follow). */
+const HOME_END = String.raw`(?![A-Za-z0-9_$-]|\.[A-Za-z0-9_-])`;
+/** Folders under /home, /Users and C:\Users that are nobody's home. */
+const NOT_A_USER = String.raw`(?!(?:Shared|Public|Default|Default User|All Users|linuxbrew)${HOME_END})`;
+/** A user name, not ending in a full stop (`in /home/ana.` ends a sentence). */
+const USER_NAME = String.raw`[A-Za-z0-9_$](?:[A-Za-z0-9_$-]|\.(?=[A-Za-z0-9_$-])){0,63}`;
+/** Windows user names may hold spaces: `C:\Users\Ana Lima\Documents`. */
+const WINDOWS_USER_NAME = String.raw`(?:${USER_NAME}(?: ${USER_NAME}){1,3}(?=${SEP})|${USER_NAME})`;
+
+/** Where a path may start: not inside a word, a file name or a URL's path. */
+const NOT_IN_WORD = String.raw`(?<![A-Za-z0-9_.%-])`;
+
 /**
- * The home folder where it stands as a path, in / or \ spelling: `/home/ana/x`, `"C:\Users\ana"`,
- * not `/home/anatoly`. A home of "/" or a drive root is never replaced.
+ * Any user's home folder, for reports that hold sessions from other machines, replaced by ~ like
+ * the user's own: /home/NAME and /Users/NAME as written (`/users/me` is a web route), also
+ * /c/Users/NAME (Git Bash) and /mnt/c/Users/NAME (WSL); C:\Users\NAME in any case.
  */
-function homeRegExp(home: string | null): RegExp | null {
-  if (home === null) return null;
+const ANY_HOME = [
+  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:var|usr|export))?${SEP}(?:home|Users)${SEP}${NOT_A_USER}${USER_NAME}${HOME_END}`, 'g'),
+  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}mnt)?${SEP}[a-z]${SEP}Users${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'g'),
+  new RegExp(String.raw`${NOT_IN_WORD}[A-Za-z]:${SEP}(?:Users|Documents and Settings)${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'gi'),
+];
+
+function homeRules(home: string | null): SecretRule[] {
+  const own = ownHomePatterns(home);
+  return [...own.patterns, ...ANY_HOME].map((pattern) =>
+    shape(HOME_KIND, pattern, { hint: own.patterns.includes(pattern) ? own.hint : ANY_HOME_HINT }),
+  );
+}
+
+const ANY_HOME_HINT = /home|Users|Documents and Settings/i;
+
+/**
+ * The user's own home in every spelling: as a path (any separators, any case), as `~NAME`, and
+ * folded into a folder name the way Pi and Claude Code name a project's session folder
+ * (`--home-ana-projects--`, `-home-ana-projects`). A home of "/" or a drive root is never replaced.
+ */
+function ownHomePatterns(home: string | null): { patterns: RegExp[]; hint: RegExp } {
+  const none = { patterns: [], hint: /(?!)/ };
+  if (home === null) return none;
   const trimmed = home.replace(/[\\/]+$/, '');
-  if (trimmed.length < 3 || /^[A-Za-z]:$/.test(trimmed)) return null;
-  const spellings = new Set([trimmed, trimmed.replace(/\\/g, '/'), trimmed.replace(/\//g, '\\')]);
-  const alternatives = [...spellings].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-  const windows = /^[A-Za-z]:/.test(trimmed);
-  return new RegExp(`(?:${alternatives})(?![A-Za-z0-9._-])`, windows ? 'gi' : 'g');
+  const drive = /^[A-Za-z]:/.exec(trimmed)?.[0] ?? '';
+  const parts = trimmed.slice(drive.length).split(/[\\/]+/).filter(Boolean);
+  if (parts.length === 0 || trimmed.length < 3) return none;
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const user = parts.at(-1) as string;
+  const path = `${PATH_START}${escape(drive)}${SEP}${parts.map(escape).join(SEP)}${HOME_END}`;
+  // Pi names a session folder `--home-ana-projects--`, Claude Code `-home-ana-projects` or `C--Users-ana-projects`.
+  const foldedParts = parts.map((p) => escape(p.replace(/[^A-Za-z0-9]/g, '-'))).join('-');
+  const folded = drive
+    ? String.raw`(?<![A-Za-z0-9])${escape(drive[0] as string)}-{1,2}${foldedParts}(?=-|$|[^A-Za-z0-9])`
+    : String.raw`(?<=(?:^|[^A-Za-z0-9])-{1,2})${foldedParts}(?=-|$|[^A-Za-z0-9])`;
+  const tilde = String.raw`~${escape(user)}${HOME_END}`;
+  // Every spelling holds the user's name, maybe with its punctuation made dashes.
+  const hint = new RegExp(user.replace(/[^A-Za-z0-9]/g, '.'), 'i');
+  return { patterns: [new RegExp(path, 'gi'), new RegExp(folded, 'gi'), new RegExp(tilde, 'g')], hint };
 }

@@ -1,60 +1,432 @@
-// What --redact looks for: the secret shapes that show up in terminal sessions, as data.
-// Order matters: specific shapes first, so a key is named by its issuer, and the generic
-// patterns below never see a value that is already redacted.
+// What --redact looks for, as data: the shapes of keys issued by known services, and the rule
+// that tells a secret written after a secret-sounding name (`DB_PASSWORD=…`, `"apiKey": "…"`) from
+// ordinary code that merely names one (`const apiKey = await getApiKeyForModel(model)`).
+//
+// Every rule finds spans of one text; the redactor merges the spans of all rules, so order only
+// decides the kind a span is counted under when two rules find it (the earlier, more specific
+// one). Patterns are written to stay linear on long lines: every unbounded run is anchored
+// to a distinctive prefix or bounded, so a megabyte of near-matches costs one pass.
 
-export interface SecretPattern {
-  kind: string;
-  pattern: RegExp;
-  /** The capture group that holds the secret; the rest of the match is kept. 0 = the whole match. */
-  group: number;
+export interface Span {
+  start: number;
+  end: number;
 }
 
-const secret = (kind: string, pattern: RegExp, group = 0): SecretPattern => ({ kind, pattern, group });
+/** A span found by a rule; `kind` when it differs from the rule's. */
+export interface Found extends Span {
+  kind?: string;
+}
 
-/** A value of an assignment or a quoted field that is not already a redaction marker. */
-const VALUE = String.raw`(?!\[REDACTED:)[^\s"'\x60,;]{4,}`;
+export interface SecretRule {
+  kind: string;
+  find(text: string): readonly Found[];
+}
 
-export const SECRET_PATTERNS: readonly SecretPattern[] = [
-  // Private keys, whole blocks; a block cut off by truncated output is redacted to its end.
-  secret('private-key', /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g),
-  secret('anthropic-key', /\bsk-ant-[A-Za-z0-9_-]{16,}/g),
-  secret('openai-key', /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g),
-  secret('stripe-key', /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{20,}/g),
-  secret('github-token', /\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}/g),
-  secret('slack-token', /\bxox[abposre]-[A-Za-z0-9-]{10,}|\bxapp-\d-[A-Za-z0-9-]{10,}|https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g),
-  secret('gitlab-token', /\bglpat-[A-Za-z0-9_-]{20,}/g),
-  secret('sendgrid-key', /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g),
-  secret('google-oauth', /\bya29\.[A-Za-z0-9_-]{20,}|\bGOCSPX-[A-Za-z0-9_-]{20,}/g),
-  secret('digitalocean-token', /\bdo[pro]_v1_[a-f0-9]{64}\b/g),
-  secret('aws-access-key', /\b(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[A-Z0-9]{16}\b/g),
-  secret('aws-secret-key', /\b(aws_?secret_?access_?key|AWS_SECRET_ACCESS_KEY)(\s*[=:]\s*["']?)([A-Za-z0-9/+=]{40})\b/gi, 3),
-  secret('google-api-key', /\bAIza[0-9A-Za-z_-]{35}\b/g),
-  secret('npm-token', /\bnpm_[A-Za-z0-9]{36}\b/g),
-  secret('huggingface-token', /\bhf_[A-Za-z0-9]{30,}\b/g),
-  secret('jwt', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g),
-  // scheme://user:password@host (the user may be empty): the password goes, the rest stays readable.
-  secret('url-password', /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"'<>]*:)([^\s@/"'<>]+)(@)/gi, 2),
-  // .npmrc: //registry/:_authToken=…, _auth=…, _password=…
-  secret('npm-token', /(:_authToken|:_auth|:_password|^_authToken|^_auth|^_password)(\s*=\s*)(\S+)/gm, 3),
-  secret('bearer-token', /\b(Bearer\s+)((?!\[REDACTED:)[A-Za-z0-9._~+/=-]{8,})/g, 2),
-  secret('basic-auth', /\b(Authorization\s*:\s*Basic\s+)([A-Za-z0-9+/=]{8,})/gi, 2),
-  // NAME_KEY=…, NAME_TOKEN=…, NAME_SECRET=…, PASSWORD=… in any case (also export, quotes, colon forms).
-  secret(
-    'assignment',
-    new RegExp(String.raw`\b([A-Za-z0-9_.-]*(?:_KEY|_TOKEN|_SECRET|_PASSWORD|_PASSWD|_PASS|_PWD|PASSWORD|PASSWD|SECRET|APIKEY|API_KEY))(\s*[=:]\s*["']?)(${VALUE})`, 'gi'),
-    3,
-  ),
-  // "apiKey": "…", "password": "…", api_key: …, access_token=… in any case.
-  secret(
-    'api-key',
-    new RegExp(String.raw`\b((?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|private[_-]?key|password|passwd|secret)["']?)(\s*[=:]\s*["']?)(${VALUE})`, 'gi'),
-    3,
-  ),
-];
+interface ShapeOptions {
+  /** The capture group that holds the secret; the rest of the match is kept. Default 0, the whole match. */
+  group?: number;
+  /** Says whether the captured text is a secret after all. */
+  accept?: (value: string) => boolean;
+  /** A cheap test that must pass before the pattern runs: patterns that open with a lookbehind or a class scan slowly. */
+  hint?: string | RegExp | ((text: string) => boolean);
+}
+
+/** A rule from a pattern (compiled with the d flag, for the positions of groups). */
+export function shape(kind: string, pattern: RegExp, options: ShapeOptions = {}): SecretRule {
+  const { group = 0, accept, hint } = options;
+  const flags = pattern.flags.includes('d') ? pattern.flags : `${pattern.flags}d`;
+  const re = new RegExp(pattern.source, flags);
+  return {
+    kind,
+    find(text) {
+      const found: Found[] = [];
+      if (hint !== undefined && !(typeof hint === 'string' ? text.includes(hint) : typeof hint === 'function' ? hint(text) : hint.test(text))) return found;
+      // exec on the rule's own pattern, not matchAll: matchAll copies the pattern on every call.
+      re.lastIndex = 0;
+      for (let match = re.exec(text); match; match = re.exec(text)) {
+        if (match[0] === '') re.lastIndex++;
+        const at = match.indices?.[group];
+        if (!at || at[1] <= at[0]) continue;
+        if (accept && !accept(text.slice(at[0], at[1]))) continue;
+        found.push({ start: at[0], end: at[1] });
+      }
+      return found;
+    },
+  };
+}
+
+/** A value too short to be worth a secret (and too short to tell from a word). */
+const MIN_SECRET_LENGTH = 4;
+/** How much of a bare value is read to tell a secret from code; a secret is then replaced to its end. */
+const VALUE_HEAD_LENGTH = 200;
+/** How far a quoted value or a secret's end is looked for: beyond any real key, short enough to stay cheap. */
+const MAX_VALUE_LENGTH = 1 << 14;
+
+// ---------------------------------------------------------------------------------------------
+// Names: which names say their value is a secret.
+
+/** The last word of a name that makes its value a secret: `DB_PASSWORD`, `PASS`, `client_secret`, `APIKEY`, `auth`. */
+const SECRET_LAST_WORDS = new Set(['password', 'passwd', 'pass', 'passphrase', 'secret', 'credential', 'credentials', 'apikey', 'authorization', 'auth']);
+/** `…Key` is a secret after any word but these (a public key, a sort key, a cache key). */
+const NOT_SECRET_KEY_PREFIXES = new Set([
+  'public', 'publishable', 'sort', 'partition', 'primary', 'foreign', 'cache', 'idempotency', 'object', 'hash', 'range',
+  'row', 'composite', 'unique', 'index', 'lookup', 'map', 'dict', 'group', 'message', 'routing', 'shard', 'cursor',
+  'translation', 'i18n', 'react', 'list', 'child', 'parent', 'natural', 'surrogate', 'hot', 'short', 'shortcut', 'next',
+  'prev', 'previous', 'first', 'last', 'start', 'end', 'dedup', 'dedupe', 'lock', 'query', 'search', 'order', 'column',
+  'field', 'item', 'entry', 'state', 'event', 'metric', 'label', 'tag', 'trace', 'span', 'log', 'storage', 'file', 'thread',
+  'tool', 'model', 'provider', 'env', 'config', 'setting', 'settings', 'option', 'options', 'name', 'type',
+]);
+/** `…Token` is a secret after any word but these (token counts, lexer tokens, page tokens). */
+const NOT_SECRET_TOKEN_PREFIXES = new Set([
+  'max', 'min', 'num', 'total', 'input', 'output', 'prompt', 'completion', 'reasoning', 'cached', 'cache', 'eos', 'bos',
+  'pad', 'unk', 'sep', 'cls', 'mask', 'special', 'stop', 'start', 'end', 'next', 'page', 'continuation', 'cancellation',
+  'cancel', 'sync', 'lexer', 'parse', 'parser', 'current', 'prev', 'previous', 'first', 'last', 'count', 'design', 'css',
+]);
+
+/** A name's words, lower case, from its last dotted part: `env.SecretAccessKey` → secret, access, key. */
+export function nameWords(name: string): string[] {
+  const last = name.split('.').filter(Boolean).pop() ?? '';
+  return last
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word.toLowerCase());
+}
+
+/** Whether a name (`DB_PASSWORD`, `"SecretAccessKey"`, `x-api-key`, `SECRET_KEY_BASE`) says its value is a secret. */
+export function isSecretName(name: string): boolean {
+  const words = nameWords(name);
+  const last = words.at(-1);
+  const before = words.at(-2);
+  if (last === undefined) return false;
+  if (SECRET_LAST_WORDS.has(last)) return true;
+  // `DB_PWD`, but not bare `PWD`: that is the working directory.
+  if (last === 'pwd') return before !== undefined;
+  if (last === 'key') return before !== undefined && !NOT_SECRET_KEY_PREFIXES.has(before);
+  if (last === 'token') return before === undefined || !NOT_SECRET_TOKEN_PREFIXES.has(before);
+  // Rails' SECRET_KEY_BASE.
+  return last === 'base' && before === 'key' && words.at(-3) === 'secret';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values: is what follows a secret name a secret, or code that names one?
+
+/** Values of documentation, not secrets: `<your key>`, `your-key-here`, `sk-ant-...`, `xxxx`, `REDACTED_TOKEN`. */
+const PLACEHOLDER = /^(?:<[^<>]*>|\[[^[\]]*\]|\{[^{}]*\}|(.)\1+|your[-_ .].*|your|(?:insert|enter|replace|put|add)[-_ ].*|.*[-_ ]here|changeme|change[-_]me|placeholder|redacted.*|xxx.*|.*(?:\.\.\.|…).*)$/i;
+/** Values that refer to a secret kept elsewhere: `$TOKEN`, `${API_KEY}`, `$(cat key)`, `{{ secrets.X }}`, `%(pw)s`, `%TOKEN%`. */
+const REFERENCE = /^(?:\$(?!2[abxy]?\$)|\{\{|%\(|%[A-Za-z_]+%$|<%|#\{)/;
+/** An environment variable's name standing for its value (`"apiKey": "OLLAMA_API_KEY"` in Pi's models.json). */
+const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+/** `"authorization": "Bearer $TOKEN"`: the credential is what follows the scheme. */
+const AUTH_SCHEME = /^(?:Bearer|Basic|Token|Bot)[ \t]+/i;
+const KEYWORD_LITERALS = new Set(['undefined', 'null', 'nil', 'none', 'true', 'false', 'nan', 'void', 'yes', 'no', 'on', 'off', 'empty', 'required', 'optional']);
+/** A value that starts with one of these (cut at the space after it) is an expression: `await getKey()`. */
+const CODE_KEYWORDS = new Set([
+  'await', 'new', 'typeof', 'yield', 'async', 'function', 'lambda', 'not', 'require', 'import', 'this', 'self', 'super',
+  'delete', 'static', 'readonly', 'private', 'public', 'protected', 'const', 'let', 'var', 'def', 'func', 'return', 'else',
+]);
+/** Words of a message about a secret, not of a passphrase: `errors.password = "Password is required"`. */
+const MESSAGE_WORDS = new Set([
+  'is', 'are', 'was', 'must', 'should', 'please', 'required', 'invalid', 'incorrect', 'enter', 'your', 'the', 'not', 'too',
+  'be', 'least', 'missing', 'wrong', 'failed', 'cannot', 'does', 'match', 'expired', 'for', 'to', 'of',
+]);
+/** Type names that follow `name:` in TypeScript, Python, Rust and Go annotations. */
+const TYPE_NAMES = new Set([
+  'string', 'number', 'boolean', 'bigint', 'symbol', 'any', 'unknown', 'never', 'object', 'str', 'int', 'float', 'bool',
+  'bytes', 'dict', 'list', 'tuple', 'char', 'usize', 'isize', 'u8', 'i32', 'i64', 'u32', 'u64', 'f64', 'byte', 'rune',
+]);
+/** A call or an index: `getApiKeyForModel(model)`, `args[++i]`, `os.environ["KEY"]`, `Optional[str]`. */
+const CALL_OR_INDEX = /^[\w$.?!:]+[([]/;
+/** A member access: `config.apiKey`, `process.env.ANTHROPIC_API_KEY`, `opts?.token`. */
+const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
+/** A name in code: letters only (`apiKey`, `tool_use_id` has no digit either, `result`). */
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z_$]*$/;
+/** Characters after a value that make it an operand: `a || b`, `a ?? b`, `a ? b : c`, `Model<any>`, `a + b`. */
+const OPERATOR_AFTER = /^[ \t]*(?:[|&?:<>=+*/%^!]|\.\w)/;
+const NUMBER = /^[-+]?\d+(?:\.\d+)?$/;
 
 /**
- * Field names whose string value is a secret whatever it looks like ("apiKey", "client_secret",
- * "password", "x-api-key", AWS's "SecretAccessKey" and "SessionToken"): in JSON a key and its
- * value are separate strings, so the patterns above cannot see them together.
+ * Where a value stands decides how code-like it may be read:
+ * - `literal`: shell and .env assignments (`TOKEN=abc`), URL queries, headers, command-line flags:
+ *   whatever is written is the value, unless it is a reference (`$TOKEN`).
+ * - `yaml`: `name: value` opening a line: a literal unless it reads as a type or an expression.
+ * - `code`: `name = value`, `name: value` inside a line, keyword arguments: the value is an
+ *   expression; only a literal that is not a plain name is a secret.
  */
-export const SECRET_FIELD = /(?:api[_-]?key|apikey|secret|password|passwd|pwd|passphrase|token|credentials?|authorization|auth|access[_-]?key|private[_-]?key|secret[_-]?key)$/i;
+export type ValueForm = 'literal' | 'yaml' | 'code';
+
+export interface ValueRead {
+  start: number;
+  end: number;
+  quoted: boolean;
+}
+
+/** Whether the value written after a secret name is a secret (not a placeholder, a reference or code). */
+export function isSecretValue(value: string, read: { quoted: boolean; form: ValueForm; name: string; after: string }): boolean {
+  if (value.length < MIN_SECRET_LENGTH || value.startsWith('[REDACTED:')) return false;
+  const credential = value.replace(AUTH_SCHEME, '');
+  if (PLACEHOLDER.test(credential) || REFERENCE.test(credential) || ENV_NAME.test(credential)) return false;
+  if (namesItself(value, read.name)) return false;
+  const lower = value.toLowerCase();
+  if (KEYWORD_LITERALS.has(lower)) return false;
+  if (read.quoted) return read.form !== 'code' || !isMessage(lower);
+  if (CODE_KEYWORDS.has(lower)) return false;
+  if (NUMBER.test(value) && value.length < 6) return false;
+  if (/^[([{!`<@*]/.test(value) || CALL_OR_INDEX.test(value) || /^(?:this|self|super|cls)\./.test(value)) return false;
+  if (read.form === 'literal') return true;
+  if (MEMBER_ACCESS.test(value) || OPERATOR_AFTER.test(read.after) || /^[ \t]*[,;]/.test(read.after)) return false;
+  if (read.form === 'code') return !IDENTIFIER.test(value);
+  // yaml: a type (`apiKey: string`, `token: Token`), a name in camelCase or snake_case, or one
+  // that says what it holds (`password: passwordInput`) is code; other words are the value.
+  if (TYPE_NAMES.has(lower)) return false;
+  return !(IDENTIFIER.test(value) && (/[A-Z_$]/.test(value) || nameWords(value).some((w) => SECRET_WORDS.has(w))));
+}
+
+/** Words a value may consist of and still only name the secret (`--token TOKEN`, `password: password`). */
+const SECRET_WORDS = new Set(['password', 'passwd', 'pass', 'pwd', 'secret', 'token', 'key', 'apikey', 'api', 'auth', 'credential', 'credentials', 'passphrase']);
+
+function namesItself(value: string, name: string): boolean {
+  if (!/^[A-Za-z _-]+$/.test(value)) return false;
+  const own = new Set(nameWords(name));
+  return nameWords(value.replace(/[- ]/g, '_')).every((word) => own.has(word) || SECRET_WORDS.has(word));
+}
+
+function isMessage(lower: string): boolean {
+  const words = lower.split(/[^a-z']+/).filter(Boolean);
+  return words.length >= 2 && words.some((word) => MESSAGE_WORDS.has(word));
+}
+
+/** Reads the value that starts at `at`: quoted (to its closing quote on the same line) or the head of a bare word. */
+export function readValue(text: string, at: number): ValueRead | null {
+  const quote = text[at];
+  let from = at;
+  if (quote === '"' || quote === "'" || quote === '`') {
+    const limit = Math.min(text.length, at + 1 + MAX_VALUE_LENGTH);
+    for (let i = at + 1; i < limit; i++) {
+      const c = text[i];
+      if (c === '\\') i++;
+      else if (c === quote) return { start: at + 1, end: i, quoted: true };
+      else if (c === '\n') break;
+    }
+    // Not closed on its line (cut off): the rest reads as a bare value.
+    from = at + 1;
+  }
+  const end = withoutUnbalancedClosers(text, from, bareEnd(text, from, VALUE_HEAD_LENGTH));
+  return end > from ? { start: from, end, quoted: false } : null;
+}
+
+/** Where a bare value ends, looking at most `limit` characters ahead. */
+function bareEnd(text: string, from: number, limit: number): number {
+  const stop = Math.min(text.length, from + limit);
+  let end = from;
+  while (end < stop && !isValueStop(text.charCodeAt(end))) end++;
+  return end;
+}
+
+/** A bare secret is replaced whole, however far it runs past the head that was read. */
+function secretEnd(text: string, read: ValueRead): number {
+  return read.quoted || read.end - read.start < VALUE_HEAD_LENGTH ? read.end : withoutUnbalancedClosers(text, read.start, bareEnd(text, read.start, MAX_VALUE_LENGTH));
+}
+
+/** Whitespace, quotes and the characters that end a shell word or an argument: , ; & | < > */
+function isValueStop(c: number): boolean {
+  return c <= 32 || c === 34 || c === 39 || c === 96 || c === 44 || c === 59 || c === 38 || c === 124 || c === 60 || c === 62;
+}
+
+/** `f(api_key=abc123)` reads `abc123`, not `abc123)`. */
+function withoutUnbalancedClosers(text: string, start: number, end: number): number {
+  let open = 0;
+  for (let i = start; i < end; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[' || c === '{') open++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (open === 0) return i;
+      open--;
+    }
+  }
+  return end;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Named values: NAME=value, NAME: value, "NAME": "value", --flag value.
+
+/** A name, its closing quote or bracket, and an assignment: `=`, `:`, `:=`, `=>` (not `==`, `::`, `://`). */
+const NAMED = /(?<![\w$.-])([A-Za-z_$][\w$.-]{0,100})(["'\]]{0,2})([ \t]*)(:=|=>|=(?![=~])|:(?![:/\\]))([ \t]*)/g;
+/** A command-line flag with its value: `--password=…`, `--api-key …`. */
+const FLAG = /(?<![\w-])--?([A-Za-z][\w-]{0,60})(=|[ \t]+)(?=[^\s-])/g;
+const CODE_DECLARATION = /(?:^|[^\w$])(?:const|let|var|val|final|readonly|private|public|protected)[ \t]+$/;
+/** How far back to look for the start of the line a name opens: indentation and a list dash. */
+const LINE_LOOKBACK = 40;
+
+/** A quick look before the words of a name are read. */
+const SECRET_NAME_HINT = /pass|pwd|secret|token|key|auth|credential/i;
+
+/** `NAME=value` and `NAME := value` count as assignments, `"NAME": value` as a secret field, `NAME: value` as an API key. */
+function namedValues(text: string): Found[] {
+  const found: Found[] = [];
+  NAMED.lastIndex = 0;
+  for (let m = NAMED.exec(text); m; m = NAMED.exec(text)) {
+    const [whole, name = '', closer = '', before = '', op = '', after = ''] = m;
+    if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
+    const read = readValue(text, m.index + whole.length);
+    if (!read) continue;
+    const form = formOf(text, m.index, name, closer, op, before + after);
+    const value = text.slice(read.start, read.end);
+    if (!isSecretValue(value, { quoted: read.quoted, form, name, after: text.slice(read.end, read.end + 8) })) continue;
+    const end = form === 'yaml' && !read.quoted ? lineEnd(text, read.start, secretEnd(text, read)) : secretEnd(text, read);
+    found.push({ start: read.start, end, kind: op !== ':' ? 'assignment' : /["']/.test(closer) ? 'secret-field' : 'api-key' });
+    NAMED.lastIndex = Math.max(NAMED.lastIndex, end);
+  }
+  return found;
+}
+
+/** `--password=…` is whatever follows; `--token …` only a value that is not a plain word (`--token flag`). */
+function flagValues(text: string): Found[] {
+  const found: Found[] = [];
+  FLAG.lastIndex = 0;
+  for (let m = FLAG.exec(text); m; m = FLAG.exec(text)) {
+    const name = m[1] ?? '';
+    if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
+    const read = readValue(text, m.index + m[0].length);
+    if (!read) continue;
+    const value = text.slice(read.start, read.end);
+    if (m[2] !== '=' && !read.quoted && /^[A-Za-z]+(?:[-_][A-Za-z]+)*$/.test(value)) continue;
+    if (!isSecretValue(value, { quoted: read.quoted, form: 'literal', name, after: '' })) continue;
+    const end = secretEnd(text, read);
+    found.push({ start: read.start, end });
+    FLAG.lastIndex = Math.max(FLAG.lastIndex, end);
+  }
+  return found;
+}
+
+function formOf(text: string, start: number, name: string, closer: string, op: string, spaces: string): ValueForm {
+  const line = lineBefore(text, start);
+  if (name.includes('-') && !name.includes('.')) return 'literal';
+  if (op === ':') return line !== null && /^[ \t]*(?:-[ \t]+)?["']?$/.test(line) && closer.length <= 1 ? 'yaml' : 'code';
+  if (op !== '=' || spaces !== '' || name.includes('.') || closer.includes(']')) return 'code';
+  const previous = previousNonSpace(text, start);
+  if (previous === '(' || previous === ',' || previous === '{') return 'code';
+  if (line !== null ? CODE_DECLARATION.test(line) : CODE_DECLARATION.test(text.slice(Math.max(0, start - LINE_LOOKBACK), start))) return 'code';
+  return 'literal';
+}
+
+/** The text from the start of the line to `at`, or null when the line began too far back to matter. */
+function lineBefore(text: string, at: number): string | null {
+  for (let i = at - 1; i >= 0 && at - i <= LINE_LOOKBACK; i--) if (text[i] === '\n') return text.slice(i + 1, at);
+  return at <= LINE_LOOKBACK ? text.slice(0, at) : null;
+}
+
+function previousNonSpace(text: string, at: number): string | undefined {
+  for (let i = at - 1; i >= 0 && at - i <= LINE_LOOKBACK; i--) if (text[i] !== ' ' && text[i] !== '\t') return text[i];
+  return undefined;
+}
+
+/** A YAML scalar runs to the end of its line (`password: correct horse battery staple`), not past a ` #` comment. */
+function lineEnd(text: string, start: number, end: number): number {
+  let i = end;
+  const limit = Math.min(text.length, start + MAX_VALUE_LENGTH);
+  while (i < limit && text[i] !== '\n' && text[i] !== '\r' && !(text[i] === '#' && text[i - 1] === ' ')) i++;
+  while (i > end && (text[i - 1] === ' ' || text[i - 1] === '\t')) i--;
+  return i;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Private keys whose BEGIN line is missing: the body printed by `tail`, `sed -n` or a cut preview.
+
+const BASE64_LINE = /^[A-Za-z0-9+/]{16,}={0,2}$/;
+/** A body's last line may be short: `e8TnroaWPSx6iIgIZN3m`, `Cv==`. */
+const BASE64_TAIL = /^[A-Za-z0-9+/]{2,}={0,2}$/;
+/** The start of a DER private key (PKCS#1, PKCS#8, EC) or of an OpenSSH key, in base64. */
+const KEY_BODY_START = /^(?:MII[A-Za-z0-9+/]|MC4CAQAw|MHcCAQEE|MIGHAgEA|MIGEAgEA|b3BlbnNzaC1rZXktdjE)/;
+const END_LINE = /^-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
+/** PEM bodies are wrapped at 64 characters (OpenSSH at 70): two such lines in a row are a key body. */
+const PEM_WIDTHS = new Set([64, 70]);
+/** A BEGIN line of something public (a certificate, a public key): its body is not a secret. */
+const PUBLIC_BEGIN = /^-----BEGIN (?![A-Z0-9 ]*PRIVATE)/;
+
+/**
+ * Runs of base64 lines that are a private key's body: ended by an END line, opened by the start
+ * of a DER or OpenSSH key, or two or more lines at PEM's width (mixed case, as base64 is).
+ */
+function pemBodies(text: string): Span[] {
+  const found: Span[] = [];
+  if (!text.includes('\n')) return found;
+  let run: { start: number; end: number; lines: number; full: number; keyStart: boolean; afterPublic: boolean } | null = null;
+  let previous = '';
+  for (let at = 0; at <= text.length; ) {
+    let next = text.indexOf('\n', at);
+    if (next < 0) next = text.length;
+    const raw = text.slice(at, next);
+    const line = raw.trim();
+    if (run ? BASE64_TAIL.test(line) && /[0-9+/=]|[a-z][A-Z]|[A-Z][a-z]/.test(line) : BASE64_LINE.test(line) && /[0-9+/]/.test(line) && /[a-z]/.test(line) && /[A-Z]/.test(line)) {
+      const start = at + raw.indexOf(line);
+      run ??= { start, end: start, lines: 0, full: 0, keyStart: KEY_BODY_START.test(line) && line.length >= 40, afterPublic: PUBLIC_BEGIN.test(previous) };
+      run.lines++;
+      if (PEM_WIDTHS.has(line.length)) run.full++;
+      run.end = start + line.length;
+    } else {
+      if (run && (END_LINE.test(line) || (!run.afterPublic && (run.keyStart || run.full >= 2)))) found.push({ start: run.start, end: run.end });
+      run = null;
+      previous = line;
+    }
+    at = next + 1;
+  }
+  if (run && !run.afterPublic && (run.keyStart || run.full >= 2)) found.push({ start: run.start, end: run.end });
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** A token after `Bearer` or `Token`: random (a digit, or long), not a word of prose (`Bearer authentication`) or a placeholder. */
+function isCredential(token: string): boolean {
+  return (/\d/.test(token) || token.length >= 24) && !PLACEHOLDER.test(token);
+}
+
+/** Prefixes distinctive enough to name a key even when the key is cut short (`ghp_AbC…`). */
+const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.)`;
+
+export const SECRET_RULES: readonly SecretRule[] = [
+  // Private keys, whole blocks; a block cut off by truncated output is redacted to its end.
+  shape('private-key', /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g, { hint: 'PRIVATE KEY' }),
+  { kind: 'private-key', find: pemBodies },
+  // Issued keys. Distinctive prefixes need no word boundary: a key glued to a word is still a key.
+  shape('anthropic-key', /sk-ant-[A-Za-z0-9_-]{16,}/g),
+  shape('openrouter-key', /sk-or-v1-[A-Za-z0-9]{32,}/g),
+  shape('openai-key', /sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|\bsk-[A-Za-z0-9_-]{20,}/g, { hint: 'sk-' }),
+  shape('stripe-key', /(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|\bpk_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{20,}/g),
+  shape('github-token', /gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}/g),
+  shape('slack-token', /xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,}|https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g),
+  shape('gitlab-token', /glpat-[A-Za-z0-9_-]{20,}/g),
+  shape('sendgrid-key', /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g),
+  shape('google-oauth', /ya29\.[A-Za-z0-9_-]{20,}|GOCSPX-[A-Za-z0-9_-]{20,}/g),
+  shape('digitalocean-token', /do[pro]_v1_[a-f0-9]{64}(?![a-f0-9])/g),
+  shape('aws-access-key', /(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[A-Z0-9]{16}(?![A-Z0-9])/g),
+  shape('aws-secret-key', /(?<![A-Za-z0-9])((?:aws_?)?secret_?access_?key)(["']?[ \t]*[=:][ \t]*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi, { group: 3, hint: /access_?key/i }),
+  shape('google-api-key', /AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g),
+  shape('npm-token', /npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g),
+  shape('huggingface-token', /(?<![A-Za-z])hf_[A-Za-z0-9]{30,}/g, { hint: 'hf_' }),
+  // The header part is bounded so that a megabyte of "eyJ" fails fast at every start.
+  shape('jwt', /eyJ[A-Za-z0-9_-]{8,300}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, { hint: '.eyJ' }),
+  // A key cut short by a preview or an ellipsis: the part shown is still the start of a real key.
+  shape('partial-key', new RegExp(String.raw`${KEY_PREFIX}[A-Za-z0-9_-]{8,200}(?=…|\.\.\.|$)|eyJ[A-Za-z0-9_-]{8,300}\.eyJ[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]*)?(?=…|\.\.\.|$)`, 'g'), { hint: (text) => text.includes('…') || text.includes('...') || /[\w-]$/.test(text) }),
+  // Azure storage and service bus connection strings, and the signature of a SAS URL.
+  shape('azure-key', /(?<![A-Za-z])(?:AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret)=([^;"'\s<>]{8,})/gi, { group: 1, hint: /AccountKey|SharedAccess|SharedSecret/i }),
+  shape('sas-signature', /[?&;]sig=([^&\s"'<>#;]{8,})/g, { group: 1, hint: 'sig=' }),
+  // scheme://user:password@host (the user may be empty, the password may hold a /): the password
+  // goes, the rest stays readable. A number before / is a port, not a password.
+  shape('url-password', /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,200}:(?!\d{1,5}(?:[/?#]|$))([^\s@"'<>]{1,200})@/gi, { group: 1, hint: '://' }),
+  // scheme://token@host: a user name that is a random string is a token.
+  shape('url-password', /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}:\/\/([A-Za-z0-9_-]{24,200})@/gi, { group: 1, hint: '://', accept: (user) => /\d/.test(user) && /[A-Za-z]/.test(user) }),
+  // .npmrc: //registry/:_authToken=…, _auth=…, _password=…
+  shape('npm-token', /(?::_authToken|:_auth|:_password|^_authToken|^_auth|^_password)[ \t]*=[ \t]*(\S+)/gm, { group: 1, hint: /_auth|_password/ }),
+  shape('bearer-token', /\bBearer[ \t]+((?!\[REDACTED:)[A-Za-z0-9._~+/=-]{8,})/g, { group: 1, accept: (token) => isCredential(token) && !ENV_NAME.test(token) }),
+  shape('basic-auth', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([A-Za-z0-9+/=]{8,})/gi, { group: 1, hint: /authorization/i }),
+  shape('auth-header', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?(?:Token|Bot|Digest|ApiKey|Api-Key|SSWS|OAuth|JWT|Key)[ \t]+((?!\[REDACTED:)[^\s"'<>]{6,})/gi, { group: 1, hint: /authorization/i, accept: (token) => isCredential(token) && !REFERENCE.test(token) }),
+  // curl -u user:password, --user=user:password (the user may be empty).
+  shape('basic-auth', /(?<![\w-])(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: /-u|--user/, accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
+  // NAME=…, export NAME="…", "apiKey": "…", X-API-Key: …, --password …: the value after a
+  // secret name, unless it is code, a reference or a placeholder.
+  { kind: 'assignment', find: namedValues },
+  { kind: 'assignment', find: flagValues },
+];

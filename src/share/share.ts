@@ -188,8 +188,9 @@ class Walker {
         case 'toolCall':
           return this.toolCall(block);
         case 'image':
-          // Base64 pixels: nothing to match, and megabytes to scan.
-          return block;
+          // The pixels are base64, megabytes with nothing to match; the MIME type is text from the
+          // file, shown on the page beside the image.
+          return { ...block, mimeType: this.t(block.mimeType) };
         case 'unknown':
           return { type: 'unknown', blockType: this.t(block.blockType), raw: this.json(block.raw) };
       }
