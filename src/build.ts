@@ -26,7 +26,8 @@ import type { Summary } from './report/schema.js';
 import { failedPageView, sessionPageView } from './report/session-page.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
-import { priceHints } from './sources/registry.js';
+import { priceHints, usageClaimRule } from './sources/registry.js';
+import { withEntryTitles } from './ledger/titles.js';
 
 /** What every command reads and how it prices and cuts: the part `build` and `stats` share. */
 export interface ReportOptions {
@@ -39,6 +40,8 @@ export interface ReportOptions {
   environment: Environment;
   /** Called with short progress notes (the CLI shows them on a terminal). */
   progress?: ((message: string) => void) | undefined;
+  /** Called once discovery knows where it looked: the run's first line says which agents' folders were found. */
+  discovered?: ((discovery: Discovery) => void) | undefined;
 }
 
 export interface BuildOptions extends ReportOptions {
@@ -76,6 +79,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const sharerFor = () => createSharer({ redact: options.redact ?? false, omit: new Set(options.omit ?? []), home: options.environment.home });
   let sharer = sharerFor();
   let discovery = await discover(options.inputs, options.environment, options.scope.sources);
+  options.discovered?.(discovery);
   await refuseUnsafeOut(outDir, discovery.places, options.environment.home);
   // Taken before reading: a second build into the same folder waits or refuses now, not after its work.
   const folder = await openReportFolder(outDir, `bough ${await packageVersion()}`);
@@ -111,8 +115,9 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   options.progress?.(`counting ${plural(collected.ledgers.length, 'session')}`);
   const table = await loadPriceTable(options.pricesFile ?? null, options.environment);
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: await priceHints(options.environment) });
-  const claims = claimEntries(collected.ledgers);
-  const data = buildReportData(collected.ledgers, claims, price, options.scope);
+  const ledgers = withEntryTitles(collected.ledgers);
+  const claims = claimEntries(ledgers, usageClaimRule);
+  const data = buildReportData(ledgers, claims, price, options.scope);
   const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, collected.ledgers.length);
   return { discovery, collected, claims, table, price, data, diagnostics };
 }
@@ -166,6 +171,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     let html: string;
     try {
       const view = sessionPageView(content.get(session.key), session, {
+        subagentFile: (key) => content.get(key),
         pages,
         time,
         price,

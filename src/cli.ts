@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { relative } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build, type BuildResult } from './build.js';
+import { placesLine, type Discovery } from './discover.js';
 import { machineTimeZone, type Environment } from './environment.js';
 import { BoughError } from './errors.js';
 import { parsePeriod, parseSources, ScopeError, type Scope } from './ledger/scope.js';
@@ -173,6 +174,14 @@ function progressOf(flags: ScopeFlags, io: CliIo): ((message: string) => void) |
   return !flags.quiet && io.isTty ? (message: string) => io.stderr(`\r\u001b[2K${message}`) : undefined;
 }
 
+/** With no inputs named, the run's first line says where bough looked and which agents' folders it found. */
+function foundLine(flags: ScopeFlags, io: CliIo): (discovery: Discovery) => void {
+  return (discovery) => {
+    if (flags.quiet || !discovery.usedDefaults) return;
+    io.stderr(`bough: looking in ${placesLine(discovery.places, io.home)}\n`);
+  };
+}
+
 async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise<number> {
   const progress = progressOf(flags, io);
   const environment: Environment = { env: io.env, home: io.home };
@@ -189,6 +198,7 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
       environment,
       now: io.now(),
       progress,
+      discovered: foundLine(flags, io),
     });
   } catch (error) {
     if (progress) io.stderr('\r\u001b[2K');
@@ -197,8 +207,8 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
   if (progress) io.stderr('\r\u001b[2K');
   if (!flags.quiet) {
     if (result.usedSamples) {
-      const searched = result.places.map((p) => p.path).join(', ');
-      io.stderr(`bough: no sessions found in ${searched}; building the bundled sample sessions instead.\n`);
+      // The first line said where bough looked.
+      io.stderr(`bough: no sessions found in the agents' folders; building the bundled sample sessions instead.\n`);
     }
     for (const warning of result.warnings) io.stderr(`bough: warning: ${warning}\n`);
     io.stdout(`${summaryLine(result)}\n`);
@@ -217,6 +227,7 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
       priceSubscriptions: flags.priceSubscriptions ?? false,
       environment: { env: io.env, home: io.home },
       progress,
+      discovered: foundLine(flags, io),
     });
     if (progress) io.stderr('\r\u001b[2K');
     if (flags.json) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`);

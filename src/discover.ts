@@ -10,7 +10,7 @@ import { BoughError } from './errors.js';
 import type { Environment } from './environment.js';
 import { READERS } from './sources/registry.js';
 import { danglingLink, whyNotFound, whyUnreadable } from './file-problems.js';
-import type { Source } from './types.js';
+import { SOURCE_NAMES, type Source } from './types.js';
 
 export interface Place {
   source: Source | null;
@@ -239,3 +239,21 @@ function isMissing(error: unknown): boolean {
   const code = error instanceof Error && 'code' in error ? error.code : undefined;
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
+
+/**
+ * Which agents' folders the default places held, for the run's first line:
+ * "Pi: ~/.pi/agent/sessions (12 files) · Claude Code: ~/.claude/projects (40 files) · no Codex folder".
+ */
+export function placesLine(places: readonly Place[], home: string): string {
+  const shown = (path: string) => (home && (path === home || path.startsWith(`${home}${sep}`)) ? `~${path.slice(home.length)}` : path);
+  const sources = [...new Set(places.map((p) => p.source))];
+  return sources
+    .map((source) => {
+      const name = source === null ? 'inputs' : SOURCE_NAMES[source];
+      const found = places.filter((p) => p.source === source && p.exists);
+      if (found.length === 0) return `no ${name} folder`;
+      return `${name}: ${found.map((p) => `${shown(p.path)} (${p.files === 1 ? '1 file' : `${p.files} files`})`).join(', ')}`;
+    })
+    .join(' · ');
+}
+

@@ -26,6 +26,7 @@ export interface StatsResult {
 
 export async function stats(options: StatsOptions): Promise<StatsResult> {
   const discovery = await discover(options.inputs, options.environment, options.scope.sources);
+  options.discovered?.(discovery);
   const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics });
   if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery));
   const { data } = await reportContext(discovery, collected, options);

@@ -36,6 +36,13 @@ export interface Usage extends TokenCounts {
   /** A model picked as "the one in use" because the record names none. */
   modelGuessed: boolean;
   timestamp: number | null;
+  /**
+   * What identifies this record across files, when it is not its entry's key: the same response
+   * in several files (Claude: message id and request id) carries the same claim, and counts once.
+   */
+  claim: string | null;
+  /** The agent may not have written the response's final output count: `output` is a lower bound. */
+  outputPartial: boolean;
 }
 
 /** What a tool call does, told by the source reader that knows the tool's arguments. */
@@ -76,6 +83,8 @@ export type Block =
 /** A skill invocation stored expanded in a prompt: the words typed are `text`, the skill body is folded. */
 export interface SkillInvocation {
   name: string;
+  /** The command as the user typed it in that agent (Pi: `/skill:review`), without its arguments. */
+  command: string;
   location: string | null;
   body: string;
 }
@@ -164,6 +173,12 @@ export type EntryPayload =
     }
   | { kind: 'system'; content: Block[]; sections: Record<string, string | null>; toolsAdded: string[]; toolsRemoved: string[] }
   | { kind: 'usageOnly'; usageKind: string; note: string | null }
+  /**
+   * Something written into the conversation that nobody typed as a prompt and no model wrote as a
+   * reply: a slash command's echo or output, context the agent injected (instructions, environment,
+   * reminders), a hook's note, an interruption, a local notice. Shown small and folded; never a turn.
+   */
+  | { kind: 'notice'; label: string; tone: 'info' | 'warn'; summary: string; content: Block[] }
   | { kind: 'unknown'; rawType: string; raw: unknown };
 
 export type Entry = EntryBase & EntryPayload;
@@ -185,6 +200,14 @@ export interface SessionFile {
   parentFile: string | null;
   /** The file still has the name the agent gives the files it writes (a copy made by hand usually has not). */
   namedByAgent: boolean;
+  /** The session id of the file this one was copied or forked from, as the reader read it from the file's name or records. */
+  parentSessionId: string | null;
+  /** The session this file is a sub-agent of (its id as recorded): its usage counts in that session. */
+  subagentOf: string | null;
+  /** What the sub-agent was for, as recorded (its type, its task, "warmup", "compaction"); null for a main session. */
+  subagentLabel: string | null;
+  /** Titles this file gives to entries of other files (a summary of an earlier session names the entry it ends at). */
+  entryTitles: { entryId: string; title: string }[];
   formatVersion: number;
   entries: Entry[];
   diagnostics: Diagnostic[];

@@ -120,8 +120,22 @@ describe('bough command line', () => {
     const out = join(await tempDir(), 'report');
     const result = await run(['--out', out]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/no sessions found in .*\.pi\/agent\/sessions; building the bundled sample sessions instead/);
+    expect(result.stderr).toBe(
+      "bough: looking in no Pi folder · no Claude Code folder · no Codex folder\nbough: no sessions found in the agents' folders; building the bundled sample sessions instead.\n",
+    );
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('bundled sample sessions');
+  });
+
+  it('says on its first line which agents\' folders it found, with no inputs named', async () => {
+    const home = await tempDir();
+    await mkdir(join(home, '.pi', 'agent', 'sessions', '--p--'), { recursive: true });
+    await writeFile(join(home, '.pi', 'agent', 'sessions', '--p--', 'a.jsonl'), await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    await mkdir(join(home, '.claude', 'projects'), { recursive: true });
+    const result = await run(['stats', '--json'], {}, home);
+    expect(result.code).toBe(0);
+    expect(result.stderr.split('\n')[0]).toBe('bough: looking in Pi: ~/.pi/agent/sessions (1 file) · Claude Code: ~/.claude/projects (0 files) · no Codex folder');
+    expect(JSON.parse(result.stdout)).toMatchObject({ totals: { sessions: 1 } });
+    expect((await run(['stats', '--json', '-q'], {}, home)).stderr).toBe('');
   });
 
   it('exits 1 with a sentence when an input does not exist', async () => {

@@ -50,6 +50,8 @@ function usage(u: Partial<Usage>): Usage {
     recordedCostFromProvider: false,
     modelGuessed: false,
     timestamp: null,
+    claim: null,
+    outputPartial: false,
     ...u,
   };
 }

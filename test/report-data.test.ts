@@ -8,6 +8,7 @@ import { ALL_TIME, parsePeriod, type Scope } from '../src/ledger/scope.js';
 import { createPricer } from '../src/pricing/price.js';
 import { parsePriceTable } from '../src/pricing/table.js';
 import { piPriceHint } from '../src/sources/pi/prices.js';
+import { usageClaimRule } from '../src/sources/registry.js';
 import { buildReportData, type ReportData } from '../src/report/data.js';
 import { rowsOf, totalsJson } from '../src/report/json.js';
 import { boughCost, emptyScopeSentence } from '../src/report/numbers.js';
@@ -30,7 +31,7 @@ function scope(flags: { month?: string; since?: string; until?: string } = {}, m
 
 function report(files: SessionFile[], s: Scope = scope()): ReportData {
   const ledgers = files.map(ledgerOf);
-  return buildReportData(ledgers, claimEntries(ledgers), PRICES, s);
+  return buildReportData(ledgers, claimEntries(ledgers, usageClaimRule), PRICES, s);
 }
 
 /** Asked at 23:50 on 31 October in Los Angeles, answered at 00:10 on 1 November. */

@@ -1,8 +1,23 @@
 // Which sessions copy which (forks, clones, full copies, imports), and which session counts each
-// entry: an entry present in several files counts once, in the oldest file holding it, every
-// origin before its copies. Pure: ledgers in, claims out.
+// entry and usage record: an entry present in several files counts once, in the oldest file
+// holding it, every origin before its copies; a usage record counts once by its source's rule.
+// Pure: ledgers in, claims out.
 
+import type { Source } from '../types.js';
 import type { SessionKey, SessionLedger } from './ledger.js';
+
+/**
+ * Which copy of a usage record counts when several files hold it: the first holder (origins before
+ * their copies, oldest first), or the copy with the most output tokens (a response written as it
+ * streamed, each line a little more of it).
+ */
+export type UsageClaimRule = 'first' | 'most-output';
+
+/** What a session counts of its file: one flag per entry, and one per usage record (in ledger order). */
+export interface Counted {
+  entries: Uint8Array;
+  usage: Uint8Array;
+}
 
 export interface Claims {
   /** The session each copy was taken from, when that session is among the inputs. */
@@ -11,23 +26,32 @@ export interface Claims {
   copiesOf: ReadonlyMap<SessionKey, readonly SessionKey[]>;
   /** Copies whose recorded origin is not among the inputs (their copied entries count in them). */
   missingOrigin: ReadonlySet<SessionKey>;
-  /** For each session, one flag per entry: 1 when this session counts it. */
-  counted: ReadonlyMap<SessionKey, Uint8Array>;
+  /** For each session, what it counts. */
+  counted: ReadonlyMap<SessionKey, Counted>;
+  /**
+   * The session each sub-agent file is counted and shown in: its parent's main file, or, when that
+   * is not among the inputs (a main file never written), the oldest sub-agent file of that parent.
+   */
+  hostOf: ReadonlyMap<SessionKey, SessionKey>;
+  /** Sub-agent files by host, oldest first. */
+  subagentsOf: ReadonlyMap<SessionKey, readonly SessionKey[]>;
 }
 
-export function claimEntries(ledgers: readonly SessionLedger[]): Claims {
+export function claimEntries(ledgers: readonly SessionLedger[], usageRule: (source: Source) => UsageClaimRule): Claims {
   const originOf = new Map<SessionLedger, SessionLedger>();
   const missingOrigin = new Set<SessionLedger>();
   const index = indexLedgers(ledgers);
 
   for (const ledger of ledgers) {
-    if (ledger.parentFile === null) continue;
-    const origin = findOrigin(ledger, ledger.parentFile, index);
+    if (ledger.parentFile === null && ledger.parentSessionId === null) continue;
+    const origin = findOrigin(ledger, index);
     if (origin && !isAncestor(ledger, origin, originOf)) originOf.set(ledger, origin);
     else missingOrigin.add(ledger);
   }
   // Imports and exports keep the session id and name no origin: the oldest file of an id is the origin.
-  for (const sameId of index.bySessionId.values()) {
+  // Sub-agent files carry their parent's id without being copies of it.
+  for (const withId of index.bySessionId.values()) {
+    const sameId = withId.filter((l) => l.subagentOf === null);
     if (sameId.length < 2) continue;
     const [first, ...copies] = [...sameId].sort(byAge);
     for (const copy of copies) {
@@ -49,8 +73,56 @@ export function claimEntries(ledgers: readonly SessionLedger[]): Claims {
     originOf: new Map([...originOf].map(([copy, origin]) => [copy.key, origin.key])),
     copiesOf,
     missingOrigin: new Set([...missingOrigin].map((l) => l.key)),
-    counted: countedEntries(ledgers, originOf),
+    counted: countedEntries(ledgers, originOf, usageRule),
+    ...subagentHosts(ledgers, index, originOf),
   };
+}
+
+/**
+ * Each sub-agent file's host: the oldest main file of its parent session that is not itself a copy,
+ * found through sub-agents of sub-agents; without one, the oldest sub-agent file of that parent.
+ */
+function subagentHosts(
+  ledgers: readonly SessionLedger[],
+  index: LedgerIndex,
+  originOf: ReadonlyMap<SessionLedger, SessionLedger>,
+): Pick<Claims, 'hostOf' | 'subagentsOf'> {
+  const parentOf = new Map<SessionLedger, SessionLedger>();
+  const orphans = new Map<string, SessionLedger[]>();
+  for (const ledger of ledgers) {
+    if (ledger.subagentOf === null) continue;
+    const candidates = (index.bySessionId.get(ledger.subagentOf) ?? []).filter((l) => l !== ledger && l.source === ledger.source);
+    const mains = candidates.filter((l) => l.subagentOf === null);
+    const parent = oldest(mains.filter((l) => !originOf.has(l))) ?? oldest(mains) ?? oldest(candidates.filter((l) => l.subagentOf !== ledger.subagentOf));
+    if (parent) parentOf.set(ledger, parent);
+    else {
+      const key = `${ledger.source}\0${ledger.subagentOf}`;
+      const list = orphans.get(key);
+      if (list) list.push(ledger);
+      else orphans.set(key, [ledger]);
+    }
+  }
+  for (const list of orphans.values()) {
+    const [host, ...rest] = [...list].sort(byAge);
+    for (const ledger of rest) if (host) parentOf.set(ledger, host);
+  }
+  const hostOf = new Map<SessionKey, SessionKey>();
+  const subagentsOf = new Map<SessionKey, SessionKey[]>();
+  for (const ledger of [...parentOf.keys()].sort(byAge)) {
+    let host = parentOf.get(ledger) as SessionLedger;
+    const seen = new Set<SessionLedger>([ledger]);
+    while (parentOf.has(host) && !seen.has(host)) {
+      seen.add(host);
+      host = parentOf.get(host) as SessionLedger;
+    }
+    // A loop of sub-agents naming each other has no host: each stays a session of its own.
+    if (seen.has(host)) continue;
+    hostOf.set(ledger.key, host.key);
+    const list = subagentsOf.get(host.key);
+    if (list) list.push(ledger.key);
+    else subagentsOf.set(host.key, [ledger.key]);
+  }
+  return { hostOf, subagentsOf };
 }
 
 interface LedgerIndex {
@@ -78,16 +150,19 @@ function indexLedgers(ledgers: readonly SessionLedger[]): LedgerIndex {
 
 /**
  * Recorded origin paths come from the machine that wrote them: match by path, else by file
- * name, else by the session id (in the file name, or the value itself when it is an id).
+ * name, else by the session id the reader read from the origin's name or the records.
  */
-function findOrigin(ledger: SessionLedger, recorded: string, index: LedgerIndex): SessionLedger | null {
-  const others = (list: SessionLedger[] | undefined) => (list ?? []).filter((l) => l !== ledger);
-  const exact = index.byPath.get(normalisePath(recorded));
-  if (exact && exact !== ledger) return exact;
-  const byName = others(index.byBaseName.get(baseName(recorded)));
-  if (byName.length > 0) return oldest(byName);
-  const id = sessionIdFromName(recorded);
-  const byId = others(index.bySessionId.get(id));
+function findOrigin(ledger: SessionLedger, index: LedgerIndex): SessionLedger | null {
+  const others = (list: SessionLedger[] | undefined) => (list ?? []).filter((l) => l !== ledger && l.source === ledger.source);
+  const recorded = ledger.parentFile;
+  if (recorded !== null) {
+    const exact = index.byPath.get(normalisePath(recorded));
+    if (exact && exact !== ledger && exact.source === ledger.source) return exact;
+    const byName = others(index.byBaseName.get(baseName(recorded)));
+    if (byName.length > 0) return oldest(byName);
+  }
+  if (ledger.parentSessionId === null) return null;
+  const byId = others(index.bySessionId.get(ledger.parentSessionId)).filter((l) => l.subagentOf === null);
   return byId.length > 0 ? oldest(byId) : null;
 }
 
@@ -103,9 +178,14 @@ function isAncestor(candidate: SessionLedger, of: SessionLedger, originOf: Reado
 /**
  * The first session to hold an entry key counts it. Sessions are taken oldest first, each origin
  * before its copies, across all inputs: two copies of one lost origin, or a copy of a copy whose
- * middle file is lost, still share their history, and it counts once.
+ * middle file is lost, still share their history, and it counts once. Usage records are claimed
+ * by their own key the same way, or, where the source says so, by the copy with the most output.
  */
-function countedEntries(ledgers: readonly SessionLedger[], originOf: ReadonlyMap<SessionLedger, SessionLedger>): Map<SessionKey, Uint8Array> {
+function countedEntries(
+  ledgers: readonly SessionLedger[],
+  originOf: ReadonlyMap<SessionLedger, SessionLedger>,
+  usageRule: (source: Source) => UsageClaimRule,
+): Map<SessionKey, Counted> {
   const ordered: SessionLedger[] = [];
   const placed = new Set<SessionLedger>();
   const place = (ledger: SessionLedger) => {
@@ -120,16 +200,35 @@ function countedEntries(ledgers: readonly SessionLedger[], originOf: ReadonlyMap
   [...ledgers].sort(byAge).forEach(place);
 
   const claimed = new Set<string>();
-  const counted = new Map<SessionKey, Uint8Array>();
+  const counted = new Map<SessionKey, Counted>();
+  /** The holder of each usage claim so far: whose flag to set, and its output tokens. */
+  const holders = new Map<string, { flags: Uint8Array; index: number; output: number }>();
   for (const ledger of ordered) {
-    const mine = new Uint8Array(ledger.entries.length);
+    const entries = new Uint8Array(ledger.entries.length);
+    const usage = new Uint8Array(ledger.entries.reduce((n, e) => n + e.usage.length, 0));
+    const mostOutput = usageRule(ledger.source) === 'most-output';
+    let u = 0;
     ledger.entries.forEach((entry, i) => {
       const key = `${ledger.source}\0${entry.key}`;
-      if (claimed.has(key)) return;
-      claimed.add(key);
-      mine[i] = 1;
+      if (!claimed.has(key)) {
+        claimed.add(key);
+        entries[i] = 1;
+      }
+      for (const record of entry.usage) {
+        const claim = `${ledger.source}\0${record.key}`;
+        const holder = holders.get(claim);
+        if (!holder) {
+          holders.set(claim, { flags: usage, index: u, output: record.output });
+          usage[u] = 1;
+        } else if (mostOutput && record.output > holder.output) {
+          holder.flags[holder.index] = 0;
+          holders.set(claim, { flags: usage, index: u, output: record.output });
+          usage[u] = 1;
+        }
+        u++;
+      }
     });
-    counted.set(ledger.key, mine);
+    counted.set(ledger.key, { entries, usage });
   }
   return counted;
 }
@@ -154,11 +253,4 @@ function baseName(path: string): string {
 
 function normalisePath(path: string): string {
   return path.replace(/\\/g, '/').replace(/\/+$/, '');
-}
-
-/** `…/2026-11-30T11-32-37-825Z_<id>.jsonl` → `<id>`; a bare id stays as it is. */
-function sessionIdFromName(recorded: string): string {
-  const name = baseName(recorded).replace(/\.jsonl$/i, '');
-  const underscore = name.indexOf('_');
-  return underscore === -1 ? name : name.slice(underscore + 1);
 }

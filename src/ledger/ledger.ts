@@ -14,7 +14,7 @@ export function sessionKeyOf(source: Source, path: string): SessionKey {
 
 /** One usage record: who billed what, when, in which token kinds, at what recorded cost. */
 export interface LedgerUsage extends TokenCounts {
-  /** Stable across runs: the entry's claim key and the record's place in the entry. */
+  /** The claim key: the reader's (the same response in several files), else the entry's key and the record's place in it. */
   key: string;
   /** Milliseconds since the epoch, or null when neither the record nor its entry has a time. */
   time: number | null;
@@ -27,6 +27,8 @@ export interface LedgerUsage extends TokenCounts {
   recordedCostFromProvider: boolean;
   /** USD as the agent stored it, or null. */
   recordedCost: number | null;
+  /** The output count may be short of what was billed (the agent did not write the final count). */
+  outputPartial: boolean;
 }
 
 export interface LedgerToolCall {
@@ -74,7 +76,14 @@ export interface SessionLedger {
   /** Header time, or null. */
   startedAt: number | null;
   parentFile: string | null;
+  /** The session id of the file this one was copied from, as the reader read it. */
+  parentSessionId: string | null;
   namedByAgent: boolean;
+  /** The session id this file is a sub-agent of, as recorded: it is counted in that session. */
+  subagentOf: string | null;
+  subagentLabel: string | null;
+  /** Titles this file gives to entries of other files, by entry id. */
+  entryTitles: { entryId: string; title: string }[];
   formatVersion: number;
   /** Leaves of the entry tree. */
   branches: number;
@@ -103,15 +112,20 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     title: name === null ? titleFromPrompts(file.entries) : shorten(name),
     startedAt: file.startedAt,
     parentFile: file.parentFile,
+    parentSessionId: file.parentSessionId,
     namedByAgent: file.namedByAgent,
+    subagentOf: file.subagentOf,
+    subagentLabel: file.subagentLabel === null ? null : shorten(file.subagentLabel),
+    entryTitles: file.entryTitles.map((t) => ({ entryId: t.entryId, title: shorten(t.title) })),
     formatVersion: file.formatVersion,
     branches: buildTree(file.entries).leaves.length,
     damaged: file.diagnostics.length,
-    entries: file.entries.map((entry) => ledgerEntry(entry, callPaths)),
+    entries: file.entries.map((entry) => ledgerEntry(entry, callPaths, file.subagentOf !== null)),
   };
 }
 
-function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>): LedgerEntry {
+/** A sub-agent file's usage is all sub-agent spend of the session it belongs to. */
+function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>, inSubagent: boolean): LedgerEntry {
   return {
     key: entry.key,
     id: entry.id,
@@ -119,9 +133,9 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
     turn: entry.kind === 'prompt' || entry.kind === 'reply' ? entry.kind : null,
     outcome: entry.kind === 'reply' ? entry.outcome : null,
     usage: entry.usage.map((usage, index) => ({
-      key: `${entry.key}#${index}`,
+      key: usage.claim ?? `${entry.key}#${index}`,
       time: usage.timestamp ?? entry.timestamp,
-      origin: usage.origin,
+      origin: inSubagent ? 'subagent' : usage.origin,
       provider: usage.provider,
       model: usage.model,
       modelGuessed: usage.modelGuessed,
@@ -133,6 +147,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
       cacheWrite1h: usage.cacheWrite1h,
       reasoning: usage.reasoning,
       recordedCost: usage.recordedCost,
+      outputPartial: usage.outputPartial,
     })),
     calls:
       entry.kind === 'reply'
@@ -186,5 +201,5 @@ export function shorten(text: string, length = TITLE_LENGTH): string {
 
 function skillTitle(skill: SkillInvocation | null, typed: string): string {
   if (!skill) return typed;
-  return typed ? `/skill:${skill.name} ${typed}` : `/skill:${skill.name}`;
+  return typed ? `${skill.command} ${typed}` : skill.command;
 }

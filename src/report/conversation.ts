@@ -203,7 +203,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
     case 'branchSummary':
       return {
         ...event(base, 'summary', 'branch summary', 'the user came back from another branch; what happened there:'),
-        detailHtml: renderMarkdown(withoutPreamble(entry.summary)),
+        detailHtml: renderMarkdown(entry.summary),
       };
     case 'label':
       // The label itself is shown on its target; this line keeps the entry reachable from the tree.
@@ -247,6 +247,13 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         detailText: cut([text, sections].filter(Boolean).join('\n\n'), MAX_TEXT),
       };
     }
+    case 'notice': {
+      const text = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+      return {
+        ...event(base, entry.tone, shorten(entry.label, LABEL_LENGTH), shorten(entry.summary, LABEL_LENGTH * 2)),
+        detailText: text && text !== entry.summary ? cut(text, MAX_TEXT) : null,
+      };
+    }
     case 'usageOnly':
       return event(base, 'info', entry.usageKind, [entry.note, usageLine(entry.usage, ctx.priceOf)].filter(Boolean).join(' · '));
     case 'unknown':
@@ -256,13 +263,6 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
 
 function event(base: ViewBase, tone: Extract<EntryView, { kind: 'event' }>['tone'], label: string, text: string): Extract<EntryView, { kind: 'event' }> {
   return { ...base, kind: 'event', tone, label, text, detailHtml: null, detailText: null, target: null };
-}
-
-/** Pi stores its own preamble at the head of a branch summary; the event line already says it. */
-const BRANCH_SUMMARY_PREAMBLE = /^The user explored a different conversation branch before returning here\.\s*\nSummary of that exploration:\s*\n?/;
-
-function withoutPreamble(summary: string): string {
-  return summary.replace(BRANCH_SUMMARY_PREAMBLE, '');
 }
 
 function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {

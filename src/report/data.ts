@@ -6,7 +6,7 @@
 // running across midnight counts each part on its own day; a record without a time goes by its
 // session's. A session belongs to a period when anything it counts falls there.
 
-import type { Claims } from '../ledger/claims.js';
+import type { Claims, Counted } from '../ledger/claims.js';
 import type { LedgerEntry, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
 import { inPeriod, type Scope } from '../ledger/scope.js';
 import type { PricedUsage, PriceState, Pricer } from '../pricing/price.js';
@@ -29,6 +29,8 @@ export interface UsageTotals {
   unpriced: number;
   /** Records priced only in part (the table lacks a rate for some token kind). */
   partial: number;
+  /** Records whose output count the agent may not have written in full (a lower bound). */
+  outputPartial: number;
 }
 
 export interface Tally extends UsageTotals {
@@ -113,8 +115,21 @@ export interface SessionData {
   originMissing: boolean;
   copies: SessionLink[];
   countedEntries: number;
-  /** One flag per entry of its file: 1 when this session counts it, 0 when another one (its origin) does. */
-  counted: Uint8Array;
+  /** What this session counts of its file (entries and usage records another file holds count there). */
+  counted: Counted;
+  /** Sub-agent files counted in this session (their usage in its totals), shown apart. */
+  subagents: SubagentData[];
+}
+
+/** A sub-agent's own file, counted in the session that ran it. */
+export interface SubagentData {
+  key: SessionKey;
+  ledger: SessionLedger;
+  counted: Counted;
+  /** What it was for, as recorded, else its first words. */
+  label: string;
+  /** Its usage within the scope (also in its session's tally). */
+  tally: Tally;
 }
 
 export interface ProjectData {
@@ -158,7 +173,7 @@ export function zeroTokens(): TokenCounts {
 }
 
 export function emptyUsageTotals(): UsageTotals {
-  return { tokens: zeroTokens(), cost: { bough: null, recorded: null }, records: 0, unpriced: 0, partial: 0 };
+  return { tokens: zeroTokens(), cost: { bough: null, recorded: null }, records: 0, unpriced: 0, partial: 0, outputPartial: 0 };
 }
 
 export function emptyTally(): Tally {
@@ -183,7 +198,7 @@ export function totalTokens(tokens: TokenCounts): number {
 export function buildReportData(ledgers: readonly SessionLedger[], claims: Claims, price: Pricer, scope: Scope): ReportData {
   const projects = groupProjects(ledgers);
   const report = new Aggregator(scope);
-  const available = { sessions: ledgers.length, firstAt: null as number | null, lastAt: null as number | null };
+  const available = { sessions: 0, firstAt: null as number | null, lastAt: null as number | null };
   const sessions: SessionData[] = [];
   const byKey = new Map(ledgers.map((l) => [l.key, l]));
   const link = (key: SessionKey): SessionLink => {
@@ -191,15 +206,21 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     return { key, path: other.path, title: other.title };
   };
 
+  const countedOf = (ledger: SessionLedger): Counted => claims.counted.get(ledger.key) ?? nothingCounted(ledger);
   for (const ledger of ledgers) {
-    const counted = claims.counted.get(ledger.key) ?? new Uint8Array(ledger.entries.length);
-    const span = countedSpan(ledger, counted);
+    // A sub-agent's file is read as part of the session that ran it.
+    if (claims.hostOf.has(ledger.key)) continue;
+    available.sessions++;
+    const parts: CountedPart[] = [ledger, ...(claims.subagentsOf.get(ledger.key) ?? []).map((key) => byKey.get(key) as SessionLedger)].map(
+      (part) => ({ ledger: part, counted: countedOf(part) }),
+    );
+    const span = countedSpan(parts);
     available.firstAt = earliest(available.firstAt, span.first);
     available.lastAt = latest(available.lastAt, span.last);
     const project = projects.byLedger.get(ledger) as ProjectGroup;
     if (scope.sources !== null && !scope.sources.includes(ledger.source)) continue;
     if (!project.matches(scope.project)) continue;
-    const session = report.session(ledger, counted, span, project, price);
+    const session = report.session(parts, span, project, price);
     if (session === null) continue;
     const origin = claims.originOf.get(ledger.key);
     session.origin = origin === undefined ? null : link(origin);
@@ -256,7 +277,10 @@ class Aggregator {
 
   constructor(private readonly scope: Scope) {}
 
-  session(ledger: SessionLedger, counted: Uint8Array, span: Span, group: ProjectGroup, price: Pricer): SessionData | null {
+  /** A session: its own file first, then the sub-agent files counted in it (their usage, never their turns). */
+  session(parts: readonly CountedPart[], span: Span, group: ProjectGroup, price: Pricer): SessionData | null {
+    const [main, ...subagentParts] = parts as [CountedPart, ...CountedPart[]];
+    const { ledger, counted } = main;
     const { period } = this.scope;
     const sessionTime = span.first ?? ledger.startedAt ?? ledger.mtime;
     const whole = emptyTally();
@@ -269,6 +293,33 @@ class Aggregator {
     let countedEntries = 0;
     this.seen.clear();
     const project = this.projectOf(group);
+
+    const countUsage = (usage: LedgerUsage, usageTime: number, into: Tally | null) => {
+      const priced = price(usage, ledger.source);
+      addUsage(whole, usage, priced);
+      if (!inPeriod(period, usageTime)) {
+        outside = true;
+        return;
+      }
+      any = true;
+      checks.push({ usage, priced });
+      const modelKey = `${usage.provider ?? ''}/${usage.model ?? ''}`;
+      const slices = this.slicesOf(usageTime, ledger.source, project);
+      for (const slice of [tally, this.totals, project.tally, ...slices.map((b) => b.tally), ...(into ? [into] : [])]) {
+        addUsage(slice, usage, priced);
+        slice.firstAt = earliest(slice.firstAt, usageTime);
+        slice.lastAt = latest(slice.lastAt, usageTime);
+      }
+      for (const bucket of slices) addUsage(modelSlice(bucket.byModel, modelKey), usage, priced);
+      for (const into of [models, this.models, project.models]) {
+        const model = modelTotals(into, modelKey, usage, priced);
+        addUsage(model, usage, priced);
+        if (!this.seen.has(model)) {
+          this.seen.add(model);
+          model.sessions++;
+        }
+      }
+    };
 
     walkCounted(ledger, counted, sessionTime, {
       entry: (entry, entryTime) => {
@@ -283,35 +334,21 @@ class Aggregator {
         for (const slice of [tally, this.totals, project.tally, ...slices.map((b) => b.tally)]) addTurn(slice, entry, entryTime);
         tools.add(entry);
       },
-      usage: (usage, usageTime) => {
-        const priced = price(usage, ledger.source);
-        addUsage(whole, usage, priced);
-        if (!inPeriod(period, usageTime)) {
-          outside = true;
-          return;
-        }
-        any = true;
-        checks.push({ usage, priced });
-        const modelKey = `${usage.provider ?? ''}/${usage.model ?? ''}`;
-        const slices = this.slicesOf(usageTime, ledger.source, project);
-        for (const slice of [tally, this.totals, project.tally, ...slices.map((b) => b.tally)]) {
-          addUsage(slice, usage, priced);
-          slice.firstAt = earliest(slice.firstAt, usageTime);
-          slice.lastAt = latest(slice.lastAt, usageTime);
-        }
-        for (const bucket of slices) addUsage(modelSlice(bucket.byModel, modelKey), usage, priced);
-        for (const into of [models, this.models, project.models]) {
-          const model = modelTotals(into, modelKey, usage, priced);
-          addUsage(model, usage, priced);
-          if (!this.seen.has(model)) {
-            this.seen.add(model);
-            model.sessions++;
-          }
-        }
-      },
+      usage: (usage, usageTime) => countUsage(usage, usageTime, null),
+    });
+    const subagents: SubagentData[] = subagentParts.map((part) => {
+      const own = emptyTally();
+      // A sub-agent's prompts are its task, written by the model: not the user's turns. Its tool work is the session's.
+      walkCounted(part.ledger, part.counted, sessionTime, {
+        entry: (entry, entryTime) => {
+          if (inPeriod(period, entryTime)) tools.add(entry);
+        },
+        usage: (usage, usageTime) => countUsage(usage, usageTime, own),
+      });
+      return { key: part.ledger.key, ledger: part.ledger, counted: part.counted, label: part.ledger.subagentLabel ?? part.ledger.title, tally: own };
     });
     // A session that counts nothing (a copy whose every entry is counted in its origin) is placed by its own time.
-    if (countedEntries === 0 && inPeriod(period, sessionTime)) {
+    if (countedEntries === 0 && !any && inPeriod(period, sessionTime)) {
       any = true;
       this.slicesOf(sessionTime, ledger.source, project);
     }
@@ -335,6 +372,7 @@ class Aggregator {
       copies: [],
       countedEntries,
       counted,
+      subagents,
     };
   }
 
@@ -399,22 +437,33 @@ class Aggregator {
   }
 }
 
+/** One file a session counts, with what it counts of it. */
+export interface CountedPart {
+  ledger: SessionLedger;
+  counted: Counted;
+}
+
+function nothingCounted(ledger: SessionLedger): Counted {
+  return { entries: new Uint8Array(ledger.entries.length), usage: new Uint8Array(ledger.entries.reduce((n, e) => n + e.usage.length, 0)) };
+}
+
 /**
- * Walks what a session counts, each entry and usage record with the time that places it: its own,
- * else its entry's, else the session's. The one rule for periods, shared by every view.
+ * Walks what a session counts of one file, each entry and usage record with the time that places
+ * it: its own, else its entry's, else the session's. The one rule for periods, shared by every
+ * view. An entry and its usage are claimed apart: a copy may hold a response another file counts.
  */
 export function walkCounted(
   ledger: SessionLedger,
-  counted: Uint8Array,
+  counted: Counted,
   sessionTime: number,
   visit: { entry(entry: LedgerEntry, time: number): void; usage(usage: LedgerUsage, time: number, entry: LedgerEntry): void },
 ): void {
+  let u = 0;
   for (let i = 0; i < ledger.entries.length; i++) {
-    if (!counted[i]) continue;
     const entry = ledger.entries[i] as LedgerEntry;
     const entryTime = entry.time ?? sessionTime;
-    visit.entry(entry, entryTime);
-    for (const usage of entry.usage) visit.usage(usage, usage.time ?? entryTime, entry);
+    if (counted.entries[i]) visit.entry(entry, entryTime);
+    for (const usage of entry.usage) if (counted.usage[u++]) visit.usage(usage, usage.time ?? entryTime, entry);
   }
 }
 
@@ -423,18 +472,23 @@ interface Span {
   last: number | null;
 }
 
-/** The first and last time among the entries (and their usage) a session counts. */
-function countedSpan(ledger: SessionLedger, counted: Uint8Array): Span {
+/** The first and last time among the entries (and their usage) a session counts, in all its files. */
+function countedSpan(parts: readonly CountedPart[]): Span {
   let first: number | null = null;
   let last: number | null = null;
-  for (let i = 0; i < ledger.entries.length; i++) {
-    if (!counted[i]) continue;
-    const entry = ledger.entries[i] as LedgerEntry;
-    first = earliest(first, entry.time);
-    last = latest(last, entry.time);
-    for (const usage of entry.usage) {
-      first = earliest(first, usage.time);
-      last = latest(last, usage.time);
+  for (const { ledger, counted } of parts) {
+    let u = 0;
+    for (let i = 0; i < ledger.entries.length; i++) {
+      const entry = ledger.entries[i] as LedgerEntry;
+      if (counted.entries[i]) {
+        first = earliest(first, entry.time);
+        last = latest(last, entry.time);
+      }
+      for (const usage of entry.usage) {
+        if (!counted.usage[u++]) continue;
+        first = earliest(first, usage.time ?? entry.time);
+        last = latest(last, usage.time ?? entry.time);
+      }
     }
   }
   return { first, last };
@@ -468,6 +522,7 @@ function addRecord(into: UsageTotals, usage: LedgerUsage, priced: PricedUsage): 
   into.cost.bough = addMoney(into.cost.bough, priced.cost);
   if (priced.state === 'unpriced') into.unpriced++;
   if (priced.state === 'partial') into.partial++;
+  if (usage.outputPartial) into.outputPartial++;
   into.records++;
 }
 

@@ -190,6 +190,7 @@ function sessionJson(session: SessionData, pages: PageMap): Summary['sessions'][
         : { differs: check.differs, incomplete: check.incomplete, reason: check.reason, difference: money(check.difference) },
     unpricedModels: session.byModel.filter((m) => m.unpriced > 0 || m.partial > 0).map(modelName),
     subagents: usageTotals(tally.subagents),
+    subagentFiles: session.subagents.map((s) => ({ file: s.ledger.path, label: s.label, usage: usageTotals(s.tally) })),
     tools: {
       calls: tools.calls,
       failures: tools.failures,
@@ -213,6 +214,7 @@ function counts(tally: Tally) {
     errorReplies: tally.errorReplies,
     abortedReplies: tally.abortedReplies,
     usageRecords: tally.records,
+    outputPossiblyPartialRecords: tally.outputPartial,
   };
 }
 

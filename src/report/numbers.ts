@@ -90,7 +90,14 @@ export function tokenRows(tally: Tally): TokenRow[] {
   });
   return [
     row('Input', tokens.input, sub.input, 'not read from or written to cache'),
-    row('Output', tokens.output, sub.output, 'reasoning included'),
+    row(
+      'Output',
+      tokens.output,
+      sub.output,
+      tally.outputPartial > 0
+        ? `reasoning included; at least this much: ${plural(tally.outputPartial, 'response')} whose final count the agent did not write`
+        : 'reasoning included',
+    ),
     row('Cache read', tokens.cacheRead, sub.cacheRead, ''),
     row('Cache write', tokens.cacheWrite, sub.cacheWrite, tokens.cacheWrite1h > 0 ? `${formatCount(tokens.cacheWrite1h)} with one-hour retention` : ''),
     row('Reasoning', tokens.reasoning, sub.reasoning, 'part of output, where the provider reports it'),

@@ -34,6 +34,8 @@ const counts = {
   errorReplies: count,
   abortedReplies: count,
   usageRecords: count,
+  /** Usage records whose output count the agent may not have written in full: output is a lower bound. */
+  outputPossiblyPartialRecords: count,
 };
 
 export const priceStateSchema = z.enum(['priced', 'partial', 'free', 'local', 'subscription', 'unpriced']);
@@ -136,6 +138,8 @@ export const sessionSummarySchema = z.object({
   costCheck: costCheckSchema,
   unpricedModels: z.array(z.string()),
   subagents: usageTotalsSchema,
+  /** Sub-agents that ran in files of their own, counted in this session (in `subagents` too). */
+  subagentFiles: z.array(z.object({ file: z.string(), label: z.string(), usage: usageTotalsSchema })),
   tools: z.object({
     calls: count,
     failures: count,

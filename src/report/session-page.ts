@@ -8,7 +8,8 @@ import { splitBranches, type Branch } from '../model/branches.js';
 import type { Pricer } from '../pricing/price.js';
 import { SOURCE_NAMES, type Entry, type SessionFile } from '../types.js';
 import { anchorOf, anchorOfId, entryView, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
-import type { SessionData, SessionLink, ToolTotals } from './data.js';
+import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
+import type { SessionKey } from '../ledger/ledger.js';
 import { formatCount, formatDateTime, formatDuration, formatUsd, plural, type TimeFormat } from './format.js';
 import { modelsTable } from './overview-pages.js';
 import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
@@ -62,10 +63,23 @@ export interface SessionPageView {
   treeSvg: string;
   treeNote: string;
   branches: BranchView[];
+  /** Sub-agents that ran in files of their own: counted in this session, read here apart. */
+  subagents: SubagentFileView[];
   diagnostics: { line: string; reason: string; detail: string }[];
 }
 
+export interface SubagentFileView {
+  id: string;
+  label: string;
+  /** Model(s), tokens and cost, in a line. */
+  summary: string;
+  file: string;
+  entries: EntryView[];
+}
+
 export interface PageContext {
+  /** The content of this session's sub-agent files, by key. */
+  subagentFile: (key: SessionKey) => SessionFile;
   pages: PageMap;
   time: TimeFormat;
   price: Pricer;
@@ -88,7 +102,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     if (first && !branch.isActive) branchStartingAt.set(first, branch);
   }
   const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
-  const copied = (entry: Entry) => session.counted[indexOf.get(entry) ?? -1] !== 1;
+  const copied = (entry: Entry) => session.counted.entries[indexOf.get(entry) ?? -1] !== 1;
   const { period } = ctx.scope;
   const sessionTime = session.startedAt;
   const conversation: ConversationContext = {
@@ -116,7 +130,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     { label: 'Started', value: formatDateTime(session.startedAt, ctx.time), href: null },
     { label: 'Last activity', value: formatDateTime(session.lastAt, ctx.time), href: null },
     { label: 'Duration', value: formatDuration(session.lastAt - session.startedAt), href: null },
-    { label: 'Agent', value: `${file.source} (format v${file.formatVersion})`, href: null },
+    { label: 'Agent', value: `${SOURCE_NAMES[file.source]} (format v${file.formatVersion})`, href: null },
     { label: 'Session id', value: file.sessionId, href: null },
     { label: 'File', value: file.path, href: null },
   ];
@@ -144,7 +158,45 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     treeSvg: treeSvg(tree, branches, { anchorOf, copied, describe: describeEntry }),
     treeNote: treeNote(tree.roots.length, tree.orphans.length, branches.length),
     branches: branches.map((branch) => branchView(branch, conversation)),
+    subagents: session.subagents.map((sub, i) => subagentFileView(sub, i + 1, ctx.subagentFile(sub.key), conversation, session, ctx)),
     diagnostics: file.diagnostics.map((d) => ({ line: d.line === null ? '' : String(d.line), reason: d.reason, detail: d.detail })),
+  };
+}
+
+/** A sub-agent's own transcript, in file order (they do not branch), with what it cost. */
+function subagentFileView(
+  sub: SubagentData,
+  number: number,
+  file: SessionFile,
+  parent: ConversationContext,
+  session: SessionData,
+  ctx: PageContext,
+): SubagentFileView {
+  const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
+  const ids = new Set(file.entries.map((e) => e.id));
+  const conversation: ConversationContext = {
+    ...parent,
+    copied: (entry) => sub.counted.entries[indexOf.get(entry) ?? -1] !== 1,
+    outsidePeriod: session.partly ? (entry) => !inPeriod(ctx.scope.period, entry.timestamp ?? session.startedAt) : () => false,
+    labels: new Map(),
+    hidden: new Set(),
+    forksAt: () => [],
+    hasEntry: (id) => ids.has(id),
+  };
+  const models = [...new Set(sub.ledger.entries.flatMap((e) => e.usage.map((u) => u.model).filter((m): m is string => m !== null)))];
+  const { tally } = sub;
+  const summary = [
+    models.join(', ') || 'no model recorded',
+    `${formatCount(tally.tokens.input + tally.tokens.cacheRead + tally.tokens.cacheWrite + tally.tokens.output)} tokens`,
+    `${boughCost(tally)} by bough`,
+    tally.outputPartial > 0 ? 'output possibly partial' : '',
+  ].filter(Boolean);
+  return {
+    id: `subagent-${number}`,
+    label: sub.label,
+    summary: summary.join(' · '),
+    file: file.path,
+    entries: file.entries.map((entry) => entryView(entry, conversation)),
   };
 }
 
@@ -241,7 +293,7 @@ export function describeEntry(entry: Entry): string {
   switch (entry.kind) {
     case 'prompt': {
       const typed = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ').replace(/\s+/g, ' ').trim();
-      if (entry.skill) return `/skill:${entry.skill.name}${typed ? ` ${typed}` : ''}`;
+      if (entry.skill) return `${entry.skill.command}${typed ? ` ${typed}` : ''}`;
       return typed || '(image prompt)';
     }
     case 'reply':
@@ -268,6 +320,8 @@ export function describeEntry(entry: Entry): string {
       return 'context edit';
     case 'custom':
       return entry.customType;
+    case 'notice':
+      return entry.label;
     case 'system':
       return 'system prompt';
     case 'usageOnly':

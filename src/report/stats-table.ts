@@ -100,6 +100,8 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   out.push(line(columns.map((c) => cellText(c, totals, compact)), paint.bold));
   const notes: string[] = [];
   if (rows.some((r) => r.unpricedRecords > 0)) notes.push('* plus usage of models without a price: its cost is unknown, never $0.');
+  const partial = stats.totals.outputPossiblyPartialRecords;
+  if (partial > 0) notes.push(`Output is at least what is shown: the agent did not write the final count of ${partial === 1 ? '1 response' : `${partial} responses`}.`);
   if (compact) notes.push('Tokens shortened to fit: k thousand, M million, B billion. --json gives every digit.');
   if (stats.by !== 'session' && stats.by !== 'project' && stats.by !== 'model' && stats.by !== 'agent') {
     notes.push('Sessions active in several rows count in each; the total counts each once.');

@@ -31,8 +31,7 @@ export function usageCsv(data: ReportData, price: Pricer): string {
   const rows: string[] = [COLUMNS.join(',')];
   const { period } = data.scope;
   for (const session of data.sessions) {
-    const { ledger } = session;
-    walkCounted(ledger, session.counted, session.startedAt, {
+    for (const { ledger, counted } of [session, ...session.subagents]) walkCounted(ledger, counted, session.startedAt, {
       entry: () => {},
       usage: (usage, time) => {
         if (!inPeriod(period, time)) return;

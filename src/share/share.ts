@@ -69,6 +69,11 @@ class Walker {
       sessionId: this.t(file.sessionId),
       cwd: this.maybe(file.cwd),
       parentFile: this.maybe(file.parentFile),
+      // Ids pass through the same redaction as the session ids they name, so they still match.
+      parentSessionId: this.maybe(file.parentSessionId),
+      subagentOf: this.maybe(file.subagentOf),
+      subagentLabel: this.maybe(file.subagentLabel),
+      entryTitles: file.entryTitles.map((t) => ({ entryId: t.entryId, title: this.t(t.title) })),
       entries: file.entries.map((entry) => this.entry(entry)),
       diagnostics: file.diagnostics.map((d) => this.diagnostic(d)),
     };
@@ -89,7 +94,7 @@ class Walker {
         return {
           kind: 'prompt',
           content: this.blocks(entry.content),
-          skill: entry.skill && { name: this.t(entry.skill.name), location: this.maybe(entry.skill.location), body: this.t(entry.skill.body) },
+          skill: entry.skill && { name: this.t(entry.skill.name), command: this.t(entry.skill.command), location: this.maybe(entry.skill.location), body: this.t(entry.skill.body) },
         };
       case 'reply':
         return {
@@ -139,6 +144,8 @@ class Walker {
         return { kind: 'name', name: this.maybe(entry.name) };
       case 'contextEdit':
         return { kind: 'contextEdit', targetId: entry.targetId, omitted: entry.omitted, replacement: entry.replacement && this.blocks(entry.replacement) };
+      case 'notice':
+        return { kind: 'notice', label: this.t(entry.label), tone: entry.tone, summary: this.t(entry.summary), content: this.blocks(entry.content) };
       case 'custom':
         return {
           kind: 'custom',

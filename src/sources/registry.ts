@@ -2,18 +2,14 @@
 // never an agent by name: adding an agent is adding a reader here.
 
 import type { Environment } from '../environment.js';
+import type { UsageClaimRule } from '../ledger/claims.js';
 import type { PriceHint } from '../pricing/lookup.js';
 import type { PriceHints } from '../pricing/price.js';
 import type { SessionFile, Source } from '../types.js';
+import { claudeReader } from './claude/reader.js';
+import { codexReader } from './codex/reader.js';
 import { piReader } from './pi/reader.js';
 import type { Recognised, SourceInput } from './source-input.js';
-
-/**
- * Which copy of a usage record counts when several files hold it: the first holder (origins before
- * their copies, oldest first), or the copy with the most output tokens (a response written as it
- * streamed, its last line the whole).
- */
-export type UsageClaimRule = 'first' | 'most-output';
 
 export interface SourceReader {
   source: Source;
@@ -31,7 +27,12 @@ export interface SourceReader {
   localProviders(environment: Environment): Promise<ReadonlySet<string>>;
 }
 
-export const READERS: readonly SourceReader[] = [piReader];
+export const READERS: readonly SourceReader[] = [piReader, claudeReader, codexReader];
+
+/** How each agent's usage is counted once across files. */
+export function usageClaimRule(source: Source): UsageClaimRule {
+  return readerOf(source).usageClaim;
+}
 
 export function readerOf(source: Source): SourceReader {
   const reader = READERS.find((r) => r.source === source);

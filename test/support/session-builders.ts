@@ -31,6 +31,8 @@ export function usage(spec: UsageSpec = {}, entryTime: number | null = null): Us
     recordedCost: null,
     recordedCostFromProvider: false,
     modelGuessed: false,
+    claim: null,
+    outputPartial: false,
     input: 0,
     output: 0,
     cacheRead: 0,
@@ -63,7 +65,18 @@ export function reply(id: string, time: string | null, spend: UsageSpec | null, 
 }
 
 export function sessionFile(
-  facts: { path: string; cwd?: string | null; source?: Source; sessionId?: string; startedAt?: string | null; parentFile?: string | null; mtime?: number },
+  facts: {
+    path: string;
+    cwd?: string | null;
+    source?: Source;
+    sessionId?: string;
+    startedAt?: string | null;
+    parentFile?: string | null;
+    parentSessionId?: string | null;
+    subagentOf?: string | null;
+    subagentLabel?: string | null;
+    mtime?: number;
+  },
   entries: Entry[],
 ): SessionFile {
   const id = facts.sessionId ?? facts.path.replace(/\W+/g, '-');
@@ -77,6 +90,10 @@ export function sessionFile(
     startedAt: facts.startedAt ? Date.parse(facts.startedAt) : (entries[0]?.timestamp ?? null),
     parentFile: facts.parentFile ?? null,
     namedByAgent: true,
+    parentSessionId: facts.parentSessionId ?? null,
+    subagentOf: facts.subagentOf ?? null,
+    subagentLabel: facts.subagentLabel ?? null,
+    entryTitles: [],
     formatVersion: 3,
     entries,
     diagnostics: [],

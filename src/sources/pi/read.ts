@@ -1,7 +1,6 @@
 // Pi session files (v1, v2, v3) → normalised SessionFile. Knows Pi's raw field names so that
 // nothing else has to (formats/pi.md).
 
-import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { diagnostic, type Diagnostic } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage, UsageOrigin } from '../../types.js';
@@ -11,6 +10,7 @@ import type { PendingLine, SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { splitSkillPrompt } from './skills.js';
 import { commitsOf, diffChange, editDiff, toolEffect } from './tools.js';
+import { contentHash, invalidRecord, parseTime, salvagedStringField } from '../record-fields.js';
 
 export function isPiHeader(record: Record<string, unknown>): boolean {
   return raw.rawHeader.safeParse(record).success;
@@ -99,8 +99,13 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     cwd: header.cwd ?? null,
     startedAt: parseTime(header.timestamp),
     parentFile: header.parentSession ?? header.branchedFrom ?? null,
+    parentSessionId: piSessionIdOfPath(header.parentSession ?? header.branchedFrom ?? null),
     // Pi names its files `<timestamp>_<session id>.jsonl`.
     namedByAgent: (input.path.split(/[\\/]/).pop() ?? '').endsWith(`_${header.id}.jsonl`),
+    // Pi's sub-agents live inside tool results, never in files of their own.
+    subagentOf: null,
+    subagentLabel: null,
+    entryTitles: [],
     formatVersion: version,
     entries: ctx.entries,
     diagnostics: ctx.diagnostics,
@@ -119,15 +124,7 @@ export function salvagePiHeader(
   firstEntry: Record<string, unknown>,
 ): { record: Record<string, unknown>; from: string } {
   const text = damagedLines.find((line) => /"type"\s*:\s*"session"/.test(line)) ?? '';
-  const field = (name: string): string | null => {
-    const match = new RegExp(`"${name}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(text);
-    if (!match) return null;
-    try {
-      return JSON.parse(`"${match[1]}"`) as string;
-    } catch {
-      return null;
-    }
-  };
+  const field = (name: string): string | null => salvagedStringField(text, name);
   const version = /"version"\s*:\s*(\d+)/.exec(text)?.[1];
   const named = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)_(.+)\.jsonl$/i.exec(fileName);
   const nameTime = named?.[1]?.replace(/^(\d{4}-\d{2}-\d{2}T\d{2})-(\d{2})-(\d{2})-(\d{3})Z$/, '$1:$2:$3.$4Z');
@@ -152,7 +149,7 @@ function headerVersion(version: number | string | null | undefined): number {
 function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number, piece: number, clean: boolean): void {
   const envelope = raw.rawEnvelope.safeParse(record);
   if (!envelope.success) {
-    ctx.diagnostics.push(invalid(ctx.file, line, 'entry', envelope.error));
+    ctx.diagnostics.push(invalidRecord(ctx.file, line, 'entry', envelope.error));
     return;
   }
   const env = envelope.data;
@@ -210,7 +207,7 @@ function payloadOf(
   const parse = <S extends z.ZodType>(schema: S, what: string): z.infer<S> | null => {
     const result = schema.safeParse(record);
     if (result.success) return result.data;
-    ctx.diagnostics.push(invalid(ctx.file, line, what, result.error));
+    ctx.diagnostics.push(invalidRecord(ctx.file, line, what, result.error));
     return null;
   };
   switch (type) {
@@ -242,7 +239,7 @@ function payloadOf(
       const r = parse(raw.rawBranchSummary, 'branch_summary');
       if (!r) return null;
       return {
-        payload: { kind: 'branchSummary', summary: r.summary ?? '', fromId: r.fromId ?? null },
+        payload: { kind: 'branchSummary', summary: withoutBranchPreamble(r.summary ?? ''), fromId: r.fromId ?? null },
         usage: usageFrom(ctx, r.usage, line, 'summary', guessedModel(ctx), timestamp),
       };
     }
@@ -320,7 +317,7 @@ function messagePayload(
   const parse = <S extends z.ZodType>(schema: S, what: string): z.infer<S> | null => {
     const result = schema.safeParse(message);
     if (result.success) return result.data;
-    ctx.diagnostics.push(invalid(ctx.file, line, what, result.error));
+    ctx.diagnostics.push(invalidRecord(ctx.file, line, what, result.error));
     return null;
   };
   switch (message.role) {
@@ -460,7 +457,7 @@ function usageFrom(ctx: PiContext, value: unknown, line: number, origin: UsageOr
   if (value === undefined || value === null) return [];
   const parsed = raw.rawUsage.safeParse(value);
   if (parsed.success) return [usageOf(parsed.data, origin, who, timestamp)];
-  ctx.diagnostics.push(invalid(ctx.file, line, `${origin} usage (kept the record without it)`, parsed.error, false));
+  ctx.diagnostics.push(invalidRecord(ctx.file, line, `${origin} usage (kept the record without it)`, parsed.error, false));
   return [];
 }
 
@@ -481,6 +478,8 @@ function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: numb
     recordedCostFromProvider: u.cost?.totalFromProvider === true,
     modelGuessed: who.guessed,
     timestamp,
+    claim: null,
+    outputPartial: false,
   };
 }
 
@@ -602,28 +601,10 @@ function blockOf(value: unknown, cwd: string | null): Block {
   return { type: 'unknown', blockType, raw: value };
 }
 
-/** The range a JavaScript Date can hold; anything beyond is not a time. */
-const MAX_TIME = 8.64e15;
-
-function parseTime(value: unknown): number | null {
-  const ms = typeof value === 'number' ? value : typeof value === 'string' && value !== '' ? Date.parse(value) : NaN;
-  return Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME ? ms : null;
-}
-
 /** Messages carry their own Unix-ms time; used when the entry's ISO time is missing. */
 function messageTime(record: Record<string, unknown>): number | null {
   const message = record['message'];
   return isPlainObject(message) ? parseTime(message['timestamp']) : null;
-}
-
-function contentHash(record: Record<string, unknown>): string {
-  return createHash('sha1').update(JSON.stringify(record)).digest('hex').slice(0, 16);
-}
-
-function invalid(file: string, line: number, what: string, error: z.ZodError, skipped = true): Diagnostic {
-  const issue = error.issues[0];
-  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-  return diagnostic('invalid-record', file, line, `${what}: ${issue?.message ?? 'unexpected shape'}${where}`, skipped);
 }
 
 /** Pi's stop reasons: `stop` and `toolUse` end a reply normally; the rest say how it failed. */
@@ -638,4 +619,19 @@ function replyOutcome(stopReason: string | null): ReplyOutcome {
     default:
       return 'ok';
   }
+}
+
+/** `…/2026-11-30T11-32-37-825Z_<id>.jsonl` → `<id>`; a bare id stays as it is. */
+function piSessionIdOfPath(recorded: string | null): string | null {
+  if (recorded === null) return null;
+  const name = (recorded.split(/[\\/]/).pop() ?? recorded).replace(/\.jsonl$/i, '');
+  const underscore = name.indexOf('_');
+  return underscore === -1 ? name : name.slice(underscore + 1);
+}
+
+/** Pi writes its own preamble at the head of a branch summary; the report's event line already says it. */
+const BRANCH_SUMMARY_PREAMBLE = /^The user explored a different conversation branch before returning here\.\s*\nSummary of that exploration:\s*\n?/;
+
+function withoutBranchPreamble(summary: string): string {
+  return summary.replace(BRANCH_SUMMARY_PREAMBLE, '');
 }

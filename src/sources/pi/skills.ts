@@ -19,7 +19,7 @@ export function splitSkillPrompt(text: string): SplitSkill | null {
   const block = SKILL_BLOCK.exec(text);
   if (block) {
     const [, name = '', location = '', body = '', typed = ''] = block;
-    return { skill: { name, location: location || null, body }, typed: typed.trim() };
+    return { skill: { name, command: `/skill:${name}`, location: location || null, body }, typed: typed.trim() };
   }
   const head = OLD_SKILL_HEAD.exec(text);
   if (head) {
@@ -28,7 +28,8 @@ export function splitSkillPrompt(text: string): SplitSkill | null {
     const argsAt = rest.lastIndexOf(OLD_SKILL_ARGS);
     const body = argsAt === -1 ? rest : rest.slice(0, argsAt);
     const typed = argsAt === -1 ? '' : rest.slice(argsAt + OLD_SKILL_ARGS.length);
-    return { skill: { name: skillNameFromLocation(location), location, body }, typed: typed.trim() };
+    const name = skillNameFromLocation(location);
+    return { skill: { name, command: `/skill:${name}`, location, body }, typed: typed.trim() };
   }
   return null;
 }

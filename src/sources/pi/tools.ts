@@ -2,6 +2,9 @@
 // resolves them, how many lines an edit changed, and which git commits a shell call made.
 
 import type { GitCommit, ToolDiff, ToolEffect } from '../../types.js';
+import { diffChange, pathBesideCwd, shellCommits } from '../tool-output.js';
+
+export { diffChange };
 
 const SHELLS = new Set(['bash', 'powershell']);
 
@@ -59,10 +62,7 @@ export function resolvePiPath(raw: string, cwd: string | null): string {
     const drive = POSIX_DRIVE.exec(path);
     if (drive) path = `${drive[1]?.toUpperCase()}:${path.slice(drive[0].length) || '/'}`;
   }
-  if (path === '~' || path.startsWith('~/') || path.startsWith('~\\')) return normalise(path, windows);
-  const absolute = windows ? WINDOWS_DRIVE.test(path) || path.startsWith('\\\\') : path.startsWith('/');
-  if (cwd === null) return normalise(path, windows);
-  return relativeTo(normalise(absolute ? path : `${cwd}/${path}`, windows), cwd, windows);
+  return pathBesideCwd(path, cwd);
 }
 
 function fileUrlPath(url: string): string {
@@ -74,29 +74,6 @@ function fileUrlPath(url: string): string {
   }
 }
 
-/** Forward slashes, `.` and `..` folded; drive letters upper-case on Windows. */
-function normalise(path: string, windows: boolean): string {
-  const slashed = windows ? path.replace(/\\/g, '/') : path;
-  const absolute = slashed.startsWith('/');
-  const parts: string[] = [];
-  for (const part of slashed.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..' && parts.length > 0 && parts.at(-1) !== '..' && !/^[a-zA-Z]:$/.test(parts.at(-1) ?? '')) parts.pop();
-    else parts.push(part);
-  }
-  let joined = parts.join('/');
-  if (windows) joined = joined.replace(/^([a-z]):/, (_, d: string) => `${d.toUpperCase()}:`);
-  return absolute ? `/${joined}` : joined || '.';
-}
-
-function relativeTo(path: string, cwd: string, windows: boolean): string {
-  const base = normalise(cwd, windows);
-  const same = (a: string, b: string) => (windows ? a.toLowerCase() === b.toLowerCase() : a === b);
-  if (same(path, base)) return '.';
-  const prefix = base.endsWith('/') ? base : `${base}/`;
-  return same(path.slice(0, prefix.length), prefix) ? path.slice(prefix.length) : path;
-}
-
 /** An edit's diff: `details.patch` (unified, 0.75.5+), else the older display `details.diff`. */
 export function editDiff(details: unknown): ToolDiff | null {
   if (typeof details !== 'object' || details === null) return null;
@@ -106,40 +83,10 @@ export function editDiff(details: unknown): ToolDiff | null {
   return null;
 }
 
-/** Lines added and removed by a diff. */
-export function diffChange(diff: ToolDiff): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const line of diff.text.split('\n')) {
-    if (diff.format === 'unified' && (line.startsWith('+++') || line.startsWith('---'))) continue;
-    if (line.startsWith('+')) added++;
-    else if (line.startsWith('-')) removed++;
-  }
-  return { added, removed };
-}
-
-// `[main 4c1e9b2] message`, `[main (root-commit) 85fd4d9] message`, `[detached HEAD 1a2b3c4] message`.
-const COMMIT_LINE = /^\[([^\]\n]*?) (?:\(root-commit\) )?([0-9a-f]{7,40})\] (.*)$/gm;
-const GIT_COMMIT_COMMAND = /\bgit\b(?:\s+-[cC]\s+\S+)*\s+commit\b/;
-
 /**
- * Commits a shell call made: each `[branch hash] message` line in its output, or, for a
- * `git commit` that printed none (`-q`), one commit without a hash. A failed call (isError)
- * landed nothing.
+ * Commits a shell call made (see `shellCommits`); only Pi's shell tools run commands.
  */
 export function commitsOf(toolName: string | null, command: string | null, output: string, isError: boolean): GitCommit[] {
   if (toolName === null || !SHELLS.has(toolName)) return [];
-  const commits: GitCommit[] = [];
-  for (const match of output.matchAll(COMMIT_LINE)) {
-    commits.push({ branch: match[1] ?? null, hash: match[2] ?? null, message: match[3] ?? null, landed: !isError, line: match[0] });
-  }
-  if (commits.length === 0 && command !== null && GIT_COMMIT_COMMAND.test(command)) {
-    commits.push({ branch: null, hash: null, message: commitMessage(command), landed: !isError, line: null });
-  }
-  return commits;
-}
-
-function commitMessage(command: string): string | null {
-  const match = /\s-(?:[a-zA-Z]*m)\s+(?:'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+))/.exec(command);
-  return match ? (match[1] ?? match[2] ?? match[3] ?? null) : null;
+  return shellCommits(command, output, isError);
 }

@@ -1,0 +1,22 @@
+// Titles one file gives to another's entries: Claude Code writes a summary of an earlier session
+// at the top of a later file, naming the entry that session ended at. The session holding that
+// entry takes the summary as its title, unless the user named it. Pure: ledgers in, ledgers out.
+
+import type { SessionLedger } from './ledger.js';
+
+export function withEntryTitles(ledgers: readonly SessionLedger[]): SessionLedger[] {
+  /** Per agent, entry id → title; a newer file's summary of the same entry wins. */
+  const titles = new Map<string, string>();
+  const byAge = [...ledgers].sort((a, b) => a.mtime - b.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const ledger of byAge) for (const t of ledger.entryTitles) titles.set(`${ledger.source}\0${t.entryId}`, t.title);
+  if (titles.size === 0) return [...ledgers];
+  return ledgers.map((ledger) => {
+    if (ledger.name !== null) return ledger;
+    // The last entry summarised is the session's latest summary.
+    for (let i = ledger.entries.length - 1; i >= 0; i--) {
+      const title = titles.get(`${ledger.source}\0${ledger.entries[i]?.id ?? ''}`);
+      if (title !== undefined) return { ...ledger, title };
+    }
+    return ledger;
+  });
+}

@@ -1,0 +1,836 @@
+// Claude Code transcripts → normalised SessionFile (formats/claude.md). Knows Claude Code's raw
+// field names so that nothing else has to. A file is read whole first: a parent may be written
+// after its child, and one response's lines are spread among its tool results.
+
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { diagnostic, type Diagnostic } from '../../diagnostics.js';
+import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage } from '../../types.js';
+import { isPlainObject } from '../json-line.js';
+import { lineRecords } from '../line-records.js';
+import type { SourceInput } from '../source-input.js';
+import * as raw from './schema.js';
+import { toolCommits, toolDiff, diffLines, toolEffect } from './tools.js';
+import { classifyUserText, noticeSummary } from './user-text.js';
+import { contentHash, invalidRecord, parseTime } from '../record-fields.js';
+
+const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+const BOOKKEEPING: ReadonlySet<string> = new Set(raw.CLAUDE_BOOKKEEPING_TYPES);
+/** Record types of Claude Code that carry no `message` and may open a file. */
+const METADATA_TYPES: ReadonlySet<string> = new Set([...raw.CLAUDE_BOOKKEEPING_TYPES, 'summary', 'custom-title', 'ai-title', 'system']);
+const CONVERSATION_TYPES = new Set(['user', 'assistant', 'system']);
+
+/** Whether an object (a first record, or one salvaged from a damaged line) is a whole Claude Code record. */
+export function isClaudeRecord(value: Record<string, unknown>): boolean {
+  const type = value['type'];
+  // Codex envelopes and Pi's header and entries are never ours.
+  if ('payload' in value && typeof type === 'string' && CODEX_TYPES.has(type)) return false;
+  if (type === 'session' || 'parentId' in value || ('instructions' in value && 'id' in value)) return false;
+  if (type === 'summary') return typeof value['leafUuid'] === 'string';
+  const hasMessage = isPlainObject(value['message']);
+  if (typeof type === 'string' && CONVERSATION_TYPES.has(type)) return typeof value['uuid'] === 'string' || typeof value['sessionId'] === 'string';
+  if (typeof type === 'string' && METADATA_TYPES.has(type)) return typeof value['sessionId'] === 'string' || 'messageId' in value || 'operation' in value || 'uuid' in value;
+  // ccusage's fixtures: usage lines with no type at all.
+  if (type === undefined && hasMessage) {
+    const message = value['message'] as Record<string, unknown>;
+    return isPlainObject(message['usage']) && (typeof value['sessionId'] === 'string' || 'costUSD' in value || typeof value['requestId'] === 'string');
+  }
+  // A type Claude Code added after this reader was written: it still carries the conversation envelope.
+  return typeof type === 'string' && typeof value['uuid'] === 'string' && 'parentUuid' in value && typeof value['sessionId'] === 'string';
+}
+
+type ToolCallBlock = Extract<Block, { type: 'toolCall' }>;
+
+/** One record with where it was read. */
+interface Located {
+  record: Record<string, unknown>;
+  line: number;
+  /** Position among several records on one damaged line (0 when alone). */
+  piece: number;
+  clean: boolean;
+}
+
+/** An entry being built: its parent is resolved once every record is known. */
+interface Draft {
+  entry: Entry;
+  /** The raw uuid the entry hangs from (resolved through skipped records), or an entry id already resolved. */
+  parent: { uuid: string | null; nullWhenDangling?: boolean } | { id: string | null } | { tail: true };
+  sidechain: boolean;
+}
+
+/** The lines of one response, merged into one reply. */
+interface Response {
+  draft: Draft;
+  messageId: string | null;
+  requestId: string | null;
+  uuids: Set<string>;
+  /** The line whose usage counts: most output tokens, the last on ties. */
+  usageLine: raw.RawAssistantLine | null;
+  usageOutput: number;
+  stopReason: string | null;
+  sidechain: boolean;
+}
+
+interface ClaudeContext {
+  file: string;
+  cwd: string | null;
+  sessionId: string;
+  diagnostics: Diagnostic[];
+  drafts: Draft[];
+  /** A record's uuid → the entry its children hang from. */
+  linkTarget: Map<string, string>;
+  /** A record's uuid that became no entry → its own parent. */
+  passThrough: Map<string, string | null>;
+  entryById: Map<string, Draft>;
+  calls: Map<string, ToolCallBlock>;
+  responses: Map<string, Response>;
+  responseOfUuid: Map<string, Response>;
+  responseOfDraft: Map<Draft, Response>;
+  /** Command echoes not yet known to start a turn, by entry id. */
+  commands: Map<string, { name: string; args: string }>;
+  hasCustomTitle: boolean;
+  /** Whole-file sub-agent transcript: its usage is sub-agent spend. */
+  subagentFile: boolean;
+  previousId: string | null;
+  entryTitles: { entryId: string; title: string }[];
+}
+
+export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
+  const records: Located[] = input.first.records.map((record, index) => ({
+    record,
+    line: input.first.line,
+    piece: input.first.records.length > 1 ? index + 1 : 0,
+    clean: input.first.clean,
+  }));
+  let lineCount = input.first.line;
+  for await (const line of input.lines) {
+    lineCount = line.number;
+    const read = lineRecords(line, input.path, isClaudeRecord, input.diagnostics);
+    read.records.forEach((record, index) => records.push({ record, line: line.number, piece: read.records.length > 1 ? index + 1 : 0, clean: read.clean }));
+  }
+
+  const facts = fileFacts(records, input.path);
+  const ctx: ClaudeContext = {
+    file: input.path,
+    cwd: facts.cwd,
+    sessionId: facts.sessionId,
+    diagnostics: input.diagnostics,
+    drafts: [],
+    linkTarget: new Map(),
+    passThrough: new Map(),
+    entryById: new Map(),
+    calls: new Map(),
+    responses: new Map(),
+    responseOfUuid: new Map(),
+    responseOfDraft: new Map(),
+    commands: new Map(),
+    hasCustomTitle: facts.hasCustomTitle,
+    subagentFile: facts.subagentFile,
+    previousId: null,
+    entryTitles: [],
+  };
+  for (const located of records) addRecord(ctx, located);
+  finishResponses(ctx);
+  resolveParents(ctx);
+  chainParallelResults(ctx);
+  const entries = ctx.subagentFile ? ctx.drafts.map((d) => d.entry) : foldInlineSidechains(ctx);
+
+  const name = basename(input.path);
+  return {
+    source: 'claude',
+    path: input.path,
+    size: input.size,
+    mtime: input.mtime,
+    sessionId: facts.sessionId,
+    cwd: facts.cwd,
+    startedAt: facts.startedAt,
+    parentFile: null,
+    parentSessionId: facts.parentSessionId,
+    namedByAgent: name === `${facts.sessionId}.jsonl` || (facts.agentId !== null && name === `agent-${facts.agentId}.jsonl`),
+    subagentOf: facts.subagentFile ? facts.sessionId : null,
+    subagentLabel: facts.subagentFile ? await subagentLabel(input.path, entries) : null,
+    entryTitles: ctx.entryTitles,
+    // Claude Code's transcripts have no format number; `version` is the app's, and changes mid-file.
+    formatVersion: 1,
+    entries,
+    diagnostics: ctx.diagnostics,
+    lineCount,
+  };
+}
+
+interface FileFacts {
+  sessionId: string;
+  cwd: string | null;
+  startedAt: number | null;
+  parentSessionId: string | null;
+  subagentFile: boolean;
+  agentId: string | null;
+  hasCustomTitle: boolean;
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+function fileFacts(records: readonly Located[], path: string): FileFacts {
+  const sessionIds: string[] = [];
+  let cwd: string | null = null;
+  let startedAt: number | null = null;
+  let agentId: string | null = null;
+  let conversation = 0;
+  let sidechain = 0;
+  let hasCustomTitle = false;
+  for (const { record } of records) {
+    const sessionId = record['sessionId'];
+    if (typeof sessionId === 'string' && sessionId !== '' && sessionIds.at(-1) !== sessionId) sessionIds.push(sessionId);
+    if (cwd === null && typeof record['cwd'] === 'string' && record['cwd'] !== '') cwd = record['cwd'];
+    startedAt ??= parseTime(record['timestamp']);
+    if (record['type'] === 'custom-title') hasCustomTitle = true;
+    if (typeof record['uuid'] === 'string' && isPlainObject(record['message'])) {
+      conversation++;
+      if (record['isSidechain'] === true) {
+        sidechain++;
+        if (agentId === null && typeof record['agentId'] === 'string') agentId = record['agentId'];
+      }
+    }
+  }
+  const name = basename(path).replace(/\.jsonl$/i, '');
+  // `<session>/subagents/agent-x.jsonl`: the session is the folder two levels up.
+  const folder = basename(dirname(dirname(path)));
+  const nameId = UUID.exec(name)?.[0] ?? (basename(dirname(path)) === 'subagents' && UUID.test(folder) ? folder : null);
+  // A resumed copy is named by its new id and may open with the old session's entries.
+  const own = nameId !== null && sessionIds.includes(nameId) ? nameId : (sessionIds[0] ?? nameId ?? name);
+  const before = sessionIds.slice(0, sessionIds.indexOf(own)).find((id) => id !== own) ?? null;
+  const subagentFile = conversation > 0 && sidechain === conversation;
+  return { sessionId: own, cwd, startedAt, parentSessionId: subagentFile ? null : before, subagentFile, agentId, hasCustomTitle };
+}
+
+function addRecord(ctx: ClaudeContext, located: Located): void {
+  const { record, line } = located;
+  const parsed = raw.rawEnvelope.safeParse(record);
+  if (!parsed.success) {
+    ctx.diagnostics.push(invalidRecord(ctx.file, line, 'record', parsed.error));
+    return;
+  }
+  const env = parsed.data;
+  const type = env.type ?? (isPlainObject(record['message']) ? 'assistant' : undefined);
+  switch (type) {
+    case 'assistant':
+      return addAssistant(ctx, located, env);
+    case 'user':
+      return addUser(ctx, located, env);
+    case 'system':
+      return addSystem(ctx, located, env);
+    case 'summary': {
+      const summary = raw.rawSummaryLine.safeParse(record);
+      if (summary.success) ctx.entryTitles.push({ entryId: summary.data.leafUuid, title: summary.data.summary });
+      else ctx.diagnostics.push(invalidRecord(ctx.file, line, 'summary', summary.error));
+      return;
+    }
+    case 'custom-title': {
+      const title = raw.rawCustomTitleLine.safeParse(record);
+      if (title.success) addDraft(ctx, located, env, { kind: 'name', name: title.data.customTitle?.trim() || null }, [], TAIL);
+      return;
+    }
+    case 'ai-title': {
+      const title = raw.rawAiTitleLine.safeParse(record);
+      // A title the user gave wins over the agent's guesses, wherever it sits in the file.
+      if (title.success && !ctx.hasCustomTitle) addDraft(ctx, located, env, { kind: 'name', name: title.data.aiTitle?.trim() || null }, [], TAIL);
+      return;
+    }
+    default:
+      if (type === undefined || !BOOKKEEPING.has(type)) {
+        ctx.diagnostics.push(diagnostic('unknown-entry-type', ctx.file, line, type === undefined ? 'a record without a type (skipped)' : `record type ${JSON.stringify(type)} (skipped)`));
+      }
+      skip(ctx, env);
+  }
+}
+
+/**
+ * Titles are written without a place in the conversation: hung from the file's last entry they
+ * extend the conversation as it was left, instead of opening a branch where they were written.
+ */
+const TAIL = { parent: { tail: true }, linksUuid: false } as const satisfies { parent: Draft['parent']; linksUuid: boolean };
+
+/** A record that becomes no entry still links its children to its own parent. */
+function skip(ctx: ClaudeContext, env: raw.RawEnvelope): void {
+  if (env.uuid) ctx.passThrough.set(env.uuid, env.parentUuid ?? null);
+}
+
+function addDraft(
+  ctx: ClaudeContext,
+  located: Located,
+  env: raw.RawEnvelope,
+  payload: EntryPayload,
+  usage: Usage[],
+  options: { id?: string; parent?: Draft['parent']; linksUuid?: boolean } = {},
+): Draft {
+  const suffix = located.piece > 0 ? `.${located.piece}` : '';
+  let id = options.id ?? env.uuid ?? `line-${located.line}${suffix}`;
+  let key = options.id ?? env.uuid ?? `nouuid@${String(env.timestamp ?? '')}@${contentHash(located.record)}`;
+  if (ctx.entryById.has(id)) {
+    const renamed = `${id}~${located.line}${suffix}`;
+    ctx.diagnostics.push(diagnostic('duplicate-id', ctx.file, located.line, `id ${JSON.stringify(id)} already used; kept as ${renamed}`));
+    id = renamed;
+    key = `${key}~${located.line}${suffix}`;
+  }
+  // Records without a parentUuid field at all (hand-made files) continue from the one before.
+  const parent: Draft['parent'] = options.parent ?? ('parentUuid' in located.record ? { uuid: env.parentUuid ?? null } : { id: ctx.previousId });
+  const entry = {
+    key,
+    id,
+    parentId: null,
+    timestamp: parseTime(env.timestamp),
+    line: located.line,
+    recovered: !located.clean,
+    ...payload,
+    usage,
+  } as Entry;
+  const draft: Draft = { entry, parent, sidechain: env.isSidechain === true };
+  ctx.drafts.push(draft);
+  ctx.entryById.set(id, draft);
+  if (env.uuid && options.linksUuid !== false) ctx.linkTarget.set(env.uuid, id);
+  if (!('tail' in parent)) ctx.previousId = id;
+  return draft;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replies: every content block of a response is its own line, all sharing message.id + requestId.
+
+function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): void {
+  const parsed = raw.rawAssistantLine.safeParse(located.record);
+  if (!parsed.success) {
+    ctx.diagnostics.push(invalidRecord(ctx.file, located.line, 'assistant line', parsed.error));
+    return skip(ctx, env);
+  }
+  const line = parsed.data;
+  const message = line.message;
+  const blocks = blocksOf(message.content, ctx);
+  if (message.model === '<synthetic>') return addSynthetic(ctx, located, env, line, blocks);
+
+  const messageId = message.id ?? null;
+  const requestId = line.requestId ?? null;
+  const response = responseOf(ctx, env, messageId, requestId);
+  if (response) {
+    // A later line of a response already read: its blocks join the reply, its uuid passes through.
+    if (env.uuid && response.uuids.has(env.uuid)) return;
+    if (env.uuid) {
+      response.uuids.add(env.uuid);
+      ctx.passThrough.set(env.uuid, env.parentUuid ?? response.draft.entry.id);
+      ctx.responseOfUuid.set(env.uuid, response);
+    }
+    const reply = response.draft.entry;
+    if (reply.kind === 'reply') reply.content.push(...blocks);
+    considerLine(response, line);
+    return;
+  }
+  const draft = addDraft(
+    ctx,
+    located,
+    env,
+    { kind: 'reply', content: blocks, outcome: 'ok', stopReason: null, errorMessage: null, provider: 'anthropic', model: message.model ?? null, responseModel: null },
+    [],
+  );
+  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, stopReason: null, sidechain: env.isSidechain === true };
+  considerLine(created, line);
+  ctx.responseOfDraft.set(draft, created);
+  if (messageId !== null && requestId !== null) ctx.responses.set(`${messageId}\u0000${requestId}`, created);
+  if (env.uuid) ctx.responseOfUuid.set(env.uuid, created);
+}
+
+/**
+ * The response a line continues: the same message and request ids; without a request id (very
+ * old lines, gateways that reuse message ids) only a line that chains directly to the response.
+ */
+function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, requestId: string | null): Response | null {
+  if (messageId === null) return null;
+  if (requestId !== null) return ctx.responses.get(`${messageId}\u0000${requestId}`) ?? null;
+  const parent = env.parentUuid ? ctx.responseOfUuid.get(env.parentUuid) : undefined;
+  return parent && parent.requestId === null && parent.messageId === messageId ? parent : null;
+}
+
+function considerLine(response: Response, line: raw.RawAssistantLine): void {
+  const usage = raw.rawUsage.safeParse(line.message.usage);
+  const output = usage.success ? (usage.data.output_tokens ?? 0) : -1;
+  if (line.message.usage !== undefined && line.message.usage !== null && output >= response.usageOutput) {
+    response.usageLine = line;
+    response.usageOutput = output;
+  }
+  if (line.message.stop_reason) response.stopReason = line.message.stop_reason;
+  const reply = response.draft.entry;
+  if (reply.kind !== 'reply') return;
+  if (line.isApiErrorMessage === true || (line.error !== undefined && line.error !== null)) {
+    reply.outcome = 'error';
+    reply.errorMessage = textOf(reply.content) || (typeof line.error === 'string' ? line.error : 'API error');
+  }
+}
+
+/** Once every line is read: each response's usage (its fullest line), stop reason and outcome. */
+function finishResponses(ctx: ClaudeContext): void {
+  for (const response of ctx.responseOfDraft.values()) {
+    const { draft } = response;
+    const reply = draft.entry;
+    if (reply.kind !== 'reply') continue;
+    reply.stopReason = response.stopReason;
+    if (reply.outcome === 'ok') reply.outcome = replyOutcome(response.stopReason);
+    const usage = usageOf(ctx, response, draft);
+    reply.usage = usage === null ? [] : [usage];
+  }
+}
+
+function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | null {
+  const line = response.usageLine;
+  if (line === null) return null;
+  const parsed = raw.rawUsage.safeParse(line.message.usage);
+  if (!parsed.success) {
+    ctx.diagnostics.push(invalidRecord(ctx.file, draft.entry.line, 'usage (kept the reply without it)', parsed.error, false));
+    return null;
+  }
+  const u = parsed.data;
+  const model = line.message.model ?? null;
+  const { messageId, requestId } = response;
+  const claim =
+    messageId === null
+      ? null
+      : requestId !== null
+        ? `${messageId}\u0000${requestId}`
+        : // Without a request id the message id is not unique across sessions (gateways reuse it).
+          `${ctx.sessionId}\u0000${messageId}\u0000${draft.entry.timestamp ?? ''}`;
+  return {
+    origin: ctx.subagentFile || response.sidechain ? 'subagent' : 'reply',
+    input: u.input_tokens ?? 0,
+    output: u.output_tokens ?? 0,
+    cacheRead: u.cache_read_input_tokens ?? 0,
+    cacheWrite: u.cache_creation_input_tokens ?? 0,
+    cacheWrite1h: u.cache_creation?.ephemeral_1h_input_tokens ?? 0,
+    reasoning: 0,
+    provider: 'anthropic',
+    model,
+    requestedModel: model,
+    responseModel: null,
+    recordedCost: line.costUSD ?? null,
+    recordedCostFromProvider: false,
+    modelGuessed: false,
+    timestamp: draft.entry.timestamp,
+    claim,
+    // Only a response's last line (with a stop reason) carries the final output count.
+    outputPartial: response.stopReason === null,
+  };
+}
+
+/** Claude Code's own lines dressed as replies: API errors become failed replies, the rest notices. No usage. */
+function addSynthetic(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope, line: raw.RawAssistantLine, blocks: Block[]): void {
+  const text = textOf(blocks);
+  if (line.isApiErrorMessage === true || (line.error !== undefined && line.error !== null) || /^API Error/.test(text)) {
+    addDraft(ctx, located, env, { kind: 'reply', content: blocks, outcome: 'error', stopReason: line.message.stop_reason ?? null, errorMessage: text || 'API error', provider: null, model: null, responseModel: null }, []);
+    return;
+  }
+  addDraft(ctx, located, env, { kind: 'notice', label: 'agent notice', tone: 'info', summary: noticeSummary(text), content: blocks }, []);
+}
+
+function replyOutcome(stopReason: string | null): ReplyOutcome {
+  return stopReason === 'max_tokens' || stopReason === 'model_context_window_exceeded' ? 'length' : 'ok';
+}
+
+// ---------------------------------------------------------------------------------------------
+// User lines: prompts, tool results, and everything else the agent writes as a user line.
+
+function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): void {
+  const parsed = raw.rawUserLine.safeParse(located.record);
+  if (!parsed.success) {
+    ctx.diagnostics.push(invalidRecord(ctx.file, located.line, 'user line', parsed.error));
+    return skip(ctx, env);
+  }
+  const content = parsed.data.message.content;
+  if (env.isCompactSummary === true) return addCompactSummary(ctx, located, env, blocksOf(content, ctx));
+  if (Array.isArray(content) && content.some((b) => isPlainObject(b) && b['type'] === 'tool_result')) {
+    return addToolResults(ctx, located, env, content, parsed.data.toolUseResult);
+  }
+  const blocks = blocksOf(content, ctx);
+  const text = textOf(blocks);
+  const kind = classifyUserText(text, env.isMeta === true);
+  const parentDraft = env.parentUuid ? draftOf(ctx, resolveUuid(ctx, env.parentUuid)) : null;
+  switch (kind.kind) {
+    case 'prompt':
+      addDraft(ctx, located, env, { kind: 'prompt', content: blocks, skill: null }, []);
+      return;
+    case 'command': {
+      const draft = addDraft(ctx, located, env, { kind: 'notice', label: `command /${kind.name}`, tone: 'info', summary: noticeSummary(kind.args), content: blocks }, []);
+      ctx.commands.set(draft.entry.id, { name: kind.name, args: kind.args });
+      return;
+    }
+    case 'skill-body': {
+      const command = parentDraft ? ctx.commands.get(parentDraft.entry.id) : undefined;
+      if (parentDraft && command) return expandCommand(ctx, parentDraft, command, env, { location: kind.location, body: kind.body });
+      addDraft(ctx, located, env, { kind: 'notice', label: `skill ${kind.name}`, tone: 'info', summary: kind.location, content: blocks }, []);
+      return;
+    }
+    case 'bash-input':
+      addDraft(ctx, located, env, { kind: 'shell', command: kind.command, output: '', exitCode: null, cancelled: false, truncated: false, excludedFromContext: false }, []);
+      return;
+    case 'bash-output': {
+      const shell = parentDraft?.entry;
+      if (shell?.kind === 'shell' && shell.output === '') {
+        shell.output = [kind.stdout, kind.stderr].filter((s) => s !== '').join('\n');
+        if (env.uuid) ctx.linkTarget.set(env.uuid, shell.id);
+        return;
+      }
+      addDraft(ctx, located, env, { kind: 'notice', label: 'shell output', tone: 'info', summary: noticeSummary(text), content: blocks }, []);
+      return;
+    }
+    case 'notice': {
+      // A prompt-type command's expansion (isMeta, right after the echo) is the turn the command started.
+      const command = parentDraft ? ctx.commands.get(parentDraft.entry.id) : undefined;
+      if (parentDraft && command && env.isMeta === true && kind.label === 'injected context') {
+        return expandCommand(ctx, parentDraft, command, env, { location: null, body: text });
+      }
+      addDraft(ctx, located, env, { kind: 'notice', label: kind.label, tone: kind.tone, summary: noticeSummary(text), content: blocks }, []);
+      return;
+    }
+  }
+}
+
+/** A command the user typed whose expansion was sent to the model: one prompt, the expansion folded in it. */
+function expandCommand(
+  ctx: ClaudeContext,
+  echo: Draft,
+  command: { name: string; args: string },
+  env: raw.RawEnvelope,
+  expansion: { location: string | null; body: string },
+): void {
+  const { key, id, parentId, timestamp, line, recovered } = echo.entry;
+  echo.entry = {
+    key,
+    id,
+    parentId,
+    timestamp,
+    line,
+    recovered,
+    usage: [],
+    kind: 'prompt',
+    content: command.args === '' ? [] : [{ type: 'text', text: command.args }],
+    skill: { name: command.name, command: `/${command.name}`, location: expansion.location, body: expansion.body },
+  };
+  ctx.commands.delete(id);
+  if (env.uuid) ctx.linkTarget.set(env.uuid, id);
+}
+
+function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope, content: unknown[], toolUseResult: unknown): void {
+  const results = content.filter((b) => isPlainObject(b) && b['type'] === 'tool_result');
+  const others = content.filter((b) => !(isPlainObject(b) && b['type'] === 'tool_result'));
+  let previous: string | null = null;
+  results.forEach((value, index) => {
+    const block = raw.rawToolResultBlock.safeParse(value);
+    if (!block.success) {
+      ctx.diagnostics.push(invalidRecord(ctx.file, located.line, 'tool result', block.error, false));
+      return;
+    }
+    const id = results.length > 1 && env.uuid ? `${env.uuid}#${index}` : undefined;
+    const callId = block.data.tool_use_id ?? null;
+    const call = callId === null ? undefined : ctx.calls.get(callId);
+    const toolName = call?.name ?? null;
+    const isError = block.data.is_error === true;
+    const blocks = blocksOf(block.data.content, ctx);
+    // `toolUseResult` describes the line's one result; with several it cannot be told apart.
+    const structured = results.length === 1 ? toolUseResult : undefined;
+    const diff = isError ? null : toolDiff(toolName, call?.arguments, structured);
+    const draft: Draft = addDraft(
+      ctx,
+      located,
+      env,
+      {
+        kind: 'toolResult',
+        toolCallId: callId,
+        toolName,
+        content: blocks,
+        isError,
+        subagents: [],
+        diff,
+        change: diff === null ? null : diffLines(diff),
+        commits: toolCommits(toolName, call?.effect.command ?? null, textOf(blocks), isError),
+        nestedCalls: [],
+      },
+      [],
+      { id, ...(previous === null ? {} : { parent: { id: previous } }) },
+    );
+    previous = draft.entry.id;
+  });
+  if (others.length > 0) {
+    const blocks = blocksOf(others, ctx);
+    const extra = addDraft(ctx, located, env, { kind: 'notice', label: 'injected context', tone: 'info', summary: noticeSummary(textOf(blocks)), content: blocks }, [], {
+      id: `${env.uuid ?? `line-${located.line}`}#context`,
+      parent: previous === null ? undefined : { id: previous },
+    });
+    previous = extra.entry.id;
+  }
+  if (previous === null) return skip(ctx, env);
+  if (env.uuid) ctx.linkTarget.set(env.uuid, previous);
+}
+
+function addCompactSummary(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope, blocks: Block[]): void {
+  const summary = textOf(blocks);
+  const boundary = env.parentUuid ? draftOf(ctx, resolveUuid(ctx, env.parentUuid))?.entry : undefined;
+  if (boundary?.kind === 'compaction' && boundary.summary === '') {
+    // The summary belongs to its boundary: shown there, once.
+    boundary.summary = summary;
+    if (env.uuid) ctx.linkTarget.set(env.uuid, boundary.id);
+    return;
+  }
+  addDraft(ctx, located, env, { kind: 'compaction', summary, tokensBefore: null, firstKeptEntryId: null }, []);
+}
+
+// ---------------------------------------------------------------------------------------------
+// System lines.
+
+function addSystem(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): void {
+  const parsed = raw.rawSystemLine.safeParse(located.record);
+  if (!parsed.success) {
+    ctx.diagnostics.push(invalidRecord(ctx.file, located.line, 'system line', parsed.error));
+    return skip(ctx, env);
+  }
+  const system = parsed.data;
+  const text = typeof system.content === 'string' ? system.content : textOf(blocksOf(system.content, ctx));
+  switch (system.subtype) {
+    case 'compact_boundary':
+      // A new root on disk; its logical parent (when still in the file) keeps the conversation whole.
+      addDraft(ctx, located, env, { kind: 'compaction', summary: '', tokensBefore: system.compactMetadata?.preTokens ?? null, firstKeptEntryId: null }, [], {
+        parent: { uuid: env.logicalParentUuid ?? env.parentUuid ?? null, nullWhenDangling: true },
+      });
+      return;
+    case 'turn_duration':
+    case 'stop_hook_summary':
+      // Timing and hook bookkeeping: nothing a reader of the conversation misses.
+      return skip(ctx, env);
+    default: {
+      const label = system.subtype === 'local_command' ? 'command output' : system.subtype === 'away_summary' ? 'recap' : (system.subtype ?? 'system').replace(/_/g, ' ');
+      const tone = system.level === 'warning' || system.level === 'error' || /error/.test(system.subtype ?? '') ? 'warn' : 'info';
+      addDraft(ctx, located, env, { kind: 'notice', label, tone, summary: noticeSummary(text), content: text === '' ? [] : [{ type: 'text', text }] }, []);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content blocks.
+
+function blocksOf(content: unknown, ctx: ClaudeContext): Block[] {
+  if (content === null || content === undefined) return [];
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  const list = Array.isArray(content) ? content : [content];
+  return list.flatMap((value) => blockOf(value, ctx));
+}
+
+function blockOf(value: unknown, ctx: ClaudeContext): Block[] {
+  if (!isPlainObject(value)) return typeof value === 'string' ? [{ type: 'text', text: value }] : [{ type: 'unknown', blockType: typeof value, raw: value }];
+  const blockType = typeof value['type'] === 'string' ? value['type'] : '(untyped)';
+  switch (blockType) {
+    case 'text': {
+      const b = raw.rawTextBlock.safeParse(value);
+      // Claude Code writes blank text blocks between a response's parts: nothing to show.
+      if (b.success) return b.data.text.trim() === '' ? [] : [{ type: 'text', text: b.data.text }];
+      break;
+    }
+    case 'thinking': {
+      const b = raw.rawThinkingBlock.safeParse(value);
+      // Newer models return only a signature: the thinking happened, its text is withheld.
+      if (b.success) return [{ type: 'thinking', text: b.data.thinking ?? '', redacted: (b.data.thinking ?? '').trim() === '' }];
+      break;
+    }
+    case 'redacted_thinking':
+      return [{ type: 'thinking', text: '', redacted: true }];
+    case 'tool_use': {
+      const b = raw.rawToolUseBlock.safeParse(value);
+      if (b.success) {
+        const args = b.data.input ?? {};
+        const call: ToolCallBlock = { type: 'toolCall', id: b.data.id ?? '', name: b.data.name, arguments: args, argumentsError: null, effect: toolEffect(b.data.name, args, ctx.cwd) };
+        if (call.id) ctx.calls.set(call.id, call);
+        return [call];
+      }
+      break;
+    }
+    case 'image': {
+      const b = raw.rawImageBlock.safeParse(value);
+      if (b.success && b.data.source.data) return [{ type: 'image', mimeType: b.data.source.media_type ?? 'image/png', data: b.data.source.data }];
+      break;
+    }
+  }
+  return [{ type: 'unknown', blockType, raw: value }];
+}
+
+function textOf(blocks: readonly Block[]): string {
+  return blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tree: parents resolved through skipped records and merged lines, parallel results chained.
+
+/** The entry a raw uuid stands for: itself, or its nearest ancestor that became an entry; dangling uuids stay. */
+function resolveUuid(ctx: ClaudeContext, uuid: string): string | null {
+  const seen = new Set<string>();
+  let at: string | null = uuid;
+  while (at !== null) {
+    const target = ctx.linkTarget.get(at);
+    if (target !== undefined) return target;
+    if (!ctx.passThrough.has(at) || seen.has(at)) return seen.has(at) ? null : at;
+    seen.add(at);
+    at = ctx.passThrough.get(at) ?? null;
+  }
+  return null;
+}
+
+function draftOf(ctx: ClaudeContext, id: string | null): Draft | null {
+  return id === null ? null : (ctx.entryById.get(id) ?? null);
+}
+
+function resolveParents(ctx: ClaudeContext): void {
+  let tail: string | null = null;
+  for (const draft of ctx.drafts) if (!('tail' in draft.parent)) tail = draft.entry.id;
+  for (const draft of ctx.drafts) {
+    const { parent } = draft;
+    let id: string | null;
+    if ('tail' in parent) {
+      id = tail;
+      tail = draft.entry.id;
+    } else if ('id' in parent) id = parent.id;
+    else {
+      id = parent.uuid === null ? null : resolveUuid(ctx, parent.uuid);
+      if (parent.nullWhenDangling && id !== null && !ctx.entryById.has(id)) id = null;
+    }
+    draft.entry.parentId = id === draft.entry.id ? null : id;
+  }
+}
+
+/**
+ * Results of parallel tool calls are all written as children of the call's reply; shown as they
+ * ran, one after another, they are not branches of the conversation (formats/claude.md §6.4).
+ */
+function chainParallelResults(ctx: ClaudeContext): void {
+  const children = new Map<string, Draft[]>();
+  for (const draft of ctx.drafts) {
+    const parent = draft.entry.parentId;
+    if (parent === null) continue;
+    const list = children.get(parent);
+    if (list) list.push(draft);
+    else children.set(parent, [draft]);
+  }
+  const childCount = (id: string) => children.get(id)?.length ?? 0;
+  for (const [parentId, list] of children) {
+    let previous: Draft | null = null;
+    for (const draft of [...list]) {
+      if (draft.entry.kind !== 'toolResult') continue;
+      if (previous !== null && childCount(previous.entry.id) === 0) {
+        draft.entry.parentId = previous.entry.id;
+        children.set(previous.entry.id, [draft]);
+        const siblings = children.get(parentId) ?? [];
+        siblings.splice(siblings.indexOf(draft), 1);
+      }
+      previous = draft;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Old inline sidechains (1.0.x): a Task's sub-agent written into the main file.
+
+function foldInlineSidechains(ctx: ClaudeContext): Entry[] {
+  if (!ctx.drafts.some((d) => d.sidechain)) return ctx.drafts.map((d) => d.entry);
+  // Runs: each sidechain root with everything hanging from it.
+  const runOf = new Map<Draft, Draft[]>();
+  const runs: Draft[][] = [];
+  for (const draft of ctx.drafts) {
+    if (!draft.sidechain) continue;
+    const parent = draftOf(ctx, draft.entry.parentId);
+    const run = parent && parent.sidechain ? runOf.get(parent) : undefined;
+    if (run) run.push(draft);
+    else runs.push([draft]);
+    runOf.set(draft, run ?? (runs.at(-1) as Draft[]));
+  }
+  const results = ctx.drafts.filter((d) => !d.sidechain && d.entry.kind === 'toolResult');
+  const taken = new Set<Draft>();
+  const folded = new Set<Draft>();
+  for (const run of runs) {
+    const result = taskResultOf(ctx, run, results, taken);
+    if (result === null || result.entry.kind !== 'toolResult') {
+      // No result to show it in: the run stays in the conversation, its task never counted as a turn.
+      for (const draft of run) {
+        if (draft.entry.kind === 'prompt') draft.entry = asNotice(draft.entry, 'sub-agent task');
+      }
+      continue;
+    }
+    taken.add(result);
+    const call = result.entry.toolCallId ? ctx.calls.get(result.entry.toolCallId) : undefined;
+    const args = isPlainObject(call?.arguments) ? call.arguments : {};
+    const entries = run.map((d) => d.entry);
+    const subagent: SubagentRun = {
+      agent: typeof args['subagent_type'] === 'string' ? args['subagent_type'] : 'Task',
+      task: typeof args['prompt'] === 'string' ? args['prompt'] : firstPromptText(entries),
+      status: null,
+      model: entries.flatMap((e) => e.usage).find((u) => u.model)?.model ?? null,
+      errorMessage: null,
+      entries,
+    };
+    result.entry.subagents.push(subagent);
+    // Counted on the result that shows them: usage is only counted on entries of the file itself.
+    result.entry.usage.push(...entries.flatMap((e) => e.usage));
+    for (const draft of run) folded.add(draft);
+  }
+  return ctx.drafts.filter((d) => !folded.has(d)).map((d) => d.entry);
+}
+
+/** The Task result a sidechain run answers: the call whose prompt it repeats, else the next unanswered call before it. */
+function taskResultOf(ctx: ClaudeContext, run: readonly Draft[], results: readonly Draft[], taken: ReadonlySet<Draft>): Draft | null {
+  const task = firstPromptText(run.map((d) => d.entry)).trim();
+  const open = results.filter((d) => !taken.has(d) && d.entry.kind === 'toolResult' && ['Task', 'Agent'].includes(d.entry.toolName ?? ''));
+  const byPrompt = open.find((d) => {
+    const call = d.entry.kind === 'toolResult' && d.entry.toolCallId ? ctx.calls.get(d.entry.toolCallId) : undefined;
+    return isPlainObject(call?.arguments) && typeof call.arguments['prompt'] === 'string' && call.arguments['prompt'].trim() === task;
+  });
+  if (byPrompt) return byPrompt;
+  const firstLine = run[0]?.entry.line ?? 0;
+  return open.find((d) => d.entry.line > firstLine) ?? null;
+}
+
+function firstPromptText(entries: readonly Entry[]): string {
+  const prompt = entries.find((e) => e.kind === 'prompt');
+  return prompt?.kind === 'prompt' ? textOf(prompt.content) : '';
+}
+
+function asNotice(entry: Entry & { kind: 'prompt' }, label: string): Entry {
+  const { key, id, parentId, timestamp, line, recovered, usage, content } = entry;
+  return { key, id, parentId, timestamp, line, recovered, usage, kind: 'notice', label, tone: 'info', summary: noticeSummary(textOf(content)), content };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sub-agent files.
+
+/** The most a sidecar description file may weigh before it is not read. */
+const MAX_META_BYTES = 64 * 1024;
+const LABEL_WORDS = 12;
+
+/** What a sub-agent was for: its sidecar's description or type, else what its file and first prompt say. */
+async function subagentLabel(path: string, entries: readonly Entry[]): Promise<string> {
+  const meta = await readAgentMeta(path.replace(/\.jsonl$/i, '.meta.json'));
+  if (meta) return meta;
+  const name = basename(path);
+  if (/^agent-acompact/i.test(name)) return 'compaction';
+  if (/prompt_suggestion/i.test(name)) return 'prompt suggestion';
+  if (/aside_question/i.test(name)) return 'side question';
+  const task = firstPromptText(entries).trim();
+  if (task === 'Warmup') return 'warmup';
+  const words = task.split(/\s+/).filter(Boolean);
+  if (words.length === 0) return 'sub-agent';
+  return words.length > LABEL_WORDS ? `${words.slice(0, LABEL_WORDS).join(' ')}…` : words.join(' ');
+}
+
+async function readAgentMeta(path: string): Promise<string | null> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile() || info.size > MAX_META_BYTES) return null;
+    const parsed = raw.rawAgentMeta.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    if (!parsed.success) return null;
+    return parsed.data.description?.trim() || parsed.data.agentType?.trim() || null;
+  } catch {
+    // No sidecar (most files), or an unreadable one: the label comes from the transcript.
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+

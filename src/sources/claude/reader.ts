@@ -1,0 +1,22 @@
+// Claude Code as a SourceReader: where its transcripts live, how its files are told apart, how its
+// usage is counted once and priced.
+
+import type { SourceReader } from '../registry.js';
+import { claudeSessionPlaces } from './paths.js';
+import { isClaudeRecord, readClaudeFile } from './read.js';
+
+/** Claude Code's model ids are Anthropic's: LiteLLM lists them bare, some also under `anthropic/`. */
+const CLAUDE_PRICE_HINT = { prefixes: ['', 'anthropic/'], subscription: false, local: false } as const;
+
+export const claudeReader: SourceReader = {
+  source: 'claude',
+  defaultPlaces: claudeSessionPlaces,
+  isRecord: isClaudeRecord,
+  // No header: the first record is already part of the conversation (or its bookkeeping).
+  recognise: (first) => (isClaudeRecord(first) ? 'record' : null),
+  read: readClaudeFile,
+  // One response is written as several lines, and copied into resumed sessions: the fullest copy counts.
+  usageClaim: 'most-output',
+  priceHint: () => CLAUDE_PRICE_HINT,
+  localProviders: async () => new Set<string>(),
+};

@@ -1,0 +1,114 @@
+// Claude Code's raw records as they appear on disk (formats/claude.md §3–§5), validated at the
+// file boundary. Loose objects: Claude Code adds fields every few releases, and fields may be null.
+
+import { z } from 'zod';
+
+const optionalString = z.string().nullish();
+const optionalNumber = z.number().nullish();
+const optionalBoolean = z.boolean().nullish();
+
+/** What every conversation record (user, assistant, system, progress, attachment) carries. */
+export const rawEnvelope = z.looseObject({
+  type: optionalString,
+  uuid: optionalString,
+  parentUuid: optionalString,
+  logicalParentUuid: optionalString,
+  isSidechain: optionalBoolean,
+  sessionId: optionalString,
+  agentId: optionalString,
+  timestamp: z.unknown().optional(),
+  cwd: optionalString,
+  version: optionalString,
+  isMeta: optionalBoolean,
+  isCompactSummary: optionalBoolean,
+});
+export type RawEnvelope = z.infer<typeof rawEnvelope>;
+
+/** Usage is checked on its own, so a reply with unreadable usage keeps its text. */
+export const rawUsage = z.looseObject({
+  input_tokens: optionalNumber,
+  output_tokens: optionalNumber,
+  cache_creation_input_tokens: optionalNumber,
+  cache_read_input_tokens: optionalNumber,
+  cache_creation: z.looseObject({ ephemeral_5m_input_tokens: optionalNumber, ephemeral_1h_input_tokens: optionalNumber }).nullish(),
+});
+export type RawUsage = z.infer<typeof rawUsage>;
+
+/** One line of a response: one content block (or, in old or hand-made files, several). */
+export const rawAssistantLine = z.looseObject({
+  requestId: optionalString,
+  isApiErrorMessage: optionalBoolean,
+  error: z.unknown().optional(),
+  costUSD: optionalNumber,
+  message: z.looseObject({
+    id: optionalString,
+    model: optionalString,
+    content: z.unknown().optional(),
+    stop_reason: optionalString,
+    usage: z.unknown().optional(),
+  }),
+});
+export type RawAssistantLine = z.infer<typeof rawAssistantLine>;
+
+export const rawUserLine = z.looseObject({
+  message: z.looseObject({ content: z.unknown().optional() }),
+  toolUseResult: z.unknown().optional(),
+});
+
+export const rawSystemLine = z.looseObject({
+  subtype: optionalString,
+  content: z.unknown().optional(),
+  level: optionalString,
+  compactMetadata: z.looseObject({ trigger: optionalString, preTokens: optionalNumber }).nullish(),
+});
+
+export const rawSummaryLine = z.looseObject({ summary: z.string(), leafUuid: z.string() });
+export const rawCustomTitleLine = z.looseObject({ customTitle: optionalString });
+export const rawAiTitleLine = z.looseObject({ aiTitle: optionalString });
+
+export const rawTextBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
+export const rawThinkingBlock = z.looseObject({ type: z.literal('thinking'), thinking: optionalString, signature: optionalString });
+export const rawToolUseBlock = z.looseObject({ type: z.literal('tool_use'), id: optionalString, name: z.string(), input: z.unknown().optional() });
+export const rawToolResultBlock = z.looseObject({
+  type: z.literal('tool_result'),
+  tool_use_id: optionalString,
+  content: z.unknown().optional(),
+  is_error: optionalBoolean,
+});
+export const rawImageBlock = z.looseObject({
+  type: z.literal('image'),
+  source: z.looseObject({ type: optionalString, media_type: optionalString, data: optionalString }),
+});
+
+/** `toolUseResult` of Edit/MultiEdit/Write: the hunks the UI showed. */
+export const rawPatchResult = z.looseObject({
+  filePath: optionalString,
+  structuredPatch: z.array(
+    z.looseObject({
+      oldStart: z.number(),
+      oldLines: z.number(),
+      newStart: z.number(),
+      newLines: z.number(),
+      lines: z.array(z.string()),
+    }),
+  ),
+});
+export type RawPatchResult = z.infer<typeof rawPatchResult>;
+
+/** `agent-<id>.meta.json` beside a 2.1.x sub-agent transcript. */
+export const rawAgentMeta = z.looseObject({ agentType: optionalString, description: optionalString });
+
+/** Record types that carry no conversation (formats/claude.md §4): skipped, their uuid kept for linking. */
+export const CLAUDE_BOOKKEEPING_TYPES = [
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'attachment',
+  'permission-mode',
+  'last-prompt',
+  'agent-name',
+  'agent-color',
+  'agent-setting',
+  'pr-link',
+  'tag',
+] as const;

@@ -1,0 +1,40 @@
+// Which model providers `$CODEX_HOME/config.toml` points at this machine (a base_url on localhost):
+// their usage is $0. Read with a few lines of pattern matching, not a TOML parser: only
+// `[model_providers.<id>]` tables and their `base_url` matter here.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Environment } from '../../environment.js';
+import { codexSessionPlaces } from './paths.js';
+
+const LOCAL_URL = /^\s*base_url\s*=\s*["']https?:\/\/(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[:/"']/;
+const PROVIDER_TABLE = /^\s*\[model_providers\.(?:"([^"]+)"|([A-Za-z0-9_-]+))\]\s*$/;
+
+export async function codexLocalProviders(environment: Environment): Promise<ReadonlySet<string>> {
+  const homes = new Set(codexSessionPlaces(environment).map((place) => join(place, '..')));
+  const local = new Set<string>();
+  for (const home of homes) {
+    let text: string;
+    try {
+      text = await readFile(join(home, 'config.toml'), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const provider of localProvidersIn(text)) local.add(provider);
+  }
+  return local;
+}
+
+export function localProvidersIn(configToml: string): string[] {
+  const found: string[] = [];
+  let table: string | null = null;
+  for (const line of configToml.split('\n')) {
+    if (/^\s*\[/.test(line)) {
+      const match = PROVIDER_TABLE.exec(line);
+      table = match ? (match[1] ?? match[2] ?? null) : null;
+    } else if (table !== null && LOCAL_URL.test(line)) {
+      found.push(table);
+    }
+  }
+  return found;
+}

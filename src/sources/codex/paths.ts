@@ -1,0 +1,30 @@
+// Where Codex keeps its rollouts (formats/codex.md §1), and the Codex home a rollout sits in.
+
+import { join, sep } from 'node:path';
+import type { Environment } from '../../environment.js';
+
+function expandHome(path: string, home: string): string {
+  return path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path;
+}
+
+/** The folders of a Codex home that hold rollouts: active threads, and threads the user archived. */
+export const ROLLOUT_FOLDERS = ['sessions', 'archived_sessions'] as const;
+
+/** `CODEX_HOME` (a comma-separated list, as ccusage reads it), else `~/.codex`; in each, both rollout folders. */
+export function codexSessionPlaces({ env, home }: Environment): string[] {
+  const configured = (env['CODEX_HOME'] ?? '')
+    .split(',')
+    .map((dir) => dir.trim())
+    .filter((dir) => dir !== '');
+  const roots = configured.length > 0 ? configured.map((dir) => expandHome(dir, home)) : [join(home, '.codex')];
+  return [...new Set(roots.flatMap((root) => ROLLOUT_FOLDERS.map((folder) => join(root, folder))))];
+}
+
+/** The Codex home a rollout belongs to: the folder above the nearest `sessions`/`archived_sessions` on its path. */
+export function codexHomeOf(rolloutPath: string): string | null {
+  const parts = rolloutPath.split(/[\\/]/);
+  for (let i = parts.length - 2; i > 0; i--) {
+    if ((ROLLOUT_FOLDERS as readonly string[]).includes(parts[i] ?? '')) return parts.slice(0, i).join(sep) || sep;
+  }
+  return null;
+}

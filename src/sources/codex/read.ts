@@ -1,0 +1,937 @@
+// Codex rollout files (envelope format since autumn 2025, and the bare pre-envelope format of
+// mid-2025) → normalised SessionFile. Knows Codex's raw field names so that nothing else has to
+// (formats/codex.md).
+//
+// Counting across files. A fork or a spawned child re-persists its parent's rollout at its start,
+// token_count events included (§9), and an archived thread is a byte copy of an active one. Both
+// are matched by content, never by file:
+// - Each entry's key is `<anchor>:<payload hash>:<turn id>@<running totals before it>#<occurrence>`;
+//   the envelope's write time is left out because a replay re-stamps it, and the turn id keeps a
+//   fork's own turns apart from its parent's later ones even when the same words are typed.
+// - Each usage record's claim is `<anchor>|<totals before>><totals after>`: a replayed token_count
+//   carries the parent's totals on both sides, a thread's own one its own.
+// - The anchor is the oldest thread of the file's lineage that the file names: follow
+//   `forked_from_id` (and a spawned child's parent, when the child copied its parent's history)
+//   through the session_meta lines the file holds. Parent and fork thus share the anchor, while two
+//   unrelated threads whose totals happen to match never do.
+
+import { basename } from 'node:path';
+import type { z } from 'zod';
+import { diagnostic, type Diagnostic } from '../../diagnostics.js';
+import type { Block, Entry, EntryPayload, SessionFile, ToolDiff, Usage } from '../../types.js';
+import { isPlainObject } from '../json-line.js';
+import { lineRecords } from '../line-records.js';
+import type { RawLine } from '../lines.js';
+import { diffChange } from '../tool-output.js';
+import type { PendingLine, SourceInput } from '../source-input.js';
+import * as raw from './schema.js';
+import { threadNameOf } from './session-index.js';
+import { appliedDiff, commitsOf, exitCodeOf, patchDiff, toolEffect } from './tools.js';
+import { contentHash, invalidRecord, parseTime, salvagedStringField } from '../record-fields.js';
+
+/** Top-level `type`s of the envelope format. */
+const ENVELOPE_TYPES: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
+/** Known record types that hold nothing to show or count (token_usage_record duplicates token_count: never add both). */
+const SKIPPED_TYPES: ReadonlySet<string> = new Set([
+  'token_usage_record',
+  'inter_agent_communication',
+  'inter_agent_communication_metadata',
+  'world_state',
+  'security_risk_score',
+  'ghost_snapshot',
+]);
+/** Bare response items of the pre-envelope format. */
+const LEGACY_ITEM_TYPES: ReadonlySet<string> = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'local_shell_call',
+  'web_search_call',
+]);
+const TOOL_OUTPUT_TYPES: ReadonlySet<string> = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output', 'tool_search_output']);
+const COMPACTION_ITEM_TYPES: ReadonlySet<string> = new Set(['compaction', 'compaction_summary', 'context_compaction']);
+
+/** `{timestamp, type: "session_meta", payload: {id}}`. */
+export function isCodexHeader(record: Record<string, unknown>): boolean {
+  const payload = record['payload'];
+  return record['type'] === 'session_meta' && isPlainObject(payload) && typeof payload['id'] === 'string' && payload['id'] !== '';
+}
+
+/** The pre-envelope header: `{id, timestamp, instructions?, cwd?, git?}` and nothing else (no `type`, unlike Pi's header). */
+export function isLegacyCodexHeader(record: Record<string, unknown>): boolean {
+  if (typeof record['id'] !== 'string' || typeof record['timestamp'] !== 'string') return false;
+  return Object.keys(record).every((key) => raw.LEGACY_HEADER_KEYS.has(key));
+}
+
+/** Whether an object salvaged from a damaged line is a whole Codex record (not a block nested in one). */
+export function isCodexRecord(value: Record<string, unknown>): boolean {
+  const type = value['type'];
+  if (typeof type !== 'string') return false;
+  if (ENVELOPE_TYPES.has(type) || SKIPPED_TYPES.has(type)) return isPlainObject(value['payload']) && typeof value['timestamp'] === 'string';
+  return false;
+}
+
+/** A first record that is a Codex record without a header before it (the session_meta line was damaged). */
+export function isHeaderlessCodexRecord(record: Record<string, unknown>): boolean {
+  return isCodexRecord(record) && record['type'] !== 'session_meta';
+}
+
+type ToolCallBlock = Extract<Block, { type: 'toolCall' }>;
+type ReplyEntry = Extract<Entry, { kind: 'reply' }>;
+type ToolResultEntry = Extract<Entry, { kind: 'toolResult' }>;
+
+/** An entry as read, before ids, parents and keys are given (they depend on the whole file). */
+interface Draft {
+  entry: Entry;
+  /** The key without its anchor: payload hash, usage position, occurrence. */
+  keyBody: string;
+  dropped: boolean;
+}
+
+interface Totals {
+  input: number;
+  cached: number;
+  cacheWrite: number;
+  output: number;
+  reasoning: number;
+  total: number;
+}
+
+/** Counts of texts seen from one copy (events or items) and not yet matched by the other. */
+class TextTally {
+  private readonly counts = new Map<string, number>();
+  add(text: string): void {
+    this.counts.set(text, (this.counts.get(text) ?? 0) + 1);
+  }
+  /** Takes one match of `text`, if there is one. */
+  take(text: string): boolean {
+    const n = this.counts.get(text) ?? 0;
+    if (n === 0) return false;
+    if (n === 1) this.counts.delete(text);
+    else this.counts.set(text, n - 1);
+    return true;
+  }
+  clear(): void {
+    this.counts.clear();
+  }
+}
+
+/** Reading state of one file. */
+interface CodexContext {
+  file: string;
+  diagnostics: Diagnostic[];
+  legacy: boolean;
+  /** The file's own thread: its first session_meta (or what was rebuilt for it). */
+  own: raw.RawSessionMeta | null;
+  ownRebuilt: boolean;
+  /** Session metas of other threads whose history the file copies, by id. */
+  copied: Map<string, raw.RawSessionMeta>;
+  cwd: string | null;
+  provider: string;
+  model: string | null;
+  effort: string | null;
+  drafts: Draft[];
+  /** The reply the current sampling request is writing into. */
+  openReply: ReplyEntry | null;
+  /** The last reply of the current turn: an interruption or error lands on it. */
+  turnReply: ReplyEntry | null;
+  calls: Map<string, ToolCallBlock>;
+  results: Map<string, ToolResultEntry>;
+  execExit: Map<string, number>;
+  patchApplied: Map<string, { success: boolean | null; diff: ToolDiff | null }>;
+  /** Assistant texts and reasoning summaries seen as events or as response items, not yet matched by their twin. */
+  textFromEvents: TextTally;
+  textFromItems: TextTally;
+  thinkingFromEvents: TextTally;
+  thinkingFromItems: TextTally;
+  /** Texts the user typed (user_message events): role:user items with the same text are their twins. */
+  typed: TextTally;
+  /** role:user items, shown as injected context unless they are the twin of a typed prompt. */
+  userItems: { draft: Draft; text: string }[];
+  justCompacted: boolean;
+  /** Usage: the last cumulative totals, and the usage records with their totals before and after. */
+  totals: Totals | null;
+  usages: { usage: Usage; before: string; after: string }[];
+  occurrences: Map<string, number>;
+  /** The turn being read: part of each entry's key, so a fork's own turns never match its parent's. */
+  turnId: string;
+  startedAt: number | null;
+}
+
+export interface CodexInput extends Pick<SourceInput, 'path' | 'size' | 'mtime' | 'lines' | 'diagnostics' | 'damaged'> {
+  /** The first record and any glued to it. */
+  first: PendingLine;
+  /** The first record is not a header: the session_meta line was damaged or is missing. */
+  headerless: boolean;
+}
+
+export async function readCodexSession(input: CodexInput): Promise<SessionFile> {
+  const ctx: CodexContext = {
+    file: input.path,
+    diagnostics: input.diagnostics,
+    legacy: false,
+    own: null,
+    ownRebuilt: false,
+    copied: new Map(),
+    cwd: null,
+    provider: 'openai',
+    model: null,
+    effort: null,
+    drafts: [],
+    openReply: null,
+    turnReply: null,
+    calls: new Map(),
+    results: new Map(),
+    execExit: new Map(),
+    patchApplied: new Map(),
+    textFromEvents: new TextTally(),
+    textFromItems: new TextTally(),
+    thinkingFromEvents: new TextTally(),
+    thinkingFromItems: new TextTally(),
+    typed: new TextTally(),
+    userItems: [],
+    justCompacted: false,
+    totals: null,
+    usages: [],
+    occurrences: new Map(),
+    turnId: '',
+    startedAt: null,
+  };
+  if (input.headerless) rebuildHeader(ctx, input.damaged, input.first.line);
+
+  const { first } = input;
+  first.records.forEach((record, index) => addRecord(ctx, record, first.line, first.records.length > 1 ? index + 1 : 0, first.clean));
+  let lineCount = first.line;
+  for await (const line of input.lines) {
+    lineCount = line.number;
+    const { records, clean } = lineRecords(line, input.path, isAnyCodexLine, ctx.diagnostics);
+    records.forEach((record, index) => addRecord(ctx, record, line.number, records.length > 1 ? index + 1 : 0, clean));
+  }
+
+  const own = ctx.own ?? { id: basename(input.path).replace(/\.jsonl$/i, '') };
+  const anchor = lineageAnchor(own, ctx.copied);
+  const entries = finish(ctx, anchor, idPrefixOf(own.id));
+  const name = await threadNameOf(input.path, own.id);
+  if (name !== null) entries.push(nameEntry(name, anchor, own.id, lineCount, entries.at(-1)?.id ?? null));
+  const spawn = spawnOf(own);
+  return {
+    source: 'codex',
+    path: input.path,
+    size: input.size,
+    mtime: input.mtime,
+    sessionId: own.id,
+    cwd: ctx.cwd,
+    startedAt: ctx.startedAt,
+    // Codex links forks by thread id, never by path.
+    parentFile: null,
+    parentSessionId: own.forked_from_id ?? null,
+    namedByAgent: /^rollout-.*\.jsonl$/.test(basename(input.path)) && basename(input.path).endsWith(`${own.id}.jsonl`),
+    subagentOf: spawn.parent,
+    subagentLabel: spawn.label,
+    entryTitles: [],
+    formatVersion: ctx.legacy ? 1 : 2,
+    entries,
+    diagnostics: ctx.diagnostics,
+    lineCount,
+  };
+}
+
+/** Records of either format, for salvaging glued lines once the file is known to be Codex's. */
+function isAnyCodexLine(value: Record<string, unknown>): boolean {
+  if (isCodexRecord(value)) return true;
+  const type = value['type'];
+  return typeof type === 'string' && LEGACY_ITEM_TYPES.has(type) && ('role' in value || 'call_id' in value);
+}
+
+/** The first record is not a session_meta: identity from what remains of a cut-off one, else the file name's trailing UUID. */
+function rebuildHeader(ctx: CodexContext, damaged: readonly RawLine[], firstLine: number): void {
+  const text = damaged.map((d) => d.text).find((line) => /"session_meta"/.test(line)) ?? '';
+  const field = (name: string): string | null => salvagedStringField(text, name);
+  const name = basename(ctx.file);
+  const uuid = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name)?.[1] ?? null;
+  const id = field('id') ?? uuid ?? name.replace(/\.jsonl$/i, '');
+  ctx.own = { id, cwd: field('cwd'), timestamp: field('timestamp'), model_provider: field('model_provider') };
+  ctx.ownRebuilt = true;
+  ctx.cwd = ctx.own.cwd ?? null;
+  ctx.startedAt = parseTime(ctx.own.timestamp);
+  if (ctx.own.model_provider) ctx.provider = ctx.own.model_provider;
+  const from = field('id') ? 'what remained of it' : uuid ? 'the file name' : 'the file name (which holds no thread id)';
+  ctx.diagnostics.push(diagnostic('header-damaged', ctx.file, damaged[0]?.number ?? firstLine, `no readable session_meta before the first record; thread id rebuilt from ${from}`));
+}
+
+function addRecord(ctx: CodexContext, record: Record<string, unknown>, line: number, piece: number, clean: boolean): void {
+  const at: Place = { line, piece, recovered: !clean };
+  if (ctx.own === null && isLegacyCodexHeader(record)) {
+    const header = raw.rawLegacyHeader.parse(record);
+    ctx.legacy = true;
+    setOwn(ctx, { id: header.id, timestamp: header.timestamp, cwd: header.cwd });
+    return;
+  }
+  const type = record['type'];
+  if (typeof type !== 'string') {
+    // `{"record_type":"state"}` markers of the pre-envelope format carry nothing to show.
+    if ('record_type' in record) return;
+    ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, 'a record without a type (skipped)', true));
+    return;
+  }
+  if (!('payload' in record) && LEGACY_ITEM_TYPES.has(type)) {
+    ctx.legacy = true;
+    handleItem(ctx, record, at, ctx.startedAt);
+    return;
+  }
+  const envelope = raw.rawEnvelope.safeParse(record);
+  if (!envelope.success) {
+    ctx.diagnostics.push(invalidRecord(ctx.file, line, 'record', envelope.error));
+    return;
+  }
+  const time = parseTime(envelope.data.timestamp);
+  const payload = envelope.data.payload;
+  if (SKIPPED_TYPES.has(type)) return;
+  if (!isPlainObject(payload)) {
+    ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, `${type} record without a payload object (skipped)`, true));
+    return;
+  }
+  switch (type) {
+    case 'session_meta':
+      return sessionMeta(ctx, payload, at, time);
+    case 'turn_context':
+      return turnContext(ctx, payload, at, time);
+    case 'response_item':
+      return handleItem(ctx, payload, at, time);
+    case 'event_msg':
+      return handleEvent(ctx, payload, at, time);
+    case 'compacted': {
+      const r = parse(ctx, raw.rawCompacted, payload, line, 'compacted');
+      if (!r) return;
+      closeReply(ctx);
+      ctx.justCompacted = true;
+      add(ctx, payload, at, time, { kind: 'compaction', summary: r.message ?? '', tokensBefore: null, firstKeptEntryId: null });
+      return;
+    }
+    default:
+      ctx.diagnostics.push(diagnostic('unknown-entry-type', ctx.file, line, `record type ${JSON.stringify(type.slice(0, 60))}`));
+      add(ctx, payload, at, time, { kind: 'unknown', rawType: type, raw: withoutEncrypted(payload) });
+  }
+}
+
+interface Place {
+  line: number;
+  piece: number;
+  recovered: boolean;
+}
+
+function setOwn(ctx: CodexContext, meta: raw.RawSessionMeta): void {
+  ctx.own = meta;
+  ctx.cwd = meta.cwd ?? ctx.cwd;
+  ctx.startedAt = parseTime(meta.timestamp) ?? ctx.startedAt;
+  if (meta.model_provider) ctx.provider = meta.model_provider;
+}
+
+function sessionMeta(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null): void {
+  const meta = parse(ctx, raw.rawSessionMeta, payload, at.line, 'session_meta');
+  if (!meta) return;
+  if (ctx.own === null || (ctx.ownRebuilt && meta.id === ctx.own.id)) {
+    ctx.ownRebuilt = false;
+    setOwn(ctx, { ...meta, timestamp: meta.timestamp ?? (time === null ? null : new Date(time).toISOString()) });
+    return;
+  }
+  // Codex writes a thread's meta again on some resumes: not a copy of anything.
+  if (meta.id === ctx.own.id) return;
+  // Another thread's meta: the history that follows is copied from it (a fork's or a spawned child's replay).
+  if (!ctx.copied.has(meta.id)) ctx.copied.set(meta.id, meta);
+  closeReply(ctx);
+  add(ctx, payload, at, time, notice('copied history', 'info', `history copied from thread ${meta.id}`, []));
+}
+
+function turnContext(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null): void {
+  const r = parse(ctx, raw.rawTurnContext, payload, at.line, 'turn_context');
+  if (!r) return;
+  closeReply(ctx);
+  ctx.justCompacted = false;
+  if (r.turn_id) ctx.turnId = r.turn_id;
+  if (ctx.cwd === null && r.cwd) ctx.cwd = r.cwd;
+  if (r.model && r.model !== ctx.model) {
+    ctx.model = r.model;
+    add(ctx, { type: 'model', model: r.model }, at, time, { kind: 'modelChange', provider: ctx.provider, model: r.model });
+  }
+  if (r.effort && r.effort !== ctx.effort) {
+    ctx.effort = r.effort;
+    add(ctx, { type: 'effort', effort: r.effort }, at, time, { kind: 'thinkingChange', level: r.effort });
+  }
+}
+
+/** A model-visible item: a message, reasoning, a tool call or its output. */
+function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place, time: number | null): void {
+  const type = typeof item['type'] === 'string' ? item['type'] : '(untyped)';
+  if (TOOL_OUTPUT_TYPES.has(type)) return toolOutput(ctx, item, at, time);
+  if (COMPACTION_ITEM_TYPES.has(type)) {
+    closeReply(ctx);
+    // Remote compaction keeps only encrypted content: a landmark, nothing to read.
+    add(ctx, item, at, time, { kind: 'compaction', summary: '', tokensBefore: null, firstKeptEntryId: null });
+    return;
+  }
+  switch (type) {
+    case 'message': {
+      const m = parse(ctx, raw.rawMessage, item, at.line, 'message');
+      if (!m) return;
+      const content = blocksOf(m.content);
+      const text = textOf(content);
+      switch (m.role) {
+        case 'assistant': {
+          if (ctx.textFromEvents.take(text)) return;
+          ctx.textFromItems.add(text);
+          appendToReply(ctx, item, at, time, content);
+          return;
+        }
+        case 'user': {
+          closeReply(ctx);
+          if (ctx.legacy && !looksInjected(text)) {
+            add(ctx, item, at, time, { kind: 'prompt', content, skill: null });
+            return;
+          }
+          // Decided at the end: the twin of a typed prompt is dropped, the rest is injected context.
+          const draft = add(ctx, item, at, time, notice('injected context', 'info', injectedSummary(text), content));
+          ctx.userItems.push({ draft, text: text.trim() });
+          return;
+        }
+        case 'developer':
+        case 'system':
+          closeReply(ctx);
+          add(ctx, item, at, time, notice('injected context', 'info', `${m.role} instructions`, content));
+          return;
+        default:
+          ctx.diagnostics.push(diagnostic('unknown-role', ctx.file, at.line, `message role ${JSON.stringify(m.role.slice(0, 40))}`));
+          add(ctx, item, at, time, { kind: 'unknown', rawType: `message/${m.role}`, raw: withoutEncrypted(item) });
+          return;
+      }
+    }
+    case 'reasoning': {
+      const r = parse(ctx, raw.rawReasoning, item, at.line, 'reasoning');
+      if (!r) return;
+      // Summaries are what Codex shows; the raw reasoning text only when there is no summary. encrypted_content never.
+      const parts = (r.summary ?? []).map((s) => s.text ?? '').filter((t) => t !== '');
+      const texts = parts.length > 0 ? parts : (r.content ?? []).map((c) => c.text ?? '').filter((t) => t !== '');
+      const blocks: Block[] = [];
+      for (const text of texts) {
+        if (ctx.thinkingFromEvents.take(text)) continue;
+        ctx.thinkingFromItems.add(text);
+        blocks.push({ type: 'thinking', text, redacted: false });
+      }
+      if (blocks.length > 0) appendToReply(ctx, item, at, time, blocks);
+      return;
+    }
+    case 'function_call': {
+      const r = parse(ctx, raw.rawFunctionCall, item, at.line, 'function_call');
+      if (!r) return;
+      const { value, error } = jsonArguments(r.arguments);
+      appendToReply(ctx, item, at, time, [toolCall(ctx, r.call_id ?? `line-${at.line}`, r.name, value, error)]);
+      return;
+    }
+    case 'custom_tool_call': {
+      const r = parse(ctx, raw.rawCustomToolCall, item, at.line, 'custom_tool_call');
+      if (!r) return;
+      appendToReply(ctx, item, at, time, [toolCall(ctx, r.call_id ?? `line-${at.line}`, r.name, r.input ?? null, null)]);
+      return;
+    }
+    case 'local_shell_call': {
+      const r = parse(ctx, raw.rawLocalShellCall, item, at.line, 'local_shell_call');
+      if (!r) return;
+      const args = { command: r.action?.command ?? [], workdir: r.action?.working_directory ?? null };
+      appendToReply(ctx, item, at, time, [toolCall(ctx, r.call_id ?? r.id ?? `line-${at.line}`, 'local_shell', args, null)]);
+      return;
+    }
+    case 'web_search_call': {
+      const r = parse(ctx, raw.rawWebSearchCall, item, at.line, 'web_search_call');
+      if (!r) return;
+      const args = { query: r.action?.query ?? r.action?.url ?? '', action: r.action?.type ?? null };
+      appendToReply(ctx, item, at, time, [toolCall(ctx, r.id ?? `line-${at.line}`, 'web_search', args, null)]);
+      return;
+    }
+    default:
+      // Newer model output (image generation, tool search…): kept in the reply, shown plainly.
+      appendToReply(ctx, item, at, time, [{ type: 'unknown', blockType: type, raw: withoutEncrypted(item) }]);
+  }
+}
+
+function toolCall(ctx: CodexContext, id: string, name: string, args: unknown, argumentsError: string | null): ToolCallBlock {
+  const block: ToolCallBlock = { type: 'toolCall', id, name, arguments: args, argumentsError, effect: toolEffect(name, args, ctx.cwd) };
+  ctx.calls.set(id, block);
+  return block;
+}
+
+function toolOutput(ctx: CodexContext, item: Record<string, unknown>, at: Place, time: number | null): void {
+  const r = parse(ctx, raw.rawToolOutput, item, at.line, String(item['type']));
+  if (!r) return;
+  closeReply(ctx);
+  const callId = r.call_id ?? null;
+  const call = callId === null ? undefined : ctx.calls.get(callId);
+  const { text, failed } = outputText(r.output);
+  const exit = exitCodeOf(text);
+  const isError = failed || (exit !== null && exit !== 0);
+  const patch = call?.name === 'apply_patch' && typeof call.arguments === 'string' ? call.arguments : null;
+  const diff = patch === null ? null : patchDiff(patch);
+  const entry = add(ctx, item, at, time, {
+    kind: 'toolResult',
+    toolCallId: callId,
+    toolName: call?.name ?? null,
+    content: text === '' ? [] : [{ type: 'text', text: shownOutput(text) }],
+    isError,
+    subagents: [],
+    diff,
+    change: diff === null || isError ? null : diffChange(diff),
+    commits: commitsOf(call?.name ?? null, call?.effect.command ?? null, text, isError),
+    nestedCalls: [],
+  }).entry;
+  if (callId !== null && entry.kind === 'toolResult') ctx.results.set(callId, entry);
+}
+
+/** Events: the human's prompts, usage, turn boundaries, interruptions, and what the UI showed. */
+function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Place, time: number | null): void {
+  const type = typeof event['type'] === 'string' ? event['type'] : '';
+  switch (type) {
+    case 'user_message': {
+      const r = parse(ctx, raw.rawUserMessageEvent, event, at.line, 'user_message');
+      if (!r) return;
+      closeReply(ctx);
+      startTurn(ctx);
+      const text = r.message ?? '';
+      ctx.typed.add(text.trim());
+      const images: Block[] = (r.images ?? []).map(imageBlock);
+      add(ctx, event, at, time, { kind: 'prompt', content: [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images], skill: null });
+      return;
+    }
+    case 'agent_message': {
+      const text = parse(ctx, raw.rawTextEvent, event, at.line, 'agent_message')?.message ?? '';
+      if (text === '' || ctx.textFromItems.take(text)) return;
+      ctx.textFromEvents.add(text);
+      appendToReply(ctx, event, at, time, [{ type: 'text', text }]);
+      return;
+    }
+    case 'agent_reasoning': {
+      const text = parse(ctx, raw.rawTextEvent, event, at.line, 'agent_reasoning')?.text ?? '';
+      if (text === '' || ctx.thinkingFromItems.take(text)) return;
+      ctx.thinkingFromEvents.add(text);
+      appendToReply(ctx, event, at, time, [{ type: 'thinking', text, redacted: false }]);
+      return;
+    }
+    case 'token_count':
+      closeReply(ctx);
+      return tokenCount(ctx, event, at, time);
+    case 'task_started':
+    case 'turn_started':
+      closeReply(ctx);
+      startTurn(ctx);
+      if (typeof event['turn_id'] === 'string') ctx.turnId = event['turn_id'];
+      return;
+    case 'task_complete':
+    case 'turn_complete':
+      closeReply(ctx);
+      return;
+    case 'turn_aborted': {
+      const reason = parse(ctx, raw.rawTurnAborted, event, at.line, 'turn_aborted')?.reason ?? 'interrupted';
+      closeReply(ctx);
+      if (ctx.turnReply !== null) {
+        ctx.turnReply.outcome = 'aborted';
+        ctx.turnReply.stopReason = reason;
+      } else {
+        add(ctx, event, at, time, notice('interrupted', 'warn', `turn ended: ${reason}`, []));
+      }
+      return;
+    }
+    case 'error':
+    case 'stream_error': {
+      const message = parse(ctx, raw.rawTextEvent, event, at.line, type)?.message ?? type;
+      closeReply(ctx);
+      if (type === 'stream_error') {
+        add(ctx, event, at, time, notice('stream error', 'warn', message, [{ type: 'text', text: message }]));
+        return;
+      }
+      const reply = add(ctx, event, at, time, replyPayload(ctx, [], 'error', message)).entry as ReplyEntry;
+      ctx.turnReply = reply;
+      return;
+    }
+    case 'warning': {
+      const message = parse(ctx, raw.rawTextEvent, event, at.line, 'warning')?.message ?? '';
+      add(ctx, event, at, time, notice('warning', 'warn', message, message === '' ? [] : [{ type: 'text', text: message }]));
+      return;
+    }
+    case 'context_compacted':
+      closeReply(ctx);
+      // The `compacted` record just before it is the same landmark.
+      if (!ctx.justCompacted) add(ctx, event, at, time, { kind: 'compaction', summary: '', tokensBefore: null, firstKeptEntryId: null });
+      ctx.justCompacted = false;
+      return;
+    case 'thread_rolled_back': {
+      const turns = parse(ctx, raw.rawRolledBack, event, at.line, 'thread_rolled_back')?.num_turns ?? null;
+      closeReply(ctx);
+      // The turns stay in the file and were billed; Codex only stops sending them to the model.
+      const summary = `the user undid the last ${turns ?? 'few'} turn${turns === 1 ? '' : 's'} (still shown and counted above: they were billed)`;
+      add(ctx, event, at, time, notice('rolled back', 'info', summary, []));
+      return;
+    }
+    case 'entered_review_mode':
+    case 'exited_review_mode':
+      closeReply(ctx);
+      add(ctx, event, at, time, notice('review', 'info', type === 'entered_review_mode' ? 'review started' : 'review ended', []));
+      return;
+    case 'thread_name_updated': {
+      const r = parse(ctx, raw.rawThreadName, event, at.line, 'thread_name_updated');
+      if (!r) return;
+      add(ctx, event, at, time, { kind: 'name', name: (r.thread_name ?? r.name ?? '').replace(/[\r\n]+/g, ' ').trim() || null });
+      return;
+    }
+    case 'exec_command_end': {
+      const r = parse(ctx, raw.rawExecEnd, event, at.line, 'exec_command_end');
+      if (r?.call_id && typeof r.exit_code === 'number') ctx.execExit.set(r.call_id, r.exit_code);
+      return;
+    }
+    case 'patch_apply_end': {
+      const r = parse(ctx, raw.rawPatchApplyEnd, event, at.line, 'patch_apply_end');
+      if (r?.call_id) ctx.patchApplied.set(r.call_id, { success: r.success ?? null, diff: r.changes ? appliedDiff(r.changes, ctx.cwd) : null });
+      return;
+    }
+    default:
+      // Other UI events (tool begin/end echoes, plan updates, collab notes) repeat what the items say.
+      return;
+  }
+}
+
+function startTurn(ctx: CodexContext): void {
+  ctx.turnReply = null;
+  ctx.textFromEvents.clear();
+  ctx.textFromItems.clear();
+  ctx.thinkingFromEvents.clear();
+  ctx.thinkingFromItems.clear();
+}
+
+/**
+ * Usage (formats/codex.md §7.3): field-wise deltas of the cumulative totals, in file order.
+ * Re-emitted totals and compaction sentinels add nothing; a drop starts a new baseline and counts
+ * that response's own usage when it is self-consistent; a synthetic "context full" total is ignored.
+ */
+function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place, time: number | null): void {
+  const r = parse(ctx, raw.rawTokenCount, event, at.line, 'token_count');
+  const info = r?.info;
+  if (!info) return; // rate-limit update only
+  const total = info.total_token_usage ? totalsOf(info.total_token_usage) : null;
+  const last = info.last_token_usage ? totalsOf(info.last_token_usage) : null;
+  const before = ctx.totals;
+  let delta: Totals | null;
+  let note: string | null = null;
+  if (total === null) {
+    delta = last !== null && selfConsistent(last) ? last : null;
+  } else if (before !== null && sameCounts(total, before)) {
+    return;
+  } else if (before === null || grewFrom(total, before)) {
+    delta = before === null ? total : difference(total, before);
+  } else if (!selfConsistent(total)) {
+    // "Context full" is written as total_tokens = window with the parts at 0: not usage, and not a new baseline.
+    return;
+  } else {
+    delta = last !== null && selfConsistent(last) ? last : null;
+    note = 'the running totals restarted: counted this response’s own usage';
+  }
+  if (total !== null) ctx.totals = total;
+  if (delta === null || isZero(delta)) return;
+  const model = info.model ?? info.model_name ?? ctx.model;
+  const usage: Usage = {
+    origin: 'reply',
+    input: Math.max(0, delta.input - delta.cached - delta.cacheWrite),
+    cacheRead: delta.cached,
+    cacheWrite: delta.cacheWrite,
+    cacheWrite1h: 0,
+    output: delta.output,
+    reasoning: Math.min(delta.reasoning, delta.output),
+    provider: ctx.provider,
+    model,
+    requestedModel: model,
+    responseModel: null,
+    recordedCost: null,
+    recordedCostFromProvider: false,
+    modelGuessed: false,
+    timestamp: time,
+    claim: null,
+    outputPartial: false,
+  };
+  const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'token_count', note });
+  draft.entry.usage.push(usage);
+  ctx.usages.push({ usage, before: before === null ? '0' : countsSignature(before), after: total === null ? `last:${countsSignature(delta)}#${at.line}` : countsSignature(total) });
+}
+
+function totalsOf(u: raw.RawTokenUsage): Totals {
+  const n = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  return {
+    input: n(u.input_tokens),
+    cached: n(u.cached_input_tokens),
+    cacheWrite: n(u.cache_write_input_tokens),
+    output: n(u.output_tokens),
+    reasoning: n(u.reasoning_output_tokens),
+    total: typeof u.total_tokens === 'number' ? u.total_tokens : n(u.input_tokens) + n(u.output_tokens),
+  };
+}
+
+const COUNTED = ['input', 'cached', 'cacheWrite', 'output', 'reasoning'] as const;
+
+function sameCounts(a: Totals, b: Totals): boolean {
+  return COUNTED.every((k) => a[k] === b[k]);
+}
+
+function grewFrom(now: Totals, before: Totals): boolean {
+  return COUNTED.every((k) => now[k] >= before[k]);
+}
+
+function difference(now: Totals, before: Totals): Totals {
+  return {
+    input: now.input - before.input,
+    cached: now.cached - before.cached,
+    cacheWrite: now.cacheWrite - before.cacheWrite,
+    output: now.output - before.output,
+    reasoning: now.reasoning - before.reasoning,
+    total: now.total - before.total,
+  };
+}
+
+/** `total_tokens = input + output` holds for every real usage object; sentinels break it. */
+function selfConsistent(t: Totals): boolean {
+  return t.total === t.input + t.output;
+}
+
+function isZero(t: Totals): boolean {
+  return COUNTED.every((k) => t[k] === 0);
+}
+
+function countsSignature(t: Totals): string {
+  return `${t.input}/${t.cached}/${t.cacheWrite}/${t.output}/${t.reasoning}`;
+}
+
+// --- building entries -------------------------------------------------------------------------
+
+function add(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null, built: EntryPayload): Draft {
+  const hash = contentHash(payload);
+  // Where in the thread the item sits: its turn and the running totals before it.
+  const position = `${ctx.turnId}@${ctx.totals === null ? '0' : countsSignature(ctx.totals)}`;
+  const seen = `${hash}@${position}`;
+  const occurrence = (ctx.occurrences.get(seen) ?? 0) + 1;
+  ctx.occurrences.set(seen, occurrence);
+  const entry = {
+    key: '',
+    id: `L${at.line}${at.piece > 0 ? `.${at.piece}` : ''}`,
+    parentId: null,
+    timestamp: time ?? ctx.startedAt,
+    line: at.line,
+    usage: [],
+    recovered: at.recovered,
+    ...built,
+  } as Entry;
+  const draft: Draft = { entry, keyBody: `${hash}:${position}#${occurrence}`, dropped: false };
+  ctx.drafts.push(draft);
+  return draft;
+}
+
+function replyPayload(ctx: CodexContext, content: Block[], outcome: 'ok' | 'error', errorMessage: string | null): EntryPayload {
+  return { kind: 'reply', content, outcome, stopReason: outcome === 'error' ? 'error' : null, errorMessage, provider: ctx.provider, model: ctx.model, responseModel: null };
+}
+
+/** Items of one sampling request (reasoning, text, tool calls) make one reply. */
+function appendToReply(ctx: CodexContext, item: Record<string, unknown>, at: Place, time: number | null, blocks: Block[]): void {
+  if (ctx.openReply === null) {
+    const reply = add(ctx, item, at, time, replyPayload(ctx, [], 'ok', null)).entry as ReplyEntry;
+    ctx.openReply = reply;
+    ctx.turnReply = reply;
+  }
+  ctx.openReply.content.push(...blocks);
+}
+
+function closeReply(ctx: CodexContext): void {
+  ctx.openReply = null;
+}
+
+function notice(label: string, tone: 'info' | 'warn', summary: string, content: Block[]): EntryPayload {
+  return { kind: 'notice', label, tone, summary, content };
+}
+
+/**
+ * Ids, parents and keys once the whole file is read: role:user twins of typed prompts dropped, the
+ * outcome of each shell call and patch applied to its result, the chain linked in file order.
+ */
+function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
+  for (const { draft, text } of ctx.userItems) if (ctx.typed.take(text)) draft.dropped = true;
+  for (const [callId, result] of ctx.results) {
+    const exit = ctx.execExit.get(callId);
+    if (exit !== undefined && exit !== 0) result.isError = true;
+    const applied = ctx.patchApplied.get(callId);
+    if (applied) {
+      if (applied.success === false) result.isError = true;
+      if (applied.diff !== null) result.diff = applied.diff;
+      result.change = result.diff === null || result.isError ? null : diffChange(result.diff);
+    }
+  }
+  for (const { usage, before, after } of ctx.usages) usage.claim = `${anchor}|${before}>${after}`;
+  const entries: Entry[] = [];
+  const ids = new Set<string>();
+  let previous: string | null = null;
+  for (const draft of ctx.drafts) {
+    if (draft.dropped) continue;
+    const entry = draft.entry;
+    const lineId = `${idPrefix}${entry.id}`;
+    let id = lineId;
+    for (let n = 2; ids.has(id); n++) id = `${lineId}~${n}`;
+    ids.add(id);
+    entry.id = id;
+    entry.parentId = previous;
+    entry.key = `${anchor}:${draft.keyBody}`;
+    previous = id;
+    entries.push(entry);
+  }
+  return entries;
+}
+
+/**
+ * Entry ids are lines; a page that shows a thread with its sub-agents needs them apart, so each
+ * is prefixed by the end of its thread id (the random part of a UUID v7; its start is a time).
+ */
+function idPrefixOf(threadId: string): string {
+  const tail = threadId.replace(/[^A-Za-z0-9]/g, '').slice(-8);
+  return tail === '' ? '' : `${tail}-`;
+}
+
+function nameEntry(name: string, anchor: string, sessionId: string, line: number, parentId: string | null): Entry {
+  const id = 'session-index-name';
+  return { key: `${anchor}:index:${sessionId}:${name}`, id, parentId, timestamp: null, line, usage: [], recovered: false, kind: 'name', name };
+}
+
+/**
+ * The oldest thread of this file's lineage that the file names: forks name their origin
+ * (`forked_from_id`); a spawned child counts as a copy of its parent only when it copied the
+ * parent's history (a parent meta in the file, or a `forked_from_id` in its spawn record).
+ */
+function lineageAnchor(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.RawSessionMeta>): string {
+  const seen = new Set<string>();
+  let id = own.id;
+  let meta: raw.RawSessionMeta | undefined = own;
+  while (meta && !seen.has(id)) {
+    seen.add(id);
+    const parent = meta.forked_from_id ?? replayedSpawnParent(meta, copied);
+    if (!parent) break;
+    id = parent;
+    meta = copied.get(parent);
+  }
+  return id;
+}
+
+function replayedSpawnParent(meta: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.RawSessionMeta>): string | null {
+  const source = meta.source;
+  if (!isPlainObject(source) || !isPlainObject(source['subagent'])) return null;
+  const spawn = source['subagent']['thread_spawn'];
+  if (!isPlainObject(spawn) || typeof spawn['parent_thread_id'] !== 'string') return null;
+  const parent = spawn['parent_thread_id'];
+  return copied.has(parent) || typeof spawn['forked_from_id'] === 'string' ? parent : null;
+}
+
+/** A sub-agent thread's parent and what it was for (`source.subagent`). */
+function spawnOf(meta: raw.RawSessionMeta): { parent: string | null; label: string | null } {
+  const parsed = raw.rawSource.safeParse(meta.source);
+  if (!parsed.success || typeof parsed.data === 'string') return { parent: null, label: null };
+  const subagent = parsed.data.subagent;
+  if (subagent === undefined) return { parent: null, label: null };
+  if (typeof subagent === 'string') return { parent: null, label: subagent === 'compact' ? 'compaction' : subagent };
+  const spawn = subagent.thread_spawn;
+  if (spawn) {
+    return {
+      parent: spawn.parent_thread_id ?? null,
+      label: spawn.agent_nickname ?? spawn.agent_role ?? meta.agent_nickname ?? meta.agent_role ?? 'sub-agent',
+    };
+  }
+  return { parent: null, label: typeof subagent.other === 'string' ? subagent.other : 'sub-agent' };
+}
+
+// --- small readers ----------------------------------------------------------------------------
+
+function blocksOf(content: unknown): Block[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) return content === undefined || content === null ? [] : [{ type: 'unknown', blockType: typeof content, raw: content }];
+  return content.map((value): Block => {
+    if (!isPlainObject(value)) return { type: 'unknown', blockType: typeof value, raw: value };
+    const type = typeof value['type'] === 'string' ? value['type'] : '(untyped)';
+    if ((type === 'input_text' || type === 'output_text' || type === 'text') && typeof value['text'] === 'string') return { type: 'text', text: value['text'] };
+    if (type === 'input_image' && typeof value['image_url'] === 'string') return imageBlock(value['image_url']);
+    return { type: 'unknown', blockType: type, raw: withoutEncrypted(value) };
+  });
+}
+
+function imageBlock(url: string): Block {
+  const data = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+  return data ? { type: 'image', mimeType: data[1] ?? 'image/png', data: data[2] ?? '' } : { type: 'text', text: `[image: ${url.slice(0, 200)}]` };
+}
+
+function textOf(content: Block[]): string {
+  return content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+}
+
+/** What Codex adds to the conversation as a user message: AGENTS.md, environment and permission blocks. */
+function looksInjected(text: string): boolean {
+  const head = text.trimStart();
+  return /^<[a-z_ ]+>/i.test(head) || head.startsWith('# AGENTS.md instructions');
+}
+
+function injectedSummary(text: string): string {
+  const head = text.trimStart();
+  const tag = /^<([a-z_ ]+)>/i.exec(head)?.[1];
+  if (tag) return tag.replace(/_/g, ' ');
+  const line = head.split('\n', 1)[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/** A tool's output as text, and whether it says the call failed (`{content, success:false}` in older builds). */
+function outputText(output: unknown): { text: string; failed: boolean } {
+  if (typeof output === 'string') return { text: output, failed: false };
+  if (Array.isArray(output)) {
+    const texts = output.flatMap((part) => (isPlainObject(part) && typeof part['text'] === 'string' ? [part['text']] : []));
+    return { text: texts.join('\n'), failed: false };
+  }
+  if (isPlainObject(output)) {
+    const content = output['content'];
+    if (typeof content === 'string') return { text: content, failed: output['success'] === false };
+    return { text: JSON.stringify(output), failed: output['success'] === false };
+  }
+  return { text: output === undefined || output === null ? '' : JSON.stringify(output), failed: false };
+}
+
+/** The shell tool wraps its output as `{"output": "…", "metadata": {…}}`: show the output. */
+function shownOutput(text: string): string {
+  if (!text.trimStart().startsWith('{"output"')) return text;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isPlainObject(parsed) && typeof parsed['output'] === 'string' ? parsed['output'] : text;
+  } catch {
+    return text;
+  }
+}
+
+/** Function-call arguments are a JSON string; unreadable ones are kept as text and said so. */
+function jsonArguments(args: unknown): { value: unknown; error: string | null } {
+  if (typeof args !== 'string') return { value: args ?? {}, error: null };
+  try {
+    return { value: JSON.parse(args) as unknown, error: null };
+  } catch (error) {
+    return { value: args, error: `arguments are not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** Opaque encrypted reasoning is never shown, even in a record bough does not know. */
+function withoutEncrypted(value: Record<string, unknown>): Record<string, unknown> {
+  if (!('encrypted_content' in value)) return value;
+  const { encrypted_content: _hidden, ...rest } = value;
+  return rest;
+}
+
+function parse<S extends z.ZodType>(ctx: CodexContext, schema: S, value: unknown, line: number, what: string): z.infer<S> | null {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  ctx.diagnostics.push(invalidRecord(ctx.file, line, what, result.error));
+  return null;
+}
+

@@ -1,0 +1,32 @@
+// Codex as a SourceReader: where its rollouts live, how its files are told apart, how its usage is
+// counted once and priced.
+
+import type { SourceReader } from '../registry.js';
+import type { SourceInput } from '../source-input.js';
+import type { SessionFile } from '../../types.js';
+import { codexLocalProviders } from './config.js';
+import { codexSessionPlaces } from './paths.js';
+import { codexPriceHint } from './prices.js';
+import { isCodexHeader, isCodexRecord, isHeaderlessCodexRecord, isLegacyCodexHeader, readCodexSession } from './read.js';
+
+export const codexReader: SourceReader = {
+  source: 'codex',
+  defaultPlaces: codexSessionPlaces,
+  isRecord: isCodexRecord,
+  recognise(first) {
+    if (isCodexHeader(first) || isLegacyCodexHeader(first)) return 'header';
+    // session_index.jsonl and history.jsonl lines have no `type`: never taken for a rollout.
+    return isHeaderlessCodexRecord(first) ? 'record' : null;
+  },
+  read: readCodexFile,
+  // Usage is claimed by the thread's running totals (see read.ts): a fork's or a spawned child's
+  // replay of its parent, and an archived copy, hold the same claims; the origin, placed first, counts them.
+  usageClaim: 'first',
+  priceHint: codexPriceHint,
+  localProviders: codexLocalProviders,
+};
+
+function readCodexFile(input: SourceInput): Promise<SessionFile> {
+  const { first } = input;
+  return readCodexSession({ ...input, first: { line: first.line, records: first.records, clean: first.clean }, headerless: first.as === 'record' });
+}

@@ -1,0 +1,166 @@
+// Codex rollout records as they appear on disk (formats/codex.md §2–§8), validated at the file
+// boundary. Loose objects throughout: Codex calls the format "an implementation detail" and adds
+// fields every few releases, so unknown fields must never reject a record.
+
+import { z } from 'zod';
+
+const optionalString = z.string().nullish();
+const optionalNumber = z.number().nullish();
+
+/** `{timestamp, type, payload}`: every line since autumn 2025. */
+export const rawEnvelope = z.looseObject({
+  timestamp: z.unknown().optional(),
+  type: z.string(),
+  payload: z.unknown().optional(),
+});
+
+/** The pre-envelope header (mid-2025): a bare `{id, timestamp, instructions?}` on line 1. */
+export const rawLegacyHeader = z.looseObject({
+  id: z.string().min(1),
+  timestamp: optionalString,
+  instructions: z.unknown().optional(),
+  cwd: optionalString,
+});
+export const LEGACY_HEADER_KEYS: ReadonlySet<string> = new Set(['id', 'timestamp', 'instructions', 'cwd', 'git', 'originator', 'cli_version']);
+
+const rawThreadSpawn = z.looseObject({
+  parent_thread_id: optionalString,
+  depth: optionalNumber,
+  agent_nickname: optionalString,
+  agent_role: optionalString,
+});
+
+/** `session_meta.payload.source`: a word, or `{subagent: "review" | "compact" | {thread_spawn} | {other}}`. */
+export const rawSource = z.union([
+  z.string(),
+  z.looseObject({
+    subagent: z.union([z.string(), z.looseObject({ thread_spawn: rawThreadSpawn.optional(), other: z.unknown().optional() })]).optional(),
+  }),
+]);
+
+export const rawSessionMeta = z.looseObject({
+  id: z.string().min(1),
+  timestamp: optionalString,
+  cwd: optionalString,
+  originator: optionalString,
+  cli_version: optionalString,
+  source: z.unknown().optional(),
+  model_provider: optionalString,
+  forked_from_id: optionalString,
+  agent_nickname: optionalString,
+  agent_role: optionalString,
+});
+export type RawSessionMeta = z.infer<typeof rawSessionMeta>;
+
+export const rawTurnContext = z.looseObject({
+  turn_id: optionalString,
+  cwd: optionalString,
+  model: optionalString,
+  effort: optionalString,
+});
+
+/** One usage object of a `token_count` event: cached ⊆ input, reasoning ⊆ output, total = input + output. */
+export const rawTokenUsage = z.looseObject({
+  input_tokens: optionalNumber,
+  cached_input_tokens: optionalNumber,
+  cache_write_input_tokens: optionalNumber,
+  output_tokens: optionalNumber,
+  reasoning_output_tokens: optionalNumber,
+  total_tokens: optionalNumber,
+});
+export type RawTokenUsage = z.infer<typeof rawTokenUsage>;
+
+export const rawTokenCount = z.looseObject({
+  type: z.literal('token_count'),
+  info: z
+    .looseObject({
+      total_token_usage: rawTokenUsage.nullish(),
+      last_token_usage: rawTokenUsage.nullish(),
+      model: optionalString,
+      model_name: optionalString,
+      model_context_window: optionalNumber,
+    })
+    .nullish(),
+});
+
+export const rawMessage = z.looseObject({
+  type: z.literal('message'),
+  role: z.string(),
+  content: z.unknown().optional(),
+  phase: optionalString,
+});
+
+export const rawReasoning = z.looseObject({
+  type: z.literal('reasoning'),
+  summary: z.array(z.looseObject({ text: z.string().nullish() })).nullish(),
+  content: z.array(z.looseObject({ text: z.string().nullish() })).nullish(),
+});
+
+export const rawFunctionCall = z.looseObject({
+  type: z.literal('function_call'),
+  name: z.string(),
+  arguments: z.unknown().optional(),
+  call_id: optionalString,
+  namespace: optionalString,
+});
+
+export const rawCustomToolCall = z.looseObject({
+  type: z.literal('custom_tool_call'),
+  name: z.string(),
+  input: z.unknown().optional(),
+  call_id: optionalString,
+  status: optionalString,
+});
+
+export const rawLocalShellCall = z.looseObject({
+  type: z.literal('local_shell_call'),
+  call_id: optionalString,
+  id: optionalString,
+  status: optionalString,
+  action: z.looseObject({ command: z.array(z.string()).nullish(), working_directory: optionalString }).nullish(),
+});
+
+export const rawWebSearchCall = z.looseObject({
+  type: z.literal('web_search_call'),
+  id: optionalString,
+  status: optionalString,
+  action: z.looseObject({ type: optionalString, query: optionalString, url: optionalString }).nullish(),
+});
+
+export const rawToolOutput = z.looseObject({
+  type: z.string(),
+  call_id: optionalString,
+  output: z.unknown().optional(),
+});
+
+export const rawUserMessageEvent = z.looseObject({
+  type: z.literal('user_message'),
+  message: z.string().nullish(),
+  images: z.array(z.string()).nullish(),
+});
+
+export const rawTextEvent = z.looseObject({ type: z.string(), message: optionalString, text: optionalString });
+
+export const rawTurnAborted = z.looseObject({ type: z.literal('turn_aborted'), reason: optionalString });
+
+export const rawRolledBack = z.looseObject({ type: z.literal('thread_rolled_back'), num_turns: optionalNumber });
+
+export const rawThreadName = z.looseObject({ type: z.literal('thread_name_updated'), thread_name: optionalString, name: optionalString });
+
+export const rawExecEnd = z.looseObject({
+  type: z.literal('exec_command_end'),
+  call_id: optionalString,
+  exit_code: optionalNumber,
+});
+
+export const rawPatchApplyEnd = z.looseObject({
+  type: z.literal('patch_apply_end'),
+  call_id: optionalString,
+  success: z.boolean().nullish(),
+  changes: z.record(z.string(), z.looseObject({ type: optionalString, unified_diff: optionalString, content: optionalString })).nullish(),
+});
+
+export const rawCompacted = z.looseObject({ message: optionalString });
+
+/** A line of `session_index.jsonl`: the thread's name as the user last set it. */
+export const rawIndexLine = z.looseObject({ id: z.string(), thread_name: optionalString, updated_at: optionalString });

@@ -1,0 +1,44 @@
+// Thread names from `session_index.jsonl` beside the rollout folders (`{id, thread_name,
+// updated_at}`, appended on each rename: the newest line wins). Codex's own titles, read once per
+// Codex home; a missing or damaged index just means no names.
+
+import { join } from 'node:path';
+import { isPlainObject, parseJsonLine } from '../json-line.js';
+import { readLines } from '../lines.js';
+import { codexHomeOf } from './paths.js';
+import { rawIndexLine } from './schema.js';
+
+const indexes = new Map<string, Promise<ReadonlyMap<string, string>>>();
+
+/** The name the user gave a thread, from the index of the Codex home its rollout sits in. */
+export async function threadNameOf(rolloutPath: string, threadId: string): Promise<string | null> {
+  const home = codexHomeOf(rolloutPath);
+  if (home === null) return null;
+  let index = indexes.get(home);
+  if (!index) {
+    index = readIndex(join(home, 'session_index.jsonl'));
+    indexes.set(home, index);
+  }
+  return (await index).get(threadId) ?? null;
+}
+
+async function readIndex(path: string): Promise<ReadonlyMap<string, string>> {
+  const names = new Map<string, { name: string; updatedAt: number }>();
+  try {
+    for await (const line of readLines(path)) {
+      const parsed = parseJsonLine(line.text, () => false);
+      if (parsed.kind !== 'ok') continue;
+      const record = rawIndexLine.safeParse(parsed.values[0]);
+      if (!record.success || !isPlainObject(parsed.values[0])) continue;
+      const name = (record.data.thread_name ?? '').replace(/[\r\n]+/g, ' ').trim();
+      const updatedAt = Date.parse(record.data.updated_at ?? '') || 0;
+      const known = names.get(record.data.id);
+      // Newest wins; among equal times, the later line.
+      if (!known || updatedAt >= known.updatedAt) names.set(record.data.id, { name, updatedAt });
+    }
+  } catch {
+    // No index (most homes before 2026), or unreadable: no names.
+  }
+  // An empty name clears the thread's name.
+  return new Map([...names].filter(([, { name }]) => name !== '').map(([id, { name }]) => [id, name]));
+}

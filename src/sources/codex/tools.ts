@@ -1,0 +1,136 @@
+// What Codex's tool calls did (formats/codex.md §5): the command a shell call ran, the files an
+// apply_patch touched and the lines it changed, whether a call failed, the commits it made.
+
+import type { GitCommit, ToolDiff, ToolEffect } from '../../types.js';
+import { isPlainObject } from '../json-line.js';
+import { pathBesideCwd, shellCommits } from '../tool-output.js';
+
+/** Tools that run a shell command; their output may report git commits. */
+const SHELL_TOOLS = new Set(['exec_command', 'shell', 'local_shell', 'container.exec', 'shell_command']);
+
+export function toolEffect(name: string, args: unknown, cwd: string | null): ToolEffect {
+  const a = isPlainObject(args) ? args : {};
+  const str = (key: string): string | null => (typeof a[key] === 'string' ? a[key] : null);
+  const effect = (action: ToolEffect['action'], paths: string[], command: string | null, summary: string): ToolEffect => ({ action, paths, command, summary });
+  const here = (path: string | null) => (path === null || path === '' ? [] : [pathBesideCwd(path, cwd)]);
+  switch (name) {
+    case 'exec_command':
+    case 'shell_command': {
+      const command = str('cmd') ?? str('command');
+      return effect('shell', [], command, command ?? '');
+    }
+    case 'shell':
+    case 'local_shell':
+    case 'container.exec': {
+      const command = commandText(a['command']);
+      const patch = command === null ? null : inlinePatch(a['command']);
+      if (patch !== null) return effect('edit', patchPaths(patch).map((p) => pathBesideCwd(p, cwd)), null, patchPaths(patch).join(', '));
+      return effect('shell', [], command, command ?? '');
+    }
+    case 'apply_patch': {
+      const patch = typeof args === 'string' ? args : (str('input') ?? str('patch') ?? '');
+      const paths = patchPaths(patch);
+      return effect('edit', paths.map((p) => pathBesideCwd(p, cwd)), null, paths.join(', '));
+    }
+    case 'view_image':
+      return effect('read', here(str('path')), null, str('path') ?? '');
+    case 'read_file':
+      return effect('read', here(str('file_path') ?? str('path')), null, str('file_path') ?? str('path') ?? '');
+    case 'list_dir':
+      return effect('list', here(str('dir_path') ?? str('path') ?? '.'), null, str('dir_path') ?? str('path') ?? '.');
+    case 'grep_files':
+      return effect('search', here(str('path') ?? '.'), null, [str('pattern'), str('path')].filter(Boolean).join('  in '));
+    case 'web_search':
+      return effect('search', [], null, str('query') ?? '');
+    case 'update_plan': {
+      const steps = Array.isArray(a['plan']) ? `${a['plan'].length} steps` : '';
+      return effect('other', [], null, str('explanation') ?? steps);
+    }
+    case 'spawn_agent':
+      return effect('delegate', [], null, [str('agent_type') ?? str('task_name'), str('message')].filter(Boolean).join(': '));
+    default: {
+      const mcp = /^mcp__(.+?)__(.+)$/.exec(name);
+      const firstText = Object.values(a).find((v): v is string => typeof v === 'string') ?? '';
+      return effect('other', [], null, mcp ? `${mcp[1]}: ${mcp[2]}${firstText ? ` ${firstText}` : ''}` : firstText);
+    }
+  }
+}
+
+/** `["bash", "-lc", "cmd"]` → `cmd`; any other list joined with spaces; a string as it is. */
+function commandText(command: unknown): string | null {
+  if (typeof command === 'string') return command;
+  if (!Array.isArray(command) || !command.every((part): part is string => typeof part === 'string')) return null;
+  const [shell, flag, script] = command;
+  if (command.length === 3 && shell !== undefined && /(^|\/)(ba|z|fi)?sh$/.test(shell) && (flag === '-lc' || flag === '-c')) return script ?? null;
+  return command.join(' ');
+}
+
+/** Older builds ran apply_patch through the shell tool: `["apply_patch", "*** Begin Patch…"]`. */
+function inlinePatch(command: unknown): string | null {
+  if (!Array.isArray(command) || command[0] !== 'apply_patch' || typeof command[1] !== 'string') return null;
+  return command[1];
+}
+
+/** The files a Codex patch names: `*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`. */
+export function patchPaths(patch: string): string[] {
+  const paths: string[] = [];
+  for (const match of patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)) {
+    const path = match[1]?.trim();
+    if (path && !paths.includes(path)) paths.push(path);
+  }
+  return paths;
+}
+
+/** A patch as a diff: unified when it is one (`---`/`+++` headers), else Codex's own `*** Begin Patch` form, counted by its +/- lines. */
+export function patchDiff(patch: string): ToolDiff | null {
+  if (patch.trim() === '') return null;
+  if (/^(diff --git |--- )/m.test(patch) && /^\+\+\+ /m.test(patch)) return { format: 'unified', text: patch };
+  return { format: 'display', text: patch };
+}
+
+/** The unified diffs Codex reported after applying a patch (`patch_apply_end.changes`), with file headers. */
+export function appliedDiff(
+  changes: Record<string, { type?: string | null; unified_diff?: string | null; content?: string | null }>,
+  cwd: string | null,
+): ToolDiff | null {
+  const parts: string[] = [];
+  for (const [recorded, change] of Object.entries(changes)) {
+    // Codex records absolute paths; git's a/ b/ prefixes only go before paths relative to the project.
+    const path = pathBesideCwd(recorded, cwd);
+    const [before, after] = path.startsWith('/') ? [path, path] : [`a/${path}`, `b/${path}`];
+    if (typeof change.unified_diff === 'string') parts.push(`--- ${before}\n+++ ${after}\n${change.unified_diff}`);
+    else if (change.type === 'add' && typeof change.content === 'string') {
+      const lines = change.content.replace(/\n$/, '').split('\n');
+      parts.push(`--- /dev/null\n+++ ${after}\n@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join('\n')}`);
+    } else return null; // a change it did not spell out: the patch itself tells more
+  }
+  return parts.length > 0 ? { format: 'unified', text: parts.join('\n') } : null;
+}
+
+/**
+ * A tool's exit code as its output reports it: the shell tool's JSON `{output, metadata:{exit_code}}`,
+ * or unified exec's "Process exited with code N" line.
+ */
+export function exitCodeOf(output: string): number | null {
+  const head = output.trimStart();
+  if (head.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(head);
+      if (isPlainObject(parsed) && isPlainObject(parsed['metadata']) && typeof parsed['metadata']['exit_code'] === 'number') {
+        return parsed['metadata']['exit_code'];
+      }
+    } catch {
+      // not JSON after all: plain output
+    }
+  }
+  const match = /^Process exited with code (-?\d+)$/m.exec(output.slice(0, 2000));
+  return match ? Number(match[1]) : null;
+}
+
+export function isShellTool(name: string | null): boolean {
+  return name !== null && SHELL_TOOLS.has(name);
+}
+
+export function commitsOf(toolName: string | null, command: string | null, output: string, isError: boolean): GitCommit[] {
+  return isShellTool(toolName) ? shellCommits(command, output, isError) : [];
+}

@@ -1,0 +1,78 @@
+// What any agent's tool results say about the work done, read the same way for every source:
+// lines an edit's diff added and removed, and the git commits a shell call made.
+
+import type { GitCommit, ToolDiff } from '../types.js';
+
+/** Lines added and removed by a diff. */
+export function diffChange(diff: ToolDiff): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const line of diff.text.split('\n')) {
+    if (diff.format === 'unified' && (line.startsWith('+++') || line.startsWith('---'))) continue;
+    if (line.startsWith('+')) added++;
+    else if (line.startsWith('-')) removed++;
+  }
+  return { added, removed };
+}
+
+// `[main 4c1e9b2] message`, `[main (root-commit) 85fd4d9] message`, `[detached HEAD 1a2b3c4] message`.
+const COMMIT_LINE = /^\[([^\]\n]*?) (?:\(root-commit\) )?([0-9a-f]{7,40})\] (.*)$/gm;
+const GIT_COMMIT_COMMAND = /\bgit\b(?:\s+-[cC]\s+\S+)*\s+commit\b/;
+
+/**
+ * Commits a shell command made: each `[branch hash] message` line in its output, or, for a
+ * `git commit` that printed none (`-q`), one commit without a hash. A failed call (isError)
+ * landed nothing. The caller decides whether the tool was a shell.
+ */
+export function shellCommits(command: string | null, output: string, isError: boolean): GitCommit[] {
+  const commits: GitCommit[] = [];
+  for (const match of output.matchAll(COMMIT_LINE)) {
+    commits.push({ branch: match[1] ?? null, hash: match[2] ?? null, message: match[3] ?? null, landed: !isError, line: match[0] });
+  }
+  if (commits.length === 0 && command !== null && GIT_COMMIT_COMMAND.test(command)) {
+    commits.push({ branch: null, hash: null, message: commitMessage(command), landed: !isError, line: null });
+  }
+  return commits;
+}
+
+function commitMessage(command: string): string | null {
+  const match = /\s-(?:[a-zA-Z]*m)\s+(?:'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+))/.exec(command);
+  return match ? (match[1] ?? match[2] ?? match[3] ?? null) : null;
+}
+
+const WINDOWS_DRIVE = /^([a-zA-Z]):[\\/]/;
+
+/**
+ * A tool's path as it reads beside the session's cwd: forward slashes, `.` and `..` folded,
+ * relative to the cwd when inside it, else absolute. `windows` follows the cwd's form.
+ */
+export function pathBesideCwd(path: string, cwd: string | null): string {
+  const windows = cwd !== null && WINDOWS_DRIVE.test(cwd);
+  if (path === '~' || path.startsWith('~/') || path.startsWith('~\\')) return normalisePath(path, windows);
+  const absolute = windows ? WINDOWS_DRIVE.test(path) || path.startsWith('\\\\') : path.startsWith('/');
+  if (cwd === null) return normalisePath(path, windows);
+  return relativeTo(normalisePath(absolute ? path : `${cwd}/${path}`, windows), cwd, windows);
+}
+
+/** Forward slashes, `.` and `..` folded; drive letters upper-case on Windows. */
+export function normalisePath(path: string, windows: boolean): string {
+  const slashed = windows ? path.replace(/\\/g, '/') : path;
+  const absolute = slashed.startsWith('/');
+  const parts: string[] = [];
+  for (const part of slashed.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..' && parts.length > 0 && parts.at(-1) !== '..' && !/^[a-zA-Z]:$/.test(parts.at(-1) ?? '')) parts.pop();
+    else parts.push(part);
+  }
+  let joined = parts.join('/');
+  if (windows) joined = joined.replace(/^([a-z]):/, (_, d: string) => `${d.toUpperCase()}:`);
+  return absolute ? `/${joined}` : joined || '.';
+}
+
+function relativeTo(path: string, cwd: string, windows: boolean): string {
+  const base = normalisePath(cwd, windows);
+  const same = (a: string, b: string) => (windows ? a.toLowerCase() === b.toLowerCase() : a === b);
+  if (same(path, base)) return '.';
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  return same(path.slice(0, prefix.length), prefix) ? path.slice(prefix.length) : path;
+}

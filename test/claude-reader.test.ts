@@ -1,0 +1,304 @@
+// The Claude Code reader on handwritten fixtures (fixtures/claude/projects/…), and on the real
+// transcripts in ../shared/corpus/claude against the reference totals of its PROVENANCE.md.
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { collect } from '../src/collect.js';
+import { discover } from '../src/discover.js';
+import { claimEntries } from '../src/ledger/claims.js';
+import { claudeReader } from '../src/sources/claude/reader.js';
+import { readSessionFile } from '../src/sources/read.js';
+import { usageClaimRule } from '../src/sources/registry.js';
+import type { Entry, EntryOf, SessionFile, Usage } from '../src/types.js';
+import { FIXTURES, SHARED_CORPUS } from './support/fixtures.js';
+
+const PROJECTS = join(FIXTURES, 'claude', 'projects');
+const SHOP = join(PROJECTS, '-home-ana-shop');
+const MAIN = join(SHOP, '11111111-1111-4111-8111-111111111111.jsonl');
+const OLD = join(PROJECTS, '-home-ana-old', '33333333-3333-4333-8333-333333333333.jsonl');
+
+async function readClaude(path: string): Promise<SessionFile> {
+  const outcome = await readSessionFile(path);
+  if (outcome.kind !== 'session') throw new Error(`${path} was not read: ${JSON.stringify(outcome.diagnostics)}`);
+  expect(outcome.file.source).toBe('claude');
+  return outcome.file;
+}
+
+const ofKind = <K extends Entry['kind']>(entries: Entry[], kind: K) => entries.filter((e): e is EntryOf<K> => e.kind === kind);
+const usageOf = (file: SessionFile): Usage[] => file.entries.flatMap((e) => e.usage);
+const tokens = (list: Usage[]) => ({
+  input: list.reduce((a, u) => a + u.input, 0),
+  output: list.reduce((a, u) => a + u.output, 0),
+  cacheRead: list.reduce((a, u) => a + u.cacheRead, 0),
+  cacheWrite: list.reduce((a, u) => a + u.cacheWrite, 0),
+});
+
+/** The usage records the ledger counts over a folder: each response once, its fullest copy. */
+async function countedUsage(folder: string) {
+  const { files } = await discover([folder], { env: {}, home: '/nonexistent' });
+  const { ledgers } = await collect(files, { keepContent: false });
+  const claims = claimEntries(ledgers, usageClaimRule);
+  const counted = ledgers.flatMap((ledger) => {
+    const flags = claims.counted.get(ledger.key)?.usage;
+    return ledger.entries.flatMap((e) => e.usage).filter((_, i) => flags?.[i] === 1);
+  });
+  return { ledgers, counted };
+}
+
+describe('Claude Code reader: a main session', () => {
+  it('reads the session facts from the records', async () => {
+    const file = await readClaude(MAIN);
+    expect(file).toMatchObject({
+      sessionId: '11111111-1111-4111-8111-111111111111',
+      cwd: '/home/ana/shop',
+      startedAt: Date.parse('2026-03-02T10:00:00.000Z'),
+      namedByAgent: true,
+      subagentOf: null,
+      subagentLabel: null,
+      parentSessionId: null,
+      parentFile: null,
+    });
+    // A summary line titles the earlier session that holds its leaf, never this one.
+    expect(file.entryTitles).toEqual([{ entryId: '99999999-0000-4000-8000-00000000aaaa', title: 'An earlier session about the login page' }]);
+    expect(ofKind(file.entries, 'name').map((e) => e.name)).toEqual(['Cart total fix']);
+  });
+
+  it('counts only what a human typed as prompts', async () => {
+    const file = await readClaude(MAIN);
+    expect(ofKind(file.entries, 'prompt').map((e) => e.content.map((b) => (b.type === 'text' ? b.text : b.type)).join(''))).toEqual([
+      'Fix the cart total in src/cart.ts',
+      'wait, also the tax',
+      'Now run the tests',
+      'try again',
+      'src/cart.ts',
+      'Thanks!',
+    ]);
+    const skill = ofKind(file.entries, 'prompt').find((e) => e.skill !== null)?.skill;
+    expect(skill).toEqual({ name: 'review', command: '/review', location: '/home/ana/.claude/skills/review', body: '# Review\nRead the diff and list problems.' });
+    expect(ofKind(file.entries, 'notice').map((e) => [e.label, e.tone])).toEqual([
+      ['interrupted', 'warn'],
+      ['command caveat', 'info'],
+      ['command /compact', 'info'],
+      ['command output', 'info'],
+    ]);
+    expect(ofKind(file.entries, 'shell')).toEqual([expect.objectContaining({ command: 'ls src', output: 'cart.ts\ncheckout.ts' })]);
+  });
+
+  it('merges the lines of one response into one reply, counting its fullest line once', async () => {
+    const file = await readClaude(MAIN);
+    const replies = ofKind(file.entries, 'reply');
+    expect(replies).toHaveLength(7);
+    const [first] = replies;
+    expect(first?.id).toBe('a-01');
+    // The signature-only thinking is marked redacted, never an empty bubble.
+    expect(first?.content).toEqual([
+      { type: 'thinking', text: '', redacted: true },
+      { type: 'text', text: 'Let me read the file.' },
+      expect.objectContaining({ type: 'toolCall', id: 'toolu_read', name: 'Read', effect: expect.objectContaining({ action: 'read', paths: ['src/cart.ts'] }) }),
+    ]);
+    expect(first?.usage).toEqual([
+      expect.objectContaining({ origin: 'reply', provider: 'anthropic', model: 'claude-sonnet-4-5-20250929', input: 3, output: 30, cacheWrite: 1000, cacheRead: 5000, claim: 'msg_A\u0000req_A', outputPartial: false }),
+    ]);
+    expect(replies.find((r) => r.id === 'a-09')?.usage[0]).toMatchObject({ cacheWrite: 200, cacheWrite1h: 200 });
+  });
+
+  it('counts no usage from progress copies, tool results or Claude Code’s own lines', async () => {
+    const file = await readClaude(MAIN);
+    expect(usageOf(file).map((u) => u.claim)).toEqual(['msg_A\u0000req_A', 'msg_B\u0000req_B', 'msg_C\u0000req_C', 'msg_D\u0000req_D', 'msg_E\u0000req_E', 'msg_F\u0000req_F']);
+    expect(tokens(usageOf(file))).toEqual({ input: 33, output: 30 + 48 + 60 + 15 + 4096 + 10, cacheRead: 5000 + 6000 + 7000 + 7100 + 9000 + 9100, cacheWrite: 1200 });
+    const apiError = ofKind(file.entries, 'reply').find((r) => r.id === 'a-10');
+    expect(apiError).toMatchObject({ outcome: 'error', errorMessage: 'API Error: 529 Overloaded', model: null, usage: [] });
+  });
+
+  it('keeps the stop reason and says how a reply ended', async () => {
+    const file = await readClaude(MAIN);
+    const cut = ofKind(file.entries, 'reply').find((r) => r.id === 'a-11');
+    expect(cut).toMatchObject({ outcome: 'length', stopReason: 'max_tokens' });
+  });
+
+  it('reads each tool result with its call: diffs, changed lines, commits', async () => {
+    const file = await readClaude(MAIN);
+    const results = ofKind(file.entries, 'toolResult');
+    expect(results.map((r) => r.toolName)).toEqual(['Read', 'Edit', 'Bash', 'Write', 'Grep', 'Task']);
+    const edit = results[1];
+    expect(edit?.diff?.format).toBe('unified');
+    expect(edit?.diff?.text).toMatch(/^@@ -1,1 \+1,1 @@\n-export const total/);
+    expect(edit?.change).toEqual({ added: 1, removed: 1 });
+    expect(results[2]?.commits).toEqual([{ branch: 'main', hash: '4c1e9b2', message: 'Fix cart total', landed: true, line: '[main 4c1e9b2] Fix cart total' }]);
+    expect(results[3]?.change).toEqual({ added: 2, removed: 0 });
+    const calls = ofKind(file.entries, 'reply').flatMap((r) => r.content.flatMap((b) => (b.type === 'toolCall' ? [[b.name, b.effect.action, b.effect.paths.join(',')]] : [])));
+    expect(calls).toEqual([
+      ['Read', 'read', 'src/cart.ts'],
+      ['Edit', 'edit', 'src/cart.ts'],
+      ['Bash', 'shell', ''],
+      ['Write', 'write', 'test/cart.test.ts'],
+      ['Grep', 'search', 'src'],
+      ['Task', 'delegate', ''],
+    ]);
+  });
+
+  it('keeps the conversation one connected line: skipped records, merged lines and parallel results pass their links on', async () => {
+    const file = await readClaude(MAIN);
+    const ids = new Set(file.entries.map((e) => e.id));
+    const parentOf = (id: string) => file.entries.find((e) => e.id === id)?.parentId;
+    expect(file.entries.filter((e) => e.parentId === null).map((e) => e.id)).toEqual(['u-01']);
+    expect(file.entries.every((e) => e.parentId === null || ids.has(e.parentId))).toBe(true);
+    // Through the progress line; through the reply's later lines; the parallel results one after another.
+    expect(parentOf('r-01')).toBe('a-01');
+    expect(parentOf('a-04')).toBe('r-01');
+    expect(parentOf('r-02')).toBe('a-04');
+    expect(parentOf('r-03')).toBe('r-02');
+    // The compaction continues from where the conversation was, and its summary is shown once, in it.
+    expect(ofKind(file.entries, 'compaction')).toEqual([expect.objectContaining({ id: 's-01', parentId: 'u-05', tokensBefore: 12345, summary: expect.stringMatching(/^This session is being continued/) })]);
+    expect(ids.has('u-06')).toBe(false);
+    expect(parentOf('u-07')).toBe('s-01');
+    // An unknown record type and a turn_duration line are skipped, their children linked past them
+    // (to the shell entry, which took in the bash output line).
+    expect(parentOf('u-14')).toBe('u-12');
+    expect(file.entries.map((e) => e.key).slice(0, 3)).toEqual(['u-01', 'a-01', 'r-01']);
+  });
+
+  it('reports an unknown record type once, and nothing else', async () => {
+    const file = await readClaude(MAIN);
+    expect(file.diagnostics.map((d) => [d.reason, d.line])).toEqual([['unknown-entry-type', 37]]);
+  });
+});
+
+describe('Claude Code reader: sub-agents', () => {
+  it('reads a 2.1.x sub-agent file as part of its parent session, labelled from its sidecar', async () => {
+    const file = await readClaude(join(SHOP, '11111111-1111-4111-8111-111111111111', 'subagents', 'agent-a9f8e7d6c5.jsonl'));
+    expect(file).toMatchObject({ sessionId: '11111111-1111-4111-8111-111111111111', subagentOf: '11111111-1111-4111-8111-111111111111', subagentLabel: 'Search the cart code', namedByAgent: true });
+    expect(usageOf(file)).toEqual([expect.objectContaining({ origin: 'subagent', output: 80, cacheWrite: 2000, model: 'claude-haiku-4-5-20251001' })]);
+  });
+
+  it('labels a flat sub-agent by its task, and a warmup as warmup', async () => {
+    const flat = await readClaude(join(SHOP, 'agent-5e5e5e5e.jsonl'));
+    expect(flat).toMatchObject({ subagentOf: '11111111-1111-4111-8111-111111111111', subagentLabel: 'List the files under src and say what each one does' });
+    const warmup = await readClaude(join(SHOP, 'agent-0c0ffee0.jsonl'));
+    expect(warmup).toMatchObject({ subagentOf: '22222222-2222-4222-8222-222222222222', subagentLabel: 'warmup' });
+    expect(tokens(usageOf(warmup))).toMatchObject({ input: 900, output: 30 });
+    // Its session's main file is empty: skipped, while the warmup's usage still counts.
+    expect((await readSessionFile(join(SHOP, '22222222-2222-4222-8222-222222222222.jsonl'))).kind).toBe('skipped');
+  });
+
+  it('shows an old inline sidechain inside the Task result, its usage counted there as sub-agent spend', async () => {
+    const file = await readClaude(OLD);
+    expect(file.entries.map((e) => e.kind)).toEqual(['prompt', 'reply', 'toolResult', 'reply']);
+    const [task] = ofKind(file.entries, 'toolResult');
+    expect(task?.subagents).toEqual([
+      expect.objectContaining({ agent: 'Task', task: 'Run the build and find the error', model: 'claude-sonnet-4-20250514', entries: [expect.objectContaining({ kind: 'prompt' }), expect.objectContaining({ kind: 'reply' })] }),
+    ]);
+    // Two lines without a request id that chain directly are one response; its claim is scoped to the session.
+    expect(task?.usage).toEqual([
+      expect.objectContaining({ origin: 'subagent', output: 70, claim: `33333333-3333-4333-8333-333333333333\u0000msg_OS1\u0000${Date.parse('2025-07-01T09:00:03.000Z')}` }),
+    ]);
+    expect(ofKind(file.entries, 'reply')[1]?.usage[0]).toMatchObject({ recordedCost: 0.0123 });
+  });
+
+  it('counts each response once across a session and its sub-agents', async () => {
+    const { ledgers, counted } = await countedUsage(PROJECTS);
+    expect(counted).toHaveLength(6 + 1 + 1 + 1 + 3);
+    expect(claimEntries(ledgers, usageClaimRule).hostOf.get(`claude:${join(SHOP, 'agent-5e5e5e5e.jsonl')}`)).toBe(`claude:${MAIN}`);
+  });
+});
+
+describe('Claude Code reader: recognising files', () => {
+  it.each([
+    ['a user line', { parentUuid: null, uuid: 'u', sessionId: 's', type: 'user', message: { role: 'user', content: 'hi' } }, 'record'],
+    ['a summary line', { type: 'summary', summary: 'x', leafUuid: 'u' }, 'record'],
+    ['a snapshot', { type: 'file-history-snapshot', messageId: 'm', snapshot: {}, isSnapshotUpdate: false }, 'record'],
+    ['a queue operation', { type: 'queue-operation', operation: 'enqueue', sessionId: 's', timestamp: 't' }, 'record'],
+    ['a ccusage usage line', { timestamp: 't', sessionId: 's', message: { id: 'm', usage: { input_tokens: 1 } }, requestId: 'r', costUSD: 0.1 }, 'record'],
+    ['a Pi header', { type: 'session', id: 'x', version: 3, timestamp: 't', cwd: '/' }, null],
+    ['a Pi entry', { type: 'message', id: 'a', parentId: null, timestamp: 't', message: { role: 'user', content: 'hi' } }, null],
+    ['a Codex envelope', { timestamp: 't', type: 'session_meta', payload: { id: 'x' } }, null],
+    ['a Codex response item', { timestamp: 't', type: 'response_item', payload: { type: 'message' } }, null],
+    ['a pre-envelope Codex header', { id: 'x', timestamp: 't', instructions: '' }, null],
+    ['a workflow journal line', { type: 'agent_started', runId: 'r', agentId: 'a', timestamp: 't' }, null],
+  ])('%s', (_, record, expected) => {
+    expect(claudeReader.recognise(record)).toBe(expected);
+  });
+
+  it('finds transcripts under CLAUDE_CONFIG_DIR, or both default roots', () => {
+    expect(claudeReader.defaultPlaces({ env: { CLAUDE_CONFIG_DIR: '/a, ~/b/projects/' }, home: '/home/ana' })).toEqual(['/a/projects', '/home/ana/b/projects']);
+    expect(claudeReader.defaultPlaces({ env: {}, home: '/home/ana' })).toEqual(['/home/ana/.claude/projects', '/home/ana/.config/claude/projects']);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+const CORPUS = join(SHARED_CORPUS, 'claude');
+
+/** PROVENANCE.md "Reference usage totals": requests, input, cache write (1h), cache read, output, requests with a final line. */
+const REFERENCE: [string, number, number, number, number, number, number, number][] = [
+  ['real/projects/-Users-dain-workspace-claude-code-log-sample/12a546d1-83a7-49a6-abba-5400db340b43.jsonl', 36, 206, 29126, 0, 1167066, 6064, 4],
+  ['real/projects/-Users-dain-workspace-claude-code-log-sample/326189cf-5676-4237-8cde-1ce80aae4a9f.jsonl', 15, 43, 25577, 0, 299222, 487, 1],
+  ['real/projects/-Users-dain-workspace-claude-code-log-sample/fe869ecb-c176-478f-9734-7e4b8ef12cff.jsonl', 34, 279, 83966, 0, 1164952, 2201, 2],
+  ['real/projects/-Users-dain-workspace-coderabbit-review-helper/agent-0c78cdae.jsonl', 1, 982, 0, 0, 0, 150, 1],
+  ['real/projects/-Users-dain-workspace-coderabbit-review-helper/agent-2b93909d.jsonl', 1, 1004, 0, 0, 0, 48, 1],
+  ['real/projects/-Users-dain-workspace-coderabbit-review-helper/agent-645808c9.jsonl', 1, 993, 0, 0, 0, 110, 1],
+  ['real/projects/-Users-dain-workspace-coderabbit-review-helper/agent-ea02459f.jsonl', 5, 3289, 36957, 0, 76673, 1799, 5],
+  ['real/projects/-Users-dain-workspace-coderabbit-review-helper/cb2e607c-c758-415a-8b45-c49e4631906a.jsonl', 80, 735, 152097, 0, 3483153, 23714, 80],
+  ['real/projects/-Users-dain-workspace-danieldemmel-me-next/f852ad25-1024-47da-964e-5eaae5bd6e6a.jsonl', 37, 149, 126282, 0, 1227972, 3130, 0],
+  ['real/projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl', 17, 1308, 102189, 102189, 728660, 22901, 17],
+  ['real/projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1/subagents/agent-a36efb2a1231c41e2.jsonl', 6, 11, 28741, 0, 118168, 2508, 5],
+  ['real/projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1/subagents/agent-a4ca7529859c158c2.jsonl', 20, 445, 113769, 0, 615694, 7923, 18],
+  ['real/projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1/subagents/agent-a52886dc180afb356.jsonl', 15, 39, 85894, 0, 430337, 6475, 15],
+  ['real/projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1/subagents/agent-a6aa8ad077d9ea083.jsonl', 5, 10, 17715, 0, 101254, 3122, 5],
+  ['real/projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1/subagents/agent-ab1e6e141221a29ab.jsonl', 15, 723, 33267, 0, 360852, 8156, 14],
+  ['real/projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1/subagents/agent-aef063ba534d73153.jsonl', 5, 10, 16998, 0, 100730, 2373, 4],
+  ['real/projects/-src-deep-manifest/a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl', 103, 2250, 175207, 0, 8505166, 31430, 20],
+  ['real/projects/-src-deep-manifest/agent-c8d9b115.jsonl', 6, 869, 41483, 0, 124362, 840, 0],
+  ['real/projects/-src-experiments-claude_p/29ccd257-68b1-427f-ae5f-6524b7cb6f20.jsonl', 2, 2, 7996, 0, 36009, 2, 0],
+  ['real/projects/-src-experiments-claude_p/29ccd257-68b1-427f-ae5f-6524b7cb6f20/subagents/agent-a2271d1.jsonl', 10, 4466, 42768, 0, 236968, 18, 0],
+  ['real/spotter/4d5611e5-241a-462a-8d15-5122611a9569.excerpt-L739-L775.jsonl', 3, 7, 19124, 0, 220902, 642, 0],
+  ['real/spotter/4d5611e5-241a-462a-8d15-5122611a9569/subagents/agent-a2898e3.jsonl', 12, 53, 71257, 0, 604156, 136, 0],
+  ['real/spotter/4d5611e5-241a-462a-8d15-5122611a9569/subagents/agent-acompact-e1f845.jsonl', 1, 3, 8681, 0, 164830, 8, 0],
+  ['real/spotter/short.jsonl', 1, 3, 13835, 13835, 11515, 13, 0],
+  ['real/spotter/subagent.jsonl', 12, 1576, 25842, 25842, 427286, 1586, 0],
+  ['real/spotter/tool_heavy.jsonl', 4, 54, 17696, 17696, 88231, 212, 0],
+  ['synthetic/claude-code-log/dag_cycle.jsonl', 1, 3, 0, 0, 4451, 1, 0],
+  ['synthetic/claude-code-log/dag_fork.jsonl', 4, 70, 0, 0, 0, 35, 4],
+  ['synthetic/claude-code-log/dag_resume.jsonl', 3, 45, 0, 0, 0, 23, 3],
+  ['synthetic/claude-code-log/sidechain.jsonl', 4, 26, 15953, 0, 85688, 1037, 3],
+];
+
+describe.skipIf(!existsSync(CORPUS))('Claude Code reader over ../shared/corpus/claude', () => {
+  it.each(REFERENCE)('%s matches the reference totals', async (path, requests, input, cacheWrite, cacheWrite1h, cacheRead, output, final) => {
+    const file = await readClaude(join(CORPUS, path));
+    const usage = usageOf(file);
+    expect({
+      requests: usage.length,
+      input,
+      cacheWrite,
+      cacheWrite1h: usage.reduce((a, u) => a + u.cacheWrite1h, 0),
+      cacheRead,
+      output,
+      final: usage.filter((u) => !u.outputPartial).length,
+    }).toEqual({ requests, ...tokens(usage), cacheWrite1h, final });
+    expect(file.diagnostics).toEqual([]);
+  });
+
+  it('adds up to the reference totals of real/projects after counting each response once', async () => {
+    const { ledgers, counted } = await countedUsage(join(CORPUS, 'real', 'projects'));
+    const sum = (k: 'input' | 'output' | 'cacheRead' | 'cacheWrite') => counted.reduce((a, u) => a + u[k], 0);
+    expect({ input: sum('input'), output: sum('output'), cacheRead: sum('cacheRead'), cacheWrite: sum('cacheWrite') }).toEqual({
+      input: 17_813,
+      output: 123_451,
+      cacheRead: 18_777_238,
+      cacheWrite: 1_120_032,
+    });
+    // Session cb2e607c = main (80) + agent-ea02459f (5) + two warmups; ef958aa1 = main + 6 sub-agent files (83 requests).
+    const requestsOf = (sessionId: string) => ledgers.filter((l) => l.sessionId === sessionId).reduce((n, l) => n + l.entries.reduce((m, e) => m + e.usage.length, 0), 0);
+    expect(requestsOf('cb2e607c-c758-415a-8b45-c49e4631906a')).toBe(87);
+    expect(requestsOf('ef958aa1-0e93-49f0-bb71-150f63befcd1')).toBe(83);
+  });
+
+  it('never counts a sub-agent’s task or a command as a human prompt', async () => {
+    const ef = await readClaude(join(CORPUS, 'real/projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'));
+    expect(ofKind(ef.entries, 'prompt')).toHaveLength(2);
+    const spotter = await readClaude(join(CORPUS, 'real/spotter/subagent.jsonl'));
+    expect(ofKind(spotter.entries, 'prompt').map((p) => p.skill?.command ?? null)).toEqual(['/handgemacht:create-beads', null]);
+  });
+});

@@ -1,0 +1,268 @@
+// The Codex reader, on handwritten rollouts in fixtures/codex/ (a CODEX_HOME-like tree): what a
+// user sees of a thread, and what is counted once across a thread, its archived copy, a fork and
+// a spawned sub-agent.
+
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { claimEntries } from '../src/ledger/claims.js';
+import { ledgerOf } from '../src/ledger/ledger.js';
+import { codexReader } from '../src/sources/codex/reader.js';
+import { readSessionFile } from '../src/sources/read.js';
+import { usageClaimRule } from '../src/sources/registry.js';
+import type { Entry, EntryOf, SessionFile, TokenCounts } from '../src/types.js';
+import { FIXTURES } from './support/fixtures.js';
+
+const HOME = join(FIXTURES, 'codex', 'home');
+const DAY = join(HOME, 'sessions', '2026', '03', '02');
+const PARENT = join(DAY, 'rollout-2026-03-02T11-00-00-0195aaaa-0000-7000-8000-000000000001.jsonl');
+const ARCHIVED = join(HOME, 'archived_sessions', 'rollout-2026-03-02T11-00-00-0195aaaa-0000-7000-8000-000000000001.jsonl');
+const FORK = join(DAY, 'rollout-2026-03-02T11-30-00-0195aaaa-0000-7000-8000-000000000002.jsonl');
+const CHILD = join(DAY, 'rollout-2026-03-02T11-05-00-0195aaaa-0000-7000-8000-000000000003.jsonl');
+const LEGACY = join(HOME, 'sessions', 'rollout-2025-08-01T09-00-00-0195aaaa-0000-7000-8000-000000000009.jsonl');
+const TWINS = [
+  join(FIXTURES, 'codex', 'twins', 'rollout-2026-03-03T09-00-00-0195aaaa-1111-7000-8000-00000000000a.jsonl'),
+  join(FIXTURES, 'codex', 'twins', 'rollout-2026-03-03T09-10-00-0195aaaa-2222-7000-8000-00000000000b.jsonl'),
+];
+const TRAPS = join(FIXTURES, 'codex', 'traps', 'rollout-2026-03-04T09-00-00-0195aaaa-0000-7000-8000-000000000005.jsonl');
+const PARENT_ID = '0195aaaa-0000-7000-8000-000000000001';
+
+async function read(path: string): Promise<SessionFile> {
+  const outcome = await readSessionFile(path);
+  if (outcome.kind !== 'session') throw new Error(`${path} was not read as a session: ${JSON.stringify(outcome.diagnostics)}`);
+  expect(outcome.file.source).toBe('codex');
+  return outcome.file;
+}
+
+type Tokens = Pick<TokenCounts, 'input' | 'cacheRead' | 'cacheWrite' | 'output' | 'reasoning'>;
+
+function tokensOf(entries: readonly Entry[]): Tokens {
+  const sum: Tokens = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 };
+  for (const usage of entries.flatMap((e) => e.usage)) for (const k of Object.keys(sum) as (keyof Tokens)[]) sum[k] += usage[k];
+  return sum;
+}
+
+const ofKind = <K extends Entry['kind']>(file: SessionFile, kind: K): EntryOf<K>[] => file.entries.filter((e): e is EntryOf<K> => e.kind === kind);
+const texts = (file: SessionFile) => ofKind(file, 'reply').flatMap((r) => r.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])));
+
+/** What each file counts when these files are read together, as build and stats count it. */
+async function countedTogether(paths: string[]): Promise<Map<string, { tokens: Tokens; prompts: number; replies: number }>> {
+  const ledgers = (await Promise.all(paths.map(read))).map(ledgerOf);
+  const claims = claimEntries(ledgers, usageClaimRule);
+  const result = new Map<string, { tokens: Tokens; prompts: number; replies: number }>();
+  for (const ledger of ledgers) {
+    const counted = claims.counted.get(ledger.key);
+    if (!counted) throw new Error(`no claims for ${ledger.key}`);
+    const tokens: Tokens = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 };
+    let u = 0;
+    let prompts = 0;
+    let replies = 0;
+    ledger.entries.forEach((entry, i) => {
+      if (counted.entries[i] && entry.turn === 'prompt') prompts++;
+      if (counted.entries[i] && entry.turn === 'reply') replies++;
+      for (const usage of entry.usage) {
+        if (counted.usage[u++]) for (const k of Object.keys(tokens) as (keyof Tokens)[]) tokens[k] += usage[k];
+      }
+    });
+    result.set(ledger.path, { tokens, prompts, replies });
+  }
+  return result;
+}
+
+function total(counted: Map<string, { tokens: Tokens }>): Tokens {
+  const sum: Tokens = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 };
+  for (const { tokens } of counted.values()) for (const k of Object.keys(sum) as (keyof Tokens)[]) sum[k] += tokens[k];
+  return sum;
+}
+
+// The parent's final total_token_usage: input 4500 (2900 cached), output 150 (25 reasoning).
+const PARENT_TOKENS: Tokens = { input: 1600, cacheRead: 2900, cacheWrite: 0, output: 150, reasoning: 25 };
+// The fork's own turn: from the parent's turn-1 totals (3300/2100/120/20) to 4800/3200/165/25.
+const FORK_OWN_TOKENS: Tokens = { input: 400, cacheRead: 1100, cacheWrite: 0, output: 45, reasoning: 5 };
+
+describe('a Codex thread, as a user sees it', () => {
+  it('reads the thread identity from its first session_meta', async () => {
+    const file = await read(PARENT);
+    expect(file).toMatchObject({
+      sessionId: PARENT_ID,
+      cwd: '/work/demo',
+      startedAt: Date.parse('2026-03-02T10:00:00.000Z'),
+      parentFile: null,
+      parentSessionId: null,
+      subagentOf: null,
+      namedByAgent: true,
+      formatVersion: 2,
+      diagnostics: [],
+    });
+  });
+
+  it('counts only the prompts the user typed, not the injected AGENTS.md, permissions or their role:user twins', async () => {
+    const file = await read(PARENT);
+    expect(ofKind(file, 'prompt').map((p) => p.content)).toEqual([[{ type: 'text', text: 'Fix the failing test' }], [{ type: 'text', text: 'Now run the linter' }]]);
+    expect(ofKind(file, 'notice').map((n) => [n.label, n.summary])).toEqual([
+      ['injected context', 'developer instructions'],
+      ['injected context', '# AGENTS.md instructions for /work/demo'],
+    ]);
+  });
+
+  it('shows one copy of each assistant text and reasoning summary, never the encrypted reasoning', async () => {
+    const file = await read(PARENT);
+    expect(texts(file)).toEqual(['Fixed: `a` is now 2.']);
+    const thinking = ofKind(file, 'reply').flatMap((r) => r.content.filter((b) => b.type === 'thinking'));
+    expect(thinking).toEqual([{ type: 'thinking', text: 'Looking at the test first.', redacted: false }]);
+    expect(JSON.stringify(file.entries)).not.toContain('ENCRYPTED-MUST-NOT-RENDER');
+  });
+
+  it('adds up usage to the final total_token_usage: re-emits, null info and the compaction sentinel add nothing', async () => {
+    const file = await read(PARENT);
+    expect(tokensOf(file.entries)).toEqual(PARENT_TOKENS);
+    const usage = file.entries.flatMap((e) => e.usage);
+    expect(usage).toHaveLength(4);
+    // Usage follows the model of the preceding turn_context: the /model switch lands on turn 2.
+    expect(usage.map((u) => [u.provider, u.model, u.modelGuessed])).toEqual([
+      ['openai', 'gpt-5.2-codex', false],
+      ['openai', 'gpt-5.2-codex', false],
+      ['openai', 'gpt-5.2-codex', false],
+      ['openai', 'gpt-5.3-codex', false],
+    ]);
+    expect(usage.map((u) => u.timestamp)).toEqual(
+      ['2026-03-02T10:01:10.000Z', '2026-03-02T10:01:16.000Z', '2026-03-02T10:01:21.000Z', '2026-03-02T10:02:09.000Z'].map(Date.parse),
+    );
+    expect(ofKind(file, 'modelChange').map((m) => m.model)).toEqual(['gpt-5.2-codex', 'gpt-5.3-codex']);
+  });
+
+  it('shows tool calls in replies with what they did, and pairs each output with its call', async () => {
+    const file = await read(PARENT);
+    const calls = ofKind(file, 'reply').flatMap((r) => r.content.flatMap((b) => (b.type === 'toolCall' ? [b] : [])));
+    expect(calls.map((c) => [c.id, c.name, c.effect.action, c.effect.command, c.effect.paths])).toEqual([
+      ['call_test', 'exec_command', 'shell', 'npm test', []],
+      ['call_patch', 'apply_patch', 'edit', null, ['src/a.ts']],
+      ['call_lint', 'exec_command', 'shell', 'npm run lint', []],
+    ]);
+    const results = ofKind(file, 'toolResult');
+    expect(results.map((r) => [r.toolCallId, r.toolName, r.isError])).toEqual([
+      ['call_test', 'exec_command', true],
+      ['call_patch', 'apply_patch', false],
+    ]);
+    expect(results[1]?.change).toEqual({ added: 1, removed: 1 });
+    expect(results[1]?.diff).toEqual({ format: 'unified', text: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-const a = 1;\n+const a = 2;\n' });
+    expect(results[1]?.content).toEqual([{ type: 'text', text: 'Success. Updated the following files:\nM src/a.ts\n' }]);
+  });
+
+  it('marks the interrupted turn, shows one compaction landmark, and chains entries in file order', async () => {
+    const file = await read(PARENT);
+    expect(ofKind(file, 'reply').map((r) => r.outcome)).toEqual(['ok', 'ok', 'ok', 'aborted']);
+    expect(ofKind(file, 'compaction')).toHaveLength(1);
+    file.entries.forEach((entry, i) => expect(entry.parentId).toBe(i === 0 ? null : file.entries[i - 1]?.id));
+    expect(new Set(file.entries.map((e) => e.key)).size).toBe(file.entries.length);
+  });
+
+  it('takes the thread title from session_index.jsonl, newest line winning', async () => {
+    const file = await read(PARENT);
+    expect(ofKind(file, 'name').map((n) => n.name)).toEqual(['Fix the failing test']);
+    expect(ledgerOf(file).name).toBe('Fix the failing test');
+  });
+});
+
+describe('counting a Codex thread once across files', () => {
+  it('counts the archived copy of a thread once', async () => {
+    const counted = await countedTogether([PARENT, ARCHIVED]);
+    expect(total(counted)).toEqual(PARENT_TOKENS);
+    expect([...counted.values()].reduce((n, c) => n + c.prompts, 0)).toBe(2);
+  });
+
+  it('counts a fork’s replay of its parent in the parent, and only its own turn in the fork', async () => {
+    const fork = await read(FORK);
+    expect(fork.parentSessionId).toBe(PARENT_ID);
+    const counted = await countedTogether([PARENT, FORK]);
+    expect(counted.get(PARENT)?.tokens).toEqual(PARENT_TOKENS);
+    expect(counted.get(FORK)?.tokens).toEqual(FORK_OWN_TOKENS);
+    // The fork typed the same words as the parent's later turn: still its own prompt.
+    expect(counted.get(FORK)?.prompts).toBe(1);
+    expect(counted.get(FORK)?.replies).toBe(2);
+  });
+
+  it('counts the replay in the fork when its parent is not among the inputs', async () => {
+    const counted = await countedTogether([FORK]);
+    expect(counted.get(FORK)).toMatchObject({ tokens: { input: 1600, cacheRead: 3200, cacheWrite: 0, output: 165, reasoning: 25 }, prompts: 2 });
+  });
+
+  it('marks where a fork’s copied history starts', async () => {
+    const fork = await read(FORK);
+    expect(ofKind(fork, 'notice').find((n) => n.label === 'copied history')?.summary).toBe(`history copied from thread ${PARENT_ID}`);
+    expect(ofKind(fork, 'prompt').map((p) => p.content)).toEqual([[{ type: 'text', text: 'Fix the failing test' }], [{ type: 'text', text: 'Now run the linter' }]]);
+  });
+
+  it('reads a spawned sub-agent as a sub-agent of its parent thread, with its own usage', async () => {
+    const child = await read(CHILD);
+    expect(child).toMatchObject({ subagentOf: PARENT_ID, subagentLabel: 'Darwin', parentSessionId: null });
+    expect(tokensOf(child.entries)).toEqual({ input: 300, cacheRead: 0, cacheWrite: 0, output: 20, reasoning: 0 });
+  });
+
+  it('counts everything in a Codex home once: thread, archived copy, fork, sub-agent, legacy file', async () => {
+    const counted = await countedTogether([PARENT, ARCHIVED, FORK, CHILD, LEGACY]);
+    expect(total(counted)).toEqual({ input: 1600 + 400 + 300, cacheRead: 2900 + 1100, cacheWrite: 0, output: 150 + 45 + 20, reasoning: 30 });
+  });
+
+  it('never merges two unrelated threads whose totals happen to match', async () => {
+    const counted = await countedTogether(TWINS);
+    expect(total(counted)).toEqual({ input: 1600, cacheRead: 400, cacheWrite: 0, output: 100, reasoning: 20 });
+  });
+});
+
+describe('Codex files that are odd or old', () => {
+  it('survives the traps of the token stream and a cut-off last line', async () => {
+    const file = await read(TRAPS);
+    // 1000 + a restart counted by its own response (400) + 500 more from the new baseline; "context full" and token_usage_record ignored.
+    expect(tokensOf(file.entries)).toEqual({ input: 1800, cacheRead: 100, cacheWrite: 0, output: 160, reasoning: 0 });
+    expect(file.diagnostics.map((d) => d.reason).sort()).toEqual(['truncated-line', 'unknown-entry-type']);
+  });
+
+  it('reads a pre-envelope rollout: typed prompt, one reply, no usage', async () => {
+    const file = await read(LEGACY);
+    expect(file).toMatchObject({ sessionId: '0195aaaa-0000-7000-8000-000000000009', formatVersion: 1, cwd: null, diagnostics: [] });
+    expect(ofKind(file, 'prompt').map((p) => p.content)).toEqual([[{ type: 'text', text: 'Hello from 2025' }]]);
+    expect(ofKind(file, 'notice').map((n) => n.summary)).toEqual(['environment context']);
+    expect(texts(file)).toEqual(['Hi. One file: a.txt.']);
+    expect(ofKind(file, 'toolResult').map((r) => [r.toolName, r.isError, r.content])).toEqual([['shell', false, [{ type: 'text', text: 'a.txt\n' }]]]);
+    expect(file.entries.flatMap((e) => e.usage)).toEqual([]);
+    expect(JSON.stringify(file.entries)).not.toContain('ENCRYPTED-MUST-NOT-RENDER');
+  });
+
+  it('does not take Codex’s side files for sessions', async () => {
+    for (const side of ['session_index.jsonl', 'history.jsonl']) {
+      expect((await readSessionFile(join(HOME, side))).kind).toBe('skipped');
+    }
+  });
+
+  it('recognises Codex records only', () => {
+    expect(codexReader.recognise({ timestamp: 't', type: 'session_meta', payload: { id: 'x' } })).toBe('header');
+    expect(codexReader.recognise({ id: 'x', timestamp: '2025-08-01T00:00:00Z', instructions: null })).toBe('header');
+    expect(codexReader.recognise({ timestamp: 't', type: 'event_msg', payload: { type: 'user_message' } })).toBe('record');
+    // Pi's header and entries, Claude Code's records, Codex's index lines.
+    expect(codexReader.recognise({ type: 'session', id: 'x', timestamp: 't', cwd: '/' })).toBeNull();
+    expect(codexReader.recognise({ type: 'message', id: 'a', parentId: null, timestamp: 't', message: {} })).toBeNull();
+    expect(codexReader.recognise({ type: 'user', uuid: 'u', parentUuid: null, sessionId: 's', timestamp: 't', message: {} })).toBeNull();
+    expect(codexReader.recognise({ id: 'x', thread_name: 'n', updated_at: 't' })).toBeNull();
+  });
+
+  it('rebuilds the identity of a rollout whose session_meta is missing from its file name', async () => {
+    const { readCodexSession } = await import('../src/sources/codex/read.js');
+    const lines = (async function* () {})();
+    const first = { line: 1, records: [{ timestamp: '2026-03-02T10:00:00.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'hi' } }], clean: true };
+    const file = await readCodexSession({ path: '/x/rollout-2026-03-02T11-00-00-0195aaaa-0000-7000-8000-0000000000ff.jsonl', size: 1, mtime: 0, lines, diagnostics: [], damaged: [], first, headerless: true });
+    expect(file.sessionId).toBe('0195aaaa-0000-7000-8000-0000000000ff');
+    expect(file.diagnostics.map((d) => d.reason)).toEqual(['header-damaged']);
+    expect(ofKind(file, 'prompt')).toHaveLength(1);
+  });
+
+  it('looks for sessions in CODEX_HOME (several allowed) or ~/.codex, active and archived', () => {
+    expect(codexReader.defaultPlaces({ env: {}, home: '/h' })).toEqual(['/h/.codex/sessions', '/h/.codex/archived_sessions']);
+    expect(codexReader.defaultPlaces({ env: { CODEX_HOME: '/a, ~/b' }, home: '/h' })).toEqual(['/a/sessions', '/a/archived_sessions', '/h/b/sessions', '/h/b/archived_sessions']);
+  });
+
+  it('prices OpenAI models bare, and other providers under their own prefix first', () => {
+    expect(codexReader.priceHint('openai', new Set())).toEqual({ prefixes: ['', 'openai/'], subscription: false, local: false });
+    expect(codexReader.priceHint('azure', new Set())).toMatchObject({ prefixes: ['azure/', '', 'openai/'] });
+    expect(codexReader.priceHint('lms', new Set(['lms']))).toMatchObject({ local: true });
+  });
+});

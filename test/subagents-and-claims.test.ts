@@ -1,0 +1,124 @@
+// Sub-agents written to files of their own count in the session that ran them, shown apart; a
+// response held by several files counts once, by its agent's rule. Built from typed builders,
+// so these hold for any reader that fills `subagentOf` and `claim`.
+
+import { describe, expect, it } from 'vitest';
+import { claimEntries, type UsageClaimRule } from '../src/ledger/claims.js';
+import { ledgerOf } from '../src/ledger/ledger.js';
+import { ALL_TIME } from '../src/ledger/scope.js';
+import { withEntryTitles } from '../src/ledger/titles.js';
+import { createPricer } from '../src/pricing/price.js';
+import { parsePriceTable } from '../src/pricing/table.js';
+import { buildReportData, type ReportData } from '../src/report/data.js';
+import { rowsOf, totalsJson } from '../src/report/json.js';
+import { usageCsv } from '../src/report/usage-csv.js';
+import type { SessionFile, Source } from '../src/types.js';
+import { prompt, reply, sessionFile } from './support/session-builders.js';
+
+const M = 1e-6;
+const PRICES = createPricer(
+  parsePriceTable(
+    { 'claude-sonnet-4-5': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 3 * M, output_cost_per_token: 15 * M } },
+    { origin: 'bundled', label: 'test', date: '2026-01-01' },
+  ),
+  { subscriptionsAtApiPrices: false, hints: () => ({ prefixes: [''], subscription: false, local: false }) },
+);
+
+/** Claude's rule for these tests: the copy with the most output counts; the rest first-holder. */
+const rules = (source: Source): UsageClaimRule => (source === 'claude' ? 'most-output' : 'first');
+
+function report(files: SessionFile[]): ReportData {
+  const ledgers = files.map(ledgerOf);
+  return buildReportData(ledgers, claimEntries(ledgers, rules), PRICES, { timeZone: 'UTC', period: ALL_TIME, project: null, sources: null });
+}
+
+const main = sessionFile({ path: '/p/s1.jsonl', source: 'claude', sessionId: 's1' }, [
+  prompt('u1', '2026-11-01T10:00:00Z', 'Plan the release'),
+  reply('a1', '2026-11-01T10:00:05Z', { input: 100, output: 10 }, { parentId: 'u1' }),
+]);
+const explorer = sessionFile({ path: '/p/s1/subagents/agent-x.jsonl', source: 'claude', sessionId: 's1', subagentOf: 's1', subagentLabel: 'Explore the code' }, [
+  prompt('x1', '2026-11-01T10:00:06Z', 'Find the release script'),
+  reply('x2', '2026-11-01T10:00:09Z', { input: 2000, output: 200 }, { parentId: 'x1' }),
+]);
+const warmup = sessionFile({ path: '/p/agent-w.jsonl', source: 'claude', sessionId: 's1', subagentOf: 's1', subagentLabel: 'warmup' }, [
+  prompt('w1', '2026-11-01T09:59:00Z', 'Warmup'),
+  reply('w2', '2026-11-01T09:59:01Z', { input: 1000, output: 0 }, { parentId: 'w1' }),
+]);
+
+describe('sub-agents in files of their own', () => {
+  it('count in the session that ran them: usage in its totals, shown apart, no prompts of theirs', () => {
+    const data = report([main, explorer, warmup]);
+    expect(data.sessions).toHaveLength(1);
+    const [session] = data.sessions;
+    expect(session?.subagents.map((s) => s.label)).toEqual(['warmup', 'Explore the code']);
+    expect(totalsJson(data)).toMatchObject({ sessions: 1, prompts: 1, replies: 1, tokens: { input: 3100, output: 210 } });
+    expect(session?.tally.subagents.tokens).toMatchObject({ input: 3000, output: 200 });
+    expect(session?.subagents[1]?.tally.tokens).toMatchObject({ input: 2000, output: 200 });
+    // The session starts with its earliest counted work, the warmup.
+    expect(new Date(session?.startedAt ?? 0).toISOString()).toBe('2026-11-01T09:59:00.000Z');
+    expect(data.available.sessions).toBe(1);
+  });
+
+  it('still count when the main file is missing: the oldest sub-agent file stands for the session', () => {
+    const data = report([explorer, warmup]);
+    expect(data.sessions.map((s) => s.ledger.path)).toEqual(['/p/agent-w.jsonl']);
+    expect(data.sessions[0]?.subagents.map((s) => s.ledger.path)).toEqual(['/p/s1/subagents/agent-x.jsonl']);
+    expect(totalsJson(data).tokens).toMatchObject({ input: 3000, output: 200 });
+  });
+
+  it('are never taken for copies of their parent, though they carry its session id', () => {
+    const data = report([main, explorer]);
+    expect(data.sessions[0]?.origin).toBeNull();
+    expect(data.sessions[0]?.copies).toEqual([]);
+  });
+
+  it('land in usage.csv with their session', () => {
+    const csv = usageCsv(report([main, explorer]), PRICES).trim().split('\n');
+    expect(csv).toHaveLength(3);
+    expect(csv.filter((row) => row.includes(',subagent,'))).toHaveLength(1);
+  });
+
+  it('of sub-agents count in the top session (Codex threads spawning threads)', () => {
+    const root = sessionFile({ path: '/c/root.jsonl', source: 'codex', sessionId: 'r' }, [reply('r1', '2026-11-01T10:00:00Z', { input: 1 })]);
+    const child = sessionFile({ path: '/c/child.jsonl', source: 'codex', sessionId: 'c', subagentOf: 'r' }, [reply('c1', '2026-11-01T10:01:00Z', { input: 10 })]);
+    const grandchild = sessionFile({ path: '/c/grand.jsonl', source: 'codex', sessionId: 'g', subagentOf: 'c' }, [reply('g1', '2026-11-01T10:02:00Z', { input: 100 })]);
+    const data = report([grandchild, child, root]);
+    expect(data.sessions.map((s) => s.ledger.path)).toEqual(['/c/root.jsonl']);
+    expect(data.sessions[0]?.tally.tokens.input).toBe(111);
+  });
+});
+
+describe('usage claims', () => {
+  const streamed = (path: string, output: number, time: string) =>
+    sessionFile({ path, source: 'claude', sessionId: path }, [
+      reply(`${path}-a`, time, { input: 50, output, claim: 'msg_1\0req_1' }),
+    ]);
+
+  it('count one response held by several files once, in the copy with the most output (Claude)', () => {
+    const data = report([streamed('/p/a.jsonl', 8, '2026-11-01T10:00:00Z'), streamed('/p/b.jsonl', 120, '2026-11-02T10:00:00Z')]);
+    expect(totalsJson(data).tokens).toMatchObject({ input: 50, output: 120 });
+    expect(rowsOf(data, 'session').find((r) => r.key.endsWith('/p/b.jsonl'))).toMatchObject({ tokens: { output: 120 } });
+  });
+
+  it('count it in the first holder under the first-holder rule, however the copies differ', () => {
+    const first = sessionFile({ path: '/p/a.jsonl', source: 'pi', sessionId: 'a' }, [reply('a', '2026-11-01T10:00:00Z', { input: 5, output: 1, claim: 'k' })]);
+    const later = sessionFile({ path: '/p/b.jsonl', source: 'pi', sessionId: 'b' }, [reply('b', '2026-11-02T10:00:00Z', { input: 5, output: 9, claim: 'k' })]);
+    expect(totalsJson(report([later, first])).tokens).toMatchObject({ input: 5, output: 1 });
+  });
+
+  it('never match across agents', () => {
+    const pi = sessionFile({ path: '/p/a.jsonl', source: 'pi', sessionId: 'a' }, [reply('a', '2026-11-01T10:00:00Z', { input: 5, claim: 'k' })]);
+    const claude = sessionFile({ path: '/p/b.jsonl', source: 'claude', sessionId: 'b' }, [reply('b', '2026-11-01T10:00:00Z', { input: 7, claim: 'k' })]);
+    expect(totalsJson(report([pi, claude])).tokens.input).toBe(12);
+  });
+});
+
+describe('titles given by other files', () => {
+  it('name the session holding the summarised entry, never the file the summary sits in, nor a session the user named', () => {
+    const earlier = sessionFile({ path: '/p/old.jsonl', source: 'claude', sessionId: 'old' }, [prompt('u1', '2026-11-01T10:00:00Z', 'hello there')]);
+    const later = { ...sessionFile({ path: '/p/new.jsonl', source: 'claude', sessionId: 'new' }, [prompt('u2', '2026-11-02T10:00:00Z', 'next task')]), entryTitles: [{ entryId: 'u1', title: 'Greeting the agent' }] };
+    const [old, next] = withEntryTitles([earlier, later].map(ledgerOf));
+    expect(old?.title).toBe('Greeting the agent');
+    expect(next?.title).toBe('next task');
+  });
+});
