@@ -656,7 +656,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     claim: null,
     outputPartial: false,
   };
-  const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'token_count', note });
+  const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
   draft.entry.usage.push(usage);
   ctx.usages.push({ usage, before: before === null ? '0' : countsSignature(before), after: total === null ? `last:${countsSignature(delta)}#${at.line}` : countsSignature(total) });
 }
