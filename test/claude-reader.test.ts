@@ -2,6 +2,8 @@
 // transcripts in ../shared/corpus/claude against the reference totals of its PROVENANCE.md.
 
 import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect } from '../src/collect.js';
@@ -300,5 +302,33 @@ describe.skipIf(!existsSync(CORPUS))('Claude Code reader over ../shared/corpus/c
     expect(ofKind(ef.entries, 'prompt')).toHaveLength(2);
     const spotter = await readClaude(join(CORPUS, 'real/spotter/subagent.jsonl'));
     expect(ofKind(spotter.entries, 'prompt').map((p) => p.skill?.command ?? null)).toEqual(['/handgemacht:create-beads', null]);
+  });
+});
+
+describe('a prompt with an IDE selection attached', () => {
+  it('is the typed words, titled by them; the selection is shown apart as injected context', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bough-claude-'));
+    const path = join(dir, '44444444-4444-4444-8444-444444444444.jsonl');
+    const line = {
+      type: 'user',
+      uuid: 'u1',
+      parentUuid: null,
+      sessionId: '44444444-4444-4444-8444-444444444444',
+      cwd: '/home/ana/shop',
+      timestamp: '2026-11-01T10:00:00.000Z',
+      message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: '<ide_selection>The user selected line 3 of cart.py:\nprice</ide_selection>' },
+          { type: 'text', text: 'Why is the price rounded down?' },
+        ],
+      },
+    };
+    await writeFile(path, `${JSON.stringify(line)}\n`);
+    const file = await readClaude(path);
+    const prompts = ofKind(file.entries, 'prompt');
+    expect(prompts.map((p) => p.content)).toEqual([[{ type: 'text', text: 'Why is the price rounded down?' }]]);
+    expect(ofKind(file.entries, 'notice').map((n) => n.label)).toEqual(['injected context']);
+    expect(prompts[0]?.parentId).toBe(ofKind(file.entries, 'notice')[0]?.id);
   });
 });

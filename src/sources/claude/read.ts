@@ -11,7 +11,7 @@ import { lineRecords } from '../line-records.js';
 import type { SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { toolCommits, toolDiff, diffLines, toolEffect } from './tools.js';
-import { classifyUserText, noticeSummary } from './user-text.js';
+import { classifyUserText, isInjectedOnly, noticeSummary } from './user-text.js';
 import { contentHash, invalidRecord, parseTime } from '../record-fields.js';
 
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
@@ -449,9 +449,24 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
   const kind = classifyUserText(text, env.isMeta === true);
   const parentDraft = env.parentUuid ? draftOf(ctx, resolveUuid(ctx, env.parentUuid)) : null;
   switch (kind.kind) {
-    case 'prompt':
-      addDraft(ctx, located, env, { kind: 'prompt', content: blocks, skill: null }, []);
+    case 'prompt': {
+      // Context the IDE or a hook attached to the typed words (a selection, a reminder) is shown apart: the prompt is what was typed.
+      const attached = blocks.filter((b) => b.type === 'text' && b.text.trim() !== '' && isInjectedOnly(b.text));
+      if (attached.length === 0) {
+        addDraft(ctx, located, env, { kind: 'prompt', content: blocks, skill: null }, []);
+        return;
+      }
+      const context = addDraft(
+        ctx,
+        located,
+        env,
+        { kind: 'notice', label: 'injected context', tone: 'info', summary: noticeSummary(textOf(attached)), content: attached },
+        [],
+        { id: `${env.uuid ?? `line-${located.line}`}#attached`, linksUuid: false },
+      );
+      addDraft(ctx, located, env, { kind: 'prompt', content: blocks.filter((b) => !attached.includes(b)), skill: null }, [], { parent: { id: context.entry.id } });
       return;
+    }
     case 'command': {
       const draft = addDraft(ctx, located, env, { kind: 'notice', label: `command /${kind.name}`, tone: 'info', summary: noticeSummary(kind.args), content: blocks }, []);
       ctx.commands.set(draft.entry.id, { name: kind.name, args: kind.args });

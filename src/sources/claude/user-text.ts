@@ -55,8 +55,13 @@ export function classifyUserText(text: string, meta: boolean): UserText {
   if (/^\s*<teammate-message/.test(text)) return { kind: 'notice', label: 'teammate message', tone: 'info' };
   if (meta) return { kind: 'notice', label: 'injected context', tone: 'info' };
   // Typed words with an IDE selection or reminder attached are still a prompt; the attachments alone are not.
-  if (text.replace(INJECTED_ELEMENT, '').trim() === '') return { kind: 'notice', label: 'injected context', tone: 'info' };
+  if (isInjectedOnly(text)) return { kind: 'notice', label: 'injected context', tone: 'info' };
   return { kind: 'prompt' };
+}
+
+/** Text made only of elements the agent or the IDE added (a selection, a reminder), nothing typed. */
+export function isInjectedOnly(text: string): boolean {
+  return text.replace(INJECTED_ELEMENT, '').trim() === '';
 }
 
 // ANSI colour and cursor sequences, as local command output carries them.
