@@ -44,9 +44,206 @@
     });
   }
 
+  // A session page's toolbar: what to show (everything, prompts only, no tool calls), unfold or
+  // fold everything, and keys: t thinking, o tool output, e everything. Without the script the
+  // page shows everything, folded as written.
+  function sessionToolbar(bar) {
+    function button(label, onClick) {
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = label;
+      b.addEventListener('click', onClick);
+      return b;
+    }
+    function toggle(selector) {
+      var all = document.querySelectorAll(selector);
+      var open = Array.prototype.some.call(all, function (d) { return !d.open; });
+      Array.prototype.forEach.call(all, function (d) { d.open = open; });
+    }
+    var show = document.createElement('span');
+    show.className = 'toolbar-group';
+    show.setAttribute('role', 'group');
+    show.setAttribute('aria-label', 'Show');
+    [['all', 'Everything'], ['prompts', 'Prompts only'], ['no-tools', 'Hide tool calls']].forEach(function (choice) {
+      var b = button(choice[1], function () {
+        document.body.setAttribute('data-show', choice[0]);
+        Array.prototype.forEach.call(show.children, function (other) { other.setAttribute('aria-pressed', String(other === b)); });
+      });
+      b.setAttribute('aria-pressed', String(choice[0] === 'all'));
+      show.appendChild(b);
+    });
+    var fold = document.createElement('span');
+    fold.className = 'toolbar-group';
+    fold.appendChild(button('Unfold all', function () { Array.prototype.forEach.call(document.querySelectorAll('main details'), function (d) { d.open = true; }); }));
+    fold.appendChild(button('Fold all', function () { Array.prototype.forEach.call(document.querySelectorAll('main details'), function (d) { d.open = false; }); }));
+    var keys = document.createElement('span');
+    keys.className = 'note';
+    keys.textContent = 'Keys: t thinking · o tool output · e everything';
+    bar.appendChild(show);
+    bar.appendChild(fold);
+    bar.appendChild(keys);
+    document.addEventListener('keydown', function (event) {
+      var target = event.target;
+      if (event.ctrlKey || event.metaKey || event.altKey || (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+      if (event.key === 't') toggle('main details.thinking');
+      else if (event.key === 'o') toggle('main details.tool-output, main .tool-call details');
+      else if (event.key === 'e') toggle('main details');
+    });
+  }
+
+  // Search across the archive from file://: the index is .js files loaded with <script> on first
+  // use (file:// pages cannot fetch). Every word must match; results link to the exact entry.
+  function archiveSearch(form) {
+    var root = form.getAttribute('data-root') || '';
+    var input = form.querySelector('input');
+    var out = document.querySelector('[data-search-results]');
+    var index = null;
+    var shards = [];
+    var requested = false;
+    var failed = false;
+    var LIMIT = 100;
+    var KINDS = { p: 'prompt', r: 'reply', f: 'file', t: 'title' };
+    form.hidden = false;
+
+    function load(path) {
+      var script = document.createElement('script');
+      script.src = root + path;
+      script.onerror = function () { failed = true; run(); };
+      document.head.appendChild(script);
+    }
+    function start() {
+      if (requested) return;
+      requested = true;
+      load('search/index.js');
+    }
+    window.boughSearchIndex = function (data) {
+      index = data;
+      shards = new Array(data.shards);
+      for (var n = 0; n < data.shards; n++) load('search/shard-' + n + '.js');
+      run();
+    };
+    window.boughSearchShard = function (n, rows) {
+      shards[n] = rows;
+      run();
+    };
+    function matches(text, words) {
+      var lower = text.toLowerCase();
+      for (var i = 0; i < words.length; i++) if (lower.indexOf(words[i]) === -1) return false;
+      return true;
+    }
+    // The matching line, cut around the first match, with every word marked.
+    function line(text, words) {
+      var lower = text.toLowerCase();
+      var at = lower.indexOf(words[0]);
+      var start = Math.max(0, at - 60);
+      var shown = (start > 0 ? '…' : '') + text.slice(start, start + 220) + (text.length > start + 220 ? '…' : '');
+      var p = document.createElement('p');
+      p.className = 'search-line';
+      var lowerShown = shown.toLowerCase();
+      var i = 0;
+      while (i < shown.length) {
+        var next = -1;
+        var word = '';
+        words.forEach(function (w) {
+          var found = lowerShown.indexOf(w, i);
+          if (found !== -1 && (next === -1 || found < next)) { next = found; word = w; }
+        });
+        if (next === -1) { p.appendChild(document.createTextNode(shown.slice(i))); break; }
+        if (next > i) p.appendChild(document.createTextNode(shown.slice(i, next)));
+        var mark = document.createElement('mark');
+        mark.textContent = shown.slice(next, next + word.length);
+        p.appendChild(mark);
+        i = next + word.length;
+      }
+      return p;
+    }
+    function result(session, kind, href, text, words) {
+      var li = document.createElement('li');
+      var a = document.createElement('a');
+      a.href = root + href;
+      a.textContent = session[0];
+      li.appendChild(a);
+      var meta = document.createElement('span');
+      meta.className = 'note';
+      meta.textContent = ' · ' + [session[1], session[2], KINDS[kind]].filter(Boolean).join(' · ');
+      li.appendChild(meta);
+      li.appendChild(line(text, words));
+      return li;
+    }
+    function run() {
+      var query = input.value.trim().toLowerCase();
+      if (query.length < 2) { out.hidden = true; return; }
+      out.hidden = false;
+      out.textContent = '';
+      var status = document.createElement('p');
+      status.className = 'note';
+      out.appendChild(status);
+      if (!index) { status.textContent = failed ? 'The search index could not be loaded.' : 'Loading the search index…'; return; }
+      var words = query.split(/\s+/);
+      var list = document.createElement('ol');
+      var count = 0;
+      index.sessions.forEach(function (session) {
+        if (count < LIMIT && matches(session[0] + ' ' + session[1], words)) {
+          list.appendChild(result(session, 't', session[3], session[0] + ' — ' + session[1], words));
+          count++;
+        }
+      });
+      var loaded = 0;
+      for (var n = 0; n < shards.length; n++) {
+        if (!shards[n]) continue;
+        loaded++;
+        for (var r = 0; r < shards[n].length && count < LIMIT; r++) {
+          var row = shards[n][r];
+          if (!matches(row[3], words)) continue;
+          list.appendChild(result(index.sessions[row[0]], row[1], row[2], row[3], words));
+          count++;
+        }
+      }
+      status.textContent = (count === 0 ? 'No matches' : count >= LIMIT ? 'The first ' + LIMIT + ' matches' : count + (count === 1 ? ' match' : ' matches')) +
+        (loaded < shards.length ? ' so far (' + loaded + ' of ' + shards.length + ' parts of the index loaded)' : '') +
+        (index.repliesLeftOut > 0 ? '. Replies are searched by their opening words, and only while the index stays small.' : '.');
+      out.appendChild(list);
+    }
+    var timer = null;
+    input.addEventListener('focus', start);
+    input.addEventListener('input', function () {
+      start();
+      clearTimeout(timer);
+      timer = setTimeout(run, 120);
+    });
+    form.addEventListener('submit', function (event) { event.preventDefault(); start(); run(); });
+    input.addEventListener('keydown', function (event) {
+      if (event.key === 'Escape') { input.value = ''; out.hidden = true; }
+    });
+    document.addEventListener('keydown', function (event) {
+      var target = event.target;
+      if (event.key === '/' && !(target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) { event.preventDefault(); input.focus(); }
+    });
+  }
+
   window.addEventListener('hashchange', reveal);
   document.addEventListener('DOMContentLoaded', function () {
+    var form = document.querySelector('[data-search]');
+    if (form) archiveSearch(form);
     reveal();
     Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), sortable);
+    var bar = document.querySelector('[data-session-toolbar]');
+    if (bar) sessionToolbar(bar);
+  });
+})();
+
+// Print opens every folded part and folds back afterwards what the reader had folded. Chromium
+// already opens them in print through CSS (::details-content); other browsers need this.
+(function () {
+  var opened = [];
+  window.addEventListener('beforeprint', function () {
+    opened = Array.prototype.filter.call(document.querySelectorAll('details:not([open])'), function (d) {
+      d.open = true;
+      return true;
+    });
+  });
+  window.addEventListener('afterprint', function () {
+    opened.forEach(function (d) { d.open = false; });
+    opened = [];
   });
 })();

@@ -24,6 +24,9 @@ import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE } from './report/p
 import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView } from './report/render.js';
 import type { Summary } from './report/schema.js';
 import { failedPageView, sessionPageView } from './report/session-page.js';
+import { sessionNeighbours, sessionPages, type RenderedPage } from './report/session-pages.js';
+import { searchIndexFiles } from './report/search-index.js';
+import { SearchCollector } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { priceHints, usageClaimRule } from './sources/registry.js';
@@ -161,14 +164,17 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     root: hrefFrom(page, ''),
     generator,
     csp: CONTENT_SECURITY_POLICY,
+    current: page === INDEX_PAGE ? 'overview' : page === DATA_QUALITY_PAGE ? 'quality' : page.startsWith('projects/') ? 'projects' : null,
   });
 
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
+  const neighbours = sessionNeighbours(data);
   let rendered = 0;
+  let pageBytes = 0;
+  const search = new SearchCollector(pages, time);
   const pageFailures: Diagnostic[] = [];
   for (const session of data.sessions) {
     const page = pages.session(session.key);
-    let html: string;
     try {
       const view = sessionPageView(content.get(session.key), session, {
         subagentFile: (key) => content.get(key),
@@ -178,18 +184,30 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         scope: options.scope,
         scopeLabel: scope,
         projectName: projectNames.get(session.projectKey) ?? '',
+        neighbours: neighbours.get(session.key) ?? { previous: null, next: null },
       });
-      html = renderer.render('session', layout(view.title, page), view);
+      // Rendered whole before anything is written: a failure part-way leaves no half a session.
+      const parts = sessionPages(view, page, renderer, layout);
+      const written: RenderedPage[] = [];
+      let next = parts.next();
+      for (; !next.done; next = parts.next()) written.push(next.value);
+      for (const part of written) {
+        await folder.write(part.page, part.html);
+        pageBytes += Buffer.byteLength(part.html);
+      }
+      search.add(session, content.get(session.key), next.value, projectNames.get(session.projectKey) ?? '');
     } catch (error) {
       // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
       const reason = messageOf(error);
       pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${reason}`));
       const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
-      html = renderer.render('failed-session', layout(view.title, page), view);
+      await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));
     }
-    await folder.write(page, html);
     if (++rendered % 50 === 0) options.progress?.(`rendered ${rendered}/${data.sessions.length} sessions`);
   }
+  // The index stays under about a tenth of the report: prompts and files always, replies while they fit.
+  const index = searchIndexFiles(search.sessions, search.items, Math.max(200_000, Math.round(pageBytes * 0.08)));
+  for (const file of index.files) await folder.write(file.path, file.content);
   const diagnosticList = [...collected.diagnostics, ...pageFailures];
   const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, collected.ledgers.length);
   overview.diagnostics = diagnosticsSummary;

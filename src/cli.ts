@@ -6,6 +6,7 @@ import { relative } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build, type BuildResult } from './build.js';
 import { placesLine, type Discovery } from './discover.js';
+import { exportSession } from './export.js';
 import { machineTimeZone, type Environment } from './environment.js';
 import { BoughError } from './errors.js';
 import { parsePeriod, parseSources, ScopeError, type Scope } from './ledger/scope.js';
@@ -59,6 +60,22 @@ interface BuildFlags extends ScopeFlags {
   share?: boolean;
 }
 
+interface ExportFlags {
+  out?: string;
+  tz: string;
+  redact?: boolean;
+  omit?: OmitKind[];
+  share?: boolean;
+  prices?: string;
+  priceSubscriptions?: boolean;
+  quiet?: boolean;
+}
+
+/** "1.2 MB" */
+function formatBytes(bytes: number): string {
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+}
+
 interface StatsFlags extends ScopeFlags {
   by: StatsGrouping;
   json?: boolean;
@@ -97,6 +114,34 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .option('-q, --quiet', 'no progress, even on a terminal')
     .action(async (inputs: string[], flags: StatsFlags) => {
       exitCode = await runStats(inputs, flags, io);
+    });
+
+  program
+    .command('export')
+    .description('write one session as a single self-contained HTML file, for sending one conversation')
+    .argument('<session-file>', 'the session file to export')
+    .option('-o, --out <file>', 'the HTML file to write (default: <session id>.html here)')
+    .option('--tz <zone>', "time zone for dates and times (IANA name); default: this machine's", timeZoneOf, machineTimeZone())
+    .option('--redact', 'replace secrets with [REDACTED:kind] and your home folder with ~')
+    .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
+    .option('--share', 'for sending the file to someone: --redact --omit thinking')
+    .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one')
+    .option('--price-subscriptions', 'price subscription providers at API rates instead of $0')
+    .option('-q, --quiet', 'print nothing but errors')
+    .action(async (file: string, flags: ExportFlags) => {
+      exitCode = await guarded(io, async () => {
+        const result = await exportSession({
+          file,
+          out: flags.out ?? null,
+          timeZone: flags.tz,
+          redact: flags.redact === true || flags.share === true,
+          omit: [...new Set([...(flags.omit ?? []), ...(flags.share ? (['thinking'] as const) : [])])],
+          pricesFile: flags.prices ?? null,
+          priceSubscriptions: flags.priceSubscriptions ?? false,
+          environment: { env: io.env, home: io.home },
+        });
+        if (!flags.quiet) io.stdout(`bough: “${result.title}” written to ${relative(process.cwd(), result.out) || result.out} (${formatBytes(result.bytes)}, one file, nothing else needed)\n`);
+      });
     });
 
   const prices = program.command('prices').description("LiteLLM's price table: which one is used, and updating it");

@@ -54,6 +54,10 @@ export interface ToolEffect {
   command: string | null;
   /** What the call is about, in a line: the command, the path, the pattern. */
   summary: string;
+  /** What a search looks for (a regex, a glob, a web query); absent or null for other calls. */
+  pattern?: string | null;
+  /** The whole text a write call puts in its file; absent or null when the call carries none. */
+  fileContent?: string | null;
 }
 
 /** A diff a tool reported: a unified patch, or an agent's own display diff (+/- and line numbers). */

@@ -138,6 +138,24 @@ describe('bough command line', () => {
     expect((await run(['stats', '--json', '-q'], {}, home)).stderr).toBe('');
   });
 
+  it('exports one session to one file, never over its input, and says what is not a session', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'a.jsonl');
+    await writeFile(input, await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    const out = join(dir, 'a.html');
+    const done = await run(['export', input, '-o', out]);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/^bough: “.+” written to .*a\.html \(\d+ kB, one file, nothing else needed\)\n$/);
+    expect(await readFile(out, 'utf8')).toMatch(/^<!doctype html>[\s\S]*<style>[\s\S]*<script>/);
+    const before = await readFile(input, 'utf8');
+    expect(await run(['export', input, '-o', input])).toMatchObject({ code: 1, stderr: `bough: Refusing to write ${input}: it is an input. Choose another -o.\n` });
+    expect(await readFile(input, 'utf8')).toBe(before);
+    await writeFile(join(dir, 'notes.jsonl'), '{"hello":"world"}\n');
+    const notSession = await run(['export', join(dir, 'notes.jsonl'), '-o', join(dir, 'n.html')]);
+    expect(notSession.code).toBe(1);
+    expect(notSession.stderr).toMatch(/notes\.jsonl is not a session file bough can read: its first record/);
+  });
+
   it('exits 1 with a sentence when an input does not exist', async () => {
     const result = await run(['build', '/no/such/folder', '--out', join(await tempDir(), 'r')]);
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'bough: No such file or folder: /no/such/folder. Check the path and run again.\n' });

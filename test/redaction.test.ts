@@ -483,7 +483,8 @@ function saysCount(text: string, kind: string, count: number): boolean {
 
 /** What a reader sees of a file: of a page its text without tags (so `a<del>b</del>c` reads abc), of anything else the file. */
 function seen(file: string, text: string): string {
-  return file.endsWith('.html') ? visibleText(text.replace(/<(?:del|s|em|strong|code)>|<\/(?:del|s|em|strong|code)>/g, '')) : text;
+  // Inline tags (and highlighted code's spans) sit inside words: dropped without a space.
+  return file.endsWith('.html') ? visibleText(text.replace(/<\/?(?:del|s|em|strong|code|span)(?:\s[^>]*)?>/g, '')) : text;
 }
 
 /** What a reader sees of a page: tags dropped, entities decoded. */

@@ -63,7 +63,9 @@ describe('rendered report', () => {
     expect(html).toContain('What does cart.ts export?');
     expect(html).toContain('It exports <strong>one</strong> function, <code>total(items)</code>');
     expect(html).toContain('<span class="tool-name">read</span> <code class="tool-summary">src/cart.ts</code>');
-    expect(html).toContain('export function total(items) {');
+    // The file read, as TypeScript coloured by classes.
+    expect(html).toContain('<summary><span class="path">src/cart.ts · 3 lines</span></summary>');
+    expect(html).toContain('<span class="hljs-keyword">export</span> <span class="hljs-keyword">function</span> <span class="hljs-title function_">total</span>');
     expect(html).toMatch(/<details class="thinking"><summary>Thinking<\/summary>/);
   });
 

@@ -1,9 +1,11 @@
 // Entries → what the session page shows for each: Markdown already made safe, tool calls
-// summarised, outputs cut to a readable size, images as data URLs bough builds itself.
+// shown per tool (a command, a file written, a search) and paired with their results (output by
+// its first lines, a file read as code, a diff), code highlighted, images as data URLs bough builds.
 
 import type { PricedUsage } from '../pricing/price.js';
-import type { Block, Entry, ReplyOutcome, SubagentRun, ToolDiff, Usage } from '../types.js';
+import type { Block, Entry, ReplyOutcome, SubagentRun, ToolDiff, ToolEffect, Usage } from '../types.js';
 import { formatCount, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
+import { highlightBudget, highlightCode, languageOfPath, type HighlightBudget } from './highlight.js';
 import { renderMarkdown } from './markdown.js';
 import { NAME_LENGTH, shorten } from '../ledger/ledger.js';
 
@@ -29,10 +31,51 @@ export interface TextView {
   short: boolean;
 }
 
+/** Code shown as a block: escaped, coloured by `hljs-` classes when its language is known. */
+export interface CodeView {
+  /** Built by highlight.ts: the code escaped, with highlight.js's own `hljs-` spans only. */
+  html: string;
+  language: string | null;
+  /** Why it is shown without colours (too long for the caps), or null. */
+  note: string | null;
+  /** Characters left out of the page, or null. */
+  omitted: string | null;
+  /** "42 lines" */
+  lines: string;
+  /** Short enough to show unfolded. */
+  short: boolean;
+}
+
+/** Output shown by its first lines; the rest folded behind "N more lines". */
+export interface LinesView {
+  head: string;
+  more: { label: string; text: string } | null;
+  /** Characters left out of the page, or null. */
+  omitted: string | null;
+}
+
+/** What a tool call shows beyond its one-line summary, by what the tool does. */
+export type ToolCallBody =
+  /** A shell command too long for the summary line, whole. */
+  | { kind: 'command'; code: CodeView }
+  /** The file a write call writes, as code in its language. */
+  | { kind: 'file'; path: string; code: CodeView }
+  /** What a search looks for. */
+  | { kind: 'search'; pattern: string };
+
 export type PartView =
   | { type: 'text'; html: string }
   | { type: 'thinking'; html: string; redacted: boolean }
-  | { type: 'toolCall'; name: string; summary: string; args: TextView; error: string | null }
+  | {
+      type: 'toolCall';
+      name: string;
+      action: ToolEffect['action'];
+      /** One line, cut; the whole text is in the folded arguments. */
+      summary: string;
+      body: ToolCallBody | null;
+      args: TextView;
+      error: string | null;
+    }
   | { type: 'image'; src: string | null; mimeType: string }
   | { type: 'unknown'; label: string; json: TextView };
 
@@ -75,14 +118,17 @@ export type EntryView = ViewBase &
         kind: 'toolResult';
         toolName: string;
         isError: boolean;
-        output: TextView;
+        /** The output by its first lines; null when it is shown as a file (`file`) or is empty. */
+        lines: LinesView | null;
+        /** A file a read call returned, as code in the file's language. */
+        file: { label: string; code: CodeView } | null;
         parts: PartView[];
         diff: DiffLine[] | null;
         subagents: SubagentView[];
         nestedCalls: { summary: string; calls: string[] } | null;
         usage: string | null;
       }
-    | { kind: 'shell'; command: string; output: TextView; status: string; isError: boolean; note: string | null }
+    | { kind: 'shell'; command: string; lines: LinesView | null; status: string; isError: boolean; note: string | null }
     | {
         kind: 'event';
         tone: 'info' | 'summary' | 'custom' | 'system' | 'unknown' | 'warn';
@@ -112,6 +158,25 @@ export interface ConversationContext {
   hasEntry: (id: string) => boolean;
   /** bough's price of a usage record. */
   priceOf: (usage: Usage) => PricedUsage;
+  /** The page's tool calls by id (see `toolCallsOf`), so a result is shown as its tool's kind of output. */
+  toolCalls?: ReadonlyMap<string, ToolCallBlock>;
+  /** What the page may still spend on syntax highlighting; one per page, shared by its entries. */
+  highlight?: HighlightBudget;
+}
+
+type ToolCallBlock = Extract<Block, { type: 'toolCall' }>;
+
+/** Every tool call in these entries by its id, for pairing results with their calls. */
+export function toolCallsOf(entries: readonly Entry[]): Map<string, ToolCallBlock> {
+  const calls = new Map<string, ToolCallBlock>();
+  const add = (block: Block) => {
+    if (block.type === 'toolCall' && block.id) calls.set(block.id, block);
+  };
+  for (const entry of entries) {
+    if (entry.kind === 'reply' || entry.kind === 'prompt') entry.content.forEach(add);
+    else if (entry.kind === 'toolCall') add(entry.call);
+  }
+  return calls;
 }
 
 /** Tool output shown on the page; the rest is counted, not silently dropped. */
@@ -136,16 +201,19 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
     badges: badgesOf(entry, ctx),
     forks: ctx.forksAt(entry),
   };
+  const budget = ctx.highlight ?? highlightBudget();
+  const markdown = (text: string) => renderMarkdown(text, budget);
+  const part = (block: Block) => partView(block, budget);
   switch (entry.kind) {
     case 'prompt':
       return {
         ...base,
         kind: 'prompt',
-        parts: entry.content.map(partView),
+        parts: entry.content.map(part),
         skill: entry.skill && {
           name: entry.skill.name,
           location: entry.skill.location,
-          bodyHtml: renderMarkdown(entry.skill.body),
+          bodyHtml: markdown(entry.skill.body),
         },
       };
     case 'reply':
@@ -153,7 +221,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         ...base,
         kind: 'reply',
         model: entry.responseModel ? `${entry.model ?? '?'} → ${entry.responseModel}` : (entry.model ?? 'unknown model'),
-        parts: entry.content.map(partView),
+        parts: entry.content.map(part),
         status: replyStatus(entry.outcome),
         errorMessage: entry.errorMessage,
         usage: usageLine(entry.usage, ctx.priceOf),
@@ -162,14 +230,17 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
       return { ...event(base, 'info', 'tool call', entry.call.name), detailText: json(entry.call.arguments) };
     case 'toolResult': {
       const text = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+      const call = entry.toolCallId === null ? undefined : ctx.toolCalls?.get(entry.toolCallId);
+      const file = call?.effect.action === 'read' && !entry.isError ? fileRead(text, call.effect.paths[0] ?? call.effect.summary, budget) : null;
       return {
         ...base,
         kind: 'toolResult',
         toolName: entry.toolName ?? 'tool',
         isError: entry.isError,
-        output: cut(text, MAX_TEXT),
-        parts: entry.content.filter((b) => b.type !== 'text').map(partView),
-        diff: entry.diff && diffLines(entry.diff),
+        lines: file === null ? linesView(text) : null,
+        file,
+        parts: entry.content.filter((b) => b.type !== 'text').map(part),
+        diff: entry.diff && !(call?.effect.fileContent && createdOnly(entry.diff)) ? diffLines(entry.diff) : null,
         subagents: entry.subagents.map((run) => subagentView(run, ctx)),
         nestedCalls:
           entry.nestedCalls.length === 0
@@ -186,7 +257,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         ...base,
         kind: 'shell',
         command: entry.command,
-        output: cut(entry.output, MAX_TEXT),
+        lines: linesView(entry.output),
         status: entry.cancelled ? 'cancelled' : entry.exitCode === null ? 'killed (no exit code)' : `exit ${entry.exitCode}`,
         isError: entry.cancelled || entry.exitCode !== 0,
         note: entry.excludedFromContext ? 'not sent to the model (!!)' : entry.truncated ? 'output truncated by the agent' : null,
@@ -198,12 +269,12 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
     case 'compaction':
       return {
         ...event(base, 'summary', 'compaction', entry.tokensBefore === null ? 'context summarised' : `${formatCount(entry.tokensBefore)} tokens summarised`),
-        detailHtml: renderMarkdown(entry.summary),
+        detailHtml: markdown(entry.summary),
       };
     case 'branchSummary':
       return {
         ...event(base, 'summary', 'branch summary', 'the user came back from another branch; what happened there:'),
-        detailHtml: renderMarkdown(entry.summary),
+        detailHtml: markdown(entry.summary),
       };
     case 'label':
       // The label itself is shown on its target; this line keeps the entry reachable from the tree.
@@ -229,7 +300,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
       const text = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
       return {
         ...event(base, 'custom', entry.isMessage ? `extension message` : `extension state`, shorten(entry.customType, LABEL_LENGTH)),
-        detailHtml: text ? renderMarkdown(text) : null,
+        detailHtml: text ? markdown(text) : null,
         detailText: text ? null : json(entry.data),
       };
     }
@@ -294,14 +365,26 @@ function replyStatus(outcome: ReplyOutcome): { label: string; tone: 'error' | 'w
   }
 }
 
-function partView(block: Block): PartView {
+function partView(block: Block, budget: HighlightBudget): PartView {
   switch (block.type) {
     case 'text':
-      return { type: 'text', html: renderMarkdown(block.text) };
+      return { type: 'text', html: renderMarkdown(block.text, budget) };
     case 'thinking':
-      return { type: 'thinking', html: block.redacted && !block.text ? '' : renderMarkdown(block.text), redacted: block.redacted };
-    case 'toolCall':
-      return { type: 'toolCall', name: block.name, summary: block.effect.summary, args: json(block.arguments), error: block.argumentsError };
+      return { type: 'thinking', html: block.redacted && !block.text ? '' : renderMarkdown(block.text, budget), redacted: block.redacted };
+    case 'toolCall': {
+      const { effect } = block;
+      const fileContent = effect.action === 'write' ? (effect.fileContent ?? null) : null;
+      return {
+        type: 'toolCall',
+        name: block.name,
+        action: effect.action,
+        summary: oneLine(effect.summary),
+        body: toolCallBody(effect, fileContent, budget),
+        // The written file is shown as code above: its copy in the arguments would double the page.
+        args: json(block.arguments, fileContent),
+        error: block.argumentsError,
+      };
+    }
     case 'image':
       return { type: 'image', src: imageSource(block.mimeType, block.data), mimeType: block.mimeType };
     case 'unknown':
@@ -309,10 +392,102 @@ function partView(block: Block): PartView {
   }
 }
 
+/** A summary line longer than this is cut; the whole text stays in the folded arguments. */
+const SUMMARY_LENGTH = 160;
+/** Output lines shown before "N more lines"; a file read or written is unfolded up to OPEN_LINES. */
+const HEAD_LINES = 12;
+const HEAD_CHARS = 2_000;
+const OPEN_LINES = 40;
+
+/** The first line of a text, cut to SUMMARY_LENGTH, with "…" when anything was left out. */
+export function oneLine(text: string): string {
+  const trimmed = text.trimStart().slice(0, SUMMARY_LENGTH * 4);
+  const end = trimmed.indexOf('\n');
+  const first = (end === -1 ? trimmed : trimmed.slice(0, end)).trimEnd();
+  if (first.length > SUMMARY_LENGTH) return `${first.slice(0, SUMMARY_LENGTH - 1).trimEnd()}…`;
+  return end === -1 || trimmed.slice(end).trim() === '' ? first : `${first} …`;
+}
+
+function toolCallBody(effect: ToolEffect, fileContent: string | null, budget: HighlightBudget): ToolCallBody | null {
+  switch (effect.action) {
+    case 'shell':
+      return effect.command !== null && oneLine(effect.command) !== effect.command.trim() ? { kind: 'command', code: codeView(effect.command, 'bash', budget) } : null;
+    case 'write': {
+      const path = effect.paths[0] ?? effect.summary;
+      return fileContent === null ? null : { kind: 'file', path, code: codeView(fileContent, languageOfPath(path), budget) };
+    }
+    case 'search':
+      return effect.pattern ? { kind: 'search', pattern: oneLine(effect.pattern) } : null;
+    case 'read':
+    case 'edit':
+    case 'list':
+    case 'delegate':
+    case 'other':
+      return null;
+  }
+}
+
+function codeView(text: string, language: string | null, budget: HighlightBudget): CodeView {
+  const shown = cut(text, MAX_TEXT);
+  const code = highlightCode(shown.text, language, budget);
+  const lines = lineCount(text);
+  return { html: code.html, language: code.language, note: code.note, omitted: shown.omitted, lines: plural(lines, 'line'), short: lines <= OPEN_LINES && text.length < OPEN_LINES * 200 };
+}
+
+function lineCount(text: string): number {
+  let count = text === '' || text.endsWith('\n') ? 0 : 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/** The first HEAD_LINES lines (at most HEAD_CHARS), then the rest to fold; cut at MAX_TEXT in all. */
+function linesView(text: string): LinesView | null {
+  if (text.trim() === '') return null;
+  const shown = cut(text.replace(/\n+$/, ''), MAX_TEXT);
+  let end = -1;
+  for (let i = 0; i < HEAD_LINES; i++) {
+    end = shown.text.indexOf('\n', end + 1);
+    if (end === -1) break;
+  }
+  if (end === -1 && shown.text.length <= HEAD_CHARS) return { head: shown.text, more: null, omitted: shown.omitted };
+  const at = end === -1 || end > HEAD_CHARS ? HEAD_CHARS : end;
+  const rest = shown.text.slice(at).replace(/^\n/, '');
+  // A line cut at HEAD_CHARS goes on in the fold, and counts there.
+  return { head: shown.text.slice(0, at), more: { label: plural(lineCount(rest), 'more line'), text: rest }, omitted: shown.omitted };
+}
+
+/** `cat -n` style numbers before each line (`     1→code`, `1\tcode`), as agents' read tools return files. */
+const LINE_NUMBER = /^ *(\d+)(?:→|\t)/;
+
+/** A file a read call returned, as code; numbered lines lose their numbers (the label says where it starts). */
+function fileRead(text: string, path: string, budget: HighlightBudget): { label: string; code: CodeView } | null {
+  if (text.trim() === '') return null;
+  const lines = text.slice(0, MAX_TEXT).split('\n');
+  const first = LINE_NUMBER.exec(lines[0] ?? '');
+  let numbered = 0;
+  while (numbered < lines.length && LINE_NUMBER.test(lines[numbered] ?? '')) numbered++;
+  // Numbers on every line but a trailing note or two: strip them. Otherwise the text is shown as it came.
+  const strip = first !== null && numbered >= lines.length - 3;
+  const code = strip ? lines.slice(0, numbered).map((l) => l.replace(LINE_NUMBER, '')).join('\n') : text;
+  const tail = strip ? lines.slice(numbered).join('\n').trim() : '';
+  const view = codeView(tail ? `${code}\n\n${tail}` : code, languageOfPath(path), budget);
+  const from = first && first[1] !== '1' ? ` · from line ${first[1]}` : '';
+  return { label: `${path} · ${view.lines}${from}`, code: view };
+}
+
+/** A diff that only adds lines to a new file: the file itself, already shown with the call. */
+function createdOnly(diff: ToolDiff): boolean {
+  return /^@@ -0,0 /.test(diff.text) && !/^[- ]/m.test(diff.text);
+}
+
 /** Only image types a browser shows as pictures, from base64 bough checked: never markup, never a remote URL. */
+/** An image larger than this is not inlined: one screenshot must not make a page of tens of MB. */
+const MAX_IMAGE_BASE64 = 1_500_000;
+
 function imageSource(mimeType: string, data: string): string | null {
+  if (data.length > MAX_IMAGE_BASE64 * 1.1) return null;
   const compact = data.replace(/\s+/g, '');
-  if (!IMAGE_MIME.test(mimeType) || !BASE64.test(compact)) return null;
+  if (!IMAGE_MIME.test(mimeType) || compact.length > MAX_IMAGE_BASE64 || !BASE64.test(compact)) return null;
   return `data:${mimeType.toLowerCase()};base64,${compact}`;
 }
 
@@ -333,7 +508,16 @@ function diffLines(diff: ToolDiff): DiffLine[] {
 }
 
 function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView {
-  const inner: ConversationContext = { ...ctx, copied: () => false, outsidePeriod: () => false, labels: new Map(), hidden: new Set(), forksAt: () => [], hasEntry: () => false };
+  const inner: ConversationContext = {
+    ...ctx,
+    copied: () => false,
+    outsidePeriod: () => false,
+    labels: new Map(),
+    hidden: new Set(),
+    forksAt: () => [],
+    hasEntry: () => false,
+    toolCalls: toolCallsOf(run.entries),
+  };
   return {
     agent: run.agent,
     task: cut(run.task, 4000),
@@ -374,10 +558,12 @@ export function cut(text: string, max: number): TextView {
   return { text: text.slice(0, max), omitted: formatCount(text.length - max), short: false };
 }
 
-function json(value: unknown): TextView {
+/** A value as indented JSON; a string equal to `shownAbove` (a file already shown as code) is named, not repeated. */
+function json(value: unknown, shownAbove: string | null = null): TextView {
   let text: string;
   try {
-    text = JSON.stringify(value, null, 2) ?? String(value);
+    const replacer = shownAbove === null ? undefined : (_key: string, v: unknown) => (v === shownAbove ? '[the file, shown above]' : v);
+    text = JSON.stringify(value, replacer, 2) ?? String(value);
   } catch {
     text = String(value);
   }

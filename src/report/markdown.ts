@@ -3,6 +3,7 @@
 
 import { Marked, type Tokens } from 'marked';
 import { escapeHtml } from './escape.js';
+import { highlightBudget, highlightCode, knownLanguage, type HighlightBudget } from './highlight.js';
 
 /** Beyond this, a text is shown verbatim: Markdown parsing of megabytes of log is slow and useless. */
 const MAX_MARKDOWN_CHARS = 200_000;
@@ -16,6 +17,9 @@ export function safeUrl(href: string): string | null {
   const compact = href.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
   return SAFE_URL.test(compact) ? compact : null;
 }
+
+/** The page budget of the text being rendered: marked's renderer takes no context, and parsing is synchronous. */
+let currentBudget: HighlightBudget = highlightBudget();
 
 const marked = new Marked({
   gfm: true,
@@ -37,6 +41,14 @@ const marked = new Marked({
     del({ raw, tokens }: Tokens.Del): string {
       return raw.startsWith('~~') ? `<del>${this.parser.parseInline(tokens)}</del>` : escapeHtml(raw);
     },
+    // A fenced block in the language its fence names, coloured by classes; no fence name, no colours.
+    code({ text, lang }: Tokens.Code): string {
+      const language = knownLanguage(/^\S*/.exec(lang ?? '')?.[0]);
+      const code = highlightCode(text.replace(/\n$/, ''), language, currentBudget);
+      const classes = code.language === null ? '' : ` class="hl language-${escapeHtml(code.language)}"`;
+      const note = code.note === null ? '' : `<p class="note code-note">${escapeHtml(code.note)}</p>\n`;
+      return `<pre><code${classes}>${code.html}\n</code></pre>\n${note}`;
+    },
     // A task list's box as a character: pages carry no form controls.
     checkbox({ checked }: Tokens.Checkbox): string {
       return checked ? '☑ ' : '☐ ';
@@ -53,17 +65,28 @@ const marked = new Marked({
 const MAX_BLOCK_NESTING = 40;
 const DEEP_BLOCKS = new RegExp(`^[ \\t]*(?:(?:[>*+-]|\\d{1,9}[.)])[ \\t]*){${MAX_BLOCK_NESTING},}`, 'm');
 
-/** Markdown → safe HTML; text Markdown cannot sensibly hold (megabytes, absurd nesting) is shown verbatim. */
-export function renderMarkdown(text: string): string {
+/**
+ * Markdown → safe HTML; text Markdown cannot sensibly hold (megabytes, absurd nesting) is shown
+ * verbatim. Fenced code is highlighted within the page's budget (a fresh one when none is given).
+ */
+export function renderMarkdown(text: string, budget: HighlightBudget = highlightBudget()): string {
   if (text.length > MAX_MARKDOWN_CHARS || DEEP_BLOCKS.test(text)) return verbatim(text);
+  currentBudget = budget;
   try {
     return marked.parse(text) as string;
   } catch {
     // A shape the check above did not foresee that still drives marked's recursion too deep.
     return verbatim(text);
+  } finally {
+    currentBudget = highlightBudget();
   }
 }
 
+/** A text too long to render is shown as written up to here, so that one message cannot make a page of tens of MB. */
+const MAX_VERBATIM_CHARS = 400_000;
+
 function verbatim(text: string): string {
-  return `<pre class="verbatim">${escapeHtml(text)}</pre>`;
+  if (text.length <= MAX_VERBATIM_CHARS) return `<pre class="verbatim">${escapeHtml(text)}</pre>`;
+  const left = (text.length - MAX_VERBATIM_CHARS).toLocaleString('en-US');
+  return `<pre class="verbatim">${escapeHtml(text.slice(0, MAX_VERBATIM_CHARS))}</pre><p class="note">… ${left} more characters not shown in the report.</p>`;
 }

@@ -1,6 +1,7 @@
 // View models → HTML with Eta. Templates are given as sources (read by the caller), so rendering
 // is a pure function of them and the view model.
 
+import { createHash } from 'node:crypto';
 import { Eta } from 'eta';
 import { escapeHtml } from './escape.js';
 
@@ -36,10 +37,22 @@ export interface LayoutView {
   root: string;
   generator: string;
   csp: string;
+  /** The header link this page is (marked aria-current): the overview, a project, data quality; null elsewhere. */
+  current: 'overview' | 'projects' | 'quality' | null;
 }
 
 export interface PageRenderer {
   render(template: string, layout: LayoutView, view: object): string;
+  /** A partial alone ("partials/entry"), for pages assembled from pieces measured one by one. */
+  partial(template: string, data: object): string;
+  /** A page that needs no other file: the stylesheet and script inside it, allowed by their hashes. */
+  standalone(template: string, layout: Omit<LayoutView, 'csp' | 'root'>, view: object, inline: { css: string; js: string }): string;
+}
+
+/** The policy of a page carrying its own style and script: only those exact texts may run. */
+export function standalonePolicy(inline: { css: string; js: string }): string {
+  const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+  return CONTENT_SECURITY_POLICY.replace("style-src 'self'", `style-src ${hash(inline.css)}`).replace("script-src 'self'", `script-src ${hash(inline.js)}`);
 }
 
 export function createRenderer(sources: TemplateSources): PageRenderer {
@@ -49,6 +62,14 @@ export function createRenderer(sources: TemplateSources): PageRenderer {
     render(template, layout, view) {
       const body = eta.render(`@${template}`, { layout, view });
       return eta.render('@layout', { layout, body });
+    },
+    partial(template, data) {
+      return eta.render(`@${template}`, data);
+    },
+    standalone(template, layout, view, inline) {
+      const full = { ...layout, root: '', csp: standalonePolicy(inline) };
+      const body = eta.render(`@${template}`, { layout: full, view });
+      return eta.render('@standalone-layout', { layout: full, body, inline });
     },
   };
 }

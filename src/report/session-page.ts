@@ -7,9 +7,10 @@ import { buildTree } from '../model/tree.js';
 import { splitBranches, type Branch } from '../model/branches.js';
 import type { Pricer } from '../pricing/price.js';
 import { SOURCE_NAMES, type Entry, type SessionFile } from '../types.js';
-import { anchorOf, anchorOfId, entryView, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
+import { anchorOf, anchorOfId, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
+import { highlightBudget } from './highlight.js';
 import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
-import type { SessionKey } from '../ledger/ledger.js';
+import { shorten, type SessionKey } from '../ledger/ledger.js';
 import { formatCount, formatDateTime, formatDuration, formatUsd, plural, type TimeFormat } from './format.js';
 import { modelsTable } from './overview-pages.js';
 import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
@@ -23,12 +24,24 @@ export interface Fact {
   href: string | null;
 }
 
-export interface BranchView {
+/** A part of the conversation: a branch of the tree, or a sub-agent's own transcript. */
+export interface SectionView {
   id: string;
+  kind: 'branch' | 'subagent';
   heading: string;
   note: string | null;
   from: ForkLink | null;
+  /** For a sub-agent: its model(s), tokens and cost in a line, and its file. */
+  summary: string | null;
+  file: string | null;
   entries: EntryView[];
+}
+
+/** A prompt in the outline: its first words, its time, its anchor. */
+export interface OutlineItem {
+  label: string;
+  time: string;
+  anchor: string;
 }
 
 export interface ToolsView {
@@ -46,9 +59,13 @@ export interface LineageLink {
 
 export interface SessionPageView {
   title: string;
+  /** Sent on its own: the page links to no other page. */
+  standalone: boolean;
   indexHref: string;
   projectHref: string;
   projectName: string;
+  /** The sessions before and after this one in its project, by start. */
+  neighbours: { previous: LineageLink | null; next: LineageLink | null };
   subtitle: string;
   facts: Fact[];
   lineage: { origin: LineageLink | null; originMissing: string | null; copies: LineageLink[] };
@@ -62,19 +79,11 @@ export interface SessionPageView {
   tools: ToolsView | null;
   treeSvg: string;
   treeNote: string;
-  branches: BranchView[];
-  /** Sub-agents that ran in files of their own: counted in this session, read here apart. */
-  subagents: SubagentFileView[];
+  /** The branches, then the sub-agents that ran in files of their own (counted in this session, read apart). */
+  sections: SectionView[];
+  /** The prompts of the branches, in order. */
+  outline: OutlineItem[];
   diagnostics: { line: string; reason: string; detail: string }[];
-}
-
-export interface SubagentFileView {
-  id: string;
-  label: string;
-  /** Model(s), tokens and cost, in a line. */
-  summary: string;
-  file: string;
-  entries: EntryView[];
 }
 
 export interface PageContext {
@@ -86,13 +95,17 @@ export interface PageContext {
   scope: Scope;
   scopeLabel: string;
   projectName: string;
+  /** The sessions started before and after this one in its project (in the report), if any. */
+  neighbours: { previous: SessionLink | null; next: SessionLink | null };
+  /** A page sent on its own (`bough export`): no links to other pages of a report. */
+  standalone?: boolean;
 }
 
 export function sessionPageView(file: SessionFile, session: SessionData, ctx: PageContext): SessionPageView {
   const page = ctx.pages.session(session.key);
   const link = (other: SessionLink): LineageLink => ({
     label: other.title,
-    href: ctx.pages.hasSession(other.key) ? hrefFrom(page, ctx.pages.session(other.key)) : null,
+    href: !ctx.standalone && ctx.pages.hasSession(other.key) ? hrefFrom(page, ctx.pages.session(other.key)) : null,
   });
   const tree = buildTree(file.entries);
   const branches = splitBranches(tree);
@@ -114,6 +127,8 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     hidden: hiddenByContextEdits(file.entries),
     hasEntry: (id) => tree.byId.has(id),
     priceOf: (usage) => ctx.price(usage, file.source),
+    toolCalls: toolCallsOf(file.entries),
+    highlight: highlightBudget(),
     forksAt: (entry) => {
       const children = tree.childrenOf.get(entry) ?? [];
       if (children.length < 2) return [];
@@ -126,7 +141,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   const projectPage = ctx.pages.project(session.projectKey);
   const { ledger, tally } = session;
   const facts: Fact[] = [
-    { label: 'Project', value: ledger.cwd ?? '(no working directory recorded)', href: hrefFrom(page, projectPage) },
+    { label: 'Project', value: ledger.cwd ?? '(no working directory recorded)', href: ctx.standalone ? null : hrefFrom(page, projectPage) },
     { label: 'Started', value: formatDateTime(session.startedAt, ctx.time), href: null },
     { label: 'Last activity', value: formatDateTime(session.lastAt, ctx.time), href: null },
     { label: 'Duration', value: formatDuration(session.lastAt - session.startedAt), href: null },
@@ -137,9 +152,14 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   if (ledger.name) facts.unshift({ label: 'Name', value: ledger.name, href: null });
   return {
     title: ledger.title,
+    standalone: ctx.standalone ?? false,
     indexHref: hrefFrom(page, INDEX_PAGE),
     projectHref: hrefFrom(page, projectPage),
     projectName: ctx.projectName,
+    neighbours: {
+      previous: ctx.neighbours.previous && link(ctx.neighbours.previous),
+      next: ctx.neighbours.next && link(ctx.neighbours.next),
+    },
     subtitle: `${plural(tally.prompts, 'prompt')} · ${plural(tally.replies, 'reply', 'replies')} · ${plural(ledger.branches, 'branch', 'branches')}`,
     facts,
     lineage: {
@@ -155,10 +175,17 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     tokens: tokenRows(tally),
     models: modelsTable(session.byModel),
     tools: toolsView(session.tools),
-    treeSvg: treeSvg(tree, branches, { anchorOf, copied, describe: describeEntry }),
+    treeSvg: treeSvg(tree, branches, { hrefOf: (e) => '#' + anchorOf(e), copied, describe: describeEntry }),
     treeNote: treeNote(tree.roots.length, tree.orphans.length, branches.length),
-    branches: branches.map((branch) => branchView(branch, conversation)),
-    subagents: session.subagents.map((sub, i) => subagentFileView(sub, i + 1, ctx.subagentFile(sub.key), conversation, session, ctx)),
+    sections: [
+      ...branches.map((branch) => branchView(branch, conversation)),
+      ...session.subagents.map((sub, i) => subagentFileView(sub, i + 1, ctx.subagentFile(sub.key), conversation, session, ctx)),
+    ],
+    outline: branches.flatMap((branch) =>
+      branch.entries.flatMap((entry) =>
+        entry.kind === 'prompt' ? [{ label: shorten(describeEntry(entry), 80), time: formatDateTime(entry.timestamp ?? session.startedAt, ctx.time), anchor: anchorOf(entry) }] : [],
+      ),
+    ),
     diagnostics: file.diagnostics.map((d) => ({ line: d.line === null ? '' : String(d.line), reason: d.reason, detail: d.detail })),
   };
 }
@@ -171,7 +198,7 @@ function subagentFileView(
   parent: ConversationContext,
   session: SessionData,
   ctx: PageContext,
-): SubagentFileView {
+): SectionView {
   const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
   const ids = new Set(file.entries.map((e) => e.id));
   const conversation: ConversationContext = {
@@ -182,6 +209,7 @@ function subagentFileView(
     hidden: new Set(),
     forksAt: () => [],
     hasEntry: (id) => ids.has(id),
+    toolCalls: toolCallsOf(file.entries),
   };
   const models = [...new Set(sub.ledger.entries.flatMap((e) => e.usage.map((u) => u.model).filter((m): m is string => m !== null)))];
   const { tally } = sub;
@@ -193,7 +221,10 @@ function subagentFileView(
   ].filter(Boolean);
   return {
     id: `subagent-${number}`,
-    label: sub.label,
+    kind: 'subagent',
+    heading: sub.label,
+    note: null,
+    from: null,
     summary: summary.join(' · '),
     file: file.path,
     entries: file.entries.map((entry) => entryView(entry, conversation)),
@@ -223,13 +254,15 @@ function costNote(session: SessionData): string | null {
   return null;
 }
 
-function branchView(branch: Branch, ctx: ConversationContext): BranchView {
+function branchView(branch: Branch, ctx: ConversationContext): SectionView {
   const entries = branch.entries.map((entry) => entryView(entry, ctx));
   const first = branch.entries[0];
+  const section = { kind: 'branch' as const, summary: null, file: null };
   if (branch.isActive) {
-    return { id: 'branch-1', heading: 'Conversation (active path)', note: 'From the first entry to the last one written.', from: null, entries };
+    return { ...section, id: 'branch-1', heading: 'Conversation (active path)', note: 'From the first entry to the last one written.', from: null, entries };
   }
   return {
+    ...section,
     id: `branch-${branch.number}`,
     heading: `Branch ${branch.number}`,
     note: branch.forkPoint ? `Leaves the conversation after this entry:` : 'A separate root in the same file.',
@@ -329,4 +362,70 @@ export function describeEntry(entry: Entry): string {
     case 'unknown':
       return entry.rawType;
   }
+}
+
+/** One page of a session: the head (numbers, tree) on the first part, then its share of the sections. */
+export interface SessionPartView {
+  page: SessionPageView;
+  first: boolean;
+  /** Null when the session fits one page. */
+  parts: PartsNav | null;
+  /** The prompts on this page. */
+  outline: OutlineItem[];
+  sections: PartSectionView[];
+}
+
+export interface PartsNav {
+  number: number;
+  count: number;
+  previous: string | null;
+  next: string | null;
+  all: { label: string; href: string; current: boolean }[];
+}
+
+export interface PartSectionView extends Omit<SectionView, 'entries'> {
+  /** The section began in an earlier part. */
+  continued: boolean;
+  /** Its entries here, rendered. */
+  entriesHtml: string[];
+}
+
+/** Part `index` of a session's page, given its plan and its rendered entries. */
+export function sessionPartView(
+  view: SessionPageView,
+  plan: { parts: readonly { section: number; from: number; to: number }[][] },
+  index: number,
+  entriesHtml: readonly (readonly string[])[],
+  fileOfPart: (index: number) => string,
+): SessionPartView {
+  const count = plan.parts.length;
+  const firstEntryTime = (part: number): string => {
+    for (const range of plan.parts[part] ?? []) {
+      const entry = view.sections[range.section]?.entries[range.from];
+      if (entry && range.to > range.from) return entry.time;
+    }
+    return '';
+  };
+  const parts: PartsNav | null =
+    count === 1
+      ? null
+      : {
+          number: index + 1,
+          count,
+          previous: index > 0 ? fileOfPart(index - 1) : null,
+          next: index < count - 1 ? fileOfPart(index + 1) : null,
+          all: plan.parts.map((_, i) => ({ label: `Part ${i + 1}${firstEntryTime(i) ? ` · from ${firstEntryTime(i)}` : ''}`, href: fileOfPart(i), current: i === index })),
+        };
+  // A long session's outline lists the prompts of this part; the list of parts leads to the rest.
+  const here = new Set((plan.parts[index] ?? []).flatMap((range) => (view.sections[range.section]?.entries ?? []).slice(range.from, range.to).map((e) => e.anchor)));
+  return {
+    page: view,
+    first: index === 0,
+    parts,
+    outline: count === 1 ? view.outline : view.outline.filter((item) => here.has(item.anchor)),
+    sections: (plan.parts[index] ?? []).map((range) => {
+      const { entries: _entries, ...section } = view.sections[range.section] as SectionView;
+      return { ...section, continued: range.from > 0, entriesHtml: (entriesHtml[range.section] ?? []).slice(range.from, range.to) };
+    }),
+  };
 }

@@ -210,6 +210,8 @@ class Walker {
       paths: call.effect.paths.map(this.t),
       command: this.maybe(call.effect.command),
       summary: this.t(call.effect.summary),
+      pattern: this.maybe(call.effect.pattern ?? null),
+      fileContent: this.maybe(call.effect.fileContent ?? null),
     };
     return { ...call, name: this.t(call.name), arguments: this.json(call.arguments), argumentsError: this.maybe(call.argumentsError), effect };
   }

@@ -25,6 +25,8 @@ export interface SourceReader {
   priceHint(provider: string | null, localProviders: ReadonlySet<string>): PriceHint;
   /** Providers this agent's configuration on this machine runs locally. */
   localProviders(environment: Environment): Promise<ReadonlySet<string>>;
+  /** Files and folders this agent keeps beside a session file that belong to it (its sub-agents), for exporting that session alone. */
+  companions?(path: string): Promise<string[]>;
 }
 
 export const READERS: readonly SourceReader[] = [piReader, claudeReader, codexReader];

@@ -31,7 +31,18 @@ const URL_ATTRIBUTES = ['href', 'src', 'action', 'formaction', 'xlink:href', 'po
 /** Everything in a page that could run, load or navigate on its own; empty for a safe page. */
 export function liveMarkup(html: string): string[] {
   const problems: string[] = [];
+  // bough's own search box, once per page in its header: a form that never submits (the CSP has form-action 'none').
+  let searchForm = false;
+  let searchInput = false;
   for (const tag of tagsOf(html)) {
+    if (!searchForm && tag.name === 'form' && tag.attributes.get('class') === 'search' && tag.attributes.has('data-search') && !tag.attributes.has('action')) {
+      searchForm = true;
+      continue;
+    }
+    if (!searchInput && tag.name === 'input' && tag.attributes.get('type') === 'search' && tag.attributes.get('name') === 'q' && tag.attributes.size === 5) {
+      searchInput = true;
+      continue;
+    }
     if (FORBIDDEN_TAGS.has(tag.name)) problems.push(`<${tag.name}>`);
     if (tag.name === 'script' && !/^(\.\.\/)*assets\/bough\.js$/.test(tag.attributes.get('src') ?? '')) problems.push('foreign <script>');
     if (tag.name === 'meta' && tag.attributes.get('http-equiv')?.toLowerCase() === 'refresh') problems.push('<meta refresh>');

@@ -1,5 +1,8 @@
 // The session's tree as inline SVG: one row per turn (a prompt and what followed it, split at
 // branch points), one lane per branch, every node a link to its place in the conversation.
+//
+// The SVG carries its own drawing attributes (fill, stroke, font), so it draws the same in a page
+// opened without its stylesheet; the stylesheet only re-themes it (CSS beats presentation attributes).
 
 import type { Branch } from '../../model/branches.js';
 import type { EntryTree } from '../../model/tree.js';
@@ -7,12 +10,14 @@ import type { Entry } from '../../types.js';
 import { escapeHtml } from '../escape.js';
 
 export interface TreeSvgOptions {
-  anchorOf: (entry: Entry) => string;
-  /** Entries copied from an origin file (drawn hollow). */
+  /** The full link to an entry: "#e-…" on a one-page session, "part-3.html#e-…" on a split one. */
+  hrefOf: (entry: Entry) => string;
+  /** Entries copied from an origin file (drawn dashed). */
   copied: (entry: Entry) => boolean;
   describe: (entry: Entry) => string;
 }
 
+/** One row: a turn, or (in a large tree) a run of plain turns in a line drawn as one row. */
 interface Node {
   start: Entry;
   entries: Entry[];
@@ -20,58 +25,190 @@ interface Node {
   lane: number;
   parent: Node | null;
   branch: Branch;
+  children: number;
+  /** Turns folded into this row; 1 for an ordinary turn. */
+  turns: number;
 }
 
 const ROW = 22;
-const LANE = 16;
 const PAD = 12;
 const LABEL_CHARS = 72;
+const TOOLTIP_CHARS = 300;
+/** Lanes narrow when there are many, so the labels stay in view. */
+const LANE_MAX = 16;
+const LANE_MIN = 6;
+const LANES_WIDTH = 320;
+const BRANCH_TAG_WIDTH = 86;
+const LEGEND_ROW = 22;
+/** Above this many turns, runs of plain turns in a line fold into one row each. */
+const FOLD_ABOVE = 300;
+/** Rows a folded tree aims for (turns worth marking are never folded, so it can be more). */
+const FOLDED_ROWS = 240;
+
+/** The light theme's colours, drawn into the SVG; bough.css re-themes them. */
+const INK = {
+  text: '#1f2328',
+  muted: '#5f6b76',
+  edge: '#a8a398',
+  active: '#2f6f4e',
+  panel: '#ffffff',
+  error: '#b42318',
+  compaction: '#9a6700',
+} as const;
+const FONT = 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif';
+
+interface Marks {
+  active: boolean;
+  copied: boolean;
+  error: boolean;
+  compaction: boolean;
+}
 
 export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: TreeSvgOptions): string {
-  const nodes = turnNodes(tree, branches);
-  if (nodes.length === 0) return '';
+  const turns = turnNodes(tree, branches);
+  if (turns.length === 0) return '';
+  const labels = labelsByTarget(tree.entries);
+  const nodes = turns.length > FOLD_ABOVE ? foldRuns(turns, labels, Math.ceil(turns.length / FOLDED_ROWS)) : turns;
   const lanes = assignLanes(nodes, branches);
-  const width = PAD * 2 + lanes * LANE + 560;
-  const height = PAD * 2 + nodes.length * ROW;
-  const x = (node: Node) => PAD + node.lane * LANE + LANE / 2;
-  const y = (node: Node) => PAD + node.row * ROW + ROW / 2;
+  const lane = Math.max(LANE_MIN, Math.min(LANE_MAX, Math.floor(LANES_WIDTH / lanes)));
+  const tagWidth = branches.length > 1 ? BRANCH_TAG_WIDTH : 0;
+  const tagX = PAD + lanes * lane + 10;
+  const labelX = tagX + tagWidth;
+  const width = labelX + 560 + PAD;
+  const legend = legendSvg(width);
+  const top = PAD + legend.height;
+  const height = top + nodes.length * ROW + PAD;
+  const x = (node: Node) => PAD + node.lane * lane + lane / 2;
+  const y = (node: Node) => top + node.row * ROW + ROW / 2;
 
-  const edges = nodes
-    .filter((node) => node.parent !== null)
-    .map((node) => {
-      const parent = node.parent as Node;
-      const [x1, y1, x2, y2] = [x(parent), y(parent), x(node), y(node)];
-      const d = x1 === x2 ? `M${x1} ${y1}V${y2}` : `M${x1} ${y1}C${x1} ${y1 + ROW / 2} ${x2} ${y1 + ROW / 2} ${x2} ${y1 + ROW}V${y2}`;
-      const tone = node.branch.isActive ? 'edge active' : 'edge';
-      return `<path class="${tone}" d="${d}"/>`;
-    });
+  const edges = nodes.flatMap((node) => {
+    if (node.parent === null) return [];
+    const [x1, y1, x2, y2] = [x(node.parent), y(node.parent), x(node), y(node)];
+    const d = x1 === x2 ? `M${x1} ${y1}V${y2}` : `M${x1} ${y1}C${x1} ${y1 + ROW / 2} ${x2} ${y1 + ROW / 2} ${x2} ${y1 + ROW}V${y2}`;
+    const active = node.branch.isActive;
+    return [`<path class="edge${active ? ' active' : ''}" d="${d}"${active ? ` stroke="${INK.active}"` : ''}/>`];
+  });
 
-  const labelX = PAD + lanes * LANE + 8;
-  const marks = nodes.map((node) => {
-    const hasError = node.entries.some((e) => e.kind === 'reply' && e.outcome === 'error');
-    const classes = ['node', node.branch.isActive ? 'active' : '', hasError ? 'error' : '', options.copied(node.start) ? 'copied' : '']
-      .filter(Boolean)
-      .join(' ');
-    const prompts = node.entries.filter((e) => e.kind === 'prompt').length;
-    const replies = node.entries.filter((e) => e.kind === 'reply').length;
-    const text = options.describe(node.start);
-    const label = text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;
-    const counts = `${replies} repl${replies === 1 ? 'y' : 'ies'}${prompts > 1 ? `, ${prompts} prompts` : ''}`;
+  const marks: string[] = [];
+  const rows = nodes.map((node) => {
+    const drawn: Marks = {
+      active: node.branch.isActive,
+      copied: options.copied(node.start),
+      error: node.entries.some((e) => e.kind === 'reply' && e.outcome === 'error'),
+      compaction: node.entries.some((e) => e.kind === 'compaction'),
+    };
+    marks.push(markSvg(x(node), y(node), drawn));
+    const nodeLabels = node.entries.flatMap((e) => labels.get(e.id) ?? []);
+    const text = node.turns > 1 ? `⋯ ${node.turns} turns in a line, from: ${options.describe(node.start)}` : options.describe(node.start);
+    const short = text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;
+    // The full text as a tooltip only where the label cut it: a large tree stays small.
+    const tooltip = short === text ? '' : `<title>${escapeHtml(text.slice(0, TOOLTIP_CHARS))}</title>`;
+    const tag = tagWidth > 0 && startsBranch(node) ? branchTag(node.branch, tagX, y(node) + 4, options.hrefOf) : '';
     return (
-      `<a href="#${escapeHtml(options.anchorOf(node.start))}" class="${classes}">` +
-      `<title>${escapeHtml(`${text}\n${counts}${node.branch.isActive ? '' : ` · branch ${node.branch.number}`}`)}</title>` +
-      `<circle cx="${x(node)}" cy="${y(node)}" r="5"/>` +
-      `<text x="${labelX}" y="${y(node) + 4}">${escapeHtml(label)}<tspan class="counts"> · ${escapeHtml(counts)}</tspan></text>` +
-      `</a>`
+      `<a href="${escapeHtml(options.hrefOf(node.start))}" class="${classesOf('node', drawn)}">${tooltip}` +
+      `<text x="${labelX}" y="${y(node) + 4}">` +
+      nodeLabels.map((l) => `<tspan class="label" fill="${INK.active}" font-weight="bold">[${escapeHtml(l)}] </tspan>`).join('') +
+      `${escapeHtml(short)}<tspan class="counts" fill="${INK.muted}"> · ${escapeHtml(countsOf(node.entries))}</tspan>` +
+      (drawn.error ? `<tspan class="error-word" fill="${INK.error}" font-weight="bold"> · error</tspan>` : '') +
+      (drawn.compaction ? `<tspan class="counts" fill="${INK.muted}"> · compaction</tspan>` : '') +
+      `</text></a>` +
+      tag
     );
   });
 
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" class="tree" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="Tree of the session's entries">` +
-    edges.join('') +
-    marks.join('') +
+    `<svg xmlns="http://www.w3.org/2000/svg" class="tree" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
+    `font-family="${FONT}" font-size="12" fill="${INK.text}" role="img" aria-label="Tree of the session's entries">` +
+    legend.svg +
+    `<g class="edges" fill="none" stroke="${INK.edge}" stroke-width="2">${edges.join('')}</g>` +
+    `<g class="marks" ${MARK_DEFAULTS}>${marks.join('')}</g>` +
+    `<g class="rows">${rows.join('')}</g>` +
     `</svg>`
   );
+}
+
+function classesOf(base: string, marks: Marks): string {
+  const names = [base, marks.active ? 'active' : 'abandoned', marks.error ? 'error' : '', marks.copied ? 'copied' : '', marks.compaction ? 'compaction' : ''];
+  return names.filter(Boolean).join(' ');
+}
+
+/** What most marks are (an abandoned turn), set once on their group; each mark says only how it differs. */
+const MARK_DEFAULTS = `fill="${INK.panel}" stroke="${INK.muted}" stroke-width="2"`;
+
+/** A node's mark: a circle for a turn, a diamond when it holds a compaction; filled on the active path. */
+function markSvg(cx: number, cy: number, marks: Marks): string {
+  const attributes = [`class="${classesOf('mark', marks)}"`];
+  if (marks.active && !marks.copied) attributes.push(`fill="${INK.active}"`);
+  if (marks.error) attributes.push(`stroke="${INK.error}" stroke-width="3"`);
+  else if (marks.active) attributes.push(`stroke="${INK.active}"`);
+  if (marks.copied) attributes.push('stroke-dasharray="2 2"');
+  const shape = marks.compaction ? `<path d="M${cx} ${cy - 6}l6 6l-6 6l-6 -6z"` : `<circle cx="${cx}" cy="${cy}" r="5"`;
+  return `${shape} ${attributes.join(' ')}/>`;
+}
+
+const LEGEND: readonly { text: string; marks: Marks }[] = [
+  { text: 'active path', marks: { active: true, copied: false, error: false, compaction: false } },
+  { text: 'abandoned branch', marks: { active: false, copied: false, error: false, compaction: false } },
+  { text: 'copied from another file', marks: { active: false, copied: true, error: false, compaction: false } },
+  { text: 'error reply', marks: { active: false, copied: false, error: true, compaction: false } },
+  { text: 'compaction', marks: { active: false, copied: false, error: false, compaction: true } },
+];
+
+/** The legend above the rows, wrapped to the SVG's width (text width estimated at 6.5px a character). */
+function legendSvg(width: number): { svg: string; height: number } {
+  let x = PAD;
+  let line = 0;
+  const items = LEGEND.map(({ text, marks }) => {
+    const itemWidth = 16 + text.length * 6.5 + 18;
+    if (x + itemWidth > width - PAD && x > PAD) {
+      x = PAD;
+      line += 1;
+    }
+    const cy = PAD + line * LEGEND_ROW + 6;
+    const item = `<g class="key" ${MARK_DEFAULTS}>${markSvg(x + 6, cy, marks)}<text x="${x + 16}" y="${cy + 4}" stroke="none" fill="${INK.muted}">${text}</text></g>`;
+    x += itemWidth;
+    return item;
+  });
+  const svg = `<g class="legend" font-size="11" fill="${INK.muted}"><title>Legend</title>${items.join('')}</g>`;
+  return { svg, height: (line + 1) * LEGEND_ROW };
+}
+
+/**
+ * "Branch N", linking to that branch's section. The section starts on the page holding the
+ * branch's first entry, so its link is that entry's page with the section's id.
+ */
+function branchTag(branch: Branch, tagX: number, textY: number, hrefOf: (entry: Entry) => string): string {
+  const first = branch.entries[0];
+  if (first === undefined) return '';
+  const href = `${hrefOf(first).replace(/#.*$/s, '')}#branch-${branch.number}`;
+  const text = branch.isActive ? 'Active path' : `Branch ${branch.number}`;
+  const fill = branch.isActive ? INK.active : INK.muted;
+  return `<a href="${escapeHtml(href)}" class="branch-tag"><text x="${tagX}" y="${textY}" font-size="11" font-weight="bold" fill="${fill}">${text}</text></a>`;
+}
+
+function startsBranch(node: Node): boolean {
+  return node.parent === null || node.parent.branch !== node.branch;
+}
+
+function countsOf(entries: readonly Entry[]): string {
+  let prompts = 0;
+  let replies = 0;
+  for (const e of entries) {
+    if (e.kind === 'prompt') prompts += 1;
+    else if (e.kind === 'reply') replies += 1;
+  }
+  return `${replies} repl${replies === 1 ? 'y' : 'ies'}${prompts > 1 ? `, ${prompts} prompts` : ''}`;
+}
+
+/** The latest label set on each entry (Pi's bookmarks); an empty label clears it. */
+function labelsByTarget(entries: readonly Entry[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const entry of entries) {
+    if (entry.kind !== 'label' || entry.targetId === null) continue;
+    if (entry.label === null || entry.label === '') labels.delete(entry.targetId);
+    else labels.set(entry.targetId, entry.label);
+  }
+  return labels;
 }
 
 /**
@@ -94,7 +231,8 @@ function turnNodes(tree: EntryTree, branches: readonly Branch[]): Node[] {
       branchOf.get(entry) !== parentNode.branch;
     if (startsNode) {
       const branch = branchOf.get(entry) as Branch;
-      const node: Node = { start: entry, entries: [entry], row: nodes.length, lane: 0, parent: parentNode, branch };
+      const node: Node = { start: entry, entries: [entry], row: nodes.length, lane: 0, parent: parentNode, branch, children: 0, turns: 1 };
+      if (parentNode) parentNode.children += 1;
       nodes.push(node);
       nodeOf.set(entry, node);
     } else {
@@ -103,6 +241,38 @@ function turnNodes(tree: EntryTree, branches: readonly Branch[]): Node[] {
     }
   }
   return nodes;
+}
+
+/**
+ * A large tree keeps every turn worth marking (roots, leaves, branch points and their children,
+ * errors, compactions, labels) and folds the plain turns between them, in runs of at most
+ * `longest`, into one row each. Linear in the number of turns.
+ */
+function foldRuns(turns: readonly Node[], labels: ReadonlyMap<string, string>, longest: number): Node[] {
+  const shownAs = new Map<Node, Node>();
+  const runs = new Set<Node>();
+  const rows: Node[] = [];
+  for (const turn of turns) {
+    const parent = turn.parent === null ? null : (shownAs.get(turn.parent) ?? null);
+    const plain =
+      turn.parent !== null &&
+      turn.parent.children === 1 &&
+      turn.children === 1 &&
+      turn.parent.branch === turn.branch &&
+      !turn.entries.some((e) => e.kind === 'compaction' || (e.kind === 'reply' && e.outcome === 'error') || labels.has(e.id));
+    // The parent, a plain turn, has this one as its only child: the run goes on unless it is full.
+    if (plain && parent !== null && runs.has(parent) && parent.turns < longest) {
+      parent.entries.push(...turn.entries);
+      parent.turns += 1;
+      shownAs.set(turn, parent);
+      continue;
+    }
+    const row: Node = { ...turn, entries: [...turn.entries], row: rows.length, parent };
+    if (plain) runs.add(row);
+    rows.push(row);
+    shownAs.set(turn, row);
+  }
+  return rows;
 }
 
 /** Labels are not drawn, so an entry below one hangs from the label's own parent. */

@@ -1,6 +1,7 @@
 // Where Claude Code keeps its transcripts (formats/claude.md §1).
 
-import { basename, join } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Environment } from '../../environment.js';
 
 function expandHome(path: string, home: string): string {
@@ -19,4 +20,21 @@ export function claudeSessionPlaces({ env, home }: Environment): string[] {
     .filter((dir) => dir !== '');
   const roots = configured.length > 0 ? configured.map((dir) => expandHome(dir, home)) : [join(home, '.claude'), join(home, '.config', 'claude')];
   return [...new Set(roots.map((root) => (basename(root.replace(/[\\/]+$/, '')) === 'projects' ? root.replace(/[\\/]+$/, '') : join(root, 'projects'))))];
+}
+
+/**
+ * A session's own sub-agents: `<session id>/subagents/` beside its file (2.1.x), and the flat
+ * `agent-*.jsonl` files of its folder (2.0.x; those of other sessions attach elsewhere or stand alone).
+ */
+export async function claudeCompanions(path: string): Promise<string[]> {
+  const folder = dirname(path);
+  const stem = basename(path).replace(/\.jsonl$/i, '');
+  const found: string[] = [];
+  const nested = join(folder, stem, 'subagents');
+  if (await stat(nested).then((s) => s.isDirectory(), () => false)) found.push(nested);
+  if (!basename(path).startsWith('agent-')) {
+    const names = await readdir(folder).catch(() => [] as string[]);
+    for (const name of names) if (/^agent-.+\.jsonl$/i.test(name)) found.push(join(folder, name));
+  }
+  return found;
 }

@@ -2,7 +2,7 @@
 // usage is counted once and priced.
 
 import type { SourceReader } from '../registry.js';
-import { claudeSessionPlaces } from './paths.js';
+import { claudeCompanions, claudeSessionPlaces } from './paths.js';
 import { isClaudeRecord, readClaudeFile } from './read.js';
 
 /** Claude Code's model ids are Anthropic's: LiteLLM lists them bare, some also under `anthropic/`. */
@@ -19,4 +19,5 @@ export const claudeReader: SourceReader = {
   usageClaim: 'most-output',
   priceHint: () => CLAUDE_PRICE_HINT,
   localProviders: async () => new Set<string>(),
+  companions: claudeCompanions,
 };

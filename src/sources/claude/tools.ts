@@ -26,14 +26,14 @@ export function toolEffect(name: string, input: unknown, cwd: string | null): To
     case 'Read':
       return effect('read', paths([filePath]), null, filePath ?? '');
     case 'Write':
-      return effect('write', paths([filePath]), null, filePath ?? '');
+      return { ...effect('write', paths([filePath]), null, filePath ?? ''), fileContent: text('content') };
     case 'Edit':
     case 'MultiEdit':
     case 'NotebookEdit':
       return effect('edit', paths([filePath]), null, filePath ?? '');
     case 'Grep':
     case 'Glob':
-      return effect('search', paths([text('path') ?? '.']), null, [text('pattern'), text('path')].filter(Boolean).join('  in '));
+      return { ...effect('search', paths([text('path') ?? '.']), null, [text('pattern'), text('path')].filter(Boolean).join('  in ')), pattern: text('pattern') };
     case 'LS':
       return effect('list', paths([text('path') ?? '.']), null, text('path') ?? '.');
     case 'Task':
@@ -42,7 +42,7 @@ export function toolEffect(name: string, input: unknown, cwd: string | null): To
       return effect('delegate', [], null, [who, text('description')].filter(Boolean).join(': '));
     }
     case 'WebSearch':
-      return effect('search', [], null, text('query') ?? '');
+      return { ...effect('search', [], null, text('query') ?? ''), pattern: text('query') };
     case 'WebFetch':
       return effect('other', [], null, text('url') ?? '');
     case 'TodoWrite':

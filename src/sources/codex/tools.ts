@@ -39,9 +39,9 @@ export function toolEffect(name: string, args: unknown, cwd: string | null): Too
     case 'list_dir':
       return effect('list', here(str('dir_path') ?? str('path') ?? '.'), null, str('dir_path') ?? str('path') ?? '.');
     case 'grep_files':
-      return effect('search', here(str('path') ?? '.'), null, [str('pattern'), str('path')].filter(Boolean).join('  in '));
+      return { ...effect('search', here(str('path') ?? '.'), null, [str('pattern'), str('path')].filter(Boolean).join('  in ')), pattern: str('pattern') };
     case 'web_search':
-      return effect('search', [], null, str('query') ?? '');
+      return { ...effect('search', [], null, str('query') ?? ''), pattern: str('query') };
     case 'update_plan': {
       const steps = Array.isArray(a['plan']) ? `${a['plan'].length} steps` : '';
       return effect('other', [], null, str('explanation') ?? steps);

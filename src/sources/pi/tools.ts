@@ -22,15 +22,16 @@ export function toolEffect(name: string, args: unknown, cwd: string | null): Too
   });
   switch (name) {
     case 'read':
-    case 'write':
     case 'edit':
       return effect(name, paths([path]), null, path ?? '');
+    case 'write':
+      return { ...effect('write', paths([path]), null, path ?? ''), fileContent: str('content') };
     case 'bash':
     case 'powershell':
       return effect('shell', [], str('command'), str('command') ?? '');
     case 'grep':
     case 'find':
-      return effect('search', paths([path ?? '.']), null, [str('pattern'), path].filter(Boolean).join('  in '));
+      return { ...effect('search', paths([path ?? '.']), null, [str('pattern'), path].filter(Boolean).join('  in ')), pattern: str('pattern') };
     case 'ls':
       return effect('list', paths([path ?? '.']), null, path ?? '.');
     case 'subagent': {

@@ -1,0 +1,85 @@
+// `bough export`: one session as a single HTML file that needs nothing beside it — its styles and
+// script inside it (allowed by their hashes), images as data: URLs — for sending one conversation.
+// Read, priced, redacted and rendered exactly as in a report folder.
+
+import { resolve } from 'node:path';
+import { reportContext } from './build.js';
+import { collect } from './collect.js';
+import { discover } from './discover.js';
+import type { Environment } from './environment.js';
+import { BoughError } from './errors.js';
+import { ALL_TIME, scopeLabel } from './ledger/scope.js';
+import { writeSingleFile } from './output/single-file.js';
+import { loadAssets, loadTemplates, packageVersion } from './package-files.js';
+import { assignPages } from './report/pages.js';
+import { createRenderer } from './report/render.js';
+import { sessionPageView, sessionPartView } from './report/session-page.js';
+import { createSharer, type OmitKind } from './share/share.js';
+import { readerOf } from './sources/registry.js';
+
+export interface ExportOptions {
+  file: string;
+  out: string | null;
+  timeZone: string;
+  redact: boolean;
+  omit: readonly OmitKind[];
+  pricesFile: string | null;
+  priceSubscriptions: boolean;
+  environment: Environment;
+}
+
+export interface ExportResult {
+  out: string;
+  title: string;
+  bytes: number;
+}
+
+export async function exportSession(options: ExportOptions): Promise<ExportResult> {
+  const scope = { timeZone: options.timeZone, period: ALL_TIME, project: null, sources: null };
+  const sharerFor = () => createSharer({ redact: options.redact, omit: new Set(options.omit), home: options.environment.home });
+  let sharer = sharerFor();
+  let discovery = await discover([options.file], options.environment);
+  let collected = await collect(discovery.files, { sharer, keepContent: true });
+  const [main] = collected.ledgers;
+  if (!main) {
+    const why = collected.diagnostics[0]?.detail;
+    throw new BoughError(`${options.file} is not a session file bough can read${why ? `: ${why}` : ''}.`);
+  }
+  // The session's sub-agents, where its agent keeps them in files of their own beside it.
+  const companions = (await readerOf(main.source).companions?.(discovery.files[0] as string)) ?? [];
+  if (companions.length > 0) {
+    discovery = await discover([options.file, ...companions], options.environment);
+    sharer = sharerFor();
+    collected = await collect(discovery.files, { sharer, keepContent: true });
+  }
+  const report = await reportContext(discovery, collected, { inputs: [options.file], scope, pricesFile: options.pricesFile, priceSubscriptions: options.priceSubscriptions, environment: options.environment });
+  const session = report.data.sessions.find((s) => s.key === main.key) ?? report.data.sessions.find((s) => s.subagents.some((sub) => sub.key === main.key));
+  const content = collected.content;
+  if (!session || !content) throw new BoughError(`${options.file} holds nothing bough can show.`);
+  const time = { timeZone: options.timeZone };
+  const view = sessionPageView(content.get(session.key), session, {
+    subagentFile: (key) => content.get(key),
+    pages: assignPages(report.data, time),
+    time,
+    price: report.price,
+    scope,
+    scopeLabel: scopeLabel(scope),
+    projectName: report.data.projects[0]?.name ?? '',
+    neighbours: { previous: null, next: null },
+    standalone: true,
+  });
+  const renderer = createRenderer(await loadTemplates());
+  const entriesHtml = view.sections.map((section) => section.entries.map((entry) => renderer.partial('partials/entry', { entry })));
+  // One file, one part: a page sent on its own is read whole.
+  const whole = { parts: [view.sections.map((s, i) => ({ section: i, from: 0, to: s.entries.length }))] };
+  const assets = await loadAssets();
+  const html = renderer.standalone(
+    'session',
+    { title: view.title, scope: sharer.text(session.ledger.path.split(/[\\/]/).pop() ?? ''), generator: `bough ${await packageVersion()}`, current: null },
+    sessionPartView(view, whole, 0, entriesHtml, () => ''),
+    { css: assets.get('bough.css')?.toString('utf8') ?? '', js: assets.get('bough.js')?.toString('utf8') ?? '' },
+  );
+  const out = resolve(options.out ?? `${session.ledger.sessionId.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'session'}.html`);
+  await writeSingleFile(out, html, discovery.files);
+  return { out, title: view.title, bytes: Buffer.byteLength(html) };
+}

@@ -1,0 +1,28 @@
+// One file written whole or not at all (a temporary file beside it, then a rename), never over an
+// input: `bough export` writes a single page this way.
+
+import { randomBytes } from 'node:crypto';
+import { rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { BoughError } from '../errors.js';
+import { realPathOf } from './out-path.js';
+
+export async function writeSingleFile(path: string, content: string, inputs: readonly string[]): Promise<void> {
+  const target = await realPathOf(path);
+  for (const input of inputs) {
+    if ((await realPathOf(input)) === target) throw new BoughError(`Refusing to write ${path}: it is an input. Choose another -o.`);
+  }
+  const existing = await stat(target).catch(() => null);
+  if (existing?.isDirectory()) throw new BoughError(`${path} is a folder: name a file with -o, such as session.html.`);
+  const temporary = join(dirname(target), `.${basename(target)}.bough-tmp-${randomBytes(4).toString('hex')}`);
+  try {
+    await writeFile(temporary, content);
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new BoughError(`Cannot write ${path}: its folder does not exist.`, { cause: error });
+    if (code === 'EACCES' || code === 'EPERM') throw new BoughError(`Cannot write ${path}: permission denied.`, { cause: error });
+    throw error;
+  }
+}

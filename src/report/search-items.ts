@@ -1,0 +1,41 @@
+// What of each session goes into the search index, gathered as its pages are written (the
+// entries' pages are known only then): its prompts, replies and the files it touched.
+
+import { anchorOf } from './conversation.js';
+import type { SessionData } from './data.js';
+import { formatDay, type TimeFormat } from './format.js';
+import type { PageMap } from './pages.js';
+import type { SearchItem, SearchSession } from './search-index.js';
+import type { EntryPages } from './session-pages.js';
+import type { Block, SessionFile } from '../types.js';
+
+export class SearchCollector {
+  readonly sessions: SearchSession[] = [];
+  readonly items: SearchItem[] = [];
+
+  constructor(
+    private readonly pages: PageMap,
+    private readonly time: TimeFormat,
+  ) {}
+
+  add(session: SessionData, file: SessionFile, entryPages: EntryPages, project: string): void {
+    const index = this.sessions.length;
+    const page = this.pages.session(session.key);
+    this.sessions.push({ title: session.ledger.title, project, day: formatDay(session.startedAt, this.time), page });
+    for (const entry of file.entries) {
+      if (entry.kind !== 'prompt' && entry.kind !== 'reply') continue;
+      const anchor = anchorOf(entry);
+      const at = entryPages.get(anchor);
+      if (at === undefined) continue;
+      const typed = textOf(entry.content);
+      const text = entry.kind === 'prompt' && entry.skill ? `${entry.skill.command} ${typed}` : typed;
+      if (text.trim() === '') continue;
+      this.items.push({ session: index, kind: entry.kind, href: `${at}#${anchor}`, text });
+    }
+    for (const touched of session.tools.files) this.items.push({ session: index, kind: 'file', href: page, text: touched.path });
+  }
+}
+
+function textOf(blocks: readonly Block[]): string {
+  return blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ');
+}

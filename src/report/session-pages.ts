@@ -1,0 +1,62 @@
+// A session's page or pages: each entry rendered once and measured, packed into parts of about
+// PART_BYTES, each part rendered whole with links across parts pointed at the right file.
+
+import { basename } from 'node:path';
+import type { SessionKey } from '../ledger/ledger.js';
+import type { ReportData, SessionLink } from './data.js';
+import type { LayoutView, PageRenderer } from './render.js';
+import { sessionPartView, type SessionPageView } from './session-page.js';
+import { linkAcrossParts, partPage, planParts, PART_BYTES } from './session-parts.js';
+
+export interface RenderedPage {
+  page: string;
+  html: string;
+}
+
+/** Where each entry of the session ended up: its page, for links from outside (search). */
+export type EntryPages = ReadonlyMap<string, string>;
+
+export function* sessionPages(
+  view: SessionPageView,
+  page: string,
+  renderer: PageRenderer,
+  layoutOf: (title: string, page: string) => LayoutView,
+  budget = PART_BYTES,
+): Generator<RenderedPage, EntryPages> {
+  const entriesHtml = view.sections.map((section) => section.entries.map((entry) => renderer.partial('partials/entry', { entry })));
+  const fileOfPart = (index: number) => basename(partPage(page, index));
+  // The head (numbers, tree, outline) counts against the first part.
+  const head = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [] }, { parts: [[]] }, 0, [], fileOfPart));
+  const outlined = new Map(view.outline.map((item) => [item.anchor, Buffer.byteLength(item.label) + 160]));
+  // Every later part carries the page frame and the list of parts; a prompt its line in the outline.
+  const frame = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [], outline: [] }, { parts: [[], []] }, 1, [], fileOfPart));
+  const plan = planParts(
+    view.sections.map((section, s) => ({ id: section.id, entries: section.entries.map((entry, i) => ({ anchor: entry.anchor, html: entriesHtml[s]?.[i] ?? '', extra: outlined.get(entry.anchor) ?? 0 })) })),
+    Buffer.byteLength(head),
+    budget,
+    Buffer.byteLength(frame) + 40 * 64,
+  );
+  for (let index = 0; index < plan.parts.length; index++) {
+    const part = sessionPartView(view, plan, index, entriesHtml, fileOfPart);
+    const title = plan.parts.length === 1 ? view.title : `${view.title} (part ${index + 1} of ${plan.parts.length})`;
+    const file = partPage(page, index);
+    yield { page: file, html: linkAcrossParts(renderer.render('session', layoutOf(title, file), part), index, plan, fileOfPart) };
+  }
+  const dir = page.slice(0, page.length - basename(page).length);
+  return new Map([...plan.partOf].map(([anchor, part]) => [anchor, `${dir}${fileOfPart(part)}`]));
+}
+
+/** For each session, the one started just before and just after it in its project. */
+export function sessionNeighbours(data: ReportData): Map<SessionKey, { previous: SessionLink | null; next: SessionLink | null }> {
+  const byKey = new Map(data.sessions.map((s) => [s.key, s]));
+  const link = (key: SessionKey | undefined): SessionLink | null => {
+    const session = key === undefined ? undefined : byKey.get(key);
+    return session ? { key: session.key, path: session.ledger.path, title: session.ledger.title } : null;
+  };
+  const neighbours = new Map<SessionKey, { previous: SessionLink | null; next: SessionLink | null }>();
+  for (const project of data.projects) {
+    // A project lists its sessions newest first.
+    project.sessions.forEach((key, i) => neighbours.set(key, { previous: link(project.sessions[i + 1]), next: link(project.sessions[i - 1]) }));
+  }
+  return neighbours;
+}

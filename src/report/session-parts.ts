@@ -1,0 +1,71 @@
+// A long session's page, cut into parts of about PART_BYTES of HTML each: entries are packed in
+// order, a section (a branch, a sub-agent) that does not fit goes on in the next part, and
+// links to an entry in another part are pointed at that part's file. Nothing is dropped.
+
+/** About 2 MB per page: a phone opens it, a browser lays it out quickly. */
+export const PART_BYTES = 1_900_000;
+
+/** One section's entries, already rendered, with the anchors they define. */
+export interface SectionHtml {
+  /** The section's own anchor (its heading's id). */
+  id: string;
+  /** `extra`: bytes the entry adds elsewhere on its page (its line in the outline). */
+  entries: { html: string; anchor: string; extra?: number }[];
+}
+
+export interface PartPlan {
+  /** For each part, for each section it holds: the section's index and its entries' range. */
+  parts: { section: number; from: number; to: number }[][];
+  /** Entry or section anchor → the part (0-based) that holds it (a section: where it starts). */
+  partOf: Map<string, number>;
+}
+
+/**
+ * Packs the sections' entries in order into parts. The first part also carries the session's
+ * head (numbers, tree): `headBytes` counts against it; every other part its frame (`partBytes`:
+ * header, navigation). Each part holds at least one entry.
+ */
+export function planParts(sections: readonly SectionHtml[], headBytes: number, budget = PART_BYTES, partBytes = 0): PartPlan {
+  const parts: PartPlan['parts'] = [[]];
+  const partOf = new Map<string, number>();
+  let used = headBytes;
+  let entriesInPart = 0;
+  sections.forEach((section, s) => {
+    let from = 0;
+    let starts = parts.length - 1;
+    section.entries.forEach((entry, i) => {
+      const bytes = Buffer.byteLength(entry.html) + (entry.extra ?? 0);
+      if (entriesInPart > 0 && used + bytes > budget) {
+        if (i > from) (parts.at(-1) as PartPlan['parts'][number]).push({ section: s, from, to: i });
+        parts.push([]);
+        if (i === 0) starts = parts.length - 1;
+        from = i;
+        used = partBytes;
+        entriesInPart = 0;
+      }
+      used += bytes;
+      entriesInPart++;
+      partOf.set(entry.anchor, parts.length - 1);
+    });
+    (parts.at(-1) as PartPlan['parts'][number]).push({ section: s, from, to: section.entries.length });
+    partOf.set(section.id, starts);
+  });
+  return { parts, partOf };
+}
+
+/** The file of part `index` (0-based) of a session whose first part is `page` ("sessions/x.html"). */
+export function partPage(page: string, index: number): string {
+  return index === 0 ? page : page.replace(/\.html$/, `-part-${index + 1}.html`);
+}
+
+/**
+ * Points links to entries in other parts at those parts' files. Only bough's own markup has a
+ * literal `href="#`: session text is escaped, its quotes included.
+ */
+export function linkAcrossParts(html: string, current: number, plan: PartPlan, fileOfPart: (index: number) => string): string {
+  if (plan.parts.length === 1) return html;
+  return html.replace(/href="#([^"]+)"/g, (whole, anchor: string) => {
+    const part = plan.partOf.get(anchor);
+    return part === undefined || part === current ? whole : `href="${fileOfPart(part)}#${anchor}"`;
+  });
+}

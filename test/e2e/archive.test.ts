@@ -1,0 +1,113 @@
+// The archive in Chromium from file://: the header's search box finds a word typed in a prompt
+// and links to its entry, in the session's right part; a session page's toolbar filters entries;
+// `bough export` writes one file that opens with nothing beside it.
+
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../src/build.js';
+import { exportSession } from '../../src/export.js';
+import { ALL_UTC } from '../support/fixtures.js';
+import { openPage, pageProblems, requireBrowser, sharedBrowser } from '../support/browser.js';
+import { generatePiCorpus } from '../support/pi-corpus.js';
+
+const browser = sharedBrowser();
+let work: string;
+let out: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'bough-archive-'));
+  const input = join(work, 'sessions');
+  // One long session (in parts) among a few short ones.
+  await generatePiCorpus(join(input, 'long'), { sessions: 1, seed: 11, turns: [400, 400], payloadBytes: 9000, siblingCopiesOfMissingOrigins: false });
+  await generatePiCorpus(join(input, 'short'), { sessions: 6, seed: 3 });
+  out = join(work, 'report');
+  await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+}, 120_000);
+
+afterAll(async () => {
+  await browser.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('the archive in a browser', () => {
+  it('finds a word typed in a prompt from the index, and its result opens the exact entry', async (context) => {
+    requireBrowser(context);
+    const parts = (await readdir(join(out, 'sessions'))).filter((f) => f.includes('-part-'));
+    expect(parts.length).toBeGreaterThan(0);
+    const visit = await openPage(await browser.context(), pathToFileURL(join(out, 'index.html')).href);
+    try {
+      const { page } = visit;
+      // A prompt of the long session that lives in a later part.
+      const lastPart = pathToFileURL(join(out, 'sessions', parts.sort().at(-1) as string)).href;
+      const other = await page.context().newPage();
+      await other.goto(lastPart);
+      const words = ((await other.locator('li.kind-prompt .markdown').last().textContent()) ?? '').trim().split(/\s+/).slice(0, 4).join(' ');
+      await other.close();
+      expect(words.length).toBeGreaterThan(5);
+
+      await page.fill('form.search input', words);
+      const results = page.locator('[data-search-results] li');
+      await results.first().waitFor();
+      const marked = await page.locator('[data-search-results] mark').first().textContent();
+      expect(words.toLowerCase()).toContain((marked ?? '').toLowerCase());
+      // Generated prompts share words: take a result in a later part of the long session.
+      const link = results.locator('a[href*="-part-"]').first();
+      const href = (await link.getAttribute('href')) ?? '';
+      expect(href).toMatch(/-part-\d+\.html#e-/);
+      await link.click();
+      await page.waitForURL(/-part-\d+\.html#e-/);
+      const anchor = decodeURIComponent(new URL(page.url()).hash.slice(1));
+      expect((await page.locator(`[id="${anchor}"]`).textContent())?.toLowerCase()).toContain(words.split(' ')[0]?.toLowerCase());
+      expect(pageProblems(visit, 'index.html')).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
+  it('exports one session as a single file that opens alone, styled, its script allowed by hash', async (context) => {
+    requireBrowser(context);
+    const alone = join(work, 'alone');
+    const source = join(work, 'sessions', 'short');
+    const file = (await readdir(source, { recursive: true })).find((f) => f.endsWith('.jsonl')) as string;
+    await mkdir(alone);
+    const out = join(alone, 'one.html');
+    await exportSession({ file: join(source, file), out, timeZone: 'UTC', redact: false, omit: [], pricesFile: null, priceSubscriptions: false, environment: { env: {}, home: join(work, 'home') } });
+    expect(await readdir(alone)).toEqual(['one.html']);
+    const visit = await openPage(await browser.context(), pathToFileURL(out).href);
+    try {
+      const { page } = visit;
+      // The stylesheet applied (cards laid out as a grid) and the script ran (its toolbar is there).
+      expect(await page.locator('.session-toolbar button').count()).toBeGreaterThan(3);
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector('header.site') as Element).display)).toBe('flex');
+      expect(await page.locator('a[href$=".html"]').count()).toBe(0);
+      expect(pageProblems(visit, 'one.html')).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
+  it('shows prompts only, or hides tool calls, from the session toolbar', async (context) => {
+    requireBrowser(context);
+    const first = (await readdir(join(out, 'sessions'))).find((f) => !f.includes('-part-') && f.endsWith('.html')) as string;
+    const visit = await openPage(await browser.context(), pathToFileURL(join(out, 'sessions', first)).href);
+    try {
+      const { page } = visit;
+      const visible = (selector: string) => page.locator(`ol.conversation > ${selector}:visible`).count();
+      expect(await visible('li.kind-toolResult')).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Prompts only' }).click();
+      expect(await visible('li.kind-reply')).toBe(0);
+      expect(await visible('li.kind-prompt')).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Hide tool calls' }).click();
+      expect(await visible('li.kind-toolResult')).toBe(0);
+      expect(await visible('li.kind-reply')).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Everything' }).click();
+      expect(await visible('li.kind-toolResult')).toBeGreaterThan(0);
+      expect(pageProblems(visit, first)).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+});

@@ -1,0 +1,148 @@
+// The report on a phone and on paper, in Chromium: no page wider than a 390 px screen, every
+// folded part of a branched session open in print, the tree drawn with its own attributes and a
+// legend, and the header reaching the overview, the projects and data quality.
+
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../src/build.js';
+import type { Summary } from '../../src/report/schema.js';
+import { openPage, pageProblems, requireBrowser, sharedBrowser } from '../support/browser.js';
+import { ALL_UTC } from '../support/fixtures.js';
+
+const FIXTURES = resolve(import.meta.dirname, '../../fixtures/pi');
+const browser = sharedBrowser();
+let work: string;
+let out: string;
+let summary: Summary;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'bough-phone-'));
+  out = join(work, 'report');
+  await build({ inputs: [FIXTURES], out, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+  summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+});
+
+afterAll(async () => {
+  await browser.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** The fixture made to branch: its page has a tree with forks and folded parts in several branch sections. */
+function branchedSession(): string {
+  const session = summary.sessions.find((s) => s.file.endsWith('tree-branches.jsonl'));
+  if (!session || session.branches < 2) throw new Error('fixtures/pi/tree-branches.jsonl should be a branched session');
+  return session.page;
+}
+
+const url = (page: string) => pathToFileURL(join(out, page)).href;
+
+describe('the report on a 390 px phone screen', () => {
+  it('never scrolls sideways: the index, a project, a branched session and data quality fit', async (context) => {
+    requireBrowser(context);
+    const phone = await (await browser.context()).browser()!.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      for (const page of ['index.html', summary.projects[0]!.page, branchedSession(), 'data-quality.html']) {
+        const visit = await openPage(phone, url(page));
+        try {
+          const width = await visit.page.evaluate(() => document.documentElement.scrollWidth);
+          expect({ page, width }).toEqual({ page, width: 390 });
+          expect(pageProblems(visit, page)).toEqual([]);
+        } finally {
+          await visit.page.close();
+        }
+      }
+    } finally {
+      await phone.close();
+    }
+  });
+});
+
+describe('a branched session printed', () => {
+  it('shows the content of every folded part that prints, and hides the site navigation', async (context) => {
+    requireBrowser(context);
+    const visit = await openPage(await browser.context(), url(branchedSession()));
+    try {
+      const { page } = visit;
+      expect(await page.locator('main details:not([open])').count()).toBeGreaterThan(0);
+      await page.emulateMedia({ media: 'print' });
+      // Each <details> whose summary prints must print what it folds (navigation not printed at all is exempt).
+      const hidden = await page.evaluate(() =>
+        Array.from(document.querySelectorAll("details")).flatMap((details) => {
+          const summary = details.querySelector(':scope > summary');
+          if (!summary || summary.getClientRects().length === 0) return [];
+          const folded = Array.from(details.children).filter((child) => child !== summary);
+          return folded.filter((child) => child.getClientRects().length === 0).map(() => summary.textContent?.trim() ?? '');
+        }),
+      );
+      expect(hidden).toEqual([]);
+      expect(await page.locator('header.site nav').isVisible()).toBe(false);
+      expect(await page.locator('svg.tree').isVisible()).toBe(true);
+      expect(pageProblems(visit, 'printed session')).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
+  it('opens every folded part on beforeprint and folds them back on afterprint', async (context) => {
+    requireBrowser(context);
+    const visit = await openPage(await browser.context(), url(branchedSession()));
+    try {
+      const closed = () => visit.page.locator('details:not([open])').count();
+      const before = await closed();
+      expect(before).toBeGreaterThan(0);
+      await visit.page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+      expect(await closed()).toBe(0);
+      await visit.page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+      expect(await closed()).toBe(before);
+    } finally {
+      await visit.page.close();
+    }
+  });
+});
+
+describe('the tree and the header', () => {
+  it('draws the tree with a legend and stroked edges, each branch linked to its section', async (context) => {
+    requireBrowser(context);
+    const visit = await openPage(await browser.context(), url(branchedSession()));
+    try {
+      const tree = visit.page.locator('svg.tree');
+      expect(await tree.locator('g.legend text').allTextContents()).toEqual(['active path', 'abandoned branch', 'copied from another file', 'error reply', 'compaction']);
+      expect(await tree.locator('g.edges').getAttribute('stroke')).toMatch(/^#[0-9a-f]{6}$/);
+      expect(await tree.locator('g.edges').getAttribute('fill')).toBe('none');
+      const edgeFills = await tree.locator('path.edge').evaluateAll((paths) => paths.map((path) => getComputedStyle(path).fill));
+      expect(edgeFills.length).toBeGreaterThan(1);
+      expect(new Set(edgeFills)).toEqual(new Set(['none']));
+      const tags = await tree.locator('a.branch-tag').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      expect(tags.length).toBeGreaterThan(1);
+      for (const href of tags) expect(await visit.page.locator(`section${href?.replace(/^.*#/, '#')}`).count()).toBe(1);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
+  it('reaches the overview, the projects and data quality from every kind of page, the current one marked', async (context) => {
+    requireBrowser(context);
+    const expected = [
+      { page: 'index.html', current: 'Overview' },
+      { page: summary.projects[0]!.page, current: 'Projects' },
+      { page: 'data-quality.html', current: 'Data quality' },
+      { page: branchedSession(), current: null },
+    ];
+    for (const { page, current } of expected) {
+      const visit = await openPage(await browser.context(), url(page));
+      try {
+        const nav = visit.page.locator('header.site nav a');
+        expect(await nav.allTextContents()).toEqual(['Overview', 'Projects', 'Data quality']);
+        const marked = await visit.page.locator('header.site nav a[aria-current]').allTextContents();
+        expect({ page, marked }).toEqual({ page, marked: current ? [current] : [] });
+        const projects = await nav.nth(1).evaluate((a) => (a as HTMLAnchorElement).href);
+        expect(projects).toBe(`${url('index.html')}#projects`);
+      } finally {
+        await visit.page.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,99 @@
+// Long sessions are cut into pages of about 2 MB: nothing dropped, every link finds its entry.
+
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../src/build.js';
+import { linkAcrossParts, partPage, planParts } from '../src/report/session-parts.js';
+import { ALL_UTC, tempDir } from './support/fixtures.js';
+import { generatePiCorpus } from './support/pi-corpus.js';
+
+describe('planning parts', () => {
+  const section = (id: string, sizes: number[]) => ({ id, entries: sizes.map((n, i) => ({ anchor: `${id}-${i}`, html: 'x'.repeat(n) })) });
+
+  it('packs entries in order, carries a section on into the next part, and never leaves a part empty', () => {
+    const plan = planParts([section('a', [40, 40, 40]), section('b', [150, 10])], 30, 100);
+    expect(plan.parts).toEqual([
+      [{ section: 0, from: 0, to: 1 }],
+      [{ section: 0, from: 1, to: 3 }],
+      [{ section: 1, from: 0, to: 1 }],
+      [{ section: 1, from: 1, to: 2 }],
+    ]);
+    expect(plan.partOf.get('a')).toBe(0);
+    expect(plan.partOf.get('b')).toBe(2);
+    expect(plan.partOf.get('b-1')).toBe(3);
+  });
+
+  it('points links at the part holding their entry, and leaves text alone', () => {
+    const plan = planParts([section('a', [60, 60])], 0, 100);
+    const html = '<a href="#a-1">x</a> <a href="#a-0">y</a> <code>href=&quot;#a-1&quot;</code>';
+    expect(linkAcrossParts(html, 0, plan, (i) => `s-part-${i + 1}.html`)).toBe('<a href="s-part-2.html#a-1">x</a> <a href="#a-0">y</a> <code>href=&quot;#a-1&quot;</code>');
+    expect(partPage('sessions/s.html', 0)).toBe('sessions/s.html');
+    expect(partPage('sessions/s.html', 2)).toBe('sessions/s-part-3.html');
+  });
+});
+
+describe('a session of several megabytes', () => {
+  let out: string;
+  let prompts: number;
+  beforeAll(async () => {
+    const input = await tempDir();
+    const truth = await generatePiCorpus(input, { sessions: 1, seed: 11, turns: [500, 500], payloadBytes: 9000, siblingCopiesOfMissingOrigins: false });
+    prompts = truth.totals.prompts;
+    out = join(await tempDir(), 'report');
+    await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z') });
+  }, 120_000);
+
+  it('is written in parts of about 2 MB, each prompt once, with links that find their entries', async () => {
+    const partNumber = (file: string) => Number(/-part-(\d+)\.html$/.exec(file)?.[1] ?? 1);
+    const files = (await readdir(join(out, 'sessions'))).sort((a, b) => partNumber(a) - partNumber(b));
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    const html = new Map<string, string>();
+    for (const file of files) {
+      expect((await stat(join(out, 'sessions', file))).size).toBeLessThan(2_200_000);
+      html.set(file, await readFile(join(out, 'sessions', file), 'utf8'));
+    }
+    const all = [...html.values()];
+    // Each part's outline lists its own prompts: together, each prompt once, each on the part it names.
+    const targets = files.flatMap((file) => {
+      const page = html.get(file) as string;
+      const start = page.indexOf('<nav class="outline"');
+      if (start === -1) return [];
+      const outline = page.slice(start, page.indexOf('</nav>', start));
+      return [...outline.matchAll(/href="#(e-[^"]+)"/g)].map((m) => ({ file, anchor: m[1] as string }));
+    });
+    expect(targets).toHaveLength(prompts);
+    expect(new Set(targets.map((t) => t.anchor)).size).toBe(prompts);
+    for (const { file, anchor } of targets) expect(html.get(file), anchor).toContain(`id="${anchor}"`);
+    // Every link to an entry on another part names a part that has that entry.
+    for (const page of all) {
+      for (const [, file, anchor] of page.matchAll(/href="([^"#]*-part-\d+\.html|[^"#/]*\.html)?#(e-[^"]+)"/g)) {
+        if (!file) continue;
+        expect(html.get(file), `${file}#${anchor}`).toContain(`id="${anchor}"`);
+      }
+    }
+    expect(all[1]).toMatch(/Part 2 of \d+/);
+  });
+});
+
+describe('a single line of 30 MB', () => {
+  it('builds: what cannot be shown is cut with a note and a count, and no page is much over 2 MB', async () => {
+    const input = join(await tempDir(), 'in');
+    await mkdir(input);
+    const at = (s: number) => new Date(Date.UTC(2026, 10, 1, 10, 0, s)).toISOString();
+    const lines = [
+      { type: 'session', version: 3, id: 'huge-line', timestamp: at(0), cwd: '/home/ana/shop' },
+      { type: 'message', id: 'p1', parentId: null, timestamp: at(1), message: { role: 'user', content: `Look at this log:\n${'0123456789 abcdefghij\n'.repeat(1_400_000)}` } },
+      { type: 'message', id: 'p2', parentId: 'p1', timestamp: at(2), message: { role: 'user', content: 'And the end of it?' } },
+    ];
+    await writeFile(join(input, 's.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const out = join(await tempDir(), 'report');
+    await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z') });
+    const pages = await readdir(join(out, 'sessions'));
+    const html = await Promise.all(pages.map((p) => readFile(join(out, 'sessions', p), 'utf8')));
+    for (const page of html) expect(Buffer.byteLength(page)).toBeLessThan(2_200_000);
+    const all = html.join('');
+    expect(all).toMatch(/… [\d,]+ more characters not shown in the report\./);
+    expect(all).toContain('And the end of it?');
+  }, 60_000);
+});

@@ -1,0 +1,211 @@
+// Tool calls as a reader sees them on a session page: each tool shown as what it does (a command
+// and its output, a file read or written as highlighted code, a coloured diff, a search's pattern),
+// code coloured by classes within the size caps, and every text from the session still escaped.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { entryView, toolCallsOf, type ConversationContext } from '../src/report/conversation.js';
+import { highlightBudget, MAX_HIGHLIGHT_BLOCK, type HighlightBudget } from '../src/report/highlight.js';
+import { createRenderer, type LayoutView, type PageRenderer } from '../src/report/render.js';
+import { loadTemplates } from '../src/package-files.js';
+import type { Block, Entry, ToolDiff, ToolEffect } from '../src/types.js';
+import { liveMarkup } from './support/html.js';
+import { prompt, reply } from './support/session-builders.js';
+
+let renderer: PageRenderer;
+
+beforeAll(async () => {
+  // The real entry partials, inside a page that is only the entries.
+  const templates = await loadTemplates();
+  renderer = createRenderer({
+    ...templates,
+    layout: '<%~ it.body %>',
+    entries: "<% for (const entry of it.view.entries) { %><%~ include('@partials/entry', { entry }) %><% } %>",
+  });
+});
+
+/** The stand-in layout above reads nothing of it. */
+const LAYOUT = {} as LayoutView;
+
+function context(entries: readonly Entry[], budget: HighlightBudget): ConversationContext {
+  return {
+    time: { timeZone: 'UTC' },
+    agent: 'Pi',
+    copied: () => false,
+    outsidePeriod: () => false,
+    labels: new Map(),
+    hidden: new Set(),
+    forksAt: () => [],
+    hasEntry: () => true,
+    priceOf: () => ({ cost: null, state: 'unpriced', key: null, tier: null, missing: [], note: null, subscription: false }),
+    toolCalls: toolCallsOf(entries),
+    highlight: budget,
+  };
+}
+
+/** The page's HTML for these entries, as the session page renders them. */
+function page(entries: Entry[], budget = highlightBudget()): string {
+  const ctx = context(entries, budget);
+  return renderer.render('entries', LAYOUT, { entries: entries.map((e) => entryView(e, ctx)) });
+}
+
+function effect(action: ToolEffect['action'], summary: string, more: Partial<ToolEffect> = {}): ToolEffect {
+  return { action, paths: [], command: null, summary, ...more };
+}
+
+/** A reply whose only content is one tool call. */
+function call(id: string, name: string, args: unknown, toolEffect: ToolEffect): Entry {
+  return withContent(reply(`r-${id}`, '2026-11-01T10:00:00Z', null), [{ type: 'toolCall', id, name, arguments: args, argumentsError: null, effect: toolEffect }]);
+}
+
+function withContent(entry: Entry, content: Block[]): Entry {
+  if (entry.kind !== 'reply') throw new Error('a reply was expected');
+  return { ...entry, content };
+}
+
+function result(id: string, toolName: string, text: string, extra: { diff?: ToolDiff; isError?: boolean } = {}): Entry {
+  const base = prompt(`t-${id}`, '2026-11-01T10:00:01Z', '');
+  return {
+    key: base.key,
+    id: base.id,
+    parentId: null,
+    timestamp: base.timestamp,
+    line: base.line,
+    usage: [],
+    recovered: false,
+    kind: 'toolResult',
+    toolCallId: id,
+    toolName,
+    content: [{ type: 'text', text }],
+    isError: extra.isError ?? false,
+    subagents: [],
+    diff: extra.diff ?? null,
+    change: null,
+    commits: [],
+    nestedCalls: [],
+  };
+}
+
+const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join('\n');
+
+describe('a shell call', () => {
+  it('shows its command and the first lines of its output, the rest folded as "N more lines"', () => {
+    const html = page([
+      call('c1', 'bash', { command: 'npm test' }, effect('shell', 'npm test', { command: 'npm test' })),
+      result('c1', 'bash', numbered(40)),
+    ]);
+    expect(html).toContain('<code class="tool-summary">npm test</code>');
+    expect(html).toContain('<pre class="output">line 1\nline 2\n');
+    expect(html).toContain('<summary>28 more lines</summary>');
+    expect(html).toMatch(/<details class="tool-output more-lines"><summary>28 more lines<\/summary><pre class="output">line 13\n/);
+  });
+
+  it('keeps a long command to one line in the summary and shows it whole as highlighted shell', () => {
+    const script = 'cat > notes.txt <<EOF\nfirst\nsecond\nEOF\necho "done"';
+    const html = page([call('c2', 'bash', { command: script }, effect('shell', script, { command: script }))]);
+    expect(html).toContain('<code class="tool-summary">cat &gt; notes.txt &lt;&lt;EOF …</code>');
+    expect(html).toContain('<code class="hl language-bash">');
+    expect(html).toContain('<span class="hljs-string">&quot;done&quot;</span>');
+  });
+});
+
+describe('a plan or any long summary', () => {
+  it('is cut to one readable line, the whole text kept in the folded arguments', () => {
+    const plan = `## Plan\n\n${'Refactor the cart module so totals are computed once. '.repeat(20)}\n\n1. step one\n2. step two`;
+    const html = page([call('c3', 'ExitPlanMode', { plan }, effect('other', plan))]);
+    const summary = /<code class="tool-summary">([^<]*)<\/code>/.exec(html)?.[1] ?? '';
+    expect(summary).toBe('## Plan …');
+    expect(html).toContain('2. step two');
+    const long = 'x'.repeat(500);
+    expect(/<code class="tool-summary">([^<]*)<\/code>/.exec(page([call('c4', 'other', { long }, effect('other', long))]))?.[1]).toHaveLength(160);
+  });
+});
+
+describe('a write call', () => {
+  it('shows the path and the file as code highlighted in its language, not as escaped JSON', () => {
+    const file = 'export function total(items: number[]): number {\n  return items.reduce((a, b) => a + b, 0);\n}\n';
+    const html = page([
+      call('w1', 'write', { path: 'src/cart.ts', content: file }, effect('write', 'src/cart.ts', { paths: ['src/cart.ts'], fileContent: file })),
+      result('w1', 'write', 'Successfully wrote 96 bytes to src/cart.ts'),
+    ]);
+    expect(html).toContain('<summary>writes <span class="path">src/cart.ts</span> · 3 lines</summary>');
+    expect(html).toContain('<code class="hl language-ts"><span class="hljs-keyword">export</span> <span class="hljs-keyword">function</span>');
+    // The file once, as code; the arguments name it instead of repeating it as JSON.
+    expect(html).toContain('&quot;content&quot;: &quot;[the file, shown above]&quot;');
+    expect(html).not.toContain('\\n  return items');
+  });
+});
+
+describe('an edit call', () => {
+  it('shows its diff with added and removed lines coloured', () => {
+    const diff: ToolDiff = { format: 'unified', text: '--- a/src/cart.ts\n+++ b/src/cart.ts\n@@ -1,1 +1,1 @@\n-const rate = 1;\n+const rate = 2;' };
+    const html = page([
+      call('e1', 'edit', {}, effect('edit', 'src/cart.ts', { paths: ['src/cart.ts'] })),
+      result('e1', 'edit', 'Edited src/cart.ts', { diff }),
+    ]);
+    expect(html).toContain('<span class="d-del">-const rate = 1;</span><span class="d-add">+const rate = 2;</span>');
+  });
+});
+
+describe('a read call', () => {
+  it('shows the path and the content as code in the file language, line numbers taken off', () => {
+    const content = '     1→def total(items):\n     2→    return sum(items)';
+    const html = page([
+      call('r1', 'Read', { file_path: 'shop/cart.py' }, effect('read', 'shop/cart.py', { paths: ['shop/cart.py'] })),
+      result('r1', 'Read', content),
+    ]);
+    expect(html).toContain('<code class="tool-summary">shop/cart.py</code>');
+    expect(html).toContain('<span class="path">shop/cart.py · 2 lines</span>');
+    expect(html).toContain('<code class="hl language-py"><span class="hljs-keyword">def</span> <span class="hljs-title function_">total</span>');
+    expect(html).not.toContain('1→');
+  });
+
+  it('shows a file of unknown type plain, not guessed', () => {
+    const html = page([
+      call('r2', 'read', { path: 'notes.unknownext' }, effect('read', 'notes.unknownext', { paths: ['notes.unknownext'] })),
+      result('r2', 'read', 'function x() { return 1 }'),
+    ]);
+    expect(html).toContain('<code class="hl">function x() { return 1 }</code>');
+  });
+});
+
+describe('a search call', () => {
+  it('shows its pattern and its results by their first lines', () => {
+    const html = page([
+      call('g1', 'grep', { pattern: 'TODO|FIXME', path: 'src' }, effect('search', 'TODO|FIXME  in src', { pattern: 'TODO|FIXME' })),
+      result('g1', 'grep', 'src/a.ts:1: TODO one\nsrc/b.ts:9: FIXME two'),
+    ]);
+    expect(html).toContain('<p class="tool-field">pattern <code>TODO|FIXME</code></p>');
+    expect(html).toContain('<pre class="output">src/a.ts:1: TODO one\nsrc/b.ts:9: FIXME two</pre>');
+  });
+});
+
+describe('code from a session', () => {
+  const hostile = '</code></pre><script>alert(1)</script><img src=x onerror=alert(2)>';
+
+  it('stays escaped when highlighted, in a written file, a file read and a Markdown fence', () => {
+    const html = page([
+      call('h1', 'write', {}, effect('write', 'x.ts', { paths: ['x.ts'], fileContent: `const s = "${hostile}";` })),
+      call('h2', 'read', {}, effect('read', 'x.html', { paths: ['x.html'] })),
+      result('h2', 'read', hostile),
+      withContent(reply('h3', '2026-11-01T10:00:00Z', null), [{ type: 'text', text: `\`\`\`html\n${hostile}\n\`\`\`` }]),
+    ]);
+    expect(liveMarkup(html)).toEqual([]);
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;');
+  });
+
+  it('is shown plain past the block cap, and the page says so', () => {
+    const big = 'const x = 1;\n'.repeat(Math.ceil(MAX_HIGHLIGHT_BLOCK / 13) + 1);
+    const html = page([call('b1', 'write', {}, effect('write', 'big.ts', { paths: ['big.ts'], fileContent: big }))]);
+    expect(html).not.toContain('hljs-keyword');
+    expect(html).toContain('<p class="note code-note">shown without colours: longer than 50 KB</p>');
+  });
+
+  it('is shown plain once the page has spent its highlighting budget, and the page says so', () => {
+    const block = 'const x = 1;\n'.repeat(10);
+    const entries = Array.from({ length: 3 }, (_, i) => call(`p${i}`, 'write', {}, effect('write', `f${i}.ts`, { paths: [`f${i}.ts`], fileContent: block })));
+    const html = page(entries, highlightBudget(block.length * 2));
+    expect(html.match(/<code class="hl language-ts">/g)).toHaveLength(2);
+    expect(html).toContain('shown without colours: this page already highlights 200 KB of code');
+  });
+});

@@ -1,0 +1,108 @@
+// The session tree's SVG: a legend, marks for errors and compactions, labels on their nodes,
+// each branch tied to its section, drawing attributes of its own, and a bounded size when large.
+
+import { describe, expect, it } from 'vitest';
+import { splitBranches } from '../src/model/branches.js';
+import { buildTree } from '../src/model/tree.js';
+import { treeSvg, type TreeSvgOptions } from '../src/report/svg/tree.js';
+import type { Entry } from '../src/types.js';
+import { prompt, reply } from './support/session-builders.js';
+
+const onePage: TreeSvgOptions = { hrefOf: (e) => `#e-${e.id}`, copied: () => false, describe: (e) => (e.kind === 'prompt' ? `prompt ${e.id}` : e.kind) };
+
+function compaction(id: string, parentId: string): Entry {
+  return { key: id, id, parentId, timestamp: null, line: 0, usage: [], recovered: false, kind: 'compaction', summary: 'summary', tokensBefore: 1000, firstKeptEntryId: null };
+}
+
+function label(id: string, parentId: string, targetId: string, text: string): Entry {
+  return { key: id, id, parentId, timestamp: null, line: 0, usage: [], recovered: false, kind: 'label', targetId, label: text };
+}
+
+/** p1 → r1 → p2 → r2 (an error), and a second branch from r1: p3 → a compaction → p4 → r4. */
+const BRANCHED: Entry[] = [
+  prompt('p1', null, 'first'),
+  reply('r1', null, null, { parentId: 'p1' }),
+  prompt('p3', null, 'other way', 'r1'),
+  compaction('c1', 'p3'),
+  prompt('p4', null, 'after compaction', 'c1'),
+  reply('r4', null, null, { parentId: 'p4' }),
+  prompt('p2', null, 'second', 'r1'),
+  reply('r2', null, null, { parentId: 'p2', outcome: 'error' }),
+  label('l1', 'r2', 'p2', 'checkpoint'),
+];
+
+function svgOf(entries: readonly Entry[], options: TreeSvgOptions = onePage): string {
+  const tree = buildTree(entries);
+  return treeSvg(tree, splitBranches(tree), options);
+}
+
+/** The `<a>` of the row whose link goes to `href`. */
+function rowLinkingTo(svg: string, href: string): string {
+  return new RegExp(`<a href="${href}" class="node[^"]*">.*?</a>`).exec(svg)?.[0] ?? '';
+}
+
+describe('the tree SVG', () => {
+  const svg = svgOf(BRANCHED);
+
+  it('has a legend for the active path, abandoned branches, copied, error and compaction nodes', () => {
+    const legend = /<g class="legend".*?<\/g><\/g>/.exec(svg)?.[0] ?? '';
+    for (const word of ['active path', 'abandoned branch', 'copied from another file', 'error reply', 'compaction']) expect(legend).toContain(word);
+  });
+
+  it('marks a turn with an error reply in the error colour and says "error"', () => {
+    expect(rowLinkingTo(svg, '#e-p2')).toMatch(/class="node [^"]*error/);
+    expect(rowLinkingTo(svg, '#e-p2')).toContain(' · error');
+    expect(svg).toMatch(/<circle [^>]*class="mark [^"]*error[^"]*"[^>]*stroke="#b42318"/);
+  });
+
+  it('draws a turn holding a compaction as a diamond', () => {
+    expect(svg).toMatch(/<path d="M[^"]*z" class="mark [^"]*compaction/);
+    expect(rowLinkingTo(svg, '#e-p3')).toContain(' · compaction');
+  });
+
+  it('shows a label on the node it names', () => {
+    expect(rowLinkingTo(svg, '#e-p2')).toContain('[checkpoint]');
+  });
+
+  it('links each branch to its "Branch N" section, on the page that holds the branch', () => {
+    expect(svg).toContain('<a href="#branch-2" class="branch-tag">');
+    const split = svgOf(BRANCHED, { ...onePage, hrefOf: (e) => `part-${e.id === 'p3' ? 2 : 1}.html#e-${e.id}` });
+    expect(split).toContain('<a href="part-2.html#branch-2" class="branch-tag">');
+    expect(split).toContain('<a href="part-1.html#e-p1"');
+  });
+
+  it('carries its own drawing attributes: sized, edges as unfilled strokes, a font', () => {
+    expect(svg).toMatch(/^<svg [^>]*width="\d+" height="\d+"[^>]*font-family="[^"]+" font-size="12"/);
+    expect(svg).toMatch(/<g class="edges" fill="none" stroke="#[0-9a-f]{6}" stroke-width="2">/);
+    expect(svg).toMatch(/<g class="marks" fill="#ffffff" stroke="#[0-9a-f]{6}" stroke-width="2">/);
+  });
+});
+
+describe('a tree of thousands of turns', () => {
+  /** 5,000 turns in a line, with an error every 500th and a side branch every 1,000th. */
+  function longSession(): Entry[] {
+    const entries: Entry[] = [];
+    let parent: string | null = null;
+    for (let i = 0; i < 5000; i += 1) {
+      entries.push(prompt(`p${i}`, null, `turn ${i}`, parent));
+      entries.push(reply(`r${i}`, null, null, { parentId: `p${i}`, outcome: i % 500 === 250 ? 'error' : 'ok' }));
+      if (i % 1000 === 500) entries.push(prompt(`side${i}`, null, `side ${i}`, `r${i}`));
+      parent = `r${i}`;
+    }
+    return entries;
+  }
+
+  it('folds runs of plain turns, keeps the marked ones, and stays small', () => {
+    const started = performance.now();
+    const svg = svgOf(longSession());
+    const elapsed = performance.now() - started;
+    const rows = svg.match(/class="node /g)?.length ?? 0;
+    expect(rows).toBeGreaterThan(100);
+    expect(rows).toBeLessThan(400);
+    expect(svg.match(/class="node [^"]*error/g)?.length).toBe(10);
+    expect(svg).toMatch(/⋯ \d+ turns in a line/);
+    expect(Number(/height="(\d+)"/.exec(svg)?.[1])).toBeLessThan(10_000);
+    expect(svg.length).toBeLessThan(150_000);
+    expect(elapsed).toBeLessThan(2000);
+  });
+});
