@@ -79,6 +79,8 @@ function formatBytes(bytes: number): string {
 interface StatsFlags extends ScopeFlags {
   by: StatsGrouping;
   json?: boolean;
+  /** False with --no-cache. */
+  cache: boolean;
 }
 
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
@@ -109,7 +111,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .description('print totals as terminal tables or JSON, without writing pages')
     .argument('[inputs...]', 'session files or folders (searched recursively); default: the agents\' own folders')
     .addOption(new Option('--by <grouping>', 'one row per').choices(STATS_GROUPINGS).default('month'))
-    .option('--json', 'print JSON (schema in the README) instead of tables');
+    .option('--json', 'print JSON (schema in the README) instead of tables')
+    .option('--no-cache', 'read every file again instead of reusing what an earlier run read from unchanged files');
   scopeOptions(statsCommand)
     .option('-q, --quiet', 'no progress, even on a terminal')
     .action(async (inputs: string[], flags: StatsFlags) => {
@@ -267,6 +270,7 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
     const result = await stats({
       inputs,
       by: flags.by,
+      cache: flags.cache,
       scope: scopeOf(flags),
       pricesFile: flags.prices ?? null,
       priceSubscriptions: flags.priceSubscriptions ?? false,

@@ -2,6 +2,7 @@
 // checked → made fit to share → a ledger per session. The content (texts, tool output) is kept
 // only when pages will be rendered from it; `stats` drops it as soon as the ledger is made.
 
+import { NO_CACHE, type CachedOutcome, type LedgerCache } from './cache/ledger-cache.js';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { ledgerOf, type SessionKey, type SessionLedger } from './ledger/ledger.js';
 import type { Sharer } from './share/share.js';
@@ -31,6 +32,8 @@ export interface CollectOptions {
   progress?: ((message: string) => void) | undefined;
   /** What discovery could not search (folders it could not list, links it did not follow), listed first. */
   discoveryNotes?: readonly Diagnostic[];
+  /** Ledgers of files read before; used only for ledgers made without content or sharing. */
+  cache?: LedgerCache;
 }
 
 /** Files read at once: reading is I/O-bound, and each file in flight holds its entries. */
@@ -42,6 +45,21 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const diagnosticsByFile: Diagnostic[][] = new Array(paths.length).fill([]);
   const content = new Map<SessionKey, SessionFile>();
   const keys = new Set<SessionKey>();
+  // A cached ledger is the plain reading of a file: never one made fit to share, nor one whose content pages need.
+  const cache = options.cache && !options.keepContent && sharer === null ? options.cache : NO_CACHE;
+  /** Files a reading under its place in the input order; returns the session's key. */
+  const place = (index: number, outcome: CachedOutcome): SessionKey | null => {
+    if (outcome.kind === 'skipped') {
+      diagnosticsByFile[index] = outcome.diagnostics;
+      return null;
+    }
+    // Two files whose paths read the same once redacted (~/a.jsonl) stay two sessions.
+    const ledger = keys.has(outcome.ledger.key) ? { ...outcome.ledger, key: `${outcome.ledger.key}#${index}` } : outcome.ledger;
+    keys.add(ledger.key);
+    ledgers[index] = ledger;
+    diagnosticsByFile[index] = outcome.diagnostics;
+    return ledger.key;
+  };
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -49,19 +67,25 @@ export async function collect(paths: readonly string[], options: CollectOptions)
       const index = next++;
       const path = paths[index] as string;
       try {
-        const outcome = await readSessionFile(path);
-        if (outcome.kind === 'session') {
-          outcome.file.diagnostics.push(...checkUsageNumbers(outcome.file));
-          const file = sharer ? sharer.file(outcome.file) : outcome.file;
-          const ledger = ledgerOf(file);
-          // Two files whose paths read the same once redacted (~/a.jsonl) stay two sessions.
-          if (keys.has(ledger.key)) ledger.key = `${ledger.key}#${index}`;
-          keys.add(ledger.key);
-          ledgers[index] = ledger;
-          diagnosticsByFile[index] = file.diagnostics;
-          if (options.keepContent) content.set(ledger.key, file);
+        const identity = await cache.identify(path);
+        const cached = identity === null ? null : await cache.get(identity);
+        if (cached) {
+          place(index, cached);
         } else {
-          diagnosticsByFile[index] = sharer ? outcome.diagnostics.map((d) => sharer.diagnostic(d)) : outcome.diagnostics;
+          const outcome = await readSessionFile(path);
+          let read: CachedOutcome;
+          if (outcome.kind === 'session') {
+            outcome.file.diagnostics.push(...checkUsageNumbers(outcome.file));
+            const file = sharer ? sharer.file(outcome.file) : outcome.file;
+            read = { kind: 'session', ledger: ledgerOf(file), diagnostics: file.diagnostics };
+            const key = place(index, read);
+            if (options.keepContent && key !== null) content.set(key, file);
+          } else {
+            read = { kind: 'skipped', diagnostics: sharer ? outcome.diagnostics.map((d) => sharer.diagnostic(d)) : outcome.diagnostics };
+            place(index, read);
+          }
+          // An unreadable file is asked again next time: its permissions may change without its contents.
+          if (identity !== null && !read.diagnostics.some((d) => d.reason === 'unreadable-file')) await cache.put(path, identity, read);
         }
       } catch (error) {
         // Whatever one file does to a reader costs that file, never the others.

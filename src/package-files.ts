@@ -1,8 +1,9 @@
 // bough's own files shipped beside the compiled code: templates, page assets, sample sessions.
 // Read-only; nothing here touches session data.
 
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { filesUnder } from './files-under.js';
 import { fileURLToPath } from 'node:url';
 import type { TemplateSources } from './report/render.js';
@@ -32,4 +33,22 @@ export async function loadAssets(): Promise<Map<string, Buffer>> {
   const assets = new Map<string, Buffer>();
   for (const path of await filesUnder(root)) assets.set(path, await readFile(join(root, path)));
   return assets;
+}
+
+let stamp: Promise<string> | null = null;
+
+/**
+ * Names the code that is running: bough's version and a hash of its own code files. Whatever
+ * bough cached is used only by the very code that wrote it.
+ */
+export function codeStamp(): Promise<string> {
+  stamp ??= (async () => {
+    const code = dirname(fileURLToPath(import.meta.url));
+    const hash = createHash('sha256').update(await packageVersion());
+    for (const path of (await filesUnder(code)).sort()) {
+      if (/\.(js|ts)$/.test(path)) hash.update(path).update(await readFile(join(code, path)));
+    }
+    return hash.digest('hex').slice(0, 32);
+  })();
+  return stamp;
 }

@@ -2,7 +2,9 @@
 // content is dropped as soon as its ledger is made), so it needs no page content at all.
 
 import { reportContext, noSessionsSentence, type ReportOptions } from './build.js';
+import { cacheDir, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
 import { collect } from './collect.js';
+import { codeStamp } from './package-files.js';
 import { discover, type Place } from './discover.js';
 import { BoughError } from './errors.js';
 import { scopeLabel } from './ledger/scope.js';
@@ -14,6 +16,8 @@ import { statsTable } from './report/stats-table.js';
 
 export interface StatsOptions extends ReportOptions {
   by: StatsGrouping;
+  /** Read ledgers of unchanged files from the cache (and store new ones); false for `--no-cache`. */
+  cache?: boolean;
 }
 
 export interface StatsResult {
@@ -27,7 +31,8 @@ export interface StatsResult {
 export async function stats(options: StatsOptions): Promise<StatsResult> {
   const discovery = await discover(options.inputs, options.environment, options.scope.sources);
   options.discovered?.(discovery);
-  const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics });
+  const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), await codeStamp());
+  const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache });
   if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery));
   const { data } = await reportContext(discovery, collected, options);
   return {

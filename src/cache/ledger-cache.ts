@@ -1,0 +1,183 @@
+// Ledgers cached per session file, so a second `bough stats` reads only the files that changed.
+// An entry is found by the file's real path, size, modification time and a hash of its head and
+// tail, plus the code that made it (bough's version and a hash of its own files): a change to any
+// of them misses. Entries are checked against a schema when read: a damaged, foreign or older
+// entry is ignored and written anew, never trusted. Only the cache folder is ever written.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
+import type { Environment } from '../environment.js';
+import type { SessionLedger } from '../ledger/ledger.js';
+import { SOURCES } from '../types.js';
+
+/** Where the cache lives: $BOUGH_CACHE_DIR, else $XDG_CACHE_HOME/bough, else ~/.cache/bough. */
+export function cacheDir(environment: Environment): string {
+  const { env, home } = environment;
+  if (env['BOUGH_CACHE_DIR']) return env['BOUGH_CACHE_DIR'];
+  return join(env['XDG_CACHE_HOME'] || join(home, '.cache'), 'bough');
+}
+
+/** What reading one file gave: its ledger and problems, or why it is not a session. */
+export type CachedOutcome = { kind: 'session'; ledger: SessionLedger; diagnostics: Diagnostic[] } | { kind: 'skipped'; diagnostics: Diagnostic[] };
+
+export interface LedgerCache {
+  /** The file's identity now, or null when it cannot be taken (the file is then read, not cached). */
+  identify(path: string): Promise<string | null>;
+  get(identity: string): Promise<CachedOutcome | null>;
+  /** Stores an outcome if the file still has the identity it had before it was read. */
+  put(path: string, identity: string, outcome: CachedOutcome): Promise<void>;
+}
+
+/** Bytes hashed at each end of a file: an append or an edit in place changes one of them, or the size. */
+const EDGE_BYTES = 64 * 1024;
+const FORMAT = 1;
+
+/**
+ * `codeStamp` names the code that makes ledgers (bough's version and a hash of its files): a
+ * cache written by other code is never read.
+ */
+export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
+  const folder = join(dir, 'ledgers');
+  let made: Promise<unknown> | null = null;
+  const fileOf = (identity: string) => join(folder, identity.slice(0, 2), `${identity}.json`);
+  return {
+    async identify(path) {
+      try {
+        const real = await realpath(path);
+        const info = await stat(real);
+        if (!info.isFile()) return null;
+        const hash = createHash('sha256').update(`${FORMAT}\0${codeStamp}\0${real}\0${info.size}\0${info.mtimeMs}\0`);
+        const handle = await open(real, 'r');
+        try {
+          const buffer = Buffer.alloc(Math.min(EDGE_BYTES, info.size));
+          await handle.read(buffer, 0, buffer.length, 0);
+          hash.update(buffer);
+          if (info.size > EDGE_BYTES) {
+            await handle.read(buffer, 0, buffer.length, Math.max(EDGE_BYTES, info.size - EDGE_BYTES));
+            hash.update(buffer);
+          }
+        } finally {
+          await handle.close();
+        }
+        return hash.digest('hex');
+      } catch {
+        return null;
+      }
+    },
+    async get(identity) {
+      try {
+        const parsed = cachedSchema.safeParse(JSON.parse(await readFile(fileOf(identity), 'utf8')));
+        if (!parsed.success || parsed.data.identity !== identity) return null;
+        return parsed.data.outcome as CachedOutcome;
+      } catch {
+        return null;
+      }
+    },
+    async put(path, identity, outcome) {
+      try {
+        // A file that changed while it was read is not cached under the identity it had before.
+        if ((await this.identify(path)) !== identity) return;
+        made ??= mkdir(folder, { recursive: true });
+        await made;
+        const target = fileOf(identity);
+        await mkdir(join(folder, identity.slice(0, 2)), { recursive: true });
+        const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+        await writeFile(temporary, JSON.stringify({ format: FORMAT, identity, outcome }));
+        await rename(temporary, target).catch(async (error: unknown) => {
+          await rm(temporary, { force: true });
+          throw error;
+        });
+      } catch {
+        // A cache that cannot be written costs speed next time, never this run.
+      }
+    },
+  };
+}
+
+/** A cache that holds nothing (`--no-cache`, or content that is redacted or kept for pages). */
+export const NO_CACHE: LedgerCache = {
+  identify: async () => null,
+  get: async () => null,
+  put: async () => {},
+};
+
+// ─────────────── the shape a cache entry must have to be used ───────────────
+
+const count = z.number().int().nonnegative();
+const time = z.number().finite().nullable();
+const text = z.string();
+const diagnosticSchema = z.object({
+  reason: z.string().refine((r): r is DiagnosticReason => r in DIAGNOSTIC_REASONS),
+  file: text,
+  line: count.nullable(),
+  detail: text,
+  skippedLine: z.boolean(),
+});
+const usageSchema = z.object({
+  key: text,
+  time,
+  origin: z.enum(['reply', 'tool', 'summary', 'subagent', 'usage-entry']),
+  provider: text.nullable(),
+  model: text.nullable(),
+  modelGuessed: z.boolean(),
+  recordedCostFromProvider: z.boolean(),
+  recordedCost: z.number().finite().nullable(),
+  outputPartial: z.boolean(),
+  input: count,
+  output: count,
+  cacheRead: count,
+  cacheWrite: count,
+  cacheWrite1h: count,
+  reasoning: count,
+});
+const entrySchema = z.object({
+  key: text,
+  id: text,
+  time,
+  turn: z.enum(['prompt', 'reply']).nullable(),
+  outcome: z.enum(['ok', 'error', 'aborted', 'length']).nullable(),
+  usage: z.array(usageSchema),
+  calls: z.array(z.object({ name: text, action: z.enum(['read', 'write', 'edit', 'shell', 'search', 'list', 'delegate', 'other']), paths: z.array(text) })),
+  result: z
+    .object({
+      failed: z.boolean(),
+      path: text.nullable(),
+      added: count,
+      removed: count,
+      commits: z.array(z.object({ landed: z.boolean(), line: text.nullable(), message: text.nullable() })),
+    })
+    .nullable(),
+});
+const ledgerSchema = z.object({
+  key: text,
+  source: z.enum(SOURCES),
+  path: text,
+  size: count,
+  mtime: z.number().finite(),
+  sessionId: text,
+  cwd: text.nullable(),
+  name: text.nullable(),
+  title: text,
+  startedAt: time,
+  parentFile: text.nullable(),
+  parentSessionId: text.nullable(),
+  namedByAgent: z.boolean(),
+  subagentOf: text.nullable(),
+  subagentLabel: text.nullable(),
+  entryTitles: z.array(z.object({ entryId: text, title: text })),
+  formatVersion: z.number().finite(),
+  branches: count,
+  damaged: count,
+  entries: z.array(entrySchema),
+});
+const cachedSchema = z.object({
+  format: z.literal(FORMAT),
+  identity: text,
+  outcome: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('session'), ledger: ledgerSchema, diagnostics: z.array(diagnosticSchema) }),
+    z.object({ kind: z.literal('skipped'), diagnostics: z.array(diagnosticSchema) }),
+  ]),
+});

@@ -1,0 +1,87 @@
+// `bough stats` reuses what it read from unchanged files, and never trusts a cache it did not
+// write: a changed file, a damaged entry or a forged one is read again.
+
+import { cp, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ALL_TIME } from '../src/ledger/scope.js';
+import { stats } from '../src/stats.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
+import { generatePiCorpus } from './support/pi-corpus.js';
+
+const SCOPE = { timeZone: 'UTC', period: ALL_TIME, project: null, sources: null };
+
+async function setUp() {
+  const input = join(await tempDir(), 'in');
+  await cp(join(FIXTURES, 'pi'), input, { recursive: true });
+  const cacheDir = join(await tempDir(), 'cache');
+  const run = (cache = true) => stats({ inputs: [input], by: 'session', scope: SCOPE, cache, environment: { env: { BOUGH_CACHE_DIR: cacheDir }, home: '/nonexistent' } });
+  return { input, cacheDir, run };
+}
+
+async function cacheFiles(dir: string): Promise<string[]> {
+  return (await readdir(join(dir, 'ledgers'), { recursive: true })).filter((f) => f.endsWith('.json')).map((f) => join(dir, 'ledgers', f));
+}
+
+describe('the ledger cache', () => {
+  it('gives the same numbers as reading afresh, and holds one entry per file read', async () => {
+    const { input, cacheDir, run } = await setUp();
+    const fresh = await run(false);
+    const cold = await run();
+    const warm = await run();
+    expect(cold.json).toEqual(fresh.json);
+    expect(warm.json).toEqual(fresh.json);
+    const files = (await readdir(input, { recursive: true })).filter((f) => f.endsWith('.jsonl'));
+    // Every file, session or not, has its entry: the next run skips the files that are not sessions without reading them.
+    expect((await cacheFiles(cacheDir)).length).toBe(files.length);
+  });
+
+  it('reads a file again when it gained a line', async () => {
+    const { input, run } = await setUp();
+    const before = await run();
+    const path = join(input, 'minimal-v3.jsonl');
+    const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
+    const last = JSON.parse(lines.at(-1) as string) as { id: string };
+    const added = { type: 'message', id: 'added1', parentId: last.id, timestamp: '2026-11-30T12:00:00.000Z', message: { role: 'user', content: 'One more thing', timestamp: 1764504000000 } };
+    await writeFile(path, `${lines.join('\n')}\n${JSON.stringify(added)}\n`);
+    const after = await run();
+    expect(after.json.totals.prompts).toBe(before.json.totals.prompts + 1);
+  });
+
+  it('ignores damaged and forged entries, and writes them anew', async () => {
+    const { cacheDir, run } = await setUp();
+    const truth = await run(false);
+    await run();
+    const entries = await cacheFiles(cacheDir);
+    for (const [i, file] of entries.entries()) {
+      const cached = JSON.parse(await readFile(file, 'utf8')) as { outcome: { kind: string; ledger?: { entries: { usage: { input: number }[] }[] } } };
+      if (i % 3 === 0) await writeFile(file, '{"format":1,"identity":');
+      else if (i % 3 === 1) await writeFile(file, JSON.stringify({ format: 99, something: 'else' }));
+      else if (cached.outcome.ledger) {
+        // A forged count no reader could have written: the schema refuses it, the file is read again.
+        for (const entry of cached.outcome.ledger.entries) for (const usage of entry.usage) usage.input = -1_000_000;
+        await writeFile(file, JSON.stringify(cached));
+      }
+    }
+    expect((await run()).json).toEqual(truth.json);
+    expect((await run()).json).toEqual(truth.json);
+  });
+
+  it('is used when the path, size, time and both ends of a file are unchanged (an edit in the middle that keeps them is not seen)', async () => {
+    const input = join(await tempDir(), 'big');
+    await generatePiCorpus(input, { sessions: 1, seed: 4, turns: [60, 60], payloadBytes: 4000, siblingCopiesOfMissingOrigins: false });
+    const [name] = (await readdir(input, { recursive: true })).filter((f) => f.endsWith('.jsonl'));
+    const path = join(input, name as string);
+    const cacheDir = join(await tempDir(), 'cache');
+    const run = () => stats({ inputs: [input], by: 'session', scope: SCOPE, environment: { env: { BOUGH_CACHE_DIR: cacheDir }, home: '/nonexistent' } });
+    const first = await run();
+    const info = await stat(path);
+    expect(info.size).toBeGreaterThan(300_000);
+    // Same length, same ends, same time: the middle's first prompt reworded in place.
+    const text = await readFile(path, 'utf8');
+    const middle = text.indexOf('"role":"user"', Math.floor(text.length / 2));
+    await writeFile(path, `${text.slice(0, middle)}"role":"xxxx"${text.slice(middle + 13)}`);
+    await utimes(path, info.atime, info.mtime);
+    expect((await run()).json).toEqual(first.json);
+  });
+});
