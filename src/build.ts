@@ -3,7 +3,7 @@
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
 import { resolve } from 'node:path';
-import { collect, messageOf, type Collected } from './collect.js';
+import { collect, messageOf, readContent, type Collected } from './collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, type Discovery, type Place } from './discover.js';
 import type { Environment } from './environment.js';
@@ -23,6 +23,8 @@ import { dataQualityView, indexPageView, projectPageView, sharingLine, type Over
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE } from './report/pages.js';
 import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView } from './report/render.js';
 import type { Summary } from './report/schema.js';
+import type { SessionKey, SessionLedger } from './ledger/ledger.js';
+import type { SessionFile } from './types.js';
 import { failedPageView, sessionPageView } from './report/session-page.js';
 import { sessionNeighbours, sessionPages, type RenderedPage } from './report/session-pages.js';
 import { searchIndexFiles } from './report/search-index.js';
@@ -88,7 +90,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const folder = await openReportFolder(outDir, `bough ${await packageVersion()}`);
   try {
     const searched = discovery.places;
-    const read = () => collect(discovery.files, { sharer, keepContent: true, progress: options.progress, discoveryNotes: discovery.diagnostics });
+    // Ledgers for the whole history now; each session's content is read again when its pages are written.
+    const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics });
     let collected = await read();
     let usedSamples = false;
     if (collected.ledgers.length === 0) {
@@ -104,7 +107,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
-    const summary = await writeHtmlReport(report, folder, { sharer, notice, options });
+    // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
+    const summary = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options });
     const warnings = await folder.commit();
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings };
   } catch (error) {
@@ -127,6 +131,8 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
 
 interface HtmlSink {
   sharer: Sharer;
+  /** Shares content read again for pages, the same way as `sharer` did for the ledgers. */
+  contentSharer: Sharer;
   notice: string | null;
   options: BuildOptions;
 }
@@ -135,8 +141,15 @@ interface HtmlSink {
 async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink: HtmlSink): Promise<Summary> {
   const { data, collected, table, price } = report;
   const { options, sharer } = sink;
-  const content = collected.content;
-  if (content === null) throw new Error('the HTML report needs the sessions’ content');
+  const ledgerOf = new Map(collected.ledgers.map((l) => [l.key, l]));
+  /** A session's content: kept from reading, or read again (one session at a time). */
+  const contentOf = async (key: SessionKey): Promise<SessionFile> => {
+    if (collected.content) return collected.content.get(key);
+    const path = collected.sourceOf.get(key);
+    const ledger = ledgerOf.get(key);
+    if (path === undefined || ledger === undefined) throw new Error(`no file for session ${JSON.stringify(key)}`);
+    return sameAsCounted(await readContent(path, sink.contentSharer), ledger);
+  };
   const version = await packageVersion();
   const generator = `bough ${version}`;
   const time = { timeZone: options.scope.timeZone };
@@ -176,8 +189,11 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   for (const session of data.sessions) {
     const page = pages.session(session.key);
     try {
-      const view = sessionPageView(content.get(session.key), session, {
-        subagentFile: (key) => content.get(key),
+      const file = await contentOf(session.key);
+      const subagentFiles = new Map<SessionKey, SessionFile>();
+      for (const sub of session.subagents) subagentFiles.set(sub.key, await contentOf(sub.key));
+      const view = sessionPageView(file, session, {
+        subagentFile: (key) => subagentFiles.get(key) as SessionFile,
         pages,
         time,
         price,
@@ -195,7 +211,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         await folder.write(part.page, part.html);
         pageBytes += Buffer.byteLength(part.html);
       }
-      search.add(session, content.get(session.key), next.value, projectNames.get(session.projectKey) ?? '');
+      search.add(session, file, next.value, projectNames.get(session.projectKey) ?? '');
     } catch (error) {
       // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
       const reason = messageOf(error);
@@ -233,6 +249,20 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
   await folder.write('usage.csv', usageCsv(data, price));
   return summary;
+}
+
+/**
+ * The content read again is the content that was counted: an agent still writing the file (the
+ * session bough runs in) has only appended to it, and the page shows what was counted. A file
+ * rewritten in between is a failure of that page, said on it.
+ */
+function sameAsCounted(file: SessionFile, ledger: SessionLedger): SessionFile {
+  const counted = ledger.entries.length;
+  const same = (i: number) => file.entries[i]?.key === ledger.entries[i]?.key;
+  if (file.entries.length < counted || (counted > 0 && (!same(0) || !same(counted - 1)))) {
+    throw new Error('the file changed while the report was being written; build again');
+  }
+  return file.entries.length === counted ? file : { ...file, entries: file.entries.slice(0, counted) };
 }
 
 export function noSessionsSentence(discovery: Discovery): string {

@@ -20,6 +20,8 @@ export interface Collected {
   ledgers: SessionLedger[];
   /** Null when content was not kept. */
   content: ContentStore | null;
+  /** The file each session was read from (its ledger's path may be redacted). */
+  sourceOf: ReadonlyMap<SessionKey, string>;
   /** Files skipped and every problem found in the files read, made fit to share. */
   diagnostics: Diagnostic[];
   candidates: number;
@@ -44,6 +46,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const ledgers: (SessionLedger | null)[] = new Array(paths.length).fill(null);
   const diagnosticsByFile: Diagnostic[][] = new Array(paths.length).fill([]);
   const content = new Map<SessionKey, SessionFile>();
+  const sourceOf = new Map<SessionKey, string>();
   const keys = new Set<SessionKey>();
   // A cached ledger is the plain reading of a file: never one made fit to share, nor one whose content pages need.
   const cache = options.cache && !options.keepContent && sharer === null ? options.cache : NO_CACHE;
@@ -58,6 +61,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     keys.add(ledger.key);
     ledgers[index] = ledger;
     diagnosticsByFile[index] = outcome.diagnostics;
+    sourceOf.set(ledger.key, paths[index] as string);
     return ledger.key;
   };
   let next = 0;
@@ -99,9 +103,21 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   return {
     ledgers: ledgers.filter((l): l is SessionLedger => l !== null),
     content: options.keepContent ? storeOf(content) : null,
+    sourceOf,
     diagnostics: [...(options.discoveryNotes ?? []).map((d) => (sharer ? sharer.diagnostic(d) : d)), ...diagnosticsByFile.flat()],
     candidates: paths.length,
   };
+}
+
+/**
+ * A session's content read again, for its pages: the same reading, checks and sharing as when its
+ * ledger was made, so that pages hold the content of one session at a time, not of the history.
+ */
+export async function readContent(path: string, sharer: Sharer | null): Promise<SessionFile> {
+  const outcome = await readSessionFile(path);
+  if (outcome.kind !== 'session') throw new Error(`it is no longer a session file (${outcome.diagnostics[0]?.detail ?? 'not read'})`);
+  outcome.file.diagnostics.push(...checkUsageNumbers(outcome.file));
+  return sharer ? sharer.file(outcome.file) : outcome.file;
 }
 
 /** An error's message in a line (a stack overflow says which library it came from on later lines). */

@@ -1,0 +1,60 @@
+// A build holds the ledgers of the whole history and reads each session's content again when it
+// writes that session's pages. A file the agent is still writing (the session bough runs in)
+// shows what was counted; a file rewritten in between costs its own page only.
+
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { cp, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build } from '../src/build.js';
+import type { Summary } from '../src/report/schema.js';
+import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
+
+async function buildChanging(change: (path: string) => void): Promise<{ summary: Summary; pages: Map<string, string> }> {
+  const input = join(await tempDir(), 'in');
+  await cp(join(FIXTURES, 'pi'), input, { recursive: true });
+  const path = join(input, 'minimal-v3.jsonl');
+  const out = join(await tempDir(), 'report');
+  let changed = false;
+  await build({
+    inputs: [input],
+    out,
+    scope: ALL_UTC,
+    environment: { env: {}, home: '/nonexistent' },
+    now: new Date('2026-12-01T00:00:00Z'),
+    // Called once the ledgers are made, before any page is written.
+    progress: (message) => {
+      if (!changed && message.startsWith('counting')) {
+        changed = true;
+        change(path);
+      }
+    },
+  });
+  const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+  const pages = new Map<string, string>();
+  for (const name of await readdir(join(out, 'sessions'))) pages.set(`sessions/${name}`, await readFile(join(out, 'sessions', name), 'utf8'));
+  return { summary, pages };
+}
+
+describe('content read again for pages', () => {
+  it('shows what was counted when the agent appended to the file meanwhile', async () => {
+    const { summary, pages } = await buildChanging((path) =>
+      appendFileSync(path, `${JSON.stringify({ type: 'message', id: 'late', parentId: null, timestamp: '2026-11-30T12:00:00.000Z', message: { role: 'user', content: 'Written during the build' } })}\n`),
+    );
+    const session = summary.sessions.find((s) => s.file.endsWith('minimal-v3.jsonl'));
+    expect(summary.diagnostics.byReason['page-failed']).toBeUndefined();
+    const page = pages.get(session?.page as string) as string;
+    expect(page).not.toContain('Written during the build');
+    expect(page).toContain('kind-prompt');
+  });
+
+  it('fails only the page of a file rewritten meanwhile, and says so', async () => {
+    const { summary, pages } = await buildChanging((path) =>
+      writeFileSync(path, `${JSON.stringify({ type: 'session', version: 3, id: 'other', timestamp: '2026-11-30T12:00:00.000Z', cwd: '/x' })}\n`),
+    );
+    expect(summary.diagnostics.byReason['page-failed']).toBe(1);
+    const session = summary.sessions.find((s) => s.file.endsWith('minimal-v3.jsonl'));
+    expect(pages.get(session?.page as string)).toContain('the file changed while the report was being written');
+    expect(summary.sessions.length).toBeGreaterThan(5);
+  });
+});
