@@ -1,57 +1,95 @@
-// `npm run bench`: builds reports (and runs `stats --json`) over generated Pi corpora with the
-// installed CLI and reports medians of wall time and peak memory. Speed is checked here, never
-// in a timed unit test.
+// `npm run bench`: one table, measured in one run, over a generated corpus of every agent bough
+// reads (by size share: Pi, Claude Code, Codex). Speed is checked here, never in a timed unit test.
 //
-//   npm run bench -- [--mb 200] [--runs 3] [--keep DIR]
+//   npm run bench -- [--mb 200] [--runs 3] [--keep DIR] [--json]
 //
-// Each run starts a fresh `node bin/bough.js build` process; its peak RSS is read from
-// /proc/<pid>/status (VmHWM) by the measuring process. The machine is noisy: compare medians
-// and ratios from one run of this script, not numbers across runs.
+// Rows: the floor (a bare read + JSON.parse of every line, bench/floor.ts), `bough stats --json`,
+// a cold `bough build`, and ccusage on the same files when it is on PATH. Each command runs in a
+// fresh process; its peak RSS is read from /proc/<pid>/status (VmHWM) by this process. Every bough
+// run gets an empty cache folder of its own, so "cold" holds whether or not the CLI caches yet.
+// The machine is noisy: compare medians and ratios from one run of this script, not across runs.
 
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
+import { generateClaudeCorpus } from '../test/support/claude-corpus.js';
+import { generateCodexCorpus } from '../test/support/codex-corpus.js';
 import { generatePiCorpus } from '../test/support/pi-corpus.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const BOUGH = join(ROOT, 'bin/bough.js');
+const FLOOR = join(import.meta.dirname, 'floor.js');
+
+/** Each agent's share of the corpus by size, and where its files go under the corpus folder. */
+const AGENTS = [
+  { agent: 'pi', share: 0.5, folder: 'pi' },
+  { agent: 'claude', share: 0.3, folder: 'claude' },
+  { agent: 'codex', share: 0.2, folder: 'codex' },
+] as const;
+type Agent = (typeof AGENTS)[number]['agent'];
+
+/** Pi sessions of the benchmark's shape are about this large, copies included. */
+const PI_SESSION_MB = 0.45;
+const SEED = 42;
 
 interface Options {
   mb: number;
   runs: number;
   keep: string | null;
+  json: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { mb: 200, runs: 3, keep: null };
+  const options: Options = { mb: 200, runs: 3, keep: null, json: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
+    if (flag === '--json') {
+      options.json = true;
+      continue;
+    }
     if (flag === '--mb' && value) options.mb = Number(value);
     else if (flag === '--runs' && value) options.runs = Number(value);
     else if (flag === '--keep' && value) options.keep = value;
     else continue;
     i++;
   }
+  if (!(options.mb > 0) || !(options.runs >= 1)) throw new Error('--mb wants a positive number and --runs at least 1');
   return options;
 }
 
-async function folderBytes(dir: string): Promise<{ bytes: number; files: number }> {
+/** Size of the files under `dir`; only session files (*.jsonl) unless `all`. */
+async function folderBytes(dir: string, all = false): Promise<{ bytes: number; files: number }> {
   let bytes = 0;
   let files = 0;
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
+    if (!entry.isFile() || (!all && !entry.name.endsWith('.jsonl'))) continue;
     bytes += (await stat(join(entry.parentPath, entry.name))).size;
     files++;
   }
   return { bytes, files };
 }
 
-/** Generates about `mb` megabytes of sessions: long sessions with sizeable tool outputs. */
-async function generate(dir: string, mb: number): Promise<void> {
-  // A session of this shape is about 0.45 MB, copies included.
-  const sessions = Math.max(10, Math.round(mb / 0.45));
-  await generatePiCorpus(dir, { sessions, seed: 42, turns: [60, 140], payloadBytes: 2500 });
+/** About `mb` megabytes of one agent's sessions: long sessions with sizeable tool outputs. */
+async function generate(agent: Agent, dir: string, mb: number): Promise<void> {
+  const shape = { seed: SEED, payloadBytes: 2500 };
+  switch (agent) {
+    case 'pi':
+      await generatePiCorpus(dir, { ...shape, sessions: Math.max(10, Math.round(mb / PI_SESSION_MB)), turns: [60, 140] });
+      return;
+    case 'claude':
+      await generateClaudeCorpus(dir, { ...shape, size: { bytes: mb * 1e6 }, turns: [20, 60] });
+      return;
+    case 'codex':
+      await generateCodexCorpus(dir, { ...shape, size: { bytes: mb * 1e6 }, turns: [10, 40] });
+      return;
+    default: {
+      const unhandled: never = agent;
+      throw new Error(`no generator for ${String(unhandled)}`);
+    }
+  }
 }
 
 interface Measure {
@@ -59,10 +97,10 @@ interface Measure {
   peakMb: number;
 }
 
-/** Runs `bough ARGS` in a fresh process: wall time and peak RSS. Its standard output is dropped. */
-async function measure(args: string[]): Promise<Measure> {
+/** Runs a command in a fresh process: wall time and peak RSS. Its standard output is dropped. */
+async function measure(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Measure> {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [join(ROOT, 'bin/bough.js'), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'], env });
   let peakKb = 0;
   const poll = setInterval(async () => {
     const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '');
@@ -71,7 +109,7 @@ async function measure(args: string[]): Promise<Measure> {
   }, 50);
   const code: number = await new Promise((done) => child.on('exit', (c) => done(c ?? 1)));
   clearInterval(poll);
-  if (code !== 0) throw new Error(`bough ${args[0]} exited ${code}`);
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${code}`);
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9, peakMb: peakKb / 1024 };
 }
 
@@ -81,50 +119,148 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
+/** Whether a bough command lists `flag` in its help (the cache may not exist yet). */
+async function boughHas(command: string, flag: string): Promise<boolean> {
+  const help: string = await new Promise((done, fail) => {
+    let out = '';
+    const child = spawn(process.execPath, [BOUGH, command, '--help'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', fail);
+    child.on('exit', () => done(out));
+  });
+  return help.includes(flag);
+}
+
+async function onPath(name: string): Promise<string | null> {
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, name);
+    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+  }
+  return null;
+}
+
+/** One row of the table: how to run it once (`run` is the run's index, for fresh folders). */
+interface Row {
+  label: string;
+  /** MB the command reads: the whole corpus, or one agent's part of it. */
+  mb: number;
+  run(run: number): Promise<Measure>;
+  /** Compared with the floor over the same files. */
+  floor: string;
+}
+
+interface Result {
+  label: string;
+  mb: number;
+  seconds: number;
+  mbPerSecond: number;
+  peakMb: number;
+  timeToFloor: number;
+  rssToFloor: number;
+}
+
+function table(results: readonly Result[]): string {
+  const header = ['command', 'MB', 'median s', 'MB/s', 'peak RSS MB', 'time × floor', 'RSS × floor'];
+  const rows = results.map((r) => [r.label, r.mb.toFixed(1), r.seconds.toFixed(2), r.mbPerSecond.toFixed(1), r.peakMb.toFixed(0), r.timeToFloor.toFixed(1), r.rssToFloor.toFixed(1)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const format = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
+  return [format(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(format)].join('\n');
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const work = options.keep ?? (await mkdtemp(join(tmpdir(), 'bough-bench-')));
   const input = join(work, 'sessions');
-  const { bytes: existing } = await folderBytes(input).catch(() => ({ bytes: 0, files: 0 }));
-  if (existing === 0) {
-    process.stderr.write(`generating ~${options.mb} MB of Pi sessions in ${input}\n`);
-    await generate(input, options.mb);
+  const part = (agent: Agent) => join(input, AGENTS.find((a) => a.agent === agent)?.folder ?? agent);
+  for (const { agent, share } of AGENTS) {
+    const { bytes: existing } = await folderBytes(part(agent)).catch(() => ({ bytes: 0, files: 0 }));
+    if (existing > 0) continue;
+    process.stderr.write(`generating ~${(options.mb * share).toFixed(0)} MB of ${agent} sessions in ${part(agent)}\n`);
+    await generate(agent, part(agent), options.mb * share);
   }
   const corpus = await folderBytes(input);
-  // Runs alternate between the commands, so a slow spell of the machine hits both alike.
-  const builds: Measure[] = [];
-  const stats: Measure[] = [];
-  for (let run = 0; run < options.runs; run++) {
-    const out = join(work, `report-${run}`);
-    await rm(out, { recursive: true, force: true });
-    builds.push(await measure(['build', input, '--out', out, '--quiet', '--tz', 'UTC']));
-    stats.push(await measure(['stats', input, '--json', '--by', 'session', '--tz', 'UTC']));
-    process.stderr.write(
-      `run ${run + 1}: build ${builds.at(-1)?.seconds.toFixed(2)} s, peak ${builds.at(-1)?.peakMb.toFixed(0)} MB; stats ${stats.at(-1)?.seconds.toFixed(2)} s, peak ${stats.at(-1)?.peakMb.toFixed(0)} MB\n`,
-    );
-  }
-  const report = await folderBytes(join(work, 'report-0'));
   const corpusMb = corpus.bytes / 1e6;
-  const summary = (runs: Measure[]) => {
-    const seconds = median(runs.map((r) => r.seconds));
-    return { medianSeconds: Number(seconds.toFixed(2)), mbPerSecond: Number((corpusMb / seconds).toFixed(1)), medianPeakMb: Number(median(runs.map((r) => r.peakMb)).toFixed(0)) };
+  const partMb = async (agent: Agent) => (await folderBytes(part(agent))).bytes / 1e6;
+
+  const noCache = { stats: await boughHas('stats', '--no-cache'), build: await boughHas('build', '--no-cache') };
+  /** An empty cache folder per bough run: a cold run even where the CLI has no --no-cache yet. */
+  const coldEnv = async (name: string): Promise<NodeJS.ProcessEnv> => {
+    const cache = join(work, 'cache', name);
+    await rm(cache, { recursive: true, force: true });
+    await mkdir(cache, { recursive: true });
+    return { ...process.env, BOUGH_CACHE_DIR: cache, XDG_CACHE_HOME: cache };
   };
-  const build = summary(builds);
-  const statsJson = summary(stats);
-  console.log(
-    JSON.stringify(
-      {
-        corpus: { files: corpus.files, mb: Number(corpusMb.toFixed(1)) },
-        report: { files: report.files, mb: Number((report.bytes / 1e6).toFixed(1)) },
-        runs: options.runs,
-        build,
-        statsJson,
-        statsToBuild: Number((statsJson.medianSeconds / build.medianSeconds).toFixed(2)),
+  const bough = (args: string[], name: string) => async () => measure(process.execPath, [BOUGH, ...args], await coldEnv(name));
+  const rows: Row[] = [
+    { label: 'floor: read + JSON.parse', mb: corpusMb, floor: input, run: () => measure(process.execPath, [FLOOR, input]) },
+    {
+      label: noCache.stats ? 'bough stats --json --no-cache' : 'bough stats --json (no --no-cache flag yet)',
+      mb: corpusMb,
+      floor: input,
+      run: bough(['stats', input, '--json', '--by', 'session', '--tz', 'UTC', ...(noCache.stats ? ['--no-cache'] : [])], 'stats'),
+    },
+    {
+      label: 'bough build, cold',
+      mb: corpusMb,
+      floor: input,
+      run: async (run) => {
+        const out = join(work, `report-${run}`);
+        await rm(out, { recursive: true, force: true });
+        return bough(['build', input, '--out', out, '--quiet', '--tz', 'UTC', ...(noCache.build ? ['--no-cache'] : [])], 'build')();
       },
-      null,
-      2,
-    ),
-  );
+    },
+  ];
+  const floors = new Map<string, Row>([[input, rows[0] as Row]]);
+  const ccusage = await onPath('ccusage');
+  if (ccusage) {
+    for (const agent of ['pi', 'claude'] as const) {
+      const folder = part(agent);
+      const floor: Row = { label: `floor: ${agent} files only`, mb: await partMb(agent), floor: folder, run: () => measure(process.execPath, [FLOOR, folder]) };
+      floors.set(folder, floor);
+      rows.push(floor);
+      // ccusage finds Pi sessions through PI_AGENT_DIR (the sessions folder) and Claude Code through CLAUDE_CONFIG_DIR.
+      const env = { ...process.env, ...(agent === 'pi' ? { PI_AGENT_DIR: folder } : { CLAUDE_CONFIG_DIR: folder }) };
+      rows.push({ label: `ccusage ${agent} session --offline --json`, mb: floor.mb, floor: folder, run: () => measure(ccusage, [agent, 'session', '--offline', '--json'], env) });
+    }
+  }
+
+  // Runs alternate between the commands, so a slow spell of the machine hits all alike.
+  const measures = rows.map(() => [] as Measure[]);
+  for (let run = 0; run < options.runs; run++) {
+    const said: string[] = [];
+    for (const [i, row] of rows.entries()) {
+      const m = await row.run(run);
+      measures[i]?.push(m);
+      said.push(`${row.label} ${m.seconds.toFixed(2)} s ${m.peakMb.toFixed(0)} MB`);
+    }
+    process.stderr.write(`run ${run + 1}/${options.runs}: ${said.join('; ')}\n`);
+  }
+  const medians = rows.map((row, i) => ({ row, seconds: median((measures[i] ?? []).map((m) => m.seconds)), peakMb: median((measures[i] ?? []).map((m) => m.peakMb)) }));
+  const floorOf = (row: Row) => medians.find((m) => m.row === floors.get(row.floor)) ?? medians[0];
+  const results: Result[] = medians.map(({ row, seconds, peakMb }) => {
+    const floor = floorOf(row);
+    return {
+      label: row.label,
+      mb: row.mb,
+      seconds,
+      mbPerSecond: row.mb / seconds,
+      peakMb,
+      timeToFloor: floor ? seconds / floor.seconds : Number.NaN,
+      rssToFloor: floor ? peakMb / floor.peakMb : Number.NaN,
+    };
+  });
+
+  const shares = await Promise.all(AGENTS.map(async ({ agent }) => `${agent} ${(await partMb(agent)).toFixed(1)} MB`));
+  const report = await folderBytes(join(work, 'report-0'), true).catch(() => ({ bytes: 0, files: 0 }));
+  if (options.json) {
+    console.log(JSON.stringify({ corpus: { files: corpus.files, mb: Number(corpusMb.toFixed(1)), shares }, report, runs: options.runs, noCache, ccusage, results }, null, 2));
+  } else {
+    console.log(`corpus: ${corpus.files} files, ${corpusMb.toFixed(1)} MB (${shares.join(', ')}); median of ${options.runs} run(s); node ${process.version}`);
+    console.log(table(results));
+    if (!ccusage) console.log('ccusage: not found on PATH, so not measured (install it to compare: ccusage pi/claude session --offline --json).');
+    console.log(`report folder written by the build: ${report.files} files, ${(report.bytes / 1e6).toFixed(1)} MB.`);
+  }
   if (!options.keep) await rm(work, { recursive: true, force: true });
 }
 
