@@ -27,6 +27,7 @@ import type { SessionKey, SessionLedger } from './ledger/ledger.js';
 import type { SessionFile } from './types.js';
 import { failedPageView, sessionPageView } from './report/session-page.js';
 import { sessionNeighbours, sessionPages, type RenderedPage } from './report/session-pages.js';
+import { reportHighlightBudget } from './report/highlight.js';
 import { searchIndexFiles } from './report/search-index.js';
 import { SearchCollector } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
@@ -182,6 +183,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
 
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
   const neighbours = sessionNeighbours(data);
+  const highlightReport = reportHighlightBudget();
   let rendered = 0;
   let pageBytes = 0;
   const search = new SearchCollector(pages, time);
@@ -201,6 +203,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         scopeLabel: scope,
         projectName: projectNames.get(session.projectKey) ?? '',
         neighbours: neighbours.get(session.key) ?? { previous: null, next: null },
+        highlightReport,
       });
       // Rendered whole before anything is written: a failure part-way leaves no half a session.
       const parts = sessionPages(view, page, renderer, layout);

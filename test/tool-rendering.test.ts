@@ -206,6 +206,16 @@ describe('code from a session', () => {
     const entries = Array.from({ length: 3 }, (_, i) => call(`p${i}`, 'write', {}, effect('write', `f${i}.ts`, { paths: [`f${i}.ts`], fileContent: block })));
     const html = page(entries, highlightBudget(block.length * 2));
     expect(html.match(/<code class="hl language-ts">/g)).toHaveLength(2);
-    expect(html).toContain('shown without colours: this page already highlights 200 KB of code');
+    expect(html).toContain('shown without colours: this page already highlights 100 KB of code');
+  });
+
+  it('is shown plain once the report has spent its highlighting budget, whatever each page has left', () => {
+    const block = 'const x = 1;\n'.repeat(10);
+    const report = { left: block.length * 3 };
+    const pageOf = (n: number) => page(Array.from({ length: 2 }, (_, i) => call(`r${n}${i}`, 'write', {}, effect('write', `g${i}.ts`, { paths: [`g${i}.ts`], fileContent: block }))), highlightBudget(undefined, report));
+    expect(pageOf(1).match(/<code class="hl language-ts">/g)).toHaveLength(2);
+    const second = pageOf(2);
+    expect(second.match(/<code class="hl language-ts">/g)).toHaveLength(1);
+    expect(second).toContain('shown without colours: this report already highlights 2 MB of code');
   });
 });

@@ -12,7 +12,13 @@ export const MAX_HIGHLIGHT_BLOCK = 50_000;
  * Characters highlighted on one session page in all, past which code is shown plain: at most about
  * 70 ms and 0.6 MB of extra markup per page. On the real corpus (32 sessions): +16% size, +0.6 s.
  */
-export const MAX_HIGHLIGHT_PAGE = 200_000;
+export const MAX_HIGHLIGHT_PAGE = 100_000;
+/**
+ * Characters highlighted in a whole report: past this, code is plain everywhere. About a second
+ * of build time, whatever the history's size (measured: 56 MB of generated sessions spent 5.7 s
+ * highlighting without it).
+ */
+export const MAX_HIGHLIGHT_REPORT = 2_000_000;
 
 // The common languages (about 37) plus a few seen in sessions, not all 190: loading every grammar
 // costs a quarter of a second at each start. Required through CommonJS because highlight.js
@@ -36,10 +42,17 @@ const OWN_MARKUP = /<(?!\/?span(?: class="[a-z0-9_ -]+")?>)/;
 export interface HighlightBudget {
   /** Characters of code the page may still highlight. */
   left: number;
+  /** What the whole report may still highlight, shared by its pages. */
+  report: { left: number };
 }
 
-export function highlightBudget(chars: number = MAX_HIGHLIGHT_PAGE): HighlightBudget {
+/** One report's allowance, shared by the budgets of its pages. */
+export function reportHighlightBudget(chars: number = MAX_HIGHLIGHT_REPORT): { left: number } {
   return { left: chars };
+}
+
+export function highlightBudget(chars: number = MAX_HIGHLIGHT_PAGE, report: { left: number } = reportHighlightBudget()): HighlightBudget {
+  return { left: chars, report };
 }
 
 export interface CodeHtml {
@@ -76,6 +89,9 @@ export function highlightCode(code: string, name: string | null, budget: Highlig
   if (code.length > budget.left) {
     return plain(`shown without colours: this page already highlights ${MAX_HIGHLIGHT_PAGE / 1000} KB of code`);
   }
+  if (code.length > budget.report.left) {
+    return plain(`shown without colours: this report already highlights ${MAX_HIGHLIGHT_REPORT / 1_000_000} MB of code`);
+  }
   let html: string;
   try {
     html = engine.highlight(code, { language, ignoreIllegals: true }).value;
@@ -85,5 +101,6 @@ export function highlightCode(code: string, name: string | null, budget: Highlig
   // highlight.js escapes what it copies; should a grammar ever slip, the code is shown plain instead.
   if (OWN_MARKUP.test(html)) return plain(null);
   budget.left -= code.length;
+  budget.report.left -= code.length;
   return { html, language, note: null };
 }

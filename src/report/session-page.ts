@@ -99,6 +99,8 @@ export interface PageContext {
   neighbours: { previous: SessionLink | null; next: SessionLink | null };
   /** A page sent on its own (`bough export`): no links to other pages of a report. */
   standalone?: boolean;
+  /** What the whole report may still spend on syntax highlighting; a page of its own when absent. */
+  highlightReport?: { left: number };
 }
 
 export function sessionPageView(file: SessionFile, session: SessionData, ctx: PageContext): SessionPageView {
@@ -128,7 +130,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     hasEntry: (id) => tree.byId.has(id),
     priceOf: (usage) => ctx.price(usage, file.source),
     toolCalls: toolCallsOf(file.entries),
-    highlight: highlightBudget(),
+    highlight: highlightBudget(undefined, ctx.highlightReport),
     forksAt: (entry) => {
       const children = tree.childrenOf.get(entry) ?? [];
       if (children.length < 2) return [];
