@@ -34,6 +34,7 @@ import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { priceHints, usageClaimRule } from './sources/registry.js';
 import { withEntryTitles } from './ledger/titles.js';
+import { progressLine, PROGRESS_EVERY_MS } from './progress.js';
 
 /** What every command reads and how it prices and cuts: the part `build` and `stats` share. */
 export interface ReportOptions {
@@ -185,6 +186,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const neighbours = sessionNeighbours(data);
   const highlightReport = reportHighlightBudget();
   let rendered = 0;
+  const started = Date.now();
+  let lastProgress = 0;
   let pageBytes = 0;
   const search = new SearchCollector(pages, time);
   const pageFailures: Diagnostic[] = [];
@@ -222,7 +225,12 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
       await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));
     }
-    if (++rendered % 50 === 0) options.progress?.(`rendered ${rendered}/${data.sessions.length} sessions`);
+    rendered++;
+    const now = Date.now();
+    if (options.progress && now - lastProgress >= PROGRESS_EVERY_MS) {
+      lastProgress = now;
+      options.progress(progressLine('wrote the pages of', rendered, data.sessions.length, 'sessions', started, now));
+    }
   }
   // The index stays under about a tenth of the report: prompts and files always, replies while they fit.
   const index = searchIndexFiles(search.sessions, search.items, Math.max(200_000, Math.round(pageBytes * 0.08)));

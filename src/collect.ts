@@ -6,6 +6,7 @@ import { NO_CACHE, type CachedOutcome, type LedgerCache } from './cache/ledger-c
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { ledgerOf, type SessionKey, type SessionLedger } from './ledger/ledger.js';
 import type { Sharer } from './share/share.js';
+import { progressLine, PROGRESS_EVERY_MS } from './progress.js';
 import { readSessionFile } from './sources/read.js';
 import { checkUsageNumbers } from './sources/usage-check.js';
 import type { SessionFile } from './types.js';
@@ -66,6 +67,8 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   };
   let next = 0;
   let done = 0;
+  const started = Date.now();
+  let lastProgress = 0;
   const worker = async () => {
     while (next < paths.length) {
       const index = next++;
@@ -96,7 +99,12 @@ export async function collect(paths: readonly string[], options: CollectOptions)
         const failed = diagnostic('session-failed', path, null, `bough could not read this session: ${messageOf(error)}`);
         diagnosticsByFile[index] = [sharer ? sharer.diagnostic(failed) : failed];
       }
-      if (++done % 25 === 0 || done === paths.length) options.progress?.(`read ${done}/${paths.length} files`);
+      done++;
+      const now = Date.now();
+      if (options.progress && (now - lastProgress >= PROGRESS_EVERY_MS || done === paths.length)) {
+        lastProgress = now;
+        options.progress(progressLine('read', done, paths.length, 'files', started, now));
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, paths.length) }, worker));
