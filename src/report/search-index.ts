@@ -93,6 +93,11 @@ export function searchIndexFiles(
   return { files, repliesLeftOut, bytes: files.reduce((sum, f) => sum + Buffer.byteLength(f.content), 0) };
 }
 
+/** What of a text the index keeps, cut as it is collected: the collector holds every session's items. */
+export function indexedText(kind: SearchKind, text: string): string {
+  return oneLine(text, kind === 'prompt' ? PROMPT_CHARS : kind === 'reply' ? REPLY_CHARS : 500);
+}
+
 /** Whitespace folded to single spaces, cut at `limit` characters: results show a line. */
 function oneLine(text: string, limit: number): string {
   const folded = text.length > limit * 4 ? text.slice(0, limit * 4) : text;

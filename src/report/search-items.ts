@@ -5,7 +5,7 @@ import { anchorOf } from './conversation.js';
 import type { SessionData } from './data.js';
 import { formatDay, type TimeFormat } from './format.js';
 import type { PageMap } from './pages.js';
-import type { SearchItem, SearchSession } from './search-index.js';
+import { indexedText, type SearchItem, type SearchSession } from './search-index.js';
 import type { EntryPages } from './session-pages.js';
 import type { Block, SessionFile } from '../types.js';
 
@@ -30,9 +30,9 @@ export class SearchCollector {
       const typed = textOf(entry.content);
       const text = entry.kind === 'prompt' && entry.skill ? `${entry.skill.command} ${typed}` : typed;
       if (text.trim() === '') continue;
-      this.items.push({ session: index, kind: entry.kind, href: `${at}#${anchor}`, text });
+      this.items.push({ session: index, kind: entry.kind, href: `${at}#${anchor}`, text: indexedText(entry.kind, text) });
     }
-    for (const touched of session.tools.files) this.items.push({ session: index, kind: 'file', href: page, text: touched.path });
+    for (const touched of session.tools.files) this.items.push({ session: index, kind: 'file', href: page, text: indexedText('file', touched.path) });
   }
 }
 
