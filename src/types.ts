@@ -43,6 +43,12 @@ export interface Usage extends TokenCounts {
   claim: string | null;
   /** The agent may not have written the response's final output count: `output` is a lower bound. */
   outputPartial: boolean;
+  /**
+   * The response this record is of, within its session, when the agent recorded one: a sub-agent's
+   * record of a response a main thread also holds is a replay of it (Claude Code's side questions
+   * replay the parent's messages under new request ids), and is not counted.
+   */
+  responseId: string | null;
 }
 
 /** What a tool call does, told by the source reader that knows the tool's arguments. */

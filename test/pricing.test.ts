@@ -52,6 +52,7 @@ function usage(u: Partial<Usage>): Usage {
     timestamp: null,
     claim: null,
     outputPartial: false,
+    responseId: null,
     ...u,
   };
 }

@@ -106,6 +106,19 @@ describe('usage claims', () => {
     expect(totalsJson(report([later, first])).tokens).toMatchObject({ input: 5, output: 1 });
   });
 
+  it('leave out a sub-agent’s replay of a main thread’s response (same response, new request), and count its own', () => {
+    const parent = sessionFile({ path: '/p/s2.jsonl', source: 'claude', sessionId: 's2' }, [
+      reply('m1', '2026-11-01T10:00:00Z', { input: 10, output: 5, claim: 'msg_1\0req_1', responseId: 's2\0msg_1' }),
+    ]);
+    const aside = sessionFile({ path: '/p/s2/subagents/agent-btw.jsonl', source: 'claude', sessionId: 's2', subagentOf: 's2' }, [
+      reply('b1', '2026-11-01T10:01:00Z', { input: 10, output: 5, cacheRead: 90_000, claim: 'msg_1\0req_9', responseId: 's2\0msg_1' }),
+      reply('b2', '2026-11-01T10:02:00Z', { input: 20, output: 7, claim: 'msg_2\0req_2', responseId: 's2\0msg_2' }),
+    ]);
+    const data = report([parent, aside]);
+    expect(totalsJson(data).tokens).toMatchObject({ input: 30, output: 12, cacheRead: 0 });
+    expect(data.sessions[0]?.subagents[0]?.tally.tokens).toMatchObject({ input: 20, output: 7 });
+  });
+
   it('never match across agents', () => {
     const pi = sessionFile({ path: '/p/a.jsonl', source: 'pi', sessionId: 'a' }, [reply('a', '2026-11-01T10:00:00Z', { input: 5, claim: 'k' })]);
     const claude = sessionFile({ path: '/p/b.jsonl', source: 'claude', sessionId: 'b' }, [reply('b', '2026-11-01T10:00:00Z', { input: 7, claim: 'k' })]);

@@ -126,6 +126,7 @@ const usageSchema = z.object({
   recordedCostFromProvider: z.boolean(),
   recordedCost: z.number().finite().nullable(),
   outputPartial: z.boolean(),
+  responseId: text.nullable(),
   input: count,
   output: count,
   cacheRead: count,

@@ -201,6 +201,13 @@ function countedEntries(
 
   const claimed = new Set<string>();
   const counted = new Map<SessionKey, Counted>();
+  // Responses a main thread holds: a sub-agent's record of one of them replays it, and is not counted.
+  const mainResponses = new Set<string>();
+  for (const ledger of ledgers) {
+    for (const entry of ledger.entries) {
+      for (const record of entry.usage) if (record.origin !== 'subagent' && record.responseId !== null) mainResponses.add(`${ledger.source}\0${record.responseId}`);
+    }
+  }
   /** The holder of each usage claim so far: whose flag to set, and its output tokens. */
   const holders = new Map<string, { flags: Uint8Array; index: number; output: number }>();
   for (const ledger of ordered) {
@@ -215,6 +222,10 @@ function countedEntries(
         entries[i] = 1;
       }
       for (const record of entry.usage) {
+        if (record.origin === 'subagent' && record.responseId !== null && mainResponses.has(`${ledger.source}\0${record.responseId}`)) {
+          u++;
+          continue;
+        }
         const claim = `${ledger.source}\0${record.key}`;
         const holder = holders.get(claim);
         if (!holder) {

@@ -29,6 +29,8 @@ export interface LedgerUsage extends TokenCounts {
   recordedCost: number | null;
   /** The output count may be short of what was billed (the agent did not write the final count). */
   outputPartial: boolean;
+  /** The response it is of, within its session: a sub-agent's replay of a main thread's response is not counted. */
+  responseId: string | null;
 }
 
 export interface LedgerToolCall {
@@ -148,6 +150,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
       reasoning: usage.reasoning,
       recordedCost: usage.recordedCost,
       outputPartial: usage.outputPartial,
+      responseId: usage.responseId,
     })),
     calls:
       entry.kind === 'reply'

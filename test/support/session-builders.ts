@@ -33,6 +33,7 @@ export function usage(spec: UsageSpec = {}, entryTime: number | null = null): Us
     modelGuessed: false,
     claim: null,
     outputPartial: false,
+    responseId: null,
     input: 0,
     output: 0,
     cacheRead: 0,

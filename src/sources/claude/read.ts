@@ -413,6 +413,7 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     claim,
     // Only a response's last line (with a stop reason) carries the final output count.
     outputPartial: response.stopReason === null,
+    responseId: messageId === null ? null : `${ctx.sessionId}\u0000${messageId}`,
   };
 }
 

@@ -655,6 +655,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     timestamp: time,
     claim: null,
     outputPartial: false,
+    responseId: null,
   };
   const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
   draft.entry.usage.push(usage);

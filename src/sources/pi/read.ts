@@ -480,6 +480,7 @@ function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: numb
     timestamp,
     claim: null,
     outputPartial: false,
+    responseId: null,
   };
 }
 
