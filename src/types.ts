@@ -125,6 +125,8 @@ export interface EntryBase {
   usage: Usage[];
   /** True when the entry was recovered from a damaged line (glued or truncated). */
   recovered: boolean;
+  /** Other ids it was recorded under (the lines of one response, merged), which other files may name. */
+  aliases?: string[];
 }
 
 export type EntryPayload =

@@ -332,3 +332,13 @@ describe('a prompt with an IDE selection attached', () => {
     expect(prompts[0]?.parentId).toBe(ofKind(file.entries, 'notice')[0]?.id);
   });
 });
+
+describe('a response written as several lines', () => {
+  it('is one reply that keeps the other lines’ uuids, so a summary naming its last line finds it', async () => {
+    const file = await readClaude(MAIN);
+    const merged = ofKind(file.entries, 'reply').filter((r) => (r.aliases?.length ?? 0) > 0);
+    expect(merged.length).toBeGreaterThan(0);
+    const ids = new Set(file.entries.map((e) => e.id));
+    for (const reply of merged) for (const alias of reply.aliases ?? []) expect(ids.has(alias)).toBe(false);
+  });
+});

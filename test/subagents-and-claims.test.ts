@@ -134,4 +134,11 @@ describe('titles given by other files', () => {
     expect(old?.title).toBe('Greeting the agent');
     expect(next?.title).toBe('next task');
   });
+
+  it('find the entry by any id it was recorded under (a response written as several lines, merged)', () => {
+    const merged = { ...reply('r1', '2026-11-01T10:00:05Z', null), aliases: ['r1-line2', 'r1-line3'] };
+    const earlier = sessionFile({ path: '/p/old.jsonl', source: 'claude', sessionId: 'old' }, [prompt('u1', '2026-11-01T10:00:00Z', 'hello there'), merged]);
+    const later = { ...sessionFile({ path: '/p/new.jsonl', source: 'claude', sessionId: 'new' }, []), entryTitles: [{ entryId: 'r1-line3', title: 'Greeting the agent' }] };
+    expect(withEntryTitles([earlier, later].map(ledgerOf))[0]?.title).toBe('Greeting the agent');
+  });
 });

@@ -137,6 +137,7 @@ const usageSchema = z.object({
 const entrySchema = z.object({
   key: text,
   id: text,
+  aliases: z.array(text).optional(),
   time,
   turn: z.enum(['prompt', 'reply']).nullable(),
   outcome: z.enum(['ok', 'error', 'aborted', 'length']).nullable(),

@@ -54,6 +54,8 @@ export interface LedgerEntry {
   key: string;
   /** The entry's id in its file, for links into the session's page. */
   id: string;
+  /** Other ids it was recorded under, when the reader merged lines into it. */
+  aliases?: string[];
   time: number | null;
   turn: 'prompt' | 'reply' | null;
   /** For replies. */
@@ -131,6 +133,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
   return {
     key: entry.key,
     id: entry.id,
+    ...(entry.aliases && entry.aliases.length > 0 ? { aliases: entry.aliases } : {}),
     time: entry.timestamp,
     turn: entry.kind === 'prompt' || entry.kind === 'reply' ? entry.kind : null,
     outcome: entry.kind === 'reply' ? entry.outcome : null,

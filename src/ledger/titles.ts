@@ -14,8 +14,11 @@ export function withEntryTitles(ledgers: readonly SessionLedger[]): SessionLedge
     if (ledger.name !== null) return ledger;
     // The last entry summarised is the session's latest summary.
     for (let i = ledger.entries.length - 1; i >= 0; i--) {
-      const title = titles.get(`${ledger.source}\0${ledger.entries[i]?.id ?? ''}`);
-      if (title !== undefined) return { ...ledger, title };
+      const entry = ledger.entries[i];
+      for (const id of [entry?.id ?? '', ...(entry?.aliases ?? [])]) {
+        const title = titles.get(`${ledger.source}\0${id}`);
+        if (title !== undefined) return { ...ledger, title };
+      }
     }
     return ledger;
   });

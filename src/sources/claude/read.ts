@@ -371,6 +371,9 @@ function finishResponses(ctx: ClaudeContext): void {
     if (reply.kind !== 'reply') continue;
     reply.stopReason = response.stopReason;
     if (reply.outcome === 'ok') reply.outcome = replyOutcome(response.stopReason);
+    // A summary in a later file names the leaf it ends at: often a response's last line, merged here.
+    const aliases = [...response.uuids].filter((uuid) => uuid !== reply.id);
+    if (aliases.length > 0) reply.aliases = aliases;
     const usage = usageOf(ctx, response, draft);
     reply.usage = usage === null ? [] : [usage];
   }
