@@ -2,7 +2,7 @@
 // context; then a sink: the HTML folder (`build`), or terminal tables or JSON (`stats`, in
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { collect, messageOf, readContent, type Collected } from './collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, type Discovery, type Place } from './discover.js';
@@ -19,7 +19,7 @@ import type { PriceTable } from './pricing/table.js';
 import { buildReportData, type ReportData } from './report/data.js';
 import { formatDateTime, plural } from './report/format.js';
 import { summaryOf } from './report/json.js';
-import { dataQualityView, indexPageView, projectPageView, sharingLine, type OverviewContext } from './report/overview-pages.js';
+import { byCount, dataQualityView, indexPageView, projectPageView, sharingLine, type OverviewContext } from './report/overview-pages.js';
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE } from './report/pages.js';
 import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView } from './report/render.js';
 import type { Summary } from './report/schema.js';
@@ -34,6 +34,8 @@ import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { priceHints, usageClaimRule } from './sources/registry.js';
 import { withEntryTitles } from './ledger/titles.js';
+import { archiveFile, missingSessions, pathHash, placeOf, readArchive, withGoneNote, type ArchivedSession } from './archive.js';
+import { readFile } from 'node:fs/promises';
 import { progressLine, PROGRESS_EVERY_MS } from './progress.js';
 
 /** What every command reads and how it prices and cuts: the part `build` and `stats` share. */
@@ -58,6 +60,8 @@ export interface BuildOptions extends ReportOptions {
   /** Whole kinds of content to leave out of the report. */
   omit?: readonly OmitKind[];
   now: Date;
+  /** Drop the sessions an earlier build into this folder kept whose files are gone. */
+  forgetMissing?: boolean;
 }
 
 export interface BuildResult {
@@ -105,12 +109,21 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await refuseUnsafeOut(outDir, discovery.places, options.environment.home);
       collected = await read();
     }
+    // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
+    const sharing = `redact:${options.redact ?? false};omit:${[...new Set(options.omit ?? [])].sort().join(',')}`;
+    const places = discovery.places.filter((p) => p.exists).map((p) => p.path);
+    const kept =
+      usedSamples || options.forgetMissing
+        ? []
+        : missingSessions((await readArchive(outDir)).sessions, { files: discovery.files, places }, sharing, new Set(collected.ledgers.map((l) => l.key)));
+    if (kept.length > 0) collected = { ...collected, ledgers: [...collected.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] };
     const report = await reportContext(discovery, collected, options);
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
-    const summary = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options });
+    const archive = usedSamples ? null : { kept, sharing, places, outDir };
+    const summary = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive });
     const warnings = await folder.commit();
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings };
   } catch (error) {
@@ -132,6 +145,8 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
 }
 
 interface HtmlSink {
+  /** What to keep from the folder's earlier build and how to archive this one; null for the bundled samples. */
+  archive: { kept: readonly ArchivedSession[]; sharing: string; places: readonly string[]; outDir: string } | null;
   sharer: Sharer;
   /** Shares content read again for pages, the same way as `sharer` did for the ledgers. */
   contentSharer: Sharer;
@@ -145,6 +160,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const { options, sharer } = sink;
   const ledgerOf = new Map(collected.ledgers.map((l) => [l.key, l]));
   /** A session's content: kept from reading, or read again (one session at a time). */
+  const keptByKey = new Map((sink.archive?.kept ?? []).map((k) => [k.ledger.key, k]));
   const contentOf = async (key: SessionKey): Promise<SessionFile> => {
     if (collected.content) return collected.content.get(key);
     const path = collected.sourceOf.get(key);
@@ -156,7 +172,19 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const generator = `bough ${version}`;
   const time = { timeZone: options.scope.timeZone };
   const scope = scopeLabel(options.scope);
-  const pages = assignPages(data, time);
+  const pages = assignPages(data, time, new Map([...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []))));
+  const archived: ArchivedSession[] = [];
+  const archiveEntry = (ledger: SessionLedger, pageList: string[]): void => {
+    const kept = keptByKey.get(ledger.key);
+    if (kept) {
+      archived.push({ ...kept, pages: pageList });
+      return;
+    }
+    const source = collected.sourceOf.get(ledger.key);
+    const place = source === undefined ? null : placeOf(source, sink.archive?.places ?? []);
+    if (!sink.archive || source === undefined || place === null) return;
+    archived.push({ ledger, source: pathHash(source), place: pathHash(place), lastSeen: options.now.getTime(), pages: pageList, sharing: sink.archive.sharing });
+  };
   const renderer = createRenderer(await loadTemplates());
   const overview: OverviewContext = {
     // A --prices file's path is bough's own text about the inputs: redacted like them.
@@ -193,12 +221,25 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const pageFailures: Diagnostic[] = [];
   for (const session of data.sessions) {
     const page = pages.session(session.key);
+    for (const sub of session.subagents) archiveEntry(sub.ledger, []);
+    const kept = keptByKey.get(session.key);
+    if (kept && sink.archive) {
+      // Its file is gone: the pages an earlier build wrote are carried over, saying so.
+      const lastSeen = formatDateTime(kept.lastSeen, time);
+      for (const keptPage of kept.pages) {
+        const old = await readFile(join(sink.archive.outDir, keptPage), 'utf8').catch(() => null);
+        if (old !== null) await folder.write(keptPage, withGoneNote(old, lastSeen));
+      }
+      archiveEntry(session.ledger, kept.pages);
+      rendered++;
+      continue;
+    }
     try {
       const file = await contentOf(session.key);
-      const subagentFiles = new Map<SessionKey, SessionFile>();
-      for (const sub of session.subagents) subagentFiles.set(sub.key, await contentOf(sub.key));
+      const subagentFiles = new Map<SessionKey, SessionFile | null>();
+      for (const sub of session.subagents) subagentFiles.set(sub.key, keptByKey.has(sub.key) ? null : await contentOf(sub.key));
       const view = sessionPageView(file, session, {
-        subagentFile: (key) => subagentFiles.get(key) as SessionFile,
+        subagentFile: (key) => subagentFiles.get(key) ?? null,
         pages,
         time,
         price,
@@ -217,6 +258,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         await folder.write(part.page, part.html);
         pageBytes += Buffer.byteLength(part.html);
       }
+      archiveEntry(session.ledger, written.map((part) => part.page));
       search.add(session, file, next.value, projectNames.get(session.projectKey) ?? '');
     } catch (error) {
       // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
@@ -224,6 +266,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${reason}`));
       const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
       await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));
+      archiveEntry(session.ledger, [page]);
     }
     rendered++;
     const now = Date.now();
@@ -233,6 +276,10 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     }
   }
   // The index stays under about a tenth of the report: prompts and files always, replies while they fit.
+  for (const entry of archived) {
+    const file = archiveFile(entry);
+    await folder.write(file.path, file.content);
+  }
   const index = searchIndexFiles(search.sessions, search.items, Math.max(200_000, Math.round(pageBytes * 0.08)));
   for (const file of index.files) await folder.write(file.path, file.content);
   const diagnosticList = [...collected.diagnostics, ...pageFailures];
@@ -255,7 +302,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     prices: { source: 'litellm', snapshot: sharer.text(table.snapshot.label), date: table.snapshot.date, origin: table.snapshot.origin },
     diagnostics: diagnosticsSummary,
     diagnosticList,
-    sharing: { redacted: options.redact ?? false, redactions: Object.fromEntries(sharer.redactions), omitted: [...new Set(options.omit ?? [])] },
+    sharing: { redacted: options.redact ?? false, redactions: Object.fromEntries(byCount(sharer.redactions)), omitted: [...new Set(options.omit ?? [])] },
   });
   await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
   await folder.write('usage.csv', usageCsv(data, price));

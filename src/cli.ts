@@ -58,6 +58,7 @@ interface BuildFlags extends ScopeFlags {
   redact?: boolean;
   omit?: OmitKind[];
   share?: boolean;
+  forgetMissing?: boolean;
 }
 
 interface ExportFlags {
@@ -101,6 +102,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .option('--redact', 'replace secrets (API keys, tokens, private keys, passwords) with [REDACTED:kind] and your home folder with ~')
     .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
     .option('--share', 'for sending the report to someone: --redact --omit thinking')
+    .option('--forget-missing', 'drop sessions an earlier build into --out kept whose files are gone')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (inputs: string[], flags: BuildFlags) => {
       exitCode = await runBuild(inputs, flags, io);
@@ -247,6 +249,7 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
       now: io.now(),
       progress,
       discovered: foundLine(flags, io),
+      forgetMissing: flags.forgetMissing === true,
     });
   } catch (error) {
     if (progress) io.stderr('\r\u001b[2K');

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type BuildOptions } from '../src/build.js';
 import { main, type CliIo } from '../src/cli.js';
 import { createSharer } from '../src/share/share.js';
+import { byCount } from '../src/report/overview-pages.js';
 import type { Entry, SessionFile } from '../src/types.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 
@@ -498,3 +499,12 @@ function visibleText(html: string): string {
     .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ');
 }
+
+describe('the redaction counts', () => {
+  it('read the same however the files were read in parallel (regression: ties came out in the order first met)', () => {
+    const ties = new Map([['openai-key', 5], ['private-key', 5], ['home-path', 52], ['azure-key', 4], ['aws-access-key', 4]]);
+    const shuffled = new Map([...ties].reverse());
+    expect(byCount(ties)).toEqual(byCount(shuffled));
+    expect(byCount(ties).map(([kind]) => kind)).toEqual(['home-path', 'openai-key', 'private-key', 'aws-access-key', 'azure-key']);
+  });
+});

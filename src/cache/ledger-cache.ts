@@ -153,7 +153,7 @@ const entrySchema = z.object({
     })
     .nullable(),
 });
-const ledgerSchema = z.object({
+export const ledgerSchema = z.object({
   key: text,
   source: z.enum(SOURCES),
   path: text,
@@ -172,6 +172,7 @@ const ledgerSchema = z.object({
   entryTitles: z.array(z.object({ entryId: text, title: text })),
   formatVersion: z.number().finite(),
   branches: count,
+  lastSeen: z.number().finite().nullable(),
   damaged: count,
   entries: z.array(entrySchema),
 });

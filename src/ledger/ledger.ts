@@ -91,6 +91,8 @@ export interface SessionLedger {
   formatVersion: number;
   /** Leaves of the entry tree. */
   branches: number;
+  /** When its file was last read, for a session kept from an earlier build whose file is gone; null when read now. */
+  lastSeen: number | null;
   /** Problems found while reading the file (listed on the data-quality page). */
   damaged: number;
   entries: LedgerEntry[];
@@ -123,6 +125,7 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     entryTitles: file.entryTitles.map((t) => ({ entryId: t.entryId, title: shorten(t.title) })),
     formatVersion: file.formatVersion,
     branches: buildTree(file.entries).leaves.length,
+    lastSeen: null,
     damaged: file.diagnostics.length,
     entries: file.entries.map((entry) => ledgerEntry(entry, callPaths, file.subagentOf !== null)),
   };

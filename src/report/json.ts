@@ -176,6 +176,7 @@ function sessionJson(session: SessionData, pages: PageMap): Summary['sessions'][
     lastAt: new Date(session.lastAt).toISOString(),
     partlyOutsidePeriod: session.partly,
     parentFile: ledger.parentFile,
+    sourceLastSeen: ledger.lastSeen === null ? null : new Date(ledger.lastSeen).toISOString(),
     origin: session.origin?.path ?? null,
     originMissing: session.originMissing,
     ...counts(tally),

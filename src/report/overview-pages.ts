@@ -167,11 +167,19 @@ export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: Overvie
 export function sharingLine(redacted: boolean, redactions: ReadonlyMap<string, number>, omitted: readonly string[]): string | null {
   const parts: string[] = [];
   if (redacted) {
-    const counts = [...redactions].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${formatCount(n)} ${kind}`);
+    const counts = byCount(redactions).map(([kind, n]) => `${formatCount(n)} ${kind}`);
     parts.push(counts.length > 0 ? `Redacted: ${counts.join(', ')}.` : 'Redacted: nothing matched a secret or the home folder.');
   }
   if (omitted.length > 0) parts.push(`Left out: ${omitted.join(', ')}.`);
   return parts.length > 0 ? parts.join(' ') : null;
+}
+
+/**
+ * Redaction counts, most first, ties by name: files are read several at a time, so the order in
+ * which kinds were first met differs between runs, and the report must not.
+ */
+export function byCount(redactions: ReadonlyMap<string, number>): [string, number][] {
+  return [...redactions].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
 function unpricedLine(models: readonly ModelTotals[]): string | null {
@@ -359,6 +367,7 @@ function sessionBadges(session: SessionData): RowBadge[] {
   if (session.origin || session.originMissing) badges.push({ label: 'fork', tone: 'plain', title: 'copied from another session' });
   if (session.ledger.branches > 1) badges.push({ label: `${session.ledger.branches} branches`, tone: 'plain', title: 'leaves of the tree' });
   if (session.partly) badges.push({ label: 'partly in period', tone: 'plain', title: 'some of this session falls outside the period; its numbers here count the part inside' });
+  if (session.ledger.lastSeen !== null) badges.push({ label: 'file gone', tone: 'warn', title: 'its source file is no longer present; kept from an earlier build' });
   if (session.ledger.damaged > 0) badges.push({ label: 'damaged lines', tone: 'warn', title: 'see the data-quality page' });
   if (session.tally.unpriced > 0) badges.push({ label: 'unpriced', tone: 'error', title: "a model not in LiteLLM's price table: its cost is unknown" });
   if (session.costCheck.differs) {

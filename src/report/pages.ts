@@ -17,8 +17,9 @@ export interface PageMap {
 export const INDEX_PAGE = 'index.html';
 export const DATA_QUALITY_PAGE = 'data-quality.html';
 
-export function assignPages(data: ReportData, time: TimeFormat): PageMap {
-  const taken = new Set<string>();
+/** `kept`: the pages of sessions kept from an earlier build, which keep the names they were written under. */
+export function assignPages(data: ReportData, time: TimeFormat, kept: ReadonlyMap<SessionKey, string> = new Map()): PageMap {
+  const taken = new Set<string>(kept.values());
   const projects = new Map<string, string>();
   for (const p of data.projects) {
     const name = p.cwd === null ? 'unknown-folder' : slugPart(lastSegment(p.cwd), 40) || 'root';
@@ -26,6 +27,11 @@ export function assignPages(data: ReportData, time: TimeFormat): PageMap {
   }
   const sessions = new Map<SessionKey, string>();
   for (const s of data.sessions) {
+    const keptPage = kept.get(s.key);
+    if (keptPage !== undefined) {
+      sessions.set(s.key, keptPage);
+      continue;
+    }
     const day = formatDay(s.startedAt, time);
     const id = slugPart(s.ledger.sessionId, 13) || 'session';
     sessions.set(s.key, unique(`sessions/${day}-${id}-${shortHash(s.ledger.path).slice(0, 6)}`, taken));

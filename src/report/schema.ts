@@ -127,6 +127,8 @@ export const sessionSummarySchema = z.object({
   /** Part of what the session counts lies outside the period; its numbers here count the part inside. */
   partlyOutsidePeriod: z.boolean(),
   parentFile: z.string().nullable(),
+  /** Null while the session's file is present; else when an earlier build last read it (the session is kept, its numbers count). */
+  sourceLastSeen: z.string().nullable(),
   origin: z.string().nullable(),
   originMissing: z.boolean(),
   ...counts,

@@ -88,7 +88,8 @@ export interface SessionPageView {
 
 export interface PageContext {
   /** The content of this session's sub-agent files, by key. */
-  subagentFile: (key: SessionKey) => SessionFile;
+  /** Null when the sub-agent's file is gone (kept from an earlier build): its numbers count, its transcript is not shown. */
+  subagentFile: (key: SessionKey) => SessionFile | null;
   pages: PageMap;
   time: TimeFormat;
   price: Pricer;
@@ -196,11 +197,22 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
 function subagentFileView(
   sub: SubagentData,
   number: number,
-  file: SessionFile,
+  file: SessionFile | null,
   parent: ConversationContext,
   session: SessionData,
   ctx: PageContext,
 ): SectionView {
+  const models = [...new Set(sub.ledger.entries.flatMap((e) => e.usage.map((u) => u.model).filter((m): m is string => m !== null)))];
+  const { tally } = sub;
+  const summary = [
+    models.join(', ') || 'no model recorded',
+    `${formatCount(tally.tokens.input + tally.tokens.cacheRead + tally.tokens.cacheWrite + tally.tokens.output)} tokens`,
+    `${boughCost(tally)} by bough`,
+    tally.outputPartial > 0 ? 'output possibly partial' : '',
+    file === null ? 'its file is no longer present, so its transcript is not shown' : '',
+  ].filter(Boolean);
+  const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: null, summary: summary.join(' · ') };
+  if (file === null) return { ...section, file: sub.ledger.path, entries: [] };
   const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
   const ids = new Set(file.entries.map((e) => e.id));
   const conversation: ConversationContext = {
@@ -213,24 +225,7 @@ function subagentFileView(
     hasEntry: (id) => ids.has(id),
     toolCalls: toolCallsOf(file.entries),
   };
-  const models = [...new Set(sub.ledger.entries.flatMap((e) => e.usage.map((u) => u.model).filter((m): m is string => m !== null)))];
-  const { tally } = sub;
-  const summary = [
-    models.join(', ') || 'no model recorded',
-    `${formatCount(tally.tokens.input + tally.tokens.cacheRead + tally.tokens.cacheWrite + tally.tokens.output)} tokens`,
-    `${boughCost(tally)} by bough`,
-    tally.outputPartial > 0 ? 'output possibly partial' : '',
-  ].filter(Boolean);
-  return {
-    id: `subagent-${number}`,
-    kind: 'subagent',
-    heading: sub.label,
-    note: null,
-    from: null,
-    summary: summary.join(' · '),
-    file: file.path,
-    entries: file.entries.map((entry) => entryView(entry, conversation)),
-  };
+  return { ...section, file: file.path, entries: file.entries.map((entry) => entryView(entry, conversation)) };
 }
 
 /** The page of a session whose own page could not be written: what failed, and that its numbers still count. */

@@ -1,0 +1,89 @@
+// Rebuilding into the same report folder keeps the sessions whose files are gone (Claude Code
+// deletes transcripts after 30 days): their numbers stay in the totals, their pages stay and say
+// so; --forget-missing drops them; an archive that does not read right is not trusted.
+
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build } from '../src/build.js';
+import type { Summary } from '../src/report/schema.js';
+import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
+
+async function setUp(fixtures: string) {
+  const input = join(await tempDir(), 'in');
+  await cp(fixtures, input, { recursive: true });
+  const out = join(await tempDir(), 'report');
+  const run = async (more: { forgetMissing?: boolean; inputs?: string[]; day?: number } = {}): Promise<Summary> => {
+    await build({
+      inputs: more.inputs ?? [input],
+      out,
+      scope: ALL_UTC,
+      environment: { env: {}, home: '/nonexistent' },
+      now: new Date(Date.UTC(2026, 11, more.day ?? 1)),
+      forgetMissing: more.forgetMissing ?? false,
+    });
+    return JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+  };
+  return { input, out, run };
+}
+
+describe('the archive', () => {
+  it('keeps a session whose file is gone: in the totals, its page kept with a note, marked in lists', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    expect(gone).toBeDefined();
+    await rm(join(input, 'tools.jsonl'));
+    const second = await run({ day: 5 });
+    expect(second.totals.tokens).toEqual(first.totals.tokens);
+    expect(second.totals.cost).toEqual(first.totals.cost);
+    expect(second.sessions.length).toBe(first.sessions.length);
+    const kept = second.sessions.find((s) => s.key === gone?.key);
+    expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+    expect(kept?.page).toBe(gone?.page);
+    const page = await readFile(join(out, kept?.page as string), 'utf8');
+    expect(page).toContain("This session's source file is no longer present (last seen 2026-12-01");
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('file gone');
+    // A third build keeps it still, with one note.
+    const third = await run({ day: 9 });
+    expect(third.totals.tokens).toEqual(first.totals.tokens);
+    expect((await readFile(join(out, kept?.page as string), 'utf8')).match(/file-gone/g)).toHaveLength(1);
+  });
+
+  it('drops them with --forget-missing, and keeps nothing from places this build does not search', async () => {
+    const { input, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    await rm(join(input, 'tools.jsonl'));
+    const forgotten = await run({ forgetMissing: true });
+    expect(forgotten.sessions.length).toBe(first.sessions.length - 1);
+
+    const other = await setUp(join(FIXTURES, 'pi'));
+    await other.run();
+    const elsewhere = join(await tempDir(), 'elsewhere');
+    await cp(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), join(elsewhere, 'minimal-v3.jsonl'));
+    expect((await other.run({ inputs: [elsewhere] })).sessions.length).toBe(1);
+  });
+
+  it('ignores archive entries that do not read right, and rebuilds them', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    for (const name of await readdir(join(out, 'archive'))) await writeFile(join(out, 'archive', name), '{"format":1,"ledger":{"entries":"no"}}');
+    await rm(join(input, 'tools.jsonl'));
+    const second = await run();
+    expect(second.sessions.length).toBe(first.sessions.length - 1);
+    expect((await readdir(join(out, 'archive'))).length).toBe(second.sessions.length);
+  });
+
+  it('keeps a Claude Code sub-agent whose file is gone in its session, without its transcript', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'claude'));
+    const first = await run();
+    const subagents = (await readdir(input, { recursive: true })).filter((f) => /subagents\/agent-[^/]*\.jsonl$/.test(f));
+    expect(subagents.length).toBeGreaterThan(0);
+    for (const file of subagents) await rm(join(input, file));
+    const second = await run();
+    expect(second.totals.tokens).toEqual(first.totals.tokens);
+    expect(second.diagnostics.byReason['page-failed']).toBeUndefined();
+    const host = second.sessions.find((s) => s.subagentFiles.length > 0);
+    expect(await readFile(join(out, host?.page as string), 'utf8')).toContain('its file is no longer present, so its transcript is not shown');
+  });
+});
