@@ -6,6 +6,7 @@
 // hashes, so a redacted report's archive names no file.
 
 import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
@@ -58,9 +59,9 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedS
   const sessions: ArchivedSession[] = [];
   let unreadable = 0;
   for (const name of names) {
-    if (!name.endsWith('.json')) continue;
+    if (!name.endsWith('.json.gz')) continue;
     try {
-      const parsed = archivedSchema.safeParse(JSON.parse(await readFile(join(dir, name), 'utf8')));
+      const parsed = archivedSchema.safeParse(JSON.parse(gunzipSync(await readFile(join(dir, name))).toString('utf8')));
       if (parsed.success) sessions.push({ ...parsed.data, ledger: parsed.data.ledger as SessionLedger });
       else unreadable++;
     } catch {
@@ -85,12 +86,10 @@ export function missingSessions(
   return archived.filter((a) => a.sharing === sharing && places.has(a.place) && !foundFiles.has(a.source) && !present.has(a.ledger.key));
 }
 
-/** One session's archive entry, as the report folder keeps it. */
-export function archiveFile(entry: ArchivedSession): { path: string; content: string } {
-  return {
-    path: `${ARCHIVE_DIR}/${pathHash(entry.ledger.key)}.json`,
-    content: JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, lastSeen: entry.lastSeen, pages: entry.pages, sharing: entry.sharing, ledger: entry.ledger }),
-  };
+/** One session's archive entry, as the report folder keeps it: compressed, a ledger's JSON is mostly repeated keys. */
+export function archiveFile(entry: ArchivedSession): { path: string; content: Uint8Array } {
+  const json = JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, lastSeen: entry.lastSeen, pages: entry.pages, sharing: entry.sharing, ledger: entry.ledger });
+  return { path: `${ARCHIVE_DIR}/${pathHash(entry.ledger.key)}.json.gz`, content: gzipSync(json, { level: 6 }) };
 }
 
 /** A kept page says so at its top: its file is gone, and when it was last seen. */

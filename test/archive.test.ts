@@ -4,6 +4,7 @@
 
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
 import type { Summary } from '../src/report/schema.js';
@@ -67,7 +68,12 @@ describe('the archive', () => {
   it('ignores archive entries that do not read right, and rebuilds them', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
     const first = await run();
-    for (const name of await readdir(join(out, 'archive'))) await writeFile(join(out, 'archive', name), '{"format":1,"ledger":{"entries":"no"}}');
+    const names = await readdir(join(out, 'archive'));
+    // Not gzip at all, gzip of a wrong shape, and gzip of something that is not JSON.
+    for (const [i, name] of names.entries()) {
+      const content = i % 3 === 0 ? Buffer.from('{"format":1}') : gzipSync(i % 3 === 1 ? '{"format":1,"ledger":{"entries":"no"}}' : 'not json');
+      await writeFile(join(out, 'archive', name), content);
+    }
     await rm(join(input, 'tools.jsonl'));
     const second = await run();
     expect(second.sessions.length).toBe(first.sessions.length - 1);
