@@ -27,6 +27,14 @@ export interface ArchivedSession {
   pages: string[];
   /** How its text was made fit to share: kept only by builds that share the same way. */
   sharing: string;
+  /** What the search index held of it (links from the report root), so a kept session stays findable. */
+  search: ArchivedSearchItem[];
+}
+
+export interface ArchivedSearchItem {
+  kind: 'prompt' | 'reply' | 'file';
+  href: string;
+  text: string;
 }
 
 const archivedSchema = z.object({
@@ -36,6 +44,7 @@ const archivedSchema = z.object({
   lastSeen: z.number().finite(),
   pages: z.array(z.string().regex(/^sessions\/[a-z0-9-]+\.html$/)),
   sharing: z.string(),
+  search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
   ledger: ledgerSchema,
 });
 
@@ -88,7 +97,7 @@ export function missingSessions(
 
 /** One session's archive entry, as the report folder keeps it: compressed, a ledger's JSON is mostly repeated keys. */
 export function archiveFile(entry: ArchivedSession): { path: string; content: Uint8Array } {
-  const json = JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, lastSeen: entry.lastSeen, pages: entry.pages, sharing: entry.sharing, ledger: entry.ledger });
+  const json = JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, lastSeen: entry.lastSeen, pages: entry.pages, sharing: entry.sharing, search: entry.search, ledger: entry.ledger });
   return { path: `${ARCHIVE_DIR}/${pathHash(entry.ledger.key)}.json.gz`, content: gzipSync(json, { level: 6 }) };
 }
 

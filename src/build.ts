@@ -28,7 +28,7 @@ import type { SessionFile } from './types.js';
 import { failedPageView, sessionPageView } from './report/session-page.js';
 import { sessionNeighbours, sessionPages, type RenderedPage } from './report/session-pages.js';
 import { reportHighlightBudget } from './report/highlight.js';
-import { searchIndexFiles } from './report/search-index.js';
+import { searchIndexFiles, type SearchItem } from './report/search-index.js';
 import { SearchCollector } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
@@ -174,7 +174,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const scope = scopeLabel(options.scope);
   const pages = assignPages(data, time, new Map([...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []))));
   const archived: ArchivedSession[] = [];
-  const archiveEntry = (ledger: SessionLedger, pageList: string[]): void => {
+  const archiveEntry = (ledger: SessionLedger, pageList: string[], searchItems: readonly SearchItem[] = []): void => {
     const kept = keptByKey.get(ledger.key);
     if (kept) {
       archived.push({ ...kept, pages: pageList });
@@ -183,7 +183,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     const source = collected.sourceOf.get(ledger.key);
     const place = source === undefined ? null : placeOf(source, sink.archive?.places ?? []);
     if (!sink.archive || source === undefined || place === null) return;
-    archived.push({ ledger, source: pathHash(source), place: pathHash(place), lastSeen: options.now.getTime(), pages: pageList, sharing: sink.archive.sharing });
+    const indexed = searchItems.map(({ kind, href, text }) => ({ kind, href, text }));
+    archived.push({ ledger, source: pathHash(source), place: pathHash(place), lastSeen: options.now.getTime(), pages: pageList, sharing: sink.archive.sharing, search: indexed });
   };
   const renderer = createRenderer(await loadTemplates());
   const overview: OverviewContext = {
@@ -231,6 +232,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         if (old !== null) await folder.write(keptPage, withGoneNote(old, lastSeen));
       }
       archiveEntry(session.ledger, kept.pages);
+      search.addKept(session, kept.search, projectNames.get(session.projectKey) ?? '');
       rendered++;
       continue;
     }
@@ -258,8 +260,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         await folder.write(part.page, part.html);
         pageBytes += Buffer.byteLength(part.html);
       }
-      archiveEntry(session.ledger, written.map((part) => part.page));
-      search.add(session, file, next.value, projectNames.get(session.projectKey) ?? '');
+      archiveEntry(session.ledger, written.map((part) => part.page), search.add(session, file, next.value, projectNames.get(session.projectKey) ?? ''));
     } catch (error) {
       // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
       const reason = messageOf(error);

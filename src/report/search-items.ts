@@ -18,8 +18,10 @@ export class SearchCollector {
     private readonly time: TimeFormat,
   ) {}
 
-  add(session: SessionData, file: SessionFile, entryPages: EntryPages, project: string): void {
+  /** A session's items, from its content; returns them (the archive keeps them for when its file is gone). */
+  add(session: SessionData, file: SessionFile, entryPages: EntryPages, project: string): SearchItem[] {
     const index = this.sessions.length;
+    const first = this.items.length;
     const page = this.pages.session(session.key);
     this.sessions.push({ title: session.ledger.title, project, day: formatDay(session.startedAt, this.time), page });
     for (const entry of file.entries) {
@@ -33,6 +35,14 @@ export class SearchCollector {
       this.items.push({ session: index, kind: entry.kind, href: `${at}#${anchor}`, text: indexedText(entry.kind, text) });
     }
     for (const touched of session.tools.files) this.items.push({ session: index, kind: 'file', href: page, text: indexedText('file', touched.path) });
+    return this.items.slice(first);
+  }
+
+  /** A session kept from an earlier build: the items that build indexed. */
+  addKept(session: SessionData, items: readonly Omit<SearchItem, 'session'>[], project: string): void {
+    const index = this.sessions.length;
+    this.sessions.push({ title: session.ledger.title, project, day: formatDay(session.startedAt, this.time), page: this.pages.session(session.key) });
+    for (const item of items) this.items.push({ ...item, session: index });
   }
 }
 
