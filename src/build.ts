@@ -193,7 +193,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     pages,
     time,
     scopeLabel: scope,
-    generated: `Generated ${formatDateTime(options.now.getTime(), time)} (${options.scope.timeZone}) by ${generator} from ${plural(collected.ledgers.length, 'session file')}.`,
+    generated: `Generated ${formatDateTime(options.now.getTime(), time)} (${options.scope.timeZone}) by ${generator} from ${plural(collected.ledgers.length - keptByKey.size, 'session file')}${keptByKey.size > 0 ? `, with ${plural(keptByKey.size, 'session file')} gone since an earlier build kept from it` : ''}.`,
     notice: sink.notice,
     sharing: sharingLine(options.redact ?? false, sharer.redactions, [...new Set(options.omit ?? [])]),
     inputs: report.discovery.places.map((place) => ({

@@ -45,6 +45,7 @@ describe('the archive', () => {
     const page = await readFile(join(out, kept?.page as string), 'utf8');
     expect(page).toContain("This session's source file is no longer present (last seen 2026-12-01");
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('file gone');
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toMatch(/from \d+ session files, with 1 session file gone since an earlier build kept from it\./);
     // Still findable: the search index holds what it held of the session.
     const shards = async () => (await Promise.all((await readdir(join(out, 'search'))).map((f) => readFile(join(out, 'search', f), 'utf8')))).join('');
     expect(await shards()).toContain(`"${gone?.page}#e-`);
