@@ -29,6 +29,8 @@ export interface ArchivedSession {
   sharing: string;
   /** What the search index held of it (links from the report root), so a kept session stays findable. */
   search: ArchivedSearchItem[];
+  /** Everything its pages were made from; a build that would make them from the same keeps them as they are. */
+  fingerprint: string | null;
 }
 
 export interface ArchivedSearchItem {
@@ -44,6 +46,7 @@ const archivedSchema = z.object({
   lastSeen: z.number().finite(),
   pages: z.array(z.string().regex(/^sessions\/[a-z0-9-]+\.html$/)),
   sharing: z.string(),
+  fingerprint: z.string().nullable(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
   ledger: ledgerSchema,
 });
@@ -97,7 +100,7 @@ export function missingSessions(
 
 /** One session's archive entry, as the report folder keeps it: compressed, a ledger's JSON is mostly repeated keys. */
 export function archiveFile(entry: ArchivedSession): { path: string; content: Uint8Array } {
-  const json = JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, lastSeen: entry.lastSeen, pages: entry.pages, sharing: entry.sharing, search: entry.search, ledger: entry.ledger });
+  const json = JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, lastSeen: entry.lastSeen, pages: entry.pages, sharing: entry.sharing, fingerprint: entry.fingerprint, search: entry.search, ledger: entry.ledger });
   return { path: `${ARCHIVE_DIR}/${pathHash(entry.ledger.key)}.json.gz`, content: gzipSync(json, { level: 6 }) };
 }
 

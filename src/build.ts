@@ -3,6 +3,7 @@
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
 import { join, resolve } from 'node:path';
+import { cacheDir, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
 import { collect, messageOf, readContent, type Collected } from './collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, type Discovery, type Place } from './discover.js';
@@ -12,13 +13,13 @@ import { claimEntries, type Claims } from './ledger/claims.js';
 import { scopeLabel, type Scope } from './ledger/scope.js';
 import { refuseUnsafeOut } from './output/out-path.js';
 import { openReportFolder, type ReportFolder } from './output/report-folder.js';
-import { loadAssets, loadTemplates, packageVersion, SAMPLES_DIR } from './package-files.js';
+import { codeStamp, loadAssets, loadTemplates, packageVersion, SAMPLES_DIR } from './package-files.js';
 import { loadPriceTable } from './price-files.js';
 import { createPricer, type Pricer } from './pricing/price.js';
 import type { PriceTable } from './pricing/table.js';
-import { buildReportData, type ReportData } from './report/data.js';
+import { buildReportData, type ReportData, type SessionData } from './report/data.js';
 import { formatDateTime, plural } from './report/format.js';
-import { summaryOf } from './report/json.js';
+import { sessionJson, summaryOf } from './report/json.js';
 import { byCount, dataQualityView, indexPageView, projectPageView, sharingLine, type OverviewContext } from './report/overview-pages.js';
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE } from './report/pages.js';
 import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView } from './report/render.js';
@@ -28,13 +29,14 @@ import type { SessionFile } from './types.js';
 import { failedPageView, sessionPageView } from './report/session-page.js';
 import { sessionNeighbours, sessionPages, type RenderedPage } from './report/session-pages.js';
 import { reportHighlightBudget } from './report/highlight.js';
-import { searchIndexFiles, type SearchItem } from './report/search-index.js';
+import { searchIndexFiles } from './report/search-index.js';
 import { SearchCollector } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { priceHints, usageClaimRule } from './sources/registry.js';
 import { withEntryTitles } from './ledger/titles.js';
-import { archiveFile, missingSessions, pathHash, placeOf, readArchive, withGoneNote, type ArchivedSession } from './archive.js';
+import { archiveFile, missingSessions, pathHash, placeOf, readArchive, withGoneNote, type ArchivedSearchItem, type ArchivedSession } from './archive.js';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { progressLine, PROGRESS_EVERY_MS } from './progress.js';
 
@@ -62,6 +64,8 @@ export interface BuildOptions extends ReportOptions {
   now: Date;
   /** Drop the sessions an earlier build into this folder kept whose files are gone. */
   forgetMissing?: boolean;
+  /** Reuse what earlier runs read from unchanged files, and the pages they wrote from them; false for `--no-cache`. */
+  cache?: boolean;
 }
 
 export interface BuildResult {
@@ -72,6 +76,8 @@ export interface BuildResult {
   places: Place[];
   /** Things the user should know that the report could not say (a file of theirs in the way of a page). */
   warnings: string[];
+  /** Sessions whose pages the last build into this folder wrote from the same inputs, kept as they were. */
+  sessionsKept: number;
 }
 
 /** Everything a sink needs, built once. */
@@ -97,7 +103,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   try {
     const searched = discovery.places;
     // Ledgers for the whole history now; each session's content is read again when its pages are written.
-    const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics });
+    const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), await codeStamp());
+    const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache });
     let collected = await read();
     let usedSamples = false;
     if (collected.ledgers.length === 0) {
@@ -112,20 +119,20 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
     const sharing = `redact:${options.redact ?? false};omit:${[...new Set(options.omit ?? [])].sort().join(',')}`;
     const places = discovery.places.filter((p) => p.exists).map((p) => p.path);
-    const kept =
-      usedSamples || options.forgetMissing
-        ? []
-        : missingSessions((await readArchive(outDir)).sessions, { files: discovery.files, places }, sharing, new Set(collected.ledgers.map((l) => l.key)));
+    const earlier = usedSamples ? [] : (await readArchive(outDir)).sessions.filter((a) => a.sharing === sharing);
+    // With --no-cache every page is written anew; sessions whose files are gone are still kept.
+    const previous = options.cache === false ? [] : earlier;
+    const kept = options.forgetMissing ? [] : missingSessions(earlier, { files: discovery.files, places }, sharing, new Set(collected.ledgers.map((l) => l.key)));
     if (kept.length > 0) collected = { ...collected, ledgers: [...collected.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] };
     const report = await reportContext(discovery, collected, options);
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
-    const archive = usedSamples ? null : { kept, sharing, places, outDir };
-    const summary = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive });
+    const archive = usedSamples ? null : { kept, previous, sharing, places, outDir };
+    const { summary, sessionsKept } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive });
     const warnings = await folder.commit();
-    return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings };
+    return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept };
   } catch (error) {
     await folder.abort();
     throw error;
@@ -146,7 +153,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
 
 interface HtmlSink {
   /** What to keep from the folder's earlier build and how to archive this one; null for the bundled samples. */
-  archive: { kept: readonly ArchivedSession[]; sharing: string; places: readonly string[]; outDir: string } | null;
+  archive: { kept: readonly ArchivedSession[]; previous: readonly ArchivedSession[]; sharing: string; places: readonly string[]; outDir: string } | null;
   sharer: Sharer;
   /** Shares content read again for pages, the same way as `sharer` did for the ledgers. */
   contentSharer: Sharer;
@@ -155,7 +162,7 @@ interface HtmlSink {
 }
 
 /** The HTML folder: index, data quality, a page per project and session, assets, summary.json, usage.csv. */
-async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink: HtmlSink): Promise<Summary> {
+async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink: HtmlSink): Promise<{ summary: Summary; sessionsKept: number }> {
   const { data, collected, table, price } = report;
   const { options, sharer } = sink;
   const ledgerOf = new Map(collected.ledgers.map((l) => [l.key, l]));
@@ -174,7 +181,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const scope = scopeLabel(options.scope);
   const pages = assignPages(data, time, new Map([...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []))));
   const archived: ArchivedSession[] = [];
-  const archiveEntry = (ledger: SessionLedger, pageList: string[], searchItems: readonly SearchItem[] = []): void => {
+  const archiveEntry = (ledger: SessionLedger, pageList: string[], searchItems: readonly ArchivedSearchItem[] = [], fingerprint: string | null = null): void => {
     const kept = keptByKey.get(ledger.key);
     if (kept) {
       archived.push({ ...kept, pages: pageList });
@@ -184,7 +191,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     const place = source === undefined ? null : placeOf(source, sink.archive?.places ?? []);
     if (!sink.archive || source === undefined || place === null) return;
     const indexed = searchItems.map(({ kind, href, text }) => ({ kind, href, text }));
-    archived.push({ ledger, source: pathHash(source), place: pathHash(place), lastSeen: options.now.getTime(), pages: pageList, sharing: sink.archive.sharing, search: indexed });
+    archived.push({ ledger, source: pathHash(source), place: pathHash(place), lastSeen: options.now.getTime(), pages: pageList, sharing: sink.archive.sharing, search: indexed, fingerprint });
   };
   const renderer = createRenderer(await loadTemplates());
   const overview: OverviewContext = {
@@ -213,8 +220,36 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
 
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
   const neighbours = sessionNeighbours(data);
+  const previousByKey = new Map((sink.archive?.previous ?? []).map((a) => [a.ledger.key, a]));
+  const stamp = await codeStamp();
+  /** Everything a session's pages are made from, or null when a file was not identified (pages are then written). */
+  const fingerprintOf = (session: SessionData, page: string): string | null => {
+    const files = [session, ...session.subagents].map((part) => collected.identityOf.get(part.key) ?? null);
+    if (files.includes(null)) return null;
+    const counted = [session, ...session.subagents].map((part) => [Buffer.from(part.counted.entries).toString('base64'), Buffer.from(part.counted.usage).toString('base64')]);
+    return createHash('sha256')
+      .update(
+        JSON.stringify({
+          stamp,
+          files,
+          counted,
+          page,
+          summary: sessionJson(session, pages),
+          origin: session.origin?.key ?? null,
+          copies: session.copies.map((c) => [c.key, pages.hasSession(c.key)]),
+          subagents: session.subagents.map((s) => [s.key, s.label]),
+          neighbours: neighbours.get(session.key) ?? null,
+          project: [projectNames.get(session.projectKey), pages.project(session.projectKey)],
+          scope,
+          zone: options.scope.timeZone,
+          generator,
+        }),
+      )
+      .digest('hex');
+  };
   const highlightReport = reportHighlightBudget();
   let rendered = 0;
+  let sessionsKept = 0;
   const started = Date.now();
   let lastProgress = 0;
   let pageBytes = 0;
@@ -223,6 +258,20 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   for (const session of data.sessions) {
     const page = pages.session(session.key);
     for (const sub of session.subagents) archiveEntry(sub.ledger, []);
+    // Unchanged file, unchanged numbers and links, same code: the pages the last build wrote are these pages.
+    const fingerprint = fingerprintOf(session, page);
+    const before = fingerprint === null ? undefined : previousByKey.get(session.key);
+    if (before && before.fingerprint === fingerprint && sink.archive) {
+      const old = await Promise.all(before.pages.map((p) => readFile(join(sink.archive?.outDir ?? '', p)).catch(() => null)));
+      if (old.every((html) => html !== null)) {
+        for (const [i, html] of old.entries()) await folder.write(before.pages[i] as string, html as Buffer);
+        search.addKept(session, before.search, projectNames.get(session.projectKey) ?? '');
+        archiveEntry(session.ledger, before.pages, before.search, fingerprint);
+        sessionsKept++;
+        rendered++;
+        continue;
+      }
+    }
     const kept = keptByKey.get(session.key);
     if (kept && sink.archive) {
       // Its file is gone: the pages an earlier build wrote are carried over, saying so.
@@ -260,7 +309,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         await folder.write(part.page, part.html);
         pageBytes += Buffer.byteLength(part.html);
       }
-      archiveEntry(session.ledger, written.map((part) => part.page), search.add(session, file, next.value, projectNames.get(session.projectKey) ?? ''));
+      archiveEntry(session.ledger, written.map((part) => part.page), search.add(session, file, next.value, projectNames.get(session.projectKey) ?? ''), fingerprint);
     } catch (error) {
       // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
       const reason = messageOf(error);
@@ -307,7 +356,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   });
   await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
   await folder.write('usage.csv', usageCsv(data, price));
-  return summary;
+  return { summary, sessionsKept };
 }
 
 /**

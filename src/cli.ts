@@ -59,6 +59,8 @@ interface BuildFlags extends ScopeFlags {
   omit?: OmitKind[];
   share?: boolean;
   forgetMissing?: boolean;
+  /** False with --no-cache. */
+  cache: boolean;
 }
 
 interface ExportFlags {
@@ -103,6 +105,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
     .option('--share', 'for sending the report to someone: --redact --omit thinking')
     .option('--forget-missing', 'drop sessions an earlier build into --out kept whose files are gone')
+    .option('--no-cache', 'read every file and write every page again, reusing nothing from earlier runs')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (inputs: string[], flags: BuildFlags) => {
       exitCode = await runBuild(inputs, flags, io);
@@ -250,6 +253,7 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
       progress,
       discovered: foundLine(flags, io),
       forgetMissing: flags.forgetMissing === true,
+      cache: flags.cache,
     });
   } catch (error) {
     if (progress) io.stderr('\r\u001b[2K');

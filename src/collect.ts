@@ -23,6 +23,8 @@ export interface Collected {
   content: ContentStore | null;
   /** The file each session was read from (its ledger's path may be redacted). */
   sourceOf: ReadonlyMap<SessionKey, string>;
+  /** What each file was when read (path, size, time, both ends, bough's code), when the cache took it: unchanged files' pages can be kept. */
+  identityOf: ReadonlyMap<SessionKey, string>;
   /** Files skipped and every problem found in the files read, made fit to share. */
   diagnostics: Diagnostic[];
   candidates: number;
@@ -48,9 +50,10 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const diagnosticsByFile: Diagnostic[][] = new Array(paths.length).fill([]);
   const content = new Map<SessionKey, SessionFile>();
   const sourceOf = new Map<SessionKey, string>();
+  const identityOf = new Map<SessionKey, string>();
   const keys = new Set<SessionKey>();
   // A cached ledger is the plain reading of a file: never one made fit to share, nor one whose content pages need.
-  const cache = options.cache && !options.keepContent && sharer === null ? options.cache : NO_CACHE;
+  const cache = options.cache && !options.keepContent && (sharer === null || !sharer.changes) ? options.cache : NO_CACHE;
   /** Files a reading under its place in the input order; returns the session's key. */
   const place = (index: number, outcome: CachedOutcome): SessionKey | null => {
     if (outcome.kind === 'skipped') {
@@ -77,7 +80,8 @@ export async function collect(paths: readonly string[], options: CollectOptions)
         const identity = await cache.identify(path);
         const cached = identity === null ? null : await cache.get(identity);
         if (cached) {
-          place(index, cached);
+          const key = place(index, cached);
+          if (key !== null && identity !== null) identityOf.set(key, identity);
         } else {
           const outcome = await readSessionFile(path);
           let read: CachedOutcome;
@@ -87,6 +91,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
             read = { kind: 'session', ledger: ledgerOf(file), diagnostics: file.diagnostics };
             const key = place(index, read);
             if (options.keepContent && key !== null) content.set(key, file);
+            if (key !== null && identity !== null) identityOf.set(key, identity);
           } else {
             read = { kind: 'skipped', diagnostics: sharer ? outcome.diagnostics.map((d) => sharer.diagnostic(d)) : outcome.diagnostics };
             place(index, read);
@@ -112,6 +117,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     ledgers: ledgers.filter((l): l is SessionLedger => l !== null),
     content: options.keepContent ? storeOf(content) : null,
     sourceOf,
+    identityOf,
     diagnostics: [...(options.discoveryNotes ?? []).map((d) => (sharer ? sharer.diagnostic(d) : d)), ...diagnosticsByFile.flat()],
     candidates: paths.length,
   };

@@ -38,8 +38,8 @@ export async function loadAssets(): Promise<Map<string, Buffer>> {
 let stamp: Promise<string> | null = null;
 
 /**
- * Names the code that is running: bough's version and a hash of its own code files. Whatever
- * bough cached is used only by the very code that wrote it.
+ * Names the code that is running: bough's version and a hash of its code, templates and assets.
+ * Whatever bough cached or kept is used only by the very code that wrote it.
  */
 export function codeStamp(): Promise<string> {
   stamp ??= (async () => {
@@ -47,6 +47,10 @@ export function codeStamp(): Promise<string> {
     const hash = createHash('sha256').update(await packageVersion());
     for (const path of (await filesUnder(code)).sort()) {
       if (/\.(js|ts)$/.test(path)) hash.update(path).update(await readFile(join(code, path)));
+    }
+    // Pages kept from an earlier build must look as this build would write them: its templates and assets too.
+    for (const folder of ['templates', 'assets']) {
+      for (const path of await filesUnder(join(PACKAGE_ROOT, folder))) hash.update(`${folder}/${path}`).update(await readFile(join(PACKAGE_ROOT, folder, path)));
     }
     return hash.digest('hex').slice(0, 32);
   })();

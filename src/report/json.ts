@@ -160,7 +160,7 @@ function projectJson(project: ProjectData, pages: PageMap): Summary['projects'][
   };
 }
 
-function sessionJson(session: SessionData, pages: PageMap): Summary['sessions'][number] {
+export function sessionJson(session: SessionData, pages: PageMap): Summary['sessions'][number] {
   const { ledger, tally, tools } = session;
   const check = session.costCheck;
   return {

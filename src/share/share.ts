@@ -24,6 +24,8 @@ export interface Sharer {
   text(value: string): string;
   /** Replacements by kind so far, when redacting. */
   readonly redactions: ReadonlyMap<string, number>;
+  /** False when it changes nothing (no --redact, no --omit): what it passes is the plain reading. */
+  readonly changes: boolean;
 }
 
 const MAX_JSON_DEPTH = 100;
@@ -39,7 +41,7 @@ export function createSharer(options: ShareOptions): Sharer {
   const redactor: Redactor | null = options.redact ? createRedactor(options.home) : null;
   const text = redactor ? (value: string) => redactor.text(value) : (value: string) => value;
   if (!redactor && options.omit.size === 0) {
-    return { file: (file) => file, diagnostic: (d) => d, text, redactions: new Map() };
+    return { file: (file) => file, diagnostic: (d) => d, text, redactions: new Map(), changes: false };
   }
   const field = redactor ? (name: string, value: string) => redactor.field(name, value) : (_: string, value: string) => value;
   const walk = new Walker(text, field, options.omit);
@@ -48,6 +50,7 @@ export function createSharer(options: ShareOptions): Sharer {
     diagnostic: (d) => walk.diagnostic(d),
     text,
     redactions: redactor?.counts ?? new Map(),
+    changes: true,
   };
 }
 

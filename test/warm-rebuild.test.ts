@@ -1,0 +1,57 @@
+// A rebuild into the same folder keeps the pages of sessions whose files, numbers and links did
+// not change, and writes the rest: the folder is the same as a build from scratch would write.
+
+import { appendFile, cp, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build, type BuildOptions } from '../src/build.js';
+import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
+
+async function folder(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const name of await readdir(dir, { recursive: true })) {
+    if (/\.(html|json|csv|js)$/.test(name)) files.set(name, await readFile(join(dir, name), 'utf8'));
+  }
+  return files;
+}
+
+describe('a warm rebuild', () => {
+  it('writes the same report as a cold build, before and after a session gained a turn', async () => {
+    const input = join(await tempDir(), 'in');
+    await cp(join(FIXTURES, 'pi'), input, { recursive: true });
+    const cacheDir = join(await tempDir(), 'cache');
+    const options = (out: string, cache = true): BuildOptions => ({
+      inputs: [input],
+      out,
+      scope: ALL_UTC,
+      cache,
+      environment: { env: { BOUGH_CACHE_DIR: cacheDir }, home: '/nonexistent' },
+      now: new Date('2026-12-01T00:00:00Z'),
+    });
+    const warm = join(await tempDir(), 'warm');
+    const cold0 = await build(options(warm));
+    expect(cold0.sessionsKept).toBe(0);
+    const first = await folder(warm);
+    const again = await build(options(warm));
+    expect(again.sessionsKept).toBe(again.summary.sessions.length);
+    expect(await folder(warm)).toEqual(first);
+
+    const path = join(input, 'minimal-v3.jsonl');
+    const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
+    const last = JSON.parse(lines.at(-1) as string) as { id: string };
+    await appendFile(path, `${JSON.stringify({ type: 'message', id: 'more1', parentId: last.id, timestamp: '2026-11-30T12:00:00.000Z', message: { role: 'user', content: 'One more turn' } })}\n`);
+    const changed = await build(options(warm));
+    // The session that gained a turn is written anew, and so is any whose links changed with it.
+    expect(changed.sessionsKept).toBeGreaterThan(changed.summary.sessions.length - 4);
+    expect(changed.sessionsKept).toBeLessThan(changed.summary.sessions.length);
+    const cold = join(await tempDir(), 'cold');
+    await build(options(cold, false));
+    const [after, fromScratch] = [await folder(warm), await folder(cold)];
+    expect([...after.keys()].sort()).toEqual([...fromScratch.keys()].sort());
+    const differ = [...after].filter(([name, text]) => fromScratch.get(name) !== text).map(([name]) => name);
+    expect(differ).toEqual([]);
+    expect([...after.values()].some((text) => text.includes('One more turn'))).toBe(true);
+    // --no-cache writes every page anew.
+    expect((await build(options(warm, false))).sessionsKept).toBe(0);
+  });
+});
