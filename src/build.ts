@@ -235,10 +235,11 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
           counted,
           page,
           summary: sessionJson(session, pages),
-          origin: session.origin?.key ?? null,
-          copies: session.copies.map((c) => [c.key, pages.hasSession(c.key)]),
+          // Links to other sessions: their titles and pages, as the page shows them.
+          links: [session.origin, ...session.copies, neighbours.get(session.key)?.previous ?? null, neighbours.get(session.key)?.next ?? null].map((link) =>
+            link === null ? null : [link.key, link.title, pages.hasSession(link.key) ? pages.session(link.key) : null],
+          ),
           subagents: session.subagents.map((s) => [s.key, s.label]),
-          neighbours: neighbours.get(session.key) ?? null,
           project: [projectNames.get(session.projectKey), pages.project(session.projectKey)],
           scope,
           zone: options.scope.timeZone,
