@@ -11,7 +11,7 @@
 
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { access, appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { generateClaudeCorpus } from '../test/support/claude-corpus.js';
@@ -168,6 +168,18 @@ function table(results: readonly Result[]): string {
   return [format(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(format)].join('\n');
 }
 
+/** Appends a prompt to the first Pi session: the change a rebuild after one more turn sees. */
+async function addTurn(folder: string, run: number): Promise<void> {
+  const name = (await readdir(folder, { recursive: true })).filter((f) => f.endsWith('.jsonl')).sort()[0];
+  if (!name) return;
+  const path = join(folder, name);
+  const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
+  const last = JSON.parse(lines.at(-1) ?? '{}') as { id?: unknown };
+  const parentId = typeof last.id === 'string' ? last.id : null;
+  const record = { type: 'message', id: `bench${run}x${Date.now() % 100000}`, parentId, timestamp: new Date().toISOString(), message: { role: 'user', content: `one more turn ${run}` } };
+  await appendFile(path, `${JSON.stringify(record)}\n`);
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const work = options.keep ?? (await mkdtemp(join(tmpdir(), 'bough-bench-')));
@@ -225,6 +237,15 @@ async function main(): Promise<void> {
     rows.push(
       { label: 'bough stats --json, warm cache', mb: corpusMb, floor: input, run: () => measure(process.execPath, [BOUGH, ...warmStats], warmEnv) },
       { label: 'bough build, rebuild, nothing changed', mb: corpusMb, floor: input, run: () => measure(process.execPath, [BOUGH, ...warmBuild], warmEnv) },
+      {
+        label: 'bough build, rebuild, one session + a turn',
+        mb: corpusMb,
+        floor: input,
+        run: async (run) => {
+          await addTurn(part('pi'), run);
+          return measure(process.execPath, [BOUGH, ...warmBuild], warmEnv);
+        },
+      },
     );
   }
   const floors = new Map<string, Row>([[input, rows[0] as Row]]);
