@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
 import type { Environment } from '../environment.js';
 import type { SessionLedger } from '../ledger/ledger.js';
+import { tokensSchema } from '../report/schema.js';
 import { SOURCES } from '../types.js';
 
 /** Where the cache lives: $BOUGH_CACHE_DIR, else $XDG_CACHE_HOME/bough, else ~/.cache/bough. */
@@ -127,12 +128,7 @@ const usageSchema = z.object({
   recordedCost: z.number().finite().nullable(),
   outputPartial: z.boolean(),
   responseId: text.nullable(),
-  input: count,
-  output: count,
-  cacheRead: count,
-  cacheWrite: count,
-  cacheWrite1h: count,
-  reasoning: count,
+  ...tokensSchema.shape,
 });
 const entrySchema = z.object({
   key: text,

@@ -185,6 +185,11 @@ const MAX_JSON = 20_000;
 const IMAGE_MIME = /^image\/(png|jpeg|jpg|gif|webp|bmp|avif)$/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** The text blocks of some content, joined: what a search or a one-line summary reads of it. */
+export function blockText(blocks: readonly Block[], separator = '\n'): string {
+  return blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(separator);
+}
+
 export function anchorOf(entry: Entry): string {
   return anchorOfId(entry.id);
 }
@@ -229,7 +234,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
     case 'toolCall':
       return { ...event(base, 'info', 'tool call', entry.call.name), detailText: json(entry.call.arguments) };
     case 'toolResult': {
-      const text = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+      const text = blockText(entry.content);
       const call = entry.toolCallId === null ? undefined : ctx.toolCalls?.get(entry.toolCallId);
       const file = call?.effect.action === 'read' && !entry.isError ? fileRead(text, call.effect.paths[0] ?? call.effect.summary, budget) : null;
       return {
@@ -297,7 +302,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         entry.omitted ? 'an earlier entry hidden from the model' : 'an earlier entry rewritten for the model',
       );
     case 'custom': {
-      const text = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+      const text = blockText(entry.content);
       return {
         ...event(base, 'custom', entry.isMessage ? `extension message` : `extension state`, shorten(entry.customType, LABEL_LENGTH)),
         detailHtml: text ? markdown(text) : null,
@@ -312,14 +317,14 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         entry.toolsAdded.length ? `tools added: ${entry.toolsAdded.join(', ')}` : '',
         entry.toolsRemoved.length ? `tools removed: ${entry.toolsRemoved.join(', ')}` : '',
       ].filter(Boolean);
-      const text = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+      const text = blockText(entry.content);
       return {
         ...event(base, 'system', 'system prompt', tools.join(' · ') || `${Object.keys(entry.sections).length} sections`),
         detailText: cut([text, sections].filter(Boolean).join('\n\n'), MAX_TEXT),
       };
     }
     case 'notice': {
-      const text = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+      const text = blockText(entry.content);
       return {
         ...event(base, entry.tone, shorten(entry.label, LABEL_LENGTH), shorten(entry.summary, LABEL_LENGTH * 2)),
         detailText: text && text !== entry.summary ? cut(text, MAX_TEXT) : null,

@@ -1,13 +1,13 @@
 // What of each session goes into the search index, gathered as its pages are written (the
 // entries' pages are known only then): its prompts, replies and the files it touched.
 
-import { anchorOf } from './conversation.js';
+import { anchorOf, blockText } from './conversation.js';
 import type { SessionData } from './data.js';
 import { formatDay, type TimeFormat } from './format.js';
 import type { PageMap } from './pages.js';
 import { indexedText, type SearchItem, type SearchSession } from './search-index.js';
 import type { EntryPages } from './session-pages.js';
-import type { Block, SessionFile } from '../types.js';
+import type { SessionFile } from '../types.js';
 
 export class SearchCollector {
   readonly sessions: SearchSession[] = [];
@@ -29,7 +29,7 @@ export class SearchCollector {
       const anchor = anchorOf(entry);
       const at = entryPages.get(anchor);
       if (at === undefined) continue;
-      const typed = textOf(entry.content);
+      const typed = blockText(entry.content, ' ');
       const text = entry.kind === 'prompt' && entry.skill ? `${entry.skill.command} ${typed}` : typed;
       if (text.trim() === '') continue;
       this.items.push({ session: index, kind: entry.kind, href: `${at}#${anchor}`, text: indexedText(entry.kind, text) });
@@ -44,8 +44,4 @@ export class SearchCollector {
     this.sessions.push({ title: session.ledger.title, project, day: formatDay(session.startedAt, this.time), page: this.pages.session(session.key) });
     for (const item of items) this.items.push({ ...item, session: index });
   }
-}
-
-function textOf(blocks: readonly Block[]): string {
-  return blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ');
 }

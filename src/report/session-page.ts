@@ -7,7 +7,7 @@ import { buildTree } from '../model/tree.js';
 import { splitBranches, type Branch } from '../model/branches.js';
 import type { Pricer } from '../pricing/price.js';
 import { SOURCE_NAMES, type Entry, type SessionFile } from '../types.js';
-import { anchorOf, anchorOfId, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
+import { anchorOf, anchorOfId, blockText, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { highlightBudget } from './highlight.js';
 import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
 import { shorten, type SessionKey } from '../ledger/ledger.js';
@@ -322,7 +322,7 @@ function hiddenByContextEdits(entries: readonly Entry[]): Set<string> {
 export function describeEntry(entry: Entry): string {
   switch (entry.kind) {
     case 'prompt': {
-      const typed = entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ').replace(/\s+/g, ' ').trim();
+      const typed = blockText(entry.content, ' ').replace(/\s+/g, ' ').trim();
       if (entry.skill) return `${entry.skill.command}${typed ? ` ${typed}` : ''}`;
       return typed || '(image prompt)';
     }
@@ -375,6 +375,8 @@ export interface SessionPartView {
 export interface PartsNav {
   number: number;
   count: number;
+  /** The first part: the session's numbers and tree. */
+  first: string;
   previous: string | null;
   next: string | null;
   all: { label: string; href: string; current: boolean }[];
@@ -383,6 +385,8 @@ export interface PartsNav {
 export interface PartSectionView extends Omit<SectionView, 'entries'> {
   /** The section began in an earlier part. */
   continued: boolean;
+  /** Its id on this page: a section carried on from an earlier part takes another, so ids stay unique across parts. */
+  anchor: string;
   /** Its entries here, rendered. */
   entriesHtml: string[];
 }
@@ -409,6 +413,7 @@ export function sessionPartView(
       : {
           number: index + 1,
           count,
+          first: fileOfPart(0),
           previous: index > 0 ? fileOfPart(index - 1) : null,
           next: index < count - 1 ? fileOfPart(index + 1) : null,
           all: plan.parts.map((_, i) => ({ label: `Part ${i + 1}${firstEntryTime(i) ? ` · from ${firstEntryTime(i)}` : ''}`, href: fileOfPart(i), current: i === index })),
@@ -422,7 +427,8 @@ export function sessionPartView(
     outline: count === 1 ? view.outline : view.outline.filter((item) => here.has(item.anchor)),
     sections: (plan.parts[index] ?? []).map((range) => {
       const { entries: _entries, ...section } = view.sections[range.section] as SectionView;
-      return { ...section, continued: range.from > 0, entriesHtml: (entriesHtml[range.section] ?? []).slice(range.from, range.to) };
+      const continued = range.from > 0;
+      return { ...section, continued, anchor: continued ? `${section.id}-part-${index + 1}` : section.id, entriesHtml: (entriesHtml[range.section] ?? []).slice(range.from, range.to) };
     }),
   };
 }

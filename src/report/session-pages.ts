@@ -25,6 +25,14 @@ export function* sessionPages(
 ): Generator<RenderedPage, EntryPages> {
   const entriesHtml = view.sections.map((section) => section.entries.map((entry) => renderer.partial('partials/entry', { entry })));
   const fileOfPart = (index: number) => basename(partPage(page, index));
+  const dir = page.slice(0, page.length - basename(page).length);
+  // Most sessions fit one page: written whole, no plan to measure.
+  const whole = { parts: [view.sections.map((section, s) => ({ section: s, from: 0, to: section.entries.length }))] };
+  const single = renderer.render('session', layoutOf(view.title, page), sessionPartView(view, whole, 0, entriesHtml, fileOfPart));
+  if (Buffer.byteLength(single) <= budget) {
+    yield { page, html: single };
+    return new Map(view.sections.flatMap((section) => [section.id, ...section.entries.map((entry) => entry.anchor)].map((anchor) => [anchor, page] as const)));
+  }
   // The head (numbers, tree, outline) counts against the first part.
   const head = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [] }, { parts: [[]] }, 0, [], fileOfPart));
   const outlined = new Map(view.outline.map((item) => [item.anchor, Buffer.byteLength(item.label) + 160]));
@@ -42,7 +50,6 @@ export function* sessionPages(
     const file = partPage(page, index);
     yield { page: file, html: linkAcrossParts(renderer.render('session', layoutOf(title, file), part), index, plan, fileOfPart) };
   }
-  const dir = page.slice(0, page.length - basename(page).length);
   return new Map([...plan.partOf].map(([anchor, part]) => [anchor, `${dir}${fileOfPart(part)}`]));
 }
 
