@@ -4,9 +4,15 @@
 // of this build's places: its numbers stay in the totals, its pages are carried over with a note
 // saying when its file was last seen. `--forget-missing` drops them. Paths are stored only as
 // hashes, so a redacted report's archive names no file.
+//
+// Per session, two files that change only when its pages do (so a rebuild links them unchanged):
+// `<hash>.json.gz` (its pages, fingerprint and search items: read by every rebuild) and
+// `<hash>.ledger.json.gz` (its ledger: read only when its file is gone). When each file was last
+// seen changes every build, so it lives apart, in `seen.json`.
 
 import { createHash } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
@@ -14,10 +20,15 @@ import type { SessionKey, SessionLedger } from './ledger/ledger.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
 
 export const ARCHIVE_DIR = 'archive';
-const FORMAT = 1;
+const FORMAT = 2;
+const SEEN_FILE = 'seen.json';
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
-export interface ArchivedSession {
-  ledger: SessionLedger;
+/** What the last build archived of a session, its ledger aside. */
+export interface ArchivedPages {
+  /** The hash of its session key: names its archive files. */
+  name: string;
   /** Hashes of the file's path and of the place it was found under. */
   source: string;
   place: string;
@@ -33,23 +44,27 @@ export interface ArchivedSession {
   fingerprint: string | null;
 }
 
+export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
+  ledger: SessionLedger;
+}
+
 export interface ArchivedSearchItem {
   kind: 'prompt' | 'reply' | 'file';
   href: string;
   text: string;
 }
 
-const archivedSchema = z.object({
+const pagesSchema = z.object({
   format: z.literal(FORMAT),
   source: z.string(),
   place: z.string(),
-  lastSeen: z.number().finite(),
   pages: z.array(z.string().regex(/^sessions\/[a-z0-9-]+\.html$/)),
   sharing: z.string(),
   fingerprint: z.string().nullable(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
-  ledger: ledgerSchema,
 });
+const ledgerFileSchema = z.object({ format: z.literal(FORMAT), ledger: ledgerSchema });
+const seenSchema = z.object({ format: z.literal(FORMAT), lastSeen: z.record(z.string().regex(/^[0-9a-f]{32}$/), z.number().finite()) });
 
 export function pathHash(path: string): string {
   return createHash('sha256').update(path).digest('hex').slice(0, 32);
@@ -65,16 +80,21 @@ export function placeOf(file: string, places: readonly string[]): string | null 
 }
 
 /** What the report folder's last build archived; entries that do not read as this code wrote them are left out. */
-export async function readArchive(outDir: string): Promise<{ sessions: ArchivedSession[]; unreadable: number }> {
+export async function readArchive(outDir: string): Promise<{ sessions: ArchivedPages[]; unreadable: number }> {
   const dir = join(outDir, ARCHIVE_DIR);
   const names = await readdir(dir).catch(() => [] as string[]);
-  const sessions: ArchivedSession[] = [];
+  const seen = await readFile(join(dir, SEEN_FILE), 'utf8')
+    .then((text) => seenSchema.safeParse(JSON.parse(text)))
+    .then((parsed) => (parsed.success ? parsed.data.lastSeen : {}), () => ({}) as Record<string, number>);
+  const sessions: ArchivedPages[] = [];
   let unreadable = 0;
-  for (const name of names) {
-    if (!name.endsWith('.json.gz')) continue;
+  for (const file of names) {
+    const name = /^([0-9a-f]{32})\.json\.gz$/.exec(file)?.[1];
+    if (name === undefined) continue;
     try {
-      const parsed = archivedSchema.safeParse(JSON.parse(gunzipSync(await readFile(join(dir, name))).toString('utf8')));
-      if (parsed.success) sessions.push({ ...parsed.data, ledger: parsed.data.ledger as SessionLedger });
+      const parsed = pagesSchema.safeParse(JSON.parse((await gunzipAsync(await readFile(join(dir, file)))).toString('utf8')));
+      const lastSeen = seen[name];
+      if (parsed.success && lastSeen !== undefined) sessions.push({ ...parsed.data, name, lastSeen });
       else unreadable++;
     } catch {
       unreadable++;
@@ -83,25 +103,62 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedS
   return { sessions, unreadable };
 }
 
+/** An archived session's ledger, or null when its file does not read as this code wrote it. */
+export async function readArchivedLedger(outDir: string, entry: ArchivedPages): Promise<ArchivedSession | null> {
+  try {
+    const parsed = ledgerFileSchema.safeParse(JSON.parse((await gunzipAsync(await readFile(join(outDir, ledgerPath(entry.name))))).toString('utf8')));
+    if (!parsed.success || pathHash(parsed.data.ledger.key) !== entry.name) return null;
+    const { name: _name, ...pages } = entry;
+    return { ...pages, ledger: parsed.data.ledger as SessionLedger };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The archived sessions to keep: their file is gone (not found now) though it was found under a
  * place this build searched, and they were shared as this build shares.
  */
 export function missingSessions(
-  archived: readonly ArchivedSession[],
+  archived: readonly ArchivedPages[],
   found: { files: readonly string[]; places: readonly string[] },
   sharing: string,
   present: ReadonlySet<SessionKey>,
-): ArchivedSession[] {
+): ArchivedPages[] {
   const foundFiles = new Set(found.files.map(pathHash));
   const places = new Set(found.places.map(pathHash));
-  return archived.filter((a) => a.sharing === sharing && places.has(a.place) && !foundFiles.has(a.source) && !present.has(a.ledger.key));
+  const presentNames = new Set([...present].map(pathHash));
+  return archived.filter((a) => a.sharing === sharing && places.has(a.place) && !foundFiles.has(a.source) && !presentNames.has(a.name));
 }
 
-/** One session's archive entry, as the report folder keeps it: compressed, a ledger's JSON is mostly repeated keys. */
-export function archiveFile(entry: ArchivedSession): { path: string; content: Uint8Array } {
-  const json = JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, lastSeen: entry.lastSeen, pages: entry.pages, sharing: entry.sharing, fingerprint: entry.fingerprint, search: entry.search, ledger: entry.ledger });
-  return { path: `${ARCHIVE_DIR}/${pathHash(entry.ledger.key)}.json.gz`, content: gzipSync(json, { level: 6 }) };
+/** Where a session's archive files go, from the report root. */
+export function archivePaths(key: SessionKey): { pages: string; ledger: string } {
+  const name = pathHash(key);
+  return { pages: pagesPath(name), ledger: ledgerPath(name) };
+}
+
+const pagesPath = (name: string) => `${ARCHIVE_DIR}/${name}.json.gz`;
+const ledgerPath = (name: string) => `${ARCHIVE_DIR}/${name}.ledger.json.gz`;
+
+/**
+ * One session's archive files, compressed (a ledger's JSON is mostly repeated keys), off the main
+ * thread. Nothing in them changes from build to build unless the session's pages do.
+ */
+export async function archiveFiles(entry: ArchivedSession): Promise<{ path: string; content: Uint8Array }[]> {
+  const paths = archivePaths(entry.ledger.key);
+  const pages = JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, pages: entry.pages, sharing: entry.sharing, fingerprint: entry.fingerprint, search: entry.search });
+  const ledger = JSON.stringify({ format: FORMAT, ledger: entry.ledger });
+  const [pagesGz, ledgerGz] = await Promise.all([gzipAsync(pages, { level: 6 }), gzipAsync(ledger, { level: 6 })]);
+  return [
+    { path: paths.pages, content: pagesGz },
+    { path: paths.ledger, content: ledgerGz },
+  ];
+}
+
+/** When each archived session's file was last seen, by its name. */
+export function seenFile(entries: readonly { key: SessionKey; lastSeen: number }[]): { path: string; content: string } {
+  const lastSeen = Object.fromEntries(entries.map((e) => [pathHash(e.key), e.lastSeen]).sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1)));
+  return { path: `${ARCHIVE_DIR}/${SEEN_FILE}`, content: JSON.stringify({ format: FORMAT, lastSeen }) };
 }
 
 /** A kept page says so at its top: its file is gone, and when it was last seen. */

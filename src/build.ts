@@ -2,9 +2,10 @@
 // context; then a sink: the HTML folder (`build`), or terminal tables or JSON (`stats`, in
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { cacheDir, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
-import { collect, messageOf, readContent, type Collected } from './collect.js';
+import { readThreads } from './reading/pool.js';
+import { collect, messageOf, readContent, type Collected } from './reading/collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, type Discovery, type Place } from './discover.js';
 import type { Environment } from './environment.js';
@@ -35,9 +36,8 @@ import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { priceHints, usageClaimRule } from './sources/registry.js';
 import { withEntryTitles } from './ledger/titles.js';
-import { archiveFile, missingSessions, pathHash, placeOf, readArchive, withGoneNote, type ArchivedSearchItem, type ArchivedSession } from './archive.js';
+import { archiveFiles, archivePaths, missingSessions, pathHash, placeOf, readArchive, readArchivedLedger, seenFile, withGoneNote, type ArchivedPages, type ArchivedSearchItem, type ArchivedSession } from './archive.js';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { progressLine, PROGRESS_EVERY_MS } from './progress.js';
 
 /** What every command reads and how it prices and cuts: the part `build` and `stats` share. */
@@ -104,7 +104,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const searched = discovery.places;
     // Ledgers for the whole history now; each session's content is read again when its pages are written.
     const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), await codeStamp());
-    const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache });
+    const threads = readThreads(options.environment.env);
+    const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads });
     let collected = await read();
     let usedSamples = false;
     if (collected.ledgers.length === 0) {
@@ -122,14 +123,15 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const earlier = usedSamples ? [] : (await readArchive(outDir)).sessions.filter((a) => a.sharing === sharing);
     // With --no-cache every page is written anew; sessions whose files are gone are still kept.
     const previous = options.cache === false ? [] : earlier;
-    const kept = options.forgetMissing ? [] : missingSessions(earlier, { files: discovery.files, places }, sharing, new Set(collected.ledgers.map((l) => l.key)));
+    const missing = options.forgetMissing ? [] : missingSessions(earlier, { files: discovery.files, places }, sharing, new Set(collected.ledgers.map((l) => l.key)));
+    const kept = (await Promise.all(missing.map((m) => readArchivedLedger(outDir, m)))).filter((k): k is ArchivedSession => k !== null);
     if (kept.length > 0) collected = { ...collected, ledgers: [...collected.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] };
     const report = await reportContext(discovery, collected, options);
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
-    const archive = usedSamples ? null : { kept, previous, sharing, places, outDir };
+    const archive = usedSamples ? null : { kept, previous, sharing, places };
     const { summary, sessionsKept } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive });
     const warnings = await folder.commit();
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept };
@@ -153,7 +155,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
 
 interface HtmlSink {
   /** What to keep from the folder's earlier build and how to archive this one; null for the bundled samples. */
-  archive: { kept: readonly ArchivedSession[]; previous: readonly ArchivedSession[]; sharing: string; places: readonly string[]; outDir: string } | null;
+  archive: { kept: readonly ArchivedSession[]; previous: readonly ArchivedPages[]; sharing: string; places: readonly string[] } | null;
   sharer: Sharer;
   /** Shares content read again for pages, the same way as `sharer` did for the ledgers. */
   contentSharer: Sharer;
@@ -180,18 +182,34 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const time = { timeZone: options.scope.timeZone };
   const scope = scopeLabel(options.scope);
   const pages = assignPages(data, time, new Map([...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []))));
-  const archived: ArchivedSession[] = [];
-  const archiveEntry = (ledger: SessionLedger, pageList: string[], searchItems: readonly ArchivedSearchItem[] = [], fingerprint: string | null = null): void => {
+  /** When each archived session's file was last seen: now, or when an earlier build saw it (its file is gone). */
+  const seen: { key: SessionKey; lastSeen: number }[] = [];
+  /**
+   * Archives a session's file with the pages written for it. `unchanged`: the last build archived
+   * exactly this (same pages from the same file, found in the same place), so its files are kept.
+   */
+  const archiveEntry = async (ledger: SessionLedger, pageList: string[], searchItems: readonly ArchivedSearchItem[] = [], fingerprint: string | null = null, unchanged = false): Promise<void> => {
+    if (!sink.archive) return;
     const kept = keptByKey.get(ledger.key);
-    if (kept) {
-      archived.push({ ...kept, pages: pageList });
-      return;
-    }
     const source = collected.sourceOf.get(ledger.key);
-    const place = source === undefined ? null : placeOf(source, sink.archive?.places ?? []);
-    if (!sink.archive || source === undefined || place === null) return;
-    const indexed = searchItems.map(({ kind, href, text }) => ({ kind, href, text }));
-    archived.push({ ledger, source: pathHash(source), place: pathHash(place), lastSeen: options.now.getTime(), pages: pageList, sharing: sink.archive.sharing, search: indexed, fingerprint });
+    const place = source === undefined ? null : placeOf(source, sink.archive.places);
+    if (!kept && (source === undefined || place === null)) return;
+    seen.push({ key: ledger.key, lastSeen: kept ? kept.lastSeen : options.now.getTime() });
+    const paths = archivePaths(ledger.key);
+    if ((kept || unchanged) && (await folder.keep([paths.pages, paths.ledger]))) return;
+    const entry: ArchivedSession = kept
+      ? { ...kept, pages: pageList }
+      : {
+          ledger,
+          source: pathHash(source as string),
+          place: pathHash(place as string),
+          lastSeen: options.now.getTime(),
+          pages: pageList,
+          sharing: sink.archive.sharing,
+          search: searchItems.map(({ kind, href, text }) => ({ kind, href, text })),
+          fingerprint,
+        };
+    for (const file of await archiveFiles(entry)) await folder.write(file.path, file.content);
   };
   const renderer = createRenderer(await loadTemplates());
   const overview: OverviewContext = {
@@ -220,7 +238,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
 
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
   const neighbours = sessionNeighbours(data);
-  const previousByKey = new Map((sink.archive?.previous ?? []).map((a) => [a.ledger.key, a]));
+  const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
   const stamp = await codeStamp();
   /** Everything a session's pages are made from, or null when a file was not identified (pages are then written). */
   const fingerprintOf = (session: SessionData, page: string): string | null => {
@@ -258,30 +276,30 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const pageFailures: Diagnostic[] = [];
   for (const session of data.sessions) {
     const page = pages.session(session.key);
-    for (const sub of session.subagents) archiveEntry(sub.ledger, []);
     // Unchanged file, unchanged numbers and links, same code: the pages the last build wrote are these pages.
     const fingerprint = fingerprintOf(session, page);
-    const before = fingerprint === null ? undefined : previousByKey.get(session.key);
-    if (before && before.fingerprint === fingerprint && sink.archive) {
-      const old = await Promise.all(before.pages.map((p) => readFile(join(sink.archive?.outDir ?? '', p)).catch(() => null)));
-      if (old.every((html) => html !== null)) {
-        for (const [i, html] of old.entries()) await folder.write(before.pages[i] as string, html as Buffer);
-        search.addKept(session, before.search, projectNames.get(session.projectKey) ?? '');
-        archiveEntry(session.ledger, before.pages, before.search, fingerprint);
-        sessionsKept++;
-        rendered++;
-        continue;
-      }
+    const before = fingerprint === null ? undefined : previousByName.get(pathHash(session.key));
+    if (before && before.fingerprint === fingerprint && sink.archive && (await folder.keep(before.pages))) {
+      const source = collected.sourceOf.get(session.key);
+      const place = source === undefined ? null : placeOf(source, sink.archive.places);
+      const samePlace = source !== undefined && place !== null && before.source === pathHash(source) && before.place === pathHash(place);
+      for (const sub of session.subagents) await archiveEntry(sub.ledger, [], [], null, samePlace);
+      search.addKept(session, before.search, projectNames.get(session.projectKey) ?? '');
+      await archiveEntry(session.ledger, before.pages, before.search, fingerprint, samePlace);
+      sessionsKept++;
+      rendered++;
+      continue;
     }
+    for (const sub of session.subagents) await archiveEntry(sub.ledger, []);
     const kept = keptByKey.get(session.key);
     if (kept && sink.archive) {
       // Its file is gone: the pages an earlier build wrote are carried over, saying so.
       const lastSeen = formatDateTime(kept.lastSeen, time);
       for (const keptPage of kept.pages) {
-        const old = await readFile(join(sink.archive.outDir, keptPage), 'utf8').catch(() => null);
-        if (old !== null) await folder.write(keptPage, withGoneNote(old, lastSeen));
+        const old = await folder.previous(keptPage);
+        if (old !== null) await folder.write(keptPage, withGoneNote(old.toString('utf8'), lastSeen));
       }
-      archiveEntry(session.ledger, kept.pages);
+      await archiveEntry(session.ledger, kept.pages);
       search.addKept(session, kept.search, projectNames.get(session.projectKey) ?? '');
       rendered++;
       continue;
@@ -310,14 +328,14 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         await folder.write(part.page, part.html);
         pageBytes += Buffer.byteLength(part.html);
       }
-      archiveEntry(session.ledger, written.map((part) => part.page), search.add(session, file, next.value, projectNames.get(session.projectKey) ?? ''), fingerprint);
+      await archiveEntry(session.ledger, written.map((part) => part.page), search.add(session, file, next.value, projectNames.get(session.projectKey) ?? ''), fingerprint);
     } catch (error) {
       // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
       const reason = messageOf(error);
       pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${reason}`));
       const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
       await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));
-      archiveEntry(session.ledger, [page]);
+      await archiveEntry(session.ledger, [page]);
     }
     rendered++;
     const now = Date.now();
@@ -327,8 +345,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     }
   }
   // The index stays under about a tenth of the report: prompts and files always, replies while they fit.
-  for (const entry of archived) {
-    const file = archiveFile(entry);
+  if (sink.archive) {
+    const file = seenFile(seen);
     await folder.write(file.path, file.content);
   }
   const index = searchIndexFiles(search.sessions, search.items, Math.max(200_000, Math.round(pageBytes * 0.08)));

@@ -4,7 +4,7 @@
 
 import { resolve } from 'node:path';
 import { reportContext } from './build.js';
-import { collect } from './collect.js';
+import { collect } from './reading/collect.js';
 import { discover } from './discover.js';
 import type { Environment } from './environment.js';
 import { BoughError } from './errors.js';

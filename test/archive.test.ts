@@ -2,7 +2,7 @@
 // deletes transcripts after 30 days): their numbers stay in the totals, their pages stay and say
 // so; --forget-missing drops them; an archive that does not read right is not trusted.
 
-import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -55,6 +55,21 @@ describe('the archive', () => {
     expect((await readFile(join(out, kept?.page as string), 'utf8')).match(/file-gone/g)).toHaveLength(1);
   });
 
+  it('says when a file was last seen by the last build that read it, though its unchanged pages were kept as they were', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    await run({ day: 1 });
+    const archived = async () => Object.fromEntries(await Promise.all((await readdir(join(out, 'archive'))).map(async (n) => [n, (await stat(join(out, 'archive', n))).ino] as const)));
+    const before = await archived();
+    await run({ day: 5 });
+    const after = await archived();
+    // The rebuild kept every session's archive files (the same files, linked), and wrote seen.json anew.
+    for (const [name, inode] of Object.entries(before)) if (name !== 'seen.json') expect(after[name], name).toBe(inode);
+    await rm(join(input, 'tools.jsonl'));
+    const third = await run({ day: 9 });
+    const kept = third.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    expect(kept?.sourceLastSeen).toBe('2026-12-05T00:00:00.000Z');
+  });
+
   it('drops them with --forget-missing, and keeps nothing from places this build does not search', async () => {
     const { input, run } = await setUp(join(FIXTURES, 'pi'));
     const first = await run();
@@ -73,7 +88,7 @@ describe('the archive', () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
     const first = await run();
     const names = await readdir(join(out, 'archive'));
-    // Not gzip at all, gzip of a wrong shape, and gzip of something that is not JSON.
+    // Not gzip at all, gzip of a wrong shape, and gzip of something that is not JSON (seen.json among them).
     for (const [i, name] of names.entries()) {
       const content = i % 3 === 0 ? Buffer.from('{"format":1}') : gzipSync(i % 3 === 1 ? '{"format":1,"ledger":{"entries":"no"}}' : 'not json');
       await writeFile(join(out, 'archive', name), content);
@@ -81,7 +96,11 @@ describe('the archive', () => {
     await rm(join(input, 'tools.jsonl'));
     const second = await run();
     expect(second.sessions.length).toBe(first.sessions.length - 1);
-    expect((await readdir(join(out, 'archive'))).length).toBe(second.sessions.length);
+    // Written anew: per session its pages file and its ledger file, and one file of when each was last seen.
+    const rebuilt = await readdir(join(out, 'archive'));
+    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json\.gz$/.test(n))).toHaveLength(second.sessions.length);
+    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.ledger\.json\.gz$/.test(n))).toHaveLength(second.sessions.length);
+    expect(rebuilt).toContain('seen.json');
   });
 
   it('keeps a Claude Code sub-agent whose file is gone in its session, without its transcript', async () => {

@@ -6,7 +6,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collect } from '../src/collect.js';
+import { collect } from '../src/reading/collect.js';
 import { discover } from '../src/discover.js';
 import { claimEntries } from '../src/ledger/claims.js';
 import { claudeReader } from '../src/sources/claude/reader.js';

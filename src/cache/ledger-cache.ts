@@ -30,6 +30,8 @@ export interface LedgerCache {
   get(identity: string): Promise<CachedOutcome | null>;
   /** Stores an outcome if the file still has the identity it had before it was read. */
   put(path: string, identity: string, outcome: CachedOutcome): Promise<void>;
+  /** Where it lives and whose code it holds, for a reading thread to open the same cache; null for none. */
+  readonly where: { dir: string; codeStamp: string } | null;
 }
 
 /** Bytes hashed at each end of a file: an append or an edit in place changes one of them, or the size. */
@@ -45,6 +47,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
   let made: Promise<unknown> | null = null;
   const fileOf = (identity: string) => join(folder, identity.slice(0, 2), `${identity}.json`);
   return {
+    where: { dir, codeStamp },
     async identify(path) {
       try {
         const real = await realpath(path);
@@ -100,6 +103,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
 
 /** A cache that holds nothing (`--no-cache`, or content that is redacted or kept for pages). */
 export const NO_CACHE: LedgerCache = {
+  where: null,
   identify: async () => null,
   get: async () => null,
   put: async () => {},

@@ -3,8 +3,8 @@
 // is: only bough's own files (listed in its manifest) are moved out, replaced or removed.
 
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, lstatSync, mkdirSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFile, link, lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
 import { LOCK_WAIT_MS, lockReportFolder, releaseHeldLocks, type ReportLock } from './lock.js';
@@ -43,6 +43,13 @@ export interface ReportFolderOptions {
 export interface ReportFolder {
   /** Writes one file, at a path relative to the report root. */
   write(path: string, content: string | Uint8Array): Promise<void>;
+  /**
+   * Keeps files of the last build as this build's, unchanged: linked, not copied (a rebuild keeps
+   * most pages). All or none: false when the last build left one of them not as it wrote it.
+   */
+  keep(paths: readonly string[]): Promise<boolean>;
+  /** Reads a file the last build wrote, or null. */
+  previous(path: string): Promise<Buffer | null>;
   /** Moves the finished report into --out. Returns warnings: files of the user's that kept a page out. */
   commit(): Promise<string[]>;
   /** Removes the unfinished report; the previous one stays. */
@@ -77,6 +84,8 @@ export async function openReportFolder(outDir: string, generator: string, option
   }
   unfinished.set(staging, lock);
   const written = new Set<string>();
+  /** Files the last build wrote (its manifest): only those are ever kept or read back. */
+  const earlier = new Set(previous?.files ?? []);
   let committing = false;
 
   return {
@@ -86,6 +95,37 @@ export async function openReportFolder(outDir: string, generator: string, option
       mkdirSync(dirname(target), { recursive: true });
       await writeFile(target, content, { flag: 'wx' });
       written.add(path);
+    },
+    async keep(paths) {
+      // Only regular files the last build wrote: never a link or a file a user put in their place.
+      const sources = paths.map((path) => ({ path, source: safeTarget(out, path), target: safeTarget(staging, path) }));
+      for (const { path, source } of sources) {
+        if (!earlier.has(path) || written.has(path) || !(await lstat(source).catch(() => null))?.isFile()) return false;
+      }
+      const done: string[] = [];
+      try {
+        for (const { path, source, target } of sources) {
+          mkdirSync(dirname(target), { recursive: true });
+          // A file system without hard links gets a copy.
+          await link(source, target).catch(() => copyFile(source, target, constants.COPYFILE_EXCL));
+          done.push(target);
+          written.add(path);
+        }
+        return true;
+      } catch {
+        // All or none: what was kept is taken back, and the caller writes the files anew.
+        for (const [i, target] of done.entries()) {
+          await rm(target, { force: true });
+          written.delete(sources[i]?.path ?? '');
+        }
+        return false;
+      }
+    },
+    async previous(path) {
+      const source = safeTarget(out, path);
+      const info = await lstat(source).catch(() => null);
+      if (!info?.isFile() || !earlier.has(path)) return null;
+      return readFile(source).catch(() => null);
     },
     async commit() {
       // Synchronous from here to the end: a signal handler (Ctrl-C) runs only between turns of the

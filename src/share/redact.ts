@@ -12,8 +12,8 @@ export interface Redactor {
   text(value: string): string;
   /** The value of a field whose name may say it is a secret (`"apiKey": "…"`). */
   field(name: string, value: string): string;
-  /** How many of each kind were replaced so far. */
-  readonly counts: ReadonlyMap<string, number>;
+  /** How many of each kind were replaced so far (added to by readings made in other threads). */
+  readonly counts: Map<string, number>;
 }
 
 export const HOME_KIND = 'home-path';

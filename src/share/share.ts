@@ -24,8 +24,12 @@ export interface Sharer {
   text(value: string): string;
   /** Replacements by kind so far, when redacting. */
   readonly redactions: ReadonlyMap<string, number>;
+  /** Counts replacements a sharer made with the same options elsewhere (a reading thread) as its own. */
+  addRedactions(counts: Iterable<readonly [string, number]>): void;
   /** False when it changes nothing (no --redact, no --omit): what it passes is the plain reading. */
   readonly changes: boolean;
+  /** What it was made with: a reading thread makes the same sharer from them. */
+  readonly options: ShareOptions;
 }
 
 const MAX_JSON_DEPTH = 100;
@@ -40,8 +44,12 @@ export const OMITTED = {
 export function createSharer(options: ShareOptions): Sharer {
   const redactor: Redactor | null = options.redact ? createRedactor(options.home) : null;
   const text = redactor ? (value: string) => redactor.text(value) : (value: string) => value;
+  const redactions = redactor?.counts ?? new Map<string, number>();
+  const addRedactions = (counts: Iterable<readonly [string, number]>) => {
+    for (const [kind, n] of counts) redactions.set(kind, (redactions.get(kind) ?? 0) + n);
+  };
   if (!redactor && options.omit.size === 0) {
-    return { file: (file) => file, diagnostic: (d) => d, text, redactions: new Map(), changes: false };
+    return { file: (file) => file, diagnostic: (d) => d, text, redactions, addRedactions, changes: false, options };
   }
   const field = redactor ? (name: string, value: string) => redactor.field(name, value) : (_: string, value: string) => value;
   const walk = new Walker(text, field, options.omit);
@@ -49,8 +57,10 @@ export function createSharer(options: ShareOptions): Sharer {
     file: (file) => walk.file(file),
     diagnostic: (d) => walk.diagnostic(d),
     text,
-    redactions: redactor?.counts ?? new Map(),
+    redactions,
+    addRedactions,
     changes: true,
+    options,
   };
 }
 

@@ -4,7 +4,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { collect } from '../../src/collect.js';
+import { collect } from '../../src/reading/collect.js';
 import { claimEntries } from '../../src/ledger/claims.js';
 import { ALL_TIME, type Scope } from '../../src/ledger/scope.js';
 import { loadPriceTable } from '../../src/price-files.js';

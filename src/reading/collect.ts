@@ -1,0 +1,196 @@
+// The front of every command: candidate files → read (each by its source's reader) → numbers
+// checked → made fit to share → a ledger per session. Files the cache knows are not read; the
+// rest are read across threads when there is enough of them. The content (texts, tool output) is
+// kept only when asked (`export`); `build` reads each session's content again for its pages.
+
+import { stat } from 'node:fs/promises';
+import { NO_CACHE, type CachedOutcome, type LedgerCache } from '../cache/ledger-cache.js';
+import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import type { SessionKey, SessionLedger } from '../ledger/ledger.js';
+import type { Sharer } from '../share/share.js';
+import { progressLine, PROGRESS_EVERY_MS } from '../progress.js';
+import { readSessionFile } from '../sources/read.js';
+import { checkUsageNumbers } from '../sources/usage-check.js';
+import type { SessionFile } from '../types.js';
+import { openReadPool, type ReadPool, type ThreadPlan } from './pool.js';
+import { messageOf, readLedger } from './read-ledger.js';
+
+export { messageOf } from './read-ledger.js';
+
+/** The content of the sessions read, by key; asking for one that was not read is a bug. */
+export interface ContentStore {
+  get(key: SessionKey): SessionFile;
+}
+
+export interface Collected {
+  /** In the order of the candidate files. */
+  ledgers: SessionLedger[];
+  /** Null when content was not kept. */
+  content: ContentStore | null;
+  /** The file each session was read from (its ledger's path may be redacted). */
+  sourceOf: ReadonlyMap<SessionKey, string>;
+  /** What each file was when read (path, size, time, both ends, bough's code), when the cache took it: unchanged files' pages can be kept. */
+  identityOf: ReadonlyMap<SessionKey, string>;
+  /** Files skipped and every problem found in the files read, made fit to share. */
+  diagnostics: Diagnostic[];
+  candidates: number;
+}
+
+export interface CollectOptions {
+  /** Redaction and omission for sharing; none for `stats`. */
+  sharer?: Sharer | null;
+  keepContent: boolean;
+  progress?: ((message: string) => void) | undefined;
+  /** What discovery could not search (folders it could not list, links it did not follow), listed first. */
+  discoveryNotes?: readonly Diagnostic[];
+  /** Ledgers of files read before; used only for ledgers made without content or sharing. */
+  cache?: LedgerCache;
+  /** Reading threads to use when there is enough to read (see readThreads); none reads in this thread. */
+  threads?: ThreadPlan;
+}
+
+/** Files read at once in this thread: reading waits on the disk, and each file in flight holds its entries. */
+const READ_CONCURRENCY = 4;
+/** Files the cache is asked about at once: a stat, both ends of the file and a small JSON each. */
+const LOOKUP_CONCURRENCY = 16;
+
+type Reading = { outcome: CachedOutcome; identity: string | null } | { failed: Diagnostic };
+
+export async function collect(paths: readonly string[], options: CollectOptions): Promise<Collected> {
+  const sharer = options.sharer ?? null;
+  // A cached ledger is the plain reading of a file: never one made fit to share, nor one whose content pages need.
+  const cache = options.cache && !options.keepContent && (sharer === null || !sharer.changes) ? options.cache : NO_CACHE;
+  const readings: (Reading | null)[] = new Array(paths.length).fill(null);
+  const content = new Map<number, SessionFile>();
+  let done = 0;
+  const started = Date.now();
+  let lastProgress = 0;
+  const tick = () => {
+    done++;
+    const now = Date.now();
+    if (options.progress && (now - lastProgress >= PROGRESS_EVERY_MS || done === paths.length)) {
+      lastProgress = now;
+      options.progress(progressLine('read', done, paths.length, 'files', started, now));
+    }
+  };
+  // Whatever one file does to a reader costs that file, never the others.
+  const failed = (path: string, error: unknown): Reading => {
+    const note = diagnostic('session-failed', path, null, `bough could not read this session: ${messageOf(error)}`);
+    return { failed: sharer ? sharer.diagnostic(note) : note };
+  };
+
+  // What the cache has is taken first; only the other files are read.
+  const toRead: { index: number; identity: string | null; bytes: number }[] = [];
+  await eachAtMost(LOOKUP_CONCURRENCY, paths, async (path, index) => {
+    try {
+      const identity = await cache.identify(path);
+      const cached = identity === null ? null : await cache.get(identity);
+      if (cached) {
+        readings[index] = { outcome: cached, identity };
+        tick();
+        return;
+      }
+      const bytes = await stat(path).then((s) => s.size, () => 0);
+      toRead.push({ index, identity, bytes });
+    } catch (error) {
+      readings[index] = failed(path, error);
+      tick();
+    }
+  });
+  toRead.sort((a, b) => a.index - b.index);
+
+  const threads = options.keepContent ? 0 : Math.min(options.threads?.threads ?? 0, toRead.length);
+  const bytesToRead = toRead.reduce((sum, file) => sum + file.bytes, 0);
+  const worthIt = threads > 1 && bytesToRead >= (options.threads?.minBytes ?? 0);
+  const pool: ReadPool | null = worthIt ? openReadPool(threads, { share: sharer?.options ?? null, cache: cache.where }) : null;
+  try {
+    // Largest first, so that no big file starts last and leaves the other threads idle.
+    const order = pool ? [...toRead].sort((a, b) => b.bytes - a.bytes || a.index - b.index) : toRead;
+    await eachAtMost(pool ? threads : READ_CONCURRENCY, order, async ({ index, identity }) => {
+      const path = paths[index] as string;
+      try {
+        if (pool) {
+          const read = await pool.read(path, identity);
+          sharer?.addRedactions(read.redactions);
+          readings[index] = { outcome: read.outcome, identity };
+        } else {
+          const read = await readLedger(path, identity, sharer, cache, options.keepContent);
+          readings[index] = { outcome: read.outcome, identity };
+          if (read.file) content.set(index, read.file);
+        }
+      } catch (error) {
+        readings[index] = failed(path, error);
+      }
+      tick();
+    });
+  } finally {
+    await pool?.close();
+  }
+
+  // Placed in the input order, whichever finished first: the same keys on every run.
+  const ledgers: SessionLedger[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const sourceOf = new Map<SessionKey, string>();
+  const identityOf = new Map<SessionKey, string>();
+  const contentOf = new Map<SessionKey, SessionFile>();
+  const keys = new Set<SessionKey>();
+  for (const [index, reading] of readings.entries()) {
+    if (reading === null) continue;
+    if ('failed' in reading) {
+      diagnostics.push(reading.failed);
+      continue;
+    }
+    diagnostics.push(...reading.outcome.diagnostics);
+    if (reading.outcome.kind === 'skipped') continue;
+    // Two files whose paths read the same once redacted (~/a.jsonl) stay two sessions.
+    const found = reading.outcome.ledger;
+    const ledger = keys.has(found.key) ? { ...found, key: `${found.key}#${index}` } : found;
+    keys.add(ledger.key);
+    ledgers.push(ledger);
+    sourceOf.set(ledger.key, paths[index] as string);
+    if (reading.identity !== null) identityOf.set(ledger.key, reading.identity);
+    const file = content.get(index);
+    if (file) contentOf.set(ledger.key, file);
+  }
+  return {
+    ledgers,
+    content: options.keepContent ? storeOf(contentOf) : null,
+    sourceOf,
+    identityOf,
+    diagnostics: [...(options.discoveryNotes ?? []).map((d) => (sharer ? sharer.diagnostic(d) : d)), ...diagnostics],
+    candidates: paths.length,
+  };
+}
+
+/** Runs `work` over `items`, at most `limit` at a time. */
+async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, lane));
+}
+
+/**
+ * A session's content read again, for its pages: the same reading, checks and sharing as when its
+ * ledger was made, so that pages hold the content of one session at a time, not of the history.
+ */
+export async function readContent(path: string, sharer: Sharer | null): Promise<SessionFile> {
+  const outcome = await readSessionFile(path);
+  if (outcome.kind !== 'session') throw new Error(`it is no longer a session file (${outcome.diagnostics[0]?.detail ?? 'not read'})`);
+  outcome.file.diagnostics.push(...checkUsageNumbers(outcome.file));
+  return sharer ? sharer.file(outcome.file) : outcome.file;
+}
+
+function storeOf(content: ReadonlyMap<SessionKey, SessionFile>): ContentStore {
+  return {
+    get(key) {
+      const file = content.get(key);
+      if (!file) throw new Error(`no content read for session ${JSON.stringify(key)}`);
+      return file;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// One file read into its ledger: the reading, the checks of its numbers and the sharing, then the
+// ledger; stored in the cache when the file was identified. The same function runs in a reading
+// thread and, as the fallback, in the main one.
+
+import type { CachedOutcome, LedgerCache } from '../cache/ledger-cache.js';
+import { ledgerOf } from '../ledger/ledger.js';
+import type { Sharer } from '../share/share.js';
+import { readSessionFile } from '../sources/read.js';
+import { checkUsageNumbers } from '../sources/usage-check.js';
+import type { SessionFile } from '../types.js';
+
+export interface LedgerReading {
+  outcome: CachedOutcome;
+  /** The content the ledger was made from, when asked for (`export`); null otherwise. */
+  file: SessionFile | null;
+}
+
+export async function readLedger(path: string, identity: string | null, sharer: Sharer | null, cache: LedgerCache, keepContent: boolean): Promise<LedgerReading> {
+  const read = await readSessionFile(path);
+  let outcome: CachedOutcome;
+  let kept: SessionFile | null = null;
+  if (read.kind === 'session') {
+    read.file.diagnostics.push(...checkUsageNumbers(read.file));
+    const file = sharer ? sharer.file(read.file) : read.file;
+    outcome = { kind: 'session', ledger: ledgerOf(file), diagnostics: file.diagnostics };
+    if (keepContent) kept = file;
+  } else {
+    outcome = { kind: 'skipped', diagnostics: sharer ? read.diagnostics.map((d) => sharer.diagnostic(d)) : read.diagnostics };
+  }
+  // An unreadable file is asked again next time: its permissions may change without its contents.
+  if (identity !== null && !outcome.diagnostics.some((d) => d.reason === 'unreadable-file')) await cache.put(path, identity, outcome);
+  return { outcome, file: kept };
+}
+
+/** An error's message in a line (a stack overflow says which library it came from on later lines). */
+export function messageOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split('\n')[0] ?? '').slice(0, 300);
+}

@@ -1,0 +1,74 @@
+// Files are read into ledgers across threads by the installed command (the compiled code: the
+// tests themselves run the TypeScript sources, which read in one thread). Threads or not, the
+// numbers, warnings and redactions are the same; a file that breaks a reader costs that file.
+
+import { spawn } from 'node:child_process';
+import { access, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, PROJECT_ROOT, tempDir } from './support/fixtures.js';
+import { generatePiCorpus } from './support/pi-corpus.js';
+
+const BOUGH = join(PROJECT_ROOT, 'bin', 'bough.js');
+
+async function bough(args: string[], threads: string, cacheDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BOUGH, ...args], {
+    env: { PATH: process.env['PATH'], HOME: '/nonexistent', BOUGH_THREADS: threads, BOUGH_CACHE_DIR: cacheDir, TZ: 'UTC' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code: number = await new Promise((done) => child.on('close', (c) => done(c ?? 1)));
+  return { code, stdout, stderr };
+}
+
+describe('reading in threads', () => {
+  let input: string;
+  let cacheDir: string;
+  beforeAll(async () => {
+    // `npm ci` compiles bough (its prepare script); the command runs that code.
+    await access(join(PROJECT_ROOT, 'dist', 'reading', 'worker.js')).catch(() => {
+      throw new Error('bough is not compiled: run `npm ci` (or `npm run build`) before the tests');
+    });
+    input = join(await tempDir(), 'in');
+    for (const agent of ['pi', 'claude', 'codex', 'broken', 'secrets']) await cp(join(FIXTURES, agent), join(input, agent), { recursive: true });
+    await generatePiCorpus(join(input, 'generated'), { sessions: 24, seed: 7 });
+    // Not a session at all, and not JSON: skipped with a note, threads or not.
+    await mkdir(join(input, 'odd'), { recursive: true });
+    await writeFile(join(input, 'odd', 'notes.jsonl'), 'plain words\n');
+    cacheDir = join(await tempDir(), 'cache');
+  }, 60_000);
+
+  it('gives the same stats as reading in one thread', async () => {
+    const args = ['stats', input, '--json', '--by', 'session', '--tz', 'UTC', '--no-cache'];
+    const one = await bough(args, '0', cacheDir);
+    const three = await bough(args, '3', cacheDir);
+    expect(one.code, one.stderr).toBe(0);
+    expect(three.code, three.stderr).toBe(0);
+    expect(JSON.parse(three.stdout)).toEqual(JSON.parse(one.stdout));
+    expect(JSON.parse(one.stdout).totals.sessions).toBeGreaterThan(24);
+  }, 60_000);
+
+  it('writes the same redacted report, its redactions counted once each, and warns of the same lines', async () => {
+    const summaries = [];
+    for (const threads of ['0', '2']) {
+      const out = join(await tempDir(), `report-${threads}`);
+      const run = await bough(['build', input, '--out', out, '--redact', '--tz', 'UTC', '--quiet'], threads, cacheDir);
+      expect(run.code, run.stderr).toBe(0);
+      summaries.push(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    }
+    const [one, two] = summaries;
+    expect(two).toEqual(one);
+    expect(Object.values(one.sharing.redactions as Record<string, number>).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(one.diagnostics.skippedFiles).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('fills the cache from the threads: a second run reads nothing and says the same', async () => {
+    const args = ['stats', input, '--json', '--by', 'session', '--tz', 'UTC'];
+    const cold = await bough(args, '2', cacheDir);
+    const warm = await bough(args, '2', cacheDir);
+    expect(cold.code, cold.stderr).toBe(0);
+    expect(JSON.parse(warm.stdout)).toEqual(JSON.parse(cold.stdout));
+  }, 60_000);
+});
