@@ -70,6 +70,11 @@ function mod(a: number, b: number): number {
   return ((a % b) + b) % b;
 }
 
+/** The local calendar day an instant falls on in the zone, as a whole number (days since 1970-01-01 there). */
+export function localDayNumber(ms: number, timeZone: string): number {
+  return Math.floor((ms + offsetAt(ms, timeZone)) / DAY);
+}
+
 /** The local calendar date and clock time of an instant in the zone. */
 export function localParts(ms: number, timeZone: string): LocalParts {
   const local = new Date(ms + offsetAt(ms, timeZone));

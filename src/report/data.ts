@@ -11,7 +11,7 @@ import type { LedgerEntry, LedgerUsage, SessionKey, SessionLedger } from '../led
 import { inPeriod, type Scope } from '../ledger/scope.js';
 import type { PricedUsage, PriceState, Pricer } from '../pricing/price.js';
 import { checkCost, type CostCheck } from '../pricing/reconcile.js';
-import { dayKey, isoWeekKey, localParts, monthKey } from '../time-zone.js';
+import { dayKey, isoWeekKey, localDayNumber, localParts, monthKey } from '../time-zone.js';
 import type { Source, TokenCounts } from '../types.js';
 
 export interface Cost {
@@ -274,6 +274,8 @@ class Aggregator {
   private readonly projects = new Map<string, ProjectAcc>();
   /** Buckets and models the session being added already counts (each counts a session once). */
   private readonly seen = new Set<object>();
+  /** Day, week and month keys by local day number. */
+  private readonly calendar = new Map<number, { day: string; week: string; month: string }>();
 
   constructor(private readonly scope: Scope) {}
 
@@ -378,12 +380,18 @@ class Aggregator {
 
   /** The day, week and month an instant falls in, the session's agent, and its project's day and month; each counts the session once. */
   private slicesOf(time: number, source: Source, project: ProjectAcc): Bucket[] {
-    const parts = localParts(time, this.scope.timeZone);
-    const day = dayKey(parts);
-    const month = monthKey(parts);
+    // Every usage record and entry is placed: the keys of a local day are worked out once.
+    const dayNumber = localDayNumber(time, this.scope.timeZone);
+    let keys = this.calendar.get(dayNumber);
+    if (!keys) {
+      const parts = localParts(time, this.scope.timeZone);
+      keys = { day: dayKey(parts), week: isoWeekKey(parts), month: monthKey(parts) };
+      this.calendar.set(dayNumber, keys);
+    }
+    const { day, month } = keys;
     return [
       this.bucket(this.days, day),
-      this.bucket(this.weeks, isoWeekKey(parts)),
+      this.bucket(this.weeks, keys.week),
       this.bucket(this.months, month),
       this.bucket(this.sources, source),
       this.bucket(project.days, day),
