@@ -4,8 +4,10 @@
 
 import { resolve } from 'node:path';
 import { cacheDir, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
-import { readThreads } from './reading/pool.js';
-import { collect, messageOf, readContent, type Collected } from './reading/collect.js';
+import { eachOnLanes, openPool, threadPlan, threadsFor, type Pool } from './threads/pool.js';
+import { pagesJob, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
+import { PAGES_WORKER } from './session-pages/worker.js';
+import { collect, messageOf, type Collected } from './reading/collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, type Discovery, type Place } from './discover.js';
 import type { Environment } from './environment.js';
@@ -26,15 +28,14 @@ import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE } from './report/p
 import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView } from './report/render.js';
 import type { Summary } from './report/schema.js';
 import type { SessionKey, SessionLedger } from './ledger/ledger.js';
-import type { SessionFile } from './types.js';
-import { failedPageView, sessionPageView } from './report/session-page.js';
-import { sessionNeighbours, sessionPages, type RenderedPage } from './report/session-pages.js';
-import { reportHighlightBudget } from './report/highlight.js';
+import { failedPageView } from './report/session-page.js';
+import { sessionNeighbours } from './report/session-pages.js';
+import { sessionHighlightBudget } from './report/highlight.js';
 import { searchIndexFiles } from './report/search-index.js';
-import { SearchCollector } from './report/search-items.js';
+import { SearchCollector, type SessionSearchItem } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
-import { priceHints, usageClaimRule } from './sources/registry.js';
+import { localProviders, priceHints, usageClaimRule } from './sources/registry.js';
 import { withEntryTitles } from './ledger/titles.js';
 import { archiveFiles, archivePaths, missingSessions, pathHash, placeOf, readArchive, readArchivedLedger, seenFile, withGoneNote, type ArchivedPages, type ArchivedSearchItem, type ArchivedSession } from './archive.js';
 import { createHash } from 'node:crypto';
@@ -104,7 +105,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const searched = discovery.places;
     // Ledgers for the whole history now; each session's content is read again when its pages are written.
     const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), await codeStamp());
-    const threads = readThreads(options.environment.env);
+    const threads = threadPlan(options.environment.env);
     const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads });
     let collected = await read();
     let usedSamples = false;
@@ -167,16 +168,7 @@ interface HtmlSink {
 async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink: HtmlSink): Promise<{ summary: Summary; sessionsKept: number }> {
   const { data, collected, table, price } = report;
   const { options, sharer } = sink;
-  const ledgerOf = new Map(collected.ledgers.map((l) => [l.key, l]));
-  /** A session's content: kept from reading, or read again (one session at a time). */
   const keptByKey = new Map((sink.archive?.kept ?? []).map((k) => [k.ledger.key, k]));
-  const contentOf = async (key: SessionKey): Promise<SessionFile> => {
-    if (collected.content) return collected.content.get(key);
-    const path = collected.sourceOf.get(key);
-    const ledger = ledgerOf.get(key);
-    if (path === undefined || ledger === undefined) throw new Error(`no file for session ${JSON.stringify(key)}`);
-    return sameAsCounted(await readContent(path, sink.contentSharer), ledger);
-  };
   const version = await packageVersion();
   const generator = `bough ${version}`;
   const time = { timeZone: options.scope.timeZone };
@@ -241,7 +233,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
   const stamp = await codeStamp();
   /** Everything a session's pages are made from, or null when a file was not identified (pages are then written). */
-  const fingerprintOf = (session: SessionData, page: string): string | null => {
+  const fingerprintOf = (session: SessionData, page: string, rank: number): string | null => {
     const files = [session, ...session.subagents].map((part) => collected.identityOf.get(part.key) ?? null);
     if (files.includes(null)) return null;
     const counted = [session, ...session.subagents].map((part) => [Buffer.from(part.counted.entries).toString('base64'), Buffer.from(part.counted.usage).toString('base64')]);
@@ -262,35 +254,49 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
           scope,
           zone: options.scope.timeZone,
           generator,
+          highlight: sessionHighlightBudget(rank).left,
         }),
       )
       .digest('hex');
   };
-  const highlightReport = reportHighlightBudget();
   let rendered = 0;
   let sessionsKept = 0;
   const started = Date.now();
   let lastProgress = 0;
+  const progress = () => {
+    rendered++;
+    const now = Date.now();
+    if (options.progress && now - lastProgress >= PROGRESS_EVERY_MS) {
+      lastProgress = now;
+      options.progress(progressLine('wrote the pages of', rendered, data.sessions.length, 'sessions', started, now));
+    }
+  };
   let pageBytes = 0;
-  const search = new SearchCollector(pages, time);
-  const pageFailures: Diagnostic[] = [];
-  for (const session of data.sessions) {
+
+  // Each session's pages: kept as the last build wrote them, carried over (its file is gone), or
+  // written from its content, across threads when there is enough of it. What each gives the
+  // search index and the archive is then added in the report's order, whichever finished first.
+  type Done =
+    | { kind: 'kept'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string; samePlace: boolean }
+    | { kind: 'gone'; pages: string[]; search: readonly SessionSearchItem[] }
+    | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null }
+    | { kind: 'failed'; page: string; reason: string };
+  const done: Done[] = new Array(data.sessions.length);
+  const toWrite: { rank: number; fingerprint: string | null }[] = [];
+  for (const [rank, session] of data.sessions.entries()) {
     const page = pages.session(session.key);
     // Unchanged file, unchanged numbers and links, same code: the pages the last build wrote are these pages.
-    const fingerprint = fingerprintOf(session, page);
+    const fingerprint = fingerprintOf(session, page, rank);
     const before = fingerprint === null ? undefined : previousByName.get(pathHash(session.key));
-    if (before && before.fingerprint === fingerprint && sink.archive && (await folder.keep(before.pages))) {
+    if (fingerprint !== null && before && before.fingerprint === fingerprint && sink.archive && (await folder.keep(before.pages))) {
       const source = collected.sourceOf.get(session.key);
       const place = source === undefined ? null : placeOf(source, sink.archive.places);
       const samePlace = source !== undefined && place !== null && before.source === pathHash(source) && before.place === pathHash(place);
-      for (const sub of session.subagents) await archiveEntry(sub.ledger, [], [], null, samePlace);
-      search.addKept(session, before.search, projectNames.get(session.projectKey) ?? '');
-      await archiveEntry(session.ledger, before.pages, before.search, fingerprint, samePlace);
+      done[rank] = { kind: 'kept', pages: before.pages, search: before.search, fingerprint, samePlace };
       sessionsKept++;
-      rendered++;
+      progress();
       continue;
     }
-    for (const sub of session.subagents) await archiveEntry(sub.ledger, []);
     const kept = keptByKey.get(session.key);
     if (kept && sink.archive) {
       // Its file is gone: the pages an earlier build wrote are carried over, saying so.
@@ -299,49 +305,88 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         const old = await folder.previous(keptPage);
         if (old !== null) await folder.write(keptPage, withGoneNote(old.toString('utf8'), lastSeen));
       }
-      await archiveEntry(session.ledger, kept.pages);
-      search.addKept(session, kept.search, projectNames.get(session.projectKey) ?? '');
-      rendered++;
+      done[rank] = { kind: 'gone', pages: kept.pages, search: kept.search };
+      progress();
       continue;
     }
-    try {
-      const file = await contentOf(session.key);
-      const subagentFiles = new Map<SessionKey, SessionFile | null>();
-      for (const sub of session.subagents) subagentFiles.set(sub.key, keptByKey.has(sub.key) ? null : await contentOf(sub.key));
-      const view = sessionPageView(file, session, {
-        subagentFile: (key) => subagentFiles.get(key) ?? null,
-        pages,
-        time,
-        price,
-        scope: options.scope,
-        scopeLabel: scope,
-        projectName: projectNames.get(session.projectKey) ?? '',
-        neighbours: neighbours.get(session.key) ?? { previous: null, next: null },
-        highlightReport,
-      });
-      // Rendered whole before anything is written: a failure part-way leaves no half a session.
-      const parts = sessionPages(view, page, renderer, layout);
-      const written: RenderedPage[] = [];
-      let next = parts.next();
-      for (; !next.done; next = parts.next()) written.push(next.value);
-      for (const part of written) {
-        await folder.write(part.page, part.html);
-        pageBytes += Buffer.byteLength(part.html);
+    toWrite.push({ rank, fingerprint });
+  }
+
+  const sizeOf = (session: SessionData) => [session, ...session.subagents].reduce((sum, part) => sum + part.ledger.size, 0);
+  const bytesToWrite = toWrite.reduce((sum, { rank }) => sum + sizeOf(data.sessions[rank] as SessionData), 0);
+  const plan = threadPlan(options.environment.env);
+  const setup: PagesSetup = {
+    templates: await loadTemplates(),
+    table,
+    pricing: { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, local: await localProviders(options.environment) },
+    pages: pages.lists,
+    time,
+    scope: options.scope,
+    scopeLabel: scope,
+    generator,
+    share: sink.contentSharer.options,
+  };
+  const threads = threadsFor(plan, bytesToWrite, toWrite.length);
+  const pool: Pool<PagesTask, PagesWritten> | null = threads > 0 ? openPool(PAGES_WORKER, threads, { kind: 'pages', setup }) : null;
+  // The main thread writes pages too, beside the threads.
+  const lanes: PagesJob[] = [pagesJob(setup), ...Array.from({ length: threads }, (): PagesJob => (task) => (pool as Pool<PagesTask, PagesWritten>).run(task))];
+  try {
+    // Biggest first on threads, so that no big session starts last while the others idle.
+    const order = pool ? [...toWrite].sort((a, b) => sizeOf(data.sessions[b.rank] as SessionData) - sizeOf(data.sessions[a.rank] as SessionData) || a.rank - b.rank) : toWrite;
+    await eachOnLanes(lanes, order, async (job, { rank, fingerprint }) => {
+      const session = data.sessions[rank] as SessionData;
+      const page = pages.session(session.key);
+      try {
+        const written = await job({
+          session,
+          files: [session, ...session.subagents].map((part) => [part.key, keptByKey.has(part.key) ? null : (collected.sourceOf.get(part.key) ?? null)]),
+          projectName: projectNames.get(session.projectKey) ?? '',
+          neighbours: neighbours.get(session.key) ?? { previous: null, next: null },
+          rank,
+        });
+        for (const part of written.pages) {
+          await folder.write(part.page, part.html);
+          pageBytes += part.html.byteLength;
+        }
+        done[rank] = { kind: 'written', pages: written.pages.map((part) => part.page), search: written.search, fingerprint };
+      } catch (error) {
+        // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
+        const reason = messageOf(error);
+        const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
+        await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));
+        done[rank] = { kind: 'failed', page, reason };
       }
-      await archiveEntry(session.ledger, written.map((part) => part.page), search.add(session, file, next.value, projectNames.get(session.projectKey) ?? ''), fingerprint);
-    } catch (error) {
-      // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
-      const reason = messageOf(error);
-      pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${reason}`));
-      const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
-      await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));
-      await archiveEntry(session.ledger, [page]);
-    }
-    rendered++;
-    const now = Date.now();
-    if (options.progress && now - lastProgress >= PROGRESS_EVERY_MS) {
-      lastProgress = now;
-      options.progress(progressLine('wrote the pages of', rendered, data.sessions.length, 'sessions', started, now));
+      progress();
+    });
+  } finally {
+    await pool?.close();
+  }
+
+  const search = new SearchCollector(pages, time);
+  const pageFailures: Diagnostic[] = [];
+  for (const [rank, session] of data.sessions.entries()) {
+    const outcome = done[rank] as Done;
+    const project = projectNames.get(session.projectKey) ?? '';
+    const unchanged = outcome.kind === 'kept' && outcome.samePlace;
+    for (const sub of session.subagents) await archiveEntry(sub.ledger, [], [], null, unchanged);
+    switch (outcome.kind) {
+      case 'kept':
+        search.add(session, outcome.search, project);
+        await archiveEntry(session.ledger, outcome.pages, outcome.search, outcome.fingerprint, outcome.samePlace);
+        break;
+      case 'gone':
+        search.add(session, outcome.search, project);
+        await archiveEntry(session.ledger, outcome.pages);
+        break;
+      case 'written':
+        search.add(session, outcome.search, project);
+        await archiveEntry(session.ledger, outcome.pages, outcome.search, outcome.fingerprint);
+        break;
+      case 'failed':
+        search.add(session, [], project);
+        pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${outcome.reason}`));
+        await archiveEntry(session.ledger, [outcome.page]);
+        break;
     }
   }
   // The index stays under about a tenth of the report: prompts and files always, replies while they fit.
@@ -376,20 +421,6 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
   await folder.write('usage.csv', usageCsv(data, price));
   return { summary, sessionsKept };
-}
-
-/**
- * The content read again is the content that was counted: an agent still writing the file (the
- * session bough runs in) has only appended to it, and the page shows what was counted. A file
- * rewritten in between is a failure of that page, said on it.
- */
-function sameAsCounted(file: SessionFile, ledger: SessionLedger): SessionFile {
-  const counted = ledger.entries.length;
-  const same = (i: number) => file.entries[i]?.key === ledger.entries[i]?.key;
-  if (file.entries.length < counted || (counted > 0 && (!same(0) || !same(counted - 1)))) {
-    throw new Error('the file changed while the report was being written; build again');
-  }
-  return file.entries.length === counted ? file : { ...file, entries: file.entries.slice(0, counted) };
 }
 
 export function noSessionsSentence(discovery: Discovery): string {

@@ -3,7 +3,7 @@
 
 import { reportContext, noSessionsSentence, type ReportOptions } from './build.js';
 import { cacheDir, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
-import { readThreads } from './reading/pool.js';
+import { threadPlan } from './threads/pool.js';
 import { collect } from './reading/collect.js';
 import { codeStamp } from './package-files.js';
 import { discover, type Place } from './discover.js';
@@ -33,7 +33,7 @@ export async function stats(options: StatsOptions): Promise<StatsResult> {
   const discovery = await discover(options.inputs, options.environment, options.scope.sources);
   options.discovered?.(discovery);
   const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), await codeStamp());
-  const threads = readThreads(options.environment.env);
+  const threads = threadPlan(options.environment.env);
   const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads });
   if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery));
   const { data } = await reportContext(discovery, collected, options);

@@ -4,7 +4,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { entryView, toolCallsOf, type ConversationContext } from '../src/report/conversation.js';
-import { highlightBudget, MAX_HIGHLIGHT_BLOCK, type HighlightBudget } from '../src/report/highlight.js';
+import { highlightBudget, MAX_HIGHLIGHT_BLOCK, MAX_HIGHLIGHTED_SESSIONS, sessionHighlightBudget, type HighlightBudget } from '../src/report/highlight.js';
 import { createRenderer, type LayoutView, type PageRenderer } from '../src/report/render.js';
 import { loadTemplates } from '../src/package-files.js';
 import type { Block, Entry, ToolDiff, ToolEffect } from '../src/types.js';
@@ -209,13 +209,12 @@ describe('code from a session', () => {
     expect(html).toContain('shown without colours: this page already highlights 100 KB of code');
   });
 
-  it('is shown plain once the report has spent its highlighting budget, whatever each page has left', () => {
+  it('is shown plain on the pages of sessions older than the newest the report colours, and says so', () => {
     const block = 'const x = 1;\n'.repeat(10);
-    const report = { left: block.length * 3 };
-    const pageOf = (n: number) => page(Array.from({ length: 2 }, (_, i) => call(`r${n}${i}`, 'write', {}, effect('write', `g${i}.ts`, { paths: [`g${i}.ts`], fileContent: block }))), highlightBudget(undefined, report));
-    expect(pageOf(1).match(/<code class="hl language-ts">/g)).toHaveLength(2);
-    const second = pageOf(2);
-    expect(second.match(/<code class="hl language-ts">/g)).toHaveLength(1);
-    expect(second).toContain('shown without colours: this report already highlights 2 MB of code');
+    const pageOf = (rank: number) => page([call(`r${rank}`, 'write', {}, effect('write', 'g.ts', { paths: ['g.ts'], fileContent: block }))], sessionHighlightBudget(rank));
+    expect(pageOf(MAX_HIGHLIGHTED_SESSIONS - 1)).toContain('<code class="hl language-ts">');
+    const older = pageOf(MAX_HIGHLIGHTED_SESSIONS);
+    expect(older).not.toContain('hljs-keyword');
+    expect(older).toContain(`shown without colours: a report colours the code of its newest ${MAX_HIGHLIGHTED_SESSIONS} sessions`);
   });
 });

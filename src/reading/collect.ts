@@ -6,13 +6,14 @@
 import { stat } from 'node:fs/promises';
 import { NO_CACHE, type CachedOutcome, type LedgerCache } from '../cache/ledger-cache.js';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
-import type { SessionKey, SessionLedger } from '../ledger/ledger.js';
+import { compactLedger, type SessionKey, type SessionLedger } from '../ledger/ledger.js';
 import type { Sharer } from '../share/share.js';
 import { progressLine, PROGRESS_EVERY_MS } from '../progress.js';
 import { readSessionFile } from '../sources/read.js';
 import { checkUsageNumbers } from '../sources/usage-check.js';
 import type { SessionFile } from '../types.js';
-import { openReadPool, type ReadPool, type ThreadPlan } from './pool.js';
+import { eachAtMost, eachOnLanes, openPool, threadsFor, type Pool, type ThreadPlan } from '../threads/pool.js';
+import { READ_WORKER, type ReadSetup, type ReadTask, type ThreadReading } from './worker.js';
 import { messageOf, readLedger } from './read-ledger.js';
 
 export { messageOf } from './read-ledger.js';
@@ -99,18 +100,23 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   });
   toRead.sort((a, b) => a.index - b.index);
 
-  const threads = options.keepContent ? 0 : Math.min(options.threads?.threads ?? 0, toRead.length);
   const bytesToRead = toRead.reduce((sum, file) => sum + file.bytes, 0);
-  const worthIt = threads > 1 && bytesToRead >= (options.threads?.minBytes ?? 0);
-  const pool: ReadPool | null = worthIt ? openReadPool(threads, { share: sharer?.options ?? null, cache: cache.where }) : null;
+  const threads = options.keepContent ? 0 : threadsFor(options.threads, bytesToRead, toRead.length);
+  const setup: ReadSetup = { share: sharer?.options ?? null, cache: cache.where };
+  const pool: Pool<ReadTask, ThreadReading> | null = threads > 0 ? openPool(READ_WORKER, threads, { kind: 'read', setup }) : null;
+  // The main thread reads too; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
+  type Lane = { thread: true } | { thread: false };
+  const lanes: Lane[] = pool
+    ? [{ thread: false }, ...Array.from({ length: threads }, (): Lane => ({ thread: true }))]
+    : Array.from({ length: READ_CONCURRENCY }, (): Lane => ({ thread: false }));
   try {
     // Largest first, so that no big file starts last and leaves the other threads idle.
     const order = pool ? [...toRead].sort((a, b) => b.bytes - a.bytes || a.index - b.index) : toRead;
-    await eachAtMost(pool ? threads : READ_CONCURRENCY, order, async ({ index, identity }) => {
+    await eachOnLanes(lanes, order, async (lane, { index, identity }) => {
       const path = paths[index] as string;
       try {
-        if (pool) {
-          const read = await pool.read(path, identity);
+        if (pool && lane.thread) {
+          const read = await pool.run({ path, identity });
           sharer?.addRedactions(read.redactions);
           readings[index] = { outcome: read.outcome, identity };
         } else {
@@ -134,6 +140,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const identityOf = new Map<SessionKey, string>();
   const contentOf = new Map<SessionKey, SessionFile>();
   const keys = new Set<SessionKey>();
+  const names = new Map<string, string>();
   for (const [index, reading] of readings.entries()) {
     if (reading === null) continue;
     if ('failed' in reading) {
@@ -144,6 +151,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     if (reading.outcome.kind === 'skipped') continue;
     // Two files whose paths read the same once redacted (~/a.jsonl) stay two sessions.
     const found = reading.outcome.ledger;
+    compactLedger(found, names);
     const ledger = keys.has(found.key) ? { ...found, key: `${found.key}#${index}` } : found;
     keys.add(ledger.key);
     ledgers.push(ledger);
@@ -160,18 +168,6 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     diagnostics: [...(options.discoveryNotes ?? []).map((d) => (sharer ? sharer.diagnostic(d) : d)), ...diagnostics],
     candidates: paths.length,
   };
-}
-
-/** Runs `work` over `items`, at most `limit` at a time. */
-async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      await work(items[index] as T, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, lane));
 }
 
 /**

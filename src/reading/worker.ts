@@ -1,25 +1,38 @@
 // A reading thread: reads the files the main thread sends it into ledgers, one at a time, and
-// sends back each ledger with the redactions it made. Holds one session's content at a time.
+// sends back each ledger with the redactions it made.
 
-import { parentPort, workerData } from 'node:worker_threads';
-import { NO_CACHE, openLedgerCache } from '../cache/ledger-cache.js';
-import { createSharer } from '../share/share.js';
-import { messageOf, readLedger } from './read-ledger.js';
-import type { ReadTask, ThreadSetup, TaskDone } from './pool.js';
+import { workerData } from 'node:worker_threads';
+import { NO_CACHE, openLedgerCache, type CachedOutcome, type LedgerCache } from '../cache/ledger-cache.js';
+import { createSharer, type ShareOptions } from '../share/share.js';
+import { serveTasks } from '../threads/serve.js';
+import { readLedger } from './read-ledger.js';
 
-const setup = workerData as ThreadSetup;
-const sharer = setup.share ? createSharer(setup.share) : null;
-const cache = setup.cache ? openLedgerCache(setup.cache.dir, setup.cache.codeStamp) : NO_CACHE;
+export interface ReadSetup {
+  share: ShareOptions | null;
+  cache: LedgerCache['where'];
+}
 
-parentPort?.on('message', async (task: ReadTask) => {
-  let done: TaskDone;
-  try {
+export interface ReadTask {
+  path: string;
+  identity: string | null;
+}
+
+export interface ThreadReading {
+  outcome: CachedOutcome;
+  /** Replacements the thread's sharer made in this file, by kind. */
+  redactions: [string, number][];
+}
+
+export const READ_WORKER = new URL('./worker.js', import.meta.url);
+
+if (workerData?.kind === 'read') {
+  const setup = workerData.setup as ReadSetup;
+  const sharer = setup.share ? createSharer(setup.share) : null;
+  const cache = setup.cache ? openLedgerCache(setup.cache.dir, setup.cache.codeStamp) : NO_CACHE;
+  serveTasks<ReadTask, ThreadReading>(async (task) => {
     const before = new Map(sharer?.redactions ?? []);
     const { outcome } = await readLedger(task.path, task.identity, sharer, cache, false);
     const redactions = [...(sharer?.redactions ?? [])].flatMap(([kind, n]): [string, number][] => (n > (before.get(kind) ?? 0) ? [[kind, n - (before.get(kind) ?? 0)]] : []));
-    done = { id: task.id, outcome, redactions };
-  } catch (error) {
-    done = { id: task.id, error: messageOf(error) };
-  }
-  parentPort?.postMessage(done);
-});
+    return { result: { outcome, redactions } };
+  });
+}

@@ -14,11 +14,13 @@ export const MAX_HIGHLIGHT_BLOCK = 50_000;
  */
 export const MAX_HIGHLIGHT_PAGE = 100_000;
 /**
- * Characters highlighted in a whole report: past this, code is plain everywhere. About a second
- * of build time, whatever the history's size (measured: 56 MB of generated sessions spent 5.7 s
- * highlighting without it).
+ * Sessions of a report whose pages are coloured, the newest first; older sessions' code is shown
+ * plain. Highlighting runs at about 3 MB/s (measured: 56 MB of generated sessions spent 5.7 s on
+ * it uncapped), so this caps a report's at about 4 MB, a second or so, whatever the history's
+ * size. By rank, not by what earlier pages spent, so that pages written on several threads (and
+ * a page kept by a rebuild) are coloured the same whichever finishes first.
  */
-export const MAX_HIGHLIGHT_REPORT = 2_000_000;
+export const MAX_HIGHLIGHTED_SESSIONS = 40;
 
 // The common languages (about 37) plus a few seen in sessions, not all 190: loading every grammar
 // costs a quarter of a second at each start. Required through CommonJS because highlight.js
@@ -42,17 +44,18 @@ const OWN_MARKUP = /<(?!\/?span(?: class="[a-z0-9_ -]+")?>)/;
 export interface HighlightBudget {
   /** Characters of code the page may still highlight. */
   left: number;
-  /** What the whole report may still highlight, shared by its pages. */
-  report: { left: number };
+  /** Why code past it is shown plain, said beside the code. */
+  spent: string;
 }
 
-/** One report's allowance, shared by the budgets of its pages. */
-export function reportHighlightBudget(chars: number = MAX_HIGHLIGHT_REPORT): { left: number } {
-  return { left: chars };
+export function highlightBudget(chars: number = MAX_HIGHLIGHT_PAGE): HighlightBudget {
+  return { left: chars, spent: `shown without colours: this page already highlights ${MAX_HIGHLIGHT_PAGE / 1000} KB of code` };
 }
 
-export function highlightBudget(chars: number = MAX_HIGHLIGHT_PAGE, report: { left: number } = reportHighlightBudget()): HighlightBudget {
-  return { left: chars, report };
+/** The budget of a session's page by its place among the report's sessions, newest first (0). */
+export function sessionHighlightBudget(rank: number): HighlightBudget {
+  if (rank < MAX_HIGHLIGHTED_SESSIONS) return highlightBudget();
+  return { left: 0, spent: `shown without colours: a report colours the code of its newest ${MAX_HIGHLIGHTED_SESSIONS} sessions` };
 }
 
 export interface CodeHtml {
@@ -86,12 +89,7 @@ export function highlightCode(code: string, name: string | null, budget: Highlig
   const language = knownLanguage(name);
   if (language === null || code === '') return plain(null);
   if (code.length > MAX_HIGHLIGHT_BLOCK) return plain(`shown without colours: longer than ${MAX_HIGHLIGHT_BLOCK / 1000} KB`);
-  if (code.length > budget.left) {
-    return plain(`shown without colours: this page already highlights ${MAX_HIGHLIGHT_PAGE / 1000} KB of code`);
-  }
-  if (code.length > budget.report.left) {
-    return plain(`shown without colours: this report already highlights ${MAX_HIGHLIGHT_REPORT / 1_000_000} MB of code`);
-  }
+  if (code.length > budget.left) return plain(budget.spent);
   let html: string;
   try {
     html = engine.highlight(code, { language, ignoreIllegals: true }).value;
@@ -101,6 +99,5 @@ export function highlightCode(code: string, name: string | null, budget: Highlig
   // highlight.js escapes what it copies; should a grammar ever slip, the code is shown plain instead.
   if (OWN_MARKUP.test(html)) return plain(null);
   budget.left -= code.length;
-  budget.report.left -= code.length;
   return { html, language, note: null };
 }

@@ -12,6 +12,13 @@ export interface PageMap {
   /** The page of a project in the report; throws when it has none. */
   project(key: string): string;
   hasSession(key: SessionKey): boolean;
+  /** Every page by key, as plain data (for a thread that writes pages). */
+  readonly lists: PageLists;
+}
+
+export interface PageLists {
+  sessions: [SessionKey, string][];
+  projects: [string, string][];
 }
 
 export const INDEX_PAGE = 'index.html';
@@ -36,10 +43,17 @@ export function assignPages(data: ReportData, time: TimeFormat, kept: ReadonlyMa
     const id = slugPart(s.ledger.sessionId, 13) || 'session';
     sessions.set(s.key, unique(`sessions/${day}-${id}-${shortHash(s.ledger.path).slice(0, 6)}`, taken));
   }
+  return pageMapOf({ sessions: [...sessions], projects: [...projects] });
+}
+
+export function pageMapOf(lists: PageLists): PageMap {
+  const sessions = new Map(lists.sessions);
+  const projects = new Map(lists.projects);
   return {
     session: (key) => pageOf(sessions, key, 'session'),
     project: (key) => pageOf(projects, key, 'project'),
     hasSession: (key) => sessions.has(key),
+    lists,
   };
 }
 

@@ -9,6 +9,26 @@ import { indexedText, type SearchItem, type SearchSession } from './search-index
 import type { EntryPages } from './session-pages.js';
 import type { SessionFile } from '../types.js';
 
+/** What the index holds of one session, from its content: its prompts, replies and the files it touched. */
+export function sessionSearchItems(session: SessionData, file: SessionFile, entryPages: EntryPages, page: string): SessionSearchItem[] {
+  const items: SessionSearchItem[] = [];
+  for (const entry of file.entries) {
+    if (entry.kind !== 'prompt' && entry.kind !== 'reply') continue;
+    const anchor = anchorOf(entry);
+    const at = entryPages.get(anchor);
+    if (at === undefined) continue;
+    const typed = blockText(entry.content, ' ');
+    const text = entry.kind === 'prompt' && entry.skill ? `${entry.skill.command} ${typed}` : typed;
+    if (text.trim() === '') continue;
+    items.push({ kind: entry.kind, href: `${at}#${anchor}`, text: indexedText(entry.kind, text) });
+  }
+  for (const touched of session.tools.files) items.push({ kind: 'file', href: page, text: indexedText('file', touched.path) });
+  return items;
+}
+
+/** A search item of one session (the collector numbers the sessions). */
+export type SessionSearchItem = Omit<SearchItem, 'session'>;
+
 export class SearchCollector {
   readonly sessions: SearchSession[] = [];
   readonly items: SearchItem[] = [];
@@ -18,28 +38,8 @@ export class SearchCollector {
     private readonly time: TimeFormat,
   ) {}
 
-  /** A session's items, from its content; returns them (the archive keeps them for when its file is gone). */
-  add(session: SessionData, file: SessionFile, entryPages: EntryPages, project: string): SearchItem[] {
-    const index = this.sessions.length;
-    const first = this.items.length;
-    const page = this.pages.session(session.key);
-    this.sessions.push({ title: session.ledger.title, project, day: formatDay(session.startedAt, this.time), page });
-    for (const entry of file.entries) {
-      if (entry.kind !== 'prompt' && entry.kind !== 'reply') continue;
-      const anchor = anchorOf(entry);
-      const at = entryPages.get(anchor);
-      if (at === undefined) continue;
-      const typed = blockText(entry.content, ' ');
-      const text = entry.kind === 'prompt' && entry.skill ? `${entry.skill.command} ${typed}` : typed;
-      if (text.trim() === '') continue;
-      this.items.push({ session: index, kind: entry.kind, href: `${at}#${anchor}`, text: indexedText(entry.kind, text) });
-    }
-    for (const touched of session.tools.files) this.items.push({ session: index, kind: 'file', href: page, text: indexedText('file', touched.path) });
-    return this.items.slice(first);
-  }
-
-  /** A session kept from an earlier build: the items that build indexed. */
-  addKept(session: SessionData, items: readonly Omit<SearchItem, 'session'>[], project: string): void {
+  /** A session and its items (found in its content now, or kept from an earlier build), in the report's order. */
+  add(session: SessionData, items: readonly SessionSearchItem[], project: string): void {
     const index = this.sessions.length;
     this.sessions.push({ title: session.ledger.title, project, day: formatDay(session.startedAt, this.time), page: this.pages.session(session.key) });
     for (const item of items) this.items.push({ ...item, session: index });

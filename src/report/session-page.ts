@@ -8,7 +8,7 @@ import { splitBranches, type Branch } from '../model/branches.js';
 import type { Pricer } from '../pricing/price.js';
 import { SOURCE_NAMES, type Entry, type SessionFile } from '../types.js';
 import { anchorOf, anchorOfId, blockText, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
-import { highlightBudget } from './highlight.js';
+import { highlightBudget, type HighlightBudget } from './highlight.js';
 import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
 import { shorten, type SessionKey } from '../ledger/ledger.js';
 import { formatCount, formatDateTime, formatDuration, formatUsd, plural, type TimeFormat } from './format.js';
@@ -100,8 +100,8 @@ export interface PageContext {
   neighbours: { previous: SessionLink | null; next: SessionLink | null };
   /** A page sent on its own (`bough export`): no links to other pages of a report. */
   standalone?: boolean;
-  /** What the whole report may still spend on syntax highlighting; a page of its own when absent. */
-  highlightReport?: { left: number };
+  /** What the page may spend on syntax highlighting (by the session's rank in the report); a page's own when absent. */
+  highlight?: HighlightBudget;
 }
 
 export function sessionPageView(file: SessionFile, session: SessionData, ctx: PageContext): SessionPageView {
@@ -131,7 +131,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     hasEntry: (id) => tree.byId.has(id),
     priceOf: (usage) => ctx.price(usage, file.source),
     toolCalls: toolCallsOf(file.entries),
-    highlight: highlightBudget(undefined, ctx.highlightReport),
+    highlight: ctx.highlight ?? highlightBudget(),
     forksAt: (entry) => {
       const children = tree.childrenOf.get(entry) ?? [];
       if (children.length < 2) return [];

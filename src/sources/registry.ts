@@ -47,9 +47,20 @@ export function isAnyRecord(value: Record<string, unknown>): boolean {
   return READERS.some((reader) => reader.isRecord(value));
 }
 
+/** What each agent's configuration on this machine says runs locally, by agent (plain data, for threads). */
+export async function localProviders(environment: Environment): Promise<[Source, string[]][]> {
+  const local: [Source, string[]][] = [];
+  for (const reader of READERS) local.push([reader.source, [...(await reader.localProviders(environment))]]);
+  return local;
+}
+
+/** The price hints of every agent, given what runs locally. */
+export function priceHintsFrom(local: readonly (readonly [Source, readonly string[]])[]): PriceHints {
+  const bySource = new Map(local.map(([source, providers]) => [source, new Set(providers)]));
+  return (source, provider) => readerOf(source).priceHint(provider, bySource.get(source) ?? new Set());
+}
+
 /** The price hints of every agent, with what each one's configuration on this machine says runs locally. */
 export async function priceHints(environment: Environment): Promise<PriceHints> {
-  const local = new Map<Source, ReadonlySet<string>>();
-  for (const reader of READERS) local.set(reader.source, await reader.localProviders(environment));
-  return (source, provider) => readerOf(source).priceHint(provider, local.get(source) ?? new Set());
+  return priceHintsFrom(await localProviders(environment));
 }

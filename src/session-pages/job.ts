@@ -1,0 +1,116 @@
+// One session's pages, written from its content read again: the reading, checks and sharing of
+// when its ledger was made, its view, its parts rendered, and what the search index holds of it.
+// The same function runs on a page-writing thread and, as the fallback, in the main thread; it
+// gets everything as plain data, so either way the pages are the same.
+
+import type { SessionKey, SessionLedger } from '../ledger/ledger.js';
+import type { Scope } from '../ledger/scope.js';
+import { createPricer, type Pricer } from '../pricing/price.js';
+import type { PriceTable } from '../pricing/table.js';
+import { readContent } from '../reading/collect.js';
+import type { SessionData, SessionLink } from '../report/data.js';
+import type { TimeFormat } from '../report/format.js';
+import { sessionHighlightBudget } from '../report/highlight.js';
+import { hrefFrom, pageMapOf, type PageLists, type PageMap } from '../report/pages.js';
+import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView, type PageRenderer, type TemplateSources } from '../report/render.js';
+import { sessionSearchItems, type SessionSearchItem } from '../report/search-items.js';
+import { sessionPageView } from '../report/session-page.js';
+import { sessionPages } from '../report/session-pages.js';
+import { createSharer, type ShareOptions, type Sharer } from '../share/share.js';
+import { priceHintsFrom } from '../sources/registry.js';
+import type { SessionFile, Source } from '../types.js';
+
+/** What every session's pages are made with: given to each thread once. */
+export interface PagesSetup {
+  templates: TemplateSources;
+  table: PriceTable;
+  pricing: { subscriptionsAtApiPrices: boolean; local: [Source, string[]][] };
+  pages: PageLists;
+  time: TimeFormat;
+  scope: Scope;
+  scopeLabel: string;
+  generator: string;
+  share: ShareOptions;
+}
+
+export interface PagesTask {
+  session: SessionData;
+  /** The file of the session and of each of its sub-agents; null for a sub-agent whose file is gone. */
+  files: [SessionKey, string | null][];
+  projectName: string;
+  neighbours: { previous: SessionLink | null; next: SessionLink | null };
+  /** Its place among the report's sessions, newest first (which pages are coloured). */
+  rank: number;
+}
+
+export interface PagesWritten {
+  /** Each part's HTML as UTF-8, moved (not copied) from a thread. */
+  pages: { page: string; html: Uint8Array }[];
+  search: SessionSearchItem[];
+}
+
+export type PagesJob = (task: PagesTask) => Promise<PagesWritten>;
+
+export function pagesJob(setup: PagesSetup): PagesJob {
+  const renderer: PageRenderer = createRenderer(setup.templates);
+  const price: Pricer = createPricer(setup.table, { subscriptionsAtApiPrices: setup.pricing.subscriptionsAtApiPrices, hints: priceHintsFrom(setup.pricing.local) });
+  const pages: PageMap = pageMapOf(setup.pages);
+  // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
+  const sharer: Sharer = createSharer(setup.share);
+  const encoder = new TextEncoder();
+  const layout = (title: string, page: string): LayoutView => ({
+    title: `${title} · ${setup.scopeLabel}`,
+    scope: setup.scopeLabel,
+    root: hrefFrom(page, ''),
+    generator: setup.generator,
+    csp: CONTENT_SECURITY_POLICY,
+    current: null,
+  });
+  return async (task) => {
+    const { session } = task;
+    const paths = new Map(task.files);
+    const ledgers = new Map<SessionKey, SessionLedger>([[session.key, session.ledger], ...session.subagents.map((s) => [s.key, s.ledger] as const)]);
+    const contentOf = async (key: SessionKey): Promise<SessionFile | null> => {
+      const path = paths.get(key);
+      const ledger = ledgers.get(key);
+      if (path === undefined || ledger === undefined) throw new Error(`no file for session ${JSON.stringify(key)}`);
+      return path === null ? null : sameAsCounted(await readContent(path, sharer), ledger);
+    };
+    const file = await contentOf(session.key);
+    if (file === null) throw new Error('its file is gone');
+    const subagentFiles = new Map<SessionKey, SessionFile | null>();
+    for (const sub of session.subagents) subagentFiles.set(sub.key, await contentOf(sub.key));
+    const page = pages.session(session.key);
+    const view = sessionPageView(file, session, {
+      subagentFile: (key) => subagentFiles.get(key) ?? null,
+      pages,
+      time: setup.time,
+      price,
+      scope: setup.scope,
+      scopeLabel: setup.scopeLabel,
+      projectName: task.projectName,
+      neighbours: task.neighbours,
+      highlight: sessionHighlightBudget(task.rank),
+    });
+    // Rendered whole before anything is written: a failure part-way leaves no half a session.
+    const parts = sessionPages(view, page, renderer, layout);
+    const written: PagesWritten['pages'] = [];
+    let next = parts.next();
+    for (; !next.done; next = parts.next()) written.push({ page: next.value.page, html: encoder.encode(next.value.html) });
+    return { pages: written, search: sessionSearchItems(session, file, next.value, page) };
+  };
+}
+
+/**
+ * The content read again is the content that was counted: an agent still writing the file (the
+ * session bough runs in) has only appended to it, and the page shows what was counted. A file
+ * rewritten in between is a failure of that page, said on it.
+ */
+function sameAsCounted(file: SessionFile, ledger: SessionLedger): SessionFile {
+  const counted = ledger.entries.length;
+  const same = (i: number) => file.entries[i]?.key === ledger.entries[i]?.key;
+  if (file.entries.length < counted || (counted > 0 && (!same(0) || !same(counted - 1)))) {
+    throw new Error('the file changed while the report was being written; build again');
+  }
+  return file.entries.length === counted ? file : { ...file, entries: file.entries.slice(0, counted) };
+}

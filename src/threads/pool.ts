@@ -1,0 +1,125 @@
+// Worker threads for the parts of a run that split by file: reading files into ledgers, and
+// writing sessions' pages. A pool runs one task per thread at a time, so memory holds at most one
+// session's content per thread; a thread that dies fails its task only and is replaced.
+
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+
+/** How many threads, and from how much work on they pay for their start (each loads bough anew). */
+export interface ThreadPlan {
+  threads: number;
+  /** Bytes of session files to read (or pages to write from) below which the work stays in this thread. */
+  minBytes: number;
+}
+
+/** Below this much, starting threads costs more than it saves. */
+const MIN_BYTES_FOR_THREADS = 16 * 1024 * 1024;
+
+/**
+ * Threads beside the main thread, which works too: `$BOUGH_THREADS` when set (0: the main thread
+ * alone; more: that many, for any amount of work), else one per core but one. Running from
+ * TypeScript sources (the tests) there are no compiled thread scripts: none.
+ */
+export function threadPlan(env: Readonly<Record<string, string | undefined>>): ThreadPlan {
+  if (!import.meta.url.endsWith('.js')) return { threads: 0, minBytes: 0 };
+  const asked = env['BOUGH_THREADS'];
+  if (asked !== undefined && asked.trim() !== '') {
+    const n = Number(asked);
+    return { threads: Number.isInteger(n) && n >= 0 ? Math.min(n, 64) : 0, minBytes: 0 };
+  }
+  return { threads: availableParallelism() - 1, minBytes: MIN_BYTES_FOR_THREADS };
+}
+
+/** Threads to start beside the main thread (which works too) for `bytes` of work in `tasks` tasks: 0 when not worth it. */
+export function threadsFor(plan: ThreadPlan | undefined, bytes: number, tasks: number): number {
+  if (plan === undefined || bytes < plan.minBytes) return 0;
+  return Math.max(0, Math.min(plan.threads, tasks - 1));
+}
+
+export interface Pool<Task, Result> {
+  run(task: Task): Promise<Result>;
+  close(): Promise<void>;
+}
+
+/** What a thread sends back: the result, or the error's message. */
+export type Reply<Result> = { id: number; result: Result } | { id: number; error: string };
+
+/** `script`: a module that calls serveTasks; `setup` is given to each thread once (cloned). */
+export function openPool<Task, Result>(script: URL, threads: number, setup: unknown): Pool<Task, Result> {
+  type Job = { id: number; task: Task; done: (r: Result) => void; fail: (e: Error) => void };
+  let nextId = 0;
+  const waiting: Job[] = [];
+  const running = new Map<Worker, Job>();
+  const idle: Worker[] = [];
+  const workers = new Set<Worker>();
+  let closed = false;
+
+  const dispatch = () => {
+    while (idle.length > 0 && waiting.length > 0) {
+      const worker = idle.pop() as Worker;
+      const job = waiting.shift() as Job;
+      running.set(worker, job);
+      worker.postMessage({ id: job.id, task: job.task });
+    }
+  };
+  const start = () => {
+    const worker = new Worker(script, { workerData: setup });
+    workers.add(worker);
+    worker.on('message', (reply: Reply<Result>) => {
+      const job = running.get(worker);
+      running.delete(worker);
+      idle.push(worker);
+      if (job) {
+        if ('error' in reply) job.fail(new Error(reply.error));
+        else job.done(reply.result);
+      }
+      dispatch();
+    });
+    // A thread that dies (out of memory on one huge file) fails its task only; another takes its place.
+    const lost = (error: Error) => {
+      if (!workers.delete(worker)) return;
+      const job = running.get(worker);
+      running.delete(worker);
+      job?.fail(error);
+      const at = idle.indexOf(worker);
+      if (at !== -1) idle.splice(at, 1);
+      if (!closed) start();
+      dispatch();
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`the thread stopped (exit code ${code})`)));
+    idle.push(worker);
+  };
+  for (let i = 0; i < threads; i++) start();
+  return {
+    run(task) {
+      return new Promise((done, fail) => {
+        waiting.push({ id: nextId++, task, done, fail });
+        dispatch();
+      });
+    },
+    async close() {
+      closed = true;
+      const all = [...workers];
+      workers.clear();
+      await Promise.all(all.map((w) => w.terminate()));
+    },
+  };
+}
+
+/** Runs `work` over `items`, at most `limit` at a time. */
+export async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T, index: number) => Promise<void>): Promise<void> {
+  await eachOnLanes(Array.from({ length: Math.max(1, limit) }, (_, i) => i), items, (_, item, index) => work(item, index));
+}
+
+/** Runs `work` over `items`, each lane (the main thread's runner, a thread's) taking the next item when it is free. */
+export async function eachOnLanes<L, T>(lanes: readonly L[], items: readonly T[], work: (lane: L, item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const run = async (lane: L) => {
+    while (next < items.length) {
+      const index = next++;
+      await work(lane, items[index] as T, index);
+    }
+  };
+  await Promise.all(lanes.slice(0, Math.max(1, items.length)).map(run));
+}

@@ -1,0 +1,17 @@
+// The thread side of a pool: answers each task the main thread posts with the handler's result,
+// or the error's message. Results may name buffers to move rather than copy.
+
+import { parentPort } from 'node:worker_threads';
+import { messageOf } from '../reading/read-ledger.js';
+import type { Reply } from './pool.js';
+
+export function serveTasks<Task, Result>(handle: (task: Task) => Promise<{ result: Result; transfer?: ArrayBuffer[] }>): void {
+  parentPort?.on('message', async ({ id, task }: { id: number; task: Task }) => {
+    try {
+      const { result, transfer } = await handle(task);
+      parentPort?.postMessage({ id, result } satisfies Reply<Result>, transfer ?? []);
+    } catch (error) {
+      parentPort?.postMessage({ id, error: messageOf(error) } satisfies Reply<Result>);
+    }
+  });
+}
