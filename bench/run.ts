@@ -1,10 +1,12 @@
 // `npm run bench`: one table, measured in one run, over a generated corpus of every agent bough
 // reads (by size share: Pi, Claude Code, Codex). Speed is checked here, never in a timed unit test.
 //
-//   npm run bench -- [--mb 200] [--runs 3] [--keep DIR] [--json]
+//   npm run bench -- [--mb 200] [--long-mb 500] [--runs 3] [--keep DIR] [--json]
 //
-// Rows: the floor (a bare read + JSON.parse of every line, bench/floor.ts), `bough stats --json`,
-// a cold `bough build`, and ccusage on the same files when it is on PATH. Each command runs in a
+// Rows: the floor (a bare read + JSON.parse of every line, bench/floor.ts), `bough stats --json`
+// with and without its cache, a cold `bough build`, a rebuild with nothing changed and one after a
+// session gained a turn, a build of one long session (--long-mb; 0 leaves it out), and, when
+// ccusage is on PATH, ccusage and bough stats over the same agent's files. Each command runs in a
 // fresh process; its peak RSS is read from /proc/<pid>/status (VmHWM) by this process. Every bough
 // run gets an empty cache folder of its own, so "cold" holds whether or not the CLI caches yet.
 // The machine is noisy: compare medians and ratios from one run of this script, not across runs.
@@ -17,6 +19,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { generateClaudeCorpus } from '../test/support/claude-corpus.js';
 import { generateCodexCorpus } from '../test/support/codex-corpus.js';
 import { generatePiCorpus } from '../test/support/pi-corpus.js';
+import { writeLongPiSession } from './long-session.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BOUGH = join(ROOT, 'bin/bough.js');
@@ -36,13 +39,15 @@ const SEED = 42;
 
 interface Options {
   mb: number;
+  /** Size of the one long session built alone; 0 for none. */
+  longMb: number;
   runs: number;
   keep: string | null;
   json: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { mb: 200, runs: 3, keep: null, json: false };
+  const options: Options = { mb: 200, longMb: 500, runs: 3, keep: null, json: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
@@ -51,12 +56,13 @@ function parseArgs(argv: string[]): Options {
       continue;
     }
     if (flag === '--mb' && value) options.mb = Number(value);
+    else if (flag === '--long-mb' && value) options.longMb = Number(value);
     else if (flag === '--runs' && value) options.runs = Number(value);
     else if (flag === '--keep' && value) options.keep = value;
     else continue;
     i++;
   }
-  if (!(options.mb > 0) || !(options.runs >= 1)) throw new Error('--mb wants a positive number and --runs at least 1');
+  if (!(options.mb > 0) || !(options.runs >= 1) || !(options.longMb >= 0)) throw new Error('--mb wants a positive number, --long-mb zero or more and --runs at least 1');
   return options;
 }
 
@@ -256,10 +262,40 @@ async function main(): Promise<void> {
       const floor: Row = { label: `floor: ${agent} files only`, mb: await partMb(agent), floor: folder, run: () => measure(process.execPath, [FLOOR, folder]) };
       floors.set(folder, floor);
       rows.push(floor);
-      // ccusage finds Pi sessions through PI_AGENT_DIR (the sessions folder) and Claude Code through CLAUDE_CONFIG_DIR.
-      const env = { ...process.env, ...(agent === 'pi' ? { PI_AGENT_DIR: folder } : { CLAUDE_CONFIG_DIR: folder }) };
-      rows.push({ label: `ccusage ${agent} session --offline --json`, mb: floor.mb, floor: folder, run: () => measure(ccusage, [agent, 'session', '--offline', '--json'], env) });
+      // ccusage is told the Pi sessions folder by --pi-path; it finds Claude Code's projects/ under CLAUDE_CONFIG_DIR.
+      const env = agent === 'claude' ? { ...process.env, CLAUDE_CONFIG_DIR: folder } : process.env;
+      const args = [agent, 'session', '--offline', '--json', ...(agent === 'pi' ? ['--pi-path', folder] : [])];
+      rows.push({ label: `ccusage ${agent} session --offline --json`, mb: floor.mb, floor: folder, run: () => measure(ccusage, args, env) });
+      rows.push({
+        label: `bough stats --json --no-cache, ${agent} files only`,
+        mb: floor.mb,
+        floor: folder,
+        run: bough(['stats', folder, '--json', '--by', 'session', '--tz', 'UTC', '--no-cache'], 'stats'),
+      });
     }
+  }
+  if (options.longMb > 0) {
+    const folder = join(work, 'long');
+    const file = join(folder, '--home-ana-src-long-haul--', '2026-11-02T09-00-00-000Z_01b00000-0000-7000-8000-000000000500.jsonl');
+    if ((await folderBytes(folder).catch(() => ({ bytes: 0, files: 0 }))).bytes === 0) {
+      process.stderr.write(`generating one ${options.longMb} MB Pi session in ${folder}\n`);
+      await writeLongPiSession(file, options.longMb * 1e6);
+    }
+    const mb = (await folderBytes(folder)).bytes / 1e6;
+    const floor: Row = { label: 'floor: the long session', mb, floor: folder, run: () => measure(process.execPath, [FLOOR, folder]) };
+    floors.set(folder, floor);
+    rows.push(floor, {
+      label: `bough build, one ${Math.round(mb)} MB session`,
+      mb,
+      floor: folder,
+      run: async (run) => {
+        const out = join(work, `report-long-${run}`);
+        await rm(out, { recursive: true, force: true });
+        const measured = await bough(['build', folder, '--out', out, '--quiet', '--tz', 'UTC', '--no-cache'], 'long')();
+        await rm(out, { recursive: true, force: true });
+        return measured;
+      },
+    });
   }
 
   // Runs alternate between the commands, so a slow spell of the machine hits all alike.
