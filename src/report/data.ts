@@ -274,6 +274,8 @@ class Aggregator {
   private readonly projects = new Map<string, ProjectAcc>();
   /** Buckets and models the session being added already counts (each counts a session once). */
   private readonly seen = new Set<object>();
+  /** The buckets of the session being added, by local day number. */
+  private readonly sessionSlices = new Map<number, Bucket[]>();
   /** Day, week and month keys by local day number. */
   private readonly calendar = new Map<number, { day: string; week: string; month: string }>();
 
@@ -294,6 +296,7 @@ class Aggregator {
     let outside = false;
     let countedEntries = 0;
     this.seen.clear();
+    this.sessionSlices.clear();
     const project = this.projectOf(group);
 
     const countUsage = (usage: LedgerUsage, usageTime: number, into: Tally | null) => {
@@ -307,11 +310,16 @@ class Aggregator {
       checks.push({ usage, priced });
       const modelKey = `${usage.provider ?? ''}/${usage.model ?? ''}`;
       const slices = this.slicesOf(usageTime, ledger.source, project);
-      for (const slice of [tally, this.totals, project.tally, ...slices.map((b) => b.tally), ...(into ? [into] : [])]) {
+      const place = (slice: Tally) => {
         addUsage(slice, usage, priced);
         slice.firstAt = earliest(slice.firstAt, usageTime);
         slice.lastAt = latest(slice.lastAt, usageTime);
-      }
+      };
+      place(tally);
+      place(this.totals);
+      place(project.tally);
+      for (const bucket of slices) place(bucket.tally);
+      if (into) place(into);
       for (const bucket of slices) addUsage(modelSlice(bucket.byModel, modelKey), usage, priced);
       for (const into of [models, this.models, project.models]) {
         const model = modelTotals(into, modelKey, usage, priced);
@@ -380,8 +388,11 @@ class Aggregator {
 
   /** The day, week and month an instant falls in, the session's agent, and its project's day and month; each counts the session once. */
   private slicesOf(time: number, source: Source, project: ProjectAcc): Bucket[] {
-    // Every usage record and entry is placed: the keys of a local day are worked out once.
+    // Every usage record and entry is placed: a session's buckets of a local day are found once
+    // (its agent and project are the same throughout), a day's keys once in all.
     const dayNumber = localDayNumber(time, this.scope.timeZone);
+    const known = this.sessionSlices.get(dayNumber);
+    if (known) return known;
     let keys = this.calendar.get(dayNumber);
     if (!keys) {
       const parts = localParts(time, this.scope.timeZone);
@@ -389,7 +400,7 @@ class Aggregator {
       this.calendar.set(dayNumber, keys);
     }
     const { day, month } = keys;
-    return [
+    const slices = [
       this.bucket(this.days, day),
       this.bucket(this.weeks, keys.week),
       this.bucket(this.months, month),
@@ -397,6 +408,8 @@ class Aggregator {
       this.bucket(project.days, day),
       this.bucket(project.months, month),
     ];
+    this.sessionSlices.set(dayNumber, slices);
+    return slices;
   }
 
   private bucket(map: Map<string, Bucket>, key: string): Bucket {
