@@ -275,6 +275,7 @@ function applySwap(out: string, staging: string, journal: Journal): string[] {
     renameSync(join(staging, path), join(out, path));
   }
   const placed = journal.moveIn.filter((path) => !exists(join(staging, path)));
+  const placedSet = new Set(placed);
   writeFileSync(join(staging, MANIFEST), manifestText({ generator: journal.generator, files: placed }));
   renameSync(join(staging, MANIFEST), join(out, MANIFEST));
   // The swap is complete: from here on, what is left in staging and retired is bough's to remove.
@@ -282,7 +283,7 @@ function applySwap(out: string, staging: string, journal: Journal): string[] {
   removeEmptyFolders(out, journal.moveOut);
   rmSync(retired, { recursive: true, force: true });
   rmSync(staging, { recursive: true, force: true });
-  return journal.moveIn.filter((path) => !placed.includes(path));
+  return journal.moveIn.filter((path) => !placedSet.has(path));
 }
 
 /**
