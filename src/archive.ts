@@ -22,6 +22,8 @@ import { ledgerSchema } from './cache/ledger-cache.js';
 export const ARCHIVE_DIR = 'archive';
 const FORMAT = 2;
 const SEEN_FILE = 'seen.json';
+/** From the report root. */
+export const SEEN_PATH = `${ARCHIVE_DIR}/${SEEN_FILE}`;
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
@@ -158,7 +160,19 @@ export async function archiveFiles(entry: ArchivedSession): Promise<{ path: stri
 /** When each archived session's file was last seen, by its name. */
 export function seenFile(entries: readonly { key: SessionKey; lastSeen: number }[]): { path: string; content: string } {
   const lastSeen = Object.fromEntries(entries.map((e) => [pathHash(e.key), e.lastSeen]).sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1)));
-  return { path: `${ARCHIVE_DIR}/${SEEN_FILE}`, content: JSON.stringify({ format: FORMAT, lastSeen }) };
+  return { path: SEEN_PATH, content: JSON.stringify({ format: FORMAT, lastSeen }) };
+}
+
+/** The last build's seen.json with every file seen now but the gone ones; null when it does not read right. */
+export function refreshedSeen(previous: Buffer, gone: ReadonlySet<string>, now: number): string | null {
+  try {
+    const parsed = seenSchema.safeParse(JSON.parse(previous.toString('utf8')));
+    if (!parsed.success) return null;
+    const lastSeen = Object.fromEntries(Object.entries(parsed.data.lastSeen).map(([name, at]) => [name, gone.has(name) ? at : now]));
+    return JSON.stringify({ format: FORMAT, lastSeen });
+  } catch {
+    return null;
+  }
 }
 
 /** A kept page says so at its top: its file is gone, and when it was last seen. */

@@ -3,8 +3,9 @@
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
 import { resolve } from 'node:path';
-import { cacheDir, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
-import { eachOnLanes, openPool, threadPlan, threadsFor, type Pool } from './threads/pool.js';
+import { cacheDir, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
+import { eachAtMost, eachOnLanes, openPool, threadPlan, threadsFor, type Pool } from './threads/pool.js';
+import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
 import { pagesJob, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, messageOf, type Collected } from './reading/collect.js';
@@ -106,7 +107,21 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Ledgers for the whole history now; each session's content is read again when its pages are written.
     const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), await codeStamp());
     const threads = threadPlan(options.environment.env);
-    const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads });
+    // Taken even with --no-cache: the record of what this report was made from lets a later build keep it.
+    const stamp = await codeStamp();
+    const identities = new Map<string, string | null>();
+    await eachAtMost(16, discovery.files, async (path) => void identities.set(path, await fileIdentity(path, stamp)));
+    // Every file as the last build into the folder found it, and everything else the same: that report is this one.
+    const inputs = await inputsOf(discovery, identities, options);
+    if (inputs !== null && options.cache !== false) {
+      const generator = `bough ${await packageVersion()}`;
+      const unchanged = await keepUnchangedReport(folder, inputs, (files, gone) => generatedSentence(options, generator, files, gone), options.now.getTime());
+      if (unchanged) {
+        const warnings = await folder.commit();
+        return { outDir, summary: unchanged, usedSamples: false, places: discovery.places, warnings, sessionsKept: unchanged.sessions.length };
+      }
+    }
+    const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, identities });
     let collected = await read();
     let usedSamples = false;
     if (collected.ledgers.length === 0) {
@@ -132,7 +147,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
-    const archive = usedSamples ? null : { kept, previous, sharing, places };
+    const archive = usedSamples ? null : { kept, previous, sharing, places, inputs };
     const { summary, sessionsKept } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive });
     const warnings = await folder.commit();
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept };
@@ -156,7 +171,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
 
 interface HtmlSink {
   /** What to keep from the folder's earlier build and how to archive this one; null for the bundled samples. */
-  archive: { kept: readonly ArchivedSession[]; previous: readonly ArchivedPages[]; sharing: string; places: readonly string[] } | null;
+  archive: { kept: readonly ArchivedSession[]; previous: readonly ArchivedPages[]; sharing: string; places: readonly string[]; inputs: string | null } | null;
   sharer: Sharer;
   /** Shares content read again for pages, the same way as `sharer` did for the ledgers. */
   contentSharer: Sharer;
@@ -210,7 +225,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     pages,
     time,
     scopeLabel: scope,
-    generated: `Generated ${formatDateTime(options.now.getTime(), time)} (${options.scope.timeZone}) by ${generator} from ${plural(collected.ledgers.length - keptByKey.size, 'session file')}${keptByKey.size > 0 ? `, with ${plural(keptByKey.size, 'session file')} gone since an earlier build kept from it` : ''}.`,
+    generated: generatedSentence(options, generator, collected.ledgers.length - keptByKey.size, keptByKey.size),
     notice: sink.notice,
     sharing: sharingLine(options.redact ?? false, sharer.redactions, [...new Set(options.omit ?? [])]),
     inputs: report.discovery.places.map((place) => ({
@@ -393,6 +408,12 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   if (sink.archive) {
     const file = seenFile(seen);
     await folder.write(file.path, file.content);
+    // What a later build needs to tell that nothing changed, and to say when it was built.
+    if (sink.archive.inputs !== null) {
+      const gone = [...keptByKey.keys()].map(pathHash).sort();
+      const record = buildRecordFile({ inputs: sink.archive.inputs, generated: overview.generated, sessionFiles: collected.ledgers.length - keptByKey.size, gone });
+      await folder.write(record.path, record.content);
+    }
   }
   const index = searchIndexFiles(search.sessions, search.items, Math.max(200_000, Math.round(pageBytes * 0.08)));
   for (const file of index.files) await folder.write(file.path, file.content);
@@ -421,6 +442,40 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
   await folder.write('usage.csv', usageCsv(data, price));
   return { summary, sessionsKept };
+}
+
+/** The index's first line: when, by what, from how many files. */
+function generatedSentence(options: BuildOptions, generator: string, files: number, gone: number): string {
+  const when = formatDateTime(options.now.getTime(), { timeZone: options.scope.timeZone });
+  const kept = gone > 0 ? `, with ${plural(gone, 'session file')} gone since an earlier build kept from it` : '';
+  return `Generated ${when} (${options.scope.timeZone}) by ${generator} from ${plural(files, 'session file')}${kept}.`;
+}
+
+/**
+ * Everything the report is made from, as one hash: every file found (as the cache identifies it:
+ * path, size, time, both ends), where bough looked and what it could not search, the options,
+ * bough's code, the prices and what runs locally. Null when a file could not be identified.
+ */
+async function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string | null>, options: BuildOptions): Promise<string | null> {
+  if (discovery.files.length === 0) return null;
+  const files = discovery.files.map((path) => [path, identities.get(path) ?? null]);
+  if (files.some(([, identity]) => identity === null)) return null;
+  const table = await loadPriceTable(options.pricesFile ?? null, options.environment);
+  return inputsPrint({
+    code: await codeStamp(),
+    version: await packageVersion(),
+    files,
+    places: discovery.places,
+    notes: discovery.diagnostics,
+    scope: options.scope,
+    redact: options.redact ?? false,
+    home: options.redact ? options.environment.home : null,
+    omit: [...new Set(options.omit ?? [])].sort(),
+    priceSubscriptions: options.priceSubscriptions ?? false,
+    forgetMissing: options.forgetMissing ?? false,
+    prices: { snapshot: table.snapshot, entries: createHash('sha256').update(JSON.stringify([...table.entries])).digest('hex') },
+    local: await localProviders(options.environment),
+  });
 }
 
 export function noSessionsSentence(discovery: Discovery): string {

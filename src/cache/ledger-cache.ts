@@ -48,29 +48,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
   const fileOf = (identity: string) => join(folder, identity.slice(0, 2), `${identity}.json`);
   return {
     where: { dir, codeStamp },
-    async identify(path) {
-      try {
-        const real = await realpath(path);
-        const info = await stat(real);
-        if (!info.isFile()) return null;
-        const hash = createHash('sha256').update(`${FORMAT}\0${codeStamp}\0${real}\0${info.size}\0${info.mtimeMs}\0`);
-        const handle = await open(real, 'r');
-        try {
-          const buffer = Buffer.alloc(Math.min(EDGE_BYTES, info.size));
-          await handle.read(buffer, 0, buffer.length, 0);
-          hash.update(buffer);
-          if (info.size > EDGE_BYTES) {
-            await handle.read(buffer, 0, buffer.length, Math.max(EDGE_BYTES, info.size - EDGE_BYTES));
-            hash.update(buffer);
-          }
-        } finally {
-          await handle.close();
-        }
-        return hash.digest('hex');
-      } catch {
-        return null;
-      }
-    },
+    identify: (path) => fileIdentity(path, codeStamp),
     async get(identity) {
       try {
         const parsed = cachedSchema.safeParse(JSON.parse(await readFile(fileOf(identity), 'utf8')));
@@ -99,6 +77,35 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
       }
     },
   };
+}
+
+/**
+ * A file as it is now, for the code that reads it: its real path, size, modification time and a
+ * hash of both ends (an append or an edit in place changes one of them, or the size); null when
+ * it cannot be taken. The same file unchanged, read by the same code, gives the same identity.
+ */
+export async function fileIdentity(path: string, codeStamp: string): Promise<string | null> {
+  try {
+    const real = await realpath(path);
+    const info = await stat(real);
+    if (!info.isFile()) return null;
+    const hash = createHash('sha256').update(`${FORMAT}\0${codeStamp}\0${real}\0${info.size}\0${info.mtimeMs}\0`);
+    const handle = await open(real, 'r');
+    try {
+      const buffer = Buffer.alloc(Math.min(EDGE_BYTES, info.size));
+      await handle.read(buffer, 0, buffer.length, 0);
+      hash.update(buffer);
+      if (info.size > EDGE_BYTES) {
+        await handle.read(buffer, 0, buffer.length, Math.max(EDGE_BYTES, info.size - EDGE_BYTES));
+        hash.update(buffer);
+      }
+    } finally {
+      await handle.close();
+    }
+    return hash.digest('hex');
+  } catch {
+    return null;
+  }
 }
 
 /** A cache that holds nothing (`--no-cache`, or content that is redacted or kept for pages). */

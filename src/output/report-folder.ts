@@ -50,6 +50,8 @@ export interface ReportFolder {
   keep(paths: readonly string[]): Promise<boolean>;
   /** Reads a file the last build wrote, or null. */
   previous(path: string): Promise<Buffer | null>;
+  /** The files the last build wrote (its manifest), from the report root. */
+  readonly previousFiles: readonly string[];
   /** Moves the finished report into --out. Returns warnings: files of the user's that kept a page out. */
   commit(): Promise<string[]>;
   /** Removes the unfinished report; the previous one stays. */
@@ -121,6 +123,7 @@ export async function openReportFolder(outDir: string, generator: string, option
         return false;
       }
     },
+    previousFiles: previous?.files ?? [],
     async previous(path) {
       const source = safeTarget(out, path);
       const info = await lstat(source).catch(() => null);

@@ -46,6 +46,8 @@ export interface CollectOptions {
   discoveryNotes?: readonly Diagnostic[];
   /** Ledgers of files read before; used only for ledgers made without content or sharing. */
   cache?: LedgerCache;
+  /** The files' identities, when the caller has already taken them (by the same cache). */
+  identities?: ReadonlyMap<string, string | null>;
   /** Reading threads to use when there is enough to read (see readThreads); none reads in this thread. */
   threads?: ThreadPlan;
 }
@@ -84,7 +86,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const toRead: { index: number; identity: string | null; bytes: number }[] = [];
   await eachAtMost(LOOKUP_CONCURRENCY, paths, async (path, index) => {
     try {
-      const identity = await cache.identify(path);
+      const identity = cache === NO_CACHE ? null : (options.identities?.get(path) ?? (await cache.identify(path)));
       const cached = identity === null ? null : await cache.get(identity);
       if (cached) {
         readings[index] = { outcome: cached, identity };

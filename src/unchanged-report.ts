@@ -1,0 +1,72 @@
+// A rebuild whose inputs are all as the last build into the folder found them (the same files,
+// unchanged; the same options, code, prices and machine configuration) would write the same
+// report. So the last build's files are kept as they are (linked, not read or copied), and only
+// what says when the report was built is written anew: the index's "Generated …" line and when
+// each file was last seen. Anything that does not read as the last build left it means a full build.
+
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { refreshedSeen, SEEN_PATH } from './archive.js';
+import type { ReportFolder } from './output/report-folder.js';
+import { escapeHtml } from './report/escape.js';
+import { INDEX_PAGE } from './report/pages.js';
+import { summarySchema, type Summary } from './report/schema.js';
+
+/** Written by every build that could be reused: what it was made from and what its index says of when. */
+export const BUILD_RECORD = 'archive/build.json';
+const FORMAT = 1;
+
+const recordSchema = z.object({
+  format: z.literal(FORMAT),
+  inputs: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The index's "Generated …" sentence, as text, and the counts it gives. */
+  generated: z.string(),
+  sessionFiles: z.number().int().nonnegative(),
+  /** Archive names of the sessions kept though their files are gone: their "last seen" stays. */
+  gone: z.array(z.string().regex(/^[0-9a-f]{32}$/)),
+});
+export type BuildRecord = z.infer<typeof recordSchema>;
+
+/** One hash of everything a report is made from; `parts` must be plain data (JSON). */
+export function inputsPrint(parts: unknown): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+export function buildRecordFile(record: Omit<BuildRecord, 'format'>): { path: string; content: string } {
+  return { path: BUILD_RECORD, content: JSON.stringify({ format: FORMAT, ...record }) };
+}
+
+/**
+ * Keeps the last build's report when it was made from `inputs`: returns its summary, or null
+ * (nothing kept) when the folder's last build was made from anything else or was changed since.
+ */
+export async function keepUnchangedReport(folder: ReportFolder, inputs: string, generated: (sessionFiles: number, gone: number) => string, now: number): Promise<Summary | null> {
+  const record = parsed(recordSchema, await folder.previous(BUILD_RECORD));
+  if (record === null || record.inputs !== inputs) return null;
+  const index = (await folder.previous(INDEX_PAGE))?.toString('utf8') ?? null;
+  const lede = (text: string) => `<p class="lede">${escapeHtml(text)}</p>`;
+  const at = index?.indexOf(lede(record.generated)) ?? -1;
+  if (index === null || at === -1 || index.indexOf(lede(record.generated), at + 1) !== -1) return null;
+  const summary = parsed(summarySchema, await folder.previous('summary.json'));
+  const seen = await folder.previous(SEEN_PATH);
+  const seenNow = seen === null ? null : refreshedSeen(seen, new Set(record.gone), now);
+  if (summary === null || seenNow === null) return null;
+  const rewritten = new Set([INDEX_PAGE, SEEN_PATH, BUILD_RECORD]);
+  if (!(await folder.keep(folder.previousFiles.filter((path) => !rewritten.has(path))))) return null;
+  const sentence = generated(record.sessionFiles, record.gone.length);
+  await folder.write(INDEX_PAGE, `${index.slice(0, at)}${lede(sentence)}${index.slice(at + lede(record.generated).length)}`);
+  await folder.write(SEEN_PATH, seenNow);
+  const file = buildRecordFile({ inputs, generated: sentence, sessionFiles: record.sessionFiles, gone: record.gone });
+  await folder.write(file.path, file.content);
+  return summary;
+}
+
+function parsed<S extends z.ZodType>(schema: S, content: Buffer | null): z.infer<S> | null {
+  if (content === null) return null;
+  try {
+    const result = schema.safeParse(JSON.parse(content.toString('utf8')));
+    return result.success ? result.data : null;
+  } catch {
+    return null;
+  }
+}

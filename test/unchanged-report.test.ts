@@ -1,0 +1,88 @@
+// A rebuild whose inputs are all as the last build found them keeps that build's files as they
+// are and writes only when it was built; any change to the files, the options or the folder
+// itself means a full build, whose report is the same as one written from scratch.
+
+import { cp, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build, type BuildOptions } from '../src/build.js';
+import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
+
+async function inodes(dir: string): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  for (const name of await readdir(dir, { recursive: true })) {
+    const info = await stat(join(dir, name));
+    if (info.isFile()) found.set(name, info.ino);
+  }
+  return found;
+}
+
+async function setUp() {
+  const input = join(await tempDir(), 'in');
+  await cp(join(FIXTURES, 'pi'), input, { recursive: true });
+  const out = join(await tempDir(), 'report');
+  const cacheDir = join(await tempDir(), 'cache');
+  const options = (day: number, more: Partial<BuildOptions> = {}): BuildOptions => ({
+    inputs: [input],
+    out,
+    scope: ALL_UTC,
+    environment: { env: { BOUGH_CACHE_DIR: cacheDir }, home: '/nonexistent' },
+    now: new Date(Date.UTC(2026, 11, day, 9, 30)),
+    ...more,
+  });
+  return { input, out, options };
+}
+
+describe('a rebuild with nothing changed', () => {
+  it('keeps every file of the last build and says when it was built', async () => {
+    const { out, options } = await setUp();
+    const first = await build(options(1));
+    const before = await inodes(out);
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    const again = await build(options(2));
+    expect(again.sessionsKept).toBe(first.summary.sessions.length);
+    expect(again.summary).toEqual(first.summary);
+    const after = await inodes(out);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    const rewritten = ['index.html', join('archive', 'seen.json'), join('archive', 'build.json'), '.bough-manifest.json'];
+    for (const [name, inode] of before) if (!rewritten.includes(name)) expect(after.get(name), name).toBe(inode);
+    const newIndex = await readFile(join(out, 'index.html'), 'utf8');
+    expect(newIndex).toContain('Generated 2026-12-02 09:30');
+    expect(newIndex.replace('2026-12-02', '2026-12-01')).toBe(index);
+  });
+
+  it('is a full build when a file, an option or the report folder changed', async () => {
+    const { input, out, options } = await setUp();
+    await build(options(1));
+    const kept = async (more: Partial<BuildOptions> = {}) => {
+      const before = await inodes(out);
+      await build(options(3, more));
+      const after = await inodes(out);
+      return [...before].filter(([name, inode]) => name.endsWith('.html') && name !== 'index.html' && after.get(name) === inode).length;
+    };
+    expect(await kept()).toBeGreaterThan(0);
+    // Touched: its identity changes, its session's pages are written anew (the others kept one by one).
+    const file = join(input, 'minimal-v3.jsonl');
+    await utimes(file, new Date(), new Date(Date.now() + 5000));
+    const untouched = await kept();
+    expect(untouched).toBeGreaterThan(0);
+    // Another time zone changes every page.
+    expect(await kept({ scope: { ...ALL_UTC, timeZone: 'Asia/Tokyo' } })).toBe(0);
+    await build(options(3));
+    // An index edited since (its line about when it was built gone): written anew, pages kept page by page.
+    await writeFile(join(out, 'index.html'), '<p>edited</p>');
+    await build(options(4));
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('Generated 2026-12-04');
+  });
+
+  it('writes the record a later build can keep from even with --no-cache, and a --no-cache build writes everything', async () => {
+    const { out, options } = await setUp();
+    await build(options(1, { cache: false }));
+    const before = await inodes(out);
+    expect((await build(options(2, { cache: false }))).sessionsKept).toBe(0);
+    const afterNoCache = await inodes(out);
+    expect([...before].filter(([name, inode]) => name.endsWith('.html') && afterNoCache.get(name) === inode)).toEqual([]);
+    const kept = await build(options(3));
+    expect(kept.sessionsKept).toBe(kept.summary.sessions.length);
+  });
+});
