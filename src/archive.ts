@@ -88,20 +88,21 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
   const seen = await readFile(join(dir, SEEN_FILE), 'utf8')
     .then((text) => seenSchema.safeParse(JSON.parse(text)))
     .then((parsed) => (parsed.success ? parsed.data.lastSeen : {}), () => ({}) as Record<string, number>);
-  const sessions: ArchivedPages[] = [];
-  let unreadable = 0;
-  for (const file of names) {
-    const name = /^([0-9a-f]{32})\.json\.gz$/.exec(file)?.[1];
-    if (name === undefined) continue;
-    try {
-      const parsed = pagesSchema.safeParse(JSON.parse((await gunzipAsync(await readFile(join(dir, file)))).toString('utf8')));
-      const lastSeen = seen[name];
-      if (parsed.success && lastSeen !== undefined) sessions.push({ ...parsed.data, name, lastSeen });
-      else unreadable++;
-    } catch {
-      unreadable++;
-    }
-  }
+  const read = await Promise.all(
+    names.map(async (file): Promise<ArchivedPages | null | undefined> => {
+      const name = /^([0-9a-f]{32})\.json\.gz$/.exec(file)?.[1];
+      if (name === undefined) return undefined;
+      try {
+        const parsed = pagesSchema.safeParse(JSON.parse((await gunzipAsync(await readFile(join(dir, file)))).toString('utf8')));
+        const lastSeen = seen[name];
+        return parsed.success && lastSeen !== undefined ? { ...parsed.data, name, lastSeen } : null;
+      } catch {
+        return null;
+      }
+    }),
+  );
+  const sessions = read.filter((entry): entry is ArchivedPages => entry !== null && entry !== undefined);
+  const unreadable = read.filter((entry) => entry === null).length;
   return { sessions, unreadable };
 }
 

@@ -298,7 +298,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     | { kind: 'failed'; page: string; reason: string };
   const done: Done[] = new Array(data.sessions.length);
   const toWrite: { rank: number; fingerprint: string | null }[] = [];
-  for (const [rank, session] of data.sessions.entries()) {
+  // Decided side by side: keeping a page is a few calls to the file system, each waited on.
+  await eachAtMost(16, data.sessions, async (session, rank) => {
     const page = pages.session(session.key);
     // Unchanged file, unchanged numbers and links, same code: the pages the last build wrote are these pages.
     const fingerprint = fingerprintOf(session, page, rank);
@@ -310,7 +311,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       done[rank] = { kind: 'kept', pages: before.pages, search: before.search, fingerprint, samePlace };
       sessionsKept++;
       progress();
-      continue;
+      return;
     }
     const kept = keptByKey.get(session.key);
     if (kept && sink.archive) {
@@ -322,10 +323,11 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       }
       done[rank] = { kind: 'gone', pages: kept.pages, search: kept.search };
       progress();
-      continue;
+      return;
     }
     toWrite.push({ rank, fingerprint });
-  }
+  });
+  toWrite.sort((a, b) => a.rank - b.rank);
 
   const sizeOf = (session: SessionData) => [session, ...session.subagents].reduce((sum, part) => sum + part.ledger.size, 0);
   const bytesToWrite = toWrite.reduce((sum, { rank }) => sum + sizeOf(data.sessions[rank] as SessionData), 0);
@@ -381,29 +383,25 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const pageFailures: Diagnostic[] = [];
   for (const [rank, session] of data.sessions.entries()) {
     const outcome = done[rank] as Done;
-    const project = projectNames.get(session.projectKey) ?? '';
+    search.add(session, outcome.kind === 'failed' ? [] : outcome.search, projectNames.get(session.projectKey) ?? '');
+    if (outcome.kind === 'failed') pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${outcome.reason}`));
+  }
+  // Each session's archive files are its own: kept or written side by side.
+  await eachAtMost(16, data.sessions, async (session, rank) => {
+    const outcome = done[rank] as Done;
     const unchanged = outcome.kind === 'kept' && outcome.samePlace;
     for (const sub of session.subagents) await archiveEntry(sub.ledger, [], [], null, unchanged);
     switch (outcome.kind) {
       case 'kept':
-        search.add(session, outcome.search, project);
-        await archiveEntry(session.ledger, outcome.pages, outcome.search, outcome.fingerprint, outcome.samePlace);
-        break;
+        return archiveEntry(session.ledger, outcome.pages, outcome.search, outcome.fingerprint, outcome.samePlace);
       case 'gone':
-        search.add(session, outcome.search, project);
-        await archiveEntry(session.ledger, outcome.pages);
-        break;
+        return archiveEntry(session.ledger, outcome.pages);
       case 'written':
-        search.add(session, outcome.search, project);
-        await archiveEntry(session.ledger, outcome.pages, outcome.search, outcome.fingerprint);
-        break;
+        return archiveEntry(session.ledger, outcome.pages, outcome.search, outcome.fingerprint);
       case 'failed':
-        search.add(session, [], project);
-        pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${outcome.reason}`));
-        await archiveEntry(session.ledger, [outcome.page]);
-        break;
+        return archiveEntry(session.ledger, [outcome.page]);
     }
-  }
+  });
   // The index stays under about a tenth of the report: prompts and files always, replies while they fit.
   if (sink.archive) {
     const file = seenFile(seen);
