@@ -112,7 +112,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const identities = new Map<string, string | null>();
     await eachAtMost(16, discovery.files, async (path) => void identities.set(path, await fileIdentity(path, stamp)));
     // Every file as the last build into the folder found it, and everything else the same: that report is this one.
-    const inputs = await inputsOf(discovery, identities, options);
+    const table = await loadPriceTable(options.pricesFile ?? null, options.environment);
+    const inputs = await inputsOf(discovery, identities, options, table);
     if (inputs !== null && options.cache !== false) {
       const generator = `bough ${await packageVersion()}`;
       const unchanged = await keepUnchangedReport(folder, inputs, (files, gone) => generatedSentence(options, generator, files, gone), options.now.getTime());
@@ -142,7 +143,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const missing = options.forgetMissing ? [] : missingSessions(earlier, { files: discovery.files, places }, sharing, new Set(collected.ledgers.map((l) => l.key)));
     const kept = (await Promise.all(missing.map((m) => readArchivedLedger(outDir, m)))).filter((k): k is ArchivedSession => k !== null);
     if (kept.length > 0) collected = { ...collected, ledgers: [...collected.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] };
-    const report = await reportContext(discovery, collected, options);
+    const report = await reportContext(discovery, collected, options, table);
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
@@ -158,9 +159,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 }
 
 /** Claims, prices and the report data over what was collected. */
-export async function reportContext(discovery: Discovery, collected: Collected, options: ReportOptions): Promise<ReportContext> {
+export async function reportContext(discovery: Discovery, collected: Collected, options: ReportOptions, loaded?: PriceTable): Promise<ReportContext> {
   options.progress?.(`counting ${plural(collected.ledgers.length, 'session')}`);
-  const table = await loadPriceTable(options.pricesFile ?? null, options.environment);
+  const table = loaded ?? (await loadPriceTable(options.pricesFile ?? null, options.environment));
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: await priceHints(options.environment) });
   const ledgers = withEntryTitles(collected.ledgers);
   const claims = claimEntries(ledgers, usageClaimRule);
@@ -454,11 +455,10 @@ function generatedSentence(options: BuildOptions, generator: string, files: numb
  * path, size, time, both ends), where bough looked and what it could not search, the options,
  * bough's code, the prices and what runs locally. Null when a file could not be identified.
  */
-async function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string | null>, options: BuildOptions): Promise<string | null> {
+async function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string | null>, options: BuildOptions, table: PriceTable): Promise<string | null> {
   if (discovery.files.length === 0) return null;
   const files = discovery.files.map((path) => [path, identities.get(path) ?? null]);
   if (files.some(([, identity]) => identity === null)) return null;
-  const table = await loadPriceTable(options.pricesFile ?? null, options.environment);
   return inputsPrint({
     code: await codeStamp(),
     version: await packageVersion(),

@@ -35,7 +35,7 @@ export interface LedgerCache {
 }
 
 /** Bytes hashed at each end of a file: an append or an edit in place changes one of them, or the size. */
-const EDGE_BYTES = 64 * 1024;
+const EDGE_BYTES = 8 * 1024;
 const FORMAT = 1;
 
 /**
