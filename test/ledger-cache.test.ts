@@ -36,9 +36,10 @@ describe('the ledger cache', () => {
     expect((await cacheFiles(cacheDir)).length).toBe(files.length);
   });
 
-  it('reads a file again when it gained a line', async () => {
-    const { input, run } = await setUp();
+  it('reads a file again when it gained a line, and keeps only its latest entry', async () => {
+    const { input, cacheDir, run } = await setUp();
     const before = await run();
+    const entries = (await cacheFiles(cacheDir)).length;
     const path = join(input, 'minimal-v3.jsonl');
     const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
     const last = JSON.parse(lines.at(-1) as string) as { id: string };
@@ -46,6 +47,8 @@ describe('the ledger cache', () => {
     await writeFile(path, `${lines.join('\n')}\n${JSON.stringify(added)}\n`);
     const after = await run();
     expect(after.json.totals.prompts).toBe(before.json.totals.prompts + 1);
+    // A session appended to at every run (the one bough runs in) leaves one entry, not one per run.
+    expect((await cacheFiles(cacheDir)).length).toBe(entries);
   });
 
   it('ignores damaged and forged entries, and writes them anew', async () => {

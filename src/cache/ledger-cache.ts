@@ -5,7 +5,7 @@
 // entry is ignored and written anew, never trusted. Only the cache folder is ever written.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
@@ -36,22 +36,27 @@ export interface LedgerCache {
 
 /** Bytes hashed at each end of a file: an append or an edit in place changes one of them, or the size. */
 const EDGE_BYTES = 8 * 1024;
-const FORMAT = 1;
+const FORMAT = 2;
 
 /**
  * `codeStamp` names the code that makes ledgers (bough's version and a hash of its files): a
- * cache written by other code is never read.
+ * cache written by other code is never read. Each file's entries live in a folder of their own
+ * (named by its path's hash), which holds only the latest: a session appended to at every run
+ * (the one bough runs in) leaves one entry, not one per run.
  */
 export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
-  const folder = join(dir, 'ledgers');
-  let made: Promise<unknown> | null = null;
-  const fileOf = (identity: string) => join(folder, identity.slice(0, 2), `${identity}.json`);
+  const folder = join(dir, 'ledgers', `v${FORMAT}`);
+  const fileOf = (identity: string) => {
+    const parts = IDENTITY.exec(identity);
+    if (!parts) throw new Error('not an identity bough made');
+    return { dir: join(folder, parts[1] as string), file: join(folder, parts[1] as string, `${parts[2]}.json`) };
+  };
   return {
     where: { dir, codeStamp },
     identify: (path) => fileIdentity(path, codeStamp),
     async get(identity) {
       try {
-        const parsed = cachedSchema.safeParse(JSON.parse(await readFile(fileOf(identity), 'utf8')));
+        const parsed = cachedSchema.safeParse(JSON.parse(await readFile(fileOf(identity).file, 'utf8')));
         if (!parsed.success || parsed.data.identity !== identity) return null;
         return parsed.data.outcome as CachedOutcome;
       } catch {
@@ -62,16 +67,18 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
       try {
         // A file that changed while it was read is not cached under the identity it had before.
         if ((await this.identify(path)) !== identity) return;
-        made ??= mkdir(folder, { recursive: true });
-        await made;
-        const target = fileOf(identity);
-        await mkdir(join(folder, identity.slice(0, 2)), { recursive: true });
+        const { dir: own, file: target } = fileOf(identity);
+        await mkdir(own, { recursive: true });
         const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
         await writeFile(temporary, JSON.stringify({ format: FORMAT, identity, outcome }));
         await rename(temporary, target).catch(async (error: unknown) => {
           await rm(temporary, { force: true });
           throw error;
         });
+        // Earlier entries of this file (before it was appended to, or made by other code) are of no more use.
+        for (const name of await readdir(own)) {
+          if (name.endsWith('.json') && join(own, name) !== target) await rm(join(own, name), { force: true });
+        }
       } catch {
         // A cache that cannot be written costs speed next time, never this run.
       }
@@ -90,6 +97,7 @@ export async function fileIdentity(path: string, codeStamp: string): Promise<str
     const info = await stat(real);
     if (!info.isFile()) return null;
     const hash = createHash('sha256').update(`${FORMAT}\0${codeStamp}\0${real}\0${info.size}\0${info.mtimeMs}\0`);
+    const place = createHash('sha256').update(real).digest('hex').slice(0, 32);
     const handle = await open(real, 'r');
     try {
       const buffer = Buffer.alloc(Math.min(EDGE_BYTES, info.size));
@@ -102,11 +110,14 @@ export async function fileIdentity(path: string, codeStamp: string): Promise<str
     } finally {
       await handle.close();
     }
-    return hash.digest('hex');
+    return `${place}.${hash.digest('hex')}`;
   } catch {
     return null;
   }
 }
+
+/** What fileIdentity makes: the hash of the file's real path, then of what it is now. */
+const IDENTITY = /^([0-9a-f]{32})\.([0-9a-f]{64})$/;
 
 /** A cache that holds nothing (`--no-cache`, or content that is redacted or kept for pages). */
 export const NO_CACHE: LedgerCache = {
