@@ -16,11 +16,12 @@ export const MAX_HIGHLIGHT_PAGE = 100_000;
 /**
  * Sessions of a report whose pages are coloured, the newest first; older sessions' code is shown
  * plain. Highlighting runs at about 3 MB/s (measured: 56 MB of generated sessions spent 5.7 s on
- * it uncapped), so this caps a report's at about 4 MB, a second or so, whatever the history's
- * size. By rank, not by what earlier pages spent, so that pages written on several threads (and
- * a page kept by a rebuild) are coloured the same whichever finishes first.
+ * it uncapped; with 40 sessions, 1.2 s of a 10.8 s build), so this caps a report's at about
+ * 2 MB, well under a second, whatever the history's size. By rank, not by what earlier pages
+ * spent, so that pages written on several threads (and a page kept by a rebuild) are coloured
+ * the same whichever finishes first.
  */
-export const MAX_HIGHLIGHTED_SESSIONS = 40;
+export const MAX_HIGHLIGHTED_SESSIONS = 20;
 
 // The common languages (about 37) plus a few seen in sessions, not all 190: loading every grammar
 // costs a quarter of a second at each start. Required through CommonJS because highlight.js
