@@ -27,9 +27,16 @@ export const MAX_HIGHLIGHTED_SESSIONS = 20;
 // costs a quarter of a second at each start. Required through CommonJS because highlight.js
 // types only its main entry. bough configures nothing on the instance (class prefix `hljs-`).
 const require = createRequire(import.meta.url);
-const engine = require('highlight.js/lib/common') as HLJSApi;
-for (const name of ['dockerfile', 'powershell', 'cmake', 'protobuf', 'scala', 'elixir', 'haskell', 'nginx']) {
-  engine.registerLanguage(name, require(`highlight.js/lib/languages/${name}`) as LanguageFn);
+let loaded: HLJSApi | null = null;
+/** Loaded on first use: `stats`, and a rebuild that keeps every page, colour nothing. */
+function engine(): HLJSApi {
+  if (loaded === null) {
+    loaded = require('highlight.js/lib/common') as HLJSApi;
+    for (const name of ['dockerfile', 'powershell', 'cmake', 'protobuf', 'scala', 'elixir', 'haskell', 'nginx']) {
+      loaded.registerLanguage(name, require(`highlight.js/lib/languages/${name}`) as LanguageFn);
+    }
+  }
+  return loaded;
 }
 
 /** A language name as a fence may give it; anything else is not even looked up. */
@@ -72,7 +79,7 @@ export interface CodeHtml {
 export function knownLanguage(name: string | null | undefined): string | null {
   const key = name?.trim().toLowerCase() ?? '';
   if (!LANGUAGE_NAME.test(key) || PLAIN.has(key)) return null;
-  return engine.getLanguage(key) ? key : null;
+  return engine().getLanguage(key) ? key : null;
 }
 
 /** A file's language from its name: `src/cart.ts` → `ts`, `Dockerfile` → `dockerfile`; null when unknown. */
@@ -93,7 +100,7 @@ export function highlightCode(code: string, name: string | null, budget: Highlig
   if (code.length > budget.left) return plain(budget.spent);
   let html: string;
   try {
-    html = engine.highlight(code, { language, ignoreIllegals: true }).value;
+    html = engine().highlight(code, { language, ignoreIllegals: true }).value;
   } catch {
     return plain(null);
   }
