@@ -3,7 +3,7 @@
 // numbers, warnings and redactions are the same; a file that breaks a reader costs that file.
 
 import { spawn } from 'node:child_process';
-import { access, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, PROJECT_ROOT, tempDir } from './support/fixtures.js';
@@ -62,6 +62,25 @@ describe('reading in threads', () => {
     expect(two).toEqual(one);
     expect(Object.values(one.sharing.redactions as Record<string, number>).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(one.diagnostics.skippedFiles).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('writes the same pages on threads as in one thread', async () => {
+    const folders: Map<string, string>[] = [];
+    for (const threads of ['0', '2']) {
+      const out = join(await tempDir(), `pages-${threads}`);
+      const run = await bough(['build', input, '--out', out, '--tz', 'UTC', '--quiet', '--no-cache'], threads, cacheDir);
+      expect(run.code, run.stderr).toBe(0);
+      const files = new Map<string, string>();
+      for (const name of await readdir(out, { recursive: true })) {
+        // When it was built (the index's first line, when each file was last seen) aside.
+        if (/\.(html|json|csv|js)$/.test(name) && name !== 'index.html' && !name.endsWith('seen.json') && !name.endsWith('build.json')) files.set(name, await readFile(join(out, name), 'utf8'));
+      }
+      folders.push(files);
+    }
+    const [one, two] = folders as [Map<string, string>, Map<string, string>];
+    expect([...two.keys()].sort()).toEqual([...one.keys()].sort());
+    expect([...two].filter(([name, text]) => one.get(name) !== text).map(([name]) => name)).toEqual([]);
+    expect([...one.keys()].filter((name) => name.startsWith('sessions')).length).toBeGreaterThan(24);
   }, 60_000);
 
   it('fills the cache from the threads: a second run reads nothing and says the same', async () => {
