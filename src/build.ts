@@ -345,9 +345,10 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     share: sink.contentSharer.options,
   };
   const threads = threadsFor(plan, bytesToWrite, toWrite.length);
-  const pool: Pool<PagesTask, PagesWritten> | null = threads > 0 ? openPool(PAGES_WORKER, threads, { kind: 'pages', setup }) : null;
+  const here = pagesJob(setup);
+  const pool: Pool<PagesTask, PagesWritten> | null = threads > 0 ? openPool(PAGES_WORKER, threads, { kind: 'pages', setup }, here) : null;
   // The main thread writes pages too, beside the threads.
-  const lanes: PagesJob[] = [pagesJob(setup), ...Array.from({ length: threads }, (): PagesJob => (task) => (pool as Pool<PagesTask, PagesWritten>).run(task))];
+  const lanes: PagesJob[] = [here, ...Array.from({ length: threads }, (): PagesJob => (task) => (pool as Pool<PagesTask, PagesWritten>).run(task))];
   try {
     // Biggest first on threads, so that no big session starts last while the others idle.
     const order = pool ? [...toWrite].sort((a, b) => sizeOf(data.sessions[b.rank] as SessionData) - sizeOf(data.sessions[a.rank] as SessionData) || a.rank - b.rank) : toWrite;

@@ -105,7 +105,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const bytesToRead = toRead.reduce((sum, file) => sum + file.bytes, 0);
   const threads = options.keepContent ? 0 : threadsFor(options.threads, bytesToRead, toRead.length);
   const setup: ReadSetup = { share: sharer?.options ?? null, cache: cache.where };
-  const pool: Pool<ReadTask, ThreadReading> | null = threads > 0 ? openPool(READ_WORKER, threads, { kind: 'read', setup }) : null;
+  const pool: Pool<ReadTask, ThreadReading> | null = threads > 0 ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity }) => ({ outcome: (await readLedger(path, identity, sharer, cache, false)).outcome, redactions: [] })) : null;
   // The main thread reads too; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
   type Lane = { thread: true } | { thread: false };
   const lanes: Lane[] = pool

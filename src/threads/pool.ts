@@ -44,8 +44,17 @@ export interface Pool<Task, Result> {
 /** What a thread sends back: the result, or the error's message. */
 export type Reply<Result> = { id: number; result: Result } | { id: number; error: string };
 
-/** `script`: a module that calls serveTasks; `setup` is given to each thread once (cloned). */
-export function openPool<Task, Result>(script: URL, threads: number, setup: unknown): Pool<Task, Result> {
+/** What a thread's script sends once it has loaded. */
+export const READY = 'ready';
+
+/**
+ * `script`: a module that calls serveTasks; `setup` is given to each thread once (cloned).
+ * `here` runs a task in this thread: the work of a thread that could not start (its script
+ * missing or broken) is done here instead, and no more threads are started. A thread that dies
+ * after it started (out of memory on one huge session) fails its task only, and another takes
+ * its place.
+ */
+export function openPool<Task, Result>(script: URL, threads: number, setup: unknown, here: (task: Task) => Promise<Result>): Pool<Task, Result> {
   type Job = { id: number; task: Task; done: (r: Result) => void; fail: (e: Error) => void };
   let nextId = 0;
   const waiting: Job[] = [];
@@ -53,7 +62,9 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
   const idle: Worker[] = [];
   const workers = new Set<Worker>();
   let closed = false;
+  let broken = false;
 
+  const runHere = (job: Job) => void here(job.task).then(job.done, job.fail);
   const dispatch = () => {
     while (idle.length > 0 && waiting.length > 0) {
       const worker = idle.pop() as Worker;
@@ -61,11 +72,24 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
       running.set(worker, job);
       worker.postMessage({ id: job.id, task: job.task });
     }
+    if (workers.size === 0) for (const job of waiting.splice(0)) runHere(job);
   };
   const start = () => {
-    const worker = new Worker(script, { workerData: setup });
+    let worker: Worker;
+    try {
+      worker = new Worker(script, { workerData: setup });
+    } catch {
+      broken = true;
+      return;
+    }
+    // Its script says it has loaded before anything else: a thread that dies before that never started.
+    let started = false;
     workers.add(worker);
-    worker.on('message', (reply: Reply<Result>) => {
+    worker.on('message', (reply: Reply<Result> | typeof READY) => {
+      if (reply === READY) {
+        started = true;
+        return;
+      }
       const job = running.get(worker);
       running.delete(worker);
       idle.push(worker);
@@ -75,15 +99,19 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
       }
       dispatch();
     });
-    // A thread that dies (out of memory on one huge file) fails its task only; another takes its place.
     const lost = (error: Error) => {
       if (!workers.delete(worker)) return;
       const job = running.get(worker);
       running.delete(worker);
-      job?.fail(error);
       const at = idle.indexOf(worker);
       if (at !== -1) idle.splice(at, 1);
-      if (!closed) start();
+      if (!started) {
+        broken = true;
+        if (job) runHere(job);
+      } else {
+        job?.fail(error);
+        if (!closed && !broken) start();
+      }
       dispatch();
     };
     worker.on('error', lost);

@@ -3,9 +3,10 @@
 
 import { parentPort } from 'node:worker_threads';
 import { messageOf } from '../reading/read-ledger.js';
-import type { Reply } from './pool.js';
+import { READY, type Reply } from './pool.js';
 
 export function serveTasks<Task, Result>(handle: (task: Task) => Promise<{ result: Result; transfer?: ArrayBuffer[] }>): void {
+  parentPort?.postMessage(READY);
   parentPort?.on('message', async ({ id, task }: { id: number; task: Task }) => {
     try {
       const { result, transfer } = await handle(task);
