@@ -4,7 +4,7 @@
 
 import { resolve } from 'node:path';
 import { cacheDir, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
-import { eachAtMost, eachOnLanes, openPool, threadPlan, threadsFor, type Pool } from './threads/pool.js';
+import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, threadPlan, threadsFor, type Pool } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
 import { pagesJob, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
@@ -344,7 +344,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     generator,
     share: sink.contentSharer.options,
   };
-  const threads = threadsFor(plan, bytesToWrite, toWrite.length);
+  const big = toWrite.filter(({ rank }) => sizeOf(data.sessions[rank] as SessionData) >= BIG_FILE_BYTES).length;
+  const threads = threadsFor(plan, bytesToWrite, toWrite.length, big);
   const here = pagesJob(setup);
   const pool: Pool<PagesTask, PagesWritten> | null = threads > 0 ? openPool(PAGES_WORKER, threads, { kind: 'pages', setup }, here) : null;
   // The main thread writes pages too, beside the threads.
@@ -352,6 +353,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   try {
     // Biggest first on threads, so that no big session starts last while the others idle.
     const order = pool ? [...toWrite].sort((a, b) => sizeOf(data.sessions[b.rank] as SessionData) - sizeOf(data.sessions[a.rank] as SessionData) || a.rank - b.rank) : toWrite;
+    // With threads, a big session is written on one of them, whose heap can hold it, never here.
+    const accepts = (job: PagesJob, { rank }: { rank: number }) => !pool || job !== here || sizeOf(data.sessions[rank] as SessionData) < BIG_FILE_BYTES;
     await eachOnLanes(lanes, order, async (job, { rank, fingerprint }) => {
       const session = data.sessions[rank] as SessionData;
       const page = pages.session(session.key);
@@ -376,7 +379,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         done[rank] = { kind: 'failed', page, reason };
       }
       progress();
-    });
+    }, accepts);
   } finally {
     await pool?.close();
   }

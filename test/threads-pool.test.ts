@@ -3,7 +3,7 @@
 // the main thread.
 
 import { describe, expect, it } from 'vitest';
-import { eachOnLanes, openPool } from '../src/threads/pool.js';
+import { BIG_FILE_BYTES, eachOnLanes, openPool, threadsFor } from '../src/threads/pool.js';
 
 const script = (name: string) => new URL(`./support/threads/${name}.mjs`, import.meta.url);
 const here = async (task: number) => -task;
@@ -30,6 +30,18 @@ describe('the thread pool', () => {
     }
   });
 
+  it('fails only the task of a thread that runs out of its heap', async () => {
+    const pool = openPool<number, number>(script('double'), 1, null, here, 64);
+    try {
+      const results = await Promise.allSettled([1, -1, 3].map((n) => pool.run(n)));
+      expect(results[1]?.status).toBe('rejected');
+      expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/memory/i);
+      expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value)).toEqual([2, 6]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('does in this thread the work of threads that cannot start', async () => {
     const pool = openPool<number, number>(script('broken'), 2, null, here);
     try {
@@ -39,5 +51,20 @@ describe('the thread pool', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('gives a lane only the items it takes, and every item to some lane', async () => {
+    const seen: [string, number][] = [];
+    await eachOnLanes(['here', 'thread'], [5, 100, 6, 200, 7], async (lane, n) => void seen.push([lane, n]), (lane, n) => lane === 'thread' || n < 50);
+    expect(seen.map(([, n]) => n).sort((a, b) => a - b)).toEqual([5, 6, 7, 100, 200]);
+    expect(seen.filter(([lane, n]) => lane === 'here' && n >= 50)).toEqual([]);
+  });
+
+  it('starts a thread for a big file whenever threads are allowed, however little there is to do', () => {
+    const plan = { threads: 1, minBytes: 16 * 1024 * 1024 };
+    expect(threadsFor(plan, 1000, 3)).toBe(0);
+    expect(threadsFor(plan, BIG_FILE_BYTES, 1, 1)).toBe(1);
+    expect(threadsFor({ threads: 0, minBytes: 0 }, BIG_FILE_BYTES, 1, 1)).toBe(0);
+    expect(threadsFor({ threads: 3, minBytes: 0 }, 100, 2)).toBe(1);
   });
 });

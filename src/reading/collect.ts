@@ -12,7 +12,7 @@ import { progressLine, PROGRESS_EVERY_MS } from '../progress.js';
 import { readSessionFile } from '../sources/read.js';
 import { checkUsageNumbers } from '../sources/usage-check.js';
 import type { SessionFile } from '../types.js';
-import { eachAtMost, eachOnLanes, openPool, threadsFor, type Pool, type ThreadPlan } from '../threads/pool.js';
+import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, threadsFor, type Pool, type ThreadPlan } from '../threads/pool.js';
 import { READ_WORKER, type ReadSetup, type ReadTask, type ThreadReading } from './worker.js';
 import { messageOf, readLedger } from './read-ledger.js';
 
@@ -103,7 +103,8 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   toRead.sort((a, b) => a.index - b.index);
 
   const bytesToRead = toRead.reduce((sum, file) => sum + file.bytes, 0);
-  const threads = options.keepContent ? 0 : threadsFor(options.threads, bytesToRead, toRead.length);
+  const big = toRead.filter((file) => file.bytes >= BIG_FILE_BYTES).length;
+  const threads = options.keepContent ? 0 : threadsFor(options.threads, bytesToRead, toRead.length, big);
   const setup: ReadSetup = { share: sharer?.options ?? null, cache: cache.where };
   const pool: Pool<ReadTask, ThreadReading> | null = threads > 0 ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity }) => ({ outcome: (await readLedger(path, identity, sharer, cache, false)).outcome, redactions: [] })) : null;
   // The main thread reads too; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
@@ -114,6 +115,8 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   try {
     // Largest first, so that no big file starts last and leaves the other threads idle.
     const order = pool ? [...toRead].sort((a, b) => b.bytes - a.bytes || a.index - b.index) : toRead;
+    // With threads, a big file is read on one of them, whose heap can hold it, never here.
+    const accepts = (lane: Lane, file: { bytes: number }) => !pool || lane.thread || file.bytes < BIG_FILE_BYTES;
     await eachOnLanes(lanes, order, async (lane, { index, identity }) => {
       const path = paths[index] as string;
       try {
@@ -130,7 +133,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
         readings[index] = failed(path, error);
       }
       tick();
-    });
+    }, accepts);
   } finally {
     await pool?.close();
   }

@@ -2,7 +2,7 @@
 // writing sessions' pages. A pool runs one task per thread at a time, so memory holds at most one
 // session's content per thread; a thread that dies fails its task only and is replaced.
 
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /** How many threads, and from how much work on they pay for their start (each loads bough anew). */
@@ -30,10 +30,28 @@ export function threadPlan(env: Readonly<Record<string, string | undefined>>): T
   return { threads: availableParallelism() - 1, minBytes: MIN_BYTES_FOR_THREADS };
 }
 
-/** Threads to start beside the main thread (which works too) for `bytes` of work in `tasks` tasks: 0 when not worth it. */
-export function threadsFor(plan: ThreadPlan | undefined, bytes: number, tasks: number): number {
-  if (plan === undefined || bytes < plan.minBytes) return 0;
-  return Math.max(0, Math.min(plan.threads, tasks - 1));
+/**
+ * A session file this large is read, and its pages written, on a thread (when there may be
+ * threads) with a heap of its own, sized by the machine's memory: a session too large for it
+ * fails its own page, never the whole build, and one larger than the main thread's heap builds.
+ */
+export const BIG_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Threads to start beside the main thread (which works too) for `bytes` of work in `tasks`
+ * tasks, `big` of them of big files: 0 when not worth it, but one for big files whenever the
+ * plan allows threads.
+ */
+export function threadsFor(plan: ThreadPlan | undefined, bytes: number, tasks: number, big = 0): number {
+  if (plan === undefined || plan.threads < 1) return 0;
+  const forBig = Math.min(plan.threads, big);
+  if (bytes < plan.minBytes) return forBig;
+  return Math.max(forBig, Math.min(plan.threads, tasks - 1));
+}
+
+/** The old-generation heap a thread may grow to (MB): half the machine's memory, shared by the threads, at least V8's usual 4 GB. */
+export function threadHeapMb(threads: number): number {
+  return Math.max(4096, Math.floor(totalmem() / 1024 / 1024 / 2 / Math.max(1, threads)));
 }
 
 export interface Pool<Task, Result> {
@@ -54,7 +72,7 @@ export const READY = 'ready';
  * after it started (out of memory on one huge session) fails its task only, and another takes
  * its place.
  */
-export function openPool<Task, Result>(script: URL, threads: number, setup: unknown, here: (task: Task) => Promise<Result>): Pool<Task, Result> {
+export function openPool<Task, Result>(script: URL, threads: number, setup: unknown, here: (task: Task) => Promise<Result>, heapMb = threadHeapMb(threads)): Pool<Task, Result> {
   type Job = { id: number; task: Task; done: (r: Result) => void; fail: (e: Error) => void };
   let nextId = 0;
   const waiting: Job[] = [];
@@ -77,7 +95,7 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
   const start = () => {
     let worker: Worker;
     try {
-      worker = new Worker(script, { workerData: setup });
+      worker = new Worker(script, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
     } catch {
       broken = true;
       return;
@@ -140,12 +158,25 @@ export async function eachAtMost<T>(limit: number, items: readonly T[], work: (i
   await eachOnLanes(Array.from({ length: Math.max(1, limit) }, (_, i) => i), items, (_, item, index) => work(item, index));
 }
 
-/** Runs `work` over `items`, each lane (the main thread's runner, a thread's) taking the next item when it is free. */
-export async function eachOnLanes<L, T>(lanes: readonly L[], items: readonly T[], work: (lane: L, item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
+/**
+ * Runs `work` over `items`, each lane (the main thread's runner, a thread's) taking the next item
+ * it `accepts` when it is free (every lane accepts every item unless told).
+ */
+export async function eachOnLanes<L, T>(
+  lanes: readonly L[],
+  items: readonly T[],
+  work: (lane: L, item: T, index: number) => Promise<void>,
+  accepts: (lane: L, item: T) => boolean = () => true,
+): Promise<void> {
+  const taken = new Array<boolean>(items.length).fill(false);
+  let first = 0;
   const run = async (lane: L) => {
-    while (next < items.length) {
-      const index = next++;
+    for (;;) {
+      while (first < items.length && taken[first]) first++;
+      let index = first;
+      while (index < items.length && (taken[index] || !accepts(lane, items[index] as T))) index++;
+      if (index >= items.length) return;
+      taken[index] = true;
       await work(lane, items[index] as T, index);
     }
   };
