@@ -58,6 +58,10 @@ describe('the thread pool', () => {
     await eachOnLanes(['here', 'thread'], [5, 100, 6, 200, 7], async (lane, n) => void seen.push([lane, n]), (lane, n) => lane === 'thread' || n < 50);
     expect(seen.map(([, n]) => n).sort((a, b) => a - b)).toEqual([5, 6, 7, 100, 200]);
     expect(seen.filter(([lane, n]) => lane === 'here' && n >= 50)).toEqual([]);
+    // regression: one big item and the main lane first: the item was left undone.
+    const one: string[] = [];
+    await eachOnLanes(['here', 'thread'], [100], async (lane) => void one.push(lane), (lane, n) => lane === 'thread' || n < 50);
+    expect(one).toEqual(['thread']);
   });
 
   it('starts a thread for a big file whenever threads are allowed, however little there is to do', () => {

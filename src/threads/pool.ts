@@ -180,5 +180,6 @@ export async function eachOnLanes<L, T>(
       await work(lane, items[index] as T, index);
     }
   };
-  await Promise.all(lanes.slice(0, Math.max(1, items.length)).map(run));
+  await Promise.all(lanes.map(run));
+  if (taken.includes(false)) throw new Error('an item no lane takes');
 }
