@@ -2,6 +2,7 @@
 // script inside it (allowed by their hashes), images as data: URLs — for sending one conversation.
 // Read, priced, redacted and rendered exactly as in a report folder.
 
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { reportContext } from './build.js';
 import { collect } from './reading/collect.js';
@@ -38,6 +39,11 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   const scope = { timeZone: options.timeZone, period: ALL_TIME, project: null, sources: null };
   const sharerFor = () => createSharer({ redact: options.redact, omit: new Set(options.omit), home: options.environment.home });
   let sharer = sharerFor();
+  // One session file: a folder (or an empty path, which names the current one) would export whichever session came first.
+  const given = options.file.trim() === '' ? null : await stat(options.file).catch(() => undefined);
+  if (given === null || given?.isDirectory()) {
+    throw new BoughError(`export takes one session file${given === null ? '' : `, and ${options.file} is a folder`}. Give the path of a .jsonl file.`);
+  }
   let discovery = await discover([options.file], options.environment);
   let collected = await collect(discovery.files, { sharer, keepContent: true });
   const [main] = collected.ledgers;

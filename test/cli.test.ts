@@ -154,6 +154,9 @@ describe('bough command line', () => {
     const notSession = await run(['export', join(dir, 'notes.jsonl'), '-o', join(dir, 'n.html')]);
     expect(notSession.code).toBe(1);
     expect(notSession.stderr).toMatch(/notes\.jsonl is not a session file bough can read: its first record/);
+    // regression: a folder, or an empty path, exported whichever session came first.
+    expect(await run(['export', dir, '-o', join(dir, 'f.html')])).toMatchObject({ code: 1, stderr: `bough: export takes one session file, and ${dir} is a folder. Give the path of a .jsonl file.\n` });
+    expect(await run(['export', '', '-o', join(dir, 'e.html')])).toMatchObject({ code: 1, stderr: 'bough: export takes one session file. Give the path of a .jsonl file.\n' });
   });
 
   it('exits 1 with a sentence when an input does not exist', async () => {
