@@ -12,7 +12,8 @@
 
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { gunzip, gunzipSync, gzip } from 'node:zlib';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
@@ -93,7 +94,8 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
       const name = /^([0-9a-f]{32})\.json\.gz$/.exec(file)?.[1];
       if (name === undefined) return undefined;
       try {
-        const parsed = pagesSchema.safeParse(JSON.parse((await gunzipAsync(await readFile(join(dir, file)))).toString('utf8')));
+        // Synchronous: one small file per session, read by every rebuild.
+        const parsed = pagesSchema.safeParse(JSON.parse(gunzipSync(readFileSync(join(dir, file))).toString('utf8')));
         const lastSeen = seen[name];
         return parsed.success && lastSeen !== undefined ? { ...parsed.data, name, lastSeen } : null;
       } catch {

@@ -5,7 +5,8 @@
 // entry is ignored and written anew, never trusted. Only the cache folder is ever written.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
@@ -56,7 +57,8 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
     identify: (path) => fileIdentity(path, codeStamp),
     async get(identity) {
       try {
-        const parsed = cachedSchema.safeParse(JSON.parse(await readFile(fileOf(identity).file, 'utf8')));
+        // Synchronous: small files, one per session, read on every run.
+        const parsed = cachedSchema.safeParse(JSON.parse(readFileSync(fileOf(identity).file, 'utf8')));
         if (!parsed.success || parsed.data.identity !== identity) return null;
         return parsed.data.outcome as CachedOutcome;
       } catch {
@@ -92,23 +94,26 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
  * it cannot be taken. The same file unchanged, read by the same code, gives the same identity.
  */
 export async function fileIdentity(path: string, codeStamp: string): Promise<string | null> {
+  // Synchronous calls: a handful of small ones per file, each far quicker than a trip through
+  // the thread pool that asynchronous ones take (a rebuild identifies every file).
   try {
-    const real = await realpath(path);
-    const info = await stat(real);
+    const real = realpathSync(path);
+    const info = statSync(real);
     if (!info.isFile()) return null;
     const hash = createHash('sha256').update(`${FORMAT}\0${codeStamp}\0${real}\0${info.size}\0${info.mtimeMs}\0`);
     const place = createHash('sha256').update(real).digest('hex').slice(0, 32);
-    const handle = await open(real, 'r');
+    const handle = openSync(real, 'r');
     try {
       const buffer = Buffer.alloc(Math.min(EDGE_BYTES, info.size));
-      await handle.read(buffer, 0, buffer.length, 0);
+      readSync(handle, buffer, 0, buffer.length, 0);
       hash.update(buffer);
       if (info.size > EDGE_BYTES) {
-        await handle.read(buffer, 0, buffer.length, Math.max(EDGE_BYTES, info.size - EDGE_BYTES));
+        buffer.fill(0);
+        readSync(handle, buffer, 0, buffer.length, Math.max(EDGE_BYTES, info.size - EDGE_BYTES));
         hash.update(buffer);
       }
     } finally {
-      await handle.close();
+      closeSync(handle);
     }
     return `${place}.${hash.digest('hex')}`;
   } catch {
