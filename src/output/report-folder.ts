@@ -3,8 +3,8 @@
 // is: only bough's own files (listed in its manifest) are moved out, replaced or removed.
 
 import { randomBytes } from 'node:crypto';
-import { constants, lstatSync, mkdirSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { copyFile, link, lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, copyFileSync, linkSync, lstatSync, mkdirSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
 import { LOCK_WAIT_MS, lockReportFolder, releaseHeldLocks, type ReportLock } from './lock.js';
@@ -99,17 +99,23 @@ export async function openReportFolder(outDir: string, generator: string, option
       written.add(path);
     },
     async keep(paths) {
-      // Only regular files the last build wrote: never a link or a file a user put in their place.
+      // Synchronous: a rebuild keeps thousands of files, each a call or two far quicker than a
+      // trip through the thread pool. Only regular files the last build wrote: never a link or a
+      // file a user put in their place.
       const sources = paths.map((path) => ({ path, source: safeTarget(out, path), target: safeTarget(staging, path) }));
       for (const { path, source } of sources) {
-        if (!earlier.has(path) || written.has(path) || !(await lstat(source).catch(() => null))?.isFile()) return false;
+        if (!earlier.has(path) || written.has(path) || !lstatOf(source)?.isFile()) return false;
       }
       const done: string[] = [];
       try {
         for (const { path, source, target } of sources) {
           mkdirSync(dirname(target), { recursive: true });
-          // A file system without hard links gets a copy.
-          await link(source, target).catch(() => copyFile(source, target, constants.COPYFILE_EXCL));
+          try {
+            linkSync(source, target);
+          } catch {
+            // A file system without hard links gets a copy.
+            copyFileSync(source, target, constants.COPYFILE_EXCL);
+          }
           done.push(target);
           written.add(path);
         }
@@ -117,7 +123,7 @@ export async function openReportFolder(outDir: string, generator: string, option
       } catch {
         // All or none: what was kept is taken back, and the caller writes the files anew.
         for (const [i, target] of done.entries()) {
-          await rm(target, { force: true });
+          rmSync(target, { force: true });
           written.delete(sources[i]?.path ?? '');
         }
         return false;
@@ -126,8 +132,7 @@ export async function openReportFolder(outDir: string, generator: string, option
     previousFiles: previous?.files ?? [],
     async previous(path) {
       const source = safeTarget(out, path);
-      const info = await lstat(source).catch(() => null);
-      if (!info?.isFile() || !earlier.has(path)) return null;
+      if (!earlier.has(path) || !lstatOf(source)?.isFile()) return null;
       return readFile(source).catch(() => null);
     },
     async commit() {
@@ -268,11 +273,14 @@ function applySwap(out: string, staging: string, journal: Journal): string[] {
   for (const path of journal.moveOut) {
     if (exists(join(retired, path))) continue;
     if (incoming.has(path) && !exists(join(staging, path))) continue; // already replaced by the new file
+    if (incoming.has(path) && sameFile(join(staging, path), join(out, path))) continue; // kept as it is: it stays
     if (!isOwnFile(out, path)) continue;
     mkdirSync(dirname(join(retired, path)), { recursive: true });
     renameSync(join(out, path), join(retired, path));
   }
   for (const path of journal.moveIn) {
+    // A file the build kept is the previous one itself (a link to it): in place already.
+    if (sameFile(join(staging, path), join(out, path))) unlinkSync(join(staging, path));
     if (!exists(join(staging, path)) || !isFree(out, path)) continue;
     mkdirSync(dirname(join(out, path)), { recursive: true });
     renameSync(join(staging, path), join(out, path));
@@ -393,6 +401,13 @@ function lstatOf(path: string): Stats | null {
   } catch {
     return null;
   }
+}
+
+/** Two names of one file (a hard link): the same inode on the same device. */
+function sameFile(a: string, b: string): boolean {
+  const first = lstatOf(a);
+  const second = first?.isFile() ? lstatOf(b) : null;
+  return first !== null && second !== null && second.isFile() && first.ino === second.ino && first.dev === second.dev;
 }
 
 function exists(path: string): boolean {
