@@ -44,7 +44,9 @@ export interface PricerOptions extends LookupOptions {
 
 export function createPricer(table: PriceTable, options: PricerOptions): Pricer {
   const lookups = new Map<string, { lookup: ReturnType<typeof findPrice>; subscription: boolean }>();
-  return (usage, source) => {
+  // The same record is priced for the totals, usage.csv and its session's page: once is enough.
+  const priced = new WeakMap<Priceable, { source: Source; result: PricedUsage }>();
+  const price = (usage: Priceable, source: Source): PricedUsage => {
     const memo = `${source}\0${usage.provider ?? ''}\0${usage.model ?? ''}`;
     let found = lookups.get(memo);
     if (!found) {
@@ -84,6 +86,13 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
         };
       }
     }
+  };
+  return (usage, source) => {
+    const known = priced.get(usage);
+    if (known && known.source === source) return known.result;
+    const result = price(usage, source);
+    priced.set(usage, { source, result });
+    return result;
   };
 }
 

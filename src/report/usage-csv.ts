@@ -39,9 +39,9 @@ export function usageCsv(data: ReportData, price: Pricer): string {
         usage: (usage, time) => {
           if (!inPeriod(period, time)) return;
           const priced = price(usage, ledger.source);
-          const named = [usage.origin, usage.provider ?? '', usage.model ?? '', priced.key ?? '', priced.state].map(csvCell).join(',');
-          const counts = [usage.input, usage.output, usage.cacheRead, usage.cacheWrite, usage.cacheWrite1h, usage.reasoning, priced.cost ?? '', usage.recordedCost ?? ''].map(csvCell).join(',');
-          rows.push(`${isoTime(time)},${file},${named},${counts}`);
+          const named = `${csvCell(usage.origin)},${csvCell(usage.provider ?? '')},${csvCell(usage.model ?? '')},${csvCell(priced.key ?? '')},${priced.state}`;
+          const counts = `${csvCell(usage.input)},${csvCell(usage.output)},${csvCell(usage.cacheRead)},${csvCell(usage.cacheWrite)},${csvCell(usage.cacheWrite1h)},${csvCell(usage.reasoning)}`;
+          rows.push(`${isoTime(time)},${file},${named},${counts},${csvCell(priced.cost ?? '')},${csvCell(usage.recordedCost ?? '')}`);
         },
       });
     }
