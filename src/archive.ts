@@ -19,6 +19,7 @@ import { join, sep } from 'node:path';
 import { z } from 'zod';
 import type { SessionKey, SessionLedger } from './ledger/ledger.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
+import type { SessionSearchItem } from './report/search-items.js';
 
 export const ARCHIVE_DIR = 'archive';
 const FORMAT = 2;
@@ -42,19 +43,13 @@ export interface ArchivedPages {
   /** How its text was made fit to share: kept only by builds that share the same way. */
   sharing: string;
   /** What the search index held of it (links from the report root), so a kept session stays findable. */
-  search: ArchivedSearchItem[];
+  search: SessionSearchItem[];
   /** Everything its pages were made from; a build that would make them from the same keeps them as they are. */
   fingerprint: string | null;
 }
 
 export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
   ledger: SessionLedger;
-}
-
-export interface ArchivedSearchItem {
-  kind: 'prompt' | 'reply' | 'file';
-  href: string;
-  text: string;
 }
 
 const pagesSchema = z.object({
@@ -89,22 +84,21 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
   const seen = await readFile(join(dir, SEEN_FILE), 'utf8')
     .then((text) => seenSchema.safeParse(JSON.parse(text)))
     .then((parsed) => (parsed.success ? parsed.data.lastSeen : {}), () => ({}) as Record<string, number>);
-  const read = await Promise.all(
-    names.map(async (file): Promise<ArchivedPages | null | undefined> => {
-      const name = /^([0-9a-f]{32})\.json\.gz$/.exec(file)?.[1];
-      if (name === undefined) return undefined;
-      try {
-        // Synchronous: one small file per session, read by every rebuild.
-        const parsed = pagesSchema.safeParse(JSON.parse(gunzipSync(readFileSync(join(dir, file))).toString('utf8')));
-        const lastSeen = seen[name];
-        return parsed.success && lastSeen !== undefined ? { ...parsed.data, name, lastSeen } : null;
-      } catch {
-        return null;
-      }
-    }),
-  );
-  const sessions = read.filter((entry): entry is ArchivedPages => entry !== null && entry !== undefined);
-  const unreadable = read.filter((entry) => entry === null).length;
+  const sessions: ArchivedPages[] = [];
+  let unreadable = 0;
+  for (const file of names) {
+    const name = /^([0-9a-f]{32})\.json\.gz$/.exec(file)?.[1];
+    if (name === undefined) continue;
+    try {
+      // Synchronous: one small file per session, read by every rebuild.
+      const parsed = pagesSchema.safeParse(JSON.parse(gunzipSync(readFileSync(join(dir, file))).toString('utf8')));
+      const lastSeen = seen[name];
+      if (parsed.success && lastSeen !== undefined) sessions.push({ ...parsed.data, name, lastSeen });
+      else unreadable++;
+    } catch {
+      unreadable++;
+    }
+  }
   return { sessions, unreadable };
 }
 

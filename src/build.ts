@@ -8,11 +8,11 @@ import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, threadPlan, threadsF
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
 import { pagesJob, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
-import { collect, messageOf, type Collected } from './reading/collect.js';
+import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, type Discovery, type Place } from './discover.js';
 import type { Environment } from './environment.js';
-import { BoughError } from './errors.js';
+import { BoughError, messageOf } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
 import { scopeLabel, type Scope } from './ledger/scope.js';
 import { refuseUnsafeOut } from './output/out-path.js';
@@ -25,8 +25,8 @@ import { buildReportData, type ReportData, type SessionData } from './report/dat
 import { formatDateTime, plural } from './report/format.js';
 import { sessionJson, summaryOf } from './report/json.js';
 import { byCount, dataQualityView, indexPageView, projectPageView, sharingLine, type OverviewContext } from './report/overview-pages.js';
-import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE } from './report/pages.js';
-import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView } from './report/render.js';
+import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, pageLayout } from './report/pages.js';
+import { createRenderer } from './report/render.js';
 import type { Summary } from './report/schema.js';
 import type { SessionKey, SessionLedger } from './ledger/ledger.js';
 import { failedPageView } from './report/session-page.js';
@@ -36,11 +36,12 @@ import { searchIndexFiles } from './report/search-index.js';
 import { SearchCollector, type SessionSearchItem } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
-import { localProviders, priceHints, usageClaimRule } from './sources/registry.js';
+import { localProviders, priceHintsFrom, usageClaimRule } from './sources/registry.js';
+import type { Source } from './types.js';
 import { withEntryTitles } from './ledger/titles.js';
-import { archiveFiles, archivePaths, missingSessions, pathHash, placeOf, readArchive, readArchivedLedger, seenFile, withGoneNote, type ArchivedPages, type ArchivedSearchItem, type ArchivedSession } from './archive.js';
+import { archiveFiles, archivePaths, missingSessions, pathHash, placeOf, readArchive, readArchivedLedger, seenFile, withGoneNote, type ArchivedPages, type ArchivedSession } from './archive.js';
 import { createHash } from 'node:crypto';
-import { progressLine, PROGRESS_EVERY_MS } from './progress.js';
+import { progressCounter } from './progress.js';
 
 /** What every command reads and how it prices and cuts: the part `build` and `stats` share. */
 export interface ReportOptions {
@@ -88,6 +89,8 @@ export interface ReportContext {
   collected: Collected;
   claims: Claims;
   table: PriceTable;
+  /** What each agent's configuration here runs locally (priced $0), by agent. */
+  local: [Source, string[]][];
   price: Pricer;
   data: ReportData;
   diagnostics: DiagnosticsSummary;
@@ -100,22 +103,22 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   let discovery = await discover(options.inputs, options.environment, options.scope.sources);
   options.discovered?.(discovery);
   await refuseUnsafeOut(outDir, discovery.places, options.environment.home);
+  const generator = `bough ${await packageVersion()}`;
+  const stamp = await codeStamp();
   // Taken before reading: a second build into the same folder waits or refuses now, not after its work.
-  const folder = await openReportFolder(outDir, `bough ${await packageVersion()}`);
+  const folder = await openReportFolder(outDir, generator);
   try {
     const searched = discovery.places;
     // Ledgers for the whole history now; each session's content is read again when its pages are written.
-    const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), await codeStamp());
+    const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), stamp);
     const threads = threadPlan(options.environment.env);
     // Taken even with --no-cache: the record of what this report was made from lets a later build keep it.
-    const stamp = await codeStamp();
     const identities = new Map<string, string | null>();
     await eachAtMost(16, discovery.files, async (path) => void identities.set(path, await fileIdentity(path, stamp)));
     // Every file as the last build into the folder found it, and everything else the same: that report is this one.
-    const table = await loadPriceTable(options.pricesFile ?? null, options.environment);
-    const inputs = await inputsOf(discovery, identities, options, table);
+    const pricing = await pricingInputs(options);
+    const inputs = inputsOf(discovery, identities, options, stamp, pricing);
     if (inputs !== null && options.cache !== false) {
-      const generator = `bough ${await packageVersion()}`;
       const unchanged = await keepUnchangedReport(folder, inputs, (files, gone) => generatedSentence(options, generator, files, gone), options.now.getTime());
       if (unchanged) {
         const warnings = await folder.commit();
@@ -143,7 +146,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const missing = options.forgetMissing ? [] : missingSessions(earlier, { files: discovery.files, places }, sharing, new Set(collected.ledgers.map((l) => l.key)));
     const kept = (await Promise.all(missing.map((m) => readArchivedLedger(outDir, m)))).filter((k): k is ArchivedSession => k !== null);
     if (kept.length > 0) collected = { ...collected, ledgers: [...collected.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] };
-    const report = await reportContext(discovery, collected, options, table);
+    const report = await reportContext(discovery, collected, options, pricing);
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
@@ -159,15 +162,25 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 }
 
 /** Claims, prices and the report data over what was collected. */
-export async function reportContext(discovery: Discovery, collected: Collected, options: ReportOptions, loaded?: PriceTable): Promise<ReportContext> {
+/** The price table and what runs locally: read once per run. */
+interface PricingInputs {
+  table: PriceTable;
+  local: [Source, string[]][];
+}
+
+async function pricingInputs(options: ReportOptions): Promise<PricingInputs> {
+  return { table: await loadPriceTable(options.pricesFile ?? null, options.environment), local: await localProviders(options.environment) };
+}
+
+export async function reportContext(discovery: Discovery, collected: Collected, options: ReportOptions, loaded?: PricingInputs): Promise<ReportContext> {
   options.progress?.(`counting ${plural(collected.ledgers.length, 'session')}`);
-  const table = loaded ?? (await loadPriceTable(options.pricesFile ?? null, options.environment));
-  const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: await priceHints(options.environment) });
+  const { table, local } = loaded ?? (await pricingInputs(options));
+  const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: priceHintsFrom(local) });
   const ledgers = withEntryTitles(collected.ledgers);
   const claims = claimEntries(ledgers, usageClaimRule);
   const data = buildReportData(ledgers, claims, price, options.scope);
   const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, collected.ledgers.length);
-  return { discovery, collected, claims, table, price, data, diagnostics };
+  return { discovery, collected, claims, table, local, price, data, diagnostics };
 }
 
 interface HtmlSink {
@@ -196,7 +209,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
    * Archives a session's file with the pages written for it. `unchanged`: the last build archived
    * exactly this (same pages from the same file, found in the same place), so its files are kept.
    */
-  const archiveEntry = async (ledger: SessionLedger, pageList: string[], searchItems: readonly ArchivedSearchItem[] = [], fingerprint: string | null = null, unchanged = false): Promise<void> => {
+  const archiveEntry = async (ledger: SessionLedger, pageList: string[], searchItems: readonly SessionSearchItem[] = [], fingerprint: string | null = null, unchanged = false): Promise<void> => {
     if (!sink.archive) return;
     const kept = keptByKey.get(ledger.key);
     const source = collected.sourceOf.get(ledger.key);
@@ -214,7 +227,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
           lastSeen: options.now.getTime(),
           pages: pageList,
           sharing: sink.archive.sharing,
-          search: searchItems.map(({ kind, href, text }) => ({ kind, href, text })),
+          search: [...searchItems],
           fingerprint,
         };
     for (const file of await archiveFiles(entry)) await folder.write(file.path, file.content);
@@ -235,14 +248,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     })),
     diagnostics: report.diagnostics,
   };
-  const layout = (title: string, page: string): LayoutView => ({
-    title: `${title} · ${scope}`,
-    scope,
-    root: hrefFrom(page, ''),
-    generator,
-    csp: CONTENT_SECURITY_POLICY,
-    current: page === INDEX_PAGE ? 'overview' : page === DATA_QUALITY_PAGE ? 'quality' : page.startsWith('projects/') ? 'projects' : null,
-  });
+  const layout = pageLayout(scope, generator);
 
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
   const neighbours = sessionNeighbours(data);
@@ -275,18 +281,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       )
       .digest('hex');
   };
-  let rendered = 0;
   let sessionsKept = 0;
-  const started = Date.now();
-  let lastProgress = 0;
-  const progress = () => {
-    rendered++;
-    const now = Date.now();
-    if (options.progress && now - lastProgress >= PROGRESS_EVERY_MS) {
-      lastProgress = now;
-      options.progress(progressLine('wrote the pages of', rendered, data.sessions.length, 'sessions', started, now));
-    }
-  };
+  const progress = progressCounter('wrote the pages of', data.sessions.length, 'sessions', options.progress);
   let pageBytes = 0;
 
   // Each session's pages: kept as the last build wrote them, carried over (its file is gone), or
@@ -336,7 +332,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const setup: PagesSetup = {
     templates: await loadTemplates(),
     table,
-    pricing: { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, local: await localProviders(options.environment) },
+    pricing: { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, local: report.local },
     pages: pages.lists,
     time,
     scope: options.scope,
@@ -459,13 +455,13 @@ function generatedSentence(options: BuildOptions, generator: string, files: numb
  * path, size, time, both ends), where bough looked and what it could not search, the options,
  * bough's code, the prices and what runs locally. Null when a file could not be identified.
  */
-async function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string | null>, options: BuildOptions, table: PriceTable): Promise<string | null> {
+function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string | null>, options: BuildOptions, codeStamp: string, { table, local }: PricingInputs): string | null {
   if (discovery.files.length === 0) return null;
   const files = discovery.files.map((path) => [path, identities.get(path) ?? null]);
   if (files.some(([, identity]) => identity === null)) return null;
   return inputsPrint({
-    code: await codeStamp(),
-    version: await packageVersion(),
+    // bough's version is part of it.
+    code: codeStamp,
     files,
     places: discovery.places,
     notes: discovery.diagnostics,
@@ -476,7 +472,7 @@ async function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, st
     priceSubscriptions: options.priceSubscriptions ?? false,
     forgetMissing: options.forgetMissing ?? false,
     prices: { snapshot: table.snapshot, entries: createHash('sha256').update(JSON.stringify([...table.entries])).digest('hex') },
-    local: await localProviders(options.environment),
+    local,
   });
 }
 

@@ -12,3 +12,21 @@ export function progressLine(what: string, done: number, total: number, unit: st
 
 /** At most one line in this many milliseconds: a terminal need not redraw for every file. */
 export const PROGRESS_EVERY_MS = 200;
+
+/**
+ * Counts one more of `total` at each call, and says so through `say` at most every
+ * PROGRESS_EVERY_MS (and at the last one). Does nothing without `say`.
+ */
+export function progressCounter(what: string, total: number, unit: string, say: ((line: string) => void) | undefined): () => void {
+  let done = 0;
+  const started = Date.now();
+  let said = 0;
+  return () => {
+    done++;
+    if (!say) return;
+    const now = Date.now();
+    if (now - said < PROGRESS_EVERY_MS && done !== total) return;
+    said = now;
+    say(progressLine(what, done, total, unit, started, now));
+  };
+}

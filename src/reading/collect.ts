@@ -6,17 +6,16 @@
 import { stat } from 'node:fs/promises';
 import { NO_CACHE, type CachedOutcome, type LedgerCache } from '../cache/ledger-cache.js';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import { messageOf } from '../errors.js';
 import { compactLedger, type SessionKey, type SessionLedger } from '../ledger/ledger.js';
 import type { Sharer } from '../share/share.js';
-import { progressLine, PROGRESS_EVERY_MS } from '../progress.js';
+import { progressCounter } from '../progress.js';
 import { readSessionFile } from '../sources/read.js';
 import { checkUsageNumbers } from '../sources/usage-check.js';
 import type { SessionFile } from '../types.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, threadsFor, type Pool, type ThreadPlan } from '../threads/pool.js';
 import { READ_WORKER, type ReadSetup, type ReadTask, type ThreadReading } from './worker.js';
-import { messageOf, readLedger } from './read-ledger.js';
-
-export { messageOf } from './read-ledger.js';
+import { readLedger } from './read-ledger.js';
 
 /** The content of the sessions read, by key; asking for one that was not read is a bug. */
 export interface ContentStore {
@@ -65,17 +64,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const cache = options.cache && !options.keepContent && (sharer === null || !sharer.changes) ? options.cache : NO_CACHE;
   const readings: (Reading | null)[] = new Array(paths.length).fill(null);
   const content = new Map<number, SessionFile>();
-  let done = 0;
-  const started = Date.now();
-  let lastProgress = 0;
-  const tick = () => {
-    done++;
-    const now = Date.now();
-    if (options.progress && (now - lastProgress >= PROGRESS_EVERY_MS || done === paths.length)) {
-      lastProgress = now;
-      options.progress(progressLine('read', done, paths.length, 'files', started, now));
-    }
-  };
+  const tick = progressCounter('read', paths.length, 'files', options.progress);
   // Whatever one file does to a reader costs that file, never the others.
   const failed = (path: string, error: unknown): Reading => {
     const note = diagnostic('session-failed', path, null, `bough could not read this session: ${messageOf(error)}`);

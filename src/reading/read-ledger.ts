@@ -31,9 +31,3 @@ export async function readLedger(path: string, identity: string | null, sharer: 
   if (identity !== null && !outcome.diagnostics.some((d) => d.reason === 'unreadable-file')) await cache.put(path, identity, outcome);
   return { outcome, file: kept };
 }
-
-/** An error's message in a line (a stack overflow says which library it came from on later lines). */
-export function messageOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return (message.split('\n')[0] ?? '').slice(0, 300);
-}

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { SessionKey } from '../ledger/ledger.js';
 import type { ReportData } from './data.js';
 import { formatDay, type TimeFormat } from './format.js';
+import { CONTENT_SECURITY_POLICY, type LayoutView } from './render.js';
 
 export interface PageMap {
   /** The page of a session in the report; throws when it has none. */
@@ -88,6 +89,18 @@ function unique(base: string, taken: Set<string>): string {
   for (let n = 2; taken.has(candidate); n++) candidate = `${base}-${n}.html`;
   taken.add(candidate);
   return candidate;
+}
+
+/** The frame of every page of one report: its title and scope, its way back to the root, the header link it is. */
+export function pageLayout(scopeLabel: string, generator: string): (title: string, page: string) => LayoutView {
+  return (title, page) => ({
+    title: `${title} · ${scopeLabel}`,
+    scope: scopeLabel,
+    root: hrefFrom(page, ''),
+    generator,
+    csp: CONTENT_SECURITY_POLICY,
+    current: page === INDEX_PAGE ? 'overview' : page === DATA_QUALITY_PAGE ? 'quality' : page.startsWith('projects/') ? 'projects' : null,
+  });
 }
 
 /** The relative link from one page of the report to another (both relative to the report root). */

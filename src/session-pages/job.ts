@@ -11,8 +11,8 @@ import { readContent } from '../reading/collect.js';
 import type { SessionData, SessionLink } from '../report/data.js';
 import type { TimeFormat } from '../report/format.js';
 import { sessionHighlightBudget } from '../report/highlight.js';
-import { hrefFrom, pageMapOf, type PageLists, type PageMap } from '../report/pages.js';
-import { createRenderer, CONTENT_SECURITY_POLICY, type LayoutView, type PageRenderer, type TemplateSources } from '../report/render.js';
+import { pageLayout, pageMapOf, type PageLists, type PageMap } from '../report/pages.js';
+import { createRenderer, type PageRenderer, type TemplateSources } from '../report/render.js';
 import { sessionSearchItems, type SessionSearchItem } from '../report/search-items.js';
 import { sessionPageView } from '../report/session-page.js';
 import { sessionPages } from '../report/session-pages.js';
@@ -58,14 +58,7 @@ export function pagesJob(setup: PagesSetup): PagesJob {
   // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
   const sharer: Sharer = createSharer(setup.share);
   const encoder = new TextEncoder();
-  const layout = (title: string, page: string): LayoutView => ({
-    title: `${title} · ${setup.scopeLabel}`,
-    scope: setup.scopeLabel,
-    root: hrefFrom(page, ''),
-    generator: setup.generator,
-    csp: CONTENT_SECURITY_POLICY,
-    current: null,
-  });
+  const layout = pageLayout(setup.scopeLabel, setup.generator);
   return async (task) => {
     const { session } = task;
     const paths = new Map(task.files);

@@ -2,7 +2,7 @@
 // or the error's message. Results may name buffers to move rather than copy.
 
 import { parentPort } from 'node:worker_threads';
-import { messageOf } from '../reading/read-ledger.js';
+import { messageOf } from '../errors.js';
 import { READY, type Reply } from './pool.js';
 
 export function serveTasks<Task, Result>(handle: (task: Task) => Promise<{ result: Result; transfer?: ArrayBuffer[] }>): void {

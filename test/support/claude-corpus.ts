@@ -23,17 +23,21 @@ export interface AgentCorpusOptions {
   payloadBytes?: number;
 }
 
-export interface ClaudeCorpusTruth {
+/** What a generated corpus of one agent holds, as bough should count it. */
+export interface AgentCorpusTruth {
   root: string;
-  /** Every file written (main transcripts and sub-agent files). */
+  /** Every file written. */
   files: string[];
   bytes: number;
-  /** Main transcripts: one session each, its sub-agent files folded in. */
   sessions: number;
-  /** Human prompts in main threads (sub-agent task prompts are not the user's). */
+  /** What the human typed. */
   prompts: number;
-  /** All counted usage, sub-agents included. */
+  /** All counted usage, in bough's kinds. */
   tokens: TokenTotals;
+}
+
+/** Files are main transcripts and sub-agent files; sessions are main transcripts (sub-agent files folded in); prompts are main threads' (sub-agent task prompts are not the user's); tokens include sub-agents'. */
+export interface ClaudeCorpusTruth extends AgentCorpusTruth {
   /** The sub-agents' part of `tokens`. */
   subagents: TokenTotals;
   subagentFiles: number;

@@ -9,20 +9,12 @@
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { payload, sizeReached, type AgentCorpusOptions } from './claude-corpus.js';
+import { payload, sizeReached, type AgentCorpusOptions, type AgentCorpusTruth } from './claude-corpus.js';
 import { Random } from './pi-corpus/random.js';
-import { zeroTokens, type TokenTotals } from './pi-corpus/truth.js';
+import { zeroTokens } from './pi-corpus/truth.js';
 
-export interface CodexCorpusTruth {
-  root: string;
-  files: string[];
-  bytes: number;
-  sessions: number;
-  /** `event_msg user_message` events: what the human typed (role:user items are not all typed). */
-  prompts: number;
-  /** bough's kinds: input is the non-cached part, cacheRead the cached one, reasoning part of output. */
-  tokens: TokenTotals;
-}
+/** Prompts are `event_msg user_message` events (role:user items are not all typed); in tokens, input is the non-cached part, cacheRead the cached one, reasoning part of output. */
+export type CodexCorpusTruth = AgentCorpusTruth;
 
 const PROJECTS = ['/home/dev/code/shop-api', '/Users/ana/work/bough-site', '/work/demo'];
 const MODELS = ['gpt-5.2-codex', 'gpt-5.1-codex-mini', 'gpt-5.3-codex'];
