@@ -289,7 +289,7 @@ class Aggregator {
     const sessionTime = span.first ?? ledger.startedAt ?? ledger.mtime;
     const whole = emptyTally();
     const tally = emptyTally();
-    const models = new Map<string, ModelTotals>();
+    const sessionModels = new Map<string, ModelTotals>();
     const tools = new ToolAcc();
     const checks: { usage: LedgerUsage; priced: PricedUsage }[] = [];
     let any = false;
@@ -299,6 +299,19 @@ class Aggregator {
     this.sessionSlices.clear();
     const project = this.projectOf(group);
 
+    // Turns and usage are summed per local day (usage also per model) first, then placed once in
+    // each of the ~20 totals they land in (session, project, report, day, week, month, agent, their
+    // models): a session holds hundreds of records on a few days, and a rebuild places them all again.
+    const pending = new Map<number, PendingDay>();
+    const pendingDay = (time: number): PendingDay => {
+      const dayNumber = localDayNumber(time, this.scope.timeZone);
+      let day = pending.get(dayNumber);
+      if (!day) {
+        day = { time, turns: null, models: new Map() };
+        pending.set(dayNumber, day);
+      }
+      return day;
+    };
     const countUsage = (usage: LedgerUsage, usageTime: number, into: Tally | null) => {
       const priced = price(usage, ledger.source);
       addUsage(whole, usage, priced);
@@ -309,26 +322,41 @@ class Aggregator {
       any = true;
       checks.push({ usage, priced });
       const modelKey = `${usage.provider ?? ''}/${usage.model ?? ''}`;
-      const slices = this.slicesOf(usageTime, ledger.source, project);
-      const place = (slice: Tally) => {
-        addUsage(slice, usage, priced);
-        slice.firstAt = earliest(slice.firstAt, usageTime);
-        slice.lastAt = latest(slice.lastAt, usageTime);
-      };
-      place(tally);
-      place(this.totals);
-      place(project.tally);
-      for (const bucket of slices) place(bucket.tally);
-      if (into) place(into);
-      for (const bucket of slices) addUsage(modelSlice(bucket.byModel, modelKey), usage, priced);
-      for (const into of [models, this.models, project.models]) {
-        const model = modelTotals(into, modelKey, usage, priced);
-        addUsage(model, usage, priced);
-        if (!this.seen.has(model)) {
-          this.seen.add(model);
-          model.sessions++;
+      const day = pendingDay(usageTime);
+      let sum = day.models.get(modelKey);
+      if (!sum) {
+        sum = { modelKey, usage, priced, into, tally: emptyTally() };
+        day.models.set(modelKey, sum);
+      }
+      addUsage(sum.tally, usage, priced);
+      sum.tally.firstAt = earliest(sum.tally.firstAt, usageTime);
+      sum.tally.lastAt = latest(sum.tally.lastAt, usageTime);
+    };
+    const placePending = () => {
+      for (const day of pending.values()) {
+        const slices = this.slicesOf(day.time, ledger.source, project);
+        if (day.turns) {
+          for (const slice of [tally, this.totals, project.tally]) mergeTurns(slice, day.turns);
+          for (const bucket of slices) mergeTurns(bucket.tally, day.turns);
+        }
+        for (const { modelKey, usage, priced, into, tally: sum } of day.models.values()) {
+          mergeTally(tally, sum);
+          mergeTally(this.totals, sum);
+          mergeTally(project.tally, sum);
+          for (const bucket of slices) mergeTally(bucket.tally, sum);
+          if (into) mergeTally(into, sum);
+          for (const bucket of slices) mergeUsage(modelSlice(bucket.byModel, modelKey), sum);
+          for (const models of [sessionModels, this.models, project.models]) {
+            const model = modelTotals(models, modelKey, usage, priced);
+            mergeUsage(model, sum);
+            if (!this.seen.has(model)) {
+              this.seen.add(model);
+              model.sessions++;
+            }
+          }
         }
       }
+      pending.clear();
     };
 
     walkCounted(ledger, counted, sessionTime, {
@@ -340,12 +368,13 @@ class Aggregator {
           return;
         }
         any = true;
-        const slices = this.slicesOf(entryTime, ledger.source, project);
-        for (const slice of [tally, this.totals, project.tally, ...slices.map((b) => b.tally)]) addTurn(slice, entry, entryTime);
+        const day = pendingDay(entryTime);
+        addTurn((day.turns ??= emptyTally()), entry, entryTime);
         tools.add(entry);
       },
       usage: (usage, usageTime) => countUsage(usage, usageTime, null),
     });
+    placePending();
     const subagents: SubagentData[] = subagentParts.map((part) => {
       const own = emptyTally();
       // A sub-agent's prompts are its task, written by the model: not the user's turns. Its tool work is the session's.
@@ -355,6 +384,8 @@ class Aggregator {
         },
         usage: (usage, usageTime) => countUsage(usage, usageTime, own),
       });
+      // Before the next file: a sub-agent's own tally takes only its own records.
+      placePending();
       return { key: part.ledger.key, ledger: part.ledger, counted: part.counted, label: part.ledger.subagentLabel ?? part.ledger.title, tally: own };
     });
     // A session that counts nothing (a copy whose every entry is counted in its origin) is placed by its own time.
@@ -374,7 +405,7 @@ class Aggregator {
       partly: outside,
       startedAt: sessionTime,
       lastAt: span.last ?? sessionTime,
-      byModel: sortedModels(models),
+      byModel: sortedModels(sessionModels),
       tools: tools.totals(),
       costCheck: checkCost(checks),
       origin: null,
@@ -545,6 +576,54 @@ function addRecord(into: UsageTotals, usage: LedgerUsage, priced: PricedUsage): 
   if (priced.state === 'partial') into.partial++;
   if (usage.outputPartial) into.outputPartial++;
   into.records++;
+}
+
+/** What a session counts on one local day, waiting to be placed in every total it lands in. */
+interface PendingDay {
+  /** Any of its entries' or records' times: they share a local day. */
+  time: number;
+  /** Its turns (prompts, replies and their times), or null when it has none. */
+  turns: Tally | null;
+  models: Map<string, PendingUsage>;
+}
+
+/** What a session counts on one local day of one model. */
+interface PendingUsage {
+  modelKey: string;
+  /** Its first record and that record's price, which name the model where it is new. */
+  usage: LedgerUsage;
+  priced: PricedUsage;
+  /** A sub-agent's own tally it also lands in, or null. */
+  into: Tally | null;
+  tally: Tally;
+}
+
+/** Adds a sum of records as `addUsage` adds them one by one. */
+function mergeUsage(into: UsageTotals, sum: UsageTotals): void {
+  for (const kind of TOKEN_KINDS) into.tokens[kind] += sum.tokens[kind];
+  into.cost.recorded = addMoney(into.cost.recorded, sum.cost.recorded);
+  into.cost.bough = addMoney(into.cost.bough, sum.cost.bough);
+  into.unpriced += sum.unpriced;
+  into.partial += sum.partial;
+  into.outputPartial += sum.outputPartial;
+  into.records += sum.records;
+}
+
+function mergeTurns(into: Tally, sum: Tally): void {
+  into.prompts += sum.prompts;
+  into.replies += sum.replies;
+  into.errorReplies += sum.errorReplies;
+  into.abortedReplies += sum.abortedReplies;
+  into.lengthReplies += sum.lengthReplies;
+  into.firstAt = earliest(into.firstAt, sum.firstAt);
+  into.lastAt = latest(into.lastAt, sum.lastAt);
+}
+
+function mergeTally(into: Tally, sum: Tally): void {
+  mergeUsage(into, sum);
+  if (sum.subagents.records > 0) mergeUsage(into.subagents, sum.subagents);
+  into.firstAt = earliest(into.firstAt, sum.firstAt);
+  into.lastAt = latest(into.lastAt, sum.lastAt);
 }
 
 function modelSlice(map: Map<string, UsageTotals>, key: string): UsageTotals {
