@@ -1,7 +1,7 @@
 // `bough stats` reuses what it read from unchanged files, and never trusts a cache it did not
 // write: a changed file, a damaged entry or a forged one is read again.
 
-import { cp, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_TIME } from '../src/ledger/scope.js';
@@ -57,17 +57,48 @@ describe('the ledger cache', () => {
     await run();
     const entries = await cacheFiles(cacheDir);
     for (const [i, file] of entries.entries()) {
-      const cached = JSON.parse(await readFile(file, 'utf8')) as { outcome: { kind: string; ledger?: { entries: { usage: { input: number }[] }[] } } };
+      const cached = JSON.parse(await readFile(file, 'utf8')) as { outcome: { kind: string; ledger?: { entries: unknown[][] } } };
       if (i % 3 === 0) await writeFile(file, '{"format":1,"identity":');
       else if (i % 3 === 1) await writeFile(file, JSON.stringify({ format: 99, something: 'else' }));
       else if (cached.outcome.ledger) {
-        // A forged count no reader could have written: the schema refuses it, the file is read again.
-        for (const entry of cached.outcome.ledger.entries) for (const usage of entry.usage) usage.input = -1_000_000;
+        // A forged count no reader could have written (an entry's usage rows: input is their 9th field): refused, the file read again.
+        for (const entry of cached.outcome.ledger.entries) for (const usage of entry[5] as unknown[][]) usage[8] = -1_000_000;
         await writeFile(file, JSON.stringify(cached));
       }
     }
     expect((await run()).json).toEqual(truth.json);
     expect((await run()).json).toEqual(truth.json);
+  });
+
+  it('takes a forged usage count as written when the cache is trusted, so the test above can fail', async () => {
+    // The same forgery, in an entry the cache then holds as its own: proves the forged field is the one counted.
+    const { cacheDir, run } = await setUp();
+    const truth = await run(false);
+    await run();
+    let forged = 0;
+    for (const file of await cacheFiles(cacheDir)) {
+      const cached = JSON.parse(await readFile(file, 'utf8')) as { outcome: { ledger?: { path: string; entries: unknown[][] } } };
+      // One plain session, no copies of it among the fixtures: every record of it is counted.
+      if (!cached.outcome.ledger?.path.endsWith('minimal-v3.jsonl')) continue;
+      for (const entry of cached.outcome.ledger.entries) {
+        for (const usage of entry[5] as unknown[][]) {
+          usage[8] = (usage[8] as number) + 1;
+          forged++;
+        }
+      }
+      await writeFile(file, JSON.stringify(cached));
+    }
+    expect(forged).toBeGreaterThan(0);
+    expect((await run()).json.totals.tokens.input).toBe(truth.json.totals.tokens.input + forged);
+  });
+
+  it('removes the folders of older cache formats when it writes, and leaves newer ones', async () => {
+    const { cacheDir, run } = await setUp();
+    await mkdir(join(cacheDir, 'ledgers', 'v1', 'ab'), { recursive: true });
+    await writeFile(join(cacheDir, 'ledgers', 'v1', 'ab', 'old.json'), '{}');
+    await mkdir(join(cacheDir, 'ledgers', 'v999'), { recursive: true });
+    await run();
+    expect((await readdir(join(cacheDir, 'ledgers'))).sort()).toEqual(['v3', 'v999']);
   });
 
   it('is used when the path, size, time and both ends of a file are unchanged (an edit in the middle that keeps them is not seen)', async () => {

@@ -1,8 +1,8 @@
 // Ledgers cached per session file, so a second `bough stats` reads only the files that changed.
 // An entry is found by the file's real path, size, modification time and a hash of its head and
 // tail, plus the code that made it (bough's version and a hash of its own files): a change to any
-// of them misses. Entries are checked against a schema when read: a damaged, foreign or older
-// entry is ignored and written anew, never trusted. Only the cache folder is ever written.
+// of them misses. Entries are checked when read (a schema, and row by row for the ledger's
+// entries): a damaged, foreign or older entry is ignored and written anew, never trusted. Only the cache folder is ever written.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../d
 import type { Environment } from '../environment.js';
 import type { SessionLedger } from '../ledger/ledger.js';
 import { tokensSchema } from '../report/schema.js';
+import { entriesFromRows, entriesToRows } from './entry-rows.js';
 import { SOURCES } from '../types.js';
 
 /** Where the cache lives: $BOUGH_CACHE_DIR, else $XDG_CACHE_HOME/bough, else ~/.cache/bough. */
@@ -37,7 +38,7 @@ export interface LedgerCache {
 
 /** Bytes hashed at each end of a file: an append or an edit in place changes one of them, or the size. */
 const EDGE_BYTES = 8 * 1024;
-const FORMAT = 2;
+const FORMAT = 3;
 
 /**
  * `codeStamp` names the code that makes ledgers (bough's version and a hash of its files): a
@@ -52,6 +53,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
     if (!parts) throw new Error('not an identity bough made');
     return { dir: join(folder, parts[1] as string), file: join(folder, parts[1] as string, `${parts[2]}.json`) };
   };
+  let oldFormatsRemoved = false;
   return {
     where: { dir, codeStamp },
     identify: (path) => fileIdentity(path, codeStamp),
@@ -60,7 +62,11 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         // Synchronous: small files, one per session, read on every run.
         const parsed = cachedSchema.safeParse(JSON.parse(readFileSync(fileOf(identity).file, 'utf8')));
         if (!parsed.success || parsed.data.identity !== identity) return null;
-        return parsed.data.outcome as CachedOutcome;
+        const { outcome } = parsed.data;
+        if (outcome.kind === 'skipped') return outcome as CachedOutcome;
+        const entries = entriesFromRows(outcome.ledger.entries);
+        if (entries === null) return null;
+        return { ...outcome, ledger: { ...outcome.ledger, entries } } as CachedOutcome;
       } catch {
         return null;
       }
@@ -70,9 +76,14 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         // A file that changed while it was read is not cached under the identity it had before.
         if ((await this.identify(path)) !== identity) return;
         const { dir: own, file: target } = fileOf(identity);
+        if (!oldFormatsRemoved) {
+          oldFormatsRemoved = true;
+          await removeOlderFormats(join(dir, 'ledgers'));
+        }
         await mkdir(own, { recursive: true });
         const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
-        await writeFile(temporary, JSON.stringify({ format: FORMAT, identity, outcome }));
+        const stored = outcome.kind === 'session' ? { ...outcome, ledger: { ...outcome.ledger, entries: entriesToRows(outcome.ledger.entries) } } : outcome;
+        await writeFile(temporary, JSON.stringify({ format: FORMAT, identity, outcome: stored }));
         await rename(temporary, target).catch(async (error: unknown) => {
           await rm(temporary, { force: true });
           throw error;
@@ -86,6 +97,14 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
       }
     },
   };
+}
+
+/** Entries in an older format are never read again (a newer bough wrote this cache): their folders go. */
+async function removeOlderFormats(ledgers: string): Promise<void> {
+  for (const name of await readdir(ledgers).catch(() => [] as string[])) {
+    const format = /^v(\d+)$/.exec(name);
+    if (format && Number(format[1]) < FORMAT) await rm(join(ledgers, name), { recursive: true, force: true });
+  }
 }
 
 /**
@@ -203,7 +222,8 @@ const cachedSchema = z.object({
   format: z.literal(FORMAT),
   identity: text,
   outcome: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('session'), ledger: ledgerSchema, diagnostics: z.array(diagnosticSchema) }),
+    // The entries are rows, checked as they are rebuilt (entry-rows.ts).
+    z.object({ kind: z.literal('session'), ledger: ledgerSchema.extend({ entries: z.array(z.unknown()) }), diagnostics: z.array(diagnosticSchema) }),
     z.object({ kind: z.literal('skipped'), diagnostics: z.array(diagnosticSchema) }),
   ]),
 });

@@ -1,0 +1,127 @@
+// The cache stores a ledger's entries as rows; a row read back is the entry written, and a row
+// out of shape in any field makes the whole entry unusable (the file is then read again).
+
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { entriesFromRows, entriesToRows } from '../src/cache/entry-rows.js';
+import { ledgerOf, type LedgerEntry } from '../src/ledger/ledger.js';
+import { readSessionFile } from '../src/sources/read.js';
+import { FIXTURES, SHARED_CORPUS } from './support/fixtures.js';
+import { existsSync } from 'node:fs';
+
+async function entriesUnder(folder: string): Promise<LedgerEntry[][]> {
+  const files = (await readdir(folder, { recursive: true })).filter((f) => f.endsWith('.jsonl')).sort();
+  const all: LedgerEntry[][] = [];
+  for (const file of files) {
+    const read = await readSessionFile(join(folder, file));
+    if (read.kind === 'session') all.push(ledgerOf(read.file).entries);
+  }
+  return all;
+}
+
+const throughJson = (entries: LedgerEntry[]) => entriesFromRows(JSON.parse(JSON.stringify(entriesToRows(entries))));
+
+describe('ledger entries as cache rows', () => {
+  it('read back as written, for every fixture', async () => {
+    const ledgers = await entriesUnder(FIXTURES);
+    expect(ledgers.length).toBeGreaterThan(20);
+    const kinds = { usage: 0, calls: 0, results: 0, commits: 0, derivedKeys: 0, ownKeys: 0 };
+    for (const entries of ledgers) {
+      expect(throughJson(entries)).toEqual(entries);
+      for (const entry of entries) {
+        kinds.usage += entry.usage.length;
+        kinds.calls += entry.calls.length;
+        kinds.results += entry.result ? 1 : 0;
+        kinds.commits += entry.result?.commits.length ?? 0;
+        for (const [i, usage] of entry.usage.entries()) {
+          if (usage.key === `${entry.key}#${i}`) kinds.derivedKeys++;
+          else kinds.ownKeys++;
+        }
+      }
+    }
+    // The fixtures exercise every part of a row.
+    for (const [kind, n] of Object.entries(kinds)) expect(n, kind).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!existsSync(SHARED_CORPUS))('read back as written, for the real sessions of every agent', async () => {
+    for (const agent of ['pi', 'claude', 'codex']) {
+      for (const entries of await entriesUnder(join(SHARED_CORPUS, agent))) expect(throughJson(entries)).toEqual(entries);
+    }
+  });
+
+  it('are refused whole when any field of any row is out of shape', () => {
+    const entry: LedgerEntry = {
+      key: 'a1@t',
+      id: 'a1',
+      aliases: ['a1-copy'],
+      time: 1,
+      turn: 'reply',
+      outcome: 'ok',
+      usage: [
+        {
+          key: 'a1@t#0',
+          time: 1,
+          origin: 'reply',
+          provider: 'anthropic',
+          model: 'claude-sonnet-4-5',
+          modelGuessed: false,
+          recordedCostFromProvider: true,
+          recordedCost: 0.5,
+          outputPartial: true,
+          responseId: 'r1',
+          input: 1,
+          output: 2,
+          cacheRead: 3,
+          cacheWrite: 4,
+          cacheWrite1h: 5,
+          reasoning: 6,
+        },
+      ],
+      calls: [{ name: 'bash', action: 'shell', paths: ['a.txt'] }],
+      result: { failed: false, path: 'a.txt', added: 1, removed: 2, commits: [{ landed: true, line: '[main 1234567] m', message: 'm' }] },
+    };
+    const rows = entriesToRows([entry]);
+    expect(entriesFromRows(rows)).toEqual([entry]);
+    const refused = (path: number[], wrong: unknown) => {
+      const copy = structuredClone(rows) as unknown[];
+      let at = copy;
+      for (const step of path.slice(0, -1)) at = at[step] as unknown[];
+      at[path.at(-1) as number] = wrong;
+      return entriesFromRows(copy) === null;
+    };
+    // No field of a row holds an object: every leaf replaced by one is refused.
+    const leaves: number[][] = [];
+    const walk = (value: unknown, path: number[]) => {
+      if (Array.isArray(value) && value.length > 0) value.forEach((v, i) => walk(v, [...path, i]));
+      else leaves.push(path);
+    };
+    walk(rows, []);
+    expect(leaves.length).toBeGreaterThanOrEqual(30);
+    for (const path of leaves) expect(refused(path, {}), path.join('.')).toBe(true);
+    // Each kind of field, given a value of its own type but out of its range.
+    const usage = (field: number) => [0, 5, 0, field];
+    const wrongs: [number[], unknown[]][] = [
+      [[0, 1], [7, null]], // id
+      [[0, 0], [1, null]], // key: text, or 0 for "its id"
+      [[0, 2], ['1', Infinity]], // time
+      [[0, 3], ['answer']], // turn
+      [[0, 4], ['fine']], // outcome
+      [usage(0), [1, null]], // usage key
+      [usage(2), ['billing']], // origin
+      [usage(5), [8, -1, 1.5]], // flags
+      [usage(6), ['0.5']], // recorded cost
+      ...[8, 9, 10, 11, 12, 13].map((field): [number[], unknown[]] => [usage(field), [-1, 1.5, '1', null, 2 ** 60]]), // token counts
+      [[0, 6, 0, 1], ['run']], // tool action
+      [[0, 6, 0, 2, 0], [null, 1]], // tool paths
+      [[0, 7, 0], [0, 'no']], // failed
+      [[0, 7, 2], [-1, 0.5]], // lines added
+      [[0, 7, 4, 0, 0], [1]], // landed
+      [[0, 8, 0], [null]], // alias
+    ];
+    for (const [path, values] of wrongs) for (const wrong of values) expect(refused(path, wrong), `${path.join('.')} = ${String(wrong)}`).toBe(true);
+    expect(entriesFromRows('rows')).toBeNull();
+    expect(entriesFromRows([[...(rows[0] as unknown[]), 'extra']])).toBeNull();
+    expect(entriesFromRows([(rows[0] as unknown[]).slice(0, 8)])).toBeNull();
+  });
+});
