@@ -127,21 +127,6 @@ export const MAX_NESTING = 64;
 export const TOO_DEEP = `[nested more than ${MAX_NESTING} levels deep: not shown]`;
 
 /**
- * Whether the text may nest deeper than `max`: brackets counted without regard to strings, so
- * never too few. A quick scan that spares the walk below for almost every line.
- */
-export function mayNestDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++depth > max) return true;
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
-  }
-  return false;
-}
-
-/**
  * Replaces every object or array nested deeper than `max` with a short note, in place and
  * without recursion: nothing after the file boundary (copying, redaction, JSON.stringify,
  * rendering) then meets a value deep enough to overflow the stack. Returns how many were cut.
@@ -152,8 +137,12 @@ export function cutDeepNesting(root: unknown, max: number): number {
   while (stack.length > 0) {
     const { value, depth } = stack.pop() as { value: unknown; depth: number };
     if (typeof value !== 'object' || value === null) continue;
-    const container = value as Record<string, unknown>;
-    for (const key of Object.keys(container)) {
+    // Arrays by index: a long list of numbers would otherwise cost a key string per element.
+    const container = value as Record<string | number, unknown>;
+    const keys = Array.isArray(value) ? null : Object.keys(container);
+    const length = keys === null ? (value as unknown[]).length : keys.length;
+    for (let i = 0; i < length; i++) {
+      const key = keys === null ? i : (keys[i] as string);
       const child = container[key];
       if (typeof child !== 'object' || child === null) continue;
       if (depth >= max) {

@@ -3,7 +3,7 @@
 
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import type { RawLine } from './lines.js';
-import { cutDeepNesting, isPlainObject, MAX_NESTING, mayNestDeeperThan, parseJsonLine, type RecordTest } from './json-line.js';
+import { cutDeepNesting, isPlainObject, MAX_NESTING, parseJsonLine, type RecordTest } from './json-line.js';
 
 export interface LineRecords {
   records: Record<string, unknown>[];
@@ -31,7 +31,9 @@ export function lineRecords(
     const lost = parsed.kind === 'blank';
     diagnostics.push(diagnostic('nul-bytes', file, raw.number, `${raw.nulBytes} NUL bytes removed`, lost));
   }
-  if ((parsed.kind === 'ok' || parsed.kind === 'glued' || parsed.kind === 'partial') && mayNestDeeperThan(raw.text, MAX_NESTING)) {
+  // The parsed values' containers are walked, not the line's characters: a record has tens of
+  // containers in thousands of characters (50 ms against 220 ms for 100 MB of sessions).
+  if (parsed.kind === 'ok' || parsed.kind === 'glued' || parsed.kind === 'partial') {
     const cut = parsed.values.reduce<number>((sum, value) => sum + cutDeepNesting(value, MAX_NESTING), 0);
     if (cut > 0) diagnostics.push(diagnostic('deep-nesting', file, raw.number, `${cut} value(s) nested more than ${MAX_NESTING} levels deep, cut (the rest of the record kept)`));
   }
