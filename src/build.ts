@@ -4,7 +4,7 @@
 
 import { resolve } from 'node:path';
 import { cacheDir, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
-import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, threadPlan, threadsFor, type Pool } from './threads/pool.js';
+import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
 import { pagesJob, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
@@ -345,7 +345,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const here = pagesJob(setup);
   const pool: Pool<PagesTask, PagesWritten> | null = threads > 0 ? openPool(PAGES_WORKER, threads, { kind: 'pages', setup }, here) : null;
   // The main thread writes pages too, beside the threads.
-  const lanes: PagesJob[] = [here, ...Array.from({ length: threads }, (): PagesJob => (task) => (pool as Pool<PagesTask, PagesWritten>).run(task))];
+  const lanes: PagesJob[] = [here, ...Array.from({ length: threads * TASKS_PER_THREAD }, (): PagesJob => (task) => (pool as Pool<PagesTask, PagesWritten>).run(task))];
   try {
     // Biggest first on threads, so that no big session starts last while the others idle.
     const order = pool ? [...toWrite].sort((a, b) => sizeOf(data.sessions[b.rank] as SessionData) - sizeOf(data.sessions[a.rank] as SessionData) || a.rank - b.rank) : toWrite;

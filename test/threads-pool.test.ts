@@ -19,7 +19,18 @@ describe('the thread pool', () => {
     }
   });
 
+  it('a thread works on one task at a time, though the next is posted to it before the last is done', async () => {
+    const pool = openPool<number, { task: number; most: number }>(new URL('./support/threads/serial.mjs', import.meta.url), 1, null, async (task) => ({ task, most: 0 }));
+    try {
+      const results = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => pool.run(n)));
+      expect(results).toEqual([1, 2, 3, 4, 5, 6].map((task) => ({ task, most: 1 })));
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('fails the task of a thread that dies, and carries on with another thread', async () => {
+    // 13 and 3 are posted to the thread together: 3, not yet begun when it dies, goes to the next thread.
     const pool = openPool<number, number>(script('double'), 1, null, here);
     try {
       const results = await Promise.allSettled([1, 13, 3, 4].map((n) => pool.run(n)));

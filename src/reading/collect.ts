@@ -13,7 +13,7 @@ import { progressCounter } from '../progress.js';
 import { readSessionFile } from '../sources/read.js';
 import { checkUsageNumbers } from '../sources/usage-check.js';
 import type { SessionFile } from '../types.js';
-import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, threadsFor, type Pool, type ThreadPlan } from '../threads/pool.js';
+import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadsFor, type Pool, type ThreadPlan } from '../threads/pool.js';
 import { READ_WORKER, type ReadSetup, type ReadTask, type ThreadReading } from './worker.js';
 import { readLedger } from './read-ledger.js';
 
@@ -99,7 +99,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   // The main thread reads too; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
   type Lane = { thread: true } | { thread: false };
   const lanes: Lane[] = pool
-    ? [{ thread: false }, ...Array.from({ length: threads }, (): Lane => ({ thread: true }))]
+    ? [{ thread: false }, ...Array.from({ length: threads * TASKS_PER_THREAD }, (): Lane => ({ thread: true }))]
     : Array.from({ length: READ_CONCURRENCY }, (): Lane => ({ thread: false }));
   try {
     // Largest first, so that no big file starts last and leaves the other threads idle.

@@ -1,6 +1,7 @@
 // Worker threads for the parts of a run that split by file: reading files into ledgers, and
-// writing sessions' pages. A pool runs one task per thread at a time, so memory holds at most one
-// session's content per thread; a thread that dies fails its task only and is replaced.
+// writing sessions' pages. A thread works on one task at a time, so memory holds at most one
+// session's content per thread, with the next task already posted to it; a thread that dies fails
+// its task only and is replaced.
 
 import { availableParallelism, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -54,6 +55,13 @@ export function threadHeapMb(threads: number): number {
   return Math.max(4096, Math.floor(totalmem() / 1024 / 1024 / 2 / Math.max(1, threads)));
 }
 
+/**
+ * Tasks posted to a thread at once: it works on one and holds the next, so it never waits for the
+ * main thread, which may be busy with a page of its own when the thread finishes. Callers give
+ * each thread this many lanes.
+ */
+export const TASKS_PER_THREAD = 2;
+
 export interface Pool<Task, Result> {
   run(task: Task): Promise<Result>;
   close(): Promise<void>;
@@ -76,19 +84,20 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
   type Job = { id: number; task: Task; done: (r: Result) => void; fail: (e: Error) => void };
   let nextId = 0;
   const waiting: Job[] = [];
-  const running = new Map<Worker, Job>();
-  const idle: Worker[] = [];
+  /** Each thread's posted tasks, in the order it works on them: the first is under way. */
+  const posted = new Map<Worker, Job[]>();
   const workers = new Set<Worker>();
   let closed = false;
   let broken = false;
 
   const runHere = (job: Job) => void here(job.task).then(job.done, job.fail);
   const dispatch = () => {
-    while (idle.length > 0 && waiting.length > 0) {
-      const worker = idle.pop() as Worker;
-      const job = waiting.shift() as Job;
-      running.set(worker, job);
-      worker.postMessage({ id: job.id, task: job.task });
+    for (const [worker, jobs] of posted) {
+      while (jobs.length < TASKS_PER_THREAD && waiting.length > 0) {
+        const job = waiting.shift() as Job;
+        jobs.push(job);
+        worker.postMessage({ id: job.id, task: job.task });
+      }
     }
     if (workers.size === 0) for (const job of waiting.splice(0)) runHere(job);
   };
@@ -103,14 +112,15 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
     // Its script says it has loaded before anything else: a thread that dies before that never started.
     let started = false;
     workers.add(worker);
+    const jobs: Job[] = [];
+    posted.set(worker, jobs);
     worker.on('message', (reply: Reply<Result> | typeof READY) => {
       if (reply === READY) {
         started = true;
         return;
       }
-      const job = running.get(worker);
-      running.delete(worker);
-      idle.push(worker);
+      const at = jobs.findIndex((job) => job.id === reply.id);
+      const [job] = at === -1 ? [] : jobs.splice(at, 1);
       if (job) {
         if ('error' in reply) job.fail(new Error(reply.error));
         else job.done(reply.result);
@@ -119,22 +129,21 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
     });
     const lost = (error: Error) => {
       if (!workers.delete(worker)) return;
-      const job = running.get(worker);
-      running.delete(worker);
-      const at = idle.indexOf(worker);
-      if (at !== -1) idle.splice(at, 1);
+      posted.delete(worker);
+      // The first posted task was under way; the others never started and go to another thread.
+      const [current, ...unstarted] = jobs.splice(0);
+      waiting.unshift(...unstarted);
       if (!started) {
         broken = true;
-        if (job) runHere(job);
+        if (current) runHere(current);
       } else {
-        job?.fail(error);
+        current?.fail(error);
         if (!closed && !broken) start();
       }
       dispatch();
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`the thread stopped (exit code ${code})`)));
-    idle.push(worker);
   };
   for (let i = 0; i < threads; i++) start();
   return {
