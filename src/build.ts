@@ -339,6 +339,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     scopeLabel: scope,
     generator,
     share: sink.contentSharer.options,
+    staging: folder.staging,
   };
   const big = toWrite.filter(({ rank }) => sizeOf(data.sessions[rank] as SessionData) >= BIG_FILE_BYTES).length;
   const threads = threadsFor(plan, bytesToWrite, toWrite.length, big);
@@ -362,11 +363,9 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
           neighbours: neighbours.get(session.key) ?? { previous: null, next: null },
           rank,
         });
-        for (const part of written.pages) {
-          await folder.write(part.page, part.html);
-          pageBytes += part.html.byteLength;
-        }
-        done[rank] = { kind: 'written', pages: written.pages.map((part) => part.page), search: written.search, fingerprint };
+        folder.adopt(written.pages);
+        pageBytes += written.bytes;
+        done[rank] = { kind: 'written', pages: written.pages, search: written.search, fingerprint };
       } catch (error) {
         // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
         const reason = messageOf(error);

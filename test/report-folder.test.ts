@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockPathOf } from '../src/output/lock.js';
-import { MANIFEST, openReportFolder } from '../src/output/report-folder.js';
+import { MANIFEST, openReportFolder, removeStagedFile, writeStagedFile } from '../src/output/report-folder.js';
 import { tempDir } from './support/fixtures.js';
 
 async function writeReport(out: string, files: Record<string, string>): Promise<void> {
@@ -40,6 +40,31 @@ describe('report folder', () => {
     await folder.abort();
     expect(await readFile(join(out, 'index.html'), 'utf8')).toBe('one');
     expect((await readdir(dirname(out))).sort()).toEqual(['report']);
+  });
+
+  it('takes the files a thread wrote into its staging folder once adopted, and only those', async () => {
+    const out = join(await tempDir(), 'report');
+    const folder = await openReportFolder(out, 'bough test');
+    await folder.write('index.html', 'index');
+    await writeStagedFile(folder.staging, 'sessions/p/a.html', 'part one');
+    await writeStagedFile(folder.staging, 'sessions/p/a-2.html', 'part two');
+    await writeStagedFile(folder.staging, 'sessions/p/failed.html', 'taken back');
+    removeStagedFile(folder.staging, 'sessions/p/failed.html');
+    folder.adopt(['sessions/p/a.html', 'sessions/p/a-2.html']);
+    await folder.commit();
+    expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html', 'sessions/p/a-2.html', 'sessions/p/a.html']);
+    expect(await readFile(join(out, 'sessions', 'p', 'a-2.html'), 'utf8')).toBe('part two');
+    expect(existsSync(join(out, 'sessions', 'p', 'failed.html'))).toBe(false);
+  });
+
+  it('regression: a thread writing after the build was stopped leaves no folder behind', async () => {
+    const out = join(await tempDir(), 'report');
+    const folder = await openReportFolder(out, 'bough test');
+    const staging = folder.staging;
+    await folder.abort();
+    await expect(writeStagedFile(staging, 'sessions/p/late.html', 'late')).rejects.toThrow();
+    expect(existsSync(staging)).toBe(false);
+    await expect(writeStagedFile(staging, '../escape.html', 'x')).rejects.toThrow(/safe path/);
   });
 
   it('never follows a link inside an old report out of it when removing its files', async () => {

@@ -43,6 +43,10 @@ export interface ReportFolderOptions {
 export interface ReportFolder {
   /** Writes one file, at a path relative to the report root. */
   write(path: string, content: string | Uint8Array): Promise<void>;
+  /** The folder the report is built in, for a thread to write files into (`writeStagedFile`); they are this build's once adopted. */
+  readonly staging: string;
+  /** Takes files a thread wrote into the staging folder as this build's. */
+  adopt(paths: readonly string[]): void;
   /**
    * Keeps files of the last build as this build's, unchanged: linked, not copied (a rebuild keeps
    * most pages). All or none: false when the last build left one of them not as it wrote it.
@@ -92,11 +96,12 @@ export async function openReportFolder(outDir: string, generator: string, option
 
   return {
     async write(path, content) {
-      const target = safeTarget(staging, path);
-      // Synchronous, so no folder creation is still under way when Ctrl-C removes the staging folder.
-      mkdirSync(dirname(target), { recursive: true });
-      await writeFile(target, content, { flag: 'wx' });
+      await writeStagedFile(staging, path, content);
       written.add(path);
+    },
+    staging,
+    adopt(paths) {
+      for (const path of paths) written.add(path);
     },
     async keep(paths) {
       // Synchronous: a rebuild keeps thousands of files, each a call or two far quicker than a
@@ -182,6 +187,33 @@ export function removeUnfinishedReports(): void {
   }
   unfinished.clear();
   releaseHeldLocks();
+}
+
+/**
+ * Writes one file of a build into its staging folder, from any thread. Folders are made below the
+ * staging folder, never the staging folder itself: once Ctrl-C has removed it, a thread still
+ * writing fails instead of leaving a folder behind.
+ */
+export async function writeStagedFile(staging: string, path: string, content: string | Uint8Array): Promise<void> {
+  const target = safeTarget(staging, path);
+  // Synchronous, so no folder creation is still under way when Ctrl-C removes the staging folder.
+  makeFoldersBelow(staging, dirname(target));
+  await writeFile(target, content, { flag: 'wx' });
+}
+
+/** Removes a file a thread wrote into the staging folder and will not hand over (its session failed part-way). */
+export function removeStagedFile(staging: string, path: string): void {
+  rmSync(safeTarget(staging, path), { force: true });
+}
+
+function makeFoldersBelow(root: string, folder: string): void {
+  if (folder === root || lstatOf(folder)?.isDirectory()) return;
+  makeFoldersBelow(root, dirname(folder));
+  try {
+    mkdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 function safeTarget(root: string, path: string): string {

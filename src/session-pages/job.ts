@@ -1,7 +1,8 @@
 // One session's pages, written from its content read again: the reading, checks and sharing of
-// when its ledger was made, its view, its parts rendered, and what the search index holds of it.
-// The same function runs on a page-writing thread and, as the fallback, in the main thread; it
-// gets everything as plain data, so either way the pages are the same.
+// when its ledger was made, its view, its parts rendered and written one by one into the report's
+// staging folder, and what the search index holds of it. The same function runs on a page-writing
+// thread and, as the fallback, in the main thread; it gets everything as plain data, so either way
+// the pages are the same.
 
 import type { SessionKey, SessionLedger } from '../ledger/ledger.js';
 import type { Scope } from '../ledger/scope.js';
@@ -16,6 +17,7 @@ import { createRenderer, type PageRenderer, type TemplateSources } from '../repo
 import { sessionSearchItems, type SessionSearchItem } from '../report/search-items.js';
 import { sessionPageView } from '../report/session-page.js';
 import { sessionPages } from '../report/session-pages.js';
+import { removeStagedFile, writeStagedFile } from '../output/report-folder.js';
 import { createSharer, type ShareOptions, type Sharer } from '../share/share.js';
 import { priceHintsFrom } from '../sources/registry.js';
 import type { SessionFile, Source } from '../types.js';
@@ -31,6 +33,8 @@ export interface PagesSetup {
   scopeLabel: string;
   generator: string;
   share: ShareOptions;
+  /** The report's staging folder: pages are written there as they are rendered, then adopted by the build. */
+  staging: string;
 }
 
 export interface PagesTask {
@@ -44,8 +48,10 @@ export interface PagesTask {
 }
 
 export interface PagesWritten {
-  /** Each part's HTML as UTF-8, moved (not copied) from a thread. */
-  pages: { page: string; html: Uint8Array }[];
+  /** The parts written into the staging folder, from the report root. */
+  pages: string[];
+  /** Their size in all. */
+  bytes: number;
   search: SessionSearchItem[];
 }
 
@@ -57,7 +63,6 @@ export function pagesJob(setup: PagesSetup): PagesJob {
   const pages: PageMap = pageMapOf(setup.pages);
   // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
   const sharer: Sharer = createSharer(setup.share);
-  const encoder = new TextEncoder();
   const layout = pageLayout(setup.scopeLabel, setup.generator);
   return async (task) => {
     const { session } = task;
@@ -85,12 +90,23 @@ export function pagesJob(setup: PagesSetup): PagesJob {
       neighbours: task.neighbours,
       highlight: sessionHighlightBudget(task.rank),
     });
-    // Rendered whole before anything is written: a failure part-way leaves no half a session.
+    // Each part is written as soon as it is rendered, so a session's pages are never held whole;
+    // a failure part-way takes back the parts written, leaving no half a session.
     const parts = sessionPages(view, page, renderer, layout);
-    const written: PagesWritten['pages'] = [];
-    let next = parts.next();
-    for (; !next.done; next = parts.next()) written.push({ page: next.value.page, html: encoder.encode(next.value.html) });
-    return { pages: written, search: sessionSearchItems(session, file, next.value, page) };
+    const written: string[] = [];
+    let bytes = 0;
+    try {
+      let next = parts.next();
+      for (; !next.done; next = parts.next()) {
+        await writeStagedFile(setup.staging, next.value.page, next.value.html);
+        written.push(next.value.page);
+        bytes += Buffer.byteLength(next.value.html);
+      }
+      return { pages: written, bytes, search: sessionSearchItems(session, file, next.value, page) };
+    } catch (error) {
+      for (const part of written) removeStagedFile(setup.staging, part);
+      throw error;
+    }
   };
 }
 

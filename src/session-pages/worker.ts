@@ -1,5 +1,5 @@
-// A page-writing thread: renders the pages of the sessions the main thread sends it, one at a
-// time, and moves their HTML back (the main thread writes every file of the report).
+// A page-writing thread: renders and writes the pages of the sessions the main thread sends it,
+// one at a time, into the report's staging folder (the main thread adopts them).
 
 import { workerData } from 'node:worker_threads';
 import { serveTasks } from '../threads/serve.js';
@@ -9,8 +9,5 @@ export const PAGES_WORKER = new URL('./worker.js', import.meta.url);
 
 if (workerData?.kind === 'pages') {
   const job = pagesJob(workerData.setup as PagesSetup);
-  serveTasks<PagesTask, PagesWritten>(async (task) => {
-    const result = await job(task);
-    return { result, transfer: result.pages.map((p) => p.html.buffer as ArrayBuffer) };
-  });
+  serveTasks<PagesTask, PagesWritten>(async (task) => ({ result: await job(task) }));
 }
