@@ -3,7 +3,8 @@
 //
 //   npm run bench -- [--mb 200] [--long-mb 500] [--runs 3] [--keep DIR] [--json]
 //
-// Rows: the floor (a bare read + JSON.parse of every line, bench/floor.ts), `bough stats --json`
+// Rows: the floor (a bare read + JSON.parse of every line, bench/floor.ts), the same line by line
+// from bytes with and without long strings skipped (the most lean reading could gain), `bough stats --json`
 // with and without its cache, a cold `bough build`, a rebuild with nothing changed and one after a
 // session gained a turn, a build of one long session (--long-mb; 0 leaves it out), and, when
 // ccusage is on PATH, ccusage and bough stats over the same agent's files. Each command runs in a
@@ -212,6 +213,10 @@ async function main(): Promise<void> {
   const bough = (args: string[], name: string) => async () => measure(process.execPath, [BOUGH, ...args], await coldEnv(name));
   const rows: Row[] = [
     { label: 'floor: read + JSON.parse', mb: corpusMb, floor: input, run: () => measure(process.execPath, [FLOOR, input]) },
+    // The floor line by line from bytes (as bough reads), and the same with every long string cut
+    // out before parsing: the most lean reading could gain.
+    { label: 'floor, line by line from bytes', mb: corpusMb, floor: input, run: () => measure(process.execPath, [FLOOR, input, '--bytes']) },
+    { label: 'floor, line by line, strings of 1 kB+ skipped', mb: corpusMb, floor: input, run: () => measure(process.execPath, [FLOOR, input, '--lean']) },
     {
       label: noCache.stats ? 'bough stats --json --no-cache' : 'bough stats --json (no --no-cache flag yet)',
       mb: corpusMb,
