@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { cacheDir, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
-import { pagesJob, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
+import { pagesJob, removeStagedParts, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
@@ -368,6 +368,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         done[rank] = { kind: 'written', pages: written.pages, search: written.search, fingerprint };
       } catch (error) {
         // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
+        // A thread that died part-way (out of memory) could not take back the parts it wrote.
+        removeStagedParts(folder.staging, page);
         const reason = messageOf(error);
         const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
         await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockPathOf } from '../src/output/lock.js';
 import { MANIFEST, openReportFolder, removeStagedFile, writeStagedFile } from '../src/output/report-folder.js';
+import { removeStagedParts } from '../src/session-pages/job.js';
 import { tempDir } from './support/fixtures.js';
 
 async function writeReport(out: string, files: Record<string, string>): Promise<void> {
@@ -55,6 +56,15 @@ describe('report folder', () => {
     expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html', 'sessions/p/a-2.html', 'sessions/p/a.html']);
     expect(await readFile(join(out, 'sessions', 'p', 'a-2.html'), 'utf8')).toBe('part two');
     expect(existsSync(join(out, 'sessions', 'p', 'failed.html'))).toBe(false);
+  });
+
+  it('takes back every part of a session a thread wrote before it died, and nothing else', async () => {
+    const out = join(await tempDir(), 'report');
+    const folder = await openReportFolder(out, 'bough test');
+    for (const part of ['sessions/p/a.html', 'sessions/p/a-part-2.html', 'sessions/p/a-part-3.html', 'sessions/p/ab.html', 'sessions/p/b-part-2.html']) await writeStagedFile(folder.staging, part, part);
+    removeStagedParts(folder.staging, 'sessions/p/a.html');
+    expect((await readdir(join(folder.staging, 'sessions', 'p'))).sort()).toEqual(['ab.html', 'b-part-2.html']);
+    await folder.abort();
   });
 
   it('regression: a thread writing after the build was stopped leaves no folder behind', async () => {

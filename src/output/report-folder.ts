@@ -201,9 +201,12 @@ export async function writeStagedFile(staging: string, path: string, content: st
   await writeFile(target, content, { flag: 'wx' });
 }
 
-/** Removes a file a thread wrote into the staging folder and will not hand over (its session failed part-way). */
-export function removeStagedFile(staging: string, path: string): void {
-  rmSync(safeTarget(staging, path), { force: true });
+/** Removes a file a thread wrote into the staging folder and will not hand over (its session failed part-way); false when there was none. */
+export function removeStagedFile(staging: string, path: string): boolean {
+  const target = safeTarget(staging, path);
+  if (lstatOf(target) === null) return false;
+  rmSync(target, { force: true });
+  return true;
 }
 
 function makeFoldersBelow(root: string, folder: string): void {

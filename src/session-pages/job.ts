@@ -17,6 +17,7 @@ import { createRenderer, type PageRenderer, type TemplateSources } from '../repo
 import { sessionSearchItems, type SessionSearchItem } from '../report/search-items.js';
 import { sessionPageView } from '../report/session-page.js';
 import { sessionPages } from '../report/session-pages.js';
+import { partPage } from '../report/session-parts.js';
 import { removeStagedFile, writeStagedFile } from '../output/report-folder.js';
 import { createSharer, type ShareOptions, type Sharer } from '../share/share.js';
 import { priceHintsFrom } from '../sources/registry.js';
@@ -108,6 +109,14 @@ export function pagesJob(setup: PagesSetup): PagesJob {
       throw error;
     }
   };
+}
+
+/**
+ * Removes the parts of a session's pages a thread wrote before it died (out of memory on a huge
+ * session): written in order, so the first missing part is past the last written.
+ */
+export function removeStagedParts(staging: string, page: string): void {
+  for (let index = 0; removeStagedFile(staging, partPage(page, index)); index++);
 }
 
 /**
