@@ -161,3 +161,19 @@ describe('unknown costs', () => {
     expect(boughCost(unpricedOnly.totals)).toBe('unknown');
   });
 });
+
+describe('models', () => {
+  it('regression: a model is described by its first record in the file, whichever day each record falls on', () => {
+    // The first reply (3 November, with cache reads the table has no rate for: partial) comes
+    // before one of 1 November (priced) in the file; 1 November was reached first, by a prompt.
+    const file = sessionFile({ path: '/s/days.jsonl' }, [
+      prompt('p1', '2026-11-01T18:00:00Z', 'Start'),
+      reply('r1', '2026-11-03T18:00:00Z', { input: 10, output: 1, cacheRead: 500 }, { parentId: 'p1' }),
+      reply('r2', '2026-11-01T19:00:00Z', { input: 10, output: 1 }, { parentId: 'r1' }),
+    ]);
+    const data = report([file]);
+    expect(data.models.map((m) => [m.key, m.priceState, m.records])).toEqual([['anthropic/claude-sonnet-4-5', 'partial', 2]]);
+    expect(data.sessions[0]?.byModel.map((m) => m.priceState)).toEqual(['partial']);
+    expect(data.projects[0]?.byModel.map((m) => m.priceState)).toEqual(['partial']);
+  });
+});

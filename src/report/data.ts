@@ -303,6 +303,8 @@ class Aggregator {
     // each of the ~20 totals they land in (session, project, report, day, week, month, agent, their
     // models): a session holds hundreds of records on a few days, and a rebuild places them all again.
     const pending = new Map<number, PendingDay>();
+    /** Each model's first record in the session, in file order, and its price: they describe the model where it is new. */
+    const firstOfModel = new Map<string, { usage: LedgerUsage; priced: PricedUsage }>();
     const pendingDay = (time: number): PendingDay => {
       const dayNumber = localDayNumber(time, this.scope.timeZone);
       let day = pending.get(dayNumber);
@@ -322,10 +324,11 @@ class Aggregator {
       any = true;
       checks.push({ usage, priced });
       const modelKey = `${usage.provider ?? ''}/${usage.model ?? ''}`;
+      if (!firstOfModel.has(modelKey)) firstOfModel.set(modelKey, { usage, priced });
       const day = pendingDay(usageTime);
       let sum = day.models.get(modelKey);
       if (!sum) {
-        sum = { modelKey, usage, priced, into, tally: emptyTally() };
+        sum = { modelKey, into, tally: emptyTally() };
         day.models.set(modelKey, sum);
       }
       addUsage(sum.tally, usage, priced);
@@ -339,7 +342,8 @@ class Aggregator {
           for (const slice of [tally, this.totals, project.tally]) mergeTurns(slice, day.turns);
           for (const bucket of slices) mergeTurns(bucket.tally, day.turns);
         }
-        for (const { modelKey, usage, priced, into, tally: sum } of day.models.values()) {
+        for (const { modelKey, into, tally: sum } of day.models.values()) {
+          const { usage, priced } = firstOfModel.get(modelKey) as { usage: LedgerUsage; priced: PricedUsage };
           mergeTally(tally, sum);
           mergeTally(this.totals, sum);
           mergeTally(project.tally, sum);
@@ -590,9 +594,6 @@ interface PendingDay {
 /** What a session counts on one local day of one model. */
 interface PendingUsage {
   modelKey: string;
-  /** Its first record and that record's price, which name the model where it is new. */
-  usage: LedgerUsage;
-  priced: PricedUsage;
   /** A sub-agent's own tally it also lands in, or null. */
   into: Tally | null;
   tally: Tally;
