@@ -91,8 +91,9 @@ export function pagesJob(setup: PagesSetup): PagesJob {
       neighbours: task.neighbours,
       highlight: sessionHighlightBudget(task.rank),
     });
-    // Each part is written as soon as it is rendered, so a session's pages are never held whole;
-    // a failure part-way takes back the parts written, leaving no half a session.
+    // Each part is written as soon as it is rendered: the parts are not held together (their
+    // entries' HTML is, for measuring). A failure part-way, a write cut short included, takes back
+    // the parts written, leaving no half a session.
     const parts = sessionPages(view, page, renderer, layout);
     const written: string[] = [];
     let bytes = 0;
@@ -105,15 +106,15 @@ export function pagesJob(setup: PagesSetup): PagesJob {
       }
       return { pages: written, bytes, search: sessionSearchItems(session, file, next.value, page) };
     } catch (error) {
-      for (const part of written) removeStagedFile(setup.staging, part);
+      removeStagedParts(setup.staging, page);
       throw error;
     }
   };
 }
 
 /**
- * Removes the parts of a session's pages a thread wrote before it died (out of memory on a huge
- * session): written in order, so the first missing part is past the last written.
+ * Removes the parts of a session's pages written before a failure, or before its thread died (out
+ * of memory on a huge session): written in order, so the first missing part is past the last.
  */
 export function removeStagedParts(staging: string, page: string): void {
   for (let index = 0; removeStagedFile(staging, partPage(page, index)); index++);
