@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockPathOf } from '../src/output/lock.js';
-import { MANIFEST, openReportFolder, removeStagedFile, writeStagedFile } from '../src/output/report-folder.js';
+import { MANIFEST, openReportFolder, removeStagedFile, removeUnfinishedReports, writeStagedFile } from '../src/output/report-folder.js';
 import { removeStagedParts } from '../src/session-pages/job.js';
 import { tempDir } from './support/fixtures.js';
 
@@ -65,6 +67,23 @@ describe('report folder', () => {
     removeStagedParts(folder.staging, 'sessions/p/a.html');
     expect((await readdir(join(folder.staging, 'sessions', 'p'))).sort()).toEqual(['ab.html', 'b-part-2.html']);
     await folder.abort();
+  });
+
+  it('regression: Ctrl-C while a thread writes pages leaves nothing beside --out', async () => {
+    // A thread kept creating files while the staging folder was removed: the removal gave up and
+    // left a folder without its marker, which no later build would remove.
+    const out = join(await tempDir(), 'report');
+    const folder = await openReportFolder(out, 'bough test');
+    const writer = new Worker(new URL('./support/threads/writer.mjs', import.meta.url), { workerData: { staging: folder.staging } });
+    try {
+      expect((await once(writer, 'message'))[0]).toBe('writing');
+      removeUnfinishedReports();
+      const [stopped] = (await once(writer, 'message')) as [{ written: number; error: string }];
+      expect(stopped.error).toBe('ENOENT');
+      expect(await readdir(dirname(out))).toEqual([]);
+    } finally {
+      await writer.terminate();
+    }
   });
 
   it('regression: a thread writing after the build was stopped leaves no folder behind', async () => {

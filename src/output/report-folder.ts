@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { constants, copyFileSync, linkSync, lstatSync, mkdirSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
 import { LOCK_WAIT_MS, lockReportFolder, releaseHeldLocks, type ReportLock } from './lock.js';
@@ -164,7 +164,7 @@ export async function openReportFolder(outDir: string, generator: string, option
       if (committing) return;
       unfinished.delete(staging);
       try {
-        await rm(staging, { recursive: true, force: true });
+        removeStaging(staging);
       } finally {
         lock.release();
       }
@@ -177,16 +177,31 @@ const unfinished = new Map<string, ReportLock>();
 
 /** For a signal handler: removes unfinished staging folders and releases locks, synchronously. The previous report is untouched. */
 export function removeUnfinishedReports(): void {
-  for (const staging of unfinished.keys()) {
-    try {
-      // Retries cover a file whose creation was under way as the removal began.
-      rmSync(staging, { recursive: true, force: true, maxRetries: 3, retryDelay: 20 });
-    } catch {
-      // Left with its marker: the next build removes it.
-    }
-  }
+  for (const staging of unfinished.keys()) removeStaging(staging);
   unfinished.clear();
   releaseHeldLocks();
+}
+
+/**
+ * Removes a staging folder while page-writing threads may still be writing into it: it is first
+ * renamed (to another staging name, its marker inside), so that no new file can appear in what is
+ * being removed; a thread's next write finds no staging folder and fails. Whatever cannot be
+ * removed keeps its marker and staging name: the next build removes it.
+ */
+function removeStaging(staging: string): void {
+  let doomed = staging;
+  try {
+    doomed = `${staging.slice(0, -8)}${randomBytes(4).toString('hex')}`;
+    renameSync(staging, doomed);
+  } catch {
+    doomed = staging;
+  }
+  try {
+    // Retries cover a file whose creation was under way as the removal began.
+    rmSync(doomed, { recursive: true, force: true, maxRetries: 3, retryDelay: 20 });
+  } catch {
+    // Left with its marker (if the removal had not reached it): the next build removes it.
+  }
 }
 
 /**
