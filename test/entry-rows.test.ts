@@ -104,10 +104,11 @@ describe('ledger entries as cache rows', () => {
     const wrongs: [number[], unknown[]][] = [
       [[0, 1], [7, null]], // id
       [[0, 0], [1, null]], // key: text, or 0 for "its id"
-      [[0, 2], ['1', Infinity]], // time
+      [[0, 2], ['1', Infinity, 1e300]], // time: beyond what a Date holds
       [[0, 3], ['answer']], // turn
       [[0, 4], ['fine']], // outcome
       [usage(0), [1, null]], // usage key
+      [usage(1), [-1e300]], // record time
       [usage(2), ['billing']], // origin
       [usage(5), [8, -1, 1.5]], // flags
       [usage(6), ['0.5']], // recorded cost

@@ -5,6 +5,7 @@
 // whole entry unusable (null): the file is then read again, never trusted.
 
 import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage } from '../ledger/ledger.js';
+import { MAX_TIME } from '../sources/record-fields.js';
 import type { ToolEffect, UsageOrigin } from '../types.js';
 
 /** `0` in a key's place: the entry's key is its id; a usage record's key is its entry's key and its place. */
@@ -87,6 +88,11 @@ function finiteOrNull(value: unknown): number | null {
   return value === null || (typeof value === 'number' && Number.isFinite(value)) ? value : fail();
 }
 
+/** A time a Date can hold, or null: a forged one beyond it would stop every page that formats it. */
+function timeOrNull(value: unknown): number | null {
+  return value === null || (typeof value === 'number' && Math.abs(value) <= MAX_TIME) ? value : fail();
+}
+
 function oneOf<T>(set: ReadonlySet<unknown>, value: unknown): T {
   return set.has(value) ? (value as T) : fail();
 }
@@ -108,7 +114,7 @@ function entryFromRow(value: unknown): LedgerEntry {
   const entry: LedgerEntry = {
     key,
     id,
-    time: finiteOrNull(time),
+    time: timeOrNull(time),
     turn: oneOf(TURNS, turn),
     outcome: oneOf(OUTCOMES, outcome),
     usage: list(usage).map((u, index) => usageFromRow(u, key, index)),
@@ -125,7 +131,7 @@ function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUs
   if (bits > (MODEL_GUESSED | COST_FROM_PROVIDER | OUTPUT_PARTIAL)) fail();
   return {
     key: key === DERIVED ? usageKeyOf(entryKey, index) : text(key),
-    time: finiteOrNull(time),
+    time: timeOrNull(time),
     origin: oneOf(ORIGINS, origin),
     provider: textOrNull(provider),
     model: textOrNull(model),

@@ -13,6 +13,7 @@ import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../d
 import type { Environment } from '../environment.js';
 import type { SessionLedger } from '../ledger/ledger.js';
 import { tokensSchema } from '../report/schema.js';
+import { MAX_TIME } from '../sources/record-fields.js';
 import { entriesFromRows, entriesToRows } from './entry-rows.js';
 import { SOURCES } from '../types.js';
 
@@ -154,7 +155,9 @@ export const NO_CACHE: LedgerCache = {
 // ─────────────── the shape a cache entry must have to be used ───────────────
 
 const count = z.number().int().nonnegative();
-const time = z.number().finite().nullable();
+/** A time a Date can hold: a forged one beyond it would stop every page that formats it. */
+const instant = z.number().min(-MAX_TIME).max(MAX_TIME);
+const time = instant.nullable();
 const text = z.string();
 const diagnosticSchema = z.object({
   reason: z.string().refine((r): r is DiagnosticReason => r in DIAGNOSTIC_REASONS),
@@ -200,7 +203,7 @@ export const ledgerSchema = z.object({
   source: z.enum(SOURCES),
   path: text,
   size: count,
-  mtime: z.number().finite(),
+  mtime: instant,
   sessionId: text,
   cwd: text.nullable(),
   name: text.nullable(),
@@ -214,7 +217,7 @@ export const ledgerSchema = z.object({
   entryTitles: z.array(z.object({ entryId: text, title: text })),
   formatVersion: z.number().finite(),
   branches: count,
-  lastSeen: z.number().finite().nullable(),
+  lastSeen: time,
   damaged: count,
   entries: z.array(entrySchema),
 });

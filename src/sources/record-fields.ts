@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 
 /** The range a JavaScript Date can hold; anything beyond is not a time. */
-const MAX_TIME = 8.64e15;
+export const MAX_TIME = 8.64e15;
 
 /** An ISO time or epoch milliseconds → milliseconds, or null when it is not a time. */
 export function parseTime(value: unknown): number | null {
