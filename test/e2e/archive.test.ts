@@ -51,6 +51,9 @@ describe('the archive in a browser', () => {
       await page.fill('form.search input', words);
       const results = page.locator('[data-search-results] li');
       await results.first().waitFor();
+      // The list is drawn again as each part of the index loads: a link taken before the last
+      // part is in may be replaced under the click (a flake on a loaded machine).
+      await expect.poll(async () => page.locator('[data-search-results] > p.note').textContent(), { timeout: 20_000 }).not.toContain('so far');
       const marked = await page.locator('[data-search-results] mark').first().textContent();
       expect(words.toLowerCase()).toContain((marked ?? '').toLowerCase());
       // Generated prompts share words: take a result in a later part of the long session.
