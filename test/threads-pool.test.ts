@@ -23,7 +23,18 @@ describe('the thread pool', () => {
     const pool = openPool<number, { task: number; most: number }>(new URL('./support/threads/serial.mjs', import.meta.url), 1, null, async (task) => ({ task, most: 0 }));
     try {
       const results = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => pool.run(n)));
-      expect(results).toEqual([1, 2, 3, 4, 5, 6].map((task) => ({ task, most: 1 })));
+      expect(results.map(({ task, most }) => ({ task, most }))).toEqual([1, 2, 3, 4, 5, 6].map((task) => ({ task, most: 1 })));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('gives every thread a task before any thread a second', async () => {
+    const pool = openPool<number, { task: number; most: number; thread: number }>(new URL('./support/threads/serial.mjs', import.meta.url), 2, null, async (task) => ({ task, most: 0, thread: -1 }));
+    try {
+      // Two tasks for two threads: one each, at the same time, not both queued on the first.
+      const results = await Promise.all([1, 2].map((n) => pool.run(n)));
+      expect(new Set(results.map((r) => r.thread)).size).toBe(2);
     } finally {
       await pool.close();
     }

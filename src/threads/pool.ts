@@ -92,8 +92,11 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
 
   const runHere = (job: Job) => void here(job.task).then(job.done, job.fail);
   const dispatch = () => {
-    for (const [worker, jobs] of posted) {
-      while (jobs.length < TASKS_PER_THREAD && waiting.length > 0) {
+    // Every thread its first task before any its second: a thread with nothing to do never waits
+    // while another holds two.
+    for (let depth = 1; depth <= TASKS_PER_THREAD; depth++) {
+      for (const [worker, jobs] of posted) {
+        if (jobs.length >= depth || waiting.length === 0) continue;
         const job = waiting.shift() as Job;
         jobs.push(job);
         worker.postMessage({ id: job.id, task: job.task });
