@@ -170,9 +170,15 @@
       li.appendChild(line(text, words));
       return li;
     }
+    // What the list shows now: drawn again only when the query or the loaded index changed, so a
+    // result is never replaced under a click (a redraw between press and release loses the click).
+    var drawn = null;
     function run() {
       var query = input.value.trim().toLowerCase();
-      if (query.length < 2) { out.hidden = true; return; }
+      if (query.length < 2) { out.hidden = true; drawn = null; return; }
+      var state = query + '\u0000' + (index ? 'i' : '') + (failed ? 'f' : '') + shards.filter(Boolean).length;
+      if (state === drawn && !out.hidden) return;
+      drawn = state;
       out.hidden = false;
       out.textContent = '';
       var status = document.createElement('p');
@@ -213,7 +219,7 @@
     });
     form.addEventListener('submit', function (event) { event.preventDefault(); start(); run(); });
     input.addEventListener('keydown', function (event) {
-      if (event.key === 'Escape') { input.value = ''; out.hidden = true; }
+      if (event.key === 'Escape') { input.value = ''; out.hidden = true; drawn = null; }
     });
     document.addEventListener('keydown', function (event) {
       var target = event.target;
