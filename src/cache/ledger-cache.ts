@@ -2,7 +2,8 @@
 // An entry is found by the file's real path, size, modification time and a hash of its head and
 // tail, plus the code that made it (bough's version and a hash of its own files): a change to any
 // of them misses. Entries are checked when read (a schema, and row by row for the ledger's
-// entries): a damaged, foreign or older entry is ignored and written anew, never trusted. Only the cache folder is ever written.
+// entries): a damaged, foreign or older entry is ignored and written anew, never trusted. Only
+// the cache folder is ever written.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
@@ -100,7 +101,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
   };
 }
 
-/** Entries in an older format are never read again (a newer bough wrote this cache): their folders go. */
+/** Entries of an older cache format are never read again by this bough: their folders go. */
 async function removeOlderFormats(ledgers: string): Promise<void> {
   for (const name of await readdir(ledgers).catch(() => [] as string[])) {
     const format = /^v(\d+)$/.exec(name);
