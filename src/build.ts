@@ -4,7 +4,7 @@
 
 import { resolve } from 'node:path';
 import { cacheDir, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
-import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool } from './threads/pool.js';
+import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
 import { pagesJob, removeStagedParts, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
@@ -103,7 +103,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   let discovery = await discover(options.inputs, options.environment, options.scope.sources);
   options.discovered?.(discovery);
   await refuseUnsafeOut(outDir, discovery.places, options.environment.home);
-  const generator = `bough ${await packageVersion()}`;
+  const version = await packageVersion();
+  const generator = `bough ${version}`;
   const stamp = await codeStamp();
   // Taken before reading: a second build into the same folder waits or refuses now, not after its work.
   const folder = await openReportFolder(outDir, generator);
@@ -152,7 +153,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       : null;
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
     const archive = usedSamples ? null : { kept, previous, sharing, places, inputs };
-    const { summary, sessionsKept } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive });
+    const { summary, sessionsKept } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads });
     const warnings = await folder.commit();
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept };
   } catch (error) {
@@ -191,6 +192,10 @@ interface HtmlSink {
   contentSharer: Sharer;
   notice: string | null;
   options: BuildOptions;
+  /** bough's version and code stamp, and how many threads may write pages: taken once per build. */
+  version: string;
+  stamp: string;
+  threads: ThreadPlan;
 }
 
 /** The HTML folder: index, data quality, a page per project and session, assets, summary.json, usage.csv. */
@@ -198,7 +203,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const { data, collected, table, price } = report;
   const { options, sharer } = sink;
   const keptByKey = new Map((sink.archive?.kept ?? []).map((k) => [k.ledger.key, k]));
-  const version = await packageVersion();
+  const { version } = sink;
   const generator = `bough ${version}`;
   const time = { timeZone: options.scope.timeZone };
   const scope = scopeLabel(options.scope);
@@ -232,7 +237,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         };
     for (const file of await archiveFiles(entry)) await folder.write(file.path, file.content);
   };
-  const renderer = createRenderer(await loadTemplates());
+  const templates = await loadTemplates();
+  const renderer = createRenderer(templates);
   const overview: OverviewContext = {
     // A --prices file's path is bough's own text about the inputs: redacted like them.
     pricesLabel: sharer.text(table.snapshot.label),
@@ -253,7 +259,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
   const neighbours = sessionNeighbours(data);
   const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
-  const stamp = await codeStamp();
+  const { stamp } = sink;
   /** Everything a session's pages are made from, or null when a file was not identified (pages are then written). */
   const fingerprintOf = (session: SessionData, page: string, rank: number): string | null => {
     const files = [session, ...session.subagents].map((part) => collected.identityOf.get(part.key) ?? null);
@@ -328,9 +334,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
 
   const sizeOf = (session: SessionData) => [session, ...session.subagents].reduce((sum, part) => sum + part.ledger.size, 0);
   const bytesToWrite = toWrite.reduce((sum, { rank }) => sum + sizeOf(data.sessions[rank] as SessionData), 0);
-  const plan = threadPlan(options.environment.env);
   const setup: PagesSetup = {
-    templates: await loadTemplates(),
+    templates,
     table,
     pricing: { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, local: report.local },
     pages: pages.lists,
@@ -342,7 +347,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     staging: folder.staging,
   };
   const big = toWrite.filter(({ rank }) => sizeOf(data.sessions[rank] as SessionData) >= BIG_FILE_BYTES).length;
-  const threads = threadsFor(plan, bytesToWrite, toWrite.length, big);
+  const threads = threadsFor(sink.threads, bytesToWrite, toWrite.length, big);
   const here = pagesJob(setup);
   const pool: Pool<PagesTask, PagesWritten> | null = threads > 0 ? openPool(PAGES_WORKER, threads, { kind: 'pages', setup }, here) : null;
   // The main thread writes pages too, beside the threads.

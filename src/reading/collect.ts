@@ -11,11 +11,10 @@ import { compactLedger, type SessionKey, type SessionLedger } from '../ledger/le
 import type { Sharer } from '../share/share.js';
 import { progressCounter } from '../progress.js';
 import { readSessionFile } from '../sources/read.js';
-import { checkUsageNumbers } from '../sources/usage-check.js';
 import type { SessionFile } from '../types.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadsFor, type Pool, type ThreadPlan } from '../threads/pool.js';
 import { READ_WORKER, type ReadSetup, type ReadTask, type ThreadReading } from './worker.js';
-import { readLedger } from './read-ledger.js';
+import { checkedAndShared, readLedger } from './read-ledger.js';
 
 /** The content of the sessions read, by key; asking for one that was not read is a bug. */
 export interface ContentStore {
@@ -171,8 +170,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
 export async function readContent(path: string, sharer: Sharer | null): Promise<SessionFile> {
   const outcome = await readSessionFile(path);
   if (outcome.kind !== 'session') throw new Error(`it is no longer a session file (${outcome.diagnostics[0]?.detail ?? 'not read'})`);
-  outcome.file.diagnostics.push(...checkUsageNumbers(outcome.file));
-  return sharer ? sharer.file(outcome.file) : outcome.file;
+  return checkedAndShared(outcome.file, sharer);
 }
 
 function storeOf(content: ReadonlyMap<SessionKey, SessionFile>): ContentStore {

@@ -20,8 +20,7 @@ export async function readLedger(path: string, identity: string | null, sharer: 
   let outcome: CachedOutcome;
   let kept: SessionFile | null = null;
   if (read.kind === 'session') {
-    read.file.diagnostics.push(...checkUsageNumbers(read.file));
-    const file = sharer ? sharer.file(read.file) : read.file;
+    const file = checkedAndShared(read.file, sharer);
     outcome = { kind: 'session', ledger: ledgerOf(file), diagnostics: file.diagnostics };
     if (keepContent) kept = file;
   } else {
@@ -30,4 +29,10 @@ export async function readLedger(path: string, identity: string | null, sharer: 
   // An unreadable file is asked again next time: its permissions may change without its contents.
   if (identity !== null && !outcome.diagnostics.some((d) => d.reason === 'unreadable-file')) await cache.put(path, identity, outcome);
   return { outcome, file: kept };
+}
+
+/** A file as read, with its numbers checked and made fit to share: what its ledger and its pages are made from alike. */
+export function checkedAndShared(file: SessionFile, sharer: Sharer | null): SessionFile {
+  file.diagnostics.push(...checkUsageNumbers(file));
+  return sharer ? sharer.file(file) : file;
 }
