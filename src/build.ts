@@ -3,7 +3,7 @@
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
 import { resolve } from 'node:path';
-import { cacheDir, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
+import { cacheDir, cacheFolderProblem, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
 import { pagesJob, removeStagedParts, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
@@ -77,7 +77,7 @@ export interface BuildResult {
   /** No sessions were found in the default places, so the bundled samples were used. */
   usedSamples: boolean;
   places: Place[];
-  /** Things the user should know that the report could not say (a file of theirs in the way of a page). */
+  /** Things the user should know that the report could not say (a file of theirs in the way of a page, a cache that cannot be written). */
   warnings: string[];
   /** Sessions whose pages the last build into this folder wrote from the same inputs, kept as they were. */
   sessionsKept: number;
@@ -112,6 +112,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const searched = discovery.places;
     // Ledgers for the whole history now; each session's content is read again when its pages are written.
     const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), stamp);
+    const cacheWarnings = options.cache === false ? [] : [await cacheFolderProblem(cacheDir(options.environment))].filter((w): w is string => w !== null);
     const threads = threadPlan(options.environment.env);
     // Taken even with --no-cache: the record of what this report was made from lets a later build keep it.
     const identities = new Map<string, string | null>();
@@ -122,7 +123,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (inputs !== null && options.cache !== false) {
       const unchanged = await keepUnchangedReport(folder, inputs, (files, gone) => generatedSentence(options, generator, files, gone), options.now.getTime());
       if (unchanged) {
-        const warnings = await folder.commit();
+        const warnings = [...cacheWarnings, ...(await folder.commit())];
         return { outDir, summary: unchanged, usedSamples: false, places: discovery.places, warnings, sessionsKept: unchanged.sessions.length };
       }
     }
@@ -154,7 +155,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
     const archive = usedSamples ? null : { kept, previous, sharing, places, inputs };
     const { summary, sessionsKept } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads });
-    const warnings = await folder.commit();
+    const warnings = [...cacheWarnings, ...(await folder.commit())];
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept };
   } catch (error) {
     await folder.abort();

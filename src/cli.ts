@@ -119,7 +119,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .option('--json', 'print JSON (schema in the README) instead of tables')
     .option('--no-cache', 'read every file again instead of reusing what an earlier run read from unchanged files');
   scopeOptions(statsCommand)
-    .option('-q, --quiet', 'no progress, even on a terminal')
+    .option('-q, --quiet', 'no progress or warnings, even on a terminal')
     .action(async (inputs: string[], flags: StatsFlags) => {
       exitCode = await runStats(inputs, flags, io);
     });
@@ -286,6 +286,7 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
       discovered: foundLine(flags, io),
     });
     if (progress) io.stderr('\r\u001b[2K');
+    if (!flags.quiet) for (const warning of result.warnings) io.stderr(`bough: warning: ${warning}\n`);
     if (flags.json) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`);
     else {
       const colour = io.stdoutIsTty === true && !('NO_COLOR' in io.env && io.env['NO_COLOR'] !== '');

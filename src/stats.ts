@@ -2,7 +2,7 @@
 // content is dropped as soon as its ledger is made), so it needs no page content at all.
 
 import { reportContext, noSessionsSentence, type ReportOptions } from './build.js';
-import { cacheDir, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
+import { cacheDir, cacheFolderProblem, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
 import { threadPlan } from './threads/pool.js';
 import { collect } from './reading/collect.js';
 import { codeStamp } from './package-files.js';
@@ -27,12 +27,15 @@ export interface StatsResult {
   places: Place[];
   /** Said instead of rows when nothing falls in the scope. */
   emptySentence: string;
+  /** Things the user should know beside the numbers (a cache that cannot be written). */
+  warnings: string[];
 }
 
 export async function stats(options: StatsOptions): Promise<StatsResult> {
   const discovery = await discover(options.inputs, options.environment, options.scope.sources);
   options.discovered?.(discovery);
   const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), await codeStamp());
+  const cacheWarning = options.cache === false ? null : await cacheFolderProblem(cacheDir(options.environment));
   const threads = threadPlan(options.environment.env);
   const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads });
   if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery));
@@ -42,6 +45,7 @@ export async function stats(options: StatsOptions): Promise<StatsResult> {
     json: statsJsonOf(data, options.by),
     places: discovery.places,
     emptySentence: emptyScopeSentence(data, scopeLabel(options.scope)),
+    warnings: cacheWarning === null ? [] : [cacheWarning],
   };
 }
 

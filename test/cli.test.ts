@@ -58,6 +58,25 @@ describe('what bough could not do, said', () => {
     expect(result.stderr).toContain(page.split('/').pop());
     expect(await readFile(join(out, page), 'utf8')).toBe('my own notes');
   });
+
+  it('warns when the cache folder cannot be written, and still gives the numbers and the report', async () => {
+    const input = join(FIXTURES, 'pi', 'minimal-v3.jsonl');
+    const blocked = join(await tempDir(), 'not-a-folder');
+    await writeFile(blocked, 'a file where the cache folder should be');
+    const env = { BOUGH_CACHE_DIR: blocked };
+    const warning = `bough: warning: the cache folder ${blocked} cannot be written (a file is in the way of it), so every run reads every file again. Set BOUGH_CACHE_DIR to a folder bough may write, or pass --no-cache.\n`;
+    const fresh = await run(['stats', input, '--json', '--no-cache'], env);
+    expect(fresh.stderr).toBe('');
+    const statsRun = await run(['stats', input, '--json'], env);
+    expect(statsRun).toEqual({ code: 0, stdout: fresh.stdout, stderr: warning });
+    expect((await run(['stats', input, '--json', '-q'], env)).stderr).toBe('');
+    const out = join(await tempDir(), 'report');
+    const buildRun = await run(['build', input, '--out', out], env);
+    expect(buildRun.code).toBe(0);
+    expect(buildRun.stderr).toBe(warning);
+    expect(existsSync(join(out, 'index.html'))).toBe(true);
+    expect(await readFile(blocked, 'utf8')).toBe('a file where the cache folder should be');
+  });
 });
 
 describe('bough command line', () => {

@@ -17,6 +17,7 @@ import { tokensSchema } from '../report/schema.js';
 import { MAX_TIME } from '../sources/record-fields.js';
 import { entriesFromRows, entriesToRows } from './entry-rows.js';
 import { SOURCES } from '../types.js';
+import { whyUnreadable } from '../file-problems.js';
 
 /** Where the cache lives: $BOUGH_CACHE_DIR, else $XDG_CACHE_HOME/bough, else ~/.cache/bough. */
 export function cacheDir(environment: Environment): string {
@@ -99,6 +100,40 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
       }
     },
   };
+}
+
+/**
+ * Why the cache folder cannot be written, as a warning to show, or null when it can. Checked once
+ * per run by writing a small file: a cache that can never be written would otherwise make every
+ * run read every file again without a word.
+ */
+export async function cacheFolderProblem(dir: string): Promise<string | null> {
+  const folder = join(dir, 'ledgers', `v${FORMAT}`);
+  const probe = join(folder, `.probe-${randomBytes(4).toString('hex')}`);
+  try {
+    await mkdir(folder, { recursive: true });
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+    return null;
+  } catch (error) {
+    return `the cache folder ${dir} cannot be written (${whyUnwritable(error)}), so every run reads every file again. Set BOUGH_CACHE_DIR to a folder bough may write, or pass --no-cache.`;
+  }
+}
+
+function whyUnwritable(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  switch (code) {
+    case 'EEXIST':
+    case 'ENOTDIR':
+      return 'a file is in the way of it';
+    case 'EROFS':
+      return 'a read-only file system';
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return 'the disk is full';
+    default:
+      return whyUnreadable(error);
+  }
 }
 
 /** Entries of an older cache format are never read again by this bough: their folders go. */
