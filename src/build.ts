@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { cacheDir, cacheFolderProblem, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
-import { pagesJob, removeStagedParts, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
+import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
@@ -298,7 +298,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   type Done =
     | { kind: 'kept'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string; samePlace: boolean }
     | { kind: 'gone'; pages: string[]; search: readonly SessionSearchItem[] }
-    | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null }
+    | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null; archived: readonly SessionKey[] | null }
     | { kind: 'failed'; page: string; reason: string };
   const done: Done[] = new Array(data.sessions.length);
   const toWrite: { rank: number; fingerprint: string | null }[] = [];
@@ -346,6 +346,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     generator,
     share: sink.contentSharer.options,
     staging: folder.staging,
+    archive: sink.archive && { places: [...sink.archive.places], sharing: sink.archive.sharing, now: options.now.getTime() },
   };
   const big = toWrite.filter(({ rank }) => sizeOf(data.sessions[rank] as SessionData) >= BIG_FILE_BYTES).length;
   const threads = threadsFor(sink.threads, bytesToWrite, toWrite.length, big);
@@ -361,21 +362,25 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     await eachOnLanes(lanes, order, async (job, { rank, fingerprint }) => {
       const session = data.sessions[rank] as SessionData;
       const page = pages.session(session.key);
+      const parts = [session, ...session.subagents];
       try {
         const written = await job({
           session,
-          files: [session, ...session.subagents].map((part) => [part.key, keptByKey.has(part.key) ? null : (collected.sourceOf.get(part.key) ?? null)]),
+          files: parts.map((part) => [part.key, keptByKey.has(part.key) ? null : (collected.sourceOf.get(part.key) ?? null)]),
           projectName: projectNames.get(session.projectKey) ?? '',
           neighbours: neighbours.get(session.key) ?? { previous: null, next: null },
           rank,
+          fingerprint,
+          // A part kept from an earlier build is archived by the build, from what it kept.
+          archive: parts.every((part) => !keptByKey.has(part.key)),
         });
-        folder.adopt(written.pages);
+        folder.adopt([...written.pages, ...(written.archived ?? []).flatMap((key) => Object.values(archivePaths(key)))]);
         pageBytes += written.bytes;
-        done[rank] = { kind: 'written', pages: written.pages, search: written.search, fingerprint };
+        done[rank] = { kind: 'written', pages: written.pages, search: written.search, fingerprint, archived: written.archived };
       } catch (error) {
         // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
-        // A thread that died part-way (out of memory) could not take back the parts it wrote.
-        removeStagedParts(folder.staging, page);
+        // A thread that died part-way (out of memory) could not take back what it wrote.
+        removeStagedSession(folder.staging, page, parts.map((part) => part.key));
         const reason = messageOf(error);
         const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
         await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));
@@ -397,6 +402,11 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   // Each session's archive files are its own: kept or written side by side.
   await eachAtMost(16, data.sessions, async (session, rank) => {
     const outcome = done[rank] as Done;
+    if (outcome.kind === 'written' && outcome.archived !== null) {
+      // Archived beside its pages.
+      for (const key of outcome.archived) seen.push({ key, lastSeen: options.now.getTime() });
+      return;
+    }
     const unchanged = outcome.kind === 'kept' && outcome.samePlace;
     for (const sub of session.subagents) await archiveEntry(sub.ledger, [], [], null, unchanged);
     switch (outcome.kind) {

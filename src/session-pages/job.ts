@@ -1,8 +1,8 @@
 // One session's pages, written from its content read again: the reading, checks and sharing of
 // when its ledger was made, its view, its parts rendered and written one by one into the report's
-// staging folder, and what the search index holds of it. The same function runs on a page-writing
-// thread and, as the fallback, in the main thread; it gets everything as plain data, so either way
-// the pages are the same.
+// staging folder, what the search index holds of it, and its archive files. The same function
+// runs on a page-writing thread and, as the fallback, in the main thread; it gets everything as
+// plain data, so either way the pages are the same.
 
 import type { SessionKey, SessionLedger } from '../ledger/ledger.js';
 import type { Scope } from '../ledger/scope.js';
@@ -22,6 +22,7 @@ import { removeStagedFile, writeStagedFile } from '../output/report-folder.js';
 import { createSharer, type ShareOptions, type Sharer } from '../share/share.js';
 import { priceHintsFrom } from '../sources/registry.js';
 import type { SessionFile, Source } from '../types.js';
+import { archiveFiles, archivePaths, pathHash, placeOf } from '../archive.js';
 
 /** What every session's pages are made with: given to each thread once. */
 export interface PagesSetup {
@@ -36,6 +37,8 @@ export interface PagesSetup {
   share: ShareOptions;
   /** The report's staging folder: pages are written there as they are rendered, then adopted by the build. */
   staging: string;
+  /** How a session is archived beside its pages; null when the report keeps no archive (the bundled samples). */
+  archive: { places: string[]; sharing: string; now: number } | null;
 }
 
 export interface PagesTask {
@@ -46,6 +49,10 @@ export interface PagesTask {
   neighbours: { previous: SessionLink | null; next: SessionLink | null };
   /** Its place among the report's sessions, newest first (which pages are coloured). */
   rank: number;
+  /** Everything its pages are made from (see the build), stored in its archive file. */
+  fingerprint: string | null;
+  /** Archive it here, beside its pages: false when the build does (a part of it was kept from an earlier build). */
+  archive: boolean;
 }
 
 export interface PagesWritten {
@@ -54,6 +61,8 @@ export interface PagesWritten {
   /** Their size in all. */
   bytes: number;
   search: SessionSearchItem[];
+  /** The files whose archive files were written beside the pages; null when not asked to. */
+  archived: SessionKey[] | null;
 }
 
 export type PagesJob = (task: PagesTask) => Promise<PagesWritten>;
@@ -104,20 +113,57 @@ export function pagesJob(setup: PagesSetup): PagesJob {
         written.push(next.value.page);
         bytes += Buffer.byteLength(next.value.html);
       }
-      return { pages: written, bytes, search: sessionSearchItems(session, file, next.value, page) };
+      const search = sessionSearchItems(session, file, next.value, page);
+      // Archived here rather than by the build after every page: the ledgers' JSON and its
+      // compression are the largest part of the archive's cost, and this runs on the threads.
+      const archived = task.archive && setup.archive ? await archiveSession(task, setup.staging, setup.archive, written, search) : null;
+      return { pages: written, bytes, search, archived };
     } catch (error) {
-      removeStagedParts(setup.staging, page);
+      removeStagedSession(setup.staging, page, task.files.map(([key]) => key));
       throw error;
     }
   };
 }
 
 /**
- * Removes the parts of a session's pages written before a failure, or before its thread died (out
- * of memory on a huge session): written in order, so the first missing part is past the last.
+ * A session's archive files and its sub-agents', written into the staging folder: the same files
+ * the build writes for a session it archives itself. A file found under none of the places is
+ * not archived (it could not be told gone later).
  */
-export function removeStagedParts(staging: string, page: string): void {
+async function archiveSession(
+  task: PagesTask,
+  staging: string,
+  archive: NonNullable<PagesSetup['archive']>,
+  pages: readonly string[],
+  search: readonly SessionSearchItem[],
+): Promise<SessionKey[]> {
+  const { session } = task;
+  const paths = new Map(task.files);
+  const archived: SessionKey[] = [];
+  const parts = [...session.subagents.map((sub) => ({ ledger: sub.ledger, pages: [] as string[], search: [] as SessionSearchItem[], fingerprint: null })), { ledger: session.ledger, pages: [...pages], search: [...search], fingerprint: task.fingerprint }];
+  for (const part of parts) {
+    const source = paths.get(part.ledger.key) ?? null;
+    const place = source === null ? null : placeOf(source, archive.places);
+    if (source === null || place === null) continue;
+    const files = await archiveFiles({ ...part, source: pathHash(source), place: pathHash(place), lastSeen: archive.now, sharing: archive.sharing });
+    for (const archiveFile of files) await writeStagedFile(staging, archiveFile.path, archiveFile.content);
+    archived.push(part.ledger.key);
+  }
+  return archived;
+}
+
+/**
+ * Removes what was written of a session before a failure, or before its thread died (out of
+ * memory on a huge session): its pages' parts (written in order, so the first missing part is
+ * past the last) and the archive files of its own file and its sub-agents'.
+ */
+export function removeStagedSession(staging: string, page: string, keys: readonly SessionKey[]): void {
   for (let index = 0; removeStagedFile(staging, partPage(page, index)); index++);
+  for (const key of keys) {
+    const paths = archivePaths(key);
+    removeStagedFile(staging, paths.pages);
+    removeStagedFile(staging, paths.ledger);
+  }
 }
 
 /**
