@@ -11,9 +11,9 @@ import { generatePiCorpus } from './support/pi-corpus.js';
 
 const BOUGH = join(PROJECT_ROOT, 'bin', 'bough.js');
 
-async function bough(args: string[], threads: string, cacheDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function bough(args: string[], threads: string, cacheDir: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BOUGH, ...args], {
-    env: { PATH: process.env['PATH'], HOME: '/nonexistent', BOUGH_THREADS: threads, BOUGH_CACHE_DIR: cacheDir, TZ: 'UTC' },
+    env: { PATH: process.env['PATH'], HOME: '/nonexistent', BOUGH_THREADS: threads, BOUGH_CACHE_DIR: cacheDir, TZ: 'UTC', ...env },
   });
   let stdout = '';
   let stderr = '';
@@ -64,11 +64,12 @@ describe('reading in threads', () => {
     expect(one.diagnostics.skippedFiles).toBeGreaterThan(0);
   }, 60_000);
 
-  it('writes the same pages on threads as in one thread', async () => {
+  it('writes the same pages on threads as in one thread, the main thread writing some or only handing them out', async () => {
     const folders: Map<string, string>[] = [];
-    for (const threads of ['0', '2']) {
+    // The last: as for a large history, where the main thread renders no page.
+    for (const [threads, env] of [['0', {}], ['2', {}], ['2', { BOUGH_MAIN_WRITES_PAGES_BELOW_MB: '0' }]] as const) {
       const out = join(await tempDir(), `pages-${threads}`);
-      const run = await bough(['build', input, '--out', out, '--tz', 'UTC', '--quiet', '--no-cache'], threads, cacheDir);
+      const run = await bough(['build', input, '--out', out, '--tz', 'UTC', '--quiet', '--no-cache'], threads, cacheDir, env);
       expect(run.code, run.stderr).toBe(0);
       const files = new Map<string, string>();
       for (const name of await readdir(out, { recursive: true })) {
@@ -77,9 +78,11 @@ describe('reading in threads', () => {
       }
       folders.push(files);
     }
-    const [one, two] = folders as [Map<string, string>, Map<string, string>];
-    expect([...two.keys()].sort()).toEqual([...one.keys()].sort());
-    expect([...two].filter(([name, text]) => one.get(name) !== text).map(([name]) => name)).toEqual([]);
+    const [one, ...others] = folders as [Map<string, string>, ...Map<string, string>[]];
+    for (const other of others) {
+      expect([...other.keys()].sort()).toEqual([...one.keys()].sort());
+      expect([...other].filter(([name, text]) => one.get(name) !== text).map(([name]) => name)).toEqual([]);
+    }
     expect([...one.keys()].filter((name) => name.startsWith('sessions')).length).toBeGreaterThan(24);
   }, 60_000);
 
