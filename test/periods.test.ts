@@ -20,6 +20,7 @@ const midnights = ['2026-07-15', '2026-08-20', '2026-09-09', '2026-10-31'].map((
 let work: string;
 let sessions: string;
 let all: Summary;
+let usageText: string;
 let usageRows: Record<string, string>[];
 const byMonth = new Map<string, { summary: Summary; stats: StatsJson }>();
 
@@ -46,7 +47,8 @@ beforeAll(async () => {
     window: { from: zoneMidnight('2026-07-01'), to: zoneMidnight('2026-10-31'), edges: [...monthStarts, ...midnights] },
   });
   all = await buildSummary('all', []);
-  usageRows = parseCsv(await readFile(join(work, 'all', 'usage.csv'), 'utf8'));
+  usageText = await readFile(join(work, 'all', 'usage.csv'), 'utf8');
+  usageRows = parseCsv(usageText);
   for (const month of all.months.map((m) => m.key)) {
     const summary = await buildSummary(`month-${month}`, ['--month', month]);
     const stats = statsSchema.parse(JSON.parse(await cli(['stats', sessions, '--tz', TZ, '--month', month, '--json'])));
@@ -85,6 +87,15 @@ describe('a report per month, in America/Los_Angeles', () => {
     });
     expect(sum.bough).toBeCloseTo(all.totals.cost.bough ?? 0, 8);
     expect(sum.recorded).toBeCloseTo(all.totals.cost.recorded ?? 0, 8);
+  });
+
+  it('writes a usage.csv of many pieces whole: a row per line, each ended by CRLF', () => {
+    // Pieces are about 64 KB: this one is written in many.
+    expect(usageText.length).toBeGreaterThan(4 * 64 * 1024);
+    const lines = usageText.split('\r\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.length).toBe(usageRows.length + 1);
+    expect(lines.every((line) => !line.includes('\n') && line.split(',').length === lines[0]?.split(',').length)).toBe(true);
   });
 
   it('gives each month the tokens of its usage.csv rows, bucketed by their time in the zone', () => {

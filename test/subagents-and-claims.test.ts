@@ -73,7 +73,7 @@ describe('sub-agents in files of their own', () => {
   });
 
   it('land in usage.csv with their session', () => {
-    const csv = usageCsv(report([main, explorer]), PRICES).trim().split('\n');
+    const csv = [...usageCsv(report([main, explorer]), PRICES)].join('').trim().split('\n');
     expect(csv).toHaveLength(3);
     expect(csv.filter((row) => row.includes(',subagent,'))).toHaveLength(1);
   });

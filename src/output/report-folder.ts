@@ -41,8 +41,8 @@ export interface ReportFolderOptions {
 }
 
 export interface ReportFolder {
-  /** Writes one file, at a path relative to the report root. */
-  write(path: string, content: string | Uint8Array): Promise<void>;
+  /** Writes one file, at a path relative to the report root; a large one in pieces, each written as it comes. */
+  write(path: string, content: string | Uint8Array | Iterable<string>): Promise<void>;
   /** The folder the report is built in, for a thread to write files into (`writeStagedFile`); they are this build's once adopted. */
   readonly staging: string;
   /** Takes files a thread wrote into the staging folder as this build's. */
@@ -209,7 +209,7 @@ function removeStaging(staging: string): void {
  * staging folder, never the staging folder itself: once Ctrl-C has removed it, a thread still
  * writing fails instead of leaving a folder behind.
  */
-export async function writeStagedFile(staging: string, path: string, content: string | Uint8Array): Promise<void> {
+export async function writeStagedFile(staging: string, path: string, content: string | Uint8Array | Iterable<string>): Promise<void> {
   const target = safeTarget(staging, path);
   // Synchronous, so no folder creation is still under way when Ctrl-C removes the staging folder.
   makeFoldersBelow(staging, dirname(target));

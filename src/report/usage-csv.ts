@@ -26,9 +26,15 @@ const COLUMNS = [
   'cost_recorded',
 ] as const;
 
-/** `time` is the record's own, else its entry's, else its session's: the time that placed it in the period. */
-export function usageCsv(data: ReportData, price: Pricer): string {
-  const rows: string[] = [COLUMNS.join(',')];
+/** Characters of rows handed out at a time: a large history's file (97 MB for 1 GB) is never one string. */
+const PIECE = 64 * 1024;
+
+/**
+ * The file's text in pieces of about PIECE characters, each ending with a row. `time` is the
+ * record's own, else its entry's, else its session's: the time that placed it in the period.
+ */
+export function* usageCsv(data: ReportData, price: Pricer): Generator<string> {
+  let piece = `${COLUMNS.join(',')}\r\n`;
   const { period } = data.scope;
   for (const session of data.sessions) {
     for (const { ledger, counted } of [session, ...session.subagents]) {
@@ -41,12 +47,16 @@ export function usageCsv(data: ReportData, price: Pricer): string {
           const priced = price(usage, ledger.source);
           const named = `${csvCell(usage.origin)},${csvCell(usage.provider ?? '')},${csvCell(usage.model ?? '')},${csvCell(priced.key ?? '')},${priced.state}`;
           const counts = `${csvCell(usage.input)},${csvCell(usage.output)},${csvCell(usage.cacheRead)},${csvCell(usage.cacheWrite)},${csvCell(usage.cacheWrite1h)},${csvCell(usage.reasoning)}`;
-          rows.push(`${isoTime(time)},${file},${named},${counts},${csvCell(priced.cost ?? '')},${csvCell(usage.recordedCost ?? '')}`);
+          piece += `${isoTime(time)},${file},${named},${counts},${csvCell(priced.cost ?? '')},${csvCell(usage.recordedCost ?? '')}\r\n`;
         },
       });
+      if (piece.length >= PIECE) {
+        yield piece;
+        piece = '';
+      }
     }
   }
-  return `${rows.join('\r\n')}\r\n`;
+  if (piece !== '') yield piece;
 }
 
 const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/;
