@@ -314,7 +314,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       const samePlace = source !== undefined && place !== null && before.source === pathHash(source) && before.place === pathHash(place);
       done[rank] = { kind: 'kept', pages: before.pages, search: before.search, fingerprint, samePlace };
       sessionsKept++;
-      progress();
+      progress(0);
       return;
     }
     const kept = keptByKey.get(session.key);
@@ -326,7 +326,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         if (old !== null) await folder.write(keptPage, withGoneNote(old.toString('utf8'), lastSeen));
       }
       done[rank] = { kind: 'gone', pages: kept.pages, search: kept.search };
-      progress();
+      progress(0);
       return;
     }
     toWrite.push({ rank, fingerprint });
@@ -335,6 +335,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
 
   const sizeOf = (session: SessionData) => [session, ...session.subagents].reduce((sum, part) => sum + part.ledger.size, 0);
   const bytesToWrite = toWrite.reduce((sum, { rank }) => sum + sizeOf(data.sessions[rank] as SessionData), 0);
+  progress.expect(bytesToWrite);
   const setup: PagesSetup = {
     templates,
     table,
@@ -389,7 +390,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));
         done[rank] = { kind: 'failed', page, reason };
       }
-      progress();
+      progress(sizeOf(session));
     }, accepts);
   } finally {
     await pool?.close();

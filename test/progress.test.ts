@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { progressLine } from '../src/progress.js';
+import { describe, expect, it, vi } from 'vitest';
+import { progressCounter, progressLine } from '../src/progress.js';
 
 describe('the progress line', () => {
   it('says how far, and how long is left once there is something to go on', () => {
@@ -8,5 +8,32 @@ describe('the progress line', () => {
     expect(progressLine('read', 200, 1000, 'files', 0, 3000)).toBe('read 200/1,000 files · about 12 s left');
     expect(progressLine('wrote the pages of', 10, 1000, 'sessions', 0, 60_000)).toBe('wrote the pages of 10/1,000 sessions · about 99 min left');
     expect(progressLine('read', 1000, 1000, 'files', 0, 3000)).toBe('read 1,000/1,000 files');
+  });
+
+  it('tells the time left from the work done when the files differ in size, the largest first', () => {
+    // 2 files of 1,000 in 10 s, but they were half the bytes: about 10 s more, not 83 min.
+    expect(progressLine('read', 2, 1000, 'files', 0, 10_000, 0.5)).toBe('read 2/1,000 files · about 10 s left');
+  });
+
+  it('counts from when the work is known, files the cache had costing none', () => {
+    const lines: string[] = [];
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const tick = progressCounter('read', 4, 'files', (line) => lines.push(line));
+      vi.setSystemTime(5_000);
+      tick(0);
+      tick.expect(300);
+      vi.setSystemTime(7_000);
+      tick(100);
+      vi.setSystemTime(9_000);
+      tick(100);
+      vi.setSystemTime(9_500);
+      tick(100);
+    } finally {
+      vi.useRealTimers();
+    }
+    // Until the work is known, by the count; then 2 s for a third of the bytes (the cached file
+    // took 5 s of lookups and no work): 4 s left, not 5.
+    expect(lines).toEqual(['read 1/4 files · about 15 s left', 'read 2/4 files · about 4 s left', 'read 3/4 files · about 2 s left', 'read 4/4 files']);
   });
 });

@@ -78,19 +78,20 @@ export async function collect(paths: readonly string[], options: CollectOptions)
       const cached = identity === null ? null : await cache.get(identity);
       if (cached) {
         readings[index] = { outcome: cached, identity };
-        tick();
+        tick(0);
         return;
       }
       const bytes = await stat(path).then((s) => s.size, () => 0);
       toRead.push({ index, identity, bytes });
     } catch (error) {
       readings[index] = failed(path, error);
-      tick();
+      tick(0);
     }
   });
   toRead.sort((a, b) => a.index - b.index);
 
   const bytesToRead = toRead.reduce((sum, file) => sum + file.bytes, 0);
+  tick.expect(bytesToRead);
   const big = toRead.filter((file) => file.bytes >= BIG_FILE_BYTES).length;
   const threads = options.keepContent ? 0 : threadsFor(options.threads, bytesToRead, toRead.length, big);
   const setup: ReadSetup = { share: sharer?.options ?? null, cache: cache.where };
@@ -105,7 +106,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     const order = pool ? [...toRead].sort((a, b) => b.bytes - a.bytes || a.index - b.index) : toRead;
     // With threads, a big file is read on one of them, whose heap can hold it, never here.
     const accepts = (lane: Lane, file: { bytes: number }) => !pool || lane.thread || file.bytes < BIG_FILE_BYTES;
-    await eachOnLanes(lanes, order, async (lane, { index, identity }) => {
+    await eachOnLanes(lanes, order, async (lane, { index, identity, bytes }) => {
       const path = paths[index] as string;
       try {
         if (pool && lane.thread) {
@@ -120,7 +121,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
       } catch (error) {
         readings[index] = failed(path, error);
       }
-      tick();
+      tick(bytes);
     }, accepts);
   } finally {
     await pool?.close();
