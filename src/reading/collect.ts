@@ -12,7 +12,7 @@ import type { Sharer } from '../share/share.js';
 import { progressCounter } from '../progress.js';
 import { readSessionFile } from '../sources/read.js';
 import type { SessionFile } from '../types.js';
-import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadsFor, type Pool, type ThreadPlan } from '../threads/pool.js';
+import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, workPlan, type Pool, type ThreadPlan } from '../threads/pool.js';
 import { READ_WORKER, type ReadSetup, type ReadTask, type ThreadReading } from './worker.js';
 import { checkedAndShared, readLedger } from './read-ledger.js';
 
@@ -93,14 +93,14 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const bytesToRead = toRead.reduce((sum, file) => sum + file.bytes, 0);
   tick.expect(bytesToRead);
   const big = toRead.filter((file) => file.bytes >= BIG_FILE_BYTES).length;
-  const threads = options.keepContent ? 0 : threadsFor(options.threads, bytesToRead, toRead.length, big);
+  // With much to read, the main thread, which keeps every ledger read, only hands files out.
+  const { threads, mainWorks: mainReads } = options.keepContent ? { threads: 0, mainWorks: true } : workPlan(options.threads, { bytes: bytesToRead, tasks: toRead.length, big, held: bytesToRead });
   const setup: ReadSetup = { share: sharer?.options ?? null, cache: cache.where };
   const pool: Pool<ReadTask, ThreadReading> | null = threads > 0 ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity }) => ({ outcome: (await readLedger(path, identity, sharer, cache, false)).outcome, redactions: [] })) : null;
-  // The main thread reads too; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
+  // The main thread reads too unless told not to; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
   type Lane = { thread: true } | { thread: false };
-  const lanes: Lane[] = pool
-    ? [{ thread: false }, ...Array.from({ length: threads * TASKS_PER_THREAD }, (): Lane => ({ thread: true }))]
-    : Array.from({ length: READ_CONCURRENCY }, (): Lane => ({ thread: false }));
+  const threadLanes = Array.from({ length: threads * TASKS_PER_THREAD }, (): Lane => ({ thread: true }));
+  const lanes: Lane[] = pool ? [...(mainReads ? [{ thread: false } as const] : []), ...threadLanes] : Array.from({ length: READ_CONCURRENCY }, (): Lane => ({ thread: false }));
   try {
     // Largest first, so that no big file starts last and leaves the other threads idle.
     const order = pool ? [...toRead].sort((a, b) => b.bytes - a.bytes || a.index - b.index) : toRead;

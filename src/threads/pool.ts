@@ -11,40 +11,43 @@ export interface ThreadPlan {
   threads: number;
   /** Bytes of session files to read (or pages to write from) below which the work stays in this thread. */
   minBytes: number;
-  /** Bytes of session files in all (the history) below which the main thread writes pages beside the threads. */
-  mainWritesPagesBelow: number;
+  /** Bytes of session files (to read, or in all for pages) below which the main thread works beside the threads. */
+  mainWorksBelow: number;
 }
 
 /** Below this much, starting threads costs more than it saves. */
 const MIN_BYTES_FOR_THREADS = 16 * 1024 * 1024;
 
 /**
- * Below this much history the main thread writes pages beside the threads: its heap, which holds
- * every ledger, is small, and it is one more core's work. Above, it only hands pages out, to one
- * more thread: rendering beside every ledger grew its heap with the history. Measured on 2 cores,
- * generated histories: handing out only took the same time and 23% less memory at 300 MB
- * (1026 → 794 MB), 2% less time and 10% less memory at 1 GB; writing pages too was 4% quicker
- * and held 10% less at 100 MB.
+ * Below this much the main thread reads files and writes pages beside the threads: its heap,
+ * which holds every ledger, is small, and it is one more core's work. Above, it only hands the
+ * work out, to one more thread: reading and rendering beside every ledger grew its heap with the
+ * history, and made each of its collections trace them all. Measured on 2 cores, generated
+ * histories: handing pages out only took the same time and 23% less memory at 300 MB (1026 →
+ * 794 MB), 2% less time and 10% less memory at 1 GB; handing files out only, `stats --no-cache`
+ * over 1 GB took the same time and 18% less memory (1.19 → 0.97 GB), a build's reading 5–10%
+ * longer at 300 MB and 1 GB with the whole build the same; the main thread working too was 4%
+ * quicker and held 10% less at 100 MB.
  */
-const MAIN_WRITES_PAGES_BELOW = 200 * 1024 * 1024;
+const MAIN_WORKS_BELOW = 200 * 1024 * 1024;
 
 /**
  * Threads beside the main thread, which works too: `$BOUGH_THREADS` when set (0: the main thread
  * alone; more: that many, for any amount of work), else one per core but one. Running from
  * TypeScript sources (the tests) there are no compiled thread scripts: none.
- * `$BOUGH_MAIN_WRITES_PAGES_BELOW_MB` moves the history size past which the main thread only
- * hands pages out (for tests: both ways must give the same report).
+ * `$BOUGH_MAIN_WORKS_BELOW_MB` moves the size past which the main thread only hands work out
+ * (for tests: both ways must give the same numbers and report).
  */
 export function threadPlan(env: Readonly<Record<string, string | undefined>>): ThreadPlan {
-  const below = Number(env['BOUGH_MAIN_WRITES_PAGES_BELOW_MB'] || Number.NaN);
-  const mainWritesPagesBelow = Number.isFinite(below) && below >= 0 ? below * 1024 * 1024 : MAIN_WRITES_PAGES_BELOW;
-  if (!import.meta.url.endsWith('.js')) return { threads: 0, minBytes: 0, mainWritesPagesBelow };
+  const below = Number(env['BOUGH_MAIN_WORKS_BELOW_MB'] || Number.NaN);
+  const mainWorksBelow = Number.isFinite(below) && below >= 0 ? below * 1024 * 1024 : MAIN_WORKS_BELOW;
+  if (!import.meta.url.endsWith('.js')) return { threads: 0, minBytes: 0, mainWorksBelow };
   const asked = env['BOUGH_THREADS'];
   if (asked !== undefined && asked.trim() !== '') {
     const n = Number(asked);
-    return { threads: Number.isInteger(n) && n >= 0 ? Math.min(n, 64) : 0, minBytes: 0, mainWritesPagesBelow };
+    return { threads: Number.isInteger(n) && n >= 0 ? Math.min(n, 64) : 0, minBytes: 0, mainWorksBelow };
   }
-  return { threads: availableParallelism() - 1, minBytes: MIN_BYTES_FOR_THREADS, mainWritesPagesBelow };
+  return { threads: availableParallelism() - 1, minBytes: MIN_BYTES_FOR_THREADS, mainWorksBelow };
 }
 
 /**
@@ -66,22 +69,23 @@ export function threadsFor(plan: ThreadPlan | undefined, bytes: number, tasks: n
   return Math.max(forBig, Math.min(plan.threads, tasks - 1));
 }
 
-/** How a build's pages are written: on how many threads, and whether the main thread writes some too. */
-export interface PagesPlan {
+/** How work split by file is done: on how many threads, and whether the main thread takes some too. */
+export interface WorkPlan {
   threads: number;
-  mainWrites: boolean;
+  mainWorks: boolean;
 }
 
 /**
- * For `bytes` of sessions to write in `tasks` sessions (`big` of them of big files), out of a
- * history of `history` bytes: as threadsFor, the main thread writing too, while the history is
- * small; past it, one thread more and the main thread only hands pages out.
+ * For `bytes` of session files to read or write pages from, in `tasks` files or sessions (`big`
+ * of them big files), with `held` bytes of session files whose ledgers the main thread holds
+ * meanwhile: as threadsFor, the main thread working too, while `held` is small; past it, one
+ * thread more and the main thread only hands the work out.
  */
-export function pagesPlan(plan: ThreadPlan | undefined, work: { bytes: number; tasks: number; big: number; history: number }): PagesPlan {
+export function workPlan(plan: ThreadPlan | undefined, work: { bytes: number; tasks: number; big: number; held: number }): WorkPlan {
   const beside = threadsFor(plan, work.bytes, work.tasks, work.big);
-  if (plan === undefined || beside === 0) return { threads: 0, mainWrites: true };
-  if (work.history < plan.mainWritesPagesBelow) return { threads: beside, mainWrites: true };
-  return { threads: Math.min(plan.threads + 1, work.tasks), mainWrites: false };
+  if (plan === undefined || beside === 0) return { threads: 0, mainWorks: true };
+  if (work.held < plan.mainWorksBelow) return { threads: beside, mainWorks: true };
+  return { threads: Math.min(plan.threads + 1, work.tasks), mainWorks: false };
 }
 
 /** The old-generation heap a thread may grow to (MB): half the machine's memory, shared by the threads, at least V8's usual 4 GB. */
