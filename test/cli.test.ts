@@ -64,7 +64,7 @@ describe('what bough could not do, said', () => {
     const blocked = join(await tempDir(), 'not-a-folder');
     await writeFile(blocked, 'a file where the cache folder should be');
     const env = { BOUGH_CACHE_DIR: blocked };
-    const warning = `bough: warning: the cache folder ${blocked} cannot be written (a file is in the way of it), so every run reads every file again. Set BOUGH_CACHE_DIR to a folder bough may write, or pass --no-cache.\n`;
+    const warning = `bough: warning: the cache folder ${blocked} cannot be written (a file is in the way of it), so every run reads again every file it does not hold. Set BOUGH_CACHE_DIR to a folder bough may write, or pass --no-cache.\n`;
     const fresh = await run(['stats', input, '--json', '--no-cache'], env);
     expect(fresh.stderr).toBe('');
     const statsRun = await run(['stats', input, '--json'], env);

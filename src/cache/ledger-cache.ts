@@ -116,7 +116,7 @@ export async function cacheFolderProblem(dir: string): Promise<string | null> {
     await rm(probe, { force: true });
     return null;
   } catch (error) {
-    return `the cache folder ${dir} cannot be written (${whyUnwritable(error)}), so every run reads every file again. Set BOUGH_CACHE_DIR to a folder bough may write, or pass --no-cache.`;
+    return `the cache folder ${dir} cannot be written (${whyUnwritable(error)}), so every run reads again every file it does not hold. Set BOUGH_CACHE_DIR to a folder bough may write, or pass --no-cache.`;
   }
 }
 
