@@ -15,6 +15,7 @@ import { loadAssets, loadTemplates, packageVersion } from './package-files.js';
 import { assignPages } from './report/pages.js';
 import { createRenderer } from './report/render.js';
 import { sessionPageView, sessionPartView } from './report/session-page.js';
+import { renderedEntries } from './report/session-pages.js';
 import { createSharer, type OmitKind } from './share/share.js';
 import { readerOf } from './sources/registry.js';
 
@@ -75,7 +76,7 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
     standalone: true,
   });
   const renderer = createRenderer(await loadTemplates());
-  const entriesHtml = view.sections.map((section) => section.entries.map((entry) => renderer.partial('partials/entry', { entry })));
+  const entriesHtml = renderedEntries(view, renderer);
   // One file, one part: a page sent on its own is read whole.
   const whole = { parts: [view.sections.map((s, i) => ({ section: i, from: 0, to: s.entries.length }))] };
   const assets = await loadAssets();

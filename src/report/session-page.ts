@@ -11,7 +11,7 @@ import { anchorOf, anchorOfId, blockText, entryView, toolCallsOf, type Conversat
 import { highlightBudget, type HighlightBudget } from './highlight.js';
 import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
 import { shorten, type SessionKey } from '../ledger/ledger.js';
-import { formatCount, formatDateTime, formatDuration, formatUsd, plural, type TimeFormat } from './format.js';
+import { formatCount, formatDateTime, formatDuration, formatTime, formatUsd, plural, type TimeFormat } from './format.js';
 import { modelsTable } from './overview-pages.js';
 import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { boughCost, statCards, tokenRows, type StatCard, type TokenRow } from './numbers.js';
@@ -34,7 +34,23 @@ export interface SectionView {
   /** For a sub-agent: its model(s), tokens and cost in a line, and its file. */
   summary: string | null;
   file: string | null;
-  entries: EntryView[];
+  entries: SectionEntry[];
+}
+
+/**
+ * An entry of a section: its anchor, and its view made only when it is rendered, so that a long
+ * session's page holds its entries' HTML but never the views of all of them at once. Each view
+ * is made once, in page order: views spend the page's highlighting budget as they are made.
+ */
+export interface SectionEntry {
+  anchor: string;
+  /** Its time as the page shows it ("14:02"). */
+  time(): string;
+  view(): EntryView;
+}
+
+function sectionEntry(entry: Entry, ctx: ConversationContext): SectionEntry {
+  return { anchor: anchorOf(entry), time: () => formatTime(entry.timestamp, ctx.time), view: () => entryView(entry, ctx) };
 }
 
 /** A prompt in the outline: its first words, its time, its anchor. */
@@ -225,7 +241,7 @@ function subagentFileView(
     hasEntry: (id) => ids.has(id),
     toolCalls: toolCallsOf(file.entries),
   };
-  return { ...section, file: file.path, entries: file.entries.map((entry) => entryView(entry, conversation)) };
+  return { ...section, file: file.path, entries: file.entries.map((entry) => sectionEntry(entry, conversation)) };
 }
 
 /** The page of a session whose own page could not be written: what failed, and that its numbers still count. */
@@ -252,7 +268,7 @@ function costNote(session: SessionData): string | null {
 }
 
 function branchView(branch: Branch, ctx: ConversationContext): SectionView {
-  const entries = branch.entries.map((entry) => entryView(entry, ctx));
+  const entries = branch.entries.map((entry) => sectionEntry(entry, ctx));
   const first = branch.entries[0];
   const section = { kind: 'branch' as const, summary: null, file: null };
   if (branch.isActive) {
@@ -403,7 +419,7 @@ export function sessionPartView(
   const firstEntryTime = (part: number): string => {
     for (const range of plan.parts[part] ?? []) {
       const entry = view.sections[range.section]?.entries[range.from];
-      if (entry && range.to > range.from) return entry.time;
+      if (entry && range.to > range.from) return entry.time();
     }
     return '';
   };

@@ -23,7 +23,7 @@ export function* sessionPages(
   layoutOf: (title: string, page: string) => LayoutView,
   budget = PART_BYTES,
 ): Generator<RenderedPage, EntryPages> {
-  const entriesHtml = view.sections.map((section) => section.entries.map((entry) => renderer.partial('partials/entry', { entry })));
+  const entriesHtml = renderedEntries(view, renderer);
   const fileOfPart = (index: number) => basename(partPage(page, index));
   const dir = page.slice(0, page.length - basename(page).length);
   // Most sessions fit one page: written whole, no plan to measure.
@@ -51,6 +51,11 @@ export function* sessionPages(
     yield { page: file, html: linkAcrossParts(renderer.render('session', layoutOf(title, file), part), index, plan, fileOfPart) };
   }
   return new Map([...plan.partOf].map(([anchor, part]) => [anchor, `${dir}${fileOfPart(part)}`]));
+}
+
+/** Each section's entries rendered, in page order, each entry's view made and let go in turn (see SectionEntry). */
+export function renderedEntries(view: SessionPageView, renderer: PageRenderer): string[][] {
+  return view.sections.map((section) => section.entries.map((entry) => renderer.partial('partials/entry', { entry: entry.view() })));
 }
 
 /** For each session, the one started just before and just after it in its project. */
