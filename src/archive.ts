@@ -68,6 +68,23 @@ export function pathHash(path: string): string {
   return createHash('sha256').update(path).digest('hex').slice(0, 32);
 }
 
+/** How this build archives: where it searched, how it shares, when it ran. */
+export interface Archiving {
+  places: readonly string[];
+  sharing: string;
+  now: number;
+}
+
+/**
+ * What this build archives of a file it read from `source`, with the pages written for it; null
+ * for a file found under none of the places (it could not be told gone later).
+ */
+export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint'>, source: string | null, archiving: Archiving): ArchivedSession | null {
+  const place = source === null ? null : placeOf(source, archiving.places);
+  if (source === null || place === null) return null;
+  return { ...part, source: pathHash(source), place: pathHash(place), lastSeen: archiving.now, sharing: archiving.sharing };
+}
+
 /** The place (an input or default folder) a file was found under: the longest that holds it. */
 export function placeOf(file: string, places: readonly string[]): string | null {
   let best: string | null = null;

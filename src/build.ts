@@ -3,7 +3,7 @@
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
 import { resolve } from 'node:path';
-import { cacheDir, cacheFolderProblem, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
+import { cacheDir, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, workPlan, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
@@ -39,7 +39,7 @@ import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { localProviders, priceHintsFrom, usageClaimRule } from './sources/registry.js';
 import type { Source } from './types.js';
 import { withEntryTitles } from './ledger/titles.js';
-import { archiveFiles, archivePaths, missingSessions, pathHash, placeOf, readArchive, readArchivedLedger, seenFile, withGoneNote, type ArchivedPages, type ArchivedSession } from './archive.js';
+import { archivedNow, archiveFiles, archivePaths, missingSessions, pathHash, placeOf, readArchive, readArchivedLedger, seenFile, withGoneNote, type ArchivedPages, type ArchivedSession, type Archiving } from './archive.js';
 import { createHash } from 'node:crypto';
 import { progressCounter } from './progress.js';
 
@@ -112,7 +112,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const searched = discovery.places;
     // Ledgers for the whole history now; each session's content is read again when its pages are written.
     const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), stamp);
-    const cacheWarnings = options.cache === false ? [] : [await cacheFolderProblem(cacheDir(options.environment))].filter((w): w is string => w !== null);
+    const cacheWarnings = [await cache.writeProblem()].filter((w): w is string => w !== null);
     const threads = threadPlan(options.environment.env);
     // Taken even with --no-cache: the record of what this report was made from lets a later build keep it.
     const identities = new Map<string, string | null>();
@@ -215,27 +215,15 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
    * Archives a session's file with the pages written for it. `unchanged`: the last build archived
    * exactly this (same pages from the same file, found in the same place), so its files are kept.
    */
+  const archiving: Archiving | null = sink.archive && { places: sink.archive.places, sharing: sink.archive.sharing, now: options.now.getTime() };
   const archiveEntry = async (ledger: SessionLedger, pageList: string[], searchItems: readonly SessionSearchItem[] = [], fingerprint: string | null = null, unchanged = false): Promise<void> => {
-    if (!sink.archive) return;
+    if (!archiving) return;
     const kept = keptByKey.get(ledger.key);
-    const source = collected.sourceOf.get(ledger.key);
-    const place = source === undefined ? null : placeOf(source, sink.archive.places);
-    if (!kept && (source === undefined || place === null)) return;
-    seen.push({ key: ledger.key, lastSeen: kept ? kept.lastSeen : options.now.getTime() });
+    const entry = kept ? { ...kept, pages: pageList } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving);
+    if (entry === null) return;
+    seen.push({ key: ledger.key, lastSeen: entry.lastSeen });
     const paths = archivePaths(ledger.key);
     if ((kept || unchanged) && (await folder.keep([paths.pages, paths.ledger]))) return;
-    const entry: ArchivedSession = kept
-      ? { ...kept, pages: pageList }
-      : {
-          ledger,
-          source: pathHash(source as string),
-          place: pathHash(place as string),
-          lastSeen: options.now.getTime(),
-          pages: pageList,
-          sharing: sink.archive.sharing,
-          search: [...searchItems],
-          fingerprint,
-        };
     for (const file of await archiveFiles(entry)) await folder.write(file.path, file.content);
   };
   const templates = await loadTemplates();
@@ -347,7 +335,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     generator,
     share: sink.contentSharer.options,
     staging: folder.staging,
-    archive: sink.archive && { places: [...sink.archive.places], sharing: sink.archive.sharing, now: options.now.getTime() },
+    archive: archiving,
   };
   const big = toWrite.filter(({ rank }) => sizeOf(data.sessions[rank] as SessionData) >= BIG_FILE_BYTES).length;
   // The main thread holds every session's ledger: with a large history it only hands pages out,

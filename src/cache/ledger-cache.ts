@@ -37,6 +37,12 @@ export interface LedgerCache {
   put(path: string, identity: string, outcome: CachedOutcome): Promise<void>;
   /** Where it lives and whose code it holds, for a reading thread to open the same cache; null for none. */
   readonly where: { dir: string; codeStamp: string } | null;
+  /**
+   * Why the cache cannot be written, as a warning to show, or null when it can (or there is no
+   * cache). Asked once per run: a cache that can never be written would otherwise make every run
+   * read every file again without a word.
+   */
+  writeProblem(): Promise<string | null>;
 }
 
 /** Bytes hashed at each end of a file: an append or an edit in place changes one of them, or the size. */
@@ -60,6 +66,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
   return {
     where: { dir, codeStamp },
     identify: (path) => fileIdentity(path, codeStamp),
+    writeProblem: () => cacheFolderProblem(dir),
     async get(identity) {
       try {
         // Synchronous: small files, one per session, read on every run.
@@ -102,12 +109,8 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
   };
 }
 
-/**
- * Why the cache folder cannot be written, as a warning to show, or null when it can. Checked once
- * per run by writing a small file: a cache that can never be written would otherwise make every
- * run read every file again without a word.
- */
-export async function cacheFolderProblem(dir: string): Promise<string | null> {
+/** Why the cache folder cannot be written, found by writing a small file in it; null when it can. */
+async function cacheFolderProblem(dir: string): Promise<string | null> {
   const folder = join(dir, 'ledgers', `v${FORMAT}`);
   const probe = join(folder, `.probe-${randomBytes(4).toString('hex')}`);
   try {
@@ -186,6 +189,7 @@ export const NO_CACHE: LedgerCache = {
   identify: async () => null,
   get: async () => null,
   put: async () => {},
+  writeProblem: async () => null,
 };
 
 // ─────────────── the shape a cache entry must have to be used ───────────────

@@ -22,7 +22,7 @@ import { removeStagedFile, writeStagedFile } from '../output/report-folder.js';
 import { createSharer, type ShareOptions, type Sharer } from '../share/share.js';
 import { priceHintsFrom } from '../sources/registry.js';
 import type { SessionFile, Source } from '../types.js';
-import { archiveFiles, archivePaths, pathHash, placeOf } from '../archive.js';
+import { archivedNow, archiveFiles, archivePaths, type Archiving } from '../archive.js';
 
 /** What every session's pages are made with: given to each thread once. */
 export interface PagesSetup {
@@ -38,7 +38,7 @@ export interface PagesSetup {
   /** The report's staging folder: pages are written there as they are rendered, then adopted by the build. */
   staging: string;
   /** How a session is archived beside its pages; null when the report keeps no archive (the bundled samples). */
-  archive: { places: string[]; sharing: string; now: number } | null;
+  archive: Archiving | null;
 }
 
 export interface PagesTask {
@@ -130,23 +130,15 @@ export function pagesJob(setup: PagesSetup): PagesJob {
  * the build writes for a session it archives itself. A file found under none of the places is
  * not archived (it could not be told gone later).
  */
-async function archiveSession(
-  task: PagesTask,
-  staging: string,
-  archive: NonNullable<PagesSetup['archive']>,
-  pages: readonly string[],
-  search: readonly SessionSearchItem[],
-): Promise<SessionKey[]> {
+async function archiveSession(task: PagesTask, staging: string, archiving: Archiving, pages: readonly string[], search: readonly SessionSearchItem[]): Promise<SessionKey[]> {
   const { session } = task;
   const paths = new Map(task.files);
   const archived: SessionKey[] = [];
   const parts = [...session.subagents.map((sub) => ({ ledger: sub.ledger, pages: [] as string[], search: [] as SessionSearchItem[], fingerprint: null })), { ledger: session.ledger, pages: [...pages], search: [...search], fingerprint: task.fingerprint }];
   for (const part of parts) {
-    const source = paths.get(part.ledger.key) ?? null;
-    const place = source === null ? null : placeOf(source, archive.places);
-    if (source === null || place === null) continue;
-    const files = await archiveFiles({ ...part, source: pathHash(source), place: pathHash(place), lastSeen: archive.now, sharing: archive.sharing });
-    for (const archiveFile of files) await writeStagedFile(staging, archiveFile.path, archiveFile.content);
+    const entry = archivedNow(part, paths.get(part.ledger.key) ?? null, archiving);
+    if (entry === null) continue;
+    for (const file of await archiveFiles(entry)) await writeStagedFile(staging, file.path, file.content);
     archived.push(part.ledger.key);
   }
   return archived;
