@@ -9,7 +9,7 @@ import { ALL_UTC, tempDir } from './support/fixtures.js';
 import { generatePiCorpus } from './support/pi-corpus.js';
 
 describe('planning parts', () => {
-  const section = (id: string, sizes: number[]) => ({ id, entries: sizes.map((n, i) => ({ anchor: `${id}-${i}`, html: 'x'.repeat(n) })) });
+  const section = (id: string, sizes: number[]) => ({ id, entries: sizes.map((n, i) => ({ anchor: `${id}-${i}`, bytes: n })) });
 
   it('packs entries in order, carries a section on into the next part, and never leaves a part empty', () => {
     const plan = planParts([section('a', [40, 40, 40]), section('b', [150, 10])], 30, 100);

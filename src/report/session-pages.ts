@@ -24,14 +24,18 @@ export function* sessionPages(
   budget = PART_BYTES,
 ): Generator<RenderedPage, EntryPages> {
   const entriesHtml = renderedEntries(view, renderer);
+  const sizes = entriesHtml.map((section) => section.map((html) => Buffer.byteLength(html)));
   const fileOfPart = (index: number) => basename(partPage(page, index));
   const dir = page.slice(0, page.length - basename(page).length);
-  // Most sessions fit one page: written whole, no plan to measure.
-  const whole = { parts: [view.sections.map((section, s) => ({ section: s, from: 0, to: section.entries.length }))] };
-  const single = renderer.render('session', layoutOf(view.title, page), sessionPartView(view, whole, 0, entriesHtml, fileOfPart));
-  if (Buffer.byteLength(single) <= budget) {
-    yield { page, html: single };
-    return new Map(view.sections.flatMap((section) => [section.id, ...section.entries.map((entry) => entry.anchor)].map((anchor) => [anchor, page] as const)));
+  // Most sessions fit one page: written whole, no plan. One whose entries alone pass the budget
+  // cannot, and is not rendered whole to find that out (a long session's whole page is hundreds of MB).
+  if (sizes.flat().reduce((sum, bytes) => sum + bytes, 0) <= budget) {
+    const whole = { parts: [view.sections.map((section, s) => ({ section: s, from: 0, to: section.entries.length }))] };
+    const single = renderer.render('session', layoutOf(view.title, page), sessionPartView(view, whole, 0, entriesHtml, fileOfPart));
+    if (Buffer.byteLength(single) <= budget) {
+      yield { page, html: single };
+      return new Map(view.sections.flatMap((section) => [section.id, ...section.entries.map((entry) => entry.anchor)].map((anchor) => [anchor, page] as const)));
+    }
   }
   // The head (numbers, tree, outline) counts against the first part.
   const head = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [] }, { parts: [[]] }, 0, [], fileOfPart));
@@ -39,7 +43,7 @@ export function* sessionPages(
   // Every later part carries the page frame and the list of parts; a prompt its line in the outline.
   const frame = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [], outline: [] }, { parts: [[], []] }, 1, [], fileOfPart));
   const plan = planParts(
-    view.sections.map((section, s) => ({ id: section.id, entries: section.entries.map((entry, i) => ({ anchor: entry.anchor, html: entriesHtml[s]?.[i] ?? '', extra: outlined.get(entry.anchor) ?? 0 })) })),
+    view.sections.map((section, s) => ({ id: section.id, entries: section.entries.map((entry, i) => ({ anchor: entry.anchor, bytes: (sizes[s]?.[i] ?? 0) + (outlined.get(entry.anchor) ?? 0) })) })),
     Buffer.byteLength(head),
     budget,
     Buffer.byteLength(frame) + 40 * 64,

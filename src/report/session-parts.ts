@@ -5,17 +5,24 @@
 /** About 2 MB per page: a phone opens it, a browser lays it out quickly. */
 export const PART_BYTES = 1_900_000;
 
-/** One section's entries, already rendered, with the anchors they define. */
-export interface SectionHtml {
+/** One section's entries, measured, with the anchors they define. */
+export interface SectionSizes {
   /** The section's own anchor (its heading's id). */
   id: string;
-  /** `extra`: bytes the entry adds elsewhere on its page (its line in the outline). */
-  entries: { html: string; anchor: string; extra?: number }[];
+  /** `bytes`: the entry's HTML, and what it adds elsewhere on its page (its line in the outline). */
+  entries: { anchor: string; bytes: number }[];
+}
+
+/** A run of one section's entries on a part. */
+export interface PartRange {
+  section: number;
+  from: number;
+  to: number;
 }
 
 export interface PartPlan {
   /** For each part, for each section it holds: the section's index and its entries' range. */
-  parts: { section: number; from: number; to: number }[][];
+  parts: PartRange[][];
   /** Entry or section anchor → the part (0-based) that holds it (a section: where it starts). */
   partOf: Map<string, number>;
 }
@@ -25,7 +32,7 @@ export interface PartPlan {
  * head (numbers, tree): `headBytes` counts against it; every other part its frame (`partBytes`:
  * header, navigation). Each part holds at least one entry.
  */
-export function planParts(sections: readonly SectionHtml[], headBytes: number, budget = PART_BYTES, partBytes = 0): PartPlan {
+export function planParts(sections: readonly SectionSizes[], headBytes: number, budget = PART_BYTES, partBytes = 0): PartPlan {
   const parts: PartPlan['parts'] = [[]];
   const partOf = new Map<string, number>();
   let used = headBytes;
@@ -34,9 +41,9 @@ export function planParts(sections: readonly SectionHtml[], headBytes: number, b
     let from = 0;
     let starts = parts.length - 1;
     section.entries.forEach((entry, i) => {
-      const bytes = Buffer.byteLength(entry.html) + (entry.extra ?? 0);
+      const { bytes } = entry;
       if (entriesInPart > 0 && used + bytes > budget) {
-        if (i > from) (parts.at(-1) as PartPlan['parts'][number]).push({ section: s, from, to: i });
+        if (i > from) (parts.at(-1) as PartRange[]).push({ section: s, from, to: i });
         parts.push([]);
         if (i === 0) starts = parts.length - 1;
         from = i;
@@ -47,7 +54,7 @@ export function planParts(sections: readonly SectionHtml[], headBytes: number, b
       entriesInPart++;
       partOf.set(entry.anchor, parts.length - 1);
     });
-    (parts.at(-1) as PartPlan['parts'][number]).push({ section: s, from, to: section.entries.length });
+    (parts.at(-1) as PartRange[]).push({ section: s, from, to: section.entries.length });
     partOf.set(section.id, starts);
   });
   return { parts, partOf };
