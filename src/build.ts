@@ -181,7 +181,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const ledgers = withEntryTitles(collected.ledgers);
   const claims = claimEntries(ledgers, usageClaimRule);
   const data = buildReportData(ledgers, claims, price, options.scope);
-  const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, collected.ledgers.length);
+  const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, collected.ledgers);
   return { discovery, collected, claims, table, local, price, data, diagnostics };
 }
 
@@ -426,7 +426,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const index = searchIndexFiles(search.sessions, search.items, Math.max(200_000, Math.round(pageBytes * 0.08)));
   for (const file of index.files) await folder.write(file.path, file.content);
   const diagnosticList = [...collected.diagnostics, ...pageFailures];
-  const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, collected.ledgers.length);
+  const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, collected.ledgers);
   overview.diagnostics = diagnosticsSummary;
   for (const project of data.projects) {
     const page = pages.project(project.key);

@@ -318,7 +318,7 @@ function summaryLine({ summary, outDir }: BuildResult): string {
   const unknown = totals.unpricedRecords > 0;
   const bough = totals.cost.bough === null ? (unknown ? 'unknown' : formatUsd(null)) : `${formatUsd(totals.cost.bough)}${unknown ? ' + unknown' : ''}`;
   return [
-    `bough: ${summary.period.label === 'all time' ? '' : `${summary.period.label}: `}${plural(totals.sessions, 'session')} from ${plural(diagnostics.sessionFiles, 'file')}`,
+    `bough: ${summary.period.label === 'all time' ? '' : `${summary.period.label}: `}${plural(totals.sessions, 'session')} from ${plural(diagnostics.sessionFiles, 'file')}${diagnostics.goneFiles > 0 ? ` and ${diagnostics.goneFiles} kept whose file is gone` : ''}`,
     `${plural(diagnostics.skippedLines, 'skipped line')}`,
     `${bough} by bough (${formatUsd(totals.cost.recorded)} recorded)`,
     ...(totals.unpricedModels.length > 0 ? [`${plural(totals.unpricedModels.length, 'unpriced model')}`] : []),

@@ -51,23 +51,31 @@ export function diagnostic(
 }
 
 export interface DiagnosticsSummary {
+  /** Files found and read. */
   files: number;
+  /** Of them, the files read as sessions. */
   sessionFiles: number;
+  /** Session files gone since an earlier build into the report folder, whose sessions it kept. */
+  goneFiles: number;
+  /** Files read that hold no session. */
   skippedFiles: number;
   skippedLines: number;
   byReason: Partial<Record<DiagnosticReason, number>>;
 }
 
+/** `ledgers`: one per session file, those kept from an earlier build included (their `lastSeen` set). */
 export function summariseDiagnostics(
   all: readonly Diagnostic[],
   files: number,
-  sessionFiles: number,
+  ledgers: readonly { lastSeen: number | null }[],
 ): DiagnosticsSummary {
+  const goneFiles = ledgers.filter((ledger) => ledger.lastSeen !== null).length;
+  const sessionFiles = ledgers.length - goneFiles;
   const byReason: Partial<Record<DiagnosticReason, number>> = {};
   let skippedLines = 0;
   for (const d of all) {
     byReason[d.reason] = (byReason[d.reason] ?? 0) + 1;
     if (d.skippedLine) skippedLines++;
   }
-  return { files, sessionFiles, skippedFiles: files - sessionFiles, skippedLines, byReason };
+  return { files, sessionFiles, goneFiles, skippedFiles: files - sessionFiles, skippedLines, byReason };
 }

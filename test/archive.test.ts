@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
-import type { Summary } from '../src/report/schema.js';
+import { summarySchema, type Summary } from '../src/report/schema.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 
 async function setUp(fixtures: string) {
@@ -39,6 +39,10 @@ describe('the archive', () => {
     expect(second.totals.tokens).toEqual(first.totals.tokens);
     expect(second.totals.cost).toEqual(first.totals.cost);
     expect(second.sessions.length).toBe(first.sessions.length);
+    // Counted as gone, not as read: no file is "skipped" that was never there.
+    expect(first.diagnostics.goneFiles).toBe(0);
+    summarySchema.parse(second);
+    expect(second.diagnostics).toMatchObject({ files: first.diagnostics.files - 1, sessionFiles: first.diagnostics.sessionFiles - 1, goneFiles: 1, skippedFiles: first.diagnostics.skippedFiles });
     const kept = second.sessions.find((s) => s.key === gone?.key);
     expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
     expect(kept?.page).toBe(gone?.page);
@@ -46,6 +50,7 @@ describe('the archive', () => {
     expect(page).toContain("This session's source file is no longer present (last seen 2026-12-01");
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('file gone');
     expect(await readFile(join(out, 'index.html'), 'utf8')).toMatch(/from \d+ session files, with 1 session file gone since an earlier build kept from it\./);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('1 session file gone, kept from an earlier build');
     // Still findable: the search index holds what it held of the session.
     const shards = async () => (await Promise.all((await readdir(join(out, 'search'))).map((f) => readFile(join(out, 'search', f), 'utf8')))).join('');
     expect(await shards()).toContain(`"${gone?.page}#e-`);

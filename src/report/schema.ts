@@ -178,6 +178,7 @@ export const summarySchema = z.object({
   diagnostics: z.object({
     files: count,
     sessionFiles: count,
+    goneFiles: count,
     skippedFiles: count,
     skippedLines: count,
     byReason: z.record(z.string(), count),
