@@ -1,7 +1,7 @@
 // `bough stats` reuses what it read from unchanged files, and never trusts a cache it did not
 // write: a changed file, a damaged entry or a forged one is read again.
 
-import { cp, mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_TIME } from '../src/ledger/scope.js';
@@ -92,13 +92,37 @@ describe('the ledger cache', () => {
     expect((await run()).json.totals.tokens.input).toBe(truth.json.totals.tokens.input + forged);
   });
 
+  it('forgets the entries of files that are gone, at most once a day, and keeps those of files it was not asked about', async () => {
+    const { input, cacheDir, run } = await setUp();
+    const elsewhere = join(await tempDir(), 'elsewhere');
+    await mkdir(elsewhere);
+    await cp(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), join(elsewhere, 'other.jsonl'));
+    await stats({ inputs: [elsewhere], by: 'session', scope: SCOPE, environment: { env: { BOUGH_CACHE_DIR: cacheDir }, home: '/nonexistent' } });
+    const truth = await run();
+    const all = (await cacheFiles(cacheDir)).length;
+    await rm(join(input, 'minimal-v3.jsonl'));
+    const marker = join(cacheDir, 'ledgers', 'v4', '.pruned');
+    // Looked for today already: nothing goes yet.
+    expect((await run()).json.totals.prompts).toBeLessThan(truth.json.totals.prompts);
+    expect((await cacheFiles(cacheDir)).length).toBe(all);
+    const dayAgo = (Date.now() - 25 * 60 * 60 * 1000) / 1000;
+    await utimes(marker, dayAgo, dayAgo);
+    await run();
+    const left = await cacheFiles(cacheDir);
+    expect(left.length).toBe(all - 1);
+    // The file of another run's inputs, still there, keeps its entry.
+    const sources = await Promise.all(left.map(async (file) => (JSON.parse(await readFile(file, 'utf8')) as { source: string }).source));
+    expect(sources).toContain(await realpath(join(elsewhere, 'other.jsonl')));
+    expect(sources.some((source) => source.endsWith('minimal-v3.jsonl'))).toBe(false);
+  });
+
   it('removes the folders of older cache formats when it writes, and leaves newer ones', async () => {
     const { cacheDir, run } = await setUp();
     await mkdir(join(cacheDir, 'ledgers', 'v1', 'ab'), { recursive: true });
     await writeFile(join(cacheDir, 'ledgers', 'v1', 'ab', 'old.json'), '{}');
     await mkdir(join(cacheDir, 'ledgers', 'v999'), { recursive: true });
     await run();
-    expect((await readdir(join(cacheDir, 'ledgers'))).sort()).toEqual(['v3', 'v999']);
+    expect((await readdir(join(cacheDir, 'ledgers'))).sort()).toEqual(['v4', 'v999']);
   });
 
   it('is used when the path, size, time and both ends of a file are unchanged (an edit in the middle that keeps them is not seen)', async () => {

@@ -2,12 +2,13 @@
 // An entry is found by the file's real path, size, modification time and a hash of its head and
 // tail, plus the code that made it (bough's version and a hash of its own files): a change to any
 // of them misses. Entries are checked when read (a schema, and row by row for the ledger's
-// entries): a damaged, foreign or older entry is ignored and written anew, never trusted. Only
-// the cache folder is ever written.
+// entries): a damaged, foreign or older entry is ignored and written anew, never trusted. The
+// entries of files that are gone are removed, at most once a day. Only the cache folder is ever
+// written.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
@@ -43,11 +44,20 @@ export interface LedgerCache {
    * read every file again without a word.
    */
   writeProblem(): Promise<string | null>;
+  /**
+   * Removes the entries of files that are gone (Claude Code deletes transcripts after 30 days),
+   * else the cache would grow with every file there ever was; at most once a day (by a marker's
+   * time), since it looks at every entry this run did not use. `used`: the identities of the
+   * files this run looked up. Returns how many entries it removed.
+   */
+  prune(used: Iterable<string | null>, now?: number): Promise<number>;
 }
 
 /** Bytes hashed at each end of a file: an append or an edit in place changes one of them, or the size. */
 const EDGE_BYTES = 8 * 1024;
-const FORMAT = 3;
+const FORMAT = 4;
+/** How often the entries of files that are gone are looked for. */
+const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * `codeStamp` names the code that makes ledgers (bough's version and a hash of its files): a
@@ -93,7 +103,8 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         await mkdir(own, { recursive: true });
         const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
         const stored = outcome.kind === 'session' ? { ...outcome, ledger: { ...outcome.ledger, entries: entriesToRows(outcome.ledger.entries) } } : outcome;
-        await writeFile(temporary, JSON.stringify({ format: FORMAT, identity, outcome: stored }));
+        // The file's real path comes first, where pruning reads it without parsing the entry.
+        await writeFile(temporary, JSON.stringify({ format: FORMAT, source: realpathSync(path), identity, outcome: stored }));
         await rename(temporary, target).catch(async (error: unknown) => {
           await rm(temporary, { force: true });
           throw error;
@@ -106,7 +117,73 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         // A cache that cannot be written costs speed next time, never this run.
       }
     },
+    async prune(used, now = Date.now()) {
+      const marker = join(folder, '.pruned');
+      try {
+        const last = await stat(marker).then((info) => info.mtimeMs, () => 0);
+        if (now - last < PRUNE_EVERY_MS && last <= now) return 0;
+        await mkdir(folder, { recursive: true });
+        await writeFile(marker, '');
+        await utimes(marker, now / 1000, now / 1000);
+      } catch {
+        return 0;
+      }
+      const kept = new Set([...used].map((identity) => (identity === null ? undefined : IDENTITY.exec(identity)?.[1])));
+      let removed = 0;
+      for (const place of await readdir(folder).catch(() => [] as string[])) {
+        if (!PLACE.test(place) || kept.has(place)) continue;
+        if ((await placeState(join(folder, place))) === 'gone') {
+          await rm(join(folder, place), { recursive: true, force: true }).catch(() => {});
+          removed++;
+        }
+      }
+      return removed;
+    },
   };
+}
+
+/** A file's folder of entries (named by its path's hash). */
+const PLACE = /^[0-9a-f]{32}$/;
+/** The head of an entry, which names its file. */
+const ENTRY_HEAD = new RegExp(`^\\{"format":${FORMAT},"source":("(?:[^"\\\\]|\\\\.)*")`);
+
+/**
+ * Whether a folder's entry is of a file that is gone (or is damaged past use), one that is still
+ * there, or cannot be told (being written by another run, or the file cannot be looked at now).
+ */
+async function placeState(place: string): Promise<'gone' | 'present' | 'unknown'> {
+  const names = await readdir(place).catch(() => null);
+  const entry = names?.find((name) => name.endsWith('.json'));
+  if (entry === undefined) return 'unknown';
+  let head: string;
+  try {
+    const handle = await open(join(place, entry), 'r');
+    try {
+      const buffer = Buffer.alloc(8192);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      head = buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return 'unknown';
+  }
+  const quoted = ENTRY_HEAD.exec(head)?.[1];
+  let source: unknown;
+  try {
+    source = quoted === undefined ? undefined : JSON.parse(quoted);
+  } catch {
+    source = undefined;
+  }
+  // An entry that does not name its file is never used again (get checks the whole entry).
+  if (typeof source !== 'string') return 'gone';
+  try {
+    await stat(source);
+    return 'present';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'gone' : 'unknown';
+  }
 }
 
 /** Why the cache folder cannot be written, found by writing a small file in it; null when it can. */
@@ -190,6 +267,7 @@ export const NO_CACHE: LedgerCache = {
   get: async () => null,
   put: async () => {},
   writeProblem: async () => null,
+  prune: async () => 0,
 };
 
 // ─────────────── the shape a cache entry must have to be used ───────────────
@@ -263,6 +341,7 @@ export const ledgerSchema = z.object({
 });
 const cachedSchema = z.object({
   format: z.literal(FORMAT),
+  source: text,
   identity: text,
   outcome: z.discriminatedUnion('kind', [
     // The entries are rows, checked as they are rebuilt (entry-rows.ts).

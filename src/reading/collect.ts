@@ -127,6 +127,9 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     await pool?.close();
   }
 
+  // The cache's entries of files that are gone go now and then; those of the files here stay.
+  await cache.prune(readings.map((reading) => (reading !== null && 'identity' in reading ? reading.identity : null)));
+
   // Placed in the input order, whichever finished first: the same keys on every run.
   const ledgers: SessionLedger[] = [];
   const diagnostics: Diagnostic[] = [];
