@@ -1,0 +1,57 @@
+// Lines are read into chunk buffers that are used again from file to file: files read side by
+// side, lines across chunk boundaries (multi-byte characters cut in two among them) and a
+// reading given up part-way must still give every line exactly.
+
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readLines } from '../src/sources/lines.js';
+import { tempDir } from './support/fixtures.js';
+
+/** About `bytes` of lines of many lengths, with characters of two to four bytes in them. */
+function linesOf(seed: number, bytes: number): string[] {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const length = ((i * 7919 + seed * 104729) % 300_000) + (i % 5 === 0 ? 0 : 17);
+    const line = `{"n":${i},"s":${seed},"t":"${'é€𝄞x'.repeat(Math.ceil(length / 10)).slice(0, length)}"}`;
+    lines.push(line);
+    size += Buffer.byteLength(line) + 1;
+  }
+  return lines;
+}
+
+describe('reading lines', () => {
+  it('gives every line of files read side by side, one of them given up part-way', async () => {
+    const dir = await tempDir();
+    const files = await Promise.all(
+      [1, 2, 3].map(async (seed) => {
+        const path = join(dir, `${seed}.jsonl`);
+        const lines = linesOf(seed, 4_500_000);
+        await writeFile(path, `${lines.join('\n')}\n`);
+        return { path, lines };
+      }),
+    );
+    const [a, b, c] = files.map((file) => readLines(file.path)) as [AsyncGenerator<{ text: string }>, AsyncGenerator<{ text: string }>, AsyncGenerator<{ text: string }>];
+    const read: string[][] = [[], [], []];
+    // The third is given up after a few lines: its chunk goes back and is used again by the others.
+    for (let i = 0; i < 3; i++) read[2]?.push(((await c.next()).value as { text: string }).text);
+    await c.return(undefined);
+    const again = readLines(files[2]?.path as string);
+    let done = [false, false, false];
+    while (!done.every(Boolean)) {
+      const steps = [a, b, again] as const;
+      for (const [index, lines] of steps.entries()) {
+        if (done[index]) continue;
+        const next = await lines.next();
+        if (next.done) done = done.map((d, i) => d || i === index);
+        else if (index === 2) read[2]?.push(next.value.text);
+        else read[index]?.push(next.value.text);
+      }
+    }
+    expect(read[0]).toEqual(files[0]?.lines);
+    expect(read[1]).toEqual(files[1]?.lines);
+    expect(read[2]?.slice(0, 3)).toEqual(files[2]?.lines.slice(0, 3));
+    expect(read[2]?.slice(3)).toEqual(files[2]?.lines);
+  });
+});
