@@ -199,41 +199,53 @@ function countedEntries(
   };
   [...ledgers].sort(byAge).forEach(place);
 
-  const claimed = new Set<string>();
+  // Keys are claimed within their source. Kept per source rather than joined to it: the keys are
+  // flat strings already, whose hashes V8 keeps, and a joined one is a new string per lookup.
+  const perSource = <T>(make: () => T) => {
+    const bySource = new Map<Source, T>();
+    return (source: Source): T => {
+      let found = bySource.get(source);
+      if (found === undefined) bySource.set(source, (found = make()));
+      return found;
+    };
+  };
+  const claimedIn = perSource(() => new Set<string>());
   const counted = new Map<SessionKey, Counted>();
   // Responses a main thread holds: a sub-agent's record of one of them replays it, and is not counted.
-  const mainResponses = new Set<string>();
+  const mainResponsesIn = perSource(() => new Set<string>());
   for (const ledger of ledgers) {
+    const mainResponses = mainResponsesIn(ledger.source);
     for (const entry of ledger.entries) {
-      for (const record of entry.usage) if (record.origin !== 'subagent' && record.responseId !== null) mainResponses.add(`${ledger.source}\0${record.responseId}`);
+      for (const record of entry.usage) if (record.origin !== 'subagent' && record.responseId !== null) mainResponses.add(record.responseId);
     }
   }
   /** The holder of each usage claim so far: whose flag to set, and its output tokens. */
-  const holders = new Map<string, { flags: Uint8Array; index: number; output: number }>();
+  const holdersIn = perSource(() => new Map<string, { flags: Uint8Array; index: number; output: number }>());
   for (const ledger of ordered) {
     const entries = new Uint8Array(ledger.entries.length);
     const usage = new Uint8Array(ledger.entries.reduce((n, e) => n + e.usage.length, 0));
     const mostOutput = usageRule(ledger.source) === 'most-output';
+    const claimed = claimedIn(ledger.source);
+    const mainResponses = mainResponsesIn(ledger.source);
+    const holders = holdersIn(ledger.source);
     let u = 0;
     ledger.entries.forEach((entry, i) => {
-      const key = `${ledger.source}\0${entry.key}`;
-      if (!claimed.has(key)) {
-        claimed.add(key);
+      if (!claimed.has(entry.key)) {
+        claimed.add(entry.key);
         entries[i] = 1;
       }
       for (const record of entry.usage) {
-        if (record.origin === 'subagent' && record.responseId !== null && mainResponses.has(`${ledger.source}\0${record.responseId}`)) {
+        if (record.origin === 'subagent' && record.responseId !== null && mainResponses.has(record.responseId)) {
           u++;
           continue;
         }
-        const claim = `${ledger.source}\0${record.key}`;
-        const holder = holders.get(claim);
+        const holder = holders.get(record.key);
         if (!holder) {
-          holders.set(claim, { flags: usage, index: u, output: record.output });
+          holders.set(record.key, { flags: usage, index: u, output: record.output });
           usage[u] = 1;
         } else if (mostOutput && record.output > holder.output) {
           holder.flags[holder.index] = 0;
-          holders.set(claim, { flags: usage, index: u, output: record.output });
+          holders.set(record.key, { flags: usage, index: u, output: record.output });
           usage[u] = 1;
         }
         u++;
