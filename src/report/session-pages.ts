@@ -10,7 +10,8 @@ import { linkAcrossParts, partPage, planParts, PART_BYTES } from './session-part
 
 export interface RenderedPage {
   page: string;
-  html: string;
+  /** Its HTML in UTF-8: encoded once, to be measured and written as it is. */
+  bytes: Buffer;
 }
 
 /** Where each entry of the session ended up: its page, for links from outside (search). */
@@ -24,19 +25,20 @@ export function* sessionPages(
   budget = PART_BYTES,
 ): Generator<RenderedPage, EntryPages> {
   const entriesHtml = renderedEntries(view, renderer);
-  const sizes = entriesHtml.map((section) => section.map((html) => Buffer.byteLength(html)));
   const fileOfPart = (index: number) => basename(partPage(page, index));
   const dir = page.slice(0, page.length - basename(page).length);
   // Most sessions fit one page: written whole, no plan. One whose entries alone pass the budget
-  // cannot, and is not rendered whole to find that out (a long session's whole page is hundreds of MB).
-  if (sizes.flat().reduce((sum, bytes) => sum + bytes, 0) <= budget) {
+  // cannot, and is not rendered whole to find that out (a long session's whole page is hundreds of
+  // MB); their length in UTF-16 units tells, as no text is shorter in UTF-8.
+  if (entriesHtml.reduce((sum, section) => section.reduce((n, html) => n + html.length, sum), 0) <= budget) {
     const whole = { parts: [view.sections.map((section, s) => ({ section: s, from: 0, to: section.entries.length }))] };
-    const single = renderer.render('session', layoutOf(view.title, page), sessionPartView(view, whole, 0, entriesHtml, fileOfPart));
-    if (Buffer.byteLength(single) <= budget) {
-      yield { page, html: single };
+    const single = Buffer.from(renderer.render('session', layoutOf(view.title, page), sessionPartView(view, whole, 0, entriesHtml, fileOfPart)));
+    if (single.length <= budget) {
+      yield { page, bytes: single };
       return new Map(view.sections.flatMap((section) => [section.id, ...section.entries.map((entry) => entry.anchor)].map((anchor) => [anchor, page] as const)));
     }
   }
+  const sizes = entriesHtml.map((section) => section.map((html) => Buffer.byteLength(html)));
   // The head (numbers, tree, outline) counts against the first part.
   const head = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [] }, { parts: [[]] }, 0, [], fileOfPart));
   const outlined = new Map(view.outline.map((item) => [item.anchor, Buffer.byteLength(item.label) + 160]));
@@ -52,7 +54,7 @@ export function* sessionPages(
     const part = sessionPartView(view, plan, index, entriesHtml, fileOfPart);
     const title = plan.parts.length === 1 ? view.title : `${view.title} (part ${index + 1} of ${plan.parts.length})`;
     const file = partPage(page, index);
-    yield { page: file, html: linkAcrossParts(renderer.render('session', layoutOf(title, file), part), index, plan, fileOfPart) };
+    yield { page: file, bytes: Buffer.from(linkAcrossParts(renderer.render('session', layoutOf(title, file), part), index, plan, fileOfPart)) };
   }
   return new Map([...plan.partOf].map(([anchor, part]) => [anchor, `${dir}${fileOfPart(part)}`]));
 }
