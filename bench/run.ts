@@ -175,6 +175,19 @@ function table(results: readonly Result[]): string {
   return [format(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(format)].join('\n');
 }
 
+/**
+ * A build that ran but could not write a session's pages is not a build measured: say so and stop.
+ * (A 500 MB session's page once failed this way, and its time looked good.)
+ */
+async function assertPagesWritten(out: string): Promise<void> {
+  const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { diagnostics: { byReason: Record<string, number>; items: { file: string; detail: string; reason: string }[] } };
+  const failed = summary.diagnostics.byReason['page-failed'] ?? 0;
+  if (failed > 0) {
+    const first = summary.diagnostics.items.find((item) => item.reason === 'page-failed');
+    throw new Error(`the build in ${out} could not write the pages of ${failed} session(s)${first ? `: ${first.file}: ${first.detail}` : ''}`);
+  }
+}
+
 /** Appends a prompt to the first Pi session: the change a rebuild after one more turn sees. */
 async function addTurn(folder: string, run: number): Promise<void> {
   const name = (await readdir(folder, { recursive: true })).filter((f) => f.endsWith('.jsonl')).sort()[0];
@@ -230,7 +243,9 @@ async function main(): Promise<void> {
       run: async (run) => {
         const out = join(work, `report-${run}`);
         await rm(out, { recursive: true, force: true });
-        return bough(['build', input, '--out', out, '--quiet', '--tz', 'UTC', ...(noCache.build ? ['--no-cache'] : [])], 'build')();
+        const measured = await bough(['build', input, '--out', out, '--quiet', '--tz', 'UTC', ...(noCache.build ? ['--no-cache'] : [])], 'build')();
+        await assertPagesWritten(out);
+        return measured;
       },
     },
   ];
@@ -245,6 +260,7 @@ async function main(): Promise<void> {
     process.stderr.write('priming the warm cache and report folder\n');
     await measure(process.execPath, [BOUGH, ...warmStats], warmEnv);
     await measure(process.execPath, [BOUGH, ...warmBuild], warmEnv);
+    await assertPagesWritten(warmOut);
     rows.push(
       { label: 'bough stats --json, warm cache', mb: corpusMb, floor: input, run: () => measure(process.execPath, [BOUGH, ...warmStats], warmEnv) },
       { label: 'bough build, rebuild, nothing changed', mb: corpusMb, floor: input, run: () => measure(process.execPath, [BOUGH, ...warmBuild], warmEnv) },
@@ -297,6 +313,7 @@ async function main(): Promise<void> {
         const out = join(work, `report-long-${run}`);
         await rm(out, { recursive: true, force: true });
         const measured = await bough(['build', folder, '--out', out, '--quiet', '--tz', 'UTC', '--no-cache'], 'long')();
+        await assertPagesWritten(out);
         await rm(out, { recursive: true, force: true });
         return measured;
       },
