@@ -416,15 +416,9 @@ export function sessionPartView(
   fileOfPart: (index: number) => string,
 ): SessionPartView {
   const count = plan.parts.length;
-  const firstEntryTime = (part: number): string => {
-    for (const range of plan.parts[part] ?? []) {
-      const entry = view.sections[range.section]?.entries[range.from];
-      if (entry && range.to > range.from) return entry.time();
-    }
-    return '';
-  };
+  const others = count === 1 ? null : partsIndexOf(view, plan);
   const parts: PartsNav | null =
-    count === 1
+    others === null
       ? null
       : {
           number: index + 1,
@@ -432,19 +426,58 @@ export function sessionPartView(
           first: fileOfPart(0),
           previous: index > 0 ? fileOfPart(index - 1) : null,
           next: index < count - 1 ? fileOfPart(index + 1) : null,
-          all: plan.parts.map((_, i) => ({ label: `Part ${i + 1}${firstEntryTime(i) ? ` · from ${firstEntryTime(i)}` : ''}`, href: fileOfPart(i), current: i === index })),
+          all: others.labels.map((label, i) => ({ label, href: fileOfPart(i), current: i === index })),
         };
-  // A long session's outline lists the prompts of this part; the list of parts leads to the rest.
-  const here = new Set((plan.parts[index] ?? []).flatMap((range) => (view.sections[range.section]?.entries ?? []).slice(range.from, range.to).map((e) => e.anchor)));
   return {
     page: view,
     first: index === 0,
     parts,
-    outline: count === 1 ? view.outline : view.outline.filter((item) => here.has(item.anchor)),
+    // A long session's outline lists the prompts of this part; the list of parts leads to the rest.
+    outline: others === null ? view.outline : (others.outlines[index] ?? []),
     sections: (plan.parts[index] ?? []).map((range) => {
       const { entries: _entries, ...section } = view.sections[range.section] as SectionView;
       const continued = range.from > 0;
       return { ...section, continued, anchor: continued ? `${section.id}-part-${index + 1}` : section.id, entriesHtml: (entriesHtml[range.section] ?? []).slice(range.from, range.to) };
     }),
   };
+}
+
+/** What each part of a plan shows of all of them: its label in the list of parts, its prompts in the outline. */
+interface PartsIndex {
+  labels: string[];
+  outlines: OutlineItem[][];
+}
+
+/** Made once per plan, not once per part: a session of 500 MB has hundreds of parts, and this looks at them all. */
+const partsIndexes = new WeakMap<object, PartsIndex>();
+
+function partsIndexOf(view: SessionPageView, plan: { parts: readonly { section: number; from: number; to: number }[][] }): PartsIndex {
+  const known = partsIndexes.get(plan);
+  if (known) return known;
+  const firstEntryTime = (ranges: readonly { section: number; from: number; to: number }[]): string => {
+    for (const range of ranges) {
+      const entry = view.sections[range.section]?.entries[range.from];
+      if (entry && range.to > range.from) return entry.time();
+    }
+    return '';
+  };
+  const labels = plan.parts.map((ranges, i) => {
+    const time = firstEntryTime(ranges);
+    return `Part ${i + 1}${time ? ` · from ${time}` : ''}`;
+  });
+  // Each prompt of the outline is listed on the part (or parts) holding its entry.
+  const prompts = new Set(view.outline.map((item) => item.anchor));
+  const partsOf = new Map<string, Set<number>>();
+  plan.parts.forEach((ranges, i) => {
+    for (const range of ranges) {
+      for (const entry of (view.sections[range.section]?.entries ?? []).slice(range.from, range.to)) {
+        if (prompts.has(entry.anchor)) partsOf.set(entry.anchor, (partsOf.get(entry.anchor) ?? new Set()).add(i));
+      }
+    }
+  });
+  const outlines = plan.parts.map((): OutlineItem[] => []);
+  for (const item of view.outline) for (const part of partsOf.get(item.anchor) ?? []) outlines[part]?.push(item);
+  const index = { labels, outlines };
+  partsIndexes.set(plan, index);
+  return index;
 }

@@ -55,6 +55,8 @@ export function* sessionPages(
     const title = plan.parts.length === 1 ? view.title : `${view.title} (part ${index + 1} of ${plan.parts.length})`;
     const file = partPage(page, index);
     yield { page: file, bytes: Buffer.from(linkAcrossParts(renderer.render('session', layoutOf(title, file), part), index, plan, fileOfPart)) };
+    // Its entries are on no other part: their HTML is let go, so a long session holds less as it goes.
+    for (const range of plan.parts[index] ?? []) entriesHtml[range.section]?.fill('', range.from, range.to);
   }
   return new Map([...plan.partOf].map(([anchor, part]) => [anchor, `${dir}${fileOfPart(part)}`]));
 }
