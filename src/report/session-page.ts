@@ -17,6 +17,7 @@ import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { boughCost, statCards, tokenRows, type StatCard, type TokenRow } from './numbers.js';
 import type { TableView } from './tables.js';
 import { treeSvg } from './svg/tree.js';
+import type { PartRange } from './session-parts.js';
 
 export interface Fact {
   label: string;
@@ -410,7 +411,7 @@ export interface PartSectionView extends Omit<SectionView, 'entries'> {
 /** Part `index` of a session's page, given its plan and its rendered entries. */
 export function sessionPartView(
   view: SessionPageView,
-  plan: { parts: readonly { section: number; from: number; to: number }[][] },
+  plan: { parts: readonly (readonly PartRange[])[] },
   index: number,
   entriesHtml: readonly (readonly string[])[],
   fileOfPart: (index: number) => string,
@@ -451,10 +452,10 @@ interface PartsIndex {
 /** Made once per plan, not once per part: a session of 500 MB has hundreds of parts, and this looks at them all. */
 const partsIndexes = new WeakMap<object, PartsIndex>();
 
-function partsIndexOf(view: SessionPageView, plan: { parts: readonly { section: number; from: number; to: number }[][] }): PartsIndex {
+function partsIndexOf(view: SessionPageView, plan: { parts: readonly (readonly PartRange[])[] }): PartsIndex {
   const known = partsIndexes.get(plan);
   if (known) return known;
-  const firstEntryTime = (ranges: readonly { section: number; from: number; to: number }[]): string => {
+  const firstEntryTime = (ranges: readonly PartRange[]): string => {
     for (const range of ranges) {
       const entry = view.sections[range.section]?.entries[range.from];
       if (entry && range.to > range.from) return entry.time();
