@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
-import { linkAcrossParts, partPage, planParts } from '../src/report/session-parts.js';
+import { linkAcrossParts, partPage, planParts, type PartPlan } from '../src/report/session-parts.js';
 import { ALL_UTC, tempDir } from './support/fixtures.js';
 import { generatePiCorpus } from './support/pi-corpus.js';
 
@@ -30,6 +30,23 @@ describe('planning parts', () => {
     expect(linkAcrossParts(html, 0, plan, (i) => `s-part-${i + 1}.html`)).toBe('<a href="s-part-2.html#a-1">x</a> <a href="#a-0">y</a> <code>href=&quot;#a-1&quot;</code>');
     expect(partPage('sessions/s.html', 0)).toBe('sessions/s.html');
     expect(partPage('sessions/s.html', 2)).toBe('sessions/s-part-3.html');
+  });
+
+  it('points links the way a plain replace of every href="#…" would, on any markup', () => {
+    const byReplace = (html: string, current: number, plan: PartPlan, fileOf: (i: number) => string) =>
+      html.replace(/href="#([^"]+)"/g, (whole, anchor: string) => {
+        const part = plan.partOf.get(anchor);
+        return part === undefined || part === current ? whole : `href="${fileOf(part)}#${anchor}"`;
+      });
+    const plan: PartPlan = { parts: [[], [], []], partOf: new Map([['a', 0], ['b', 1], ['c', 2], ['ab', 2]]) };
+    const fileOf = (i: number) => `s-part-${i + 1}.html`;
+    const atoms = ['href="#', 'a', 'b', 'c', '"', ' ', 'href="', '#', 'ab', 'href="#a"', 'href="#b"', 'href="#"', '\n', '<a ', '>'];
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+    for (let t = 0; t < 20_000; t++) {
+      const html = Array.from({ length: next(12) }, () => atoms[next(atoms.length)]).join('');
+      for (const current of [0, 1, 2]) expect(linkAcrossParts(html, current, plan, fileOf), html).toBe(byReplace(html, current, plan, fileOf));
+    }
   });
 });
 

@@ -75,16 +75,18 @@ export function linkAcrossParts(html: string, current: number, plan: PartPlan, f
   if (plan.parts.length === 1) return html;
   const pieces: string[] = [];
   let copied = 0;
-  for (let at = html.indexOf(LINK); at !== -1; at = html.indexOf(LINK, at + LINK.length)) {
+  for (let at = html.indexOf(LINK); at !== -1; ) {
     const start = at + LINK.length;
     const end = html.indexOf('"', start);
     if (end === -1) break;
+    // A link goes on after its closing quote; `href="#"` is none.
+    at = html.indexOf(LINK, end === start ? start : end + 1);
     if (end === start) continue;
     const part = plan.partOf.get(html.slice(start, end));
     if (part === undefined || part === current) continue;
     // `href="#a"` → `href="other.html#a"`
-    pieces.push(html.slice(copied, at + LINK.length - 1), fileOfPart(part));
-    copied = at + LINK.length - 1;
+    pieces.push(html.slice(copied, start - 1), fileOfPart(part));
+    copied = start - 1;
   }
   if (pieces.length === 0) return html;
   pieces.push(html.slice(copied));
