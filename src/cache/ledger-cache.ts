@@ -7,8 +7,8 @@
 // written.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
@@ -132,7 +132,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
       let removed = 0;
       for (const place of await readdir(folder).catch(() => [] as string[])) {
         if (!PLACE.test(place) || kept.has(place)) continue;
-        if ((await placeState(join(folder, place))) === 'gone') {
+        if (placeState(join(folder, place)) === 'gone') {
           await rm(join(folder, place), { recursive: true, force: true }).catch(() => {});
           removed++;
         }
@@ -150,20 +150,19 @@ const ENTRY_HEAD = new RegExp(`^\\{"format":${FORMAT},"source":("(?:[^"\\\\]|\\\
 /**
  * Whether a folder's entry is of a file that is gone (or is damaged past use), one that is still
  * there, or cannot be told (being written by another run, or the file cannot be looked at now).
+ * Synchronous, as `get` is: a handful of small calls per entry, thousands of entries.
  */
-async function placeState(place: string): Promise<'gone' | 'present' | 'unknown'> {
-  const names = await readdir(place).catch(() => null);
-  const entry = names?.find((name) => name.endsWith('.json'));
-  if (entry === undefined) return 'unknown';
+function placeState(place: string): 'gone' | 'present' | 'unknown' {
   let head: string;
   try {
-    const handle = await open(join(place, entry), 'r');
+    const entry = readdirSync(place).find((name) => name.endsWith('.json'));
+    if (entry === undefined) return 'unknown';
+    const handle = openSync(join(place, entry), 'r');
     try {
       const buffer = Buffer.alloc(8192);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      head = buffer.subarray(0, bytesRead).toString('utf8');
+      head = buffer.subarray(0, readSync(handle, buffer, 0, buffer.length, 0)).toString('utf8');
     } finally {
-      await handle.close();
+      closeSync(handle);
     }
   } catch {
     return 'unknown';
@@ -178,7 +177,7 @@ async function placeState(place: string): Promise<'gone' | 'present' | 'unknown'
   // An entry that does not name its file is never used again (get checks the whole entry).
   if (typeof source !== 'string') return 'gone';
   try {
-    await stat(source);
+    statSync(source);
     return 'present';
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | null)?.code;
