@@ -24,7 +24,7 @@ export function* sessionPages(
   layoutOf: (title: string, page: string) => LayoutView,
   budget = PART_BYTES,
 ): Generator<RenderedPage, EntryPages> {
-  const entriesHtml = renderedEntries(view, renderer);
+  const entriesHtml = renderedEntries(view, renderer, budget);
   const fileOfPart = (index: number) => basename(partPage(page, index));
   const dir = page.slice(0, page.length - basename(page).length);
   // Most sessions fit one page: written whole, no plan. One whose entries alone pass the budget
@@ -62,8 +62,24 @@ export function* sessionPages(
 }
 
 /** Each section's entries rendered, in page order, each entry's view made and let go in turn (see SectionEntry). */
-export function renderedEntries(view: SessionPageView, renderer: PageRenderer): string[][] {
-  return view.sections.map((section) => section.entries.map((entry) => renderer.partial('partials/entry', { entry: entry.view() })));
+export function renderedEntries(view: SessionPageView, renderer: PageRenderer, budget = PART_BYTES): string[][] {
+  let length = 0;
+  return view.sections.map((section) =>
+    section.entries.map((entry) => {
+      const html = renderer.partial('partials/entry', { entry: entry.view() });
+      length += html.length;
+      // Past one part's worth, entries are held until their part is written: made one flat string
+      // each now, while the many small strings a template joins them from are young and die
+      // cheaply (held as they are, they outlived collections and doubled a long session's heap).
+      return length > budget ? flattened(html) : html;
+    }),
+  );
+}
+
+/** The same text as one flat string: V8 flattens a joined string to convert it to a number (NaN, unused). */
+function flattened(text: string): string {
+  void ((text as unknown as number) | 0);
+  return text;
 }
 
 /** For each session, the one started just before and just after it in its project. */
