@@ -2,6 +2,7 @@
 // periods, `stats` and every table are answered from ledgers alone; only a session's own page
 // needs its content (texts, tool output). Pure: SessionFile in, ledger out.
 
+import { flatString } from '../flat-string.js';
 import { buildTree } from '../model/tree.js';
 import type { Entry, ReplyOutcome, SessionFile, SkillInvocation, Source, TokenCounts, ToolEffect, UsageOrigin } from '../types.js';
 
@@ -213,15 +214,6 @@ function skillTitle(skill: SkillInvocation | null, typed: string): string {
   return typed ? `${skill.command} ${typed}` : skill.command;
 }
 
-/**
- * A key joined from parts (`${id}@${time}`) is held by V8 as a tree of its parts, about four times
- * the size of its text; converting it to a number (NaN, unused) makes V8 flatten it in place.
- */
-function flat(text: string): string {
-  void ((text as unknown as number) | 0);
-  return text;
-}
-
 /** One list for every empty one: most entries have no usage, no calls, no commits. */
 const NONE: never[] = Object.freeze([]) as unknown as never[];
 
@@ -241,11 +233,11 @@ export function compactLedger(ledger: SessionLedger, pool: Map<string, string>):
     return text;
   };
   for (const entry of ledger.entries) {
-    entry.key = entry.key === entry.id ? entry.id : flat(entry.key);
+    entry.key = entry.key === entry.id ? entry.id : flatString(entry.key);
     if (entry.usage.length === 0) entry.usage = NONE;
     for (const usage of entry.usage) {
-      usage.key = flat(usage.key);
-      if (usage.responseId !== null) usage.responseId = flat(usage.responseId);
+      usage.key = flatString(usage.key);
+      if (usage.responseId !== null) usage.responseId = flatString(usage.responseId);
       usage.provider = one(usage.provider);
       usage.model = one(usage.model);
     }

@@ -2,6 +2,7 @@
 // PART_BYTES, each part rendered whole with links across parts pointed at the right file.
 
 import { basename } from 'node:path';
+import { flatString } from '../flat-string.js';
 import type { SessionKey } from '../ledger/ledger.js';
 import type { ReportData, SessionLink } from './data.js';
 import type { LayoutView, PageRenderer } from './render.js';
@@ -71,15 +72,9 @@ export function renderedEntries(view: SessionPageView, renderer: PageRenderer, b
       // Past one part's worth, entries are held until their part is written: made one flat string
       // each now, while the many small strings a template joins them from are young and die
       // cheaply (held as they are, they outlived collections and doubled a long session's heap).
-      return length > budget ? flattened(html) : html;
+      return length > budget ? flatString(html) : html;
     }),
   );
-}
-
-/** The same text as one flat string: V8 flattens a joined string to convert it to a number (NaN, unused). */
-function flattened(text: string): string {
-  void ((text as unknown as number) | 0);
-  return text;
 }
 
 /** For each session, the one started just before and just after it in its project. */
