@@ -8,7 +8,7 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
@@ -48,9 +48,9 @@ export interface LedgerCache {
    * Removes the entries of files that are gone (Claude Code deletes transcripts after 30 days),
    * else the cache would grow with every file there ever was; at most once a day (by a marker's
    * time), since it looks at every entry this run did not use. `used`: the identities of the
-   * files this run looked up. Returns how many entries it removed.
+   * files this run looked up.
    */
-  prune(used: Iterable<string | null>, now?: number): Promise<number>;
+  prune(used: Iterable<string | null>): Promise<void>;
 }
 
 /** Bytes hashed at each end of a file: an append or an edit in place changes one of them, or the size. */
@@ -117,27 +117,22 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         // A cache that cannot be written costs speed next time, never this run.
       }
     },
-    async prune(used, now = Date.now()) {
+    async prune(used) {
       const marker = join(folder, '.pruned');
+      const now = Date.now();
       try {
         const last = await stat(marker).then((info) => info.mtimeMs, () => 0);
-        if (now - last < PRUNE_EVERY_MS && last <= now) return 0;
+        if (now - last < PRUNE_EVERY_MS && last <= now) return;
         await mkdir(folder, { recursive: true });
         await writeFile(marker, '');
-        await utimes(marker, now / 1000, now / 1000);
       } catch {
-        return 0;
+        return;
       }
       const kept = new Set([...used].map((identity) => (identity === null ? undefined : IDENTITY.exec(identity)?.[1])));
-      let removed = 0;
       for (const place of await readdir(folder).catch(() => [] as string[])) {
         if (!PLACE.test(place) || kept.has(place)) continue;
-        if (placeState(join(folder, place)) === 'gone') {
-          await rm(join(folder, place), { recursive: true, force: true }).catch(() => {});
-          removed++;
-        }
+        if (placeState(join(folder, place)) === 'gone') await rm(join(folder, place), { recursive: true, force: true }).catch(() => {});
       }
-      return removed;
     },
   };
 }
@@ -266,7 +261,7 @@ export const NO_CACHE: LedgerCache = {
   get: async () => null,
   put: async () => {},
   writeProblem: async () => null,
-  prune: async () => 0,
+  prune: async () => {},
 };
 
 // ─────────────── the shape a cache entry must have to be used ───────────────
