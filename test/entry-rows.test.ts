@@ -1,10 +1,12 @@
-// The cache stores a ledger's entries as rows; a row read back is the entry written, and a row
-// out of shape in any field makes the whole entry unusable (the file is then read again).
+// The cache stores a ledger's entries as rows, and reading threads send them so; a row read back
+// is the entry written, and a row out of shape in any field makes the whole entry unusable (the
+// file is then read again).
 
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { entriesFromRows, entriesToRows } from '../src/cache/entry-rows.js';
+import { entriesFromRows, entriesToRows, outcomeFromRows, outcomeToRows } from '../src/cache/entry-rows.js';
+import type { CachedOutcome } from '../src/cache/ledger-cache.js';
 import { ledgerOf, type LedgerEntry } from '../src/ledger/ledger.js';
 import { readSessionFile } from '../src/sources/read.js';
 import { FIXTURES, SHARED_CORPUS } from './support/fixtures.js';
@@ -48,6 +50,18 @@ describe('ledger entries as cache rows', () => {
     for (const agent of ['pi', 'claude', 'codex']) {
       for (const entries of await entriesUnder(join(SHARED_CORPUS, agent))) expect(throughJson(entries)).toEqual(entries);
     }
+  });
+
+  it('carry a reading thread\'s outcome: cloned as a message, it is rebuilt as the ledger read', async () => {
+    const files = (await readdir(FIXTURES, { recursive: true })).filter((f) => f.endsWith('.jsonl')).sort();
+    let sessions = 0;
+    for (const file of files) {
+      const read = await readSessionFile(join(FIXTURES, file));
+      const outcome: CachedOutcome = read.kind === 'session' ? { kind: 'session', ledger: ledgerOf(read.file), diagnostics: read.file.diagnostics } : { kind: 'skipped', diagnostics: read.diagnostics };
+      sessions += outcome.kind === 'session' ? 1 : 0;
+      expect(outcomeFromRows(structuredClone(outcomeToRows(outcome))), file).toEqual(outcome);
+    }
+    expect(sessions).toBeGreaterThan(20);
   });
 
   it('are refused whole when any field of any row is out of shape', () => {

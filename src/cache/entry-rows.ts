@@ -1,20 +1,30 @@
-// A ledger's entries as the cache stores them: one array per entry (a row), not one object with
-// named fields. The entries are nine tenths of a cache entry and are read on every warm run; rows
-// halve the JSON to parse (30 → 17 MB for 101 MB of sessions) and are checked field by field here,
-// as they are rebuilt, instead of by a schema and then copied. Anything out of shape makes the
-// whole entry unusable (null): the file is then read again, never trusted.
+// A ledger's entries as the cache stores them and reading threads send them: one array per entry
+// (a row), not one object with named fields. The entries are nine tenths of a cache entry and are
+// read on every warm run; rows halve the JSON to parse (30 → 17 MB for 101 MB of sessions) and are
+// checked field by field here, as they are rebuilt, instead of by a schema and then copied.
+// Anything out of shape makes the whole entry unusable (null): the file is then read again, never
+// trusted. Entries rebuilt here are plain literals with one copy of each word ('reply', 'shell'):
+// objects cloned from a thread grow their fields outside themselves and each word is a copy of its
+// own, which made the ledgers of 300 MB of sessions 152 MB of heap instead of 115.
 
-import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage } from '../ledger/ledger.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { CachedOutcome } from './ledger-cache.js';
+import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage, SessionLedger } from '../ledger/ledger.js';
 import { MAX_TIME } from '../sources/record-fields.js';
 import type { ToolEffect, UsageOrigin } from '../types.js';
 
 /** `0` in a key's place: the entry's key is its id; a usage record's key is its entry's key and its place. */
 const DERIVED = 0;
 
-const TURNS: ReadonlySet<unknown> = new Set(['prompt', 'reply', null]);
-const OUTCOMES: ReadonlySet<unknown> = new Set(['ok', 'error', 'aborted', 'length', null]);
-const ORIGINS: ReadonlySet<unknown> = new Set<UsageOrigin>(['reply', 'tool', 'summary', 'subagent', 'usage-entry']);
-const ACTIONS: ReadonlySet<unknown> = new Set<ToolEffect['action']>(['read', 'write', 'edit', 'shell', 'search', 'list', 'delegate', 'other']);
+/** The words a field may hold, each mapped to the one copy of it every rebuilt entry shares. */
+function words<T>(values: readonly T[]): ReadonlyMap<unknown, T> {
+  return new Map(values.map((value) => [value, value]));
+}
+
+const TURNS = words<LedgerEntry['turn']>(['prompt', 'reply', null]);
+const OUTCOMES = words<LedgerEntry['outcome']>(['ok', 'error', 'aborted', 'length', null]);
+const ORIGINS = words<UsageOrigin>(['reply', 'tool', 'summary', 'subagent', 'usage-entry']);
+const ACTIONS = words<ToolEffect['action']>(['read', 'write', 'edit', 'shell', 'search', 'list', 'delegate', 'other']);
 
 const MODEL_GUESSED = 1;
 const COST_FROM_PROVIDER = 2;
@@ -51,6 +61,22 @@ export function entriesToRows(entries: readonly LedgerEntry[]): unknown[] {
     entry.result && [entry.result.failed, entry.result.path, entry.result.added, entry.result.removed, entry.result.commits.map((c) => [c.landed, c.line, c.message])],
     entry.aliases ?? null,
   ]);
+}
+
+/** A reading's outcome with its ledger's entries as rows: as the cache stores it and a reading thread sends it. */
+export type OutcomeAsRows =
+  | { kind: 'session'; ledger: Omit<SessionLedger, 'entries'> & { entries: unknown[] }; diagnostics: Diagnostic[] }
+  | Extract<CachedOutcome, { kind: 'skipped' }>;
+
+export function outcomeToRows(outcome: CachedOutcome): OutcomeAsRows {
+  return outcome.kind === 'session' ? { ...outcome, ledger: { ...outcome.ledger, entries: entriesToRows(outcome.ledger.entries) } } : outcome;
+}
+
+/** The outcome back from its rows, or null when any part of any row is out of shape. */
+export function outcomeFromRows(outcome: OutcomeAsRows): CachedOutcome | null {
+  if (outcome.kind === 'skipped') return outcome;
+  const entries = entriesFromRows(outcome.ledger.entries);
+  return entries === null ? null : { ...outcome, ledger: { ...outcome.ledger, entries } };
 }
 
 /** Thrown inside the decoder only, to leave it at the first field out of shape. */
@@ -93,8 +119,8 @@ function timeOrNull(value: unknown): number | null {
   return value === null || (typeof value === 'number' && Math.abs(value) <= MAX_TIME) ? value : fail();
 }
 
-function oneOf<T>(set: ReadonlySet<unknown>, value: unknown): T {
-  return set.has(value) ? (value as T) : fail();
+function oneOf<T>(known: ReadonlyMap<unknown, T>, value: unknown): T {
+  return known.has(value) ? (known.get(value) as T) : fail();
 }
 
 /** The entries back from their rows, or null when any part of any row is out of shape. */

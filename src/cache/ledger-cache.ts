@@ -16,7 +16,7 @@ import type { Environment } from '../environment.js';
 import type { SessionLedger } from '../ledger/ledger.js';
 import { tokensSchema } from '../report/schema.js';
 import { MAX_TIME } from '../sources/record-fields.js';
-import { entriesFromRows, entriesToRows } from './entry-rows.js';
+import { outcomeFromRows, outcomeToRows, type OutcomeAsRows } from './entry-rows.js';
 import { SOURCES } from '../types.js';
 import { whyUnreadable } from '../file-problems.js';
 
@@ -82,11 +82,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         // Synchronous: small files, one per session, read on every run.
         const parsed = cachedSchema.safeParse(JSON.parse(readFileSync(fileOf(identity).file, 'utf8')));
         if (!parsed.success || parsed.data.identity !== identity) return null;
-        const { outcome } = parsed.data;
-        if (outcome.kind === 'skipped') return outcome as CachedOutcome;
-        const entries = entriesFromRows(outcome.ledger.entries);
-        if (entries === null) return null;
-        return { ...outcome, ledger: { ...outcome.ledger, entries } } as CachedOutcome;
+        return outcomeFromRows(parsed.data.outcome as OutcomeAsRows);
       } catch {
         return null;
       }
@@ -102,9 +98,8 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         }
         await mkdir(own, { recursive: true });
         const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
-        const stored = outcome.kind === 'session' ? { ...outcome, ledger: { ...outcome.ledger, entries: entriesToRows(outcome.ledger.entries) } } : outcome;
         // The file's real path comes first, where pruning reads it without parsing the entry.
-        await writeFile(temporary, JSON.stringify({ format: FORMAT, source: realpathSync(path), identity, outcome: stored }));
+        await writeFile(temporary, JSON.stringify({ format: FORMAT, source: realpathSync(path), identity, outcome: outcomeToRows(outcome) }));
         await rename(temporary, target).catch(async (error: unknown) => {
           await rm(temporary, { force: true });
           throw error;

@@ -5,6 +5,7 @@
 
 import { stat } from 'node:fs/promises';
 import { NO_CACHE, type CachedOutcome, type LedgerCache } from '../cache/ledger-cache.js';
+import { outcomeFromRows, outcomeToRows } from '../cache/entry-rows.js';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { messageOf } from '../errors.js';
 import { compactLedger, type SessionKey, type SessionLedger } from '../ledger/ledger.js';
@@ -96,7 +97,10 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   // With much to read, the main thread, which keeps every ledger read, only hands files out.
   const { threads, mainWorks: mainReads } = options.keepContent ? { threads: 0, mainWorks: true } : workPlan(options.threads, { bytes: bytesToRead, tasks: toRead.length, big, held: bytesToRead });
   const setup: ReadSetup = { share: sharer?.options ?? null, cache: cache.where };
-  const pool: Pool<ReadTask, ThreadReading> | null = threads > 0 ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity }) => ({ outcome: (await readLedger(path, identity, sharer, cache, false)).outcome, redactions: [] })) : null;
+  const pool: Pool<ReadTask, ThreadReading> | null =
+    threads > 0
+      ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity }) => ({ outcome: outcomeToRows((await readLedger(path, identity, sharer, cache, false)).outcome), redactions: [] }))
+      : null;
   // The main thread reads too unless told not to; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
   type Lane = { thread: true } | { thread: false };
   const threadLanes = Array.from({ length: threads * TASKS_PER_THREAD }, (): Lane => ({ thread: true }));
@@ -112,7 +116,9 @@ export async function collect(paths: readonly string[], options: CollectOptions)
         if (pool && lane.thread) {
           const read = await pool.run({ path, identity });
           sharer?.addRedactions(read.redactions);
-          readings[index] = { outcome: read.outcome, identity };
+          const outcome = outcomeFromRows(read.outcome);
+          if (outcome === null) throw new Error('its reading thread sent back a ledger out of shape');
+          readings[index] = { outcome, identity };
         } else {
           const read = await readLedger(path, identity, sharer, cache, options.keepContent);
           readings[index] = { outcome: read.outcome, identity };
