@@ -22,7 +22,7 @@ import { loadPriceTable } from './price-files.js';
 import { createPricer, type Pricer } from './pricing/price.js';
 import type { PriceTable } from './pricing/table.js';
 import { buildReportData, type ReportData, type SessionData } from './report/data.js';
-import { formatDateTime, plural } from './report/format.js';
+import { formatDateTime, formatDay, plural } from './report/format.js';
 import { sessionJson, summaryOf } from './report/json.js';
 import { byCount, dataQualityView, indexPageView, projectPageView, sharingLine, type OverviewContext } from './report/overview-pages.js';
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, pageLayout } from './report/pages.js';
@@ -32,8 +32,8 @@ import type { SessionKey, SessionLedger } from './ledger/ledger.js';
 import { failedPageView } from './report/session-page.js';
 import { sessionNeighbours } from './report/session-pages.js';
 import { sessionHighlightBudget } from './report/highlight.js';
-import { searchIndexFiles } from './report/search-index.js';
-import { SearchCollector, type SessionSearchItem } from './report/search-items.js';
+import { openSearchSpool } from './output/search-spool.js';
+import type { SessionSearchItem } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { localProviders, priceHintsFrom, usageClaimRule } from './sources/registry.js';
@@ -277,15 +277,19 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       .digest('hex');
   };
   let sessionsKept = 0;
+  // Each session's search items go to disk as it is done; the index is written from there at the end.
+  const spool = await openSearchSpool(folder.staging);
   const progress = progressCounter('wrote the pages of', data.sessions.length, 'sessions', options.progress);
   let pageBytes = 0;
 
   // Each session's pages: kept as the last build wrote them, carried over (its file is gone), or
   // written from its content, across threads when there is enough of it. What each gives the
-  // search index and the archive is then added in the report's order, whichever finished first.
+  // search index goes to its spool as each is done; what the archive needs is added in the report's
+  // order once all are done, whichever finished first.
   type Done =
     | { kind: 'kept'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string; samePlace: boolean }
     | { kind: 'gone'; pages: string[]; search: readonly SessionSearchItem[] }
+    // Its search items only while the archive still needs them: when a thread did not archive it.
     | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null; archived: readonly SessionKey[] | null }
     | { kind: 'failed'; page: string; reason: string };
   const done: Done[] = new Array(data.sessions.length);
@@ -301,6 +305,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       const place = source === undefined ? null : placeOf(source, sink.archive.places);
       const samePlace = source !== undefined && place !== null && before.source === pathHash(source) && before.place === pathHash(place);
       done[rank] = { kind: 'kept', pages: before.pages, search: before.search, fingerprint, samePlace };
+      await spool.add(rank, before.search);
       sessionsKept++;
       progress(0);
       return;
@@ -314,6 +319,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         if (old !== null) await folder.write(keptPage, withGoneNote(old.toString('utf8'), lastSeen));
       }
       done[rank] = { kind: 'gone', pages: kept.pages, search: kept.search };
+      await spool.add(rank, kept.search);
       progress(0);
       return;
     }
@@ -368,7 +374,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         });
         folder.adopt([...written.pages, ...(written.archived ?? []).flatMap((key) => Object.values(archivePaths(key)))]);
         pageBytes += written.bytes;
-        done[rank] = { kind: 'written', pages: written.pages, search: written.search, fingerprint, archived: written.archived };
+        await spool.add(rank, written.search);
+        done[rank] = { kind: 'written', pages: written.pages, search: written.archived === null ? written.search : [], fingerprint, archived: written.archived };
       } catch (error) {
         // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
         // A thread that died part-way (out of memory) could not take back what it wrote.
@@ -384,11 +391,9 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     await pool?.close();
   }
 
-  const search = new SearchCollector(pages, time);
   const pageFailures: Diagnostic[] = [];
   for (const [rank, session] of data.sessions.entries()) {
     const outcome = done[rank] as Done;
-    search.add(session, outcome.kind === 'failed' ? [] : outcome.search, projectNames.get(session.projectKey) ?? '');
     if (outcome.kind === 'failed') pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${outcome.reason}`));
   }
   // Each session's archive files are its own: kept or written side by side.
@@ -423,8 +428,13 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       await folder.write(record.path, record.content);
     }
   }
-  const index = searchIndexFiles(search.sessions, search.items, Math.max(200_000, Math.round(pageBytes * 0.08)));
-  for (const file of index.files) await folder.write(file.path, file.content);
+  const searchSessions = data.sessions.map((session) => ({
+    title: session.ledger.title,
+    project: projectNames.get(session.projectKey) ?? '',
+    day: formatDay(session.startedAt, time),
+    page: pages.session(session.key),
+  }));
+  await spool.writeIndex(searchSessions, Math.max(200_000, Math.round(pageBytes * 0.08)), (file) => folder.write(file.path, file.content));
   const diagnosticList = [...collected.diagnostics, ...pageFailures];
   const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, collected.ledgers);
   overview.diagnostics = diagnosticsSummary;

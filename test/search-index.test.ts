@@ -5,21 +5,79 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
-import { searchIndexFiles } from '../src/report/search-index.js';
+import { openSearchSpool } from '../src/output/search-spool.js';
+import { REPLY_CHARS, type SearchSession } from '../src/report/search-index.js';
+import type { SessionSearchItem } from '../src/report/search-items.js';
 import { ALL_UTC, tempDir } from './support/fixtures.js';
 
 const SECRET = 'sk-ant-api03-Zq8vN2mK5pL9rT4xW7yB1cD6fG3hJ0kM8nP2qR5sT9uV4wX7yZ1aB3cD6eF9gH2j-AbCdEf';
 
 describe('the search index', () => {
-  it('keeps prompts and files, and replies only while it stays under its budget', () => {
-    const sessions = [{ title: 'Fix the cart', project: 'shop', day: '2026-11-01', page: 'sessions/a.html' }];
-    const reply = { session: 0, kind: 'reply' as const, href: 'sessions/a.html#e-r', text: 'word '.repeat(100) };
-    const items = [{ session: 0, kind: 'prompt' as const, href: 'sessions/a.html#e-p', text: 'Why   is\nthe total wrong?' }, ...Array.from({ length: 50 }, () => reply)];
-    const small = searchIndexFiles(sessions, items, 3_000);
-    expect(small.repliesLeftOut).toBeGreaterThan(40);
-    expect(small.files.map((f) => f.path)).toEqual(['search/index.js', 'search/shard-0.js']);
-    expect(small.files[1]?.content).toContain('"Why is the total wrong?"');
-    expect(searchIndexFiles(sessions, items, 1_000_000).repliesLeftOut).toBe(0);
+  /** The index files a spool writes for these sessions' items (added last session first, as threads may finish). */
+  async function indexOf(sessions: SearchSession[], items: SessionSearchItem[][], budget: number): Promise<{ files: Map<string, string>; spoolLeft: string[] }> {
+    const folder = await tempDir();
+    const spool = await openSearchSpool(folder);
+    for (const [n, sessionItems] of [...items.entries()].reverse()) await spool.add(n, sessionItems);
+    const files = new Map<string, string>();
+    await spool.writeIndex(sessions, budget, async (file) => void files.set(file.path, file.content));
+    return { files, spoolLeft: await readdir(folder) };
+  }
+  const loaded = (files: Map<string, string>) => {
+    const index = files.get('search/index.js') ?? '';
+    const manifest = JSON.parse(index.slice('window.boughSearchIndex('.length, -');\n'.length)) as { sessions: unknown[]; shards: number; repliesLeftOut: number };
+    const rows = Array.from({ length: manifest.shards }, (_, n) => {
+      const shard = files.get(`search/shard-${n}.js`) ?? '';
+      return JSON.parse(shard.slice(`window.boughSearchShard(${n},`.length, -');\n'.length)) as [number, string, string, string][];
+    }).flat();
+    return { manifest, rows };
+  };
+
+  it('keeps prompts and files, and replies only while it stays under its budget', async () => {
+    const sessions: SearchSession[] = [
+      { title: 'Fix the cart', project: 'shop', day: '2026-11-01', page: 'sessions/a.html' },
+      { title: 'Tax rules', project: 'shop', day: '2026-11-02', page: 'sessions/b.html' },
+    ];
+    const reply = (page: string, n: number): SessionSearchItem => ({ kind: 'reply', href: `${page}#e-r${n}`, text: `reply ${n} ${'word '.repeat(100)}` });
+    const items: SessionSearchItem[][] = [
+      [{ kind: 'prompt', href: 'sessions/a.html#e-p', text: 'Why   is\nthe total wrong?' }, ...Array.from({ length: 50 }, (_, n) => reply('sessions/a.html', n))],
+      [{ kind: 'file', href: 'sessions/b.html', text: 'src/tax.ts' }, { kind: 'prompt', href: 'sessions/b.html#e-p', text: 'VAT, ünïcödé €' }],
+    ];
+    const small = await indexOf(sessions, items, 3_000);
+    expect(small.spoolLeft).toEqual([]);
+    expect([...small.files.keys()].sort()).toEqual(['search/index.js', 'search/shard-0.js']);
+    const { manifest, rows } = loaded(small.files);
+    expect(manifest.sessions).toEqual([
+      ['Fix the cart', 'shop', '2026-11-01', 'sessions/a.html'],
+      ['Tax rules', 'shop', '2026-11-02', 'sessions/b.html'],
+    ]);
+    // Prompts and files of every session first, in the report's order, then the replies that fit, oldest first.
+    expect(rows.slice(0, 3)).toEqual([
+      [0, 'p', 'sessions/a.html#e-p', 'Why is the total wrong?'],
+      [1, 'f', 'sessions/b.html', 'src/tax.ts'],
+      [1, 'p', 'sessions/b.html#e-p', 'VAT, ünïcödé €'],
+    ]);
+    const replies = rows.slice(3);
+    expect(replies.length).toBeGreaterThan(0);
+    expect(replies.length + manifest.repliesLeftOut).toBe(50);
+    expect(manifest.repliesLeftOut).toBeGreaterThan(40);
+    expect(replies.map((r) => r[2])).toEqual(Array.from({ length: replies.length }, (_, n) => `sessions/a.html#e-r${n}`));
+    expect(replies[0]?.[3]).toHaveLength(REPLY_CHARS);
+    const bytes = [...small.files.values()].reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    expect(bytes).toBeLessThan(3_000 + 600);
+
+    const roomy = loaded((await indexOf(sessions, items, 1_000_000)).files);
+    expect(roomy.manifest.repliesLeftOut).toBe(0);
+    expect(roomy.rows).toHaveLength(53);
+  });
+
+  it('is split into shards of about 256 kB, every row in one of them once', async () => {
+    const sessions = Array.from({ length: 40 }, (_, n): SearchSession => ({ title: `s${n}`, project: 'p', day: '2026-11-01', page: `sessions/s${n}.html` }));
+    const items = sessions.map((s, n) => Array.from({ length: 30 }, (_, i): SessionSearchItem => ({ kind: 'prompt', href: `${s.page}#e-${i}`, text: `${n}.${i} ${'x'.repeat(1_990)}` })));
+    const { files } = await indexOf(sessions, items, 100_000_000);
+    const { manifest, rows } = loaded(files);
+    expect(manifest.shards).toBeGreaterThan(4);
+    for (let n = 0; n < manifest.shards; n++) expect((files.get(`search/shard-${n}.js`) ?? '').length).toBeLessThan(256_000 + 2_100);
+    expect(rows.map((r) => r[2])).toEqual(items.flat().map((i) => i.href));
   });
 
   it('is built from the redacted text in a --redact report', async () => {

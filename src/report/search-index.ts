@@ -1,7 +1,8 @@
 // The archive's search index: what a person looks for (prompts, titles, projects, files touched,
 // and reply text while it fits the budget), sharded into .js files that the search box loads
 // with <script> on first use: file:// pages cannot fetch. Built from the text the pages show,
-// so a --redact report's index is redacted too. Pure: items in, files out.
+// so a --redact report's index is redacted too. Pure: rows and sizes in, files out (the build
+// keeps the rows on disk meanwhile: output/search-spool.ts).
 
 /** A session as search results show it. */
 export interface SearchSession {
@@ -37,60 +38,70 @@ export interface SearchFile {
   content: string;
 }
 
+/** A search item as its shard holds it: one line of JSON, its text cut to its kind's length. */
+export function searchRow(item: SearchItem): string {
+  return JSON.stringify([item.session, KIND_CODE[item.kind], item.href, oneLine(item.text, item.kind === 'prompt' ? PROMPT_CHARS : item.kind === 'reply' ? REPLY_CHARS : 500)]);
+}
+
+/** A row's share of the index: its bytes and the line break after it. */
+export function rowBytes(row: string): number {
+  return Buffer.byteLength(row) + 1;
+}
+
 /**
- * The index files: `search/index.js` (the sessions, and how many shards) and `search/shard-N.js`.
- * Prompts and files always go in; replies go in, oldest session first, while the whole index stays
- * under `budgetBytes`. Returns what was left out, for the page to say.
+ * Which replies go in: prompts and files always do (`baseBytes`, with the sessions' list); replies,
+ * in the report's order, each while the whole index stays under `budgetBytes`. `replySizes` are
+ * each session's replies' row bytes; the answer, for each session, which of them go in.
  */
-export function searchIndexFiles(
-  sessions: readonly SearchSession[],
-  items: readonly SearchItem[],
-  budgetBytes: number,
-): { files: SearchFile[]; repliesLeftOut: number; bytes: number } {
-  const row = (item: SearchItem, limit: number) => JSON.stringify([item.session, KIND_CODE[item.kind], item.href, oneLine(item.text, limit)]);
-  const manifest = sessions.map((s) => [s.title, s.project, s.day, s.page]);
-  let bytes = Buffer.byteLength(JSON.stringify(manifest));
-  const rows: string[] = [];
-  const replies: SearchItem[] = [];
-  for (const item of items) {
-    if (item.kind === 'reply') {
-      replies.push(item);
-      continue;
-    }
-    const text = row(item, item.kind === 'prompt' ? PROMPT_CHARS : 500);
-    rows.push(text);
-    bytes += Buffer.byteLength(text) + 1;
-  }
+export function repliesThatFit(baseBytes: number, replySizes: readonly (readonly number[])[], budgetBytes: number): { kept: boolean[][]; repliesLeftOut: number } {
+  let bytes = baseBytes;
   let repliesLeftOut = 0;
-  for (const item of replies) {
-    const text = row(item, REPLY_CHARS);
-    const size = Buffer.byteLength(text) + 1;
-    if (bytes + size > budgetBytes) {
-      repliesLeftOut++;
-      continue;
-    }
-    rows.push(text);
-    bytes += size;
+  const kept = replySizes.map((sizes) =>
+    sizes.map((size) => {
+      if (bytes + size > budgetBytes) {
+        repliesLeftOut++;
+        return false;
+      }
+      bytes += size;
+      return true;
+    }),
+  );
+  return { kept, repliesLeftOut };
+}
+
+/** The sessions' list as `search/index.js` holds it. */
+export function searchManifest(sessions: readonly SearchSession[]): string {
+  return JSON.stringify(sessions.map((s) => [s.title, s.project, s.day, s.page]));
+}
+
+/** `search/index.js`: the sessions, how many shards, and how many replies were left out. */
+export function searchIndexFile(manifest: string, shards: number, repliesLeftOut: number): SearchFile {
+  return { path: 'search/index.js', content: `window.boughSearchIndex({"sessions":${manifest},"shards":${shards},"repliesLeftOut":${repliesLeftOut}});\n` };
+}
+
+/** Rows into `search/shard-N.js` files of about SHARD_BYTES each, in the order they come. */
+export class SearchShards {
+  private rows: string[] = [];
+  private size = 0;
+  /** Shards made so far (the last one once `finish` has made it). */
+  count = 0;
+
+  /** Adds a row; returns the shard it closed, when it did not fit in the current one. */
+  push(row: string): SearchFile | null {
+    const closed = this.size > 0 && this.size + row.length > SHARD_BYTES ? this.finish() : null;
+    this.rows.push(row);
+    this.size += row.length + 1;
+    return closed;
   }
 
-  const shards: string[][] = [[]];
-  let shardBytes = 0;
-  for (const text of rows) {
-    if (shardBytes > 0 && shardBytes + text.length > SHARD_BYTES) {
-      shards.push([]);
-      shardBytes = 0;
-    }
-    (shards.at(-1) as string[]).push(text);
-    shardBytes += text.length + 1;
+  /** The current shard, closed; there is always at least one, empty or not. */
+  finish(): SearchFile {
+    const file = { path: `search/shard-${this.count}.js`, content: `window.boughSearchShard(${this.count},[\n${this.rows.join(',\n')}\n]);\n` };
+    this.count++;
+    this.rows = [];
+    this.size = 0;
+    return file;
   }
-  const files: SearchFile[] = [
-    {
-      path: 'search/index.js',
-      content: `window.boughSearchIndex(${JSON.stringify({ sessions: manifest, shards: shards.length, repliesLeftOut })});\n`,
-    },
-    ...shards.map((shard, n) => ({ path: `search/shard-${n}.js`, content: `window.boughSearchShard(${n},[\n${shard.join(',\n')}\n]);\n` })),
-  ];
-  return { files, repliesLeftOut, bytes: files.reduce((sum, f) => sum + Buffer.byteLength(f.content), 0) };
 }
 
 /** What of a text the index keeps, cut as it is collected: the collector holds every session's items. */

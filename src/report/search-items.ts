@@ -3,9 +3,7 @@
 
 import { anchorOf, blockText } from './conversation.js';
 import type { SessionData } from './data.js';
-import { formatDay, type TimeFormat } from './format.js';
-import type { PageMap } from './pages.js';
-import { indexedText, type SearchItem, type SearchSession } from './search-index.js';
+import { indexedText, type SearchItem } from './search-index.js';
 import type { EntryPages } from './session-pages.js';
 import type { SessionFile } from '../types.js';
 
@@ -26,22 +24,5 @@ export function sessionSearchItems(session: SessionData, file: SessionFile, entr
   return items;
 }
 
-/** A search item of one session (the collector numbers the sessions). */
+/** A search item of one session (the index numbers the sessions). */
 export type SessionSearchItem = Omit<SearchItem, 'session'>;
-
-export class SearchCollector {
-  readonly sessions: SearchSession[] = [];
-  readonly items: SearchItem[] = [];
-
-  constructor(
-    private readonly pages: PageMap,
-    private readonly time: TimeFormat,
-  ) {}
-
-  /** A session and its items (found in its content now, or kept from an earlier build), in the report's order. */
-  add(session: SessionData, items: readonly SessionSearchItem[], project: string): void {
-    const index = this.sessions.length;
-    this.sessions.push({ title: session.ledger.title, project, day: formatDay(session.startedAt, this.time), page: this.pages.session(session.key) });
-    for (const item of items) this.items.push({ ...item, session: index });
-  }
-}

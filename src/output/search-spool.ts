@@ -1,0 +1,94 @@
+// What each session gives the search index, kept in a file of the staging folder until the index
+// is written: the items of a whole history (prompts of up to 2,000 characters, replies' openings)
+// held in memory to the end were 110 MB of the main thread's heap for 300 MB of sessions, most of
+// them replies the index then left out. In memory stay, per session, where its rows are and the
+// size of each reply's row; the index is then written one session's rows and one shard at a time.
+
+import { open, rm, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { repliesThatFit, rowBytes, SearchShards, searchIndexFile, searchManifest, searchRow, type SearchFile, type SearchSession } from '../report/search-index.js';
+import type { SessionSearchItem } from '../report/search-items.js';
+
+/** Where one session's rows are: its prompts' and files' rows, then its replies' rows, a line each. */
+interface Spooled {
+  offset: number;
+  otherBytes: number;
+  replySizes: number[];
+}
+
+export interface SearchSpool {
+  /** A session's items, by its place in the report (its number in the index), in whatever order sessions finish. */
+  add(session: number, items: readonly SessionSearchItem[]): Promise<void>;
+  /** Writes the index for these sessions (in the report's order) under `budgetBytes`; the spool is then removed. */
+  writeIndex(sessions: readonly SearchSession[], budgetBytes: number, write: (file: SearchFile) => Promise<void>): Promise<void>;
+  /** Removes the spool file (done by writeIndex; for a build that stops before it). */
+  close(): Promise<void>;
+}
+
+export async function openSearchSpool(folder: string): Promise<SearchSpool> {
+  const path = join(folder, '.search-spool');
+  const handle: FileHandle = await open(path, 'wx+');
+  const spooled: (Spooled | undefined)[] = [];
+  let end = 0;
+  let closed = false;
+
+  const read = async (offset: number, length: number): Promise<string[]> => {
+    if (length === 0) return [];
+    const buffer = Buffer.allocUnsafe(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, offset);
+    if (bytesRead !== length) throw new Error(`the search index's spool file ended early (${bytesRead} of ${length} bytes at ${offset})`);
+    // Every row ends in a line break, and none holds one (JSON escapes them).
+    return buffer.toString('utf8', 0, length - 1).split('\n');
+  };
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await handle.close();
+    await rm(path, { force: true });
+  };
+
+  return {
+    async add(session, items) {
+      const others: string[] = [];
+      const replies: string[] = [];
+      for (const item of items) (item.kind === 'reply' ? replies : others).push(searchRow({ ...item, session }));
+      const text = [...others, ...replies].map((row) => `${row}\n`).join('');
+      const bytes = Buffer.from(text);
+      const replySizes = replies.map(rowBytes);
+      const entry: Spooled = { offset: end, otherBytes: bytes.length - replySizes.reduce((sum, size) => sum + size, 0), replySizes };
+      // Its place is taken before the write: sessions finishing side by side write side by side.
+      end += bytes.length;
+      spooled[session] = entry;
+      if (bytes.length > 0) await handle.write(bytes, 0, bytes.length, entry.offset);
+    },
+    async writeIndex(sessions, budgetBytes, write) {
+      try {
+        const manifest = searchManifest(sessions);
+        const base = sessions.reduce((sum, _, n) => sum + (spooled[n]?.otherBytes ?? 0), Buffer.byteLength(manifest));
+        const { kept, repliesLeftOut } = repliesThatFit(base, sessions.map((_, n) => spooled[n]?.replySizes ?? []), budgetBytes);
+        const shards = new SearchShards();
+        const put = async (row: string) => {
+          const closedShard = shards.push(row);
+          if (closedShard) await write(closedShard);
+        };
+        // Prompts and files of every session first, then the replies that fit, as the index always held them.
+        for (const [n] of sessions.entries()) {
+          const at = spooled[n];
+          if (at) for (const row of await read(at.offset, at.otherBytes)) await put(row);
+        }
+        for (const [n] of sessions.entries()) {
+          const at = spooled[n];
+          const keep = kept[n] ?? [];
+          if (!at || !keep.includes(true)) continue;
+          const rows = await read(at.offset + at.otherBytes, at.replySizes.reduce((sum, size) => sum + size, 0));
+          for (const [r, row] of rows.entries()) if (keep[r]) await put(row);
+        }
+        await write(shards.finish());
+        await write(searchIndexFile(manifest, shards.count, repliesLeftOut));
+      } finally {
+        await close();
+      }
+    },
+    close,
+  };
+}
