@@ -7,13 +7,13 @@ import { removeUnfinishedReports } from '../dist/output/report-folder.js';
 
 // V8 lets a heap grow to up to four times what it kept at its last full collection before the
 // next one. bough's heaps keep what they must (every ledger in this thread, one session's content
-// in each page thread) and make much garbage around it, so they grew far past it. At 1.6 times,
-// measured on 2 cores in paired runs, medians of 5: a cold build of 100 MB of sessions peaks at
-// 345 MB instead of 505 MB in the same time (within 2%), `stats` at 236 MB instead of 278 MB
-// (within 3%); 300 MB of sessions at 484 MB instead of 656 MB; one 500 MB session at 3.6 GB instead
-// of 4.0 GB. At 1.3 times the build took 11% longer. V8 reads it at each collection: set here, it
-// holds for every thread started after.
-setFlagsFromString('--heap-growing-percent=60');
+// in each page thread) and make much garbage around it, so they grew far past it. At twice,
+// measured on 2 cores in paired runs: a cold build of 100 MB of sessions peaks at 375 MB instead
+// of 505 MB in the same time (medians of 5); of 1 GB, at 1.02 GB instead of 1.12 GB, 2% slower.
+// Lower costs time where the heaps are large: at 1.6 times, 100 MB peaked at 345 MB in the same
+// time but 1 GB took 13% longer (the page threads collect far more often). V8 reads it at each
+// collection: set here, it holds for every thread started after.
+setFlagsFromString('--heap-growing-percent=100');
 
 // Ctrl-C during a build: drop the half-written staging folder and the lock; the previous report
 // stays as it was. The final swap into --out is synchronous, so this never runs in the middle of it.
