@@ -11,7 +11,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { CachedOutcome } from './ledger-cache.js';
 import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage, SessionLedger } from '../ledger/ledger.js';
 import { MAX_TIME } from '../sources/record-fields.js';
-import type { ToolEffect, UsageOrigin } from '../types.js';
+import type { ReplyOutcome, ToolEffect, UsageOrigin } from '../types.js';
 
 /** `0` in a key's place: the entry's key is its id; a usage record's key is its entry's key and its place. */
 const DERIVED = 0;
@@ -21,10 +21,18 @@ function words<T>(values: readonly T[]): ReadonlyMap<unknown, T> {
   return new Map(values.map((value) => [value, value]));
 }
 
-const TURNS = words<LedgerEntry['turn']>(['prompt', 'reply', null]);
-const OUTCOMES = words<LedgerEntry['outcome']>(['ok', 'error', 'aborted', 'length', null]);
-const ORIGINS = words<UsageOrigin>(['reply', 'tool', 'summary', 'subagent', 'usage-entry']);
-const ACTIONS = words<ToolEffect['action']>(['read', 'write', 'edit', 'shell', 'search', 'list', 'delegate', 'other']);
+/**
+ * Every word of a union, listed by a record that must name each: a word added to the type and not
+ * here fails to compile, rather than make every entry holding it unreadable.
+ */
+function every<T extends string>(each: Record<T, true>): T[] {
+  return Object.keys(each) as T[];
+}
+
+const TURNS = words<LedgerEntry['turn']>([...every<NonNullable<LedgerEntry['turn']>>({ prompt: true, reply: true }), null]);
+const OUTCOMES = words<LedgerEntry['outcome']>([...every<ReplyOutcome>({ ok: true, error: true, aborted: true, length: true }), null]);
+const ORIGINS = words(every<UsageOrigin>({ reply: true, tool: true, summary: true, subagent: true, 'usage-entry': true }));
+const ACTIONS = words(every<ToolEffect['action']>({ read: true, write: true, edit: true, shell: true, search: true, list: true, delegate: true, other: true }));
 
 const MODEL_GUESSED = 1;
 const COST_FROM_PROVIDER = 2;
