@@ -361,6 +361,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       const session = data.sessions[rank] as SessionData;
       const page = pages.session(session.key);
       const parts = [session, ...session.subagents];
+      let searchItems: readonly SessionSearchItem[] = [];
       try {
         const written = await job({
           session,
@@ -374,8 +375,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         });
         folder.adopt([...written.pages, ...(written.archived ?? []).flatMap((key) => Object.values(archivePaths(key)))]);
         pageBytes += written.bytes;
-        await spool.add(rank, written.search);
         done[rank] = { kind: 'written', pages: written.pages, search: written.archived === null ? written.search : [], fingerprint, archived: written.archived };
+        searchItems = written.search;
       } catch (error) {
         // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
         // A thread that died part-way (out of memory) could not take back what it wrote.
@@ -385,6 +386,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));
         done[rank] = { kind: 'failed', page, reason };
       }
+      // Outside the page's own failure: a spool that cannot be written is the build's (a full disk), not this page's.
+      await spool.add(rank, searchItems);
       progress(sizeOf(session));
     }, accepts);
   } finally {
