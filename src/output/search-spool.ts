@@ -4,7 +4,7 @@
 // them replies the index then left out. In memory stay, per session, where its rows are and the
 // size of each reply's row; the index is then written one session's rows and one shard at a time.
 
-import { open, rm, type FileHandle } from 'node:fs/promises';
+import { open, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repliesThatFit, rowBytes, SearchShards, searchIndexFile, searchManifest, searchRow, type SearchFile, type SearchSession } from '../report/search-index.js';
 import type { SessionSearchItem } from '../report/search-items.js';
@@ -19,32 +19,27 @@ interface Spooled {
 export interface SearchSpool {
   /** A session's items, by its place in the report (its number in the index), in whatever order sessions finish. */
   add(session: number, items: readonly SessionSearchItem[]): Promise<void>;
-  /** Writes the index for these sessions (in the report's order) under `budgetBytes`; the spool is then removed. */
+  /** Writes the index for these sessions (in the report's order) under `budgetBytes`; the spool file is then removed. */
   writeIndex(sessions: readonly SearchSession[], budgetBytes: number, write: (file: SearchFile) => Promise<void>): Promise<void>;
-  /** Removes the spool file (done by writeIndex; for a build that stops before it). */
-  close(): Promise<void>;
 }
 
+/**
+ * A spool in `folder` (the staging folder: a build that stops before its index leaves the file
+ * to be removed with the folder). No file stays open between calls.
+ */
 export async function openSearchSpool(folder: string): Promise<SearchSpool> {
   const path = join(folder, '.search-spool');
-  const handle: FileHandle = await open(path, 'wx+');
+  await writeFile(path, '', { flag: 'wx' });
   const spooled: (Spooled | undefined)[] = [];
   let end = 0;
-  let closed = false;
 
-  const read = async (offset: number, length: number): Promise<string[]> => {
+  const read = async (handle: FileHandle, offset: number, length: number): Promise<string[]> => {
     if (length === 0) return [];
     const buffer = Buffer.allocUnsafe(length);
     const { bytesRead } = await handle.read(buffer, 0, length, offset);
     if (bytesRead !== length) throw new Error(`the search index's spool file ended early (${bytesRead} of ${length} bytes at ${offset})`);
     // Every row ends in a line break, and none holds one (JSON escapes them).
     return buffer.toString('utf8', 0, length - 1).split('\n');
-  };
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await handle.close();
-    await rm(path, { force: true });
   };
 
   return {
@@ -59,9 +54,16 @@ export async function openSearchSpool(folder: string): Promise<SearchSpool> {
       // Its place is taken before the write: sessions finishing side by side write side by side.
       end += bytes.length;
       spooled[session] = entry;
-      if (bytes.length > 0) await handle.write(bytes, 0, bytes.length, entry.offset);
+      if (bytes.length === 0) return;
+      const handle = await open(path, 'r+');
+      try {
+        await handle.write(bytes, 0, bytes.length, entry.offset);
+      } finally {
+        await handle.close();
+      }
     },
     async writeIndex(sessions, budgetBytes, write) {
+      const handle = await open(path, 'r');
       try {
         const manifest = searchManifest(sessions);
         const base = sessions.reduce((sum, _, n) => sum + (spooled[n]?.otherBytes ?? 0), Buffer.byteLength(manifest));
@@ -74,21 +76,21 @@ export async function openSearchSpool(folder: string): Promise<SearchSpool> {
         // Prompts and files of every session first, then the replies that fit, as the index always held them.
         for (const [n] of sessions.entries()) {
           const at = spooled[n];
-          if (at) for (const row of await read(at.offset, at.otherBytes)) await put(row);
+          if (at) for (const row of await read(handle, at.offset, at.otherBytes)) await put(row);
         }
         for (const [n] of sessions.entries()) {
           const at = spooled[n];
           const keep = kept[n] ?? [];
           if (!at || !keep.includes(true)) continue;
-          const rows = await read(at.offset + at.otherBytes, at.replySizes.reduce((sum, size) => sum + size, 0));
+          const rows = await read(handle, at.offset + at.otherBytes, at.replySizes.reduce((sum, size) => sum + size, 0));
           for (const [r, row] of rows.entries()) if (keep[r]) await put(row);
         }
         await write(shards.finish());
         await write(searchIndexFile(manifest, shards.count, repliesLeftOut));
       } finally {
-        await close();
+        await handle.close();
+        await rm(path, { force: true });
       }
     },
-    close,
   };
 }
