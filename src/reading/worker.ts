@@ -19,7 +19,7 @@ export interface ReadTask {
 }
 
 export interface ThreadReading {
-  /** As rows: cloned faster than objects, and rebuilt in the main thread as compact ones. */
+  /** As rows: no field names to clone with every entry, and rebuilt in the main thread as compact objects. */
   outcome: OutcomeAsRows;
   /** Replacements the thread's sharer made in this file, by kind. */
   redactions: [string, number][];
