@@ -33,6 +33,7 @@ import { failedPageView } from './report/session-page.js';
 import { sessionNeighbours } from './report/session-pages.js';
 import { sessionHighlightBudget } from './report/highlight.js';
 import { openSearchSpool } from './output/search-spool.js';
+import { sessionRows } from './report/search-index.js';
 import type { SessionSearchItem } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
@@ -305,7 +306,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       const place = source === undefined ? null : placeOf(source, sink.archive.places);
       const samePlace = source !== undefined && place !== null && before.source === pathHash(source) && before.place === pathHash(place);
       done[rank] = { kind: 'kept', pages: before.pages, search: before.search, fingerprint, samePlace };
-      await spool.add(rank, before.search);
+      await spool.add(rank, sessionRows(rank, before.search));
       sessionsKept++;
       progress(0);
       return;
@@ -319,7 +320,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         if (old !== null) await folder.write(keptPage, withGoneNote(old.toString('utf8'), lastSeen));
       }
       done[rank] = { kind: 'gone', pages: kept.pages, search: kept.search };
-      await spool.add(rank, kept.search);
+      await spool.add(rank, sessionRows(rank, kept.search));
       progress(0);
       return;
     }
@@ -361,7 +362,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       const session = data.sessions[rank] as SessionData;
       const page = pages.session(session.key);
       const parts = [session, ...session.subagents];
-      let searchItems: readonly SessionSearchItem[] = [];
+      let searchRows = sessionRows(rank, []);
       try {
         const written = await job({
           session,
@@ -375,8 +376,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         });
         folder.adopt([...written.pages, ...(written.archived ?? []).flatMap((key) => Object.values(archivePaths(key)))]);
         pageBytes += written.bytes;
-        done[rank] = { kind: 'written', pages: written.pages, search: written.archived === null ? written.search : [], fingerprint, archived: written.archived };
-        searchItems = written.search;
+        done[rank] = { kind: 'written', pages: written.pages, search: written.search ?? [], fingerprint, archived: written.archived };
+        searchRows = written.rows;
       } catch (error) {
         // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
         // A thread that died part-way (out of memory) could not take back what it wrote.
@@ -387,7 +388,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         done[rank] = { kind: 'failed', page, reason };
       }
       // Outside the page's own failure: a spool that cannot be written is the build's (a full disk), not this page's.
-      await spool.add(rank, searchItems);
+      await spool.add(rank, searchRows);
       progress(sizeOf(session));
     }, accepts);
   } finally {

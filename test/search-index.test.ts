@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
 import { openSearchSpool } from '../src/output/search-spool.js';
-import { REPLY_CHARS, type SearchSession } from '../src/report/search-index.js';
+import { REPLY_CHARS, sessionRows, type SearchSession } from '../src/report/search-index.js';
 import type { SessionSearchItem } from '../src/report/search-items.js';
 import { ALL_UTC, tempDir } from './support/fixtures.js';
 
@@ -17,7 +17,7 @@ describe('the search index', () => {
   async function indexOf(sessions: SearchSession[], items: SessionSearchItem[][], budget: number): Promise<{ files: Map<string, string>; spoolLeft: string[] }> {
     const folder = await tempDir();
     const spool = await openSearchSpool(folder);
-    for (const [n, sessionItems] of [...items.entries()].reverse()) await spool.add(n, sessionItems);
+    for (const [n, sessionItems] of [...items.entries()].reverse()) await spool.add(n, sessionRows(n, sessionItems));
     const files = new Map<string, string>();
     await spool.writeIndex(sessions, budget, async (file) => void files.set(file.path, file.content));
     return { files, spoolLeft: await readdir(folder) };

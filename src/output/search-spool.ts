@@ -6,8 +6,7 @@
 
 import { open, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repliesThatFit, rowBytes, SearchShards, searchIndexFile, searchManifest, searchRow, type SearchFile, type SearchSession } from '../report/search-index.js';
-import type { SessionSearchItem } from '../report/search-items.js';
+import { repliesThatFit, SearchShards, searchIndexFile, searchManifest, type SearchFile, type SearchSession, type SessionRows } from '../report/search-index.js';
 
 /** Where one session's rows are: its prompts' and files' rows, then its replies' rows, a line each. */
 interface Spooled {
@@ -17,8 +16,8 @@ interface Spooled {
 }
 
 export interface SearchSpool {
-  /** A session's items, by its place in the report (its number in the index), in whatever order sessions finish. */
-  add(session: number, items: readonly SessionSearchItem[]): Promise<void>;
+  /** A session's rows (made with its place in the report, its number in the index), in whatever order sessions finish. */
+  add(session: number, rows: SessionRows): Promise<void>;
   /** Writes the index for these sessions (in the report's order) under `budgetBytes`; the spool file is then removed. */
   writeIndex(sessions: readonly SearchSession[], budgetBytes: number, write: (file: SearchFile) => Promise<void>): Promise<void>;
 }
@@ -43,14 +42,8 @@ export async function openSearchSpool(folder: string): Promise<SearchSpool> {
   };
 
   return {
-    async add(session, items) {
-      const others: string[] = [];
-      const replies: string[] = [];
-      for (const item of items) (item.kind === 'reply' ? replies : others).push(searchRow({ ...item, session }));
-      const text = [...others, ...replies].map((row) => `${row}\n`).join('');
-      const bytes = Buffer.from(text);
-      const replySizes = replies.map(rowBytes);
-      const entry: Spooled = { offset: end, otherBytes: bytes.length - replySizes.reduce((sum, size) => sum + size, 0), replySizes };
+    async add(session, { bytes, otherBytes, replySizes }) {
+      const entry: Spooled = { offset: end, otherBytes, replySizes };
       // Its place is taken before the write: sessions finishing side by side write side by side.
       end += bytes.length;
       spooled[session] = entry;

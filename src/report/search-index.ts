@@ -49,6 +49,28 @@ export function rowBytes(row: string): number {
 }
 
 /**
+ * One session's rows as the build keeps them until the index is written: its prompts' and files'
+ * rows, then its replies' rows, a line each, as bytes; and the size of each reply's row, all the
+ * budget needs. Made where the session's pages are (a thread), so that the main thread receives
+ * bytes rather than a string per item.
+ */
+export interface SessionRows {
+  bytes: Uint8Array;
+  otherBytes: number;
+  replySizes: number[];
+}
+
+export function sessionRows(session: number, items: readonly Omit<SearchItem, 'session'>[]): SessionRows {
+  const others: string[] = [];
+  const replies: string[] = [];
+  for (const item of items) (item.kind === 'reply' ? replies : others).push(searchRow({ ...item, session }));
+  // An array of its own (not a slice of a shared pool), so that a thread can hand it over whole.
+  const bytes = new TextEncoder().encode([...others, ...replies].map((row) => `${row}\n`).join(''));
+  const replySizes = replies.map(rowBytes);
+  return { bytes, otherBytes: bytes.length - replySizes.reduce((sum, size) => sum + size, 0), replySizes };
+}
+
+/**
  * Which replies go in: prompts and files always do (`baseBytes`, with the sessions' list); replies,
  * in the report's order, each while the whole index stays under `budgetBytes`. `replySizes` are
  * each session's replies' row bytes; the answer, for each session, which of them go in.

@@ -14,6 +14,7 @@ import type { TimeFormat } from '../report/format.js';
 import { sessionHighlightBudget } from '../report/highlight.js';
 import { pageLayout, pageMapOf, type PageLists, type PageMap } from '../report/pages.js';
 import { createRenderer, type PageRenderer, type TemplateSources } from '../report/render.js';
+import { sessionRows, type SessionRows } from '../report/search-index.js';
 import { sessionSearchItems, type SessionSearchItem } from '../report/search-items.js';
 import { sessionPageView } from '../report/session-page.js';
 import { sessionPages } from '../report/session-pages.js';
@@ -60,7 +61,10 @@ export interface PagesWritten {
   pages: string[];
   /** Their size in all. */
   bytes: number;
-  search: SessionSearchItem[];
+  /** What the search index holds of it. */
+  rows: SessionRows;
+  /** Its search items, for its archive file, when the build archives it (not asked to here); else null. */
+  search: SessionSearchItem[] | null;
   /** The files whose archive files were written beside the pages; null when not asked to. */
   archived: SessionKey[] | null;
 }
@@ -117,7 +121,7 @@ export function pagesJob(setup: PagesSetup): PagesJob {
       // Archived here rather than by the build after every page: the ledgers' JSON and its
       // compression are the largest part of the archive's cost, and this runs on the threads.
       const archived = task.archive && setup.archive ? await archiveSession(task, setup.staging, setup.archive, written, search) : null;
-      return { pages: written, bytes, search, archived };
+      return { pages: written, bytes, rows: sessionRows(task.rank, search), search: archived === null ? search : null, archived };
     } catch (error) {
       removeStagedSession(setup.staging, page, task.files.map(([key]) => key));
       throw error;

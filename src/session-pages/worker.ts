@@ -9,5 +9,9 @@ export const PAGES_WORKER = new URL('./worker.js', import.meta.url);
 
 if (workerData?.kind === 'pages') {
   const job = pagesJob(workerData.setup as PagesSetup);
-  serveTasks<PagesTask, PagesWritten>(async (task) => ({ result: await job(task) }));
+  serveTasks<PagesTask, PagesWritten>(async (task) => {
+    const result = await job(task);
+    // The search rows are handed over, not copied.
+    return { result, transfer: [result.rows.bytes.buffer as ArrayBuffer] };
+  });
 }

@@ -94,6 +94,13 @@ export function threadHeapMb(threads: number): number {
 }
 
 /**
+ * A thread's young generation (MB): V8's usual is 48 (semi-spaces of 16 MB), held by every thread
+ * once it has worked for a while. A thread's garbage is a line's or an entry's worth at a time,
+ * so a small one does as well.
+ */
+export const THREAD_YOUNG_MB = 12;
+
+/**
  * Tasks posted to a thread at once: it works on one and holds the next, so it never waits for the
  * main thread, which may be busy with a page of its own when the thread finishes. Callers give
  * each thread this many lanes.
@@ -145,7 +152,7 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
   const start = () => {
     let worker: Worker;
     try {
-      worker = new Worker(script, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+      worker = new Worker(script, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: THREAD_YOUNG_MB } });
     } catch {
       broken = true;
       return;
