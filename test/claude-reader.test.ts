@@ -2,8 +2,7 @@
 // transcripts in ../shared/corpus/claude against the reference totals of its PROVENANCE.md.
 
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect } from '../src/reading/collect.js';
@@ -13,7 +12,7 @@ import { claudeReader } from '../src/sources/claude/reader.js';
 import { readSessionFile } from '../src/sources/read.js';
 import { usageClaimRule } from '../src/sources/registry.js';
 import type { Entry, EntryOf, SessionFile, Usage } from '../src/types.js';
-import { FIXTURES, SHARED_CORPUS } from './support/fixtures.js';
+import { FIXTURES, SHARED_CORPUS, tempDir } from './support/fixtures.js';
 
 const PROJECTS = join(FIXTURES, 'claude', 'projects');
 const SHOP = join(PROJECTS, '-home-ana-shop');
@@ -307,7 +306,7 @@ describe.skipIf(!existsSync(CORPUS))('Claude Code reader over ../shared/corpus/c
 
 describe('a prompt with an IDE selection attached', () => {
   it('is the typed words, titled by them; the selection is shown apart as injected context', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'bough-claude-'));
+    const dir = await tempDir();
     const path = join(dir, '44444444-4444-4444-8444-444444444444.jsonl');
     const line = {
       type: 'user',

@@ -1,8 +1,6 @@
 // Shared helpers for tests: where fixtures live, and reading them through bough's own pipeline
 // (read → ledger → claims → price → report data), in process.
 
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { collect } from '../../src/reading/collect.js';
 import { claimEntries } from '../../src/ledger/claims.js';
@@ -52,6 +50,4 @@ export function sessionAt(data: ReportData, path: string): SessionData {
   return session;
 }
 
-export function tempDir(prefix = 'bough-test-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
-}
+export { tempDir } from './temp-dirs.js';
