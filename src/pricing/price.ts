@@ -21,7 +21,7 @@ export interface PricedUsage {
   /** The table entry used (or the rule's name for $0 rules). */
   key: string | null;
   tier: number | null;
-  missing: TokenKind[];
+  missing: readonly TokenKind[];
   note: string | null;
   /** The provider bills by subscription (even when priced at API rates on request). */
   subscription: boolean;
@@ -43,23 +43,58 @@ export interface PricerOptions extends LookupOptions {
 }
 
 export function createPricer(table: PriceTable, options: PricerOptions): Pricer {
-  const lookups = new Map<string, { lookup: ReturnType<typeof findPrice>; subscription: boolean }>();
-  // The same record is priced for the totals, usage.csv and its session's page: once is enough.
-  const priced = new WeakMap<Priceable, { source: Source; result: PricedUsage }>();
-  const price = (usage: Priceable, source: Source): PricedUsage => {
+  // Every record of a provider and model is looked up once. A record that is unpriced or free has
+  // the same answer as every other of its model: one object for all of them. The answers are not
+  // kept per record: the main thread would hold one for each record of the history (16 MB for 300 MB
+  // of sessions), and pricing a record again costs a few multiplications.
+  const lookups = new Map<string, Answer>();
+  return (usage, source) => {
     const memo = `${source}\0${usage.provider ?? ''}\0${usage.model ?? ''}`;
-    let found = lookups.get(memo);
-    if (!found) {
+    let answer = lookups.get(memo);
+    if (!answer) {
       const hint = options.hints(source, usage.provider);
-      found = { lookup: findPrice(table, { provider: usage.provider, model: usage.model, hint }, options), subscription: hint.subscription };
-      lookups.set(memo, found);
+      answer = answerFor(findPrice(table, { provider: usage.provider, model: usage.model, hint }, options), hint.subscription);
+      lookups.set(memo, answer);
     }
-    const { lookup, subscription } = found;
-    switch (lookup.kind) {
-      case 'unpriced':
-        return { cost: null, state: 'unpriced', key: null, tier: null, missing: [], note: lookup.reason, subscription };
-      case 'free':
-        return {
+    if ('same' in answer) return answer.same;
+    const { lookup, subscription } = answer;
+    const cost = costOf(lookup.price, usage);
+    return {
+      cost: cost.total,
+      state: cost.missing.length > 0 ? 'partial' : 'priced',
+      key: lookup.key,
+      tier: cost.tier,
+      missing: cost.missing,
+      note: priceNote(cost),
+      subscription,
+    };
+  };
+}
+
+/** What to say of how a record was priced, when anything. */
+function priceNote(cost: ReturnType<typeof costOf>): string | null {
+  const oneHour = cost.derived.includes('cacheWrite1h');
+  if (cost.missing.length === 0 && !oneHour && cost.tier === null) return null;
+  const notes = [
+    cost.missing.length > 0 ? `no ${cost.missing.join(', ')} price in the table` : '',
+    oneHour ? 'one-hour cache writes at twice the input rate' : '',
+    cost.tier !== null ? `long-context rates (prompt above ${cost.tier.toLocaleString('en-US')} tokens)` : '',
+  ].filter(Boolean);
+  return notes.join('; ');
+}
+
+type Lookup = ReturnType<typeof findPrice>;
+
+/** What a model's lookup says of its records: one answer for all (unpriced, free), or the price to work each one out with. */
+type Answer = { same: PricedUsage } | { lookup: Extract<Lookup, { kind: 'priced' }>; subscription: boolean };
+
+function answerFor(lookup: Lookup, subscription: boolean): Answer {
+  switch (lookup.kind) {
+    case 'unpriced':
+      return { same: Object.freeze({ cost: null, state: 'unpriced', key: null, tier: null, missing: [], note: lookup.reason, subscription }) };
+    case 'free':
+      return {
+        same: Object.freeze({
           cost: 0,
           state: lookup.rule === 'free-model' ? 'free' : lookup.rule,
           key: lookup.key,
@@ -67,33 +102,11 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
           missing: [],
           note: FREE_NOTES[lookup.rule],
           subscription,
-        };
-      case 'priced': {
-        const cost = costOf(lookup.price, usage);
-        const notes = [
-          cost.missing.length > 0 ? `no ${cost.missing.join(', ')} price in the table` : '',
-          cost.derived.includes('cacheWrite1h') ? 'one-hour cache writes at twice the input rate' : '',
-          cost.tier !== null ? `long-context rates (prompt above ${cost.tier.toLocaleString('en-US')} tokens)` : '',
-        ].filter(Boolean);
-        return {
-          cost: cost.total,
-          state: cost.missing.length > 0 ? 'partial' : 'priced',
-          key: lookup.key,
-          tier: cost.tier,
-          missing: cost.missing,
-          note: notes.length > 0 ? notes.join('; ') : null,
-          subscription,
-        };
-      }
-    }
-  };
-  return (usage, source) => {
-    const known = priced.get(usage);
-    if (known && known.source === source) return known.result;
-    const result = price(usage, source);
-    priced.set(usage, { source, result });
-    return result;
-  };
+        }),
+      };
+    case 'priced':
+      return { lookup, subscription };
+  }
 }
 
 const FREE_NOTES = {
