@@ -94,15 +94,6 @@ export function threadHeapMb(threads: number): number {
 }
 
 /**
- * A thread's young generation (MB): V8's usual is 48 (semi-spaces of 16 MB), held by every thread
- * once it has worked for a while. Paired runs of a cold build (medians of 5 at 100 MB of sessions,
- * of 3 at 300 MB): 48 took 14.6 s and peaked at 345 MB, and 511 MB at 300 MB; 24 took 14.8 s at
- * 330 MB, and 478 MB; 12 took 15.7 s at 319 MB, and 458 MB (more of a page's strings outlive a
- * small one and are collected with the old generation).
- */
-export const THREAD_YOUNG_MB = 24;
-
-/**
  * Tasks posted to a thread at once: it works on one and holds the next, so it never waits for the
  * main thread, which may be busy with a page of its own when the thread finishes. Callers give
  * each thread this many lanes.
@@ -154,7 +145,7 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
   const start = () => {
     let worker: Worker;
     try {
-      worker = new Worker(script, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: THREAD_YOUNG_MB } });
+      worker = new Worker(script, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
     } catch {
       broken = true;
       return;
