@@ -39,12 +39,12 @@ export interface SearchFile {
 }
 
 /** A search item as its shard holds it: one line of JSON, its text cut to its kind's length. */
-export function searchRow(item: SearchItem): string {
+function searchRow(item: SearchItem): string {
   return JSON.stringify([item.session, KIND_CODE[item.kind], item.href, oneLine(item.text, item.kind === 'prompt' ? PROMPT_CHARS : item.kind === 'reply' ? REPLY_CHARS : 500)]);
 }
 
 /** A row's share of the index: its bytes and the line break after it. */
-export function rowBytes(row: string): number {
+function rowBytes(row: string): number {
   return Buffer.byteLength(row) + 1;
 }
 
@@ -60,12 +60,14 @@ export interface SessionRows {
   replySizes: number[];
 }
 
+const UTF8 = new TextEncoder();
+
 export function sessionRows(session: number, items: readonly Omit<SearchItem, 'session'>[]): SessionRows {
   const others: string[] = [];
   const replies: string[] = [];
   for (const item of items) (item.kind === 'reply' ? replies : others).push(searchRow({ ...item, session }));
   // An array of its own (not a slice of a shared pool), so that a thread can hand it over whole.
-  const bytes = new TextEncoder().encode([...others, ...replies].map((row) => `${row}\n`).join(''));
+  const bytes = UTF8.encode([...others, ...replies].map((row) => `${row}\n`).join(''));
   const replySizes = replies.map(rowBytes);
   return { bytes, otherBytes: bytes.length - replySizes.reduce((sum, size) => sum + size, 0), replySizes };
 }
@@ -126,7 +128,7 @@ export class SearchShards {
   }
 }
 
-/** What of a text the index keeps, cut as it is collected: the collector holds every session's items. */
+/** What of a text the index keeps, cut as it is collected: a session's items are sent from its thread and kept in its archive file. */
 export function indexedText(kind: SearchKind, text: string): string {
   return oneLine(text, kind === 'prompt' ? PROMPT_CHARS : kind === 'reply' ? REPLY_CHARS : 500);
 }
