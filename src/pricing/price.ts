@@ -45,7 +45,7 @@ export interface PricerOptions extends LookupOptions {
 export function createPricer(table: PriceTable, options: PricerOptions): Pricer {
   // Every record of a provider and model is looked up once. A record that is unpriced or free has
   // the same answer as every other of its model: one object for all of them. The answers are not
-  // kept per record: the main thread would hold one for each record of the history (16 MB for 300 MB
+  // kept per record: the main thread would hold one for each record of the history (20 MB for 300 MB
   // of sessions), and pricing a record again costs a few multiplications.
   const lookups = new Map<string, Answer>();
   return (usage, source) => {
