@@ -76,14 +76,14 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
     standalone: true,
   });
   const renderer = createRenderer(await loadTemplates());
-  const entriesHtml = renderedEntries(view, renderer);
+  const entries = renderedEntries(view, renderer);
   // One file, one part: a page sent on its own is read whole.
   const whole = { parts: [view.sections.map((s, i) => ({ section: i, from: 0, to: s.entries.length }))] };
   const assets = await loadAssets();
   const html = renderer.standalone(
     'session',
     { title: view.title, scope: sharer.text(session.ledger.path.split(/[\\/]/).pop() ?? ''), generator: `bough ${await packageVersion()}`, current: null },
-    sessionPartView(view, whole, 0, entriesHtml, () => ''),
+    sessionPartView(view, whole, 0, (range) => entries.html(range), () => ''),
     { css: assets.get('bough.css')?.toString('utf8') ?? '', js: assets.get('bough.js')?.toString('utf8') ?? '' },
   );
   const out = resolve(options.out ?? `${session.ledger.sessionId.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'session'}.html`);

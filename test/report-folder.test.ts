@@ -63,14 +63,14 @@ describe('report folder', () => {
     expect(existsSync(join(out, 'sessions', 'p', 'failed.html'))).toBe(false);
   });
 
-  it('takes back every part of a session a thread wrote before it died, its archive files and its sub-agents\', and nothing else', async () => {
+  it('takes back every part of a session a thread wrote before it died, the spool of its entries, its archive files and its sub-agents\', and nothing else', async () => {
     const out = join(await tempDir(), 'report');
     const folder = await openReportFolder(out, 'bough test');
-    for (const part of ['sessions/p/a.html', 'sessions/p/a-part-2.html', 'sessions/p/a-part-3.html', 'sessions/p/ab.html', 'sessions/p/b-part-2.html']) await writeStagedFile(folder.staging, part, part);
+    for (const part of ['sessions/p/a.html', 'sessions/p/a-part-2.html', 'sessions/p/a-part-3.html', 'sessions/p/a.html.entries', 'sessions/p/ab.html', 'sessions/p/b-part-2.html', 'sessions/p/b.html.entries']) await writeStagedFile(folder.staging, part, part);
     const [a, aSub, b] = ['pi:/a.jsonl', 'claude:/a/sub.jsonl', 'pi:/b.jsonl'].map(archivePaths) as [ArchiveFiles, ArchiveFiles, ArchiveFiles];
     for (const file of [a.pages, a.ledger, aSub.ledger, b.pages, b.ledger]) await writeStagedFile(folder.staging, file, 'archived');
     removeStagedSession(folder.staging, 'sessions/p/a.html', ['pi:/a.jsonl', 'claude:/a/sub.jsonl']);
-    expect((await readdir(join(folder.staging, 'sessions', 'p'))).sort()).toEqual(['ab.html', 'b-part-2.html']);
+    expect((await readdir(join(folder.staging, 'sessions', 'p'))).sort()).toEqual(['ab.html', 'b-part-2.html', 'b.html.entries']);
     expect((await readdir(join(folder.staging, 'archive'))).sort()).toEqual([b.pages, b.ledger].map((file) => file.split('/').pop()).sort());
     await folder.abort();
   });

@@ -216,6 +216,13 @@ export async function writeStagedFile(staging: string, path: string, content: st
   await writeFile(target, content, { flag: 'wx' });
 }
 
+/** Where a file of a build goes in its staging folder, for a thread that writes it itself; its folders made as writeStagedFile makes them. */
+export function stagedPath(staging: string, path: string): string {
+  const target = safeTarget(staging, path);
+  makeFoldersBelow(staging, dirname(target));
+  return target;
+}
+
 /** Removes a file a thread wrote into the staging folder and will not hand over (its session failed part-way); false when there was none. */
 export function removeStagedFile(staging: string, path: string): boolean {
   const target = safeTarget(staging, path);

@@ -408,12 +408,12 @@ export interface PartSectionView extends Omit<SectionView, 'entries'> {
   entriesHtml: string[];
 }
 
-/** Part `index` of a session's page, given its plan and its rendered entries. */
+/** Part `index` of a session's page, given its plan and its rendered entries (`htmlOf` a run of them). */
 export function sessionPartView(
   view: SessionPageView,
   plan: { parts: readonly (readonly PartRange[])[] },
   index: number,
-  entriesHtml: readonly (readonly string[])[],
+  htmlOf: (range: PartRange) => string[],
   fileOfPart: (index: number) => string,
 ): SessionPartView {
   const count = plan.parts.length;
@@ -438,7 +438,7 @@ export function sessionPartView(
     sections: (plan.parts[index] ?? []).map((range) => {
       const { entries: _entries, ...section } = view.sections[range.section] as SectionView;
       const continued = range.from > 0;
-      return { ...section, continued, anchor: continued ? `${section.id}-part-${index + 1}` : section.id, entriesHtml: (entriesHtml[range.section] ?? []).slice(range.from, range.to) };
+      return { ...section, continued, anchor: continued ? `${section.id}-part-${index + 1}` : section.id, entriesHtml: htmlOf(range) };
     }),
   };
 }

@@ -7,7 +7,8 @@ import type { SessionKey } from '../ledger/ledger.js';
 import type { ReportData, SessionLink } from './data.js';
 import type { LayoutView, PageRenderer } from './render.js';
 import { sessionPartView, type SessionPageView } from './session-page.js';
-import { linkAcrossParts, partPage, planParts, PART_BYTES } from './session-parts.js';
+import { linkAcrossParts, partPage, planParts, PART_BYTES, type PartRange } from './session-parts.js';
+import type { EntrySpool } from '../output/entry-spool.js';
 
 export interface RenderedPage {
   page: string;
@@ -23,58 +24,122 @@ export function* sessionPages(
   page: string,
   renderer: PageRenderer,
   layoutOf: (title: string, page: string) => LayoutView,
-  budget = PART_BYTES,
+  options: { budget?: number; spool?: (() => EntrySpool) | null } = {},
 ): Generator<RenderedPage, EntryPages> {
-  const entriesHtml = renderedEntries(view, renderer, budget);
-  const fileOfPart = (index: number) => basename(partPage(page, index));
-  const dir = page.slice(0, page.length - basename(page).length);
-  // Most sessions fit one page: written whole, no plan. One whose entries alone pass the budget
-  // cannot, and is not rendered whole to find that out (a long session's whole page is hundreds of
-  // MB); their length in UTF-16 units tells, as no text is shorter in UTF-8.
-  if (entriesHtml.reduce((sum, section) => section.reduce((n, html) => n + html.length, sum), 0) <= budget) {
-    const whole = { parts: [view.sections.map((section, s) => ({ section: s, from: 0, to: section.entries.length }))] };
-    const single = Buffer.from(renderer.render('session', layoutOf(view.title, page), sessionPartView(view, whole, 0, entriesHtml, fileOfPart)));
-    if (single.length <= budget) {
-      yield { page, bytes: single };
-      return new Map(view.sections.flatMap((section) => [section.id, ...section.entries.map((entry) => entry.anchor)].map((anchor) => [anchor, page] as const)));
+  const budget = options.budget ?? PART_BYTES;
+  let spool: EntrySpool | null = null;
+  try {
+    const entries = renderedEntries(view, renderer, budget, options.spool ? () => (spool ??= (options.spool as () => EntrySpool)()) : null);
+    const htmlOf = (range: PartRange) => entries.html(range);
+    const fileOfPart = (index: number) => basename(partPage(page, index));
+    const dir = page.slice(0, page.length - basename(page).length);
+    // Most sessions fit one page: written whole, no plan. One whose entries alone pass the budget
+    // cannot, and is not rendered whole to find that out (a long session's whole page is hundreds of
+    // MB); their length in UTF-16 units tells, as no text is shorter in UTF-8.
+    if (entries.length <= budget) {
+      const whole = { parts: [view.sections.map((section, s) => ({ section: s, from: 0, to: section.entries.length }))] };
+      const single = Buffer.from(renderer.render('session', layoutOf(view.title, page), sessionPartView(view, whole, 0, htmlOf, fileOfPart)));
+      if (single.length <= budget) {
+        yield { page, bytes: single };
+        return new Map(view.sections.flatMap((section) => [section.id, ...section.entries.map((entry) => entry.anchor)].map((anchor) => [anchor, page] as const)));
+      }
     }
+    const sizes = entries.sizes();
+    // The head (numbers, tree, outline) counts against the first part.
+    const head = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [] }, { parts: [[]] }, 0, htmlOf, fileOfPart));
+    const outlined = new Map(view.outline.map((item) => [item.anchor, Buffer.byteLength(item.label) + 160]));
+    // Every later part carries the page frame and the list of parts; a prompt its line in the outline.
+    const frame = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [], outline: [] }, { parts: [[], []] }, 1, htmlOf, fileOfPart));
+    const plan = planParts(
+      view.sections.map((section, s) => ({ id: section.id, entries: section.entries.map((entry, i) => ({ anchor: entry.anchor, bytes: (sizes[s]?.[i] ?? 0) + (outlined.get(entry.anchor) ?? 0) })) })),
+      Buffer.byteLength(head),
+      budget,
+      Buffer.byteLength(frame) + 40 * 64,
+    );
+    for (let index = 0; index < plan.parts.length; index++) {
+      const part = sessionPartView(view, plan, index, htmlOf, fileOfPart);
+      const title = plan.parts.length === 1 ? view.title : `${view.title} (part ${index + 1} of ${plan.parts.length})`;
+      const file = partPage(page, index);
+      yield { page: file, bytes: Buffer.from(linkAcrossParts(renderer.render('session', layoutOf(title, file), part), index, plan, fileOfPart)) };
+      // Its entries are on no other part: their HTML is let go, so a long session holds less as it goes.
+      for (const range of plan.parts[index] ?? []) entries.release(range);
+    }
+    return new Map([...plan.partOf].map(([anchor, part]) => [anchor, `${dir}${fileOfPart(part)}`]));
+  } finally {
+    // Done, failed, or abandoned by its caller: the spool goes either way.
+    (spool as EntrySpool | null)?.remove();
   }
-  const sizes = entriesHtml.map((section) => section.map((html) => Buffer.byteLength(html)));
-  // The head (numbers, tree, outline) counts against the first part.
-  const head = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [] }, { parts: [[]] }, 0, [], fileOfPart));
-  const outlined = new Map(view.outline.map((item) => [item.anchor, Buffer.byteLength(item.label) + 160]));
-  // Every later part carries the page frame and the list of parts; a prompt its line in the outline.
-  const frame = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [], outline: [] }, { parts: [[], []] }, 1, [], fileOfPart));
-  const plan = planParts(
-    view.sections.map((section, s) => ({ id: section.id, entries: section.entries.map((entry, i) => ({ anchor: entry.anchor, bytes: (sizes[s]?.[i] ?? 0) + (outlined.get(entry.anchor) ?? 0) })) })),
-    Buffer.byteLength(head),
-    budget,
-    Buffer.byteLength(frame) + 40 * 64,
-  );
-  for (let index = 0; index < plan.parts.length; index++) {
-    const part = sessionPartView(view, plan, index, entriesHtml, fileOfPart);
-    const title = plan.parts.length === 1 ? view.title : `${view.title} (part ${index + 1} of ${plan.parts.length})`;
-    const file = partPage(page, index);
-    yield { page: file, bytes: Buffer.from(linkAcrossParts(renderer.render('session', layoutOf(title, file), part), index, plan, fileOfPart)) };
-    // Its entries are on no other part: their HTML is let go, so a long session holds less as it goes.
-    for (const range of plan.parts[index] ?? []) entriesHtml[range.section]?.fill('', range.from, range.to);
-  }
-  return new Map([...plan.partOf].map(([anchor, part]) => [anchor, `${dir}${fileOfPart(part)}`]));
 }
 
-/** Each section's entries rendered, in page order, each entry's view made and let go in turn (see SectionEntry). */
-export function renderedEntries(view: SessionPageView, renderer: PageRenderer, budget = PART_BYTES): string[][] {
+/** A session's entries rendered in page order, each held until its part is written. */
+export interface RenderedEntries {
+  /** Their HTML's length in UTF-16 units, in all. */
+  length: number;
+  /** Each entry's size in UTF-8, by section. */
+  sizes(): number[][];
+  /** The HTML of a run of one section's entries. */
+  html(range: PartRange): string[];
+  /** Lets go of a run's HTML (its part is written). */
+  release(range: PartRange): void;
+}
+
+/** One section's entries: the first ones' HTML here, from `spooledFrom` on in the spool. */
+interface HeldSection {
+  html: string[];
+  spooledFrom: number;
+  offsets: number[];
+  bytes: number[];
+}
+
+/**
+ * Each section's entries rendered, in page order, each entry's view made and let go in turn (see
+ * SectionEntry). Past one part's worth, the entries are held until their part is written: in the
+ * spool when there may be one (opened then, so a session that fits a page never has one), else
+ * here.
+ */
+export function renderedEntries(view: SessionPageView, renderer: PageRenderer, budget = PART_BYTES, spool: (() => EntrySpool) | null = null): RenderedEntries {
   let length = 0;
-  return view.sections.map((section) =>
-    section.entries.map((entry) => {
+  const sections: HeldSection[] = view.sections.map((section) => {
+    const held: HeldSection = { html: [], spooledFrom: section.entries.length, offsets: [], bytes: [] };
+    section.entries.forEach((entry, i) => {
       const html = renderer.partial('partials/entry', { entry: entry.view() });
       length += html.length;
-      // Past one part's worth, entries are held until their part is written: made one flat string
-      // each now, while the many small strings a template joins them from are young and die
-      // cheaply (held as they are, they outlived collections and doubled a long session's heap).
-      return length > budget ? flatString(html) : html;
-    }),
-  );
+      if (length <= budget) held.html.push(html);
+      else if (spool) {
+        const place = spool().add(html);
+        held.spooledFrom = Math.min(held.spooledFrom, i);
+        held.offsets.push(place.offset);
+        held.bytes.push(place.bytes);
+      }
+      // Held as they are, the many small strings a template joins an entry from outlived
+      // collections and doubled a long session's heap: made one flat string now, while young.
+      else held.html.push(flatString(html));
+    });
+    return held;
+  });
+  return {
+    length,
+    sizes: () => sections.map((held) => [...held.html.map((html) => Buffer.byteLength(html)), ...held.bytes]),
+    html({ section, from, to }) {
+      const held = sections[section];
+      if (!held) return [];
+      const here = held.html.slice(from, Math.min(to, held.spooledFrom));
+      const first = Math.max(from, held.spooledFrom) - held.spooledFrom;
+      const last = to - held.spooledFrom;
+      if (last <= first || !spool) return here;
+      // A run's entries lie one after another in the spool: read at once, cut apart.
+      const start = held.offsets[first] as number;
+      const block = spool().read(start, (held.offsets[last - 1] as number) + (held.bytes[last - 1] as number) - start);
+      for (let i = first; i < last; i++) {
+        const at = (held.offsets[i] as number) - start;
+        here.push(block.toString('utf8', at, at + (held.bytes[i] as number)));
+      }
+      return here;
+    },
+    release({ section, from, to }) {
+      sections[section]?.html.fill('', from, to);
+    },
+  };
 }
 
 /** For each session, the one started just before and just after it in its project. */

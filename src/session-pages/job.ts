@@ -19,7 +19,8 @@ import { sessionSearchItems, type SessionSearchItem } from '../report/search-ite
 import { sessionPageView } from '../report/session-page.js';
 import { sessionPages } from '../report/session-pages.js';
 import { partPage } from '../report/session-parts.js';
-import { removeStagedFile, writeStagedFile } from '../output/report-folder.js';
+import { removeStagedFile, stagedPath, writeStagedFile } from '../output/report-folder.js';
+import { openEntrySpool } from '../output/entry-spool.js';
 import { createSharer, type ShareOptions, type Sharer } from '../share/share.js';
 import { priceHintsFrom } from '../sources/registry.js';
 import type { SessionFile, Source } from '../types.js';
@@ -104,10 +105,10 @@ export function pagesJob(setup: PagesSetup): PagesJob {
       neighbours: task.neighbours,
       highlight: sessionHighlightBudget(task.rank),
     });
-    // Each part is written as soon as it is rendered: the parts are not held together (their
-    // entries' HTML is, for measuring). A failure part-way, a write cut short included, takes back
-    // the parts written, leaving no half a session.
-    const parts = sessionPages(view, page, renderer, layout);
+    // Each part is written as soon as it is rendered: the parts are not held together, and a long
+    // session's entries wait for theirs in a spool beside them. A failure part-way, a write cut
+    // short included, takes back the parts written, leaving no half a session.
+    const parts = sessionPages(view, page, renderer, layout, { spool: () => openEntrySpool(stagedPath(setup.staging, spoolOf(page))) });
     const written: string[] = [];
     let bytes = 0;
     try {
@@ -123,6 +124,7 @@ export function pagesJob(setup: PagesSetup): PagesJob {
       const archived = task.archive && setup.archive ? await archiveSession(task, setup.staging, setup.archive, written, search) : null;
       return { pages: written, bytes, rows: sessionRows(task.rank, search), search: archived === null ? search : null, archived };
     } catch (error) {
+      parts.return(new Map());
       removeStagedSession(setup.staging, page, task.files.map(([key]) => key));
       throw error;
     }
@@ -151,15 +153,22 @@ async function archiveSession(task: PagesTask, staging: string, archiving: Archi
 /**
  * Removes what was written of a session before a failure, or before its thread died (out of
  * memory on a huge session): its pages' parts (written in order, so the first missing part is
- * past the last) and the archive files of its own file and its sub-agents'.
+ * past the last), the spool of its rendered entries, and the archive files of its own file and
+ * its sub-agents'.
  */
 export function removeStagedSession(staging: string, page: string, keys: readonly SessionKey[]): void {
   for (let index = 0; removeStagedFile(staging, partPage(page, index)); index++);
+  removeStagedFile(staging, spoolOf(page));
   for (const key of keys) {
     const paths = archivePaths(key);
     removeStagedFile(staging, paths.pages);
     removeStagedFile(staging, paths.ledger);
   }
+}
+
+/** The spool of a session's rendered entries, beside its first part; never a file of the report. */
+function spoolOf(page: string): string {
+  return `${page}.entries`;
 }
 
 /**
