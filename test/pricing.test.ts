@@ -5,7 +5,7 @@ import { costOf } from '../src/pricing/cost.js';
 import { findPrice } from '../src/pricing/lookup.js';
 import { createPricer, type PriceHints } from '../src/pricing/price.js';
 import { piPriceHint } from '../src/sources/pi/prices.js';
-import { checkCost } from '../src/pricing/reconcile.js';
+import { costCheck } from '../src/pricing/reconcile.js';
 import { parsePriceTable, type ModelPrice, type Rates } from '../src/pricing/table.js';
 import type { Usage } from '../src/types.js';
 import { PROJECT_ROOT } from './support/fixtures.js';
@@ -116,6 +116,11 @@ describe('pricing usage records', () => {
 });
 
 describe('agreement with the recorded cost', () => {
+  const checkCost = (records: ReturnType<typeof record>[]) => {
+    const check = costCheck();
+    for (const { usage, priced } of records) check.add(usage, priced);
+    return check.result();
+  };
   const record = (recorded: number, bough: number, extra: Partial<Usage> = {}, state: 'priced' | 'unpriced' = 'priced') => ({
     usage: usage({ recordedCost: recorded, ...extra }),
     priced: { cost: state === 'unpriced' ? null : bough, state, key: null, tier: null, missing: [], note: null, subscription: extra.provider === 'github-copilot' },

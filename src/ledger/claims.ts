@@ -219,7 +219,9 @@ function countedEntries(
       for (const record of entry.usage) if (record.origin !== 'subagent' && record.responseId !== null) mainResponses.add(record.responseId);
     }
   }
-  /** The holder of each usage claim so far: whose flag to set, and its output tokens. */
+  /** Usage claims taken, where the first holder counts. */
+  const usageClaimedIn = perSource(() => new Set<string>());
+  /** Where the copy with the most output counts: the holder of each claim so far (whose flag to set, and its output). */
   const holdersIn = perSource(() => new Map<string, { flags: Uint8Array; index: number; output: number }>());
   for (const ledger of ordered) {
     const entries = new Uint8Array(ledger.entries.length);
@@ -227,6 +229,7 @@ function countedEntries(
     const mostOutput = usageRule(ledger.source) === 'most-output';
     const claimed = claimedIn(ledger.source);
     const mainResponses = mainResponsesIn(ledger.source);
+    const usageClaimed = usageClaimedIn(ledger.source);
     const holders = holdersIn(ledger.source);
     let u = 0;
     ledger.entries.forEach((entry, i) => {
@@ -239,13 +242,21 @@ function countedEntries(
           u++;
           continue;
         }
-        const holder = holders.get(record.key);
-        if (!holder) {
-          holders.set(record.key, { flags: usage, index: u, output: record.output });
-          usage[u] = 1;
-        } else if (mostOutput && record.output > holder.output) {
-          holder.flags[holder.index] = 0;
-          holders.set(record.key, { flags: usage, index: u, output: record.output });
+        if (mostOutput) {
+          const holder = holders.get(record.key);
+          if (!holder) {
+            holders.set(record.key, { flags: usage, index: u, output: record.output });
+            usage[u] = 1;
+          } else if (record.output > holder.output) {
+            holder.flags[holder.index] = 0;
+            holder.flags = usage;
+            holder.index = u;
+            holder.output = record.output;
+            usage[u] = 1;
+          }
+        } else if (!usageClaimed.has(record.key)) {
+          // No object per claim: most records are held once, and the history's records are many.
+          usageClaimed.add(record.key);
           usage[u] = 1;
         }
         u++;

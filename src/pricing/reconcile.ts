@@ -34,29 +34,37 @@ const SHARE = 0.01;
 
 export const NO_RECORDED_COST: CostCheck = { differs: false, incomplete: false, reason: null, difference: null };
 
-export function checkCost(records: Iterable<{ usage: RecordedUsage; priced: PricedUsage }>): CostCheck {
+/**
+ * Whether bough's price and the recorded cost of a session's records differ, and why; taken record
+ * by record as they are priced, so that a long session's records and prices are not held to the end.
+ */
+export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): void; result(): CostCheck } {
   let bough = 0;
   let recorded = 0;
   let anyRecorded = false;
   let incomplete = false;
   const byReason = new Map<DifferenceReason, number>();
-  for (const { usage, priced } of records) {
-    const theirs = usage.recordedCost ?? 0;
-    anyRecorded ||= usage.recordedCost !== null;
-    incomplete ||= priced.state === 'unpriced' || priced.state === 'partial';
-    recorded += theirs;
-    bough += priced.cost ?? 0;
-    const reason = reasonOf(usage, priced);
-    byReason.set(reason, (byReason.get(reason) ?? 0) + (priced.cost ?? 0) - theirs);
-  }
-  if (!anyRecorded) return NO_RECORDED_COST;
-  // An unknown cost is not $0: a difference from it would be made up.
-  if (incomplete) return { differs: false, incomplete: true, reason: 'unpriced model', difference: null };
-  const difference = bough - recorded;
-  const differs = Math.abs(difference) > CENT && Math.abs(difference) > SHARE * Math.max(Math.abs(bough), Math.abs(recorded));
-  if (!differs) return { differs, incomplete: false, reason: null, difference };
-  const [reason] = [...byReason].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))[0] ?? ['different catalog'];
-  return { differs, incomplete: false, reason, difference };
+  return {
+    add(usage, priced) {
+      const theirs = usage.recordedCost ?? 0;
+      anyRecorded ||= usage.recordedCost !== null;
+      incomplete ||= priced.state === 'unpriced' || priced.state === 'partial';
+      recorded += theirs;
+      bough += priced.cost ?? 0;
+      const reason = reasonOf(usage, priced);
+      byReason.set(reason, (byReason.get(reason) ?? 0) + (priced.cost ?? 0) - theirs);
+    },
+    result() {
+      if (!anyRecorded) return NO_RECORDED_COST;
+      // An unknown cost is not $0: a difference from it would be made up.
+      if (incomplete) return { differs: false, incomplete: true, reason: 'unpriced model', difference: null };
+      const difference = bough - recorded;
+      const differs = Math.abs(difference) > CENT && Math.abs(difference) > SHARE * Math.max(Math.abs(bough), Math.abs(recorded));
+      if (!differs) return { differs, incomplete: false, reason: null, difference };
+      const [reason] = [...byReason].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))[0] ?? ['different catalog'];
+      return { differs, incomplete: false, reason, difference };
+    },
+  };
 }
 
 function reasonOf(usage: RecordedUsage, priced: PricedUsage): DifferenceReason {

@@ -10,7 +10,7 @@ import type { Claims, Counted } from '../ledger/claims.js';
 import type { LedgerEntry, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
 import { inPeriod, type Scope } from '../ledger/scope.js';
 import type { PricedUsage, PriceState, Pricer } from '../pricing/price.js';
-import { checkCost, type CostCheck } from '../pricing/reconcile.js';
+import { costCheck, type CostCheck } from '../pricing/reconcile.js';
 import { dayKey, isoWeekKey, localDayNumber, localParts, monthKey } from '../time-zone.js';
 import type { Source, TokenCounts } from '../types.js';
 
@@ -291,7 +291,7 @@ class Aggregator {
     const tally = emptyTally();
     const sessionModels = new Map<string, ModelTotals>();
     const tools = new ToolAcc();
-    const checks: { usage: LedgerUsage; priced: PricedUsage }[] = [];
+    const checks = costCheck();
     let any = false;
     let outside = false;
     let countedEntries = 0;
@@ -322,7 +322,7 @@ class Aggregator {
         return;
       }
       any = true;
-      checks.push({ usage, priced });
+      checks.add(usage, priced);
       const modelKey = `${usage.provider ?? ''}/${usage.model ?? ''}`;
       if (!firstOfModel.has(modelKey)) firstOfModel.set(modelKey, { usage, priced });
       const day = pendingDay(usageTime);
@@ -411,7 +411,7 @@ class Aggregator {
       lastAt: span.last ?? sessionTime,
       byModel: sortedModels(sessionModels),
       tools: tools.totals(),
-      costCheck: checkCost(checks),
+      costCheck: checks.result(),
       origin: null,
       originMissing: false,
       copies: [],
