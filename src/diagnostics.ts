@@ -38,6 +38,55 @@ export interface Diagnostic {
   detail: string;
   /** True when the line's content was lost (counted in skippedLines). */
   skippedLine: boolean;
+  /**
+   * Present on a problem that stands for several: past a file's first MAX_LISTED_PER_FILE, the
+   * rest of each reason are one, with their count.
+   */
+  count?: number;
+}
+
+/** A file's problems listed one by one; past this many, the rest are counted by reason. */
+export const MAX_LISTED_PER_FILE = 1000;
+
+/**
+ * A file's problems as they are found: each counted, the first MAX_LISTED_PER_FILE kept whole,
+ * the rest one per reason (and whether the line was lost) with their count. A file of millions of
+ * bad lines is then a thousand objects, not millions, and a list that can be spread.
+ */
+export class FileDiagnostics {
+  private readonly listed: Diagnostic[] = [];
+  private readonly folded = new Map<string, { first: Diagnostic; count: number }>();
+
+  push(d: Diagnostic): void {
+    if (this.listed.length < MAX_LISTED_PER_FILE) {
+      this.listed.push(d);
+      return;
+    }
+    const key = `${d.reason}\0${d.skippedLine}`;
+    const known = this.folded.get(key);
+    if (known) known.count++;
+    else this.folded.set(key, { first: d, count: 1 });
+  }
+
+  /** Whether any problem of this reason was found. */
+  has(reason: DiagnosticReason): boolean {
+    return this.listed.some((d) => d.reason === reason) || [...this.folded.values()].some((f) => f.first.reason === reason);
+  }
+
+  /** The problems listed, then one for each reason's rest. */
+  list(): Diagnostic[] {
+    const rest = [...this.folded.values()].map(({ first, count }) => ({
+      ...first,
+      detail: `${count.toLocaleString('en-US')} more of this kind from line ${first.line ?? '?'} on, not listed one by one; the first: ${first.detail}`,
+      count,
+    }));
+    return [...this.listed, ...rest];
+  }
+}
+
+/** How many problems a list of them stands for. */
+export function problemCount(diagnostics: readonly Diagnostic[]): number {
+  return diagnostics.reduce((n, d) => n + (d.count ?? 1), 0);
 }
 
 export function diagnostic(
@@ -74,8 +123,9 @@ export function summariseDiagnostics(
   const byReason: Partial<Record<DiagnosticReason, number>> = {};
   let skippedLines = 0;
   for (const d of all) {
-    byReason[d.reason] = (byReason[d.reason] ?? 0) + 1;
-    if (d.skippedLine) skippedLines++;
+    const count = d.count ?? 1;
+    byReason[d.reason] = (byReason[d.reason] ?? 0) + count;
+    if (d.skippedLine) skippedLines += count;
   }
   return { files, sessionFiles, goneFiles, skippedFiles: files - sessionFiles, skippedLines, byReason };
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claimEntries } from '../src/ledger/claims.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
+import { FileDiagnostics } from '../src/diagnostics.js';
 import { codexReader } from '../src/sources/codex/reader.js';
 import { readSessionFile } from '../src/sources/read.js';
 import { usageClaimRule } from '../src/sources/registry.js';
@@ -249,7 +250,7 @@ describe('Codex files that are odd or old', () => {
     const { readCodexSession } = await import('../src/sources/codex/read.js');
     const lines = (async function* () {})();
     const first = { line: 1, records: [{ timestamp: '2026-03-02T10:00:00.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'hi' } }], clean: true };
-    const file = await readCodexSession({ path: '/x/rollout-2026-03-02T11-00-00-0195aaaa-0000-7000-8000-0000000000ff.jsonl', size: 1, mtime: 0, lines, diagnostics: [], damaged: [], first, headerless: true });
+    const file = await readCodexSession({ path: '/x/rollout-2026-03-02T11-00-00-0195aaaa-0000-7000-8000-0000000000ff.jsonl', size: 1, mtime: 0, lines, diagnostics: new FileDiagnostics(), damaged: [], first, headerless: true });
     expect(file.sessionId).toBe('0195aaaa-0000-7000-8000-0000000000ff');
     expect(file.diagnostics.map((d) => d.reason)).toEqual(['header-damaged']);
     expect(ofKind(file, 'prompt')).toHaveLength(1);

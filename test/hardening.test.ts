@@ -181,3 +181,35 @@ describe('paths bough writes itself, under --redact', () => {
     expect(await readFile(join(redactedOut, 'index.html'), 'utf8')).toContain('~/prices/table.json');
   });
 });
+
+describe('a file of 130,000 bad lines (regression: "Maximum call stack size exceeded … this is a bug", and a million objects to list them)', () => {
+  const BAD = 130_000;
+  it('builds, counts every bad line, lists the first thousand of the file and counts the rest by kind, and keeps the good records', async () => {
+    const inputs = join(work, 'many-bad');
+    await mkdir(inputs);
+    const lines = [line(header('many-bad')), line({ type: 'message', id: 'g1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'Still here.' } })];
+    // Two kinds of problem, interleaved: lines that are not JSON, and JSON values that are not records.
+    for (let i = 0; i < BAD; i++) lines.push(i % 2 === 0 ? `not json ${i}` : `[${i}]`);
+    lines.push(line({ type: 'message', id: 'g2', parentId: 'g1', timestamp: at(2), message: { role: 'user', content: 'And after them.' } }));
+    await writeFile(join(inputs, 'many-bad.jsonl'), `${lines.join('\n')}\n`);
+    const report = join(work, 'many-bad-report');
+    await build({ inputs: [inputs], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const many = summarySchema.parse(JSON.parse(await readFile(join(report, 'summary.json'), 'utf8')));
+    expect(many.totals.prompts).toBe(2);
+    expect(many.diagnostics.byReason).toEqual({ 'invalid-json': BAD / 2, 'not-a-record': BAD / 2 });
+    expect(many.diagnostics.skippedLines).toBe(BAD);
+    // Listed one by one up to a thousand; each kind's rest is one item with its count, which add up.
+    const items = many.diagnostics.items;
+    expect(items.length).toBe(1002);
+    expect(items.reduce((n, item) => n + item.count, 0)).toBe(BAD);
+    const rest = items.filter((item) => item.count > 1);
+    expect(rest.map((item) => [item.reason, item.count, item.line])).toEqual([
+      ['invalid-json', BAD / 2 - 500, 1003],
+      ['not-a-record', BAD / 2 - 500, 1004],
+    ]);
+    expect(rest[0]?.detail).toMatch(/^64,500 more of this kind from line 1003 on, not listed one by one; the first: /);
+    const quality = await readFile(join(report, 'data-quality.html'), 'utf8');
+    expect(quality).toContain('64,500 more of this kind from line 1003 on');
+    expect(quality.length).toBeLessThan(1_000_000);
+  }, 120_000);
+});

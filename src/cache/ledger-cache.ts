@@ -272,6 +272,7 @@ const diagnosticSchema = z.object({
   line: count.nullable(),
   detail: text,
   skippedLine: z.boolean(),
+  count: count.min(1).optional(),
 });
 const usageSchema = z.object({
   key: text,

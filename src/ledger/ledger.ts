@@ -3,6 +3,7 @@
 // needs its content (texts, tool output). Pure: SessionFile in, ledger out.
 
 import { flatString } from '../flat-string.js';
+import { problemCount } from '../diagnostics.js';
 import { buildTree } from '../model/tree.js';
 import type { Entry, ReplyOutcome, SessionFile, SkillInvocation, Source, TokenCounts, ToolEffect, UsageOrigin } from '../types.js';
 
@@ -127,7 +128,7 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     formatVersion: file.formatVersion,
     branches: buildTree(file.entries).leaves.length,
     lastSeen: null,
-    damaged: file.diagnostics.length,
+    damaged: problemCount(file.diagnostics),
     entries: file.entries.map((entry) => ledgerEntry(entry, callPaths, file.subagentOf !== null)),
   };
 }

@@ -150,7 +150,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
       diagnostics.push(reading.failed);
       continue;
     }
-    diagnostics.push(...reading.outcome.diagnostics);
+    for (const d of reading.outcome.diagnostics) diagnostics.push(d);
     if (reading.outcome.kind === 'skipped') continue;
     // Two files whose paths read the same once redacted (~/a.jsonl) stay two sessions.
     const found = reading.outcome.ledger;

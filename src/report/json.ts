@@ -43,6 +43,7 @@ export function summaryOf(data: ReportData, ctx: SummaryContext): Summary {
         reason: d.reason,
         detail: d.detail,
         skippedLine: d.skippedLine,
+        count: d.count ?? 1,
       })),
     },
   };

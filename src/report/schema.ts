@@ -184,7 +184,8 @@ export const summarySchema = z.object({
     byReason: z.record(z.string(), count),
     listed: count,
     items: z.array(
-      z.object({ file: z.string(), line: z.number().int().nullable(), reason: z.string(), detail: z.string(), skippedLine: z.boolean() }),
+      // `count`: how many problems the item stands for (past a file's first thousand, the rest of a reason are one item).
+      z.object({ file: z.string(), line: z.number().int().nullable(), reason: z.string(), detail: z.string(), skippedLine: z.boolean(), count: count.min(1) }),
     ),
   }),
 });

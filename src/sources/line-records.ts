@@ -1,7 +1,7 @@
 // Turns one raw line into the records it holds, reporting every repair or loss as a diagnostic.
 // Shared by all source readers.
 
-import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import { diagnostic, type FileDiagnostics } from '../diagnostics.js';
 import type { RawLine } from './lines.js';
 import { cutDeepNesting, isPlainObject, MAX_NESTING, parseJsonLine, type RecordTest } from './json-line.js';
 
@@ -17,7 +17,7 @@ export function lineRecords(
   raw: RawLine,
   file: string,
   isRecord: RecordTest,
-  diagnostics: Diagnostic[],
+  diagnostics: FileDiagnostics,
 ): LineRecords {
   if (raw.oversized > 0) {
     diagnostics.push(diagnostic('oversized-line', file, raw.number, `${raw.oversized} bytes in one line`, true));

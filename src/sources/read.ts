@@ -2,7 +2,7 @@
 // whether it is theirs (by content, never by the file name), and hands the file to that reader.
 
 import { stat } from 'node:fs/promises';
-import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import { diagnostic, FileDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { notAFile, whyNotFound, whyUnreadable } from '../file-problems.js';
 import { SOURCE_NAMES, type SessionFile } from '../types.js';
 import { lineRecords } from './line-records.js';
@@ -29,7 +29,7 @@ export async function readSessionFile(path: string): Promise<ReadOutcome> {
   }
   if (size === 0) return skipped(path, 'empty-file', 'the file is empty');
 
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics = new FileDiagnostics();
   const lines = untilReadError(readLines(path), path, diagnostics)[Symbol.asyncIterator]();
   try {
     /** Damaged lines before the first record: one of them may be a cut-off header. */
@@ -60,7 +60,7 @@ export async function readSessionFile(path: string): Promise<ReadOutcome> {
       return skipped(path, 'not-a-session', `its first record (${describe(first)}) is not one of ${READERS.map((r) => SOURCE_NAMES[r.source]).join(', ')}`);
     }
     // A file whose reading failed before any record (not opened, a disk error) is unreadable, not "not a session".
-    const failure = diagnostics.find((d) => d.reason === 'unreadable-file');
+    const failure = diagnostics.list().find((d) => d.reason === 'unreadable-file');
     if (failure) return { kind: 'skipped', path, diagnostics: [failure] };
     return skipped(path, 'not-a-session', 'no session record in its first lines');
   } finally {
@@ -69,7 +69,7 @@ export async function readSessionFile(path: string): Promise<ReadOutcome> {
 }
 
 /** A read error part-way (a disk error, a file truncated while read) ends the file, keeping what was read. */
-async function* untilReadError(lines: AsyncIterable<RawLine>, path: string, diagnostics: Diagnostic[]): AsyncGenerator<RawLine> {
+async function* untilReadError(lines: AsyncIterable<RawLine>, path: string, diagnostics: FileDiagnostics): AsyncGenerator<RawLine> {
   let last = 0;
   try {
     for await (const line of lines) {

@@ -1,7 +1,7 @@
 // What the generic reader hands a source reader once that reader has recognised the file's
 // first record: the record, what came before it, and the lines still to read.
 
-import type { Diagnostic } from '../diagnostics.js';
+import type { FileDiagnostics } from '../diagnostics.js';
 import type { RawLine } from './lines.js';
 
 /** Records already read from a line, to be handled before the remaining lines. */
@@ -26,5 +26,5 @@ export interface SourceInput {
   /** The remaining lines. */
   lines: AsyncIterable<RawLine>;
   /** Diagnostics so far (lines before the first record); the source reader appends to it. */
-  diagnostics: Diagnostic[];
+  diagnostics: FileDiagnostics;
 }

@@ -3,7 +3,7 @@
 // 0, a cost as not recorded) and listed, so one bad record can neither cancel real usage nor
 // turn a total into "$∞". Shared by every source: it runs on what a reader emits.
 
-import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import { diagnostic, FileDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { Entry, SessionFile, TokenCounts, Usage } from '../types.js';
 
 /** More tokens than any model takes or gives in one request, by orders of magnitude. */
@@ -13,9 +13,9 @@ export const MAX_COST_PER_RECORD = 10_000;
 
 const TOKEN_KINDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning'] as const satisfies readonly (keyof TokenCounts)[];
 
-/** Checks every usage record of a file (sub-agent transcripts included) in place; returns what it left out. */
+/** Checks every usage record of a file (sub-agent transcripts included) in place; returns what it left out (past a thousand, counted by kind). */
 export function checkUsageNumbers(file: SessionFile): Diagnostic[] {
-  const problems: Diagnostic[] = [];
+  const problems = new FileDiagnostics();
   const pending: Entry[] = [...file.entries];
   while (pending.length > 0) {
     const entry = pending.pop() as Entry;
@@ -25,7 +25,7 @@ export function checkUsageNumbers(file: SessionFile): Diagnostic[] {
     }
     if (entry.kind === 'toolResult') for (const run of entry.subagents) pending.push(...run.entries);
   }
-  return problems;
+  return problems.list();
 }
 
 function fixUsage(usage: Usage): string[] {

@@ -4,7 +4,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { diagnostic, type Diagnostic } from '../../diagnostics.js';
+import { diagnostic, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
@@ -75,7 +75,7 @@ interface ClaudeContext {
   file: string;
   cwd: string | null;
   sessionId: string;
-  diagnostics: Diagnostic[];
+  diagnostics: FileDiagnostics;
   drafts: Draft[];
   /** A record's uuid → the entry its children hang from. */
   linkTarget: Map<string, string>;
@@ -153,7 +153,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     // Claude Code's transcripts have no format number; `version` is the app's, and changes mid-file.
     formatVersion: 1,
     entries,
-    diagnostics: ctx.diagnostics,
+    diagnostics: ctx.diagnostics.list(),
     lineCount,
   };
 }

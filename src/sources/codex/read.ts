@@ -17,7 +17,7 @@
 
 import { basename } from 'node:path';
 import type { z } from 'zod';
-import { diagnostic, type Diagnostic } from '../../diagnostics.js';
+import { diagnostic, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, ToolDiff, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
@@ -122,7 +122,7 @@ class TextTally {
 /** Reading state of one file. */
 interface CodexContext {
   file: string;
-  diagnostics: Diagnostic[];
+  diagnostics: FileDiagnostics;
   legacy: boolean;
   /** The file's own thread: its first session_meta (or what was rebuilt for it). */
   own: raw.RawSessionMeta | null;
@@ -234,7 +234,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     entryTitles: [],
     formatVersion: ctx.legacy ? 1 : 2,
     entries,
-    diagnostics: ctx.diagnostics,
+    diagnostics: ctx.diagnostics.list(),
     lineCount,
   };
 }

@@ -2,7 +2,7 @@
 // nothing else has to (formats/pi.md).
 
 import type { z } from 'zod';
-import { diagnostic, type Diagnostic } from '../../diagnostics.js';
+import { diagnostic, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage, UsageOrigin } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
@@ -39,7 +39,7 @@ interface PiContext {
   /** Tool calls by id, so a result can be read with the command that produced it. */
   calls: Map<string, ToolCallBlock>;
   treeFormat: boolean;
-  diagnostics: Diagnostic[];
+  diagnostics: FileDiagnostics;
   entries: Entry[];
   ids: Set<string>;
   /** Ids of entries from lines Pi itself could parse, in order: v1 `firstKeptEntryIndex` counts these. */
@@ -108,7 +108,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     entryTitles: [],
     formatVersion: version,
     entries: ctx.entries,
-    diagnostics: ctx.diagnostics,
+    diagnostics: ctx.diagnostics.list(),
     lineCount,
   };
 }
