@@ -9,7 +9,7 @@ import { ALL_UTC, tempDir } from './support/fixtures.js';
 import { generatePiCorpus } from './support/pi-corpus.js';
 
 describe('planning parts', () => {
-  const section = (id: string, sizes: number[]) => ({ id, entries: sizes.map((n, i) => ({ anchor: `${id}-${i}`, bytes: n })) });
+  const section = (id: string, sizes: number[], bytes = 0) => ({ id, bytes, entries: sizes.map((n, i) => ({ anchor: `${id}-${i}`, bytes: n })) });
 
   it('packs entries in order, carries a section on into the next part, and never leaves a part empty', () => {
     const plan = planParts([section('a', [40, 40, 40]), section('b', [150, 10])], 30, 100);
@@ -22,6 +22,18 @@ describe('planning parts', () => {
     expect(plan.partOf.get('a')).toBe(0);
     expect(plan.partOf.get('b')).toBe(2);
     expect(plan.partOf.get('b-1')).toBe(3);
+  });
+
+  it('counts each section\'s own heading on every part it is on (regression: 50,000 short branches made parts of 3 MB)', () => {
+    // Alone, the entries would fit two to a part; their sections' headings make it one.
+    const plan = planParts([section('a', [30], 30), section('b', [30], 30), section('c', [30, 30], 30)], 0, 100);
+    expect(plan.parts).toEqual([
+      [{ section: 0, from: 0, to: 1 }],
+      [{ section: 1, from: 0, to: 1 }],
+      [{ section: 2, from: 0, to: 2 }],
+    ]);
+    // A section carried on into the next part takes its heading there too.
+    expect(planParts([section('a', [40, 40, 40], 20)], 0, 100).parts).toEqual([[{ section: 0, from: 0, to: 2 }], [{ section: 0, from: 2, to: 3 }]]);
   });
 
   it('points links at the part holding their entry, and leaves text alone', () => {

@@ -6,7 +6,8 @@ import { flatString } from '../flat-string.js';
 import type { SessionKey } from '../ledger/ledger.js';
 import type { ReportData, SessionLink } from './data.js';
 import type { LayoutView, PageRenderer } from './render.js';
-import { sessionPartView, type SessionPageView } from './session-page.js';
+import { escapeHtml } from './escape.js';
+import { sessionPartView, type SectionView, type SessionPageView } from './session-page.js';
 import { linkAcrossParts, partPage, planParts, PART_BYTES, type PartRange } from './session-parts.js';
 import type { EntrySpool } from '../output/entry-spool.js';
 
@@ -51,7 +52,11 @@ export function* sessionPages(
     // Every later part carries the page frame and the list of parts; a prompt its line in the outline.
     const frame = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [], outline: [] }, { parts: [[], []] }, 1, htmlOf, fileOfPart));
     const plan = planParts(
-      view.sections.map((section, s) => ({ id: section.id, entries: section.entries.map((entry, i) => ({ anchor: entry.anchor, bytes: (sizes[s]?.[i] ?? 0) + (outlined.get(entry.anchor) ?? 0) })) })),
+      view.sections.map((section, s) => ({
+        id: section.id,
+        bytes: sectionBytes(section),
+        entries: section.entries.map((entry, i) => ({ anchor: entry.anchor, bytes: (sizes[s]?.[i] ?? 0) + (outlined.get(entry.anchor) ?? 0) })),
+      })),
       Buffer.byteLength(head),
       budget,
       Buffer.byteLength(frame) + 40 * 64,
@@ -69,6 +74,15 @@ export function* sessionPages(
     // Done, failed, or abandoned by its caller: the spool goes either way.
     (spool as EntrySpool | null)?.remove();
   }
+}
+
+/** The session template's markup around a section's texts, at most (a sub-agent's is the longer). */
+const SECTION_MARKUP_BYTES = 400;
+
+/** A section's own markup on a part, its entries aside: its texts as escaped, and the template's around them. */
+function sectionBytes(section: SectionView): number {
+  const texts = [section.id, section.heading, section.note, section.from?.href, section.from?.label, section.summary, section.file];
+  return texts.reduce((sum: number, text) => sum + (text ? Buffer.byteLength(escapeHtml(text)) : 0), SECTION_MARKUP_BYTES);
 }
 
 /** A session's entries rendered in page order, each held until its part is written. */

@@ -9,6 +9,8 @@ export const PART_BYTES = 1_900_000;
 export interface SectionSizes {
   /** The section's own anchor (its heading's id). */
   id: string;
+  /** Its own markup (heading, note), on each part it is on: a session of thousands of short branches is mostly that. */
+  bytes: number;
   /** `bytes`: the entry's HTML, and what it adds elsewhere on its page (its line in the outline). */
   entries: { anchor: string; bytes: number }[];
 }
@@ -40,6 +42,7 @@ export function planParts(sections: readonly SectionSizes[], headBytes: number, 
   sections.forEach((section, s) => {
     let from = 0;
     let starts = parts.length - 1;
+    used += section.bytes;
     section.entries.forEach((entry, i) => {
       const { bytes } = entry;
       if (entriesInPart > 0 && used + bytes > budget) {
@@ -47,7 +50,8 @@ export function planParts(sections: readonly SectionSizes[], headBytes: number, 
         parts.push([]);
         if (i === 0) starts = parts.length - 1;
         from = i;
-        used = partBytes;
+        // The section's heading again on the new part ("continued").
+        used = partBytes + section.bytes;
         entriesInPart = 0;
       }
       used += bytes;
