@@ -106,3 +106,20 @@ describe('a tree of thousands of turns', () => {
     expect(elapsed).toBeLessThan(2000);
   });
 });
+
+describe('a tree of 5,000 branches from one prompt (regression: each leaf drawn, 26 MB of SVG for 50,000)', () => {
+  it('draws its first thousand rows and says how many turns it did not draw', () => {
+    const entries: Entry[] = [prompt('p0', null, 'start')];
+    for (let i = 0; i < 5000; i += 1) entries.push(reply(`r${i}`, null, null, { parentId: 'p0' }));
+    const svg = svgOf(entries);
+    const rows = svg.match(/class="node /g)?.length ?? 0;
+    expect(rows).toBe(1000);
+    // A row for the prompt and one for each reply (each starts a branch): 999 replies drawn, 4,001 not.
+    expect(svg).toContain('⋯ 4,001 more turns, not drawn: a tree this large does not fit a page. Every branch is in the conversation below.');
+    expect(svg.length).toBeLessThan(600_000);
+    // The last line sits inside the drawing.
+    const height = Number(/height="(\d+)"/.exec(svg)?.[1]);
+    const lastY = Number(/<text class="counts" x="\d+" y="(\d+)"/.exec(svg)?.[1]);
+    expect(lastY).toBeLessThan(height);
+  });
+});

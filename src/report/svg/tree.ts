@@ -44,6 +44,12 @@ const LEGEND_ROW = 22;
 const FOLD_ABOVE = 300;
 /** Rows a folded tree aims for (turns worth marking are never folded, so it can be more). */
 const FOLDED_ROWS = 240;
+/**
+ * Rows drawn at most, in file order: a tree of tens of thousands of branches keeps each of their
+ * leaves, and drew 26 MB of SVG into its page. The rest are named by a last line; every branch is
+ * in the conversation below the tree.
+ */
+const MAX_DRAWN_ROWS = 1000;
 
 /** The light theme's colours, drawn into the SVG; bough.css re-themes them. */
 const INK = {
@@ -68,7 +74,10 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
   const turns = turnNodes(tree, branches);
   if (turns.length === 0) return '';
   const labels = labelsByTarget(tree.entries);
-  const nodes = turns.length > FOLD_ABOVE ? foldRuns(turns, labels, Math.ceil(turns.length / FOLDED_ROWS)) : turns;
+  const folded = turns.length > FOLD_ABOVE ? foldRuns(turns, labels, Math.ceil(turns.length / FOLDED_ROWS)) : turns;
+  // A node's parent is on an earlier row: the rows kept hang together.
+  const nodes = folded.slice(0, MAX_DRAWN_ROWS);
+  const notDrawn = folded.slice(MAX_DRAWN_ROWS).reduce((n, node) => n + node.turns, 0);
   const lanes = assignLanes(nodes, branches);
   const lane = Math.max(LANE_MIN, Math.min(LANE_MAX, Math.floor(LANES_WIDTH / lanes)));
   const tagWidth = branches.length > 1 ? BRANCH_TAG_WIDTH : 0;
@@ -77,7 +86,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
   const width = labelX + 560 + PAD;
   const legend = legendSvg(width);
   const top = PAD + legend.height;
-  const height = top + nodes.length * ROW + PAD;
+  const height = top + (nodes.length + (notDrawn > 0 ? 1 : 0)) * ROW + PAD;
   const x = (node: Node) => PAD + node.lane * lane + lane / 2;
   const y = (node: Node) => top + node.row * ROW + ROW / 2;
 
@@ -123,6 +132,9 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
     `<g class="edges" fill="none" stroke="${INK.edge}" stroke-width="2">${edges.join('')}</g>` +
     `<g class="marks" ${MARK_DEFAULTS}>${marks.join('')}</g>` +
     `<g class="rows">${rows.join('')}</g>` +
+    (notDrawn > 0
+      ? `<text class="counts" x="${PAD}" y="${top + nodes.length * ROW + ROW / 2 + 4}" fill="${INK.muted}">⋯ ${notDrawn.toLocaleString('en-US')} more turns, not drawn: a tree this large does not fit a page. Every branch is in the conversation below.</text>`
+      : '') +
     `</svg>`
   );
 }
