@@ -213,3 +213,25 @@ describe('a file of 130,000 bad lines (regression: "Maximum call stack size exce
     expect(quality.length).toBeLessThan(1_000_000);
   }, 120_000);
 });
+
+describe('150 branches from one prompt (regression: the prompt\'s line linked all 50,000 branches of a session, 4 MB)', () => {
+  it('links the first hundred and the next one, saying how many more', async () => {
+    const inputs = join(work, 'many-branches');
+    await mkdir(inputs);
+    const reply = (i: number) => ({
+      type: 'message', id: `r${i}`, parentId: 'p1', timestamp: at(2 + i),
+      message: { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop', content: [{ type: 'text', text: `answer ${i}` }], usage: usage(10, 5, 0.0001) },
+    });
+    const records = [header('many-branches'), { type: 'message', id: 'p1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'Try again.' } }, ...Array.from({ length: 150 }, (_, i) => reply(i))];
+    await writeFile(join(inputs, 'many-branches.jsonl'), `${records.map(line).join('\n')}\n`);
+    const report = join(work, 'many-branches-report');
+    await build({ inputs: [inputs], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const branches = summarySchema.parse(JSON.parse(await readFile(join(report, 'summary.json'), 'utf8')));
+    const html = await readFile(join(report, branches.sessions[0]?.page as string), 'utf8');
+    const forks = /<p class="forks">.*?<\/p>/s.exec(html)?.[0] ?? '';
+    expect(forks.match(/<a /g)).toHaveLength(101);
+    // Every branch is still on the page, the ones not linked from here included.
+    expect(forks).toMatch(/<a href="#e-r100">and 50 more, from branch \d+ on<\/a>/);
+    expect(html).toContain('answer 149');
+  }, 60_000);
+});

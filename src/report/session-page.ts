@@ -103,6 +103,9 @@ export interface SessionPageView {
   diagnostics: { line: string; reason: string; detail: string }[];
 }
 
+/** Branches linked one by one from the entry they start at; past this many, a link to the next names how many more. */
+const MAX_FORK_LINKS = 100;
+
 export interface PageContext {
   /** The content of this session's sub-agent files, by key. */
   /** Null when the sub-agent's file is gone (kept from an earlier build): its numbers count, its transcript is not shown. */
@@ -152,10 +155,15 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     forksAt: (entry) => {
       const children = tree.childrenOf.get(entry) ?? [];
       if (children.length < 2) return [];
-      return children.map((child) => {
+      const linkTo = (child: Entry): ForkLink => {
         const branch = branchStartingAt.get(child);
         return { label: branch ? `branch ${branch.number}` : 'active path', href: `#${anchorOf(child)}` };
-      });
+      };
+      const links = children.slice(0, MAX_FORK_LINKS).map(linkTo);
+      // Tens of thousands of branches from one entry made its line megabytes long: the rest are one link, to the next.
+      const next = children[MAX_FORK_LINKS];
+      if (next) links.push({ ...linkTo(next), label: `and ${formatCount(children.length - MAX_FORK_LINKS)} more, from ${linkTo(next).label} on` });
+      return links;
     },
   };
   const projectPage = ctx.pages.project(session.projectKey);
