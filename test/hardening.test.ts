@@ -235,3 +235,26 @@ describe('150 branches from one prompt (regression: the prompt\'s line linked al
     expect(html).toContain('answer 149');
   }, 60_000);
 });
+
+describe('a reply of 3,000 blocks (regression: 300,000 blocks made one entry of 40 MB, a page no part could hold)', () => {
+  it('shows its first thousand blocks and says how many more the file holds', async () => {
+    const inputs = join(work, 'many-blocks');
+    await mkdir(inputs);
+    const content = Array.from({ length: 3000 }, (_, i) => (i % 2 === 0 ? { type: 'text', text: `block ${i}` } : { type: 'toolCall', id: `c${i}`, name: 'bash', arguments: { command: `echo ${i}` } }));
+    const records = [
+      header('many-blocks'),
+      { type: 'message', id: 'p1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'Go.' } },
+      { type: 'message', id: 'r1', parentId: 'p1', timestamp: at(2), message: { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop', content, usage: usage(10, 5, 0.0001) } },
+    ];
+    await writeFile(join(inputs, 'many-blocks.jsonl'), `${records.map(line).join('\n')}\n`);
+    const report = join(work, 'many-blocks-report');
+    await build({ inputs: [inputs], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const blocks = summarySchema.parse(JSON.parse(await readFile(join(report, 'summary.json'), 'utf8')));
+    const html = await readFile(join(report, blocks.sessions[0]?.page as string), 'utf8');
+    expect(html).toContain('block 998');
+    expect(html).not.toContain('block 1000<');
+    expect(html).toContain('… 2,000 more blocks of this entry not shown: too many for one page (the session file holds them).');
+    // Its numbers are all there: the blocks not shown are not lost to the counts.
+    expect(blocks.totals.replies).toBe(1);
+  }, 60_000);
+});

@@ -77,7 +77,9 @@ export type PartView =
       error: string | null;
     }
   | { type: 'image'; src: string | null; mimeType: string }
-  | { type: 'unknown'; label: string; json: TextView };
+  | { type: 'unknown'; label: string; json: TextView }
+  /** Where an entry's blocks stop being shown: "… 299,000 more blocks not shown …". */
+  | { type: 'omitted'; label: string };
 
 export interface DiffLine {
   tone: 'add' | 'del' | 'ctx' | 'hunk' | 'meta';
@@ -208,13 +210,13 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
   };
   const budget = ctx.highlight ?? highlightBudget();
   const markdown = (text: string) => renderMarkdown(text, budget);
-  const part = (block: Block) => partView(block, budget);
+  const parts = (blocks: readonly Block[]) => partViews(blocks, budget);
   switch (entry.kind) {
     case 'prompt':
       return {
         ...base,
         kind: 'prompt',
-        parts: entry.content.map(part),
+        parts: parts(entry.content),
         skill: entry.skill && {
           name: entry.skill.name,
           location: entry.skill.location,
@@ -226,7 +228,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         ...base,
         kind: 'reply',
         model: entry.responseModel ? `${entry.model ?? '?'} → ${entry.responseModel}` : (entry.model ?? 'unknown model'),
-        parts: entry.content.map(part),
+        parts: parts(entry.content),
         status: replyStatus(entry.outcome),
         errorMessage: entry.errorMessage,
         usage: usageLine(entry.usage, ctx.priceOf),
@@ -244,7 +246,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         isError: entry.isError,
         lines: file === null ? linesView(text) : null,
         file,
-        parts: entry.content.filter((b) => b.type !== 'text').map(part),
+        parts: parts(entry.content.filter((b) => b.type !== 'text')),
         diff: entry.diff && !(call?.effect.fileContent && createdOnly(entry.diff)) ? diffLines(entry.diff) : null,
         subagents: entry.subagents.map((run) => subagentView(run, ctx)),
         nestedCalls:
@@ -367,6 +369,48 @@ function replyStatus(outcome: ReplyOutcome): { label: string; tone: 'error' | 'w
       return { label: 'cut off (length)', tone: 'warn' };
     case 'ok':
       return null;
+  }
+}
+
+/**
+ * What one entry shows of its blocks at most: a reply of 300,000 blocks rendered to one 40 MB
+ * entry, which no part of a page can hold. Each block is cut on its own (MAX_TEXT, MAX_JSON);
+ * past these, the rest are counted.
+ */
+const MAX_BLOCKS_SHOWN = 1000;
+const MAX_ENTRY_CHARS = 1_500_000;
+
+/** An entry's blocks as shown, up to MAX_BLOCKS_SHOWN or about MAX_ENTRY_CHARS of markup, then how many more there are. */
+function partViews(blocks: readonly Block[], budget: HighlightBudget): PartView[] {
+  const views: PartView[] = [];
+  let chars = 0;
+  for (const block of blocks) {
+    if (views.length >= MAX_BLOCKS_SHOWN || chars > MAX_ENTRY_CHARS) {
+      const more = blocks.length - views.length;
+      views.push({ type: 'omitted', label: `… ${plural(more, 'more block')} of this entry not shown: too many for one page (the session file holds them).` });
+      break;
+    }
+    const view = partView(block, budget);
+    chars += partChars(view);
+    views.push(view);
+  }
+  return views;
+}
+
+/** About how much markup a block's view makes: its texts, which are most of it. */
+function partChars(view: PartView): number {
+  switch (view.type) {
+    case 'text':
+    case 'thinking':
+      return view.html.length;
+    case 'toolCall':
+      return view.summary.length + view.args.text.length + (view.body?.kind === 'command' || view.body?.kind === 'file' ? view.body.code.html.length : 0) + 200;
+    case 'image':
+      return (view.src?.length ?? 0) + 100;
+    case 'unknown':
+      return view.json.text.length + 100;
+    case 'omitted':
+      return view.label.length;
   }
 }
 
