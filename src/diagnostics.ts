@@ -68,16 +68,11 @@ export class FileDiagnostics {
     else this.folded.set(key, { first: d, count: 1 });
   }
 
-  /** Whether any problem of this reason was found. */
-  has(reason: DiagnosticReason): boolean {
-    return this.listed.some((d) => d.reason === reason) || [...this.folded.values()].some((f) => f.first.reason === reason);
-  }
-
   /** The problems listed, then one for each reason's rest. */
   list(): Diagnostic[] {
     const rest = [...this.folded.values()].map(({ first, count }) => ({
       ...first,
-      detail: `${count.toLocaleString('en-US')} more of this kind from line ${first.line ?? '?'} on, not listed one by one; the first: ${first.detail}`,
+      detail: `${count.toLocaleString('en-US')} more of this kind${first.line === null ? '' : ` from line ${first.line} on`}, not listed one by one; the first: ${first.detail}`,
       count,
     }));
     return [...this.listed, ...rest];

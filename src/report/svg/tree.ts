@@ -8,6 +8,7 @@ import type { Branch } from '../../model/branches.js';
 import type { EntryTree } from '../../model/tree.js';
 import type { Entry } from '../../types.js';
 import { escapeHtml } from '../escape.js';
+import { formatCount } from '../format.js';
 
 export interface TreeSvgOptions {
   /** The full link to an entry: "#e-…" on a one-page session, "part-3.html#e-…" on a split one. */
@@ -133,7 +134,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
     `<g class="marks" ${MARK_DEFAULTS}>${marks.join('')}</g>` +
     `<g class="rows">${rows.join('')}</g>` +
     (notDrawn > 0
-      ? `<text class="counts" x="${PAD}" y="${top + nodes.length * ROW + ROW / 2 + 4}" fill="${INK.muted}">⋯ ${notDrawn.toLocaleString('en-US')} more turns, not drawn: a tree this large does not fit a page. Every branch is in the conversation below.</text>`
+      ? `<text class="counts" x="${PAD}" y="${top + nodes.length * ROW + ROW / 2 + 4}" fill="${INK.muted}">⋯ ${formatCount(notDrawn)} more turns, not drawn: a tree this large does not fit a page. Every branch is in the conversation below.</text>`
       : '') +
     `</svg>`
   );
