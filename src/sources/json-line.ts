@@ -22,6 +22,10 @@ const BACKSLASH = 0x5c;
 
 export function parseJsonLine(text: string, isRecord: RecordTest): LineParse {
   if (text.trim() === '') return { kind: 'blank' };
+  // A file gone bad can hold millions of lines that are not JSON, each a thrown error (here and in
+  // the salvage): the stack each error captured, which nothing reads, was 40% of their cost.
+  const stackLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     return { kind: 'ok', values: [JSON.parse(text)] };
   } catch (error) {
@@ -32,6 +36,8 @@ export function parseJsonLine(text: string, isRecord: RecordTest): LineParse {
       return { kind: 'partial', values: salvaged.values, lostChars: text.length - salvaged.keptChars };
     }
     return { kind: 'invalid', truncated: looksTruncated(text), message: (error as Error).message };
+  } finally {
+    Error.stackTraceLimit = stackLimit;
   }
 }
 
