@@ -40,7 +40,7 @@ export interface SearchFile {
 
 /** A search item as its shard holds it: one line of JSON, its text cut to its kind's length. */
 function searchRow(item: SearchItem): string {
-  return JSON.stringify([item.session, KIND_CODE[item.kind], item.href, oneLine(item.text, item.kind === 'prompt' ? PROMPT_CHARS : item.kind === 'reply' ? REPLY_CHARS : 500)]);
+  return JSON.stringify([item.session, KIND_CODE[item.kind], item.href, indexedText(item.kind, item.text)]);
 }
 
 /** A row's share of the index: its bytes and the line break after it. */

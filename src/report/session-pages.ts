@@ -28,9 +28,11 @@ export function* sessionPages(
   options: { budget?: number; spool?: (() => EntrySpool) | null } = {},
 ): Generator<RenderedPage, EntryPages> {
   const budget = options.budget ?? PART_BYTES;
+  const openSpool = options.spool ?? null;
   let spool: EntrySpool | null = null;
   try {
-    const entries = renderedEntries(view, renderer, budget, options.spool ? () => (spool ??= (options.spool as () => EntrySpool)()) : null);
+    // Opened the first time an entry goes to it, once.
+    const entries = renderedEntries(view, renderer, budget, openSpool && (() => (spool ??= openSpool())));
     const htmlOf = (range: PartRange) => entries.html(range);
     const fileOfPart = (index: number) => basename(partPage(page, index));
     const dir = page.slice(0, page.length - basename(page).length);
