@@ -1,6 +1,7 @@
 // `bough stats` reuses what it read from unchanged files, and never trusts a cache it did not
 // write: a changed file, a damaged entry or a forged one is read again.
 
+import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +22,25 @@ async function setUp() {
 
 async function cacheFiles(dir: string): Promise<string[]> {
   return (await readdir(join(dir, 'ledgers'), { recursive: true })).filter((f) => f.endsWith('.json')).map((f) => join(dir, 'ledgers', f));
+}
+
+/** A cache entry as stored: a line naming its file with the hash of the rest, then the outcome. */
+interface CacheEntry {
+  head: { source: string; sum: string };
+  outcome: { kind: string; ledger?: { path: string; entries: unknown[][] } };
+}
+
+async function readEntry(file: string): Promise<CacheEntry> {
+  const text = await readFile(file, 'utf8');
+  const cut = text.indexOf('\n');
+  return { head: JSON.parse(text.slice(0, cut)) as CacheEntry['head'], outcome: JSON.parse(text.slice(cut + 1)) as CacheEntry['outcome'] };
+}
+
+/** Writes an entry back with its outcome changed: `sum` true to hash it anew, as bough would have; false to keep the old hash, as damage does. */
+async function writeEntry(file: string, entry: CacheEntry, sum: boolean): Promise<void> {
+  const body = JSON.stringify(entry.outcome);
+  const head = sum ? { ...entry.head, sum: createHash('sha256').update(body).digest('hex') } : entry.head;
+  await writeFile(file, `${JSON.stringify(head)}\n${body}`);
 }
 
 describe('the ledger cache', () => {
@@ -57,28 +77,24 @@ describe('the ledger cache', () => {
     await run();
     const entries = await cacheFiles(cacheDir);
     for (const [i, file] of entries.entries()) {
-      const cached = JSON.parse(await readFile(file, 'utf8')) as { outcome: { kind: string; ledger?: { entries: unknown[][] } } };
+      const cached = await readEntry(file);
       if (i % 3 === 0) await writeFile(file, '{"format":1,"identity":');
       else if (i % 3 === 1) await writeFile(file, JSON.stringify({ format: 99, something: 'else' }));
       else if (cached.outcome.ledger) {
-        // A forged count no reader could have written (an entry's usage rows: input is their 9th field): refused, the file read again.
+        // A forged count no reader could have written (an entry's usage rows: input is their 9th field), hashed anew: refused by shape, the file read again.
         for (const entry of cached.outcome.ledger.entries) for (const usage of entry[5] as unknown[][]) usage[8] = -1_000_000;
-        await writeFile(file, JSON.stringify(cached));
+        await writeEntry(file, cached, true);
       }
     }
     expect((await run()).json).toEqual(truth.json);
     expect((await run()).json).toEqual(truth.json);
   });
 
-  it('takes a forged usage count as written when the cache is trusted, so the test above can fail', async () => {
-    // The same forgery, in an entry the cache then holds as its own: proves the forged field is the one counted.
-    const { cacheDir, run } = await setUp();
-    const truth = await run(false);
-    await run();
+  /** Adds one to every usage record's input count in the entry of minimal-v3.jsonl (one plain session, every record of it counted); returns how many. */
+  async function forgeInputCounts(cacheDir: string, sum: boolean): Promise<number> {
     let forged = 0;
     for (const file of await cacheFiles(cacheDir)) {
-      const cached = JSON.parse(await readFile(file, 'utf8')) as { outcome: { ledger?: { path: string; entries: unknown[][] } } };
-      // One plain session, no copies of it among the fixtures: every record of it is counted.
+      const cached = await readEntry(file);
       if (!cached.outcome.ledger?.path.endsWith('minimal-v3.jsonl')) continue;
       for (const entry of cached.outcome.ledger.entries) {
         for (const usage of entry[5] as unknown[][]) {
@@ -86,8 +102,27 @@ describe('the ledger cache', () => {
           forged++;
         }
       }
-      await writeFile(file, JSON.stringify(cached));
+      await writeEntry(file, cached, sum);
     }
+    return forged;
+  }
+
+  it('regression: an entry whose counts changed after it was written (a bad disk, a hand) is read again, though every count is plausible', async () => {
+    const { cacheDir, run } = await setUp();
+    const truth = await run(false);
+    await run();
+    expect(await forgeInputCounts(cacheDir, false)).toBeGreaterThan(0);
+    expect((await run()).json).toEqual(truth.json);
+    // Written anew: the next run finds it whole.
+    expect((await run()).json).toEqual(truth.json);
+  });
+
+  it('takes a changed count as written when the entry is hashed anew, so the test above can fail', async () => {
+    // The same change, in an entry whose hash agrees: proves the changed field is the one counted.
+    const { cacheDir, run } = await setUp();
+    const truth = await run(false);
+    await run();
+    const forged = await forgeInputCounts(cacheDir, true);
     expect(forged).toBeGreaterThan(0);
     expect((await run()).json.totals.tokens.input).toBe(truth.json.totals.tokens.input + forged);
   });
@@ -101,7 +136,7 @@ describe('the ledger cache', () => {
     const truth = await run();
     const all = (await cacheFiles(cacheDir)).length;
     await rm(join(input, 'minimal-v3.jsonl'));
-    const marker = join(cacheDir, 'ledgers', 'v4', '.pruned');
+    const marker = join(cacheDir, 'ledgers', 'v5', '.pruned');
     // Looked for today already: nothing goes yet.
     expect((await run()).json.totals.prompts).toBeLessThan(truth.json.totals.prompts);
     expect((await cacheFiles(cacheDir)).length).toBe(all);
@@ -111,7 +146,7 @@ describe('the ledger cache', () => {
     const left = await cacheFiles(cacheDir);
     expect(left.length).toBe(all - 1);
     // The file of another run's inputs, still there, keeps its entry.
-    const sources = await Promise.all(left.map(async (file) => (JSON.parse(await readFile(file, 'utf8')) as { source: string }).source));
+    const sources = await Promise.all(left.map(async (file) => (await readEntry(file)).head.source));
     expect(sources).toContain(await realpath(join(elsewhere, 'other.jsonl')));
     expect(sources.some((source) => source.endsWith('minimal-v3.jsonl'))).toBe(false);
   });
@@ -122,7 +157,7 @@ describe('the ledger cache', () => {
     await writeFile(join(cacheDir, 'ledgers', 'v1', 'ab', 'old.json'), '{}');
     await mkdir(join(cacheDir, 'ledgers', 'v999'), { recursive: true });
     await run();
-    expect((await readdir(join(cacheDir, 'ledgers'))).sort()).toEqual(['v4', 'v999']);
+    expect((await readdir(join(cacheDir, 'ledgers'))).sort()).toEqual(['v5', 'v999']);
   });
 
   it('is used when the path, size, time and both ends of a file are unchanged (an edit in the middle that keeps them is not seen)', async () => {

@@ -1,10 +1,10 @@
 // Ledgers cached per session file, so a second `bough stats` reads only the files that changed.
 // An entry is found by the file's real path, size, modification time and a hash of its head and
 // tail, plus the code that made it (bough's version and a hash of its own files): a change to any
-// of them misses. Entries are checked when read (a schema, and row by row for the ledger's
-// entries): a damaged, foreign or older entry is ignored and written anew, never trusted. The
-// entries of files that are gone are removed, at most once a day. Only the cache folder is ever
-// written.
+// of them misses. Entries are checked when read (a hash of the whole entry, then a schema and,
+// row by row, the ledger's entries): a damaged, foreign or older entry is ignored and written
+// anew, never trusted. The entries of files that are gone are removed, at most once a day. Only
+// the cache folder is ever written.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
@@ -55,7 +55,7 @@ export interface LedgerCache {
 
 /** Bytes hashed at each end of a file: an append or an edit in place changes one of them, or the size. */
 const EDGE_BYTES = 8 * 1024;
-const FORMAT = 4;
+const FORMAT = 5;
 /** How often the entries of files that are gone are looked for. */
 const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
 
@@ -80,9 +80,15 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
     async get(identity) {
       try {
         // Synchronous: small files, one per session, read on every run.
-        const parsed = cachedSchema.safeParse(JSON.parse(readFileSync(fileOf(identity).file, 'utf8')));
-        if (!parsed.success || parsed.data.identity !== identity) return null;
-        return outcomeFromRows(parsed.data.outcome as OutcomeAsRows);
+        const text = readFileSync(fileOf(identity).file, 'utf8');
+        const cut = text.indexOf('\n');
+        if (cut === -1) return null;
+        const head = headSchema.safeParse(JSON.parse(text.slice(0, cut)));
+        const body = text.slice(cut + 1);
+        // A count changed by a bad disk or a hand is as plausible as the true one: only the hash tells.
+        if (!head.success || head.data.identity !== identity || head.data.sum !== sumOf(body)) return null;
+        const outcome = outcomeSchema.safeParse(JSON.parse(body));
+        return outcome.success ? outcomeFromRows(outcome.data as OutcomeAsRows) : null;
       } catch {
         return null;
       }
@@ -98,8 +104,10 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         }
         await mkdir(own, { recursive: true });
         const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
-        // The file's real path comes first, where pruning reads it without parsing the entry.
-        await writeFile(temporary, JSON.stringify({ format: FORMAT, source: realpathSync(path), identity, outcome: outcomeToRows(outcome) }));
+        // A line of its own first: the file's real path, where pruning reads it without parsing
+        // the entry, and the hash of the rest; then the outcome.
+        const body = JSON.stringify(outcomeToRows(outcome));
+        await writeFile(temporary, `${JSON.stringify({ format: FORMAT, source: realpathSync(path), identity, sum: sumOf(body) })}\n${body}`);
         await rename(temporary, target).catch(async (error: unknown) => {
           await rm(temporary, { force: true });
           throw error;
@@ -329,13 +337,14 @@ export const ledgerSchema = z.object({
   damaged: count,
   entries: z.array(entrySchema),
 });
-const cachedSchema = z.object({
-  format: z.literal(FORMAT),
-  source: text,
-  identity: text,
-  outcome: z.discriminatedUnion('kind', [
-    // The entries are rows, checked as they are rebuilt (entry-rows.ts).
-    z.object({ kind: z.literal('session'), ledger: ledgerSchema.extend({ entries: z.array(z.unknown()) }), diagnostics: z.array(diagnosticSchema) }),
-    z.object({ kind: z.literal('skipped'), diagnostics: z.array(diagnosticSchema) }),
-  ]),
-});
+const headSchema = z.object({ format: z.literal(FORMAT), source: text, identity: text, sum: text });
+const outcomeSchema = z.discriminatedUnion('kind', [
+  // The entries are rows, checked as they are rebuilt (entry-rows.ts).
+  z.object({ kind: z.literal('session'), ledger: ledgerSchema.extend({ entries: z.array(z.unknown()) }), diagnostics: z.array(diagnosticSchema) }),
+  z.object({ kind: z.literal('skipped'), diagnostics: z.array(diagnosticSchema) }),
+]);
+
+/** The hash an entry's head holds of the rest of it. */
+function sumOf(body: string): string {
+  return createHash('sha256').update(body).digest('hex');
+}
