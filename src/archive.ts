@@ -94,27 +94,45 @@ export function placeOf(file: string, places: readonly string[]): string | null 
   return best;
 }
 
-/** What the report folder's last build archived; entries that do not read as this code wrote them are left out. */
-export async function readArchive(outDir: string): Promise<{ sessions: ArchivedPages[]; unreadable: number }> {
+/** An archived session that does not read as this code wrote it: what is known of it. */
+export interface UnreadableArchive {
+  /** The hash of its session key: names its archive files. */
+  name: string;
+  /** The file that did not read right, from the report root. */
+  file: string;
+  /** Its pages, when its pages file read right (its ledger did not, or when it was last seen is not known). */
+  pages: string[];
+  /** When its file was last seen, when known. */
+  lastSeen: number | null;
+}
+
+/**
+ * What the report folder's last build archived. Entries that do not read as this code wrote them
+ * (damaged, or written by another version of bough) are listed apart, by name: the build says so
+ * rather than let a session whose file is gone leave the totals without a word.
+ */
+export async function readArchive(outDir: string): Promise<{ sessions: ArchivedPages[]; unreadable: UnreadableArchive[] }> {
   const dir = join(outDir, ARCHIVE_DIR);
   const names = await readdir(dir).catch(() => [] as string[]);
   const seen = await readFile(join(dir, SEEN_FILE), 'utf8')
     .then((text) => seenSchema.safeParse(JSON.parse(text)))
     .then((parsed) => (parsed.success ? parsed.data.lastSeen : {}), () => ({}) as Record<string, number>);
   const sessions: ArchivedPages[] = [];
-  let unreadable = 0;
+  const unreadable: UnreadableArchive[] = [];
   for (const file of names) {
     const name = /^([0-9a-f]{32})\.json\.gz$/.exec(file)?.[1];
     if (name === undefined) continue;
+    const lastSeen = seen[name];
+    let pages: z.infer<typeof pagesSchema> | null = null;
     try {
       // Synchronous: one small file per session, read by every rebuild.
       const parsed = pagesSchema.safeParse(JSON.parse(gunzipSync(readFileSync(join(dir, file))).toString('utf8')));
-      const lastSeen = seen[name];
-      if (parsed.success && lastSeen !== undefined) sessions.push({ ...parsed.data, name, lastSeen });
-      else unreadable++;
+      if (parsed.success) pages = parsed.data;
     } catch {
-      unreadable++;
+      pages = null;
     }
+    if (pages !== null && lastSeen !== undefined) sessions.push({ ...pages, name, lastSeen });
+    else unreadable.push({ name, file: pagesPath(name), pages: pages?.pages ?? [], lastSeen: lastSeen ?? null });
   }
   return { sessions, unreadable };
 }
@@ -153,8 +171,8 @@ export function archivePaths(key: SessionKey): { pages: string; ledger: string }
   return { pages: pagesPath(name), ledger: ledgerPath(name) };
 }
 
-const pagesPath = (name: string) => `${ARCHIVE_DIR}/${name}.json.gz`;
-const ledgerPath = (name: string) => `${ARCHIVE_DIR}/${name}.ledger.json.gz`;
+export const pagesPath = (name: string) => `${ARCHIVE_DIR}/${name}.json.gz`;
+export const ledgerPath = (name: string) => `${ARCHIVE_DIR}/${name}.ledger.json.gz`;
 
 /**
  * One session's archive files, compressed (a ledger's JSON is mostly repeated keys), off the main
@@ -172,8 +190,8 @@ export async function archiveFiles(entry: ArchivedSession): Promise<{ path: stri
 }
 
 /** When each archived session's file was last seen, by its name. */
-export function seenFile(entries: readonly { key: SessionKey; lastSeen: number }[]): { path: string; content: string } {
-  const lastSeen = Object.fromEntries(entries.map((e) => [pathHash(e.key), e.lastSeen]).sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1)));
+export function seenFile(entries: readonly { name: string; lastSeen: number }[]): { path: string; content: string } {
+  const lastSeen = Object.fromEntries(entries.map((e) => [e.name, e.lastSeen]).sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1)));
   return { path: SEEN_PATH, content: JSON.stringify({ format: FORMAT, lastSeen }) };
 }
 

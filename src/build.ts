@@ -2,7 +2,7 @@
 // context; then a sink: the HTML folder (`build`), or terminal tables or JSON (`stats`, in
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { cacheDir, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, workPlan, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
@@ -22,7 +22,7 @@ import { loadPriceTable } from './price-files.js';
 import { createPricer, type Pricer } from './pricing/price.js';
 import type { PriceTable } from './pricing/table.js';
 import { buildReportData, type ReportData, type SessionData } from './report/data.js';
-import { formatDateTime, formatDay, plural } from './report/format.js';
+import { formatDateTime, formatDay, plural, type TimeFormat } from './report/format.js';
 import { sessionJson, summaryOf } from './report/json.js';
 import { byCount, dataQualityView, indexPageView, projectPageView, sharingLine, type OverviewContext } from './report/overview-pages.js';
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, pageLayout } from './report/pages.js';
@@ -40,7 +40,25 @@ import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { localProviders, priceHintsFrom, usageClaimRule } from './sources/registry.js';
 import type { Source } from './types.js';
 import { withEntryTitles } from './ledger/titles.js';
-import { archivedNow, archiveFiles, archivePaths, missingSessions, pathHash, placeOf, readArchive, readArchivedLedger, seenFile, withGoneNote, type ArchivedPages, type ArchivedSession, type Archiving } from './archive.js';
+import {
+  ARCHIVE_DIR,
+  archivedNow,
+  archiveFiles,
+  archivePaths,
+  ledgerPath,
+  missingSessions,
+  pagesPath,
+  pathHash,
+  placeOf,
+  readArchive,
+  readArchivedLedger,
+  seenFile,
+  withGoneNote,
+  type ArchivedPages,
+  type ArchivedSession,
+  type Archiving,
+  type UnreadableArchive,
+} from './archive.js';
 import { createHash } from 'node:crypto';
 import { progressCounter } from './progress.js';
 
@@ -124,7 +142,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (inputs !== null && options.cache !== false) {
       const unchanged = await keepUnchangedReport(folder, inputs, (files, gone) => generatedSentence(options, generator, files, gone), options.now.getTime());
       if (unchanged) {
-        const warnings = [...cacheWarnings, ...(await folder.commit())];
+        // The last build's warnings about its archive still hold: its report is this one.
+        const unreadable = unreadableWarning(unchanged.diagnostics.byReason['archive-unreadable'] ?? 0, sharer.text(join(outDir, ARCHIVE_DIR)));
+        const warnings = [...cacheWarnings, ...unreadable, ...(await folder.commit())];
         return { outDir, summary: unchanged, usedSamples: false, places: discovery.places, warnings, sessionsKept: unchanged.sessions.length };
       }
     }
@@ -143,20 +163,32 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
     const sharing = `redact:${options.redact ?? false};omit:${[...new Set(options.omit ?? [])].sort().join(',')}`;
     const places = discovery.places.filter((p) => p.exists).map((p) => p.path);
-    const earlier = usedSamples ? [] : (await readArchive(outDir)).sessions.filter((a) => a.sharing === sharing);
+    const archived = usedSamples ? { sessions: [], unreadable: [] } : await readArchive(outDir);
+    const earlier = archived.sessions.filter((a) => a.sharing === sharing);
     // With --no-cache every page is written anew; sessions whose files are gone are still kept.
     const previous = options.cache === false ? [] : earlier;
     const missing = options.forgetMissing ? [] : missingSessions(earlier, { files: discovery.files, places }, sharing, new Set(collected.ledgers.map((l) => l.key)));
-    const kept = (await Promise.all(missing.map((m) => readArchivedLedger(outDir, m)))).filter((k): k is ArchivedSession => k !== null);
+    const readBack = await Promise.all(missing.map(async (entry) => ({ entry, kept: await readArchivedLedger(outDir, entry) })));
+    const kept = readBack.flatMap(({ kept }) => (kept === null ? [] : [kept]));
+    // What an earlier build archived and does not read right now may be a session whose file is
+    // gone: said on the data-quality page, never left out without a word. A session read now
+    // writes its archive anew.
+    const present = new Set(collected.ledgers.map((l) => pathHash(l.key)));
+    const unreadable: UnreadableArchive[] = options.forgetMissing
+      ? []
+      : [
+          ...readBack.flatMap(({ entry, kept }) => (kept === null ? [{ name: entry.name, file: ledgerPath(entry.name), pages: entry.pages, lastSeen: entry.lastSeen }] : [])),
+          ...archived.unreadable.filter((u) => !present.has(u.name)),
+        ];
     if (kept.length > 0) collected = { ...collected, ledgers: [...collected.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] };
     const report = await reportContext(discovery, collected, options, pricing);
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
-    const archive = usedSamples ? null : { kept, previous, sharing, places, inputs };
+    const archive = usedSamples ? null : { kept, previous, sharing, places, inputs, unreadable };
     const { summary, sessionsKept } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads });
-    const warnings = [...cacheWarnings, ...(await folder.commit())];
+    const warnings = [...cacheWarnings, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept };
   } catch (error) {
     await folder.abort();
@@ -188,7 +220,15 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
 
 interface HtmlSink {
   /** What to keep from the folder's earlier build and how to archive this one; null for the bundled samples. */
-  archive: { kept: readonly ArchivedSession[]; previous: readonly ArchivedPages[]; sharing: string; places: readonly string[]; inputs: string | null } | null;
+  archive: {
+    kept: readonly ArchivedSession[];
+    previous: readonly ArchivedPages[];
+    sharing: string;
+    places: readonly string[];
+    inputs: string | null;
+    /** What the earlier build archived that does not read right, and may be of a session whose file is gone. */
+    unreadable: readonly UnreadableArchive[];
+  } | null;
   sharer: Sharer;
   /** Shares content read again for pages, the same way as `sharer` did for the ledgers. */
   contentSharer: Sharer;
@@ -211,7 +251,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const scope = scopeLabel(options.scope);
   const pages = assignPages(data, time, new Map([...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []))));
   /** When each archived session's file was last seen: now, or when an earlier build saw it (its file is gone). */
-  const seen: { key: SessionKey; lastSeen: number }[] = [];
+  const seen: { name: string; lastSeen: number }[] = [];
   /**
    * Archives a session's file with the pages written for it. `unchanged`: the last build archived
    * exactly this (same pages from the same file, found in the same place), so its files are kept.
@@ -222,7 +262,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     const kept = keptByKey.get(ledger.key);
     const entry = kept ? { ...kept, pages: pageList } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving);
     if (entry === null) return;
-    seen.push({ key: ledger.key, lastSeen: entry.lastSeen });
+    seen.push({ name: pathHash(ledger.key), lastSeen: entry.lastSeen });
     const paths = archivePaths(ledger.key);
     if ((kept || unchanged) && (await folder.keep([paths.pages, paths.ledger]))) return;
     for (const file of await archiveFiles(entry)) await folder.write(file.path, file.content);
@@ -405,7 +445,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     const outcome = done[rank] as Done;
     if (outcome.kind === 'written' && outcome.archived !== null) {
       // Archived beside its pages.
-      for (const key of outcome.archived) seen.push({ key, lastSeen: options.now.getTime() });
+      for (const key of outcome.archived) seen.push({ name: pathHash(key), lastSeen: options.now.getTime() });
       return;
     }
     const unchanged = outcome.kind === 'kept' && outcome.samePlace;
@@ -421,6 +461,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         return archiveEntry(session.ledger, [outcome.page]);
     }
   });
+  const archiveProblems = sink.archive ? await keepUnreadable(sink.archive.unreadable, sink.archive.sharing, folder, seen, time) : [];
   // The index stays under about a tenth of the report: prompts and files always, replies while they fit.
   if (sink.archive) {
     const file = seenFile(seen);
@@ -428,7 +469,9 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // What a later build needs to tell that nothing changed, and to say when it was built.
     if (sink.archive.inputs !== null) {
       const gone = [...keptByKey.keys()].map(pathHash).sort();
-      const record = buildRecordFile({ inputs: sink.archive.inputs, generated: overview.generated, sessionFiles: collected.ledgers.length - keptByKey.size, gone });
+      const seenNames = new Set(seen.map((s) => s.name));
+      const unreadable = sink.archive.unreadable.filter((u) => u.lastSeen !== null && seenNames.has(u.name)).map((u) => u.name).sort();
+      const record = buildRecordFile({ inputs: sink.archive.inputs, generated: overview.generated, sessionFiles: collected.ledgers.length - keptByKey.size, gone, unreadable });
       await folder.write(record.path, record.content);
     }
   }
@@ -439,7 +482,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     page: pages.session(session.key),
   }));
   await spool.writeIndex(searchSessions, Math.max(200_000, Math.round(pageBytes * 0.08)), (file) => folder.write(file.path, file.content));
-  const diagnosticList = [...collected.diagnostics, ...pageFailures];
+  const diagnosticList = [...collected.diagnostics, ...pageFailures, ...archiveProblems];
   const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, collected.ledgers);
   overview.diagnostics = diagnosticsSummary;
   for (const project of data.projects) {
@@ -464,6 +507,53 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
   await folder.write('usage.csv', usageCsv(data, price));
   return { summary, sessionsKept };
+}
+
+/** Sharing as a build that neither redacts nor omits anything: the only one that keeps files it cannot read. */
+const PLAIN_SHARING = 'redact:false;omit:';
+
+/**
+ * Archive files an earlier build wrote that do not read right now, each said on the data-quality
+ * page. They are kept as they were (with the pages they name, and when their file was last seen),
+ * so that a backup can still be put back and every build says so again until --forget-missing;
+ * but not in a report that redacts or omits, which keeps nothing it cannot vouch for.
+ */
+async function keepUnreadable(
+  unreadable: readonly UnreadableArchive[],
+  sharing: string,
+  folder: ReportFolder,
+  seen: { name: string; lastSeen: number }[],
+  time: TimeFormat,
+): Promise<Diagnostic[]> {
+  const problems: Diagnostic[] = [];
+  const seenNames = new Set(seen.map((s) => s.name));
+  for (const entry of unreadable) {
+    let keptFiles = false;
+    if (sharing === PLAIN_SHARING) {
+      // One by one: a page this build wrote itself is not overwritten by an old one.
+      for (const path of [pagesPath(entry.name), ledgerPath(entry.name), ...entry.pages]) if (await folder.keep([path])) keptFiles = true;
+      if (keptFiles && entry.lastSeen !== null && !seenNames.has(entry.name)) {
+        seen.push({ name: entry.name, lastSeen: entry.lastSeen });
+        seenNames.add(entry.name);
+      }
+    }
+    const what =
+      entry.lastSeen !== null && entry.pages.length > 0
+        ? `the archive of a session whose file is gone (last seen ${formatDateTime(entry.lastSeen, time)}, its page ${entry.pages[0]}) could not be read, damaged or written by another version of bough: its numbers are left out of this report`
+        : 'an archive file could not be read, damaged or written by another version of bough: if it held a session whose file is gone, that session is left out of this report';
+    const files = keptFiles ? '; its files are kept as they were, for a backup to be put back (--forget-missing drops them)' : '';
+    problems.push(diagnostic('archive-unreadable', entry.file, null, `${what}${files}`));
+  }
+  return problems;
+}
+
+/** The run's warning about `count` archive files that did not read right, or none. */
+function unreadableWarning(count: number, archiveDir: string): string[] {
+  if (count === 0) return [];
+  const them = count === 1 ? 'it' : 'them';
+  return [
+    `${plural(count, 'archived session')} in ${archiveDir} could not be read (damaged, or written by another version of bough): left out of this report's totals and listed on its data-quality page. Put ${them} back from a backup of the report folder, or pass --forget-missing to drop ${them}.`,
+  ];
 }
 
 /** The index's first line: when, by what, from how many files. */

@@ -20,6 +20,7 @@ export const DIAGNOSTIC_REASONS = {
   'absurd-number': 'a token count or cost no agent could mean (negative, fractional, infinite or absurdly large), left out of the sums',
   'session-failed': 'a session bough could not read at all (the rest of the report is complete)',
   'page-failed': 'a session whose page could not be written (its numbers are counted; its page says what failed)',
+  'archive-unreadable': 'an archived session (its file gone) whose archive could not be read: left out of the totals',
   'not-a-session': 'a file that is not a session of a known agent (skipped)',
   'empty-file': 'an empty file (skipped)',
   'unreadable-file': 'a file that could not be read (skipped)',

@@ -24,6 +24,8 @@ const recordSchema = z.object({
   sessionFiles: z.number().int().nonnegative(),
   /** Archive names of the sessions kept though their files are gone: their "last seen" stays. */
   gone: z.array(z.string().regex(/^[0-9a-f]{32}$/)),
+  /** Archive names of sessions whose archive was kept though it did not read right: their "last seen" stays too. */
+  unreadable: z.array(z.string().regex(/^[0-9a-f]{32}$/)).optional(),
 });
 export type BuildRecord = z.infer<typeof recordSchema>;
 
@@ -49,14 +51,14 @@ export async function keepUnchangedReport(folder: ReportFolder, inputs: string, 
   if (index === null || at === -1 || index.indexOf(lede(record.generated), at + 1) !== -1) return null;
   const summary = parsed(summarySchema, await folder.previous('summary.json'));
   const seen = await folder.previous(SEEN_PATH);
-  const seenNow = seen === null ? null : refreshedSeen(seen, new Set(record.gone), now);
+  const seenNow = seen === null ? null : refreshedSeen(seen, new Set([...record.gone, ...(record.unreadable ?? [])]), now);
   if (summary === null || seenNow === null) return null;
   const rewritten = new Set([INDEX_PAGE, SEEN_PATH, BUILD_RECORD]);
   if (!(await folder.keep(folder.previousFiles.filter((path) => !rewritten.has(path))))) return null;
   const sentence = generated(record.sessionFiles, record.gone.length);
   await folder.write(INDEX_PAGE, `${index.slice(0, at)}${lede(sentence)}${index.slice(at + lede(record.generated).length)}`);
   await folder.write(SEEN_PATH, seenNow);
-  const file = buildRecordFile({ inputs, generated: sentence, sessionFiles: record.sessionFiles, gone: record.gone });
+  const file = buildRecordFile({ inputs, generated: sentence, sessionFiles: record.sessionFiles, gone: record.gone, unreadable: record.unreadable ?? [] });
   await folder.write(file.path, file.content);
   return summary;
 }

@@ -2,10 +2,11 @@
 // deletes transcripts after 30 days): their numbers stay in the totals, their pages stay and say
 // so; --forget-missing drops them; an archive that does not read right is not trusted.
 
-import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { archivePaths } from '../src/archive.js';
 import { build } from '../src/build.js';
 import { summarySchema, type Summary } from '../src/report/schema.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
@@ -102,11 +103,69 @@ describe('the archive', () => {
     await rm(join(input, 'tools.jsonl'));
     const second = await run();
     expect(second.sessions.length).toBe(first.sessions.length - 1);
-    // Written anew: per session its pages file and its ledger file, and one file of when each was last seen.
+    // Written anew: per session read now its pages file and its ledger file, and one file of when each was last seen.
+    // The gone session's two files are kept as they were (see below): one more of each.
     const rebuilt = await readdir(join(out, 'archive'));
-    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json\.gz$/.test(n))).toHaveLength(second.sessions.length);
-    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.ledger\.json\.gz$/.test(n))).toHaveLength(second.sessions.length);
+    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json\.gz$/.test(n))).toHaveLength(second.sessions.length + 1);
+    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.ledger\.json\.gz$/.test(n))).toHaveLength(second.sessions.length + 1);
     expect(rebuilt).toContain('seen.json');
+    // Every session read now reads right at the next build: only the gone one is said.
+    expect((await run()).diagnostics.byReason['archive-unreadable']).toBe(1);
+  });
+
+  it('regression: a gone session whose archive is damaged was left out of the totals without a word; now it is said, and its files are kept', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    await rm(join(input, 'tools.jsonl'));
+    const second = await run({ day: 5 });
+    expect(second.totals.tokens).toEqual(first.totals.tokens);
+    // Its ledger's archive file damaged: a byte changed, so gzip's check fails.
+    const damaged = join(out, archivePaths(gone?.key as string).ledger);
+    const bytes = await readFile(damaged);
+    expect(gunzipSync(bytes).toString('utf8')).toContain('tools.jsonl');
+    bytes[bytes.length - 12] = (bytes[bytes.length - 12] as number) ^ 0xff;
+    await writeFile(damaged, bytes);
+    // Another file touched: the inputs differ from the last build's, so this one reads the archive (an unchanged one keeps the last report whole).
+    const touched = new Date(Date.UTC(2026, 11, 8));
+    await utimes(join(input, 'minimal-v3.jsonl'), touched, touched);
+    const warnings: string[] = [];
+    const third = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
+    warnings.push(...third.warnings);
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(summary.sessions.length).toBe(first.sessions.length - 1);
+    expect(summary.diagnostics.byReason['archive-unreadable']).toBe(1);
+    expect(warnings.join('\n')).toMatch(/1 archived session in .*archive could not be read/);
+    const quality = await readFile(join(out, 'data-quality.html'), 'utf8');
+    expect(quality).toContain(`its page ${gone?.page}) could not be read`);
+    expect(quality).toContain('last seen 2026-12-01');
+    // Kept as they were: the damaged file, byte for byte, and the session's page.
+    expect(await readFile(damaged)).toEqual(bytes);
+    expect(await readFile(join(out, gone?.page as string), 'utf8')).toContain("This session's source file is no longer present");
+    // Said again by every build, with when it was last seen, until --forget-missing drops it: by a
+    // build that keeps the last report (nothing changed), and by one that reads again after it.
+    const fourth = await run({ day: 12 });
+    expect(fourth.diagnostics.byReason['archive-unreadable']).toBe(1);
+    const retouched = new Date(Date.UTC(2026, 11, 13));
+    await utimes(join(input, 'minimal-v3.jsonl'), retouched, retouched);
+    const fifth = await run({ day: 14 });
+    expect(fifth.diagnostics.byReason['archive-unreadable']).toBe(1);
+    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('last seen 2026-12-01');
+    const forgotten = await run({ forgetMissing: true, day: 13 });
+    expect(forgotten.diagnostics.byReason['archive-unreadable']).toBeUndefined();
+    await expect(readFile(damaged)).rejects.toThrow();
+  });
+
+  it('keeps no archive file it cannot read in a report that redacts', async () => {
+    const { input, out } = await setUp(join(FIXTURES, 'pi'));
+    const redacted = (day: number) => build({ inputs: [input], out, scope: ALL_UTC, redact: true, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+    await redacted(1);
+    await rm(join(input, 'tools.jsonl'));
+    for (const name of await readdir(join(out, 'archive'))) if (name.endsWith('.ledger.json.gz')) await writeFile(join(out, 'archive', name), 'damaged');
+    const result = await redacted(5);
+    expect(result.summary.diagnostics.byReason['archive-unreadable']).toBe(1);
+    expect(result.warnings.join('\n')).toContain('could not be read');
+    expect((await readdir(join(out, 'archive'))).filter((n) => n.endsWith('.ledger.json.gz'))).toHaveLength(result.summary.sessions.length);
   });
 
   it('keeps a Claude Code sub-agent whose file is gone in its session, without its transcript', async () => {
