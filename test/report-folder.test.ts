@@ -122,6 +122,15 @@ describe('report folder', () => {
     expect(await readdir(out)).toEqual(['thesis.tex']);
   });
 
+  it('refuses a folder whose list of bough\'s files is damaged, saying so, and changes nothing in it', async () => {
+    const out = join(await tempDir(), 'report');
+    await writeReport(out, { 'index.html': 'one' });
+    await writeFile(join(out, 'thesis.tex'), 'years of work');
+    await writeFile(join(out, '.bough-manifest.json'), '{"generator":"bough test","files":["index.ht');
+    await expect(openReportFolder(out, 'bough test')).rejects.toThrow(/\.bough-manifest\.json, bough's list of the files it wrote there, is damaged/);
+    expect((await readdir(out)).sort()).toEqual(['.bough-manifest.json', 'index.html', 'thesis.tex']);
+  });
+
   it.each(['../escape.html', '/etc/passwd', 'sessions/../../x.html', 'a b.html', ''])('refuses to write the unsafe path %j', async (path) => {
     const folder = await openReportFolder(join(await tempDir(), 'report'), 'bough test');
     await expect(folder.write(path, 'x')).rejects.toThrow(/Refusing to write/);

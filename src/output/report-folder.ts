@@ -262,10 +262,14 @@ async function previousManifest(out: string): Promise<Manifest | null> {
   const names = await readdir(out);
   if (names.length === 0) return { generator: '', files: [] };
   const text = await readFile(join(out, MANIFEST), 'utf8').catch(() => null);
-  const manifest = text === null ? null : parseManifest(text);
+  if (text === null) {
+    throw new BoughError(`${out} already holds files that bough did not write. Choose an empty or new folder with --out, or remove that one.`);
+  }
+  const manifest = parseManifest(text);
   if (manifest === null) {
+    // Nothing is moved or removed without the list: what is bough's and what is the user's cannot be told apart.
     throw new BoughError(
-      `${out} already holds files that bough did not write. Choose an empty or new folder with --out, or remove that one.`,
+      `${join(out, MANIFEST)}, bough's list of the files it wrote there, is damaged, so bough cannot tell its files from yours and changes nothing. Put that file back from a backup, or choose another --out.`,
     );
   }
   return manifest;
