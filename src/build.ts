@@ -138,6 +138,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await eachAtMost(16, discovery.files, async (path) => void identities.set(path, await fileIdentity(path, stamp)));
     // Every file as the last build into the folder found it, and everything else the same: that report is this one.
     const pricing = await pricingInputs(options);
+    // A newer price table that could not be used is said on every run, as a cache that cannot be written is.
+    if (pricing.table.snapshot.problem !== undefined) cacheWarnings.push(pricing.table.snapshot.problem);
     const inputs = inputsOf(discovery, identities, options, stamp, pricing);
     if (inputs !== null && options.cache !== false) {
       const unchanged = await keepUnchangedReport(folder, inputs, (files, gone) => generatedSentence(options, generator, files, gone), options.now.getTime());

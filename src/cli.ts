@@ -161,6 +161,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       exitCode = await guarded(io, async () => {
         const table = await loadPriceTable(flags.prices ?? null, { env: io.env, home: io.home });
         const priced = [...table.entries.values()].filter((e) => e.base !== null).length;
+        if (table.snapshot.problem !== undefined) io.stderr(`bough: warning: ${table.snapshot.problem}\n`);
         io.stdout(`${table.snapshot.label}: ${priced.toLocaleString('en-US')} priced models\n`);
       });
     });

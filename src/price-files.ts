@@ -42,14 +42,38 @@ export async function loadPriceTable(pricesFile: string | null, environment: Env
   const bundledDir = join(PACKAGE_ROOT, 'data');
   const bundled = await readMeta(bundledDir);
   const cached = await readMeta(pricesCacheDir(environment));
+  /** What was wrong with a newer download, when there is one and it could not be used. */
+  let unusable: 'missing' | 'damaged' | null = null;
   if (cached && (!bundled || cached.date > bundled.date)) {
     const text = await readFile(join(pricesCacheDir(environment), TABLE_FILE), 'utf8').catch(() => null);
-    if (text !== null) {
-      return tableFrom(text, 'the downloaded price table', { origin: 'cache', label: `LiteLLM, downloaded ${cached.date} (bough prices update)`, date: cached.date });
-    }
+    // The download is checked against the hash taken when it was made: a price changed on disk
+    // is as plausible as the true one. A copy that fails is not used, and that is said.
+    const table = text !== null && sha256Of(text) === cached.sha256 ? downloadedTable(text, cached.date) : null;
+    if (table !== null) return table;
+    unusable = text === null ? 'missing' : 'damaged';
   }
   const text = await readFile(join(bundledDir, TABLE_FILE), 'utf8');
-  return tableFrom(text, 'the bundled price table', { origin: 'bundled', label: `LiteLLM, ${bundled?.date ?? 'undated'} (bundled with bough)`, date: bundled?.date ?? null });
+  const date = bundled?.date ?? null;
+  if (unusable === null) return tableFrom(text, 'the bundled price table', { origin: 'bundled', label: `LiteLLM, ${date ?? 'undated'} (bundled with bough)`, date });
+  return tableFrom(text, 'the bundled price table', {
+    origin: 'bundled',
+    label: `LiteLLM, ${date ?? 'undated'} (bundled with bough; the copy downloaded ${cached?.date} is ${unusable})`,
+    date,
+    problem: `the price table downloaded ${cached?.date} (bough prices update) is ${unusable}, so the bundled one of ${date ?? 'unknown date'} was used; run bough prices update again.`,
+  });
+}
+
+/** The downloaded table, or null when it does not read as a price table. */
+function downloadedTable(text: string, date: string): PriceTable | null {
+  try {
+    return tableFrom(text, 'the downloaded price table', { origin: 'cache', label: `LiteLLM, downloaded ${date} (bough prices update)`, date });
+  } catch {
+    return null;
+  }
+}
+
+function sha256Of(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 function tableFrom(text: string, what: string, snapshot: Snapshot): PriceTable {
@@ -102,7 +126,7 @@ export async function updatePrices(url: string, environment: Environment, now: D
   }
   const dir = pricesCacheDir(environment);
   await mkdir(dir, { recursive: true });
-  const sha256 = createHash('sha256').update(text).digest('hex');
+  const sha256 = sha256Of(text);
   const meta: Meta = { source: url, date: now.toISOString().slice(0, 10), sha256 };
   const staging = join(dir, `.${TABLE_FILE}.${randomBytes(4).toString('hex')}`);
   try {

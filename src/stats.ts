@@ -27,7 +27,7 @@ export interface StatsResult {
   places: Place[];
   /** Said instead of rows when nothing falls in the scope. */
   emptySentence: string;
-  /** Things the user should know beside the numbers (a cache that cannot be written). */
+  /** Things the user should know beside the numbers (a cache that cannot be written, a downloaded price table that is damaged). */
   warnings: string[];
 }
 
@@ -39,13 +39,13 @@ export async function stats(options: StatsOptions): Promise<StatsResult> {
   const threads = threadPlan(options.environment.env);
   const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads });
   if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery));
-  const { data } = await reportContext(discovery, collected, options);
+  const { data, table } = await reportContext(discovery, collected, options);
   return {
     data,
     json: statsJsonOf(data, options.by),
     places: discovery.places,
     emptySentence: emptyScopeSentence(data, scopeLabel(options.scope)),
-    warnings: cacheWarning === null ? [] : [cacheWarning],
+    warnings: [cacheWarning, table.snapshot.problem ?? null].filter((w): w is string => w !== null),
   };
 }
 

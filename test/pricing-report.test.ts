@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ async function buildOf(inputs: string[], env: Record<string, string> = {}, price
     environment: { env, home: await tempDir() },
     now: new Date('2026-11-30T12:00:00Z'),
   });
-  return { out, summary: result.summary };
+  return { out, summary: result.summary, warnings: result.warnings };
 }
 
 describe('prices in the report', () => {
@@ -121,6 +121,30 @@ describe('bough prices update', () => {
     const { summary } = await buildOf([piFixture('pricing.jsonl')], env);
     expect(summary.prices).toMatchObject({ origin: 'cache', date: '2026-11-30' });
     expect(summary.totals.cost.bough).toBeCloseTo(0.02, 10);
+  });
+
+  it('regression: a downloaded table whose price changed on disk was used as it was; now the bundled one is, and that is said', async () => {
+    const cacheDir = await tempDir();
+    const env = { BOUGH_CACHE_DIR: cacheDir };
+    expect((await run(['prices', 'update', '--url', `${base}/prices.json`], env)).code).toBe(0);
+    const path = join(cacheDir, 'litellm-model-prices.json');
+    // Still JSON, still a table, one price ten times what it was.
+    const table = JSON.parse(await readFile(path, 'utf8')) as Record<string, { input_cost_per_token: number }>;
+    (table['claude-fable-9'] as { input_cost_per_token: number }).input_cost_per_token = 1e-3;
+    await writeFile(path, JSON.stringify(table));
+    const shown = await run(['prices'], env);
+    expect(shown.stdout).toMatch(/^LiteLLM, 2026-08-01 \(bundled with bough; the copy downloaded 2026-11-30 is damaged\)/);
+    expect(shown.stderr).toContain('bough: warning: the price table downloaded 2026-11-30 (bough prices update) is damaged');
+    const damaged = await buildOf([piFixture('pricing.jsonl')], env);
+    expect(damaged.summary.prices).toMatchObject({ origin: 'bundled', date: '2026-08-01' });
+    expect(damaged.warnings.join('\n')).toContain('run bough prices update again');
+    // The bundled table does not know claude-fable-9: unpriced, not priced from the damaged copy.
+    expect(damaged.summary.totals.unpricedModels).toContain('anthropic/claude-fable-9');
+    await rm(path);
+    expect((await run(['prices'], env)).stderr).toContain('is missing');
+    expect((await run(['prices', 'update', '--url', `${base}/prices.json`], env)).code).toBe(0);
+    const again = await run(['prices'], env);
+    expect(again).toMatchObject({ stderr: '', stdout: 'LiteLLM, downloaded 2026-11-30 (bough prices update): 601 priced models\n' });
   });
 
   it.each([

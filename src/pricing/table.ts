@@ -33,6 +33,8 @@ export interface Snapshot {
   label: string;
   /** The day the content is from, when known (YYYY-MM-DD). */
   date: string | null;
+  /** Why a newer table was not used (the downloaded copy is damaged), as a warning to show; absent when none. */
+  problem?: string;
 }
 
 export interface PriceTable {
