@@ -331,7 +331,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   // order once all are done, whichever finished first.
   type Done =
     | { kind: 'kept'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string; samePlace: boolean }
-    | { kind: 'gone'; pages: string[]; search: readonly SessionSearchItem[] }
+    // `missing`: why some of its pages could not be carried over, or null when all were.
+    | { kind: 'gone'; pages: string[]; search: readonly SessionSearchItem[]; missing: string | null }
     // Its search items only while the archive still needs them: when a thread did not archive it.
     | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null; archived: readonly SessionKey[] | null }
     | { kind: 'failed'; page: string; reason: string };
@@ -355,13 +356,24 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     }
     const kept = keptByKey.get(session.key);
     if (kept && sink.archive) {
-      // Its file is gone: the pages an earlier build wrote are carried over, saying so.
+      // Its file is gone: the pages an earlier build wrote are carried over, saying so. One that
+      // is no longer there cannot be written again: a page in its place says so, so that no link
+      // of the report leads nowhere.
       const lastSeen = formatDateTime(kept.lastSeen, time);
-      for (const keptPage of kept.pages) {
+      const keptPages = kept.pages.length > 0 ? kept.pages : [page];
+      let lost = 0;
+      for (const keptPage of keptPages) {
         const old = await folder.previous(keptPage);
-        if (old !== null) await folder.write(keptPage, withGoneNote(old.toString('utf8'), lastSeen));
+        if (old !== null) {
+          await folder.write(keptPage, withGoneNote(old.toString('utf8'), lastSeen));
+          continue;
+        }
+        lost++;
+        const view = failedPageView(session, `the page an earlier build wrote for it is missing from the report folder, and its file is gone (last seen ${lastSeen}), so it cannot be written again`, hrefFrom(keptPage, INDEX_PAGE));
+        await folder.write(keptPage, renderer.render('failed-session', layout(view.title, keptPage), view));
       }
-      done[rank] = { kind: 'gone', pages: kept.pages, search: kept.search };
+      const missing = lost === 0 ? null : `${lost === keptPages.length ? 'its pages, written by an earlier build, are' : `${lost} of its ${keptPages.length} pages, written by an earlier build, are`} missing from the report folder, and its file is gone, so they cannot be written again`;
+      done[rank] = { kind: 'gone', pages: keptPages, search: kept.search, missing };
       await spool.add(rank, sessionRows(rank, kept.search));
       progress(0);
       return;
@@ -441,6 +453,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   for (const [rank, session] of data.sessions.entries()) {
     const outcome = done[rank] as Done;
     if (outcome.kind === 'failed') pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${outcome.reason}`));
+    if (outcome.kind === 'gone' && outcome.missing !== null) pageFailures.push(diagnostic('page-failed', session.ledger.path, null, outcome.missing));
   }
   // Each session's archive files are its own: kept or written side by side.
   await eachAtMost(16, data.sessions, async (session, rank) => {

@@ -156,6 +156,25 @@ describe('the archive', () => {
     await expect(readFile(damaged)).rejects.toThrow();
   });
 
+  it('regression: a gone session whose page was removed from the folder was linked from the index, to nothing; now a page says why it is missing', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    await rm(join(input, 'tools.jsonl'));
+    await run({ day: 5 });
+    await rm(join(out, gone?.page as string));
+    // Another file touched, so that this build reads the archive rather than keep the last report whole.
+    const touched = new Date(Date.UTC(2026, 11, 8));
+    await utimes(join(input, 'minimal-v3.jsonl'), touched, touched);
+    const third = await run({ day: 9 });
+    expect(third.totals.tokens).toEqual(first.totals.tokens);
+    expect(third.sessions.find((s) => s.key === gone?.key)?.page).toBe(gone?.page);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain(`href="${gone?.page}"`);
+    expect(await readFile(join(out, gone?.page as string), 'utf8')).toContain('the page an earlier build wrote for it is missing from the report folder, and its file is gone (last seen 2026-12-01');
+    expect(third.diagnostics.byReason['page-failed']).toBe(1);
+    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('its pages, written by an earlier build, are missing from the report folder');
+  });
+
   it('keeps no archive file it cannot read in a report that redacts', async () => {
     const { input, out } = await setUp(join(FIXTURES, 'pi'));
     const redacted = (day: number) => build({ inputs: [input], out, scope: ALL_UTC, redact: true, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
