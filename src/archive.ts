@@ -98,9 +98,9 @@ export function placeOf(file: string, places: readonly string[]): string | null 
 export interface UnreadableArchive {
   /** The hash of its session key: names its archive files. */
   name: string;
-  /** The file that did not read right, from the report root. */
+  /** The file that did not read right, from the report root: its pages file, its ledger file, or seen.json. */
   file: string;
-  /** Its pages, when its pages file read right (its ledger did not, or when it was last seen is not known). */
+  /** Its pages, when its pages file read right (its ledger did not, or seen.json does not say when its file was last seen). */
   pages: string[];
   /** When its file was last seen, when known. */
   lastSeen: number | null;
@@ -132,7 +132,8 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
       pages = null;
     }
     if (pages !== null && lastSeen !== undefined) sessions.push({ ...pages, name, lastSeen });
-    else unreadable.push({ name, file: pagesPath(name), pages: pages?.pages ?? [], lastSeen: lastSeen ?? null });
+    // Its pages file reads right but seen.json does not name it: that is the file to say.
+    else unreadable.push({ name, file: pages === null ? pagesPath(name) : SEEN_PATH, pages: pages?.pages ?? [], lastSeen: lastSeen ?? null });
   }
   return { sessions, unreadable };
 }

@@ -552,10 +552,13 @@ async function keepUnreadable(
         seenNames.add(entry.name);
       }
     }
+    const page = entry.pages[0];
     const what =
-      entry.lastSeen !== null && entry.pages.length > 0
-        ? `the archive of a session whose file is gone (last seen ${formatDateTime(entry.lastSeen, time)}, its page ${entry.pages[0]}) could not be read, damaged or written by another version of bough: its numbers are left out of this report`
-        : 'an archive file could not be read, damaged or written by another version of bough: if it held a session whose file is gone, that session is left out of this report';
+      page === undefined
+        ? 'an archive file could not be read, damaged or written by another version of bough: if it held a session whose file is gone, that session is left out of this report'
+        : entry.lastSeen === null
+          ? `when the file of the session of ${page} was last seen is not in this file (damaged, or written by another version of bough): if that file is gone, the session is left out of this report`
+          : `the archive of a session whose file is gone (last seen ${formatDateTime(entry.lastSeen, time)}, its page ${page}) could not be read, damaged or written by another version of bough: its numbers are left out of this report`;
     const files = keptFiles ? '; its files are kept as they were, for a backup to be put back (--forget-missing drops them)' : '';
     problems.push(diagnostic('archive-unreadable', entry.file, null, `${what}${files}`));
   }

@@ -175,6 +175,31 @@ describe('the archive', () => {
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('its pages, written by an earlier build, are missing from the report folder');
   });
 
+  it('says so when seen.json is damaged, keeps what it cannot place, and counts the session again once the file is put back', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    await rm(join(input, 'tools.jsonl'));
+    await run({ day: 5 });
+    const backup = await readFile(join(out, 'archive', 'seen.json'));
+    await writeFile(join(out, 'archive', 'seen.json'), '{"format":2,"lastSe');
+    const touched = new Date(Date.UTC(2026, 11, 8));
+    await utimes(join(input, 'minimal-v3.jsonl'), touched, touched);
+    const damaged = await run({ day: 9 });
+    expect(damaged.sessions.length).toBe(first.sessions.length - 1);
+    expect(damaged.diagnostics.byReason['archive-unreadable']).toBe(1);
+    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('<td class="path">archive/seen.json</td>');
+    // Put back, with the session's files that were kept: the session is counted again, last seen when it was.
+    const seen = JSON.parse(await readFile(join(out, 'archive', 'seen.json'), 'utf8')) as { lastSeen: Record<string, number> };
+    const restored = { ...seen, lastSeen: { ...seen.lastSeen, ...(JSON.parse(backup.toString('utf8')) as typeof seen).lastSeen } };
+    await writeFile(join(out, 'archive', 'seen.json'), JSON.stringify(restored));
+    const retouched = new Date(Date.UTC(2026, 11, 10));
+    await utimes(join(input, 'minimal-v3.jsonl'), retouched, retouched);
+    const back = await run({ day: 11 });
+    expect(back.totals.tokens).toEqual(first.totals.tokens);
+    expect(back.diagnostics.byReason['archive-unreadable']).toBeUndefined();
+    expect(back.sessions.find((s) => s.file.endsWith('/tools.jsonl'))?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+  });
+
   it('keeps no archive file it cannot read in a report that redacts', async () => {
     const { input, out } = await setUp(join(FIXTURES, 'pi'));
     const redacted = (day: number) => build({ inputs: [input], out, scope: ALL_UTC, redact: true, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
