@@ -372,7 +372,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         const view = failedPageView(session, `the page an earlier build wrote for it is missing from the report folder, and its file is gone (last seen ${lastSeen}), so it cannot be written again`, hrefFrom(keptPage, INDEX_PAGE));
         await folder.write(keptPage, renderer.render('failed-session', layout(view.title, keptPage), view));
       }
-      const missing = lost === 0 ? null : `${lost === keptPages.length ? 'its pages, written by an earlier build, are' : `${lost} of its ${keptPages.length} pages, written by an earlier build, are`} missing from the report folder, and its file is gone, so they cannot be written again`;
+      const which = lost < keptPages.length ? `${lost} of its ${keptPages.length} pages` : keptPages.length === 1 ? 'its page' : `its ${keptPages.length} pages`;
+      const missing = lost === 0 ? null : `${which}, written by an earlier build, ${lost === 1 ? 'is' : 'are'} missing from the report folder, and its file is gone, so ${lost === 1 ? 'it' : 'they'} cannot be written again`;
       done[rank] = { kind: 'gone', pages: keptPages, search: kept.search, missing };
       await spool.add(rank, sessionRows(rank, kept.search));
       progress(0);
@@ -559,7 +560,11 @@ async function keepUnreadable(
         : entry.lastSeen === null
           ? `when the file of the session of ${page} was last seen is not in this file (damaged, or written by another version of bough): if that file is gone, the session is left out of this report`
           : `the archive of a session whose file is gone (last seen ${formatDateTime(entry.lastSeen, time)}, its page ${page}) could not be read, damaged or written by another version of bough: its numbers are left out of this report`;
-    const files = keptFiles ? '; its files are kept as they were, for a backup to be put back (--forget-missing drops them)' : '';
+    const files = keptFiles
+      ? '; its files are kept as they were, for a backup to be put back (--forget-missing drops them)'
+      : sharing === PLAIN_SHARING
+        ? ''
+        : '; a report that redacts or omits keeps no file it cannot read, so its files are not kept';
     problems.push(diagnostic('archive-unreadable', entry.file, null, `${what}${files}`));
   }
   return problems;

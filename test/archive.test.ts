@@ -172,7 +172,7 @@ describe('the archive', () => {
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain(`href="${gone?.page}"`);
     expect(await readFile(join(out, gone?.page as string), 'utf8')).toContain('the page an earlier build wrote for it is missing from the report folder, and its file is gone (last seen 2026-12-01');
     expect(third.diagnostics.byReason['page-failed']).toBe(1);
-    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('its pages, written by an earlier build, are missing from the report folder');
+    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('its page, written by an earlier build, is missing from the report folder, and its file is gone, so it cannot be written again');
   });
 
   it('says so when seen.json is damaged, keeps what it cannot place, and counts the session again once the file is put back', async () => {
@@ -209,6 +209,7 @@ describe('the archive', () => {
     const result = await redacted(5);
     expect(result.summary.diagnostics.byReason['archive-unreadable']).toBe(1);
     expect(result.warnings.join('\n')).toContain('could not be read');
+    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('a report that redacts or omits keeps no file it cannot read, so its files are not kept');
     expect((await readdir(join(out, 'archive'))).filter((n) => n.endsWith('.ledger.json.gz'))).toHaveLength(result.summary.sessions.length);
   });
 
