@@ -141,13 +141,27 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
 /** An archived session's ledger, or null when its file does not read as this code wrote it. */
 export async function readArchivedLedger(outDir: string, entry: ArchivedPages): Promise<ArchivedSession | null> {
   try {
-    const parsed = ledgerFileSchema.safeParse(JSON.parse((await gunzipAsync(await readFile(join(outDir, ledgerPath(entry.name))))).toString('utf8')));
-    if (!parsed.success || pathHash(parsed.data.ledger.key) !== entry.name) return null;
+    const ledger = ledgerFromJson((await gunzipAsync(await readFile(join(outDir, ledgerPath(entry.name))))).toString('utf8'), entry.name);
+    if (ledger === null) return null;
     const { name: _name, ...pages } = entry;
-    return { ...pages, ledger: parsed.data.ledger as SessionLedger };
+    return { ...pages, ledger };
   } catch {
     return null;
   }
+}
+
+/** The ledger an archive's ledger file holds (its compressed bytes), or null when it does not read as this code wrote it for `name`. */
+export function archivedLedgerOf(bytes: Buffer, name: string): SessionLedger | null {
+  try {
+    return ledgerFromJson(gunzipSync(bytes).toString('utf8'), name);
+  } catch {
+    return null;
+  }
+}
+
+function ledgerFromJson(text: string, name: string): SessionLedger | null {
+  const parsed = ledgerFileSchema.safeParse(JSON.parse(text));
+  return parsed.success && pathHash(parsed.data.ledger.key) === name ? (parsed.data.ledger as SessionLedger) : null;
 }
 
 /**

@@ -25,7 +25,7 @@ import { buildReportData, type ReportData, type SessionData } from './report/dat
 import { formatDateTime, formatDay, plural, type TimeFormat } from './report/format.js';
 import { sessionJson, summaryOf } from './report/json.js';
 import { byCount, dataQualityView, indexPageView, projectPageView, sharingLine, type OverviewContext } from './report/overview-pages.js';
-import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, pageLayout } from './report/pages.js';
+import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, pageLayout, sessionPageStem } from './report/pages.js';
 import { createRenderer } from './report/render.js';
 import type { Summary } from './report/schema.js';
 import type { SessionKey, SessionLedger } from './ledger/ledger.js';
@@ -42,6 +42,7 @@ import type { Source } from './types.js';
 import { withEntryTitles } from './ledger/titles.js';
 import {
   ARCHIVE_DIR,
+  archivedLedgerOf,
   archivedNow,
   archiveFiles,
   archivePaths,
@@ -543,31 +544,65 @@ async function keepUnreadable(
 ): Promise<Diagnostic[]> {
   const problems: Diagnostic[] = [];
   const seenNames = new Set(seen.map((s) => s.name));
+  // The earlier build's session pages by the hash their names end with: looked up once per entry, not searched.
+  let pagesBefore: Map<string, string[]> | null = null;
+  const earlierPages = () => (pagesBefore ??= sessionPagesByHash(folder.previousFiles));
+  let othersKept = false;
   for (const entry of unreadable) {
     let keptFiles = false;
+    /** The session, when its pages file did not read but its ledger file does. */
+    let ledger: SessionLedger | null = null;
+    let pagesKept = 0;
     if (sharing === PLAIN_SHARING) {
       // One by one: a page this build wrote itself is not overwritten by an old one.
       for (const path of [pagesPath(entry.name), ledgerPath(entry.name), ...entry.pages]) if (await folder.keep([path])) keptFiles = true;
+      if (entry.file === pagesPath(entry.name)) {
+        // Which pages were its is in the file that did not read: the earlier build's session
+        // pages this build did not write are kept, those named as its own when its ledger reads.
+        const bytes = await folder.previous(ledgerPath(entry.name));
+        ledger = bytes === null ? null : archivedLedgerOf(bytes, entry.name);
+        const stem = ledger === null ? null : `-${sessionPageStem(ledger)}`;
+        const candidates = stem === null ? (othersKept ? [] : [...earlierPages().values()].flat()) : (earlierPages().get(stem.slice(-6)) ?? []).filter((path) => path.includes(stem));
+        if (stem === null) othersKept = true;
+        for (const path of candidates) if (await folder.keep([path])) pagesKept++;
+        if (pagesKept > 0) keptFiles = true;
+      }
       if (keptFiles && entry.lastSeen !== null && !seenNames.has(entry.name)) {
         seen.push({ name: entry.name, lastSeen: entry.lastSeen });
         seenNames.add(entry.name);
       }
     }
     const page = entry.pages[0];
+    const named = ledger === null ? '' : ` of the session “${ledger.title}” (${ledger.path})`;
     const what =
       page === undefined
-        ? 'an archive file could not be read, damaged or written by another version of bough: if it held a session whose file is gone, that session is left out of this report'
+        ? `an archive file${named} could not be read, damaged or written by another version of bough: if it held a session whose file is gone, that session is left out of this report`
         : entry.lastSeen === null
           ? `when the file of the session of ${page} was last seen is not in this file (damaged, or written by another version of bough): if that file is gone, the session is left out of this report`
           : `the archive of a session whose file is gone (last seen ${formatDateTime(entry.lastSeen, time)}, its page ${page}) could not be read, damaged or written by another version of bough: its numbers are left out of this report`;
+    const keptWhat = ledger !== null && pagesKept > 0 ? `its files and ${plural(pagesKept, 'page')} of it are` : 'its files are';
+    const others = ledger === null && pagesKept > 0 ? ` (with the earlier build's ${plural(pagesKept, 'session page')} that no session of this report uses, in case one of them is its)` : '';
     const files = keptFiles
-      ? '; its files are kept as they were, for a backup to be put back (--forget-missing drops them)'
+      ? `; ${keptWhat} kept as they were${others}, for a backup to be put back (--forget-missing drops them)`
       : sharing === PLAIN_SHARING
         ? ''
         : '; a report that redacts or omits keeps no file it cannot read, so its files are not kept';
     problems.push(diagnostic('archive-unreadable', entry.file, null, `${what}${files}`));
   }
   return problems;
+}
+
+/** Session pages (`sessions/<day>-<id>-<hash>[-n][-part-n].html`) by the hash of their file's path their names end with. */
+function sessionPagesByHash(paths: readonly string[]): Map<string, string[]> {
+  const byHash = new Map<string, string[]>();
+  for (const path of paths) {
+    const hash = /^sessions\/[^/]+-([0-9a-f]{6})(?:-\d+)?(?:-part-\d+)?\.html$/.exec(path)?.[1];
+    if (hash === undefined) continue;
+    const list = byHash.get(hash);
+    if (list) list.push(path);
+    else byHash.set(hash, [path]);
+  }
+  return byHash;
 }
 
 /** The run's warning about `count` archive files that did not read right, or none. */

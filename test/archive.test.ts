@@ -111,6 +111,10 @@ describe('the archive', () => {
     expect(rebuilt).toContain('seen.json');
     // Every session read now reads right at the next build: only the gone one is said.
     expect((await run()).diagnostics.byReason['archive-unreadable']).toBe(1);
+    // Neither of its archive files reads, so which page was its is not known: the earlier
+    // build's session pages that no session now uses are kept, its own among them.
+    const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    expect((await readdir(join(out, 'sessions'))).map((f) => `sessions/${f}`)).toContain(gone?.page);
   });
 
   it('regression: a gone session whose archive is damaged was left out of the totals without a word; now it is said, and its files are kept', async () => {
@@ -173,6 +177,26 @@ describe('the archive', () => {
     expect(await readFile(join(out, gone?.page as string), 'utf8')).toContain('the page an earlier build wrote for it is missing from the report folder, and its file is gone (last seen 2026-12-01');
     expect(third.diagnostics.byReason['page-failed']).toBe(1);
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('its page, written by an earlier build, is missing from the report folder, and its file is gone, so it cannot be written again');
+  });
+
+  it('keeps the pages of a gone session whose pages file is damaged, found by the name its ledger gives them', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    await rm(join(input, 'tools.jsonl'));
+    await run({ day: 5 });
+    const page = await readFile(join(out, gone?.page as string));
+    await writeFile(join(out, archivePaths(gone?.key as string).pages), 'damaged');
+    const touched = new Date(Date.UTC(2026, 11, 8));
+    await utimes(join(input, 'minimal-v3.jsonl'), touched, touched);
+    const third = await run({ day: 9 });
+    expect(third.sessions.length).toBe(first.sessions.length - 1);
+    expect(third.diagnostics.byReason['archive-unreadable']).toBe(1);
+    // Kept as it was, though nothing links to it now: the conversation is not lost.
+    expect(await readFile(join(out, gone?.page as string))).toEqual(page);
+    const quality = await readFile(join(out, 'data-quality.html'), 'utf8');
+    expect(quality).toContain(`of the session “${gone?.title}” (${gone?.file}) could not be read`);
+    expect(quality).toContain('its files and 1 page of it are kept as they were');
   });
 
   it('says so when seen.json is damaged, keeps what it cannot place, and counts the session again once the file is put back', async () => {

@@ -41,10 +41,14 @@ export function assignPages(data: ReportData, time: TimeFormat, kept: ReadonlyMa
       continue;
     }
     const day = formatDay(s.startedAt, time);
-    const id = slugPart(s.ledger.sessionId, 13) || 'session';
-    sessions.set(s.key, unique(`sessions/${day}-${id}-${shortHash(s.ledger.path).slice(0, 6)}`, taken));
+    sessions.set(s.key, unique(`sessions/${day}-${sessionPageStem(s.ledger)}`, taken));
   }
   return pageMapOf({ sessions: [...sessions], projects: [...projects] });
+}
+
+/** What names a session's pages after their day: its id and a hash of its file's path (a part or a clash adds to it). */
+export function sessionPageStem(ledger: { sessionId: string; path: string }): string {
+  return `${slugPart(ledger.sessionId, 13) || 'session'}-${shortHash(ledger.path).slice(0, 6)}`;
 }
 
 export function pageMapOf(lists: PageLists): PageMap {
