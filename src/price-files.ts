@@ -59,7 +59,7 @@ export async function loadPriceTable(pricesFile: string | null, environment: Env
     origin: 'bundled',
     label: `LiteLLM, ${date ?? 'undated'} (bundled with bough; the copy downloaded ${cached?.date} is ${unusable})`,
     date,
-    problem: `the price table downloaded ${cached?.date} (bough prices update) is ${unusable}, so the bundled one of ${date ?? 'unknown date'} was used; run bough prices update again.`,
+    problem: `the price table downloaded ${cached?.date} (bough prices update) is ${unusable}, so the bundled one of ${date ?? 'unknown date'} was used; run bough prices update again (a table of your own is given with --prices FILE).`,
   });
 }
 
