@@ -54,13 +54,12 @@ export async function loadPriceTable(pricesFile: string | null, environment: Env
   }
   const text = await readFile(join(bundledDir, TABLE_FILE), 'utf8');
   const date = bundled?.date ?? null;
-  if (unusable === null) return tableFrom(text, 'the bundled price table', { origin: 'bundled', label: `LiteLLM, ${date ?? 'undated'} (bundled with bough)`, date });
-  return tableFrom(text, 'the bundled price table', {
-    origin: 'bundled',
-    label: `LiteLLM, ${date ?? 'undated'} (bundled with bough; the copy downloaded ${cached?.date} is ${unusable})`,
-    date,
-    problem: `the price table downloaded ${cached?.date} (bough prices update) is ${unusable}, so the bundled one of ${date ?? 'unknown date'} was used; run bough prices update again (a table of your own is given with --prices FILE).`,
-  });
+  const snapshot: Snapshot = { origin: 'bundled', label: `LiteLLM, ${date ?? 'undated'} (bundled with bough)`, date };
+  if (unusable !== null) {
+    snapshot.label = `LiteLLM, ${date ?? 'undated'} (bundled with bough; the copy downloaded ${cached?.date} is ${unusable})`;
+    snapshot.problem = `the price table downloaded ${cached?.date} (bough prices update) is ${unusable}, so the bundled one of ${date ?? 'unknown date'} was used; run bough prices update again (a table of your own is given with --prices FILE).`;
+  }
+  return tableFrom(text, 'the bundled price table', snapshot);
 }
 
 /** The downloaded table, or null when it does not read as a price table. */

@@ -29,6 +29,25 @@ async function setUp(fixtures: string) {
   return { input, out, run };
 }
 
+/**
+ * A report built on day 1 from the Pi fixtures, then again on day 5 after tools.jsonl was
+ * removed: `gone` is that session as the first build summed it up.
+ */
+async function withGoneSession() {
+  const setup = await setUp(join(FIXTURES, 'pi'));
+  const first = await setup.run();
+  const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+  await rm(join(setup.input, 'tools.jsonl'));
+  const second = await setup.run({ day: 5 });
+  return { ...setup, first, gone, second };
+}
+
+/** Touches another input (dated `day`), so that the next build reads the archive rather than keep the last report whole. */
+async function touchAnotherInput(input: string, day: number): Promise<void> {
+  const at = new Date(Date.UTC(2026, 11, day));
+  await utimes(join(input, 'minimal-v3.jsonl'), at, at);
+}
+
 describe('the archive', () => {
   it('keeps a session whose file is gone: in the totals, its page kept with a note, marked in lists', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
@@ -118,11 +137,7 @@ describe('the archive', () => {
   });
 
   it('regression: a gone session whose archive is damaged was left out of the totals without a word; now it is said, and its files are kept', async () => {
-    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
-    const first = await run();
-    const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
-    await rm(join(input, 'tools.jsonl'));
-    const second = await run({ day: 5 });
+    const { input, out, run, first, gone, second } = await withGoneSession();
     expect(second.totals.tokens).toEqual(first.totals.tokens);
     // Its ledger's archive file damaged: a byte changed, so gzip's check fails.
     const damaged = join(out, archivePaths(gone?.key as string).ledger);
@@ -130,9 +145,7 @@ describe('the archive', () => {
     expect(gunzipSync(bytes).toString('utf8')).toContain('tools.jsonl');
     bytes[bytes.length - 12] = (bytes[bytes.length - 12] as number) ^ 0xff;
     await writeFile(damaged, bytes);
-    // Another file touched: the inputs differ from the last build's, so this one reads the archive (an unchanged one keeps the last report whole).
-    const touched = new Date(Date.UTC(2026, 11, 8));
-    await utimes(join(input, 'minimal-v3.jsonl'), touched, touched);
+    await touchAnotherInput(input, 8);
     const third = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
     const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
     expect(summary.sessions.length).toBe(first.sessions.length - 1);
@@ -148,8 +161,7 @@ describe('the archive', () => {
     // build that keeps the last report (nothing changed), and by one that reads again after it.
     const fourth = await run({ day: 12 });
     expect(fourth.diagnostics.byReason['archive-unreadable']).toBe(1);
-    const retouched = new Date(Date.UTC(2026, 11, 13));
-    await utimes(join(input, 'minimal-v3.jsonl'), retouched, retouched);
+    await touchAnotherInput(input, 13);
     const fifth = await run({ day: 14 });
     expect(fifth.diagnostics.byReason['archive-unreadable']).toBe(1);
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('last seen 2026-12-01');
@@ -159,15 +171,9 @@ describe('the archive', () => {
   });
 
   it('regression: a gone session whose page was removed from the folder was linked from the index, to nothing; now a page says why it is missing', async () => {
-    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
-    const first = await run();
-    const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
-    await rm(join(input, 'tools.jsonl'));
-    await run({ day: 5 });
+    const { input, out, run, first, gone } = await withGoneSession();
     await rm(join(out, gone?.page as string));
-    // Another file touched, so that this build reads the archive rather than keep the last report whole.
-    const touched = new Date(Date.UTC(2026, 11, 8));
-    await utimes(join(input, 'minimal-v3.jsonl'), touched, touched);
+    await touchAnotherInput(input, 8);
     const third = await run({ day: 9 });
     expect(third.totals.tokens).toEqual(first.totals.tokens);
     expect(third.sessions.find((s) => s.key === gone?.key)?.page).toBe(gone?.page);
@@ -178,15 +184,10 @@ describe('the archive', () => {
   });
 
   it('keeps the pages of a gone session whose pages file is damaged, found by the name its ledger gives them', async () => {
-    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
-    const first = await run();
-    const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
-    await rm(join(input, 'tools.jsonl'));
-    await run({ day: 5 });
+    const { input, out, run, first, gone } = await withGoneSession();
     const page = await readFile(join(out, gone?.page as string));
     await writeFile(join(out, archivePaths(gone?.key as string).pages), 'damaged');
-    const touched = new Date(Date.UTC(2026, 11, 8));
-    await utimes(join(input, 'minimal-v3.jsonl'), touched, touched);
+    await touchAnotherInput(input, 8);
     const third = await run({ day: 9 });
     expect(third.sessions.length).toBe(first.sessions.length - 1);
     expect(third.diagnostics.byReason['archive-unreadable']).toBe(1);
@@ -198,14 +199,10 @@ describe('the archive', () => {
   });
 
   it('says so when seen.json is damaged, keeps what it cannot place, and counts the session again once the file is put back', async () => {
-    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
-    const first = await run();
-    await rm(join(input, 'tools.jsonl'));
-    await run({ day: 5 });
+    const { input, out, run, first } = await withGoneSession();
     const backup = await readFile(join(out, 'archive', 'seen.json'));
     await writeFile(join(out, 'archive', 'seen.json'), '{"format":2,"lastSe');
-    const touched = new Date(Date.UTC(2026, 11, 8));
-    await utimes(join(input, 'minimal-v3.jsonl'), touched, touched);
+    await touchAnotherInput(input, 8);
     const damaged = await run({ day: 9 });
     expect(damaged.sessions.length).toBe(first.sessions.length - 1);
     expect(damaged.diagnostics.byReason['archive-unreadable']).toBe(1);
@@ -214,8 +211,7 @@ describe('the archive', () => {
     const seen = JSON.parse(await readFile(join(out, 'archive', 'seen.json'), 'utf8')) as { lastSeen: Record<string, number> };
     const restored = { ...seen, lastSeen: { ...seen.lastSeen, ...(JSON.parse(backup.toString('utf8')) as typeof seen).lastSeen } };
     await writeFile(join(out, 'archive', 'seen.json'), JSON.stringify(restored));
-    const retouched = new Date(Date.UTC(2026, 11, 10));
-    await utimes(join(input, 'minimal-v3.jsonl'), retouched, retouched);
+    await touchAnotherInput(input, 10);
     const back = await run({ day: 11 });
     expect(back.totals.tokens).toEqual(first.totals.tokens);
     expect(back.diagnostics.byReason['archive-unreadable']).toBeUndefined();
