@@ -1,8 +1,9 @@
 // A rebuild whose inputs are all as the last build into the folder found them (the same files,
 // unchanged; the same options, code, prices and machine configuration) would write the same
-// report. So the last build's files are kept as they are (linked, not read or copied), and only
-// what says when the report was built is written anew: the index's "Generated …" line and when
-// each file was last seen. Anything that does not read as the last build left it means a full build.
+// report. So the last build's files are kept as they are (left in place, not read or copied), and
+// only what says when the report was built is written anew: the index's "Generated …" line and
+// when each file was last seen. Anything that does not read as the last build left it means a full
+// build.
 
 import { createHash } from 'node:crypto';
 import { z } from 'zod';

@@ -41,8 +41,9 @@ const NEW: Files = { 'index.html': 'new', 'sessions/a.html': 'new a', 'sessions/
 const USERS: Files = { 'notes.txt': 'mine', 'sessions/mine.txt': 'mine too', 'projects/p.html': 'my own p' };
 const NEW_PLACED = Object.fromEntries(Object.entries(NEW).filter(([path]) => !(path in USERS)));
 
-async function writeReport(out: string, files: Files, killAfter = Number.POSITIVE_INFINITY): Promise<void> {
+async function writeReport(out: string, files: Files, killAfter = Number.POSITIVE_INFINITY, keep: readonly string[] = []): Promise<void> {
   const folder = await openReportFolder(out, 'bough test');
+  if (!(await folder.keep(keep))) throw new Error('not kept');
   for (const [path, content] of Object.entries(files)) await folder.write(path, content);
   kill.steps = 0;
   kill.after = killAfter;
@@ -94,6 +95,30 @@ describe('a build killed during its final swap', () => {
       expect(await contents(out, Object.keys(USERS)), `killed after ${killAfter} steps`).toEqual(USERS);
       const report = await reportIn(out);
       expect([OLD, NEW_PLACED], `killed after ${killAfter} steps`).toContainEqual(report);
+      expect(await readdir(dirname(out)), `killed after ${killAfter} steps`).toEqual(['report']);
+      outcomes.add(isDeepStrictEqual(report, OLD) ? 'old' : 'new');
+      if (!killed) break;
+    }
+    expect([...outcomes].sort()).toEqual(['new', 'old']);
+  });
+
+  it('with files kept from the previous report: the next build finds the previous report or the new one with them, whole', async () => {
+    const kept = ['sessions/b.html'];
+    const withKept = { ...NEW_PLACED, 'sessions/b.html': 'old b' };
+    const outcomes = new Set<string>();
+    for (let killAfter = 0; ; killAfter++) {
+      const out = join(await tempDir(), 'report');
+      await writeReport(out, OLD);
+      await mkdir(join(out, 'projects'), { recursive: true });
+      await writeFile(join(out, 'projects', 'p.html'), USERS['projects/p.html'] as string);
+      const killed = await writeReport(out, NEW, killAfter, kept).then(
+        () => false,
+        () => true,
+      );
+      await nextBuildStarts(out);
+      const report = await reportIn(out);
+      expect([OLD, withKept], `killed after ${killAfter} steps`).toContainEqual(report);
+      expect(await readFile(join(out, 'projects', 'p.html'), 'utf8')).toBe(USERS['projects/p.html']);
       expect(await readdir(dirname(out)), `killed after ${killAfter} steps`).toEqual(['report']);
       outcomes.add(isDeepStrictEqual(report, OLD) ? 'old' : 'new');
       if (!killed) break;

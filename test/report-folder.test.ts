@@ -63,6 +63,76 @@ describe('report folder', () => {
     expect(existsSync(join(out, 'sessions', 'p', 'failed.html'))).toBe(false);
   });
 
+  it('keeps files of the last build where they are, the same files, listed again; a file written after it replaces it', async () => {
+    const out = join(await tempDir(), 'report');
+    await writeReport(out, { 'index.html': 'one', 'sessions/a.html': 'a', 'sessions/b.html': 'b', 'sessions/gone.html': 'gone' });
+    const before = (await stat(join(out, 'sessions', 'a.html'))).ino;
+    const folder = await openReportFolder(out, 'bough test');
+    expect(await folder.keep(['sessions/a.html', 'sessions/b.html'])).toBe(true);
+    await folder.write('sessions/b.html', 'b again');
+    await folder.write('index.html', 'two');
+    await folder.commit();
+    expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html', 'sessions/a.html', 'sessions/b.html']);
+    expect((await stat(join(out, 'sessions', 'a.html'))).ino).toBe(before);
+    expect(await readFile(join(out, 'sessions', 'b.html'), 'utf8')).toBe('b again');
+    expect(existsSync(join(out, 'sessions', 'gone.html'))).toBe(false);
+    expect((await readdir(dirname(out))).sort()).toEqual(['report']);
+  });
+
+  it('keeps none of a list when one is not a file the last build wrote as it wrote it', async () => {
+    const out = join(await tempDir(), 'report');
+    await writeReport(out, { 'index.html': 'one', 'sessions/a.html': 'a', 'sessions/b.html': 'b' });
+    await writeFile(join(out, 'sessions', 'mine.html'), 'mine');
+    const { rm } = await import('node:fs/promises');
+    await rm(join(out, 'sessions', 'b.html'));
+    await symlink(join(out, 'sessions', 'mine.html'), join(out, 'sessions', 'b.html'));
+    const folder = await openReportFolder(out, 'bough test');
+    expect(await folder.keep(['sessions/mine.html'])).toBe(false);
+    expect(await folder.keep(['sessions/a.html', 'sessions/b.html'])).toBe(false);
+    await folder.write('index.html', 'two');
+    await folder.commit();
+    // Nothing was kept: a.html was not written, so it goes; the link and the user's file stay, unlisted.
+    expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html']);
+    expect(existsSync(join(out, 'sessions', 'a.html'))).toBe(false);
+    expect((await lstat(join(out, 'sessions', 'b.html'))).isSymbolicLink()).toBe(true);
+    expect(await readFile(join(out, 'sessions', 'mine.html'), 'utf8')).toBe('mine');
+  });
+
+  it('a kept file replaced by a link before the report is moved in is not listed as the report\'s', async () => {
+    const out = join(await tempDir(), 'report');
+    await writeReport(out, { 'index.html': 'one', 'sessions/a.html': 'a' });
+    const folder = await openReportFolder(out, 'bough test');
+    expect(await folder.keep(['sessions/a.html'])).toBe(true);
+    await folder.write('index.html', 'two');
+    const { rm } = await import('node:fs/promises');
+    const elsewhere = join(await tempDir(), 'theirs.html');
+    await writeFile(elsewhere, 'theirs');
+    await rm(join(out, 'sessions', 'a.html'));
+    await symlink(elsewhere, join(out, 'sessions', 'a.html'));
+    await folder.commit();
+    expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html']);
+    await writeReport(out, { 'index.html': 'three' });
+    expect(await readFile(elsewhere, 'utf8')).toBe('theirs');
+    expect((await lstat(join(out, 'sessions', 'a.html'))).isSymbolicLink()).toBe(true);
+  });
+
+  it('never writes through a link the user put where a page of the last report was', async () => {
+    const out = join(await tempDir(), 'report');
+    await writeReport(out, { 'index.html': 'one', 'sessions/a.html': 'a' });
+    const elsewhere = join(await tempDir(), 'theirs.html');
+    await writeFile(elsewhere, 'theirs');
+    const { rm } = await import('node:fs/promises');
+    await rm(join(out, 'sessions', 'a.html'));
+    await symlink(elsewhere, join(out, 'sessions', 'a.html'));
+    const folder = await openReportFolder(out, 'bough test');
+    await folder.write('index.html', 'two');
+    await folder.write('sessions/a.html', 'a again');
+    expect(await folder.commit()).toEqual([expect.stringMatching(/^Your file .*sessions\/a\.html is where the report's sessions\/a\.html goes/)]);
+    expect(await readFile(elsewhere, 'utf8')).toBe('theirs');
+    expect((await lstat(join(out, 'sessions', 'a.html'))).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html']);
+  });
+
   it('takes back every part of a session a thread wrote before it died, the spool of its entries, its archive files and its sub-agents\', and nothing else', async () => {
     const out = join(await tempDir(), 'report');
     const folder = await openReportFolder(out, 'bough test');

@@ -3,7 +3,7 @@
 // is: only bough's own files (listed in its manifest) are moved out, replaced or removed.
 
 import { randomBytes } from 'node:crypto';
-import { constants, copyFileSync, linkSync, lstatSync, mkdirSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
@@ -29,10 +29,14 @@ interface Journal {
   generator: string;
   /** Name of the folder beside --out that the previous report's files are moved into. */
   retired: string;
-  /** The previous report's files, moved out of --out. */
+  /** The previous report's files the new one does not have, moved out of --out. */
   moveOut: string[];
   /** The new report's files, moved from staging into --out where nothing of the user's is in the way. */
   moveIn: string[];
+  /** The previous report's files the new one writes again: each replaced where it is, in one rename. */
+  replace: string[];
+  /** The previous report's files that are the new report's too, as they are: they stay in --out. */
+  stay: string[];
 }
 
 export interface ReportFolderOptions {
@@ -48,8 +52,10 @@ export interface ReportFolder {
   /** Takes files a thread wrote into the staging folder as this build's. */
   adopt(paths: readonly string[]): void;
   /**
-   * Keeps files of the last build as this build's, unchanged: linked, not copied (a rebuild keeps
-   * most pages). All or none: false when the last build left one of them not as it wrote it.
+   * Keeps files of the last build as this build's, unchanged: left where they are, not copied or
+   * linked (a rebuild keeps most pages, and a history of many sessions has tens of thousands). All
+   * or none: false when the last build left one of them not as it wrote it. Writing one afterwards
+   * replaces it.
    */
   keep(paths: readonly string[]): Promise<boolean>;
   /** Reads a file the last build wrote, or null. */
@@ -89,7 +95,10 @@ export async function openReportFolder(outDir: string, generator: string, option
       : new BoughError(`Cannot prepare the report folder ${out}: ${(error as Error).message}. Choose another --out.`, { cause: error });
   }
   unfinished.set(staging, lock);
+  /** Files written into the staging folder, from the report root. */
   const written = new Set<string>();
+  /** Files of the last build kept as they are, in --out. */
+  const kept = new Set<string>();
   /** Files the last build wrote (its manifest): only those are ever kept or read back. */
   const earlier = new Set(previous?.files ?? []);
   let committing = false;
@@ -98,41 +107,24 @@ export async function openReportFolder(outDir: string, generator: string, option
     async write(path, content) {
       await writeStagedFile(staging, path, content);
       written.add(path);
+      kept.delete(path);
     },
     staging,
     adopt(paths) {
-      for (const path of paths) written.add(path);
+      for (const path of paths) {
+        written.add(path);
+        kept.delete(path);
+      }
     },
     async keep(paths) {
-      // Synchronous: a rebuild keeps thousands of files, each a call or two far quicker than a
-      // trip through the thread pool. Only regular files the last build wrote: never a link or a
-      // file a user put in their place.
-      const sources = paths.map((path) => ({ path, source: safeTarget(out, path), target: safeTarget(staging, path) }));
-      for (const { path, source } of sources) {
-        if (!earlier.has(path) || written.has(path) || !lstatOf(source)?.isFile()) return false;
+      // Only regular files the last build wrote, reached through real folders: never a link or a
+      // file a user put in their place. Checked again when the report is moved in.
+      const folders = realFolders(out);
+      for (const path of paths) {
+        if (!earlier.has(path) || written.has(path) || !folders.holdsOwnFile(path)) return false;
       }
-      const done: string[] = [];
-      try {
-        for (const { path, source, target } of sources) {
-          mkdirSync(dirname(target), { recursive: true });
-          try {
-            linkSync(source, target);
-          } catch {
-            // A file system without hard links gets a copy.
-            copyFileSync(source, target, constants.COPYFILE_EXCL);
-          }
-          done.push(target);
-          written.add(path);
-        }
-        return true;
-      } catch {
-        // All or none: what was kept is taken back, and the caller writes the files anew.
-        for (const [i, target] of done.entries()) {
-          rmSync(target, { force: true });
-          written.delete(sources[i]?.path ?? '');
-        }
-        return false;
-      }
+      for (const path of paths) kept.add(path);
+      return true;
     },
     previousFiles: previous?.files ?? [],
     async previous(path) {
@@ -148,7 +140,7 @@ export async function openReportFolder(outDir: string, generator: string, option
       try {
         const files = [...written].sort();
         if (previous === null && moveWhole(out, staging, { generator, files })) return [];
-        const blocked = swap(out, staging, plan(out, previous?.files ?? [], files, generator));
+        const blocked = swap(out, staging, plan(out, previous?.files ?? [], files, [...kept].sort(), generator));
         return blocked.length === 0 ? [] : [inTheWay(out, blocked)];
       } catch (error) {
         throw new BoughError(
@@ -231,14 +223,24 @@ export function removeStagedFile(staging: string, path: string): boolean {
   return true;
 }
 
+/**
+ * Folders made (or found) below staging folders by this thread: a report's tens of thousands of
+ * files share a handful. Remembering one only saves making it again; a write into a folder gone
+ * since (Ctrl-C removed the staging folder) fails, as it should.
+ */
+const stagedFolders = new Set<string>();
+
 function makeFoldersBelow(root: string, folder: string): void {
-  if (folder === root || lstatOf(folder)?.isDirectory()) return;
-  makeFoldersBelow(root, dirname(folder));
-  try {
-    mkdirSync(folder);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  if (folder === root || stagedFolders.has(folder)) return;
+  if (!lstatOf(folder)?.isDirectory()) {
+    makeFoldersBelow(root, dirname(folder));
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
+  stagedFolders.add(folder);
 }
 
 function safeTarget(root: string, path: string): string {
@@ -304,13 +306,21 @@ function moveWhole(out: string, staging: string, manifest: Manifest): boolean {
   return true;
 }
 
-/** What a swap will move: the previous report's files that are still bough's, and every new file. */
-function plan(out: string, previous: readonly string[], files: readonly string[], generator: string): Journal {
+/** What a swap will move: the previous report's files that are still bough's and not kept, and every new file. */
+function plan(out: string, previous: readonly string[], files: readonly string[], keep: readonly string[], generator: string): Journal {
+  const folders = realFolders(out);
+  // A kept file someone replaced since (by a link, say) is no longer bough's: not listed, not touched.
+  const stay = keep.filter((path) => folders.holdsOwnFile(path));
+  const staying = new Set(stay);
+  const incoming = new Set(files);
+  const own = previous.filter((path) => !staying.has(path) && SAFE_RELATIVE.test(path) && folders.holdsOwnFile(path));
   return {
     generator,
     retired: `${basename(out)}${RETIRED_INFIX}${randomBytes(4).toString('hex')}`,
-    moveOut: previous.filter((path) => SAFE_RELATIVE.test(path) && isOwnFile(out, path)),
+    moveOut: own.filter((path) => !incoming.has(path)),
     moveIn: [...files],
+    replace: own.filter((path) => incoming.has(path)),
+    stay,
   };
 }
 
@@ -331,31 +341,46 @@ function applySwap(out: string, staging: string, journal: Journal): string[] {
   const retired = join(dirname(out), journal.retired);
   makeBoughFolder(retired, 'retired');
   const incoming = new Set(journal.moveIn);
+  const replaceable = new Set(journal.replace);
+  const folders = realFolders(out);
+  const made = new Set<string>();
+  const makeFolder = (folder: string) => {
+    if (made.has(folder)) return;
+    mkdirSync(folder, { recursive: true });
+    made.add(folder);
+  };
   for (const path of journal.moveOut) {
     if (exists(join(retired, path))) continue;
+    // An earlier bough's journal moves out the files it replaces, and links the files it keeps.
     if (incoming.has(path) && !exists(join(staging, path))) continue; // already replaced by the new file
     if (incoming.has(path) && sameFile(join(staging, path), join(out, path))) continue; // kept as it is: it stays
-    if (!isOwnFile(out, path)) continue;
-    mkdirSync(dirname(join(retired, path)), { recursive: true });
+    if (!folders.holdsOwnFile(path)) continue;
+    makeFolder(dirname(join(retired, path)));
     renameSync(join(out, path), join(retired, path));
   }
+  const blocked = new Set<string>();
   for (const path of journal.moveIn) {
-    // A file the build kept is the previous one itself (a link to it): in place already.
-    if (sameFile(join(staging, path), join(out, path))) unlinkSync(join(staging, path));
-    if (!exists(join(staging, path)) || !isFree(out, path)) continue;
-    mkdirSync(dirname(join(out, path)), { recursive: true });
-    renameSync(join(staging, path), join(out, path));
+    const staged = join(staging, path);
+    if (!exists(staged)) continue; // moved in already
+    // A file of the previous report is replaced where it is; a file of the user's never is.
+    const free = replaceable.has(path) ? folders.holdsOwnFile(path) || folders.isFree(path) : folders.isFree(path);
+    if (!free) {
+      blocked.add(path);
+      continue;
+    }
+    makeFolder(dirname(join(out, path)));
+    // (Renaming a link onto the file it links, as an earlier bough's kept file, changes nothing: it is in place.)
+    renameSync(staged, join(out, path));
   }
-  const placed = journal.moveIn.filter((path) => !exists(join(staging, path)));
-  const placedSet = new Set(placed);
-  writeFileSync(join(staging, MANIFEST), manifestText({ generator: journal.generator, files: placed }));
+  const files = [...journal.moveIn.filter((path) => !blocked.has(path)), ...journal.stay].sort();
+  writeFileSync(join(staging, MANIFEST), manifestText({ generator: journal.generator, files }));
   renameSync(join(staging, MANIFEST), join(out, MANIFEST));
   // The swap is complete: from here on, what is left in staging and retired is bough's to remove.
   unlinkSync(join(staging, JOURNAL));
   removeEmptyFolders(out, journal.moveOut);
   rmSync(retired, { recursive: true, force: true });
   rmSync(staging, { recursive: true, force: true });
-  return journal.moveIn.filter((path) => !placedSet.has(path));
+  return [...blocked];
 }
 
 /**
@@ -403,33 +428,54 @@ function readJournal(staging: string): Journal | null {
   try {
     const value = JSON.parse(readFileSync(join(staging, JOURNAL), 'utf8')) as Partial<Journal>;
     const list = (v: unknown): v is string[] => Array.isArray(v) && v.every((p) => typeof p === 'string' && SAFE_RELATIVE.test(p));
-    if (typeof value.retired !== 'string' || !list(value.moveOut) || !list(value.moveIn)) return null;
+    // A journal without `replace` and `stay` is an earlier bough's, which moved out every previous file and linked the kept ones.
+    const replace = value.replace ?? [];
+    const stay = value.stay ?? [];
+    if (typeof value.retired !== 'string' || !list(value.moveOut) || !list(value.moveIn) || !list(replace) || !list(stay)) return null;
     if (!value.retired.includes(RETIRED_INFIX) || value.retired.includes('/') || value.retired.includes(sep)) return null;
-    return { generator: String(value.generator ?? ''), retired: value.retired, moveOut: value.moveOut, moveIn: value.moveIn };
+    return { generator: String(value.generator ?? ''), retired: value.retired, moveOut: value.moveOut, moveIn: value.moveIn, replace, stay };
   } catch {
     // No journal, or one cut off while written: no move had begun.
     return null;
   }
 }
 
-/** A regular file reached from --out through real folders only: bough writes nothing else, so anything else is the user's. */
-function isOwnFile(out: string, path: string): boolean {
-  const parts = path.split('/');
-  for (let i = 1; i < parts.length; i++) {
-    if (!isFolder(join(out, ...parts.slice(0, i)))) return false;
-  }
-  return lstatOf(join(out, path))?.isFile() === true;
-}
-
-/** Nothing at the path, and nothing but real folders (or nothing) on the way to it. */
-function isFree(out: string, path: string): boolean {
-  const parts = path.split('/');
-  for (let i = 1; i <= parts.length; i++) {
-    const entry = lstatOf(join(out, ...parts.slice(0, i)));
-    if (entry === null) return true;
-    if (i === parts.length || !entry.isDirectory()) return false;
-  }
-  return false;
+/**
+ * Asks of paths below --out whether they are bough's kind of file, each folder on the way looked at
+ * once (a report holds tens of thousands of files in a handful of folders). Only folders found real
+ * are remembered: a swap makes folders, never removes one, until it is done.
+ */
+function realFolders(out: string) {
+  const real = new Set<string>();
+  const isReal = (folder: string): boolean => {
+    if (real.has(folder)) return true;
+    if (!isFolder(folder)) return false;
+    real.add(folder);
+    return true;
+  };
+  return {
+    /** A regular file reached from --out through real folders only: bough writes nothing else, so anything else is the user's. */
+    holdsOwnFile(path: string): boolean {
+      const parts = path.split('/');
+      for (let i = 1; i < parts.length; i++) {
+        if (!isReal(join(out, ...parts.slice(0, i)))) return false;
+      }
+      return lstatOf(join(out, path))?.isFile() === true;
+    },
+    /** Nothing at the path, and nothing but real folders (or nothing) on the way to it. */
+    isFree(path: string): boolean {
+      const parts = path.split('/');
+      for (let i = 1; i <= parts.length; i++) {
+        const at = join(out, ...parts.slice(0, i));
+        if (i < parts.length && real.has(at)) continue;
+        const entry = lstatOf(at);
+        if (entry === null) return true;
+        if (i === parts.length || !entry.isDirectory()) return false;
+        real.add(at);
+      }
+      return false;
+    },
+  };
 }
 
 /** Folders the previous report's files were in, deepest first, removed if that left them empty. */
@@ -458,7 +504,8 @@ function inTheWay(out: string, paths: readonly string[]): string {
 
 function lstatOf(path: string): Stats | null {
   try {
-    return lstatSync(path);
+    // Not thrown when missing: a swap asks of tens of thousands of paths, and an error's stack costs more than the call.
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
