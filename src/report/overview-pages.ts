@@ -119,9 +119,20 @@ export function indexPageView(data: ReportData, ctx: OverviewContext): IndexPage
   };
 }
 
+/** The report's sessions by key, made once per report: made per project page, 100 projects of 30,000 sessions took 2.7 s. */
+const sessionIndexes = new WeakMap<ReportData, ReadonlyMap<string, SessionData>>();
+function sessionsByKey(data: ReportData): ReadonlyMap<string, SessionData> {
+  let index = sessionIndexes.get(data);
+  if (!index) {
+    index = new Map(data.sessions.map((s) => [s.key, s]));
+    sessionIndexes.set(data, index);
+  }
+  return index;
+}
+
 export function projectPageView(project: ProjectData, data: ReportData, ctx: OverviewContext): ProjectPageView {
   const page = ctx.pages.project(project.key);
-  const sessions = new Map(data.sessions.map((s) => [s.key, s]));
+  const sessions = sessionsByKey(data);
   const mine = project.sessions.map((key) => sessions.get(key) as SessionData);
   const cards = statCards(project.tally, null);
   cards.unshift({ label: 'Sessions', value: formatCount(mine.length), detail: 'in this project', tone: 'plain' });
