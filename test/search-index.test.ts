@@ -80,6 +80,18 @@ describe('the search index', () => {
     expect(rows.map((r) => r[2])).toEqual(items.flat().map((i) => i.href));
   });
 
+  it('holds every session\'s rows, added side by side in any order, whichever batch they were written in', async () => {
+    const sessions = Array.from({ length: 120 }, (_, n): SearchSession => ({ title: `s${n}`, project: 'p', day: '2026-11-01', page: `sessions/s${n}.html` }));
+    const items = sessions.map((s, n) => Array.from({ length: 10 }, (_, i): SessionSearchItem => ({ kind: 'prompt', href: `${s.page}#e-${i}`, text: `${n}.${i} ${'y'.repeat(1_500)}` })));
+    const folder = await tempDir();
+    const spool = await openSearchSpool(folder);
+    const order = sessions.map((_, n) => (n * 37) % sessions.length);
+    await Promise.all(order.map((n) => spool.add(n, sessionRows(n, items[n] ?? []))));
+    const files = new Map<string, string>();
+    await spool.writeIndex(sessions, 100_000_000, async (file) => void files.set(file.path, file.content));
+    expect(loaded(files).rows.map((r) => r[3].slice(0, 8))).toEqual(items.flat().map((i) => i.text.slice(0, 8)));
+  });
+
   it('is built from the redacted text in a --redact report', async () => {
     const input = join(await tempDir(), 'in');
     await mkdir(input);

@@ -22,6 +22,9 @@ export interface SearchSpool {
   writeIndex(sessions: readonly SearchSession[], budgetBytes: number, write: (file: SearchFile) => Promise<void>): Promise<void>;
 }
 
+/** Rows held before they are written: small beside a history's ledgers, large beside one session's rows. */
+const BATCH_BYTES = 1024 * 1024;
+
 /**
  * A spool in `folder` (the staging folder: a build that stops before its index leaves the file
  * to be removed with the folder). No file stays open between calls.
@@ -31,6 +34,26 @@ export async function openSearchSpool(folder: string): Promise<SearchSpool> {
   await writeFile(path, '', { flag: 'wx' });
   const spooled: (Spooled | undefined)[] = [];
   let end = 0;
+  // Rows not yet written, in spool order from `flushed` on: written a batch at a time, since a
+  // history of tens of thousands of small sessions made one open, write and close each.
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let flushed = 0;
+  const flush = async () => {
+    if (pendingBytes === 0) return;
+    const batch = Buffer.concat(pending, pendingBytes);
+    const at = flushed;
+    // Taken before the write: rows added meanwhile go into the next batch, after this one.
+    pending = [];
+    pendingBytes = 0;
+    flushed += batch.length;
+    const handle = await open(path, 'r+');
+    try {
+      await handle.write(batch, 0, batch.length, at);
+    } finally {
+      await handle.close();
+    }
+  };
 
   const read = async (handle: FileHandle, offset: number, length: number): Promise<string[]> => {
     if (length === 0) return [];
@@ -43,19 +66,15 @@ export async function openSearchSpool(folder: string): Promise<SearchSpool> {
 
   return {
     async add(session, { bytes, otherBytes, replySizes }) {
-      const entry: Spooled = { offset: end, otherBytes, replySizes };
-      // Its place is taken before the write: sessions finishing side by side write side by side.
+      spooled[session] = { offset: end, otherBytes, replySizes };
       end += bytes.length;
-      spooled[session] = entry;
       if (bytes.length === 0) return;
-      const handle = await open(path, 'r+');
-      try {
-        await handle.write(bytes, 0, bytes.length, entry.offset);
-      } finally {
-        await handle.close();
-      }
+      pending.push(bytes);
+      pendingBytes += bytes.length;
+      if (pendingBytes >= BATCH_BYTES) await flush();
     },
     async writeIndex(sessions, budgetBytes, write) {
+      await flush();
       const handle = await open(path, 'r');
       try {
         const manifest = searchManifest(sessions);
