@@ -12,7 +12,7 @@
 
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gunzip, gunzipSync, gzip } from 'node:zlib';
+import { gunzip, gunzipSync, gzip, gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
@@ -193,11 +193,18 @@ export const ledgerPath = (name: string) => `${ARCHIVE_DIR}/${name}.ledger.json.
  * One session's archive files, compressed (a ledger's JSON is mostly repeated keys), off the main
  * thread. Nothing in them changes from build to build unless the session's pages do.
  */
+/** Small ones at once (most sessions' are a few kB, and a trip through zlib's threads cost more), large ones beside the thread's work. */
+const GZIP_AT_ONCE_BELOW = 256 * 1024;
+
+async function gzipped(text: string): Promise<Buffer> {
+  return text.length < GZIP_AT_ONCE_BELOW ? gzipSync(text, { level: 6 }) : gzipAsync(text, { level: 6 });
+}
+
 export async function archiveFiles(entry: ArchivedSession): Promise<{ path: string; content: Uint8Array }[]> {
   const paths = archivePaths(entry.ledger.key);
   const pages = JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, pages: entry.pages, sharing: entry.sharing, fingerprint: entry.fingerprint, search: entry.search });
   const ledger = JSON.stringify({ format: FORMAT, ledger: entry.ledger });
-  const [pagesGz, ledgerGz] = await Promise.all([gzipAsync(pages, { level: 6 }), gzipAsync(ledger, { level: 6 })]);
+  const [pagesGz, ledgerGz] = await Promise.all([gzipped(pages), gzipped(ledger)]);
   return [
     { path: paths.pages, content: pagesGz },
     { path: paths.ledger, content: ledgerGz },
