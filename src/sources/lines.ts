@@ -1,7 +1,8 @@
 // Streams a file as lines, split on "\n" only: U+2028/U+2029 and lone "\r" stay inside strings,
 // and a file is never held as one string (sessions reach hundreds of MB).
 
-import { open } from 'node:fs/promises';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface RawLine {
   /** 1-based line number. */
@@ -31,10 +32,15 @@ const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false })
 const spareChunks: Buffer[] = [];
 const MAX_SPARE_CHUNKS = 8;
 const CHUNK_BYTES = 1 << 20;
+/** Chunks read between turns of the event loop (progress, Ctrl-C, the other files in flight). */
+const CHUNKS_PER_TURN = 8;
 
 export async function* readLines(path: string, chunkSize = CHUNK_BYTES, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<RawLine> {
-  // 'r' opens read-only: bough never writes to its inputs.
-  const file = await open(path, 'r');
+  // Read-only: bough never writes to its inputs. Not blocking: a file that became a FIFO since it
+  // was looked at does not wait for a writer. Synchronous reads: a history is thousands of small
+  // files, and each asynchronous call took a trip through the file-system threads, several times
+  // the call's own cost; the event loop still gets a turn every few chunks of a large file.
+  const file = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   const spare = chunkSize === CHUNK_BYTES;
   const chunk = (spare ? spareChunks.pop() : undefined) ?? Buffer.allocUnsafe(chunkSize);
   let pending: Buffer[] = [];
@@ -64,9 +70,10 @@ export async function* readLines(path: string, chunkSize = CHUNK_BYTES, maxLineB
     return line;
   };
   try {
-    for (;;) {
-      const { bytesRead } = await file.read(chunk, 0, chunk.length, null);
+    for (let chunks = 1; ; chunks++) {
+      const bytesRead = readSync(file, chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
+      if (chunks % CHUNKS_PER_TURN === 0) await nextTurn();
       const bytes = chunk.subarray(0, bytesRead);
       let start = 0;
       let newline = bytes.indexOf(NEWLINE, start);
@@ -82,7 +89,7 @@ export async function* readLines(path: string, chunkSize = CHUNK_BYTES, maxLineB
     // A missing final newline still ends a line.
     if (pendingBytes > 0 || skipped > 0) yield take();
   } finally {
-    await file.close();
+    closeSync(file);
     if (spare && spareChunks.length < MAX_SPARE_CHUNKS) spareChunks.push(chunk);
   }
 }
