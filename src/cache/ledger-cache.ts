@@ -7,8 +7,8 @@
 // the cache folder is ever written.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
@@ -102,19 +102,23 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
           oldFormatsRemoved = true;
           await removeOlderFormats(join(dir, 'ledgers'));
         }
-        await mkdir(own, { recursive: true });
+        // Synchronous, as reading an entry is: a few small calls per session file, each far
+        // quicker so than through the file-system threads (this runs on the reading threads).
+        mkdirSync(own, { recursive: true });
         const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
         // A line of its own first: the file's real path, where pruning reads it without parsing
         // the entry, and the hash of the rest; then the outcome.
         const body = JSON.stringify(outcomeToRows(outcome));
-        await writeFile(temporary, `${JSON.stringify({ format: FORMAT, source: realpathSync(path), identity, sum: sumOf(body) })}\n${body}`);
-        await rename(temporary, target).catch(async (error: unknown) => {
-          await rm(temporary, { force: true });
+        writeFileSync(temporary, `${JSON.stringify({ format: FORMAT, source: realpathSync.native(path), identity, sum: sumOf(body) })}\n${body}`);
+        try {
+          renameSync(temporary, target);
+        } catch (error) {
+          rmSync(temporary, { force: true });
           throw error;
-        });
+        }
         // Earlier entries of this file (before it was appended to, or made by other code) are of no more use.
-        for (const name of await readdir(own)) {
-          if (name.endsWith('.json') && join(own, name) !== target) await rm(join(own, name), { force: true });
+        for (const name of readdirSync(own)) {
+          if (name.endsWith('.json') && join(own, name) !== target) rmSync(join(own, name), { force: true });
         }
       } catch {
         // A cache that cannot be written costs speed next time, never this run.
@@ -230,7 +234,8 @@ export async function fileIdentity(path: string, codeStamp: string): Promise<str
   // Synchronous calls: a handful of small ones per file, each far quicker than a trip through
   // the thread pool that asynchronous ones take (a rebuild identifies every file).
   try {
-    const real = realpathSync(path);
+    // The system's own realpath: one call, where Node's looks at each folder on the way in turn.
+    const real = realpathSync.native(path);
     const info = statSync(real);
     if (!info.isFile()) return null;
     const hash = createHash('sha256').update(`${FORMAT}\0${codeStamp}\0${real}\0${info.size}\0${info.mtimeMs}\0`);
