@@ -98,7 +98,7 @@ describe('report folder', () => {
     expect(await readFile(join(out, 'sessions', 'mine.html'), 'utf8')).toBe('mine');
   });
 
-  it('a kept file replaced by a link before the report is moved in is not listed as the report\'s', async () => {
+  it('never writes through a link put in place of a kept file while the report was built', async () => {
     const out = join(await tempDir(), 'report');
     await writeReport(out, { 'index.html': 'one', 'sessions/a.html': 'a' });
     const folder = await openReportFolder(out, 'bough test');
@@ -110,10 +110,16 @@ describe('report folder', () => {
     await rm(join(out, 'sessions', 'a.html'));
     await symlink(elsewhere, join(out, 'sessions', 'a.html'));
     await folder.commit();
-    expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html']);
-    await writeReport(out, { 'index.html': 'three' });
+    // The next build cannot keep it, writes the page anew, and finds the link in the way.
+    const next = await openReportFolder(out, 'bough test');
+    expect(await next.keep(['sessions/a.html'])).toBe(false);
+    await next.write('index.html', 'three');
+    await next.write('sessions/a.html', 'a again');
+    expect(await next.commit()).toEqual([expect.stringMatching(/^Your file .*sessions\/a\.html is where the report's sessions\/a\.html goes/)]);
+    await writeReport(out, { 'index.html': 'four' });
     expect(await readFile(elsewhere, 'utf8')).toBe('theirs');
     expect((await lstat(join(out, 'sessions', 'a.html'))).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html']);
   });
 
   it('never writes through a link the user put where a page of the last report was', async () => {

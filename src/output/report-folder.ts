@@ -99,6 +99,8 @@ export async function openReportFolder(outDir: string, generator: string, option
   const written = new Set<string>();
   /** Files of the last build kept as they are, in --out. */
   const kept = new Set<string>();
+  /** The folders of --out, each looked at once by all the files kept (until the swap, nothing removes one). */
+  const outFolders = realFolders(out);
   /** Files the last build wrote (its manifest): only those are ever kept or read back. */
   const earlier = new Set(previous?.files ?? []);
   let committing = false;
@@ -118,10 +120,10 @@ export async function openReportFolder(outDir: string, generator: string, option
     },
     async keep(paths) {
       // Only regular files the last build wrote, reached through real folders: never a link or a
-      // file a user put in their place. Checked again when the report is moved in.
-      const folders = realFolders(out);
+      // file a user put in their place. (One put there after this is still never written
+      // through: every later move and build looks again.)
       for (const path of paths) {
-        if (!earlier.has(path) || written.has(path) || !folders.holdsOwnFile(path)) return false;
+        if (!earlier.has(path) || written.has(path) || !outFolders.holdsOwnFile(path)) return false;
       }
       for (const path of paths) kept.add(path);
       return true;
@@ -318,10 +320,8 @@ function moveWhole(out: string, staging: string, manifest: Manifest): boolean {
 }
 
 /** What a swap will move: the previous report's files that are still bough's and not kept, and every new file. */
-function plan(out: string, previous: readonly string[], files: readonly string[], keep: readonly string[], generator: string): Journal {
+function plan(out: string, previous: readonly string[], files: readonly string[], stay: readonly string[], generator: string): Journal {
   const folders = realFolders(out);
-  // A kept file someone replaced since (by a link, say) is no longer bough's: not listed, not touched.
-  const stay = keep.filter((path) => folders.holdsOwnFile(path));
   const staying = new Set(stay);
   const incoming = new Set(files);
   const own = previous.filter((path) => !staying.has(path) && SAFE_RELATIVE.test(path) && folders.holdsOwnFile(path));
@@ -331,7 +331,7 @@ function plan(out: string, previous: readonly string[], files: readonly string[]
     moveOut: own.filter((path) => !incoming.has(path)),
     moveIn: [...files],
     replace: own.filter((path) => incoming.has(path)),
-    stay,
+    stay: [...stay],
   };
 }
 
