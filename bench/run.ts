@@ -1,13 +1,14 @@
 // `npm run bench`: one table, measured in one run, over a generated corpus of every agent bough
 // reads (by size share: Pi, Claude Code, Codex). Speed is checked here, never in a timed unit test.
 //
-//   npm run bench -- [--mb 200] [--long-mb 500] [--runs 3] [--keep DIR] [--json]
+//   npm run bench -- [--mb 200] [--long-mb 500] [--small 0] [--runs 3] [--keep DIR] [--json]
 //
 // Rows: the floor (a bare read + JSON.parse of every line, bench/floor.ts), the same line by line
 // from bytes with and without long strings skipped (the most lean reading could gain), `bough stats --json`
 // with and without its cache, a cold `bough build`, a rebuild with nothing changed and one after a
 // session gained a turn, a build of one long session (--long-mb; 0 leaves it out), and, when
-// ccusage is on PATH, ccusage and bough stats over the same agent's files. Each command runs in a
+// ccusage is on PATH, ccusage and bough stats over the same agent's files; with --small N, a history
+// of N small sessions (one file each): its floor, a cold build, and rebuilds as above. Each command runs in a
 // fresh process; its peak RSS is read from /proc/<pid>/status (VmHWM) by this process. Every bough
 // run gets an empty cache folder of its own, so "cold" holds whether or not the CLI caches yet.
 // The machine is noisy: compare medians and ratios from one run of this script, not across runs.
@@ -21,6 +22,7 @@ import { generateClaudeCorpus } from '../test/support/claude-corpus.js';
 import { generateCodexCorpus } from '../test/support/codex-corpus.js';
 import { generatePiCorpus } from '../test/support/pi-corpus.js';
 import { writeLongPiSession } from './long-session.js';
+import { writeSmallPiSessions } from './small-sessions.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BOUGH = join(ROOT, 'bin/bough.js');
@@ -42,13 +44,15 @@ interface Options {
   mb: number;
   /** Size of the one long session built alone; 0 for none. */
   longMb: number;
+  /** Sessions in the history of small ones; 0 for none. */
+  small: number;
   runs: number;
   keep: string | null;
   json: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { mb: 200, longMb: 500, runs: 3, keep: null, json: false };
+  const options: Options = { mb: 200, longMb: 500, small: 0, runs: 3, keep: null, json: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
@@ -58,12 +62,15 @@ function parseArgs(argv: string[]): Options {
     }
     if (flag === '--mb' && value) options.mb = Number(value);
     else if (flag === '--long-mb' && value) options.longMb = Number(value);
+    else if (flag === '--small' && value) options.small = Number(value);
     else if (flag === '--runs' && value) options.runs = Number(value);
     else if (flag === '--keep' && value) options.keep = value;
     else continue;
     i++;
   }
-  if (!(options.mb > 0) || !(options.runs >= 1) || !(options.longMb >= 0)) throw new Error('--mb wants a positive number, --long-mb zero or more and --runs at least 1');
+  if (!(options.mb > 0) || !(options.runs >= 1) || !(options.longMb >= 0) || !Number.isInteger(options.small) || options.small < 0) {
+    throw new Error('--mb wants a positive number, --long-mb zero or more, --small a whole number of sessions (0 for none) and --runs at least 1');
+  }
   return options;
 }
 
@@ -318,6 +325,49 @@ async function main(): Promise<void> {
         return measured;
       },
     });
+  }
+
+  if (options.small > 0) {
+    const folder = join(work, `small-${options.small}`);
+    if ((await folderBytes(folder).catch(() => ({ bytes: 0, files: 0 }))).files !== options.small) {
+      await rm(folder, { recursive: true, force: true });
+      process.stderr.write(`generating ${options.small} small Pi sessions in ${folder}\n`);
+      await writeSmallPiSessions(folder, options.small);
+    }
+    const mb = (await folderBytes(folder)).bytes / 1e6;
+    const floor: Row = { label: `floor: ${options.small} small sessions`, mb, floor: folder, run: () => measure(process.execPath, [FLOOR, folder]) };
+    floors.set(folder, floor);
+    const smallEnv: NodeJS.ProcessEnv = { ...process.env, BOUGH_CACHE_DIR: join(work, 'cache', 'small'), XDG_CACHE_HOME: join(work, 'cache', 'small') };
+    const smallOut = join(work, 'report-small');
+    const smallBuild = ['build', folder, '--out', smallOut, '--quiet', '--tz', 'UTC'];
+    rows.push(
+      floor,
+      {
+        label: `bough build, cold, ${options.small} small sessions`,
+        mb,
+        floor: folder,
+        run: async (run) => {
+          const out = join(work, `report-small-cold-${run}`);
+          await rm(out, { recursive: true, force: true });
+          const measured = await bough(['build', folder, '--out', out, '--quiet', '--tz', 'UTC', '--no-cache'], 'small-cold')();
+          await assertPagesWritten(out);
+          await rm(out, { recursive: true, force: true });
+          // Primes the warm rows' cache and report the first time round.
+          if (run === 0) await measure(process.execPath, [BOUGH, ...smallBuild], smallEnv);
+          return measured;
+        },
+      },
+      { label: `bough build, rebuild, nothing changed, ${options.small} small sessions`, mb, floor: folder, run: () => measure(process.execPath, [BOUGH, ...smallBuild], smallEnv) },
+      {
+        label: `bough build, rebuild, one session + a turn, ${options.small} small sessions`,
+        mb,
+        floor: folder,
+        run: async (run) => {
+          await addTurn(folder, run);
+          return measure(process.execPath, [BOUGH, ...smallBuild], smallEnv);
+        },
+      },
+    );
   }
 
   // Runs alternate between the commands, so a slow spell of the machine hits all alike.
