@@ -189,10 +189,6 @@ export function archivePaths(key: SessionKey): { pages: string; ledger: string }
 export const pagesPath = (name: string) => `${ARCHIVE_DIR}/${name}.json.gz`;
 export const ledgerPath = (name: string) => `${ARCHIVE_DIR}/${name}.ledger.json.gz`;
 
-/**
- * One session's archive files, compressed (a ledger's JSON is mostly repeated keys), off the main
- * thread. Nothing in them changes from build to build unless the session's pages do.
- */
 /** Small ones at once (most sessions' are a few kB, and a trip through zlib's threads cost more), large ones beside the thread's work. */
 const GZIP_AT_ONCE_BELOW = 256 * 1024;
 
@@ -200,6 +196,10 @@ async function gzipped(text: string): Promise<Buffer> {
   return text.length < GZIP_AT_ONCE_BELOW ? gzipSync(text, { level: 6 }) : gzipAsync(text, { level: 6 });
 }
 
+/**
+ * One session's archive files, compressed (a ledger's JSON is mostly repeated keys), off the main
+ * thread. Nothing in them changes from build to build unless the session's pages do.
+ */
 export async function archiveFiles(entry: ArchivedSession): Promise<{ path: string; content: Uint8Array }[]> {
   const paths = archivePaths(entry.ledger.key);
   const pages = JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, pages: entry.pages, sharing: entry.sharing, fingerprint: entry.fingerprint, search: entry.search });

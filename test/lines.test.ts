@@ -54,4 +54,24 @@ describe('reading lines', () => {
     expect(read[2]?.slice(0, 3)).toEqual(files[2]?.lines.slice(0, 3));
     expect(read[2]?.slice(3)).toEqual(files[2]?.lines);
   });
+
+  it('gives the event loop turns while it reads a large file (Ctrl-C and progress are heard), every line exact', async () => {
+    const path = join(await tempDir(), 'long.jsonl');
+    const lines = linesOf(4, 20_000);
+    await writeFile(path, `${lines.join('\n')}\n`);
+    let turnsSeen = 0;
+    let linesWhenFirstTurn = -1;
+    const read: string[] = [];
+    const watch = () =>
+      setImmediate(() => {
+        if (turnsSeen++ === 0) linesWhenFirstTurn = read.length;
+        if (read.length < lines.length) watch();
+      });
+    watch();
+    // Chunks of 256 bytes: many more than are read between turns.
+    for await (const line of readLines(path, 256)) read.push(line.text);
+    expect(read).toEqual(lines);
+    expect(turnsSeen).toBeGreaterThan(1);
+    expect(linesWhenFirstTurn).toBeLessThan(lines.length);
+  });
 });
