@@ -164,7 +164,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       collected = await read();
     }
     // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
-    const sharing = `redact:${options.redact ?? false};omit:${[...new Set(options.omit ?? [])].sort().join(',')}`;
+    const sharing = sharingOf(options.redact ?? false, options.omit ?? []);
     const places = discovery.places.filter((p) => p.exists).map((p) => p.path);
     const archived = usedSamples ? { sessions: [], unreadable: [] } : await readArchive(outDir);
     const earlier = archived.sessions.filter((a) => a.sharing === sharing);
@@ -526,8 +526,13 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   return { summary, sessionsKept };
 }
 
+/** How a report shares, as its archive records it: a session archived one way is not kept by a build that shares another. */
+function sharingOf(redact: boolean, omit: readonly OmitKind[]): string {
+  return `redact:${redact};omit:${[...new Set(omit)].sort().join(',')}`;
+}
+
 /** Sharing as a build that neither redacts nor omits anything: the only one that keeps files it cannot read. */
-const PLAIN_SHARING = 'redact:false;omit:';
+const PLAIN_SHARING = sharingOf(false, []);
 
 /**
  * Archive files an earlier build wrote that do not read right now, each said on the data-quality
