@@ -18,6 +18,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
 import type { SessionKey, SessionLedger } from './ledger/ledger.js';
+import { packEntries, unpackEntries } from './ledger/packed-entries.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
 import type { SessionSearchItem } from './report/search-items.js';
 
@@ -161,7 +162,9 @@ export function archivedLedgerOf(bytes: Buffer, name: string): SessionLedger | n
 
 function ledgerFromJson(text: string, name: string): SessionLedger | null {
   const parsed = ledgerFileSchema.safeParse(JSON.parse(text));
-  return parsed.success && pathHash(parsed.data.ledger.key) === name ? (parsed.data.ledger as SessionLedger) : null;
+  if (!parsed.success || pathHash(parsed.data.ledger.key) !== name) return null;
+  const { entries, ...ledger } = parsed.data.ledger;
+  return { ...ledger, entries: packEntries(entries) };
 }
 
 /**
@@ -203,7 +206,8 @@ async function gzipped(text: string): Promise<Buffer> {
 export async function archiveFiles(entry: ArchivedSession): Promise<{ path: string; content: Uint8Array }[]> {
   const paths = archivePaths(entry.ledger.key);
   const pages = JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, pages: entry.pages, sharing: entry.sharing, fingerprint: entry.fingerprint, search: entry.search });
-  const ledger = JSON.stringify({ format: FORMAT, ledger: entry.ledger });
+  // The entries as objects, as every bough before packed ones wrote them: an archive outlives the code that wrote it.
+  const ledger = JSON.stringify({ format: FORMAT, ledger: { ...entry.ledger, entries: unpackEntries(entry.ledger.entries) } });
   const [pagesGz, ledgerGz] = await Promise.all([gzipped(pages), gzipped(ledger)]);
   return [
     { path: paths.pages, content: pagesGz },

@@ -4,7 +4,7 @@
 
 import { join, resolve } from 'node:path';
 import { cacheDir, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
-import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, workPlan, type Pool, type ThreadPlan } from './threads/pool.js';
+import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
@@ -401,14 +401,11 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     archive: archiving,
   };
   const big = toWrite.filter(({ rank }) => sizeOf(data.sessions[rank] as SessionData) >= BIG_FILE_BYTES).length;
-  // The main thread holds every session's ledger: with a large history it only hands pages out,
-  // since rendering there too grows its heap with the history.
-  const history = collected.ledgers.reduce((sum, ledger) => sum + ledger.size, 0);
-  const { threads, mainWorks: mainWrites } = workPlan(sink.threads, { bytes: bytesToWrite, tasks: toWrite.length, big, held: history });
+  const threads = threadsFor(sink.threads, bytesToWrite, toWrite.length, big);
   const here = pagesJob(setup);
   const pool: Pool<PagesTask, PagesWritten> | null = threads > 0 ? openPool(PAGES_WORKER, threads, { kind: 'pages', setup }, here) : null;
   const threadLanes = Array.from({ length: threads * TASKS_PER_THREAD }, (): PagesJob => (task) => (pool as Pool<PagesTask, PagesWritten>).run(task));
-  const lanes: PagesJob[] = !pool ? [here] : mainWrites ? [here, ...threadLanes] : threadLanes;
+  const lanes: PagesJob[] = pool ? [here, ...threadLanes] : [here];
   try {
     // Biggest first on threads, so that no big session starts last while the others idle.
     const order = pool ? [...toWrite].sort((a, b) => sizeOf(data.sessions[b.rank] as SessionData) - sizeOf(data.sessions[a.rank] as SessionData) || a.rank - b.rank) : toWrite;

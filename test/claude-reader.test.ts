@@ -13,6 +13,7 @@ import { readSessionFile } from '../src/sources/read.js';
 import { usageClaimRule } from '../src/sources/registry.js';
 import type { Entry, EntryOf, SessionFile, Usage } from '../src/types.js';
 import { FIXTURES, SHARED_CORPUS, tempDir } from './support/fixtures.js';
+import { unpackEntries } from '../src/ledger/packed-entries.js';
 
 const PROJECTS = join(FIXTURES, 'claude', 'projects');
 const SHOP = join(PROJECTS, '-home-ana-shop');
@@ -42,7 +43,7 @@ async function countedUsage(folder: string) {
   const claims = claimEntries(ledgers, usageClaimRule);
   const counted = ledgers.flatMap((ledger) => {
     const flags = claims.counted.get(ledger.key)?.usage;
-    return ledger.entries.flatMap((e) => e.usage).filter((_, i) => flags?.[i] === 1);
+    return unpackEntries(ledger.entries).flatMap((e) => e.usage).filter((_, i) => flags?.[i] === 1);
   });
   return { ledgers, counted };
 }
@@ -291,7 +292,7 @@ describe.skipIf(!existsSync(CORPUS))('Claude Code reader over ../shared/corpus/c
       cacheWrite: 1_120_032,
     });
     // Session cb2e607c = main (80) + agent-ea02459f (5) + two warmups; ef958aa1 = main + 6 sub-agent files (83 requests).
-    const requestsOf = (sessionId: string) => ledgers.filter((l) => l.sessionId === sessionId).reduce((n, l) => n + l.entries.reduce((m, e) => m + e.usage.length, 0), 0);
+    const requestsOf = (sessionId: string) => ledgers.filter((l) => l.sessionId === sessionId).reduce((n, l) => n + l.entries.usageCount, 0);
     expect(requestsOf('cb2e607c-c758-415a-8b45-c49e4631906a')).toBe(87);
     expect(requestsOf('ef958aa1-0e93-49f0-bb71-150f63befcd1')).toBe(83);
   });

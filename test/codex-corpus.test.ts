@@ -10,6 +10,7 @@ import { readSessionFile } from '../src/sources/read.js';
 import { usageClaimRule } from '../src/sources/registry.js';
 import type { SessionFile } from '../src/types.js';
 import { SHARED_CORPUS } from './support/fixtures.js';
+import { unpackEntries } from '../src/ledger/packed-entries.js';
 
 const CODEX_CORPUS = join(SHARED_CORPUS, 'codex');
 const REAL = join(CODEX_CORPUS, 'real', 'codemie', 'sessions', '2026', '05', '11');
@@ -67,7 +68,7 @@ describe.skipIf(!existsSync(CODEX_CORPUS))('Codex rollouts in ../shared/corpus/c
     const childLedger = ledgers[1];
     if (!childLedger) throw new Error('no child');
     const counted = claims.counted.get(childLedger.key);
-    const countedPrompts = childLedger.entries.filter((e, i) => e.turn === 'prompt' && counted?.entries[i] === 1);
+    const countedPrompts = unpackEntries(childLedger.entries).filter((e, i) => e.turn === 'prompt' && counted?.entries[i] === 1);
     // The child's own task, not the parent's "Spawn a synthetic researcher." it replays.
     expect(countedPrompts).toHaveLength(1);
   });

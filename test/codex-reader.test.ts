@@ -12,6 +12,7 @@ import { readSessionFile } from '../src/sources/read.js';
 import { usageClaimRule } from '../src/sources/registry.js';
 import type { Entry, EntryOf, SessionFile, TokenCounts } from '../src/types.js';
 import { FIXTURES } from './support/fixtures.js';
+import { unpackEntries } from '../src/ledger/packed-entries.js';
 
 const HOME = join(FIXTURES, 'codex', 'home');
 const DAY = join(HOME, 'sessions', '2026', '03', '02');
@@ -57,7 +58,7 @@ async function countedTogether(paths: string[]): Promise<Map<string, { tokens: T
     let u = 0;
     let prompts = 0;
     let replies = 0;
-    ledger.entries.forEach((entry, i) => {
+    unpackEntries(ledger.entries).forEach((entry, i) => {
       if (counted.entries[i] && entry.turn === 'prompt') prompts++;
       if (counted.entries[i] && entry.turn === 'reply') replies++;
       for (const usage of entry.usage) {

@@ -6,6 +6,8 @@ import { cp, mkdir, readdir, readFile, realpath, rm, stat, utimes, writeFile } f
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_TIME } from '../src/ledger/scope.js';
+import type { LedgerEntry } from '../src/ledger/ledger.js';
+import { packEntries, unpackEntries } from '../src/ledger/packed-entries.js';
 import { stats } from '../src/stats.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
 import { generatePiCorpus } from './support/pi-corpus.js';
@@ -24,23 +26,29 @@ async function cacheFiles(dir: string): Promise<string[]> {
   return (await readdir(join(dir, 'ledgers'), { recursive: true })).filter((f) => f.endsWith('.json')).map((f) => join(dir, 'ledgers', f));
 }
 
-/** A cache entry as stored: a line naming its file with the hash of the rest, then the outcome. */
+/** A cache entry as stored: a line naming its file with the hash of the rest, a line of the outcome, then its ledger's entries packed (here unpacked). */
 interface CacheEntry {
   head: { source: string; sum: string };
-  outcome: { kind: string; ledger?: { path: string; entries: unknown[][] } };
+  outcome: { kind: string; ledger?: { path: string; entries: { count: number; usageCount: number } } };
+  entries: LedgerEntry[];
 }
 
 async function readEntry(file: string): Promise<CacheEntry> {
-  const text = await readFile(file, 'utf8');
-  const cut = text.indexOf('\n');
-  return { head: JSON.parse(text.slice(0, cut)) as CacheEntry['head'], outcome: JSON.parse(text.slice(cut + 1)) as CacheEntry['outcome'] };
+  const bytes = await readFile(file);
+  const cut = bytes.indexOf('\n');
+  const split = bytes.indexOf('\n', cut + 1);
+  const outcome = JSON.parse(bytes.toString('utf8', cut + 1, split)) as CacheEntry['outcome'];
+  const packed = outcome.ledger ? { ...outcome.ledger.entries, bytes: new Uint8Array(bytes.subarray(split + 1)) } : null;
+  return { head: JSON.parse(bytes.toString('utf8', 0, cut)) as CacheEntry['head'], outcome, entries: packed ? unpackEntries(packed) : [] };
 }
 
-/** Writes an entry back with its outcome changed: `sum` true to hash it anew, as bough would have; false to keep the old hash, as damage does. */
+/** Writes an entry back with its entries changed: `sum` true to hash it anew, as bough would have; false to keep the old hash, as damage does. */
 async function writeEntry(file: string, entry: CacheEntry, sum: boolean): Promise<void> {
-  const body = JSON.stringify(entry.outcome);
+  const packed = packEntries(entry.entries);
+  const outcome = entry.outcome.ledger ? { ...entry.outcome, ledger: { ...entry.outcome.ledger, entries: { count: packed.count, usageCount: packed.usageCount } } } : entry.outcome;
+  const body = Buffer.concat([Buffer.from(`${JSON.stringify(outcome)}\n`), entry.outcome.ledger ? packed.bytes : new Uint8Array(0)]);
   const head = sum ? { ...entry.head, sum: createHash('sha256').update(body).digest('hex') } : entry.head;
-  await writeFile(file, `${JSON.stringify(head)}\n${body}`);
+  await writeFile(file, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), body]));
 }
 
 describe('the ledger cache', () => {
@@ -81,8 +89,8 @@ describe('the ledger cache', () => {
       if (i % 3 === 0) await writeFile(file, '{"format":1,"identity":');
       else if (i % 3 === 1) await writeFile(file, JSON.stringify({ format: 99, something: 'else' }));
       else if (cached.outcome.ledger) {
-        // A forged count no reader could have written (an entry's usage rows: input is their 9th field), hashed anew: refused by shape, the file read again.
-        for (const entry of cached.outcome.ledger.entries) for (const usage of entry[5] as unknown[][]) usage[8] = -1_000_000;
+        // A forged count no reader could have written, hashed anew: refused by shape, the file read again.
+        for (const entry of cached.entries) for (const usage of entry.usage) usage.input = -1_000_000;
         await writeEntry(file, cached, true);
       }
     }
@@ -96,9 +104,9 @@ describe('the ledger cache', () => {
     for (const file of await cacheFiles(cacheDir)) {
       const cached = await readEntry(file);
       if (!cached.outcome.ledger?.path.endsWith('minimal-v3.jsonl')) continue;
-      for (const entry of cached.outcome.ledger.entries) {
-        for (const usage of entry[5] as unknown[][]) {
-          usage[8] = (usage[8] as number) + 1;
+      for (const entry of cached.entries) {
+        for (const usage of entry.usage) {
+          usage.input++;
           forged++;
         }
       }
@@ -136,7 +144,7 @@ describe('the ledger cache', () => {
     const truth = await run();
     const all = (await cacheFiles(cacheDir)).length;
     await rm(join(input, 'minimal-v3.jsonl'));
-    const marker = join(cacheDir, 'ledgers', 'v5', '.pruned');
+    const marker = join(cacheDir, 'ledgers', 'v6', '.pruned');
     // Looked for today already: nothing goes yet.
     expect((await run()).json.totals.prompts).toBeLessThan(truth.json.totals.prompts);
     expect((await cacheFiles(cacheDir)).length).toBe(all);
@@ -157,7 +165,7 @@ describe('the ledger cache', () => {
     await writeFile(join(cacheDir, 'ledgers', 'v1', 'ab', 'old.json'), '{}');
     await mkdir(join(cacheDir, 'ledgers', 'v999'), { recursive: true });
     await run();
-    expect((await readdir(join(cacheDir, 'ledgers'))).sort()).toEqual(['v5', 'v999']);
+    expect((await readdir(join(cacheDir, 'ledgers'))).sort()).toEqual(['v6', 'v999']);
   });
 
   it('is used when the path, size, time and both ends of a file are unchanged (an edit in the middle that keeps them is not seen)', async () => {

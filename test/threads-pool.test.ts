@@ -3,7 +3,7 @@
 // the main thread.
 
 import { describe, expect, it } from 'vitest';
-import { BIG_FILE_BYTES, eachOnLanes, openPool, threadsFor, workPlan } from '../src/threads/pool.js';
+import { BIG_FILE_BYTES, eachOnLanes, openPool, threadsFor } from '../src/threads/pool.js';
 
 const script = (name: string) => new URL(`./support/threads/${name}.mjs`, import.meta.url);
 const here = async (task: number) => -task;
@@ -87,22 +87,19 @@ describe('the thread pool', () => {
   });
 
   it('starts a thread for a big file whenever threads are allowed, however little there is to do', () => {
-    const plan = { threads: 1, minBytes: 16 * 1024 * 1024, mainWorksBelow: 0 };
+    const plan = { threads: 1, minBytes: 16 * 1024 * 1024 };
     expect(threadsFor(plan, 1000, 3)).toBe(0);
     expect(threadsFor(plan, BIG_FILE_BYTES, 1, 1)).toBe(1);
     expect(threadsFor({ ...plan, threads: 0, minBytes: 0 }, BIG_FILE_BYTES, 1, 1)).toBe(0);
     expect(threadsFor({ ...plan, threads: 3, minBytes: 0 }, 100, 2)).toBe(1);
   });
 
-  it('works on one thread more, the main thread only handing work out, once it would hold much', () => {
-    const plan = { threads: 1, minBytes: 16 * 1024 * 1024, mainWorksBelow: 200 * 1024 * 1024 };
-    const work = { bytes: 100 * 1024 * 1024, tasks: 50, big: 0 };
-    expect(workPlan(plan, { ...work, held: 100 * 1024 * 1024 })).toEqual({ threads: 1, mainWorks: true });
-    expect(workPlan(plan, { ...work, held: 300 * 1024 * 1024 })).toEqual({ threads: 2, mainWorks: false });
+  it('starts threads for much work, never more than there are tasks beside the main thread\'s, none for little', () => {
+    const plan = { threads: 3, minBytes: 16 * 1024 * 1024 };
+    expect(threadsFor(plan, 100 * 1024 * 1024, 50)).toBe(3);
     // Little to write after a rebuild: no thread, whatever the history.
-    expect(workPlan(plan, { bytes: 1000, tasks: 2, big: 0, held: 300 * 1024 * 1024 })).toEqual({ threads: 0, mainWorks: true });
-    // Never more threads than sessions to write.
-    expect(workPlan({ ...plan, threads: 7 }, { ...work, tasks: 3, held: 300 * 1024 * 1024 })).toEqual({ threads: 3, mainWorks: false });
-    expect(workPlan({ ...plan, threads: 0 }, { ...work, held: 300 * 1024 * 1024 })).toEqual({ threads: 0, mainWorks: true });
+    expect(threadsFor(plan, 1000, 2)).toBe(0);
+    expect(threadsFor(plan, 100 * 1024 * 1024, 3)).toBe(2);
+    expect(threadsFor({ ...plan, threads: 0 }, 100 * 1024 * 1024, 50)).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
 // An entry is found by the file's real path, size, modification time and a hash of its head and
 // tail, plus the code that made it (bough's version and a hash of its own files): a change to any
 // of them misses. Entries are checked when read (a hash of the whole entry, then a schema and,
-// row by row, the ledger's entries): a damaged, foreign or older entry is ignored and written
+// row by row, the ledger's packed entries, unpacked once): a damaged, foreign or older entry is ignored and written
 // anew, never trusted. The entries of files that are gone are removed, at most once a day. Only
 // the cache folder is ever written.
 
@@ -16,7 +16,7 @@ import type { Environment } from '../environment.js';
 import type { SessionLedger } from '../ledger/ledger.js';
 import { tokensSchema } from '../report/schema.js';
 import { MAX_TIME } from '../sources/record-fields.js';
-import { outcomeFromRows, outcomeToRows, type OutcomeAsRows } from './entry-rows.js';
+import { checkedPackedEntries } from '../ledger/packed-entries.js';
 import { SOURCES } from '../types.js';
 import { whyUnreadable } from '../file-problems.js';
 
@@ -55,7 +55,7 @@ export interface LedgerCache {
 
 /** Bytes hashed at each end of a file: an append or an edit in place changes one of them, or the size. */
 const EDGE_BYTES = 8 * 1024;
-const FORMAT = 5;
+const FORMAT = 6;
 /** How often the entries of files that are gone are looked for. */
 const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
 
@@ -80,15 +80,23 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
     async get(identity) {
       try {
         // Synchronous: small files, one per session, read on every run.
-        const text = readFileSync(fileOf(identity).file, 'utf8');
-        const cut = text.indexOf('\n');
+        const bytes = readFileSync(fileOf(identity).file);
+        const cut = bytes.indexOf(NEWLINE);
         if (cut === -1) return null;
-        const head = headSchema.safeParse(JSON.parse(text.slice(0, cut)));
-        const body = text.slice(cut + 1);
+        const head = headSchema.safeParse(JSON.parse(bytes.toString('utf8', 0, cut)));
+        const body = bytes.subarray(cut + 1);
         // A count changed by a bad disk or a hand is as plausible as the true one: only the hash tells.
         if (!head.success || head.data.identity !== identity || head.data.sum !== sumOf(body)) return null;
-        const outcome = outcomeSchema.safeParse(JSON.parse(body));
-        return outcome.success ? outcomeFromRows(outcome.data as OutcomeAsRows) : null;
+        const split = body.indexOf(NEWLINE);
+        if (split === -1) return null;
+        const outcome = outcomeSchema.safeParse(JSON.parse(body.toString('utf8', 0, split)));
+        if (!outcome.success) return null;
+        const packed = body.subarray(split + 1);
+        if (outcome.data.kind === 'skipped') return packed.length === 0 ? outcome.data : null;
+        const { ledger } = outcome.data;
+        // Copied out: the file's buffer is not kept for the sake of its end.
+        const entries = checkedPackedEntries(ledger.entries.count, ledger.entries.usageCount, new Uint8Array(packed));
+        return entries === null ? null : { ...outcome.data, ledger: { ...ledger, entries } };
       } catch {
         return null;
       }
@@ -107,9 +115,15 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         mkdirSync(own, { recursive: true });
         const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
         // A line of its own first: the file's real path, where pruning reads it without parsing
-        // the entry, and the hash of the rest; then the outcome.
-        const body = JSON.stringify(outcomeToRows(outcome));
-        writeFileSync(temporary, `${JSON.stringify({ format: FORMAT, source: realpathSync.native(path), identity, sum: sumOf(body) })}\n${body}`);
+        // the entry, and the hash of the rest; then the outcome, its ledger's entries counted on
+        // that line and, after it, packed.
+        const line =
+          outcome.kind === 'session'
+            ? JSON.stringify({ ...outcome, ledger: { ...outcome.ledger, entries: { count: outcome.ledger.entries.count, usageCount: outcome.ledger.entries.usageCount } } })
+            : JSON.stringify(outcome);
+        const body = Buffer.concat([Buffer.from(`${line}\n`), outcome.kind === 'session' ? outcome.ledger.entries.bytes : new Uint8Array(0)]);
+        const head = JSON.stringify({ format: FORMAT, source: realpathSync.native(path), identity, sum: sumOf(body) });
+        writeFileSync(temporary, Buffer.concat([Buffer.from(`${head}\n`), body]));
         try {
           renameSync(temporary, target);
         } catch (error) {
@@ -344,12 +358,14 @@ export const ledgerSchema = z.object({
 });
 const headSchema = z.object({ format: z.literal(FORMAT), source: text, identity: text, sum: text });
 const outcomeSchema = z.discriminatedUnion('kind', [
-  // The entries are rows, checked as they are rebuilt (entry-rows.ts).
-  z.object({ kind: z.literal('session'), ledger: ledgerSchema.extend({ entries: z.array(z.unknown()) }), diagnostics: z.array(diagnosticSchema) }),
+  // The entries follow the line, packed, checked as they are unpacked (packed-entries.ts).
+  z.object({ kind: z.literal('session'), ledger: ledgerSchema.extend({ entries: z.object({ count, usageCount: count }) }), diagnostics: z.array(diagnosticSchema) }),
   z.object({ kind: z.literal('skipped'), diagnostics: z.array(diagnosticSchema) }),
 ]);
 
+const NEWLINE = 0x0a;
+
 /** The hash an entry's head holds of the rest of it. */
-function sumOf(body: string): string {
+function sumOf(body: Uint8Array): string {
   return createHash('sha256').update(body).digest('hex');
 }

@@ -5,6 +5,7 @@
 
 import type { Source } from '../types.js';
 import type { SessionKey, SessionLedger } from './ledger.js';
+import { unpackEntries } from './packed-entries.js';
 
 /**
  * Which copy of a usage record counts when several files hold it: the first holder (origins before
@@ -215,7 +216,7 @@ function countedEntries(
   const mainResponsesIn = perSource(() => new Set<string>());
   for (const ledger of ledgers) {
     const mainResponses = mainResponsesIn(ledger.source);
-    for (const entry of ledger.entries) {
+    for (const entry of unpackEntries(ledger.entries)) {
       for (const record of entry.usage) if (record.origin !== 'subagent' && record.responseId !== null) mainResponses.add(record.responseId);
     }
   }
@@ -224,15 +225,15 @@ function countedEntries(
   /** Where the copy with the most output counts: the holder of each claim so far (whose flag to set, and its output). */
   const holdersIn = perSource(() => new Map<string, { flags: Uint8Array; index: number; output: number }>());
   for (const ledger of ordered) {
-    const entries = new Uint8Array(ledger.entries.length);
-    const usage = new Uint8Array(ledger.entries.reduce((n, e) => n + e.usage.length, 0));
+    const entries = new Uint8Array(ledger.entries.count);
+    const usage = new Uint8Array(ledger.entries.usageCount);
     const mostOutput = usageRule(ledger.source) === 'most-output';
     const claimed = claimedIn(ledger.source);
     const mainResponses = mainResponsesIn(ledger.source);
     const usageClaimed = usageClaimedIn(ledger.source);
     const holders = holdersIn(ledger.source);
     let u = 0;
-    ledger.entries.forEach((entry, i) => {
+    unpackEntries(ledger.entries).forEach((entry, i) => {
       if (!claimed.has(entry.key)) {
         claimed.add(entry.key);
         entries[i] = 1;

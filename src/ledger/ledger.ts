@@ -2,9 +2,9 @@
 // periods, `stats` and every table are answered from ledgers alone; only a session's own page
 // needs its content (texts, tool output). Pure: SessionFile in, ledger out.
 
-import { flatString } from '../flat-string.js';
 import { problemCount } from '../diagnostics.js';
 import { buildTree } from '../model/tree.js';
+import { packEntries, type PackedEntries } from './packed-entries.js';
 import type { Entry, ReplyOutcome, SessionFile, SkillInvocation, Source, TokenCounts, ToolEffect, UsageOrigin } from '../types.js';
 
 /** Names a session everywhere (pages, rows, links): its source and file. Never object identity. */
@@ -97,7 +97,8 @@ export interface SessionLedger {
   lastSeen: number | null;
   /** Problems found while reading the file (listed on the data-quality page). */
   damaged: number;
-  entries: LedgerEntry[];
+  /** Packed: `unpackEntries` gives them, for one pass at a time. */
+  entries: PackedEntries;
 }
 
 export function ledgerOf(file: SessionFile): SessionLedger {
@@ -129,7 +130,7 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     branches: buildTree(file.entries).leaves.length,
     lastSeen: null,
     damaged: problemCount(file.diagnostics),
-    entries: file.entries.map((entry) => ledgerEntry(entry, callPaths, file.subagentOf !== null)),
+    entries: packEntries(file.entries.map((entry) => ledgerEntry(entry, callPaths, file.subagentOf !== null))),
   };
 }
 
@@ -213,45 +214,4 @@ export function shorten(text: string, length = TITLE_LENGTH): string {
 function skillTitle(skill: SkillInvocation | null, typed: string): string {
   if (!skill) return typed;
   return typed ? `${skill.command} ${typed}` : skill.command;
-}
-
-/** One list for every empty one: most entries have no usage, no calls, no commits. */
-const NONE: never[] = Object.freeze([]) as unknown as never[];
-
-/**
- * Makes a ledger take less memory, in place: repeated names (models, providers, tools, paths) become
- * one string each across the history, empty lists one list, a key equal to its id that id, keys
- * built by joining parts one flat string. The ledgers of the whole history are held at once (a
- * ledger comes fresh from a reading, a thread or the cache, each with its own copies); measured on
- * 101 MB of sessions: 62 → 44 MB of heap.
- */
-export function compactLedger(ledger: SessionLedger, pool: Map<string, string>): void {
-  const one = <T extends string | null>(text: T): T => {
-    if (text === null) return text;
-    const known = pool.get(text);
-    if (known !== undefined) return known as T;
-    pool.set(text, text);
-    return text;
-  };
-  for (const entry of ledger.entries) {
-    entry.key = entry.key === entry.id ? entry.id : flatString(entry.key);
-    if (entry.usage.length === 0) entry.usage = NONE;
-    for (const usage of entry.usage) {
-      usage.key = flatString(usage.key);
-      if (usage.responseId !== null) usage.responseId = flatString(usage.responseId);
-      usage.provider = one(usage.provider);
-      usage.model = one(usage.model);
-    }
-    if (entry.calls.length === 0) entry.calls = NONE;
-    for (const call of entry.calls) {
-      call.name = one(call.name);
-      call.paths = call.paths.length === 0 ? NONE : call.paths.map(one);
-    }
-    if (entry.result) {
-      entry.result.path = one(entry.result.path);
-      if (entry.result.commits.length === 0) entry.result.commits = NONE;
-    }
-    if (entry.aliases?.length === 0) delete entry.aliases;
-  }
-  ledger.cwd = one(ledger.cwd);
 }

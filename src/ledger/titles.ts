@@ -3,6 +3,7 @@
 // entry takes the summary as its title, unless the user named it. Pure: ledgers in, ledgers out.
 
 import type { SessionLedger } from './ledger.js';
+import { unpackEntries } from './packed-entries.js';
 
 export function withEntryTitles(ledgers: readonly SessionLedger[]): SessionLedger[] {
   /** Per agent, entry id → title; a newer file's summary of the same entry wins. */
@@ -13,8 +14,9 @@ export function withEntryTitles(ledgers: readonly SessionLedger[]): SessionLedge
   return ledgers.map((ledger) => {
     if (ledger.name !== null) return ledger;
     // The last entry summarised is the session's latest summary.
-    for (let i = ledger.entries.length - 1; i >= 0; i--) {
-      const entry = ledger.entries[i];
+    const entries = unpackEntries(ledger.entries);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i];
       for (const id of [entry?.id ?? '', ...(entry?.aliases ?? [])]) {
         const title = titles.get(`${ledger.source}\0${id}`);
         if (title !== undefined) return { ...ledger, title };

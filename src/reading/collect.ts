@@ -5,15 +5,14 @@
 
 import { stat } from 'node:fs/promises';
 import { NO_CACHE, type CachedOutcome, type LedgerCache } from '../cache/ledger-cache.js';
-import { outcomeFromRows, outcomeToRows } from '../cache/entry-rows.js';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { messageOf } from '../errors.js';
-import { compactLedger, type SessionKey, type SessionLedger } from '../ledger/ledger.js';
+import type { SessionKey, SessionLedger } from '../ledger/ledger.js';
 import type { Sharer } from '../share/share.js';
 import { progressCounter } from '../progress.js';
 import { readSessionFile } from '../sources/read.js';
 import type { SessionFile } from '../types.js';
-import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, workPlan, type Pool, type ThreadPlan } from '../threads/pool.js';
+import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadsFor, type Pool, type ThreadPlan } from '../threads/pool.js';
 import { READ_WORKER, type ReadSetup, type ReadTask, type ThreadReading } from './worker.js';
 import { checkedAndShared, readLedger } from './read-ledger.js';
 
@@ -94,17 +93,16 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const bytesToRead = toRead.reduce((sum, file) => sum + file.bytes, 0);
   tick.expect(bytesToRead);
   const big = toRead.filter((file) => file.bytes >= BIG_FILE_BYTES).length;
-  // With much to read, the main thread, which keeps every ledger read, only hands files out.
-  const { threads, mainWorks: mainReads } = options.keepContent ? { threads: 0, mainWorks: true } : workPlan(options.threads, { bytes: bytesToRead, tasks: toRead.length, big, held: bytesToRead });
+  const threads = options.keepContent ? 0 : threadsFor(options.threads, bytesToRead, toRead.length, big);
   const setup: ReadSetup = { share: sharer?.options ?? null, cache: cache.where };
   const pool: Pool<ReadTask, ThreadReading> | null =
     threads > 0
-      ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity }) => ({ outcome: outcomeToRows((await readLedger(path, identity, sharer, cache, false)).outcome), redactions: [] }))
+      ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity }) => ({ outcome: (await readLedger(path, identity, sharer, cache, false)).outcome, redactions: [] }))
       : null;
   // The main thread reads too unless told not to; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
   type Lane = { thread: true } | { thread: false };
   const threadLanes = Array.from({ length: threads * TASKS_PER_THREAD }, (): Lane => ({ thread: true }));
-  const lanes: Lane[] = pool ? [...(mainReads ? [{ thread: false } as const] : []), ...threadLanes] : Array.from({ length: READ_CONCURRENCY }, (): Lane => ({ thread: false }));
+  const lanes: Lane[] = pool ? [{ thread: false }, ...threadLanes] : Array.from({ length: READ_CONCURRENCY }, (): Lane => ({ thread: false }));
   try {
     // Largest first, so that no big file starts last and leaves the other threads idle.
     const order = pool ? [...toRead].sort((a, b) => b.bytes - a.bytes || a.index - b.index) : toRead;
@@ -116,9 +114,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
         if (pool && lane.thread) {
           const read = await pool.run({ path, identity });
           sharer?.addRedactions(read.redactions);
-          const outcome = outcomeFromRows(read.outcome);
-          if (outcome === null) throw new Error('its reading thread sent back a ledger out of shape');
-          readings[index] = { outcome, identity };
+          readings[index] = { outcome: read.outcome, identity };
         } else {
           const read = await readLedger(path, identity, sharer, cache, options.keepContent);
           readings[index] = { outcome: read.outcome, identity };
@@ -143,7 +139,6 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const identityOf = new Map<SessionKey, string>();
   const contentOf = new Map<SessionKey, SessionFile>();
   const keys = new Set<SessionKey>();
-  const names = new Map<string, string>();
   for (const [index, reading] of readings.entries()) {
     if (reading === null) continue;
     if ('failed' in reading) {
@@ -154,7 +149,6 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     if (reading.outcome.kind === 'skipped') continue;
     // Two files whose paths read the same once redacted (~/a.jsonl) stay two sessions.
     const found = reading.outcome.ledger;
-    compactLedger(found, names);
     const ledger = keys.has(found.key) ? { ...found, key: `${found.key}#${index}` } : found;
     keys.add(ledger.key);
     ledgers.push(ledger);

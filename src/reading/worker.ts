@@ -2,8 +2,7 @@
 // sends back each ledger with the redactions it made.
 
 import { workerData } from 'node:worker_threads';
-import { NO_CACHE, openLedgerCache, type LedgerCache } from '../cache/ledger-cache.js';
-import { outcomeToRows, type OutcomeAsRows } from '../cache/entry-rows.js';
+import { NO_CACHE, openLedgerCache, type CachedOutcome, type LedgerCache } from '../cache/ledger-cache.js';
 import { createSharer, type ShareOptions } from '../share/share.js';
 import { serveTasks } from '../threads/serve.js';
 import { readLedger } from './read-ledger.js';
@@ -19,8 +18,8 @@ export interface ReadTask {
 }
 
 export interface ThreadReading {
-  /** As rows: no field names to clone with every entry, and rebuilt in the main thread as compact objects. */
-  outcome: OutcomeAsRows;
+  /** Its ledger's entries packed, as the main thread holds them: cloned as a few bytes, not as objects. */
+  outcome: CachedOutcome;
   /** Replacements the thread's sharer made in this file, by kind. */
   redactions: [string, number][];
 }
@@ -35,6 +34,6 @@ if (workerData?.kind === 'read') {
     const before = new Map(sharer?.redactions ?? []);
     const { outcome } = await readLedger(task.path, task.identity, sharer, cache, false);
     const redactions = [...(sharer?.redactions ?? [])].flatMap(([kind, n]): [string, number][] => (n > (before.get(kind) ?? 0) ? [[kind, n - (before.get(kind) ?? 0)]] : []));
-    return { result: { outcome: outcomeToRows(outcome), redactions } };
+    return { result: { outcome, redactions } };
   });
 }

@@ -8,6 +8,7 @@
 
 import type { Claims, Counted } from '../ledger/claims.js';
 import type { LedgerEntry, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
+import { unpackEntries } from '../ledger/packed-entries.js';
 import { inPeriod, type Scope } from '../ledger/scope.js';
 import type { PricedUsage, PriceState, Pricer } from '../pricing/price.js';
 import { costCheck, type CostCheck } from '../pricing/reconcile.js';
@@ -211,8 +212,9 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     // A sub-agent's file is read as part of the session that ran it.
     if (claims.hostOf.has(ledger.key)) continue;
     available.sessions++;
+    // Unpacked for this session only: the history's entries are never all unpacked at once.
     const parts: CountedPart[] = [ledger, ...(claims.subagentsOf.get(ledger.key) ?? []).map((key) => byKey.get(key) as SessionLedger)].map(
-      (part) => ({ ledger: part, counted: countedOf(part) }),
+      (part) => ({ ledger: part, entries: unpackEntries(part.entries), counted: countedOf(part) }),
     );
     const span = countedSpan(parts);
     available.firstAt = earliest(available.firstAt, span.first);
@@ -284,7 +286,7 @@ class Aggregator {
   /** A session: its own file first, then the sub-agent files counted in it (their usage, never their turns). */
   session(parts: readonly CountedPart[], span: Span, group: ProjectGroup, price: Pricer): SessionData | null {
     const [main, ...subagentParts] = parts as [CountedPart, ...CountedPart[]];
-    const { ledger, counted } = main;
+    const { ledger, entries, counted } = main;
     const { period } = this.scope;
     const sessionTime = span.first ?? ledger.startedAt ?? ledger.mtime;
     const whole = emptyTally();
@@ -363,7 +365,7 @@ class Aggregator {
       pending.clear();
     };
 
-    walkCounted(ledger, counted, sessionTime, {
+    walkCounted(entries, counted, sessionTime, {
       entry: (entry, entryTime) => {
         countedEntries++;
         addTurn(whole, entry, entryTime);
@@ -382,7 +384,7 @@ class Aggregator {
     const subagents: SubagentData[] = subagentParts.map((part) => {
       const own = emptyTally();
       // A sub-agent's prompts are its task, written by the model: not the user's turns. Its tool work is the session's.
-      walkCounted(part.ledger, part.counted, sessionTime, {
+      walkCounted(part.entries, part.counted, sessionTime, {
         entry: (entry, entryTime) => {
           if (inPeriod(period, entryTime)) tools.add(entry);
         },
@@ -493,14 +495,15 @@ class Aggregator {
   }
 }
 
-/** One file a session counts, with what it counts of it. */
-export interface CountedPart {
+/** One file a session counts, its entries unpacked, with what it counts of them. */
+interface CountedPart {
   ledger: SessionLedger;
+  entries: readonly LedgerEntry[];
   counted: Counted;
 }
 
 function nothingCounted(ledger: SessionLedger): Counted {
-  return { entries: new Uint8Array(ledger.entries.length), usage: new Uint8Array(ledger.entries.reduce((n, e) => n + e.usage.length, 0)) };
+  return { entries: new Uint8Array(ledger.entries.count), usage: new Uint8Array(ledger.entries.usageCount) };
 }
 
 /**
@@ -509,14 +512,14 @@ function nothingCounted(ledger: SessionLedger): Counted {
  * view. An entry and its usage are claimed apart: a copy may hold a response another file counts.
  */
 export function walkCounted(
-  ledger: SessionLedger,
+  entries: readonly LedgerEntry[],
   counted: Counted,
   sessionTime: number,
   visit: { entry(entry: LedgerEntry, time: number): void; usage(usage: LedgerUsage, time: number, entry: LedgerEntry): void },
 ): void {
   let u = 0;
-  for (let i = 0; i < ledger.entries.length; i++) {
-    const entry = ledger.entries[i] as LedgerEntry;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as LedgerEntry;
     const entryTime = entry.time ?? sessionTime;
     if (counted.entries[i]) visit.entry(entry, entryTime);
     for (const usage of entry.usage) if (counted.usage[u++]) visit.usage(usage, usage.time ?? entryTime, entry);
@@ -532,10 +535,10 @@ interface Span {
 function countedSpan(parts: readonly CountedPart[]): Span {
   let first: number | null = null;
   let last: number | null = null;
-  for (const { ledger, counted } of parts) {
+  for (const { entries, counted } of parts) {
     let u = 0;
-    for (let i = 0; i < ledger.entries.length; i++) {
-      const entry = ledger.entries[i] as LedgerEntry;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i] as LedgerEntry;
       if (counted.entries[i]) {
         first = earliest(first, entry.time);
         last = latest(last, entry.time);

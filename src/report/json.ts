@@ -182,8 +182,8 @@ export function sessionJson(session: SessionData, pages: PageMap): Summary['sess
     originMissing: session.originMissing,
     ...counts(tally),
     branches: ledger.branches,
-    entries: ledger.entries.length,
-    copiedEntries: ledger.entries.length - session.countedEntries,
+    entries: ledger.entries.count,
+    copiedEntries: ledger.entries.count - session.countedEntries,
     tokens: tokens(tally.tokens),
     cost: cost(tally.cost),
     costCheck:

@@ -11,6 +11,7 @@ import { anchorOf, anchorOfId, blockText, entryView, toolCallsOf, type Conversat
 import { highlightBudget, type HighlightBudget } from './highlight.js';
 import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
 import { shorten, type SessionKey } from '../ledger/ledger.js';
+import { unpackEntries } from '../ledger/packed-entries.js';
 import { formatCount, formatDateTime, formatDuration, formatTime, formatUsd, plural, type TimeFormat } from './format.js';
 import { modelsTable } from './overview-pages.js';
 import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
@@ -227,7 +228,7 @@ function subagentFileView(
   session: SessionData,
   ctx: PageContext,
 ): SectionView {
-  const models = [...new Set(sub.ledger.entries.flatMap((e) => e.usage.map((u) => u.model).filter((m): m is string => m !== null)))];
+  const models = [...new Set(unpackEntries(sub.ledger.entries).flatMap((e) => e.usage.map((u) => u.model).filter((m): m is string => m !== null)))];
   const { tally } = sub;
   const summary = [
     models.join(', ') || 'no model recorded',

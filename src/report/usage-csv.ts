@@ -3,6 +3,7 @@
 import { inPeriod } from '../ledger/scope.js';
 import type { Pricer } from '../pricing/price.js';
 import { walkCounted, type ReportData } from './data.js';
+import { unpackEntries } from '../ledger/packed-entries.js';
 import { isoTime } from './format.js';
 
 const COLUMNS = [
@@ -40,7 +41,7 @@ export function* usageCsv(data: ReportData, price: Pricer): Generator<string> {
     for (const { ledger, counted } of [session, ...session.subagents]) {
       // The session's own columns are the same on each of its rows.
       const file = [ledger.source, ledger.cwd ?? '', ledger.sessionId, ledger.path].map(csvCell).join(',');
-      walkCounted(ledger, counted, session.startedAt, {
+      walkCounted(unpackEntries(ledger.entries), counted, session.startedAt, {
         entry: () => {},
         usage: (usage, time) => {
           if (!inPeriod(period, time)) return;

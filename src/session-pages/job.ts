@@ -5,6 +5,7 @@
 // plain data, so either way the pages are the same.
 
 import type { SessionKey, SessionLedger } from '../ledger/ledger.js';
+import { unpackEntries } from '../ledger/packed-entries.js';
 import type { Scope } from '../ledger/scope.js';
 import { createPricer, type Pricer } from '../pricing/price.js';
 import type { PriceTable } from '../pricing/table.js';
@@ -177,8 +178,9 @@ function spoolOf(page: string): string {
  * rewritten in between is a failure of that page, said on it.
  */
 function sameAsCounted(file: SessionFile, ledger: SessionLedger): SessionFile {
-  const counted = ledger.entries.length;
-  const same = (i: number) => file.entries[i]?.key === ledger.entries[i]?.key;
+  const entries = unpackEntries(ledger.entries);
+  const counted = entries.length;
+  const same = (i: number) => file.entries[i]?.key === entries[i]?.key;
   if (file.entries.length < counted || (counted > 0 && (!same(0) || !same(counted - 1)))) {
     throw new Error('the file changed while the report was being written; build again');
   }

@@ -11,43 +11,28 @@ export interface ThreadPlan {
   threads: number;
   /** Bytes of session files to read (or pages to write from) below which the work stays in this thread. */
   minBytes: number;
-  /** Bytes of session files (to read, or in all for pages) below which the main thread works beside the threads. */
-  mainWorksBelow: number;
 }
 
 /** Below this much, starting threads costs more than it saves. */
 const MIN_BYTES_FOR_THREADS = 16 * 1024 * 1024;
 
 /**
- * Below this much the main thread reads files and writes pages beside the threads: its heap,
- * which holds every ledger, is small, and it is one more core's work. Above, it only hands the
- * work out, to one more thread: reading and rendering beside every ledger grew its heap with the
- * history, and made each of its collections trace them all. Measured on 2 cores, generated
- * histories: handing pages out only took the same time and 23% less memory at 300 MB (1026 →
- * 794 MB), 2% less time and 10% less memory at 1 GB; handing files out only, `stats --no-cache`
- * over 1 GB took the same time and 18% less memory (1.19 → 0.97 GB), a build's reading 5–10%
- * longer at 300 MB and 1 GB with the whole build the same; the main thread working too was 4%
- * quicker and held 10% less at 100 MB.
- */
-const MAIN_WORKS_BELOW = 200 * 1024 * 1024;
-
-/**
- * Threads beside the main thread, which works too: `$BOUGH_THREADS` when set (0: the main thread
- * alone; more: that many, for any amount of work), else one per core but one. Running from
- * TypeScript sources (the tests) there are no compiled thread scripts: none.
- * `$BOUGH_MAIN_WORKS_BELOW_MB` moves the size past which the main thread only hands work out
- * (for tests: both ways must give the same numbers and report).
+ * Threads beside the main thread, which works too (its heap holds the history's ledgers packed, a
+ * few bytes per entry, so reading and rendering there as well costs little more memory): measured
+ * on 2 cores, a cold build of 300 MB of generated sessions peaked at 280 MB with the main thread
+ * working beside one thread and 330 MB with it only handing work out to two, 1 GB at 410 and 546
+ * MB, in the same time or less. `$BOUGH_THREADS` when set (0: the main thread alone; more: that
+ * many, for any amount of work), else one per core but one. Running from TypeScript sources (the
+ * tests) there are no compiled thread scripts: none.
  */
 export function threadPlan(env: Readonly<Record<string, string | undefined>>): ThreadPlan {
-  const below = Number(env['BOUGH_MAIN_WORKS_BELOW_MB'] || Number.NaN);
-  const mainWorksBelow = Number.isFinite(below) && below >= 0 ? below * 1024 * 1024 : MAIN_WORKS_BELOW;
-  if (!import.meta.url.endsWith('.js')) return { threads: 0, minBytes: 0, mainWorksBelow };
+  if (!import.meta.url.endsWith('.js')) return { threads: 0, minBytes: 0 };
   const asked = env['BOUGH_THREADS'];
   if (asked !== undefined && asked.trim() !== '') {
     const n = Number(asked);
-    return { threads: Number.isInteger(n) && n >= 0 ? Math.min(n, 64) : 0, minBytes: 0, mainWorksBelow };
+    return { threads: Number.isInteger(n) && n >= 0 ? Math.min(n, 64) : 0, minBytes: 0 };
   }
-  return { threads: availableParallelism() - 1, minBytes: MIN_BYTES_FOR_THREADS, mainWorksBelow };
+  return { threads: availableParallelism() - 1, minBytes: MIN_BYTES_FOR_THREADS };
 }
 
 /**
@@ -69,29 +54,17 @@ export function threadsFor(plan: ThreadPlan | undefined, bytes: number, tasks: n
   return Math.max(forBig, Math.min(plan.threads, tasks - 1));
 }
 
-/** How work split by file is done: on how many threads, and whether the main thread takes some too. */
-export interface WorkPlan {
-  threads: number;
-  mainWorks: boolean;
-}
-
-/**
- * For `bytes` of session files to read or write pages from, in `tasks` files or sessions (`big`
- * of them big files), with `held` bytes of session files whose ledgers the main thread holds
- * meanwhile: as threadsFor, the main thread working too, while `held` is small; past it, one
- * thread more and the main thread only hands the work out.
- */
-export function workPlan(plan: ThreadPlan | undefined, work: { bytes: number; tasks: number; big: number; held: number }): WorkPlan {
-  const beside = threadsFor(plan, work.bytes, work.tasks, work.big);
-  if (plan === undefined || beside === 0) return { threads: 0, mainWorks: true };
-  if (work.held < plan.mainWorksBelow) return { threads: beside, mainWorks: true };
-  return { threads: Math.min(plan.threads + 1, work.tasks), mainWorks: false };
-}
-
 /** The old-generation heap a thread may grow to (MB): half the machine's memory, shared by the threads, at least V8's usual 4 GB. */
 export function threadHeapMb(threads: number): number {
   return Math.max(4096, Math.floor(totalmem() / 1024 / 1024 / 2 / Math.max(1, threads)));
 }
+
+/**
+ * A thread's young generation (MB), where what one file or page makes lives briefly: V8's usual
+ * size lets each thread hold tens of MB of it between collections. Measured on 2 cores, a cold
+ * build of 300 MB of generated sessions: 310 → 280 MB at its peak, in the same time.
+ */
+const THREAD_YOUNG_MB = 8;
 
 /**
  * Tasks posted to a thread at once: it works on one and holds the next, so it never waits for the
@@ -145,7 +118,7 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
   const start = () => {
     let worker: Worker;
     try {
-      worker = new Worker(script, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+      worker = new Worker(script, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: THREAD_YOUNG_MB } });
     } catch {
       broken = true;
       return;

@@ -1,0 +1,278 @@
+// A ledger's entries, packed. Every ledger of the history is held at once (claims and totals need
+// them all) but each pass over them needs one session's entries at a time: packed, they are a few
+// bytes each outside the heap instead of several objects in it (300 MB of sessions: 115 MB of heap
+// as objects, 10 MB packed), and each pass unpacks a session's entries and lets them go. Packed as
+// rows (one array per entry, not an object with named fields) in JSON, deflated, in chunks of a few
+// thousand entries so that no session is too long for one string. The cache stores them so and a
+// reading thread sends them so; unpacking checks every field of every row, so packed entries from
+// the cache are checked as they are taken: anything out of shape makes the whole entry unusable
+// (the file is then read again), never trusted.
+
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage } from './ledger.js';
+import { MAX_TIME } from '../sources/record-fields.js';
+import type { ReplyOutcome, ToolEffect, UsageOrigin } from '../types.js';
+
+/** A ledger's entries, packed; `unpackEntries` gives them back. */
+export interface PackedEntries {
+  /** How many entries, and usage records in all: what is counted of them is sized by these, unpacked or not. */
+  count: number;
+  usageCount: number;
+  /** Chunks, each its length (4 bytes, little-endian) and then a JSON array of rows, deflated. */
+  bytes: Uint8Array;
+}
+
+/** Rows per chunk: a chunk's JSON stays far below the longest string, whatever the session's length. */
+const CHUNK_ROWS = 4096;
+/** A chunk's JSON is never near this long; a forged one that would inflate past it is refused, not held. */
+const MAX_CHUNK_BYTES = 256 * 1024 * 1024;
+/** `0` in a key's place: the entry's key is its id; a usage record's key is its entry's key and its place. */
+const DERIVED = 0;
+
+/** The words a field may hold, each mapped to the one copy of it every rebuilt entry shares. */
+function words<T>(values: readonly T[]): ReadonlyMap<unknown, T> {
+  return new Map(values.map((value) => [value, value]));
+}
+
+/**
+ * Every word of a union, listed by a record that must name each: a word added to the type and not
+ * here fails to compile, rather than make every entry holding it unreadable.
+ */
+function every<T extends string>(each: Record<T, true>): T[] {
+  return Object.keys(each) as T[];
+}
+
+const TURNS = words<LedgerEntry['turn']>([...every<NonNullable<LedgerEntry['turn']>>({ prompt: true, reply: true }), null]);
+const OUTCOMES = words<LedgerEntry['outcome']>([...every<ReplyOutcome>({ ok: true, error: true, aborted: true, length: true }), null]);
+const ORIGINS = words(every<UsageOrigin>({ reply: true, tool: true, summary: true, subagent: true, 'usage-entry': true }));
+const ACTIONS = words(every<ToolEffect['action']>({ read: true, write: true, edit: true, shell: true, search: true, list: true, delegate: true, other: true }));
+
+const MODEL_GUESSED = 1;
+const COST_FROM_PROVIDER = 2;
+const OUTPUT_PARTIAL = 4;
+
+function usageKeyOf(entryKey: string, index: number): string {
+  return `${entryKey}#${index}`;
+}
+
+export function entriesToRows(entries: readonly LedgerEntry[]): unknown[] {
+  return entries.map((entry) => [
+    entry.key === entry.id ? DERIVED : entry.key,
+    entry.id,
+    entry.time,
+    entry.turn,
+    entry.outcome,
+    entry.usage.map((usage, index) => [
+      usage.key === usageKeyOf(entry.key, index) ? DERIVED : usage.key,
+      usage.time,
+      usage.origin,
+      usage.provider,
+      usage.model,
+      (usage.modelGuessed ? MODEL_GUESSED : 0) | (usage.recordedCostFromProvider ? COST_FROM_PROVIDER : 0) | (usage.outputPartial ? OUTPUT_PARTIAL : 0),
+      usage.recordedCost,
+      usage.responseId,
+      usage.input,
+      usage.output,
+      usage.cacheRead,
+      usage.cacheWrite,
+      usage.cacheWrite1h,
+      usage.reasoning,
+    ]),
+    entry.calls.map((call) => [call.name, call.action, call.paths]),
+    entry.result && [entry.result.failed, entry.result.path, entry.result.added, entry.result.removed, entry.result.commits.map((c) => [c.landed, c.line, c.message])],
+    entry.aliases ?? null,
+  ]);
+}
+
+export function packEntries(entries: readonly LedgerEntry[]): PackedEntries {
+  const chunks: Buffer[] = [];
+  let usageCount = 0;
+  for (const entry of entries) usageCount += entry.usage.length;
+  for (let from = 0; from < entries.length; from += CHUNK_ROWS) {
+    const deflated = deflateRawSync(JSON.stringify(entriesToRows(entries.slice(from, from + CHUNK_ROWS))), { level: 1 });
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(deflated.length);
+    chunks.push(length, deflated);
+  }
+  // One array of its own, exactly as long as its bytes: a view into a larger buffer would keep
+  // (and, sent to another thread, copy) all of it.
+  return { count: entries.length, usageCount, bytes: new Uint8Array(Buffer.concat(chunks)) };
+}
+
+/** The entries back. Packed by this code (read now, or checked when taken from the cache): anything else is a bug. */
+export function unpackEntries(packed: PackedEntries): LedgerEntry[] {
+  const entries = entriesOfBytes(packed.bytes);
+  if (entries === null || entries.length !== packed.count) throw new Error('a ledger packed by bough did not unpack');
+  return entries;
+}
+
+/** Packed entries from outside this run (the cache), checked whole; null when any part is out of shape or the counts differ. */
+export function checkedPackedEntries(count: number, usageCount: number, bytes: Uint8Array): PackedEntries | null {
+  const entries = entriesOfBytes(bytes);
+  if (entries === null || entries.length !== count) return null;
+  let usage = 0;
+  for (const entry of entries) usage += entry.usage.length;
+  return usage === usageCount ? { count, usageCount, bytes } : null;
+}
+
+function entriesOfBytes(bytes: Uint8Array): LedgerEntry[] | null {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const entries: LedgerEntry[] = [];
+  try {
+    for (let at = 0; at < view.length; ) {
+      if (at + 4 > view.length) return null;
+      const length = view.readUInt32LE(at);
+      at += 4;
+      if (at + length > view.length) return null;
+      const text = inflateRawSync(view.subarray(at, at + length), { maxOutputLength: MAX_CHUNK_BYTES }).toString('utf8');
+      at += length;
+      const chunk = entriesFromRows(JSON.parse(text));
+      if (chunk === null) return null;
+      for (const entry of chunk) entries.push(entry);
+    }
+  } catch {
+    // Not deflated, not JSON, or too long: out of shape like any other.
+    return null;
+  }
+  return entries;
+}
+
+/** Thrown inside the decoder only, to leave it at the first field out of shape. */
+class OutOfShape extends Error {}
+
+function fail(): never {
+  throw new OutOfShape();
+}
+
+// Checked in place, by index: unpacking runs over every entry of the history several times a run.
+
+function row(value: unknown, length: number): unknown[] {
+  if (!Array.isArray(value) || value.length !== length) fail();
+  return value;
+}
+
+function list(value: unknown): unknown[] {
+  if (!Array.isArray(value)) fail();
+  return value;
+}
+
+function text(value: unknown): string {
+  if (typeof value !== 'string') fail();
+  return value;
+}
+
+function textOrNull(value: unknown): string | null {
+  if (value !== null && typeof value !== 'string') fail();
+  return value;
+}
+
+/** A list of texts, checked, as it is (it comes from a parse of this run's). */
+function texts(value: unknown): string[] {
+  const items = list(value);
+  for (let i = 0; i < items.length; i++) text(items[i]);
+  return items as string[];
+}
+
+function flag(value: unknown): boolean {
+  if (typeof value !== 'boolean') fail();
+  return value;
+}
+
+function count(value: unknown): number {
+  if (!Number.isSafeInteger(value) || (value as number) < 0) fail();
+  return value as number;
+}
+
+function finiteOrNull(value: unknown): number | null {
+  if (value !== null && !(typeof value === 'number' && Number.isFinite(value))) fail();
+  return value;
+}
+
+/** A time a Date can hold, or null: a forged one beyond it would stop every page that formats it. */
+function timeOrNull(value: unknown): number | null {
+  if (value !== null && !(typeof value === 'number' && Math.abs(value) <= MAX_TIME)) fail();
+  return value;
+}
+
+function oneOf<T>(known: ReadonlyMap<unknown, T>, value: unknown): T {
+  const word = known.get(value);
+  if (word === undefined && !known.has(value)) fail();
+  return word as T;
+}
+
+/** The entries back from their rows, or null when any part of any row is out of shape. */
+export function entriesFromRows(rows: unknown): LedgerEntry[] | null {
+  try {
+    const items = list(rows);
+    const entries = new Array<LedgerEntry>(items.length);
+    for (let i = 0; i < items.length; i++) entries[i] = entryFromRow(items[i]);
+    return entries;
+  } catch (error) {
+    if (error instanceof OutOfShape) return null;
+    throw error;
+  }
+}
+
+function entryFromRow(value: unknown): LedgerEntry {
+  const fields = row(value, 9);
+  const id = text(fields[1]);
+  const key = fields[0] === DERIVED ? id : text(fields[0]);
+  const usageRows = list(fields[5]);
+  const usage = new Array<LedgerUsage>(usageRows.length);
+  for (let i = 0; i < usageRows.length; i++) usage[i] = usageFromRow(usageRows[i], key, i);
+  const callRows = list(fields[6]);
+  const calls = new Array<LedgerToolCall>(callRows.length);
+  for (let i = 0; i < callRows.length; i++) calls[i] = callFromRow(callRows[i]);
+  const entry: LedgerEntry = {
+    key,
+    id,
+    time: timeOrNull(fields[2]),
+    turn: oneOf(TURNS, fields[3]),
+    outcome: oneOf(OUTCOMES, fields[4]),
+    usage,
+    calls,
+    result: fields[7] === null ? null : resultFromRow(fields[7]),
+  };
+  if (fields[8] !== null) entry.aliases = texts(fields[8]);
+  return entry;
+}
+
+function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUsage {
+  const fields = row(value, 14);
+  const bits = count(fields[5]);
+  if (bits > (MODEL_GUESSED | COST_FROM_PROVIDER | OUTPUT_PARTIAL)) fail();
+  return {
+    key: fields[0] === DERIVED ? usageKeyOf(entryKey, index) : text(fields[0]),
+    time: timeOrNull(fields[1]),
+    origin: oneOf(ORIGINS, fields[2]),
+    provider: textOrNull(fields[3]),
+    model: textOrNull(fields[4]),
+    modelGuessed: (bits & MODEL_GUESSED) !== 0,
+    recordedCostFromProvider: (bits & COST_FROM_PROVIDER) !== 0,
+    recordedCost: finiteOrNull(fields[6]),
+    outputPartial: (bits & OUTPUT_PARTIAL) !== 0,
+    responseId: textOrNull(fields[7]),
+    input: count(fields[8]),
+    output: count(fields[9]),
+    cacheRead: count(fields[10]),
+    cacheWrite: count(fields[11]),
+    cacheWrite1h: count(fields[12]),
+    reasoning: count(fields[13]),
+  };
+}
+
+function callFromRow(value: unknown): LedgerToolCall {
+  const fields = row(value, 3);
+  return { name: text(fields[0]), action: oneOf(ACTIONS, fields[1]), paths: texts(fields[2]) };
+}
+
+function resultFromRow(value: unknown): LedgerToolResult {
+  const fields = row(value, 5);
+  const commitRows = list(fields[4]);
+  const commits = new Array<LedgerToolResult['commits'][number]>(commitRows.length);
+  for (let i = 0; i < commitRows.length; i++) {
+    const commit = row(commitRows[i], 3);
+    commits[i] = { landed: flag(commit[0]), line: textOrNull(commit[1]), message: textOrNull(commit[2]) };
+  }
+  return { failed: flag(fields[0]), path: textOrNull(fields[1]), added: count(fields[2]), removed: count(fields[3]), commits };
+}

@@ -1,0 +1,196 @@
+// A ledger's entries are held packed (rows of JSON, deflated, in chunks); the cache stores them so
+// and reading threads send them so. Unpacked, they are the entries packed; a row out of shape in
+// any field, or packed bytes damaged anywhere, make the whole entry unusable (the file is then
+// read again).
+
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkedPackedEntries, entriesFromRows, entriesToRows, packEntries, unpackEntries } from '../src/ledger/packed-entries.js';
+import type { CachedOutcome } from '../src/cache/ledger-cache.js';
+import { ledgerOf, type LedgerEntry } from '../src/ledger/ledger.js';
+import { readSessionFile } from '../src/sources/read.js';
+import { FIXTURES, SHARED_CORPUS } from './support/fixtures.js';
+import { existsSync } from 'node:fs';
+
+async function entriesUnder(folder: string): Promise<LedgerEntry[][]> {
+  const files = (await readdir(folder, { recursive: true })).filter((f) => f.endsWith('.jsonl')).sort();
+  const all: LedgerEntry[][] = [];
+  for (const file of files) {
+    const read = await readSessionFile(join(folder, file));
+    if (read.kind === 'session') all.push(unpackEntries(ledgerOf(read.file).entries));
+  }
+  return all;
+}
+
+const throughJson = (entries: LedgerEntry[]) => entriesFromRows(JSON.parse(JSON.stringify(entriesToRows(entries))));
+
+/** An entry with every field of a row set, none of them a default. */
+function fullEntry(n: number): LedgerEntry {
+  return {
+    key: `a${n}@t`,
+    id: `a${n}`,
+    aliases: [`a${n}-copy`],
+    time: 1 + n,
+    turn: 'reply',
+    outcome: 'ok',
+    usage: [
+      {
+        key: `a${n}@t#0`,
+        time: 1,
+        origin: 'reply',
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        modelGuessed: false,
+        recordedCostFromProvider: true,
+        recordedCost: 0.5,
+        outputPartial: true,
+        responseId: `r${n}`,
+        input: 1,
+        output: 2,
+        cacheRead: 3,
+        cacheWrite: 4,
+        cacheWrite1h: 5,
+        reasoning: 6,
+      },
+      { key: `billed-${n}`, time: null, origin: 'subagent', provider: null, model: null, modelGuessed: true, recordedCostFromProvider: false, recordedCost: null, outputPartial: false, responseId: null, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
+    ],
+    calls: [{ name: 'bash', action: 'shell', paths: ['a.txt', 'ü/b.txt'] }],
+    result: { failed: false, path: 'a.txt', added: 1, removed: 2, commits: [{ landed: true, line: '[main 1234567] m', message: 'm' }] },
+  };
+}
+
+describe('ledger entries, packed', () => {
+  it('unpack as packed, for every fixture, every part of a row exercised', async () => {
+    const ledgers = await entriesUnder(FIXTURES);
+    expect(ledgers.length).toBeGreaterThan(20);
+    const kinds = { usage: 0, calls: 0, results: 0, commits: 0, derivedKeys: 0, ownKeys: 0 };
+    for (const entries of ledgers) {
+      expect(throughJson(entries)).toEqual(entries);
+      expect(unpackEntries(packEntries(entries))).toEqual(entries);
+      for (const entry of entries) {
+        kinds.usage += entry.usage.length;
+        kinds.calls += entry.calls.length;
+        kinds.results += entry.result ? 1 : 0;
+        kinds.commits += entry.result?.commits.length ?? 0;
+        for (const [i, usage] of entry.usage.entries()) {
+          if (usage.key === `${entry.key}#${i}`) kinds.derivedKeys++;
+          else kinds.ownKeys++;
+        }
+      }
+    }
+    for (const [kind, n] of Object.entries(kinds)) expect(n, kind).toBeGreaterThan(0);
+  });
+
+  it('unpack as written by hand, every field, counted without unpacking', () => {
+    const entries = [fullEntry(1), { ...fullEntry(2), aliases: undefined, result: null, calls: [], turn: 'prompt' as const, outcome: null, key: 'a2' }];
+    delete entries[1]?.aliases;
+    const packed = packEntries(entries);
+    expect(packed.count).toBe(2);
+    expect(packed.usageCount).toBe(4);
+    expect(unpackEntries(packed)).toEqual(entries);
+    expect(unpackEntries(packEntries([]))).toEqual([]);
+  });
+
+  it('a session of many thousand entries packs in several chunks and unpacks whole, in order', () => {
+    const entries = Array.from({ length: 10_001 }, (_, i) => fullEntry(i));
+    const packed = packEntries(entries);
+    expect(unpackEntries(packed)).toEqual(entries);
+    // Several thousand entries of the same few words: a few bytes each.
+    expect(packed.bytes.length).toBeLessThan(entries.length * 40);
+  });
+
+  it.skipIf(!existsSync(SHARED_CORPUS))('unpack as packed, for the real sessions of every agent', async () => {
+    for (const agent of ['pi', 'claude', 'codex']) {
+      for (const entries of await entriesUnder(join(SHARED_CORPUS, agent))) {
+        expect(throughJson(entries)).toEqual(entries);
+        expect(unpackEntries(packEntries(entries))).toEqual(entries);
+      }
+    }
+  });
+
+  it('carry a reading thread\'s outcome: cloned as a message, a few bytes of its own, it unpacks as the ledger read', async () => {
+    const files = (await readdir(FIXTURES, { recursive: true })).filter((f) => f.endsWith('.jsonl')).sort();
+    let sessions = 0;
+    for (const file of files) {
+      const read = await readSessionFile(join(FIXTURES, file));
+      const outcome: CachedOutcome = read.kind === 'session' ? { kind: 'session', ledger: ledgerOf(read.file), diagnostics: read.file.diagnostics } : { kind: 'skipped', diagnostics: read.diagnostics };
+      const cloned = structuredClone(outcome);
+      expect(cloned, file).toEqual(outcome);
+      if (outcome.kind !== 'session' || cloned.kind !== 'session') continue;
+      sessions++;
+      // Its bytes are all of its buffer: sent to another thread, nothing else goes with them.
+      expect(outcome.ledger.entries.bytes.byteLength).toBe(outcome.ledger.entries.bytes.buffer.byteLength);
+      expect(unpackEntries(cloned.ledger.entries)).toEqual(unpackEntries(outcome.ledger.entries));
+    }
+    expect(sessions).toBeGreaterThan(20);
+  });
+
+  it('packed bytes damaged anywhere, or counted wrong, are refused whole', () => {
+    const entries = Array.from({ length: 5000 }, (_, i) => fullEntry(i));
+    const { count, usageCount, bytes } = packEntries(entries);
+    expect(checkedPackedEntries(count, usageCount, bytes)).not.toBeNull();
+    expect(checkedPackedEntries(count + 1, usageCount, bytes)).toBeNull();
+    expect(checkedPackedEntries(count, usageCount - 1, bytes)).toBeNull();
+    expect(checkedPackedEntries(count, usageCount, bytes.subarray(0, bytes.length - 1))).toBeNull();
+    expect(checkedPackedEntries(count, usageCount, new Uint8Array([...bytes, 0]))).toBeNull();
+    expect(checkedPackedEntries(0, 0, new Uint8Array([1, 0, 0, 0, 0x4b]))).toBeNull();
+    for (const at of [0, 3, 4, 10, Math.floor(bytes.length / 2), bytes.length - 2]) {
+      const damaged = new Uint8Array(bytes);
+      damaged[at] = (damaged[at] as number) ^ 0x5a;
+      expect(checkedPackedEntries(count, usageCount, damaged), `byte ${at}`).toBeNull();
+    }
+    // Rows that are JSON but out of shape, deflated as this code would.
+    const forged = packEntries([fullEntry(1)]);
+    const again = packEntries([{ ...fullEntry(1), usage: [{ ...(fullEntry(1).usage[0] as LedgerEntry['usage'][number]), input: -1 }] }]);
+    expect(checkedPackedEntries(forged.count, forged.usageCount, again.bytes)).toBeNull();
+    expect(() => unpackEntries({ count, usageCount, bytes: bytes.subarray(0, 10) })).toThrow(/did not unpack/);
+  });
+
+  it('are refused whole when any field of any row is out of shape', () => {
+    const entry = fullEntry(1);
+    const rows = entriesToRows([entry]);
+    expect(entriesFromRows(rows)).toEqual([entry]);
+    const refused = (path: number[], wrong: unknown) => {
+      const copy = structuredClone(rows) as unknown[];
+      let at = copy;
+      for (const step of path.slice(0, -1)) at = at[step] as unknown[];
+      at[path.at(-1) as number] = wrong;
+      return entriesFromRows(copy) === null;
+    };
+    // No field of a row holds an object: every leaf replaced by one is refused.
+    const leaves: number[][] = [];
+    const walk = (value: unknown, path: number[]) => {
+      if (Array.isArray(value) && value.length > 0) value.forEach((v, i) => walk(v, [...path, i]));
+      else leaves.push(path);
+    };
+    walk(rows, []);
+    expect(leaves.length).toBeGreaterThanOrEqual(30);
+    for (const path of leaves) expect(refused(path, {}), path.join('.')).toBe(true);
+    // Each kind of field, given a value of its own type but out of its range.
+    const usage = (field: number) => [0, 5, 0, field];
+    const wrongs: [number[], unknown[]][] = [
+      [[0, 1], [7, null]], // id
+      [[0, 0], [1, null]], // key: text, or 0 for "its id"
+      [[0, 2], ['1', Infinity, 1e300]], // time: beyond what a Date holds
+      [[0, 3], ['answer']], // turn
+      [[0, 4], ['fine']], // outcome
+      [usage(0), [1, null]], // usage key
+      [usage(1), [-1e300]], // record time
+      [usage(2), ['billing']], // origin
+      [usage(5), [8, -1, 1.5]], // flags
+      [usage(6), ['0.5']], // recorded cost
+      ...[8, 9, 10, 11, 12, 13].map((field): [number[], unknown[]] => [usage(field), [-1, 1.5, '1', null, 2 ** 60]]), // token counts
+      [[0, 6, 0, 1], ['run']], // tool action
+      [[0, 6, 0, 2, 0], [null, 1]], // tool paths
+      [[0, 7, 0], [0, 'no']], // failed
+      [[0, 7, 2], [-1, 0.5]], // lines added
+      [[0, 7, 4, 0, 0], [1]], // landed
+      [[0, 8, 0], [null]], // alias
+    ];
+    for (const [path, values] of wrongs) for (const wrong of values) expect(refused(path, wrong), `${path.join('.')} = ${String(wrong)}`).toBe(true);
+    expect(entriesFromRows('rows')).toBeNull();
+    expect(entriesFromRows([[...(rows[0] as unknown[]), 'extra']])).toBeNull();
+    expect(entriesFromRows([(rows[0] as unknown[]).slice(0, 8)])).toBeNull();
+  });
+});
