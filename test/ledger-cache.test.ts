@@ -29,7 +29,7 @@ async function cacheFiles(dir: string): Promise<string[]> {
 /** A cache entry as stored: a line naming its file with the hash of the rest, a line of the outcome, then its ledger's entries packed (here unpacked). */
 interface CacheEntry {
   head: { source: string; sum: string };
-  outcome: { kind: string; ledger?: { path: string; entries: { count: number; usageCount: number } } };
+  outcome: { kind: string; ledger?: { path: string; entries: { count: number; usageCount: number; subagentResponses: boolean } } };
   entries: LedgerEntry[];
 }
 
@@ -45,7 +45,7 @@ async function readEntry(file: string): Promise<CacheEntry> {
 /** Writes an entry back with its entries changed: `sum` true to hash it anew, as bough would have; false to keep the old hash, as damage does. */
 async function writeEntry(file: string, entry: CacheEntry, sum: boolean): Promise<void> {
   const packed = packEntries(entry.entries);
-  const outcome = entry.outcome.ledger ? { ...entry.outcome, ledger: { ...entry.outcome.ledger, entries: { count: packed.count, usageCount: packed.usageCount } } } : entry.outcome;
+  const outcome = entry.outcome.ledger ? { ...entry.outcome, ledger: { ...entry.outcome.ledger, entries: { count: packed.count, usageCount: packed.usageCount, subagentResponses: packed.subagentResponses } } } : entry.outcome;
   const body = Buffer.concat([Buffer.from(`${JSON.stringify(outcome)}\n`), entry.outcome.ledger ? packed.bytes : new Uint8Array(0)]);
   const head = sum ? { ...entry.head, sum: createHash('sha256').update(body).digest('hex') } : entry.head;
   await writeFile(file, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), body]));

@@ -126,25 +126,34 @@ describe('ledger entries, packed', () => {
     expect(sessions).toBeGreaterThan(20);
   });
 
-  it('packed bytes damaged anywhere, or counted wrong, are refused whole', () => {
+  it('packed bytes damaged anywhere, or said of wrongly, are refused whole', () => {
     const entries = Array.from({ length: 5000 }, (_, i) => fullEntry(i));
-    const { count, usageCount, bytes } = packEntries(entries);
-    expect(checkedPackedEntries(count, usageCount, bytes)).not.toBeNull();
-    expect(checkedPackedEntries(count + 1, usageCount, bytes)).toBeNull();
-    expect(checkedPackedEntries(count, usageCount - 1, bytes)).toBeNull();
-    expect(checkedPackedEntries(count, usageCount, bytes.subarray(0, bytes.length - 1))).toBeNull();
-    expect(checkedPackedEntries(count, usageCount, new Uint8Array([...bytes, 0]))).toBeNull();
-    expect(checkedPackedEntries(0, 0, new Uint8Array([1, 0, 0, 0, 0x4b]))).toBeNull();
+    const { bytes, ...said } = packEntries(entries);
+    expect(said).toEqual({ count: 5000, usageCount: 10_000, subagentResponses: false });
+    expect(checkedPackedEntries(said, bytes)).toEqual({ ...said, bytes });
+    expect(checkedPackedEntries({ ...said, count: said.count + 1 }, bytes)).toBeNull();
+    expect(checkedPackedEntries({ ...said, usageCount: said.usageCount - 1 }, bytes)).toBeNull();
+    expect(checkedPackedEntries({ ...said, subagentResponses: true }, bytes)).toBeNull();
+    expect(checkedPackedEntries(said, bytes.subarray(0, bytes.length - 1))).toBeNull();
+    expect(checkedPackedEntries(said, new Uint8Array([...bytes, 0]))).toBeNull();
+    expect(checkedPackedEntries({ count: 0, usageCount: 0, subagentResponses: false }, new Uint8Array([1, 0, 0, 0, 0x4b]))).toBeNull();
     for (const at of [0, 3, 4, 10, Math.floor(bytes.length / 2), bytes.length - 2]) {
       const damaged = new Uint8Array(bytes);
       damaged[at] = (damaged[at] as number) ^ 0x5a;
-      expect(checkedPackedEntries(count, usageCount, damaged), `byte ${at}`).toBeNull();
+      expect(checkedPackedEntries(said, damaged), `byte ${at}`).toBeNull();
     }
     // Rows that are JSON but out of shape, deflated as this code would.
     const forged = packEntries([fullEntry(1)]);
     const again = packEntries([{ ...fullEntry(1), usage: [{ ...(fullEntry(1).usage[0] as LedgerEntry['usage'][number]), input: -1 }] }]);
-    expect(checkedPackedEntries(forged.count, forged.usageCount, again.bytes)).toBeNull();
-    expect(() => unpackEntries({ count, usageCount, bytes: bytes.subarray(0, 10) })).toThrow(/did not unpack/);
+    expect(checkedPackedEntries(forged, again.bytes)).toBeNull();
+    expect(() => unpackEntries({ ...said, bytes: bytes.subarray(0, 10) })).toThrow(/did not unpack/);
+  });
+
+  it('say whether a sub-agent\'s record of a response is among them (claims then look for replays)', () => {
+    const [plain, replay] = [fullEntry(1), fullEntry(2)];
+    (replay.usage[1] as LedgerEntry['usage'][number]).responseId = 'r-main';
+    expect(packEntries([plain]).subagentResponses).toBe(false);
+    expect(packEntries([plain, replay]).subagentResponses).toBe(true);
   });
 
   it('are refused whole when any field of any row is out of shape', () => {

@@ -16,7 +16,7 @@ import type { Environment } from '../environment.js';
 import type { SessionLedger } from '../ledger/ledger.js';
 import { tokensSchema } from '../report/schema.js';
 import { MAX_TIME } from '../sources/record-fields.js';
-import { checkedPackedEntries } from '../ledger/packed-entries.js';
+import { checkedPackedEntries, type PackedEntries } from '../ledger/packed-entries.js';
 import { SOURCES } from '../types.js';
 import { whyUnreadable } from '../file-problems.js';
 
@@ -95,7 +95,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         if (outcome.data.kind === 'skipped') return packed.length === 0 ? outcome.data : null;
         const { ledger } = outcome.data;
         // Copied out: the file's buffer is not kept for the sake of its end.
-        const entries = checkedPackedEntries(ledger.entries.count, ledger.entries.usageCount, new Uint8Array(packed));
+        const entries = checkedPackedEntries(ledger.entries, new Uint8Array(packed));
         return entries === null ? null : { ...outcome.data, ledger: { ...ledger, entries } };
       } catch {
         return null;
@@ -119,7 +119,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         // that line and, after it, packed.
         const line =
           outcome.kind === 'session'
-            ? JSON.stringify({ ...outcome, ledger: { ...outcome.ledger, entries: { count: outcome.ledger.entries.count, usageCount: outcome.ledger.entries.usageCount } } })
+            ? JSON.stringify({ ...outcome, ledger: { ...outcome.ledger, entries: saidOf(outcome.ledger.entries) } })
             : JSON.stringify(outcome);
         const body = Buffer.concat([Buffer.from(`${line}\n`), outcome.kind === 'session' ? outcome.ledger.entries.bytes : new Uint8Array(0)]);
         const head = JSON.stringify({ format: FORMAT, source: realpathSync.native(path), identity, sum: sumOf(body) });
@@ -359,11 +359,16 @@ export const ledgerSchema = z.object({
 const headSchema = z.object({ format: z.literal(FORMAT), source: text, identity: text, sum: text });
 const outcomeSchema = z.discriminatedUnion('kind', [
   // The entries follow the line, packed, checked as they are unpacked (packed-entries.ts).
-  z.object({ kind: z.literal('session'), ledger: ledgerSchema.extend({ entries: z.object({ count, usageCount: count }) }), diagnostics: z.array(diagnosticSchema) }),
+  z.object({ kind: z.literal('session'), ledger: ledgerSchema.extend({ entries: z.object({ count, usageCount: count, subagentResponses: z.boolean() }) }), diagnostics: z.array(diagnosticSchema) }),
   z.object({ kind: z.literal('skipped'), diagnostics: z.array(diagnosticSchema) }),
 ]);
 
 const NEWLINE = 0x0a;
+
+/** What an entry's outcome line says of its packed entries. */
+function saidOf({ bytes: _bytes, ...said }: PackedEntries): Omit<PackedEntries, 'bytes'> {
+  return said;
+}
 
 /** The hash an entry's head holds of the rest of it. */
 function sumOf(body: Uint8Array): string {

@@ -214,7 +214,10 @@ function countedEntries(
   const counted = new Map<SessionKey, Counted>();
   // Responses a main thread holds: a sub-agent's record of one of them replays it, and is not counted.
   const mainResponsesIn = perSource(() => new Set<string>());
+  // A pass of its own only where some file holds a sub-agent's record of a response.
+  const replaying = new Set(ledgers.filter((ledger) => ledger.entries.subagentResponses).map((ledger) => ledger.source));
   for (const ledger of ledgers) {
+    if (!replaying.has(ledger.source)) continue;
     const mainResponses = mainResponsesIn(ledger.source);
     for (const entry of unpackEntries(ledger.entries)) {
       for (const record of entry.usage) if (record.origin !== 'subagent' && record.responseId !== null) mainResponses.add(record.responseId);

@@ -18,6 +18,8 @@ export interface PackedEntries {
   /** How many entries, and usage records in all: what is counted of them is sized by these, unpacked or not. */
   count: number;
   usageCount: number;
+  /** Some usage record is a sub-agent's record of a response (Claude Code's): it may replay one a main thread holds. */
+  subagentResponses: boolean;
   /** Chunks, each its length (4 bytes, little-endian) and then a JSON array of rows, deflated. */
   bytes: Uint8Array;
 }
@@ -86,8 +88,7 @@ export function entriesToRows(entries: readonly LedgerEntry[]): unknown[] {
 
 export function packEntries(entries: readonly LedgerEntry[]): PackedEntries {
   const chunks: Buffer[] = [];
-  let usageCount = 0;
-  for (const entry of entries) usageCount += entry.usage.length;
+  const { usageCount, subagentResponses } = usageFacts(entries);
   for (let from = 0; from < entries.length; from += CHUNK_ROWS) {
     const deflated = deflateRawSync(JSON.stringify(entriesToRows(entries.slice(from, from + CHUNK_ROWS))), { level: 1 });
     const length = Buffer.alloc(4);
@@ -96,7 +97,17 @@ export function packEntries(entries: readonly LedgerEntry[]): PackedEntries {
   }
   // One array of its own, exactly as long as its bytes: a view into a larger buffer would keep
   // (and, sent to another thread, copy) all of it.
-  return { count: entries.length, usageCount, bytes: new Uint8Array(Buffer.concat(chunks)) };
+  return { count: entries.length, usageCount, subagentResponses, bytes: new Uint8Array(Buffer.concat(chunks)) };
+}
+
+function usageFacts(entries: readonly LedgerEntry[]): Pick<PackedEntries, 'usageCount' | 'subagentResponses'> {
+  let usageCount = 0;
+  let subagentResponses = false;
+  for (const entry of entries) {
+    usageCount += entry.usage.length;
+    for (const usage of entry.usage) if (usage.origin === 'subagent' && usage.responseId !== null) subagentResponses = true;
+  }
+  return { usageCount, subagentResponses };
 }
 
 /** The entries back. Packed by this code (read now, or checked when taken from the cache): anything else is a bug. */
@@ -106,13 +117,12 @@ export function unpackEntries(packed: PackedEntries): LedgerEntry[] {
   return entries;
 }
 
-/** Packed entries from outside this run (the cache), checked whole; null when any part is out of shape or the counts differ. */
-export function checkedPackedEntries(count: number, usageCount: number, bytes: Uint8Array): PackedEntries | null {
+/** Packed entries from outside this run (the cache), checked whole; null when any part is out of shape or what is said of them is not so. */
+export function checkedPackedEntries(said: Omit<PackedEntries, 'bytes'>, bytes: Uint8Array): PackedEntries | null {
   const entries = entriesOfBytes(bytes);
-  if (entries === null || entries.length !== count) return null;
-  let usage = 0;
-  for (const entry of entries) usage += entry.usage.length;
-  return usage === usageCount ? { count, usageCount, bytes } : null;
+  if (entries === null || entries.length !== said.count) return null;
+  const facts = usageFacts(entries);
+  return facts.usageCount === said.usageCount && facts.subagentResponses === said.subagentResponses ? { ...facts, count: said.count, bytes } : null;
 }
 
 function entriesOfBytes(bytes: Uint8Array): LedgerEntry[] | null {
