@@ -26,7 +26,7 @@ async function cacheFiles(dir: string): Promise<string[]> {
   return (await readdir(join(dir, 'ledgers'), { recursive: true })).filter((f) => f.endsWith('.json')).map((f) => join(dir, 'ledgers', f));
 }
 
-/** A cache entry as stored: a line naming its file with the hash of the rest, a line of the outcome, then its ledger's entries packed (here unpacked). */
+/** A cache entry as stored: a line naming its file with the hash of the rest, a line of the outcome, then its ledger's entries packed, in base64 (here unpacked). */
 interface CacheEntry {
   head: { source: string; sum: string };
   outcome: { kind: string; ledger?: { path: string; entries: { count: number; usageCount: number; subagentResponses: boolean } } };
@@ -34,21 +34,21 @@ interface CacheEntry {
 }
 
 async function readEntry(file: string): Promise<CacheEntry> {
-  const bytes = await readFile(file);
-  const cut = bytes.indexOf('\n');
-  const split = bytes.indexOf('\n', cut + 1);
-  const outcome = JSON.parse(bytes.toString('utf8', cut + 1, split)) as CacheEntry['outcome'];
-  const packed = outcome.ledger ? { ...outcome.ledger.entries, bytes: new Uint8Array(bytes.subarray(split + 1)) } : null;
-  return { head: JSON.parse(bytes.toString('utf8', 0, cut)) as CacheEntry['head'], outcome, entries: packed ? unpackEntries(packed) : [] };
+  const text = await readFile(file, 'utf8');
+  const cut = text.indexOf('\n');
+  const split = text.indexOf('\n', cut + 1);
+  const outcome = JSON.parse(text.slice(cut + 1, split)) as CacheEntry['outcome'];
+  const packed = outcome.ledger ? { ...outcome.ledger.entries, bytes: new Uint8Array(Buffer.from(text.slice(split + 1), 'base64')) } : null;
+  return { head: JSON.parse(text.slice(0, cut)) as CacheEntry['head'], outcome, entries: packed ? unpackEntries(packed) : [] };
 }
 
 /** Writes an entry back with its entries changed: `sum` true to hash it anew, as bough would have; false to keep the old hash, as damage does. */
 async function writeEntry(file: string, entry: CacheEntry, sum: boolean): Promise<void> {
   const packed = packEntries(entry.entries);
   const outcome = entry.outcome.ledger ? { ...entry.outcome, ledger: { ...entry.outcome.ledger, entries: { count: packed.count, usageCount: packed.usageCount, subagentResponses: packed.subagentResponses } } } : entry.outcome;
-  const body = Buffer.concat([Buffer.from(`${JSON.stringify(outcome)}\n`), entry.outcome.ledger ? packed.bytes : new Uint8Array(0)]);
+  const body = `${JSON.stringify(outcome)}\n${entry.outcome.ledger ? Buffer.from(packed.bytes).toString('base64') : ''}`;
   const head = sum ? { ...entry.head, sum: createHash('sha256').update(body).digest('hex') } : entry.head;
-  await writeFile(file, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), body]));
+  await writeFile(file, `${JSON.stringify(head)}\n${body}`);
 }
 
 describe('the ledger cache', () => {

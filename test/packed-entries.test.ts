@@ -149,6 +149,22 @@ describe('ledger entries, packed', () => {
     expect(() => unpackEntries({ ...said, bytes: bytes.subarray(0, 10) })).toThrow(/did not unpack/);
   });
 
+  it('a short session is kept as its text (no trip through zlib), checked like any other', () => {
+    const entries = [fullEntry(1)];
+    const packed = packEntries(entries);
+    expect(Buffer.from(packed.bytes).includes('"a1@t"')).toBe(true);
+    expect(unpackEntries(packed)).toEqual(entries);
+    const { bytes, ...said } = packed;
+    // Its kind, then its text, damaged.
+    for (const [at, value] of [[4, 7], [6, 0x7b], [bytes.length - 1, 0x2c]] as const) {
+      const damaged = new Uint8Array(bytes);
+      damaged[at] = value;
+      expect(checkedPackedEntries(said, damaged), `byte ${at}`).toBeNull();
+    }
+    // A long one is deflated: its text is not in it.
+    expect(Buffer.from(packEntries(Array.from({ length: 100 }, (_, i) => fullEntry(i))).bytes).includes('"a1@t"')).toBe(false);
+  });
+
   it('say whether a sub-agent\'s record of a response is among them (claims then look for replays)', () => {
     const [plain, replay] = [fullEntry(1), fullEntry(2)];
     (replay.usage[1] as LedgerEntry['usage'][number]).responseId = 'r-main';

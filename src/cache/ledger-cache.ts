@@ -2,9 +2,9 @@
 // An entry is found by the file's real path, size, modification time and a hash of its head and
 // tail, plus the code that made it (bough's version and a hash of its own files): a change to any
 // of them misses. Entries are checked when read (a hash of the whole entry, then a schema and,
-// row by row, the ledger's packed entries, unpacked once): a damaged, foreign or older entry is ignored and written
-// anew, never trusted. The entries of files that are gone are removed, at most once a day. Only
-// the cache folder is ever written.
+// row by row, the ledger's packed entries, unpacked once): a damaged, foreign or older entry is
+// ignored and written anew, never trusted. The entries of files that are gone are removed, at
+// most once a day. Only the cache folder is ever written.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -79,23 +79,24 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
     writeProblem: () => cacheFolderProblem(dir),
     async get(identity) {
       try {
-        // Synchronous: small files, one per session, read on every run.
-        const bytes = readFileSync(fileOf(identity).file);
-        const cut = bytes.indexOf(NEWLINE);
+        // Synchronous: small files, one per session, read on every run. As text: Node reads a
+        // file into a string in one call, where bytes take four (30,000 entries: 1.3 → 2.1 s).
+        const text = readFileSync(fileOf(identity).file, 'utf8');
+        const cut = text.indexOf('\n');
         if (cut === -1) return null;
-        const head = headSchema.safeParse(JSON.parse(bytes.toString('utf8', 0, cut)));
-        const body = bytes.subarray(cut + 1);
+        const head = headSchema.safeParse(JSON.parse(text.slice(0, cut)));
+        const body = text.slice(cut + 1);
         // A count changed by a bad disk or a hand is as plausible as the true one: only the hash tells.
         if (!head.success || head.data.identity !== identity || head.data.sum !== sumOf(body)) return null;
-        const split = body.indexOf(NEWLINE);
+        const split = body.indexOf('\n');
         if (split === -1) return null;
-        const outcome = outcomeSchema.safeParse(JSON.parse(body.toString('utf8', 0, split)));
+        const outcome = outcomeSchema.safeParse(JSON.parse(body.slice(0, split)));
         if (!outcome.success) return null;
-        const packed = body.subarray(split + 1);
+        const packed = body.slice(split + 1);
         if (outcome.data.kind === 'skipped') return packed.length === 0 ? outcome.data : null;
         const { ledger } = outcome.data;
-        // Copied out: the file's buffer is not kept for the sake of its end.
-        const entries = checkedPackedEntries(ledger.entries, new Uint8Array(packed));
+        // Copied into an array of its own: a short one is decoded into a slice of a shared buffer.
+        const entries = checkedPackedEntries(ledger.entries, new Uint8Array(Buffer.from(packed, 'base64')));
         return entries === null ? null : { ...outcome.data, ledger: { ...ledger, entries } };
       } catch {
         return null;
@@ -115,15 +116,15 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         mkdirSync(own, { recursive: true });
         const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
         // A line of its own first: the file's real path, where pruning reads it without parsing
-        // the entry, and the hash of the rest; then the outcome, its ledger's entries counted on
-        // that line and, after it, packed.
+        // the entry, and the hash of the rest; then the outcome, what its ledger's entries are
+        // said on that line and, after it, the entries packed, in base64.
         const line =
           outcome.kind === 'session'
             ? JSON.stringify({ ...outcome, ledger: { ...outcome.ledger, entries: saidOf(outcome.ledger.entries) } })
             : JSON.stringify(outcome);
-        const body = Buffer.concat([Buffer.from(`${line}\n`), outcome.kind === 'session' ? outcome.ledger.entries.bytes : new Uint8Array(0)]);
-        const head = JSON.stringify({ format: FORMAT, source: realpathSync.native(path), identity, sum: sumOf(body) });
-        writeFileSync(temporary, Buffer.concat([Buffer.from(`${head}\n`), body]));
+        const packed = outcome.kind === 'session' ? Buffer.from(outcome.ledger.entries.bytes.buffer, outcome.ledger.entries.bytes.byteOffset, outcome.ledger.entries.bytes.byteLength).toString('base64') : '';
+        const body = `${line}\n${packed}`;
+        writeFileSync(temporary, `${JSON.stringify({ format: FORMAT, source: realpathSync.native(path), identity, sum: sumOf(body) })}\n${body}`);
         try {
           renameSync(temporary, target);
         } catch (error) {
@@ -363,14 +364,12 @@ const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('skipped'), diagnostics: z.array(diagnosticSchema) }),
 ]);
 
-const NEWLINE = 0x0a;
-
 /** What an entry's outcome line says of its packed entries. */
 function saidOf({ bytes: _bytes, ...said }: PackedEntries): Omit<PackedEntries, 'bytes'> {
   return said;
 }
 
 /** The hash an entry's head holds of the rest of it. */
-function sumOf(body: Uint8Array): string {
+function sumOf(body: string): string {
   return createHash('sha256').update(body).digest('hex');
 }

@@ -3,7 +3,8 @@
 // bytes each outside the heap instead of several objects in it (300 MB of sessions: 115 MB of heap
 // as objects, 10 MB packed), and each pass unpacks a session's entries and lets them go. Packed as
 // rows (one array per entry, not an object with named fields) in JSON, deflated, in chunks of a few
-// thousand entries so that no session is too long for one string. The cache stores them so and a
+// thousand entries so that no session is too long for one string (a short chunk is kept as its
+// text: a trip through zlib costs more than it saves there). The cache stores them so and a
 // reading thread sends them so; unpacking checks every field of every row, so packed entries from
 // the cache are checked as they are taken: anything out of shape makes the whole entry unusable
 // (the file is then read again), never trusted.
@@ -20,7 +21,7 @@ export interface PackedEntries {
   usageCount: number;
   /** Some usage record is a sub-agent's record of a response (Claude Code's): it may replay one a main thread holds. */
   subagentResponses: boolean;
-  /** Chunks, each its length (4 bytes, little-endian) and then a JSON array of rows, deflated. */
+  /** Chunks, each its length (4 bytes, little-endian), its kind (a byte: TEXT or DEFLATED) and then a JSON array of rows, as UTF-8 or deflated. */
   bytes: Uint8Array;
 }
 
@@ -28,6 +29,15 @@ export interface PackedEntries {
 const CHUNK_ROWS = 4096;
 /** A chunk's JSON is never near this long; a forged one that would inflate past it is refused, not held. */
 const MAX_CHUNK_BYTES = 256 * 1024 * 1024;
+/**
+ * A chunk's JSON shorter than this is kept as its text. Each call into zlib costs 10–20 µs and a
+ * 16 kB buffer whatever the size: on a history of 30,000 sessions of a few entries, every pass
+ * over it spent more in zlib and in collecting its buffers than in reading the rows.
+ */
+const DEFLATE_FROM = 4096;
+const TEXT = 0;
+const DEFLATED = 1;
+const CHUNK_HEAD = 5;
 /** `0` in a key's place: the entry's key is its id; a usage record's key is its entry's key and its place. */
 const DERIVED = 0;
 
@@ -90,10 +100,13 @@ export function packEntries(entries: readonly LedgerEntry[]): PackedEntries {
   const chunks: Buffer[] = [];
   const { usageCount, subagentResponses } = usageFacts(entries);
   for (let from = 0; from < entries.length; from += CHUNK_ROWS) {
-    const deflated = deflateRawSync(JSON.stringify(entriesToRows(entries.slice(from, from + CHUNK_ROWS))), { level: 1 });
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(deflated.length);
-    chunks.push(length, deflated);
+    const json = JSON.stringify(entriesToRows(entries.slice(from, from + CHUNK_ROWS)));
+    const kind = json.length < DEFLATE_FROM ? TEXT : DEFLATED;
+    const body = kind === TEXT ? Buffer.from(json) : deflateRawSync(json, { level: 1 });
+    const head = Buffer.alloc(CHUNK_HEAD);
+    head.writeUInt32LE(body.length);
+    head[4] = kind;
+    chunks.push(head, body);
   }
   // One array of its own, exactly as long as its bytes: a view into a larger buffer would keep
   // (and, sent to another thread, copy) all of it.
@@ -130,11 +143,15 @@ function entriesOfBytes(bytes: Uint8Array): LedgerEntry[] | null {
   const entries: LedgerEntry[] = [];
   try {
     for (let at = 0; at < view.length; ) {
-      if (at + 4 > view.length) return null;
+      if (at + CHUNK_HEAD > view.length) return null;
       const length = view.readUInt32LE(at);
-      at += 4;
+      const kind = view[at + 4];
+      at += CHUNK_HEAD;
       if (at + length > view.length) return null;
-      const text = inflateRawSync(view.subarray(at, at + length), { maxOutputLength: MAX_CHUNK_BYTES }).toString('utf8');
+      let text: string;
+      if (kind === TEXT) text = view.toString('utf8', at, at + length);
+      else if (kind === DEFLATED) text = inflateRawSync(view.subarray(at, at + length), { maxOutputLength: MAX_CHUNK_BYTES }).toString('utf8');
+      else return null;
       at += length;
       const chunk = entriesFromRows(JSON.parse(text));
       if (chunk === null) return null;
