@@ -122,7 +122,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
           outcome.kind === 'session'
             ? JSON.stringify({ ...outcome, ledger: { ...outcome.ledger, entries: saidOf(outcome.ledger.entries) } })
             : JSON.stringify(outcome);
-        const packed = outcome.kind === 'session' ? Buffer.from(outcome.ledger.entries.bytes.buffer, outcome.ledger.entries.bytes.byteOffset, outcome.ledger.entries.bytes.byteLength).toString('base64') : '';
+        const packed = outcome.kind === 'session' ? Buffer.from(outcome.ledger.entries.bytes).toString('base64') : '';
         const body = `${line}\n${packed}`;
         writeFileSync(temporary, `${JSON.stringify({ format: FORMAT, source: realpathSync.native(path), identity, sum: sumOf(body) })}\n${body}`);
         try {

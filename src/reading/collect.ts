@@ -99,7 +99,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     threads > 0
       ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity }) => ({ outcome: (await readLedger(path, identity, sharer, cache, false)).outcome, redactions: [] }))
       : null;
-  // The main thread reads too unless told not to; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
+  // The main thread reads beside the threads; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
   type Lane = { thread: true } | { thread: false };
   const threadLanes = Array.from({ length: threads * TASKS_PER_THREAD }, (): Lane => ({ thread: true }));
   const lanes: Lane[] = pool ? [{ thread: false }, ...threadLanes] : Array.from({ length: READ_CONCURRENCY }, (): Lane => ({ thread: false }));
