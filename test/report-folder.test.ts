@@ -98,6 +98,27 @@ describe('report folder', () => {
     expect(await readFile(join(out, 'sessions', 'mine.html'), 'utf8')).toBe('mine');
   });
 
+  it('keeps no link, folder or missing file in a folder of many kept pages (listed once, not looked at one by one)', async () => {
+    const out = join(await tempDir(), 'report');
+    const pages = Array.from({ length: 150 }, (_, i) => `sessions/s${String(i).padStart(3, '0')}.html`);
+    await writeReport(out, { 'index.html': 'one', ...Object.fromEntries(pages.map((page) => [page, page])) });
+    const { rm } = await import('node:fs/promises');
+    // Past the first hundred asked about: what the folder's listing says, not lstat.
+    await rm(join(out, 'sessions', 's120.html'));
+    await symlink(join(out, 'index.html'), join(out, 'sessions', 's120.html'));
+    await rm(join(out, 'sessions', 's130.html'));
+    await mkdir(join(out, 'sessions', 's130.html'));
+    await rm(join(out, 'sessions', 's140.html'));
+    const folder = await openReportFolder(out, 'bough test');
+    const kept = await Promise.all(pages.map((page) => folder.keep([page])));
+    expect(pages.filter((_, i) => !kept[i])).toEqual(['sessions/s120.html', 'sessions/s130.html', 'sessions/s140.html']);
+    await folder.write('index.html', 'two');
+    await folder.commit();
+    const files = JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files as string[];
+    expect(files).toHaveLength(148);
+    expect((await lstat(join(out, 'sessions', 's120.html'))).isSymbolicLink()).toBe(true);
+  });
+
   it('never writes through a link put in place of a kept file while the report was built', async () => {
     const out = join(await tempDir(), 'report');
     await writeReport(out, { 'index.html': 'one', 'sessions/a.html': 'a' });

@@ -82,7 +82,8 @@ describe('the search index', () => {
 
   it('holds every session\'s rows, added side by side in any order, whichever batch they were written in', async () => {
     const sessions = Array.from({ length: 120 }, (_, n): SearchSession => ({ title: `s${n}`, project: 'p', day: '2026-11-01', page: `sessions/s${n}.html` }));
-    const items = sessions.map((s, n) => Array.from({ length: 10 }, (_, i): SessionSearchItem => ({ kind: 'prompt', href: `${s.page}#e-${i}`, text: `${n}.${i} ${'y'.repeat(1_500)}` })));
+    // One session's rows (1.2 MB) longer than what the spool reads back at a time.
+    const items = sessions.map((s, n) => Array.from({ length: n === 5 ? 800 : 10 }, (_, i): SessionSearchItem => ({ kind: 'prompt', href: `${s.page}#e-${i}`, text: `${n}.${i} ${'y'.repeat(1_500)}` })));
     const folder = await tempDir();
     const spool = await openSearchSpool(folder);
     const order = sessions.map((_, n) => (n * 37) % sessions.length);

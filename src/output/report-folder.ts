@@ -99,8 +99,11 @@ export async function openReportFolder(outDir: string, generator: string, option
   const written = new Set<string>();
   /** Files of the last build kept as they are, in --out. */
   const kept = new Set<string>();
-  /** The folders of --out, each looked at once by all the files kept (until the swap, nothing removes one). */
-  const outFolders = realFolders(out);
+  /**
+   * The folders of --out, each looked at once by all the files kept, and listed once many are
+   * (until the swap, bough changes nothing in --out).
+   */
+  const outFolders = realFolders(out, { listFolders: true });
   /** Files the last build wrote (its manifest): only those are ever kept or read back. */
   const earlier = new Set(previous?.files ?? []);
   let committing = false;
@@ -456,13 +459,28 @@ function readJournal(staging: string): Journal | null {
  * once (a report holds tens of thousands of files in a handful of folders). Only folders found real
  * are remembered: a swap makes folders, never removes one, until it is done.
  */
-function realFolders(out: string) {
+function realFolders(out: string, { listFolders = false }: { listFolders?: boolean } = {}) {
   const real = new Set<string>();
   const isReal = (folder: string): boolean => {
     if (real.has(folder)) return true;
     if (!isFolder(folder)) return false;
     real.add(folder);
     return true;
+  };
+  /** Times each folder was asked about, and the regular files of those asked about often. */
+  const asked = new Map<string, number>();
+  const listed = new Map<string, Set<string>>();
+  const isRegularFile = (folder: string, name: string): boolean => {
+    let files = listed.get(folder);
+    if (files === undefined && listFolders) {
+      const times = (asked.get(folder) ?? 0) + 1;
+      asked.set(folder, times);
+      if (times >= LIST_FOLDER_AFTER) {
+        files = regularFilesIn(folder) ?? undefined;
+        if (files !== undefined) listed.set(folder, files);
+      }
+    }
+    return files !== undefined ? files.has(name) : lstatOf(join(folder, name))?.isFile() === true;
   };
   return {
     /** A regular file reached from --out through real folders only: bough writes nothing else, so anything else is the user's. */
@@ -471,7 +489,7 @@ function realFolders(out: string) {
       for (let i = 1; i < parts.length; i++) {
         if (!isReal(join(out, ...parts.slice(0, i)))) return false;
       }
-      return lstatOf(join(out, path))?.isFile() === true;
+      return isRegularFile(join(out, ...parts.slice(0, -1)), parts[parts.length - 1] as string);
     },
     /** Nothing at the path, and nothing but real folders (or nothing) on the way to it. */
     isFree(path: string): boolean {
@@ -487,6 +505,23 @@ function realFolders(out: string) {
       return false;
     },
   };
+}
+
+/**
+ * Past this many files asked about in one folder, the folder is listed once instead: a rebuild
+ * keeps tens of thousands of pages and archive files in a handful of folders, and a listing of
+ * 30,000 names costs what a few hundred lstat calls do.
+ */
+const LIST_FOLDER_AFTER = 64;
+
+/** The names of the regular files in a folder (not links, not folders), or null when it cannot be listed. */
+function regularFilesIn(folder: string): Set<string> | null {
+  try {
+    // Node looks a name up itself where the file system does not say its type in the listing.
+    return new Set(readdirSync(folder, { withFileTypes: true }).flatMap((entry) => (entry.isFile() ? [entry.name] : [])));
+  } catch {
+    return null;
+  }
 }
 
 /** Folders the previous report's files were in, deepest first, removed if that left them empty. */
