@@ -78,6 +78,17 @@ describe('sub-agents in files of their own', () => {
     expect(csv.filter((row) => row.includes(',subagent,'))).toHaveLength(1);
   });
 
+  it('regression: usage.csv of one long session comes in pieces of about 64 kB, not as one string', () => {
+    const replies = Array.from({ length: 3000 }, (_, n) => reply(`r${n}`, new Date(Date.UTC(2026, 10, 1, 10, 0, n)).toISOString(), { input: 100 + n, output: 10 }));
+    const long = sessionFile({ path: '/p/long.jsonl', source: 'claude', sessionId: 'long' }, replies);
+    const pieces = [...usageCsv(report([long]), PRICES)];
+    expect(pieces.length).toBeGreaterThan(3);
+    for (const piece of pieces) expect(piece.length).toBeLessThan(64 * 1024 + 500);
+    const rows = pieces.join('').trim().split('\r\n');
+    expect(rows).toHaveLength(3001);
+    expect(rows.slice(1).map((row) => row.split(',')[10])).toEqual(replies.map((_, n) => String(100 + n)));
+  });
+
   it('of sub-agents count in the top session (Codex threads spawning threads)', () => {
     const root = sessionFile({ path: '/c/root.jsonl', source: 'codex', sessionId: 'r' }, [reply('r1', '2026-11-01T10:00:00Z', { input: 1 })]);
     const child = sessionFile({ path: '/c/child.jsonl', source: 'codex', sessionId: 'c', subagentOf: 'r' }, [reply('c1', '2026-11-01T10:01:00Z', { input: 10 })]);
