@@ -403,7 +403,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const big = toWrite.filter(({ rank }) => sizeOf(data.sessions[rank] as SessionData) >= BIG_FILE_BYTES).length;
   const threads = threadsFor(sink.threads, bytesToWrite, toWrite.length, big);
   const here = pagesJob(setup);
-  const pool: Pool<PagesTask, PagesWritten> | null = threads > 0 ? openPool(PAGES_WORKER, threads, { kind: 'pages', setup }, here) : null;
+  const pool: Pool<PagesTask, PagesWritten> | null = threads > 0 ? openPool(PAGES_WORKER, threads, { kind: 'pages', setup }, here, { big: big > 0 }) : null;
   const threadLanes = Array.from({ length: threads * TASKS_PER_THREAD }, (): PagesJob => (task) => (pool as Pool<PagesTask, PagesWritten>).run(task));
   const lanes: PagesJob[] = pool ? [here, ...threadLanes] : [here];
   try {

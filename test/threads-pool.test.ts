@@ -52,8 +52,25 @@ describe('the thread pool', () => {
     }
   });
 
+  it('gives its threads a small young generation, unless a task is of a big file', async () => {
+    const limits = async (big: boolean) => {
+      const pool = openPool<number, { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb: number }>(script('double'), 1, null, async () => ({ maxYoungGenerationSizeMb: -1, maxOldGenerationSizeMb: -1 }), { heapMb: 512, big });
+      try {
+        return await pool.run(0);
+      } finally {
+        await pool.close();
+      }
+    };
+    const small = await limits(false);
+    const big = await limits(true);
+    expect(small.maxOldGenerationSizeMb).toBe(512);
+    expect(big.maxOldGenerationSizeMb).toBe(512);
+    expect(small.maxYoungGenerationSizeMb).toBeLessThanOrEqual(8);
+    expect(big.maxYoungGenerationSizeMb).toBeGreaterThan(8);
+  });
+
   it('fails only the task of a thread that runs out of its heap', async () => {
-    const pool = openPool<number, number>(script('double'), 1, null, here, 64);
+    const pool = openPool<number, number>(script('double'), 1, null, here, { heapMb: 64 });
     try {
       const results = await Promise.allSettled([1, -1, 3].map((n) => pool.run(n)));
       expect(results[1]?.status).toBe('rejected');

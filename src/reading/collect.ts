@@ -97,7 +97,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const setup: ReadSetup = { share: sharer?.options ?? null, cache: cache.where };
   const pool: Pool<ReadTask, ThreadReading> | null =
     threads > 0
-      ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity }) => ({ outcome: (await readLedger(path, identity, sharer, cache, false)).outcome, redactions: [] }))
+      ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity }) => ({ outcome: (await readLedger(path, identity, sharer, cache, false)).outcome, redactions: [] }), { big: big > 0 })
       : null;
   // The main thread reads beside the threads; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
   type Lane = { thread: true } | { thread: false };

@@ -62,9 +62,19 @@ export function threadHeapMb(threads: number): number {
 /**
  * A thread's young generation (MB), where what one file or page makes lives briefly: V8's usual
  * size lets each thread hold tens of MB of it between collections. Measured on 2 cores, a cold
- * build of 300 MB of generated sessions: 310 → 280 MB at its peak, in the same time.
+ * build of 300 MB of generated sessions: 310 → 280 MB at its peak, in the same time. Not for a
+ * pool with a big file to work on: beside one session's content of a GB or more, that is nothing,
+ * and what its pages make, promoted early, made the old generation collect over all that content
+ * again and again (a 500 MB session, paired: 131–147 s with it, 94–117 s without, the same peak).
  */
 const THREAD_YOUNG_MB = 8;
+
+export interface PoolOptions {
+  /** The old generation each thread may grow to (MB). */
+  heapMb?: number;
+  /** A task is of a big file (BIG_FILE_BYTES or more). */
+  big?: boolean;
+}
 
 /**
  * Tasks posted to a thread at once: it works on one and holds the next, so it never waits for the
@@ -91,7 +101,9 @@ export const READY = 'ready';
  * after it started (out of memory on one huge session) fails its task only, and another takes
  * its place.
  */
-export function openPool<Task, Result>(script: URL, threads: number, setup: unknown, here: (task: Task) => Promise<Result>, heapMb = threadHeapMb(threads)): Pool<Task, Result> {
+export function openPool<Task, Result>(script: URL, threads: number, setup: unknown, here: (task: Task) => Promise<Result>, options: PoolOptions = {}): Pool<Task, Result> {
+  const heapMb = options.heapMb ?? threadHeapMb(threads);
+  const resourceLimits = options.big ? { maxOldGenerationSizeMb: heapMb } : { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: THREAD_YOUNG_MB };
   type Job = { id: number; task: Task; done: (r: Result) => void; fail: (e: Error) => void };
   let nextId = 0;
   const waiting: Job[] = [];
@@ -118,7 +130,7 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
   const start = () => {
     let worker: Worker;
     try {
-      worker = new Worker(script, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: THREAD_YOUNG_MB } });
+      worker = new Worker(script, { workerData: setup, resourceLimits });
     } catch {
       broken = true;
       return;
