@@ -7,7 +7,7 @@
 // most once a day. Only the cache folder is ever written.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -19,7 +19,6 @@ import { MAX_TIME } from '../sources/record-fields.js';
 import { checkedPackedEntries, type PackedEntries } from '../ledger/packed-entries.js';
 import { SOURCES } from '../types.js';
 import { whyUnreadable } from '../file-problems.js';
-import { writeText } from '../output/text-file.js';
 
 /** Where the cache lives: $BOUGH_CACHE_DIR, else $XDG_CACHE_HOME/bough, else ~/.cache/bough. */
 export function cacheDir(environment: Environment): string {
@@ -125,14 +124,8 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
             : JSON.stringify(outcome);
         const packed = outcome.kind === 'session' ? Buffer.from(outcome.ledger.entries.bytes).toString('base64') : '';
         const body = `${line}\n${packed}`;
+        writeFileSync(temporary, `${JSON.stringify({ format: FORMAT, source: realpathSync.native(path), identity, sum: sumOf(body) })}\n${body}`);
         try {
-          const file = openSync(temporary, 'wx');
-          try {
-            writeText(file, `${JSON.stringify({ format: FORMAT, source: realpathSync.native(path), identity, sum: sumOf(body) })}\n`);
-            writeText(file, body);
-          } finally {
-            closeSync(file);
-          }
           renameSync(temporary, target);
         } catch (error) {
           rmSync(temporary, { force: true });

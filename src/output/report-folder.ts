@@ -3,13 +3,12 @@
 // is: only bough's own files (listed in its manifest) are moved out, replaced or removed.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
 import { LOCK_WAIT_MS, lockReportFolder, releaseHeldLocks, type ReportLock } from './lock.js';
 import { realPathOf } from './out-path.js';
-import { writeText } from './text-file.js';
 
 export const MANIFEST = '.bough-manifest.json';
 /** In every staging and retired folder bough makes: what lets a later build remove a leftover one, and only those. */
@@ -213,14 +212,13 @@ export async function writeStagedFile(staging: string, path: string, content: st
   // the write too: a report's files are small and many, and each asynchronous write took three
   // trips through the file-system threads (134 µs a file here, against 37 µs so).
   makeFoldersBelow(staging, dirname(target));
-  if (content instanceof Uint8Array) {
+  if (typeof content === 'string' || content instanceof Uint8Array) {
     writeFileSync(target, content, { flag: 'wx' });
     return;
   }
   const file = openSync(target, 'wx');
   try {
-    if (typeof content === 'string') writeText(file, content);
-    else for (const piece of content) writeText(file, piece);
+    for (const piece of content) writeSync(file, piece);
   } finally {
     closeSync(file);
   }

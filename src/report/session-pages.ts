@@ -13,9 +13,8 @@ import type { EntrySpool } from '../output/entry-spool.js';
 
 export interface RenderedPage {
   page: string;
-  html: string;
-  /** Its size in UTF-8: measured, not encoded (it is encoded as it is written). */
-  bytes: number;
+  /** Its HTML in UTF-8: encoded once, to be measured and written as it is. */
+  bytes: Buffer;
 }
 
 /** Where each entry of the session ended up: its page, for links from outside (search). */
@@ -42,10 +41,9 @@ export function* sessionPages(
     // MB); their length in UTF-16 units tells, as no text is shorter in UTF-8.
     if (entries.length <= budget) {
       const whole = { parts: [view.sections.map((section, s) => ({ section: s, from: 0, to: section.entries.length }))] };
-      const single = renderer.render('session', layoutOf(view.title, page), sessionPartView(view, whole, 0, htmlOf, fileOfPart));
-      const bytes = Buffer.byteLength(single);
-      if (bytes <= budget) {
-        yield { page, html: single, bytes };
+      const single = Buffer.from(renderer.render('session', layoutOf(view.title, page), sessionPartView(view, whole, 0, htmlOf, fileOfPart)));
+      if (single.length <= budget) {
+        yield { page, bytes: single };
         return new Map(view.sections.flatMap((section) => [section.id, ...section.entries.map((entry) => entry.anchor)].map((anchor) => [anchor, page] as const)));
       }
     }
@@ -69,8 +67,7 @@ export function* sessionPages(
       const part = sessionPartView(view, plan, index, htmlOf, fileOfPart);
       const title = plan.parts.length === 1 ? view.title : `${view.title} (part ${index + 1} of ${plan.parts.length})`;
       const file = partPage(page, index);
-      const html = linkAcrossParts(renderer.render('session', layoutOf(title, file), part), index, plan, fileOfPart);
-      yield { page: file, html, bytes: Buffer.byteLength(html) };
+      yield { page: file, bytes: Buffer.from(linkAcrossParts(renderer.render('session', layoutOf(title, file), part), index, plan, fileOfPart)) };
       // Its entries are on no other part: their HTML is let go, so a long session holds less as it goes.
       for (const range of plan.parts[index] ?? []) entries.release(range);
     }

@@ -115,9 +115,9 @@ export function pagesJob(setup: PagesSetup): PagesJob {
     try {
       let next = parts.next();
       for (; !next.done; next = parts.next()) {
-        await writeStagedFile(setup.staging, next.value.page, next.value.html);
+        await writeStagedFile(setup.staging, next.value.page, next.value.bytes);
         written.push(next.value.page);
-        bytes += next.value.bytes;
+        bytes += next.value.bytes.length;
       }
       const search = sessionSearchItems(session, file, next.value, page);
       // Archived here rather than by the build after every page: the ledgers' JSON and its
