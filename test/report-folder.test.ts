@@ -103,7 +103,7 @@ describe('report folder', () => {
     const pages = Array.from({ length: 150 }, (_, i) => `sessions/s${String(i).padStart(3, '0')}.html`);
     await writeReport(out, { 'index.html': 'one', ...Object.fromEntries(pages.map((page) => [page, page])) });
     const { rm } = await import('node:fs/promises');
-    // Past the first hundred asked about: what the folder's listing says, not lstat.
+    // Past the 64th file asked about in the folder: what its listing says, not lstat.
     await rm(join(out, 'sessions', 's120.html'));
     await symlink(join(out, 'index.html'), join(out, 'sessions', 's120.html'));
     await rm(join(out, 'sessions', 's130.html'));
