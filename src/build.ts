@@ -48,6 +48,7 @@ import {
   archivePaths,
   ledgerPath,
   missingSessions,
+  olderPagesPath,
   pagesPath,
   pathHash,
   placeOf,
@@ -263,11 +264,16 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const archiveEntry = async (ledger: SessionLedger, pageList: string[], searchItems: readonly SessionSearchItem[] = [], fingerprint: string | null = null, unchanged = false): Promise<void> => {
     if (!archiving) return;
     const kept = keptByKey.get(ledger.key);
+    const paths = archivePaths(ledger.key);
+    // The common case of a rebuild, made without the entry it would write: its files are kept as they are.
+    if (unchanged && !kept && (await folder.keep([paths.pages, paths.ledger]))) {
+      seen.push({ name: pathHash(ledger.key), lastSeen: archiving.now });
+      return;
+    }
     const entry = kept ? { ...kept, pages: pageList } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving);
     if (entry === null) return;
     seen.push({ name: pathHash(ledger.key), lastSeen: entry.lastSeen });
-    const paths = archivePaths(ledger.key);
-    if ((kept || unchanged) && (await folder.keep([paths.pages, paths.ledger]))) return;
+    if (kept && (await folder.keep([paths.pages, paths.ledger]))) return;
     for (const file of await archiveFiles(entry)) await folder.write(file.path, file.content);
   };
   const templates = await loadTemplates();
@@ -293,6 +299,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const neighbours = sessionNeighbours(data);
   const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
   const { stamp } = sink;
+  /** Each session's row of summary.json, by rank, as its fingerprint took it: made once. */
+  const sessionSummaries: Summary['sessions'][number][] = new Array(data.sessions.length);
   /** Everything a session's pages are made from, or null when a file was not identified (pages are then written). */
   const fingerprintOf = (session: SessionData, page: string, rank: number): string | null => {
     const files = [session, ...session.subagents].map((part) => collected.identityOf.get(part.key) ?? null);
@@ -305,7 +313,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
           files,
           counted,
           page,
-          summary: sessionJson(session, pages),
+          summary: (sessionSummaries[rank] = sessionJson(session, pages)),
           // Links to other sessions: their titles and pages, as the page shows them.
           links: [session.origin, ...session.copies, neighbours.get(session.key)?.previous ?? null, neighbours.get(session.key)?.next ?? null].map((link) =>
             link === null ? null : [link.key, link.title, pages.hasSession(link.key) ? pages.session(link.key) : null],
@@ -512,6 +520,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   for (const [path, asset] of await loadAssets()) await folder.write(`assets/${path}`, asset);
   const summary = summaryOf(data, {
     pages,
+    sessions: sessionSummaries,
     generator: { name: 'bough', version },
     prices: { source: 'litellm', snapshot: sharer.text(table.snapshot.label), date: table.snapshot.date, origin: table.snapshot.origin },
     diagnostics: diagnosticsSummary,
@@ -557,8 +566,8 @@ async function keepUnreadable(
     let pagesKept = 0;
     if (sharing === PLAIN_SHARING) {
       // One by one: a page this build wrote itself is not overwritten by an old one.
-      for (const path of [pagesPath(entry.name), ledgerPath(entry.name), ...entry.pages]) if (await folder.keep([path])) keptFiles = true;
-      if (entry.file === pagesPath(entry.name)) {
+      for (const path of [pagesPath(entry.name), olderPagesPath(entry.name), ledgerPath(entry.name), ...entry.pages]) if (await folder.keep([path])) keptFiles = true;
+      if (entry.file === pagesPath(entry.name) || entry.file === olderPagesPath(entry.name)) {
         // Which pages were its is in the file that did not read: the earlier build's session
         // pages this build did not write are kept, those named as its own when its ledger reads.
         const bytes = await folder.previous(ledgerPath(entry.name));

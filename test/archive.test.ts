@@ -125,7 +125,7 @@ describe('the archive', () => {
     // Written anew: per session read now its pages file and its ledger file, and one file of when each was last seen.
     // The gone session's two files are kept as they were (see below): one more of each.
     const rebuilt = await readdir(join(out, 'archive'));
-    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json\.gz$/.test(n))).toHaveLength(second.sessions.length + 1);
+    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json$/.test(n))).toHaveLength(second.sessions.length + 1);
     expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.ledger\.json\.gz$/.test(n))).toHaveLength(second.sessions.length + 1);
     expect(rebuilt).toContain('seen.json');
     // Every session read now reads right at the next build: only the gone one is said.
@@ -134,6 +134,31 @@ describe('the archive', () => {
     // build's session pages that no session now uses are kept, its own among them.
     const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
     expect((await readdir(join(out, 'sessions'))).map((f) => `sessions/${f}`)).toContain(gone?.page);
+  });
+
+  it('reads the compressed pages files earlier builds wrote, and writes them plain from then on', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    // The folder as an earlier build left it: each pages file gzipped as <hash>.json.gz, and so named in its manifest.
+    const archive = join(out, 'archive');
+    const plain = (await readdir(archive)).filter((n) => /^[0-9a-f]{32}\.json$/.test(n));
+    expect(plain.length).toBe(first.sessions.length);
+    for (const name of plain) {
+      await writeFile(join(archive, `${name}.gz`), gzipSync(await readFile(join(archive, name))));
+      await rm(join(archive, name));
+    }
+    const manifestPath = join(out, '.bough-manifest.json');
+    await writeFile(manifestPath, (await readFile(manifestPath, 'utf8')).replace(/(archive\/[0-9a-f]{32}\.json)"/g, '$1.gz"'));
+
+    await rm(join(input, 'tools.jsonl'));
+    const second = await run({ day: 5 });
+    // The gone session was known from its compressed pages file: kept, its numbers in the totals.
+    expect(second.sessions.length).toBe(first.sessions.length);
+    expect(second.totals.cost).toEqual(first.totals.cost);
+    expect(second.diagnostics.byReason['archive-unreadable'] ?? 0).toBe(0);
+    const rebuilt = await readdir(archive);
+    expect(rebuilt.filter((n) => n.endsWith('.json.gz') && !n.endsWith('.ledger.json.gz'))).toEqual([]);
+    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json$/.test(n))).toHaveLength(first.sessions.length);
   });
 
   it('regression: a gone session whose archive is damaged was left out of the totals without a word; now it is said, and its files are kept', async () => {

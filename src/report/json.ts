@@ -16,6 +16,8 @@ export interface SummaryContext {
   diagnostics: DiagnosticsSummary;
   diagnosticList: readonly Diagnostic[];
   sharing: { redacted: boolean; redactions: Record<string, number>; omitted: string[] };
+  /** Sessions' rows already made, by the session's index (a build makes them for its pages' fingerprints); the rest are made here. */
+  sessions?: readonly (Summary['sessions'][number] | undefined)[];
 }
 
 /** Diagnostics listed one by one; beyond this only counted (a broken multi-GB file could list millions). */
@@ -32,7 +34,7 @@ export function summaryOf(data: ReportData, ctx: SummaryContext): Summary {
     months: rowsOf(data, 'month'),
     days: rowsOf(data, 'day'),
     projects: data.projects.map((project) => projectJson(project, ctx.pages)),
-    sessions: data.sessions.map((session) => sessionJson(session, ctx.pages)),
+    sessions: data.sessions.map((session, index) => ctx.sessions?.[index] ?? sessionJson(session, ctx.pages)),
     diagnostics: {
       ...ctx.diagnostics,
       byReason: { ...ctx.diagnostics.byReason } as Record<string, number>,
