@@ -24,6 +24,7 @@ import type { PriceTable } from './pricing/table.js';
 import { buildReportData, type ReportData, type SessionData } from './report/data.js';
 import { formatDateTime, formatDay, plural, type TimeFormat } from './report/format.js';
 import { sessionJson, summaryOf } from './report/json.js';
+import { prettyJsonPieces } from './report/json-pieces.js';
 import { byCount, dataQualityView, indexPageView, projectPageView, sharingLine, type OverviewContext } from './report/overview-pages.js';
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, pageLayout, sessionPageStem } from './report/pages.js';
 import { createRenderer } from './report/render.js';
@@ -137,7 +138,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const threads = threadPlan(options.environment.env);
     // Taken even with --no-cache: the record of what this report was made from lets a later build keep it.
     const identities = new Map<string, string | null>();
-    await eachAtMost(16, discovery.files, async (path) => void identities.set(path, await fileIdentity(path, stamp)));
+    await eachAtMost(16, discovery.files, async (path) => void identities.set(path, await fileIdentity(path, stamp, discovery.realPaths.get(path))));
     // Every file as the last build into the folder found it, and everything else the same: that report is this one.
     const pricing = await pricingInputs(options);
     // A newer price table that could not be used is said on every run, as a cache that cannot be written is.
@@ -152,7 +153,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         return { outDir, summary: unchanged, usedSamples: false, places: discovery.places, warnings, sessionsKept: unchanged.sessions.length };
       }
     }
-    const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, identities });
+    const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, identities, realPaths: discovery.realPaths });
     let collected = await read();
     let usedSamples = false;
     if (collected.ledgers.length === 0) {
@@ -527,9 +528,15 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     diagnosticList,
     sharing: { redacted: options.redact ?? false, redactions: Object.fromEntries(byCount(sharer.redactions)), omitted: [...new Set(options.omit ?? [])] },
   });
-  await folder.write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
+  await folder.write('summary.json', summaryText(summary));
   await folder.write('usage.csv', usageCsv(data, price));
   return { summary, sessionsKept };
+}
+
+/** summary.json's text, in pieces (tens of MB for a long history), ending with a newline. */
+function* summaryText(summary: Summary): Generator<string> {
+  yield* prettyJsonPieces(summary);
+  yield '\n';
 }
 
 /** How a report shares, as its archive records it: a session archived one way is not kept by a build that shares another. */

@@ -21,6 +21,11 @@ export interface Place {
 
 export interface Discovery {
   files: string[];
+  /**
+   * The real path of each file found in a folder walked from its real path, as a plain file (not
+   * a link): known without asking the system again (a rebuild identifies every file by it).
+   */
+  realPaths: ReadonlyMap<string, string>;
   /** The folders and files searched, with how many candidates each gave. */
   places: Place[];
   usedDefaults: boolean;
@@ -96,19 +101,29 @@ export async function discover(
       places.push({ source, path, files: 1, exists: true });
     }
   }
-  return { files: found.shown(), places, usedDefaults, diagnostics };
+  return { files: found.shown(), realPaths: found.knownReal(), places, usedDefaults, diagnostics };
 }
 
 /** Candidate files by real path, each shown by the first path it was found by. */
 class Candidates {
   private readonly byRealPath = new Map<string, string>();
+  /** Shown paths whose real path was resolved, not guessed (a file that could not be resolved is taken by its own path). */
+  private readonly resolved = new Set<string>();
 
-  add(real: string, shown: string): void {
-    if (!this.byRealPath.has(real)) this.byRealPath.set(real, shown);
+  add(real: string, shown: string, resolved = false): void {
+    if (this.byRealPath.has(real)) return;
+    this.byRealPath.set(real, shown);
+    if (resolved) this.resolved.add(shown);
   }
 
   shown(): string[] {
     return [...this.byRealPath.values()].sort();
+  }
+
+  knownReal(): Map<string, string> {
+    const known = new Map<string, string>();
+    for (const [real, shown] of this.byRealPath) if (this.resolved.has(shown)) known.set(shown, real);
+    return known;
   }
 }
 
@@ -116,6 +131,8 @@ interface Folder {
   /** As the user will see it: below the input they gave, through any links. */
   path: string;
   real: string;
+  /** `real` was resolved by the system (else it is a guess: the folder's own path). */
+  resolved: boolean;
 }
 
 interface Link {
@@ -134,11 +151,12 @@ interface Link {
 async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidates, diagnostics: Diagnostic[]): Promise<number> {
   /** Real paths of the candidates below `root`, for its count. */
   const place = new Set<string>();
-  const add = (real: string, shown: string) => {
-    found.add(real, shown);
+  const add = (real: string, shown: string, resolved = false) => {
+    found.add(real, shown, resolved);
     place.add(real);
   };
-  const rootReal = await fs.realpath(root).catch(() => root);
+  const rootResolved = await fs.realpath(root).catch(() => null);
+  const rootReal = rootResolved ?? root;
   /** Real path of each folder listed → the path it was listed by. */
   const listed = new Map<string, string>([[rootReal, root]]);
   const links: Link[] = [];
@@ -155,11 +173,12 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
             if (entry.isDirectory()) {
               if (listed.has(real)) continue;
               listed.set(real, path);
-              next.push({ path, real });
+              next.push({ path, real, resolved: folder.resolved });
             } else if (entry.isSymbolicLink()) {
               links.push({ path, name: entry.name, parent: folder.real });
             } else if (isCandidateName(entry.name)) {
-              add(real, path);
+              // A plain file in a folder reached by its real path is at its real path.
+              add(real, path, entry.isFile() && folder.resolved);
             }
           }
         });
@@ -167,7 +186,7 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
       level = next;
     }
   };
-  await walk({ path: root, real: rootReal });
+  await walk({ path: root, real: rootReal, resolved: rootResolved !== null });
   while (links.length > 0) {
     const round = links.splice(0).sort((a, b) => (a.path < b.path ? -1 : 1));
     for (const link of round) {
@@ -208,7 +227,7 @@ async function followLink(link: Link, fs: DiscoveryFs, listed: Map<string, strin
   // A second way into a folder already listed: its files are counted once, by the first way.
   if (first !== undefined) return null;
   listed.set(real, link.path);
-  return { kind: 'folder', folder: { path: link.path, real } };
+  return { kind: 'folder', folder: { path: link.path, real, resolved: true } };
 }
 
 /** A folder's entries, or none, and a note saying why, when it cannot be listed. */

@@ -37,7 +37,7 @@ export async function stats(options: StatsOptions): Promise<StatsResult> {
   const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), await codeStamp());
   const cacheWarning = await cache.writeProblem();
   const threads = threadPlan(options.environment.env);
-  const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads });
+  const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, realPaths: discovery.realPaths });
   if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery));
   const { data, table } = await reportContext(discovery, collected, options);
   return {

@@ -5,6 +5,7 @@ import { chmod, mkdir, readdir, readFile, realpath, stat, symlink, writeFile } f
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { build } from '../src/build.js';
+import { fileIdentity } from '../src/cache/ledger-cache.js';
 import { discover, type Discovery, type DiscoveryFs } from '../src/discover.js';
 import { whyUnreadable } from '../src/file-problems.js';
 import { readSessionFile } from '../src/sources/read.js';
@@ -135,6 +136,20 @@ describe('symbolic links are followed, each real file counted once', () => {
     const holder = await tree({ 'sessions': { link: real } });
     const discovery = await discover([join(holder, 'sessions'), join(real, 'a.jsonl')], NO_HOME);
     expect(discovery.files).toEqual([join(holder, 'sessions', 'a.jsonl')]);
+  });
+
+  it('knows the real path of every plain file it walked to, the one the system gives, so that identifying it need not ask again', async () => {
+    const elsewhere = await tree({ 'a.jsonl': 'a', 'deep/b.jsonl': 'b' });
+    const root = await tree({ 'own/c.jsonl': 'c', 'linked.jsonl': { link: join(elsewhere, 'a.jsonl') }, 'more': { link: join(elsewhere, 'deep') } });
+    const holder = await tree({ 'sessions': { link: root } });
+    const discovery = await discover([join(holder, 'sessions')], NO_HOME);
+    expect(discovery.files).toHaveLength(3);
+    // Through the linked input and the linked folder alike; a link to a file is left to the system.
+    expect([...discovery.realPaths.keys()].map((file) => relative(holder, file)).sort()).toEqual(['sessions/more/b.jsonl', 'sessions/own/c.jsonl']);
+    for (const [file, real] of discovery.realPaths) {
+      expect(real).toBe(await realpath(file));
+      expect(await fileIdentity(file, 'stamp', real)).toBe(await fileIdentity(file, 'stamp'));
+    }
   });
 
   it('does not walk round a link to a folder it is in, and says so', async () => {

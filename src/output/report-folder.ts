@@ -486,10 +486,14 @@ function realFolders(out: string, { listFolders = false }: { listFolders?: boole
     /** A regular file reached from --out through real folders only: bough writes nothing else, so anything else is the user's. */
     holdsOwnFile(path: string): boolean {
       const parts = path.split('/');
-      for (let i = 1; i < parts.length; i++) {
-        if (!isReal(join(out, ...parts.slice(0, i)))) return false;
+      const name = parts.pop() as string;
+      // Each folder from the one before (asked of every file a rebuild keeps: 90,000 over 30,000 sessions).
+      let folder = out;
+      for (const part of parts) {
+        folder = join(folder, part);
+        if (!isReal(folder)) return false;
       }
-      return isRegularFile(join(out, ...parts.slice(0, -1)), parts[parts.length - 1] as string);
+      return isRegularFile(folder, name);
     },
     /** Nothing at the path, and nothing but real folders (or nothing) on the way to it. */
     isFree(path: string): boolean {

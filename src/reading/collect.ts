@@ -46,6 +46,8 @@ export interface CollectOptions {
   cache?: LedgerCache;
   /** The files' identities, when the caller has already taken them (by the same cache). */
   identities?: ReadonlyMap<string, string | null>;
+  /** The files' real paths that discovery resolved, so that identifying them need not. */
+  realPaths?: ReadonlyMap<string, string>;
   /** Reading threads to use when there is enough to read (see readThreads); none reads in this thread. */
   threads?: ThreadPlan;
 }
@@ -74,7 +76,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const toRead: { index: number; identity: string | null; bytes: number }[] = [];
   await eachAtMost(LOOKUP_CONCURRENCY, paths, async (path, index) => {
     try {
-      const identity = cache === NO_CACHE ? null : (options.identities?.get(path) ?? (await cache.identify(path)));
+      const identity = cache === NO_CACHE ? null : (options.identities?.get(path) ?? (await cache.identify(path, options.realPaths?.get(path))));
       const cached = identity === null ? null : await cache.get(identity);
       if (cached) {
         readings[index] = { outcome: cached, identity };
@@ -97,7 +99,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const setup: ReadSetup = { share: sharer?.options ?? null, cache: cache.where };
   const pool: Pool<ReadTask, ThreadReading> | null =
     threads > 0
-      ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity }) => ({ outcome: (await readLedger(path, identity, sharer, cache, false)).outcome, redactions: [] }), { big: big > 0 })
+      ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity, real }) => ({ outcome: (await readLedger(path, identity, sharer, cache, false, real)).outcome, redactions: [] }), { big: big > 0 })
       : null;
   // The main thread reads beside the threads; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
   type Lane = { thread: true } | { thread: false };
@@ -110,13 +112,14 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     const accepts = (lane: Lane, file: { bytes: number }) => !pool || lane.thread || file.bytes < BIG_FILE_BYTES;
     await eachOnLanes(lanes, order, async (lane, { index, identity, bytes }) => {
       const path = paths[index] as string;
+      const real = options.realPaths?.get(path);
       try {
         if (pool && lane.thread) {
-          const read = await pool.run({ path, identity });
+          const read = await pool.run({ path, identity, real });
           sharer?.addRedactions(read.redactions);
           readings[index] = { outcome: read.outcome, identity };
         } else {
-          const read = await readLedger(path, identity, sharer, cache, options.keepContent);
+          const read = await readLedger(path, identity, sharer, cache, options.keepContent, real);
           readings[index] = { outcome: read.outcome, identity };
           if (read.file) content.set(index, read.file);
         }

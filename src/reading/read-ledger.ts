@@ -15,7 +15,7 @@ export interface LedgerReading {
   file: SessionFile | null;
 }
 
-export async function readLedger(path: string, identity: string | null, sharer: Sharer | null, cache: LedgerCache, keepContent: boolean): Promise<LedgerReading> {
+export async function readLedger(path: string, identity: string | null, sharer: Sharer | null, cache: LedgerCache, keepContent: boolean, real?: string): Promise<LedgerReading> {
   const read = await readSessionFile(path);
   let outcome: CachedOutcome;
   let kept: SessionFile | null = null;
@@ -27,7 +27,7 @@ export async function readLedger(path: string, identity: string | null, sharer: 
     outcome = { kind: 'skipped', diagnostics: sharer ? read.diagnostics.map((d) => sharer.diagnostic(d)) : read.diagnostics };
   }
   // An unreadable file is asked again next time: its permissions may change without its contents.
-  if (identity !== null && !outcome.diagnostics.some((d) => d.reason === 'unreadable-file')) await cache.put(path, identity, outcome);
+  if (identity !== null && !outcome.diagnostics.some((d) => d.reason === 'unreadable-file')) await cache.put(path, identity, outcome, real);
   return { outcome, file: kept };
 }
 

@@ -15,6 +15,8 @@ export interface ReadSetup {
 export interface ReadTask {
   path: string;
   identity: string | null;
+  /** Its real path, when discovery resolved it: the identity is taken again by it after reading. */
+  real?: string | undefined;
 }
 
 export interface ThreadReading {
@@ -32,7 +34,7 @@ if (workerData?.kind === 'read') {
   const cache = setup.cache ? openLedgerCache(setup.cache.dir, setup.cache.codeStamp) : NO_CACHE;
   serveTasks<ReadTask, ThreadReading>(async (task) => {
     const before = new Map(sharer?.redactions ?? []);
-    const { outcome } = await readLedger(task.path, task.identity, sharer, cache, false);
+    const { outcome } = await readLedger(task.path, task.identity, sharer, cache, false, task.real);
     const redactions = [...(sharer?.redactions ?? [])].flatMap(([kind, n]): [string, number][] => (n > (before.get(kind) ?? 0) ? [[kind, n - (before.get(kind) ?? 0)]] : []));
     return { result: { outcome, redactions } };
   });
