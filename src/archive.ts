@@ -223,8 +223,9 @@ async function gzipped(text: string): Promise<Buffer> {
 }
 
 /**
- * One session's archive files, compressed (a ledger's JSON is mostly repeated keys), off the main
- * thread. Nothing in them changes from build to build unless the session's pages do.
+ * One session's archive files, off the main thread: its pages record as it is, its ledger
+ * compressed (a ledger's JSON is mostly repeated keys). Nothing in them changes from build to
+ * build unless the session's pages do.
  */
 export async function archiveFiles(entry: ArchivedSession): Promise<{ path: string; content: Uint8Array | string }[]> {
   const paths = archivePaths(entry.ledger.key);

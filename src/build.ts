@@ -301,7 +301,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
   const { stamp } = sink;
   /** Each session's row of summary.json, by rank, as its fingerprint took it: made once. */
-  const sessionSummaries: Summary['sessions'][number][] = new Array(data.sessions.length);
+  const sessionSummaries: (Summary['sessions'][number] | undefined)[] = new Array(data.sessions.length);
   /** Everything a session's pages are made from, or null when a file was not identified (pages are then written). */
   const fingerprintOf = (session: SessionData, page: string, rank: number): string | null => {
     const files = [session, ...session.subagents].map((part) => collected.identityOf.get(part.key) ?? null);
