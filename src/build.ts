@@ -307,6 +307,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     const files = [session, ...session.subagents].map((part) => collected.identityOf.get(part.key) ?? null);
     if (files.includes(null)) return null;
     const counted = [session, ...session.subagents].map((part) => [Buffer.from(part.counted.entries).toString('base64'), Buffer.from(part.counted.usage).toString('base64')]);
+    const summary = sessionJson(session, pages);
+    sessionSummaries[rank] = summary;
     return createHash('sha256')
       .update(
         JSON.stringify({
@@ -314,7 +316,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
           files,
           counted,
           page,
-          summary: (sessionSummaries[rank] = sessionJson(session, pages)),
+          summary,
           // Links to other sessions: their titles and pages, as the page shows them.
           links: [session.origin, ...session.copies, neighbours.get(session.key)?.previous ?? null, neighbours.get(session.key)?.next ?? null].map((link) =>
             link === null ? null : [link.key, link.title, pages.hasSession(link.key) ? pages.session(link.key) : null],

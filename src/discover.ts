@@ -107,23 +107,21 @@ export async function discover(
 /** Candidate files by real path, each shown by the first path it was found by. */
 class Candidates {
   private readonly byRealPath = new Map<string, string>();
-  /** Shown paths whose real path was resolved, not guessed (a file that could not be resolved is taken by its own path). */
-  private readonly resolved = new Set<string>();
+  /** Shown path → real path, where it was resolved, not guessed (a file that could not be resolved is taken by its own path). */
+  private readonly resolved = new Map<string, string>();
 
   add(real: string, shown: string, resolved = false): void {
     if (this.byRealPath.has(real)) return;
     this.byRealPath.set(real, shown);
-    if (resolved) this.resolved.add(shown);
+    if (resolved) this.resolved.set(shown, real);
   }
 
   shown(): string[] {
     return [...this.byRealPath.values()].sort();
   }
 
-  knownReal(): Map<string, string> {
-    const known = new Map<string, string>();
-    for (const [real, shown] of this.byRealPath) if (this.resolved.has(shown)) known.set(shown, real);
-    return known;
+  knownReal(): ReadonlyMap<string, string> {
+    return this.resolved;
   }
 }
 

@@ -29,12 +29,16 @@ function omitted(value: unknown): boolean {
 
 function* parts(value: unknown, depth: number): Generator<string> {
   const splittable = depth <= SPLIT_DEPTH && value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
-  if (!splittable || (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0)) {
+  if (!splittable) {
     yield indented(JSON.stringify(value, null, 2), depth);
     return;
   }
   const indent = '  '.repeat(depth);
   if (Array.isArray(value)) {
+    if (value.length === 0) {
+      yield '[]';
+      return;
+    }
     yield '[\n';
     // Runs of elements, each stringified at once at the depth it has here (no re-indenting).
     let run = 16;
