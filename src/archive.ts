@@ -12,7 +12,6 @@
 // most are under a disk block either way, and inflating 30,000 small files one call each cost
 // 0.6 s of every rebuild. Earlier builds wrote it compressed, as `<hash>.json.gz`: still read.
 
-import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip, gunzipSync, gzip, gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
@@ -23,6 +22,7 @@ import type { SessionKey, SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries } from './ledger/packed-entries.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
 import type { SessionSearchItem } from './report/search-items.js';
+import { sha256Hex } from './sha256.js';
 
 export const ARCHIVE_DIR = 'archive';
 const FORMAT = 2;
@@ -78,7 +78,7 @@ const hashes = new Map<string, string>();
 export function pathHash(path: string): string {
   let hash = hashes.get(path);
   if (hash === undefined) {
-    hash = createHash('sha256').update(path).digest('hex').slice(0, 32);
+    hash = sha256Hex(path).slice(0, 32);
     hashes.set(path, hash);
   }
   return hash;

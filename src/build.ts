@@ -62,8 +62,8 @@ import {
   type Archiving,
   type UnreadableArchive,
 } from './archive.js';
-import { createHash } from 'node:crypto';
 import { progressCounter } from './progress.js';
+import { sha256Hex } from './sha256.js';
 
 /** What every command reads and how it prices and cuts: the part `build` and `stats` share. */
 export interface ReportOptions {
@@ -309,27 +309,25 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     const counted = [session, ...session.subagents].map((part) => [Buffer.from(part.counted.entries).toString('base64'), Buffer.from(part.counted.usage).toString('base64')]);
     const summary = sessionJson(session, pages);
     sessionSummaries[rank] = summary;
-    return createHash('sha256')
-      .update(
-        JSON.stringify({
-          stamp,
-          files,
-          counted,
-          page,
-          summary,
-          // Links to other sessions: their titles and pages, as the page shows them.
-          links: [session.origin, ...session.copies, neighbours.get(session.key)?.previous ?? null, neighbours.get(session.key)?.next ?? null].map((link) =>
-            link === null ? null : [link.key, link.title, pages.hasSession(link.key) ? pages.session(link.key) : null],
-          ),
-          subagents: session.subagents.map((s) => [s.key, s.label]),
-          project: [projectNames.get(session.projectKey), pages.project(session.projectKey)],
-          scope,
-          zone: options.scope.timeZone,
-          generator,
-          highlight: sessionHighlightBudget(rank).left,
-        }),
-      )
-      .digest('hex');
+    return sha256Hex(
+      JSON.stringify({
+        stamp,
+        files,
+        counted,
+        page,
+        summary,
+        // Links to other sessions: their titles and pages, as the page shows them.
+        links: [session.origin, ...session.copies, neighbours.get(session.key)?.previous ?? null, neighbours.get(session.key)?.next ?? null].map((link) =>
+          link === null ? null : [link.key, link.title, pages.hasSession(link.key) ? pages.session(link.key) : null],
+        ),
+        subagents: session.subagents.map((s) => [s.key, s.label]),
+        project: [projectNames.get(session.projectKey), pages.project(session.projectKey)],
+        scope,
+        zone: options.scope.timeZone,
+        generator,
+        highlight: sessionHighlightBudget(rank).left,
+      }),
+    );
   };
   let sessionsKept = 0;
   // Each session's search items go to disk as it is done; the index is written from there at the end.
@@ -662,7 +660,7 @@ function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string |
     omit: [...new Set(options.omit ?? [])].sort(),
     priceSubscriptions: options.priceSubscriptions ?? false,
     forgetMissing: options.forgetMissing ?? false,
-    prices: { snapshot: table.snapshot, entries: createHash('sha256').update(JSON.stringify([...table.entries])).digest('hex') },
+    prices: { snapshot: table.snapshot, entries: sha256Hex(JSON.stringify([...table.entries])) },
     local,
   });
 }

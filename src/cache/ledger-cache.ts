@@ -6,7 +6,7 @@
 // ignored and written anew, never trusted. The entries of files that are gone are removed, at
 // most once a day. Only the cache folder is ever written.
 
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { MAX_TIME } from '../sources/record-fields.js';
 import { checkedPackedEntries, type PackedEntries } from '../ledger/packed-entries.js';
 import { SOURCES } from '../types.js';
 import { whyUnreadable } from '../file-problems.js';
+import { sha256Hex } from '../sha256.js';
 
 /** Where the cache lives: $BOUGH_CACHE_DIR, else $XDG_CACHE_HOME/bough, else ~/.cache/bough. */
 export function cacheDir(environment: Environment): string {
@@ -257,26 +258,31 @@ export async function fileIdentity(path: string, codeStamp: string, knownReal?: 
     const real = knownReal ?? realpathSync.native(path);
     const info = statSync(real);
     if (!info.isFile()) return null;
-    const hash = createHash('sha256').update(`${FORMAT}\0${codeStamp}\0${real}\0${info.size}\0${info.mtimeMs}\0`);
-    const place = createHash('sha256').update(real).digest('hex').slice(0, 32);
+    // What is hashed: the code, the path, size and time, then both ends of the file, in one
+    // buffer used again from file to file (this runs for every file, one at a time).
+    const about = `${FORMAT}\0${codeStamp}\0${real}\0${info.size}\0${info.mtimeMs}\0`;
+    const aboutBytes = Buffer.byteLength(about);
+    const edges = Math.min(EDGE_BYTES, info.size) + (info.size > EDGE_BYTES ? EDGE_BYTES : 0);
+    if (identityBuffer.length < aboutBytes + edges) identityBuffer = Buffer.allocUnsafe(aboutBytes + edges);
+    const buffer = identityBuffer.subarray(0, aboutBytes + edges);
+    buffer.write(about, 0);
+    // Zeroed first: a file cut short since it was looked at leaves zeros, as it always has, not an earlier file's bytes.
+    buffer.fill(0, aboutBytes);
     const handle = openSync(real, 'r');
     try {
-      const buffer = Buffer.alloc(Math.min(EDGE_BYTES, info.size));
-      readSync(handle, buffer, 0, buffer.length, 0);
-      hash.update(buffer);
-      if (info.size > EDGE_BYTES) {
-        buffer.fill(0);
-        readSync(handle, buffer, 0, buffer.length, Math.max(EDGE_BYTES, info.size - EDGE_BYTES));
-        hash.update(buffer);
-      }
+      readSync(handle, buffer, aboutBytes, Math.min(EDGE_BYTES, info.size), 0);
+      if (info.size > EDGE_BYTES) readSync(handle, buffer, aboutBytes + EDGE_BYTES, EDGE_BYTES, Math.max(EDGE_BYTES, info.size - EDGE_BYTES));
     } finally {
       closeSync(handle);
     }
-    return `${place}.${hash.digest('hex')}`;
+    return `${sha256Hex(real).slice(0, 32)}.${sha256Hex(buffer)}`;
   } catch {
     return null;
   }
 }
+
+/** Where fileIdentity puts what it hashes; grown when a longer path needs it. */
+let identityBuffer = Buffer.allocUnsafe(4096 + 2 * EDGE_BYTES);
 
 /** What fileIdentity makes: the hash of the file's real path, then of what it is now. */
 const IDENTITY = /^([0-9a-f]{32})\.([0-9a-f]{64})$/;
@@ -375,5 +381,5 @@ function saidOf({ bytes: _bytes, ...said }: PackedEntries): Omit<PackedEntries, 
 
 /** The hash an entry's head holds of the rest of it. */
 function sumOf(body: string): string {
-  return createHash('sha256').update(body).digest('hex');
+  return sha256Hex(body);
 }
