@@ -275,9 +275,24 @@ export function pagesRecordOf(entry: Omit<ArchivedSession, 'lastSeen'>): PagesRe
   return { name: pathHash(entry.ledger.key), source: entry.source, place: entry.place, pages: entry.pages, sharing: entry.sharing, search: entry.search, fingerprint: entry.fingerprint };
 }
 
-/** A session's line of pages.jsonl. The name first: a line damaged after it still says whose it was. */
-export function pagesRecordLine(r: PagesRecord): string {
-  return `${JSON.stringify({ name: r.name, format: FORMAT, source: r.source, place: r.place, pages: r.pages, sharing: r.sharing, fingerprint: r.fingerprint, search: r.search })}\n`;
+/** pages.jsonl: a line per session, by name (the same records give the same file, whichever thread archived which). */
+export function pagesRecordsFile(records: readonly PagesRecord[]): { path: string; content: Iterable<string> } {
+  const sorted = [...records].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { path: PAGES_RECORDS_PATH, content: recordLines(sorted) };
+}
+
+/** The lines in pieces of about 64 kB: tens of MB for a long history, neither one string nor a write per line. */
+function* recordLines(records: readonly PagesRecord[]): Generator<string> {
+  let piece = '';
+  for (const r of records) {
+    // The name first: a line damaged after it still says whose it was.
+    piece += `${JSON.stringify({ name: r.name, format: FORMAT, source: r.source, place: r.place, pages: r.pages, sharing: r.sharing, fingerprint: r.fingerprint, search: r.search })}\n`;
+    if (piece.length >= 64 * 1024) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece !== '') yield piece;
 }
 
 /** When each archived session's file was last seen, by its name. */

@@ -52,6 +52,7 @@ import {
   PAGES_RECORDS_PATH,
   pagesPath,
   pagesRecordOf,
+  pagesRecordsFile,
   pathHash,
   placeOf,
   readArchive,
@@ -61,10 +62,10 @@ import {
   type ArchivedPages,
   type ArchivedSession,
   type Archiving,
+  type PagesRecord,
   type UnreadableArchive,
 } from './archive.js';
 import { progressCounter } from './progress.js';
-import { openPagesRecords, type PagesRecords } from './output/pages-records.js';
 import { sha256Hex } from './sha256.js';
 
 /** What every command reads and how it prices and cuts: the part `build` and `stats` share. */
@@ -262,8 +263,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const pages = assignPages(data, time, new Map([...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []))));
   /** When each archived session's file was last seen: now, or when an earlier build saw it (its file is gone). */
   const seen: { name: string; lastSeen: number }[] = [];
-  /** pages.jsonl, a line for each session archived, written as they are. */
-  const records: PagesRecords | null = sink.archive && openPagesRecords(folder.staging);
+  /** What pages.jsonl holds of each session archived. */
+  const records: PagesRecord[] = [];
   const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
   /**
    * Archives a session's file with the pages written for it. `unchanged`: the last build archived
@@ -271,20 +272,20 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
    */
   const archiving: Archiving | null = sink.archive && { places: sink.archive.places, sharing: sink.archive.sharing, now: options.now.getTime() };
   const archiveEntry = async (ledger: SessionLedger, pageList: string[], searchItems: readonly SessionSearchItem[] = [], fingerprint: string | null = null, unchanged = false): Promise<void> => {
-    if (!archiving || !records) return;
+    if (!archiving) return;
     const name = pathHash(ledger.key);
     const kept = keptByKey.get(ledger.key);
     const before = previousByName.get(name);
     // The common case of a rebuild, made without the entry it would write: its record as it was, its ledger kept as it is.
     if (unchanged && !kept && before && (await folder.keep([ledgerPath(name)]))) {
       const { lastSeen: _lastSeen, ...record } = before;
-      records.add(record);
+      records.push(record);
       seen.push({ name, lastSeen: archiving.now });
       return;
     }
     const entry = kept ? { ...kept, pages: pageList } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving);
     if (entry === null) return;
-    records.add(pagesRecordOf(entry));
+    records.push(pagesRecordOf(entry));
     seen.push({ name, lastSeen: entry.lastSeen });
     if (kept && (await folder.keep([ledgerPath(name)]))) return;
     const file = await archivedLedgerFile(entry);
@@ -356,8 +357,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // `missing`: why some of its pages could not be carried over, or null when all were.
     | { kind: 'gone'; pages: string[]; search: readonly SessionSearchItem[]; missing: string | null }
     // Its search items only while the archive still needs them: when a thread did not archive it.
-    // `archived`: the names of the files a thread archived beside its pages, or null when it did not.
-    | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null; archived: readonly string[] | null }
+    | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null; archived: readonly PagesRecord[] | null }
     | { kind: 'failed'; page: string; reason: string };
   const done: Done[] = new Array(data.sessions.length);
   const toWrite: { rank: number; fingerprint: string | null }[] = [];
@@ -450,9 +450,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
           archive: parts.every((part) => !keptByKey.has(part.key)),
         });
         folder.adopt([...written.pages, ...(written.archived ?? []).map((record) => ledgerPath(record.name))]);
-        for (const record of written.archived ?? []) records?.add(record);
         pageBytes += written.bytes;
-        done[rank] = { kind: 'written', pages: written.pages, search: written.search ?? [], fingerprint, archived: written.archived && written.archived.map((record) => record.name) };
+        done[rank] = { kind: 'written', pages: written.pages, search: written.search ?? [], fingerprint, archived: written.archived };
         searchRows = written.rows;
       } catch (error) {
         // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
@@ -482,7 +481,10 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     const outcome = done[rank] as Done;
     if (outcome.kind === 'written' && outcome.archived !== null) {
       // Its ledgers archived beside its pages.
-      for (const name of outcome.archived) seen.push({ name, lastSeen: options.now.getTime() });
+      for (const record of outcome.archived) {
+        records.push(record);
+        seen.push({ name: record.name, lastSeen: options.now.getTime() });
+      }
       return;
     }
     const unchanged = outcome.kind === 'kept' && outcome.samePlace;
@@ -498,13 +500,10 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         return archiveEntry(session.ledger, [outcome.page]);
     }
   });
-  const archiveProblems = sink.archive && records ? await keepUnreadable(sink.archive.unreadable, sink.archive.sharing, folder, { seen, records }, time) : [];
+  const archiveProblems = sink.archive ? await keepUnreadable(sink.archive.unreadable, sink.archive.sharing, folder, { seen, records }, time) : [];
   // The index stays under about a tenth of the report: prompts and files always, replies while they fit.
-  if (sink.archive && records) {
-    records.finish();
-    folder.adopt([PAGES_RECORDS_PATH]);
-    const file = seenFile(seen);
-    await folder.write(file.path, file.content);
+  if (sink.archive) {
+    for (const file of [seenFile(seen), pagesRecordsFile(records)]) await folder.write(file.path, file.content);
     // What a later build needs to tell that nothing changed, and to say when it was built.
     if (sink.archive.inputs !== null) {
       const gone = [...keptByKey.keys()].map(pathHash).sort();
@@ -573,10 +572,11 @@ async function keepUnreadable(
   unreadable: readonly UnreadableArchive[],
   sharing: string,
   folder: ReportFolder,
-  archived: { seen: { name: string; lastSeen: number }[]; records: PagesRecords },
+  archived: { seen: { name: string; lastSeen: number }[]; records: PagesRecord[] },
   time: TimeFormat,
 ): Promise<Diagnostic[]> {
   const { seen, records } = archived;
+  const recorded = new Set(records.map((r) => r.name));
   const problems: Diagnostic[] = [];
   const seenNames = new Set(seen.map((s) => s.name));
   // The earlier build's session pages by the hash their names end with: looked up once per entry, not searched.
@@ -609,7 +609,10 @@ async function keepUnreadable(
         seenNames.add(entry.name);
       }
       // Its record, when it read right, goes with its files: a backup put back finds all of it.
-      if (keptFiles && entry.record !== null) records.add(entry.record);
+      if (keptFiles && entry.record !== null && !recorded.has(entry.name)) {
+        records.push(entry.record);
+        recorded.add(entry.name);
+      }
     }
     const page = entry.pages[0];
     const named = ledger === null ? '' : ` of the session “${ledger.title}” (${ledger.path})`;
