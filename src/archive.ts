@@ -5,13 +5,12 @@
 // saying when its file was last seen. `--forget-missing` drops them. Paths are stored only as
 // hashes, so a redacted report's archive names no file.
 //
-// Per session, a file that changes only when its pages do (so a rebuild keeps it as it is):
-// `<hash>.ledger.json.gz`, its ledger, read only when its file is gone. What every rebuild reads of
-// every session (its pages, fingerprint and search items) is a line of one file, `pages.jsonl`,
-// written by each build: over 30,000 sessions, a file each took 1.1 s of every rebuild to read,
-// in calls to the system, where one file of 16 MB takes a fraction of that. When each file was
-// last seen lives in `seen.json`. Earlier builds wrote a pages file per session, `<hash>.json` (and
-// before that `<hash>.json.gz`): still read when `pages.jsonl` has no line for the session.
+// Per session, two files that change only when its pages do (so a rebuild links them unchanged):
+// `<hash>.json` (its pages, fingerprint and search items: read by every rebuild) and
+// `<hash>.ledger.json.gz` (its ledger: read only when its file is gone). When each file was last
+// seen changes every build, so it lives apart, in `seen.json`. The pages file is not compressed:
+// most are under a disk block either way, and inflating 30,000 small files one call each cost
+// 0.6 s of every rebuild. Earlier builds wrote it compressed, as `<hash>.json.gz`: still read.
 
 import { promisify } from 'node:util';
 import { gunzip, gunzipSync, gzip, gzipSync } from 'node:zlib';
@@ -30,8 +29,6 @@ const FORMAT = 2;
 const SEEN_FILE = 'seen.json';
 /** From the report root. */
 export const SEEN_PATH = `${ARCHIVE_DIR}/${SEEN_FILE}`;
-/** Every archived session's pages record, a line each, by name: from the report root. */
-export const PAGES_RECORDS_PATH = `${ARCHIVE_DIR}/pages.jsonl`;
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
@@ -58,9 +55,6 @@ export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
   ledger: SessionLedger;
 }
 
-/** A line of pages.jsonl: what a build archives of a session besides its ledger and when its file was seen. */
-export type PagesRecord = Omit<ArchivedPages, 'lastSeen'>;
-
 const pagesSchema = z.object({
   format: z.literal(FORMAT),
   source: z.string(),
@@ -70,9 +64,6 @@ const pagesSchema = z.object({
   fingerprint: z.string().nullable(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 });
-const recordSchema = pagesSchema.extend({ name: z.string().regex(/^[0-9a-f]{32}$/) });
-/** A record's name, from a line that does not read right: its first field, as this code writes it. */
-const RECORD_NAME = /^\{"name":"([0-9a-f]{32})"/;
 const ledgerFileSchema = z.object({ format: z.literal(FORMAT), ledger: ledgerSchema });
 const seenSchema = z.object({ format: z.literal(FORMAT), lastSeen: z.record(z.string().regex(/^[0-9a-f]{32}$/), z.number().finite()) });
 
@@ -123,14 +114,12 @@ export function placeOf(file: string, places: readonly string[]): string | null 
 export interface UnreadableArchive {
   /** The hash of its session key: names its archive files. */
   name: string;
-  /** The file that did not read right, from the report root: pages.jsonl (or an earlier build's pages file), its ledger file, or seen.json. */
+  /** The file that did not read right, from the report root: its pages file, its ledger file, or seen.json. */
   file: string;
-  /** Its pages, when its pages record read right (its ledger did not, or seen.json does not say when its file was last seen). */
+  /** Its pages, when its pages file read right (its ledger did not, or seen.json does not say when its file was last seen). */
   pages: string[];
   /** When its file was last seen, when known. */
   lastSeen: number | null;
-  /** Its pages record, when that read right (its ledger did not, or seen.json does not name it): kept with its files. */
-  record: PagesRecord | null;
 }
 
 /**
@@ -146,51 +135,25 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
     .then((parsed) => (parsed.success ? parsed.data.lastSeen : {}), () => ({}) as Record<string, number>);
   const sessions: ArchivedPages[] = [];
   const unreadable: UnreadableArchive[] = [];
-  /** Names with a record, read right or not: the first one found is the session's. */
-  const recorded = new Set<string>();
-  const take = (name: string, file: string, pages: z.infer<typeof pagesSchema> | null) => {
-    recorded.add(name);
-    const lastSeen = seen[name];
-    const record = pages && { name, source: pages.source, place: pages.place, pages: pages.pages, sharing: pages.sharing, search: pages.search, fingerprint: pages.fingerprint };
-    if (record !== null && lastSeen !== undefined) sessions.push({ ...record, lastSeen });
-    // Its record reads right but seen.json does not name it: that is the file to say.
-    else unreadable.push({ name, file: record === null ? file : SEEN_PATH, pages: record?.pages ?? [], lastSeen: lastSeen ?? null, record });
-  };
-  const records = await readFile(join(outDir, PAGES_RECORDS_PATH), 'utf8').catch(() => null);
-  for (const line of records?.split('\n') ?? []) {
-    if (line === '') continue;
-    let record: z.infer<typeof recordSchema> | null = null;
-    try {
-      const parsed = recordSchema.safeParse(JSON.parse(line));
-      if (parsed.success) record = parsed.data;
-    } catch {
-      record = null;
-    }
-    const name = record?.name ?? RECORD_NAME.exec(line)?.[1];
-    // A line that does not say whose it is: its session is found by its ledger file below.
-    if (name !== undefined && !recorded.has(name)) take(name, PAGES_RECORDS_PATH, record);
-  }
-  // An earlier build's file per session, read when pages.jsonl has no line for it; a compressed
-  // one when there is no plain one.
+  // An earlier build's compressed pages file is read when there is no plain one for its session.
   const plain = new Set(names.filter((file) => PAGES_FILE.test(file)));
   for (const file of names) {
     const older = OLDER_PAGES_FILE.exec(file)?.[1];
     const name = PAGES_FILE.exec(file)?.[1] ?? (older !== undefined && !plain.has(`${older}.json`) ? older : undefined);
-    if (name === undefined || recorded.has(name)) continue;
+    if (name === undefined) continue;
+    const lastSeen = seen[name];
     let pages: z.infer<typeof pagesSchema> | null = null;
     try {
+      // Synchronous: one small file per session, read by every rebuild.
       const bytes = readFileSync(join(dir, file));
       const parsed = pagesSchema.safeParse(JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8')));
       if (parsed.success) pages = parsed.data;
     } catch {
       pages = null;
     }
-    take(name, `${ARCHIVE_DIR}/${file}`, pages);
-  }
-  // A session's ledger with no record to go with it: its line was damaged past reading whose it was.
-  for (const file of names) {
-    const name = LEDGER_FILE.exec(file)?.[1];
-    if (name !== undefined && !recorded.has(name)) take(name, PAGES_RECORDS_PATH, null);
+    if (pages !== null && lastSeen !== undefined) sessions.push({ ...pages, name, lastSeen });
+    // Its pages file reads right but seen.json does not name it: that is the file to say.
+    else unreadable.push({ name, file: pages === null ? `${ARCHIVE_DIR}/${file}` : SEEN_PATH, pages: pages?.pages ?? [], lastSeen: lastSeen ?? null });
   }
   return { sessions, unreadable };
 }
@@ -239,19 +202,18 @@ export function missingSessions(
   return archived.filter((a) => a.sharing === sharing && places.has(a.place) && !foundFiles.has(a.source) && !presentNames.has(a.name));
 }
 
-/** Where a session's ledger is archived, from the report root. */
-export function archivedLedgerPath(key: SessionKey): string {
-  return ledgerPath(pathHash(key));
+/** Where a session's archive files go, from the report root. */
+export function archivePaths(key: SessionKey): { pages: string; ledger: string } {
+  const name = pathHash(key);
+  return { pages: pagesPath(name), ledger: ledgerPath(name) };
 }
 
-/** A session's pages file, as earlier builds wrote one per session. */
 export const pagesPath = (name: string) => `${ARCHIVE_DIR}/${name}.json`;
-/** The same, as builds before those wrote it, compressed. */
+/** The pages file as earlier builds wrote it, compressed. */
 export const olderPagesPath = (name: string) => `${ARCHIVE_DIR}/${name}.json.gz`;
 const PAGES_FILE = /^([0-9a-f]{32})\.json$/;
 const OLDER_PAGES_FILE = /^([0-9a-f]{32})\.json\.gz$/;
 export const ledgerPath = (name: string) => `${ARCHIVE_DIR}/${name}.ledger.json.gz`;
-const LEDGER_FILE = /^([0-9a-f]{32})\.ledger\.json\.gz$/;
 
 /** Small ones at once (most sessions' are a few kB, and a trip through zlib's threads cost more), large ones beside the thread's work. */
 const GZIP_AT_ONCE_BELOW = 256 * 1024;
@@ -261,38 +223,19 @@ async function gzipped(text: string): Promise<Buffer> {
 }
 
 /**
- * One session's ledger file, off the main thread, compressed (a ledger's JSON is mostly repeated
- * keys). Nothing in it changes from build to build unless the session's pages do.
+ * One session's archive files, off the main thread: its pages record as it is, its ledger
+ * compressed (a ledger's JSON is mostly repeated keys). Nothing in them changes from build to
+ * build unless the session's pages do.
  */
-export async function archivedLedgerFile(entry: ArchivedSession): Promise<{ path: string; content: Uint8Array }> {
+export async function archiveFiles(entry: ArchivedSession): Promise<{ path: string; content: Uint8Array | string }[]> {
+  const paths = archivePaths(entry.ledger.key);
+  const pages = JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, pages: entry.pages, sharing: entry.sharing, fingerprint: entry.fingerprint, search: entry.search });
   // The entries as objects, as every bough before packed ones wrote them: an archive outlives the code that wrote it.
   const ledger = JSON.stringify({ format: FORMAT, ledger: { ...entry.ledger, entries: unpackEntries(entry.ledger.entries) } });
-  return { path: archivedLedgerPath(entry.ledger.key), content: await gzipped(ledger) };
-}
-
-/** What pages.jsonl holds of a session archived as `entry`. */
-export function pagesRecordOf(entry: Omit<ArchivedSession, 'lastSeen'>): PagesRecord {
-  return { name: pathHash(entry.ledger.key), source: entry.source, place: entry.place, pages: entry.pages, sharing: entry.sharing, search: entry.search, fingerprint: entry.fingerprint };
-}
-
-/** pages.jsonl: a line per session, by name (the same records give the same file, whichever thread archived which). */
-export function pagesRecordsFile(records: readonly PagesRecord[]): { path: string; content: Iterable<string> } {
-  const sorted = [...records].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { path: PAGES_RECORDS_PATH, content: recordLines(sorted) };
-}
-
-/** The lines in pieces of about 64 kB: tens of MB for a long history, neither one string nor a write per line. */
-function* recordLines(records: readonly PagesRecord[]): Generator<string> {
-  let piece = '';
-  for (const r of records) {
-    // The name first: a line damaged after it still says whose it was.
-    piece += `${JSON.stringify({ name: r.name, format: FORMAT, source: r.source, place: r.place, pages: r.pages, sharing: r.sharing, fingerprint: r.fingerprint, search: r.search })}\n`;
-    if (piece.length >= 64 * 1024) {
-      yield piece;
-      piece = '';
-    }
-  }
-  if (piece !== '') yield piece;
+  return [
+    { path: paths.pages, content: pages },
+    { path: paths.ledger, content: await gzipped(ledger) },
+  ];
 }
 
 /** When each archived session's file was last seen, by its name. */

@@ -29,7 +29,7 @@ import { byCount, dataQualityView, indexPageView, projectPageView, sharingLine, 
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, pageLayout, sessionPageStem } from './report/pages.js';
 import { createRenderer } from './report/render.js';
 import type { Summary } from './report/schema.js';
-import type { SessionLedger } from './ledger/ledger.js';
+import type { SessionKey, SessionLedger } from './ledger/ledger.js';
 import { failedPageView } from './report/session-page.js';
 import { sessionNeighbours } from './report/session-pages.js';
 import { sessionHighlightBudget } from './report/highlight.js';
@@ -44,15 +44,13 @@ import { withEntryTitles } from './ledger/titles.js';
 import {
   ARCHIVE_DIR,
   archivedLedgerOf,
-  archivedLedgerFile,
   archivedNow,
+  archiveFiles,
+  archivePaths,
   ledgerPath,
   missingSessions,
   olderPagesPath,
-  PAGES_RECORDS_PATH,
   pagesPath,
-  pagesRecordOf,
-  pagesRecordsFile,
   pathHash,
   placeOf,
   readArchive,
@@ -62,7 +60,6 @@ import {
   type ArchivedPages,
   type ArchivedSession,
   type Archiving,
-  type PagesRecord,
   type UnreadableArchive,
 } from './archive.js';
 import { progressCounter } from './progress.js';
@@ -185,10 +182,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const unreadable: UnreadableArchive[] = options.forgetMissing
       ? []
       : [
-          ...readBack.flatMap(({ entry, kept }) => {
-            const { lastSeen, ...record } = entry;
-            return kept === null ? [{ name: entry.name, file: ledgerPath(entry.name), pages: entry.pages, lastSeen, record }] : [];
-          }),
+          ...readBack.flatMap(({ entry, kept }) => (kept === null ? [{ name: entry.name, file: ledgerPath(entry.name), pages: entry.pages, lastSeen: entry.lastSeen }] : [])),
           ...archived.unreadable.filter((u) => !present.has(u.name)),
         ];
     if (kept.length > 0) collected = { ...collected, ledgers: [...collected.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] };
@@ -263,33 +257,25 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const pages = assignPages(data, time, new Map([...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []))));
   /** When each archived session's file was last seen: now, or when an earlier build saw it (its file is gone). */
   const seen: { name: string; lastSeen: number }[] = [];
-  /** What pages.jsonl holds of each session archived. */
-  const records: PagesRecord[] = [];
-  const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
   /**
    * Archives a session's file with the pages written for it. `unchanged`: the last build archived
-   * exactly this (same pages from the same file, found in the same place), so its ledger is kept.
+   * exactly this (same pages from the same file, found in the same place), so its files are kept.
    */
   const archiving: Archiving | null = sink.archive && { places: sink.archive.places, sharing: sink.archive.sharing, now: options.now.getTime() };
   const archiveEntry = async (ledger: SessionLedger, pageList: string[], searchItems: readonly SessionSearchItem[] = [], fingerprint: string | null = null, unchanged = false): Promise<void> => {
     if (!archiving) return;
-    const name = pathHash(ledger.key);
     const kept = keptByKey.get(ledger.key);
-    const before = previousByName.get(name);
-    // The common case of a rebuild, made without the entry it would write: its record as it was, its ledger kept as it is.
-    if (unchanged && !kept && before && (await folder.keep([ledgerPath(name)]))) {
-      const { lastSeen: _lastSeen, ...record } = before;
-      records.push(record);
-      seen.push({ name, lastSeen: archiving.now });
+    const paths = archivePaths(ledger.key);
+    // The common case of a rebuild, made without the entry it would write: its files are kept as they are.
+    if (unchanged && !kept && (await folder.keep([paths.pages, paths.ledger]))) {
+      seen.push({ name: pathHash(ledger.key), lastSeen: archiving.now });
       return;
     }
     const entry = kept ? { ...kept, pages: pageList } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving);
     if (entry === null) return;
-    records.push(pagesRecordOf(entry));
-    seen.push({ name, lastSeen: entry.lastSeen });
-    if (kept && (await folder.keep([ledgerPath(name)]))) return;
-    const file = await archivedLedgerFile(entry);
-    await folder.write(file.path, file.content);
+    seen.push({ name: pathHash(ledger.key), lastSeen: entry.lastSeen });
+    if (kept && (await folder.keep([paths.pages, paths.ledger]))) return;
+    for (const file of await archiveFiles(entry)) await folder.write(file.path, file.content);
   };
   const templates = await loadTemplates();
   const renderer = createRenderer(templates);
@@ -312,6 +298,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
 
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
   const neighbours = sessionNeighbours(data);
+  const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
   const { stamp } = sink;
   /** Each session's row of summary.json, by rank, as its fingerprint took it: made once. */
   const sessionSummaries: (Summary['sessions'][number] | undefined)[] = new Array(data.sessions.length);
@@ -357,7 +344,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // `missing`: why some of its pages could not be carried over, or null when all were.
     | { kind: 'gone'; pages: string[]; search: readonly SessionSearchItem[]; missing: string | null }
     // Its search items only while the archive still needs them: when a thread did not archive it.
-    | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null; archived: readonly PagesRecord[] | null }
+    | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null; archived: readonly SessionKey[] | null }
     | { kind: 'failed'; page: string; reason: string };
   const done: Done[] = new Array(data.sessions.length);
   const toWrite: { rank: number; fingerprint: string | null }[] = [];
@@ -449,7 +436,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
           // A part kept from an earlier build is archived by the build, from what it kept.
           archive: parts.every((part) => !keptByKey.has(part.key)),
         });
-        folder.adopt([...written.pages, ...(written.archived ?? []).map((record) => ledgerPath(record.name))]);
+        folder.adopt([...written.pages, ...(written.archived ?? []).flatMap((key) => Object.values(archivePaths(key)))]);
         pageBytes += written.bytes;
         done[rank] = { kind: 'written', pages: written.pages, search: written.search ?? [], fingerprint, archived: written.archived };
         searchRows = written.rows;
@@ -476,15 +463,12 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     if (outcome.kind === 'failed') pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${outcome.reason}`));
     if (outcome.kind === 'gone' && outcome.missing !== null) pageFailures.push(diagnostic('page-failed', session.ledger.path, null, outcome.missing));
   }
-  // Each session's archived ledger is its own: kept or written side by side; its pages record goes to pages.jsonl.
+  // Each session's archive files are its own: kept or written side by side.
   await eachAtMost(16, data.sessions, async (session, rank) => {
     const outcome = done[rank] as Done;
     if (outcome.kind === 'written' && outcome.archived !== null) {
-      // Its ledgers archived beside its pages.
-      for (const record of outcome.archived) {
-        records.push(record);
-        seen.push({ name: record.name, lastSeen: options.now.getTime() });
-      }
+      // Archived beside its pages.
+      for (const key of outcome.archived) seen.push({ name: pathHash(key), lastSeen: options.now.getTime() });
       return;
     }
     const unchanged = outcome.kind === 'kept' && outcome.samePlace;
@@ -500,10 +484,11 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         return archiveEntry(session.ledger, [outcome.page]);
     }
   });
-  const archiveProblems = sink.archive ? await keepUnreadable(sink.archive.unreadable, sink.archive.sharing, folder, { seen, records }, time) : [];
+  const archiveProblems = sink.archive ? await keepUnreadable(sink.archive.unreadable, sink.archive.sharing, folder, seen, time) : [];
   // The index stays under about a tenth of the report: prompts and files always, replies while they fit.
   if (sink.archive) {
-    for (const file of [seenFile(seen), pagesRecordsFile(records)]) await folder.write(file.path, file.content);
+    const file = seenFile(seen);
+    await folder.write(file.path, file.content);
     // What a later build needs to tell that nothing changed, and to say when it was built.
     if (sink.archive.inputs !== null) {
       const gone = [...keptByKey.keys()].map(pathHash).sort();
@@ -572,11 +557,9 @@ async function keepUnreadable(
   unreadable: readonly UnreadableArchive[],
   sharing: string,
   folder: ReportFolder,
-  archived: { seen: { name: string; lastSeen: number }[]; records: PagesRecord[] },
+  seen: { name: string; lastSeen: number }[],
   time: TimeFormat,
 ): Promise<Diagnostic[]> {
-  const { seen, records } = archived;
-  const recorded = new Set(records.map((r) => r.name));
   const problems: Diagnostic[] = [];
   const seenNames = new Set(seen.map((s) => s.name));
   // The earlier build's session pages by the hash their names end with: looked up once per entry, not searched.
@@ -585,15 +568,13 @@ async function keepUnreadable(
   let othersKept = false;
   for (const entry of unreadable) {
     let keptFiles = false;
-    /** The session, when its pages record did not read but its ledger file does. */
+    /** The session, when its pages file did not read but its ledger file does. */
     let ledger: SessionLedger | null = null;
     let pagesKept = 0;
     if (sharing === PLAIN_SHARING) {
-      // One by one: a page this build wrote itself is not overwritten by an old one. (An earlier
-      // build's pages file of the session, if any, is kept too; its line of pages.jsonl, damaged,
-      // is not: its ledger says whose it was next time, as now.)
+      // One by one: a page this build wrote itself is not overwritten by an old one.
       for (const path of [pagesPath(entry.name), olderPagesPath(entry.name), ledgerPath(entry.name), ...entry.pages]) if (await folder.keep([path])) keptFiles = true;
-      if (entry.file === PAGES_RECORDS_PATH || entry.file === pagesPath(entry.name) || entry.file === olderPagesPath(entry.name)) {
+      if (entry.file === pagesPath(entry.name) || entry.file === olderPagesPath(entry.name)) {
         // Which pages were its is in the file that did not read: the earlier build's session
         // pages this build did not write are kept, those named as its own when its ledger reads.
         const bytes = await folder.previous(ledgerPath(entry.name));
@@ -607,11 +588,6 @@ async function keepUnreadable(
       if (keptFiles && entry.lastSeen !== null && !seenNames.has(entry.name)) {
         seen.push({ name: entry.name, lastSeen: entry.lastSeen });
         seenNames.add(entry.name);
-      }
-      // Its record, when it read right, goes with its files: a backup put back finds all of it.
-      if (keptFiles && entry.record !== null && !recorded.has(entry.name)) {
-        records.push(entry.record);
-        recorded.add(entry.name);
       }
     }
     const page = entry.pages[0];

@@ -6,7 +6,7 @@ import { cp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/prom
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { archivedLedgerPath, pathHash, PAGES_RECORDS_PATH } from '../src/archive.js';
+import { archivePaths } from '../src/archive.js';
 import { build } from '../src/build.js';
 import { summarySchema, type Summary } from '../src/report/schema.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
@@ -87,9 +87,9 @@ describe('the archive', () => {
     const before = await archived();
     await run({ day: 5 });
     const after = await archived();
-    // The rebuild kept every session's archived ledger (the same files, linked), and wrote anew
-    // when each file was last seen, the pages records and the record of what the report was made from.
-    for (const [name, inode] of Object.entries(before)) if (!['seen.json', 'build.json', 'pages.jsonl'].includes(name)) expect(after[name], name).toBe(inode);
+    // The rebuild kept every session's archive files (the same files, linked), and wrote anew when
+    // each file was last seen and the record of what the report was made from.
+    for (const [name, inode] of Object.entries(before)) if (name !== 'seen.json' && name !== 'build.json') expect(after[name], name).toBe(inode);
     await rm(join(input, 'tools.jsonl'));
     const third = await run({ day: 9 });
     const kept = third.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
@@ -122,10 +122,10 @@ describe('the archive', () => {
     await rm(join(input, 'tools.jsonl'));
     const second = await run();
     expect(second.sessions.length).toBe(first.sessions.length - 1);
-    // Written anew: per session read now its ledger file and its line of pages.jsonl, and one file
-    // of when each was last seen. The gone session's ledger is kept as it was (see below): one more.
+    // Written anew: per session read now its pages file and its ledger file, and one file of when each was last seen.
+    // The gone session's two files are kept as they were (see below): one more of each.
     const rebuilt = await readdir(join(out, 'archive'));
-    expect((await readFile(join(out, PAGES_RECORDS_PATH), 'utf8')).trim().split('\n')).toHaveLength(second.sessions.length);
+    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json$/.test(n))).toHaveLength(second.sessions.length + 1);
     expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.ledger\.json\.gz$/.test(n))).toHaveLength(second.sessions.length + 1);
     expect(rebuilt).toContain('seen.json');
     // Every session read now reads right at the next build: only the gone one is said.
@@ -136,42 +136,36 @@ describe('the archive', () => {
     expect((await readdir(join(out, 'sessions'))).map((f) => `sessions/${f}`)).toContain(gone?.page);
   });
 
-  it('reads the pages files earlier builds wrote, one per session (plain, or before that compressed), and writes pages.jsonl from then on', async () => {
+  it('reads the compressed pages files earlier builds wrote, and writes them plain from then on', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
     const first = await run();
-    // The folder as earlier builds left it: a pages file per session, as <hash>.json or gzipped as
-    // <hash>.json.gz, and so named in its manifest; no pages.jsonl.
+    // The folder as an earlier build left it: each pages file gzipped as <hash>.json.gz, and so named in its manifest.
     const archive = join(out, 'archive');
-    const lines = (await readFile(join(out, PAGES_RECORDS_PATH), 'utf8')).trim().split('\n');
-    expect(lines).toHaveLength(first.sessions.length);
-    const files: string[] = [];
-    for (const [i, line] of lines.entries()) {
-      const { name, ...record } = JSON.parse(line) as { name: string };
-      const file = i % 2 === 0 ? `${name}.json` : `${name}.json.gz`;
-      await writeFile(join(archive, file), i % 2 === 0 ? JSON.stringify(record) : gzipSync(JSON.stringify(record)));
-      files.push(`archive/${file}`);
+    const plain = (await readdir(archive)).filter((n) => /^[0-9a-f]{32}\.json$/.test(n));
+    expect(plain.length).toBe(first.sessions.length);
+    for (const name of plain) {
+      await writeFile(join(archive, `${name}.gz`), gzipSync(await readFile(join(archive, name))));
+      await rm(join(archive, name));
     }
-    await rm(join(out, PAGES_RECORDS_PATH));
     const manifestPath = join(out, '.bough-manifest.json');
-    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { files: string[] };
-    await writeFile(manifestPath, JSON.stringify({ ...manifest, files: [...manifest.files.filter((f) => f !== PAGES_RECORDS_PATH), ...files] }));
+    await writeFile(manifestPath, (await readFile(manifestPath, 'utf8')).replace(/(archive\/[0-9a-f]{32}\.json)"/g, '$1.gz"'));
 
     await rm(join(input, 'tools.jsonl'));
     const second = await run({ day: 5 });
-    // The gone session was known from its pages file: kept, its numbers in the totals.
+    // The gone session was known from its compressed pages file: kept, its numbers in the totals.
     expect(second.sessions.length).toBe(first.sessions.length);
     expect(second.totals.cost).toEqual(first.totals.cost);
     expect(second.diagnostics.byReason['archive-unreadable'] ?? 0).toBe(0);
     const rebuilt = await readdir(archive);
-    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json(\.gz)?$/.test(n))).toEqual([]);
-    expect((await readFile(join(out, PAGES_RECORDS_PATH), 'utf8')).trim().split('\n')).toHaveLength(first.sessions.length);
+    expect(rebuilt.filter((n) => n.endsWith('.json.gz') && !n.endsWith('.ledger.json.gz'))).toEqual([]);
+    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json$/.test(n))).toHaveLength(first.sessions.length);
   });
 
   it('regression: a gone session whose archive is damaged was left out of the totals without a word; now it is said, and its files are kept', async () => {
     const { input, out, run, first, gone, second } = await withGoneSession();
     expect(second.totals.tokens).toEqual(first.totals.tokens);
     // Its ledger's archive file damaged: a byte changed, so gzip's check fails.
-    const damaged = join(out, archivedLedgerPath(gone?.key as string));
+    const damaged = join(out, archivePaths(gone?.key as string).ledger);
     const bytes = await readFile(damaged);
     expect(gunzipSync(bytes).toString('utf8')).toContain('tools.jsonl');
     bytes[bytes.length - 12] = (bytes[bytes.length - 12] as number) ^ 0xff;
@@ -214,32 +208,20 @@ describe('the archive', () => {
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('its page, written by an earlier build, is missing from the report folder, and its file is gone, so it cannot be written again');
   });
 
-  for (const [what, damage] of [
-    ['cut short after its name', (line: string) => line.slice(0, 60)],
-    ['unreadable from its first byte', () => 'damaged'],
-  ] as const) {
-    it(`keeps the pages of a gone session whose line of pages.jsonl is ${what}, found by the name its ledger gives them`, async () => {
-      const { input, out, run, first, gone } = await withGoneSession();
-      const page = await readFile(join(out, gone?.page as string));
-      const recordsPath = join(out, PAGES_RECORDS_PATH);
-      const name = pathHash(gone?.key as string);
-      const lines = (await readFile(recordsPath, 'utf8')).split('\n');
-      expect(lines.filter((line) => line.startsWith(`{"name":"${name}"`))).toHaveLength(1);
-      await writeFile(recordsPath, lines.map((line) => (line.startsWith(`{"name":"${name}"`) ? damage(line) : line)).join('\n'));
-      for (const day of [9, 13]) {
-        // Said by the build that finds it so, and again by the next that reads the archive.
-        await touchAnotherInput(input, day - 1);
-        const third = await run({ day });
-        expect(third.sessions.length).toBe(first.sessions.length - 1);
-        expect(third.diagnostics.byReason['archive-unreadable']).toBe(1);
-        // Kept as it was, though nothing links to it now: the conversation is not lost.
-        expect(await readFile(join(out, gone?.page as string))).toEqual(page);
-        const quality = await readFile(join(out, 'data-quality.html'), 'utf8');
-        expect(quality).toContain(`of the session “${gone?.title}” (${gone?.file}) could not be read`);
-        expect(quality).toContain('its files and 1 page of it are kept as they were');
-      }
-    });
-  }
+  it('keeps the pages of a gone session whose pages file is damaged, found by the name its ledger gives them', async () => {
+    const { input, out, run, first, gone } = await withGoneSession();
+    const page = await readFile(join(out, gone?.page as string));
+    await writeFile(join(out, archivePaths(gone?.key as string).pages), 'damaged');
+    await touchAnotherInput(input, 8);
+    const third = await run({ day: 9 });
+    expect(third.sessions.length).toBe(first.sessions.length - 1);
+    expect(third.diagnostics.byReason['archive-unreadable']).toBe(1);
+    // Kept as it was, though nothing links to it now: the conversation is not lost.
+    expect(await readFile(join(out, gone?.page as string))).toEqual(page);
+    const quality = await readFile(join(out, 'data-quality.html'), 'utf8');
+    expect(quality).toContain(`of the session “${gone?.title}” (${gone?.file}) could not be read`);
+    expect(quality).toContain('its files and 1 page of it are kept as they were');
+  });
 
   it('says so when seen.json is damaged, keeps what it cannot place, and counts the session again once the file is put back', async () => {
     const { input, out, run, first } = await withGoneSession();

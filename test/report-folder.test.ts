@@ -9,8 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { lockPathOf } from '../src/output/lock.js';
 import { MANIFEST, openReportFolder, removeStagedFile, removeUnfinishedReports, writeStagedFile } from '../src/output/report-folder.js';
 import { removeStagedSession } from '../src/session-pages/job.js';
-import { archivedLedgerPath } from '../src/archive.js';
+import { archivePaths } from '../src/archive.js';
 
+type ArchiveFiles = ReturnType<typeof archivePaths>;
 import { tempDir } from './support/fixtures.js';
 
 async function writeReport(out: string, files: Record<string, string>): Promise<void> {
@@ -159,15 +160,15 @@ describe('report folder', () => {
     expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html']);
   });
 
-  it('takes back every part of a session a thread wrote before it died, the spool of its entries, its archived ledger and its sub-agents\', and nothing else', async () => {
+  it('takes back every part of a session a thread wrote before it died, the spool of its entries, its archive files and its sub-agents\', and nothing else', async () => {
     const out = join(await tempDir(), 'report');
     const folder = await openReportFolder(out, 'bough test');
     for (const part of ['sessions/p/a.html', 'sessions/p/a-part-2.html', 'sessions/p/a-part-3.html', 'sessions/p/a.html.entries', 'sessions/p/ab.html', 'sessions/p/b-part-2.html', 'sessions/p/b.html.entries']) await writeStagedFile(folder.staging, part, part);
-    const [a, aSub, b] = ['pi:/a.jsonl', 'claude:/a/sub.jsonl', 'pi:/b.jsonl'].map(archivedLedgerPath) as [string, string, string];
-    for (const file of [a, aSub, b]) await writeStagedFile(folder.staging, file, 'archived');
+    const [a, aSub, b] = ['pi:/a.jsonl', 'claude:/a/sub.jsonl', 'pi:/b.jsonl'].map(archivePaths) as [ArchiveFiles, ArchiveFiles, ArchiveFiles];
+    for (const file of [a.pages, a.ledger, aSub.ledger, b.pages, b.ledger]) await writeStagedFile(folder.staging, file, 'archived');
     removeStagedSession(folder.staging, 'sessions/p/a.html', ['pi:/a.jsonl', 'claude:/a/sub.jsonl']);
     expect((await readdir(join(folder.staging, 'sessions', 'p'))).sort()).toEqual(['ab.html', 'b-part-2.html', 'b.html.entries']);
-    expect(await readdir(join(folder.staging, 'archive'))).toEqual([b.split('/').pop()]);
+    expect((await readdir(join(folder.staging, 'archive'))).sort()).toEqual([b.pages, b.ledger].map((file) => file.split('/').pop()).sort());
     await folder.abort();
   });
 

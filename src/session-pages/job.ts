@@ -1,6 +1,6 @@
 // One session's pages, written from its content read again: the reading, checks and sharing of
 // when its ledger was made, its view, its parts rendered and written one by one into the report's
-// staging folder, what the search index holds of it, and its archived ledgers and pages records. The same function
+// staging folder, what the search index holds of it, and its archive files. The same function
 // runs on a page-writing thread and, as the fallback, in the main thread; it gets everything as
 // plain data, so either way the pages are the same.
 
@@ -25,7 +25,7 @@ import { openEntrySpool } from '../output/entry-spool.js';
 import { createSharer, type ShareOptions, type Sharer } from '../share/share.js';
 import { priceHintsFrom } from '../sources/registry.js';
 import type { SessionFile, Source } from '../types.js';
-import { archivedLedgerFile, archivedLedgerPath, archivedNow, pagesRecordOf, type Archiving, type PagesRecord } from '../archive.js';
+import { archivedNow, archiveFiles, archivePaths, type Archiving } from '../archive.js';
 
 /** What every session's pages are made with: given to each thread once. */
 export interface PagesSetup {
@@ -65,10 +65,10 @@ export interface PagesWritten {
   bytes: number;
   /** What the search index holds of it. */
   rows: SessionRows;
-  /** Its search items, for its archive, when the build archives it (not asked to here); else null. */
+  /** Its search items, for its archive file, when the build archives it (not asked to here); else null. */
   search: SessionSearchItem[] | null;
-  /** The pages records of the files whose ledgers were archived beside the pages; null when not asked to. */
-  archived: PagesRecord[] | null;
+  /** The files whose archive files were written beside the pages; null when not asked to. */
+  archived: SessionKey[] | null;
 }
 
 export type PagesJob = (task: PagesTask) => Promise<PagesWritten>;
@@ -133,22 +133,20 @@ export function pagesJob(setup: PagesSetup): PagesJob {
 }
 
 /**
- * A session's ledger and its sub-agents', written into the staging folder, and their pages
- * records, for the build to write with every other: the same the build makes for a session it
- * archives itself. A file found under none of the places is not archived (it could not be told
- * gone later).
+ * A session's archive files and its sub-agents', written into the staging folder: the same files
+ * the build writes for a session it archives itself. A file found under none of the places is
+ * not archived (it could not be told gone later).
  */
-async function archiveSession(task: PagesTask, staging: string, archiving: Archiving, pages: readonly string[], search: readonly SessionSearchItem[]): Promise<PagesRecord[]> {
+async function archiveSession(task: PagesTask, staging: string, archiving: Archiving, pages: readonly string[], search: readonly SessionSearchItem[]): Promise<SessionKey[]> {
   const { session } = task;
   const paths = new Map(task.files);
-  const archived: PagesRecord[] = [];
+  const archived: SessionKey[] = [];
   const parts = [...session.subagents.map((sub) => ({ ledger: sub.ledger, pages: [] as string[], search: [] as SessionSearchItem[], fingerprint: null })), { ledger: session.ledger, pages: [...pages], search: [...search], fingerprint: task.fingerprint }];
   for (const part of parts) {
     const entry = archivedNow(part, paths.get(part.ledger.key) ?? null, archiving);
     if (entry === null) continue;
-    const file = await archivedLedgerFile(entry);
-    await writeStagedFile(staging, file.path, file.content);
-    archived.push(pagesRecordOf(entry));
+    for (const file of await archiveFiles(entry)) await writeStagedFile(staging, file.path, file.content);
+    archived.push(part.ledger.key);
   }
   return archived;
 }
@@ -156,13 +154,17 @@ async function archiveSession(task: PagesTask, staging: string, archiving: Archi
 /**
  * Removes what was written of a session before a failure, or before its thread died (out of
  * memory on a huge session): its pages' parts (written in order, so the first missing part is
- * past the last), the spool of its rendered entries, and the archived ledgers of its own file and
+ * past the last), the spool of its rendered entries, and the archive files of its own file and
  * its sub-agents'.
  */
 export function removeStagedSession(staging: string, page: string, keys: readonly SessionKey[]): void {
   for (let index = 0; removeStagedFile(staging, partPage(page, index)); index++);
   removeStagedFile(staging, spoolOf(page));
-  for (const key of keys) removeStagedFile(staging, archivedLedgerPath(key));
+  for (const key of keys) {
+    const paths = archivePaths(key);
+    removeStagedFile(staging, paths.pages);
+    removeStagedFile(staging, paths.ledger);
+  }
 }
 
 /** The spool of a session's rendered entries, beside its first part; never a file of the report. */
