@@ -43,6 +43,10 @@ export interface Usage extends TokenCounts {
   claim: string | null;
   /** The agent may not have written the response's final output count: `output` is a lower bound. */
   outputPartial: boolean;
+  /** Served in fast mode (Claude Code's `speed: "fast"`): billed at a multiple of the standard rates. */
+  fast: boolean;
+  /** Server-side web searches the response made: billed per search, on top of its tokens. */
+  webSearches: number;
   /**
    * The response this record is of, within its session, when the agent recorded one: a sub-agent's
    * record of a response a main thread also holds is a replay of it (Claude Code's side questions

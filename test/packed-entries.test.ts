@@ -45,6 +45,8 @@ function fullEntry(n: number): LedgerEntry {
         recordedCostFromProvider: true,
         recordedCost: 0.5,
         outputPartial: true,
+        fast: true,
+        webSearches: 3,
         responseId: `r${n}`,
         input: 1,
         output: 2,
@@ -53,7 +55,7 @@ function fullEntry(n: number): LedgerEntry {
         cacheWrite1h: 5,
         reasoning: 6,
       },
-      { key: `billed-${n}`, time: null, origin: 'subagent', provider: null, model: null, modelGuessed: true, recordedCostFromProvider: false, recordedCost: null, outputPartial: false, responseId: null, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
+      { key: `billed-${n}`, time: null, origin: 'subagent', provider: null, model: null, modelGuessed: true, recordedCostFromProvider: false, recordedCost: null, outputPartial: false, fast: false, webSearches: 0, responseId: null, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
     ],
     calls: [{ name: 'bash', action: 'shell', paths: ['a.txt', 'ü/b.txt'] }],
     result: { failed: false, path: 'a.txt', added: 1, removed: 2, commits: [{ landed: true, line: '[main 1234567] m', message: 'm' }] },
@@ -203,9 +205,9 @@ describe('ledger entries, packed', () => {
       [usage(0), [1, null]], // usage key
       [usage(1), [-1e300]], // record time
       [usage(2), ['billing']], // origin
-      [usage(5), [8, -1, 1.5]], // flags
+      [usage(5), [16, -1, 1.5]], // flags
       [usage(6), ['0.5']], // recorded cost
-      ...[8, 9, 10, 11, 12, 13].map((field): [number[], unknown[]] => [usage(field), [-1, 1.5, '1', null, 2 ** 60]]), // token counts
+      ...[8, 9, 10, 11, 12, 13, 14].map((field): [number[], unknown[]] => [usage(field), [-1, 1.5, '1', null, 2 ** 60]]), // token counts and web searches
       [[0, 6, 0, 1], ['run']], // tool action
       [[0, 6, 0, 2, 0], [null, 1]], // tool paths
       [[0, 7, 0], [0, 'no']], // failed

@@ -53,6 +53,8 @@ function usage(u: Partial<Usage>): Usage {
     claim: null,
     outputPartial: false,
     responseId: null,
+    fast: false,
+    webSearches: 0,
     ...u,
   };
 }
@@ -88,6 +90,36 @@ describe('cost arithmetic', () => {
 
   it('keeps only text models and leaves non-model keys out', () => {
     expect([...TABLE.entries.keys()].sort()).toEqual(['claude-tiered', 'flat-no-cache', 'named-only']);
+  });
+
+  it('multiplies a fast-mode request’s tokens, tier and one-hour writes included, and adds searches at their own price', () => {
+    const fastTable = parsePriceTable(
+      {
+        'claude-fast': {
+          litellm_provider: 'anthropic',
+          mode: 'chat',
+          input_cost_per_token: 5 * M,
+          output_cost_per_token: 25 * M,
+          cache_creation_input_token_cost: 6.25 * M,
+          input_cost_per_token_above_200k_tokens: 10 * M,
+          provider_specific_entry: { us: 1.1, fast: 6 },
+          search_context_cost_per_query: { search_context_size_low: 0.01, search_context_size_medium: 0.01, search_context_size_high: 0.01 },
+        },
+      },
+      { origin: 'bundled', label: 'test table', date: '2026-01-01' },
+    );
+    const price = fastTable.entries.get('claude-fast') as ModelPrice & { base: Rates };
+    // Above 200k: input at $10/M; 1000 one-hour writes at twice that; all ×6; then 2 searches at $0.01.
+    const cost = costOf(price, { ...tokens({ input: 250_000, output: 1000, cacheWrite: 1000, cacheWrite1h: 1000 }), fast: true, webSearches: 2 });
+    expect(cost.total).toBeCloseTo((250_000 * 10 + 1000 * 25 + 1000 * 20) * M * 6 + 0.02, 12);
+    expect(cost).toMatchObject({ tier: 200_000, fastMultiplier: 6, webSearches: 2, missing: [] });
+    expect(costOf(price, { ...tokens({ input: 1000 }), fast: false }).total).toBeCloseTo(1000 * 5 * M, 15);
+  });
+
+  it('keeps fast mode and searches the table has no price for out of the cost, and says so', () => {
+    const cost = costOf(priced('claude-tiered'), { ...tokens({ input: 1000 }), fast: true, webSearches: 3 });
+    expect(cost.total).toBeCloseTo(1000 * 3 * M, 15);
+    expect(cost.missing).toEqual(['fastMode', 'webSearch']);
   });
 });
 

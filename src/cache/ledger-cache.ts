@@ -323,6 +323,9 @@ const usageSchema = z.object({
   recordedCost: z.number().finite().nullable(),
   outputPartial: z.boolean(),
   responseId: text.nullable(),
+  // Absent in what builds before fast mode and web searches were priced archived: neither, then.
+  fast: z.boolean().default(false),
+  webSearches: count.default(0),
   ...tokensSchema.shape,
 });
 const entrySchema = z.object({

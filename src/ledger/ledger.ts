@@ -33,6 +33,10 @@ export interface LedgerUsage extends TokenCounts {
   outputPartial: boolean;
   /** The response it is of, within its session: a sub-agent's replay of a main thread's response is not counted. */
   responseId: string | null;
+  /** Billed at fast-mode rates. */
+  fast: boolean;
+  /** Server-side web searches, billed per search. */
+  webSearches: number;
 }
 
 export interface LedgerToolCall {
@@ -160,6 +164,8 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
       recordedCost: usage.recordedCost,
       outputPartial: usage.outputPartial,
       responseId: usage.responseId,
+      fast: usage.fast,
+      webSearches: usage.webSearches,
     })),
     calls:
       entry.kind === 'reply'

@@ -62,6 +62,7 @@ const ACTIONS = words(every<ToolEffect['action']>({ read: true, write: true, edi
 const MODEL_GUESSED = 1;
 const COST_FROM_PROVIDER = 2;
 const OUTPUT_PARTIAL = 4;
+const FAST = 8;
 
 function usageKeyOf(entryKey: string, index: number): string {
   return `${entryKey}#${index}`;
@@ -80,7 +81,7 @@ export function entriesToRows(entries: readonly LedgerEntry[]): unknown[] {
       usage.origin,
       usage.provider,
       usage.model,
-      (usage.modelGuessed ? MODEL_GUESSED : 0) | (usage.recordedCostFromProvider ? COST_FROM_PROVIDER : 0) | (usage.outputPartial ? OUTPUT_PARTIAL : 0),
+      (usage.modelGuessed ? MODEL_GUESSED : 0) | (usage.recordedCostFromProvider ? COST_FROM_PROVIDER : 0) | (usage.outputPartial ? OUTPUT_PARTIAL : 0) | (usage.fast ? FAST : 0),
       usage.recordedCost,
       usage.responseId,
       usage.input,
@@ -89,6 +90,7 @@ export function entriesToRows(entries: readonly LedgerEntry[]): unknown[] {
       usage.cacheWrite,
       usage.cacheWrite1h,
       usage.reasoning,
+      usage.webSearches,
     ]),
     entry.calls.map((call) => [call.name, call.action, call.paths]),
     entry.result && [entry.result.failed, entry.result.path, entry.result.added, entry.result.removed, entry.result.commits.map((c) => [c.landed, c.line, c.message])],
@@ -265,9 +267,9 @@ function entryFromRow(value: unknown): LedgerEntry {
 }
 
 function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUsage {
-  const fields = row(value, 14);
+  const fields = row(value, 15);
   const bits = count(fields[5]);
-  if (bits > (MODEL_GUESSED | COST_FROM_PROVIDER | OUTPUT_PARTIAL)) fail();
+  if (bits > (MODEL_GUESSED | COST_FROM_PROVIDER | OUTPUT_PARTIAL | FAST)) fail();
   return {
     key: fields[0] === DERIVED ? usageKeyOf(entryKey, index) : text(fields[0]),
     time: timeOrNull(fields[1]),
@@ -278,6 +280,7 @@ function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUs
     recordedCostFromProvider: (bits & COST_FROM_PROVIDER) !== 0,
     recordedCost: finiteOrNull(fields[6]),
     outputPartial: (bits & OUTPUT_PARTIAL) !== 0,
+    fast: (bits & FAST) !== 0,
     responseId: textOrNull(fields[7]),
     input: count(fields[8]),
     output: count(fields[9]),
@@ -285,6 +288,7 @@ function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUs
     cacheWrite: count(fields[11]),
     cacheWrite1h: count(fields[12]),
     reasoning: count(fields[13]),
+    webSearches: count(fields[14]),
   };
 }
 

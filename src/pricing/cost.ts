@@ -1,11 +1,19 @@
 // The cost of one usage record at one model's rates (pricing.md §6): tiers apply to the whole
 // request once its prompt crosses the threshold; reasoning is inside output and never added
-// again; one-hour cache writes have their own rate.
+// again; one-hour cache writes have their own rate; fast mode multiplies the tokens' cost; web
+// searches are billed per search, on top.
 
 import type { TokenCounts } from '../types.js';
 import type { ModelPrice, Rates } from './table.js';
 
-export type TokenKind = 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'cacheWrite1h';
+/** What a record is billed for: its kinds of tokens, fast mode's multiple of them, its web searches. */
+export type TokenKind = 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'cacheWrite1h' | 'fastMode' | 'webSearch';
+
+/** What pricing needs of a record beyond its tokens; absent means standard speed and no searches. */
+export interface Billed extends TokenCounts {
+  fast?: boolean;
+  webSearches?: number;
+}
 
 export interface Cost {
   /** USD for the tokens that have a price. */
@@ -16,12 +24,16 @@ export interface Cost {
   missing: TokenKind[];
   /** Rates bough derived rather than read (one-hour writes at twice the input rate). */
   derived: TokenKind[];
+  /** The fast-mode multiple applied to the tokens, or null at standard speed (or when the table has none). */
+  fastMultiplier: number | null;
+  /** Web searches priced (at `webSearch` each). */
+  webSearches: number;
 }
 
 /** Anthropic bills one-hour cache writes at twice the input rate; used where the table lacks that field. */
 const ONE_HOUR_WRITE_FACTOR = 2;
 
-export function costOf(price: ModelPrice & { base: Rates }, tokens: TokenCounts): Cost {
+export function costOf(price: ModelPrice & { base: Rates }, tokens: Billed): Cost {
   const prompt = tokens.input + tokens.cacheRead + tokens.cacheWrite;
   const tier = price.tiers.find((t) => prompt > t.threshold) ?? null;
   const rates: Rates = { ...price.base, ...tier?.rates };
@@ -41,11 +53,18 @@ export function costOf(price: ModelPrice & { base: Rates }, tokens: TokenCounts)
     oneHourRate = rates.input * ONE_HOUR_WRITE_FACTOR;
     derived.push('cacheWrite1h');
   }
-  const total =
+  const tokenCost =
     part('input', tokens.input, rates.input) +
     part('output', tokens.output, rates.output) +
     part('cacheRead', tokens.cacheRead, rates.cacheRead) +
     part('cacheWrite', tokens.cacheWrite - oneHour, rates.cacheWrite) +
     part('cacheWrite1h', oneHour, oneHourRate);
-  return { total, tier: tier?.threshold ?? null, missing, derived };
+  // Fast mode multiplies what the tokens cost (pricing.md §6 step 5). Without a multiple in the
+  // table the tokens stay at standard rates, and the record says its cost is short.
+  const fast = tokens.fast === true;
+  const fastMultiplier = fast ? price.fastMultiplier : null;
+  if (fast && fastMultiplier === null) missing.push('fastMode');
+  const webSearches = tokens.webSearches ?? 0;
+  const total = tokenCost * (fastMultiplier ?? 1) + part('webSearch', webSearches, price.webSearch);
+  return { total, tier: tier?.threshold ?? null, missing, derived, fastMultiplier, webSearches };
 }

@@ -1,8 +1,8 @@
 // Prices usage records: lookup, then arithmetic. Pure; the table and the options are injected,
 // and lookups are remembered per model.
 
-import type { Source, TokenCounts } from '../types.js';
-import { costOf, type TokenKind } from './cost.js';
+import type { Source } from '../types.js';
+import { costOf, type Billed, type TokenKind } from './cost.js';
 import { findPrice, type LookupOptions, type PriceHint } from './lookup.js';
 import type { PriceTable } from './table.js';
 
@@ -27,8 +27,8 @@ export interface PricedUsage {
   subscription: boolean;
 }
 
-/** What pricing needs of a usage record: who billed it and its token counts. */
-export interface Priceable extends TokenCounts {
+/** What pricing needs of a usage record: who billed it, its token counts, its speed and searches. */
+export interface Priceable extends Billed {
   provider: string | null;
   model: string | null;
 }
@@ -74,13 +74,17 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
 /** What to say of how a record was priced, when anything. */
 function priceNote(cost: ReturnType<typeof costOf>): string | null {
   const oneHour = cost.derived.includes('cacheWrite1h');
-  if (cost.missing.length === 0 && !oneHour && cost.tier === null) return null;
+  const missingTokens = cost.missing.filter((kind) => kind !== 'fastMode' && kind !== 'webSearch');
   const notes = [
-    cost.missing.length > 0 ? `no ${cost.missing.join(', ')} price in the table` : '',
+    missingTokens.length > 0 ? `no ${missingTokens.join(', ')} price in the table` : '',
     oneHour ? 'one-hour cache writes at twice the input rate' : '',
     cost.tier !== null ? `long-context rates (prompt above ${cost.tier.toLocaleString('en-US')} tokens)` : '',
+    cost.fastMultiplier !== null ? `fast mode: ${cost.fastMultiplier}× the standard rates` : '',
+    cost.missing.includes('fastMode') ? 'fast mode, but the table has no fast-mode rate: priced at standard rates' : '',
+    cost.webSearches > 0 && !cost.missing.includes('webSearch') ? 'web searches billed per search' : '',
+    cost.missing.includes('webSearch') ? 'web searches, but the table has no price for them: not in the cost' : '',
   ].filter(Boolean);
-  return notes.join('; ');
+  return notes.length > 0 ? notes.join('; ') : null;
 }
 
 type Lookup = ReturnType<typeof findPrice>;

@@ -24,6 +24,10 @@ export interface ModelPrice {
   base: Rates | null;
   /** Highest threshold first. */
   tiers: Tier[];
+  /** What fast mode multiplies the tokens' cost by (`provider_specific_entry.fast`), or null when the entry has none. */
+  fastMultiplier: number | null;
+  /** USD per server-side web search (`search_context_cost_per_query`), or null when the entry has none. */
+  webSearch: number | null;
 }
 
 export interface Snapshot {
@@ -108,7 +112,27 @@ function modelPrice(key: string, entry: Record<string, unknown>): ModelPrice {
     provider,
     base,
     tiers: [...tiers].map(([threshold, rates]) => ({ threshold, rates })).sort((a, b) => b.threshold - a.threshold),
+    fastMultiplier: multiplier(field(entry['provider_specific_entry'], 'fast')),
+    webSearch: searchPrice(entry['search_context_cost_per_query']),
   };
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function multiplier(value: unknown): number | null {
+  const n = rate(value);
+  return n !== null && n > 0 ? n : null;
+}
+
+/**
+ * A search's price. LiteLLM prices it by how much search context a request asked for; the agents
+ * do not record that, and Anthropic's entries price every size the same. Otherwise the medium
+ * size, LiteLLM's own default.
+ */
+function searchPrice(value: unknown): number | null {
+  return rate(field(value, 'search_context_size_medium'));
 }
 
 const TIER_KIND = {

@@ -46,16 +46,19 @@ export interface Tally extends UsageTotals {
   lastAt: number | null;
 }
 
-/** Usage of one billed model (provider and model as the source reported them). */
+/** Usage of one billed model (provider and model as the source reported them), at one speed. */
 export interface ModelTotals extends UsageTotals {
-  /** "provider/model" */
+  /** "provider/model", and a mark for fast mode */
   key: string;
   provider: string | null;
   model: string | null;
+  /** Served in fast mode, billed at a multiple of the model's rates: a row of its own. */
+  fast: boolean;
   local: boolean;
   /** The table entry or rule that priced it, and how. */
   priceKey: string | null;
   priceState: PriceState | null;
+  /** How its records were priced, each thing said once (fast mode, searches, tiers, missing rates). */
   priceNote: string | null;
   sessions: number;
 }
@@ -313,7 +316,7 @@ class Aggregator {
     // models): a session holds hundreds of records on a few days, and a rebuild places them all again.
     const pending = new Map<number, PendingDay>();
     /** Each model's first record in the session, in file order, and its price: they describe the model where it is new. */
-    const firstOfModel = new Map<string, { usage: LedgerUsage; priced: PricedUsage }>();
+    const firstOfModel = new Map<string, { usage: LedgerUsage; priced: PricedUsage; notes: string | null }>();
     const pendingDay = (time: number): PendingDay => {
       const dayNumber = localDayNumber(time, this.scope.timeZone);
       let day = pending.get(dayNumber);
@@ -332,8 +335,10 @@ class Aggregator {
       }
       any = true;
       checks.add(usage, priced);
-      const modelKey = `${usage.provider ?? ''}/${usage.model ?? ''}`;
-      if (!firstOfModel.has(modelKey)) firstOfModel.set(modelKey, { usage, priced });
+      const modelKey = `${usage.provider ?? ''}/${usage.model ?? ''}${usage.fast ? '\0fast' : ''}`;
+      const first = firstOfModel.get(modelKey);
+      if (!first) firstOfModel.set(modelKey, { usage, priced, notes: priced.note });
+      else first.notes = withNote(first.notes, priced.note);
       const day = pendingDay(usageTime);
       let sum = day.models.get(modelKey);
       if (!sum) {
@@ -352,7 +357,7 @@ class Aggregator {
           for (const bucket of slices) mergeTurns(bucket.tally, day.turns);
         }
         for (const { modelKey, into, tally: sum } of day.models.values()) {
-          const { usage, priced } = firstOfModel.get(modelKey) as { usage: LedgerUsage; priced: PricedUsage };
+          const { usage, priced, notes } = firstOfModel.get(modelKey) as { usage: LedgerUsage; priced: PricedUsage; notes: string | null };
           mergeTally(tally, sum);
           mergeTally(this.totals, sum);
           mergeTally(project.tally, sum);
@@ -361,6 +366,7 @@ class Aggregator {
           for (const bucket of slices) mergeUsage(modelSlice(bucket.byModel, modelKey), sum);
           for (const models of [sessionModels, this.models, project.models]) {
             const model = modelTotals(models, modelKey, usage, priced);
+            model.priceNote = withNote(model.priceNote, notes);
             mergeUsage(model, sum);
             if (!this.seen.has(model)) {
               this.seen.add(model);
@@ -646,6 +652,15 @@ function modelSlice(map: Map<string, UsageTotals>, key: string): UsageTotals {
   return totals;
 }
 
+/** `notes` with what `note` says that it does not say yet ("; "-separated parts). */
+function withNote(notes: string | null, note: string | null): string | null {
+  if (note === null || note === notes) return notes;
+  if (notes === null) return note;
+  const parts = notes.split('; ');
+  for (const part of note.split('; ')) if (!parts.includes(part)) parts.push(part);
+  return parts.join('; ');
+}
+
 function modelTotals(map: Map<string, ModelTotals>, key: string, usage: LedgerUsage, priced: PricedUsage): ModelTotals {
   let found = map.get(key);
   if (!found) {
@@ -654,6 +669,7 @@ function modelTotals(map: Map<string, ModelTotals>, key: string, usage: LedgerUs
       key,
       provider: usage.provider,
       model: usage.model,
+      fast: usage.fast,
       local: priced.state === 'local',
       priceKey: priced.key,
       priceState: priced.state,

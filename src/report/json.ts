@@ -87,6 +87,7 @@ export function totalsJson(data: ReportData): TotalsJson {
     models: data.models.map((m) => ({
       provider: m.provider,
       model: m.model,
+      fast: m.fast,
       local: m.local,
       priceKey: m.priceKey,
       priceState: m.partial > 0 ? 'partial' : m.unpriced > 0 ? 'unpriced' : m.priceState,
@@ -207,8 +208,8 @@ export function sessionJson(session: SessionData, pages: PageMap): Summary['sess
   };
 }
 
-export function modelName(m: Pick<ModelTotals, 'provider' | 'model'>): string {
-  return `${m.provider ?? '?'}/${m.model ?? '?'}`;
+export function modelName(m: Pick<ModelTotals, 'provider' | 'model' | 'fast'>): string {
+  return `${m.provider ?? '?'}/${m.model ?? '?'}${m.fast ? ' (fast mode)' : ''}`;
 }
 
 function counts(tally: Tally) {

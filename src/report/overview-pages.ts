@@ -267,6 +267,13 @@ function monthsTable(data: ReportData): TableView {
   });
 }
 
+function modelBadges(m: ModelTotals): { label: string; tone: 'plain'; title: string }[] {
+  return [
+    ...(m.local ? [{ label: 'local', tone: 'plain' as const, title: 'runs on this machine' }] : []),
+    ...(m.fast ? [{ label: 'fast mode', tone: 'plain' as const, title: 'served in fast mode: billed at a multiple of the standard rates' }] : []),
+  ];
+}
+
 export function modelsTable(models: readonly ModelTotals[]): TableView | null {
   if (models.length === 0) return null;
   return tableView({
@@ -276,7 +283,7 @@ export function modelsTable(models: readonly ModelTotals[]): TableView | null {
     rows: models.map((m) => {
       const badge = priceBadge(m);
       return [
-        cell(m.model ?? '(unknown model)', { code: true, sub: m.provider ?? '(unknown provider)', badges: m.local ? [{ label: 'local', tone: 'plain', title: 'runs on this machine' }] : [] }),
+        cell(m.model ?? '(unknown model)', { code: true, sub: m.provider ?? '(unknown provider)', badges: modelBadges(m) }),
         cell(m.priceKey ?? '', { code: m.priceKey !== null, badges: badge ? [badge] : [] }),
         numberCell(formatCount(m.sessions), m.sessions),
         numberCell(formatCount(m.records), m.records),

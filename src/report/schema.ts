@@ -43,6 +43,8 @@ export const priceStateSchema = z.enum(['priced', 'partial', 'free', 'local', 's
 export const modelSchema = usageTotalsSchema.extend({
   provider: z.string().nullable(),
   model: z.string().nullable(),
+  /** Served in fast mode: billed at the model's fast-mode multiple, a row apart from its standard-speed records. */
+  fast: z.boolean(),
   local: z.boolean(),
   priceKey: z.string().nullable(),
   priceState: priceStateSchema.nullable(),

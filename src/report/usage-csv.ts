@@ -25,6 +25,9 @@ const COLUMNS = [
   'reasoning',
   'cost_bough',
   'cost_recorded',
+  // Added after the others, so that columns read by position stay where they were.
+  'fast_mode',
+  'web_searches',
 ] as const;
 
 /** Characters of rows handed out at a time: a large history's file (97 MB for 1 GB) is never one string. */
@@ -50,7 +53,7 @@ export function* usageCsv(data: ReportData, price: Pricer): Generator<string> {
           const priced = price(usage, ledger.source);
           const named = `${csvCell(usage.origin)},${csvCell(usage.provider ?? '')},${csvCell(usage.model ?? '')},${csvCell(priced.key ?? '')},${priced.state}`;
           const counts = `${csvCell(usage.input)},${csvCell(usage.output)},${csvCell(usage.cacheRead)},${csvCell(usage.cacheWrite)},${csvCell(usage.cacheWrite1h)},${csvCell(usage.reasoning)}`;
-          piece += `${isoTime(time)},${file},${named},${counts},${csvCell(priced.cost ?? '')},${csvCell(usage.recordedCost ?? '')}\r\n`;
+          piece += `${isoTime(time)},${file},${named},${counts},${csvCell(priced.cost ?? '')},${csvCell(usage.recordedCost ?? '')},${usage.fast},${usage.webSearches}\r\n`;
           // Cut here, not once the part is done: the 445,000 rows of a 500 MB session made one
           // string of 68 MB joined from as many pieces, 6 s to write, half of it collecting.
           if (piece.length >= PIECE) {

@@ -34,6 +34,8 @@ export function usage(spec: UsageSpec = {}, entryTime: number | null = null): Us
     claim: null,
     outputPartial: false,
     responseId: null,
+    fast: false,
+    webSearches: 0,
     input: 0,
     output: 0,
     cacheRead: 0,

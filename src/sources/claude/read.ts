@@ -417,7 +417,16 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     // Only a response's last line (with a stop reason) carries the final output count.
     outputPartial: response.stopReason === null,
     responseId: messageId === null ? null : `${ctx.sessionId}\u0000${messageId}`,
+    fast: u.speed === 'fast',
+    webSearches: webSearchesOf(u.server_tool_use),
   };
+}
+
+/** `server_tool_use.web_search_requests`, when it is a count; web fetches cost only their tokens. */
+function webSearchesOf(serverToolUse: unknown): number {
+  if (typeof serverToolUse !== 'object' || serverToolUse === null) return 0;
+  const searches = (serverToolUse as Record<string, unknown>)['web_search_requests'];
+  return Number.isSafeInteger(searches) && (searches as number) > 0 ? (searches as number) : 0;
 }
 
 /** Claude Code's own lines dressed as replies: API errors become failed replies, the rest notices. No usage. */

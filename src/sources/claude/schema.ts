@@ -31,6 +31,10 @@ export const rawUsage = z.looseObject({
   cache_creation_input_tokens: optionalNumber,
   cache_read_input_tokens: optionalNumber,
   cache_creation: z.looseObject({ ephemeral_5m_input_tokens: optionalNumber, ephemeral_1h_input_tokens: optionalNumber }).nullish(),
+  /** "fast": billed at the model's fast-mode multiple (claude.md §9.1); anything else is standard. */
+  speed: z.unknown().optional(),
+  /** Server-side tool calls, billed per request. Read leniently: an odd shape here must not cost the tokens. */
+  server_tool_use: z.unknown().optional(),
 });
 export type RawUsage = z.infer<typeof rawUsage>;
 

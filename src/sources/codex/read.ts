@@ -656,6 +656,9 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     claim: null,
     outputPartial: false,
     responseId: null,
+    // Codex's fast mode is a setting in config.toml, not recorded per turn: standard rates (pricing.md §1).
+    fast: false,
+    webSearches: 0,
   };
   const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
   draft.entry.usage.push(usage);

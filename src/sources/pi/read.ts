@@ -481,6 +481,9 @@ function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: numb
     claim: null,
     outputPartial: false,
     responseId: null,
+    // Pi prices service tiers into its own cost but does not record which tier served a reply.
+    fast: false,
+    webSearches: 0,
   };
 }
 

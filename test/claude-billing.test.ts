@@ -1,0 +1,66 @@
+// What Claude Code bills beyond tokens (claude.md §9.1, pricing.md §1 and §6): fast mode, a
+// multiple of the model's rates, and server-side web searches, billed per search.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { statsSchema } from '../src/report/schema.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
+
+const BILLING = join(FIXTURES, 'claude', 'billing');
+
+async function run(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    env: {},
+    home: await tempDir(),
+    isTty: false,
+    now: () => new Date('2026-12-01T00:00:00Z'),
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+describe('Claude Code: fast mode and web searches', () => {
+  it('prices a fast-mode reply at the model’s fast multiple (regression: fast mode was billed at standard rates)', async () => {
+    const stats = statsSchema.parse(JSON.parse((await run(['stats', BILLING, '--by', 'model', '--json', '--no-cache', '--tz', 'UTC'])).stdout));
+    const row = (label: string) => stats.rows.find((r) => r.label === label);
+    // claude-opus-4-6: $5/M in, $25/M out, fast ×6 in LiteLLM's table.
+    expect(row('anthropic/claude-opus-4-6 (fast mode)')?.cost.bough).toBeCloseTo(0.18, 10);
+    expect(row('anthropic/claude-opus-4-6')?.cost.bough).toBeCloseTo(0.03, 10);
+  });
+
+  it('adds web searches at their price per search (regression: searches were not priced)', async () => {
+    const stats = statsSchema.parse(JSON.parse((await run(['stats', BILLING, '--by', 'model', '--json', '--no-cache', '--tz', 'UTC'])).stdout));
+    // claude-sonnet-4-5: 100 in at $3/M, 100 out at $15/M, 3 searches at $0.01; fetches cost only tokens.
+    expect(stats.rows.find((r) => r.label === 'anthropic/claude-sonnet-4-5-20250929')?.cost.bough).toBeCloseTo(0.0318, 10);
+  });
+
+  it('says a fast reply on a model without a fast rate is priced in part, at standard rates', async () => {
+    const stats = statsSchema.parse(JSON.parse((await run(['stats', BILLING, '--json', '--no-cache', '--tz', 'UTC'])).stdout));
+    expect(stats.totals.cost.bough).toBeCloseTo(0.18 + 0.03 + 0.0318 + 0.006, 10);
+    expect(stats.totals.partiallyPricedModels).toEqual(['anthropic/claude-haiku-4-5-20251001 (fast mode)']);
+  });
+
+  it('shows fast mode and what it cost on the report, and in usage.csv', async () => {
+    const out = join(await tempDir(), 'report');
+    expect((await run(['build', BILLING, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'])).code).toBe(0);
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'));
+    const fastModels = summary.totals.models.filter((m: { fast: boolean }) => m.fast).map((m: { model: string }) => m.model);
+    expect(fastModels.sort()).toEqual(['claude-haiku-4-5-20251001', 'claude-opus-4-6']);
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(index).toContain('fast mode: 6× the standard rates');
+    expect(index).toContain('web searches billed per search');
+    expect(index).toContain('fast mode, but the table has no fast-mode rate: priced at standard rates');
+    const lines = (await readFile(join(out, 'usage.csv'), 'utf8')).trimEnd().split('\r\n');
+    const header = lines[0]?.split(',') ?? [];
+    const rows = lines.slice(1).map((line) => line.split(','));
+    const column = (name: string) => rows.map((r) => r[header.indexOf(name)]);
+    expect(column('fast_mode')).toEqual(['true', 'false', 'false', 'true']);
+    expect(column('web_searches')).toEqual(['0', '0', '3', '0']);
+  });
+});
