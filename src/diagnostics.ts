@@ -17,6 +17,7 @@ export const DIAGNOSTIC_REASONS = {
   'header-damaged': 'a session whose header line is damaged (rebuilt from what remained, or from the file name)',
   'oversized-line': 'a line too long to read (skipped)',
   'deep-nesting': 'a record with values nested absurdly deep (those values cut, the rest kept)',
+  'invalid-time': 'a timestamp that is not a real date and time (the record goes by its session’s time)',
   'absurd-number': 'a token count or cost no agent could mean (negative, fractional, infinite or absurdly large), left out of the sums',
   'session-failed': 'a session bough could not read at all (the rest of the report is complete)',
   'page-failed': 'a session whose page could not be written (its numbers are counted; its page says what failed)',

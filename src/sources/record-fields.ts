@@ -8,10 +8,89 @@ import { diagnostic, type Diagnostic } from '../diagnostics.js';
 /** The range a JavaScript Date can hold; anything beyond is not a time. */
 export const MAX_TIME = 8.64e15;
 
-/** An ISO time or epoch milliseconds → milliseconds, or null when it is not a time. */
+/**
+ * An ISO 8601 time (`2026-03-02T10:00:00.123Z`, an offset, or none) or epoch milliseconds →
+ * milliseconds, or null when it is not a time. Stricter than Date.parse, which moves 30 February
+ * to 2 March and reads a time without a zone, or a format of its own choosing, in the machine's
+ * zone: a record's day would then depend on where bough runs. The agents write UTC, so a time
+ * without a zone is read as UTC (codex.md §1).
+ */
 export function parseTime(value: unknown): number | null {
-  const ms = typeof value === 'number' ? value : typeof value === 'string' && value !== '' ? Date.parse(value) : NaN;
+  const ms = typeof value === 'number' ? value : typeof value === 'string' ? isoTime(value) : NaN;
   return Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME ? ms : null;
+}
+
+const ISO_TIME = /^\s*(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?\s*$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isoTime(text: string): number {
+  // What the agents write, `2026-03-02T10:00:00.123Z`: Date.parse reads it right (and five times
+  // faster than the pattern below) but for days past the month's end and the hour 24.
+  if ((text.length === 24 || text.length === 20) && text.charCodeAt(text.length - 1) === Z && text.charCodeAt(10) === T) {
+    const ms = Date.parse(text);
+    if (!Number.isNaN(ms) && dayExists(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2)) && digits(text, 11, 2) <= 23) return ms;
+    return NaN;
+  }
+  const m = ISO_TIME.exec(text);
+  if (m === null) return NaN;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = m[4] === undefined ? 0 : Number(m[4]);
+  const minute = m[5] === undefined ? 0 : Number(m[5]);
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  if (!dayExists(year, month, day) || hour > 23 || minute > 59 || second > 59) return NaN;
+  const millis = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
+  let offset = 0;
+  if (m[9] !== undefined) {
+    const offsetHours = Number(m[10]);
+    const offsetMinutes = m[11] === undefined ? 0 : Number(m[11]);
+    if (offsetHours > 23 || offsetMinutes > 59) return NaN;
+    offset = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  }
+  // Date.UTC reads years 0–99 as 1900–1999: those are moved 400 years (the calendar repeats) and back.
+  const shifted = year < 100;
+  return Date.UTC(shifted ? year + 400 : year, month - 1, day, hour, minute, second, millis) - (shifted ? MS_PER_400_YEARS : 0) - offset;
+}
+
+const MS_PER_400_YEARS = 146_097 * 86_400_000;
+const Z = 0x5a;
+const T = 0x54;
+
+/** The number written in `length` digits from `at` (NaN when any is not a digit). */
+function digits(text: string, at: number, length: number): number {
+  let n = 0;
+  for (let i = at; i < at + length; i++) {
+    const d = text.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return NaN;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+function dayExists(year: number, month: number, day: number): boolean {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const monthDays = month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
+  return day >= 1 && day <= monthDays;
+}
+
+/** Where a reader reports what it met: its file and its list of problems. */
+interface Reporting {
+  file: string;
+  diagnostics: { push(d: Diagnostic): void };
+}
+
+/**
+ * A record's time (parseTime). One that is there but is no time (30 February, "yesterday") is
+ * reported: the record then goes by its session's time, and the report says why.
+ */
+export function recordTime(value: unknown, at: Reporting, line: number): number | null {
+  const time = parseTime(value);
+  if (time === null && value !== undefined && value !== null && value !== '') {
+    const shown = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : typeof value;
+    at.diagnostics.push(diagnostic('invalid-time', at.file, line, `timestamp ${shown} is not a date and time (the record goes by its session's time)`, false));
+  }
+  return time;
 }
 
 /** A short, stable hash of a record's JSON: a key for records that carry no id of their own. */

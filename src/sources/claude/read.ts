@@ -12,7 +12,7 @@ import type { SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { toolCommits, toolDiff, diffLines, toolEffect } from './tools.js';
 import { classifyUserText, isInjectedOnly, noticeSummary } from './user-text.js';
-import { contentHash, invalidRecord, parseTime } from '../record-fields.js';
+import { contentHash, invalidRecord, parseTime, recordTime } from '../record-fields.js';
 
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 const BOOKKEEPING: ReadonlySet<string> = new Set(raw.CLAUDE_BOOKKEEPING_TYPES);
@@ -278,7 +278,7 @@ function addDraft(
     key,
     id,
     parentId: null,
-    timestamp: parseTime(env.timestamp),
+    timestamp: recordTime(env.timestamp, ctx, located.line),
     line: located.line,
     recovered: !located.clean,
     ...payload,

@@ -27,7 +27,7 @@ import type { PendingLine, SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { threadNameOf } from './session-index.js';
 import { appliedDiff, commitsOf, exitCodeOf, patchDiff, toolEffect } from './tools.js';
-import { contentHash, invalidRecord, parseTime, salvagedStringField } from '../record-fields.js';
+import { contentHash, invalidRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
 
 /** Top-level `type`s of the envelope format. */
 const ENVELOPE_TYPES: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
@@ -287,7 +287,7 @@ function addRecord(ctx: CodexContext, record: Record<string, unknown>, line: num
     ctx.diagnostics.push(invalidRecord(ctx.file, line, 'record', envelope.error));
     return;
   }
-  const time = parseTime(envelope.data.timestamp);
+  const time = recordTime(envelope.data.timestamp, ctx, line);
   const payload = envelope.data.payload;
   if (SKIPPED_TYPES.has(type)) return;
   if (!isPlainObject(payload)) {

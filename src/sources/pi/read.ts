@@ -10,7 +10,7 @@ import type { PendingLine, SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { splitSkillPrompt } from './skills.js';
 import { commitsOf, diffChange, editDiff, toolEffect } from './tools.js';
-import { contentHash, invalidRecord, parseTime, salvagedStringField } from '../record-fields.js';
+import { contentHash, invalidRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
 
 export function isPiHeader(record: Record<string, unknown>): boolean {
   return raw.rawHeader.safeParse(record).success;
@@ -158,7 +158,7 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     return;
   }
   const rawTime = typeof env.timestamp === 'string' || typeof env.timestamp === 'number' ? String(env.timestamp) : '';
-  const timestamp = parseTime(env.timestamp) ?? messageTime(record);
+  const timestamp = recordTime(env.timestamp, ctx, line) ?? messageTime(record);
   const built = payloadOf(ctx, env.type, record, line, timestamp);
   if (built === null) return;
 

@@ -1,0 +1,86 @@
+// A record's time as the agents write it: ISO 8601 in UTC. Regressions: Date.parse moved 30
+// February to 2 March without a word, and read a time without a zone in the machine's zone, so a
+// record's month depended on where bough ran.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { statsSchema, summarySchema } from '../src/report/schema.js';
+import { parseTime } from '../src/sources/record-fields.js';
+import { piFixture, tempDir } from './support/fixtures.js';
+
+const IMPOSSIBLE = piFixture('impossible-times.jsonl');
+
+async function stats(args: string[]) {
+  let stdout = '';
+  const io: CliIo = { stdout: (t) => (stdout += t), stderr: () => {}, env: {}, home: await tempDir(), isTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
+  expect(await main(['stats', IMPOSSIBLE, '--json', '--no-cache', ...args], io)).toBe(0);
+  return statsSchema.parse(JSON.parse(stdout));
+}
+
+/** Runs `work` with the process in another time zone (Node reads TZ again when it is set). */
+function inZone<T>(zone: string, work: () => T): T {
+  const before = process.env['TZ'];
+  process.env['TZ'] = zone;
+  try {
+    return work();
+  } finally {
+    if (before === undefined) delete process.env['TZ'];
+    else process.env['TZ'] = before;
+  }
+}
+
+describe('record times', () => {
+  it('reads ISO times with a zone, an offset or none (as UTC), and epoch milliseconds', () => {
+    expect(parseTime('2026-03-02T10:00:00.123Z')).toBe(Date.UTC(2026, 2, 2, 10, 0, 0, 123));
+    expect(parseTime('2026-03-02T10:00:00+05:30')).toBe(Date.UTC(2026, 2, 2, 4, 30));
+    expect(parseTime('2026-03-02T10:00:00-0800')).toBe(Date.UTC(2026, 2, 2, 18));
+    expect(parseTime('2026-03-02T10:00:00.123456Z')).toBe(Date.UTC(2026, 2, 2, 10, 0, 0, 123));
+    expect(parseTime('2024-02-29T00:00:00Z')).toBe(Date.UTC(2024, 1, 29));
+    expect(parseTime('0050-06-01T00:00:00Z')).toBe(Date.parse('0050-06-01T00:00:00Z'));
+    expect(parseTime(1_764_504_000_000)).toBe(1_764_504_000_000);
+    for (const zone of ['Asia/Tokyo', 'America/New_York', 'UTC']) {
+      expect(inZone(zone, () => parseTime('2026-05-31 22:30:00'))).toBe(Date.UTC(2026, 4, 31, 22, 30));
+      expect(inZone(zone, () => parseTime('2026-11-01T00:30:00'))).toBe(Date.UTC(2026, 10, 1, 0, 30));
+    }
+  });
+
+  it('refuses days and hours that do not exist, and what is not ISO 8601', () => {
+    for (const notATime of ['2026-02-30T10:00:00.000Z', '2026-02-29T00:00:00Z', '2026-04-31T00:00:00Z', '2026-03-02T24:00:00Z', '2026-13-01T00:00:00Z', '2026-03-02T10:60:00Z', '2026-03-02T10:00:00+24:00', 'Mon, 02 Mar 2026 10:00:00 GMT', 'yesterday', '', Number.NaN, 9e15]) {
+      expect(parseTime(notATime), String(notATime)).toBeNull();
+    }
+  });
+
+  it('puts a record with an impossible date on its session’s time, and says so (regression: 30 February counted on 2 March)', async () => {
+    const byDay = await stats(['--tz', 'UTC', '--by', 'day']);
+    expect(byDay.rows.map((r) => [r.key, r.tokens.input])).toEqual([
+      ['2026-02-27', 1000],
+      ['2026-02-28', 2000],
+    ]);
+    expect(byDay.totals.tokens.input).toBe(3000);
+    const march = await stats(['--tz', 'UTC', '--month', '2026-03']);
+    expect(march.totals.tokens.input).toBe(0);
+    const out = join(await tempDir(), 'report');
+    const io: CliIo = { stdout: () => {}, stderr: () => {}, env: {}, home: await tempDir(), isTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
+    expect(await main(['build', IMPOSSIBLE, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'], io)).toBe(0);
+    const { diagnostics } = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    expect(diagnostics.byReason).toEqual({ 'invalid-time': 1 });
+    expect(diagnostics.items[0]).toMatchObject({ line: 3, reason: 'invalid-time', skippedLine: false });
+    expect(diagnostics.items[0]?.detail).toContain('"2026-02-30T10:00:00.000Z" is not a date and time');
+  });
+
+  it('counts a time without a zone on the same day whatever the machine’s zone (regression: its month followed TZ)', async () => {
+    for (const zone of ['Asia/Tokyo', 'America/Los_Angeles']) {
+      const before = process.env['TZ'];
+      process.env['TZ'] = zone;
+      try {
+        const february = await stats(['--tz', 'UTC', '--month', '2026-02']);
+        expect(february.totals.tokens.input, zone).toBe(3000);
+      } finally {
+        if (before === undefined) delete process.env['TZ'];
+        else process.env['TZ'] = before;
+      }
+    }
+  });
+});
