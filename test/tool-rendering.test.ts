@@ -8,6 +8,7 @@ import { highlightBudget, MAX_HIGHLIGHT_BLOCK, MAX_HIGHLIGHTED_SESSIONS, session
 import { createRenderer, type LayoutView, type PageRenderer } from '../src/report/render.js';
 import { loadTemplates } from '../src/package-files.js';
 import type { Block, Entry, ToolDiff, ToolEffect } from '../src/types.js';
+import { diffChange } from '../src/diff-lines.js';
 import { liveMarkup } from './support/html.js';
 import { prompt, reply } from './support/session-builders.js';
 
@@ -143,6 +144,35 @@ describe('an edit call', () => {
       result('e1', 'edit', 'Edited src/cart.ts', { diff }),
     ]);
     expect(html).toContain('<span class="d-del">-const rate = 1;</span><span class="d-add">+const rate = 2;</span>');
+  });
+
+  it('colours a removed "---" rule and an added "++i" as lines, not as file headers (regression: shown as headers, not counted)', () => {
+    const text = [
+      '--- a/notes.md',
+      '+++ b/notes.md',
+      '@@ -1,4 +1,4 @@',
+      ' # Notes',
+      '----',
+      '--- old sql comment',
+      '+++counter;',
+      '++++',
+      ' end',
+      '--- a/next.md',
+      '+++ b/next.md',
+      '@@ -1 +1 @@',
+      '-a',
+      '+b',
+    ].join('\n');
+    const diff: ToolDiff = { format: 'unified', text };
+    expect(diffChange(diff)).toEqual({ added: 3, removed: 3 });
+    const html = page([call('e1', 'edit', {}, effect('edit', 'notes.md', { paths: ['notes.md'] })), result('e1', 'edit', 'Edited notes.md', { diff })]);
+    expect(html).toContain('<span class="d-del">----</span><span class="d-del">--- old sql comment</span><span class="d-add">+++counter;</span><span class="d-add">++++</span>');
+    expect(html).toContain('<span class="d-meta">--- a/next.md</span><span class="d-meta">+++ b/next.md</span>');
+  });
+
+  it('reads a hand-made hunk without line counts to the next file header', () => {
+    const diff: ToolDiff = { format: 'unified', text: '--- a/x\n+++ b/x\n@@\n-old\n---\n+new\n--- a/y\n+++ b/y\n@@\n+y' };
+    expect(diffChange(diff)).toEqual({ added: 2, removed: 2 });
   });
 });
 

@@ -4,6 +4,7 @@
 
 import type { PricedUsage } from '../pricing/price.js';
 import type { Block, Entry, ReplyOutcome, SubagentRun, ToolDiff, ToolEffect, Usage } from '../types.js';
+import { eachDiffLine, type DiffLineKind } from '../diff-lines.js';
 import { formatCount, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
 import { highlightBudget, highlightCode, languageOfPath, type HighlightBudget } from './highlight.js';
 import { renderMarkdown } from './markdown.js';
@@ -542,18 +543,15 @@ function imageSource(mimeType: string, data: string): string | null {
 
 const MAX_DIFF_LINES = 2000;
 
+const DIFF_TONES = { header: 'meta', hunk: 'hunk', added: 'add', removed: 'del', context: 'ctx' } as const satisfies Record<DiffLineKind, DiffLine['tone']>;
+
 function diffLines(diff: ToolDiff): DiffLine[] {
-  const unified = diff.format === 'unified';
-  return diff.text
-    .split('\n')
-    .slice(0, MAX_DIFF_LINES)
-    .map((line): DiffLine => {
-      if (unified && (line.startsWith('---') || line.startsWith('+++'))) return { tone: 'meta', text: line };
-      if (line.startsWith('@@')) return { tone: 'hunk', text: line };
-      if (line.startsWith('+')) return { tone: 'add', text: line };
-      if (line.startsWith('-')) return { tone: 'del', text: line };
-      return { tone: 'ctx', text: line };
-    });
+  const lines: DiffLine[] = [];
+  eachDiffLine(diff, (kind, text) => {
+    lines.push({ tone: DIFF_TONES[kind], text });
+    return lines.length < MAX_DIFF_LINES;
+  });
+  return lines;
 }
 
 function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView {

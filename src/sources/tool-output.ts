@@ -1,19 +1,9 @@
 // What any agent's tool results say about the work done, read the same way for every source:
 // lines an edit's diff added and removed, and the git commits a shell call made.
 
-import type { GitCommit, ToolDiff } from '../types.js';
+import type { GitCommit } from '../types.js';
 
-/** Lines added and removed by a diff. */
-export function diffChange(diff: ToolDiff): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const line of diff.text.split('\n')) {
-    if (diff.format === 'unified' && (line.startsWith('+++') || line.startsWith('---'))) continue;
-    if (line.startsWith('+')) added++;
-    else if (line.startsWith('-')) removed++;
-  }
-  return { added, removed };
-}
+export { diffChange } from '../diff-lines.js';
 
 // `[main 4c1e9b2] message`, `[main (root-commit) 85fd4d9] message`, `[detached HEAD 1a2b3c4] message`.
 const COMMIT_LINE = /^\[([^\]\n]*?) (?:\(root-commit\) )?([0-9a-f]{7,40})\] (.*)$/gm;
