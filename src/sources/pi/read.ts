@@ -39,6 +39,12 @@ interface PiContext {
   /** Tool calls by id, so a result can be read with the command that produced it. */
   calls: Map<string, ToolCallBlock>;
   treeFormat: boolean;
+  /**
+   * The file was written as v1 (Nov–Dec 2025), perhaps rewritten since as v3: its entries are keyed
+   * by time and content, never by the random ids a rewrite gave them, so that a v1 /branch pair
+   * still shares its history when Pi has rewritten one file of it and not the other (pi.md §2).
+   */
+  fromV1: boolean;
   diagnostics: FileDiagnostics;
   entries: Entry[];
   ids: Set<string>;
@@ -69,6 +75,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     cwd: header.cwd ?? null,
     calls: new Map(),
     treeFormat: version >= 2,
+    fromV1: version < 2 || writtenAsV1(header),
     diagnostics: input.diagnostics,
     entries: [],
     ids: new Set(),
@@ -173,12 +180,12 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     }
     // Without an id and a parent, an entry continues from the line before, as in a v1 file.
     parentId = env.parentId !== undefined ? env.parentId : env.id ? null : ctx.previousId;
-    key = `${id}@${rawTime}`;
+    key = ctx.fromV1 ? v1Key(rawTime, record) : `${id}@${rawTime}`;
   } else {
     // v1 entries have no ids: chain them in file order; the key must survive a /branch copy.
     id = `v1-${line}${suffix}`;
     parentId = ctx.previousId;
-    key = `v1@${rawTime}@${contentHash(record)}`;
+    key = v1Key(rawTime, record);
   }
   if (ctx.ids.has(id)) {
     const renamed = `${id}~${line}${suffix}`;
@@ -190,6 +197,18 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
   ctx.previousId = id;
   if (clean) ctx.cleanIds.push(id);
   ctx.entries.push({ key, id, parentId, timestamp, line, recovered: !clean, ...built.payload, usage: built.usage } as Entry);
+}
+
+/** A v1-era entry's key: its time and content, without the ids a rewrite as v3 added. */
+function v1Key(rawTime: string, record: Record<string, unknown>): string {
+  if (!('id' in record) && !('parentId' in record)) return `v1@${rawTime}@${contentHash(record)}`;
+  const { id: _id, parentId: _parentId, ...content } = record;
+  return `v1@${rawTime}@${contentHash(content)}`;
+}
+
+/** Header fields only v1 wrote, which Pi's rewrite as v3 keeps (pi.md §3). */
+function writtenAsV1(header: raw.RawHeader): boolean {
+  return header.branchedFrom != null || header.modelId != null || header.thinkingLevel != null || header.provider != null;
 }
 
 interface Built {

@@ -1,0 +1,32 @@
+// A v1 /branch pair (Pi ≤ 0.30) of which Pi later rewrote one file as v3, with random ids
+// (pi.md §2, §3). Regression: the copied history was counted twice, because a rewritten entry's
+// key was its new id and the other file's the v1 time-and-content key.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { summarySchema } from '../src/report/schema.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
+
+const PAIRS = join(FIXTURES, 'pi', 'v1-branch-rewritten');
+
+async function summaryOf(folder: string) {
+  const out = join(await tempDir(), 'report');
+  const io: CliIo = { stdout: () => {}, stderr: () => {}, env: {}, home: await tempDir(), isTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
+  expect(await main(['build', folder, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'], io)).toBe(0);
+  return summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+}
+
+describe('a v1 branch pair, one file rewritten by a later Pi', () => {
+  for (const rewritten of ['branch-rewritten', 'origin-rewritten']) {
+    it(`counts the shared history once (${rewritten})`, async () => {
+      const summary = await summaryOf(join(PAIRS, rewritten));
+      // Shared: 1000 in; origin's own turn: 2000; branch's own turn: 4000.
+      expect(summary.totals).toMatchObject({ sessions: 2, prompts: 3, replies: 3, tokens: { input: 7000, output: 700 }, cost: { recorded: 0.0315 } });
+      const branch = summary.sessions.find((s) => s.file.endsWith('_v1branch.jsonl'));
+      expect(branch).toMatchObject({ copiedEntries: 2 });
+      expect(branch?.origin).toMatch(/_v1origin\.jsonl$/);
+    });
+  }
+});
