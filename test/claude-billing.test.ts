@@ -8,7 +8,7 @@ import { main, type CliIo } from '../src/cli.js';
 import { statsSchema } from '../src/report/schema.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
 
-const BILLING = join(FIXTURES, 'claude', 'billing');
+const BILLING = join(FIXTURES, 'cases', 'claude-billing');
 
 async function run(args: string[]) {
   let stdout = '';

@@ -9,7 +9,7 @@ import { main, type CliIo } from '../src/cli.js';
 import { summarySchema } from '../src/report/schema.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
 
-const PAIRS = join(FIXTURES, 'pi', 'v1-branch-rewritten');
+const PAIRS = join(FIXTURES, 'cases', 'pi-v1-branch-rewritten');
 
 async function summaryOf(folder: string) {
   const out = join(await tempDir(), 'report');

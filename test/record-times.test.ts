@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
 import { statsSchema, summarySchema } from '../src/report/schema.js';
 import { parseTime } from '../src/sources/record-fields.js';
-import { piFixture, tempDir } from './support/fixtures.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
 
-const IMPOSSIBLE = piFixture('impossible-times.jsonl');
+const IMPOSSIBLE = join(FIXTURES, 'cases', 'impossible-times.jsonl');
 
 async function stats(args: string[]) {
   let stdout = '';
