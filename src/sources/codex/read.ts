@@ -609,8 +609,10 @@ function startTurn(ctx: CodexContext): void {
 
 /**
  * Usage (formats/codex.md §7.3): field-wise deltas of the cumulative totals, in file order.
- * Re-emitted totals and compaction sentinels add nothing; a drop starts a new baseline and counts
- * that response's own usage when it is self-consistent; a synthetic "context full" total is ignored.
+ * Re-emitted totals and compaction sentinels add nothing. A drop in any field (total_tokens
+ * included) always becomes the new baseline and counts that response's own usage when it is
+ * self-consistent: after a "context window exceeded" event Codex keeps adding to its synthetic
+ * totals ({0…, total_tokens: window}), so usage that follows builds on them (§7.2 item 3).
  */
 function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place, time: number | null): void {
   const r = parse(ctx, raw.rawTokenCount, event, at.line, 'token_count');
@@ -622,17 +624,14 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   let delta: Totals | null;
   let note: string | null = null;
   if (total === null) {
-    delta = last !== null && selfConsistent(last) ? last : null;
-  } else if (before !== null && sameCounts(total, before)) {
-    return;
+    delta = last; // very old builds: no running totals
+  } else if (before !== null && sameTotals(total, before)) {
+    return; // re-emit
   } else if (before === null || grewFrom(total, before)) {
     delta = before === null ? total : difference(total, before);
-  } else if (!selfConsistent(total)) {
-    // "Context full" is written as total_tokens = window with the parts at 0: not usage, and not a new baseline.
-    return;
   } else {
     delta = last !== null && selfConsistent(last) ? last : null;
-    note = 'the running totals restarted: counted this response’s own usage';
+    if (delta !== null) note = 'the running totals restarted: counted this response’s own usage';
   }
   if (total !== null) ctx.totals = total;
   if (delta === null || isZero(delta)) return;
@@ -675,13 +674,15 @@ function totalsOf(u: raw.RawTokenUsage): Totals {
 }
 
 const COUNTED = ['input', 'cached', 'cacheWrite', 'output', 'reasoning'] as const;
+/** What §7.3 compares: every field of the totals, total_tokens too (a synthetic "context full" total differs only there). */
+const COMPARED = [...COUNTED, 'total'] as const;
 
-function sameCounts(a: Totals, b: Totals): boolean {
-  return COUNTED.every((k) => a[k] === b[k]);
+function sameTotals(a: Totals, b: Totals): boolean {
+  return COMPARED.every((k) => a[k] === b[k]);
 }
 
 function grewFrom(now: Totals, before: Totals): boolean {
-  return COUNTED.every((k) => now[k] >= before[k]);
+  return COMPARED.every((k) => now[k] >= before[k]);
 }
 
 function difference(now: Totals, before: Totals): Totals {

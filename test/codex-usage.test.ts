@@ -1,0 +1,45 @@
+// Codex usage as a user sees it in `stats --json` and summary.json: the token stream's traps
+// (formats/codex.md §7), replayed parent history in spawned children (§9) and Codex's pricing
+// rules, one small rollout per case under fixtures/codex/usage/.
+
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { statsSchema } from '../src/report/schema.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
+
+const USAGE = join(FIXTURES, 'codex', 'usage');
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    env: {},
+    home: await tempDir(),
+    isTty: false,
+    now: () => new Date('2026-12-01T00:00:00Z'),
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+async function stats(folder: string) {
+  const { code, stdout, stderr } = await run(['stats', join(USAGE, folder), '--json', '--tz', 'UTC', '--no-cache']);
+  expect(code, stderr).toBe(0);
+  return statsSchema.parse(JSON.parse(stdout));
+}
+
+describe('Codex usage in stats', () => {
+  it('keeps counting after a "context window exceeded" event, whose synthetic totals later ones build on', async () => {
+    const { totals } = await stats('context-full');
+    // 100k in (50k cached) before; then +20k (5k cached) and +30k (20k cached) on top of the {0…, total: window} totals.
+    expect(totals).toMatchObject({
+      usageRecords: 3,
+      tokens: { input: 75_000, cacheRead: 75_000, output: 1_800, reasoning: 350, cacheWrite: 0 },
+      cost: { bough: 0.121125 },
+    });
+  });
+
+});
