@@ -2,6 +2,7 @@
 // (formats/codex.md §7), replayed parent history in spawned children (§9) and Codex's pricing
 // rules, one small rollout per case under fixtures/codex/usage/.
 
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
@@ -31,6 +32,17 @@ async function stats(folder: string) {
   return statsSchema.parse(JSON.parse(stdout));
 }
 
+interface Summary {
+  diagnostics: { byReason: Record<string, number>; items: { reason: string; line: number | null; detail: string }[] };
+}
+
+async function summaryOf(folder: string): Promise<Summary> {
+  const out = join(await tempDir(), 'report');
+  const { code, stderr } = await run(['build', join(USAGE, folder), '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+  expect(code, stderr).toBe(0);
+  return JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+}
+
 describe('Codex usage in stats', () => {
   it('keeps counting after a "context window exceeded" event, whose synthetic totals later ones build on', async () => {
     const { totals } = await stats('context-full');
@@ -42,4 +54,15 @@ describe('Codex usage in stats', () => {
     });
   });
 
+  it('never turns a negative cached count into more non-cached input, and says so', async () => {
+    const { totals } = await stats('negative');
+    // 1000 in (cached −500 left out) + 1000 in before the restart; the restart's −6000 input is left out, its 100 output counts.
+    expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 2_000, cacheRead: 0, output: 300 }, cost: { bough: 0.0055 } });
+    const { diagnostics } = await summaryOf('negative');
+    expect(diagnostics.byReason).toEqual({ 'absurd-number': 2 });
+    expect(diagnostics.items.map((d) => [d.line, d.detail]).sort()).toEqual([
+      [4, 'cacheRead -500 (negative): left out of the sums'],
+      [5, 'input -6000 (negative): left out of the sums'],
+    ]);
+  });
 });

@@ -638,7 +638,10 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   const model = info.model ?? info.model_name ?? ctx.model;
   const usage: Usage = {
     origin: 'reply',
-    input: Math.max(0, delta.input - delta.cached - delta.cacheWrite),
+    // Non-cached input is what is left of input once its cached and written parts are taken out; a
+    // negative part is a number no agent meant, so it takes nothing out. Nothing is clamped here:
+    // a negative count stays negative, for checkUsageNumbers to leave it out of the sums and say so.
+    input: delta.input - Math.max(0, delta.cached) - Math.max(0, delta.cacheWrite),
     cacheRead: delta.cached,
     cacheWrite: delta.cacheWrite,
     cacheWrite1h: 0,
