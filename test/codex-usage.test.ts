@@ -65,4 +65,13 @@ describe('Codex usage in stats', () => {
       [5, 'input -6000 (negative): left out of the sums'],
     ]);
   });
+  it('counts a spawned child’s replay of its parent once, in the parent, even without a copy of the parent’s session_meta', async () => {
+    const { totals } = await stats('spawn-replay');
+    // The parent's two responses (gpt-5) once, and the child's own one (gpt-5-mini): the replayed first response is not counted again.
+    expect(totals.models.map((m) => [m.model, m.tokens.input, m.tokens.cacheRead, m.tokens.output])).toEqual([
+      ['gpt-5', 1_200, 1_000, 150],
+      ['gpt-5-mini', 4_000, 0, 400],
+    ]);
+    expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 5_200, cacheRead: 1_000, output: 550 }, cost: { bough: 0.004925 } });
+  });
 });

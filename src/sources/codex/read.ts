@@ -11,9 +11,10 @@
 // - Each usage record's claim is `<anchor>|<totals before>><totals after>`: a replayed token_count
 //   carries the parent's totals on both sides, a thread's own one its own.
 // - The anchor is the oldest thread of the file's lineage that the file names: follow
-//   `forked_from_id` (and a spawned child's parent, when the child copied its parent's history)
-//   through the session_meta lines the file holds. Parent and fork thus share the anchor, while two
-//   unrelated threads whose totals happen to match never do.
+//   `forked_from_id` and a spawned child's `parent_thread_id` through the session_meta lines the
+//   file holds. Parent, fork and child thus share the anchor (a child's replay is matched to its
+//   parent by totals, whether or not it copied the parent's session_meta), while two unrelated
+//   threads whose totals happen to match never do.
 
 import { basename } from 'node:path';
 import type { z } from 'zod';
@@ -810,8 +811,7 @@ function nameEntry(name: string, anchor: string, sessionId: string, line: number
 
 /**
  * The oldest thread of this file's lineage that the file names: forks name their origin
- * (`forked_from_id`); a spawned child counts as a copy of its parent only when it copied the
- * parent's history (a parent meta in the file, or a `forked_from_id` in its spawn record).
+ * (`forked_from_id`), spawned children their parent (`thread_spawn.parent_thread_id`).
  */
 function lineageAnchor(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.RawSessionMeta>): string {
   const seen = new Set<string>();
@@ -819,7 +819,7 @@ function lineageAnchor(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.
   let meta: raw.RawSessionMeta | undefined = own;
   while (meta && !seen.has(id)) {
     seen.add(id);
-    const parent = meta.forked_from_id ?? replayedSpawnParent(meta, copied);
+    const parent = meta.forked_from_id ?? spawnParentOf(meta);
     if (!parent) break;
     id = parent;
     meta = copied.get(parent);
@@ -827,13 +827,18 @@ function lineageAnchor(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.
   return id;
 }
 
-function replayedSpawnParent(meta: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.RawSessionMeta>): string | null {
+/**
+ * A spawned child's parent thread. A child may replay its parent's history, token_counts
+ * included, with or without a copy of the parent's session_meta (§9): the replayed totals are
+ * matched to the parent's by value (§9, option a), which needs the parent's anchor. The child's
+ * own usage starts from other totals than any of the parent's, so it never matches.
+ */
+function spawnParentOf(meta: raw.RawSessionMeta): string | null {
   const source = meta.source;
   if (!isPlainObject(source) || !isPlainObject(source['subagent'])) return null;
   const spawn = source['subagent']['thread_spawn'];
   if (!isPlainObject(spawn) || typeof spawn['parent_thread_id'] !== 'string') return null;
-  const parent = spawn['parent_thread_id'];
-  return copied.has(parent) || typeof spawn['forked_from_id'] === 'string' ? parent : null;
+  return spawn['parent_thread_id'];
 }
 
 /** A sub-agent thread's parent and what it was for (`source.subagent`). */
