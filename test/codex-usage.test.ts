@@ -75,3 +75,15 @@ describe('Codex usage in stats', () => {
     expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 5_200, cacheRead: 1_000, output: 550 }, cost: { bough: 0.004925 } });
   });
 });
+
+describe('Codex usage priced', () => {
+  it('prices cache writes as input on an OpenAI model without a write price, and at the write price where there is one', async () => {
+    const { totals } = await stats('cache-write');
+    // gpt-5: 1000 input (400 of them written to cache) at $1.25/M + 100 output at $10/M. gpt-5.6 has its own write price.
+    expect(totals.models.map((m) => [m.model, m.priceState, m.cost.bough])).toEqual([
+      ['gpt-5.6', 'priced', 0.0076],
+      ['gpt-5', 'priced', 0.00225],
+    ]);
+    expect(totals).toMatchObject({ partiallyPricedModels: [], cost: { bough: 0.00985 } });
+  });
+});

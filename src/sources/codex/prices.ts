@@ -6,5 +6,6 @@ import type { PriceHint } from '../../pricing/lookup.js';
 export function codexPriceHint(provider: string | null, localProviders: ReadonlySet<string>): PriceHint {
   const prefixes = provider === null || provider === 'openai' ? ['', 'openai/'] : [`${provider}/`, '', 'openai/'];
   // A ChatGPT sign-in and an API key leave the same rollout: bough prices both as the API bills.
-  return { prefixes, subscription: false, local: provider !== null && localProviders.has(provider) };
+  // Codex's cache_write_input_tokens are part of input_tokens (formats/codex.md §7.1).
+  return { prefixes, subscription: false, local: provider !== null && localProviders.has(provider), cacheWritesInInput: true };
 }
