@@ -86,4 +86,9 @@ describe('Codex usage priced', () => {
     ]);
     expect(totals).toMatchObject({ partiallyPricedModels: [], cost: { bough: 0.00985 } });
   });
+  it('prices the built-in `oss` provider (Ollama, `codex --oss`) at $0 as a local model', async () => {
+    const { totals } = await stats('oss');
+    expect(totals.models.map((m) => [m.provider, m.model, m.priceState, m.local, m.cost.bough])).toEqual([['oss', 'gpt-oss:120b', 'local', true, 0]]);
+    expect(totals).toMatchObject({ unpricedModels: [], cost: { bough: 0 } });
+  });
 });
