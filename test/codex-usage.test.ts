@@ -2,7 +2,7 @@
 // (formats/codex.md §7), replayed parent history in spawned children (§9) and Codex's pricing
 // rules, one small rollout per case under fixtures/codex/usage/.
 
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
@@ -90,5 +90,26 @@ describe('Codex usage priced', () => {
     const { totals } = await stats('oss');
     expect(totals.models.map((m) => [m.provider, m.model, m.priceState, m.local, m.cost.bough])).toEqual([['oss', 'gpt-oss:120b', 'local', true, 0]]);
     expect(totals).toMatchObject({ unpricedModels: [], cost: { bough: 0 } });
+  });
+});
+
+describe('a session without usage, on its page', () => {
+  it('says "no usage recorded" instead of zeros, for Codex and every agent, and keeps the table where there is usage', async () => {
+    const out = join(await tempDir(), 'report');
+    const inputs = [join(USAGE, 'no-usage'), join(FIXTURES, 'pi', 'windows-cwd.jsonl'), join(USAGE, 'context-full')];
+    const { code, stderr } = await run(['build', ...inputs, '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const pages = await Promise.all((await readdir(join(out, 'sessions'))).map((name) => readFile(join(out, 'sessions', name), 'utf8')));
+    const pageOf = (sessionId: string) => pages.find((html) => html.includes(sessionId)) ?? '';
+    for (const sessionId of ['0195bbbb-0000-7000-8000-000000000006', '0196a000-0000-7000-8000-000000000011']) {
+      const page = pageOf(sessionId);
+      expect(page).toContain('<div class="card-detail">no usage recorded</div>');
+      expect(page).toContain('No usage recorded: the agent wrote no token counts for this session');
+      expect(page).not.toContain('<table class="numbers tokens">');
+      expect(page).not.toContain('in all</div>');
+    }
+    const withUsage = pageOf('0195bbbb-0000-7000-8000-000000000001');
+    expect(withUsage).toContain('<table class="numbers tokens">');
+    expect(withUsage).not.toContain('no usage recorded');
   });
 });
