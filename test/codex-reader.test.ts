@@ -263,7 +263,7 @@ describe('Codex files that are odd or old', () => {
   });
 
   it('prices OpenAI models bare, and other providers under their own prefix first', () => {
-    expect(codexReader.priceHint('openai', new Set())).toEqual({ prefixes: ['', 'openai/'], subscription: false, local: false });
+    expect(codexReader.priceHint('openai', new Set())).toEqual({ prefixes: ['', 'openai/'], subscription: false, local: false, cacheWritesInInput: true });
     expect(codexReader.priceHint('azure', new Set())).toMatchObject({ prefixes: ['azure/', '', 'openai/'] });
     expect(codexReader.priceHint('lms', new Set(['lms']))).toMatchObject({ local: true });
   });

@@ -15,6 +15,11 @@ export interface PriceHint {
   subscription: boolean;
   /** Runs on the user's machine, by the agent's own configuration. */
   local: boolean;
+  /**
+   * The agent counts cache writes inside input (OpenAI's usage, as Codex records it), so a model
+   * with no cache-write price bills them as ordinary input (pricing.md §1). Absent: false.
+   */
+  cacheWritesInInput?: boolean;
 }
 
 export interface PriceQuery {

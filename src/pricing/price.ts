@@ -53,12 +53,12 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
     let answer = lookups.get(memo);
     if (!answer) {
       const hint = options.hints(source, usage.provider);
-      answer = answerFor(findPrice(table, { provider: usage.provider, model: usage.model, hint }, options), hint.subscription);
+      answer = answerFor(findPrice(table, { provider: usage.provider, model: usage.model, hint }, options), hint);
       lookups.set(memo, answer);
     }
     if ('same' in answer) return answer.same;
-    const { lookup, subscription } = answer;
-    const cost = costOf(lookup.price, usage);
+    const { lookup, subscription, writesAsInput } = answer;
+    const cost = costOf(lookup.price, writesAsInput ? withWritesAsInput(usage) : usage);
     return {
       cost: cost.total,
       state: cost.missing.length > 0 ? 'partial' : 'priced',
@@ -89,10 +89,14 @@ function priceNote(cost: ReturnType<typeof costOf>): string | null {
 
 type Lookup = ReturnType<typeof findPrice>;
 
-/** What a model's lookup says of its records: one answer for all (unpriced, free), or the price to work each one out with. */
-type Answer = { same: PricedUsage } | { lookup: Extract<Lookup, { kind: 'priced' }>; subscription: boolean };
+/**
+ * What a model's lookup says of its records: one answer for all (unpriced, free), or the price to
+ * work each one out with, and whether their cache writes are priced as the input they are part of.
+ */
+type Answer = { same: PricedUsage } | { lookup: Extract<Lookup, { kind: 'priced' }>; subscription: boolean; writesAsInput: boolean };
 
-function answerFor(lookup: Lookup, subscription: boolean): Answer {
+function answerFor(lookup: Lookup, hint: PriceHint): Answer {
+  const { subscription } = hint;
   switch (lookup.kind) {
     case 'unpriced':
       return { same: Object.freeze({ cost: null, state: 'unpriced', key: null, tier: null, missing: [], note: lookup.reason, subscription }) };
@@ -109,8 +113,17 @@ function answerFor(lookup: Lookup, subscription: boolean): Answer {
         }),
       };
     case 'priced':
-      return { lookup, subscription };
+      return { lookup, subscription, writesAsInput: hint.cacheWritesInInput === true && !pricesCacheWrites(lookup.price) };
   }
+}
+
+function pricesCacheWrites(price: Extract<Lookup, { kind: 'priced' }>['price']): boolean {
+  return price.base.cacheWrite !== null || price.tiers.some((tier) => tier.rates.cacheWrite !== undefined && tier.rates.cacheWrite !== null);
+}
+
+/** Cache writes counted as the input they are part of: a provider without a write price bills them so. */
+function withWritesAsInput(usage: Priceable): Priceable {
+  return { ...usage, input: usage.input + usage.cacheWrite, cacheWrite: 0, cacheWrite1h: 0 };
 }
 
 const FREE_NOTES = {

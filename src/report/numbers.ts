@@ -39,7 +39,8 @@ export function boughSortValue(usage: UsageTotals): number {
   return usage.cost.bough ?? -1;
 }
 
-export function statCards(tally: Tally, branches: number | null): StatCard[] {
+/** `usageRecorded` false: the files hold no usage at all (old Codex, a trimmed file), so tokens and cost are unknown, not 0. */
+export function statCards(tally: Tally, branches: number | null, usageRecorded = true): StatCard[] {
   const cards: StatCard[] = [
     { label: 'Prompts', value: formatCount(tally.prompts), detail: 'typed by the user', tone: 'plain' },
     {
@@ -49,11 +50,13 @@ export function statCards(tally: Tally, branches: number | null): StatCard[] {
       tone: 'plain',
     },
     { label: 'Error replies', value: formatCount(tally.errorReplies), detail: 'failed requests', tone: tally.errorReplies > 0 ? 'error' : 'plain' },
-    { label: 'Tokens', value: formatCompact(totalTokens(tally.tokens)), detail: `${formatCount(totalTokens(tally.tokens))} in all`, tone: 'plain' },
+    usageRecorded
+      ? { label: 'Tokens', value: formatCompact(totalTokens(tally.tokens)), detail: `${formatCount(totalTokens(tally.tokens))} in all`, tone: 'plain' }
+      : { label: 'Tokens', value: '—', detail: NO_USAGE, tone: 'plain' },
     {
       label: 'Cost (bough)',
       value: boughCost(tally),
-      detail: boughDetail(tally),
+      detail: usageRecorded ? boughDetail(tally) : NO_USAGE,
       tone: tally.unpriced + tally.partial > 0 ? 'warn' : 'money',
     },
     { label: 'Cost recorded', value: recordedCost(tally), detail: 'as the agent stored it', tone: 'money' },
@@ -69,6 +72,8 @@ export function statCards(tally: Tally, branches: number | null): StatCard[] {
   }
   return cards;
 }
+
+export const NO_USAGE = 'no usage recorded';
 
 function boughDetail(usage: UsageTotals): string {
   const unknown = [

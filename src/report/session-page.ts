@@ -92,7 +92,8 @@ export interface SessionPageView {
   cards: StatCard[];
   /** Why bough's price and the recorded cost differ, or why they are not compared. */
   costNote: string | null;
-  tokens: TokenRow[];
+  /** Null when neither the session's file nor its sub-agents' hold any usage record: "no usage recorded", not zeros. */
+  tokens: TokenRow[] | null;
   models: TableView | null;
   tools: ToolsView | null;
   treeSvg: string;
@@ -169,6 +170,8 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   };
   const projectPage = ctx.pages.project(session.projectKey);
   const { ledger, tally } = session;
+  // Whatever the period or the claims: does any of its files say what the session used?
+  const usageRecorded = session.counted.usage.length > 0 || session.subagents.some((sub) => sub.counted.usage.length > 0);
   const facts: Fact[] = [
     { label: 'Project', value: ledger.cwd ?? '(no working directory recorded)', href: ctx.standalone ? null : hrefFrom(page, projectPage) },
     { label: 'Started', value: formatDateTime(session.startedAt, ctx.time), href: null },
@@ -199,9 +202,9 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     scopeNote: session.partly
       ? `This report covers ${ctx.scopeLabel}, and only part of this session falls in it. The numbers below count that part: ${formatCount(tally.prompts)} of its ${plural(session.whole.prompts, 'prompt')}, ${boughCost(tally)} of its ${boughCost(session.whole)} by bough's price. The conversation is shown whole; entries outside the period are marked.`
       : null,
-    cards: statCards(tally, ledger.branches),
+    cards: statCards(tally, ledger.branches, usageRecorded),
     costNote: costNote(session),
-    tokens: tokenRows(tally),
+    tokens: usageRecorded ? tokenRows(tally) : null,
     models: modelsTable(session.byModel),
     tools: toolsView(session.tools),
     treeSvg: treeSvg(tree, branches, { hrefOf: (e) => '#' + anchorOf(e), copied, describe: describeEntry }),

@@ -3,8 +3,17 @@
 
 import type { PriceHint } from '../../pricing/lookup.js';
 
+/**
+ * Codex's own ids for a server on this machine, beside the ones every agent shares
+ * (LOCAL_PROVIDERS): `oss`, the built-in Ollama provider of `codex --oss` (localhost:11434 by
+ * default) in the builds before it was split into `ollama` and `lmstudio`.
+ */
+export const CODEX_LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['oss']);
+
 export function codexPriceHint(provider: string | null, localProviders: ReadonlySet<string>): PriceHint {
   const prefixes = provider === null || provider === 'openai' ? ['', 'openai/'] : [`${provider}/`, '', 'openai/'];
+  const local = provider !== null && (CODEX_LOCAL_PROVIDERS.has(provider) || localProviders.has(provider));
   // A ChatGPT sign-in and an API key leave the same rollout: bough prices both as the API bills.
-  return { prefixes, subscription: false, local: provider !== null && localProviders.has(provider) };
+  // Codex's cache_write_input_tokens are part of input_tokens (formats/codex.md §7.1).
+  return { prefixes, subscription: false, local, cacheWritesInInput: true };
 }

@@ -11,9 +11,10 @@
 // - Each usage record's claim is `<anchor>|<totals before>><totals after>`: a replayed token_count
 //   carries the parent's totals on both sides, a thread's own one its own.
 // - The anchor is the oldest thread of the file's lineage that the file names: follow
-//   `forked_from_id` (and a spawned child's parent, when the child copied its parent's history)
-//   through the session_meta lines the file holds. Parent and fork thus share the anchor, while two
-//   unrelated threads whose totals happen to match never do.
+//   `forked_from_id` and a spawned child's `parent_thread_id` through the session_meta lines the
+//   file holds. Parent, fork and child thus share the anchor (a child's replay is matched to its
+//   parent by totals, whether or not it copied the parent's session_meta), while two unrelated
+//   threads whose totals happen to match never do.
 
 import { basename } from 'node:path';
 import type { z } from 'zod';
@@ -609,8 +610,10 @@ function startTurn(ctx: CodexContext): void {
 
 /**
  * Usage (formats/codex.md §7.3): field-wise deltas of the cumulative totals, in file order.
- * Re-emitted totals and compaction sentinels add nothing; a drop starts a new baseline and counts
- * that response's own usage when it is self-consistent; a synthetic "context full" total is ignored.
+ * Re-emitted totals and compaction sentinels add nothing. A drop in any field (total_tokens
+ * included) always becomes the new baseline and counts that response's own usage when it is
+ * self-consistent: after a "context window exceeded" event Codex keeps adding to its synthetic
+ * totals ({0…, total_tokens: window}), so usage that follows builds on them (§7.2 item 3).
  */
 function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place, time: number | null): void {
   const r = parse(ctx, raw.rawTokenCount, event, at.line, 'token_count');
@@ -622,24 +625,24 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   let delta: Totals | null;
   let note: string | null = null;
   if (total === null) {
-    delta = last !== null && selfConsistent(last) ? last : null;
-  } else if (before !== null && sameCounts(total, before)) {
-    return;
+    delta = last; // very old builds: no running totals
+  } else if (before !== null && sameTotals(total, before)) {
+    return; // re-emit
   } else if (before === null || grewFrom(total, before)) {
     delta = before === null ? total : difference(total, before);
-  } else if (!selfConsistent(total)) {
-    // "Context full" is written as total_tokens = window with the parts at 0: not usage, and not a new baseline.
-    return;
   } else {
     delta = last !== null && selfConsistent(last) ? last : null;
-    note = 'the running totals restarted: counted this response’s own usage';
+    if (delta !== null) note = 'the running totals restarted: counted this response’s own usage';
   }
   if (total !== null) ctx.totals = total;
   if (delta === null || isZero(delta)) return;
   const model = info.model ?? info.model_name ?? ctx.model;
   const usage: Usage = {
     origin: 'reply',
-    input: Math.max(0, delta.input - delta.cached - delta.cacheWrite),
+    // Non-cached input is what is left of input once its cached and written parts are taken out; a
+    // negative part is a number no agent meant, so it takes nothing out. Nothing is clamped here:
+    // a negative count stays negative, for checkUsageNumbers to leave it out of the sums and say so.
+    input: delta.input - Math.max(0, delta.cached) - Math.max(0, delta.cacheWrite),
     cacheRead: delta.cached,
     cacheWrite: delta.cacheWrite,
     cacheWrite1h: 0,
@@ -678,13 +681,15 @@ function totalsOf(u: raw.RawTokenUsage): Totals {
 }
 
 const COUNTED = ['input', 'cached', 'cacheWrite', 'output', 'reasoning'] as const;
+/** What §7.3 compares: every field of the totals, total_tokens too (a synthetic "context full" total differs only there). */
+const COMPARED = [...COUNTED, 'total'] as const;
 
-function sameCounts(a: Totals, b: Totals): boolean {
-  return COUNTED.every((k) => a[k] === b[k]);
+function sameTotals(a: Totals, b: Totals): boolean {
+  return COMPARED.every((k) => a[k] === b[k]);
 }
 
 function grewFrom(now: Totals, before: Totals): boolean {
-  return COUNTED.every((k) => now[k] >= before[k]);
+  return COMPARED.every((k) => now[k] >= before[k]);
 }
 
 function difference(now: Totals, before: Totals): Totals {
@@ -809,8 +814,7 @@ function nameEntry(name: string, anchor: string, sessionId: string, line: number
 
 /**
  * The oldest thread of this file's lineage that the file names: forks name their origin
- * (`forked_from_id`); a spawned child counts as a copy of its parent only when it copied the
- * parent's history (a parent meta in the file, or a `forked_from_id` in its spawn record).
+ * (`forked_from_id`), spawned children their parent (`thread_spawn.parent_thread_id`).
  */
 function lineageAnchor(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.RawSessionMeta>): string {
   const seen = new Set<string>();
@@ -818,7 +822,7 @@ function lineageAnchor(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.
   let meta: raw.RawSessionMeta | undefined = own;
   while (meta && !seen.has(id)) {
     seen.add(id);
-    const parent = meta.forked_from_id ?? replayedSpawnParent(meta, copied);
+    const parent = meta.forked_from_id ?? spawnParentOf(meta);
     if (!parent) break;
     id = parent;
     meta = copied.get(parent);
@@ -826,13 +830,18 @@ function lineageAnchor(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.
   return id;
 }
 
-function replayedSpawnParent(meta: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.RawSessionMeta>): string | null {
+/**
+ * A spawned child's parent thread. A child may replay its parent's history, token_counts
+ * included, with or without a copy of the parent's session_meta (§9): the replayed totals are
+ * matched to the parent's by value (§9, option a), which needs the parent's anchor. The child's
+ * own usage starts from other totals than any of the parent's, so it never matches.
+ */
+function spawnParentOf(meta: raw.RawSessionMeta): string | null {
   const source = meta.source;
   if (!isPlainObject(source) || !isPlainObject(source['subagent'])) return null;
   const spawn = source['subagent']['thread_spawn'];
   if (!isPlainObject(spawn) || typeof spawn['parent_thread_id'] !== 'string') return null;
-  const parent = spawn['parent_thread_id'];
-  return copied.has(parent) || typeof spawn['forked_from_id'] === 'string' ? parent : null;
+  return spawn['parent_thread_id'];
 }
 
 /** A sub-agent thread's parent and what it was for (`source.subagent`). */

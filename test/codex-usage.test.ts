@@ -1,0 +1,115 @@
+// Codex usage as a user sees it in `stats --json` and summary.json: the token stream's traps
+// (formats/codex.md §7), replayed parent history in spawned children (§9) and Codex's pricing
+// rules, one small rollout per case under fixtures/codex/usage/.
+
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { statsSchema } from '../src/report/schema.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
+
+const USAGE = join(FIXTURES, 'codex', 'usage');
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    env: {},
+    home: await tempDir(),
+    isTty: false,
+    now: () => new Date('2026-12-01T00:00:00Z'),
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+async function stats(folder: string) {
+  const { code, stdout, stderr } = await run(['stats', join(USAGE, folder), '--json', '--tz', 'UTC', '--no-cache']);
+  expect(code, stderr).toBe(0);
+  return statsSchema.parse(JSON.parse(stdout));
+}
+
+interface Summary {
+  diagnostics: { byReason: Record<string, number>; items: { reason: string; line: number | null; detail: string }[] };
+}
+
+async function summaryOf(folder: string): Promise<Summary> {
+  const out = join(await tempDir(), 'report');
+  const { code, stderr } = await run(['build', join(USAGE, folder), '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+  expect(code, stderr).toBe(0);
+  return JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+}
+
+describe('Codex usage in stats', () => {
+  it('keeps counting after a "context window exceeded" event, whose synthetic totals later ones build on', async () => {
+    const { totals } = await stats('context-full');
+    // 100k in (50k cached) before; then +20k (5k cached) and +30k (20k cached) on top of the {0…, total: window} totals.
+    expect(totals).toMatchObject({
+      usageRecords: 3,
+      tokens: { input: 75_000, cacheRead: 75_000, output: 1_800, reasoning: 350, cacheWrite: 0 },
+      cost: { bough: 0.121125 },
+    });
+  });
+
+  it('never turns a negative cached count into more non-cached input, and says so', async () => {
+    const { totals } = await stats('negative');
+    // 1000 in (cached −500 left out) + 1000 in before the restart; the restart's −6000 input is left out, its 100 output counts.
+    expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 2_000, cacheRead: 0, output: 300 }, cost: { bough: 0.0055 } });
+    const { diagnostics } = await summaryOf('negative');
+    expect(diagnostics.byReason).toEqual({ 'absurd-number': 2 });
+    expect(diagnostics.items.map((d) => [d.line, d.detail]).sort()).toEqual([
+      [4, 'cacheRead -500 (negative): left out of the sums'],
+      [5, 'input -6000 (negative): left out of the sums'],
+    ]);
+  });
+  it('counts a spawned child’s replay of its parent once, in the parent, even without a copy of the parent’s session_meta', async () => {
+    const { totals } = await stats('spawn-replay');
+    // The parent's two responses (gpt-5) once, and the child's own one (gpt-5-mini): the replayed first response is not counted again.
+    expect(totals.models.map((m) => [m.model, m.tokens.input, m.tokens.cacheRead, m.tokens.output])).toEqual([
+      ['gpt-5', 1_200, 1_000, 150],
+      ['gpt-5-mini', 4_000, 0, 400],
+    ]);
+    expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 5_200, cacheRead: 1_000, output: 550 }, cost: { bough: 0.004925 } });
+  });
+});
+
+describe('Codex usage priced', () => {
+  it('prices cache writes as input on an OpenAI model without a write price, and at the write price where there is one', async () => {
+    const { totals } = await stats('cache-write');
+    // gpt-5: 1000 input (400 of them written to cache) at $1.25/M + 100 output at $10/M. gpt-5.6 has its own write price.
+    expect(totals.models.map((m) => [m.model, m.priceState, m.cost.bough])).toEqual([
+      ['gpt-5.6', 'priced', 0.0076],
+      ['gpt-5', 'priced', 0.00225],
+    ]);
+    expect(totals).toMatchObject({ partiallyPricedModels: [], cost: { bough: 0.00985 } });
+  });
+  it('prices the built-in `oss` provider (Ollama, `codex --oss`) at $0 as a local model', async () => {
+    const { totals } = await stats('oss');
+    expect(totals.models.map((m) => [m.provider, m.model, m.priceState, m.local, m.cost.bough])).toEqual([['oss', 'gpt-oss:120b', 'local', true, 0]]);
+    expect(totals).toMatchObject({ unpricedModels: [], cost: { bough: 0 } });
+  });
+});
+
+describe('a session without usage, on its page', () => {
+  it('says "no usage recorded" instead of zeros, for Codex and every agent, and keeps the table where there is usage', async () => {
+    const out = join(await tempDir(), 'report');
+    const inputs = [join(USAGE, 'no-usage'), join(FIXTURES, 'pi', 'windows-cwd.jsonl'), join(USAGE, 'context-full')];
+    const { code, stderr } = await run(['build', ...inputs, '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const pages = await Promise.all((await readdir(join(out, 'sessions'))).map((name) => readFile(join(out, 'sessions', name), 'utf8')));
+    const pageOf = (sessionId: string) => pages.find((html) => html.includes(sessionId)) ?? '';
+    for (const sessionId of ['0195bbbb-0000-7000-8000-000000000006', '0196a000-0000-7000-8000-000000000011']) {
+      const page = pageOf(sessionId);
+      expect(page).toContain('<div class="card-detail">no usage recorded</div>');
+      expect(page).toContain('No usage recorded: the agent wrote no token counts for this session');
+      expect(page).not.toContain('<table class="numbers tokens">');
+      expect(page).not.toContain('in all</div>');
+    }
+    const withUsage = pageOf('0195bbbb-0000-7000-8000-000000000001');
+    expect(withUsage).toContain('<table class="numbers tokens">');
+    expect(withUsage).not.toContain('no usage recorded');
+  });
+});
