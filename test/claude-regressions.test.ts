@@ -1,0 +1,114 @@
+// Claude Code transcripts that bough once read wrong, each pinned by what a user sees: the totals
+// of `stats --json`, summary.json and the rendered pages. Fixtures are written per test from the
+// small line builders below, laid out as Claude Code lays them out (`projects/<folder>/…`).
+
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { statsSchema, summarySchema } from '../src/report/schema.js';
+import { tempDir } from './support/fixtures.js';
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    env: {},
+    home: await tempDir(),
+    isTty: false,
+    now: () => new Date('2026-12-01T00:00:00Z'),
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+async function stats(folder: string, ...more: string[]) {
+  const { code, stdout, stderr } = await run(['stats', folder, '--no-cache', '--tz', 'UTC', '--json', ...more]);
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  return statsSchema.parse(JSON.parse(stdout));
+}
+
+async function build(folder: string) {
+  const out = join(await tempDir(), 'report');
+  const { code, stderr } = await run(['build', folder, '--no-cache', '--tz', 'UTC', '--out', out, '-q']);
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  return { out, summary: summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))) };
+}
+
+/** A folder of inputs holding these files (paths relative to it), each a list of records. */
+async function projects(files: Record<string, readonly object[] | string>): Promise<string> {
+  const root = await tempDir();
+  for (const [path, records] of Object.entries(files)) {
+    const full = join(root, 'projects', path);
+    await mkdir(dirname(full), { recursive: true });
+    await writeFile(full, typeof records === 'string' ? records : records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  }
+  return root;
+}
+
+const SESSION = '44444444-4444-4444-8444-444444444441';
+
+interface Line {
+  session?: string;
+  cwd?: string | null;
+  sidechain?: boolean;
+  at?: string;
+}
+
+function user(uuid: string, parent: string | null, text: string, line: Line = {}): object {
+  return {
+    parentUuid: parent,
+    isSidechain: line.sidechain ?? false,
+    ...(line.cwd === null ? {} : { cwd: line.cwd ?? '/home/ana/shop' }),
+    sessionId: line.session ?? SESSION,
+    version: '2.1.114',
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid,
+    timestamp: line.at ?? '2026-03-10T10:00:00.000Z',
+  };
+}
+
+function assistant(uuid: string, parent: string, request: string, usage: object, line: Line = {}): object {
+  return {
+    parentUuid: parent,
+    isSidechain: line.sidechain ?? false,
+    ...(line.cwd === null ? {} : { cwd: line.cwd ?? '/home/ana/shop' }),
+    sessionId: line.session ?? SESSION,
+    version: '2.1.114',
+    type: 'assistant',
+    requestId: `req_${request}`,
+    message: { model: 'claude-haiku-4-5-20251001', id: `msg_${request}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: `reply ${request}` }], stop_reason: 'end_turn', usage },
+    uuid,
+    timestamp: line.at ?? '2026-03-10T10:00:01.000Z',
+  };
+}
+
+const tokens = (input: number, output = 10) => ({ input_tokens: input, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: output });
+
+describe('Claude Code regressions', () => {
+  it('regression: a transcript whose first line is a record type bough does not know is read, that line counted', async () => {
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        { type: 'worktree-state', sessionId: '44444444-4444-4444-8444-444444444440', worktree: '/x' },
+        user('u1', null, 'hello'),
+        assistant('a1', 'u1', 'A', tokens(100)),
+      ],
+    });
+    expect((await stats(folder)).totals).toMatchObject({ sessions: 1, prompts: 1, tokens: { input: 100, output: 10 } });
+    const { summary } = await build(folder);
+    expect(summary.sessions.map((s) => s.id)).toEqual([SESSION]);
+    expect(summary.diagnostics.byReason).toEqual({ 'unknown-entry-type': 1 });
+  });
+
+  it('regression: a file no agent claims in its first lines is still skipped as not a session', async () => {
+    const folder = await projects({ 'notes/history.jsonl': Array.from({ length: 60 }, (_, n) => ({ display: `typed ${n}`, project: '/home/ana/shop' })) });
+    const { code, stderr } = await run(['stats', folder, '--no-cache', '--json']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('None of the 1 file');
+  });
+});
