@@ -111,4 +111,20 @@ describe('Claude Code regressions', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('None of the 1 file');
   });
+
+  it('regression: one-hour cache writes without a cache_creation_input_tokens total are counted as cache writes, and priced', async () => {
+    const split = { input_tokens: 1, output_tokens: 1, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 500 } };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'hello'), assistant('a1', 'u1', 'A', split)] });
+    const { totals } = await stats(folder);
+    expect(totals.tokens).toMatchObject({ cacheWrite: 500, cacheWrite1h: 500 });
+    // Haiku 4.5: $1 per million input, one-hour writes at twice that, $5 per million output.
+    expect(totals.cost.bough).toBeCloseTo(1e-6 + 500 * 2e-6 + 5e-6, 9);
+  });
+
+  it('regression: a cache write split that disagrees with its total keeps the total, the one-hour part within it, and is counted', async () => {
+    const disagreeing = { ...tokens(1, 1), cache_creation_input_tokens: 300, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 500 } };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'hello'), assistant('a1', 'u1', 'A', disagreeing)] });
+    expect((await stats(folder)).totals.tokens).toMatchObject({ cacheWrite: 300, cacheWrite1h: 300 });
+    expect((await build(folder)).summary.diagnostics.byReason).toEqual({ 'inconsistent-usage': 1 });
+  });
 });

@@ -402,8 +402,7 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     input: u.input_tokens ?? 0,
     output: u.output_tokens ?? 0,
     cacheRead: u.cache_read_input_tokens ?? 0,
-    cacheWrite: u.cache_creation_input_tokens ?? 0,
-    cacheWrite1h: u.cache_creation?.ephemeral_1h_input_tokens ?? 0,
+    ...cacheWrites(ctx, u, draft.entry.line),
     reasoning: 0,
     provider: 'anthropic',
     model,
@@ -418,6 +417,26 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     outputPartial: response.stopReason === null,
     responseId: messageId === null ? null : `${ctx.sessionId}\u0000${messageId}`,
   };
+}
+
+/**
+ * Cache writes and the part of them kept an hour. The split by TTL adds up to the total when both
+ * are written (formats/claude.md §9.1): a missing total is the split's sum; a total the split
+ * disagrees with is kept, counted, and the hour part never exceeds it.
+ */
+function cacheWrites(ctx: ClaudeContext, u: raw.RawUsage, line: number): { cacheWrite: number; cacheWrite1h: number } {
+  const total = u.cache_creation_input_tokens ?? null;
+  const split = u.cache_creation ?? null;
+  const hour = split?.ephemeral_1h_input_tokens ?? 0;
+  if (split === null) return { cacheWrite: total ?? 0, cacheWrite1h: 0 };
+  const sum = (split.ephemeral_5m_input_tokens ?? 0) + hour;
+  if (total === null) return { cacheWrite: sum, cacheWrite1h: hour };
+  if (sum !== total) {
+    ctx.diagnostics.push(
+      diagnostic('inconsistent-usage', ctx.file, line, `cache writes by TTL add up to ${sum}, the total says ${total}: the total kept${hour > total ? `, its 1-hour part cut to it` : ''}`),
+    );
+  }
+  return { cacheWrite: total, cacheWrite1h: Math.min(hour, total) };
 }
 
 /** Claude Code's own lines dressed as replies: API errors become failed replies, the rest notices. No usage. */
