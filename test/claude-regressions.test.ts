@@ -127,4 +127,33 @@ describe('Claude Code regressions', () => {
     expect((await stats(folder)).totals.tokens).toMatchObject({ cacheWrite: 300, cacheWrite1h: 300 });
     expect((await build(folder)).summary.diagnostics.byReason).toEqual({ 'inconsistent-usage': 1 });
   });
+
+  describe('regression: entries written again with the same uuid in one file (an interactive resume) were counted again', () => {
+    const conversation = [
+      user('u1', null, 'first prompt', { at: '2026-03-10T10:00:00.000Z' }),
+      assistant('a1', 'u1', 'R1', tokens(100), { at: '2026-03-10T10:00:01.000Z' }),
+      user('u2', 'a1', 'second prompt', { at: '2026-03-10T10:01:00.000Z' }),
+      assistant('a2', 'u2', 'R2', tokens(200), { at: '2026-03-10T10:01:01.000Z' }),
+    ];
+
+    it('counts the conversation written twice once: prompts, replies and branches', async () => {
+      const folder = await projects({
+        [`-home-ana-shop/${SESSION}.jsonl`]: [...conversation, ...conversation, user('u3', 'a2', 'third prompt', { at: '2026-03-11T09:00:00.000Z' }), assistant('a3', 'u3', 'R3', tokens(400), { at: '2026-03-11T09:00:01.000Z' })],
+      });
+      const { summary } = await build(folder);
+      expect(summary.sessions).toEqual([expect.objectContaining({ prompts: 3, replies: 3, branches: 1, tokens: expect.objectContaining({ input: 700 }) })]);
+      expect(summary.diagnostics.byReason).toEqual({});
+    });
+
+    it('keeps a different entry that reuses a uuid as its own, counted, with what was written after it hanging from it', async () => {
+      const folder = await projects({
+        [`-home-ana-shop/${SESSION}.jsonl`]: [...conversation, ...conversation, user('u1', 'a2', 'third prompt', { at: '2026-03-11T09:00:00.000Z' }), assistant('a1', 'u1', 'R3', tokens(400), { at: '2026-03-11T09:00:01.000Z' })],
+      });
+      const { out, summary } = await build(folder);
+      expect(summary.sessions).toEqual([expect.objectContaining({ prompts: 3, replies: 3, branches: 1, tokens: expect.objectContaining({ input: 700 }) })]);
+      expect(summary.diagnostics.byReason).toEqual({ 'duplicate-id': 2 });
+      const page = await readFile(join(out, summary.sessions[0]?.page ?? ''), 'utf8');
+      expect(page.indexOf('second prompt')).toBeLessThan(page.indexOf('third prompt'));
+    });
+  });
 });

@@ -93,6 +93,10 @@ interface ClaudeContext {
   subagentFile: boolean;
   previousId: string | null;
   entryTitles: { entryId: string; title: string }[];
+  /** The record of each uuid read so far (held anyway), to tell a node written again from another reusing its uuid. */
+  nodeRecord: Map<string, Record<string, unknown>>;
+  /** A uuid another node reused → the name that node goes by, for the records written after it. */
+  renamedUuid: Map<string, string>;
 }
 
 export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
@@ -128,6 +132,8 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     subagentFile: facts.subagentFile,
     previousId: null,
     entryTitles: [],
+    nodeRecord: new Map(),
+    renamedUuid: new Map(),
   };
   for (const located of records) addRecord(ctx, located);
   finishResponses(ctx);
@@ -210,7 +216,8 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
     ctx.diagnostics.push(invalidRecord(ctx.file, line, 'record', parsed.error));
     return;
   }
-  const env = parsed.data;
+  const env = asNode(ctx, located, parsed.data);
+  if (env === null) return;
   const type = env.type ?? (isPlainObject(record['message']) ? 'assistant' : undefined);
   switch (type) {
     case 'assistant':
@@ -242,6 +249,50 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
       }
       skip(ctx, env);
   }
+}
+
+/** Fields that say where and when a record was written, not what its node says: a copy of a node may differ in them. */
+const WRITING_FIELDS: ReadonlySet<string> = new Set([
+  'parentUuid',
+  'logicalParentUuid',
+  'sessionId',
+  'version',
+  'timestamp',
+  'cwd',
+  'gitBranch',
+  'slug',
+  'entrypoint',
+  'userType',
+  'permissionMode',
+  'promptId',
+]);
+
+/**
+ * Conversation nodes are unique by uuid (formats/claude.md §8.5): a record whose uuid was read
+ * before and that says the same again (a resumed conversation written into its own file again)
+ * is that node, read once (null). One that says something else under a used uuid is a node of
+ * its own: renamed, counted, and the records written after it that name the uuid hang from it.
+ */
+function asNode(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): raw.RawEnvelope | null {
+  const current = (uuid: string | null | undefined) => (uuid ? (ctx.renamedUuid.get(uuid) ?? uuid) : uuid);
+  const linked = { ...env, parentUuid: current(env.parentUuid), logicalParentUuid: current(env.logicalParentUuid) };
+  if (!env.uuid) return linked;
+  const before = ctx.nodeRecord.get(env.uuid);
+  if (before === undefined) {
+    ctx.nodeRecord.set(env.uuid, located.record);
+    return linked;
+  }
+  if (nodeText(before) === nodeText(located.record)) return null;
+  const renamed = `${env.uuid}~${located.line}${located.piece > 0 ? `.${located.piece}` : ''}`;
+  ctx.diagnostics.push(diagnostic('duplicate-id', ctx.file, located.line, `uuid ${JSON.stringify(env.uuid)} already names another entry; kept as ${renamed}`));
+  ctx.renamedUuid.set(env.uuid, renamed);
+  ctx.nodeRecord.set(renamed, located.record);
+  return { ...linked, uuid: renamed };
+}
+
+/** What a record says as a node, as text to compare (only when a uuid comes again: rare). */
+function nodeText(record: Record<string, unknown>): string {
+  return JSON.stringify(Object.entries(record).filter(([field]) => !WRITING_FIELDS.has(field)));
 }
 
 /**
