@@ -156,4 +156,35 @@ describe('Claude Code regressions', () => {
       expect(page.indexOf('second prompt')).toBeLessThan(page.indexOf('third prompt'));
     });
   });
+
+  describe('regression: a sub-agent file with no main transcript became a session of its own, its task counted as a prompt', () => {
+    const WARMED = '66666666-6666-4666-8666-666666666666';
+    const sidechain = { session: WARMED, sidechain: true };
+
+    it('attributes a warmup beside an empty main file to its session: usage counted, no prompt, not titled by the task', async () => {
+      const folder = await projects({
+        [`-home-ana-shop/${WARMED}.jsonl`]: '',
+        '-home-ana-shop/agent-0c78cdae.jsonl': [user('w1', null, 'Warmup', sidechain), assistant('w2', 'w1', 'W1', tokens(1000), sidechain)],
+      });
+      const { summary } = await build(folder);
+      expect(summary.totals).toMatchObject({ sessions: 1, prompts: 0, tokens: { input: 1000, output: 10 } });
+      expect(summary.sessions).toEqual([expect.objectContaining({ id: WARMED, prompts: 0, title: 'warmup (sub-agent; no main transcript)' })]);
+      expect(summary.sessions[0]?.subagents.tokens).toMatchObject({ input: 1000 });
+    });
+
+    it('never counts the task of a 2.1.x sub-agent whose main file is gone as a prompt; the session is named as a sub-agent', async () => {
+      const folder = await projects({
+        [`-home-ana-shop/${WARMED}/subagents/agent-abc1234.meta.json`]: '{"agentType":"general-purpose","description":"Research things"}',
+        [`-home-ana-shop/${WARMED}/subagents/agent-abc1234.jsonl`]: [user('s1', null, 'Look around', sidechain), assistant('s2', 's1', 'S1', tokens(1000, 100), sidechain)],
+        [`-home-ana-shop/${WARMED}/subagents/agent-acompact-1f.jsonl`]: [
+          user('c1', null, 'summarise', { ...sidechain, at: '2026-03-10T10:05:00.000Z' }),
+          assistant('c2', 'c1', 'C1', tokens(3, 8), { ...sidechain, at: '2026-03-10T10:05:01.000Z' }),
+        ],
+      });
+      const { totals } = await stats(folder);
+      expect(totals).toMatchObject({ sessions: 1, prompts: 0, tokens: { input: 1003, output: 108 } });
+      const { summary } = await build(folder);
+      expect(summary.sessions.map((s) => [s.id, s.prompts, s.title])).toEqual([[WARMED, 0, 'Research things (sub-agent; no main transcript)']]);
+    });
+  });
 });
