@@ -187,4 +187,45 @@ describe('Claude Code regressions', () => {
       expect(summary.sessions.map((s) => [s.id, s.prompts, s.title])).toEqual([[WARMED, 0, 'Research things (sub-agent; no main transcript)']]);
     });
   });
+
+  describe('regression: sessions without a cwd from different project folders were merged into one "(unknown folder)" project', () => {
+    const noCwd = (id: string, text: string) => [
+      user(`${id}-u`, null, text, { session: id, cwd: null }),
+      assistant(`${id}-a`, `${id}-u`, id, tokens(10, 1), { session: id, cwd: null }),
+    ];
+
+    it('groups them by the folder Claude Code filed them in, labelled as a folder name, never decoded', async () => {
+      const folder = await projects({
+        '-Users-me-my-app-v2/f3000000-0000-4000-8000-000000000001.jsonl': noCwd('f3000000-0000-4000-8000-000000000001', 'one'),
+        '-srv-other-project/f3000000-0000-4000-8000-000000000009.jsonl': noCwd('f3000000-0000-4000-8000-000000000009', 'two'),
+      });
+      const { rows, totals } = await stats(folder, '--by', 'project');
+      expect(totals.projects).toBe(2);
+      expect(rows.map((r) => [r.label, r.sessions]).sort()).toEqual([
+        ['-Users-me-my-app-v2 (folder name)', 1],
+        ['-srv-other-project (folder name)', 1],
+      ]);
+    });
+
+    it('puts one in the project of its folder’s sessions that record a cwd', async () => {
+      const folder = await projects({
+        '-home-ana-shop/f3000000-0000-4000-8000-000000000001.jsonl': noCwd('f3000000-0000-4000-8000-000000000001', 'one'),
+        [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'hello'), assistant('a1', 'u1', 'A', tokens(10, 1))],
+      });
+      const { rows } = await stats(folder, '--by', 'project');
+      expect(rows.map((r) => [r.key, r.label, r.sessions])).toEqual([['/home/ana/shop', 'shop', 2]]);
+    });
+
+    it('groups Pi sessions without a cwd by their `--<cwd>--` folder the same way', async () => {
+      const root = await tempDir();
+      for (const [dir, id] of [['--home-ana-a--', 'pa'], ['--home-ana-b--', 'pb']] as const) {
+        await mkdir(join(root, dir));
+        const header = { type: 'session', version: 3, id, timestamp: '2026-10-21T09:00:00.000Z' };
+        const prompt = { type: 'message', id: `${id}1`, parentId: null, timestamp: '2026-10-21T09:00:01.000Z', message: { role: 'user', content: 'hi' } };
+        await writeFile(join(root, dir, `2026-10-21T09-00-00-000Z_${id}.jsonl`), `${JSON.stringify(header)}\n${JSON.stringify(prompt)}\n`);
+      }
+      const { rows } = await stats(root, '--by', 'project');
+      expect(rows.map((r) => r.label).sort()).toEqual(['--home-ana-a-- (folder name)', '--home-ana-b-- (folder name)']);
+    });
+  });
 });

@@ -75,6 +75,8 @@ export interface SessionLedger {
   mtime: number;
   sessionId: string;
   cwd: string | null;
+  /** The agent's folder for the session's project, as read (never decoded): groups sessions without a cwd. */
+  projectFolder: string | null;
   /** The latest name the user gave the session, if any. */
   name: string | null;
   /** The name, else the first words typed: a line for lists and headings. */
@@ -116,6 +118,7 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     mtime: file.mtime,
     sessionId: file.sessionId,
     cwd: file.cwd,
+    projectFolder: file.projectFolder,
     // A name is repeated in lists, headings and summary.json: cut there; its page keeps the whole text once, folded.
     name: name === null ? null : shorten(name, NAME_LENGTH),
     title: name !== null ? shorten(name) : file.subagentOf !== null ? subagentTitle(file.subagentLabel) : titleFromPrompts(file.entries),

@@ -23,6 +23,17 @@ export function claudeSessionPlaces({ env, home }: Environment): string[] {
 }
 
 /**
+ * The project folder (`projects/<encoded cwd>/`) a transcript sits in: the folder holding it, or,
+ * for a 2.1.x sub-agent (`<session id>/subagents/[workflows/<run>/]agent-….jsonl`), the one
+ * holding its session's folder.
+ */
+export function claudeProjectFolder(path: string): string | null {
+  const folders = path.split(/[\\/]/).slice(0, -1);
+  const subagents = folders.lastIndexOf('subagents');
+  return (subagents >= 1 ? folders.slice(0, subagents - 1) : folders).at(-1) || null;
+}
+
+/**
  * A session's own sub-agents: `<session id>/subagents/` beside its file (2.1.x), and the flat
  * `agent-*.jsonl` files of its folder (2.0.x; those of other sessions attach elsewhere or stand alone).
  */

@@ -9,6 +9,7 @@ import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun
 import { isPlainObject } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
 import type { SourceInput } from '../source-input.js';
+import { claudeProjectFolder } from './paths.js';
 import * as raw from './schema.js';
 import { toolCommits, toolDiff, diffLines, toolEffect } from './tools.js';
 import { classifyUserText, isInjectedOnly, noticeSummary } from './user-text.js';
@@ -149,6 +150,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     mtime: input.mtime,
     sessionId: facts.sessionId,
     cwd: facts.cwd,
+    projectFolder: claudeProjectFolder(input.path),
     startedAt: facts.startedAt,
     parentFile: null,
     parentSessionId: facts.parentSessionId,
