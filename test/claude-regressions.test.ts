@@ -168,7 +168,7 @@ describe('Claude Code regressions', () => {
       });
       const { summary } = await build(folder);
       expect(summary.totals).toMatchObject({ sessions: 1, prompts: 0, tokens: { input: 1000, output: 10 } });
-      expect(summary.sessions).toEqual([expect.objectContaining({ id: WARMED, prompts: 0, title: 'warmup (sub-agent; no main transcript)' })]);
+      expect(summary.sessions).toEqual([expect.objectContaining({ id: WARMED, prompts: 0, title: 'Sub-agent: warmup (no main transcript)' })]);
       expect(summary.sessions[0]?.subagents.tokens).toMatchObject({ input: 1000 });
     });
 
@@ -184,7 +184,7 @@ describe('Claude Code regressions', () => {
       const { totals } = await stats(folder);
       expect(totals).toMatchObject({ sessions: 1, prompts: 0, tokens: { input: 1003, output: 108 } });
       const { summary } = await build(folder);
-      expect(summary.sessions.map((s) => [s.id, s.prompts, s.title])).toEqual([[WARMED, 0, 'Research things (sub-agent; no main transcript)']]);
+      expect(summary.sessions.map((s) => [s.id, s.prompts, s.title])).toEqual([[WARMED, 0, 'Sub-agent: Research things (no main transcript)']]);
     });
   });
 

@@ -201,7 +201,8 @@ export const NAME_LENGTH = 300;
  * inputs, or an empty one): named as what it is, never by its task, which the user did not type.
  */
 function subagentTitle(label: string | null): string {
-  return `${shorten(label ?? 'sub-agent', TITLE_LENGTH - 32)} (sub-agent; no main transcript)`;
+  const what = label === null || label === 'sub-agent' ? 'Sub-agent' : `Sub-agent: ${shorten(label, TITLE_LENGTH - 40)}`;
+  return `${what} (no main transcript)`;
 }
 
 /** The first words the user typed; a skill prompt is named by its skill, never by its body. */
