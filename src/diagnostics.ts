@@ -19,6 +19,7 @@ export const DIAGNOSTIC_REASONS = {
   'deep-nesting': 'a record with values nested absurdly deep (those values cut, the rest kept)',
   'invalid-time': 'a timestamp that is not a real date and time (the record goes by its session’s time)',
   'absurd-number': 'a token count or cost no agent could mean (negative, fractional, infinite or absurdly large), left out of the sums',
+  'inconsistent-usage': 'a usage record whose parts do not add up to its total (the total kept, no part larger than it)',
   'session-failed': 'a session bough could not read at all (the rest of the report is complete)',
   'page-failed': 'a session whose page could not be written (its numbers are counted; its page says what failed)',
   'archive-unreadable': 'an archived session (its file gone) whose archive could not be read: left out of the totals',

@@ -210,6 +210,12 @@ export interface SessionFile {
   sessionId: string;
   /** Working directory from the records, never decoded from folder names; null when absent. */
   cwd: string | null;
+  /**
+   * The name of the folder the agent filed the session under by project (an encoded working
+   * directory), or null when it files sessions otherwise: a grouping key for sessions whose
+   * records name no cwd, never decoded into a path.
+   */
+  projectFolder: string | null;
   /** Header time in ms, or null. */
   startedAt: number | null;
   /** The file this one was copied from, as recorded (a path from the writing machine, or a session id). */

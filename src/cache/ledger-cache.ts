@@ -355,6 +355,7 @@ export const ledgerSchema = z.object({
   mtime: instant,
   sessionId: text,
   cwd: text.nullable(),
+  projectFolder: text.nullable(),
   name: text.nullable(),
   title: text,
   startedAt: time,

@@ -79,6 +79,8 @@ export interface SessionLedger {
   mtime: number;
   sessionId: string;
   cwd: string | null;
+  /** The agent's folder for the session's project, as read (never decoded): groups sessions without a cwd. */
+  projectFolder: string | null;
   /** The latest name the user gave the session, if any. */
   name: string | null;
   /** The name, else the first words typed: a line for lists and headings. */
@@ -120,9 +122,10 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     mtime: file.mtime,
     sessionId: file.sessionId,
     cwd: file.cwd,
+    projectFolder: file.projectFolder,
     // A name is repeated in lists, headings and summary.json: cut there; its page keeps the whole text once, folded.
     name: name === null ? null : shorten(name, NAME_LENGTH),
-    title: name === null ? titleFromPrompts(file.entries) : shorten(name),
+    title: name !== null ? shorten(name) : file.subagentOf !== null ? subagentTitle(file.subagentLabel) : titleFromPrompts(file.entries),
     startedAt: file.startedAt,
     parentFile: file.parentFile,
     parentSessionId: file.parentSessionId,
@@ -145,7 +148,10 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
     id: entry.id,
     ...(entry.aliases && entry.aliases.length > 0 ? { aliases: entry.aliases } : {}),
     time: entry.timestamp,
-    turn: entry.kind === 'prompt' || entry.kind === 'reply' ? entry.kind : null,
+    // A sub-agent's prompts are its task, written by the model that ran it, and its replies answer
+    // that model: never the session's turns, also when its file stands for a session whose main
+    // file is missing or empty (its usage still counts, as sub-agent spend).
+    turn: !inSubagent && (entry.kind === 'prompt' || entry.kind === 'reply') ? entry.kind : null,
     outcome: entry.kind === 'reply' ? entry.outcome : null,
     usage: entry.usage.map((usage, index) => ({
       key: usage.claim ?? `${entry.key}#${index}`,
@@ -195,6 +201,15 @@ function latestName(entries: readonly Entry[]): string | null {
 
 const TITLE_LENGTH = 90;
 export const NAME_LENGTH = 300;
+
+/**
+ * A sub-agent file's title shows only when it stands for its session (no main file among the
+ * inputs, or an empty one): named as what it is, never by its task, which the user did not type.
+ */
+function subagentTitle(label: string | null): string {
+  const what = label === null || label === 'sub-agent' ? 'Sub-agent' : `Sub-agent: ${shorten(label, TITLE_LENGTH - 40)}`;
+  return `${what} (no main transcript)`;
+}
 
 /** The first words the user typed; a skill prompt is named by its skill, never by its body. */
 function titleFromPrompts(entries: readonly Entry[]): string {

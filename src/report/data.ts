@@ -760,10 +760,27 @@ function byTouches(a: FileTouch, b: FileTouch): number {
 // ─────────────────────────── projects ───────────────────────────
 
 /** Projects by working directory, whatever the inputs' scope: a project is the same whichever period is shown. */
+/**
+ * Sessions are grouped by the working directory their records name. One that names none goes with
+ * the sessions of its agent's project folder that do (the most common of their directories), else
+ * with the others of that folder alone, labelled by the folder's name (never decoded: the encoding
+ * is lossy, formats/claude.md §1); only a session with neither is of the unknown folder.
+ */
 function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<SessionLedger, ProjectGroup> } {
+  const cwdKeysOfFolder = new Map<string, Map<string, number>>();
+  for (const ledger of ledgers) {
+    const folder = folderKeyOf(ledger);
+    if (ledger.cwd === null || folder === null) continue;
+    let keys = cwdKeysOfFolder.get(folder);
+    if (!keys) cwdKeysOfFolder.set(folder, (keys = new Map()));
+    const key = projectKeyOf(ledger.cwd);
+    keys.set(key, (keys.get(key) ?? 0) + 1);
+  }
   const members = new Map<string, SessionLedger[]>();
   for (const ledger of ledgers) {
-    const key = projectKeyOf(ledger.cwd);
+    const folder = folderKeyOf(ledger);
+    const key =
+      ledger.cwd !== null || folder === null ? projectKeyOf(ledger.cwd) : (mostCommon(cwdKeysOfFolder.get(folder)) ?? folder);
     const list = members.get(key);
     if (list) list.push(ledger);
     else members.set(key, [ledger]);
@@ -771,7 +788,8 @@ function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<Sessi
   const byLedger = new Map<SessionLedger, ProjectGroup>();
   for (const [key, list] of members) {
     const cwd = commonSpelling(list);
-    const name = projectNameOf(cwd);
+    const folder = cwd === null ? (list[0]?.projectFolder ?? null) : null;
+    const name = folder === null ? projectNameOf(cwd) : `${folder} (folder name)`;
     const haystacks = [...new Set([name, ...list.map((l) => l.cwd ?? '')])].map((text) => text.toLowerCase());
     const group: ProjectGroup = {
       key,
@@ -788,19 +806,32 @@ function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<Sessi
  * Sessions of one folder belong together whatever spelling the path had: trailing separators
  * are dropped, and Windows paths (drive letter or backslashes) compare case-insensitively.
  */
+/** The project of sessions with neither a working directory nor a project folder. */
+export const UNKNOWN_PROJECT = '\0unknown';
+
 export function projectKeyOf(cwd: string | null): string {
-  if (cwd === null) return '\0unknown';
+  if (cwd === null) return UNKNOWN_PROJECT;
   const trimmed = cwd.length > 1 ? cwd.replace(/[\\/]+$/, '') : cwd;
   return /^[A-Za-z]:[\\/]|\\/.test(trimmed) ? trimmed.replace(/\\/g, '/').toLowerCase() : trimmed;
 }
 
+/** The project folder a session's agent filed it in, as a key that never equals a cwd's (those are absolute paths). */
+function folderKeyOf(ledger: SessionLedger): string | null {
+  return ledger.projectFolder === null ? null : `folder:${ledger.source}:${ledger.projectFolder}`;
+}
+
+function mostCommon(counts: ReadonlyMap<string, number> | undefined): string | null {
+  let best: string | null = null;
+  for (const [key, count] of counts ?? []) if (best === null || count > (counts?.get(best) ?? 0)) best = key;
+  return best;
+}
+
 /** One folder can be spelled several ways (`C:\\App`, `c:\\app\\`): show the spelling most sessions used. */
 function commonSpelling(ledgers: readonly SessionLedger[]): string | null {
-  const counts = new Map<string | null, number>();
-  for (const ledger of ledgers) counts.set(ledger.cwd, (counts.get(ledger.cwd) ?? 0) + 1);
-  let best: string | null = ledgers[0]?.cwd ?? null;
-  for (const [cwd, count] of counts) if (count > (counts.get(best) ?? 0)) best = cwd;
-  return best;
+  const counts = new Map<string, number>();
+  // Sessions without one that joined a folder's directory do not outvote it.
+  for (const ledger of ledgers) if (ledger.cwd !== null) counts.set(ledger.cwd, (counts.get(ledger.cwd) ?? 0) + 1);
+  return mostCommon(counts);
 }
 
 export function projectNameOf(cwd: string | null): string {

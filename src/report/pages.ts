@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import type { SessionKey } from '../ledger/ledger.js';
-import type { ReportData } from './data.js';
+import { UNKNOWN_PROJECT, type ReportData } from './data.js';
 import { formatDay, type TimeFormat } from './format.js';
 import { CONTENT_SECURITY_POLICY, type LayoutView } from './render.js';
 
@@ -30,8 +30,8 @@ export function assignPages(data: ReportData, time: TimeFormat, kept: ReadonlyMa
   const taken = new Set<string>(kept.values());
   const projects = new Map<string, string>();
   for (const p of data.projects) {
-    const name = p.cwd === null ? 'unknown-folder' : slugPart(lastSegment(p.cwd), 40) || 'root';
-    projects.set(p.key, unique(`projects/${name}-${shortHash(p.cwd ?? '\0')}`, taken));
+    const name = p.cwd !== null ? slugPart(lastSegment(p.cwd), 40) || 'root' : p.key === UNKNOWN_PROJECT ? 'unknown-folder' : slugPart(p.key, 40) || 'folder';
+    projects.set(p.key, unique(`projects/${name}-${shortHash(p.cwd ?? (p.key === UNKNOWN_PROJECT ? '\0' : p.key))}`, taken));
   }
   const sessions = new Map<SessionKey, string>();
   for (const s of data.sessions) {

@@ -81,6 +81,8 @@ class Walker {
       path: this.t(file.path),
       sessionId: this.t(file.sessionId),
       cwd: this.maybe(file.cwd),
+      // Encoded home folders (`-home-ana-shop`) are redacted like paths.
+      projectFolder: this.maybe(file.projectFolder),
       parentFile: this.maybe(file.parentFile),
       // Ids pass through the same redaction as the session ids they name, so they still match.
       parentSessionId: this.maybe(file.parentSessionId),

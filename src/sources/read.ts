@@ -1,5 +1,5 @@
-// Reads one candidate file: finds its first record, asks each source reader of the registry
-// whether it is theirs (by content, never by the file name), and hands the file to that reader.
+// Reads one candidate file: finds its first record some source reader of the registry claims
+// as theirs (by content, never by the file name), and hands the file to that reader.
 
 import { stat } from 'node:fs/promises';
 import { diagnostic, FileDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -7,13 +7,18 @@ import { notAFile, whyNotFound, whyUnreadable } from '../file-problems.js';
 import { SOURCE_NAMES, type SessionFile } from '../types.js';
 import { lineRecords } from './line-records.js';
 import { readLines, type RawLine } from './lines.js';
-import { isAnyRecord, READERS } from './registry.js';
+import { isAnyRecord, READERS, type SourceReader } from './registry.js';
+import type { Recognised } from './source-input.js';
 
 export type ReadOutcome =
   | { kind: 'session'; file: SessionFile }
   | { kind: 'skipped'; path: string; diagnostics: Diagnostic[] };
 
-/** How far into a file to look for its first record before calling it "not a session". */
+/**
+ * How far into a file to look for a record some agent claims before calling it "not a session":
+ * records of types newer than bough may come first, and a file of another kind is still put
+ * aside after a few lines.
+ */
 const MAX_LINES_BEFORE_FIRST_RECORD = 50;
 
 export async function readSessionFile(path: string): Promise<ReadOutcome> {
@@ -34,38 +39,52 @@ export async function readSessionFile(path: string): Promise<ReadOutcome> {
   try {
     /** Damaged lines before the first record: one of them may be a cut-off header. */
     const damaged: RawLine[] = [];
+    /** Records before the first one an agent claims (a type newer than bough): skipped and counted once the file is known. */
+    const unclaimed: { line: number; record: Record<string, unknown> }[] = [];
     for (let n = 0; n < MAX_LINES_BEFORE_FIRST_RECORD; n++) {
       const next = await lines.next();
       if (next.done) break;
       const { records, clean } = lineRecords(next.value, path, isAnyRecord, diagnostics);
-      const [first] = records;
-      if (!first) {
-        if (next.value.text.trim() !== '') damaged.push(next.value);
-        continue;
-      }
-      for (const reader of READERS) {
-        const as = reader.recognise(first);
-        if (as === null) continue;
-        const file = await reader.read({
+      if (records.length === 0 && next.value.text.trim() !== '') damaged.push(next.value);
+      for (const [index, record] of records.entries()) {
+        const claim = recogniser(record);
+        if (claim === null) {
+          unclaimed.push({ line: next.value.number, record });
+          continue;
+        }
+        for (const { line, record: skippedRecord } of unclaimed) {
+          diagnostics.push(diagnostic('unknown-entry-type', path, line, `${describe(skippedRecord)}, before the session's first known record (skipped)`));
+        }
+        const file = await claim.reader.read({
           path,
           size,
           mtime,
-          first: { line: next.value.number, records, clean, as },
+          first: { line: next.value.number, records: records.slice(index), clean, as: claim.as },
           damaged,
           lines: { [Symbol.asyncIterator]: () => lines },
           diagnostics,
         });
         return { kind: 'session', file };
       }
-      return skipped(path, 'not-a-session', `its first record (${describe(first)}) is not one of ${READERS.map((r) => SOURCE_NAMES[r.source]).join(', ')}`);
     }
     // A file whose reading failed before any record (not opened, a disk error) is unreadable, not "not a session".
     const failure = diagnostics.list().find((d) => d.reason === 'unreadable-file');
     if (failure) return { kind: 'skipped', path, diagnostics: [failure] };
+    const [first] = unclaimed;
+    if (first) return skipped(path, 'not-a-session', `its first record (${describe(first.record)}) is not one of ${READERS.map((r) => SOURCE_NAMES[r.source]).join(', ')}, nor any record in its first ${MAX_LINES_BEFORE_FIRST_RECORD} lines`);
     return skipped(path, 'not-a-session', 'no session record in its first lines');
   } finally {
     await lines.return?.(undefined);
   }
+}
+
+/** The agent that claims a record as the start of its file, and as what; null when none does. */
+function recogniser(record: Record<string, unknown>): { reader: SourceReader; as: Recognised } | null {
+  for (const reader of READERS) {
+    const as = reader.recognise(record);
+    if (as !== null) return { reader, as };
+  }
+  return null;
 }
 
 /** A read error part-way (a disk error, a file truncated while read) ends the file, keeping what was read. */

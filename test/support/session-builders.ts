@@ -71,6 +71,7 @@ export function sessionFile(
   facts: {
     path: string;
     cwd?: string | null;
+    projectFolder?: string | null;
     source?: Source;
     sessionId?: string;
     startedAt?: string | null;
@@ -90,6 +91,7 @@ export function sessionFile(
     mtime: facts.mtime ?? Date.parse('2026-12-01T00:00:00Z'),
     sessionId: id,
     cwd: facts.cwd === undefined ? '/home/ana/shop' : facts.cwd,
+    projectFolder: facts.projectFolder ?? null,
     startedAt: facts.startedAt ? Date.parse(facts.startedAt) : (entries[0]?.timestamp ?? null),
     parentFile: facts.parentFile ?? null,
     namedByAgent: true,

@@ -23,6 +23,19 @@ export function claudeSessionPlaces({ env, home }: Environment): string[] {
 }
 
 /**
+ * The project folder a transcript sits in: the one under `projects/` (files nest 1–4 levels below
+ * it); outside a `projects/` folder, the folder holding it, or, for a 2.1.x sub-agent
+ * (`<session id>/subagents/[workflows/<run>/]agent-….jsonl`), the one holding its session's folder.
+ */
+export function claudeProjectFolder(path: string): string | null {
+  const folders = path.split(/[\\/]/).slice(0, -1);
+  const projects = folders.lastIndexOf('projects');
+  if (projects >= 0 && projects < folders.length - 1) return folders[projects + 1] || null;
+  const subagents = folders.lastIndexOf('subagents');
+  return (subagents >= 1 ? folders.slice(0, subagents - 1) : folders).at(-1) || null;
+}
+
+/**
  * A session's own sub-agents: `<session id>/subagents/` beside its file (2.1.x), and the flat
  * `agent-*.jsonl` files of its folder (2.0.x; those of other sessions attach elsewhere or stand alone).
  */

@@ -9,6 +9,7 @@ import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun
 import { isPlainObject } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
 import type { SourceInput } from '../source-input.js';
+import { claudeProjectFolder } from './paths.js';
 import * as raw from './schema.js';
 import { toolCommits, toolDiff, diffLines, toolEffect } from './tools.js';
 import { classifyUserText, isInjectedOnly, noticeSummary } from './user-text.js';
@@ -93,6 +94,10 @@ interface ClaudeContext {
   subagentFile: boolean;
   previousId: string | null;
   entryTitles: { entryId: string; title: string }[];
+  /** The record of each uuid read so far (held anyway), to tell a node written again from another reusing its uuid. */
+  nodeRecord: Map<string, Record<string, unknown>>;
+  /** A uuid another node reused → the name that node goes by, for the records written after it. */
+  renamedUuid: Map<string, string>;
 }
 
 export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
@@ -128,6 +133,8 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     subagentFile: facts.subagentFile,
     previousId: null,
     entryTitles: [],
+    nodeRecord: new Map(),
+    renamedUuid: new Map(),
   };
   for (const located of records) addRecord(ctx, located);
   finishResponses(ctx);
@@ -143,6 +150,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     mtime: input.mtime,
     sessionId: facts.sessionId,
     cwd: facts.cwd,
+    projectFolder: claudeProjectFolder(input.path),
     startedAt: facts.startedAt,
     parentFile: null,
     parentSessionId: facts.parentSessionId,
@@ -210,7 +218,8 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
     ctx.diagnostics.push(invalidRecord(ctx.file, line, 'record', parsed.error));
     return;
   }
-  const env = parsed.data;
+  const env = asNode(ctx, located, parsed.data);
+  if (env === null) return;
   const type = env.type ?? (isPlainObject(record['message']) ? 'assistant' : undefined);
   switch (type) {
     case 'assistant':
@@ -242,6 +251,50 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
       }
       skip(ctx, env);
   }
+}
+
+/** Fields that say where and when a record was written, not what its node says: a copy of a node may differ in them. */
+const WRITING_FIELDS: ReadonlySet<string> = new Set([
+  'parentUuid',
+  'logicalParentUuid',
+  'sessionId',
+  'version',
+  'timestamp',
+  'cwd',
+  'gitBranch',
+  'slug',
+  'entrypoint',
+  'userType',
+  'permissionMode',
+  'promptId',
+]);
+
+/**
+ * Conversation nodes are unique by uuid (formats/claude.md §8.5): a record whose uuid was read
+ * before and that says the same again (a resumed conversation written into its own file again)
+ * is that node, read once (null). One that says something else under a used uuid is a node of
+ * its own: renamed, counted, and the records written after it that name the uuid hang from it.
+ */
+function asNode(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): raw.RawEnvelope | null {
+  const current = (uuid: string | null | undefined) => (uuid ? (ctx.renamedUuid.get(uuid) ?? uuid) : uuid);
+  const linked = { ...env, parentUuid: current(env.parentUuid), logicalParentUuid: current(env.logicalParentUuid) };
+  if (!env.uuid) return linked;
+  const before = ctx.nodeRecord.get(env.uuid);
+  if (before === undefined) {
+    ctx.nodeRecord.set(env.uuid, located.record);
+    return linked;
+  }
+  if (nodeText(before) === nodeText(located.record)) return null;
+  const renamed = `${env.uuid}~${located.line}${located.piece > 0 ? `.${located.piece}` : ''}`;
+  ctx.diagnostics.push(diagnostic('duplicate-id', ctx.file, located.line, `uuid ${JSON.stringify(env.uuid)} already names another entry; kept as ${renamed}`));
+  ctx.renamedUuid.set(env.uuid, renamed);
+  ctx.nodeRecord.set(renamed, located.record);
+  return { ...linked, uuid: renamed };
+}
+
+/** What a record says as a node, as text to compare (only when a uuid comes again: rare). */
+function nodeText(record: Record<string, unknown>): string {
+  return JSON.stringify(Object.entries(record).filter(([field]) => !WRITING_FIELDS.has(field)));
 }
 
 /**
@@ -402,8 +455,7 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     input: u.input_tokens ?? 0,
     output: u.output_tokens ?? 0,
     cacheRead: u.cache_read_input_tokens ?? 0,
-    cacheWrite: u.cache_creation_input_tokens ?? 0,
-    cacheWrite1h: u.cache_creation?.ephemeral_1h_input_tokens ?? 0,
+    ...cacheWrites(ctx, u, draft.entry.line),
     reasoning: 0,
     provider: 'anthropic',
     model,
@@ -427,6 +479,26 @@ function webSearchesOf(serverToolUse: unknown): number {
   if (typeof serverToolUse !== 'object' || serverToolUse === null) return 0;
   const searches = (serverToolUse as Record<string, unknown>)['web_search_requests'];
   return Number.isSafeInteger(searches) && (searches as number) > 0 ? (searches as number) : 0;
+}
+
+/**
+ * Cache writes and the part of them kept an hour. The split by TTL adds up to the total when both
+ * are written (formats/claude.md §9.1): a missing total is the split's sum; a total the split
+ * disagrees with is kept, counted, and the hour part never exceeds it.
+ */
+function cacheWrites(ctx: ClaudeContext, u: raw.RawUsage, line: number): { cacheWrite: number; cacheWrite1h: number } {
+  const total = u.cache_creation_input_tokens ?? null;
+  const split = u.cache_creation ?? null;
+  const hour = split?.ephemeral_1h_input_tokens ?? 0;
+  if (split === null) return { cacheWrite: total ?? 0, cacheWrite1h: 0 };
+  const sum = (split.ephemeral_5m_input_tokens ?? 0) + hour;
+  if (total === null) return { cacheWrite: sum, cacheWrite1h: hour };
+  if (sum !== total) {
+    ctx.diagnostics.push(
+      diagnostic('inconsistent-usage', ctx.file, line, `cache writes by TTL add up to ${sum}, the total says ${total}: the total kept${hour > total ? `, its 1-hour part cut to it` : ''}`),
+    );
+  }
+  return { cacheWrite: total, cacheWrite1h: Math.min(hour, total) };
 }
 
 /** Claude Code's own lines dressed as replies: API errors become failed replies, the rest notices. No usage. */

@@ -225,6 +225,8 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     mtime: input.mtime,
     sessionId: own.id,
     cwd: ctx.cwd,
+    // Codex files its rollouts by date, not by project.
+    projectFolder: null,
     startedAt: ctx.startedAt,
     // Codex links forks by thread id, never by path.
     parentFile: null,

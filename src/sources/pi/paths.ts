@@ -13,6 +13,12 @@ export function piAgentDir({ env, home }: Environment): string {
   return agentDir ? expandHome(agentDir, home) : join(home, '.pi', 'agent');
 }
 
+/** The `--<encoded cwd>--` folder Pi filed a session under; null in a flat custom session folder. */
+export function piProjectFolder(path: string): string | null {
+  const folder = path.split(/[\\/]/).at(-2) ?? '';
+  return /^--.+--$/.test(folder) ? folder : null;
+}
+
 /** Pi's session folder on this machine: the first one set wins, as in Pi. */
 export function piSessionPlaces(environment: Environment): string[] {
   const sessionDir = environment.env['PI_CODING_AGENT_SESSION_DIR'];

@@ -8,6 +8,7 @@ import { isPlainObject } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
 import type { PendingLine, SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
+import { piProjectFolder } from './paths.js';
 import { splitSkillPrompt } from './skills.js';
 import { commitsOf, diffChange, editDiff, toolEffect } from './tools.js';
 import { contentHash, invalidRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
@@ -104,6 +105,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     mtime: input.mtime,
     sessionId: header.id,
     cwd: header.cwd ?? null,
+    projectFolder: piProjectFolder(input.path),
     startedAt: parseTime(header.timestamp),
     parentFile: header.parentSession ?? header.branchedFrom ?? null,
     parentSessionId: piSessionIdOfPath(header.parentSession ?? header.branchedFrom ?? null),

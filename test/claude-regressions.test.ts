@@ -1,0 +1,231 @@
+// Claude Code transcripts that bough once read wrong, each pinned by what a user sees: the totals
+// of `stats --json`, summary.json and the rendered pages. Fixtures are written per test from the
+// small line builders below, laid out as Claude Code lays them out (`projects/<folder>/…`).
+
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { statsSchema, summarySchema } from '../src/report/schema.js';
+import { tempDir } from './support/fixtures.js';
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    env: {},
+    home: await tempDir(),
+    isTty: false,
+    now: () => new Date('2026-12-01T00:00:00Z'),
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+async function stats(folder: string, ...more: string[]) {
+  const { code, stdout, stderr } = await run(['stats', folder, '--no-cache', '--tz', 'UTC', '--json', ...more]);
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  return statsSchema.parse(JSON.parse(stdout));
+}
+
+async function build(folder: string) {
+  const out = join(await tempDir(), 'report');
+  const { code, stderr } = await run(['build', folder, '--no-cache', '--tz', 'UTC', '--out', out, '-q']);
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  return { out, summary: summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))) };
+}
+
+/** A folder of inputs holding these files (paths relative to it), each a list of records. */
+async function projects(files: Record<string, readonly object[] | string>): Promise<string> {
+  const root = await tempDir();
+  for (const [path, records] of Object.entries(files)) {
+    const full = join(root, 'projects', path);
+    await mkdir(dirname(full), { recursive: true });
+    await writeFile(full, typeof records === 'string' ? records : records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  }
+  return root;
+}
+
+const SESSION = '44444444-4444-4444-8444-444444444441';
+
+interface Line {
+  session?: string;
+  cwd?: string | null;
+  sidechain?: boolean;
+  at?: string;
+}
+
+function user(uuid: string, parent: string | null, text: string, line: Line = {}): object {
+  return {
+    parentUuid: parent,
+    isSidechain: line.sidechain ?? false,
+    ...(line.cwd === null ? {} : { cwd: line.cwd ?? '/home/ana/shop' }),
+    sessionId: line.session ?? SESSION,
+    version: '2.1.114',
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid,
+    timestamp: line.at ?? '2026-03-10T10:00:00.000Z',
+  };
+}
+
+function assistant(uuid: string, parent: string, request: string, usage: object, line: Line = {}): object {
+  return {
+    parentUuid: parent,
+    isSidechain: line.sidechain ?? false,
+    ...(line.cwd === null ? {} : { cwd: line.cwd ?? '/home/ana/shop' }),
+    sessionId: line.session ?? SESSION,
+    version: '2.1.114',
+    type: 'assistant',
+    requestId: `req_${request}`,
+    message: { model: 'claude-haiku-4-5-20251001', id: `msg_${request}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: `reply ${request}` }], stop_reason: 'end_turn', usage },
+    uuid,
+    timestamp: line.at ?? '2026-03-10T10:00:01.000Z',
+  };
+}
+
+const tokens = (input: number, output = 10) => ({ input_tokens: input, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: output });
+
+describe('Claude Code regressions', () => {
+  it('regression: a transcript whose first line is a record type bough does not know is read, that line counted', async () => {
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        { type: 'worktree-state', sessionId: '44444444-4444-4444-8444-444444444440', worktree: '/x' },
+        user('u1', null, 'hello'),
+        assistant('a1', 'u1', 'A', tokens(100)),
+      ],
+    });
+    expect((await stats(folder)).totals).toMatchObject({ sessions: 1, prompts: 1, tokens: { input: 100, output: 10 } });
+    const { summary } = await build(folder);
+    expect(summary.sessions.map((s) => s.id)).toEqual([SESSION]);
+    expect(summary.diagnostics.byReason).toEqual({ 'unknown-entry-type': 1 });
+  });
+
+  it('regression: a file no agent claims in its first lines is still skipped as not a session', async () => {
+    const folder = await projects({ 'notes/history.jsonl': Array.from({ length: 60 }, (_, n) => ({ display: `typed ${n}`, project: '/home/ana/shop' })) });
+    const { code, stderr } = await run(['stats', folder, '--no-cache', '--json']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('None of the 1 file');
+  });
+
+  it('regression: one-hour cache writes without a cache_creation_input_tokens total are counted as cache writes, and priced', async () => {
+    const split = { input_tokens: 1, output_tokens: 1, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 500 } };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'hello'), assistant('a1', 'u1', 'A', split)] });
+    const { totals } = await stats(folder);
+    expect(totals.tokens).toMatchObject({ cacheWrite: 500, cacheWrite1h: 500 });
+    // Haiku 4.5: $1 per million input, one-hour writes at twice that, $5 per million output.
+    expect(totals.cost.bough).toBeCloseTo(1e-6 + 500 * 2e-6 + 5e-6, 9);
+  });
+
+  it('regression: a cache write split that disagrees with its total keeps the total, the one-hour part within it, and is counted', async () => {
+    const disagreeing = { ...tokens(1, 1), cache_creation_input_tokens: 300, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 500 } };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'hello'), assistant('a1', 'u1', 'A', disagreeing)] });
+    expect((await stats(folder)).totals.tokens).toMatchObject({ cacheWrite: 300, cacheWrite1h: 300 });
+    expect((await build(folder)).summary.diagnostics.byReason).toEqual({ 'inconsistent-usage': 1 });
+  });
+
+  describe('regression: entries written again with the same uuid in one file (an interactive resume) were counted again', () => {
+    const conversation = [
+      user('u1', null, 'first prompt', { at: '2026-03-10T10:00:00.000Z' }),
+      assistant('a1', 'u1', 'R1', tokens(100), { at: '2026-03-10T10:00:01.000Z' }),
+      user('u2', 'a1', 'second prompt', { at: '2026-03-10T10:01:00.000Z' }),
+      assistant('a2', 'u2', 'R2', tokens(200), { at: '2026-03-10T10:01:01.000Z' }),
+    ];
+
+    it('counts the conversation written twice once: prompts, replies and branches', async () => {
+      const folder = await projects({
+        [`-home-ana-shop/${SESSION}.jsonl`]: [...conversation, ...conversation, user('u3', 'a2', 'third prompt', { at: '2026-03-11T09:00:00.000Z' }), assistant('a3', 'u3', 'R3', tokens(400), { at: '2026-03-11T09:00:01.000Z' })],
+      });
+      const { summary } = await build(folder);
+      expect(summary.sessions).toEqual([expect.objectContaining({ prompts: 3, replies: 3, branches: 1, tokens: expect.objectContaining({ input: 700 }) })]);
+      expect(summary.diagnostics.byReason).toEqual({});
+    });
+
+    it('keeps a different entry that reuses a uuid as its own, counted, with what was written after it hanging from it', async () => {
+      const folder = await projects({
+        [`-home-ana-shop/${SESSION}.jsonl`]: [...conversation, ...conversation, user('u1', 'a2', 'third prompt', { at: '2026-03-11T09:00:00.000Z' }), assistant('a1', 'u1', 'R3', tokens(400), { at: '2026-03-11T09:00:01.000Z' })],
+      });
+      const { out, summary } = await build(folder);
+      expect(summary.sessions).toEqual([expect.objectContaining({ prompts: 3, replies: 3, branches: 1, tokens: expect.objectContaining({ input: 700 }) })]);
+      expect(summary.diagnostics.byReason).toEqual({ 'duplicate-id': 2 });
+      const page = await readFile(join(out, summary.sessions[0]?.page ?? ''), 'utf8');
+      expect(page.indexOf('second prompt')).toBeLessThan(page.indexOf('third prompt'));
+    });
+  });
+
+  describe('regression: a sub-agent file with no main transcript became a session of its own, its task counted as a prompt', () => {
+    const WARMED = '66666666-6666-4666-8666-666666666666';
+    const sidechain = { session: WARMED, sidechain: true };
+
+    it('attributes a warmup beside an empty main file to its session: usage counted, no prompt, not titled by the task', async () => {
+      const folder = await projects({
+        [`-home-ana-shop/${WARMED}.jsonl`]: '',
+        '-home-ana-shop/agent-0c78cdae.jsonl': [user('w1', null, 'Warmup', sidechain), assistant('w2', 'w1', 'W1', tokens(1000), sidechain)],
+      });
+      const { summary } = await build(folder);
+      expect(summary.totals).toMatchObject({ sessions: 1, prompts: 0, tokens: { input: 1000, output: 10 } });
+      expect(summary.sessions).toEqual([expect.objectContaining({ id: WARMED, prompts: 0, title: 'Sub-agent: warmup (no main transcript)' })]);
+      expect(summary.sessions[0]?.subagents.tokens).toMatchObject({ input: 1000 });
+    });
+
+    it('never counts the task of a 2.1.x sub-agent whose main file is gone as a prompt; the session is named as a sub-agent', async () => {
+      const folder = await projects({
+        [`-home-ana-shop/${WARMED}/subagents/agent-abc1234.meta.json`]: '{"agentType":"general-purpose","description":"Research things"}',
+        [`-home-ana-shop/${WARMED}/subagents/agent-abc1234.jsonl`]: [user('s1', null, 'Look around', sidechain), assistant('s2', 's1', 'S1', tokens(1000, 100), sidechain)],
+        [`-home-ana-shop/${WARMED}/subagents/agent-acompact-1f.jsonl`]: [
+          user('c1', null, 'summarise', { ...sidechain, at: '2026-03-10T10:05:00.000Z' }),
+          assistant('c2', 'c1', 'C1', tokens(3, 8), { ...sidechain, at: '2026-03-10T10:05:01.000Z' }),
+        ],
+      });
+      const { totals } = await stats(folder);
+      expect(totals).toMatchObject({ sessions: 1, prompts: 0, tokens: { input: 1003, output: 108 } });
+      const { summary } = await build(folder);
+      expect(summary.sessions.map((s) => [s.id, s.prompts, s.title])).toEqual([[WARMED, 0, 'Sub-agent: Research things (no main transcript)']]);
+    });
+  });
+
+  describe('regression: sessions without a cwd from different project folders were merged into one "(unknown folder)" project', () => {
+    const noCwd = (id: string, text: string) => [
+      user(`${id}-u`, null, text, { session: id, cwd: null }),
+      assistant(`${id}-a`, `${id}-u`, id, tokens(10, 1), { session: id, cwd: null }),
+    ];
+
+    it('groups them by the folder Claude Code filed them in, labelled as a folder name, never decoded', async () => {
+      const folder = await projects({
+        '-Users-me-my-app-v2/f3000000-0000-4000-8000-000000000001.jsonl': noCwd('f3000000-0000-4000-8000-000000000001', 'one'),
+        '-srv-other-project/f3000000-0000-4000-8000-000000000009.jsonl': noCwd('f3000000-0000-4000-8000-000000000009', 'two'),
+      });
+      const { rows, totals } = await stats(folder, '--by', 'project');
+      expect(totals.projects).toBe(2);
+      expect(rows.map((r) => [r.label, r.sessions]).sort()).toEqual([
+        ['-Users-me-my-app-v2 (folder name)', 1],
+        ['-srv-other-project (folder name)', 1],
+      ]);
+    });
+
+    it('puts one in the project of its folder’s sessions that record a cwd', async () => {
+      const folder = await projects({
+        '-home-ana-shop/f3000000-0000-4000-8000-000000000001.jsonl': noCwd('f3000000-0000-4000-8000-000000000001', 'one'),
+        [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'hello'), assistant('a1', 'u1', 'A', tokens(10, 1))],
+      });
+      const { rows } = await stats(folder, '--by', 'project');
+      expect(rows.map((r) => [r.key, r.label, r.sessions])).toEqual([['/home/ana/shop', 'shop', 2]]);
+    });
+
+    it('groups Pi sessions without a cwd by their `--<cwd>--` folder the same way', async () => {
+      const root = await tempDir();
+      for (const [dir, id] of [['--home-ana-a--', 'pa'], ['--home-ana-b--', 'pb']] as const) {
+        await mkdir(join(root, dir));
+        const header = { type: 'session', version: 3, id, timestamp: '2026-10-21T09:00:00.000Z' };
+        const prompt = { type: 'message', id: `${id}1`, parentId: null, timestamp: '2026-10-21T09:00:01.000Z', message: { role: 'user', content: 'hi' } };
+        await writeFile(join(root, dir, `2026-10-21T09-00-00-000Z_${id}.jsonl`), `${JSON.stringify(header)}\n${JSON.stringify(prompt)}\n`);
+      }
+      const { rows } = await stats(root, '--by', 'project');
+      expect(rows.map((r) => r.label).sort()).toEqual(['--home-ana-a-- (folder name)', '--home-ana-b-- (folder name)']);
+    });
+  });
+});
