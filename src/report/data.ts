@@ -759,8 +759,8 @@ function byTouches(a: FileTouch, b: FileTouch): number {
 
 // ─────────────────────────── projects ───────────────────────────
 
-/** Projects by working directory, whatever the inputs' scope: a project is the same whichever period is shown. */
 /**
+ * Projects, whatever the inputs' scope: a project is the same whichever period is shown.
  * Sessions are grouped by the working directory their records name. One that names none goes with
  * the sessions of its agent's project folder that do (the most common of their directories), else
  * with the others of that folder alone, labelled by the folder's name (never decoded: the encoding
@@ -802,13 +802,13 @@ function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<Sessi
   return { byLedger };
 }
 
+/** The project of sessions with neither a working directory nor a project folder. */
+export const UNKNOWN_PROJECT = '\0unknown';
+
 /**
  * Sessions of one folder belong together whatever spelling the path had: trailing separators
  * are dropped, and Windows paths (drive letter or backslashes) compare case-insensitively.
  */
-/** The project of sessions with neither a working directory nor a project folder. */
-export const UNKNOWN_PROJECT = '\0unknown';
-
 export function projectKeyOf(cwd: string | null): string {
   if (cwd === null) return UNKNOWN_PROJECT;
   const trimmed = cwd.length > 1 ? cwd.replace(/[\\/]+$/, '') : cwd;
