@@ -86,7 +86,8 @@ export interface SessionPageView {
   neighbours: { previous: LineageLink | null; next: LineageLink | null };
   subtitle: string;
   facts: Fact[];
-  lineage: { origin: LineageLink | null; originMissing: string | null; copies: LineageLink[] };
+  /** `duplicates`: paths of other files holding this session and nothing more. */
+  lineage: { origin: LineageLink | null; originMissing: string | null; copies: LineageLink[]; duplicates: string[] };
   /** What of the session this report counts, when part of it lies outside the period. */
   scopeNote: string | null;
   cards: StatCard[];
@@ -195,6 +196,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
       origin: session.origin ? link(session.origin) : null,
       originMissing: session.originMissing ? file.parentFile : null,
       copies: session.copies.map(link),
+      duplicates: session.duplicates.map((d) => d.path),
     },
     scopeNote: session.partly
       ? `This report covers ${ctx.scopeLabel}, and only part of this session falls in it. The numbers below count that part: ${formatCount(tally.prompts)} of its ${plural(session.whole.prompts, 'prompt')}, ${boughCost(tally)} of its ${boughCost(session.whole)} by bough's price. The conversation is shown whole; entries outside the period are marked.`
