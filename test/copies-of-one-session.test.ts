@@ -1,7 +1,7 @@
 // One session in several files: the same transcript in two Claude Code config folders, a Codex
-// thread and its archived copy. A file that holds nothing another file of its session does not
-// is no session of its own; a copy that goes on is one, linked to its origin; and the work in
-// them counts once.
+// thread and its archived copy, a Claude Code session resumed into a file of its own. A file that
+// holds nothing another file of its session does not is no session of its own; a copy that goes
+// on is one, linked to its origin; and the work in them counts once.
 
 import { cp, readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,6 +22,10 @@ const SHOP = join('projects', '-home-ana-shop');
 const SESSION = '55555555-5555-4555-8555-555555555555';
 const MAIN = join(SHOP, `${SESSION}.jsonl`);
 const SUBAGENT = join(SHOP, SESSION, 'subagents', 'agent-b1b2b3b4b5.jsonl');
+
+const RESUMED = join(FIXTURES, 'claude', 'resumed', SHOP);
+const ORIGIN = '66666666-6666-4666-8666-666666666661.jsonl';
+const RESUMED_COPY = '66666666-6666-4666-8666-666666666662.jsonl';
 
 const MARCH_2026: Scope = { ...ALL_UTC, period: parsePeriod({ month: '2026-03' }, 'UTC') };
 
@@ -122,5 +126,29 @@ describe('the same Claude Code session in ~/.claude and ~/.config/claude', () =>
     // The other folder's copy is the session now: nothing is kept as gone, nothing listed twice.
     expect(second.sessions[0]).toMatchObject({ file: join(input, 'dot-config-claude', MAIN), sourceLastSeen: null, duplicateFiles: [] });
     expect(second.diagnostics.goneFiles).toBe(0);
+  });
+});
+
+describe('a Claude Code session resumed under a new session id', () => {
+  it('regression: is linked to its origin, its copied turns counted there (summary.json and pages)', async () => {
+    const { summary, out } = await buildOf([RESUMED]);
+    const origin = summary.sessions.find((s) => s.file === join(RESUMED, ORIGIN));
+    const copy = summary.sessions.find((s) => s.file === join(RESUMED, RESUMED_COPY));
+    expect(copy).toMatchObject({ origin: join(RESUMED, ORIGIN), originMissing: false, parentFile: null, copiedEntries: 4, prompts: 1, tokens: { input: 400 } });
+    expect(origin).toMatchObject({ origin: null, prompts: 2, tokens: { input: 300 } });
+    const copyPage = await readFile(join(out, copy?.page as string), 'utf8');
+    expect(copyPage).toContain(`Copied from <a href="../${origin?.page}">`);
+    const originPage = await readFile(join(out, origin?.page as string), 'utf8');
+    expect(originPage).toContain('Forked or copied into:');
+    expect(originPage).toContain(`<a href="../${copy?.page}">`);
+  });
+
+  it('is linked the right way round when the copy’s file is older on disk', async () => {
+    const dir = await copyOf(RESUMED);
+    await makeOlder(join(dir, RESUMED_COPY));
+    const { summary } = await buildOf([dir]);
+    const copy = summary.sessions.find((s) => s.file === join(dir, RESUMED_COPY));
+    expect(copy).toMatchObject({ origin: join(dir, ORIGIN), prompts: 1, tokens: { input: 400 } });
+    expect(summary.sessions.find((s) => s.file === join(dir, ORIGIN))).toMatchObject({ origin: null, prompts: 2, tokens: { input: 300 } });
   });
 });

@@ -1,4 +1,4 @@
-// Which sessions copy which (forks, clones, full copies, imports), which files are
+// Which sessions copy which (forks, clones, full copies, imports, resumed copies), which files are
 // only copies of a session another file holds, and which session counts each entry and usage
 // record: an entry present in several files counts once, in the oldest file holding it, every
 // origin before its copies; a usage record counts once by its source's rule.
@@ -94,7 +94,11 @@ export function claimEntries(
     }
   }
 
-  const { counted, order } = countedEntries(ledgers, originOf, usageRule);
+  let counting = countedEntries(ledgers, originOf, usageRule);
+  // A copy that names no origin is known by its history; when its origin was counted after it
+  // (the copy's file is older on disk), the history is counted again, origins first.
+  while (linkCopiesByHistory(ledgers, counting, originOf, missingOrigin, heldBy, keys)) counting = countedEntries(ledgers, originOf, usageRule);
+  const { counted, order } = counting;
 
   const duplicateOf = new Map<SessionLedger, SessionLedger>();
   for (const [copy, holder] of heldBy) if (originOf.get(copy) === holder && countsNothing(counted.get(copy.key))) duplicateOf.set(copy, holder);
@@ -196,6 +200,66 @@ function heldSubagentCopies(
 }
 
 /**
+ * A copy that names no origin (Claude Code's resumed session written under a new session id) is
+ * known by its history: its first turn was counted in another file. Among the files beginning with
+ * that turn, its origin is the one sharing most of its history, but never one that copied it (one
+ * holding all it holds, and more or counted after it). When all of them copied it, it was counted
+ * after its copies (its file is newer on disk) and is their origin: each is linked by the same
+ * rule. True when an origin was linked that was counted after its copy, so that the history must
+ * be counted again.
+ */
+function linkCopiesByHistory(
+  ledgers: readonly SessionLedger[],
+  { firstTurns, order }: Counting,
+  originOf: Map<SessionLedger, SessionLedger>,
+  missingOrigin: ReadonlySet<SessionLedger>,
+  heldBy: ReadonlyMap<SessionLedger, SessionLedger>,
+  keys: (ledger: SessionLedger) => ReadonlySet<string>,
+): boolean {
+  const unlinked = (l: SessionLedger) => !originOf.has(l) && !missingOrigin.has(l) && !heldBy.has(l);
+  const copies = ledgers.filter((l) => firstTurns.get(l)?.counted === false && unlinked(l));
+  if (copies.length === 0) return false;
+  const byFirstTurn = new Map<string, SessionLedger[]>();
+  for (const [ledger, first] of firstTurns) {
+    if (heldBy.has(ledger)) continue;
+    const list = byFirstTurn.get(first.key);
+    if (list) list.push(ledger);
+    else byFirstTurn.set(first.key, [ledger]);
+  }
+  const placeOf = (l: SessionLedger) => order.get(l) ?? 0;
+  const familyOf = (copy: SessionLedger) =>
+    (byFirstTurn.get((firstTurns.get(copy) as FirstTurn).key) ?? []).filter((l) => l !== copy && l.source === copy.source);
+  const copied = (copy: SessionLedger, by: SessionLedger) =>
+    holdsAll(keys(by), keys(copy)) && (keys(by).size > keys(copy).size || placeOf(by) > placeOf(copy));
+  const originByHistory = (copy: SessionLedger): SessionLedger | undefined => {
+    const own = keys(copy);
+    const shared = (other: SessionLedger) => {
+      let n = 0;
+      for (const key of keys(other)) if (own.has(key)) n++;
+      return n;
+    };
+    // Most history shared; of equals, the nearest before it (a copy of a copy shares all of both).
+    return familyOf(copy)
+      .filter((l) => !copied(copy, l))
+      .map((l) => ({ ledger: l, shared: shared(l) }))
+      .sort((a, b) => b.shared - a.shared || placeOf(b.ledger) - placeOf(a.ledger))[0]?.ledger;
+  };
+  let countAgain = false;
+  const linkByHistory = (copy: SessionLedger) => {
+    const origin = originByHistory(copy);
+    if (origin === undefined || isAncestor(copy, origin, originOf)) return false;
+    originOf.set(copy, origin);
+    if (placeOf(origin) > placeOf(copy)) countAgain = true;
+    return true;
+  };
+  for (const copy of copies) {
+    if (!unlinked(copy) || linkByHistory(copy)) continue;
+    for (const later of familyOf(copy)) if (unlinked(later) && copied(copy, later)) linkByHistory(later);
+  }
+  return countAgain;
+}
+
+/**
  * Each sub-agent file's host: the oldest main file of its parent session that is not itself a copy,
  * found through sub-agents of sub-agents; without one, the oldest sub-agent file of that parent.
  */
@@ -289,10 +353,18 @@ function isAncestor(candidate: SessionLedger, of: SessionLedger, originOf: Reado
   return false;
 }
 
+interface FirstTurn {
+  key: string;
+  /** The file counts it: no file counted before it holds it. */
+  counted: boolean;
+}
+
 interface Counting {
   counted: Map<SessionKey, Counted>;
   /** Each file's place in the order its history was counted in. */
   order: Map<SessionLedger, number>;
+  /** Each main file's first prompt or reply, which a copy of its history holds too. */
+  firstTurns: Map<SessionLedger, FirstTurn>;
 }
 
 /**
@@ -346,7 +418,10 @@ function countedEntries(
   const usageClaimedIn = perSource(() => new Set<string>());
   /** Where the copy with the most output counts: the holder of each claim so far (whose flag to set, and its output). */
   const holdersIn = perSource(() => new Map<string, { flags: Uint8Array; index: number; output: number }>());
+  const firstTurns = new Map<SessionLedger, FirstTurn>();
   for (const ledger of ordered) {
+    // Sub-agent files are never copies of a session's history.
+    let firstTurnFound = ledger.subagentOf !== null;
     const entries = new Uint8Array(ledger.entries.count);
     const usage = new Uint8Array(ledger.entries.usageCount);
     const mostOutput = usageRule(ledger.source) === 'most-output';
@@ -359,6 +434,10 @@ function countedEntries(
       if (!claimed.has(entry.key)) {
         claimed.add(entry.key);
         entries[i] = 1;
+      }
+      if (!firstTurnFound && entry.turn !== null) {
+        firstTurnFound = true;
+        firstTurns.set(ledger, { key: entry.key, counted: entries[i] === 1 });
       }
       for (const record of entry.usage) {
         if (record.origin === 'subagent' && record.responseId !== null && mainResponses.has(record.responseId)) {
@@ -387,7 +466,7 @@ function countedEntries(
     });
     counted.set(ledger.key, { entries, usage });
   }
-  return { counted, order: new Map(ordered.map((ledger, i) => [ledger, i])) };
+  return { counted, order: new Map(ordered.map((ledger, i) => [ledger, i])), firstTurns };
 }
 
 /** Oldest first: header time, then a file named as the agent names it, then mtime, then path. */
