@@ -38,7 +38,7 @@ import { sessionRows } from './report/search-index.js';
 import type { SessionSearchItem } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
-import { localProviders, priceHintsFrom, usageClaimRule } from './sources/registry.js';
+import { isArchivedCopy, localProviders, priceHintsFrom, usageClaimRule } from './sources/registry.js';
 import type { Source } from './types.js';
 import { withEntryTitles } from './ledger/titles.js';
 import {
@@ -174,7 +174,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const previous = options.cache === false ? [] : earlier;
     const missing = options.forgetMissing ? [] : missingSessions(earlier, { files: discovery.files, places }, sharing, new Set(collected.ledgers.map((l) => l.key)));
     const readBack = await Promise.all(missing.map(async (entry) => ({ entry, kept: await readArchivedLedger(outDir, entry) })));
-    const kept = readBack.flatMap(({ kept }) => (kept === null ? [] : [kept]));
+    let kept = readBack.flatMap(({ kept }) => (kept === null ? [] : [kept]));
     // What an earlier build archived and does not read right now may be a session whose file is
     // gone: said on the data-quality page, never left out without a word. A session read now
     // writes its archive anew.
@@ -185,8 +185,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
           ...readBack.flatMap(({ entry, kept }) => (kept === null ? [{ name: entry.name, file: ledgerPath(entry.name), pages: entry.pages, lastSeen: entry.lastSeen }] : [])),
           ...archived.unreadable.filter((u) => !present.has(u.name)),
         ];
-    if (kept.length > 0) collected = { ...collected, ledgers: [...collected.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] };
-    const report = await reportContext(discovery, collected, options, pricing);
+    const readNow = collected;
+    const withKept = (): Collected => ({ ...readNow, ledgers: [...readNow.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] });
+    if (kept.length > 0) collected = withKept();
+    let report = await reportContext(discovery, collected, options, pricing);
+    // A gone session whose every entry a file read now holds (the same session in another config
+    // folder) is kept no longer: that file is the session now.
+    const held = kept.filter((k) => report.claims.duplicateOf.has(k.ledger.key));
+    if (held.length > 0) {
+      kept = kept.filter((k) => !held.includes(k));
+      collected = withKept();
+      report = await reportContext(discovery, collected, options, pricing);
+    }
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
@@ -217,7 +227,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const { table, local } = loaded ?? (await pricingInputs(options));
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: priceHintsFrom(local) });
   const ledgers = withEntryTitles(collected.ledgers);
-  const claims = claimEntries(ledgers, usageClaimRule);
+  const claims = claimEntries(ledgers, usageClaimRule, isArchivedCopy);
   const data = buildReportData(ledgers, claims, price, options.scope);
   const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, collected.ledgers);
   return { discovery, collected, claims, table, local, price, data, diagnostics };

@@ -103,7 +103,7 @@ describe('the index of a report', () => {
 
   it('says an empty period in a sentence', async () => {
     const empty = await buildWith({ month: '2020-01' });
-    expect(empty.index).toContain('<p class="empty">Nothing falls in January 2020 · America/Los_Angeles. The 22 sessions read (2025-11-20 to 2026-11-01) lie outside it.</p>');
+    expect(empty.index).toContain('<p class="empty">Nothing falls in January 2020 · America/Los_Angeles. The 21 sessions read (2025-11-20 to 2026-11-01) lie outside it.</p>');
     expect(empty.summary.sessions).toEqual([]);
     expect(liveMarkup(empty.index)).toEqual([]);
   });

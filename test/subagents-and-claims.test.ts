@@ -12,7 +12,7 @@ import { parsePriceTable } from '../src/pricing/table.js';
 import { buildReportData, type ReportData } from '../src/report/data.js';
 import { rowsOf, totalsJson } from '../src/report/json.js';
 import { usageCsv } from '../src/report/usage-csv.js';
-import type { SessionFile, Source } from '../src/types.js';
+import type { Entry, SessionFile, Source } from '../src/types.js';
 import { prompt, reply, sessionFile } from './support/session-builders.js';
 
 const M = 1e-6;
@@ -134,6 +134,35 @@ describe('usage claims', () => {
     const pi = sessionFile({ path: '/p/a.jsonl', source: 'pi', sessionId: 'a' }, [reply('a', '2026-11-01T10:00:00Z', { input: 5, claim: 'k' })]);
     const claude = sessionFile({ path: '/p/b.jsonl', source: 'claude', sessionId: 'b' }, [reply('b', '2026-11-01T10:00:00Z', { input: 7, claim: 'k' })]);
     expect(totalsJson(report([pi, claude])).tokens.input).toBe(12);
+  });
+});
+
+describe('copies that name no origin (a resume written under a new session id)', () => {
+  // A resumed into B, B resumed into C: each copies the whole conversation, then adds a turn.
+  const turn1 = [prompt('u1', '2026-11-01T10:00:00Z', 'Plan'), reply('a1', '2026-11-01T10:00:05Z', { input: 100, output: 10 }, { parentId: 'u1' })];
+  const turn2 = [prompt('u2', '2026-11-02T10:00:00Z', 'Build', 'a1'), reply('a2', '2026-11-02T10:00:05Z', { input: 200, output: 20 }, { parentId: 'u2' })];
+  const turn3 = [prompt('u3', '2026-11-03T10:00:00Z', 'Ship', 'a2'), reply('a3', '2026-11-03T10:00:05Z', { input: 400, output: 40 }, { parentId: 'u3' })];
+  const resumed = (name: string, entries: Entry[], mtime: string) =>
+    sessionFile({ path: `/p/${name}.jsonl`, source: 'claude', sessionId: name, mtime: Date.parse(mtime) }, entries);
+  const originOf = (data: ReportData, name: string) => data.sessions.find((s) => s.ledger.path === `/p/${name}.jsonl`)?.origin?.path ?? null;
+
+  it.each([
+    ['written in order', '2026-11-01T11:00:00Z', '2026-11-02T11:00:00Z', '2026-11-03T11:00:00Z'],
+    ['newest copy oldest on disk', '2026-11-03T11:00:00Z', '2026-11-02T11:00:00Z', '2026-11-01T11:00:00Z'],
+  ])('link each file to the one it copied, each turn counted in the file that added it (%s)', (_, a, b, c) => {
+    const data = report([resumed('a', turn1, a), resumed('b', [...turn1, ...turn2], b), resumed('c', [...turn1, ...turn2, ...turn3], c)]);
+    expect([originOf(data, 'a'), originOf(data, 'b'), originOf(data, 'c')]).toEqual([null, '/p/a.jsonl', '/p/b.jsonl']);
+    expect(rowsOf(data, 'session').map((r) => [r.key, r.prompts, r.tokens.input]).sort()).toEqual([
+      ['claude:/p/a.jsonl', 1, 100],
+      ['claude:/p/b.jsonl', 1, 200],
+      ['claude:/p/c.jsonl', 1, 400],
+    ]);
+  });
+
+  it('take the file counted first for the origin when both went on after the copy', () => {
+    const data = report([resumed('a', [...turn1, ...turn2], '2026-11-02T11:00:00Z'), resumed('b', [...turn1, ...turn3], '2026-11-03T11:00:00Z')]);
+    expect([originOf(data, 'a'), originOf(data, 'b')]).toEqual([null, '/p/a.jsonl']);
+    expect(totalsJson(data)).toMatchObject({ sessions: 2, prompts: 3, tokens: { input: 700 } });
   });
 });
 

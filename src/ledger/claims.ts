@@ -1,6 +1,7 @@
-// Which sessions copy which (forks, clones, full copies, imports), and which session counts each
-// entry and usage record: an entry present in several files counts once, in the oldest file
-// holding it, every origin before its copies; a usage record counts once by its source's rule.
+// Which sessions copy which (forks, clones, full copies, imports, resumed copies), which files are
+// only copies of a session another file holds, and which session counts each entry and usage
+// record: an entry present in several files counts once, in the oldest file holding it, every
+// origin before its copies; a usage record counts once by its source's rule.
 // Pure: ledgers in, claims out.
 
 import type { Source } from '../types.js';
@@ -36,12 +37,34 @@ export interface Claims {
   hostOf: ReadonlyMap<SessionKey, SessionKey>;
   /** Sub-agent files by host, oldest first. */
   subagentsOf: ReadonlyMap<SessionKey, readonly SessionKey[]>;
+  /**
+   * Files holding nothing that another file of the same session (the agent's own session id) does
+   * not hold: the same transcript in a second config root, an archived copy of a live thread, an
+   * import never gone on with. Each counts nothing, is no session or sub-agent of its own, and is
+   * listed with the file that holds all it does.
+   */
+  duplicateOf: ReadonlyMap<SessionKey, SessionKey>;
+  /** Those files by the file holding all they do, oldest first. */
+  duplicatesOf: ReadonlyMap<SessionKey, readonly SessionKey[]>;
 }
 
-export function claimEntries(ledgers: readonly SessionLedger[], usageRule: (source: Source) => UsageClaimRule): Claims {
+/**
+ * `isArchived`: whether a file is its agent's archived copy of a session; of equal files of one
+ * session, the live one is the session's file.
+ */
+export function claimEntries(
+  ledgers: readonly SessionLedger[],
+  usageRule: (source: Source) => UsageClaimRule,
+  isArchived: (ledger: SessionLedger) => boolean = () => false,
+): Claims {
   const originOf = new Map<SessionLedger, SessionLedger>();
   const missingOrigin = new Set<SessionLedger>();
   const index = indexLedgers(ledgers);
+  const link = (copy: SessionLedger, origin: SessionLedger) => {
+    if (isAncestor(copy, origin, originOf)) return;
+    originOf.set(copy, origin);
+    missingOrigin.delete(copy);
+  };
 
   for (const ledger of ledgers) {
     if (ledger.parentFile === null && ledger.parentSessionId === null) continue;
@@ -49,45 +72,199 @@ export function claimEntries(ledgers: readonly SessionLedger[], usageRule: (sour
     if (origin && !isAncestor(ledger, origin, originOf)) originOf.set(ledger, origin);
     else missingOrigin.add(ledger);
   }
-  // Imports and exports keep the session id and name no origin: the oldest file of an id is the origin.
-  // Sub-agent files carry their parent's id without being copies of it.
+  // Files of one session id, the first of them the origin of the others (imports and exports keep
+  // the session id and name no origin): a file read now before one kept from an earlier build,
+  // the live copy before an archived one, then the oldest. One that holds nothing a file before
+  // it does not is that file's copy, counted after it, so that it counts nothing. Sub-agent files
+  // carry their parent's id without being copies of it.
+  const keys = claimKeysMemo();
+  const byPreference = (a: SessionLedger, b: SessionLedger) =>
+    Number(a.lastSeen !== null) - Number(b.lastSeen !== null) || Number(isArchived(a)) - Number(isArchived(b)) || byAge(a, b);
+  const heldBy = new Map<SessionLedger, SessionLedger>();
   for (const withId of index.bySessionId.values()) {
     const sameId = withId.filter((l) => l.subagentOf === null);
     if (sameId.length < 2) continue;
-    const [first, ...copies] = [...sameId].sort(byAge);
-    for (const copy of copies) {
-      if (first && !originOf.has(copy) && !isAncestor(copy, first, originOf)) {
-        originOf.set(copy, first);
-        missingOrigin.delete(copy);
-      }
+    const preferred = [...sameId].sort(byPreference);
+    for (const [copy, holder] of heldCopies(preferred, keys)) heldBy.set(copy, holder);
+    const [first] = preferred;
+    for (const copy of preferred) {
+      const holder = heldBy.get(copy);
+      if (holder) link(copy, holder);
+      else if (first && copy !== first && !originOf.has(copy)) link(copy, first);
     }
   }
 
+  let counting = countedEntries(ledgers, originOf, usageRule);
+  // A copy that names no origin is known by its history; when its origin was counted after it
+  // (the copy's file is older on disk), the history is counted again, origins first.
+  while (linkCopiesByHistory(ledgers, counting, originOf, missingOrigin, heldBy, keys)) counting = countedEntries(ledgers, originOf, usageRule);
+  const { counted, order } = counting;
+
+  const duplicateOf = new Map<SessionLedger, SessionLedger>();
+  for (const [copy, holder] of heldBy) if (originOf.get(copy) === holder && countsNothing(counted.get(copy.key))) duplicateOf.set(copy, holder);
+  for (const [copy, holder] of heldSubagentCopies(ledgers, counted, order, keys)) duplicateOf.set(copy, holder);
+
   const copiesOf = new Map<SessionKey, SessionKey[]>();
   for (const ledger of [...originOf.keys()].sort(byAge)) {
+    if (duplicateOf.has(ledger)) continue;
     const origin = originOf.get(ledger) as SessionLedger;
     const list = copiesOf.get(origin.key);
     if (list) list.push(ledger.key);
     else copiesOf.set(origin.key, [ledger.key]);
   }
+  const duplicatesOf = new Map<SessionKey, SessionKey[]>();
+  for (const ledger of [...duplicateOf.keys()].sort(byAge)) {
+    const holder = (duplicateOf.get(ledger) as SessionLedger).key;
+    const list = duplicatesOf.get(holder);
+    if (list) list.push(ledger.key);
+    else duplicatesOf.set(holder, [ledger.key]);
+  }
   return {
-    originOf: new Map([...originOf].map(([copy, origin]) => [copy.key, origin.key])),
+    originOf: new Map([...originOf].filter(([copy]) => !duplicateOf.has(copy)).map(([copy, origin]) => [copy.key, origin.key])),
     copiesOf,
-    missingOrigin: new Set([...missingOrigin].map((l) => l.key)),
-    counted: countedEntries(ledgers, originOf, usageRule),
-    ...subagentHosts(ledgers, index, originOf),
+    missingOrigin: new Set([...missingOrigin].filter((l) => !duplicateOf.has(l)).map((l) => l.key)),
+    counted,
+    ...subagentHosts(ledgers.filter((l) => !duplicateOf.has(l)), originOf),
+    duplicateOf: new Map([...duplicateOf].map(([copy, holder]) => [copy.key, holder.key])),
+    duplicatesOf,
   };
+}
+
+/** Every claim a file holds (its entries' keys and its usage records'), unpacked once per file asked for. */
+function claimKeysMemo(): (ledger: SessionLedger) => ReadonlySet<string> {
+  const memo = new Map<SessionLedger, Set<string>>();
+  return (ledger) => {
+    let keys = memo.get(ledger);
+    if (keys === undefined) {
+      keys = new Set<string>();
+      for (const entry of unpackEntries(ledger.entries)) {
+        keys.add(entry.key);
+        // Apart from entry keys: a reader's usage claim is its own kind of key.
+        for (const record of entry.usage) keys.add(`\0usage\0${record.key}`);
+      }
+      memo.set(ledger, keys);
+    }
+    return keys;
+  };
+}
+
+function holdsAll(holder: ReadonlySet<string>, copy: ReadonlySet<string>): boolean {
+  if (copy.size > holder.size) return false;
+  for (const key of copy) if (!holder.has(key)) return false;
+  return true;
+}
+
+/**
+ * Of files in the order they count in, each whose every claim a file before it (of its source)
+ * also holds, with the first such file. That file is held by none: a file before it holding all
+ * it holds would hold the copy's too, and come first.
+ */
+function heldCopies(ordered: readonly SessionLedger[], keys: (ledger: SessionLedger) => ReadonlySet<string>): Map<SessionLedger, SessionLedger> {
+  const held = new Map<SessionLedger, SessionLedger>();
+  ordered.forEach((copy, at) => {
+    const holder = ordered.slice(0, at).find((other) => other.source === copy.source && holdsAll(keys(other), keys(copy)));
+    if (holder) held.set(copy, holder);
+  });
+  return held;
+}
+
+function countsNothing(counted: Counted | undefined): boolean {
+  return counted !== undefined && !counted.entries.includes(1) && !counted.usage.includes(1);
+}
+
+/**
+ * Sub-agent files that count nothing, each with the file of the same sub-agent run that holds all
+ * it does (the same sub-agent file in a second config root), counted before it.
+ */
+function heldSubagentCopies(
+  ledgers: readonly SessionLedger[],
+  counted: ReadonlyMap<SessionKey, Counted>,
+  order: ReadonlyMap<SessionLedger, number>,
+  keys: (ledger: SessionLedger) => ReadonlySet<string>,
+): Map<SessionLedger, SessionLedger> {
+  // Files with no entries hold no copy of anything: they stay as they are.
+  const idle = ledgers.filter((l) => l.subagentOf !== null && l.entries.count > 0 && countsNothing(counted.get(l.key)));
+  if (idle.length === 0) return new Map();
+  const runOf = (l: SessionLedger) => `${l.source}\0${l.subagentOf ?? ''}\0${l.sessionId}`;
+  const runs = new Map<string, SessionLedger[]>();
+  for (const ledger of idle) runs.set(runOf(ledger), []);
+  for (const ledger of ledgers) if (ledger.subagentOf !== null) runs.get(runOf(ledger))?.push(ledger);
+  const held = new Map<SessionLedger, SessionLedger>();
+  const placeOf = (l: SessionLedger) => order.get(l) ?? 0;
+  for (const copy of idle) {
+    const before = (runs.get(runOf(copy)) ?? []).filter((l) => placeOf(l) < placeOf(copy) && l.entries.count >= copy.entries.count);
+    const holder = heldCopies([...before.sort((a, b) => placeOf(a) - placeOf(b)), copy], keys).get(copy);
+    if (holder) held.set(copy, holder);
+  }
+  return held;
+}
+
+/**
+ * A copy that names no origin (Claude Code's resumed session written under a new session id) is
+ * known by its history: its first turn was counted in another file. Among the files beginning with
+ * that turn, its origin is the one sharing most of its history, but never one that copied it (one
+ * holding all it holds, and more or counted after it). When all of them copied it, it was counted
+ * after its copies (its file is newer on disk) and is their origin: each is linked by the same
+ * rule. True when an origin was linked that was counted after its copy, so that the history must
+ * be counted again.
+ */
+function linkCopiesByHistory(
+  ledgers: readonly SessionLedger[],
+  { firstTurns, order }: Counting,
+  originOf: Map<SessionLedger, SessionLedger>,
+  missingOrigin: ReadonlySet<SessionLedger>,
+  heldBy: ReadonlyMap<SessionLedger, SessionLedger>,
+  keys: (ledger: SessionLedger) => ReadonlySet<string>,
+): boolean {
+  const unlinked = (l: SessionLedger) => !originOf.has(l) && !missingOrigin.has(l) && !heldBy.has(l);
+  const copies = ledgers.filter((l) => firstTurns.get(l)?.counted === false && unlinked(l));
+  if (copies.length === 0) return false;
+  const byFirstTurn = new Map<string, SessionLedger[]>();
+  for (const [ledger, first] of firstTurns) {
+    if (heldBy.has(ledger)) continue;
+    const list = byFirstTurn.get(first.key);
+    if (list) list.push(ledger);
+    else byFirstTurn.set(first.key, [ledger]);
+  }
+  const placeOf = (l: SessionLedger) => order.get(l) ?? 0;
+  const familyOf = (copy: SessionLedger) =>
+    (byFirstTurn.get((firstTurns.get(copy) as FirstTurn).key) ?? []).filter((l) => l !== copy && l.source === copy.source);
+  const copied = (copy: SessionLedger, by: SessionLedger) =>
+    holdsAll(keys(by), keys(copy)) && (keys(by).size > keys(copy).size || placeOf(by) > placeOf(copy));
+  const originByHistory = (copy: SessionLedger): SessionLedger | undefined => {
+    const own = keys(copy);
+    const shared = (other: SessionLedger) => {
+      let n = 0;
+      for (const key of keys(other)) if (own.has(key)) n++;
+      return n;
+    };
+    // Most history shared; of equals, the nearest before it (a copy of a copy shares all of both).
+    return familyOf(copy)
+      .filter((l) => !copied(copy, l))
+      .map((l) => ({ ledger: l, shared: shared(l) }))
+      .sort((a, b) => b.shared - a.shared || placeOf(b.ledger) - placeOf(a.ledger))[0]?.ledger;
+  };
+  let countAgain = false;
+  const linkByHistory = (copy: SessionLedger) => {
+    const origin = originByHistory(copy);
+    if (origin === undefined || isAncestor(copy, origin, originOf)) return false;
+    originOf.set(copy, origin);
+    if (placeOf(origin) > placeOf(copy)) countAgain = true;
+    return true;
+  };
+  for (const copy of copies) {
+    if (!unlinked(copy) || linkByHistory(copy)) continue;
+    for (const later of familyOf(copy)) if (unlinked(later) && copied(copy, later)) linkByHistory(later);
+  }
+  return countAgain;
 }
 
 /**
  * Each sub-agent file's host: the oldest main file of its parent session that is not itself a copy,
  * found through sub-agents of sub-agents; without one, the oldest sub-agent file of that parent.
  */
-function subagentHosts(
-  ledgers: readonly SessionLedger[],
-  index: LedgerIndex,
-  originOf: ReadonlyMap<SessionLedger, SessionLedger>,
-): Pick<Claims, 'hostOf' | 'subagentsOf'> {
+function subagentHosts(ledgers: readonly SessionLedger[], originOf: ReadonlyMap<SessionLedger, SessionLedger>): Pick<Claims, 'hostOf' | 'subagentsOf'> {
+  const index = indexLedgers(ledgers);
   const parentOf = new Map<SessionLedger, SessionLedger>();
   const orphans = new Map<string, SessionLedger[]>();
   for (const ledger of ledgers) {
@@ -176,6 +353,20 @@ function isAncestor(candidate: SessionLedger, of: SessionLedger, originOf: Reado
   return false;
 }
 
+interface FirstTurn {
+  key: string;
+  /** The file counts it: no file counted before it holds it. */
+  counted: boolean;
+}
+
+interface Counting {
+  counted: Map<SessionKey, Counted>;
+  /** Each file's place in the order its history was counted in. */
+  order: Map<SessionLedger, number>;
+  /** Each main file's first prompt or reply, which a copy of its history holds too. */
+  firstTurns: Map<SessionLedger, FirstTurn>;
+}
+
 /**
  * The first session to hold an entry key counts it. Sessions are taken oldest first, each origin
  * before its copies, across all inputs: two copies of one lost origin, or a copy of a copy whose
@@ -186,7 +377,7 @@ function countedEntries(
   ledgers: readonly SessionLedger[],
   originOf: ReadonlyMap<SessionLedger, SessionLedger>,
   usageRule: (source: Source) => UsageClaimRule,
-): Map<SessionKey, Counted> {
+): Counting {
   const ordered: SessionLedger[] = [];
   const placed = new Set<SessionLedger>();
   const place = (ledger: SessionLedger) => {
@@ -227,7 +418,10 @@ function countedEntries(
   const usageClaimedIn = perSource(() => new Set<string>());
   /** Where the copy with the most output counts: the holder of each claim so far (whose flag to set, and its output). */
   const holdersIn = perSource(() => new Map<string, { flags: Uint8Array; index: number; output: number }>());
+  const firstTurns = new Map<SessionLedger, FirstTurn>();
   for (const ledger of ordered) {
+    // Sub-agent files are never copies of a session's history.
+    let firstTurnFound = ledger.subagentOf !== null;
     const entries = new Uint8Array(ledger.entries.count);
     const usage = new Uint8Array(ledger.entries.usageCount);
     const mostOutput = usageRule(ledger.source) === 'most-output';
@@ -240,6 +434,10 @@ function countedEntries(
       if (!claimed.has(entry.key)) {
         claimed.add(entry.key);
         entries[i] = 1;
+      }
+      if (!firstTurnFound && entry.turn !== null) {
+        firstTurnFound = true;
+        firstTurns.set(ledger, { key: entry.key, counted: entries[i] === 1 });
       }
       for (const record of entry.usage) {
         if (record.origin === 'subagent' && record.responseId !== null && mainResponses.has(record.responseId)) {
@@ -268,7 +466,7 @@ function countedEntries(
     });
     counted.set(ledger.key, { entries, usage });
   }
-  return counted;
+  return { counted, order: new Map(ordered.map((ledger, i) => [ledger, i])), firstTurns };
 }
 
 /** Oldest first: header time, then a file named as the agent names it, then mtime, then path. */

@@ -118,6 +118,8 @@ export interface SessionData {
   /** It was copied from a file that is not among the inputs. */
   originMissing: boolean;
   copies: SessionLink[];
+  /** Other files holding this session or one of its sub-agents and nothing more (another config root, an archived copy): they count nothing. */
+  duplicates: SessionLink[];
   countedEntries: number;
   /** What this session counts of its file (entries and usage records another file holds count there). */
   counted: Counted;
@@ -219,8 +221,9 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
 
   const countedOf = (ledger: SessionLedger): Counted => claims.counted.get(ledger.key) ?? nothingCounted(ledger);
   for (const ledger of ledgers) {
-    // A sub-agent's file is read as part of the session that ran it.
-    if (claims.hostOf.has(ledger.key)) continue;
+    // A sub-agent's file is read as part of the session that ran it; a file holding only what
+    // another file of its session holds is listed with that session.
+    if (claims.hostOf.has(ledger.key) || claims.duplicateOf.has(ledger.key)) continue;
     available.sessions++;
     // Unpacked for this session only: the history's entries are never all unpacked at once.
     const parts: CountedPart[] = [ledger, ...(claims.subagentsOf.get(ledger.key) ?? []).map((key) => byKey.get(key) as SessionLedger)].map(
@@ -238,6 +241,7 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     session.origin = origin === undefined ? null : link(origin);
     session.originMissing = claims.missingOrigin.has(ledger.key);
     session.copies = (claims.copiesOf.get(ledger.key) ?? []).map(link);
+    session.duplicates = parts.flatMap((part) => claims.duplicatesOf.get(part.ledger.key) ?? []).map(link);
     sessions.push(session);
   }
 
@@ -430,6 +434,7 @@ class Aggregator {
       origin: null,
       originMissing: false,
       copies: [],
+      duplicates: [],
       countedEntries,
       counted,
       subagents,

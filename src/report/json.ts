@@ -183,6 +183,7 @@ export function sessionJson(session: SessionData, pages: PageMap): Summary['sess
     sourceLastSeen: ledger.lastSeen === null ? null : new Date(ledger.lastSeen).toISOString(),
     origin: session.origin?.path ?? null,
     originMissing: session.originMissing,
+    duplicateFiles: session.duplicates.map((d) => d.path),
     ...counts(tally),
     branches: ledger.branches,
     entries: ledger.entries.count,

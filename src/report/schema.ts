@@ -133,6 +133,8 @@ export const sessionSummarySchema = z.object({
   sourceLastSeen: z.string().nullable(),
   origin: z.string().nullable(),
   originMissing: z.boolean(),
+  /** Other files holding this session (or one of its sub-agents) and nothing more, such as another config root or an archived copy: read, counted nothing, no session of their own. */
+  duplicateFiles: z.array(z.string()),
   ...counts,
   branches: count,
   entries: count,

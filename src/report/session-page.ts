@@ -86,7 +86,8 @@ export interface SessionPageView {
   neighbours: { previous: LineageLink | null; next: LineageLink | null };
   subtitle: string;
   facts: Fact[];
-  lineage: { origin: LineageLink | null; originMissing: string | null; copies: LineageLink[] };
+  /** `duplicates`: the other files holding this session and nothing more, with a sentence to list them. */
+  lineage: { origin: LineageLink | null; originMissing: string | null; copies: LineageLink[]; duplicates: { sentence: string; paths: string[] } | null };
   /** What of the session this report counts, when part of it lies outside the period. */
   scopeNote: string | null;
   cards: StatCard[];
@@ -198,6 +199,13 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
       origin: session.origin ? link(session.origin) : null,
       originMissing: session.originMissing ? file.parentFile : null,
       copies: session.copies.map(link),
+      duplicates:
+        session.duplicates.length === 0
+          ? null
+          : {
+              sentence: `The same session, holding nothing more, is also in ${session.duplicates.length === 1 ? 'this file' : 'these files'} (another config folder, an archived copy), not counted again:`,
+              paths: session.duplicates.map((d) => d.path),
+            },
     },
     scopeNote: session.partly
       ? `This report covers ${ctx.scopeLabel}, and only part of this session falls in it. The numbers below count that part: ${formatCount(tally.prompts)} of its ${plural(session.whole.prompts, 'prompt')}, ${boughCost(tally)} of its ${boughCost(session.whole)} by bough's price. The conversation is shown whole; entries outside the period are marked.`

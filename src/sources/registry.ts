@@ -21,6 +21,11 @@ export interface SourceReader {
   recognise(first: Record<string, unknown>): Recognised | null;
   read(input: SourceInput): Promise<SessionFile>;
   usageClaim: UsageClaimRule;
+  /**
+   * Whether a file sits where this agent keeps the sessions the user archived: when another file
+   * holds the same session, that one is the live copy and the session's file. Absent: it keeps none apart.
+   */
+  isArchived?(path: string): boolean;
   /** How this agent's provider names meet the price table; `localProviders` from `localProviders()`. */
   priceHint(provider: string | null, localProviders: ReadonlySet<string>): PriceHint;
   /** Providers this agent's configuration on this machine runs locally. */
@@ -34,6 +39,11 @@ export const READERS: readonly SourceReader[] = [piReader, claudeReader, codexRe
 /** How each agent's usage is counted once across files. */
 export function usageClaimRule(source: Source): UsageClaimRule {
   return readerOf(source).usageClaim;
+}
+
+/** Whether a session file is its agent's archived copy of a session (see `SourceReader.isArchived`). */
+export function isArchivedCopy(file: { source: Source; path: string }): boolean {
+  return readerOf(file.source).isArchived?.(file.path) ?? false;
 }
 
 export function readerOf(source: Source): SourceReader {

@@ -75,6 +75,12 @@ export interface SessionTruth extends Tally {
   copiedEntries: number;
   /** Leaves of the entry tree. */
   branches: number;
+  /**
+   * The earlier file of the same session id that holds every entry this one does (an /import
+   * never gone on with), or null. Such a file is no session of its own: it is listed in that
+   * file's `duplicateFiles`, and counts nothing.
+   */
+  duplicateOf: string | null;
 }
 
 export interface ProjectTruth extends Tally {
@@ -84,6 +90,7 @@ export interface ProjectTruth extends Tally {
 
 export interface GroundTruth {
   dir: string;
+  /** One per file written, those that only copy another file of their session (`duplicateOf`) included. */
   sessions: SessionTruth[];
   projects: ProjectTruth[];
   totals: Tally & { sessions: number; projects: number };
@@ -436,8 +443,11 @@ function recordedOriginPath(corpus: CorpusContext, rng: Random, source: SessionD
 function familyTruth(corpus: CorpusContext, drafts: readonly SessionDraft[]): SessionTruth[] {
   const claimed = new Set<string>();
   const truths: SessionTruth[] = [];
+  const written: { draft: SessionDraft; keys: Set<string> }[] = [];
   for (const draft of drafts) {
     if (draft.missing) continue;
+    const holder = written.find((h) => h.draft.sessionId === draft.sessionId && draft.entries.every((e) => h.keys.has(e.key)))?.draft;
+    written.push({ draft, keys: new Set(draft.entries.map((e) => e.key)) });
     const tally = emptyTally();
     let copiedEntries = 0;
     for (const entry of draft.entries) {
@@ -463,6 +473,7 @@ function familyTruth(corpus: CorpusContext, drafts: readonly SessionDraft[]): Se
       entries: draft.entries.length,
       copiedEntries,
       branches: leavesOf(draft),
+      duplicateOf: holder ? pathOf(corpus, holder) : null,
     });
   }
   return truths;
@@ -509,7 +520,8 @@ function leavesOf(draft: SessionDraft): number {
   return draft.entries.filter((e) => !parents.has(e.id)).length;
 }
 
-function rollUp(sessions: readonly SessionTruth[]): Pick<GroundTruth, 'projects' | 'totals'> {
+function rollUp(files: readonly SessionTruth[]): Pick<GroundTruth, 'projects' | 'totals'> {
+  const sessions = files.filter((file) => file.duplicateOf === null);
   const totals = { ...emptyTally(), sessions: sessions.length, projects: 0 };
   const projects = new Map<string, ProjectTruth>();
   for (const session of sessions) {

@@ -20,6 +20,18 @@ export function codexSessionPlaces({ env, home }: Environment): string[] {
   return [...new Set(roots.flatMap((root) => ROLLOUT_FOLDERS.map((folder) => join(root, folder))))];
 }
 
+/**
+ * A rollout in `archived_sessions`: the same thread can also be in `sessions` (§1), and then that
+ * copy, the live one, is the thread.
+ */
+export function isArchivedRollout(rolloutPath: string): boolean {
+  const parts = rolloutPath.split(/[\\/]/);
+  for (let i = parts.length - 2; i >= 0; i--) {
+    if ((ROLLOUT_FOLDERS as readonly string[]).includes(parts[i] ?? '')) return parts[i] === 'archived_sessions';
+  }
+  return false;
+}
+
 /** The Codex home a rollout belongs to: the folder above the nearest `sessions`/`archived_sessions` on its path. */
 export function codexHomeOf(rolloutPath: string): string | null {
   const parts = rolloutPath.split(/[\\/]/);

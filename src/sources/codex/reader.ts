@@ -5,7 +5,7 @@ import type { SourceReader } from '../registry.js';
 import type { SourceInput } from '../source-input.js';
 import type { SessionFile } from '../../types.js';
 import { codexLocalProviders } from './config.js';
-import { codexSessionPlaces } from './paths.js';
+import { codexSessionPlaces, isArchivedRollout } from './paths.js';
 import { codexPriceHint } from './prices.js';
 import { isCodexHeader, isCodexRecord, isHeaderlessCodexRecord, isLegacyCodexHeader, readCodexSession } from './read.js';
 
@@ -22,6 +22,7 @@ export const codexReader: SourceReader = {
   // Usage is claimed by the thread's running totals (see read.ts): a fork's or a spawned child's
   // replay of its parent, and an archived copy, hold the same claims; the origin, placed first, counts them.
   usageClaim: 'first',
+  isArchived: isArchivedRollout,
   priceHint: codexPriceHint,
   localProviders: codexLocalProviders,
 };

@@ -1,0 +1,154 @@
+// One session in several files: the same transcript in two Claude Code config folders, a Codex
+// thread and its archived copy, a Claude Code session resumed into a file of its own. A file that
+// holds nothing another file of its session does not is no session of its own; a copy that goes
+// on is one, linked to its origin; and the work in them counts once.
+
+import { cp, readdir, readFile, rm, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build } from '../src/build.js';
+import { parsePeriod, type Scope } from '../src/ledger/scope.js';
+import type { Summary } from '../src/report/schema.js';
+import { stats } from '../src/stats.js';
+import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
+
+const CODEX_HOME = join(FIXTURES, 'codex', 'home');
+const THREAD = 'rollout-2026-03-02T11-00-00-0195aaaa-0000-7000-8000-000000000001.jsonl';
+const LIVE = join('sessions', '2026', '03', '02', THREAD);
+const ARCHIVED = join('archived_sessions', THREAD);
+
+const TWO_ROOTS = join(FIXTURES, 'claude', 'two-roots');
+const SHOP = join('projects', '-home-ana-shop');
+const SESSION = '55555555-5555-4555-8555-555555555555';
+const MAIN = join(SHOP, `${SESSION}.jsonl`);
+const SUBAGENT = join(SHOP, SESSION, 'subagents', 'agent-b1b2b3b4b5.jsonl');
+
+const RESUMED = join(FIXTURES, 'claude', 'resumed', SHOP);
+const ORIGIN = '66666666-6666-4666-8666-666666666661.jsonl';
+const RESUMED_COPY = '66666666-6666-4666-8666-666666666662.jsonl';
+
+const MARCH_2026: Scope = { ...ALL_UTC, period: parsePeriod({ month: '2026-03' }, 'UTC') };
+
+/** `stats --json --by session` over the agents' default places named by `env`, as the CLI runs it. */
+async function statsOver(env: Record<string, string>, scope: Scope = ALL_UTC) {
+  const result = await stats({ inputs: [], scope, environment: { env, home: await tempDir() }, by: 'session', cache: false });
+  return result.json;
+}
+
+async function buildOf(inputs: string[], env: Record<string, string> = {}): Promise<{ summary: Summary; out: string }> {
+  const out = join(await tempDir(), 'report');
+  const { summary } = await build({ inputs, out, scope: ALL_UTC, environment: { env, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+  return { summary, out };
+}
+
+/** A copy of a fixture folder, to change on disk. */
+async function copyOf(fixture: string): Promise<string> {
+  const dir = join(await tempDir(), 'in');
+  await cp(fixture, dir, { recursive: true });
+  return dir;
+}
+
+async function makeOlder(path: string): Promise<void> {
+  const then = new Date('2026-01-01T00:00:00Z');
+  await utimes(path, then, then);
+}
+
+describe('an archived copy of a Codex thread', () => {
+  it('regression: is no second session (totals, rows, summary.json and pages)', async () => {
+    const json = await statsOver({ CODEX_HOME });
+    // The thread, its fork and a legacy rollout; the sub-agent counts in the thread.
+    expect(json.totals.sessions).toBe(3);
+    expect(json.rows.map((r) => r.key)).toContain(`codex:${join(CODEX_HOME, LIVE)}`);
+    expect(json.rows.map((r) => r.key)).not.toContain(`codex:${join(CODEX_HOME, ARCHIVED)}`);
+
+    const { summary, out } = await buildOf([], { CODEX_HOME });
+    expect(summary.sessions.map((s) => s.file)).not.toContain(join(CODEX_HOME, ARCHIVED));
+    const thread = summary.sessions.find((s) => s.file === join(CODEX_HOME, LIVE));
+    expect(thread).toMatchObject({ prompts: 2, duplicateFiles: [join(CODEX_HOME, ARCHIVED)] });
+    expect(await readdir(join(out, 'sessions'))).toHaveLength(3);
+    expect(await readFile(join(out, thread?.page as string), 'utf8')).toContain(`<code>${join(CODEX_HOME, ARCHIVED)}</code>`);
+  });
+
+  it('leaves the live copy the session even when the archived file is older on disk', async () => {
+    const home = await copyOf(CODEX_HOME);
+    await makeOlder(join(home, ARCHIVED));
+    const json = await statsOver({ CODEX_HOME: home });
+    expect(json.totals.sessions).toBe(3);
+    expect(json.rows.map((r) => r.key)).toContain(`codex:${join(home, LIVE)}`);
+  });
+});
+
+describe('the same Claude Code session in ~/.claude and ~/.config/claude', () => {
+  const bothRoots = { CLAUDE_CONFIG_DIR: `${join(TWO_ROOTS, 'dot-claude')},${join(TWO_ROOTS, 'dot-config-claude')}` };
+
+  it('regression: is one session, counted once, in the month too', async () => {
+    for (const scope of [ALL_UTC, MARCH_2026]) {
+      const json = await statsOver(bothRoots, scope);
+      expect(json.totals).toMatchObject({ sessions: 1, prompts: 2, replies: 2, tokens: { input: 1300, output: 35 } });
+      expect(json.rows).toHaveLength(1);
+    }
+  });
+
+  it('lists the other folder’s files with the session, its sub-agent once, and writes one page', async () => {
+    const { summary, out } = await buildOf([TWO_ROOTS]);
+    expect(summary.sessions).toHaveLength(1);
+    const [session] = summary.sessions;
+    expect(session?.file).toBe(join(TWO_ROOTS, 'dot-claude', MAIN));
+    expect(session?.duplicateFiles).toEqual([join(TWO_ROOTS, 'dot-config-claude', MAIN), join(TWO_ROOTS, 'dot-config-claude', SUBAGENT)]);
+    expect(session?.subagentFiles.map((s) => s.file)).toEqual([join(TWO_ROOTS, 'dot-claude', SUBAGENT)]);
+    expect(await readdir(join(out, 'sessions'))).toHaveLength(1);
+    const page = await readFile(join(out, session?.page as string), 'utf8');
+    expect(page).toContain('The same session, holding nothing more, is also in these files');
+    expect(page).toContain(`<code>${join(TWO_ROOTS, 'dot-config-claude', MAIN)}</code>`);
+  });
+
+  it('stays a session of its own where one copy went on, linked to the other, the shared turns counted once', async () => {
+    const dir = join(FIXTURES, 'claude', 'two-roots-gone-on');
+    const { summary } = await buildOf([dir]);
+    const first = summary.sessions.find((s) => s.file === join(dir, 'dot-claude', MAIN));
+    const wentOn = summary.sessions.find((s) => s.file === join(dir, 'dot-config-claude', MAIN));
+    expect(first).toMatchObject({ prompts: 2, tokens: { input: 300 }, origin: null, duplicateFiles: [] });
+    expect(wentOn).toMatchObject({ prompts: 1, tokens: { input: 400 }, origin: first?.file, copiedEntries: 4 });
+    expect(summary.totals).toMatchObject({ sessions: 2, prompts: 3, tokens: { input: 700 } });
+  });
+
+  it('is kept whole by the archive when one folder’s copy is gone, and stays one session', async () => {
+    const input = await copyOf(TWO_ROOTS);
+    const out = join(await tempDir(), 'report');
+    const run = async (day: number) =>
+      (await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date(Date.UTC(2026, 11, day)) })).summary;
+    const first = await run(1);
+    await rm(join(input, 'dot-claude', MAIN));
+    await rm(join(input, 'dot-claude', SUBAGENT));
+    const second = await run(5);
+    expect(second.totals).toEqual(first.totals);
+    expect(second.sessions).toHaveLength(1);
+    // The other folder's copy is the session now: nothing is kept as gone, nothing listed twice.
+    expect(second.sessions[0]).toMatchObject({ file: join(input, 'dot-config-claude', MAIN), sourceLastSeen: null, duplicateFiles: [] });
+    expect(second.diagnostics.goneFiles).toBe(0);
+  });
+});
+
+describe('a Claude Code session resumed under a new session id', () => {
+  it('regression: is linked to its origin, its copied turns counted there (summary.json and pages)', async () => {
+    const { summary, out } = await buildOf([RESUMED]);
+    const origin = summary.sessions.find((s) => s.file === join(RESUMED, ORIGIN));
+    const copy = summary.sessions.find((s) => s.file === join(RESUMED, RESUMED_COPY));
+    expect(copy).toMatchObject({ origin: join(RESUMED, ORIGIN), originMissing: false, parentFile: null, copiedEntries: 4, prompts: 1, tokens: { input: 400 } });
+    expect(origin).toMatchObject({ origin: null, prompts: 2, tokens: { input: 300 } });
+    const copyPage = await readFile(join(out, copy?.page as string), 'utf8');
+    expect(copyPage).toContain(`Copied from <a href="../${origin?.page}">`);
+    const originPage = await readFile(join(out, origin?.page as string), 'utf8');
+    expect(originPage).toContain('Forked or copied into:');
+    expect(originPage).toContain(`<a href="../${copy?.page}">`);
+  });
+
+  it('is linked the right way round when the copy’s file is older on disk', async () => {
+    const dir = await copyOf(RESUMED);
+    await makeOlder(join(dir, RESUMED_COPY));
+    const { summary } = await buildOf([dir]);
+    const copy = summary.sessions.find((s) => s.file === join(dir, RESUMED_COPY));
+    expect(copy).toMatchObject({ origin: join(dir, ORIGIN), prompts: 1, tokens: { input: 400 } });
+    expect(summary.sessions.find((s) => s.file === join(dir, ORIGIN))).toMatchObject({ origin: null, prompts: 2, tokens: { input: 300 } });
+  });
+});
