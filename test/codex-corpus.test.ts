@@ -65,12 +65,17 @@ describe.skipIf(!existsSync(CODEX_CORPUS))('Codex rollouts in ../shared/corpus/c
     expect(child.subagentOf).toBe(parent.sessionId);
     const ledgers = [parent, child].map(ledgerOf);
     const claims = claimEntries(ledgers, usageClaimRule);
-    const childLedger = ledgers[1];
-    if (!childLedger) throw new Error('no child');
+    const [parentLedger, childLedger] = ledgers;
+    if (!parentLedger || !childLedger) throw new Error('no child');
     const counted = claims.counted.get(childLedger.key);
-    const countedPrompts = unpackEntries(childLedger.entries).filter((e, i) => e.turn === 'prompt' && counted?.entries[i] === 1);
-    // The child's own task, not the parent's "Spawn a synthetic researcher." it replays.
-    expect(countedPrompts).toHaveLength(1);
+    const parentPrompts = unpackEntries(parentLedger.entries).filter((e) => e.turn === 'prompt');
+    const childCounted = unpackEntries(childLedger.entries).filter((_, i) => counted?.entries[i] === 1);
+    // The parent's "Spawn a synthetic researcher.", which the child replays, counts in the parent only.
+    expect(parentPrompts.map((e) => e.key)).toHaveLength(1);
+    expect(childCounted.map((e) => e.key)).not.toContain(parentPrompts[0]?.key);
+    expect(childCounted.length).toBeGreaterThan(0);
+    // The child's own task was written by the parent's model, not typed by the user: not a prompt.
+    expect(childCounted.filter((e) => e.turn === 'prompt')).toEqual([]);
   });
 
   it('keeps what comes before a malformed last line, and reads the pre-envelope file', async () => {
