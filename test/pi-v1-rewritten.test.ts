@@ -1,6 +1,6 @@
-// A v1 /branch pair (Pi ≤ 0.30) of which Pi later rewrote one file as v3, with random ids
-// (pi.md §2, §3). Regression: the copied history was counted twice, because a rewritten entry's
-// key was its new id and the other file's the v1 time-and-content key.
+// A v1 /branch pair (Pi ≤ 0.30) of which Pi later rewrote one file as v3, with random ids (pi.md
+// §2, §3), and a 2026 fork of a rewritten file. Regression: the copied history was counted twice,
+// because a rewritten entry's key was its new id and the other file's the v1 time-and-content key.
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,4 +29,11 @@ describe('a v1 branch pair, one file rewritten by a later Pi', () => {
       expect(branch?.origin).toMatch(/_v1origin\.jsonl$/);
     });
   }
+
+  it('counts the history once in a 2026 fork of the rewritten file (regression: keyed by content in the origin, by id in the fork)', async () => {
+    const summary = await summaryOf(join(PAIRS, 'fork-of-rewritten'));
+    // Shared: 1000 in; the fork's own turn: 8000.
+    expect(summary.totals).toMatchObject({ sessions: 2, prompts: 2, replies: 2, tokens: { input: 9000, output: 900 }, cost: { recorded: 0.0405 } });
+    expect(summary.sessions.find((s) => s.file.includes('_01a3c000-'))).toMatchObject({ copiedEntries: 2 });
+  });
 });

@@ -40,12 +40,6 @@ interface PiContext {
   /** Tool calls by id, so a result can be read with the command that produced it. */
   calls: Map<string, ToolCallBlock>;
   treeFormat: boolean;
-  /**
-   * The file was written as v1 (Nov–Dec 2025), perhaps rewritten since as v3: its entries are keyed
-   * by time and content, never by the random ids a rewrite gave them, so that a v1 /branch pair
-   * still shares its history when Pi has rewritten one file of it and not the other (pi.md §2).
-   */
-  fromV1: boolean;
   diagnostics: FileDiagnostics;
   entries: Entry[];
   ids: Set<string>;
@@ -76,7 +70,6 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     cwd: header.cwd ?? null,
     calls: new Map(),
     treeFormat: version >= 2,
-    fromV1: version < 2 || writtenAsV1(header),
     diagnostics: input.diagnostics,
     entries: [],
     ids: new Set(),
@@ -182,7 +175,10 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     }
     // Without an id and a parent, an entry continues from the line before, as in a v1 file.
     parentId = env.parentId !== undefined ? env.parentId : env.id ? null : ctx.previousId;
-    key = ctx.fromV1 ? v1Key(rawTime, record) : `${id}@${rawTime}`;
+    // An entry from before tree files existed was written as v1: a later Pi that rewrote its file
+    // gave it a random id (pi.md §2), so its key is its time and content, as in a v1 file. The v1
+    // copy of a /branch pair, and a v3 fork of the rewritten file, then all share it.
+    key = timestamp !== null && timestamp < TREE_FILES_SINCE ? v1Key(rawTime, record) : `${id}@${rawTime}`;
   } else {
     // v1 entries have no ids: chain them in file order; the key must survive a /branch copy.
     id = `v1-${line}${suffix}`;
@@ -208,10 +204,8 @@ function v1Key(rawTime: string, record: Record<string, unknown>): string {
   return `v1@${rawTime}@${contentHash(content)}`;
 }
 
-/** Header fields only v1 wrote, which Pi's rewrite as v3 keeps (pi.md §3). */
-function writtenAsV1(header: raw.RawHeader): boolean {
-  return header.branchedFrom != null || header.modelId != null || header.thinkingLevel != null || header.provider != null;
-}
+/** Pi 0.31.0, the first to write tree files (v2), was released on 2 January 2026 (pi.md §19). */
+const TREE_FILES_SINCE = Date.UTC(2026, 0, 2);
 
 interface Built {
   payload: EntryPayload;
