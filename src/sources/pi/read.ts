@@ -160,7 +160,8 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     return;
   }
   const rawTime = typeof env.timestamp === 'string' || typeof env.timestamp === 'number' ? String(env.timestamp) : '';
-  const timestamp = recordTime(env.timestamp, ctx, line) ?? messageTime(record);
+  const ownTime = recordTime(env.timestamp, ctx, line);
+  const timestamp = ownTime ?? messageTime(record);
   const built = payloadOf(ctx, env.type, record, line, timestamp);
   if (built === null) return;
 
@@ -178,7 +179,7 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     // An entry from before tree files existed was written as v1: a later Pi that rewrote its file
     // gave it a random id (pi.md §2), so its key is its time and content, as in a v1 file. The v1
     // copy of a /branch pair, and a v3 fork of the rewritten file, then all share it.
-    key = timestamp !== null && timestamp < TREE_FILES_SINCE ? v1Key(rawTime, record) : `${id}@${rawTime}`;
+    key = ownTime !== null && ownTime < TREE_FILES_SINCE ? v1Key(rawTime, record) : `${id}@${rawTime}`;
   } else {
     // v1 entries have no ids: chain them in file order; the key must survive a /branch copy.
     id = `v1-${line}${suffix}`;
