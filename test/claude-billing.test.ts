@@ -4,26 +4,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../src/cli.js';
+import { runCli as run } from './support/cli.js';
 import { statsSchema } from '../src/report/schema.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
 
 const BILLING = join(FIXTURES, 'cases', 'claude-billing');
-
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    env: {},
-    home: await tempDir(),
-    isTty: false,
-    now: () => new Date('2026-12-01T00:00:00Z'),
-  };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
 
 describe('Claude Code: fast mode and web searches', () => {
   it('prices a fast-mode reply at the model’s fast multiple (regression: fast mode was billed at standard rates)', async () => {

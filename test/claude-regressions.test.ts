@@ -5,24 +5,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../src/cli.js';
+import { runCli as run } from './support/cli.js';
 import { statsSchema, summarySchema } from '../src/report/schema.js';
 import { tempDir } from './support/fixtures.js';
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    env: {},
-    home: await tempDir(),
-    isTty: false,
-    now: () => new Date('2026-12-01T00:00:00Z'),
-  };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
 
 async function stats(folder: string, ...more: string[]) {
   const { code, stdout, stderr } = await run(['stats', folder, '--no-cache', '--tz', 'UTC', '--json', ...more]);
@@ -59,32 +44,29 @@ interface Line {
   at?: string;
 }
 
-function user(uuid: string, parent: string | null, text: string, line: Line = {}): object {
+/** What every line of a conversation carries, as Claude Code 2.1 writes it. */
+function envelope(uuid: string, parent: string | null, line: Line, at: string): object {
   return {
     parentUuid: parent,
     isSidechain: line.sidechain ?? false,
     ...(line.cwd === null ? {} : { cwd: line.cwd ?? '/home/ana/shop' }),
     sessionId: line.session ?? SESSION,
     version: '2.1.114',
-    type: 'user',
-    message: { role: 'user', content: text },
     uuid,
-    timestamp: line.at ?? '2026-03-10T10:00:00.000Z',
+    timestamp: line.at ?? at,
   };
+}
+
+function user(uuid: string, parent: string | null, text: string, line: Line = {}): object {
+  return { ...envelope(uuid, parent, line, '2026-03-10T10:00:00.000Z'), type: 'user', message: { role: 'user', content: text } };
 }
 
 function assistant(uuid: string, parent: string, request: string, usage: object, line: Line = {}): object {
   return {
-    parentUuid: parent,
-    isSidechain: line.sidechain ?? false,
-    ...(line.cwd === null ? {} : { cwd: line.cwd ?? '/home/ana/shop' }),
-    sessionId: line.session ?? SESSION,
-    version: '2.1.114',
+    ...envelope(uuid, parent, line, '2026-03-10T10:00:01.000Z'),
     type: 'assistant',
     requestId: `req_${request}`,
     message: { model: 'claude-haiku-4-5-20251001', id: `msg_${request}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: `reply ${request}` }], stop_reason: 'end_turn', usage },
-    uuid,
-    timestamp: line.at ?? '2026-03-10T10:00:01.000Z',
   };
 }
 

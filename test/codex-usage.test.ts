@@ -5,26 +5,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../src/cli.js';
+import { runCli as run } from './support/cli.js';
 import { statsSchema } from '../src/report/schema.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
 
 const USAGE = join(FIXTURES, 'codex', 'usage');
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    env: {},
-    home: await tempDir(),
-    isTty: false,
-    now: () => new Date('2026-12-01T00:00:00Z'),
-  };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
 
 async function stats(folder: string) {
   const { code, stdout, stderr } = await run(['stats', join(USAGE, folder), '--json', '--tz', 'UTC', '--no-cache']);

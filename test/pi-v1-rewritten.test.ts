@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../src/cli.js';
+import { runCli } from './support/cli.js';
 import { summarySchema } from '../src/report/schema.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
 
@@ -13,8 +13,7 @@ const PAIRS = join(FIXTURES, 'cases', 'pi-v1-branch-rewritten');
 
 async function summaryOf(folder: string) {
   const out = join(await tempDir(), 'report');
-  const io: CliIo = { stdout: () => {}, stderr: () => {}, env: {}, home: await tempDir(), isTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
-  expect(await main(['build', folder, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'], io)).toBe(0);
+  expect((await runCli(['build', folder, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'])).code).toBe(0);
   return summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
 }
 

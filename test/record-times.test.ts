@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../src/cli.js';
+import { runCli } from './support/cli.js';
 import { statsSchema, summarySchema } from '../src/report/schema.js';
 import { parseTime } from '../src/sources/record-fields.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
@@ -13,9 +13,8 @@ import { FIXTURES, tempDir } from './support/fixtures.js';
 const IMPOSSIBLE = join(FIXTURES, 'cases', 'impossible-times.jsonl');
 
 async function stats(args: string[]) {
-  let stdout = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: () => {}, env: {}, home: await tempDir(), isTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
-  expect(await main(['stats', IMPOSSIBLE, '--json', '--no-cache', ...args], io)).toBe(0);
+  const { code, stdout } = await runCli(['stats', IMPOSSIBLE, '--json', '--no-cache', ...args]);
+  expect(code).toBe(0);
   return statsSchema.parse(JSON.parse(stdout));
 }
 
@@ -62,8 +61,7 @@ describe('record times', () => {
     const march = await stats(['--tz', 'UTC', '--month', '2026-03']);
     expect(march.totals.tokens.input).toBe(0);
     const out = join(await tempDir(), 'report');
-    const io: CliIo = { stdout: () => {}, stderr: () => {}, env: {}, home: await tempDir(), isTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
-    expect(await main(['build', IMPOSSIBLE, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'], io)).toBe(0);
+    expect((await runCli(['build', IMPOSSIBLE, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'])).code).toBe(0);
     const { diagnostics } = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
     expect(diagnostics.byReason).toEqual({ 'invalid-time': 1 });
     expect(diagnostics.items[0]).toMatchObject({ line: 3, reason: 'invalid-time', skippedLine: false });
