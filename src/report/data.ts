@@ -320,7 +320,7 @@ class Aggregator {
     // models): a session holds hundreds of records on a few days, and a rebuild places them all again.
     const pending = new Map<number, PendingDay>();
     /** Each model's first record in the session, in file order, and its price: they describe the model where it is new. */
-    const firstOfModel = new Map<string, { usage: LedgerUsage; priced: PricedUsage; notes: string | null }>();
+    const firstOfModel = new Map<string, FirstOfModel>();
     const pendingDay = (time: number): PendingDay => {
       const dayNumber = localDayNumber(time, this.scope.timeZone);
       let day = pending.get(dayNumber);
@@ -341,8 +341,12 @@ class Aggregator {
       checks.add(usage, priced);
       const modelKey = `${usage.provider ?? ''}/${usage.model ?? ''}${usage.fast ? '\0fast' : ''}`;
       const first = firstOfModel.get(modelKey);
-      if (!first) firstOfModel.set(modelKey, { usage, priced, notes: priced.note });
-      else first.notes = withNote(first.notes, priced.note);
+      if (!first) firstOfModel.set(modelKey, { usage, priced, notes: priced.note, seen: new Set(priced.note === null ? [] : [priced.note]) });
+      else if (priced.note !== null && !first.seen.has(priced.note)) {
+        // Records of a model say a handful of different things: each is merged in once, not per record.
+        first.seen.add(priced.note);
+        first.notes = withNote(first.notes, priced.note);
+      }
       const day = pendingDay(usageTime);
       let sum = day.models.get(modelKey);
       if (!sum) {
@@ -361,7 +365,7 @@ class Aggregator {
           for (const bucket of slices) mergeTurns(bucket.tally, day.turns);
         }
         for (const { modelKey, into, tally: sum } of day.models.values()) {
-          const { usage, priced, notes } = firstOfModel.get(modelKey) as { usage: LedgerUsage; priced: PricedUsage; notes: string | null };
+          const { usage, priced, notes } = firstOfModel.get(modelKey) as FirstOfModel;
           mergeTally(tally, sum);
           mergeTally(this.totals, sum);
           mergeTally(project.tally, sum);
@@ -655,6 +659,15 @@ function modelSlice(map: Map<string, UsageTotals>, key: string): UsageTotals {
     map.set(key, totals);
   }
   return totals;
+}
+
+/** A model's first record in a session and its price, and what all its records' prices say. */
+interface FirstOfModel {
+  usage: LedgerUsage;
+  priced: PricedUsage;
+  notes: string | null;
+  /** The notes merged into `notes` so far, as each record said them. */
+  seen: Set<string>;
 }
 
 /** `notes` with what `note` says that it does not say yet ("; "-separated parts). */

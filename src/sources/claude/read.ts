@@ -277,7 +277,8 @@ const WRITING_FIELDS: ReadonlySet<string> = new Set([
  */
 function asNode(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): raw.RawEnvelope | null {
   const current = (uuid: string | null | undefined) => (uuid ? (ctx.renamedUuid.get(uuid) ?? uuid) : uuid);
-  const linked = { ...env, parentUuid: current(env.parentUuid), logicalParentUuid: current(env.logicalParentUuid) };
+  // Nearly every file reuses no uuid: its records go on as they are.
+  const linked = ctx.renamedUuid.size === 0 ? env : { ...env, parentUuid: current(env.parentUuid), logicalParentUuid: current(env.logicalParentUuid) };
   if (!env.uuid) return linked;
   const before = ctx.nodeRecord.get(env.uuid);
   if (before === undefined) {
