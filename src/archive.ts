@@ -5,16 +5,18 @@
 // saying when its file was last seen. `--forget-missing` drops them. Paths are stored only as
 // hashes, so a redacted report's archive names no file.
 //
-// Per session, two files that change only when its pages do (so a rebuild links them unchanged):
-// `<hash>.json` (its pages, fingerprint and search items: read by every rebuild) and
-// `<hash>.ledger.json.gz` (its ledger: read only when its file is gone). When each file was last
-// seen changes every build, so it lives apart, in `seen.json`. The pages file is not compressed:
-// most are under a disk block either way, and inflating 30,000 small files one call each cost
-// 0.6 s of every rebuild. Earlier builds wrote it compressed, as `<hash>.json.gz`: still read.
+// `sessions.jsonl` holds every archived session's record, a line each: its pages, fingerprint and
+// search items, read by every rebuild. One file, not one per session: a history of 30,000
+// sessions made every rebuild open, read and keep 30,000 small files (1.3 s of a one-turn
+// rebuild). Each session's ledger is a file of its own, `<hash>.ledger.json.gz`, written only when
+// its pages change and read only when its file is gone. When each file was last seen changes
+// every build, so it lives apart, in `seen.json`, which a rebuild with nothing changed rewrites
+// alone. Earlier builds wrote each record as a file of its own (`<hash>.json`, before that
+// `<hash>.json.gz`): still read, for the sessions the records file does not name.
 
 import { promisify } from 'node:util';
 import { gunzip, gunzipSync, gzip, gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
@@ -25,10 +27,16 @@ import type { SessionSearchItem } from './report/search-items.js';
 import { sha256Hex } from './sha256.js';
 
 export const ARCHIVE_DIR = 'archive';
+/** Of the ledger files, seen.json and the record files of earlier builds. */
 const FORMAT = 2;
 const SEEN_FILE = 'seen.json';
 /** From the report root. */
 export const SEEN_PATH = `${ARCHIVE_DIR}/${SEEN_FILE}`;
+const RECORDS_FILE = 'sessions.jsonl';
+/** From the report root. */
+export const RECORDS_PATH = `${ARCHIVE_DIR}/${RECORDS_FILE}`;
+/** Named by the records file's first line. */
+const RECORDS_FORMAT = 1;
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
@@ -55,17 +63,22 @@ export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
   ledger: SessionLedger;
 }
 
-const pagesSchema = z.object({
-  format: z.literal(FORMAT),
+const recordFields = {
   source: z.string(),
   place: z.string(),
   pages: z.array(z.string().regex(/^sessions\/[a-z0-9-]+\.html$/)),
   sharing: z.string(),
   fingerprint: z.string().nullable(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
-});
+};
+const ARCHIVE_NAME = /^[0-9a-f]{32}$/;
+/** A line of the records file: a session's record, named. */
+const recordSchema = z.object({ name: z.string().regex(ARCHIVE_NAME), ...recordFields });
+const recordsHeadSchema = z.object({ format: z.literal(RECORDS_FORMAT) });
+/** An earlier build's record file of one session (named by its file). */
+const olderRecordSchema = z.object({ format: z.literal(FORMAT), ...recordFields });
 const ledgerFileSchema = z.object({ format: z.literal(FORMAT), ledger: ledgerSchema });
-const seenSchema = z.object({ format: z.literal(FORMAT), lastSeen: z.record(z.string().regex(/^[0-9a-f]{32}$/), z.number().finite()) });
+const seenSchema = z.object({ format: z.literal(FORMAT), lastSeen: z.record(z.string().regex(ARCHIVE_NAME), z.number().finite()) });
 
 /**
  * Hashes already made, by path: a rebuild asks for each session's several times (its archive
@@ -112,20 +125,26 @@ export function placeOf(file: string, places: readonly string[]): string | null 
 
 /** An archived session that does not read as this code wrote it: what is known of it. */
 export interface UnreadableArchive {
-  /** The hash of its session key: names its archive files. */
-  name: string;
-  /** The file that did not read right, from the report root: its pages file, its ledger file, or seen.json. */
+  /** The hash of its session key (names its ledger file), or null for a record too damaged to say it. */
+  name: string | null;
+  /** The file that did not read right, from the report root: the records file, its ledger file, seen.json or an earlier build's record file. */
   file: string;
-  /** Its pages, when its pages file read right (its ledger did not, or seen.json does not say when its file was last seen). */
+  /** The line of the records file, or null for a file of its own. */
+  line: number | null;
+  /** Whether its record read right, so that its pages are known (its ledger did not read, or seen.json does not say when its file was last seen). */
+  recordRead: boolean;
+  /** Its pages, when its record read right. */
   pages: string[];
   /** When its file was last seen, when known. */
   lastSeen: number | null;
+  /** Its line for the records file, as it was when it did not read right: carried into the next one. Null for an earlier build's record file that did not read (kept as a file). */
+  record: string | null;
 }
 
 /**
- * What the report folder's last build archived. Entries that do not read as this code wrote them
- * (damaged, or written by another version of bough) are listed apart, by name: the build says so
- * rather than let a session whose file is gone leave the totals without a word.
+ * What the report folder's last build archived. Records that do not read as this code wrote them
+ * (damaged, or written by another version of bough) are listed apart: the build says so rather
+ * than let a session whose file is gone leave the totals without a word.
  */
 export async function readArchive(outDir: string): Promise<{ sessions: ArchivedPages[]; unreadable: UnreadableArchive[] }> {
   const dir = join(outDir, ARCHIVE_DIR);
@@ -133,29 +152,150 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
   const seen = await readFile(join(dir, SEEN_FILE), 'utf8')
     .then((text) => seenSchema.safeParse(JSON.parse(text)))
     .then((parsed) => (parsed.success ? parsed.data.lastSeen : {}), () => ({}) as Record<string, number>);
-  const sessions: ArchivedPages[] = [];
-  const unreadable: UnreadableArchive[] = [];
-  // An earlier build's compressed pages file is read when there is no plain one for its session.
-  const plain = new Set(names.filter((file) => PAGES_FILE.test(file)));
-  for (const file of names) {
-    const older = OLDER_PAGES_FILE.exec(file)?.[1];
-    const name = PAGES_FILE.exec(file)?.[1] ?? (older !== undefined && !plain.has(`${older}.json`) ? older : undefined);
-    if (name === undefined) continue;
-    const lastSeen = seen[name];
-    let pages: z.infer<typeof pagesSchema> | null = null;
-    try {
-      // Synchronous: one small file per session, read by every rebuild.
-      const bytes = readFileSync(join(dir, file));
-      const parsed = pagesSchema.safeParse(JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8')));
-      if (parsed.success) pages = parsed.data;
-    } catch {
-      pages = null;
-    }
-    if (pages !== null && lastSeen !== undefined) sessions.push({ ...pages, name, lastSeen });
-    // Its pages file reads right but seen.json does not name it: that is the file to say.
-    else unreadable.push({ name, file: pages === null ? `${ARCHIVE_DIR}/${file}` : SEEN_PATH, pages: pages?.pages ?? [], lastSeen: lastSeen ?? null });
+  const read: ArchiveRead = { sessions: [], unreadable: [], named: new Set() };
+  // Only a regular file: whatever else is in its place (a link, a device) is not bough's to read.
+  if (names.includes(RECORDS_FILE)) {
+    if (isRegularFile(join(dir, RECORDS_FILE))) readRecords(join(dir, RECORDS_FILE), seen, read);
+    else read.unreadable.push({ name: null, file: RECORDS_PATH, line: null, recordRead: false, pages: [], lastSeen: null, record: null });
   }
-  return { sessions, unreadable };
+  // An earlier build's record files, one per session, for the sessions the records file does not
+  // name; a compressed one when there is no plain one.
+  const plain = new Set(names.filter((file) => OLDER_RECORD_FILE.test(file)));
+  for (const file of names) {
+    const compressed = OLDEST_RECORD_FILE.exec(file)?.[1];
+    const name = OLDER_RECORD_FILE.exec(file)?.[1] ?? (compressed !== undefined && !plain.has(`${compressed}.json`) ? compressed : undefined);
+    if (name === undefined || read.named.has(name)) continue;
+    let record: Omit<z.infer<typeof olderRecordSchema>, 'format'> | null = null;
+    try {
+      const bytes = readFileSync(join(dir, file));
+      const parsed = olderRecordSchema.safeParse(JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8')));
+      if (parsed.success) {
+        const { format: _format, ...fields } = parsed.data;
+        record = fields;
+      }
+    } catch {
+      record = null;
+    }
+    // Moved into the records file from now on, when it reads right; kept as the file it is when not.
+    const named = record === null ? null : { ...record, name };
+    add(read, name, named, seen[name], { file: `${ARCHIVE_DIR}/${file}`, line: null, text: null });
+  }
+  // A session seen.json or a ledger file names is one an earlier build archived: without its
+  // record (the records file cut short or replaced) it is said, and its files kept, not left out
+  // without a word.
+  const ledgerNames = names.flatMap((file) => LEDGER_FILE.exec(file)?.[1] ?? []);
+  for (const name of new Set([...Object.keys(seen), ...ledgerNames])) {
+    if (!read.named.has(name)) read.unreadable.push({ name, file: RECORDS_PATH, line: null, recordRead: false, pages: [], lastSeen: seen[name] ?? null, record: null });
+  }
+  return { sessions: read.sessions, unreadable: read.unreadable };
+}
+
+interface ArchiveRead {
+  sessions: ArchivedPages[];
+  unreadable: UnreadableArchive[];
+  /** The sessions found so far: a second record of one is left out (the first holds). */
+  named: Set<string>;
+}
+
+/** A session's record, as read: counted when it read right and seen.json says when its file was last seen, listed as unreadable when not. */
+function add(
+  read: ArchiveRead,
+  name: string | null,
+  record: z.infer<typeof recordSchema> | null,
+  lastSeen: number | undefined,
+  where: { file: string; line: number | null; text: string | null },
+): void {
+  if (name !== null) {
+    if (read.named.has(name)) return;
+    read.named.add(name);
+  }
+  if (record !== null && lastSeen !== undefined) {
+    read.sessions.push({ ...record, lastSeen });
+    return;
+  }
+  read.unreadable.push({
+    name,
+    // Its record reads right but seen.json does not name it: that is the file to say.
+    file: record === null ? where.file : SEEN_PATH,
+    line: record === null ? where.line : null,
+    recordRead: record !== null,
+    pages: record?.pages ?? [],
+    lastSeen: lastSeen ?? null,
+    record: where.text ?? (record === null ? null : recordLine(record)),
+  });
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A record's name, from a line too damaged to read as JSON. */
+const NAME_IN_LINE = /"name":"([0-9a-f]{32})"/;
+
+/**
+ * The records file, a line at a time. One whose first line does not name this format (damaged,
+ * or another version of bough's) is said once, as a whole: its lines are not this code's to read.
+ */
+function readRecords(path: string, seen: Record<string, number>, read: ArchiveRead): void {
+  let number = 0;
+  try {
+    for (const line of linesOf(path)) {
+      number++;
+      if (number === 1) {
+        if (parsedLine(recordsHeadSchema, line) !== null) continue;
+        read.unreadable.push({ name: null, file: RECORDS_PATH, line: 1, recordRead: false, pages: [], lastSeen: null, record: null });
+        return;
+      }
+      if (line === '') continue;
+      const record = parsedLine(recordSchema, line);
+      const name = record?.name ?? NAME_IN_LINE.exec(line)?.[1] ?? null;
+      add(read, name, record, name === null ? undefined : seen[name], { file: RECORDS_PATH, line: number, text: line });
+    }
+  } catch {
+    // Cut off where it could not be read further: whatever followed is not known.
+    read.unreadable.push({ name: null, file: RECORDS_PATH, line: number + 1, recordRead: false, pages: [], lastSeen: null, record: null });
+  }
+}
+
+function parsedLine<S extends z.ZodType>(schema: S, line: string): z.infer<S> | null {
+  try {
+    const parsed = schema.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The bytes read at a time from the records file: a long history's is tens of MB, more than one string should hold at once. */
+const LINES_CHUNK = 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/** A file's lines, split as bytes and each decoded once whole (a character may span two chunks). Synchronous: read once per build. */
+function* linesOf(path: string): Generator<string> {
+  const file = openSync(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(LINES_CHUNK);
+    let carried: Buffer[] = [];
+    for (let size = readSync(file, chunk, 0, chunk.length, null); size > 0; size = readSync(file, chunk, 0, chunk.length, null)) {
+      const bytes = chunk.subarray(0, size);
+      let from = 0;
+      for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, from)) {
+        const piece = bytes.subarray(from, at);
+        yield (carried.length === 0 ? piece : Buffer.concat([...carried, piece])).toString('utf8');
+        carried = [];
+        from = at + 1;
+      }
+      // Copied: the chunk is read into again.
+      if (from < size) carried.push(Buffer.from(bytes.subarray(from)));
+    }
+    if (carried.length > 0) yield Buffer.concat(carried).toString('utf8');
+  } finally {
+    closeSync(file);
+  }
 }
 
 /** An archived session's ledger, or null when its file does not read as this code wrote it. */
@@ -202,18 +342,18 @@ export function missingSessions(
   return archived.filter((a) => a.sharing === sharing && places.has(a.place) && !foundFiles.has(a.source) && !presentNames.has(a.name));
 }
 
-/** Where a session's archive files go, from the report root. */
-export function archivePaths(key: SessionKey): { pages: string; ledger: string } {
-  const name = pathHash(key);
-  return { pages: pagesPath(name), ledger: ledgerPath(name) };
+/** Where a session's ledger file goes, from the report root. */
+export function archivedLedgerPath(key: SessionKey): string {
+  return ledgerPath(pathHash(key));
 }
 
-export const pagesPath = (name: string) => `${ARCHIVE_DIR}/${name}.json`;
-/** The pages file as earlier builds wrote it, compressed. */
-export const olderPagesPath = (name: string) => `${ARCHIVE_DIR}/${name}.json.gz`;
-const PAGES_FILE = /^([0-9a-f]{32})\.json$/;
-const OLDER_PAGES_FILE = /^([0-9a-f]{32})\.json\.gz$/;
 export const ledgerPath = (name: string) => `${ARCHIVE_DIR}/${name}.ledger.json.gz`;
+/** A session's record as a file of its own, as earlier builds wrote it, and before that compressed. */
+export const olderRecordPath = (name: string) => `${ARCHIVE_DIR}/${name}.json`;
+export const oldestRecordPath = (name: string) => `${ARCHIVE_DIR}/${name}.json.gz`;
+const OLDER_RECORD_FILE = /^([0-9a-f]{32})\.json$/;
+const OLDEST_RECORD_FILE = /^([0-9a-f]{32})\.json\.gz$/;
+const LEDGER_FILE = /^([0-9a-f]{32})\.ledger\.json\.gz$/;
 
 /** Small ones at once (most sessions' are a few kB, and a trip through zlib's threads cost more), large ones beside the thread's work. */
 const GZIP_AT_ONCE_BELOW = 256 * 1024;
@@ -222,21 +362,24 @@ async function gzipped(text: string): Promise<Buffer> {
   return text.length < GZIP_AT_ONCE_BELOW ? gzipSync(text, { level: 6 }) : gzipAsync(text, { level: 6 });
 }
 
+/** A session's line of the records file (without its line break). */
+export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'pages' | 'sharing' | 'fingerprint' | 'search'>): string {
+  const { name, source, place, pages, sharing, fingerprint, search } = record;
+  return JSON.stringify({ name, source, place, pages, sharing, fingerprint, search });
+}
+
 /**
- * One session's archive files, off the main thread: its pages record as it is, its ledger
- * compressed (a ledger's JSON is mostly repeated keys). Nothing in them changes from build to
- * build unless the session's pages do.
+ * What a session's archive is, made off the main thread: its record's line, and its ledger's file
+ * compressed (a ledger's JSON is mostly repeated keys), which changes only when its pages do.
  */
-export async function archiveFiles(entry: ArchivedSession): Promise<{ path: string; content: Uint8Array | string }[]> {
-  const paths = archivePaths(entry.ledger.key);
-  const pages = JSON.stringify({ format: FORMAT, source: entry.source, place: entry.place, pages: entry.pages, sharing: entry.sharing, fingerprint: entry.fingerprint, search: entry.search });
+export async function archiveFiles(entry: ArchivedSession): Promise<{ record: string; ledger: { path: string; content: Uint8Array } }> {
   // The entries as objects, as every bough before packed ones wrote them: an archive outlives the code that wrote it.
   const ledger = JSON.stringify({ format: FORMAT, ledger: { ...entry.ledger, entries: unpackEntries(entry.ledger.entries) } });
-  return [
-    { path: paths.pages, content: pages },
-    { path: paths.ledger, content: await gzipped(ledger) },
-  ];
+  return { record: recordLine({ ...entry, name: pathHash(entry.ledger.key) }), ledger: { path: archivedLedgerPath(entry.ledger.key), content: await gzipped(ledger) } };
 }
+
+/** The records file's first line, which names its format. */
+export const RECORDS_HEAD = JSON.stringify({ format: RECORDS_FORMAT });
 
 /** When each archived session's file was last seen, by its name. */
 export function seenFile(entries: readonly { name: string; lastSeen: number }[]): { path: string; content: string } {

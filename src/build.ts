@@ -16,7 +16,7 @@ import { BoughError, messageOf } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
 import { scopeLabel, type Scope } from './ledger/scope.js';
 import { refuseUnsafeOut } from './output/out-path.js';
-import { openReportFolder, type ReportFolder } from './output/report-folder.js';
+import { openReportFolder, type LinesFile, type ReportFolder } from './output/report-folder.js';
 import { codeStamp, loadAssets, loadTemplates, packageVersion, SAMPLES_DIR } from './package-files.js';
 import { loadPriceTable } from './price-files.js';
 import { createPricer, type Pricer } from './pricing/price.js';
@@ -34,6 +34,7 @@ import { failedPageView } from './report/session-page.js';
 import { sessionNeighbours } from './report/session-pages.js';
 import { sessionHighlightBudget } from './report/highlight.js';
 import { openSearchSpool } from './output/search-spool.js';
+import { openLineSpool } from './output/line-spool.js';
 import { sessionRows } from './report/search-index.js';
 import type { SessionSearchItem } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
@@ -44,17 +45,20 @@ import { withEntryTitles } from './ledger/titles.js';
 import {
   ARCHIVE_DIR,
   archivedLedgerOf,
+  archivedLedgerPath,
   archivedNow,
   archiveFiles,
-  archivePaths,
   ledgerPath,
   missingSessions,
-  olderPagesPath,
-  pagesPath,
+  oldestRecordPath,
+  olderRecordPath,
   pathHash,
   placeOf,
   readArchive,
   readArchivedLedger,
+  recordLine,
+  RECORDS_HEAD,
+  RECORDS_PATH,
   seenFile,
   withGoneNote,
   type ArchivedPages,
@@ -182,8 +186,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const unreadable: UnreadableArchive[] = options.forgetMissing
       ? []
       : [
-          ...readBack.flatMap(({ entry, kept }) => (kept === null ? [{ name: entry.name, file: ledgerPath(entry.name), pages: entry.pages, lastSeen: entry.lastSeen }] : [])),
-          ...archived.unreadable.filter((u) => !present.has(u.name)),
+          ...readBack.flatMap(({ entry, kept }) =>
+            kept === null ? [{ name: entry.name, file: ledgerPath(entry.name), line: null, recordRead: true, pages: entry.pages, lastSeen: entry.lastSeen, record: recordLine(entry) }] : [],
+          ),
+          ...archived.unreadable.filter((u) => u.name === null || !present.has(u.name)),
         ];
     const readNow = collected;
     const withKept = (): Collected => ({ ...readNow, ledgers: [...readNow.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] });
@@ -267,25 +273,38 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const pages = assignPages(data, time, new Map([...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []))));
   /** When each archived session's file was last seen: now, or when an earlier build saw it (its file is gone). */
   const seen: { name: string; lastSeen: number }[] = [];
+  const archiving: Archiving | null = sink.archive && { places: sink.archive.places, sharing: sink.archive.sharing, now: options.now.getTime() };
+  /**
+   * The records of sessions archived on threads, in a spool until the records file is written in
+   * the report's order: they hold search items, too many for a history to hold in memory.
+   */
+  const recordSpool = archiving && openLineSpool(folder.staging, '.archive-spool');
   /**
    * Archives a session's file with the pages written for it. `unchanged`: the last build archived
-   * exactly this (same pages from the same file, found in the same place), so its files are kept.
+   * exactly this (same pages from the same file, found in the same place), so its record is
+   * written as it was and its ledger file kept.
    */
-  const archiving: Archiving | null = sink.archive && { places: sink.archive.places, sharing: sink.archive.sharing, now: options.now.getTime() };
-  const archiveEntry = async (ledger: SessionLedger, pageList: string[], searchItems: readonly SessionSearchItem[] = [], fingerprint: string | null = null, unchanged = false): Promise<void> => {
+  const archiveEntry = async (records: LinesFile, ledger: SessionLedger, pageList: string[], searchItems: readonly SessionSearchItem[] = [], fingerprint: string | null = null, unchanged = false): Promise<void> => {
     if (!archiving) return;
+    const name = pathHash(ledger.key);
     const kept = keptByKey.get(ledger.key);
-    const paths = archivePaths(ledger.key);
-    // The common case of a rebuild, made without the entry it would write: its files are kept as they are.
-    if (unchanged && !kept && (await folder.keep([paths.pages, paths.ledger]))) {
-      seen.push({ name: pathHash(ledger.key), lastSeen: archiving.now });
+    // The common case of a rebuild, made without the ledger's JSON it would write.
+    const before = unchanged && !kept ? previousByName.get(name) : undefined;
+    if (before && (await folder.keep([ledgerPath(name)]))) {
+      records.add(recordLine(before));
+      seen.push({ name, lastSeen: archiving.now });
       return;
     }
     const entry = kept ? { ...kept, pages: pageList } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving);
     if (entry === null) return;
-    seen.push({ name: pathHash(ledger.key), lastSeen: entry.lastSeen });
-    if (kept && (await folder.keep([paths.pages, paths.ledger]))) return;
-    for (const file of await archiveFiles(entry)) await folder.write(file.path, file.content);
+    seen.push({ name, lastSeen: entry.lastSeen });
+    if (kept && (await folder.keep([ledgerPath(name)]))) {
+      records.add(recordLine({ ...entry, name }));
+      return;
+    }
+    const files = await archiveFiles(entry);
+    records.add(files.record);
+    await folder.write(files.ledger.path, files.ledger.content);
   };
   const templates = await loadTemplates();
   const renderer = createRenderer(templates);
@@ -446,9 +465,10 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
           // A part kept from an earlier build is archived by the build, from what it kept.
           archive: parts.every((part) => !keptByKey.has(part.key)),
         });
-        folder.adopt([...written.pages, ...(written.archived ?? []).flatMap((key) => Object.values(archivePaths(key)))]);
+        folder.adopt([...written.pages, ...(written.archived ?? []).map(({ key }) => archivedLedgerPath(key))]);
+        if (written.archived) recordSpool?.add(rank, written.archived.map(({ record }) => record));
         pageBytes += written.bytes;
-        done[rank] = { kind: 'written', pages: written.pages, search: written.search ?? [], fingerprint, archived: written.archived };
+        done[rank] = { kind: 'written', pages: written.pages, search: written.search ?? [], fingerprint, archived: written.archived?.map(({ key }) => key) ?? null };
         searchRows = written.rows;
       } catch (error) {
         // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
@@ -473,28 +493,32 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     if (outcome.kind === 'failed') pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${outcome.reason}`));
     if (outcome.kind === 'gone' && outcome.missing !== null) pageFailures.push(diagnostic('page-failed', session.ledger.path, null, outcome.missing));
   }
-  // Each session's archive files are its own: kept or written side by side.
-  await eachAtMost(16, data.sessions, async (session, rank) => {
-    const outcome = done[rank] as Done;
-    if (outcome.kind === 'written' && outcome.archived !== null) {
-      // Archived beside its pages.
-      for (const key of outcome.archived) seen.push({ name: pathHash(key), lastSeen: options.now.getTime() });
-      return;
+  // Each session's archive, in the report's order (the same file from the same sessions, however
+  // the threads went): its line of the records file (see archive.ts), its ledger file kept or written.
+  const records = archiving && folder.openLines(RECORDS_PATH);
+  try {
+    records?.add(RECORDS_HEAD);
+    for (const [rank, session] of data.sessions.entries()) {
+      if (!records) break;
+      const outcome = done[rank] as Done;
+      if (outcome.kind === 'written' && outcome.archived !== null) {
+        // Archived beside its pages.
+        for (const line of recordSpool?.take(rank) ?? []) records.add(line);
+        for (const key of outcome.archived) seen.push({ name: pathHash(key), lastSeen: options.now.getTime() });
+        continue;
+      }
+      const unchanged = outcome.kind === 'kept' && outcome.samePlace;
+      for (const sub of session.subagents) await archiveEntry(records, sub.ledger, [], [], null, unchanged);
+      if (outcome.kind === 'kept') await archiveEntry(records, session.ledger, outcome.pages, outcome.search, outcome.fingerprint, outcome.samePlace);
+      else if (outcome.kind === 'gone') await archiveEntry(records, session.ledger, outcome.pages);
+      else if (outcome.kind === 'written') await archiveEntry(records, session.ledger, outcome.pages, outcome.search, outcome.fingerprint);
+      else await archiveEntry(records, session.ledger, [outcome.page]);
     }
-    const unchanged = outcome.kind === 'kept' && outcome.samePlace;
-    for (const sub of session.subagents) await archiveEntry(sub.ledger, [], [], null, unchanged);
-    switch (outcome.kind) {
-      case 'kept':
-        return archiveEntry(session.ledger, outcome.pages, outcome.search, outcome.fingerprint, outcome.samePlace);
-      case 'gone':
-        return archiveEntry(session.ledger, outcome.pages);
-      case 'written':
-        return archiveEntry(session.ledger, outcome.pages, outcome.search, outcome.fingerprint);
-      case 'failed':
-        return archiveEntry(session.ledger, [outcome.page]);
-    }
-  });
-  const archiveProblems = sink.archive ? await keepUnreadable(sink.archive.unreadable, sink.archive.sharing, folder, seen, time) : [];
+  } finally {
+    recordSpool?.close();
+  }
+  const archiveProblems = sink.archive && records ? await keepUnreadable(sink.archive.unreadable, sink.archive.sharing, folder, records, seen, time) : [];
+  records?.close();
   // The index stays under about a tenth of the report: prompts and files always, replies while they fit.
   if (sink.archive) {
     const file = seenFile(seen);
@@ -503,7 +527,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     if (sink.archive.inputs !== null) {
       const gone = [...keptByKey.keys()].map(pathHash).sort();
       const seenNames = new Set(seen.map((s) => s.name));
-      const unreadable = sink.archive.unreadable.filter((u) => u.lastSeen !== null && seenNames.has(u.name)).map((u) => u.name).sort();
+      const unreadable = sink.archive.unreadable.flatMap((u) => (u.name !== null && u.lastSeen !== null && seenNames.has(u.name) ? [u.name] : [])).sort();
       const record = buildRecordFile({ inputs: sink.archive.inputs, generated: overview.generated, sessionFiles: collected.ledgers.length - keptByKey.size, gone, unreadable });
       await folder.write(record.path, record.content);
     }
@@ -558,15 +582,17 @@ function sharingOf(redact: boolean, omit: readonly OmitKind[]): string {
 const PLAIN_SHARING = sharingOf(false, []);
 
 /**
- * Archive files an earlier build wrote that do not read right now, each said on the data-quality
- * page. They are kept as they were (with the pages they name, and when their file was last seen),
- * so that a backup can still be put back and every build says so again until --forget-missing;
- * but not in a report that redacts or omits, which keeps nothing it cannot vouch for.
+ * Archive records and files an earlier build wrote that do not read right now, each said on the
+ * data-quality page. They are kept as they were (a record's line carried into the records file,
+ * with the files and pages they name, and when their file was last seen), so that a backup can
+ * still be put back and every build says so again until --forget-missing; but not in a report
+ * that redacts or omits, which keeps nothing it cannot vouch for.
  */
 async function keepUnreadable(
   unreadable: readonly UnreadableArchive[],
   sharing: string,
   folder: ReportFolder,
+  records: LinesFile,
   seen: { name: string; lastSeen: number }[],
   time: TimeFormat,
 ): Promise<Diagnostic[]> {
@@ -577,34 +603,41 @@ async function keepUnreadable(
   const earlierPages = () => (pagesBefore ??= sessionPagesByHash(folder.previousFiles));
   let othersKept = false;
   for (const entry of unreadable) {
+    const { name } = entry;
     let keptFiles = false;
-    /** The session, when its pages file did not read but its ledger file does. */
+    /** The session, when its record did not read but its ledger file does. */
     let ledger: SessionLedger | null = null;
     let pagesKept = 0;
     if (sharing === PLAIN_SHARING) {
+      if (entry.record !== null) {
+        records.add(entry.record);
+        keptFiles = true;
+      }
+      // An earlier build's record file that did not read is kept as the file it is.
+      const files = name === null ? [] : [...(entry.record === null ? [olderRecordPath(name), oldestRecordPath(name)] : []), ledgerPath(name)];
       // One by one: a page this build wrote itself is not overwritten by an old one.
-      for (const path of [pagesPath(entry.name), olderPagesPath(entry.name), ledgerPath(entry.name), ...entry.pages]) if (await folder.keep([path])) keptFiles = true;
-      if (entry.file === pagesPath(entry.name) || entry.file === olderPagesPath(entry.name)) {
-        // Which pages were its is in the file that did not read: the earlier build's session
+      for (const path of [...files, ...entry.pages]) if (await folder.keep([path])) keptFiles = true;
+      if (!entry.recordRead) {
+        // Which pages were its is in the record that did not read: the earlier build's session
         // pages this build did not write are kept, those named as its own when its ledger reads.
-        const bytes = await folder.previous(ledgerPath(entry.name));
-        ledger = bytes === null ? null : archivedLedgerOf(bytes, entry.name);
+        const bytes = name === null ? null : await folder.previous(ledgerPath(name));
+        ledger = bytes === null || name === null ? null : archivedLedgerOf(bytes, name);
         const stem = ledger === null ? null : `-${sessionPageStem(ledger)}`;
         const candidates = stem === null ? (othersKept ? [] : [...earlierPages().values()].flat()) : (earlierPages().get(stem.slice(-6)) ?? []).filter((path) => path.includes(stem));
         if (stem === null) othersKept = true;
         for (const path of candidates) if (await folder.keep([path])) pagesKept++;
         if (pagesKept > 0) keptFiles = true;
       }
-      if (keptFiles && entry.lastSeen !== null && !seenNames.has(entry.name)) {
-        seen.push({ name: entry.name, lastSeen: entry.lastSeen });
-        seenNames.add(entry.name);
+      if (keptFiles && name !== null && entry.lastSeen !== null && !seenNames.has(name)) {
+        seen.push({ name, lastSeen: entry.lastSeen });
+        seenNames.add(name);
       }
     }
     const page = entry.pages[0];
     const named = ledger === null ? '' : ` of the session “${ledger.title}” (${ledger.path})`;
     const what =
       page === undefined
-        ? `an archive file${named} could not be read, damaged or written by another version of bough: if it held a session whose file is gone, that session is left out of this report`
+        ? `an archive record${named} could not be read, damaged or written by another version of bough: if it held a session whose file is gone, that session is left out of this report`
         : entry.lastSeen === null
           ? `when the file of the session of ${page} was last seen is not in this file (damaged, or written by another version of bough): if that file is gone, the session is left out of this report`
           : `the archive of a session whose file is gone (last seen ${formatDateTime(entry.lastSeen, time)}, its page ${page}) could not be read, damaged or written by another version of bough: its numbers are left out of this report`;
@@ -615,7 +648,7 @@ async function keepUnreadable(
       : sharing === PLAIN_SHARING
         ? ''
         : '; a report that redacts or omits keeps no file it cannot read, so its files are not kept';
-    problems.push(diagnostic('archive-unreadable', entry.file, null, `${what}${files}`));
+    problems.push(diagnostic('archive-unreadable', entry.file, entry.line, `${what}${files}`));
   }
   return problems;
 }

@@ -6,7 +6,7 @@ import { cp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/prom
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { archivePaths } from '../src/archive.js';
+import { archivedLedgerPath, RECORDS_PATH } from '../src/archive.js';
 import { build } from '../src/build.js';
 import { summarySchema, type Summary } from '../src/report/schema.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
@@ -87,9 +87,9 @@ describe('the archive', () => {
     const before = await archived();
     await run({ day: 5 });
     const after = await archived();
-    // The rebuild kept every session's archive files (the same files, linked), and wrote anew when
-    // each file was last seen and the record of what the report was made from.
-    for (const [name, inode] of Object.entries(before)) if (name !== 'seen.json' && name !== 'build.json') expect(after[name], name).toBe(inode);
+    // The rebuild kept every session's ledger file (the same files, left in place), and wrote anew
+    // the records, when each file was last seen and the record of what the report was made from.
+    for (const [name, inode] of Object.entries(before)) if (!['seen.json', 'build.json', 'sessions.jsonl'].includes(name)) expect(after[name], name).toBe(inode);
     await rm(join(input, 'tools.jsonl'));
     const third = await run({ day: 9 });
     const kept = third.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
@@ -114,58 +114,70 @@ describe('the archive', () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
     const first = await run();
     const names = await readdir(join(out, 'archive'));
-    // Not gzip at all, gzip of a wrong shape, and gzip of something that is not JSON (seen.json among them).
+    // Not gzip at all, gzip of a wrong shape, and gzip of something that is not JSON (the records file and seen.json among them).
     for (const [i, name] of names.entries()) {
       const content = i % 3 === 0 ? Buffer.from('{"format":1}') : gzipSync(i % 3 === 1 ? '{"format":1,"ledger":{"entries":"no"}}' : 'not json');
-      await writeFile(join(out, 'archive', name), content);
+      await writeFile(join(out, 'archive', name), name === 'sessions.jsonl' ? gzipSync('not json') : content);
     }
     await rm(join(input, 'tools.jsonl'));
     const second = await run();
     expect(second.sessions.length).toBe(first.sessions.length - 1);
-    // Written anew: per session read now its pages file and its ledger file, and one file of when each was last seen.
-    // The gone session's two files are kept as they were (see below): one more of each.
+    // Said: the records file, and the gone session, named by its ledger file, whose record is not known.
+    expect(second.diagnostics.byReason['archive-unreadable']).toBe(2);
+    // Written anew: a record and a ledger file per session read now, and when each file was last seen.
+    // The gone session's ledger file is kept as it was (see below): one more.
     const rebuilt = await readdir(join(out, 'archive'));
-    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json$/.test(n))).toHaveLength(second.sessions.length + 1);
     expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.ledger\.json\.gz$/.test(n))).toHaveLength(second.sessions.length + 1);
+    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json$/.test(n))).toEqual([]);
+    const lines = (await readFile(join(out, RECORDS_PATH), 'utf8')).trimEnd().split('\n');
+    expect(lines).toHaveLength(1 + second.sessions.length);
     expect(rebuilt).toContain('seen.json');
-    // Every session read now reads right at the next build: only the gone one is said.
-    expect((await run()).diagnostics.byReason['archive-unreadable']).toBe(1);
-    // Neither of its archive files reads, so which page was its is not known: the earlier
-    // build's session pages that no session now uses are kept, its own among them.
+    // Every session read now reads right at the next build that reads the archive: only the gone one is said.
+    await touchAnotherInput(input, 7);
+    expect((await run({ day: 8 })).diagnostics.byReason['archive-unreadable']).toBe(1);
+    // Neither its record nor its ledger file reads, so which page was its is not known: the
+    // earlier build's session pages that no session now uses are kept, its own among them.
     const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
     expect((await readdir(join(out, 'sessions'))).map((f) => `sessions/${f}`)).toContain(gone?.page);
   });
 
-  it('reads the compressed pages files earlier builds wrote, and writes them plain from then on', async () => {
+  it('reads the record files earlier builds wrote, one per session, plain or compressed, and moves them into the records file', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
     const first = await run();
-    // The folder as an earlier build left it: each pages file gzipped as <hash>.json.gz, and so named in its manifest.
+    // The folder as earlier builds left it: each session's record a file of its own, <hash>.json
+    // or, before that, <hash>.json.gz, and so named in its manifest.
     const archive = join(out, 'archive');
-    const plain = (await readdir(archive)).filter((n) => /^[0-9a-f]{32}\.json$/.test(n));
-    expect(plain.length).toBe(first.sessions.length);
-    for (const name of plain) {
-      await writeFile(join(archive, `${name}.gz`), gzipSync(await readFile(join(archive, name))));
-      await rm(join(archive, name));
+    const lines = (await readFile(join(out, RECORDS_PATH), 'utf8')).trimEnd().split('\n').slice(1);
+    expect(lines).toHaveLength(first.sessions.length);
+    const files: string[] = [];
+    for (const [i, line] of lines.entries()) {
+      const { name, ...record } = JSON.parse(line) as { name: string };
+      const file = i % 2 === 0 ? `${name}.json` : `${name}.json.gz`;
+      const text = JSON.stringify({ format: 2, ...record });
+      await writeFile(join(archive, file), i % 2 === 0 ? text : gzipSync(text));
+      files.push(`archive/${file}`);
     }
+    await rm(join(out, RECORDS_PATH));
     const manifestPath = join(out, '.bough-manifest.json');
-    await writeFile(manifestPath, (await readFile(manifestPath, 'utf8')).replace(/(archive\/[0-9a-f]{32}\.json)"/g, '$1.gz"'));
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { files: string[] };
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, files: [...manifest.files.filter((f) => f !== RECORDS_PATH), ...files].sort() }));
 
     await rm(join(input, 'tools.jsonl'));
     const second = await run({ day: 5 });
-    // The gone session was known from its compressed pages file: kept, its numbers in the totals.
+    // The gone session was known from its record file: kept, its numbers in the totals.
     expect(second.sessions.length).toBe(first.sessions.length);
     expect(second.totals.cost).toEqual(first.totals.cost);
     expect(second.diagnostics.byReason['archive-unreadable'] ?? 0).toBe(0);
     const rebuilt = await readdir(archive);
-    expect(rebuilt.filter((n) => n.endsWith('.json.gz') && !n.endsWith('.ledger.json.gz'))).toEqual([]);
-    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json$/.test(n))).toHaveLength(first.sessions.length);
+    expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json(\.gz)?$/.test(n))).toEqual([]);
+    expect((await readFile(join(out, RECORDS_PATH), 'utf8')).trimEnd().split('\n')).toHaveLength(1 + first.sessions.length);
   });
 
   it('regression: a gone session whose archive is damaged was left out of the totals without a word; now it is said, and its files are kept', async () => {
     const { input, out, run, first, gone, second } = await withGoneSession();
     expect(second.totals.tokens).toEqual(first.totals.tokens);
     // Its ledger's archive file damaged: a byte changed, so gzip's check fails.
-    const damaged = join(out, archivePaths(gone?.key as string).ledger);
+    const damaged = join(out, archivedLedgerPath(gone?.key as string));
     const bytes = await readFile(damaged);
     expect(gunzipSync(bytes).toString('utf8')).toContain('tools.jsonl');
     bytes[bytes.length - 12] = (bytes[bytes.length - 12] as number) ^ 0xff;
@@ -208,10 +220,15 @@ describe('the archive', () => {
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('its page, written by an earlier build, is missing from the report folder, and its file is gone, so it cannot be written again');
   });
 
-  it('keeps the pages of a gone session whose pages file is damaged, found by the name its ledger gives them', async () => {
+  it('keeps the pages of a gone session whose record is damaged, found by the name its ledger gives them', async () => {
     const { input, out, run, first, gone } = await withGoneSession();
     const page = await readFile(join(out, gone?.page as string));
-    await writeFile(join(out, archivePaths(gone?.key as string).pages), 'damaged');
+    const records = join(out, RECORDS_PATH);
+    const lines = (await readFile(records, 'utf8')).split('\n');
+    const at = lines.findIndex((line) => line.includes(`"pages":["${gone?.page}"]`));
+    expect(at).toBeGreaterThan(0);
+    lines[at] = (lines[at] as string).slice(0, 60);
+    await writeFile(records, lines.join('\n'));
     await touchAnotherInput(input, 8);
     const third = await run({ day: 9 });
     expect(third.sessions.length).toBe(first.sessions.length - 1);
@@ -221,6 +238,23 @@ describe('the archive', () => {
     const quality = await readFile(join(out, 'data-quality.html'), 'utf8');
     expect(quality).toContain(`of the session “${gone?.title}” (${gone?.file}) could not be read`);
     expect(quality).toContain('its files and 1 page of it are kept as they were');
+  });
+
+  it('says so when the records file is cut short, and keeps the files of the gone sessions seen.json still names', async () => {
+    const { input, out, run, first, gone } = await withGoneSession();
+    const page = await readFile(join(out, gone?.page as string));
+    const records = join(out, RECORDS_PATH);
+    await writeFile(records, `${(await readFile(records, 'utf8')).split('\n')[0]}\n`);
+    await touchAnotherInput(input, 8);
+    const third = await run({ day: 9 });
+    expect(third.sessions.length).toBe(first.sessions.length - 1);
+    expect(third.diagnostics.byReason['archive-unreadable']).toBe(1);
+    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain(`an archive record of the session “${gone?.title}” (${gone?.file}) could not be read`);
+    expect(await readFile(join(out, gone?.page as string))).toEqual(page);
+    // Said again by the next build that reads the archive: its ledger file and seen.json still name it.
+    await touchAnotherInput(input, 10);
+    expect((await run({ day: 11 })).diagnostics.byReason['archive-unreadable']).toBe(1);
+    expect(await readFile(join(out, archivedLedgerPath(gone?.key as string)))).toBeDefined();
   });
 
   it('says so when seen.json is damaged, keeps what it cannot place, and counts the session again once the file is put back', async () => {

@@ -73,7 +73,8 @@ describe('reading in threads', () => {
       const files = new Map<string, string>();
       for (const name of await readdir(out, { recursive: true })) {
         // When it was built (the index's first line, when each file was last seen) aside.
-        if (/\.(html|json|csv|js)$/.test(name) && name !== 'index.html' && !name.endsWith('seen.json') && !name.endsWith('build.json')) files.set(name, await readFile(join(out, name), 'utf8'));
+        // The archive's records among them: the same lines in the same order, whichever thread wrote a session.
+        if (/\.(html|json|jsonl|csv|js)$/.test(name) && name !== 'index.html' && !name.endsWith('seen.json') && !name.endsWith('build.json')) files.set(name, await readFile(join(out, name), 'utf8'));
       }
       folders.push(files);
     }

@@ -9,9 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { lockPathOf } from '../src/output/lock.js';
 import { MANIFEST, openReportFolder, removeStagedFile, removeUnfinishedReports, writeStagedFile } from '../src/output/report-folder.js';
 import { removeStagedSession } from '../src/session-pages/job.js';
-import { archivePaths } from '../src/archive.js';
+import { archivedLedgerPath } from '../src/archive.js';
 
-type ArchiveFiles = ReturnType<typeof archivePaths>;
 import { tempDir } from './support/fixtures.js';
 
 async function writeReport(out: string, files: Record<string, string>): Promise<void> {
@@ -164,11 +163,11 @@ describe('report folder', () => {
     const out = join(await tempDir(), 'report');
     const folder = await openReportFolder(out, 'bough test');
     for (const part of ['sessions/p/a.html', 'sessions/p/a-part-2.html', 'sessions/p/a-part-3.html', 'sessions/p/a.html.entries', 'sessions/p/ab.html', 'sessions/p/b-part-2.html', 'sessions/p/b.html.entries']) await writeStagedFile(folder.staging, part, part);
-    const [a, aSub, b] = ['pi:/a.jsonl', 'claude:/a/sub.jsonl', 'pi:/b.jsonl'].map(archivePaths) as [ArchiveFiles, ArchiveFiles, ArchiveFiles];
-    for (const file of [a.pages, a.ledger, aSub.ledger, b.pages, b.ledger]) await writeStagedFile(folder.staging, file, 'archived');
+    const [a, aSub, b] = ['pi:/a.jsonl', 'claude:/a/sub.jsonl', 'pi:/b.jsonl'].map(archivedLedgerPath) as [string, string, string];
+    for (const file of [a, aSub, b]) await writeStagedFile(folder.staging, file, 'archived');
     removeStagedSession(folder.staging, 'sessions/p/a.html', ['pi:/a.jsonl', 'claude:/a/sub.jsonl']);
     expect((await readdir(join(folder.staging, 'sessions', 'p'))).sort()).toEqual(['ab.html', 'b-part-2.html', 'b.html.entries']);
-    expect((await readdir(join(folder.staging, 'archive'))).sort()).toEqual([b.pages, b.ledger].map((file) => file.split('/').pop()).sort());
+    expect(await readdir(join(folder.staging, 'archive'))).toEqual([b.split('/').pop()]);
     await folder.abort();
   });
 

@@ -52,6 +52,11 @@ export interface ReportFolder {
   /** Takes files a thread wrote into the staging folder as this build's. */
   adopt(paths: readonly string[]): void;
   /**
+   * Opens a file written a line at a time as its lines come (the archive's records, one per session
+   * as each is done), so that they are never held together; it is this build's once closed.
+   */
+  openLines(path: string): LinesFile;
+  /**
    * Keeps files of the last build as this build's, unchanged: left where they are, not copied or
    * linked (a rebuild keeps most pages, and a history of many sessions has tens of thousands). All
    * or none: false when the last build left one of them not as it wrote it. Writing one afterwards
@@ -67,6 +72,15 @@ export interface ReportFolder {
   /** Removes the unfinished report; the previous one stays. */
   abort(): Promise<void>;
 }
+
+export interface LinesFile {
+  /** Adds a line (its line break is added). */
+  add(line: string): void;
+  close(): void;
+}
+
+/** Lines held before they are written: one write per batch, not per line (30,000 sessions make 30,000 lines). */
+const LINES_BATCH = 256 * 1024;
 
 /** Relative paths bough writes: lower-case names, digits, dots, dashes and underscores, no "..". */
 const SAFE_RELATIVE = /^(?:[a-z0-9_-][a-z0-9._-]*\/)*[a-z0-9_-][a-z0-9._-]*$/i;
@@ -107,6 +121,8 @@ export async function openReportFolder(outDir: string, generator: string, option
   /** Files the last build wrote (its manifest): only those are ever kept or read back. */
   const earlier = new Set(previous?.files ?? []);
   let committing = false;
+  /** Files opened a line at a time and not closed yet: closed when the build is abandoned. */
+  const openFiles = new Set<number>();
 
   return {
     async write(path, content) {
@@ -120,6 +136,35 @@ export async function openReportFolder(outDir: string, generator: string, option
         written.add(path);
         kept.delete(path);
       }
+    },
+    openLines(path) {
+      const file = openSync(stagedPath(staging, path), 'wx');
+      openFiles.add(file);
+      let pending: string[] = [];
+      let pendingLength = 0;
+      const flush = () => {
+        if (pending.length === 0) return;
+        writeSync(file, pending.join(''));
+        pending = [];
+        pendingLength = 0;
+      };
+      return {
+        add(line) {
+          pending.push(line, '\n');
+          pendingLength += line.length + 1;
+          if (pendingLength >= LINES_BATCH) flush();
+        },
+        close() {
+          try {
+            flush();
+          } finally {
+            openFiles.delete(file);
+            closeSync(file);
+          }
+          written.add(path);
+          kept.delete(path);
+        },
+      };
     },
     async keep(paths) {
       // Only regular files the last build wrote, reached through real folders: never a link or a
@@ -160,6 +205,8 @@ export async function openReportFolder(outDir: string, generator: string, option
       // After a failed commit the staging folder holds the journal the next build needs.
       if (committing) return;
       unfinished.delete(staging);
+      for (const file of openFiles) closeSync(file);
+      openFiles.clear();
       try {
         removeStaging(staging);
       } finally {

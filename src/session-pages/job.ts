@@ -1,6 +1,6 @@
 // One session's pages, written from its content read again: the reading, checks and sharing of
 // when its ledger was made, its view, its parts rendered and written one by one into the report's
-// staging folder, what the search index holds of it, and its archive files. The same function
+// staging folder, what the search index holds of it, and its archive. The same function
 // runs on a page-writing thread and, as the fallback, in the main thread; it gets everything as
 // plain data, so either way the pages are the same.
 
@@ -25,7 +25,7 @@ import { openEntrySpool } from '../output/entry-spool.js';
 import { createSharer, type ShareOptions, type Sharer } from '../share/share.js';
 import { priceHintsFrom } from '../sources/registry.js';
 import type { SessionFile, Source } from '../types.js';
-import { archivedNow, archiveFiles, archivePaths, type Archiving } from '../archive.js';
+import { archivedLedgerPath, archivedNow, archiveFiles, type Archiving } from '../archive.js';
 
 /** What every session's pages are made with: given to each thread once. */
 export interface PagesSetup {
@@ -52,7 +52,7 @@ export interface PagesTask {
   neighbours: { previous: SessionLink | null; next: SessionLink | null };
   /** Its place among the report's sessions, newest first (which pages are coloured). */
   rank: number;
-  /** Everything its pages are made from (see the build), stored in its archive file. */
+  /** Everything its pages are made from (see the build), stored in its archive record. */
   fingerprint: string | null;
   /** Archive it here, beside its pages: false when the build does (a part of it was kept from an earlier build). */
   archive: boolean;
@@ -65,10 +65,16 @@ export interface PagesWritten {
   bytes: number;
   /** What the search index holds of it. */
   rows: SessionRows;
-  /** Its search items, for its archive file, when the build archives it (not asked to here); else null. */
+  /** Its search items, for its archive record, when the build archives it (not asked to here); else null. */
   search: SessionSearchItem[] | null;
-  /** The files whose archive files were written beside the pages; null when not asked to. */
-  archived: SessionKey[] | null;
+  /** The files archived beside the pages (their ledger files written), with their records for the build to add; null when not asked to. */
+  archived: ArchivedHere[] | null;
+}
+
+/** A file archived beside its session's pages: its ledger file is written, its record is the build's to add. */
+export interface ArchivedHere {
+  key: SessionKey;
+  record: string;
 }
 
 export type PagesJob = (task: PagesTask) => Promise<PagesWritten>;
@@ -133,20 +139,21 @@ export function pagesJob(setup: PagesSetup): PagesJob {
 }
 
 /**
- * A session's archive files and its sub-agents', written into the staging folder: the same files
- * the build writes for a session it archives itself. A file found under none of the places is
- * not archived (it could not be told gone later).
+ * A session's archive and its sub-agents': their ledger files written into the staging folder,
+ * their records returned, as the build archives a session itself. A file found under none of the
+ * places is not archived (it could not be told gone later).
  */
-async function archiveSession(task: PagesTask, staging: string, archiving: Archiving, pages: readonly string[], search: readonly SessionSearchItem[]): Promise<SessionKey[]> {
+async function archiveSession(task: PagesTask, staging: string, archiving: Archiving, pages: readonly string[], search: readonly SessionSearchItem[]): Promise<ArchivedHere[]> {
   const { session } = task;
   const paths = new Map(task.files);
-  const archived: SessionKey[] = [];
+  const archived: ArchivedHere[] = [];
   const parts = [...session.subagents.map((sub) => ({ ledger: sub.ledger, pages: [] as string[], search: [] as SessionSearchItem[], fingerprint: null })), { ledger: session.ledger, pages: [...pages], search: [...search], fingerprint: task.fingerprint }];
   for (const part of parts) {
     const entry = archivedNow(part, paths.get(part.ledger.key) ?? null, archiving);
     if (entry === null) continue;
-    for (const file of await archiveFiles(entry)) await writeStagedFile(staging, file.path, file.content);
-    archived.push(part.ledger.key);
+    const { record, ledger } = await archiveFiles(entry);
+    await writeStagedFile(staging, ledger.path, ledger.content);
+    archived.push({ key: part.ledger.key, record });
   }
   return archived;
 }
@@ -154,17 +161,13 @@ async function archiveSession(task: PagesTask, staging: string, archiving: Archi
 /**
  * Removes what was written of a session before a failure, or before its thread died (out of
  * memory on a huge session): its pages' parts (written in order, so the first missing part is
- * past the last), the spool of its rendered entries, and the archive files of its own file and
+ * past the last), the spool of its rendered entries, and the ledger files of its own file and
  * its sub-agents'.
  */
 export function removeStagedSession(staging: string, page: string, keys: readonly SessionKey[]): void {
   for (let index = 0; removeStagedFile(staging, partPage(page, index)); index++);
   removeStagedFile(staging, spoolOf(page));
-  for (const key of keys) {
-    const paths = archivePaths(key);
-    removeStagedFile(staging, paths.pages);
-    removeStagedFile(staging, paths.ledger);
-  }
+  for (const key of keys) removeStagedFile(staging, archivedLedgerPath(key));
 }
 
 /** The spool of a session's rendered entries, beside its first part; never a file of the report. */
