@@ -16,8 +16,8 @@
 
 import { promisify } from 'node:util';
 import { gunzip, gunzipSync, gzip, gzipSync } from 'node:zlib';
-import { closeSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
 import type { SessionKey, SessionLedger } from './ledger/ledger.js';
@@ -137,8 +137,10 @@ export interface UnreadableArchive {
   pages: string[];
   /** When its file was last seen, when known. */
   lastSeen: number | null;
-  /** Its line for the records file, as it was when it did not read right: carried into the next one. Null for an earlier build's record file that did not read (kept as a file). */
+  /** Its line for the records file, as it was when it did not read right: carried into the next one. Null for an earlier build's record file that did not read (kept as a file), or for what could not be read as a line. */
   record: string | null;
+  /** The records file as a whole: of another format (another version of bough's). */
+  wholeFile?: boolean;
 }
 
 /**
@@ -149,15 +151,9 @@ export interface UnreadableArchive {
 export async function readArchive(outDir: string): Promise<{ sessions: ArchivedPages[]; unreadable: UnreadableArchive[] }> {
   const dir = join(outDir, ARCHIVE_DIR);
   const names = await readdir(dir).catch(() => [] as string[]);
-  const seen = await readFile(join(dir, SEEN_FILE), 'utf8')
-    .then((text) => seenSchema.safeParse(JSON.parse(text)))
-    .then((parsed) => (parsed.success ? parsed.data.lastSeen : {}), () => ({}) as Record<string, number>);
+  const seen = seenOf(join(dir, SEEN_FILE));
   const read: ArchiveRead = { sessions: [], unreadable: [], named: new Set() };
-  // Only a regular file: whatever else is in its place (a link, a device) is not bough's to read.
-  if (names.includes(RECORDS_FILE)) {
-    if (isRegularFile(join(dir, RECORDS_FILE))) readRecords(join(dir, RECORDS_FILE), seen, read);
-    else read.unreadable.push({ name: null, file: RECORDS_PATH, line: null, recordRead: false, pages: [], lastSeen: null, record: null });
-  }
+  if (names.includes(RECORDS_FILE)) readRecords(join(dir, RECORDS_FILE), seen, read);
   // An earlier build's record files, one per session, for the sessions the records file does not
   // name; a compressed one when there is no plain one.
   const plain = new Set(names.filter((file) => OLDER_RECORD_FILE.test(file)));
@@ -167,7 +163,7 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
     if (name === undefined || read.named.has(name)) continue;
     let record: Omit<z.infer<typeof olderRecordSchema>, 'format'> | null = null;
     try {
-      const bytes = readFileSync(join(dir, file));
+      const bytes = readOwnFile(join(dir, file));
       const parsed = olderRecordSchema.safeParse(JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8')));
       if (parsed.success) {
         const { format: _format, ...fields } = parsed.data;
@@ -184,16 +180,18 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
   // record (the records file cut short or replaced) it is said, and its files kept, not left out
   // without a word.
   const ledgerNames = names.flatMap((file) => LEDGER_FILE.exec(file)?.[1] ?? []);
+  const damaged = new Set(read.unreadable.flatMap((u) => (u.name === null ? [] : [u.name])));
   for (const name of new Set([...Object.keys(seen), ...ledgerNames])) {
-    if (!read.named.has(name)) read.unreadable.push({ name, file: RECORDS_PATH, line: null, recordRead: false, pages: [], lastSeen: seen[name] ?? null, record: null });
+    if (!read.named.has(name) && !damaged.has(name)) read.unreadable.push({ name, file: RECORDS_PATH, line: null, recordRead: false, pages: [], lastSeen: seen[name] ?? null, record: null });
   }
-  return { sessions: read.sessions, unreadable: read.unreadable };
+  // A damaged copy of a record that is also there whole is of no more use: the whole one holds the session.
+  return { sessions: read.sessions, unreadable: read.unreadable.filter((u) => u.recordRead || u.name === null || !read.named.has(u.name)) };
 }
 
 interface ArchiveRead {
   sessions: ArchivedPages[];
   unreadable: UnreadableArchive[];
-  /** The sessions found so far: a second record of one is left out (the first holds). */
+  /** The sessions whose record read right so far: a second record of one is left out (the first holds). */
   named: Set<string>;
 }
 
@@ -205,7 +203,7 @@ function add(
   lastSeen: number | undefined,
   where: { file: string; line: number | null; text: string | null },
 ): void {
-  if (name !== null) {
+  if (name !== null && record !== null) {
     if (read.named.has(name)) return;
     read.named.add(name);
   }
@@ -225,11 +223,38 @@ function add(
   });
 }
 
-function isRegularFile(path: string): boolean {
+/**
+ * A file of the archive, read whole, when it is a regular file: whatever else is in its place (a
+ * link to a device, a pipe) is not bough's, and reading it could hang the build or fill memory.
+ * Opened without following a link or waiting on a pipe, then looked at.
+ */
+function readOwnFile(path: string): Buffer {
+  const file = openOwnFile(path);
   try {
-    return lstatSync(path).isFile();
+    return readFileSync(file);
+  } finally {
+    closeSync(file);
+  }
+}
+
+function openOwnFile(path: string): number {
+  const file = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(file).isFile()) throw new Error(`${path} is not a regular file`);
+    return file;
+  } catch (error) {
+    closeSync(file);
+    throw error;
+  }
+}
+
+/** When each archived session's file was last seen, by its name; none when seen.json does not read right. */
+function seenOf(path: string): Record<string, number> {
+  try {
+    const parsed = seenSchema.safeParse(JSON.parse(readOwnFile(path).toString('utf8')));
+    return parsed.success ? parsed.data.lastSeen : {};
   } catch {
-    return false;
+    return {};
   }
 }
 
@@ -237,29 +262,39 @@ function isRegularFile(path: string): boolean {
 const NAME_IN_LINE = /"name":"([0-9a-f]{32})"/;
 
 /**
- * The records file, a line at a time. One whose first line does not name this format (damaged,
- * or another version of bough's) is said once, as a whole: its lines are not this code's to read.
+ * The records file, a line at a time. One whose first line names another format (another version
+ * of bough's) is said once, as a whole: its lines are not this code's to read. A first line that
+ * names none (damaged) is read as a record, as the others are.
  */
 function readRecords(path: string, seen: Record<string, number>, read: ArchiveRead): void {
   let number = 0;
+  const nameless = (line: number, record: string | null) => read.unreadable.push({ name: null, file: RECORDS_PATH, line, recordRead: false, pages: [], lastSeen: null, record });
   try {
     for (const line of linesOf(path)) {
       number++;
-      if (number === 1) {
+      if (number === 1 && line !== null) {
         if (parsedLine(recordsHeadSchema, line) !== null) continue;
-        read.unreadable.push({ name: null, file: RECORDS_PATH, line: 1, recordRead: false, pages: [], lastSeen: null, record: null });
-        return;
+        if (parsedLine(otherHeadSchema, line) !== null) {
+          read.unreadable.push({ name: null, file: RECORDS_PATH, line: 1, recordRead: false, pages: [], lastSeen: null, record: null, wholeFile: true });
+          return;
+        }
       }
-      if (line === '') continue;
-      const record = parsedLine(recordSchema, line);
-      const name = record?.name ?? NAME_IN_LINE.exec(line)?.[1] ?? null;
-      add(read, name, record, name === null ? undefined : seen[name], { file: RECORDS_PATH, line: number, text: line });
+      // Too long to be one this code wrote whole: said, and left behind.
+      if (line === null) nameless(number, null);
+      else if (line !== '') {
+        const record = parsedLine(recordSchema, line);
+        const name = record?.name ?? NAME_IN_LINE.exec(line)?.[1] ?? null;
+        add(read, name, record, name === null ? undefined : seen[name], { file: RECORDS_PATH, line: number, text: line });
+      }
     }
   } catch {
     // Cut off where it could not be read further: whatever followed is not known.
-    read.unreadable.push({ name: null, file: RECORDS_PATH, line: number + 1, recordRead: false, pages: [], lastSeen: null, record: null });
+    nameless(number + 1, null);
   }
 }
+
+/** The first line of a records file of another format, as a later bough may write. */
+const otherHeadSchema = z.object({ format: z.number() }).strict();
 
 function parsedLine<S extends z.ZodType>(schema: S, line: string): z.infer<S> | null {
   try {
@@ -274,25 +309,49 @@ function parsedLine<S extends z.ZodType>(schema: S, line: string): z.infer<S> | 
 const LINES_CHUNK = 1024 * 1024;
 const NEWLINE = 0x0a;
 
-/** A file's lines, split as bytes and each decoded once whole (a character may span two chunks). Synchronous: read once per build. */
-function* linesOf(path: string): Generator<string> {
-  const file = openSync(path, 'r');
+/**
+ * The longest line read: a session's record holds its search items (prompts cut at 2,000
+ * characters, replies at 400), so one this long is damage, not a session; and a line past V8's
+ * longest string could not be decoded at all.
+ */
+const MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A file's lines, split as bytes and each decoded once whole (a character may span two chunks);
+ * null for a line longer than MAX_LINE_BYTES, which is skipped, not held. Synchronous: read once
+ * per build. The file must be a regular one (see openOwnFile).
+ */
+function* linesOf(path: string): Generator<string | null> {
+  const file = openOwnFile(path);
   try {
     const chunk = Buffer.allocUnsafe(LINES_CHUNK);
     let carried: Buffer[] = [];
+    let carriedBytes = 0;
+    let tooLong = false;
     for (let size = readSync(file, chunk, 0, chunk.length, null); size > 0; size = readSync(file, chunk, 0, chunk.length, null)) {
       const bytes = chunk.subarray(0, size);
       let from = 0;
       for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, from)) {
         const piece = bytes.subarray(from, at);
-        yield (carried.length === 0 ? piece : Buffer.concat([...carried, piece])).toString('utf8');
+        yield tooLong || carriedBytes + piece.length > MAX_LINE_BYTES ? null : (carried.length === 0 ? piece : Buffer.concat([...carried, piece])).toString('utf8');
         carried = [];
+        carriedBytes = 0;
+        tooLong = false;
         from = at + 1;
       }
-      // Copied: the chunk is read into again.
-      if (from < size) carried.push(Buffer.from(bytes.subarray(from)));
+      if (from < size && !tooLong) {
+        // Copied: the chunk is read into again.
+        carried.push(Buffer.from(bytes.subarray(from)));
+        carriedBytes += size - from;
+        if (carriedBytes > MAX_LINE_BYTES) {
+          carried = [];
+          carriedBytes = 0;
+          tooLong = true;
+        }
+      }
     }
-    if (carried.length > 0) yield Buffer.concat(carried).toString('utf8');
+    if (tooLong) yield null;
+    else if (carried.length > 0) yield Buffer.concat(carried).toString('utf8');
   } finally {
     closeSync(file);
   }
@@ -301,7 +360,7 @@ function* linesOf(path: string): Generator<string> {
 /** An archived session's ledger, or null when its file does not read as this code wrote it. */
 export async function readArchivedLedger(outDir: string, entry: ArchivedPages): Promise<ArchivedSession | null> {
   try {
-    const ledger = ledgerFromJson((await gunzipAsync(await readFile(join(outDir, ledgerPath(entry.name))))).toString('utf8'), entry.name);
+    const ledger = ledgerFromJson((await gunzipAsync(readOwnFile(join(outDir, ledgerPath(entry.name))))).toString('utf8'), entry.name);
     if (ledger === null) return null;
     const { name: _name, ...pages } = entry;
     return { ...pages, ledger };

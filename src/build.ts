@@ -517,7 +517,9 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   } finally {
     recordSpool?.close();
   }
-  const archiveProblems = sink.archive && records ? await keepUnreadable(sink.archive.unreadable, sink.archive.sharing, folder, records, seen, time) : [];
+  // The pages this report's sessions have: an earlier build's page kept for a record that did not read is none of these.
+  const usedPages = new Set(done.flatMap((outcome) => (outcome.kind === 'failed' ? [outcome.page] : outcome.pages)));
+  const archiveProblems = sink.archive && records ? await keepUnreadable(sink.archive.unreadable, sink.archive.sharing, folder, records, seen, time, usedPages) : [];
   records?.close();
   // The index stays under about a tenth of the report: prompts and files always, replies while they fit.
   if (sink.archive) {
@@ -595,6 +597,7 @@ async function keepUnreadable(
   records: LinesFile,
   seen: { name: string; lastSeen: number }[],
   time: TimeFormat,
+  usedPages: ReadonlySet<string>,
 ): Promise<Diagnostic[]> {
   const problems: Diagnostic[] = [];
   const seenNames = new Set(seen.map((s) => s.name));
@@ -617,15 +620,17 @@ async function keepUnreadable(
       const files = name === null ? [] : [...(entry.record === null ? [olderRecordPath(name), oldestRecordPath(name)] : []), ledgerPath(name)];
       // One by one: a page this build wrote itself is not overwritten by an old one.
       for (const path of [...files, ...entry.pages]) if (await folder.keep([path])) keptFiles = true;
-      if (!entry.recordRead) {
+      if (!entry.recordRead && name !== null) {
         // Which pages were its is in the record that did not read: the earlier build's session
-        // pages this build did not write are kept, those named as its own when its ledger reads.
-        const bytes = name === null ? null : await folder.previous(ledgerPath(name));
-        ledger = bytes === null || name === null ? null : archivedLedgerOf(bytes, name);
+        // pages no session of this report has are kept, those named as its own when its ledger
+        // reads. (A record too damaged to name its session is said alone: a session whose file is
+        // gone is named by seen.json or its ledger file too, and said by that name.)
+        const bytes = await folder.previous(ledgerPath(name));
+        ledger = bytes === null ? null : archivedLedgerOf(bytes, name);
         const stem = ledger === null ? null : `-${sessionPageStem(ledger)}`;
         const candidates = stem === null ? (othersKept ? [] : [...earlierPages().values()].flat()) : (earlierPages().get(stem.slice(-6)) ?? []).filter((path) => path.includes(stem));
         if (stem === null) othersKept = true;
-        for (const path of candidates) if (await folder.keep([path])) pagesKept++;
+        for (const path of candidates) if (!usedPages.has(path) && (await folder.keep([path]))) pagesKept++;
         if (pagesKept > 0) keptFiles = true;
       }
       if (keptFiles && name !== null && entry.lastSeen !== null && !seenNames.has(name)) {
@@ -635,15 +640,18 @@ async function keepUnreadable(
     }
     const page = entry.pages[0];
     const named = ledger === null ? '' : ` of the session “${ledger.title}” (${ledger.path})`;
-    const what =
-      page === undefined
+    const what = entry.wholeFile
+      ? 'the archive\'s records file is of another format (written by another version of bough), so what it held of sessions whose files are gone is not known here; those that seen.json or their ledger files name are said apart'
+      : page === undefined
         ? `an archive record${named} could not be read, damaged or written by another version of bough: if it held a session whose file is gone, that session is left out of this report`
         : entry.lastSeen === null
           ? `when the file of the session of ${page} was last seen is not in this file (damaged, or written by another version of bough): if that file is gone, the session is left out of this report`
           : `the archive of a session whose file is gone (last seen ${formatDateTime(entry.lastSeen, time)}, its page ${page}) could not be read, damaged or written by another version of bough: its numbers are left out of this report`;
     const keptWhat = ledger !== null && pagesKept > 0 ? `its files and ${plural(pagesKept, 'page')} of it are` : 'its files are';
     const others = ledger === null && pagesKept > 0 ? ` (with the earlier build's ${plural(pagesKept, 'session page')} that no session of this report uses, in case one of them is its)` : '';
-    const files = keptFiles
+    const files = entry.wholeFile
+      ? '; this build writes a records file of its own in its place'
+      : keptFiles
       ? `; ${keptWhat} kept as they were${others}, for a backup to be put back (--forget-missing drops them)`
       : sharing === PLAIN_SHARING
         ? ''

@@ -2,7 +2,8 @@
 // deletes transcripts after 30 days): their numbers stay in the totals, their pages stay and say
 // so; --forget-missing drops them; an archive that does not read right is not trusted.
 
-import { cp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -122,19 +123,22 @@ describe('the archive', () => {
     await rm(join(input, 'tools.jsonl'));
     const second = await run();
     expect(second.sessions.length).toBe(first.sessions.length - 1);
-    // Said: the records file, and the gone session, named by its ledger file, whose record is not known.
+    // Said: the records file's one line (compressed bytes, no record), and the gone session, named
+    // by its ledger file, whose record is not known.
     expect(second.diagnostics.byReason['archive-unreadable']).toBe(2);
     // Written anew: a record and a ledger file per session read now, and when each file was last seen.
     // The gone session's ledger file is kept as it was (see below): one more.
     const rebuilt = await readdir(join(out, 'archive'));
     expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.ledger\.json\.gz$/.test(n))).toHaveLength(second.sessions.length + 1);
     expect(rebuilt.filter((n) => /^[0-9a-f]{32}\.json$/.test(n))).toEqual([]);
+    // A record per session read now, and the damaged line carried as it was.
     const lines = (await readFile(join(out, RECORDS_PATH), 'utf8')).trimEnd().split('\n');
-    expect(lines).toHaveLength(1 + second.sessions.length);
+    expect(lines).toHaveLength(1 + second.sessions.length + 1);
     expect(rebuilt).toContain('seen.json');
-    // Every session read now reads right at the next build that reads the archive: only the gone one is said.
+    // Every session read now reads right at the next build that reads the archive: only the gone
+    // one and the damaged line are said, until --forget-missing.
     await touchAnotherInput(input, 7);
-    expect((await run({ day: 8 })).diagnostics.byReason['archive-unreadable']).toBe(1);
+    expect((await run({ day: 8 })).diagnostics.byReason['archive-unreadable']).toBe(2);
     // Neither its record nor its ledger file reads, so which page was its is not known: the
     // earlier build's session pages that no session now uses are kept, its own among them.
     const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
@@ -256,6 +260,43 @@ describe('the archive', () => {
     expect((await run({ day: 11 })).diagnostics.byReason['archive-unreadable']).toBe(1);
     expect(await readFile(join(out, archivedLedgerPath(gone?.key as string)))).toBeDefined();
   });
+
+  it('reads the records after a damaged first line, and a whole record where a damaged copy of it comes first', async () => {
+    const { input, out, run, first, gone } = await withGoneSession();
+    const records = join(out, RECORDS_PATH);
+    const lines = (await readFile(records, 'utf8')).trimEnd().split('\n');
+    const at = lines.findIndex((line) => line.includes(`"pages":["${gone?.page}"]`));
+    const damagedCopy = (lines[at] as string).slice(0, 80);
+    await writeFile(records, `{"form\n${lines.slice(1, at).join('\n')}\n${damagedCopy}\n${lines.slice(at).join('\n')}\n`);
+    await touchAnotherInput(input, 8);
+    const third = await run({ day: 9 });
+    expect(third.totals.tokens).toEqual(first.totals.tokens);
+    // The damaged first line is said (it named no session); the damaged copy is not: the whole record holds its session.
+    expect(third.diagnostics.byReason['archive-unreadable']).toBe(1);
+  });
+
+  it('says a records file of another format once, and the gone sessions seen.json names by name', async () => {
+    const { input, out, run, first } = await withGoneSession();
+    const records = join(out, RECORDS_PATH);
+    await writeFile(records, `{"format":99}\n{"name":"${'0'.repeat(32)}","future":true}\n`);
+    await touchAnotherInput(input, 8);
+    const third = await run({ day: 9 });
+    expect(third.sessions.length).toBe(first.sessions.length - 1);
+    expect(third.diagnostics.byReason['archive-unreadable']).toBe(2);
+    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('records file is of another format');
+  });
+
+  it('regression: an archive file that is not a regular one (a pipe, a link to a device) hung the build or filled its memory; now it is not read', async () => {
+    const { input, out, run, first } = await withGoneSession();
+    await rm(join(out, 'archive', 'seen.json'));
+    execFileSync('mkfifo', [join(out, 'archive', 'seen.json')]);
+    await symlink('/dev/zero', join(out, 'archive', `${'f'.repeat(32)}.json`));
+    await touchAnotherInput(input, 8);
+    const third = await run({ day: 9 });
+    // Without when each file was last seen, the gone session is said, not counted.
+    expect(third.sessions.length).toBe(first.sessions.length - 1);
+    expect(third.diagnostics.byReason['archive-unreadable']).toBeGreaterThanOrEqual(1);
+  }, 30_000);
 
   it('says so when seen.json is damaged, keeps what it cannot place, and counts the session again once the file is put back', async () => {
     const { input, out, run, first } = await withGoneSession();

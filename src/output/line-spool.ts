@@ -3,8 +3,9 @@
 // in a file of the staging folder until they are taken. A build that stops leaves the file to be
 // removed with the folder.
 
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeWhole } from './report-folder.js';
 
 export interface LineSpool {
   /** Keeps the lines of one item (numbered by the caller), each without a line break. */
@@ -37,7 +38,7 @@ export function openLineSpool(folder: string, name: string): LineSpool {
     const batch = Buffer.concat(pending, pendingBytes);
     const file = openSync(path, 'r+');
     try {
-      writeSync(file, batch, 0, batch.length, flushed);
+      writeWhole(file, batch, flushed);
     } finally {
       closeSync(file);
     }

@@ -82,6 +82,11 @@ export interface LinesFile {
 /** Lines held before they are written: one write per batch, not per line (30,000 sessions make 30,000 lines). */
 const LINES_BATCH = 256 * 1024;
 
+/** Writes all of `bytes` at the file's position: a write may take fewer than it is given. */
+export function writeWhole(file: number, bytes: Uint8Array, at: number | null = null): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(file, bytes, done, bytes.length - done, at === null ? null : at + done);
+}
+
 /** Relative paths bough writes: lower-case names, digits, dots, dashes and underscores, no "..". */
 const SAFE_RELATIVE = /^(?:[a-z0-9_-][a-z0-9._-]*\/)*[a-z0-9_-][a-z0-9._-]*$/i;
 
@@ -144,7 +149,7 @@ export async function openReportFolder(outDir: string, generator: string, option
       let pendingLength = 0;
       const flush = () => {
         if (pending.length === 0) return;
-        writeSync(file, pending.join(''));
+        writeWhole(file, Buffer.from(pending.join('')));
         pending = [];
         pendingLength = 0;
       };
