@@ -3,13 +3,16 @@
 // tail, plus the code that made it (bough's version and a hash of its own files): a change to any
 // of them misses. Entries are checked when read (a hash of the whole entry, then a schema and,
 // row by row, the ledger's packed entries, unpacked once): a damaged, foreign or older entry is
-// ignored and written anew, never trusted. The entries of files that are gone are removed, at
-// most once a day. Only the cache folder is ever written.
+// ignored and written anew, never trusted. Each entry is written as a file of its own; after a
+// run, enough of them are gathered into one pack, which later runs read through a small index
+// instead of opening a file per session. The entries of files that are gone are removed, at most
+// once a day. Only the cache folder is ever written.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { constants as bufferConstants } from 'node:buffer';
 import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
 import type { Environment } from '../environment.js';
@@ -52,19 +55,37 @@ export interface LedgerCache {
    * files this run looked up.
    */
   prune(used: Iterable<string | null>): Promise<void>;
+  /**
+   * Gathers the entries of their own files this run used or wrote into the pack, when there are
+   * enough of them to be worth rewriting it, so that the next run reads them through its index;
+   * called once reading is done (after `prune`), on the main thread. `used`: as for `prune`.
+   */
+  compact(used: Iterable<string | null>): Promise<void>;
 }
 
 /** Bytes hashed at each end of a file: an append or an edit in place changes one of them, or the size. */
 const EDGE_BYTES = 8 * 1024;
-const FORMAT = 6;
+const FORMAT = 7;
 /** How often the entries of files that are gone are looked for. */
 const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
+/**
+ * When the pack is rewritten: once this run used or wrote entries of their own files for at
+ * least this many files, and for at least PACK_GROWTH of the pack's entries. Reading an entry of
+ * its own costs a run ~30 µs (open, read, close), copying one in the pack ~2 µs: at an eighth,
+ * what those entries cost each run is about what a rewrite costs once, and each rewrite grows
+ * the pack by an eighth at least, so an entry is copied a few times in its life, not at every
+ * run. Fewer than 64 cost a run under 2 ms. (A pack entry made stale by a change to its file is
+ * counted here too: the file's new entry is one of its own until the next rewrite drops the old.)
+ */
+const PACK_MIN_ENTRIES = 64;
+const PACK_GROWTH = 1 / 8;
 
 /**
  * `codeStamp` names the code that makes ledgers (bough's version and a hash of its files): a
- * cache written by other code is never read. Each file's entries live in a folder of their own
- * (named by its path's hash), which holds only the latest: a session appended to at every run
- * (the one bough runs in) leaves one entry, not one per run.
+ * cache written by other code is never read. Each file's entries are written in a folder of
+ * their own (named by its path's hash), which holds only the latest: a session appended to at
+ * every run (the one bough runs in) leaves one entry, not one per run. `compact` moves them
+ * into the pack, which holds at most one entry per file too.
  */
 export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
   const folder = join(dir, 'ledgers', `v${FORMAT}`);
@@ -74,32 +95,73 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
     return { dir: join(folder, parts[1] as string), file: join(folder, parts[1] as string, `${parts[2]}.json`) };
   };
   let oldFormatsRemoved = false;
+  // The pack as this run found it, opened at the first lookup and closed once reading is done.
+  let pack: Pack | null | undefined;
+  const closePack = () => {
+    if (pack) closeQuietly(pack.fd);
+    pack = undefined;
+  };
+  // What the pack gave this run: the other identities used are those of entries of their own.
+  const fromPack = new Set<string>();
+  let rewritten = false;
+
+  /** This run's file identities by path hash, and those of its entries that are files of their own (in identity order). */
+  const ownEntriesOf = (used: Iterable<string | null>) => {
+    const usedBy = new Map<string, string>();
+    for (const identity of used) if (identity !== null && IDENTITY.test(identity)) usedBy.set(placeOf(identity), identity);
+    const own = [...usedBy.values()].filter((identity) => !fromPack.has(identity)).sort();
+    return { usedBy, own };
+  };
+
+  /**
+   * Writes a new pack from the one there now (opened again: another run may have rewritten it
+   * since this one began) less the entries `gone` names and those of this run's files that
+   * changed, plus the entries of their own `own` names, then removes those files. One run at a
+   * time; a run that finds another at it leaves the rewrite to it.
+   */
+  const rewritePack = (usedBy: ReadonlyMap<string, string>, own: readonly string[], gone: ReadonlySet<string>): void => {
+    withPackLock(folder, () => {
+      const current = openPack(folder);
+      // An entry of a file this run found otherwise is of no more use: the file changed.
+      const keep = (identity: string) => !gone.has(identity) && (usedBy.get(placeOf(identity)) ?? identity) === identity;
+      let written: { name: string; packed: string[] };
+      try {
+        written = writePack(folder, current, own.map((identity) => ({ identity, file: fileOf(identity).file })), keep);
+      } finally {
+        if (current) closeQuietly(current.fd);
+      }
+      rewritten = true;
+      for (const file of written.packed) {
+        rmSync(file, { force: true });
+        try {
+          rmdirSync(dirname(file));
+        } catch {
+          // Another entry of the file is there (written by another run meanwhile): it stays.
+        }
+      }
+      // A run that read the old index and opens its pack now finds none, and reads the index again.
+      if (current && current.name !== written.name) rmSync(join(folder, current.name), { force: true });
+      removeLeftovers(folder, written.name);
+    });
+  };
+
   return {
     where: { dir, codeStamp },
     identify: (path, real) => fileIdentity(path, codeStamp, real),
     writeProblem: () => cacheFolderProblem(dir),
     async get(identity) {
+      if (pack === undefined) pack = openPack(folder);
+      const packed = pack === null ? null : packedEntry(pack, identity);
+      const found = packed === null ? null : outcomeOf(packed, identity);
+      if (found) {
+        fromPack.add(identity);
+        return found;
+      }
       try {
         // Synchronous: small files, one per session, read on every run. As text: Node reads a
         // file into a string in one call, where bytes take four (30,000 entries: 1.3 s as text,
         // 2.1 s as bytes).
-        const text = readFileSync(fileOf(identity).file, 'utf8');
-        const cut = text.indexOf('\n');
-        if (cut === -1) return null;
-        const head = headSchema.safeParse(JSON.parse(text.slice(0, cut)));
-        const body = text.slice(cut + 1);
-        // A count changed by a bad disk or a hand is as plausible as the true one: only the hash tells.
-        if (!head.success || head.data.identity !== identity || head.data.sum !== sumOf(body)) return null;
-        const split = body.indexOf('\n');
-        if (split === -1) return null;
-        const outcome = outcomeSchema.safeParse(JSON.parse(body.slice(0, split)));
-        if (!outcome.success) return null;
-        const packed = body.slice(split + 1);
-        if (outcome.data.kind === 'skipped') return packed.length === 0 ? outcome.data : null;
-        const { ledger } = outcome.data;
-        // Copied into an array of its own: a short one is decoded into a slice of a shared buffer.
-        const entries = checkedPackedEntries(ledger.entries, new Uint8Array(Buffer.from(packed, 'base64')));
-        return entries === null ? null : { ...outcome.data, ledger: { ...ledger, entries } };
+        return outcomeOf(readFileSync(fileOf(identity).file, 'utf8'), identity);
       } catch {
         return null;
       }
@@ -154,19 +216,78 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
       } catch {
         return;
       }
-      const kept = new Set([...used].map((identity) => (identity === null ? undefined : IDENTITY.exec(identity)?.[1])));
+      const { usedBy, own } = ownEntriesOf(used);
       for (const place of await readdir(folder).catch(() => [] as string[])) {
-        if (!PLACE.test(place) || kept.has(place)) continue;
+        if (!PLACE.test(place) || usedBy.has(place)) continue;
         if (placeState(join(folder, place)) === 'gone') await rm(join(folder, place), { recursive: true, force: true }).catch(() => {});
+      }
+      try {
+        const current = openPack(folder);
+        if (current === null) return;
+        const gone = new Set<string>();
+        try {
+          for (const record of packRecords(current)) {
+            if (!usedBy.has(placeOf(record.identity)) && sourceState(packedHead(current, record)) === 'gone') gone.add(record.identity);
+          }
+        } finally {
+          closeQuietly(current.fd);
+        }
+        // The rewrite takes this run's entries of their own too: `compact` then has none to take.
+        if (gone.size > 0) rewritePack(usedBy, own, gone);
+      } catch {
+        // Left for the next day's look.
+      }
+    },
+    async compact(used) {
+      try {
+        if (rewritten) return;
+        if (pack === undefined) pack = openPack(folder);
+        const { usedBy, own } = ownEntriesOf(used);
+        const enough = Math.max(PACK_MIN_ENTRIES, Math.ceil((pack?.count ?? 0) * PACK_GROWTH));
+        // Counted by the files there, until there are enough: files that could not be cached
+        // (unreadable ones) are no reason to rewrite the pack at every run.
+        let there = 0;
+        for (const identity of own) if (existsSync(fileOf(identity).file) && ++there >= enough) break;
+        if (there >= enough) rewritePack(usedBy, own, new Set());
+      } catch {
+        // The entries stay files of their own: the next run reads them as such.
+      } finally {
+        closePack();
       }
     },
   };
+}
+
+/** Checks an entry's text, from its own file or the pack alike: the outcome it holds, or null when it is not one this code wrote for this identity. */
+function outcomeOf(text: string, identity: string): CachedOutcome | null {
+  try {
+    const cut = text.indexOf('\n');
+    if (cut === -1) return null;
+    const head = headSchema.safeParse(JSON.parse(text.slice(0, cut)));
+    const body = text.slice(cut + 1);
+    // A count changed by a bad disk or a hand is as plausible as the true one: only the hash tells.
+    if (!head.success || head.data.identity !== identity || head.data.sum !== sumOf(body)) return null;
+    const split = body.indexOf('\n');
+    if (split === -1) return null;
+    const outcome = outcomeSchema.safeParse(JSON.parse(body.slice(0, split)));
+    if (!outcome.success) return null;
+    const packed = body.slice(split + 1);
+    if (outcome.data.kind === 'skipped') return packed.length === 0 ? outcome.data : null;
+    const { ledger } = outcome.data;
+    // Copied into an array of its own: a short one is decoded into a slice of a shared buffer.
+    const entries = checkedPackedEntries(ledger.entries, new Uint8Array(Buffer.from(packed, 'base64')));
+    return entries === null ? null : { ...outcome.data, ledger: { ...ledger, entries } };
+  } catch {
+    return null;
+  }
 }
 
 /** A file's folder of entries (named by its path's hash). */
 const PLACE = /^[0-9a-f]{32}$/;
 /** The head of an entry, which names its file. */
 const ENTRY_HEAD = new RegExp(`^\\{"format":${FORMAT},"source":("(?:[^"\\\\]|\\\\.)*")`);
+/** Bytes of an entry's beginning read to find the file it names. */
+const HEAD_BYTES = 8192;
 
 /**
  * Whether a folder's entry is of a file that is gone (or is damaged past use), one that is still
@@ -180,7 +301,7 @@ function placeState(place: string): 'gone' | 'present' | 'unknown' {
     if (entry === undefined) return 'unknown';
     const handle = openSync(join(place, entry), 'r');
     try {
-      const buffer = Buffer.alloc(8192);
+      const buffer = Buffer.alloc(HEAD_BYTES);
       head = buffer.subarray(0, readSync(handle, buffer, 0, buffer.length, 0)).toString('utf8');
     } finally {
       closeSync(handle);
@@ -188,6 +309,12 @@ function placeState(place: string): 'gone' | 'present' | 'unknown' {
   } catch {
     return 'unknown';
   }
+  return sourceState(head);
+}
+
+/** Whether the file an entry's beginning names is gone (or names none: such an entry is never used again), still there, or cannot be told now. */
+function sourceState(head: string | null): 'gone' | 'present' | 'unknown' {
+  if (head === null) return 'unknown';
   const quoted = ENTRY_HEAD.exec(head)?.[1];
   let source: unknown;
   try {
@@ -295,7 +422,333 @@ export const NO_CACHE: LedgerCache = {
   put: async () => {},
   writeProblem: async () => null,
   prune: async () => {},
+  compact: async () => {},
 };
+
+// ─────────────── the pack: many files' entries in one ───────────────
+//
+// `pack-<random>.entries` holds entries one after another, each the very text its own file had,
+// followed by a newline. `pack.index` names that pack on its first line, then has one line per
+// entry in identity order, each of the same width: the identity, the entry's offset and its length
+// in bytes. A run reads the index once and binary-searches its bytes, then reads each entry it
+// needs with one positioned read; neither file is trusted (an entry is checked as one of its own
+// file is, its head naming the identity asked for), so a damaged or foreign one only misses.
+// A pack is never written again under its name: a new index is put in place only after its
+// pack, so an index never names a pack other than the one written with it.
+
+const INDEX = 'pack.index';
+const PACK_NAME = /^pack-[0-9a-f]{16}\.entries$/;
+const INDEX_HEAD = new RegExp(`^bough ledger pack ${FORMAT} (pack-[0-9a-f]{16}\\.entries)$`);
+const IDENTITY_CHARS = 32 + 1 + 64;
+const OFFSET_DIGITS = 12;
+const LENGTH_DIGITS = 10;
+/** An index line: identity, space, offset, space, length, newline. */
+const RECORD_BYTES = IDENTITY_CHARS + 1 + OFFSET_DIGITS + 1 + LENGTH_DIGITS + 1;
+const MAX_PACK_BYTES = 10 ** OFFSET_DIGITS;
+/** What a rewrite holds: this much of the new pack before it is written, one entry of its own and the index lines not yet written. */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+const INDEX_CHUNK_CHARS = 64 * 1024;
+/** Entries up to this size are read into one buffer used again: a big one is not kept for the rest of the run. */
+const READ_BUFFER_BYTES = 256 * 1024;
+/** A rewrite's lock older than this was left by a run that stopped: it is taken over. */
+const LOCK_STALE_MS = 10 * 60 * 1000;
+/** A pack or temporary file no index names, this old, was left by a run that stopped midway. */
+const LEFTOVER_MS = 60 * 60 * 1000;
+const NEWLINE = Buffer.from('\n');
+
+interface Pack {
+  name: string;
+  fd: number;
+  bytes: number;
+  index: Buffer;
+  /** Where the index's records begin, after its head line. */
+  start: number;
+  count: number;
+}
+
+interface PackRecord {
+  identity: string;
+  offset: number;
+  length: number;
+}
+
+/** The pack the index names, opened, with the index read; null when there is none or either is not one this code wrote. */
+function openPack(folder: string): Pack | null {
+  // Twice: a rewrite by another run may remove the pack an index just read names.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let index: Buffer;
+    try {
+      index = readFileSync(join(folder, INDEX));
+    } catch {
+      return null;
+    }
+    const cut = index.indexOf(0x0a);
+    const name = cut === -1 ? undefined : INDEX_HEAD.exec(index.toString('latin1', 0, cut))?.[1];
+    if (name === undefined || (index.length - cut - 1) % RECORD_BYTES !== 0) return null;
+    let fd: number;
+    try {
+      fd = openSync(join(folder, name), 'r');
+    } catch {
+      continue;
+    }
+    try {
+      return { name, fd, bytes: fstatSync(fd).size, index, start: cut + 1, count: (index.length - cut - 1) / RECORD_BYTES };
+    } catch {
+      closeQuietly(fd);
+      return null;
+    }
+  }
+  return null;
+}
+
+/** The index's i-th record, or null when it is not one a rewrite could have written for this pack. */
+function recordAt(pack: Pack, i: number): PackRecord | null {
+  const at = pack.start + i * RECORD_BYTES;
+  const line = pack.index.toString('latin1', at, at + RECORD_BYTES);
+  const parts = RECORD.exec(line);
+  if (!parts) return null;
+  const [, identity, offset, length] = parts as unknown as [string, string, string, string];
+  const record = { identity, offset: Number(offset), length: Number(length) };
+  // Past the pack's end, or longer than a string can be: damage, not an entry.
+  if (record.offset + record.length + 1 > pack.bytes || record.length > bufferConstants.MAX_STRING_LENGTH) return null;
+  return record;
+}
+const RECORD = new RegExp(`^([0-9a-f]{32}\\.[0-9a-f]{64}) (\\d{${OFFSET_DIGITS}}) (\\d{${LENGTH_DIGITS}})\\n$`);
+
+/** The text the pack holds under an identity, found by a binary search of the index; not yet checked. */
+function packedEntry(pack: Pack, identity: string): string | null {
+  if (identity.length !== IDENTITY_CHARS) return null;
+  let low = 0;
+  let high = pack.count - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const order = compareIdentity(pack.index, pack.start + middle * RECORD_BYTES, identity);
+    if (order < 0) low = middle + 1;
+    else if (order > 0) high = middle - 1;
+    else {
+      const record = recordAt(pack, middle);
+      return record === null ? null : readPacked(pack, record.offset, record.length);
+    }
+  }
+  return null;
+}
+
+/**
+ * How the identity at `at` in the index sorts against `identity` (both hex and a dot, so bytes
+ * and characters sort alike). Compared here, byte by byte: the first byte or two tell, and a
+ * call into Buffer.compare cost more than that (30,000 lookups: 70–110 ms against 25–50 ms).
+ */
+function compareIdentity(index: Buffer, at: number, identity: string): number {
+  for (let i = 0; i < IDENTITY_CHARS; i++) {
+    const difference = (index[at + i] as number) - identity.charCodeAt(i);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+/** The beginning of an entry, where its file is named; null when it cannot be read. */
+function packedHead(pack: Pack, record: PackRecord): string | null {
+  return readPacked(pack, record.offset, Math.min(record.length, HEAD_BYTES));
+}
+
+let readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+
+function readPacked(pack: Pack, offset: number, length: number): string | null {
+  try {
+    const buffer = length <= readBuffer.length ? readBuffer : Buffer.allocUnsafe(length);
+    if (readSync(pack.fd, buffer, 0, length, offset) !== length) return null;
+    return buffer.toString('utf8', 0, length);
+  } catch {
+    return null;
+  }
+}
+
+/** The index's records in order, skipping any that are damaged or out of order (a rewrite then keeps the index sorted). */
+function* packRecords(pack: Pack): Generator<PackRecord, void> {
+  let last = '';
+  for (let i = 0; i < pack.count; i++) {
+    const record = recordAt(pack, i);
+    if (record === null || record.identity <= last) continue;
+    last = record.identity;
+    yield record;
+  }
+}
+
+/** The hash of the file's real path, which names its folder of entries and orders the pack. */
+function placeOf(identity: string): string {
+  return identity.slice(0, 32);
+}
+
+/**
+ * Writes a new pack and its index: the old pack's entries `keep` accepts, copied by byte range
+ * (entries that lay together, in one range), merged in identity order with the entries of their
+ * own `own` lists (read as they are, in identity order), at most one per file: its own entry
+ * when it has one, as that is newer than the pack's. Streams through one buffer, into temporary
+ * files renamed into place. Returns the new pack's name and the files of the entries it took.
+ */
+function writePack(folder: string, old: Pack | null, own: readonly { identity: string; file: string }[], keep: (identity: string) => boolean): { name: string; packed: string[] } {
+  const name = `pack-${randomBytes(8).toString('hex')}.entries`;
+  const packTemporary = join(folder, `${name}.tmp`);
+  const indexTemporary = join(folder, `${INDEX}.${randomBytes(4).toString('hex')}.tmp`);
+  const packed: string[] = [];
+  const packFd = openSync(packTemporary, 'wx');
+  let indexFd: number | null = null;
+  let placed = false;
+  try {
+    indexFd = openSync(indexTemporary, 'wx');
+    // What is bound for the pack, written when full: one write per entry of its own would be
+    // most of a rewrite's calls.
+    const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
+    let buffered = 0;
+    const flush = () => {
+      writeFully(packFd, buffer.subarray(0, buffered));
+      buffered = 0;
+    };
+    const append = (bytes: Uint8Array) => {
+      if (buffered + bytes.length > buffer.length) flush();
+      if (bytes.length > buffer.length) writeFully(packFd, bytes);
+      else {
+        buffer.set(bytes, buffered);
+        buffered += bytes.length;
+      }
+    };
+    // Old bytes still to copy, read straight into the buffer.
+    let range: { start: number; end: number } | null = null;
+    const copyRange = () => {
+      if (range === null || old === null) return;
+      for (let at = range.start; at < range.end; ) {
+        if (buffered === buffer.length) flush();
+        const read = readSync(old.fd, buffer, buffered, Math.min(buffer.length - buffered, range.end - at), at);
+        if (read === 0) throw new Error('the old pack ended early');
+        buffered += read;
+        at += read;
+      }
+      range = null;
+    };
+    let lines = `bough ledger pack ${FORMAT} ${name}\n`;
+    // The new pack's length so far, counting the old bytes not yet copied.
+    let length = 0;
+    let lastPlace = '';
+    const indexed = (identity: string, bytes: number) => {
+      if (length + bytes + 1 >= MAX_PACK_BYTES) throw new Error('the pack would outgrow its index');
+      lines += `${identity} ${String(length).padStart(OFFSET_DIGITS, '0')} ${String(bytes).padStart(LENGTH_DIGITS, '0')}\n`;
+      length += bytes + 1;
+      lastPlace = placeOf(identity);
+      if (lines.length >= INDEX_CHUNK_CHARS) {
+        writeSync(indexFd as number, lines);
+        lines = '';
+      }
+    };
+    const takeOld = (record: PackRecord) => {
+      if (!keep(record.identity) || placeOf(record.identity) === lastPlace) return;
+      // The entry and the newline after it, joined to the range before when it follows it.
+      if (range !== null && range.end === record.offset) range.end += record.length + 1;
+      else {
+        copyRange();
+        range = { start: record.offset, end: record.offset + record.length + 1 };
+      }
+      indexed(record.identity, record.length);
+    };
+    const takeOwn = (entry: { identity: string; file: string }): boolean => {
+      if (placeOf(entry.identity) === lastPlace) return false;
+      let text: Buffer;
+      try {
+        text = readFileSync(entry.file);
+      } catch {
+        // Gone since (taken by another run's rewrite, or replaced by a newer entry): the pack's, if any, stays.
+        return false;
+      }
+      copyRange();
+      append(text);
+      append(NEWLINE);
+      indexed(entry.identity, text.length);
+      packed.push(entry.file);
+      return true;
+    };
+    const records = old === null ? null : packRecords(old);
+    const nextOld = (): PackRecord | undefined => {
+      const step = records?.next();
+      return step === undefined || step.done ? undefined : step.value;
+    };
+    let theirs = nextOld();
+    for (const mine of own) {
+      while (theirs !== undefined && placeOf(theirs.identity) < placeOf(mine.identity)) {
+        takeOld(theirs);
+        theirs = nextOld();
+      }
+      if (theirs !== undefined && placeOf(theirs.identity) === placeOf(mine.identity)) {
+        if (!takeOwn(mine)) takeOld(theirs);
+        theirs = nextOld();
+      } else takeOwn(mine);
+    }
+    for (; theirs !== undefined; theirs = nextOld()) takeOld(theirs);
+    copyRange();
+    flush();
+    writeSync(indexFd, lines);
+    closeSync(indexFd);
+    indexFd = null;
+    closeSync(packFd);
+    renameSync(packTemporary, join(folder, name));
+    placed = true;
+    renameSync(indexTemporary, join(folder, INDEX));
+    return { name, packed };
+  } catch (error) {
+    if (indexFd !== null) closeQuietly(indexFd);
+    closeQuietly(packFd);
+    for (const file of [packTemporary, indexTemporary, ...(placed ? [join(folder, name)] : [])]) rmSync(file, { force: true });
+    throw error;
+  }
+}
+
+function writeFully(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed, or never to be used again: nothing to keep.
+  }
+}
+
+/**
+ * Runs a rewrite of the pack unless another run is at one: two at once would each drop the
+ * entries the other took from their own files (misses, not wrong ledgers, but a rewrite's worth).
+ */
+function withPackLock(folder: string, rewrite: () => void): void {
+  const lock = join(folder, 'pack.lock');
+  try {
+    closeSync(openSync(lock, 'wx'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException | null)?.code !== 'EEXIST') return;
+    try {
+      if (Date.now() - statSync(lock).mtimeMs < LOCK_STALE_MS) return;
+      rmSync(lock, { force: true });
+      closeSync(openSync(lock, 'wx'));
+    } catch {
+      return;
+    }
+  }
+  try {
+    rewrite();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** Removes packs and temporary files no index names that runs stopped midway left, once old enough that no run is still writing or reading them. */
+function removeLeftovers(folder: string, current: string): void {
+  const now = Date.now();
+  for (const name of readdirSync(folder)) {
+    if (name === current || !(PACK_NAME.test(name) || (name.startsWith('pack') && name.endsWith('.tmp')))) continue;
+    try {
+      if (now - statSync(join(folder, name)).mtimeMs > LEFTOVER_MS) rmSync(join(folder, name), { force: true });
+    } catch {
+      // Removed by another run meanwhile.
+    }
+  }
+}
 
 // ─────────────── the shape a cache entry must have to be used ───────────────
 
