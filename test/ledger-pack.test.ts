@@ -68,12 +68,15 @@ async function readPack(cacheDir: string): Promise<{ head: string; pack: string;
   return { head: head as string, pack: join(ledgers(cacheDir), (head as string).split(' ').at(-1) as string), records };
 }
 
-/** The files the pack's entries name, by their heads. */
+/** The files the pack's entries name, by their heads, in the pack's order. */
 async function packedSources(cacheDir: string): Promise<string[]> {
   const { pack, records } = await readPack(cacheDir);
   const bytes = await readFile(pack);
-  return records.map((r) => (JSON.parse(bytes.toString('utf8', r.offset, r.offset + r.length).split('\n')[0] as string) as { source: string }).source);
+  const inPackOrder = [...records].sort((a, b) => a.offset - b.offset);
+  return inPackOrder.map((r) => (JSON.parse(bytes.toString('utf8', r.offset, r.offset + r.length).split('\n')[0] as string) as { source: string }).source);
 }
+
+const realPaths = async (files: string[]) => Promise.all(files.map((f) => realpath(f)));
 
 async function appendTurn(path: string, text: string): Promise<void> {
   const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
@@ -96,7 +99,8 @@ describe('the ledger cache pack', () => {
     expect(await ownEntries(cacheDir)).toEqual([]);
     const { records } = await readPack(cacheDir);
     expect(records).toHaveLength(SESSIONS);
-    expect((await packedSources(cacheDir)).sort()).toEqual(await Promise.all((await sessionFiles(input)).map((f) => realpath(f))));
+    // In the order the run looked them up (its files' order), which the next run's follows.
+    expect(await packedSources(cacheDir)).toEqual(await realPaths(await sessionFiles(input)));
     const warm = await run();
     expect(warm.reads).toBe(0);
     expect(warm.json).toEqual(truth.json);
@@ -214,8 +218,8 @@ describe('the ledger cache pack', () => {
     const cacheDir = first.cacheDir;
     await runStats([first.input], cacheDir);
     await runStats([second.input], cacheDir);
-    // Each run rewrote the pack with its own files and kept the other's.
-    expect((await readPack(cacheDir)).records).toHaveLength(2 * SESSIONS);
+    // Each run rewrote the pack with its own files first, and kept the other's after them.
+    expect(await packedSources(cacheDir)).toEqual([...(await realPaths(await sessionFiles(second.input))), ...(await realPaths(await sessionFiles(first.input)))]);
     expect((await runStats([first.input], cacheDir)).reads).toBe(0);
     expect((await runStats([second.input], cacheDir)).reads).toBe(0);
 
@@ -232,6 +236,7 @@ describe('the ledger cache pack', () => {
     expect(sources).toHaveLength(2 * SESSIONS - 1);
     expect(sources).not.toContain(goneReal);
     expect((await runStats([first.input], cacheDir)).reads).toBe(0);
+    expect((await runStats([second.input], cacheDir)).reads).toBe(0);
   });
 
   it('gives the true numbers to two runs at once on one cache', async () => {
