@@ -144,7 +144,7 @@ describe('the ledger cache', () => {
     const truth = await run();
     const all = (await cacheFiles(cacheDir)).length;
     await rm(join(input, 'minimal-v3.jsonl'));
-    const marker = join(cacheDir, 'ledgers', 'v6', '.pruned');
+    const marker = join(cacheDir, 'ledgers', 'v7', '.pruned');
     // Looked for today already: nothing goes yet.
     expect((await run()).json.totals.prompts).toBeLessThan(truth.json.totals.prompts);
     expect((await cacheFiles(cacheDir)).length).toBe(all);
@@ -165,7 +165,7 @@ describe('the ledger cache', () => {
     await writeFile(join(cacheDir, 'ledgers', 'v1', 'ab', 'old.json'), '{}');
     await mkdir(join(cacheDir, 'ledgers', 'v999'), { recursive: true });
     await run();
-    expect((await readdir(join(cacheDir, 'ledgers'))).sort()).toEqual(['v6', 'v999']);
+    expect((await readdir(join(cacheDir, 'ledgers'))).sort()).toEqual(['v7', 'v999']);
   });
 
   it('is used when the path, size, time and both ends of a file are unchanged (an edit in the middle that keeps them is not seen)', async () => {

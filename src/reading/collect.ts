@@ -133,7 +133,11 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   }
 
   // The cache's entries of files that are gone go now and then; those of the files here stay.
-  await cache.prune(readings.map((reading) => (reading !== null && 'identity' in reading ? reading.identity : null)));
+  // Then the entries written as files of their own are gathered into the pack, once there are
+  // enough of them, so that the next run need not open a file per session.
+  const used = readings.map((reading) => (reading !== null && 'identity' in reading ? reading.identity : null));
+  await cache.prune(used);
+  await cache.compact(used);
 
   // Placed in the input order, whichever finished first: the same keys on every run.
   const ledgers: SessionLedger[] = [];
