@@ -70,12 +70,15 @@ const FORMAT = 7;
 const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
 /**
  * When the pack is rewritten: once this run used or wrote entries of their own files for at
- * least this many files, and for at least PACK_GROWTH of the pack's entries. Reading an entry of
- * its own costs a run ~30 µs (open, read, close), copying one in the pack ~2 µs: at an eighth,
- * what those entries cost each run is about what a rewrite costs once, and each rewrite grows
- * the pack by an eighth at least, so an entry is copied a few times in its life, not at every
- * run. Fewer than 64 cost a run under 2 ms. (A pack entry made stale by a change to its file is
- * counted here too: the file's new entry is one of its own until the next rewrite drops the old.)
+ * least this many files, and for at least PACK_GROWTH of the pack's entries. Measured over 30,000
+ * entries: an entry of its own costs each run ~15–30 µs more than one in the pack; a rewrite
+ * costs ~10 µs for each entry in the pack (copied, its index line sorted and written), besides
+ * ~0.1 ms for each entry of its own it takes (read, written, removed: paid once, whenever). At an
+ * eighth, the entries of their own cost each run about a quarter of what the copying costs a
+ * rewrite, which so pays for itself in a few runs; and each rewrite takes at least an eighth of
+ * the pack in new or changed entries, ~80 µs of copying for each, not a copy at every run. Fewer
+ * than 64 cost a run under 2 ms. (A pack entry made stale by a change to its file is counted here
+ * too: the file's new entry is one of its own until the next rewrite drops the old one.)
  */
 const PACK_MIN_ENTRIES = 64;
 const PACK_GROWTH = 1 / 8;
@@ -102,16 +105,17 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
     if (pack) closeQuietly(pack.fd);
     pack = undefined;
   };
-  // What the pack gave this run: the other identities used are those of entries of their own.
+  // What the pack gave this run (the other identities used are those of entries of their own),
+  // and what files of their own gave it (those are there: no need to look).
   const fromPack = new Set<string>();
+  const fromFiles = new Set<string>();
   let rewritten = false;
 
-  /** This run's file identities by path hash, in the order it looked them up, and those the pack did not give (entries of their own, or none). */
-  const runEntriesOf = (used: Iterable<string | null>) => {
+  /** This run's file identities by path hash, in the order it looked them up. */
+  const usedByPlace = (used: Iterable<string | null>) => {
     const usedBy = new Map<string, string>();
     for (const identity of used) if (identity !== null && IDENTITY.test(identity)) usedBy.set(placeOf(identity), identity);
-    const own = [...usedBy.values()].filter((identity) => !fromPack.has(identity));
-    return { usedBy, own };
+    return usedBy;
   };
 
   /**
@@ -165,7 +169,9 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         // Synchronous: small files, one per session, read on every run. As text: Node reads a
         // file into a string in one call, where bytes take four (30,000 entries: 1.3 s as text,
         // 2.1 s as bytes).
-        return outcomeOf(readFileSync(fileOf(identity), 'utf8'), identity);
+        const own = outcomeOf(readFileSync(fileOf(identity), 'utf8'), identity);
+        if (own) fromFiles.add(identity);
+        return own;
       } catch {
         return null;
       }
@@ -217,7 +223,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
       } catch {
         return;
       }
-      const { usedBy } = runEntriesOf(used);
+      const usedBy = usedByPlace(used);
       for (const name of await readdir(folder).catch(() => [] as string[])) {
         const place = ENTRY_FILE.exec(name)?.[1];
         if (place === undefined || usedBy.has(place)) continue;
@@ -244,13 +250,19 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
       try {
         if (rewritten) return;
         if (pack === undefined) pack = openPack(folder);
-        const { usedBy, own } = runEntriesOf(used);
         const enough = Math.max(PACK_MIN_ENTRIES, Math.ceil((pack?.count ?? 0) * PACK_GROWTH));
-        // Counted by the files there, until there are enough: files that could not be cached
-        // (unreadable ones) are no reason to rewrite the pack at every run.
+        const identities = [...used];
+        // Most runs end here, the pack having given nearly every ledger: told without a lookup per file.
+        if (identities.filter((identity) => identity !== null).length - fromPack.size < enough) return;
+        // The entries of their own this run used or wrote, counted by the files there until there
+        // are enough: files that could not be cached (unreadable ones) are no reason to rewrite
+        // the pack at every run.
         let there = 0;
-        for (const identity of own) if (existsSync(fileOf(identity)) && ++there >= enough) break;
-        if (there >= enough) rewritePack(usedBy, new Set());
+        for (const identity of identities) {
+          if (identity === null || fromPack.has(identity)) continue;
+          if ((fromFiles.has(identity) || existsSync(fileOf(identity))) && ++there >= enough) break;
+        }
+        if (there >= enough) rewritePack(usedByPlace(identities), new Set());
       } catch {
         // The entries stay files of their own: the next run reads them as such.
       } finally {
@@ -409,7 +421,7 @@ export async function fileIdentity(path: string, codeStamp: string, knownReal?: 
 let identityBuffer = Buffer.allocUnsafe(4096 + 2 * EDGE_BYTES);
 
 /** What fileIdentity makes: the hash of the file's real path, then of what it is now. */
-const IDENTITY = /^([0-9a-f]{32})\.([0-9a-f]{64})$/;
+const IDENTITY = /^[0-9a-f]{32}\.[0-9a-f]{64}$/;
 
 /** A cache that holds nothing (`--no-cache`, or content that is redacted or kept for pages). */
 export const NO_CACHE: LedgerCache = {
