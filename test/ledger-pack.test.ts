@@ -2,12 +2,13 @@
 // every ledger from one file through its index, and a damaged or foreign pack or index only
 // makes files be read again, never gives a wrong ledger.
 
-import { appendFile, readdir, readFile, realpath, rm, utimes, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { access, appendFile, mkdir, readdir, readFile, realpath, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ALL_TIME } from '../src/ledger/scope.js';
 import { stats } from '../src/stats.js';
-import { tempDir } from './support/fixtures.js';
+import { PROJECT_ROOT, tempDir } from './support/fixtures.js';
 import { generatePiCorpus } from './support/pi-corpus.js';
 
 // Every file bough reads goes through here (on this thread: tests run the sources, not the build, so there are no reading threads).
@@ -248,4 +249,68 @@ describe('the ledger cache pack', () => {
     expect((await run()).json).toEqual(truth.json);
     expect(await readdir(ledgers(cacheDir))).not.toContain('pack.lock');
   });
+
+  it('leaves the rewrite to a run at it, and takes over a lock a stopped run left', async () => {
+    const { cacheDir, run } = await setUp();
+    const truth = await run(false);
+    // Another run is rewriting the pack: this one leaves its entries as files of their own, and is right.
+    await mkdir(ledgers(cacheDir), { recursive: true });
+    const lock = join(ledgers(cacheDir), 'pack.lock');
+    await writeFile(lock, '');
+    const beside = await run();
+    expect(beside.json).toEqual(truth.json);
+    expect(await ownEntries(cacheDir)).toHaveLength(SESSIONS);
+    expect(await readdir(ledgers(cacheDir))).not.toContain('pack.index');
+    expect(await readdir(ledgers(cacheDir))).toContain('pack.lock');
+    // The same lock, eleven minutes old: the run that took it stopped. The next run takes it over.
+    const stale = (Date.now() - 11 * 60 * 1000) / 1000;
+    await utimes(lock, stale, stale);
+    const after = await run();
+    expect(after.reads).toBe(0);
+    expect(after.json).toEqual(truth.json);
+    expect(await ownEntries(cacheDir)).toEqual([]);
+    expect((await readPack(cacheDir)).records).toHaveLength(SESSIONS);
+    expect(await readdir(ledgers(cacheDir))).not.toContain('pack.lock');
+    expect((await run()).reads).toBe(0);
+  });
+
+  it('gives the true numbers to two bough processes at once on one cache, and leaves one whole pack', async () => {
+    await access(join(PROJECT_ROOT, 'dist', 'cli.js')).catch(() => {
+      throw new Error('bough is not compiled: run `npm ci` (or `npm run build`) before the tests');
+    });
+    const { input, cacheDir } = await setUp(13);
+    const args = ['stats', input, '--json', '--by', 'session', '--tz', 'UTC'];
+    const truth = await boughProcess([...args, '--no-cache'], cacheDir);
+    expect(truth.code, truth.stderr).toBe(0);
+    // Cold, then warm: both times two at once, each writing and packing what it read.
+    for (let round = 0; round < 2; round++) {
+      const both = await Promise.all([boughProcess(args, cacheDir), boughProcess(args, cacheDir)]);
+      for (const one of both) {
+        expect(one.code, one.stderr).toBe(0);
+        expect(JSON.parse(one.stdout)).toEqual(JSON.parse(truth.stdout));
+      }
+    }
+    const third = await boughProcess(args, cacheDir);
+    expect(JSON.parse(third.stdout)).toEqual(JSON.parse(truth.stdout));
+    const left = await readdir(ledgers(cacheDir));
+    expect(left).not.toContain('pack.lock');
+    expect(left.filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    // Every file has its entry, in the pack or of its own: none lost to the other run's rewrite.
+    const { records } = await readPack(cacheDir);
+    const places = [...records.map((r) => r.identity.slice(0, 32)), ...(await ownEntries(cacheDir)).map((name) => name.slice(0, 32))];
+    expect(new Set(places).size).toBe(SESSIONS);
+  }, 60_000);
 });
+
+/** The compiled command, run as a process of its own. */
+async function boughProcess(args: string[], cacheDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'bough.js'), ...args], {
+    env: { PATH: process.env['PATH'], HOME: '/nonexistent', BOUGH_CACHE_DIR: cacheDir, TZ: 'UTC' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code: number = await new Promise((done) => child.on('close', (c) => done(c ?? 1)));
+  return { code, stdout, stderr };
+}
