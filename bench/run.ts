@@ -108,7 +108,7 @@ async function generate(agent: Agent, dir: string, mb: number): Promise<void> {
 
 interface Measure {
   seconds: number;
-  peakMb: number;
+  peakMiB: number;
 }
 
 /** Runs a command in a fresh process: wall time and peak RSS. Its standard output is dropped. */
@@ -124,7 +124,7 @@ async function measure(command: string, args: string[], env: NodeJS.ProcessEnv =
   const code: number = await new Promise((done) => child.on('exit', (c) => done(c ?? 1)));
   clearInterval(poll);
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${code}`);
-  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, peakMb: peakKb / 1024 };
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, peakMiB: peakKb / 1024 };
 }
 
 function median(values: number[]): number {
@@ -169,14 +169,14 @@ interface Result {
   mb: number;
   seconds: number;
   mbPerSecond: number;
-  peakMb: number;
+  peakMiB: number;
   timeToFloor: number;
   rssToFloor: number;
 }
 
 function table(results: readonly Result[]): string {
-  const header = ['command', 'MB', 'median s', 'MB/s', 'peak RSS MB', 'time × floor', 'RSS × floor'];
-  const rows = results.map((r) => [r.label, r.mb.toFixed(1), r.seconds.toFixed(2), r.mbPerSecond.toFixed(1), r.peakMb.toFixed(0), r.timeToFloor.toFixed(1), r.rssToFloor.toFixed(1)]);
+  const header = ['command', 'MB', 'median s', 'MB/s', 'peak RSS MiB', 'time × floor', 'RSS × floor'];
+  const rows = results.map((r) => [r.label, r.mb.toFixed(1), r.seconds.toFixed(2), r.mbPerSecond.toFixed(1), r.peakMiB.toFixed(0), r.timeToFloor.toFixed(1), r.rssToFloor.toFixed(1)]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const format = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
   return [format(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(format)].join('\n');
@@ -377,22 +377,22 @@ async function main(): Promise<void> {
     for (const [i, row] of rows.entries()) {
       const m = await row.run(run);
       measures[i]?.push(m);
-      said.push(`${row.label} ${m.seconds.toFixed(2)} s ${m.peakMb.toFixed(0)} MB`);
+      said.push(`${row.label} ${m.seconds.toFixed(2)} s ${m.peakMiB.toFixed(0)} MiB`);
     }
     process.stderr.write(`run ${run + 1}/${options.runs}: ${said.join('; ')}\n`);
   }
-  const medians = rows.map((row, i) => ({ row, seconds: median((measures[i] ?? []).map((m) => m.seconds)), peakMb: median((measures[i] ?? []).map((m) => m.peakMb)) }));
+  const medians = rows.map((row, i) => ({ row, seconds: median((measures[i] ?? []).map((m) => m.seconds)), peakMiB: median((measures[i] ?? []).map((m) => m.peakMiB)) }));
   const floorOf = (row: Row) => medians.find((m) => m.row === floors.get(row.floor)) ?? medians[0];
-  const results: Result[] = medians.map(({ row, seconds, peakMb }) => {
+  const results: Result[] = medians.map(({ row, seconds, peakMiB }) => {
     const floor = floorOf(row);
     return {
       label: row.label,
       mb: row.mb,
       seconds,
       mbPerSecond: row.mb / seconds,
-      peakMb,
+      peakMiB,
       timeToFloor: floor ? seconds / floor.seconds : Number.NaN,
-      rssToFloor: floor ? peakMb / floor.peakMb : Number.NaN,
+      rssToFloor: floor ? peakMiB / floor.peakMiB : Number.NaN,
     };
   });
 
