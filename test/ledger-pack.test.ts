@@ -3,7 +3,7 @@
 // makes files be read again, never gives a wrong ledger.
 
 import { spawn } from 'node:child_process';
-import { access, appendFile, mkdir, readdir, readFile, realpath, rm, utimes, writeFile } from 'node:fs/promises';
+import { access, appendFile, mkdir, readdir, readFile, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ALL_TIME } from '../src/ledger/scope.js';
@@ -248,6 +248,23 @@ describe('the ledger cache pack', () => {
     expect(b.json).toEqual(truth.json);
     expect((await run()).json).toEqual(truth.json);
     expect(await readdir(ledgers(cacheDir))).not.toContain('pack.lock');
+  });
+
+  it('reads the pack ahead in its order, and still finds each entry a run looks up out of it', async () => {
+    // Longer sessions: their entries fill a pack several read-aheads long.
+    const input = join(await tempDir(), 'in');
+    await generatePiCorpus(input, { sessions: SESSIONS, seed: 21, turns: [30, 60] });
+    const cacheDir = join(await tempDir(), 'cache');
+    await runStats([input], cacheDir);
+    expect((await stat((await readPack(cacheDir)).pack)).size).toBeGreaterThan(3 * 256 * 1024);
+    // Every other folder: its files' entries lie apart in the pack, with others' between them.
+    const folders = (await readdir(input)).sort().map((folder) => join(input, folder));
+    for (const inputs of [folders.filter((_, i) => i % 2 === 0), folders.filter((_, i) => i % 2 === 1).reverse(), [input]]) {
+      const truth = await runStats(inputs, cacheDir, false);
+      const packed = await runStats(inputs, cacheDir);
+      expect(packed.reads).toBe(0);
+      expect(packed.json).toEqual(truth.json);
+    }
   });
 
   it('leaves the rewrite to a run at it, and takes over a lock a stopped run left', async () => {
