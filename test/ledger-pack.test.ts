@@ -250,16 +250,24 @@ describe('the ledger cache pack', () => {
     expect(await readdir(ledgers(cacheDir))).not.toContain('pack.lock');
   });
 
-  it('reads the pack ahead in its order, and still finds each entry a run looks up out of it', async () => {
-    // Longer sessions: their entries fill a pack several read-aheads long.
+  it('reads the pack ahead, and finds every entry when a run goes back and forth through it', async () => {
+    // Longer sessions, in enough folders: their entries fill a pack several read-aheads long.
     const input = join(await tempDir(), 'in');
-    await generatePiCorpus(input, { sessions: SESSIONS, seed: 21, turns: [30, 60] });
+    await generatePiCorpus(input, { sessions: 200, seed: 21, turns: [12, 24] });
     const cacheDir = join(await tempDir(), 'cache');
-    await runStats([input], cacheDir);
-    expect((await stat((await readPack(cacheDir)).pack)).size).toBeGreaterThan(3 * 256 * 1024);
-    // Every other folder: its files' entries lie apart in the pack, with others' between them.
     const folders = (await readdir(input)).sort().map((folder) => join(input, folder));
-    for (const inputs of [folders.filter((_, i) => i % 2 === 0), folders.filter((_, i) => i % 2 === 1).reverse(), [input]]) {
+    const even = folders.filter((_, i) => i % 2 === 0);
+    const odd = folders.filter((_, i) => i % 2 === 1);
+    // Packed by a run over every other folder, then by one over the rest (whose entries go first):
+    // the pack's order is no longer the files' order.
+    await runStats(odd, cacheDir);
+    await runStats(even, cacheDir);
+    expect(await ownEntries(cacheDir)).toEqual([]);
+    expect((await stat((await readPack(cacheDir)).pack)).size).toBeGreaterThan(3 * 256 * 1024);
+    const inOrder = await realPaths(await sessionFiles(input));
+    expect(await packedSources(cacheDir)).not.toEqual(inOrder);
+    expect([...(await packedSources(cacheDir))].sort()).toEqual([...inOrder].sort());
+    for (const inputs of [[input], even, odd]) {
       const truth = await runStats(inputs, cacheDir, false);
       const packed = await runStats(inputs, cacheDir);
       expect(packed.reads).toBe(0);
