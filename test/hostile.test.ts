@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
-import { openPage, pageProblems, requireBrowser, sharedBrowser } from './support/browser.js';
+import { BROWSER_TEST_MS, openPage, pageProblems, requireBrowser, sharedBrowser } from './support/browser.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 import { liveMarkup, tagsOf } from './support/html.js';
 
@@ -272,7 +272,7 @@ describe('a report of hostile sessions, in Chromium', () => {
     requireBrowser(context);
     const problems = await visitAll(await browser.context(), report.outDir, report.pages);
     expect(problems).toEqual([]);
-  });
+  }, BROWSER_TEST_MS);
 
   it('runs nothing even with the Content-Security-Policy removed (escaping holds on its own)', async (context) => {
     requireBrowser(context);
@@ -286,7 +286,7 @@ describe('a report of hostile sessions, in Chromium', () => {
     }
     const problems = await visitAll(await browser.context(), bare, report.pages);
     expect(problems).toEqual([]);
-  });
+  }, BROWSER_TEST_MS);
 
   it('runs nothing when every link of the conversations and trees is clicked or followed', async (context) => {
     requireBrowser(context);
@@ -337,7 +337,7 @@ describe('a report of hostile sessions, in Chromium', () => {
       }
     }
     expect(problems).toEqual([]);
-  });
+  }, BROWSER_TEST_MS);
 });
 
 /** Links of the conversation and of the SVG tree on a session page. */

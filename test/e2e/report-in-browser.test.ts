@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/build.js';
 import type { Summary } from '../../src/report/schema.js';
-import { openPage, pageProblems, requireBrowser, sharedBrowser } from '../support/browser.js';
+import { BROWSER_TEST_MS, openPage, pageProblems, requireBrowser, sharedBrowser } from '../support/browser.js';
 import { linksOf, scanHtml, type ScannedPage } from '../support/html-links.js';
 import { generatePiCorpus } from '../support/pi-corpus.js';
 import { ALL_UTC } from '../support/fixtures.js';
@@ -128,7 +128,7 @@ for (const testCase of CASES) {
         }
       });
       expect(perPage.flat()).toEqual([]);
-    });
+    }, BROWSER_TEST_MS);
 
     it('renders the index: a heading, the stylesheet, and one session row per session in summary.json', async (context) => {
       requireBrowser(context);
