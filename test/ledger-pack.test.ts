@@ -2,13 +2,13 @@
 // every ledger from one file through its index, and a damaged or foreign pack or index only
 // makes files be read again, never gives a wrong ledger.
 
-import { spawn } from 'node:child_process';
-import { access, appendFile, mkdir, readdir, readFile, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ALL_TIME } from '../src/ledger/scope.js';
 import { stats } from '../src/stats.js';
-import { PROJECT_ROOT, tempDir } from './support/fixtures.js';
+import { runCompiledBough, requireCompiledBough } from './support/compiled-bough.js';
+import { tempDir } from './support/fixtures.js';
 import { generatePiCorpus } from './support/pi-corpus.js';
 
 // Every file bough reads goes through here (on this thread: tests run the sources, not the build, so there are no reading threads).
@@ -300,22 +300,20 @@ describe('the ledger cache pack', () => {
   });
 
   it('gives the true numbers to two bough processes at once on one cache, and leaves one whole pack', async () => {
-    await access(join(PROJECT_ROOT, 'dist', 'cli.js')).catch(() => {
-      throw new Error('bough is not compiled: run `npm ci` (or `npm run build`) before the tests');
-    });
+    await requireCompiledBough();
     const { input, cacheDir } = await setUp(13);
     const args = ['stats', input, '--json', '--by', 'session', '--tz', 'UTC'];
-    const truth = await boughProcess([...args, '--no-cache'], cacheDir);
+    const truth = await runCompiledBough([...args, '--no-cache'], { BOUGH_CACHE_DIR: cacheDir });
     expect(truth.code, truth.stderr).toBe(0);
     // Cold, then warm: both times two at once, each writing and packing what it read.
     for (let round = 0; round < 2; round++) {
-      const both = await Promise.all([boughProcess(args, cacheDir), boughProcess(args, cacheDir)]);
+      const both = await Promise.all([runCompiledBough(args, { BOUGH_CACHE_DIR: cacheDir }), runCompiledBough(args, { BOUGH_CACHE_DIR: cacheDir })]);
       for (const one of both) {
         expect(one.code, one.stderr).toBe(0);
         expect(JSON.parse(one.stdout)).toEqual(JSON.parse(truth.stdout));
       }
     }
-    const third = await boughProcess(args, cacheDir);
+    const third = await runCompiledBough(args, { BOUGH_CACHE_DIR: cacheDir });
     expect(JSON.parse(third.stdout)).toEqual(JSON.parse(truth.stdout));
     const left = await readdir(ledgers(cacheDir));
     expect(left).not.toContain('pack.lock');
@@ -326,16 +324,3 @@ describe('the ledger cache pack', () => {
     expect(new Set(places).size).toBe(SESSIONS);
   }, 60_000);
 });
-
-/** The compiled command, run as a process of its own. */
-async function boughProcess(args: string[], cacheDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'bough.js'), ...args], {
-    env: { PATH: process.env['PATH'], HOME: '/nonexistent', BOUGH_CACHE_DIR: cacheDir, TZ: 'UTC' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code: number = await new Promise((done) => child.on('close', (c) => done(c ?? 1)));
-  return { code, stdout, stderr };
-}

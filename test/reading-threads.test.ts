@@ -2,35 +2,22 @@
 // tests themselves run the TypeScript sources, which read in one thread). Threads or not, the
 // numbers, warnings and redactions are the same; a file that breaks a reader costs that file.
 
-import { spawn } from 'node:child_process';
-import { access, cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, PROJECT_ROOT, tempDir } from './support/fixtures.js';
+import { runCompiledBough, requireCompiledBough } from './support/compiled-bough.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
 import { generatePiCorpus } from './support/pi-corpus.js';
 
-const BOUGH = join(PROJECT_ROOT, 'bin', 'bough.js');
-
-async function bough(args: string[], threads: string, cacheDir: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BOUGH, ...args], {
-    env: { PATH: process.env['PATH'], HOME: '/nonexistent', BOUGH_THREADS: threads, BOUGH_CACHE_DIR: cacheDir, TZ: 'UTC', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code: number = await new Promise((done) => child.on('close', (c) => done(c ?? 1)));
-  return { code, stdout, stderr };
+function bough(args: string[], threads: string, cacheDir: string, env: Record<string, string> = {}) {
+  return runCompiledBough(args, { BOUGH_THREADS: threads, BOUGH_CACHE_DIR: cacheDir, ...env });
 }
 
 describe('reading in threads', () => {
   let input: string;
   let cacheDir: string;
   beforeAll(async () => {
-    // `npm ci` compiles bough (its prepare script); the command runs that code.
-    await access(join(PROJECT_ROOT, 'dist', 'reading', 'worker.js')).catch(() => {
-      throw new Error('bough is not compiled: run `npm ci` (or `npm run build`) before the tests');
-    });
+    await requireCompiledBough();
     input = join(await tempDir(), 'in');
     for (const agent of ['pi', 'claude', 'codex', 'broken', 'secrets']) await cp(join(FIXTURES, agent), join(input, agent), { recursive: true });
     await generatePiCorpus(join(input, 'generated'), { sessions: 24, seed: 7 });
