@@ -3,7 +3,7 @@
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
 import { join, resolve } from 'node:path';
-import { cacheDir, fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
+import { fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
@@ -11,7 +11,7 @@ import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, type Discovery, type Place } from './discover.js';
-import type { Environment } from './environment.js';
+import { boughCacheDir, type Environment } from './environment.js';
 import { BoughError, messageOf } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
 import { scopeLabel, type Scope } from './ledger/scope.js';
@@ -137,7 +137,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   try {
     const searched = discovery.places;
     // Ledgers for the whole history now; each session's content is read again when its pages are written.
-    const cache = options.cache === false ? NO_CACHE : openLedgerCache(cacheDir(options.environment), stamp);
+    const cache = options.cache === false ? NO_CACHE : openLedgerCache(boughCacheDir(options.environment), stamp);
     const cacheWarnings = [await cache.writeProblem()].filter((w): w is string => w !== null);
     const threads = threadPlan(options.environment.env);
     // Taken even with --no-cache: the record of what this report was made from lets a later build keep it.

@@ -7,7 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { build, type BuildResult } from './build.js';
 import { placesLine, type Discovery } from './discover.js';
 import { exportSession } from './export.js';
-import { machineTimeZone, type Environment } from './environment.js';
+import { boughCacheDir, machineTimeZone, type Environment } from './environment.js';
 import { BoughError } from './errors.js';
 import { parsePeriod, parseSources, ScopeError, type Scope } from './ledger/scope.js';
 import { formatUsd, plural } from './report/format.js';
@@ -16,7 +16,7 @@ import { packageVersion } from './package-files.js';
 import { OMIT_KINDS, type OmitKind } from './share/share.js';
 import { stats, statsText } from './stats.js';
 import { isTimeZone } from './time-zone.js';
-import { LITELLM_URL, loadPriceTable, pricesCacheDir, updatePrices } from './price-files.js';
+import { LITELLM_URL, loadPriceTable, updatePrices } from './price-files.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -167,7 +167,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     });
   prices
     .command('update')
-    .description(`download the newest table from LiteLLM's repository into ${pricesCacheDir({ env: io.env, home: io.home })}`)
+    .description(`download the newest table from LiteLLM's repository into ${boughCacheDir({ env: io.env, home: io.home })}`)
     .option('--url <url>', 'where to download it from', LITELLM_URL)
     .action(async (flags: { url: string }) => {
       exitCode = await guarded(io, async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { BoughError } from './errors.js';
 import { PACKAGE_ROOT } from './package-files.js';
 import { parsePriceTable, type PriceTable, type Snapshot } from './pricing/table.js';
-import type { Environment } from './environment.js';
+import { boughCacheDir, type Environment } from './environment.js';
 
 export const LITELLM_URL = 'https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json';
 const TABLE_FILE = 'litellm-model-prices.json';
@@ -24,12 +24,6 @@ interface Meta {
   sha256: string;
 }
 
-export function pricesCacheDir({ env, home }: Environment): string {
-  if (env['BOUGH_CACHE_DIR']) return env['BOUGH_CACHE_DIR'];
-  if (env['XDG_CACHE_HOME']) return join(env['XDG_CACHE_HOME'], 'bough');
-  return join(home, '.cache', 'bough');
-}
-
 /** --prices FILE, else the newer of the downloaded and the bundled copy. */
 export async function loadPriceTable(pricesFile: string | null, environment: Environment): Promise<PriceTable> {
   if (pricesFile !== null) {
@@ -41,11 +35,11 @@ export async function loadPriceTable(pricesFile: string | null, environment: Env
   }
   const bundledDir = join(PACKAGE_ROOT, 'data');
   const bundled = await readMeta(bundledDir);
-  const cached = await readMeta(pricesCacheDir(environment));
+  const cached = await readMeta(boughCacheDir(environment));
   /** What was wrong with a newer download, when there is one and it could not be used. */
   let unusable: 'missing' | 'damaged' | null = null;
   if (cached && (!bundled || cached.date > bundled.date)) {
-    const text = await readFile(join(pricesCacheDir(environment), TABLE_FILE), 'utf8').catch(() => null);
+    const text = await readFile(join(boughCacheDir(environment), TABLE_FILE), 'utf8').catch(() => null);
     // The download is checked against the hash taken when it was made: a price changed on disk
     // is as plausible as the true one. A copy that fails is not used, and that is said.
     const table = text !== null && sha256Of(text) === cached.sha256 ? downloadedTable(text, cached.date) : null;
@@ -123,7 +117,7 @@ export async function updatePrices(url: string, environment: Environment, now: D
   if (models < MIN_PRICED_MODELS) {
     throw new BoughError(`What ${url} sent prices only ${models} models, so it is not LiteLLM's table; nothing was changed.`);
   }
-  const dir = pricesCacheDir(environment);
+  const dir = boughCacheDir(environment);
   await mkdir(dir, { recursive: true });
   const sha256 = sha256Of(text);
   const meta: Meta = { source: url, date: now.toISOString().slice(0, 10), sha256 };

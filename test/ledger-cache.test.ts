@@ -186,3 +186,32 @@ describe('the ledger cache', () => {
     expect((await run()).json).toEqual(first.json);
   });
 });
+
+describe('where the cache lives', () => {
+  const statsWith = async (env: Record<string, string>, home: string) => {
+    const input = join(await tempDir(), 'in');
+    await cp(join(FIXTURES, 'pi'), input, { recursive: true });
+    return stats({ inputs: [input], by: 'session', scope: SCOPE, environment: { env, home } });
+  };
+
+  it('is $XDG_CACHE_HOME/bough when that is an absolute path', async () => {
+    const home = await tempDir();
+    const xdg = join(await tempDir(), 'xdg');
+    await statsWith({ XDG_CACHE_HOME: xdg }, home);
+    expect(await cacheFiles(join(xdg, 'bough'))).not.toHaveLength(0);
+    await expect(stat(join(home, '.cache'))).rejects.toThrow();
+  });
+
+  // Regression: a relative $XDG_CACHE_HOME put a cache folder wherever bough was run from.
+  it('is ~/.cache/bough when $XDG_CACHE_HOME is relative, which the XDG spec says to ignore', async () => {
+    const home = await tempDir();
+    const relative = `bough-test-relative-cache-${process.pid}`;
+    try {
+      await statsWith({ XDG_CACHE_HOME: relative }, home);
+      expect(await cacheFiles(join(home, '.cache', 'bough'))).not.toHaveLength(0);
+      await expect(stat(relative)).rejects.toThrow();
+    } finally {
+      await rm(relative, { recursive: true, force: true });
+    }
+  });
+});

@@ -15,7 +15,6 @@ import { join } from 'node:path';
 import { constants as bufferConstants } from 'node:buffer';
 import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
-import type { Environment } from '../environment.js';
 import type { SessionLedger } from '../ledger/ledger.js';
 import { tokensSchema } from '../report/schema.js';
 import { MAX_TIME } from '../sources/record-fields.js';
@@ -23,13 +22,6 @@ import { checkedPackedEntries, type PackedEntries } from '../ledger/packed-entri
 import { SOURCES } from '../types.js';
 import { whyUnreadable } from '../file-problems.js';
 import { sha256Hex } from '../sha256.js';
-
-/** Where the cache lives: $BOUGH_CACHE_DIR, else $XDG_CACHE_HOME/bough, else ~/.cache/bough. */
-export function cacheDir(environment: Environment): string {
-  const { env, home } = environment;
-  if (env['BOUGH_CACHE_DIR']) return env['BOUGH_CACHE_DIR'];
-  return join(env['XDG_CACHE_HOME'] || join(home, '.cache'), 'bough');
-}
 
 /** What reading one file gave: its ledger and problems, or why it is not a session. */
 export type CachedOutcome = { kind: 'session'; ledger: SessionLedger; diagnostics: Diagnostic[] } | { kind: 'skipped'; diagnostics: Diagnostic[] };
