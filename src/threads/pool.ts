@@ -17,22 +17,29 @@ export interface ThreadPlan {
 const MIN_BYTES_FOR_THREADS = 16 * 1024 * 1024;
 
 /**
- * Threads beside the main thread, which works too (its heap holds the history's ledgers packed, a
- * few bytes per entry, so reading and rendering there as well costs little more memory): measured
- * on 2 cores, a cold build of 300 MB of generated sessions peaked at 280 MB with the main thread
- * working beside one thread and 330 MB with it only handing work out to two, 1 GB at 410 and 546
- * MB, in the same time or less. `$BOUGH_THREADS` when set (0: the main thread alone; more: that
- * many, for any amount of work), else one per core but one. Running from TypeScript sources (the
- * tests) there are no compiled thread scripts: none.
+ * Threads beside the main thread unless $BOUGH_THREADS says, whatever the cores: each costs memory
+ * of its own that no history makes smaller (its own heap and copy of bough's code, and one
+ * session's content). Measured on a cold build of 300 MB of generated sessions: 283–293 MiB with
+ * one thread, 299–302 MiB with two or three reading and one writing pages, 412 MiB with three of
+ * each, 685 MiB with seven (an 8-core machine's "one per core but one"). Not fewer: the main thread
+ * works too, and one thread beside it costs little (the main thread only handing work out to two
+ * peaked higher, 330 MB, in the same time).
  */
-export function threadPlan(env: Readonly<Record<string, string | undefined>>): ThreadPlan {
-  if (!import.meta.url.endsWith('.js')) return { threads: 0, minBytes: 0 };
+const DEFAULT_THREADS = 1;
+
+/**
+ * `$BOUGH_THREADS` when set (0: the main thread alone; more: that many, for any amount of work:
+ * faster on a machine with cores and memory to spare), else DEFAULT_THREADS, or none on one core.
+ * Running from TypeScript sources (the tests) there are no compiled thread scripts: none.
+ */
+export function threadPlan(env: Readonly<Record<string, string | undefined>>, cores = availableParallelism(), compiled = import.meta.url.endsWith('.js')): ThreadPlan {
+  if (!compiled) return { threads: 0, minBytes: 0 };
   const asked = env['BOUGH_THREADS'];
   if (asked !== undefined && asked.trim() !== '') {
     const n = Number(asked);
     return { threads: Number.isInteger(n) && n >= 0 ? Math.min(n, 64) : 0, minBytes: 0 };
   }
-  return { threads: availableParallelism() - 1, minBytes: MIN_BYTES_FOR_THREADS };
+  return { threads: Math.min(DEFAULT_THREADS, cores - 1), minBytes: MIN_BYTES_FOR_THREADS };
 }
 
 /**
