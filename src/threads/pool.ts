@@ -17,13 +17,13 @@ export interface ThreadPlan {
 const MIN_BYTES_FOR_THREADS = 16 * 1024 * 1024;
 
 /**
- * Threads beside the main thread unless $BOUGH_THREADS says, whatever the cores: each costs memory
- * of its own that no history makes smaller (its own heap and copy of bough's code, and one
- * session's content). Measured on a cold build of 300 MB of generated sessions: 283–296 MiB with
- * one thread, 299–302 MiB with two or three reading and one writing pages, 412 MiB with three of
- * each, 685 MiB with seven (an 8-core machine's "one per core but one"). Not fewer: the main thread
- * works too, and one thread beside it costs little (the main thread only handing work out to two
- * peaked higher, 330 MB, in the same time).
+ * How many threads beside the main thread when $BOUGH_THREADS does not say, whatever the cores:
+ * each costs memory of its own that no history makes smaller (its own heap and copy of bough's
+ * code, and one session's content). Measured on a cold build of 300 MB of generated sessions:
+ * 283–296 MiB with one thread, 299–302 MiB with two or three reading and one writing pages, 412
+ * MiB with three of each, 685 MiB with seven (an 8-core machine's "one per core but one"). Not
+ * fewer: the main thread works too, and one thread beside it costs little (the main thread only
+ * handing work out to two peaked higher, 330 MB, in the same time).
  */
 const DEFAULT_THREADS = 1;
 
