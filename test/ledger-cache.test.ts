@@ -189,8 +189,7 @@ describe('the ledger cache', () => {
 
 describe('where the cache lives', () => {
   const statsWith = async (env: Record<string, string>, home: string) => {
-    const input = join(await tempDir(), 'in');
-    await cp(join(FIXTURES, 'pi'), input, { recursive: true });
+    const { input } = await setUp();
     return stats({ inputs: [input], by: 'session', scope: SCOPE, environment: { env, home } });
   };
 
