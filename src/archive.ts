@@ -1,9 +1,11 @@
 // The archive keeps what it has: each build writes, into the report folder, the ledger of every
 // session and the pages it wrote for it. The next build into that folder keeps a session whose
-// file has gone (Claude Code deletes transcripts after 30 days) when its file was found under one
-// of this build's places: its numbers stay in the totals, its pages are carried over with a note
-// saying when its file was last seen. `--forget-missing` drops them. Paths are stored only as
-// hashes, so a redacted report's archive names no file.
+// file has gone (Claude Code deletes transcripts after 30 days) when its file was found under
+// one of this build's places: its numbers stay in the totals, its pages are carried over with a
+// note saying when its file was last seen. What a build does not show (outside its period,
+// project, agents or inputs) it keeps as it was, for later builds; a build that shares another
+// way than the archive's sessions were written refuses rather than drop them. `--forget-missing`
+// drops them. Paths are stored only as hashes, so a redacted report's archive names no file.
 //
 // `sessions.jsonl` holds every archived session's record, a line each: its pages, fingerprint and
 // search items, read by every rebuild. One file, not one per session: a history of 30,000

@@ -107,6 +107,8 @@ export interface BuildResult {
   warnings: string[];
   /** Sessions whose pages the last build into this folder wrote from the same inputs, kept as they were. */
   sessionsKept: number;
+  /** Sessions the folder's archive holds that this report does not show (outside its inputs, period, project or agents), kept for later builds. */
+  sessionsCarried: number;
 }
 
 /** Everything a sink needs, built once. */
@@ -149,34 +151,46 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (pricing.table.snapshot.problem !== undefined) cacheWarnings.push(pricing.table.snapshot.problem);
     const inputs = inputsOf(discovery, identities, options, stamp, pricing);
     if (inputs !== null && options.cache !== false) {
-      const unchanged = await keepUnchangedReport(folder, inputs, (files, gone) => generatedSentence(options, generator, files, gone), options.now.getTime());
+      const unchanged = await keepUnchangedReport(folder, inputs, (files, gone, carried) => generatedSentence(options, generator, files, gone, carried), options.now.getTime());
       if (unchanged) {
         // The last build's warnings about its archive still hold: its report is this one.
-        const unreadable = unreadableWarning(unchanged.diagnostics.byReason['archive-unreadable'] ?? 0, sharer.text(join(outDir, ARCHIVE_DIR)));
+        const { summary, carried } = unchanged;
+        const unreadable = unreadableWarning(summary.diagnostics.byReason['archive-unreadable'] ?? 0, sharer.text(join(outDir, ARCHIVE_DIR)));
         const warnings = [...cacheWarnings, ...unreadable, ...(await folder.commit())];
-        return { outDir, summary: unchanged, usedSamples: false, places: discovery.places, warnings, sessionsKept: unchanged.sessions.length };
+        return { outDir, summary, usedSamples: false, places: discovery.places, warnings, sessionsKept: summary.sessions.length, sessionsCarried: carried };
       }
     }
     const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, identities, realPaths: discovery.realPaths });
     let collected = await read();
+    // What an earlier build into this folder archived: read before choosing the samples, so that
+    // a history whose files are all gone (the archive's very purpose) is not replaced by them.
+    const sharing = sharingOf(options.redact ?? false, options.omit ?? []);
+    const archived = await readArchive(outDir);
+    const earlier = archived.sessions.filter((a) => a.sharing === sharing);
+    // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
+    let missing = options.forgetMissing
+      ? []
+      : missingSessions(earlier, { files: discovery.files, places: existingPlaces(discovery) }, sharing, new Set(collected.ledgers.map((l) => l.key)));
     let usedSamples = false;
-    if (collected.ledgers.length === 0) {
+    if (collected.ledgers.length === 0 && missing.length === 0) {
       if (!discovery.usedDefaults) throw new BoughError(noSessionsSentence(discovery));
+      const archivedCount = archived.sessions.length + archived.unreadable.length;
+      if (archivedCount > 0) {
+        throw new BoughError(
+          `${noSessionsSentence(discovery)} ${sharer.text(outDir)} holds the archive of an earlier build (${plural(archivedCount, 'session')}), which a report of bough's bundled samples would replace: it is left as it is. To see the samples, pass another --out.`,
+        );
+      }
       // A first run on a machine without sessions still shows what a report looks like.
       usedSamples = true;
       sharer = sharerFor();
       discovery = await discover([SAMPLES_DIR], options.environment);
       await refuseUnsafeOut(outDir, discovery.places, options.environment.home);
       collected = await read();
+      missing = [];
     }
-    // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
-    const sharing = sharingOf(options.redact ?? false, options.omit ?? []);
-    const places = discovery.places.filter((p) => p.exists).map((p) => p.path);
-    const archived = usedSamples ? { sessions: [], unreadable: [] } : await readArchive(outDir);
-    const earlier = archived.sessions.filter((a) => a.sharing === sharing);
+    const places = existingPlaces(discovery);
     // With --no-cache every page is written anew; sessions whose files are gone are still kept.
     const previous = options.cache === false ? [] : earlier;
-    const missing = options.forgetMissing ? [] : missingSessions(earlier, { files: discovery.files, places }, sharing, new Set(collected.ledgers.map((l) => l.key)));
     const readBack = await Promise.all(missing.map(async (entry) => ({ entry, kept: await readArchivedLedger(outDir, entry) })));
     let kept = readBack.flatMap(({ kept }) => (kept === null ? [] : [kept]));
     // What an earlier build archived and does not read right now may be a session whose file is
@@ -203,14 +217,25 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       collected = withKept();
       report = await reportContext(discovery, collected, options, pricing);
     }
+    // What the archive holds that this build does not write again: kept as it was when archived
+    // the way this build shares (see carryOver); one archived another way can neither be put in
+    // this folder (a plain page in a redacted report) nor be dropped without being asked.
+    const writes = new Set(report.data.sessions.flatMap((s) => [s, ...s.subagents]).map((part) => pathHash(part.key)));
+    if (!options.forgetMissing) {
+      const stranded = archived.sessions.filter((a) => a.sharing !== sharing && !writes.has(a.name));
+      if (stranded.length > 0) throw new BoughError(strandedSentence(sharer.text(outDir), stranded, sharing));
+    }
+    // Not a session kept as a copy of one read now, nor one keepUnreadable says and keeps.
+    const notCarried = new Set([...held.map((k) => pathHash(k.ledger.key)), ...unreadable.flatMap((u) => (u.name === null ? [] : [u.name]))]);
+    const carried = options.forgetMissing || usedSamples ? [] : earlier.filter((a) => !writes.has(a.name) && !notCarried.has(a.name));
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
-    const archive = usedSamples ? null : { kept, previous, sharing, places, inputs, unreadable };
-    const { summary, sessionsKept } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads });
+    const archive = usedSamples ? null : { kept, previous, sharing, places, inputs, unreadable, carried };
+    const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads });
     const warnings = [...cacheWarnings, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
-    return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept };
+    return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
   } catch (error) {
     await folder.abort();
     throw error;
@@ -249,6 +274,8 @@ interface HtmlSink {
     inputs: string | null;
     /** What the earlier build archived that does not read right, and may be of a session whose file is gone. */
     unreadable: readonly UnreadableArchive[];
+    /** What the earlier build archived, sharing as this one, that this report does not show: kept as it was. */
+    carried: readonly ArchivedPages[];
   } | null;
   sharer: Sharer;
   /** Shares content read again for pages, the same way as `sharer` did for the ledgers. */
@@ -262,7 +289,7 @@ interface HtmlSink {
 }
 
 /** The HTML folder: index, data quality, a page per project and session, assets, summary.json, usage.csv. */
-async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink: HtmlSink): Promise<{ summary: Summary; sessionsKept: number }> {
+async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink: HtmlSink): Promise<{ summary: Summary; sessionsKept: number; sessionsCarried: number }> {
   const { data, collected, table, price } = report;
   const { options, sharer } = sink;
   const keptByKey = new Map((sink.archive?.kept ?? []).map((k) => [k.ledger.key, k]));
@@ -314,7 +341,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     pages,
     time,
     scopeLabel: scope,
-    generated: generatedSentence(options, generator, collected.ledgers.length - keptByKey.size, keptByKey.size),
+    generated: generatedSentence(options, generator, collected.ledgers.length - keptByKey.size, keptByKey.size, sink.archive?.carried.length ?? 0),
     notice: sink.notice,
     sharing: sharingLine(options.redact ?? false, sharer.redactions, [...new Set(options.omit ?? [])]),
     inputs: report.discovery.places.map((place) => ({
@@ -520,6 +547,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   // The pages this report's sessions have: an earlier build's page kept for a record that did not read is none of these.
   const usedPages = new Set(done.flatMap((outcome) => (outcome.kind === 'failed' ? [outcome.page] : outcome.pages)));
   const archiveProblems = sink.archive && records ? await keepUnreadable(sink.archive.unreadable, sink.archive.sharing, folder, records, seen, time, usedPages) : [];
+  const readNow = new Set(collected.ledgers.flatMap((ledger) => (keptByKey.has(ledger.key) ? [] : [pathHash(ledger.key)])));
+  const carriedUnseen = sink.archive && records && archiving ? await carryOver(sink.archive.carried, { folder, records, seen, usedPages, readNow, now: archiving.now }) : [];
   records?.close();
   // The index stays under about a tenth of the report: prompts and files always, replies while they fit.
   if (sink.archive) {
@@ -530,7 +559,15 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       const gone = [...keptByKey.keys()].map(pathHash).sort();
       const seenNames = new Set(seen.map((s) => s.name));
       const unreadable = sink.archive.unreadable.flatMap((u) => (u.name !== null && u.lastSeen !== null && seenNames.has(u.name) ? [u.name] : [])).sort();
-      const record = buildRecordFile({ inputs: sink.archive.inputs, generated: overview.generated, sessionFiles: collected.ledgers.length - keptByKey.size, gone, unreadable });
+      const record = buildRecordFile({
+        inputs: sink.archive.inputs,
+        generated: overview.generated,
+        sessionFiles: collected.ledgers.length - keptByKey.size,
+        gone,
+        unreadable,
+        carried: sink.archive.carried.length,
+        carriedUnseen,
+      });
       await folder.write(record.path, record.content);
     }
   }
@@ -566,13 +603,18 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   });
   await folder.write('summary.json', summaryText(summary));
   await folder.write('usage.csv', usageCsv(data, price));
-  return { summary, sessionsKept };
+  return { summary, sessionsKept, sessionsCarried: sink.archive?.carried.length ?? 0 };
 }
 
 /** summary.json's text, in pieces (tens of MB for a long history), ending with a newline. */
 function* summaryText(summary: Summary): Generator<string> {
   yield* prettyJsonPieces(summary);
   yield '\n';
+}
+
+/** The places that were there to search: an archived session's file is told gone only under one of them. */
+function existingPlaces(discovery: Discovery): string[] {
+  return discovery.places.filter((p) => p.exists).map((p) => p.path);
 }
 
 /** How a report shares, as its archive records it: a session archived one way is not kept by a build that shares another. */
@@ -661,6 +703,51 @@ async function keepUnreadable(
   return problems;
 }
 
+/**
+ * What the archive held, archived the way this build shares, that this report does not show (a
+ * session outside its period, project, agents or inputs, whose file may be gone by the next
+ * build): kept as it was, its record, ledger file and pages, so that a report made for one month
+ * does not cost the archive the others. A page this build wrote for a session of its own is this
+ * build's. Returns the names of those whose files this build did not read: when they were last
+ * seen stays.
+ */
+async function carryOver(
+  carried: readonly ArchivedPages[],
+  into: { folder: ReportFolder; records: LinesFile; seen: { name: string; lastSeen: number }[]; usedPages: ReadonlySet<string>; readNow: ReadonlySet<string>; now: number },
+): Promise<string[]> {
+  const { folder, records, seen, usedPages, readNow, now } = into;
+  const unseen: string[] = [];
+  for (const entry of carried) {
+    const pages = entry.pages.filter((page) => !usedPages.has(page));
+    // One by one: one file missing from the folder costs that file, not the others.
+    for (const path of [ledgerPath(entry.name), ...pages]) await folder.keep([path]);
+    records.add(recordLine({ ...entry, pages }));
+    const seenNow = readNow.has(entry.name);
+    seen.push({ name: entry.name, lastSeen: seenNow ? now : entry.lastSeen });
+    if (!seenNow) unseen.push(entry.name);
+  }
+  return unseen.sort();
+}
+
+/** What a build's sharing (see sharingOf) does, in words: "redacts and omits thinking". */
+function sharingWords(sharing: string): string {
+  const redacts = /^redact:true;/.test(sharing);
+  const omits = /;omit:(.*)$/.exec(sharing)?.[1]?.split(',').filter(Boolean) ?? [];
+  if (!redacts && omits.length === 0) return 'neither redacts nor omits';
+  return [...(redacts ? ['redacts'] : []), ...(omits.length > 0 ? [`omits ${omits.join(', ')}`] : [])].join(' and ');
+}
+
+/** Why a build that shares one way will not write into a folder whose archive holds sessions shared another, and what to do. */
+function strandedSentence(outDir: string, stranded: readonly ArchivedPages[], sharing: string): string {
+  const ways = [...new Set(stranded.map((a) => sharingWords(a.sharing)))].join(', or ');
+  const them = stranded.length === 1 ? 'it' : 'them';
+  return (
+    `${outDir} holds the archive of an earlier build that ${ways}, with ${plural(stranded.length, 'session')} this build would not write again ` +
+    `(${stranded.length === 1 ? 'its file' : 'their files'} gone, or outside this build's inputs, period, project or agents). This build ${sharingWords(sharing)}: ` +
+    `it can neither keep ${them} in the same folder nor drop ${them} unasked. Write this report to another folder (--out), or pass --forget-missing to drop ${them}.`
+  );
+}
+
 /** Session pages (`sessions/<day>-<id>-<hash>[-n][-part-n].html`) by the hash of their file's path their names end with. */
 function sessionPagesByHash(paths: readonly string[]): Map<string, string[]> {
   const byHash = new Map<string, string[]>();
@@ -683,11 +770,15 @@ function unreadableWarning(count: number, archiveDir: string): string[] {
   ];
 }
 
-/** The index's first line: when, by what, from how many files. */
-function generatedSentence(options: BuildOptions, generator: string, files: number, gone: number): string {
+/**
+ * The index's first line: when, by what, from how many files; and what else the folder keeps
+ * (pages not linked from this report, which whoever is sent the folder gets too).
+ */
+function generatedSentence(options: BuildOptions, generator: string, files: number, gone: number, carried: number): string {
   const when = formatDateTime(options.now.getTime(), { timeZone: options.scope.timeZone });
   const kept = gone > 0 ? `, with ${plural(gone, 'session file')} gone since an earlier build kept from it` : '';
-  return `Generated ${when} (${options.scope.timeZone}) by ${generator} from ${plural(files, 'session file')}${kept}.`;
+  const archive = carried > 0 ? ` This folder's archive also keeps ${plural(carried, 'session')} this report does not show (with ${carried === 1 ? 'its pages' : 'their pages'}), for later builds into it.` : '';
+  return `Generated ${when} (${options.scope.timeZone}) by ${generator} from ${plural(files, 'session file')}${kept}.${archive}`;
 }
 
 /**

@@ -104,7 +104,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .option('--redact', 'replace secrets (API keys, tokens, private keys, passwords) with [REDACTED:kind] and your home folder with ~')
     .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
     .option('--share', 'for sending the report to someone: --redact --omit thinking')
-    .option('--forget-missing', 'drop sessions an earlier build into --out kept whose files are gone')
+    .option('--forget-missing', "drop what --out's archive keeps of sessions this build does not read or show (files gone, or outside its inputs, period, project or agents)")
     .option('--no-cache', 'read every file and write every page again, reusing nothing from earlier runs')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (inputs: string[], flags: BuildFlags) => {
@@ -313,7 +313,7 @@ function failure(error: unknown, io: CliIo): number {
   throw error;
 }
 
-function summaryLine({ summary, outDir }: BuildResult): string {
+function summaryLine({ summary, outDir, sessionsCarried }: BuildResult): string {
   const { totals, diagnostics } = summary;
   const where = relative(process.cwd(), `${outDir}/index.html`) || `${outDir}/index.html`;
   const unknown = totals.unpricedRecords > 0;
@@ -323,6 +323,8 @@ function summaryLine({ summary, outDir }: BuildResult): string {
     `${plural(diagnostics.skippedLines, 'skipped line')}`,
     `${bough} by bough (${formatUsd(totals.cost.recorded)} recorded)`,
     ...(totals.unpricedModels.length > 0 ? [`${plural(totals.unpricedModels.length, 'unpriced model')}`] : []),
+    // Said, or a scoped report into an archive's folder would look as if it had dropped the rest.
+    ...(sessionsCarried > 0 ? [`its archive also keeps ${plural(sessionsCarried, 'session')} this report does not show`] : []),
     `report in ${where}`,
   ].join(' · ');
 }

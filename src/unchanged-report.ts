@@ -27,6 +27,9 @@ const recordSchema = z.object({
   gone: z.array(z.string().regex(/^[0-9a-f]{32}$/)),
   /** Archive names of sessions whose archive was kept though it did not read right: their "last seen" stays too. */
   unreadable: z.array(z.string().regex(/^[0-9a-f]{32}$/)).optional(),
+  /** How many sessions the archive holds that the report does not show, and those of them whose files it did not read: their "last seen" stays. */
+  carried: z.number().int().nonnegative().optional(),
+  carriedUnseen: z.array(z.string().regex(/^[0-9a-f]{32}$/)).optional(),
 });
 export type BuildRecord = z.infer<typeof recordSchema>;
 
@@ -43,7 +46,12 @@ export function buildRecordFile(record: Omit<BuildRecord, 'format'>): { path: st
  * Keeps the last build's report when it was made from `inputs`: returns its summary, or null
  * (nothing kept) when the folder's last build was made from anything else or was changed since.
  */
-export async function keepUnchangedReport(folder: ReportFolder, inputs: string, generated: (sessionFiles: number, gone: number) => string, now: number): Promise<Summary | null> {
+export async function keepUnchangedReport(
+  folder: ReportFolder,
+  inputs: string,
+  generated: (sessionFiles: number, gone: number, carried: number) => string,
+  now: number,
+): Promise<{ summary: Summary; carried: number } | null> {
   const record = parsed(recordSchema, await folder.previous(BUILD_RECORD));
   if (record === null || record.inputs !== inputs) return null;
   const index = (await folder.previous(INDEX_PAGE))?.toString('utf8') ?? null;
@@ -52,16 +60,24 @@ export async function keepUnchangedReport(folder: ReportFolder, inputs: string, 
   if (index === null || at === -1 || index.indexOf(lede(record.generated), at + 1) !== -1) return null;
   const summary = parsed(summarySchema, await folder.previous('summary.json'));
   const seen = await folder.previous(SEEN_PATH);
-  const seenNow = seen === null ? null : refreshedSeen(seen, new Set([...record.gone, ...(record.unreadable ?? [])]), now);
+  const seenNow = seen === null ? null : refreshedSeen(seen, new Set([...record.gone, ...(record.unreadable ?? []), ...(record.carriedUnseen ?? [])]), now);
   if (summary === null || seenNow === null) return null;
   const rewritten = new Set([INDEX_PAGE, SEEN_PATH, BUILD_RECORD]);
   if (!(await folder.keep(folder.previousFiles.filter((path) => !rewritten.has(path))))) return null;
-  const sentence = generated(record.sessionFiles, record.gone.length);
+  const sentence = generated(record.sessionFiles, record.gone.length, record.carried ?? 0);
   await folder.write(INDEX_PAGE, `${index.slice(0, at)}${lede(sentence)}${index.slice(at + lede(record.generated).length)}`);
   await folder.write(SEEN_PATH, seenNow);
-  const file = buildRecordFile({ inputs, generated: sentence, sessionFiles: record.sessionFiles, gone: record.gone, unreadable: record.unreadable ?? [] });
+  const file = buildRecordFile({
+    inputs,
+    generated: sentence,
+    sessionFiles: record.sessionFiles,
+    gone: record.gone,
+    unreadable: record.unreadable ?? [],
+    carried: record.carried ?? 0,
+    carriedUnseen: record.carriedUnseen ?? [],
+  });
   await folder.write(file.path, file.content);
-  return summary;
+  return { summary, carried: record.carried ?? 0 };
 }
 
 function parsed<S extends z.ZodType>(schema: S, content: Buffer | null): z.infer<S> | null {

@@ -7,7 +7,7 @@ import { cp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'nod
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { archivedLedgerPath, RECORDS_PATH } from '../src/archive.js';
+import { archivedLedgerPath, pathHash, RECORDS_PATH } from '../src/archive.js';
 import { build } from '../src/build.js';
 import { summarySchema, type Summary } from '../src/report/schema.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
@@ -97,7 +97,7 @@ describe('the archive', () => {
     expect(kept?.sourceLastSeen).toBe('2026-12-05T00:00:00.000Z');
   });
 
-  it('drops them with --forget-missing, and keeps nothing from places this build does not search', async () => {
+  it('drops them with --forget-missing, and shows nothing from places this build does not search', async () => {
     const { input, run } = await setUp(join(FIXTURES, 'pi'));
     const first = await run();
     await rm(join(input, 'tools.jsonl'));
@@ -342,5 +342,88 @@ describe('the archive', () => {
     expect(second.diagnostics.byReason['page-failed']).toBeUndefined();
     const host = second.sessions.find((s) => s.subagentFiles.length > 0);
     expect(await readFile(join(out, host?.page as string), 'utf8')).toContain('its file is no longer present, so its transcript is not shown');
+  });
+});
+
+describe('the archive keeps what a build does not show', () => {
+  const environment = { env: {}, home: '/nonexistent' };
+  const at = (day: number) => new Date(Date.UTC(2026, 11, day));
+  const seenOf = async (out: string) => (JSON.parse(await readFile(join(out, 'archive', 'seen.json'), 'utf8')) as { lastSeen: Record<string, number> }).lastSeen;
+
+  it('regression: a report for one period or agent dropped from the archive the gone sessions outside it; now a later build of all time still has them', async () => {
+    const { first, gone, input, out, run } = await withGoneSession();
+    // Pi files read for a Claude Code report: nothing shown, everything archived kept.
+    const claudeOnly = () => build({ inputs: [input], out, scope: { ...ALL_UTC, sources: ['claude'] }, environment, now: at(7) });
+    const scoped = await claudeOnly();
+    expect(scoped.summary.sessions).toHaveLength(0);
+    expect(scoped.sessionsCarried).toBe(first.sessions.length);
+    // Said where whoever is sent the folder sees it: its pages are in it, not linked.
+    const said = `This folder&#39;s archive also keeps ${first.sessions.length} sessions this report does not show (with their pages), for later builds into it.`;
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain(said);
+    // Again with nothing changed (the last report kept whole): still said, and when the gone
+    // session's file was last seen stays, where the others' (read now) moves on.
+    const again = await build({ inputs: [input], out, scope: { ...ALL_UTC, sources: ['claude'] }, environment, now: at(8) });
+    expect(again.sessionsCarried).toBe(first.sessions.length);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain(said);
+    const seen = await seenOf(out);
+    expect(seen[pathHash(gone?.key as string)]).toBe(at(1).getTime());
+    expect(Object.values(seen).filter((ms) => ms === at(8).getTime())).toHaveLength(first.sessions.length - 1);
+
+    const later = await run({ day: 9 });
+    expect(later.totals.cost).toEqual(first.totals.cost);
+    const kept = later.sessions.find((s) => s.key === gone?.key);
+    expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+    expect(await readFile(join(out, kept?.page as string), 'utf8')).toContain("This session's source file is no longer present (last seen 2026-12-01");
+  });
+
+  it('regression: a build of other inputs into the folder dropped the gone sessions of the first; now they are kept for the next build of them', async () => {
+    const { first, gone, run } = await withGoneSession();
+    const elsewhere = join(await tempDir(), 'elsewhere');
+    await cp(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), join(elsewhere, 'minimal-v3.jsonl'));
+    expect((await run({ inputs: [elsewhere], day: 7 })).sessions).toHaveLength(1);
+    const later = await run({ day: 9 });
+    expect(later.totals.tokens).toEqual(first.totals.tokens);
+    expect(later.sessions.find((s) => s.key === gone?.key)?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+    // --forget-missing keeps only what the build reads.
+    await run({ inputs: [elsewhere], day: 10, forgetMissing: true });
+    expect((await run({ day: 11 })).sessions).toHaveLength(first.sessions.length - 1);
+  });
+
+  it('regression: a redacted build into a plain archive dropped its gone sessions unasked; now it is refused, and the folder left as it was', async () => {
+    const { first, input, out } = await withGoneSession();
+    const redacted = (more: { forgetMissing?: boolean; out?: string } = {}) => build({ inputs: [input], out: more.out ?? out, scope: ALL_UTC, redact: true, environment, now: at(7), ...more });
+    const summaryBefore = await readFile(join(out, 'summary.json'), 'utf8');
+    await expect(redacted()).rejects.toThrow(/holds the archive of an earlier build that neither redacts nor omits, with 1 session this build would not write again.*another folder \(--out\), or pass --forget-missing/);
+    expect(await readFile(join(out, 'summary.json'), 'utf8')).toBe(summaryBefore);
+    // Into another folder, or asked to drop it: built.
+    expect((await redacted({ out: join(await tempDir(), 'shared') })).summary.sessions).toHaveLength(first.sessions.length - 1);
+    expect((await redacted({ forgetMissing: true })).summary.sessions).toHaveLength(first.sessions.length - 1);
+  });
+
+  it('lets a build that shares another way replace an archive it writes again whole', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const result = await build({ inputs: [input], out, scope: ALL_UTC, omit: ['thinking'], environment, now: at(5) });
+    expect(result.summary.sessions).toHaveLength(first.sessions.length);
+  });
+
+  it('regression: once every file was gone, a build with no inputs named replaced the archive with the bundled samples; now it keeps them, and refuses rather than replace an archive it cannot keep', async () => {
+    const home = await tempDir();
+    const sessions = join(home, '.pi', 'agent', 'sessions', '--home-ana-projects-shop--');
+    await cp(join(FIXTURES, 'pi', 'tools.jsonl'), join(sessions, 'tools.jsonl'));
+    const out = join(await tempDir(), 'report');
+    const fromDefaults = (day: number) => build({ inputs: [], out, scope: ALL_UTC, environment: { env: {}, home }, now: at(day) });
+    const first = await fromDefaults(1);
+    expect(first.summary.sessions).toHaveLength(1);
+    await rm(join(sessions, 'tools.jsonl'));
+    const kept = await fromDefaults(5);
+    expect(kept.usedSamples).toBe(false);
+    expect(kept.summary.totals.cost).toEqual(first.summary.totals.cost);
+    expect(kept.summary.sessions[0]?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+    // The agent's folder itself gone: the session cannot be told gone, and the samples are not put in its place.
+    await rm(join(home, '.pi'), { recursive: true });
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    await expect(fromDefaults(9)).rejects.toThrow(/holds the archive of an earlier build \(1 session\), which a report of bough's bundled samples would replace: it is left as it is/);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toBe(index);
   });
 });
