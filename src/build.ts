@@ -220,9 +220,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // What the archive holds that this build does not write again: kept as it was when archived
     // the way this build shares (see carryOver); one archived another way can neither be put in
     // this folder (a plain page in a redacted report) nor be dropped without being asked.
-    const writes = new Set(report.data.sessions.flatMap((s) => [s, ...s.subagents]).map((part) => pathHash(part.key)));
+    const parts = report.data.sessions.flatMap((s) => [s, ...s.subagents]);
+    const writes = new Set(parts.map((part) => pathHash(part.key)));
     if (!options.forgetMissing) {
-      const stranded = archived.sessions.filter((a) => a.sharing !== sharing && !writes.has(a.name));
+      // By its file: a build that redacts names a session by its redacted path.
+      const writesFiles = new Set(parts.flatMap((part) => collected.sourceOf.get(part.key) ?? []).map(pathHash));
+      const stranded = archived.sessions.filter((a) => a.sharing !== sharing && !writes.has(a.name) && !writesFiles.has(a.source));
       if (stranded.length > 0) throw new BoughError(strandedSentence(sharer.text(outDir), stranded, sharing));
     }
     // Not a session kept as a copy of one read now, nor one keepUnreadable says and keeps.
@@ -335,13 +338,15 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   };
   const templates = await loadTemplates();
   const renderer = createRenderer(templates);
+  // Sessions, not their sub-agents' files (archived apart, without pages of their own).
+  const carriedSessions = (sink.archive?.carried ?? []).filter((a) => a.pages.length > 0).length;
   const overview: OverviewContext = {
     // A --prices file's path is bough's own text about the inputs: redacted like them.
     pricesLabel: sharer.text(table.snapshot.label),
     pages,
     time,
     scopeLabel: scope,
-    generated: generatedSentence(options, generator, collected.ledgers.length - keptByKey.size, keptByKey.size, sink.archive?.carried.length ?? 0),
+    generated: generatedSentence(options, generator, collected.ledgers.length - keptByKey.size, keptByKey.size, carriedSessions),
     notice: sink.notice,
     sharing: sharingLine(options.redact ?? false, sharer.redactions, [...new Set(options.omit ?? [])]),
     inputs: report.discovery.places.map((place) => ({
@@ -565,7 +570,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         sessionFiles: collected.ledgers.length - keptByKey.size,
         gone,
         unreadable,
-        carried: sink.archive.carried.length,
+        carried: carriedSessions,
         carriedUnseen,
       });
       await folder.write(record.path, record.content);
@@ -603,7 +608,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   });
   await folder.write('summary.json', summaryText(summary));
   await folder.write('usage.csv', usageCsv(data, price));
-  return { summary, sessionsKept, sessionsCarried: sink.archive?.carried.length ?? 0 };
+  return { summary, sessionsKept, sessionsCarried: carriedSessions };
 }
 
 /** summary.json's text, in pieces (tens of MB for a long history), ending with a newline. */
@@ -742,8 +747,8 @@ function strandedSentence(outDir: string, stranded: readonly ArchivedPages[], sh
   const ways = [...new Set(stranded.map((a) => sharingWords(a.sharing)))].join(', or ');
   const them = stranded.length === 1 ? 'it' : 'them';
   return (
-    `${outDir} holds the archive of an earlier build that ${ways}, with ${plural(stranded.length, 'session')} this build would not write again ` +
-    `(${stranded.length === 1 ? 'its file' : 'their files'} gone, or outside this build's inputs, period, project or agents). This build ${sharingWords(sharing)}: ` +
+    `${outDir} holds the archive of an earlier build that ${ways}, with ${plural(stranded.length, 'session file')} this build would not write again ` +
+    `(gone, or outside this build's inputs, period, project or agents). This build ${sharingWords(sharing)}: ` +
     `it can neither keep ${them} in the same folder nor drop ${them} unasked. Write this report to another folder (--out), or pass --forget-missing to drop ${them}.`
   );
 }

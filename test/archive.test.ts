@@ -4,7 +4,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { cp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { archivedLedgerPath, pathHash, RECORDS_PATH } from '../src/archive.js';
@@ -393,18 +393,31 @@ describe('the archive keeps what a build does not show', () => {
     const { first, input, out } = await withGoneSession();
     const redacted = (more: { forgetMissing?: boolean; out?: string } = {}) => build({ inputs: [input], out: more.out ?? out, scope: ALL_UTC, redact: true, environment, now: at(7), ...more });
     const summaryBefore = await readFile(join(out, 'summary.json'), 'utf8');
-    await expect(redacted()).rejects.toThrow(/holds the archive of an earlier build that neither redacts nor omits, with 1 session this build would not write again.*another folder \(--out\), or pass --forget-missing/);
+    await expect(redacted()).rejects.toThrow(/holds the archive of an earlier build that neither redacts nor omits, with 1 session file this build would not write again.*another folder \(--out\), or pass --forget-missing/);
     expect(await readFile(join(out, 'summary.json'), 'utf8')).toBe(summaryBefore);
     // Into another folder, or asked to drop it: built.
     expect((await redacted({ out: join(await tempDir(), 'shared') })).summary.sessions).toHaveLength(first.sessions.length - 1);
     expect((await redacted({ forgetMissing: true })).summary.sessions).toHaveLength(first.sessions.length - 1);
   });
 
-  it('lets a build that shares another way replace an archive it writes again whole', async () => {
-    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+  it('lets a build that shares another way replace an archive it writes again whole, though it names each session by its redacted path', async () => {
+    const { input, out } = await setUp(join(FIXTURES, 'pi'));
+    // The home folder holds the inputs: a redacted build names them from ~.
+    const home = { env: {}, home: dirname(input) };
+    const first = await build({ inputs: [input], out, scope: ALL_UTC, environment: home, now: at(1) });
+    const redacted = await build({ inputs: [input], out, scope: ALL_UTC, redact: true, environment: home, now: at(5) });
+    expect(redacted.summary.sessions).toHaveLength(first.summary.sessions.length);
+    expect(redacted.summary.sessions[0]?.file).toMatch(/^~\//);
+    const omitting = await build({ inputs: [input], out, scope: ALL_UTC, omit: ['thinking'], environment: home, now: at(9) });
+    expect(omitting.summary.sessions).toHaveLength(first.summary.sessions.length);
+  });
+
+  it('counts the sessions it keeps unshown, not their sub-agents\' files', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'claude'));
     const first = await run();
-    const result = await build({ inputs: [input], out, scope: ALL_UTC, omit: ['thinking'], environment, now: at(5) });
-    expect(result.summary.sessions).toHaveLength(first.sessions.length);
+    expect(first.sessions.some((s) => s.subagentFiles.length > 0)).toBe(true);
+    const piOnly = await build({ inputs: [input], out, scope: { ...ALL_UTC, sources: ['pi'] }, environment, now: at(5) });
+    expect(piOnly.sessionsCarried).toBe(first.sessions.length);
   });
 
   it('regression: once every file was gone, a build with no inputs named replaced the archive with the bundled samples; now it keeps them, and refuses rather than replace an archive it cannot keep', async () => {
