@@ -73,6 +73,24 @@ function assistant(uuid: string, parent: string, request: string, usage: object,
 const tokens = (input: number, output = 10) => ({ input_tokens: input, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: output });
 
 describe('Claude Code regressions', () => {
+  it('titles an earlier session by the summary a later file writes of its last entry', async () => {
+    const EARLIER = '44444444-4444-4444-8444-4444444444e1';
+    const LATER = '44444444-4444-4444-8444-4444444444e2';
+    const folder = await projects({
+      [`-home-ana-shop/${EARLIER}.jsonl`]: [user('e1', null, 'fix the cart', { session: EARLIER }), assistant('e2', 'e1', 'E', tokens(100), { session: EARLIER })],
+      [`-home-ana-shop/${LATER}.jsonl`]: [
+        { type: 'summary', summary: 'Cart total fix', leafUuid: 'e2' },
+        user('l1', null, 'now the tax', { session: LATER, at: '2026-03-11T10:00:00.000Z' }),
+        assistant('l2', 'l1', 'L', tokens(100), { session: LATER, at: '2026-03-11T10:00:01.000Z' }),
+      ],
+    });
+    const { summary } = await build(folder);
+    expect(summary.sessions.map((s) => [s.id, s.title]).sort()).toEqual([
+      [EARLIER, 'Cart total fix'],
+      [LATER, 'now the tax'],
+    ]);
+  });
+
   it('regression: a transcript whose first line is a record type bough does not know is read, that line counted', async () => {
     const folder = await projects({
       [`-home-ana-shop/${SESSION}.jsonl`]: [

@@ -11,8 +11,11 @@ export function withEntryTitles(ledgers: readonly SessionLedger[]): SessionLedge
   const byAge = [...ledgers].sort((a, b) => a.mtime - b.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const ledger of byAge) for (const t of ledger.entryTitles) titles.set(`${ledger.source}\0${t.entryId}`, t.title);
   if (titles.size === 0) return [...ledgers];
+  // Only an agent that writes such summaries (Claude Code) has entries they can name: the others'
+  // ledgers are not unpacked for nothing.
+  const titled = new Set(byAge.filter((ledger) => ledger.entryTitles.length > 0).map((ledger) => ledger.source));
   return ledgers.map((ledger) => {
-    if (ledger.name !== null) return ledger;
+    if (ledger.name !== null || !titled.has(ledger.source)) return ledger;
     // The last entry summarised is the session's latest summary.
     const entries = unpackEntries(ledger.entries);
     for (let i = entries.length - 1; i >= 0; i--) {
