@@ -2,7 +2,7 @@
 // writes that session's pages. A file the agent is still writing (the session bough runs in)
 // shows what was counted; a file rewritten in between costs its own page only.
 
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,5 +56,13 @@ describe('content read again for pages', () => {
     const session = summary.sessions.find((s) => s.file.endsWith('minimal-v3.jsonl'));
     expect(pages.get(session?.page as string)).toContain('the file changed while the report was being written');
     expect(summary.sessions.length).toBeGreaterThan(5);
+  });
+
+  it('fails only the page of a file deleted meanwhile, its numbers counted, and says why', async () => {
+    const { summary, pages } = await buildChanging((path) => rmSync(path));
+    expect(summary.diagnostics.byReason['page-failed']).toBe(1);
+    const session = summary.sessions.find((s) => s.file.endsWith('minimal-v3.jsonl'));
+    expect(session?.prompts).toBeGreaterThan(0);
+    expect(pages.get(session?.page as string)).toContain('its file no longer reads as a session since it was counted: it vanished while being read (moved or deleted)');
   });
 });

@@ -180,7 +180,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
  */
 export async function readContent(path: string, sharer: Sharer | null): Promise<SessionFile> {
   const outcome = await readSessionFile(path);
-  if (outcome.kind !== 'session') throw new Error(`it is no longer a session file (${outcome.diagnostics[0]?.detail ?? 'not read'})`);
+  if (outcome.kind !== 'session') throw new Error(`its file no longer reads as a session since it was counted: ${outcome.diagnostics[0]?.detail ?? 'not read'}`);
   return checkedAndShared(outcome.file, sharer);
 }
 
