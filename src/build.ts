@@ -3,7 +3,7 @@
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
 import { join, resolve } from 'node:path';
-import { fileIdentity, NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
+import { fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
@@ -139,7 +139,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   try {
     const searched = discovery.places;
     // Ledgers for the whole history now; each session's content is read again when its pages are written.
-    const cache = options.cache === false ? NO_CACHE : openLedgerCache(boughCacheDir(options.environment), stamp);
+    const cache = options.cache === false ? NO_CACHE : await openLedgerCacheBeside(discovery.places, boughCacheDir(options.environment), stamp);
     const cacheWarnings = [await cache.writeProblem()].filter((w): w is string => w !== null);
     const threads = threadPlan(options.environment.env);
     // Taken even with --no-cache: the record of what this report was made from lets a later build keep it.

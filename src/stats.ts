@@ -2,7 +2,7 @@
 // content is dropped as soon as its ledger is made), so it needs no page content at all.
 
 import { reportContext, noSessionsSentence, type ReportOptions } from './build.js';
-import { NO_CACHE, openLedgerCache } from './cache/ledger-cache.js';
+import { NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { boughCacheDir } from './environment.js';
 import { threadPlan } from './threads/pool.js';
 import { collect } from './reading/collect.js';
@@ -35,7 +35,7 @@ export interface StatsResult {
 export async function stats(options: StatsOptions): Promise<StatsResult> {
   const discovery = await discover(options.inputs, options.environment, options.scope.sources);
   options.discovered?.(discovery);
-  const cache = options.cache === false ? NO_CACHE : openLedgerCache(boughCacheDir(options.environment), await codeStamp());
+  const cache = options.cache === false ? NO_CACHE : await openLedgerCacheBeside(discovery.places, boughCacheDir(options.environment), await codeStamp());
   const cacheWarning = await cache.writeProblem();
   const threads = threadPlan(options.environment.env);
   const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, realPaths: discovery.realPaths });

@@ -201,6 +201,18 @@ describe('where the cache lives', () => {
     await expect(stat(join(home, '.cache'))).rejects.toThrow();
   });
 
+  // Regression: a BOUGH_CACHE_DIR set inside a folder of sessions had bough write its cache there.
+  it('is not used when it is inside an input, which bough never writes into, and says so', async () => {
+    const { input } = await setUp();
+    const before = (await readdir(input, { recursive: true })).sort();
+    const cacheDir = join(input, 'nested', 'cache');
+    const result = await stats({ inputs: [input], by: 'session', scope: SCOPE, environment: { env: { BOUGH_CACHE_DIR: cacheDir }, home: '/nonexistent' } });
+    expect((await readdir(input, { recursive: true })).sort()).toEqual(before);
+    expect(result.warnings).toEqual([`the cache folder ${cacheDir} is inside the input ${input}, and bough never writes into what it reads, so this run reads every file without a cache. Set BOUGH_CACHE_DIR to a folder outside your inputs.`]);
+    const uncached = await stats({ inputs: [input], by: 'session', scope: SCOPE, cache: false, environment: { env: {}, home: '/nonexistent' } });
+    expect(result.json).toEqual(uncached.json);
+  });
+
   // Regression: a relative $XDG_CACHE_HOME put a cache folder wherever bough was run from.
   it('is ~/.cache/bough when $XDG_CACHE_HOME is relative, which the XDG spec says to ignore', async () => {
     const home = await tempDir();

@@ -22,6 +22,7 @@ import { checkedPackedEntries, type PackedEntries } from '../ledger/packed-entri
 import { SOURCES } from '../types.js';
 import { whyUnreadable } from '../file-problems.js';
 import { sha256Hex } from '../sha256.js';
+import { inputHolding, type OutInput } from '../output/out-path.js';
 
 /** What reading one file gave: its ledger and problems, or why it is not a session. */
 export type CachedOutcome = { kind: 'session'; ledger: SessionLedger; diagnostics: Diagnostic[] } | { kind: 'skipped'; diagnostics: Diagnostic[] };
@@ -416,6 +417,19 @@ let identityBuffer = Buffer.allocUnsafe(4096 + 2 * EDGE_BYTES);
 const IDENTITY = /^[0-9a-f]{32}\.[0-9a-f]{64}$/;
 
 /** A cache that holds nothing (`--no-cache`, or content that is redacted or kept for pages). */
+/**
+ * The cache of a run reading `inputs`: none when its folder is one of them or inside one (a
+ * BOUGH_CACHE_DIR set there), since bough never writes into what it reads; said as a cache that
+ * cannot be written is.
+ */
+export async function openLedgerCacheBeside(inputs: readonly OutInput[], dir: string, codeStamp: string): Promise<LedgerCache> {
+  // A folder whose path cannot be followed is no input's: the cache then says why it cannot be written.
+  const input = await inputHolding(dir, inputs).catch(() => null);
+  if (input === null) return openLedgerCache(dir, codeStamp);
+  const problem = `the cache folder ${dir} is inside the input ${input}, and bough never writes into what it reads, so this run reads every file without a cache. Set BOUGH_CACHE_DIR to a folder outside your inputs.`;
+  return { ...NO_CACHE, writeProblem: async () => problem };
+}
+
 export const NO_CACHE: LedgerCache = {
   where: null,
   identify: async () => null,
