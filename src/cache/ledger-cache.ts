@@ -416,7 +416,6 @@ let identityBuffer = Buffer.allocUnsafe(4096 + 2 * EDGE_BYTES);
 /** What fileIdentity makes: the hash of the file's real path, then of what it is now. */
 const IDENTITY = /^[0-9a-f]{32}\.[0-9a-f]{64}$/;
 
-/** A cache that holds nothing (`--no-cache`, or content that is redacted or kept for pages). */
 /**
  * The cache of a run reading `inputs`: none when its folder is one of them or inside one (a
  * BOUGH_CACHE_DIR set there), since bough never writes into what it reads; said as a cache that
@@ -430,6 +429,7 @@ export async function openLedgerCacheBeside(inputs: readonly OutInput[], dir: st
   return { ...NO_CACHE, writeProblem: async () => problem };
 }
 
+/** A cache that holds nothing (`--no-cache`, or content that is redacted or kept for pages). */
 export const NO_CACHE: LedgerCache = {
   where: null,
   identify: async () => null,
