@@ -48,24 +48,24 @@ export async function refuseUnsafeOut(outDir: string, inputs: readonly OutInput[
   if (out === parse(out).root || out === (await realPathOf(home))) {
     throw new BoughError(`Refusing to write the report to ${named}: choose a folder of its own with --out.`);
   }
-  const holding = await inputHolding(out, inputs);
-  if (holding !== null) throw new BoughError(`Refusing to write the report to ${named}: it is inside the input ${holding}. Choose another --out, outside your inputs.`);
-  for (const input of inputs) {
-    if (!input.exists) continue;
-    const real = await realPathOf(input.path);
-    if (isWithin(real, out)) {
-      throw new BoughError(`Refusing to write the report to ${named}: the input ${input.path} is inside it. Choose another --out, outside your inputs.`);
-    }
-  }
+  const reals = await realInputs(inputs);
+  const holding = reals.find((input) => isWithin(out, input.real));
+  if (holding) throw new BoughError(`Refusing to write the report to ${named}: it is inside the input ${holding.path}. Choose another --out, outside your inputs.`);
+  const held = reals.find((input) => isWithin(input.real, out));
+  if (held) throw new BoughError(`Refusing to write the report to ${named}: the input ${held.path} is inside it. Choose another --out, outside your inputs.`);
 }
 
 /** The input (as named) that `path` is, or is inside of, compared by real paths; null when none. */
 export async function inputHolding(path: string, inputs: readonly OutInput[]): Promise<string | null> {
   const real = await realPathOf(path);
-  for (const input of inputs) {
-    if (input.exists && isWithin(real, await realPathOf(input.path))) return input.path;
-  }
-  return null;
+  return (await realInputs(inputs)).find((input) => isWithin(real, input.real))?.path ?? null;
+}
+
+/** The inputs that exist, each with its real path, taken once. */
+async function realInputs(inputs: readonly OutInput[]): Promise<{ path: string; real: string }[]> {
+  const reals: { path: string; real: string }[] = [];
+  for (const input of inputs) if (input.exists) reals.push({ path: input.path, real: await realPathOf(input.path) });
+  return reals;
 }
 
 /** True when `path` is `folder` or below it (both real, absolute paths). */
