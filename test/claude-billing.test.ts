@@ -31,6 +31,13 @@ describe('Claude Code: fast mode and web searches', () => {
     expect(stats.totals.partiallyPricedModels).toEqual(['anthropic/claude-haiku-4-5-20251001 (fast mode)']);
   });
 
+  it('counts a record priced in part as unpriced in every table, the models list too (regression: 0 there, 1 in the totals)', async () => {
+    const stats = statsSchema.parse(JSON.parse((await run(['stats', BILLING, '--json', '--no-cache', '--tz', 'UTC'])).stdout));
+    expect(stats.totals.unpricedRecords).toBe(1);
+    expect(stats.totals.models.reduce((sum, m) => sum + m.unpricedRecords, 0)).toBe(1);
+    expect(stats.totals.models.find((m) => m.fast && m.model?.startsWith('claude-haiku'))).toMatchObject({ unpricedRecords: 1, partiallyPricedRecords: 1 });
+  });
+
   it('shows fast mode and what it cost on the report, and in usage.csv', async () => {
     const out = join(await tempDir(), 'report');
     expect((await run(['build', BILLING, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'])).code).toBe(0);
@@ -47,5 +54,26 @@ describe('Claude Code: fast mode and web searches', () => {
     const column = (name: string) => rows.map((r) => r[header.indexOf(name)]);
     expect(column('fast_mode')).toEqual(['true', 'false', 'false', 'true']);
     expect(column('web_searches')).toEqual(['0', '0', '3', '0']);
+    // Dollars as summed, not with a float's noise in the 17th digit (0.00045000000000000004).
+    for (const cell of column('cost_bough')) expect(cell).toMatch(/^\d+(\.\d{1,10})?$/);
+  });
+});
+
+describe('Claude Code: a recorded cost on some replies only', () => {
+  // Resumed across the upgrade to 1.0.9, which stopped writing costUSD: the first reply has one
+  // ($0.00153: 10 in at $3/M, 100 out at $15/M, as bough prices it), the second has none.
+  const UPGRADE = join(FIXTURES, 'cases', 'claude-cost-upgrade');
+
+  it('compares only the replies with a recorded cost, and says the rest have none (regression: "differs by $0.03: different catalog")', async () => {
+    const out = join(await tempDir(), 'report');
+    expect((await run(['build', UPGRADE, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'])).code).toBe(0);
+    const [session] = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')).sessions;
+    expect(session.cost.bough).toBeCloseTo(0.03153, 10);
+    expect(session.cost.recorded).toBeCloseTo(0.00153, 10);
+    expect(session.costCheck).toEqual({ differs: false, incomplete: false, reason: null, difference: 0, unrecordedRecords: 1 });
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(index).not.toContain('cost differs');
+    const page = await readFile(join(out, session.page), 'utf8');
+    expect(page).toContain('covers part of this session only: the agent stored no cost for 1 usage record of this session. Over the rest, bough&#39;s price agrees.');
   });
 });

@@ -19,10 +19,15 @@ export interface RecordedUsage {
 }
 
 export interface CostCheck {
-  /** bough and the agent differ by more than a cent and more than 1%, over records bough priced in full. */
+  /** bough and the agent differ by more than a cent and more than 1%, over the records with a recorded cost. */
   differs: boolean;
-  /** Some record could not be priced in full: bough's own cost is unknown in part, so nothing is compared. */
+  /** Some record with a recorded cost could not be priced in full: bough's own cost is unknown in part, so nothing is compared. */
   incomplete: boolean;
+  /**
+   * Records the agent stored no cost for beside others it did (Claude Code stopped writing one in
+   * 1.0.9, mid-session for a session resumed across the upgrade): left out of the comparison.
+   */
+  unrecorded: number;
   /** The cause that explains most of the difference, or why nothing is compared. */
   reason: DifferenceReason | null;
   /** bough minus recorded, USD; null when either is unknown in whole or in part. */
@@ -32,22 +37,28 @@ export interface CostCheck {
 const CENT = 0.01;
 const SHARE = 0.01;
 
-export const NO_RECORDED_COST: CostCheck = { differs: false, incomplete: false, reason: null, difference: null };
+export const NO_RECORDED_COST: CostCheck = { differs: false, incomplete: false, unrecorded: 0, reason: null, difference: null };
 
 /**
  * Whether bough's price and the recorded cost of a session's records differ, and why; taken record
  * by record as they are priced, so that a long session's records and prices are not held to the end.
+ * Only records with a recorded cost are compared: one without is not a recorded $0.
  */
 export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): void; result(): CostCheck } {
   let bough = 0;
   let recorded = 0;
   let anyRecorded = false;
+  let unrecorded = 0;
   let incomplete = false;
   const byReason = new Map<DifferenceReason, number>();
   return {
     add(usage, priced) {
-      const theirs = usage.recordedCost ?? 0;
-      anyRecorded ||= usage.recordedCost !== null;
+      const theirs = usage.recordedCost;
+      if (theirs === null) {
+        unrecorded++;
+        return;
+      }
+      anyRecorded = true;
       incomplete ||= priced.state === 'unpriced' || priced.state === 'partial';
       recorded += theirs;
       bough += priced.cost ?? 0;
@@ -57,12 +68,12 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
     result() {
       if (!anyRecorded) return NO_RECORDED_COST;
       // An unknown cost is not $0: a difference from it would be made up.
-      if (incomplete) return { differs: false, incomplete: true, reason: 'unpriced model', difference: null };
+      if (incomplete) return { differs: false, incomplete: true, unrecorded, reason: 'unpriced model', difference: null };
       const difference = bough - recorded;
       const differs = Math.abs(difference) > CENT && Math.abs(difference) > SHARE * Math.max(Math.abs(bough), Math.abs(recorded));
-      if (!differs) return { differs, incomplete: false, reason: null, difference };
+      if (!differs) return { differs, incomplete: false, unrecorded, reason: null, difference };
       const [reason] = [...byReason].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))[0] ?? ['different catalog'];
-      return { differs, incomplete: false, reason, difference };
+      return { differs, incomplete: false, unrecorded, reason, difference };
     },
   };
 }

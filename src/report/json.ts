@@ -193,7 +193,7 @@ export function sessionJson(session: SessionData, pages: PageMap): Summary['sess
     costCheck:
       check.difference === null && !check.incomplete
         ? null
-        : { differs: check.differs, incomplete: check.incomplete, reason: check.reason, difference: money(check.difference) },
+        : { differs: check.differs, incomplete: check.incomplete, reason: check.reason, difference: money(check.difference), unrecordedRecords: check.unrecorded },
     unpricedModels: session.byModel.filter((m) => m.unpriced > 0 || m.partial > 0).map(modelName),
     subagents: usageTotals(tally.subagents),
     subagentFiles: session.subagents.map((s) => ({ file: s.ledger.path, label: s.label, usage: usageTotals(s.tally) })),
@@ -228,8 +228,9 @@ function tokens(t: TokenCounts): TokenCounts {
   return { input: t.input, output: t.output, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite, cacheWrite1h: t.cacheWrite1h, reasoning: t.reasoning };
 }
 
+/** `unpricedRecords` as everywhere (cost unknown in whole or in part); of them, those priced in part. */
 function usageTotals(u: UsageTotals) {
-  return { tokens: tokens(u.tokens), cost: cost(u.cost), usageRecords: u.records, unpricedRecords: u.unpriced, partiallyPricedRecords: u.partial };
+  return { tokens: tokens(u.tokens), cost: cost(u.cost), usageRecords: u.records, unpricedRecords: u.unpriced + u.partial, partiallyPricedRecords: u.partial };
 }
 
 /** Float sums carry noise in the 17th digit (0.0257492999…); dollars to 1e-10 are exact enough. */

@@ -24,7 +24,9 @@ export const usageTotalsSchema = z.object({
   tokens: tokensSchema,
   cost: costSchema,
   usageRecords: count,
+  /** Records whose cost bough does not know, in whole or in part. */
   unpricedRecords: count,
+  /** Of those, the records it priced in part (a fast-mode or search price missing): the known part is in `cost.bough`. */
   partiallyPricedRecords: count,
 });
 
@@ -111,6 +113,8 @@ const costCheckSchema = z
     incomplete: z.boolean(),
     reason: z.string().nullable(),
     difference: usd,
+    /** Usage records the agent stored no cost for, left out of the comparison. */
+    unrecordedRecords: count,
   })
   .nullable();
 

@@ -282,8 +282,14 @@ function costNote(session: SessionData): string | null {
   if (check.incomplete) {
     return `bough cannot price all of this session's usage (a model not in the price table), so its own cost is unknown in part and is not compared with the ${formatUsd(session.tally.cost.recorded)} the agent recorded.`;
   }
+  // A record with no recorded cost is not a recorded $0: the recorded total covers the others only.
+  const none = check.unrecorded > 0 ? `the agent stored no cost for ${plural(check.unrecorded, 'usage record')} of this session` : null;
   if (check.differs && check.difference !== null) {
-    return `bough's price differs from the recorded cost by ${formatUsd(check.difference)}. Likely reason: ${check.reason}.`;
+    const over = none ? ` over the records with one (${none})` : '';
+    return `bough's price differs from the recorded cost by ${formatUsd(check.difference)}${over}. Likely reason: ${check.reason}.`;
+  }
+  if (none && check.difference !== null) {
+    return `The recorded ${formatUsd(session.tally.cost.recorded)} covers part of this session only: ${none}. Over the rest, bough's price agrees.`;
   }
   return null;
 }

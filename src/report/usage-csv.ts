@@ -5,6 +5,7 @@ import type { Pricer } from '../pricing/price.js';
 import { walkCounted, type ReportData } from './data.js';
 import { unpackEntries } from '../ledger/packed-entries.js';
 import { isoTime } from './format.js';
+import { money } from './json.js';
 
 const COLUMNS = [
   'time',
@@ -53,7 +54,7 @@ export function* usageCsv(data: ReportData, price: Pricer): Generator<string> {
           const priced = price(usage, ledger.source);
           const named = `${csvCell(usage.origin)},${csvCell(usage.provider ?? '')},${csvCell(usage.model ?? '')},${csvCell(priced.key ?? '')},${priced.state}`;
           const counts = `${csvCell(usage.input)},${csvCell(usage.output)},${csvCell(usage.cacheRead)},${csvCell(usage.cacheWrite)},${csvCell(usage.cacheWrite1h)},${csvCell(usage.reasoning)}`;
-          piece += `${isoTime(time)},${file},${named},${counts},${csvCell(priced.cost ?? '')},${csvCell(usage.recordedCost ?? '')},${usage.fast},${usage.webSearches}\r\n`;
+          piece += `${isoTime(time)},${file},${named},${counts},${csvCell(money(priced.cost) ?? '')},${csvCell(usage.recordedCost ?? '')},${usage.fast},${usage.webSearches}\r\n`;
           // Cut here, not once the part is done: the 445,000 rows of a 500 MB session made one
           // string of 68 MB joined from as many pieces, 6 s to write, half of it collecting.
           if (piece.length >= PIECE) {
