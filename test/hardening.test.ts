@@ -258,3 +258,65 @@ describe('a reply of 3,000 blocks (regression: 300,000 blocks made one entry of 
     expect(blocks.totals.replies).toBe(1);
   }, 60_000);
 });
+
+describe('times at the ends of what a Date holds, and a thousand years on (regression: "Invalid time value … a bug in bough"; NaN in page names; 12,000 empty month rows)', () => {
+  /** A session of one good prompt and reply, then prompts stamped with times no agent wrote. */
+  const timesSession = (): unknown[] => [
+    header('times'),
+    { type: 'message', id: 't1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'A real prompt.' } },
+    {
+      type: 'message', id: 't2', parentId: 't1', timestamp: at(2),
+      message: { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop', content: [{ type: 'text', text: 'A real reply.' }], usage: usage(100, 10, 0.00045) },
+    },
+    { type: 'message', id: 't3', parentId: 't2', timestamp: 8.64e15, message: { role: 'user', content: 'The last millisecond a Date holds.' } },
+    { type: 'message', id: 't4', parentId: 't3', timestamp: -8.64e15, message: { role: 'user', content: 'The first one.' } },
+    { type: 'message', id: 't5', parentId: 't4', timestamp: '9999-12-31T23:59:59.000Z', message: { role: 'user', content: 'A thousand years on.' } },
+    { type: 'message', id: 't6', parentId: 't5', timestamp: '1970-01-01T00:00:00.000Z', message: { role: 'user', content: 'Before any agent.' } },
+  ];
+
+  for (const timeZone of ['UTC', 'America/Los_Angeles', 'Pacific/Kiritimati']) {
+    it(`builds in ${timeZone}, the odd times said and the session placed by its real ones`, async () => {
+      const dir = await tempDir('bough-times-');
+      await mkdir(join(dir, 'sessions'));
+      await writeFile(join(dir, 'sessions', 'times.jsonl'), `${timesSession().map(line).join('\n')}\n`);
+      const report = join(dir, 'report');
+      await build({ inputs: [join(dir, 'sessions')], out: report, scope: { ...ALL_UTC, timeZone }, environment: { env: {}, home: join(dir, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+      const built = summarySchema.parse(JSON.parse(await readFile(join(report, 'summary.json'), 'utf8')));
+      expect(built.sessions.map((s) => [s.prompts, s.page.startsWith('sessions/2026-10-0'), s.startedAt.slice(0, 10)])).toEqual([[5, true, '2026-10-01']]);
+      expect(built.months.map((m) => m.key)).toEqual(['2026-10']);
+      const invalid = built.diagnostics.items.filter((d) => d.reason === 'invalid-time');
+      expect(invalid.map((d) => d.line)).toEqual([4, 5, 6, 7]);
+      expect(invalid[2]?.detail).toContain('is not in the years 2000 to 2099');
+      const index = await readFile(join(report, 'index.html'), 'utf8');
+      expect(index.length).toBeLessThan(100_000);
+      for (const name of await readdir(report, { recursive: true })) {
+        expect(name).not.toMatch(/NaN|undefined|(^|\/)-/);
+        if (/\.(html|js|json|csv)$/.test(name)) expect({ name, nan: /\bNaN\b|undefined/.test(await readFile(join(report, name), 'utf8')) }).toEqual({ name, nan: false });
+      }
+    });
+  }
+});
+
+describe('a Codex call whose arguments string nests 5,000 deep (regression: the page failed with "Maximum call stack size exceeded"; export stopped)', () => {
+  const codexLines = () => {
+    const meta = { timestamp: '2026-04-06T11:00:00.000Z', type: 'session_meta', payload: { id: 'deep-args', timestamp: '2026-04-06T11:00:00.000Z', cwd: '/home/ana/deep', originator: 'codex_cli_rs', cli_version: '0.50.0', source: 'cli', model_provider: 'openai' } };
+    const say = (s: number, type: string, message: string) => ({ timestamp: `2026-04-06T11:00:0${s}.000Z`, type: 'event_msg', payload: { type, message } });
+    const call = { timestamp: '2026-04-06T11:00:02.000Z', type: 'response_item', payload: { type: 'function_call', name: 'shell', call_id: 'c1', arguments: `${'['.repeat(5000)}${']'.repeat(5000)}` } };
+    return [meta, say(1, 'user_message', 'GOOD-BEFORE'), call, say(3, 'agent_message', 'GOOD-AFTER')];
+  };
+
+  it('shows the session with the call cut where it nests too deep, and says so', async () => {
+    const dir = await tempDir('bough-deep-args-');
+    await mkdir(join(dir, 'sessions'));
+    await writeFile(join(dir, 'sessions', 'rollout-2026-04-06T11-00-00-deep-args.jsonl'), `${codexLines().map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const report = join(dir, 'report');
+    await build({ inputs: [join(dir, 'sessions')], out: report, scope: ALL_UTC, environment: { env: {}, home: join(dir, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const built = summarySchema.parse(JSON.parse(await readFile(join(report, 'summary.json'), 'utf8')));
+    expect(built.diagnostics.byReason['page-failed']).toBeUndefined();
+    expect(built.diagnostics.byReason['deep-nesting']).toBe(1);
+    const page = await readFile(join(report, built.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('GOOD-BEFORE');
+    expect(page).toContain('GOOD-AFTER');
+    expect(page).toContain(TOO_DEEP);
+  });
+});

@@ -1,7 +1,7 @@
 // The monthly report as a reader sees it: the index answers "what did I spend in a month, on which
 // model, in which project", with a month table, charts, and tables sorted by cost.
 
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
@@ -62,6 +62,25 @@ describe('the index of a report', () => {
     for (const month of all.summary.months) expect(months).toContain(`>${month.label}<`);
     const [total] = rows(months, 'tfoot');
     expect(total?.slice(0, 4)).toEqual(['Total', String(all.summary.totals.sessions), String(all.summary.totals.prompts), all.summary.totals.tokens.input.toLocaleString('en-US')]);
+  });
+
+  it('lists only the months with activity when the sessions span more than five years (regression: a row for each of 88 quiet months)', async () => {
+    const dir = await tempDir();
+    const session = (id: string, day: string) =>
+      [
+        { type: 'session', version: 3, id, timestamp: `${day}T10:00:00.000Z`, cwd: '/home/ana/old' },
+        { type: 'message', id: `${id}-u`, parentId: null, timestamp: `${day}T10:00:01.000Z`, message: { role: 'user', content: 'Hello.' } },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n');
+    await mkdir(join(dir, 'sessions'));
+    await writeFile(join(dir, 'sessions', 'then.jsonl'), `${session('then', '2019-06-03')}\n`);
+    await writeFile(join(dir, 'sessions', 'now.jsonl'), `${session('now', '2026-10-05')}\n`);
+    const out = join(dir, 'report');
+    await build({ inputs: [join(dir, 'sessions')], out, scope: { timeZone: TZ, period: parsePeriod({}, TZ), project: null, sources: null }, environment: { env: {}, home: dir }, now: new Date('2026-12-01T00:00:00Z') });
+    const months = section(await readFile(join(out, 'index.html'), 'utf8'), 'months');
+    expect(rows(months).map((r) => r[0])).toEqual(['June 2019', 'October 2026']);
+    expect(months).toContain('Months without activity are left out: the sessions span more than five years.');
   });
 
   it('draws cost per day as inline SVG stacked by model, with exact values in tooltips and the same numbers as a table', () => {

@@ -33,19 +33,22 @@ function sessionOutcome(file: SessionFile): CachedOutcome {
 
 const throughJson = (entries: LedgerEntry[]) => entriesFromRows(JSON.parse(JSON.stringify(entriesToRows(entries))));
 
+/** A time a record may have (2000 to 2099). */
+const T0 = Date.UTC(2026, 9, 1);
+
 /** An entry with every field of a row set, none of them a default. */
 function fullEntry(n: number): LedgerEntry {
   return {
     key: `a${n}@t`,
     id: `a${n}`,
     aliases: [`a${n}-copy`],
-    time: 1 + n,
+    time: T0 + n,
     turn: 'reply',
     outcome: 'ok',
     usage: [
       {
         key: `a${n}@t#0`,
-        time: 1,
+        time: T0,
         origin: 'reply',
         provider: 'anthropic',
         model: 'claude-sonnet-4-5',
@@ -207,11 +210,11 @@ describe('ledger entries, packed', () => {
     const wrongs: [number[], unknown[]][] = [
       [[0, 1], [7, null]], // id
       [[0, 0], [1, null]], // key: text, or 0 for "its id"
-      [[0, 2], ['1', Infinity, 1e300]], // time: beyond what a Date holds
+      [[0, 2], ['1', Infinity, 1e300, 1, Date.UTC(2100, 0, 1)]], // time: beyond what a Date holds, or what a record may have
       [[0, 3], ['answer']], // turn
       [[0, 4], ['fine']], // outcome
       [usage(0), [1, null]], // usage key
-      [usage(1), [-1e300]], // record time
+      [usage(1), [-1e300, 0]], // record time
       [usage(2), ['billing']], // origin
       [usage(5), [16, -1, 1.5]], // flags
       [usage(6), ['0.5']], // recorded cost

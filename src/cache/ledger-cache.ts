@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
 import type { SessionLedger } from '../ledger/ledger.js';
 import { tokensSchema } from '../report/schema.js';
-import { MAX_TIME } from '../sources/record-fields.js';
+import { EARLIEST_TIME, MAX_TIME, TIME_LIMIT } from '../sources/record-fields.js';
 import { checkedPackedEntries, type PackedEntries } from '../ledger/packed-entries.js';
 import { SOURCES } from '../types.js';
 import { whyUnreadable } from '../file-problems.js';
@@ -866,7 +866,8 @@ function removeLeftovers(folder: string, current: string): void {
 const count = z.number().int().nonnegative();
 /** A time a Date can hold: a forged one beyond it would stop every page that formats it. */
 const instant = z.number().min(-MAX_TIME).max(MAX_TIME);
-const time = instant.nullable();
+/** A record's time, as a reader accepts one (a forged one beyond would stop the pages that format it). */
+const time = z.number().min(EARLIEST_TIME).lt(TIME_LIMIT).nullable();
 const text = z.string();
 const diagnosticSchema = z.object({
   reason: z.string().refine((r): r is DiagnosticReason => r in DIAGNOSTIC_REASONS),

@@ -11,7 +11,7 @@
 
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage } from './ledger.js';
-import { MAX_TIME } from '../sources/record-fields.js';
+import { isRecordTime } from '../sources/record-fields.js';
 import type { ReplyOutcome, ToolEffect, UsageOrigin } from '../types.js';
 
 /** A ledger's entries, packed; `unpackEntries` gives them back. */
@@ -217,9 +217,9 @@ function finiteOrNull(value: unknown): number | null {
   return value;
 }
 
-/** A time a Date can hold, or null: a forged one beyond it would stop every page that formats it. */
+/** A time as a reader accepts one, or null: a forged one beyond would stop every page that formats it. */
 function timeOrNull(value: unknown): number | null {
-  if (value !== null && !(typeof value === 'number' && Math.abs(value) <= MAX_TIME)) fail();
+  if (value !== null && !isRecordTime(value)) fail();
   return value;
 }
 

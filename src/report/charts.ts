@@ -45,15 +45,22 @@ export function daysToShow(days: readonly Bucket[], period: Period, timeZone: st
   return first && last ? daysBetween(first, last) : [];
 }
 
-export function monthsToShow(months: readonly Bucket[], period: Period, timeZone: string): string[] {
+/**
+ * The months to list and draw: as the days, but only those with activity when the range is longer
+ * than five years (`quietLeftOut`), so that one session years before the rest adds a row, not sixty.
+ */
+export function monthsToShow(months: readonly Bucket[], period: Period, timeZone: string): { keys: string[]; quietLeftOut: boolean } {
   const bounded = boundedDays(period, timeZone);
   if (bounded !== null) {
     const all = monthsBetween(bounded[0].slice(0, 7), bounded[1].slice(0, 7));
-    if (all.length <= MAX_PERIOD_MONTHS) return all;
+    if (all.length <= MAX_PERIOD_MONTHS) return { keys: all, quietLeftOut: false };
   }
   const first = months[0]?.key;
   const last = months.at(-1)?.key;
-  return first && last ? monthsBetween(first, last) : [];
+  const all = first && last ? monthsBetween(first, last) : [];
+  if (all.length <= MAX_PERIOD_MONTHS) return { keys: all, quietLeftOut: false };
+  const active = months.map((m) => m.key);
+  return { keys: active, quietLeftOut: active.length < all.length };
 }
 
 function boundedDays(period: Period, timeZone: string): [string, string] | null {

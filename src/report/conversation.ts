@@ -612,7 +612,8 @@ function json(value: unknown, shownAbove: string | null = null): TextView {
     const replacer = shownAbove === null ? undefined : (_key: string, v: unknown) => (v === shownAbove ? '[the file, shown above]' : v);
     text = JSON.stringify(value, replacer, 2) ?? String(value);
   } catch {
-    text = String(value);
+    // Readers cut deep nesting, so this is a bug's safety net: String() of a deep array overflows too.
+    text = '[not shown: could not be written as JSON]';
   }
   return cut(text, MAX_JSON);
 }

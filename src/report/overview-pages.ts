@@ -218,7 +218,7 @@ function costCharts(days: readonly Bucket[], months: readonly Bucket[], models: 
   const { period, timeZone } = data.scope;
   const dayKeys = daysToShow(days, period, timeZone);
   const charts = [dailyChart(days, models, dayKeys, `Cost per day${where}`)];
-  if (dayKeys.length > DAILY_ONLY_UP_TO) charts.push(monthlyChart(months, models, monthsToShow(months, period, timeZone), `Cost per month${where}`));
+  if (dayKeys.length > DAILY_ONLY_UP_TO) charts.push(monthlyChart(months, models, monthsToShow(months, period, timeZone).keys, `Cost per month${where}`));
   return charts.filter((c): c is ChartView => c !== null);
 }
 
@@ -240,10 +240,10 @@ function costCells(usage: Tally | ModelTotals): CellView[] {
   return [numberCell(boughCost(usage), boughSortValue(usage)), numberCell(recordedCost(usage), usage.cost.recorded ?? -1)];
 }
 
-/** Every month of the range, quiet ones included, with a total row. */
+/** Every month of the range, quiet ones included (but over more than five years), with a total row. */
 function monthsTable(data: ReportData): TableView {
   const byKey = new Map(data.months.map((m) => [m.key, m]));
-  const keys = monthsToShow(data.months, data.scope.period, data.scope.timeZone);
+  const { keys, quietLeftOut } = monthsToShow(data.months, data.scope.period, data.scope.timeZone);
   const rows = keys.map((key) => {
     const bucket = byKey.get(key);
     const tally = bucket?.tally;
@@ -258,7 +258,7 @@ function monthsTable(data: ReportData): TableView {
   const { totals } = data;
   return tableView({
     className: 'months',
-    caption: null,
+    caption: quietLeftOut ? 'Months without activity are left out: the sessions span more than five years.' : null,
     columns: [column('Month'), column('Sessions', true, 'sessions active in the month'), column('Prompts', true), ...TOKEN_COLUMNS, ...COST_COLUMNS],
     rows,
     total: [cell('Total'), numberCell(formatCount(data.sessions.length), data.sessions.length), numberCell(formatCount(totals.prompts), totals.prompts), ...tokenCells(totals), ...costCells(totals)],

@@ -5,8 +5,22 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 
-/** The range a JavaScript Date can hold; anything beyond is not a time. */
+/** The range a JavaScript Date can hold. */
 export const MAX_TIME = 8.64e15;
+
+/**
+ * The times a record may have: no coding agent wrote a session before 2000, and one stamped in
+ * 2100 or later is damaged. Beyond them a report would list a thousand empty years month by
+ * month, and near a Date's limits a time zone's arithmetic fails (the end of the year 275760).
+ */
+export const EARLIEST_TIME = Date.UTC(2000, 0, 1);
+/** The first instant not accepted (2100-01-01). */
+export const TIME_LIMIT = Date.UTC(2100, 0, 1);
+
+/** Whether `ms` is a time a record may have (EARLIEST_TIME to TIME_LIMIT). */
+export function isRecordTime(ms: unknown): ms is number {
+  return typeof ms === 'number' && ms >= EARLIEST_TIME && ms < TIME_LIMIT;
+}
 
 /**
  * An ISO 8601 time (`2026-03-02T10:00:00.123Z`, an offset, or none) or epoch milliseconds →
@@ -16,8 +30,12 @@ export const MAX_TIME = 8.64e15;
  * without a zone is read as UTC (codex.md §1).
  */
 export function parseTime(value: unknown): number | null {
-  const ms = typeof value === 'number' ? value : typeof value === 'string' ? isoTime(value) : NaN;
-  return Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME ? ms : null;
+  const ms = anyTime(value);
+  return isRecordTime(ms) ? ms : null;
+}
+
+function anyTime(value: unknown): number {
+  return typeof value === 'number' ? value : typeof value === 'string' ? isoTime(value) : NaN;
 }
 
 const ISO_TIME = /^\s*(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?\s*$/;
@@ -48,12 +66,9 @@ function isoTime(text: string): number {
     if (offsetHours > 23 || offsetMinutes > 59) return NaN;
     offset = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
   }
-  // Date.UTC reads years 0–99 as 1900–1999: those are moved 400 years (the calendar repeats) and back.
-  const shifted = year < 100;
-  return Date.UTC(shifted ? year + 400 : year, month - 1, day, hour, minute, second, millis) - (shifted ? MS_PER_400_YEARS : 0) - offset;
+  // (Date.UTC reads the years 0–99 as 1900–1999: either way outside the years a record may have.)
+  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offset;
 }
-
-const MS_PER_400_YEARS = 146_097 * 86_400_000;
 const Z = 0x5a;
 const T = 0x54;
 
@@ -87,8 +102,9 @@ interface Reporting {
 export function recordTime(value: unknown, at: Reporting, line: number): number | null {
   const time = parseTime(value);
   if (time === null && value !== undefined && value !== null && value !== '') {
-    const shown = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : typeof value;
-    at.diagnostics.push(diagnostic('invalid-time', at.file, line, `timestamp ${shown} is not a date and time (the record goes by its session's time)`, false));
+    const shown = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : typeof value === 'number' ? String(value) : typeof value;
+    const what = Number.isFinite(anyTime(value)) ? 'is not in the years 2000 to 2099' : 'is not a date and time';
+    at.diagnostics.push(diagnostic('invalid-time', at.file, line, `timestamp ${shown} ${what} (the record goes by its session's time)`, false));
   }
   return time;
 }

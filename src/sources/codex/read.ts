@@ -20,7 +20,7 @@ import { basename } from 'node:path';
 import type { z } from 'zod';
 import { diagnostic, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, ToolDiff, Usage } from '../../types.js';
-import { isPlainObject } from '../json-line.js';
+import { cutDeepNesting, isPlainObject, MAX_NESTING } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
 import type { RawLine } from '../lines.js';
 import { diffChange } from '../tool-output.js';
@@ -429,7 +429,8 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
     case 'function_call': {
       const r = parse(ctx, raw.rawFunctionCall, item, at.line, 'function_call');
       if (!r) return;
-      const { value, error } = jsonArguments(r.arguments);
+      const { value, error, cut } = jsonArguments(r.arguments);
+      if (cut > 0) ctx.diagnostics.push(diagnostic('deep-nesting', ctx.file, at.line, `${cut} value(s) of the call's arguments nested more than ${MAX_NESTING} levels deep, cut (the rest kept)`));
       appendToReply(ctx, item, at, time, [toolCall(ctx, r.call_id ?? `line-${at.line}`, r.name, value, error)]);
       return;
     }
@@ -926,14 +927,21 @@ function shownOutput(text: string): string {
   }
 }
 
-/** Function-call arguments are a JSON string; unreadable ones are kept as text and said so. */
-function jsonArguments(args: unknown): { value: unknown; error: string | null } {
-  if (typeof args !== 'string') return { value: args ?? {}, error: null };
+/**
+ * Function-call arguments are a JSON string; unreadable ones are kept as text and said so. Parsed
+ * here, past the line's own cut of deep nesting, so they are cut as a line is (`cut`: how many).
+ */
+function jsonArguments(args: unknown): { value: unknown; error: string | null; cut: number } {
+  if (typeof args !== 'string') return { value: args ?? {}, error: null, cut: 0 };
+  let value: unknown;
   try {
-    return { value: JSON.parse(args) as unknown, error: null };
+    value = JSON.parse(args);
   } catch (error) {
-    return { value: args, error: `arguments are not JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { value: args, error: `arguments are not JSON: ${error instanceof Error ? error.message : String(error)}`, cut: 0 };
   }
+  // The root itself counts as a level: a value nested more than MAX_NESTING deep would overflow the stack when shown.
+  const cut = cutDeepNesting([value], MAX_NESTING);
+  return { value, error: null, cut };
 }
 
 /** Opaque encrypted reasoning is never shown, even in a record bough does not know. */
