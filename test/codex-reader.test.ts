@@ -2,6 +2,7 @@
 // user sees of a thread, and what is counted once across a thread, its archived copy, a fork and
 // a spawned sub-agent.
 
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claimEntries } from '../src/ledger/claims.js';
@@ -11,7 +12,7 @@ import { codexReader } from '../src/sources/codex/reader.js';
 import { readSessionFile } from '../src/sources/read.js';
 import { usageClaimRule } from '../src/sources/registry.js';
 import type { Entry, EntryOf, SessionFile, TokenCounts } from '../src/types.js';
-import { FIXTURES } from './support/fixtures.js';
+import { FIXTURES, tempDir } from './support/fixtures.js';
 import { unpackEntries } from '../src/ledger/packed-entries.js';
 
 const HOME = join(FIXTURES, 'codex', 'home');
@@ -217,6 +218,21 @@ describe('Codex files that are odd or old', () => {
     // 1000 + a restart counted by its own response (400) + 500 more from the new baseline; "context full" and token_usage_record ignored.
     expect(tokensOf(file.entries)).toEqual({ input: 1800, cacheRead: 100, cacheWrite: 0, output: 160, reasoning: 0 });
     expect(file.diagnostics.map((d) => d.reason).sort()).toEqual(['truncated-line', 'unknown-entry-type']);
+  });
+
+  it('counts each response’s own usage when the running totals hold no count (regression: all-null totals dropped the usage, unsaid)', async () => {
+    const path = join(await tempDir(), 'rollout-2026-04-03T10-00-00-0195aaaa-0000-7000-8000-00000000000e.jsonl');
+    const counts = (input: number | null, output: number | null) => ({ input_tokens: input, cached_input_tokens: input === null ? null : 0, output_tokens: output, reasoning_output_tokens: input === null ? null : 0, total_tokens: input === null ? null : input + (output ?? 0) });
+    const tokenCount = (s: number, input: number) => ({ timestamp: `2026-04-03T10:00:0${s}.000Z`, type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: counts(null, null), last_token_usage: counts(input, 10) } } });
+    const lines = [
+      { timestamp: '2026-04-03T10:00:00.000Z', type: 'session_meta', payload: { id: '0195aaaa-0000-7000-8000-00000000000e', timestamp: '2026-04-03T10:00:00.000Z', cwd: '/home/ana/nulls', originator: 'codex_cli_rs', cli_version: '0.50.0', model_provider: 'openai' } },
+      { timestamp: '2026-04-03T10:00:00.100Z', type: 'turn_context', payload: { cwd: '/home/ana/nulls', model: 'gpt-5' } },
+      { timestamp: '2026-04-03T10:00:00.200Z', type: 'event_msg', payload: { type: 'user_message', message: 'Count these.' } },
+      tokenCount(1, 1000),
+      tokenCount(2, 2000),
+    ];
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    expect(tokensOf((await read(path)).entries)).toEqual({ input: 3000, cacheRead: 0, cacheWrite: 0, output: 20, reasoning: 0 });
   });
 
   it('reads a pre-envelope rollout: typed prompt, one reply, no usage', async () => {

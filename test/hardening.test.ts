@@ -320,3 +320,31 @@ describe('a Codex call whose arguments string nests 5,000 deep (regression: the 
     expect(page).toContain(TOO_DEEP);
   });
 });
+
+describe('NULs written escaped in a record ("\\u0000") (regression: raw NUL bytes in pages and usage.csv)', () => {
+  it('reach no file of the report: each is shown as U+FFFD', async () => {
+    const nul = (text: string) => `${text}\u0000${text}`;
+    const dir = await tempDir('bough-nul-');
+    await mkdir(join(dir, 'sessions'));
+    const records = [
+      { ...header('nul'), cwd: nul('/home/ana/p') },
+      { type: 'message', id: 'n1', parentId: null, timestamp: at(1), message: { role: 'user', content: nul('prompt') } },
+      {
+        type: 'message', id: 'n2', parentId: 'n1', timestamp: at(2),
+        message: {
+          role: 'assistant', provider: nul('anthropic'), model: nul('claude'), stopReason: 'stop', usage: usage(10, 1, 0.0001),
+          content: [{ type: 'text', text: `**${nul('bold')}** \`${nul('code')}\`\n\n\`\`\`ts\n${nul('const a = 1;')}\n\`\`\`` }, { type: 'toolCall', id: 'c1', name: nul('bash'), arguments: { command: nul('ls') } }],
+        },
+      },
+      { type: 'message', id: 'n3', parentId: 'n2', timestamp: at(3), message: { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text: nul('output') }], isError: false } },
+    ];
+    await writeFile(join(dir, 'sessions', 'nul.jsonl'), `${records.map(line).join('\n')}\n`);
+    const report = join(dir, 'report');
+    await build({ inputs: [join(dir, 'sessions')], out: report, scope: ALL_UTC, environment: { env: {}, home: join(dir, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const page = await readFile(join(report, summarySchema.parse(JSON.parse(await readFile(join(report, 'summary.json'), 'utf8'))).sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('prompt\uFFFDprompt');
+    for (const name of await readdir(report, { recursive: true })) {
+      if (/\.(html|js|json|csv)$/.test(name)) expect({ name, nul: (await readFile(join(report, name), 'utf8')).includes('\u0000') }).toEqual({ name, nul: false });
+    }
+  });
+});

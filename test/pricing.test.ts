@@ -134,6 +134,15 @@ describe('pricing usage records', () => {
     expect(price(usage({ provider: 'openai', model: 'named-only' }), 'pi')).toMatchObject({ cost: null, state: 'unpriced' });
   });
 
+  it('takes no price beyond reason from a table (regression: 1e308 a token made every total "$∞")', () => {
+    const absurd = parsePriceTable(
+      { 'gpt-absurd': { litellm_provider: 'openai', mode: 'chat', input_cost_per_token: 1e308, output_cost_per_token: 10 * M, cache_read_input_token_cost: 1e300 } },
+      { origin: 'file', label: 'a hand-made table', date: '2026-01-01' },
+    );
+    const inAbsurd = createPricer(absurd, { subscriptionsAtApiPrices: false, hints });
+    expect(inAbsurd(usage({ provider: 'openai', model: 'gpt-absurd', input: 1000, output: 1000 }), 'pi')).toMatchObject({ cost: null, state: 'unpriced' });
+  });
+
   it('prices free, local and subscription models at $0 by rule, before any lookup', () => {
     expect(price(usage({ provider: 'openrouter', model: 'qwen/qwen3-coder:free', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'free' });
     expect(price(usage({ provider: 'ollama', model: 'claude-tiered', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });

@@ -56,10 +56,17 @@ const NOT_MODELS = new Set(['sample_spec', 'fallback_generalizations']);
 const TIER_FIELD = /^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost|cache_creation_input_token_cost_above_1hr)_above_(\d+)(k?)_tokens$/;
 const DATE_SUFFIX = /^(.*)[-@](\d{8})$/;
 
-/** A number, or a numeric string (LiteLLM's own code tolerates those). */
+/**
+ * Above this, a price (per token, per search) or a multiple is no price: the dearest models cost
+ * well under a thousandth of a dollar a token. A table (given with --prices) claiming 1e308 would
+ * make every total infinite.
+ */
+const MAX_PRICE = 1000;
+
+/** A number, or a numeric string (LiteLLM's own code tolerates those); none beyond MAX_PRICE. */
 function rate(value: unknown): number | null {
   const n = typeof value === 'string' ? Number(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : null;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_PRICE ? n : null;
 }
 
 export function parsePriceTable(json: unknown, snapshot: Snapshot): PriceTable {

@@ -101,6 +101,8 @@ export function highlightCode(code: string, name: string | null, budget: Highlig
   let html: string;
   try {
     html = engine().highlight(code, { language, ignoreIllegals: true }).value;
+    // It copies a NUL through; escapeHtml shows one as U+FFFD, as browsers do.
+    if (html.includes('\0')) html = html.replace(/\0/g, '\uFFFD');
   } catch {
     return plain(null);
   }

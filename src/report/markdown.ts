@@ -69,7 +69,9 @@ const DEEP_BLOCKS = new RegExp(`^[ \\t]*(?:(?:[>*+-]|\\d{1,9}[.)])[ \\t]*){${MAX
  * Markdown → safe HTML; text Markdown cannot sensibly hold (megabytes, absurd nesting) is shown
  * verbatim. Fenced code is highlighted within the page's budget (a fresh one when none is given).
  */
-export function renderMarkdown(text: string, budget: HighlightBudget = highlightBudget()): string {
+export function renderMarkdown(written: string, budget: HighlightBudget = highlightBudget()): string {
+  // marked and highlight.js copy a NUL through; escapeHtml would show it as U+FFFD, as browsers do.
+  const text = written.includes('\0') ? written.replace(/\0/g, '\uFFFD') : written;
   if (text.length > MAX_MARKDOWN_CHARS || DEEP_BLOCKS.test(text)) return verbatim(text);
   currentBudget = budget;
   try {

@@ -70,7 +70,7 @@ export function* usageCsv(data: ReportData, price: Pricer): Generator<string> {
   if (piece !== '') yield piece;
 }
 
-const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/;
+const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n\0]/;
 
 /**
  * RFC 4180 quoting; text that a spreadsheet would run as a formula (= + - @, tab, CR) is
@@ -80,6 +80,8 @@ export function csvCell(value: string | number): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   // Most cells (names, models, paths) need nothing: one test instead of three.
   if (!NEEDS_CARE.test(value)) return value;
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  // A NUL (written escaped in a record) breaks many a CSV reader: U+FFFD, as HTML shows it.
+  const text = value.replace(/\0/g, '\uFFFD');
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

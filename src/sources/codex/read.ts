@@ -622,6 +622,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   const r = parse(ctx, raw.rawTokenCount, event, at.line, 'token_count');
   const info = r?.info;
   if (!info) return; // rate-limit update only
+  // Totals without a single count (every field null) are no running totals: as in builds without them.
   const total = info.total_token_usage ? totalsOf(info.total_token_usage) : null;
   const last = info.last_token_usage ? totalsOf(info.last_token_usage) : null;
   const before = ctx.totals;
@@ -671,7 +672,9 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   ctx.usages.push({ usage, before: before === null ? '0' : countsSignature(before), after: total === null ? `last:${countsSignature(delta)}#${at.line}` : countsSignature(total) });
 }
 
-function totalsOf(u: raw.RawTokenUsage): Totals {
+/** The counts, or null when not one of them is a number. */
+function totalsOf(u: raw.RawTokenUsage): Totals | null {
+  if (![u.input_tokens, u.cached_input_tokens, u.cache_write_input_tokens, u.output_tokens, u.reasoning_output_tokens, u.total_tokens].some((v) => typeof v === 'number')) return null;
   const n = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
   return {
     input: n(u.input_tokens),
