@@ -2,7 +2,11 @@
 (function () {
   // When a link targets an entry folded inside <details>, unfold the way to it.
   function reveal() {
-    var id = decodeURIComponent(location.hash.slice(1));
+    var id = location.hash.slice(1);
+    // A hand-typed "#%" is no escape sequence: look it up as written rather than stop the script.
+    try {
+      id = decodeURIComponent(id);
+    } catch (e) {}
     var target = id && document.getElementById(id);
     for (var node = target; node; node = node.parentElement) {
       if (node.tagName === 'DETAILS') node.open = true;

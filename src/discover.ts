@@ -7,6 +7,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { BoughError } from './errors.js';
+import { MANIFEST } from './output/report-folder.js';
 import type { Environment } from './environment.js';
 import { READERS } from './sources/registry.js';
 import { danglingLink, whyNotFound, whyUnreadable } from './file-problems.js';
@@ -165,7 +166,11 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
         const folders = level.slice(i, i + LIST_CONCURRENCY);
         const listings = await Promise.all(folders.map((folder) => list(folder.path, fs, diagnostics)));
         folders.forEach((folder, n) => {
-          for (const entry of listings[n] ?? []) {
+          const listing = listings[n] ?? [];
+          // A bough report below an input (one written beside a session file given alone) holds
+          // bough's own files, its archive's records among them: never sessions to read again.
+          if (folder.real !== rootReal && listing.some((entry) => entry.name === MANIFEST && entry.isFile())) return;
+          for (const entry of listing) {
             const path = childOf(folder.path, entry.name);
             const real = childOf(folder.real, entry.name);
             if (entry.isDirectory()) {

@@ -86,7 +86,16 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
     sessionPartView(view, whole, 0, (range) => entries.html(range), () => ''),
     { css: assets.get('bough.css')?.toString('utf8') ?? '', js: assets.get('bough.js')?.toString('utf8') ?? '' },
   );
-  const out = resolve(options.out ?? `${session.ledger.sessionId.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'session'}.html`);
+  const out = resolve(options.out ?? exportName(session.ledger.sessionId));
   await writeSingleFile(out, html, discovery.files);
   return { out, title: view.title, bytes: Buffer.byteLength(html) };
+}
+
+/**
+ * The file an export is written to when --out does not say: the session id as a plain name, never
+ * hidden (`.bashrc`), never read as an option (`-rf`), never `..`.
+ */
+export function exportName(sessionId: string): string {
+  const name = sessionId.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').replace(/[.-]+$/, '').slice(0, 80);
+  return `${name || 'session'}.html`;
 }

@@ -3,6 +3,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
+import { exportName } from '../src/export.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
 
 interface Run {
@@ -176,6 +177,19 @@ describe('bough command line', () => {
     // regression: a folder, or an empty path, exported whichever session came first.
     expect(await run(['export', dir, '-o', join(dir, 'f.html')])).toMatchObject({ code: 1, stderr: `bough: export takes one session file, and ${dir} is a folder. Give the path of a .jsonl file.\n` });
     expect(await run(['export', '', '-o', join(dir, 'e.html')])).toMatchObject({ code: 1, stderr: 'bough: export takes one session file. Give the path of a .jsonl file.\n' });
+  });
+
+  it('names an export after its session id, never as a hidden file, an option or `..` (regression: ".bashrc.html", "-rf.html")', () => {
+    expect(['0195aaaa-0000-7000', '.bashrc', '-rf', '..', '.', '/../../etc/passwd', '', 'a b/c'].map(exportName)).toEqual([
+      '0195aaaa-0000-7000.html',
+      'bashrc.html',
+      'rf.html',
+      'session.html',
+      'session.html',
+      'etc-passwd.html',
+      'session.html',
+      'a-b-c.html',
+    ]);
   });
 
   it('exits 1 with a sentence when an input does not exist', async () => {

@@ -220,6 +220,17 @@ describe('explicit inputs and default places work as before', () => {
     await expect(discover([join(root, 'gone')], NO_HOME)).rejects.toThrow(`No such file or folder: ${join(root, 'gone')} (a symbolic link to nowhere, which does not exist).`);
   });
 
+  it('never reads a bough report found below an input (regression: its archive’s sessions.jsonl listed as not a session)', async () => {
+    // Built from proj/s.jsonl alone, bough's default --out is ./bough-report: beside the session when run there.
+    const report = { '.bough-manifest.json': '{}', 'archive/sessions.jsonl': '{}', 'archive/seen.jsonl': '{}' };
+    const root = await tree({ 'proj/s.jsonl': SESSION, ...Object.fromEntries(Object.entries(report).map(([path, text]) => [`proj/bough-report/${path}`, text])) });
+    const discovery = await discover([root], NO_HOME);
+    expect(shown(root, discovery)).toEqual(['proj/s.jsonl']);
+    expect(discovery.diagnostics).toEqual([]);
+    // Given as the input itself, it is read as asked.
+    expect(shown(root, await discover([join(root, 'proj', 'bough-report')], NO_HOME)).sort()).toEqual(['proj/bough-report/archive/seen.jsonl', 'proj/bough-report/archive/sessions.jsonl']);
+  });
+
   it('searches the default place when no input is given', async () => {
     const home = await tree({ '.pi/agent/sessions/--p--/a.jsonl': 'a' });
     const discovery = await discover([], { env: {}, home });

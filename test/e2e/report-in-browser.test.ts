@@ -130,6 +130,17 @@ for (const testCase of CASES) {
       expect(perPage.flat()).toEqual([]);
     }, BROWSER_TEST_MS);
 
+    it('opens with a hash that is no escape sequence without a script error (regression: "#%" threw "URI malformed")', async (context) => {
+      requireBrowser(context);
+      const visit = await openPage(await browser.context(), `${pathToFileURL(join(report.outDir, 'index.html')).href}#%`);
+      try {
+        await visit.page.waitForLoadState('load');
+        expect(pageProblems(visit, 'index.html#%')).toEqual([]);
+      } finally {
+        await visit.page.close();
+      }
+    });
+
     it('renders the index: a heading, the stylesheet, and one session row per session in summary.json', async (context) => {
       requireBrowser(context);
       const visit = await openPage(await browser.context(), pathToFileURL(join(report.outDir, 'index.html')).href);
