@@ -173,11 +173,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       : missingSessions(earlier, { files: discovery.files, places: existingPlaces(discovery) }, sharing, new Set(collected.ledgers.map((l) => l.key)));
     let usedSamples = false;
     if (collected.ledgers.length === 0 && missing.length === 0) {
-      if (!discovery.usedDefaults) throw new BoughError(noSessionsSentence(discovery));
+      if (!discovery.usedDefaults) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
       const archivedCount = archived.sessions.length + archived.unreadable.length;
       if (archivedCount > 0) {
         throw new BoughError(
-          `${noSessionsSentence(discovery)} ${sharer.text(outDir)} holds the archive of an earlier build (${plural(archivedCount, 'session')}), which a report of bough's bundled samples would replace: it is left as it is. To see the samples, pass another --out.`,
+          `${noSessionsSentence(discovery, collected.diagnostics)} ${sharer.text(outDir)} holds the archive of an earlier build (${plural(archivedCount, 'session')}), which a report of bough's bundled samples would replace: it is left as it is. To see the samples, pass another --out.`,
         );
       }
       // A first run on a machine without sessions still shows what a report looks like.
@@ -812,9 +812,15 @@ function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string |
   });
 }
 
-export function noSessionsSentence(discovery: Discovery): string {
+/** Why a run read no session; `read`: what reading the files found (an unreadable file says why). */
+export function noSessionsSentence(discovery: Discovery, read: readonly Diagnostic[] = []): string {
   const where = discovery.places.map((p) => p.path).join(', ');
-  return discovery.files.length === 0
-    ? `No session files (*.jsonl) found in ${where}. Point bough at a folder of agent sessions.`
-    : `None of the ${plural(discovery.files.length, 'file')} found in ${where} is a session file bough can read. See the files' first lines, or point bough at a folder of agent sessions.`;
+  if (discovery.files.length === 0) return `No session files (*.jsonl) found in ${where}. Point bough at a folder of agent sessions.`;
+  const unreadable = read.filter((d) => d.reason === 'unreadable-file');
+  if (unreadable.length === discovery.files.length) {
+    const [first] = unreadable;
+    const which = unreadable.length === 1 && first ? `${first.file} could not be read (${first.detail})` : `None of the ${plural(unreadable.length, 'file')} found in ${where} could be read (${first?.detail ?? 'unreadable'}${unreadable.length > 1 ? ', and others' : ''})`;
+    return `${which}: nothing to report. Point bough at session files it may read.`;
+  }
+  return `None of the ${plural(discovery.files.length, 'file')} found in ${where} is a session file bough can read. See the files' first lines, or point bough at a folder of agent sessions.`;
 }

@@ -39,7 +39,7 @@ export async function stats(options: StatsOptions): Promise<StatsResult> {
   const cacheWarning = await cache.writeProblem();
   const threads = threadPlan(options.environment.env);
   const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, realPaths: discovery.realPaths });
-  if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery));
+  if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
   const { data, table } = await reportContext(discovery, collected, options);
   return {
     data,

@@ -97,6 +97,14 @@ describe('an unreadable file says why, never "not a session"', () => {
     expect(await readSessionFile(join(root, 'folder.jsonl'))).toMatchObject({ diagnostics: [{ reason: 'unreadable-file', detail: 'a folder, not a file' }] });
   });
 
+  it('says why when no file could be read at all (regression: "is not a session file … see the files’ first lines")', async () => {
+    const root = await tree({ 'gone.jsonl': { link: 'nowhere.jsonl' } });
+    const out = join(await tempDir(), 'report');
+    await expect(build({ inputs: [root], out, scope: ALL_UTC, environment: NO_HOME, now: new Date('2026-11-30T12:00:00Z') })).rejects.toThrow(
+      `${join(root, 'gone.jsonl')} could not be read (a symbolic link to nowhere.jsonl, which does not exist): nothing to report. Point bough at session files it may read.`,
+    );
+  });
+
   it('puts an unreadable file and a link to nothing in summary.json with their reasons, and reads the rest', async (context) => {
     const root = await tree({ 'ok.jsonl': SESSION, 'locked.jsonl': SESSION, 'gone.jsonl': { link: 'nowhere.jsonl' } });
     await chmod(join(root, 'locked.jsonl'), 0o000);
