@@ -1,7 +1,9 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSessionFile } from '../src/sources/read.js';
 import type { Entry, EntryOf } from '../src/types.js';
-import { piFixture, readPiFixture } from './support/fixtures.js';
+import { piFixture, readPiFixture, tempDir } from './support/fixtures.js';
 
 const ofKind = <K extends Entry['kind']>(entries: Entry[], kind: K) => entries.filter((e): e is EntryOf<K> => e.kind === kind);
 
@@ -111,5 +113,26 @@ describe('Pi reader', () => {
       diagnostics: [{ reason: 'not-a-session', line: null }],
     });
     expect(await readSessionFile(piFixture('empty.jsonl'))).toMatchObject({ kind: 'skipped', diagnostics: [{ reason: 'empty-file' }] });
+  });
+});
+
+describe('a record with a field not as the format has it', () => {
+  it('is kept without the field when it can do without it, and said (regression: an exit code of "NaN" dropped the command and its output)', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'odd-field.jsonl');
+    const records = [
+      { type: 'session', version: 3, id: 'odd', timestamp: '2026-10-01T09:00:00.000Z', cwd: '/home/ana/p' },
+      { type: 'message', id: 'b1', parentId: null, timestamp: '2026-10-01T09:00:01.000Z', message: { role: 'bashExecution', command: 'ls -la', output: 'total 0', exitCode: 'NaN' } },
+      { type: 'message', id: 'b2', parentId: 'b1', timestamp: '2026-10-01T09:00:02.000Z', message: { role: 'bashExecution', command: 42, output: 'no command' } },
+    ];
+    await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const outcome = await readSessionFile(path);
+    if (outcome.kind !== 'session') throw new Error('not read as a session');
+    const shells = ofKind(outcome.file.entries, 'shell');
+    expect(shells).toMatchObject([{ kind: 'shell', command: 'ls -la', output: 'total 0', exitCode: null }]);
+    expect(outcome.file.diagnostics.map((d) => [d.line, d.reason, d.detail, d.skippedLine])).toEqual([
+      [2, 'invalid-record', 'bashExecution message: exitCode not as the format has it (kept without it)', false],
+      [3, 'invalid-record', expect.stringContaining('bashExecution message: '), true],
+    ]);
   });
 });

@@ -121,6 +121,28 @@ export function invalidRecord(file: string, line: number, what: string, error: z
   return diagnostic('invalid-record', file, line, `${what}: ${issue?.message ?? 'unexpected shape'}${where}`, skipped);
 }
 
+/**
+ * A record checked against its schema. One that fails only in fields it can do without (an exit
+ * code written as "NaN") is kept without them, and said; one that fails in a field it needs is
+ * left out, and said. `report` takes what is said.
+ */
+export function parseRecord<S extends z.ZodType>(schema: S, value: unknown, report: (d: Diagnostic) => void, file: string, line: number, what: string): z.infer<S> | null {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const fields = new Set(result.error.issues.map((issue) => issue.path[0]));
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && ![...fields].some((field) => typeof field !== 'string')) {
+    const without: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+    for (const field of fields) delete without[field as string];
+    const kept = schema.safeParse(without);
+    if (kept.success) {
+      report(diagnostic('invalid-record', file, line, `${what}: ${[...fields].join(', ')} not as the format has ${fields.size === 1 ? 'it' : 'them'} (kept without ${fields.size === 1 ? 'it' : 'them'})`, false));
+      return kept.data;
+    }
+  }
+  report(invalidRecord(file, line, what, result.error));
+  return null;
+}
+
 /** A string field read out of a damaged line's text (`"name": "value"`), or null. */
 export function salvagedStringField(text: string, name: string): string | null {
   const match = new RegExp(`"${name}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(text);

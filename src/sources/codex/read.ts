@@ -28,7 +28,7 @@ import type { PendingLine, SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { threadNameOf } from './session-index.js';
 import { appliedDiff, commitsOf, exitCodeOf, patchDiff, toolEffect } from './tools.js';
-import { contentHash, invalidRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
+import { contentHash, invalidRecord, parseRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
 
 /** Top-level `type`s of the envelope format. */
 const ENVELOPE_TYPES: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
@@ -955,9 +955,6 @@ function withoutEncrypted(value: Record<string, unknown>): Record<string, unknow
 }
 
 function parse<S extends z.ZodType>(ctx: CodexContext, schema: S, value: unknown, line: number, what: string): z.infer<S> | null {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  ctx.diagnostics.push(invalidRecord(ctx.file, line, what, result.error));
-  return null;
+  return parseRecord(schema, value, (d) => ctx.diagnostics.push(d), ctx.file, line, what);
 }
 

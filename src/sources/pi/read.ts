@@ -11,7 +11,7 @@ import * as raw from './schema.js';
 import { piProjectFolder } from './paths.js';
 import { splitSkillPrompt } from './skills.js';
 import { commitsOf, diffChange, editDiff, toolEffect } from './tools.js';
-import { contentHash, invalidRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
+import { contentHash, invalidRecord, parseRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
 
 export function isPiHeader(record: Record<string, unknown>): boolean {
   return raw.rawHeader.safeParse(record).success;
@@ -220,12 +220,7 @@ function payloadOf(
   line: number,
   timestamp: number | null,
 ): Built | null {
-  const parse = <S extends z.ZodType>(schema: S, what: string): z.infer<S> | null => {
-    const result = schema.safeParse(record);
-    if (result.success) return result.data;
-    ctx.diagnostics.push(invalidRecord(ctx.file, line, what, result.error));
-    return null;
-  };
+  const parse = <S extends z.ZodType>(schema: S, what: string): z.infer<S> | null => parseRecord(schema, record, (d) => ctx.diagnostics.push(d), ctx.file, line, what);
   switch (type) {
     case 'message': {
       const entry = parse(raw.rawMessageEntry, 'message entry');
@@ -330,12 +325,7 @@ function messagePayload(
   timestamp: number | null,
   depth: number,
 ): Built | null {
-  const parse = <S extends z.ZodType>(schema: S, what: string): z.infer<S> | null => {
-    const result = schema.safeParse(message);
-    if (result.success) return result.data;
-    ctx.diagnostics.push(invalidRecord(ctx.file, line, what, result.error));
-    return null;
-  };
+  const parse = <S extends z.ZodType>(schema: S, what: string): z.infer<S> | null => parseRecord(schema, message, (d) => ctx.diagnostics.push(d), ctx.file, line, what);
   switch (message.role) {
     case 'user': {
       const m = parse(raw.rawUserMessage, 'user message');
