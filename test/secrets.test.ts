@@ -69,6 +69,12 @@ describe('a home folder', () => {
     );
   });
 
+  it('of another user, folded into a session folder\'s name, is replaced with the whole name (regression: --share kept "--home-planted-user-…--")', () => {
+    expect(redact('~/.pi/agent/sessions/--home-planted-user-projects-pay--/2026.jsonl and /x/-Users-bob-src-app/a.jsonl')).toBe('~/.pi/agent/sessions/--~/2026.jsonl and /x/-~/a.jsonl');
+    // Not as a command's flag, nor a folder's last name without a file below it.
+    expect(redact('ls --home-dir=/tmp; git --home-page-x')).toBe('ls --home-dir=/tmp; git --home-page-x');
+  });
+
   it('stays out of web routes and URLs that only look like one', () => {
     expect(redact("fetch('/users/me'); https://example.com/home/bob/x; src/home/index.ts")).toBe("fetch('/users/me'); https://example.com/home/bob/x; src/home/index.ts");
   });

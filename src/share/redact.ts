@@ -242,6 +242,10 @@ const ANY_HOME = [
   new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:var|usr|export))?${SEP}(?:home|Users)${SEP}${NOT_A_USER}${USER_NAME}${HOME_END}`, 'g'),
   new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}mnt)?${SEP}[a-z]${SEP}Users${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'g'),
   new RegExp(String.raw`${NOT_IN_WORD}[A-Za-z]:${SEP}(?:Users|Documents and Settings)${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'gi'),
+  // A session folder Pi or Claude Code named after a project in any user's home, as a folder of a
+  // path (`…/sessions/--home-ana-projects-shop--/…`): where the user's name ends is not written, so
+  // the whole folded name goes.
+  new RegExp(String.raw`(?<=[\\/]-{1,2})(?:home|Users)-[A-Za-z0-9_.-]+(?=[\\/])`, 'g'),
 ];
 
 function homeRules(home: string | null): SecretRule[] {
