@@ -3,7 +3,7 @@
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
 import { join, resolve } from 'node:path';
-import { fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
+import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
@@ -149,7 +149,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const pricing = await pricingInputs(options);
     // A newer price table that could not be used is said on every run, as a cache that cannot be written is.
     if (pricing.table.snapshot.problem !== undefined) cacheWarnings.push(pricing.table.snapshot.problem);
-    const inputs = inputsOf(discovery, identities, options, stamp, pricing);
+    // With --no-cache, the cache folder's id as it is: a report read without a cache is as fresh as any, and a later run with the cache may keep it.
+    const generation = options.cache === false ? await cacheGenerationIn(boughCacheDir(options.environment)) : await cache.generation();
+    const inputs = inputsOf(discovery, identities, options, stamp, pricing, generation);
     if (inputs !== null && options.cache !== false) {
       const unchanged = await keepUnchangedReport(folder, inputs, (files, gone, carried) => generatedSentence(options, generator, files, gone, carried), options.now.getTime());
       if (unchanged) {
@@ -789,15 +791,18 @@ function generatedSentence(options: BuildOptions, generator: string, files: numb
 /**
  * Everything the report is made from, as one hash: every file found (as the cache identifies it:
  * path, size, time, both ends), where bough looked and what it could not search, the options,
- * bough's code, the prices and what runs locally. Null when a file could not be identified.
+ * bough's code, the prices and what runs locally. Null when a file could not be identified. With
+ * the cache folder's id: an identity misses an edit in the middle of a file that kept its size and
+ * time, and deleting the cache, to read every file anew, must then rebuild the report too.
  */
-function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string | null>, options: BuildOptions, codeStamp: string, { table, local }: PricingInputs): string | null {
+function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string | null>, options: BuildOptions, codeStamp: string, { table, local }: PricingInputs, cacheGeneration: string | null): string | null {
   if (discovery.files.length === 0) return null;
   const files = discovery.files.map((path) => [path, identities.get(path) ?? null]);
   if (files.some(([, identity]) => identity === null)) return null;
   return inputsPrint({
     // bough's version is part of it.
     code: codeStamp,
+    cache: cacheGeneration,
     files,
     places: discovery.places,
     notes: discovery.diagnostics,

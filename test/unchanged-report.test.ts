@@ -2,7 +2,7 @@
 // are and writes only when it was built; any change to the files, the options or the folder
 // itself means a full build, whose report is the same as one written from scratch.
 
-import { cp, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, type BuildOptions } from '../src/build.js';
@@ -77,12 +77,48 @@ describe('a rebuild with nothing changed', () => {
 
   it('writes the record a later build can keep from even with --no-cache, and a --no-cache build writes everything', async () => {
     const { out, options } = await setUp();
-    await build(options(1, { cache: false }));
+    // The cache folder made: a report is kept only by a run with the cache it was made beside.
+    await build(options(1));
     const before = await inodes(out);
     expect((await build(options(2, { cache: false }))).sessionsKept).toBe(0);
     const afterNoCache = await inodes(out);
     expect([...before].filter(([name, inode]) => name.endsWith('.html') && afterNoCache.get(name) === inode)).toEqual([]);
     const kept = await build(options(3));
     expect(kept.sessionsKept).toBe(kept.summary.sessions.length);
+  });
+});
+
+describe('an edit in the middle of a file that kept its size and time', () => {
+  it('is read once the cache folder is deleted, and the report rebuilt (regression: the last report was kept, whatever the cache)', async () => {
+    const input = join(await tempDir(), 'in');
+    const at = (s: number) => new Date(Date.UTC(2026, 9, 1, 9, 0, s)).toISOString();
+    const records: unknown[] = [{ type: 'session', version: 3, id: 'long', timestamp: at(0), cwd: '/home/ana/long' }];
+    for (let i = 0; i < 200; i++) {
+      records.push({ type: 'message', id: `u${i}`, parentId: i === 0 ? null : `a${i - 1}`, timestamp: at(1), message: { role: 'user', content: `Prompt ${i}.` } });
+      const usage = { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, cost: { total: 0 } };
+      records.push({ type: 'message', id: `a${i}`, parentId: `u${i}`, timestamp: at(2), message: { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop', content: [{ type: 'text', text: `Reply ${i}.` }], usage } });
+    }
+    await cp(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), join(input, 'other.jsonl'));
+    const file = join(input, 'long.jsonl');
+    const text = `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
+    await writeFile(file, text);
+    // A whole second, so that putting it back is exact.
+    const written = new Date(Date.UTC(2026, 9, 2));
+    await utimes(file, written, written);
+    const out = join(await tempDir(), 'report');
+    const cacheDir = join(await tempDir(), 'cache');
+    const options = (day: number): BuildOptions => ({ inputs: [input], out, scope: ALL_UTC, environment: { env: { BOUGH_CACHE_DIR: cacheDir }, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day, 9, 30)) });
+    const outputOf = async () => JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')).sessions.find((s: { id: string }) => s.id === 'long').tokens.output;
+    await build(options(1));
+    expect(await outputOf()).toBe(2000);
+    // Reply 100's output 10 → 90: the same size, far from both ends; the time put back.
+    const middle = text.indexOf('"output":10', text.indexOf('"id":"a100"'));
+    await writeFile(file, `${text.slice(0, middle)}"output":90${text.slice(middle + '"output":10'.length)}`);
+    await utimes(file, written, written);
+    await build(options(2));
+    expect(await outputOf()).toBe(2000); // as the README says: not seen
+    await rm(cacheDir, { recursive: true, force: true });
+    await build(options(3));
+    expect(await outputOf()).toBe(2080);
   });
 });

@@ -10,7 +10,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { constants as bufferConstants } from 'node:buffer';
 import { z } from 'zod';
@@ -41,6 +41,11 @@ export interface LedgerCache {
    * read every file again without a word.
    */
   writeProblem(): Promise<string | null>;
+  /**
+   * An id made once per cache folder, or null (no cache, or one that cannot be written): a
+   * report made with another cache (the folder deleted, to read every file anew) is not kept.
+   */
+  generation(): Promise<string | null>;
   /**
    * Removes the entries of files that are gone (Claude Code deletes transcripts after 30 days),
    * else the cache would grow with every file there ever was; at most once a day (by a marker's
@@ -150,6 +155,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
     where: { dir, codeStamp },
     identify: (path, real) => fileIdentity(path, codeStamp, real),
     writeProblem: () => cacheFolderProblem(dir),
+    generation: () => cacheGeneration(folder),
     async get(identity) {
       if (pack === undefined) pack = openPack(folder);
       const packed = pack === null ? null : packedEntry(pack, identity);
@@ -336,6 +342,33 @@ function sourceState(head: string | null): 'gone' | 'present' | 'unknown' {
 }
 
 /** Why the cache folder cannot be written, found by writing a small file in it; null when it can. */
+const GENERATION = /^[0-9a-f]{32}$/;
+
+/** The id of the cache in `dir` as it is, without making one (a run with --no-cache): null when it has none. */
+export function cacheGenerationIn(dir: string): Promise<string | null> {
+  return cacheGeneration(join(dir, 'ledgers', `v${FORMAT}`), false);
+}
+
+/** The cache folder's id, made by the first run that finds none (a run that races it takes the one written). */
+async function cacheGeneration(folder: string, make = true): Promise<string | null> {
+  const path = join(folder, 'generation');
+  const read = async () => {
+    const text = (await readFile(path, 'utf8').catch(() => '')).trim();
+    return GENERATION.test(text) ? text : null;
+  };
+  const found = await read();
+  if (found !== null || !make) return found;
+  try {
+    await mkdir(folder, { recursive: true });
+    const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+    await writeFile(temporary, randomBytes(16).toString('hex'));
+    await rename(temporary, path);
+  } catch {
+    return null;
+  }
+  return read();
+}
+
 async function cacheFolderProblem(dir: string): Promise<string | null> {
   const folder = join(dir, 'ledgers', `v${FORMAT}`);
   const probe = join(folder, `.probe-${randomBytes(4).toString('hex')}`);
@@ -436,6 +469,7 @@ export const NO_CACHE: LedgerCache = {
   get: async () => null,
   put: async () => {},
   writeProblem: async () => null,
+  generation: async () => null,
   prune: async () => {},
   compact: async () => {},
 };
