@@ -733,8 +733,15 @@ async function carryOver(
     seen.push({ name: entry.name, lastSeen: seenNow ? now : entry.lastSeen });
     if (!seenNow) unseen.push(entry.name);
   }
+  // A carried page links to its project's page, which a narrower report may not write: the last
+  // build's is kept (one this build writes replaces it), so that no link of a kept page leads nowhere.
+  if (carried.some((entry) => entry.pages.length > 0)) {
+    for (const path of folder.previousFiles) if (PROJECT_PAGE.test(path)) await folder.keep([path]);
+  }
   return unseen.sort();
 }
+
+const PROJECT_PAGE = /^projects\/[^/]+\.html$/;
 
 /** What a build's sharing (see sharingOf) does, in words: "redacts and omits thinking". */
 function sharingWords(sharing: string): string {

@@ -3,6 +3,7 @@
 // so; --forget-missing drops them; an archive that does not read right is not trusted.
 
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -374,6 +375,20 @@ describe('the archive keeps what a build does not show', () => {
     const kept = later.sessions.find((s) => s.key === gone?.key);
     expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
     expect(await readFile(join(out, kept?.page as string), 'utf8')).toContain("This session's source file is no longer present (last seen 2026-12-01");
+  });
+
+  it('keeps the project pages its carried pages link to (regression: a narrower report left them linking nowhere)', async () => {
+    const { input, out } = await withGoneSession();
+    await build({ inputs: [input], out, scope: { ...ALL_UTC, sources: ['claude'] }, environment, now: at(7) });
+    const pages = (await readdir(join(out, 'sessions'))).filter((name) => name.endsWith('.html'));
+    expect(pages.length).toBeGreaterThan(0);
+    const missing: string[] = [];
+    for (const page of pages) {
+      for (const [, target] of (await readFile(join(out, 'sessions', page), 'utf8')).matchAll(/href="\.\.\/(projects\/[^"#]+)/g)) {
+        if (!existsSync(join(out, target as string))) missing.push(`${page} → ${target}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('regression: a build of other inputs into the folder dropped the gone sessions of the first; now they are kept for the next build of them', async () => {
