@@ -166,7 +166,10 @@ export type EntryPayload =
       kind: 'shell';
       command: string;
       output: string;
+      /** Null when the agent records one and there is none (the process was killed). */
       exitCode: number | null;
+      /** Whether the agent records an exit code at all: Claude Code's bash mode (`!cmd`) does not. */
+      exitCodeRecorded: boolean;
       cancelled: boolean;
       truncated: boolean;
       excludedFromContext: boolean;

@@ -229,3 +229,53 @@ describe('Claude Code regressions', () => {
     });
   });
 });
+
+describe('Claude Code sessions as their pages show them', () => {
+  const RESUMED = '44444444-4444-4444-8444-4444444444f2';
+  /** The page of the session with this id. */
+  const pageOf = async (out: string, summary: { sessions: { id: string | null; page: string }[] }, id: string) => readFile(join(out, summary.sessions.find((s) => s.id === id)?.page as string), 'utf8');
+
+  it('shows a bash-mode command without calling it killed (regression: "$ git status killed (no exit code)")', async () => {
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('b1', null, '<bash-input>git status</bash-input>'),
+        user('b2', 'b1', '<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>'),
+        user('b3', 'b2', 'thanks'),
+        assistant('b4', 'b3', 'B', tokens(100)),
+      ],
+    });
+    const { out, summary } = await build(folder);
+    const page = await pageOf(out, summary, SESSION);
+    expect(page).toContain('On branch main');
+    expect(page).toContain('no exit code recorded');
+    expect(page).not.toContain('killed');
+  });
+
+  it('says an API error once (regression: its text shown as the error and again as the reply)', async () => {
+    const error = {
+      ...envelope('e2', 'e1', {}, '2026-03-10T10:00:01.000Z'),
+      type: 'assistant',
+      isApiErrorMessage: true,
+      message: { model: '<synthetic>', id: 'msg_err', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'API Error: 529 Overloaded' }], stop_reason: 'stop_sequence', usage: tokens(0, 0) },
+    };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('e1', null, 'go on'), error] });
+    const { out, summary } = await build(folder);
+    expect((await pageOf(out, summary, SESSION)).split('API Error: 529 Overloaded').length - 1).toBe(1);
+  });
+
+  it('lists a resumed file’s copied prompts as copied (regression: "Prompts (2)" beside "1 prompt")', async () => {
+    const first = [user('c1', null, 'fix the cart'), assistant('c2', 'c1', 'C', tokens(100))];
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: first,
+      [`-home-ana-shop/${RESUMED}.jsonl`]: [
+        ...first.map((line) => ({ ...line, sessionId: RESUMED })),
+        user('c3', 'c2', 'now the tax', { session: RESUMED, at: '2026-03-11T10:00:00.000Z' }),
+        assistant('c4', 'c3', 'D', tokens(100), { session: RESUMED, at: '2026-03-11T10:00:01.000Z' }),
+      ],
+    });
+    const { out, summary } = await build(folder);
+    expect(summary.sessions.find((s) => s.id === RESUMED)?.prompts).toBe(1);
+    const page = await pageOf(out, summary, RESUMED);
+    expect(page).toContain('Prompts (2, 1 of them copied)');
+  });
+});

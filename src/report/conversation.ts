@@ -231,7 +231,8 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         model: entry.responseModel ? `${entry.model ?? '?'} → ${entry.responseModel}` : (entry.model ?? 'unknown model'),
         parts: parts(entry.content),
         status: replyStatus(entry.outcome),
-        errorMessage: entry.errorMessage,
+        // An API error reply's text is often its error message: said once, in the reply.
+        errorMessage: entry.errorMessage !== null && entry.errorMessage.trim() === blockText(entry.content).trim() ? null : entry.errorMessage,
         usage: usageLine(entry.usage, ctx.priceOf),
       };
     case 'toolCall':
@@ -266,8 +267,8 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         kind: 'shell',
         command: entry.command,
         lines: linesView(entry.output),
-        status: entry.cancelled ? 'cancelled' : entry.exitCode === null ? 'killed (no exit code)' : `exit ${entry.exitCode}`,
-        isError: entry.cancelled || entry.exitCode !== 0,
+        status: entry.cancelled ? 'cancelled' : !entry.exitCodeRecorded ? 'no exit code recorded' : entry.exitCode === null ? 'killed (no exit code)' : `exit ${entry.exitCode}`,
+        isError: entry.cancelled || (entry.exitCodeRecorded && entry.exitCode !== 0),
         note: entry.excludedFromContext ? 'not sent to the model (!!)' : entry.truncated ? 'output truncated by the agent' : null,
       };
     case 'modelChange':

@@ -60,6 +60,8 @@ export interface OutlineItem {
   label: string;
   time: string;
   anchor: string;
+  /** Copied from another session (a fork's or a resumed file's history): listed, not counted here. */
+  copied: boolean;
 }
 
 export interface ToolsView {
@@ -223,7 +225,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     ],
     outline: branches.flatMap((branch) =>
       branch.entries.flatMap((entry) =>
-        entry.kind === 'prompt' ? [{ label: shorten(describeEntry(entry), 80), time: formatDateTime(entry.timestamp ?? session.startedAt, ctx.time), anchor: anchorOf(entry) }] : [],
+        entry.kind === 'prompt' ? [{ label: shorten(describeEntry(entry), 80), time: formatDateTime(entry.timestamp ?? session.startedAt, ctx.time), anchor: anchorOf(entry), copied: copied(entry) }] : [],
       ),
     ),
     diagnostics: file.diagnostics.map((d) => ({ line: d.line === null ? '' : String(d.line), reason: d.reason, detail: d.detail })),
@@ -412,6 +414,8 @@ export interface SessionPartView {
   parts: PartsNav | null;
   /** The prompts on this page. */
   outline: OutlineItem[];
+  /** How many, as the outline's heading says it: "3", or "3, 2 of them copied" (the page's counts leave copies out). */
+  outlineCount: string;
   sections: PartSectionView[];
 }
 
@@ -455,12 +459,15 @@ export function sessionPartView(
           next: index < count - 1 ? fileOfPart(index + 1) : null,
           all: others.labels.map((label, i) => ({ label, href: fileOfPart(i), current: i === index })),
         };
+  // A long session's outline lists the prompts of this part; the list of parts leads to the rest.
+  const outline = others === null ? view.outline : (others.outlines[index] ?? []);
+  const copiedCount = outline.filter((item) => item.copied).length;
   return {
     page: view,
     first: index === 0,
     parts,
-    // A long session's outline lists the prompts of this part; the list of parts leads to the rest.
-    outline: others === null ? view.outline : (others.outlines[index] ?? []),
+    outline,
+    outlineCount: copiedCount === 0 ? String(outline.length) : `${outline.length}, ${copiedCount} of them copied`,
     sections: (plan.parts[index] ?? []).map((range) => {
       const { entries: _entries, ...section } = view.sections[range.section] as SectionView;
       const continued = range.from > 0;

@@ -565,7 +565,7 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
       return;
     }
     case 'bash-input':
-      addDraft(ctx, located, env, { kind: 'shell', command: kind.command, output: '', exitCode: null, cancelled: false, truncated: false, excludedFromContext: false }, []);
+      addDraft(ctx, located, env, { kind: 'shell', command: kind.command, output: '', exitCode: null, exitCodeRecorded: false, cancelled: false, truncated: false, excludedFromContext: false }, []);
       return;
     case 'bash-output': {
       const shell = parentDraft?.entry;

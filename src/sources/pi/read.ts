@@ -390,6 +390,7 @@ function messagePayload(
           command: m.command,
           output: m.output ?? '',
           exitCode: m.exitCode ?? null,
+          exitCodeRecorded: true,
           cancelled: m.cancelled ?? false,
           truncated: m.truncated ?? false,
           excludedFromContext: m.excludeFromContext ?? false,
