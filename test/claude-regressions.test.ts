@@ -251,6 +251,24 @@ describe('Claude Code sessions as their pages show them', () => {
     expect(page).not.toContain('killed');
   });
 
+  it('shows a tool result written after the reply that went on from its call in its place, not as a branch (regression: "Branch 2" holding the result)', async () => {
+    const call = {
+      ...envelope('l2', 'l1', {}, '2026-03-10T10:00:01.000Z'),
+      type: 'assistant',
+      requestId: 'req_L1',
+      message: { model: 'claude-haiku-4-5-20251001', id: 'msg_L1', type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_L', name: 'Bash', input: { command: 'echo lag' } }], stop_reason: 'tool_use', usage: tokens(100) },
+    };
+    const result = { ...envelope('l4', 'l2', {}, '2026-03-10T10:00:03.000Z'), type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_L', content: 'LAGGING RESULT' }] } };
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [user('l1', null, 'run it'), call, assistant('l3', 'l2', 'L2', tokens(100)), result, user('l5', 'l3', 'and then?'), assistant('l6', 'l5', 'L3', tokens(100))],
+    });
+    const { out, summary } = await build(folder);
+    expect(summary.sessions.map((s) => [s.branches, s.prompts])).toEqual([[1, 2]]);
+    const page = await pageOf(out, summary, SESSION);
+    expect(page).not.toContain('Branch 2');
+    expect(page.indexOf('LAGGING RESULT')).toBeLessThan(page.indexOf('reply L2'));
+  });
+
   it('says an API error once (regression: its text shown as the error and again as the reply)', async () => {
     const error = {
       ...envelope('e2', 'e1', {}, '2026-03-10T10:00:01.000Z'),

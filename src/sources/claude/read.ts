@@ -801,6 +801,7 @@ function resolveParents(ctx: ClaudeContext): void {
 /**
  * Results of parallel tool calls are all written as children of the call's reply; shown as they
  * ran, one after another, they are not branches of the conversation (formats/claude.md §6.4).
+ * Nor is a result that lags behind the reply going on from its call.
  */
 function chainParallelResults(ctx: ClaudeContext): void {
   const children = new Map<string, Draft[]>();
@@ -824,6 +825,19 @@ function chainParallelResults(ctx: ClaudeContext): void {
       }
       previous = draft;
     }
+    // A result written after the reply that went on from its call (a lagging tool_result): the
+    // reply is shown after the result, not as a branch beside it.
+    const left = children.get(parentId) ?? [];
+    const replies = left.filter((d) => d.entry.kind === 'reply');
+    const [first] = left.filter((d) => d.entry.kind === 'toolResult');
+    if (first === undefined || replies.length !== 1 || left.length !== 2) continue;
+    let leaf = first;
+    for (let next = children.get(leaf.entry.id); next?.length === 1 && next[0]?.entry.kind === 'toolResult'; next = children.get(leaf.entry.id)) leaf = next[0];
+    if (childCount(leaf.entry.id) !== 0) continue;
+    const reply = replies[0] as Draft;
+    reply.entry.parentId = leaf.entry.id;
+    children.set(leaf.entry.id, [reply]);
+    left.splice(left.indexOf(reply), 1);
   }
 }
 
