@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claimEntries } from '../src/ledger/claims.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
+import { splitBranches } from '../src/model/branches.js';
+import { buildTree } from '../src/model/tree.js';
 import { FileDiagnostics } from '../src/diagnostics.js';
 import { codexReader } from '../src/sources/codex/reader.js';
 import { readSessionFile } from '../src/sources/read.js';
@@ -157,6 +159,48 @@ describe('a Codex thread, as a user sees it', () => {
     expect(ofKind(file, 'compaction')).toHaveLength(1);
     file.entries.forEach((entry, i) => expect(entry.parentId).toBe(i === 0 ? null : file.entries[i - 1]?.id));
     expect(new Set(file.entries.map((e) => e.key)).size).toBe(file.entries.length);
+  });
+
+  it('leaves the turns a rollback undid as a side branch, still counted (regression: they stayed on the conversation’s path)', async () => {
+    const path = join(await tempDir(), 'rollout-2026-04-05T10-00-00-0195aaaa-0000-7000-8000-00000000000f.jsonl');
+    let n = 0;
+    const at = () => `2026-04-05T10:00:${String(n++).padStart(2, '0')}.000Z`;
+    const event = (payload: object) => ({ timestamp: at(), type: 'event_msg', payload });
+    let total = 0;
+    const turn = (prompt: string, reply: string) => {
+      total += 100;
+      const counts = (input: number) => ({ input_tokens: input, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: input });
+      return [
+        event({ type: 'user_message', message: prompt }),
+        event({ type: 'agent_message', message: reply }),
+        event({ type: 'token_count', info: { total_token_usage: counts(total), last_token_usage: counts(100) } }),
+      ];
+    };
+    const lines = [
+      { timestamp: at(), type: 'session_meta', payload: { id: '0195aaaa-0000-7000-8000-00000000000f', timestamp: '2026-04-05T10:00:00.000Z', cwd: '/home/ana/undo', originator: 'codex_cli_rs', cli_version: '0.60.0', model_provider: 'openai' } },
+      { timestamp: at(), type: 'turn_context', payload: { cwd: '/home/ana/undo', model: 'gpt-5' } },
+      ...turn('first', 'one'),
+      ...turn('second', 'two'),
+      ...turn('third', 'three'),
+      event({ type: 'thread_rolled_back', num_turns: 2 }),
+      ...turn('second, again', 'two again'),
+      event({ type: 'thread_rolled_back', num_turns: 5 }),
+      ...turn('start over', 'fresh'),
+    ];
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const file = await read(path);
+    const tree = buildTree(file.entries);
+    const promptsOn = (entries: readonly Entry[]) => entries.flatMap((e) => (e.kind === 'prompt' ? e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])) : []));
+    expect(promptsOn(tree.activePath)).toEqual(['start over']);
+    const branches = splitBranches(tree);
+    expect(branches.map((b) => promptsOn(b.entries))).toEqual([['start over'], ['first', 'second', 'third'], ['second, again']]);
+    // The redo hangs where the first turn ended: its token count, line 5.
+    expect(branches[2]?.forkPoint).toMatchObject({ kind: 'usageOnly', line: 5 });
+    expect(ofKind(file, 'notice').map((e) => e.summary)).toEqual([
+      'the user undid the last 2 turns: kept as a side branch, and still counted (they were billed)',
+      'the user undid the last 5 turns: kept as a side branch, and still counted (they were billed)',
+    ]);
+    expect(tokensOf(file.entries).input).toBe(500);
   });
 
   it('takes the thread title from session_index.jsonl, newest line winning', async () => {

@@ -90,6 +90,8 @@ interface Draft {
   /** The key without its anchor: payload hash, usage position, occurrence. */
   keyBody: string;
   dropped: boolean;
+  /** On a `thread_rolled_back` notice: how many of the last prompts' turns the user undid. */
+  undoesTurns?: number;
 }
 
 interface Totals {
@@ -571,9 +573,15 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     case 'thread_rolled_back': {
       const turns = parse(ctx, raw.rawRolledBack, event, at.line, 'thread_rolled_back')?.num_turns ?? null;
       closeReply(ctx);
-      // The turns stay in the file and were billed; Codex only stops sending them to the model.
-      const summary = `the user undid the last ${turns ?? 'few'} turn${turns === 1 ? '' : 's'} (still shown and counted above: they were billed)`;
-      add(ctx, event, at, time, notice('rolled back', 'info', summary, []));
+      // The turns stay in the file and were billed; Codex only stops sending them to the model, so
+      // they become a side branch (see finish) and their usage is still counted.
+      const undoes = turns !== null && Number.isSafeInteger(turns) && turns > 0 ? turns : null;
+      const summary =
+        undoes === null
+          ? 'the user undid some turns (how many is not recorded: they are still shown above)'
+          : `the user undid the last ${undoes} turn${undoes === 1 ? '' : 's'}: kept as a side branch, and still counted (they were billed)`;
+      const draft = add(ctx, event, at, time, notice('rolled back', 'info', summary, []));
+      if (undoes !== null) draft.undoesTurns = undoes;
       return;
     }
     case 'entered_review_mode':
@@ -770,7 +778,8 @@ function notice(label: string, tone: 'info' | 'warn', summary: string, content: 
 
 /**
  * Ids, parents and keys once the whole file is read: role:user twins of typed prompts dropped, the
- * outcome of each shell call and patch applied to its result, the chain linked in file order.
+ * outcome of each shell call and patch applied to its result, the chain linked in file order
+ * (undone turns left as a side branch).
  */
 function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
   for (const { draft, text } of ctx.userItems) if (ctx.typed.take(text)) draft.dropped = true;
@@ -788,6 +797,9 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
   const entries: Entry[] = [];
   const ids = new Set<string>();
   let previous: string | null = null;
+  // Where each prompt on the current path hangs: a rollback cuts the path back to the parent of
+  // the prompt it undoes, as Codex's drop_last_n_user_turns does (all of them when it undoes more).
+  const promptParents: (string | null)[] = [];
   for (const draft of ctx.drafts) {
     if (draft.dropped) continue;
     const entry = draft.entry;
@@ -796,6 +808,12 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
     for (let n = 2; ids.has(id); n++) id = `${lineId}~${n}`;
     ids.add(id);
     entry.id = id;
+    if (entry.kind === 'prompt') promptParents.push(previous);
+    if (draft.undoesTurns !== undefined && promptParents.length > 0) {
+      const cut = Math.max(0, promptParents.length - draft.undoesTurns);
+      previous = promptParents[cut] ?? null;
+      promptParents.length = cut;
+    }
     entry.parentId = previous;
     entry.key = `${anchor}:${draft.keyBody}`;
     previous = id;
