@@ -93,9 +93,9 @@ describe('Claude Code reader: a main session', () => {
     expect(replies).toHaveLength(7);
     const [first] = replies;
     expect(first?.id).toBe('a-01');
-    // The signature-only thinking is marked redacted, never an empty bubble.
+    // The signature-only thinking is kept, with no text and not redacted (regression: it was called redacted).
     expect(first?.content).toEqual([
-      { type: 'thinking', text: '', redacted: true },
+      { type: 'thinking', text: '', redacted: false },
       { type: 'text', text: 'Let me read the file.' },
       expect.objectContaining({ type: 'toolCall', id: 'toolu_read', name: 'Read', effect: expect.objectContaining({ action: 'read', paths: ['src/cart.ts'] }) }),
     ]);

@@ -281,6 +281,26 @@ describe('Claude Code sessions as their pages show them', () => {
     expect((await pageOf(out, summary, SESSION)).split('API Error: 529 Overloaded').length - 1).toBe(1);
   });
 
+  it('calls a signature-only thinking block unrecorded, not redacted (regression: "Thinking (redacted by the provider)")', async () => {
+    const thinking = (uuid: string, parent: string, request: string, block: object) => ({
+      ...envelope(uuid, parent, {}, '2026-03-10T10:00:01.000Z'),
+      type: 'assistant',
+      requestId: `req_${request}`,
+      message: { model: 'claude-haiku-4-5-20251001', id: `msg_${request}`, type: 'message', role: 'assistant', content: [block], stop_reason: null, usage: tokens(100) },
+    });
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('t1', null, 'think'),
+        thinking('t2', 't1', 'T1', { type: 'thinking', thinking: '', signature: 'EqQBCkgIARABGAIiQ' }),
+        thinking('t3', 't2', 'T2', { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' }),
+        assistant('t4', 't3', 'T3', tokens(100)),
+      ],
+    });
+    const { out, summary } = await build(folder);
+    const page = await pageOf(out, summary, SESSION);
+    expect(page.match(/<summary>Thinking[^<]*<\/summary>/g)).toEqual(['<summary>Thinking (no text recorded)</summary>', '<summary>Thinking (redacted by the provider)</summary>']);
+  });
+
   it('lists a resumed file’s copied prompts as copied (regression: "Prompts (2)" beside "1 prompt")', async () => {
     const first = [user('c1', null, 'fix the cart'), assistant('c2', 'c1', 'C', tokens(100))];
     const folder = await projects({

@@ -66,7 +66,7 @@ export type ToolCallBody =
 
 export type PartView =
   | { type: 'text'; html: string }
-  | { type: 'thinking'; html: string; redacted: boolean }
+  | { type: 'thinking'; html: string; label: string }
   | {
       type: 'toolCall';
       name: string;
@@ -420,8 +420,11 @@ function partView(block: Block, budget: HighlightBudget): PartView {
   switch (block.type) {
     case 'text':
       return { type: 'text', html: renderMarkdown(block.text, budget) };
-    case 'thinking':
-      return { type: 'thinking', html: block.redacted && !block.text ? '' : renderMarkdown(block.text, budget), redacted: block.redacted };
+    case 'thinking': {
+      const empty = block.text.trim() === '';
+      const label = block.redacted ? 'Thinking (redacted by the provider)' : empty ? 'Thinking (no text recorded)' : 'Thinking';
+      return { type: 'thinking', html: empty ? '' : renderMarkdown(block.text, budget), label };
+    }
     case 'toolCall': {
       const { effect } = block;
       const fileContent = effect.action === 'write' ? (effect.fileContent ?? null) : null;

@@ -730,8 +730,9 @@ function blockOf(value: unknown, ctx: ClaudeContext): Block[] {
     }
     case 'thinking': {
       const b = raw.rawThinkingBlock.safeParse(value);
-      // Newer models return only a signature: the thinking happened, its text is withheld.
-      if (b.success) return [{ type: 'thinking', text: b.data.thinking ?? '', redacted: (b.data.thinking ?? '').trim() === '' }];
+      // Newer models may return only a signature: the thinking happened, its text was omitted (not
+      // redacted: that is the redacted_thinking block below).
+      if (b.success) return [{ type: 'thinking', text: b.data.thinking ?? '', redacted: false }];
       break;
     }
     case 'redacted_thinking':
