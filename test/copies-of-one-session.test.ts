@@ -3,7 +3,7 @@
 // holds nothing another file of its session does not is no session of its own; a copy that goes
 // on is one, linked to its origin; and the work in them counts once.
 
-import { cp, readdir, readFile, rm, utimes } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
@@ -67,6 +67,52 @@ describe('an archived copy of a Codex thread', () => {
     expect(thread).toMatchObject({ prompts: 2, duplicateFiles: [join(CODEX_HOME, ARCHIVED)] });
     expect(await readdir(join(out, 'sessions'))).toHaveLength(3);
     expect(await readFile(join(out, thread?.page as string), 'utf8')).toContain(`<code>${join(CODEX_HOME, ARCHIVED)}</code>`);
+  });
+
+  it('links a fork of the thread to the thread’s page, not to its archived copy (regression: "not in this report’s period or filters")', async () => {
+    const { summary, out } = await buildOf([], { CODEX_HOME });
+    const thread = summary.sessions.find((s) => s.file === join(CODEX_HOME, LIVE));
+    const fork = summary.sessions.find((s) => s.title === 'Linter branch');
+    expect(fork).toMatchObject({ origin: join(CODEX_HOME, LIVE), originMissing: false });
+    const forkPage = await readFile(join(out, fork?.page as string), 'utf8');
+    expect(forkPage).toContain(`Copied from <a href="../${thread?.page}">`);
+    const threadPage = await readFile(join(out, thread?.page as string), 'utf8');
+    expect(threadPage).toContain(`Forked or copied into:</p>\n  <ul><li><a href="../${fork?.page}">Linter branch</a>`);
+  });
+
+  it('folds the history a fork copied, and shows its own turns (regression: the whole parent thread shown again)', async () => {
+    const { summary, out } = await buildOf([], { CODEX_HOME });
+    const fork = summary.sessions.find((s) => s.title === 'Linter branch');
+    const page = await readFile(join(out, fork?.page as string), 'utf8');
+    const folded = page.indexOf('<li class="copied-run"><details><summary>13 entries copied from “Fix the failing test”, counted there</summary>');
+    expect(folded).toBeGreaterThan(0);
+    expect(page.indexOf('Fix the failing test</p>', folded)).toBeGreaterThan(folded);
+    const end = page.indexOf('</details></li>', folded);
+    expect(page.indexOf('Now run the linter', folded)).toBeGreaterThan(end);
+  });
+
+  it('folds a spawned thread’s replay of its parent in the parent’s page, counted once', async () => {
+    const home = await copyOf(CODEX_HOME);
+    const day = join(home, 'sessions', '2026', '03', '02');
+    const forkFile = join(day, 'rollout-2026-03-02T11-30-00-0195aaaa-0000-7000-8000-000000000002.jsonl');
+    const [, ...replayAndOwn] = (await readFile(forkFile, 'utf8')).trimEnd().split('\n');
+    const spawned = {
+      timestamp: '2026-03-02T10:30:00.000Z',
+      type: 'session_meta',
+      payload: { id: '0195aaaa-0000-7000-8000-000000000004', timestamp: '2026-03-02T10:30:00.000Z', cwd: '/work/demo', originator: 'codex_cli_rs', cli_version: '0.104.0', model_provider: 'openai', source: { subagent: { thread_spawn: { parent_thread_id: '0195aaaa-0000-7000-8000-000000000001', depth: 1, agent_nickname: 'Noether', agent_role: 'worker' } } } },
+    };
+    await rm(forkFile);
+    await writeFile(join(day, 'rollout-2026-03-02T11-30-00-0195aaaa-0000-7000-8000-000000000004.jsonl'), `${[JSON.stringify(spawned), ...replayAndOwn].join('\n')}\n`);
+    const before = await statsOver({ CODEX_HOME: CODEX_HOME });
+    const { summary, out } = await buildOf([], { CODEX_HOME: home });
+    // The fork's own turn is now the sub-agent's: the same tokens in all, the replay counted once.
+    expect(summary.totals.tokens).toEqual(before.totals.tokens);
+    const thread = summary.sessions.find((s) => s.file === join(home, LIVE));
+    const page = await readFile(join(out, thread?.page as string), 'utf8');
+    const section = page.slice(page.indexOf('Sub-agent: Noether'));
+    expect(section).toContain('<li class="copied-run"><details><summary>13 entries copied from the parent session, counted there</summary>');
+    expect(section.indexOf('Now run the linter')).toBeGreaterThan(section.indexOf('</details></li>'));
+    expect(section.indexOf('Now run the linter')).toBeGreaterThan(0);
   });
 
   it('leaves the live copy the session even when the archived file is older on disk', async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { build } from '../src/build.js';
 import type { Summary } from '../src/report/schema.js';
+import type { PartSectionView } from '../src/report/session-page.js';
 import { PART_BYTES } from '../src/report/session-parts.js';
 import { ALL_UTC, tempDir } from './support/fixtures.js';
 import { generatePiCorpus } from './support/pi-corpus.js';
@@ -23,8 +24,9 @@ vi.mock('../src/report/render.js', async (importOriginal) => {
       return {
         ...renderer,
         render(template: string, layout: Parameters<typeof renderer.render>[1], view: object) {
-          const sections = (view as { sections?: { entriesHtml?: readonly string[] }[] }).sections ?? [];
-          const chars = sections.reduce((sum, section) => (section.entriesHtml ?? []).reduce((n, html) => n + html.length, sum), 0);
+          const sections = (view as { sections?: Pick<PartSectionView, 'items'>[] }).sections ?? [];
+          const html = sections.flatMap((section) => section.items.flatMap((item) => (item.kind === 'entry' ? [item.html] : item.html)));
+          const chars = html.reduce((n, text) => n + text.length, 0);
           if (chars > LIMIT) throw new RangeError('Invalid string length');
           return renderer.render(template, layout, view);
         },

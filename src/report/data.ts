@@ -218,6 +218,21 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     const other = byKey.get(key) as SessionLedger;
     return { key, path: other.path, title: other.title };
   };
+  /**
+   * A session as a page shows it: a file listed with another (an archived copy of a thread) or a
+   * sub-agent's file is shown by the session that holds it, so a link to it goes there.
+   */
+  const shownAs = (key: SessionKey): SessionKey => {
+    const held = claims.duplicateOf.get(key) ?? key;
+    return claims.hostOf.get(held) ?? held;
+  };
+  /** The copies taken from any file this session shows, each once, as the sessions that show them. */
+  const copiesShownBy = (parts: readonly CountedPart[], own: SessionKey): SessionKey[] => {
+    const files = parts.flatMap((part) => [part.ledger.key, ...(claims.duplicatesOf.get(part.ledger.key) ?? [])]);
+    const copies = new Set(files.flatMap((key) => claims.copiesOf.get(key) ?? []).map(shownAs));
+    copies.delete(own);
+    return [...copies];
+  };
 
   const countedOf = (ledger: SessionLedger): Counted => claims.counted.get(ledger.key) ?? nothingCounted(ledger);
   for (const ledger of ledgers) {
@@ -238,9 +253,9 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     const session = report.session(parts, span, project, price);
     if (session === null) continue;
     const origin = claims.originOf.get(ledger.key);
-    session.origin = origin === undefined ? null : link(origin);
+    session.origin = origin === undefined ? null : link(shownAs(origin));
     session.originMissing = claims.missingOrigin.has(ledger.key);
-    session.copies = (claims.copiesOf.get(ledger.key) ?? []).map(link);
+    session.copies = copiesShownBy(parts, ledger.key).map(link);
     session.duplicates = parts.flatMap((part) => claims.duplicatesOf.get(part.ledger.key) ?? []).map(link);
     sessions.push(session);
   }

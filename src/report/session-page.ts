@@ -36,6 +36,8 @@ export interface SectionView {
   /** For a sub-agent: its model(s), tokens and cost in a line, and its file. */
   summary: string | null;
   file: string | null;
+  /** Where its copied entries came from, as a folded run of them says it: "“Fix the tests”", "the parent session". */
+  copiedFrom: string;
   entries: SectionEntry[];
 }
 
@@ -46,13 +48,15 @@ export interface SectionView {
  */
 export interface SectionEntry {
   anchor: string;
+  /** Copied from another session and counted there: folded with the copies beside it. */
+  copied: boolean;
   /** Its time as the page shows it ("14:02"). */
   time(): string;
   view(): EntryView;
 }
 
 function sectionEntry(entry: Entry, ctx: ConversationContext): SectionEntry {
-  return { anchor: anchorOf(entry), time: () => formatTime(entry.timestamp, ctx.time), view: () => entryView(entry, ctx) };
+  return { anchor: anchorOf(entry), copied: ctx.copied(entry), time: () => formatTime(entry.timestamp, ctx.time), view: () => entryView(entry, ctx) };
 }
 
 /** A prompt in the outline: its first words, its time, its anchor. */
@@ -220,7 +224,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     treeSvg: treeSvg(tree, branches, { hrefOf: (e) => '#' + anchorOf(e), copied, describe: describeEntry }),
     treeNote: treeNote(tree.roots.length, tree.orphans.length, branches.length),
     sections: [
-      ...branches.map((branch) => branchView(branch, conversation)),
+      ...branches.map((branch) => branchView(branch, conversation, session.origin ? `“${session.origin.title}”` : 'another session')),
       ...session.subagents.map((sub, i) => subagentFileView(sub, i + 1, ctx.subagentFile(sub.key), conversation, session, ctx)),
     ],
     outline: branches.flatMap((branch) =>
@@ -250,7 +254,8 @@ function subagentFileView(
     tally.outputPartial > 0 ? 'output possibly partial' : '',
     file === null ? 'its file is no longer present, so its transcript is not shown' : '',
   ].filter(Boolean);
-  const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: null, summary: summary.join(' · ') };
+  // A spawned thread's replay of the history it was started from: the parent's, shown above.
+  const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: null, summary: summary.join(' · '), copiedFrom: 'the parent session' };
   if (file === null) return { ...section, file: sub.ledger.path, entries: [] };
   const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
   const ids = new Set(file.entries.map((e) => e.id));
@@ -296,10 +301,10 @@ function costNote(session: SessionData): string | null {
   return null;
 }
 
-function branchView(branch: Branch, ctx: ConversationContext): SectionView {
+function branchView(branch: Branch, ctx: ConversationContext, copiedFrom: string): SectionView {
   const entries = branch.entries.map((entry) => sectionEntry(entry, ctx));
   const first = branch.entries[0];
-  const section = { kind: 'branch' as const, summary: null, file: null };
+  const section = { kind: 'branch' as const, summary: null, file: null, copiedFrom };
   if (branch.isActive) {
     return { ...section, id: 'branch-1', heading: 'Conversation (active path)', note: 'From the first entry to the last one written.', from: null, entries };
   }
@@ -434,8 +439,38 @@ export interface PartSectionView extends Omit<SectionView, 'entries'> {
   continued: boolean;
   /** Its id on this page: a section carried on from an earlier part takes another, so ids stay unique across parts. */
   anchor: string;
-  /** Its entries here, rendered. */
-  entriesHtml: string[];
+  /** Its entries here, rendered, each run of copied ones folded into one item. */
+  items: PartItem[];
+}
+
+/**
+ * An entry as rendered, or a run of entries copied from another session (a fork's or a resumed
+ * file's history, a spawned Codex thread's replay of its parent): folded, as the session they were
+ * copied from shows and counts them.
+ */
+export type PartItem = { kind: 'entry'; html: string } | { kind: 'copied'; summary: string; html: string[] };
+
+/** Bytes a folded run's markup adds around its entries, at most (for planning parts). */
+export const COPIED_RUN_BYTES = 300;
+
+/** A section's rendered entries in items: each maximal run of copied entries one folded item. */
+export function partItems(entries: readonly SectionEntry[], html: readonly string[], copiedFrom: string): PartItem[] {
+  const items: PartItem[] = [];
+  let run: string[] | null = null;
+  entries.forEach((entry, i) => {
+    const rendered = html[i] ?? '';
+    if (!entry.copied) {
+      run = null;
+      items.push({ kind: 'entry', html: rendered });
+    } else if (run !== null) {
+      run.push(rendered);
+    } else {
+      run = [rendered];
+      items.push({ kind: 'copied', summary: '', html: run });
+    }
+  });
+  for (const item of items) if (item.kind === 'copied') item.summary = `${plural(item.html.length, 'entry', 'entries')} copied from ${copiedFrom}, counted there`;
+  return items;
 }
 
 /** Part `index` of a session's page, given its plan and its rendered entries (`htmlOf` a run of them). */
@@ -469,9 +504,10 @@ export function sessionPartView(
     outline,
     outlineCount: copiedCount === 0 ? String(outline.length) : `${outline.length}, ${copiedCount} of them copied`,
     sections: (plan.parts[index] ?? []).map((range) => {
-      const { entries: _entries, ...section } = view.sections[range.section] as SectionView;
+      const { entries, ...section } = view.sections[range.section] as SectionView;
       const continued = range.from > 0;
-      return { ...section, continued, anchor: continued ? `${section.id}-part-${index + 1}` : section.id, entriesHtml: htmlOf(range) };
+      const items = partItems(entries.slice(range.from, range.to), htmlOf(range), section.copiedFrom);
+      return { ...section, continued, anchor: continued ? `${section.id}-part-${index + 1}` : section.id, items };
     }),
   };
 }

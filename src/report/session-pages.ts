@@ -7,7 +7,7 @@ import type { SessionKey } from '../ledger/ledger.js';
 import type { ReportData, SessionLink } from './data.js';
 import type { LayoutView, PageRenderer } from './render.js';
 import { escapeHtml } from './escape.js';
-import { sessionPartView, type SectionView, type SessionPageView } from './session-page.js';
+import { COPIED_RUN_BYTES, sessionPartView, type SectionView, type SessionPageView } from './session-page.js';
 import { linkAcrossParts, partPage, planParts, PART_BYTES, type PartRange } from './session-parts.js';
 import type { EntrySpool } from '../output/entry-spool.js';
 
@@ -57,7 +57,11 @@ export function* sessionPages(
       view.sections.map((section, s) => ({
         id: section.id,
         bytes: sectionBytes(section),
-        entries: section.entries.map((entry, i) => ({ anchor: entry.anchor, bytes: (sizes[s]?.[i] ?? 0) + (outlined.get(entry.anchor) ?? 0) })),
+        entries: section.entries.map((entry, i) => ({
+          anchor: entry.anchor,
+          // A run of copied entries is folded in markup of its own, which may open on any of them (a new part).
+          bytes: (sizes[s]?.[i] ?? 0) + (outlined.get(entry.anchor) ?? 0) + (entry.copied ? COPIED_RUN_BYTES : 0),
+        })),
       })),
       Buffer.byteLength(head),
       budget,

@@ -1,8 +1,9 @@
 // The archive in Chromium from file://: the header's search box finds a word typed in a prompt
 // and links to its entry, in the session's right part; a session page's toolbar filters entries;
-// `bough export` writes one file that opens with nothing beside it.
+// a fork's copied history is folded until a link leads into it; `bough export` writes one file
+// that opens with nothing beside it.
 
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +24,8 @@ beforeAll(async () => {
   // One long session (in parts) among a few short ones.
   await generatePiCorpus(join(input, 'long'), { sessions: 1, seed: 11, turns: [400, 400], payloadBytes: 9000, siblingCopiesOfMissingOrigins: false });
   await generatePiCorpus(join(input, 'short'), { sessions: 6, seed: 3 });
+  // A family with forks whose origins are present: their copied history is folded.
+  await generatePiCorpus(join(input, 'forks'), { sessions: 6, seed: 4 });
   out = join(work, 'report');
   await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
 }, 120_000);
@@ -33,6 +36,32 @@ afterAll(async () => {
 });
 
 describe('the archive in a browser', () => {
+  it('keeps a fork’s copied history folded, and opens it when a link leads into it', async (context) => {
+    requireBrowser(context);
+    const pages = (await readdir(join(out, 'sessions'))).filter((f) => f.endsWith('.html'));
+    const withCopies = [];
+    for (const name of pages) {
+      const html = await readFile(join(out, 'sessions', name), 'utf8');
+      const id = /<li class="copied-run"><details><summary>[^<]*<\/summary><ol class="conversation nested">\n<li class="[^"]*" id="([^"]+)"/.exec(html)?.[1];
+      if (id) withCopies.push({ name, id });
+    }
+    const [fork] = withCopies;
+    expect(fork, 'a generated fork with copied history').toBeDefined();
+    if (!fork) return;
+    const url = pathToFileURL(join(out, 'sessions', fork.name)).href;
+    const visit = await openPage(await browser.context(), url);
+    try {
+      const { page } = visit;
+      expect(await page.locator(`[id="${fork.id}"]`).isVisible()).toBe(false);
+      expect(await page.locator('li.copied-run > details > summary').first().isVisible()).toBe(true);
+      await page.goto(`${url}#${fork.id}`);
+      await page.locator(`[id="${fork.id}"]`).waitFor({ state: 'visible' });
+      expect(pageProblems(visit, fork.name)).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
   it('finds a word typed in a prompt from the index, and its result opens the exact entry', async (context) => {
     requireBrowser(context);
     const parts = (await readdir(join(out, 'sessions'))).filter((f) => f.includes('-part-'));
