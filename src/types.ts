@@ -231,6 +231,10 @@ export interface SessionFile {
   subagentOf: string | null;
   /** What the sub-agent was for, as recorded (its type, its task, "warmup", "compaction"); null for a main session. */
   subagentLabel: string | null;
+  /** The id its parent's tool calls name this sub-agent by (Claude Code's agentId, a Codex thread's id); null for a main session. */
+  subagentId: string | null;
+  /** Sub-agents this file's tool calls started, each by the id above: a page links a call to the sub-agent's transcript. */
+  startedSubagents: { callId: string; subagentId: string }[];
   /** Titles this file gives to entries of other files (a summary of an earlier session names the entry it ends at). */
   entryTitles: { entryId: string; title: string }[];
   formatVersion: number;

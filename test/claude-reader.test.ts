@@ -172,6 +172,9 @@ describe('Claude Code reader: sub-agents', () => {
     const file = await readClaude(join(SHOP, '11111111-1111-4111-8111-111111111111', 'subagents', 'agent-a9f8e7d6c5.jsonl'));
     expect(file).toMatchObject({ sessionId: '11111111-1111-4111-8111-111111111111', subagentOf: '11111111-1111-4111-8111-111111111111', subagentLabel: 'Search the cart code', namedByAgent: true });
     expect(usageOf(file)).toEqual([expect.objectContaining({ origin: 'subagent', output: 80, cacheWrite: 2000, model: 'claude-haiku-4-5-20251001' })]);
+    // The id its parent's Task result names it by, so the page links the call to its transcript.
+    expect(file.subagentId).toBe('a9f8e7d6c5');
+    expect((await readClaude(MAIN)).startedSubagents).toEqual([{ callId: 'toolu_task', subagentId: 'a9f8e7d6c5' }]);
   });
 
   it('labels a flat sub-agent by its task, and a warmup as warmup', async () => {

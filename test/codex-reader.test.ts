@@ -241,7 +241,7 @@ describe('counting a Codex thread once across files', () => {
 
   it('reads a spawned sub-agent as a sub-agent of its parent thread, with its own usage', async () => {
     const child = await read(CHILD);
-    expect(child).toMatchObject({ subagentOf: PARENT_ID, subagentLabel: 'Darwin', parentSessionId: null });
+    expect(child).toMatchObject({ subagentOf: PARENT_ID, subagentLabel: 'Darwin', parentSessionId: null, subagentId: '0195aaaa-0000-7000-8000-000000000003' });
     expect(tokensOf(child.entries)).toEqual({ input: 300, cacheRead: 0, cacheWrite: 0, output: 20, reasoning: 0 });
   });
 

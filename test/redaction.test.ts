@@ -413,7 +413,7 @@ function nested(depth: number, value: unknown): unknown {
 /** A one-entry session whose entry holds `raw` as an unknown record. */
 function sessionWith(raw: unknown): SessionFile {
   const entry = { kind: 'unknown', rawType: 'deep', raw, key: 'k1', id: 'e1', parentId: null, timestamp: null, line: 2, usage: [], recovered: false } satisfies Entry;
-  return { source: 'pi', path: `${HOME}/s.jsonl`, size: 0, mtime: 0, sessionId: 's', cwd: HOME, projectFolder: null, startedAt: null, parentFile: null, namedByAgent: true, parentSessionId: null, subagentOf: null, subagentLabel: null, entryTitles: [], formatVersion: 3, entries: [entry], diagnostics: [], lineCount: 2 };
+  return { source: 'pi', path: `${HOME}/s.jsonl`, size: 0, mtime: 0, sessionId: 's', cwd: HOME, projectFolder: null, startedAt: null, parentFile: null, namedByAgent: true, parentSessionId: null, subagentOf: null, subagentLabel: null, subagentId: null, startedSubagents: [], entryTitles: [], formatVersion: 3, entries: [entry], diagnostics: [], lineCount: 2 };
 }
 
 async function buildInto(name: string, options: Omit<BuildOptions, 'out'>): Promise<Built> {

@@ -76,6 +76,8 @@ export type PartView =
       body: ToolCallBody | null;
       args: TextView;
       error: string | null;
+      /** The transcript of the sub-agent it started, a section of the page; null when there is none. */
+      subagent: ForkLink | null;
     }
   | { type: 'image'; src: string | null; mimeType: string }
   | { type: 'unknown'; label: string; json: TextView }
@@ -163,6 +165,8 @@ export interface ConversationContext {
   priceOf: (usage: Usage) => PricedUsage;
   /** The page's tool calls by id (see `toolCallsOf`), so a result is shown as its tool's kind of output. */
   toolCalls?: ReadonlyMap<string, ToolCallBlock>;
+  /** The section holding the transcript of the sub-agent a tool call (by id) started, when the page has it. */
+  subagentOfCall?: (callId: string) => ForkLink | null;
   /** What the page may still spend on syntax highlighting; one per page, shared by its entries. */
   highlight?: HighlightBudget;
 }
@@ -211,7 +215,8 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
   };
   const budget = ctx.highlight ?? highlightBudget();
   const markdown = (text: string) => renderMarkdown(text, budget);
-  const parts = (blocks: readonly Block[]) => partViews(blocks, budget);
+  const subagentOfCall = ctx.subagentOfCall ?? (() => null);
+  const parts = (blocks: readonly Block[]) => partViews(blocks, budget, subagentOfCall);
   switch (entry.kind) {
     case 'prompt':
       return {
@@ -383,7 +388,7 @@ const MAX_BLOCKS_SHOWN = 1000;
 const MAX_ENTRY_CHARS = 1_500_000;
 
 /** An entry's blocks as shown, up to MAX_BLOCKS_SHOWN or about MAX_ENTRY_CHARS of markup, then how many more there are. */
-function partViews(blocks: readonly Block[], budget: HighlightBudget): PartView[] {
+function partViews(blocks: readonly Block[], budget: HighlightBudget, subagentOfCall: (callId: string) => ForkLink | null): PartView[] {
   const views: PartView[] = [];
   let chars = 0;
   for (const block of blocks) {
@@ -392,7 +397,7 @@ function partViews(blocks: readonly Block[], budget: HighlightBudget): PartView[
       views.push({ type: 'omitted', label: `… ${plural(more, 'more block')} of this entry not shown: too many for one page (the session file holds them).` });
       break;
     }
-    const view = partView(block, budget);
+    const view = partView(block, budget, subagentOfCall);
     chars += partChars(view);
     views.push(view);
   }
@@ -416,7 +421,7 @@ function partChars(view: PartView): number {
   }
 }
 
-function partView(block: Block, budget: HighlightBudget): PartView {
+function partView(block: Block, budget: HighlightBudget, subagentOfCall: (callId: string) => ForkLink | null): PartView {
   switch (block.type) {
     case 'text':
       return { type: 'text', html: renderMarkdown(block.text, budget) };
@@ -437,6 +442,7 @@ function partView(block: Block, budget: HighlightBudget): PartView {
         // The written file is shown as code above: its copy in the arguments would double the page.
         args: json(block.arguments, fileContent),
         error: block.argumentsError,
+        subagent: block.id ? subagentOfCall(block.id) : null,
       };
     }
     case 'image':

@@ -150,6 +150,8 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   const copied = (entry: Entry) => session.counted.entries[indexOf.get(entry) ?? -1] !== 1;
   const { period } = ctx.scope;
   const sessionTime = session.startedAt;
+  const subagentFiles = session.subagents.map((sub) => ctx.subagentFile(sub.key));
+  const spawns = subagentSpawns(file, session.subagents, subagentFiles);
   const conversation: ConversationContext = {
     time: ctx.time,
     agent: SOURCE_NAMES[file.source],
@@ -160,6 +162,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     hasEntry: (id) => tree.byId.has(id),
     priceOf: (usage) => ctx.price(usage, file.source),
     toolCalls: toolCallsOf(file.entries),
+    subagentOfCall: (callId) => spawns.sectionOfCall.get(callId) ?? null,
     highlight: ctx.highlight ?? highlightBudget(),
     forksAt: (entry) => {
       const children = tree.childrenOf.get(entry) ?? [];
@@ -225,7 +228,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     treeNote: treeNote(tree.roots.length, tree.orphans.length, branches.length),
     sections: [
       ...branches.map((branch) => branchView(branch, conversation, session.origin ? `“${session.origin.title}”` : 'another session')),
-      ...session.subagents.map((sub, i) => subagentFileView(sub, i + 1, ctx.subagentFile(sub.key), conversation, session, ctx)),
+      ...session.subagents.map((sub, i) => subagentFileView(sub, i + 1, subagentFiles[i] ?? null, spawns.callOfSection.get(i) ?? null, conversation, session, ctx)),
     ],
     outline: branches.flatMap((branch) =>
       branch.entries.flatMap((entry) =>
@@ -236,11 +239,50 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   };
 }
 
+/**
+ * Which tool call started which sub-agent shown on the page, both ways: a call links to the
+ * sub-agent's section, the section to the entry holding the call. Calls in the sub-agents' own
+ * files count too (a spawned thread may spawn another).
+ */
+function subagentSpawns(
+  file: SessionFile,
+  subagents: readonly SubagentData[],
+  subagentFiles: readonly (SessionFile | null)[],
+): { sectionOfCall: Map<string, ForkLink>; callOfSection: Map<number, ForkLink> } {
+  const sectionOf = new Map<string, number>();
+  subagentFiles.forEach((sub, i) => {
+    if (sub?.subagentId && !sectionOf.has(sub.subagentId)) sectionOf.set(sub.subagentId, i);
+  });
+  const sectionOfCall = new Map<string, ForkLink>();
+  const callOfSection = new Map<number, ForkLink>();
+  if (sectionOf.size === 0) return { sectionOfCall, callOfSection };
+  const files = [file, ...subagentFiles.filter((f): f is SessionFile => f !== null)];
+  const started = new Map<string, number>();
+  for (const f of files) {
+    for (const { callId, subagentId } of f.startedSubagents) {
+      const index = sectionOf.get(subagentId);
+      if (index !== undefined && !started.has(callId)) started.set(callId, index);
+    }
+  }
+  for (const [callId, index] of started) sectionOfCall.set(callId, { label: `Sub-agent: ${subagents[index]?.label ?? 'sub-agent'}`, href: `#subagent-${index + 1}` });
+  for (const f of files) {
+    for (const entry of f.entries) {
+      const calls = entry.kind === 'reply' ? entry.content.flatMap((b) => (b.type === 'toolCall' ? [b] : [])) : entry.kind === 'toolCall' ? [entry.call] : [];
+      for (const call of calls) {
+        const index = started.get(call.id);
+        if (index !== undefined && !callOfSection.has(index)) callOfSection.set(index, { label: `the ${call.name} call`, href: `#${anchorOf(entry)}` });
+      }
+    }
+  }
+  return { sectionOfCall, callOfSection };
+}
+
 /** A sub-agent's own transcript, in file order (they do not branch), with what it cost. */
 function subagentFileView(
   sub: SubagentData,
   number: number,
   file: SessionFile | null,
+  startedBy: ForkLink | null,
   parent: ConversationContext,
   session: SessionData,
   ctx: PageContext,
@@ -255,7 +297,7 @@ function subagentFileView(
     file === null ? 'its file is no longer present, so its transcript is not shown' : '',
   ].filter(Boolean);
   // A spawned thread's replay of the history it was started from: the parent's, shown above.
-  const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: null, summary: summary.join(' · '), copiedFrom: 'the parent session' };
+  const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: startedBy, summary: summary.join(' · '), copiedFrom: 'the parent session' };
   if (file === null) return { ...section, file: sub.ledger.path, entries: [] };
   const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
   const ids = new Set(file.entries.map((e) => e.id));

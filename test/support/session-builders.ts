@@ -98,6 +98,8 @@ export function sessionFile(
     parentSessionId: facts.parentSessionId ?? null,
     subagentOf: facts.subagentOf ?? null,
     subagentLabel: facts.subagentLabel ?? null,
+    subagentId: null,
+    startedSubagents: [],
     entryTitles: [],
     formatVersion: 3,
     entries,

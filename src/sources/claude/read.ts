@@ -74,6 +74,8 @@ interface Response {
 
 interface ClaudeContext {
   file: string;
+  /** Sub-agents a Task/Agent call started (`toolUseResult.agentId`), by call id. */
+  startedSubagents: Map<string, string>;
   cwd: string | null;
   sessionId: string;
   diagnostics: FileDiagnostics;
@@ -125,6 +127,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     passThrough: new Map(),
     entryById: new Map(),
     calls: new Map(),
+    startedSubagents: new Map(),
     responses: new Map(),
     responseOfUuid: new Map(),
     responseOfDraft: new Map(),
@@ -157,6 +160,8 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     namedByAgent: name === `${facts.sessionId}.jsonl` || (facts.agentId !== null && name === `agent-${facts.agentId}.jsonl`),
     subagentOf: facts.subagentFile ? facts.sessionId : null,
     subagentLabel: facts.subagentFile ? await subagentLabel(input.path, entries) : null,
+    subagentId: facts.subagentFile ? (facts.agentId ?? /^agent-(.+)\.jsonl$/i.exec(name)?.[1] ?? null) : null,
+    startedSubagents: [...ctx.startedSubagents].map(([callId, subagentId]) => ({ callId, subagentId })),
     entryTitles: ctx.entryTitles,
     // Claude Code's transcripts have no format number; `version` is the app's, and changes mid-file.
     formatVersion: 1,
@@ -632,6 +637,7 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
     const blocks = blocksOf(block.data.content, ctx);
     // `toolUseResult` describes the line's one result; with several it cannot be told apart.
     const structured = results.length === 1 ? toolUseResult : undefined;
+    if (callId !== null && isPlainObject(structured) && typeof structured['agentId'] === 'string') ctx.startedSubagents.set(callId, structured['agentId']);
     const diff = isError ? null : toolDiff(toolName, call?.arguments, structured);
     const draft: Draft = addDraft(
       ctx,

@@ -144,6 +144,8 @@ interface CodexContext {
   calls: Map<string, ToolCallBlock>;
   results: Map<string, ToolResultEntry>;
   execExit: Map<string, number>;
+  /** Threads spawned by a tool call (collab events), by call id. */
+  spawned: Map<string, string>;
   patchApplied: Map<string, { success: boolean | null; diff: ToolDiff | null }>;
   /** Assistant texts and reasoning summaries seen as events or as response items, not yet matched by their twin. */
   textFromEvents: TextTally;
@@ -189,6 +191,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     calls: new Map(),
     results: new Map(),
     execExit: new Map(),
+    spawned: new Map(),
     patchApplied: new Map(),
     textFromEvents: new TextTally(),
     textFromItems: new TextTally(),
@@ -236,6 +239,8 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     namedByAgent: /^rollout-.*\.jsonl$/.test(basename(input.path)) && basename(input.path).endsWith(`${own.id}.jsonl`),
     subagentOf: spawn.parent,
     subagentLabel: spawn.label,
+    subagentId: spawn.parent === null ? null : own.id,
+    startedSubagents: [...ctx.spawned].map(([callId, subagentId]) => ({ callId, subagentId })),
     entryTitles: [],
     formatVersion: ctx.legacy ? 1 : 2,
     entries,
@@ -605,8 +610,15 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       if (r?.call_id) ctx.patchApplied.set(r.call_id, { success: r.success ?? null, diff: r.changes ? appliedDiff(r.changes, ctx.cwd) : null });
       return;
     }
+    case 'collab_agent_spawn_end':
+    case 'collab_tool_call': {
+      // The thread a spawn_agent call started: its rollout is a sub-agent section of this page.
+      const r = parse(ctx, raw.rawSpawnEnd, event, at.line, type);
+      if (r?.call_id && r.new_thread_id) ctx.spawned.set(r.call_id, r.new_thread_id);
+      return;
+    }
     default:
-      // Other UI events (tool begin/end echoes, plan updates, collab notes) repeat what the items say.
+      // Other UI events (tool begin/end echoes, plan updates, other collab notes) repeat what the items say.
       return;
   }
 }

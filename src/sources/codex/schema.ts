@@ -147,6 +147,9 @@ export const rawRolledBack = z.looseObject({ type: z.literal('thread_rolled_back
 
 export const rawThreadName = z.looseObject({ type: z.literal('thread_name_updated'), thread_name: optionalString, name: optionalString });
 
+/** `collab_agent_spawn_end`, and the `collab_tool_call` some builds write for the same spawn. */
+export const rawSpawnEnd = z.looseObject({ call_id: optionalString, new_thread_id: optionalString });
+
 export const rawExecEnd = z.looseObject({
   type: z.literal('exec_command_end'),
   call_id: optionalString,
