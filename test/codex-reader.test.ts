@@ -203,6 +203,31 @@ describe('a Codex thread, as a user sees it', () => {
     expect(tokensOf(file.entries).input).toBe(500);
   });
 
+  it('shows the editor’s context apart from the words typed, which title the session (regression: "# Files mentioned by the user: ## …" as the title)', async () => {
+    const path = join(await tempDir(), 'rollout-2026-04-06T10-00-00-0195aaaa-0000-7000-8000-0000000000ab.jsonl');
+    const typed = '# Files mentioned by the user:\n\n## notes.vtt: /Users/ana/Downloads/notes.vtt\n\n## My request for Codex:\nsummarise the action items\n';
+    const ide = '# Context from my IDE setup:\n\n## Active file: src/a.ts\n\n## Open tabs:\n- a.ts: src/a.ts\n\n## My request for Codex:\nfix the hover';
+    const quoted = 'Why does my tool print\n## My request for Codex:\nbefore each line?';
+    const lines = [
+      { timestamp: '2026-04-06T10:00:00.000Z', type: 'session_meta', payload: { id: '0195aaaa-0000-7000-8000-0000000000ab', timestamp: '2026-04-06T10:00:00.000Z', cwd: '/home/ana/ide', originator: 'codex_vscode', cli_version: '0.60.0', model_provider: 'openai' } },
+      ...[typed, ide, quoted].flatMap((text, i) => [
+        { timestamp: `2026-04-06T10:00:0${i + 1}.000Z`, type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } },
+        { timestamp: `2026-04-06T10:00:0${i + 1}.100Z`, type: 'event_msg', payload: { type: 'user_message', message: text } },
+      ]),
+    ];
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const file = await read(path);
+    expect(file.entries.map((e) => (e.kind === 'prompt' ? ['prompt', e.content] : e.kind === 'notice' ? [e.label, e.summary] : [e.kind]))).toEqual([
+      ['editor context', 'Files mentioned by the user: notes.vtt'],
+      ['prompt', [{ type: 'text', text: 'summarise the action items\n' }]],
+      ['editor context', 'Context from my IDE setup: Active file, Open tabs'],
+      ['prompt', [{ type: 'text', text: 'fix the hover' }]],
+      ['prompt', [{ type: 'text', text: quoted }]],
+    ]);
+    expect(ofKind(file, 'notice')[0]?.content).toEqual([{ type: 'text', text: '# Files mentioned by the user:\n\n## notes.vtt: /Users/ana/Downloads/notes.vtt' }]);
+    expect(ledgerOf(file).title).toBe('summarise the action items');
+  });
+
   it('takes the thread title from session_index.jsonl, newest line winning', async () => {
     const file = await read(PARENT);
     expect(ofKind(file, 'name').map((n) => n.name)).toEqual(['Fix the failing test']);

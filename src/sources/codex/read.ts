@@ -399,7 +399,13 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
         case 'user': {
           closeReply(ctx);
           if (ctx.legacy && !looksInjected(text)) {
-            add(ctx, item, at, time, { kind: 'prompt', content, skill: null });
+            const { context, request } = splitEditorContext(text);
+            if (context === null) {
+              add(ctx, item, at, time, { kind: 'prompt', content, skill: null });
+            } else {
+              add(ctx, item, at, time, notice('editor context', 'info', editorContextSummary(context), [{ type: 'text', text: context }]));
+              add(ctx, item, at, time, { kind: 'prompt', content: [...(request === '' ? [] : [{ type: 'text' as const, text: request }]), ...content.filter((b) => b.type !== 'text')], skill: null });
+            }
             return;
           }
           // Decided at the end: the twin of a typed prompt is dropped, the rest is injected context.
@@ -511,7 +517,9 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       const text = r.message ?? '';
       ctx.typed.add(text.trim());
       const images: Block[] = (r.images ?? []).map(imageBlock);
-      add(ctx, event, at, time, { kind: 'prompt', content: [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images], skill: null });
+      const { context, request } = splitEditorContext(text);
+      if (context !== null) add(ctx, event, at, time, notice('editor context', 'info', editorContextSummary(context), [{ type: 'text', text: context }]));
+      add(ctx, event, at, time, { kind: 'prompt', content: [...(request === '' ? [] : [{ type: 'text' as const, text: request }]), ...images], skill: null });
       return;
     }
     case 'agent_message': {
@@ -924,6 +932,32 @@ function textOf(content: Block[]): string {
 function looksInjected(text: string): boolean {
   const head = text.trimStart();
   return /^<[a-z_ ]+>/i.test(head) || head.startsWith('# AGENTS.md instructions');
+}
+
+/** Where the words typed start when Codex's IDE extension or desktop app put what the editor showed before them. */
+const REQUEST_MARKER = /^## My request for Codex:[ \t]*(?:\r?\n)?/m;
+
+/**
+ * A prompt as the IDE extension and the desktop app write it: "# Context from my IDE setup:" (the
+ * active file, open tabs) or "# Files mentioned by the user:", then "## My request for Codex:" and
+ * the words typed. The context is shown apart and folded; the request is the prompt (and so the
+ * session's title). Anything else, even with the marker further down, is the prompt as written.
+ */
+export function splitEditorContext(text: string): { context: string | null; request: string } {
+  const marker = REQUEST_MARKER.exec(text);
+  if (!marker) return { context: null, request: text };
+  const before = text.slice(0, marker.index).trim();
+  if (before !== '' && !/^# [^\n]*:[ \t]*(?:\n|$)/.test(before)) return { context: null, request: text };
+  return { context: before === '' ? null : before, request: text.slice(marker.index + marker[0].length) };
+}
+
+/** "Context from my IDE setup: Active file, Open tabs": the wrapper's heading and the names of its parts. */
+function editorContextSummary(context: string): string {
+  const lines = context.split('\n');
+  const heading = (lines[0] ?? '').replace(/^#\s*/, '').replace(/:\s*$/, '');
+  const parts = lines.flatMap((line) => (/^## /.test(line) ? [line.slice(3).replace(/:.*$/, '').trim()] : [])).filter((part) => part !== '');
+  const summary = parts.length === 0 ? heading : `${heading}: ${parts.join(', ')}`;
+  return summary.length > 120 ? `${summary.slice(0, 119)}…` : summary;
 }
 
 function injectedSummary(text: string): string {
