@@ -180,7 +180,8 @@ describe('a Codex thread, as a user sees it', () => {
       { timestamp: at(), type: 'session_meta', payload: { id: '0195aaaa-0000-7000-8000-00000000000f', timestamp: '2026-04-05T10:00:00.000Z', cwd: '/home/ana/undo', originator: 'codex_cli_rs', cli_version: '0.60.0', model_provider: 'openai' } },
       { timestamp: at(), type: 'turn_context', payload: { cwd: '/home/ana/undo', model: 'gpt-5' } },
       ...turn('first', 'one'),
-      ...turn('second', 'two'),
+      // A turn sent from the editor: its context goes with it.
+      ...turn('# Context from my IDE setup:\n\n## Active file: a.ts\n\n## My request for Codex:\nsecond', 'two'),
       ...turn('third', 'three'),
       event({ type: 'thread_rolled_back', num_turns: 2 }),
       ...turn('second, again', 'two again'),
@@ -194,9 +195,11 @@ describe('a Codex thread, as a user sees it', () => {
     expect(promptsOn(tree.activePath)).toEqual(['start over']);
     const branches = splitBranches(tree);
     expect(branches.map((b) => promptsOn(b.entries))).toEqual([['start over'], ['first', 'second', 'third'], ['second, again']]);
+    expect(branches[2]?.forkPoint?.kind).not.toBe('notice');
+    expect(branches.map((b) => b.entries.filter((e) => e.kind === 'notice').map((e) => (e.kind === 'notice' ? e.label : '')))).toEqual([['rolled back'], ['editor context'], ['rolled back']]);
     // The redo hangs where the first turn ended: its token count, line 5.
     expect(branches[2]?.forkPoint).toMatchObject({ kind: 'usageOnly', line: 5 });
-    expect(ofKind(file, 'notice').map((e) => e.summary)).toEqual([
+    expect(ofKind(file, 'notice').flatMap((e) => (e.label === 'rolled back' ? [e.summary] : []))).toEqual([
       'the user undid the last 2 turns: kept as a side branch, and still counted (they were billed)',
       'the user undid the last 5 turns: kept as a side branch, and still counted (they were billed)',
     ]);

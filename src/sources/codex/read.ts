@@ -90,7 +90,9 @@ interface Draft {
   /** The key without its anchor: payload hash, usage position, occurrence. */
   keyBody: string;
   dropped: boolean;
-  /** On a `thread_rolled_back` notice: how many of the last prompts' turns the user undid. */
+  /** The first entry of what the user sent (the editor's context, else the prompt): a rollback cuts before it. */
+  opensUserTurn?: true;
+  /** On a `thread_rolled_back` notice: how many of the last user turns the user undid. */
   undoesTurns?: number;
 }
 
@@ -400,12 +402,10 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
           closeReply(ctx);
           if (ctx.legacy && !looksInjected(text)) {
             const { context, request } = splitEditorContext(text);
-            if (context === null) {
-              add(ctx, item, at, time, { kind: 'prompt', content, skill: null });
-            } else {
-              add(ctx, item, at, time, notice('editor context', 'info', editorContextSummary(context), [{ type: 'text', text: context }]));
-              add(ctx, item, at, time, { kind: 'prompt', content: [...(request === '' ? [] : [{ type: 'text' as const, text: request }]), ...content.filter((b) => b.type !== 'text')], skill: null });
-            }
+            const contextDraft = context === null ? null : add(ctx, item, at, time, editorContext(context));
+            const typed = context === null ? content : [...(request === '' ? [] : [{ type: 'text' as const, text: request }]), ...content.filter((b) => b.type !== 'text')];
+            const prompt = add(ctx, item, at, time, { kind: 'prompt', content: typed, skill: null });
+            (contextDraft ?? prompt).opensUserTurn = true;
             return;
           }
           // Decided at the end: the twin of a typed prompt is dropped, the rest is injected context.
@@ -518,8 +518,9 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       ctx.typed.add(text.trim());
       const images: Block[] = (r.images ?? []).map(imageBlock);
       const { context, request } = splitEditorContext(text);
-      if (context !== null) add(ctx, event, at, time, notice('editor context', 'info', editorContextSummary(context), [{ type: 'text', text: context }]));
-      add(ctx, event, at, time, { kind: 'prompt', content: [...(request === '' ? [] : [{ type: 'text' as const, text: request }]), ...images], skill: null });
+      const contextDraft = context === null ? null : add(ctx, event, at, time, editorContext(context));
+      const prompt = add(ctx, event, at, time, { kind: 'prompt', content: [...(request === '' ? [] : [{ type: 'text' as const, text: request }]), ...images], skill: null });
+      (contextDraft ?? prompt).opensUserTurn = true;
       return;
     }
     case 'agent_message': {
@@ -817,9 +818,9 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
   const entries: Entry[] = [];
   const ids = new Set<string>();
   let previous: string | null = null;
-  // Where each prompt on the current path hangs: a rollback cuts the path back to the parent of
-  // the prompt it undoes, as Codex's drop_last_n_user_turns does (all of them when it undoes more).
-  const promptParents: (string | null)[] = [];
+  // Where each user turn on the current path hangs: a rollback cuts the path back to the parent of
+  // the turn it undoes, as Codex's drop_last_n_user_turns does (all of them when it undoes more).
+  const turnParents: (string | null)[] = [];
   for (const draft of ctx.drafts) {
     if (draft.dropped) continue;
     const entry = draft.entry;
@@ -828,11 +829,11 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
     for (let n = 2; ids.has(id); n++) id = `${lineId}~${n}`;
     ids.add(id);
     entry.id = id;
-    if (entry.kind === 'prompt') promptParents.push(previous);
-    if (draft.undoesTurns !== undefined && promptParents.length > 0) {
-      const cut = Math.max(0, promptParents.length - draft.undoesTurns);
-      previous = promptParents[cut] ?? null;
-      promptParents.length = cut;
+    if (draft.opensUserTurn) turnParents.push(previous);
+    if (draft.undoesTurns !== undefined && turnParents.length > 0) {
+      const cut = Math.max(0, turnParents.length - draft.undoesTurns);
+      previous = turnParents[cut] ?? null;
+      turnParents.length = cut;
     }
     entry.parentId = previous;
     entry.key = `${anchor}:${draft.keyBody}`;
@@ -951,7 +952,11 @@ export function splitEditorContext(text: string): { context: string | null; requ
   return { context: before === '' ? null : before, request: text.slice(marker.index + marker[0].length) };
 }
 
-/** "Context from my IDE setup: Active file, Open tabs": the wrapper's heading and the names of its parts. */
+/** The editor's context of a prompt, as a notice named by its parts ("Context from my IDE setup: Active file, Open tabs"). */
+function editorContext(context: string): EntryPayload {
+  return notice('editor context', 'info', editorContextSummary(context), [{ type: 'text', text: context }]);
+}
+
 function editorContextSummary(context: string): string {
   const lines = context.split('\n');
   const heading = (lines[0] ?? '').replace(/^#\s*/, '').replace(/:\s*$/, '');
