@@ -25,7 +25,7 @@ vi.mock('../src/report/render.js', async (importOriginal) => {
         ...renderer,
         render(template: string, layout: Parameters<typeof renderer.render>[1], view: object) {
           const sections = (view as { sections?: Pick<PartSectionView, 'items'>[] }).sections ?? [];
-          const html = sections.flatMap((section) => section.items.flatMap((item) => (item.kind === 'entry' ? [item.html] : item.html)));
+          const html = sections.flatMap((section) => section.items.flatMap((item) => (typeof item === 'string' ? [item] : item.html)));
           const chars = html.reduce((n, text) => n + text.length, 0);
           if (chars > LIMIT) throw new RangeError('Invalid string length');
           return renderer.render(template, layout, view);

@@ -486,32 +486,39 @@ export interface PartSectionView extends Omit<SectionView, 'entries'> {
 }
 
 /**
- * An entry as rendered, or a run of entries copied from another session (a fork's or a resumed
- * file's history, a spawned Codex thread's replay of its parent): folded, as the session they were
- * copied from shows and counts them.
+ * An entry's HTML, or a run of entries copied from another session (a fork's or a resumed file's
+ * history, a spawned Codex thread's replay of its parent): folded, as the session they were copied
+ * from shows and counts them. Entries stay bare strings: a long session's page has hundreds of
+ * thousands, and wrapping each raised its build's peak (500 MB: ~2.6 GB against ~2.35 GB).
  */
-export type PartItem = { kind: 'entry'; html: string } | { kind: 'copied'; summary: string; html: string[] };
+export type PartItem = string | CopiedRun;
+
+export interface CopiedRun {
+  summary: string;
+  html: string[];
+}
 
 /** Bytes a folded run's markup adds around its entries, at most (for planning parts). */
 export const COPIED_RUN_BYTES = 300;
 
 /** A section's rendered entries in items: each maximal run of copied entries one folded item. */
 export function partItems(entries: readonly SectionEntry[], html: readonly string[], copiedFrom: string): PartItem[] {
+  if (!entries.some((entry) => entry.copied)) return [...html];
   const items: PartItem[] = [];
-  let run: string[] | null = null;
+  let run: CopiedRun | null = null;
   entries.forEach((entry, i) => {
     const rendered = html[i] ?? '';
     if (!entry.copied) {
       run = null;
-      items.push({ kind: 'entry', html: rendered });
+      items.push(rendered);
     } else if (run !== null) {
-      run.push(rendered);
+      run.html.push(rendered);
     } else {
-      run = [rendered];
-      items.push({ kind: 'copied', summary: '', html: run });
+      run = { summary: '', html: [rendered] };
+      items.push(run);
     }
   });
-  for (const item of items) if (item.kind === 'copied') item.summary = `${plural(item.html.length, 'entry', 'entries')} copied from ${copiedFrom}, counted there`;
+  for (const item of items) if (typeof item !== 'string') item.summary = `${plural(item.html.length, 'entry', 'entries')} copied from ${copiedFrom}, counted there`;
   return items;
 }
 
