@@ -211,9 +211,10 @@ describe('a Codex thread, as a user sees it', () => {
     const typed = '# Files mentioned by the user:\n\n## notes.vtt: /Users/ana/Downloads/notes.vtt\n\n## My request for Codex:\nsummarise the action items\n';
     const ide = '# Context from my IDE setup:\n\n## Active file: src/a.ts\n\n## Open tabs:\n- a.ts: src/a.ts\n\n## My request for Codex:\nfix the hover';
     const quoted = 'Why does my tool print\n## My request for Codex:\nbefore each line?';
+    const windows = '# Files mentioned by the user:\r\n\r\n## C:\\tmp\\shot.png: C:\\tmp\\shot.png\r\n\r\n## My request for Codex:\r\nwhat is in it?';
     const lines = [
       { timestamp: '2026-04-06T10:00:00.000Z', type: 'session_meta', payload: { id: '0195aaaa-0000-7000-8000-0000000000ab', timestamp: '2026-04-06T10:00:00.000Z', cwd: '/home/ana/ide', originator: 'codex_vscode', cli_version: '0.60.0', model_provider: 'openai' } },
-      ...[typed, ide, quoted].flatMap((text, i) => [
+      ...[typed, ide, quoted, windows].flatMap((text, i) => [
         { timestamp: `2026-04-06T10:00:0${i + 1}.000Z`, type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } },
         { timestamp: `2026-04-06T10:00:0${i + 1}.100Z`, type: 'event_msg', payload: { type: 'user_message', message: text } },
       ]),
@@ -226,6 +227,8 @@ describe('a Codex thread, as a user sees it', () => {
       ['editor context', 'Context from my IDE setup: Active file, Open tabs'],
       ['prompt', [{ type: 'text', text: 'fix the hover' }]],
       ['prompt', [{ type: 'text', text: quoted }]],
+      ['editor context', 'Files mentioned by the user: C:\\tmp\\shot.png'],
+      ['prompt', [{ type: 'text', text: 'what is in it?' }]],
     ]);
     expect(ofKind(file, 'notice')[0]?.content).toEqual([{ type: 'text', text: '# Files mentioned by the user:\n\n## notes.vtt: /Users/ana/Downloads/notes.vtt' }]);
     expect(ledgerOf(file).title).toBe('summarise the action items');

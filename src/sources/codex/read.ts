@@ -948,7 +948,7 @@ export function splitEditorContext(text: string): { context: string | null; requ
   const marker = REQUEST_MARKER.exec(text);
   if (!marker) return { context: null, request: text };
   const before = text.slice(0, marker.index).trim();
-  if (before !== '' && !/^# [^\n]*:[ \t]*(?:\n|$)/.test(before)) return { context: null, request: text };
+  if (before !== '' && !/^# [^\n]*:[ \t\r]*(?:\n|$)/.test(before)) return { context: null, request: text };
   return { context: before === '' ? null : before, request: text.slice(marker.index + marker[0].length) };
 }
 
@@ -958,9 +958,10 @@ function editorContext(context: string): EntryPayload {
 }
 
 function editorContextSummary(context: string): string {
-  const lines = context.split('\n');
+  const lines = context.split(/\r?\n/);
   const heading = (lines[0] ?? '').replace(/^#\s*/, '').replace(/:\s*$/, '');
-  const parts = lines.flatMap((line) => (/^## /.test(line) ? [line.slice(3).replace(/:.*$/, '').trim()] : [])).filter((part) => part !== '');
+  // "## notes.vtt: /Users/ana/notes.vtt", "## C:\tmp\a.png: C:\tmp\a.png": the name ends at the colon before a space.
+  const parts = lines.flatMap((line) => (/^## /.test(line) ? [line.slice(3).replace(/:(?:\s.*)?$/, '').trim()] : [])).filter((part) => part !== '');
   const summary = parts.length === 0 ? heading : `${heading}: ${parts.join(', ')}`;
   return summary.length > 120 ? `${summary.slice(0, 119)}…` : summary;
 }
