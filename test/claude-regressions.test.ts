@@ -91,6 +91,23 @@ describe('Claude Code regressions', () => {
     ]);
   });
 
+  it('regression: two unrelated sessions whose hand-made uuids collide are each counted whole, neither a copy of the other', async () => {
+    const OTHER = '44444444-4444-4444-8444-4444444444f9';
+    const session = (id: string, words: string, request: string, at: string) => [
+      user('11111111-0000-4000-8000-000000000001', null, words, { session: id, at }),
+      assistant('22222222-0000-4000-8000-000000000002', '11111111-0000-4000-8000-000000000001', request, tokens(100), { session: id, at }),
+    ];
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: session(SESSION, 'spawn an agent', 'X1', '2026-03-10T10:00:00.000Z'),
+      [`-home-ana-shop/${OTHER}.jsonl`]: session(OTHER, 'start a team', 'X2', '2026-03-10T10:00:00.000Z'),
+    });
+    const { summary } = await build(folder);
+    expect(summary.sessions.map((s) => [s.title, s.prompts, s.replies, s.copiedEntries, s.origin]).sort()).toEqual([
+      ['spawn an agent', 1, 1, 0, null],
+      ['start a team', 1, 1, 0, null],
+    ]);
+  });
+
   it('regression: a transcript whose first line is a record type bough does not know is read, that line counted', async () => {
     const folder = await projects({
       [`-home-ana-shop/${SESSION}.jsonl`]: [

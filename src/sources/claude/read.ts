@@ -304,6 +304,33 @@ function nodeText(record: Record<string, unknown>): string {
 }
 
 /**
+ * What a node says, in a few characters, beside its uuid in its key: a copy of a session keeps
+ * each node's uuid and message, so it still matches, while unrelated nodes that share a uuid
+ * (hand-made and generated files reuse them: "11111111-…-0001" in two sessions) are not taken
+ * for a copy and counted in the other session. The response id, else the content's shape: its
+ * blocks' call ids, or a text's length and first characters. No whole-record serialisation: this
+ * runs for every record.
+ */
+function nodeMark(record: Record<string, unknown>): string {
+  const message = record['message'];
+  const type = typeof record['type'] === 'string' ? record['type'] : '';
+  if (!isPlainObject(message)) return `${type}:${textMark(record['content'] ?? record['summary'])}`;
+  if (typeof message['id'] === 'string') return `${type}:${message['id']}`;
+  const content = message['content'];
+  if (!Array.isArray(content)) return `${type}:${textMark(content)}`;
+  const blocks = content.map((block) => {
+    if (!isPlainObject(block)) return '?';
+    const id = block['tool_use_id'] ?? block['id'];
+    return typeof id === 'string' ? id : typeof block['text'] === 'string' ? textMark(block['text']) : String(block['type']);
+  });
+  return `${type}:${blocks.join(',')}`;
+}
+
+function textMark(text: unknown): string {
+  return typeof text === 'string' ? `${text.length}.${text.slice(0, 24)}` : '';
+}
+
+/**
  * Titles are written without a place in the conversation: hung from the file's last entry they
  * extend the conversation as it was left, instead of opening a branch where they were written.
  */
@@ -324,7 +351,8 @@ function addDraft(
 ): Draft {
   const suffix = located.piece > 0 ? `.${located.piece}` : '';
   let id = options.id ?? env.uuid ?? `line-${located.line}${suffix}`;
-  let key = options.id ?? env.uuid ?? `nouuid@${String(env.timestamp ?? '')}@${contentHash(located.record)}`;
+  const named = options.id ?? env.uuid;
+  let key = named ? `${named}@${nodeMark(located.record)}` : `nouuid@${String(env.timestamp ?? '')}@${contentHash(located.record)}`;
   if (ctx.entryById.has(id)) {
     const renamed = `${id}~${located.line}${suffix}`;
     ctx.diagnostics.push(diagnostic('duplicate-id', ctx.file, located.line, `id ${JSON.stringify(id)} already used; kept as ${renamed}`));
