@@ -401,11 +401,7 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
         case 'user': {
           closeReply(ctx);
           if (ctx.legacy && !looksInjected(text)) {
-            const { context, request } = splitEditorContext(text);
-            const contextDraft = context === null ? null : add(ctx, item, at, time, editorContext(context));
-            const typed = context === null ? content : [...(request === '' ? [] : [{ type: 'text' as const, text: request }]), ...content.filter((b) => b.type !== 'text')];
-            const prompt = add(ctx, item, at, time, { kind: 'prompt', content: typed, skill: null });
-            (contextDraft ?? prompt).opensUserTurn = true;
+            addUserTurn(ctx, item, at, time, text, content);
             return;
           }
           // Decided at the end: the twin of a typed prompt is dropped, the rest is injected context.
@@ -517,10 +513,7 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       const text = r.message ?? '';
       ctx.typed.add(text.trim());
       const images: Block[] = (r.images ?? []).map(imageBlock);
-      const { context, request } = splitEditorContext(text);
-      const contextDraft = context === null ? null : add(ctx, event, at, time, editorContext(context));
-      const prompt = add(ctx, event, at, time, { kind: 'prompt', content: [...(request === '' ? [] : [{ type: 'text' as const, text: request }]), ...images], skill: null });
-      (contextDraft ?? prompt).opensUserTurn = true;
+      addUserTurn(ctx, event, at, time, text, [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images]);
       return;
     }
     case 'agent_message': {
@@ -935,6 +928,19 @@ function looksInjected(text: string): boolean {
   return /^<[a-z_ ]+>/i.test(head) || head.startsWith('# AGENTS.md instructions');
 }
 
+/**
+ * What the user sent: the prompt, after the editor's context when the IDE extension or the app put
+ * it first (`text` is the content's text, `content` all of it). The first of them opens the turn:
+ * a rollback cuts before it.
+ */
+function addUserTurn(ctx: CodexContext, record: Record<string, unknown>, at: Place, time: number | null, text: string, content: Block[]): void {
+  const { context, request } = splitEditorContext(text);
+  const contextDraft = context === null ? null : add(ctx, record, at, time, editorContext(context));
+  const typed = context === null ? content : [...(request === '' ? [] : [{ type: 'text' as const, text: request }]), ...content.filter((b) => b.type !== 'text')];
+  const prompt = add(ctx, record, at, time, { kind: 'prompt', content: typed, skill: null });
+  (contextDraft ?? prompt).opensUserTurn = true;
+}
+
 /** Where the words typed start when Codex's IDE extension or desktop app put what the editor showed before them. */
 const REQUEST_MARKER = /^## My request for Codex:[ \t]*(?:\r?\n)?/m;
 
@@ -944,7 +950,7 @@ const REQUEST_MARKER = /^## My request for Codex:[ \t]*(?:\r?\n)?/m;
  * the words typed. The context is shown apart and folded; the request is the prompt (and so the
  * session's title). Anything else, even with the marker further down, is the prompt as written.
  */
-export function splitEditorContext(text: string): { context: string | null; request: string } {
+function splitEditorContext(text: string): { context: string | null; request: string } {
   const marker = REQUEST_MARKER.exec(text);
   if (!marker) return { context: null, request: text };
   const before = text.slice(0, marker.index).trim();
