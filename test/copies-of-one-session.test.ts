@@ -91,26 +91,29 @@ describe('an archived copy of a Codex thread', () => {
     expect(page.indexOf('Now run the linter', folded)).toBeGreaterThan(end);
   });
 
-  it('links a spawn_agent call and the transcript of the thread it started, both ways', async () => {
-    const home = await copyOf(CODEX_HOME);
-    const live = join(home, LIVE);
-    const lines = (await readFile(live, 'utf8')).trimEnd().split('\n');
-    const spawn = [
-      { timestamp: '2026-03-02T10:01:09.500Z', type: 'response_item', payload: { type: 'function_call', name: 'spawn_agent', arguments: '{"message":"Inspect the tests"}', call_id: 'call_spawn' } },
-      { timestamp: '2026-03-02T10:01:09.600Z', type: 'event_msg', payload: { type: 'collab_agent_spawn_end', call_id: 'call_spawn', new_thread_id: '0195aaaa-0000-7000-8000-000000000003', new_agent_role: 'explorer' } },
-      { timestamp: '2026-03-02T10:01:09.700Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_spawn', output: '{"agent_id":"0195aaaa-0000-7000-8000-000000000003"}' } },
-    ];
-    // After the turn's first call, inside the same reply.
-    lines.splice(11, 0, ...spawn.map((line) => JSON.stringify(line)));
-    await writeFile(live, `${lines.join('\n')}\n`);
-    const { summary, out } = await buildOf([], { CODEX_HOME: home });
-    const thread = summary.sessions.find((s) => s.file === live);
-    const page = await readFile(join(out, thread?.page as string), 'utf8');
-    expect(page).toContain('transcript: <a href="#subagent-1">Sub-agent: Darwin</a>');
-    const started = /Started by <a href="#([^"]+)">the spawn_agent call<\/a>/.exec(page)?.[1];
-    expect(started).toBeDefined();
-    expect(page).toMatch(new RegExp(`id="${started}"[^]*?<span class="tool-name">spawn_agent</span>`));
-  });
+  for (const written of ['with the collab event', 'by its output alone (no extended events)']) {
+    it(`links a spawn_agent call and the transcript of the thread it started, both ways: ${written}`, async () => {
+      const home = await copyOf(CODEX_HOME);
+      const live = join(home, LIVE);
+      const lines = (await readFile(live, 'utf8')).trimEnd().split('\n');
+      const child = '0195aaaa-0000-7000-8000-000000000003';
+      const spawn = [
+        { timestamp: '2026-03-02T10:01:09.500Z', type: 'response_item', payload: { type: 'function_call', name: 'spawn_agent', arguments: '{"message":"Inspect the tests"}', call_id: 'call_spawn' } },
+        ...(written === 'with the collab event' ? [{ timestamp: '2026-03-02T10:01:09.600Z', type: 'event_msg', payload: { type: 'collab_agent_spawn_end', call_id: 'call_spawn', new_thread_id: child, new_agent_role: 'explorer' } }] : []),
+        { timestamp: '2026-03-02T10:01:09.700Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_spawn', output: written === 'with the collab event' ? 'spawned' : `{"agent_id":"${child}"}` } },
+      ];
+      // After the turn's first call, inside the same reply.
+      lines.splice(11, 0, ...spawn.map((line) => JSON.stringify(line)));
+      await writeFile(live, `${lines.join('\n')}\n`);
+      const { summary, out } = await buildOf([], { CODEX_HOME: home });
+      const thread = summary.sessions.find((s) => s.file === live);
+      const page = await readFile(join(out, thread?.page as string), 'utf8');
+      expect(page).toContain('transcript: <a href="#subagent-1">Sub-agent: Darwin</a>');
+      const started = /Started by <a href="#([^"]+)">the spawn_agent call<\/a>/.exec(page)?.[1];
+      expect(started).toBeDefined();
+      expect(page).toMatch(new RegExp(`id="${started}"[^]*?<span class="tool-name">spawn_agent</span>`));
+    });
+  }
 
   it('folds a spawned thread’s replay of its parent in the parent’s page, counted once', async () => {
     const home = await copyOf(CODEX_HOME);

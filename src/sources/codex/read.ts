@@ -499,6 +499,23 @@ function toolOutput(ctx: CodexContext, item: Record<string, unknown>, at: Place,
     nestedCalls: [],
   }).entry;
   if (callId !== null && entry.kind === 'toolResult') ctx.results.set(callId, entry);
+  // Without the collab events (written in extended mode only), the thread a spawn is named in its output.
+  if (callId !== null && call?.name === 'spawn_agent' && !ctx.spawned.has(callId)) {
+    const thread = spawnedThreadOf(text);
+    if (thread !== null) ctx.spawned.set(callId, thread);
+  }
+}
+
+/** The thread id a spawn_agent output names: `{"agent_id": …}`, or the first UUID in its text. */
+function spawnedThreadOf(output: string): string | null {
+  if (output.length > 10_000) return null;
+  try {
+    const parsed: unknown = JSON.parse(output);
+    if (isPlainObject(parsed) && typeof parsed['agent_id'] === 'string') return parsed['agent_id'];
+  } catch {
+    // Not JSON: some builds say it in words ("agent … spawned").
+  }
+  return /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i.exec(output)?.[0] ?? null;
 }
 
 /** Events: the human's prompts, usage, turn boundaries, interruptions, and what the UI showed. */
