@@ -341,7 +341,6 @@ function sourceState(head: string | null): 'gone' | 'present' | 'unknown' {
   }
 }
 
-/** Why the cache folder cannot be written, found by writing a small file in it; null when it can. */
 const GENERATION = /^[0-9a-f]{32}$/;
 
 /** The id of the cache in `dir` as it is, without making one (a run with --no-cache): null when it has none. */
@@ -369,6 +368,7 @@ async function cacheGeneration(folder: string, make = true): Promise<string | nu
   return read();
 }
 
+/** Why the cache folder cannot be written, found by writing a small file in it; null when it can. */
 async function cacheFolderProblem(dir: string): Promise<string | null> {
   const folder = join(dir, 'ledgers', `v${FORMAT}`);
   const probe = join(folder, `.probe-${randomBytes(4).toString('hex')}`);

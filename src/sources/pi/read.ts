@@ -107,7 +107,6 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     // Pi's sub-agents live inside tool results, never in files of their own.
     subagentOf: null,
     subagentLabel: null,
-    // Pi's sub-agents run inside a tool call and are read from its result, not from files.
     subagentId: null,
     startedSubagents: [],
     entryTitles: [],
