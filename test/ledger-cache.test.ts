@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_TIME } from '../src/ledger/scope.js';
 import type { LedgerEntry } from '../src/ledger/ledger.js';
 import { packEntries, unpackEntries } from '../src/ledger/packed-entries.js';
+import { build } from '../src/build.js';
 import { stats } from '../src/stats.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
 import { generatePiCorpus } from './support/pi-corpus.js';
@@ -211,6 +212,25 @@ describe('where the cache lives', () => {
     expect(result.warnings).toEqual([`the cache folder ${cacheDir} is inside the input ${input}, and bough never writes into what it reads, so this run reads every file without a cache. Set BOUGH_CACHE_DIR to a folder outside your inputs.`]);
     const uncached = await stats({ inputs: [input], by: 'session', scope: SCOPE, cache: false, environment: { env: {}, home: '/nonexistent' } });
     expect(result.json).toEqual(uncached.json);
+  });
+
+  // Regression: a BOUGH_CACHE_DIR inside the report folder put the cache, every session's ledger
+  // with it, into the folder people zip and send.
+  it('is not used when it is inside the report folder, or holds it, and says so', async () => {
+    const { input } = await setUp();
+    const environment = (cacheDir: string) => ({ env: { BOUGH_CACHE_DIR: cacheDir }, home: '/nonexistent' });
+    const now = new Date('2026-12-01T00:00:00Z');
+    const out = join(await tempDir(), 'report');
+    const inside = join(out, 'cache');
+    const first = await build({ inputs: [input], out, scope: SCOPE, environment: environment(inside), now });
+    expect(first.warnings).toContain(`the cache folder ${inside} is inside the report folder ${out}, which would hand what the cache holds of every session to whoever gets the report, so this run reads every file without a cache. Set BOUGH_CACHE_DIR to a folder outside the report.`);
+    await expect(stat(inside)).rejects.toThrow();
+    const holding = await tempDir();
+    const nested = join(holding, 'reports', 'this');
+    const second = await build({ inputs: [input], out: nested, scope: SCOPE, environment: environment(holding), now });
+    expect(second.warnings).toContain(`the report folder ${nested} is inside the cache folder ${holding}, so this run reads every file without a cache, which keeps its files away from the report's. Set BOUGH_CACHE_DIR, or --out, so that neither holds the other.`);
+    expect((await readdir(holding)).sort()).toEqual(['reports']);
+    expect(second.summary.totals).toEqual(first.summary.totals);
   });
 
   // Regression: a relative $XDG_CACHE_HOME put a cache folder wherever bough was run from.

@@ -61,6 +61,12 @@ export async function inputHolding(path: string, inputs: readonly OutInput[]): P
   return (await realInputs(inputs)).find((input) => isWithin(real, input.real))?.path ?? null;
 }
 
+/** Whether the folder `path` is `other` or inside it ('inside'), or holds it ('holds'), by real paths; null when neither. */
+export async function overlapping(path: string, other: string): Promise<'inside' | 'holds' | null> {
+  const [real, otherReal] = [await realPathOf(path), await realPathOf(other)];
+  return isWithin(real, otherReal) ? 'inside' : isWithin(otherReal, real) ? 'holds' : null;
+}
+
 /** The inputs that exist, each with its real path, taken once. */
 async function realInputs(inputs: readonly OutInput[]): Promise<{ path: string; real: string }[]> {
   const reals: { path: string; real: string }[] = [];
