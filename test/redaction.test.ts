@@ -9,6 +9,7 @@
 
 import { cp, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type BuildOptions } from '../src/build.js';
 import { main, type CliIo } from '../src/cli.js';
@@ -141,6 +142,9 @@ const PLACES: Record<keyof typeof PLANTED, string> = {
  * type, cut short in a damaged line's preview.
  */
 const HOSTILE = {
+  // The start of a Claude Code record's text once went into its entry's key, kept in the archive (fixtures/secrets/claude).
+  claudeSystemStart: 'AKIAFAKECLAUDESYST9Z',
+  claudePromptStart: 'AKIAFAKECLAUDEPRMT7Q',
   mdEscaped: 'sk-ant-api03-HOSTILEmdEscFAKEzJr4i0B3JrTAwR4y9ojfljoQoaF1LlqsajAIx',
   entity: 'sk-ant-api03-HOSTILEentityFAKEu8jzPde0IgxLd6GnKLzdocJ2isAj',
   unicodeEscaped: 'sk-ant-api03-HOSTILEjsonUFAKEcfBAepfJBd0Kh8oOOL8dmxgJTeKd',
@@ -172,7 +176,7 @@ const HOSTILE = {
 } as const;
 
 /** Other users' home folders (sessions from other machines) and the user's own in odd spellings. */
-const HOSTILE_HOMES = ['hostile-bob', 'hostile-alice', 'hostile-carol', '//home//planted-user', '/home/./planted-user', '~planted-user', '\\/home\\/planted-user'];
+const HOSTILE_HOMES = ['hostile-zelda', 'hostile-bob', 'hostile-alice', 'hostile-carol', '//home//planted-user', '/home/./planted-user', '~planted-user', '\\/home\\/planted-user'];
 
 /** Ordinary code in a tool's output that names keys: it must reach the page verbatim. */
 const HOSTILE_CODE = ['const apiKey = await getApiKeyForModel(model);', 'result.apiKey = args[++i];', 'process.env.ANTHROPIC_API_KEY = undefined;', 'apiKey: string | undefined;'];
@@ -423,7 +427,7 @@ async function buildInto(name: string, options: Omit<BuildOptions, 'out'>): Prom
   return { outDir, files: await readAll(outDir) };
 }
 
-/** Every file of a report folder, HTML, JSON, CSV and assets alike, as text. */
+/** Every file of a report folder, HTML, JSON, CSV, assets and the archive's compressed ledgers alike, as text. */
 async function readAll(dir: string): Promise<Map<string, string>> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const files = entries
@@ -431,7 +435,10 @@ async function readAll(dir: string): Promise<Map<string, string>> {
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
     .sort();
   const texts = new Map<string, string>();
-  for (const file of files) texts.set(file, await readFile(join(dir, ...file.split('/')), 'utf8'));
+  for (const file of files) {
+    const bytes = await readFile(join(dir, ...file.split('/')));
+    texts.set(file, (file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'));
+  }
   return texts;
 }
 

@@ -230,22 +230,23 @@ const USER_NAME = String.raw`[A-Za-z0-9_$](?:[A-Za-z0-9_$-]|\.(?=[A-Za-z0-9_$-])
 /** Windows user names may hold spaces: `C:\Users\Ana Lima\Documents`. */
 const WINDOWS_USER_NAME = String.raw`(?:${USER_NAME}(?: ${USER_NAME}){1,3}(?=${SEP})|${USER_NAME})`;
 
-/** Where a path may start: not inside a word, a file name or a URL's path. */
-const NOT_IN_WORD = String.raw`(?<![A-Za-z0-9_.%-])`;
+/** Where a path may start: not inside a word, a file name or a URL's path (a diff's `-/home/…` line may). */
+const NOT_IN_WORD = String.raw`(?<![A-Za-z0-9_.%])`;
 
 /**
  * Any user's home folder, for reports that hold sessions from other machines, replaced by ~ like
  * the user's own: /home/NAME and /Users/NAME as written (`/users/me` is a web route), also
- * /c/Users/NAME (Git Bash) and /mnt/c/Users/NAME (WSL); C:\Users\NAME in any case.
+ * /c/Users/NAME (Git Bash), /mnt/c/Users/NAME (WSL), /cygdrive/c/Users/NAME (Cygwin) and a WSL
+ * home seen from Windows (\\wsl$\Ubuntu\home\NAME, \\wsl.localhost\…); C:\Users\NAME in any case.
  */
 const ANY_HOME = [
-  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:var|usr|export))?${SEP}(?:home|Users)${SEP}${NOT_A_USER}${USER_NAME}${HOME_END}`, 'g'),
-  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}mnt)?${SEP}[a-z]${SEP}Users${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'g'),
+  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:wsl\$|wsl\.localhost)${SEP}[A-Za-z0-9._-]{1,64})?(?:${SEP}(?:var|usr|export))?${SEP}(?:home|Users)${SEP}${NOT_A_USER}${USER_NAME}${HOME_END}`, 'g'),
+  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:mnt|cygdrive))?${SEP}[a-z]${SEP}Users${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'g'),
   new RegExp(String.raw`${NOT_IN_WORD}[A-Za-z]:${SEP}(?:Users|Documents and Settings)${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'gi'),
   // A session folder Pi or Claude Code named after a project in any user's home, as a folder of a
-  // path (`…/sessions/--home-ana-projects-shop--/…`): where the user's name ends is not written, so
-  // the whole folded name goes.
-  new RegExp(String.raw`(?<=[\\/]-{1,2})(?:home|Users)-[A-Za-z0-9_.-]+(?=[\\/])`, 'g'),
+  // path (`…/sessions/--home-ana-projects-shop--/…`, `…/projects/C--Users-ana-shop/…`): where the
+  // user's name ends is not written, so the whole folded name goes.
+  new RegExp(String.raw`(?<=[\\/][A-Za-z]?-{1,2})(?:home|Users)-[A-Za-z0-9_.-]+(?=[\\/])`, 'g'),
 ];
 
 function homeRules(home: string | null): SecretRule[] {

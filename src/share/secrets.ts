@@ -414,10 +414,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('azure-key', /(?<![A-Za-z])(?:AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret)=([^;"'\s<>]{8,})/gi, { group: 1, hint: /AccountKey|SharedAccess|SharedSecret/i }),
   shape('sas-signature', /[?&;]sig=([^&\s"'<>#;]{8,})/g, { group: 1, hint: 'sig=' }),
   // scheme://user:password@host (the user may be empty, the password may hold a /): the password
-  // goes, the rest stays readable. A number before / is a port, not a password.
-  shape('url-password', /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,200}:(?!\d{1,5}(?:[/?#]|$))([^\s@"'<>]{1,200})@/gi, { group: 1, hint: '://' }),
+  // goes, the rest stays readable. A number before / is a port, not a password. The scheme may
+  // follow a sign (a diff's `-postgres://…`), never a letter or digit (the middle of a word).
+  shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,200}:(?!\d{1,5}(?:[/?#]|$))([^\s@"'<>]{1,200})@/gi, { group: 1, hint: '://' }),
   // scheme://token@host: a user name that is a random string is a token.
-  shape('url-password', /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}:\/\/([A-Za-z0-9_-]{24,200})@/gi, { group: 1, hint: '://', accept: (user) => /\d/.test(user) && /[A-Za-z]/.test(user) }),
+  shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/([A-Za-z0-9_-]{24,200})@/gi, { group: 1, hint: '://', accept: (user) => /\d/.test(user) && /[A-Za-z]/.test(user) }),
   // .npmrc: //registry/:_authToken=…, _auth=…, _password=…
   shape('npm-token', /(?::_authToken|:_auth|:_password|^_authToken|^_auth|^_password)[ \t]*=[ \t]*(\S+)/gm, { group: 1, hint: /_auth|_password/ }),
   shape('bearer-token', /\bBearer[ \t]+((?!\[REDACTED:)[A-Za-z0-9._~+/=-]{8,})/g, { group: 1, accept: (token) => isCredential(token) && !ENV_NAME.test(token) }),

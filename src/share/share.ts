@@ -71,6 +71,12 @@ class Walker {
     private readonly omit: ReadonlySet<OmitKind>,
   ) {}
 
+  /** A folder's name, redacted as it is inside a path: a folded home folder is told by its place there. */
+  private folderName(name: string): string {
+    const inPath = this.t(`/${name}/`);
+    return inPath.startsWith('/') && inPath.endsWith('/') ? inPath.slice(1, -1) : this.t(name);
+  }
+
   private maybe(value: string | null): string | null {
     return value === null ? null : this.t(value);
   }
@@ -81,8 +87,8 @@ class Walker {
       path: this.t(file.path),
       sessionId: this.t(file.sessionId),
       cwd: this.maybe(file.cwd),
-      // Encoded home folders (`-home-ana-shop`) are redacted like paths.
-      projectFolder: this.maybe(file.projectFolder),
+      // Encoded home folders (`-home-ana-shop`, another machine's `-Users-bob-shop`) are redacted as a folder of a path is.
+      projectFolder: file.projectFolder === null ? null : this.folderName(file.projectFolder),
       parentFile: this.maybe(file.parentFile),
       // Ids pass through the same redaction as the session ids they name, so they still match.
       parentSessionId: this.maybe(file.parentSessionId),

@@ -14,6 +14,7 @@ import * as raw from './schema.js';
 import { toolCommits, toolDiff, diffLines, toolEffect } from './tools.js';
 import { classifyUserText, isInjectedOnly, noticeSummary } from './user-text.js';
 import { contentHash, invalidRecord, parseTime, recordTime } from '../record-fields.js';
+import { sha256Hex } from '../../sha256.js';
 
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 const BOOKKEEPING: ReadonlySet<string> = new Set(raw.CLAUDE_BOOKKEEPING_TYPES);
@@ -308,8 +309,9 @@ function nodeText(record: Record<string, unknown>): string {
  * each node's uuid and message, so it still matches, while unrelated nodes that share a uuid
  * (hand-made and generated files reuse them: "11111111-…-0001" in two sessions) are not taken
  * for a copy and counted in the other session. The response id, else the content's shape: its
- * blocks' call ids, or a text's length and first characters. No whole-record serialisation: this
- * runs for every record.
+ * blocks' call ids, or a text's length and hash. Never the text itself: a key is kept where
+ * texts are not (the archive's ledgers, which a shared report carries unredacted as ids are). No
+ * whole-record serialisation: this runs for every record.
  */
 function nodeMark(record: Record<string, unknown>): string {
   const message = record['message'];
@@ -327,7 +329,7 @@ function nodeMark(record: Record<string, unknown>): string {
 }
 
 function textMark(text: unknown): string {
-  return typeof text === 'string' ? `${text.length}.${text.slice(0, 24)}` : '';
+  return typeof text === 'string' ? `${text.length}.${sha256Hex(text).slice(0, 16)}` : '';
 }
 
 /**
