@@ -26,6 +26,7 @@ import type { SessionKey, SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries } from './ledger/packed-entries.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
 import type { SessionSearchItem } from './report/search-items.js';
+import { createSharer } from './share/share.js';
 import { sha256Hex } from './sha256.js';
 
 export const ARCHIVE_DIR = 'archive';
@@ -99,10 +100,27 @@ export function pathHash(path: string): string {
   return hash;
 }
 
-/** How this build archives: where it searched, how it shares, when it ran. */
+/**
+ * How the archive names a file or place it read: the hash of its path as the report shows it. In a
+ * redacted report that is the redacted path: a hash of the real one would let its reader confirm a
+ * guess of the user's name (the rest of the path is on the page).
+ */
+export type PathNamer = (path: string) => string;
+
+/** The PathNamer of a build that redacts with `home` as the user's home folder, or of one that does not (null). */
+export function pathNamer(redacting: { home: string | null } | null): PathNamer {
+  if (redacting === null) return pathHash;
+  // A sharer of its own: naming a path is no redaction the report counts.
+  const shown = createSharer({ redact: true, omit: new Set(), home: redacting.home }).text;
+  return (path) => pathHash(shown(path));
+}
+
+/** How this build archives: where it searched, how it shares, when it ran; plain data, for the page threads. */
 export interface Archiving {
   places: readonly string[];
   sharing: string;
+  /** What pathNamer is made from. */
+  redacting: { home: string | null } | null;
   now: number;
 }
 
@@ -110,10 +128,10 @@ export interface Archiving {
  * What this build archives of a file it read from `source`, with the pages written for it; null
  * for a file found under none of the places (it could not be told gone later).
  */
-export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint'>, source: string | null, archiving: Archiving): ArchivedSession | null {
+export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint'>, source: string | null, archiving: Archiving, nameOf: PathNamer): ArchivedSession | null {
   const place = source === null ? null : placeOf(source, archiving.places);
   if (source === null || place === null) return null;
-  return { ...part, source: pathHash(source), place: pathHash(place), lastSeen: archiving.now, sharing: archiving.sharing };
+  return { ...part, source: nameOf(source), place: nameOf(place), lastSeen: archiving.now, sharing: archiving.sharing };
 }
 
 /** The place (an input or default folder) a file was found under: the longest that holds it. */
@@ -396,9 +414,10 @@ export function missingSessions(
   found: { files: readonly string[]; places: readonly string[] },
   sharing: string,
   present: ReadonlySet<SessionKey>,
+  nameOf: PathNamer,
 ): ArchivedPages[] {
-  const foundFiles = new Set(found.files.map(pathHash));
-  const places = new Set(found.places.map(pathHash));
+  const foundFiles = new Set(found.files.map(nameOf));
+  const places = new Set(found.places.map(nameOf));
   const presentNames = new Set([...present].map(pathHash));
   return archived.filter((a) => a.sharing === sharing && places.has(a.place) && !foundFiles.has(a.source) && !presentNames.has(a.name));
 }

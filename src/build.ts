@@ -50,6 +50,7 @@ import {
   archiveFiles,
   ledgerPath,
   missingSessions,
+  pathNamer,
   oldestRecordPath,
   olderRecordPath,
   pathHash,
@@ -167,12 +168,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // What an earlier build into this folder archived: read before choosing the samples, so that
     // a history whose files are all gone (the archive's very purpose) is not replaced by them.
     const sharing = sharingOf(options.redact ?? false, options.omit ?? []);
+    const redacting = options.redact ? { home: options.environment.home } : null;
+    const nameOfPath = pathNamer(redacting);
     const archived = await readArchive(outDir);
     const earlier = archived.sessions.filter((a) => a.sharing === sharing);
     // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
     let missing = options.forgetMissing
       ? []
-      : missingSessions(earlier, { files: discovery.files, places: existingPlaces(discovery) }, sharing, new Set(collected.ledgers.map((l) => l.key)));
+      : missingSessions(earlier, { files: discovery.files, places: existingPlaces(discovery) }, sharing, new Set(collected.ledgers.map((l) => l.key)), nameOfPath);
     let usedSamples = false;
     if (collected.ledgers.length === 0 && missing.length === 0) {
       if (!discovery.usedDefaults) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
@@ -225,9 +228,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const parts = report.data.sessions.flatMap((s) => [s, ...s.subagents]);
     const writes = new Set(parts.map((part) => pathHash(part.key)));
     if (!options.forgetMissing) {
-      // By its file: a build that redacts names a session by its redacted path.
-      const writesFiles = new Set(parts.flatMap((part) => collected.sourceOf.get(part.key) ?? []).map(pathHash));
-      const stranded = archived.sessions.filter((a) => a.sharing !== sharing && !writes.has(a.name) && !writesFiles.has(a.source));
+      // By its file: a build that redacts names a session, and its file, by its redacted path; one
+      // that does not, by the real one.
+      const other = archived.sessions.filter((a) => a.sharing !== sharing && !writes.has(a.name));
+      const files = other.length === 0 ? [] : parts.flatMap((part) => collected.sourceOf.get(part.key) ?? []);
+      const redactedName = files.length === 0 ? pathHash : pathNamer({ home: options.environment.home });
+      const writesFiles = new Set([...files.map(pathHash), ...files.map(redactedName)]);
+      const stranded = other.filter((a) => !writesFiles.has(a.source));
       if (stranded.length > 0) throw new BoughError(strandedSentence(sharer.text(outDir), stranded, sharing));
     }
     // Not a session kept as a copy of one read now, nor one keepUnreadable says and keeps.
@@ -237,7 +244,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
-    const archive = usedSamples ? null : { kept, previous, sharing, places, inputs, unreadable, carried };
+    const archive = usedSamples ? null : { kept, previous, sharing, redacting, places, inputs, unreadable, carried };
     const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads });
     const warnings = [...cacheWarnings, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
@@ -275,6 +282,7 @@ interface HtmlSink {
     kept: readonly ArchivedSession[];
     previous: readonly ArchivedPages[];
     sharing: string;
+    redacting: Archiving['redacting'];
     places: readonly string[];
     inputs: string | null;
     /** What the earlier build archived that does not read right, and may be of a session whose file is gone. */
@@ -305,7 +313,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const pages = assignPages(data, time, new Map([...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []))));
   /** When each archived session's file was last seen: now, or when an earlier build saw it (its file is gone). */
   const seen: { name: string; lastSeen: number }[] = [];
-  const archiving: Archiving | null = sink.archive && { places: sink.archive.places, sharing: sink.archive.sharing, now: options.now.getTime() };
+  const archiving: Archiving | null = sink.archive && { places: sink.archive.places, sharing: sink.archive.sharing, redacting: sink.archive.redacting, now: options.now.getTime() };
+  const nameOfPath = pathNamer(archiving?.redacting ?? null);
   /**
    * The records of sessions archived on threads, in a spool until the records file is written in
    * the report's order: they hold search items, too many for a history to hold in memory.
@@ -327,7 +336,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       seen.push({ name, lastSeen: archiving.now });
       return;
     }
-    const entry = kept ? { ...kept, pages: pageList } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving);
+    const entry = kept ? { ...kept, pages: pageList } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving, nameOfPath);
     if (entry === null) return;
     seen.push({ name, lastSeen: entry.lastSeen });
     if (kept && (await folder.keep([ledgerPath(name)]))) {
@@ -420,7 +429,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     if (fingerprint !== null && before && before.fingerprint === fingerprint && sink.archive && (await folder.keep(before.pages))) {
       const source = collected.sourceOf.get(session.key);
       const place = source === undefined ? null : placeOf(source, sink.archive.places);
-      const samePlace = source !== undefined && place !== null && before.source === pathHash(source) && before.place === pathHash(place);
+      const samePlace = source !== undefined && place !== null && before.source === nameOfPath(source) && before.place === nameOfPath(place);
       done[rank] = { kind: 'kept', pages: before.pages, search: before.search, fingerprint, samePlace };
       await spool.add(rank, sessionRows(rank, before.search));
       sessionsKept++;

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { archivedLedgerPath, pathHash, RECORDS_PATH } from '../src/archive.js';
@@ -425,6 +425,26 @@ describe('the archive keeps what a build does not show', () => {
     expect(redacted.summary.sessions[0]?.file).toMatch(/^~\//);
     const omitting = await build({ inputs: [input], out, scope: ALL_UTC, omit: ['thinking'], environment: home, now: at(9) });
     expect(omitting.summary.sessions).toHaveLength(first.summary.sessions.length);
+  });
+
+  // Regression: a redacted report's archive named each file by the hash of its real path, which
+  // let its reader confirm a guess of the user's name (the rest of the path is on the page).
+  it('names files in a redacted report by their redacted path, and still keeps a session whose file is gone', async () => {
+    const { input, out } = await setUp(join(FIXTURES, 'pi'));
+    const home = { env: {}, home: dirname(input) };
+    const redacted = (day: number) => build({ inputs: [input], out, scope: ALL_UTC, redact: true, environment: home, now: at(day) });
+    const first = await redacted(1);
+    const records = (await readFile(join(out, RECORDS_PATH), 'utf8')).trim().split('\n').slice(1).map((line) => JSON.parse(line) as { source: string; place: string });
+    const real = join(input, 'tools.jsonl');
+    const hashes = records.flatMap((r) => [r.source, r.place]);
+    expect(hashes).not.toContain(pathHash(real));
+    expect(hashes).not.toContain(pathHash(input));
+    expect(hashes).toContain(pathHash(`~/${basename(input)}/tools.jsonl`));
+    await rm(real);
+    const second = await redacted(5);
+    expect(second.summary.sessions).toHaveLength(first.summary.sessions.length);
+    expect(second.summary.totals.tokens).toEqual(first.summary.totals.tokens);
+    expect(second.summary.sessions.filter((s) => s.sourceLastSeen !== null)).toHaveLength(1);
   });
 
   it('counts the sessions it keeps unshown, not their sub-agents\' files', async () => {

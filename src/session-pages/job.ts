@@ -25,7 +25,7 @@ import { openEntrySpool } from '../output/entry-spool.js';
 import { createSharer, type ShareOptions, type Sharer } from '../share/share.js';
 import { priceHintsFrom } from '../sources/registry.js';
 import type { SessionFile, Source } from '../types.js';
-import { archivedLedgerPath, archivedNow, archiveFiles, type Archiving } from '../archive.js';
+import { archivedLedgerPath, archivedNow, archiveFiles, pathNamer, type Archiving, type PathNamer } from '../archive.js';
 
 /** What every session's pages are made with: given to each thread once. */
 export interface PagesSetup {
@@ -86,6 +86,7 @@ export function pagesJob(setup: PagesSetup): PagesJob {
   // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
   const sharer: Sharer = createSharer(setup.share);
   const layout = pageLayout(setup.scopeLabel, setup.generator);
+  const nameOf = pathNamer(setup.archive?.redacting ?? null);
   return async (task) => {
     const { session } = task;
     const paths = new Map(task.files);
@@ -128,7 +129,7 @@ export function pagesJob(setup: PagesSetup): PagesJob {
       const search = sessionSearchItems(session, file, next.value, page);
       // Archived here rather than by the build after every page: the ledgers' JSON and its
       // compression are the largest part of the archive's cost, and this runs on the threads.
-      const archived = task.archive && setup.archive ? await archiveSession(task, setup.staging, setup.archive, written, search) : null;
+      const archived = task.archive && setup.archive ? await archiveSession(task, setup.staging, setup.archive, nameOf, written, search) : null;
       return { pages: written, bytes, rows: sessionRows(task.rank, search), search: archived === null ? search : null, archived };
     } catch (error) {
       parts.return(new Map());
@@ -143,13 +144,13 @@ export function pagesJob(setup: PagesSetup): PagesJob {
  * their records returned, as the build archives a session itself. A file found under none of the
  * places is not archived (it could not be told gone later).
  */
-async function archiveSession(task: PagesTask, staging: string, archiving: Archiving, pages: readonly string[], search: readonly SessionSearchItem[]): Promise<ArchivedHere[]> {
+async function archiveSession(task: PagesTask, staging: string, archiving: Archiving, nameOf: PathNamer, pages: readonly string[], search: readonly SessionSearchItem[]): Promise<ArchivedHere[]> {
   const { session } = task;
   const paths = new Map(task.files);
   const archived: ArchivedHere[] = [];
   const parts = [...session.subagents.map((sub) => ({ ledger: sub.ledger, pages: [] as string[], search: [] as SessionSearchItem[], fingerprint: null })), { ledger: session.ledger, pages: [...pages], search: [...search], fingerprint: task.fingerprint }];
   for (const part of parts) {
-    const entry = archivedNow(part, paths.get(part.ledger.key) ?? null, archiving);
+    const entry = archivedNow(part, paths.get(part.ledger.key) ?? null, archiving, nameOf);
     if (entry === null) continue;
     const { record, ledger } = await archiveFiles(entry);
     await writeStagedFile(staging, ledger.path, ledger.content);
