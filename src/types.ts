@@ -197,7 +197,15 @@ export type EntryPayload =
    * reply: a slash command's echo or output, context the agent injected (instructions, environment,
    * reminders), a hook's note, an interruption, a local notice. Shown small and folded; never a turn.
    */
-  | { kind: 'notice'; label: string; tone: 'info' | 'warn'; summary: string; content: Block[] }
+  | {
+      kind: 'notice';
+      label: string;
+      tone: 'info' | 'warn';
+      summary: string;
+      content: Block[];
+      /** What a command the user ran printed (a slash command's output): left out with tool output. */
+      output?: true;
+    }
   | { kind: 'unknown'; rawType: string; raw: unknown };
 
 export type Entry = EntryBase & EntryPayload;

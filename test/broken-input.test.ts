@@ -48,6 +48,18 @@ describe('damaged input', () => {
     expect(file.diagnostics.map((d) => [d.line, d.reason, d.skippedLine])).toEqual([[3, 'nul-bytes', true]]);
   });
 
+  // Regression: the preview of a damaged line showed "…AKIAZQ…", the start of an AWS key id too
+  // short for --redact to know.
+  it('cuts the preview of a damaged line where a word ends, not inside a key', async () => {
+    const start = '{"type":"message","note":"[Zq049] the deploy key is ';
+    const damaged = `${start}${'x'.repeat(80 - start.length - 6)} AKIAZQFAKE7KEYQ9Z2W4 and more`;
+    const file = await session(await fileOf('cut.jsonl', `${header('n')}\n${damaged}\n${prompt('a1', null, 'kept')}\n`));
+    const detail = file.diagnostics.find((d) => d.line === 2)?.detail ?? '';
+    expect(detail).toContain('the deploy key is x');
+    expect(detail).not.toContain('AKIA');
+    expect(texts(file)).toEqual(['kept']);
+  });
+
   it('removes NUL bytes stuck before a record and keeps the record', async () => {
     const path = await fileOf('nul-prefix.jsonl', Buffer.concat([Buffer.from(`${header('n')}\n`), Buffer.alloc(10, 0), Buffer.from(`${prompt('a1', null, 'kept')}\n`)]));
     const file = await session(path);

@@ -188,7 +188,13 @@ const VALUES = Object.entries(PLANTED).flatMap(([name, value]): { name: string; 
 
 /** Sentences that only the thinking, the tool output or the system prompt hold. */
 const THINKING = ['Thinking sentence: the lighthouse keeper counts gulls at dawn.', 'Sub-agent thinking sentence: the ferry leaves at noon.'];
-const TOOL_OUTPUT = ['Tool output sentence: the kettle whistled twice.', 'Sub-agent tool output sentence: the tide table is wrong.'];
+const TOOL_OUTPUT = [
+  'Tool output sentence: the kettle whistled twice.',
+  'Sub-agent tool output sentence: the tide table is wrong.',
+  // What a Claude Code slash command printed, as a user record and as a system record (fixtures/secrets/claude).
+  'Command output sentence: the lock clicked shut.',
+  'Local command sentence: the gate swung open.',
+];
 const SYSTEM = ['System sentence: always answer like a harbour pilot reading the tide.'];
 
 /** A kind named after each issuer or shape the issue lists must show up in the counts. */
@@ -319,7 +325,9 @@ describe('--redact against the hostile set', () => {
   it('has something to remove: without it, a reader sees every hostile secret (at least its start)', () => {
     const shown = [...builds.plain.files].map(([file, text]) => seen(file, text));
     const missing = Object.entries(HOSTILE).filter(([, value]) => !needles(value).some((n) => shown.some((text) => text.includes(n.text))));
-    expect(missing.map(([name]) => name)).toEqual([]);
+    // A damaged line's preview is cut where a word ends, with or without --redact: no start of a key is in it.
+    expect(missing.map(([name]) => name)).toEqual(['damagedPreview']);
+    expect(shown.some((text) => text.includes('x99999'))).toBe(true);
   });
 
   it('leaves no hostile secret, whole or in part, in any file of the report or in what a reader sees', () => {

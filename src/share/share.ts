@@ -166,7 +166,11 @@ class Walker {
       case 'contextEdit':
         return { kind: 'contextEdit', targetId: entry.targetId, omitted: entry.omitted, replacement: entry.replacement && this.blocks(entry.replacement) };
       case 'notice':
-        return { kind: 'notice', label: this.t(entry.label), tone: entry.tone, summary: this.t(entry.summary), content: this.blocks(entry.content) };
+        if (entry.output && this.omit.has('tool-output')) {
+          const omitted = OMITTED['tool-output'];
+          return { kind: 'notice', label: this.t(entry.label), tone: entry.tone, summary: omitted, content: [{ type: 'text', text: omitted }], output: true };
+        }
+        return { kind: 'notice', label: this.t(entry.label), tone: entry.tone, summary: this.t(entry.summary), content: this.blocks(entry.content), ...(entry.output ? { output: true } : {}) };
       case 'custom':
         return {
           kind: 'custom',

@@ -80,7 +80,15 @@ function jsonKind(value: unknown): string {
   return typeof value;
 }
 
+/**
+ * A damaged line's start, to say which line it is. Cut where a word ends: a secret cut short
+ * (`AKIAZQ…`) is too short for --redact to know, yet still the start of one.
+ */
 function preview(text: string): string {
-  const head = text.slice(0, PREVIEW).replace(/\s+/g, ' ');
+  const cut = text.length > PREVIEW && TOKEN_CHAR.test(text.charAt(PREVIEW)) ? text.slice(0, PREVIEW).replace(TRAILING_TOKEN, '') : text.slice(0, PREVIEW);
+  const head = cut.replace(/\s+/g, ' ');
   return JSON.stringify(text.length > PREVIEW ? `${head}…` : head);
 }
+
+const TOKEN_CHAR = /[A-Za-z0-9_+/=.-]/;
+const TRAILING_TOKEN = /[A-Za-z0-9_+/=.-]+$/;

@@ -609,7 +609,7 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
         if (env.uuid) ctx.linkTarget.set(env.uuid, shell.id);
         return;
       }
-      addDraft(ctx, located, env, { kind: 'notice', label: 'shell output', tone: 'info', summary: noticeSummary(text), content: blocks }, []);
+      addDraft(ctx, located, env, { kind: 'notice', label: 'shell output', tone: 'info', summary: noticeSummary(text), content: blocks, output: true }, []);
       return;
     }
     case 'notice': {
@@ -618,7 +618,7 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
       if (parentDraft && command && env.isMeta === true && kind.label === 'injected context') {
         return expandCommand(ctx, parentDraft, command, env, { location: null, body: text });
       }
-      addDraft(ctx, located, env, { kind: 'notice', label: kind.label, tone: kind.tone, summary: noticeSummary(text), content: blocks }, []);
+      addDraft(ctx, located, env, { kind: 'notice', label: kind.label, tone: kind.tone, summary: noticeSummary(text), content: blocks, ...(kind.output ? { output: true } : {}) }, []);
       return;
     }
   }
@@ -739,7 +739,8 @@ function addSystem(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): 
     default: {
       const label = system.subtype === 'local_command' ? 'command output' : system.subtype === 'away_summary' ? 'recap' : (system.subtype ?? 'system').replace(/_/g, ' ');
       const tone = system.level === 'warning' || system.level === 'error' || /error/.test(system.subtype ?? '') ? 'warn' : 'info';
-      addDraft(ctx, located, env, { kind: 'notice', label, tone, summary: noticeSummary(text), content: text === '' ? [] : [{ type: 'text', text }] }, []);
+      const output = system.subtype === 'local_command' ? { output: true as const } : {};
+      addDraft(ctx, located, env, { kind: 'notice', label, tone, summary: noticeSummary(text), content: text === '' ? [] : [{ type: 'text', text }], ...output }, []);
     }
   }
 }

@@ -8,7 +8,7 @@ export type UserText =
   | { kind: 'bash-input'; command: string }
   | { kind: 'bash-output'; stdout: string; stderr: string }
   | { kind: 'skill-body'; name: string; location: string; body: string }
-  | { kind: 'notice'; label: string; tone: 'info' | 'warn' };
+  | { kind: 'notice'; label: string; tone: 'info' | 'warn'; output?: true };
 
 const COMMAND_NAME = /<command-name>\s*([\s\S]*?)\s*<\/command-name>/;
 const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
@@ -44,7 +44,7 @@ export function classifyUserText(text: string, meta: boolean): UserText {
     const name = (command[1] ?? '').replace(/^\//, '');
     return { kind: 'command', name, args: (COMMAND_ARGS.exec(text)?.[1] ?? '').trim() };
   }
-  if (/^\s*<local-command-std(?:out|err)>/.test(text)) return { kind: 'notice', label: 'command output', tone: 'info' };
+  if (/^\s*<local-command-std(?:out|err)>/.test(text)) return { kind: 'notice', label: 'command output', tone: 'info', output: true };
   const bashInput = BASH_INPUT.exec(text);
   if (bashInput) return { kind: 'bash-input', command: bashInput[1] ?? '' };
   if (/^\s*<bash-std(?:out|err)>/.test(text)) {
