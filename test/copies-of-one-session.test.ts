@@ -222,3 +222,35 @@ describe('a Claude Code session resumed under a new session id', () => {
     expect(summary.sessions.find((s) => s.file === join(dir, ORIGIN))).toMatchObject({ origin: null, prompts: 2, tokens: { input: 300 } });
   });
 });
+
+describe('unrelated Pi sessions whose entries share ids and times', () => {
+  // Regression: generated files reuse short ids and one clock; an entry of one session was taken
+  // for a copy of another's and its usage counted nowhere, without a word.
+  const piFile = (cwd: string, time: string | null, input: number) =>
+    [
+      { type: 'session', version: 3, id: cwd, timestamp: '2026-10-01T10:00:00.000Z', cwd },
+      { type: 'message', id: 'e1', parentId: null, ...(time ? { timestamp: time } : {}), message: { role: 'user', content: [{ type: 'text', text: `asked in ${cwd}` }] } },
+      {
+        type: 'message',
+        id: 'e2',
+        parentId: 'e1',
+        ...(time ? { timestamp: time } : {}),
+        message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: input }, stopReason: 'stop' },
+      },
+    ]
+      .map((record) => JSON.stringify(record))
+      .join('\n');
+
+  it.each([
+    ['the same time', '2026-10-01T10:00:01.000Z'],
+    ['the same time that is no day of the calendar', '2026-02-30T10:00:00Z'],
+    ['no time at all', null],
+  ])('counts both, with %s', async (_, time) => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'one.jsonl'), piFile('/work/one', time, 1000));
+    await writeFile(join(dir, 'two.jsonl'), piFile('/work/two', time, 5000));
+    const { json } = await stats({ inputs: [dir], scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, by: 'session', cache: false });
+    expect(json.totals.tokens.input).toBe(6000);
+    expect(json.totals.prompts).toBe(2);
+  });
+});

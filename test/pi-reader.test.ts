@@ -25,7 +25,8 @@ describe('Pi reader', () => {
     expect(first?.usage).toEqual([
       expect.objectContaining({ origin: 'reply', provider: 'anthropic', model: 'claude-sonnet-4-5', input: 10, output: 20, cacheWrite: 1000, recordedCost: 0.00408 }),
     ]);
-    expect(file.entries[4]?.key).toBe('a0000005@2026-10-01T09:00:03.000Z');
+    // Its id and time, and what it says in brief (role, blocks, tokens): see entryMark.
+    expect(file.entries[4]?.key).toBe('a0000005@2026-10-01T09:00:03.000Z@assistant.3.10.20.0.1000');
   });
 
   it('chains v1 entries in file order and maps firstKeptEntryIndex to an entry', async () => {

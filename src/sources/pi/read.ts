@@ -181,7 +181,7 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     // An entry from before tree files existed was written as v1: a later Pi that rewrote its file
     // gave it a random id (pi.md §2), so its key is its time and content, as in a v1 file. The v1
     // copy of a /branch pair, and a v3 fork of the rewritten file, then all share it.
-    key = ownTime !== null && ownTime < TREE_FILES_SINCE ? v1Key(rawTime, record) : `${id}@${rawTime}`;
+    key = ownTime !== null && ownTime < TREE_FILES_SINCE ? v1Key(rawTime, record) : `${id}@${rawTime}@${ownTime === null ? contentHash(withoutIds(record)) : entryMark(env.type, record)}`;
   } else {
     // v1 entries have no ids: chain them in file order; the key must survive a /branch copy.
     id = `v1-${line}${suffix}`;
@@ -200,11 +200,39 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
   ctx.entries.push({ key, id, parentId, timestamp, line, recovered: !clean, ...built.payload, usage: built.usage } as Entry);
 }
 
+/**
+ * What an entry says, in a few characters, beside its id and time in its key: a fork's copy keeps
+ * the record whole, so it still matches, while unrelated sessions whose ids and times agree (short
+ * ids in generated files, written on one clock) are not taken for copies of each other and counted
+ * once. Its type, else its message's role and: a prompt's content, a tool result's call id, a
+ * reply's size and usage (no serialisation of long texts: this runs for every record). An entry
+ * without a time of its own is keyed by its whole content (rare, and its time tells nothing apart).
+ */
+function entryMark(type: string, record: Record<string, unknown>): string {
+  const message = record['message'];
+  if (!isPlainObject(message)) return type;
+  const role = typeof message['role'] === 'string' ? message['role'] : '?';
+  const content = message['content'];
+  // What was typed, whole: prompts are short, and alike in every other way.
+  if (role === 'user') return `user.${contentHash(content)}`;
+  // A tool's output may be megabytes; the call it answers has an id of its own.
+  if (typeof message['toolCallId'] === 'string') return `${role}.${message['toolCallId']}`;
+  const size = Array.isArray(content) || typeof content === 'string' ? content.length : -1;
+  const usage = message['usage'];
+  const tokens = isPlainObject(usage) ? `${String(usage['input'])}.${String(usage['output'])}.${String(usage['cacheRead'])}.${String(usage['cacheWrite'])}` : '';
+  return `${role}.${size}.${tokens}`;
+}
+
 /** A v1-era entry's key: its time and content, without the ids a rewrite as v3 added. */
 function v1Key(rawTime: string, record: Record<string, unknown>): string {
-  if (!('id' in record) && !('parentId' in record)) return `v1@${rawTime}@${contentHash(record)}`;
+  return `v1@${rawTime}@${contentHash(withoutIds(record))}`;
+}
+
+/** A record's content: a copy may be chained anew (a label taken out from between two entries). */
+function withoutIds(record: Record<string, unknown>): Record<string, unknown> {
+  if (!('id' in record) && !('parentId' in record)) return record;
   const { id: _id, parentId: _parentId, ...content } = record;
-  return `v1@${rawTime}@${contentHash(content)}`;
+  return content;
 }
 
 /** Pi 0.31.0, the first to write tree files (v2), was released on 2 January 2026 (pi.md §19). */
