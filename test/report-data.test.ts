@@ -74,6 +74,17 @@ describe('periods on the report data', () => {
     expect(report([untimed], scope({ month: '2026-11' })).sessions).toEqual([]);
   });
 
+  // Regression: a record without a time went by the session's first timed entry, days after its
+  // header: a reply written on 31 October counted in November.
+  it('places a record without a time by its session’s recorded start, not by its first entry with a time', () => {
+    const started = sessionFile({ path: '/s/started.jsonl', startedAt: '2026-10-31T20:00:00Z' }, [
+      reply('r1', null, { input: 7, at: null }),
+      prompt('p1', '2026-11-03T12:00:00Z', 'Later', 'r1'),
+    ]);
+    expect(totalsJson(report([started], scope({ month: '2026-10' })))).toMatchObject({ replies: 1, prompts: 0, tokens: { input: 7 } });
+    expect(totalsJson(report([started], scope({ month: '2026-11' })))).toMatchObject({ replies: 0, prompts: 1, tokens: { input: 0 } });
+  });
+
   it('adds the months up to the whole', () => {
     const files = [acrossMidnight, sessionFile({ path: '/s/sept.jsonl' }, [prompt('a', '2026-09-30T23:00:00Z', 'x'), reply('b', '2026-10-01T08:00:00Z', { input: 5 }, { parentId: 'a' })])];
     const whole = totalsJson(report(files));

@@ -107,9 +107,11 @@ export interface SessionData {
   whole: Tally;
   /** Some of what it counts lies outside the period. */
   partly: boolean;
-  /** First and last entry the session counts (its header time, else its file's, when it counts none). */
+  /** First and last entry the session counts, in or out of the period (its header time, else its file's, when it counts none). */
   startedAt: number;
   lastAt: number;
+  /** The time a record without one of its own goes by: the session's, as its header says, else its first entry's. */
+  untimedAt: number;
   byModel: ModelTotals[];
   tools: ToolTotals;
   costCheck: CostCheck;
@@ -318,6 +320,9 @@ class Aggregator {
     const { ledger, entries, counted } = main;
     const { period } = this.scope;
     const sessionTime = span.first ?? ledger.startedAt ?? ledger.mtime;
+    // The session's time as its file records it (Pi's header, Codex's session_meta), not its first
+    // readable entry's, which may come days later.
+    const untimedAt = ledger.startedAt ?? sessionTime;
     const whole = emptyTally();
     const tally = emptyTally();
     const sessionModels = new Map<string, ModelTotals>();
@@ -401,7 +406,7 @@ class Aggregator {
       pending.clear();
     };
 
-    walkCounted(entries, counted, sessionTime, {
+    walkCounted(entries, counted, untimedAt, {
       entry: (entry, entryTime) => {
         countedEntries++;
         addTurn(whole, entry, entryTime);
@@ -420,7 +425,7 @@ class Aggregator {
     const subagents: SubagentData[] = subagentParts.map((part) => {
       const own = emptyTally();
       // A sub-agent's prompts are its task, written by the model: not the user's turns. Its tool work is the session's.
-      walkCounted(part.entries, part.counted, sessionTime, {
+      walkCounted(part.entries, part.counted, untimedAt, {
         entry: (entry, entryTime) => {
           if (inPeriod(period, entryTime)) tools.add(entry);
         },
@@ -447,6 +452,7 @@ class Aggregator {
       partly: outside,
       startedAt: sessionTime,
       lastAt: span.last ?? sessionTime,
+      untimedAt,
       byModel: sortedModels(sessionModels),
       tools: tools.totals(),
       costCheck: checks.result(),

@@ -149,7 +149,8 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
   const copied = (entry: Entry) => session.counted.entries[indexOf.get(entry) ?? -1] !== 1;
   const { period } = ctx.scope;
-  const sessionTime = session.startedAt;
+  // Where an entry without a time of its own falls: as the session counts it (see untimedAt).
+  const sessionTime = session.untimedAt;
   const subagentFiles = session.subagents.map((sub) => ctx.subagentFile(sub.key));
   const spawns = subagentSpawns(file, session.subagents, subagentFiles);
   const conversation: ConversationContext = {
@@ -232,7 +233,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     ],
     outline: branches.flatMap((branch) =>
       branch.entries.flatMap((entry) =>
-        entry.kind === 'prompt' ? [{ label: shorten(describeEntry(entry), 80), time: formatDateTime(entry.timestamp ?? session.startedAt, ctx.time), anchor: anchorOf(entry), copied: copied(entry) }] : [],
+        entry.kind === 'prompt' ? [{ label: shorten(describeEntry(entry), 80), time: formatDateTime(entry.timestamp ?? session.untimedAt, ctx.time), anchor: anchorOf(entry), copied: copied(entry) }] : [],
       ),
     ),
     diagnostics: file.diagnostics.map((d) => ({ line: d.line === null ? '' : String(d.line), reason: d.reason, detail: d.detail })),
@@ -304,7 +305,7 @@ function subagentFileView(
   const conversation: ConversationContext = {
     ...parent,
     copied: (entry) => sub.counted.entries[indexOf.get(entry) ?? -1] !== 1,
-    outsidePeriod: session.partly ? (entry) => !inPeriod(ctx.scope.period, entry.timestamp ?? session.startedAt) : () => false,
+    outsidePeriod: session.partly ? (entry) => !inPeriod(ctx.scope.period, entry.timestamp ?? session.untimedAt) : () => false,
     labels: new Map(),
     hidden: new Set(),
     forksAt: () => [],

@@ -47,7 +47,7 @@ export function* usageCsv(data: ReportData, price: Pricer): Generator<string> {
     for (const { ledger, counted } of [session, ...session.subagents]) {
       // The session's own columns are the same on each of its rows.
       const file = [ledger.source, ledger.cwd ?? '', ledger.sessionId, ledger.path].map(csvCell).join(',');
-      walkCounted(unpackEntries(ledger.entries), counted, session.startedAt, {
+      walkCounted(unpackEntries(ledger.entries), counted, session.untimedAt, {
         entry: () => {},
         usage: (usage, time) => {
           if (!inPeriod(period, time)) return;
