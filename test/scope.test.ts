@@ -34,6 +34,8 @@ describe('periods from the command line', () => {
     expect(period({ since: '2026-10-01T09:30:00.250+05:30' })).toMatchObject({ start: '2026-10-01T04:00:00.250Z' });
     // An --until time is included: the period ends a millisecond after it.
     expect(period({ until: '2026-10-01T09:30:00Z' })).toMatchObject({ end: '2026-10-01T09:30:00.001Z' });
+    expect(period({ since: '2026-10-01T09:30+14:00' })).toMatchObject({ start: '2026-09-30T19:30:00.000Z' });
+    expect(period({ since: '2026-10-01T09:30-0930' })).toMatchObject({ start: '2026-10-01T19:00:00.000Z' });
   });
 
   it.each([
@@ -44,6 +46,11 @@ describe('periods from the command line', () => {
     [{ since: 'yesterday' }, /wants a day \(YYYY-MM-DD\) or an ISO time/],
     [{ since: '2026-10-31', until: '2026-10-01' }, /comes after --until/],
     [{ since: '2026-10-01T25:00' }, /not a time of the calendar/],
+    // Regression: offsets no zone has were taken (+25:00 as a day and an hour, +05:99 as 6 h 39 min), and year 0 as a month.
+    [{ since: '2026-11-01T10:00+25:00' }, /not a time of the calendar/],
+    [{ since: '2026-11-01T10:00+05:99' }, /not a time of the calendar/],
+    [{ until: '2026-11-01T10:00-23:59' }, /not a time of the calendar/],
+    [{ month: '0000-01' }, /not a month of the calendar/],
   ])('refuses %j with a sentence', (flags, message) => {
     expect(() => parsePeriod(flags, 'UTC')).toThrow(ScopeError);
     expect(() => parsePeriod(flags, 'UTC')).toThrow(message);

@@ -47,6 +47,8 @@ export function parsePeriod(flags: PeriodFlags, timeZone: string): Period {
     const year = Number(match?.[1]);
     const month = Number(match?.[2]);
     if (!match || month < 1 || month > 12) throw new ScopeError(`--month wants a month as YYYY-MM, such as 2026-10 (got ${JSON.stringify(flags.month)}).`);
+    // As --since does: no month before 1970, when no session was written.
+    if (!isCalendarDay({ year, month, day: 1 })) throw new ScopeError(`--month ${JSON.stringify(flags.month)} is not a month of the calendar.`);
     const next = month === 12 ? { year: year + 1, month: 1 } : { year, month: month + 1 };
     return {
       start: instantOf({ year, month, day: 1 }, timeZone),
@@ -99,14 +101,23 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
     const day = { year: Number(time[1]), month: Number(time[2]), day: Number(time[3]) };
     const clock = { hour: Number(time[4]), minute: Number(time[5]), second: Number(time[6] ?? 0) };
     const millis = Number((time[7] ?? '0').padEnd(3, '0'));
-    if (!isCalendarDay(day) || clock.hour > 23 || clock.minute > 59 || clock.second > 59) {
+    const zone = time[8];
+    if (!isCalendarDay(day) || clock.hour > 23 || clock.minute > 59 || clock.second > 59 || (zone !== undefined && !isZoneOffset(zone))) {
       throw new ScopeError(`${flag} ${JSON.stringify(text)} is not a time of the calendar.`);
     }
-    const zone = time[8];
     const at = zone === undefined ? instantOf({ ...day, ...clock }, timeZone) + millis : Date.UTC(day.year, day.month - 1, day.day, clock.hour, clock.minute, clock.second, millis) - zoneOffsetMs(zone);
     return { text: value, start: at, end: at + 1, day: null };
   }
   throw new ScopeError(`${flag} wants a day (YYYY-MM-DD) or an ISO time (2026-10-01T09:00, 2026-10-01T09:00Z); got ${JSON.stringify(text)}.`);
+}
+
+/** Z, or an offset a zone has: up to 14 hours (Kiribati), whole minutes below 60. */
+function isZoneOffset(zone: string): boolean {
+  if (/^z$/i.test(zone)) return true;
+  const digits = zone.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2, 4) || 0);
+  return minutes < 60 && hours * 60 + minutes <= 14 * 60;
 }
 
 function zoneOffsetMs(zone: string): number {
