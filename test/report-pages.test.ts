@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
@@ -128,5 +128,25 @@ describe('rendered report', () => {
     expect(html).toMatch(/damaged-lines\.jsonl<\/td><td class="num">5<\/td><td><code>truncated-line<\/code>/);
     expect(summary.diagnostics.skippedLines).toBe(3);
     expect(summary.diagnostics.skippedFiles).toBe(2);
+  });
+});
+
+describe('a session that runs past midnight', () => {
+  // Regression: the conversation showed times alone, so 23:59:59, 00:00:00, 23:59:59 read as one
+  // night; the date was only in a datetime attribute.
+  it('shows the date beside the time of each entry on another day than the one it started', async () => {
+    const dir = await tempDir();
+    const at = (time: string) => ({ timestamp: time });
+    const records = [
+      { type: 'session', version: 3, id: 'night', ...at('2026-10-31T23:59:00.000Z'), cwd: '/work/night' },
+      { type: 'message', id: 'p1', parentId: null, ...at('2026-10-31T23:59:59.000Z'), message: { role: 'user', content: 'Before midnight' } },
+      { type: 'message', id: 'p2', parentId: 'p1', ...at('2026-11-01T00:00:01.000Z'), message: { role: 'user', content: 'After midnight' } },
+    ];
+    await writeFile(join(dir, 'night.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
+    const report = join(await tempDir(), 'report');
+    const { summary: built } = await build({ inputs: [dir], out: report, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const html = await readFile(join(report, built.sessions[0]?.page ?? ''), 'utf8');
+    expect(html).toContain('<time datetime="2026-10-31T23:59:59.000Z">23:59:59</time>');
+    expect(html).toContain('<time datetime="2026-11-01T00:00:01.000Z">2026-11-01 00:00:01</time>');
   });
 });

@@ -148,6 +148,8 @@ export type EntryView = ViewBase &
 
 export interface ConversationContext {
   time: TimeFormat;
+  /** The day the session started (formatDay): an entry on another day shows its date with its time. */
+  day?: string | null;
   /** The agent's name, as people know it ("Pi"). */
   agent: string;
   /** Entries counted in another file (copied from an origin that is present). */
@@ -208,7 +210,7 @@ export function anchorOfId(id: string): string {
 export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
   const base: ViewBase = {
     anchor: anchorOf(entry),
-    time: formatTime(entry.timestamp, ctx.time),
+    time: formatTime(entry.timestamp, ctx.time, ctx.day ?? null),
     iso: isoTime(entry.timestamp),
     badges: badgesOf(entry, ctx),
     forks: ctx.forksAt(entry),

@@ -59,11 +59,16 @@ export function formatDateTime(ms: number | null, { timeZone }: TimeFormat): str
   return `${p['year']}-${p['month']}-${p['day']} ${p['hour']}:${p['minute']}`;
 }
 
-/** "11:32:05" in the report's time zone. */
-export function formatTime(ms: number | null, { timeZone }: TimeFormat): string {
+/**
+ * "11:32:05" in the report's time zone; "2026-11-02 00:00:05" when that is not on `day` (the day
+ * the session started, as formatDay gives it): a session that runs past midnight says on which.
+ */
+export function formatTime(ms: number | null, { timeZone }: TimeFormat, day: string | null = null): string {
   if (ms === null) return '';
   const p = partsOf(ms, timeZone);
-  return `${p['hour']}:${p['minute']}:${p['second']}`;
+  const clock = `${p['hour']}:${p['minute']}:${p['second']}`;
+  const own = `${p['year']}-${p['month']}-${p['day']}`;
+  return day === null || own === day ? clock : `${own} ${clock}`;
 }
 
 /** "2026-11-30" in the report's time zone. */

@@ -12,7 +12,7 @@ import { highlightBudget, type HighlightBudget } from './highlight.js';
 import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
 import { shorten, type SessionKey } from '../ledger/ledger.js';
 import { unpackEntries } from '../ledger/packed-entries.js';
-import { formatCount, formatDateTime, formatDuration, formatTime, formatUsd, plural, type TimeFormat } from './format.js';
+import { formatCount, formatDateTime, formatDay, formatDuration, formatTime, formatUsd, plural, type TimeFormat } from './format.js';
 import { modelsTable } from './overview-pages.js';
 import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { boughCost, statCards, tokenRows, type StatCard, type TokenRow } from './numbers.js';
@@ -56,7 +56,7 @@ export interface SectionEntry {
 }
 
 function sectionEntry(entry: Entry, ctx: ConversationContext): SectionEntry {
-  return { anchor: anchorOf(entry), copied: ctx.copied(entry), time: () => formatTime(entry.timestamp, ctx.time), view: () => entryView(entry, ctx) };
+  return { anchor: anchorOf(entry), copied: ctx.copied(entry), time: () => formatTime(entry.timestamp, ctx.time, ctx.day ?? null), view: () => entryView(entry, ctx) };
 }
 
 /** A prompt in the outline: its first words, its time, its anchor. */
@@ -155,6 +155,8 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   const spawns = subagentSpawns(file, session.subagents, subagentFiles);
   const conversation: ConversationContext = {
     time: ctx.time,
+    // The day the page's "Started" names: an entry of a later (or copied, earlier) day shows its date.
+    day: formatDay(session.startedAt, ctx.time),
     agent: SOURCE_NAMES[file.source],
     copied,
     outsidePeriod: session.partly ? (entry) => !inPeriod(period, entry.timestamp ?? sessionTime) : () => false,
