@@ -100,7 +100,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .description('read sessions and write the report folder (the default command)')
     .argument('[inputs...]', 'session files or folders (searched recursively); default: the agents\' own folders')
     .option('-o, --out <dir>', 'the report folder to write', 'bough-report');
-  scopeOptions(buildCommand)
+  scopeOptions(buildCommand, io)
     .option('--redact', 'replace secrets (API keys, tokens, private keys, passwords) with [REDACTED:kind] and your home folder with ~')
     .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
     .option('--share', 'for sending the report to someone: --redact --omit thinking')
@@ -118,7 +118,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .addOption(new Option('--by <grouping>', 'one row per').choices(STATS_GROUPINGS).default('month'))
     .option('--json', 'print JSON (schema in the README) instead of tables')
     .option('--no-cache', 'read every file again instead of reusing what an earlier run read from unchanged files');
-  scopeOptions(statsCommand)
+  scopeOptions(statsCommand, io)
     .option('-q, --quiet', 'no progress or warnings, even on a terminal')
     .action(async (inputs: string[], flags: StatsFlags) => {
       exitCode = await runStats(inputs, flags, io);
@@ -129,7 +129,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .description('write one session as a single self-contained HTML file, for sending one conversation')
     .argument('<session-file>', 'the session file to export')
     .option('-o, --out <file>', 'the HTML file to write (default: <session id>.html here)')
-    .option('--tz <zone>', "time zone for dates and times (IANA name); default: this machine's", timeZoneOf, machineTimeZone())
+    .option('--tz <zone>', "time zone for dates and times (IANA name); default: this machine's", timeZoneOf, machineTimeZone(io.env))
     .option('--redact', 'replace secrets with [REDACTED:kind] and your home folder with ~')
     .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
     .option('--share', 'for sending the file to someone: --redact --omit thinking')
@@ -202,12 +202,12 @@ async function guarded(io: CliIo, run: () => Promise<void>): Promise<number> {
   }
 }
 
-function scopeOptions(command: Command): Command {
+function scopeOptions(command: Command, io: CliIo): Command {
   return command
     .option('--since <date>', 'count from this day (YYYY-MM-DD) or time (ISO), inclusive')
     .option('--until <date>', 'count up to this day or time, inclusive')
     .option('--month <YYYY-MM>', 'count one calendar month')
-    .option('--tz <zone>', "time zone for days, months and dates (IANA name); default: this machine's", timeZoneOf, machineTimeZone())
+    .option('--tz <zone>', "time zone for days, months and dates (IANA name); default: this machine's", timeZoneOf, machineTimeZone(io.env))
     .option('--project <text>', 'only projects whose folder or name contains this text (any case)')
     .option('--source <agents>', 'only these agents: pi, claude, codex (comma-separated)')
     .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one')

@@ -1,6 +1,7 @@
 // What bough reads of the machine it runs on: variables, the home folder and the time zone. Read
 // once by the CLI and passed down, so nothing below it reads the process's environment.
 
+import { readlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
 export interface Environment {
@@ -8,9 +9,40 @@ export interface Environment {
   home: string;
 }
 
-/** The machine's IANA time zone, or UTC when it names none. */
-export function machineTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/**
+ * The machine's IANA time zone, or UTC when it names none, by the name the machine gives it: Intl
+ * gives a zone's oldest name (TZ=Asia/Kolkata reads "Asia/Calcutta"), so the name in $TZ, else the
+ * one /etc/localtime links to, is kept when it is the same zone.
+ */
+export function machineTimeZone(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  resolved = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+  localtime: () => string | null = localtimeName,
+): string {
+  for (const name of [env['TZ']?.replace(/^:/, ''), localtime()]) {
+    // Not Etc/UTC for UTC: the name people know.
+    if (name && !name.startsWith('Etc/') && canonicalZone(name) === resolved) return name;
+  }
+  return resolved;
+}
+
+function canonicalZone(name: string): string | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** The zone /etc/localtime links to (`/usr/share/zoneinfo/Asia/Kolkata`), or null. */
+function localtimeName(): string | null {
+  try {
+    const target = readlinkSync('/etc/localtime');
+    const at = target.indexOf('zoneinfo/');
+    return at === -1 ? null : target.slice(at + 'zoneinfo/'.length);
+  } catch {
+    return null;
+  }
 }
 
 /**

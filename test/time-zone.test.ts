@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayKey, daysBetween, instantOf, isoWeekKey, localParts, monthsBetween, offsetAt } from '../src/time-zone.js';
+import { machineTimeZone } from '../src/environment.js';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -45,5 +46,21 @@ describe('calendar arithmetic in a time zone', () => {
   it('lists the days and months of a range, both ends included', () => {
     expect(daysBetween('2026-02-27', '2026-03-02')).toEqual(['2026-02-27', '2026-02-28', '2026-03-01', '2026-03-02']);
     expect(monthsBetween('2025-11', '2026-02')).toEqual(['2025-11', '2025-12', '2026-01', '2026-02']);
+  });
+});
+
+describe("the machine's time zone", () => {
+  // Regression: TZ=Asia/Kolkata was labelled "Asia/Calcutta" everywhere, the name Intl keeps.
+  it('keeps the name the machine gives a zone when Intl knows it by an older one', () => {
+    const noLink = () => null;
+    expect(machineTimeZone({ TZ: 'Asia/Kolkata' }, 'Asia/Calcutta', noLink)).toBe('Asia/Kolkata');
+    expect(machineTimeZone({ TZ: ':Asia/Kolkata' }, 'Asia/Calcutta', noLink)).toBe('Asia/Kolkata');
+    expect(machineTimeZone({}, 'Asia/Calcutta', () => 'Asia/Kolkata')).toBe('Asia/Kolkata');
+  });
+
+  it('keeps Intl’s name when the machine names another zone, none, or UTC as Etc/UTC', () => {
+    expect(machineTimeZone({ TZ: 'Europe/Paris' }, 'Asia/Calcutta', () => null)).toBe('Asia/Calcutta');
+    expect(machineTimeZone({ TZ: 'Mars/Base' }, 'UTC', () => null)).toBe('UTC');
+    expect(machineTimeZone({}, 'UTC', () => 'Etc/UTC')).toBe('UTC');
   });
 });
