@@ -122,6 +122,25 @@ describe('Claude Code regressions', () => {
     expect(summary.diagnostics.byReason).toEqual({ 'unknown-entry-type': 1 });
   });
 
+  it('regression: a response streamed across midnight counts on the day of the line it keeps, its last', async () => {
+    const streamed = (uuid: string, parent: string, output: number, at: string) => {
+      const line = assistant(uuid, parent, 'S', { ...tokens(100, output) }, { at }) as { message: Record<string, unknown> };
+      return { ...line, message: { ...line.message, stop_reason: output < 10 ? null : 'end_turn' } };
+    };
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('u1', null, 'write the report', { at: '2026-10-31T23:59:58.000Z' }),
+        streamed('a1', 'u1', 2, '2026-10-31T23:59:59.900Z'),
+        streamed('a2', 'a1', 500, '2026-11-01T00:00:01.000Z'),
+      ],
+    });
+    const days = (await stats(folder, '--by', 'day')).rows.map((row) => [row.key, row.tokens.output]);
+    expect(days).toEqual([
+      ['2026-10-31', 0],
+      ['2026-11-01', 500],
+    ]);
+  });
+
   it('regression: a file no agent claims in its first lines is still skipped as not a session', async () => {
     const folder = await projects({ 'notes/history.jsonl': Array.from({ length: 60 }, (_, n) => ({ display: `typed ${n}`, project: '/home/ana/shop' })) });
     const { code, stderr } = await run(['stats', folder, '--no-cache', '--json']);

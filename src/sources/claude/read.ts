@@ -500,7 +500,9 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     recordedCost: line.costUSD ?? null,
     recordedCostFromProvider: false,
     modelGuessed: false,
-    timestamp: draft.entry.timestamp,
+    // The time of the line it keeps, whole (formats/claude.md §9.2): a response streamed across
+    // midnight counts on the day it finished, as ccusage dates it.
+    timestamp: parseTime(line['timestamp']) ?? draft.entry.timestamp,
     claim,
     // Only a response's last line (with a stop reason) carries the final output count.
     outputPartial: response.stopReason === null,
