@@ -32,8 +32,10 @@ describe('periods from the command line', () => {
     expect(period({ since: '2026-10-01T09:30' })).toMatchObject({ start: '2026-10-01T07:30:00.000Z' });
     expect(period({ since: '2026-10-01T09:30:00Z' })).toMatchObject({ start: '2026-10-01T09:30:00.000Z' });
     expect(period({ since: '2026-10-01T09:30:00.250+05:30' })).toMatchObject({ start: '2026-10-01T04:00:00.250Z' });
-    // An --until time is included: the period ends a millisecond after it.
-    expect(period({ until: '2026-10-01T09:30:00Z' })).toMatchObject({ end: '2026-10-01T09:30:00.001Z' });
+    // An --until time is included whole, to the precision it is written in (regression: 23:59 ended at 23:59:00.001).
+    expect(period({ until: '2026-10-01T09:30:00Z' })).toMatchObject({ end: '2026-10-01T09:30:01.000Z' });
+    expect(period({ until: '2026-10-01T09:30Z' })).toMatchObject({ end: '2026-10-01T09:31:00.000Z' });
+    expect(period({ until: '2026-10-01T09:30:00.250Z' })).toMatchObject({ end: '2026-10-01T09:30:00.251Z' });
     expect(period({ since: '2026-10-01T09:30+14:00' })).toMatchObject({ start: '2026-09-30T19:30:00.000Z' });
     expect(period({ since: '2026-10-01T09:30-0930' })).toMatchObject({ start: '2026-10-01T19:00:00.000Z' });
   });

@@ -73,7 +73,7 @@ interface Bound {
   text: string;
   /** The first instant of what the flag names (a day's midnight, or the time itself). */
   start: number;
-  /** The first instant after it (the next midnight, or a millisecond later). */
+  /** The first instant after it (the next midnight, or the next minute, second or millisecond, as written). */
   end: number;
   /** The local calendar day, when the flag named a whole day. */
   day: { year: number; month: number; day: number } | null;
@@ -106,7 +106,9 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
       throw new ScopeError(`${flag} ${JSON.stringify(text)} is not a time of the calendar.`);
     }
     const at = zone === undefined ? instantOf({ ...day, ...clock }, timeZone) + millis : Date.UTC(day.year, day.month - 1, day.day, clock.hour, clock.minute, clock.second, millis) - zoneOffsetMs(zone);
-    return { text: value, start: at, end: at + 1, day: null };
+    // Included whole, to the precision it is written in: --until 23:59 takes 23:59:59.999 too.
+    const precision = time[7] !== undefined ? 1 : time[6] !== undefined ? 1000 : 60_000;
+    return { text: value, start: at, end: at + precision, day: null };
   }
   throw new ScopeError(`${flag} wants a day (YYYY-MM-DD) or an ISO time (2026-10-01T09:00, 2026-10-01T09:00Z); got ${JSON.stringify(text)}.`);
 }
