@@ -5,6 +5,7 @@
 
 import type { Diagnostic } from '../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect } from '../types.js';
+import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
 
 export const OMIT_KINDS = ['thinking', 'tool-output', 'system'] as const;
@@ -52,7 +53,8 @@ export function createSharer(options: ShareOptions): Sharer {
     return { file: (file) => file, diagnostic: (d) => d, text, redactions, addRedactions, changes: false, options };
   }
   const field = redactor ? (name: string, value: string) => redactor.field(name, value) : (_: string, value: string) => value;
-  const walk = new Walker(text, field, options.omit);
+  const image = redactor ? (block: ImageBlock) => withoutMetadata(block, redactions) : (block: ImageBlock) => block;
+  const walk = new Walker(text, field, image, options.omit);
   return {
     file: (file) => walk.file(file),
     diagnostic: (d) => walk.diagnostic(d),
@@ -68,6 +70,7 @@ class Walker {
   constructor(
     private readonly t: (value: string) => string,
     private readonly field: (name: string, value: string) => string,
+    private readonly image: (block: ImageBlock) => ImageBlock,
     private readonly omit: ReadonlySet<OmitKind>,
   ) {}
 
@@ -220,9 +223,9 @@ class Walker {
         case 'toolCall':
           return this.toolCall(block);
         case 'image':
-          // The pixels are base64, megabytes with nothing to match; the MIME type is text from the
-          // file, shown on the page beside the image.
-          return { ...block, mimeType: this.t(block.mimeType) };
+          // The pixels are base64, megabytes with nothing to match: what an image carries beside
+          // them goes when redacting. The MIME type is text from the file, shown beside the image.
+          return { ...this.image(block), mimeType: this.t(block.mimeType) };
         case 'unknown':
           return { type: 'unknown', blockType: this.t(block.blockType), raw: this.json(block.raw) };
       }
@@ -254,4 +257,16 @@ class Walker {
       Object.entries(value).map(([k, v]) => [this.t(k), typeof v === 'string' ? this.field(k, v) : this.json(v, depth + 1)]),
     );
   }
+}
+
+type ImageBlock = Extract<Block, { type: 'image' }>;
+
+/** Counted as the redactions are; an image whose bytes are not what it claims is not shown (no data). */
+const IMAGE_METADATA = 'image-metadata';
+
+function withoutMetadata(block: ImageBlock, counts: Map<string, number>): ImageBlock {
+  const result = withoutImageMetadata(block.mimeType, Buffer.from(block.data, 'base64'));
+  if (result !== null && !result.stripped) return block;
+  counts.set(IMAGE_METADATA, (counts.get(IMAGE_METADATA) ?? 0) + 1);
+  return { ...block, data: result === null ? '' : result.bytes.toString('base64') };
 }
