@@ -426,6 +426,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('auth-header', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?(?:Token|Bot|Digest|ApiKey|Api-Key|SSWS|OAuth|JWT|Key)[ \t]+((?!\[REDACTED:)[^\s"'<>]{6,})/gi, { group: 1, hint: /authorization/i, accept: (token) => isCredential(token) && !REFERENCE.test(token) }),
   // curl -u user:password, --user=user:password (the user may be empty).
   shape('basic-auth', /(?<![\w-])(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: /-u|--user/, accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
+  // mysql -uroot -pSECRET: MySQL's clients take the password glued to -p (a lone -p asks for it).
+  shape('cli-password', /\bmysql(?:dump|admin|import|sh|check)?\b[^\n|;&]{0,300}?[ \t]-p((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'mysql', accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
   // NAME=…, export NAME="…", "apiKey": "…", X-API-Key: …, --password …: the value after a
   // secret name, unless it is code, a reference or a placeholder.
   { kind: 'assignment', find: namedValues },
