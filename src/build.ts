@@ -2,6 +2,7 @@
 // context; then a sink: the HTML folder (`build`), or terminal tables or JSON (`stats`, in
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
+import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
@@ -431,6 +432,10 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       const place = source === undefined ? null : placeOf(source, sink.archive.places);
       const samePlace = source !== undefined && place !== null && before.source === nameOfPath(source) && before.place === nameOfPath(place);
       done[rank] = { kind: 'kept', pages: before.pages, search: before.search, fingerprint, samePlace };
+      // Counted as written ones are: the search index is sized by the whole report, not by what this
+      // build wrote of it. Awaited first: `+= await` would add to the total as it was before the wait.
+      const bytes = await keptBytes(resolve(options.out), before.pages);
+      pageBytes += bytes;
       await spool.add(rank, sessionRows(rank, before.search));
       sessionsKept++;
       progress(0);
@@ -447,12 +452,16 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       for (const keptPage of keptPages) {
         const old = await folder.previous(keptPage);
         if (old !== null) {
-          await folder.write(keptPage, withGoneNote(old.toString('utf8'), lastSeen));
+          const noted = withGoneNote(old.toString('utf8'), lastSeen);
+          pageBytes += Buffer.byteLength(noted);
+          await folder.write(keptPage, noted);
           continue;
         }
         lost++;
         const view = failedPageView(session, `the page an earlier build wrote for it is missing from the report folder, and its file is gone (last seen ${lastSeen}), so it cannot be written again`, hrefFrom(keptPage, INDEX_PAGE));
-        await folder.write(keptPage, renderer.render('failed-session', layout(view.title, keptPage), view));
+        const failed = renderer.render('failed-session', layout(view.title, keptPage), view);
+        pageBytes += Buffer.byteLength(failed);
+        await folder.write(keptPage, failed);
       }
       const which = lost < keptPages.length ? `${lost} of its ${keptPages.length} pages` : keptPages.length === 1 ? 'its page' : `its ${keptPages.length} pages`;
       const missing = lost === 0 ? null : `${which}, written by an earlier build, ${lost === 1 ? 'is' : 'are'} missing from the report folder, and its file is gone, so ${lost === 1 ? 'it' : 'they'} cannot be written again`;
@@ -844,4 +853,11 @@ export function noSessionsSentence(discovery: Discovery, read: readonly Diagnost
     return `${which}: nothing to report. Point bough at session files it may read.`;
   }
   return `None of the ${plural(discovery.files.length, 'file')} found in ${where} is a session file bough can read. See the files' first lines, or point bough at a folder of agent sessions.`;
+}
+
+/** The size of pages the last build wrote and this one keeps, as they are in the report folder. */
+async function keptBytes(outDir: string, pages: readonly string[]): Promise<number> {
+  let bytes = 0;
+  for (const page of pages) bytes += (await lstat(join(outDir, ...page.split('/'))).catch(() => null))?.size ?? 0;
+  return bytes;
 }

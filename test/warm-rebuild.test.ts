@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, type BuildOptions } from '../src/build.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
+import { generatePiCorpus } from './support/pi-corpus.js';
 
 async function folder(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
@@ -57,5 +58,33 @@ describe('a warm rebuild', () => {
     expect([...after.values()].some((text) => text.includes('One more turn'))).toBe(true);
     // --no-cache writes every page anew.
     expect((await build(options(warm, false))).sessionsKept).toBe(0);
+  });
+
+  // Regression: the search index is sized by the report's pages, and a rebuild counted only those
+  // it wrote: one session anew left 963 replies of unchanged sessions out of search.
+  it('keeps the replies in search that a cold build keeps, however few pages it writes anew', async () => {
+    const input = join(await tempDir(), 'in');
+    await generatePiCorpus(input, { sessions: 36, seed: 5, turns: [25, 35] });
+    const cacheDir = join(await tempDir(), 'cache');
+    const options = (out: string, cache = true): BuildOptions => ({ inputs: [input], out, scope: ALL_UTC, cache, environment: { env: { BOUGH_CACHE_DIR: cacheDir }, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z') });
+    const warm = join(await tempDir(), 'warm');
+    await build(options(warm));
+    const leftOut = async (out: string) => (await readFile(join(out, 'search', 'index.js'), 'utf8')).match(/"repliesLeftOut":(\d+)/)?.[1];
+    // Sized so that every reply fits the index of the whole report, and not the floor of 200 kB.
+    expect(await leftOut(warm)).toBe('0');
+    expect((await readdir(join(warm, 'search'))).length).toBeGreaterThan(2);
+    const files = (await readdir(input, { recursive: true })).filter((name) => name.endsWith('.jsonl')).sort();
+    const v3 = [];
+    for (const name of files) if ((await readFile(join(input, name), 'utf8')).startsWith('{"type":"session","version":3')) v3.push(name);
+    const path = join(input, v3[0] as string);
+    const last = JSON.parse((await readFile(path, 'utf8')).trimEnd().split('\n').at(-1) as string) as { id: string };
+    await appendFile(path, `${JSON.stringify({ type: 'message', id: 'more1', parentId: last.id, timestamp: '2026-11-30T12:00:00.000Z', message: { role: 'user', content: 'One more turn' } })}\n`);
+    const changed = await build(options(warm));
+    expect(changed.sessionsKept).toBeGreaterThan(changed.summary.sessions.length / 2);
+    const cold = join(await tempDir(), 'cold');
+    await build(options(cold, false));
+    const search = async (out: string) => new Map(await Promise.all((await readdir(join(out, 'search'))).map(async (name) => [name, await readFile(join(out, 'search', name), 'utf8')] as const)));
+    expect(await search(warm)).toEqual(await search(cold));
+    expect(await leftOut(warm)).toBe('0');
   });
 });
