@@ -1,17 +1,39 @@
 // Progressive enhancement only: every page reads fully without this script.
 (function () {
-  // When a link targets an entry folded inside <details>, unfold the way to it.
-  function reveal() {
+  // The element the address's fragment names, or null.
+  function hashTarget() {
     var id = location.hash.slice(1);
     // A hand-typed "#%" is no escape sequence: look it up as written rather than stop the script.
     try {
       id = decodeURIComponent(id);
     } catch (e) {}
-    var target = id && document.getElementById(id);
-    for (var node = target; node; node = node.parentElement) {
-      if (node.tagName === 'DETAILS') node.open = true;
-    }
+    return (id && document.getElementById(id)) || null;
   }
+
+  // Where reveal() scrolled to, while the reader has not scrolled away.
+  var revealedAt = null;
+
+  // When a link targets an entry folded inside <details>, unfold the way to it, and go to it: the
+  // browser scrolled to the fragment while it was folded away (or not at all, or before unfolding).
+  function reveal() {
+    var target = hashTarget();
+    var folded = false;
+    for (var node = target; node; node = node.parentElement) {
+      if (node.tagName === 'DETAILS') {
+        node.open = true;
+        folded = true;
+      }
+    }
+    if (!folded) return;
+    target.scrollIntoView();
+    revealedAt = window.scrollY;
+  }
+
+  // What loads after the page's text (its images) moves what follows: to the target again, unless the reader has scrolled since.
+  window.addEventListener('load', function () {
+    var target = hashTarget();
+    if (target && revealedAt !== null && window.scrollY === revealedAt) target.scrollIntoView();
+  });
 
   // Tables of numbers sort by a click on a header; without the script they read in their own order (by cost, or by time).
   function sortable(table) {
