@@ -317,24 +317,27 @@ describe('Claude Code sessions as their pages show them', () => {
     expect((await pageOf(out, summary, SESSION)).split('API Error: 529 Overloaded').length - 1).toBe(1);
   });
 
-  it('links a Task call to the sub-agent transcript it started, and back', async () => {
+  it.each([
+    ['toolUseResult.agentId', { toolUseResult: { status: 'completed', agentId: 'a1b2c3', content: [{ type: 'text', text: 'Three carts.' }] } }, 'Three carts.'],
+    // Regression: a result that named its agent only in its text (formats/claude.md §6.3 (b)) was not linked, and titled "sub-agent".
+    ['the agentId line of its text', {}, 'Three carts.\nagentId: a1b2c3 (use SendMessage with to: \'a1b2c3\' to continue this agent)'],
+  ])('links a Task call to the sub-agent transcript it started, and back, named by %s', async (_, structured, text) => {
     const call = {
       ...envelope('k2', 'k1', {}, '2026-03-10T10:00:01.000Z'),
       type: 'assistant',
       requestId: 'req_K1',
       message: { model: 'claude-haiku-4-5-20251001', id: 'msg_K1', type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_K', name: 'Task', input: { description: 'Count the carts', prompt: 'Count them', subagent_type: 'general-purpose' } }], stop_reason: 'tool_use', usage: tokens(100) },
     };
-    const result = { ...envelope('k3', 'k2', {}, '2026-03-10T10:00:05.000Z'), type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_K', content: 'Three carts.' }] }, toolUseResult: { status: 'completed', agentId: 'a1b2c3', content: [{ type: 'text', text: 'Three carts.' }] } };
+    const result = { ...envelope('k3', 'k2', {}, '2026-03-10T10:00:05.000Z'), type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_K', content: text }] }, ...structured };
     const folder = await projects({
       [`-home-ana-shop/${SESSION}.jsonl`]: [user('k1', null, 'count the carts'), call, result, assistant('k4', 'k3', 'K2', tokens(100))],
-      [`-home-ana-shop/${SESSION}/subagents/agent-a1b2c3.jsonl`]: [
-        { ...user('s1', null, 'Count them', { sidechain: true, at: '2026-03-10T10:00:02.000Z' }), agentId: 'a1b2c3' },
-        { ...assistant('s2', 's1', 'S1', tokens(50), { sidechain: true, at: '2026-03-10T10:00:03.000Z' }), agentId: 'a1b2c3' },
-      ],
+      // No first prompt of its own: the call's description names it.
+      [`-home-ana-shop/${SESSION}/subagents/agent-a1b2c3.jsonl`]: [{ ...assistant('s2', 's1', 'S1', tokens(50), { sidechain: true, at: '2026-03-10T10:00:03.000Z' }), agentId: 'a1b2c3' }],
     });
     const { out, summary } = await build(folder);
     const page = await pageOf(out, summary, SESSION);
-    expect(page).toMatch(/<span class="tool-name">Task<\/span>[^]*?transcript: <a href="#subagent-1">Sub-agent: [^<]+<\/a>/);
+    expect(page).toMatch(/<span class="tool-name">Task<\/span>[^]*?transcript: <a href="#subagent-1">Sub-agent: Count the carts<\/a>/);
+    expect(page).toContain('<h2>Sub-agent: Count the carts</h2>');
     expect(page).toContain('Started by <a href="#e-k2">the Task call</a>');
   });
 

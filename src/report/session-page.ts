@@ -11,6 +11,7 @@ import { anchorOf, anchorOfId, blockText, entryView, toolCallsOf, type Conversat
 import { highlightBudget, type HighlightBudget } from './highlight.js';
 import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
 import { shorten, type SessionKey } from '../ledger/ledger.js';
+import { isPlainObject } from '../sources/json-line.js';
 import { unpackEntries } from '../ledger/packed-entries.js';
 import { formatCount, formatDateTime, formatDay, formatDuration, formatTime, formatUsd, plural, type TimeFormat } from './format.js';
 import { modelsTable } from './overview-pages.js';
@@ -231,7 +232,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     treeNote: treeNote(tree.roots.length, tree.orphans.length, branches.length),
     sections: [
       ...branches.map((branch) => branchView(branch, conversation, session.origin ? `“${session.origin.title}”` : 'another session')),
-      ...session.subagents.map((sub, i) => subagentFileView(sub, i + 1, subagentFiles[i] ?? null, spawns.callOfSection.get(i) ?? null, conversation, session, ctx)),
+      ...session.subagents.map((sub, i) => subagentFileView({ ...sub, label: spawns.labelOfSection.get(i) ?? sub.label }, i + 1, subagentFiles[i] ?? null, spawns.callOfSection.get(i) ?? null, conversation, session, ctx)),
     ],
     outline: branches.flatMap((branch) =>
       branch.entries.flatMap((entry) =>
@@ -251,14 +252,15 @@ function subagentSpawns(
   file: SessionFile,
   subagents: readonly SubagentData[],
   subagentFiles: readonly (SessionFile | null)[],
-): { sectionOfCall: Map<string, ForkLink>; callOfSection: Map<number, ForkLink> } {
+): { sectionOfCall: Map<string, ForkLink>; callOfSection: Map<number, ForkLink>; labelOfSection: Map<number, string> } {
   const sectionOf = new Map<string, number>();
   subagentFiles.forEach((sub, i) => {
     if (sub?.subagentId && !sectionOf.has(sub.subagentId)) sectionOf.set(sub.subagentId, i);
   });
   const sectionOfCall = new Map<string, ForkLink>();
   const callOfSection = new Map<number, ForkLink>();
-  if (sectionOf.size === 0) return { sectionOfCall, callOfSection };
+  const labelOfSection = new Map<number, string>();
+  if (sectionOf.size === 0) return { sectionOfCall, callOfSection, labelOfSection };
   const files = [file, ...subagentFiles.filter((f): f is SessionFile => f !== null)];
   const started = new Map<string, number>();
   for (const f of files) {
@@ -267,17 +269,22 @@ function subagentSpawns(
       if (index !== undefined && !started.has(callId)) started.set(callId, index);
     }
   }
-  for (const [callId, index] of started) sectionOfCall.set(callId, { label: `Sub-agent: ${subagents[index]?.label ?? 'sub-agent'}`, href: `#subagent-${index + 1}` });
   for (const f of files) {
     for (const entry of f.entries) {
       const calls = entry.kind === 'reply' ? entry.content.flatMap((b) => (b.type === 'toolCall' ? [b] : [])) : entry.kind === 'toolCall' ? [entry.call] : [];
       for (const call of calls) {
         const index = started.get(call.id);
-        if (index !== undefined && !callOfSection.has(index)) callOfSection.set(index, { label: `the ${call.name} call`, href: `#${anchorOf(entry)}` });
+        if (index === undefined || callOfSection.has(index)) continue;
+        callOfSection.set(index, { label: `the ${call.name} call`, href: `#${anchorOf(entry)}` });
+        // What the call said it was for (a Task's description), as the agent shows it: a transcript
+        // without a sidecar or a first prompt of its own is otherwise just "sub-agent".
+        const description = isPlainObject(call.arguments) ? call.arguments['description'] : undefined;
+        if (typeof description === 'string' && description.trim() !== '') labelOfSection.set(index, shorten(description.trim()));
       }
     }
   }
-  return { sectionOfCall, callOfSection };
+  for (const [callId, index] of started) sectionOfCall.set(callId, { label: `Sub-agent: ${labelOfSection.get(index) ?? subagents[index]?.label ?? 'sub-agent'}`, href: `#subagent-${index + 1}` });
+  return { sectionOfCall, callOfSection, labelOfSection };
 }
 
 /** A sub-agent's own transcript, in file order (they do not branch), with what it cost. */

@@ -669,7 +669,8 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
     const blocks = blocksOf(block.data.content, ctx);
     // `toolUseResult` describes the line's one result; with several it cannot be told apart.
     const structured = results.length === 1 ? toolUseResult : undefined;
-    if (callId !== null && isPlainObject(structured) && typeof structured['agentId'] === 'string') ctx.startedSubagents.set(callId, structured['agentId']);
+    const started = isPlainObject(structured) && typeof structured['agentId'] === 'string' ? structured['agentId'] : toolName !== null && SPAWNING_TOOLS.has(toolName) ? agentIdInText(textOf(blocks)) : null;
+    if (callId !== null && started !== null) ctx.startedSubagents.set(callId, started);
     const diff = isError ? null : toolDiff(toolName, call?.arguments, structured);
     const draft: Draft = addDraft(
       ctx,
@@ -954,6 +955,16 @@ function asNotice(entry: Entry & { kind: 'prompt' }, label: string): Entry {
 
 // ---------------------------------------------------------------------------------------------
 // Sub-agent files.
+
+/** The tools that start a sub-agent (formats/claude.md §6.3). */
+const SPAWNING_TOOLS = new Set(['Task', 'Agent']);
+/** The line a spawning call's result ends with, naming the agent: "agentId: a4ca… (use SendMessage …)". */
+const AGENT_ID_LINE = /(?:^|\n)agentId: ([A-Za-z0-9_-]{4,64})(?![A-Za-z0-9_-])/;
+
+/** The sub-agent a Task/Agent result's text names, when `toolUseResult` does not (formats/claude.md §6.3 (b)). */
+function agentIdInText(text: string): string | null {
+  return AGENT_ID_LINE.exec(text)?.[1] ?? null;
+}
 
 /** The most a sidecar description file may weigh before it is not read. */
 const MAX_META_BYTES = 64 * 1024;
