@@ -201,7 +201,18 @@
     var drawn = null;
     function run() {
       var query = input.value.trim().toLowerCase();
-      if (query.length < 2) { out.hidden = true; drawn = null; return; }
+      if (query === '') { out.hidden = true; drawn = null; return; }
+      // Two characters (not UTF-16 units: an emoji is one), or one that is a word of its own (汉, ✅).
+      if (Array.from(query).length < 2 && query.charCodeAt(0) < 0x80) {
+        out.hidden = false;
+        out.textContent = '';
+        var hint = document.createElement('p');
+        hint.className = 'note';
+        hint.textContent = 'Type at least two characters.';
+        out.appendChild(hint);
+        drawn = null;
+        return;
+      }
       var state = query + '\u0000' + (index ? 'i' : '') + (failed ? 'f' : '') + shards.filter(Boolean).length;
       if (state === drawn && !out.hidden) return;
       drawn = state;

@@ -95,6 +95,16 @@ describe('the archive in a browser', () => {
       await other.close();
       expect(words.length).toBeGreaterThan(5);
 
+      // Regression: a one-character query (an emoji, 汉) hid the results without a word.
+      const status = page.locator('[data-search-results] > p.note');
+      await page.fill('form.search input', 'a');
+      await expect.poll(async () => status.textContent()).toBe('Type at least two characters.');
+      await page.fill('form.search input', '✅');
+      await expect.poll(async () => status.textContent()).not.toBe('Type at least two characters.');
+      expect(await page.locator('[data-search-results]').isVisible()).toBe(true);
+      await page.fill('form.search input', '');
+      await page.locator('[data-search-results]').waitFor({ state: 'hidden' });
+
       await page.fill('form.search input', words);
       const results = page.locator('[data-search-results] li');
       await results.first().waitFor();
