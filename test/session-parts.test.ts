@@ -44,6 +44,12 @@ describe('planning parts', () => {
     expect(partPage('sessions/s.html', 2)).toBe('sessions/s-part-3.html');
   });
 
+  it('points a link to a tool call at the part holding its entry', () => {
+    const plan = planParts([section('a', [60, 60])], 0, 100);
+    expect(linkAcrossParts('<a href="#a-1~toolu_K">the Task call</a>', 0, plan, (i) => `s-part-${i + 1}.html`)).toBe('<a href="s-part-2.html#a-1~toolu_K">the Task call</a>');
+    expect(linkAcrossParts('<a href="#a-0~toolu_K">the Task call</a>', 1, plan, (i) => `s-part-${i + 1}.html`)).toBe('<a href="s-part-1.html#a-0~toolu_K">the Task call</a>');
+  });
+
   it('points links the way a plain replace of every href="#…" would, on any markup', () => {
     const byReplace = (html: string, current: number, plan: PartPlan, fileOf: (i: number) => string) =>
       html.replace(/href="#([^"]+)"/g, (whole, anchor: string) => {

@@ -78,6 +78,8 @@ export type PartView =
       error: string | null;
       /** The transcript of the sub-agent it started, a section of the page; null when there is none. */
       subagent: ForkLink | null;
+      /** Its own anchor, when a sub-agent's section links back to it; else null. */
+      anchor: string | null;
     }
   | { type: 'image'; src: string | null; mimeType: string }
   | { type: 'unknown'; label: string; json: TextView }
@@ -207,6 +209,13 @@ export function anchorOfId(id: string): string {
   return `e-${id.replace(/[^A-Za-z0-9_.:-]/g, '_')}`;
 }
 
+/** A tool call's anchor inside its entry's: `~` is in no entry's anchor, so the entry's is what comes before it (see linkAcrossParts). */
+export function callAnchor(entryAnchor: string, callId: string): string {
+  return `${entryAnchor}${CALL_ANCHOR_MARK}${callId.replace(/[^A-Za-z0-9_.:-]/g, '_')}`;
+}
+
+export const CALL_ANCHOR_MARK = '~';
+
 export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
   const base: ViewBase = {
     anchor: anchorOf(entry),
@@ -218,7 +227,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
   const budget = ctx.highlight ?? highlightBudget();
   const markdown = (text: string) => renderMarkdown(text, budget);
   const subagentOfCall = ctx.subagentOfCall ?? (() => null);
-  const parts = (blocks: readonly Block[]) => partViews(blocks, budget, subagentOfCall);
+  const parts = (blocks: readonly Block[]) => partViews(blocks, budget, subagentOfCall, base.anchor);
   switch (entry.kind) {
     case 'prompt':
       return {
@@ -390,7 +399,7 @@ const MAX_BLOCKS_SHOWN = 1000;
 const MAX_ENTRY_CHARS = 1_500_000;
 
 /** An entry's blocks as shown, up to MAX_BLOCKS_SHOWN or about MAX_ENTRY_CHARS of markup, then how many more there are. */
-function partViews(blocks: readonly Block[], budget: HighlightBudget, subagentOfCall: (callId: string) => ForkLink | null): PartView[] {
+function partViews(blocks: readonly Block[], budget: HighlightBudget, subagentOfCall: (callId: string) => ForkLink | null, entryAnchor: string): PartView[] {
   const views: PartView[] = [];
   let chars = 0;
   for (const block of blocks) {
@@ -399,7 +408,7 @@ function partViews(blocks: readonly Block[], budget: HighlightBudget, subagentOf
       views.push({ type: 'omitted', label: `… ${plural(more, 'more block')} of this entry not shown: too many for one page (the session file holds them).` });
       break;
     }
-    const view = partView(block, budget, subagentOfCall);
+    const view = partView(block, budget, subagentOfCall, entryAnchor);
     chars += partChars(view);
     views.push(view);
   }
@@ -423,7 +432,7 @@ function partChars(view: PartView): number {
   }
 }
 
-function partView(block: Block, budget: HighlightBudget, subagentOfCall: (callId: string) => ForkLink | null): PartView {
+function partView(block: Block, budget: HighlightBudget, subagentOfCall: (callId: string) => ForkLink | null, entryAnchor: string): PartView {
   switch (block.type) {
     case 'text':
       return { type: 'text', html: renderMarkdown(block.text, budget) };
@@ -435,6 +444,7 @@ function partView(block: Block, budget: HighlightBudget, subagentOfCall: (callId
     case 'toolCall': {
       const { effect } = block;
       const fileContent = effect.action === 'write' ? (effect.fileContent ?? null) : null;
+      const subagent = block.id ? subagentOfCall(block.id) : null;
       return {
         type: 'toolCall',
         name: block.name,
@@ -444,7 +454,9 @@ function partView(block: Block, budget: HighlightBudget, subagentOfCall: (callId
         // The written file is shown as code above: its copy in the arguments would double the page.
         args: json(block.arguments, fileContent),
         error: block.argumentsError,
-        subagent: block.id ? subagentOfCall(block.id) : null,
+        subagent,
+        // The target of its sub-agent's "Started by": a reply may make several calls.
+        anchor: subagent && block.id ? callAnchor(entryAnchor, block.id) : null,
       };
     }
     case 'image':

@@ -7,7 +7,7 @@ import { buildTree } from '../model/tree.js';
 import { splitBranches, type Branch } from '../model/branches.js';
 import type { Pricer } from '../pricing/price.js';
 import { SOURCE_NAMES, type Entry, type SessionFile } from '../types.js';
-import { anchorOf, anchorOfId, blockText, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
+import { anchorOf, anchorOfId, blockText, callAnchor, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { highlightBudget, type HighlightBudget } from './highlight.js';
 import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
 import { shorten, type SessionKey } from '../ledger/ledger.js';
@@ -275,7 +275,7 @@ function subagentSpawns(
       for (const call of calls) {
         const index = started.get(call.id);
         if (index === undefined || callOfSection.has(index)) continue;
-        callOfSection.set(index, { label: `the ${call.name} call`, href: `#${anchorOf(entry)}` });
+        callOfSection.set(index, { label: `the ${call.name} call`, href: `#${callAnchor(anchorOf(entry), call.id)}` });
         // What the call said it was for (a Task's description), as the agent shows it: a transcript
         // without a sidecar or a first prompt of its own is otherwise just "sub-agent".
         const description = isPlainObject(call.arguments) ? call.arguments['description'] : undefined;

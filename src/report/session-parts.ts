@@ -2,6 +2,8 @@
 // order, a section (a branch, a sub-agent) that does not fit goes on in the next part, and
 // links to an entry in another part are pointed at that part's file. Nothing is dropped.
 
+import { CALL_ANCHOR_MARK } from './conversation.js';
+
 /** About 2 MB per page: a phone opens it, a browser lays it out quickly. */
 export const PART_BYTES = 1_900_000;
 
@@ -86,7 +88,10 @@ export function linkAcrossParts(html: string, current: number, plan: PartPlan, f
     // A link goes on after its closing quote; `href="#"` is none.
     at = html.indexOf(LINK, end === start ? start : end + 1);
     if (end === start) continue;
-    const part = plan.partOf.get(html.slice(start, end));
+    // A tool call's anchor lives on its entry's part.
+    const anchor = html.slice(start, end);
+    const mark = anchor.indexOf(CALL_ANCHOR_MARK);
+    const part = plan.partOf.get(mark === -1 ? anchor : anchor.slice(0, mark));
     if (part === undefined || part === current) continue;
     // `href="#a"` → `href="other.html#a"`
     pieces.push(html.slice(copied, start - 1), fileOfPart(part));
