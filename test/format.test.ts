@@ -29,5 +29,7 @@ describe('formatting', () => {
 
   it('shows dollars to the cent, and fractions of a cent to four places', () => {
     expect([null, 0, 0.0257493, 0.00004, 12.345, 1234.5].map(formatUsd)).toEqual(['—', '$0.00', '$0.0257', '<$0.0001', '$12.35', '$1,234.50']);
+    // Regression: a tie rounded by its binary value went either way ($0.05975 read $0.0597 in the terminal, $0.0598 on the page).
+    expect([11_950 * 5e-6, 0.01 + 0.04975, 30 * 5e-6, 0.08625, 0.01125, 0.06625, 1.005, 2.675, 0.99995].map(formatUsd)).toEqual(['$0.0598', '$0.0598', '$0.0002', '$0.0863', '$0.0113', '$0.0663', '$1.01', '$2.68', '$1.00']);
   });
 });

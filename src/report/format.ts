@@ -29,9 +29,20 @@ export function formatUsd(amount: number | null): string {
   if (amount === 0) return '$0.00';
   const abs = Math.abs(amount);
   const sign = amount < 0 ? '-' : '';
-  if (abs >= 1) return `${sign}$${CENTS.format(abs)}`;
-  if (abs >= 0.0001) return `${sign}$${abs.toFixed(4)}`;
+  if (roundHalfUp(abs, 4) >= 1) return `${sign}$${CENTS.format(roundHalfUp(abs, 2))}`;
+  if (roundHalfUp(abs, 4) >= 0.0001) return `${sign}$${roundHalfUp(abs, 4).toFixed(4)}`;
   return `${sign}<$0.0001`;
+}
+
+/**
+ * `value` rounded to `digits` decimals, half up, as the decimal it stands for: 0.05975 is stored
+ * as 0.0597499…, and a sum of the same amounts in another order as 0.0597500…1, so rounding the
+ * binary value showed $0.0597 in one place and $0.0598 in another. Twelve significant digits are
+ * far more than any amount here holds, and far fewer than a double's float noise reaches.
+ */
+export function roundHalfUp(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(Number((value * scale).toPrecision(12))) / scale;
 }
 
 export interface TimeFormat {
