@@ -53,6 +53,8 @@ export interface Usage extends TokenCounts {
    * replay the parent's messages under new request ids), and is not counted.
    */
   responseId: string | null;
+  /** A count no agent could have meant (negative, fractional, absurd) was left out: its cost is known in part only. */
+  countsLeftOut?: true;
 }
 
 /** What a tool call does, told by the source reader that knows the tool's arguments. */

@@ -141,6 +141,20 @@ describe('Claude Code regressions', () => {
     ]);
   });
 
+  it.each([
+    ['negative', -1000],
+    ['fractional', 100.5],
+    ['written as text', '1000'],
+  ])('regression: a reply whose input count is %s is priced in part, its other counts kept, never as fully priced', async (_, input) => {
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'hello'), assistant('a1', 'u1', 'A', { ...tokens(0, 100), input_tokens: input })] });
+    const { totals } = await stats(folder);
+    expect(totals.tokens).toMatchObject({ input: 0, output: 100 });
+    expect(totals.unpricedRecords).toBe(1);
+    expect(totals.partiallyPricedModels).toEqual(['anthropic/claude-haiku-4-5-20251001']);
+    // Haiku 4.5: $5 per million output; the input is unknown, not $0.
+    expect(totals.cost.bough).toBeCloseTo(100 * 5e-6, 12);
+  });
+
   it('regression: a file no agent claims in its first lines is still skipped as not a session', async () => {
     const folder = await projects({ 'notes/history.jsonl': Array.from({ length: 60 }, (_, n) => ({ display: `typed ${n}`, project: '/home/ana/shop' })) });
     const { code, stderr } = await run(['stats', folder, '--no-cache', '--json']);

@@ -216,7 +216,7 @@ describe('ledger entries, packed', () => {
       [usage(0), [1, null]], // usage key
       [usage(1), [-1e300, 0]], // record time
       [usage(2), ['billing']], // origin
-      [usage(5), [16, -1, 1.5]], // flags
+      [usage(5), [32, -1, 1.5]], // flags
       [usage(6), ['0.5']], // recorded cost
       ...[8, 9, 10, 11, 12, 13, 14].map((field): [number[], unknown[]] => [usage(field), [-1, 1.5, '1', null, 2 ** 60]]), // token counts and web searches
       [[0, 6, 0, 1], ['run']], // tool action

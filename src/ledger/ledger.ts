@@ -37,6 +37,8 @@ export interface LedgerUsage extends TokenCounts {
   fast: boolean;
   /** Server-side web searches, billed per search. */
   webSearches: number;
+  /** A token count could not be read and was left out: priced in part. */
+  countsLeftOut?: true;
 }
 
 export interface LedgerToolCall {
@@ -172,6 +174,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
       responseId: usage.responseId,
       fast: usage.fast,
       webSearches: usage.webSearches,
+      ...(usage.countsLeftOut ? { countsLeftOut: true as const } : {}),
     })),
     calls:
       entry.kind === 'reply'

@@ -13,6 +13,8 @@ export type TokenKind = 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'cache
 export interface Billed extends TokenCounts {
   fast?: boolean;
   webSearches?: number;
+  /** A token count of the record could not be read and is left out (see usage-check.ts): its cost is known in part only. */
+  countsLeftOut?: boolean;
 }
 
 export interface Cost {

@@ -61,11 +61,11 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
     const cost = costOf(lookup.price, writesAsInput ? withWritesAsInput(usage) : usage);
     return {
       cost: cost.total,
-      state: cost.missing.length > 0 ? 'partial' : 'priced',
+      state: cost.missing.length > 0 || usage.countsLeftOut ? 'partial' : 'priced',
       key: lookup.key,
       tier: cost.tier,
       missing: cost.missing,
-      note: priceNote(cost),
+      note: [priceNote(cost), usage.countsLeftOut ? 'a token count that could not be read is left out' : null].filter(Boolean).join('; ') || null,
       subscription,
     };
   };

@@ -36,6 +36,7 @@ function fixUsage(usage: Usage): string[] {
     if (why === null) continue;
     found.push(`${kind} ${describe(value)} (${why})`);
     usage[kind] = 0;
+    usage.countsLeftOut = true;
   }
   const cost = usage.recordedCost;
   if (cost !== null) {

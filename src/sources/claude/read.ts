@@ -472,11 +472,24 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
   const line = response.usageLine;
   if (line === null) return null;
   const parsed = raw.rawUsage.safeParse(line.message.usage);
-  if (!parsed.success) {
+  let u: raw.RawUsage;
+  let countsLeftOut = false;
+  if (parsed.success) u = parsed.data;
+  else if (isPlainObject(line.message.usage)) {
+    // A count written as text ("1000") or an object: the counts that read are kept, and the
+    // record is priced in part, rather than all its tokens dropped without a word in the totals.
+    ctx.diagnostics.push(invalidRecord(ctx.file, draft.entry.line, 'usage (kept the counts that read, the others left out)', parsed.error, false));
+    const readable = Object.entries(line.message.usage).filter(([field, value]) => !COUNT_FIELDS.has(field) || value === null || typeof value === 'number');
+    countsLeftOut = readable.length < Object.keys(line.message.usage).length;
+    const withSplit = raw.rawUsage.safeParse(Object.fromEntries(readable));
+    const retried = withSplit.success ? withSplit : raw.rawUsage.safeParse(Object.fromEntries(readable.filter(([field]) => field !== 'cache_creation')));
+    if (!retried.success) return null;
+    if (!withSplit.success) countsLeftOut = true;
+    u = retried.data;
+  } else {
     ctx.diagnostics.push(invalidRecord(ctx.file, draft.entry.line, 'usage (kept the reply without it)', parsed.error, false));
     return null;
   }
-  const u = parsed.data;
   const model = line.message.model ?? null;
   const { messageId, requestId } = response;
   const claim =
@@ -509,8 +522,12 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     responseId: messageId === null ? null : `${ctx.sessionId}\u0000${messageId}`,
     fast: u.speed === 'fast',
     webSearches: webSearchesOf(u.server_tool_use),
+    ...(countsLeftOut ? { countsLeftOut: true as const } : {}),
   };
 }
+
+/** The token counts of a usage object. */
+const COUNT_FIELDS = new Set(['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens']);
 
 /** `server_tool_use.web_search_requests`, when it is a count; web fetches cost only their tokens. */
 function webSearchesOf(serverToolUse: unknown): number {
