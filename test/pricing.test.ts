@@ -202,6 +202,26 @@ describe('lookup in the bundled LiteLLM table (pricing.md §7 traps)', () => {
     return found.kind === 'unpriced' ? null : found.key;
   };
 
+  it('reads every price the bundled table writes', () => {
+    expect(bundled.snapshot.problem).toBeUndefined();
+  });
+
+  // Regression: a tier price written "5e-06x" in a --prices table was skipped, and a 300k prompt priced at base rates without a word.
+  it('leaves a model unpriced, and says so, when a price it writes cannot be read', () => {
+    const table = parsePriceTable(
+      {
+        'gpt-x': { litellm_provider: 'openai', mode: 'chat', input_cost_per_token: 2.5e-6, output_cost_per_token: 1e-5, input_cost_per_token_above_272k_tokens: '5e-06x' },
+        'gpt-y': { litellm_provider: 'openai', mode: 'chat', input_cost_per_token: -1, output_cost_per_token: 1e-5 },
+        'gpt-z': { litellm_provider: 'openai', mode: 'chat', input_cost_per_token: '2e-6', output_cost_per_token: 1e-5, cache_read_input_token_cost: null },
+      },
+      { origin: 'file', label: 'mine.json', date: null },
+    );
+    expect([...table.entries.keys()]).toEqual(['gpt-z']);
+    expect(table.snapshot.problem).toBe(
+      'prices in mine.json could not be read (gpt-x: input_cost_per_token_above_272k_tokens "5e-06x"; gpt-y: input_cost_per_token -1), so these 2 models are left unpriced: fix the table.',
+    );
+  });
+
   it('finds OpenRouter models under openrouter/, not a reseller with the same name', () => {
     expect(keyOf('openrouter', 'anthropic/claude-sonnet-4.5')).toBe('openrouter/anthropic/claude-sonnet-4.5');
     expect(keyOf('openrouter', 'openai/gpt-5')).not.toBe('gmi/openai/gpt-5');

@@ -53,6 +53,8 @@ export interface PriceTable {
 /** Modes of entries that price text tokens; embeddings, images and audio are not used. */
 const TEXT_MODES = new Set(['chat', 'responses', 'completion']);
 const NOT_MODELS = new Set(['sample_spec', 'fallback_generalizations']);
+/** The fields bough reads a rate from: a model's base rates and their long-context tiers. */
+const PRICE_FIELD = /^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost|cache_creation_input_token_cost_above_1hr)(_above_\d+k?_tokens)?$/;
 const TIER_FIELD = /^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost|cache_creation_input_token_cost_above_1hr)_above_(\d+)(k?)_tokens$/;
 const DATE_SUFFIX = /^(.*)[-@](\d{8})$/;
 
@@ -72,12 +74,25 @@ function rate(value: unknown): number | null {
 export function parsePriceTable(json: unknown, snapshot: Snapshot): PriceTable {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('a price table is a JSON object of models');
   const entries = new Map<string, ModelPrice>();
+  const unreadable: string[] = [];
   for (const [key, value] of Object.entries(json as Record<string, unknown>)) {
     if (NOT_MODELS.has(key) || typeof value !== 'object' || value === null) continue;
     const entry = value as Record<string, unknown>;
     const mode = typeof entry['mode'] === 'string' ? entry['mode'] : null;
     if (mode !== null && !TEXT_MODES.has(mode)) continue;
+    // A price written but unreadable ("5e-06x", negative) would price the model without it (a
+    // long-context request at base rates): the model is left unpriced, and the table's problem said.
+    const bad = Object.entries(entry).find(([field, price]) => PRICE_FIELD.test(field) && price !== null && price !== undefined && rate(price) === null);
+    if (bad) {
+      unreadable.push(`${key}: ${bad[0]} ${JSON.stringify(bad[1])?.slice(0, 40)}`);
+      continue;
+    }
     entries.set(key, modelPrice(key, entry));
+  }
+  if (unreadable.length > 0) {
+    const which = unreadable.length === 1 ? 'the model is' : `these ${unreadable.length} models are`;
+    const said = `${unreadable.length === 1 ? 'a price' : 'prices'} in ${snapshot.label} could not be read (${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '; …' : ''}), so ${which} left unpriced: fix the table`;
+    snapshot = { ...snapshot, problem: snapshot.problem === undefined ? `${said}.` : `${snapshot.problem} Also, ${said}.` };
   }
   const byLowerKey = new Map<string, string>();
   const datedVariants = new Map<string, string[]>();
