@@ -82,7 +82,8 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   const assets = await loadAssets();
   const html = renderer.standalone(
     'session',
-    { title: view.title, scope: sharer.text(session.ledger.path.split(/[\\/]/).pop() ?? ''), generator: `bough ${await packageVersion()}`, current: null },
+    // The file, and the zone its times are in: a page sent on its own says both.
+    { title: view.title, scope: `${sharer.text(session.ledger.path.split(/[\\/]/).pop() ?? '')} · times in ${options.timeZone}`, generator: `bough ${await packageVersion()}`, current: null },
     sessionPartView(view, whole, 0, (range) => entries.html(range), () => ''),
     { css: assets.get('bough.css')?.toString('utf8') ?? '', js: assets.get('bough.js')?.toString('utf8') ?? '' },
   );

@@ -167,6 +167,14 @@ describe('bough command line', () => {
     expect(done.code).toBe(0);
     expect(done.stdout).toMatch(/^bough: “.+” written to .*a\.html \(\d+ kB, one file, nothing else needed\)\n$/);
     expect(await readFile(out, 'utf8')).toMatch(/^<!doctype html>[\s\S]*<style>[\s\S]*<script>/);
+    // It names the zone its times are in (regression: a page sent on its own did not say).
+    expect(await readFile(out, 'utf8')).toContain('a.jsonl · times in UTC');
+    // An earlier export is written over; a file of the user's is not (regression: any file was replaced without a word).
+    expect((await run(['export', input, '-o', out])).code).toBe(0);
+    const mine = join(dir, 'notes.txt');
+    await writeFile(mine, 'my notes\n');
+    expect(await run(['export', input, '-o', mine])).toMatchObject({ code: 1, stderr: `bough: Refusing to write over ${mine}: it is a file of yours, not a page bough exported. Choose another -o, or remove it first.\n` });
+    expect(await readFile(mine, 'utf8')).toBe('my notes\n');
     const before = await readFile(input, 'utf8');
     expect(await run(['export', input, '-o', input])).toMatchObject({ code: 1, stderr: `bough: Refusing to write ${input}: it is an input. Choose another -o.\n` });
     expect(await readFile(input, 'utf8')).toBe(before);

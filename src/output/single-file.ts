@@ -2,7 +2,7 @@
 // input: `bough export` writes a single page this way.
 
 import { randomBytes } from 'node:crypto';
-import { rename, rm, stat, writeFile } from 'node:fs/promises';
+import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { BoughError } from '../errors.js';
 import { realPathOf } from './out-path.js';
@@ -14,6 +14,10 @@ export async function writeSingleFile(path: string, content: string, inputs: rea
   }
   const existing = await stat(target).catch(() => null);
   if (existing?.isDirectory()) throw new BoughError(`${path} is a folder: name a file with -o, such as session.html.`);
+  // Only a page bough exported is written over: anything else there is the user's.
+  if (existing && existing.size > 0 && !(await isBoughExport(target))) {
+    throw new BoughError(`Refusing to write over ${path}: it is a file of yours, not a page bough exported. Choose another -o, or remove it first.`);
+  }
   const temporary = join(dirname(target), `.${basename(target)}.bough-tmp-${randomBytes(4).toString('hex')}`);
   try {
     await writeFile(temporary, content);
@@ -24,5 +28,18 @@ export async function writeSingleFile(path: string, content: string, inputs: rea
     if (code === 'ENOENT') throw new BoughError(`Cannot write ${path}: its folder does not exist.`, { cause: error });
     if (code === 'EACCES' || code === 'EPERM') throw new BoughError(`Cannot write ${path}: permission denied.`, { cause: error });
     throw error;
+  }
+}
+
+/** The head of a page bough exported names bough as its generator, within its first few kB. */
+async function isBoughExport(path: string): Promise<boolean> {
+  const handle = await open(path, 'r').catch(() => null);
+  if (handle === null) return false;
+  try {
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return /<meta name="generator" content="bough [^"]*">/.test(head.toString('utf8', 0, bytesRead));
+  } finally {
+    await handle.close();
   }
 }
