@@ -247,7 +247,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
     const archive = usedSamples ? null : { kept, previous, sharing, redacting, places, inputs, unreadable, carried };
     const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads });
-    const warnings = [...cacheWarnings, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
+    // A folder kept to be sent, built once with --share and now without: said, as its pages now show what it hid.
+    const wasRedacted = !options.redact && archived.sessions.some((a) => a.sharing.startsWith(REDACTING_SHARING));
+    const unredacted = wasRedacted
+      ? [`${outDir} held a report that redacted secrets and home folders; this build does not redact, so its pages now show them. Build with --share (or --redact) to keep it fit to send.`]
+      : [];
+    const warnings = [...cacheWarnings, ...unredacted, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
   } catch (error) {
     await folder.abort();
@@ -649,6 +654,8 @@ function sharingOf(redact: boolean, omit: readonly OmitKind[]): string {
 
 /** Sharing as a build that neither redacts nor omits anything: the only one that keeps files it cannot read. */
 const PLAIN_SHARING = sharingOf(false, []);
+/** How the sharing of a build that redacts begins. */
+const REDACTING_SHARING = 'redact:true;';
 
 /**
  * Archive records and files an earlier build wrote that do not read right now, each said on the

@@ -10,7 +10,7 @@ import { exportSession } from './export.js';
 import { boughCacheDir, machineTimeZone, type Environment } from './environment.js';
 import { BoughError } from './errors.js';
 import { parsePeriod, parseSources, ScopeError, type Scope } from './ledger/scope.js';
-import { formatUsd, plural } from './report/format.js';
+import { formatCount, formatUsd, plural } from './report/format.js';
 import { STATS_GROUPINGS, type StatsGrouping } from './report/schema.js';
 import { packageVersion } from './package-files.js';
 import { OMIT_KINDS, type OmitKind } from './share/share.js';
@@ -313,7 +313,7 @@ function failure(error: unknown, io: CliIo): number {
   throw error;
 }
 
-function summaryLine({ summary, outDir, sessionsCarried }: BuildResult): string {
+function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildResult): string {
   const { totals, diagnostics } = summary;
   const where = relative(process.cwd(), `${outDir}/index.html`) || `${outDir}/index.html`;
   const unknown = totals.unpricedRecords > 0;
@@ -325,8 +325,17 @@ function summaryLine({ summary, outDir, sessionsCarried }: BuildResult): string 
     ...(totals.unpricedModels.length > 0 ? [`${plural(totals.unpricedModels.length, 'unpriced model')}`] : []),
     // Said, or a scoped report into an archive's folder would look as if it had dropped the rest.
     ...(sessionsCarried > 0 ? [`its archive also keeps ${plural(sessionsCarried, 'session')} this report does not show`] : []),
+    // What a re-run did: a rebuild keeps the pages of what did not change.
+    ...(sessionsKept > 0 ? [sessionsKept >= totals.sessions ? 'every page kept from the last build' : `pages of ${sessionsKept} of ${plural(totals.sessions, 'session')} kept from the last build`] : []),
+    ...sharingSaid(summary.sharing),
     `report in ${where}`,
   ].join(' · ');
+}
+
+/** What a build that redacts or omits says of it: "redacted (12 replaced)", "thinking omitted". */
+function sharingSaid(sharing: BuildResult['summary']['sharing']): string[] {
+  const replaced = Object.values(sharing.redactions).reduce((sum, n) => sum + n, 0);
+  return [...(sharing.redacted ? [`redacted (${formatCount(replaced)} replaced)`] : []), ...(sharing.omitted.length > 0 ? [`${sharing.omitted.join(', ')} omitted`] : [])];
 }
 
 function omitKindsOf(value: string): OmitKind[] {

@@ -89,6 +89,22 @@ describe('bough command line', () => {
     expect(existsSync(join(out, 'index.html'))).toBe(true);
   });
 
+  // Regression: a re-run printed the very line a cold build prints, and a plain build into a
+  // folder built with --share turned it plain without a word.
+  it('says what a re-run kept, how it shared, and when a shared report becomes plain', async () => {
+    const out = join(await tempDir(), 'report');
+    const env = { BOUGH_CACHE_DIR: join(await tempDir(), 'cache') };
+    const input = join(FIXTURES, 'pi', 'minimal-v3.jsonl');
+    expect((await run(['build', input, '--out', out, '--tz', 'UTC'], env)).stdout).not.toContain('kept');
+    expect((await run(['build', input, '--out', out, '--tz', 'UTC'], env)).stdout).toContain(' · every page kept from the last build · ');
+    const shared = await run(['build', input, '--out', out, '--tz', 'UTC', '--share'], env);
+    expect(shared.stdout).toMatch(/ · redacted \(\d+ replaced\) · thinking omitted · report in /);
+    const plain = await run(['build', input, '--out', out, '--tz', 'UTC'], env);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toBe(`bough: warning: ${out} held a report that redacted secrets and home folders; this build does not redact, so its pages now show them. Build with --share (or --redact) to keep it fit to send.\n`);
+    expect(plain.stdout).not.toContain('redacted');
+  });
+
   it('runs build when no command is named', async () => {
     const out = join(await tempDir(), 'report');
     expect((await run([join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--quiet'])).code).toBe(0);
