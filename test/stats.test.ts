@@ -1,12 +1,13 @@
 // `bough stats`: terminal tables and JSON from the same report data as a build, without pages.
 
 import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
 import { statsSchema, summarySchema } from '../src/report/schema.js';
 import { statsTable } from '../src/report/stats-table.js';
-import { FIXTURES, piFixture, tempDir } from './support/fixtures.js';
+import { FIXTURES, piFixture, SHARED_CORPUS, tempDir } from './support/fixtures.js';
 
 async function run(args: string[], options: { stdoutIsTty?: boolean; env?: Record<string, string> } = {}) {
   let stdout = '';
@@ -49,6 +50,12 @@ describe('bough stats', () => {
     expect(lines.find((l) => l.startsWith('Total'))).toMatch(/\$1\.20\*\s+\$1\.25$/);
     expect(stdout).toContain('* plus usage of models without a price: its cost is unknown, never $0.');
     expect(stdout).not.toContain(ESC);
+  });
+
+  // Regression: a short label (a day, a week, an agent) was padded to the shortest a cut label may be: 103 columns.
+  it.skipIf(!existsSync(SHARED_CORPUS)).each(['day', 'week', 'agent', 'month', 'model', 'project', 'session'])('fits 100 columns by %s, over the shared corpus’s big numbers', async (by) => {
+    const { stdout } = await run(['stats', SHARED_CORPUS, '--no-cache', '--tz', 'UTC', '--by', by]);
+    expect(Math.max(...stdout.trimEnd().split('\n').map((l) => l.length))).toBeLessThanOrEqual(100);
   });
 
   it('colours only a terminal, and never under NO_COLOR', async () => {

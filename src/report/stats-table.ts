@@ -82,7 +82,9 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   }
   const w = widths();
   const labelRoom = options.width - tableWidth(w.slice(1)) - GAP;
-  w[0] = Math.max(MIN_LABEL, Math.min(w[0] ?? 0, labelRoom));
+  // A label is cut to the room left, never below MIN_LABEL; one shorter than that keeps its width
+  // (regression: "2026-11-01" padded to MIN_LABEL made the day table 103 columns).
+  w[0] = Math.min(w[0] ?? 0, Math.max(MIN_LABEL, labelRoom));
 
   const line = (cells: string[], style: (text: string) => string = (t) => t) =>
     cells
