@@ -11,11 +11,15 @@ import { piPriceHint } from '../src/sources/pi/prices.js';
 import { usageClaimRule } from '../src/sources/registry.js';
 import { buildReportData, type ReportData } from '../src/report/data.js';
 import { rowsOf, totalsJson } from '../src/report/json.js';
-import { boughCost, emptyScopeSentence } from '../src/report/numbers.js';
+import { boughCost, emptyScopeSentence, priceBadge } from '../src/report/numbers.js';
 import type { SessionFile } from '../src/types.js';
 import { prompt, reply, sessionFile } from './support/session-builders.js';
 
 const M = 1e-6;
+const PRICES_TABLE = parsePriceTable(
+  { 'claude-sonnet-4-5': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 3 * M, output_cost_per_token: 15 * M } },
+  { origin: 'bundled', label: 'test', date: '2026-01-01' },
+);
 const PRICES = createPricer(
   parsePriceTable(
     { 'claude-sonnet-4-5': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 3 * M, output_cost_per_token: 15 * M } },
@@ -186,5 +190,16 @@ describe('models', () => {
     expect(data.models.map((m) => [m.key, m.priceState, m.records])).toEqual([['anthropic/claude-sonnet-4-5', 'partial', 2]]);
     expect(data.sessions[0]?.byModel.map((m) => m.priceState)).toEqual(['partial']);
     expect(data.projects[0]?.byModel.map((m) => m.priceState)).toEqual(['partial']);
+  });
+
+  // Regression: a Copilot model priced with --price-subscriptions read as a plain "priced" row (pricing.md: label it "API-equivalent").
+  it('labels a subscription priced at API rates as API-equivalent, and one at $0 as a subscription', () => {
+    const file = sessionFile({ path: '/s/copilot.jsonl' }, [prompt('p1', '2026-11-01T18:00:00Z', 'Start'), reply('r1', '2026-11-01T18:01:00Z', { provider: 'github-copilot', input: 1000, output: 100 }, { parentId: 'p1' })]);
+    const atApiRates = createPricer(PRICES_TABLE, { subscriptionsAtApiPrices: true, hints: (_, provider) => piPriceHint(provider, new Set()) });
+    const ledgers = [ledgerOf(file)];
+    const [api] = buildReportData(ledgers, claimEntries(ledgers, usageClaimRule), atApiRates, scope()).models;
+    expect(api && priceBadge(api)?.label).toBe('API-equivalent');
+    const [free] = report([file]).models;
+    expect(free && priceBadge(free)?.label).toBe('subscription: $0');
   });
 });

@@ -60,6 +60,8 @@ export interface ModelTotals extends UsageTotals {
   priceState: PriceState | null;
   /** How its records were priced, each thing said once (fast mode, searches, tiers, missing rates). */
   priceNote: string | null;
+  /** A subscription provider's usage priced at API rates (--price-subscriptions): what it would have cost, not what was paid. */
+  apiEquivalent: boolean;
   sessions: number;
 }
 
@@ -720,6 +722,7 @@ function modelTotals(map: Map<string, ModelTotals>, key: string, usage: LedgerUs
       priceKey: priced.key,
       priceState: priced.state,
       priceNote: priced.note,
+      apiEquivalent: priced.subscription && (priced.state === 'priced' || priced.state === 'partial'),
       sessions: 0,
     };
     map.set(key, found);

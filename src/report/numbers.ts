@@ -123,6 +123,8 @@ export function priceBadge(m: ModelTotals): { label: string; tone: 'error' | 'wa
     case 'subscription':
       return { label: 'subscription: $0', tone: 'plain', title };
     default:
+      // pricing.md: a subscription priced at API rates is labelled so, not passed off as a bill.
+      if (m.apiEquivalent) return { label: 'API-equivalent', tone: 'plain', title: ['a subscription, priced at API rates (--price-subscriptions): what it would cost, not what was paid', title].filter(Boolean).join('; ') };
       return title ? { label: 'note', tone: 'plain', title } : null;
   }
 }
