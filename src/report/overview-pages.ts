@@ -8,7 +8,7 @@ import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, t
 import { byCost, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally } from './data.js';
 import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } from './format.js';
 import { modelName } from './json.js';
-import { boughCost, boughSortValue, emptyScopeSentence, priceBadge, recordedCost, statCards, type StatCard } from './numbers.js';
+import { boughCost, boughSortValue, emptyScopeSentence, NO_USAGE, priceBadge, recordedCost, statCards, type StatCard } from './numbers.js';
 import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { cell, column, numberCell, tableView, type CellView, type TableView } from './tables.js';
 
@@ -142,7 +142,8 @@ export function projectPageView(project: ProjectData, data: ReportData, ctx: Ove
     cwd: project.cwd ?? '(no working directory recorded)',
     indexHref: hrefFrom(page, INDEX_PAGE),
     cards,
-    charts: costCharts(project.byDay, project.byMonth, project.byModel, data, ' in this project'),
+    // A project with no usage recorded draws no empty $0 axes.
+    charts: project.tally.records === 0 ? [] : costCharts(project.byDay, project.byMonth, project.byModel, data, ' in this project'),
     models: modelsTable(project.byModel),
     sessions: sessionsTable(mine, page, ctx, { projects: null, sortedByCost: false }),
     files: files.length === 0 ? null : filesTable(files),
@@ -236,6 +237,11 @@ function tokenCells(tally: Pick<Tally, 'tokens'>): CellView[] {
 
 const COST_COLUMNS = [column('Cost (bough)', true, "bough's price from LiteLLM's table"), column('Recorded', true, 'what the agent recorded')];
 
+/** Tokens in all; "—" where no usage was recorded at all, which is no count of zero tokens. */
+function tokensCell(tally: Tally): CellView {
+  return tally.records === 0 ? cell('—', { sort: '-1', title: NO_USAGE }) : numberCell(formatCount(totalTokens(tally.tokens)), totalTokens(tally.tokens));
+}
+
 function costCells(usage: Tally | ModelTotals): CellView[] {
   return [numberCell(boughCost(usage), boughSortValue(usage)), numberCell(recordedCost(usage), usage.cost.recorded ?? -1)];
 }
@@ -307,7 +313,7 @@ function projectsTable(projects: readonly ProjectData[], fromPage: string, ctx: 
       cell(p.name, { href: hrefFrom(fromPage, ctx.pages.project(p.key)), sub: p.cwd ?? '(no working directory recorded)' }),
       numberCell(formatCount(p.sessions.length), p.sessions.length),
       numberCell(formatCount(p.tally.prompts), p.tally.prompts),
-      numberCell(formatCount(totalTokens(p.tally.tokens)), totalTokens(p.tally.tokens)),
+      tokensCell(p.tally),
       ...costCells(p.tally),
       cell(formatDateTime(p.tally.lastAt, ctx.time), { sort: String(p.tally.lastAt ?? 0) }),
     ]),
@@ -328,7 +334,7 @@ function agentsTable(sources: readonly Bucket[]): TableView | null {
       numberCell(formatCount(b.sessions), b.sessions),
       numberCell(formatCount(b.tally.prompts), b.tally.prompts),
       numberCell(formatCount(b.tally.replies), b.tally.replies),
-      numberCell(formatCount(totalTokens(b.tally.tokens)), totalTokens(b.tally.tokens)),
+      tokensCell(b.tally),
       ...costCells(b.tally),
     ]),
     total: null,
@@ -372,7 +378,7 @@ function sessionsTable(sessions: readonly SessionData[], fromPage: string, ctx: 
       numberCell(formatCount(s.tally.prompts), s.tally.prompts),
       numberCell(formatCount(s.tally.replies), s.tally.replies),
       numberCell(formatCount(s.tally.errorReplies), s.tally.errorReplies),
-      numberCell(formatCount(totalTokens(s.tally.tokens)), totalTokens(s.tally.tokens)),
+      tokensCell(s.tally),
       ...costCells(s.tally),
     ]),
     total: null,

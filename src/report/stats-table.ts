@@ -104,6 +104,7 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   if (rows.some((r) => r.unpricedRecords > 0)) notes.push('* plus usage of models without a price: its cost is unknown, never $0.');
   const partial = stats.totals.outputPossiblyPartialRecords;
   if (partial > 0) notes.push(`Output is at least what is shown: the agent did not write the final count of ${partial === 1 ? '1 response' : `${partial} responses`}.`);
+  if (rows.some((r) => r.usageRecords === 0)) notes.push('— no usage recorded (not zero tokens: the agent wrote none).');
   if (compact) notes.push('Tokens shortened to fit: k thousand, M million, B billion. --json gives every digit.');
   if (stats.by !== 'session' && stats.by !== 'project' && stats.by !== 'model' && stats.by !== 'agent') {
     notes.push('Sessions active in several rows count in each; the total counts each once.');
@@ -125,8 +126,9 @@ function columnsFor(by: StatsGrouping): Column[] {
     heading,
     numeric: true,
     priority,
-    cell: (r) => formatCount(r.tokens[kind]),
-    compact: (r) => formatCompact(r.tokens[kind]),
+    // A row with no usage record says so, "—", rather than count zero tokens.
+    cell: (r) => (r.usageRecords === 0 ? '—' : formatCount(r.tokens[kind])),
+    compact: (r) => (r.usageRecords === 0 ? '—' : formatCompact(r.tokens[kind])),
   });
   const turns: Column[] =
     by === 'model'
