@@ -168,3 +168,13 @@ describe('a session with no usage recorded', () => {
     expect(project).not.toContain('<svg');
   });
 });
+
+describe('a report of agents that record a cost and agents that do not', () => {
+  // Regression: "$122.70 as the agent stored it" beside $150.46 by bough read as a discount; only the Pi records had a cost.
+  it('says how many usage records the recorded cost covers', async () => {
+    const report = join(await tempDir(), 'report');
+    await build({ inputs: [join(FIXTURES, 'pi', 'minimal-v3.jsonl'), join(FIXTURES, 'claude', 'projects')], out: report, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const index = await readFile(join(report, 'index.html'), 'utf8');
+    expect(index).toMatch(/as the agent stored it, for 3 of 14 usage records/);
+  });
+});

@@ -32,6 +32,8 @@ export interface UsageTotals {
   partial: number;
   /** Records whose output count the agent may not have written in full (a lower bound). */
   outputPartial: number;
+  /** Records with a cost the agent recorded: `cost.recorded` covers these only. */
+  withRecordedCost: number;
 }
 
 export interface Tally extends UsageTotals {
@@ -183,7 +185,7 @@ export function zeroTokens(): TokenCounts {
 }
 
 export function emptyUsageTotals(): UsageTotals {
-  return { tokens: zeroTokens(), cost: { bough: null, recorded: null }, records: 0, unpriced: 0, partial: 0, outputPartial: 0 };
+  return { tokens: zeroTokens(), cost: { bough: null, recorded: null }, records: 0, unpriced: 0, partial: 0, outputPartial: 0, withRecordedCost: 0 };
 }
 
 export function emptyTally(): Tally {
@@ -196,6 +198,7 @@ export function emptyTally(): Tally {
     unpriced: 0,
     partial: 0,
     outputPartial: 0,
+    withRecordedCost: 0,
     prompts: 0,
     replies: 0,
     errorReplies: 0,
@@ -627,6 +630,7 @@ function addRecord(into: UsageTotals, usage: LedgerUsage, priced: PricedUsage): 
   if (priced.state === 'unpriced') into.unpriced++;
   if (priced.state === 'partial') into.partial++;
   if (usage.outputPartial) into.outputPartial++;
+  if (usage.recordedCost !== null) into.withRecordedCost++;
   into.records++;
 }
 
@@ -655,6 +659,7 @@ function mergeUsage(into: UsageTotals, sum: UsageTotals): void {
   into.unpriced += sum.unpriced;
   into.partial += sum.partial;
   into.outputPartial += sum.outputPartial;
+  into.withRecordedCost += sum.withRecordedCost;
   into.records += sum.records;
 }
 
@@ -714,6 +719,7 @@ function modelTotals(map: Map<string, ModelTotals>, key: string, usage: LedgerUs
       unpriced: 0,
       partial: 0,
       outputPartial: 0,
+    withRecordedCost: 0,
       key,
       provider: usage.provider,
       model: usage.model,

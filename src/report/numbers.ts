@@ -29,6 +29,15 @@ export function boughCost(usage: UsageTotals): string {
   return unknown ? `${formatUsd(usage.cost.bough)} + unknown` : formatUsd(usage.cost.bough);
 }
 
+/**
+ * Whose cost the agent stored: only some agents do (Pi; Claude Code before 1.0.9), so the recorded
+ * total beside bough's is of part of the usage, and says so rather than look like a discount.
+ */
+function recordedDetail(tally: UsageTotals): string {
+  if (tally.withRecordedCost === 0 || tally.withRecordedCost >= tally.records) return 'as the agent stored it';
+  return `as the agent stored it, for ${formatCount(tally.withRecordedCost)} of ${plural(tally.records, 'usage record')}`;
+}
+
 /** What the agent recorded: "—" when it recorded nothing. */
 export function recordedCost(usage: UsageTotals): string {
   return formatUsd(usage.cost.recorded);
@@ -59,7 +68,7 @@ export function statCards(tally: Tally, branches: number | null, usageRecorded =
       detail: usageRecorded ? boughDetail(tally) : NO_USAGE,
       tone: tally.unpriced + tally.partial > 0 ? 'warn' : 'money',
     },
-    { label: 'Cost recorded', value: recordedCost(tally), detail: 'as the agent stored it', tone: 'money' },
+    { label: 'Cost recorded', value: recordedCost(tally), detail: recordedDetail(tally), tone: 'money' },
   ];
   if (branches !== null) cards.splice(3, 0, { label: 'Branches', value: formatCount(branches), detail: 'leaves of the tree', tone: 'plain' });
   if (tally.subagents.records > 0) {
