@@ -214,8 +214,23 @@ describe('report folder', () => {
     const out = join(await tempDir(), 'precious');
     await mkdir(out);
     await writeFile(join(out, 'thesis.tex'), 'years of work');
-    await expect(openReportFolder(out, 'bough test')).rejects.toThrow(/already holds files that bough did not write/);
+    // Named (regression: the sentence did not say which).
+    await expect(openReportFolder(out, 'bough test')).rejects.toThrow(`${out} already holds files that bough did not write (thesis.tex).`);
     expect(await readdir(out)).toEqual(['thesis.tex']);
+  });
+
+  // Regression: a new folder a file manager had opened (.DS_Store) or \`git init\` had made was refused.
+  it('writes into a folder that holds only a file manager\'s or git\'s files, and leaves them', async () => {
+    const out = join(await tempDir(), 'pages');
+    await mkdir(join(out, '.git'), { recursive: true });
+    await writeFile(join(out, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    await writeFile(join(out, '.DS_Store'), 'finder');
+    await writeReport(out, { 'index.html': 'one' });
+    expect((await readdir(out)).sort()).toEqual(['.DS_Store', '.bough-manifest.json', '.git', 'index.html']);
+    expect(await readFile(join(out, '.git', 'HEAD'), 'utf8')).toBe('ref: refs/heads/main\n');
+    await writeReport(out, { 'index.html': 'two' });
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toBe('two');
+    expect(await readFile(join(out, '.DS_Store'), 'utf8')).toBe('finder');
   });
 
   it('refuses a folder whose list of bough\'s files is damaged, saying so, and changes nothing in it', async () => {

@@ -320,6 +320,9 @@ function safeTarget(root: string, path: string): string {
   return target;
 }
 
+/** Files a folder may hold without being the user's content: a file manager's and git's. */
+const FOLDER_FURNITURE = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini', '.git', '.gitignore', '.gitattributes', '.nojekyll']);
+
 /**
  * The previous report's manifest; an empty one for an empty folder (kept, so a folder that is a
  * link's target or a mount point stays itself); null when --out does not exist. Refuses a folder
@@ -330,10 +333,14 @@ async function previousManifest(out: string): Promise<Manifest | null> {
   if (info === null) return null;
   if (!info.isDirectory()) throw new BoughError(`${out} exists and is not a folder. Choose another --out.`);
   const names = await readdir(out);
-  if (names.length === 0) return { generator: '', files: [] };
+  // What a file manager or git puts in any folder is no content of the user's that a report could
+  // mix with: such a folder is as good as empty (bough never touches a file it did not write).
+  const theirs = names.filter((name) => !FOLDER_FURNITURE.has(name));
+  if (theirs.length === 0 && !names.includes(MANIFEST)) return { generator: '', files: [] };
   const text = await readFile(join(out, MANIFEST), 'utf8').catch(() => null);
   if (text === null) {
-    throw new BoughError(`${out} already holds files that bough did not write. Choose an empty or new folder with --out, or remove that one.`);
+    const named = theirs.slice(0, 3).join(', ') + (theirs.length > 3 ? `, … (${theirs.length} in all)` : '');
+    throw new BoughError(`${out} already holds files that bough did not write (${named}). Choose an empty or new folder with --out, or remove that one.`);
   }
   const manifest = parseManifest(text);
   if (manifest === null) {
