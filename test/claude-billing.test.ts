@@ -70,7 +70,7 @@ describe('Claude Code: a recorded cost on some replies only', () => {
     const [session] = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')).sessions;
     expect(session.cost.bough).toBeCloseTo(0.03153, 10);
     expect(session.cost.recorded).toBeCloseTo(0.00153, 10);
-    expect(session.costCheck).toEqual({ differs: false, incomplete: false, reason: null, difference: 0, unrecordedRecords: 1 });
+    expect(session.costCheck).toEqual({ differs: false, incomplete: false, reason: null, difference: 0, unrecordedRecords: 1, differingRecords: 0 });
     const index = await readFile(join(out, 'index.html'), 'utf8');
     expect(index).not.toContain('cost differs');
     const page = await readFile(join(out, session.page), 'utf8');

@@ -34,7 +34,7 @@ describe('prices in the report', () => {
 
   it('lists a model no table knows as unpriced, and compares nothing with an unknown cost', () => {
     expect(summary.totals.unpricedModels).toEqual(['anthropic/claude-fable-9']);
-    expect(summary.sessions[0]?.costCheck).toEqual({ differs: false, incomplete: true, reason: 'unpriced model', difference: null, unrecordedRecords: 0 });
+    expect(summary.sessions[0]?.costCheck).toEqual({ differs: false, incomplete: true, reason: 'unpriced model', difference: null, unrecordedRecords: 0, differingRecords: 0 });
   });
 
   it('names the price snapshot it used', () => {

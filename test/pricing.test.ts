@@ -174,15 +174,30 @@ describe('agreement with the recorded cost', () => {
 
   it('flags a difference of more than a cent and 1%, with the likely reason', () => {
     expect(checkCost([record(1, 1.5)])).toMatchObject({ differs: true, reason: 'different catalog', difference: 0.5 });
-    expect(checkCost([record(1, 0, {}, 'unpriced'), record(0.1, 0.1)])).toEqual({ differs: false, incomplete: true, unrecorded: 0, reason: 'unpriced model', difference: null });
+    expect(checkCost([record(1, 0, {}, 'unpriced'), record(0.1, 0.1)])).toEqual({ differs: false, differingRecords: 0, incomplete: true, unrecorded: 0, reason: 'unpriced model', difference: null });
     expect(checkCost([record(2, 1, { recordedCostFromProvider: true })]).reason).toBe('provider-billed total');
     expect(checkCost([record(0, 3, { provider: 'github-copilot' })]).reason).toBe('subscription provider');
     expect(checkCost([record(1, 3, { origin: 'tool', modelGuessed: true }), record(1, 1.1)]).reason).toBe('model guessed for tool or summary usage');
   });
 
+  // Regression: Pi's $0.028, $0.008 and $0.0185 against bough's $0.018 each agreed as a session (−$0.0005); pricing.md compares per message.
+  it('flags records that differ on their own though they cancel out over the session', () => {
+    expect(checkCost([record(0.028, 0.018), record(0.008, 0.018), record(0.0185, 0.018)])).toMatchObject({ differs: true, differingRecords: 3 });
+    expect(checkCost([record(0.018, 0.01805)])).toMatchObject({ differs: false, differingRecords: 0 });
+  });
+
+  // Regression: a long-context price, or one-hour writes the agent priced at the five-minute rate, were put down to a "different catalog".
+  it('names long-context and one-hour cache rates as the likely reason, and a model priced in part apart from an unknown one', () => {
+    const tiered = { ...record(0.09, 0.17), priced: { ...record(0.09, 0.17).priced, tier: 200_000 } };
+    expect(checkCost([tiered]).reason).toBe('long-context or one-hour cache rates');
+    expect(checkCost([record(0.0765, 0.1215, { cacheWrite1h: 20_000 })]).reason).toBe('long-context or one-hour cache rates');
+    const partial = { ...record(0.1, 0.05), priced: { ...record(0.1, 0.05).priced, state: 'partial' as const } };
+    expect(checkCost([partial])).toMatchObject({ incomplete: true, reason: 'model priced in part' });
+  });
+
   it('leaves a record with no recorded cost out, and counts it (regression: it was compared as a recorded $0)', () => {
     const none = (bough: number, state: 'priced' | 'unpriced' = 'priced') => ({ ...record(0, bough, {}, state), usage: usage({ recordedCost: null }) });
-    expect(checkCost([record(0.5, 0.5), none(3)])).toEqual({ differs: false, incomplete: false, unrecorded: 1, reason: null, difference: 0 });
+    expect(checkCost([record(0.5, 0.5), none(3)])).toEqual({ differs: false, differingRecords: 0, incomplete: false, unrecorded: 1, reason: null, difference: 0 });
     // Nor does its unknown price make the comparison of the others incomplete.
     expect(checkCost([record(0.5, 0.5), none(0, 'unpriced')])).toMatchObject({ incomplete: false, unrecorded: 1, difference: 0 });
     expect(checkCost([none(3)])).toMatchObject({ differs: false, difference: null });

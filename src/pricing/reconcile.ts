@@ -5,6 +5,8 @@ import type { PricedUsage } from './price.js';
 
 export type DifferenceReason =
   | 'unpriced model'
+  | 'model priced in part'
+  | 'long-context or one-hour cache rates'
   | 'provider-billed total'
   | 'subscription provider'
   | 'free or local model'
@@ -16,11 +18,18 @@ export interface RecordedUsage {
   recordedCost: number | null;
   recordedCostFromProvider: boolean;
   modelGuessed: boolean;
+  cacheWrite1h: number;
 }
 
 export interface CostCheck {
-  /** bough and the agent differ by more than a cent and more than 1%, over the records with a recorded cost. */
+  /**
+   * bough and the agent differ: over the records with a recorded cost by more than a cent and 1%,
+   * or on some record by more than $0.0001 and 1% (pricing.md: per message, since differences of
+   * records may cancel out over a session).
+   */
   differs: boolean;
+  /** The records with a recorded cost whose own price differs from it by more than $0.0001 and 1%. */
+  differingRecords: number;
   /** Some record with a recorded cost could not be priced in full: bough's own cost is unknown in part, so nothing is compared. */
   incomplete: boolean;
   /**
@@ -36,8 +45,15 @@ export interface CostCheck {
 
 const CENT = 0.01;
 const SHARE = 0.01;
+/** A message's own difference counts past this much (and SHARE of it). */
+const RECORD_TOLERANCE = 0.0001;
 
-export const NO_RECORDED_COST: CostCheck = { differs: false, incomplete: false, unrecorded: 0, reason: null, difference: null };
+export const NO_RECORDED_COST: CostCheck = { differs: false, differingRecords: 0, incomplete: false, unrecorded: 0, reason: null, difference: null };
+
+function apart(a: number, b: number, tolerance: number): boolean {
+  const difference = Math.abs(a - b);
+  return difference > tolerance && difference > SHARE * Math.max(Math.abs(a), Math.abs(b));
+}
 
 /**
  * Whether bough's price and the recorded cost of a session's records differ, and why; taken record
@@ -50,6 +66,8 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
   let anyRecorded = false;
   let unrecorded = 0;
   let incomplete = false;
+  let partial = false;
+  let differingRecords = 0;
   const byReason = new Map<DifferenceReason, number>();
   return {
     add(usage, priced) {
@@ -60,31 +78,37 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
       }
       anyRecorded = true;
       incomplete ||= priced.state === 'unpriced' || priced.state === 'partial';
+      partial ||= priced.state === 'partial';
       recorded += theirs;
       bough += priced.cost ?? 0;
+      if (priced.cost !== null && apart(priced.cost, theirs, RECORD_TOLERANCE)) differingRecords++;
       const reason = reasonOf(usage, priced);
-      byReason.set(reason, (byReason.get(reason) ?? 0) + (priced.cost ?? 0) - theirs);
+      // Each cause weighs by what it moves, in either direction: records that cancel out over the session still explain it.
+      byReason.set(reason, (byReason.get(reason) ?? 0) + Math.abs((priced.cost ?? 0) - theirs));
     },
     result() {
       if (!anyRecorded) return NO_RECORDED_COST;
       // An unknown cost is not $0: a difference from it would be made up.
-      if (incomplete) return { differs: false, incomplete: true, unrecorded, reason: 'unpriced model', difference: null };
+      if (incomplete) return { differs: false, differingRecords: 0, incomplete: true, unrecorded, reason: partial ? 'model priced in part' : 'unpriced model', difference: null };
       const difference = bough - recorded;
-      const differs = Math.abs(difference) > CENT && Math.abs(difference) > SHARE * Math.max(Math.abs(bough), Math.abs(recorded));
-      if (!differs) return { differs, incomplete: false, unrecorded, reason: null, difference };
-      const [reason] = [...byReason].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))[0] ?? ['different catalog'];
-      return { differs, incomplete: false, unrecorded, reason, difference };
+      const differs = apart(bough, recorded, CENT) || differingRecords > 0;
+      if (!differs) return { differs, differingRecords, incomplete: false, unrecorded, reason: null, difference };
+      const [reason] = [...byReason].sort((a, b) => b[1] - a[1])[0] ?? ['different catalog'];
+      return { differs, differingRecords, incomplete: false, unrecorded, reason, difference };
     },
   };
 }
 
 function reasonOf(usage: RecordedUsage, priced: PricedUsage): DifferenceReason {
-  if (priced.state === 'unpriced' || priced.state === 'partial') return 'unpriced model';
+  if (priced.state === 'unpriced') return 'unpriced model';
+  if (priced.state === 'partial') return 'model priced in part';
   if (usage.recordedCostFromProvider) return 'provider-billed total';
   // Priced at API rates on request, a subscription still explains a $0 recorded cost.
   if (priced.state === 'subscription' || priced.subscription) return 'subscription provider';
   if (priced.state === 'free' || priced.state === 'local') return 'free or local model';
   // Tool and summary usage names no model; bough priced it as the model in use.
   if (usage.modelGuessed) return 'model guessed for tool or summary usage';
+  // Rates an agent's own catalog may not apply: a prompt past a long-context threshold, one-hour cache writes.
+  if (priced.tier !== null || usage.cacheWrite1h > 0) return 'long-context or one-hour cache rates';
   return 'different catalog';
 }

@@ -193,7 +193,7 @@ export function sessionJson(session: SessionData, pages: PageMap): Summary['sess
     costCheck:
       check.difference === null && !check.incomplete
         ? null
-        : { differs: check.differs, incomplete: check.incomplete, reason: check.reason, difference: money(check.difference), unrecordedRecords: check.unrecorded },
+        : { differs: check.differs, incomplete: check.incomplete, reason: check.reason, difference: money(check.difference), unrecordedRecords: check.unrecorded, differingRecords: check.differingRecords },
     unpricedModels: session.byModel.filter((m) => m.unpriced > 0 || m.partial > 0).map(modelName),
     subagents: usageTotals(tally.subagents),
     subagentFiles: session.subagents.map((s) => ({ file: s.ledger.path, label: s.label, usage: usageTotals(s.tally) })),

@@ -115,6 +115,8 @@ const costCheckSchema = z
     difference: usd,
     /** Usage records the agent stored no cost for, left out of the comparison. */
     unrecordedRecords: count,
+    /** Usage records whose own price differs from their recorded cost by more than $0.0001 and 1%. */
+    differingRecords: count,
   })
   .nullable();
 

@@ -339,13 +339,15 @@ export function failedPageView(session: SessionData, problem: string, indexHref:
 function costNote(session: SessionData): string | null {
   const check = session.costCheck;
   if (check.incomplete) {
-    return `bough cannot price all of this session's usage (a model not in the price table), so its own cost is unknown in part and is not compared with the ${formatUsd(session.tally.cost.recorded)} the agent recorded.`;
+    const why = check.reason === 'model priced in part' ? 'the price table lacks some rates of a model it used' : 'a model not in the price table';
+    return `bough cannot price all of this session's usage (${why}), so its own cost is unknown in part and is not compared with the ${formatUsd(session.tally.cost.recorded)} the agent recorded.`;
   }
   // A record with no recorded cost is not a recorded $0: the recorded total covers the others only.
   const none = check.unrecorded > 0 ? `the agent stored no cost for ${plural(check.unrecorded, 'usage record')} of this session` : null;
   if (check.differs && check.difference !== null) {
     const over = none ? ` over the records with one (${none})` : '';
-    return `bough's price differs from the recorded cost by ${formatUsd(check.difference)}${over}. Likely reason: ${check.reason}.`;
+    const records = check.differingRecords > 0 ? `; ${plural(check.differingRecords, 'usage record')} ${check.differingRecords === 1 ? 'differs' : 'differ'} on its own by more than 1%` : '';
+    return `bough's price differs from the recorded cost by ${formatUsd(check.difference)}${over}${records}. Likely reason: ${check.reason}.`;
   }
   if (none && check.difference !== null) {
     return `The recorded ${formatUsd(session.tally.cost.recorded)} covers part of this session only: ${none}. Over the rest, bough's price agrees.`;
