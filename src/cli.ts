@@ -321,6 +321,8 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildRe
   return [
     `bough: ${summary.period.label === 'all time' ? '' : `${summary.period.label}: `}${plural(totals.sessions, 'session')} from ${plural(diagnostics.sessionFiles, 'file')}${diagnostics.goneFiles > 0 ? ` and ${diagnostics.goneFiles} kept whose file is gone` : ''}`,
     `${plural(diagnostics.skippedLines, 'skipped line')}`,
+    // A file found and not read as a session (not one, unreadable, empty) is said here too, not only on the data-quality page.
+    ...(diagnostics.skippedFiles > 0 ? [`${plural(diagnostics.skippedFiles, 'file')} skipped (see the data-quality page)`] : []),
     `${bough} by bough (${formatUsd(totals.cost.recorded)} recorded)`,
     ...(totals.unpricedModels.length > 0 ? [`${plural(totals.unpricedModels.length, 'unpriced model')}`] : []),
     // Said, or a scoped report into an archive's folder would look as if it had dropped the rest.

@@ -105,6 +105,15 @@ describe('bough command line', () => {
     expect(plain.stdout).not.toContain('redacted');
   });
 
+  // Regression: a file that is no session was said only on the data-quality page.
+  it('says in its last line how many files it skipped', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'a.jsonl'), await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    await writeFile(join(dir, 'notes.jsonl'), '{"hello":"world"}\n');
+    const result = await run(['build', dir, '--out', join(await tempDir(), 'report'), '--tz', 'UTC', '--no-cache']);
+    expect(result.stdout).toContain(' · 0 skipped lines · 1 file skipped (see the data-quality page) · ');
+  });
+
   it('runs build when no command is named', async () => {
     const out = join(await tempDir(), 'report');
     expect((await run([join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--quiet'])).code).toBe(0);

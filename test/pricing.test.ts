@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { costOf } from '../src/pricing/cost.js';
 import { findPrice } from '../src/pricing/lookup.js';
-import { createPricer, type PriceHints } from '../src/pricing/price.js';
+import { createPricer, type PriceHints, type PricedUsage } from '../src/pricing/price.js';
 import { piPriceHint } from '../src/sources/pi/prices.js';
 import { costCheck } from '../src/pricing/reconcile.js';
 import { parsePriceTable, type ModelPrice, type Rates } from '../src/pricing/table.js';
@@ -162,7 +162,7 @@ describe('agreement with the recorded cost', () => {
     for (const { usage, priced } of records) check.add(usage, priced);
     return check.result();
   };
-  const record = (recorded: number, bough: number, extra: Partial<Usage> = {}, state: 'priced' | 'unpriced' = 'priced') => ({
+  const record = (recorded: number, bough: number, extra: Partial<Usage> = {}, state: 'priced' | 'unpriced' = 'priced'): { usage: Usage; priced: PricedUsage } => ({
     usage: usage({ recordedCost: recorded, ...extra }),
     priced: { cost: state === 'unpriced' ? null : bough, state, key: null, tier: null, missing: [], note: null, subscription: extra.provider === 'github-copilot' },
   });
