@@ -129,7 +129,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .description('write one session as a single self-contained HTML file, for sending one conversation')
     .argument('<session-file>', 'the session file to export')
     .option('-o, --out <file>', 'the HTML file to write (default: <session id>.html here)')
-    .option('--tz <zone>', "time zone for dates and times (IANA name); default: this machine's", timeZoneOf, machineTimeZone(io.env))
+    .addOption(timeZoneOption('time zone for dates and times (IANA name)', io))
     .option('--redact', 'replace secrets with [REDACTED:kind] and your home folder with ~')
     .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
     .option('--share', 'for sending the file to someone: --redact --omit thinking')
@@ -207,7 +207,7 @@ function scopeOptions(command: Command, io: CliIo): Command {
     .option('--since <date>', 'count from this day (YYYY-MM-DD) or time (ISO), inclusive')
     .option('--until <date>', 'count up to this day or time, inclusive')
     .option('--month <YYYY-MM>', 'count one calendar month')
-    .option('--tz <zone>', "time zone for days, months and dates (IANA name); default: this machine's", timeZoneOf, machineTimeZone(io.env))
+    .addOption(timeZoneOption('time zone for days, months and dates (IANA name)', io))
     .option('--project <text>', 'only projects whose folder or name contains this text (any case)')
     .option('--source <agents>', 'only these agents: pi, claude, codex (comma-separated)')
     .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one')
@@ -349,7 +349,17 @@ function omitKindsOf(value: string): OmitKind[] {
   return kinds as OmitKind[];
 }
 
+/** --tz, its default the machine's zone, said once in the help: "(default: this machine's, UTC)". */
+function timeZoneOption(description: string, io: CliIo): Option {
+  const zone = machineTimeZone(io.env);
+  return new Option('--tz <zone>', description).argParser(timeZoneOf).default(zone, `this machine's, ${zone}`);
+}
+
 function timeZoneOf(value: string): string {
-  if (isTimeZone(value)) return value;
+  if (isTimeZone(value)) {
+    // As IANA spells it (`utc` → UTC, `europe/berlin` → Europe/Berlin); a link keeps the name given (Asia/Kolkata).
+    const spelled = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+    return spelled.toLowerCase() === value.toLowerCase() ? spelled : value;
+  }
   throw new InvalidArgumentError(`unknown time zone ${JSON.stringify(value)} (use an IANA name such as Europe/Berlin or UTC)`);
 }

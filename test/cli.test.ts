@@ -114,6 +114,15 @@ describe('bough command line', () => {
     expect(result.stdout).toContain(' · 0 skipped lines · 1 file skipped (see the data-quality page) · ');
   });
 
+  // Regression: --tz utc printed "utc" in every header, and the help said the default twice.
+  it('spells a zone as IANA does, and says its default once', async () => {
+    const out = await run(['stats', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--tz', 'europe/berlin', '--no-cache']);
+    expect(out.stdout.split('\n')[0]).toBe('bough · All time · Europe/Berlin · by month');
+    const help = (await run(['build', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain("(default: this machine's, UTC)");
+    expect(help).not.toContain("default: this machine's (default");
+  });
+
   it('runs build when no command is named', async () => {
     const out = join(await tempDir(), 'report');
     expect((await run([join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--quiet'])).code).toBe(0);
