@@ -269,6 +269,10 @@
     var form = document.querySelector('[data-search]');
     if (form) archiveSearch(form);
     reveal();
+    // A chart wider than the screen opens on its newest days, where a reader looks first.
+    Array.prototype.forEach.call(document.querySelectorAll('.chart-scroll'), function (box) {
+      box.scrollLeft = box.scrollWidth;
+    });
     Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), sortable);
     var bar = document.querySelector('[data-session-toolbar]');
     if (bar) sessionToolbar(bar);
