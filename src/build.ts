@@ -272,7 +272,8 @@ async function pricingInputs(options: ReportOptions): Promise<PricingInputs> {
 }
 
 export async function reportContext(discovery: Discovery, collected: Collected, options: ReportOptions, loaded?: PricingInputs): Promise<ReportContext> {
-  options.progress?.(`counting ${plural(collected.ledgers.length, 'session')}`);
+  // Files, not sessions: copies and sub-agents' files are counted into the sessions they belong to.
+  options.progress?.(`counting ${plural(collected.ledgers.length, 'session file')}`);
   const { table, local } = loaded ?? (await pricingInputs(options));
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: priceHintsFrom(local) });
   const ledgers = withEntryTitles(collected.ledgers);

@@ -341,7 +341,8 @@ function sharingSaid(sharing: BuildResult['summary']['sharing']): string[] {
 }
 
 function omitKindsOf(value: string): OmitKind[] {
-  const kinds = value.split(',').map((kind) => kind.trim()).filter(Boolean);
+  // In any case, as --source takes its agents.
+  const kinds = value.split(',').map((kind) => kind.trim().toLowerCase()).filter(Boolean);
   const unknown = kinds.filter((kind) => !(OMIT_KINDS as readonly string[]).includes(kind));
   if (unknown.length > 0 || kinds.length === 0) {
     throw new InvalidArgumentError(`say which of ${OMIT_KINDS.join(', ')} to leave out (got ${JSON.stringify(value)})`);

@@ -123,6 +123,13 @@ describe('bough command line', () => {
     expect(help).not.toContain("default: this machine's (default");
   });
 
+  // Regression: --source PI was taken, --omit Thinking refused.
+  it('takes --omit kinds in any case', async () => {
+    const out = join(await tempDir(), 'report');
+    expect((await run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--omit', 'Thinking,TOOL-OUTPUT', '-q'])).code).toBe(0);
+    expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')).sharing.omitted).toEqual(['thinking', 'tool-output']);
+  });
+
   it('runs build when no command is named', async () => {
     const out = join(await tempDir(), 'report');
     expect((await run([join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--quiet'])).code).toBe(0);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionData } from '../src/report/data.js';
 import { resolvePiPath } from '../src/sources/pi/tools.js';
+import { shellCommits } from '../src/sources/tool-output.js';
 import { piFixture, reportOf } from './support/fixtures.js';
 
 async function sessionOf(name: string): Promise<SessionData> {
@@ -68,5 +69,16 @@ describe('tool work of a session', () => {
       ['src/x.ts', 2],
     ]);
     expect(tools.commits.map((c) => c.line)).toEqual(['[master 0badc0d] Windows']);
+  });
+});
+
+describe('commits a shell call made', () => {
+  it('reads "[branch hash] message" lines, and a quiet commit by the log line of its message', () => {
+    expect(shellCommits('git commit -m "Fix"', '[main 4c1e9b2] Fix\n 1 file changed', false)).toEqual([{ branch: 'main', hash: '4c1e9b2', message: 'Fix', landed: true, line: '[main 4c1e9b2] Fix' }]);
+    // Regression: "git commit -q -m 'Initial commit' && git log --oneline" printed "1c0eda3 Initial commit", and the page said "git printed no commit line".
+    expect(shellCommits("git init -q && git add -A && git commit -q -m 'Initial commit' && git log --oneline", '1c0eda3 Initial commit\n', false)).toEqual([
+      { branch: null, hash: '1c0eda3', message: 'Initial commit', landed: true, line: '1c0eda3 Initial commit' },
+    ]);
+    expect(shellCommits("git commit -q -m 'WIP'", '', false)).toEqual([{ branch: null, hash: null, message: 'WIP', landed: true, line: null }]);
   });
 });

@@ -7,6 +7,8 @@ export { diffChange } from '../diff-lines.js';
 
 // `[main 4c1e9b2] message`, `[main (root-commit) 85fd4d9] message`, `[detached HEAD 1a2b3c4] message`.
 const COMMIT_LINE = /^\[([^\]\n]*?) (?:\(root-commit\) )?([0-9a-f]{7,40})\] (.*)$/gm;
+/** A line of `git log --oneline`: a short hash, then the subject. */
+const ONELINE_LOG = /^([0-9a-f]{7,40}) (.*)$/gm;
 const GIT_COMMIT_COMMAND = /\bgit\b(?:\s+-[cC]\s+\S+)*\s+commit\b/;
 
 /**
@@ -20,7 +22,10 @@ export function shellCommits(command: string | null, output: string, isError: bo
     commits.push({ branch: match[1] ?? null, hash: match[2] ?? null, message: match[3] ?? null, landed: !isError, line: match[0] });
   }
   if (commits.length === 0 && command !== null && GIT_COMMIT_COMMAND.test(command)) {
-    commits.push({ branch: null, hash: null, message: commitMessage(command), landed: !isError, line: null });
+    const message = commitMessage(command);
+    // `git commit -q -m 'x' && git log --oneline`: the log's line of that message names the commit.
+    const logged = message === null ? null : ([...output.matchAll(ONELINE_LOG)].find((m) => m[2] === message) ?? null);
+    commits.push({ branch: null, hash: logged?.[1] ?? null, message, landed: !isError, line: logged?.[0] ?? null });
   }
   return commits;
 }
