@@ -860,7 +860,8 @@ export function noSessionsSentence(discovery: Discovery, read: readonly Diagnost
     const which = unreadable.length === 1 && first ? `${first.file} could not be read (${first.detail})` : `None of the ${plural(unreadable.length, 'file')} found in ${where} could be read (${first?.detail ?? 'unreadable'}${unreadable.length > 1 ? ', and others' : ''})`;
     return `${which}: nothing to report. Point bough at session files it may read.`;
   }
-  return `None of the ${plural(discovery.files.length, 'file')} found in ${where} is a session file bough can read. See the files' first lines, or point bough at a folder of agent sessions.`;
+  const which = discovery.files.length === 1 ? `The one file found in ${where} is not` : `None of the ${plural(discovery.files.length, 'file')} found in ${where} is`;
+  return `${which} a session file bough can read. See the files' first lines, or point bough at a folder of agent sessions.`;
 }
 
 /** The size of pages the last build wrote and this one keeps, as they are in the report folder. */

@@ -80,7 +80,10 @@ export async function discover(
     } catch (error) {
       if (isMissing(error) && !usedDefaults) {
         const link = await danglingLink(path);
-        throw new BoughError(`No such file or folder: ${path}${link ? ` (${link})` : ''}. Check the path and run again.`);
+        // A mistyped command ("bough buidl") is taken for an input, as build is the default command.
+        const word = /^[a-z]+$/.test(inputs[wanted.findIndex((w) => w.path === path)] ?? '');
+        const command = word ? ' It is no command either: bough has build, stats, export and prices.' : '';
+        throw new BoughError(`No such file or folder: ${path}${link ? ` (${link})` : ''}. Check the path and run again.${command}`);
       }
       if (isMissing(error)) {
         places.push({ source, path, files: 0, exists: false });

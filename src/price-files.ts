@@ -103,7 +103,7 @@ export async function updatePrices(url: string, environment: Environment, now: D
     if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
     text = await response.text();
   } catch (error) {
-    throw new BoughError(`Could not download the price table from ${url}: ${(error as Error).message}. Reports keep using the table they used before.`, {
+    throw new BoughError(`Could not download the price table from ${url}: ${downloadProblem(error)}. Reports keep using the table they used before.`, {
       cause: error,
     });
   }
@@ -130,4 +130,14 @@ export async function updatePrices(url: string, environment: Environment, now: D
   }
   await writeFile(join(dir, META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
   return { path: join(dir, TABLE_FILE), models, sha256, date: meta.date };
+}
+
+/** Why a download failed, in words: Node's fetch says only "fetch failed", its cause the rest. */
+function downloadProblem(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? '';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'its host could not be found (no network, or no name server)';
+  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH') return `the network did not reach it (${code})`;
+  if ((error as Error).name === 'TimeoutError') return 'no answer in time';
+  return cause?.message ? `${(error as Error).message}: ${cause.message}` : (error as Error).message;
 }

@@ -249,7 +249,15 @@ describe('bough command line', () => {
   it('exits 1 when the inputs hold no session', async () => {
     const result = await run(['build', join(FIXTURES, 'pi', 'not-a-session.jsonl'), '--out', join(await tempDir(), 'r')]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^bough: None of the 1 file found in .* is a session file bough can read/);
+    // Regression: "None of the 1 file found in … is a session file".
+    expect(result.stderr).toMatch(/^bough: The one file found in .* is not a session file bough can read/);
+  });
+
+  // Regression: "bough buidl" said only that no such file or folder exists.
+  it('says a mistyped command is no command either', async () => {
+    const result = await run(['buidl', '--out', join(await tempDir(), 'r')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('It is no command either: bough has build, stats, export and prices.');
   });
 
   it('refuses to write the report inside an input folder', async () => {

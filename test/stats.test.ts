@@ -121,7 +121,7 @@ describe('bough stats', () => {
   it('exits 1 when there are no sessions to count', async () => {
     const { code, stderr } = await run(['stats', piFixture('not-a-session.jsonl')]);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/is a session file bough can read/);
+    expect(stderr).toMatch(/is not a session file bough can read/);
   });
 });
 
