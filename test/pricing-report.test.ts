@@ -159,9 +159,9 @@ describe('bough prices update', () => {
   });
 
   it('says so when the machine is offline', async () => {
-    const result = await run(['prices', 'update', '--url', 'http://127.0.0.1:9/nothing-listens-here'], { BOUGH_CACHE_DIR: await tempDir() });
+    const result = await run(['prices', 'update', '--url', 'http://127.0.0.1:59999/nothing-listens-here'], { BOUGH_CACHE_DIR: await tempDir() });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^bough: Could not download the price table from http:\/\/127\.0\.0\.1:9\/nothing-listens-here/);
+    expect(result.stderr).toMatch(/^bough: Could not download the price table from http:\/\/127\.0\.0\.1:59999\/nothing-listens-here/);
     // Regression: said only "fetch failed".
     expect(result.stderr).toContain(': the network did not reach it (ECONNREFUSED). Reports keep using');
   });
