@@ -15,7 +15,7 @@ import { STATS_GROUPINGS, type StatsGrouping } from './report/schema.js';
 import { packageVersion } from './package-files.js';
 import { OMIT_KINDS, type OmitKind } from './share/share.js';
 import { stats, statsText } from './stats.js';
-import { isTimeZone } from './time-zone.js';
+import { canonicalZone } from './time-zone.js';
 import { LITELLM_URL, loadPriceTable, updatePrices } from './price-files.js';
 
 export interface CliIo {
@@ -357,10 +357,8 @@ function timeZoneOption(description: string, io: CliIo): Option {
 }
 
 function timeZoneOf(value: string): string {
-  if (isTimeZone(value)) {
-    // As IANA spells it (`utc` → UTC, `europe/berlin` → Europe/Berlin); a link keeps the name given (Asia/Kolkata).
-    const spelled = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
-    return spelled.toLowerCase() === value.toLowerCase() ? spelled : value;
-  }
+  const spelled = canonicalZone(value);
+  // As IANA spells it (`utc` → UTC, `europe/berlin` → Europe/Berlin); a link keeps the name given (Asia/Kolkata).
+  if (spelled !== null) return spelled.toLowerCase() === value.toLowerCase() ? spelled : value;
   throw new InvalidArgumentError(`unknown time zone ${JSON.stringify(value)} (use an IANA name such as Europe/Berlin or UTC)`);
 }

@@ -3,6 +3,7 @@
 
 import { readlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { canonicalZone } from './time-zone.js';
 
 export interface Environment {
   env: Readonly<Record<string, string | undefined>>;
@@ -24,14 +25,6 @@ export function machineTimeZone(
     if (name && !name.startsWith('Etc/') && canonicalZone(name) === resolved) return name;
   }
   return resolved;
-}
-
-function canonicalZone(name: string): string | null {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
 }
 
 /** The zone /etc/localtime links to (`/usr/share/zoneinfo/Asia/Kolkata`), or null. */

@@ -172,12 +172,11 @@ export function monthLabel(key: string): string {
   return monthName(year, month);
 }
 
-/** Whether the zone is one Intl knows. */
-export function isTimeZone(value: string): boolean {
+/** The zone as Intl names it (`utc` → UTC, Asia/Kolkata → Asia/Calcutta), or null when Intl knows no such zone. */
+export function canonicalZone(value: string): string | null {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
 }

@@ -154,12 +154,8 @@ describe('a session that runs past midnight', () => {
 describe('a session with no usage recorded', () => {
   // Regression: its tokens read 0 in the sessions and projects tables, and its project page drew empty $0 axes.
   it('shows "—" for its tokens, titled so, and its project page draws no chart', async () => {
-    const dir = await tempDir();
-    const records = [
-      { type: 'session', version: 3, id: 'quiet', timestamp: '2026-10-01T10:00:00.000Z', cwd: '/work/quiet' },
-      { type: 'message', id: 'p1', parentId: null, timestamp: '2026-10-01T10:00:01.000Z', message: { role: 'user', content: 'Only a prompt' } },
-    ];
-    await writeFile(join(dir, 'quiet.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
+    // A session of one prompt, with no usage record.
+    const dir = join(FIXTURES, 'cases', 'no-usage');
     const report = join(await tempDir(), 'report');
     const { summary: built } = await build({ inputs: [dir], out: report, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
     const index = await readFile(join(report, 'index.html'), 'utf8');

@@ -1,6 +1,6 @@
 // `bough stats`: terminal tables and JSON from the same report data as a build, without pages.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,12 +60,8 @@ describe('bough stats', () => {
 
   // Regression: a session with no usage record read "0 0 0 0", as if it had used no tokens.
   it('says "—" for a row with no usage recorded, and what it means', async () => {
-    const dir = await tempDir();
-    const records = [
-      { type: 'session', version: 3, id: 'quiet', timestamp: '2026-10-01T10:00:00.000Z', cwd: '/work/quiet' },
-      { type: 'message', id: 'p1', parentId: null, timestamp: '2026-10-01T10:00:01.000Z', message: { role: 'user', content: 'Only a prompt' } },
-    ];
-    await writeFile(join(dir, 'quiet.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
+    // A session of one prompt, with no usage record.
+    const dir = join(FIXTURES, 'cases', 'no-usage');
     const { stdout } = await run(['stats', dir, '--tz', 'UTC', '--by', 'session']);
     expect(stdout.split('\n').find((l) => l.startsWith('Only a prompt'))).toMatch(/\s—\s+—\s+—\s+—\s/);
     expect(stdout).toContain('— no usage recorded (not zero tokens: the agent wrote none).');

@@ -65,14 +65,14 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
       key: lookup.key,
       tier: cost.tier,
       missing: cost.missing,
-      note: [priceNote(cost), usage.countsLeftOut ? 'a token count that could not be read is left out' : null].filter(Boolean).join('; ') || null,
+      note: priceNote(cost, usage.countsLeftOut === true),
       subscription,
     };
   };
 }
 
 /** What to say of how a record was priced, when anything. */
-function priceNote(cost: ReturnType<typeof costOf>): string | null {
+function priceNote(cost: ReturnType<typeof costOf>, countsLeftOut: boolean): string | null {
   const oneHour = cost.derived.includes('cacheWrite1h');
   const missingTokens = cost.missing.filter((kind) => kind !== 'fastMode' && kind !== 'webSearch');
   const notes = [
@@ -83,6 +83,7 @@ function priceNote(cost: ReturnType<typeof costOf>): string | null {
     cost.missing.includes('fastMode') ? 'fast mode, but the table has no fast-mode rate: priced at standard rates' : '',
     cost.webSearches > 0 && !cost.missing.includes('webSearch') ? 'web searches billed per search' : '',
     cost.missing.includes('webSearch') ? 'web searches, but the table has no price for them: not in the cost' : '',
+    countsLeftOut ? 'a token count that could not be read is left out' : '',
   ].filter(Boolean);
   return notes.length > 0 ? notes.join('; ') : null;
 }

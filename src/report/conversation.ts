@@ -206,12 +206,17 @@ export function anchorOf(entry: Entry): string {
 }
 
 export function anchorOfId(id: string): string {
-  return `e-${id.replace(/[^A-Za-z0-9_.:-]/g, '_')}`;
+  return `e-${anchorSafe(id)}`;
 }
 
 /** A tool call's anchor inside its entry's: `~` is in no entry's anchor, so the entry's is what comes before it (see linkAcrossParts). */
 export function callAnchor(entryAnchor: string, callId: string): string {
-  return `${entryAnchor}${CALL_ANCHOR_MARK}${callId.replace(/[^A-Za-z0-9_.:-]/g, '_')}`;
+  return `${entryAnchor}${CALL_ANCHOR_MARK}${anchorSafe(callId)}`;
+}
+
+/** An id as an anchor may hold it: what a fragment carries as it is. */
+function anchorSafe(id: string): string {
+  return id.replace(/[^A-Za-z0-9_.:-]/g, '_');
 }
 
 export const CALL_ANCHOR_MARK = '~';

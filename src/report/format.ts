@@ -29,8 +29,9 @@ export function formatUsd(amount: number | null): string {
   if (amount === 0) return '$0.00';
   const abs = Math.abs(amount);
   const sign = amount < 0 ? '-' : '';
-  if (roundHalfUp(abs, 4) >= 1) return `${sign}$${CENTS.format(roundHalfUp(abs, 2))}`;
-  if (roundHalfUp(abs, 4) >= 0.0001) return `${sign}$${roundHalfUp(abs, 4).toFixed(4)}`;
+  const toTenThousandths = roundHalfUp(abs, 4);
+  if (toTenThousandths >= 1) return `${sign}$${CENTS.format(roundHalfUp(abs, 2))}`;
+  if (toTenThousandths >= 0.0001) return `${sign}$${toTenThousandths.toFixed(4)}`;
   return `${sign}<$0.0001`;
 }
 

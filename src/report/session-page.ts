@@ -150,8 +150,6 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
   const copied = (entry: Entry) => session.counted.entries[indexOf.get(entry) ?? -1] !== 1;
   const { period } = ctx.scope;
-  // Where an entry without a time of its own falls: as the session counts it (see untimedAt).
-  const sessionTime = session.untimedAt;
   const subagentFiles = session.subagents.map((sub) => ctx.subagentFile(sub.key));
   const spawns = subagentSpawns(file, session.subagents, subagentFiles);
   const conversation: ConversationContext = {
@@ -160,7 +158,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     day: formatDay(session.startedAt, ctx.time),
     agent: SOURCE_NAMES[file.source],
     copied,
-    outsidePeriod: session.partly ? (entry) => !inPeriod(period, entry.timestamp ?? sessionTime) : () => false,
+    outsidePeriod: session.partly ? (entry) => !inPeriod(period, entry.timestamp ?? session.untimedAt) : () => false,
     labels: latestLabels(file.entries),
     hidden: hiddenByContextEdits(file.entries),
     hasEntry: (id) => tree.byId.has(id),
@@ -245,7 +243,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
 
 /**
  * Which tool call started which sub-agent shown on the page, both ways: a call links to the
- * sub-agent's section, the section to the entry holding the call. Calls in the sub-agents' own
+ * sub-agent's section, the section to the call, which names it. Calls in the sub-agents' own
  * files count too (a spawned thread may spawn another).
  */
 function subagentSpawns(
