@@ -174,8 +174,11 @@ export interface ReportData {
   months: Bucket[];
   /** Most expensive first. */
   sources: Bucket[];
-  /** What the inputs hold with no period or filter: for saying why a scope is empty. */
-  available: { sessions: number; firstAt: number | null; lastAt: number | null };
+  /**
+   * For saying why a scope is empty: how many sessions were read, and how many of them (and over
+   * which days) the project and agent filters let through, with no period.
+   */
+  available: { read: number; sessions: number; firstAt: number | null; lastAt: number | null };
 }
 
 const TOKEN_KINDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning'] as const;
@@ -218,7 +221,7 @@ export function totalTokens(tokens: TokenCounts): number {
 export function buildReportData(ledgers: readonly SessionLedger[], claims: Claims, price: Pricer, scope: Scope): ReportData {
   const projects = groupProjects(ledgers);
   const report = new Aggregator(scope);
-  const available = { sessions: 0, firstAt: null as number | null, lastAt: null as number | null };
+  const available = { read: 0, sessions: 0, firstAt: null as number | null, lastAt: null as number | null };
   const sessions: SessionData[] = [];
   const byKey = new Map(ledgers.map((l) => [l.key, l]));
   const link = (key: SessionKey): SessionLink => {
@@ -246,6 +249,10 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     // A sub-agent's file is read as part of the session that ran it; a file holding only what
     // another file of its session holds is listed with that session.
     if (claims.hostOf.has(ledger.key) || claims.duplicateOf.has(ledger.key)) continue;
+    available.read++;
+    const project = projects.byLedger.get(ledger) as ProjectGroup;
+    if (scope.sources !== null && !scope.sources.includes(ledger.source)) continue;
+    if (!project.matches(scope.project)) continue;
     available.sessions++;
     // Unpacked for this session only: the history's entries are never all unpacked at once.
     const parts: CountedPart[] = [ledger, ...(claims.subagentsOf.get(ledger.key) ?? []).map((key) => byKey.get(key) as SessionLedger)].map(
@@ -254,9 +261,6 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     const span = countedSpan(parts);
     available.firstAt = earliest(available.firstAt, span.first);
     available.lastAt = latest(available.lastAt, span.last);
-    const project = projects.byLedger.get(ledger) as ProjectGroup;
-    if (scope.sources !== null && !scope.sources.includes(ledger.source)) continue;
-    if (!project.matches(scope.project)) continue;
     const session = report.session(parts, span, project, price);
     if (session === null) continue;
     const origin = claims.originOf.get(ledger.key);

@@ -141,11 +141,23 @@ export function priceBadge(m: ModelTotals): { label: string; tone: 'error' | 'wa
 /** Why a report of a scope is empty, and what the inputs would have given. */
 export function emptyScopeSentence(data: ReportData, scopeLabel: string): string {
   const { available, scope } = data;
-  if (available.sessions === 0) return 'No sessions were read.';
+  if (available.read === 0) return 'No sessions were read.';
+  const filters = [
+    scope.project === null ? null : `project “${scope.project}”`,
+    scope.sources === null ? null : `${scope.sources.length === 1 ? 'agent' : 'agents'} ${scope.sources.join(', ')}`,
+  ].filter((part) => part !== null);
+  if (available.sessions === 0) {
+    // The filters, not the period, left nothing: say so, not that the sessions lie outside the dates.
+    const none =
+      available.read === 1 ? 'the one session read does not match' : `none of the ${formatCount(available.read)} sessions read matches`;
+    return `Nothing falls in ${scopeLabel}: ${none} ${filters.join(' and ')}.`;
+  }
   const span =
     available.firstAt !== null && available.lastAt !== null
       ? ` (${localDay(available.firstAt, scope.timeZone)} to ${localDay(available.lastAt, scope.timeZone)})`
       : '';
-  const read = available.sessions === 1 ? `The one session read${span} lies` : `The ${formatCount(available.sessions)} sessions read${span} lie`;
+  const which = filters.length === 0 ? 'read' : `read of ${filters.join(' and ')}`;
+  const read =
+    available.sessions === 1 ? `The one session ${which}${span} lies` : `The ${formatCount(available.sessions)} sessions ${which}${span} lie`;
   return `Nothing falls in ${scopeLabel}. ${read} outside it.`;
 }
