@@ -99,7 +99,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .command('build', { isDefault: true })
     .description('read sessions and write the report folder (the default command)')
     .argument('[inputs...]', 'session files or folders (searched recursively); default: the agents\' own folders')
-    .option('-o, --out <dir>', 'the report folder to write', 'bough-report');
+    .option('-o, --out <dir>', 'the report folder to write', pathOf, 'bough-report');
   scopeOptions(buildCommand, io)
     .option('--redact', 'replace secrets (API keys, tokens, private keys, passwords) with [REDACTED:kind] and your home folder with ~')
     .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
@@ -128,12 +128,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .command('export')
     .description('write one session as a single self-contained HTML file, for sending one conversation')
     .argument('<session-file>', 'the session file to export')
-    .option('-o, --out <file>', 'the HTML file to write (default: <session id>.html here)')
+    .option('-o, --out <file>', 'the HTML file to write (default: <session id>.html here)', pathOf)
     .addOption(timeZoneOption('time zone for dates and times (IANA name)', io))
     .option('--redact', 'replace secrets with [REDACTED:kind] and your home folder with ~')
     .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
     .option('--share', 'for sending the file to someone: --redact --omit thinking')
-    .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one')
+    .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one', pathOf)
     .option('--price-subscriptions', 'price subscription providers at API rates instead of $0')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (file: string, flags: ExportFlags) => {
@@ -156,8 +156,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   prices
     .command('show', { isDefault: true })
     .description('say which price table reports use now')
-    .option('--prices <file>', 'a LiteLLM-format table to check instead')
-    .action(async (flags: { prices?: string }) => {
+    .option('--prices <file>', 'a LiteLLM-format table to check instead', pathOf)
+    // Allowed so that a mistyped command ("prices updte") is named, not reported as an argument too many.
+    .allowExcessArguments()
+    .action(async (flags: { prices?: string }, command: Command) => {
+      if (command.args.length > 0) {
+        io.stderr(`bough: prices has no command “${command.args[0]}”: use bough prices show or bough prices update.\n`);
+        exitCode = 2;
+        return;
+      }
       exitCode = await guarded(io, async () => {
         const table = await loadPriceTable(flags.prices ?? null, { env: io.env, home: io.home });
         const priced = [...table.entries.values()].filter((e) => e.base !== null).length;
@@ -210,7 +217,7 @@ function scopeOptions(command: Command, io: CliIo): Command {
     .addOption(timeZoneOption('time zone for days, months and dates (IANA name)', io))
     .option('--project <text>', 'only projects whose folder or name contains this text (any case)')
     .option('--source <agents>', 'only these agents: pi, claude, codex (comma-separated)')
-    .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one')
+    .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one', pathOf)
     .option('--price-subscriptions', 'price subscription providers (GitHub Copilot, Gemini CLI) at API rates instead of $0');
 }
 
@@ -338,6 +345,12 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildRe
 function sharingSaid(sharing: BuildResult['summary']['sharing']): string[] {
   const replaced = Object.values(sharing.redactions).reduce((sum, n) => sum + n, 0);
   return [...(sharing.redacted ? [`redacted (${formatCount(replaced)} replaced)`] : []), ...(sharing.omitted.length > 0 ? [`${sharing.omitted.join(', ')} omitted`] : [])];
+}
+
+/** A path flag: an empty one (a shell variable that was not set) would otherwise mean this folder. */
+function pathOf(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('give a path (got an empty one)');
+  return value;
 }
 
 function omitKindsOf(value: string): OmitKind[] {

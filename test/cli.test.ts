@@ -260,6 +260,19 @@ describe('bough command line', () => {
     expect(result.stderr).toContain('It is no command either: bough has build, stats, export and prices.');
   });
 
+  // Regression: "bough prices updte" said "too many arguments for 'show'".
+  it('names a mistyped prices command', async () => {
+    const result = await run(['prices', 'updte']);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'bough: prices has no command “updte”: use bough prices show or bough prices update.\n' });
+  });
+
+  // Regression: an empty --out (an unset shell variable) meant this folder, and --prices '' a raw ENOENT.
+  it.each([[['build', '--out', '']], [['stats', '--prices', ' ']], [['export', 'x.jsonl', '-o', '']]])('refuses an empty path: %j', async (args) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('give a path (got an empty one)');
+  });
+
   it('refuses to write the report inside an input folder', async () => {
     const result = await run(['build', join(FIXTURES, 'pi'), '--out', join(FIXTURES, 'pi', 'report')]);
     expect(result.code).toBe(1);
