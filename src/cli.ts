@@ -294,7 +294,12 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
       discovered: foundLine(flags, io),
     });
     if (progress) io.stderr('\r\u001b[2K');
-    if (!flags.quiet) for (const warning of result.warnings) io.stderr(`bough: warning: ${warning}\n`);
+    if (!flags.quiet) {
+      for (const warning of result.warnings) io.stderr(`bough: warning: ${warning}\n`);
+      const skipped = skippedSaid(result.json.diagnostics);
+      // Said as the build says it, so numbers from damaged files are not taken for the whole story.
+      if (skipped !== null) io.stderr(`bough: ${skipped}; \`bough build\` lists them on its data-quality page.\n`);
+    }
     if (flags.json) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`);
     else {
       const colour = io.stdoutIsTty === true && !('NO_COLOR' in io.env && io.env['NO_COLOR'] !== '');
@@ -339,6 +344,15 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildRe
     ...sharingSaid(summary.sharing),
     `report in ${where}`,
   ].join(' · ');
+}
+
+/** "1 skipped line and 2 files skipped", or null when nothing was skipped. */
+function skippedSaid(diagnostics: { skippedLines: number; skippedFiles: number }): string | null {
+  const parts = [
+    ...(diagnostics.skippedLines > 0 ? [plural(diagnostics.skippedLines, 'skipped line')] : []),
+    ...(diagnostics.skippedFiles > 0 ? [`${plural(diagnostics.skippedFiles, 'file')} skipped`] : []),
+  ];
+  return parts.length === 0 ? null : parts.join(' and ');
 }
 
 /** What a build that redacts or omits says of it: "redacted (12 replaced)", "thinking omitted". */

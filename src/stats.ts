@@ -40,10 +40,10 @@ export async function stats(options: StatsOptions): Promise<StatsResult> {
   const threads = threadPlan(options.environment.env);
   const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, realPaths: discovery.realPaths });
   if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
-  const { data, table } = await reportContext(discovery, collected, options);
+  const { data, table, diagnostics } = await reportContext(discovery, collected, options);
   return {
     data,
-    json: statsJsonOf(data, options.by),
+    json: statsJsonOf(data, options.by, diagnostics),
     places: discovery.places,
     emptySentence: emptyScopeSentence(data, scopeLabel(options.scope)),
     warnings: [cacheWarning, table.snapshot.problem ?? null].filter((w): w is string => w !== null),

@@ -89,6 +89,18 @@ describe('bough stats', () => {
     expect(json.totals.sessions).toBe(0);
   });
 
+  // Regression: stats printed totals of damaged files as if every line had been read.
+  it('says what it skipped, on stderr and in the JSON, as a build does', async () => {
+    const files = ['damaged-lines.jsonl', 'empty.jsonl', 'minimal-v3.jsonl'].map(piFixture);
+    const { stdout, stderr } = await run(['stats', ...files, '--json', '--no-cache']);
+    const json = statsSchema.parse(JSON.parse(stdout));
+    expect(json.diagnostics).toMatchObject({ files: 3, sessionFiles: 2, skippedFiles: 1, skippedLines: 3 });
+    expect(json.diagnostics.byReason).toMatchObject({ 'empty-file': 1, 'truncated-line': 1, 'invalid-json': 1 });
+    expect(stderr).toBe('bough: 3 skipped lines and 1 file skipped; `bough build` lists them on its data-quality page.\n');
+    expect((await run(['stats', ...files, '--quiet'])).stderr).toBe('');
+    expect((await run(['stats', piFixture('minimal-v3.jsonl')])).stderr).toBe('');
+  });
+
   it('regression: a project filter that matched nothing was blamed on the dates; now it names the filter', async () => {
     const { code, stdout } = await run(['stats', MIDNIGHT, '--project', 'no-such-project', '--tz', 'UTC']);
     expect(code).toBe(0);

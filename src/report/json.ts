@@ -51,8 +51,15 @@ export function summaryOf(data: ReportData, ctx: SummaryContext): Summary {
   };
 }
 
-export function statsJsonOf(data: ReportData, by: StatsGrouping): StatsJson {
-  return { period: periodJson(data.scope), filters: filtersJson(data.scope), by, totals: totalsJson(data), rows: rowsOf(data, by) };
+export function statsJsonOf(data: ReportData, by: StatsGrouping, diagnostics: DiagnosticsSummary): StatsJson {
+  return {
+    period: periodJson(data.scope),
+    filters: filtersJson(data.scope),
+    by,
+    totals: totalsJson(data),
+    rows: rowsOf(data, by),
+    diagnostics: { ...diagnostics, byReason: { ...diagnostics.byReason } as Record<string, number> },
+  };
 }
 
 export function periodJson(scope: Scope): PeriodJson {

@@ -99,12 +99,23 @@ export const rowSchema = z.object({
   unpricedRecords: count,
 });
 
+/** What was read, skipped and flagged: counts (summary.json also lists each problem). */
+const diagnosticCountsSchema = z.object({
+  files: count,
+  sessionFiles: count,
+  goneFiles: count,
+  skippedFiles: count,
+  skippedLines: count,
+  byReason: z.record(z.string(), count),
+});
+
 export const statsSchema = z.object({
   period: periodSchema,
   filters: filtersSchema,
   by: z.enum(STATS_GROUPINGS),
   totals: totalsSchema,
   rows: z.array(rowSchema),
+  diagnostics: diagnosticCountsSchema,
 });
 
 const costCheckSchema = z
@@ -185,13 +196,7 @@ export const summarySchema = z.object({
   days: z.array(rowSchema),
   projects: z.array(projectSummarySchema),
   sessions: z.array(sessionSummarySchema),
-  diagnostics: z.object({
-    files: count,
-    sessionFiles: count,
-    goneFiles: count,
-    skippedFiles: count,
-    skippedLines: count,
-    byReason: z.record(z.string(), count),
+  diagnostics: diagnosticCountsSchema.extend({
     listed: count,
     items: z.array(
       // `count`: how many problems the item stands for (past a file's first thousand, the rest of a reason are one item).
