@@ -330,12 +330,20 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildRe
   const where = relative(process.cwd(), `${outDir}/index.html`) || `${outDir}/index.html`;
   const unknown = totals.unpricedRecords > 0;
   const bough = totals.cost.bough === null ? (unknown ? 'unknown' : formatUsd(null)) : `${formatUsd(totals.cost.bough)}${unknown ? ' + unknown' : ''}`;
+  const files = `${plural(diagnostics.sessionFiles, 'file')}${diagnostics.goneFiles > 0 ? ` and ${diagnostics.goneFiles} kept whose file is gone` : ''}`;
+  const allTime = summary.period.label === 'all time';
+  const filtered = summary.filters.project !== null || summary.filters.sources !== null;
+  const narrowedBy = [...(allTime ? [] : ['period']), ...(filtered ? ['filters'] : [])].join(' and ');
+  const empty = totals.sessions === 0;
   return [
-    `bough: ${summary.period.label === 'all time' ? '' : `${summary.period.label}: `}${plural(totals.sessions, 'session')} from ${plural(diagnostics.sessionFiles, 'file')}${diagnostics.goneFiles > 0 ? ` and ${diagnostics.goneFiles} kept whose file is gone` : ''}`,
+    `bough: ${allTime ? '' : `${summary.period.label}: `}${
+      // Not "0 sessions … · — by bough": say that the scope, not the reading, left nothing.
+      empty ? `no session falls in this report's ${narrowedBy || 'scope'} (${files} read)` : `${plural(totals.sessions, 'session')} from ${files}`
+    }`,
     `${plural(diagnostics.skippedLines, 'skipped line')}`,
     // A file found and not read as a session (not one, unreadable, empty) is said here too, not only on the data-quality page.
     ...(diagnostics.skippedFiles > 0 ? [`${plural(diagnostics.skippedFiles, 'file')} skipped (see the data-quality page)`] : []),
-    `${bough} by bough (${formatUsd(totals.cost.recorded)} recorded)`,
+    ...(empty ? [] : [`${bough} by bough (${formatUsd(totals.cost.recorded)} recorded)`]),
     ...(totals.unpricedModels.length > 0 ? [`${plural(totals.unpricedModels.length, 'unpriced model')}`] : []),
     // Said, or a scoped report into an archive's folder would look as if it had dropped the rest.
     ...(sessionsCarried > 0 ? [`its archive also keeps ${plural(sessionsCarried, 'session')} this report does not show`] : []),

@@ -89,6 +89,15 @@ describe('bough command line', () => {
     expect(existsSync(join(out, 'index.html'))).toBe(true);
   });
 
+  // Regression: an empty period ended "0 sessions from 1 file · … · — by bough (— recorded)".
+  it('says when the period or filters leave no session', async () => {
+    const file = join(FIXTURES, 'pi', 'minimal-v3.jsonl');
+    const month = await run(['build', file, '--out', join(await tempDir(), 'r'), '--month', '2020-01', '--tz', 'UTC']);
+    expect(month.stdout).toMatch(/^bough: January 2020: no session falls in this report's period \(1 file read\) · 0 skipped lines · report in /);
+    const project = await run(['build', file, '--out', join(await tempDir(), 'r'), '--project', 'zzz', '--tz', 'UTC']);
+    expect(project.stdout).toMatch(/^bough: no session falls in this report's filters \(1 file read\) · 0 skipped lines · report in /);
+  });
+
   // Regression: a re-run printed the very line a cold build prints, and a plain build into a
   // folder built with --share turned it plain without a word.
   it('says what a re-run kept, how it shared, and when a shared report becomes plain', async () => {
