@@ -168,12 +168,25 @@ export interface UnreadableArchive {
  * (damaged, or written by another version of bough) are listed apart: the build says so rather
  * than let a session whose file is gone leave the totals without a word.
  */
-export async function readArchive(outDir: string): Promise<{ sessions: ArchivedPages[]; unreadable: UnreadableArchive[] }> {
+export async function readArchive(outDir: string): Promise<{ sessions: ArchivedPages[]; unreadable: UnreadableArchive[]; seenFromFileTimes: Set<string> }> {
   const dir = join(outDir, ARCHIVE_DIR);
   const names = await readdir(dir).catch(() => [] as string[]);
+  const fileNames = new Set(names);
   const seen = seenOf(join(dir, SEEN_FILE));
+  const seenFromFileTimes = new Set<string>();
+  /**
+   * When a session's file was last seen. With seen.json damaged or gone, a session whose ledger
+   * file is there was seen when that file was written (it is written when the session's pages
+   * change): kept, dated no later than it was seen, rather than left out of the totals.
+   */
+  const lastSeenOf = (name: string): number | undefined => {
+    if (seen !== null) return seen[name];
+    const time = fileNames.has(`${name}.ledger.json.gz`) ? fileTime(join(dir, `${name}.ledger.json.gz`)) : undefined;
+    if (time !== undefined) seenFromFileTimes.add(name);
+    return time;
+  };
   const read: ArchiveRead = { sessions: [], unreadable: [], named: new Set() };
-  if (names.includes(RECORDS_FILE)) readRecords(join(dir, RECORDS_FILE), seen, read);
+  if (names.includes(RECORDS_FILE)) readRecords(join(dir, RECORDS_FILE), lastSeenOf, read);
   // An earlier build's record files, one per session, for the sessions the records file does not
   // name; a compressed one when there is no plain one.
   const plain = new Set(names.filter((file) => OLDER_RECORD_FILE.test(file)));
@@ -194,18 +207,18 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
     }
     // Moved into the records file from now on, when it reads right; kept as the file it is when not.
     const named = record === null ? null : { ...record, name };
-    add(read, name, named, seen[name], { file: `${ARCHIVE_DIR}/${file}`, line: null, text: null });
+    add(read, name, named, lastSeenOf(name), { file: `${ARCHIVE_DIR}/${file}`, line: null, text: null });
   }
   // A session seen.json or a ledger file names is one an earlier build archived: without its
   // record (the records file cut short or replaced) it is said, and its files kept, not left out
   // without a word.
   const ledgerNames = names.flatMap((file) => LEDGER_FILE.exec(file)?.[1] ?? []);
   const damaged = new Set(read.unreadable.flatMap((u) => (u.name === null ? [] : [u.name])));
-  for (const name of new Set([...Object.keys(seen), ...ledgerNames])) {
-    if (!read.named.has(name) && !damaged.has(name)) read.unreadable.push({ name, file: RECORDS_PATH, line: null, recordRead: false, pages: [], lastSeen: seen[name] ?? null, record: null });
+  for (const name of new Set([...Object.keys(seen ?? {}), ...ledgerNames])) {
+    if (!read.named.has(name) && !damaged.has(name)) read.unreadable.push({ name, file: RECORDS_PATH, line: null, recordRead: false, pages: [], lastSeen: seen?.[name] ?? null, record: null });
   }
   // A damaged copy of a record that is also there whole is of no more use: the whole one holds the session.
-  return { sessions: read.sessions, unreadable: read.unreadable.filter((u) => u.recordRead || u.name === null || !read.named.has(u.name)) };
+  return { sessions: read.sessions, unreadable: read.unreadable.filter((u) => u.recordRead || u.name === null || !read.named.has(u.name)), seenFromFileTimes };
 }
 
 interface ArchiveRead {
@@ -268,13 +281,27 @@ function openOwnFile(path: string): number {
   }
 }
 
-/** When each archived session's file was last seen, by its name; none when seen.json does not read right. */
-function seenOf(path: string): Record<string, number> {
+/** When each archived session's file was last seen, by its name; null when seen.json is gone or does not read right. */
+function seenOf(path: string): Record<string, number> | null {
   try {
     const parsed = seenSchema.safeParse(JSON.parse(readOwnFile(path).toString('utf8')));
-    return parsed.success ? parsed.data.lastSeen : {};
+    return parsed.success ? parsed.data.lastSeen : null;
   } catch {
-    return {};
+    return null;
+  }
+}
+
+/** When an archive file was last written (ms), if it is a regular file. */
+function fileTime(path: string): number | undefined {
+  try {
+    const file = openOwnFile(path);
+    try {
+      return Math.floor(fstatSync(file).mtimeMs);
+    } finally {
+      closeSync(file);
+    }
+  } catch {
+    return undefined;
   }
 }
 
@@ -286,7 +313,7 @@ const NAME_IN_LINE = /"name":"([0-9a-f]{32})"/;
  * of bough's) is said once, as a whole: its lines are not this code's to read. A first line that
  * names none (damaged) is read as a record, as the others are.
  */
-function readRecords(path: string, seen: Record<string, number>, read: ArchiveRead): void {
+function readRecords(path: string, lastSeenOf: (name: string) => number | undefined, read: ArchiveRead): void {
   let number = 0;
   const nameless = (line: number, record: string | null) => read.unreadable.push({ name: null, file: RECORDS_PATH, line, recordRead: false, pages: [], lastSeen: null, record });
   try {
@@ -304,7 +331,7 @@ function readRecords(path: string, seen: Record<string, number>, read: ArchiveRe
       else if (line !== '') {
         const record = parsedLine(recordSchema, line);
         const name = record?.name ?? NAME_IN_LINE.exec(line)?.[1] ?? null;
-        add(read, name, record, name === null ? undefined : seen[name], { file: RECORDS_PATH, line: number, text: line });
+        add(read, name, record, name === null ? undefined : lastSeenOf(name), { file: RECORDS_PATH, line: number, text: line });
       }
     }
   } catch {

@@ -61,6 +61,7 @@ import {
   recordLine,
   RECORDS_HEAD,
   RECORDS_PATH,
+  SEEN_PATH,
   seenFile,
   withGoneNote,
   type ArchivedPages,
@@ -252,7 +253,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const unredacted = wasRedacted
       ? [`${outDir} held a report that redacted secrets and home folders; this build does not redact, so its pages now show them. Build with --share (or --redact) to keep it fit to send.`]
       : [];
-    const warnings = [...cacheWarnings, ...unredacted, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
+    const datedByFileTime = readBack.filter(({ entry, kept }) => kept !== null && archived.seenFromFileTimes.has(entry.name)).length;
+    const undated =
+      datedByFileTime === 0
+        ? []
+        : [
+            `${sharer.text(join(outDir, SEEN_PATH))} did not read right: ${plural(datedByFileTime, 'session')} whose file is gone ${datedByFileTime === 1 ? 'is' : 'are'} kept, dated by when ${datedByFileTime === 1 ? 'its' : 'their'} archive was last written (each file was last seen then or later).`,
+          ];
+    const warnings = [...cacheWarnings, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
   } catch (error) {
     await folder.abort();

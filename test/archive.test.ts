@@ -294,29 +294,47 @@ describe('the archive', () => {
     await symlink('/dev/zero', join(out, 'archive', `${'f'.repeat(32)}.json`));
     await touchAnotherInput(input, 8);
     const third = await run({ day: 9 });
-    // Without when each file was last seen, the gone session is said, not counted.
-    expect(third.sessions.length).toBe(first.sessions.length - 1);
+    // seen.json unread: the gone session is dated by its ledger file, and still counted.
+    expect(third.sessions.length).toBe(first.sessions.length);
     expect(third.diagnostics.byReason['archive-unreadable']).toBeGreaterThanOrEqual(1);
   }, 30_000);
 
-  it('says so when seen.json is damaged, keeps what it cannot place, and counts the session again once the file is put back', async () => {
+  it('regression: a damaged seen.json left the gone session out of the totals; now it is kept, dated by when its archive was written', async () => {
+    const { input, out, first, gone } = await withGoneSession();
+    await writeFile(join(out, 'archive', 'seen.json'), '{"format":2,"lastSe');
+    // The gone session's ledger file was last written on day 1 (when its pages were).
+    const ledgerFiles = (await readdir(join(out, 'archive'))).filter((n) => n.endsWith('.ledger.json.gz'));
+    const day1 = new Date(Date.UTC(2026, 11, 1));
+    for (const name of ledgerFiles) await utimes(join(out, 'archive', name), day1, day1);
+    await touchAnotherInput(input, 8);
+    const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
+    expect(result.warnings.join('\n')).toContain('archive/seen.json did not read right: 1 session whose file is gone is kept, dated by when its archive was last written');
+    const damaged = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(damaged.totals.tokens).toEqual(first.totals.tokens);
+    expect(damaged.diagnostics.byReason['archive-unreadable']).toBeUndefined();
+    const kept = damaged.sessions.find((s) => s.key === gone?.key);
+    expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+    expect(await readFile(join(out, kept?.page ?? ''), 'utf8')).toContain('no longer present (last seen');
+    // The next build has a seen.json again, and says nothing more.
+    await touchAnotherInput(input, 10);
+    const next = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 11)) });
+    expect(next.warnings).toEqual([]);
+    expect(next.summary.sessions.find((s) => s.key === gone?.key)?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+  });
+
+  it('says a gone session it can date by nothing: seen.json damaged and its ledger file gone', async () => {
     const { input, out, run, first } = await withGoneSession();
     const backup = await readFile(join(out, 'archive', 'seen.json'));
     await writeFile(join(out, 'archive', 'seen.json'), '{"format":2,"lastSe');
+    // Its ledger file gone too: when its file was last seen is not known at all.
+    const seen = JSON.parse(backup.toString('utf8')) as { lastSeen: Record<string, number> };
+    const goneName = Object.entries(seen.lastSeen).find(([, at]) => at === Date.UTC(2026, 11, 1))?.[0];
+    await rm(join(out, 'archive', `${goneName}.ledger.json.gz`));
     await touchAnotherInput(input, 8);
     const damaged = await run({ day: 9 });
     expect(damaged.sessions.length).toBe(first.sessions.length - 1);
     expect(damaged.diagnostics.byReason['archive-unreadable']).toBe(1);
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('<td class="path">archive/seen.json</td>');
-    // Put back, with the session's files that were kept: the session is counted again, last seen when it was.
-    const seen = JSON.parse(await readFile(join(out, 'archive', 'seen.json'), 'utf8')) as { lastSeen: Record<string, number> };
-    const restored = { ...seen, lastSeen: { ...seen.lastSeen, ...(JSON.parse(backup.toString('utf8')) as typeof seen).lastSeen } };
-    await writeFile(join(out, 'archive', 'seen.json'), JSON.stringify(restored));
-    await touchAnotherInput(input, 10);
-    const back = await run({ day: 11 });
-    expect(back.totals.tokens).toEqual(first.totals.tokens);
-    expect(back.diagnostics.byReason['archive-unreadable']).toBeUndefined();
-    expect(back.sessions.find((s) => s.file.endsWith('/tools.jsonl'))?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
   });
 
   it('keeps no archive file it cannot read in a report that redacts', async () => {
