@@ -80,6 +80,18 @@ describe('bough stats', () => {
     }
   });
 
+  // Regression: by session, rows were first prompts alone ("/mode", "continue"), with no day to tell them apart.
+  it('dates each session by the day it started, in the time zone asked for', async () => {
+    const table = (await run(['stats', MIDNIGHT, '--by', 'session', '--tz', 'UTC'])).stdout.split('\n');
+    expect(table[1]).toMatch(/^Session\s+Started\s/);
+    const json = statsSchema.parse(JSON.parse((await run(['stats', MIDNIGHT, '--by', 'session', '--json', '--tz', 'UTC'])).stdout));
+    const startedAt = json.rows[0]?.startedAt ?? '';
+    expect(json.rows[0]?.project).toBeTypeOf('string');
+    expect(table[2]).toContain(startedAt.slice(0, 10));
+    const tokyo = (await run(['stats', MIDNIGHT, '--by', 'session', '--tz', 'Asia/Tokyo'])).stdout.split('\n');
+    expect(tokyo[2]).toContain(new Date(Date.parse(startedAt) + 9 * 3600_000).toISOString().slice(0, 10));
+  });
+
   it('says an empty period in a sentence and exits 0', async () => {
     const { code, stdout } = await run(['stats', MIDNIGHT, '--month', '2024-01', '--tz', 'UTC']);
     expect(code).toBe(0);

@@ -106,6 +106,7 @@ export function totalsJson(data: ReportData): TotalsJson {
 
 /** The rows of `stats --by`: one per day, week, month, project, model, agent or session in the scope. */
 export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
+  const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
   switch (by) {
     case 'day':
       return data.days.map((b) => bucketRow(b, b.key));
@@ -131,7 +132,9 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
         unpricedRecords: m.unpriced + m.partial,
       }));
     case 'session':
-      return [...data.sessions].sort((a, b) => byCostThenTime(a, b)).map((s) => row(s.key, s.ledger.title, 1, s.tally));
+      return [...data.sessions]
+        .sort((a, b) => byCostThenTime(a, b))
+        .map((s) => ({ ...row(s.key, s.ledger.title, 1, s.tally), startedAt: new Date(s.startedAt).toISOString(), project: projectNames.get(s.projectKey) ?? s.projectKey }));
   }
 }
 

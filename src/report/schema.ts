@@ -97,6 +97,9 @@ export const rowSchema = z.object({
   cost: costSchema,
   usageRecords: count,
   unpricedRecords: count,
+  /** By session only: when it started (its first counted entry, in or out of the period), and its project. */
+  startedAt: z.string().optional(),
+  project: z.string().optional(),
 });
 
 /** What was read, skipped and flagged: counts (summary.json also lists each problem). */

@@ -2,6 +2,7 @@
 // session, a total row, numbers right-aligned with separators, at most 100 columns wide. Colour
 // only when asked for (a terminal without NO_COLOR). Pure: the JSON view in, text out.
 
+import { localDay } from '../ledger/scope.js';
 import { formatCompact, formatCount, formatUsd } from './format.js';
 import type { RowJson, StatsJson, StatsGrouping } from './schema.js';
 
@@ -23,7 +24,7 @@ interface Column {
 }
 
 /** A row as the table shows it; the total is one too. */
-type StatsRow = Pick<RowJson, 'label' | 'sessions' | 'prompts' | 'replies' | 'tokens' | 'cost' | 'usageRecords' | 'unpricedRecords'>;
+type StatsRow = Pick<RowJson, 'label' | 'sessions' | 'prompts' | 'replies' | 'tokens' | 'cost' | 'usageRecords' | 'unpricedRecords' | 'startedAt'>;
 
 const HEADINGS: Record<StatsGrouping, string> = {
   day: 'Day',
@@ -57,7 +58,7 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
     usageRecords: stats.totals.usageRecords,
     unpricedRecords: stats.totals.unpricedRecords,
   };
-  let columns = columnsFor(stats.by);
+  let columns = columnsFor(stats.by, stats.period.tz);
   const rows: StatsRow[] = [...stats.rows, totals];
   let compact = false;
   const widths = () => columns.map((c) => Math.max(c.heading.length, ...rows.map((r) => cellText(c, r, compact).length)));
@@ -121,7 +122,7 @@ function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
 }
 
-function columnsFor(by: StatsGrouping): Column[] {
+function columnsFor(by: StatsGrouping, timeZone: string): Column[] {
   const tokens = (heading: string, kind: keyof RowJson['tokens'], priority: number): Column => ({
     heading,
     numeric: true,
@@ -139,7 +140,10 @@ function columnsFor(by: StatsGrouping): Column[] {
         ];
   return [
     { heading: HEADINGS[by], numeric: false, priority: 0, cell: (r) => r.label },
-    ...(by === 'session' ? [] : [{ heading: 'Sessions', numeric: true, priority: 2, cell: (r: StatsRow) => formatCount(r.sessions) }]),
+    // A session is told apart by its day as much as by its first prompt ("/mode", "continue").
+    ...(by === 'session'
+      ? [{ heading: 'Started', numeric: false, priority: 5, cell: (r: StatsRow) => (r.startedAt === undefined ? '' : localDay(Date.parse(r.startedAt), timeZone)) }]
+      : [{ heading: 'Sessions', numeric: true, priority: 2, cell: (r: StatsRow) => formatCount(r.sessions) }]),
     ...turns,
     tokens('Input', 'input', 4),
     tokens('Output', 'output', 5),
