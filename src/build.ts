@@ -40,7 +40,7 @@ import { sessionRows } from './report/search-index.js';
 import type { SessionSearchItem } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
-import { isArchivedCopy, localProviders, priceHintsFrom, usageClaimRule } from './sources/registry.js';
+import { CLAIM_RULES, localProviders, priceHintsFrom } from './sources/registry.js';
 import type { Source } from './types.js';
 import { withEntryTitles } from './ledger/titles.js';
 import {
@@ -285,7 +285,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const { table, local } = loaded ?? (await pricingInputs(options));
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: priceHintsFrom(local) });
   const ledgers = withEntryTitles(collected.ledgers);
-  const claims = claimEntries(ledgers, usageClaimRule, isArchivedCopy);
+  const claims = claimEntries(ledgers, CLAIM_RULES);
   const data = buildReportData(ledgers, claims, price, options.scope);
   const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, collected.ledgers);
   return { discovery, collected, claims, table, local, price, data, diagnostics };

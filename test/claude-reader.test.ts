@@ -10,7 +10,7 @@ import { discover } from '../src/discover.js';
 import { claimEntries } from '../src/ledger/claims.js';
 import { claudeReader } from '../src/sources/claude/reader.js';
 import { readSessionFile } from '../src/sources/read.js';
-import { usageClaimRule } from '../src/sources/registry.js';
+import { CLAIM_RULES } from '../src/sources/registry.js';
 import type { Entry, EntryOf, SessionFile, Usage } from '../src/types.js';
 import { FIXTURES, SHARED_CORPUS, tempDir } from './support/fixtures.js';
 import { unpackEntries } from '../src/ledger/packed-entries.js';
@@ -40,7 +40,7 @@ const tokens = (list: Usage[]) => ({
 async function countedUsage(folder: string) {
   const { files } = await discover([folder], { env: {}, home: '/nonexistent' });
   const { ledgers } = await collect(files, { keepContent: false });
-  const claims = claimEntries(ledgers, usageClaimRule);
+  const claims = claimEntries(ledgers, CLAIM_RULES);
   const counted = ledgers.flatMap((ledger) => {
     const flags = claims.counted.get(ledger.key)?.usage;
     return unpackEntries(ledger.entries).flatMap((e) => e.usage).filter((_, i) => flags?.[i] === 1);
@@ -205,7 +205,7 @@ describe('Claude Code reader: sub-agents', () => {
   it('counts each response once across a session and its sub-agents', async () => {
     const { ledgers, counted } = await countedUsage(PROJECTS);
     expect(counted).toHaveLength(6 + 1 + 1 + 1 + 3);
-    expect(claimEntries(ledgers, usageClaimRule).hostOf.get(`claude:${join(SHOP, 'agent-5e5e5e5e.jsonl')}`)).toBe(`claude:${MAIN}`);
+    expect(claimEntries(ledgers, CLAIM_RULES).hostOf.get(`claude:${join(SHOP, 'agent-5e5e5e5e.jsonl')}`)).toBe(`claude:${MAIN}`);
   });
 });
 

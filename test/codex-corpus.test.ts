@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { claimEntries } from '../src/ledger/claims.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
 import { readSessionFile } from '../src/sources/read.js';
-import { usageClaimRule } from '../src/sources/registry.js';
+import { CLAIM_RULES } from '../src/sources/registry.js';
 import type { SessionFile } from '../src/types.js';
 import { SHARED_CORPUS } from './support/fixtures.js';
 import { unpackEntries } from '../src/ledger/packed-entries.js';
@@ -64,7 +64,7 @@ describe.skipIf(!existsSync(CODEX_CORPUS))('Codex rollouts in ../shared/corpus/c
     const child = await read(join(DCL, 'sessions/2026/01/03/rollout-2026-01-03T04-05-10-33333333-3333-4333-8333-333333333333.jsonl'));
     expect(child.subagentOf).toBe(parent.sessionId);
     const ledgers = [parent, child].map(ledgerOf);
-    const claims = claimEntries(ledgers, usageClaimRule);
+    const claims = claimEntries(ledgers, CLAIM_RULES);
     const [parentLedger, childLedger] = ledgers;
     if (!parentLedger || !childLedger) throw new Error('no child');
     const counted = claims.counted.get(childLedger.key);

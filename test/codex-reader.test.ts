@@ -12,7 +12,7 @@ import { buildTree } from '../src/model/tree.js';
 import { FileDiagnostics } from '../src/diagnostics.js';
 import { codexReader } from '../src/sources/codex/reader.js';
 import { readSessionFile } from '../src/sources/read.js';
-import { usageClaimRule } from '../src/sources/registry.js';
+import { CLAIM_RULES } from '../src/sources/registry.js';
 import type { Entry, EntryOf, SessionFile, TokenCounts } from '../src/types.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
 import { unpackEntries } from '../src/ledger/packed-entries.js';
@@ -52,7 +52,7 @@ const texts = (file: SessionFile) => ofKind(file, 'reply').flatMap((r) => r.cont
 /** What each file counts when these files are read together, as build and stats count it. */
 async function countedTogether(paths: string[]): Promise<Map<string, { tokens: Tokens; prompts: number; replies: number }>> {
   const ledgers = (await Promise.all(paths.map(read))).map(ledgerOf);
-  const claims = claimEntries(ledgers, usageClaimRule);
+  const claims = claimEntries(ledgers, CLAIM_RULES);
   const result = new Map<string, { tokens: Tokens; prompts: number; replies: number }>();
   for (const ledger of ledgers) {
     const counted = claims.counted.get(ledger.key);

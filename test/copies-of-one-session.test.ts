@@ -69,6 +69,18 @@ describe('an archived copy of a Codex thread', () => {
     expect(await readFile(join(out, thread?.page as string), 'utf8')).toContain(`<code>${join(CODEX_HOME, ARCHIVED)}</code>`);
   });
 
+  it('regression: a live copy that stops short of its archived one made two sessions; now the archived copy, which went on, is the session', async () => {
+    const home = await copyOf(CODEX_HOME);
+    // The live file as it was after the first turn: a prefix of the archived one.
+    const lines = (await readFile(join(home, LIVE), 'utf8')).split('\n');
+    await writeFile(join(home, LIVE), `${lines.slice(0, 22).join('\n')}\n`);
+    const { summary } = await buildOf([], { CODEX_HOME: home });
+    expect(summary.sessions.map((s) => s.file)).not.toContain(join(home, LIVE));
+    const thread = summary.sessions.find((s) => s.file === join(home, ARCHIVED));
+    expect(thread).toMatchObject({ prompts: 2, origin: null, duplicateFiles: [join(home, LIVE)] });
+    expect(summary.totals.sessions).toBe(3);
+  });
+
   it('links a fork of the thread to the thread’s page, not to its archived copy (regression: "not in this report’s period or filters")', async () => {
     const { summary, out } = await buildOf([], { CODEX_HOME });
     const thread = summary.sessions.find((s) => s.file === join(CODEX_HOME, LIVE));
@@ -172,15 +184,24 @@ describe('the same Claude Code session in ~/.claude and ~/.config/claude', () =>
     expect(page).toContain(`<code>${join(TWO_ROOTS, 'dot-config-claude', MAIN)}</code>`);
   });
 
-  it('stays a session of its own where one copy went on, linked to the other, the shared turns counted once', async () => {
-    const dir = join(FIXTURES, 'claude', 'two-roots-gone-on');
-    const { summary } = await buildOf([dir]);
-    const first = summary.sessions.find((s) => s.file === join(dir, 'dot-claude', MAIN));
-    const wentOn = summary.sessions.find((s) => s.file === join(dir, 'dot-config-claude', MAIN));
-    expect(first).toMatchObject({ prompts: 2, tokens: { input: 300 }, origin: null, duplicateFiles: [] });
-    expect(wentOn).toMatchObject({ prompts: 1, tokens: { input: 400 }, origin: first?.file, copiedEntries: 4 });
-    expect(summary.totals).toMatchObject({ sessions: 2, prompts: 3, tokens: { input: 700 } });
-  });
+  it.each([['older', 'dot-claude'], ['newer', 'dot-config-claude']])(
+    'regression: a shorter copy (%s on disk) split the session in two, half its cost in each; now the fuller file is the session',
+    async (_, older) => {
+      const dir = await copyOf(join(FIXTURES, 'claude', 'two-roots-gone-on'));
+      await makeOlder(join(dir, older, MAIN));
+      const { summary } = await buildOf([dir]);
+      expect(summary.sessions).toHaveLength(1);
+      expect(summary.sessions[0]).toMatchObject({
+        file: join(dir, 'dot-config-claude', MAIN),
+        prompts: 3,
+        tokens: { input: 700 },
+        origin: null,
+        copiedEntries: 0,
+        duplicateFiles: [join(dir, 'dot-claude', MAIN)],
+      });
+      expect(summary.totals).toMatchObject({ sessions: 1, prompts: 3, tokens: { input: 700 } });
+    },
+  );
 
   it('is kept whole by the archive when one folder’s copy is gone, and stays one session', async () => {
     const input = await copyOf(TWO_ROOTS);

@@ -8,7 +8,7 @@ import { ALL_TIME, parsePeriod, type Scope } from '../src/ledger/scope.js';
 import { createPricer } from '../src/pricing/price.js';
 import { parsePriceTable } from '../src/pricing/table.js';
 import { piPriceHint } from '../src/sources/pi/prices.js';
-import { usageClaimRule } from '../src/sources/registry.js';
+import { CLAIM_RULES } from '../src/sources/registry.js';
 import { buildReportData, type ReportData } from '../src/report/data.js';
 import { rowsOf, totalsJson } from '../src/report/json.js';
 import { boughCost, emptyScopeSentence, priceBadge } from '../src/report/numbers.js';
@@ -35,7 +35,7 @@ function scope(flags: { month?: string; since?: string; until?: string } = {}, m
 
 function report(files: SessionFile[], s: Scope = scope()): ReportData {
   const ledgers = files.map(ledgerOf);
-  return buildReportData(ledgers, claimEntries(ledgers, usageClaimRule), PRICES, s);
+  return buildReportData(ledgers, claimEntries(ledgers, CLAIM_RULES), PRICES, s);
 }
 
 /** Asked at 23:50 on 31 October in Los Angeles, answered at 00:10 on 1 November. */
@@ -197,7 +197,7 @@ describe('models', () => {
     const file = sessionFile({ path: '/s/copilot.jsonl' }, [prompt('p1', '2026-11-01T18:00:00Z', 'Start'), reply('r1', '2026-11-01T18:01:00Z', { provider: 'github-copilot', input: 1000, output: 100 }, { parentId: 'p1' })]);
     const atApiRates = createPricer(PRICES_TABLE, { subscriptionsAtApiPrices: true, hints: (_, provider) => piPriceHint(provider, new Set()) });
     const ledgers = [ledgerOf(file)];
-    const [api] = buildReportData(ledgers, claimEntries(ledgers, usageClaimRule), atApiRates, scope()).models;
+    const [api] = buildReportData(ledgers, claimEntries(ledgers, CLAIM_RULES), atApiRates, scope()).models;
     expect(api && priceBadge(api)?.label).toBe('API-equivalent');
     const [free] = report([file]).models;
     expect(free && priceBadge(free)?.label).toBe('subscription: $0');

@@ -29,7 +29,7 @@ const rules = (source: Source): UsageClaimRule => (source === 'claude' ? 'most-o
 
 function report(files: SessionFile[]): ReportData {
   const ledgers = files.map(ledgerOf);
-  return buildReportData(ledgers, claimEntries(ledgers, rules), PRICES, { timeZone: 'UTC', period: ALL_TIME, project: null, sources: null });
+  return buildReportData(ledgers, claimEntries(ledgers, { usage: rules }), PRICES, { timeZone: 'UTC', period: ALL_TIME, project: null, sources: null });
 }
 
 const main = sessionFile({ path: '/p/s1.jsonl', source: 'claude', sessionId: 's1' }, [

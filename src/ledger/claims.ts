@@ -48,15 +48,24 @@ export interface Claims {
   duplicatesOf: ReadonlyMap<SessionKey, readonly SessionKey[]>;
 }
 
-/**
- * `isArchived`: whether a file is its agent's archived copy of a session; of equal files of one
- * session, the live one is the session's file.
- */
-export function claimEntries(
-  ledgers: readonly SessionLedger[],
-  usageRule: (source: Source) => UsageClaimRule,
-  isArchived: (ledger: SessionLedger) => boolean = () => false,
-): Claims {
+/** What each agent's files mean when several hold the same work (see SourceReader). */
+export interface ClaimRules {
+  /** Which copy of a usage record counts. */
+  usage: (source: Source) => UsageClaimRule;
+  /** Whether a file is its agent's archived copy of a session: of equal files of one session, the live one is the session's file. */
+  isArchived?: (ledger: SessionLedger) => boolean;
+  /**
+   * Whether an agent's files of one session id are mirrors of one session (a second config root, an
+   * archived copy), of which the fullest is the session; when not, they are copies a user made and
+   * went on in (Pi's /import), and the first is the session.
+   */
+  mirrors?: (source: Source) => boolean;
+}
+
+export function claimEntries(ledgers: readonly SessionLedger[], rules: ClaimRules): Claims {
+  const usageRule = rules.usage;
+  const isArchived = rules.isArchived ?? (() => false);
+  const mirrors = rules.mirrors ?? (() => false);
   const originOf = new Map<SessionLedger, SessionLedger>();
   const missingOrigin = new Set<SessionLedger>();
   const index = indexLedgers(ledgers);
@@ -85,8 +94,8 @@ export function claimEntries(
     const sameId = withId.filter((l) => l.subagentOf === null);
     if (sameId.length < 2) continue;
     const preferred = [...sameId].sort(byPreference);
-    for (const [copy, holder] of heldCopies(preferred, keys)) heldBy.set(copy, holder);
-    const [first] = preferred;
+    for (const [copy, holder] of heldCopies(preferred, keys, mirrors)) heldBy.set(copy, holder);
+    const first = preferred.find((ledger) => !heldBy.has(ledger));
     for (const copy of preferred) {
       const holder = heldBy.get(copy);
       if (holder) link(copy, holder);
@@ -155,15 +164,29 @@ function holdsAll(holder: ReadonlySet<string>, copy: ReadonlySet<string>): boole
 }
 
 /**
- * Of files in the order they count in, each whose every claim a file before it (of its source)
- * also holds, with the first such file. That file is held by none: a file before it holding all
- * it holds would hold the copy's too, and come first.
+ * Of files of one session in the order they count in, each whose every claim a file before it (of
+ * its source) also holds, with the first such file. That file is held by none: a file before it
+ * holding all it holds would hold the copy's too, and come first. Of an agent whose files of one
+ * session are mirrors, a file holding all a copy does and more holds it wherever it comes in that
+ * order (an older, shorter copy in a second config root; a live copy whose archived one went on):
+ * the one holding the most, which no file holds.
  */
-function heldCopies(ordered: readonly SessionLedger[], keys: (ledger: SessionLedger) => ReadonlySet<string>): Map<SessionLedger, SessionLedger> {
+function heldCopies(
+  ordered: readonly SessionLedger[],
+  keys: (ledger: SessionLedger) => ReadonlySet<string>,
+  mirrors: (source: Source) => boolean,
+): Map<SessionLedger, SessionLedger> {
   const held = new Map<SessionLedger, SessionLedger>();
   ordered.forEach((copy, at) => {
-    const holder = ordered.slice(0, at).find((other) => other.source === copy.source && holdsAll(keys(other), keys(copy)));
-    if (holder) held.set(copy, holder);
+    const copyKeys = keys(copy);
+    const fullest = mirrors(copy.source);
+    let holder: SessionLedger | null = null;
+    ordered.forEach((other, i) => {
+      if (other === copy || other.source !== copy.source || !holdsAll(keys(other), copyKeys)) return;
+      if (i > at && !(fullest && keys(other).size > copyKeys.size)) return;
+      if (holder === null || (fullest && keys(other).size > keys(holder).size)) holder = other;
+    });
+    if (holder !== null) held.set(copy, holder);
   });
   return held;
 }
@@ -193,7 +216,7 @@ function heldSubagentCopies(
   const placeOf = (l: SessionLedger) => order.get(l) ?? 0;
   for (const copy of idle) {
     const before = (runs.get(runOf(copy)) ?? []).filter((l) => placeOf(l) < placeOf(copy) && l.entries.count >= copy.entries.count);
-    const holder = heldCopies([...before.sort((a, b) => placeOf(a) - placeOf(b)), copy], keys).get(copy);
+    const holder = heldCopies([...before.sort((a, b) => placeOf(a) - placeOf(b)), copy], keys, () => false).get(copy);
     if (holder) held.set(copy, holder);
   }
   return held;

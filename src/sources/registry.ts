@@ -2,7 +2,7 @@
 // never an agent by name: adding an agent is adding a reader here.
 
 import type { Environment } from '../environment.js';
-import type { UsageClaimRule } from '../ledger/claims.js';
+import type { ClaimRules, UsageClaimRule } from '../ledger/claims.js';
 import type { PriceHint } from '../pricing/lookup.js';
 import type { PriceHints } from '../pricing/price.js';
 import type { SessionFile, Source } from '../types.js';
@@ -22,6 +22,12 @@ export interface SourceReader {
   read(input: SourceInput): Promise<SessionFile>;
   usageClaim: UsageClaimRule;
   /**
+   * Whether this agent's files of one session id are mirrors of one session (the same transcript
+   * in a second config root, an archived copy): the fullest is the session's file. Absent: they
+   * are copies a user made and went on in, and the first is the session's file.
+   */
+  mirrorsSessions?: boolean;
+  /**
    * Whether a file sits where this agent keeps the sessions the user archived: when another file
    * holds the same session, that one is the live copy and the session's file. Absent: it keeps none apart.
    */
@@ -36,15 +42,12 @@ export interface SourceReader {
 
 export const READERS: readonly SourceReader[] = [piReader, claudeReader, codexReader];
 
-/** How each agent's usage is counted once across files. */
-export function usageClaimRule(source: Source): UsageClaimRule {
-  return readerOf(source).usageClaim;
-}
-
-/** Whether a session file is its agent's archived copy of a session (see `SourceReader.isArchived`). */
-export function isArchivedCopy(file: { source: Source; path: string }): boolean {
-  return readerOf(file.source).isArchived?.(file.path) ?? false;
-}
+/** How each agent's work held in several files is counted once. */
+export const CLAIM_RULES: ClaimRules = {
+  usage: (source) => readerOf(source).usageClaim,
+  isArchived: (file) => readerOf(file.source).isArchived?.(file.path) ?? false,
+  mirrors: (source) => readerOf(source).mirrorsSessions ?? false,
+};
 
 export function readerOf(source: Source): SourceReader {
   const reader = READERS.find((r) => r.source === source);

@@ -9,7 +9,7 @@ import { loadPriceTable } from '../../src/price-files.js';
 import { createPricer, type Pricer } from '../../src/pricing/price.js';
 import { buildReportData, type ReportData, type SessionData } from '../../src/report/data.js';
 import { readSessionFile } from '../../src/sources/read.js';
-import { isArchivedCopy, priceHints, usageClaimRule } from '../../src/sources/registry.js';
+import { CLAIM_RULES, priceHints } from '../../src/sources/registry.js';
 import type { SessionFile } from '../../src/types.js';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
@@ -40,7 +40,7 @@ export function pricer(): Promise<Pricer> {
 /** The report data of some session files, as `build` and `stats` compute it. */
 export async function reportOf(paths: string[], scope: Scope = ALL_UTC): Promise<ReportData> {
   const { ledgers } = await collect(paths, { keepContent: false });
-  return buildReportData(ledgers, claimEntries(ledgers, usageClaimRule, isArchivedCopy), await pricer(), scope);
+  return buildReportData(ledgers, claimEntries(ledgers, CLAIM_RULES), await pricer(), scope);
 }
 
 /** One session of report data, by its file. */

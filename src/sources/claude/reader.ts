@@ -17,6 +17,8 @@ export const claudeReader: SourceReader = {
   read: readClaudeFile,
   // One response is written as several lines, and copied into resumed sessions: the fullest copy counts.
   usageClaim: 'most-output',
+  // The same session in ~/.claude and ~/.config/claude (claude.md §1): the fullest is the session.
+  mirrorsSessions: true,
   priceHint: () => CLAUDE_PRICE_HINT,
   localProviders: async () => new Set<string>(),
   companions: claudeCompanions,

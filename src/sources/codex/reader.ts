@@ -22,6 +22,8 @@ export const codexReader: SourceReader = {
   // Usage is claimed by the thread's running totals (see read.ts): a fork's or a spawned child's
   // replay of its parent, and an archived copy, hold the same claims; the origin, placed first, counts them.
   usageClaim: 'first',
+  // sessions/ and archived_sessions/ copies of one thread (codex.md §1): the fullest is the session.
+  mirrorsSessions: true,
   isArchived: isArchivedRollout,
   priceHint: codexPriceHint,
   localProviders: codexLocalProviders,
