@@ -337,6 +337,30 @@ describe('a prompt with an IDE selection attached', () => {
   });
 });
 
+describe('a prompt that is only a pasted image', () => {
+  const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  it.each([
+    ['alone', []],
+    ['with only an IDE selection', [{ type: 'text', text: '<ide_selection>line 3</ide_selection>' }]],
+  ])('regression: was shown as empty injected context and not counted; now it is a prompt holding the image (%s)', async (_, text) => {
+    const dir = await tempDir();
+    const path = join(dir, '44444444-4444-4444-8444-444444444445.jsonl');
+    const line = {
+      type: 'user',
+      uuid: 'u1',
+      parentUuid: null,
+      sessionId: '44444444-4444-4444-8444-444444444445',
+      cwd: '/home/ana/shop',
+      timestamp: '2026-11-01T10:00:00.000Z',
+      message: { role: 'user', content: [...text, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] },
+    };
+    await writeFile(path, `${JSON.stringify(line)}\n`);
+    const file = await readClaude(path);
+    const prompts = ofKind(file.entries, 'prompt');
+    expect(prompts.map((p) => p.content)).toEqual([[{ type: 'image', mimeType: 'image/png', data: PNG }]]);
+  });
+});
+
 describe('a response written as several lines', () => {
   it('is one reply that keeps the other lines’ uuids, so a summary naming its last line finds it', async () => {
     const file = await readClaude(MAIN);

@@ -586,7 +586,7 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
   }
   const blocks = blocksOf(content, ctx);
   const text = textOf(blocks);
-  const kind = classifyUserText(text, env.isMeta === true);
+  const kind = classifyUserText(text, env.isMeta === true, blocks.some((b) => b.type === 'image'));
   const parentDraft = env.parentUuid ? draftOf(ctx, resolveUuid(ctx, env.parentUuid)) : null;
   switch (kind.kind) {
     case 'prompt': {

@@ -31,8 +31,12 @@ const INJECTED_TAGS = [
 ];
 const INJECTED_ELEMENT = new RegExp(`<(${INJECTED_TAGS.join('|')})>[\\s\\S]*?</\\1>`, 'g');
 
-/** `meta`: Claude Code marked the line `isMeta` (text it injected itself). */
-export function classifyUserText(text: string, meta: boolean): UserText {
+/**
+ * `meta`: Claude Code marked the line `isMeta` (text it injected itself). `pictures`: the line also
+ * holds an image, which the user pasted (with no words of their own, or with only what the IDE
+ * attached, it is still their turn).
+ */
+export function classifyUserText(text: string, meta: boolean, pictures = false): UserText {
   const skill = SKILL_BASE.exec(text);
   if (skill) {
     const location = (skill[1] ?? '').trim();
@@ -55,7 +59,7 @@ export function classifyUserText(text: string, meta: boolean): UserText {
   if (/^\s*<teammate-message/.test(text)) return { kind: 'notice', label: 'teammate message', tone: 'info' };
   if (meta) return { kind: 'notice', label: 'injected context', tone: 'info' };
   // Typed words with an IDE selection or reminder attached are still a prompt; the attachments alone are not.
-  if (isInjectedOnly(text)) return { kind: 'notice', label: 'injected context', tone: 'info' };
+  if (isInjectedOnly(text) && !pictures) return { kind: 'notice', label: 'injected context', tone: 'info' };
   return { kind: 'prompt' };
 }
 
