@@ -206,6 +206,27 @@ describe('a Codex thread, as a user sees it', () => {
     expect(tokensOf(file.entries).input).toBe(500);
   });
 
+  it('regression: a pasted screenshot was lost and the prompt shown again as injected context; now the prompt holds the image, and a viewed image its tool result', async () => {
+    const path = join(await tempDir(), 'rollout-2026-03-01T10-00-00-0195aaaa-0000-7000-8000-0000000000ac.jsonl');
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const image = { type: 'input_image', image_url: `data:image/png;base64,${png}` };
+    const item = (t: string, payload: object) => ({ timestamp: `2026-03-01T10:00:0${t}.000Z`, type: 'response_item', payload });
+    const lines = [
+      { timestamp: '2026-03-01T10:00:00.000Z', type: 'session_meta', payload: { id: '0195aaaa-0000-7000-8000-0000000000ac', timestamp: '2026-03-01T10:00:00.000Z', cwd: '/home/ana/shot', originator: 'codex_cli_rs', cli_version: '0.125.0' } },
+      item('1', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'what is in this screenshot' }, { type: 'input_text', text: '<image name=[Image #1]>' }, image, { type: 'input_text', text: '</image>' }] }),
+      { timestamp: '2026-03-01T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'what is in this screenshot', images: [], local_images: ['/home/ana/shot.png'] } },
+      item('2', { type: 'function_call', name: 'view_image', arguments: '{"path":"/home/ana/b.png"}', call_id: 'c1' }),
+      item('3', { type: 'function_call_output', call_id: 'c1', output: 'attached image' }),
+      item('3', { type: 'message', role: 'user', content: [image] }),
+    ];
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const file = await read(path);
+    const picture = { type: 'image', mimeType: 'image/png', data: png };
+    expect(file.entries.map((e) => e.kind)).toEqual(['prompt', 'reply', 'toolResult']);
+    expect(ofKind(file, 'prompt')[0]?.content).toEqual([{ type: 'text', text: 'what is in this screenshot' }, picture]);
+    expect(ofKind(file, 'toolResult')[0]?.content).toEqual([{ type: 'text', text: 'attached image' }, picture]);
+  });
+
   it('shows the editor’s context apart from the words typed, which title the session (regression: "# Files mentioned by the user: ## …" as the title)', async () => {
     const path = join(await tempDir(), 'rollout-2026-04-06T10-00-00-0195aaaa-0000-7000-8000-0000000000ab.jsonl');
     const typed = '# Files mentioned by the user:\n\n## notes.vtt: /Users/ana/Downloads/notes.vtt\n\n## My request for Codex:\nsummarise the action items\n';

@@ -154,10 +154,10 @@ interface CodexContext {
   textFromItems: TextTally;
   thinkingFromEvents: TextTally;
   thinkingFromItems: TextTally;
-  /** Texts the user typed (user_message events): role:user items with the same text are their twins. */
-  typed: TextTally;
-  /** role:user items, shown as injected context unless they are the twin of a typed prompt. */
-  userItems: { draft: Draft; text: string }[];
+  /** Prompts the user typed (user_message events), by their text: role:user items with the same text are their twins. */
+  typed: Map<string, Draft[]>;
+  /** role:user items, shown as injected context unless they are the twin of a typed prompt; `images`: what they held that a prompt may lack. */
+  userItems: { draft: Draft; text: string; images: Block[] }[];
   justCompacted: boolean;
   /** Usage: the last cumulative totals, and the usage records with their totals before and after. */
   totals: Totals | null;
@@ -199,7 +199,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     textFromItems: new TextTally(),
     thinkingFromEvents: new TextTally(),
     thinkingFromItems: new TextTally(),
-    typed: new TextTally(),
+    typed: new Map(),
     userItems: [],
     justCompacted: false,
     totals: null,
@@ -404,9 +404,19 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
             addUserTurn(ctx, item, at, time, text, content);
             return;
           }
-          // Decided at the end: the twin of a typed prompt is dropped, the rest is injected context.
-          const draft = add(ctx, item, at, time, notice('injected context', 'info', injectedSummary(text), content));
-          ctx.userItems.push({ draft, text: text.trim() });
+          // A pasted image is written between "<image name=[Image #1]>" and "</image>" texts: not words typed.
+          const shown = content.filter((b) => !(b.type === 'text' && IMAGE_TAG.test(b.text)));
+          const typed = textOf(shown).trim();
+          const images = shown.filter((b) => b.type === 'image');
+          // An image a tool had Codex look at (view_image) follows its result as a user message of its own: shown in the result.
+          const previous = ctx.drafts.at(-1);
+          if (typed === '' && images.length > 0 && images.length === shown.length && previous?.entry.kind === 'toolResult' && !previous.dropped) {
+            previous.entry.content = [...previous.entry.content, ...images];
+            return;
+          }
+          // Decided at the end: the twin of a typed prompt is dropped (its images kept in the prompt), the rest is injected context.
+          const draft = add(ctx, item, at, time, notice('injected context', 'info', injectedSummary(typed), shown));
+          ctx.userItems.push({ draft, text: typed, images });
           return;
         }
         case 'developer':
@@ -528,9 +538,11 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       closeReply(ctx);
       startTurn(ctx);
       const text = r.message ?? '';
-      ctx.typed.add(text.trim());
       const images: Block[] = (r.images ?? []).map(imageBlock);
-      addUserTurn(ctx, event, at, time, text, [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images]);
+      const prompt = addUserTurn(ctx, event, at, time, text, [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images]);
+      const same = ctx.typed.get(text.trim());
+      if (same) same.push(prompt);
+      else ctx.typed.set(text.trim(), [prompt]);
       return;
     }
     case 'agent_message': {
@@ -813,7 +825,14 @@ function notice(label: string, tone: 'info' | 'warn', summary: string, content: 
  * (undone turns left as a side branch).
  */
 function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
-  for (const { draft, text } of ctx.userItems) if (ctx.typed.take(text)) draft.dropped = true;
+  for (const { draft, text, images } of ctx.userItems) {
+    const prompt = ctx.typed.get(text)?.shift();
+    if (prompt === undefined) continue;
+    draft.dropped = true;
+    // The event names a pasted image by its path alone (local_images); the item holds the image.
+    const entry = prompt.entry;
+    if (entry.kind === 'prompt' && images.length > 0 && !entry.content.some((b) => b.type === 'image')) entry.content = [...entry.content, ...images];
+  }
   for (const [callId, result] of ctx.results) {
     const exit = ctx.execExit.get(callId);
     if (exit !== undefined && exit !== 0) result.isError = true;
@@ -950,13 +969,17 @@ function looksInjected(text: string): boolean {
  * it first (`text` is the content's text, `content` all of it). The first of them opens the turn:
  * a rollback cuts before it.
  */
-function addUserTurn(ctx: CodexContext, record: Record<string, unknown>, at: Place, time: number | null, text: string, content: Block[]): void {
+function addUserTurn(ctx: CodexContext, record: Record<string, unknown>, at: Place, time: number | null, text: string, content: Block[]): Draft {
   const { context, request } = splitEditorContext(text);
   const contextDraft = context === null ? null : add(ctx, record, at, time, editorContext(context));
   const typed = context === null ? content : [...(request === '' ? [] : [{ type: 'text' as const, text: request }]), ...content.filter((b) => b.type !== 'text')];
   const prompt = add(ctx, record, at, time, { kind: 'prompt', content: typed, skill: null });
   (contextDraft ?? prompt).opensUserTurn = true;
+  return prompt;
 }
+
+/** The texts codex-rs writes around a pasted image in a user message ("<image name=[Image #1]>", "</image>"). */
+const IMAGE_TAG = /^\s*<\/?image(?:\s[^>]*)?>\s*$/;
 
 /** Where the words typed start when Codex's IDE extension or desktop app put what the editor showed before them. */
 const REQUEST_MARKER = /^## My request for Codex:[ \t]*(?:\r?\n)?/m;
