@@ -6,7 +6,7 @@ import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
-import { buildRecordFile, inputsPrint, keepUnchangedReport } from './unchanged-report.js';
+import { buildRecordFile, inputsPrint, keepUnchangedReport, trustedHashes } from './unchanged-report.js';
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
@@ -593,22 +593,6 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   if (sink.archive) {
     const file = seenFile(seen);
     await folder.write(file.path, file.content);
-    // What a later build needs to tell that nothing changed, and to say when it was built.
-    if (sink.archive.inputs !== null) {
-      const gone = [...keptByKey.keys()].map(pathHash).sort();
-      const seenNames = new Set(seen.map((s) => s.name));
-      const unreadable = sink.archive.unreadable.flatMap((u) => (u.name !== null && u.lastSeen !== null && seenNames.has(u.name) ? [u.name] : [])).sort();
-      const record = buildRecordFile({
-        inputs: sink.archive.inputs,
-        generated: overview.generated,
-        sessionFiles: collected.ledgers.length - keptByKey.size,
-        gone,
-        unreadable,
-        carried: carriedSessions,
-        carriedUnseen,
-      });
-      await folder.write(record.path, record.content);
-    }
   }
   const searchSessions = data.sessions.map((session) => ({
     title: session.ledger.title,
@@ -642,6 +626,24 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   });
   await folder.write('summary.json', summaryText(summary));
   await folder.write('usage.csv', usageCsv(data, price));
+  // What a later build needs to tell that nothing changed, and to say when it was built: last, so
+  // that it can vouch for the files written before it.
+  if (sink.archive && sink.archive.inputs !== null) {
+    const gone = [...keptByKey.keys()].map(pathHash).sort();
+    const seenNames = new Set(seen.map((s) => s.name));
+    const unreadable = sink.archive.unreadable.flatMap((u) => (u.name !== null && u.lastSeen !== null && seenNames.has(u.name) ? [u.name] : [])).sort();
+    const record = buildRecordFile({
+      inputs: sink.archive.inputs,
+      generated: overview.generated,
+      sessionFiles: collected.ledgers.length - keptByKey.size,
+      gone,
+      unreadable,
+      carried: carriedSessions,
+      carriedUnseen,
+      trusted: await trustedHashes(folder, ['summary.json', RECORDS_PATH, ...[...gone, ...unreadable].map(ledgerPath)]),
+    });
+    await folder.write(record.path, record.content);
+  }
   return { summary, sessionsKept, sessionsCarried: carriedSessions };
 }
 

@@ -6,6 +6,7 @@
 // build.
 
 import { createHash } from 'node:crypto';
+import { sha256Hex } from './sha256.js';
 import { z } from 'zod';
 import { refreshedSeen, SEEN_PATH } from './archive.js';
 import type { ReportFolder } from './output/report-folder.js';
@@ -30,6 +31,12 @@ const recordSchema = z.object({
   /** How many sessions the archive holds that the report does not show, and those of them whose files it did not read: their "last seen" stays. */
   carried: z.number().int().nonnegative().optional(),
   carriedUnseen: z.array(z.string().regex(/^[0-9a-f]{32}$/)).optional(),
+  /**
+   * sha256 of the files a rebuild takes as they are, by path: summary.json (its numbers are the
+   * run's last line), the archive's records and the ledgers of sessions whose files are gone. One
+   * changed since (edited, damaged, put back from a backup) means a full build, which reads them.
+   */
+  trusted: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
 });
 export type BuildRecord = z.infer<typeof recordSchema>;
 
@@ -40,6 +47,16 @@ export function inputsPrint(parts: unknown): string {
 
 export function buildRecordFile(record: Omit<BuildRecord, 'format'>): { path: string; content: string } {
   return { path: BUILD_RECORD, content: JSON.stringify({ format: FORMAT, ...record }) };
+}
+
+/** The hashes of the files a rebuild would take as they are (see `trusted`), as this build has them. */
+export async function trustedHashes(folder: ReportFolder, paths: readonly string[]): Promise<Record<string, string>> {
+  const hashes: Record<string, string> = {};
+  for (const path of paths) {
+    const content = await folder.current(path);
+    if (content !== null) hashes[path] = sha256Hex(content);
+  }
+  return hashes;
 }
 
 /**
@@ -54,6 +71,10 @@ export async function keepUnchangedReport(
 ): Promise<{ summary: Summary; carried: number } | null> {
   const record = parsed(recordSchema, await folder.previous(BUILD_RECORD));
   if (record === null || record.inputs !== inputs) return null;
+  for (const [path, hash] of Object.entries(record.trusted)) {
+    const content = await folder.previous(path);
+    if (content === null || sha256Hex(content) !== hash) return null;
+  }
   const index = (await folder.previous(INDEX_PAGE))?.toString('utf8') ?? null;
   const lede = (text: string) => `<p class="lede">${escapeHtml(text)}</p>`;
   const at = index?.indexOf(lede(record.generated)) ?? -1;
@@ -75,6 +96,7 @@ export async function keepUnchangedReport(
     unreadable: record.unreadable ?? [],
     carried: record.carried ?? 0,
     carriedUnseen: record.carriedUnseen ?? [],
+    trusted: record.trusted,
   });
   await folder.write(file.path, file.content);
   return { summary, carried: record.carried ?? 0 };

@@ -75,6 +75,32 @@ describe('a rebuild with nothing changed', () => {
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('Generated 2026-12-04');
   });
 
+  it('regression: trusted an edited summary.json and a damaged or restored archive; now any of them means a full build', async () => {
+    const { input, out, options } = await setUp();
+    const first = await build(options(1));
+    await rm(join(input, 'tools.jsonl'));
+    await build(options(2));
+    expect((await build(options(3))).summary.totals).toEqual(first.summary.totals);
+    // summary.json edited: its numbers are not the run's.
+    const edited = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { totals: { sessions: number } };
+    edited.totals.sessions = 77;
+    await writeFile(join(out, 'summary.json'), JSON.stringify(edited));
+    expect((await build(options(4))).summary.totals).toEqual(first.summary.totals);
+    // The gone session's archived ledger damaged, nothing else changed: said at once.
+    const archive = join(out, 'archive');
+    const ledgers = (await readdir(archive)).filter((n) => n.endsWith('.ledger.json.gz'));
+    const backup = new Map(await Promise.all(ledgers.map(async (n) => [n, await readFile(join(archive, n))] as const)));
+    for (const name of ledgers) await writeFile(join(archive, name), 'damaged');
+    const damaged = await build(options(5));
+    expect(damaged.summary.diagnostics.byReason['archive-unreadable']).toBe(1);
+    expect(damaged.summary.totals.sessions).toBe(first.summary.totals.sessions - 1);
+    // Put back from the backup, as the warning says: counted again, though no input changed.
+    for (const [name, content] of backup) await writeFile(join(archive, name), content);
+    const restored = await build(options(6));
+    expect(restored.summary.totals).toEqual(first.summary.totals);
+    expect(restored.summary.diagnostics.byReason['archive-unreadable']).toBeUndefined();
+  });
+
   it('writes the record a later build can keep from even with --no-cache, and a --no-cache build writes everything', async () => {
     const { out, options } = await setUp();
     // The cache folder made: a report is kept only by a run with the cache it was made beside.

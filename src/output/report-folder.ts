@@ -65,6 +65,8 @@ export interface ReportFolder {
   keep(paths: readonly string[]): Promise<boolean>;
   /** Reads a file the last build wrote, or null. */
   previous(path: string): Promise<Buffer | null>;
+  /** Reads a file as this build has it (written, or kept from the last build), or null. */
+  current(path: string): Promise<Buffer | null>;
   /** The files the last build wrote (its manifest), from the report root. */
   readonly previousFiles: readonly string[];
   /** Moves the finished report into --out. Returns warnings: files of the user's that kept a page out. */
@@ -126,6 +128,11 @@ export async function openReportFolder(outDir: string, generator: string, option
   /** Files the last build wrote (its manifest): only those are ever kept or read back. */
   const earlier = new Set(previous?.files ?? []);
   let committing = false;
+  const readPrevious = async (path: string): Promise<Buffer | null> => {
+    const source = safeTarget(out, path);
+    if (!earlier.has(path) || !lstatOf(source)?.isFile()) return null;
+    return readFile(source).catch(() => null);
+  };
   /** Files opened a line at a time and not closed yet: closed when the build is abandoned. */
   const openFiles = new Set<number>();
 
@@ -182,10 +189,10 @@ export async function openReportFolder(outDir: string, generator: string, option
       return true;
     },
     previousFiles: previous?.files ?? [],
-    async previous(path) {
-      const source = safeTarget(out, path);
-      if (!earlier.has(path) || !lstatOf(source)?.isFile()) return null;
-      return readFile(source).catch(() => null);
+    previous: readPrevious,
+    async current(path) {
+      if (written.has(path)) return readFile(stagedPath(staging, path)).catch(() => null);
+      return kept.has(path) ? readPrevious(path) : null;
     },
     async commit() {
       // Synchronous from here to the end: a signal handler (Ctrl-C) runs only between turns of the
