@@ -320,6 +320,8 @@ interface HtmlSink {
 async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink: HtmlSink): Promise<{ summary: Summary; sessionsKept: number; sessionsCarried: number }> {
   const { data, collected, table, price } = report;
   const { options, sharer } = sink;
+  // Part of every page's fingerprint: a page shows the price of entries it does not count too (a fork's copied history).
+  const pricing = pricingPrint(table, report.local, options);
   const keptByKey = new Map((sink.archive?.kept ?? []).map((k) => [k.ledger.key, k]));
   const { version } = sink;
   const generator = `bough ${version}`;
@@ -411,6 +413,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         project: [projectNames.get(session.projectKey), pages.project(session.projectKey)],
         scope,
         zone: options.scope.timeZone,
+        pricing,
         generator,
         highlight: sessionHighlightBudget(rank).left,
       }),
@@ -853,11 +856,14 @@ function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string |
     redact: options.redact ?? false,
     home: options.redact ? options.environment.home : null,
     omit: [...new Set(options.omit ?? [])].sort(),
-    priceSubscriptions: options.priceSubscriptions ?? false,
     forgetMissing: options.forgetMissing ?? false,
-    prices: { snapshot: table.snapshot, entries: sha256Hex(JSON.stringify([...table.entries])) },
-    local,
+    pricing: pricingPrint(table, local, options),
   });
+}
+
+/** Everything a price on a page comes from: the table, what runs locally, and how subscriptions are priced. */
+function pricingPrint(table: PriceTable, local: PricingInputs['local'], options: BuildOptions): unknown {
+  return { snapshot: table.snapshot, entries: sha256Hex(JSON.stringify([...table.entries])), local, priceSubscriptions: options.priceSubscriptions ?? false };
 }
 
 /** Why a run read no session; `read`: what reading the files found (an unreadable file says why). */

@@ -1,7 +1,7 @@
 // A rebuild into the same folder keeps the pages of sessions whose files, numbers and links did
 // not change, and writes the rest: the folder is the same as a build from scratch would write.
 
-import { appendFile, cp, readdir, readFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, type BuildOptions } from '../src/build.js';
@@ -91,5 +91,52 @@ describe('a warm rebuild', () => {
     const search = async (out: string) => new Map(await Promise.all((await readdir(join(out, 'search'))).map(async (name) => [name, await readFile(join(out, 'search', name), 'utf8')] as const)));
     expect(await search(warm)).toEqual(await search(cold));
     expect(await leftOut(warm)).toBe('0');
+  });
+
+  // Regression: a fork's page kept the old bough price of the history it copied after the price table changed.
+  it('writes every page showing a price again when the prices change', async () => {
+    const input = join(await tempDir(), 'in');
+    await mkdir(input);
+    // A fork that adds a prompt and no usage of its own: its numbers do not change with the prices, its copied reply's price does.
+    const parent = [
+      { type: 'session', version: 3, id: 'p1', timestamp: '2026-10-01T10:00:00.000Z', cwd: '/work/demo' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: '2026-10-01T10:00:01.000Z', message: { role: 'user', content: 'Explain main.py' } },
+      {
+        type: 'message',
+        id: 'a1',
+        parentId: 'u1',
+        timestamp: '2026-10-01T10:00:02.000Z',
+        message: { role: 'assistant', content: [{ type: 'text', text: 'It prints hi.' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 1000, cacheRead: 0, cacheWrite: 0, totalTokens: 2000 }, stopReason: 'stop' },
+      },
+    ];
+    const fork = [
+      { type: 'session', version: 3, id: 'f1', timestamp: '2026-10-01T11:00:00.000Z', cwd: '/work/demo', parentSession: join(input, 'parent.jsonl') },
+      ...parent.slice(1),
+      { type: 'message', id: 'u2', parentId: 'a1', timestamp: '2026-10-01T11:00:01.000Z', message: { role: 'user', content: 'Now add argparse' } },
+    ];
+    await writeFile(join(input, 'parent.jsonl'), `${parent.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    await writeFile(join(input, 'fork.jsonl'), `${fork.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const table = JSON.parse(await readFile(join(import.meta.dirname, '..', 'data', 'litellm-model-prices.json'), 'utf8')) as Record<string, Record<string, number>>;
+    for (const entry of Object.values(table)) if (typeof entry['output_cost_per_token'] === 'number') entry['output_cost_per_token'] *= 10;
+    const prices = join(await tempDir(), 'prices.json');
+    await writeFile(prices, JSON.stringify(table));
+    const cacheDir = join(await tempDir(), 'cache');
+    const options = (out: string, pricesFile: string | null, cache = true): BuildOptions => ({
+      inputs: [input],
+      out,
+      scope: ALL_UTC,
+      cache,
+      pricesFile,
+      environment: { env: { BOUGH_CACHE_DIR: cacheDir }, home: '/nonexistent' },
+      now: new Date('2026-12-01T00:00:00Z'),
+    });
+    const warm = join(await tempDir(), 'warm');
+    await build(options(warm, null));
+    await build(options(warm, prices));
+    const cold = join(await tempDir(), 'cold');
+    await build(options(cold, prices, false));
+    const [after, fromScratch] = [await folder(warm), await folder(cold)];
+    const differ = [...after].filter(([name, text]) => name.startsWith('sessions') && fromScratch.get(name) !== text).map(([name]) => name);
+    expect(differ).toEqual([]);
   });
 });
