@@ -353,8 +353,8 @@ describe('Claude Code sessions as their pages show them', () => {
     expect(page).toMatch(/<span class="tool-name">Task<\/span>[^]*?transcript: <a href="#subagent-1">Sub-agent: Count the carts<\/a>/);
     expect(page).toContain('<h2>Sub-agent: Count the carts</h2>');
     // To the call itself (regression: to the reply, which may make several).
-    expect(page).toContain('Started by <a href="#e-k2~toolu_K">the Task call</a>');
-    expect(page).toContain('<div class="tool-call action-delegate" id="e-k2~toolu_K">');
+    expect(page).toContain('Started by <a href="#e-k2~toolu__K">the Task call</a>');
+    expect(page).toContain('<div class="tool-call action-delegate" id="e-k2~toolu__K">');
   });
 
   it('calls a signature-only thinking block unrecorded, not redacted (regression: "Thinking (redacted by the provider)")', async () => {

@@ -174,3 +174,26 @@ describe('a report of agents that record a cost and agents that do not', () => {
     expect(index).toMatch(/as the agent stored it, for 3 of 14 usage records/);
   });
 });
+
+describe('entries whose ids differ only in characters an anchor cannot hold', () => {
+  // Regression: "a/b" and "a_b" were both anchored "e-a_b": two elements with one id, and every link to the second went to the first.
+  it('get an anchor each, and the outline links to each', async () => {
+    const dir = await tempDir();
+    const at = '2026-10-05T10:00:00.000Z';
+    const prompt = (id: string, parentId: string | null, text: string) => ({ type: 'message', id, parentId, timestamp: at, message: { role: 'user', content: text } });
+    const reply = (id: string, parentId: string) => ({ type: 'message', id, parentId, timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 }, stopReason: 'stop' } });
+    const lines = [{ type: 'session', version: 3, id: 'anchors', timestamp: at, cwd: '/tmp/anchors' }, prompt('a/b', null, 'first prompt A'), reply('r1', 'a/b'), prompt('a_b', 'r1', 'second prompt B'), reply('r2', 'a_b')];
+    await writeFile(join(dir, 's.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const out = join(await tempDir(), 'report');
+    const { summary } = await build({ inputs: [dir], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const html = await readFile(join(out, summary.sessions[0]?.page ?? ''), 'utf8');
+    const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids.length).toBe(new Set(ids).size);
+    const anchorOfText = (text: string) => {
+      const at = html.indexOf(`<p>${text}</p>`);
+      return [...html.slice(0, at).matchAll(/<li class="entry[^"]*" id="([^"]+)"/g)].at(-1)?.[1];
+    };
+    expect(new Set([anchorOfText('first prompt A'), anchorOfText('second prompt B')]).size).toBe(2);
+    for (const text of ['first prompt A', 'second prompt B']) expect(html).toContain(`href="#${anchorOfText(text)}"`);
+  });
+});

@@ -214,9 +214,13 @@ export function callAnchor(entryAnchor: string, callId: string): string {
   return `${entryAnchor}${CALL_ANCHOR_MARK}${anchorSafe(callId)}`;
 }
 
-/** An id as an anchor may hold it: what a fragment carries as it is. */
+/**
+ * An id as an anchor may hold it: what a fragment carries as it is, each other character as its
+ * code between underscores ("a/b" → "a_2f_b") and an underscore doubled, so that two ids never
+ * share an anchor (regression: "a/b" and "a_b" were both "a_b", and links went to the first).
+ */
 function anchorSafe(id: string): string {
-  return id.replace(/[^A-Za-z0-9_.:-]/g, '_');
+  return id.replace(/[^A-Za-z0-9.:-]/gu, (char) => (char === '_' ? '__' : `_${(char.codePointAt(0) ?? 0).toString(16)}_`));
 }
 
 export const CALL_ANCHOR_MARK = '~';
