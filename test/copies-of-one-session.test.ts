@@ -92,6 +92,20 @@ describe('an archived copy of a Codex thread', () => {
     expect(threadPage).toContain(`Forked or copied into:</p>\n  <ul><li><a href="../${fork?.page}">Linter branch</a>`);
   });
 
+  it('regression: summary.json gave a fork no parentFile; now it is the thread id Codex recorded, and a page names it when that thread is not read', async () => {
+    const { summary } = await buildOf([], { CODEX_HOME });
+    const fork = summary.sessions.find((s) => s.title === 'Linter branch');
+    expect(fork?.parentFile).toBe('0195aaaa-0000-7000-8000-000000000001');
+    // Its origin not among the inputs: the page says what it was copied from.
+    const home = await copyOf(CODEX_HOME);
+    await rm(join(home, LIVE));
+    await rm(join(home, ARCHIVED));
+    const alone = await buildOf([], { CODEX_HOME: home });
+    const orphan = alone.summary.sessions.find((s) => s.title === 'Linter branch');
+    expect(orphan).toMatchObject({ originMissing: true, parentFile: '0195aaaa-0000-7000-8000-000000000001' });
+    expect(await readFile(join(alone.out, orphan?.page as string), 'utf8')).toContain('Copied from <code>0195aaaa-0000-7000-8000-000000000001</code>, which is not among the files read');
+  });
+
   it('folds the history a fork copied, and shows its own turns (regression: the whole parent thread shown again)', async () => {
     const { summary, out } = await buildOf([], { CODEX_HOME });
     const fork = summary.sessions.find((s) => s.title === 'Linter branch');

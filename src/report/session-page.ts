@@ -208,7 +208,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     facts,
     lineage: {
       origin: session.origin ? link(session.origin) : null,
-      originMissing: session.originMissing ? file.parentFile : null,
+      originMissing: session.originMissing ? (file.parentFile ?? file.parentSessionId) : null,
       copies: session.copies.map(link),
       duplicates:
         session.duplicates.length === 0

@@ -235,8 +235,8 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     // Codex files its rollouts by date, not by project.
     projectFolder: null,
     startedAt: ctx.startedAt,
-    // Codex links forks by thread id, never by path.
-    parentFile: null,
+    // Codex links forks by thread id, never by path: the id it records is what names the origin (design.md §3).
+    parentFile: own.forked_from_id ?? null,
     parentSessionId: own.forked_from_id ?? null,
     namedByAgent: /^rollout-.*\.jsonl$/.test(basename(input.path)) && basename(input.path).endsWith(`${own.id}.jsonl`),
     subagentOf: spawn.parent,
