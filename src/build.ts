@@ -42,7 +42,7 @@ import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { CLAIM_RULES, localProviders, priceHintsFrom } from './sources/registry.js';
 import type { Source } from './types.js';
-import { withEntryTitles } from './ledger/titles.js';
+import { withEntryTitles, withOwnTitles } from './ledger/titles.js';
 import {
   ARCHIVE_DIR,
   archivedLedgerOf,
@@ -286,7 +286,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: priceHintsFrom(local) });
   const ledgers = withEntryTitles(collected.ledgers);
   const claims = claimEntries(ledgers, CLAIM_RULES);
-  const data = buildReportData(ledgers, claims, price, options.scope);
+  const data = buildReportData(withOwnTitles(ledgers, claims), claims, price, options.scope);
   const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, collected.ledgers);
   return { discovery, collected, claims, table, local, price, data, diagnostics };
 }

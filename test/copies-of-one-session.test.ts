@@ -289,3 +289,31 @@ describe('unrelated Pi sessions whose entries share ids and times', () => {
     expect(json.totals.prompts).toBe(2);
   });
 });
+
+describe('a fork', () => {
+  // Regression: every fork of a thread was titled by the thread's first prompt, which it copied.
+  it('is titled by its first prompt of its own; one that added none keeps the copied one', async () => {
+    const dir = await tempDir();
+    const at = (s: number) => `2026-10-01T10:00:${String(s).padStart(2, '0')}.000Z`;
+    const prompt = (id: string, parentId: string | null, text: string, s: number) => ({ type: 'message', id, parentId, timestamp: at(s), message: { role: 'user', content: text } });
+    const parent = [{ type: 'session', version: 3, id: 'p1', timestamp: at(0), cwd: '/work/demo' }, prompt('u1', null, 'Explain main.py', 1), prompt('u2', 'u1', 'And the tests?', 2)];
+    const fork = (id: string, own: string[]) => [
+      { type: 'session', version: 3, id, timestamp: at(10), cwd: '/work/demo', parentSession: join(dir, 'parent.jsonl') },
+      ...parent.slice(1, 2),
+      ...own.map((text, i) => prompt(`${id}-${i}`, i === 0 ? 'u1' : `${id}-${i - 1}`, text, 11 + i)),
+    ];
+    const write = (name: string, lines: object[]) => writeFile(join(dir, name), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    await write('parent.jsonl', parent);
+    await write('fork-a.jsonl', fork('fa', ['Now add argparse', 'and a --help']));
+    await write('fork-b.jsonl', fork('fb', ['Rewrite it in Go']));
+    await write('fork-c.jsonl', fork('fc', []));
+    const { summary } = await buildOf([dir]);
+    const titleOf = (name: string) => summary.sessions.find((s) => s.file === join(dir, name))?.title;
+    expect([titleOf('parent.jsonl'), titleOf('fork-a.jsonl'), titleOf('fork-b.jsonl'), titleOf('fork-c.jsonl')]).toEqual([
+      'Explain main.py',
+      'Now add argparse',
+      'Rewrite it in Go',
+      'Explain main.py',
+    ]);
+  });
+});

@@ -972,6 +972,8 @@ export const ledgerSchema = z.object({
   subagentOf: text.nullable(),
   subagentLabel: text.nullable(),
   entryTitles: z.array(z.object({ entryId: text, title: text })),
+  // Absent from the archives of earlier builds: such a session keeps the title it had.
+  promptTitles: z.array(z.object({ index: count, title: text })).default([]),
   formatVersion: z.number().finite(),
   branches: count,
   lastSeen: time,

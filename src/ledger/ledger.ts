@@ -98,6 +98,12 @@ export interface SessionLedger {
   subagentLabel: string | null;
   /** Titles this file gives to entries of other files, by entry id. */
   entryTitles: { entryId: string; title: string }[];
+  /**
+   * The title each prompt would give the session, by its place among the entries (the first
+   * MAX_PROMPT_TITLES): a copy of another session is titled by its first prompt of its own, not
+   * by the history it copied (see withOwnTitles).
+   */
+  promptTitles: { index: number; title: string }[];
   formatVersion: number;
   /** Leaves of the entry tree. */
   branches: number;
@@ -135,6 +141,7 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     subagentOf: file.subagentOf,
     subagentLabel: file.subagentLabel === null ? null : shorten(file.subagentLabel),
     entryTitles: file.entryTitles.map((t) => ({ entryId: t.entryId, title: shorten(t.title) })),
+    promptTitles: promptTitles(file.entries),
     formatVersion: file.formatVersion,
     branches: buildTree(file.entries).leaves.length,
     lastSeen: null,
@@ -217,16 +224,35 @@ function subagentTitle(label: string | null): string {
 /** The first words the user typed; a skill prompt is named by its skill, never by its body. */
 function titleFromPrompts(entries: readonly Entry[]): string {
   for (const entry of entries) {
-    if (entry.kind !== 'prompt') continue;
-    const typed = entry.content
-      .flatMap((block) => (block.type === 'text' ? [block.text.trimStart().slice(0, TITLE_LENGTH * 4)] : []))
-      .join(' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-    const title = skillTitle(entry.skill, typed);
-    if (title) return shorten(title);
+    const title = promptTitle(entry);
+    if (title !== null) return title;
   }
-  return '(no prompts)';
+  return NO_PROMPTS;
+}
+
+const NO_PROMPTS = '(no prompts)';
+/** A session that copied more prompts than this is titled by its first, if it has none of its own among them. */
+const MAX_PROMPT_TITLES = 1000;
+
+function promptTitles(entries: readonly Entry[]): { index: number; title: string }[] {
+  const titles: { index: number; title: string }[] = [];
+  for (const [index, entry] of entries.entries()) {
+    const title = promptTitle(entry);
+    if (title !== null) titles.push({ index, title });
+    if (titles.length === MAX_PROMPT_TITLES) break;
+  }
+  return titles;
+}
+
+function promptTitle(entry: Entry): string | null {
+  if (entry.kind !== 'prompt') return null;
+  const typed = entry.content
+    .flatMap((block) => (block.type === 'text' ? [block.text.trimStart().slice(0, TITLE_LENGTH * 4)] : []))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const title = skillTitle(entry.skill, typed);
+  return title ? shorten(title) : null;
 }
 
 /** Titles name a session in lists and headings; the full name stays on its page. */

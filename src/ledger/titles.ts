@@ -1,7 +1,9 @@
-// Titles one file gives to another's entries: Claude Code writes a summary of an earlier session
-// at the top of a later file, naming the entry that session ended at. The session holding that
-// entry takes the summary as its title, unless the user named it. Pure: ledgers in, ledgers out.
+// Titles that depend on other files. Claude Code writes a summary of an earlier session at the top
+// of a later file, naming the entry that session ended at: the session holding that entry takes
+// the summary as its title, unless the user named it. A copy of another session is titled by its
+// first prompt of its own. Pure: ledgers in, ledgers out.
 
+import type { Claims } from './claims.js';
 import type { SessionLedger } from './ledger.js';
 import { unpackEntries } from './packed-entries.js';
 
@@ -26,5 +28,20 @@ export function withEntryTitles(ledgers: readonly SessionLedger[]): SessionLedge
       }
     }
     return ledger;
+  });
+}
+
+/**
+ * A copy of a session among the inputs (a fork, a resumed or imported copy) titled by its first
+ * prompt is titled by its first prompt of its own instead: every fork of a thread begins with the
+ * thread's first prompt, so all of them and the thread itself had one title. A copy that added no
+ * prompt keeps the one it copied.
+ */
+export function withOwnTitles(ledgers: readonly SessionLedger[], claims: Claims): SessionLedger[] {
+  return ledgers.map((ledger) => {
+    const counted = claims.counted.get(ledger.key);
+    if (counted === undefined || !claims.originOf.has(ledger.key) || ledger.title !== ledger.promptTitles[0]?.title) return ledger;
+    const own = ledger.promptTitles.find((prompt) => counted.entries[prompt.index] === 1);
+    return own === undefined || own.title === ledger.title ? ledger : { ...ledger, title: own.title };
   });
 }
