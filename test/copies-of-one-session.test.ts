@@ -106,6 +106,24 @@ describe('an archived copy of a Codex thread', () => {
     expect(await readFile(join(alone.out, orphan?.page as string), 'utf8')).toContain('Copied from <code>0195aaaa-0000-7000-8000-000000000001</code>, which is not among the files read');
   });
 
+  it('regression: a spawned sub-agent that replays its parent’s turn was said to run on the parent’s model too; now only its own', async () => {
+    const home = await copyOf(CODEX_HOME);
+    const childPath = join(home, 'sessions', '2026', '03', '02', 'rollout-2026-03-02T11-05-00-0195aaaa-0000-7000-8000-000000000003.jsonl');
+    const child = (await readFile(childPath, 'utf8')).trimEnd().split('\n');
+    const parent = (await readFile(join(home, LIVE), 'utf8')).trimEnd().split('\n');
+    // The parent's first turn replayed (its meta, turn context on gpt-5.2-codex and first count), then the child's turn on gpt-5-mini, its counts going on from the replay's.
+    const own = child.slice(1).map((line) =>
+      line.replace('"model":"gpt-5.2-codex"', '"model":"gpt-5-mini"').replace(/"total_token_usage":\{"input_tokens":300,"cached_input_tokens":0,"output_tokens":20,"reasoning_output_tokens":0,"total_tokens":320\}/, '"total_token_usage":{"input_tokens":1300,"cached_input_tokens":200,"output_tokens":70,"reasoning_output_tokens":10,"total_tokens":1370}'),
+    );
+    await writeFile(childPath, `${[child[0], ...parent.slice(0, 12), ...own].join('\n')}\n`);
+    const { summary, out } = await buildOf([], { CODEX_HOME: home });
+    const thread = summary.sessions.find((s) => s.file === join(home, LIVE));
+    expect(thread?.subagentFiles[0]?.usage.tokens).toMatchObject({ input: 300, output: 20 });
+    const page = await readFile(join(out, thread?.page as string), 'utf8');
+    expect(page).toMatch(/[>(]gpt-5-mini · 320 tokens/);
+    expect(page).not.toContain('gpt-5.2-codex, gpt-5-mini');
+  });
+
   it('folds the history a fork copied, and shows its own turns (regression: the whole parent thread shown again)', async () => {
     const { summary, out } = await buildOf([], { CODEX_HOME });
     const fork = summary.sessions.find((s) => s.title === 'Linter branch');

@@ -285,6 +285,23 @@ function subagentSpawns(
   return { sectionOfCall, callOfSection, labelOfSection };
 }
 
+/** The models of a sub-agent's own usage: a spawned thread's replay of its parent's turns ran on the parent's. */
+function subagentModels(sub: SubagentData): string[] {
+  const own = new Set<string>();
+  const any = new Set<string>();
+  let place = 0;
+  for (const entry of unpackEntries(sub.ledger.entries)) {
+    for (const usage of entry.usage) {
+      if (usage.model !== null) {
+        any.add(usage.model);
+        if (sub.counted.usage[place] === 1) own.add(usage.model);
+      }
+      place++;
+    }
+  }
+  return [...(own.size > 0 ? own : any)];
+}
+
 /** A sub-agent's own transcript, in file order (they do not branch), with what it cost. */
 function subagentFileView(
   sub: SubagentData,
@@ -295,7 +312,7 @@ function subagentFileView(
   session: SessionData,
   ctx: PageContext,
 ): SectionView {
-  const models = [...new Set(unpackEntries(sub.ledger.entries).flatMap((e) => e.usage.map((u) => u.model).filter((m): m is string => m !== null)))];
+  const models = subagentModels(sub);
   const { tally } = sub;
   const summary = [
     models.join(', ') || 'no model recorded',
