@@ -337,6 +337,29 @@ describe('a prompt with an IDE selection attached', () => {
   });
 });
 
+describe('a response whose model changed as it streamed', () => {
+  // Regression: the reply said the first line's model while its usage was priced as the kept line's.
+  it('names both models, the one it was priced as last', async () => {
+    const dir = await tempDir();
+    const path = join(dir, '44444444-4444-4444-8444-444444444446.jsonl');
+    const line = (uuid: string, parentUuid: string | null, model: string) => ({
+      type: 'assistant',
+      uuid,
+      parentUuid,
+      sessionId: '44444444-4444-4444-8444-444444444446',
+      cwd: '/home/ana/shop',
+      requestId: 'req_B',
+      timestamp: '2026-11-01T10:00:00.000Z',
+      message: { id: 'msg_B', role: 'assistant', model, content: [{ type: 'text', text: uuid }], usage: { input_tokens: 100, output_tokens: 20 } },
+    });
+    const lines = [line('b1', null, 'claude-sonnet-4-5-20250929'), line('b2', 'b1', 'claude-haiku-4-5-20251001')];
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const [reply] = ofKind((await readClaude(path)).entries, 'reply');
+    expect(reply).toMatchObject({ model: 'claude-sonnet-4-5-20250929', responseModel: 'claude-haiku-4-5-20251001' });
+    expect(reply?.usage.map((u) => u.model)).toEqual(['claude-haiku-4-5-20251001']);
+  });
+});
+
 describe('a prompt that is only a pasted image', () => {
   const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
   it.each([

@@ -465,6 +465,10 @@ function finishResponses(ctx: ClaudeContext): void {
     if (aliases.length > 0) reply.aliases = aliases;
     const usage = usageOf(ctx, response, draft);
     reply.usage = usage === null ? [] : [usage];
+    // A fallback mid-stream puts another model on a later line (claude.md §9.2): the reply says
+    // it went from the first to the one its kept line, and so its price, names.
+    const kept = response.usageLine?.message.model ?? null;
+    if (kept !== null && kept !== '<synthetic>' && reply.model !== null && kept !== reply.model) reply.responseModel = kept;
   }
 }
 
