@@ -393,3 +393,22 @@ describe('Claude Code sessions as their pages show them', () => {
     expect(page).toContain('Prompts (2, 1 of them copied)');
   });
 });
+
+describe('command output with terminal colour codes', () => {
+  // Regression: the one-line summary dropped them, the "show" fold kept the raw ESC ("Set model to [1msonnet[22m").
+  it('is shown as the text they colour, everywhere on the page', async () => {
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('c1', null, '<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>'),
+        user('c2', 'c1', '<local-command-stdout>Set model to \u001b[1msonnet\u001b[22m (claude-sonnet-4-5)\nand more \u001b[38;5;208mcolour\u001b[0m</local-command-stdout>'),
+        user('c3', 'c2', 'thanks'),
+        assistant('c4', 'c3', 'C', tokens(100)),
+      ],
+    });
+    const { out, summary } = await build(folder);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('Set model to sonnet (claude-sonnet-4-5)');
+    expect(page).not.toContain('\u001b');
+    expect(page).not.toContain('[1msonnet');
+  });
+});

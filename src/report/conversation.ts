@@ -353,7 +353,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
       };
     }
     case 'notice': {
-      const text = blockText(entry.content);
+      const text = withoutTerminalCodes(blockText(entry.content));
       return {
         ...event(base, entry.tone, shorten(entry.label, LABEL_LENGTH), shorten(entry.summary, LABEL_LENGTH * 2)),
         detailText: text && text !== entry.summary ? cut(text, MAX_TEXT) : null,
@@ -524,7 +524,15 @@ function lineCount(text: string): number {
 }
 
 /** The first HEAD_LINES lines (at most HEAD_CHARS), then the rest to fold; cut at MAX_TEXT in all. */
-function linesView(text: string): LinesView | null {
+/** Colour and cursor codes of a terminal (command output keeps them): a page shows the text they colour, not "[1m". */
+const TERMINAL_CODES = /\u001b\[[0-9;?]*[ -\/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+
+function withoutTerminalCodes(text: string): string {
+  return text.includes('\u001b') ? text.replace(TERMINAL_CODES, '') : text;
+}
+
+function linesView(output: string): LinesView | null {
+  const text = withoutTerminalCodes(output);
   if (text.trim() === '') return null;
   const shown = cut(text.replace(/\n+$/, ''), MAX_TEXT);
   let end = -1;
