@@ -412,3 +412,18 @@ describe('command output with terminal colour codes', () => {
     expect(page).not.toContain('[1msonnet');
   });
 });
+
+describe('a side question’s replay of a reply the main thread holds', () => {
+  // Regression: its entry showed the reply's cost with no word that the totals leave it out (claude.md §9.3).
+  it('is marked as counted elsewhere, and counted once', async () => {
+    const replay = { ...(assistant('s2', 's1', 'M2', { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 50_000, output_tokens: 20 }, { sidechain: true }) as Record<string, unknown>), requestId: 'req_other', agentId: 'aside_question-1' };
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [user('m1', null, 'fix the cart'), assistant('m2', 'm1', 'M2', { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 50_000, output_tokens: 20 })],
+      [`-home-ana-shop/${SESSION}/subagents/agent-aside_question-1.jsonl`]: [{ ...(user('s1', null, 'what about the tests?', { sidechain: true }) as Record<string, unknown>), agentId: 'aside_question-1' }, replay],
+    });
+    const { out, summary } = await build(folder);
+    expect(summary.totals.tokens.cacheRead).toBe(50_000);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page.split('usage counted elsewhere').length - 1).toBe(1);
+  });
+});

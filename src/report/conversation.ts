@@ -158,6 +158,8 @@ export interface ConversationContext {
   copied: (entry: Entry) => boolean;
   /** Entries outside the report's period (marked, still shown). */
   outsidePeriod: (entry: Entry) => boolean;
+  /** Entries counted here whose usage is counted once elsewhere (a sub-agent's replay of a response its session holds). */
+  usageCountedElsewhere?: (entry: Entry) => boolean;
   /** Labels by target id, latest first wins. */
   labels: ReadonlyMap<string, string>;
   /** Entries hidden from the model by a later context edit (failed attempts, retries). */
@@ -375,6 +377,7 @@ function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {
   const label = ctx.labels.get(entry.id);
   if (label) badges.push({ label: shorten(label, LABEL_LENGTH), tone: 'label', title: 'label' });
   if (ctx.copied(entry)) badges.push({ label: 'copied', tone: 'copied', title: 'copied from the session this one was forked from; counted there' });
+  else if (ctx.usageCountedElsewhere?.(entry)) badges.push({ label: 'usage counted elsewhere', tone: 'copied', title: 'the same response is recorded in another entry, where its usage is counted once' });
   if (ctx.outsidePeriod(entry)) badges.push({ label: 'outside period', tone: 'hidden', title: "outside this report's period: shown, not counted here" });
   if (ctx.hidden.has(entry.id)) {
     badges.push({ label: 'failed attempt', tone: 'hidden', title: 'hidden from the model by a later context edit (retried)' });

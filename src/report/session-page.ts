@@ -2,6 +2,7 @@
 // Numbers come from the report data (cut to the report's scope); the conversation from the
 // session's content, shown whole.
 
+import type { Counted } from '../ledger/claims.js';
 import { inPeriod, type Scope } from '../ledger/scope.js';
 import { buildTree } from '../model/tree.js';
 import { splitBranches, type Branch } from '../model/branches.js';
@@ -159,6 +160,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     agent: SOURCE_NAMES[file.source],
     copied,
     outsidePeriod: session.partly ? (entry) => !inPeriod(period, entry.timestamp ?? session.untimedAt) : () => false,
+    usageCountedElsewhere: usageCountedElsewhere(file.entries, session.counted),
     labels: latestLabels(file.entries),
     hidden: hiddenByContextEdits(file.entries),
     hasEntry: (id) => tree.byId.has(id),
@@ -285,6 +287,16 @@ function subagentSpawns(
   return { sectionOfCall, callOfSection, labelOfSection };
 }
 
+/** Entries a session counts some of whose usage records it does not: counted once, in another entry or file. */
+function usageCountedElsewhere(entries: readonly Entry[], counted: Counted): (entry: Entry) => boolean {
+  const elsewhere = new Set<Entry>();
+  let place = 0;
+  entries.forEach((entry, index) => {
+    for (let i = 0; i < entry.usage.length; i++, place++) if (counted.entries[index] === 1 && counted.usage[place] !== 1) elsewhere.add(entry);
+  });
+  return (entry) => elsewhere.has(entry);
+}
+
 /** The models of a sub-agent's own usage: a spawned thread's replay of its parent's turns ran on the parent's. */
 function subagentModels(sub: SubagentData): string[] {
   const own = new Set<string>();
@@ -330,6 +342,7 @@ function subagentFileView(
     ...parent,
     copied: (entry) => sub.counted.entries[indexOf.get(entry) ?? -1] !== 1,
     outsidePeriod: session.partly ? (entry) => !inPeriod(ctx.scope.period, entry.timestamp ?? session.untimedAt) : () => false,
+    usageCountedElsewhere: usageCountedElsewhere(file.entries, sub.counted),
     labels: new Map(),
     hidden: new Set(),
     forksAt: () => [],
