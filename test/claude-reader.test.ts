@@ -215,7 +215,8 @@ describe('Claude Code reader: recognising files', () => {
     ['a summary line', { type: 'summary', summary: 'x', leafUuid: 'u' }, 'record'],
     ['a snapshot', { type: 'file-history-snapshot', messageId: 'm', snapshot: {}, isSnapshotUpdate: false }, 'record'],
     ['a queue operation', { type: 'queue-operation', operation: 'enqueue', sessionId: 's', timestamp: 't' }, 'record'],
-    ['a ccusage usage line', { timestamp: 't', sessionId: 's', message: { id: 'm', usage: { input_tokens: 1 } }, requestId: 'r', costUSD: 0.1 }, 'record'],
+    // Without a type a record is of no known kind (claude.md §3): ccusage's fixtures are not Claude Code's files.
+    ['a ccusage usage line', { timestamp: 't', sessionId: 's', message: { id: 'm', usage: { input_tokens: 1 } }, requestId: 'r', costUSD: 0.1 }, null],
     ['a Pi header', { type: 'session', id: 'x', version: 3, timestamp: 't', cwd: '/' }, null],
     ['a Pi entry', { type: 'message', id: 'a', parentId: null, timestamp: 't', message: { role: 'user', content: 'hi' } }, null],
     ['a Codex envelope', { timestamp: 't', type: 'session_meta', payload: { id: 'x' } }, null],
@@ -334,6 +335,22 @@ describe('a prompt with an IDE selection attached', () => {
     expect(prompts.map((p) => p.content)).toEqual([[{ type: 'text', text: 'Why is the price rounded down?' }]]);
     expect(ofKind(file.entries, 'notice').map((n) => n.label)).toEqual(['injected context']);
     expect(prompts[0]?.parentId).toBe(ofKind(file.entries, 'notice')[0]?.id);
+  });
+});
+
+describe('a record without a type', () => {
+  // Regression: a usage line with no type (as other tools' fixtures write them) was billed as a Claude Code reply.
+  it('is of no known kind: skipped and said, its usage not counted (claude.md §3)', async () => {
+    const dir = await tempDir();
+    const path = join(dir, '44444444-4444-4444-8444-444444444447.jsonl');
+    const lines = [
+      { type: 'user', uuid: 'u1', parentUuid: null, sessionId: '44444444-4444-4444-8444-444444444447', cwd: '/home/ana/shop', timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content: 'hi' } },
+      { timestamp: '2026-11-01T10:00:01.000Z', sessionId: '44444444-4444-4444-8444-444444444447', requestId: 'r1', costUSD: 0.12, message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-20250514', usage: { input_tokens: 1000, output_tokens: 100 } } },
+    ];
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const file = await readClaude(path);
+    expect(usageOf(file)).toEqual([]);
+    expect(file.diagnostics.map((d) => [d.reason, d.line])).toEqual([['unknown-entry-type', 2]]);
   });
 });
 

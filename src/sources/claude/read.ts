@@ -29,14 +29,8 @@ export function isClaudeRecord(value: Record<string, unknown>): boolean {
   if ('payload' in value && typeof type === 'string' && CODEX_TYPES.has(type)) return false;
   if (type === 'session' || 'parentId' in value || ('instructions' in value && 'id' in value)) return false;
   if (type === 'summary') return typeof value['leafUuid'] === 'string';
-  const hasMessage = isPlainObject(value['message']);
   if (typeof type === 'string' && CONVERSATION_TYPES.has(type)) return typeof value['uuid'] === 'string' || typeof value['sessionId'] === 'string';
   if (typeof type === 'string' && METADATA_TYPES.has(type)) return typeof value['sessionId'] === 'string' || 'messageId' in value || 'operation' in value || 'uuid' in value;
-  // ccusage's fixtures: usage lines with no type at all.
-  if (type === undefined && hasMessage) {
-    const message = value['message'] as Record<string, unknown>;
-    return isPlainObject(message['usage']) && (typeof value['sessionId'] === 'string' || 'costUSD' in value || typeof value['requestId'] === 'string');
-  }
   // A type Claude Code added after this reader was written: it still carries the conversation envelope.
   return typeof type === 'string' && typeof value['uuid'] === 'string' && 'parentUuid' in value && typeof value['sessionId'] === 'string';
 }
@@ -226,7 +220,9 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
   }
   const env = asNode(ctx, located, parsed.data);
   if (env === null) return;
-  const type = env.type ?? (isPlainObject(record['message']) ? 'assistant' : undefined);
+  // A record without a type is of no known kind (claude.md §3): other tools' fixtures write such
+  // usage lines (ccusage's), and counting them would bill what Claude Code never wrote.
+  const type = env.type ?? undefined;
   switch (type) {
     case 'assistant':
       return addAssistant(ctx, located, env);
