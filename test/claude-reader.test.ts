@@ -338,6 +338,21 @@ describe('a prompt with an IDE selection attached', () => {
   });
 });
 
+describe('a session whose first line is a hook attachment from a worktree', () => {
+  // Regression: the session was filed under the worktree's project, though every prompt and reply ran in the main folder.
+  it('is in the folder its conversation ran in', async () => {
+    const dir = await tempDir();
+    const id = '44444444-4444-4444-8444-444444444448';
+    const path = join(dir, `${id}.jsonl`);
+    const lines = [
+      { type: 'attachment', uuid: 'h1', parentUuid: null, sessionId: id, cwd: '/home/u/app/.claude/worktrees/feat', timestamp: '2026-11-01T10:00:00.000Z', attachment: { type: 'hook_success' } },
+      { type: 'user', uuid: 'u1', parentUuid: 'h1', sessionId: id, cwd: '/home/u/app', timestamp: '2026-11-01T10:00:01.000Z', message: { role: 'user', content: 'hi' } },
+    ];
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    expect((await readClaude(path)).cwd).toBe('/home/u/app');
+  });
+});
+
 describe('a record without a type', () => {
   // Regression: a usage line with no type (as other tools' fixtures write them) was billed as a Claude Code reply.
   it('is of no known kind: skipped and said, its usage not counted (claude.md §3)', async () => {

@@ -181,6 +181,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 function fileFacts(records: readonly Located[], path: string): FileFacts {
   const sessionIds: string[] = [];
   let cwd: string | null = null;
+  let anyCwd: string | null = null;
   let startedAt: number | null = null;
   let agentId: string | null = null;
   let conversation = 0;
@@ -189,10 +190,12 @@ function fileFacts(records: readonly Located[], path: string): FileFacts {
   for (const { record } of records) {
     const sessionId = record['sessionId'];
     if (typeof sessionId === 'string' && sessionId !== '' && sessionIds.at(-1) !== sessionId) sessionIds.push(sessionId);
-    if (cwd === null && typeof record['cwd'] === 'string' && record['cwd'] !== '') cwd = record['cwd'];
+    const recordCwd = typeof record['cwd'] === 'string' && record['cwd'] !== '' ? record['cwd'] : null;
+    anyCwd ??= recordCwd;
     startedAt ??= parseTime(record['timestamp']);
     if (record['type'] === 'custom-title') hasCustomTitle = true;
     if (typeof record['uuid'] === 'string' && isPlainObject(record['message'])) {
+      cwd ??= recordCwd;
       conversation++;
       if (record['isSidechain'] === true) {
         sidechain++;
@@ -208,7 +211,8 @@ function fileFacts(records: readonly Located[], path: string): FileFacts {
   const own = nameId !== null && sessionIds.includes(nameId) ? nameId : (sessionIds[0] ?? nameId ?? name);
   const before = sessionIds.slice(0, sessionIds.indexOf(own)).find((id) => id !== own) ?? null;
   const subagentFile = conversation > 0 && sidechain === conversation;
-  return { sessionId: own, cwd, startedAt, parentSessionId: subagentFile ? null : before, subagentFile, agentId, hasCustomTitle };
+  // The folder the conversation ran in: a hook's attachment may come first from another (a worktree of it).
+  return { sessionId: own, cwd: cwd ?? anyCwd, startedAt, parentSessionId: subagentFile ? null : before, subagentFile, agentId, hasCustomTitle };
 }
 
 function addRecord(ctx: ClaudeContext, located: Located): void {
