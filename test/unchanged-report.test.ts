@@ -2,7 +2,7 @@
 // are and writes only when it was built; any change to the files, the options or the folder
 // itself means a full build, whose report is the same as one written from scratch.
 
-import { cp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, cp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, type BuildOptions } from '../src/build.js';
@@ -101,6 +101,20 @@ describe('a rebuild with nothing changed', () => {
     expect(restored.summary.diagnostics.byReason['archive-unreadable']).toBeUndefined();
   });
 
+  it('regression: rewrote every project page, asset and the data-quality page after one session changed; now only what changed', async () => {
+    const { input, out, options } = await setUp();
+    await build(options(1));
+    const before = await inodes(out);
+    await appendFile(join(input, 'minimal-v3.jsonl'), `${JSON.stringify({ type: 'message', id: 'more1', parentId: null, timestamp: '2026-11-30T12:00:00.000Z', message: { role: 'user', content: 'One more turn' } })}\n`);
+    await build(options(2));
+    const after = await inodes(out);
+    const kept = (name: string) => after.get(name) === before.get(name);
+    expect(['data-quality.html', join('assets', 'bough.js'), join('assets', 'bough.css')].filter((name) => !kept(name))).toEqual([]);
+    const projectPages = [...before.keys()].filter((name) => name.startsWith('projects'));
+    // The project the session is in changed; the others did not.
+    expect(projectPages.filter(kept).length).toBe(projectPages.length - 1);
+  });
+
   it('writes the record a later build can keep from even with --no-cache, and a --no-cache build writes everything', async () => {
     const { out, options } = await setUp();
     // The cache folder made: a report is kept only by a run with the cache it was made beside.
@@ -108,7 +122,8 @@ describe('a rebuild with nothing changed', () => {
     const before = await inodes(out);
     expect((await build(options(2, { cache: false }))).sessionsKept).toBe(0);
     const afterNoCache = await inodes(out);
-    expect([...before].filter(([name, inode]) => name.endsWith('.html') && afterNoCache.get(name) === inode)).toEqual([]);
+    // Every session page written anew; a page written with the very bytes it had (a project page) stays where it was.
+    expect([...before].filter(([name, inode]) => name.startsWith('sessions') && afterNoCache.get(name) === inode)).toEqual([]);
     const kept = await build(options(3));
     expect(kept.sessionsKept).toBe(kept.summary.sessions.length);
   });

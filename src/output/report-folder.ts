@@ -133,11 +133,25 @@ export async function openReportFolder(outDir: string, generator: string, option
     if (!earlier.has(path) || !lstatOf(source)?.isFile()) return null;
     return readFile(source).catch(() => null);
   };
+  const sameAsPrevious = async (path: string, bytes: Uint8Array): Promise<boolean> => {
+    if (!earlier.has(path) || lstatOf(safeTarget(out, path))?.size !== bytes.length) return false;
+    const before = await readPrevious(path);
+    return before !== null && before.equals(bytes);
+  };
   /** Files opened a line at a time and not closed yet: closed when the build is abandoned. */
   const openFiles = new Set<number>();
 
   return {
     async write(path, content) {
+      // A file the last build wrote with these very bytes is kept where it is (a project page, an
+      // asset a rebuild makes again): only what changed is replaced.
+      if (typeof content === 'string' || content instanceof Uint8Array) {
+        const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+        if (!written.has(path) && (await sameAsPrevious(path, bytes)) && outFolders.holdsOwnFile(path)) {
+          kept.add(path);
+          return;
+        }
+      }
       await writeStagedFile(staging, path, content);
       written.add(path);
       kept.delete(path);
