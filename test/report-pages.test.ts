@@ -197,3 +197,20 @@ describe('entries whose ids differ only in characters an anchor cannot hold', ()
     for (const text of ['first prompt A', 'second prompt B']) expect(html).toContain(`href="#${anchorOfText(text)}"`);
   });
 });
+
+describe('the "damaged lines" badge', () => {
+  // Regression: a session whose damaged line was recovered whole (two records glued on one line) was badged as damaged too.
+  it('marks a session that lost a line, not one whose lines were all recovered', async () => {
+    const dir = await tempDir();
+    const at = '2026-10-05T10:00:00.000Z';
+    const header = (id: string) => JSON.stringify({ type: 'session', version: 3, id, timestamp: at, cwd: `/tmp/${id}` });
+    const prompt = (id: string, parentId: string | null, text: string) => JSON.stringify({ type: 'message', id, parentId, timestamp: at, message: { role: 'user', content: text } });
+    await writeFile(join(dir, 'glued.jsonl'), `${header('glued')}\n${prompt('u1', null, 'first')}${prompt('u2', 'u1', 'second')}\n`);
+    await writeFile(join(dir, 'cut.jsonl'), `${header('cut')}\n${prompt('u1', null, 'first')}\n{"type":"message","id":"u2","par\n${prompt('u3', 'u1', 'third')}\n`);
+    const out = join(await tempDir(), 'report');
+    await build({ inputs: [dir], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const project = async (name: string) => readFile(join(out, 'projects', (await readdir(join(out, 'projects'))).find((p) => p.includes(name)) as string), 'utf8');
+    expect(await project('glued')).not.toContain('damaged lines');
+    expect(await project('cut')).toContain('title="1 line skipped: see the data-quality page">damaged lines');
+  });
+});

@@ -109,7 +109,7 @@ export interface SessionLedger {
   branches: number;
   /** When its file was last read, for a session kept from an earlier build whose file is gone; null when read now. */
   lastSeen: number | null;
-  /** Problems found while reading the file (listed on the data-quality page). */
+  /** Lines of the file whose content was lost (its other problems, such as lines recovered, are on the data-quality page only). */
   damaged: number;
   /** Packed: `unpackEntries` gives them, for one pass at a time. */
   entries: PackedEntries;
@@ -145,7 +145,7 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     formatVersion: file.formatVersion,
     branches: buildTree(file.entries).leaves.length,
     lastSeen: null,
-    damaged: problemCount(file.diagnostics),
+    damaged: problemCount(file.diagnostics.filter((d) => d.skippedLine)),
     entries: packEntries(file.entries.map((entry) => ledgerEntry(entry, callPaths, file.subagentOf !== null))),
   };
 }

@@ -393,7 +393,8 @@ function sessionBadges(session: SessionData): RowBadge[] {
   if (session.ledger.branches > 1) badges.push({ label: `${session.ledger.branches} branches`, tone: 'plain', title: 'leaves of the tree' });
   if (session.partly) badges.push({ label: 'partly in period', tone: 'plain', title: 'some of this session falls outside the period; its numbers here count the part inside' });
   if (session.ledger.lastSeen !== null) badges.push({ label: 'file gone', tone: 'warn', title: 'its source file is no longer present; kept from an earlier build' });
-  if (session.ledger.damaged > 0) badges.push({ label: 'damaged lines', tone: 'warn', title: 'see the data-quality page' });
+  // Only for content lost: a session whose damaged lines were all recovered reads whole.
+  if (session.ledger.damaged > 0) badges.push({ label: 'damaged lines', tone: 'warn', title: `${plural(session.ledger.damaged, 'line')} skipped: see the data-quality page` });
   if (session.tally.unpriced > 0) badges.push({ label: 'unpriced', tone: 'error', title: "a model not in LiteLLM's price table: its cost is unknown" });
   if (session.costCheck.differs) {
     badges.push({ label: 'cost differs', tone: 'warn', title: `bough and the agent differ; likely: ${session.costCheck.reason}` });
