@@ -175,7 +175,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   prices
     .command('update')
     .description(`download the newest table from LiteLLM's repository into ${boughCacheDir({ env: io.env, home: io.home })}`)
-    .option('--url <url>', 'where to download it from', LITELLM_URL)
+    .option('--url <url>', 'where to download it from', urlOf, LITELLM_URL)
     .action(async (flags: { url: string }) => {
       exitCode = await guarded(io, async () => {
         const result = await updatePrices(flags.url, { env: io.env, home: io.home }, io.now());
@@ -367,6 +367,18 @@ function skippedSaid(diagnostics: { skippedLines: number; skippedFiles: number }
 function sharingSaid(sharing: BuildResult['summary']['sharing']): string[] {
   const replaced = Object.values(sharing.redactions).reduce((sum, n) => sum + n, 0);
   return [...(sharing.redacted ? [`redacted (${formatCount(replaced)} replaced)`] : []), ...(sharing.omitted.length > 0 ? [`${sharing.omitted.join(', ')} omitted`] : [])];
+}
+
+/** An http(s) address: anything else is bad usage, not a failed download. */
+function urlOf(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`give an http or https address (got ${JSON.stringify(value)})`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InvalidArgumentError(`give an http or https address (got ${JSON.stringify(value)})`);
+  return value;
 }
 
 /** A path flag: an empty one (a shell variable that was not set) would otherwise mean this folder. */

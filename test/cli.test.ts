@@ -276,6 +276,15 @@ describe('bough command line', () => {
   });
 
   // Regression: an empty --out (an unset shell variable) meant this folder, and --prices '' a raw ENOENT.
+  it.each([
+    [['prices', 'update', '--url', 'notaurl'], 'give an http or https address (got "notaurl")'],
+    [['prices', 'update', '--url', 'file:///etc/passwd'], 'give an http or https address'],
+  ])('regression: a malformed --url failed as a download (exit 1); now it is bad usage: %j', async (args, said) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(said);
+  });
+
   it.each([[['build', '--out', '']], [['stats', '--prices', ' ']], [['export', 'x.jsonl', '-o', '']]])('refuses an empty path: %j', async (args) => {
     const result = await run(args);
     expect(result.code).toBe(2);
