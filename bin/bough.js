@@ -19,7 +19,8 @@ setFlagsFromString('--heap-growing-percent=100');
 // stays as it was. The final swap into --out is synchronous, so this never runs in the middle of it.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.once(signal, () => {
-    removeUnfinishedReports();
+    // Said, so that an interrupted build is not taken for a finished one.
+    if (removeUnfinishedReports() > 0) process.stderr.write('\nbough: stopped; the report folder is as the last finished build left it.\n');
     process.exit(128 + constants.signals[signal]);
   });
 }

@@ -246,10 +246,12 @@ export async function openReportFolder(outDir: string, generator: string, option
 const unfinished = new Map<string, ReportLock>();
 
 /** For a signal handler: removes unfinished staging folders and releases locks, synchronously. The previous report is untouched. */
-export function removeUnfinishedReports(): void {
+export function removeUnfinishedReports(): number {
+  const removed = unfinished.size;
   for (const staging of unfinished.keys()) removeStaging(staging);
   unfinished.clear();
   releaseHeldLocks();
+  return removed;
 }
 
 /**
