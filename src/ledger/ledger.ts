@@ -99,9 +99,9 @@ export interface SessionLedger {
   /** Titles this file gives to entries of other files, by entry id. */
   entryTitles: { entryId: string; title: string }[];
   /**
-   * The title each prompt would give the session, by its place among the entries (the first
-   * MAX_PROMPT_TITLES): a copy of another session is titled by its first prompt of its own, not
-   * by the history it copied (see withOwnTitles).
+   * Of a file that names the session it was copied from (a fork, a resumed copy), the title each
+   * prompt would give the session, by its place among the entries (the first MAX_PROMPT_TITLES):
+   * it is titled by its first prompt of its own, not by the history it copied (see withOwnTitles).
    */
   promptTitles: { index: number; title: string }[];
   formatVersion: number;
@@ -141,7 +141,9 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     subagentOf: file.subagentOf,
     subagentLabel: file.subagentLabel === null ? null : shorten(file.subagentLabel),
     entryTitles: file.entryTitles.map((t) => ({ entryId: t.entryId, title: shorten(t.title) })),
-    promptTitles: promptTitles(file.entries),
+    // Kept only for a file that names the session it was copied from: held for every session,
+    // a history of 30,000 small ones carried 50 MB more.
+    promptTitles: file.parentFile === null && file.parentSessionId === null ? [] : promptTitles(file.entries),
     formatVersion: file.formatVersion,
     branches: buildTree(file.entries).leaves.length,
     lastSeen: null,
