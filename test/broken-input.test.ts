@@ -85,6 +85,17 @@ describe('damaged input', () => {
     ]);
   });
 
+  it('regression: a header out of shape (an id that is a number) was rebuilt from nothing, its cwd lost; now from what it holds', async () => {
+    const bad = JSON.stringify({ type: 'session', version: 3, id: 12345, timestamp: '2026-10-05T10:00:00.000Z', cwd: '/home/u/projK' });
+    const file = await session(await fileOf('k3.jsonl', `${bad}\n${prompt('a1', null, 'kept')}\n`));
+    expect(file).toMatchObject({ cwd: '/home/u/projK', startedAt: Date.parse('2026-10-05T10:00:00.000Z') });
+    expect(texts(file)).toEqual(['kept']);
+    expect(file.diagnostics.map((d) => [d.line, d.reason])).toEqual([
+      [1, 'unknown-entry-type'],
+      [1, 'header-damaged'],
+    ]);
+  });
+
   it('reads a single line of tens of megabytes', async () => {
     const big = 'x'.repeat(30 * 1024 * 1024);
     const file = await session(await fileOf('big.jsonl', `${header('b')}\n${prompt('a1', null, big)}\n${reply('a2', 'a1', 'small')}\n`));

@@ -50,6 +50,9 @@ export async function readSessionFile(path: string): Promise<ReadOutcome> {
         const claim = recogniser(record);
         if (claim === null) {
           unclaimed.push({ line: next.value.number, record });
+          // A record no agent claims before the first one may be a header out of shape (an id that
+          // is a number): what remains of it helps rebuild the header, as a damaged line's text does.
+          damaged.push({ ...next.value, text: JSON.stringify(record) });
           continue;
         }
         for (const { line, record: skippedRecord } of unclaimed) {
