@@ -37,6 +37,31 @@ describe('prices in the report', () => {
     expect(summary.sessions[0]?.costCheck).toEqual({ differs: false, incomplete: true, reason: 'unpriced model', difference: null, unrecordedRecords: 0, differingRecords: 0 });
   });
 
+  // Regression: one unpriced reply made the page say nothing of a $0.20 difference on the replies bough priced.
+  it('still compares the records it priced in a session with an unpriced model', async () => {
+    const dir = await tempDir();
+    const at = (s: number) => `2026-10-05T10:00:0${s}.000Z`;
+    const reply = (id: string, parentId: string, model: string, input: number, total: number) => ({
+      type: 'message',
+      id,
+      parentId,
+      timestamp: at(Number(id.slice(1))),
+      message: { role: 'assistant', provider: 'anthropic', model, content: [{ type: 'text', text: 'ok' }], stopReason: 'stop', usage: { input, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: input, cost: { total } } },
+    });
+    const lines = [
+      { type: 'session', version: 3, id: 'm1', timestamp: at(0), cwd: '/home/u/projM' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'p1' } },
+      reply('a2', 'u1', 'claude-sonnet-4-5', 100_000, 0.5),
+      { type: 'message', id: 'u3', parentId: 'a2', timestamp: at(3), message: { role: 'user', content: 'p2' } },
+      reply('a4', 'u3', 'claude-nonexistent-9', 10, 0.00003),
+    ];
+    await writeFile(join(dir, 'm1.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const built = await buildOf([dir]);
+    expect(built.summary.sessions[0]?.costCheck).toMatchObject({ differs: true, incomplete: true, differingRecords: 1, difference: null });
+    const page = await readFile(join(built.out, built.summary.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('Of the records it priced, 1 usage record differs from its recorded cost by more than 1%. Likely reason: different catalog.');
+  });
+
   it('names the price snapshot it used', () => {
     expect(summary.prices).toEqual({ source: 'litellm', snapshot: 'LiteLLM, 2026-08-01 (bundled with bough)', date: '2026-08-01', origin: 'bundled' });
   });

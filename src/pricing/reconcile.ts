@@ -30,8 +30,13 @@ export interface CostCheck {
   differs: boolean;
   /** The records with a recorded cost whose own price differs from it by more than $0.0001 and 1%. */
   differingRecords: number;
-  /** Some record with a recorded cost could not be priced in full: bough's own cost is unknown in part, so nothing is compared. */
+  /**
+   * Some record with a recorded cost could not be priced in full: bough's own cost is unknown in
+   * part, so the totals are not compared (`difference` is null); the records it priced still are.
+   */
   incomplete: boolean;
+  /** Why it is incomplete: a model not in the price table, or one it prices in part. */
+  incompleteBy: 'unpriced model' | 'model priced in part' | null;
   /**
    * Records the agent stored no cost for beside others it did (Claude Code stopped writing one in
    * 1.0.9, mid-session for a session resumed across the upgrade): left out of the comparison.
@@ -48,7 +53,7 @@ const SHARE = 0.01;
 /** A message's own difference counts past this much (and SHARE of it). */
 const RECORD_TOLERANCE = 0.0001;
 
-export const NO_RECORDED_COST: CostCheck = { differs: false, differingRecords: 0, incomplete: false, unrecorded: 0, reason: null, difference: null };
+export const NO_RECORDED_COST: CostCheck = { differs: false, differingRecords: 0, incomplete: false, incompleteBy: null, unrecorded: 0, reason: null, difference: null };
 
 function apart(a: number, b: number, tolerance: number): boolean {
   const difference = Math.abs(a - b);
@@ -63,6 +68,9 @@ function apart(a: number, b: number, tolerance: number): boolean {
 export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): void; result(): CostCheck } {
   let bough = 0;
   let recorded = 0;
+  /** Over the records priced in full: what is compared when some are not. */
+  let pricedBough = 0;
+  let pricedRecorded = 0;
   let anyRecorded = false;
   let unrecorded = 0;
   let incomplete = false;
@@ -77,10 +85,16 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
         return;
       }
       anyRecorded = true;
-      incomplete ||= priced.state === 'unpriced' || priced.state === 'partial';
-      partial ||= priced.state === 'partial';
       recorded += theirs;
       bough += priced.cost ?? 0;
+      if (priced.state === 'unpriced' || priced.state === 'partial') {
+        // An unknown cost is not $0: a difference from it would be made up. The others are still compared.
+        incomplete = true;
+        partial ||= priced.state === 'partial';
+        return;
+      }
+      pricedBough += priced.cost ?? 0;
+      pricedRecorded += theirs;
       if (priced.cost !== null && apart(priced.cost, theirs, RECORD_TOLERANCE)) differingRecords++;
       const reason = reasonOf(usage, priced);
       // Each cause weighs by what it moves, in either direction: records that cancel out over the session still explain it.
@@ -88,13 +102,12 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
     },
     result() {
       if (!anyRecorded) return NO_RECORDED_COST;
-      // An unknown cost is not $0: a difference from it would be made up.
-      if (incomplete) return { differs: false, differingRecords: 0, incomplete: true, unrecorded, reason: partial ? 'model priced in part' : 'unpriced model', difference: null };
-      const difference = bough - recorded;
-      const differs = apart(bough, recorded, CENT) || differingRecords > 0;
-      if (!differs) return { differs, differingRecords, incomplete: false, unrecorded, reason: null, difference };
+      const incompleteBy = !incomplete ? null : partial ? 'model priced in part' : 'unpriced model';
+      const difference = incomplete ? null : bough - recorded;
+      const differs = apart(pricedBough, pricedRecorded, CENT) || differingRecords > 0;
+      if (!differs) return { differs, differingRecords, incomplete, incompleteBy, unrecorded, reason: incompleteBy, difference };
       const [reason] = [...byReason].sort((a, b) => b[1] - a[1])[0] ?? ['different catalog'];
-      return { differs, differingRecords, incomplete: false, unrecorded, reason, difference };
+      return { differs, differingRecords, incomplete, incompleteBy, unrecorded, reason, difference };
     },
   };
 }
