@@ -3,7 +3,7 @@
 // holds nothing another file of its session does not is no session of its own; a copy that goes
 // on is one, linked to its origin; and the work in them counts once.
 
-import { cp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
@@ -333,5 +333,41 @@ describe('a fork', () => {
       'Rewrite it in Go',
       'Explain main.py',
     ]);
+  });
+});
+
+describe('a Pi session shared with /share', () => {
+  // Regression: the copy /share writes (the active path, and Pi's pi.share entry) was counted as a session of its own, an empty "fork".
+  it('is listed with the session, not counted as one', async () => {
+    const dir = await tempDir();
+    const at = (s: number) => `2026-10-22T08:00:0${s}.000Z`;
+    const entry = (id: string, parentId: string | null, s: number, message: object) => ({ type: 'message', id, parentId, timestamp: at(s), message });
+    const user = (text: string) => ({ role: 'user', content: text });
+    const reply = (input: number) => ({ role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'ok' }], stopReason: 'stop', usage: { input, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: input } });
+    const origin = [
+      { type: 'session', version: 3, id: '0196llll-0000-7000-8000-000000000001', timestamp: at(0), cwd: '/home/u/L' },
+      entry('u0000001', null, 1, user('L first')),
+      entry('a0000001', 'u0000001', 2, reply(1)),
+      { type: 'label', id: 'lb000001', parentId: 'a0000001', timestamp: at(3), targetId: 'u0000001', label: 'start' },
+      entry('u0000002', 'lb000001', 4, user('L second')),
+      entry('a0000002', 'u0000002', 5, reply(2)),
+    ];
+    const [header, u1, a1, , u2, a2] = origin as [object, object, object, object, object, object];
+    const shared = [
+      { ...header, timestamp: '2026-10-25T08:00:00.000Z' },
+      u1,
+      a1,
+      { ...u2, parentId: 'a0000001' },
+      a2,
+      { type: 'custom', id: 'sh000001', parentId: 'a0000002', timestamp: '2026-10-25T08:01:00.000Z', customType: 'pi.share', data: { systemPrompt: 'You are pi', tools: [] } },
+    ];
+    await mkdir(join(dir, 'sessions'), { recursive: true });
+    await mkdir(join(dir, 'exports'), { recursive: true });
+    const write = (path: string, lines: object[]) => writeFile(join(dir, path), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    await write('sessions/2026-10-22T08-00-00-000Z_0196llll-0000-7000-8000-000000000001.jsonl', origin);
+    await write('exports/x.jsonl', shared);
+    const { summary } = await buildOf([dir]);
+    expect(summary.totals.sessions).toBe(1);
+    expect(summary.sessions[0]?.duplicateFiles).toEqual([join(dir, 'exports', 'x.jsonl')]);
   });
 });

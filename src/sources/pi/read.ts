@@ -286,6 +286,9 @@ function payloadOf(
     }
     case 'custom': {
       const r = parse(raw.rawCustom, 'custom');
+      // What /share and /bug add to the copy they export (pi.md §5: the system prompt and tools),
+      // never to the session: not work, and kept, it would make the copy a session of its own.
+      if (r?.customType === 'pi.share') return null;
       return (
         r &&
         plain({ kind: 'custom', customType: r.customType ?? '(unnamed)', isMessage: false, display: false, content: [], data: r.data })
