@@ -365,7 +365,8 @@ describe('a record without a type', () => {
     await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const file = await readClaude(path);
     expect(usageOf(file)).toEqual([]);
-    expect(file.diagnostics.map((d) => [d.reason, d.line])).toEqual([['unknown-entry-type', 2]]);
+    // Skipped, so counted as a skipped line (regression: listed as skipped, counted as 0 skipped lines).
+    expect(file.diagnostics.map((d) => [d.reason, d.line, d.skippedLine])).toEqual([['unknown-entry-type', 2, true]]);
   });
 });
 

@@ -253,7 +253,8 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
     }
     default:
       if (type === undefined || !BOOKKEEPING.has(type)) {
-        ctx.diagnostics.push(diagnostic('unknown-entry-type', ctx.file, line, type === undefined ? 'a record without a type (skipped)' : `record type ${JSON.stringify(type)} (skipped)`));
+        // Skipped lines: what they hold is not read (counted in skippedLines, as the data-quality page says).
+        ctx.diagnostics.push(diagnostic('unknown-entry-type', ctx.file, line, type === undefined ? 'a record without a type (skipped)' : `record type ${JSON.stringify(type)} (skipped)`, true));
       }
       skip(ctx, env);
   }
