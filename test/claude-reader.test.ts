@@ -14,6 +14,7 @@ import { CLAIM_RULES } from '../src/sources/registry.js';
 import type { Entry, EntryOf, SessionFile, Usage } from '../src/types.js';
 import { FIXTURES, SHARED_CORPUS, tempDir } from './support/fixtures.js';
 import { unpackEntries } from '../src/ledger/packed-entries.js';
+import { ledgerOf } from '../src/ledger/ledger.js';
 
 const PROJECTS = join(FIXTURES, 'claude', 'projects');
 const SHOP = join(PROJECTS, '-home-ana-shop');
@@ -414,6 +415,8 @@ describe('a prompt that is only a pasted image', () => {
     const file = await readClaude(path);
     const prompts = ofKind(file.entries, 'prompt');
     expect(prompts.map((p) => p.content)).toEqual([[{ type: 'image', mimeType: 'image/png', data: PNG }]]);
+    // Regression: titled "(no prompts)" beside a prompt count of 1.
+    expect(ledgerOf(file).title).toBe('(image prompt)');
   });
 });
 

@@ -400,7 +400,7 @@ describe('command output with terminal colour codes', () => {
     const folder = await projects({
       [`-home-ana-shop/${SESSION}.jsonl`]: [
         user('c1', null, '<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>'),
-        user('c2', 'c1', '<local-command-stdout>Set model to \u001b[1msonnet\u001b[22m (claude-sonnet-4-5)\nand more \u001b[38;5;208mcolour\u001b[0m</local-command-stdout>'),
+        user('c2', 'c1', '<local-command-stdout>Set model to \u001b[1msonnet\u001b[22m (claude-sonnet-4-5)\nand more \u001b[38;5;208mcolour\u001b[0m, reset\u001b(B\u001b[m</local-command-stdout>'),
         user('c3', 'c2', 'thanks'),
         assistant('c4', 'c3', 'C', tokens(100)),
       ],
@@ -410,6 +410,9 @@ describe('command output with terminal colour codes', () => {
     expect(page).toContain('Set model to sonnet (claude-sonnet-4-5)');
     expect(page).not.toContain('\u001b');
     expect(page).not.toContain('[1msonnet');
+    // tput sgr0's reset, with its character-set code.
+    expect(page).toContain('colour, reset');
+    expect(page).not.toContain('reset(B');
   });
 });
 

@@ -225,11 +225,14 @@ function subagentTitle(label: string | null): string {
 
 /** The first words the user typed; a skill prompt is named by its skill, never by its body. */
 function titleFromPrompts(entries: readonly Entry[]): string {
+  let images = false;
   for (const entry of entries) {
     const title = promptTitle(entry);
-    if (title !== null) return title;
+    // Words typed later name the session better than a screenshot sent first.
+    if (title === IMAGE_PROMPT) images = true;
+    else if (title !== null) return title;
   }
-  return NO_PROMPTS;
+  return images ? IMAGE_PROMPT : NO_PROMPTS;
 }
 
 const NO_PROMPTS = '(no prompts)';
@@ -254,8 +257,12 @@ function promptTitle(entry: Entry): string | null {
     .replace(/\s+/g, ' ')
     .trim();
   const title = skillTitle(entry.skill, typed);
-  return title ? shorten(title) : null;
+  if (title) return shorten(title);
+  // A pasted screenshot with no words: a prompt all the same, named as the page's outline names it.
+  return entry.content.some((block) => block.type === 'image') ? IMAGE_PROMPT : null;
 }
+
+const IMAGE_PROMPT = '(image prompt)';
 
 /** Titles name a session in lists and headings; the full name stays on its page. */
 export function shorten(text: string, length = TITLE_LENGTH): string {
