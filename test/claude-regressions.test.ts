@@ -428,5 +428,8 @@ describe('a side question’s replay of a reply the main thread holds', () => {
     expect(summary.totals.tokens.cacheRead).toBe(50_000);
     const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
     expect(page.split('usage counted elsewhere').length - 1).toBe(1);
+    // Regression: its summary named the reply's model, with "0 tokens · — by bough".
+    expect(page).toContain('no usage of its own (what it replays is counted where it was first recorded)');
+    expect(page).not.toContain('0 tokens · — by bough');
   });
 });

@@ -300,18 +300,14 @@ function usageCountedElsewhere(entries: readonly Entry[], counted: Counted): (en
 /** The models of a sub-agent's own usage: a spawned thread's replay of its parent's turns ran on the parent's. */
 function subagentModels(sub: SubagentData): string[] {
   const own = new Set<string>();
-  const any = new Set<string>();
   let place = 0;
   for (const entry of unpackEntries(sub.ledger.entries)) {
     for (const usage of entry.usage) {
-      if (usage.model !== null) {
-        any.add(usage.model);
-        if (sub.counted.usage[place] === 1) own.add(usage.model);
-      }
+      if (usage.model !== null && sub.counted.usage[place] === 1) own.add(usage.model);
       place++;
     }
   }
-  return [...(own.size > 0 ? own : any)];
+  return [...own];
 }
 
 /** A sub-agent's own transcript, in file order (they do not branch), with what it cost. */
@@ -326,10 +322,12 @@ function subagentFileView(
 ): SectionView {
   const models = subagentModels(sub);
   const { tally } = sub;
+  // A side question that only replays a reply its session holds has usage, all counted there.
+  const replayOnly = models.length === 0 && sub.ledger.entries.usageCount > 0 && tally.records === 0;
   const summary = [
-    models.join(', ') || 'no model recorded',
-    `${formatCount(tally.tokens.input + tally.tokens.cacheRead + tally.tokens.cacheWrite + tally.tokens.output)} tokens`,
-    `${boughCost(tally)} by bough`,
+    models.join(', ') || (replayOnly ? 'no usage of its own (what it replays is counted where it was first recorded)' : 'no model recorded'),
+    replayOnly ? '' : `${formatCount(tally.tokens.input + tally.tokens.cacheRead + tally.tokens.cacheWrite + tally.tokens.output)} tokens`,
+    replayOnly ? '' : `${boughCost(tally)} by bough`,
     tally.outputPartial > 0 ? 'output possibly partial' : '',
     file === null ? 'its file is no longer present, so its transcript is not shown' : '',
   ].filter(Boolean);
