@@ -218,13 +218,19 @@ describe('a Codex thread, as a user sees it', () => {
       item('2', { type: 'function_call', name: 'view_image', arguments: '{"path":"/home/ana/b.png"}', call_id: 'c1' }),
       item('3', { type: 'function_call_output', call_id: 'c1', output: 'attached image' }),
       item('3', { type: 'message', role: 'user', content: [image] }),
+      // The image inside the output, as a content list (codex.md §5: an output may be an array).
+      item('4', { type: 'function_call', name: 'view_image', arguments: '{"path":"/home/ana/c.png"}', call_id: 'c2' }),
+      item('5', { type: 'function_call_output', call_id: 'c2', output: [{ type: 'input_text', text: 'here' }, image] }),
     ];
     await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const file = await read(path);
     const picture = { type: 'image', mimeType: 'image/png', data: png };
-    expect(file.entries.map((e) => e.kind)).toEqual(['prompt', 'reply', 'toolResult']);
+    expect(file.entries.map((e) => e.kind)).toEqual(['prompt', 'reply', 'toolResult', 'reply', 'toolResult']);
     expect(ofKind(file, 'prompt')[0]?.content).toEqual([{ type: 'text', text: 'what is in this screenshot' }, picture]);
-    expect(ofKind(file, 'toolResult')[0]?.content).toEqual([{ type: 'text', text: 'attached image' }, picture]);
+    expect(ofKind(file, 'toolResult').map((r) => r.content)).toEqual([
+      [{ type: 'text', text: 'attached image' }, picture],
+      [{ type: 'text', text: 'here' }, picture],
+    ]);
   });
 
   it('shows the editor’s context apart from the words typed, which title the session (regression: "# Files mentioned by the user: ## …" as the title)', async () => {

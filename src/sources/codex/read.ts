@@ -500,7 +500,8 @@ function toolOutput(ctx: CodexContext, item: Record<string, unknown>, at: Place,
     kind: 'toolResult',
     toolCallId: callId,
     toolName: call?.name ?? null,
-    content: text === '' ? [] : [{ type: 'text', text: shownOutput(text) }],
+    // An output given as a content list may hold images (view_image's): shown with the text.
+    content: [...(text === '' ? [] : [{ type: 'text' as const, text: shownOutput(text) }]), ...outputImages(r.output)],
     isError,
     subagents: [],
     diff,
@@ -1021,6 +1022,11 @@ function injectedSummary(text: string): string {
 }
 
 /** A tool's output as text, and whether it says the call failed (`{content, success:false}` in older builds). */
+function outputImages(output: unknown): Block[] {
+  if (!Array.isArray(output)) return [];
+  return output.flatMap((part) => (isPlainObject(part) && part['type'] === 'input_image' && typeof part['image_url'] === 'string' ? [imageBlock(part['image_url'])] : []));
+}
+
 function outputText(output: unknown): { text: string; failed: boolean } {
   if (typeof output === 'string') return { text: output, failed: false };
   if (Array.isArray(output)) {
