@@ -53,8 +53,8 @@ export function buildRecordFile(record: Omit<BuildRecord, 'format'>): { path: st
 export async function trustedHashes(folder: ReportFolder, paths: readonly string[]): Promise<Record<string, string>> {
   const hashes: Record<string, string> = {};
   for (const path of paths) {
-    const content = await folder.current(path);
-    if (content !== null) hashes[path] = sha256Hex(content);
+    const hash = await folder.currentHash(path);
+    if (hash !== null) hashes[path] = hash;
   }
   return hashes;
 }

@@ -143,7 +143,7 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     entryTitles: file.entryTitles.map((t) => ({ entryId: t.entryId, title: shorten(t.title) })),
     // Kept only for a file that names the session it was copied from: held for every session,
     // a history of 30,000 small ones carried 50 MB more.
-    promptTitles: file.parentFile === null && file.parentSessionId === null ? [] : promptTitles(file.entries),
+    promptTitles: file.parentFile === null && file.parentSessionId === null ? [] : promptTitles(file.entries, file.startedAt),
     formatVersion: file.formatVersion,
     branches: buildTree(file.entries).leaves.length,
     lastSeen: null,
@@ -239,9 +239,15 @@ const NO_PROMPTS = '(no prompts)';
 /** A session that copied more prompts than this is titled by its first, if it has none of its own among them. */
 const MAX_PROMPT_TITLES = 1000;
 
-function promptTitles(entries: readonly Entry[]): { index: number; title: string }[] {
+/**
+ * `startedAt`: when the file was started; a prompt recorded before it was copied into the file
+ * (a Pi fork's header is the fork's time, pi.md §12) and never titles it, so past the first
+ * (which says what the file's title came from) it is not kept.
+ */
+function promptTitles(entries: readonly Entry[], startedAt: number | null): { index: number; title: string }[] {
   const titles: { index: number; title: string }[] = [];
   for (const [index, entry] of entries.entries()) {
+    if (titles.length > 0 && startedAt !== null && entry.timestamp !== null && entry.timestamp < startedAt) continue;
     const title = promptTitle(entry);
     if (title !== null) titles.push({ index, title });
     if (titles.length === MAX_PROMPT_TITLES) break;

@@ -2,8 +2,8 @@
 // the end. The --out folder itself, and every file in it that bough did not write, stays where it
 // is: only bough's own files (listed in its manifest) are moved out, replaced or removed.
 
-import { randomBytes } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, lstatSync, mkdirSync, openSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
@@ -65,8 +65,8 @@ export interface ReportFolder {
   keep(paths: readonly string[]): Promise<boolean>;
   /** Reads a file the last build wrote, or null. */
   previous(path: string): Promise<Buffer | null>;
-  /** Reads a file as this build has it (written, or kept from the last build), or null. */
-  current(path: string): Promise<Buffer | null>;
+  /** The sha256 of a file as this build has it (written, or kept from the last build), read a piece at a time; null when it has none. */
+  currentHash(path: string): Promise<string | null>;
   /** The files the last build wrote (its manifest), from the report root. */
   readonly previousFiles: readonly string[];
   /** Moves the finished report into --out. Returns warnings: files of the user's that kept a page out. */
@@ -204,9 +204,18 @@ export async function openReportFolder(outDir: string, generator: string, option
     },
     previousFiles: previous?.files ?? [],
     previous: readPrevious,
-    async current(path) {
-      if (written.has(path)) return readFile(stagedPath(staging, path)).catch(() => null);
-      return kept.has(path) ? readPrevious(path) : null;
+    async currentHash(path) {
+      // In pieces: the records file and summary.json of a long history are tens of MB, more than
+      // the build's peak should grow by at its end.
+      const source = written.has(path) ? stagedPath(staging, path) : kept.has(path) && earlier.has(path) ? safeTarget(out, path) : null;
+      if (source === null || !lstatOf(source)?.isFile()) return null;
+      try {
+        const hash = createHash('sha256');
+        for await (const piece of createReadStream(source)) hash.update(piece as Buffer);
+        return hash.digest('hex');
+      } catch {
+        return null;
+      }
     },
     async commit() {
       // Synchronous from here to the end: a signal handler (Ctrl-C) runs only between turns of the
