@@ -58,7 +58,8 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
     usageRecords: stats.totals.usageRecords,
     unpricedRecords: stats.totals.unpricedRecords,
   };
-  let columns = columnsFor(stats.by, stats.period.tz);
+  const allColumns = columnsFor(stats.by, stats.period.tz);
+  let columns = allColumns;
   const rows: StatsRow[] = [...stats.rows, totals];
   let compact = false;
   const widths = () => columns.map((c) => Math.max(c.heading.length, ...rows.map((r) => cellText(c, r, compact).length)));
@@ -107,6 +108,8 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   if (partial > 0) notes.push(`Output is at least what is shown: the agent did not write the final count of ${partial === 1 ? '1 response' : `${partial} responses`}.`);
   if (rows.some((r) => r.usageRecords === 0)) notes.push('— no usage recorded (not zero tokens: the agent wrote none).');
   if (compact) notes.push('Tokens shortened to fit: k thousand, M million, B billion. --json gives every digit.');
+  const dropped = allColumns.filter((c) => !columns.includes(c)).map((c) => c.heading);
+  if (dropped.length > 0) notes.push(`Left out to fit ${options.width} columns: ${dropped.join(', ')} (--json has them).`);
   if (stats.by !== 'session' && stats.by !== 'project' && stats.by !== 'model' && stats.by !== 'agent') {
     notes.push('Sessions active in several rows count in each; the total counts each once.');
   }
