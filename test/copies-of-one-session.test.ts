@@ -333,6 +333,9 @@ describe('a fork', () => {
       'Rewrite it in Go',
       'Explain main.py',
     ]);
+    // Its origin not read: a Pi fork's copied history is older than its header.
+    const alone = await buildOf([join(dir, 'fork-a.jsonl')]);
+    expect(alone.summary.sessions[0]).toMatchObject({ originMissing: true, title: 'Now add argparse' });
   });
 });
 

@@ -32,16 +32,24 @@ export function withEntryTitles(ledgers: readonly SessionLedger[]): SessionLedge
 }
 
 /**
- * A copy of a session among the inputs (a fork, a resumed or imported copy) titled by its first
- * prompt is titled by its first prompt of its own instead: every fork of a thread begins with the
- * thread's first prompt, so all of them and the thread itself had one title. A copy that added no
- * prompt keeps the one it copied.
+ * A copy of a session (a fork, a resumed or imported copy) titled by its first prompt is titled by
+ * its first prompt of its own instead: every fork of a thread begins with the thread's first
+ * prompt, so all of them and the thread itself had one title. A copy that added no prompt keeps
+ * the one it copied.
  */
 export function withOwnTitles(ledgers: readonly SessionLedger[], claims: Claims): SessionLedger[] {
   return ledgers.map((ledger) => {
     const counted = claims.counted.get(ledger.key);
-    if (counted === undefined || !claims.originOf.has(ledger.key) || ledger.title !== ledger.promptTitles[0]?.title) return ledger;
-    const own = ledger.promptTitles.find((prompt) => counted.entries[prompt.index] === 1);
+    if (counted === undefined || ledger.title !== ledger.promptTitles[0]?.title) return ledger;
+    let own: { title: string } | undefined;
+    if (claims.originOf.has(ledger.key)) own = ledger.promptTitles.find((prompt) => counted.entries[prompt.index] === 1);
+    else if (claims.missingOrigin.has(ledger.key) && ledger.startedAt !== null) {
+      // Its origin not among the inputs, everything counts here: the history it copied is what
+      // was recorded before the file was started (a Pi fork's header is the fork's time).
+      const startedAt = ledger.startedAt;
+      const entries = unpackEntries(ledger.entries);
+      own = ledger.promptTitles.find((prompt) => (entries[prompt.index]?.time ?? startedAt) >= startedAt);
+    }
     return own === undefined || own.title === ledger.title ? ledger : { ...ledger, title: own.title };
   });
 }
