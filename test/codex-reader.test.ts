@@ -221,12 +221,15 @@ describe('a Codex thread, as a user sees it', () => {
       // The image inside the output, as a content list (codex.md §5: an output may be an array).
       item('4', { type: 'function_call', name: 'view_image', arguments: '{"path":"/home/ana/c.png"}', call_id: 'c2' }),
       item('5', { type: 'function_call_output', call_id: 'c2', output: [{ type: 'input_text', text: 'here' }, image] }),
+      // A screenshot pasted with no words right after a tool result: the user's prompt, not the tool's.
+      item('6', { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<image name=[Image #2]>' }, image, { type: 'input_text', text: '</image>' }] }),
+      { timestamp: '2026-03-01T10:00:06.000Z', type: 'event_msg', payload: { type: 'user_message', message: '', images: [], local_images: ['/home/ana/two.png'] } },
     ];
     await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const file = await read(path);
     const picture = { type: 'image', mimeType: 'image/png', data: png };
-    expect(file.entries.map((e) => e.kind)).toEqual(['prompt', 'reply', 'toolResult', 'reply', 'toolResult']);
-    expect(ofKind(file, 'prompt')[0]?.content).toEqual([{ type: 'text', text: 'what is in this screenshot' }, picture]);
+    expect(file.entries.map((e) => e.kind)).toEqual(['prompt', 'reply', 'toolResult', 'reply', 'toolResult', 'prompt']);
+    expect(ofKind(file, 'prompt').map((p) => p.content)).toEqual([[{ type: 'text', text: 'what is in this screenshot' }, picture], [picture]]);
     expect(ofKind(file, 'toolResult').map((r) => r.content)).toEqual([
       [{ type: 'text', text: 'attached image' }, picture],
       [{ type: 'text', text: 'here' }, picture],

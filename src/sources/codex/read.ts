@@ -154,10 +154,14 @@ interface CodexContext {
   textFromItems: TextTally;
   thinkingFromEvents: TextTally;
   thinkingFromItems: TextTally;
-  /** Prompts the user typed (user_message events), by their text: role:user items with the same text are their twins. */
-  typed: Map<string, Draft[]>;
-  /** role:user items, shown as injected context unless they are the twin of a typed prompt; `images`: what they held that a prompt may lack. */
-  userItems: { draft: Draft; text: string; images: Block[] }[];
+  /** Prompts the user typed (user_message events), with their place among the drafts: role:user items with the same text are their twins. */
+  typed: { draft: Draft; text: string; at: number }[];
+  /**
+   * role:user items, shown as injected context unless they are the twin of a typed prompt.
+   * `images`: what they held that a prompt may lack; `afterResult`: the tool result an item of
+   * images alone follows (view_image's picture), which shows them when no prompt does.
+   */
+  userItems: { draft: Draft; text: string; images: Block[]; afterResult: Draft | null; at: number }[];
   justCompacted: boolean;
   /** Usage: the last cumulative totals, and the usage records with their totals before and after. */
   totals: Totals | null;
@@ -199,7 +203,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     textFromItems: new TextTally(),
     thinkingFromEvents: new TextTally(),
     thinkingFromItems: new TextTally(),
-    typed: new Map(),
+    typed: [],
     userItems: [],
     justCompacted: false,
     totals: null,
@@ -408,15 +412,11 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
           const shown = content.filter((b) => !(b.type === 'text' && IMAGE_TAG.test(b.text)));
           const typed = textOf(shown).trim();
           const images = shown.filter((b) => b.type === 'image');
-          // An image a tool had Codex look at (view_image) follows its result as a user message of its own: shown in the result.
           const previous = ctx.drafts.at(-1);
-          if (typed === '' && images.length > 0 && images.length === shown.length && previous?.entry.kind === 'toolResult' && !previous.dropped) {
-            previous.entry.content = [...previous.entry.content, ...images];
-            return;
-          }
+          const afterResult = typed === '' && images.length > 0 && images.length === shown.length && previous?.entry.kind === 'toolResult' ? previous : null;
           // Decided at the end: the twin of a typed prompt is dropped (its images kept in the prompt), the rest is injected context.
           const draft = add(ctx, item, at, time, notice('injected context', 'info', injectedSummary(typed), shown));
-          ctx.userItems.push({ draft, text: typed, images });
+          ctx.userItems.push({ draft, text: typed, images, afterResult, at: ctx.drafts.length });
           return;
         }
         case 'developer':
@@ -541,9 +541,7 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       const text = r.message ?? '';
       const images: Block[] = (r.images ?? []).map(imageBlock);
       const prompt = addUserTurn(ctx, event, at, time, text, [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images]);
-      const same = ctx.typed.get(text.trim());
-      if (same) same.push(prompt);
-      else ctx.typed.set(text.trim(), [prompt]);
+      ctx.typed.push({ draft: prompt, text: text.trim(), at: ctx.drafts.length });
       return;
     }
     case 'agent_message': {
@@ -826,9 +824,19 @@ function notice(label: string, tone: 'info' | 'warn', summary: string, content: 
  * (undone turns left as a side branch).
  */
 function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
-  for (const { draft, text, images } of ctx.userItems) {
-    const prompt = ctx.typed.get(text)?.shift();
-    if (prompt === undefined) continue;
+  const twins = twinsOf(ctx.userItems, ctx.typed);
+  for (const item of ctx.userItems) {
+    const { draft, images, afterResult } = item;
+    const prompt = twins.get(item);
+    if (prompt === undefined) {
+      // An image a tool had Codex look at (view_image) follows its result as a user message of its own: shown in the result.
+      const result = afterResult?.entry;
+      if (result?.kind === 'toolResult') {
+        result.content = [...result.content, ...images];
+        draft.dropped = true;
+      }
+      continue;
+    }
     draft.dropped = true;
     // The event names a pasted image by its path alone (local_images); the item holds the image.
     const entry = prompt.entry;
@@ -979,6 +987,55 @@ function addUserTurn(ctx: CodexContext, record: Record<string, unknown>, at: Pla
   return prompt;
 }
 
+/**
+ * Each role:user item's twin among the typed prompts: the same text, nearest first. An item and
+ * its event are written side by side, so pairing the closest pairs first keeps an image a tool
+ * showed (an item with no text) from taking the twin of a screenshot pasted with no words. Pairs
+ * are looked for within a few drafts (a session may type "continue" a thousand times); what is
+ * left is paired in order, as before.
+ */
+function twinsOf<I extends { text: string; at: number }>(items: readonly I[], typed: readonly { draft: Draft; text: string; at: number }[]): Map<I, Draft> {
+  const byText = new Map<string, (typeof typed)[number][]>();
+  for (const prompt of typed) {
+    const same = byText.get(prompt.text);
+    if (same) same.push(prompt);
+    else byText.set(prompt.text, [prompt]);
+  }
+  const pairs: { item: I; prompt: Draft; distance: number }[] = [];
+  for (const item of items) {
+    const same = byText.get(item.text) ?? [];
+    // The prompts are in file order: from the first within reach of the item.
+    let low = 0;
+    let high = same.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((same[middle] as (typeof typed)[number]).at < item.at - TWIN_REACH) low = middle + 1;
+      else high = middle;
+    }
+    for (let i = low; i < same.length && (same[i] as (typeof typed)[number]).at <= item.at + TWIN_REACH; i++) {
+      const prompt = same[i] as (typeof typed)[number];
+      pairs.push({ item, prompt: prompt.draft, distance: Math.abs(prompt.at - item.at) });
+    }
+  }
+  pairs.sort((a, b) => a.distance - b.distance || a.item.at - b.item.at);
+  const twins = new Map<I, Draft>();
+  const taken = new Set<Draft>();
+  const pair = (item: I, prompt: Draft) => {
+    twins.set(item, prompt);
+    taken.add(prompt);
+  };
+  for (const { item, prompt } of pairs) if (!twins.has(item) && !taken.has(prompt)) pair(item, prompt);
+  for (const item of items) {
+    if (twins.has(item)) continue;
+    const prompt = byText.get(item.text)?.find((p) => !taken.has(p.draft));
+    if (prompt) pair(item, prompt.draft);
+  }
+  return twins;
+}
+
+/** How many drafts apart an item and its twin prompt are looked for first. */
+const TWIN_REACH = 16;
+
 /** The texts codex-rs writes around a pasted image in a user message ("<image name=[Image #1]>", "</image>"). */
 const IMAGE_TAG = /^\s*<\/?image(?:\s[^>]*)?>\s*$/;
 
@@ -1021,12 +1078,13 @@ function injectedSummary(text: string): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
-/** A tool's output as text, and whether it says the call failed (`{content, success:false}` in older builds). */
+/** The images of a tool's output given as a content list. */
 function outputImages(output: unknown): Block[] {
   if (!Array.isArray(output)) return [];
   return output.flatMap((part) => (isPlainObject(part) && part['type'] === 'input_image' && typeof part['image_url'] === 'string' ? [imageBlock(part['image_url'])] : []));
 }
 
+/** A tool's output as text, and whether it says the call failed (`{content, success:false}` in older builds). */
 function outputText(output: unknown): { text: string; failed: boolean } {
   if (typeof output === 'string') return { text: output, failed: false };
   if (Array.isArray(output)) {
