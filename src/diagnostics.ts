@@ -10,7 +10,7 @@ export const DIAGNOSTIC_REASONS = {
   'nul-bytes': 'NUL bytes (removed, or the line skipped when nothing else was left)',
   'invalid-record': 'a record whose fields do not have the documented shape (skipped)',
   'not-a-record': 'a JSON value that is not a record object (skipped)',
-  'unknown-entry-type': 'an entry type bough does not know (kept, shown plainly)',
+  'unknown-entry-type': 'a record type bough does not know (shown plainly, or skipped where its format says to: each line says which)',
   'unknown-role': 'a message role bough does not know (kept, shown plainly)',
   'duplicate-id': 'an entry id used twice in one file (the later one renamed)',
   'header-missing-cwd': 'a session header without a working directory',
