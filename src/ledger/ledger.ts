@@ -268,7 +268,8 @@ function promptTitle(entry: Entry): string | null {
   return entry.content.some((block) => block.type === 'image') ? IMAGE_PROMPT : null;
 }
 
-const IMAGE_PROMPT = '(image prompt)';
+/** How a prompt of images alone is named, in titles and on its page. */
+export const IMAGE_PROMPT = '(image prompt)';
 
 /** Titles name a session in lists and headings; the full name stays on its page. */
 export function shorten(text: string, length = TITLE_LENGTH): string {

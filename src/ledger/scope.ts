@@ -169,10 +169,15 @@ export function inPeriod(period: Period, ms: number): boolean {
 
 /** "October 2026 · Europe/Berlin · project shop · agents pi, claude": what a report covers, in a line. */
 export function scopeLabel(scope: Scope): string {
-  const parts = [capitalise(scope.period.label), scope.timeZone];
-  if (scope.project !== null) parts.push(`project “${scope.project}”`);
-  if (scope.sources !== null) parts.push(`${scope.sources.length === 1 ? 'agent' : 'agents'} ${scope.sources.join(', ')}`);
-  return parts.join(' · ');
+  return [capitalise(scope.period.label), scope.timeZone, ...filterLabels(scope)].join(' · ');
+}
+
+/** The project and agent filters, each in a few words ("project “shop”", "agents pi, claude"); none when there are none. */
+export function filterLabels(scope: Scope): string[] {
+  return [
+    ...(scope.project === null ? [] : [`project “${scope.project}”`]),
+    ...(scope.sources === null ? [] : [`${scope.sources.length === 1 ? 'agent' : 'agents'} ${scope.sources.join(', ')}`]),
+  ];
 }
 
 function capitalise(text: string): string {

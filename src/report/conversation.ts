@@ -4,6 +4,7 @@
 
 import type { PricedUsage } from '../pricing/price.js';
 import type { Block, Entry, ReplyOutcome, SubagentRun, ToolDiff, ToolEffect, Usage } from '../types.js';
+import { withoutTerminalCodes } from '../terminal-text.js';
 import { eachDiffLine, type DiffLineKind } from '../diff-lines.js';
 import { formatCount, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
 import { highlightBudget, highlightCode, languageOfPath, type HighlightBudget } from './highlight.js';
@@ -527,13 +528,6 @@ function lineCount(text: string): number {
 }
 
 /** The first HEAD_LINES lines (at most HEAD_CHARS), then the rest to fold; cut at MAX_TEXT in all. */
-/** Colour and cursor codes of a terminal (command output keeps them): a page shows the text they colour, not "[1m". */
-const TERMINAL_CODES = /\u001b\[[0-9;?]*[ -\/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[()*+][0-9A-Za-z]|\u001b[@-Z\\-_]/g;
-
-function withoutTerminalCodes(text: string): string {
-  return text.includes('\u001b') ? text.replace(TERMINAL_CODES, '') : text;
-}
-
 function linesView(output: string): LinesView | null {
   const text = withoutTerminalCodes(output);
   if (text.trim() === '') return null;

@@ -1,7 +1,7 @@
 // The numbers every page shows the same way: money (unknown is never $0), stat cards, token
 // rows and model rows, formatted here so templates only place them.
 
-import { localDay } from '../ledger/scope.js';
+import { filterLabels, localDay } from '../ledger/scope.js';
 import { totalTokens, type ModelTotals, type ReportData, type Tally, type UsageTotals } from './data.js';
 import { formatCompact, formatCount, formatUsd, plural } from './format.js';
 
@@ -142,10 +142,7 @@ export function priceBadge(m: ModelTotals): { label: string; tone: 'error' | 'wa
 export function emptyScopeSentence(data: ReportData, scopeLabel: string): string {
   const { available, scope } = data;
   if (available.read === 0) return 'No sessions were read.';
-  const filters = [
-    scope.project === null ? null : `project “${scope.project}”`,
-    scope.sources === null ? null : `${scope.sources.length === 1 ? 'agent' : 'agents'} ${scope.sources.join(', ')}`,
-  ].filter((part) => part !== null);
+  const filters = filterLabels(scope);
   if (available.sessions === 0) {
     // The filters, not the period, left nothing: say so, not that the sessions lie outside the dates.
     const none =

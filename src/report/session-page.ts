@@ -11,7 +11,7 @@ import { SOURCE_NAMES, type Entry, type SessionFile } from '../types.js';
 import { anchorOf, anchorOfId, blockText, callAnchor, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { highlightBudget, type HighlightBudget } from './highlight.js';
 import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
-import { shorten, type SessionKey } from '../ledger/ledger.js';
+import { IMAGE_PROMPT, shorten, type SessionKey } from '../ledger/ledger.js';
 import { isPlainObject } from '../sources/json-line.js';
 import { unpackEntries } from '../ledger/packed-entries.js';
 import { formatCount, formatDateTime, formatDay, formatDuration, formatTime, formatUsd, plural, type TimeFormat } from './format.js';
@@ -458,7 +458,7 @@ export function describeEntry(entry: Entry): string {
     case 'prompt': {
       const typed = blockText(entry.content, ' ').replace(/\s+/g, ' ').trim();
       if (entry.skill) return `${entry.skill.command}${typed ? ` ${typed}` : ''}`;
-      return typed || '(image prompt)';
+      return typed || IMAGE_PROMPT;
     }
     case 'reply':
       return entry.outcome === 'error' ? `error reply: ${entry.errorMessage ?? ''}`.trim() : `reply (${entry.model ?? 'model'})`;

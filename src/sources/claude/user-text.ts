@@ -1,6 +1,8 @@
 // What a Claude Code user line's text is (formats/claude.md §7): a human turn, or one of the many
 // things the agent writes as a user line (command echoes and output, injected context, interrupts).
 
+import { withoutTerminalCodes } from '../../terminal-text.js';
+
 /** How a user line's text reads, before it becomes an entry. */
 export type UserText =
   | { kind: 'prompt' }
@@ -68,12 +70,9 @@ export function isInjectedOnly(text: string): boolean {
   return text.replace(INJECTED_ELEMENT, '').trim() === '';
 }
 
-// ANSI colour and cursor sequences, as local command output carries them.
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
-
 /** A notice's one line: tags and colour codes dropped, the first non-empty line, cut short. */
 export function noticeSummary(text: string, length = 120): string {
-  const plain = text.replace(ANSI, '').replace(/<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?>/g, ' ');
+  const plain = withoutTerminalCodes(text).replace(/<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?>/g, ' ');
   const line = plain.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).find((l) => l !== '') ?? '';
   return line.length > length ? `${line.slice(0, length - 1)}…` : line;
 }
