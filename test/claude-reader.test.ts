@@ -28,6 +28,13 @@ async function readClaude(path: string): Promise<SessionFile> {
   return outcome.file;
 }
 
+/** A Claude Code session file of these records, named by its session id, read. */
+async function readRecords(sessionId: string, records: readonly object[]): Promise<SessionFile> {
+  const path = join(await tempDir(), `${sessionId}.jsonl`);
+  await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  return readClaude(path);
+}
+
 const ofKind = <K extends Entry['kind']>(entries: Entry[], kind: K) => entries.filter((e): e is EntryOf<K> => e.kind === kind);
 const usageOf = (file: SessionFile): Usage[] => file.entries.flatMap((e) => e.usage);
 const tokens = (list: Usage[]) => ({
@@ -313,8 +320,6 @@ describe.skipIf(!existsSync(CORPUS))('Claude Code reader over ../shared/corpus/c
 
 describe('a prompt with an IDE selection attached', () => {
   it('is the typed words, titled by them; the selection is shown apart as injected context', async () => {
-    const dir = await tempDir();
-    const path = join(dir, '44444444-4444-4444-8444-444444444444.jsonl');
     const line = {
       type: 'user',
       uuid: 'u1',
@@ -330,8 +335,7 @@ describe('a prompt with an IDE selection attached', () => {
         ],
       },
     };
-    await writeFile(path, `${JSON.stringify(line)}\n`);
-    const file = await readClaude(path);
+    const file = await readRecords('44444444-4444-4444-8444-444444444444', [line]);
     const prompts = ofKind(file.entries, 'prompt');
     expect(prompts.map((p) => p.content)).toEqual([[{ type: 'text', text: 'Why is the price rounded down?' }]]);
     expect(ofKind(file.entries, 'notice').map((n) => n.label)).toEqual(['injected context']);
@@ -342,29 +346,23 @@ describe('a prompt with an IDE selection attached', () => {
 describe('a session whose first line is a hook attachment from a worktree', () => {
   // Regression: the session was filed under the worktree's project, though every prompt and reply ran in the main folder.
   it('is in the folder its conversation ran in', async () => {
-    const dir = await tempDir();
     const id = '44444444-4444-4444-8444-444444444448';
-    const path = join(dir, `${id}.jsonl`);
     const lines = [
       { type: 'attachment', uuid: 'h1', parentUuid: null, sessionId: id, cwd: '/home/u/app/.claude/worktrees/feat', timestamp: '2026-11-01T10:00:00.000Z', attachment: { type: 'hook_success' } },
       { type: 'user', uuid: 'u1', parentUuid: 'h1', sessionId: id, cwd: '/home/u/app', timestamp: '2026-11-01T10:00:01.000Z', message: { role: 'user', content: 'hi' } },
     ];
-    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    expect((await readClaude(path)).cwd).toBe('/home/u/app');
+    expect((await readRecords(id, lines)).cwd).toBe('/home/u/app');
   });
 });
 
 describe('a record without a type', () => {
   // Regression: a usage line with no type (as other tools' fixtures write them) was billed as a Claude Code reply.
   it('is of no known kind: skipped and said, its usage not counted (claude.md §3)', async () => {
-    const dir = await tempDir();
-    const path = join(dir, '44444444-4444-4444-8444-444444444447.jsonl');
     const lines = [
       { type: 'user', uuid: 'u1', parentUuid: null, sessionId: '44444444-4444-4444-8444-444444444447', cwd: '/home/ana/shop', timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content: 'hi' } },
       { timestamp: '2026-11-01T10:00:01.000Z', sessionId: '44444444-4444-4444-8444-444444444447', requestId: 'r1', costUSD: 0.12, message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-20250514', usage: { input_tokens: 1000, output_tokens: 100 } } },
     ];
-    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    const file = await readClaude(path);
+    const file = await readRecords('44444444-4444-4444-8444-444444444447', lines);
     expect(usageOf(file)).toEqual([]);
     // Skipped, so counted as a skipped line (regression: listed as skipped, counted as 0 skipped lines).
     expect(file.diagnostics.map((d) => [d.reason, d.line, d.skippedLine])).toEqual([['unknown-entry-type', 2, true]]);
@@ -374,8 +372,6 @@ describe('a record without a type', () => {
 describe('a response whose model changed as it streamed', () => {
   // Regression: the reply said the first line's model while its usage was priced as the kept line's.
   it('names both models, the one it was priced as last', async () => {
-    const dir = await tempDir();
-    const path = join(dir, '44444444-4444-4444-8444-444444444446.jsonl');
     const line = (uuid: string, parentUuid: string | null, model: string) => ({
       type: 'assistant',
       uuid,
@@ -387,8 +383,7 @@ describe('a response whose model changed as it streamed', () => {
       message: { id: 'msg_B', role: 'assistant', model, content: [{ type: 'text', text: uuid }], usage: { input_tokens: 100, output_tokens: 20 } },
     });
     const lines = [line('b1', null, 'claude-sonnet-4-5-20250929'), line('b2', 'b1', 'claude-haiku-4-5-20251001')];
-    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    const [reply] = ofKind((await readClaude(path)).entries, 'reply');
+    const [reply] = ofKind((await readRecords('44444444-4444-4444-8444-444444444446', lines)).entries, 'reply');
     expect(reply).toMatchObject({ model: 'claude-sonnet-4-5-20250929', responseModel: 'claude-haiku-4-5-20251001' });
     expect(reply?.usage.map((u) => u.model)).toEqual(['claude-haiku-4-5-20251001']);
   });
@@ -400,8 +395,6 @@ describe('a prompt that is only a pasted image', () => {
     ['alone', []],
     ['with only an IDE selection', [{ type: 'text', text: '<ide_selection>line 3</ide_selection>' }]],
   ])('regression: was shown as empty injected context and not counted; now it is a prompt holding the image (%s)', async (_, text) => {
-    const dir = await tempDir();
-    const path = join(dir, '44444444-4444-4444-8444-444444444445.jsonl');
     const line = {
       type: 'user',
       uuid: 'u1',
@@ -411,8 +404,7 @@ describe('a prompt that is only a pasted image', () => {
       timestamp: '2026-11-01T10:00:00.000Z',
       message: { role: 'user', content: [...text, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] },
     };
-    await writeFile(path, `${JSON.stringify(line)}\n`);
-    const file = await readClaude(path);
+    const file = await readRecords('44444444-4444-4444-8444-444444444445', [line]);
     const prompts = ofKind(file.entries, 'prompt');
     expect(prompts.map((p) => p.content)).toEqual([[{ type: 'image', mimeType: 'image/png', data: PNG }]]);
     // Regression: titled "(no prompts)" beside a prompt count of 1.
