@@ -214,3 +214,29 @@ describe('the "damaged lines" badge', () => {
     expect(await project('cut')).toContain('title="1 line skipped: see the data-quality page">damaged lines');
   });
 });
+
+describe('an extension message that carries an image', () => {
+  // Regression: a Pi custom_message's image blocks were read and never shown; only its text was.
+  it('shows the image inline with the message, from its data', async () => {
+    const dir = await tempDir();
+    const at = '2026-10-05T10:00:00.000Z';
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const records = [
+      { type: 'session', version: 3, id: 'shot', timestamp: at, cwd: '/work/shot' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'Look at the page' } },
+      {
+        type: 'custom_message', id: 'c1', parentId: 'u1', timestamp: at, customType: 'browser.screenshot', display: true,
+        content: [{ type: 'text', text: 'The page as rendered:' }, { type: 'image', data: png, mimeType: 'image/png' }],
+      },
+      { type: 'custom_message', id: 'c2', parentId: 'c1', timestamp: at, customType: 'browser.screenshot', display: false, content: [{ type: 'image', data: png, mimeType: 'image/png' }], details: { secret: 'not-for-the-model' } },
+    ];
+    await writeFile(join(dir, 'shot.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
+    const report = join(await tempDir(), 'report');
+    const { summary: built } = await build({ inputs: [dir], out: report, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const html = await readFile(join(report, built.sessions[0]?.page ?? ''), 'utf8');
+    expect(html).toContain('The page as rendered:');
+    expect(html.match(/<img class="inline-image" src="data:image\/png;base64,iVBORw0KGgo[A-Za-z0-9+/=]+" alt="image \(image\/png\)">/g)).toHaveLength(2);
+    // An image-only message shows its image, not the extension's own data in its place.
+    expect(html).not.toContain('not-for-the-model');
+  });
+});

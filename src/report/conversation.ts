@@ -144,6 +144,8 @@ export type EntryView = ViewBase &
         text: string;
         detailHtml: string | null;
         detailText: TextView | null;
+        /** Images the entry carries (an extension message's), shown with its detail. */
+        images: PartView[];
         /** The entry this one is about (a label's target). */
         target: ForkLink | null;
       }
@@ -335,10 +337,13 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
       );
     case 'custom': {
       const text = blockText(entry.content);
+      const images = parts(entry.content.filter((b) => b.type === 'image'));
       return {
         ...event(base, 'custom', entry.isMessage ? `extension message` : `extension state`, shorten(entry.customType, LABEL_LENGTH)),
         detailHtml: text ? markdown(text) : null,
-        detailText: text ? null : json(entry.data),
+        // An extension message of images alone shows them, not its data.
+        detailText: text || images.length > 0 ? null : json(entry.data),
+        images,
       };
     }
     case 'system': {
@@ -370,7 +375,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
 }
 
 function event(base: ViewBase, tone: Extract<EntryView, { kind: 'event' }>['tone'], label: string, text: string): Extract<EntryView, { kind: 'event' }> {
-  return { ...base, kind: 'event', tone, label, text, detailHtml: null, detailText: null, target: null };
+  return { ...base, kind: 'event', tone, label, text, detailHtml: null, detailText: null, images: [], target: null };
 }
 
 function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {
