@@ -60,6 +60,44 @@ describe('the report on a 390 px phone screen', () => {
   });
 });
 
+describe('a table wider than a phone', () => {
+  // Regression: it scrolled sideways in its box with nothing to say there was more of it.
+  it('shades the side it can still scroll to, and not the side it has reached', async (context) => {
+    requireBrowser(context);
+    // The page's own style allows no inline style; this test adds one, to hide the tables' text.
+    const phone = await (await browser.context()).browser()!.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    try {
+      const { page } = await openPage(phone, url('index.html'));
+      const at = await page.evaluate(() =>
+        [...document.querySelectorAll('.table-scroll')].findIndex((box) => !box.closest('details:not([open])') && box.scrollWidth > box.clientWidth + 50),
+      );
+      expect(at).toBeGreaterThanOrEqual(0);
+      const box = page.locator('.table-scroll').nth(at);
+      // Only the box's own background is left to see: the cue, or the plain panel.
+      await page.addStyleTag({ content: '.table-scroll > * { visibility: hidden; }' });
+      await box.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      const edge = async (side: 'left' | 'right', scrollLeft: number) => {
+        await box.evaluate((el, x) => {
+          el.scrollLeft = x;
+        }, scrollLeft);
+        const r = await box.evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect);
+        // A strip 12 px wide, whole pixels inside the box, at its very edge.
+        return page.screenshot({ clip: { x: side === 'left' ? Math.ceil(r.x) + 1 : Math.floor(r.x + r.width) - 13, y: Math.ceil(r.y) + 4, width: 12, height: 24 } });
+      };
+      const plainLeft = await edge('left', 0);
+      const shadedRight = await edge('right', 0);
+      const plainRight = await edge('right', 10_000);
+      const shadedLeft = await edge('left', 10_000);
+      expect(plainLeft.equals(plainRight)).toBe(true);
+      expect(shadedRight.equals(plainRight)).toBe(false);
+      expect(shadedLeft.equals(plainLeft)).toBe(false);
+      await page.close();
+    } finally {
+      await phone.close();
+    }
+  });
+});
+
 describe('a branched session printed', () => {
   it('shows the content of every folded part that prints, and hides the site navigation', async (context) => {
     requireBrowser(context);
