@@ -128,7 +128,7 @@
     var requested = false;
     var failed = false;
     var LIMIT = 100;
-    var KINDS = { p: 'prompt', r: 'reply', f: 'file', t: 'title' };
+    var KINDS = { p: 'prompt', r: 'reply', f: 'file', s: 'sub-agent', t: 'title' };
     form.hidden = false;
 
     function load(path) {

@@ -72,7 +72,7 @@ const recordFields = {
   pages: z.array(z.string().regex(/^sessions\/[a-z0-9-]+\.html$/)),
   sharing: z.string(),
   fingerprint: z.string().nullable(),
-  search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
+  search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file', 'subagent']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 };
 const ARCHIVE_NAME = /^[0-9a-f]{32}$/;
 /** A line of the records file: a session's record, named. */

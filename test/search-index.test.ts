@@ -8,7 +8,7 @@ import { build } from '../src/build.js';
 import { openSearchSpool } from '../src/output/search-spool.js';
 import { REPLY_CHARS, sessionRows, type SearchSession } from '../src/report/search-index.js';
 import type { SessionSearchItem } from '../src/report/search-items.js';
-import { ALL_UTC, tempDir } from './support/fixtures.js';
+import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 
 const SECRET = 'sk-ant-api03-Zq8vN2mK5pL9rT4xW7yB1cD6fG3hJ0kM8nP2qR5sT9uV4wX7yZ1aB3cD6eF9gH2j-AbCdEf';
 
@@ -109,5 +109,28 @@ describe('the search index', () => {
     expect(index).toContain('[REDACTED:');
     expect(index).not.toContain('Zq8vN2mK5pL9');
     expect(index).not.toContain('/home/ana');
+  });
+
+  // Regression: a sub-agent's transcript was on its session's page and nowhere in the search.
+  it("finds what a session's sub-agents were asked and answered, linked to where the page shows it", async () => {
+    const out = join(await tempDir(), 'report');
+    const inputs = [join(FIXTURES, 'claude', 'projects'), join(FIXTURES, 'pi', 'subagent.jsonl')];
+    await build({ inputs, out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const files = new Map<string, string>();
+    for (const name of await readdir(join(out, 'search'))) files.set(`search/${name}`, await readFile(join(out, 'search', name), 'utf8'));
+    const subagentRows = loaded(files).rows.filter((row) => row[1] === 's');
+    const found = async (words: string) => {
+      const row = subagentRows.find((r) => r[3].includes(words));
+      if (!row) return null;
+      const [page, anchor] = row[2].split('#');
+      const html = await readFile(join(out, page ?? ''), 'utf8');
+      return { anchored: html.includes(`id="${anchor}"`), shown: html.includes(words) };
+    };
+    // A Claude Code sub-agent's own file: its task, and its reply.
+    expect(await found('Find every caller of total()')).toEqual({ anchored: true, shown: true });
+    expect(await found('cart.ts computes totals.')).toEqual({ anchored: true, shown: true });
+    // A Pi sub-agent run inside a tool result: its task and its last answer, at that result.
+    expect(await found('find the cart')).toEqual({ anchored: true, shown: true });
+    expect(await found('found it')).toEqual({ anchored: true, shown: true });
   });
 });

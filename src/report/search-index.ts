@@ -14,7 +14,8 @@ export interface SearchSession {
   page: string;
 }
 
-export type SearchKind = 'prompt' | 'reply' | 'file';
+/** A sub-agent's task and replies are indexed as replies are, while the budget lasts, after its session's own. */
+export type SearchKind = 'prompt' | 'reply' | 'file' | 'subagent';
 
 export interface SearchItem {
   session: number;
@@ -31,7 +32,7 @@ export const REPLY_CHARS = 400;
 /** One shard: small enough to load while typing. */
 const SHARD_BYTES = 256_000;
 
-const KIND_CODE: Record<SearchKind, string> = { prompt: 'p', reply: 'r', file: 'f' };
+const KIND_CODE: Record<SearchKind, string> = { prompt: 'p', reply: 'r', file: 'f', subagent: 's' };
 
 export interface SearchFile {
   path: string;
@@ -65,7 +66,9 @@ const UTF8 = new TextEncoder();
 export function sessionRows(session: number, items: readonly Omit<SearchItem, 'session'>[]): SessionRows {
   const others: string[] = [];
   const replies: string[] = [];
-  for (const item of items) (item.kind === 'reply' ? replies : others).push(searchRow({ ...item, session }));
+  const subagents: string[] = [];
+  for (const item of items) (item.kind === 'reply' ? replies : item.kind === 'subagent' ? subagents : others).push(searchRow({ ...item, session }));
+  replies.push(...subagents);
   // An array of its own (not a slice of a shared pool), so that a thread can hand it over whole.
   const bytes = UTF8.encode([...others, ...replies].map((row) => `${row}\n`).join(''));
   const replySizes = replies.map(rowBytes);
@@ -73,7 +76,7 @@ export function sessionRows(session: number, items: readonly Omit<SearchItem, 's
 }
 
 /**
- * Which replies go in: prompts and files always do (`baseBytes`, with the sessions' list); replies,
+ * Which replies (a sub-agent's texts among them) go in: prompts and files always do (`baseBytes`, with the sessions' list); replies,
  * in the report's order, each while the whole index stays under `budgetBytes`. `replySizes` are
  * each session's replies' row bytes; the answer, for each session, which of them go in.
  */
@@ -130,7 +133,7 @@ export class SearchShards {
 
 /** What of a text the index keeps, cut as it is collected: a session's items are sent from its thread and kept in its archive file. */
 export function indexedText(kind: SearchKind, text: string): string {
-  return oneLine(text, kind === 'prompt' ? PROMPT_CHARS : kind === 'reply' ? REPLY_CHARS : 500);
+  return oneLine(text, kind === 'prompt' ? PROMPT_CHARS : kind === 'reply' || kind === 'subagent' ? REPLY_CHARS : 500);
 }
 
 /** Whitespace folded to single spaces, cut at `limit` characters: results show a line. */

@@ -1,28 +1,61 @@
 // What of each session goes into the search index, gathered as its pages are written (the
-// entries' pages are known only then): its prompts, replies and the files it touched.
+// entries' pages are known only then): its prompts, replies and the files it touched, then what
+// its sub-agents were asked and answered.
 
 import { anchorOf, blockText } from './conversation.js';
 import type { SessionData } from './data.js';
-import { indexedText, type SearchItem } from './search-index.js';
+import { indexedText, type SearchItem, type SearchKind } from './search-index.js';
 import type { EntryPages } from './session-pages.js';
-import type { SessionFile } from '../types.js';
+import type { Entry, SessionFile } from '../types.js';
 
-/** What the index holds of one session, from its content: its prompts, replies and the files it touched. */
-export function sessionSearchItems(session: SessionData, file: SessionFile, entryPages: EntryPages, page: string): SessionSearchItem[] {
+/**
+ * What the index holds of one session, from its content and its sub-agents' files (in the order
+ * of `session.subagents`, null for one not read).
+ */
+export function sessionSearchItems(
+  session: SessionData,
+  file: SessionFile,
+  entryPages: EntryPages,
+  page: string,
+  subagentFiles: readonly (SessionFile | null)[] = [],
+): SessionSearchItem[] {
   const items: SessionSearchItem[] = [];
+  const add = (kind: SearchKind, href: string, text: string) => {
+    if (text.trim() !== '') items.push({ kind, href, text: indexedText(kind, text) });
+  };
   for (const entry of file.entries) {
-    if (entry.kind !== 'prompt' && entry.kind !== 'reply') continue;
-    const anchor = anchorOf(entry);
-    const at = entryPages.get(anchor);
+    const at = entryPages.get(anchorOf(entry));
     if (at === undefined) continue;
-    const typed = blockText(entry.content, ' ');
-    const text = entry.kind === 'prompt' && entry.skill ? `${entry.skill.command} ${typed}` : typed;
-    if (text.trim() === '') continue;
-    items.push({ kind: entry.kind, href: `${at}#${anchor}`, text: indexedText(entry.kind, text) });
+    const href = `${at}#${anchorOf(entry)}`;
+    if (entry.kind === 'prompt' || entry.kind === 'reply') add(entry.kind, href, turnText(entry));
+    // A sub-agent run inside a tool's result (Pi): its task and its last answer, at that result.
+    else if (entry.kind === 'toolResult') {
+      for (const run of entry.subagents) {
+        add('subagent', href, run.task);
+        const answer = run.entries.findLast((e): e is Reply => e.kind === 'reply' && blockText(e.content).trim() !== '');
+        if (answer) add('subagent', href, turnText(answer));
+      }
+    }
   }
-  for (const touched of session.tools.files) items.push({ kind: 'file', href: page, text: indexedText('file', touched.path) });
+  for (const touched of session.tools.files) add('file', page, touched.path);
+  // A sub-agent's own transcript: its task (its first prompt) and its replies, each at its place.
+  for (const sub of subagentFiles) {
+    for (const entry of sub?.entries ?? []) {
+      if (entry.kind !== 'prompt' && entry.kind !== 'reply') continue;
+      const at = entryPages.get(anchorOf(entry));
+      if (at !== undefined) add('subagent', `${at}#${anchorOf(entry)}`, turnText(entry));
+    }
+  }
   return items;
 }
+
+/** A prompt's or reply's text as searched: a skill prompt by what was typed, the command first. */
+function turnText(entry: Extract<Entry, { kind: 'prompt' }> | Reply): string {
+  const typed = blockText(entry.content, ' ');
+  return entry.kind === 'prompt' && entry.skill ? `${entry.skill.command} ${typed}` : typed;
+}
+
+type Reply = Extract<Entry, { kind: 'reply' }>;
 
 /** A search item of one session (the index numbers the sessions). */
 export type SessionSearchItem = Omit<SearchItem, 'session'>;

@@ -126,7 +126,7 @@ export function pagesJob(setup: PagesSetup): PagesJob {
         written.push(next.value.page);
         bytes += next.value.bytes.length;
       }
-      const search = sessionSearchItems(session, file, next.value, page);
+      const search = sessionSearchItems(session, file, next.value, page, session.subagents.map((sub) => subagentFiles.get(sub.key) ?? null));
       // Archived here rather than by the build after every page: the ledgers' JSON and its
       // compression are the largest part of the archive's cost, and this runs on the threads.
       const archived = task.archive && setup.archive ? await archiveSession(task, setup.staging, setup.archive, nameOf, written, search) : null;

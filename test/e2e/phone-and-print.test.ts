@@ -69,7 +69,7 @@ describe('a table wider than a phone', () => {
     try {
       const { page } = await openPage(phone, url('index.html'));
       const at = await page.evaluate(() =>
-        [...document.querySelectorAll('.table-scroll')].findIndex((box) => !box.closest('details:not([open])') && box.scrollWidth > box.clientWidth + 50),
+        Array.from(document.querySelectorAll('.table-scroll')).findIndex((box) => !box.closest('details:not([open])') && box.scrollWidth > box.clientWidth + 50),
       );
       expect(at).toBeGreaterThanOrEqual(0);
       const box = page.locator('.table-scroll').nth(at);
