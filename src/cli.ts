@@ -11,7 +11,7 @@ import { boughCacheDir, machineTimeZone, type Environment } from './environment.
 import { BoughError } from './errors.js';
 import { parsePeriod, parseSources, ScopeError, type Scope } from './ledger/scope.js';
 import { formatCount, formatUsd, plural } from './report/format.js';
-import { STATS_GROUPINGS, type StatsGrouping } from './report/schema.js';
+import { STATS_GROUPINGS, type StatsGrouping, type Summary } from './report/schema.js';
 import { packageVersion } from './package-files.js';
 import { OMIT_KINDS, type OmitKind } from './share/share.js';
 import { stats, statsText } from './stats.js';
@@ -268,6 +268,9 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
     return failure(error, io);
   }
   if (progress) io.stderr('\r\u001b[2K');
+  // A session without its page is an error of that page, not the build's: said even with --quiet.
+  const pageless = pagesNotWritten(result.summary);
+  if (pageless !== null) io.stderr(`bough: error: ${pageless}\n`);
   if (!flags.quiet) {
     if (result.usedSamples) {
       // The first line said where bough looked.
@@ -352,6 +355,18 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildRe
     ...sharingSaid(summary.sharing),
     `report in ${where}`,
   ].join(' · ');
+}
+
+/**
+ * What a build says of sessions whose pages it could not write (the data-quality page lists each
+ * with its reason; their numbers are counted), or null when every page was written.
+ */
+function pagesNotWritten(summary: Summary): string | null {
+  const failed = summary.diagnostics.byReason['page-failed'] ?? 0;
+  if (failed === 0) return null;
+  const first = summary.diagnostics.items.find((item) => item.reason === 'page-failed');
+  const why = first ? ` (${failed === 1 ? '' : 'the first: '}${first.file}: ${first.detail.length > 200 ? `${first.detail.slice(0, 199)}…` : first.detail})` : '';
+  return `${failed === 1 ? '1 session has' : `${failed} sessions have`} no page in the report${why}; the totals count them, and the data-quality page lists each with its reason.`;
 }
 
 /** "1 skipped line and 2 files skipped", or null when nothing was skipped. */

@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { build } from '../src/build.js';
 import { summarySchema } from '../src/report/schema.js';
 import { ALL_UTC, piFixture, tempDir } from './support/fixtures.js';
+import { runCli } from './support/cli.js';
 
 vi.mock('../src/report/session-page.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../src/report/session-page.js')>();
@@ -52,5 +53,15 @@ describe('a failure inside one session', () => {
     const page = await readFile(join(out, errors?.page as string), 'utf8');
     expect(page).toContain('This session&#39;s page could not be written: Maximum call stack size exceeded.');
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('page-failed');
+  });
+
+  // Regression: the command line said nothing of a page it could not write; only the data-quality page did.
+  it('is said by the command line, even with --quiet, naming the file and what failed', async () => {
+    const out = join(await tempDir(), 'report');
+    for (const quiet of [[], ['--quiet']]) {
+      const run = await runCli(['build', piFixture('minimal-v3.jsonl'), piFixture('errors.jsonl'), '--out', out, '--tz', 'UTC', '--no-cache', ...quiet]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/^bough: error: 1 session has no page in the report \(\/.*errors\.jsonl: its page could not be written: Maximum call stack size exceeded\); the totals count them, and the data-quality page lists each with its reason\.$/m);
+    }
   });
 });
