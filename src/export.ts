@@ -87,8 +87,10 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
     sessionPartView(view, whole, 0, (range) => entries.html(range), () => ''),
     { css: assets.get('bough.css')?.toString('utf8') ?? '', js: assets.get('bough.js')?.toString('utf8') ?? '' },
   );
-  const out = resolve(options.out ?? exportName(session.ledger.sessionId));
-  await writeSingleFile(out, html, discovery.files);
+  const named = options.out ?? exportName(session.ledger.sessionId);
+  const out = resolve(named);
+  // As given: a trailing separator says the user meant a folder.
+  await writeSingleFile(named, html, discovery.files);
   return { out, title: view.title, bytes: Buffer.byteLength(html) };
 }
 

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -235,6 +236,32 @@ describe('bough command line', () => {
     // regression: a folder, or an empty path, exported whichever session came first.
     expect(await run(['export', dir, '-o', join(dir, 'f.html')])).toMatchObject({ code: 1, stderr: `bough: export takes one session file, and ${dir} is a folder. Give the path of a .jsonl file.\n` });
     expect(await run(['export', '', '-o', join(dir, 'e.html')])).toMatchObject({ code: 1, stderr: 'bough: export takes one session file. Give the path of a .jsonl file.\n' });
+  });
+
+  // Regression: a pipe or a device given as -o was replaced by a plain file (as root, /dev/null
+  // itself); a report folder's page was taken for an export and replaced; `-o dir/` wrote a file `dir`.
+  it('writes an export over no pipe, device, report page or folder', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'a.jsonl');
+    await writeFile(input, await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    expect(await run(['export', input, '-o', fifo])).toMatchObject({ code: 1, stderr: `bough: Refusing to write over ${fifo}: it is not a plain file (a pipe, a device or a socket). Choose another -o.\n` });
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    const report = join(dir, 'report');
+    expect((await run(['build', input, '--out', report, '--quiet'])).code).toBe(0);
+    const page = join(report, 'index.html');
+    const before = await readFile(page, 'utf8');
+    expect(await run(['export', input, '-o', page])).toMatchObject({ code: 1, stderr: `bough: Refusing to write over ${page}: it is a file of yours, not a page bough exported. Choose another -o, or remove it first.\n` });
+    expect(await readFile(page, 'utf8')).toBe(before);
+    const folder = join(dir, 'new-folder/');
+    expect(await run(['export', input, '-o', folder])).toMatchObject({ code: 1, stderr: `bough: ${folder} is a folder (and does not exist): name a file with -o, such as session.html.\n` });
+    expect(existsSync(join(dir, 'new-folder'))).toBe(false);
+    // An empty file (as mktemp makes) and an earlier export are written over.
+    const empty = join(dir, 'tmp.html');
+    await writeFile(empty, '');
+    expect((await run(['export', input, '-o', empty])).code).toBe(0);
+    expect((await run(['export', input, '-o', empty])).code).toBe(0);
   });
 
   it('names an export after its session id, never as a hidden file, an option or `..` (regression: ".bashrc.html", "-rf.html")', () => {

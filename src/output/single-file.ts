@@ -13,8 +13,14 @@ export async function writeSingleFile(path: string, content: string, inputs: rea
     if ((await realPathOf(input)) === target) throw new BoughError(`Refusing to write ${path}: it is an input. Choose another -o.`);
   }
   const existing = await stat(target).catch(() => null);
-  if (existing?.isDirectory()) throw new BoughError(`${path} is a folder: name a file with -o, such as session.html.`);
-  // Only a page bough exported is written over: anything else there is the user's.
+  // A path ending in a separator names a folder, which -o never is.
+  if (existing?.isDirectory() || (existing === null && /[\\/]$/.test(path))) {
+    throw new BoughError(`${path} is a folder${existing ? '' : ' (and does not exist)'}: name a file with -o, such as session.html.`);
+  }
+  // A pipe or a device would be replaced by the rename (as root, /dev/null itself): never.
+  if (existing && !existing.isFile()) throw new BoughError(`Refusing to write over ${path}: it is not a plain file (a pipe, a device or a socket). Choose another -o.`);
+  // Only a page bough exported is written over (or an empty file, as mktemp makes): anything else
+  // there is the user's, a page of a report folder included.
   if (existing && existing.size > 0 && !(await isBoughExport(target))) {
     throw new BoughError(`Refusing to write over ${path}: it is a file of yours, not a page bough exported. Choose another -o, or remove it first.`);
   }
@@ -31,14 +37,20 @@ export async function writeSingleFile(path: string, content: string, inputs: rea
   }
 }
 
-/** The head of a page bough exported names bough as its generator, within its first few kB. */
+/**
+ * The head of a page bough exported names bough as its generator and says it is an export (before
+ * that mark: its stylesheet inline right after its title, which no report page has, as their
+ * policy allows no inline style). A report folder's pages, and any other file, are not exports.
+ */
 async function isBoughExport(path: string): Promise<boolean> {
   const handle = await open(path, 'r').catch(() => null);
   if (handle === null) return false;
   try {
     const head = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return /<meta name="generator" content="bough [^"]*">/.test(head.toString('utf8', 0, bytesRead));
+    const text = head.toString('utf8', 0, bytesRead);
+    if (!/<meta name="generator" content="bough [^"]*">/.test(text)) return false;
+    return text.includes('<meta name="bough-export" content="one session in one file">') || /<title>[^<]*· bough<\/title>\n<style>/.test(text);
   } finally {
     await handle.close();
   }
