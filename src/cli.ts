@@ -15,6 +15,7 @@ import { STATS_GROUPINGS, type StatsGrouping, type Summary } from './report/sche
 import { packageVersion } from './package-files.js';
 import { OMIT_KINDS, type OmitKind } from './share/share.js';
 import { stats, statsText } from './stats.js';
+import { terminalLine } from './terminal-text.js';
 import { canonicalZone } from './time-zone.js';
 import { LITELLM_URL, loadPriceTable, updatePrices } from './price-files.js';
 
@@ -148,7 +149,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
           priceSubscriptions: flags.priceSubscriptions ?? false,
           environment: { env: io.env, home: io.home },
         });
-        if (!flags.quiet) io.stdout(`bough: “${result.title}” written to ${relative(process.cwd(), result.out) || result.out} (${formatBytes(result.bytes)}, one file, nothing else needed)\n`);
+        if (!flags.quiet) io.stdout(terminalLine(`bough: “${result.title}” written to ${relative(process.cwd(), result.out) || result.out} (${formatBytes(result.bytes)}, one file, nothing else needed)`));
       });
     });
 
@@ -161,15 +162,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .allowExcessArguments()
     .action(async (flags: { prices?: string }, command: Command) => {
       if (command.args.length > 0) {
-        io.stderr(`bough: prices has no command “${command.args[0]}”: use bough prices show or bough prices update.\n`);
+        io.stderr(terminalLine(`bough: prices has no command “${command.args[0]}”: use bough prices show or bough prices update.`));
         exitCode = 2;
         return;
       }
       exitCode = await guarded(io, async () => {
         const table = await loadPriceTable(flags.prices ?? null, { env: io.env, home: io.home });
         const priced = [...table.entries.values()].filter((e) => e.base !== null).length;
-        if (table.snapshot.problem !== undefined) io.stderr(`bough: warning: ${table.snapshot.problem}\n`);
-        io.stdout(`${table.snapshot.label}: ${priced.toLocaleString('en-US')} priced models\n`);
+        if (table.snapshot.problem !== undefined) io.stderr(terminalLine(`bough: warning: ${table.snapshot.problem}`));
+        io.stdout(terminalLine(`${table.snapshot.label}: ${priced.toLocaleString('en-US')} priced models`));
       });
     });
   prices
@@ -179,7 +180,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .action(async (flags: { url: string }) => {
       exitCode = await guarded(io, async () => {
         const result = await updatePrices(flags.url, { env: io.env, home: io.home }, io.now());
-        io.stdout(`bough: ${result.models.toLocaleString('en-US')} priced models saved to ${result.path}; reports now use this table.\n`);
+        io.stdout(terminalLine(`bough: ${result.models.toLocaleString('en-US')} priced models saved to ${result.path}; reports now use this table.`));
       });
     });
 
@@ -202,7 +203,7 @@ async function guarded(io: CliIo, run: () => Promise<void>): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof BoughError) {
-      io.stderr(`bough: ${error.message}\n`);
+      io.stderr(terminalLine(`bough: ${error.message}`));
       return 1;
     }
     throw error;
@@ -239,7 +240,7 @@ function progressOf(flags: ScopeFlags, io: CliIo): ((message: string) => void) |
 function foundLine(flags: ScopeFlags, io: CliIo): (discovery: Discovery) => void {
   return (discovery) => {
     if (flags.quiet || !discovery.usedDefaults) return;
-    io.stderr(`bough: looking in ${placesLine(discovery.places, io.home)}\n`);
+    io.stderr(terminalLine(`bough: looking in ${placesLine(discovery.places, io.home)}`));
   };
 }
 
@@ -270,14 +271,14 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
   if (progress) io.stderr('\r\u001b[2K');
   // A session without its page is an error of that page, not the build's: said even with --quiet.
   const pageless = pagesNotWritten(result.summary);
-  if (pageless !== null) io.stderr(`bough: error: ${pageless}\n`);
+  if (pageless !== null) io.stderr(terminalLine(`bough: error: ${pageless}`));
   if (!flags.quiet) {
     if (result.usedSamples) {
       // The first line said where bough looked.
-      io.stderr(`bough: no sessions found in the agents' folders; building the bundled sample sessions instead.\n`);
+      io.stderr(terminalLine(`bough: no sessions found in the agents' folders; building the bundled sample sessions instead.`));
     }
-    for (const warning of result.warnings) io.stderr(`bough: warning: ${warning}\n`);
-    io.stdout(`${summaryLine(result)}\n`);
+    for (const warning of result.warnings) io.stderr(terminalLine(`bough: warning: ${warning}`));
+    io.stdout(terminalLine(summaryLine(result)));
   }
   return 0;
 }
@@ -298,10 +299,10 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
     });
     if (progress) io.stderr('\r\u001b[2K');
     if (!flags.quiet) {
-      for (const warning of result.warnings) io.stderr(`bough: warning: ${warning}\n`);
+      for (const warning of result.warnings) io.stderr(terminalLine(`bough: warning: ${warning}`));
       const skipped = skippedSaid(result.json.diagnostics);
       // Said as the build says it, so numbers from damaged files are not taken for the whole story.
-      if (skipped !== null) io.stderr(`bough: ${skipped}; \`bough build\` lists them on its data-quality page.\n`);
+      if (skipped !== null) io.stderr(terminalLine(`bough: ${skipped}; \`bough build\` lists them on its data-quality page.`));
     }
     if (flags.json) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`);
     else {
@@ -318,11 +319,11 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
 /** A fatal error said in a sentence (exit 1), or a flag that cannot be understood (exit 2). */
 function failure(error: unknown, io: CliIo): number {
   if (error instanceof ScopeError) {
-    io.stderr(`bough: ${error.message}\n`);
+    io.stderr(terminalLine(`bough: ${error.message}`));
     return 2;
   }
   if (error instanceof BoughError) {
-    io.stderr(`bough: ${error.message}\n`);
+    io.stderr(terminalLine(`bough: ${error.message}`));
     return 1;
   }
   throw error;

@@ -264,6 +264,30 @@ describe('bough command line', () => {
     expect((await run(['export', input, '-o', empty])).code).toBe(0);
   });
 
+  // Regression: a session's title went to the terminal with its escape codes (clear the screen,
+  // retitle the window) and to the page with them and with text-reversing overrides.
+  it('prints and shows a title holding control characters and direction overrides, never obeys them', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'a.jsonl');
+    const at = '2026-10-05T10:00:00.000Z';
+    const hostile = 'Clear\u001b[2J\u001b]0;PWNED\u0007 the invoice\u202Efdp.exe';
+    const records = [
+      { type: 'session', version: 3, id: 'esc', timestamp: at, cwd: '/work/esc' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: hostile } },
+    ];
+    await writeFile(input, records.map((r) => JSON.stringify(r)).join('\n'));
+    const out = join(dir, 'a.html');
+    const done = await run(['export', input, '-o', out]);
+    expect(done.code).toBe(0);
+    expect(done.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(done.stdout).toContain('Clear?[2J?]0;PWNED? the invoice?fdp.exe');
+    const html = await readFile(out, 'utf8');
+    expect(html).not.toMatch(/[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(html).toContain('<title>Clear\u241b[2J\u241b]0;PWNED\u2407 the invoice[U+202E]fdp.exe');
+    const stats = await run(['stats', input, '--by', 'session']);
+    expect(stats.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+  });
+
   it('names an export after its session id, never as a hidden file, an option or `..` (regression: ".bashrc.html", "-rf.html")', () => {
     expect(['0195aaaa-0000-7000', '.bashrc', '-rf', '..', '.', '/../../etc/passwd', '', 'a b/c'].map(exportName)).toEqual([
       '0195aaaa-0000-7000.html',

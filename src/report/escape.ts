@@ -4,9 +4,33 @@
 // A NUL (written escaped in a record, "\u0000") is no character of HTML: browsers show U+FFFD in its place.
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '\0': '\uFFFD' };
 
-const SPECIAL = /[&<>"'\0]/;
+/**
+ * Characters a page shows rather than obeys: control characters (an escape, a bell; not tabs or
+ * line breaks), and the overrides and isolates that reorder the text after them, so that
+ * `invoice‮fdp.exe` cannot read as "invoiceexe.pdf", nor a command as another one.
+ */
+const CONTROLS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
+const SPECIAL = new RegExp(`[&<>"'${CONTROLS}]`);
+const SPECIALS = new RegExp(`[&<>"'${CONTROLS}]`, 'g');
+const CONTROL = new RegExp(`[${CONTROLS}]`);
+const CONTROL_ALL = new RegExp(`[${CONTROLS}]`, 'g');
 
 export function escapeHtml(value: unknown): string {
   const text = typeof value === 'string' ? value : String(value ?? '');
-  return SPECIAL.test(text) ? text.replace(/[&<>"'\0]/g, (char) => ENTITIES[char] ?? char) : text;
+  return SPECIAL.test(text) ? text.replace(SPECIALS, (char) => ENTITIES[char] ?? shown(char)) : text;
+}
+
+/** A text with its control characters and direction overrides made visible (for markup bough does not escape itself: Markdown, highlighted code, the search index). */
+export function visibleControls(text: string): string {
+  return CONTROL.test(text) ? text.replace(CONTROL_ALL, shown) : text;
+}
+
+/** A control character as a page shows it: its Unicode picture (␛ for an escape), or its code point. */
+function shown(char: string): string {
+  const code = char.charCodeAt(0);
+  if (code === 0) return '\uFFFD';
+  if (code < 0x20) return String.fromCharCode(0x2400 + code);
+  if (code === 0x7f) return '\u2421';
+  if (code <= 0x9f) return '\uFFFD';
+  return `[U+${code.toString(16).toUpperCase()}]`;
 }

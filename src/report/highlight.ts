@@ -4,7 +4,7 @@
 
 import { createRequire } from 'node:module';
 import type { HLJSApi, LanguageFn } from 'highlight.js';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, visibleControls } from './escape.js';
 
 /** A block longer than this is shown plain: highlighting runs at about 3 MB/s and makes code's HTML 3–4 times as long. */
 export const MAX_HIGHLIGHT_BLOCK = 50_000;
@@ -100,9 +100,8 @@ export function highlightCode(code: string, name: string | null, budget: Highlig
   if (code.length > budget.left) return plain(budget.spent);
   let html: string;
   try {
-    html = engine().highlight(code, { language, ignoreIllegals: true }).value;
-    // It copies a NUL through; escapeHtml shows one as U+FFFD, as browsers do.
-    if (html.includes('\0')) html = html.replace(/\0/g, '\uFFFD');
+    // It copies control characters through: shown as escapeHtml shows them.
+    html = visibleControls(engine().highlight(code, { language, ignoreIllegals: true }).value);
   } catch {
     return plain(null);
   }

@@ -2,7 +2,7 @@
 // keep only safe schemes, and images become links (a report never loads anything).
 
 import { Marked, type Tokens } from 'marked';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, visibleControls } from './escape.js';
 import { highlightBudget, highlightCode, knownLanguage, type HighlightBudget } from './highlight.js';
 
 /** Beyond this, a text is shown verbatim: Markdown parsing of megabytes of log is slow and useless. */
@@ -70,8 +70,8 @@ const DEEP_BLOCKS = new RegExp(`^[ \\t]*(?:(?:[>*+-]|\\d{1,9}[.)])[ \\t]*){${MAX
  * verbatim. Fenced code is highlighted within the page's budget (a fresh one when none is given).
  */
 export function renderMarkdown(written: string, budget: HighlightBudget = highlightBudget()): string {
-  // marked and highlight.js copy a NUL through; escapeHtml would show it as U+FFFD, as browsers do.
-  const text = written.includes('\0') ? written.replace(/\0/g, '\uFFFD') : written;
+  // marked and highlight.js copy control characters through: shown as escapeHtml shows them.
+  const text = visibleControls(written);
   if (text.length > MAX_MARKDOWN_CHARS || DEEP_BLOCKS.test(text)) return verbatim(text);
   currentBudget = budget;
   try {

@@ -4,6 +4,8 @@
 // so a --redact report's index is redacted too. Pure: rows and sizes in, files out (the build
 // keeps the rows on disk meanwhile: output/search-spool.ts).
 
+import { visibleControls } from './escape.js';
+
 /** A session as search results show it. */
 export interface SearchSession {
   title: string;
@@ -98,7 +100,7 @@ export function repliesThatFit(baseBytes: number, replySizes: readonly (readonly
 
 /** The sessions' list as `search/index.js` holds it. */
 export function searchManifest(sessions: readonly SearchSession[]): string {
-  return JSON.stringify(sessions.map((s) => [s.title, s.project, s.day, s.page]));
+  return JSON.stringify(sessions.map((s) => [visibleControls(s.title), visibleControls(s.project), s.day, s.page]));
 }
 
 /** `search/index.js`: the sessions, how many shards, and how many replies were left out. */
@@ -139,5 +141,5 @@ export function indexedText(kind: SearchKind, text: string): string {
 /** Whitespace folded to single spaces, cut at `limit` characters: results show a line. */
 function oneLine(text: string, limit: number): string {
   const folded = text.length > limit * 4 ? text.slice(0, limit * 4) : text;
-  return folded.replace(/\s+/g, ' ').trim().slice(0, limit);
+  return visibleControls(folded.replace(/\s+/g, ' ').trim().slice(0, limit));
 }

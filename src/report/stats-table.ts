@@ -5,6 +5,7 @@
 import { localDay } from '../ledger/scope.js';
 import { formatCompact, formatCount, formatUsd } from './format.js';
 import type { RowJson, StatsJson, StatsGrouping } from './schema.js';
+import { printable } from '../terminal-text.js';
 
 export interface TableOptions {
   colour: boolean;
@@ -116,13 +117,9 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   return `${[...out, ...notes.map((n) => paint.dim(n))].join('\n')}\n`;
 }
 
+/** Session titles and model names go to a terminal: printable. */
 function cellText(column: Column, row: StatsRow, compact: boolean): string {
   return printable(compact && column.compact ? column.compact(row) : column.cell(row));
-}
-
-/** Session titles and model names go to a terminal: control characters (escape sequences) are shown as "?". */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
 }
 
 function columnsFor(by: StatsGrouping, timeZone: string): Column[] {
