@@ -11,7 +11,7 @@ import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type Pag
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
-import { discover, type Discovery, type Place } from './discover.js';
+import { discover, readPlaces, type Discovery, type Place } from './discover.js';
 import { boughCacheDir, type Environment } from './environment.js';
 import { BoughError, messageOf } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
@@ -133,7 +133,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   let sharer = sharerFor();
   let discovery = await discover(options.inputs, options.environment, options.scope.sources);
   options.discovered?.(discovery);
-  await refuseUnsafeOut(outDir, discovery.places, options.environment.home);
+  await refuseUnsafeOut(outDir, readPlaces(discovery), options.environment.home);
   const version = await packageVersion();
   const generator = `bough ${version}`;
   const stamp = await codeStamp();
@@ -191,7 +191,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       usedSamples = true;
       sharer = sharerFor();
       discovery = await discover([SAMPLES_DIR], options.environment);
-      await refuseUnsafeOut(outDir, discovery.places, options.environment.home);
+      await refuseUnsafeOut(outDir, readPlaces(discovery), options.environment.home);
       collected = await read();
       missing = [];
     }

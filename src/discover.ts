@@ -31,6 +31,11 @@ export interface Discovery {
   places: Place[];
   usedDefaults: boolean;
   /**
+   * Folders and files reached through a link below a place (their real paths lie elsewhere): read
+   * as inputs too, so that no report is written into them.
+   */
+  linked: string[];
+  /**
    * Folders that could not be listed and links not followed, each with why. Candidate files that
    * cannot be read (a link to nothing, permission denied) are in `files` and say why when read.
    */
@@ -73,6 +78,7 @@ export async function discover(
   const places: Place[] = [];
   const found = new Candidates();
   const diagnostics: Diagnostic[] = [];
+  const linked: string[] = [];
   for (const { source, path } of wanted) {
     let info: Stats;
     try {
@@ -98,14 +104,14 @@ export async function discover(
       continue;
     }
     if (info.isDirectory()) {
-      places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics), exists: true });
+      places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics, linked), exists: true });
     } else {
       // Taken as given, whatever its name; its real path only so that it is counted once.
       found.add(await fs.realpath(path).catch(() => path), path);
       places.push({ source, path, files: 1, exists: true });
     }
   }
-  return { files: found.shown(), realPaths: found.knownReal(), places, usedDefaults, diagnostics };
+  return { files: found.shown(), realPaths: found.knownReal(), places, linked, usedDefaults, diagnostics };
 }
 
 /** Candidate files by real path, each shown by the first path it was found by. */
@@ -150,7 +156,7 @@ interface Link {
  * without links. Each real folder is listed once, so no loop of links is walked round.
  * Returns how many candidate files the folder holds.
  */
-async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidates, diagnostics: Diagnostic[]): Promise<number> {
+async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidates, diagnostics: Diagnostic[], linked: string[]): Promise<number> {
   /** Real paths of the candidates below `root`, for its count. */
   const place = new Set<string>();
   const add = (real: string, shown: string, resolved = false) => {
@@ -197,6 +203,8 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
     const round = links.splice(0).sort((a, b) => (a.path < b.path ? -1 : 1));
     for (const link of round) {
       const target = await followLink(link, fs, listed, diagnostics);
+      // A link that leads nowhere is a candidate that says why when read, and no place.
+      if (target !== null && (target.kind === 'folder' || target.real !== link.path)) linked.push(link.path);
       if (target?.kind === 'folder') await walk(target.folder);
       else if (target?.kind === 'file') add(target.real, link.path);
     }
@@ -282,3 +290,8 @@ export function placesLine(places: readonly Place[], home: string): string {
     .join(' · ');
 }
 
+
+/** Every place a build reads: the inputs, and what links below them lead to (a report is written in none of them). */
+export function readPlaces(discovery: Pick<Discovery, 'places' | 'linked'>): { path: string; exists: boolean }[] {
+  return [...discovery.places, ...discovery.linked.map((path) => ({ path, exists: true }))];
+}

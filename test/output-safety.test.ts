@@ -72,6 +72,27 @@ describe('where a report may go', () => {
     expect(result.stderr).toMatch(/^bough: Refusing to write the report to .*: the input .*session\.jsonl is inside it/);
   });
 
+  // Regression: a folder reached through a link below an input was read, and not guarded: the
+  // report was written next to the sessions it read.
+  it('refuses --out inside a folder, or holding a file, that a link below an input leads to', async () => {
+    const root = await tempDir();
+    await mkdir(join(root, 'elsewhere', 'proj'), { recursive: true });
+    await mkdir(join(root, 'files'));
+    await mkdir(join(root, 'sessions'));
+    await copyFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), join(root, 'elsewhere', 'proj', 's.jsonl'));
+    await copyFile(join(FIXTURES, 'pi', 'errors.jsonl'), join(root, 'files', 'one.jsonl'));
+    await symlink(join(root, 'elsewhere', 'proj'), join(root, 'sessions', 'proj'));
+    await symlink(join(root, 'files', 'one.jsonl'), join(root, 'sessions', 'one.jsonl'));
+    const inside = await run(['build', join(root, 'sessions'), '--out', join(root, 'elsewhere', 'proj', 'report')]);
+    expect(inside.code).toBe(1);
+    expect(inside.stderr).toMatch(/^bough: Refusing to write the report to .*: it is inside the input .*sessions\/proj\. Choose another --out, outside your inputs\.\n$/);
+    expect(await readdir(join(root, 'elsewhere', 'proj'))).toEqual(['s.jsonl']);
+    const holding = await run(['build', join(root, 'sessions'), '--out', join(root, 'files')]);
+    expect(holding.code).toBe(1);
+    expect(holding.stderr).toMatch(/the input .*sessions\/one\.jsonl is inside it/);
+    expect(await readdir(join(root, 'files'))).toEqual(['one.jsonl']);
+  });
+
   it('refuses the home folder, also through a link, and the root folder', async () => {
     const home = await tempDir();
     await symlink(home, join(await tempDir(), 'home-link'));
