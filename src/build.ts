@@ -142,7 +142,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   try {
     const searched = discovery.places;
     // Ledgers for the whole history now; each session's content is read again when its pages are written.
-    const cache = options.cache === false ? NO_CACHE : await openLedgerCacheBeside(discovery.places, boughCacheDir(options.environment), stamp, outDir);
+    const cache = options.cache === false ? NO_CACHE : await openLedgerCacheBeside(readPlaces(discovery), boughCacheDir(options.environment), stamp, outDir);
     const cacheWarnings = [await cache.writeProblem()].filter((w): w is string => w !== null);
     const threads = threadPlan(options.environment.env);
     // Taken even with --no-cache: the record of what this report was made from lets a later build keep it.

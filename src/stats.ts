@@ -7,7 +7,7 @@ import { boughCacheDir } from './environment.js';
 import { threadPlan } from './threads/pool.js';
 import { collect } from './reading/collect.js';
 import { codeStamp } from './package-files.js';
-import { discover, type Place } from './discover.js';
+import { discover, readPlaces, type Place } from './discover.js';
 import { BoughError } from './errors.js';
 import { scopeLabel } from './ledger/scope.js';
 import type { ReportData } from './report/data.js';
@@ -35,7 +35,7 @@ export interface StatsResult {
 export async function stats(options: StatsOptions): Promise<StatsResult> {
   const discovery = await discover(options.inputs, options.environment, options.scope.sources);
   options.discovered?.(discovery);
-  const cache = options.cache === false ? NO_CACHE : await openLedgerCacheBeside(discovery.places, boughCacheDir(options.environment), await codeStamp());
+  const cache = options.cache === false ? NO_CACHE : await openLedgerCacheBeside(readPlaces(discovery), boughCacheDir(options.environment), await codeStamp());
   const cacheWarning = await cache.writeProblem();
   const threads = threadPlan(options.environment.env);
   const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, realPaths: discovery.realPaths });
