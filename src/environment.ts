@@ -13,18 +13,33 @@ export interface Environment {
 /**
  * The machine's IANA time zone, or UTC when it names none, by the name the machine gives it: Intl
  * gives a zone's oldest name (TZ=Asia/Kolkata reads "Asia/Calcutta"), so the name in $TZ, else the
- * one /etc/localtime links to, is kept when it is the same zone.
+ * one /etc/localtime links to, is kept when it is the same zone. Where Intl knows no zone ($TZ
+ * empty, which POSIX reads as UTC, or a path to a zone file), $TZ's own name when it is one.
  */
 export function machineTimeZone(
   env: Readonly<Record<string, string | undefined>> = process.env,
-  resolved = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+  resolved: string | null | undefined = Intl.DateTimeFormat().resolvedOptions().timeZone,
   localtime: () => string | null = localtimeName,
 ): string {
-  for (const name of [env['TZ']?.replace(/^:/, ''), localtime()]) {
+  // Node says "Etc/Unknown" for an empty $TZ, and nothing for a path: neither is a zone.
+  const known = resolved && canonicalZone(resolved) !== null ? resolved : null;
+  const tz = env['TZ'];
+  // A $TZ that is set decides, even empty: /etc/localtime is then not the machine's clock.
+  const names = tz === undefined ? [localtime()] : [zoneNameOf(tz)];
+  for (const name of names) {
     // Not Etc/UTC for UTC: the name people know.
-    if (name && !name.startsWith('Etc/') && canonicalZone(name) === resolved) return name;
+    if (!name || name.startsWith('Etc/')) continue;
+    const canonical = canonicalZone(name);
+    if (canonical !== null && (known === null || canonical === known)) return name;
   }
-  return resolved;
+  return known ?? 'UTC';
+}
+
+/** A zone's name as $TZ gives it: "Asia/Tokyo", ":Asia/Tokyo", or a path to its zone file. */
+function zoneNameOf(tz: string): string {
+  const name = tz.replace(/^:/, '');
+  const at = name.indexOf('zoneinfo/');
+  return at === -1 ? name : name.slice(at + 'zoneinfo/'.length);
 }
 
 /** The zone /etc/localtime links to (`/usr/share/zoneinfo/Asia/Kolkata`), or null. */

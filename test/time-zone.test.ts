@@ -63,4 +63,13 @@ describe("the machine's time zone", () => {
     expect(machineTimeZone({ TZ: 'Mars/Base' }, 'UTC', () => null)).toBe('UTC');
     expect(machineTimeZone({}, 'UTC', () => 'Etc/UTC')).toBe('UTC');
   });
+
+  // Regression: TZ= (as containers and cron set it) stopped every command with "Invalid time zone
+  // specified: Etc/Unknown … a bug in bough"; a TZ naming a zone file counted days in UTC.
+  it('reads an empty TZ as UTC, and a TZ naming a zone file as that zone, where Intl knows neither', () => {
+    expect(machineTimeZone({ TZ: '' }, 'Etc/Unknown', () => 'Europe/Berlin')).toBe('UTC');
+    expect(machineTimeZone({ TZ: '/usr/share/zoneinfo/Asia/Tokyo' }, null, () => 'Europe/Berlin')).toBe('Asia/Tokyo');
+    expect(machineTimeZone({ TZ: ':/usr/share/zoneinfo/Asia/Tokyo' }, null, () => null)).toBe('Asia/Tokyo');
+    expect(machineTimeZone({ TZ: 'JST-9' }, null, () => 'Europe/Berlin')).toBe('UTC');
+  });
 });
