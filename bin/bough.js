@@ -25,6 +25,16 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
+// Output piped into a program that stopped reading (`bough stats --json | head`): nothing more to
+// say, and nothing wrong. Any other failure to write it (a full disk) is said in a sentence.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error?.code !== 'EPIPE' && stream === process.stdout) process.stderr.write(`bough: could not write the output: ${error?.message ?? error}.\n`);
+    removeUnfinishedReports();
+    process.exit(error?.code === 'EPIPE' ? 0 : 1);
+  });
+}
+
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {

@@ -8,7 +8,7 @@ import { build, type BuildResult } from './build.js';
 import { placesLine, type Discovery } from './discover.js';
 import { exportSession } from './export.js';
 import { boughCacheDir, machineTimeZone, type Environment } from './environment.js';
-import { BoughError } from './errors.js';
+import { BoughError, systemTrouble } from './errors.js';
 import { parsePeriod, parseSources, ScopeError, type Scope } from './ledger/scope.js';
 import { formatCount, formatUsd, plural } from './report/format.js';
 import { STATS_GROUPINGS, type StatsGrouping, type Summary } from './report/schema.js';
@@ -196,17 +196,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
 }
 
-/** Runs a command, turning a BoughError into its sentence and exit code 1. */
+/** Runs a command, turning an error bough can say into its sentence and exit code (see failure). */
 async function guarded(io: CliIo, run: () => Promise<void>): Promise<number> {
   try {
     await run();
     return 0;
   } catch (error) {
-    if (error instanceof BoughError) {
-      io.stderr(terminalLine(`bough: ${error.message}`));
-      return 1;
-    }
-    throw error;
+    return failure(error, io);
   }
 }
 
@@ -316,7 +312,7 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
   }
 }
 
-/** A fatal error said in a sentence (exit 1), or a flag that cannot be understood (exit 2). */
+/** A fatal error said in a sentence (exit 1: bough's own, or the machine's, such as a full disk), or a flag that cannot be understood (exit 2). */
 function failure(error: unknown, io: CliIo): number {
   if (error instanceof ScopeError) {
     io.stderr(terminalLine(`bough: ${error.message}`));
@@ -324,6 +320,11 @@ function failure(error: unknown, io: CliIo): number {
   }
   if (error instanceof BoughError) {
     io.stderr(terminalLine(`bough: ${error.message}`));
+    return 1;
+  }
+  const trouble = systemTrouble(error);
+  if (trouble !== null) {
+    io.stderr(terminalLine(`bough: ${trouble}`));
     return 1;
   }
   throw error;

@@ -13,3 +13,25 @@ export class BoughError extends Error {
     this.name = 'BoughError';
   }
 }
+
+/** What the system says of a failed read or write that no one but the user can fix, in words. */
+const SYSTEM_TROUBLE: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space is left on its device',
+  EDQUOT: 'its disk quota is used up',
+  EROFS: 'its file system is read-only',
+  EIO: 'the device reported an input/output error',
+  EMFILE: 'bough has too many files open (raise the limit: ulimit -n)',
+  ENFILE: 'the system has too many files open',
+};
+
+/**
+ * A sentence for a failed read or write of the machine's (a full disk), which is no bough bug:
+ * null for any other error.
+ */
+export function systemTrouble(error: unknown): string | null {
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  const trouble = typeof code === 'string' ? SYSTEM_TROUBLE[code] : undefined;
+  if (trouble === undefined) return null;
+  const where = typeof path === 'string' ? ` ${path}` : '';
+  return `could not write or read${where}: ${trouble}. Make room or fix that, then run again; the report folder is as the last finished build left it.`;
+}
