@@ -207,6 +207,8 @@ export type EntryPayload =
       content: Block[];
       /** What a command the user ran printed (a slash command's output): left out with tool output. */
       output?: true;
+      /** Instructions and context the agent put before the model (a system reminder, AGENTS.md, developer instructions): left out with the system prompt. */
+      injected?: true;
     }
   | { kind: 'unknown'; rawType: string; raw: unknown };
 

@@ -194,8 +194,17 @@ const TOOL_OUTPUT = [
   // What a Claude Code slash command printed, as a user record and as a system record (fixtures/secrets/claude).
   'Command output sentence: the lock clicked shut.',
   'Local command sentence: the gate swung open.',
+  // A commit's message that only git printed (fixtures/secrets/commit-output.jsonl): its commits list too.
+  'Commit sentence: the harbour lights burn again',
 ];
-const SYSTEM = ['System sentence: always answer like a harbour pilot reading the tide.'];
+const SYSTEM = [
+  'System sentence: always answer like a harbour pilot reading the tide.',
+  // Instructions and context the agent put before the model (fixtures/secrets/codex, and the Claude Code reminder).
+  'Developer sentence: moor every boat at the north quay.',
+  'Agents sentence: the harbour lamp is lit at six.',
+  'Environment sentence: the quay is paved with granite.',
+  'Reminder sentence: the pilot boards at the outer buoy.',
+];
 
 /** A kind named after each issuer or shape the issue lists must show up in the counts. */
 const REQUIRED_KINDS: [string, RegExp][] = [

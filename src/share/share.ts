@@ -42,6 +42,9 @@ export const OMITTED = {
   system: '[system prompt omitted from this report]',
 } as const satisfies Record<OmitKind, string>;
 
+/** What --omit system leaves of instructions and context the agent put before the model. */
+const INJECTED_OMITTED = '[instructions and context for the model omitted from this report]';
+
 export function createSharer(options: ShareOptions): Sharer {
   const redactor: Redactor | null = options.redact ? createRedactor(options.home) : null;
   const text = redactor ? (value: string) => redactor.text(value) : (value: string) => value;
@@ -144,7 +147,8 @@ class Walker {
           subagents: entry.subagents.map((run) => this.subagent(run, omitted)),
           diff: omitted || entry.diff === null ? null : { format: entry.diff.format, text: this.t(entry.diff.text) },
           change: entry.change,
-          commits: entry.commits.map((c) => ({ ...c, branch: this.maybe(c.branch), message: this.maybe(c.message), line: this.maybe(c.line) })),
+          // Read from what git printed: with the output left out, a commit keeps only its hash and whether it landed.
+          commits: entry.commits.map((c) => (omitted ? { ...c, branch: null, message: null, line: null } : { ...c, branch: this.maybe(c.branch), message: this.maybe(c.message), line: this.maybe(c.line) })),
           nestedCalls: entry.nestedCalls.map((c) => ({ name: this.t(c.name), status: this.maybe(c.status), error: this.maybe(c.error) })),
         };
       }
@@ -173,7 +177,18 @@ class Walker {
           const omitted = OMITTED['tool-output'];
           return { kind: 'notice', label: this.t(entry.label), tone: entry.tone, summary: omitted, content: [{ type: 'text', text: omitted }], output: true };
         }
-        return { kind: 'notice', label: this.t(entry.label), tone: entry.tone, summary: this.t(entry.summary), content: this.blocks(entry.content), ...(entry.output ? { output: true } : {}) };
+        if (entry.injected && this.omit.has('system')) {
+          return { kind: 'notice', label: this.t(entry.label), tone: entry.tone, summary: INJECTED_OMITTED, content: [{ type: 'text', text: INJECTED_OMITTED }], injected: true };
+        }
+        return {
+          kind: 'notice',
+          label: this.t(entry.label),
+          tone: entry.tone,
+          summary: this.t(entry.summary),
+          content: this.blocks(entry.content),
+          ...(entry.output ? { output: true } : {}),
+          ...(entry.injected ? { injected: true } : {}),
+        };
       case 'custom':
         return {
           kind: 'custom',

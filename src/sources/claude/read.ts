@@ -605,7 +605,7 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
         ctx,
         located,
         env,
-        { kind: 'notice', label: 'injected context', tone: 'info', summary: noticeSummary(textOf(attached)), content: attached },
+        { kind: 'notice', label: 'injected context', tone: 'info', summary: noticeSummary(textOf(attached)), content: attached, injected: true },
         [],
         { id: `${env.uuid ?? `line-${located.line}`}#attached`, linksUuid: false },
       );
@@ -717,7 +717,7 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
   });
   if (others.length > 0) {
     const blocks = blocksOf(others, ctx);
-    const extra = addDraft(ctx, located, env, { kind: 'notice', label: 'injected context', tone: 'info', summary: noticeSummary(textOf(blocks)), content: blocks }, [], {
+    const extra = addDraft(ctx, located, env, { kind: 'notice', label: 'injected context', tone: 'info', summary: noticeSummary(textOf(blocks)), content: blocks, injected: true }, [], {
       id: `${env.uuid ?? `line-${located.line}`}#context`,
       parent: previous === null ? undefined : { id: previous },
     });

@@ -415,14 +415,14 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
           const previous = ctx.drafts.at(-1);
           const afterResult = typed === '' && images.length > 0 && images.length === shown.length && previous?.entry.kind === 'toolResult' ? previous : null;
           // Decided at the end: the twin of a typed prompt is dropped (its images kept in the prompt), the rest is injected context.
-          const draft = add(ctx, item, at, time, notice('injected context', 'info', injectedSummary(typed), shown));
+          const draft = add(ctx, item, at, time, injectedContext(injectedSummary(typed), shown));
           ctx.userItems.push({ draft, text: typed, images, afterResult, at: ctx.drafts.length });
           return;
         }
         case 'developer':
         case 'system':
           closeReply(ctx);
-          add(ctx, item, at, time, notice('injected context', 'info', `${m.role} instructions`, content));
+          add(ctx, item, at, time, injectedContext(`${m.role} instructions`, content));
           return;
         default:
           ctx.diagnostics.push(diagnostic('unknown-role', ctx.file, at.line, `message role ${JSON.stringify(m.role.slice(0, 40))}`));
@@ -816,6 +816,11 @@ function closeReply(ctx: CodexContext): void {
 
 function notice(label: string, tone: 'info' | 'warn', summary: string, content: Block[]): EntryPayload {
   return { kind: 'notice', label, tone, summary, content };
+}
+
+/** Instructions and context Codex put before the model (developer instructions, AGENTS.md, the environment). */
+function injectedContext(summary: string, content: Block[]): EntryPayload {
+  return { kind: 'notice', label: 'injected context', tone: 'info', summary, content, injected: true };
 }
 
 /**
