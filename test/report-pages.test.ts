@@ -240,3 +240,23 @@ describe('an extension message that carries an image', () => {
     expect(html).not.toContain('not-for-the-model');
   });
 });
+
+describe('an image whose bytes are not the type it claims, in a --redact report', () => {
+  // Regression: --redact dropped its bytes (it could not strip what it could not read) and the
+  // page showed a broken image, <img src="data:image/jpeg;base64,">, where it says "not shown".
+  it('is said not to be shown, as any image the page cannot show', async () => {
+    const dir = await tempDir();
+    const at = '2026-10-05T10:00:00.000Z';
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const records = [
+      { type: 'session', version: 3, id: 'mismatch', timestamp: at, cwd: '/work/mismatch' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text: 'See this' }, { type: 'image', data: png, mimeType: 'image/jpeg' }] } },
+    ];
+    await writeFile(join(dir, 'mismatch.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
+    const report = join(await tempDir(), 'report');
+    const { summary: built } = await build({ inputs: [dir], out: report, scope: ALL_UTC, redact: true, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const html = await readFile(join(report, built.sessions[0]?.page ?? ''), 'utf8');
+    expect(html).not.toContain('base64,"');
+    expect(html).toContain('<p class="note">[image of type <code>image/jpeg</code> not shown]</p>');
+  });
+});

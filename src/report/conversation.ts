@@ -580,7 +580,8 @@ const MAX_IMAGE_BASE64 = 1_500_000;
 function imageSource(mimeType: string, data: string): string | null {
   if (data.length > MAX_IMAGE_BASE64 * 1.1) return null;
   const compact = data.replace(/\s+/g, '');
-  if (!IMAGE_MIME.test(mimeType) || compact.length > MAX_IMAGE_BASE64 || !BASE64.test(compact)) return null;
+  // No data: an image --redact could not read as what it claims to be (its bytes are dropped).
+  if (compact === '' || !IMAGE_MIME.test(mimeType) || compact.length > MAX_IMAGE_BASE64 || !BASE64.test(compact)) return null;
   return `data:${mimeType.toLowerCase()};base64,${compact}`;
 }
 
