@@ -149,7 +149,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
           priceSubscriptions: flags.priceSubscriptions ?? false,
           environment: { env: io.env, home: io.home },
         });
-        if (!flags.quiet) io.stdout(terminalLine(`bough: “${result.title}” written to ${relative(process.cwd(), result.out) || result.out} (${formatBytes(result.bytes)}, one file, nothing else needed)`));
+        const said = [
+          `bough: “${result.title}” written to ${relative(process.cwd(), result.out) || result.out} (${formatBytes(result.bytes)}, one file, nothing else needed)`,
+          ...(result.skippedLines > 0 ? [`${plural(result.skippedLines, 'skipped line')} (listed on the page)`] : []),
+          ...sharingSaid(result.sharing),
+        ];
+        if (!flags.quiet) io.stdout(terminalLine(said.join(' · ')));
       });
     });
 
@@ -381,7 +386,7 @@ function skippedSaid(diagnostics: { skippedLines: number; skippedFiles: number }
 }
 
 /** What a build that redacts or omits says of it: "redacted (12 replaced)", "thinking omitted". */
-function sharingSaid(sharing: BuildResult['summary']['sharing']): string[] {
+function sharingSaid(sharing: Summary['sharing']): string[] {
   const replaced = Object.values(sharing.redactions).reduce((sum, n) => sum + n, 0);
   return [...(sharing.redacted ? [`redacted (${formatCount(replaced)} replaced)`] : []), ...(sharing.omitted.length > 0 ? [`${sharing.omitted.join(', ')} omitted`] : [])];
 }

@@ -16,6 +16,7 @@ import { assignPages } from './report/pages.js';
 import { createRenderer } from './report/render.js';
 import { sessionPageView, sessionPartView } from './report/session-page.js';
 import { renderedEntries } from './report/session-pages.js';
+import { byCount, sharingLine } from './report/overview-pages.js';
 import { createSharer, type OmitKind } from './share/share.js';
 import { readerOf } from './sources/registry.js';
 
@@ -34,10 +35,15 @@ export interface ExportResult {
   out: string;
   title: string;
   bytes: number;
+  /** What was redacted and left out, as summary.json says it of a report. */
+  sharing: { redacted: boolean; redactions: Record<string, number>; omitted: string[] };
+  /** Lines of the session file skipped as damaged (the page lists them). */
+  skippedLines: number;
 }
 
 export async function exportSession(options: ExportOptions): Promise<ExportResult> {
   const scope = { timeZone: options.timeZone, period: ALL_TIME, project: null, sources: null };
+  const omitted = [...new Set(options.omit)];
   const sharerFor = () => createSharer({ redact: options.redact, omit: new Set(options.omit), home: options.environment.home });
   let sharer = sharerFor();
   // One session file: a folder (or an empty path, which names the current one) would export whichever session came first.
@@ -83,7 +89,13 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   const html = renderer.standalone(
     'session',
     // The file, and the zone its times are in: a page sent on its own says both.
-    { title: view.title, scope: `${sharer.text(session.ledger.path.split(/[\\/]/).pop() ?? '')} · times in ${options.timeZone}`, generator: `bough ${await packageVersion()}`, current: null },
+    {
+      title: view.title,
+      scope: `${sharer.text(session.ledger.path.split(/[\\/]/).pop() ?? '')} · times in ${options.timeZone}`,
+      generator: `bough ${await packageVersion()}`,
+      current: null,
+      sharing: sharingLine(options.redact, sharer.redactions, omitted),
+    },
     sessionPartView(view, whole, 0, (range) => entries.html(range), () => ''),
     { css: assets.get('bough.css')?.toString('utf8') ?? '', js: assets.get('bough.js')?.toString('utf8') ?? '' },
   );
@@ -91,7 +103,8 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   const out = resolve(named);
   // As given: a trailing separator says the user meant a folder.
   await writeSingleFile(named, html, discovery.files);
-  return { out, title: view.title, bytes: Buffer.byteLength(html) };
+  const skippedLines = [session, ...session.subagents].reduce((sum, part) => sum + part.ledger.damaged, 0);
+  return { out, title: view.title, bytes: Buffer.byteLength(html), sharing: { redacted: options.redact, redactions: Object.fromEntries(byCount(sharer.redactions)), omitted }, skippedLines };
 }
 
 /**

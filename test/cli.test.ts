@@ -288,6 +288,27 @@ describe('bough command line', () => {
     expect(stats.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
   });
 
+  // Regression: an export made with --share said nothing of it, on the page or in its line, where
+  // a report says what it redacted and left out.
+  it('says on the page and in its line what it redacted and left out, and the lines it skipped', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'a.jsonl');
+    const at = '2026-10-05T10:00:00.000Z';
+    const records = [
+      JSON.stringify({ type: 'session', version: 3, id: 'shared', timestamp: at, cwd: '/work/shared' }),
+      JSON.stringify({ type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'my key is ghp_FAKEb0ugh0123456789abcdefghijklmnopqr' } }),
+      '{"type":"message","id":"u2","par',
+    ];
+    await writeFile(input, `${records.join('\n')}\n`);
+    const out = join(dir, 'a.html');
+    const done = await run(['export', input, '-o', out, '--share']);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/ · 1 skipped line \(listed on the page\) · redacted \(1 replaced\) · thinking omitted\n$/);
+    const html = await readFile(out, 'utf8');
+    expect(html).toMatch(/<p class="notice sharing">Redacted: 1 [a-z-]+\. Left out: thinking\.<\/p>/);
+    expect(html).not.toContain('ghp_FAKEb0ugh');
+  });
+
   it('names an export after its session id, never as a hidden file, an option or `..` (regression: ".bashrc.html", "-rf.html")', () => {
     expect(['0195aaaa-0000-7000', '.bashrc', '-rf', '..', '.', '/../../etc/passwd', '', 'a b/c'].map(exportName)).toEqual([
       '0195aaaa-0000-7000.html',

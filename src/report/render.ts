@@ -46,7 +46,8 @@ export interface PageRenderer {
   /** A partial alone ("partials/entry"), for pages assembled from pieces measured one by one. */
   partial(template: string, data: object): string;
   /** A page that needs no other file: the stylesheet and script inside it, allowed by their hashes. */
-  standalone(template: string, layout: Omit<LayoutView, 'csp' | 'root'>, view: object, inline: { css: string; js: string }): string;
+  /** A page in one file; `sharing` says what was redacted or left out, as a report's overview does. */
+  standalone(template: string, layout: Omit<LayoutView, 'csp' | 'root'> & { sharing: string | null }, view: object, inline: { css: string; js: string }): string;
 }
 
 /** The policy of a page carrying its own style and script: only those exact texts may run. */
