@@ -21,7 +21,9 @@ let summary: Summary;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'bough-phone-'));
   out = join(work, 'report');
-  await build({ inputs: [FIXTURES], out, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+  // With a session whose tool has a name too long for a phone's line (an MCP tool's).
+  const longNames = resolve(FIXTURES, '../cases/long-names');
+  await build({ inputs: [FIXTURES, longNames], out, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
   summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
 });
 
@@ -40,11 +42,12 @@ function branchedSession(): string {
 const url = (page: string) => pathToFileURL(join(out, page)).href;
 
 describe('the report on a 390 px phone screen', () => {
-  it('never scrolls sideways: the index, a project, a branched session and data quality fit', async (context) => {
+  it('never scrolls sideways: the index, a project, a branched session, one with a long tool name and data quality fit', async (context) => {
     requireBrowser(context);
     const phone = await (await browser.context()).browser()!.newContext({ viewport: { width: 390, height: 844 } });
     try {
-      for (const page of ['index.html', summary.projects[0]!.page, branchedSession(), 'data-quality.html']) {
+      const longNames = summary.sessions.find((s) => s.file.endsWith('long-tool-name.jsonl'))!.page;
+      for (const page of ['index.html', summary.projects[0]!.page, branchedSession(), longNames, 'data-quality.html']) {
         const visit = await openPage(phone, url(page));
         try {
           const width = await visit.page.evaluate(() => document.documentElement.scrollWidth);
