@@ -276,6 +276,10 @@
     Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), sortable);
     var bar = document.querySelector('[data-session-toolbar]');
     if (bar) sessionToolbar(bar);
+    // The outline of prompts is folded above the conversation (on a phone, hundreds of lines
+    // before the first message); beside it, on a wide screen, it is open.
+    var outline = document.querySelector('nav.outline details');
+    if (outline && window.matchMedia('(min-width: 1500px)').matches) outline.open = true;
   });
 })();
 

@@ -108,9 +108,28 @@ describe('a session of several megabytes', () => {
       }
     }
     expect(all[1]).toMatch(/Part 2 of \d+/);
+    // Folded on every part (regression: open on later parts, it put a phone's first message 20,000 px down); the script opens it beside the conversation on a wide screen.
+    expect(all[1]).toMatch(/<nav class="outline" aria-label="Prompts on this page">\s*<details><summary>Prompts in this part/);
     // Its entries waited for their parts in a spool beside them, which is gone.
     expect(files.filter((file) => !file.endsWith('.html'))).toEqual([]);
   });
+});
+
+describe('a session of many short prompts', () => {
+  // Regression: its first part was measured with the outline of every prompt of the session in its
+  // head, which each part lists only its own of: a 500 MB session's first part held one entry.
+  it('fills its first part as it fills the others', async () => {
+    const input = await tempDir();
+    await generatePiCorpus(input, { sessions: 1, seed: 12, turns: [6000, 6000], payloadBytes: 200, siblingCopiesOfMissingOrigins: false });
+    const out = join(await tempDir(), 'report');
+    await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const files = await readdir(join(out, 'sessions'));
+    const first = files.find((f) => !f.includes('-part-')) as string;
+    const second = files.find((f) => f.endsWith('-part-2.html')) as string;
+    expect(second).toBeDefined();
+    const [firstBytes, secondBytes] = [(await stat(join(out, 'sessions', first))).size, (await stat(join(out, 'sessions', second))).size];
+    expect(firstBytes).toBeGreaterThan(secondBytes * 0.75);
+  }, 120_000);
 });
 
 describe('a single line of 30 MB', () => {

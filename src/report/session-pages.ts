@@ -48,8 +48,10 @@ export function* sessionPages(
       }
     }
     const sizes = entries.sizes();
-    // The head (numbers, tree, outline) counts against the first part.
-    const head = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [] }, { parts: [[]] }, 0, htmlOf, fileOfPart));
+    // The head (numbers, tree) counts against the first part; the outline lists a part's own
+    // prompts, each counted with its entry below (rendered here whole, it took a long session's
+    // first part: 22 MB of outline for 113,000 prompts left it one entry).
+    const head = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [], outline: [] }, { parts: [[]] }, 0, htmlOf, fileOfPart));
     const outlined = new Map(view.outline.map((item) => [item.anchor, Buffer.byteLength(item.label) + 160]));
     // Every later part carries the page frame and the list of parts; a prompt its line in the outline.
     const frame = renderer.render('session', layoutOf(view.title, page), sessionPartView({ ...view, sections: [], outline: [] }, { parts: [[], []] }, 1, htmlOf, fileOfPart));
