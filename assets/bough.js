@@ -118,7 +118,8 @@
   }
 
   // Search across the archive from file://: the index is .js files loaded with <script> on first
-  // use (file:// pages cannot fetch). Every word must match; results link to the exact entry.
+  // use (file:// pages cannot fetch). Every word, and every "quoted phrase", must match, in any
+  // case and with or without accents; results link to the exact entry.
   function archiveSearch(form) {
     var root = form.getAttribute('data-root') || '';
     var input = form.querySelector('input');
@@ -152,32 +153,75 @@
       shards[n] = rows;
       run();
     };
-    function matches(text, words) {
+    // Text as it is searched: lower case, accents and other marks dropped, ß as ss, so that "cafe"
+    // finds "Café" and "ISTANBUL" finds "İstanbul". ASCII text (most of it) is only lowered.
+    var MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
+    function fold(text) {
       var lower = text.toLowerCase();
-      for (var i = 0; i < words.length; i++) if (lower.indexOf(words[i]) === -1) return false;
+      return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(MARKS, '').replace(/\u00df/g, 'ss') : lower;
+    }
+    // The same, with where each folded character came from in the text: to mark what matched.
+    function foldWithPlaces(text) {
+      var folded = '';
+      var places = [];
+      for (var i = 0; i < text.length; ) {
+        var ch = String.fromCodePoint(text.codePointAt(i));
+        var f = fold(ch);
+        for (var k = 0; k < f.length; k++) { folded += f[k]; places.push(i); }
+        i += ch.length;
+      }
+      places.push(text.length);
+      return { text: folded, places: places };
+    }
+    // The terms of a query: its words, and each "quoted phrase" as one term.
+    function termsOf(query) {
+      var terms = [];
+      var re = /"([^"]*)"|(\S+)/g;
+      var m;
+      while ((m = re.exec(query)) !== null) {
+        var term = fold((m[1] !== undefined ? m[1] : m[2]).replace(/"/g, '').replace(/\s+/g, ' ').trim());
+        if (term !== '') terms.push(term);
+      }
+      return terms;
+    }
+    // Folded texts, made once per row on its first search.
+    var foldedRows = [];
+    var foldedTitles = [];
+    function foldedRow(n, r) {
+      var rows = foldedRows[n] || (foldedRows[n] = []);
+      var text = rows[r];
+      if (text === undefined) text = rows[r] = fold(shards[n][r][3]);
+      return text;
+    }
+    function matches(folded, words) {
+      for (var i = 0; i < words.length; i++) if (folded.indexOf(words[i]) === -1) return false;
       return true;
     }
     // The matching line, cut around the first match, with every word marked.
     function line(text, words) {
-      var lower = text.toLowerCase();
-      var at = lower.indexOf(words[0]);
+      var whole = foldWithPlaces(text);
+      var first = whole.text.indexOf(words[0]);
+      var at = first === -1 ? 0 : whole.places[first];
       var start = Math.max(0, at - 60);
       var shown = (start > 0 ? '…' : '') + text.slice(start, start + 220) + (text.length > start + 220 ? '…' : '');
       var p = document.createElement('p');
       p.className = 'search-line';
-      var lowerShown = shown.toLowerCase();
+      var folded = foldWithPlaces(shown);
       var i = 0;
-      while (i < shown.length) {
+      while (i < folded.text.length) {
         var next = -1;
         var word = '';
         words.forEach(function (w) {
-          var found = lowerShown.indexOf(w, i);
+          var found = folded.text.indexOf(w, i);
           if (found !== -1 && (next === -1 || found < next)) { next = found; word = w; }
         });
-        if (next === -1) { p.appendChild(document.createTextNode(shown.slice(i))); break; }
-        if (next > i) p.appendChild(document.createTextNode(shown.slice(i, next)));
+        var from = folded.places[i];
+        if (next === -1) { p.appendChild(document.createTextNode(shown.slice(from))); break; }
+        var markFrom = folded.places[next];
+        var markTo = folded.places[next + word.length];
+        if (markFrom > from) p.appendChild(document.createTextNode(shown.slice(from, markFrom)));
         var mark = document.createElement('mark');
-        mark.textContent = shown.slice(next, next + word.length);
+        mark.textContent = shown.slice(markFrom, markTo);
         p.appendChild(mark);
         i = next + word.length;
       }
@@ -199,17 +243,22 @@
     // What the list shows now: drawn again only when the query or the loaded index changed, so a
     // result is never replaced under a click (a redraw between press and release loses the click).
     var drawn = null;
+    // Only the status line is read out as it changes (a live region): the list it counts is not,
+    // which would hand a screen reader every result again on each key.
+    var status = document.createElement('p');
+    status.className = 'note';
+    status.setAttribute('role', 'status');
+    var listBox = document.createElement('div');
+    out.appendChild(status);
+    out.appendChild(listBox);
     function run() {
       var query = input.value.trim().toLowerCase();
       if (query === '') { out.hidden = true; drawn = null; return; }
       // Two characters (not UTF-16 units: an emoji is one), or one that is a word of its own (汉, ✅).
       if (Array.from(query).length < 2 && query.charCodeAt(0) < 0x80) {
         out.hidden = false;
-        out.textContent = '';
-        var hint = document.createElement('p');
-        hint.className = 'note';
-        hint.textContent = 'Type at least two characters.';
-        out.appendChild(hint);
+        listBox.textContent = '';
+        status.textContent = 'Type at least two characters.';
         drawn = null;
         return;
       }
@@ -217,16 +266,17 @@
       if (state === drawn && !out.hidden) return;
       drawn = state;
       out.hidden = false;
-      out.textContent = '';
-      var status = document.createElement('p');
-      status.className = 'note';
-      out.appendChild(status);
+      listBox.textContent = '';
       if (!index) { status.textContent = failed ? 'The search index could not be loaded.' : 'Loading the search index…'; return; }
-      var words = query.split(/\s+/);
+      var words = termsOf(query);
+      if (words.length === 0) words = [fold(query)];
       var list = document.createElement('ol');
       var count = 0;
-      index.sessions.forEach(function (session) {
-        if (count < LIMIT && matches(session[0] + ' ' + session[1], words)) {
+      index.sessions.forEach(function (session, s) {
+        if (count >= LIMIT) return;
+        var title = foldedTitles[s];
+        if (title === undefined) title = foldedTitles[s] = fold(session[0] + ' ' + session[1]);
+        if (matches(title, words)) {
           list.appendChild(result(session, 't', session[3], session[0] + ' — ' + session[1], words));
           count++;
         }
@@ -237,7 +287,7 @@
         loaded++;
         for (var r = 0; r < shards[n].length && count < LIMIT; r++) {
           var row = shards[n][r];
-          if (!matches(row[3], words)) continue;
+          if (!matches(foldedRow(n, r), words)) continue;
           list.appendChild(result(index.sessions[row[0]], row[1], row[2], row[3], words));
           count++;
         }
@@ -245,7 +295,7 @@
       status.textContent = (count === 0 ? 'No matches' : count >= LIMIT ? 'The first ' + LIMIT + ' matches' : count + (count === 1 ? ' match' : ' matches')) +
         (loaded < shards.length ? ' so far (' + loaded + ' of ' + shards.length + ' parts of the index loaded)' : '') +
         (index.repliesLeftOut > 0 ? '. Replies are searched by their opening words, and only while the index stays small.' : '.');
-      out.appendChild(list);
+      listBox.appendChild(list);
     }
     var timer = null;
     input.addEventListener('focus', start);

@@ -3,7 +3,7 @@
 // a fork's copied history is folded until a link leads into it; `bough export` writes one file
 // that opens with nothing beside it.
 
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -121,6 +121,49 @@ describe('the archive in a browser', () => {
       await page.waitForURL(/-part-\d+\.html#e-/);
       const anchor = decodeURIComponent(new URL(page.url()).hash.slice(1));
       expect((await page.locator(`[id="${anchor}"]`).textContent())?.toLowerCase()).toContain(words.split(' ')[0]?.toLowerCase());
+      expect(pageProblems(visit, 'index.html')).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
+  // Regression: a "quoted phrase" matched only text with the quotes in it (no match), and "cafe"
+  // did not find "Café", nor "ISTANBUL" "İstanbul", nor "grösse" "Größe".
+  it('takes a quoted phrase as one term, and finds words whatever their case and accents', async (context) => {
+    requireBrowser(context);
+    const input = join(work, 'accents');
+    await mkdir(input, { recursive: true });
+    const at = '2026-10-05T10:00:00.000Z';
+    const lines = [
+      { type: 'session', version: 3, id: 'accents', timestamp: at, cwd: '/work/accents' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: "Meet at the Café de l'ÉCOLE in İstanbul: the Größe of the pro\u0301ject matters" } },
+    ];
+    await writeFile(join(input, 'a.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
+    const report = join(work, 'accents-report');
+    await build({ inputs: [input], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const visit = await openPage(await browser.context(), pathToFileURL(join(report, 'index.html')).href);
+    try {
+      const { page } = visit;
+      const status = page.locator('[data-search-results] > p.note');
+      const search = async (query: string) => {
+        await page.fill('form.search input', query);
+        // The list is drawn 120 ms after the last key: the status until then is the last query's.
+        await page.waitForTimeout(400);
+        await expect.poll(async () => status.textContent()).toMatch(/^(\d+ match(es)?|No matches)\.$/);
+        return (await status.textContent()) ?? '';
+      };
+      for (const query of ['cafe ecole', '"de l\'école"', '"cafe"', 'ISTANBUL', 'grösse', 'project', '"in istanbul: the"']) {
+        // The session's title (its first prompt) and the prompt itself.
+        expect({ query, said: await search(query) }).toEqual({ query, said: '2 matches.' });
+      }
+      expect(new Set(await page.locator('[data-search-results] mark').allTextContents())).toEqual(new Set(['in İstanbul: the']));
+      await search('"cafe"');
+      expect(new Set(await page.locator('[data-search-results] mark').allTextContents())).toEqual(new Set(['Café']));
+      for (const query of ['"école de"', '"cafe ecole"']) expect({ query, said: await search(query) }).toEqual({ query, said: 'No matches.' });
+      // Regression: the whole list was in a live region, read out again on every key; now only the status is.
+      await search('cafe');
+      const live = await page.locator('[aria-live], [role="status"]').evaluateAll((els) => els.map((el) => ({ text: el.textContent, items: el.querySelectorAll('li').length })));
+      expect(live).toEqual([{ text: '2 matches.', items: 0 }]);
       expect(pageProblems(visit, 'index.html')).toEqual([]);
     } finally {
       await visit.page.close();
