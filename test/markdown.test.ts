@@ -17,6 +17,14 @@ describe('Markdown from sessions', () => {
     expect(liveMarkup(renderMarkdown(text))).toEqual([]);
   });
 
+  // Regression: a message's "# Plan" was an h1 beside the page's own, 60 extra headings on one
+  // session page for a screen reader to wade through.
+  it('sets a message\'s headings below the page\'s own (h4 to h6), each sized as written', () => {
+    expect(renderMarkdown('# Plan\n\n## Goal\n\n### Step\n\n#### Detail')).toBe(
+      '<h4 class="md-h1">Plan</h4>\n<h5 class="md-h2">Goal</h5>\n<h6 class="md-h3">Step</h6>\n<h6 class="md-h4">Detail</h6>\n',
+    );
+  });
+
   it('keeps http, https and mailto links, and shows images as links, never loading them', () => {
     expect(renderMarkdown('[a](https://example.com/a?b=1&c=2)')).toContain('<a href="https://example.com/a?b=1&amp;c=2" rel="noopener noreferrer">a</a>');
     expect(renderMarkdown('![chart](https://example.com/c.png)')).toContain('<a href="https://example.com/c.png" rel="noopener noreferrer">[image: chart]</a>');

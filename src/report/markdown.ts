@@ -49,6 +49,13 @@ const marked = new Marked({
       const note = code.note === null ? '' : `<p class="note code-note">${escapeHtml(code.note)}</p>\n`;
       return `<pre><code${classes}>${code.html}\n</code></pre>\n${note}`;
     },
+    // A message's headings sit below the page's own (h1 to h3): its "# Plan" is an h4, so that a
+    // screen reader's list of the page's headings is the page's, not every message's. The class
+    // keeps how big the writer made it.
+    heading({ tokens, depth }: Tokens.Heading): string {
+      const level = Math.min(6, depth + 3);
+      return `<h${level} class="md-h${depth}">${this.parser.parseInline(tokens)}</h${level}>\n`;
+    },
     // A task list's box as a character: pages carry no form controls.
     checkbox({ checked }: Tokens.Checkbox): string {
       return checked ? '☑ ' : '☐ ';

@@ -164,6 +164,31 @@ describe('the tree and the header', () => {
     }
   });
 
+  // Regression: no skip link; 150 to 700 presses of Tab before a session's first message.
+  it('lets the keyboard skip to the content, and on a session page to the conversation', async (context) => {
+    requireBrowser(context);
+    const visit = await openPage(await browser.context(), url(branchedSession()));
+    try {
+      const { page } = visit;
+      await page.keyboard.press('Tab');
+      const first = page.locator(':focus');
+      expect(await first.textContent()).toBe('Skip to content');
+      expect(await first.isVisible()).toBe(true);
+      const box = await first.boundingBox();
+      expect(box !== null && box.x >= 0).toBe(true);
+      // Followed, the next stop is the first in the content: the way to the conversation.
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      expect(await page.locator(':focus').textContent()).toBe('Skip to the conversation');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      // Past the skip, the next stop is inside the conversation.
+      expect(await page.locator(':focus').evaluate((el) => el.closest('section.branch, section.subagent, ol.conversation') !== null)).toBe(true);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
   it('reaches the overview, the projects and data quality from every kind of page, the current one marked', async (context) => {
     requireBrowser(context);
     const expected = [
