@@ -109,9 +109,11 @@ describe('a report of hostile sessions, as written', () => {
     for (const page of report.pages) {
       const html = (report.text.get(page) as string).toLowerCase();
       expect(html, page).toContain('<form class="search" role="search" data-search');
+      expect(html, page).toContain('<noscript><p class="note">search needs javascript; the rest of the report reads without it.</p></noscript>');
       for (const opener of openers) {
-        // bough's own script tag is `<script src="…assets/bough.js" defer>`, its search box one `<form class="search" …>` with one `<input type="search" …>`.
-        const own = opener === '<script ' || opener === '<form' || opener === '<input' ? 1 : 0;
+        // bough's own script tag is `<script src="…assets/bough.js" defer>`, its search box one `<form class="search" …>` with one `<input type="search" …>`,
+        // and one `<noscript>` saying that search needs JavaScript.
+        const own = opener === '<script ' || opener === '<form' || opener === '<input' || opener === '<noscript' ? 1 : 0;
         const count = html.split(opener).length - 1 - own;
         if (count > 0) problems.push(`${page}: ${count} × ${opener}`);
       }

@@ -108,6 +108,8 @@ describe('a session of several megabytes', () => {
       }
     }
     expect(all[1]).toMatch(/Part 2 of \d+/);
+    // Its two lists of parts, above and below, are two landmarks named apart.
+    expect([...(all[1] as string).matchAll(/<nav class="parts" aria-label="([^"]+)">/g)].map((m) => m[1])).toEqual(['Parts of this session', 'Parts of this session, at its end']);
     // Folded on every part (regression: open on later parts, it put a phone's first message 20,000 px down); the script opens it beside the conversation on a wide screen.
     expect(all[1]).toMatch(/<nav class="outline" aria-label="Prompts on this page">\s*<details><summary>Prompts in this part/);
     // Its entries waited for their parts in a spool beside them, which is gone.

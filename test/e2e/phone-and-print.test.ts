@@ -150,6 +150,8 @@ describe('the tree and the header', () => {
     const visit = await openPage(await browser.context(), url(branchedSession()));
     try {
       const tree = visit.page.locator('svg.tree');
+      // A group of links, not an image (whose content is presentational: its links hidden from some readers).
+      expect(await tree.getAttribute('role')).toBe('group');
       expect(await tree.locator('g.legend text').allTextContents()).toEqual(['active path', 'abandoned branch', 'copied from another file', 'error reply', 'compaction']);
       expect(await tree.locator('g.edges').getAttribute('stroke')).toMatch(/^#[0-9a-f]{6}$/);
       expect(await tree.locator('g.edges').getAttribute('fill')).toBe('none');

@@ -128,7 +128,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
 
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" class="tree" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
-    `font-family="${FONT}" font-size="12" fill="${INK.text}" role="img" aria-label="Tree of the session's entries">` +
+    `font-family="${FONT}" font-size="12" fill="${INK.text}" role="group" aria-label="Tree of the session's entries">` +
     legend.svg +
     `<g class="edges" fill="none" stroke="${INK.edge}" stroke-width="2">${edges.join('')}</g>` +
     `<g class="marks" ${MARK_DEFAULTS}>${marks.join('')}</g>` +
