@@ -433,8 +433,10 @@ function ledgerFromJson(text: string, name: string): SessionLedger | null {
 }
 
 /**
- * The archived sessions to keep: their file is gone (not found now) though it was found under a
- * place this build searched, and they were shared as this build shares.
+ * The archived sessions to keep: their file is gone, or no longer reads as a session (`files`: the
+ * files read as sessions now), though it was found under a place this build searched, and they
+ * were shared as this build shares. A file emptied by a crash or a full disk, or made unreadable,
+ * must not take its session's history with it.
  */
 export function missingSessions(
   archived: readonly ArchivedPages[],
@@ -506,11 +508,18 @@ export function refreshedSeen(previous: Buffer, gone: ReadonlySet<string>, now: 
   }
 }
 
-/** A kept page says so at its top: its file is gone, and when it was last seen. */
-export function withGoneNote(html: string, lastSeen: string): string {
-  const note = `<p class="notice file-gone">This session's source file is no longer present (last seen ${lastSeen}). This page was written by an earlier build; its numbers still count in this report.</p>`;
+/**
+ * A kept page says so at its top: its file is gone (or is there, but no longer reads as the
+ * session: emptied, cut, unreadable), and when it was last seen.
+ */
+export function withGoneNote(html: string, lastSeen: string, fileThere = false): string {
+  const what = fileThere ? 'no longer reads as this session (emptied, damaged or unreadable)' : 'is no longer present';
+  const note = `<p class="notice file-gone">This session's source file ${what} (last seen ${lastSeen}). This page was written by an earlier build; its numbers still count in this report.</p>`;
   // A page kept by several builds in a row carries one note, the latest.
   const page = html.replace(/\n<p class="notice file-gone">[^<]*<\/p>/, '');
-  const at = page.indexOf('<main>');
-  return at === -1 ? page : `${page.slice(0, at + 6)}\n${note}${page.slice(at + 6)}`;
+  // <main>, or (pages since skip links) <main id="main">.
+  const main = /<main(?: [^>]*)?>/.exec(page);
+  if (main === null) return page;
+  const at = main.index + main[0].length;
+  return `${page.slice(0, at)}\n${note}${page.slice(at)}`;
 }

@@ -177,7 +177,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
     let missing = options.forgetMissing
       ? []
-      : missingSessions(earlier, { files: discovery.files, places: existingPlaces(discovery) }, sharing, new Set(collected.ledgers.map((l) => l.key)), nameOfPath);
+      : missingSessions(earlier, { files: [...collected.sourceOf.values()], places: existingPlaces(discovery) }, sharing, new Set(collected.ledgers.map((l) => l.key)), nameOfPath);
     let usedSamples = false;
     if (collected.ledgers.length === 0 && missing.length === 0) {
       if (!discovery.usedDefaults) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
@@ -388,6 +388,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
   const neighbours = sessionNeighbours(data);
   const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
+  /** The files found now, by archive name: a kept session's file may be there and no longer read as it. */
+  const stillFound = new Set(report.discovery.files.map(nameOfPath));
   const { stamp } = sink;
   /** Each session's row of summary.json, by rank, as its fingerprint took it: made once. */
   const sessionSummaries: (Summary['sessions'][number] | undefined)[] = new Array(data.sessions.length);
@@ -469,7 +471,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       for (const keptPage of keptPages) {
         const old = await folder.previous(keptPage);
         if (old !== null) {
-          const noted = withGoneNote(old.toString('utf8'), lastSeen);
+          const noted = withGoneNote(old.toString('utf8'), lastSeen, stillFound.has(kept.source));
           pageBytes += Buffer.byteLength(noted);
           await folder.write(keptPage, noted);
           continue;

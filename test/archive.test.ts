@@ -82,6 +82,23 @@ describe('the archive', () => {
     expect((await readFile(join(out, kept?.page as string), 'utf8')).match(/file-gone/g)).toHaveLength(1);
   });
 
+  // Regression: a file emptied (a crash, a full disk) or no longer readable dropped its session from
+  // the totals and the report, where a deleted file kept it.
+  it('keeps a session whose file is still there but no longer reads as it, and says which', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const emptied = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    await writeFile(join(input, 'tools.jsonl'), '');
+    const second = await run({ day: 5 });
+    expect(second.totals.tokens).toEqual(first.totals.tokens);
+    expect(second.totals.cost).toEqual(first.totals.cost);
+    expect(second.sessions.length).toBe(first.sessions.length);
+    const kept = second.sessions.find((s) => s.key === emptied?.key);
+    expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+    const page = await readFile(join(out, kept?.page as string), 'utf8');
+    expect(page).toContain("This session's source file no longer reads as this session (emptied, damaged or unreadable) (last seen 2026-12-01");
+  });
+
   it('says when a file was last seen by the last build that read it, though its unchanged pages were kept as they were', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
     await run({ day: 1 });
