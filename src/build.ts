@@ -167,6 +167,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     }
     const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, identities, realPaths: discovery.realPaths });
     let collected = await read();
+    // Again once the cache was written to: a disk that filled meanwhile is said too.
+    if (cacheWarnings.length === 0) cacheWarnings.push(...[await cache.writeProblem()].filter((w): w is string => w !== null));
     // What an earlier build into this folder archived: read before choosing the samples, so that
     // a history whose files are all gone (the archive's very purpose) is not replaced by them.
     const sharing = sharingOf(options.redact ?? false, options.omit ?? []);

@@ -36,9 +36,11 @@ export async function stats(options: StatsOptions): Promise<StatsResult> {
   const discovery = await discover(options.inputs, options.environment, options.scope.sources);
   options.discovered?.(discovery);
   const cache = options.cache === false ? NO_CACHE : await openLedgerCacheBeside(readPlaces(discovery), boughCacheDir(options.environment), await codeStamp());
-  const cacheWarning = await cache.writeProblem();
+  const cacheProblem = await cache.writeProblem();
   const threads = threadPlan(options.environment.env);
   const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, realPaths: discovery.realPaths });
+  // Again once the cache was written to: a disk that filled meanwhile is said too.
+  const cacheWarning = cacheProblem ?? (await cache.writeProblem());
   if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
   const { data, table, diagnostics } = await reportContext(discovery, collected, options);
   return {

@@ -1,6 +1,7 @@
 // `bough stats` reuses what it read from unchanged files, and never trusts a cache it did not
 // write: a changed file, a damaged entry or a forged one is read again.
 
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -200,6 +201,41 @@ describe('where the cache lives', () => {
     await statsWith({ XDG_CACHE_HOME: xdg }, home);
     expect(await cacheFiles(join(xdg, 'bough'))).not.toHaveLength(0);
     await expect(stat(join(home, '.cache'))).rejects.toThrow();
+  });
+
+  /** A small file system of its own at `dir`, when this machine lets the tests mount one (root, outside most containers); else null. */
+  function mounted(dir: string, options: string): { unmount: () => void } | null {
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir], { stdio: 'ignore' });
+      return { unmount: () => execFileSync('umount', [dir], { stdio: 'ignore' }) };
+    } catch {
+      return null;
+    }
+  }
+
+  // Regression: a cache on a disk that filled said nothing and left a temporary file per session
+  // file behind; one on a read-only file system was said to have "vanished while being read".
+  it('on a full disk, or a read-only one, is said so, and leaves no temporary files', async (context) => {
+    const full = await tempDir();
+    const small = mounted(full, 'size=48k');
+    if (small === null) return context.skip('cannot mount a small file system here');
+    try {
+      const first = await statsWith({ BOUGH_CACHE_DIR: full }, '/nonexistent');
+      const second = await statsWith({ BOUGH_CACHE_DIR: full }, '/nonexistent');
+      for (const result of [first, second]) expect(result.warnings).toEqual([`the cache folder ${full} cannot be written (the disk is full), so every run reads again every file it does not hold. Set BOUGH_CACHE_DIR to a folder bough may write, or pass --no-cache.`]);
+      expect((await readdir(full, { recursive: true })).filter((name) => name.endsWith('.tmp') || name.includes('.probe-'))).toEqual([]);
+    } finally {
+      small.unmount();
+    }
+    const readOnly = await tempDir();
+    const ro = mounted(readOnly, 'ro,size=48k');
+    if (ro === null) return context.skip('cannot mount a read-only file system here');
+    try {
+      const result = await statsWith({ BOUGH_CACHE_DIR: join(readOnly, 'cache') }, '/nonexistent');
+      expect(result.warnings).toEqual([`the cache folder ${join(readOnly, 'cache')} cannot be written (a read-only file system), so every run reads again every file it does not hold. Set BOUGH_CACHE_DIR to a folder bough may write, or pass --no-cache.`]);
+    } finally {
+      ro.unmount();
+    }
   });
 
   // Regression: a BOUGH_CACHE_DIR set inside a folder of sessions had bough write its cache there.

@@ -9,9 +9,9 @@
 // once a day. Only the cache folder is ever written.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { constants as bufferConstants } from 'node:buffer';
 import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
@@ -199,9 +199,10 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         // A view of the packed bytes, not a copy of them, encoded.
         const packed = bytes === null ? '' : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
         const body = `${line}\n${packed}`;
-        writeFileSync(temporary, `${JSON.stringify({ format: FORMAT, source: real ?? realpathSync.native(path), identity, sum: sumOf(body) })}\n${body}`);
-        // Over the file's earlier entry (before it was appended to, or made by other code): of no more use.
+        // Over the file's earlier entry (before it was appended to, or made by other code): of no
+        // more use. A write cut short (a full disk) leaves no temporary file behind it.
         try {
+          writeFileSync(temporary, `${JSON.stringify({ format: FORMAT, source: real ?? realpathSync.native(path), identity, sum: sumOf(body) })}\n${body}`);
           renameSync(temporary, target);
         } catch (error) {
           rmSync(temporary, { force: true });
@@ -368,17 +369,38 @@ async function cacheGeneration(folder: string, make = true): Promise<string | nu
   return read();
 }
 
-/** Why the cache folder cannot be written, found by writing a small file in it; null when it can. */
+/** What a probe writes: as much as a few entries, so that a full disk shows (an empty file needs no room). */
+const PROBE_BYTES = 64 * 1024;
+
+/** Why the cache folder cannot be written, found by writing a file in it; null when it can. */
 async function cacheFolderProblem(dir: string): Promise<string | null> {
   const folder = join(dir, 'ledgers', `v${FORMAT}`);
   const probe = join(folder, `.probe-${randomBytes(4).toString('hex')}`);
   try {
-    await mkdir(folder, { recursive: true });
-    await writeFile(probe, '');
-    await rm(probe, { force: true });
+    await mkdir(folder, { recursive: true }).catch((error: unknown) => Promise.reject(mkdirError(folder, error)));
+    await writeFile(probe, Buffer.alloc(PROBE_BYTES));
     return null;
   } catch (error) {
     return `the cache folder ${dir} cannot be written (${whyUnwritable(error)}), so every run reads again every file it does not hold. Set BOUGH_CACHE_DIR to a folder bough may write, or pass --no-cache.`;
+  } finally {
+    await rm(probe, { force: true });
+  }
+}
+
+/**
+ * Why a folder could not be made: Node's recursive mkdir says ENOENT on a read-only file system;
+ * making the first missing folder alone says why.
+ */
+function mkdirError(folder: string, error: unknown): unknown {
+  if ((error as NodeJS.ErrnoException | null)?.code !== 'ENOENT') return error;
+  let missing = folder;
+  while (dirname(missing) !== missing && !existsSync(dirname(missing))) missing = dirname(missing);
+  try {
+    mkdirSync(missing);
+    rmdirSync(missing);
+    return error;
+  } catch (own) {
+    return own;
   }
 }
 
