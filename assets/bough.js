@@ -179,7 +179,7 @@
       var re = /"([^"]*)"|(\S+)/g;
       var m;
       while ((m = re.exec(query)) !== null) {
-        var term = fold((m[1] !== undefined ? m[1] : m[2]).replace(/"/g, '').replace(/\s+/g, ' ').trim());
+        var term = fold((m[1] != null ? m[1] : m[2]).replace(/"/g, '').replace(/\s+/g, ' ').trim());
         if (term !== '') terms.push(term);
       }
       return terms;
@@ -190,7 +190,7 @@
     function foldedRow(n, r) {
       var rows = foldedRows[n] || (foldedRows[n] = []);
       var text = rows[r];
-      if (text === undefined) text = rows[r] = fold(shards[n][r][3]);
+      if (text == null) text = rows[r] = fold(shards[n][r][3]);
       return text;
     }
     function matches(folded, words) {
@@ -275,7 +275,7 @@
       index.sessions.forEach(function (session, s) {
         if (count >= LIMIT) return;
         var title = foldedTitles[s];
-        if (title === undefined) title = foldedTitles[s] = fold(session[0] + ' ' + session[1]);
+        if (title == null) title = foldedTitles[s] = fold(session[0] + ' ' + session[1]);
         if (matches(title, words)) {
           list.appendChild(result(session, 't', session[3], session[0] + ' — ' + session[1], words));
           count++;

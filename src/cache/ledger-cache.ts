@@ -383,7 +383,8 @@ async function cacheFolderProblem(dir: string): Promise<string | null> {
   } catch (error) {
     return `the cache folder ${dir} cannot be written (${whyUnwritable(error)}), so every run reads again every file it does not hold. Set BOUGH_CACHE_DIR to a folder bough may write, or pass --no-cache.`;
   } finally {
-    await rm(probe, { force: true });
+    // Nothing to remove where a file stands in the way of its folder.
+    await rm(probe, { force: true }).catch(() => {});
   }
 }
 
