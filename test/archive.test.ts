@@ -4,7 +4,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -352,6 +352,20 @@ describe('the archive', () => {
     expect(damaged.sessions.length).toBe(first.sessions.length - 1);
     expect(damaged.diagnostics.byReason['archive-unreadable']).toBe(1);
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('<td class="path">archive/seen.json</td>');
+  });
+
+  // Regression: renaming a Claude Code project folder (to a name that sorts after the old one)
+  // made its session's sub-agent files the archived ones, "gone", and the real ones duplicates.
+  it('takes the files read now, not the archived ones, when a project folder was renamed', async () => {
+    const { input, run } = await setUp(join(FIXTURES, 'claude', 'projects'));
+    const first = await run();
+    await rename(join(input, '-home-ana-shop'), join(input, '-home-ana-shopz'));
+    const second = await run({ day: 5 });
+    expect(second.diagnostics.goneFiles).toBe(0);
+    expect(second.totals.tokens).toEqual(first.totals.tokens);
+    const files = second.sessions.flatMap((s) => [s.file, ...s.subagentFiles.map((sub) => sub.file), ...s.duplicateFiles]);
+    expect(files.filter((f) => f.includes('/-home-ana-shop/'))).toEqual([]);
+    expect(second.sessions.flatMap((s) => s.duplicateFiles)).toEqual(first.sessions.flatMap((s) => s.duplicateFiles).map((f) => f.replace('/-home-ana-shop/', '/-home-ana-shopz/')));
   });
 
   it('keeps no archive file it cannot read in a report that redacts', async () => {

@@ -412,7 +412,10 @@ function countedEntries(
       ordered.push(link);
     }
   };
-  [...ledgers].sort(byAge).forEach(place);
+  // Files read now before those kept from an earlier build (their files gone): a file read now
+  // that holds the same as a kept one (a project folder renamed, a sub-agent file with it) is the
+  // one that counts, and the kept one its duplicate.
+  [...ledgers].sort((a, b) => Number(a.lastSeen !== null) - Number(b.lastSeen !== null) || byAge(a, b)).forEach(place);
 
   // Keys are claimed within their source. Kept per source rather than joined to it: the keys are
   // flat strings already, whose hashes V8 keeps, and a joined one is a new string per lookup.
