@@ -15,7 +15,10 @@ export function whyUnreadable(error: unknown): string {
     case 'ENOTDIR':
       return 'not a folder (or part of its path is not one)';
     case 'ENOENT':
-      return 'it vanished while being read (moved or deleted)';
+      // A name that is not UTF-8 reaches bough with U+FFFD in it, and no file has that name.
+      return pathOf(error).includes('\uFFFD')
+        ? 'its name (or its folder\'s) is not valid UTF-8, which bough cannot open by name: rename it to read it'
+        : 'it vanished while being read (moved or deleted)';
     case 'ELOOP':
       return 'a loop of symbolic links';
     case 'ENAMETOOLONG':
@@ -62,4 +65,9 @@ export async function danglingLink(path: string): Promise<string | null> {
 
 function errorCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+function pathOf(error: unknown): string {
+  const path = (error as { path?: unknown } | null)?.path;
+  return typeof path === 'string' ? path : '';
 }

@@ -192,3 +192,16 @@ describe('inputs are never changed', () => {
     expect(await snapshot()).toEqual(before);
   });
 });
+
+describe('a file whose name is not UTF-8', () => {
+  // Regression: a session named in Latin-1 was skipped as "it vanished while being read (moved or deleted)".
+  it('is listed with the true reason, and the files beside it are read', async () => {
+    const dir = await tempDir();
+    const named = Buffer.concat([Buffer.from(`${dir}/sess-`), Buffer.from([0xff, 0xfe, 0xe9]), Buffer.from('.jsonl')]);
+    await writeFile(named, await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    await writeFile(join(dir, 'good.jsonl'), await readFile(join(FIXTURES, 'pi', 'errors.jsonl')));
+    const { summary } = await build({ inputs: [dir], out: join(await tempDir(), 'report'), scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    expect(summary.sessions.map((s) => s.file.split('/').pop())).toEqual(['good.jsonl']);
+    expect(summary.diagnostics.items.map((d) => d.detail)).toContain("its name (or its folder's) is not valid UTF-8, which bough cannot open by name: rename it to read it");
+  });
+});
