@@ -3,7 +3,7 @@
 // Read, priced, redacted and rendered exactly as in a report folder.
 
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { reportContext } from './build.js';
 import { collect } from './reading/collect.js';
 import { discover } from './discover.js';
@@ -99,7 +99,9 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
     sessionPartView(view, whole, 0, (range) => entries.html(range), () => ''),
     { css: assets.get('bough.css')?.toString('utf8') ?? '', js: assets.get('bough.js')?.toString('utf8') ?? '' },
   );
-  const named = options.out ?? exportName(session.ledger.sessionId);
+  // A sub-agent's file carries its session's id: named after itself, its export never takes the
+  // place of the session's own.
+  const named = options.out ?? exportName(main.subagentOf === null ? session.ledger.sessionId : `${main.sessionId}-${basename(main.path).replace(/\.jsonl$/i, '')}`);
   const out = resolve(named);
   // As given: a trailing separator says the user meant a folder.
   await writeSingleFile(named, html, discovery.files);

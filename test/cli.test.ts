@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync } from 'node:fs';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
@@ -307,6 +307,23 @@ describe('bough command line', () => {
     const html = await readFile(out, 'utf8');
     expect(html).toMatch(/<p class="notice sharing">Redacted: 1 [a-z-]+\. Left out: thinking\.<\/p>/);
     expect(html).not.toContain('ghp_FAKEb0ugh');
+  });
+
+  // Regression: a Claude Code sub-agent's file carries its session's id, so its export, by
+  // default, replaced the session's own export without a word.
+  it('names the export of a sub-agent file after that file, apart from its session\'s', async () => {
+    const dir = await tempDir();
+    const project = join(FIXTURES, 'claude', 'projects', '-home-ana-shop');
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const main = await run(['export', join(project, '11111111-1111-4111-8111-111111111111.jsonl')]);
+      const sub = await run(['export', join(project, '11111111-1111-4111-8111-111111111111', 'subagents', 'agent-a9f8e7d6c5.jsonl')]);
+      expect([main.code, sub.code]).toEqual([0, 0]);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect((await readdir(dir)).sort()).toEqual(['11111111-1111-4111-8111-111111111111-agent-a9f8e7d6c5.html', '11111111-1111-4111-8111-111111111111.html']);
   });
 
   it('names an export after its session id, never as a hidden file, an option or `..` (regression: ".bashrc.html", "-rf.html")', () => {
