@@ -88,10 +88,10 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   const assets = await loadAssets();
   const html = renderer.standalone(
     'session',
-    // The file, and the zone its times are in: a page sent on its own says both.
     {
       title: view.title,
-      scope: `${sharer.text(session.ledger.path.split(/[\\/]/).pop() ?? '')} · times in ${options.timeZone}`,
+      // The file, the zone its times are in and the prices it was priced with: a page sent on its own says all three.
+      scope: `${sharer.text(session.ledger.path.split(/[\\/]/).pop() ?? '')} · times in ${options.timeZone} · prices: ${sharer.text(report.table.snapshot.label)}`,
       generator: `bough ${await packageVersion()}`,
       current: null,
       sharing: sharingLine(options.redact, sharer.redactions, omitted),

@@ -220,6 +220,8 @@ describe('bough command line', () => {
     expect(await readFile(out, 'utf8')).toMatch(/^<!doctype html>[\s\S]*<style>[\s\S]*<script>/);
     // It names the zone its times are in (regression: a page sent on its own did not say).
     expect(await readFile(out, 'utf8')).toContain('a.jsonl · times in UTC');
+    // And the prices it used (regression: it said only "LiteLLM's price table", whichever it was).
+    expect(await readFile(out, 'utf8')).toMatch(/a\.jsonl · times in UTC · prices: LiteLLM, \d{4}-\d{2}-\d{2} \(bundled with bough\)/);
     // An earlier export is written over; a file of the user's is not (regression: any file was replaced without a word).
     expect((await run(['export', input, '-o', out])).code).toBe(0);
     const mine = join(dir, 'notes.txt');
