@@ -353,6 +353,7 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildRe
     `${plural(diagnostics.skippedLines, 'skipped line')}`,
     // A file found and not read as a session (not one, unreadable, empty) is said here too, not only on the data-quality page.
     ...(diagnostics.skippedFiles > 0 ? [`${plural(diagnostics.skippedFiles, 'file')} skipped (see the data-quality page)`] : []),
+    ...(notLooked(diagnostics) > 0 ? [`${plural(notLooked(diagnostics), 'folder or link', 'folders or links')} not looked into (see the data-quality page)`] : []),
     ...(empty ? [] : [`${bough} by bough (${formatUsd(totals.cost.recorded)} recorded)`]),
     ...(totals.unpricedModels.length > 0 ? [`${plural(totals.unpricedModels.length, 'unpriced model')}`] : []),
     // Said, or a scoped report into an archive's folder would look as if it had dropped the rest.
@@ -377,10 +378,16 @@ function pagesNotWritten(summary: Summary): string | null {
 }
 
 /** "1 skipped line and 2 files skipped", or null when nothing was skipped. */
-function skippedSaid(diagnostics: { skippedLines: number; skippedFiles: number }): string | null {
+/** Folders that could not be listed and links not followed: what they hold was not read, nor counted as a file. */
+function notLooked(diagnostics: { byReason: Record<string, number> }): number {
+  return (diagnostics.byReason['unreadable-folder'] ?? 0) + (diagnostics.byReason['skipped-link'] ?? 0);
+}
+
+function skippedSaid(diagnostics: { skippedLines: number; skippedFiles: number; byReason: Record<string, number> }): string | null {
   const parts = [
     ...(diagnostics.skippedLines > 0 ? [plural(diagnostics.skippedLines, 'skipped line')] : []),
     ...(diagnostics.skippedFiles > 0 ? [`${plural(diagnostics.skippedFiles, 'file')} skipped`] : []),
+    ...(notLooked(diagnostics) > 0 ? [`${plural(notLooked(diagnostics), 'folder or link', 'folders or links')} not looked into`] : []),
   ];
   return parts.length === 0 ? null : parts.join(' and ');
 }

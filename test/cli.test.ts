@@ -328,6 +328,18 @@ describe('bough command line', () => {
     expect((await readdir(dir)).sort()).toEqual(['11111111-1111-4111-8111-111111111111-agent-a9f8e7d6c5.html', '11111111-1111-4111-8111-111111111111.html']);
   });
 
+  // Regression: a loop of links (or a folder that could not be listed) was on the data-quality page
+  // only; the last line counted the files it skipped, and not these.
+  it('says how many folders or links it did not look into', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'a.jsonl'), await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    await symlink(dir, join(dir, 'loop'));
+    const built = await run(['build', dir, '--out', join(await tempDir(), 'r')]);
+    expect(built.stdout).toContain(' · 1 folder or link not looked into (see the data-quality page) · ');
+    const counted = await run(['stats', dir, '--no-cache']);
+    expect(counted.stderr).toContain('bough: 1 folder or link not looked into; `bough build` lists them on its data-quality page.');
+  });
+
   it('names an export after its session id, never as a hidden file, an option or `..` (regression: ".bashrc.html", "-rf.html")', () => {
     expect(['0195aaaa-0000-7000', '.bashrc', '-rf', '..', '.', '/../../etc/passwd', '', 'a b/c'].map(exportName)).toEqual([
       '0195aaaa-0000-7000.html',
