@@ -101,6 +101,21 @@ describe('a table wider than a phone', () => {
   });
 });
 
+describe('a table narrower than the page', () => {
+  // Regression: the scroll cue gave the tables' boxes the panel's colour, and the tokens table
+  // (760 px at most) then stood beside a band of panel as wide as the page.
+  it('sits in a box as wide as itself', async (context) => {
+    requireBrowser(context);
+    const visit = await openPage(await browser.context(), url(branchedSession()));
+    try {
+      const widths = await visit.page.locator('.table-scroll:has(> table.tokens)').first().evaluate((box) => [box.getBoundingClientRect().width, (box.firstElementChild as HTMLElement).getBoundingClientRect().width]);
+      expect(widths[0]).toBeCloseTo(widths[1] as number, 0);
+    } finally {
+      await visit.page.close();
+    }
+  });
+});
+
 describe('a branched session printed', () => {
   it('shows the content of every folded part that prints, and hides the site navigation', async (context) => {
     requireBrowser(context);
