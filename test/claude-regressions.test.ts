@@ -233,8 +233,11 @@ describe('Claude Code regressions', () => {
       });
       const { totals } = await stats(folder);
       expect(totals).toMatchObject({ sessions: 1, prompts: 0, tokens: { input: 1003, output: 108 } });
-      const { summary } = await build(folder);
+      const { out, summary } = await build(folder);
       expect(summary.sessions.map((s) => [s.id, s.prompts, s.title])).toEqual([[WARMED, 0, 'Sub-agent: Research things (no main transcript)']]);
+      // Its page says what it holds (regression: "0 prompts · 0 replies" above a tree of replies, and an outline of "Prompts").
+      const page = await readFile(join(out, summary.sessions[0]?.page ?? ''), 'utf8');
+      expect(page).toContain('<p class="lede">a sub-agent&#39;s transcript: 1 task · 1 reply · 1 branch</p>');
     });
   });
 

@@ -93,6 +93,8 @@ export interface SessionPageView {
   /** The sessions before and after this one in its project, by start. */
   neighbours: { previous: LineageLink | null; next: LineageLink | null };
   subtitle: string;
+  /** What the outline lists: the user's prompts, or (a sub-agent's transcript read alone) the tasks it was given. */
+  outlineHeading: 'Prompts' | 'Tasks';
   facts: Fact[];
   /** `duplicates`: the other files holding this session and nothing more, with a sentence to list them. */
   lineage: { origin: LineageLink | null; originMissing: string | null; copies: LineageLink[]; duplicates: { sentence: string; paths: string[] } | null };
@@ -206,7 +208,8 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
       previous: ctx.neighbours.previous && link(ctx.neighbours.previous),
       next: ctx.neighbours.next && link(ctx.neighbours.next),
     },
-    subtitle: `${plural(tally.prompts, 'prompt')} · ${plural(tally.replies, 'reply', 'replies')} · ${plural(ledger.branches, 'branch', 'branches')}`,
+    subtitle: subtitleOf(session, file),
+    outlineHeading: ledger.subagentOf === null ? 'Prompts' : 'Tasks',
     facts,
     lineage: {
       origin: session.origin ? link(session.origin) : null,
@@ -641,4 +644,17 @@ function partsIndexOf(view: SessionPageView, plan: { parts: readonly (readonly P
   const index = { labels, outlines };
   partsIndexes.set(plan, index);
   return index;
+}
+
+/**
+ * The line under a session's title. A sub-agent's transcript read without its session's (its own
+ * session here) has no prompts of the user's and counts its use as sub-agent use: it says what it
+ * holds, its tasks and replies, not "0 prompts · 0 replies" above a tree of replies.
+ */
+function subtitleOf(session: SessionData, file: SessionFile): string {
+  const { ledger, tally } = session;
+  const branches = plural(ledger.branches, 'branch', 'branches');
+  if (ledger.subagentOf === null) return `${plural(tally.prompts, 'prompt')} · ${plural(tally.replies, 'reply', 'replies')} · ${branches}`;
+  const count = (kind: Entry['kind']) => file.entries.filter((entry) => entry.kind === kind).length;
+  return `a sub-agent's transcript: ${plural(count('prompt'), 'task')} · ${plural(count('reply'), 'reply', 'replies')} · ${branches}`;
 }
