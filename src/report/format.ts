@@ -1,6 +1,6 @@
 // Numbers, money and times as the pages show them. The time zone is a parameter, never read here.
 
-import { localParts } from '../time-zone.js';
+import { localParts, offsetAt } from '../time-zone.js';
 
 /** 1234567 → "1,234,567" (rounded to a whole number). */
 export function formatCount(n: number): string {
@@ -80,7 +80,25 @@ export function formatTime(ms: number | null, { timeZone }: TimeFormat, day: str
   const p = partsOf(ms, timeZone);
   const clock = `${p['hour']}:${p['minute']}:${p['second']}`;
   const own = `${p['year']}-${p['month']}-${p['day']}`;
-  return day === null || own === day ? clock : `${own} ${clock}`;
+  const time = day === null || own === day ? clock : `${own} ${clock}`;
+  return nearOffsetChange(ms, timeZone) ? `${time} ${offsetText(offsetAt(ms, timeZone))}` : time;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * Within an hour of the zone changing its offset: where clocks go back, the hour after 02:00 comes
+ * twice, and times in it read as if they went backwards unless their offset is said.
+ */
+function nearOffsetChange(ms: number, timeZone: string): boolean {
+  const offset = offsetAt(ms, timeZone);
+  return offsetAt(ms - HOUR, timeZone) !== offset || offsetAt(ms + HOUR, timeZone) !== offset;
+}
+
+/** "+02:00", "-09:30". */
+function offsetText(offset: number): string {
+  const minutes = Math.round(Math.abs(offset) / 60_000);
+  return `${offset < 0 ? '-' : '+'}${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`;
 }
 
 /** "2026-11-30" in the report's time zone. */
