@@ -33,5 +33,5 @@ export function systemTrouble(error: unknown): string | null {
   const trouble = typeof code === 'string' ? SYSTEM_TROUBLE[code] : undefined;
   if (trouble === undefined) return null;
   const where = typeof path === 'string' ? ` ${path}` : '';
-  return `could not write or read${where}: ${trouble}. Make room or fix that, then run again; the report folder is as the last finished build left it.`;
+  return `could not write or read${where}: ${trouble}. Make room or fix that, then run again; what bough was writing is left as it was before this run.`;
 }

@@ -67,7 +67,7 @@ describe('a full disk', () => {
   it('is said in a sentence that names the path and what to do, not as a bug', () => {
     const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', path: '/mnt/small/report/index.html' });
     expect(systemTrouble(full)).toBe(
-      'could not write or read /mnt/small/report/index.html: no space is left on its device. Make room or fix that, then run again; the report folder is as the last finished build left it.',
+      'could not write or read /mnt/small/report/index.html: no space is left on its device. Make room or fix that, then run again; what bough was writing is left as it was before this run.',
     );
     expect(systemTrouble(new TypeError('x is undefined'))).toBeNull();
   });

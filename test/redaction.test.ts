@@ -204,6 +204,8 @@ const SYSTEM = [
   'Agents sentence: the harbour lamp is lit at six.',
   'Environment sentence: the quay is paved with granite.',
   'Reminder sentence: the pilot boards at the outer buoy.',
+  // The same, as a line of its own (isMeta).
+  'Meta reminder sentence: the harbour master keeps the log.',
 ];
 
 /** A kind named after each issuer or shape the issue lists must show up in the counts. */

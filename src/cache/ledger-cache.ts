@@ -358,12 +358,14 @@ async function cacheGeneration(folder: string, make = true): Promise<string | nu
   };
   const found = await read();
   if (found !== null || !make) return found;
+  const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await mkdir(folder, { recursive: true });
-    const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
     await writeFile(temporary, randomBytes(16).toString('hex'));
     await rename(temporary, path);
   } catch {
+    // A full disk leaves no temporary file behind, run after run.
+    await rm(temporary, { force: true }).catch(() => {});
     return null;
   }
   return read();

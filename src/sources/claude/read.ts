@@ -642,7 +642,13 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
       if (parentDraft && command && env.isMeta === true && kind.label === 'injected context') {
         return expandCommand(ctx, parentDraft, command, env, { location: null, body: text });
       }
-      addDraft(ctx, located, env, { kind: 'notice', label: kind.label, tone: kind.tone, summary: noticeSummary(text), content: blocks, ...(kind.output ? { output: true } : {}) }, []);
+      addDraft(
+        ctx,
+        located,
+        env,
+        { kind: 'notice', label: kind.label, tone: kind.tone, summary: noticeSummary(text), content: blocks, ...(kind.output ? { output: true } : {}), ...(kind.injected ? { injected: true } : {}) },
+        [],
+      );
       return;
     }
   }

@@ -10,7 +10,7 @@ export type UserText =
   | { kind: 'bash-input'; command: string }
   | { kind: 'bash-output'; stdout: string; stderr: string }
   | { kind: 'skill-body'; name: string; location: string; body: string }
-  | { kind: 'notice'; label: string; tone: 'info' | 'warn'; output?: true };
+  | { kind: 'notice'; label: string; tone: 'info' | 'warn'; output?: true; injected?: true };
 
 const COMMAND_NAME = /<command-name>\s*([\s\S]*?)\s*<\/command-name>/;
 const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
@@ -59,9 +59,9 @@ export function classifyUserText(text: string, meta: boolean, pictures = false):
   if (INTERRUPT.test(text)) return { kind: 'notice', label: 'interrupted', tone: 'warn' };
   if (/^\s*<task-notification>/.test(text)) return { kind: 'notice', label: 'task notification', tone: 'info' };
   if (/^\s*<teammate-message/.test(text)) return { kind: 'notice', label: 'teammate message', tone: 'info' };
-  if (meta) return { kind: 'notice', label: 'injected context', tone: 'info' };
+  if (meta) return { kind: 'notice', label: 'injected context', tone: 'info', injected: true };
   // Typed words with an IDE selection or reminder attached are still a prompt; the attachments alone are not.
-  if (isInjectedOnly(text) && !pictures) return { kind: 'notice', label: 'injected context', tone: 'info' };
+  if (isInjectedOnly(text) && !pictures) return { kind: 'notice', label: 'injected context', tone: 'info', injected: true };
   return { kind: 'prompt' };
 }
 
