@@ -153,12 +153,13 @@
       shards[n] = rows;
       run();
     };
-    // Text as it is searched: lower case, accents and other marks dropped, ß as ss, so that "cafe"
-    // finds "Café" and "ISTANBUL" finds "İstanbul". ASCII text (most of it) is only lowered.
+    // Text as it is searched: lower case, accents and other marks dropped, ß as ss, a curly
+    // apostrophe as a straight one, so that "cafe" finds "Café", "ISTANBUL" "İstanbul" and "don't"
+    // "don’t". ASCII text (most of it) is only lowered.
     var MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
     function fold(text) {
       var lower = text.toLowerCase();
-      return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(MARKS, '').replace(/\u00df/g, 'ss') : lower;
+      return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(MARKS, '').replace(/\u00df/g, 'ss').replace(/[\u2018\u2019\u02bc]/g, "'") : lower;
     }
     // The same, with where each folded character came from in the text: to mark what matched.
     function foldWithPlaces(text) {

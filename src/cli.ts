@@ -340,7 +340,7 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildRe
   const where = relative(process.cwd(), `${outDir}/index.html`) || `${outDir}/index.html`;
   const unknown = totals.unpricedRecords > 0;
   const bough = totals.cost.bough === null ? (unknown ? 'unknown' : formatUsd(null)) : `${formatUsd(totals.cost.bough)}${unknown ? ' + unknown' : ''}`;
-  const files = `${plural(diagnostics.sessionFiles, 'file')}${diagnostics.goneFiles > 0 ? ` and ${diagnostics.goneFiles} kept whose file is gone` : ''}`;
+  const files = `${plural(diagnostics.sessionFiles, 'file')}${diagnostics.goneFiles > 0 ? ` and ${diagnostics.goneFiles} kept from an earlier build (${diagnostics.goneFiles === 1 ? 'its file' : 'their files'} gone or no longer read)` : ''}`;
   const allTime = summary.period.label === 'all time';
   const filtered = summary.filters.project !== null || summary.filters.sources !== null;
   const narrowedBy = [...(allTime ? [] : ['period']), ...(filtered ? ['filters'] : [])].join(' and ');

@@ -256,9 +256,11 @@ describe('bough command line', () => {
     const before = await readFile(page, 'utf8');
     expect(await run(['export', input, '-o', page])).toMatchObject({ code: 1, stderr: `bough: Refusing to write over ${page}: it is a file of yours, not a page bough exported. Choose another -o, or remove it first.\n` });
     expect(await readFile(page, 'utf8')).toBe(before);
-    const folder = join(dir, 'new-folder/');
-    expect(await run(['export', input, '-o', folder])).toMatchObject({ code: 1, stderr: `bough: ${folder} is a folder (and does not exist): name a file with -o, such as session.html.\n` });
+    for (const folder of [`${join(dir, 'new-folder')}/`, `${join(dir, 'new-folder')}/.`, `${join(dir, 'a.html')}/`]) {
+      expect(await run(['export', input, '-o', folder])).toMatchObject({ code: 1, stderr: `bough: ${folder} names a folder: name a file with -o, such as session.html.\n` });
+    }
     expect(existsSync(join(dir, 'new-folder'))).toBe(false);
+    expect(await run(['export', input, '-o', '-'])).toMatchObject({ code: 1, stderr: 'bough: export writes a file, not to standard output: name one with -o, such as session.html.\n' });
     // An empty file (as mktemp makes) and an earlier export are written over.
     const empty = join(dir, 'tmp.html');
     await writeFile(empty, '');

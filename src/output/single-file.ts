@@ -12,11 +12,11 @@ export async function writeSingleFile(path: string, content: string, inputs: rea
   for (const input of inputs) {
     if ((await realPathOf(input)) === target) throw new BoughError(`Refusing to write ${path}: it is an input. Choose another -o.`);
   }
+  if (path === '-') throw new BoughError('export writes a file, not to standard output: name one with -o, such as session.html.');
   const existing = await stat(target).catch(() => null);
-  // A path ending in a separator names a folder, which -o never is.
-  if (existing?.isDirectory() || (existing === null && /[\\/]$/.test(path))) {
-    throw new BoughError(`${path} is a folder${existing ? '' : ' (and does not exist)'}: name a file with -o, such as session.html.`);
-  }
+  if (existing?.isDirectory()) throw new BoughError(`${path} is a folder: name a file with -o, such as session.html.`);
+  // A path ending in a separator (or in "/." or "/..") names a folder, whatever is there.
+  if (/(^|[\\/])\.{0,2}$/.test(path)) throw new BoughError(`${path} names a folder: name a file with -o, such as session.html.`);
   // A pipe or a device would be replaced by the rename (as root, /dev/null itself): never.
   if (existing && !existing.isFile()) throw new BoughError(`Refusing to write over ${path}: it is not a plain file (a pipe, a device or a socket). Choose another -o.`);
   // Only a page bough exported is written over (or an empty file, as mktemp makes): anything else

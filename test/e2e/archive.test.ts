@@ -136,7 +136,7 @@ describe('the archive in a browser', () => {
     const at = '2026-10-05T10:00:00.000Z';
     const lines = [
       { type: 'session', version: 3, id: 'accents', timestamp: at, cwd: '/work/accents' },
-      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: "Meet at the Café de l'ÉCOLE in İstanbul: the Größe of the pro\u0301ject matters" } },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: "Meet at the Café de l’ÉCOLE in İstanbul: the Größe of the pro\u0301ject matters" } },
     ];
     await writeFile(join(input, 'a.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
     const report = join(work, 'accents-report');
