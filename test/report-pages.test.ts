@@ -24,6 +24,18 @@ function sessionPage(fileEnding: string): Promise<string> {
   return page(session.page);
 }
 
+/** The page of the one session these Pi records make, built on its own (`redact` as --redact does). */
+async function pageOfRecords(records: readonly object[], options: { redact?: boolean } = {}): Promise<string> {
+  const dir = await tempDir();
+  await writeFile(join(dir, 'session.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
+  const report = join(await tempDir(), 'report');
+  const { summary: built } = await build({ inputs: [dir], out: report, scope: ALL_UTC, redact: options.redact ?? false, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+  return readFile(join(report, built.sessions[0]?.page ?? ''), 'utf8');
+}
+
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 beforeAll(async () => {
   out = join(await tempDir(), 'report');
   const home = await tempDir();
@@ -135,17 +147,13 @@ describe('a session that runs past midnight', () => {
   // Regression: the conversation showed times alone, so 23:59:59, 00:00:00, 23:59:59 read as one
   // night; the date was only in a datetime attribute.
   it('shows the date beside the time of each entry on another day than the one it started', async () => {
-    const dir = await tempDir();
     const at = (time: string) => ({ timestamp: time });
     const records = [
       { type: 'session', version: 3, id: 'night', ...at('2026-10-31T23:59:00.000Z'), cwd: '/work/night' },
       { type: 'message', id: 'p1', parentId: null, ...at('2026-10-31T23:59:59.000Z'), message: { role: 'user', content: 'Before midnight' } },
       { type: 'message', id: 'p2', parentId: 'p1', ...at('2026-11-01T00:00:01.000Z'), message: { role: 'user', content: 'After midnight' } },
     ];
-    await writeFile(join(dir, 'night.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
-    const report = join(await tempDir(), 'report');
-    const { summary: built } = await build({ inputs: [dir], out: report, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
-    const html = await readFile(join(report, built.sessions[0]?.page ?? ''), 'utf8');
+    const html = await pageOfRecords(records);
     expect(html).toContain('<time datetime="2026-10-31T23:59:59.000Z">23:59:59</time>');
     expect(html).toContain('<time datetime="2026-11-01T00:00:01.000Z">2026-11-01 00:00:01</time>');
   });
@@ -178,15 +186,11 @@ describe('a report of agents that record a cost and agents that do not', () => {
 describe('entries whose ids differ only in characters an anchor cannot hold', () => {
   // Regression: "a/b" and "a_b" were both anchored "e-a_b": two elements with one id, and every link to the second went to the first.
   it('get an anchor each, and the outline links to each', async () => {
-    const dir = await tempDir();
     const at = '2026-10-05T10:00:00.000Z';
     const prompt = (id: string, parentId: string | null, text: string) => ({ type: 'message', id, parentId, timestamp: at, message: { role: 'user', content: text } });
     const reply = (id: string, parentId: string) => ({ type: 'message', id, parentId, timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 }, stopReason: 'stop' } });
     const lines = [{ type: 'session', version: 3, id: 'anchors', timestamp: at, cwd: '/tmp/anchors' }, prompt('a/b', null, 'first prompt A'), reply('r1', 'a/b'), prompt('a_b', 'r1', 'second prompt B'), reply('r2', 'a_b')];
-    await writeFile(join(dir, 's.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    const out = join(await tempDir(), 'report');
-    const { summary } = await build({ inputs: [dir], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
-    const html = await readFile(join(out, summary.sessions[0]?.page ?? ''), 'utf8');
+    const html = await pageOfRecords(lines);
     const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
     expect(ids.length).toBe(new Set(ids).size);
     const anchorOfText = (text: string) => {
@@ -218,22 +222,17 @@ describe('the "damaged lines" badge', () => {
 describe('an extension message that carries an image', () => {
   // Regression: a Pi custom_message's image blocks were read and never shown; only its text was.
   it('shows the image inline with the message, from its data', async () => {
-    const dir = await tempDir();
     const at = '2026-10-05T10:00:00.000Z';
-    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     const records = [
       { type: 'session', version: 3, id: 'shot', timestamp: at, cwd: '/work/shot' },
       { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'Look at the page' } },
       {
         type: 'custom_message', id: 'c1', parentId: 'u1', timestamp: at, customType: 'browser.screenshot', display: true,
-        content: [{ type: 'text', text: 'The page as rendered:' }, { type: 'image', data: png, mimeType: 'image/png' }],
+        content: [{ type: 'text', text: 'The page as rendered:' }, { type: 'image', data: PNG, mimeType: 'image/png' }],
       },
-      { type: 'custom_message', id: 'c2', parentId: 'c1', timestamp: at, customType: 'browser.screenshot', display: false, content: [{ type: 'image', data: png, mimeType: 'image/png' }], details: { secret: 'not-for-the-model' } },
+      { type: 'custom_message', id: 'c2', parentId: 'c1', timestamp: at, customType: 'browser.screenshot', display: false, content: [{ type: 'image', data: PNG, mimeType: 'image/png' }], details: { secret: 'not-for-the-model' } },
     ];
-    await writeFile(join(dir, 'shot.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
-    const report = join(await tempDir(), 'report');
-    const { summary: built } = await build({ inputs: [dir], out: report, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
-    const html = await readFile(join(report, built.sessions[0]?.page ?? ''), 'utf8');
+    const html = await pageOfRecords(records);
     expect(html).toContain('The page as rendered:');
     expect(html.match(/<img class="inline-image" src="data:image\/png;base64,iVBORw0KGgo[A-Za-z0-9+/=]+" alt="image \(image\/png\)">/g)).toHaveLength(2);
     // An image-only message shows its image, not the extension's own data in its place.
@@ -245,17 +244,12 @@ describe('an image whose bytes are not the type it claims, in a --redact report'
   // Regression: --redact dropped its bytes (it could not strip what it could not read) and the
   // page showed a broken image, <img src="data:image/jpeg;base64,">, where it says "not shown".
   it('is said not to be shown, as any image the page cannot show', async () => {
-    const dir = await tempDir();
     const at = '2026-10-05T10:00:00.000Z';
-    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     const records = [
       { type: 'session', version: 3, id: 'mismatch', timestamp: at, cwd: '/work/mismatch' },
-      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text: 'See this' }, { type: 'image', data: png, mimeType: 'image/jpeg' }] } },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text: 'See this' }, { type: 'image', data: PNG, mimeType: 'image/jpeg' }] } },
     ];
-    await writeFile(join(dir, 'mismatch.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
-    const report = join(await tempDir(), 'report');
-    const { summary: built } = await build({ inputs: [dir], out: report, scope: ALL_UTC, redact: true, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
-    const html = await readFile(join(report, built.sessions[0]?.page ?? ''), 'utf8');
+    const html = await pageOfRecords(records, { redact: true });
     expect(html).not.toContain('base64,"');
     expect(html).toContain('<p class="note">[image of type <code>image/jpeg</code> not shown]</p>');
   });

@@ -7,7 +7,7 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 /**
  * Characters a page shows rather than obeys: control characters (an escape, a bell; not tabs or
  * line breaks), and the overrides and isolates that reorder the text after them, so that
- * `invoice‮fdp.exe` cannot read as "invoiceexe.pdf", nor a command as another one.
+ * `invoice<U+202E>fdp.exe` cannot read as "invoiceexe.pdf", nor a command as another one.
  */
 const CONTROLS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
 const SPECIAL = new RegExp(`[&<>"'${CONTROLS}]`);

@@ -23,13 +23,20 @@ export function sessionSearchItems(
   const add = (kind: SearchKind, href: string, text: string) => {
     if (text.trim() !== '') items.push({ kind, href, text: indexedText(kind, text) });
   };
+  /** Where the page shows an entry, from the report root; null for one it does not show. */
+  const hrefOf = (entry: Entry): string | null => {
+    const anchor = anchorOf(entry);
+    const at = entryPages.get(anchor);
+    return at === undefined ? null : `${at}#${anchor}`;
+  };
   for (const entry of file.entries) {
-    const at = entryPages.get(anchorOf(entry));
-    if (at === undefined) continue;
-    const href = `${at}#${anchorOf(entry)}`;
-    if (entry.kind === 'prompt' || entry.kind === 'reply') add(entry.kind, href, turnText(entry));
-    // A sub-agent run inside a tool's result (Pi): its task and its last answer, at that result.
-    else if (entry.kind === 'toolResult') {
+    if (entry.kind === 'prompt' || entry.kind === 'reply') {
+      const href = hrefOf(entry);
+      if (href !== null) add(entry.kind, href, turnText(entry));
+    } else if (entry.kind === 'toolResult' && entry.subagents.length > 0) {
+      // A sub-agent run inside a tool's result (Pi): its task and its last answer, at that result.
+      const href = hrefOf(entry);
+      if (href === null) continue;
       for (const run of entry.subagents) {
         add('subagent', href, run.task);
         const answer = run.entries.findLast((e): e is Reply => e.kind === 'reply' && blockText(e.content).trim() !== '');
@@ -42,8 +49,8 @@ export function sessionSearchItems(
   for (const sub of subagentFiles) {
     for (const entry of sub?.entries ?? []) {
       if (entry.kind !== 'prompt' && entry.kind !== 'reply') continue;
-      const at = entryPages.get(anchorOf(entry));
-      if (at !== undefined) add('subagent', `${at}#${anchorOf(entry)}`, turnText(entry));
+      const href = hrefOf(entry);
+      if (href !== null) add('subagent', href, turnText(entry));
     }
   }
   return items;
