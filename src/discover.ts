@@ -89,7 +89,9 @@ export async function discover(
         // A mistyped command ("bough buidl") is taken for an input, as build is the default command.
         const word = /^[a-z]+$/.test(inputs[wanted.findIndex((w) => w.path === path)] ?? '');
         const command = word ? ' It is no command either: bough has build, stats, export and prices.' : '';
-        throw new BoughError(`No such file or folder: ${path}${link ? ` (${link})` : ''}. Check the path and run again.${command}`);
+        // Node hands bough an argument that is not UTF-8 with U+FFFD in place of its bytes: no name to open.
+        const notUtf8 = path.includes('\uFFFD') ? ' Its name (or a folder\'s on its path) is not valid UTF-8, which bough receives altered and cannot open by name: name a folder above it, or rename it.' : ' Check the path and run again.';
+        throw new BoughError(`No such file or folder: ${path}${link ? ` (${link})` : ''}.${notUtf8}${command}`);
       }
       if (isMissing(error)) {
         places.push({ source, path, files: 0, exists: false });

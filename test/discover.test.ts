@@ -228,6 +228,13 @@ describe('explicit inputs and default places work as before', () => {
     await expect(discover([join(root, 'gone')], NO_HOME)).rejects.toThrow(`No such file or folder: ${join(root, 'gone')} (a symbolic link to nowhere, which does not exist).`);
   });
 
+  it('says why a name that is not UTF-8 cannot be opened (regression: "no such file", though it is there)', async () => {
+    // Node decodes such an argument with U+FFFD in place of its bytes: `caf\xe9` arrives as `caf\uFFFD`.
+    const root = await tree({});
+    await mkdir(Buffer.from(`${root}/caf\xe9`, 'latin1'));
+    await expect(discover([join(root, 'caf\uFFFD')], NO_HOME)).rejects.toThrow('is not valid UTF-8, which bough receives altered and cannot open by name: name a folder above it, or rename it.');
+  });
+
   it('never reads a bough report found below an input (regression: its archive’s sessions.jsonl listed as not a session)', async () => {
     // Built from proj/s.jsonl alone, bough's default --out is ./bough-report: beside the session when run there.
     const report = { '.bough-manifest.json': '{}', 'archive/sessions.jsonl': '{}', 'archive/seen.jsonl': '{}' };
