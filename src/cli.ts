@@ -7,7 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { build, type BuildResult } from './build.js';
 import { placesLine, type Discovery } from './discover.js';
 import { exportSession } from './export.js';
-import { boughCacheDir, machineTimeZone, type Environment } from './environment.js';
+import { boughCacheDir, machineTimeZone, machineTimeZoneProblem, type Environment } from './environment.js';
 import { BoughError, systemTrouble } from './errors.js';
 import { parsePeriod, parseSources, ScopeError, type Scope } from './ledger/scope.js';
 import { formatCount, formatUsd, plural } from './report/format.js';
@@ -94,7 +94,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .version(await packageVersion(), '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError('(run bough --help for usage)');
+    .showHelpAfterError('(run bough --help for usage)')
+    .hook('preAction', (_program, command) => {
+      // Counted in the machine's zone, one bough cannot follow: the user hears it counts in UTC.
+      const problem = command.getOptionValueSource('tz') === 'default' ? machineTimeZoneProblem(io.env) : null;
+      if (problem !== null && command.opts()['quiet'] !== true) io.stderr(terminalLine(`bough: warning: ${problem}`));
+    });
 
   const buildCommand = program
     .command('build', { isDefault: true })

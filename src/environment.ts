@@ -32,7 +32,33 @@ export function machineTimeZone(
     const canonical = canonicalZone(name);
     if (canonical !== null && (known === null || canonical === known)) return name;
   }
+  // A POSIX rule of a fixed offset ("JST-9"): the machine's clock keeps it; Intl names no zone.
+  if (known === null && tz !== undefined) return fixedOffsetZone(tz.trim()) ?? 'UTC';
   return known ?? 'UTC';
+}
+
+/**
+ * What to warn about a $TZ that names no zone bough can count in (a POSIX rule with summer time
+ * or half hours, a mistyped name): its days are then UTC's, which the user must hear of; null
+ * when $TZ is unset, empty, a zone's name or a fixed offset of whole hours.
+ */
+export function machineTimeZoneProblem(env: Readonly<Record<string, string | undefined>> = process.env): string | null {
+  const tz = env['TZ']?.trim();
+  if (!tz || canonicalZone(zoneNameOf(tz)) !== null || fixedOffsetZone(tz) !== null) return null;
+  return `$TZ is ${JSON.stringify(tz)}, which names no time zone bough can count days in, so it counts them in UTC: pass --tz with an IANA name (such as Europe/Berlin), or set TZ to one.`;
+}
+
+/**
+ * A POSIX rule of a fixed offset without summer time (`JST-9`, `<+03>-3`, `UTC0`) as the IANA zone
+ * of that offset: Etc/GMT-9 is nine hours east, POSIX's sign; whole hours only, as those zones are.
+ */
+function fixedOffsetZone(tz: string): string | null {
+  const match = /^(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]{3,}>)([+-]?)(\d{1,2})(?::00){0,2}$/.exec(tz);
+  if (match === null) return null;
+  const hours = Number(match[2]);
+  if (hours === 0) return 'UTC';
+  const zone = `Etc/GMT${match[1] === '-' ? '-' : '+'}${hours}`;
+  return canonicalZone(zone) !== null ? zone : null;
 }
 
 /** A zone's name as $TZ gives it: "Asia/Tokyo", ":Asia/Tokyo", or a path to its zone file. */

@@ -133,6 +133,17 @@ describe('bough command line', () => {
     expect(help).not.toContain("default: this machine's (default");
   });
 
+  // Regression: TZ=CET-1CEST,… (a POSIX rule) counted days in UTC without a word.
+  it('warns when $TZ names no zone it can count in, unless --tz or --quiet says otherwise', async () => {
+    const file = join(FIXTURES, 'pi', 'minimal-v3.jsonl');
+    const env = { TZ: 'CET-1CEST,M3.5.0,M10.5.0/3' };
+    const warned = await run(['stats', file, '--no-cache'], env);
+    expect(warned.stderr).toContain('bough: warning: $TZ is "CET-1CEST,M3.5.0,M10.5.0/3", which names no time zone bough can count days in, so it counts them in UTC');
+    expect(warned.stdout.split('\n')[0]).toBe('bough · All time · UTC · by month');
+    expect((await run(['stats', file, '--no-cache', '--tz', 'Europe/Berlin'], env)).stderr).toBe('');
+    expect((await run(['stats', file, '--no-cache', '-q'], env)).stderr).toBe('');
+  });
+
   // Regression: --source PI was taken, --omit Thinking refused.
   it('takes --omit kinds in any case', async () => {
     const out = join(await tempDir(), 'report');

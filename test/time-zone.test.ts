@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayKey, daysBetween, instantOf, isoWeekKey, localParts, monthsBetween, offsetAt } from '../src/time-zone.js';
-import { machineTimeZone } from '../src/environment.js';
+import { machineTimeZone, machineTimeZoneProblem } from '../src/environment.js';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -70,6 +70,19 @@ describe("the machine's time zone", () => {
     expect(machineTimeZone({ TZ: '' }, 'Etc/Unknown', () => 'Europe/Berlin')).toBe('UTC');
     expect(machineTimeZone({ TZ: '/usr/share/zoneinfo/Asia/Tokyo' }, null, () => 'Europe/Berlin')).toBe('Asia/Tokyo');
     expect(machineTimeZone({ TZ: ':/usr/share/zoneinfo/Asia/Tokyo' }, null, () => null)).toBe('Asia/Tokyo');
-    expect(machineTimeZone({ TZ: 'JST-9' }, null, () => 'Europe/Berlin')).toBe('UTC');
+  });
+
+  // Regression: TZ=JST-9, where the machine's clock runs nine hours east, counted days in UTC
+  // without a word; a rule bough cannot follow is now said.
+  it('reads a POSIX TZ of a fixed offset as that offset, and warns of one it cannot follow', () => {
+    expect(machineTimeZone({ TZ: 'JST-9' }, null, () => 'Europe/Berlin')).toBe('Etc/GMT-9');
+    expect(machineTimeZone({ TZ: '<-03>3' }, null, () => null)).toBe('Etc/GMT+3');
+    expect(machineTimeZone({ TZ: 'UTC0' }, null, () => null)).toBe('UTC');
+    for (const tz of ['JST-9', 'UTC0', '', 'Asia/Tokyo', ':/usr/share/zoneinfo/Asia/Tokyo']) expect(machineTimeZoneProblem({ TZ: tz })).toBeNull();
+    expect(machineTimeZoneProblem({})).toBeNull();
+    for (const tz of ['CET-1CEST,M3.5.0,M10.5.0/3', '<+0530>-5:30', 'Mars/Base', 'XYZ-15']) {
+      expect(machineTimeZone({ TZ: tz }, null, () => null)).toBe('UTC');
+      expect(machineTimeZoneProblem({ TZ: tz })).toBe(`$TZ is ${JSON.stringify(tz)}, which names no time zone bough can count days in, so it counts them in UTC: pass --tz with an IANA name (such as Europe/Berlin), or set TZ to one.`);
+    }
   });
 });
