@@ -60,6 +60,8 @@ export interface ArchivedPages {
   search: SessionSearchItem[];
   /** Everything its pages were made from; a build that would make them from the same keeps them as they are. */
   fingerprint: string | null;
+  /** How many entries its file held when archived (not said by records of builds before 2026-12): a file that holds fewer now was cut short. */
+  entries?: number | undefined;
 }
 
 export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
@@ -72,6 +74,7 @@ const recordFields = {
   pages: z.array(z.string().regex(/^sessions\/[a-z0-9-]+\.html$/)),
   sharing: z.string(),
   fingerprint: z.string().nullable(),
+  entries: z.number().int().nonnegative().optional(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file', 'subagent']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 };
 const ARCHIVE_NAME = /^[0-9a-f]{32}$/;
@@ -131,7 +134,7 @@ export interface Archiving {
 export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint'>, source: string | null, archiving: Archiving, nameOf: PathNamer): ArchivedSession | null {
   const place = source === null ? null : placeOf(source, archiving.places);
   if (source === null || place === null) return null;
-  return { ...part, source: nameOf(source), place: nameOf(place), lastSeen: archiving.now, sharing: archiving.sharing };
+  return { ...part, source: nameOf(source), place: nameOf(place), lastSeen: archiving.now, sharing: archiving.sharing, entries: part.ledger.entries.count };
 }
 
 /** The place (an input or default folder) a file was found under: the longest that holds it. */
@@ -451,6 +454,27 @@ export function missingSessions(
   return archived.filter((a) => a.sharing === sharing && places.has(a.place) && !foundFiles.has(a.source) && !presentNames.has(a.name));
 }
 
+/**
+ * The sessions read now whose file holds fewer entries than when this folder archived it, the
+ * same ones as far as it goes: cut short in place, or an older copy put back. What it lost is
+ * still in the archive, which keeps it (see missingSessions); their keys. Only a file whose
+ * record says its count is looked at further, so a rebuild reads no archived ledger for the rest.
+ */
+export async function cutShortSessions(outDir: string, earlier: readonly ArchivedPages[], ledgers: readonly SessionLedger[]): Promise<SessionKey[]> {
+  const byName = new Map(earlier.map((a) => [a.name, a]));
+  const cut: SessionKey[] = [];
+  for (const ledger of ledgers) {
+    const record = byName.get(pathHash(ledger.key));
+    if (record?.entries === undefined || record.entries <= ledger.entries.count) continue;
+    const archived = await readArchivedLedger(outDir, record);
+    if (archived === null) continue;
+    const was = unpackEntries(archived.ledger.entries);
+    const now = unpackEntries(ledger.entries);
+    if (was.length > now.length && now.every((entry, i) => entry.key === was[i]?.key)) cut.push(ledger.key);
+  }
+  return cut;
+}
+
 /** Where a session's ledger file goes, from the report root. */
 export function archivedLedgerPath(key: SessionKey): string {
   return ledgerPath(pathHash(key));
@@ -472,9 +496,9 @@ async function gzipped(text: string): Promise<Buffer> {
 }
 
 /** A session's line of the records file (without its line break). */
-export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'pages' | 'sharing' | 'fingerprint' | 'search'>): string {
-  const { name, source, place, pages, sharing, fingerprint, search } = record;
-  return JSON.stringify({ name, source, place, pages, sharing, fingerprint, search });
+export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries'>): string {
+  const { name, source, place, pages, sharing, fingerprint, search, entries } = record;
+  return JSON.stringify({ name, source, place, pages, sharing, fingerprint, ...(entries === undefined ? {} : { entries }), search });
 }
 
 /**
@@ -513,7 +537,7 @@ export function refreshedSeen(previous: Buffer, gone: ReadonlySet<string>, now: 
  * session: emptied, cut, unreadable), and when it was last seen.
  */
 export function withGoneNote(html: string, lastSeen: string, fileThere = false): string {
-  const what = fileThere ? 'no longer reads as this session (emptied, damaged or unreadable)' : 'is no longer present';
+  const what = fileThere ? 'no longer reads as this session (emptied, cut short, damaged or unreadable)' : 'is no longer present';
   const note = `<p class="notice file-gone">This session's source file ${what} (last seen ${lastSeen}). This page was written by an earlier build; its numbers still count in this report.</p>`;
   // A page kept by several builds in a row carries one note, the latest.
   const page = html.replace(/\n<p class="notice file-gone">[^<]*<\/p>/, '');

@@ -50,6 +50,7 @@ import {
   archivedNow,
   archiveFiles,
   ledgerPath,
+  cutShortSessions,
   missingSessions,
   oldestRecordPath,
   olderRecordPath,
@@ -176,6 +177,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const nameOfPath = pathNamer(redacting);
     const archived = await readArchive(outDir);
     const earlier = archived.sessions.filter((a) => a.sharing === sharing);
+    // A file cut short since it was archived: its archive keeps what it lost, as for a file gone.
+    const cut = options.forgetMissing ? [] : await cutShortSessions(outDir, earlier, collected.ledgers);
+    if (cut.length > 0) collected = withoutSessions(collected, new Set(cut));
     // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
     let missing = options.forgetMissing
       ? []
@@ -262,12 +266,29 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         : [
             `${sharer.text(join(outDir, SEEN_PATH))} did not read right: ${plural(datedByFileTime, 'session')} whose file is gone ${datedByFileTime === 1 ? 'is' : 'are'} kept, dated by when ${datedByFileTime === 1 ? 'its' : 'their'} archive was last written (each file was last seen then or later).`,
           ];
-    const warnings = [...cacheWarnings, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
+    const cutKept = cut.filter((key) => kept.some((k) => k.ledger.key === key)).length;
+    const cutShort =
+      cutKept === 0
+        ? []
+        : [
+            `${plural(cutKept, 'session file')} ${cutKept === 1 ? 'holds' : 'hold'} fewer entries than when ${sharer.text(outDir)} archived ${cutKept === 1 ? 'it' : 'them'} (cut short, or an older copy put back): ${cutKept === 1 ? 'its pages are' : 'their pages are'} kept as archived, and say so. Build with --forget-missing to show ${cutKept === 1 ? 'it' : 'them'} as ${cutKept === 1 ? 'it is' : 'they are'} now.`,
+          ];
+    const warnings = [...cacheWarnings, ...cutShort, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
   } catch (error) {
     await folder.abort();
     throw error;
   }
+}
+
+/**
+ * What was collected, less some sessions' files: their ledgers, where they were read from and what
+ * they were; counted as files kept from an earlier build, not as files read (nor skipped).
+ */
+function withoutSessions(collected: Collected, keys: ReadonlySet<SessionKey>): Collected {
+  const keep = <T>(map: ReadonlyMap<SessionKey, T>) => new Map([...map].filter(([key]) => !keys.has(key)));
+  const ledgers = collected.ledgers.filter((l) => !keys.has(l.key));
+  return { ...collected, ledgers, sourceOf: keep(collected.sourceOf), identityOf: keep(collected.identityOf), candidates: collected.candidates - (collected.ledgers.length - ledgers.length) };
 }
 
 /** Claims, prices and the report data over what was collected. */

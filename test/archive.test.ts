@@ -96,7 +96,33 @@ describe('the archive', () => {
     const kept = second.sessions.find((s) => s.key === emptied?.key);
     expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
     const page = await readFile(join(out, kept?.page as string), 'utf8');
-    expect(page).toContain("This session's source file no longer reads as this session (emptied, damaged or unreadable) (last seen 2026-12-01");
+    expect(page).toContain("This session's source file no longer reads as this session (emptied, cut short, damaged or unreadable) (last seen 2026-12-01");
+  });
+
+  // Regression: a file cut short in place (10 turns archived, 3 left, or an older copy put back)
+  // rewrote its archived page to what was left, and its lost turns left the totals, without a word.
+  it('keeps what a file cut short lost, says so, and shows the file as it is with --forget-missing', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const whole = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    const lines = (await readFile(join(input, 'tools.jsonl'), 'utf8')).split('\n');
+    await writeFile(join(input, 'tools.jsonl'), `${lines.slice(0, 3).join('\n')}\n`);
+    const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)) });
+    expect(result.warnings.join('\n')).toContain(`1 session file holds fewer entries than when ${out} archived it (cut short, or an older copy put back): its pages are kept as archived, and say so. Build with --forget-missing to show it as it is now.`);
+    const second = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(second.totals.tokens).toEqual(first.totals.tokens);
+    expect(second.totals.cost).toEqual(first.totals.cost);
+    const kept = second.sessions.find((s) => s.key === whole?.key);
+    expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+    const page = await readFile(join(out, kept?.page as string), 'utf8');
+    expect(page).toContain("This session's source file no longer reads as this session (emptied, cut short, damaged or unreadable) (last seen 2026-12-01");
+    expect(page).toContain('id="e-t0000026"');
+    // Asked to, the file is shown as it is now.
+    const forgot = await run({ day: 6, forgetMissing: true });
+    expect(forgot.totals.tokens.output).toBeLessThan(first.totals.tokens.output);
+    const now = await readFile(join(out, whole?.page as string), 'utf8');
+    expect(now).not.toContain('file-gone');
+    expect(now).not.toContain('id="e-t0000026"');
   });
 
   it('says when a file was last seen by the last build that read it, though its unchanged pages were kept as they were', async () => {
