@@ -223,8 +223,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (kept.length > 0) collected = withKept();
     let report = await reportContext(discovery, collected, options, pricing);
     // A gone session whose every entry a file read now holds (the same session in another config
-    // folder) is kept no longer: that file is the session now.
+    // folder, or moved) is kept no longer: that file is the session now.
     const held = kept.filter((k) => report.claims.duplicateOf.has(k.ledger.key));
+    const holderOf = new Map(held.map((k) => [pathHash(k.ledger.key), report.claims.duplicateOf.get(k.ledger.key) as SessionKey]));
     if (held.length > 0) {
       kept = kept.filter((k) => !held.includes(k));
       collected = withKept();
@@ -245,8 +246,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const stranded = other.filter((a) => !writesFiles.has(a.source));
       if (stranded.length > 0) throw new BoughError(strandedSentence(sharer.text(outDir), stranded, sharing));
     }
-    // Not a session kept as a copy of one read now, nor one keepUnreadable says and keeps.
-    const notCarried = new Set([...held.map((k) => pathHash(k.ledger.key)), ...unreadable.flatMap((u) => (u.name === null ? [] : [u.name]))]);
+    // Not a session kept as a copy of one this build writes (that one is archived now), nor one
+    // keepUnreadable says and keeps. One held by a file this report does not show (outside its
+    // period, project or agents: a file moved during a build for one month) is kept as it was,
+    // or nothing would keep it once that file is gone too.
+    const writtenHolder = [...holderOf].filter(([, holder]) => writes.has(pathHash(holder))).map(([name]) => name);
+    const notCarried = new Set([...writtenHolder, ...unreadable.flatMap((u) => (u.name === null ? [] : [u.name]))]);
     const carried = options.forgetMissing || usedSamples ? [] : earlier.filter((a) => !writes.has(a.name) && !notCarried.has(a.name));
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`

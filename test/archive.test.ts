@@ -426,6 +426,21 @@ describe('the archive keeps what a build does not show', () => {
   const at = (day: number) => new Date(Date.UTC(2026, 11, day));
   const seenOf = async (out: string) => (JSON.parse(await readFile(join(out, 'archive', 'seen.json'), 'utf8')) as { lastSeen: Record<string, number> }).lastSeen;
 
+  // Regression: Codex moves a rollout into archived_sessions/. Moved during a build that does not
+  // show it, its record was dropped (the file read now held it) and the moved file not archived
+  // (not shown): once that file was gone too, nothing kept the session.
+  it('keeps a session whose file moved during a build that does not show it, once the moved file is gone too', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    await cp(join(input, 'tools.jsonl'), join(input, 'moved.jsonl'));
+    await rm(join(input, 'tools.jsonl'));
+    await build({ inputs: [input], out, scope: { ...ALL_UTC, sources: ['claude'] }, environment, now: at(5) });
+    await rm(join(input, 'moved.jsonl'));
+    const later = await run({ day: 9 });
+    expect(later.totals.cost).toEqual(first.totals.cost);
+    expect(later.sessions.map((s) => s.file.endsWith('/tools.jsonl') ? s.sourceLastSeen : null).filter(Boolean)).toEqual(['2026-12-01T00:00:00.000Z']);
+  });
+
   it('regression: a report for one period or agent dropped from the archive the gone sessions outside it; now a later build of all time still has them', async () => {
     const { first, gone, input, out, run } = await withGoneSession();
     // Pi files read for a Claude Code report: nothing shown, everything archived kept.
