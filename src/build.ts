@@ -381,7 +381,9 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       seen.push({ name, lastSeen: archiving.now });
       return;
     }
-    const entry = kept ? { ...kept, pages: pageList } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving, nameOfPath);
+    // A kept session's fingerprint is dropped: its page says its file is gone, so a file put back
+    // as it was (its time kept, as `mv` and backups do) must not find that page unchanged.
+    const entry = kept ? { ...kept, pages: pageList, fingerprint: null } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving, nameOfPath);
     if (entry === null) return;
     seen.push({ name, lastSeen: entry.lastSeen });
     if (kept && (await folder.keep([ledgerPath(name)]))) {

@@ -99,6 +99,22 @@ describe('the archive', () => {
     expect(page).toContain("This session's source file no longer reads as this session (emptied, cut short, damaged or unreadable) (last seen 2026-12-01");
   });
 
+  // Regression: a file put back as it was (`mv`, `cp -p`, a backup: its time kept) left its page
+  // saying the file was gone, as that page's fingerprint still matched.
+  it('writes the page again when a gone file is put back with its time kept', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const away = join(await tempDir(), 'tools.jsonl');
+    await rename(join(input, 'tools.jsonl'), away);
+    await run({ day: 5 });
+    const page = join(out, first.sessions.find((s) => s.file.endsWith('/tools.jsonl'))?.page as string);
+    expect(await readFile(page, 'utf8')).toContain('file-gone');
+    await rename(away, join(input, 'tools.jsonl'));
+    const back = await run({ day: 9 });
+    expect(back.diagnostics.goneFiles).toBe(0);
+    expect(await readFile(page, 'utf8')).not.toContain('file-gone');
+  });
+
   // Regression: a file cut short in place (10 turns archived, 3 left, or an older copy put back)
   // rewrote its archived page to what was left, and its lost turns left the totals, without a word.
   it('keeps what a file cut short lost, says so, and shows the file as it is with --forget-missing', async () => {
