@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import { gunzip, gunzipSync, gzip, gzipSync } from 'node:zlib';
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
 import type { SessionKey, SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries } from './ledger/packed-entries.js';
@@ -50,6 +50,11 @@ export interface ArchivedPages {
   /** Hashes of the file's path and of the place it was found under. */
   source: string;
   place: string;
+  /**
+   * Hashes of every folder that holds the file, its own first (not said by records of builds
+   * before 2026-12): a later build is of its place when one of its inputs is any of them.
+   */
+  folders?: string[] | undefined;
   /** When a build last read the file (ms). */
   lastSeen: number;
   /** The report pages written for it (its parts), from the report root; empty for a sub-agent's file. */
@@ -71,6 +76,7 @@ export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
 const recordFields = {
   source: z.string(),
   place: z.string(),
+  folders: z.array(z.string()).optional(),
   pages: z.array(z.string().regex(/^sessions\/[a-z0-9-]+\.html$/)),
   sharing: z.string(),
   fingerprint: z.string().nullable(),
@@ -134,7 +140,14 @@ export interface Archiving {
 export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint'>, source: string | null, archiving: Archiving, nameOf: PathNamer): ArchivedSession | null {
   const place = source === null ? null : placeOf(source, archiving.places);
   if (source === null || place === null) return null;
-  return { ...part, source: nameOf(source), place: nameOf(place), lastSeen: archiving.now, sharing: archiving.sharing, entries: part.ledger.entries.count };
+  return { ...part, source: nameOf(source), place: nameOf(place), folders: foldersOf(source).map(nameOf), lastSeen: archiving.now, sharing: archiving.sharing, entries: part.ledger.entries.count };
+}
+
+/** Every folder that holds `file`, its own first, up to the root. */
+function foldersOf(file: string): string[] {
+  const folders: string[] = [];
+  for (let folder = dirname(file); !folders.includes(folder); folder = dirname(folder)) folders.push(folder);
+  return folders;
 }
 
 /** The place (an input or default folder) a file was found under: the longest that holds it. */
@@ -451,7 +464,10 @@ export function missingSessions(
   const foundFiles = new Set(found.files.map(nameOf));
   const places = new Set(found.places.map(nameOf));
   const presentNames = new Set([...present].map(pathHash));
-  return archived.filter((a) => a.sharing === sharing && places.has(a.place) && !foundFiles.has(a.source) && !presentNames.has(a.name));
+  // Under a place this build searched: the one it was found under, or any other input that holds
+  // it (its folder named instead of their parent, or their parent instead of it).
+  const searched = (a: ArchivedPages) => places.has(a.place) || (a.folders?.some((folder) => places.has(folder)) ?? false);
+  return archived.filter((a) => a.sharing === sharing && searched(a) && !foundFiles.has(a.source) && !presentNames.has(a.name));
 }
 
 /**
@@ -496,9 +512,9 @@ async function gzipped(text: string): Promise<Buffer> {
 }
 
 /** A session's line of the records file (without its line break). */
-export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries'>): string {
-  const { name, source, place, pages, sharing, fingerprint, search, entries } = record;
-  return JSON.stringify({ name, source, place, pages, sharing, fingerprint, ...(entries === undefined ? {} : { entries }), search });
+export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries'>): string {
+  const { name, source, place, folders, pages, sharing, fingerprint, search, entries } = record;
+  return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...(entries === undefined ? {} : { entries }), search });
 }
 
 /**

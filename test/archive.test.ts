@@ -99,6 +99,19 @@ describe('the archive', () => {
     expect(page).toContain("This session's source file no longer reads as this session (emptied, cut short, damaged or unreadable) (last seen 2026-12-01");
   });
 
+  // Regression: a gone session was shown only by a build of the very input it was found under:
+  // the same files read through their parent folder, or through a folder inside it, left it out.
+  it('shows a gone session to a build of any input that holds its file', async () => {
+    const { input, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run({ inputs: [dirname(input)] });
+    await rm(join(input, 'tools.jsonl'));
+    for (const [inputs, day] of [[[input], 5], [[dirname(input)], 9]] as const) {
+      const later = await run({ inputs: [...inputs], day });
+      expect(later.totals.cost).toEqual(first.totals.cost);
+      expect(later.diagnostics.goneFiles).toBe(1);
+    }
+  });
+
   // Regression: a file put back as it was (`mv`, `cp -p`, a backup: its time kept) left its page
   // saying the file was gone, as that page's fingerprint still matched.
   it('writes the page again when a gone file is put back with its time kept', async () => {
