@@ -554,7 +554,7 @@ export function refreshedSeen(previous: Buffer, gone: ReadonlySet<string>, now: 
  */
 export function withGoneNote(html: string, lastSeen: string, fileThere = false): string {
   const what = fileThere ? 'no longer reads as this session (emptied, cut short, damaged or unreadable)' : 'is no longer present';
-  const note = `<p class="notice file-gone">This session's source file ${what} (last seen ${lastSeen}). This page was written by an earlier build; its numbers still count in this report.</p>`;
+  const note = `<p class="notice file-gone">This session's source file ${what} (last seen ${lastSeen}). This page was written by an earlier build, and shows the cost as that build priced it; its usage still counts in this report's totals, at this report's prices.</p>`;
   // A page kept by several builds in a row carries one note, the latest.
   const page = html.replace(/\n<p class="notice file-gone">[^<]*<\/p>/, '');
   // <main>, or (pages since skip links) <main id="main">.

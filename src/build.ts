@@ -315,8 +315,18 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const ledgers = withEntryTitles(collected.ledgers);
   const claims = claimEntries(ledgers, CLAIM_RULES);
   const data = buildReportData(withOwnTitles(ledgers, claims), claims, price, options.scope);
-  const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, collected.ledgers);
+  const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, countedLedgers(collected.ledgers, data));
   return { discovery, collected, claims, table, local, price, data, diagnostics };
+}
+
+/**
+ * The files this report counts: those read now, and those kept from an earlier build that it
+ * shows. One kept that it does not show (outside its period, project or agents) is the archive's,
+ * said apart, not a file of this report.
+ */
+function countedLedgers(ledgers: readonly SessionLedger[], data: ReportData): SessionLedger[] {
+  const shown = new Set(data.sessions.flatMap((s) => [s.key, ...s.subagents.map((sub) => sub.key), ...s.duplicates.map((d) => d.key)]));
+  return ledgers.filter((ledger) => ledger.lastSeen === null || shown.has(ledger.key));
 }
 
 interface HtmlSink {
@@ -637,7 +647,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   }));
   await spool.writeIndex(searchSessions, Math.max(200_000, Math.round(pageBytes * 0.08)), (file) => folder.write(file.path, file.content));
   const diagnosticList = [...collected.diagnostics, ...pageFailures, ...archiveProblems];
-  const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, collected.ledgers);
+  const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, countedLedgers(collected.ledgers, data));
   overview.diagnostics = diagnosticsSummary;
   for (const project of data.projects) {
     const page = pages.project(project.key);

@@ -70,6 +70,8 @@ describe('the archive', () => {
     expect(kept?.page).toBe(gone?.page);
     const page = await readFile(join(out, kept?.page as string), 'utf8');
     expect(page).toContain("This session's source file is no longer present (last seen 2026-12-01");
+    // Regression: it said "its numbers still count", under figures priced by that earlier build.
+    expect(page).toContain("shows the cost as that build priced it; its usage still counts in this report's totals, at this report's prices.");
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('file gone');
     expect(await readFile(join(out, 'index.html'), 'utf8')).toMatch(/from \d+ session files, with 1 session file gone since an earlier build kept from it\./);
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('1 session file gone, kept from an earlier build');
@@ -477,6 +479,8 @@ describe('the archive keeps what a build does not show', () => {
     const scoped = await claudeOnly();
     expect(scoped.summary.sessions).toHaveLength(0);
     expect(scoped.sessionsCarried).toBe(first.sessions.length);
+    // Regression: the gone session, not shown, was also said "kept from an earlier build" as a file of this report.
+    expect(scoped.summary.diagnostics.goneFiles).toBe(0);
     // Said where whoever is sent the folder sees it: its pages are in it, not linked.
     const said = `This folder&#39;s archive also keeps ${first.sessions.length} sessions this report does not show (with their pages), for later builds into it.`;
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain(said);
