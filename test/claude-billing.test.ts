@@ -17,6 +17,8 @@ describe('Claude Code: fast mode and web searches', () => {
     // claude-opus-4-6: $5/M in, $25/M out, fast ×6 in LiteLLM's table.
     expect(row('anthropic/claude-opus-4-6 (fast mode)')?.cost.bough).toBeCloseTo(0.18, 10);
     expect(row('anthropic/claude-opus-4-6')?.cost.bough).toBeCloseTo(0.03, 10);
+    // Regression: every model's row said 0 prompts, 0 replies, which a script would believe.
+    for (const r of stats.rows) expect([r.prompts, r.replies, r.errorReplies, r.usageRecords > 0]).toEqual([null, null, null, true]);
   });
 
   it('adds web searches at their price per search (regression: searches were not priced)', async () => {

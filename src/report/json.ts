@@ -123,9 +123,10 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
         key: m.key,
         label: modelName(m),
         sessions: m.sessions,
-        prompts: 0,
-        replies: 0,
-        errorReplies: 0,
+        // Not counted by model (a prompt is no model's): null, never a zero a script would believe.
+        prompts: null,
+        replies: null,
+        errorReplies: null,
         tokens: tokens(m.tokens),
         cost: cost(m.cost),
         usageRecords: m.records,

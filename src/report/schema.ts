@@ -90,9 +90,10 @@ export const rowSchema = z.object({
   key: z.string(),
   label: z.string(),
   sessions: count,
-  prompts: count,
-  replies: count,
-  errorReplies: count,
+  /** Null in a model's row: prompts are no model's, and replies are counted by usage record there. */
+  prompts: count.nullable(),
+  replies: count.nullable(),
+  errorReplies: count.nullable(),
   tokens: tokensSchema,
   cost: costSchema,
   usageRecords: count,

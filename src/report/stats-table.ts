@@ -135,8 +135,8 @@ function columnsFor(by: StatsGrouping, timeZone: string): Column[] {
     by === 'model'
       ? [{ heading: 'Records', numeric: true, priority: 1, cell: (r) => formatCount(r.usageRecords) }]
       : [
-          { heading: 'Prompts', numeric: true, priority: 3, cell: (r) => formatCount(r.prompts) },
-          { heading: 'Replies', numeric: true, priority: 1, cell: (r) => formatCount(r.replies) },
+          { heading: 'Prompts', numeric: true, priority: 3, cell: (r) => (r.prompts === null ? '—' : formatCount(r.prompts)) },
+          { heading: 'Replies', numeric: true, priority: 1, cell: (r) => (r.replies === null ? '—' : formatCount(r.replies)) },
         ];
   return [
     { heading: HEADINGS[by], numeric: false, priority: 0, cell: (r) => r.label },
