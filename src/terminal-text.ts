@@ -21,3 +21,34 @@ export function printable(text: string): string {
 export function terminalLine(text: string): string {
   return `${printable(text)}\n`;
 }
+
+/** Characters a terminal draws two columns wide: East Asian wide and fullwidth forms, and emoji. */
+const WIDE = /[\u1100-\u115f\u231a\u231b\u2329\u232a\u23e9-\u23ec\u23f0\u23f3\u25fd\u25fe\u2614\u2615\u2648-\u2653\u267f\u2693\u26a1\u26aa\u26ab\u26bd\u26be\u26c4\u26c5\u26ce\u26d4\u26ea\u26f2\u26f3\u26f5\u26fa\u26fd\u2705\u270a\u270b\u2728\u274c\u274e\u2753-\u2755\u2757\u2795-\u2797\u27b0\u27bf\u2b1b\u2b1c\u2b50\u2b55\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6f\uff00-\uff60\uffe0-\uffe6\u{16fe0}-\u{16fe4}\u{17000}-\u{18aff}\u{1b000}-\u{1b2ff}\u{1f004}\u{1f0cf}\u{1f18e}\u{1f191}-\u{1f19a}\u{1f200}-\u{1f251}\u{1f300}-\u{1f64f}\u{1f680}-\u{1f6ff}\u{1f7e0}-\u{1f7eb}\u{1f90c}-\u{1f9ff}\u{1fa70}-\u{1faff}\u{20000}-\u{3fffd}]/u;
+/** Characters drawn on the one before them, or not at all: combining marks, joiners, variation selectors. */
+const ZERO_WIDTH = /[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u0610-\u061a\u064b-\u065f\u0e31\u0e34-\u0e3a\u0e47-\u0e4e\u1ab0-\u1aff\u1dc0-\u1dff\u200b-\u200d\u2060\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f\ufeff\u{e0100}-\u{e01ef}]/u;
+
+function charWidth(char: string): number {
+  if (char < '\u0300') return 1;
+  return ZERO_WIDTH.test(char) ? 0 : WIDE.test(char) ? 2 : 1;
+}
+
+/** The columns a (printable) text takes in a terminal: a CJK character or an emoji two, a combining mark none. */
+export function displayWidth(text: string): number {
+  // Most labels are ASCII: one column a character.
+  if (!/[^\u0000-\u02ff]/.test(text)) return text.length;
+  let width = 0;
+  for (const char of text) width += charWidth(char);
+  return width;
+}
+
+/** The longest start of a text that fits in `columns` terminal columns. */
+export function fitColumns(text: string, columns: number): string {
+  let width = 0;
+  let end = 0;
+  for (const char of text) {
+    width += charWidth(char);
+    if (width > columns) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}

@@ -171,4 +171,50 @@ describe('the stats table', () => {
     expect(text).not.toContain(ESC);
     expect(text).toContain('evil ?]0;pwned?\\ title');
   });
+
+  // Regression: a CJK character was measured as one column, so a Chinese project's row was 107
+  // columns wide, its numbers under the wrong headings; and "Tokens shortened" was said of "34".
+  it('measures labels by the columns a terminal draws', () => {
+    const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
+    const tokens = { ...zero, input: 1234, output: 34, cacheRead: 98765 };
+    const row = (label: string) => ({ key: label, label, sessions: 1, prompts: 3, replies: 3, errorReplies: 0, tokens, cost: { bough: 0.5, recorded: null }, usageRecords: 3, unpricedRecords: 0 });
+    const labels = ['项目报告测试工程项目报告测试工程项目报告测试工程项目报告', 'ascii-project', '🚀rocket-🔥-project', 'Café au lait'];
+    const text = statsTable(
+      {
+        period: { since: null, until: null, tz: 'UTC', label: 'all time', start: null, end: null },
+        filters: { project: null, sources: null },
+        by: 'project',
+        totals: { sessions: 4, projects: 4, prompts: 12, replies: 12, errorReplies: 0, abortedReplies: 0, usageRecords: 12, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 2, recorded: null }, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
+        rows: labels.map(row),
+        diagnostics: { files: 4, sessionFiles: 4, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
+      },
+      { colour: false, width: 100, emptySentence: '' },
+    );
+    const lines = text.split('\n').slice(1, 6);
+    const wide = (line: string) => [...line].reduce((n, ch) => n + (/[\u4e00-\u9fff]|\p{Extended_Pictographic}/u.test(ch) ? 2 : 1), 0);
+    // Every row ends its last number at the heading's last column.
+    expect(new Set(lines.map(wide)).size).toBe(1);
+    expect(Math.max(...lines.map(wide))).toBeLessThanOrEqual(100);
+    expect(text).toContain('项目报告测试工程');
+  });
+
+  it('says token counts were shortened only when one was (regression: said under a table of 34 and 0)', () => {
+    const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
+    const table = (output: number) => {
+      const tokens = { ...zero, output };
+      return statsTable(
+        {
+          period: { since: null, until: null, tz: 'UTC', label: 'all time', start: null, end: null },
+          filters: { project: null, sources: null },
+          by: 'session',
+          totals: { sessions: 1, projects: 1, prompts: 1, replies: 1, errorReplies: 0, abortedReplies: 0, usageRecords: 1, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 0, recorded: 0 }, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
+          rows: [{ key: 'k', label: 'How many lines does README.md have?', sessions: 1, prompts: 1, replies: 1, errorReplies: 0, tokens, cost: { bough: 0, recorded: 0 }, usageRecords: 1, unpricedRecords: 0, startedAt: '2026-11-30T10:00:00.000Z' }],
+          diagnostics: { files: 1, sessionFiles: 1, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
+        },
+        { colour: false, width: 100, emptySentence: '' },
+      );
+    };
+    expect(table(34)).not.toContain('Tokens shortened');
+    expect(table(1_234_567)).toContain('Tokens shortened to fit');
+  });
 });

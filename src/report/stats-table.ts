@@ -5,7 +5,7 @@
 import { localDay } from '../ledger/scope.js';
 import { formatCompact, formatCount, formatUsd } from './format.js';
 import type { RowJson, StatsJson, StatsGrouping } from './schema.js';
-import { printable } from '../terminal-text.js';
+import { displayWidth, fitColumns, printable } from '../terminal-text.js';
 
 export interface TableOptions {
   colour: boolean;
@@ -63,7 +63,7 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   let columns = allColumns;
   const rows: StatsRow[] = [...stats.rows, totals];
   let compact = false;
-  const widths = () => columns.map((c) => Math.max(c.heading.length, ...rows.map((r) => cellText(c, r, compact).length)));
+  const widths = () => columns.map((c) => Math.max(c.heading.length, ...rows.map((r) => displayWidth(cellText(c, r, compact)))));
   const tableWidth = (w: number[]) => w.reduce((a, b) => a + b, 0) + GAP * (w.length - 1);
   const fits = () => tableWidth(widths().map((w, i) => (i === 0 ? Math.min(w, LABEL_TARGET) : w))) <= options.width;
   const dropLowest = (below: number) => {
@@ -94,8 +94,10 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
       .map((text, i) => {
         const column = columns[i] as Column;
         const width = w[i] ?? 0;
-        const fitted = text.length > width ? `${text.slice(0, width - 1)}…` : text;
-        return style(column.numeric ? fitted.padStart(width) : fitted.padEnd(width));
+        // By the columns a terminal draws: a CJK character or an emoji takes two.
+        const fitted = displayWidth(text) > width ? `${fitColumns(text, width - 1)}…` : text;
+        const pad = ' '.repeat(Math.max(0, width - displayWidth(fitted)));
+        return style(column.numeric ? pad + fitted : fitted + pad);
       })
       .join(' '.repeat(GAP))
       .trimEnd();
@@ -108,7 +110,9 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   const partial = stats.totals.outputPossiblyPartialRecords;
   if (partial > 0) notes.push(`Output is at least what is shown: the agent did not write the final count of ${partial === 1 ? '1 response' : `${partial} responses`}.`);
   if (rows.some((r) => r.usageRecords === 0)) notes.push('— no usage recorded (not zero tokens: the agent wrote none).');
-  if (compact) notes.push('Tokens shortened to fit: k thousand, M million, B billion. --json gives every digit.');
+  // Said only when a count was shortened: 34 is 34 either way.
+  const shortened = compact && rows.some((r) => columns.some((c) => c.compact !== undefined && c.compact(r) !== c.cell(r)));
+  if (shortened) notes.push('Tokens shortened to fit: k thousand, M million, B billion. --json gives every digit.');
   const dropped = allColumns.filter((c) => !columns.includes(c)).map((c) => c.heading);
   if (dropped.length > 0) notes.push(`Left out to fit ${options.width} columns: ${dropped.join(', ')} (--json has them).`);
   if (stats.by !== 'session' && stats.by !== 'project' && stats.by !== 'model' && stats.by !== 'agent') {
