@@ -182,3 +182,13 @@ describe('titles given by other files', () => {
     expect(withEntryTitles([earlier, later].map(ledgerOf))[0]?.title).toBe('Greeting the agent');
   });
 });
+
+describe('projects', () => {
+  // Regression: /a/app and /b/app were both "app", in the report and in stats --by project.
+  it('are told apart by as much of their folder as it takes when their names are the same', () => {
+    const at = (path: string, cwd: string) => sessionFile({ path, cwd }, [prompt(`${path}-u`, '2026-11-01T10:00:00Z', 'go'), reply(`${path}-r`, '2026-11-01T10:00:01Z', { input: 10, output: 1 }, { parentId: `${path}-u` })]);
+    const data = report([at('/s/1.jsonl', '/home/ana/a/app'), at('/s/2.jsonl', '/home/ana/b/app'), at('/s/3.jsonl', '/srv/b/app'), at('/s/4.jsonl', '/home/ana/shop')]);
+    expect(data.projects.map((p) => p.name).sort()).toEqual(['a/app', 'ana/b/app', 'shop', 'srv/b/app']);
+    expect(rowsOf(data, 'project').map((r) => r.label).sort()).toEqual(['a/app', 'ana/b/app', 'shop', 'srv/b/app']);
+  });
+});

@@ -543,8 +543,25 @@ class Aggregator {
         byMonth: chronological(p.months),
         files: [...p.files.values()].sort(byTouches),
       }))
-      .sort((a, b) => byCost(a.tally, b.tally) || (b.tally.lastAt ?? 0) - (a.tally.lastAt ?? 0) || compareText(a.cwd ?? '', b.cwd ?? ''));
+      .sort((a, b) => byCost(a.tally, b.tally) || (b.tally.lastAt ?? 0) - (a.tally.lastAt ?? 0) || compareText(a.cwd ?? '', b.cwd ?? ''))
+      .map((project, _, all) => ({ ...project, name: distinctName(project, all) }));
   }
+}
+
+/**
+ * A project's name, told apart from others of the same name (/a/app, /b/app) by as many of its
+ * folder's last parts as it takes: "a/app" and "b/app", never two rows that read alike.
+ */
+function distinctName(project: { cwd: string | null; name: string }, all: readonly { cwd: string | null; name: string }[]): string {
+  const same = all.filter((other) => other.name === project.name && other.cwd !== null);
+  if (project.cwd === null || same.length < 2) return project.name;
+  const parts = (cwd: string) => cwd.split(/[\\/]/).filter(Boolean);
+  const own = parts(project.cwd);
+  for (let n = 2; n <= own.length; n++) {
+    const tail = own.slice(-n).join('/');
+    if (same.every((other) => other === project || parts(other.cwd as string).slice(-n).join('/') !== tail)) return tail;
+  }
+  return project.cwd;
 }
 
 /** One file a session counts, its entries unpacked, with what it counts of them. */
