@@ -1,6 +1,7 @@
 // Command-line parsing only: turns arguments into a call of build() and its result into one line.
 // Exit codes: 0 success (even with warnings), 1 a fatal error told in a sentence, 2 bad usage.
 
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { relative } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -114,7 +115,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .option('--no-cache', 'read every file and write every page again, reusing nothing from earlier runs')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (inputs: string[], flags: BuildFlags) => {
-      exitCode = await runBuild(inputs, flags, io);
+      exitCode = misplacedCommand(inputs, io) ?? (await runBuild(inputs, flags, io));
     });
 
   const statsCommand = program
@@ -127,7 +128,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   scopeOptions(statsCommand, io)
     .option('-q, --quiet', 'no progress or warnings, even on a terminal')
     .action(async (inputs: string[], flags: StatsFlags) => {
-      exitCode = await runStats(inputs, flags, io);
+      exitCode = misplacedCommand(inputs, io) ?? (await runStats(inputs, flags, io));
     });
 
   program
@@ -248,6 +249,19 @@ function foundLine(flags: ScopeFlags, io: CliIo): (discovery: Discovery) => void
     if (flags.quiet || !discovery.usedDefaults) return;
     io.stderr(terminalLine(`bough: looking in ${placesLine(discovery.places, io.home)}`));
   };
+}
+
+const COMMANDS = ['build', 'stats', 'export', 'prices'];
+
+/**
+ * `bough ~/.pi stats`: a command's name after an input is taken for one, as build is the default
+ * command. Said as bad usage (exit 2) when no file or folder has that name; null otherwise.
+ */
+function misplacedCommand(inputs: readonly string[], io: CliIo): number | null {
+  const word = inputs.find((input) => COMMANDS.includes(input) && !existsSync(input));
+  if (word === undefined) return null;
+  io.stderr(terminalLine(`bough: “${word}” is a command, and no file or folder here has that name: put the command first, as in bough ${word} ${inputs.filter((i) => i !== word).join(' ')}`.trimEnd() + '.'));
+  return 2;
 }
 
 async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise<number> {

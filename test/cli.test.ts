@@ -420,6 +420,12 @@ describe('bough command line', () => {
     expect(result.stderr).toMatch(/error:/);
   });
 
+  // Regression: `bough ~/.pi stats` said "No such file or folder: …/stats … It is no command either".
+  it('says a command typed after an input goes first, as bad usage', async () => {
+    const result = await run([FIXTURES, 'stats']);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `bough: “stats” is a command, and no file or folder here has that name: put the command first, as in bough stats ${FIXTURES}.\n` });
+  });
+
   it('exits 0 for --help and --version', async () => {
     expect((await run(['--help'])).code).toBe(0);
     expect((await run(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
