@@ -41,6 +41,30 @@ export function whyUnreadable(error: unknown): string {
   }
 }
 
+/** Why a file or folder could not be made, in words a user acts on. */
+export function whyUnwritable(error: unknown): string {
+  switch (errorCode(error)) {
+    case 'EEXIST':
+    case 'ENOTDIR':
+      return 'a file is in the way of it';
+    case 'ENOENT':
+      // Said of a path to be made: a folder on it is not there, or takes no files (/proc).
+      return 'a folder on its path does not exist or takes no files';
+    case 'EROFS':
+      return 'a read-only file system';
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return 'the disk is full';
+    default:
+      return whyUnreadable(error);
+  }
+}
+
+/** Why a file named by the user could not be read: one that is not there is said so. */
+export function whyNotRead(error: unknown): string {
+  return errorCode(error) === 'ENOENT' ? 'no such file' : whyUnreadable(error);
+}
+
 /** What a path that is not a regular file is instead. */
 export function notAFile(info: Stats): string {
   if (info.isDirectory()) return 'a folder, not a file';

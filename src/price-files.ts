@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BoughError } from './errors.js';
+import { whyNotRead } from './file-problems.js';
 import { PACKAGE_ROOT } from './package-files.js';
 import { parsePriceTable, type PriceTable, type Snapshot } from './pricing/table.js';
 import { boughCacheDir, type Environment } from './environment.js';
@@ -28,7 +29,7 @@ interface Meta {
 export async function loadPriceTable(pricesFile: string | null, environment: Environment): Promise<PriceTable> {
   if (pricesFile !== null) {
     const text = await readFile(pricesFile, 'utf8').catch((error: unknown) => {
-      throw new BoughError(`Cannot read the price table ${pricesFile}: ${(error as Error).message}.`, { cause: error });
+      throw new BoughError(`Cannot read the price table ${pricesFile}: ${whyNotRead(error)}.`, { cause: error });
     });
     const modified = (await stat(pricesFile)).mtime.toISOString().slice(0, 10);
     return tableFrom(text, pricesFile, { origin: 'file', label: `LiteLLM-format table ${pricesFile} (modified ${modified})`, date: modified });

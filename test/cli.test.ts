@@ -420,6 +420,15 @@ describe('bough command line', () => {
     expect(result.stderr).toMatch(/error:/);
   });
 
+  // Regression: these ended in Node's own words ("EEXIST: file already exists, mkdir …").
+  it('says why it cannot write --out or read --prices in words, not in Node error codes', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'afile'), 'x');
+    const file = join(FIXTURES, 'pi', 'minimal-v3.jsonl');
+    expect(await run(['build', file, '--out', join(dir, 'afile', 'report'), '-q'])).toEqual({ code: 1, stdout: '', stderr: `bough: Cannot create the folder ${join(dir, 'afile')} for the report: a file is in the way of it. Choose another --out.\n` });
+    expect(await run(['stats', file, '--prices', join(dir, 'nope.json')])).toEqual({ code: 1, stdout: '', stderr: `bough: Cannot read the price table ${join(dir, 'nope.json')}: no such file.\n` });
+  });
+
   // Regression: `bough ~/.pi stats` said "No such file or folder: …/stats … It is no command either".
   it('says a command typed after an input goes first, as bad usage', async () => {
     const result = await run([FIXTURES, 'stats']);

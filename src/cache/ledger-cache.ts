@@ -20,7 +20,7 @@ import { tokensSchema } from '../report/schema.js';
 import { EARLIEST_TIME, MAX_TIME, TIME_LIMIT } from '../sources/record-fields.js';
 import { checkedPackedEntries, type PackedEntries } from '../ledger/packed-entries.js';
 import { SOURCES } from '../types.js';
-import { whyUnreadable } from '../file-problems.js';
+import { whyUnwritable } from '../file-problems.js';
 import { sha256Hex } from '../sha256.js';
 import { inputHolding, overlapping, type OutInput } from '../output/out-path.js';
 
@@ -404,22 +404,6 @@ function mkdirError(folder: string, error: unknown): unknown {
     return error;
   } catch (own) {
     return own;
-  }
-}
-
-function whyUnwritable(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  switch (code) {
-    case 'EEXIST':
-    case 'ENOTDIR':
-      return 'a file is in the way of it';
-    case 'EROFS':
-      return 'a read-only file system';
-    case 'ENOSPC':
-    case 'EDQUOT':
-      return 'the disk is full';
-    default:
-      return whyUnreadable(error);
   }
 }
 

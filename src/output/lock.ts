@@ -6,6 +6,7 @@ import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync, w
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BoughError } from '../errors.js';
+import { whyUnwritable } from '../file-problems.js';
 
 /** How long a second build waits for the first before it gives up, in milliseconds. */
 export const LOCK_WAIT_MS = 5_000;
@@ -82,7 +83,8 @@ function tryCreate(path: string, text: string): boolean {
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new BoughError(`Cannot create the lock file ${path}: ${(error as Error).message}. Choose another --out.`, { cause: error });
+    // The lock is bough's own file beside the report: what the user hears of is the report.
+    throw new BoughError(`Cannot write the report folder there: ${whyUnwritable(error)} (${path}). Choose another --out.`, { cause: error });
   }
 }
 

@@ -7,6 +7,7 @@ import { closeSync, createReadStream, lstatSync, mkdirSync, openSync, type Stats
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
+import { whyUnwritable } from '../file-problems.js';
 import { LOCK_WAIT_MS, lockReportFolder, releaseHeldLocks, type ReportLock } from './lock.js';
 import { realPathOf } from './out-path.js';
 
@@ -99,7 +100,7 @@ const SAFE_RELATIVE = /^(?:[a-z0-9_-][a-z0-9._-]*\/)*[a-z0-9_-][a-z0-9._-]*$/i;
 export async function openReportFolder(outDir: string, generator: string, options: ReportFolderOptions = {}): Promise<ReportFolder> {
   const out = await realPathOf(outDir);
   await mkdir(dirname(out), { recursive: true }).catch((error: unknown) => {
-    throw new BoughError(`Cannot create the folder ${dirname(out)} for the report: ${(error as Error).message}. Choose another --out.`, { cause: error });
+    throw new BoughError(`Cannot create the folder ${dirname(out)} for the report: ${whyUnwritable(error)}. Choose another --out.`, { cause: error });
   });
   const lock = await lockReportFolder(out, options.lockWait ?? LOCK_WAIT_MS);
   let staging: string;
