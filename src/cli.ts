@@ -88,7 +88,14 @@ interface StatsFlags extends ScopeFlags {
   cache: boolean;
 }
 
+const COMMANDS = ['build', 'stats', 'export', 'prices'];
+
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  // `bough help nosuch`: commander would print the whole usage and say nothing of the word.
+  if (argv[0] === 'help' && argv[1] !== undefined && !COMMANDS.includes(argv[1]) && argv[1] !== 'help') {
+    io.stderr(terminalLine(`bough: there is no command “${argv[1]}”: bough has ${COMMANDS.join(', ')} (bough --help says what each does).`));
+    return 2;
+  }
   let exitCode = 0;
   const program = new Command('bough')
     .description('Turn coding-agent session files into a self-contained static HTML report.')
@@ -251,8 +258,6 @@ function foundLine(flags: ScopeFlags, io: CliIo): (discovery: Discovery) => void
   };
 }
 
-const COMMANDS = ['build', 'stats', 'export', 'prices'];
-
 /**
  * `bough ~/.pi stats`: a command's name after an input is taken for one, as build is the default
  * command. Said as bad usage (exit 2) when no file or folder has that name; null otherwise.
@@ -322,7 +327,9 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
       for (const warning of result.warnings) io.stderr(terminalLine(`bough: warning: ${warning}`));
       const skipped = skippedSaid(result.json.diagnostics);
       // Said as the build says it, so numbers from damaged files are not taken for the whole story.
-      if (skipped !== null) io.stderr(terminalLine(`bough: ${skipped}; \`bough build\` lists them on its data-quality page.`));
+      const d = result.json.diagnostics;
+      const one = d.skippedLines + d.skippedFiles + notLooked(d) === 1;
+      if (skipped !== null) io.stderr(terminalLine(`bough: ${skipped}; \`bough build\` lists ${one ? 'it' : 'them'} on its data-quality page.`));
     }
     if (flags.json) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`);
     else {

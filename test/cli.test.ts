@@ -350,7 +350,7 @@ describe('bough command line', () => {
     const built = await run(['build', dir, '--out', join(await tempDir(), 'r')]);
     expect(built.stdout).toContain(' · 1 folder or link not looked into (see the data-quality page) · ');
     const counted = await run(['stats', dir, '--no-cache']);
-    expect(counted.stderr).toContain('bough: 1 folder or link not looked into; `bough build` lists them on its data-quality page.');
+    expect(counted.stderr).toContain('bough: 1 folder or link not looked into; `bough build` lists it on its data-quality page.');
   });
 
   it('names an export after its session id, never as a hidden file, an option or `..` (regression: ".bashrc.html", "-rf.html")', () => {
@@ -433,6 +433,12 @@ describe('bough command line', () => {
   it('says a command typed after an input goes first, as bad usage', async () => {
     const result = await run([FIXTURES, 'stats']);
     expect(result).toEqual({ code: 2, stdout: '', stderr: `bough: “stats” is a command, and no file or folder here has that name: put the command first, as in bough stats ${FIXTURES}.\n` });
+  });
+
+  // Regression: `bough help nosuch` printed the whole usage and said nothing of the word.
+  it('says a command it does not have, asked for its help', async () => {
+    expect(await run(['help', 'nosuch'])).toEqual({ code: 2, stdout: '', stderr: 'bough: there is no command “nosuch”: bough has build, stats, export, prices (bough --help says what each does).\n' });
+    expect((await run(['help', 'stats'])).stdout).toContain('Usage: bough stats');
   });
 
   it('exits 0 for --help and --version', async () => {

@@ -53,6 +53,10 @@ describe('periods from the command line', () => {
     [{ since: '2026-11-01T10:00+05:99' }, /not a time of the calendar/],
     [{ until: '2026-11-01T10:00-23:59' }, /not a time of the calendar/],
     [{ month: '0000-01' }, /not a month of the calendar/],
+    // Regression: a day before 1970 was said to be "not a day of the calendar".
+    [{ since: '1969-12-31' }, /--since "1969-12-31" is before 1970, where bough counts from/],
+    [{ until: '1900-01-01T10:00Z' }, /--until "1900-01-01T10:00Z" is before 1970, where bough counts from/],
+    [{ since: '1969-02-30' }, /not a day of the calendar/],
   ])('refuses %j with a sentence', (flags, message) => {
     expect(() => parsePeriod(flags, 'UTC')).toThrow(ScopeError);
     expect(() => parsePeriod(flags, 'UTC')).toThrow(message);

@@ -118,7 +118,7 @@ describe('bough stats', () => {
   it('regression: a project filter that matched nothing was blamed on the dates; now it names the filter', async () => {
     const { code, stdout } = await run(['stats', MIDNIGHT, '--project', 'no-such-project', '--tz', 'UTC']);
     expect(code).toBe(0);
-    expect(stdout).toContain('Nothing falls in All time · UTC · project “no-such-project”: the one session read does not match project “no-such-project”.');
+    expect(stdout).toContain('Nothing falls in all time · UTC · project “no-such-project”: the one session read does not match project “no-such-project”.');
     const dates = await run(['stats', MIDNIGHT, '--source', 'pi', '--month', '2024-01', '--tz', 'UTC']);
     expect(dates.stdout).toContain('The one session read of agent pi (2026-11-01 to 2026-11-01) lies outside it.');
   });
@@ -145,7 +145,7 @@ describe('bough stats', () => {
     expect(stats.totals).toEqual(summary.totals);
     const none = statsSchema.parse(JSON.parse((await run(['stats', join(FIXTURES, 'pi'), '--source', 'codex', '--json'])).stdout));
     expect(none.totals.sessions).toBe(0);
-    expect((await run(['stats', join(FIXTURES, 'pi'), '--source', 'codex'])).stdout).toMatch(/Nothing falls in All time · UTC · agent codex: none of the \d+ sessions read matches agent codex\./);
+    expect((await run(['stats', join(FIXTURES, 'pi'), '--source', 'codex'])).stdout).toMatch(/Nothing falls in all time · UTC · agent codex: none of the \d+ sessions read matches agent codex\./);
   });
 
   it('exits 1 when there are no sessions to count', async () => {

@@ -48,7 +48,7 @@ export function parsePeriod(flags: PeriodFlags, timeZone: string): Period {
     const month = Number(match?.[2]);
     if (!match || month < 1 || month > 12) throw new ScopeError(`--month wants a month as YYYY-MM, such as 2026-10 (got ${JSON.stringify(flags.month)}).`);
     // As --since does: no month before 1970, when no session was written.
-    if (!isCalendarDay({ year, month, day: 1 })) throw new ScopeError(`--month ${JSON.stringify(flags.month)} is not a month of the calendar.`);
+    if (!isCalendarDay({ year, month, day: 1 })) throw new ScopeError(`--month ${JSON.stringify(flags.month)} ${notOfTheCalendar({ year, month, day: 1 }, 'month')}.`);
     const next = month === 12 ? { year: year + 1, month: 1 } : { year, month: month + 1 };
     return {
       start: instantOf({ year, month, day: 1 }, timeZone),
@@ -87,7 +87,7 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
   const date = DATE.exec(value);
   if (date) {
     const day = { year: Number(date[1]), month: Number(date[2]), day: Number(date[3]) };
-    if (!isCalendarDay(day)) throw new ScopeError(`${flag} ${JSON.stringify(text)} is not a day of the calendar.`);
+    if (!isCalendarDay(day)) throw new ScopeError(`${flag} ${JSON.stringify(text)} ${notOfTheCalendar(day, 'day')}.`);
     const next = new Date(Date.UTC(day.year, day.month - 1, day.day + 1));
     return {
       text: value,
@@ -102,8 +102,9 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
     const clock = { hour: Number(time[4]), minute: Number(time[5]), second: Number(time[6] ?? 0) };
     const millis = Number((time[7] ?? '0').padEnd(3, '0'));
     const zone = time[8];
-    if (!isCalendarDay(day) || clock.hour > 23 || clock.minute > 59 || clock.second > 59 || (zone !== undefined && !isZoneOffset(zone))) {
-      throw new ScopeError(`${flag} ${JSON.stringify(text)} is not a time of the calendar.`);
+    const clockRight = clock.hour <= 23 && clock.minute <= 59 && clock.second <= 59 && (zone === undefined || isZoneOffset(zone));
+    if (!isCalendarDay(day) || !clockRight) {
+      throw new ScopeError(`${flag} ${JSON.stringify(text)} ${notOfTheCalendar(clockRight ? day : null, 'time')}.`);
     }
     const at = zone === undefined ? instantOf({ ...day, ...clock }, timeZone) + millis : Date.UTC(day.year, day.month - 1, day.day, clock.hour, clock.minute, clock.second, millis) - zoneOffsetMs(zone);
     // Included whole, to the precision it is written in: --until 23:59 takes 23:59:59.999 too.
@@ -129,9 +130,21 @@ function zoneOffsetMs(zone: string): number {
   return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || 0)) * 60_000;
 }
 
-function isCalendarDay({ year, month, day }: { year: number; month: number; day: number }): boolean {
+/**
+ * Why a date was refused: a day of the calendar before 1970 (no agent wrote sessions then) is
+ * said as such, not as no date at all. `day`: null when the rest of a time was wrong.
+ */
+function notOfTheCalendar(day: { year: number; month: number; day: number } | null, what: 'day' | 'month' | 'time'): string {
+  return day !== null && isDayOfAnyYear(day) && day.year < 1970 ? 'is before 1970, where bough counts from' : `is not a ${what} of the calendar`;
+}
+
+function isCalendarDay(day: { year: number; month: number; day: number }): boolean {
+  return isDayOfAnyYear(day) && day.year >= 1970;
+}
+
+function isDayOfAnyYear({ year, month, day }: { year: number; month: number; day: number }): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && year >= 1970;
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 function lastDayOf(year: number, month: number): { year: number; month: number; day: number } {

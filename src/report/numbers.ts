@@ -139,8 +139,10 @@ export function priceBadge(m: ModelTotals): { label: string; tone: 'error' | 'wa
 }
 
 /** Why a report of a scope is empty, and what the inputs would have given. */
-export function emptyScopeSentence(data: ReportData, scopeLabel: string): string {
+export function emptyScopeSentence(data: ReportData, label: string): string {
   const { available, scope } = data;
+  // Mid-sentence: "Nothing falls in all time · UTC".
+  const scopeLabel = label.replace(/^All time\b/, 'all time');
   if (available.read === 0) return 'No sessions were read.';
   const filters = filterLabels(scope);
   if (available.sessions === 0) {
