@@ -286,7 +286,13 @@ export function placesLine(places: readonly Place[], home: string): string {
     .map((source) => {
       const name = source === null ? 'inputs' : SOURCE_NAMES[source];
       const found = places.filter((p) => p.source === source && p.exists);
-      if (found.length === 0) return `no ${name} folder`;
+      if (found.length === 0) {
+        // A folder an environment variable names instead of the usual one is said: a mistyped
+        // PI_CODING_AGENT_SESSION_DIR would otherwise pass unnoticed.
+        const usual = source === null ? [] : defaultPlaces({ env: {}, home }, [source]).map((p) => p.path);
+        const named = places.filter((p) => p.source === source && source !== null && !usual.includes(p.path)).map((p) => shown(p.path));
+        return named.length === 0 ? `no ${name} folder` : `no ${name} folder (${named.join(', ')} not found)`;
+      }
       return `${name}: ${found.map((p) => `${shown(p.path)} (${p.files === 1 ? '1 file' : `${p.files} files`})`).join(', ')}`;
     })
     .join(' · ');

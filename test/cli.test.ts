@@ -218,6 +218,9 @@ describe('bough command line', () => {
     expect(result.stderr.split('\n')[0]).toBe('bough: looking in Pi: ~/.pi/agent/sessions (1 file) · Claude Code: ~/.claude/projects (0 files) · no Codex folder');
     expect(JSON.parse(result.stdout)).toMatchObject({ totals: { sessions: 1 } });
     expect((await run(['stats', '--json', '-q'], {}, home)).stderr).toBe('');
+    // Regression: a folder an environment variable names was not said when missing ("no Pi folder").
+    const named = await run(['stats', '--json'], { PI_CODING_AGENT_SESSION_DIR: join(home, 'nothere') }, home);
+    expect(named.stderr.split('\n')[0]).toBe('bough: looking in no Pi folder (~/nothere not found) · Claude Code: ~/.claude/projects (0 files) · no Codex folder');
   });
 
   it('exports one session to one file, never over its input, and says what is not a session', async () => {
