@@ -70,7 +70,7 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   const content = collected.content;
   if (!session || !content) throw new BoughError(`${options.file} holds nothing bough can show.`);
   const time = { timeZone: options.timeZone };
-  const view = sessionPageView(content.get(session.key), session, {
+  const page = sessionPageView(content.get(session.key), session, {
     subagentFile: (key) => content.get(key),
     pages: assignPages(report.data, time),
     time,
@@ -81,6 +81,9 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
     neighbours: { previous: null, next: null },
     standalone: true,
   });
+  // A sub-agent's file exported on its own: its session's transcript is not read, not missing
+  // (it may well be beside it), and its subtitle says whose transcript it is.
+  const view = main.subagentOf !== null && session.key === main.key ? { ...page, title: page.title.replace(/ \(no main transcript\)$/, '') } : page;
   const renderer = createRenderer(await loadTemplates());
   const entries = renderedEntries(view, renderer);
   // One file, one part: a page sent on its own is read whole.

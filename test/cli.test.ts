@@ -223,6 +223,17 @@ describe('bough command line', () => {
     expect(named.stderr.split('\n')[0]).toBe('bough: looking in no Pi folder (~/nothere not found) · Claude Code: ~/.claude/projects (0 files) · no Codex folder');
   });
 
+  // Regression: exported on its own, a sub-agent's file was titled "(no main transcript)", though its
+  // session's main file sits beside it: export reads the one file asked for.
+  it('titles a sub-agent\'s file exported on its own as the sub-agent it is', async () => {
+    const file = join(FIXTURES, 'claude', 'projects', '-home-ana-shop', '11111111-1111-4111-8111-111111111111', 'subagents', 'agent-a9f8e7d6c5.jsonl');
+    const out = join(await tempDir(), 'sub.html');
+    const done = await run(['export', file, '-o', out, '--tz', 'UTC']);
+    expect(done.stdout).toMatch(/^bough: “Sub-agent[^”]*” written to /);
+    expect(done.stdout).not.toContain('no main transcript');
+    expect(await readFile(out, 'utf8')).not.toContain('no main transcript');
+  });
+
   it('exports one session to one file, never over its input, and says what is not a session', async () => {
     const dir = await tempDir();
     const input = join(dir, 'a.jsonl');
