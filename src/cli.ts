@@ -231,7 +231,8 @@ function scopeOptions(command: Command, io: CliIo): Command {
     .option('--month <YYYY-MM>', 'count one calendar month')
     .addOption(timeZoneOption('time zone for days, months and dates (IANA name)', io))
     .option('--project <text>', 'only projects whose folder or name contains this text (any case)')
-    .option('--source <agents>', 'only these agents: pi, claude, codex (comma-separated)')
+    // Given twice, both: --source pi --source codex reads as --source pi,codex.
+    .option('--source <agents>', 'only these agents: pi, claude, codex (comma-separated)', (value: string, previous: string | undefined) => (previous === undefined ? value : `${previous},${value}`))
     .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one', pathOf)
     .option('--price-subscriptions', 'price subscription providers (GitHub Copilot, Gemini CLI) at API rates instead of $0');
 }
@@ -442,14 +443,15 @@ function pathOf(value: string): string {
   return value;
 }
 
-function omitKindsOf(value: string): OmitKind[] {
+function omitKindsOf(value: string, previous: OmitKind[] | undefined): OmitKind[] {
   // In any case, as --source takes its agents.
   const kinds = value.split(',').map((kind) => kind.trim().toLowerCase()).filter(Boolean);
   const unknown = kinds.filter((kind) => !(OMIT_KINDS as readonly string[]).includes(kind));
   if (unknown.length > 0 || kinds.length === 0) {
     throw new InvalidArgumentError(`say which of ${OMIT_KINDS.join(', ')} to leave out (got ${JSON.stringify(value)})`);
   }
-  return kinds as OmitKind[];
+  // Given twice, both.
+  return [...new Set([...(previous ?? []), ...(kinds as OmitKind[])])];
 }
 
 /** --tz, its default the machine's zone, said once in the help: "(default: this machine's, UTC)". */

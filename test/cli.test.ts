@@ -151,6 +151,15 @@ describe('bough command line', () => {
     expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')).sharing.omitted).toEqual(['thinking', 'tool-output']);
   });
 
+  // Regression: given twice, --source and --omit kept only their last value, without a word.
+  it('takes --source and --omit given twice as both', async () => {
+    const out = join(await tempDir(), 'report');
+    expect((await run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--omit', 'thinking', '--omit', 'system', '-q'])).code).toBe(0);
+    expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')).sharing.omitted).toEqual(['thinking', 'system']);
+    const stats = JSON.parse((await run(['stats', join(FIXTURES, 'pi'), '--source', 'claude', '--source', 'pi', '--json', '--no-cache'])).stdout);
+    expect(stats.filters.sources).toEqual(['claude', 'pi']);
+  });
+
   it('runs build when no command is named', async () => {
     const out = join(await tempDir(), 'report');
     expect((await run([join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--quiet'])).code).toBe(0);
