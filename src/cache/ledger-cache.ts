@@ -9,9 +9,10 @@
 // once a day. Only the cache folder is ever written.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { makeFolder, makeFolderSync } from '../make-folder.js';
+import { join } from 'node:path';
 import { constants as bufferConstants } from 'node:buffer';
 import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
@@ -185,7 +186,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         if (!folderMade) {
           folderMade = true;
           await removeOlderFormats(join(dir, 'ledgers'));
-          mkdirSync(folder, { recursive: true });
+          makeFolderSync(folder);
         }
         const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
         // A line of its own first: the file's real path, where pruning reads it without parsing
@@ -218,7 +219,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
       try {
         const last = await stat(marker).then((info) => info.mtimeMs, () => 0);
         if (now - last < PRUNE_EVERY_MS && last <= now) return;
-        await mkdir(folder, { recursive: true });
+        await makeFolder(folder);
         await writeFile(marker, '');
       } catch {
         return;
@@ -360,7 +361,7 @@ async function cacheGeneration(folder: string, make = true): Promise<string | nu
   if (found !== null || !make) return found;
   const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await mkdir(folder, { recursive: true });
+    await makeFolder(folder);
     await writeFile(temporary, randomBytes(16).toString('hex'));
     await rename(temporary, path);
   } catch {
@@ -379,7 +380,8 @@ async function cacheFolderProblem(dir: string): Promise<string | null> {
   const folder = join(dir, 'ledgers', `v${FORMAT}`);
   const probe = join(folder, `.probe-${randomBytes(4).toString('hex')}`);
   try {
-    await mkdir(folder, { recursive: true }).catch((error: unknown) => Promise.reject(mkdirError(folder, error)));
+    // Each missing folder made alone, so a read-only file system says so (not ENOENT).
+    await makeFolder(folder);
     await writeFile(probe, Buffer.alloc(PROBE_BYTES));
     return null;
   } catch (error) {
@@ -387,23 +389,6 @@ async function cacheFolderProblem(dir: string): Promise<string | null> {
   } finally {
     // Nothing to remove where a file stands in the way of its folder.
     await rm(probe, { force: true }).catch(() => {});
-  }
-}
-
-/**
- * Why a folder could not be made: Node's recursive mkdir says ENOENT on a read-only file system;
- * making the first missing folder alone says why.
- */
-function mkdirError(folder: string, error: unknown): unknown {
-  if ((error as NodeJS.ErrnoException | null)?.code !== 'ENOENT') return error;
-  let missing = folder;
-  while (dirname(missing) !== missing && !existsSync(dirname(missing))) missing = dirname(missing);
-  try {
-    mkdirSync(missing);
-    rmdirSync(missing);
-    return error;
-  } catch (own) {
-    return own;
   }
 }
 

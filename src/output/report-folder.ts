@@ -4,12 +4,13 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, lstatSync, mkdirSync, openSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
 import { whyUnwritable } from '../file-problems.js';
 import { LOCK_WAIT_MS, lockReportFolder, releaseHeldLocks, type ReportLock } from './lock.js';
 import { realPathOf } from './out-path.js';
+import { makeFolder, makeFolderSync } from '../make-folder.js';
 
 export const MANIFEST = '.bough-manifest.json';
 /** In every staging and retired folder bough makes: what lets a later build remove a leftover one, and only those. */
@@ -99,7 +100,7 @@ const SAFE_RELATIVE = /^(?:[a-z0-9_-][a-z0-9._-]*\/)*[a-z0-9_-][a-z0-9._-]*$/i;
  */
 export async function openReportFolder(outDir: string, generator: string, options: ReportFolderOptions = {}): Promise<ReportFolder> {
   const out = await realPathOf(outDir);
-  await mkdir(dirname(out), { recursive: true }).catch((error: unknown) => {
+  await makeFolder(dirname(out)).catch((error: unknown) => {
     throw new BoughError(`Cannot create the folder ${dirname(out)} for the report: ${whyUnwritable(error)}. Choose another --out.`, { cause: error });
   });
   const lock = await lockReportFolder(out, options.lockWait ?? LOCK_WAIT_MS);
@@ -452,7 +453,7 @@ function applySwap(out: string, staging: string, journal: Journal): string[] {
   const made = new Set<string>();
   const makeFolder = (folder: string) => {
     if (made.has(folder)) return;
-    mkdirSync(folder, { recursive: true });
+    makeFolderSync(folder);
     made.add(folder);
   };
   for (const path of journal.moveOut) {
@@ -517,7 +518,7 @@ function leftovers(parent: string, base: string, infix: string, kind: MarkerKind
 type MarkerKind = 'staging' | 'retired';
 
 function makeBoughFolder(folder: string, kind: MarkerKind): void {
-  mkdirSync(folder, { recursive: true });
+  makeFolderSync(folder);
   if (!exists(join(folder, MARKER))) writeFileSync(join(folder, MARKER), `${JSON.stringify({ bough: kind })}\n`);
 }
 

@@ -1,0 +1,33 @@
+// `mkdir -p` of bough's own: Node's recursive mkdir spins for ever on a path below /proc (Node
+// 20: /proc answers ENOENT to every new name, and each ENOENT sends it to make the parent again).
+// Here each missing folder is made once, parent first, and the first that cannot be is the error.
+
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+export function makeFolderSync(path: string): void {
+  const missing: string[] = [];
+  for (let at = resolve(path); ; at = dirname(at)) {
+    try {
+      statSync(at);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      missing.push(at);
+      if (dirname(at) === at) break;
+    }
+  }
+  for (const folder of missing.reverse()) {
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      // Made meanwhile by another bough: as good.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+/** The same, for code that awaits: a handful of system calls, made at once. */
+export async function makeFolder(path: string): Promise<void> {
+  makeFolderSync(path);
+}
