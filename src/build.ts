@@ -49,8 +49,8 @@ import {
   archivedLedgerPath,
   archivedNow,
   archiveFiles,
-  ledgerPath,
   cutShortSessions,
+  ledgerPath,
   missingSessions,
   oldestRecordPath,
   olderRecordPath,
@@ -272,12 +272,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
             `${sharer.text(join(outDir, SEEN_PATH))} did not read right: ${plural(datedByFileTime, 'session')} whose file is gone ${datedByFileTime === 1 ? 'is' : 'are'} kept, dated by when ${datedByFileTime === 1 ? 'its' : 'their'} archive was last written (each file was last seen then or later).`,
           ];
     const cutKept = cut.filter((key) => kept.some((k) => k.ledger.key === key)).length;
+    const [holds, it, its, is] = cutKept === 1 ? ['holds', 'it', 'its', 'it is'] : ['hold', 'them', 'their', 'they are'];
     const cutShort =
       cutKept === 0
         ? []
-        : [
-            `${plural(cutKept, 'session file')} ${cutKept === 1 ? 'holds' : 'hold'} fewer entries than when ${sharer.text(outDir)} archived ${cutKept === 1 ? 'it' : 'them'} (cut short, or an older copy put back): ${cutKept === 1 ? 'its pages are' : 'their pages are'} kept as archived, and say so. Build with --forget-missing to show ${cutKept === 1 ? 'it' : 'them'} as ${cutKept === 1 ? 'it is' : 'they are'} now.`,
-          ];
+        : [`${plural(cutKept, 'session file')} ${holds} fewer entries than when ${sharer.text(outDir)} archived ${it} (cut short, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`];
     const warnings = [...cacheWarnings, ...cutShort, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
   } catch (error) {
