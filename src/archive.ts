@@ -479,14 +479,16 @@ export function missingSessions(
 }
 
 /**
- * The sessions read now whose file holds fewer entries than when this folder archived it, the
- * same ones as far as it goes: cut short in place, or an older copy put back. What it lost is
- * still in the archive, which keeps it (see missingSessions); their keys. Only a file whose
- * record says its count is looked at further, so a rebuild reads no archived ledger for the rest.
+ * The sessions read now whose file holds fewer entries than when this folder archived it. `cut`:
+ * the same ones as far as it goes (cut short in place, or an older copy put back); what it lost
+ * is still in the archive, which keeps it (see missingSessions). `rewritten`: other entries (the
+ * file rewritten, or another session written at its path), shown as they are now. Only a file
+ * whose record says its count is looked at further: a rebuild reads no archived ledger for the rest.
  */
-export async function cutShortSessions(outDir: string, earlier: readonly ArchivedPages[], ledgers: readonly SessionLedger[]): Promise<SessionKey[]> {
+export async function cutShortSessions(outDir: string, earlier: readonly ArchivedPages[], ledgers: readonly SessionLedger[]): Promise<{ cut: SessionKey[]; rewritten: SessionKey[] }> {
   const byName = new Map(earlier.map((a) => [a.name, a]));
   const cut: SessionKey[] = [];
+  const rewritten: SessionKey[] = [];
   for (const ledger of ledgers) {
     const record = byName.get(pathHash(ledger.key));
     if (record?.entries === undefined || record.entries <= ledger.entries.count) continue;
@@ -494,9 +496,11 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     if (archived === null) continue;
     const was = unpackEntries(archived.ledger.entries);
     const now = unpackEntries(ledger.entries);
-    if (was.length > now.length && now.every((entry, i) => entry.key === was[i]?.key)) cut.push(ledger.key);
+    if (was.length <= now.length) continue;
+    if (now.every((entry, i) => entry.key === was[i]?.key)) cut.push(ledger.key);
+    else rewritten.push(ledger.key);
   }
-  return cut;
+  return { cut, rewritten };
 }
 
 /** Where a session's ledger file goes, from the report root. */

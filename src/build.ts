@@ -178,7 +178,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const archived = await readArchive(outDir);
     const earlier = archived.sessions.filter((a) => a.sharing === sharing);
     // A file cut short since it was archived: its archive keeps what it lost, as for a file gone.
-    const cut = options.forgetMissing ? [] : await cutShortSessions(outDir, earlier, collected.ledgers);
+    const { cut, rewritten } = options.forgetMissing ? { cut: [], rewritten: [] } : await cutShortSessions(outDir, earlier, collected.ledgers);
     if (cut.length > 0) collected = withoutSessions(collected, new Set(cut));
     // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
     let missing = options.forgetMissing
@@ -277,7 +277,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       cutKept === 0
         ? []
         : [`${plural(cutKept, 'session file')} ${holds} fewer entries than when ${sharer.text(outDir)} archived ${it} (cut short, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`];
-    const warnings = [...cacheWarnings, ...cutShort, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
+    // Not kept: the archive holds one session a path, and the file holds another now.
+    const replaced =
+      rewritten.length === 0
+        ? []
+        : [`${plural(rewritten.length, 'session file')} no longer ${rewritten.length === 1 ? 'holds' : 'hold'} what ${sharer.text(outDir)} archived of ${rewritten.length === 1 ? 'it' : 'them'} (rewritten, or another session written at ${rewritten.length === 1 ? 'its' : 'their'} path): shown as ${rewritten.length === 1 ? 'it is' : 'they are'} now, what the archive held of ${rewritten.length === 1 ? 'it is' : 'them is'} gone from this report.`];
+    const warnings = [...cacheWarnings, ...cutShort, ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
   } catch (error) {
     await folder.abort();

@@ -156,6 +156,15 @@ describe('the archive', () => {
     expect(now).not.toContain('id="e-t0000026"');
   });
 
+  // Regression: another session written at an archived session's path replaced it without a word.
+  it('warns when a file holds other entries than the archive had of it, fewer of them', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    await run();
+    await writeFile(join(input, 'tools.jsonl'), await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)) });
+    expect(result.warnings.join('\n')).toContain(`1 session file no longer holds what ${out} archived of it (rewritten, or another session written at its path): shown as it is now, what the archive held of it is gone from this report.`);
+  });
+
   it('says when a file was last seen by the last build that read it, though its unchanged pages were kept as they were', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
     await run({ day: 1 });
