@@ -91,6 +91,35 @@ describe('Claude Code regressions', () => {
     ]);
   });
 
+  // Regression: an old (1.0.x) inline sub-agent whose Task call got no result (the session ended
+  // first) was shown and counted as a branch of its own: its reply a reply of the session's.
+  it('shows an inline sub-agent whose Task call got no result under that call, not as a branch', async () => {
+    const task = (uuid: string, parent: string) => {
+      const line = assistant(uuid, parent, 'T', tokens(100)) as { message: Record<string, unknown> };
+      return { ...line, message: { ...line.message, content: [{ type: 'tool_use', id: 'toolu_T', name: 'Task', input: { description: 'Side job', prompt: 'SIDE TASK PROMPT' } }], stop_reason: 'tool_use' } };
+    };
+    const side = { sidechain: true, at: '2026-03-10T10:00:02.000Z' };
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('m1', null, 'please delegate'),
+        task('m2', 'm1'),
+        user('s1', null, 'SIDE TASK PROMPT', side),
+        assistant('s2', 's1', 'S', tokens(50), side),
+        // A line of the sub-agent whose parent is not in the file (an excerpt): the same sub-agent.
+        assistant('s4', 's3', 'S2', tokens(50), side),
+        assistant('m3', 'm2', 'M', tokens(200), { at: '2026-03-10T10:00:05.000Z' }),
+      ],
+    });
+    const { out, summary } = await build(folder);
+    expect(summary.sessions.map((s) => [s.prompts, s.replies, s.branches])).toEqual([[1, 2, 1]]);
+    expect(summary.totals.subagents.usageRecords).toBe(2);
+    expect(summary.totals.usageRecords).toBe(4);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page).not.toContain('A separate root');
+    expect(page).toContain('no result written: the session ended or was stopped first');
+    expect(page).toContain('reply S2');
+  });
+
   it('regression: two unrelated sessions whose hand-made uuids collide are each counted whole, neither a copy of the other', async () => {
     const OTHER = '44444444-4444-4444-8444-4444444444f9';
     const session = (id: string, words: string, request: string, at: string) => [

@@ -921,7 +921,9 @@ function foldInlineSidechains(ctx: ClaudeContext): Entry[] {
   for (const draft of ctx.drafts) {
     if (!draft.sidechain) continue;
     const parent = draftOf(ctx, draft.entry.parentId);
-    const run = parent && parent.sidechain ? runOf.get(parent) : undefined;
+    // A sidechain line whose parent is not in the file (an excerpt, a lost line) goes on the run before it.
+    const dangling = parent === null && 'uuid' in draft.parent && draft.parent.uuid !== null;
+    const run = parent && parent.sidechain ? runOf.get(parent) : dangling ? runs.at(-1) : undefined;
     if (run) run.push(draft);
     else runs.push([draft]);
     runOf.set(draft, run ?? (runs.at(-1) as Draft[]));
@@ -929,10 +931,20 @@ function foldInlineSidechains(ctx: ClaudeContext): Entry[] {
   const results = ctx.drafts.filter((d) => !d.sidechain && d.entry.kind === 'toolResult');
   const taken = new Set<Draft>();
   const folded = new Set<Draft>();
+  const added: { after: Draft; result: Draft }[] = [];
   for (const run of runs) {
-    const result = taskResultOf(ctx, run, results, taken);
+    let result = taskResultOf(ctx, run, results, taken);
+    if (result === null) {
+      // Its call never got a result (the session ended or was interrupted first): the run is shown
+      // in a result made for it, after the call, never as a branch of its own or as the user's turns.
+      const made = resultForUnansweredCall(ctx, run, results, added);
+      if (made !== null) {
+        added.push(made);
+        result = made.result;
+      }
+    }
     if (result === null || result.entry.kind !== 'toolResult') {
-      // No result to show it in: the run stays in the conversation, its task never counted as a turn.
+      // No call to show it under: the run stays in the conversation, its task never counted as a turn.
       for (const draft of run) {
         if (draft.entry.kind === 'prompt') draft.entry = asNotice(draft.entry, 'sub-agent task');
       }
@@ -945,7 +957,7 @@ function foldInlineSidechains(ctx: ClaudeContext): Entry[] {
     const subagent: SubagentRun = {
       agent: typeof args['subagent_type'] === 'string' ? args['subagent_type'] : 'Task',
       task: typeof args['prompt'] === 'string' ? args['prompt'] : firstPromptText(entries),
-      status: null,
+      status: added.some((a) => a.result === result) ? 'no result written: the session ended or was stopped first' : null,
       model: entries.flatMap((e) => e.usage).find((u) => u.model)?.model ?? null,
       errorMessage: null,
       entries,
@@ -955,7 +967,53 @@ function foldInlineSidechains(ctx: ClaudeContext): Entry[] {
     result.entry.usage.push(...entries.flatMap((e) => e.usage));
     for (const draft of run) folded.add(draft);
   }
-  return ctx.drafts.filter((d) => !folded.has(d)).map((d) => d.entry);
+  const drafts = ctx.drafts.filter((d) => !folded.has(d));
+  for (const { after, result } of added) drafts.splice(drafts.indexOf(after) + 1, 0, result);
+  return drafts.map((d) => d.entry);
+}
+
+/**
+ * A result for the spawning call a sidechain run answers when none was written: the unanswered
+ * call whose prompt it repeats, else the last one before it. Hung under the call's reply, with
+ * the main conversation going on from it (as from a result), so that it is no branch; null when
+ * there is no such call.
+ */
+function resultForUnansweredCall(ctx: ClaudeContext, run: readonly Draft[], results: readonly Draft[], made: readonly { result: Draft }[]): { after: Draft; result: Draft } | null {
+  const answered = new Set([...results, ...made.map((m) => m.result)].flatMap((d) => (d.entry.kind === 'toolResult' && d.entry.toolCallId ? [d.entry.toolCallId] : [])));
+  const firstLine = run[0]?.entry.line ?? 0;
+  const task = firstPromptText(run.map((d) => d.entry)).trim();
+  const spawns = ctx.drafts.flatMap((draft) =>
+    !draft.sidechain && draft.entry.kind === 'reply' && draft.entry.line < firstLine
+      ? draft.entry.content.flatMap((block) => (block.type === 'toolCall' && SPAWNING_TOOLS.has(block.name) && !answered.has(block.id) ? [{ draft, call: block }] : []))
+      : [],
+  );
+  const repeats = (call: ToolCallBlock) => isPlainObject(call.arguments) && typeof call.arguments['prompt'] === 'string' && call.arguments['prompt'].trim() === task;
+  const spawn = spawns.find((s) => repeats(s.call)) ?? spawns.at(-1);
+  if (spawn === undefined) return null;
+  const [first] = run;
+  const { entry: reply } = spawn.draft;
+  const entry: Entry = {
+    key: `${reply.key}:${spawn.call.id}:result`,
+    id: `${reply.id}:${spawn.call.id}:result`,
+    parentId: reply.id,
+    timestamp: first?.entry.timestamp ?? reply.timestamp,
+    line: first?.entry.line ?? reply.line,
+    usage: [],
+    recovered: false,
+    kind: 'toolResult',
+    toolCallId: spawn.call.id,
+    toolName: spawn.call.name,
+    content: [],
+    isError: false,
+    subagents: [],
+    diff: null,
+    change: null,
+    commits: [],
+    nestedCalls: [],
+  };
+  // The reply that went on from the call goes on from its result.
+  for (const draft of ctx.drafts) if (!draft.sidechain && draft.entry.parentId === reply.id && draft.entry.kind !== 'toolResult') draft.entry.parentId = entry.id;
+  return { after: spawn.draft, result: { entry, parent: { id: reply.id }, sidechain: false } };
 }
 
 /** The Task result a sidechain run answers: the call whose prompt it repeats, else the next unanswered call before it. */
