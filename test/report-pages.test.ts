@@ -75,6 +75,8 @@ describe('rendered report', () => {
     expect(html).toContain('What does cart.ts export?');
     expect(html).toContain('It exports <strong>one</strong> function, <code>total(items)</code>');
     expect(html).toContain('<span class="tool-name">read</span> <code class="tool-summary">src/cart.ts</code>');
+    // Its result says what its call was about (regression: results of parallel calls read alike, "Tool result bash").
+    expect(html).toContain('<span class="who">Tool result</span> <span class="tool-name">read</span> <span class="about">src/cart.ts</span>');
     // The file read, as TypeScript coloured by classes.
     expect(html).toContain('<summary><span class="path">src/cart.ts · 3 lines</span></summary>');
     expect(html).toContain('<span class="hljs-keyword">export</span> <span class="hljs-keyword">function</span> <span class="hljs-title function_">total</span>');

@@ -125,6 +125,8 @@ export type EntryView = ViewBase &
     | {
         kind: 'toolResult';
         toolName: string;
+        /** What its call was about, in a line (the command, the path): results of parallel calls told apart. Null when no call of this file is known. */
+        about: string | null;
         isError: boolean;
         /** The output by its first lines; null when it is shown as a file (`file`) or is empty. */
         lines: LinesView | null;
@@ -275,6 +277,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         ...base,
         kind: 'toolResult',
         toolName: entry.toolName ?? 'tool',
+        about: call === undefined || call.effect.summary.trim() === '' ? null : oneLine(call.effect.summary),
         isError: entry.isError,
         lines: file === null ? linesView(text) : null,
         file,
