@@ -8,14 +8,18 @@ import { dirname, resolve } from 'node:path';
 export function makeFolderSync(path: string): void {
   const missing: string[] = [];
   for (let at = resolve(path); ; at = dirname(at)) {
+    let folder: boolean;
     try {
-      statSync(at);
-      break;
+      folder = statSync(at).isDirectory();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       missing.push(at);
       if (dirname(at) === at) break;
+      continue;
     }
+    // A file where a folder should be: said as mkdir says it.
+    if (!folder) throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${at}'`), { code: 'EEXIST', path: at });
+    break;
   }
   for (const folder of missing.reverse()) {
     try {

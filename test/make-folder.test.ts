@@ -21,6 +21,7 @@ describe('making folders', () => {
     const root = await tempDir();
     await writeFile(join(root, 'file'), 'x');
     expect(() => makeFolderSync(join(root, 'file', 'b'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+    expect(() => makeFolderSync(join(root, 'file'))).toThrow(expect.objectContaining({ code: 'EEXIST' }));
   });
 
   it.skipIf(!existsSync('/proc/self'))('fails at once below /proc, where Node\'s own recursive mkdir never returns', () => {
