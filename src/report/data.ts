@@ -530,7 +530,7 @@ class Aggregator {
       if (list) list.push(session.key);
       else order.set(session.projectKey, [session.key]);
     }
-    return [...this.projects.values()]
+    const projects = [...this.projects.values()]
       .filter((p) => p.sessions.size > 0)
       .map((p) => ({
         key: p.group.key,
@@ -543,17 +543,29 @@ class Aggregator {
         byMonth: chronological(p.months),
         files: [...p.files.values()].sort(byTouches),
       }))
-      .sort((a, b) => byCost(a.tally, b.tally) || (b.tally.lastAt ?? 0) - (a.tally.lastAt ?? 0) || compareText(a.cwd ?? '', b.cwd ?? ''))
-      .map((project, _, all) => ({ ...project, name: distinctName(project, all) }));
+      .sort((a, b) => byCost(a.tally, b.tally) || (b.tally.lastAt ?? 0) - (a.tally.lastAt ?? 0) || compareText(a.cwd ?? '', b.cwd ?? ''));
+    const namesakes = namesakesOf(projects);
+    return projects.map((project) => ({ ...project, name: distinctName(project, namesakes.get(project.name) ?? []) }));
   }
+}
+
+/** Projects by name, those with a folder: a name held by one only is its own. */
+function namesakesOf(projects: readonly { cwd: string | null; name: string }[]): Map<string, { cwd: string | null; name: string }[]> {
+  const byName = new Map<string, { cwd: string | null; name: string }[]>();
+  for (const project of projects) {
+    if (project.cwd === null) continue;
+    const list = byName.get(project.name);
+    if (list) list.push(project);
+    else byName.set(project.name, [project]);
+  }
+  return byName;
 }
 
 /**
  * A project's name, told apart from others of the same name (/a/app, /b/app) by as many of its
  * folder's last parts as it takes: "a/app" and "b/app", never two rows that read alike.
  */
-function distinctName(project: { cwd: string | null; name: string }, all: readonly { cwd: string | null; name: string }[]): string {
-  const same = all.filter((other) => other.name === project.name && other.cwd !== null);
+function distinctName(project: { cwd: string | null; name: string }, same: readonly { cwd: string | null; name: string }[]): string {
   if (project.cwd === null || same.length < 2) return project.name;
   const parts = (cwd: string) => cwd.split(/[\\/]/).filter(Boolean);
   const own = parts(project.cwd);
