@@ -84,8 +84,10 @@ describe('bough stats', () => {
   it('dates each session by the day it started, in the time zone asked for', async () => {
     const table = (await run(['stats', MIDNIGHT, '--by', 'session', '--tz', 'UTC'])).stdout.split('\n');
     expect(table[1]).toMatch(/^Session\s+Started\s/);
-    // Regression: columns left out to fit were not said.
-    expect(table).toContain('Left out to fit 100 columns: Prompts, Replies, Input (--json has them).');
+    // Regression: columns left out to fit were not said; and Prompts, the count a reader of
+    // sessions wants most, went before token counts --json holds.
+    expect(table[1]).toMatch(/^Session\s+Started\s+Prompts\s/);
+    expect(table).toContain('Left out to fit 100 columns: Replies, Input, Cache read (--json has them).');
     const json = statsSchema.parse(JSON.parse((await run(['stats', MIDNIGHT, '--by', 'session', '--json', '--tz', 'UTC'])).stdout));
     const startedAt = json.rows[0]?.startedAt ?? '';
     expect(json.rows[0]?.project).toBeTypeOf('string');

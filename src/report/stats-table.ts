@@ -139,7 +139,7 @@ function columnsFor(by: StatsGrouping, timeZone: string): Column[] {
     by === 'model'
       ? [{ heading: 'Records', numeric: true, priority: 1, cell: (r) => formatCount(r.usageRecords) }]
       : [
-          { heading: 'Prompts', numeric: true, priority: 3, cell: (r) => (r.prompts === null ? '—' : formatCount(r.prompts)) },
+          { heading: 'Prompts', numeric: true, priority: 4.5, cell: (r) => (r.prompts === null ? '—' : formatCount(r.prompts)) },
           { heading: 'Replies', numeric: true, priority: 1, cell: (r) => (r.replies === null ? '—' : formatCount(r.replies)) },
         ];
   return [
