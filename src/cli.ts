@@ -90,7 +90,31 @@ interface StatsFlags extends ScopeFlags {
 
 const COMMANDS = ['build', 'stats', 'export', 'prices'];
 
+/** Flags of one value: given twice (--month 2025-12 --month 2025-11), which was meant is not bough's to guess. */
+const ONE_VALUE_FLAGS = ['--out', '--since', '--until', '--month', '--tz', '--project', '--prices', '--by', '--url'];
+
+/** The first flag of one value given twice, or null (--source and --omit take each one given). */
+function repeatedFlag(argv: readonly string[]): string | null {
+  const seen = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') break;
+    const name = arg === '-o' ? '--out' : arg.split('=')[0] ?? arg;
+    if (!ONE_VALUE_FLAGS.includes(name)) continue;
+    if (seen.has(name)) return name;
+    seen.add(name);
+    // Its value is no flag, whatever it reads.
+    if (!arg.includes('=')) i++;
+  }
+  return null;
+}
+
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const twice = repeatedFlag(argv);
+  if (twice !== null) {
+    io.stderr(terminalLine(`bough: ${twice} is given more than once, and it takes one value: give it once.`));
+    return 2;
+  }
   // `bough help nosuch`: commander would print the whole usage and say nothing of the word.
   if (argv[0] === 'help' && argv[1] !== undefined && !COMMANDS.includes(argv[1]) && argv[1] !== 'help') {
     io.stderr(terminalLine(`bough: there is no command “${argv[1]}”: bough has ${COMMANDS.join(', ')} (bough --help says what each does).`));

@@ -151,6 +151,16 @@ describe('bough command line', () => {
     expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')).sharing.omitted).toEqual(['thinking', 'tool-output']);
   });
 
+  // Regression: --month 2025-12 --month 2025-11 counted November without a word.
+  it('refuses a flag of one value given twice, as bad usage', async () => {
+    for (const args of [['stats', '--month', '2025-12', '--month', '2025-11'], ['stats', '--by', 'day', '--by=model'], ['build', '-o', 'a', '--out', 'b']]) {
+      const flag = args.includes('--month') ? '--month' : args.includes('--by') ? '--by' : '--out';
+      expect(await run(args)).toEqual({ code: 2, stdout: '', stderr: `bough: ${flag} is given more than once, and it takes one value: give it once.\n` });
+    }
+    // A value that reads as a flag is a value.
+    expect((await run(['stats', join(FIXTURES, 'pi'), '--project', '--month', '--json', '--no-cache'])).code).toBe(0);
+  });
+
   // Regression: given twice, --source and --omit kept only their last value, without a word.
   it('takes --source and --omit given twice as both', async () => {
     const out = join(await tempDir(), 'report');
