@@ -5,7 +5,8 @@
 // note saying when its file was last seen. What a build does not show (outside its period,
 // project, agents or inputs) it keeps as it was, for later builds; a build that shares another
 // way than the archive's sessions were written refuses rather than drop them. `--forget-missing`
-// drops them. Paths are stored only as hashes, so a redacted report's archive names no file.
+// drops them. Records name files and folders only by hashes (a redacted report's by hashes of the
+// redacted paths); a ledger holds the paths its pages show, redacted as they are.
 //
 // `sessions.jsonl` holds every archived session's record, a line each: its pages, fingerprint and
 // search items, read by every rebuild. One file, not one per session: a history of 30,000

@@ -7,7 +7,7 @@
 // Every planted value is listed below (and only here, never in src/): fake, but of the right
 // length and alphabet for its kind, each used for one purpose so that a leak names its place.
 
-import { cp, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -532,5 +532,29 @@ describe('the redaction counts', () => {
     const shuffled = new Map([...ties].reverse());
     expect(byCount(ties)).toEqual(byCount(shuffled));
     expect(byCount(ties).map(([kind]) => kind)).toEqual(['home-path', 'openai-key', 'private-key', 'aws-access-key', 'azure-key']);
+  });
+});
+
+// Regression: entry keys were kept as they were, and two carried text of the file into the
+// archive's ledgers: a Codex thread's name (from session_index.jsonl) and a Pi record type no
+// agent wrote. Pages, search and summary.json were redacted; archive/*.ledger.json.gz was not.
+describe('--redact and entry keys', () => {
+  it('leaves no secret in the archive that a key carried, and still builds the same sessions', async () => {
+    const token = 'ghp_KEYleakAbCdEfGhIjKlMnOpQrStUvWxYz0123';
+    const input = await tempDir('bough-keys-');
+    await cp(join(FIXTURES, 'codex', 'home'), join(input, 'codex'), { recursive: true });
+    await appendFile(join(input, 'codex', 'session_index.jsonl'), `${JSON.stringify({ id: '0195aaaa-0000-7000-8000-000000000001', thread_name: `deploy with ${token}`, updated_at: '2026-03-02T11:00:00Z' })}\n`);
+    const pi = (await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), 'utf8')).trimEnd().split('\n');
+    const last = JSON.parse(pi.at(-1) as string) as { id: string; timestamp: string };
+    pi.push(JSON.stringify({ type: `note_${token}`, id: 'k0000099', parentId: last.id, timestamp: last.timestamp }));
+    await mkdir(join(input, 'pi'));
+    await writeFile(join(input, 'pi', 'keys.jsonl'), `${pi.join('\n')}\n`);
+    const base = { inputs: [input], scope: ALL_UTC, environment: { env: {}, home: HOME }, now: NOW } satisfies Partial<BuildOptions>;
+    const plain = await buildInto('keys-plain', base);
+    expect([...plain.files.values()].some((text) => text.includes(token))).toBe(true);
+    const redacted = await buildInto('keys-redacted', { ...base, redact: true });
+    expect([...redacted.files].filter(([, text]) => text.includes(token) || text.includes(token.slice(4, 20))).map(([file]) => file)).toEqual([]);
+    expect(summaryOf(redacted).sessions.length).toBe(summaryOf(plain).sessions.length);
+    expect(summaryOf(redacted).totals.tokens).toEqual(summaryOf(plain).totals.tokens);
   });
 });

@@ -14,6 +14,8 @@ const field = (name: string, value: string) => createRedactor(null).field(name, 
 describe('secret patterns', () => {
   it.each([
     ['export db_password=hunter2-very-secret', 'export db_password=[REDACTED:assignment]'],
+    // Regression: a name written as one word was not taken for a secret's.
+    ['PGPASSWORD=hunter2-very-secret psql -h db', 'PGPASSWORD=[REDACTED:assignment] psql -h db'],
     ['aws_secret_key = "abcdEFGH1234"', 'aws_secret_key = "[REDACTED:assignment]"'],
     ['Slack app token xapp-1-A0123456789-1234567890123-abcdef', 'Slack app token [REDACTED:slack-token]'],
     ['gitlab glpat-abcdefghij0123456789', 'gitlab [REDACTED:gitlab-token]'],

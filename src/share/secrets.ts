@@ -101,6 +101,8 @@ export function isSecretName(name: string): boolean {
   const before = words.at(-2);
   if (last === undefined) return false;
   if (SECRET_LAST_WORDS.has(last)) return true;
+  // A name written as one word: PGPASSWORD, CLIENTSECRET.
+  if (/(?:password|passwd|passphrase|secret)$/.test(last)) return true;
   // `DB_PWD`, but not bare `PWD`: that is the working directory.
   if (last === 'pwd') return before !== undefined;
   if (last === 'key') return before !== undefined && !NOT_SECRET_KEY_PREFIXES.has(before);

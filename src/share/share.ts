@@ -7,6 +7,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect } from '../types.js';
 import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
+import { sha256Hex } from '../sha256.js';
 
 export const OMIT_KINDS = ['thinking', 'tool-output', 'system'] as const;
 export type OmitKind = (typeof OMIT_KINDS)[number];
@@ -111,8 +112,18 @@ class Walker {
   }
 
   private entry(entry: Entry): Entry {
-    // Ids, keys and times stay: they tie entries together and hold no text of the user's.
-    return { ...entry, ...this.payload(entry), usage: entry.usage.map((u) => ({ ...u, provider: this.maybe(u.provider), model: this.maybe(u.model) })) } as Entry;
+    // Ids and times stay: they tie entries together and hold no text of the user's.
+    return { ...entry, ...this.payload(entry), key: this.key(entry.key), usage: entry.usage.map((u) => ({ ...u, provider: this.maybe(u.provider), model: this.maybe(u.model) })) } as Entry;
+  }
+
+  /**
+   * A key as the archive may keep it. Most are ids and times; a few carry a text of the file (a
+   * Codex thread's name, a record type no agent wrote): one that would be redacted is a hash of
+   * itself, so that it still matches the same entry in another file and tells apart two that
+   * redaction would make alike.
+   */
+  private key(key: string): string {
+    return this.t(key) === key ? key : `redacted-${sha256Hex(key).slice(0, 24)}`;
   }
 
   private payload(entry: Entry): EntryPayload {
