@@ -424,6 +424,21 @@ describe('Claude Code sessions as their pages show them', () => {
     const page = await pageOf(out, summary, RESUMED);
     expect(page).toContain('Prompts (2, 1 of them copied)');
   });
+
+  // Regression: a resumed copy whose every usage record is its origin's showed "0 tokens" and a
+  // table of zeros on its page, where its rows in the lists and summary.json said "—".
+  it('says a copy that counts no usage record of its own so, as its rows in the lists do', async () => {
+    const first = [user('c1', null, 'fix the cart'), assistant('c2', 'c1', 'C', tokens(100))];
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: first,
+      [`-home-ana-shop/${RESUMED}.jsonl`]: [...first.map((line) => ({ ...line, sessionId: RESUMED })), user('c3', 'c2', 'now the tax', { session: RESUMED, at: '2026-03-11T10:00:00.000Z' })],
+    });
+    const { out, summary } = await build(folder);
+    expect(summary.sessions.find((s) => s.id === RESUMED)).toMatchObject({ usageRecords: 0, cost: { bough: null } });
+    const page = await pageOf(out, summary, RESUMED);
+    expect(page).toContain('<div class="card-detail">no usage recorded</div>');
+    expect(page).toContain('This session counts no usage record in this report: those its files hold are counted in the session they were copied from, or lie outside the period.');
+  });
 });
 
 describe('command output with terminal colour codes', () => {

@@ -114,7 +114,7 @@ export function indexPageView(data: ReportData, ctx: OverviewContext): IndexPage
     agents: empty ? null : agentsTable(data.sources),
     top: empty ? null : sessionsTable(topSessions(data.sessions), INDEX_PAGE, ctx, { projects: projectNames, sortedByCost: true }),
     countingNote:
-      'Sessions are counted in each month they were active in, so a month’s sessions do not add up to the total. Tokens: input is not cached; output includes reasoning; cache write includes one-hour writes. Prompts, replies and usage count by their own time, so the months add up to the total.',
+      'Sessions are counted in each month they were active in, so a month’s sessions do not add up to the total. Tokens: input is not cached; output includes reasoning; cache write includes one-hour writes. Prompts, replies and usage count by their own time, so the months add up to the total (each figure rounded on its own, so the rounded ones may miss it by a cent).',
     sessionGroups: empty ? [] : sessionGroups(data.sessions, INDEX_PAGE, ctx, projectNames),
   };
 }

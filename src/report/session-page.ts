@@ -103,8 +103,10 @@ export interface SessionPageView {
   cards: StatCard[];
   /** Why bough's price and the recorded cost differ, or why they are not compared. */
   costNote: string | null;
-  /** Null when neither the session's file nor its sub-agents' hold any usage record: "no usage recorded", not zeros. */
+  /** Null when the session counts no usage record in this report: "—", as its rows in lists and summary.json say, not zeros. */
   tokens: TokenRow[] | null;
+  /** Why, when `tokens` is null. */
+  noUsageNote: string;
   models: TableView | null;
   tools: ToolsView | null;
   treeSvg: string;
@@ -186,8 +188,9 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   };
   const projectPage = ctx.pages.project(session.projectKey);
   const { ledger, tally } = session;
-  // Whatever the period or the claims: does any of its files say what the session used?
-  const usageRecorded = session.counted.usage.length > 0 || session.subagents.some((sub) => sub.counted.usage.length > 0);
+  // As the lists and summary.json count it: a fork whose every usage record is its origin's counts none.
+  const usageRecorded = tally.records > 0;
+  const fileHoldsUsage = session.counted.usage.length > 0 || session.subagents.some((sub) => sub.counted.usage.length > 0);
   const facts: Fact[] = [
     { label: 'Project', value: ledger.cwd ?? '(no working directory recorded)', href: ctx.standalone ? null : hrefFrom(page, projectPage) },
     { label: 'Started', value: formatDateTime(session.startedAt, ctx.time), href: null },
@@ -229,6 +232,9 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     cards: statCards(tally, ledger.branches, usageRecorded),
     costNote: costNote(session),
     tokens: usageRecorded ? tokenRows(tally) : null,
+    noUsageNote: fileHoldsUsage
+      ? 'This session counts no usage record in this report: those its files hold are counted in the session they were copied from, or lie outside the period.'
+      : 'No usage recorded: the agent wrote no token counts for this session, so its tokens and cost are unknown, not zero.',
     models: modelsTable(session.byModel),
     tools: toolsView(session.tools),
     treeSvg: treeSvg(tree, branches, { hrefOf: (e) => '#' + anchorOf(e), copied, describe: describeEntry }),
