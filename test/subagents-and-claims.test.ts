@@ -78,6 +78,14 @@ describe('sub-agents in files of their own', () => {
     expect(csv.filter((row) => row.includes(',subagent,'))).toHaveLength(1);
   });
 
+  // Regression: a sub-agent that ran in a worktree of its own had that worktree as its rows'
+  // project, where every page counts it in its session's project.
+  it('land in usage.csv under their session\'s project, wherever they ran', () => {
+    const inWorktree = { ...explorer, cwd: '/home/ana/shop/.claude/worktrees/agent-x' };
+    const csv = [...usageCsv(report([main, inWorktree]), PRICES)].join('').trim().split('\r\n').slice(1);
+    expect(csv.map((row) => row.split(',')[2])).toEqual(['/home/ana/shop', '/home/ana/shop']);
+  });
+
   it('regression: usage.csv of one long session comes in pieces of about 64 kB, not as one string', () => {
     const replies = Array.from({ length: 3000 }, (_, n) => reply(`r${n}`, new Date(Date.UTC(2026, 10, 1, 10, 0, n)).toISOString(), { input: 100 + n, output: 10 }));
     const long = sessionFile({ path: '/p/long.jsonl', source: 'claude', sessionId: 'long' }, replies);

@@ -43,10 +43,14 @@ export function* usageCsv(data: ReportData, price: Pricer): Generator<string> {
   const { period } = data.scope;
   /** Pieces full before the part they are of was walked through: one long session has hundreds of thousands of rows. */
   let full: string[] = [];
+  // The project a session is counted in, as the pages count it: a sub-agent that ran in a
+  // worktree of its own is its session's project's, not a project of that worktree.
+  const projectFolder = new Map(data.projects.map((p) => [p.key, p.cwd]));
   for (const session of data.sessions) {
+    const project = projectFolder.get(session.projectKey) ?? session.ledger.cwd;
     for (const { ledger, counted } of [session, ...session.subagents]) {
       // The session's own columns are the same on each of its rows.
-      const file = [ledger.source, ledger.cwd ?? '', ledger.sessionId, ledger.path].map(csvCell).join(',');
+      const file = [ledger.source, project ?? '', ledger.sessionId, ledger.path].map(csvCell).join(',');
       walkCounted(unpackEntries(ledger.entries), counted, session.untimedAt, {
         entry: () => {},
         usage: (usage, time) => {
