@@ -556,5 +556,7 @@ describe('--redact and entry keys', () => {
     expect([...redacted.files].filter(([, text]) => text.includes(token) || text.includes(token.slice(4, 20))).map(([file]) => file)).toEqual([]);
     expect(summaryOf(redacted).sessions.length).toBe(summaryOf(plain).sessions.length);
     expect(summaryOf(redacted).totals.tokens).toEqual(summaryOf(plain).totals.tokens);
+    // Counted where the token is shown, not again for the keys that carry it (regression: 8).
+    expect(summaryOf(redacted).sharing.redactions['github-token']).toBe(5);
   });
 });

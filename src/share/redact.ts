@@ -12,6 +12,8 @@ export interface Redactor {
   text(value: string): string;
   /** The value of a field whose name may say it is a secret (`"apiKey": "…"`). */
   field(name: string, value: string): string;
+  /** Whether `text` would replace anything in a value, counted nowhere: a value kept as a hash, not shown. */
+  finds(value: string): boolean;
   /** How many of each kind were replaced so far (added to by readings made in other threads). */
   readonly counts: Map<string, number>;
 }
@@ -29,6 +31,7 @@ export function createRedactor(home: string | null): Redactor {
       counts.set('secret-field', (counts.get('secret-field') ?? 0) + 1);
       return '[REDACTED:secret-field]';
     },
+    finds: (value) => redactText(value, rules, new Map()) !== value,
     text,
   };
 }

@@ -58,7 +58,8 @@ export function createSharer(options: ShareOptions): Sharer {
   }
   const field = redactor ? (name: string, value: string) => redactor.field(name, value) : (_: string, value: string) => value;
   const image = redactor ? (block: ImageBlock) => withoutMetadata(block, redactions) : (block: ImageBlock) => block;
-  const walk = new Walker(text, field, image, options.omit);
+  const finds = redactor ? (value: string) => redactor.finds(value) : () => false;
+  const walk = new Walker(text, field, image, finds, options.omit);
   return {
     file: (file) => walk.file(file),
     diagnostic: (d) => walk.diagnostic(d),
@@ -75,6 +76,7 @@ class Walker {
     private readonly t: (value: string) => string,
     private readonly field: (name: string, value: string) => string,
     private readonly image: (block: ImageBlock) => ImageBlock,
+    private readonly finds: (value: string) => boolean,
     private readonly omit: ReadonlySet<OmitKind>,
   ) {}
 
@@ -120,10 +122,11 @@ class Walker {
    * A key as the archive may keep it. Most are ids and times; a few carry a text of the file (a
    * Codex thread's name, a record type no agent wrote): one that would be redacted is a hash of
    * itself, so that it still matches the same entry in another file and tells apart two that
-   * redaction would make alike.
+   * redaction would make alike. Not counted as a redaction: the text it carries is counted where
+   * it is shown (a thread's name).
    */
   private key(key: string): string {
-    return this.t(key) === key ? key : `redacted-${sha256Hex(key).slice(0, 24)}`;
+    return this.finds(key) ? `redacted-${sha256Hex(key).slice(0, 24)}` : key;
   }
 
   private payload(entry: Entry): EntryPayload {
