@@ -30,8 +30,3 @@ export function makeFolderSync(path: string): void {
     }
   }
 }
-
-/** The same, for code that awaits: a handful of system calls, made at once. */
-export async function makeFolder(path: string): Promise<void> {
-  makeFolderSync(path);
-}

@@ -10,7 +10,7 @@ import { whyNotRead } from './file-problems.js';
 import { PACKAGE_ROOT } from './package-files.js';
 import { parsePriceTable, type PriceTable, type Snapshot } from './pricing/table.js';
 import { boughCacheDir, type Environment } from './environment.js';
-import { makeFolder } from './make-folder.js';
+import { makeFolderSync } from './make-folder.js';
 
 export const LITELLM_URL = 'https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json';
 const TABLE_FILE = 'litellm-model-prices.json';
@@ -120,7 +120,7 @@ export async function updatePrices(url: string, environment: Environment, now: D
     throw new BoughError(`What ${url} sent prices only ${models} models, so it is not LiteLLM's table; nothing was changed.`);
   }
   const dir = boughCacheDir(environment);
-  await makeFolder(dir);
+  makeFolderSync(dir);
   const sha256 = sha256Of(text);
   const meta: Meta = { source: url, date: now.toISOString().slice(0, 10), sha256 };
   const staging = join(dir, `.${TABLE_FILE}.${randomBytes(4).toString('hex')}`);

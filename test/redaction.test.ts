@@ -557,6 +557,6 @@ describe('--redact and entry keys', () => {
     expect(summaryOf(redacted).sessions.length).toBe(summaryOf(plain).sessions.length);
     expect(summaryOf(redacted).totals.tokens).toEqual(summaryOf(plain).totals.tokens);
     // Counted where the token is shown, not again for the keys that carry it (regression: 8).
-    expect(summaryOf(redacted).sharing.redactions['github-token']).toBe(5);
+    expect(summaryOf(redacted).sharing?.redactions?.['github-token']).toBe(5);
   });
 });

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { makeFolder, makeFolderSync } from '../make-folder.js';
+import { makeFolderSync } from '../make-folder.js';
 import { join } from 'node:path';
 import { constants as bufferConstants } from 'node:buffer';
 import { z } from 'zod';
@@ -219,7 +219,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
       try {
         const last = await stat(marker).then((info) => info.mtimeMs, () => 0);
         if (now - last < PRUNE_EVERY_MS && last <= now) return;
-        await makeFolder(folder);
+        makeFolderSync(folder);
         await writeFile(marker, '');
       } catch {
         return;
@@ -361,7 +361,7 @@ async function cacheGeneration(folder: string, make = true): Promise<string | nu
   if (found !== null || !make) return found;
   const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await makeFolder(folder);
+    makeFolderSync(folder);
     await writeFile(temporary, randomBytes(16).toString('hex'));
     await rename(temporary, path);
   } catch {
@@ -381,7 +381,7 @@ async function cacheFolderProblem(dir: string): Promise<string | null> {
   const probe = join(folder, `.probe-${randomBytes(4).toString('hex')}`);
   try {
     // Each missing folder made alone, so a read-only file system says so (not ENOENT).
-    await makeFolder(folder);
+    makeFolderSync(folder);
     await writeFile(probe, Buffer.alloc(PROBE_BYTES));
     return null;
   } catch (error) {

@@ -10,7 +10,7 @@ import { BoughError } from '../errors.js';
 import { whyUnwritable } from '../file-problems.js';
 import { LOCK_WAIT_MS, lockReportFolder, releaseHeldLocks, type ReportLock } from './lock.js';
 import { realPathOf } from './out-path.js';
-import { makeFolder, makeFolderSync } from '../make-folder.js';
+import { makeFolderSync } from '../make-folder.js';
 
 export const MANIFEST = '.bough-manifest.json';
 /** In every staging and retired folder bough makes: what lets a later build remove a leftover one, and only those. */
@@ -100,9 +100,11 @@ const SAFE_RELATIVE = /^(?:[a-z0-9_-][a-z0-9._-]*\/)*[a-z0-9_-][a-z0-9._-]*$/i;
  */
 export async function openReportFolder(outDir: string, generator: string, options: ReportFolderOptions = {}): Promise<ReportFolder> {
   const out = await realPathOf(outDir);
-  await makeFolder(dirname(out)).catch((error: unknown) => {
+  try {
+    makeFolderSync(dirname(out));
+  } catch (error) {
     throw new BoughError(`Cannot create the folder ${dirname(out)} for the report: ${whyUnwritable(error)}. Choose another --out.`, { cause: error });
-  });
+  }
   const lock = await lockReportFolder(out, options.lockWait ?? LOCK_WAIT_MS);
   let staging: string;
   let previous: Manifest | null;
@@ -451,7 +453,7 @@ function applySwap(out: string, staging: string, journal: Journal): string[] {
   const replaceable = new Set(journal.replace);
   const folders = realFolders(out);
   const made = new Set<string>();
-  const makeFolder = (folder: string) => {
+  const ensureFolder = (folder: string) => {
     if (made.has(folder)) return;
     makeFolderSync(folder);
     made.add(folder);
@@ -462,7 +464,7 @@ function applySwap(out: string, staging: string, journal: Journal): string[] {
     if (incoming.has(path) && !exists(join(staging, path))) continue; // already replaced by the new file
     if (incoming.has(path) && sameFile(join(staging, path), join(out, path))) continue; // kept as it is: it stays
     if (!folders.holdsOwnFile(path)) continue;
-    makeFolder(dirname(join(retired, path)));
+    ensureFolder(dirname(join(retired, path)));
     renameSync(join(out, path), join(retired, path));
   }
   const blocked = new Set<string>();
@@ -475,7 +477,7 @@ function applySwap(out: string, staging: string, journal: Journal): string[] {
       blocked.add(path);
       continue;
     }
-    makeFolder(dirname(join(out, path)));
+    ensureFolder(dirname(join(out, path)));
     // (Renaming a link onto the file it links, as an earlier bough's kept file, changes nothing: it is in place.)
     renameSync(staged, join(out, path));
   }
