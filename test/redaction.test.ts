@@ -559,4 +559,24 @@ describe('--redact and entry keys', () => {
     // Counted where the token is shown, not again for the keys that carry it (regression: 8).
     expect(summaryOf(redacted).sharing?.redactions?.['github-token']).toBe(5);
   });
+
+  it('leaves no secret that a Claude Code system subtype carried (regression: its _ became spaces, hiding it)', async () => {
+    const token = PLANTED.anthropicPrompt;
+    const input = await tempDir('bough-subtype-');
+    const transcript = join(input, 'claude', 'projects', '-home-planted-user-app');
+    await mkdir(transcript, { recursive: true });
+    const line = (fields: object) => JSON.stringify({ isSidechain: false, cwd: '/home/planted-user/app', sessionId: '77777777-7777-4777-8777-777777777777', version: '2.1.30', ...fields });
+    await writeFile(join(transcript, '77777777-7777-4777-8777-777777777777.jsonl'), [
+      line({ type: 'user', uuid: 'u-1', parentUuid: null, timestamp: '2026-03-02T10:00:00.000Z', message: { role: 'user', content: 'hello' } }),
+      line({ type: 'system', uuid: 's-1', parentUuid: 'u-1', timestamp: '2026-03-02T10:00:01.000Z', subtype: token, content: 'a notice', level: 'info' }),
+      line({ type: 'system', uuid: 's-2', parentUuid: 's-1', timestamp: '2026-03-02T10:00:02.000Z', subtype: 'api_error', content: 'overloaded', level: 'error' }),
+    ].join('\n') + '\n');
+    const base = { inputs: [input], scope: ALL_UTC, environment: { env: {}, home: HOME }, now: NOW } satisfies Partial<BuildOptions>;
+    const redacted = await buildInto('subtype-redacted', { ...base, redact: true });
+    const pieces = token.split('_').filter((piece) => piece.length >= 8);
+    expect([...redacted.files].filter(([, text]) => pieces.some((piece) => text.includes(piece))).map(([file]) => file)).toEqual([]);
+    const page = [...redacted.files].find(([file]) => file.startsWith('sessions/') && file.endsWith('.html'))?.[1] ?? '';
+    // A subtype of plain words still reads as words.
+    expect(page).toContain('api error');
+  });
 });

@@ -768,12 +768,21 @@ function addSystem(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): 
       // Timing and hook bookkeeping: nothing a reader of the conversation misses.
       return skip(ctx, env);
     default: {
-      const label = system.subtype === 'local_command' ? 'command output' : system.subtype === 'away_summary' ? 'recap' : (system.subtype ?? 'system').replace(/_/g, ' ');
+      const label = system.subtype === 'local_command' ? 'command output' : system.subtype === 'away_summary' ? 'recap' : labelOfSubtype(system.subtype);
       const tone = system.level === 'warning' || system.level === 'error' || /error/.test(system.subtype ?? '') ? 'warn' : 'info';
       const output = system.subtype === 'local_command' ? { output: true as const } : {};
       addDraft(ctx, located, env, { kind: 'notice', label, tone, summary: noticeSummary(text), content: text === '' ? [] : [{ type: 'text', text }], ...output }, []);
     }
   }
+}
+
+/**
+ * A subtype of words (`api_error`) reads as words. Anything else is kept as written: turned into
+ * words, a token in it would no longer be seen as one by redaction.
+ */
+function labelOfSubtype(subtype: string | null | undefined): string {
+  if (subtype === undefined || subtype === null) return 'system';
+  return /^[a-z]+(?:_[a-z]+)*$/.test(subtype) ? subtype.replace(/_/g, ' ') : subtype;
 }
 
 // ---------------------------------------------------------------------------------------------
