@@ -560,6 +560,27 @@ describe('--redact and entry keys', () => {
     expect(summaryOf(redacted).sharing?.redactions?.['github-token']).toBe(5);
   });
 
+  it('leaves no secret that an id carried, and still ties the entries together (regression: ids were kept as written)', async () => {
+    const token = PLANTED.githubPat;
+    const input = await tempDir('bough-ids-');
+    const pi = (await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), 'utf8')).replace(/a000000(\d)/g, `${token}-$1`).replace(/toolu_1/g, `${token}-call`);
+    await writeFile(join(input, 'ids.jsonl'), pi);
+    const base = { inputs: [input], scope: ALL_UTC, environment: { env: {}, home: HOME }, now: NOW } satisfies Partial<BuildOptions>;
+    const plain = await buildInto('ids-plain', base);
+    expect([...plain.files.values()].some((text) => text.includes(token))).toBe(true);
+    const redacted = await buildInto('ids-redacted', { ...base, redact: true });
+    expect([...redacted.files].filter(([, text]) => text.includes(token.slice(4, 20))).map(([file]) => file)).toEqual([]);
+    const shape = (built: Built) => summaryOf(built).sessions.map((s) => {
+      const { prompts, replies, branches, entries, tokens } = s as Record<string, unknown>;
+      return { prompts, replies, branches, entries, tokens };
+    });
+    expect(shape(redacted)).toEqual(shape(plain));
+    expect(shape(redacted)[0]).toMatchObject({ prompts: 1, replies: 2, branches: 1, entries: 7 });
+    // The tool result still finds its call, by the call's id.
+    const page = [...redacted.files].find(([file]) => file.startsWith('sessions/') && file.endsWith('.html'))?.[1] ?? '';
+    expect(page).toContain('class="about">src/cart.ts<');
+  });
+
   it('leaves no secret that a Claude Code system subtype carried (regression: its _ became spaces, hiding it)', async () => {
     const token = PLANTED.anthropicPrompt;
     const input = await tempDir('bough-subtype-');

@@ -71,7 +71,12 @@ export function createSharer(options: ShareOptions): Sharer {
   };
 }
 
+/** How many ids the walker remembers what it made of. */
+const RECENT_IDS = 4096;
+
 class Walker {
+  private readonly ids = new Map<string, string>();
+
   constructor(
     private readonly t: (value: string) => string,
     private readonly field: (name: string, value: string) => string,
@@ -103,7 +108,9 @@ class Walker {
       parentSessionId: this.maybe(file.parentSessionId),
       subagentOf: this.maybe(file.subagentOf),
       subagentLabel: this.maybe(file.subagentLabel),
-      entryTitles: file.entryTitles.map((t) => ({ entryId: t.entryId, title: this.t(t.title) })),
+      subagentId: this.maybeId(file.subagentId),
+      startedSubagents: file.startedSubagents.map((s) => ({ callId: this.id(s.callId), subagentId: this.id(s.subagentId) })),
+      entryTitles: file.entryTitles.map((t) => ({ entryId: this.id(t.entryId), title: this.t(t.title) })),
       entries: file.entries.map((entry) => this.entry(entry)),
       diagnostics: file.diagnostics.map((d) => this.diagnostic(d)),
     };
@@ -114,19 +121,33 @@ class Walker {
   }
 
   private entry(entry: Entry): Entry {
-    // Ids and times stay: they tie entries together and hold no text of the user's.
-    return { ...entry, ...this.payload(entry), key: this.key(entry.key), usage: entry.usage.map((u) => ({ ...u, provider: this.maybe(u.provider), model: this.maybe(u.model) })) } as Entry;
+    const usage = entry.usage.map((u) => ({ ...u, provider: this.maybe(u.provider), model: this.maybe(u.model), claim: this.maybeId(u.claim), responseId: this.maybeId(u.responseId) }));
+    const ids = { key: this.id(entry.key), id: this.id(entry.id), parentId: this.maybeId(entry.parentId), ...(entry.aliases ? { aliases: entry.aliases.map((a) => this.id(a)) } : {}) };
+    return { ...entry, ...this.payload(entry), ...ids, usage } as Entry;
   }
 
   /**
-   * A key as the archive may keep it. Most are ids and times; a few carry a text of the file (a
-   * Codex thread's name, a record type no agent wrote): one that would be redacted is a hash of
-   * itself, so that it still matches the same entry in another file and tells apart two that
-   * redaction would make alike. Not counted as a redaction: the text it carries is counted where
-   * it is shown (a thread's name).
+   * An id or a key as the pages and the archive may show it. Agents write ids, times and hashes
+   * there; a few keys carry a text of the file (a Codex thread's name, a record type no agent
+   * wrote), and a hostile file may put anything in an id. One that would be redacted is a hash of
+   * itself: it still ties the same entries together, in this file and in others, and tells apart
+   * two that redaction would make alike. Not counted as a redaction: the text a key carries is
+   * counted where it is shown (a thread's name).
    */
-  private key(key: string): string {
-    return this.finds(key) ? `redacted-${sha256Hex(key).slice(0, 24)}` : key;
+  private id(value: string): string {
+    let shown = this.ids.get(value);
+    if (shown === undefined) {
+      shown = this.finds(value) ? `redacted-${sha256Hex(value).slice(0, 24)}` : value;
+      // An id comes back soon (as the next entry's parent, as a result's call): a few thousand
+      // spare most of the searches, and a long session does not grow the map.
+      if (this.ids.size >= RECENT_IDS) this.ids.clear();
+      this.ids.set(value, shown);
+    }
+    return shown;
+  }
+
+  private maybeId(value: string | null): string | null {
+    return value === null ? null : this.id(value);
   }
 
   private payload(entry: Entry): EntryPayload {
@@ -154,7 +175,7 @@ class Walker {
         const omitted = this.omit.has('tool-output');
         return {
           kind: 'toolResult',
-          toolCallId: entry.toolCallId,
+          toolCallId: this.maybeId(entry.toolCallId),
           toolName: this.maybe(entry.toolName),
           content: omitted ? [{ type: 'text', text: OMITTED['tool-output'] }] : this.blocks(entry.content),
           isError: entry.isError,
@@ -177,15 +198,15 @@ class Walker {
       case 'thinkingChange':
         return { kind: 'thinkingChange', level: this.maybe(entry.level) };
       case 'compaction':
-        return { kind: 'compaction', summary: this.t(entry.summary), tokensBefore: entry.tokensBefore, firstKeptEntryId: entry.firstKeptEntryId };
+        return { kind: 'compaction', summary: this.t(entry.summary), tokensBefore: entry.tokensBefore, firstKeptEntryId: this.maybeId(entry.firstKeptEntryId) };
       case 'branchSummary':
-        return { kind: 'branchSummary', summary: this.t(entry.summary), fromId: entry.fromId };
+        return { kind: 'branchSummary', summary: this.t(entry.summary), fromId: this.maybeId(entry.fromId) };
       case 'label':
-        return { kind: 'label', targetId: entry.targetId, label: this.maybe(entry.label) };
+        return { kind: 'label', targetId: this.maybeId(entry.targetId), label: this.maybe(entry.label) };
       case 'name':
         return { kind: 'name', name: this.maybe(entry.name) };
       case 'contextEdit':
-        return { kind: 'contextEdit', targetId: entry.targetId, omitted: entry.omitted, replacement: entry.replacement && this.blocks(entry.replacement) };
+        return { kind: 'contextEdit', targetId: this.maybeId(entry.targetId), omitted: entry.omitted, replacement: entry.replacement && this.blocks(entry.replacement) };
       case 'notice':
         if (entry.output && this.omit.has('tool-output')) {
           const omitted = OMITTED['tool-output'];
@@ -270,7 +291,7 @@ class Walker {
       pattern: this.maybe(call.effect.pattern ?? null),
       fileContent: this.maybe(call.effect.fileContent ?? null),
     };
-    return { ...call, name: this.t(call.name), arguments: this.json(call.arguments), argumentsError: this.maybe(call.argumentsError), effect };
+    return { ...call, id: this.id(call.id), name: this.t(call.name), arguments: this.json(call.arguments), argumentsError: this.maybe(call.argumentsError), effect };
   }
 
   /**
