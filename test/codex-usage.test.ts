@@ -59,6 +59,25 @@ describe('Codex usage in stats', () => {
     ]);
     expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 5_200, cacheRead: 1_000, output: 550 }, cost: { bough: 0.004925 } });
   });
+
+  it('counts a fork’s first response alone when its copied history carried no token_count (regression: the parent’s totals counted again)', async () => {
+    const { totals } = await stats('fork-no-counts');
+    // The parent's 10,000 in / 100 out once; the fork's totals 12,000 / 120 carry on from them, so it adds 2,000 / 20.
+    expect(totals).toMatchObject({ sessions: 2, usageRecords: 2, tokens: { input: 12_000, output: 120 }, cost: { bough: 0.0162 } });
+  });
+});
+
+describe('the model a Codex reply names', () => {
+  it('is the one its token_count says served it, beside the turn’s (regression: the turn’s alone, while priced as the other)', async () => {
+    const out = join(await tempDir(), 'report');
+    const { code, stderr } = await run(['build', join(USAGE, 'served-model'), '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const pages = (await readdir(join(out, 'sessions'))).filter((name) => name.endsWith('.html'));
+    const page = await readFile(join(out, 'sessions', pages[0] as string), 'utf8');
+    expect(page).toContain('gpt-5 → gpt-5.4');
+    const { totals } = await stats('served-model');
+    expect(totals.models.map((m) => m.model)).toEqual(['gpt-5.4']);
+  });
 });
 
 describe('Codex usage priced', () => {

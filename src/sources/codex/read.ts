@@ -682,6 +682,11 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     delta = last; // very old builds: no running totals
   } else if (before !== null && sameTotals(total, before)) {
     return; // re-emit
+  } else if (before === null && inheritsTotals(ctx, total, last)) {
+    // A fork whose copied history carried no token_count: its totals continue from its parent's
+    // final ones (§9), which the parent counts. This response's own usage is what it adds.
+    delta = last;
+    note = 'the running totals continue from the forked thread’s: counted this response’s own usage';
   } else if (before === null || grewFrom(total, before)) {
     delta = before === null ? total : difference(total, before);
   } else {
@@ -690,7 +695,11 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   }
   if (total !== null) ctx.totals = total;
   if (delta === null || isZero(delta)) return;
-  const model = info.model ?? info.model_name ?? ctx.model;
+  const served = info.model ?? info.model_name ?? null;
+  // The reply this usage is of was served by the model the count names, when it names another.
+  const reply = ctx.turnReply;
+  if (served !== null && reply !== null && reply.model !== served && reply.responseModel === null) reply.responseModel = served;
+  const model = served ?? ctx.model;
   const usage: Usage = {
     origin: 'reply',
     // Non-cached input is what is left of input once its cached and written parts are taken out; a
@@ -720,6 +729,15 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
   draft.entry.usage.push(usage);
   ctx.usages.push({ usage, before: before === null ? '0' : countsSignature(before), after: total === null ? `last:${countsSignature(delta)}#${at.line}` : countsSignature(total) });
+}
+
+/**
+ * Whether a fork's first totals hold more than the response they follow: they carry on from the
+ * thread it was forked from. Not a spawned child's: its totals start from its own first response.
+ */
+function inheritsTotals(ctx: CodexContext, total: Totals, last: Totals | null): last is Totals {
+  if (!ctx.own?.forked_from_id || last === null || !selfConsistent(last)) return false;
+  return grewFrom(total, last) && !sameTotals(total, last);
 }
 
 /** The counts, or null when not one of them is a number. */
