@@ -75,6 +75,18 @@ describe('record times', () => {
     expect(diagnostics.items[0]?.detail).toContain('"2026-02-30T10:00:00.000Z" is not a date and time');
   });
 
+  it('dates a Pi sub-agent’s spend by each of its messages, not by the tool result holding them (regression: all in April)', async () => {
+    const file = join(FIXTURES, 'cases', 'subagent-past-midnight.jsonl');
+    const month = async (m: string) => {
+      const { code, stdout } = await runCli(['stats', file, '--json', '--no-cache', '--tz', 'UTC', '--month', m]);
+      expect(code).toBe(0);
+      return statsSchema.parse(JSON.parse(stdout)).totals;
+    };
+    // March: the main reply (100) and the sub-agent's first reply (1,000); April: its second (2,000).
+    expect(await month('2026-03')).toMatchObject({ tokens: { input: 1_100 }, subagents: { tokens: { input: 1_000 } } });
+    expect(await month('2026-04')).toMatchObject({ tokens: { input: 2_000 }, subagents: { tokens: { input: 2_000 } } });
+  });
+
   it('counts a time without a zone on the same day whatever the machine’s zone (regression: its month followed TZ)', async () => {
     for (const zone of ['Asia/Tokyo', 'America/Los_Angeles']) {
       const before = process.env['TZ'];

@@ -558,10 +558,11 @@ function subagentRuns(
     let parentId: string | null = null;
     (result.messages ?? []).forEach((message, position) => {
       if (!isPlainObject(message) || typeof message['role'] !== 'string') return;
-      const built = messagePayload(ctx, message as Record<string, unknown> & { role: string }, line, timestamp, depth + 1);
+      // Each message's spend is of its own time: a sub-agent may run past midnight, or a month's end.
+      const time = parseTime(message['timestamp']) ?? timestamp;
+      const built = messagePayload(ctx, message as Record<string, unknown> & { role: string }, line, time, depth + 1);
       if (!built) return;
       const id = `sub-${line}-${depth}-${index}-${position}`;
-      const time = typeof message['timestamp'] === 'number' ? message['timestamp'] : timestamp;
       entries.push({ key: id, id, parentId, timestamp: time, line, recovered: false, ...built.payload, usage: built.usage } as Entry);
       parentId = id;
     });
