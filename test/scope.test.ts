@@ -36,6 +36,10 @@ describe('periods from the command line', () => {
     expect(period({ until: '2026-10-01T09:30:00Z' })).toMatchObject({ end: '2026-10-01T09:30:01.000Z' });
     expect(period({ until: '2026-10-01T09:30Z' })).toMatchObject({ end: '2026-10-01T09:31:00.000Z' });
     expect(period({ until: '2026-10-01T09:30:00.250Z' })).toMatchObject({ end: '2026-10-01T09:30:00.251Z' });
+    // Fractions too (regression: .9 ended at .901, before what 09:30:00 alone took in).
+    expect(period({ until: '2026-10-01T09:30:00.9Z' })).toMatchObject({ end: '2026-10-01T09:30:01.000Z' });
+    expect(period({ until: '2026-10-01T09:30:00.99Z' })).toMatchObject({ end: '2026-10-01T09:30:01.000Z' });
+    expect(period({ until: '2026-10-01T09:30:00.2500Z' })).toMatchObject({ end: '2026-10-01T09:30:00.251Z' });
     expect(period({ since: '2026-10-01T09:30+14:00' })).toMatchObject({ start: '2026-09-30T19:30:00.000Z' });
     expect(period({ since: '2026-10-01T09:30-0930' })).toMatchObject({ start: '2026-10-01T19:00:00.000Z' });
   });

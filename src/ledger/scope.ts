@@ -107,8 +107,9 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
       throw new ScopeError(`${flag} ${JSON.stringify(text)} ${notOfTheCalendar(clockRight ? day : null, 'time')}.`);
     }
     const at = zone === undefined ? instantOf({ ...day, ...clock }, timeZone) + millis : Date.UTC(day.year, day.month - 1, day.day, clock.hour, clock.minute, clock.second, millis) - zoneOffsetMs(zone);
-    // Included whole, to the precision it is written in: --until 23:59 takes 23:59:59.999 too.
-    const precision = time[7] !== undefined ? 1 : time[6] !== undefined ? 1000 : 60_000;
+    // Included whole, to the precision it is written in: --until 23:59 takes 23:59:59.999 too, and
+    // 23:59:59.9 the whole tenth. Records are timed to the millisecond: finer is a millisecond.
+    const precision = time[7] !== undefined ? 10 ** (3 - time[7].length) : time[6] !== undefined ? 1000 : 60_000;
     return { text: value, start: at, end: at + precision, day: null };
   }
   throw new ScopeError(`${flag} wants a day (YYYY-MM-DD) or an ISO time (2026-10-01T09:00, 2026-10-01T09:00Z); got ${JSON.stringify(text)}.`);
