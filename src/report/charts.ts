@@ -94,7 +94,8 @@ export function dailyChart(days: readonly Bucket[], models: readonly ModelTotals
     return {
       label: key,
       tick: dayTicks ? String(day) : '',
-      major: opensMonth ? `${SHORT_MONTHS[month - 1]}${month === 1 || index === 0 ? ` ${year}` : ''}` : null,
+      major: opensMonth ? (SHORT_MONTHS[month - 1] as string) : null,
+      year: String(year),
     };
   });
 }
@@ -113,7 +114,7 @@ function chartView(
   models: readonly ModelTotals[],
   keys: readonly string[],
   buckets: ReadonlyMap<string, Bucket>,
-  labels: (key: string, index: number) => Pick<ChartSlice, 'label' | 'tick' | 'major'>,
+  labels: (key: string, index: number) => Pick<ChartSlice, 'label' | 'tick' | 'major' | 'year'>,
 ): ChartView | null {
   if (keys.length === 0) return null;
   const { series, unpriced } = seriesOf(models);

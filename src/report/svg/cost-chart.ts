@@ -17,6 +17,8 @@ export interface ChartSlice {
   tick: string;
   /** A heavier tick and a second line of label: the first day of a month, the first month of a year. */
   major: string | null;
+  /** The year of a major label that names no year ("Feb"): written after the first one drawn in each year. */
+  year?: string;
   /** USD per series, in the order of the series. */
   values: number[];
 }
@@ -72,6 +74,7 @@ export function costChartSvg(chart: CostChart): string {
   const withTicks = chart.slices.some((slice) => slice.tick !== '');
   const majorY = TOP + plotHeight + (withTicks ? 32 : 18);
   let lastMajor = -Infinity;
+  let lastYear: string | undefined;
   chart.slices.forEach((slice, index) => {
     const x = LEFT + index * step + (step - barWidth) / 2;
     const total = totals[index] ?? 0;
@@ -93,8 +96,11 @@ export function costChartSvg(chart: CostChart): string {
     // A major label too close to the one before (a range opening on the 25th, then the 1st) is left out.
     if (slice.major !== null && centre - lastMajor >= MAJOR_ROOM) {
       lastMajor = centre;
+      // Labels left out for room may take a January with them: the first drawn of a year says it.
+      const major = slice.year !== undefined && slice.year !== lastYear ? `${slice.major} ${slice.year}` : slice.major;
+      lastYear = slice.year;
       parts.push(`<line x1="${centre}" x2="${centre}" y1="${TOP + plotHeight}" y2="${TOP + plotHeight + 6}" stroke="${AXIS_COLOUR}" stroke-width="1"/>`);
-      parts.push(`<text x="${centre}" y="${majorY}" text-anchor="middle" font-size="12" font-weight="600" fill="${TEXT_COLOUR}">${escapeHtml(slice.major)}</text>`);
+      parts.push(`<text x="${centre}" y="${majorY}" text-anchor="middle" font-size="12" font-weight="600" fill="${TEXT_COLOUR}">${escapeHtml(major)}</text>`);
     }
     if (slice.tick !== '' && index % labelEvery === 0) {
       parts.push(`<text x="${centre}" y="${TOP + plotHeight + 16}" text-anchor="middle" font-size="11" fill="${TEXT_COLOUR}">${escapeHtml(slice.tick)}</text>`);
