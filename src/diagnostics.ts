@@ -18,6 +18,7 @@ export const DIAGNOSTIC_REASONS = {
   'oversized-line': 'a line too long to read (skipped)',
   'deep-nesting': 'a record with values nested absurdly deep (those values cut, the rest kept)',
   'invalid-time': 'a timestamp that is not a real date and time (the record goes by its session’s time)',
+  'no-time': 'a session with no readable time anywhere: dated by its file’s last change, which copying or touching it moves',
   'absurd-number': 'a token count or cost no agent could mean (negative, fractional, infinite or absurdly large), left out of the sums',
   'inconsistent-usage': 'a usage record whose parts do not add up to its total (the total kept, no part larger than it)',
   'session-failed': 'a session bough could not read at all (the rest of the report is complete)',

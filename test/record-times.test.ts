@@ -2,7 +2,7 @@
 // February to 2 March without a word, and read a time without a zone in the machine's zone, so a
 // record's month depended on where bough ran.
 
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
@@ -73,6 +73,21 @@ describe('record times', () => {
     expect(diagnostics.byReason).toEqual({ 'invalid-time': 1 });
     expect(diagnostics.items[0]).toMatchObject({ line: 3, reason: 'invalid-time', skippedLine: false });
     expect(diagnostics.items[0]?.detail).toContain('"2026-02-30T10:00:00.000Z" is not a date and time');
+  });
+
+  it('says when a session header’s time is no time, and when nothing in a session has one (regression: both silent)', async () => {
+    const dir = await tempDir();
+    const header = (timestamp: string) => JSON.stringify({ type: 'session', version: 3, id: '0196d000-0000-7000-8000-000000000001', timestamp, cwd: '/home/ana/shop' });
+    const prompt = (timestamp: string | null) => JSON.stringify({ type: 'message', id: 'c0000001', parentId: null, ...(timestamp === null ? {} : { timestamp }), message: { role: 'user', content: [{ type: 'text', text: 'hello' }] } });
+    await writeFile(join(dir, 'garbled-header.jsonl'), `${header('garbage')}\n${prompt('2026-03-02T10:00:00.000Z')}\n`);
+    await writeFile(join(dir, 'untimed.jsonl'), `${header('')}\n${prompt(null)}\n`);
+    const out = join(await tempDir(), 'report');
+    expect((await runCli(['build', dir, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'])).code).toBe(0);
+    const { diagnostics } = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    expect(diagnostics.byReason).toEqual({ 'invalid-time': 1, 'no-time': 1 });
+    const detail = (reason: string) => diagnostics.items.find((d) => d.reason === reason)?.detail;
+    expect(detail('invalid-time')).toBe('timestamp "garbage" is not a date and time (the session goes by its first entry’s time)');
+    expect(detail('no-time')).toMatch(/^no record holds a readable time: dated by the file's last change \(\d{4}-/);
   });
 
   it('dates a Pi sub-agent’s spend by each of its messages, not by the tool result holding them (regression: all in April)', async () => {

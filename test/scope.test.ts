@@ -56,10 +56,15 @@ describe('periods from the command line', () => {
     [{ since: '2026-11-01T10:00+25:00' }, /not a time of the calendar/],
     [{ since: '2026-11-01T10:00+05:99' }, /not a time of the calendar/],
     [{ until: '2026-11-01T10:00-23:59' }, /not a time of the calendar/],
-    [{ month: '0000-01' }, /not a month of the calendar/],
+    [{ month: '0000-01' }, /is before 1970/],
     // Regression: a day before 1970 was said to be "not a day of the calendar".
     [{ since: '1969-12-31' }, /--since "1969-12-31" is before 1970, where bough counts from/],
     [{ until: '1900-01-01T10:00Z' }, /--until "1900-01-01T10:00Z" is before 1970, where bough counts from/],
+    // Regression: the years 0 to 99 were read as 1900 to 1999, so not a day of the calendar.
+    [{ since: '0001-01-01' }, /--since "0001-01-01" is before 1970, where bough counts from/],
+    // Regression: a month past every record's time was taken, and `--month 9999-12` ended in year 10000.
+    [{ month: '9999-12' }, /--month "9999-12" is after 2099: bough reads no record's time past it/],
+    [{ until: '2100-01-01' }, /--until "2100-01-01" is after 2099/],
     [{ since: '1969-02-30' }, /not a day of the calendar/],
   ])('refuses %j with a sentence', (flags, message) => {
     expect(() => parsePeriod(flags, 'UTC')).toThrow(ScopeError);

@@ -132,19 +132,29 @@ function zoneOffsetMs(zone: string): number {
 }
 
 /**
- * Why a date was refused: a day of the calendar before 1970 (no agent wrote sessions then) is
- * said as such, not as no date at all. `day`: null when the rest of a time was wrong.
+ * Why a date was refused: a day of the calendar before 1970 (no agent wrote sessions then) or
+ * after 2099 (bough reads no record's time past it) is said as such, not as no date at all.
+ * `day`: null when the rest of a time was wrong.
  */
 function notOfTheCalendar(day: { year: number; month: number; day: number } | null, what: 'day' | 'month' | 'time'): string {
-  return day !== null && isDayOfAnyYear(day) && day.year < 1970 ? 'is before 1970, where bough counts from' : `is not a ${what} of the calendar`;
+  if (day !== null && isDayOfAnyYear(day)) {
+    if (day.year < 1970) return 'is before 1970, where bough counts from';
+    if (day.year > LAST_YEAR) return `is after ${LAST_YEAR}: bough reads no record's time past it`;
+  }
+  return `is not a ${what} of the calendar`;
 }
 
+/** The last year a record's time may be in (record-fields.ts): a period past it holds nothing. */
+const LAST_YEAR = 2099;
+
 function isCalendarDay(day: { year: number; month: number; day: number }): boolean {
-  return isDayOfAnyYear(day) && day.year >= 1970;
+  return isDayOfAnyYear(day) && day.year >= 1970 && day.year <= LAST_YEAR;
 }
 
 function isDayOfAnyYear({ year, month, day }: { year: number; month: number; day: number }): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // Not Date.UTC: it reads the years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 

@@ -67,6 +67,7 @@ export async function readSessionFile(path: string): Promise<ReadOutcome> {
           lines: { [Symbol.asyncIterator]: () => lines },
           diagnostics,
         });
+        if (untimed(file)) file.diagnostics.push(diagnostic('no-time', path, null, `no record holds a readable time: dated by the file's last change (${new Date(mtime).toISOString()})`));
         return { kind: 'session', file };
       }
     }
@@ -79,6 +80,11 @@ export async function readSessionFile(path: string): Promise<ReadOutcome> {
   } finally {
     await lines.return?.(undefined);
   }
+}
+
+/** A session with something to date and no time to date it by: its header's nor any entry's. */
+function untimed(file: SessionFile): boolean {
+  return file.startedAt === null && file.entries.length > 0 && file.entries.every((entry) => entry.timestamp === null);
 }
 
 /** The agent that claims a record as the start of its file, and as what; null when none does. */

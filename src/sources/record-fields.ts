@@ -99,12 +99,12 @@ interface Reporting {
  * A record's time (parseTime). One that is there but is no time (30 February, "yesterday") is
  * reported: the record then goes by its session's time, and the report says why.
  */
-export function recordTime(value: unknown, at: Reporting, line: number): number | null {
+export function recordTime(value: unknown, at: Reporting, line: number, goesBy = "the record goes by its session's time"): number | null {
   const time = parseTime(value);
   if (time === null && value !== undefined && value !== null && value !== '') {
     const shown = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : typeof value === 'number' ? String(value) : typeof value;
     const what = Number.isFinite(anyTime(value)) ? 'is not in the years 2000 to 2099' : 'is not a date and time';
-    at.diagnostics.push(diagnostic('invalid-time', at.file, line, `timestamp ${shown} ${what} (the record goes by its session's time)`, false));
+    at.diagnostics.push(diagnostic('invalid-time', at.file, line, `timestamp ${shown} ${what} (${goesBy})`, false));
   }
   return time;
 }

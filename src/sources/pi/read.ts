@@ -99,7 +99,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     sessionId: header.id,
     cwd: header.cwd ?? null,
     projectFolder: piProjectFolder(input.path),
-    startedAt: parseTime(header.timestamp),
+    startedAt: recordTime(header.timestamp, ctx, input.headerLine, 'the session goes by its first entry’s time'),
     parentFile: header.parentSession ?? header.branchedFrom ?? null,
     parentSessionId: piSessionIdOfPath(header.parentSession ?? header.branchedFrom ?? null),
     // Pi names its files `<timestamp>_<session id>.jsonl`.
