@@ -3,7 +3,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, realpath, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_TIME } from '../src/ledger/scope.js';
@@ -248,6 +248,31 @@ describe('where the cache lives', () => {
     expect(result.warnings).toEqual([`the cache folder ${cacheDir} is inside the input ${input}, and bough never writes into what it reads, so this run reads every file without a cache. Set BOUGH_CACHE_DIR to a folder outside your inputs.`]);
     const uncached = await stats({ inputs: [input], by: 'session', scope: SCOPE, cache: false, environment: { env: {}, home: '/nonexistent' } });
     expect(result.json).toEqual(uncached.json);
+  });
+
+  // Regression: sessions kept in a folder where the cache tidies away an older format's entries
+  // (`<cache>/ledgers/v6`, or `<cache>/ledgers` a link to a folder of sessions) were read, then removed.
+  it('is not used when an input is inside the folder of its entries, whose tidying would remove it, and says so', async () => {
+    const home = { home: '/nonexistent' };
+    const cacheDir = join(await tempDir(), 'cache');
+    const older = join(cacheDir, 'ledgers', 'v1');
+    await cp(join(FIXTURES, 'pi'), older, { recursive: true });
+    const before = (await readdir(older, { recursive: true })).sort();
+    const result = await stats({ inputs: [older], by: 'session', scope: SCOPE, environment: { env: { BOUGH_CACHE_DIR: cacheDir }, ...home } });
+    expect((await readdir(older, { recursive: true })).sort()).toEqual(before);
+    expect(await readdir(join(cacheDir, 'ledgers'))).toEqual(['v1']);
+    expect(result.warnings).toEqual([`the cache folder ${cacheDir} holds the input ${older}, and bough never writes into what it reads, nor removes anything of it, so this run reads every file without a cache. Set BOUGH_CACHE_DIR to a folder apart from your inputs.`]);
+
+    const sessions = join(await tempDir(), 'sessions');
+    await cp(join(FIXTURES, 'pi'), join(sessions, 'v2'), { recursive: true });
+    const linked = join(await tempDir(), 'cache');
+    await mkdir(linked);
+    await symlink(sessions, join(linked, 'ledgers'));
+    const listed = (await readdir(sessions, { recursive: true })).sort();
+    const second = await stats({ inputs: [sessions], by: 'session', scope: SCOPE, environment: { env: { BOUGH_CACHE_DIR: linked }, ...home } });
+    expect((await readdir(sessions, { recursive: true })).sort()).toEqual(listed);
+    expect(second.warnings).toHaveLength(1);
+    expect(second.json).toEqual((await stats({ inputs: [sessions], by: 'session', scope: SCOPE, cache: false, environment: { env: {}, ...home } })).json);
   });
 
   // Regression: a BOUGH_CACHE_DIR inside the report folder put the cache, every session's ledger

@@ -23,7 +23,7 @@ import { checkedPackedEntries, type PackedEntries } from '../ledger/packed-entri
 import { SOURCES } from '../types.js';
 import { whyUnwritable } from '../file-problems.js';
 import { sha256Hex } from '../sha256.js';
-import { inputHolding, overlapping, type OutInput } from '../output/out-path.js';
+import { inputOverlapping, overlapping, type OutInput } from '../output/out-path.js';
 
 /** What reading one file gave: its ledger and problems, or why it is not a session. */
 export type CachedOutcome = { kind: 'session'; ledger: SessionLedger; diagnostics: Diagnostic[] } | { kind: 'skipped'; diagnostics: Diagnostic[] };
@@ -445,19 +445,25 @@ const IDENTITY = /^[0-9a-f]{32}\.[0-9a-f]{64}$/;
 
 /**
  * The cache of a run reading `inputs` (and writing the report folder `report`): none when its
- * folder is one of them or inside one (a BOUGH_CACHE_DIR set there), since bough never writes
- * into what it reads; none either when it is inside the report folder, which is handed to others
- * as it is, or holds it, whose files a cache's tidying is not to touch. Said as a cache that cannot
- * be written is.
+ * folder, or the folder its entries go in (a link may lead elsewhere), is one of them or inside
+ * one (a BOUGH_CACHE_DIR set there), or holds one: bough never writes into what it reads, and a
+ * cache tidies its folder, removing what an older bough left. None either when it is inside the
+ * report folder, which is handed to others as it is, or holds it, whose files a cache's tidying
+ * is not to touch. Said as a cache that cannot be written is.
  */
 export async function openLedgerCacheBeside(inputs: readonly OutInput[], dir: string, codeStamp: string, report: string | null = null): Promise<LedgerCache> {
   // A folder whose path cannot be followed is no input's: the cache then says why it cannot be written.
-  const input = await inputHolding(dir, inputs).catch(() => null);
+  const overlapsInput = async (folder: string) => inputOverlapping(folder, inputs).catch(() => null);
+  // The cache writes and removes only in its entries' folder: an input beside that is no matter.
+  const around = await overlapsInput(dir);
+  const input = (around?.holds === false ? around : null) ?? (await overlapsInput(join(dir, 'ledgers')));
   const overlap = input === null && report !== null ? await overlapping(dir, report).catch(() => null) : null;
   if (input === null && overlap === null) return openLedgerCache(dir, codeStamp);
   const problem =
     input !== null
-      ? `the cache folder ${dir} is inside the input ${input}, and bough never writes into what it reads, so this run reads every file without a cache. Set BOUGH_CACHE_DIR to a folder outside your inputs.`
+      ? input.holds
+        ? `the cache folder ${dir} holds the input ${input.input}, and bough never writes into what it reads, nor removes anything of it, so this run reads every file without a cache. Set BOUGH_CACHE_DIR to a folder apart from your inputs.`
+        : `the cache folder ${dir} is inside the input ${input.input}, and bough never writes into what it reads, so this run reads every file without a cache. Set BOUGH_CACHE_DIR to a folder outside your inputs.`
       : overlap === 'inside'
         ? `the cache folder ${dir} is inside the report folder ${report}, which would hand what the cache holds of every session to whoever gets the report, so this run reads every file without a cache. Set BOUGH_CACHE_DIR to a folder outside the report.`
         : `the report folder ${report} is inside the cache folder ${dir}, so this run reads every file without a cache, which keeps its files away from the report's. Set BOUGH_CACHE_DIR, or --out, so that neither holds the other.`;

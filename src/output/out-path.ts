@@ -55,10 +55,14 @@ export async function refuseUnsafeOut(outDir: string, inputs: readonly OutInput[
   if (held) throw new BoughError(`Refusing to write the report to ${named}: the input ${held.path} is inside it. Choose another --out, outside your inputs.`);
 }
 
-/** The input (as named) that `path` is, or is inside of, compared by real paths; null when none. */
-export async function inputHolding(path: string, inputs: readonly OutInput[]): Promise<string | null> {
+/** The first input that holds the folder `path`, or that it holds, by real paths; null when none. */
+export async function inputOverlapping(path: string, inputs: readonly OutInput[]): Promise<{ input: string; holds: boolean } | null> {
   const real = await realPathOf(path);
-  return (await realInputs(inputs)).find((input) => isWithin(real, input.real))?.path ?? null;
+  for (const input of await realInputs(inputs)) {
+    if (isWithin(real, input.real)) return { input: input.path, holds: false };
+    if (isWithin(input.real, real)) return { input: input.path, holds: true };
+  }
+  return null;
 }
 
 /** Whether the folder `path` is `other` or inside it ('inside'), or holds it ('holds'), by real paths; null when neither. */
