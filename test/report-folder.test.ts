@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
@@ -272,6 +272,30 @@ describe('report folder', () => {
     expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html']);
     await writeReport(out, { 'index.html': 'three' });
     expect(await readFile(join(out, 'sessions', 'a.html'), 'utf8')).toBe('mine');
+  });
+
+  // Regression: staged beside --out, on the parent's file system, a build into a mount point (a
+  // Docker volume, a USB disk) could not rename its files in, and promised the next build would.
+  it('builds into a folder that is a mount point, again and again, and leaves nothing behind', async (context) => {
+    const parent = await tempDir();
+    const out = join(parent, 'mnt');
+    await mkdir(out);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', out], { stdio: 'ignore' });
+    } catch {
+      return context.skip('cannot mount a file system here');
+    }
+    try {
+      await mkdir(join(out, 'lost+found'));
+      await writeReport(out, { 'index.html': 'one', 'sessions/a.html': 'a' });
+      await writeReport(out, { 'index.html': 'two', 'sessions/b.html': 'b' });
+      expect(await readFile(join(out, 'index.html'), 'utf8')).toBe('two');
+      expect((await readdir(out)).sort()).toEqual([MANIFEST, 'index.html', 'lost+found', 'sessions']);
+      expect(await readdir(join(out, 'sessions'))).toEqual(['b.html']);
+      expect(await readdir(parent)).toEqual(['mnt']);
+    } finally {
+      execFileSync('umount', [out], { stdio: 'ignore' });
+    }
   });
 
   it('regression: --out that is a link to an empty folder is followed; the link stays a link', async () => {

@@ -1,9 +1,10 @@
-// The only module that writes. A build goes into a staging folder beside --out and is moved in at
-// the end. The --out folder itself, and every file in it that bough did not write, stays where it
-// is: only bough's own files (listed in its manifest) are moved out, replaced or removed.
+// The only module that writes. A build goes into a staging folder beside --out (inside it, on a
+// mount point) and is moved in at the end. The --out folder itself, and every file in it that
+// bough did not write, stays where it is: only bough's own files (listed in its manifest) are
+// moved out, replaced or removed.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, lstatSync, mkdirSync, openSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, lstatSync, mkdirSync, openSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
@@ -111,7 +112,7 @@ export async function openReportFolder(outDir: string, generator: string, option
   try {
     finishInterruptedBuilds(out);
     previous = await previousManifest(out);
-    staging = `${out}${STAGING_INFIX}${randomBytes(4).toString('hex')}`;
+    staging = join(workPlaceOf(out), `${basename(out)}${STAGING_INFIX}${randomBytes(4).toString('hex')}`);
     makeBoughFolder(staging, 'staging');
   } catch (error) {
     lock.release();
@@ -357,7 +358,7 @@ function safeTarget(root: string, path: string): string {
 }
 
 /** Files a folder may hold without being the user's content: a file manager's and git's. */
-const FOLDER_FURNITURE = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini', '.git', '.gitignore', '.gitattributes', '.nojekyll']);
+const FOLDER_FURNITURE = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini', '.git', '.gitignore', '.gitattributes', '.nojekyll', 'lost+found']);
 
 /**
  * The previous report's manifest; an empty one for an empty folder (kept, so a folder that is a
@@ -447,7 +448,8 @@ function swap(out: string, staging: string, journal: Journal): string[] {
  * already in the retired folder was moved out, a new file no longer in staging was moved in.
  */
 function applySwap(out: string, staging: string, journal: Journal): string[] {
-  const retired = join(dirname(out), journal.retired);
+  // Beside the staging folder, which is where the files can be renamed to.
+  const retired = join(dirname(staging), journal.retired);
   makeBoughFolder(retired, 'retired');
   const incoming = new Set(journal.moveIn);
   const replaceable = new Set(journal.replace);
@@ -498,15 +500,34 @@ function applySwap(out: string, staging: string, journal: Journal): string[] {
  * the user's that merely has a similar name. Runs under the lock, so no other build is using them.
  */
 function finishInterruptedBuilds(out: string): void {
-  const parent = dirname(out);
-  for (const folder of leftovers(parent, basename(out), STAGING_INFIX, 'staging')) {
-    const journal = readJournal(folder);
-    if (journal !== null && isFolder(out)) applySwap(out, folder, journal);
-    else rmSync(folder, { recursive: true, force: true });
+  // Where this bough or an earlier one put them: beside --out, or inside it when it is a mount point.
+  const places = isFolder(out) ? [dirname(out), out] : [dirname(out)];
+  for (const place of places) {
+    for (const folder of leftovers(place, basename(out), STAGING_INFIX, 'staging')) {
+      const journal = readJournal(folder);
+      if (journal !== null && isFolder(out)) applySwap(out, folder, journal);
+      else rmSync(folder, { recursive: true, force: true });
+    }
   }
-  for (const folder of leftovers(parent, basename(out), RETIRED_INFIX, 'retired')) rmSync(folder, { recursive: true, force: true });
+  for (const place of places) {
+    for (const folder of leftovers(place, basename(out), RETIRED_INFIX, 'retired')) rmSync(folder, { recursive: true, force: true });
+  }
   // A first build killed between renaming its staging folder into place and removing the marker.
   if (isFolder(out) && exists(join(out, MANIFEST)) && isMarker(join(out, MARKER), 'staging')) rmSync(join(out, MARKER), { force: true });
+}
+
+/**
+ * Where a build stages the report and puts the previous one's files aside: beside --out, so that
+ * nothing of a build's shows in --out until it is done; inside --out when that is a mount point
+ * (a Docker volume, a USB disk), since files cannot be renamed from one file system to another.
+ */
+function workPlaceOf(out: string): string {
+  const parent = dirname(out);
+  try {
+    return statSync(out).dev === statSync(parent).dev ? parent : out;
+  } catch {
+    return parent;
+  }
 }
 
 function leftovers(parent: string, base: string, infix: string, kind: MarkerKind): string[] {
