@@ -26,6 +26,7 @@ import { z } from 'zod';
 import type { SessionKey, SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries } from './ledger/packed-entries.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
+import { escapeHtml } from './report/escape.js';
 import type { SessionSearchItem } from './report/search-items.js';
 import { createSharer } from './share/share.js';
 import { sha256Hex } from './sha256.js';
@@ -567,7 +568,20 @@ export function refreshedSeen(previous: Buffer, gone: ReadonlySet<string>, now: 
  */
 export function withGoneNote(html: string, lastSeen: string, fileThere = false): string {
   const what = fileThere ? 'no longer reads as this session (emptied, cut short, damaged or unreadable)' : 'is no longer present';
-  const note = `<p class="notice file-gone">This session's source file ${what} (last seen ${lastSeen}). This page was written by an earlier build, and shows the cost as that build priced it; its usage still counts in this report's totals, at this report's prices.</p>`;
+  return withKeptNote(html, `This session's source file ${what} (last seen ${lastSeen}). This page was written by an earlier build, and shows the cost as that build priced it; its usage still counts in this report's totals, at this report's prices.`);
+}
+
+/**
+ * An earlier build's page, kept because this build could not write it again (its file vanished
+ * while it was read): better than a page saying only that.
+ */
+export function withUnwrittenNote(html: string, reason: string): string {
+  return withKeptNote(html, `This build could not write this session's page again (${escapeHtml(reason)}). This page was written by an earlier build, and shows the conversation and the cost as that build saw them; this report's totals count the session as this build read it.`);
+}
+
+/** A page with a note at the top of its main part, in place of any such note it had. */
+function withKeptNote(html: string, text: string): string {
+  const note = `<p class="notice file-gone">${text}</p>`;
   // A page kept by several builds in a row carries one note, the latest.
   const page = html.replace(/\n<p class="notice file-gone">[^<]*<\/p>/, '');
   // <main>, or (pages since skip links) <main id="main">.

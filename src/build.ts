@@ -65,6 +65,7 @@ import {
   SEEN_PATH,
   seenFile,
   withGoneNote,
+  withUnwrittenNote,
   type ArchivedPages,
   type ArchivedSession,
   type Archiving,
@@ -257,7 +258,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
-    const archive = usedSamples ? null : { kept, previous, sharing, redacting, places, inputs, unreadable, carried };
+    const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried };
     const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads });
     // A folder kept to be sent, built once with --share and now without: said, as its pages now show what it hid.
     const wasRedacted = !options.redact && archived.sessions.some((a) => a.sharing.startsWith(REDACTING_SHARING));
@@ -337,7 +338,10 @@ interface HtmlSink {
   /** What to keep from the folder's earlier build and how to archive this one; null for the bundled samples. */
   archive: {
     kept: readonly ArchivedSession[];
+    /** The pages the earlier build wrote that this one may keep as they are; none with --no-cache. */
     previous: readonly ArchivedPages[];
+    /** The pages the earlier build wrote, sharing as this one: kept where this one cannot write a session's again. */
+    written: readonly ArchivedPages[];
     sharing: string;
     redacting: Archiving['redacting'];
     places: readonly string[];
@@ -432,6 +436,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
   const neighbours = sessionNeighbours(data);
   const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
+  const writtenByName = new Map((sink.archive?.written ?? []).map((a) => [a.name, a]));
   /** The files found now, by archive name: a kept session's file may be there and no longer read as it. */
   const stillFound = new Set(report.discovery.files.map(nameOfPath));
   const { stamp } = sink;
@@ -481,7 +486,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     | { kind: 'gone'; pages: string[]; search: readonly SessionSearchItem[]; missing: string | null }
     // Its search items only while the archive still needs them: when a thread did not archive it.
     | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null; archived: readonly SessionKey[] | null }
-    | { kind: 'failed'; page: string; reason: string };
+    // `pages`: the stub saying so, or the pages an earlier build wrote for it, kept.
+    | { kind: 'failed'; pages: string[]; search: readonly SessionSearchItem[]; reason: string };
   const done: Done[] = new Array(data.sessions.length);
   const toWrite: { rank: number; fingerprint: string | null }[] = [];
   // Decided side by side: keeping a page is a few calls to the file system, each waited on.
@@ -589,10 +595,20 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
         // A thread that died part-way (out of memory) could not take back what it wrote.
         removeStagedSession(folder.staging, page, parts.map((part) => part.key));
-        const reason = messageOf(error);
-        const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
-        await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));
-        done[rank] = { kind: 'failed', page, reason };
+        const reason = sharer.text(messageOf(error));
+        // The pages an earlier build wrote for it say more than a page saying it failed (its file
+        // vanished while read, as Claude Code's clean-up does): kept, with a note, where all are there.
+        const before = writtenByName.get(pathHash(session.key));
+        const earlier = before?.pages.includes(page) ? await Promise.all(before.pages.map(async (p) => [p, await folder.previous(p)] as const)) : [];
+        if (before && earlier.length > 0 && earlier.every(([, html]) => html !== null)) {
+          for (const [p, html] of earlier) await folder.write(p, withUnwrittenNote((html as Buffer).toString('utf8'), reason));
+          searchRows = sessionRows(rank, before.search);
+          done[rank] = { kind: 'failed', pages: before.pages, search: before.search, reason };
+        } else {
+          const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
+          await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));
+          done[rank] = { kind: 'failed', pages: [page], search: [], reason };
+        }
       }
       // Outside the page's own failure: a spool that cannot be written is the build's (a full disk), not this page's.
       await spool.add(rank, searchRows);
@@ -627,13 +643,13 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       if (outcome.kind === 'kept') await archiveEntry(records, session.ledger, outcome.pages, outcome.search, outcome.fingerprint, outcome.samePlace);
       else if (outcome.kind === 'gone') await archiveEntry(records, session.ledger, outcome.pages);
       else if (outcome.kind === 'written') await archiveEntry(records, session.ledger, outcome.pages, outcome.search, outcome.fingerprint);
-      else await archiveEntry(records, session.ledger, [outcome.page]);
+      else await archiveEntry(records, session.ledger, outcome.pages, outcome.search);
     }
   } finally {
     recordSpool?.close();
   }
   // The pages this report's sessions have: an earlier build's page kept for a record that did not read is none of these.
-  const usedPages = new Set(done.flatMap((outcome) => (outcome.kind === 'failed' ? [outcome.page] : outcome.pages)));
+  const usedPages = new Set(done.flatMap((outcome) => outcome.pages));
   const archiveProblems = sink.archive && records ? await keepUnreadable(sink.archive.unreadable, sink.archive.sharing, folder, records, seen, time, usedPages) : [];
   const readNow = new Set(collected.ledgers.flatMap((ledger) => (keptByKey.has(ledger.key) ? [] : [pathHash(ledger.key)])));
   const carriedUnseen = sink.archive && records && archiving ? await carryOver(sink.archive.carried, { folder, records, seen, usedPages, readNow, now: archiving.now }) : [];

@@ -10,18 +10,18 @@ import { build } from '../src/build.js';
 import type { Summary } from '../src/report/schema.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 
-async function buildChanging(change: (path: string) => void): Promise<{ summary: Summary; pages: Map<string, string> }> {
+async function buildChanging(change: (path: string) => void, { builtBefore = false } = {}): Promise<{ summary: Summary; pages: Map<string, string> }> {
   const input = join(await tempDir(), 'in');
   await cp(join(FIXTURES, 'pi'), input, { recursive: true });
   const path = join(input, 'minimal-v3.jsonl');
   const out = join(await tempDir(), 'report');
+  const options = { inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z') };
+  // Without the cache, so that the rebuild writes every page again.
+  if (builtBefore) await build({ ...options, cache: false });
   let changed = false;
   await build({
-    inputs: [input],
-    out,
-    scope: ALL_UTC,
-    environment: { env: {}, home: '/nonexistent' },
-    now: new Date('2026-12-01T00:00:00Z'),
+    ...options,
+    cache: !builtBefore,
     // Called once the ledgers are made, before any page is written.
     progress: (message) => {
       if (!changed && message.startsWith('counting')) {
@@ -64,5 +64,15 @@ describe('content read again for pages', () => {
     const session = summary.sessions.find((s) => s.file.endsWith('minimal-v3.jsonl'));
     expect(session?.prompts).toBeGreaterThan(0);
     expect(pages.get(session?.page as string)).toContain('its file no longer reads as a session since it was counted: it vanished while being read (moved or deleted)');
+  });
+
+  it('keeps the page an earlier build wrote of a file deleted meanwhile, saying so (regression: replaced by a page saying it failed)', async () => {
+    const { summary, pages } = await buildChanging((path) => rmSync(path), { builtBefore: true });
+    expect(summary.diagnostics.byReason['page-failed']).toBe(1);
+    const session = summary.sessions.find((s) => s.file.endsWith('minimal-v3.jsonl'));
+    const page = pages.get(session?.page as string) as string;
+    expect(page).toContain("This build could not write this session's page again (its file no longer reads as a session since it was counted: it vanished while being read (moved or deleted)).");
+    expect(page).toContain('What does cart.ts export?');
+    expect(page).toContain('kind-prompt');
   });
 });
