@@ -364,10 +364,12 @@ describe('Claude Code sessions as their pages show them', () => {
   });
 
   it.each([
-    ['toolUseResult.agentId', { toolUseResult: { status: 'completed', agentId: 'a1b2c3', content: [{ type: 'text', text: 'Three carts.' }] } }, 'Three carts.'],
+    ['toolUseResult.agentId', { toolUseResult: { status: 'completed', agentId: 'a1b2c3', content: [{ type: 'text', text: 'Three carts.' }] } }, 'Three carts.', false],
     // Regression: a result that named its agent only in its text (formats/claude.md §6.3 (b)) was not linked, and titled "sub-agent".
-    ['the agentId line of its text', {}, 'Three carts.\nagentId: a1b2c3 (use SendMessage with to: \'a1b2c3\' to continue this agent)'],
-  ])('links a Task call to the sub-agent transcript it started, and back, named by %s', async (_, structured, text) => {
+    ['the agentId line of its text', {}, 'Three carts.\nagentId: a1b2c3 (use SendMessage with to: \'a1b2c3\' to continue this agent)', false],
+    // Regression: a sub-agent whose sidecar alone named the call (§6.3 (c)) was not linked.
+    ['its sidecar’s toolUseId', {}, 'Three carts.', true],
+  ])('links a Task call to the sub-agent transcript it started, and back, named by %s', async (_, structured, text, sidecar) => {
     const call = {
       ...envelope('k2', 'k1', {}, '2026-03-10T10:00:01.000Z'),
       type: 'assistant',
@@ -379,6 +381,8 @@ describe('Claude Code sessions as their pages show them', () => {
       [`-home-ana-shop/${SESSION}.jsonl`]: [user('k1', null, 'count the carts'), call, result, assistant('k4', 'k3', 'K2', tokens(100))],
       // No first prompt of its own: the call's description names it.
       [`-home-ana-shop/${SESSION}/subagents/agent-a1b2c3.jsonl`]: [{ ...assistant('s2', 's1', 'S1', tokens(50), { sidechain: true, at: '2026-03-10T10:00:03.000Z' }), agentId: 'a1b2c3' }],
+      // A sidecar with no description: the call's names it still.
+      ...(sidecar ? { [`-home-ana-shop/${SESSION}/subagents/agent-a1b2c3.meta.json`]: JSON.stringify({ toolUseId: 'toolu_K' }) } : {}),
     });
     const { out, summary } = await build(folder);
     const page = await pageOf(out, summary, SESSION);

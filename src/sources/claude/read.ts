@@ -141,6 +141,11 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
   const entries = ctx.subagentFile ? ctx.drafts.map((d) => d.entry) : foldInlineSidechains(ctx);
 
   const name = basename(input.path);
+  const meta = facts.subagentFile ? await readAgentMeta(input.path.replace(/\.jsonl$/i, '.meta.json')) : null;
+  const subagentId = facts.subagentFile ? (facts.agentId ?? /^agent-(.+)\.jsonl$/i.exec(name)?.[1] ?? null) : null;
+  const startedSubagents = [...ctx.startedSubagents].map(([callId, subagentId]) => ({ callId, subagentId }));
+  // Its sidecar names the call that started it (§6.3 c), where the call's result may not.
+  if (meta?.toolUseId && subagentId !== null) startedSubagents.push({ callId: meta.toolUseId, subagentId });
   return {
     source: 'claude',
     path: input.path,
@@ -154,9 +159,9 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     parentSessionId: facts.parentSessionId,
     namedByAgent: name === `${facts.sessionId}.jsonl` || (facts.agentId !== null && name === `agent-${facts.agentId}.jsonl`),
     subagentOf: facts.subagentFile ? facts.sessionId : null,
-    subagentLabel: facts.subagentFile ? await subagentLabel(input.path, entries) : null,
-    subagentId: facts.subagentFile ? (facts.agentId ?? /^agent-(.+)\.jsonl$/i.exec(name)?.[1] ?? null) : null,
-    startedSubagents: [...ctx.startedSubagents].map(([callId, subagentId]) => ({ callId, subagentId })),
+    subagentLabel: facts.subagentFile ? subagentLabel(input.path, entries, meta?.label ?? null) : null,
+    subagentId,
+    startedSubagents,
     entryTitles: ctx.entryTitles,
     // Claude Code's transcripts have no format number; `version` is the app's, and changes mid-file.
     formatVersion: 1,
@@ -1066,9 +1071,8 @@ const MAX_META_BYTES = 64 * 1024;
 const LABEL_WORDS = 12;
 
 /** What a sub-agent was for: its sidecar's description or type, else what its file and first prompt say. */
-async function subagentLabel(path: string, entries: readonly Entry[]): Promise<string> {
-  const meta = await readAgentMeta(path.replace(/\.jsonl$/i, '.meta.json'));
-  if (meta) return meta;
+function subagentLabel(path: string, entries: readonly Entry[], described: string | null): string {
+  if (described) return described;
   const name = basename(path);
   if (/^agent-acompact/i.test(name)) return 'compaction';
   if (/prompt_suggestion/i.test(name)) return 'prompt suggestion';
@@ -1080,13 +1084,14 @@ async function subagentLabel(path: string, entries: readonly Entry[]): Promise<s
   return words.length > LABEL_WORDS ? `${words.slice(0, LABEL_WORDS).join(' ')}…` : words.join(' ');
 }
 
-async function readAgentMeta(path: string): Promise<string | null> {
+/** A sub-agent's sidecar: what it was for, and the tool call that started it. */
+async function readAgentMeta(path: string): Promise<{ label: string | null; toolUseId: string | null } | null> {
   try {
     const info = await stat(path);
     if (!info.isFile() || info.size > MAX_META_BYTES) return null;
     const parsed = raw.rawAgentMeta.safeParse(JSON.parse(await readFile(path, 'utf8')));
     if (!parsed.success) return null;
-    return parsed.data.description?.trim() || parsed.data.agentType?.trim() || null;
+    return { label: parsed.data.description?.trim() || parsed.data.agentType?.trim() || null, toolUseId: parsed.data.toolUseId?.trim() || null };
   } catch {
     // No sidecar (most files), or an unreadable one: the label comes from the transcript.
     return null;

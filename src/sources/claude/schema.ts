@@ -100,7 +100,7 @@ export const rawPatchResult = z.looseObject({
 export type RawPatchResult = z.infer<typeof rawPatchResult>;
 
 /** `agent-<id>.meta.json` beside a 2.1.x sub-agent transcript. */
-export const rawAgentMeta = z.looseObject({ agentType: optionalString, description: optionalString });
+export const rawAgentMeta = z.looseObject({ agentType: optionalString, description: optionalString, toolUseId: optionalString });
 
 /** Record types that carry no conversation (formats/claude.md §4): skipped, their uuid kept for linking. */
 export const CLAUDE_BOOKKEEPING_TYPES = [
