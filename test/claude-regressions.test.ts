@@ -351,6 +351,28 @@ describe('Claude Code sessions as their pages show them', () => {
     expect(page.indexOf('LAGGING RESULT')).toBeLessThan(page.indexOf('reply L2'));
   });
 
+  it('lists every sub-agent file of a session with no main transcript, so that its split adds up (regression: the one shown as the session left out)', async () => {
+    const warmup = (agent: string, request: string) => [
+      { ...user(`${agent}-1`, null, 'Warmup', { sidechain: true }), agentId: agent },
+      { ...assistant(`${agent}-2`, `${agent}-1`, request, tokens(1000), { sidechain: true }), agentId: agent },
+    ];
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: '',
+      [`-home-ana-shop/agent-w1.jsonl`]: warmup('w1', 'W1'),
+      [`-home-ana-shop/agent-w2.jsonl`]: warmup('w2', 'W2'),
+    });
+    const { summary } = await build(folder);
+    expect(summary.sessions).toHaveLength(1);
+    const [session] = summary.sessions;
+    expect(session?.subagentFiles.map((f) => [f.file.split('/').pop(), f.label])).toEqual([
+      ['agent-w1.jsonl', 'warmup'],
+      ['agent-w2.jsonl', 'warmup'],
+    ]);
+    const listed = session?.subagentFiles.reduce((sum, f) => sum + (f.usage.cost.bough ?? 0), 0);
+    expect(listed).toBeCloseTo(session?.subagents.cost.bough ?? -1, 10);
+    expect(session?.subagents.usageRecords).toBe(2);
+  });
+
   it('says an API error once (regression: its text shown as the error and again as the reply)', async () => {
     const error = {
       ...envelope('e2', 'e1', {}, '2026-03-10T10:00:01.000Z'),

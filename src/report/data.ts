@@ -131,6 +131,8 @@ export interface SessionData {
   counted: Counted;
   /** Sub-agent files counted in this session (their usage in its totals), shown apart. */
   subagents: SubagentData[];
+  /** The usage of the session's own file when that is a sub-agent's (no main transcript was written): as a sub-agent's `tally`. */
+  hostTally: Tally | null;
 }
 
 /** A sub-agent's own file, counted in the session that ran it. */
@@ -359,6 +361,8 @@ class Aggregator {
       }
       return day;
     };
+    // A session with no main transcript is shown from a sub-agent file of its own: that file's usage, as the other sub-agents'.
+    const hostTally = ledger.subagentOf !== null ? emptyTally() : null;
     const countUsage = (usage: LedgerUsage, usageTime: number, into: Tally | null) => {
       const priced = price(usage, ledger.source);
       addUsage(whole, usage, priced);
@@ -428,7 +432,7 @@ class Aggregator {
         addTurn((day.turns ??= emptyTally()), entry, entryTime);
         tools.add(entry);
       },
-      usage: (usage, usageTime) => countUsage(usage, usageTime, null),
+      usage: (usage, usageTime) => countUsage(usage, usageTime, hostTally),
     });
     placePending();
     const subagents: SubagentData[] = subagentParts.map((part) => {
@@ -472,6 +476,7 @@ class Aggregator {
       countedEntries,
       counted,
       subagents,
+      hostTally,
     };
   }
 

@@ -207,7 +207,11 @@ export function sessionJson(session: SessionData, pages: PageMap): Summary['sess
         : { differs: check.differs, incomplete: check.incomplete, reason: check.reason, difference: money(check.difference), unrecordedRecords: check.unrecorded, differingRecords: check.differingRecords },
     unpricedModels: session.byModel.filter((m) => m.unpriced > 0 || m.partial > 0).map(modelName),
     subagents: usageTotals(tally.subagents),
-    subagentFiles: session.subagents.map((s) => ({ file: s.ledger.path, label: s.label, usage: usageTotals(s.tally) })),
+    // Every sub-agent file whose usage the split counts, the session's own among them when it is one.
+    subagentFiles: [
+      ...(session.hostTally === null ? [] : [{ file: ledger.path, label: ledger.subagentLabel ?? ledger.title, usage: usageTotals(session.hostTally) }]),
+      ...session.subagents.map((s) => ({ file: s.ledger.path, label: s.label, usage: usageTotals(s.tally) })),
+    ],
     tools: {
       calls: tools.calls,
       failures: tools.failures,
