@@ -133,6 +133,14 @@ describe('an archived copy of a Codex thread', () => {
     expect(page.indexOf('Fix the failing test</p>', folded)).toBeGreaterThan(folded);
     const end = page.indexOf('</details></li>', folded);
     expect(page.indexOf('Now run the linter', folded)).toBeGreaterThan(end);
+    // Copied usage is shown, and said to count in the origin (regression: its cost shown as if counted here).
+    const priced = page.split('<li class="entry ').filter((entry) => / \$[0-9.]+ bough/.test(entry));
+    const copied = priced.filter((entry) => entry.includes('class="badge tone-copied"'));
+    expect(copied.length).toBeGreaterThan(0);
+    expect(copied.every((entry) => entry.includes(' bough · not counted here'))).toBe(true);
+    const own = priced.filter((entry) => !entry.includes('class="badge tone-copied"'));
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.some((entry) => entry.includes('not counted here'))).toBe(false);
   });
 
   for (const written of ['with the collab event', 'by its output alone (no extended events)']) {

@@ -244,6 +244,12 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
   const markdown = (text: string) => renderMarkdown(text, budget);
   const subagentOfCall = ctx.subagentOfCall ?? (() => null);
   const parts = (blocks: readonly Block[]) => partViews(blocks, budget, subagentOfCall, base.anchor);
+  // Usage another entry counts (a copy's origin, the main thread a side question replays) is shown, and said not to count here.
+  const countedElsewhere = base.badges.some((badge) => badge.tone === 'copied');
+  const usageOf = (usage: readonly Usage[]) => {
+    const line = usageLine(usage, ctx.priceOf);
+    return line !== null && countedElsewhere ? `${line} · not counted here` : line;
+  };
   switch (entry.kind) {
     case 'prompt':
       return {
@@ -265,7 +271,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         status: replyStatus(entry.outcome),
         // An API error reply's text is often its error message: said once, in the reply.
         errorMessage: entry.errorMessage !== null && entry.errorMessage.trim() === blockText(entry.content).trim() ? null : entry.errorMessage,
-        usage: usageLine(entry.usage, ctx.priceOf),
+        usage: usageOf(entry.usage),
       };
     case 'toolCall':
       return { ...event(base, 'info', 'tool call', entry.call.name), detailText: json(entry.call.arguments) };
@@ -291,7 +297,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
                 summary: `${plural(entry.nestedCalls.length, 'call')} made inside the tool`,
                 calls: entry.nestedCalls.map((c) => [c.name, c.status, c.error].filter(Boolean).join(' · ')),
               },
-        usage: usageLine(entry.usage.filter((u) => u.origin !== 'subagent'), ctx.priceOf),
+        usage: usageOf(entry.usage.filter((u) => u.origin !== 'subagent')),
       };
     }
     case 'shell':
@@ -371,7 +377,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
       };
     }
     case 'usageOnly':
-      return event(base, 'info', entry.usageKind, [entry.note, usageLine(entry.usage, ctx.priceOf)].filter(Boolean).join(' · '));
+      return event(base, 'info', entry.usageKind, [entry.note, usageOf(entry.usage)].filter(Boolean).join(' · '));
     case 'unknown':
       return { ...event(base, 'unknown', 'unknown entry', entry.rawType), detailText: json(entry.raw) };
   }
