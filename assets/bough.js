@@ -17,16 +17,31 @@
   // browser scrolled to the fragment while it was folded away (or not at all, or before unfolding).
   function reveal() {
     var target = hashTarget();
-    var folded = false;
+    if (!target) return;
     for (var node = target; node; node = node.parentElement) {
-      if (node.tagName === 'DETAILS') {
-        node.open = true;
-        folded = true;
-      }
+      if (node.tagName === 'DETAILS') node.open = true;
     }
-    if (!folded) return;
+    settle(target);
+  }
+
+  // Entries far from the screen are not laid out (content-visibility), so the browser places the
+  // target by their estimated height and it lands off the screen once those near it are drawn:
+  // go to it again, frame by frame, until the page stops moving.
+  function settle(target) {
+    var frames = 0;
+    var steady = 0;
+    function step() {
+      var top = target.getBoundingClientRect().top;
+      var atBottom = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1;
+      var placed = Math.abs(top) < 2 || (atBottom && top >= 0 && top < window.innerHeight);
+      steady = placed ? steady + 1 : 0;
+      if (!placed) target.scrollIntoView();
+      revealedAt = window.scrollY;
+      // Placed for a few frames in a row: what is near the screen has been drawn.
+      if (steady < 3 && ++frames < 90) window.requestAnimationFrame(step);
+    }
     target.scrollIntoView();
-    revealedAt = window.scrollY;
+    window.requestAnimationFrame(step);
   }
 
   // What loads after the page's text (its images) moves what follows: to the target again, unless the reader has scrolled since.
