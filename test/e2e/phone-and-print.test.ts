@@ -52,6 +52,13 @@ describe('the report on a 390 px phone screen', () => {
         try {
           const width = await visit.page.evaluate(() => document.documentElement.scrollWidth);
           expect({ page, width }).toEqual({ page, width: 390 });
+          // Nor does a badge run past its entry (regression: a long label was cut off at its edge).
+          const overflowing = await visit.page.evaluate(() =>
+            Array.from(document.querySelectorAll('.entry .badge'))
+              .filter((badge) => badge.getBoundingClientRect().right > (badge.closest('.entry') as Element).getBoundingClientRect().right + 1)
+              .map((badge) => badge.textContent),
+          );
+          expect({ page, overflowing }).toEqual({ page, overflowing: [] });
           expect(pageProblems(visit, page)).toEqual([]);
         } finally {
           await visit.page.close();
