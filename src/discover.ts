@@ -110,10 +110,27 @@ export async function discover(
     } else {
       // Taken as given, whatever its name; its real path only so that it is counted once.
       found.add(await fs.realpath(path).catch(() => path), path);
-      places.push({ source, path, files: 1, exists: true });
+      // With what its agent keeps of it beside it (a Claude Code session's sub-agents): its numbers
+      // are the session's whether it is given alone or with its folder.
+      let files = 1;
+      for (const companion of await companionsOf(path)) {
+        const kind = await fs.stat(companion).catch(() => null);
+        if (kind?.isDirectory()) files += await sessionFilesUnder(companion, fs, found, diagnostics, linked);
+        else if (kind?.isFile()) {
+          found.add(await fs.realpath(companion).catch(() => companion), companion);
+          files++;
+        }
+      }
+      places.push({ source, path, files, exists: true });
     }
   }
   return { files: found.shown(), realPaths: found.knownReal(), places, linked, usedDefaults, diagnostics };
+}
+
+async function companionsOf(path: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const reader of READERS) found.push(...((await reader.companions?.(path).catch(() => [])) ?? []));
+  return found;
 }
 
 /** Candidate files by real path, each shown by the first path it was found by. */

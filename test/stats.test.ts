@@ -150,6 +150,25 @@ describe('bough stats', () => {
     expect((await run(['stats', join(FIXTURES, 'pi'), '--source', 'codex'])).stdout).toMatch(/Nothing falls in all time · UTC · agent codex: none of the \d+ sessions read matches agent codex\./);
   });
 
+  // Regression: a Claude Code session file given alone left out its sub-agents, which `export`
+  // of the same file counted (and its folder too): $1.97 where they said $5.45.
+  it('counts a Claude Code session given alone with its sub-agents beside it, as its folder does, and no one else’s', async () => {
+    const folder = join(FIXTURES, 'claude', 'projects', '-home-ana-shop');
+    const id = '11111111-1111-4111-8111-111111111111';
+    const rowOf = async (input: string) => {
+      const { code, stdout } = await run(['stats', input, '--json', '--by', 'session', '--tz', 'UTC', '--no-cache']);
+      expect(code).toBe(0);
+      return statsSchema.parse(JSON.parse(stdout)).rows;
+    };
+    const alone = await rowOf(join(folder, `${id}.jsonl`));
+    const inFolder = (await rowOf(folder)).filter((row) => row.key.includes(id));
+    expect(alone).toEqual(inFolder);
+    // Its nested sub-agent and its flat one (agent-5e5e5e5e), not the other session's (agent-0c0ffee0).
+    expect(alone).toHaveLength(1);
+    const { stdout } = await run(['stats', join(folder, `${id}.jsonl`), '--json', '--tz', 'UTC', '--no-cache']);
+    expect(statsSchema.parse(JSON.parse(stdout)).totals.subagents.usageRecords).toBe(2);
+  });
+
   it('exits 1 when there are no sessions to count', async () => {
     const { code, stderr } = await run(['stats', piFixture('not-a-session.jsonl')]);
     expect(code).toBe(1);

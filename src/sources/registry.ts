@@ -36,7 +36,7 @@ export interface SourceReader {
   priceHint(provider: string | null, localProviders: ReadonlySet<string>): PriceHint;
   /** Providers this agent's configuration on this machine runs locally. */
   localProviders(environment: Environment): Promise<ReadonlySet<string>>;
-  /** Files and folders this agent keeps beside a session file that belong to it (its sub-agents), for exporting that session alone. */
+  /** Files and folders this agent keeps beside a session file that belong to it (its sub-agents): read with it when it is given alone. */
   companions?(path: string): Promise<string[]>;
 }
 

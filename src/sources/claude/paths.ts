@@ -1,6 +1,6 @@
 // Where Claude Code keeps its transcripts (formats/claude.md §1).
 
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Environment } from '../../environment.js';
 
@@ -37,17 +37,37 @@ export function claudeProjectFolder(path: string): string | null {
 
 /**
  * A session's own sub-agents: `<session id>/subagents/` beside its file (2.1.x), and the flat
- * `agent-*.jsonl` files of its folder (2.0.x; those of other sessions attach elsewhere or stand alone).
+ * `agent-*.jsonl` files of its folder whose first line names it (2.0.x; the folder holds other
+ * sessions' too).
  */
 export async function claudeCompanions(path: string): Promise<string[]> {
   const folder = dirname(path);
   const stem = basename(path).replace(/\.jsonl$/i, '');
+  if (basename(path).startsWith('agent-')) return [];
   const found: string[] = [];
   const nested = join(folder, stem, 'subagents');
   if (await stat(nested).then((s) => s.isDirectory(), () => false)) found.push(nested);
-  if (!basename(path).startsWith('agent-')) {
-    const names = await readdir(folder).catch(() => [] as string[]);
-    for (const name of names) if (/^agent-.+\.jsonl$/i.test(name)) found.push(join(folder, name));
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names) {
+    if (/^agent-.+\.jsonl$/i.test(name) && (await namesSession(join(folder, name), stem))) found.push(join(folder, name));
   }
   return found;
+}
+
+/** How much of a flat sub-agent file is read to tell its session: its first lines, which name it. */
+const HEAD_BYTES = 16 * 1024;
+
+/** Whether a file's first lines name the session `id` (`"sessionId": "<id>"`). */
+async function namesSession(path: string, id: string): Promise<boolean> {
+  const file = await open(path, 'r').catch(() => null);
+  if (file === null) return false;
+  try {
+    const { bytesRead, buffer } = await file.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
+    // The first that names one: a summary line before it names none.
+    return /"sessionId"\s*:\s*"([^"\\]*)"/.exec(buffer.toString('utf8', 0, bytesRead))?.[1] === id;
+  } catch {
+    return false;
+  } finally {
+    await file.close();
+  }
 }
