@@ -17,6 +17,9 @@ describe('Claude Code: fast mode and web searches', () => {
     // claude-opus-4-6: $5/M in, $25/M out, fast ×6 in LiteLLM's table.
     expect(row('anthropic/claude-opus-4-6 (fast mode)')?.cost.bough).toBeCloseTo(0.18, 10);
     expect(row('anthropic/claude-opus-4-6')?.cost.bough).toBeCloseTo(0.03, 10);
+    // Keys a script can use (regression: a NUL byte in the fast row's).
+    expect(row('anthropic/claude-opus-4-6 (fast mode)')?.key).toBe('anthropic/claude-opus-4-6+fast');
+    expect(stats.rows.filter((r) => r.key.includes('\0'))).toEqual([]);
     // Regression: every model's row said 0 prompts, 0 replies, which a script would believe.
     for (const r of stats.rows) expect([r.prompts, r.replies, r.errorReplies, r.usageRecords > 0]).toEqual([null, null, null, true]);
   });

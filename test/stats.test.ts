@@ -91,6 +91,9 @@ describe('bough stats', () => {
     const json = statsSchema.parse(JSON.parse((await run(['stats', MIDNIGHT, '--by', 'session', '--json', '--tz', 'UTC'])).stdout));
     const startedAt = json.rows[0]?.startedAt ?? '';
     expect(json.rows[0]?.project).toBeTypeOf('string');
+    // A session row names its project by the project row's key (regression: by its display name, which no row had).
+    const projects = statsSchema.parse(JSON.parse((await run(['stats', MIDNIGHT, '--json', '--by', 'project', '--tz', 'UTC'])).stdout)).rows.map((r) => r.key);
+    expect(projects).toContain(json.rows[0]?.project);
     expect(table[2]).toContain(startedAt.slice(0, 10));
     const tokyo = (await run(['stats', MIDNIGHT, '--by', 'session', '--tz', 'Asia/Tokyo'])).stdout.split('\n');
     expect(tokyo[2]).toContain(new Date(Date.parse(startedAt) + 9 * 3600_000).toISOString().slice(0, 10));

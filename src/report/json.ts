@@ -5,7 +5,7 @@ import type { Diagnostic, DiagnosticsSummary } from '../diagnostics.js';
 import type { Scope } from '../ledger/scope.js';
 import { SOURCE_NAMES, type Source, type TokenCounts } from '../types.js';
 import { monthLabel } from '../time-zone.js';
-import { type Bucket, type Cost, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
+import { UNKNOWN_PROJECT, type Bucket, type Cost, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import type { PageMap } from './pages.js';
 import type { FiltersJson, PeriodJson, RowJson, StatsGrouping, StatsJson, Summary, TotalsJson } from './schema.js';
 
@@ -106,7 +106,7 @@ export function totalsJson(data: ReportData): TotalsJson {
 
 /** The rows of `stats --by`: one per day, week, month, project, model, agent or session in the scope. */
 export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
-  const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
+  const projectKeys = new Map(data.projects.map((p) => [p.key, projectRowKey(p)]));
   switch (by) {
     case 'day':
       return data.days.map((b) => bucketRow(b, b.key));
@@ -117,10 +117,11 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
     case 'agent':
       return data.sources.map((b) => bucketRow(b, SOURCE_NAMES[b.key as Source] ?? b.key));
     case 'project':
-      return data.projects.map((p) => row(p.cwd ?? p.key, p.name, p.sessions.length, p.tally));
+      return data.projects.map((p) => row(projectRowKey(p), p.name, p.sessions.length, p.tally));
     case 'model':
       return data.models.map((m) => ({
-        key: m.key,
+        // `provider/model`; served in fast mode (billed apart): `provider/model+fast`.
+        key: m.key.replace(/\0fast$/, '+fast'),
         label: modelName(m),
         sessions: m.sessions,
         // Not counted by model (a prompt is no model's): null, never a zero a script would believe.
@@ -135,8 +136,13 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
     case 'session':
       return [...data.sessions]
         .sort((a, b) => byCostThenTime(a, b))
-        .map((s) => ({ ...row(s.key, s.ledger.title, 1, s.tally), startedAt: new Date(s.startedAt).toISOString(), project: projectNames.get(s.projectKey) ?? s.projectKey }));
+        .map((s) => ({ ...row(s.key, s.ledger.title, 1, s.tally), startedAt: new Date(s.startedAt).toISOString(), project: projectKeys.get(s.projectKey) ?? s.projectKey }));
   }
+}
+
+/** A project row's key, which a session row names: its working directory, else its agent's project folder, else "(unknown)". */
+function projectRowKey(project: ProjectData): string {
+  return project.cwd ?? (project.key === UNKNOWN_PROJECT ? '(unknown)' : project.key);
 }
 
 function byCostThenTime(a: SessionData, b: SessionData): number {
