@@ -305,6 +305,12 @@ describe('bough command line', () => {
     }
     expect(existsSync(join(dir, 'new-folder'))).toBe(false);
     expect(await run(['export', input, '-o', '-'])).toMatchObject({ code: 1, stderr: 'bough: export writes a file, not to standard output: name one with -o, such as session.html.\n' });
+    // Regression: below a file, "unexpected error: ENOTDIR … This is a bug in bough"; /dev/stdout
+    // into a pipe, a link "which does not exist. Create that folder, or choose another --out."
+    const file = join(dir, 'f.html');
+    await writeFile(file, 'mine');
+    expect(await run(['export', input, '-o', join(file, 'x.html')])).toMatchObject({ code: 1, stderr: `bough: Cannot write ${join(file, 'x.html')}: ${file} is a file, not a folder.\n` });
+    expect(await run(['export', input, '-o', '/dev/stdout'])).toMatchObject({ code: 1, stderr: 'bough: Refusing to write to /dev/stdout: export writes a plain file, not a stream or a device. Name a file with -o, such as session.html.\n' });
     // An empty file (as mktemp makes) and an earlier export are written over.
     const empty = join(dir, 'tmp.html');
     await writeFile(empty, '');

@@ -3,12 +3,17 @@
 
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { BoughError } from '../errors.js';
+import { whyUnwritable } from '../file-problems.js';
 import { realPathOf } from './out-path.js';
 
 export async function writeSingleFile(path: string, content: string, inputs: readonly string[]): Promise<void> {
-  const target = await realPathOf(path);
+  // /dev/stdout into a pipe is a link to a pipe no path can follow: a stream, not a file.
+  if (/^\/(?:dev|proc)\//.test(resolve(path))) throw new BoughError(`Refusing to write to ${path}: export writes a plain file, not a stream or a device. Name a file with -o, such as session.html.`);
+  const target = await realPathOf(path).catch((error: unknown) => {
+    throw error instanceof BoughError ? new BoughError(error.message.replace(/(?:Create that folder, or c|C)hoose another --out\.$/, 'Choose another -o.'), { cause: error }) : error;
+  });
   for (const input of inputs) {
     if ((await realPathOf(input)) === target) throw new BoughError(`Refusing to write ${path}: it is an input. Choose another -o.`);
   }
@@ -29,11 +34,11 @@ export async function writeSingleFile(path: string, content: string, inputs: rea
     await writeFile(temporary, content);
     await rename(temporary, target);
   } catch (error) {
-    await rm(temporary, { force: true });
+    await rm(temporary, { force: true }).catch(() => {});
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new BoughError(`Cannot write ${path}: its folder does not exist.`, { cause: error });
-    if (code === 'EACCES' || code === 'EPERM') throw new BoughError(`Cannot write ${path}: permission denied.`, { cause: error });
-    throw error;
+    if (code === 'ENOTDIR') throw new BoughError(`Cannot write ${path}: ${dirname(path)} is a file, not a folder.`, { cause: error });
+    throw new BoughError(`Cannot write ${path}: ${whyUnwritable(error)}.`, { cause: error });
   }
 }
 
