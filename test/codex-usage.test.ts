@@ -60,6 +60,16 @@ describe('Codex usage in stats', () => {
     expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 5_200, cacheRead: 1_000, output: 550 }, cost: { bough: 0.004925 } });
   });
 
+  it('counts a thread given alone with the sub-agents it spawned beside it, as its folder does (regression: without them)', async () => {
+    const parent = join(USAGE, 'spawn-replay', 'rollout-2026-04-06T09-00-00-0195bbbb-0000-7000-8000-000000000007.jsonl');
+    const { code, stdout, stderr } = await run(['stats', parent, '--json', '--tz', 'UTC', '--no-cache']);
+    expect(code, stderr).toBe(0);
+    const { totals } = statsSchema.parse(JSON.parse(stdout));
+    const folder = await stats('spawn-replay');
+    expect(totals).toEqual(folder.totals);
+    expect(totals.subagents.usageRecords).toBe(1);
+  });
+
   it('counts a fork’s first response alone when its copied history carried no token_count (regression: the parent’s totals counted again)', async () => {
     const { totals } = await stats('fork-no-counts');
     // The parent's 10,000 in / 100 out once; the fork's totals 12,000 / 120 carry on from them, so it adds 2,000 / 20.

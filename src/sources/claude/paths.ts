@@ -1,8 +1,9 @@
 // Where Claude Code keeps its transcripts (formats/claude.md §1).
 
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Environment } from '../../environment.js';
+import { firstFieldValue } from '../file-head.js';
 
 function expandHome(path: string, home: string): string {
   return path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path;
@@ -49,25 +50,11 @@ export async function claudeCompanions(path: string): Promise<string[]> {
   if (await stat(nested).then((s) => s.isDirectory(), () => false)) found.push(nested);
   const names = await readdir(folder).catch(() => [] as string[]);
   for (const name of names) {
-    if (/^agent-.+\.jsonl$/i.test(name) && (await namesSession(join(folder, name), stem))) found.push(join(folder, name));
+    // The first line naming a session names its own (a summary line before it names none).
+    if (/^agent-.+\.jsonl$/i.test(name) && (await firstFieldValue(join(folder, name), 'sessionId', HEAD_BYTES)) === stem) found.push(join(folder, name));
   }
   return found;
 }
 
 /** How much of a flat sub-agent file is read to tell its session: its first lines, which name it. */
 const HEAD_BYTES = 16 * 1024;
-
-/** Whether a file's first lines name the session `id` (`"sessionId": "<id>"`). */
-async function namesSession(path: string, id: string): Promise<boolean> {
-  const file = await open(path, 'r').catch(() => null);
-  if (file === null) return false;
-  try {
-    const { bytesRead, buffer } = await file.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
-    // The first that names one: a summary line before it names none.
-    return /"sessionId"\s*:\s*"([^"\\]*)"/.exec(buffer.toString('utf8', 0, bytesRead))?.[1] === id;
-  } catch {
-    return false;
-  } finally {
-    await file.close();
-  }
-}

@@ -1,7 +1,9 @@
 // Where Codex keeps its rollouts (formats/codex.md §1), and the Codex home a rollout sits in.
 
-import { join, sep } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { basename, dirname, join, sep } from 'node:path';
 import type { Environment } from '../../environment.js';
+import { firstFieldValue } from '../file-head.js';
 
 function expandHome(path: string, home: string): string {
   return path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path;
@@ -30,6 +32,26 @@ export function isArchivedRollout(rolloutPath: string): boolean {
     if ((ROLLOUT_FOLDERS as readonly string[]).includes(parts[i] ?? '')) return parts[i] === 'archived_sessions';
   }
   return false;
+}
+
+/** How much of a rollout is read to tell its parent: its session_meta, instructions and all. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The threads a rollout spawned (its sub-agents), where Codex writes them: rollouts of the same
+ * day's folder whose session_meta names it as `parent_thread_id`.
+ */
+export async function codexCompanions(path: string): Promise<string[]> {
+  const name = basename(path);
+  const id = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name)?.[1];
+  if (id === undefined) return [];
+  const folder = dirname(path);
+  const found: string[] = [];
+  for (const other of await readdir(folder).catch(() => [] as string[])) {
+    if (other === name || !/^rollout-.+\.jsonl$/i.test(other)) continue;
+    if ((await firstFieldValue(join(folder, other), 'parent_thread_id', HEAD_BYTES)) === id) found.push(join(folder, other));
+  }
+  return found;
 }
 
 /** The Codex home a rollout belongs to: the folder above the nearest `sessions`/`archived_sessions` on its path. */

@@ -5,7 +5,7 @@ import type { SourceReader } from '../registry.js';
 import type { SourceInput } from '../source-input.js';
 import type { SessionFile } from '../../types.js';
 import { codexLocalProviders } from './config.js';
-import { codexSessionPlaces, isArchivedRollout } from './paths.js';
+import { codexCompanions, codexSessionPlaces, isArchivedRollout } from './paths.js';
 import { codexPriceHint } from './prices.js';
 import { isCodexHeader, isCodexRecord, isHeaderlessCodexRecord, isLegacyCodexHeader, readCodexSession } from './read.js';
 
@@ -27,6 +27,7 @@ export const codexReader: SourceReader = {
   isArchived: isArchivedRollout,
   priceHint: codexPriceHint,
   localProviders: codexLocalProviders,
+  companions: codexCompanions,
 };
 
 function readCodexFile(input: SourceInput): Promise<SessionFile> {
