@@ -270,8 +270,10 @@
     function run() {
       var query = input.value.trim().toLowerCase();
       if (query === '') { out.hidden = true; drawn = null; return; }
-      // Two characters (not UTF-16 units: an emoji is one), or one that is a word of its own (汉, ✅).
-      if (Array.from(query).length < 2 && query.charCodeAt(0) < 0x80) {
+      // Two characters (not UTF-16 units: an emoji is one), or one that is a word of its own (汉, ✅),
+      // as searched: "é" is searched as "e".
+      var searched = fold(query);
+      if (Array.from(searched).length < 2 && searched.charCodeAt(0) < 0x80) {
         out.hidden = false;
         listBox.textContent = '';
         status.textContent = 'Type at least two characters.';
@@ -320,9 +322,20 @@
       clearTimeout(timer);
       timer = setTimeout(run, 120);
     });
-    form.addEventListener('submit', function (event) { event.preventDefault(); start(); run(); });
+    // Enter opens the first result, once there is one.
+    form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      start();
+      run();
+      var first = out.hidden ? null : listBox.querySelector('a');
+      if (first) first.click();
+    });
     input.addEventListener('keydown', function (event) {
       if (event.key === 'Escape') { input.value = ''; out.hidden = true; drawn = null; }
+    });
+    // Escape among the results closes them too, back to the box.
+    out.addEventListener('keydown', function (event) {
+      if (event.key === 'Escape') { out.hidden = true; drawn = null; input.focus(); }
     });
     document.addEventListener('keydown', function (event) {
       var target = event.target;

@@ -164,6 +164,18 @@ describe('the archive in a browser', () => {
       await search('cafe');
       const live = await page.locator('[aria-live], [role="status"]').evaluateAll((els) => els.map((el) => ({ text: el.textContent, items: el.querySelectorAll('li').length })));
       expect(live).toEqual([{ text: '2 matches.', items: 0 }]);
+      // Regression: "é" ran as "e" where "a" was refused; Escape among the results left them open;
+      // Enter did nothing.
+      await page.fill('form.search input', 'é');
+      await expect.poll(async () => status.textContent()).toBe('Type at least two characters.');
+      await search('cafe');
+      await page.locator('[data-search-results] a').first().focus();
+      await page.keyboard.press('Escape');
+      await expect.poll(async () => page.locator('[data-search-results]').isHidden()).toBe(true);
+      expect(await page.evaluate(() => document.activeElement?.matches('form.search input'))).toBe(true);
+      await search('cafe');
+      await page.locator('form.search input').press('Enter');
+      await page.waitForURL(/sessions\/.*\.html/);
       expect(pageProblems(visit, 'index.html')).toEqual([]);
     } finally {
       await visit.page.close();
