@@ -677,7 +677,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   await folder.write(INDEX_PAGE, renderer.render('index', layout('Overview', INDEX_PAGE), indexPageView(data, overview)));
   await folder.write(
     DATA_QUALITY_PAGE,
-    renderer.render('data-quality', layout('Data quality', DATA_QUALITY_PAGE), dataQualityView(diagnosticList, overview)),
+    renderer.render('data-quality', layout('Data quality', DATA_QUALITY_PAGE), dataQualityView(diagnosticList, overview, data)),
   );
   for (const [path, asset] of await loadAssets()) await folder.write(`assets/${path}`, asset);
   const summary = summaryOf(data, {

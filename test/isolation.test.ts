@@ -52,7 +52,11 @@ describe('a failure inside one session', () => {
     expect(errors).toMatchObject({ prompts: 3, replies: 5 });
     const page = await readFile(join(out, errors?.page as string), 'utf8');
     expect(page).toContain('This session&#39;s page could not be written: Maximum call stack size exceeded.');
-    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('page-failed');
+    const quality = await readFile(join(out, 'data-quality.html'), 'utf8');
+    expect(quality).toContain('page-failed');
+    // Its row leads to the session's page; the file that is no session's leads nowhere (regression: no row had a link).
+    expect(quality).toContain(`<td class="path"><a href="${errors?.page}">${errors?.file}</a></td>`);
+    expect(quality).toMatch(/<td class="path">[^<]*skills\.jsonl<\/td>/);
   });
 
   // Regression: the command line said nothing of a page it could not write; only the data-quality page did.

@@ -69,7 +69,8 @@ export interface DataQualityView {
   summary: string;
   sharing: string | null;
   reasons: { reason: string; meaning: string; count: string }[];
-  rows: { file: string; line: string; reason: string; detail: string }[];
+  /** `href`: the page of the session the file is part of, when it is one this report shows. */
+  rows: { file: string; href: string | null; line: string; reason: string; detail: string }[];
   omitted: string | null;
 }
 
@@ -153,7 +154,13 @@ export function projectPageView(project: ProjectData, data: ReportData, ctx: Ove
 
 const MAX_QUALITY_ROWS = 5000;
 
-export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: OverviewContext): DataQualityView {
+export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: OverviewContext, data: ReportData): DataQualityView {
+  // Each session's files (its own, its sub-agents', its duplicates) lead to its page.
+  const pageOf = new Map<string, string>();
+  for (const session of data.sessions) {
+    const page = ctx.pages.session(session.key);
+    for (const path of [session.ledger.path, ...session.subagents.map((s) => s.ledger.path), ...session.duplicates.map((d) => d.path)]) if (!pageOf.has(path)) pageOf.set(path, page);
+  }
   const reasons = Object.entries(ctx.diagnostics.byReason).map(([reason, count]) => ({
     reason,
     meaning: DIAGNOSTIC_REASONS[reason as keyof typeof DIAGNOSTIC_REASONS],
@@ -167,6 +174,7 @@ export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: Overvie
     reasons,
     rows: diagnostics.slice(0, MAX_QUALITY_ROWS).map((d) => ({
       file: d.file,
+      href: pageOf.has(d.file) ? hrefFrom(DATA_QUALITY_PAGE, pageOf.get(d.file) as string) : null,
       line: d.line === null ? '' : String(d.line),
       reason: d.reason,
       detail: d.detail,
