@@ -139,7 +139,7 @@ describe('rendered report', () => {
 
   it('lists damaged lines on the data-quality page with file, line and reason', async () => {
     const html = await page('data-quality.html');
-    expect(html).toMatch(/damaged-lines\.jsonl<\/td><td class="num">5<\/td><td><code>truncated-line<\/code>/);
+    expect(html).toMatch(/damaged-lines\.jsonl(?:<\/a>)?<\/td><td class="num">5<\/td><td><code>truncated-line<\/code>/);
     expect(summary.diagnostics.skippedLines).toBe(3);
     expect(summary.diagnostics.skippedFiles).toBe(2);
   });

@@ -142,7 +142,8 @@ export interface PageContext {
 export function sessionPageView(file: SessionFile, session: SessionData, ctx: PageContext): SessionPageView {
   const page = ctx.pages.session(session.key);
   const link = (other: SessionLink): LineageLink => ({
-    label: other.title,
+    // A fork keeps the title of the session it copied: its file tells the two apart.
+    label: other.title === session.ledger.title ? `${other.title} (${other.path.split(/[\\/]/).pop() ?? other.path})` : other.title,
     href: !ctx.standalone && ctx.pages.hasSession(other.key) ? hrefFrom(page, ctx.pages.session(other.key)) : null,
   });
   const tree = buildTree(file.entries);
