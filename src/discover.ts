@@ -9,6 +9,7 @@ import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { BoughError } from './errors.js';
 import { MANIFEST } from './output/report-folder.js';
 import type { Environment } from './environment.js';
+import { FileHeads } from './sources/file-head.js';
 import { READERS } from './sources/registry.js';
 import { danglingLink, whyNotFound, whyUnreadable } from './file-problems.js';
 import { SOURCE_NAMES, type Source } from './types.js';
@@ -79,6 +80,7 @@ export async function discover(
   const found = new Candidates();
   const diagnostics: Diagnostic[] = [];
   const linked: string[] = [];
+  const heads = new FileHeads();
   for (const { source, path } of wanted) {
     let info: Stats;
     try {
@@ -113,7 +115,7 @@ export async function discover(
       // With what its agent keeps of it beside it (a Claude Code session's sub-agents): its numbers
       // are the session's whether it is given alone or with its folder.
       let files = 1;
-      for (const companion of await companionsOf(path)) {
+      for (const companion of await companionsOf(path, heads)) {
         const kind = await fs.stat(companion).catch(() => null);
         if (kind?.isDirectory()) files += await sessionFilesUnder(companion, fs, found, diagnostics, linked);
         else if (kind?.isFile()) {
@@ -127,9 +129,9 @@ export async function discover(
   return { files: found.shown(), realPaths: found.knownReal(), places, linked, usedDefaults, diagnostics };
 }
 
-async function companionsOf(path: string): Promise<string[]> {
+async function companionsOf(path: string, heads: FileHeads): Promise<string[]> {
   const found: string[] = [];
-  for (const reader of READERS) found.push(...((await reader.companions?.(path).catch(() => [])) ?? []));
+  for (const reader of READERS) found.push(...((await reader.companions?.(path, heads).catch(() => [])) ?? []));
   return found;
 }
 

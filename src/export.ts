@@ -18,6 +18,7 @@ import { sessionPageView, sessionPartView } from './report/session-page.js';
 import { renderedEntries } from './report/session-pages.js';
 import { byCount, sharingLine } from './report/overview-pages.js';
 import { createSharer, type OmitKind } from './share/share.js';
+import { FileHeads } from './sources/file-head.js';
 import { readerOf } from './sources/registry.js';
 
 export interface ExportOptions {
@@ -59,7 +60,7 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
     throw new BoughError(`${options.file} is not a session file bough can read${why ? `: ${why}` : ''}.`);
   }
   // The session's sub-agents, where its agent keeps them in files of their own beside it.
-  const companions = (await readerOf(main.source).companions?.(discovery.files[0] as string)) ?? [];
+  const companions = (await readerOf(main.source).companions?.(discovery.files[0] as string, new FileHeads())) ?? [];
   if (companions.length > 0) {
     discovery = await discover([options.file, ...companions], options.environment);
     sharer = sharerFor();

@@ -5,6 +5,7 @@ import type { Environment } from '../environment.js';
 import type { ClaimRules, UsageClaimRule } from '../ledger/claims.js';
 import type { PriceHint } from '../pricing/lookup.js';
 import type { PriceHints } from '../pricing/price.js';
+import type { FileHeads } from './file-head.js';
 import type { SessionFile, Source } from '../types.js';
 import { claudeReader } from './claude/reader.js';
 import { codexReader } from './codex/reader.js';
@@ -37,7 +38,7 @@ export interface SourceReader {
   /** Providers this agent's configuration on this machine runs locally. */
   localProviders(environment: Environment): Promise<ReadonlySet<string>>;
   /** Files and folders this agent keeps beside a session file that belong to it (its sub-agents): read with it when it is given alone. */
-  companions?(path: string): Promise<string[]>;
+  companions?(path: string, heads: FileHeads): Promise<string[]>;
 }
 
 export const READERS: readonly SourceReader[] = [piReader, claudeReader, codexReader];

@@ -1,9 +1,9 @@
 // Where Claude Code keeps its transcripts (formats/claude.md §1).
 
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Environment } from '../../environment.js';
-import { firstFieldValue } from '../file-head.js';
+import type { FileHeads } from '../file-head.js';
 
 function expandHome(path: string, home: string): string {
   return path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path;
@@ -41,18 +41,16 @@ export function claudeProjectFolder(path: string): string | null {
  * `agent-*.jsonl` files of its folder whose first line names it (2.0.x; the folder holds other
  * sessions' too).
  */
-export async function claudeCompanions(path: string): Promise<string[]> {
+export async function claudeCompanions(path: string, heads: FileHeads): Promise<string[]> {
   const folder = dirname(path);
   const stem = basename(path).replace(/\.jsonl$/i, '');
-  if (basename(path).startsWith('agent-')) return [];
+  // Claude Code names a session's file by its id, a UUID: other files have no sub-agents of its.
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(stem)) return [];
   const found: string[] = [];
   const nested = join(folder, stem, 'subagents');
   if (await stat(nested).then((s) => s.isDirectory(), () => false)) found.push(nested);
-  const names = await readdir(folder).catch(() => [] as string[]);
-  for (const name of names) {
-    // The first line naming a session names its own (a summary line before it names none).
-    if (/^agent-.+\.jsonl$/i.test(name) && (await firstFieldValue(join(folder, name), 'sessionId', HEAD_BYTES)) === stem) found.push(join(folder, name));
-  }
+  // The first line naming a session names its own (a summary line before it names none).
+  found.push(...((await heads.byFirstValue(folder, /^agent-.+\.jsonl$/i, 'sessionId', HEAD_BYTES)).get(stem) ?? []));
   return found;
 }
 

@@ -1,9 +1,8 @@
 // Where Codex keeps its rollouts (formats/codex.md §1), and the Codex home a rollout sits in.
 
-import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import type { Environment } from '../../environment.js';
-import { firstFieldValue } from '../file-head.js';
+import type { FileHeads } from '../file-head.js';
 
 function expandHome(path: string, home: string): string {
   return path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path;
@@ -41,17 +40,11 @@ const HEAD_BYTES = 64 * 1024;
  * The threads a rollout spawned (its sub-agents), where Codex writes them: rollouts of the same
  * day's folder whose session_meta names it as `parent_thread_id`.
  */
-export async function codexCompanions(path: string): Promise<string[]> {
+export async function codexCompanions(path: string, heads: FileHeads): Promise<string[]> {
   const name = basename(path);
   const id = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name)?.[1];
   if (id === undefined) return [];
-  const folder = dirname(path);
-  const found: string[] = [];
-  for (const other of await readdir(folder).catch(() => [] as string[])) {
-    if (other === name || !/^rollout-.+\.jsonl$/i.test(other)) continue;
-    if ((await firstFieldValue(join(folder, other), 'parent_thread_id', HEAD_BYTES)) === id) found.push(join(folder, other));
-  }
-  return found;
+  return (await heads.byFirstValue(dirname(path), /^rollout-.+\.jsonl$/i, 'parent_thread_id', HEAD_BYTES)).get(id) ?? [];
 }
 
 /** The Codex home a rollout belongs to: the folder above the nearest `sessions`/`archived_sessions` on its path. */
