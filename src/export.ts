@@ -18,8 +18,6 @@ import { sessionPageView, sessionPartView } from './report/session-page.js';
 import { renderedEntries } from './report/session-pages.js';
 import { byCount, sharingLine } from './report/overview-pages.js';
 import { createSharer, type OmitKind } from './share/share.js';
-import { FileHeads } from './sources/file-head.js';
-import { readerOf } from './sources/registry.js';
 
 export interface ExportOptions {
   file: string;
@@ -45,26 +43,21 @@ export interface ExportResult {
 export async function exportSession(options: ExportOptions): Promise<ExportResult> {
   const scope = { timeZone: options.timeZone, period: ALL_TIME, project: null, sources: null };
   const omitted = [...new Set(options.omit)];
-  const sharerFor = () => createSharer({ redact: options.redact, omit: new Set(options.omit), home: options.environment.home });
-  let sharer = sharerFor();
+  const sharer = createSharer({ redact: options.redact, omit: new Set(options.omit), home: options.environment.home });
   // One session file: a folder (or an empty path, which names the current one) would export whichever session came first.
   const given = options.file.trim() === '' ? null : await stat(options.file).catch(() => undefined);
   if (given === null || given?.isDirectory()) {
     throw new BoughError(`export takes one session file${given === null ? '' : `, and ${options.file} is a folder`}. Give the path of a .jsonl file.`);
   }
-  let discovery = await discover([options.file], options.environment);
-  let collected = await collect(discovery.files, { sharer, keepContent: true });
-  const [main] = collected.ledgers;
+  // Discovery takes in the sub-agents its agent keeps beside it, in files of their own.
+  const discovery = await discover([options.file], options.environment);
+  const collected = await collect(discovery.files, { sharer, keepContent: true });
+  // The file given, wherever its companions sort.
+  const givenPath = resolve(options.file);
+  const main = collected.ledgers.find((ledger) => collected.sourceOf.get(ledger.key) === givenPath);
   if (!main) {
-    const why = collected.diagnostics[0]?.detail;
+    const why = collected.diagnostics.find((d) => d.file === sharer.text(givenPath))?.detail ?? collected.diagnostics[0]?.detail;
     throw new BoughError(`${options.file} is not a session file bough can read${why ? `: ${why}` : ''}.`);
-  }
-  // The session's sub-agents, where its agent keeps them in files of their own beside it.
-  const companions = (await readerOf(main.source).companions?.(discovery.files[0] as string, new FileHeads())) ?? [];
-  if (companions.length > 0) {
-    discovery = await discover([options.file, ...companions], options.environment);
-    sharer = sharerFor();
-    collected = await collect(discovery.files, { sharer, keepContent: true });
   }
   const report = await reportContext(discovery, collected, { inputs: [options.file], scope, pricesFile: options.pricesFile, priceSubscriptions: options.priceSubscriptions, environment: options.environment });
   const session = report.data.sessions.find((s) => s.key === main.key) ?? report.data.sessions.find((s) => s.subagents.some((sub) => sub.key === main.key));

@@ -380,6 +380,27 @@ describe('bough command line', () => {
     expect((await readdir(dir)).sort()).toEqual(['11111111-1111-4111-8111-111111111111-agent-a9f8e7d6c5.html', '11111111-1111-4111-8111-111111111111.html']);
   });
 
+  // Regression: with its sub-agents read beside it, a session whose file sorts after theirs
+  // ("c…" after "agent-…") was exported as one of them (named cccc…-agent-5e5e5e5e.html).
+  it('exports the file asked for, wherever its sub-agents\' files sort beside it', async () => {
+    const project = join(FIXTURES, 'claude', 'projects', '-home-ana-shop');
+    const id = 'cccccccc-1111-4111-8111-111111111111';
+    const folder = join(await tempDir(), 'shop');
+    await mkdir(folder);
+    const renamed = async (name: string) => (await readFile(join(project, name), 'utf8')).split('11111111-1111-4111-8111-111111111111').join(id);
+    await writeFile(join(folder, `${id}.jsonl`), await renamed('11111111-1111-4111-8111-111111111111.jsonl'));
+    await writeFile(join(folder, 'agent-5e5e5e5e.jsonl'), await renamed('agent-5e5e5e5e.jsonl'));
+    const dir = await tempDir();
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      expect((await run(['export', join(folder, `${id}.jsonl`)])).code).toBe(0);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(await readdir(dir)).toEqual([`${id}.html`]);
+  });
+
   // Regression: a loop of links (or a folder that could not be listed) was on the data-quality page
   // only; the last line counted the files it skipped, and not these.
   it('says how many folders or links it did not look into', async () => {
