@@ -267,6 +267,11 @@ describe('Claude Code regressions', () => {
       // Its page says what it holds (regression: "0 prompts · 0 replies" above a tree of replies, and an outline of "Prompts").
       const page = await readFile(join(out, summary.sessions[0]?.page ?? ''), 'utf8');
       expect(page).toContain('<p class="lede">a sub-agent&#39;s transcript: 1 task · 1 reply · 1 branch</p>');
+      // Regression: its cards said "Prompts 0 typed by the user" and "Replies 0" under that line.
+      const card = (label: string) => new RegExp(`<div class="card-label">${label}</div>\\s*<div class="card-value">([^<]*)</div>\\s*<div class="card-detail">([^<]*)</div>`).exec(page)?.slice(1);
+      expect(card('Tasks')).toEqual(['1', 'given to the sub-agent']);
+      expect(card('Replies')).toEqual(['1', 'from the sub-agent']);
+      expect(card('Prompts')).toBeUndefined();
     });
   });
 

@@ -48,17 +48,32 @@ export function boughSortValue(usage: UsageTotals): number {
   return usage.cost.bough ?? -1;
 }
 
-/** `usageRecorded` false: the files hold no usage at all (old Codex, a trimmed file), so tokens and cost are unknown, not 0. */
-export function statCards(tally: Tally, branches: number | null, usageRecorded = true): StatCard[] {
+/** What a sub-agent's transcript shown as its own session holds: its tasks and replies are no one's prompts. */
+export interface SubagentTurns {
+  tasks: number;
+  replies: number;
+  errorReplies: number;
+}
+
+/**
+ * `usageRecorded` false: the files hold no usage at all (old Codex, a trimmed file), so tokens and
+ * cost are unknown, not 0. `subagentTurns`: the page is a sub-agent's transcript read without its
+ * session's, whose turns the tally does not count as the user's; the cards count them as the
+ * title line does.
+ */
+export function statCards(tally: Tally, branches: number | null, usageRecorded = true, subagentTurns: SubagentTurns | null = null): StatCard[] {
+  const turns = subagentTurns ?? { tasks: tally.prompts, replies: tally.replies, errorReplies: tally.errorReplies };
   const cards: StatCard[] = [
-    { label: 'Prompts', value: formatCount(tally.prompts), detail: 'typed by the user', tone: 'plain' },
+    subagentTurns
+      ? { label: 'Tasks', value: formatCount(turns.tasks), detail: 'given to the sub-agent', tone: 'plain' }
+      : { label: 'Prompts', value: formatCount(turns.tasks), detail: 'typed by the user', tone: 'plain' },
     {
       label: 'Replies',
-      value: formatCount(tally.replies),
-      detail: tally.abortedReplies > 0 ? `${formatCount(tally.abortedReplies)} aborted` : 'from the agent',
+      value: formatCount(turns.replies),
+      detail: tally.abortedReplies > 0 ? `${formatCount(tally.abortedReplies)} aborted` : subagentTurns ? 'from the sub-agent' : 'from the agent',
       tone: 'plain',
     },
-    { label: 'Error replies', value: formatCount(tally.errorReplies), detail: 'failed requests', tone: tally.errorReplies > 0 ? 'error' : 'plain' },
+    { label: 'Error replies', value: formatCount(turns.errorReplies), detail: 'failed requests', tone: turns.errorReplies > 0 ? 'error' : 'plain' },
     usageRecorded
       ? { label: 'Tokens', value: formatCompact(totalTokens(tally.tokens)), detail: `${formatCount(totalTokens(tally.tokens))} in all`, tone: 'plain' }
       : { label: 'Tokens', value: '—', detail: NO_USAGE, tone: 'plain' },

@@ -17,7 +17,7 @@ import { unpackEntries } from '../ledger/packed-entries.js';
 import { formatCount, formatDateTime, formatDay, formatDuration, formatTime, formatUsd, plural, type TimeFormat } from './format.js';
 import { modelsTable } from './overview-pages.js';
 import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
-import { boughCost, statCards, tokenRows, type StatCard, type TokenRow } from './numbers.js';
+import { boughCost, statCards, tokenRows, type StatCard, type SubagentTurns, type TokenRow } from './numbers.js';
 import type { TableView } from './tables.js';
 import { treeSvg } from './svg/tree.js';
 import type { PartRange } from './session-parts.js';
@@ -192,6 +192,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   // As the lists and summary.json count it: a fork whose every usage record is its origin's counts none.
   const usageRecorded = tally.records > 0;
   const fileHoldsUsage = session.counted.usage.length > 0 || session.subagents.some((sub) => sub.counted.usage.length > 0);
+  const subagentTurns = ledger.subagentOf === null ? null : subagentTurnsOf(file);
   const facts: Fact[] = [
     { label: 'Project', value: ledger.cwd ?? '(no working directory recorded)', href: ctx.standalone ? null : hrefFrom(page, projectPage) },
     { label: 'Started', value: formatDateTime(session.startedAt, ctx.time), href: null },
@@ -212,7 +213,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
       previous: ctx.neighbours.previous && link(ctx.neighbours.previous),
       next: ctx.neighbours.next && link(ctx.neighbours.next),
     },
-    subtitle: subtitleOf(session, file),
+    subtitle: subtitleOf(session, subagentTurns),
     outlineHeading: ledger.subagentOf === null ? 'Prompts' : 'Tasks',
     facts,
     lineage: {
@@ -230,7 +231,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     scopeNote: session.partly
       ? `This report covers ${ctx.scopeLabel}, and only part of this session falls in it. The numbers below count that part: ${formatCount(tally.prompts)} of its ${plural(session.whole.prompts, 'prompt')}, ${boughCost(tally)} of its ${boughCost(session.whole)} by bough's price. The conversation is shown whole; entries outside the period are marked.`
       : null,
-    cards: statCards(tally, ledger.branches, usageRecorded),
+    cards: statCards(tally, ledger.branches, usageRecorded, subagentTurns),
     costNote: costNote(session),
     tokens: usageRecorded ? tokenRows(tally) : null,
     noUsageNote: fileHoldsUsage
@@ -658,10 +659,20 @@ function partsIndexOf(view: SessionPageView, plan: { parts: readonly (readonly P
  * session here) has no prompts of the user's and counts its use as sub-agent use: it says what it
  * holds, its tasks and replies, not "0 prompts · 0 replies" above a tree of replies.
  */
-function subtitleOf(session: SessionData, file: SessionFile): string {
+function subtitleOf(session: SessionData, turns: SubagentTurns | null): string {
   const { ledger, tally } = session;
   const branches = plural(ledger.branches, 'branch', 'branches');
-  if (ledger.subagentOf === null) return `${plural(tally.prompts, 'prompt')} · ${plural(tally.replies, 'reply', 'replies')} · ${branches}`;
-  const count = (kind: Entry['kind']) => file.entries.filter((entry) => entry.kind === kind).length;
-  return `a sub-agent's transcript: ${plural(count('prompt'), 'task')} · ${plural(count('reply'), 'reply', 'replies')} · ${branches}`;
+  if (turns === null) return `${plural(tally.prompts, 'prompt')} · ${plural(tally.replies, 'reply', 'replies')} · ${branches}`;
+  return `a sub-agent's transcript: ${plural(turns.tasks, 'task')} · ${plural(turns.replies, 'reply', 'replies')} · ${branches}`;
+}
+
+function subagentTurnsOf(file: SessionFile): SubagentTurns {
+  const turns: SubagentTurns = { tasks: 0, replies: 0, errorReplies: 0 };
+  for (const entry of file.entries) {
+    if (entry.kind === 'prompt') turns.tasks++;
+    if (entry.kind !== 'reply') continue;
+    turns.replies++;
+    if (entry.outcome === 'error') turns.errorReplies++;
+  }
+  return turns;
 }
