@@ -19,9 +19,17 @@ describe('Markdown from sessions', () => {
 
   // Regression: a message's "# Plan" was an h1 beside the page's own, 60 extra headings on one
   // session page for a screen reader to wade through.
-  it('sets a message\'s headings below the page\'s own (h4 to h6), each sized as written', () => {
-    expect(renderMarkdown('# Plan\n\n## Goal\n\n### Step\n\n#### Detail')).toBe(
-      '<h4 class="md-h1">Plan</h4>\n<h5 class="md-h2">Goal</h5>\n<h6 class="md-h3">Step</h6>\n<h6 class="md-h4">Detail</h6>\n',
+  it('sets a message\'s headings below the section holding it (h3 to h6), each sized as written', () => {
+    expect(renderMarkdown('# Plan\n\n## Goal\n\n### Step\n\n#### Detail\n\n##### More')).toBe(
+      '<h3 class="md-h1">Plan</h3>\n<h4 class="md-h2">Goal</h4>\n<h5 class="md-h3">Step</h5>\n<h6 class="md-h4">Detail</h6>\n<h6 class="md-h5">More</h6>\n',
+    );
+  });
+
+  // Regression: "## Summary" then "#### Detail" were an h5 and an h6 under the section's h2,
+  // skipping two levels in the outline a screen reader lists.
+  it('numbers the heading depths a message uses one after another, nested ones too', () => {
+    expect(renderMarkdown('## Summary\n\n#### Detail\n\n> ###### Quoted')).toBe(
+      '<h3 class="md-h2">Summary</h3>\n<h4 class="md-h4">Detail</h4>\n<blockquote>\n<h5 class="md-h6">Quoted</h5>\n</blockquote>\n',
     );
   });
 
