@@ -9,7 +9,7 @@ import { build } from '../src/build.js';
 import { readLines } from '../src/sources/lines.js';
 import { readSessionFile } from '../src/sources/read.js';
 import type { SessionFile } from '../src/types.js';
-import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
+import { ALL_UTC, FIXTURES, reportOf, tempDir } from './support/fixtures.js';
 
 const header = (id: string) =>
   JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-10-21T09:00:00.000Z', cwd: '/home/ana/p' });
@@ -137,10 +137,85 @@ describe('damaged input', () => {
       timestamp: '2026-10-21T09:00:03.000Z',
       message: { role: 'user', content: { type: 'text', text: 'kept prompt' } },
     });
-    const file = await session(await fileOf('odd.jsonl', [header('o'), prompt('a1', null, 'first'), badUsage, oneBlock].join('\n')));
-    expect(texts(file)).toEqual(['first', 'kept reply', 'kept prompt']);
-    expect(file.entries.flatMap((e) => e.usage)).toEqual([]);
-    expect(file.diagnostics.map((d) => [d.line, d.reason, d.skippedLine])).toEqual([[3, 'invalid-record', false]]);
+    const notUsage = JSON.stringify({
+      type: 'message',
+      id: 'a4',
+      parentId: 'a3',
+      timestamp: '2026-10-21T09:00:04.000Z',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'kept too' }], usage: 'lots', stopReason: 'stop' },
+    });
+    const file = await session(await fileOf('odd.jsonl', [header('o'), prompt('a1', null, 'first'), badUsage, oneBlock, notUsage].join('\n')));
+    expect(texts(file)).toEqual(['first', 'kept reply', 'kept prompt', 'kept too']);
+    // The count that reads is kept, and the record priced in part; usage that is no object is left out.
+    expect(file.entries.flatMap((e) => e.usage)).toEqual([expect.objectContaining({ input: 0, output: 2, countsLeftOut: true })]);
+    expect(file.diagnostics.map((d) => [d.line, d.reason, d.skippedLine])).toEqual([
+      [3, 'invalid-record', false],
+      [5, 'invalid-record', false],
+    ]);
+  });
+
+  // Regression: a recorded cost written as text, or as a number where Pi writes an object, took
+  // the reply's million tokens with it: "no usage recorded", where bough's price is $1.00.
+  it.each([
+    ['a total written as text', { input: 0.5, output: 0, cacheRead: 0, cacheWrite: 0, total: '1.0' }, 0.5],
+    ['a part written as text', { input: '0.5', output: 0, cacheRead: 0, cacheWrite: 0, total: 0.5 }, 0.5],
+    ['a number where Pi writes an object', 1, null],
+  ])('keeps the tokens of a Pi reply whose recorded cost is out of shape (%s)', async (_, cost, recorded) => {
+    const line = JSON.stringify({
+      type: 'message',
+      id: 'a2',
+      parentId: 'a1',
+      timestamp: '2026-10-21T09:00:02.000Z',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 1_000_000, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 1_000_000, cost }, stopReason: 'stop' },
+    });
+    const path = await fileOf('cost.jsonl', [header('c'), prompt('a1', null, 'go'), line].join('\n'));
+    const { totals } = await reportOf([path]);
+    expect(totals).toMatchObject({ replies: 1, records: 1, unpriced: 0, partial: 0, tokens: { input: 1_000_000 }, cost: { bough: 1, recorded: recorded } });
+  });
+
+  // Regression: a Claude Code line whose costUSD was text was skipped whole, its reply and tokens with it.
+  it('keeps a Claude Code reply whose recorded cost is text, and says so', async () => {
+    const line = (record: object) => JSON.stringify({ sessionId: '7a0c0a5e-1111-4222-8333-444455556666', cwd: '/home/ana/p', version: '1.0.0', timestamp: '2026-10-21T09:00:00.000Z', ...record });
+    const path = await fileOf('7a0c0a5e-1111-4222-8333-444455556666.jsonl', [
+      line({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'go' } }),
+      line({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', requestId: 'req_1', costUSD: '0.5', message: { id: 'msg_1', role: 'assistant', model: 'claude-haiku-4-5-20251001', content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn', usage: { input_tokens: 1_000_000, output_tokens: 0 } } }),
+    ].join('\n'));
+    const data = await reportOf([path]);
+    expect(data.totals).toMatchObject({ replies: 1, records: 1, tokens: { input: 1_000_000 }, cost: { bough: 1, recorded: null } });
+    expect((await session(path)).diagnostics).toEqual([expect.objectContaining({ line: 2, reason: 'invalid-record', skippedLine: false, detail: expect.stringContaining('costUSD') })]);
+  });
+
+  // Regression: a sub-agent run with one field out of shape (a cost as text) was passed over
+  // without a word, its transcript and spend lost.
+  it('keeps a Pi sub-agent run with a field out of shape, and says so', async () => {
+    const result = JSON.stringify({
+      type: 'message',
+      id: 'a3',
+      parentId: 'a2',
+      timestamp: '2026-10-21T09:00:03.000Z',
+      message: {
+        role: 'toolResult',
+        toolCallId: 'call_1',
+        toolName: 'subagent',
+        content: [{ type: 'text', text: 'done' }],
+        details: { results: [{ agent: 'scout', task: 42, usage: { input: 2_000_000, output: 0, cost: 'two dollars' } }] },
+        isError: false,
+      },
+    });
+    const call = JSON.stringify({
+      type: 'message',
+      id: 'a2',
+      parentId: 'a1',
+      timestamp: '2026-10-21T09:00:02.000Z',
+      message: { role: 'assistant', content: [{ type: 'toolCall', id: 'call_1', name: 'subagent', arguments: { agent: 'scout', task: 'look' } }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 0, output: 0 }, stopReason: 'toolUse' },
+    });
+    const path = await fileOf('sub.jsonl', [header('s'), prompt('a1', null, 'go'), call, result].join('\n'));
+    const { totals } = await reportOf([path]);
+    expect(totals.subagents).toMatchObject({ records: 1, tokens: { input: 2_000_000 } });
+    expect((await session(path)).diagnostics.map((d) => [d.line, d.skippedLine, d.detail])).toEqual([
+      [4, false, expect.stringContaining('sub-agent result')],
+      [4, false, expect.stringContaining('subagent usage')],
+    ]);
   });
 
   it('skips a binary file named .jsonl with one note', async () => {

@@ -520,7 +520,7 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     model,
     requestedModel: model,
     responseModel: null,
-    recordedCost: line.costUSD ?? null,
+    recordedCost: recordedCostOf(ctx, line.costUSD, draft.entry.line),
     recordedCostFromProvider: false,
     modelGuessed: false,
     // The time of the line it keeps, whole (formats/claude.md §9.2): a response streamed across
@@ -537,6 +537,14 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
 }
 
 /** The token counts of a usage object. */
+/** The cost Claude Code stored (before 1.0.9); one that is not a number is reported and left out, the tokens kept. */
+function recordedCostOf(ctx: ClaudeContext, costUSD: unknown, line: number): number | null {
+  if (costUSD === undefined || costUSD === null) return null;
+  if (typeof costUSD === 'number') return costUSD;
+  ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, `recorded cost (costUSD) is ${typeof costUSD === 'string' ? 'text' : Array.isArray(costUSD) ? 'an array' : `a ${typeof costUSD}`}, not a number: left out, the reply's tokens kept`));
+  return null;
+}
+
 const COUNT_FIELDS = new Set(['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens']);
 
 /** `server_tool_use.web_search_requests`, when it is a count; web fetches cost only their tokens. */

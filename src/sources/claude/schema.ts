@@ -43,7 +43,8 @@ export const rawAssistantLine = z.looseObject({
   requestId: optionalString,
   isApiErrorMessage: optionalBoolean,
   error: z.unknown().optional(),
-  costUSD: optionalNumber,
+  /** Read on its own (read.ts): a cost written as text must not cost the line its reply and tokens. */
+  costUSD: z.unknown().optional(),
   message: z.looseObject({
     id: optionalString,
     model: optionalString,

@@ -492,13 +492,48 @@ function guessedModel(ctx: PiContext): Who {
   return { provider, model, requestedModel: model, responseModel: null, guessed: model !== null };
 }
 
-/** A record's usage, checked on its own: unreadable usage is reported, and the record kept without it. */
+/**
+ * A record's usage, checked on its own. A count or a cost written as text ("1000") or as an
+ * object is left out and reported, and the rest kept: a recorded cost that does not read costs
+ * the record none of its tokens, and a count that does not read prices the record in part. Usage
+ * that is not an object at all is reported, and the record kept without it.
+ */
 function usageFrom(ctx: PiContext, value: unknown, line: number, origin: UsageOrigin, who: Who, timestamp: number | null): Usage[] {
   if (value === undefined || value === null) return [];
   const parsed = raw.rawUsage.safeParse(value);
   if (parsed.success) return [usageOf(parsed.data, origin, who, timestamp)];
-  ctx.diagnostics.push(invalidRecord(ctx.file, line, `${origin} usage (kept the record without it)`, parsed.error, false));
-  return [];
+  const readable = isPlainObject(value) ? readableUsage(value) : null;
+  const retried = readable === null ? null : raw.rawUsage.safeParse(readable.usage);
+  if (readable === null || !retried?.success) {
+    ctx.diagnostics.push(invalidRecord(ctx.file, line, `${origin} usage (kept the record without it)`, parsed.error, false));
+    return [];
+  }
+  ctx.diagnostics.push(invalidRecord(ctx.file, line, `${origin} usage (kept the counts and costs that read, the others left out)`, parsed.error, false));
+  const usage = usageOf(retried.data, origin, who, timestamp);
+  return [readable.countsLeftOut ? { ...usage, countsLeftOut: true } : usage];
+}
+
+const USAGE_COUNT_FIELDS: ReadonlySet<string> = new Set(['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning', 'totalTokens']);
+const COST_FIELDS: ReadonlySet<string> = new Set(['input', 'output', 'cacheRead', 'cacheWrite', 'total']);
+
+/** Usage with each count and cost that is not a number (or null) taken out, and whether a token count was. */
+function readableUsage(usage: Record<string, unknown>): { usage: Record<string, unknown>; countsLeftOut: boolean } {
+  const isNumber = (v: unknown) => v === null || v === undefined || typeof v === 'number';
+  const kept: Record<string, unknown> = {};
+  let countsLeftOut = false;
+  for (const [field, v] of Object.entries(usage)) {
+    if (USAGE_COUNT_FIELDS.has(field) && !isNumber(v)) {
+      // totalTokens is not read: a bad one costs nothing.
+      if (field !== 'totalTokens') countsLeftOut = true;
+    } else if (field === 'cost') {
+      if (isPlainObject(v)) {
+        kept[field] = Object.fromEntries(
+          Object.entries(v).filter(([part, n]) => (COST_FIELDS.has(part) ? isNumber(n) : part === 'totalFromProvider' ? typeof n === 'boolean' || n === null : true)),
+        );
+      }
+    } else kept[field] = v;
+  }
+  return { usage: kept, countsLeftOut };
 }
 
 function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: number | null): Usage {
@@ -550,10 +585,11 @@ function subagentRuns(
   const runs: SubagentRun[] = [];
   const usage: Usage[] = [];
   details['results'].forEach((item, index) => {
-    const parsed = raw.rawSubagentResult.safeParse(item);
-    if (!parsed.success) return;
-    const result = parsed.data;
-    if (!result.messages && !result.usage) return; // some other tool's results, not a sub-agent's
+    // Some other tool's results, not a sub-agent's, are passed over without a word; a run with a
+    // field out of shape is kept without it, and said.
+    if (!isPlainObject(item) || !(Array.isArray(item['messages']) || isPlainObject(item['usage']))) return;
+    const result = parseRecord(raw.rawSubagentResult, item, (d) => ctx.diagnostics.push(d), ctx.file, line, 'sub-agent result');
+    if (result === null) return;
     const entries: Entry[] = [];
     let parentId: string | null = null;
     (result.messages ?? []).forEach((message, position) => {
@@ -568,7 +604,7 @@ function subagentRuns(
     });
     const childUsage = entries.flatMap((e) => e.usage);
     if (childUsage.length > 0) usage.push(...childUsage);
-    else if (result.usage) usage.push(aggregateUsage(result.usage, result.model ?? null, timestamp));
+    else usage.push(...aggregateUsage(ctx, result.usage, result.model ?? null, line, timestamp));
     runs.push({
       agent: result.agent ?? 'subagent',
       task: result.task ?? '',
@@ -581,14 +617,9 @@ function subagentRuns(
   return { runs, usage };
 }
 
-function aggregateUsage(u: NonNullable<z.infer<typeof raw.rawSubagentResult>['usage']>, model: string | null, timestamp: number | null): Usage {
-  const cost = typeof u.cost === 'number' ? u.cost : (u.cost?.total ?? null);
-  return usageOf(
-    { input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, cost: cost === null ? null : { total: cost } },
-    'subagent',
-    { provider: null, model, requestedModel: model, responseModel: null, guessed: false },
-    timestamp,
-  );
+function aggregateUsage(ctx: PiContext, value: unknown, model: string | null, line: number, timestamp: number | null): Usage[] {
+  const usage = isPlainObject(value) && typeof value['cost'] === 'number' ? { ...value, cost: { total: value['cost'] } } : value;
+  return usageFrom(ctx, usage, line, 'subagent', { provider: null, model, requestedModel: model, responseModel: null, guessed: false }, timestamp);
 }
 
 /** A tool that reports its sub-agents' spend both as its own usage and in its transcripts is counted once. */

@@ -173,15 +173,8 @@ export const rawSubagentResult = z.looseObject({
   stopReason: optionalString,
   errorMessage: optionalString,
   messages: z.array(z.unknown()).nullish(),
-  usage: z
-    .looseObject({
-      input: optionalNumber,
-      output: optionalNumber,
-      cacheRead: optionalNumber,
-      cacheWrite: optionalNumber,
-      cost: z.union([z.number(), z.looseObject({ total: optionalNumber })]).nullish(),
-    })
-    .nullish(),
+  /** The run's spend in all, read as a message's usage is (its cost may be a number, the total). */
+  usage: z.unknown().optional(),
 });
 
 /** Every entry type of formats/pi.md §5. */
