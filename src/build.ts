@@ -167,7 +167,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         return { outDir, summary, usedSamples: false, places: discovery.places, warnings, sessionsKept: summary.sessions.length, sessionsCarried: carried };
       }
     }
-    const read = () => collect(discovery.files, { sharer, keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, identities, realPaths: discovery.realPaths });
+    const read = () =>
+      collect(discovery.files, {
+        sharer,
+        keepContent: false,
+        progress: options.progress,
+        discoveryNotes: discovery.diagnostics,
+        cache,
+        threads,
+        identities,
+        realPaths: discovery.realPaths,
+        projectFilter: options.scope.project,
+      });
     let collected = await read();
     // Again once the cache was written to: a disk that filled meanwhile is said too.
     if (cacheWarnings.length === 0) cacheWarnings.push(...[await cache.writeProblem()].filter((w): w is string => w !== null));
@@ -319,7 +330,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: priceHintsFrom(local) });
   const ledgers = withEntryTitles(collected.ledgers);
   const claims = claimEntries(ledgers, CLAIM_RULES);
-  const data = buildReportData(withOwnTitles(ledgers, claims), claims, price, options.scope);
+  const data = buildReportData(withOwnTitles(ledgers, claims), claims, price, options.scope, collected.sharedProject);
   const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, countedLedgers(collected.ledgers, data));
   return { discovery, collected, claims, table, local, price, data, diagnostics };
 }
@@ -372,7 +383,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const { version } = sink;
   const generator = `bough ${version}`;
   const time = { timeZone: options.scope.timeZone };
-  const scope = scopeLabel(options.scope);
+  // The report's scope as it may show it: a --project text redacted as the folders are.
+  const scope = scopeLabel(data.scope);
   const pages = assignPages(data, time, new Map([...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []))));
   /** When each archived session's file was last seen: now, or when an earlier build saw it (its file is gone). */
   const seen: { name: string; lastSeen: number }[] = [];
@@ -552,7 +564,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     pricing: { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, local: report.local },
     pages: pages.lists,
     time,
-    scope: options.scope,
+    scope: data.scope,
     scopeLabel: scope,
     generator,
     share: sink.contentSharer.options,

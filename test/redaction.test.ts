@@ -581,6 +581,28 @@ describe('--redact and entry keys', () => {
     expect(page).toContain('class="about">src/cart.ts<');
   });
 
+  // Regression: --redact with --project matched the folder as redacted ("~/webshop"), so a project
+  // chosen by a part of its path in the home folder was left out of the report, its cost with it.
+  it.each(['planted-user', '/home/planted-user/webshop', 'WEBSHOP'])('picks the projects --project %s picks without redaction', async (project) => {
+    const input = await tempDir('bough-project-');
+    const session = (id: string, cwd: string) =>
+      [
+        JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-03-02T10:00:00.000Z', cwd }),
+        JSON.stringify({ type: 'message', id: `${id}-u1`, parentId: null, timestamp: '2026-03-02T10:00:01.000Z', message: { role: 'user', content: 'hello' } }),
+      ].join('\n');
+    await writeFile(join(input, 'shop.jsonl'), session('shop', '/home/planted-user/webshop'));
+    await writeFile(join(input, 'other.jsonl'), session('other', '/srv/other'));
+    const base = { inputs: [input], scope: { ...ALL_UTC, project }, environment: { env: {}, home: HOME }, now: NOW, cache: false } satisfies Partial<BuildOptions>;
+    const plain = await build({ ...base, out: join(workDir, `project-plain-${project.length}`) });
+    const redacted = await build({ ...base, out: join(workDir, `project-redacted-${project.length}`), redact: true });
+    expect(plain.summary.sessions.map((s) => s.prompts)).toEqual([1]);
+    expect(redacted.summary.sessions.map((s) => [s.prompts, s.cwd])).toEqual([[1, '~/webshop']]);
+    // The filter is shown as the folders are: the home folder in it redacted too.
+    expect(redacted.summary.filters.project).toBe(project.replace(HOME, '~'));
+    const index = await readFile(join(workDir, `project-redacted-${project.length}`, 'index.html'), 'utf8');
+    expect(index).not.toContain(HOME);
+  });
+
   it('leaves no secret that a Claude Code system subtype carried (regression: its _ became spaces, hiding it)', async () => {
     const token = PLANTED.anthropicPrompt;
     const input = await tempDir('bough-subtype-');

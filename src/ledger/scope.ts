@@ -3,6 +3,7 @@
 
 import { SOURCES, type Source } from '../types.js';
 import { dayKey, instantOf, localParts, monthName } from '../time-zone.js';
+import type { SessionKey } from './ledger.js';
 
 export interface Period {
   /** First instant included (ms), or null for no lower bound. */
@@ -189,6 +190,16 @@ export function parseSources(value: string): Source[] {
 /** Whether an instant falls in the period. */
 export function inPeriod(period: Period, ms: number): boolean {
   return (period.start === null || ms >= period.start) && (period.end === null || ms < period.end);
+}
+
+/**
+ * A `--project` filter in a report that redacts: the sessions whose own folder held its text
+ * before redaction (a redacted folder, `~/shop`, no longer holds the part in the home folder),
+ * and its text as the report may show it.
+ */
+export interface SharedProjectFilter {
+  matches: ReadonlySet<SessionKey>;
+  shownAs: string;
 }
 
 /** "October 2026 · Europe/Berlin · project shop · agents pi, claude": what a report covers, in a line. */

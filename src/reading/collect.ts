@@ -8,6 +8,7 @@ import { NO_CACHE, type CachedOutcome, type LedgerCache } from '../cache/ledger-
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { messageOf } from '../errors.js';
 import type { SessionKey, SessionLedger } from '../ledger/ledger.js';
+import type { SharedProjectFilter } from '../ledger/scope.js';
 import type { Sharer } from '../share/share.js';
 import { progressCounter } from '../progress.js';
 import { readSessionFile } from '../sources/read.js';
@@ -33,7 +34,10 @@ export interface Collected {
   /** Files skipped and every problem found in the files read, made fit to share. */
   diagnostics: Diagnostic[];
   candidates: number;
+  /** The `--project` filter as sharing changed it; null when it changed none, or none was asked for. */
+  sharedProject: SharedProjectFilter | null;
 }
+
 
 export interface CollectOptions {
   /** Redaction and omission for sharing; none for `stats`. */
@@ -50,6 +54,8 @@ export interface CollectOptions {
   realPaths?: ReadonlyMap<string, string>;
   /** Reading threads to use when there is enough to read (see readThreads); none reads in this thread. */
   threads?: ThreadPlan;
+  /** The `--project` text, matched against each file's folder as read, before it is redacted. */
+  projectFilter?: string | null;
 }
 
 /** Files read at once in this thread: reading waits on the disk, and each file in flight holds its entries. */
@@ -57,12 +63,14 @@ const READ_CONCURRENCY = 4;
 /** Files the cache is asked about at once: a stat, both ends of the file and a small JSON each. */
 const LOOKUP_CONCURRENCY = 16;
 
-type Reading = { outcome: CachedOutcome; identity: string | null } | { failed: Diagnostic };
+type Reading = { outcome: CachedOutcome; identity: string | null; projectMatch?: boolean | null } | { failed: Diagnostic };
 
 export async function collect(paths: readonly string[], options: CollectOptions): Promise<Collected> {
   const sharer = options.sharer ?? null;
   // A cached ledger is the plain reading of a file: never one made fit to share, nor one whose content pages need.
   const cache = options.cache && !options.keepContent && (sharer === null || !sharer.changes) ? options.cache : NO_CACHE;
+  // Only a sharer that changes texts changes folders; files are then always read, never cached.
+  const projectFilter = sharer?.changes ? (options.projectFilter ?? null) : null;
   const readings: (Reading | null)[] = new Array(paths.length).fill(null);
   const content = new Map<number, SessionFile>();
   const tick = progressCounter('read', paths.length, 'files', options.progress);
@@ -96,10 +104,13 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   tick.expect(bytesToRead);
   const big = toRead.filter((file) => file.bytes >= BIG_FILE_BYTES).length;
   const threads = options.keepContent ? 0 : threadsFor(options.threads, bytesToRead, toRead.length, big);
-  const setup: ReadSetup = { share: sharer?.options ?? null, cache: cache.where };
+  const setup: ReadSetup = { share: sharer?.options ?? null, cache: cache.where, projectFilter };
   const pool: Pool<ReadTask, ThreadReading> | null =
     threads > 0
-      ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity, real }) => ({ outcome: (await readLedger(path, identity, sharer, cache, false, real)).outcome, redactions: [] }), { big: big > 0 })
+      ? openPool(READ_WORKER, threads, { kind: 'read', setup }, async ({ path, identity, real }) => {
+            const { outcome, projectMatch } = await readLedger(path, identity, sharer, cache, false, real, projectFilter);
+            return { outcome, redactions: [], projectMatch };
+          }, { big: big > 0 })
       : null;
   // The main thread reads beside the threads; each thread (and each lane of this one, whose reads wait on the disk) takes the next file.
   type Lane = { thread: true } | { thread: false };
@@ -117,10 +128,10 @@ export async function collect(paths: readonly string[], options: CollectOptions)
         if (pool && lane.thread) {
           const read = await pool.run({ path, identity, real });
           sharer?.addRedactions(read.redactions);
-          readings[index] = { outcome: read.outcome, identity };
+          readings[index] = { outcome: read.outcome, identity, projectMatch: read.projectMatch };
         } else {
-          const read = await readLedger(path, identity, sharer, cache, options.keepContent, real);
-          readings[index] = { outcome: read.outcome, identity };
+          const read = await readLedger(path, identity, sharer, cache, options.keepContent, real, projectFilter);
+          readings[index] = { outcome: read.outcome, identity, projectMatch: read.projectMatch };
           if (read.file) content.set(index, read.file);
         }
       } catch (error) {
@@ -146,6 +157,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const identityOf = new Map<SessionKey, string>();
   const contentOf = new Map<SessionKey, SessionFile>();
   const keys = new Set<SessionKey>();
+  const projectMatches = new Set<SessionKey>();
   for (const [index, reading] of readings.entries()) {
     if (reading === null) continue;
     if ('failed' in reading) {
@@ -161,6 +173,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     ledgers.push(ledger);
     sourceOf.set(ledger.key, paths[index] as string);
     if (reading.identity !== null) identityOf.set(ledger.key, reading.identity);
+    if (reading.projectMatch) projectMatches.add(ledger.key);
     const file = content.get(index);
     if (file) contentOf.set(ledger.key, file);
   }
@@ -171,6 +184,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     identityOf,
     diagnostics: [...(options.discoveryNotes ?? []).map((d) => (sharer ? sharer.diagnostic(d) : d)), ...diagnostics],
     candidates: paths.length,
+    sharedProject: projectFilter === null || sharer === null ? null : { matches: projectMatches, shownAs: sharer.text(projectFilter) },
   };
 }
 

@@ -13,13 +13,25 @@ export interface LedgerReading {
   outcome: CachedOutcome;
   /** The content the ledger was made from, when asked for (`export`); null otherwise. */
   file: SessionFile | null;
+  /** Whether the file's own folder, before sharing, holds the `--project` text asked about; null when none was. */
+  projectMatch: boolean | null;
 }
 
-export async function readLedger(path: string, identity: string | null, sharer: Sharer | null, cache: LedgerCache, keepContent: boolean, real?: string): Promise<LedgerReading> {
+export async function readLedger(
+  path: string,
+  identity: string | null,
+  sharer: Sharer | null,
+  cache: LedgerCache,
+  keepContent: boolean,
+  real?: string,
+  projectFilter: string | null = null,
+): Promise<LedgerReading> {
   const read = await readSessionFile(path);
   let outcome: CachedOutcome;
   let kept: SessionFile | null = null;
+  let projectMatch: boolean | null = null;
   if (read.kind === 'session') {
+    if (projectFilter !== null) projectMatch = folderHolds(read.file, projectFilter);
     const file = checkedAndShared(read.file, sharer);
     outcome = { kind: 'session', ledger: ledgerOf(file), diagnostics: file.diagnostics };
     if (keepContent) kept = file;
@@ -28,7 +40,13 @@ export async function readLedger(path: string, identity: string | null, sharer: 
   }
   // An unreadable file is asked again next time: its permissions may change without its contents.
   if (identity !== null && !outcome.diagnostics.some((d) => d.reason === 'unreadable-file')) await cache.put(path, identity, outcome, real);
-  return { outcome, file: kept };
+  return { outcome, file: kept, projectMatch };
+}
+
+/** As a project's folder or name is matched (report/data.ts), in any case: its working directory, or its agent's project folder. */
+function folderHolds(file: SessionFile, text: string): boolean {
+  const wanted = text.toLowerCase();
+  return [file.cwd, file.projectFolder].some((folder) => folder?.toLowerCase().includes(wanted) ?? false);
 }
 
 /** A file as read, with its numbers checked and made fit to share: what its ledger and its pages are made from alike. */

@@ -10,6 +10,8 @@ import { readLedger } from './read-ledger.js';
 export interface ReadSetup {
   share: ShareOptions | null;
   cache: LedgerCache['where'];
+  /** The `--project` text to match against each file's folder before it is shared, or null. */
+  projectFilter: string | null;
 }
 
 export interface ReadTask {
@@ -24,6 +26,7 @@ export interface ThreadReading {
   outcome: CachedOutcome;
   /** Replacements the thread's sharer made in this file, by kind. */
   redactions: [string, number][];
+  projectMatch: boolean | null;
 }
 
 export const READ_WORKER = new URL('./worker.js', import.meta.url);
@@ -34,8 +37,8 @@ if (workerData?.kind === 'read') {
   const cache = setup.cache ? openLedgerCache(setup.cache.dir, setup.cache.codeStamp) : NO_CACHE;
   serveTasks<ReadTask, ThreadReading>(async (task) => {
     const before = new Map(sharer?.redactions ?? []);
-    const { outcome } = await readLedger(task.path, task.identity, sharer, cache, false, task.real);
+    const { outcome, projectMatch } = await readLedger(task.path, task.identity, sharer, cache, false, task.real, setup.projectFilter);
     const redactions = [...(sharer?.redactions ?? [])].flatMap(([kind, n]): [string, number][] => (n > (before.get(kind) ?? 0) ? [[kind, n - (before.get(kind) ?? 0)]] : []));
-    return { result: { outcome, redactions } };
+    return { result: { outcome, redactions, projectMatch } };
   });
 }

@@ -9,7 +9,7 @@
 import type { Claims, Counted } from '../ledger/claims.js';
 import type { LedgerEntry, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
 import { unpackEntries } from '../ledger/packed-entries.js';
-import { inPeriod, type Scope } from '../ledger/scope.js';
+import { inPeriod, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
 import type { PricedUsage, PriceState, Pricer } from '../pricing/price.js';
 import { costCheck, type CostCheck } from '../pricing/reconcile.js';
 import { dayKey, isoWeekKey, localDayNumber, localParts, monthKey } from '../time-zone.js';
@@ -220,8 +220,15 @@ export function totalTokens(tokens: TokenCounts): number {
   return tokens.input + tokens.cacheRead + tokens.cacheWrite + tokens.output;
 }
 
-export function buildReportData(ledgers: readonly SessionLedger[], claims: Claims, price: Pricer, scope: Scope): ReportData {
+/**
+ * `sharedProject`: in a report that redacts, the sessions whose folder held the `--project` text
+ * before it was redacted, whose projects are in the report as they would be in one that does not
+ * redact; and the text as the report shows it.
+ */
+export function buildReportData(ledgers: readonly SessionLedger[], claims: Claims, price: Pricer, scope: Scope, sharedProject: SharedProjectFilter | null = null): ReportData {
   const projects = groupProjects(ledgers);
+  const projectsMatched = new Set<string>();
+  if (sharedProject) for (const [ledger, group] of projects.byLedger) if (sharedProject.matches.has(ledger.key)) projectsMatched.add(group.key);
   const report = new Aggregator(scope);
   const available = { read: 0, sessions: 0, firstAt: null as number | null, lastAt: null as number | null };
   const sessions: SessionData[] = [];
@@ -254,7 +261,7 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     available.read++;
     const project = projects.byLedger.get(ledger) as ProjectGroup;
     if (scope.sources !== null && !scope.sources.includes(ledger.source)) continue;
-    if (!project.matches(scope.project)) continue;
+    if (!project.matches(scope.project) && !projectsMatched.has(project.key)) continue;
     available.sessions++;
     // Unpacked for this session only: the history's entries are never all unpacked at once.
     const parts: CountedPart[] = [ledger, ...(claims.subagentsOf.get(ledger.key) ?? []).map((key) => byKey.get(key) as SessionLedger)].map(
@@ -275,7 +282,7 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
 
   sessions.sort((a, b) => b.startedAt - a.startedAt || compareText(a.ledger.path, b.ledger.path));
   return {
-    scope,
+    scope: sharedProject ? { ...scope, project: sharedProject.shownAs } : scope,
     totals: report.totals,
     sessions,
     projects: report.projectList(sessions),
