@@ -767,6 +767,7 @@ async function keepUnreadable(
   let pagesBefore: Map<string, string[]> | null = null;
   const earlierPages = () => (pagesBefore ??= sessionPagesByHash(folder.previousFiles));
   let othersKept = false;
+  let anyPageKept = false;
   for (const entry of unreadable) {
     const { name } = entry;
     let keptFiles = false;
@@ -781,7 +782,12 @@ async function keepUnreadable(
       // An earlier build's record file that did not read is kept as the file it is.
       const files = name === null ? [] : [...(entry.record === null ? [olderRecordPath(name), oldestRecordPath(name)] : []), ledgerPath(name)];
       // One by one: a page this build wrote itself is not overwritten by an old one.
-      for (const path of [...files, ...entry.pages]) if (await folder.keep([path])) keptFiles = true;
+      for (const path of files) if (await folder.keep([path])) keptFiles = true;
+      for (const path of entry.pages) {
+        if (!(await folder.keep([path]))) continue;
+        keptFiles = true;
+        anyPageKept = true;
+      }
       if (!entry.recordRead && name !== null) {
         // Which pages were its is in the record that did not read: the earlier build's session
         // pages no session of this report has are kept, those named as its own when its ledger
@@ -793,7 +799,7 @@ async function keepUnreadable(
         const candidates = stem === null ? (othersKept ? [] : [...earlierPages().values()].flat()) : (earlierPages().get(stem.slice(-6)) ?? []).filter((path) => path.includes(stem));
         if (stem === null) othersKept = true;
         for (const path of candidates) if (!usedPages.has(path) && (await folder.keep([path]))) pagesKept++;
-        if (pagesKept > 0) keptFiles = true;
+        if (pagesKept > 0) keptFiles = anyPageKept = true;
       }
       if (keptFiles && name !== null && entry.lastSeen !== null && !seenNames.has(name)) {
         seen.push({ name, lastSeen: entry.lastSeen });
@@ -820,6 +826,7 @@ async function keepUnreadable(
         : '; a report that redacts or omits keeps no file it cannot read, so its files are not kept';
     problems.push(diagnostic('archive-unreadable', entry.file, entry.line, `${what}${files}`));
   }
+  if (anyPageKept) await keepProjectPages(folder);
   return problems;
 }
 
@@ -846,12 +853,17 @@ async function carryOver(
     seen.push({ name: entry.name, lastSeen: seenNow ? now : entry.lastSeen });
     if (!seenNow) unseen.push(entry.name);
   }
-  // A carried page links to its project's page, which a narrower report may not write: the last
-  // build's is kept (one this build writes replaces it), so that no link of a kept page leads nowhere.
-  if (carried.some((entry) => entry.pages.length > 0)) {
-    for (const path of folder.previousFiles) if (PROJECT_PAGE.test(path)) await folder.keep([path]);
-  }
+  if (carried.some((entry) => entry.pages.length > 0)) await keepProjectPages(folder);
   return unseen.sort();
+}
+
+/**
+ * A page kept from the last build links to its project's page, which this report may not write
+ * (a narrower one, or one whose archive of that session did not read): the last build's project
+ * pages are kept (one this build writes replaces it), so that no link of a kept page leads nowhere.
+ */
+async function keepProjectPages(folder: ReportFolder): Promise<void> {
+  for (const path of folder.previousFiles) if (PROJECT_PAGE.test(path)) await folder.keep([path]);
 }
 
 const PROJECT_PAGE = /^projects\/[^/]+\.html$/;

@@ -4,7 +4,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, readdir, readFile, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -293,6 +293,28 @@ describe('the archive', () => {
     const forgotten = await run({ forgetMissing: true, day: 15 });
     expect(forgotten.diagnostics.byReason['archive-unreadable']).toBeUndefined();
     await expect(readFile(damaged)).rejects.toThrow();
+  });
+
+  // Regression: the page of a gone session whose archive did not read was kept, and the only page
+  // of its project, which it links to, removed: a link to nothing.
+  it('keeps the project page that a kept page of a session whose archive did not read links to', async () => {
+    const input = join(await tempDir(), 'in');
+    await mkdir(input);
+    for (const name of ['minimal-v3.jsonl', 'errors.jsonl']) await cp(join(FIXTURES, 'pi', name), join(input, name));
+    const out = join(await tempDir(), 'report');
+    const run = (day: number) => build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+    const { summary } = await run(1);
+    const gone = summary.sessions.find((s) => s.file.endsWith('/errors.jsonl'));
+    await rm(join(input, 'errors.jsonl'));
+    await run(5);
+    await writeFile(join(out, archivedLedgerPath(gone?.key as string)), 'garbage');
+    await touchAnotherInput(input, 8);
+    const third = await run(9);
+    expect(third.summary.diagnostics.byReason['archive-unreadable']).toBe(1);
+    const page = await readFile(join(out, gone?.page as string), 'utf8');
+    const projectLinks = [...page.matchAll(/href="\.\.\/(projects\/[^"#]+)"/g)].map((m) => m[1] as string);
+    expect(projectLinks.length).toBeGreaterThan(0);
+    for (const link of projectLinks) expect(existsSync(join(out, link)), link).toBe(true);
   });
 
   it('regression: a gone session whose page was removed from the folder was linked from the index, to nothing; now a page says why it is missing', async () => {
