@@ -434,7 +434,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     pages,
     time,
     scopeLabel: scope,
-    generated: generatedSentence(options, generator, collected.ledgers.length - keptByKey.size, keptByKey.size, carriedSessions),
+    // As summary.json counts them: a gone session outside this report's period is one the archive keeps, not one it shows.
+    generated: generatedSentence(options, generator, report.diagnostics.sessionFiles, report.diagnostics.goneFiles, carriedSessions),
     notice: sink.notice,
     sharing: sharingLine(options.redact ?? false, sharer.redactions, [...new Set(options.omit ?? [])]),
     inputs: report.discovery.places.map((place) => ({

@@ -85,7 +85,8 @@ export async function keepUnchangedReport(
   if (summary === null || seenNow === null) return null;
   const rewritten = new Set([INDEX_PAGE, SEEN_PATH, BUILD_RECORD]);
   if (!(await folder.keep(folder.previousFiles.filter((path) => !rewritten.has(path))))) return null;
-  const sentence = generated(record.sessionFiles, record.gone.length, record.carried ?? 0);
+  // Gone files the report shows, as summary.json counts them: `gone` also names those outside its period.
+  const sentence = generated(record.sessionFiles, summary.diagnostics.goneFiles, record.carried ?? 0);
   await folder.write(INDEX_PAGE, `${index.slice(0, at)}${lede(sentence)}${index.slice(at + lede(record.generated).length)}`);
   await folder.write(SEEN_PATH, seenNow);
   const file = buildRecordFile({

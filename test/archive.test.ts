@@ -10,6 +10,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { archivedLedgerPath, pathHash, RECORDS_PATH } from '../src/archive.js';
 import { build } from '../src/build.js';
+import { parsePeriod } from '../src/ledger/scope.js';
 import { summarySchema, type Summary } from '../src/report/schema.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 
@@ -315,6 +316,36 @@ describe('the archive', () => {
     const projectLinks = [...page.matchAll(/href="\.\.\/(projects\/[^"#]+)"/g)].map((m) => m[1] as string);
     expect(projectLinks.length).toBeGreaterThan(0);
     for (const link of projectLinks) expect(existsSync(join(out, link)), link).toBe(true);
+  });
+
+  // Regression: after a --month build, the index said "with 1 session file gone since an earlier
+  // build kept from it" for a gone session outside the month, which summary.json (goneFiles: 0)
+  // and the report did not count, and which the same line said the archive keeps unshown.
+  it('counts in the index line only the gone files the report shows, as summary.json does', async () => {
+    const input = join(await tempDir(), 'in');
+    await mkdir(input);
+    const session = (id: string, day: string) =>
+      [
+        JSON.stringify({ type: 'session', version: 3, id, timestamp: `${day}T10:00:00.000Z`, cwd: '/w/a' }),
+        JSON.stringify({ type: 'message', id: `${id}-1`, parentId: null, timestamp: `${day}T10:00:01.000Z`, message: { role: 'user', content: `hello ${id}` } }),
+      ].join('\n');
+    await writeFile(join(input, 'oct.jsonl'), session('oct', '2026-10-02'));
+    await writeFile(join(input, 'nov.jsonl'), session('nov', '2026-11-02'));
+    const out = join(await tempDir(), 'report');
+    const run = (day: number, scope = ALL_UTC) => build({ inputs: [input], out, scope, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+    await run(1);
+    await rm(join(input, 'nov.jsonl'));
+    const october = { ...ALL_UTC, period: parsePeriod({ month: '2026-10' }, 'UTC') };
+    for (const day of [5, 6]) {
+      // Read again, then kept whole as nothing changed: the same line both times.
+      const { summary } = await run(day, october);
+      expect(summary.diagnostics.goneFiles).toBe(0);
+      const index = await readFile(join(out, 'index.html'), 'utf8');
+      expect(index).toContain('from 1 session file. This folder&#39;s archive also keeps 1 session this report does not show');
+    }
+    const { summary } = await run(7);
+    expect(summary.diagnostics.goneFiles).toBe(1);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('from 1 session file, with 1 session file gone since an earlier build kept from it.');
   });
 
   it('regression: a gone session whose page was removed from the folder was linked from the index, to nothing; now a page says why it is missing', async () => {
