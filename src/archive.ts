@@ -481,11 +481,13 @@ export function missingSessions(
 }
 
 /**
- * The sessions read now whose file holds fewer entries than when this folder archived it. `cut`:
- * the same ones as far as it goes (cut short in place, or an older copy put back); what it lost
- * is still in the archive, which keeps it (see missingSessions). `rewritten`: other entries (the
- * file rewritten, or another session written at its path), shown as they are now. Only a file
- * whose record says its count is looked at further: a rebuild reads no archived ledger for the rest.
+ * The sessions read now whose file holds other entries than when this folder archived it, told
+ * by the entries' count and then their keys. `cut`: fewer, the same ones as far as they go (cut
+ * short in place, or an older copy put back); what it lost is still in the archive, which keeps
+ * it (see missingSessions). `rewritten`: not those it held, in fewer entries or more (the file
+ * rewritten, or another session written at its path), shown as they are now. A file that grew
+ * by entries after those it held is a session going on. Only a file whose count changed is
+ * looked at further: a rebuild reads no archived ledger for the rest.
  */
 export async function cutShortSessions(outDir: string, earlier: readonly ArchivedPages[], ledgers: readonly SessionLedger[]): Promise<{ cut: SessionKey[]; rewritten: SessionKey[] }> {
   const byName = new Map(earlier.map((a) => [a.name, a]));
@@ -493,14 +495,15 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
   const rewritten: SessionKey[] = [];
   for (const ledger of ledgers) {
     const record = byName.get(pathHash(ledger.key));
-    if (record?.entries === undefined || record.entries <= ledger.entries.count) continue;
+    if (record?.entries === undefined || record.entries === ledger.entries.count) continue;
     const archived = await readArchivedLedger(outDir, record);
     if (archived === null) continue;
     const was = unpackEntries(archived.ledger.entries);
     const now = unpackEntries(ledger.entries);
-    if (was.length <= now.length) continue;
-    if (now.every((entry, i) => entry.key === was[i]?.key)) cut.push(ledger.key);
-    else rewritten.push(ledger.key);
+    const [shorter, longer] = was.length > now.length ? [now, was] : [was, now];
+    const samePrefix = shorter.every((entry, i) => entry.key === longer[i]?.key);
+    if (!samePrefix) rewritten.push(ledger.key);
+    else if (was.length > now.length) cut.push(ledger.key);
   }
   return { cut, rewritten };
 }

@@ -166,6 +166,24 @@ describe('the archive', () => {
     expect(result.warnings.join('\n')).toContain(`1 session file no longer holds what ${out} archived of it (rewritten, or another session written at its path): shown as it is now, what the archive held of it is gone from this report.`);
   });
 
+  // Regression: one holding more entries was taken without a word, so of two files whose sessions
+  // swapped paths, one was said.
+  it('warns when a file holds other entries than the archive had of it, more of them, and not when it grew', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    await run();
+    const minimal = await readFile(join(input, 'minimal-v3.jsonl'));
+    await writeFile(join(input, 'minimal-v3.jsonl'), await readFile(join(input, 'tools.jsonl')));
+    await writeFile(join(input, 'tools.jsonl'), minimal);
+    const swapped = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)) });
+    expect(swapped.warnings.join('\n')).toContain(`2 session files no longer hold what ${out} archived of them (rewritten, or another session written at their path)`);
+    // A session going on, a turn after those archived, is no rewrite.
+    const last = JSON.parse((await readFile(join(input, 'tools.jsonl'), 'utf8')).trimEnd().split('\n').at(-1) as string) as { id: string };
+    const turn = { type: 'message', id: 'more-1', parentId: last.id, timestamp: '2026-10-22T09:00:00.000Z', message: { role: 'user', content: 'one more turn' } };
+    await writeFile(join(input, 'tools.jsonl'), `${minimal.toString('utf8').trimEnd()}\n${JSON.stringify(turn)}\n`);
+    const grown = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 6)) });
+    expect(grown.warnings.join('\n')).not.toContain('no longer hold');
+  });
+
   it('says when a file was last seen by the last build that read it, though its unchanged pages were kept as they were', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
     await run({ day: 1 });
