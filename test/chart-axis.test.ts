@@ -1,7 +1,7 @@
 // The cost chart's axis: each year it spans is named, whatever labels were left out for room.
 
 import { describe, expect, it } from 'vitest';
-import { dailyChart } from '../src/report/charts.js';
+import { dailyChart, monthlyChart } from '../src/report/charts.js';
 
 /** Every day from `first` to `last`, as the chart's keys. */
 function daysFrom(first: string, last: string): string[] {
@@ -23,6 +23,13 @@ describe('the cost chart’s axis', () => {
     for (const year of ['2025', '2026', '2027']) expect(labels.filter((l) => l.endsWith(` ${year}`))).toHaveLength(1);
     // The others name the month alone.
     expect(labels.filter((l) => !/ \d{4}$/.test(l)).every((l) => /^[A-Z][a-z]{2}$/.test(l))).toBe(true);
+  });
+
+  // Regression: a month chart opening in December named its first year under December and left
+  // out the next January's for room, so the whole of 2025 went unnamed.
+  it('names every year of a month chart that opens in December', () => {
+    const months = ['2024-12', ...Array.from({ length: 12 }, (_, i) => `2025-${String(i + 1).padStart(2, '0')}`), '2026-01'];
+    expect(majorLabels(monthlyChart([], [], months, 'Cost per month')?.svg ?? '')).toEqual(['2024', '2025', '2026']);
   });
 
   it('names the year once on a chart of one month', () => {

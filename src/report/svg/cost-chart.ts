@@ -75,6 +75,7 @@ export function costChartSvg(chart: CostChart): string {
   const majorY = TOP + plotHeight + (withTicks ? 32 : 18);
   let lastMajor = -Infinity;
   let lastYear: string | undefined;
+  let pendingMajor: ChartSlice | null = null;
   chart.slices.forEach((slice, index) => {
     const x = LEFT + index * step + (step - barWidth) / 2;
     const total = totals[index] ?? 0;
@@ -93,12 +94,17 @@ export function costChartSvg(chart: CostChart): string {
     });
     if (segments.length > 0) parts.push(`<g class="bar">${segments.join('')}</g>`);
     const centre = round(LEFT + index * step + step / 2);
-    // A major label too close to the one before (a range opening on the 25th, then the 1st) is left out.
-    if (slice.major !== null && centre - lastMajor >= MAJOR_ROOM) {
+    // A major label too close to the one before (a range opening on the 25th, then the 1st) is
+    // drawn at the first slice of its own with room (its period goes on until the next major), so
+    // that no year or month goes unnamed: a chart opening in December names the next year too.
+    if (slice.major !== null) pendingMajor = slice;
+    const labelled = pendingMajor;
+    if (labelled !== null && centre - lastMajor >= MAJOR_ROOM) {
+      pendingMajor = null;
       lastMajor = centre;
       // Labels left out for room may take a January with them: the first drawn of a year says it.
-      const major = slice.year !== undefined && slice.year !== lastYear ? `${slice.major} ${slice.year}` : slice.major;
-      lastYear = slice.year;
+      const major = labelled.year !== undefined && labelled.year !== lastYear ? `${labelled.major} ${labelled.year}` : (labelled.major as string);
+      lastYear = labelled.year;
       parts.push(`<line x1="${centre}" x2="${centre}" y1="${TOP + plotHeight}" y2="${TOP + plotHeight + 6}" stroke="${AXIS_COLOUR}" stroke-width="1"/>`);
       parts.push(`<text x="${centre}" y="${majorY}" text-anchor="middle" font-size="12" font-weight="600" fill="${TEXT_COLOUR}">${escapeHtml(major)}</text>`);
     }
