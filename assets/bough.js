@@ -13,6 +13,40 @@
   // Where reveal() scrolled to, while the reader has not scrolled away.
   var revealedAt = null;
 
+  // Single-key shortcuts (/ search; t, o, e on a session page) can be turned off, as WCAG 2.1.4
+  // asks: speech input and stray typing would set them off. A box at the foot of every page (and
+  // in a session's toolbar) says whether they are on; the choice is remembered where the browser
+  // lets a file:// page remember it.
+  var KEYS_SETTING = 'bough-single-key-shortcuts';
+  var keysOn = true;
+  try {
+    keysOn = window.localStorage.getItem(KEYS_SETTING) !== 'off';
+  } catch (e) {}
+  var keysBoxes = [];
+  function keysBox() {
+    var label = document.createElement('label');
+    label.className = 'keys-setting';
+    var box = document.createElement('input');
+    box.type = 'checkbox';
+    box.checked = keysOn;
+    box.addEventListener('change', function () {
+      keysOn = box.checked;
+      keysBoxes.forEach(function (other) { other.checked = keysOn; });
+      try {
+        window.localStorage.setItem(KEYS_SETTING, keysOn ? 'on' : 'off');
+      } catch (e) {}
+    });
+    keysBoxes.push(box);
+    label.appendChild(box);
+    label.appendChild(document.createTextNode(' Single-key shortcuts'));
+    return label;
+  }
+  // A key the page may take as a shortcut: shortcuts on, no modifier, and not typed into a field.
+  function shortcutKey(event) {
+    var target = event.target;
+    return keysOn && !event.ctrlKey && !event.metaKey && !event.altKey && !(target && (/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable));
+  }
+
   // When a link targets an entry folded inside <details>, unfold the way to it, and go to it: the
   // browser scrolled to the fragment while it was folded away (or not at all, or before unfolding).
   function reveal() {
@@ -123,9 +157,9 @@
     bar.appendChild(show);
     bar.appendChild(fold);
     bar.appendChild(keys);
+    bar.appendChild(keysBox());
     document.addEventListener('keydown', function (event) {
-      var target = event.target;
-      if (event.ctrlKey || event.metaKey || event.altKey || (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+      if (!shortcutKey(event)) return;
       if (event.key === 't') toggle('main details.thinking');
       else if (event.key === 'o') toggle('main details.tool-output, main .tool-call details');
       else if (event.key === 'e') toggle('main details');
@@ -338,8 +372,7 @@
       if (event.key === 'Escape') { out.hidden = true; drawn = null; input.focus(); }
     });
     document.addEventListener('keydown', function (event) {
-      var target = event.target;
-      if (event.key === '/' && !(target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) { event.preventDefault(); input.focus(); }
+      if (event.key === '/' && shortcutKey(event)) { event.preventDefault(); input.focus(); }
     });
   }
 
@@ -355,6 +388,8 @@
     Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), sortable);
     var bar = document.querySelector('[data-session-toolbar]');
     if (bar) sessionToolbar(bar);
+    var footer = document.querySelector('footer.site');
+    if (footer) footer.appendChild(keysBox());
     // The outline of prompts is folded above the conversation (on a phone, hundreds of lines
     // before the first message); beside it, on a wide screen, it is open.
     var outline = document.querySelector('nav.outline details');

@@ -77,6 +77,41 @@ describe('the monthly report in a browser', () => {
     }
   });
 
+  // Regression: the single-key shortcuts (t, o, e, /) could not be turned off (WCAG 2.1.4): a
+  // word dictated or typed while the page had focus folded and unfolded it.
+  it('turns the single-key shortcuts off from a box at the page’s foot, and remembers it', async (context) => {
+    requireBrowser(context);
+    const session = summary.sessions.find((s) => s.file.endsWith('/minimal-v3.jsonl'));
+    const own = await (await browser.context()).browser()!.newContext();
+    try {
+      const url = pathToFileURL(join(out, session?.page as string)).href;
+      const visit = await openPage(own, url);
+      const thinking = visit.page.locator('main details.thinking').first();
+      const footerBox = visit.page.locator('footer.site').getByLabel('Single-key shortcuts');
+      expect(await visit.page.getByLabel('Single-key shortcuts').count()).toBe(2);
+      expect(await footerBox.isChecked()).toBe(true);
+      expect(await thinking.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+      await visit.page.keyboard.press('t');
+      expect(await thinking.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      await footerBox.uncheck();
+      // The toolbar's box follows the footer's.
+      expect(await visit.page.locator('[data-session-toolbar]').getByLabel('Single-key shortcuts').isChecked()).toBe(false);
+      await visit.page.locator('main h1').click();
+      for (const key of ['t', 'e', '/']) await visit.page.keyboard.press(key);
+      expect(await thinking.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      expect(await visit.page.evaluate(() => document.activeElement?.tagName)).not.toBe('INPUT');
+      // Another page of the report: still off.
+      const index = await openPage(own, pathToFileURL(join(out, 'index.html')).href);
+      expect(await index.page.locator('footer.site').getByLabel('Single-key shortcuts').isChecked()).toBe(false);
+      await index.page.keyboard.press('/');
+      expect(await index.page.evaluate(() => document.activeElement?.tagName)).not.toBe('INPUT');
+      expect(pageProblems(visit, session?.page as string)).toEqual([]);
+      expect(pageProblems(index, 'index.html')).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('draws the cost chart with a bar per day that had a cost, each segment titled with its exact amount', async (context) => {
     requireBrowser(context);
     const visit = await openPage(await browser.context(), pathToFileURL(join(out, 'index.html')).href);
