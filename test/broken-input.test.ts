@@ -96,6 +96,23 @@ describe('damaged input', () => {
     ]);
   });
 
+  // Regression: one field of the wrong type threw the whole header away: the session lost its
+  // cwd (its project became "(unknown folder)") and its id, and the page listed "no cwd in the
+  // session header" and "a second session header inside the file", both false.
+  it.each([
+    ['a time that is a list', { timestamp: [1] }, 'timestamp', null],
+    ['a version that is true', { version: true }, 'version', Date.parse('2026-10-05T10:00:00.000Z')],
+    ['an empty id', { id: '' }, 'id', Date.parse('2026-10-05T10:00:00.000Z')],
+  ])('keeps the rest of a header with %s', async (_, change, field, startedAt) => {
+    const bad = JSON.stringify({ type: 'session', version: 3, id: 's1', timestamp: '2026-10-05T10:00:00.000Z', cwd: '/home/u/projK', ...change });
+    const file = await session(await fileOf('k4.jsonl', `${bad}\n${prompt('a1', null, 'kept')}\n${reply('a2', 'a1', 'and this')}\n`));
+    expect(file).toMatchObject({ cwd: '/home/u/projK', sessionId: field === 'id' ? 'k4' : 's1', formatVersion: 3 });
+    if (startedAt !== null) expect(file.startedAt).toBe(startedAt);
+    expect(texts(file)).toEqual(['kept', 'and this']);
+    expect(file.entries.map((e) => [e.id, e.parentId])).toEqual([['a1', null], ['a2', 'a1']]);
+    expect(file.diagnostics.filter((d) => d.reason !== 'no-time').map((d) => [d.line, d.reason, d.detail])).toEqual([[1, 'invalid-record', `session header: ${field} not as the format has it (kept without it)`]]);
+  });
+
   it('reads a single line of tens of megabytes', async () => {
     const big = 'x'.repeat(30 * 1024 * 1024);
     const file = await session(await fileOf('big.jsonl', `${header('b')}\n${prompt('a1', null, big)}\n${reply('a2', 'a1', 'small')}\n`));

@@ -39,7 +39,8 @@ interface PiContext {
   cwd: string | null;
   /** Tool calls by id, so a result can be read with the command that produced it. */
   calls: Map<string, ToolCallBlock>;
-  treeFormat: boolean;
+  /** Whether entries have ids (v2+); null until the first entry says, for a header whose version did not read. */
+  treeFormat: boolean | null;
   diagnostics: FileDiagnostics;
   entries: Entry[];
   ids: Set<string>;
@@ -64,12 +65,12 @@ export interface PiInput extends Pick<SourceInput, 'path' | 'size' | 'mtime' | '
 
 export async function readPiSession(input: PiInput): Promise<SessionFile> {
   const header = raw.rawHeader.parse(input.header);
-  const version = headerVersion(header.version);
+  const versionKnown = header.version !== undefined && header.version !== null;
   const ctx: PiContext = {
     file: input.path,
     cwd: header.cwd ?? null,
     calls: new Map(),
-    treeFormat: version >= 2,
+    treeFormat: versionKnown ? headerVersion(header.version) >= 2 : null,
     diagnostics: input.diagnostics,
     entries: [],
     ids: new Set(),
@@ -110,11 +111,26 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     subagentId: null,
     startedSubagents: [],
     entryTitles: [],
-    formatVersion: version,
+    formatVersion: versionKnown ? headerVersion(header.version) : ctx.treeFormat ? 3 : 1,
     entries: ctx.entries,
     diagnostics: ctx.diagnostics.list(),
     lineCount,
   };
+}
+
+/**
+ * A header line that parsed but is out of shape (a time written as a list, a version as `true`):
+ * the fields that read are kept, the others left out and said, and an id that does not read is
+ * the file name's. A version left out is taken from the entries (ids mean v2+).
+ */
+export function headerKeptWithout(record: Record<string, unknown>, fileName: string): { header: Record<string, unknown>; left: string[] } {
+  const parsed = raw.rawHeader.safeParse(record);
+  if (parsed.success) return { header: record, left: [] };
+  const left = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? '(the header)')))];
+  const header: Record<string, unknown> = Object.fromEntries(Object.entries(record).filter(([field]) => !left.includes(field)));
+  header['type'] = 'session';
+  if (typeof header['id'] !== 'string' || header['id'] === '') header['id'] = salvagePiHeader([], fileName, {}).record['id'];
+  return { header, left };
 }
 
 /**
@@ -168,6 +184,8 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
   if (built === null) return;
 
   const suffix = piece > 0 ? `.${piece}` : '';
+  // A header whose version did not read: entries with ids are of a tree file, as a rebuilt header takes them.
+  ctx.treeFormat ??= 'id' in record;
   let id: string;
   let parentId: string | null;
   let key: string;

@@ -9,7 +9,7 @@ import type { SessionFile } from '../../types.js';
 import { piLocalProviders } from './models-json.js';
 import { piSessionPlaces } from './paths.js';
 import { piPriceHint } from './prices.js';
-import { isPiHeader, isPiRecord, readPiSession, salvagePiHeader } from './read.js';
+import { headerKeptWithout, isPiHeader, isPiRecord, readPiSession, salvagePiHeader } from './read.js';
 
 export const piReader: SourceReader = {
   source: 'pi',
@@ -28,9 +28,16 @@ export const piReader: SourceReader = {
 
 async function readPiFile(input: SourceInput): Promise<SessionFile> {
   const { first } = input;
-  if (first.as === 'header') {
+  const firstRecord = first.records[0] as Record<string, unknown>;
+  if (first.as === 'header' || firstRecord['type'] === 'session') {
     const pending = first.records.length > 1 ? [{ line: first.line, records: first.records.slice(1), clean: false }] : [];
-    return readPiSession({ ...input, header: first.records[0] as Record<string, unknown>, headerLine: first.line, pending });
+    // A header out of shape in some field keeps the others: its cwd and id above all (pi.md §1).
+    const { header, left } = headerKeptWithout(firstRecord, basename(input.path));
+    if (left.length > 0) {
+      const them = left.length === 1 ? 'it' : 'them';
+      input.diagnostics.push(diagnostic('invalid-record', input.path, first.line, `session header: ${left.join(', ')} not as the format has ${them} (kept without ${them})`));
+    }
+    return readPiSession({ ...input, header, headerLine: first.line, pending });
   }
   // Entries with no header before them: the header line was damaged. Keep the entries.
   const damaged = input.damaged;
