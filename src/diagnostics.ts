@@ -13,6 +13,7 @@ export const DIAGNOSTIC_REASONS = {
   'unknown-entry-type': 'a record type bough does not know (shown plainly, or skipped where its format says to: each line says which)',
   'unknown-role': 'a message role bough does not know (kept, shown plainly)',
   'duplicate-id': 'an entry id used twice in one file (the later one renamed)',
+  'tree-loop': 'an entry whose parent is itself, or a loop of entries naming each other as parents (cut at its first entry, shown as a root)',
   'header-missing-cwd': 'a session header without a working directory',
   'header-damaged': 'a session whose header line is damaged (rebuilt from what remained, or from the file name)',
   'oversized-line': 'a line too long to read (skipped)',

@@ -6,6 +6,8 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
+import { buildTree } from '../src/model/tree.js';
+import { checkedAndShared } from '../src/reading/read-ledger.js';
 import { readLines } from '../src/sources/lines.js';
 import { readSessionFile } from '../src/sources/read.js';
 import type { SessionFile } from '../src/types.js';
@@ -111,6 +113,23 @@ describe('damaged input', () => {
     expect(texts(file)).toEqual(['kept', 'and this']);
     expect(file.entries.map((e) => [e.id, e.parentId])).toEqual([['a1', null], ['a2', 'a1']]);
     expect(file.diagnostics.filter((d) => d.reason !== 'no-time').map((d) => [d.line, d.reason, d.detail])).toEqual([[1, 'invalid-record', `session header: ${field} not as the format has it (kept without it)`]]);
+  });
+
+  // Regression: an entry naming itself as its parent, and entries whose parents loop, were drawn
+  // (each loop cut, a root) without a word on the data-quality page.
+  it('says where parent links loop, and keeps every entry', async () => {
+    const entry = (id: string, parent: string, text: string) =>
+      JSON.stringify({ type: 'message', id, parentId: parent, timestamp: `2026-10-21T09:00:0${id.at(-1)}.000Z`, message: { role: 'user', content: text } });
+    const lines = [header('l'), prompt('a1', null, 'root'), entry('b2', 'b2', 'itself'), entry('c3', 'c5', 'loop one'), entry('c4', 'c3', 'loop two'), entry('c5', 'c4', 'loop three')];
+    // As every command reads a file: its numbers and its tree checked.
+    const file = checkedAndShared(await session(await fileOf('loops.jsonl', lines.join('\n'))), null);
+    expect(texts(file)).toEqual(['root', 'itself', 'loop one', 'loop two', 'loop three']);
+    expect(file.diagnostics.map((d) => [d.line, d.reason, d.detail])).toEqual([
+      [3, 'tree-loop', 'entry "b2" names itself as its parent: shown as a root'],
+      [4, 'tree-loop', 'entries name each other as parents in a loop; cut at "c3", shown as a root'],
+    ]);
+    // As the tree is drawn: each cut is a root.
+    expect(buildTree(file.entries).roots.map((e) => e.id)).toEqual(['a1', 'b2', 'c3']);
   });
 
   it('reads a single line of tens of megabytes', async () => {

@@ -64,6 +64,47 @@ export function pathTo(entry: Entry, parentOf: ReadonlyMap<Entry, Entry | null>)
 }
 
 /**
+ * The entries at which a file's parentId chains loop, in file order: each names itself as its
+ * parent, or comes first in the file of a loop of entries naming each other (where buildTree
+ * cuts the loop). Kept to typed arrays and one map: it runs on every file read, millions of
+ * entries long too.
+ */
+export function loopCuts(entries: readonly Entry[]): Entry[] {
+  const indexOf = new Map<string, number>();
+  entries.forEach((entry, index) => {
+    if (!indexOf.has(entry.id)) indexOf.set(entry.id, index);
+  });
+  const parent = new Int32Array(entries.length);
+  const cuts: number[] = [];
+  entries.forEach((entry, index) => {
+    const at = entry.parentId === null ? -1 : (indexOf.get(entry.parentId) ?? -1);
+    if (at === index) cuts.push(index);
+    parent[index] = at === index ? -1 : at;
+  });
+  const VISITING = 1;
+  const DONE = 2;
+  const state = new Uint8Array(entries.length);
+  const trail: number[] = [];
+  for (let start = 0; start < entries.length; start++) {
+    if (state[start] !== 0) continue;
+    trail.length = 0;
+    let at = start;
+    while (at !== -1 && state[at] === 0) {
+      state[at] = VISITING;
+      trail.push(at);
+      at = parent[at] as number;
+    }
+    if (at !== -1 && state[at] === VISITING) {
+      let earliest = at;
+      for (let k = trail.lastIndexOf(at); k < trail.length; k++) earliest = Math.min(earliest, trail[k] as number);
+      cuts.push(earliest);
+    }
+    for (const index of trail) state[index] = DONE;
+  }
+  return cuts.sort((a, b) => a - b).map((index) => entries[index] as Entry);
+}
+
+/**
  * A parentId chain that loops never reaches a root. Each loop is cut at its entry that comes
  * first in the file, which becomes a root; the rest of the loop then hangs below it.
  */

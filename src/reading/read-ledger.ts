@@ -6,6 +6,7 @@ import type { CachedOutcome, LedgerCache } from '../cache/ledger-cache.js';
 import { ledgerOf } from '../ledger/ledger.js';
 import type { Sharer } from '../share/share.js';
 import { readSessionFile } from '../sources/read.js';
+import { checkTreeLoops } from '../sources/tree-check.js';
 import { checkUsageNumbers } from '../sources/usage-check.js';
 import type { SessionFile } from '../types.js';
 
@@ -51,6 +52,6 @@ function folderHolds(file: SessionFile, text: string): boolean {
 
 /** A file as read, with its numbers checked and made fit to share: what its ledger and its pages are made from alike. */
 export function checkedAndShared(file: SessionFile, sharer: Sharer | null): SessionFile {
-  file.diagnostics.push(...checkUsageNumbers(file));
+  file.diagnostics.push(...checkUsageNumbers(file), ...checkTreeLoops(file));
   return sharer ? sharer.file(file) : file;
 }
