@@ -18,7 +18,8 @@
 // `<hash>.json.gz`): still read, for the sessions the records file does not name.
 
 import { promisify } from 'node:util';
-import { gunzip, gunzipSync, gzip, gzipSync } from 'node:zlib';
+import { createGzip, gunzip, gunzipSync, gzip, gzipSync } from 'node:zlib';
+import { once } from 'node:events';
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
@@ -432,7 +433,7 @@ function* linesOf(path: string): Generator<string | null> {
 /** An archived session's ledger, or null when its file does not read as this code wrote it. */
 export async function readArchivedLedger(outDir: string, entry: ArchivedPages): Promise<ArchivedSession | null> {
   try {
-    const ledger = ledgerFromJson((await gunzipAsync(readOwnFile(join(outDir, ledgerPath(entry.name))))).toString('utf8'), entry.name);
+    const ledger = ledgerFromJson(await gunzipAsync(readOwnFile(join(outDir, ledgerPath(entry.name)))), entry.name);
     if (ledger === null) return null;
     const { name: _name, ...pages } = entry;
     return { ...pages, ledger };
@@ -444,14 +445,57 @@ export async function readArchivedLedger(outDir: string, entry: ArchivedPages): 
 /** The ledger an archive's ledger file holds (its compressed bytes), or null when it does not read as this code wrote it for `name`. */
 export function archivedLedgerOf(bytes: Buffer, name: string): SessionLedger | null {
   try {
-    return ledgerFromJson(gunzipSync(bytes).toString('utf8'), name);
+    return ledgerFromJson(gunzipSync(bytes), name);
   } catch {
     return null;
   }
 }
 
-function ledgerFromJson(text: string, name: string): SessionLedger | null {
-  const parsed = ledgerFileSchema.safeParse(JSON.parse(text));
+/**
+ * A ledger file's JSON, parsed. A long session's is more than one string can hold (V8: about 512
+ * million characters): past this many bytes its entries, written last, are parsed one by one.
+ */
+export const PIECEWISE_FROM_BYTES = 256 * 1024 * 1024;
+const ENTRIES_KEY = Buffer.from('"entries":[');
+
+export function parsedLedgerJson(json: Buffer, piecewiseFrom = PIECEWISE_FROM_BYTES): unknown {
+  if (json.length < piecewiseFrom) return JSON.parse(json.toString('utf8'));
+  // The first "entries":[ outside a string is the ledger's (no field before it holds that key,
+  // and a string holds its quotes escaped). Its elements are cut where a comma or the closing
+  // bracket stands outside strings and nesting.
+  const at = json.indexOf(ENTRIES_KEY);
+  if (at === -1) throw new Error('no entries in the ledger file');
+  const entries: unknown[] = [];
+  let start = at + ENTRIES_KEY.length;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let end = -1;
+  for (let i = start; i < json.length && end === -1; i++) {
+    const byte = json[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (byte === 0x5c) escaped = true;
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) depth++;
+    else if ((byte === 0x7d || byte === 0x5d) && depth > 0) depth--;
+    else if (byte === 0x2c || byte === 0x5d) {
+      if (depth > 0) continue;
+      const element = json.toString('utf8', start, i).trim();
+      if (element !== '') entries.push(JSON.parse(element));
+      start = i + 1;
+      if (byte === 0x5d) end = i;
+    }
+  }
+  if (end === -1) throw new Error('the ledger file ends inside its entries');
+  const head = JSON.parse(`${json.toString('utf8', 0, at)}"entries":[]${json.toString('utf8', end + 1)}`) as { ledger?: Record<string, unknown> };
+  if (typeof head.ledger === 'object' && head.ledger !== null) head.ledger['entries'] = entries;
+  return head;
+}
+
+function ledgerFromJson(json: Buffer, name: string): SessionLedger | null {
+  const parsed = ledgerFileSchema.safeParse(parsedLedgerJson(json));
   if (!parsed.success || pathHash(parsed.data.ledger.key) !== name) return null;
   const { entries, ...ledger } = parsed.data.ledger;
   return { ...ledger, entries: packEntries(entries) };
@@ -539,9 +583,43 @@ export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'plac
  * compressed (a ledger's JSON is mostly repeated keys), which changes only when its pages do.
  */
 export async function archiveFiles(entry: ArchivedSession): Promise<{ record: string; ledger: { path: string; content: Uint8Array } }> {
-  // The entries as objects, as every bough before packed ones wrote them: an archive outlives the code that wrote it.
-  const ledger = JSON.stringify({ format: FORMAT, ledger: { ...entry.ledger, entries: unpackEntries(entry.ledger.entries) } });
-  return { record: recordLine({ ...entry, name: pathHash(entry.ledger.key) }), ledger: { path: archivedLedgerPath(entry.ledger.key), content: await gzipped(ledger) } };
+  // The entries as objects, as every bough before packed ones wrote them: an archive outlives the
+  // code that wrote it. Last, so that a long session's can be read back in pieces (parsedLedgerJson).
+  const { entries: packed, ...rest } = entry.ledger;
+  const entries = unpackEntries(packed);
+  const head = JSON.stringify({ format: FORMAT, ledger: { ...rest, entries: [] } });
+  const content = entries.length < PIECEWISE_FROM_ENTRIES ? await gzipped(JSON.stringify({ format: FORMAT, ledger: { ...rest, entries } })) : await gzippedPieces(ledgerPieces(head, entries));
+  return { record: recordLine({ ...entry, name: pathHash(entry.ledger.key) }), ledger: { path: archivedLedgerPath(entry.ledger.key), content } };
+}
+
+/** Past this many entries a ledger's JSON is made and compressed in pieces: whole, it may be longer than a string can be. */
+const PIECEWISE_FROM_ENTRIES = 50_000;
+const ENTRIES_PER_PIECE = 4096;
+
+/** The JSON of `head` (whose entries are `[]`, last) with the entries in it, a few thousand at a time. */
+function* ledgerPieces(head: string, entries: readonly unknown[]): Generator<string> {
+  const tail = ']}}';
+  if (!head.endsWith(`[${tail}`)) throw new Error('a ledger whose entries are not its last field');
+  yield head.slice(0, -tail.length);
+  for (let from = 0; from < entries.length; from += ENTRIES_PER_PIECE) {
+    const json = JSON.stringify(entries.slice(from, from + ENTRIES_PER_PIECE));
+    yield `${from === 0 ? '' : ','}${json.slice(1, -1)}`;
+  }
+  yield tail;
+}
+
+async function gzippedPieces(pieces: Iterable<string>): Promise<Buffer> {
+  const zip = createGzip({ level: 6 });
+  const out: Buffer[] = [];
+  zip.on('data', (chunk: Buffer) => out.push(chunk));
+  const finished = new Promise<void>((resolve, reject) => {
+    zip.on('end', resolve);
+    zip.on('error', reject);
+  });
+  for (const piece of pieces) if (!zip.write(piece)) await once(zip, 'drain');
+  zip.end();
+  await finished;
+  return Buffer.concat(out);
 }
 
 /** The records file's first line, which names its format. */

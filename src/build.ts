@@ -400,6 +400,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
    * exactly this (same pages from the same file, found in the same place), so its record is
    * written as it was and its ledger file kept.
    */
+  /** Sessions whose archive could not be written: each costs its own keeping, never the report. */
+  const archiveFailures: Diagnostic[] = [];
   const archiveEntry = async (records: LinesFile, ledger: SessionLedger, pageList: string[], searchItems: readonly SessionSearchItem[] = [], fingerprint: string | null = null, unchanged = false): Promise<void> => {
     if (!archiving) return;
     const name = pathHash(ledger.key);
@@ -415,12 +417,19 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // as it was (its time kept, as `mv` and backups do) must not find that page unchanged.
     const entry = kept ? { ...kept, pages: pageList, fingerprint: null } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving, nameOfPath);
     if (entry === null) return;
-    seen.push({ name, lastSeen: entry.lastSeen });
     if (kept && (await folder.keep([ledgerPath(name)]))) {
+      seen.push({ name, lastSeen: entry.lastSeen });
       records.add(recordLine({ ...entry, name }));
       return;
     }
-    const files = await archiveFiles(entry);
+    let files: Awaited<ReturnType<typeof archiveFiles>>;
+    try {
+      files = await archiveFiles(entry);
+    } catch (error) {
+      archiveFailures.push(diagnostic('page-failed', ledger.path, null, `its archive could not be written (${sharer.text(messageOf(error))}): should its file go, a later build into this folder cannot keep it`));
+      return;
+    }
+    seen.push({ name, lastSeen: entry.lastSeen });
     records.add(files.record);
     await folder.write(files.ledger.path, files.ledger.content);
   };
@@ -679,7 +688,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     page: pages.session(session.key),
   }));
   await spool.writeIndex(searchSessions, Math.max(200_000, Math.round(pageBytes * 0.08)), (file) => folder.write(file.path, file.content));
-  const diagnosticList = [...collected.diagnostics, ...pageFailures, ...archiveProblems];
+  const diagnosticList = [...collected.diagnostics, ...pageFailures, ...archiveFailures, ...archiveProblems];
   const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, countedLedgers(collected.ledgers, data));
   overview.diagnostics = diagnosticsSummary;
   for (const project of data.projects) {

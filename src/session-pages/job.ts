@@ -144,17 +144,23 @@ export function pagesJob(setup: PagesSetup): PagesJob {
  * their records returned, as the build archives a session itself. A file found under none of the
  * places is not archived (it could not be told gone later).
  */
-async function archiveSession(task: PagesTask, staging: string, archiving: Archiving, nameOf: PathNamer, pages: readonly string[], search: readonly SessionSearchItem[]): Promise<ArchivedHere[]> {
+async function archiveSession(task: PagesTask, staging: string, archiving: Archiving, nameOf: PathNamer, pages: readonly string[], search: readonly SessionSearchItem[]): Promise<ArchivedHere[] | null> {
   const { session } = task;
   const paths = new Map(task.files);
   const archived: ArchivedHere[] = [];
   const parts = [...session.subagents.map((sub) => ({ ledger: sub.ledger, pages: [] as string[], search: [] as SessionSearchItem[], fingerprint: null })), { ledger: session.ledger, pages: [...pages], search: [...search], fingerprint: task.fingerprint }];
-  for (const part of parts) {
-    const entry = archivedNow(part, paths.get(part.ledger.key) ?? null, archiving, nameOf);
-    if (entry === null) continue;
-    const { record, ledger } = await archiveFiles(entry);
-    await writeStagedFile(staging, ledger.path, ledger.content);
-    archived.push({ key: part.ledger.key, record });
+  try {
+    for (const part of parts) {
+      const entry = archivedNow(part, paths.get(part.ledger.key) ?? null, archiving, nameOf);
+      if (entry === null) continue;
+      const { record, ledger } = await archiveFiles(entry);
+      await writeStagedFile(staging, ledger.path, ledger.content);
+      archived.push({ key: part.ledger.key, record });
+    }
+  } catch {
+    // Its pages stand: the build archives it itself, and says what failed if that fails too.
+    for (const { key } of archived) removeStagedFile(staging, archivedLedgerPath(key));
+    return null;
   }
   return archived;
 }
