@@ -426,6 +426,22 @@ describe('--omit and --share', () => {
   });
 });
 
+describe('--omit system', () => {
+  // Regression: Claude Code appends <system-reminder>s to a tool's output; --omit system left
+  // them there, on 10 pages of the real corpus, while the README says it drops system reminders.
+  it('drops the reminders the agent appended to a tool’s output, and keeps the output', () => {
+    const output = 'line 1 of the file\n<system-reminder>Whenever you read a file, consider malware.</system-reminder>\nline 2<system-reminder>cut off';
+    const entry = { kind: 'toolResult', toolCallId: 'c1', toolName: 'Read', content: [{ type: 'text', text: output }], isError: false, subagents: [], diff: null, change: null, commits: [], nestedCalls: [], key: 'k1', id: 'e1', parentId: null, timestamp: null, line: 2, usage: [], recovered: false } satisfies Entry;
+    const file = { ...sessionWith(null), entries: [entry] };
+    const shared = createSharer({ redact: false, omit: new Set(['system']), home: HOME }).file(file).entries[0];
+    const text = shared?.kind === 'toolResult' && shared.content[0]?.type === 'text' ? shared.content[0].text : '';
+    expect(text).toBe('line 1 of the file\n[instructions and context for the model omitted from this report]\nline 2[instructions and context for the model omitted from this report]');
+    // Without --omit system, the output is as written.
+    const plain = createSharer({ redact: false, omit: new Set(['thinking']), home: HOME }).file(file).entries[0];
+    expect(plain?.kind === 'toolResult' && plain.content[0]?.type === 'text' ? plain.content[0].text : '').toBe(output);
+  });
+});
+
 /** A value wrapped in `depth` objects: {"a": {"a": … value … }}. */
 function nested(depth: number, value: unknown): unknown {
   let out = value;

@@ -46,6 +46,14 @@ export const OMITTED = {
 /** What --omit system leaves of instructions and context the agent put before the model. */
 const INJECTED_OMITTED = '[instructions and context for the model omitted from this report]';
 
+/** A reminder Claude Code appends to a tool's output for the model (a whole one, or one cut off at the end). */
+const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?(?:<\/system-reminder>|$)/g;
+
+/** A tool's output without the reminders the agent appended to it for the model. */
+function withoutReminders(blocks: readonly Block[]): Block[] {
+  return blocks.map((block) => (block.type === 'text' && block.text.includes('<system-reminder>') ? { ...block, text: block.text.replace(SYSTEM_REMINDER, INJECTED_OMITTED) } : block));
+}
+
 export function createSharer(options: ShareOptions): Sharer {
   const redactor: Redactor | null = options.redact ? createRedactor(options.home) : null;
   const text = redactor ? (value: string) => redactor.text(value) : (value: string) => value;
@@ -177,7 +185,7 @@ class Walker {
           kind: 'toolResult',
           toolCallId: this.maybeId(entry.toolCallId),
           toolName: this.maybe(entry.toolName),
-          content: omitted ? [{ type: 'text', text: OMITTED['tool-output'] }] : this.blocks(entry.content),
+          content: omitted ? [{ type: 'text', text: OMITTED['tool-output'] }] : this.blocks(this.omit.has('system') ? withoutReminders(entry.content) : entry.content),
           isError: entry.isError,
           subagents: entry.subagents.map((run) => this.subagent(run, omitted)),
           diff: omitted || entry.diff === null ? null : { format: entry.diff.format, text: this.t(entry.diff.text) },
