@@ -23,7 +23,7 @@
     keysOn = window.localStorage.getItem(KEYS_SETTING) !== 'off';
   } catch (e) {}
   var keysBoxes = [];
-  function keysBox() {
+  function keysBox(words) {
     var label = document.createElement('label');
     label.className = 'keys-setting';
     var box = document.createElement('input');
@@ -38,7 +38,7 @@
     });
     keysBoxes.push(box);
     label.appendChild(box);
-    label.appendChild(document.createTextNode(' Single-key shortcuts'));
+    label.appendChild(document.createTextNode(' ' + words));
     return label;
   }
   // A key the page may take as a shortcut: shortcuts on, no modifier, and not typed into a field.
@@ -157,7 +157,7 @@
     bar.appendChild(show);
     bar.appendChild(fold);
     bar.appendChild(keys);
-    bar.appendChild(keysBox());
+    bar.appendChild(keysBox('Single-key shortcuts'));
     document.addEventListener('keydown', function (event) {
       if (!shortcutKey(event)) return;
       if (event.key === 't') toggle('main details.thinking');
@@ -389,7 +389,7 @@
     var bar = document.querySelector('[data-session-toolbar]');
     if (bar) sessionToolbar(bar);
     var footer = document.querySelector('footer.site');
-    if (footer) footer.appendChild(keysBox());
+    if (footer) footer.appendChild(keysBox('Single-key shortcuts (/ search; t, o, e on a session’s page)'));
     // The outline of prompts is folded above the conversation (on a phone, hundreds of lines
     // before the first message); beside it, on a wide screen, it is open.
     var outline = document.querySelector('nav.outline details');
