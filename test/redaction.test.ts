@@ -599,7 +599,7 @@ describe('--redact and entry keys', () => {
 
   // Regression: --redact with --project matched the folder as redacted ("~/webshop"), so a project
   // chosen by a part of its path in the home folder was left out of the report, its cost with it.
-  it.each(['planted-user', '/home/planted-user/webshop', 'WEBSHOP'])('picks the projects --project %s picks without redaction', async (project) => {
+  it.each(['planted-user', '/home/planted-user/webshop', 'WEBSHOP', '~', '~/webshop'])('picks the projects --project %s picks without redaction', async (project) => {
     const input = await tempDir('bough-project-');
     const session = (id: string, cwd: string) =>
       [
@@ -609,13 +609,18 @@ describe('--redact and entry keys', () => {
     await writeFile(join(input, 'shop.jsonl'), session('shop', '/home/planted-user/webshop'));
     await writeFile(join(input, 'other.jsonl'), session('other', '/srv/other'));
     const base = { inputs: [input], scope: { ...ALL_UTC, project }, environment: { env: {}, home: HOME }, now: NOW, cache: false } satisfies Partial<BuildOptions>;
-    const plain = await build({ ...base, out: join(workDir, `project-plain-${project.length}`) });
-    const redacted = await build({ ...base, out: join(workDir, `project-redacted-${project.length}`), redact: true });
+    const plain = await build({ ...base, out: join(workDir, `project-plain-${project.replace(/\W/g, '')}`) });
+    const redacted = await build({ ...base, out: join(workDir, `project-redacted-${project.replace(/\W/g, '')}`), redact: true });
+    // Regression too: "~" matched every folder in the home folder once redacted, and no folder as read.
+    if (project.startsWith('~')) {
+      expect([plain.summary.sessions, redacted.summary.sessions]).toEqual([[], []]);
+      return;
+    }
     expect(plain.summary.sessions.map((s) => s.prompts)).toEqual([1]);
     expect(redacted.summary.sessions.map((s) => [s.prompts, s.cwd])).toEqual([[1, '~/webshop']]);
     // The filter is shown as the folders are: the home folder in it redacted too.
     expect(redacted.summary.filters.project).toBe(project.replace(HOME, '~'));
-    const index = await readFile(join(workDir, `project-redacted-${project.length}`, 'index.html'), 'utf8');
+    const index = await readFile(join(workDir, `project-redacted-${project.replace(/\W/g, '')}`, 'index.html'), 'utf8');
     expect(index).not.toContain(HOME);
   });
 

@@ -199,6 +199,8 @@ export function inPeriod(period: Period, ms: number): boolean {
  */
 export interface SharedProjectFilter {
   matches: ReadonlySet<SessionKey>;
+  /** Every session read now, matched or not: only those kept from an earlier build go by their redacted folder. */
+  read: ReadonlySet<SessionKey>;
   shownAs: string;
 }
 

@@ -184,7 +184,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     identityOf,
     diagnostics: [...(options.discoveryNotes ?? []).map((d) => (sharer ? sharer.diagnostic(d) : d)), ...diagnostics],
     candidates: paths.length,
-    sharedProject: projectFilter === null || sharer === null ? null : { matches: projectMatches, shownAs: sharer.text(projectFilter) },
+    sharedProject: projectFilter === null || sharer === null ? null : { matches: projectMatches, read: keys, shownAs: sharer.text(projectFilter) },
   };
 }
 

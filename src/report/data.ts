@@ -227,8 +227,17 @@ export function totalTokens(tokens: TokenCounts): number {
  */
 export function buildReportData(ledgers: readonly SessionLedger[], claims: Claims, price: Pricer, scope: Scope, sharedProject: SharedProjectFilter | null = null): ReportData {
   const projects = groupProjects(ledgers);
+  // In a report that redacts, a project of sessions read now is matched by their folders as
+  // read; one of sessions kept from an earlier build alone, by its folder as redacted then.
   const projectsMatched = new Set<string>();
-  if (sharedProject) for (const [ledger, group] of projects.byLedger) if (sharedProject.matches.has(ledger.key)) projectsMatched.add(group.key);
+  const projectsRead = new Set<string>();
+  if (sharedProject) {
+    for (const [ledger, group] of projects.byLedger) {
+      if (sharedProject.read.has(ledger.key)) projectsRead.add(group.key);
+      if (sharedProject.matches.has(ledger.key)) projectsMatched.add(group.key);
+    }
+  }
+  const projectMatches = (group: ProjectGroup) => (projectsRead.has(group.key) ? projectsMatched.has(group.key) : group.matches(scope.project));
   const report = new Aggregator(scope);
   const available = { read: 0, sessions: 0, firstAt: null as number | null, lastAt: null as number | null };
   const sessions: SessionData[] = [];
@@ -261,7 +270,7 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     available.read++;
     const project = projects.byLedger.get(ledger) as ProjectGroup;
     if (scope.sources !== null && !scope.sources.includes(ledger.source)) continue;
-    if (!project.matches(scope.project) && !projectsMatched.has(project.key)) continue;
+    if (!projectMatches(project)) continue;
     available.sessions++;
     // Unpacked for this session only: the history's entries are never all unpacked at once.
     const parts: CountedPart[] = [ledger, ...(claims.subagentsOf.get(ledger.key) ?? []).map((key) => byKey.get(key) as SessionLedger)].map(
