@@ -544,13 +544,22 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     if (archived === null) continue;
     const was = unpackEntries(archived.ledger.entries);
     const now = unpackEntries(ledger.entries);
-    const [shorter, longer] = was.length > now.length ? [now, was] : [was, now];
-    const samePrefix = shorter.every((entry, i) => entry.key === longer[i]?.key);
-    if (!samePrefix) rewritten.push(ledger.key);
-    else if (was.length > now.length) cut.push(ledger.key);
+    if (was.length > now.length) {
+      if (now.every((entry, i) => entry.key === was[i]?.key)) cut.push(ledger.key);
+      else rewritten.push(ledger.key);
+      continue;
+    }
+    // The last entries archived may read otherwise once the lines after them are written (Codex
+    // writes a prompt twice, as the model's input and then as an event, a moment apart): a file
+    // going on holds the others as they were, its first entry always.
+    const settled = was.slice(0, Math.max(1, was.length - GROWING_TAIL));
+    if (!settled.every((entry, i) => entry.key === now[i]?.key)) rewritten.push(ledger.key);
   }
   return { cut, rewritten };
 }
+
+/** Entries at the end of an archived file that a file going on may hold otherwise (see cutShortSessions). */
+const GROWING_TAIL = 4;
 
 /** Where a session's ledger file goes, from the report root. */
 export function archivedLedgerPath(key: SessionKey): string {

@@ -184,6 +184,26 @@ describe('the archive', () => {
     expect(grown.warnings.join('\n')).not.toContain('no longer hold');
   });
 
+  // Regression: a Codex rollout archived right after a prompt's model input, and rebuilt once the
+  // same prompt's event was written after it, was said to be rewritten.
+  it('never takes a file that went on for a rewrite, wherever it was cut (Codex)', async () => {
+    const rollout = join(FIXTURES, 'codex', 'home', 'sessions', '2026', '03', '02', 'rollout-2026-03-02T11-00-00-0195aaaa-0000-7000-8000-000000000001.jsonl');
+    const lines = (await readFile(rollout, 'utf8')).trimEnd().split('\n');
+    const warned: number[] = [];
+    for (let cut = 2; cut < lines.length; cut += 1) {
+      const input = join(await tempDir(), 'sessions');
+      await mkdir(input);
+      const file = join(input, basename(rollout));
+      const out = join(await tempDir(), 'report');
+      const run = () => build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 1)), cache: false });
+      await writeFile(file, `${lines.slice(0, cut).join('\n')}\n`);
+      await run();
+      await writeFile(file, `${lines.join('\n')}\n`);
+      if ((await run()).warnings.some((w) => w.includes('no longer hold'))) warned.push(cut);
+    }
+    expect(warned).toEqual([]);
+  });
+
   it('says when a file was last seen by the last build that read it, though its unchanged pages were kept as they were', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
     await run({ day: 1 });
