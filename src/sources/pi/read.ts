@@ -20,7 +20,8 @@ export function isPiHeader(record: Record<string, unknown>): boolean {
 /** Whether an object salvaged from a damaged line is a whole Pi record (not a block nested in one). */
 export function isPiRecord(value: Record<string, unknown>): boolean {
   const type = value['type'];
-  if (type === 'session') return typeof value['id'] === 'string';
+  // A header whose id is out of shape is still one: read without its id (see headerKeptWithout).
+  if (type === 'session') return 'id' in value || 'cwd' in value;
   return (
     typeof type === 'string' &&
     (raw.PI_ENTRY_TYPES as readonly string[]).includes(type) &&
