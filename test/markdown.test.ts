@@ -33,6 +33,16 @@ describe('Markdown from sessions', () => {
     );
   });
 
+  // Regression: "## Plan", "#### Step", "### Results" were an h3, an h5 and an h4: ranked by
+  // depth, the h5 came right after the h3 in reading order.
+  it('sets each heading one level below the nearest shallower one before it', () => {
+    expect(renderMarkdown('## Plan\n\n#### Step\n\n### Results\n\n# Next')).toBe(
+      '<h3 class="md-h2">Plan</h3>\n<h4 class="md-h4">Step</h4>\n<h4 class="md-h3">Results</h4>\n<h3 class="md-h1">Next</h3>\n',
+    );
+    // Each message starts afresh.
+    expect(renderMarkdown('### Alone')).toBe('<h3 class="md-h3">Alone</h3>\n');
+  });
+
   it('keeps http, https and mailto links, and shows images as links, never loading them', () => {
     expect(renderMarkdown('[a](https://example.com/a?b=1&c=2)')).toContain('<a href="https://example.com/a?b=1&amp;c=2" rel="noopener noreferrer">a</a>');
     expect(renderMarkdown('![chart](https://example.com/c.png)')).toContain('<a href="https://example.com/c.png" rel="noopener noreferrer">[image: chart]</a>');

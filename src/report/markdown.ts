@@ -20,8 +20,8 @@ export function safeUrl(href: string): string | null {
 
 /** The page budget of the text being rendered: marked's renderer takes no context, and parsing is synchronous. */
 let currentBudget: HighlightBudget = highlightBudget();
-/** The HTML level of each Markdown heading depth the text being rendered uses. */
-let currentHeadingLevels: ReadonlyMap<number, number> = new Map();
+/** The depths of the headings the text being rendered is under, outermost first. */
+let currentHeadings: number[] = [];
 
 /** Message headings start at h3, below the page section (h2) that holds the message. */
 const FIRST_MESSAGE_HEADING_LEVEL = 3;
@@ -54,12 +54,14 @@ const marked = new Marked({
       const note = code.note === null ? '' : `<p class="note code-note">${escapeHtml(code.note)}</p>\n`;
       return `<pre><code${classes}>${code.html}\n</code></pre>\n${note}`;
     },
-    // A message's headings sit below the section holding it (an h2): its shallowest heading is an
-    // h3, the next depth it uses an h4, and so on, so that the page's outline skips no level
-    // whatever depths the writer chose ("### Plan" alone is an h3). The class keeps how big the
-    // writer made it.
+    // A message's headings sit below the section holding it (an h2), and each goes one level
+    // below the nearest shallower heading before it: "## Plan", "#### Step", "### Results" are an
+    // h3, an h4 and an h4, so that the page's outline skips no level whatever depths the writer
+    // chose. The class keeps how big the writer made it.
     heading({ tokens, depth }: Tokens.Heading): string {
-      const level = currentHeadingLevels.get(depth) ?? 6;
+      while ((currentHeadings.at(-1) ?? 0) >= depth) currentHeadings.pop();
+      currentHeadings.push(depth);
+      const level = Math.min(6, FIRST_MESSAGE_HEADING_LEVEL - 1 + currentHeadings.length);
       return `<h${level} class="md-h${depth}">${this.parser.parseInline(tokens)}</h${level}>\n`;
     },
     // A task list's box as a character: pages carry no form controls.
@@ -88,27 +90,15 @@ export function renderMarkdown(written: string, budget: HighlightBudget = highli
   if (text.length > MAX_MARKDOWN_CHARS || DEEP_BLOCKS.test(text)) return verbatim(text);
   currentBudget = budget;
   try {
-    const tokens = marked.lexer(text);
-    currentHeadingLevels = headingLevels(tokens);
-    return marked.parser(tokens);
+    currentHeadings = [];
+    return marked.parse(text) as string;
   } catch {
     // A shape the check above did not foresee that still drives marked's recursion too deep.
     return verbatim(text);
   } finally {
     currentBudget = highlightBudget();
-    currentHeadingLevels = new Map();
+    currentHeadings = [];
   }
-}
-
-/** Each heading depth a text uses, in order, → h3, h4, … (h6 at most). */
-function headingLevels(tokens: ReturnType<Marked['lexer']>): Map<number, number> {
-  const depths = new Set<number>();
-  marked.walkTokens(tokens, (token) => {
-    if (token.type === 'heading') depths.add((token as Tokens.Heading).depth);
-  });
-  const levels = new Map<number, number>();
-  [...depths].sort((a, b) => a - b).forEach((depth, rank) => levels.set(depth, Math.min(6, FIRST_MESSAGE_HEADING_LEVEL + rank)));
-  return levels;
 }
 
 /** A text too long to render is shown as written up to here, so that one message cannot make a page of tens of MB. */
