@@ -25,11 +25,37 @@ describe('the cost chart’s axis', () => {
     expect(labels.filter((l) => !/ \d{4}$/.test(l)).every((l) => /^[A-Z][a-z]{2}$/.test(l))).toBe(true);
   });
 
+  /** Every month from `first` on, `count` of them. */
+  const monthsFrom = (first: string, count: number) => {
+    const [year, month] = first.split('-').map(Number) as [number, number];
+    return Array.from({ length: count }, (_, i) => `${year + Math.floor((month - 1 + i) / 12)}-${String(((month - 1 + i) % 12) + 1).padStart(2, '0')}`);
+  };
+  /** The bold labels under the axis with the slice each stands under (by its x). */
+  const placed = (svg: string) => [...svg.matchAll(/<text x="([\d.]+)"[^>]*font-weight="600"[^>]*>([^<]*)<\/text>/g)].map((m) => [Number(m[1]), m[2] as string] as const);
+
   // Regression: a month chart opening in December named its first year under December and left
-  // out the next January's for room, so the whole of 2025 went unnamed.
-  it('names every year of a month chart that opens in December', () => {
-    const months = ['2024-12', ...Array.from({ length: 12 }, (_, i) => `2025-${String(i + 1).padStart(2, '0')}`), '2026-01'];
-    expect(majorLabels(monthlyChart([], [], months, 'Cost per month')?.svg ?? '')).toEqual(['2024', '2025', '2026']);
+  // out the next January's for room, so the whole of 2025 went unnamed; then, drawn where there
+  // was room, "2025" stood under May, after the labels of February and April.
+  it('names each year of a month chart where it begins, one that opens in December too', () => {
+    for (const count of [14, 60]) {
+      const months = monthsFrom('2024-12', count);
+      const labels = placed(monthlyChart([], [], months, 'Cost per month')?.svg ?? '');
+      const years = [...new Set(months.slice(1).map((m) => m.slice(0, 4)))];
+      expect(labels.map(([, text]) => text)).toEqual(years);
+      // Each stands under its January (the plot is 888 units wide from x = 64).
+      const step = 888 / count;
+      for (const [x, year] of labels) expect(x).toBeCloseTo(64 + (months.indexOf(`${year}-01`) + 0.5) * step, 0);
+    }
+  });
+
+  // Regression: a day chart over five years from February left its last year (a January alone)
+  // unnamed: the label had no room after the October before it.
+  it('names every year of a day chart, its last month too', () => {
+    for (const first of ['2024-02-01', '2024-03-01', '2024-05-01']) {
+      const last = '2029-01-31';
+      const labels = majorLabels(dailyChart([], [], daysFrom(first, last), 'Cost per day')?.svg ?? '');
+      for (const year of ['2024', '2025', '2026', '2027', '2028', '2029']) expect(labels.filter((l) => l.endsWith(` ${year}`)), `${first}: ${year} in ${labels.join(', ')}`).toHaveLength(1);
+    }
   });
 
   it('names the year once on a chart of one month', () => {

@@ -73,9 +73,20 @@ export function costChartSvg(chart: CostChart): string {
   const labelEvery = Math.max(1, Math.ceil(28 / step));
   const withTicks = chart.slices.some((slice) => slice.tick !== '');
   const majorY = TOP + plotHeight + (withTicks ? 32 : 18);
-  let lastMajor = -Infinity;
-  let lastYear: string | undefined;
-  let pendingMajor: ChartSlice | null = null;
+  /** The major labels drawn so far: where, the year each belongs to, and whether it says it. */
+  const drawn: { centre: number; year: string | null; saysYear: boolean; index: number; part: number }[] = [];
+  let pendingMajor: { slice: ChartSlice; index: number } | null = null;
+  // A month chart's majors are years; a day chart's are months, with their year beside them.
+  const yearOf = (slice: ChartSlice) => slice.year ?? slice.major;
+  const drawMajor = (slice: ChartSlice, index: number, centre: number) => {
+    const lastYear = drawn.at(-1)?.year ?? null;
+    // Labels left out for room may take a January with them: the first drawn of a year says it.
+    const saysYear = slice.year === undefined || slice.year !== lastYear;
+    const major = slice.year !== undefined && saysYear ? `${slice.major} ${slice.year}` : (slice.major as string);
+    drawn.push({ centre, year: yearOf(slice), saysYear, index, part: parts.length });
+    parts.push(`<line x1="${centre}" x2="${centre}" y1="${TOP + plotHeight}" y2="${TOP + plotHeight + 6}" stroke="${AXIS_COLOUR}" stroke-width="1"/>`);
+    parts.push(`<text x="${centre}" y="${majorY}" text-anchor="middle" font-size="12" font-weight="600" fill="${TEXT_COLOUR}">${escapeHtml(major)}</text>`);
+  };
   chart.slices.forEach((slice, index) => {
     const x = LEFT + index * step + (step - barWidth) / 2;
     const total = totals[index] ?? 0;
@@ -94,19 +105,23 @@ export function costChartSvg(chart: CostChart): string {
     });
     if (segments.length > 0) parts.push(`<g class="bar">${segments.join('')}</g>`);
     const centre = round(LEFT + index * step + step / 2);
-    // A major label too close to the one before (a range opening on the 25th, then the 1st) is
-    // drawn at the first slice of its own with room (its period goes on until the next major), so
-    // that no year or month goes unnamed: a chart opening in December names the next year too.
-    if (slice.major !== null) pendingMajor = slice;
-    const labelled = pendingMajor;
-    if (labelled !== null && centre - lastMajor >= MAJOR_ROOM) {
-      pendingMajor = null;
-      lastMajor = centre;
-      // Labels left out for room may take a January with them: the first drawn of a year says it.
-      const major = labelled.year !== undefined && labelled.year !== lastYear ? `${labelled.major} ${labelled.year}` : (labelled.major as string);
-      lastYear = labelled.year;
-      parts.push(`<line x1="${centre}" x2="${centre}" y1="${TOP + plotHeight}" y2="${TOP + plotHeight + 6}" stroke="${AXIS_COLOUR}" stroke-width="1"/>`);
-      parts.push(`<text x="${centre}" y="${majorY}" text-anchor="middle" font-size="12" font-weight="600" fill="${TEXT_COLOUR}">${escapeHtml(major)}</text>`);
+    // A major label too close to the one before (a range opening on the 25th, then the 1st) waits
+    // for the first slice of its period with room. One that opens a year takes the place of the
+    // label before it when that one names no year, or is the chart's first and its period one
+    // slice (a lone December), so that every year is named where it begins, the last one too.
+    if (slice.major !== null) pendingMajor = { slice, index };
+    if (pendingMajor !== null) {
+      const last = drawn.at(-1);
+      const before = drawn.at(-2);
+      if (last === undefined || centre - last.centre >= MAJOR_ROOM) {
+        drawMajor(pendingMajor.slice, index, centre);
+        pendingMajor = null;
+      } else if (yearOf(pendingMajor.slice) !== last.year && (!last.saysYear || (last.index === 0 && pendingMajor.index === 1)) && (before === undefined || centre - before.centre >= MAJOR_ROOM)) {
+        parts.splice(last.part, 2, '', '');
+        drawn.pop();
+        drawMajor(pendingMajor.slice, index, centre);
+        pendingMajor = null;
+      }
     }
     if (slice.tick !== '' && index % labelEvery === 0) {
       parts.push(`<text x="${centre}" y="${TOP + plotHeight + 16}" text-anchor="middle" font-size="11" fill="${TEXT_COLOUR}">${escapeHtml(slice.tick)}</text>`);
