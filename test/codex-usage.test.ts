@@ -75,6 +75,20 @@ describe('Codex usage in stats', () => {
     // The parent's 10,000 in / 100 out once; the fork's totals 12,000 / 120 carry on from them, so it adds 2,000 / 20.
     expect(totals).toMatchObject({ sessions: 2, usageRecords: 2, tokens: { input: 12_000, output: 120 }, cost: { bough: 0.0162 } });
   });
+
+  // Regression: a fork whose copied history carried no token_count, and a spawned child that
+  // replayed its parent's messages alone, each began with a re-emit of the inherited totals
+  // (3,000 / 300, the last response 2,000 / 200), which they counted again.
+  it.each([
+    ['a fork', 'fork-reemit', 3_500, 350, 0],
+    ['a spawned child', 'spawn-replay-no-counts', 3_700, 370, 700],
+  ])('counts %s’s leading re-emit of its parent’s last response once, in the parent', async (_, folder, input, output, subagentInput) => {
+    const { totals } = await stats(folder);
+    // The parent's 3,000 / 300 once, and what the other thread added on top of it.
+    expect(totals).toMatchObject({ usageRecords: 3, tokens: { input, output } });
+    expect(totals.cost.bough).toBeCloseTo(input * 1.25e-6 + output * 10e-6, 9);
+    expect(totals.subagents.tokens.input).toBe(subagentInput);
+  });
 });
 
 describe('the model a Codex reply names', () => {

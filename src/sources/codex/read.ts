@@ -675,7 +675,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   // Totals without a single count (every field null) are no running totals: as in builds without them.
   const total = info.total_token_usage ? totalsOf(info.total_token_usage) : null;
   const last = info.last_token_usage ? totalsOf(info.last_token_usage) : null;
-  const before = ctx.totals;
+  let before = ctx.totals;
   let delta: Totals | null;
   let note: string | null = null;
   if (total === null) {
@@ -683,10 +683,13 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   } else if (before !== null && sameTotals(total, before)) {
     return; // re-emit
   } else if (before === null && inheritsTotals(ctx, total, last)) {
-    // A fork whose copied history carried no token_count: its totals continue from its parent's
-    // final ones (§9), which the parent counts. This response's own usage is what it adds.
+    // A fork or a spawned child whose copied history carried no token_count: its totals continue
+    // from its parent's (§9), which the parent counts. This response's own usage is what it adds,
+    // from the totals before it: when it is the parent's last response again (a re-emit of the
+    // inherited totals), its claim is the parent's, and the parent counts it.
     delta = last;
-    note = 'the running totals continue from the forked thread’s: counted this response’s own usage';
+    before = difference(total, last);
+    note = 'the running totals continue from the parent thread’s: counted this response’s own usage';
   } else if (before === null || grewFrom(total, before)) {
     delta = before === null ? total : difference(total, before);
   } else {
@@ -732,11 +735,12 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
 }
 
 /**
- * Whether a fork's first totals hold more than the response they follow: they carry on from the
- * thread it was forked from. Not a spawned child's: its totals start from its own first response.
+ * Whether a fork's or a spawned child's first totals hold more than the response they follow:
+ * they carry on from its parent thread's. (A child that replays nothing starts from its own
+ * first response, whose totals are that response's.)
  */
 function inheritsTotals(ctx: CodexContext, total: Totals, last: Totals | null): last is Totals {
-  if (!ctx.own?.forked_from_id || last === null || !selfConsistent(last)) return false;
+  if (!(ctx.own?.forked_from_id || (ctx.own && spawnParentOf(ctx.own))) || last === null || !selfConsistent(last)) return false;
   return grewFrom(total, last) && !sameTotals(total, last);
 }
 
