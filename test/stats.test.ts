@@ -1,6 +1,6 @@
 // `bough stats`: terminal tables and JSON from the same report data as a build, without pages.
 
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +50,21 @@ describe('bough stats', () => {
     expect(lines.find((l) => l.startsWith('Total'))).toMatch(/\$1\.20\*\s+\$1\.25$/);
     expect(stdout).toContain('* plus usage of models without a price: its cost is unknown, never $0.');
     expect(stdout).not.toContain(ESC);
+  });
+
+  // Regression: a priced model's record with a count that did not read was footnoted as "usage of
+  // models without a price".
+  it('footnotes usage priced in part as such, not as a model without a price', async () => {
+    const dir = await tempDir();
+    const line = (record: object) => JSON.stringify({ timestamp: '2026-10-21T09:00:01.000Z', ...record });
+    await writeFile(join(dir, 's.jsonl'), [
+      line({ type: 'session', version: 3, id: 's', cwd: '/w' }),
+      line({ type: 'message', id: 'u1', parentId: null, message: { role: 'user', content: 'go' } }),
+      line({ type: 'message', id: 'a1', parentId: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 'lots', output: 100 }, stopReason: 'stop' } }),
+    ].join('\n'));
+    const { stdout } = await run(['stats', dir, '--tz', 'UTC', '--by', 'model', '--no-cache']);
+    expect(stdout).toContain('* plus what bough could not price of some usage (a count that did not read, a rate the table lacks): unknown, never $0.');
+    expect(stdout).not.toContain('models without a price');
   });
 
   // Regression: a short label (a day, a week, an agent) was padded to the shortest a cut label may be: 103 columns.

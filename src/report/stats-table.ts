@@ -106,7 +106,14 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   out.push(paint.dim('─'.repeat(tableWidth(w))));
   out.push(line(columns.map((c) => cellText(c, totals, compact)), paint.bold));
   const notes: string[] = [];
-  if (rows.some((r) => r.unpricedRecords > 0)) notes.push('* plus usage of models without a price: its cost is unknown, never $0.');
+  // A record priced in part (a count that did not read, a fast-mode rate the table lacks) is one of a priced model.
+  const unpriced = stats.totals.unpricedModels.length > 0;
+  const inPart = stats.totals.partiallyPricedModels.length > 0;
+  if (rows.some((r) => r.unpricedRecords > 0)) {
+    if (inPart && !unpriced) notes.push('* plus what bough could not price of some usage (a count that did not read, a rate the table lacks): unknown, never $0.');
+    else if (inPart) notes.push('* plus usage of models without a price, and what bough could not price of some other usage: unknown, never $0.');
+    else notes.push('* plus usage of models without a price: its cost is unknown, never $0.');
+  }
   const partial = stats.totals.outputPossiblyPartialRecords;
   if (partial > 0) notes.push(`Output is at least what is shown: the agent did not write the final count of ${partial === 1 ? '1 response' : `${partial} responses`}.`);
   if (rows.some((r) => r.usageRecords === 0)) notes.push('— no usage recorded (not zero tokens: the agent wrote none).');
