@@ -38,7 +38,6 @@ export interface Collected {
   sharedProject: SharedProjectFilter | null;
 }
 
-
 export interface CollectOptions {
   /** Redaction and omission for sharing; none for `stats`. */
   sharer?: Sharer | null;
