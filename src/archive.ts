@@ -596,8 +596,10 @@ export async function archiveFiles(entry: ArchivedSession): Promise<{ record: st
   // code that wrote it. Last, so that a long session's can be read back in pieces (parsedLedgerJson).
   const { entries: packed, ...rest } = entry.ledger;
   const entries = unpackEntries(packed);
-  const head = JSON.stringify({ format: FORMAT, ledger: { ...rest, entries: [] } });
-  const content = entries.length < PIECEWISE_FROM_ENTRIES ? await gzipped(JSON.stringify({ format: FORMAT, ledger: { ...rest, entries } })) : await gzippedPieces(ledgerPieces(head, entries));
+  const content =
+    entries.length < PIECEWISE_FROM_ENTRIES
+      ? await gzipped(JSON.stringify({ format: FORMAT, ledger: { ...rest, entries } }))
+      : await gzippedPieces(ledgerPieces(JSON.stringify({ format: FORMAT, ledger: { ...rest, entries: [] } }), entries));
   return { record: recordLine({ ...entry, name: pathHash(entry.ledger.key) }), ledger: { path: archivedLedgerPath(entry.ledger.key), content } };
 }
 

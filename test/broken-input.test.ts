@@ -15,16 +15,12 @@ import { ALL_UTC, FIXTURES, reportOf, tempDir } from './support/fixtures.js';
 
 const header = (id: string) =>
   JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-10-21T09:00:00.000Z', cwd: '/home/ana/p' });
-const prompt = (id: string, parent: string | null, text: string) =>
-  JSON.stringify({ type: 'message', id, parentId: parent, timestamp: `2026-10-21T09:00:0${id.at(-1)}.000Z`, message: { role: 'user', content: text } });
+/** A Pi message line, its time the second its id ends with. */
+const messageLine = (id: string, parent: string | null, message: object) =>
+  JSON.stringify({ type: 'message', id, parentId: parent, timestamp: `2026-10-21T09:00:0${id.at(-1)}.000Z`, message });
+const prompt = (id: string, parent: string | null, text: string) => messageLine(id, parent, { role: 'user', content: text });
 const reply = (id: string, parent: string, text: string) =>
-  JSON.stringify({
-    type: 'message',
-    id,
-    parentId: parent,
-    timestamp: `2026-10-21T09:00:0${id.at(-1)}.000Z`,
-    message: { role: 'assistant', content: [{ type: 'text', text }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 1, output: 1 }, stopReason: 'stop' },
-  });
+  messageLine(id, parent, { role: 'assistant', content: [{ type: 'text', text }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 1, output: 1 }, stopReason: 'stop' });
 
 async function fileOf(name: string, bytes: Buffer | string): Promise<string> {
   const path = join(await tempDir(), name);
@@ -118,9 +114,7 @@ describe('damaged input', () => {
   // Regression: an entry naming itself as its parent, and entries whose parents loop, were drawn
   // (each loop cut, a root) without a word on the data-quality page.
   it('says where parent links loop, and keeps every entry', async () => {
-    const entry = (id: string, parent: string, text: string) =>
-      JSON.stringify({ type: 'message', id, parentId: parent, timestamp: `2026-10-21T09:00:0${id.at(-1)}.000Z`, message: { role: 'user', content: text } });
-    const lines = [header('l'), prompt('a1', null, 'root'), entry('b2', 'b2', 'itself'), entry('c3', 'c5', 'loop one'), entry('c4', 'c3', 'loop two'), entry('c5', 'c4', 'loop three')];
+    const lines = [header('l'), prompt('a1', null, 'root'), prompt('b2', 'b2', 'itself'), prompt('c3', 'c5', 'loop one'), prompt('c4', 'c3', 'loop two'), prompt('c5', 'c4', 'loop three')];
     // As every command reads a file: its numbers and its tree checked.
     const file = checkedAndShared(await session(await fileOf('loops.jsonl', lines.join('\n'))), null);
     expect(texts(file)).toEqual(['root', 'itself', 'loop one', 'loop two', 'loop three']);
@@ -159,27 +153,9 @@ describe('damaged input', () => {
   });
 
   it('keeps a reply whose usage is unreadable, and a message whose content is one block instead of a list', async () => {
-    const badUsage = JSON.stringify({
-      type: 'message',
-      id: 'a2',
-      parentId: 'a1',
-      timestamp: '2026-10-21T09:00:02.000Z',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'kept reply' }], usage: { input: 'lots', output: 2 }, stopReason: 'stop' },
-    });
-    const oneBlock = JSON.stringify({
-      type: 'message',
-      id: 'a3',
-      parentId: 'a2',
-      timestamp: '2026-10-21T09:00:03.000Z',
-      message: { role: 'user', content: { type: 'text', text: 'kept prompt' } },
-    });
-    const notUsage = JSON.stringify({
-      type: 'message',
-      id: 'a4',
-      parentId: 'a3',
-      timestamp: '2026-10-21T09:00:04.000Z',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'kept too' }], usage: 'lots', stopReason: 'stop' },
-    });
+    const badUsage = messageLine('a2', 'a1', { role: 'assistant', content: [{ type: 'text', text: 'kept reply' }], usage: { input: 'lots', output: 2 }, stopReason: 'stop' });
+    const oneBlock = messageLine('a3', 'a2', { role: 'user', content: { type: 'text', text: 'kept prompt' } });
+    const notUsage = messageLine('a4', 'a3', { role: 'assistant', content: [{ type: 'text', text: 'kept too' }], usage: 'lots', stopReason: 'stop' });
     const file = await session(await fileOf('odd.jsonl', [header('o'), prompt('a1', null, 'first'), badUsage, oneBlock, notUsage].join('\n')));
     expect(texts(file)).toEqual(['first', 'kept reply', 'kept prompt', 'kept too']);
     // The count that reads is kept, and the record priced in part; usage that is no object is left out.
@@ -197,13 +173,7 @@ describe('damaged input', () => {
     ['a part written as text', { input: '0.5', output: 0, cacheRead: 0, cacheWrite: 0, total: 0.5 }, 0.5],
     ['a number where Pi writes an object', 1, null],
   ])('keeps the tokens of a Pi reply whose recorded cost is out of shape (%s)', async (_, cost, recorded) => {
-    const line = JSON.stringify({
-      type: 'message',
-      id: 'a2',
-      parentId: 'a1',
-      timestamp: '2026-10-21T09:00:02.000Z',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 1_000_000, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 1_000_000, cost }, stopReason: 'stop' },
-    });
+    const line = messageLine('a2', 'a1', { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 1_000_000, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 1_000_000, cost }, stopReason: 'stop' });
     const path = await fileOf('cost.jsonl', [header('c'), prompt('a1', null, 'go'), line].join('\n'));
     const { totals } = await reportOf([path]);
     expect(totals).toMatchObject({ replies: 1, records: 1, unpriced: 0, partial: 0, tokens: { input: 1_000_000 }, cost: { bough: 1, recorded: recorded } });
@@ -224,27 +194,15 @@ describe('damaged input', () => {
   // Regression: a sub-agent run with one field out of shape (a cost as text) was passed over
   // without a word, its transcript and spend lost.
   it('keeps a Pi sub-agent run with a field out of shape, and says so', async () => {
-    const result = JSON.stringify({
-      type: 'message',
-      id: 'a3',
-      parentId: 'a2',
-      timestamp: '2026-10-21T09:00:03.000Z',
-      message: {
-        role: 'toolResult',
-        toolCallId: 'call_1',
-        toolName: 'subagent',
-        content: [{ type: 'text', text: 'done' }],
-        details: { results: [{ agent: 'scout', task: 42, usage: { input: 2_000_000, output: 0, cost: 'two dollars' } }] },
-        isError: false,
-      },
+    const result = messageLine('a3', 'a2', {
+      role: 'toolResult',
+      toolCallId: 'call_1',
+      toolName: 'subagent',
+      content: [{ type: 'text', text: 'done' }],
+      details: { results: [{ agent: 'scout', task: 42, usage: { input: 2_000_000, output: 0, cost: 'two dollars' } }] },
+      isError: false,
     });
-    const call = JSON.stringify({
-      type: 'message',
-      id: 'a2',
-      parentId: 'a1',
-      timestamp: '2026-10-21T09:00:02.000Z',
-      message: { role: 'assistant', content: [{ type: 'toolCall', id: 'call_1', name: 'subagent', arguments: { agent: 'scout', task: 'look' } }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 0, output: 0 }, stopReason: 'toolUse' },
-    });
+    const call = messageLine('a2', 'a1', { role: 'assistant', content: [{ type: 'toolCall', id: 'call_1', name: 'subagent', arguments: { agent: 'scout', task: 'look' } }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 0, output: 0 }, stopReason: 'toolUse' });
     const path = await fileOf('sub.jsonl', [header('s'), prompt('a1', null, 'go'), call, result].join('\n'));
     const { totals } = await reportOf([path]);
     expect(totals.subagents).toMatchObject({ records: 1, tokens: { input: 2_000_000 } });

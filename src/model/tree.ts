@@ -32,7 +32,9 @@ export function buildTree(entries: readonly Entry[]): EntryTree {
     if (entry.parentId !== null && parent === undefined) orphans.push(entry);
     parentOf.set(entry, parent === undefined || parent === entry ? null : parent);
   }
-  breakCycles(entries, parentOf, order);
+  // A parentId chain that loops never reaches a root: each loop is cut at its entry that comes
+  // first in the file, which becomes a root; the rest of the loop then hangs below it.
+  for (const cut of loopCuts(entries)) parentOf.set(cut, null);
 
   const childrenOf = new Map<Entry, Entry[]>();
   const roots: Entry[] = [];
@@ -65,8 +67,8 @@ export function pathTo(entry: Entry, parentOf: ReadonlyMap<Entry, Entry | null>)
 
 /**
  * The entries at which a file's parentId chains loop, in file order: each names itself as its
- * parent, or comes first in the file of a loop of entries naming each other (where buildTree
- * cuts the loop). Kept to typed arrays and one map: it runs on every file read, millions of
+ * parent, or comes first in the file of a loop of entries naming each other: buildTree makes
+ * each a root. Kept to typed arrays and one map: it runs on every file read, millions of
  * entries long too.
  */
 export function loopCuts(entries: readonly Entry[]): Entry[] {
@@ -102,28 +104,4 @@ export function loopCuts(entries: readonly Entry[]): Entry[] {
     for (const index of trail) state[index] = DONE;
   }
   return cuts.sort((a, b) => a - b).map((index) => entries[index] as Entry);
-}
-
-/**
- * A parentId chain that loops never reaches a root. Each loop is cut at its entry that comes
- * first in the file, which becomes a root; the rest of the loop then hangs below it.
- */
-function breakCycles(entries: readonly Entry[], parentOf: Map<Entry, Entry | null>, order: ReadonlyMap<Entry, number>): void {
-  const state = new Map<Entry, 'visiting' | 'done'>();
-  for (const start of entries) {
-    if (state.has(start)) continue;
-    const trail: Entry[] = [];
-    let at: Entry | null = start;
-    while (at !== null && !state.has(at)) {
-      state.set(at, 'visiting');
-      trail.push(at);
-      at = parentOf.get(at) ?? null;
-    }
-    if (at !== null && state.get(at) === 'visiting') {
-      const loop = trail.slice(trail.indexOf(at));
-      const earliest = loop.reduce((a, b) => ((order.get(a) ?? 0) <= (order.get(b) ?? 0) ? a : b));
-      parentOf.set(earliest, null);
-    }
-    for (const entry of trail) state.set(entry, 'done');
-  }
 }

@@ -66,12 +66,13 @@ export interface PiInput extends Pick<SourceInput, 'path' | 'size' | 'mtime' | '
 
 export async function readPiSession(input: PiInput): Promise<SessionFile> {
   const header = raw.rawHeader.parse(input.header);
-  const versionKnown = header.version !== undefined && header.version !== null;
+  // Null when the header's version did not read: the entries say (see treeFormat).
+  const version = header.version === undefined || header.version === null ? null : headerVersion(header.version);
   const ctx: PiContext = {
     file: input.path,
     cwd: header.cwd ?? null,
     calls: new Map(),
-    treeFormat: versionKnown ? headerVersion(header.version) >= 2 : null,
+    treeFormat: version === null ? null : version >= 2,
     diagnostics: input.diagnostics,
     entries: [],
     ids: new Set(),
@@ -112,7 +113,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     subagentId: null,
     startedSubagents: [],
     entryTitles: [],
-    formatVersion: versionKnown ? headerVersion(header.version) : ctx.treeFormat ? 3 : 1,
+    formatVersion: version ?? (ctx.treeFormat ? 3 : 1),
     entries: ctx.entries,
     diagnostics: ctx.diagnostics.list(),
     lineCount,
