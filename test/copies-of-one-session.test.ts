@@ -243,6 +243,20 @@ describe('the same Claude Code session in ~/.claude and ~/.config/claude', () =>
     },
   );
 
+  it.each([['older', 'dot-claude'], ['newer', 'dot-config-claude']])(
+    'regression: a copy cut off inside a streamed response (%s on disk) was a session of its own, the response counted in the other; now it is listed with the session',
+    async (_, older) => {
+      const dir = await copyOf(join(FIXTURES, 'claude', 'two-roots-cut-in-response'));
+      const main = join(SHOP, '77777777-7777-4777-8777-777777777777.jsonl');
+      await makeOlder(join(dir, older, main));
+      const { summary } = await buildOf([dir]);
+      expect(summary.sessions).toHaveLength(1);
+      // The response's last line (output 300) is in the fuller file only: that file is the session.
+      expect(summary.sessions[0]).toMatchObject({ file: join(dir, 'dot-config-claude', main), prompts: 1, replies: 1, origin: null, duplicateFiles: [join(dir, 'dot-claude', main)] });
+      expect(summary.totals).toMatchObject({ sessions: 1, prompts: 1, usageRecords: 1, tokens: { input: 100, output: 300 } });
+    },
+  );
+
   it('is kept whole by the archive when one folder’s copy is gone, and stays one session', async () => {
     const input = await copyOf(TWO_ROOTS);
     const out = join(await tempDir(), 'report');

@@ -169,7 +169,9 @@ function holdsAll(holder: ReadonlySet<string>, copy: ReadonlySet<string>): boole
  * holding all it holds would hold the copy's too, and come first. Of an agent whose files of one
  * session are mirrors, a file holding all a copy does and more holds it wherever it comes in that
  * order (an older, shorter copy in a second config root; a live copy whose archived one went on):
- * the one holding the most, which no file holds.
+ * the one holding the most, which no file holds. Of mirrors holding the same claims, the one whose
+ * usage records hold more output is the fuller: a copy cut off inside a streamed response holds its
+ * first line, and the other file its last (the line that counts).
  */
 function heldCopies(
   ordered: readonly SessionLedger[],
@@ -177,14 +179,26 @@ function heldCopies(
   mirrors: (source: Source) => boolean,
 ): Map<SessionLedger, SessionLedger> {
   const held = new Map<SessionLedger, SessionLedger>();
+  const output = new Map<SessionLedger, number>();
+  const outputOf = (ledger: SessionLedger) => {
+    let total = output.get(ledger);
+    if (total === undefined) {
+      total = 0;
+      for (const entry of unpackEntries(ledger.entries)) for (const usage of entry.usage) total += usage.output;
+      output.set(ledger, total);
+    }
+    return total;
+  };
+  /** Whether `a`, holding all `b` holds, holds more: more claims, or the same with more output. */
+  const fuller = (a: SessionLedger, b: SessionLedger) => keys(a).size > keys(b).size || (keys(a).size === keys(b).size && outputOf(a) > outputOf(b));
   ordered.forEach((copy, at) => {
     const copyKeys = keys(copy);
     const fullest = mirrors(copy.source);
     let holder: SessionLedger | null = null;
     ordered.forEach((other, i) => {
       if (other === copy || other.source !== copy.source || !holdsAll(keys(other), copyKeys)) return;
-      if (i > at && !(fullest && keys(other).size > copyKeys.size)) return;
-      if (holder === null || (fullest && keys(other).size > keys(holder).size)) holder = other;
+      if (fullest ? (i > at ? !fuller(other, copy) : fuller(copy, other)) : i > at) return;
+      if (holder === null || (fullest && fuller(other, holder))) holder = other;
     });
     if (holder !== null) held.set(copy, holder);
   });
