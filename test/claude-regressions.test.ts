@@ -511,3 +511,38 @@ describe('a side question’s replay of a reply the main thread holds', () => {
     expect(page).not.toContain('0 tokens · — by bough');
   });
 });
+
+describe('a response streamed across the end of a month', () => {
+  // Regression: its reply began in October and its usage, dated by its last line (claude.md §9.2),
+  // is November's. The October page showed that usage unmarked though it did not count it, and
+  // the November page marked the reply outside the period though it counted its cost.
+  it('is marked on each month’s page as its usage is counted there', async () => {
+    const first = assistant('a1', 'u1', 'X', tokens(100, 1), { at: '2026-10-31T23:59:59.500Z' }) as { message: object };
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('u1', null, 'rename it', { at: '2026-10-31T23:59:00.000Z' }),
+        { ...first, message: { ...first.message, stop_reason: null } },
+        assistant('a2', 'a1', 'X', tokens(100, 300), { at: '2026-11-01T00:00:01.000Z' }),
+        user('u2', 'a2', 'thanks', { at: '2026-11-01T00:05:00.000Z' }),
+      ],
+    });
+    const month = async (name: string) => {
+      const out = join(await tempDir(), name);
+      const { code, stderr } = await run(['build', folder, '--no-cache', '--tz', 'UTC', '--month', name, '--out', out, '-q']);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+      return { summary, page: await readFile(join(out, summary.sessions[0]?.page as string), 'utf8') };
+    };
+    const october = await month('2026-10');
+    expect(october.summary.totals).toMatchObject({ prompts: 1, usageRecords: 0 });
+    // Haiku 4.5: 100 × $1/M + 300 × $5/M.
+    expect(october.page).toContain('$0.0016 bough · outside period, not counted here');
+    expect(october.page.match(/>outside period</g)).toHaveLength(1);
+    const november = await month('2026-11');
+    expect(november.summary.totals).toMatchObject({ prompts: 1, usageRecords: 1, cost: { bough: 0.0016 } });
+    expect(november.page).not.toContain('bough · outside period');
+    // The October prompt only: the reply's usage counts in November.
+    expect(november.page.match(/>outside period</g)).toHaveLength(1);
+  });
+});

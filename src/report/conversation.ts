@@ -163,6 +163,8 @@ export interface ConversationContext {
   copied: (entry: Entry) => boolean;
   /** Entries outside the report's period (marked, still shown). */
   outsidePeriod: (entry: Entry) => boolean;
+  /** Usage records outside the report's period (said so under their entry when it is inside). */
+  usageOutsidePeriod?: (usage: Usage, entry: Entry) => boolean;
   /** Entries counted here whose usage is counted once elsewhere (a sub-agent's replay of a response its session holds). */
   usageCountedElsewhere?: (entry: Entry) => boolean;
   /** Labels by target id, latest first wins. */
@@ -246,9 +248,13 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
   const parts = (blocks: readonly Block[]) => partViews(blocks, budget, subagentOfCall, base.anchor);
   // Usage another entry counts (a copy's origin, the main thread a side question replays) is shown, and said not to count here.
   const countedElsewhere = base.badges.some((badge) => badge.tone === 'copied');
+  const outside = ctx.usageOutsidePeriod ?? (() => false);
   const usageOf = (usage: readonly Usage[]) => {
     const line = usageLine(usage, ctx.priceOf);
-    return line !== null && countedElsewhere ? `${line} · not counted here` : line;
+    if (line === null) return null;
+    if (countedElsewhere) return `${line} · not counted here`;
+    if (!ctx.outsidePeriod(entry) && usage.every((record) => outside(record, entry))) return `${line} · outside period, not counted here`;
+    return line;
   };
   switch (entry.kind) {
     case 'prompt':
@@ -612,6 +618,7 @@ function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView 
     ...ctx,
     copied: () => false,
     outsidePeriod: () => false,
+    usageOutsidePeriod: () => false,
     labels: new Map(),
     hidden: new Set(),
     forksAt: () => [],

@@ -3,11 +3,11 @@
 // session's content, shown whole.
 
 import type { Counted } from '../ledger/claims.js';
-import { inPeriod, type Scope } from '../ledger/scope.js';
+import { inPeriod, type Period, type Scope } from '../ledger/scope.js';
 import { buildTree } from '../model/tree.js';
 import { splitBranches, type Branch } from '../model/branches.js';
 import type { Pricer } from '../pricing/price.js';
-import { SOURCE_NAMES, type Entry, type SessionFile } from '../types.js';
+import { SOURCE_NAMES, type Entry, type SessionFile, type Usage } from '../types.js';
 import { anchorOf, anchorOfId, blockText, callAnchor, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { highlightBudget, type HighlightBudget } from './highlight.js';
 import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
@@ -164,7 +164,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     day: formatDay(session.startedAt, ctx.time),
     agent: SOURCE_NAMES[file.source],
     copied,
-    outsidePeriod: session.partly ? (entry) => !inPeriod(period, entry.timestamp ?? session.untimedAt) : () => false,
+    ...periodMarks(session, period),
     usageCountedElsewhere: usageCountedElsewhere(file.entries, session.counted),
     labels: latestLabels(file.entries),
     hidden: hiddenByContextEdits(file.entries),
@@ -350,7 +350,7 @@ function subagentFileView(
   const conversation: ConversationContext = {
     ...parent,
     copied: (entry) => sub.counted.entries[indexOf.get(entry) ?? -1] !== 1,
-    outsidePeriod: session.partly ? (entry) => !inPeriod(ctx.scope.period, entry.timestamp ?? session.untimedAt) : () => false,
+    ...periodMarks(session, ctx.scope.period),
     usageCountedElsewhere: usageCountedElsewhere(file.entries, sub.counted),
     labels: new Map(),
     hidden: new Set(),
@@ -675,4 +675,19 @@ function subagentTurnsOf(file: SessionFile): SubagentTurns {
     if (entry.outcome === 'error') turns.errorReplies++;
   }
   return turns;
+}
+
+/**
+ * What a page marks outside the period. A usage record goes by its own time, which may not be its
+ * entry's (a response streamed across midnight is dated by its last line, formats/claude.md §9.2):
+ * an entry is marked outside only when its usage is too, and usage outside under an entry inside is
+ * said not to count here.
+ */
+function periodMarks(session: Pick<SessionData, 'partly' | 'untimedAt'>, period: Period): Pick<ConversationContext, 'outsidePeriod' | 'usageOutsidePeriod'> {
+  if (!session.partly) return { outsidePeriod: () => false, usageOutsidePeriod: () => false };
+  const usageIn = (usage: Usage, entry: Entry) => inPeriod(period, usage.timestamp ?? entry.timestamp ?? session.untimedAt);
+  return {
+    outsidePeriod: (entry) => !inPeriod(period, entry.timestamp ?? session.untimedAt) && !entry.usage.some((usage) => usageIn(usage, entry)),
+    usageOutsidePeriod: (usage, entry) => !usageIn(usage, entry),
+  };
 }
