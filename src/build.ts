@@ -198,7 +198,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       : missingSessions(earlier, { files: [...collected.sourceOf.values()], places: existingPlaces(discovery) }, sharing, new Set(collected.ledgers.map((l) => l.key)), nameOfPath);
     let usedSamples = false;
     if (collected.ledgers.length === 0 && missing.length === 0) {
-      if (!discovery.usedDefaults) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
+      // An agent's folder bough may not list may hold sessions: never passed over for the samples.
+      if (!discovery.usedDefaults || unlistedFolders(discovery).length > 0) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
       const archivedCount = archived.sessions.length + archived.unreadable.length;
       if (archivedCount > 0) {
         throw new BoughError(
@@ -965,6 +966,12 @@ function pricingPrint(table: PriceTable, local: PricingInputs['local'], options:
 /** Why a run read no session; `read`: what reading the files found (an unreadable file says why). */
 export function noSessionsSentence(discovery: Discovery, read: readonly Diagnostic[] = []): string {
   const where = discovery.places.map((p) => p.path).join(', ');
+  const unlisted = unlistedFolders(discovery);
+  if (discovery.files.length === 0 && unlisted.length > 0) {
+    const [first] = unlisted;
+    const others = unlisted.length > 1 ? `, nor ${plural(unlisted.length - 1, 'other folder')}` : '';
+    return `No session files (*.jsonl) found in ${where}: ${first?.file} could not be listed (${first?.detail})${others}. Let bough read it, or point it at another folder.`;
+  }
   if (discovery.files.length === 0) return `No session files (*.jsonl) found in ${where}. Point bough at a folder of agent sessions.`;
   const unreadable = read.filter((d) => d.reason === 'unreadable-file');
   if (unreadable.length === discovery.files.length) {
@@ -974,6 +981,11 @@ export function noSessionsSentence(discovery: Discovery, read: readonly Diagnost
   }
   const which = discovery.files.length === 1 ? `The one file found in ${where} is not` : `None of the ${plural(discovery.files.length, 'file')} found in ${where} is`;
   return `${which} a session file bough can read. See the files' first lines, or point bough at a folder of agent sessions.`;
+}
+
+/** Folders discovery could not list: sessions may be in them. */
+function unlistedFolders(discovery: Discovery): Diagnostic[] {
+  return discovery.diagnostics.filter((d) => d.reason === 'unreadable-folder');
 }
 
 /** The size of pages the last build wrote and this one keeps, as they are in the report folder. */

@@ -146,7 +146,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .option('--no-cache', 'read every file and write every page again, reusing nothing from earlier runs')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (inputs: string[], flags: BuildFlags) => {
-      exitCode = misplacedCommand(inputs, io) ?? (await runBuild(inputs, flags, io));
+      exitCode = misplacedCommand('build', inputs, argv, io) ?? (await runBuild(inputs, flags, io));
     });
 
   const statsCommand = program
@@ -159,7 +159,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   scopeOptions(statsCommand, io)
     .option('-q, --quiet', 'no progress or warnings, even on a terminal')
     .action(async (inputs: string[], flags: StatsFlags) => {
-      exitCode = misplacedCommand(inputs, io) ?? (await runStats(inputs, flags, io));
+      exitCode = misplacedCommand('stats', inputs, argv, io) ?? (await runStats(inputs, flags, io));
     });
 
   program
@@ -279,18 +279,23 @@ function progressOf(flags: ScopeFlags, io: CliIo): ((message: string) => void) |
 function foundLine(flags: ScopeFlags, io: CliIo): (discovery: Discovery) => void {
   return (discovery) => {
     if (flags.quiet || !discovery.usedDefaults) return;
-    io.stderr(terminalLine(`bough: looking in ${placesLine(discovery.places, io.home)}`));
+    io.stderr(terminalLine(`bough: looking in ${placesLine(discovery.places, io.home, discovery.diagnostics)}`));
   };
 }
 
 /**
  * `bough ~/.pi stats`: a command's name after an input is taken for one, as build is the default
  * command. Said as bad usage (exit 2) when no file or folder has that name; null otherwise.
+ * `running`: the command whose inputs these are, named in `argv` or run as the default.
  */
-function misplacedCommand(inputs: readonly string[], io: CliIo): number | null {
+function misplacedCommand(running: 'build' | 'stats', inputs: readonly string[], argv: readonly string[], io: CliIo): number | null {
   const word = inputs.find((input) => COMMANDS.includes(input) && !existsSync(input));
   if (word === undefined) return null;
-  io.stderr(terminalLine(`bough: “${word}” is a command, and no file or folder here has that name: put the command first, as in bough ${word} ${inputs.filter((i) => i !== word).join(' ')}`.trimEnd() + '.'));
+  const others = inputs.filter((i) => i !== word).join(' ');
+  // `bough stats ~/.pi build`: a command was given first already, and one runs at a time.
+  const named = argv.filter((arg) => arg === running).length > inputs.filter((input) => input === running).length;
+  const fix = named ? `bough runs one command at a time, as in bough ${running} ${others}` : `put the command first, as in bough ${word} ${others}`;
+  io.stderr(terminalLine(`bough: “${word}” is a command, and no file or folder here has that name: ${fix}`.trimEnd() + '.'));
   return 2;
 }
 

@@ -298,7 +298,9 @@ function isMissing(error: unknown): boolean {
  * Which agents' folders the default places held, for the run's first line:
  * "Pi: ~/.pi/agent/sessions (12 files) · Claude Code: ~/.claude/projects (40 files) · no Codex folder".
  */
-export function placesLine(places: readonly Place[], home: string): string {
+export function placesLine(places: readonly Place[], home: string, notes: readonly Diagnostic[] = []): string {
+  // A folder that could not be listed is said so, not as one of 0 files.
+  const unlisted = new Map(notes.filter((note) => note.reason === 'unreadable-folder').map((note) => [note.file, note.detail]));
   const shown = (path: string) => (home && (path === home || path.startsWith(`${home}${sep}`)) ? `~${path.slice(home.length)}` : path);
   const sources = [...new Set(places.map((p) => p.source))];
   return sources
@@ -312,7 +314,8 @@ export function placesLine(places: readonly Place[], home: string): string {
         const named = places.filter((p) => p.source === source && source !== null && !usual.includes(p.path)).map((p) => shown(p.path));
         return named.length === 0 ? `no ${name} folder` : `no ${name} folder (${named.join(', ')} not found)`;
       }
-      return `${name}: ${found.map((p) => `${shown(p.path)} (${p.files === 1 ? '1 file' : `${p.files} files`})`).join(', ')}`;
+      const counted = (p: Place) => (unlisted.has(p.path) ? `not listed: ${unlisted.get(p.path)}` : p.files === 1 ? '1 file' : `${p.files} files`);
+      return `${name}: ${found.map((p) => `${shown(p.path)} (${counted(p)})`).join(', ')}`;
     })
     .join(' · ');
 }

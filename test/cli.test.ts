@@ -493,6 +493,14 @@ describe('bough command line', () => {
   it('says a command typed after an input goes first, as bad usage', async () => {
     const result = await run([FIXTURES, 'stats']);
     expect(result).toEqual({ code: 2, stdout: '', stderr: `bough: “stats” is a command, and no file or folder here has that name: put the command first, as in bough stats ${FIXTURES}.\n` });
+    // Regression: after a command given first, it suggested a line that dropped that command.
+    for (const [command, other] of [['stats', 'build'], ['build', 'stats']]) {
+      expect(await run([command as string, FIXTURES, other as string])).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `bough: “${other}” is a command, and no file or folder here has that name: bough runs one command at a time, as in bough ${command} ${FIXTURES}.\n`,
+      });
+    }
   });
 
   // Regression: `bough help nosuch` printed the whole usage and said nothing of the word.

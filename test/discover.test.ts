@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { build } from '../src/build.js';
 import { fileIdentity } from '../src/cache/ledger-cache.js';
-import { discover, type Discovery, type DiscoveryFs } from '../src/discover.js';
+import { discover, placesLine, type Discovery, type DiscoveryFs } from '../src/discover.js';
 import { whyUnreadable } from '../src/file-problems.js';
 import { readSessionFile } from '../src/sources/read.js';
 import { ALL_UTC, piFixture, tempDir } from './support/fixtures.js';
@@ -202,6 +202,24 @@ describe('a folder that cannot be listed is reported, and the rest still read', 
     if (discovery === null) return context.skip('running as root without seteuid: chmod 000 cannot stop this process');
     expect(shown(root, discovery)).toEqual(['a.jsonl']);
     expect(notes(root, discovery)).toEqual([['unreadable-folder', 'locked', 'permission denied']]);
+  });
+
+  // Regression: with the agent's own folder locked, a build with no inputs made a report of the
+  // bundled samples ("no sessions found") and `stats` said only "No session files found".
+  it('says an agent folder it may not list holds sessions it cannot read, and builds no samples instead', async (context) => {
+    const home = await tree({ '.claude/projects/-home-ana-shop/s.jsonl': SESSION });
+    const projects = join(home, '.claude', 'projects');
+    await chmod(projects, 0o000);
+    onTestFinished(() => chmod(projects, 0o755));
+    const out = join(await tempDir(), 'report');
+    await chmod(dirname(out), 0o777);
+    const environment = { env: {}, home };
+    const failed = await withoutRoot(() => build({ inputs: [], out, scope: ALL_UTC, environment, cache: false }).then(() => 'built', (error: Error) => error.message));
+    if (failed === null) return context.skip('running as root without seteuid: chmod 000 cannot stop this process');
+    expect(failed).toContain(`: ${projects} could not be listed (permission denied). Let bough read it, or point it at another folder.`);
+    await expect(readdir(out)).rejects.toThrow();
+    const discovery = await withoutRoot(() => discover([], environment));
+    expect(placesLine(discovery?.places ?? [], home, discovery?.diagnostics)).toBe('no Pi folder · Claude Code: ~/.claude/projects (not listed: permission denied) · no Codex folder');
   });
 
   it('reports a default place it may not look into, and a missing one only as not found', async () => {

@@ -118,6 +118,9 @@ describe('bough stats', () => {
     const { code, stdout } = await run(['stats', MIDNIGHT, '--month', '2024-01', '--tz', 'UTC']);
     expect(code).toBe(0);
     expect(stdout).toContain('Nothing falls in January 2024 · UTC. The one session read (2026-11-01 to 2026-11-01) lies outside it.');
+    // Regression: "Nothing falls in Until 2024-02-29 · UTC."
+    expect((await run(['stats', MIDNIGHT, '--until', '2024-02-29', '--tz', 'UTC'])).stdout).toContain('Nothing falls until 2024-02-29 · UTC. The one session read');
+    expect((await run(['stats', MIDNIGHT, '--since', '2099-12-31', '--tz', 'UTC'])).stdout).toContain('Nothing falls since 2099-12-31 · UTC. The one session read');
     const json = statsSchema.parse(JSON.parse((await run(['stats', MIDNIGHT, '--month', '2024-01', '--json'])).stdout));
     expect(json.rows).toEqual([]);
     expect(json.totals.sessions).toBe(0);

@@ -156,15 +156,16 @@ export function priceBadge(m: ModelTotals): { label: string; tone: 'error' | 'wa
 /** Why a report of a scope is empty, and what the inputs would have given. */
 export function emptyScopeSentence(data: ReportData, label: string): string {
   const { available, scope } = data;
-  // Mid-sentence: "Nothing falls in all time · UTC".
-  const scopeLabel = label.replace(/^All time\b/, 'all time');
+  // Mid-sentence: "Nothing falls in all time · UTC", "Nothing falls since 2099-12-31 · UTC".
+  const lower = label.replace(/^(All time|Since|Until)\b/, (word) => word.toLowerCase());
+  const scopeLabel = /^(since|until)\b/.test(lower) ? lower : `in ${lower}`;
   if (available.read === 0) return 'No sessions were read.';
   const filters = filterLabels(scope);
   if (available.sessions === 0) {
     // The filters, not the period, left nothing: say so, not that the sessions lie outside the dates.
     const none =
       available.read === 1 ? 'the one session read does not match' : `none of the ${formatCount(available.read)} sessions read matches`;
-    return `Nothing falls in ${scopeLabel}: ${none} ${filters.join(' and ')}.`;
+    return `Nothing falls ${scopeLabel}: ${none} ${filters.join(' and ')}.`;
   }
   const span =
     available.firstAt !== null && available.lastAt !== null
@@ -173,5 +174,5 @@ export function emptyScopeSentence(data: ReportData, label: string): string {
   const which = filters.length === 0 ? 'read' : `read of ${filters.join(' and ')}`;
   const read =
     available.sessions === 1 ? `The one session ${which}${span} lies` : `The ${formatCount(available.sessions)} sessions ${which}${span} lie`;
-  return `Nothing falls in ${scopeLabel}. ${read} outside it.`;
+  return `Nothing falls ${scopeLabel}. ${read} outside it.`;
 }
