@@ -214,7 +214,7 @@ describe('a folder that cannot be listed is reported, and the rest still read', 
     const out = join(await tempDir(), 'report');
     await chmod(dirname(out), 0o777);
     const environment = { env: {}, home };
-    const failed = await withoutRoot(() => build({ inputs: [], out, scope: ALL_UTC, environment, cache: false }).then(() => 'built', (error: Error) => error.message));
+    const failed = await withoutRoot(() => build({ inputs: [], out, scope: ALL_UTC, environment, now: new Date('2026-12-01T00:00:00Z'), cache: false }).then(() => 'built', (error: Error) => error.message));
     if (failed === null) return context.skip('running as root without seteuid: chmod 000 cannot stop this process');
     expect(failed).toContain(`: ${projects} could not be listed (permission denied). Let bough read it, or point it at another folder.`);
     await expect(readdir(out)).rejects.toThrow();

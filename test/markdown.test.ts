@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown, safeUrl } from '../src/report/markdown.js';
+import { markdownText, renderMarkdown, safeUrl } from '../src/report/markdown.js';
 import { liveMarkup } from './support/html.js';
 
 describe('Markdown from sessions', () => {
@@ -72,5 +72,21 @@ describe('tildes', () => {
   it('keeps paths with single tildes as text (regression: PATH=~/bin:~/go/bin struck through)', () => {
     expect(renderMarkdown('PATH=~/bin:~/go/bin')).toBe('<p>PATH=~/bin:~/go/bin</p>\n');
     expect(renderMarkdown('a ~~struck~~ word')).toBe('<p>a <del>struck</del> word</p>\n');
+  });
+});
+
+describe('a message as plain text, as the search index holds it', () => {
+  it('is the text the page shows: marks off, references read, code as written', () => {
+    expect(markdownText('Use the &lt;tag&gt; element, **bold phrase** and `codeword` ~here~.', 400)).toBe('Use the <tag> element, bold phrase and codeword ~here~.');
+    expect(markdownText('# Plan\n\n- [ ] step one\n- [x] done: `**/*.ts`\n\n> quoted *em*, snake_case_name', 400)).toBe('Plan\n\n☐ step one\n☑ done: **/*.ts\n\nquoted em, snake_case_name');
+    expect(markdownText('See [the docs](https://example.com/a/b) and ![a cat](cat.png), \\*not em\\*', 400)).toBe('See the docs and [image: a cat], *not em*');
+    // A fenced block's lines are code, not headings or references.
+    expect(markdownText('```bash\n# install deps\necho &amp;\n```\nafter **x**', 400)).toBe(' # install deps\necho &amp;\n \nafter x');
+  });
+
+  it('reads only the opening of a long text, and a text the page shows verbatim as written', () => {
+    expect(markdownText(`**a** ${'b'.repeat(5_000)}`, 400).length).toBeLessThan(800);
+    const deep = `${'> '.repeat(50)}**x**`;
+    expect(markdownText(deep, 400)).toBe(deep);
   });
 });

@@ -111,6 +111,32 @@ describe('the search index', () => {
     expect(index).not.toContain('/home/ana');
   });
 
+  // Regressions: a prompt was indexed to its 2,000th character; Markdown was indexed as written
+  // ("&lt;tag&gt;", "**bold**"), so a phrase as the page shows it was not found and results showed
+  // the marks; a sub-agent's file shown as its session (no main transcript) had its task indexed
+  // as a prompt, though the session counts no prompt.
+  it('holds a long prompt, and messages as their pages show them, a sub-agent’s task as its own', async () => {
+    const input = join(await tempDir(), 'projects', '-home-ana-shop');
+    await mkdir(join(input, 'main'), { recursive: true });
+    const line = (session: string, uuid: string, parent: string | null, type: 'user' | 'assistant', content: string, extra: object = {}) =>
+      JSON.stringify({ parentUuid: parent, isSidechain: false, cwd: '/home/ana/shop', sessionId: session, version: '2.1.30', type, uuid, timestamp: '2026-03-05T09:00:00.000Z', message: { role: type, content }, ...extra });
+    const main = '99999999-9999-4999-8999-999999999991';
+    await writeFile(
+      join(input, 'main', `${main}.jsonl`),
+      [line(main, 'u1', null, 'user', `startword ${'lorem ipsum dolor '.repeat(300)}endword`), line(main, 'a1', 'u1', 'assistant', 'Use the &lt;tag&gt; element, **bold phrase** and `codeword` ~here~.')].join('\n') + '\n',
+    );
+    await writeFile(join(input, 'agent-0c78cdae.jsonl'), `${line('99999999-9999-4999-8999-999999999992', 'w1', null, 'user', 'Warmup', { isSidechain: true, agentId: '0c78cdae' })}\n`);
+    const out = join(await tempDir(), 'report');
+    const { summary } = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const files = new Map<string, string>();
+    for (const name of await readdir(join(out, 'search'))) files.set(`search/${name}`, await readFile(join(out, 'search', name), 'utf8'));
+    const rows = loaded(files).rows;
+    expect(rows.find((row) => row[3].startsWith('startword'))?.[3]).toMatch(/ endword$/);
+    expect(rows.filter((row) => row[1] === 'r').map((row) => row[3])).toEqual(['Use the <tag> element, bold phrase and codeword ~here~.']);
+    expect(summary.totals.prompts).toBe(1);
+    expect(rows.filter((row) => row[3] === 'Warmup').map((row) => row[1])).toEqual(['s']);
+  });
+
   // Regression: a sub-agent's transcript was on its session's page and nowhere in the search.
   it("finds what a session's sub-agents were asked and answered, linked to where the page shows it", async () => {
     const out = join(await tempDir(), 'report');

@@ -109,3 +109,69 @@ function verbatim(text: string): string {
   const left = (text.length - MAX_VERBATIM_CHARS).toLocaleString('en-US');
   return `<pre class="verbatim">${escapeHtml(text.slice(0, MAX_VERBATIM_CHARS))}</pre><p class="note">… ${left} more characters not shown in the report.</p>`;
 }
+
+/**
+ * The text a message's Markdown shows, as plain text, for about its first `limit` characters:
+ * what the search index holds, so that a phrase is found as the page reads it ("<tag>", not
+ * "&lt;tag&gt;"; "bold", not "**bold**"). The marks are taken off by pattern, not by parsing:
+ * marked's lexer costs ~150 µs a reply, seconds over a history, for the few words a mark hides.
+ * Text the page shows verbatim (see renderMarkdown) is returned as written.
+ */
+export function markdownText(written: string, limit: number): string {
+  // Room for the marks the opening loses: a link's address, a fence's line.
+  const opening = written.length > limit + 300 ? written.slice(0, limit + 300) : written;
+  if (written.length > MAX_MARKDOWN_CHARS || DEEP_BLOCKS.test(opening)) return opening;
+  // Code, fenced or in backticks, is shown as written: only the text around it loses its marks.
+  return splitBy(opening, FENCED_CODE, (block) => ` ${block[2] ?? ''} `, (prose) =>
+    splitBy(withoutLineMarks(prose), CODE_SPAN, (span) => (span[2] ?? '').trim(), withoutInlineMarks),
+  );
+}
+
+const FENCED_CODE = /^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n?([\s\S]*?)(?:^[ \t]{0,3}\1[`~]*[ \t]*$|(?![\s\S]))/gm;
+const CODE_SPAN = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
+
+/** `text` with each match of `pattern` as `match` gives it, and the text between as `between` does. */
+function splitBy(text: string, pattern: RegExp, match: (found: RegExpExecArray) => string, between: (text: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (const found of text.matchAll(pattern)) {
+    out += between(text.slice(at, found.index)) + match(found as RegExpExecArray);
+    at = found.index + found[0].length;
+  }
+  return out + between(text.slice(at));
+}
+
+/** Headings, quotes, rules, table rules, list bullets and task boxes (shown as ☐ and ☑). */
+function withoutLineMarks(text: string): string {
+  return text
+    .replace(/^[ \t]{0,3}#{1,6}(?:[ \t]+|$)/gm, '')
+    .replace(/^[ \t]{0,3}(?:>[ \t]?)+/gm, '')
+    .replace(/^[ \t]{0,3}(?:[-*_][ \t]*){3,}$/gm, '')
+    .replace(/^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?)?[ \t]*$/gm, '')
+    .replace(/^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[([ xX])\][ \t]+)?/gm, (_, indent: string, box: string | undefined) => `${indent}${box === undefined ? '' : box === ' ' ? '☐ ' : '☑ '}`);
+}
+
+/** Images (shown as "[image: …]"), links, emphasis, strike-through, escapes and character references. */
+function withoutInlineMarks(text: string): string {
+  return decodeEntities(
+    text
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, (_, alt: string) => `[image: ${alt || 'untitled'}]`)
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+      .replace(/(\*\*|(?<![\p{L}\p{N}])__)(?=\S)([\s\S]*?\S)\1/gu, '$2')
+      .replace(/(\*|(?<![\p{L}\p{N}])_)(?=[^\s*_])([^\n]*?[^\s\\])\1(?![\p{L}\p{N}])/gu, '$2')
+      .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
+      .replace(/\\([!-/:-@[-`{-~])/g, '$1'),
+  );
+}
+
+const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/** Character references as the browser shows them; a name not known here stays as written. */
+function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (whole, name: string) => {
+    if (name[0] !== '#') return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
+    const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : '\ufffd';
+  });
+}

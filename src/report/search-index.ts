@@ -27,8 +27,8 @@ export interface SearchItem {
   text: string;
 }
 
-/** A prompt's text in the index; the rest of a long paste is rarely what someone searches for. */
-export const PROMPT_CHARS = 2_000;
+/** A prompt's text in the index: a long paste's far end is rarely what someone searches for. */
+export const PROMPT_CHARS = 10_000;
 /** A reply's opening, indexed while the budget lasts. */
 export const REPLY_CHARS = 400;
 /** One shard: small enough to load while typing. */
@@ -135,7 +135,12 @@ export class SearchShards {
 
 /** What of a text the index keeps, cut as it is collected: a session's items are sent from its thread and kept in its archive file. */
 export function indexedText(kind: SearchKind, text: string): string {
-  return oneLine(text, kind === 'prompt' ? PROMPT_CHARS : kind === 'reply' || kind === 'subagent' ? REPLY_CHARS : 500);
+  return oneLine(text, indexedChars(kind));
+}
+
+/** How much of a text of this kind the index keeps. */
+export function indexedChars(kind: SearchKind): number {
+  return kind === 'prompt' ? PROMPT_CHARS : kind === 'reply' || kind === 'subagent' ? REPLY_CHARS : 500;
 }
 
 /** Whitespace folded to single spaces, cut at `limit` characters: results show a line. */

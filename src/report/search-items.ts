@@ -4,7 +4,8 @@
 
 import { anchorOf, blockText } from './conversation.js';
 import type { SessionData } from './data.js';
-import { indexedText, type SearchItem, type SearchKind } from './search-index.js';
+import { indexedChars, indexedText, type SearchItem, type SearchKind } from './search-index.js';
+import { markdownText } from './markdown.js';
 import type { EntryPages } from './session-pages.js';
 import type { Entry, SessionFile } from '../types.js';
 
@@ -20,7 +21,9 @@ export function sessionSearchItems(
   subagentFiles: readonly (SessionFile | null)[] = [],
 ): SessionSearchItem[] {
   const items: SessionSearchItem[] = [];
-  const add = (kind: SearchKind, href: string, text: string) => {
+  const add = (kind: SearchKind, href: string, written: string) => {
+    // A message as its page shows it: its Markdown rendered (a path is shown as it is).
+    const text = kind === 'file' ? written : markdownText(written, indexedChars(kind));
     if (text.trim() !== '') items.push({ kind, href, text: indexedText(kind, text) });
   };
   /** Where the page shows an entry, from the report root; null for one it does not show. */
@@ -29,10 +32,13 @@ export function sessionSearchItems(
     const at = entryPages.get(anchor);
     return at === undefined ? null : `${at}#${anchor}`;
   };
+  // A session shown from a sub-agent's file (no main transcript was written): its prompts are the
+  // sub-agent's tasks, not the user's, as its numbers count them.
+  const ownKind = (entry: Entry & { kind: 'prompt' | 'reply' }): SearchKind => (session.ledger.subagentOf !== null ? 'subagent' : entry.kind);
   for (const entry of file.entries) {
     if (entry.kind === 'prompt' || entry.kind === 'reply') {
       const href = hrefOf(entry);
-      if (href !== null) add(entry.kind, href, turnText(entry));
+      if (href !== null) add(ownKind(entry), href, turnText(entry));
     } else if (entry.kind === 'toolResult' && entry.subagents.length > 0) {
       // A sub-agent run inside a tool's result (Pi): its task and its last answer, at that result.
       const href = hrefOf(entry);
