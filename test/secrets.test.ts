@@ -121,6 +121,23 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(middle.join('\n'))).toBe('$ sed -n 3,4p key.pem\n[REDACTED:private-key]\n$');
   });
 
+  // Regressions from a review of --share: each was left in the report whole.
+  it.each([
+    ['authorization: bearer Q7rT2mXk9LpZ4vNc8HsJ3dWf6YbGa1Ue', 'authorization: [REDACTED:bearer-token]'],
+    ['curl -H "authorization: BEARER wDgSkGYbt1FVCr5DBYycEgTCMB5IjdEVaBbo36S7" x', 'curl -H "authorization: BEARER [REDACTED:bearer-token]" x'],
+    ['curl -uadmin:CurlGluedPw4471abc https://x', 'curl -uadmin:[REDACTED:basic-auth] https://x'],
+    // A patch adding a key file, and an edit shown as a diff: the body's lines after their mark.
+    [
+      '*** Add File: keys/part.txt\n+MIIEowIBAAKCAQEAgBHFHNoFbvAauKjZ1GhIdwdt03QstW1YemPtSm30k6zBwpQ\n+b3BlbnNzaC1rZXktdjEAAAAA3YpRpbvS9qatch6gCNG7TObFVufgBrpUbr4QNsNuwKpd\n*** End Patch',
+      '*** Add File: keys/part.txt\n+[REDACTED:private-key]\n*** End Patch',
+    ],
+    ['@@ -1 +1,2 @@\n-old\n+i5Agx7L0yJhdOuR8H16qs2ZO8lf3Sn9LUHs1t9jy/+cdzcTmQgtMD7FMu69CSUTB\n+DfRZ6dk20JqDVpbwZandZ3BF9obe3Lb3Uqd7ylGs6hsbv9M1frQJFS1EVkU7HpJp', '@@ -1 +1,2 @@\n-old\n+[REDACTED:private-key]'],
+    // Home folders of users whose names are not ASCII: whole, not in part.
+    ['paths: /home/łucja/a C:\\Users\\Łucja\\b /Users/jürgen/c /home/josé/d', 'paths: ~/a ~\\b ~/c ~/d'],
+  ])('%s', (text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
   it('a certificate body is public and stays', () => {
     const cert = ['-----BEGIN CERTIFICATE-----', 'MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ', 'RTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD', '-----END CERTIFICATE-----'].join('\n');
     expect(redact(cert)).toBe(cert);

@@ -26,6 +26,8 @@ describe('Pi tool paths', () => {
     ['/cygdrive/d/data/z.csv', 'C:\\Users\\Ana\\Shop', 'D:/data/z.csv'],
     ['file:///C:/Users/Ana/Shop/a.txt', 'C:\\Users\\Ana\\Shop', 'a.txt'],
     ['src\\win.ts', 'C:\\Users\\Ana\\Shop', 'src/win.ts'],
+    // Regression: a POSIX path a tool wrote in a Windows session lost its root, below the cwd.
+    ['/home/ana/proj/.env', 'C:\\Users\\Ana\\Shop', '/home/ana/proj/.env'],
   ])('%s in %s is %s', (raw, cwd, resolved) => {
     expect(resolvePiPath(raw, cwd)).toBe(resolved);
   });

@@ -225,11 +225,11 @@ const SEP = String.raw`(?:(?:[\\/]|%2[Ff]|%5[Cc])+(?:\.(?:[\\/]|%2[Ff]|%5[Cc])+)
 /** A path starts at the first of its separators: a match never starts again inside a run of them. */
 const PATH_START = String.raw`(?<![\\/]|%2[Ff]|%5[Cc])`;
 /** A path goes on after the home folder, or ends (a sentence's full stop may follow). */
-const HOME_END = String.raw`(?![A-Za-z0-9_$-]|\.[A-Za-z0-9_-])`;
+const HOME_END = String.raw`(?![\p{L}\p{N}\p{M}_$-]|\.[\p{L}\p{N}_-])`;
 /** Folders under /home, /Users and C:\Users that are nobody's home. */
 const NOT_A_USER = String.raw`(?!(?:Shared|Public|Default|Default User|All Users|linuxbrew)${HOME_END})`;
-/** A user name, not ending in a full stop (`in /home/ana.` ends a sentence). */
-const USER_NAME = String.raw`[A-Za-z0-9_$](?:[A-Za-z0-9_$-]|\.(?=[A-Za-z0-9_$-])){0,63}`;
+/** A user name in any script (`/home/łucja`, `C:\Users\José`), not ending in a full stop (`in /home/ana.` ends a sentence). */
+const USER_NAME = String.raw`[\p{L}\p{N}_$](?:[\p{L}\p{N}\p{M}_$-]|\.(?=[\p{L}\p{N}_$-])){0,63}`;
 /** Windows user names may hold spaces: `C:\Users\Ana Lima\Documents`. */
 const WINDOWS_USER_NAME = String.raw`(?:${USER_NAME}(?: ${USER_NAME}){1,3}(?=${SEP})|${USER_NAME})`;
 
@@ -243,13 +243,13 @@ const NOT_IN_WORD = String.raw`(?<![A-Za-z0-9_.%])`;
  * home seen from Windows (\\wsl$\Ubuntu\home\NAME, \\wsl.localhost\…); C:\Users\NAME in any case.
  */
 const ANY_HOME = [
-  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:wsl\$|wsl\.localhost)${SEP}[A-Za-z0-9._-]{1,64})?(?:${SEP}(?:var|usr|export))?${SEP}(?:home|Users)${SEP}${NOT_A_USER}${USER_NAME}${HOME_END}`, 'g'),
-  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:mnt|cygdrive))?${SEP}[a-z]${SEP}Users${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'g'),
-  new RegExp(String.raw`${NOT_IN_WORD}[A-Za-z]:${SEP}(?:Users|Documents and Settings)${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'gi'),
+  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:wsl\$|wsl\.localhost)${SEP}[A-Za-z0-9._-]{1,64})?(?:${SEP}(?:var|usr|export))?${SEP}(?:home|Users)${SEP}${NOT_A_USER}${USER_NAME}${HOME_END}`, 'gu'),
+  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:mnt|cygdrive))?${SEP}[a-z]${SEP}Users${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'gu'),
+  new RegExp(String.raw`${NOT_IN_WORD}[A-Za-z]:${SEP}(?:Users|Documents and Settings)${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'giu'),
   // A session folder Pi or Claude Code named after a project in any user's home, as a folder of a
   // path (`…/sessions/--home-ana-projects-shop--/…`, `…/projects/C--Users-ana-shop/…`): where the
   // user's name ends is not written, so the whole folded name goes.
-  new RegExp(String.raw`(?<=[\\/][A-Za-z]?-{1,2})(?:home|Users)-[A-Za-z0-9_.-]+(?=[\\/])`, 'g'),
+  new RegExp(String.raw`(?<=[\\/][A-Za-z]?-{1,2})(?:home|Users)-[\p{L}\p{N}\p{M}_.-]+(?=[\\/])`, 'gu'),
 ];
 
 function homeRules(home: string | null): SecretRule[] {
@@ -284,5 +284,5 @@ function ownHomePatterns(home: string | null): { patterns: RegExp[]; hint: RegEx
   const tilde = String.raw`~${escape(user)}${HOME_END}`;
   // Every spelling holds the user's name, maybe with its punctuation made dashes.
   const hint = new RegExp(user.replace(/[^A-Za-z0-9]/g, '.'), 'i');
-  return { patterns: [new RegExp(path, 'gi'), new RegExp(folded, 'gi'), new RegExp(tilde, 'g')], hint };
+  return { patterns: [new RegExp(path, 'giu'), new RegExp(folded, 'gi'), new RegExp(tilde, 'gu')], hint };
 }

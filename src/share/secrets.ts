@@ -344,6 +344,8 @@ const KEY_BODY_START = /^(?:MII[A-Za-z0-9+/]|MC4CAQAw|MHcCAQEE|MIGHAgEA|MIGEAgEA
 const END_LINE = /^-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
 /** PEM bodies are wrapped at 64 characters (OpenSSH at 70): two such lines in a row are a key body. */
 const PEM_WIDTHS = new Set([64, 70]);
+/** A diff's mark before a line it adds or removes. */
+const DIFF_MARK = /^[+-](?=[A-Za-z0-9+/])/;
 /** A BEGIN line of something public (a certificate, a public key): its body is not a secret. */
 const PUBLIC_BEGIN = /^-----BEGIN (?![A-Z0-9 ]*PRIVATE)/;
 
@@ -360,12 +362,16 @@ function pemBodies(text: string): Span[] {
     let next = text.indexOf('\n', at);
     if (next < 0) next = text.length;
     const raw = text.slice(at, next);
-    const line = raw.trim();
+    const trimmed = raw.trim();
+    // A line of a diff (a patch adding a key file, an edit shown as one) is its mark and the line.
+    // (Base64 has `+` too: a line of PEM's width may begin with one, and is taken either way.)
+    const marked = DIFF_MARK.test(trimmed);
+    const line = marked ? trimmed.slice(1) : trimmed;
     if (run ? BASE64_TAIL.test(line) && /[0-9+/=]|[a-z][A-Z]|[A-Z][a-z]/.test(line) : BASE64_LINE.test(line) && /[0-9+/]/.test(line) && /[a-z]/.test(line) && /[A-Z]/.test(line)) {
-      const start = at + raw.indexOf(line);
-      run ??= { start, end: start, lines: 0, full: 0, keyStart: KEY_BODY_START.test(line) && line.length >= 40, afterPublic: PUBLIC_BEGIN.test(previous) };
+      const start = at + raw.indexOf(trimmed) + trimmed.length - line.length;
+      run ??= { start, end: start, lines: 0, full: 0, keyStart: (KEY_BODY_START.test(line) || KEY_BODY_START.test(trimmed)) && line.length >= 40, afterPublic: PUBLIC_BEGIN.test(previous) };
       run.lines++;
-      if (PEM_WIDTHS.has(line.length)) run.full++;
+      if (PEM_WIDTHS.has(line.length) || (marked && PEM_WIDTHS.has(trimmed.length))) run.full++;
       run.end = start + line.length;
     } else {
       if (run && (END_LINE.test(line) || (!run.afterPublic && (run.keyStart || run.full >= 2)))) found.push({ start: run.start, end: run.end });
@@ -423,11 +429,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/([A-Za-z0-9_-]{24,200})@/gi, { group: 1, hint: '://', accept: (user) => /\d/.test(user) && /[A-Za-z]/.test(user) }),
   // .npmrc: //registry/:_authToken=…, _auth=…, _password=…
   shape('npm-token', /(?::_authToken|:_auth|:_password|^_authToken|^_auth|^_password)[ \t]*=[ \t]*(\S+)/gm, { group: 1, hint: /_auth|_password/ }),
-  shape('bearer-token', /\bBearer[ \t]+((?!\[REDACTED:)[A-Za-z0-9._~+/=-]{8,})/g, { group: 1, accept: (token) => isCredential(token) && !ENV_NAME.test(token) }),
+  // HTTP's scheme names are case-insensitive: `authorization: bearer …` is as common.
+  shape('bearer-token', /\bBearer[ \t]+((?!\[REDACTED:)[A-Za-z0-9._~+/=-]{8,})/gi, { group: 1, hint: /bearer/i, accept: (token) => isCredential(token) && !ENV_NAME.test(token) }),
   shape('basic-auth', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([A-Za-z0-9+/=]{8,})/gi, { group: 1, hint: /authorization/i }),
   shape('auth-header', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?(?:Token|Bot|Digest|ApiKey|Api-Key|SSWS|OAuth|JWT|Key)[ \t]+((?!\[REDACTED:)[^\s"'<>]{6,})/gi, { group: 1, hint: /authorization/i, accept: (token) => isCredential(token) && !REFERENCE.test(token) }),
   // curl -u user:password, --user=user:password (the user may be empty).
   shape('basic-auth', /(?<![\w-])(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: /-u|--user/, accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
+  // curl -uuser:password: curl takes the value glued to -u too.
+  shape('basic-auth', /\bcurl\b[^\n|;&]{0,300}?[ \t]-u[^\s:"'@-][^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: 'curl', accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
   // mysql -uroot -pSECRET: MySQL's clients take the password glued to -p (a lone -p asks for it).
   shape('cli-password', /\bmysql(?:dump|admin|import|sh|check)?\b[^\n|;&]{0,300}?[ \t]-p((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'mysql', accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
   // NAME=…, export NAME="…", "apiKey": "…", X-API-Key: …, --password …: the value after a

@@ -44,7 +44,9 @@ const WINDOWS_DRIVE = /^([a-zA-Z]):[\\/]/;
 export function pathBesideCwd(path: string, cwd: string | null): string {
   const windows = cwd !== null && WINDOWS_DRIVE.test(cwd);
   if (path === '~' || path.startsWith('~/') || path.startsWith('~\\')) return normalisePath(path, windows);
-  const absolute = windows ? WINDOWS_DRIVE.test(path) || path.startsWith('\\\\') : path.startsWith('/');
+  // On Windows a path from the root of the drive (`\temp`), or a POSIX one a tool wrote there
+  // (WSL, Git Bash: `/home/ana/.env`), is no path below the cwd either.
+  const absolute = windows ? WINDOWS_DRIVE.test(path) || path.startsWith('\\') || path.startsWith('/') : path.startsWith('/');
   if (cwd === null) return normalisePath(path, windows);
   return relativeTo(normalisePath(absolute ? path : `${cwd}/${path}`, windows), cwd, windows);
 }
