@@ -271,6 +271,74 @@ describe('a Codex thread, as a user sees it', () => {
   });
 });
 
+describe('Codex tool results and failures, from a review of the pages', () => {
+  /** A thread of one prompt and then these records, each an item (response_item) or an event (event_msg). */
+  const rollout = async (id: string, records: ({ item: object } | { event: object })[]) => {
+    const path = join(await tempDir(), `rollout-2026-06-06T10-00-00-0195aaaa-0000-7000-8000-0000000000${id}.jsonl`);
+    const at = (n: number) => `2026-06-06T10:00:${String(n).padStart(2, '0')}.000Z`;
+    const lines = [
+      { timestamp: at(0), type: 'session_meta', payload: { id: `0195aaaa-0000-7000-8000-0000000000${id}`, timestamp: at(0), cwd: '/home/ana/app', originator: 'codex_cli_rs', cli_version: '0.125.0' } },
+      { timestamp: at(0), type: 'turn_context', payload: { cwd: '/home/ana/app', model: 'gpt-5' } },
+      { timestamp: at(1), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] } },
+      ...records.map((record, i) => ('item' in record ? { timestamp: at(i + 2), type: 'response_item', payload: record.item } : { timestamp: at(i + 2), type: 'event_msg', payload: record.event })),
+    ];
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    return read(path);
+  };
+  const patch = '*** Begin Patch\n*** Add File: hello.txt\n+HELLO\n*** Update File: main.py\n@@\n-print(1)\n+print(2)\n*** End Patch';
+
+  it('regression: a patch whose output line never came showed no diff and counted no line; now its patch_apply_end is its result', async () => {
+    const file = await rollout('b1', [
+      { item: { type: 'custom_tool_call', call_id: 'p1', name: 'apply_patch', input: patch } },
+      { event: { type: 'patch_apply_end', call_id: 'p1', success: true, stdout: 'Success. Updated the following files:\nA hello.txt\nM main.py' } },
+    ]);
+    const [result] = ofKind(file, 'toolResult');
+    expect(result).toMatchObject({ toolCallId: 'p1', isError: false, change: { added: 2, removed: 1 } });
+    expect(result?.content).toEqual([{ type: 'text', text: 'Success. Updated the following files:\nA hello.txt\nM main.py' }]);
+    // With the output there, it is the result, once.
+    const whole = await rollout('b2', [
+      { item: { type: 'custom_tool_call', call_id: 'p1', name: 'apply_patch', input: patch } },
+      { event: { type: 'patch_apply_end', call_id: 'p1', success: true } },
+      { item: { type: 'custom_tool_call_output', call_id: 'p1', output: 'Success.' } },
+    ]);
+    expect(ofKind(whole, 'toolResult').map((r) => [r.content, r.change])).toEqual([[[{ type: 'text', text: 'Success.' }], { added: 2, removed: 1 }]]);
+    // A function call giving the patch as its `input` field is drawn as a diff too.
+    const field = await rollout('b3', [
+      { item: { type: 'function_call', call_id: 'p1', name: 'apply_patch', arguments: JSON.stringify({ input: patch }) } },
+      { item: { type: 'function_call_output', call_id: 'p1', output: 'Done!' } },
+    ]);
+    expect(ofKind(field, 'toolResult')[0]?.change).toEqual({ added: 2, removed: 1 });
+  });
+
+  it('regression: a failed command polled with write_stdin was two failures; now one, where its exit shows', async () => {
+    const file = await rollout('b4', [
+      { item: { type: 'function_call', call_id: 'e1', name: 'exec_command', arguments: JSON.stringify({ cmd: 'npm test' }) } },
+      { item: { type: 'function_call_output', call_id: 'e1', output: 'Process running with session ID 7\nOutput:\n' } },
+      { item: { type: 'function_call', call_id: 'w1', name: 'write_stdin', arguments: JSON.stringify({ session_id: 7, chars: '' }) } },
+      { item: { type: 'function_call_output', call_id: 'w1', output: 'Process exited with code 1\nOutput:\n1 failing' } },
+      { event: { type: 'exec_command_end', call_id: 'e1', exit_code: 1, status: 'failed' } },
+    ]);
+    expect(ofKind(file, 'toolResult').map((r) => [r.toolCallId, r.isError])).toEqual([
+      ['e1', false],
+      ['w1', true],
+    ]);
+  });
+
+  it('regression: an API error the user then interrupted counted as aborted, not as an error reply', async () => {
+    const file = await rollout('b5', [
+      { event: { type: 'stream_error', message: 'Reconnecting... 1/5' } },
+      { event: { type: 'error', message: 'stream disconnected before completion: unexpected status 500' } },
+      { event: { type: 'turn_aborted', reason: 'interrupted' } },
+    ]);
+    expect(ofKind(file, 'reply').map((r) => [r.outcome, r.errorMessage])).toEqual([['error', 'stream disconnected before completion: unexpected status 500']]);
+    // The interruption is said after it.
+    expect(ofKind(file, 'notice').map((n) => [n.label, n.summary]).slice(-2)).toEqual([
+      ['stream error', 'Reconnecting... 1/5'],
+      ['interrupted', 'turn ended: interrupted'],
+    ]);
+  });
+});
+
 describe('counting a Codex thread once across files', () => {
   it('counts the archived copy of a thread once', async () => {
     const counted = await countedTogether([PARENT, ARCHIVED]);

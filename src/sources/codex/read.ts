@@ -27,7 +27,7 @@ import { diffChange } from '../tool-output.js';
 import type { PendingLine, SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { threadNameOf } from './session-index.js';
-import { appliedDiff, commitsOf, exitCodeOf, patchDiff, toolEffect } from './tools.js';
+import { appliedDiff, commitsOf, exitCodeOf, patchDiff, patchTextOf, toolEffect } from './tools.js';
 import { contentHash, invalidRecord, parseRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
 
 /** Top-level `type`s of the envelope format. */
@@ -149,6 +149,12 @@ interface CodexContext {
   /** Threads spawned by a tool call (collab events), by call id. */
   spawned: Map<string, string>;
   patchApplied: Map<string, { success: boolean | null; diff: ToolDiff | null }>;
+  /** A result made of a patch's `patch_apply_end`, kept only when the call's output never came. */
+  patchResults: Map<string, Draft>;
+  /** exec_command calls still running when they returned, by the session id write_stdin polls them by. */
+  runningCommands: Map<string, string>;
+  /** Those whose exit a poll's output told (and counted). */
+  exitPolled: Set<string>;
   /** Assistant texts and reasoning summaries seen as events or as response items, not yet matched by their twin. */
   textFromEvents: TextTally;
   textFromItems: TextTally;
@@ -199,6 +205,9 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     execExit: new Map(),
     spawned: new Map(),
     patchApplied: new Map(),
+    patchResults: new Map(),
+    runningCommands: new Map(),
+    exitPolled: new Set(),
     textFromEvents: new TextTally(),
     textFromItems: new TextTally(),
     thinkingFromEvents: new TextTally(),
@@ -494,7 +503,7 @@ function toolOutput(ctx: CodexContext, item: Record<string, unknown>, at: Place,
   const { text, failed } = outputText(r.output);
   const exit = exitCodeOf(text);
   const isError = failed || (exit !== null && exit !== 0);
-  const patch = call?.name === 'apply_patch' && typeof call.arguments === 'string' ? call.arguments : null;
+  const patch = call === undefined ? null : patchTextOf(call.name, call.arguments);
   const diff = patch === null ? null : patchDiff(patch);
   const entry = add(ctx, item, at, time, {
     kind: 'toolResult',
@@ -510,6 +519,16 @@ function toolOutput(ctx: CodexContext, item: Record<string, unknown>, at: Place,
     nestedCalls: [],
   }).entry;
   if (callId !== null && entry.kind === 'toolResult') ctx.results.set(callId, entry);
+  // A command still running when exec_command returned is polled with write_stdin, whose output
+  // says how it exited: that poll carries the failure, which exec_command_end would count again.
+  if (callId !== null && call?.name === 'exec_command') {
+    const session = /^Process running with session ID (\d+)$/m.exec(text.slice(0, 2000))?.[1];
+    if (session !== undefined) ctx.runningCommands.set(session, callId);
+  }
+  if (call?.name === 'write_stdin' && exit !== null && isPlainObject(call.arguments)) {
+    const running = ctx.runningCommands.get(String(call.arguments['session_id']));
+    if (running !== undefined) ctx.exitPolled.add(running);
+  }
   // Without the collab events (written in extended mode only), the thread a spawn is named in its output.
   if (callId !== null && call?.name === 'spawn_agent' && !ctx.spawned.has(callId)) {
     const thread = spawnedThreadOf(text);
@@ -574,7 +593,8 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     case 'turn_aborted': {
       const reason = parse(ctx, raw.rawTurnAborted, event, at.line, 'turn_aborted')?.reason ?? 'interrupted';
       closeReply(ctx);
-      if (ctx.turnReply !== null) {
+      // A reply that failed stays an error reply (counted so) when the user then stops the turn.
+      if (ctx.turnReply !== null && ctx.turnReply.outcome !== 'error') {
         ctx.turnReply.outcome = 'aborted';
         ctx.turnReply.stopReason = reason;
       } else {
@@ -637,7 +657,32 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     }
     case 'patch_apply_end': {
       const r = parse(ctx, raw.rawPatchApplyEnd, event, at.line, 'patch_apply_end');
-      if (r?.call_id) ctx.patchApplied.set(r.call_id, { success: r.success ?? null, diff: r.changes ? appliedDiff(r.changes, ctx.cwd) : null });
+      if (!r?.call_id) return;
+      const applied = { success: r.success ?? null, diff: r.changes ? appliedDiff(r.changes, ctx.cwd) : null };
+      ctx.patchApplied.set(r.call_id, applied);
+      // The call's result, should its output line never come (a rollout cut short after this
+      // event): shown, and its lines counted, only then (see finish).
+      const call = ctx.calls.get(r.call_id);
+      if (call === undefined || ctx.results.has(r.call_id)) return;
+      closeReply(ctx);
+      const patch = patchTextOf(call.name, call.arguments);
+      const diff = applied.diff ?? (patch === null ? null : patchDiff(patch));
+      const isError = applied.success === false;
+      const said = [r.stdout, r.stderr].filter((text): text is string => typeof text === 'string' && text.trim() !== '').join('\n');
+      const standIn = add(ctx, event, at, time, {
+        kind: 'toolResult',
+        toolCallId: r.call_id,
+        toolName: call.name,
+        content: [{ type: 'text', text: said === '' ? `(no output recorded; Codex reported the patch ${isError ? 'failed' : applied.success ? 'applied' : 'ended'})` : said }],
+        isError,
+        subagents: [],
+        diff,
+        change: diff === null || isError ? null : diffChange(diff),
+        commits: [],
+        nestedCalls: [],
+      });
+      standIn.dropped = true;
+      ctx.patchResults.set(r.call_id, standIn);
       return;
     }
     case 'collab_agent_spawn_end':
@@ -869,9 +914,10 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
     const entry = prompt.entry;
     if (entry.kind === 'prompt' && images.length > 0 && !entry.content.some((b) => b.type === 'image')) entry.content = [...entry.content, ...images];
   }
+  for (const [callId, standIn] of ctx.patchResults) if (!ctx.results.has(callId)) standIn.dropped = false;
   for (const [callId, result] of ctx.results) {
     const exit = ctx.execExit.get(callId);
-    if (exit !== undefined && exit !== 0) result.isError = true;
+    if (exit !== undefined && exit !== 0 && !ctx.exitPolled.has(callId)) result.isError = true;
     const applied = ctx.patchApplied.get(callId);
     if (applied) {
       if (applied.success === false) result.isError = true;

@@ -160,6 +160,8 @@ export const rawPatchApplyEnd = z.looseObject({
   type: z.literal('patch_apply_end'),
   call_id: optionalString,
   success: z.boolean().nullish(),
+  stdout: optionalString,
+  stderr: optionalString,
   changes: z.record(z.string(), z.looseObject({ type: optionalString, unified_diff: optionalString, content: optionalString })).nullish(),
 });
 

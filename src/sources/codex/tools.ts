@@ -65,6 +65,19 @@ function commandText(command: unknown): string | null {
   return command.join(' ');
 }
 
+/**
+ * The patch a call applies: apply_patch's text (its raw input, or a function call's `input` or
+ * `patch`), or an older build's apply_patch run through the shell tool; null for any other call.
+ */
+export function patchTextOf(name: string, args: unknown): string | null {
+  if (name === 'apply_patch') {
+    if (typeof args === 'string') return args;
+    const a = isPlainObject(args) ? args : {};
+    return typeof a['input'] === 'string' ? a['input'] : typeof a['patch'] === 'string' ? a['patch'] : null;
+  }
+  return SHELL_TOOLS.has(name) && isPlainObject(args) ? inlinePatch(args['command']) : null;
+}
+
 /** Older builds ran apply_patch through the shell tool: `["apply_patch", "*** Begin Patch…"]`. */
 function inlinePatch(command: unknown): string | null {
   if (!Array.isArray(command) || command[0] !== 'apply_patch' || typeof command[1] !== 'string') return null;
