@@ -94,6 +94,47 @@ describe('rendered report', () => {
     expect(html).toContain('↳ The conversation branches here:');
   });
 
+  // Regression: inside an abandoned branch, the link to that branch's own continuation at a
+  // fork was called "active path", and led further into the abandoned branch.
+  it('names each way on from a fork by the branch it goes on in, the active path only where it is', async () => {
+    const at = (n: number) => `2026-11-01T10:00:${String(n).padStart(2, '0')}.000Z`;
+    const message = (id: string, parentId: string | null, n: number, role: 'user' | 'assistant', text: string) => ({
+      type: 'message',
+      id,
+      parentId,
+      timestamp: at(n),
+      message: { role, content: [{ type: 'text', text }], ...(role === 'assistant' ? { provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop' } : {}), timestamp: Date.parse(at(n)) },
+    });
+    const html = await pageOfRecords([
+      { type: 'session', version: 3, id: 'fork-names', timestamp: at(0), cwd: '/home/ana/shop' },
+      message('p1', null, 1, 'user', 'First.'),
+      message('r1', 'p1', 2, 'assistant', 'One.'),
+      message('p2', 'r1', 3, 'user', 'Abandoned.'),
+      message('r2', 'p2', 4, 'assistant', 'Two.'),
+      message('p3', 'r2', 5, 'user', 'Deeper in the abandoned branch.'),
+      message('r3', 'p3', 6, 'assistant', 'Three.'),
+      message('p3b', 'r2', 7, 'user', 'A branch of the abandoned branch.'),
+      message('p2c', 'r1', 8, 'user', 'Kept.'),
+      message('r2c', 'p2c', 9, 'assistant', 'Done.'),
+    ]);
+    const forks = [...html.matchAll(/The conversation branches here:([\s\S]*?)<\/p>/g)].map((m) => (m[1] ?? '').replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim());
+    expect(forks).toEqual(['branch 2 active path', 'branch 2 branch 3']);
+  });
+
+  // Regression: a fork of a fork said all it copied was "counted there", in its origin, though
+  // what its origin had copied in turn is counted in that one's origin.
+  it('says where a fork of a fork’s copied entries are counted', async () => {
+    const out = join(await tempDir(), 'report');
+    const { summary: built } = await build({ inputs: [join(FIXTURES, 'pi', 'lineage')], out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const pageOf = (id: string) => readFile(join(out, built.sessions.find((s) => s.id === id)?.page ?? ''), 'utf8');
+    const fork = await pageOf('0196a000-0000-7000-8000-000000000021');
+    expect(fork).toContain('copied from “Plan the checkout.”, counted there</summary>');
+    expect(fork).toContain('Entries it shares with that session are counted there, not here.');
+    const forkOfFork = await pageOf('0196a000-0000-7000-8000-000000000022');
+    expect(forkOfFork).toContain('copied from “Write step one, with tests.”, counted where first recorded</summary>');
+    expect(forkOfFork).toContain('Entries it shares with that session are counted there, or in the session it was copied from in turn, not here.');
+  });
+
   it('shows labels on their targets, the latest one winning', async () => {
     const html = await sessionPage('tree-branches.jsonl');
     expect(html).toMatch(/id="e-b0000008"[\s\S]*?<span class="badge tone-label" title="label">final<\/span>/);

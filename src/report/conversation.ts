@@ -397,7 +397,7 @@ function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {
   const badges: Badge[] = [];
   const label = ctx.labels.get(entry.id);
   if (label) badges.push({ label: shorten(label, LABEL_LENGTH), tone: 'label', title: 'label' });
-  if (ctx.copied(entry)) badges.push({ label: 'copied', tone: 'copied', title: 'copied from the session this one was forked from; counted there' });
+  if (ctx.copied(entry)) badges.push({ label: 'copied', tone: 'copied', title: 'copied from the session this one was forked from; counted where it was first recorded' });
   else if (ctx.usageCountedElsewhere?.(entry)) badges.push({ label: 'usage counted elsewhere', tone: 'copied', title: 'the same response is recorded in another entry, where its usage is counted once' });
   if (ctx.outsidePeriod(entry)) badges.push({ label: 'outside period', tone: 'hidden', title: "outside this report's period: shown, not counted here" });
   if (ctx.hidden.has(entry.id)) {

@@ -123,6 +123,8 @@ export interface SessionData {
   origin: SessionLink | null;
   /** It was copied from a file that is not among the inputs. */
   originMissing: boolean;
+  /** Its origin is itself a copy (a fork of a fork): some entries they share are counted further back. */
+  originCopied: boolean;
   copies: SessionLink[];
   /** Other files holding this session or one of its sub-agents and nothing more (another config root, an archived copy): they count nothing. */
   duplicates: SessionLink[];
@@ -284,6 +286,7 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     const origin = claims.originOf.get(ledger.key);
     session.origin = origin === undefined ? null : link(shownAs(origin));
     session.originMissing = claims.missingOrigin.has(ledger.key);
+    session.originCopied = origin !== undefined && (claims.originOf.has(origin) || claims.missingOrigin.has(origin));
     session.copies = copiesShownBy(parts, ledger.key).map(link);
     session.duplicates = parts.flatMap((part) => claims.duplicatesOf.get(part.ledger.key) ?? []).map(link);
     sessions.push(session);
@@ -487,6 +490,7 @@ class Aggregator {
       costCheck: checks.result(),
       origin: null,
       originMissing: false,
+      originCopied: false,
       copies: [],
       duplicates: [],
       countedEntries,

@@ -38,7 +38,7 @@ export interface SectionView {
   /** For a sub-agent: its model(s), tokens and cost in a line, and its file. */
   summary: string | null;
   file: string | null;
-  /** Where its copied entries came from, as a folded run of them says it: "“Fix the tests”", "the parent session". */
+  /** Where its copied entries came from and are counted, as a folded run of them says it: "“Fix the tests”, counted there". */
   copiedFrom: string;
   entries: SectionEntry[];
 }
@@ -97,7 +97,7 @@ export interface SessionPageView {
   outlineHeading: 'Prompts' | 'Tasks';
   facts: Fact[];
   /** `duplicates`: the other files holding this session and nothing more, with a sentence to list them. */
-  lineage: { origin: LineageLink | null; originMissing: string | null; copies: LineageLink[]; duplicates: { sentence: string; paths: string[] } | null };
+  lineage: { origin: LineageLink | null; originCopied: boolean; originMissing: string | null; copies: LineageLink[]; duplicates: { sentence: string; paths: string[] } | null };
   /** What of the session this report counts, when part of it lies outside the period. */
   scopeNote: string | null;
   cards: StatCard[];
@@ -149,9 +149,12 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   const tree = buildTree(file.entries);
   const branches = splitBranches(tree);
   const branchStartingAt = new Map<Entry, Branch>();
+  /** The branch each entry is shown in: a fork's child that starts no branch goes on in its parent's. */
+  const branchOf = new Map<Entry, Branch>();
   for (const branch of branches) {
     const first = branch.entries[0];
     if (first && !branch.isActive) branchStartingAt.set(first, branch);
+    for (const entry of branch.entries) branchOf.set(entry, branch);
   }
   const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
   const copied = (entry: Entry) => session.counted.entries[indexOf.get(entry) ?? -1] !== 1;
@@ -177,8 +180,11 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
       const children = tree.childrenOf.get(entry) ?? [];
       if (children.length < 2) return [];
       const linkTo = (child: Entry): ForkLink => {
-        const branch = branchStartingAt.get(child);
-        return { label: branch ? `branch ${branch.number}` : 'active path', href: `#${anchorOf(child)}` };
+        // A child that starts no branch goes on in the fork point's own: the active path only
+        // when that is the active path (regression: inside an abandoned branch, its own
+        // continuation was called the active path).
+        const branch = branchStartingAt.get(child) ?? branchOf.get(child) ?? branchOf.get(entry);
+        return { label: branch && !branch.isActive ? `branch ${branch.number}` : 'active path', href: `#${anchorOf(child)}` };
       };
       const links = children.slice(0, MAX_FORK_LINKS).map(linkTo);
       // Tens of thousands of branches from one entry made its line megabytes long: the rest are one link, to the next.
@@ -193,6 +199,8 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   const usageRecorded = tally.records > 0;
   const fileHoldsUsage = session.counted.usage.length > 0 || session.subagents.some((sub) => sub.counted.usage.length > 0);
   const subagentTurns = ledger.subagentOf === null ? null : subagentTurnsOf(file);
+  // A fork of a fork: what it shares with its origin may be counted in that one's own origin.
+  const copiedFrom = `${session.origin ? `“${session.origin.title}”` : 'another session'}, ${session.originCopied ? 'counted where first recorded' : 'counted there'}`;
   const facts: Fact[] = [
     { label: 'Project', value: ledger.cwd ?? '(no working directory recorded)', href: ctx.standalone ? null : hrefFrom(page, projectPage) },
     { label: 'Started', value: formatDateTime(session.startedAt, ctx.time), href: null },
@@ -218,6 +226,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     facts,
     lineage: {
       origin: session.origin ? link(session.origin) : null,
+      originCopied: session.originCopied,
       originMissing: session.originMissing ? (file.parentFile ?? file.parentSessionId) : null,
       copies: session.copies.map(link),
       duplicates:
@@ -242,7 +251,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     treeSvg: treeSvg(tree, branches, { hrefOf: (e) => '#' + anchorOf(e), copied, describe: describeEntry }),
     treeNote: treeNote(tree.roots.length, tree.orphans.length, branches.length),
     sections: [
-      ...branches.map((branch) => branchView(branch, conversation, session.origin ? `“${session.origin.title}”` : 'another session')),
+      ...branches.map((branch) => branchView(branch, conversation, copiedFrom)),
       ...session.subagents.map((sub, i) => subagentFileView({ ...sub, label: spawns.labelOfSection.get(i) ?? sub.label }, i + 1, subagentFiles[i] ?? null, spawns.callOfSection.get(i) ?? null, conversation, session, ctx)),
     ],
     outline: branches.flatMap((branch) =>
@@ -343,7 +352,7 @@ function subagentFileView(
     file === null ? 'its file is no longer present, so its transcript is not shown' : '',
   ].filter(Boolean);
   // A spawned thread's replay of the history it was started from: the parent's, shown above.
-  const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: startedBy, summary: summary.join(' · '), copiedFrom: 'the parent session' };
+  const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: startedBy, summary: summary.join(' · '), copiedFrom: 'the parent session, counted there' };
   if (file === null) return { ...section, file: sub.ledger.path, entries: [] };
   const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
   const ids = new Set(file.entries.map((e) => e.id));
@@ -571,7 +580,7 @@ export function partItems(entries: readonly SectionEntry[], html: readonly strin
       items.push(run);
     }
   });
-  for (const item of items) if (typeof item !== 'string') item.summary = `${plural(item.html.length, 'entry', 'entries')} copied from ${copiedFrom}, counted there`;
+  for (const item of items) if (typeof item !== 'string') item.summary = `${plural(item.html.length, 'entry', 'entries')} copied from ${copiedFrom}`;
   return items;
 }
 
