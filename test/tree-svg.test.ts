@@ -106,6 +106,20 @@ describe('a tree of thousands of turns', () => {
 });
 
 describe('a tree of 5,000 branches from one prompt (regression: each leaf drawn, 26 MB of SVG for 50,000)', () => {
+  // Regression: one entry with 300 branches took a lane each, and every label started 1,900 px
+  // to the right, out of view in a page 1,280 px wide.
+  it('keeps its labels in view whatever the number of branches from one entry', () => {
+    const entries: Entry[] = [prompt('p0', null, 'root'), reply('r0', null, null, { parentId: 'p0' })];
+    for (let i = 0; i < 300; i += 1) entries.push(prompt(`c${i}`, null, `child ${i}`, 'r0'), reply(`a${i}`, null, null, { parentId: `c${i}` }));
+    const svg = svgOf(entries);
+    const labelXs = [...svg.matchAll(/class="node[^"]*">(?:<title>[^<]*<\/title>)?<text x="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(labelXs.length).toBeGreaterThan(300);
+    expect(Math.max(...labelXs)).toBeLessThan(500);
+    expect(Number(/width="(\d+)"/.exec(svg)?.[1])).toBeLessThan(1100);
+    // Every row is still there, each a link to its branch's start.
+    expect(svg).toContain('href="#e-c299"');
+  });
+
   it('draws its first thousand rows and says how many turns it did not draw', () => {
     const entries: Entry[] = [prompt('p0', null, 'start')];
     for (let i = 0; i < 5000; i += 1) entries.push(reply(`r${i}`, null, null, { parentId: 'p0' }));

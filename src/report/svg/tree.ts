@@ -39,6 +39,11 @@ const TOOLTIP_CHARS = 300;
 const LANE_MAX = 16;
 const LANE_MIN = 6;
 const LANES_WIDTH = 320;
+/**
+ * Lanes drawn at most; branches beyond share the last one, their rows still apart. One entry with
+ * 300 branches took 300 lanes, and pushed every label 1,900 px to the right, out of view.
+ */
+const MAX_LANES = Math.floor(LANES_WIDTH / LANE_MIN);
 const BRANCH_TAG_WIDTH = 86;
 const LEGEND_ROW = 22;
 /** Above this many turns, runs of plain turns in a line fold into one row each. */
@@ -316,6 +321,6 @@ function assignLanes(nodes: Node[], branches: readonly Branch[]): number {
     laneEnds[lane] = span.last;
     laneOf.set(branch, lane);
   }
-  for (const node of nodes) node.lane = laneOf.get(node.branch) ?? 0;
-  return Math.max(laneEnds.length, 1);
+  for (const node of nodes) node.lane = Math.min(laneOf.get(node.branch) ?? 0, MAX_LANES - 1);
+  return Math.min(Math.max(laneEnds.length, 1), MAX_LANES);
 }
