@@ -68,6 +68,16 @@ describe('Markdown from sessions', () => {
   });
 });
 
+describe('raw HTML in a message', () => {
+  // Regression: a block of it was escaped but left bare, so the browser ran its lines together.
+  it('is shown as written, line by line, as text', () => {
+    expect(renderMarkdown('<config>\nport = 8080\nhost = localhost\n</config>\n\nWhy does this fail?')).toBe(
+      '<p>&lt;config&gt;<br>\nport = 8080<br>\nhost = localhost<br>\n&lt;/config&gt;</p>\n<p>Why does this fail?</p>\n',
+    );
+    expect(renderMarkdown('a <b>x</b> c')).toBe('<p>a &lt;b&gt;x&lt;/b&gt; c</p>\n');
+  });
+});
+
 describe('tildes', () => {
   it('keeps paths with single tildes as text (regression: PATH=~/bin:~/go/bin struck through)', () => {
     expect(renderMarkdown('PATH=~/bin:~/go/bin')).toBe('<p>PATH=~/bin:~/go/bin</p>\n');

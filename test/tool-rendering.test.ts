@@ -38,7 +38,7 @@ function context(entries: readonly Entry[], budget: HighlightBudget): Conversati
     forksAt: () => [],
     hasEntry: () => true,
     priceOf: () => ({ cost: null, state: 'unpriced', key: null, tier: null, missing: [], note: null, subscription: false }),
-    toolCalls: toolCallsOf(entries),
+    callOf: toolCallsOf(entries),
     highlight: budget,
   };
 }
@@ -187,6 +187,32 @@ describe('a read call', () => {
     expect(html).toContain('<span class="path">shop/cart.py · 2 lines</span>');
     expect(html).toContain('<code class="hl language-py"><span class="hljs-keyword">def</span> <span class="hljs-title function_">total</span>');
     expect(html).not.toContain('1→');
+  });
+
+  // Regression: two replies calling with the same id (some models number calls `call_0` in each
+  // reply): the first result was shown as the later call's, named by that call's file.
+  it('answers the last call of its id before it, when ids repeat', () => {
+    const html = page([
+      call('call_0', 'read', { path: 'first.txt' }, effect('read', 'first.txt', { paths: ['first.txt'] })),
+      result('call_0', 'read', 'FIRST CONTENT'),
+      call('call_0', 'edit', { path: 'second.txt' }, effect('edit', 'second.txt', { paths: ['second.txt'] })),
+      result('call_0', 'edit', 'Edited.'),
+    ]);
+    expect(html).toContain('<span class="path">first.txt · 1 line</span>');
+    expect(html.indexOf('second.txt')).toBeGreaterThan(html.indexOf('FIRST CONTENT'));
+  });
+
+  // Regression: a read of a PNG was shown as a one-line file holding Pi's note of it.
+  it('of an image shows the image, its note as output, not as the file’s text', () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const read = result('img', 'read', 'Read image file [image/png]');
+    const html = page([
+      call('img', 'read', { path: 'shot.png' }, effect('read', 'shot.png', { paths: ['shot.png'] })),
+      read.kind === 'toolResult' ? { ...read, content: [...read.content, { type: 'image', mimeType: 'image/png', data: png }] } : read,
+    ]);
+    expect(html).not.toContain('shot.png · 1 line');
+    expect(html).toContain('Read image file [image/png]');
+    expect(html).toContain(`src="data:image/png;base64,${png}"`);
   });
 
   it('shows a file of unknown type plain, not guessed', () => {

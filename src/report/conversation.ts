@@ -176,8 +176,8 @@ export interface ConversationContext {
   hasEntry: (id: string) => boolean;
   /** bough's price of a usage record. */
   priceOf: (usage: Usage) => PricedUsage;
-  /** The page's tool calls by id (see `toolCallsOf`), so a result is shown as its tool's kind of output. */
-  toolCalls?: ReadonlyMap<string, ToolCallBlock>;
+  /** A result's tool call (see `toolCallsOf`), so that it is shown as its tool's kind of output. */
+  callOf?: ToolCallLookup;
   /** The section holding the transcript of the sub-agent a tool call (by id) started, when the page has it. */
   subagentOfCall?: (callId: string) => ForkLink | null;
   /** What the page may still spend on syntax highlighting; one per page, shared by its entries. */
@@ -187,16 +187,34 @@ export interface ConversationContext {
 type ToolCallBlock = Extract<Block, { type: 'toolCall' }>;
 
 /** Every tool call in these entries by its id, for pairing results with their calls. */
-export function toolCallsOf(entries: readonly Entry[]): Map<string, ToolCallBlock> {
-  const calls = new Map<string, ToolCallBlock>();
-  const add = (block: Block) => {
-    if (block.type === 'toolCall' && block.id) calls.set(block.id, block);
+/** The tool call a result answers, by its call id, or undefined. */
+export type ToolCallLookup = (result: Entry & { kind: 'toolResult' }) => ToolCallBlock | undefined;
+
+/**
+ * Each result's call: the last call of its id before it. Ids need not be unique in a session (some
+ * models number their calls `call_0`, `call_1` in every reply): the latest call of an id named
+ * the file of another reply's call to every result of it.
+ */
+export function toolCallsOf(entries: readonly Entry[]): ToolCallLookup {
+  const calls = new Map<string, { at: number; block: ToolCallBlock }[]>();
+  const placeOf = new Map<Entry, number>();
+  const add = (block: Block, at: number) => {
+    if (block.type !== 'toolCall' || !block.id) return;
+    const same = calls.get(block.id);
+    if (same) same.push({ at, block });
+    else calls.set(block.id, [{ at, block }]);
   };
-  for (const entry of entries) {
-    if (entry.kind === 'reply' || entry.kind === 'prompt') entry.content.forEach(add);
-    else if (entry.kind === 'toolCall') add(entry.call);
-  }
-  return calls;
+  entries.forEach((entry, at) => {
+    placeOf.set(entry, at);
+    if (entry.kind === 'reply' || entry.kind === 'prompt') for (const block of entry.content) add(block, at);
+    else if (entry.kind === 'toolCall') add(entry.call, at);
+  });
+  return (result) => {
+    const same = result.toolCallId === null ? undefined : calls.get(result.toolCallId);
+    if (same === undefined) return undefined;
+    const at = placeOf.get(result) ?? Infinity;
+    return same.findLast((call) => call.at < at)?.block ?? same[0]?.block;
+  };
 }
 
 /** Tool output shown on the page; the rest is counted, not silently dropped. */
@@ -283,8 +301,11 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
       return { ...event(base, 'info', 'tool call', entry.call.name), detailText: json(entry.call.arguments) };
     case 'toolResult': {
       const text = blockText(entry.content);
-      const call = entry.toolCallId === null ? undefined : ctx.toolCalls?.get(entry.toolCallId);
-      const file = call?.effect.action === 'read' && !entry.isError ? fileRead(text, call.effect.paths[0] ?? call.effect.summary, budget) : null;
+      const call = ctx.callOf?.(entry);
+      // A read of an image gives the image and the agent's note of it ("Read image file
+      // [image/png]"): that note is no file's text.
+      const readImage = entry.content.some((b) => b.type === 'image');
+      const file = call?.effect.action === 'read' && !entry.isError && !readImage ? fileRead(text, call.effect.paths[0] ?? call.effect.summary, budget) : null;
       return {
         ...base,
         kind: 'toolResult',
@@ -623,7 +644,7 @@ function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView 
     hidden: new Set(),
     forksAt: () => [],
     hasEntry: () => false,
-    toolCalls: toolCallsOf(run.entries),
+    callOf: toolCallsOf(run.entries),
   };
   return {
     agent: run.agent,

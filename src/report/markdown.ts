@@ -31,8 +31,11 @@ const marked = new Marked({
   breaks: true,
   async: false,
   renderer: {
-    html({ text }: Tokens.HTML | Tokens.Tag): string {
-      return escapeHtml(text);
+    // A block of raw HTML or XML (`<config>` … `</config>`) is a paragraph of its lines as
+    // written: escaped alone, its line breaks ran together.
+    html(token: Tokens.HTML | Tokens.Tag): string {
+      if (!('block' in token) || !token.block) return escapeHtml(token.text);
+      return `<p>${escapeHtml(token.text.replace(/\s+$/, '')).replace(/\n/g, '<br>\n')}</p>\n`;
     },
     link({ href, title, tokens }: Tokens.Link): string {
       const inner = this.parser.parseInline(tokens);

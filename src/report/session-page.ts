@@ -173,7 +173,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     hidden: hiddenByContextEdits(file.entries),
     hasEntry: (id) => tree.byId.has(id),
     priceOf: (usage) => ctx.price(usage, file.source),
-    toolCalls: toolCallsOf(file.entries),
+    callOf: toolCallsOf(file.entries),
     subagentOfCall: (callId) => spawns.sectionOfCall.get(callId) ?? null,
     highlight: ctx.highlight ?? highlightBudget(),
     forksAt: (entry) => {
@@ -365,7 +365,7 @@ function subagentFileView(
     hidden: new Set(),
     forksAt: () => [],
     hasEntry: (id) => ids.has(id),
-    toolCalls: toolCallsOf(file.entries),
+    callOf: toolCallsOf(file.entries),
   };
   return { ...section, file: file.path, entries: file.entries.map((entry) => sectionEntry(entry, conversation)) };
 }
