@@ -546,3 +546,29 @@ describe('a response streamed across the end of a month', () => {
     expect(november.page.match(/>outside period</g)).toHaveLength(1);
   });
 });
+
+describe('an old (1.0.x) inline sub-agent’s tool work', () => {
+  // Regression: its tool calls were shown inside the Task's result but not counted: "1 tool
+  // call", where the same run in a sub-agent file of its own counted its calls and failures.
+  it('is counted in its session, as a sub-agent file’s is', async () => {
+    const withContent = (line: object, content: object[], stop = 'tool_use') => {
+      const { message } = line as { message: object };
+      return { ...line, message: { ...message, content, stop_reason: stop } };
+    };
+    const side = (n: number) => ({ sidechain: true, at: `2026-03-10T10:00:0${n}.000Z` });
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('m1', null, 'please delegate'),
+        withContent(assistant('m2', 'm1', 'T', tokens(100)), [{ type: 'tool_use', id: 'toolu_T', name: 'Task', input: { description: 'Side job', prompt: 'run the tests' } }]),
+        user('s1', null, 'run the tests', side(2)),
+        withContent(assistant('s2', 's1', 'S1', tokens(50), side(3)), [{ type: 'tool_use', id: 'toolu_B', name: 'Bash', input: { command: 'npm test' } }]),
+        { ...user('s3', 's2', '', side(4)), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_B', content: '1 failing', is_error: true }] } },
+        assistant('s4', 's3', 'S2', tokens(50), side(5)),
+        { ...user('r1', 'm2', '', { at: '2026-03-10T10:00:06.000Z' }), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_T', content: 'tests fail' }] } },
+        assistant('m3', 'r1', 'M', tokens(200), { at: '2026-03-10T10:00:07.000Z' }),
+      ],
+    });
+    const { summary } = await build(folder);
+    expect(summary.sessions.map((s) => [s.prompts, s.tools.calls, s.tools.failures])).toEqual([[1, 2, 1]]);
+  });
+});

@@ -103,6 +103,11 @@ describe('ledger entries, packed', () => {
     expect(packed.usageCount).toBe(4);
     expect(unpackEntries(packed)).toEqual(entries);
     expect(unpackEntries(packEntries([]))).toEqual([]);
+    // A result showing sub-agent runs carries their tool work, in a tenth field of its own.
+    const inner = { calls: [{ name: 'Bash', action: 'shell' as const, paths: [] }], results: [{ failed: true, path: null, added: 0, removed: 0, commits: [] }] };
+    const withRuns = [{ ...fullEntry(3), inner }, fullEntry(4)];
+    expect(unpackEntries(packEntries(withRuns))).toEqual(withRuns);
+    expect(throughJson(withRuns)).toEqual(withRuns);
   });
 
   it('a session of many thousand entries packs in several chunks and unpacks whole, in order', () => {

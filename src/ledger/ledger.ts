@@ -5,7 +5,7 @@
 import { problemCount } from '../diagnostics.js';
 import { buildTree } from '../model/tree.js';
 import { packEntries, type PackedEntries } from './packed-entries.js';
-import type { Entry, ReplyOutcome, SessionFile, SkillInvocation, Source, TokenCounts, ToolEffect, UsageOrigin } from '../types.js';
+import type { Entry, ReplyOutcome, SessionFile, SkillInvocation, Source, SubagentRun, TokenCounts, ToolEffect, UsageOrigin } from '../types.js';
 
 /** Names a session everywhere (pages, rows, links): its source and file. Never object identity. */
 export type SessionKey = string;
@@ -71,6 +71,11 @@ export interface LedgerEntry {
   usage: LedgerUsage[];
   calls: LedgerToolCall[];
   result: LedgerToolResult | null;
+  /**
+   * On a tool result that shows sub-agent runs (Pi's, Claude Code's old inline sidechains): their
+   * tool work, the session's as a sub-agent file's is. Their usage is on the result itself.
+   */
+  inner?: { calls: LedgerToolCall[]; results: LedgerToolResult[] };
 }
 
 export interface SessionLedger {
@@ -117,10 +122,14 @@ export interface SessionLedger {
 
 export function ledgerOf(file: SessionFile): SessionLedger {
   const callPaths = new Map<string, string | null>();
-  for (const entry of file.entries) {
-    if (entry.kind !== 'reply') continue;
-    for (const block of entry.content) if (block.type === 'toolCall' && block.id) callPaths.set(block.id, block.effect.paths[0] ?? null);
-  }
+  const addCalls = (entries: readonly Entry[]) => {
+    for (const entry of entries) {
+      if (entry.kind === 'toolResult') for (const run of entry.subagents) addCalls(run.entries);
+      if (entry.kind !== 'reply') continue;
+      for (const block of entry.content) if (block.type === 'toolCall' && block.id) callPaths.set(block.id, block.effect.paths[0] ?? null);
+    }
+  };
+  addCalls(file.entries);
   const name = latestName(file.entries);
   return {
     key: sessionKeyOf(file.source, file.path),
@@ -185,23 +194,40 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
       webSearches: usage.webSearches,
       ...(usage.countsLeftOut ? { countsLeftOut: true as const } : {}),
     })),
-    calls:
-      entry.kind === 'reply'
-        ? entry.content.flatMap((block) =>
-            block.type === 'toolCall' ? [{ name: block.name, action: block.effect.action, paths: block.effect.paths }] : [],
-          )
-        : [],
-    result:
-      entry.kind === 'toolResult'
-        ? {
-            failed: entry.isError,
-            path: entry.toolCallId === null ? null : (callPaths.get(entry.toolCallId) ?? null),
-            added: entry.change?.added ?? 0,
-            removed: entry.change?.removed ?? 0,
-            commits: entry.commits.map((c) => ({ landed: c.landed, line: c.line, message: c.message })),
-          }
-        : null,
+    calls: callsOf(entry),
+    result: entry.kind === 'toolResult' ? resultOf(entry, callPaths) : null,
+    ...(entry.kind === 'toolResult' && entry.subagents.length > 0 ? { inner: innerWork(entry.subagents, callPaths) } : {}),
   };
+}
+
+function callsOf(entry: Entry): LedgerToolCall[] {
+  if (entry.kind !== 'reply') return [];
+  return entry.content.flatMap((block) => (block.type === 'toolCall' ? [{ name: block.name, action: block.effect.action, paths: block.effect.paths }] : []));
+}
+
+function resultOf(entry: Entry & { kind: 'toolResult' }, callPaths: ReadonlyMap<string, string | null>): LedgerToolResult {
+  return {
+    failed: entry.isError,
+    path: entry.toolCallId === null ? null : (callPaths.get(entry.toolCallId) ?? null),
+    added: entry.change?.added ?? 0,
+    removed: entry.change?.removed ?? 0,
+    commits: entry.commits.map((c) => ({ landed: c.landed, line: c.line, message: c.message })),
+  };
+}
+
+/** The tool calls and results of sub-agent runs, and of the runs shown inside theirs. */
+function innerWork(runs: readonly SubagentRun[], callPaths: ReadonlyMap<string, string | null>): NonNullable<LedgerEntry['inner']> {
+  const work: NonNullable<LedgerEntry['inner']> = { calls: [], results: [] };
+  const walk = (entries: readonly Entry[]) => {
+    for (const entry of entries) {
+      work.calls.push(...callsOf(entry));
+      if (entry.kind !== 'toolResult') continue;
+      work.results.push(resultOf(entry, callPaths));
+      for (const run of entry.subagents) walk(run.entries);
+    }
+  };
+  for (const run of runs) walk(run.entries);
+  return work;
 }
 
 /** The latest /name in file order; an empty one clears it. */

@@ -93,10 +93,20 @@ export function entriesToRows(entries: readonly LedgerEntry[]): unknown[] {
       usage.reasoning,
       usage.webSearches,
     ]),
-    entry.calls.map((call) => [call.name, call.action, call.paths]),
-    entry.result && [entry.result.failed, entry.result.path, entry.result.added, entry.result.removed, entry.result.commits.map((c) => [c.landed, c.line, c.message])],
+    entry.calls.map(callToRow),
+    entry.result && resultToRow(entry.result),
     entry.aliases ?? null,
+    // Only on the results that show sub-agent runs: every other row keeps its nine fields.
+    ...(entry.inner ? [[entry.inner.calls.map(callToRow), entry.inner.results.map(resultToRow)]] : []),
   ]);
+}
+
+function callToRow(call: LedgerToolCall): unknown[] {
+  return [call.name, call.action, call.paths];
+}
+
+function resultToRow(result: LedgerToolResult): unknown[] {
+  return [result.failed, result.path, result.added, result.removed, result.commits.map((c) => [c.landed, c.line, c.message])];
 }
 
 export function packEntries(entries: readonly LedgerEntry[]): PackedEntries {
@@ -244,7 +254,7 @@ export function entriesFromRows(rows: unknown): LedgerEntry[] | null {
 }
 
 function entryFromRow(value: unknown): LedgerEntry {
-  const fields = row(value, 9);
+  const fields = Array.isArray(value) && value.length === 10 ? value : row(value, 9);
   const id = text(fields[1]);
   const key = fields[0] === DERIVED ? id : text(fields[0]);
   const usageRows = list(fields[5]);
@@ -264,6 +274,10 @@ function entryFromRow(value: unknown): LedgerEntry {
     result: fields[7] === null ? null : resultFromRow(fields[7]),
   };
   if (fields[8] !== null) entry.aliases = texts(fields[8]);
+  if (fields.length === 10) {
+    const inner = row(fields[9], 2);
+    entry.inner = { calls: list(inner[0]).map(callFromRow), results: list(inner[1]).map(resultFromRow) };
+  }
   return entry;
 }
 

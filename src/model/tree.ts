@@ -53,7 +53,10 @@ export function buildTree(entries: readonly Entry[]): EntryTree {
 
   const leaves = entries.filter((entry) => !childrenOf.has(entry));
   const branchPoints = entries.filter((entry) => (childrenOf.get(entry)?.length ?? 0) > 1);
-  const last = entries.at(-1);
+  // The last entry written, and on to a leaf: an entry written earlier may hang below it (Claude
+  // Code's titles carry no place of their own and hang from the file's last entry).
+  let last = entries.at(-1);
+  for (let below = last && childrenOf.get(last); below !== undefined; below = childrenOf.get(last)) last = below.at(-1) as Entry;
   const activePath = last ? pathTo(last, parentOf) : [];
   return { entries, byId, parentOf, childrenOf, roots, orphans, leaves, activePath, branchPoints };
 }

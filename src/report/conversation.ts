@@ -312,7 +312,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         toolName: entry.toolName ?? 'tool',
         about: call === undefined || call.effect.summary.trim() === '' ? null : oneLine(call.effect.summary),
         isError: entry.isError,
-        lines: file === null ? linesView(text) : null,
+        lines: file === null ? linesView(text) : file.after === '' ? null : linesView(file.after),
         file,
         parts: parts(entry.content.filter((b) => b.type !== 'text')),
         diff: entry.diff && !(call?.effect.fileContent && createdOnly(entry.diff)) ? diffLines(entry.diff) : null,
@@ -589,20 +589,27 @@ function linesView(output: string): LinesView | null {
 const LINE_NUMBER = /^ *(\d+)(?:→|\t)/;
 
 /** A file a read call returned, as code; numbered lines lose their numbers (the label says where it starts). */
-function fileRead(text: string, path: string, budget: HighlightBudget): { label: string; code: CodeView } | null {
+function fileRead(text: string, path: string, budget: HighlightBudget): { label: string; code: CodeView; after: string } | null {
   if (text.trim() === '') return null;
   const lines = text.slice(0, MAX_TEXT).split('\n');
   const first = LINE_NUMBER.exec(lines[0] ?? '');
   let numbered = 0;
   while (numbered < lines.length && LINE_NUMBER.test(lines[numbered] ?? '')) numbered++;
+  const rest = lines.slice(numbered).join('\n').trim();
+  // What the agent appended to the file's lines (Claude Code's <system-reminder>): no line of the
+  // file, shown after it.
+  const appended = first !== null && SYSTEM_REMINDERS.test(rest);
   // Numbers on every line but a trailing note or two: strip them. Otherwise the text is shown as it came.
-  const strip = first !== null && numbered >= lines.length - 3;
+  const strip = first !== null && (numbered >= lines.length - 3 || appended);
   const code = strip ? lines.slice(0, numbered).map((l) => l.replace(LINE_NUMBER, '')).join('\n') : text;
-  const tail = strip ? lines.slice(numbered).join('\n').trim() : '';
+  const tail = strip && !appended ? rest : '';
   const view = codeView(tail ? `${code}\n\n${tail}` : code, languageOfPath(path), budget);
   const from = first && first[1] !== '1' ? ` · from line ${first[1]}` : '';
-  return { label: `${path} · ${view.lines}${from}`, code: view };
+  return { label: `${path} · ${view.lines}${from}`, code: view, after: appended ? rest : '' };
 }
+
+/** Text that is only <system-reminder> blocks. */
+const SYSTEM_REMINDERS = /^(?:<system-reminder>[\s\S]*?<\/system-reminder>\s*)+$/;
 
 /** A diff that only adds lines to a new file: the file itself, already shown with the call. */
 function createdOnly(diff: ToolDiff): boolean {

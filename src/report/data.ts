@@ -7,7 +7,7 @@
 // session's. A session belongs to a period when anything it counts falls there.
 
 import type { Claims, Counted } from '../ledger/claims.js';
-import type { LedgerEntry, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
+import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
 import { unpackEntries } from '../ledger/packed-entries.js';
 import { inPeriod, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
 import type { PricedUsage, PriceState, Pricer } from '../pricing/price.js';
@@ -805,7 +805,14 @@ class ToolAcc {
   readonly commits: ToolTotals['commits'] = [];
 
   add(entry: LedgerEntry): void {
-    for (const call of entry.calls) {
+    this.addWork(entry.calls, entry.result, entry.id);
+    // The tool work of sub-agent runs shown in this result: the session's, as a sub-agent file's is.
+    this.addWork(entry.inner?.calls ?? [], null, entry.id);
+    for (const result of entry.inner?.results ?? []) this.addWork([], result, entry.id);
+  }
+
+  private addWork(calls: readonly LedgerToolCall[], result: LedgerToolResult | null, entryId: string): void {
+    for (const call of calls) {
       this.calls++;
       this.byTool.set(call.name, (this.byTool.get(call.name) ?? 0) + 1);
       // Searches and listings name folders, not files the work touched.
@@ -817,10 +824,9 @@ class ToolAcc {
         if (call.action === 'edit') file.edits++;
       }
     }
-    const result = entry.result;
     if (!result) return;
     if (result.failed) this.failures++;
-    for (const commit of result.commits) this.commits.push({ ...commit, entryId: entry.id });
+    for (const commit of result.commits) this.commits.push({ ...commit, entryId });
     this.added += result.added;
     this.removed += result.removed;
     if (result.path !== null && result.added + result.removed > 0) {

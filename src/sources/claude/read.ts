@@ -50,7 +50,7 @@ interface Located {
 interface Draft {
   entry: Entry;
   /** The raw uuid the entry hangs from (resolved through skipped records), or an entry id already resolved. */
-  parent: { uuid: string | null; nullWhenDangling?: boolean } | { id: string | null } | { tail: true };
+  parent: { uuid: string | null; nullWhenDangling?: boolean; otherwise?: string | null } | { id: string | null } | { tail: true };
   sidechain: boolean;
 }
 
@@ -771,9 +771,11 @@ function addSystem(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): 
   const text = typeof system.content === 'string' ? system.content : textOf(blocksOf(system.content, ctx));
   switch (system.subtype) {
     case 'compact_boundary':
-      // A new root on disk; its logical parent (when still in the file) keeps the conversation whole.
+      // A new root on disk; its logical parent (when still in the file) keeps the conversation
+      // whole, else the entry before it in the file: a logical parent that is nowhere (§3) made
+      // all before the compaction a branch of its own.
       addDraft(ctx, located, env, { kind: 'compaction', summary: '', tokensBefore: system.compactMetadata?.preTokens ?? null, firstKeptEntryId: null }, [], {
-        parent: { uuid: env.logicalParentUuid ?? env.parentUuid ?? null, nullWhenDangling: true },
+        parent: { uuid: env.logicalParentUuid ?? env.parentUuid ?? null, nullWhenDangling: true, otherwise: ctx.previousId },
       });
       return;
     case 'turn_duration':
@@ -884,6 +886,7 @@ function resolveParents(ctx: ClaudeContext): void {
     else {
       id = parent.uuid === null ? null : resolveUuid(ctx, parent.uuid);
       if (parent.nullWhenDangling && id !== null && !ctx.entryById.has(id)) id = null;
+      if (id === null && parent.otherwise !== undefined) id = parent.otherwise;
     }
     draft.entry.parentId = id === draft.entry.id ? null : id;
   }
