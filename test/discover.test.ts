@@ -222,6 +222,21 @@ describe('a folder that cannot be listed is reported, and the rest still read', 
     expect(placesLine(discovery?.places ?? [], home, discovery?.diagnostics)).toBe('no Pi folder · Claude Code: ~/.claude/projects (not listed: permission denied) · no Codex folder');
   });
 
+  // Regression: a default place below a folder bough may not enter (~/.codex locked) stopped the
+  // build with "Cannot follow …: choose another --out", though --out was fine.
+  it('builds what it can read when an agent folder lies below one it may not enter', async (context) => {
+    const home = await tree({ '.claude/projects/-home-ana-shop/s.jsonl': SESSION, '.codex/sessions/x': 'x' });
+    await chmod(join(home, '.codex'), 0o000);
+    onTestFinished(() => chmod(join(home, '.codex'), 0o755));
+    const out = join(await tempDir(), 'report');
+    await chmod(dirname(out), 0o777);
+    const built = await withoutRoot(() =>
+      build({ inputs: [], out, scope: ALL_UTC, environment: { env: {}, home }, now: new Date('2026-12-01T00:00:00Z'), cache: false }).then((r) => r.summary, (error: Error) => error.message),
+    );
+    if (built === null) return context.skip('running as root without seteuid: chmod 000 cannot stop this process');
+    expect(built).toMatchObject({ totals: { sessions: 1 } });
+  });
+
   it('reports a default place it may not look into, and a missing one only as not found', async () => {
     const home = await tree({});
     const fs = fsFailing((call, path) => (call === 'stat' && path.includes('locked') ? 'EACCES' : null));

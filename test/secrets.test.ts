@@ -132,6 +132,13 @@ describe('secrets the pattern list used to miss', () => {
       '*** Add File: keys/part.txt\n+[REDACTED:private-key]\n*** End Patch',
     ],
     ['@@ -1 +1,2 @@\n-old\n+i5Agx7L0yJhdOuR8H16qs2ZO8lf3Sn9LUHs1t9jy/+cdzcTmQgtMD7FMu69CSUTB\n+DfRZ6dk20JqDVpbwZandZ3BF9obe3Lb3Uqd7ylGs6hsbv9M1frQJFS1EVkU7HpJp', '@@ -1 +1,2 @@\n-old\n+[REDACTED:private-key]'],
+    // A key body in a file read with its line numbers (Claude Code's Read, cat -n).
+    [
+      '    20→AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4v\n    21→MDEyMzQ1Njc4OTo7PD0+P0BBQkNERUZHSElKS0xNTk9QUVJTVFVWV1hZWltcXV5f\n    22→',
+      '    20→[REDACTED:private-key]\n    22→',
+    ],
+    // A value in Markdown's emphasis, shown as the value in bold or italics.
+    ['AWS_SECRET_ACCESS_KEY=*Z9b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0* and MY_API_KEY=**Y8b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0**', 'AWS_SECRET_ACCESS_KEY=*[REDACTED:assignment]* and MY_API_KEY=**[REDACTED:assignment]**'],
     // Home folders of users whose names are not ASCII: whole, not in part.
     ['paths: /home/łucja/a C:\\Users\\Łucja\\b /Users/jürgen/c /home/josé/d', 'paths: ~/a ~\\b ~/c ~/d'],
   ])('%s', (text, redacted) => {

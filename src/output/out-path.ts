@@ -74,7 +74,13 @@ export async function overlapping(path: string, other: string): Promise<'inside'
 /** The inputs that exist, each with its real path, taken once. */
 async function realInputs(inputs: readonly OutInput[]): Promise<{ path: string; real: string }[]> {
   const reals: { path: string; real: string }[] = [];
-  for (const input of inputs) if (input.exists) reals.push({ path: input.path, real: await realPathOf(input.path) });
+  for (const input of inputs) {
+    if (!input.exists) continue;
+    // An input below a folder bough may not enter is not read (the data-quality page says so):
+    // compared as it is named, not a reason to refuse --out.
+    const real = await realPathOf(input.path).catch(() => resolve(input.path));
+    reals.push({ path: input.path, real });
+  }
   return reals;
 }
 

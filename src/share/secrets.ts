@@ -214,6 +214,14 @@ export function readValue(text: string, at: number): ValueRead | null {
     // Not closed on its line (cut off): the rest reads as a bare value.
     from = at + 1;
   }
+  // A value in Markdown's emphasis (`KEY=**…**`) is what the page shows: the value, in bold.
+  const emphasis = /^(\*\*?|__?)(?=[A-Za-z0-9+/])/.exec(text.slice(at, at + 3))?.[1];
+  if (emphasis !== undefined) {
+    const start = at + emphasis.length;
+    const end = bareEnd(text, start, VALUE_HEAD_LENGTH);
+    const close = text.indexOf(emphasis, start);
+    if (close > start && close <= end) return { start, end: close, quoted: false };
+  }
   const end = withoutUnbalancedClosers(text, from, bareEnd(text, from, VALUE_HEAD_LENGTH));
   return end > from ? { start: from, end, quoted: false } : null;
 }
@@ -344,6 +352,8 @@ const KEY_BODY_START = /^(?:MII[A-Za-z0-9+/]|MC4CAQAw|MHcCAQEE|MIGHAgEA|MIGEAgEA
 const END_LINE = /^-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
 /** PEM bodies are wrapped at 64 characters (OpenSSH at 70): two such lines in a row are a key body. */
 const PEM_WIDTHS = new Set([64, 70]);
+/** A line's number before its text, as a file read shows it: `20→`, `20\t`. */
+const LINE_NUMBER_MARK = /^\d{1,9}(?:→|\t)/;
 /** A diff's mark before a line it adds or removes. */
 const DIFF_MARK = /^[+-](?=[A-Za-z0-9+/])/;
 /** A BEGIN line of something public (a certificate, a public key): its body is not a secret. */
@@ -362,7 +372,8 @@ function pemBodies(text: string): Span[] {
     let next = text.indexOf('\n', at);
     if (next < 0) next = text.length;
     const raw = text.slice(at, next);
-    const trimmed = raw.trim();
+    // A file read with its line numbers (Claude Code's `  20→`, `cat -n`'s tab) is its lines.
+    const trimmed = raw.trim().replace(LINE_NUMBER_MARK, '');
     // A line of a diff (a patch adding a key file, an edit shown as one) is its mark and the line.
     // (Base64 has `+` too: a line of PEM's width may begin with one, and is taken either way.)
     const marked = DIFF_MARK.test(trimmed);
