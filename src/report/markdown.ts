@@ -167,7 +167,10 @@ function withoutInlineMarks(text: string): string {
   );
 }
 
-const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', trade: '™',
+  hellip: '…', mdash: '—', ndash: '–', laquo: '«', raquo: '»', euro: '€', times: '×', middot: '·',
+};
 
 /** Character references as the browser shows them; a name not known here stays as written. */
 function decodeEntities(text: string): string {
