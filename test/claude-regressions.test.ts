@@ -572,3 +572,27 @@ describe('an old (1.0.x) inline sub-agent’s tool work', () => {
     expect(summary.sessions.map((s) => [s.prompts, s.tools.calls, s.tools.failures])).toEqual([[1, 2, 1]]);
   });
 });
+
+describe('system lines', () => {
+  // Regression: a failed hook was dropped with the hook bookkeeping, and the line naming a local
+  // command was labelled "command output", like the output after it.
+  it('say a hook that failed, and name a local command', async () => {
+    const system = (uuid: string, parent: string, fields: object) => ({ ...envelope(uuid, parent, {}, '2026-03-10T10:00:02.000Z'), type: 'system', ...fields });
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('u1', null, 'hello'),
+        assistant('a1', 'u1', 'A', tokens(100)),
+        system('h1', 'a1', { subtype: 'stop_hook_summary', hookErrors: ['notify-send: not found'], hookCount: 1 }),
+        system('h2', 'h1', { subtype: 'stop_hook_summary', hookErrors: [], hookCount: 1 }),
+        system('c1', 'h2', { subtype: 'local_command', content: '<command-name>/mcp</command-name>\n<command-message>mcp</command-message>\n<command-args></command-args>', level: 'info' }),
+        system('c2', 'c1', { subtype: 'local_command', content: '<local-command-stdout>No MCP servers configured.</local-command-stdout>', level: 'info' }),
+      ],
+    });
+    const { out, summary } = await build(folder);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page.match(/notify-send: not found/g)).not.toBeNull();
+    expect(page.match(/>hook error</g)).toHaveLength(1);
+    expect(page).toContain('>command /mcp<');
+    expect(page.match(/>command output</g)).toHaveLength(1);
+  });
+});

@@ -779,13 +779,22 @@ function addSystem(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): 
       });
       return;
     case 'turn_duration':
-    case 'stop_hook_summary':
-      // Timing and hook bookkeeping: nothing a reader of the conversation misses.
+      // Timing bookkeeping: nothing a reader of the conversation misses.
       return skip(ctx, env);
+    case 'stop_hook_summary': {
+      // Hook bookkeeping, unless a hook failed: that a reader wants to know.
+      const errors = Array.isArray(located.record['hookErrors']) ? located.record['hookErrors'].filter((e): e is string => typeof e === 'string' && e.trim() !== '') : [];
+      if (errors.length === 0) return skip(ctx, env);
+      const said = errors.join('\n');
+      addDraft(ctx, located, env, { kind: 'notice', label: 'hook error', tone: 'warn', summary: noticeSummary(said), content: [{ type: 'text', text: said }] }, []);
+      return;
+    }
     default: {
-      const label = system.subtype === 'local_command' ? 'command output' : system.subtype === 'away_summary' ? 'recap' : labelOfSubtype(system.subtype);
+      // A local command's line names the command (`<command-name>/mcp</command-name>`); the next holds its output.
+      const command = system.subtype === 'local_command' ? /<command-name>([^<]{1,200})<\/command-name>/.exec(text)?.[1]?.trim() : undefined;
+      const label = command ? `command ${command}` : system.subtype === 'local_command' ? 'command output' : system.subtype === 'away_summary' ? 'recap' : labelOfSubtype(system.subtype);
       const tone = system.level === 'warning' || system.level === 'error' || /error/.test(system.subtype ?? '') ? 'warn' : 'info';
-      const output = system.subtype === 'local_command' ? { output: true as const } : {};
+      const output = system.subtype === 'local_command' && !command ? { output: true as const } : {};
       addDraft(ctx, located, env, { kind: 'notice', label, tone, summary: noticeSummary(text), content: text === '' ? [] : [{ type: 'text', text }], ...output }, []);
     }
   }
