@@ -2,7 +2,7 @@
 // of `stats --json`, summary.json and the rendered pages. Fixtures are written per test from the
 // small line builders below, laid out as Claude Code lays them out (`projects/<folder>/…`).
 
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli as run } from './support/cli.js';
@@ -568,8 +568,14 @@ describe('an old (1.0.x) inline sub-agent’s tool work', () => {
         assistant('m3', 'r1', 'M', tokens(200), { at: '2026-03-10T10:00:07.000Z' }),
       ],
     });
-    const { summary } = await build(folder);
+    const { out, summary } = await build(folder);
     expect(summary.sessions.map((s) => [s.prompts, s.tools.calls, s.tools.failures])).toEqual([[1, 2, 1]]);
+    // Kept by the archive once its file is gone, with the same numbers (regression: 1 call, 0 failed).
+    await rm(join(folder, 'projects', '-home-ana-shop', `${SESSION}.jsonl`));
+    const { code } = await run(['build', folder, '--no-cache', '--tz', 'UTC', '--out', out, '-q']);
+    expect(code).toBe(0);
+    const kept = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    expect(kept.sessions.map((s) => [s.prompts, s.tools.calls, s.tools.failures, s.sourceLastSeen !== null])).toEqual([[1, 2, 1, true]]);
   });
 });
 

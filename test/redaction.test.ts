@@ -436,6 +436,10 @@ describe('--omit system', () => {
     const shared = createSharer({ redact: false, omit: new Set(['system']), home: HOME }).file(file).entries[0];
     const text = shared?.kind === 'toolResult' && shared.content[0]?.type === 'text' ? shared.content[0].text : '';
     expect(text).toBe('line 1 of the file\n[instructions and context for the model omitted from this report]\nline 2[instructions and context for the model omitted from this report]');
+    // A whole reminder inside a line is the tool's text (a file that holds the tag): kept.
+    const inLine = { ...entry, content: [{ type: 'text' as const, text: "x = '<system-reminder>not a reminder</system-reminder>'" }] };
+    const kept = createSharer({ redact: false, omit: new Set(['system']), home: HOME }).file({ ...file, entries: [inLine] }).entries[0];
+    expect(kept?.kind === 'toolResult' && kept.content[0]?.type === 'text' ? kept.content[0].text : '').toBe("x = '<system-reminder>not a reminder</system-reminder>'");
     // Without --omit system, the output is as written.
     const plain = createSharer({ redact: false, omit: new Set(['thinking']), home: HOME }).file(file).entries[0];
     expect(plain?.kind === 'toolResult' && plain.content[0]?.type === 'text' ? plain.content[0].text : '').toBe(output);

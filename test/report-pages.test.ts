@@ -135,6 +135,20 @@ describe('rendered report', () => {
     expect(forkOfFork).toContain('Entries it shares with that session are counted there, or in the session it was copied from in turn, not here.');
   });
 
+  // Regression: with the fork in the middle not read, the fork of the fork said all it copied was
+  // counted in it, though what the first session holds is counted there.
+  it('says a fork of a fork whose origin is missing counts only what no file read holds first', async () => {
+    const out = join(await tempDir(), 'report');
+    const lineage = join(FIXTURES, 'pi', 'lineage');
+    const inputs = [
+      join(lineage, '--home-ana-projects-shop--', '2026-10-10T09-00-00-000Z_0196a000-0000-7000-8000-000000000020.jsonl'),
+      join(lineage, '--home-ana-projects-shop-v2--', '2026-10-11T09-00-00-000Z_0196a000-0000-7000-8000-000000000022.jsonl'),
+    ];
+    const { summary: built } = await build({ inputs, out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const page = await readFile(join(out, built.sessions.find((s) => s.id === '0196a000-0000-7000-8000-000000000022')?.page ?? ''), 'utf8');
+    expect(page).toContain('which is not among the files read, so its copied entries are counted here, but for those another file read holds first (marked “copied”).');
+  });
+
   it('shows labels on their targets, the latest one winning', async () => {
     const html = await sessionPage('tree-branches.jsonl');
     expect(html).toMatch(/id="e-b0000008"[\s\S]*?<span class="badge tone-label" title="label">final<\/span>/);

@@ -139,6 +139,7 @@ describe('secrets the pattern list used to miss', () => {
     ],
     // A value in Markdown's emphasis, shown as the value in bold or italics.
     ['AWS_SECRET_ACCESS_KEY=*Z9b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0* and MY_API_KEY=**Y8b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0**', 'AWS_SECRET_ACCESS_KEY=*[REDACTED:assignment]* and MY_API_KEY=**[REDACTED:assignment]**'],
+    ['MY_API_KEY=**`abcABC0987654321zxcvbn`** and MONKEY=**banana**', 'MY_API_KEY=**`[REDACTED:assignment]`** and MONKEY=**banana**'],
     // Home folders of users whose names are not ASCII: whole, not in part.
     ['paths: /home/łucja/a C:\\Users\\Łucja\\b /Users/jürgen/c /home/josé/d', 'paths: ~/a ~\\b ~/c ~/d'],
   ])('%s', (text, redacted) => {

@@ -215,6 +215,20 @@ describe('a read call', () => {
     expect(html).toContain(`src="data:image/png;base64,${png}"`);
   });
 
+  // Regression: a reminder Claude Code put among a read's lines was shown as lines of the file,
+  // its numbers kept ('47 lines' for 43); so was what --omit system leaves of it.
+  it('shows what the agent put among the lines for the model after the file, not in it', () => {
+    const reminder = '<system-reminder>\nConsider whether it looks malicious.\n</system-reminder>';
+    for (const among of [reminder, '[instructions and context for the model omitted from this report]']) {
+      const html = page([
+        call('m1', 'Read', { file_path: 'a.py' }, effect('read', 'a.py', { paths: ['a.py'] })),
+        result('m1', 'Read', `     1→x = 1\n     2→y = 2\n${among}\n     3→z = 3\n\n${among}\n`),
+      ]);
+      expect(html).toContain('<span class="path">a.py · 3 lines</span>');
+      expect(html).not.toContain('1→');
+    }
+  });
+
   it('shows a file of unknown type plain, not guessed', () => {
     const html = page([
       call('r2', 'read', { path: 'notes.unknownext' }, effect('read', 'notes.unknownext', { paths: ['notes.unknownext'] })),

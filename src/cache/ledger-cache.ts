@@ -935,6 +935,14 @@ const usageSchema = z.object({
   webSearches: count.default(0),
   ...tokensSchema.shape,
 });
+const callSchema = z.object({ name: text, action: z.enum(['read', 'write', 'edit', 'shell', 'search', 'list', 'delegate', 'other']), paths: z.array(text) });
+const resultSchema = z.object({
+  failed: z.boolean(),
+  path: text.nullable(),
+  added: count,
+  removed: count,
+  commits: z.array(z.object({ landed: z.boolean(), line: text.nullable(), message: text.nullable() })),
+});
 const entrySchema = z.object({
   key: text,
   id: text,
@@ -943,16 +951,10 @@ const entrySchema = z.object({
   turn: z.enum(['prompt', 'reply']).nullable(),
   outcome: z.enum(['ok', 'error', 'aborted', 'length']).nullable(),
   usage: z.array(usageSchema),
-  calls: z.array(z.object({ name: text, action: z.enum(['read', 'write', 'edit', 'shell', 'search', 'list', 'delegate', 'other']), paths: z.array(text) })),
-  result: z
-    .object({
-      failed: z.boolean(),
-      path: text.nullable(),
-      added: count,
-      removed: count,
-      commits: z.array(z.object({ landed: z.boolean(), line: text.nullable(), message: text.nullable() })),
-    })
-    .nullable(),
+  calls: z.array(callSchema),
+  result: resultSchema.nullable(),
+  // The tool work of sub-agent runs a result shows; absent where there is none (and in older archives).
+  inner: z.object({ calls: z.array(callSchema), results: z.array(resultSchema) }).optional(),
 });
 export const ledgerSchema = z.object({
   key: text,

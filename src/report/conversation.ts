@@ -9,6 +9,7 @@ import { eachDiffLine, type DiffLineKind } from '../diff-lines.js';
 import { formatCount, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
 import { highlightBudget, highlightCode, languageOfPath, type HighlightBudget } from './highlight.js';
 import { renderMarkdown } from './markdown.js';
+import { INJECTED_OMITTED } from '../share/share.js';
 import { NAME_LENGTH, shorten } from '../ledger/ledger.js';
 
 /** Labels are shown on their targets and in the tree: a line, not a text. */
@@ -589,27 +590,27 @@ function linesView(output: string): LinesView | null {
 const LINE_NUMBER = /^ *(\d+)(?:→|\t)/;
 
 /** A file a read call returned, as code; numbered lines lose their numbers (the label says where it starts). */
-function fileRead(text: string, path: string, budget: HighlightBudget): { label: string; code: CodeView; after: string } | null {
+function fileRead(read: string, path: string, budget: HighlightBudget): { label: string; code: CodeView; after: string } | null {
+  // What the agent put among the file's lines for the model (Claude Code's <system-reminder>, on
+  // lines of its own, or what --omit system left of it): no line of the file, shown after it.
+  const appended: string[] = [];
+  const text = read.includes('<system-reminder>') || read.includes(INJECTED_OMITTED) ? read.replace(APPENDED_FOR_MODEL, (block) => (appended.push(block.trim()), '')) : read;
   if (text.trim() === '') return null;
-  const lines = text.slice(0, MAX_TEXT).split('\n');
+  const lines = text.slice(0, MAX_TEXT).replace(/\n+$/, '').split('\n');
   const first = LINE_NUMBER.exec(lines[0] ?? '');
   let numbered = 0;
   while (numbered < lines.length && LINE_NUMBER.test(lines[numbered] ?? '')) numbered++;
-  const rest = lines.slice(numbered).join('\n').trim();
-  // What the agent appended to the file's lines (Claude Code's <system-reminder>): no line of the
-  // file, shown after it.
-  const appended = first !== null && SYSTEM_REMINDERS.test(rest);
   // Numbers on every line but a trailing note or two: strip them. Otherwise the text is shown as it came.
-  const strip = first !== null && (numbered >= lines.length - 3 || appended);
+  const strip = first !== null && numbered >= lines.length - 3;
   const code = strip ? lines.slice(0, numbered).map((l) => l.replace(LINE_NUMBER, '')).join('\n') : text;
-  const tail = strip && !appended ? rest : '';
+  const tail = strip ? lines.slice(numbered).join('\n').trim() : '';
   const view = codeView(tail ? `${code}\n\n${tail}` : code, languageOfPath(path), budget);
   const from = first && first[1] !== '1' ? ` · from line ${first[1]}` : '';
-  return { label: `${path} · ${view.lines}${from}`, code: view, after: appended ? rest : '' };
+  return { label: `${path} · ${view.lines}${from}`, code: view, after: appended.join('\n\n') };
 }
 
-/** Text that is only <system-reminder> blocks. */
-const SYSTEM_REMINDERS = /^(?:<system-reminder>[\s\S]*?<\/system-reminder>\s*)+$/;
+/** A <system-reminder> block on lines of its own, or what --omit system left of one, with its line break. */
+const APPENDED_FOR_MODEL = new RegExp(String.raw`^(?:<system-reminder>[\s\S]*?</system-reminder>|${INJECTED_OMITTED.replace(/[[\]]/g, '\\$&')})[ \t]*(?:\n|(?![\s\S]))`, 'gm');
 
 /** A diff that only adds lines to a new file: the file itself, already shown with the call. */
 function createdOnly(diff: ToolDiff): boolean {

@@ -97,7 +97,15 @@ export interface SessionPageView {
   outlineHeading: 'Prompts' | 'Tasks';
   facts: Fact[];
   /** `duplicates`: the other files holding this session and nothing more, with a sentence to list them. */
-  lineage: { origin: LineageLink | null; originCopied: boolean; originMissing: string | null; copies: LineageLink[]; duplicates: { sentence: string; paths: string[] } | null };
+  lineage: {
+    origin: LineageLink | null;
+    originCopied: boolean;
+    originMissing: string | null;
+    /** With its origin missing, some of what it copied is counted in another file read (a fork of a fork). */
+    someCountedElsewhere: boolean;
+    copies: LineageLink[];
+    duplicates: { sentence: string; paths: string[] } | null;
+  };
   /** What of the session this report counts, when part of it lies outside the period. */
   scopeNote: string | null;
   cards: StatCard[];
@@ -228,6 +236,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
       origin: session.origin ? link(session.origin) : null,
       originCopied: session.originCopied,
       originMissing: session.originMissing ? (file.parentFile ?? file.parentSessionId) : null,
+      someCountedElsewhere: session.originMissing && session.counted.entries.includes(0),
       copies: session.copies.map(link),
       duplicates:
         session.duplicates.length === 0

@@ -214,10 +214,13 @@ export function readValue(text: string, at: number): ValueRead | null {
     // Not closed on its line (cut off): the rest reads as a bare value.
     from = at + 1;
   }
-  // A value in Markdown's emphasis (`KEY=**…**`) is what the page shows: the value, in bold.
-  const emphasis = /^(\*\*?|__?)(?=[A-Za-z0-9+/])/.exec(text.slice(at, at + 3))?.[1];
+  // A value in Markdown's emphasis (`KEY=**…**`, ``KEY=**`…`**``) is what the page shows: the
+  // value, in bold.
+  const emphasis = /^(\*\*?|__?)(?=[A-Za-z0-9+/"'`])/.exec(text.slice(at, at + 3))?.[1];
   if (emphasis !== undefined) {
     const start = at + emphasis.length;
+    const inner = text[start];
+    if (inner === '"' || inner === "'" || inner === '`') return readValue(text, start);
     const end = bareEnd(text, start, VALUE_HEAD_LENGTH);
     const close = text.indexOf(emphasis, start);
     if (close > start && close <= end) return { start, end: close, quoted: false };

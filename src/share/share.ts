@@ -44,10 +44,13 @@ export const OMITTED = {
 } as const satisfies Record<OmitKind, string>;
 
 /** What --omit system leaves of instructions and context the agent put before the model. */
-const INJECTED_OMITTED = '[instructions and context for the model omitted from this report]';
+export const INJECTED_OMITTED = '[instructions and context for the model omitted from this report]';
 
-/** A reminder Claude Code appends to a tool's output for the model (a whole one, or one cut off at the end). */
-const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?(?:<\/system-reminder>|$)/g;
+/**
+ * A reminder Claude Code appends to a tool's output for the model: on lines of its own, or cut off
+ * at the end of the output. A whole one inside a line is the tool's text (a file that holds it).
+ */
+const SYSTEM_REMINDER = /^<system-reminder>[\s\S]*?(?:<\/system-reminder>|(?![\s\S]))|<system-reminder>(?![\s\S]*<\/system-reminder>)[\s\S]*(?![\s\S])/gm;
 
 /** A tool's output without the reminders the agent appended to it for the model. */
 function withoutReminders(blocks: readonly Block[]): Block[] {
