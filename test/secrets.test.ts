@@ -140,6 +140,13 @@ describe('secrets the pattern list used to miss', () => {
     // A value in Markdown's emphasis, shown as the value in bold or italics.
     ['AWS_SECRET_ACCESS_KEY=*Z9b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0* and MY_API_KEY=**Y8b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0**', 'AWS_SECRET_ACCESS_KEY=*[REDACTED:assignment]* and MY_API_KEY=**[REDACTED:assignment]**'],
     ['MY_API_KEY=**`abcABC0987654321zxcvbn`** and MONKEY=**banana**', 'MY_API_KEY=**`[REDACTED:assignment]`** and MONKEY=**banana**'],
+    // A removed line of a diff, a name in bold or code, a Markdown table's row.
+    ['@@ -1 +1 @@\n-password: Pw2m69I7wDdQGnMo6sFSYnvCeqmk\n+password: changeme', '@@ -1 +1 @@\n-password: [REDACTED:api-key]\n+password: changeme'],
+    ['**PASSWORD**=PwD7USV0nSe6MVhPyD4v3RhFfioL and `GITHUB_TOKEN`=Pw0bco9gSiMHslVA3ULURAoYQKX0 and **DB_PASSWORD=**PwNpfxmLn8SNGE0qTs6nWH4Z5DHm', '**PASSWORD**=[REDACTED:assignment] and `GITHUB_TOKEN`=[REDACTED:assignment] and **DB_PASSWORD=**[REDACTED:assignment]'],
+    ['| Name | Value |\n|---|---|\n| DB_PASSWORD | PwRNwkJTQMlysNBKLcUHINVH44lV |\n| PORT | 8080 |', '| Name | Value |\n|---|---|\n| DB_PASSWORD | [REDACTED:assignment] |\n| PORT | 8080 |'],
+    // A private key's body on one line; a certificate's stays.
+    ['data: MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCwKbzS end', 'data: [REDACTED:private-key] end'],
+    ['cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE', 'cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE'],
     // Home folders of users whose names are not ASCII: whole, not in part.
     ['paths: /home/łucja/a C:\\Users\\Łucja\\b /Users/jürgen/c /home/josé/d', 'paths: ~/a ~\\b ~/c ~/d'],
   ])('%s', (text, redacted) => {

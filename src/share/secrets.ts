@@ -224,6 +224,8 @@ export function readValue(text: string, at: number): ValueRead | null {
     const end = bareEnd(text, start, VALUE_HEAD_LENGTH);
     const close = text.indexOf(emphasis, start);
     if (close > start && close <= end) return { start, end: close, quoted: false };
+    // Marks not closed around the value (`**DB_PASSWORD=**value`): the value is after them.
+    from = start;
   }
   const end = withoutUnbalancedClosers(text, from, bareEnd(text, from, VALUE_HEAD_LENGTH));
   return end > from ? { start: from, end, quoted: false } : null;
@@ -265,7 +267,9 @@ function withoutUnbalancedClosers(text: string, start: number, end: number): num
 // Named values: NAME=value, NAME: value, "NAME": "value", --flag value.
 
 /** A name, its closing quote or bracket, and an assignment: `=`, `:`, `:=`, `=>` (not `==`, `::`, `://`). */
-const NAMED = /(?<![\w$.-])([A-Za-z_$][\w$.-]{0,100})(["'\]]{0,2})([ \t]*)(:=|=>|=(?![=~])|:(?![:/\\]))([ \t]*)/g;
+// A name starts a word, or a diff's line (`-password: …` removed); it may be closed by quotes, a
+// bracket, or Markdown's bold or code marks (`**PASSWORD**=…`, `` `TOKEN`=… ``).
+const NAMED = /(?:(?<![\w$.-])|(?<=(?:^|\n)[-+]))([A-Za-z_$][\w$.-]{0,100})(["'\]*`]{0,4})([ \t]*)(:=|=>|=(?![=~])|:(?![:/\\]))([ \t]*)/g;
 /** A command-line flag with its value: `--password=…`, `--api-key …`. */
 const FLAG = /(?<![\w-])--?([A-Za-z][\w-]{0,60})(=|[ \t]+)(?=[^\s-])/g;
 const CODE_DECLARATION = /(?:^|[^\w$])(?:const|let|var|val|final|readonly|private|public|protected)[ \t]+$/;
@@ -457,4 +461,25 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // secret name, unless it is code, a reference or a placeholder.
   { kind: 'assignment', find: namedValues },
   { kind: 'assignment', find: flagValues },
+  { kind: 'assignment', find: tableValues },
+  // A key's DER or OpenSSH body on one line (unwrapped, no BEGIN line): the starts of private keys
+  // only (RSA, PKCS#8, EC, Ed25519, OpenSSH), not of certificates or public keys (`MIIDdzCCA…`).
+  shape('private-key', /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IBA(?:AK|DAN)|MHcCAQEE|MC4CAQAw|MIGHAgEA|MIGEAgEA|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{40,}={0,2}/g),
 ];
+
+/** A Markdown table's row naming a secret and giving its value: `| DB_PASSWORD | … |`. */
+const TABLE_ROW = /^[ \t]*\|?[ \t]*[`*]{0,2}([A-Za-z_][\w.-]{0,100})[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}([^|`*\s][^|`*\n]*?)[`*]{0,2}[ \t]*\|/gm;
+
+function tableValues(text: string): Found[] {
+  const found: Found[] = [];
+  if (!text.includes('|')) return found;
+  TABLE_ROW.lastIndex = 0;
+  for (let m = TABLE_ROW.exec(text); m; m = TABLE_ROW.exec(text)) {
+    const [whole, name = '', value = ''] = m;
+    if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
+    if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
+    const start = m.index + whole.lastIndexOf(value);
+    found.push({ start, end: start + value.length });
+  }
+  return found;
+}
