@@ -94,6 +94,15 @@ describe('a message as plain text, as the search index holds it', () => {
     expect(markdownText('```bash\n# install deps\necho &amp;\n```\nafter **x**', 400)).toBe(' # install deps\necho &amp;\n \nafter x');
   });
 
+  // Regression: marks were taken off where the page keeps them (a glob), and kept where it does
+  // not (within a word, around code): the words as the page shows them were not found.
+  it('takes emphasis off as the page reads it', () => {
+    for (const text of ['~/path/to/*.ts and **/*.js glob', 'un*frigging*believable', 'Math 2*3*4 and a*b*c', '**bold `code_x` bold**', 'snake_case_name, _em_ and __strong__', '**Note:** done', 'a * b * c']) {
+      const shown = renderMarkdown(text).replace(/<[^>]+>/g, '').trim();
+      expect(markdownText(text, 400)).toBe(shown);
+    }
+  });
+
   it('reads only the opening of a long text, and a text the page shows verbatim as written', () => {
     expect(markdownText(`**a** ${'b'.repeat(5_000)}`, 400).length).toBeLessThan(800);
     const deep = `${'> '.repeat(50)}**x**`;

@@ -125,9 +125,12 @@ export function markdownText(written: string, limit: number): string {
   const opening = written.length > limit + 300 ? written.slice(0, limit + 300) : written;
   if (written.length > MAX_MARKDOWN_CHARS || DEEP_BLOCKS.test(opening)) return opening;
   // Code, fenced or in backticks, is shown as written: only the text around it loses its marks.
-  return splitBy(opening, FENCED_CODE, (block) => ` ${block[2] ?? ''} `, (prose) =>
-    splitBy(withoutLineMarks(prose), CODE_SPAN, (span) => (span[2] ?? '').trim(), withoutInlineMarks),
-  );
+  return splitBy(opening, FENCED_CODE, (block) => ` ${block[2] ?? ''} `, (prose) => {
+    // Code spans stand aside while the marks around them go (`**bold \`x\` bold**`), then come back.
+    const spans: string[] = [];
+    const marked = withoutLineMarks(prose).replace(CODE_SPAN, (_, __: string, code: string) => `\uE000${spans.push(code.trim()) - 1}\uE001`);
+    return withoutInlineMarks(marked).replace(/\uE000(\d+)\uE001/g, (_, n: string) => spans[Number(n)] ?? '');
+  });
 }
 
 const FENCED_CODE = /^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n?([\s\S]*?)(?:^[ \t]{0,3}\1[`~]*[ \t]*$|(?![\s\S]))/gm;
@@ -160,8 +163,13 @@ function withoutInlineMarks(text: string): string {
     text
       .replace(/!\[([^\]]*)\]\([^)]*\)/g, (_, alt: string) => `[image: ${alt || 'untitled'}]`)
       .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-      .replace(/(\*\*|(?<![\p{L}\p{N}])__)(?=\S)([\s\S]*?\S)\1/gu, '$2')
-      .replace(/(\*|(?<![\p{L}\p{N}])_)(?=[^\s*_])([^\n]*?[^\s\\])\1(?![\p{L}\p{N}])/gu, '$2')
+      // Emphasis as marked reads it, near enough: a `*` run opens before a letter, digit or code
+      // and closes after anything but a space, within words too (`un*frig*ing`, `2*3*4`); an `_`
+      // run only at a word's edges (`snake_case` stays); a glob (`*.ts`, `**/*.js`) is none.
+      .replace(/(?<!\\)\*\*(?=[\p{L}\p{N}\uE000])([^\n]*?[^\s*\\])\*\*/gu, '$1')
+      .replace(/(?<![\p{L}\p{N}])__(?=[\p{L}\p{N}\uE000])([^\n]*?[^\s_\\])__(?![\p{L}\p{N}])/gu, '$1')
+      .replace(/(?<!\\)\*(?=[\p{L}\p{N}\uE000])([^*\n]*?[^\s*\\])\*/gu, '$1')
+      .replace(/(?<![\p{L}\p{N}])_(?=[\p{L}\p{N}\uE000])([^_\n]*?[^\s_\\])_(?![\p{L}\p{N}])/gu, '$1')
       .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
       .replace(/\\([!-/:-@[-`{-~])/g, '$1'),
   );
