@@ -144,6 +144,14 @@ describe('secrets the pattern list used to miss', () => {
     ['@@ -1 +1 @@\n-password: Pw2m69I7wDdQGnMo6sFSYnvCeqmk\n+password: changeme', '@@ -1 +1 @@\n-password: [REDACTED:api-key]\n+password: changeme'],
     ['**PASSWORD**=PwD7USV0nSe6MVhPyD4v3RhFfioL and `GITHUB_TOKEN`=Pw0bco9gSiMHslVA3ULURAoYQKX0 and **DB_PASSWORD=**PwNpfxmLn8SNGE0qTs6nWH4Z5DHm', '**PASSWORD**=[REDACTED:assignment] and `GITHUB_TOKEN`=[REDACTED:assignment] and **DB_PASSWORD=**[REDACTED:assignment]'],
     ['| Name | Value |\n|---|---|\n| DB_PASSWORD | PwRNwkJTQMlysNBKLcUHINVH44lV |\n| PORT | 8080 |', '| Name | Value |\n|---|---|\n| DB_PASSWORD | [REDACTED:assignment] |\n| PORT | 8080 |'],
+    // Passwords and keys as shells and clients take them.
+    ['curl -u "deploy:correct horse battery Zq8Xk2Lm7Nb4V" https://x', 'curl -u "deploy:[REDACTED:basic-auth]" https://x'],
+    ['API_KEY ?= Hk4Jm6Np8Qr0St2Uv4Wx6Yz8', 'API_KEY ?= [REDACTED:assignment]'],
+    ['set -x OPENAI_API_KEY Lp9Ok8Ij7Uh6Yg5Tf4Rd3Es2; set -x PATH /usr/bin', 'set -x OPENAI_API_KEY [REDACTED:assignment]; set -x PATH /usr/bin'],
+    ['setx API_KEY Lp9Ok8Ij7Uh6Yg5Tf4Rd3Es2', 'setx API_KEY [REDACTED:assignment]'],
+    ['[Environment]::SetEnvironmentVariable("OPENAI_API_KEY", "Lp9Ok8Ij7Uh6Yg5Tf4Rd3Es2", "User")', '[Environment]::SetEnvironmentVariable("OPENAI_API_KEY", "[REDACTED:assignment]", "User")'],
+    ['docker login -u bob -p Mn1Bv2Cx3Zl4Kj5Hg6Fd7Sa8 registry.example.com', 'docker login -u bob -p [REDACTED:cli-password] registry.example.com'],
+    ['redis-cli -h cache -a Mn1Bv2Cx3Zl4Kj5Hg6Fd7Sa8 ping', 'redis-cli -h cache -a [REDACTED:cli-password] ping'],
     // A private key's body on one line; a certificate's stays.
     ['data: MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCwKbzS end', 'data: [REDACTED:private-key] end'],
     ['cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE', 'cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE'],

@@ -269,7 +269,7 @@ function withoutUnbalancedClosers(text: string, start: number, end: number): num
 /** A name, its closing quote or bracket, and an assignment: `=`, `:`, `:=`, `=>` (not `==`, `::`, `://`). */
 // A name starts a word, or a diff's line (`-password: …` removed); it may be closed by quotes, a
 // bracket, or Markdown's bold or code marks (`**PASSWORD**=…`, `` `TOKEN`=… ``).
-const NAMED = /(?:(?<![\w$.-])|(?<=(?:^|\n)[-+]))([A-Za-z_$][\w$.-]{0,100})(["'\]*`]{0,4})([ \t]*)(:=|=>|=(?![=~])|:(?![:/\\]))([ \t]*)/g;
+const NAMED = /(?:(?<![\w$.-])|(?<=(?:^|\n)[-+]))([A-Za-z_$][\w$.-]{0,100})(["'\]*`]{0,4})([ \t]*)(:=|\?=|=>|=(?![=~])|:(?![:/\\]))([ \t]*)/g;
 /** A command-line flag with its value: `--password=…`, `--api-key …`. */
 const FLAG = /(?<![\w-])--?([A-Za-z][\w-]{0,60})(=|[ \t]+)(?=[^\s-])/g;
 const CODE_DECLARATION = /(?:^|[^\w$])(?:const|let|var|val|final|readonly|private|public|protected)[ \t]+$/;
@@ -455,6 +455,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('basic-auth', /(?<![\w-])(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: /-u|--user/, accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
   // curl -uuser:password: curl takes the value glued to -u too.
   shape('basic-auth', /\bcurl\b[^\n|;&]{0,300}?[ \t]-u[^\s:"'@-][^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: 'curl', accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
+  // curl -u "user:a pass phrase": quoted, the password may hold spaces.
+  shape('basic-auth', /(?<![\w-])(?:-u|--user)(?:[ \t]+|=)(["'])[^"'\n:@]{0,100}:([^"'\n]{1,200})\1/g, { group: 2, hint: /-u|--user/, accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
+  // docker login -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
+  shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
+  shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t](?:-a|--pass)[ \t]+["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'redis-cli', accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
   // mysql -uroot -pSECRET: MySQL's clients take the password glued to -p (a lone -p asks for it).
   shape('cli-password', /\bmysql(?:dump|admin|import|sh|check)?\b[^\n|;&]{0,300}?[ \t]-p((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'mysql', accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
   // NAME=…, export NAME="…", "apiKey": "…", X-API-Key: …, --password …: the value after a
@@ -462,10 +467,29 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { kind: 'assignment', find: namedValues },
   { kind: 'assignment', find: flagValues },
   { kind: 'assignment', find: tableValues },
+  { kind: 'assignment', find: shellSetValues },
   // A key's DER or OpenSSH body on one line (unwrapped, no BEGIN line): the starts of private keys
   // only (RSA, PKCS#8, EC, Ed25519, OpenSSH), not of certificates or public keys (`MIIDdzCCA…`).
   shape('private-key', /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IBA(?:AK|DAN)|MHcCAQEE|MC4CAQAw|MIGHAgEA|MIGEAgEA|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{40,}={0,2}/g),
 ];
+
+/** fish's `set -x NAME value`, Windows' `setx NAME value`, PowerShell's SetEnvironmentVariable("NAME", "value"). */
+const SHELL_SET = /(?:\bset[ \t]+(?:-[A-Za-z]*[xgU][A-Za-z]*[ \t]+)+|\bsetx[ \t]+)([A-Za-z_][\w]{0,100})[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"';&|]+))|SetEnvironmentVariable\([ \t]*["']([A-Za-z_][\w]{0,100})["'][ \t]*,[ \t]*["']([^"'\n]*)["']/g;
+
+function shellSetValues(text: string): Found[] {
+  const found: Found[] = [];
+  if (!/\bsetx?\b|SetEnvironmentVariable/.test(text)) return found;
+  SHELL_SET.lastIndex = 0;
+  for (let m = SHELL_SET.exec(text); m; m = SHELL_SET.exec(text)) {
+    const name = m[1] ?? m[5] ?? '';
+    const value = m[2] ?? m[3] ?? m[4] ?? m[6] ?? '';
+    if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
+    if (!isSecretValue(value, { quoted: m[4] === undefined, form: 'literal', name, after: '' })) continue;
+    const start = m.index + m[0].lastIndexOf(value);
+    found.push({ start, end: start + value.length });
+  }
+  return found;
+}
 
 /** A Markdown table's row naming a secret and giving its value: `| DB_PASSWORD | … |`. */
 const TABLE_ROW = /^[ \t]*\|?[ \t]*[`*]{0,2}([A-Za-z_][\w.-]{0,100})[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}([^|`*\s][^|`*\n]*?)[`*]{0,2}[ \t]*\|/gm;
