@@ -144,6 +144,8 @@ describe('secrets the pattern list used to miss', () => {
     ['@@ -1 +1 @@\n-password: Pw2m69I7wDdQGnMo6sFSYnvCeqmk\n+password: changeme', '@@ -1 +1 @@\n-password: [REDACTED:api-key]\n+password: changeme'],
     ['**PASSWORD**=PwD7USV0nSe6MVhPyD4v3RhFfioL and `GITHUB_TOKEN`=Pw0bco9gSiMHslVA3ULURAoYQKX0 and **DB_PASSWORD=**PwNpfxmLn8SNGE0qTs6nWH4Z5DHm', '**PASSWORD**=[REDACTED:assignment] and `GITHUB_TOKEN`=[REDACTED:assignment] and **DB_PASSWORD=**[REDACTED:assignment]'],
     ['| Name | Value |\n|---|---|\n| DB_PASSWORD | PwRNwkJTQMlysNBKLcUHINVH44lV |\n| PORT | 8080 |', '| Name | Value |\n|---|---|\n| DB_PASSWORD | [REDACTED:assignment] |\n| PORT | 8080 |'],
+    // A table's header or prose cells are no values.
+    ['| Token | Purpose |\n|---|---|\n| `accent` | Primary accent |', '| Token | Purpose |\n|---|---|\n| `accent` | Primary accent |'],
     // Passwords and keys as shells and clients take them.
     ['curl -u "deploy:correct horse battery Zq8Xk2Lm7Nb4V" https://x', 'curl -u "deploy:[REDACTED:basic-auth]" https://x'],
     ['API_KEY ?= Hk4Jm6Np8Qr0St2Uv4Wx6Yz8', 'API_KEY ?= [REDACTED:assignment]'],

@@ -501,6 +501,8 @@ function tableValues(text: string): Found[] {
   for (let m = TABLE_ROW.exec(text); m; m = TABLE_ROW.exec(text)) {
     const [whole, name = '', value = ''] = m;
     if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
+    // A cell of prose or a header ("| Token | Purpose |") is no value: one is a word or words.
+    if (/\s/.test(value.trim()) || /^[A-Za-z]+$/.test(value.trim())) continue;
     if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
     const start = m.index + whole.lastIndexOf(value);
     found.push({ start, end: start + value.length });
