@@ -187,7 +187,6 @@ export interface ConversationContext {
 
 type ToolCallBlock = Extract<Block, { type: 'toolCall' }>;
 
-/** Every tool call in these entries by its id, for pairing results with their calls. */
 /** The tool call a result answers, by its call id, or undefined. */
 export type ToolCallLookup = (result: Entry & { kind: 'toolResult' }) => ToolCallBlock | undefined;
 

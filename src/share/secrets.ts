@@ -409,6 +409,11 @@ function isCredential(token: string): boolean {
   return (/\d/.test(token) || token.length >= 24) && !PLACEHOLDER.test(token);
 }
 
+/** A password written out: not a reference to one (`$PASS`) nor a placeholder. */
+function isLiteralPassword(password: string): boolean {
+  return !REFERENCE.test(password) && !PLACEHOLDER.test(password);
+}
+
 /** Prefixes distinctive enough to name a key even when the key is cut short (`ghp_AbC…`). */
 const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.)`;
 
@@ -452,16 +457,16 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('basic-auth', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([A-Za-z0-9+/=]{8,})/gi, { group: 1, hint: /authorization/i }),
   shape('auth-header', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?(?:Token|Bot|Digest|ApiKey|Api-Key|SSWS|OAuth|JWT|Key)[ \t]+((?!\[REDACTED:)[^\s"'<>]{6,})/gi, { group: 1, hint: /authorization/i, accept: (token) => isCredential(token) && !REFERENCE.test(token) }),
   // curl -u user:password, --user=user:password (the user may be empty).
-  shape('basic-auth', /(?<![\w-])(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: /-u|--user/, accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
+  shape('basic-auth', /(?<![\w-])(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: /-u|--user/, accept: isLiteralPassword }),
   // curl -uuser:password: curl takes the value glued to -u too.
-  shape('basic-auth', /\bcurl\b[^\n|;&]{0,300}?[ \t]-u[^\s:"'@-][^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: 'curl', accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
+  shape('basic-auth', /\bcurl\b[^\n|;&]{0,300}?[ \t]-u[^\s:"'@-][^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: 'curl', accept: isLiteralPassword }),
   // curl -u "user:a pass phrase": quoted, the password may hold spaces.
-  shape('basic-auth', /(?<![\w-])(?:-u|--user)(?:[ \t]+|=)(["'])[^"'\n:@]{0,100}:([^"'\n]{1,200})\1/g, { group: 2, hint: /-u|--user/, accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
+  shape('basic-auth', /(?<![\w-])(?:-u|--user)(?:[ \t]+|=)(["'])[^"'\n:@]{0,100}:([^"'\n]{1,200})\1/g, { group: 2, hint: /-u|--user/, accept: isLiteralPassword }),
   // docker login -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
-  shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
-  shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t](?:-a|--pass)[ \t]+["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'redis-cli', accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
+  shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
+  shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t](?:-a|--pass)[ \t]+["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'redis-cli', accept: isLiteralPassword }),
   // mysql -uroot -pSECRET: MySQL's clients take the password glued to -p (a lone -p asks for it).
-  shape('cli-password', /\bmysql(?:dump|admin|import|sh|check)?\b[^\n|;&]{0,300}?[ \t]-p((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'mysql', accept: (password) => !REFERENCE.test(password) && !PLACEHOLDER.test(password) }),
+  shape('cli-password', /\bmysql(?:dump|admin|import|sh|check)?\b[^\n|;&]{0,300}?[ \t]-p((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'mysql', accept: isLiteralPassword }),
   // NAME=…, export NAME="…", "apiKey": "…", X-API-Key: …, --password …: the value after a
   // secret name, unless it is code, a reference or a placeholder.
   { kind: 'assignment', find: namedValues },
