@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { collect } from '../src/reading/collect.js';
 import { discover } from '../src/discover.js';
 import { claimEntries } from '../src/ledger/claims.js';
+import { turnTimeText } from '../src/sources/claude/read.js';
 import { claudeReader } from '../src/sources/claude/reader.js';
 import { readSessionFile } from '../src/sources/read.js';
 import { CLAIM_RULES } from '../src/sources/registry.js';
@@ -91,6 +92,7 @@ describe('Claude Code reader: a main session', () => {
       ['command caveat', 'info'],
       ['command /compact', 'info'],
       ['command output', 'info'],
+      ['turn time', 'info'],
     ]);
     expect(ofKind(file.entries, 'shell')).toEqual([expect.objectContaining({ command: 'ls src', output: 'cart.ts\ncheckout.ts' })]);
   });
@@ -163,9 +165,11 @@ describe('Claude Code reader: a main session', () => {
     expect(ofKind(file.entries, 'compaction')).toEqual([expect.objectContaining({ id: 's-01', parentId: 'u-05', tokensBefore: 12345, summary: expect.stringMatching(/^This session is being continued/) })]);
     expect(ids.has('u-06')).toBe(false);
     expect(parentOf('u-07')).toBe('s-01');
-    // An unknown record type and a turn_duration line are skipped, their children linked past them
-    // (to the shell entry, which took in the bash output line).
-    expect(parentOf('u-14')).toBe('u-12');
+    // An unknown record type is skipped, its children linked past it (to the shell entry, which
+    // took in the bash output line); a turn_duration line is a small notice of the turn's time.
+    expect(parentOf('y-01')).toBe('u-12');
+    expect(parentOf('u-14')).toBe('y-01');
+    expect(file.entries.find((e) => e.id === 'y-01')).toMatchObject({ kind: 'notice', label: 'turn time', summary: 'turn took 1 s' });
     // Keyed by uuid, and by what the node says (a copy says the same; another node under the same uuid does not).
     expect(file.entries.map((e) => e.key.split('@')[0]).slice(0, 3)).toEqual(['u-01', 'a-01', 'r-01']);
   });
@@ -419,5 +423,15 @@ describe('a response written as several lines', () => {
     expect(merged.length).toBeGreaterThan(0);
     const ids = new Set(file.entries.map((e) => e.id));
     for (const reply of merged) for (const alias of reply.aliases ?? []) expect(ids.has(alias)).toBe(false);
+  });
+});
+
+describe('Claude Code reader: turn time', () => {
+  it('says how long a turn took in hours, minutes or seconds, and nothing for a time that is none', () => {
+    expect(turnTimeText(247_515, 103)).toBe('turn took 4 min 8 s · 103 messages');
+    expect(turnTimeText(120_000, 1)).toBe('turn took 2 min · 1 message');
+    expect(turnTimeText(3_725_000, undefined)).toBe('turn took 1 h 2 min');
+    expect(turnTimeText(400, 0)).toBe('turn took under a second');
+    for (const none of [undefined, '5000', -1, Number.NaN]) expect(turnTimeText(none, 3)).toBeNull();
   });
 });

@@ -778,9 +778,13 @@ function addSystem(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): 
         parent: { uuid: env.logicalParentUuid ?? env.parentUuid ?? null, nullWhenDangling: true, otherwise: ctx.previousId },
       });
       return;
-    case 'turn_duration':
-      // Timing bookkeeping: nothing a reader of the conversation misses.
-      return skip(ctx, env);
+    case 'turn_duration': {
+      // How long the turn took, as claude.md says: a small notice, not a part of the conversation.
+      const said = turnTimeText(located.record['durationMs'], located.record['messageCount']);
+      if (said === null) return skip(ctx, env);
+      addDraft(ctx, located, env, { kind: 'notice', label: 'turn time', tone: 'info', summary: said, content: [{ type: 'text', text: said }] }, []);
+      return;
+    }
     case 'stop_hook_summary': {
       // Hook bookkeeping, unless a hook failed: that a reader wants to know.
       const errors = Array.isArray(located.record['hookErrors']) ? located.record['hookErrors'].filter((e): e is string => typeof e === 'string' && e.trim() !== '') : [];
@@ -798,6 +802,18 @@ function addSystem(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): 
       addDraft(ctx, located, env, { kind: 'notice', label, tone, summary: noticeSummary(text), content: text === '' ? [] : [{ type: 'text', text }], ...output }, []);
     }
   }
+}
+
+/** `turn took 4 min 8 s · 103 messages`; null when the line gives no time that can be one. */
+export function turnTimeText(durationMs: unknown, messageCount: unknown): string | null {
+  if (typeof durationMs !== 'number' || !Number.isFinite(durationMs) || durationMs < 0) return null;
+  const seconds = Math.round(durationMs / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const parts = [hours > 0 ? `${hours} h` : '', minutes > 0 ? `${minutes} min` : '', hours === 0 && seconds % 60 > 0 ? `${seconds % 60} s` : ''];
+  const took = `turn took ${seconds === 0 ? 'under a second' : parts.filter((part) => part !== '').join(' ')}`;
+  const messages = typeof messageCount === 'number' && Number.isSafeInteger(messageCount) && messageCount > 0 ? ` · ${messageCount} message${messageCount === 1 ? '' : 's'}` : '';
+  return took + messages;
 }
 
 /**
