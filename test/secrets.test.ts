@@ -173,6 +173,14 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(deep)).toBe(deep.replace('F4ke-deep-pw-u8jzPde0', '[REDACTED:secret-field]'));
   });
 
+  it('a .netrc over lines, a pretty-printed JSON list, and a Set-Cookie in a JSON string (regression: all kept whole)', () => {
+    const netrc = 'machine api.example.com\n  login ana\n  password F4ke-netrc-pw-31\nmachine b.example.com login bo password F4ke-other-pw-9\n';
+    expect(redact(netrc)).toBe('machine api.example.com\n  login ana\n  password [REDACTED:netrc-password]\nmachine b.example.com login bo password [REDACTED:netrc-password]\n');
+    const list = '{\n  "apiKeys": [\n    "FAKEkeyOne7hJ2kLmN",\n    "FAKEkeyTwo9pQ4rStU"\n  ],\n  "name": "x"\n}';
+    expect(redact(list)).toBe('{\n  "apiKeys": [\n    "[REDACTED:secret-field]",\n    "[REDACTED:secret-field]"\n  ],\n  "name": "x"\n}');
+    expect(redact('{"headers":{"set-cookie":"sid=FAKEs3tCookieQ7vXp2Lm; Path=/; Max-Age=3600"}}')).toBe('{"headers":{"set-cookie":"sid=[REDACTED:cookie]; Path=/; Max-Age=3600"}}');
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);
@@ -189,6 +197,7 @@ describe('a megabyte line of near-matches', () => {
     ['JWT starts', 'eyJ'],
     ['names', 'token='],
     ['schemes', 'a://b:'],
+    ['cookies, elements and netrc words', 'Cookie: a=1; <password a=b><a>x machine a.b login '],
   ])('of %s comes back whole', (_, unit) => {
     const line = unit.repeat(Math.ceil(2 ** 20 / unit.length));
     expect(redact(`${line} .eyJ home Users`).length).toBeGreaterThan(0);

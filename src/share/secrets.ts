@@ -285,7 +285,16 @@ function namedValues(text: string): Found[] {
   NAMED.lastIndex = 0;
   for (let m = NAMED.exec(text); m; m = NAMED.exec(text)) {
     const [whole, name = '', closer = '', before = '', op = '', after = ''] = m;
-    if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
+    if (!SECRET_NAME_HINT.test(name)) continue;
+    if (text[m.index + whole.length] === '[') {
+      // `"api_keys": ["…", "…"]`, `PASSWORDS = ['…']`: each string of the list is a value.
+      if (!isSecretListName(name)) continue;
+      const list = listStrings(text, m.index + whole.length, name);
+      found.push(...list.found.map((span) => ({ ...span, kind: /["']/.test(closer) ? 'secret-field' : 'assignment' })));
+      NAMED.lastIndex = Math.max(NAMED.lastIndex, list.end);
+      continue;
+    }
+    if (!isSecretName(name)) continue;
     const read = readValue(text, m.index + whole.length);
     if (!read) continue;
     const form = formOf(text, m.index, name, closer, op, before + after);
@@ -296,6 +305,30 @@ function namedValues(text: string): Found[] {
     NAMED.lastIndex = Math.max(NAMED.lastIndex, end);
   }
   return found;
+}
+
+/** A list's name may say its strings are secrets in the plural: `apiKeys`, `passwords`, `client_secrets` (not bare `tokens` or `keys`). */
+function isSecretListName(name: string): boolean {
+  if (isSecretName(name)) return true;
+  const words = nameWords(name);
+  const last = words.at(-1);
+  if (last === undefined || !last.endsWith('s') || (words.length === 1 && (last === 'tokens' || last === 'keys'))) return false;
+  return isSecretName([...words.slice(0, -1), last.slice(0, -1)].join('_'));
+}
+
+/** The quoted strings of a list that opens at `at` (`[` … `]`, over lines), up to the first element that is not one. */
+function listStrings(text: string, at: number, name: string): { found: Found[]; end: number } {
+  const found: Found[] = [];
+  const limit = Math.min(text.length, at + MAX_VALUE_LENGTH);
+  let i = at + 1;
+  for (;;) {
+    while (i < limit && /[\s,]/.test(text[i] ?? '')) i++;
+    const read = i < limit && (text[i] === '"' || text[i] === "'") ? readValue(text, i) : null;
+    if (!read?.quoted) return { found, end: i };
+    const value = text.slice(read.start, read.end);
+    if (isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) found.push({ start: read.start, end: read.end });
+    i = read.end + 1;
+  }
 }
 
 /** `--password=…` is whatever follows; `--token …` only a value that is not a plain word (`--token flag`). */
@@ -467,6 +500,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t](?:-a|--pass)[ \t]+["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'redis-cli', accept: isLiteralPassword }),
   // mysql -uroot -pSECRET: MySQL's clients take the password glued to -p (a lone -p asks for it).
   shape('cli-password', /\bmysql(?:dump|admin|import|sh|check)?\b[^\n|;&]{0,300}?[ \t]-p((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'mysql', accept: isLiteralPassword }),
+  // Cookie: a=…; b=… and curl -b/--cookie 'a=…': every value that looks issued; Set-Cookie: the
+  // cookie's own value, not its attributes (Path=/, Expires=…).
+  { kind: 'cookie', find: cookieValues },
+  // .netrc: machine HOST login USER password PASS (over lines or on one).
+  shape('netrc-password', /\b(?:machine[ \t]+\S{1,200}\s+login|default\s+login)[ \t]+\S{1,200}\s+password[ \t]+((?!\[REDACTED:)\S{1,200})/g, { group: 1, hint: 'password', accept: isLiteralPassword }),
+  shape('netrc-password', /\bmachine[ \t]+[^\s.]{1,100}\.\S{1,200}\s+password[ \t]+((?!\[REDACTED:)\S{1,200})/g, { group: 1, hint: 'password', accept: isLiteralPassword }),
+  // XML: <password>…</password>, <ns:ApiKey>…</ns:ApiKey>, and .NET's <add key="SmtpPassword" value="…"/>.
+  { kind: 'assignment', find: xmlValues },
   // NAME=…, export NAME="…", "apiKey": "…", X-API-Key: …, --password …: the value after a
   // secret name, unless it is code, a reference or a placeholder.
   { kind: 'assignment', find: namedValues },
@@ -511,6 +552,60 @@ function tableValues(text: string): Found[] {
     if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
     const start = m.index + whole.lastIndexOf(value);
     found.push({ start, end: start + value.length });
+  }
+  return found;
+}
+
+/** `Cookie:` headers and curl's `-b`/`--cookie` with pairs (a file name has no `=`). */
+const COOKIE_LIST = /\b(?:(Set-)?Cookie["']?[ \t]*:|(?:-b|--cookie)(?:[ \t]+|=))[ \t]*["']?([^\n"']{1,4000})/gi;
+/** A cookie's name and value in a list: `name=value`, up to `;`. */
+const COOKIE_PAIR = /([^\s=;,]{1,200})=([^;\s]{1,4000})/g;
+
+function cookieValues(text: string): Found[] {
+  const found: Found[] = [];
+  if (!/cookie|-b[ \t]/i.test(text)) return found;
+  COOKIE_LIST.lastIndex = 0;
+  for (let m = COOKIE_LIST.exec(text); m; m = COOKIE_LIST.exec(text)) {
+    const list = m[2] ?? '';
+    const listStart = m.index + m[0].length - list.length;
+    COOKIE_PAIR.lastIndex = 0;
+    for (let pair = COOKIE_PAIR.exec(list); pair; pair = COOKIE_PAIR.exec(list)) {
+      const value = pair[2] ?? '';
+      if (isIssuedValue(value)) {
+        const start = listStart + pair.index + pair[0].length - value.length;
+        found.push({ start, end: start + value.length });
+      }
+      // Set-Cookie's first pair is the cookie; the rest are its attributes.
+      if (m[1] !== undefined) break;
+    }
+  }
+  return found;
+}
+
+/** A value that looks issued by a server (a session id, a token), not a setting (`theme=dark`, `lang=en-US`) or a reference. */
+function isIssuedValue(value: string): boolean {
+  const bare = value.replace(/^"|"$/g, '');
+  return bare.length >= 8 && (/\d/.test(bare) || bare.length >= 16) && !/^\d+$/.test(bare) && !PLACEHOLDER.test(bare) && !REFERENCE.test(bare) && !bare.startsWith('[REDACTED:');
+}
+
+/** An element whose name says it holds a secret, on one line: `<password>…</password>`. */
+const XML_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})(?:[ \t][^<>\n]{0,200})?>([^<\n]{1,2000})<\/\1>/g;
+/** A key named by an attribute, its value by the next: `<add key="ApiKey" value="…"/>`. */
+const XML_KEY_VALUE = /\bkey=(["'])([^"'\n]{1,100})\1[ \t]+value=(["'])([^"'\n]{1,2000})\3/g;
+
+function xmlValues(text: string): Found[] {
+  const found: Found[] = [];
+  if (!text.includes('<')) return found;
+  for (const [pattern, nameGroup, valueGroup] of [[XML_ELEMENT, 1, 2], [XML_KEY_VALUE, 2, 4]] as const) {
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+      const name = m[nameGroup] ?? '';
+      const value = (m[valueGroup] ?? '').trim();
+      if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
+      if (!isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) continue;
+      const start = m.index + m[0].lastIndexOf(value);
+      found.push({ start, end: start + value.length });
+    }
   }
   return found;
 }
