@@ -39,6 +39,8 @@ export interface LedgerUsage extends TokenCounts {
   webSearches: number;
   /** A token count could not be read and was left out: priced in part. */
   countsLeftOut?: true;
+  /** No token counts at all, only a cost or a total: unpriced. */
+  countsUnknown?: true;
 }
 
 export interface LedgerToolCall {
@@ -193,6 +195,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
       fast: usage.fast,
       webSearches: usage.webSearches,
       ...(usage.countsLeftOut ? { countsLeftOut: true as const } : {}),
+      ...(usage.countsUnknown ? { countsUnknown: true as const } : {}),
     })),
     calls: callsOf(entry),
     result: entry.kind === 'toolResult' ? resultOf(entry, callPaths) : null,

@@ -15,6 +15,8 @@ export interface Billed extends TokenCounts {
   webSearches?: number;
   /** A token count of the record could not be read and is left out (see usage-check.ts): its cost is known in part only. */
   countsLeftOut?: boolean;
+  /** The record gives no token counts at all: what the table would charge is unknown. */
+  countsUnknown?: boolean;
 }
 
 export interface Cost {

@@ -8,7 +8,8 @@ import type { PriceTable } from './table.js';
 
 /**
  * - priced: every token kind had a rate;
- * - partial: some kinds had none (e.g. no cache-read price): the cost covers the rest;
+ * - partial: some kinds had none (e.g. no cache-read price): the cost covers the rest; or the
+ *   record gives no token counts (only a cost): its cost is null;
  * - free / local / subscription: $0 by rule;
  * - unpriced: the table does not know the model; never shown as $0.
  */
@@ -58,6 +59,8 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
     }
     if ('same' in answer) return answer.same;
     const { lookup, subscription, writesAsInput } = answer;
+    // A priced model's record that gives no token counts: nothing to multiply, and never $0.
+    if (usage.countsUnknown) return { cost: null, state: 'partial', key: lookup.key, tier: null, missing: [], note: 'no token counts recorded', subscription };
     const cost = costOf(lookup.price, writesAsInput ? withWritesAsInput(usage) : usage);
     return {
       cost: cost.total,

@@ -5,6 +5,7 @@ import type { PricedUsage } from './price.js';
 
 export type DifferenceReason =
   | 'unpriced model'
+  | 'no token counts'
   | 'model priced in part'
   | 'long-context or one-hour cache rates'
   | 'provider-billed total'
@@ -19,6 +20,8 @@ export interface RecordedUsage {
   recordedCostFromProvider: boolean;
   modelGuessed: boolean;
   cacheWrite1h: number;
+  /** The record gives a cost but no token counts: nothing for bough to price. */
+  countsUnknown?: boolean;
 }
 
 export interface CostCheck {
@@ -35,8 +38,8 @@ export interface CostCheck {
    * part, so the totals are not compared (`difference` is null); the records it priced still are.
    */
   incomplete: boolean;
-  /** Why it is incomplete: a model not in the price table, or one it prices in part. */
-  incompleteBy: 'unpriced model' | 'model priced in part' | null;
+  /** Why it is incomplete: a model not in the price table, one it prices in part, or a record without token counts. */
+  incompleteBy: 'unpriced model' | 'model priced in part' | 'no token counts' | null;
   /**
    * Records the agent stored no cost for beside others it did (Claude Code stopped writing one in
    * 1.0.9, mid-session for a session resumed across the upgrade): left out of the comparison.
@@ -75,6 +78,7 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
   let unrecorded = 0;
   let incomplete = false;
   let partial = false;
+  let countless = false;
   let differingRecords = 0;
   const byReason = new Map<DifferenceReason, number>();
   return {
@@ -91,6 +95,7 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
         // An unknown cost is not $0: a difference from it would be made up. The others are still compared.
         incomplete = true;
         partial ||= priced.state === 'partial';
+        countless ||= usage.countsUnknown === true;
         return;
       }
       pricedBough += priced.cost ?? 0;
@@ -102,7 +107,7 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
     },
     result() {
       if (!anyRecorded) return NO_RECORDED_COST;
-      const incompleteBy = !incomplete ? null : partial ? 'model priced in part' : 'unpriced model';
+      const incompleteBy = !incomplete ? null : countless ? 'no token counts' : partial ? 'model priced in part' : 'unpriced model';
       const difference = incomplete ? null : bough - recorded;
       const differs = apart(pricedBough, pricedRecorded, CENT) || differingRecords > 0;
       if (!differs) return { differs, differingRecords, incomplete, incompleteBy, unrecorded, reason: incompleteBy, difference };
@@ -113,6 +118,7 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
 }
 
 function reasonOf(usage: RecordedUsage, priced: PricedUsage): DifferenceReason {
+  if (usage.countsUnknown) return 'no token counts';
   if (priced.state === 'unpriced') return 'unpriced model';
   if (priced.state === 'partial') return 'model priced in part';
   if (usage.recordedCostFromProvider) return 'provider-billed total';

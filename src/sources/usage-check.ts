@@ -1,5 +1,5 @@
 // Numbers no agent could have meant: negative, fractional, infinite or absurdly large token
-// counts, and costs that are negative or not finite. Each is left out of every sum (a count as
+// counts, a part larger than its whole, and costs that are negative or not finite. Each is left out of every sum (a count as
 // 0, a cost as not recorded) and listed, so one bad record can neither cancel real usage nor
 // turn a total into "$∞". Shared by every source: it runs on what a reader emits.
 
@@ -37,6 +37,17 @@ function fixUsage(usage: Usage): string[] {
     found.push(`${kind} ${describe(value)} (${why})`);
     usage[kind] = 0;
     usage.countsLeftOut = true;
+  }
+  // A part larger than its whole: which of the two is wrong cannot be told, so the part goes. The
+  // one-hour writes' rate is then unknown (priced in part); reasoning moves no price.
+  if (usage.cacheWrite1h > usage.cacheWrite) {
+    found.push(`cacheWrite1h ${describe(usage.cacheWrite1h)} (more than the cache writes it is part of, ${describe(usage.cacheWrite)})`);
+    usage.cacheWrite1h = 0;
+    usage.countsLeftOut = true;
+  }
+  if (usage.reasoning > usage.output) {
+    found.push(`reasoning ${describe(usage.reasoning)} (more than the output it is part of, ${describe(usage.output)})`);
+    usage.reasoning = 0;
   }
   const cost = usage.recordedCost;
   if (cost !== null) {

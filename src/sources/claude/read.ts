@@ -500,6 +500,11 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     ctx.diagnostics.push(invalidRecord(ctx.file, draft.entry.line, 'usage (kept the reply without it)', parsed.error, false));
     return null;
   }
+  const recordedCost = recordedCostOf(ctx, line.costUSD, draft.entry.line);
+  // A usage object without a single count records no usage; with only a cost, usage whose cost
+  // by the table is unknown (unpriced, never $0).
+  const counted = [u.input_tokens, u.output_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens, u.cache_creation?.ephemeral_5m_input_tokens, u.cache_creation?.ephemeral_1h_input_tokens].some((n) => typeof n === 'number');
+  if (!counted && recordedCost === null && !countsLeftOut) return null;
   const model = line.message.model ?? null;
   const { messageId, requestId } = response;
   const claim =
@@ -520,7 +525,7 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     model,
     requestedModel: model,
     responseModel: null,
-    recordedCost: recordedCostOf(ctx, line.costUSD, draft.entry.line),
+    recordedCost,
     recordedCostFromProvider: false,
     modelGuessed: false,
     // The time of the line it keeps, whole (formats/claude.md §9.2): a response streamed across
@@ -532,7 +537,7 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     responseId: messageId === null ? null : `${ctx.sessionId}\u0000${messageId}`,
     fast: u.speed === 'fast',
     webSearches: webSearchesOf(u.server_tool_use),
-    ...(countsLeftOut ? { countsLeftOut: true as const } : {}),
+    ...(!counted ? { countsUnknown: true as const } : countsLeftOut ? { countsLeftOut: true as const } : {}),
   };
 }
 

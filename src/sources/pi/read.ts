@@ -521,7 +521,7 @@ function guessedModel(ctx: PiContext): Who {
 function usageFrom(ctx: PiContext, value: unknown, line: number, origin: UsageOrigin, who: Who, timestamp: number | null): Usage[] {
   if (value === undefined || value === null) return [];
   const parsed = raw.rawUsage.safeParse(value);
-  if (parsed.success) return [usageOf(parsed.data, origin, who, timestamp)];
+  if (parsed.success) return withCounts(usageOf(parsed.data, origin, who, timestamp), parsed.data);
   const readable = isPlainObject(value) ? readableUsage(value) : null;
   const retried = readable === null ? null : raw.rawUsage.safeParse(readable.usage);
   if (readable === null || !retried?.success) {
@@ -530,7 +530,20 @@ function usageFrom(ctx: PiContext, value: unknown, line: number, origin: UsageOr
   }
   ctx.diagnostics.push(invalidRecord(ctx.file, line, `${origin} usage (kept the counts and costs that read, the others left out)`, parsed.error, false));
   const usage = usageOf(retried.data, origin, who, timestamp);
-  return [readable.countsLeftOut ? { ...usage, countsLeftOut: true } : usage];
+  return withCounts(readable.countsLeftOut ? { ...usage, countsLeftOut: true } : usage, retried.data, readable.countsLeftOut);
+}
+
+/**
+ * A usage object that gives no token count (`{}`, nulls) records no usage; one that gives only a
+ * cost or a total (`{"cost": {"total": 0.5}}`, `{"totalTokens": 5000}`) records usage whose cost by
+ * the table is unknown: unpriced, never $0.
+ */
+function withCounts(usage: Usage, u: raw.RawUsage, countsLeftOut = false): Usage[] {
+  const counted = [u.input, u.output, u.cacheRead, u.cacheWrite].some((n) => typeof n === 'number');
+  if (counted) return [usage];
+  if (usage.recordedCost === null && typeof u.totalTokens !== 'number' && !countsLeftOut) return [];
+  const { countsLeftOut: _leftOut, ...rest } = usage;
+  return [{ ...rest, countsUnknown: true }];
 }
 
 const USAGE_COUNT_FIELDS: ReadonlySet<string> = new Set(['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning', 'totalTokens']);

@@ -1,0 +1,87 @@
+// Usage records whose token counts say nothing, or cannot all be true: never priced as $0, never
+// summed as they stand. Regressions from a review of Pi's money: `"usage": {}` and a usage of only
+// a cost were counted as a $0 record ("differs … Likely reason: different catalog"); one-hour
+// writes above the cache writes they are part of were summed and priced without a word.
+
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { statsSchema } from '../src/report/schema.js';
+import { tempDir } from './support/fixtures.js';
+
+async function stats(files: Record<string, readonly object[]>) {
+  const dir = await tempDir();
+  for (const [name, records] of Object.entries(files)) await writeFile(join(dir, name), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  let stdout = '';
+  const io: CliIo = { stdout: (t) => (stdout += t), stderr: () => {}, env: {}, home: await tempDir(), isTty: false, stdoutIsTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
+  expect(await main(['stats', dir, '--json', '--no-cache', '--tz', 'UTC', '--by', 'session'], io)).toBe(0);
+  return statsSchema.parse(JSON.parse(stdout));
+}
+
+let sessions = 0;
+const at = (s: number) => new Date(Date.parse('2026-10-05T10:00:00.000Z') + sessions * 60_000 + s * 1000).toISOString();
+
+/** A Pi session of one prompt and one Sonnet 4.5 reply carrying `usage` (each a minute after the last: no copies of one another). */
+function piSession(id: string, usage: unknown): object[] {
+  sessions++;
+  return [
+    { type: 'session', version: 3, id, timestamp: at(0), cwd: `/proj/${id}` },
+    { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: [{ type: 'text', text: `hi ${id}` }] } },
+    { type: 'message', id: 'a1', parentId: 'u1', timestamp: at(2), message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop', usage } },
+  ];
+}
+
+describe('a Pi usage without token counts', () => {
+  it('records no usage when it gives nothing: {} and nulls are "no usage recorded"', async () => {
+    const result = await stats({ 'empty.jsonl': piSession('empty', {}), 'nulls.jsonl': piSession('nulls', { input: null, output: null }) });
+    expect(result.totals).toMatchObject({ replies: 2, usageRecords: 0, unpricedRecords: 0, cost: { bough: null } });
+  });
+
+  it('is unpriced, not $0, when it gives only a cost or a total; the recorded cost still counts', async () => {
+    const result = await stats({
+      'cost.jsonl': piSession('cost', { cost: { total: 0.5 } }),
+      'total.jsonl': piSession('total', { totalTokens: 5000 }),
+      'priced.jsonl': piSession('priced', { input: 1000, output: 2000, cacheRead: 0, cacheWrite: 0, cost: { total: 0.033 } }),
+    });
+    expect(result.totals).toMatchObject({ usageRecords: 3, unpricedRecords: 2, cost: { bough: 0.033, recorded: 0.533 } });
+    const bySession = Object.fromEntries(result.rows.map((row) => [row.label, row]));
+    expect(bySession['hi cost']).toMatchObject({ usageRecords: 1, unpricedRecords: 1, cost: { bough: null, recorded: 0.5 } });
+    expect(bySession['hi total']).toMatchObject({ usageRecords: 1, unpricedRecords: 1, cost: { bough: null } });
+    // The model is in the price table: priced in part, not a model without a price.
+    expect(result.totals).toMatchObject({ unpricedModels: [], partiallyPricedModels: ['anthropic/claude-sonnet-4-5'] });
+  });
+});
+
+describe('a Claude Code usage without token counts', () => {
+  const line = (record: object) => ({ isSidechain: false, sessionId: 'aaaaaaaa-1111-4111-8111-111111111111', cwd: '/proj/x', version: '1.0.3', ...record });
+  const reply = (uuid: string, parentUuid: string, s: number, extra: object) =>
+    line({ type: 'assistant', uuid, parentUuid, timestamp: at(s), requestId: `req_${uuid}`, message: { id: `msg_${uuid}`, role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: {} }, ...extra });
+
+  it('records no usage for {}, and an unknown cost (not $0) for {} beside a costUSD', async () => {
+    sessions++;
+    const result = await stats({
+      'aaaaaaaa-1111-4111-8111-111111111111.jsonl': [
+        line({ type: 'user', uuid: 'u1', parentUuid: null, timestamp: at(1), message: { role: 'user', content: 'hi' } }),
+        reply('a1', 'u1', 2, { costUSD: 0.25 }),
+        line({ type: 'user', uuid: 'u2', parentUuid: 'a1', timestamp: at(3), message: { role: 'user', content: 'again' } }),
+        reply('a2', 'u2', 4, {}),
+      ],
+    });
+    expect(result.totals).toMatchObject({ replies: 2, usageRecords: 1, unpricedRecords: 1, cost: { bough: null, recorded: 0.25 } });
+  });
+});
+
+describe('a usage whose part is larger than its whole', () => {
+  it('leaves the part out and says so: one-hour writes above the cache writes, reasoning above the output', async () => {
+    const result = await stats({
+      'hour.jsonl': piSession('hour', { input: 1000, output: 2000, cacheRead: 0, cacheWrite: 5000, cacheWrite1h: 6000 }),
+      'reasoning.jsonl': piSession('reasoning', { input: 1000, output: 2000, cacheRead: 0, cacheWrite: 0, reasoning: 5000 }),
+    });
+    expect(result.totals.tokens).toMatchObject({ input: 2000, output: 4000, cacheWrite: 5000, cacheWrite1h: 0, reasoning: 0 });
+    // The one-hour split is unknown: the writes are priced at the five-minute rate, and the record is priced in part.
+    expect(result.totals.unpricedRecords).toBe(1);
+    expect(result.totals.cost.bough).toBeCloseTo(0.003 + 0.03 + 5000 * 3.75e-6 + 0.003 + 0.03, 10);
+    expect(result.diagnostics.byReason).toMatchObject({ 'absurd-number': 2 });
+  });
+});
