@@ -31,6 +31,7 @@ import { escapeHtml } from './report/escape.js';
 import type { SessionSearchItem } from './report/search-items.js';
 import { createSharer } from './share/share.js';
 import { sha256Hex } from './sha256.js';
+import { EARLIEST_TIME, TIME_LIMIT } from './sources/record-fields.js';
 
 export const ARCHIVE_DIR = 'archive';
 /** Of the ledger files, seen.json and the record files of earlier builds. */
@@ -94,7 +95,8 @@ const recordsHeadSchema = z.object({ format: z.literal(RECORDS_FORMAT) });
 /** An earlier build's record file of one session (named by its file). */
 const olderRecordSchema = z.object({ format: z.literal(FORMAT), ...recordFields });
 const ledgerFileSchema = z.object({ format: z.literal(FORMAT), ledger: ledgerSchema });
-const seenSchema = z.object({ format: z.literal(FORMAT), lastSeen: z.record(z.string().regex(ARCHIVE_NAME), z.number().finite()) });
+// A time a page can show (a forged one beyond a Date's range stopped every build).
+const seenSchema = z.object({ format: z.literal(FORMAT), lastSeen: z.record(z.string().regex(ARCHIVE_NAME), z.number().min(EARLIEST_TIME).lt(TIME_LIMIT)) });
 
 /**
  * Hashes already made, by path: a rebuild asks for each session's several times (its archive

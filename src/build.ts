@@ -6,7 +6,7 @@ import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
-import { buildRecordFile, inputsPrint, keepUnchangedReport, trustedHashes } from './unchanged-report.js';
+import { buildRecordFile, inputsPrint, keepUnchangedReport, recordsAsLastBuilt, trustedHashes } from './unchanged-report.js';
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
@@ -215,8 +215,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       missing = [];
     }
     const places = existingPlaces(discovery);
-    // With --no-cache every page is written anew; sessions whose files are gone are still kept.
-    const previous = options.cache === false ? [] : earlier;
+    // With --no-cache, or an archive edited since the last build, every page is written anew;
+    // sessions whose files are gone are still kept.
+    const previous = options.cache === false || !(await recordsAsLastBuilt(folder)) ? [] : earlier;
     const readBack = await Promise.all(missing.map(async (entry) => ({ entry, kept: await readArchivedLedger(outDir, entry) })));
     let kept = readBack.flatMap(({ kept }) => (kept === null ? [] : [kept]));
     // What an earlier build archived and does not read right now may be a session whose file is
@@ -911,12 +912,15 @@ function sessionPagesByHash(paths: readonly string[]): Map<string, string[]> {
   return byHash;
 }
 
-/** The run's warning about `count` archive files that did not read right, or none. */
+/**
+ * The run's warning about `count` archive records and files that did not read right, or none. A
+ * damaged line may or may not have held a session: they are counted as what they are, records.
+ */
 function unreadableWarning(count: number, archiveDir: string): string[] {
   if (count === 0) return [];
   const them = count === 1 ? 'it' : 'them';
   return [
-    `${plural(count, 'archived session')} in ${archiveDir} could not be read (damaged, or written by another version of bough): left out of this report's totals and listed on its data-quality page. Put ${them} back from a backup of the report folder, or pass --forget-missing to drop ${them}.`,
+    `${plural(count, 'record')} of the archive in ${archiveDir} could not be read (damaged, or written by another version of bough): what ${count === 1 ? 'it holds' : 'they hold'} of sessions whose files are gone is left out of this report's totals, and the data-quality page lists ${them}. Put ${them} back from a backup of the report folder, or pass --forget-missing to drop ${them}.`,
   ];
 }
 

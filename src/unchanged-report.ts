@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { sha256Hex } from './sha256.js';
 import { z } from 'zod';
-import { refreshedSeen, SEEN_PATH } from './archive.js';
+import { RECORDS_PATH, refreshedSeen, SEEN_PATH } from './archive.js';
 import type { ReportFolder } from './output/report-folder.js';
 import { escapeHtml } from './report/escape.js';
 import { INDEX_PAGE } from './report/pages.js';
@@ -57,6 +57,20 @@ export async function trustedHashes(folder: ReportFolder, paths: readonly string
     if (hash !== null) hashes[path] = hash;
   }
   return hashes;
+}
+
+/**
+ * Whether the archive's records file is as the last build left it, when that build said (its
+ * build.json): one edited since cannot vouch for the search items and pages it names, so no page
+ * is kept on its word. Without a build.json there is nothing to tell by, and it is taken as it is.
+ */
+export async function recordsAsLastBuilt(folder: ReportFolder): Promise<boolean> {
+  const said = await folder.previous(BUILD_RECORD);
+  if (said === null) return true;
+  const hash = parsed(recordSchema, said)?.trusted[RECORDS_PATH];
+  if (hash === undefined) return false;
+  const content = await folder.previous(RECORDS_PATH);
+  return content !== null && sha256Hex(content) === hash;
 }
 
 /**

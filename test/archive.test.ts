@@ -314,7 +314,7 @@ describe('the archive', () => {
     const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
     expect(summary.sessions.length).toBe(first.sessions.length - 1);
     expect(summary.diagnostics.byReason['archive-unreadable']).toBe(1);
-    expect(third.warnings.join('\n')).toMatch(/1 archived session in .*archive could not be read/);
+    expect(third.warnings.join('\n')).toMatch(/1 record of the archive in .*archive could not be read/);
     const quality = await readFile(join(out, 'data-quality.html'), 'utf8');
     expect(quality).toContain(`its page ${gone?.page}) could not be read`);
     expect(quality).toContain('last seen 2026-12-01');
@@ -494,6 +494,52 @@ describe('the archive', () => {
     const next = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 11)) });
     expect(next.warnings).toEqual([]);
     expect(next.summary.sessions.find((s) => s.key === gone?.key)?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+  });
+
+  it('regression: a last-seen time beyond what a date holds (1e300) stopped every build, --no-cache too; now seen.json is said not to read right', async () => {
+    const { input, out, gone } = await withGoneSession();
+    const seen = JSON.parse(await readFile(join(out, 'archive', 'seen.json'), 'utf8')) as { lastSeen: Record<string, number> };
+    for (const name of Object.keys(seen.lastSeen)) seen.lastSeen[name] = 1e300;
+    await writeFile(join(out, 'archive', 'seen.json'), JSON.stringify(seen));
+    await touchAnotherInput(input, 8);
+    const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)), cache: false });
+    expect(result.warnings.join('\n')).toContain('archive/seen.json did not read right');
+    expect(result.summary.sessions.find((s) => s.key === gone?.key)).toBeDefined();
+  });
+
+  it('regression: an archived ledger with numbers no reader keeps (10^12 tokens, a negative cost, one-hour writes above the writes) was summed; now it does not read right', async () => {
+    for (const edit of [
+      (usage: Record<string, unknown>) => (usage['input'] = 1e12),
+      (usage: Record<string, unknown>) => (usage['recordedCost'] = -5),
+      (usage: Record<string, unknown>) => (usage['cacheWrite1h'] = (usage['cacheWrite'] as number) + 1),
+    ]) {
+      const { input, out, gone } = await withGoneSession();
+      const path = join(out, archivedLedgerPath(gone?.key as string));
+      const file = JSON.parse(gunzipSync(await readFile(path)).toString('utf8')) as { ledger: { entries: { usage: Record<string, unknown>[] }[] } };
+      const usage = file.ledger.entries.flatMap((e) => e.usage)[0] as Record<string, unknown>;
+      edit(usage);
+      await writeFile(path, gzipSync(JSON.stringify(file)));
+      await touchAnotherInput(input, 8);
+      const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
+      expect(result.summary.diagnostics.byReason['archive-unreadable']).toBe(1);
+      expect(result.summary.sessions.find((s) => s.key === gone?.key)).toBeUndefined();
+      expect(result.warnings.join('\n')).toMatch(/1 record of the archive in .*archive could not be read/);
+    }
+  });
+
+  it('regression: search text edited into the records file of an unchanged session reached the search index; now its pages are written anew', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    await run();
+    const lines = (await readFile(join(out, RECORDS_PATH), 'utf8')).split('\n');
+    const at = lines.findIndex((line) => line.includes('"search":[{'));
+    const record = JSON.parse(lines[at] as string) as { search: { text: string }[] };
+    (record.search[0] as { text: string }).text = 'FORGED TEXT not in any session';
+    lines[at] = JSON.stringify(record);
+    await writeFile(join(out, RECORDS_PATH), lines.join('\n'));
+    await touchAnotherInput(input, 8);
+    await run({ day: 9 });
+    const shards = await Promise.all((await readdir(join(out, 'search'))).map((f) => readFile(join(out, 'search', f), 'utf8')));
+    expect(shards.join('')).not.toContain('FORGED TEXT');
   });
 
   it('says a gone session it can date by nothing: seen.json damaged and its ledger file gone', async () => {

@@ -60,11 +60,11 @@ function fullEntry(n: number): LedgerEntry {
         webSearches: 3,
         responseId: `r${n}`,
         input: 1,
-        output: 2,
+        output: 6,
         cacheRead: 3,
-        cacheWrite: 4,
-        cacheWrite1h: 5,
-        reasoning: 6,
+        cacheWrite: 5,
+        cacheWrite1h: 4,
+        reasoning: 2,
       },
       { key: `billed-${n}`, time: null, origin: 'subagent', provider: null, model: null, modelGuessed: true, recordedCostFromProvider: false, recordedCost: null, outputPartial: false, fast: false, webSearches: 0, responseId: null, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
     ],
@@ -221,9 +221,11 @@ describe('ledger entries, packed', () => {
       [usage(0), [1, null]], // usage key
       [usage(1), [-1e300, 0]], // record time
       [usage(2), ['billing']], // origin
-      [usage(5), [32, -1, 1.5]], // flags
-      [usage(6), ['0.5']], // recorded cost
-      ...[8, 9, 10, 11, 12, 13, 14].map((field): [number[], unknown[]] => [usage(field), [-1, 1.5, '1', null, 2 ** 60]]), // token counts and web searches
+      [usage(5), [64, -1, 1.5]], // flags
+      // Recorded cost; and token counts and web searches, past what a reader keeps too (a forged
+      // cache entry whose hash was made again summed 10^15 tokens and a cost of -$5).
+      [usage(6), ['0.5', -5, 1e300]],
+      ...[8, 9, 10, 11, 12, 13, 14].map((field): [number[], unknown[]] => [usage(field), [-1, 1.5, '1', null, 2 ** 60, 1e12]]),
       [[0, 6, 0, 1], ['run']], // tool action
       [[0, 6, 0, 2, 0], [null, 1]], // tool paths
       [[0, 7, 0], [0, 'no']], // failed
@@ -232,6 +234,10 @@ describe('ledger entries, packed', () => {
       [[0, 8, 0], [null]], // alias
     ];
     for (const [path, values] of wrongs) for (const wrong of values) expect(refused(path, wrong), `${path.join('.')} = ${String(wrong)}`).toBe(true);
+    // A part larger than its whole: one-hour writes above the cache writes, reasoning above the output.
+    const counts = ((rows[0] as unknown[])[5] as number[][])[0] as number[];
+    expect(refused([0, 5, 0, 12], (counts[11] as number) + 1)).toBe(true);
+    expect(refused([0, 5, 0, 13], (counts[9] as number) + 1)).toBe(true);
     expect(entriesFromRows('rows')).toBeNull();
     expect(entriesFromRows([[...(rows[0] as unknown[]), 'extra']])).toBeNull();
     expect(entriesFromRows([(rows[0] as unknown[]).slice(0, 8)])).toBeNull();

@@ -17,8 +17,8 @@ import { constants as bufferConstants } from 'node:buffer';
 import { z } from 'zod';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../diagnostics.js';
 import type { SessionLedger } from '../ledger/ledger.js';
-import { tokensSchema } from '../report/schema.js';
 import { EARLIEST_TIME, MAX_TIME, TIME_LIMIT } from '../sources/record-fields.js';
+import { MAX_COST_PER_RECORD, MAX_TOKENS_PER_RECORD } from '../sources/usage-check.js';
 import { checkedPackedEntries, type PackedEntries } from '../ledger/packed-entries.js';
 import { SOURCES } from '../types.js';
 import { whyUnwritable } from '../file-problems.js';
@@ -906,6 +906,7 @@ function removeLeftovers(folder: string, current: string): void {
 // ─────────────── the shape a cache entry must have to be used ───────────────
 
 const count = z.number().int().nonnegative();
+const tokenCount = count.max(MAX_TOKENS_PER_RECORD);
 /** A time a Date can hold: a forged one beyond it would stop every page that formats it. */
 const instant = z.number().min(-MAX_TIME).max(MAX_TIME);
 /** A record's time, as a reader accepts one (a forged one beyond would stop the pages that format it). */
@@ -927,14 +928,22 @@ const usageSchema = z.object({
   model: text.nullable(),
   modelGuessed: z.boolean(),
   recordedCostFromProvider: z.boolean(),
-  recordedCost: z.number().finite().nullable(),
+  // What a reader leaves out of the sums (usage-check.ts) never comes back from an archive either.
+  recordedCost: z.number().min(0).max(MAX_COST_PER_RECORD).nullable(),
   outputPartial: z.boolean(),
   responseId: text.nullable(),
   // Absent in what builds before fast mode and web searches were priced archived: neither, then.
   fast: z.boolean().default(false),
-  webSearches: count.default(0),
-  ...tokensSchema.shape,
-});
+  webSearches: tokenCount.default(0),
+  input: tokenCount,
+  output: tokenCount,
+  cacheRead: tokenCount,
+  cacheWrite: tokenCount,
+  cacheWrite1h: tokenCount,
+  reasoning: tokenCount,
+  countsLeftOut: z.literal(true).optional(),
+  countsUnknown: z.literal(true).optional(),
+}).refine((usage) => usage.cacheWrite1h <= usage.cacheWrite && usage.reasoning <= usage.output, 'a part larger than its whole');
 const callSchema = z.object({ name: text, action: z.enum(['read', 'write', 'edit', 'shell', 'search', 'list', 'delegate', 'other']), paths: z.array(text) });
 const resultSchema = z.object({
   failed: z.boolean(),

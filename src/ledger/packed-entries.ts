@@ -12,6 +12,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage } from './ledger.js';
 import { isRecordTime } from '../sources/record-fields.js';
+import { MAX_COST_PER_RECORD, MAX_TOKENS_PER_RECORD } from '../sources/usage-check.js';
 import type { ReplyOutcome, ToolEffect, UsageOrigin } from '../types.js';
 
 /** A ledger's entries, packed; `unpackEntries` gives them back. */
@@ -224,8 +225,16 @@ function count(value: unknown): number {
   return value as number;
 }
 
-function finiteOrNull(value: unknown): number | null {
-  if (value !== null && !(typeof value === 'number' && Number.isFinite(value))) fail();
+/** A token count a reader would keep: a ledger in a cache or an archive may have been edited. */
+function tokens(value: unknown): number {
+  const n = count(value);
+  if (n > MAX_TOKENS_PER_RECORD) fail();
+  return n;
+}
+
+/** A recorded cost a reader would keep. */
+function costOrNull(value: unknown): number | null {
+  if (value !== null && !(typeof value === 'number' && value >= 0 && value <= MAX_COST_PER_RECORD)) fail();
   return value;
 }
 
@@ -294,18 +303,20 @@ function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUs
     model: textOrNull(fields[4]),
     modelGuessed: (bits & MODEL_GUESSED) !== 0,
     recordedCostFromProvider: (bits & COST_FROM_PROVIDER) !== 0,
-    recordedCost: finiteOrNull(fields[6]),
+    recordedCost: costOrNull(fields[6]),
     outputPartial: (bits & OUTPUT_PARTIAL) !== 0,
     fast: (bits & FAST) !== 0,
     responseId: textOrNull(fields[7]),
-    input: count(fields[8]),
-    output: count(fields[9]),
-    cacheRead: count(fields[10]),
-    cacheWrite: count(fields[11]),
-    cacheWrite1h: count(fields[12]),
-    reasoning: count(fields[13]),
-    webSearches: count(fields[14]),
+    input: tokens(fields[8]),
+    output: tokens(fields[9]),
+    cacheRead: tokens(fields[10]),
+    cacheWrite: tokens(fields[11]),
+    cacheWrite1h: tokens(fields[12]),
+    reasoning: tokens(fields[13]),
+    webSearches: tokens(fields[14]),
   };
+  // What a reader leaves out of the sums (usage-check.ts) never comes back from a ledger either.
+  if (usage.cacheWrite1h > usage.cacheWrite || usage.reasoning > usage.output) fail();
   if ((bits & COUNTS_LEFT_OUT) !== 0) usage.countsLeftOut = true;
   if ((bits & COUNTS_UNKNOWN) !== 0) usage.countsUnknown = true;
   return usage;
