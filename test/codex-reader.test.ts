@@ -374,6 +374,28 @@ describe('counting a Codex thread once across files', () => {
     expect(tokensOf(child.entries)).toEqual({ input: 300, cacheRead: 0, cacheWrite: 0, output: 20, reasoning: 0 });
   });
 
+  // Regression: only thread_spawn was taken for a sub-agent; a review, compaction or other thread's
+  // task counted as a prompt you typed, and its usage not as sub-agent spend.
+  it.each([['review', 'review'], ['compact', 'compaction'], [{ other: 'guardian' }, 'guardian']])('reads a %j sub-agent thread, which names no parent, as a sub-agent with no main transcript', async (subagent, label) => {
+    const id = '019a0000-0000-7000-8000-000000000251';
+    const at = (s: number) => `2026-05-13T11:00:0${s}.000Z`;
+    const lines = [
+      { timestamp: at(0), type: 'session_meta', payload: { id, timestamp: at(0), cwd: '/proj/o', originator: 'codex-tui', cli_version: '0.125.0', source: { subagent }, model_provider: 'openai' } },
+      { timestamp: at(1), type: 'turn_context', payload: { turn_id: 'r1', cwd: '/proj/o', model: 'gpt-5' } },
+      { timestamp: at(2), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Review the diff' }] } },
+      { timestamp: at(2), type: 'event_msg', payload: { type: 'user_message', message: 'Review the diff' } },
+      { timestamp: at(3), type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Looks fine.' }] } },
+      { timestamp: at(4), type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: 1000, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 0, total_tokens: 1100 }, last_token_usage: { input_tokens: 1000, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 0, total_tokens: 1100 } } } },
+    ];
+    const path = join(await tempDir(), `rollout-2026-05-13T11-00-00-${id}.jsonl`);
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const file = await read(path);
+    expect(file).toMatchObject({ subagentOf: id, subagentLabel: label, subagentId: null });
+    const ledger = ledgerOf(file);
+    expect(ledger.title).toContain(label);
+    expect(unpackEntries(ledger.entries).filter((e) => e.turn === 'prompt')).toEqual([]);
+  });
+
   it('counts everything in a Codex home once: thread, archived copy, fork, sub-agent, legacy file', async () => {
     const counted = await countedTogether([PARENT, ARCHIVED, FORK, CHILD, LEGACY]);
     expect(total(counted)).toEqual({ input: 1600 + 400 + 300, cacheRead: 2900 + 1100, cacheWrite: 0, output: 150 + 45 + 20, reasoning: 30 });

@@ -1,6 +1,6 @@
 // `bough stats`: terminal tables and JSON from the same report data as a build, without pages.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -188,6 +188,18 @@ describe('bough stats', () => {
     expect(alone).toHaveLength(1);
     const { stdout } = await run(['stats', join(folder, `${id}.jsonl`), '--json', '--tz', 'UTC', '--no-cache']);
     expect(statsSchema.parse(JSON.parse(stdout)).totals.subagents.usageRecords).toBe(2);
+  });
+
+  // Regression: a session file renamed by hand (a copy kept as notes.jsonl) was taken as having no
+  // sub-agents: Claude Code names the folder of a session's sub-agents by the id inside the file.
+  it('counts a renamed Claude Code session file given alone with the sub-agents its id names', async () => {
+    const folder = join(FIXTURES, 'claude', 'projects', '-home-ana-shop');
+    const id = '11111111-1111-4111-8111-111111111111';
+    const copy = join(await tempDir(), 'shop');
+    await cp(join(folder, id), join(copy, id), { recursive: true });
+    await cp(join(folder, `${id}.jsonl`), join(copy, 'kept-as-notes.jsonl'));
+    const { stdout } = await run(['stats', join(copy, 'kept-as-notes.jsonl'), '--json', '--tz', 'UTC', '--no-cache']);
+    expect(statsSchema.parse(JSON.parse(stdout)).totals.subagents.usageRecords).toBe(1);
   });
 
   it('exits 1 when there are no sessions to count', async () => {

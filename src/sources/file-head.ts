@@ -22,6 +22,11 @@ export class FileHeads {
     if (found === undefined) this.folders.set(key, (found = filesByFirstValue(folder, names, field, bytes)));
     return found;
   }
+
+  /** The first string value of `"field": "…"` in a file's first `bytes` bytes, or null. */
+  firstValue(path: string, field: string, bytes: number): Promise<string | null> {
+    return firstFieldValue(path, field, bytes);
+  }
 }
 
 async function filesByFirstValue(folder: string, names: RegExp, field: string, bytes: number): Promise<Map<string, string[]>> {

@@ -43,9 +43,11 @@ export function claudeProjectFolder(path: string): string | null {
  */
 export async function claudeCompanions(path: string, heads: FileHeads): Promise<string[]> {
   const folder = dirname(path);
-  const stem = basename(path).replace(/\.jsonl$/i, '');
-  // Claude Code names a session's file by its id, a UUID: other files have no sub-agents of its.
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(stem)) return [];
+  // Claude Code names a session's file by its id, a UUID; a file renamed (a copy kept by hand) is
+  // told by the id its first lines carry. A file of neither has no sub-agents.
+  const named = basename(path).replace(/\.jsonl$/i, '');
+  const stem = SESSION_ID.test(named) ? named : await heads.firstValue(path, 'sessionId', HEAD_BYTES);
+  if (stem === null || !SESSION_ID.test(stem)) return [];
   const found: string[] = [];
   const nested = join(folder, stem, 'subagents');
   if (await stat(nested).then((s) => s.isDirectory(), () => false)) found.push(nested);
@@ -53,6 +55,8 @@ export async function claudeCompanions(path: string, heads: FileHeads): Promise<
   found.push(...((await heads.byFirstValue(folder, /^agent-.+\.jsonl$/i, 'sessionId', HEAD_BYTES)).get(stem) ?? []));
   return found;
 }
+
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** How much of a flat sub-agent file is read to tell its session: its first lines, which name it. */
 const HEAD_BYTES = 16 * 1024;

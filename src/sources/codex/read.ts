@@ -252,7 +252,9 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     parentFile: own.forked_from_id ?? null,
     parentSessionId: own.forked_from_id ?? null,
     namedByAgent: /^rollout-.*\.jsonl$/.test(basename(input.path)) && basename(input.path).endsWith(`${own.id}.jsonl`),
-    subagentOf: spawn.parent,
+    // A review, compaction or other sub-agent thread names no parent (§3): a sub-agent with no main
+    // transcript, its task not a prompt of yours, its usage sub-agent spend.
+    subagentOf: spawn.label === null ? null : (spawn.parent ?? own.id),
     subagentLabel: spawn.label,
     subagentId: spawn.parent === null ? null : own.id,
     startedSubagents: [...ctx.spawned].map(([callId, subagentId]) => ({ callId, subagentId })),
