@@ -174,7 +174,7 @@ describe('agreement with the recorded cost', () => {
 
   it('flags a difference of more than a cent and 1%, with the likely reason', () => {
     expect(checkCost([record(1, 1.5)])).toMatchObject({ differs: true, reason: 'different catalog', difference: 0.5 });
-    expect(checkCost([record(1, 0, {}, 'unpriced'), record(0.1, 0.1)])).toEqual({ differs: false, differingRecords: 0, incomplete: true, incompleteBy: 'unpriced model', unrecorded: 0, reason: 'unpriced model', difference: null });
+    expect(checkCost([record(1, 0, {}, 'unpriced'), record(0.1, 0.1)])).toEqual({ differs: false, differingRecords: 0, comparedRecords: 1, incomplete: true, incompleteBy: 'unpriced model', unrecorded: 0, reason: 'unpriced model', difference: null });
     expect(checkCost([record(2, 1, { recordedCostFromProvider: true })]).reason).toBe('provider-billed total');
     expect(checkCost([record(0, 3, { provider: 'github-copilot' })]).reason).toBe('subscription provider');
     expect(checkCost([record(1, 3, { origin: 'tool', modelGuessed: true }), record(1, 1.1)]).reason).toBe('model guessed for tool or summary usage');
@@ -203,7 +203,7 @@ describe('agreement with the recorded cost', () => {
 
   it('leaves a record with no recorded cost out, and counts it (regression: it was compared as a recorded $0)', () => {
     const none = (bough: number, state: 'priced' | 'unpriced' = 'priced') => ({ ...record(0, bough, {}, state), usage: usage({ recordedCost: null }) });
-    expect(checkCost([record(0.5, 0.5), none(3)])).toEqual({ differs: false, differingRecords: 0, incomplete: false, incompleteBy: null, unrecorded: 1, reason: null, difference: 0 });
+    expect(checkCost([record(0.5, 0.5), none(3)])).toEqual({ differs: false, differingRecords: 0, comparedRecords: 1, incomplete: false, incompleteBy: null, unrecorded: 1, reason: null, difference: 0 });
     // Nor does its unknown price make the comparison of the others incomplete.
     expect(checkCost([record(0.5, 0.5), none(0, 'unpriced')])).toMatchObject({ incomplete: false, unrecorded: 1, difference: 0 });
     expect(checkCost([none(3)])).toMatchObject({ differs: false, difference: null });

@@ -171,7 +171,7 @@ describe('unknown costs', () => {
     const [session] = report([mixed]).sessions;
     expect(session?.tally).toMatchObject({ unpriced: 1, cost: { recorded: 1.093 } });
     expect(boughCost(session!.tally)).toBe('$0.0030 + unknown');
-    expect(session?.costCheck).toEqual({ differs: false, differingRecords: 0, incomplete: true, incompleteBy: 'unpriced model', unrecorded: 0, reason: 'unpriced model', difference: null });
+    expect(session?.costCheck).toEqual({ differs: false, differingRecords: 0, comparedRecords: 1, incomplete: true, incompleteBy: 'unpriced model', unrecorded: 0, reason: 'unpriced model', difference: null });
     const unpricedOnly = report([sessionFile({ path: '/s/u.jsonl' }, [reply('b', '2026-10-01T10:01:00Z', { input: 5, model: 'claude-fable-9' })])]);
     expect(boughCost(unpricedOnly.totals)).toBe('unknown');
   });

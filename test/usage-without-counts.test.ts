@@ -3,7 +3,7 @@
 // a cost were counted as a $0 record ("differs … Likely reason: different catalog"); one-hour
 // writes above the cache writes they are part of were summed and priced without a word.
 
-import { writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
@@ -69,6 +69,20 @@ describe('a Claude Code usage without token counts', () => {
       ],
     });
     expect(result.totals).toMatchObject({ replies: 2, usageRecords: 1, unpricedRecords: 1, cost: { bough: null, recorded: 0.25 } });
+  });
+
+  it('says why its cost is not compared, and claims no priced record agrees when none was priced', async () => {
+    sessions++;
+    const dir = await tempDir();
+    const records = [line({ type: 'user', uuid: 'u1', parentUuid: null, timestamp: at(1), message: { role: 'user', content: 'hi' } }), reply('a1', 'u1', 2, { costUSD: 0.25 })];
+    await writeFile(join(dir, 'aaaaaaaa-1111-4111-8111-111111111111.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const out = join(await tempDir(), 'report');
+    const io: CliIo = { stdout: () => {}, stderr: () => {}, env: {}, home: await tempDir(), isTty: false, stdoutIsTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
+    expect(await main(['build', dir, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'], io)).toBe(0);
+    const [name] = await readdir(join(out, 'sessions'));
+    const page = await readFile(join(out, 'sessions', name as string), 'utf8');
+    expect(page).toContain('a usage record gives a cost but no token counts');
+    expect(page).not.toContain('the records it priced agree');
   });
 });
 

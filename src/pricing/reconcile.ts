@@ -33,6 +33,8 @@ export interface CostCheck {
   differs: boolean;
   /** The records with a recorded cost whose own price differs from it by more than $0.0001 and 1%. */
   differingRecords: number;
+  /** The records with a recorded cost that bough priced in full: the ones compared. */
+  comparedRecords: number;
   /**
    * Some record with a recorded cost could not be priced in full: bough's own cost is unknown in
    * part, so the totals are not compared (`difference` is null); the records it priced still are.
@@ -56,7 +58,7 @@ const SHARE = 0.01;
 /** A message's own difference counts past this much (and SHARE of it). */
 const RECORD_TOLERANCE = 0.0001;
 
-export const NO_RECORDED_COST: CostCheck = { differs: false, differingRecords: 0, incomplete: false, incompleteBy: null, unrecorded: 0, reason: null, difference: null };
+export const NO_RECORDED_COST: CostCheck = { differs: false, differingRecords: 0, comparedRecords: 0, incomplete: false, incompleteBy: null, unrecorded: 0, reason: null, difference: null };
 
 function apart(a: number, b: number, tolerance: number): boolean {
   const difference = Math.abs(a - b);
@@ -80,6 +82,7 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
   let partial = false;
   let countless = false;
   let differingRecords = 0;
+  let comparedRecords = 0;
   const byReason = new Map<DifferenceReason, number>();
   return {
     add(usage, priced) {
@@ -100,6 +103,7 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
       }
       pricedBough += priced.cost ?? 0;
       pricedRecorded += theirs;
+      comparedRecords++;
       if (priced.cost !== null && apart(priced.cost, theirs, RECORD_TOLERANCE)) differingRecords++;
       const reason = reasonOf(usage, priced);
       // Each cause weighs by what it moves, in either direction: records that cancel out over the session still explain it.
@@ -110,9 +114,9 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
       const incompleteBy = !incomplete ? null : countless ? 'no token counts' : partial ? 'model priced in part' : 'unpriced model';
       const difference = incomplete ? null : bough - recorded;
       const differs = apart(pricedBough, pricedRecorded, CENT) || differingRecords > 0;
-      if (!differs) return { differs, differingRecords, incomplete, incompleteBy, unrecorded, reason: incompleteBy, difference };
+      if (!differs) return { differs, differingRecords, comparedRecords, incomplete, incompleteBy, unrecorded, reason: incompleteBy, difference };
       const [reason] = [...byReason].sort((a, b) => b[1] - a[1])[0] ?? ['different catalog'];
-      return { differs, differingRecords, incomplete, incompleteBy, unrecorded, reason, difference };
+      return { differs, differingRecords, comparedRecords, incomplete, incompleteBy, unrecorded, reason, difference };
     },
   };
 }

@@ -398,7 +398,7 @@ function costNote(session: SessionData): string | null {
       check.incompleteBy === 'model priced in part' ? 'the price table lacks some rates of a model it used' : check.incompleteBy === 'no token counts' ? 'a usage record gives a cost but no token counts' : 'a model not in the price table';
     const unknown = `bough cannot price all of this session's usage (${why}), so its own cost is unknown in part and is not compared with the ${formatUsd(session.tally.cost.recorded)} the agent recorded`;
     // The records it did price are still compared: one unpriced reply must not hide the rest's differences.
-    if (!check.differs) return `${unknown}; the records it priced agree with their recorded cost.`;
+    if (!check.differs) return check.comparedRecords === 0 ? `${unknown}.` : `${unknown}; the records it priced agree with their recorded cost.`;
     const records = check.differingRecords > 0 ? `${plural(check.differingRecords, 'usage record')} ${check.differingRecords === 1 ? 'differs from its' : 'differ from their'} recorded cost by more than 1%` : 'they differ from their recorded cost by more than a cent and 1% in all';
     return `${unknown}. Of the records it priced, ${records}. Likely reason: ${check.reason}.`;
   }
