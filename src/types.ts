@@ -55,7 +55,7 @@ export interface Usage extends TokenCounts {
   responseId: string | null;
   /** A count no agent could have meant (negative, fractional, absurd) was left out: its cost is known in part only. */
   countsLeftOut?: true;
-  /** The record gives no token counts, only a cost or a total: its cost by the table is unknown (unpriced, never $0). */
+  /** The record gives no token counts, only a cost or a total: its cost by the table is unknown (never $0). */
   countsUnknown?: true;
 }
 

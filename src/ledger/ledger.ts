@@ -39,7 +39,7 @@ export interface LedgerUsage extends TokenCounts {
   webSearches: number;
   /** A token count could not be read and was left out: priced in part. */
   countsLeftOut?: true;
-  /** No token counts at all, only a cost or a total: unpriced. */
+  /** No token counts at all, only a cost or a total: its cost by the table is unknown. */
   countsUnknown?: true;
 }
 

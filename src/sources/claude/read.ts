@@ -502,7 +502,7 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
   }
   const recordedCost = recordedCostOf(ctx, line.costUSD, draft.entry.line);
   // A usage object without a single count records no usage; with only a cost, usage whose cost
-  // by the table is unknown (unpriced, never $0).
+  // by the table is unknown (priced in part with no part known, never $0).
   const counted = [u.input_tokens, u.output_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens, u.cache_creation?.ephemeral_5m_input_tokens, u.cache_creation?.ephemeral_1h_input_tokens].some((n) => typeof n === 'number');
   if (!counted && recordedCost === null && !countsLeftOut) return null;
   const model = line.message.model ?? null;

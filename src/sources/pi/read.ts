@@ -536,7 +536,7 @@ function usageFrom(ctx: PiContext, value: unknown, line: number, origin: UsageOr
 /**
  * A usage object that gives no token count (`{}`, nulls) records no usage; one that gives only a
  * cost or a total (`{"cost": {"total": 0.5}}`, `{"totalTokens": 5000}`) records usage whose cost by
- * the table is unknown: unpriced, never $0.
+ * the table is unknown: priced in part with no part known, never $0.
  */
 function withCounts(usage: Usage, u: raw.RawUsage, countsLeftOut = false): Usage[] {
   const counted = [u.input, u.output, u.cacheRead, u.cacheWrite].some((n) => typeof n === 'number');
