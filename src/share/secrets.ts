@@ -326,9 +326,18 @@ function listStrings(text: string, at: number, name: string): { found: Found[]; 
     const read = i < limit && (text[i] === '"' || text[i] === "'") ? readValue(text, i) : null;
     if (!read?.quoted) return { found, end: i };
     const value = text.slice(read.start, read.end);
-    if (isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) found.push({ start: read.start, end: read.end });
+    if (!isNameLike(value) && isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) found.push({ start: read.start, end: read.end });
     i = read.end + 1;
   }
+}
+
+/**
+ * A string of a list that names something rather than holds a secret: a field, a scope, a header
+ * (`"key_name"`, `"read:user"`, `"x-api-key"`, `"oauth2_scope"`). A list under `api_keys` is as
+ * often the fields of a key as the keys.
+ */
+function isNameLike(value: string): boolean {
+  return /^[A-Za-z][A-Za-z:._-]*$/.test(value) || /^[a-z][a-z0-9]*(?:[_:.-][a-z0-9]+)+$/.test(value);
 }
 
 /** `--password=…` is whatever follows; `--token …` only a value that is not a plain word (`--token flag`). */
@@ -504,8 +513,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // cookie's own value, not its attributes (Path=/, Expires=…).
   { kind: 'cookie', find: cookieValues },
   // .netrc: machine HOST login USER password PASS (over lines or on one).
-  shape('netrc-password', /\b(?:machine[ \t]+\S{1,200}\s+login|default\s+login)[ \t]+\S{1,200}\s+password[ \t]+((?!\[REDACTED:)\S{1,200})/g, { group: 1, hint: 'password', accept: isLiteralPassword }),
-  shape('netrc-password', /\bmachine[ \t]+[^\s.]{1,100}\.\S{1,200}\s+password[ \t]+((?!\[REDACTED:)\S{1,200})/g, { group: 1, hint: 'password', accept: isLiteralPassword }),
+  // A password in quotes is what is inside them, spaces and all.
+  shape('netrc-password', /\b(?:machine[ \t]+\S{1,200}\s+login|default\s+login)[ \t]+\S{1,200}\s+password[ \t]+"?((?!\[REDACTED:)(?:(?<=")[^"\n]{1,200}(?=")|(?<!")(?!"\[REDACTED:)\S{1,200}))/g, { group: 1, hint: 'password', accept: isLiteralPassword }),
+  shape('netrc-password', /\bmachine[ \t]+[^\s.]{1,100}\.\S{1,200}\s+password[ \t]+"?((?!\[REDACTED:)(?:(?<=")[^"\n]{1,200}(?=")|(?<!")(?!"\[REDACTED:)\S{1,200}))/g, { group: 1, hint: 'password', accept: isLiteralPassword }),
   // XML: <password>…</password>, <ns:ApiKey>…</ns:ApiKey>, and .NET's <add key="SmtpPassword" value="…"/>.
   { kind: 'assignment', find: xmlValues },
   // NAME=…, export NAME="…", "apiKey": "…", X-API-Key: …, --password …: the value after a
@@ -557,7 +567,8 @@ function tableValues(text: string): Found[] {
 }
 
 /** `Cookie:` headers and curl's `-b`/`--cookie` with pairs (a file name has no `=`). */
-const COOKIE_LIST = /\b(?:(Set-)?Cookie["']?[ \t]*:|(?:-b|--cookie)(?:[ \t]+|=))[ \t]*["']?([^\n"']{1,4000})/gi;
+// A header's value may be a JSON list of one (`"set-cookie": ["sid=…; Path=/"]`, as Node writes it).
+const COOKIE_LIST = /(?:\b(Set-)?Cookie["']?[ \t]*:[ \t]*\[?|(?<![\w-])(?:-b|--cookie)(?:[ \t]+|=))[ \t]*["']?([^\n"']{1,4000})/gi;
 /** A cookie's name and value in a list: `name=value`, up to `;`. */
 const COOKIE_PAIR = /([^\s=;,]{1,200})=([^;\s]{1,4000})/g;
 
@@ -588,22 +599,31 @@ function isIssuedValue(value: string): boolean {
   return bare.length >= 8 && (/\d/.test(bare) || bare.length >= 16) && !/^\d+$/.test(bare) && !PLACEHOLDER.test(bare) && !REFERENCE.test(bare) && !bare.startsWith('[REDACTED:');
 }
 
-/** An element whose name says it holds a secret, on one line: `<password>…</password>`. */
-const XML_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})(?:[ \t][^<>\n]{0,200})?>([^<\n]{1,2000})<\/\1>/g;
-/** A key named by an attribute, its value by the next: `<add key="ApiKey" value="…"/>`. */
-const XML_KEY_VALUE = /\bkey=(["'])([^"'\n]{1,100})\1[ \t]+value=(["'])([^"'\n]{1,2000})\3/g;
+/** An element whose name says it holds a secret, on one line: `<password>…</password>`, its value plain or in CDATA. */
+const XML_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})(?:[ \t][^<>\n]{0,200})?>(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}))<\/\1>/dg;
+/** A key named by an attribute, its value by the other, in either order: `<add key="ApiKey" value="…"/>`. */
+const XML_KEY_VALUE = /\bkey=(["'])([^"'\n]{1,100})\1[ \t]+value=(["'])([^"'\n]{1,2000})\3/dg;
+const XML_VALUE_KEY = /\bvalue=(["'])([^"'\n]{1,2000})\1[ \t]+key=(["'])([^"'\n]{1,100})\3/dg;
 
 function xmlValues(text: string): Found[] {
   const found: Found[] = [];
   if (!text.includes('<')) return found;
-  for (const [pattern, nameGroup, valueGroup] of [[XML_ELEMENT, 1, 2], [XML_KEY_VALUE, 2, 4]] as const) {
+  const shapes = [
+    [XML_ELEMENT, 1, [2, 3]],
+    [XML_KEY_VALUE, 2, [4]],
+    [XML_VALUE_KEY, 4, [2]],
+  ] as const;
+  for (const [pattern, nameGroup, valueGroups] of shapes) {
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
       const name = m[nameGroup] ?? '';
-      const value = (m[valueGroup] ?? '').trim();
-      if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
+      const group = valueGroups.find((g) => m?.[g] !== undefined);
+      const at = group === undefined ? undefined : m.indices?.[group];
+      if (at === undefined || !SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
+      const raw = text.slice(at[0], at[1]);
+      const value = raw.trim();
       if (!isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) continue;
-      const start = m.index + m[0].lastIndexOf(value);
+      const start = at[0] + raw.indexOf(value);
       found.push({ start, end: start + value.length });
     }
   }
