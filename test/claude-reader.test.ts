@@ -432,6 +432,7 @@ describe('Claude Code reader: turn time', () => {
     expect(turnTimeText(120_000, 1)).toBe('turn took 2 min · 1 message');
     expect(turnTimeText(3_725_000, undefined)).toBe('turn took 1 h 2 min');
     expect(turnTimeText(400, 0)).toBe('turn took under a second');
-    for (const none of [undefined, '5000', -1, Number.NaN]) expect(turnTimeText(none, 3)).toBeNull();
+    for (const none of [undefined, '5000', -1, Number.NaN, 1e20]) expect(turnTimeText(none, 3)).toBeNull();
+    expect(turnTimeText(5000, 1e15)).toBe('turn took 5 s');
   });
 });

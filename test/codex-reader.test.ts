@@ -394,6 +394,9 @@ describe('counting a Codex thread once across files', () => {
     const ledger = ledgerOf(file);
     expect(ledger.title).toContain(label);
     expect(unpackEntries(ledger.entries).filter((e) => e.turn === 'prompt')).toEqual([]);
+    // One forked from a thread is that thread's sub-agent (regression: "no main transcript", beside it).
+    await writeFile(path, `${[{ ...lines[0], payload: { ...lines[0]?.payload, forked_from_id: PARENT_ID } }, ...lines.slice(1)].map((l) => JSON.stringify(l)).join('\n')}\n`);
+    expect(await read(path)).toMatchObject({ subagentOf: PARENT_ID, parentSessionId: PARENT_ID });
   });
 
   it('counts everything in a Codex home once: thread, archived copy, fork, sub-agent, legacy file', async () => {

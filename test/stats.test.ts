@@ -202,6 +202,19 @@ describe('bough stats', () => {
     expect(statsSchema.parse(JSON.parse(stdout)).totals.subagents.usageRecords).toBe(1);
   });
 
+  // Regression: by model, a session in the period whose reply recorded no usage was said to lie outside it.
+  it('says sessions in the period recorded no usage when no row can be made of them', async () => {
+    const dir = await tempDir();
+    const lines = [
+      { type: 'session', version: 3, id: 'e7', timestamp: '2026-11-30T10:00:00.000Z', cwd: '/p/e7' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: '2026-11-30T10:00:01.000Z', message: { role: 'user', content: 'hi' } },
+      { type: 'message', id: 'a1', parentId: 'u1', timestamp: '2026-11-30T10:00:02.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop', usage: {} } },
+    ];
+    await writeFile(join(dir, 's.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const { stdout } = await run(['stats', dir, '--by', 'model', '--tz', 'UTC', '--no-cache']);
+    expect(stdout).toBe('bough · All time · UTC · by model\nThe one session in it recorded no usage: nothing to show by model.\n');
+  });
+
   it('exits 1 when there are no sessions to count', async () => {
     const { code, stderr } = await run(['stats', piFixture('not-a-session.jsonl')]);
     expect(code).toBe(1);

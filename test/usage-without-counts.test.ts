@@ -20,6 +20,17 @@ async function stats(files: Record<string, readonly object[]>) {
 }
 
 let sessions = 0;
+/** Builds a report of the files and returns its one session page. */
+async function sessionPage(files: Record<string, readonly object[]>): Promise<string> {
+  const dir = await tempDir();
+  for (const [name, records] of Object.entries(files)) await writeFile(join(dir, name), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  const out = join(await tempDir(), 'report');
+  const io: CliIo = { stdout: () => {}, stderr: () => {}, env: {}, home: await tempDir(), isTty: false, stdoutIsTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
+  expect(await main(['build', dir, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'], io)).toBe(0);
+  const [name] = await readdir(join(out, 'sessions'));
+  return readFile(join(out, 'sessions', name as string), 'utf8');
+}
+
 const at = (s: number) => new Date(Date.parse('2026-10-05T10:00:00.000Z') + sessions * 60_000 + s * 1000).toISOString();
 
 /** A Pi session of one prompt and one Sonnet 4.5 reply carrying `usage` (each a minute after the last: no copies of one another). */
@@ -73,16 +84,13 @@ describe('a Claude Code usage without token counts', () => {
 
   it('says why its cost is not compared, and claims no priced record agrees when none was priced', async () => {
     sessions++;
-    const dir = await tempDir();
     const records = [line({ type: 'user', uuid: 'u1', parentUuid: null, timestamp: at(1), message: { role: 'user', content: 'hi' } }), reply('a1', 'u1', 2, { costUSD: 0.25 })];
-    await writeFile(join(dir, 'aaaaaaaa-1111-4111-8111-111111111111.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
-    const out = join(await tempDir(), 'report');
-    const io: CliIo = { stdout: () => {}, stderr: () => {}, env: {}, home: await tempDir(), isTty: false, stdoutIsTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
-    expect(await main(['build', dir, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'], io)).toBe(0);
-    const [name] = await readdir(join(out, 'sessions'));
-    const page = await readFile(join(out, 'sessions', name as string), 'utf8');
+    const page = await sessionPage({ 'aaaaaaaa-1111-4111-8111-111111111111.jsonl': records });
     expect(page).toContain('a usage record gives a cost but no token counts');
     expect(page).not.toContain('the records it priced agree');
+    // The reply's own line says why too (regression: "unknown (unpriced model)", of a model in the table).
+    expect(page).toContain('bough: unknown (no token counts recorded)');
+    expect(page).not.toContain('unpriced model');
   });
 });
 
@@ -97,5 +105,11 @@ describe('a usage whose part is larger than its whole', () => {
     expect(result.totals.unpricedRecords).toBe(1);
     expect(result.totals.cost.bough).toBeCloseTo(0.003 + 0.03 + 5000 * 3.75e-6 + 0.003 + 0.03, 10);
     expect(result.diagnostics.byReason).toMatchObject({ 'absurd-number': 2 });
+  });
+
+  it('gives the count left out as the reason its cost is not compared, not a rate the table lacks', async () => {
+    const page = await sessionPage({ 'hour.jsonl': piSession('hour', { input: 1000, output: 2000, cacheRead: 0, cacheWrite: 100, cacheWrite1h: 500, cost: { total: 0.04 } }) });
+    expect(page).toContain('a token count that could not be read, or could not be true, is left out');
+    expect(page).not.toContain('the price table lacks some rates');
   });
 });

@@ -6,6 +6,7 @@ import type { PricedUsage } from './price.js';
 export type DifferenceReason =
   | 'unpriced model'
   | 'no token counts'
+  | 'token count left out'
   | 'model priced in part'
   | 'long-context or one-hour cache rates'
   | 'provider-billed total'
@@ -22,6 +23,8 @@ export interface RecordedUsage {
   cacheWrite1h: number;
   /** The record gives a cost but no token counts: nothing for bough to price. */
   countsUnknown?: boolean;
+  /** A token count of the record could not be read or could not be true, and was left out. */
+  countsLeftOut?: boolean;
 }
 
 export interface CostCheck {
@@ -41,7 +44,7 @@ export interface CostCheck {
    */
   incomplete: boolean;
   /** Why it is incomplete: a model not in the price table, one it prices in part, or a record without token counts. */
-  incompleteBy: 'unpriced model' | 'model priced in part' | 'no token counts' | null;
+  incompleteBy: 'unpriced model' | 'model priced in part' | 'no token counts' | 'token count left out' | null;
   /**
    * Records the agent stored no cost for beside others it did (Claude Code stopped writing one in
    * 1.0.9, mid-session for a session resumed across the upgrade): left out of the comparison.
@@ -81,6 +84,9 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
   let incomplete = false;
   let partial = false;
   let countless = false;
+  /** Some record is priced in part for a rate the table lacks, or only for a count left out. */
+  let rateMissing = false;
+  let leftOut = false;
   let differingRecords = 0;
   let comparedRecords = 0;
   const byReason = new Map<DifferenceReason, number>();
@@ -99,6 +105,8 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
         incomplete = true;
         partial ||= priced.state === 'partial';
         countless ||= usage.countsUnknown === true;
+        rateMissing ||= priced.state === 'partial' && priced.missing.length > 0;
+        leftOut ||= usage.countsLeftOut === true;
         return;
       }
       pricedBough += priced.cost ?? 0;
@@ -111,7 +119,7 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
     },
     result() {
       if (!anyRecorded) return NO_RECORDED_COST;
-      const incompleteBy = !incomplete ? null : countless ? 'no token counts' : partial ? 'model priced in part' : 'unpriced model';
+      const incompleteBy = !incomplete ? null : countless ? 'no token counts' : partial && leftOut && !rateMissing ? 'token count left out' : partial ? 'model priced in part' : 'unpriced model';
       const difference = incomplete ? null : bough - recorded;
       const differs = apart(pricedBough, pricedRecorded, CENT) || differingRecords > 0;
       if (!differs) return { differs, differingRecords, comparedRecords, incomplete, incompleteBy, unrecorded, reason: incompleteBy, difference };
@@ -124,6 +132,7 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
 function reasonOf(usage: RecordedUsage, priced: PricedUsage): DifferenceReason {
   if (usage.countsUnknown) return 'no token counts';
   if (priced.state === 'unpriced') return 'unpriced model';
+  if (priced.state === 'partial' && usage.countsLeftOut && priced.missing.length === 0) return 'token count left out';
   if (priced.state === 'partial') return 'model priced in part';
   if (usage.recordedCostFromProvider) return 'provider-billed total';
   // Priced at API rates on request, a subscription still explains a $0 recorded cost.

@@ -47,7 +47,12 @@ const SHORTEN_BEFORE = 3;
 export function statsTable(stats: StatsJson, options: TableOptions): string {
   const paint = painter(options.colour);
   const title = `bough · ${stats.period.label === 'all time' ? 'All time' : stats.period.label} · ${stats.period.tz}${filtersText(stats)} · by ${stats.by}`;
-  if (stats.rows.length === 0) return `${paint.bold(title)}\n${options.emptySentence}\n`;
+  if (stats.rows.length === 0) {
+    // Sessions that fall in the period with no usage have no model to be a row of: not "outside it".
+    const { sessions } = stats.totals;
+    const said = sessions === 0 ? options.emptySentence : `${sessions === 1 ? 'The one session' : `The ${formatCount(sessions)} sessions`} in it recorded no usage: nothing to show by ${stats.by}.`;
+    return `${paint.bold(title)}\n${said}\n`;
+  }
 
   const totals: StatsRow = {
     label: 'Total',

@@ -809,15 +809,19 @@ function addSystem(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): 
   }
 }
 
+/** Longer than any turn runs: a time beyond it is no agent's, and is not shown. */
+const MAX_TURN_MS = 7 * 24 * 3600 * 1000;
+const MAX_TURN_MESSAGES = 1_000_000;
+
 /** `turn took 4 min 8 s · 103 messages`; null when the line gives no time that can be one. */
 export function turnTimeText(durationMs: unknown, messageCount: unknown): string | null {
-  if (typeof durationMs !== 'number' || !Number.isFinite(durationMs) || durationMs < 0) return null;
+  if (typeof durationMs !== 'number' || !Number.isFinite(durationMs) || durationMs < 0 || durationMs > MAX_TURN_MS) return null;
   const seconds = Math.round(durationMs / 1000);
   const hours = Math.floor(seconds / 3600);
   const minutes = Math.floor((seconds % 3600) / 60);
   const parts = [hours > 0 ? `${hours} h` : '', minutes > 0 ? `${minutes} min` : '', hours === 0 && seconds % 60 > 0 ? `${seconds % 60} s` : ''];
   const took = `turn took ${seconds === 0 ? 'under a second' : parts.filter((part) => part !== '').join(' ')}`;
-  const messages = typeof messageCount === 'number' && Number.isSafeInteger(messageCount) && messageCount > 0 ? ` · ${messageCount} message${messageCount === 1 ? '' : 's'}` : '';
+  const messages = typeof messageCount === 'number' && Number.isSafeInteger(messageCount) && messageCount > 0 && messageCount <= MAX_TURN_MESSAGES ? ` · ${messageCount} message${messageCount === 1 ? '' : 's'}` : '';
   return took + messages;
 }
 

@@ -252,9 +252,10 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     parentFile: own.forked_from_id ?? null,
     parentSessionId: own.forked_from_id ?? null,
     namedByAgent: /^rollout-.*\.jsonl$/.test(basename(input.path)) && basename(input.path).endsWith(`${own.id}.jsonl`),
-    // A review, compaction or other sub-agent thread names no parent (§3): a sub-agent with no main
-    // transcript, its task not a prompt of yours, its usage sub-agent spend.
-    subagentOf: spawn.label === null ? null : (spawn.parent ?? own.id),
+    // A review, compaction or other sub-agent thread names no parent in its source (§3): the thread
+    // it was forked from, when it says, else none (a sub-agent with no main transcript). Its task
+    // is not a prompt of yours, its usage sub-agent spend.
+    subagentOf: spawn.label === null ? null : (spawn.parent ?? own.forked_from_id ?? own.id),
     subagentLabel: spawn.label,
     subagentId: spawn.parent === null ? null : own.id,
     startedSubagents: [...ctx.spawned].map(([callId, subagentId]) => ({ callId, subagentId })),
