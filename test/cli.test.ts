@@ -318,6 +318,24 @@ describe('bough command line', () => {
     expect((await run(['export', input, '-o', empty])).code).toBe(0);
   });
 
+  // Regression: a zero-width space made `src/config\u200b.ts` read as `src/config.ts` on every page.
+  it('shows the invisible spaces that make one name look like another, and keeps emoji joiners', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'a.jsonl');
+    const at = '2026-10-05T10:00:00.000Z';
+    const records = [
+      { type: 'session', version: 3, id: 'zw', timestamp: at, cwd: '/work/zw' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'edit src/config\u200b.ts and src/\ufeffa.ts, family \u{1F468}\u200d\u{1F469}\u200d\u{1F467}' } },
+    ];
+    await writeFile(input, records.map((r) => JSON.stringify(r)).join('\n'));
+    const out = join(dir, 'a.html');
+    expect((await run(['export', input, '-o', out])).code).toBe(0);
+    const html = await readFile(out, 'utf8');
+    expect(html).toContain('src/config[U+200B].ts and src/[U+FEFF]a.ts');
+    expect(html).not.toMatch(/[\u200b\u2060\ufeff]/);
+    expect(html).toContain('\u{1F468}\u200d\u{1F469}\u200d\u{1F467}');
+  });
+
   // Regression: a session's title went to the terminal with its escape codes (clear the screen,
   // retitle the window) and to the page with them and with text-reversing overrides.
   it('prints and shows a title holding control characters and direction overrides, never obeys them', async () => {

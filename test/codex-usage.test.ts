@@ -2,7 +2,7 @@
 // (formats/codex.md §7), replayed parent history in spawned children (§9) and Codex's pricing
 // rules, one small rollout per case under fixtures/codex/usage/.
 
-import { readdir, readFile } from 'node:fs/promises';
+import { appendFile, cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli as run } from './support/cli.js';
@@ -139,5 +139,21 @@ describe('a session without usage, on its page', () => {
     const withUsage = pageOf('0195bbbb-0000-7000-8000-000000000001');
     expect(withUsage).toContain('<table class="numbers tokens">');
     expect(withUsage).not.toContain('no usage recorded');
+  });
+});
+
+// Regression: a parent thread and the child it spawned, both named in session_index.jsonl, gave
+// their name entries one id on the parent's page, so the child's link opened the parent's.
+describe('a Codex parent page with its named child', () => {
+  it('gives each thread’s name entry an id of its own', async () => {
+    const home = join(await tempDir(), 'codex');
+    await cp(join(FIXTURES, 'codex', 'home'), home, { recursive: true });
+    await appendFile(join(home, 'session_index.jsonl'), '{"id":"0195aaaa-0000-7000-8000-000000000003","thread_name":"Helper thread","updated_at":"2026-03-02T11:06:00Z"}\n');
+    const out = join(await tempDir(), 'report');
+    expect((await run(['build', join(home, 'sessions'), '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'])).code).toBe(0);
+    const pages = await Promise.all((await readdir(join(out, 'sessions'))).map((name) => readFile(join(out, 'sessions', name), 'utf8')));
+    const parent = pages.find((page) => page.includes('Helper thread')) as string;
+    const ids = [...parent.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
   });
 });

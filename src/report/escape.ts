@@ -6,10 +6,12 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 
 /**
  * Characters a page shows rather than obeys: control characters (an escape, a bell; not tabs or
- * line breaks), and the overrides and isolates that reorder the text after them, so that
- * `invoice<U+202E>fdp.exe` cannot read as "invoiceexe.pdf", nor a command as another one.
+ * line breaks), the overrides and isolates that reorder the text after them, so that
+ * `invoice<U+202E>fdp.exe` cannot read as "invoiceexe.pdf", nor a command as another one, and the
+ * invisible spaces that make one name look like another (`config<U+200B>.ts`). Joiners (U+200C,
+ * U+200D) stay: emoji and some scripts are written with them.
  */
-const CONTROLS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
+const CONTROLS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u200b\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff';
 const SPECIAL = new RegExp(`[&<>"'${CONTROLS}]`);
 const SPECIALS = new RegExp(`[&<>"'${CONTROLS}]`, 'g');
 const CONTROL = new RegExp(`[${CONTROLS}]`);

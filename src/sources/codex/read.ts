@@ -967,7 +967,8 @@ function idPrefixOf(threadId: string): string {
 }
 
 function nameEntry(name: string, anchor: string, sessionId: string, line: number, parentId: string | null): Entry {
-  const id = 'session-index-name';
+  // Of its thread: a parent's page shows its spawned children's transcripts, names and all.
+  const id = `session-index-name-${sessionId}`;
   return { key: `${anchor}:index:${sessionId}:${name}`, id, parentId, timestamp: null, line, usage: [], recovered: false, kind: 'name', name };
 }
 
