@@ -399,6 +399,32 @@ describe('counting a Codex thread once across files', () => {
     expect(await read(path)).toMatchObject({ subagentOf: PARENT_ID, parentSessionId: PARENT_ID });
   });
 
+  // Regressions: a ghost_snapshot item was shown as a raw block in an "aborted" reply the model
+  // never gave; a tool search's output lost the tools it found, and its call was shown as raw JSON.
+  it('skips a ghost_snapshot item, and pairs a tool search with the tools it found', async () => {
+    const id = '019a0000-0000-7000-8000-000000000021';
+    const at = (s: number) => `2026-03-10T10:00:0${s}.000Z`;
+    const item = (s: number, payload: object) => ({ timestamp: at(s), type: 'response_item', payload });
+    const event = (s: number, payload: object) => ({ timestamp: at(s), type: 'event_msg', payload });
+    const lines = [
+      { timestamp: at(0), type: 'session_meta', payload: { id, timestamp: at(0), cwd: '/tmp/proj', originator: 'codex_cli_rs', cli_version: '0.50.0', source: 'cli', model_provider: 'openai' } },
+      { timestamp: at(1), type: 'turn_context', payload: { turn_id: 't1', cwd: '/tmp/proj', model: 'gpt-5' } },
+      item(2, { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'find a tool' }] }),
+      event(2, { type: 'user_message', message: 'find a tool', images: [] }),
+      item(3, { type: 'ghost_snapshot', ghost_commit: { id: '0123', parent: '89ab', preexisting_untracked_files: [], preexisting_untracked_dirs: [] } }),
+      item(4, { type: 'tool_search_call', call_id: 'ts1', status: 'completed', execution: 'client', arguments: { query: 'calendar' } }),
+      item(5, { type: 'tool_search_output', call_id: 'ts1', status: 'completed', execution: 'client', tools: [{ type: 'function', name: 'create_event', description: 'Adds an event' }] }),
+      event(6, { type: 'turn_aborted', turn_id: 't1', reason: 'interrupted' }),
+    ];
+    const path = join(await tempDir(), `rollout-2026-03-10T10-00-00-${id}.jsonl`);
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const file = await read(path);
+    expect(file.entries.flatMap((e) => ('content' in e && Array.isArray(e.content) ? e.content : [])).filter((b) => b.type === 'unknown')).toEqual([]);
+    const [result] = ofKind(file, 'toolResult');
+    expect(result).toMatchObject({ toolCallId: 'ts1', toolName: 'tool_search', content: [{ type: 'text', text: 'create_event: Adds an event' }] });
+    expect(ofKind(file, 'reply').flatMap((r) => r.content).map((b) => b.type)).toEqual(['toolCall']);
+  });
+
   it('counts everything in a Codex home once: thread, archived copy, fork, sub-agent, legacy file', async () => {
     const counted = await countedTogether([PARENT, ARCHIVED, FORK, CHILD, LEGACY]);
     expect(total(counted)).toEqual({ input: 1600 + 400 + 300, cacheRead: 2900 + 1100, cacheWrite: 0, output: 150 + 45 + 20, reasoning: 30 });

@@ -478,6 +478,15 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
       appendToReply(ctx, item, at, time, [toolCall(ctx, r.call_id ?? r.id ?? `line-${at.line}`, 'local_shell', args, null)]);
       return;
     }
+    case 'tool_search_call': {
+      // The model looking for tools to load; its output (tool_search_output) lists those it found.
+      const callId = typeof item['call_id'] === 'string' ? item['call_id'] : `line-${at.line}`;
+      appendToReply(ctx, item, at, time, [toolCall(ctx, callId, 'tool_search', item['arguments'] ?? {}, null)]);
+      return;
+    }
+    case 'ghost_snapshot':
+      // A snapshot of the worktree Codex takes for undo (codex.md §2: skip): nothing the model said.
+      return;
     case 'web_search_call': {
       const r = parse(ctx, raw.rawWebSearchCall, item, at.line, 'web_search_call');
       if (!r) return;
@@ -489,6 +498,18 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
       // Newer model output (image generation, tool search…): kept in the reply, shown plainly.
       appendToReply(ctx, item, at, time, [{ type: 'unknown', blockType: type, raw: withoutEncrypted(item) }]);
   }
+}
+
+/** The tools a tool search found, a line each: `name: description`. */
+function foundToolsText(tools: unknown): string {
+  if (!Array.isArray(tools)) return '';
+  return tools
+    .map((tool) => {
+      if (!isPlainObject(tool)) return JSON.stringify(tool) ?? '';
+      const name = typeof tool['name'] === 'string' ? tool['name'] : '(unnamed tool)';
+      return typeof tool['description'] === 'string' && tool['description'] !== '' ? `${name}: ${tool['description']}` : name;
+    })
+    .join('\n');
 }
 
 function toolCall(ctx: CodexContext, id: string, name: string, args: unknown, argumentsError: string | null): ToolCallBlock {
@@ -503,7 +524,8 @@ function toolOutput(ctx: CodexContext, item: Record<string, unknown>, at: Place,
   closeReply(ctx);
   const callId = r.call_id ?? null;
   const call = callId === null ? undefined : ctx.calls.get(callId);
-  const { text, failed } = outputText(r.output);
+  // A tool search's output is the tools it found, not an output text.
+  const { text, failed } = item['type'] === 'tool_search_output' && r.output === undefined ? { text: foundToolsText(item['tools']), failed: false } : outputText(r.output);
   const exit = exitCodeOf(text);
   const isError = failed || (exit !== null && exit !== 0);
   const patch = call === undefined ? null : patchTextOf(call.name, call.arguments);
