@@ -115,6 +115,8 @@ export interface SubagentRun {
   model: string | null;
   errorMessage: string | null;
   entries: Entry[];
+  /** What the run's result says it used in all, when its messages say nothing (counted in the result's usage). */
+  aggregate?: Usage[];
 }
 
 /** How a reply ended, the same words for every agent; the agent's own reason is kept beside it for display. */

@@ -341,16 +341,22 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
       return event(base, 'info', 'model', [entry.provider, entry.model].filter(Boolean).join(' / ') || 'unknown model');
     case 'thinkingChange':
       return event(base, 'info', 'thinking', entry.level ?? 'unknown level');
-    case 'compaction':
+    case 'compaction': {
+      // The summariser's own call, when the agent recorded it (Pi 0.81+): counted, so shown where it was made.
+      const summariser = usageOf(entry.usage);
+      const summarised = entry.tokensBefore === null ? 'context summarised' : `${formatCount(entry.tokensBefore)} tokens summarised`;
       return {
-        ...event(base, 'summary', 'compaction', entry.tokensBefore === null ? 'context summarised' : `${formatCount(entry.tokensBefore)} tokens summarised`),
+        ...event(base, 'summary', 'compaction', summariser === null ? summarised : `${summarised} · summariser: ${summariser}`),
         detailHtml: markdown(entry.summary),
       };
-    case 'branchSummary':
+    }
+    case 'branchSummary': {
+      const summariser = usageOf(entry.usage);
       return {
-        ...event(base, 'summary', 'branch summary', 'the user came back from another branch; what happened there:'),
+        ...event(base, 'summary', 'branch summary', `the user came back from another branch; what happened there${summariser === null ? '' : ` (summariser: ${summariser})`}:`),
         detailHtml: markdown(entry.summary),
       };
+    }
     case 'label':
       // The label itself is shown on its target; this line keeps the entry reachable from the tree.
       return {
@@ -659,7 +665,7 @@ function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView 
     status: run.status,
     model: run.model,
     errorMessage: run.errorMessage,
-    usage: usageLine(run.entries.flatMap((e) => e.usage), ctx.priceOf),
+    usage: usageLine([...run.entries.flatMap((e) => e.usage), ...(run.aggregate ?? [])], ctx.priceOf),
     entries: run.entries.map((e) => entryView(e, inner)),
   };
 }

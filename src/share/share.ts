@@ -4,7 +4,7 @@
 // data. Pure: the counts of what was replaced build up on the sharer.
 
 import type { Diagnostic } from '../diagnostics.js';
-import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect } from '../types.js';
+import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect, Usage } from '../types.js';
 import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
 import { sha256Hex } from '../sha256.js';
@@ -132,7 +132,7 @@ class Walker {
   }
 
   private entry(entry: Entry): Entry {
-    const usage = entry.usage.map((u) => ({ ...u, provider: this.maybe(u.provider), model: this.maybe(u.model), claim: this.maybeId(u.claim), responseId: this.maybeId(u.responseId) }));
+    const usage = entry.usage.map((u) => this.usage(u));
     const ids = { key: this.id(entry.key), id: this.id(entry.id), parentId: this.maybeId(entry.parentId), ...(entry.aliases ? { aliases: entry.aliases.map((a) => this.id(a)) } : {}) };
     return { ...entry, ...this.payload(entry), ...ids, usage } as Entry;
   }
@@ -262,8 +262,13 @@ class Walker {
     }
   }
 
+  private usage(u: Usage): Usage {
+    return { ...u, provider: this.maybe(u.provider), model: this.maybe(u.model), claim: this.maybeId(u.claim), responseId: this.maybeId(u.responseId) };
+  }
+
   private subagent(run: SubagentRun, omitOutput: boolean): SubagentRun {
     return {
+      ...(run.aggregate ? { aggregate: run.aggregate.map((u) => this.usage(u)) } : {}),
       agent: this.t(run.agent),
       task: this.t(run.task),
       status: this.maybe(run.status),

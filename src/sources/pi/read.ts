@@ -636,9 +636,10 @@ function subagentRuns(
       parentId = id;
     });
     const childUsage = entries.flatMap((e) => e.usage);
-    if (childUsage.length > 0) usage.push(...childUsage);
-    else usage.push(...aggregateUsage(ctx, result.usage, result.model ?? null, line, timestamp));
+    const aggregate = childUsage.length > 0 ? [] : aggregateUsage(ctx, result.usage, result.model ?? null, line, timestamp);
+    usage.push(...childUsage, ...aggregate);
     runs.push({
+      ...(aggregate.length > 0 ? { aggregate } : {}),
       agent: result.agent ?? 'subagent',
       task: result.task ?? '',
       status: result.status ?? result.stopReason ?? null,
