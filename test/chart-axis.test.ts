@@ -63,3 +63,26 @@ describe('the cost chart’s axis', () => {
     expect(labels).toEqual(['Oct 2026']);
   });
 });
+
+// Regression: over a year and a half (June to November), months were left out one at a time for
+// room wherever the one before ran close: "Aug, Oct, Nov, Jan 2026, …, Apr, Jun", no two gaps alike.
+describe('the cost chart’s months on a long day chart', () => {
+  const SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const monthOf = (label: string) => SHORT.indexOf(label.slice(0, 3));
+
+  it('names months at a regular stride, each January among them', () => {
+    for (const [first, last, stride] of [
+      ['2025-06-14', '2026-11-30', 2],
+      ['2024-11-15', '2027-05-15', 3],
+      ['2024-02-01', '2029-01-31', 6],
+      ['2026-01-01', '2026-12-31', 1],
+    ] as const) {
+      const labels = majorLabels(dailyChart([], [], daysFrom(first, last), 'Cost per day')?.svg ?? '');
+      // The first names the chart's first day, whatever its month.
+      const months = labels.slice(1).map(monthOf);
+      expect(months.every((m) => m % stride === 0), `${first}: ${labels.join(', ')}`).toBe(true);
+      const gaps = months.slice(1).map((m, i) => (m - (months[i] as number) + 12) % 12 || 12);
+      expect(new Set(gaps), `${first}: ${labels.join(', ')}`).toEqual(new Set([stride]));
+    }
+  });
+});

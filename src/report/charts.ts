@@ -96,6 +96,7 @@ export function dailyChart(days: readonly Bucket[], models: readonly ModelTotals
       tick: dayTicks ? String(day) : '',
       major: opensMonth ? (SHORT_MONTHS[month - 1] as string) : null,
       year: String(year),
+      month,
     };
   });
 }
@@ -114,7 +115,7 @@ function chartView(
   models: readonly ModelTotals[],
   keys: readonly string[],
   buckets: ReadonlyMap<string, Bucket>,
-  labels: (key: string, index: number) => Pick<ChartSlice, 'label' | 'tick' | 'major' | 'year'>,
+  labels: (key: string, index: number) => Pick<ChartSlice, 'label' | 'tick' | 'major' | 'year' | 'month'>,
 ): ChartView | null {
   if (keys.length === 0) return null;
   const { series, unpriced } = seriesOf(models);

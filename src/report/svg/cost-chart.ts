@@ -19,6 +19,8 @@ export interface ChartSlice {
   major: string | null;
   /** The year of a major label that names no year ("Feb"): written after the first one drawn in each year. */
   year?: string;
+  /** A day chart's month (1–12): on a long axis its labels go every few months, January among them. */
+  month?: number;
   /** USD per series, in the order of the series. */
   values: number[];
 }
@@ -42,6 +44,7 @@ const TOP = 10;
 const BOTTOM = 40;
 /** Room a major label needs (in drawing units) before the next one may be drawn. */
 const MAJOR_ROOM = 64;
+const DAYS_PER_MONTH = 30.44;
 const AXIS_COLOUR = '#8a8f98';
 const GRID_COLOUR = '#d5d8dd';
 const TEXT_COLOUR = '#5b616b';
@@ -71,6 +74,8 @@ export function costChartSvg(chart: CostChart): string {
   }
 
   const labelEvery = Math.max(1, Math.ceil(28 / step));
+  // Months left out one by one for room read as gaps (Aug, Oct, Nov, Jan): a regular stride instead.
+  const monthStride = [1, 2, 3, 6].find((months) => months * DAYS_PER_MONTH * step >= MAJOR_ROOM) ?? 12;
   const withTicks = chart.slices.some((slice) => slice.tick !== '');
   const majorY = TOP + plotHeight + (withTicks ? 32 : 18);
   /** The major labels drawn so far: where, the year each belongs to, and whether it says it. */
@@ -109,7 +114,7 @@ export function costChartSvg(chart: CostChart): string {
     // for the first slice of its period with room. One that opens a year takes the place of the
     // label before it when that one names no year, or is the chart's first and its period one
     // slice (a lone December), so that every year is named where it begins, the last one too.
-    if (slice.major !== null) pendingMajor = { slice, index };
+    if (slice.major !== null && (index === 0 || slice.month === undefined || (slice.month - 1) % monthStride === 0)) pendingMajor = { slice, index };
     if (pendingMajor !== null) {
       const last = drawn.at(-1);
       const before = drawn.at(-2);
