@@ -93,14 +93,36 @@ export function localParts(ms: number, timeZone: string): LocalParts {
  * read with the offset before the change; a repeated one as its first occurrence.
  */
 export function instantOf(parts: Pick<LocalParts, 'year' | 'month' | 'day'> & Partial<LocalParts>, timeZone: string): number {
+  const named = localInstants(parts, timeZone);
+  return named.kind === 'skipped' ? named.readBefore : named.first;
+}
+
+/**
+ * The instants a local date and time names in the zone: one, or two where the clock goes back
+ * (first and last); none where it skipped the time, which then lies at the change (and reads,
+ * with the offset before it, `readBefore`).
+ */
+export type LocalInstants = { kind: 'named'; first: number; last: number } | { kind: 'skipped'; change: number; readBefore: number };
+
+export function localInstants(parts: Pick<LocalParts, 'year' | 'month' | 'day'> & Partial<LocalParts>, timeZone: string): LocalInstants {
   const local = utc(parts.year, parts.month, parts.day, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
   // No zone changes offset twice within two days, so the offsets a day either side are the candidates.
   const before = local - offsetAt(local - DAY, timeZone);
   const after = local - offsetAt(local + DAY, timeZone);
   const names = (t: number) => t + offsetAt(t, timeZone) === local;
-  if (names(before) && names(after)) return Math.min(before, after);
-  if (names(after)) return after;
-  return before;
+  if (names(before) && names(after)) return { kind: 'named', first: Math.min(before, after), last: Math.max(before, after) };
+  if (names(after)) return { kind: 'named', first: after, last: after };
+  if (names(before)) return { kind: 'named', first: before, last: before };
+  // Skipped: the change lies between the two readings; found to the second (zones change on one).
+  let early = Math.floor(Math.min(before, after) / 1000);
+  let late = Math.ceil(Math.max(before, after) / 1000);
+  const earlyOffset = exactOffset(early * 1000, timeZone);
+  while (late - early > 1) {
+    const middle = Math.floor((early + late) / 2);
+    if (exactOffset(middle * 1000, timeZone) === earlyOffset) early = middle;
+    else late = middle;
+  }
+  return { kind: 'skipped', change: late * 1000, readBefore: before };
 }
 
 

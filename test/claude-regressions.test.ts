@@ -515,7 +515,8 @@ describe('a side question’s replay of a reply the main thread holds', () => {
 describe('a response streamed across the end of a month', () => {
   // Regression: its reply began in October and its usage, dated by its last line (claude.md §9.2),
   // is November's. The October page showed that usage unmarked though it did not count it, and
-  // the November page marked the reply outside the period though it counted its cost.
+  // the November page marked the reply outside the period though it counted its cost. Then the
+  // reply itself counted in October, its tokens in November: now both count in November.
   it('is marked on each month’s page as its usage is counted there', async () => {
     const first = assistant('a1', 'u1', 'X', tokens(100, 1), { at: '2026-10-31T23:59:59.500Z' }) as { message: object };
     const folder = await projects({
@@ -535,12 +536,12 @@ describe('a response streamed across the end of a month', () => {
       return { summary, page: await readFile(join(out, summary.sessions[0]?.page as string), 'utf8') };
     };
     const october = await month('2026-10');
-    expect(october.summary.totals).toMatchObject({ prompts: 1, usageRecords: 0 });
-    // Haiku 4.5: 100 × $1/M + 300 × $5/M.
-    expect(october.page).toContain('$0.0016 bough · outside period, not counted here');
-    expect(october.page.match(/>outside period</g)).toHaveLength(1);
+    expect(october.summary.totals).toMatchObject({ prompts: 1, replies: 0, usageRecords: 0 });
+    // The reply, marked as a whole, and the November prompt. Haiku 4.5: 100 × $1/M + 300 × $5/M.
+    expect(october.page.match(/>outside period</g)).toHaveLength(2);
+    expect(october.page).toContain('$0.0016 bough');
     const november = await month('2026-11');
-    expect(november.summary.totals).toMatchObject({ prompts: 1, usageRecords: 1, cost: { bough: 0.0016 } });
+    expect(november.summary.totals).toMatchObject({ prompts: 1, replies: 1, usageRecords: 1, cost: { bough: 0.0016 } });
     expect(november.page).not.toContain('bough · outside period');
     // The October prompt only: the reply's usage counts in November.
     expect(november.page.match(/>outside period</g)).toHaveLength(1);

@@ -60,13 +60,15 @@ describe('periods on the report data', () => {
     ]);
   });
 
-  it('places a usage record by its own time when it has one, and its entry by the entry’s', () => {
+  // Regression: the reply counted in October by its first line, its tokens in November by the
+  // line they were kept from (a Claude Code response streamed across midnight).
+  it('places a usage record by its own time when it has one, and its reply with it', () => {
     const late = sessionFile({ path: '/s/late.jsonl' }, [
       prompt('p1', '2026-10-31T20:00:00Z', 'Start'),
       reply('r1', '2026-10-31T20:01:00Z', { input: 10, at: '2026-11-02T12:00:00Z' }, { parentId: 'p1' }),
     ]);
-    expect(totalsJson(report([late], scope({ month: '2026-10' })))).toMatchObject({ replies: 1, tokens: { input: 0 } });
-    expect(totalsJson(report([late], scope({ month: '2026-11' })))).toMatchObject({ replies: 0, tokens: { input: 10 } });
+    expect(totalsJson(report([late], scope({ month: '2026-10' })))).toMatchObject({ prompts: 1, replies: 0, tokens: { input: 0 } });
+    expect(totalsJson(report([late], scope({ month: '2026-11' })))).toMatchObject({ prompts: 0, replies: 1, tokens: { input: 10 } });
   });
 
   it('places a record without a time by its session’s time', () => {

@@ -169,7 +169,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
     key: entry.key,
     id: entry.id,
     ...(entry.aliases && entry.aliases.length > 0 ? { aliases: entry.aliases } : {}),
-    time: entry.timestamp,
+    time: countedTimeOf(entry),
     // A sub-agent's prompts are its task, written by the model that ran it, and its replies answer
     // that model: never the session's turns, also when its file stands for a session whose main
     // file is missing or empty (its usage still counts, as sub-agent spend).
@@ -201,6 +201,18 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
     result: entry.kind === 'toolResult' ? resultOf(entry, callPaths) : null,
     ...(entry.kind === 'toolResult' && entry.subagents.length > 0 ? { inner: innerWork(entry.subagents, callPaths) } : {}),
   };
+}
+
+/**
+ * When an entry counts: a reply when its usage does (Claude Code dates a response streamed across
+ * midnight by its last line, formats/claude.md §9.2), so that a reply and its tokens fall in one
+ * period; any other entry at its own time.
+ */
+export function countedTimeOf(entry: Entry): number | null {
+  if (entry.kind !== 'reply') return entry.timestamp;
+  let last: number | null = null;
+  for (const usage of entry.usage) if (usage.timestamp !== null && (last === null || usage.timestamp > last)) last = usage.timestamp;
+  return last ?? entry.timestamp;
 }
 
 function callsOf(entry: Entry): LedgerToolCall[] {

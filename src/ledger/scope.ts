@@ -2,7 +2,7 @@
 // from the command line; the report data selects records by their own time against it. Pure.
 
 import { SOURCES, type Source } from '../types.js';
-import { dayKey, instantOf, localParts, monthName } from '../time-zone.js';
+import { dayKey, instantOf, localInstants, localParts, monthName } from '../time-zone.js';
 import type { SessionKey } from './ledger.js';
 
 export interface Period {
@@ -107,11 +107,18 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
     if (!isCalendarDay(day) || !clockRight) {
       throw new ScopeError(`${flag} ${JSON.stringify(text)} ${notOfTheCalendar(clockRight ? day : null, 'time')}.`);
     }
-    const at = zone === undefined ? instantOf({ ...day, ...clock }, timeZone) + millis : Date.UTC(day.year, day.month - 1, day.day, clock.hour, clock.minute, clock.second, millis) - zoneOffsetMs(zone);
     // Included whole, to the precision it is written in: --until 23:59 takes 23:59:59.999 too, and
     // 23:59:59.9 the whole tenth. Records are timed to the millisecond: finer is a millisecond.
     const precision = time[7] !== undefined ? 10 ** (3 - time[7].length) : time[6] !== undefined ? 1000 : 60_000;
-    return { text: value, start: at, end: at + precision, day: null };
+    if (zone !== undefined) {
+      const at = Date.UTC(day.year, day.month - 1, day.day, clock.hour, clock.minute, clock.second, millis) - zoneOffsetMs(zone);
+      return { text: value, start: at, end: at + precision, day: null };
+    }
+    // A time the clock went through twice starts at its first and ends after its last; one it
+    // skipped is the change itself, with the earlier times before it and the later ones after.
+    const named = localInstants({ ...day, ...clock }, timeZone);
+    if (named.kind === 'skipped') return { text: value, start: named.change, end: named.change, day: null };
+    return { text: value, start: named.first + millis, end: named.last + millis + precision, day: null };
   }
   throw new ScopeError(`${flag} wants a day (YYYY-MM-DD) or an ISO time (2026-10-01T09:00, 2026-10-01T09:00Z); got ${JSON.stringify(text)}.`);
 }

@@ -44,10 +44,13 @@ export async function readLedger(
   return { outcome, file: kept, projectMatch };
 }
 
-/** As a project's folder or name is matched (report/data.ts), in any case: its working directory, or its agent's project folder. */
+/**
+ * As a project's folder or name is matched (report/data.ts), in any case: its working directory,
+ * else (it recorded none) its agent's project folder. Not both: `-home-ana-shop`, the folder of
+ * `/home/ana/shop`, would match `ana-shop` in a report that redacts and in no other.
+ */
 function folderHolds(file: SessionFile, text: string): boolean {
-  const wanted = text.toLowerCase();
-  return [file.cwd, file.projectFolder].some((folder) => folder?.toLowerCase().includes(wanted) ?? false);
+  return (file.cwd ?? file.projectFolder)?.toLowerCase().includes(text.toLowerCase()) ?? false;
 }
 
 /** A file as read, with its numbers checked and made fit to share: what its ledger and its pages are made from alike. */

@@ -236,7 +236,9 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
   if (sharedProject) {
     for (const [ledger, group] of projects.byLedger) {
       if (sharedProject.read.has(ledger.key)) projectsRead.add(group.key);
-      if (sharedProject.matches.has(ledger.key)) projectsMatched.add(group.key);
+      // A project of working directories goes by those, as in a report that does not redact: a
+      // member without one (grouped by its folder) does not make it match by that folder.
+      if (sharedProject.matches.has(ledger.key) && (group.cwd === null || ledger.cwd !== null)) projectsMatched.add(group.key);
     }
   }
   const projectMatches = (group: ProjectGroup) => (projectsRead.has(group.key) ? projectsMatched.has(group.key) : group.matches(scope.project));
@@ -361,6 +363,8 @@ class Aggregator {
     let any = false;
     let outside = false;
     let countedEntries = 0;
+    /** Of those, the entries that count something. */
+    let countingEntries = 0;
     this.seen.clear();
     this.sessionSlices.clear();
     const project = this.projectOf(group);
@@ -441,6 +445,10 @@ class Aggregator {
     walkCounted(entries, counted, untimedAt, {
       entry: (entry, entryTime) => {
         countedEntries++;
+        // A model or thinking-level change, a label, a shell line: nothing the report counts, so
+        // no reason to place the session in a period (opened before midnight, first used after).
+        if (countsNothing(entry)) return;
+        countingEntries++;
         addTurn(whole, entry, entryTime);
         if (!inPeriod(period, entryTime)) {
           outside = true;
@@ -468,7 +476,7 @@ class Aggregator {
       return { key: part.ledger.key, ledger: part.ledger, counted: part.counted, label: part.ledger.subagentLabel ?? part.ledger.title, tally: own };
     });
     // A session that counts nothing (a copy whose every entry is counted in its origin) is placed by its own time.
-    if (countedEntries === 0 && !any && inPeriod(period, sessionTime)) {
+    if (countingEntries === 0 && !any && inPeriod(period, sessionTime)) {
       any = true;
       this.slicesOf(sessionTime, ledger.source, project);
     }
@@ -657,6 +665,11 @@ function countedSpan(parts: readonly CountedPart[]): Span {
     }
   }
   return { first, last };
+}
+
+/** An entry that is no turn, holds no usage and does no tool work. */
+function countsNothing(entry: LedgerEntry): boolean {
+  return entry.turn === null && entry.usage.length === 0 && entry.calls.length === 0 && entry.result === null && entry.inner === undefined;
 }
 
 function addTurn(into: Tally, entry: LedgerEntry, time: number): void {

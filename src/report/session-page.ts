@@ -11,7 +11,7 @@ import { SOURCE_NAMES, type Entry, type SessionFile, type Usage } from '../types
 import { anchorOf, anchorOfId, blockText, callAnchor, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { highlightBudget, type HighlightBudget } from './highlight.js';
 import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
-import { IMAGE_PROMPT, shorten, type SessionKey } from '../ledger/ledger.js';
+import { countedTimeOf, IMAGE_PROMPT, shorten, type SessionKey } from '../ledger/ledger.js';
 import { isPlainObject } from '../sources/json-line.js';
 import { unpackEntries } from '../ledger/packed-entries.js';
 import { formatCount, formatDateTime, formatDay, formatDuration, formatTime, formatUsd, plural, type TimeFormat } from './format.js';
@@ -704,15 +704,15 @@ function subagentTurnsOf(file: SessionFile): SubagentTurns {
 
 /**
  * What a page marks outside the period. A usage record goes by its own time, which may not be its
- * entry's (a response streamed across midnight is dated by its last line, formats/claude.md §9.2):
- * an entry is marked outside only when its usage is too, and usage outside under an entry inside is
- * said not to count here.
+ * entry's (a response streamed across midnight is dated by its last line, formats/claude.md §9.2),
+ * and a reply by its usage's (countedTimeOf): an entry is marked outside only when its usage is
+ * too, and usage outside under an entry inside is said not to count here.
  */
 function periodMarks(session: Pick<SessionData, 'partly' | 'untimedAt'>, period: Period): Pick<ConversationContext, 'outsidePeriod' | 'usageOutsidePeriod'> {
   if (!session.partly) return { outsidePeriod: () => false, usageOutsidePeriod: () => false };
   const usageIn = (usage: Usage, entry: Entry) => inPeriod(period, usage.timestamp ?? entry.timestamp ?? session.untimedAt);
   return {
-    outsidePeriod: (entry) => !inPeriod(period, entry.timestamp ?? session.untimedAt) && !entry.usage.some((usage) => usageIn(usage, entry)),
+    outsidePeriod: (entry) => !inPeriod(period, countedTimeOf(entry) ?? session.untimedAt) && !entry.usage.some((usage) => usageIn(usage, entry)),
     usageOutsidePeriod: (usage, entry) => !usageIn(usage, entry),
   };
 }

@@ -1,0 +1,170 @@
+// Where a period's edges cut a session, through the command line: what places a session in a
+// period, a reply whose lines straddle the edge, a local time the clock went through twice or
+// skipped; and `--project` alike in a report that redacts and in one that does not.
+
+import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { statsSchema, summarySchema, type StatsJson } from '../src/report/schema.js';
+import { tempDir } from './support/fixtures.js';
+
+let work: string;
+
+async function cli(args: string[]): Promise<string> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: {}, home: join(work, 'home'), isTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
+  const code = await main(args, io);
+  if (code !== 0) throw new Error(`bough ${args.join(' ')} exited ${code}: ${stderr}`);
+  return stdout;
+}
+
+async function stats(input: string, args: string[]): Promise<StatsJson> {
+  return statsSchema.parse(JSON.parse(await cli(['stats', input, '--json', '--no-cache', ...args])));
+}
+
+async function write(path: string, records: unknown[]): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+}
+
+/** A Pi v3 session: a header, then entries chained in order. */
+function piSession(id: string, started: string, entries: Record<string, unknown>[]): unknown[] {
+  return [
+    { type: 'session', version: 3, id, timestamp: started, cwd: '/work/edges' },
+    ...entries.map((entry, i) => ({ id: `e${i + 1}`, parentId: i === 0 ? null : `e${i}`, ...entry })),
+  ];
+}
+
+function piPrompt(timestamp: string): Record<string, unknown> {
+  return { type: 'message', timestamp, message: { role: 'user', content: [{ type: 'text', text: 'go on' }], timestamp: Date.parse(timestamp) } };
+}
+
+function piReply(timestamp: string, input: number): Record<string, unknown> {
+  const usage = { input, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: input + 1, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  return { type: 'message', timestamp, message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5', usage, stopReason: 'stop', timestamp: Date.parse(timestamp) } };
+}
+
+/** A Claude Code line of session `sessionId` in /home/alice/proj. */
+function claudeLine(sessionId: string, uuid: string, parentUuid: string | null, timestamp: string, message: Record<string, unknown>, extra: Record<string, unknown> = {}): unknown {
+  const type = message['role'] === 'user' ? 'user' : 'assistant';
+  return { type, uuid, parentUuid, sessionId, timestamp, cwd: '/home/alice/proj', version: '2.0.37', isSidechain: false, userType: 'external', ...extra, message };
+}
+
+function claudeReply(id: string, output: number, stop: string | null): Record<string, unknown> {
+  return { id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'hi' }], stop_reason: stop, usage: { input_tokens: 5, output_tokens: output, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } };
+}
+
+beforeAll(async () => {
+  work = await realpath(await tempDir('bough-period-edges-'));
+  // Opened at 23:50 (Pi writes its model and thinking level then), first used after midnight.
+  await write(
+    join(work, 'opened-late/--work-edges--/2026-11-05T23-50-00-000Z_a.jsonl'),
+    piSession('aaaaaaaa-0000-4000-8000-000000000001', '2026-11-05T23:50:00.000Z', [
+      { type: 'model_change', timestamp: '2026-11-05T23:50:00.100Z', provider: 'anthropic', modelId: 'claude-sonnet-4-5' },
+      { type: 'thinking_level_change', timestamp: '2026-11-05T23:50:00.200Z', thinkingLevel: 'off' },
+      piPrompt('2026-11-06T00:10:00.000Z'),
+      piReply('2026-11-06T00:10:05.000Z', 10),
+    ]),
+  );
+  // Berlin: 02:00–03:00 skipped on 29 March 2026; 02:00–03:00 twice on 25 October 2026.
+  await write(
+    join(work, 'clock-changes/--work-edges--/2026-03-29T00-40-00-000Z_b.jsonl'),
+    piSession('bbbbbbbb-0000-4000-8000-000000000001', '2026-03-29T00:40:00.000Z', [
+      piPrompt('2026-03-29T00:40:00.000Z'),
+      piReply('2026-03-29T00:45:00.000Z', 1), // 01:45 CET
+      piReply('2026-03-29T01:15:00.000Z', 10), // 03:15 CEST
+      piReply('2026-10-25T00:30:00.000Z', 100), // 02:30 CEST
+      piReply('2026-10-25T01:30:00.000Z', 1000), // 02:30 CET
+      piReply('2026-10-25T02:30:00.000Z', 10000), // 03:30 CET
+    ]),
+  );
+  // One response written as two lines, the first before midnight in Berlin, the fullest after.
+  const straddle = '77777777-0000-4000-8000-000000000001';
+  await write(join(work, 'straddle/projects/-home-alice-proj', `${straddle}.jsonl`), [
+    claudeLine(straddle, 'u1', null, '2026-10-31T22:59:50.000Z', { role: 'user', content: 'hello' }),
+    claudeLine(straddle, 'a1', 'u1', '2026-10-31T22:59:58.000Z', claudeReply('msg_02A', 3, null), { requestId: 'req_02A' }),
+    claudeLine(straddle, 'a2', 'a1', '2026-10-31T23:00:30.000Z', claudeReply('msg_02A', 300, 'end_turn'), { requestId: 'req_02A' }),
+  ]);
+  const alice = '66666666-0000-4000-8000-000000000001';
+  await write(join(work, 'alice/projects/-home-alice-proj', `${alice}.jsonl`), [
+    claudeLine(alice, 'u1', null, '2026-11-02T10:00:00.000Z', { role: 'user', content: 'hello' }),
+    claudeLine(alice, 'a1', 'u1', '2026-11-02T10:00:05.000Z', claudeReply('msg_1', 50, 'end_turn'), { requestId: 'req_1' }),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('what places a session in a period', () => {
+  // Regression: the model and thinking-level changes Pi writes on opening a session made it a
+  // session of 5 November, with nothing counted there ("1 session, 0 prompts, —").
+  it('is what it counts, not the model and thinking-level changes written on opening it', async () => {
+    const byDay = await stats(join(work, 'opened-late'), ['--tz', 'UTC', '--month', '2026-11', '--by', 'day']);
+    expect(byDay.rows.map((row) => row.key)).toEqual(['2026-11-06']);
+    const fifth = await stats(join(work, 'opened-late'), ['--tz', 'UTC', '--since', '2026-11-05', '--until', '2026-11-05']);
+    expect(fifth.totals.sessions).toBe(0);
+    const sixth = await stats(join(work, 'opened-late'), ['--tz', 'UTC', '--since', '2026-11-06', '--until', '2026-11-06']);
+    expect(sixth.totals).toMatchObject({ sessions: 1, prompts: 1, replies: 1 });
+  });
+});
+
+describe('a Claude Code response streamed across the end of a month', () => {
+  // Regression: the reply counted in October by its first line, its tokens in November by its fullest.
+  it('counts the reply where its tokens count', async () => {
+    const input = join(work, 'straddle');
+    const october = await stats(input, ['--tz', 'Europe/Berlin', '--month', '2026-10']);
+    const november = await stats(input, ['--tz', 'Europe/Berlin', '--month', '2026-11']);
+    expect(october.totals).toMatchObject({ prompts: 1, replies: 0, usageRecords: 0 });
+    expect(november.totals).toMatchObject({ prompts: 0, replies: 1, usageRecords: 1 });
+    expect(november.totals.tokens.output).toBe(300);
+  });
+
+  it('marks the reply outside the period on the page of the month it does not count in', async () => {
+    const out = join(work, 'straddle-october');
+    await cli(['build', join(work, 'straddle'), '--out', out, '--tz', 'Europe/Berlin', '--month', '2026-10', '-q']);
+    const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    const page = await readFile(join(out, summary.sessions[0]?.page ?? ''), 'utf8');
+    const at = page.indexOf('id="e-a1"');
+    expect(at).toBeGreaterThan(-1);
+    const reply = page.slice(at, page.indexOf('</article>', at));
+    // The reply is marked as a whole (its badge), not only its usage line.
+    expect(reply).toContain('outside this report&#39;s period: shown, not counted here');
+  });
+});
+
+describe('a local time the clock went through twice, or skipped', () => {
+  const input = () => join(work, 'clock-changes');
+  const inputTokens = async (args: string[]) => (await stats(input(), ['--tz', 'Europe/Berlin', ...args])).totals.tokens.input;
+
+  // Regression: --until 02:30 on the night clocks go back ended after the first 02:30, leaving out the second.
+  it('takes both of a repeated time into --until, and both into --since', async () => {
+    expect(await inputTokens(['--since', '2026-10-01', '--until', '2026-10-25T02:30'])).toBe(1100);
+    expect(await inputTokens(['--since', '2026-10-25T02:30', '--until', '2026-10-25T02:30'])).toBe(1100);
+    expect(await inputTokens(['--since', '2026-10-25T02:30'])).toBe(11100);
+  });
+
+  // Regression: --until 02:30, a time skipped that night, took in 03:15 (read as 03:30).
+  it('puts a skipped time at the change: what came before it is earlier, what came after later', async () => {
+    expect(await inputTokens(['--until', '2026-03-29T02:30'])).toBe(1);
+    expect(await inputTokens(['--since', '2026-03-29T02:30', '--until', '2026-03-29T03:20'])).toBe(10);
+  });
+});
+
+describe('--project in a report that redacts', () => {
+  // Regression: `alice-proj` matched the agent's folder (-home-alice-proj) of /home/alice/proj in
+  // a redacting build only, so a shared report held a session the plain one did not.
+  it('matches the sessions a report that does not redact matches', async () => {
+    const sessions = async (name: string, extra: string[]) => {
+      const out = join(work, name);
+      await cli(['build', join(work, 'alice'), '--out', out, '--tz', 'UTC', '-q', ...extra]);
+      return summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).totals.sessions;
+    };
+    expect(await sessions('plain-folder-name', ['--project', 'alice-proj'])).toBe(0);
+    expect(await sessions('redacted-folder-name', ['--project', 'alice-proj', '--redact'])).toBe(0);
+    expect(await sessions('plain-folder', ['--project', 'alice/proj'])).toBe(1);
+    expect(await sessions('redacted-folder', ['--project', 'alice/proj', '--redact'])).toBe(1);
+  });
+});
