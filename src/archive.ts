@@ -658,11 +658,15 @@ export function refreshedSeen(previous: Buffer, gone: ReadonlySet<string>, now: 
 
 /**
  * A kept page says so at its top: its file is gone (or is there, but no longer reads as the
- * session: emptied, cut, unreadable), and when it was last seen.
+ * session: emptied, cut, unreadable), and when it was last seen; and that what it covers (a
+ * period, a zone) is the earlier build's, which may not be this report's (`reportCovers`).
  */
-export function withGoneNote(html: string, lastSeen: string, fileThere = false): string {
+export function withGoneNote(html: string, lastSeen: string, reportCovers: string, fileThere = false): string {
   const what = fileThere ? 'no longer reads as this session (emptied, cut short, damaged or unreadable)' : 'is no longer present';
-  return withKeptNote(html, `This session's source file ${what} (last seen ${lastSeen}). This page was written by an earlier build, and shows the cost as that build priced it; its usage still counts in this report's totals, at this report's prices.`);
+  return withKeptNote(
+    html,
+    `This session's source file ${what} (last seen ${escapeHtml(lastSeen)}). This page was written by an earlier build: the period, time zone and numbers it shows are that build's, and so is the cost, as that build priced it. This report covers ${escapeHtml(reportCovers)}, and counts the session's usage there at its own prices.`,
+  );
 }
 
 /**

@@ -545,7 +545,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       for (const keptPage of keptPages) {
         const old = await folder.previous(keptPage);
         if (old !== null) {
-          const noted = withGoneNote(old.toString('utf8'), lastSeen, stillFound.has(kept.source));
+          const noted = withGoneNote(old.toString('utf8'), lastSeen, scope, stillFound.has(kept.source));
           pageBytes += Buffer.byteLength(noted);
           await folder.write(keptPage, noted);
           continue;

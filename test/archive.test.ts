@@ -10,7 +10,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { archivedLedgerPath, pathHash, RECORDS_PATH } from '../src/archive.js';
 import { build } from '../src/build.js';
-import { parsePeriod } from '../src/ledger/scope.js';
+import { parsePeriod, type Scope } from '../src/ledger/scope.js';
 import { summarySchema, type Summary } from '../src/report/schema.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 
@@ -18,11 +18,11 @@ async function setUp(fixtures: string) {
   const input = join(await tempDir(), 'in');
   await cp(fixtures, input, { recursive: true });
   const out = join(await tempDir(), 'report');
-  const run = async (more: { forgetMissing?: boolean; inputs?: string[]; day?: number } = {}): Promise<Summary> => {
+  const run = async (more: { forgetMissing?: boolean; inputs?: string[]; day?: number; scope?: Scope } = {}): Promise<Summary> => {
     await build({
       inputs: more.inputs ?? [input],
       out,
-      scope: ALL_UTC,
+      scope: more.scope ?? ALL_UTC,
       environment: { env: {}, home: '/nonexistent' },
       now: new Date(Date.UTC(2026, 11, more.day ?? 1)),
       forgetMissing: more.forgetMissing ?? false,
@@ -52,6 +52,19 @@ async function touchAnotherInput(input: string, day: number): Promise<void> {
 }
 
 describe('the archive', () => {
+  // Regression: a kept page said "Report covers All time · UTC" inside a report of another zone,
+  // with nothing to say that this report covers something else.
+  it('says on a kept page that its period and zone are the earlier build’s, and what this report covers', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const gone = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    await rm(join(input, 'tools.jsonl'));
+    const second = await run({ day: 5, scope: { ...ALL_UTC, timeZone: 'Asia/Tokyo' } });
+    const page = await readFile(join(out, second.sessions.find((s) => s.key === gone?.key)?.page as string), 'utf8');
+    expect(page).toContain("the period, time zone and numbers it shows are that build's");
+    expect(page).toContain('This report covers All time · Asia/Tokyo');
+  });
+
   it('keeps a session whose file is gone: in the totals, its page kept with a note, marked in lists', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
     const first = await run();
@@ -72,7 +85,7 @@ describe('the archive', () => {
     const page = await readFile(join(out, kept?.page as string), 'utf8');
     expect(page).toContain("This session's source file is no longer present (last seen 2026-12-01");
     // Regression: it said "its numbers still count", under figures priced by that earlier build.
-    expect(page).toContain("shows the cost as that build priced it; its usage still counts in this report's totals, at this report's prices.");
+    expect(page).toContain("and so is the cost, as that build priced it. This report covers All time · UTC, and counts the session's usage there at its own prices.");
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('file gone');
     expect(await readFile(join(out, 'index.html'), 'utf8')).toMatch(/from \d+ session files, with 1 session file gone since an earlier build kept from it\./);
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('1 session file gone, kept from an earlier build');
