@@ -42,7 +42,13 @@ function engine(): HLJSApi {
 /** A language name as a fence may give it; anything else is not even looked up. */
 const LANGUAGE_NAME = /^[A-Za-z0-9_+#.-]{1,32}$/;
 /** Whole file names that say their language, where the extension does not. */
-const FILE_NAMES: Record<string, string> = { dockerfile: 'dockerfile', makefile: 'makefile', gnumakefile: 'makefile', 'cmakelists.txt': 'cmake' };
+/** A map, not an object: a file named `constructor` must not find an object's own method. */
+const FILE_NAMES: ReadonlyMap<string, string> = new Map([
+  ['dockerfile', 'dockerfile'],
+  ['makefile', 'makefile'],
+  ['gnumakefile', 'makefile'],
+  ['cmakelists.txt', 'cmake'],
+]);
 /** Names highlight.js knows that mean "no language". */
 const PLAIN = new Set(['plaintext', 'text', 'txt']);
 /** highlight.js writes only these tags; anything else in its output means it passed text through unescaped. */
@@ -85,7 +91,7 @@ export function knownLanguage(name: string | null | undefined): string | null {
 /** A file's language from its name: `src/cart.ts` → `ts`, `Dockerfile` → `dockerfile`; null when unknown. */
 export function languageOfPath(path: string | null | undefined): string | null {
   const name = path?.split(/[\\/]/).pop()?.toLowerCase() ?? '';
-  const byName = FILE_NAMES[name];
+  const byName = FILE_NAMES.get(name);
   if (byName) return knownLanguage(byName);
   const dot = name.lastIndexOf('.');
   return dot > 0 ? knownLanguage(name.slice(dot + 1)) : null;

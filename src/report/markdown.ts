@@ -175,16 +175,17 @@ function withoutInlineMarks(text: string): string {
   );
 }
 
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+/** A map, not an object: `&toString;` in a message must not find an object's own method. */
+const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map(Object.entries({
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', trade: '™',
   hellip: '…', mdash: '—', ndash: '–', laquo: '«', raquo: '»', euro: '€', times: '×', middot: '·',
-};
+}));
 
 /** Character references as the browser shows them; a name not known here stays as written. */
 function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (whole, name: string) => {
-    if (name[0] !== '#') return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
+    if (name[0] !== '#') return NAMED_ENTITIES.get(name.toLowerCase()) ?? whole;
     const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
     return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : '\ufffd';
   });

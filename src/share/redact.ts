@@ -129,13 +129,16 @@ export function shownView(text: string): View | null {
   return view;
 }
 
-/** Named character references that spell ASCII punctuation (what a key or a path is made of). */
-const NAMED_REFERENCES: Readonly<Record<string, string>> = {
+/**
+ * Named character references that spell ASCII punctuation (what a key or a path is made of). A
+ * map, not an object: `&valueOf;` in a session must not find an object's own method.
+ */
+const NAMED_REFERENCES: ReadonlyMap<string, string> = new Map(Object.entries({
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", sol: '/', bsol: '\\', lowbar: '_', UnderBar: '_', period: '.',
   colon: ':', semi: ';', equals: '=', plus: '+', num: '#', commat: '@', percnt: '%', dollar: '$', excl: '!', quest: '?',
   lpar: '(', rpar: ')', lsqb: '[', rsqb: ']', lbrack: '[', rbrack: ']', lcub: '{', rcub: '}', lbrace: '{', rbrace: '}',
   ast: '*', midast: '*', comma: ',', verbar: '|', vert: '|', grave: '`', Hat: '^', nbsp: ' ', Tab: '\t', NewLine: '\n',
-};
+}));
 const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z]{2,8}));/y;
 const HEX4 = /^[0-9A-Fa-f]{4}$/;
 const HEX2 = /^[0-9A-Fa-f]{2}$/;
@@ -212,7 +215,7 @@ function decodeAt(text: string, at: number, before: string | undefined): Edit | 
 
 function referenceText(m: RegExpExecArray): string | null {
   const [, decimal, hex, name] = m;
-  if (name !== undefined) return NAMED_REFERENCES[name] ?? null;
+  if (name !== undefined) return NAMED_REFERENCES.get(name) ?? null;
   const code = decimal !== undefined ? Number(decimal) : parseInt(hex as string, 16);
   return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : null;
 }

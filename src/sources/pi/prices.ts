@@ -8,9 +8,10 @@ export const PI_SUBSCRIPTION_PROVIDERS: ReadonlySet<string> = new Set(['github-c
 
 /**
  * How a Pi provider's model ids become LiteLLM keys: the table prefixes some providers' entries,
- * and names others bare. A provider not listed is tried as `<provider>/<id>`.
+ * and names others bare. A provider not listed is tried as `<provider>/<id>`. A map, not an
+ * object: a custom provider may be named anything, `constructor` too.
  */
-const PI_PROVIDER_PREFIXES: Readonly<Record<string, readonly string[]>> = {
+const PI_PROVIDER_PREFIXES: ReadonlyMap<string, readonly string[]> = new Map(Object.entries({
   anthropic: [''],
   openai: [''],
   'openai-codex': [''],
@@ -30,14 +31,14 @@ const PI_PROVIDER_PREFIXES: Readonly<Record<string, readonly string[]>> = {
   fireworks: ['fireworks_ai/'],
   together: ['together_ai/'],
   huggingface: ['huggingface/'],
-};
+}));
 
 export function piPriceHint(provider: string | null, localProviders: ReadonlySet<string>): PriceHint {
   if (provider === null) return { prefixes: [''], subscription: false, local: false };
   const subscription = PI_SUBSCRIPTION_PROVIDERS.has(provider);
   return {
     // API-equivalent prices for a subscription: the model as its maker sells it.
-    prefixes: subscription ? ['', 'gemini/'] : (PI_PROVIDER_PREFIXES[provider] ?? [`${provider}/`, `${provider.replace(/-/g, '_')}/`]),
+    prefixes: subscription ? ['', 'gemini/'] : (PI_PROVIDER_PREFIXES.get(provider) ?? [`${provider}/`, `${provider.replace(/-/g, '_')}/`]),
     subscription,
     local: localProviders.has(provider),
   };
