@@ -113,3 +113,45 @@ describe('a usage whose part is larger than its whole', () => {
     expect(page).not.toContain('the price table lacks some rates');
   });
 });
+
+/** Writes records as lines, "INF" strings as the JSON number 1e400 (which JSON.parse reads as Infinity). */
+async function statsOfText(files: Record<string, readonly object[]>) {
+  const dir = await tempDir();
+  for (const [name, records] of Object.entries(files)) await writeFile(join(dir, name), `${records.map((r) => JSON.stringify(r).replaceAll('"INF"', '1e400')).join('\n')}\n`);
+  let stdout = '';
+  const io: CliIo = { stdout: (t) => (stdout += t), stderr: () => {}, env: {}, home: await tempDir(), isTty: false, stdoutIsTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
+  expect(await main(['stats', dir, '--json', '--no-cache', '--tz', 'UTC', '--by', 'session'], io)).toBe(0);
+  return statsSchema.parse(JSON.parse(stdout));
+}
+
+/** A Claude Code session of one prompt and one Sonnet 4.5 reply carrying `usage`. */
+function claudeSession(id: string, usage: object): object[] {
+  const line = { sessionId: id, cwd: `/proj/${id}`, version: '2.0.37', isSidechain: false, userType: 'external' };
+  return [
+    { ...line, type: 'user', uuid: 'u1', parentUuid: null, timestamp: at(1), message: { role: 'user', content: `hi ${id}` } },
+    { ...line, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: at(2), requestId: `req_${id}`, message: { id: `msg_${id}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage } },
+  ];
+}
+
+// Regressions from a pricing review: 1e400 (Infinity to JSON.parse) in one count or cost lost the
+// whole record, tokens and all; a web-search count that did not read was taken as none, the
+// record called priced in full.
+describe('a count or cost no agent could mean, in one field of a usage', () => {
+  it('leaves that field out and keeps the rest, priced in part', async () => {
+    const result = await statsOfText({
+      'claude-inf.jsonl': claudeSession('inf', { input_tokens: 1000, output_tokens: 'INF', cache_read_input_tokens: 200_000, cache_creation_input_tokens: 0 }),
+      'pi-inf-cost.jsonl': piSession('pi-inf', { input: 1000, output: 1000, cacheRead: 0, cacheWrite: 0, cost: { total: 'INF' } }),
+      'claude-searches.jsonl': claudeSession('searches', { input_tokens: 100, output_tokens: 100, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, server_tool_use: { web_search_requests: '3' } }),
+    });
+    const bySession = Object.fromEntries(result.rows.map((row) => [row.label, row]));
+    // Above 200k of prompt, Sonnet 4.5's long-context rates: 1,000 × $6/M + 200,000 × $0.60/M; the output unknown.
+    expect(bySession['hi inf']).toMatchObject({ usageRecords: 1, unpricedRecords: 1, tokens: { input: 1000, cacheRead: 200_000, output: 0 } });
+    expect(bySession['hi inf']?.cost.bough).toBeCloseTo(0.126, 10);
+    // The tokens priced (1,000 × $3/M + 1,000 × $15/M), the recorded cost left out.
+    expect(bySession['hi pi-inf']).toMatchObject({ usageRecords: 1, unpricedRecords: 0, cost: { recorded: null } });
+    expect(bySession['hi pi-inf']?.cost.bough).toBeCloseTo(0.018, 10);
+    // The tokens priced, the searches not: priced in part.
+    expect(bySession['hi searches']).toMatchObject({ usageRecords: 1, unpricedRecords: 1 });
+    expect(bySession['hi searches']?.cost.bough).toBeCloseTo(0.0018, 10);
+  });
+});

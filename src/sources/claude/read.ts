@@ -489,7 +489,8 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     // A count written as text ("1000") or an object: the counts that read are kept, and the
     // record is priced in part, rather than all its tokens dropped without a word in the totals.
     ctx.diagnostics.push(invalidRecord(ctx.file, draft.entry.line, 'usage (kept the counts that read, the others left out)', parsed.error, false));
-    const readable = Object.entries(line.message.usage).filter(([field, value]) => !COUNT_FIELDS.has(field) || value === null || typeof value === 'number');
+    // Infinity (1e400 in the file) is a number to JSON but no count: left out as text is.
+    const readable = Object.entries(line.message.usage).filter(([field, value]) => !COUNT_FIELDS.has(field) || value === null || Number.isFinite(value));
     countsLeftOut = readable.length < Object.keys(line.message.usage).length;
     const withSplit = raw.rawUsage.safeParse(Object.fromEntries(readable));
     const retried = withSplit.success ? withSplit : raw.rawUsage.safeParse(Object.fromEntries(readable.filter(([field]) => field !== 'cache_creation')));
@@ -505,6 +506,12 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
   // by the table is unknown (priced in part with no part known, never $0).
   const counted = [u.input_tokens, u.output_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens, u.cache_creation?.ephemeral_5m_input_tokens, u.cache_creation?.ephemeral_1h_input_tokens].some((n) => typeof n === 'number');
   if (!counted && recordedCost === null && !countsLeftOut) return null;
+  const webSearches = webSearchesOf(u.server_tool_use);
+  if (webSearches === null) {
+    // Billed per search: a count that does not read leaves the record's cost known in part.
+    countsLeftOut = true;
+    ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, draft.entry.line, `usage: server_tool_use.web_search_requests is not a count (kept the tokens, the searches left out)`, false));
+  }
   const model = line.message.model ?? null;
   const { messageId, requestId } = response;
   const claim =
@@ -536,7 +543,7 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     outputPartial: response.stopReason === null,
     responseId: messageId === null ? null : `${ctx.sessionId}\u0000${messageId}`,
     fast: u.speed === 'fast',
-    webSearches: webSearchesOf(u.server_tool_use),
+    webSearches: webSearches ?? 0,
     ...(!counted ? { countsUnknown: true as const } : countsLeftOut ? { countsLeftOut: true as const } : {}),
   };
 }
@@ -553,11 +560,17 @@ function recordedCostOf(ctx: ClaudeContext, costUSD: unknown, line: number): num
 const COUNT_FIELDS = new Set(['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens']);
 
 /** `server_tool_use.web_search_requests`, when it is a count; web fetches cost only their tokens. */
-function webSearchesOf(serverToolUse: unknown): number {
-  if (typeof serverToolUse !== 'object' || serverToolUse === null) return 0;
-  const searches = (serverToolUse as Record<string, unknown>)['web_search_requests'];
-  return Number.isSafeInteger(searches) && (searches as number) > 0 ? (searches as number) : 0;
+/** Web searches billed with a response: 0 when none are said; null when said in a way that does not read as a count. */
+function webSearchesOf(serverToolUse: unknown): number | null {
+  if (serverToolUse === undefined || serverToolUse === null) return 0;
+  if (!isPlainObject(serverToolUse)) return null;
+  const searches = serverToolUse['web_search_requests'];
+  if (searches === undefined || searches === null) return 0;
+  return Number.isSafeInteger(searches) && (searches as number) >= 0 && (searches as number) <= MAX_SEARCHES_PER_RESPONSE ? (searches as number) : null;
 }
+
+/** More than any response makes (Anthropic caps a request's searches far lower): a number no agent could mean. */
+const MAX_SEARCHES_PER_RESPONSE = 10_000;
 
 /**
  * Cache writes and the part of them kept an hour. The split by TTL adds up to the total when both

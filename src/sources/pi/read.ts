@@ -551,7 +551,8 @@ const COST_FIELDS: ReadonlySet<string> = new Set(['input', 'output', 'cacheRead'
 
 /** Usage with each count and cost that is not a number (or null) taken out, and whether a token count was. */
 function readableUsage(usage: Record<string, unknown>): { usage: Record<string, unknown>; countsLeftOut: boolean } {
-  const isNumber = (v: unknown) => v === null || v === undefined || typeof v === 'number';
+  // Infinity (1e400 in the file) is a number to JSON but no count or cost: left out as text is.
+  const isNumber = (v: unknown) => v === null || v === undefined || Number.isFinite(v);
   const kept: Record<string, unknown> = {};
   let countsLeftOut = false;
   for (const [field, v] of Object.entries(usage)) {
