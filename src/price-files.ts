@@ -33,7 +33,12 @@ export async function loadPriceTable(pricesFile: string | null, environment: Env
       throw new BoughError(`Cannot read the price table ${pricesFile}: ${whyNotRead(error)}.`, { cause: error });
     });
     const modified = (await stat(pricesFile)).mtime.toISOString().slice(0, 10);
-    return tableFrom(text, pricesFile, { origin: 'file', label: `LiteLLM-format table ${pricesFile} (modified ${modified})`, date: modified });
+    const table = tableFrom(text, pricesFile, { origin: 'file', label: `LiteLLM-format table ${pricesFile} (modified ${modified})`, date: modified });
+    // A table of one's own models may be short, but one that prices none would leave every record unpriced without a word.
+    if (![...table.entries.values()].some((entry) => entry.base !== null)) {
+      throw new BoughError(`The price table ${pricesFile} prices no model (no entry with input_cost_per_token and output_cost_per_token): every record would be unpriced.`);
+    }
+    return table;
   }
   const bundledDir = join(PACKAGE_ROOT, 'data');
   const bundled = await readMeta(bundledDir);

@@ -507,6 +507,14 @@ describe('bough command line', () => {
     expect(await run(['stats', file, '--prices', join(dir, 'nope.json')])).toEqual({ code: 1, stdout: '', stderr: `bough: Cannot read the price table ${join(dir, 'nope.json')}: no such file.\n` });
   });
 
+  // Regression: a --prices table of `{}` left every record unpriced without a word.
+  it('refuses a --prices table that prices no model', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'empty.json'), '{}');
+    const result = await run(['stats', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--prices', join(dir, 'empty.json')]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `bough: The price table ${join(dir, 'empty.json')} prices no model (no entry with input_cost_per_token and output_cost_per_token): every record would be unpriced.\n` });
+  });
+
   // Regression: `bough ~/.pi stats` said "No such file or folder: …/stats … It is no command either".
   it('says a command typed after an input goes first, as bad usage', async () => {
     const result = await run([FIXTURES, 'stats']);

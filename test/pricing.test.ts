@@ -227,6 +227,12 @@ describe('lookup in the bundled LiteLLM table (pricing.md §7 traps)', () => {
     expect(bundled.snapshot.problem).toBeUndefined();
   });
 
+  // Regression: OpenRouter's auto router, listed at 0, priced its requests at $0.
+  it('leaves a request to a router unpriced: what it cost is the model it chose', () => {
+    expect(lookup('openrouter', 'openrouter/auto')).toMatchObject({ kind: 'unpriced', reason: expect.stringContaining('routes each request') });
+    expect(lookup('openrouter', 'anthropic/claude-sonnet-4.5')).toMatchObject({ kind: 'priced' });
+  });
+
   // Regression: a tier price written "5e-06x" in a --prices table was skipped, and a 300k prompt priced at base rates without a word.
   it('leaves a model unpriced, and says so, when a price it writes cannot be read', () => {
     const table = parsePriceTable(

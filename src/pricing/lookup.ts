@@ -44,6 +44,8 @@ export const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['ollama', 'lmstudio
 
 const FREE_SUFFIX = /:free$/i;
 
+const ROUTER_KEY = /(?:^|\/)auto$/i;
+
 export function findPrice(table: PriceTable, query: PriceQuery, options: LookupOptions): Lookup {
   const { provider, model } = query;
   if (model === null || model === '') return { kind: 'unpriced', reason: 'the record names no model' };
@@ -63,6 +65,11 @@ export function findPrice(table: PriceTable, query: PriceQuery, options: LookupO
   if (key === null) return { kind: 'unpriced', reason: 'not in the price table' };
   const price = table.entries.get(key) as ModelPrice;
   if (price.base === null) return { kind: 'unpriced', reason: `${key} has no token prices in the table` };
+  // A router's entry (openrouter/openrouter/auto) is listed at $0: a request costs what the model
+  // it chose costs, which the record does not name (else that model is priced: its responseModel).
+  if (ROUTER_KEY.test(key) && price.base.input === 0 && price.base.output === 0) {
+    return { kind: 'unpriced', reason: `${key} routes each request to a model the record does not name` };
+  }
   return { kind: 'priced', key, price: price as ModelPrice & { base: Rates } };
 }
 
