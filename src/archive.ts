@@ -670,6 +670,19 @@ export function withGoneNote(html: string, lastSeen: string, reportCovers: strin
 }
 
 /**
+ * A kept page with its links to the sessions before and after it in its project as this report
+ * has them (`nav`: the neighbours' markup, empty for none): a neighbour's page may have been
+ * renamed since (its file moved), or a session started since.
+ */
+export function withNeighbours(html: string, nav: string): string {
+  const old = /<nav class="neighbours"[^>]*>[\s\S]*?<\/nav>\n?/.exec(html);
+  if (old !== null) return `${html.slice(0, old.index)}${nav}${html.slice(old.index + old[0].length)}`;
+  // A page that had none: before its heading.
+  const heading = html.indexOf('\n<h1>');
+  return heading === -1 || nav === '' ? html : `${html.slice(0, heading + 1)}${nav}${html.slice(heading + 1)}`;
+}
+
+/**
  * An earlier build's page, kept because this build could not write it again (its file vanished
  * while it was read): better than a page saying only that.
  */

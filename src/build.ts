@@ -22,12 +22,13 @@ import { codeStamp, loadAssets, loadTemplates, packageVersion, SAMPLES_DIR } fro
 import { loadPriceTable } from './price-files.js';
 import { createPricer, type Pricer } from './pricing/price.js';
 import type { PriceTable } from './pricing/table.js';
-import { buildReportData, type ReportData, type SessionData } from './report/data.js';
+import { buildReportData, type ReportData, type SessionData, type SessionLink } from './report/data.js';
+import { escapeHtml } from './report/escape.js';
 import { formatDateTime, formatDay, plural, type TimeFormat } from './report/format.js';
 import { sessionJson, summaryOf } from './report/json.js';
 import { prettyJsonPieces } from './report/json-pieces.js';
 import { byCount, dataQualityView, indexPageView, projectPageView, sharingLine, type OverviewContext } from './report/overview-pages.js';
-import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, pageLayout, sessionPageStem } from './report/pages.js';
+import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, pageLayout, sessionPageStem, type PageMap } from './report/pages.js';
 import { createRenderer } from './report/render.js';
 import type { Summary } from './report/schema.js';
 import type { SessionKey, SessionLedger } from './ledger/ledger.js';
@@ -65,6 +66,7 @@ import {
   SEEN_PATH,
   seenFile,
   withGoneNote,
+  withNeighbours,
   withUnwrittenNote,
   type ArchivedPages,
   type ArchivedSession,
@@ -545,7 +547,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       for (const keptPage of keptPages) {
         const old = await folder.previous(keptPage);
         if (old !== null) {
-          const noted = withGoneNote(old.toString('utf8'), lastSeen, scope, stillFound.has(kept.source));
+          const noted = withNeighbours(withGoneNote(old.toString('utf8'), lastSeen, scope, stillFound.has(kept.source)), neighboursNav(keptPage, neighbours.get(session.key), pages));
           pageBytes += Buffer.byteLength(noted);
           await folder.write(keptPage, noted);
           continue;
@@ -928,6 +930,14 @@ function unreadableWarning(count: number, archiveDir: string): string[] {
  * The index's first line: when, by what, from how many files; and what else the folder keeps
  * (pages not linked from this report, which whoever is sent the folder gets too).
  */
+/** The session template's links to a session's neighbours, from `page`, as this report has them: for a kept page. */
+function neighboursNav(page: string, neighbours: { previous: SessionLink | null; next: SessionLink | null } | undefined, pages: PageMap): string {
+  const link = (other: SessionLink | null, rel: string, text: string) =>
+    other !== null && pages.hasSession(other.key) ? `<a rel="${rel}" href="${escapeHtml(hrefFrom(page, pages.session(other.key)))}" title="${escapeHtml(other.title)}">${text}</a>` : '';
+  const links = [link(neighbours?.previous ?? null, 'prev', '← earlier session'), link(neighbours?.next ?? null, 'next', 'later session →')].filter(Boolean);
+  return links.length === 0 ? '' : `<nav class="neighbours" aria-label="Sessions of this project">\n${links.join('\n')}\n</nav>\n`;
+}
+
 function generatedSentence(options: BuildOptions, generator: string, files: number, gone: number, carried: number): string {
   const when = formatDateTime(options.now.getTime(), { timeZone: options.scope.timeZone });
   const kept = gone > 0 ? `, with ${plural(gone, 'session file')} gone since an earlier build kept from it` : '';

@@ -52,6 +52,41 @@ async function touchAnotherInput(input: string, day: number): Promise<void> {
 }
 
 describe('the archive', () => {
+  // Regression: a kept page's link to the session after it led nowhere once that session's file
+  // moved (its page is named by its path), and a session started later was never linked.
+  it('links a kept page to its neighbours as this report has them', async () => {
+    const input = join(await tempDir(), 'in');
+    const out = join(await tempDir(), 'report');
+    const session = async (folder: string, n: number) => {
+      const at = `2026-11-0${n}T10:00:00.000Z`;
+      const lines = [
+        { type: 'session', version: 3, id: `0000000${n}-0000-4000-8000-000000000001`, timestamp: at, cwd: '/work/shop' },
+        { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text: `task ${n}` }] } },
+      ];
+      await mkdir(folder, { recursive: true });
+      await writeFile(join(folder, `s${n}.jsonl`), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    };
+    const run = async (day: number) => {
+      await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+      return summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    };
+    for (const n of [1, 2, 3]) await session(input, n);
+    await run(1);
+    await rm(join(input, 's2.jsonl'));
+    await run(2);
+    await mkdir(join(input, 'moved'));
+    await rename(join(input, 's3.jsonl'), join(input, 'moved', 's3.jsonl'));
+    await session(input, 4);
+    const summary = await run(3);
+    const kept = summary.sessions.find((s) => s.file.endsWith('s2.jsonl'));
+    const later = summary.sessions.find((s) => s.file.endsWith('s3.jsonl'));
+    const page = await readFile(join(out, kept?.page as string), 'utf8');
+    const hrefs = [...page.matchAll(/<a rel="(prev|next)" href="([^"]+)"/g)].map((m) => [m[1], join(dirname(join(out, kept?.page as string)), m[2] as string)]);
+    expect(hrefs.map(([rel]) => rel)).toEqual(['prev', 'next']);
+    for (const [, target] of hrefs) expect(existsSync(target as string), target).toBe(true);
+    expect(hrefs[1]?.[1]).toBe(join(out, later?.page as string));
+  });
+
   // Regression: a kept page said "Report covers All time · UTC" inside a report of another zone,
   // with nothing to say that this report covers something else.
   it('says on a kept page that its period and zone are the earlier build’s, and what this report covers', async () => {
