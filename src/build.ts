@@ -235,7 +235,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
           ...archived.unreadable.filter((u) => u.name === null || !present.has(u.name)),
         ];
     const readNow = collected;
-    const withKept = (): Collected => ({ ...readNow, ledgers: [...readNow.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] });
+    const cutKeys = new Set(cut);
+    const withKept = (): Collected => {
+      // A file cut short was read, and is the session's file still: counted so, not as gone.
+      const cutShort = new Set(kept.flatMap((k) => (cutKeys.has(k.ledger.key) ? [k.ledger.key] : [])));
+      return { ...readNow, candidates: readNow.candidates + cutShort.size, cutShort, ledgers: [...readNow.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] };
+    };
     if (kept.length > 0) collected = withKept();
     let report = await reportContext(discovery, collected, options, pricing);
     // A gone session whose every entry a file read now holds (the same session in another config
@@ -335,7 +340,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const ledgers = withEntryTitles(collected.ledgers);
   const claims = claimEntries(ledgers, CLAIM_RULES);
   const data = buildReportData(withOwnTitles(ledgers, claims), claims, price, options.scope, collected.sharedProject);
-  const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, countedLedgers(collected.ledgers, data));
+  const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);
   return { discovery, collected, claims, table, local, price, data, diagnostics };
 }
 
@@ -693,7 +698,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   }));
   await spool.writeIndex(searchSessions, Math.max(200_000, Math.round(pageBytes * 0.08)), (file) => folder.write(file.path, file.content));
   const diagnosticList = [...collected.diagnostics, ...pageFailures, ...archiveFailures, ...archiveProblems];
-  const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, countedLedgers(collected.ledgers, data));
+  const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);
   overview.diagnostics = diagnosticsSummary;
   for (const project of data.projects) {
     const page = pages.project(project.key);

@@ -112,13 +112,17 @@ export interface DiagnosticsSummary {
   byReason: Partial<Record<DiagnosticReason, number>>;
 }
 
-/** `ledgers`: one per session file, those kept from an earlier build included (their `lastSeen` set). */
+/**
+ * `ledgers`: one per session file, those kept from an earlier build included (their `lastSeen`
+ * set); of those, `cutShort` are of files there still, read now (a file cut short), not gone.
+ */
 export function summariseDiagnostics(
   all: readonly Diagnostic[],
   files: number,
-  ledgers: readonly { lastSeen: number | null }[],
+  ledgers: readonly { key: string; lastSeen: number | null }[],
+  cutShort: ReadonlySet<string> = new Set(),
 ): DiagnosticsSummary {
-  const goneFiles = ledgers.filter((ledger) => ledger.lastSeen !== null).length;
+  const goneFiles = ledgers.filter((ledger) => ledger.lastSeen !== null && !cutShort.has(ledger.key)).length;
   const sessionFiles = ledgers.length - goneFiles;
   const byReason: Partial<Record<DiagnosticReason, number>> = {};
   let skippedLines = 0;

@@ -192,6 +192,9 @@ describe('the archive', () => {
     const second = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
     expect(second.totals.tokens).toEqual(first.totals.tokens);
     expect(second.totals.cost).toEqual(first.totals.cost);
+    // Regression: the file, there and read, was counted as gone ("1 file read", "1 session file gone").
+    expect(second.diagnostics).toMatchObject({ files: first.diagnostics.files, sessionFiles: first.diagnostics.sessionFiles, goneFiles: 0 });
+    expect(await readFile(join(out, 'index.html'), 'utf8')).not.toContain('gone since an earlier build');
     const kept = second.sessions.find((s) => s.key === whole?.key);
     expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
     const page = await readFile(join(out, kept?.page as string), 'utf8');

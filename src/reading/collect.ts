@@ -34,6 +34,11 @@ export interface Collected {
   /** Files skipped and every problem found in the files read, made fit to share. */
   diagnostics: Diagnostic[];
   candidates: number;
+  /**
+   * Sessions shown as an earlier build archived them because their files, read now, hold less
+   * (cut short): files read and session files, not gone ones. Set by the build; none otherwise.
+   */
+  cutShort?: ReadonlySet<SessionKey>;
   /** The `--project` filter as sharing changed it; null when it changed none, or none was asked for. */
   sharedProject: SharedProjectFilter | null;
 }
