@@ -155,3 +155,20 @@ describe('a count or cost no agent could mean, in one field of a usage', () => {
     expect(bySession['hi searches']?.cost.bough).toBeCloseTo(0.0018, 10);
   });
 });
+
+// Regression from a second look: with one count unreadable, the usage was rebuilt field by field,
+// and a `__proto__` key set the rebuilt object's prototype: its output of 5,000,000 was counted.
+describe('a Pi usage with a __proto__ key', () => {
+  it('counts none of what that key holds', async () => {
+    const [header, prompt, reply] = piSession('proto', {});
+    const text = JSON.stringify(reply).replace('"usage":{}', '"usage":{"input":"10","cacheRead":0,"cacheWrite":0,"totalTokens":11,"__proto__":{"output":5000000}}');
+    const dir = await tempDir();
+    await writeFile(join(dir, 'proto.jsonl'), `${JSON.stringify(header)}\n${JSON.stringify(prompt)}\n${text}\n`);
+    let stdout = '';
+    const io: CliIo = { stdout: (t) => (stdout += t), stderr: () => {}, env: {}, home: await tempDir(), isTty: false, stdoutIsTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
+    expect(await main(['stats', dir, '--json', '--no-cache', '--tz', 'UTC'], io)).toBe(0);
+    const { totals } = statsSchema.parse(JSON.parse(stdout));
+    expect(totals.tokens.output).toBe(0);
+    expect(totals).toMatchObject({ usageRecords: 1, unpricedRecords: 1 });
+  });
+});

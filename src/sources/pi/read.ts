@@ -553,7 +553,9 @@ const COST_FIELDS: ReadonlySet<string> = new Set(['input', 'output', 'cacheRead'
 function readableUsage(usage: Record<string, unknown>): { usage: Record<string, unknown>; countsLeftOut: boolean } {
   // Infinity (1e400 in the file) is a number to JSON but no count or cost: left out as text is.
   const isNumber = (v: unknown) => v === null || v === undefined || Number.isFinite(v);
-  const kept: Record<string, unknown> = {};
+  // As pairs, made an object at once: a `__proto__` key assigned field by field would set the
+  // object's prototype, and its counts would read as the record's.
+  const kept: [string, unknown][] = [];
   let countsLeftOut = false;
   for (const [field, v] of Object.entries(usage)) {
     if (USAGE_COUNT_FIELDS.has(field) && !isNumber(v)) {
@@ -561,13 +563,11 @@ function readableUsage(usage: Record<string, unknown>): { usage: Record<string, 
       if (field !== 'totalTokens') countsLeftOut = true;
     } else if (field === 'cost') {
       if (isPlainObject(v)) {
-        kept[field] = Object.fromEntries(
-          Object.entries(v).filter(([part, n]) => (COST_FIELDS.has(part) ? isNumber(n) : part === 'totalFromProvider' ? typeof n === 'boolean' || n === null : true)),
-        );
+        kept.push([field, Object.fromEntries(Object.entries(v).filter(([part, n]) => (COST_FIELDS.has(part) ? isNumber(n) : part === 'totalFromProvider' ? typeof n === 'boolean' || n === null : true)))]);
       }
-    } else kept[field] = v;
+    } else kept.push([field, v]);
   }
-  return { usage: kept, countsLeftOut };
+  return { usage: Object.fromEntries(kept), countsLeftOut };
 }
 
 function usageOf(u: raw.RawUsage, origin: UsageOrigin, who: Who, timestamp: number | null): Usage {
