@@ -86,3 +86,26 @@ describe('the cost chart’s months on a long day chart', () => {
     }
   });
 });
+
+// Regression from a second look: a label waiting for room was no longer ended by the next
+// month's start when the stride left that month out, so "Mar" stood under 14 April, and a
+// January under September.
+describe('the cost chart’s month labels, wherever the chart starts', () => {
+  const SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  it('stand each under a day of the month they name', () => {
+    for (const [first, days] of [['2025-02-20', 730], ['2016-12-20', 3650], ['2016-06-15', 3650], ['2025-06-14', 535], ['2026-01-28', 400], ['2024-10-31', 1200]] as const) {
+      const last = new Date(Date.parse(`${first}T00:00:00Z`) + (days - 1) * 86_400_000).toISOString().slice(0, 10);
+      const keys = daysFrom(first, last);
+      const svg = dailyChart([], [], keys, 'Cost per day')?.svg ?? '';
+      const step = 888 / keys.length;
+      const labels = [...svg.matchAll(/<text x="([\d.]+)"[^>]*font-weight="600"[^>]*>([^<]*)<\/text>/g)].map((m) => [Number(m[1]), m[2] as string] as const);
+      expect(labels.length).toBeGreaterThan(1);
+      for (const [x, label] of labels) {
+        const key = keys[Math.round((x - 64) / step - 0.5)] as string;
+        const [year, month] = key.split('-').map(Number) as [number, number];
+        expect(label.slice(0, 3), `${first}: ${label} under ${key}`).toBe(SHORT[month - 1]);
+        if (/\d{4}$/.test(label)) expect(label.slice(-4), `${first}: ${label} under ${key}`).toBe(String(year));
+      }
+    }
+  });
+});

@@ -114,7 +114,14 @@ export function costChartSvg(chart: CostChart): string {
     // for the first slice of its period with room. One that opens a year takes the place of the
     // label before it when that one names no year, or is the chart's first and its period one
     // slice (a lone December), so that every year is named where it begins, the last one too.
-    if (slice.major !== null && (index === 0 || slice.month === undefined || (slice.month - 1) % monthStride === 0)) pendingMajor = { slice, index };
+    // A label waiting for room waits within its month: the next month's start, drawn or left out
+    // by the stride, ends the wait (else "Mar" stood under 14 April). One that would be the first
+    // to name its year gives its place to that month's label, so that the year is still named.
+    if (slice.major !== null) {
+      const onStride = index === 0 || slice.month === undefined || (slice.month - 1) % monthStride === 0;
+      const namesNewYear = pendingMajor !== null && yearOf(pendingMajor.slice) !== (drawn.at(-1)?.year ?? null);
+      pendingMajor = onStride || namesNewYear ? { slice, index } : null;
+    }
     if (pendingMajor !== null) {
       const last = drawn.at(-1);
       const before = drawn.at(-2);
