@@ -678,8 +678,8 @@ export function withNeighbours(html: string, nav: string): string {
   const old = /<nav class="neighbours"[^>]*>[\s\S]*?<\/nav>\n?/.exec(html);
   if (old !== null) return `${html.slice(0, old.index)}${nav}${html.slice(old.index + old[0].length)}`;
   // A page that had none: before its heading.
-  const heading = html.indexOf('\n<h1>');
-  return heading === -1 || nav === '' ? html : `${html.slice(0, heading + 1)}${nav}${html.slice(heading + 1)}`;
+  const heading = html.indexOf('<h1>');
+  return heading === -1 || nav === '' ? html : `${html.slice(0, heading)}${nav}${html.slice(heading)}`;
 }
 
 /**

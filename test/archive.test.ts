@@ -55,6 +55,15 @@ describe('the archive', () => {
   // Regression: a kept page's link to the session after it led nowhere once that session's file
   // moved (its page is named by its path), and a session started later was never linked.
   it('links a kept page to its neighbours as this report has them', async () => {
+    await keptPageLinks(false);
+  });
+
+  // Regression from a second look: a kept page written with no neighbours got none later.
+  it('links a kept page written alone to a session started since', async () => {
+    await keptPageLinks(true);
+  });
+
+  async function keptPageLinks(alone: boolean): Promise<void> {
     const input = join(await tempDir(), 'in');
     const out = join(await tempDir(), 'report');
     const session = async (folder: string, n: number) => {
@@ -70,6 +79,20 @@ describe('the archive', () => {
       await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
       return summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
     };
+    if (alone) {
+      await session(input, 1);
+      await run(1);
+      await rm(join(input, 's1.jsonl'));
+      await session(input, 2);
+      const summary = await run(2);
+      const kept = summary.sessions.find((s) => s.file.endsWith('s1.jsonl'));
+      const later = summary.sessions.find((s) => s.file.endsWith('s2.jsonl'));
+      expect(kept?.sourceLastSeen).not.toBeNull();
+      const page = await readFile(join(out, kept?.page as string), 'utf8');
+      const next = /<a rel="next" href="([^"]+)"/.exec(page)?.[1];
+      expect(next && join(dirname(join(out, kept?.page as string)), next)).toBe(join(out, later?.page as string));
+      return;
+    }
     for (const n of [1, 2, 3]) await session(input, n);
     await run(1);
     await rm(join(input, 's2.jsonl'));
@@ -85,7 +108,7 @@ describe('the archive', () => {
     expect(hrefs.map(([rel]) => rel)).toEqual(['prev', 'next']);
     for (const [, target] of hrefs) expect(existsSync(target as string), target).toBe(true);
     expect(hrefs[1]?.[1]).toBe(join(out, later?.page as string));
-  });
+  }
 
   // Regression: a kept page said "Report covers All time · UTC" inside a report of another zone,
   // with nothing to say that this report covers something else.
