@@ -167,4 +167,32 @@ describe('--project in a report that redacts', () => {
     expect(await sessions('plain-folder', ['--project', 'alice/proj'])).toBe(1);
     expect(await sessions('redacted-folder', ['--project', 'alice/proj', '--redact'])).toBe(1);
   });
+
+  // Regressions from a second look: a plain build matched "folder name" (its label's words) in a
+  // project named by its folder; and once the session with a working directory was gone (kept
+  // from the archive), a redacting build matched its project no more.
+  it('matches a project with a session kept from an earlier build, and never by its label’s words', async () => {
+    const input = join(work, 'kept-project');
+    const withCwd = '11111111-0000-4000-8000-000000000001';
+    const without = '22222222-0000-4000-8000-000000000001';
+    const lines = (id: string, cwd: boolean) => [
+      claudeLine(id, 'u1', null, '2026-11-02T10:00:00.000Z', { role: 'user', content: `hello ${id.slice(0, 2)}` }),
+      claudeLine(id, 'a1', 'u1', '2026-11-02T10:00:05.000Z', claudeReply(`msg_${id.slice(0, 2)}`, 50, 'end_turn'), { requestId: `req_${id.slice(0, 2)}` }),
+    ].map((line) => (cwd ? line : Object.fromEntries(Object.entries(line as Record<string, unknown>).filter(([k]) => k !== 'cwd'))));
+    await write(join(input, 'projects/-home-alice-proj', `${withCwd}.jsonl`), lines(withCwd, true));
+    await write(join(input, 'projects/-home-alice-proj', `${without}.jsonl`), lines(without, false));
+    const count = async (out: string, extra: string[]) => {
+      await cli(['build', input, '--out', join(work, out), '--tz', 'UTC', '-q', ...extra]);
+      return summarySchema.parse(JSON.parse(await readFile(join(work, out, 'summary.json'), 'utf8'))).totals.sessions;
+    };
+    const lone = join(work, 'folder-only');
+    await write(join(lone, 'projects/-srv-app', `${without}.jsonl`), lines(without, false));
+    await cli(['build', lone, '--out', join(work, 'folder-only-report'), '--tz', 'UTC', '-q', '--project', 'folder name']);
+    expect(summarySchema.parse(JSON.parse(await readFile(join(work, 'folder-only-report', 'summary.json'), 'utf8'))).totals.sessions).toBe(0);
+    expect(await count('kept-plain', [])).toBe(2);
+    expect(await count('kept-redacted', ['--redact'])).toBe(2);
+    await rm(join(input, 'projects/-home-alice-proj', `${withCwd}.jsonl`));
+    expect(await count('kept-plain', ['--project', 'proj'])).toBe(2);
+    expect(await count('kept-redacted', ['--project', 'proj', '--redact'])).toBe(2);
+  });
 });

@@ -230,18 +230,26 @@ export function totalTokens(tokens: TokenCounts): number {
 export function buildReportData(ledgers: readonly SessionLedger[], claims: Claims, price: Pricer, scope: Scope, sharedProject: SharedProjectFilter | null = null): ReportData {
   const projects = groupProjects(ledgers);
   // In a report that redacts, a project of sessions read now is matched by their folders as
-  // read; one of sessions kept from an earlier build alone, by its folder as redacted then.
+  // read; one of sessions kept from an earlier build, by its folder as redacted then.
   const projectsMatched = new Set<string>();
   const projectsRead = new Set<string>();
+  /** Projects some of whose sessions are kept from an earlier build, with a folder that may match. */
+  const projectsKept = new Set<string>();
   if (sharedProject) {
     for (const [ledger, group] of projects.byLedger) {
-      if (sharedProject.read.has(ledger.key)) projectsRead.add(group.key);
       // A project of working directories goes by those, as in a report that does not redact: a
       // member without one (grouped by its folder) does not make it match by that folder.
-      if (sharedProject.matches.has(ledger.key) && (group.cwd === null || ledger.cwd !== null)) projectsMatched.add(group.key);
+      const speaks = group.cwd === null || ledger.cwd !== null;
+      if (!sharedProject.read.has(ledger.key)) {
+        if (speaks) projectsKept.add(group.key);
+        continue;
+      }
+      projectsRead.add(group.key);
+      if (sharedProject.matches.has(ledger.key) && speaks) projectsMatched.add(group.key);
     }
   }
-  const projectMatches = (group: ProjectGroup) => (projectsRead.has(group.key) ? projectsMatched.has(group.key) : group.matches(scope.project));
+  const projectMatches = (group: ProjectGroup) =>
+    projectsRead.has(group.key) ? projectsMatched.has(group.key) || (projectsKept.has(group.key) && group.matches(scope.project)) : group.matches(scope.project);
   const report = new Aggregator(scope);
   const available = { read: 0, sessions: 0, firstAt: null as number | null, lastAt: null as number | null };
   const sessions: SessionData[] = [];
@@ -922,7 +930,8 @@ function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<Sessi
     const cwd = commonSpelling(list);
     const folder = cwd === null ? (list[0]?.projectFolder ?? null) : null;
     const name = folder === null ? projectNameOf(cwd) : `${folder} (folder name)`;
-    const haystacks = [...new Set([name, ...list.map((l) => l.cwd ?? '')])].map((text) => text.toLowerCase());
+    // The folder, not its label: "(folder name)" is no part of any project's folder or name.
+    const haystacks = [...new Set([folder ?? name, ...list.map((l) => l.cwd ?? '')])].map((text) => text.toLowerCase());
     const group: ProjectGroup = {
       key,
       cwd,
