@@ -106,6 +106,8 @@ describe('what places a session in a period', () => {
     expect(byDay.rows.map((row) => row.key)).toEqual(['2026-11-06']);
     const fifth = await stats(join(work, 'opened-late'), ['--tz', 'UTC', '--since', '2026-11-05', '--until', '2026-11-05']);
     expect(fifth.totals.sessions).toBe(0);
+    // Regression from a second look: the sentence for an empty period dated the session by those changes too.
+    expect(await cli(['stats', join(work, 'opened-late'), '--no-cache', '--tz', 'UTC', '--since', '2026-11-05', '--until', '2026-11-05'])).toContain('The one session read (2026-11-06) lies outside it.');
     const sixth = await stats(join(work, 'opened-late'), ['--tz', 'UTC', '--since', '2026-11-06', '--until', '2026-11-06']);
     expect(sixth.totals).toMatchObject({ sessions: 1, prompts: 1, replies: 1 });
   });
@@ -150,6 +152,14 @@ describe('a local time the clock went through twice, or skipped', () => {
   it('puts a skipped time at the change: what came before it is earlier, what came after later', async () => {
     expect(await inputTokens(['--until', '2026-03-29T02:30'])).toBe(1);
     expect(await inputTokens(['--since', '2026-03-29T02:30', '--until', '2026-03-29T03:20'])).toBe(10);
+  });
+
+  // Regression from a second look: a period of skipped times alone was refused as "--since …
+  // comes after --until …", though as written it does not.
+  it('is an empty period when every time in it was skipped, and refuses only a period written the wrong way round', async () => {
+    expect(await inputTokens(['--since', '2026-03-29T02:00', '--until', '2026-03-29T02:59'])).toBe(0);
+    expect((await stats(input(), ['--tz', 'America/Santiago', '--since', '2026-09-06T00:00', '--until', '2026-09-06T00:30'])).totals.sessions).toBe(0);
+    await expect(inputTokens(['--since', '2026-03-29T03:00', '--until', '2026-03-29T02:59'])).rejects.toThrow('comes after --until');
   });
 });
 

@@ -2,7 +2,7 @@
 // from the command line; the report data selects records by their own time against it. Pure.
 
 import { SOURCES, type Source } from '../types.js';
-import { dayKey, instantOf, localInstants, localParts, monthName } from '../time-zone.js';
+import { dayKey, instantOf, localInstants, localParts, monthName, offsetAt } from '../time-zone.js';
 import type { SessionKey } from './ledger.js';
 
 export interface Period {
@@ -63,10 +63,13 @@ export function parsePeriod(flags: PeriodFlags, timeZone: string): Period {
   const until = flags.until === undefined ? null : parseBound(flags.until, '--until', timeZone);
   if (since === null && until === null) return ALL_TIME;
   const start = since?.start ?? null;
-  const end = until?.end ?? null;
-  if (start !== null && end !== null && start >= end) {
+  let end = until?.end ?? null;
+  // Compared as written: times the clock skipped (02:00–02:59 the night it goes forward) name no
+  // instant at all, and a period of them is empty, not the wrong way round.
+  if (since !== null && until !== null && since.local > until.local) {
     throw new ScopeError(`--since ${flags.since} comes after --until ${flags.until}: the period would be empty.`);
   }
+  if (start !== null && end !== null && end < start) end = start;
   return { start, end, since: since?.text ?? null, until: until?.text ?? null, label: rangeLabel(since, until) };
 }
 
@@ -78,6 +81,8 @@ interface Bound {
   end: number;
   /** The local calendar day, when the flag named a whole day. */
   day: { year: number; month: number; day: number } | null;
+  /** The date and time as written, read as if in UTC (a day: its midnight): to compare two bounds as their writer meant them. */
+  local: number;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -95,6 +100,7 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
       start: instantOf(day, timeZone),
       end: instantOf({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }, timeZone),
       day,
+      local: Date.UTC(day.year, day.month - 1, day.day),
     };
   }
   const time = DATE_TIME.exec(value);
@@ -110,15 +116,17 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
     // Included whole, to the precision it is written in: --until 23:59 takes 23:59:59.999 too, and
     // 23:59:59.9 the whole tenth. Records are timed to the millisecond: finer is a millisecond.
     const precision = time[7] !== undefined ? 10 ** (3 - time[7].length) : time[6] !== undefined ? 1000 : 60_000;
+    const written = Date.UTC(day.year, day.month - 1, day.day, clock.hour, clock.minute, clock.second, millis);
     if (zone !== undefined) {
-      const at = Date.UTC(day.year, day.month - 1, day.day, clock.hour, clock.minute, clock.second, millis) - zoneOffsetMs(zone);
-      return { text: value, start: at, end: at + precision, day: null };
+      const at = written - zoneOffsetMs(zone);
+      // As the report's zone would write it, to compare with a bound written without a zone.
+      return { text: value, start: at, end: at + precision, day: null, local: at + offsetAt(at, timeZone) };
     }
     // A time the clock went through twice starts at its first and ends after its last; one it
     // skipped is the change itself, with the earlier times before it and the later ones after.
     const named = localInstants({ ...day, ...clock }, timeZone);
-    if (named.kind === 'skipped') return { text: value, start: named.change, end: named.change, day: null };
-    return { text: value, start: named.first + millis, end: named.last + millis + precision, day: null };
+    if (named.kind === 'skipped') return { text: value, start: named.change, end: named.change, day: null, local: written };
+    return { text: value, start: named.first + millis, end: named.last + millis + precision, day: null, local: written };
   }
   throw new ScopeError(`${flag} wants a day (YYYY-MM-DD) or an ISO time (2026-10-01T09:00, 2026-10-01T09:00Z); got ${JSON.stringify(text)}.`);
 }

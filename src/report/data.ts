@@ -289,8 +289,11 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
       (part) => ({ ledger: part, entries: unpackEntries(part.entries), counted: countedOf(part) }),
     );
     const span = countedSpan(parts);
-    available.firstAt = earliest(available.firstAt, span.first);
-    available.lastAt = latest(available.lastAt, span.last);
+    // Said of a period it is not in: where it counts something, else (as it is placed) its start.
+    const counting = countedSpan(parts, true);
+    const placed = counting.first === null ? (span.first ?? ledger.startedAt ?? ledger.mtime) : null;
+    available.firstAt = earliest(available.firstAt, counting.first ?? placed);
+    available.lastAt = latest(available.lastAt, counting.last ?? placed);
     const session = report.session(parts, span, project, price);
     if (session === null) continue;
     const origin = claims.originOf.get(ledger.key);
@@ -653,15 +656,18 @@ interface Span {
   last: number | null;
 }
 
-/** The first and last time among the entries (and their usage) a session counts, in all its files. */
-function countedSpan(parts: readonly CountedPart[]): Span {
+/**
+ * The first and last time among the entries (and their usage) a session counts, in all its files;
+ * `counting`: among those that count something (not a model change).
+ */
+function countedSpan(parts: readonly CountedPart[], counting = false): Span {
   let first: number | null = null;
   let last: number | null = null;
   for (const { entries, counted } of parts) {
     let u = 0;
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i] as LedgerEntry;
-      if (counted.entries[i]) {
+      if (counted.entries[i] && !(counting && countsNothing(entry))) {
         first = earliest(first, entry.time);
         last = latest(last, entry.time);
       }

@@ -167,10 +167,8 @@ export function emptyScopeSentence(data: ReportData, label: string): string {
       available.read === 1 ? 'the one session read does not match' : `none of the ${formatCount(available.read)} sessions read matches`;
     return `Nothing falls ${scopeLabel}: ${none} ${filters.join(' and ')}.`;
   }
-  const span =
-    available.firstAt !== null && available.lastAt !== null
-      ? ` (${localDay(available.firstAt, scope.timeZone)} to ${localDay(available.lastAt, scope.timeZone)})`
-      : '';
+  const [first, last] = [available.firstAt, available.lastAt].map((at) => (at === null ? null : localDay(at, scope.timeZone)));
+  const span = first === null || last === null ? '' : first === last ? ` (${first})` : ` (${first} to ${last})`;
   const which = filters.length === 0 ? 'read' : `read of ${filters.join(' and ')}`;
   const read =
     available.sessions === 1 ? `The one session ${which}${span} lies` : `The ${formatCount(available.sessions)} sessions ${which}${span} lie`;
