@@ -115,7 +115,8 @@ export async function discover(
       // With what its agent keeps of it beside it (a Claude Code session's sub-agents): its numbers
       // are the session's whether it is given alone or with its folder.
       let files = 1;
-      for (const companion of await companionsOf(path, heads)) {
+      // A named pipe or a device is not read (its reading says why), nor are companions looked for.
+      for (const companion of info.isFile() ? await companionsOf(path, heads) : []) {
         const kind = await fs.stat(companion).catch(() => null);
         if (kind?.isDirectory()) files += await sessionFilesUnder(companion, fs, found, diagnostics, linked);
         else if (kind?.isFile()) {

@@ -284,6 +284,20 @@ describe('bough command line', () => {
     expect(await run(['export', '', '-o', join(dir, 'e.html')])).toMatchObject({ code: 1, stderr: 'bough: export takes one session file. Give the path of a .jsonl file.\n' });
   });
 
+  // Regression from a hostile-input review: a named pipe given as an input (not inside a folder)
+  // was opened to look for its companions and waited for a writer forever, deaf to SIGTERM.
+  it('skips a named pipe given as an input, and reads the file beside it', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'a.jsonl');
+    await writeFile(input, await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    const fifo = join(dir, 'pipe.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const stats = await run(['stats', fifo, input, '--json', '--no-cache']);
+    expect(stats.code).toBe(0);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ totals: { sessions: 1 } });
+    expect(await run(['export', fifo, '-o', join(dir, 'x.html')])).toMatchObject({ code: 1, stderr: `bough: ${fifo} is not a session file bough can read: a named pipe, not a file.\n` });
+  }, 20_000);
+
   // Regression: a pipe or a device given as -o was replaced by a plain file (as root, /dev/null
   // itself); a report folder's page was taken for an export and replaced; `-o dir/` wrote a file `dir`.
   it('writes an export over no pipe, device, report page or folder', async () => {

@@ -1,6 +1,7 @@
 // What a file's first lines say of one field, read without parsing them: enough to tell which
 // session a file beside another belongs to, when that one is given alone.
 
+import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -44,9 +45,11 @@ async function filesByFirstValue(folder: string, names: RegExp, field: string, b
 }
 
 async function firstFieldValue(path: string, field: string, bytes: number): Promise<string | null> {
-  const file = await open(path, 'r').catch(() => null);
+  // Not blocking, and files only: a named pipe with no writer would wait for one forever.
+  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
   if (file === null) return null;
   try {
+    if (!(await file.stat()).isFile()) return null;
     const { bytesRead, buffer } = await file.read(Buffer.alloc(bytes), 0, bytes, 0);
     const pattern = new RegExp(`"${field}"\\s*:\\s*"([^"\\\\]*)"`);
     return pattern.exec(buffer.toString('utf8', 0, bytesRead))?.[1] ?? null;
