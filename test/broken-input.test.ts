@@ -38,6 +38,18 @@ const texts = (file: SessionFile) =>
   file.entries.flatMap((e) => (e.kind === 'prompt' || e.kind === 'reply' ? e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])) : []));
 
 describe('damaged input', () => {
+  // Regression from a hostile-input review: past 50 damaged lines at its start, a file was put
+  // aside as "not a session", its good records and their cost lost with it.
+  it('reads a session after hundreds of damaged lines at its start, and counts them', async () => {
+    const damage = '{broken\n'.repeat(300);
+    const file = await session(await fileOf('after-damage.jsonl', `${damage}${[header('s1'), prompt('m1', null, 'hi'), reply('m2', 'm1', 'ok')].join('\n')}\n`));
+    expect(texts(file)).toEqual(['hi', 'ok']);
+    expect(file.diagnostics.filter((d) => d.skippedLine).reduce((n, d) => n + (d.count ?? 1), 0)).toBe(300);
+    // A file of another kind is still put aside: no record an agent claims in its first records.
+    const other = await readSessionFile(await fileOf('other.jsonl', `${'{"kind":"log"}\n'.repeat(60)}${header('s2')}\n`));
+    expect(other.kind).toBe('skipped');
+  });
+
   it('keeps the entries around a block of NUL bytes, as a crash on a preallocated disk leaves it', async () => {
     const nuls = Buffer.alloc(4096, 0);
     const path = await fileOf('nul.jsonl', Buffer.concat([Buffer.from(`${header('n')}\n${prompt('a1', null, 'before')}\n`), nuls, Buffer.from(`\n${reply('a2', 'a1', 'after')}\n`)]));

@@ -20,6 +20,14 @@ export type ReadOutcome =
  * aside after a few lines.
  */
 const MAX_LINES_BEFORE_FIRST_RECORD = 50;
+/**
+ * Damaged lines (not JSON) are looked past further: a crash or a bad copy can leave hundreds at a
+ * file's start, and the session after them is still the user's. A file of another kind is put
+ * aside within this much of them.
+ */
+const MAX_DAMAGED_BYTES_BEFORE_FIRST_RECORD = 16 * 1024 * 1024;
+/** Damaged lines kept to rebuild a header from (a cut-off header is among the first). */
+const DAMAGED_LINES_KEPT = 50;
 
 export async function readSessionFile(path: string): Promise<ReadOutcome> {
   let size: number;
@@ -41,11 +49,19 @@ export async function readSessionFile(path: string): Promise<ReadOutcome> {
     const damaged: RawLine[] = [];
     /** Records before the first one an agent claims (a type newer than bough): skipped and counted once the file is known. */
     const unclaimed: { line: number; record: Record<string, unknown> }[] = [];
-    for (let n = 0; n < MAX_LINES_BEFORE_FIRST_RECORD; n++) {
+    /** Lines looked at, damaged ones aside (they are counted by their size). */
+    let looked = 0;
+    let damagedBytes = 0;
+    while (looked < MAX_LINES_BEFORE_FIRST_RECORD && damagedBytes < MAX_DAMAGED_BYTES_BEFORE_FIRST_RECORD) {
       const next = await lines.next();
       if (next.done) break;
       const { records, clean } = lineRecords(next.value, path, isAnyRecord, diagnostics);
-      if (records.length === 0 && next.value.text.trim() !== '') damaged.push(next.value);
+      if (records.length === 0 && next.value.text.trim() !== '') {
+        if (damaged.length < DAMAGED_LINES_KEPT) damaged.push(next.value);
+        damagedBytes += next.value.text.length + next.value.oversized + 1;
+        continue;
+      }
+      looked++;
       for (const [index, record] of records.entries()) {
         const claim = recogniser(record);
         if (claim === null) {
