@@ -931,10 +931,6 @@ function unreadableWarning(count: number, archiveDir: string): string[] {
   ];
 }
 
-/**
- * The index's first line: when, by what, from how many files; and what else the folder keeps
- * (pages not linked from this report, which whoever is sent the folder gets too).
- */
 /** The session template's links to a session's neighbours, from `page`, as this report has them: for a kept page. */
 function neighboursNav(page: string, neighbours: { previous: SessionLink | null; next: SessionLink | null } | undefined, pages: PageMap): string {
   const link = (other: SessionLink | null, rel: string, text: string) =>
@@ -943,6 +939,10 @@ function neighboursNav(page: string, neighbours: { previous: SessionLink | null;
   return links.length === 0 ? '' : `<nav class="neighbours" aria-label="Sessions of this project">\n${links.join('\n')}\n</nav>\n`;
 }
 
+/**
+ * The index's first line: when, by what, from how many files; and what else the folder keeps
+ * (pages not linked from this report, which whoever is sent the folder gets too).
+ */
 function generatedSentence(options: BuildOptions, generator: string, files: number, gone: number, carried: number): string {
   const when = formatDateTime(options.now.getTime(), { timeZone: options.scope.timeZone });
   const kept = gone > 0 ? `, with ${plural(gone, 'session file')} gone since an earlier build kept from it` : '';
