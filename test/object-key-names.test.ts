@@ -5,20 +5,12 @@
 import { mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../src/cli.js';
 import { statsSchema, summarySchema } from '../src/report/schema.js';
+import { runCli } from './support/cli.js';
 import { tempDir } from './support/fixtures.js';
 
 let work: string;
 let input: string;
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: {}, home: join(work, 'home'), isTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
 
 const PROVIDERS = ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty'];
 
@@ -64,7 +56,7 @@ afterAll(async () => {
 describe('names that are an object’s own members', () => {
   // Regression: a Pi provider named `constructor` stopped every command ("prefixes is not iterable").
   it('are a provider like any other: its model unpriced, every session read', async () => {
-    const { code, stdout, stderr } = await cli(['stats', join(work, 'sessions'), '--json', '--no-cache', '--tz', 'UTC']);
+    const { code, stdout, stderr } = await runCli(['stats', join(work, 'sessions'), '--json', '--no-cache', '--tz', 'UTC']);
     expect(stderr).not.toContain('bug in bough');
     expect(code).toBe(0);
     const stats = statsSchema.parse(JSON.parse(stdout));
@@ -75,7 +67,7 @@ describe('names that are an object’s own members', () => {
   it('are shown as written in pages, search and a redacted report', async () => {
     for (const extra of [[], ['--redact']]) {
       const out = join(work, `report${extra.join('')}`);
-      const { code, stderr } = await cli(['build', join(work, 'sessions'), '--out', out, '--tz', 'UTC', '-q', '--no-cache', ...extra]);
+      const { code, stderr } = await runCli(['build', join(work, 'sessions'), '--out', out, '--tz', 'UTC', '-q', '--no-cache', ...extra]);
       expect(stderr).toBe('');
       expect(code).toBe(0);
       const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));

@@ -5,17 +5,14 @@
 import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../src/cli.js';
 import { statsSchema, summarySchema, type StatsJson } from '../src/report/schema.js';
+import { runCli } from './support/cli.js';
 import { tempDir } from './support/fixtures.js';
 
 let work: string;
 
 async function cli(args: string[]): Promise<string> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: {}, home: join(work, 'home'), isTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
-  const code = await main(args, io);
+  const { code, stdout, stderr } = await runCli(args);
   if (code !== 0) throw new Error(`bough ${args.join(' ')} exited ${code}: ${stderr}`);
   return stdout;
 }

@@ -10,9 +10,10 @@ import { main, type CliIo } from '../src/cli.js';
 import { statsSchema } from '../src/report/schema.js';
 import { tempDir } from './support/fixtures.js';
 
+/** Writes each file's records as lines ("INF" strings as the JSON number 1e400, which JSON.parse reads as Infinity) and returns stats of them by session. */
 async function stats(files: Record<string, readonly object[]>) {
   const dir = await tempDir();
-  for (const [name, records] of Object.entries(files)) await writeFile(join(dir, name), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  for (const [name, records] of Object.entries(files)) await writeFile(join(dir, name), `${records.map((r) => JSON.stringify(r).replaceAll('"INF"', '1e400')).join('\n')}\n`);
   let stdout = '';
   const io: CliIo = { stdout: (t) => (stdout += t), stderr: () => {}, env: {}, home: await tempDir(), isTty: false, stdoutIsTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
   expect(await main(['stats', dir, '--json', '--no-cache', '--tz', 'UTC', '--by', 'session'], io)).toBe(0);
@@ -114,16 +115,6 @@ describe('a usage whose part is larger than its whole', () => {
   });
 });
 
-/** Writes records as lines, "INF" strings as the JSON number 1e400 (which JSON.parse reads as Infinity). */
-async function statsOfText(files: Record<string, readonly object[]>) {
-  const dir = await tempDir();
-  for (const [name, records] of Object.entries(files)) await writeFile(join(dir, name), `${records.map((r) => JSON.stringify(r).replaceAll('"INF"', '1e400')).join('\n')}\n`);
-  let stdout = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: () => {}, env: {}, home: await tempDir(), isTty: false, stdoutIsTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
-  expect(await main(['stats', dir, '--json', '--no-cache', '--tz', 'UTC', '--by', 'session'], io)).toBe(0);
-  return statsSchema.parse(JSON.parse(stdout));
-}
-
 /** A Claude Code session of one prompt and one Sonnet 4.5 reply carrying `usage`. */
 function claudeSession(id: string, usage: object): object[] {
   const line = { sessionId: id, cwd: `/proj/${id}`, version: '2.0.37', isSidechain: false, userType: 'external' };
@@ -138,7 +129,7 @@ function claudeSession(id: string, usage: object): object[] {
 // record called priced in full.
 describe('a count or cost no agent could mean, in one field of a usage', () => {
   it('leaves that field out and keeps the rest, priced in part', async () => {
-    const result = await statsOfText({
+    const result = await stats({
       'claude-inf.jsonl': claudeSession('inf', { input_tokens: 1000, output_tokens: 'INF', cache_read_input_tokens: 200_000, cache_creation_input_tokens: 0 }),
       'pi-inf-cost.jsonl': piSession('pi-inf', { input: 1000, output: 1000, cacheRead: 0, cacheWrite: 0, cost: { total: 'INF' } }),
       'claude-searches.jsonl': claudeSession('searches', { input_tokens: 100, output_tokens: 100, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, server_tool_use: { web_search_requests: '3' } }),
@@ -160,14 +151,9 @@ describe('a count or cost no agent could mean, in one field of a usage', () => {
 // and a `__proto__` key set the rebuilt object's prototype: its output of 5,000,000 was counted.
 describe('a Pi usage with a __proto__ key', () => {
   it('counts none of what that key holds', async () => {
-    const [header, prompt, reply] = piSession('proto', {});
-    const text = JSON.stringify(reply).replace('"usage":{}', '"usage":{"input":"10","cacheRead":0,"cacheWrite":0,"totalTokens":11,"__proto__":{"output":5000000}}');
-    const dir = await tempDir();
-    await writeFile(join(dir, 'proto.jsonl'), `${JSON.stringify(header)}\n${JSON.stringify(prompt)}\n${text}\n`);
-    let stdout = '';
-    const io: CliIo = { stdout: (t) => (stdout += t), stderr: () => {}, env: {}, home: await tempDir(), isTty: false, stdoutIsTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
-    expect(await main(['stats', dir, '--json', '--no-cache', '--tz', 'UTC'], io)).toBe(0);
-    const { totals } = statsSchema.parse(JSON.parse(stdout));
+    // An own __proto__ key, as JSON.parse makes one and JSON.stringify writes it.
+    const usage = JSON.parse('{"input":"10","cacheRead":0,"cacheWrite":0,"totalTokens":11,"__proto__":{"output":5000000}}') as object;
+    const { totals } = await stats({ 'proto.jsonl': piSession('proto', usage) });
     expect(totals.tokens.output).toBe(0);
     expect(totals).toMatchObject({ usageRecords: 1, unpricedRecords: 1 });
   });
