@@ -288,9 +288,8 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     const parts: CountedPart[] = [ledger, ...(claims.subagentsOf.get(ledger.key) ?? []).map((key) => byKey.get(key) as SessionLedger)].map(
       (part) => ({ ledger: part, entries: unpackEntries(part.entries), counted: countedOf(part) }),
     );
-    const span = countedSpan(parts);
+    const { span, counting } = countedSpans(parts);
     // Said of a period it is not in: where it counts something, else (as it is placed) its start.
-    const counting = countedSpan(parts, true);
     const placed = counting.first === null ? (span.first ?? ledger.startedAt ?? ledger.mtime) : null;
     available.firstAt = earliest(available.firstAt, counting.first ?? placed);
     available.lastAt = latest(available.lastAt, counting.last ?? placed);
@@ -657,28 +656,32 @@ interface Span {
 }
 
 /**
- * The first and last time among the entries (and their usage) a session counts, in all its files;
- * `counting`: among those that count something (not a model change).
+ * The first and last time among the entries (and their usage) a session counts, in all its files
+ * (`span`), and among those that count something, model changes and the like aside (`counting`).
  */
-function countedSpan(parts: readonly CountedPart[], counting = false): Span {
-  let first: number | null = null;
-  let last: number | null = null;
+function countedSpans(parts: readonly CountedPart[]): { span: Span; counting: Span } {
+  const span: Span = { first: null, last: null };
+  const counting: Span = { first: null, last: null };
+  const add = (into: Span, time: number | null) => {
+    into.first = earliest(into.first, time);
+    into.last = latest(into.last, time);
+  };
   for (const { entries, counted } of parts) {
     let u = 0;
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i] as LedgerEntry;
-      if (counted.entries[i] && !(counting && countsNothing(entry))) {
-        first = earliest(first, entry.time);
-        last = latest(last, entry.time);
+      if (counted.entries[i]) {
+        add(span, entry.time);
+        if (!countsNothing(entry)) add(counting, entry.time);
       }
       for (const usage of entry.usage) {
         if (!counted.usage[u++]) continue;
-        first = earliest(first, usage.time ?? entry.time);
-        last = latest(last, usage.time ?? entry.time);
+        add(span, usage.time ?? entry.time);
+        add(counting, usage.time ?? entry.time);
       }
     }
   }
-  return { first, last };
+  return { span, counting };
 }
 
 /** An entry that is no turn, holds no usage and does no tool work. */
