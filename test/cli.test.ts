@@ -412,6 +412,23 @@ describe('bough command line', () => {
     expect((await readdir(dir)).sort()).toEqual(['11111111-1111-4111-8111-111111111111-agent-a9f8e7d6c5.html', '11111111-1111-4111-8111-111111111111.html']);
   });
 
+  // Regression: a sub-agent's file given alone brought in its session's other sub-agents (those in
+  // <session>/subagents/ and those beside it): its export held all of them, titled after the
+  // oldest, and stats counted them all.
+  it('exports and counts a sub-agent file given alone as that sub-agent only', async () => {
+    const dir = await tempDir();
+    const project = join(FIXTURES, 'claude', 'projects', '-home-ana-shop');
+    const agent = join(project, 'agent-5e5e5e5e.jsonl');
+    const out = join(dir, 'agent.html');
+    expect((await run(['export', agent, '-o', out])).code).toBe(0);
+    const html = await readFile(out, 'utf8');
+    expect(html).toContain('List the files under src and say what each one does');
+    // The other sub-agent of the same session (11111111-…/subagents/agent-a9f8e7d6c5.jsonl).
+    expect(html).not.toContain('Find every caller of total()');
+    const stats = JSON.parse((await run(['stats', agent, '--json', '--no-cache'])).stdout);
+    expect([stats.diagnostics.files, stats.totals.usageRecords]).toEqual([1, stats.totals.subagents.usageRecords]);
+  });
+
   // Regression: with its sub-agents read beside it, a session whose file sorts after theirs
   // ("c…" after "agent-…") was exported as one of them (named cccc…-agent-5e5e5e5e.html).
   it('exports the file asked for, wherever its sub-agents\' files sort beside it', async () => {

@@ -17,6 +17,12 @@ async function stats(folder: string) {
   return statsSchema.parse(JSON.parse(stdout));
 }
 
+async function statsBy(folder: string, by: string) {
+  const { code, stdout, stderr } = await run(['stats', join(USAGE, folder), '--json', '--tz', 'UTC', '--no-cache', '--by', by]);
+  expect(code, stderr).toBe(0);
+  return statsSchema.parse(JSON.parse(stdout));
+}
+
 interface Summary {
   diagnostics: { byReason: Record<string, number>; items: { reason: string; line: number | null; detail: string }[] };
 }
@@ -70,10 +76,44 @@ describe('Codex usage in stats', () => {
     expect(totals.subagents.usageRecords).toBe(1);
   });
 
+  // Regression: given alone, a thread found only the threads it spawned in its own day's folder;
+  // one spawned after local midnight is filed under the next day, and its spend was lost unsaid.
+  it('counts a thread given alone with the threads it spawned on later days, and theirs', async () => {
+    const parent = join(USAGE, 'spawn-after-midnight', 'sessions', '2026', '05', '12', 'rollout-2026-05-12T23-50-00-0195dddd-0000-7000-8000-0000000000a1.jsonl');
+    const { code, stdout, stderr } = await run(['stats', parent, '--json', '--tz', 'UTC', '--no-cache']);
+    expect(code, stderr).toBe(0);
+    const { totals } = statsSchema.parse(JSON.parse(stdout));
+    // 100,000 / 10,000 of its own, 40,000 / 4,000 of its child (05/13) and 20,000 / 2,000 of the child's (05/14), all gpt-5.
+    expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 160_000, output: 16_000 }, subagents: { tokens: { input: 60_000, output: 6_000 } } });
+    expect(totals.cost.bough).toBeCloseTo(0.36, 9);
+    expect(totals).toEqual((await stats('spawn-after-midnight')).totals);
+  });
+
   it('counts a fork’s first response alone when its copied history carried no token_count (regression: the parent’s totals counted again)', async () => {
     const { totals } = await stats('fork-no-counts');
     // The parent's 10,000 in / 100 out once; the fork's totals 12,000 / 120 carry on from them, so it adds 2,000 / 20.
     expect(totals).toMatchObject({ sessions: 2, usageRecords: 2, tokens: { input: 12_000, output: 120 }, cost: { bough: 0.0162 } });
+  });
+
+  // Regression: a thread that copied another's history with its session_meta (codex.md §3, §9)
+  // but named no origin (no forked_from_id, no thread_spawn) counted that history again.
+  it('counts history copied with its thread’s session_meta once, in that thread, though the copy names no origin', async () => {
+    const { totals, rows } = await statsBy('unmarked-copy', 'session');
+    // The parent's 1,000,000 / 100,000 on gpt-5 ($2.25) once, and the copy's own 100,000 / 10,000 ($0.225).
+    expect(totals).toMatchObject({ sessions: 2, prompts: 2, usageRecords: 2, tokens: { input: 1_100_000, output: 110_000 } });
+    expect(totals.cost.bough).toBeCloseTo(2.475, 9);
+    expect(rows.map((row) => [row.label, row.cost.bough]).sort()).toEqual([
+      ['branch question', expect.closeTo(0.225, 9)],
+      ['parent question', expect.closeTo(2.25, 9)],
+    ]);
+  });
+
+  it('counts a review thread’s replay of the thread it reviewed once, there, and its own usage as sub-agent spend', async () => {
+    const { totals } = await stats('review-replay');
+    // The reviewed thread's $2.25 once; the review's own 40,000 / 4,000 ($0.09) as a sub-agent's.
+    expect(totals).toMatchObject({ usageRecords: 2, tokens: { input: 1_040_000, output: 104_000 } });
+    expect(totals.cost.bough).toBeCloseTo(2.34, 9);
+    expect(totals.subagents.tokens).toMatchObject({ input: 40_000, output: 4_000 });
   });
 
   // Regression: a fork whose copied history carried no token_count, and a spawned child that

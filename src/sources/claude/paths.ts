@@ -42,6 +42,9 @@ export function claudeProjectFolder(path: string): string | null {
  * sessions' too).
  */
 export async function claudeCompanions(path: string, heads: FileHeads): Promise<string[]> {
+  // A sub-agent's own file carries its session's id too: given alone, it is that sub-agent, not
+  // its session's other sub-agents with it.
+  if (SUBAGENT_FILE.test(basename(path))) return [];
   const folder = dirname(path);
   // Claude Code names a session's file by its id, a UUID; a file renamed (a copy kept by hand) is
   // told by the id its first lines carry. A file of neither has no sub-agents.
@@ -52,10 +55,12 @@ export async function claudeCompanions(path: string, heads: FileHeads): Promise<
   const nested = join(folder, stem, 'subagents');
   if (await stat(nested).then((s) => s.isDirectory(), () => false)) found.push(nested);
   // The first line naming a session names its own (a summary line before it names none).
-  found.push(...((await heads.byFirstValue(folder, /^agent-.+\.jsonl$/i, 'sessionId', HEAD_BYTES)).get(stem) ?? []));
+  found.push(...((await heads.byFirstValue(folder, SUBAGENT_FILE, 'sessionId', HEAD_BYTES)).get(stem) ?? []));
   return found;
 }
 
+/** How Claude Code names a sub-agent's file, in `<session>/subagents/` or (before 2.1) beside its session's. */
+const SUBAGENT_FILE = /^agent-.+\.jsonl$/i;
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** How much of a flat sub-agent file is read to tell its session: its first lines, which name it. */

@@ -1,5 +1,6 @@
 // Where Codex keeps its rollouts (formats/codex.md §1), and the Codex home a rollout sits in.
 
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import type { Environment } from '../../environment.js';
 import type { FileHeads } from '../file-head.js';
@@ -36,15 +37,59 @@ export function isArchivedRollout(rolloutPath: string): boolean {
 /** How much of a rollout is read to tell its parent: its session_meta, instructions and all. */
 const HEAD_BYTES = 64 * 1024;
 
+/** Day folders looked in past a rollout's own for the threads it spawned: a month of a thread resumed again and again. */
+const SPAWN_DAYS = 31;
+const MS_PER_DAY = 24 * 60 * 60 * 1000;
+
 /**
- * The threads a rollout spawned (its sub-agents), where Codex writes them: rollouts of the same
- * day's folder whose session_meta names it as `parent_thread_id`.
+ * The threads a rollout spawned (its sub-agents), and the threads they spawned, where Codex writes
+ * them: rollouts whose session_meta names their parent as `parent_thread_id`, in the day folder
+ * each was started in (local time). A thread that runs past midnight, or is resumed on a later
+ * day, spawns into later days' folders: those up to the day the rollout was last written to (and
+ * the next, for the zones' difference) are looked in too.
  */
 export async function codexCompanions(path: string, heads: FileHeads): Promise<string[]> {
-  const name = basename(path);
-  const id = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name)?.[1];
-  if (id === undefined) return [];
-  return (await heads.byFirstValue(dirname(path), /^rollout-.+\.jsonl$/i, 'parent_thread_id', HEAD_BYTES)).get(id) ?? [];
+  const id = threadIdOf(path);
+  if (id === null) return [];
+  const byParent = new Map<string, string[]>();
+  for (const folder of await spawnFolders(path)) {
+    for (const [parent, files] of await heads.byFirstValue(folder, /^rollout-.+\.jsonl$/i, 'parent_thread_id', HEAD_BYTES)) {
+      byParent.set(parent, [...(byParent.get(parent) ?? []), ...files]);
+    }
+  }
+  const found: string[] = [];
+  const seen = new Set([id]);
+  for (const parents = [id]; parents.length > 0; ) {
+    for (const file of byParent.get(parents.shift() as string) ?? []) {
+      found.push(file);
+      const child = threadIdOf(file);
+      if (child === null || seen.has(child)) continue;
+      seen.add(child);
+      parents.push(child);
+    }
+  }
+  return found;
+}
+
+function threadIdOf(path: string): string | null {
+  return /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(basename(path))?.[1] ?? null;
+}
+
+/** The rollout's own folder and, when it is a `YYYY/MM/DD` day folder, the days after it that the thread may have spawned into. */
+async function spawnFolders(path: string): Promise<string[]> {
+  const own = dirname(path);
+  const day = /^(.*)[\\/](\d{4})[\\/](\d{2})[\\/](\d{2})$/.exec(own);
+  const lastWritten = await stat(path).then((info) => info.mtimeMs, () => null);
+  if (day === null || lastWritten === null) return [own];
+  const [, root, year, month, date] = day as unknown as [string, string, string, string, string];
+  const first = Date.UTC(Number(year), Number(month) - 1, Number(date));
+  const last = Math.min(first + SPAWN_DAYS * MS_PER_DAY, lastWritten + MS_PER_DAY);
+  const folders = [own];
+  for (let at = first + MS_PER_DAY; at <= last; at += MS_PER_DAY) {
+    const [y, m, d] = new Date(at).toISOString().slice(0, 10).split('-') as [string, string, string];
+    folders.push(join(root, y, m, d));
+  }
+  return folders;
 }
 
 /** The Codex home a rollout belongs to: the folder above the nearest `sessions`/`archived_sessions` on its path. */

@@ -233,6 +233,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
   }
 
   const own = ctx.own ?? { id: basename(input.path).replace(/\.jsonl$/i, '') };
+  const origin = originOf(own, ctx.copied);
   const anchor = lineageAnchor(own, ctx.copied);
   const entries = finish(ctx, anchor, idPrefixOf(own.id));
   const name = await threadNameOf(input.path, own.id);
@@ -249,13 +250,13 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     projectFolder: null,
     startedAt: ctx.startedAt,
     // Codex links forks by thread id, never by path: the id it records is what names the origin (design.md §3).
-    parentFile: own.forked_from_id ?? null,
-    parentSessionId: own.forked_from_id ?? null,
+    parentFile: origin,
+    parentSessionId: origin,
     namedByAgent: /^rollout-.*\.jsonl$/.test(basename(input.path)) && basename(input.path).endsWith(`${own.id}.jsonl`),
     // A review, compaction or other sub-agent thread names no parent in its source (§3): the thread
     // it was forked from, when it says, else none (a sub-agent with no main transcript). Its task
     // is not a prompt of yours, its usage sub-agent spend.
-    subagentOf: spawn.label === null ? null : (spawn.parent ?? own.forked_from_id ?? own.id),
+    subagentOf: spawn.label === null ? null : (spawn.parent ?? origin ?? own.id),
     subagentLabel: spawn.label,
     subagentId: spawn.parent === null ? null : own.id,
     startedSubagents: [...ctx.spawned].map(([callId, subagentId]) => ({ callId, subagentId })),
@@ -810,7 +811,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
  * first response, whose totals are that response's.)
  */
 function inheritsTotals(ctx: CodexContext, total: Totals, last: Totals | null): last is Totals {
-  if (!(ctx.own?.forked_from_id || (ctx.own && spawnParentOf(ctx.own))) || last === null || !selfConsistent(last)) return false;
+  if (!(ctx.own?.forked_from_id || ctx.copied.size > 0 || (ctx.own && spawnParentOf(ctx.own))) || last === null || !selfConsistent(last)) return false;
   return grewFrom(total, last) && !sameTotals(total, last);
 }
 
@@ -995,8 +996,21 @@ function nameEntry(name: string, anchor: string, sessionId: string, line: number
 }
 
 /**
+ * The thread a file copied its history from, when that is not a spawning parent (a sub-agent of
+ * its own): the one its `forked_from_id` names, else the first other thread whose session_meta it
+ * holds. A copy carries its origin's meta whether or not it names the origin (§3, §9), and one
+ * that does not is still a copy: its history counts once, in the origin.
+ */
+function originOf(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.RawSessionMeta>): string | null {
+  if (own.forked_from_id) return own.forked_from_id;
+  if (spawnParentOf(own) !== null) return null;
+  return copied.keys().next().value ?? null;
+}
+
+/**
  * The oldest thread of this file's lineage that the file names: forks name their origin
- * (`forked_from_id`), spawned children their parent (`thread_spawn.parent_thread_id`).
+ * (`forked_from_id`), spawned children their parent (`thread_spawn.parent_thread_id`), and a
+ * thread that names neither but holds another's session_meta copied that one.
  */
 function lineageAnchor(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.RawSessionMeta>): string {
   const seen = new Set<string>();
@@ -1004,7 +1018,7 @@ function lineageAnchor(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.
   let meta: raw.RawSessionMeta | undefined = own;
   while (meta && !seen.has(id)) {
     seen.add(id);
-    const parent = meta.forked_from_id ?? spawnParentOf(meta);
+    const parent = meta.forked_from_id ?? spawnParentOf(meta) ?? (meta === own ? originOf(own, copied) : null);
     if (!parent) break;
     id = parent;
     meta = copied.get(parent);
