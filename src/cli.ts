@@ -146,7 +146,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .option('--no-cache', 'read every file and write every page again, reusing nothing from earlier runs')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (inputs: string[], flags: BuildFlags) => {
-      exitCode = misplacedCommand('build', inputs, argv, io) ?? (await runBuild(inputs, flags, io));
+      exitCode = emptyInput(inputs, io) ?? misplacedCommand('build', inputs, argv, io) ?? (await runBuild(inputs, flags, io));
     });
 
   const statsCommand = program
@@ -159,7 +159,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   scopeOptions(statsCommand, io)
     .option('-q, --quiet', 'no progress or warnings, even on a terminal')
     .action(async (inputs: string[], flags: StatsFlags) => {
-      exitCode = misplacedCommand('stats', inputs, argv, io) ?? (await runStats(inputs, flags, io));
+      exitCode = emptyInput(inputs, io) ?? misplacedCommand('stats', inputs, argv, io) ?? (await runStats(inputs, flags, io));
     });
 
   program
@@ -175,7 +175,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .option('--price-subscriptions', 'price subscription providers at API rates instead of $0')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (file: string, flags: ExportFlags) => {
-      exitCode = await guarded(io, async () => {
+      if (flags.out === '-') {
+        io.stderr(terminalLine('bough: export writes a file, not to standard output: name one with -o, such as session.html.'));
+        exitCode = 2;
+        return;
+      }
+      exitCode = emptyInput([file], io, 'a session file') ?? (await guarded(io, async () => {
         const result = await exportSession({
           file,
           out: flags.out ?? null,
@@ -192,7 +197,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
           ...sharingSaid(result.sharing),
         ];
         if (!flags.quiet) io.stdout(terminalLine(said.join(' · ')));
-      });
+      }));
     });
 
   const prices = program.command('prices').description("LiteLLM's price table: which one is used, and updating it");
@@ -226,6 +231,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       });
     });
 
+  const swallowed = flagTakenAsValue(argv, program);
+  if (swallowed !== null) {
+    const { given, long, flag } = swallowed;
+    io.stderr(terminalLine(`bough: ${given} takes a value, and the word after it is the option ${flag}: give ${given} its value (a value that begins like an option goes as ${long}=${flag}).`));
+    return 2;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
@@ -236,6 +247,29 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     }
     throw error;
   }
+}
+
+/**
+ * An option of one value followed by another option (`export s.jsonl -o --share`): commander takes
+ * the option for the value, so the file is named "--share" and the session not redacted, or the
+ * build goes to a folder named "--quiet", with nothing said. Bad usage. Only bough's own option
+ * names count: a value may begin with a dash (a Claude Code project folder does).
+ */
+function flagTakenAsValue(argv: readonly string[], program: Command): { given: string; long: string; flag: string } | null {
+  const options = [program, ...program.commands].flatMap((command) => command.options);
+  const named = new Map<string, Option>();
+  for (const option of options) for (const name of [option.long, option.short]) if (name) named.set(name, option);
+  const isFlag = (arg: string) => named.has(arg.split('=')[0] ?? arg) || arg === '-h' || arg === '--help';
+  for (let i = 0; i < argv.length - 1; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') break;
+    const option = named.get(arg);
+    if (option === undefined || !(option.required || option.optional)) continue;
+    const next = argv[i + 1] as string;
+    if (isFlag(next)) return { given: arg, long: option.long ?? arg, flag: next };
+    i++;
+  }
+  return null;
 }
 
 /** Runs a command, turning an error bough can say into its sentence and exit code (see failure). */
@@ -281,6 +315,16 @@ function foundLine(flags: ScopeFlags, io: CliIo): (discovery: Discovery) => void
     if (flags.quiet || !discovery.usedDefaults) return;
     io.stderr(terminalLine(`bough: looking in ${placesLine(discovery.places, io.home, discovery.diagnostics)}`));
   };
+}
+
+/**
+ * `bough stats "$DIR"` with DIR unset: an empty path would be read as the working folder, and a
+ * report made of whatever lies there. Bad usage (exit 2); null when every input names something.
+ */
+function emptyInput(inputs: readonly string[], io: CliIo, wanted = 'a session file or folder'): number | null {
+  if (!inputs.some((input) => input.trim() === '')) return null;
+  io.stderr(terminalLine(`bough: an input is an empty path (an unset variable?): name ${wanted}.`));
+  return 2;
 }
 
 /**
@@ -338,6 +382,9 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
   return 0;
 }
 
+/** Skipped files `stats` names one by one; more are counted only. */
+const NAMED_SKIPPED_FILES = 3;
+
 async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise<number> {
   const progress = progressOf(flags, io);
   try {
@@ -360,6 +407,11 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
       const d = result.json.diagnostics;
       const one = d.skippedLines + d.skippedFiles + notLooked(d) === 1;
       if (skipped !== null) io.stderr(terminalLine(`bough: ${skipped}; \`bough build\` lists ${one ? 'it' : 'them'} on its data-quality page.`));
+      // A few files skipped are named here: a script's user may never build.
+      const files = result.skippedFiles;
+      if (files.length > 0 && files.length <= NAMED_SKIPPED_FILES) {
+        io.stderr(terminalLine(`bough: skipped: ${files.map(({ file, why }) => `${file}${why === null ? '' : ` (${why})`}`).join('; ')}.`));
+      }
     }
     if (flags.json) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`);
     else {

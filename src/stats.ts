@@ -5,7 +5,7 @@ import { reportContext, noSessionsSentence, type ReportOptions } from './build.j
 import { NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { boughCacheDir } from './environment.js';
 import { threadPlan } from './threads/pool.js';
-import { collect } from './reading/collect.js';
+import { collect, type Collected } from './reading/collect.js';
 import { codeStamp } from './package-files.js';
 import { discover, readPlaces, type Place } from './discover.js';
 import { BoughError } from './errors.js';
@@ -30,6 +30,8 @@ export interface StatsResult {
   emptySentence: string;
   /** Things the user should know beside the numbers (a cache that cannot be written, a downloaded price table that is damaged). */
   warnings: string[];
+  /** Files found and read that hold no session, as found, and why when it was said (the build's data-quality page lists them too). */
+  skippedFiles: { file: string; why: string | null }[];
 }
 
 export async function stats(options: StatsOptions): Promise<StatsResult> {
@@ -49,10 +51,16 @@ export async function stats(options: StatsOptions): Promise<StatsResult> {
     places: discovery.places,
     emptySentence: emptyScopeSentence(data, scopeLabel(options.scope)),
     warnings: [cacheWarning, table.snapshot.problem ?? null].filter((w): w is string => w !== null),
+    skippedFiles: skippedFilesOf(discovery.files, collected),
   };
 }
 
 /** The terminal view of a stats result. */
 export function statsText(result: StatsResult, options: { colour: boolean; width: number }): string {
   return statsTable(result.json, { ...options, emptySentence: result.emptySentence });
+}
+
+function skippedFilesOf(files: readonly string[], collected: Collected): StatsResult['skippedFiles'] {
+  const sessions = new Set(collected.sourceOf.values());
+  return files.filter((file) => !sessions.has(file)).map((file) => ({ file, why: collected.diagnostics.find((d) => d.file === file && d.line === null)?.detail ?? null }));
 }

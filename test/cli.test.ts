@@ -28,6 +28,17 @@ async function run(args: string[], env: Record<string, string> = {}, home?: stri
   return { code, stdout, stderr };
 }
 
+/** Runs `work` with `dir` as the working folder (what a command given no path writes or reads). */
+async function inFolder<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    return await work();
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
 describe('what bough could not do, said', () => {
   it('lists links it did not follow on the data-quality page and in summary.json', async () => {
     const inputs = await tempDir();
@@ -157,8 +168,39 @@ describe('bough command line', () => {
       const flag = args.includes('--month') ? '--month' : args.includes('--by') ? '--by' : '--out';
       expect(await run(args)).toEqual({ code: 2, stdout: '', stderr: `bough: ${flag} is given more than once, and it takes one value: give it once.\n` });
     }
-    // A value that reads as a flag is a value.
-    expect((await run(['stats', join(FIXTURES, 'pi'), '--project', '--month', '--json', '--no-cache'])).code).toBe(0);
+    // A value that reads as a flag, given as one, is a value.
+    expect((await run(['stats', join(FIXTURES, 'pi'), '--project=--month', '--month', '2025-12', '--json', '--no-cache'])).code).toBe(0);
+  });
+
+  // Regression: commander took the option after one of one value for its value, so `export -o
+  // --share` wrote the session unredacted to a file named "--share", and exited 0.
+  it('refuses an option of one value followed by another option, as bad usage', async () => {
+    const dir = await tempDir();
+    const session = join(FIXTURES, 'pi', 'minimal-v3.jsonl');
+    const cases = [
+      [['export', session, '-o', '--share'], '-o', '--out', '--share'],
+      [['build', session, '--out', '--quiet'], '--out', '--out', '--quiet'],
+      [['stats', session, '--project', '--json'], '--project', '--project', '--json'],
+      [['stats', session, '--tz', '--by=day'], '--tz', '--tz', '--by=day'],
+    ] as const;
+    for (const [args, given, long, flag] of cases) {
+      expect(await inFolder(dir, () => run([...args]))).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `bough: ${given} takes a value, and the word after it is the option ${flag}: give ${given} its value (a value that begins like an option goes as ${long}=${flag}).\n`,
+      });
+    }
+    expect(await readdir(dir)).toEqual([]);
+    // A value that begins with a dash and is no option of bough's is a value: a Claude Code project folder's name.
+    expect((await run(['stats', session, '--project', '-home-alice-proj', '--json', '--no-cache'])).code).toBe(0);
+  });
+
+  // Regression: an empty input (`bough stats "$DIR"`, DIR unset) read the working folder.
+  it('refuses an empty input, as bad usage', async () => {
+    for (const args of [['stats', ''], ['build', join(FIXTURES, 'pi'), ' '], ['export', '']]) {
+      const wanted = args[0] === 'export' ? 'a session file' : 'a session file or folder';
+      expect(await inFolder(await tempDir(), () => run(args))).toEqual({ code: 2, stdout: '', stderr: `bough: an input is an empty path (an unset variable?): name ${wanted}.\n` });
+    }
   });
 
   // Regression: given twice, --source and --omit kept only their last value, without a word.
@@ -279,9 +321,9 @@ describe('bough command line', () => {
     const notSession = await run(['export', join(dir, 'notes.jsonl'), '-o', join(dir, 'n.html')]);
     expect(notSession.code).toBe(1);
     expect(notSession.stderr).toMatch(/notes\.jsonl is not a session file bough can read: its first record/);
-    // regression: a folder, or an empty path, exported whichever session came first.
+    // regression: a folder, or an empty path, exported whichever session came first (an empty path is bad usage: see below).
     expect(await run(['export', dir, '-o', join(dir, 'f.html')])).toMatchObject({ code: 1, stderr: `bough: export takes one session file, and ${dir} is a folder. Give the path of a .jsonl file.\n` });
-    expect(await run(['export', '', '-o', join(dir, 'e.html')])).toMatchObject({ code: 1, stderr: 'bough: export takes one session file. Give the path of a .jsonl file.\n' });
+    expect(await run(['export', '', '-o', join(dir, 'e.html')])).toMatchObject({ code: 2, stderr: 'bough: an input is an empty path (an unset variable?): name a session file.\n' });
   });
 
   // Regression from a hostile-input review: a named pipe given as an input (not inside a folder)
@@ -318,7 +360,8 @@ describe('bough command line', () => {
       expect(await run(['export', input, '-o', folder])).toMatchObject({ code: 1, stderr: `bough: ${folder} names a folder: name a file with -o, such as session.html.\n` });
     }
     expect(existsSync(join(dir, 'new-folder'))).toBe(false);
-    expect(await run(['export', input, '-o', '-'])).toMatchObject({ code: 1, stderr: 'bough: export writes a file, not to standard output: name one with -o, such as session.html.\n' });
+    // Bad usage, not a failure (regression: exit 1).
+    expect(await run(['export', input, '-o', '-'])).toMatchObject({ code: 2, stderr: 'bough: export writes a file, not to standard output: name one with -o, such as session.html.\n' });
     // Regression: below a file, "unexpected error: ENOTDIR … This is a bug in bough"; /dev/stdout
     // into a pipe, a link "which does not exist. Create that folder, or choose another --out."
     const file = join(dir, 'f.html');

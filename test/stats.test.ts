@@ -133,7 +133,8 @@ describe('bough stats', () => {
     const json = statsSchema.parse(JSON.parse(stdout));
     expect(json.diagnostics).toMatchObject({ files: 3, sessionFiles: 2, skippedFiles: 1, skippedLines: 3 });
     expect(json.diagnostics.byReason).toMatchObject({ 'empty-file': 1, 'truncated-line': 1, 'invalid-json': 1 });
-    expect(stderr).toBe('bough: 3 skipped lines and 1 file skipped; `bough build` lists them on its data-quality page.\n');
+    // Regression: the skipped file was counted, never named, for a user of stats alone.
+    expect(stderr).toBe(`bough: 3 skipped lines and 1 file skipped; \`bough build\` lists them on its data-quality page.\nbough: skipped: ${files[1]} (the file is empty).\n`);
     expect((await run(['stats', ...files, '--quiet'])).stderr).toBe('');
     expect((await run(['stats', piFixture('minimal-v3.jsonl')])).stderr).toBe('');
   });
