@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync } from 'node:fs';
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
@@ -470,6 +470,19 @@ describe('bough command line', () => {
     expect(html).not.toContain('Find every caller of total()');
     const stats = JSON.parse((await run(['stats', agent, '--json', '--no-cache'])).stdout);
     expect([stats.diagnostics.files, stats.totals.usageRecords]).toEqual([1, stats.totals.subagents.usageRecords]);
+  });
+
+  // Regression: the fix above went by name, so a session's own file kept as agent-….jsonl, given
+  // alone, lost its sub-agents' spend.
+  it('reads a session file given alone with its sub-agents whatever it is named', async () => {
+    const project = join(FIXTURES, 'claude', 'projects', '-home-ana-shop');
+    const copy = join(await tempDir(), 'shop');
+    await cp(project, copy, { recursive: true });
+    await rename(join(copy, '11111111-1111-4111-8111-111111111111.jsonl'), join(copy, 'agent-kept.jsonl'));
+    const totalsOf = async (file: string) => JSON.parse((await run(['stats', file, '--json', '--no-cache'])).stdout).totals;
+    const kept = await totalsOf(join(copy, 'agent-kept.jsonl'));
+    expect(kept).toEqual(await totalsOf(join(project, '11111111-1111-4111-8111-111111111111.jsonl')));
+    expect(kept.subagents.usageRecords).toBeGreaterThan(1);
   });
 
   // Regression: with its sub-agents read beside it, a session whose file sorts after theirs

@@ -108,6 +108,33 @@ describe('Codex usage in stats', () => {
     ]);
   });
 
+  // Regression: the first fix followed a copy's unnamed origin from the file's own meta only, so a
+  // fork (or a spawned thread) of such a copy counted the copy's origin again: $4.97 for $2.54.
+  it('counts history copied through a copy that names no origin once, wherever the copies go on', async () => {
+    const { totals, rows } = await statsBy('copy-of-copy', 'session');
+    // A 1,000,000 / 100,000 ($2.25); B, an unnamed copy of A, 100,000 / 10,000 ($0.225); C, a fork
+    // of B, 10,000 / 1,000 ($0.0225); K, spawned by B, 20,000 / 2,000 ($0.045), sub-agent spend in B.
+    expect(totals).toMatchObject({ usageRecords: 4, tokens: { input: 1_130_000, output: 113_000 }, subagents: { tokens: { input: 20_000, output: 2_000 } } });
+    expect(totals.cost.bough).toBeCloseTo(2.5425, 9);
+    expect(rows.map((row) => [row.label, row.prompts, row.cost.bough]).sort()).toEqual([
+      ['question A', 1, expect.closeTo(2.25, 9)],
+      ['question B', 1, expect.closeTo(0.27, 9)],
+      ['question C', 1, expect.closeTo(0.0225, 9)],
+    ]);
+  });
+
+  // Regression: the first fix took any other thread's meta in a file for its origin, one written
+  // after its own history too: the origin's own prompt and cost went to the thread forked from it.
+  it('takes only the metas that lead a file for where its history came from', async () => {
+    const { totals, rows } = await statsBy('meta-after-history', 'session');
+    expect(totals.cost.bough).toBeCloseTo(1.575, 9);
+    // D 500,000 / 50,000 ($1.125); X, forked from D, 200,000 / 20,000 ($0.45).
+    expect(rows.map((row) => [row.label, row.prompts, row.cost.bough]).sort()).toEqual([
+      ['question D', 1, expect.closeTo(1.125, 9)],
+      ['question X', 1, expect.closeTo(0.45, 9)],
+    ]);
+  });
+
   it('counts a review thread’s replay of the thread it reviewed once, there, and its own usage as sub-agent spend', async () => {
     const { totals } = await stats('review-replay');
     // The reviewed thread's $2.25 once; the review's own 40,000 / 4,000 ($0.09) as a sub-agent's.

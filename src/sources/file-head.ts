@@ -28,6 +28,12 @@ export class FileHeads {
   firstValue(path: string, field: string, bytes: number): Promise<string | null> {
     return firstFieldValue(path, field, bytes);
   }
+
+  /** The first value of `"field": true|false` in a file's first `bytes` bytes, or null. */
+  async firstFlag(path: string, field: string, bytes: number): Promise<boolean | null> {
+    const value = await firstMatch(path, new RegExp(`"${field}"\\s*:\\s*(true|false)\\b`), bytes);
+    return value === null ? null : value === 'true';
+  }
 }
 
 async function filesByFirstValue(folder: string, names: RegExp, field: string, bytes: number): Promise<Map<string, string[]>> {
@@ -44,14 +50,18 @@ async function filesByFirstValue(folder: string, names: RegExp, field: string, b
   return byValue;
 }
 
-async function firstFieldValue(path: string, field: string, bytes: number): Promise<string | null> {
+function firstFieldValue(path: string, field: string, bytes: number): Promise<string | null> {
+  return firstMatch(path, new RegExp(`"${field}"\\s*:\\s*"([^"\\\\]*)"`), bytes);
+}
+
+/** The first group of `pattern`'s first match in a file's first `bytes` bytes, or null. */
+async function firstMatch(path: string, pattern: RegExp, bytes: number): Promise<string | null> {
   // Not blocking, and files only: a named pipe with no writer would wait for one forever.
   const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
   if (file === null) return null;
   try {
     if (!(await file.stat()).isFile()) return null;
     const { bytesRead, buffer } = await file.read(Buffer.alloc(bytes), 0, bytes, 0);
-    const pattern = new RegExp(`"${field}"\\s*:\\s*"([^"\\\\]*)"`);
     return pattern.exec(buffer.toString('utf8', 0, bytesRead))?.[1] ?? null;
   } catch {
     return null;

@@ -134,6 +134,15 @@ interface CodexContext {
   ownRebuilt: boolean;
   /** Session metas of other threads whose history the file copies, by id. */
   copied: Map<string, raw.RawSessionMeta>;
+  /**
+   * The other threads whose metas lead the file, right after its own and before any record of
+   * its history, in file order: a copy replays its origin's rollout, which begins with the
+   * origin's own meta and those it copied in turn (C holds C, B, A when it copied B, a copy of A).
+   * Only these name where the file's history came from.
+   */
+  leadingCopies: string[];
+  /** A record other than a session_meta was read: metas after it lead nothing. */
+  pastMetas: boolean;
   cwd: string | null;
   provider: string;
   model: string | null;
@@ -193,6 +202,8 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     own: null,
     ownRebuilt: false,
     copied: new Map(),
+    leadingCopies: [],
+    pastMetas: false,
     cwd: null,
     provider: 'openai',
     model: null,
@@ -233,8 +244,8 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
   }
 
   const own = ctx.own ?? { id: basename(input.path).replace(/\.jsonl$/i, '') };
-  const origin = originOf(own, ctx.copied);
-  const anchor = lineageAnchor(own, ctx.copied);
+  const origin = originOf(own, ctx.leadingCopies);
+  const anchor = lineageAnchor(own, ctx.copied, ctx.leadingCopies);
   const entries = finish(ctx, anchor, idPrefixOf(own.id));
   const name = await threadNameOf(input.path, own.id);
   if (name !== null) entries.push(nameEntry(name, anchor, own.id, lineCount, entries.at(-1)?.id ?? null));
@@ -323,6 +334,7 @@ function addRecord(ctx: CodexContext, record: Record<string, unknown>, line: num
     ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, `${type} record without a payload object (skipped)`, true));
     return;
   }
+  if (type !== 'session_meta') ctx.pastMetas = true;
   switch (type) {
     case 'session_meta':
       return sessionMeta(ctx, payload, at, time);
@@ -371,6 +383,7 @@ function sessionMeta(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   if (meta.id === ctx.own.id) return;
   // Another thread's meta: the history that follows is copied from it (a fork's or a spawned child's replay).
   if (!ctx.copied.has(meta.id)) ctx.copied.set(meta.id, meta);
+  if (!ctx.pastMetas && !ctx.leadingCopies.includes(meta.id)) ctx.leadingCopies.push(meta.id);
   closeReply(ctx);
   add(ctx, payload, at, time, notice('copied history', 'info', `history copied from thread ${meta.id}`, []));
 }
@@ -811,7 +824,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
  * first response, whose totals are that response's.)
  */
 function inheritsTotals(ctx: CodexContext, total: Totals, last: Totals | null): last is Totals {
-  if (!(ctx.own?.forked_from_id || ctx.copied.size > 0 || (ctx.own && spawnParentOf(ctx.own))) || last === null || !selfConsistent(last)) return false;
+  if (!(ctx.own?.forked_from_id || ctx.leadingCopies.length > 0 || (ctx.own && spawnParentOf(ctx.own))) || last === null || !selfConsistent(last)) return false;
   return grewFrom(total, last) && !sameTotals(total, last);
 }
 
@@ -997,28 +1010,31 @@ function nameEntry(name: string, anchor: string, sessionId: string, line: number
 
 /**
  * The thread a file copied its history from, when that is not a spawning parent (a sub-agent of
- * its own): the one its `forked_from_id` names, else the first other thread whose session_meta it
- * holds. A copy carries its origin's meta whether or not it names the origin (§3, §9), and one
- * that does not is still a copy: its history counts once, in the origin.
+ * its own): the one its `forked_from_id` names, else the first other thread whose session_meta
+ * leads its history. A copy carries its origin's meta whether or not it names the origin (§3,
+ * §9), and one that does not is still a copy: its history counts once, in the origin.
  */
-function originOf(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.RawSessionMeta>): string | null {
+function originOf(own: raw.RawSessionMeta, leadingCopies: readonly string[]): string | null {
   if (own.forked_from_id) return own.forked_from_id;
   if (spawnParentOf(own) !== null) return null;
-  return copied.keys().next().value ?? null;
+  return leadingCopies[0] ?? null;
 }
 
 /**
  * The oldest thread of this file's lineage that the file names: forks name their origin
  * (`forked_from_id`), spawned children their parent (`thread_spawn.parent_thread_id`), and a
- * thread that names neither but holds another's session_meta copied that one.
+ * thread that names neither copied the one whose meta follows its own among those leading the
+ * file (the file's own: the first of them).
  */
-function lineageAnchor(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.RawSessionMeta>): string {
+function lineageAnchor(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.RawSessionMeta>, leadingCopies: readonly string[]): string {
   const seen = new Set<string>();
   let id = own.id;
   let meta: raw.RawSessionMeta | undefined = own;
   while (meta && !seen.has(id)) {
     seen.add(id);
-    const parent = meta.forked_from_id ?? spawnParentOf(meta) ?? (meta === own ? originOf(own, copied) : null);
+    const place = leadingCopies.indexOf(id);
+    const unnamed = meta === own ? leadingCopies[0] : place === -1 ? undefined : leadingCopies[place + 1];
+    const parent = meta.forked_from_id ?? spawnParentOf(meta) ?? unnamed;
     if (!parent) break;
     id = parent;
     meta = copied.get(parent);
