@@ -146,6 +146,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .option('--no-cache', 'read every file and write every page again, reusing nothing from earlier runs')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (inputs: string[], flags: BuildFlags) => {
+      if (flags.out === '-') {
+        io.stderr(terminalLine('bough: build writes a report folder, not to standard output: name one with --out, such as bough-report.'));
+        exitCode = 2;
+        return;
+      }
       exitCode = emptyInput(inputs, io) ?? misplacedCommand('build', inputs, argv, io) ?? (await runBuild(inputs, flags, io));
     });
 
@@ -231,10 +236,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       });
     });
 
-  const swallowed = flagTakenAsValue(argv, program);
-  if (swallowed !== null) {
-    const { given, long, flag } = swallowed;
-    io.stderr(terminalLine(`bough: ${given} takes a value, and the word after it is the option ${flag}: give ${given} its value (a value that begins like an option goes as ${long}=${flag}).`));
+  const wrongValue = valueTakenWrongly(argv, program);
+  if (wrongValue !== null) {
+    io.stderr(terminalLine(`bough: ${wrongValue}.`));
     return 2;
   }
   try {
@@ -250,23 +254,36 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 }
 
 /**
- * An option of one value followed by another option (`export s.jsonl -o --share`): commander takes
- * the option for the value, so the file is named "--share" and the session not redacted, or the
- * build goes to a folder named "--quiet", with nothing said. Bad usage. Only bough's own option
- * names count: a value may begin with a dash (a Claude Code project folder does).
+ * An option of one value followed by another option (`export s.jsonl -o --share`, or `-qo
+ * --share`): commander takes the option for the value, so the file is named "--share" and the
+ * session not redacted, or the build goes to a folder named "--quiet", with nothing said. And
+ * `-o=--x` gives -o the value "=--x". Both bad usage, said in a sentence; null when neither.
+ * Only bough's own option names count: a value may begin with a dash (a Claude Code project
+ * folder does).
  */
-function flagTakenAsValue(argv: readonly string[], program: Command): { given: string; long: string; flag: string } | null {
-  const options = [program, ...program.commands].flatMap((command) => command.options);
+function valueTakenWrongly(argv: readonly string[], program: Command): string | null {
+  const commands = (command: Command): Command[] => [command, ...command.commands.flatMap(commands)];
   const named = new Map<string, Option>();
-  for (const option of options) for (const name of [option.long, option.short]) if (name) named.set(name, option);
-  const isFlag = (arg: string) => named.has(arg.split('=')[0] ?? arg) || arg === '-h' || arg === '--help';
-  for (let i = 0; i < argv.length - 1; i++) {
+  for (const option of commands(program).flatMap((command) => command.options)) for (const name of [option.long, option.short]) if (name) named.set(name, option);
+  const takesValue = (option: Option | undefined): option is Option => option !== undefined && (option.required || option.optional);
+  const isOption = (arg: string) => named.has(arg.split('=')[0] ?? arg) || arg === '-h' || arg === '--help';
+  for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') break;
-    const option = named.get(arg);
-    if (option === undefined || !(option.required || option.optional)) continue;
-    const next = argv[i + 1] as string;
-    if (isFlag(next)) return { given: arg, long: option.long ?? arg, flag: next };
+    const short = /^-([A-Za-z])=/.exec(arg);
+    const shortOption = short ? named.get(`-${short[1]}`) : undefined;
+    if (takesValue(shortOption)) {
+      return `${arg.slice(0, 2)}= gives ${arg.slice(0, 2)} the value “${arg.slice(2)}”: write ${arg.slice(0, 2)} VALUE, or ${shortOption.long}=VALUE`;
+    }
+    // A cluster of short options (-qo): the first that takes a value takes the rest of the cluster, or the next word when it ends it.
+    const letters = /^-[A-Za-z]+$/.test(arg) ? [...arg.slice(1)] : null;
+    const valued = letters === null ? -1 : letters.findIndex((letter) => takesValue(named.get(`-${letter}`)));
+    const option = letters === null ? named.get(arg) : valued === letters.length - 1 ? named.get(`-${letters[valued]}`) : undefined;
+    if (!takesValue(option)) continue;
+    const next = argv[i + 1];
+    if (next === undefined) break;
+    const given = letters === null ? arg : `-${letters.at(-1)}`;
+    if (isOption(next)) return `${given} takes a value, and the word after it is the option ${next}: give ${given} its value (a value that begins like an option goes as ${option.long ?? given}=${next})`;
     i++;
   }
   return null;
@@ -288,7 +305,7 @@ function scopeOptions(command: Command, io: CliIo): Command {
     .option('--until <date>', 'count up to this day or time, inclusive')
     .option('--month <YYYY-MM>', 'count one calendar month')
     .addOption(timeZoneOption('time zone for days, months and dates (IANA name)', io))
-    .option('--project <text>', 'only projects whose folder or name contains this text (any case)')
+    .option('--project <text>', 'only projects whose folder or name contains this text (any case)', projectTextOf)
     // Given twice, both: --source pi --source codex reads as --source pi,codex.
     .option('--source <agents>', 'only these agents: pi, claude, codex (comma-separated)', (value: string, previous: string | undefined) => (previous === undefined ? value : `${previous},${value}`))
     .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one', pathOf)
@@ -519,6 +536,12 @@ function urlOf(value: string): string {
 }
 
 /** A path flag: an empty one (a shell variable that was not set) would otherwise mean this folder. */
+/** `--project "$P"` with P unset would match every project, as if no --project were given. */
+function projectTextOf(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('give the text to match (got an empty one), or leave --project out');
+  return value;
+}
+
 function pathOf(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('give a path (got an empty one)');
   return value;

@@ -190,6 +190,18 @@ describe('bough command line', () => {
         stderr: `bough: ${given} takes a value, and the word after it is the option ${flag}: give ${given} its value (a value that begins like an option goes as ${long}=${flag}).\n`,
       });
     }
+    // Regression: the first fix read whole words only, and commander splits -qo into -q -o.
+    for (const args of [['export', session, '-qo', '--share'], ['build', session, '-qo', '--share']]) {
+      expect(await inFolder(dir, () => run(args))).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'bough: -o takes a value, and the word after it is the option --share: give -o its value (a value that begins like an option goes as --out=--share).\n',
+      });
+    }
+    // -o=--x gave -o the value "=--x"; build -o - made a folder named "-"; an empty --project matched every project.
+    expect(await inFolder(dir, () => run(['export', session, '-o=--x']))).toEqual({ code: 2, stdout: '', stderr: 'bough: -o= gives -o the value “=--x”: write -o VALUE, or --out=VALUE.\n' });
+    expect(await inFolder(dir, () => run(['build', session, '-o', '-']))).toMatchObject({ code: 2, stderr: 'bough: build writes a report folder, not to standard output: name one with --out, such as bough-report.\n' });
+    expect(await run(['stats', session, '--project', ''])).toMatchObject({ code: 2, stdout: '' });
     expect(await readdir(dir)).toEqual([]);
     // A value that begins with a dash and is no option of bough's is a value: a Claude Code project folder's name.
     expect((await run(['stats', session, '--project', '-home-alice-proj', '--json', '--no-cache'])).code).toBe(0);
