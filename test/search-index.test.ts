@@ -159,4 +159,37 @@ describe('the search index', () => {
     expect(await found('find the cart')).toEqual({ anchored: true, shown: true });
     expect(await found('found it')).toEqual({ anchored: true, shown: true });
   });
+
+  // Regression: a spawned Codex thread's replay of its parent, folded on the page as "counted
+  // there", was indexed again: the parent's prompt was found twice, once inside the copy.
+  it('finds what a file copied from another session once, where it is counted', async () => {
+    const out = join(await tempDir(), 'report');
+    await build({ inputs: [join(FIXTURES, 'codex', 'usage', 'spawn-replay')], out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const files = new Map<string, string>();
+    for (const name of await readdir(join(out, 'search'))) files.set(`search/${name}`, await readFile(join(out, 'search', name), 'utf8'));
+    const rows = loaded(files).rows;
+    expect(rows.filter((row) => row[3].includes('do it with a helper')).map((row) => row[1])).toEqual(['p']);
+    expect(rows.filter((row) => row[3].includes('check the tests')).map((row) => row[1])).toEqual(['s']);
+  });
+
+  // Regression: of a sub-agent run inside a tool result only its task and last answer were
+  // indexed, so what it said on the way, shown on the page, could not be found.
+  it('finds every reply of a sub-agent run inside a tool result', async () => {
+    const dir = await tempDir();
+    const session = (await readFile(join(FIXTURES, 'pi', 'subagent.jsonl'), 'utf8')).replace(
+      '{"role":"assistant","content":[{"type":"text","text":"found it"}]',
+      '{"role":"assistant","content":[{"type":"text","text":"still looking under src"}],"stopReason":"stop","timestamp":1791450001500},{"role":"assistant","content":[{"type":"text","text":"found it"}]',
+    );
+    expect(session).toContain('still looking under src');
+    await writeFile(join(dir, 'subagent.jsonl'), session);
+    const out = join(await tempDir(), 'report');
+    await build({ inputs: [join(dir, 'subagent.jsonl')], out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const files = new Map<string, string>();
+    for (const name of await readdir(join(out, 'search'))) files.set(`search/${name}`, await readFile(join(out, 'search', name), 'utf8'));
+    const row = loaded(files).rows.find((r) => r[1] === 's' && r[3].includes('still looking under src'));
+    expect(row).toBeDefined();
+    const [page, anchor] = (row?.[2] ?? '').split('#');
+    const html = await readFile(join(out, page ?? ''), 'utf8');
+    expect([html.includes(`id="${anchor}"`), html.includes('still looking under src')]).toEqual([true, true]);
+  });
 });

@@ -7,7 +7,7 @@ import type { SessionData } from './data.js';
 import { indexedChars, indexedText, type SearchItem, type SearchKind } from './search-index.js';
 import { markdownText } from './markdown.js';
 import type { EntryPages } from './session-pages.js';
-import type { Entry, SessionFile } from '../types.js';
+import type { Entry, SessionFile, SubagentRun } from '../types.js';
 
 /**
  * What the index holds of one session, from its content and its sub-agents' files (in the order
@@ -35,31 +35,41 @@ export function sessionSearchItems(
   // A session shown from a sub-agent's file (no main transcript was written): its prompts are the
   // sub-agent's tasks, not the user's, as its numbers count them.
   const ownKind = (entry: Entry & { kind: 'prompt' | 'reply' }): SearchKind => (session.ledger.subagentOf !== null ? 'subagent' : entry.kind);
-  for (const entry of file.entries) {
+  // What a file copied from another session (a fork's history, a spawned thread's replay of its
+  // parent) is folded on the page and found where it is counted: once, not again in each copy.
+  for (const [index, entry] of file.entries.entries()) {
+    if (session.counted.entries[index] !== 1) continue;
     if (entry.kind === 'prompt' || entry.kind === 'reply') {
       const href = hrefOf(entry);
       if (href !== null) add(ownKind(entry), href, turnText(entry));
     } else if (entry.kind === 'toolResult' && entry.subagents.length > 0) {
-      // A sub-agent run inside a tool's result (Pi): its task and its last answer, at that result.
+      // Sub-agent runs inside a tool's result (Pi's, Claude Code's sidechains of 1.0): shown at that
+      // result, so found there, every task, prompt and reply of them and of the runs inside them.
       const href = hrefOf(entry);
-      if (href === null) continue;
-      for (const run of entry.subagents) {
-        add('subagent', href, run.task);
-        const answer = run.entries.findLast((e): e is Reply => e.kind === 'reply' && blockText(e.content).trim() !== '');
-        if (answer) add('subagent', href, turnText(answer));
-      }
+      if (href !== null) addRuns(entry.subagents, (text) => add('subagent', href, text));
     }
   }
   for (const touched of session.tools.files) add('file', page, touched.path);
   // A sub-agent's own transcript: its task (its first prompt) and its replies, each at its place.
-  for (const sub of subagentFiles) {
-    for (const entry of sub?.entries ?? []) {
-      if (entry.kind !== 'prompt' && entry.kind !== 'reply') continue;
+  for (const [n, sub] of subagentFiles.entries()) {
+    const counted = session.subagents[n]?.counted.entries;
+    for (const [index, entry] of (sub?.entries ?? []).entries()) {
+      if (counted?.[index] !== 1 || (entry.kind !== 'prompt' && entry.kind !== 'reply')) continue;
       const href = hrefOf(entry);
       if (href !== null) add('subagent', href, turnText(entry));
     }
   }
   return items;
+}
+
+function addRuns(runs: readonly SubagentRun[], add: (text: string) => void): void {
+  for (const run of runs) {
+    add(run.task);
+    for (const entry of run.entries) {
+      if (entry.kind === 'reply' || (entry.kind === 'prompt' && blockText(entry.content, ' ').trim() !== run.task.trim())) add(turnText(entry));
+      else if (entry.kind === 'toolResult') addRuns(entry.subagents, add);
+    }
+  }
 }
 
 /** A prompt's or reply's text as searched: a skill prompt by what was typed, the command first. */
