@@ -396,7 +396,10 @@ describe('Claude Code sessions as their pages show them', () => {
     ['the agentId line of its text', {}, 'Three carts.\nagentId: a1b2c3 (use SendMessage with to: \'a1b2c3\' to continue this agent)', false],
     // Regression: a sub-agent whose sidecar alone named the call (§6.3 (c)) was not linked.
     ['its sidecar’s toolUseId', {}, 'Three carts.', true],
-  ])('links a Task call to the sub-agent transcript it started, and back, named by %s', async (_, structured, text, sidecar) => {
+    // Regression: a call whose result names no agent (it failed, or was interrupted) was never
+    // linked; the transcript's first prompt repeats the call's prompt word for word (§6.3 (d)).
+    ['the call’s prompt, which the transcript begins with', { toolUseResult: 'Error: agent crashed' }, 'Error: agent crashed', false, true],
+  ])('links a Task call to the sub-agent transcript it started, and back, named by %s', async (_, structured, text, sidecar, firstPrompt = false) => {
     const call = {
       ...envelope('k2', 'k1', {}, '2026-03-10T10:00:01.000Z'),
       type: 'assistant',
@@ -407,7 +410,10 @@ describe('Claude Code sessions as their pages show them', () => {
     const folder = await projects({
       [`-home-ana-shop/${SESSION}.jsonl`]: [user('k1', null, 'count the carts'), call, result, assistant('k4', 'k3', 'K2', tokens(100))],
       // No first prompt of its own: the call's description names it.
-      [`-home-ana-shop/${SESSION}/subagents/agent-a1b2c3.jsonl`]: [{ ...assistant('s2', 's1', 'S1', tokens(50), { sidechain: true, at: '2026-03-10T10:00:03.000Z' }), agentId: 'a1b2c3' }],
+      [`-home-ana-shop/${SESSION}/subagents/agent-a1b2c3.jsonl`]: [
+        ...(firstPrompt ? [{ ...user('s1', null, 'Count them', { sidechain: true, at: '2026-03-10T10:00:02.000Z' }), agentId: 'a1b2c3' }] : []),
+        { ...assistant('s2', 's1', 'S1', tokens(50), { sidechain: true, at: '2026-03-10T10:00:03.000Z' }), agentId: 'a1b2c3' },
+      ],
       // A sidecar with no description: the call's names it still.
       ...(sidecar ? { [`-home-ana-shop/${SESSION}/subagents/agent-a1b2c3.meta.json`]: JSON.stringify({ toolUseId: 'toolu_K' }) } : {}),
     });

@@ -7,7 +7,7 @@ import { inPeriod, type Period, type Scope } from '../ledger/scope.js';
 import { buildTree } from '../model/tree.js';
 import { splitBranches, type Branch } from '../model/branches.js';
 import type { Pricer } from '../pricing/price.js';
-import { SOURCE_NAMES, type Entry, type SessionFile, type Usage } from '../types.js';
+import { SOURCE_NAMES, type Block, type Entry, type SessionFile, type Usage } from '../types.js';
 import { anchorOf, anchorOfId, blockText, callAnchor, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { highlightBudget, type HighlightBudget } from './highlight.js';
 import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
@@ -298,10 +298,10 @@ function subagentSpawns(
       if (index !== undefined && !started.has(callId)) started.set(callId, index);
     }
   }
+  startedByPrompt(files, subagentFiles, started);
   for (const f of files) {
     for (const entry of f.entries) {
-      const calls = entry.kind === 'reply' ? entry.content.flatMap((b) => (b.type === 'toolCall' ? [b] : [])) : entry.kind === 'toolCall' ? [entry.call] : [];
-      for (const call of calls) {
+      for (const call of callsIn(entry)) {
         const index = started.get(call.id);
         if (index === undefined || callOfSection.has(index)) continue;
         callOfSection.set(index, { label: `the ${call.name} call`, href: `#${callAnchor(anchorOf(entry), call.id)}` });
@@ -314,6 +314,39 @@ function subagentSpawns(
   }
   for (const [callId, index] of started) sectionOfCall.set(callId, { label: `Sub-agent: ${labelOfSection.get(index) ?? subagents[index]?.label ?? 'sub-agent'}`, href: `#subagent-${index + 1}` });
   return { sectionOfCall, callOfSection, labelOfSection };
+}
+
+/**
+ * The last resort of formats/claude.md §6.3 (d): a call whose result names no agent (it failed, or
+ * was interrupted) started the transcript, not yet linked, whose first prompt is the call's prompt
+ * word for word; of several alike, the first call the first transcript.
+ */
+function startedByPrompt(files: readonly SessionFile[], subagentFiles: readonly (SessionFile | null)[], started: Map<string, number>): void {
+  const linked = new Set(started.values());
+  const unlinked = new Map<string, number[]>();
+  subagentFiles.forEach((sub, index) => {
+    const first = sub?.entries.find((entry) => entry.kind === 'prompt');
+    if (linked.has(index) || first?.kind !== 'prompt') return;
+    const prompt = blockText(first.content).trim();
+    if (prompt === '') return;
+    unlinked.set(prompt, [...(unlinked.get(prompt) ?? []), index]);
+  });
+  if (unlinked.size === 0) return;
+  for (const f of files) {
+    for (const entry of f.entries) {
+      for (const call of callsIn(entry)) {
+        const prompt = isPlainObject(call.arguments) ? call.arguments['prompt'] : undefined;
+        if (started.has(call.id) || typeof prompt !== 'string') continue;
+        const index = unlinked.get(prompt.trim())?.shift();
+        if (index !== undefined) started.set(call.id, index);
+      }
+    }
+  }
+}
+
+/** The tool calls an entry makes: a reply's, or a call recorded as an entry of its own. */
+function callsIn(entry: Entry): Extract<Block, { type: 'toolCall' }>[] {
+  return entry.kind === 'reply' ? entry.content.flatMap((b) => (b.type === 'toolCall' ? [b] : [])) : entry.kind === 'toolCall' ? [entry.call] : [];
 }
 
 /** Entries a session counts some of whose usage records it does not: counted once, in another entry or file. */
