@@ -266,25 +266,40 @@ function valueTakenWrongly(argv: readonly string[], program: Command): string | 
   const named = new Map<string, Option>();
   for (const option of commands(program).flatMap((command) => command.options)) for (const name of [option.long, option.short]) if (name) named.set(name, option);
   const takesValue = (option: Option | undefined): option is Option => option !== undefined && (option.required || option.optional);
-  const isOption = (arg: string) => named.has(arg.split('=')[0] ?? arg) || arg === '-h' || arg === '--help';
+  // `--` ends the options: as a value (-o --), it is one more option word taken for a name.
+  const isOption = (arg: string) => named.has(arg.split('=')[0] ?? arg) || ['-h', '--help', '--'].includes(arg);
+  const tookOption = (given: string, long: string, word: string) =>
+    `${given} takes a value, and got the option ${word} for it: give ${given} its value (a value that begins like an option goes as ${long}=${word})`;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') break;
-    const short = /^-([A-Za-z])=/.exec(arg);
-    const shortOption = short ? named.get(`-${short[1]}`) : undefined;
-    if (takesValue(shortOption)) {
-      return `${arg.slice(0, 2)}= gives ${arg.slice(0, 2)} the value “${arg.slice(2)}”: write ${arg.slice(0, 2)} VALUE, or ${shortOption.long}=VALUE`;
+    if (arg.startsWith('--')) {
+      const option = named.get(arg);
+      if (!takesValue(option)) continue;
+      const next = argv[i + 1];
+      if (next !== undefined && isOption(next)) return tookOption(arg, option.long ?? arg, next);
+      i++;
+      continue;
     }
-    // A cluster of short options (-qo): the first that takes a value takes the rest of the cluster, or the next word when it ends it.
-    const letters = /^-[A-Za-z]+$/.test(arg) ? [...arg.slice(1)] : null;
-    const valued = letters === null ? -1 : letters.findIndex((letter) => takesValue(named.get(`-${letter}`)));
-    const option = letters === null ? named.get(arg) : valued === letters.length - 1 ? named.get(`-${letters[valued]}`) : undefined;
-    if (!takesValue(option)) continue;
-    const next = argv[i + 1];
-    if (next === undefined) break;
-    const given = letters === null ? arg : `-${letters.at(-1)}`;
-    if (isOption(next)) return `${given} takes a value, and the word after it is the option ${next}: give ${given} its value (a value that begins like an option goes as ${option.long ?? given}=${next})`;
-    i++;
+    if (!/^-[A-Za-z]/.test(arg)) continue;
+    // Short options, alone or in a cluster (-qo): the first that takes a value takes what follows
+    // it in the word (-ofile, -o=file: "=file"), else the next word.
+    for (let at = 1; at < arg.length; at++) {
+      const given = `-${arg[at]}`;
+      const option = named.get(given);
+      if (option === undefined) break;
+      if (!takesValue(option)) continue;
+      const glued = arg.slice(at + 1);
+      const long = option.long ?? given;
+      if (glued.startsWith('=')) return `${given}= gives ${given} the value “${glued}”: write ${given} VALUE, or ${long}=VALUE`;
+      if (glued !== '' && isOption(glued)) return tookOption(given, long, glued);
+      const next = argv[i + 1];
+      if (glued === '' && next !== undefined) {
+        if (isOption(next)) return tookOption(given, long, next);
+        i++;
+      }
+      break;
+    }
   }
   return null;
 }

@@ -187,7 +187,7 @@ describe('bough command line', () => {
       expect(await inFolder(dir, () => run([...args]))).toEqual({
         code: 2,
         stdout: '',
-        stderr: `bough: ${given} takes a value, and the word after it is the option ${flag}: give ${given} its value (a value that begins like an option goes as ${long}=${flag}).\n`,
+        stderr: `bough: ${given} takes a value, and got the option ${flag} for it: give ${given} its value (a value that begins like an option goes as ${long}=${flag}).\n`,
       });
     }
     // Regression: the first fix read whole words only, and commander splits -qo into -q -o.
@@ -195,11 +195,15 @@ describe('bough command line', () => {
       expect(await inFolder(dir, () => run(args))).toEqual({
         code: 2,
         stdout: '',
-        stderr: 'bough: -o takes a value, and the word after it is the option --share: give -o its value (a value that begins like an option goes as --out=--share).\n',
+        stderr: 'bough: -o takes a value, and got the option --share for it: give -o its value (a value that begins like an option goes as --out=--share).\n',
       });
     }
     // -o=--x gave -o the value "=--x"; build -o - made a folder named "-"; an empty --project matched every project.
     expect(await inFolder(dir, () => run(['export', session, '-o=--x']))).toEqual({ code: 2, stdout: '', stderr: 'bough: -o= gives -o the value “=--x”: write -o VALUE, or --out=VALUE.\n' });
+    // Regression: a cluster checked only where its option of a value came last and stood apart.
+    expect(await inFolder(dir, () => run(['export', session, '-qo=x.html']))).toMatchObject({ code: 2, stderr: 'bough: -o= gives -o the value “=x.html”: write -o VALUE, or --out=VALUE.\n' });
+    expect(await inFolder(dir, () => run(['export', session, '-qo--share']))).toMatchObject({ code: 2, stderr: expect.stringContaining('bough: -o takes a value, and got the option --share for it') });
+    expect(await inFolder(dir, () => run(['export', session, '-o', '--', '--share']))).toMatchObject({ code: 2, stderr: expect.stringContaining('bough: -o takes a value, and got the option -- for it:') });
     expect(await inFolder(dir, () => run(['build', session, '-o', '-']))).toMatchObject({ code: 2, stderr: 'bough: build writes a report folder, not to standard output: name one with --out, such as bough-report.\n' });
     expect(await run(['stats', session, '--project', ''])).toMatchObject({ code: 2, stdout: '' });
     expect(await readdir(dir)).toEqual([]);
