@@ -499,6 +499,12 @@ describe('bough command line', () => {
     const kept = await totalsOf(join(copy, 'agent-kept.jsonl'));
     expect(kept).toEqual(await totalsOf(join(project, '11111111-1111-4111-8111-111111111111.jsonl')));
     expect(kept.subagents.usageRecords).toBeGreaterThan(1);
+    // Regression: told by its first lines alone, a session's file that opens with a warmup's
+    // sidechain was taken for a sub-agent's, and lost its sub-agents too.
+    const session = join(copy, '11111111-1111-4111-8111-111111111111.jsonl');
+    const warmup = { parentUuid: null, isSidechain: true, userType: 'external', cwd: '/home/ana/shop', sessionId: '11111111-1111-4111-8111-111111111111', version: '2.0.37', type: 'user', uuid: 'w-1', timestamp: '2026-03-02T09:59:00.000Z', message: { role: 'user', content: 'Warmup' } };
+    await writeFile(session, `${JSON.stringify(warmup)}\n${await readFile(join(copy, 'agent-kept.jsonl'), 'utf8')}`);
+    expect((await totalsOf(session)).subagents).toEqual(kept.subagents);
   });
 
   // Regression: with its sub-agents read beside it, a session whose file sorts after theirs

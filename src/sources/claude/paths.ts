@@ -43,9 +43,9 @@ export function claudeProjectFolder(path: string): string | null {
  */
 export async function claudeCompanions(path: string, heads: FileHeads): Promise<string[]> {
   // A sub-agent's own file carries its session's id too: given alone, it is that sub-agent, not
-  // its session's other sub-agents with it. Told by its lines (sidechain from the first), not by
-  // its name: a session's file kept as agent-….jsonl is still the session's.
-  if ((await heads.firstFlag(path, 'isSidechain', HEAD_BYTES)) === true) return [];
+  // its session's other sub-agents with it. Told by its name and its lines together: a session's
+  // file kept as agent-….jsonl begins with its trunk, and one may begin with a warmup's sidechain.
+  if (SUBAGENT_FILE.test(basename(path)) && (await heads.firstFlag(path, 'isSidechain', HEAD_BYTES)) === true) return [];
   const folder = dirname(path);
   // Claude Code names a session's file by its id, a UUID; a file renamed (a copy kept by hand) is
   // told by the id its first lines carry. A file of neither has no sub-agents.
