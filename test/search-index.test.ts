@@ -8,6 +8,7 @@ import { build } from '../src/build.js';
 import { openSearchSpool } from '../src/output/search-spool.js';
 import { REPLY_CHARS, sessionRows, type SearchSession } from '../src/report/search-index.js';
 import type { SessionSearchItem } from '../src/report/search-items.js';
+import { runCli } from './support/cli.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 
 const SECRET = 'sk-ant-api03-Zq8vN2mK5pL9rT4xW7yB1cD6fG3hJ0kM8nP2qR5sT9uV4wX7yZ1aB3cD6eF9gH2j-AbCdEf';
@@ -170,6 +171,21 @@ describe('the search index', () => {
     const rows = loaded(files).rows;
     expect(rows.filter((row) => row[3].includes('do it with a helper')).map((row) => row[1])).toEqual(['p']);
     expect(rows.filter((row) => row[3].includes('check the tests')).map((row) => row[1])).toEqual(['s']);
+  });
+
+  // Regression: the fix above left copied entries out wherever they were copies, so a copy whose
+  // origin this report does not show (outside its period) had that history found nowhere.
+  it('finds copied history in the copy when the session that counts it is not in the report', async () => {
+    const dir = await tempDir();
+    const copies = join(FIXTURES, 'codex', 'usage', 'copy-of-copy');
+    for (const name of await readdir(copies)) if (/(b1|c1)\.jsonl$/.test(name)) await writeFile(join(dir, name), await readFile(join(copies, name)));
+    const out = join(await tempDir(), 'report');
+    const { code, stderr } = await runCli(['build', dir, '--out', out, '--since', '2026-05-12T11:30:00Z', '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const files = new Map<string, string>();
+    for (const name of await readdir(join(out, 'search'))) files.set(`search/${name}`, await readFile(join(out, 'search', name), 'utf8'));
+    const texts = loaded(files).rows.map((row) => row[3]);
+    for (const words of ['question A', 'question B', 'question C']) expect(texts.filter((text) => text.includes(words))).toHaveLength(1);
   });
 
   // Regression: of a sub-agent run inside a tool result only its task and last answer were

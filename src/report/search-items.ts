@@ -20,11 +20,11 @@ export function sessionSearchItems(
   page: string,
   subagentFiles: readonly (SessionFile | null)[] = [],
 ): SessionSearchItem[] {
-  const items: SessionSearchItem[] = [];
-  const add = (kind: SearchKind, href: string, written: string) => {
+  const items: (SessionSearchItem & { copied: boolean })[] = [];
+  const add = (kind: SearchKind, href: string, written: string, copied = false) => {
     // A message as its page shows it: its Markdown rendered (a path is shown as it is).
     const text = kind === 'file' ? written : markdownText(written, indexedChars(kind));
-    if (text.trim() !== '') items.push({ kind, href, text: indexedText(kind, text) });
+    if (text.trim() !== '') items.push({ kind, href, text: indexedText(kind, text), copied });
   };
   /** Where the page shows an entry, from the report root; null for one it does not show. */
   const hrefOf = (entry: Entry): string | null => {
@@ -35,18 +35,16 @@ export function sessionSearchItems(
   // A session shown from a sub-agent's file (no main transcript was written): its prompts are the
   // sub-agent's tasks, not the user's, as its numbers count them.
   const ownKind = (entry: Entry & { kind: 'prompt' | 'reply' }): SearchKind => (session.ledger.subagentOf !== null ? 'subagent' : entry.kind);
-  // What a file copied from another session (a fork's history, a spawned thread's replay of its
-  // parent) is folded on the page and found where it is counted: once, not again in each copy.
   for (const [index, entry] of file.entries.entries()) {
-    if (session.counted.entries[index] !== 1) continue;
+    const copied = session.counted.entries[index] !== 1;
     if (entry.kind === 'prompt' || entry.kind === 'reply') {
       const href = hrefOf(entry);
-      if (href !== null) add(ownKind(entry), href, turnText(entry));
+      if (href !== null) add(ownKind(entry), href, turnText(entry), copied);
     } else if (entry.kind === 'toolResult' && entry.subagents.length > 0) {
       // Sub-agent runs inside a tool's result (Pi's, Claude Code's sidechains of 1.0): shown at that
       // result, so found there, every task, prompt and reply of them and of the runs inside them.
       const href = hrefOf(entry);
-      if (href !== null) addRuns(entry.subagents, (text) => add('subagent', href, text));
+      if (href !== null) addRuns(entry.subagents, (text) => add('subagent', href, text, copied));
     }
   }
   for (const touched of session.tools.files) add('file', page, touched.path);
@@ -54,12 +52,17 @@ export function sessionSearchItems(
   for (const [n, sub] of subagentFiles.entries()) {
     const counted = session.subagents[n]?.counted.entries;
     for (const [index, entry] of (sub?.entries ?? []).entries()) {
-      if (counted?.[index] !== 1 || (entry.kind !== 'prompt' && entry.kind !== 'reply')) continue;
+      if (entry.kind !== 'prompt' && entry.kind !== 'reply') continue;
       const href = hrefOf(entry);
-      if (href !== null) add('subagent', href, turnText(entry));
+      if (href !== null) add('subagent', href, turnText(entry), counted?.[index] !== 1);
     }
   }
-  return items;
+  // What a file copied from another session (a spawned thread's replay of its parent, a fork's
+  // history) is folded on the page. Where the page also holds it as counted (the parent, above
+  // the thread), it is found there only; elsewhere (its origin outside this report, or the same
+  // entry written with other words) it is found here too.
+  const counted = new Set(items.filter((item) => !item.copied).map((item) => item.text));
+  return items.filter((item) => !item.copied || !counted.has(item.text)).map(({ copied: _, ...item }) => item);
 }
 
 function addRuns(runs: readonly SubagentRun[], add: (text: string) => void): void {
