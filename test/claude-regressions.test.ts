@@ -426,6 +426,34 @@ describe('Claude Code sessions as their pages show them', () => {
     expect(page).toContain('<div class="tool-call action-delegate" id="e-k2~toolu__K">');
   });
 
+  // Regression: linked by prompt and file order only, a call refused before it ran took the
+  // transcript its retry started (§6.3 (d) is time and prompt).
+  it('links a transcript by prompt to the call made before it and answered after it began', async () => {
+    const task = (uuid: string, parent: string, id: string, at: string) => ({
+      ...envelope(uuid, parent, {}, at),
+      type: 'assistant',
+      requestId: `req_${uuid}`,
+      message: { model: 'claude-haiku-4-5-20251001', id: `msg_${uuid}`, type: 'message', role: 'assistant', content: [{ type: 'tool_use', id, name: 'Task', input: { description: 'Sum up', prompt: 'Summarise the README.', subagent_type: 'general-purpose' } }], stop_reason: 'tool_use', usage: tokens(100) },
+    });
+    const answer = (uuid: string, parent: string, id: string, text: string, at: string) => ({ ...envelope(uuid, parent, {}, at), type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text, is_error: true }] } });
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('r1', null, 'sum up the readme'),
+        task('r2', 'r1', 'toolu_A', '2026-03-10T10:00:01.000Z'),
+        answer('r3', 'r2', 'toolu_A', "The user doesn't want to proceed with this tool use.", '2026-03-10T10:00:02.000Z'),
+        task('r4', 'r3', 'toolu_B', '2026-03-10T10:00:10.000Z'),
+        answer('r5', 'r4', 'toolu_B', '[Request interrupted by user for tool use]', '2026-03-10T10:00:20.000Z'),
+      ],
+      [`-home-ana-shop/${SESSION}/subagents/agent-b2b2.jsonl`]: [
+        { ...user('s1', null, 'Summarise the README.', { sidechain: true, at: '2026-03-10T10:00:11.000Z' }), agentId: 'b2b2' },
+        { ...assistant('s2', 's1', 'S1', tokens(50), { sidechain: true, at: '2026-03-10T10:00:12.000Z' }), agentId: 'b2b2' },
+      ],
+    });
+    const { out, summary } = await build(folder);
+    const page = await pageOf(out, summary, SESSION);
+    expect(page).toContain('Started by <a href="#e-r4~toolu__B">the Task call</a>');
+  });
+
   it('calls a signature-only thinking block unrecorded, not redacted (regression: "Thinking (redacted by the provider)")', async () => {
     const thinking = (uuid: string, parent: string, request: string, block: object) => ({
       ...envelope(uuid, parent, {}, '2026-03-10T10:00:01.000Z'),

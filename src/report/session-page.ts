@@ -317,32 +317,45 @@ function subagentSpawns(
 }
 
 /**
- * The last resort of formats/claude.md §6.3 (d): a call whose result names no agent (it failed, or
- * was interrupted) started the transcript, not yet linked, whose first prompt is the call's prompt
- * word for word; of several alike, the first call the first transcript.
+ * The last resort of formats/claude.md §6.3 (d): a Task or Agent call whose result names no agent
+ * (it failed, or was interrupted) started the transcript, not yet linked, whose first prompt is
+ * the call's prompt word for word and which began after the call and before its result (a call
+ * refused before it ran, then made again, is not the one); of several alike, in order.
  */
 function startedByPrompt(files: readonly SessionFile[], subagentFiles: readonly (SessionFile | null)[], started: Map<string, number>): void {
   const linked = new Set(started.values());
-  const unlinked = new Map<string, number[]>();
+  const unlinked = new Map<string, { index: number; began: number | null }[]>();
   subagentFiles.forEach((sub, index) => {
     const first = sub?.entries.find((entry) => entry.kind === 'prompt');
     if (linked.has(index) || first?.kind !== 'prompt') return;
     const prompt = blockText(first.content).trim();
     if (prompt === '') return;
-    unlinked.set(prompt, [...(unlinked.get(prompt) ?? []), index]);
+    const began = sub?.entries.find((entry) => entry.timestamp !== null)?.timestamp ?? null;
+    unlinked.set(prompt, [...(unlinked.get(prompt) ?? []), { index, began }]);
   });
   if (unlinked.size === 0) return;
+  const answered = new Map<string, number>();
+  for (const f of files) {
+    for (const entry of f.entries) if (entry.kind === 'toolResult' && entry.toolCallId !== null && entry.timestamp !== null) answered.set(entry.toolCallId, entry.timestamp);
+  }
   for (const f of files) {
     for (const entry of f.entries) {
       for (const call of callsIn(entry)) {
         const prompt = isPlainObject(call.arguments) ? call.arguments['prompt'] : undefined;
-        if (started.has(call.id) || typeof prompt !== 'string') continue;
-        const index = unlinked.get(prompt.trim())?.shift();
-        if (index !== undefined) started.set(call.id, index);
+        if (!SPAWNING_CALLS.has(call.name) || started.has(call.id) || typeof prompt !== 'string') continue;
+        const candidates = unlinked.get(prompt.trim()) ?? [];
+        const made = entry.timestamp;
+        const answer = answered.get(call.id);
+        const at = candidates.findIndex(({ began }) => began === null || ((made === null || began >= made) && (answer === undefined || began <= answer)));
+        if (at === -1) continue;
+        started.set(call.id, (candidates.splice(at, 1)[0] as { index: number }).index);
       }
     }
   }
 }
+
+/** The tools that start a Claude Code sub-agent (claude.md §6.3). */
+const SPAWNING_CALLS: ReadonlySet<string> = new Set(['Task', 'Agent']);
 
 /** The tool calls an entry makes: a reply's, or a call recorded as an entry of its own. */
 function callsIn(entry: Entry): Extract<Block, { type: 'toolCall' }>[] {
