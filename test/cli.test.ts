@@ -486,6 +486,12 @@ describe('bough command line', () => {
     expect(html).not.toContain('Find every caller of total()');
     const stats = JSON.parse((await run(['stats', agent, '--json', '--no-cache'])).stdout);
     expect([stats.diagnostics.files, stats.totals.usageRecords]).toEqual([1, stats.totals.subagents.usageRecords]);
+    // Regression: told by its name, a sub-agent's file kept under another took in its session's sub-agents.
+    const copy = join(dir, 'shop');
+    await cp(project, copy, { recursive: true });
+    await writeFile(join(copy, 'kept-agent.jsonl'), await readFile(agent));
+    const kept = JSON.parse((await run(['stats', join(copy, 'kept-agent.jsonl'), '--json', '--no-cache'])).stdout);
+    expect([kept.diagnostics.files, kept.totals]).toEqual([1, stats.totals]);
   });
 
   // Regression: the fix above went by name, so a session's own file kept as agent-….jsonl, given

@@ -42,14 +42,14 @@ export function claudeProjectFolder(path: string): string | null {
  * sessions' too).
  */
 export async function claudeCompanions(path: string, heads: FileHeads): Promise<string[]> {
-  // A sub-agent's own file carries its session's id too: given alone, it is that sub-agent, not
-  // its session's other sub-agents with it. Told by its name and its lines together: a session's
-  // file kept as agent-….jsonl begins with its trunk, and one may begin with a warmup's sidechain.
-  if (SUBAGENT_FILE.test(basename(path)) && (await heads.firstFlag(path, 'isSidechain', HEAD_BYTES)) === true) return [];
   const folder = dirname(path);
   // Claude Code names a session's file by its id, a UUID; a file renamed (a copy kept by hand) is
   // told by the id its first lines carry. A file of neither has no sub-agents.
   const named = basename(path).replace(/\.jsonl$/i, '');
+  // A sub-agent's own file carries its session's id too: given alone, it is that sub-agent, not
+  // its session's other sub-agents with it. Told by its lines, a sidechain from the first, under
+  // any name but a session's: a session's file may begin with a warmup's sidechain.
+  if (!SESSION_ID.test(named) && (await heads.firstFlag(path, 'isSidechain', HEAD_BYTES)) === true) return [];
   const stem = SESSION_ID.test(named) ? named : await heads.firstValue(path, 'sessionId', HEAD_BYTES);
   if (stem === null || !SESSION_ID.test(stem)) return [];
   const found: string[] = [];
