@@ -99,12 +99,15 @@ function repeatedFlag(argv: readonly string[]): string | null {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') break;
-    const name = arg === '-o' ? '--out' : arg.split('=')[0] ?? arg;
+    // -o as commander reads it: alone (-o a), glued to its value (-oa) or in a cluster (-qo a, -qoa).
+    const short = /^-[A-Za-z]*?o/.exec(arg);
+    const name = short && !arg.startsWith('--') ? '--out' : arg.split('=')[0] ?? arg;
     if (!ONE_VALUE_FLAGS.includes(name)) continue;
     if (seen.has(name)) return name;
     seen.add(name);
     // Its value is no flag, whatever it reads.
-    if (!arg.includes('=')) i++;
+    const glued = short && !arg.startsWith('--') ? arg.length > short[0].length : arg.includes('=');
+    if (!glued) i++;
   }
   return null;
 }
@@ -266,8 +269,10 @@ function valueTakenWrongly(argv: readonly string[], program: Command): string | 
   const named = new Map<string, Option>();
   for (const option of commands(program).flatMap((command) => command.options)) for (const name of [option.long, option.short]) if (name) named.set(name, option);
   const takesValue = (option: Option | undefined): option is Option => option !== undefined && (option.required || option.optional);
-  // `--` ends the options: as a value (-o --), it is one more option word taken for a name.
-  const isOption = (arg: string) => named.has(arg.split('=')[0] ?? arg) || ['-h', '--help', '--'].includes(arg);
+  // `--` ends the options: as a value (-o --), it is one more option word taken for a name; so is
+  // a cluster of bough's own short options (-o -qo).
+  const isOption = (arg: string) =>
+    named.has(arg.split('=')[0] ?? arg) || ['-h', '--help', '--'].includes(arg) || (/^-[A-Za-z]{2,}$/.test(arg) && [...arg.slice(1)].every((letter) => named.has(`-${letter}`) || letter === 'h'));
   const tookOption = (given: string, long: string, word: string) =>
     `${given} takes a value, and got the option ${word} for it: give ${given} its value (a value that begins like an option goes as ${long}=${word})`;
   for (let i = 0; i < argv.length; i++) {

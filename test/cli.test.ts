@@ -168,6 +168,10 @@ describe('bough command line', () => {
       const flag = args.includes('--month') ? '--month' : args.includes('--by') ? '--by' : '--out';
       expect(await run(args)).toEqual({ code: 2, stdout: '', stderr: `bough: ${flag} is given more than once, and it takes one value: give it once.\n` });
     }
+    // Regression: -o glued to its value or in a cluster was not seen as a second -o, and the last won.
+    for (const args of [['build', '-o', 'a', '-ob'], ['build', '-qoa', '--out', 'b'], ['build', '--out=a', '-qob']]) {
+      expect(await run(args)).toEqual({ code: 2, stdout: '', stderr: 'bough: --out is given more than once, and it takes one value: give it once.\n' });
+    }
     // A value that reads as a flag, given as one, is a value.
     expect((await run(['stats', join(FIXTURES, 'pi'), '--project=--month', '--month', '2025-12', '--json', '--no-cache'])).code).toBe(0);
   });
@@ -203,6 +207,7 @@ describe('bough command line', () => {
     // Regression: a cluster checked only where its option of a value came last and stood apart.
     expect(await inFolder(dir, () => run(['export', session, '-qo=x.html']))).toMatchObject({ code: 2, stderr: 'bough: -o= gives -o the value “=x.html”: write -o VALUE, or --out=VALUE.\n' });
     expect(await inFolder(dir, () => run(['export', session, '-qo--share']))).toMatchObject({ code: 2, stderr: expect.stringContaining('bough: -o takes a value, and got the option --share for it') });
+    expect(await inFolder(dir, () => run(['export', session, '-o', '-qo']))).toMatchObject({ code: 2, stderr: expect.stringContaining('bough: -o takes a value, and got the option -qo for it:') });
     expect(await inFolder(dir, () => run(['export', session, '-o', '--', '--share']))).toMatchObject({ code: 2, stderr: expect.stringContaining('bough: -o takes a value, and got the option -- for it:') });
     expect(await inFolder(dir, () => run(['build', session, '-o', '-']))).toMatchObject({ code: 2, stderr: 'bough: build writes a report folder, not to standard output: name one with --out, such as bough-report.\n' });
     expect(await run(['stats', session, '--project', ''])).toMatchObject({ code: 2, stdout: '' });
