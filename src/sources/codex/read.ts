@@ -265,8 +265,8 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     parentSessionId: origin,
     namedByAgent: /^rollout-.*\.jsonl$/.test(basename(input.path)) && basename(input.path).endsWith(`${own.id}.jsonl`),
     // A review, compaction or other sub-agent thread names no parent in its source (§3): the thread
-    // it was forked from, when it says, else none (a sub-agent with no main transcript). Its task
-    // is not a prompt of yours, its usage sub-agent spend.
+    // it was forked from or copied, when the file says, else none (a sub-agent with no main
+    // transcript). Its task is not a prompt of yours, its usage sub-agent spend.
     subagentOf: spawn.label === null ? null : (spawn.parent ?? origin ?? own.id),
     subagentLabel: spawn.label,
     subagentId: spawn.parent === null ? null : own.id,
