@@ -3,7 +3,7 @@
 
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build, type BuildResult } from './build.js';
 import { placesLine, type Discovery } from './discover.js';
@@ -200,7 +200,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
           environment: { env: io.env, home: io.home },
         });
         const said = [
-          `bough: “${result.title}” written to ${relative(process.cwd(), result.out) || result.out} (${formatBytes(result.bytes)}, one file, nothing else needed)`,
+          `bough: “${result.title}” written to ${shownPath(result.out)} (${formatBytes(result.bytes)}, one file, nothing else needed)`,
           ...(result.skippedLines > 0 ? [`${plural(result.skippedLines, 'skipped line')} (listed on the page)`] : []),
           ...sharingSaid(result.sharing),
         ];
@@ -419,6 +419,15 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
   return 0;
 }
 
+/**
+ * A path the user is told of: from the working folder when it lies inside it, else whole, as a
+ * report in /tmp from a deep folder read "../../../../../../tmp/…".
+ */
+function shownPath(path: string): string {
+  const from = relative(process.cwd(), path);
+  return from === '' || from.startsWith('..') || isAbsolute(from) ? path : from;
+}
+
 /** Skipped files `stats` names one by one; more are counted only. */
 const NAMED_SKIPPED_FILES = 3;
 
@@ -482,7 +491,7 @@ function failure(error: unknown, io: CliIo): number {
 
 function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildResult): string {
   const { totals, diagnostics } = summary;
-  const where = relative(process.cwd(), `${outDir}/index.html`) || `${outDir}/index.html`;
+  const where = shownPath(`${outDir}/index.html`);
   const unknown = totals.unpricedRecords > 0;
   const bough = totals.cost.bough === null ? (unknown ? 'unknown' : formatUsd(null)) : `${formatUsd(totals.cost.bough)}${unknown ? ' + unknown' : ''}`;
   const files = `${plural(diagnostics.sessionFiles, 'file')}${diagnostics.goneFiles > 0 ? ` and ${diagnostics.goneFiles} kept from an earlier build (${diagnostics.goneFiles === 1 ? 'its file' : 'their files'} gone or no longer read)` : ''}`;

@@ -98,6 +98,8 @@ describe('bough command line', () => {
     const result = await run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--tz', 'UTC']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(/^bough: 1 session from 1 file · 0 skipped lines · \$0\.0050 by bough \(\$0\.0050 recorded\) · report in .*index\.html\n$/);
+    // Outside the working folder, the whole path (regression: "../../../tmp/…" from a deep folder).
+    expect(result.stdout).toContain(` · report in ${join(out, 'index.html')}\n`);
     expect(existsSync(join(out, 'index.html'))).toBe(true);
   });
 
