@@ -93,31 +93,7 @@ const COMMANDS = ['build', 'stats', 'export', 'prices'];
 /** Flags of one value: given twice (--month 2025-12 --month 2025-11), which was meant is not bough's to guess. */
 const ONE_VALUE_FLAGS = ['--out', '--since', '--until', '--month', '--tz', '--project', '--prices', '--by', '--url'];
 
-/** The first flag of one value given twice, or null (--source and --omit take each one given). */
-function repeatedFlag(argv: readonly string[]): string | null {
-  const seen = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--') break;
-    // -o as commander reads it: alone (-o a), glued to its value (-oa) or in a cluster (-qo a, -qoa).
-    const short = /^-[A-Za-z]*?o/.exec(arg);
-    const name = short && !arg.startsWith('--') ? '--out' : arg.split('=')[0] ?? arg;
-    if (!ONE_VALUE_FLAGS.includes(name)) continue;
-    if (seen.has(name)) return name;
-    seen.add(name);
-    // Its value is no flag, whatever it reads.
-    const glued = short && !arg.startsWith('--') ? arg.length > short[0].length : arg.includes('=');
-    if (!glued) i++;
-  }
-  return null;
-}
-
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
-  const twice = repeatedFlag(argv);
-  if (twice !== null) {
-    io.stderr(terminalLine(`bough: ${twice} is given more than once, and it takes one value: give it once.`));
-    return 2;
-  }
   // `bough help nosuch`: commander would print the whole usage and say nothing of the word.
   if (argv[0] === 'help' && argv[1] !== undefined && !COMMANDS.includes(argv[1]) && argv[1] !== 'help') {
     io.stderr(terminalLine(`bough: there is no command “${argv[1]}”: bough has ${COMMANDS.join(', ')} (bough --help says what each does).`));
@@ -239,9 +215,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       });
     });
 
-  const wrongValue = valueTakenWrongly(argv, program);
-  if (wrongValue !== null) {
-    io.stderr(terminalLine(`bough: ${wrongValue}.`));
+  const named = optionsByName(program);
+  const misread = misreadOption(optionsIn(argv, named), named);
+  if (misread !== null) {
+    io.stderr(terminalLine(`bough: ${misread}.`));
     return 2;
   }
   try {
@@ -256,55 +233,86 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
 }
 
-/**
- * An option of one value followed by another option (`export s.jsonl -o --share`, or `-qo
- * --share`): commander takes the option for the value, so the file is named "--share" and the
- * session not redacted, or the build goes to a folder named "--quiet", with nothing said. And
- * `-o=--x` gives -o the value "=--x". Both bad usage, said in a sentence; null when neither.
- * Only bough's own option names count: a value may begin with a dash (a Claude Code project
- * folder does).
- */
-function valueTakenWrongly(argv: readonly string[], program: Command): string | null {
+/** An option as commander reads it from argv: which, as written, and its value, if it takes one. */
+interface GivenOption {
+  option: Option;
+  given: string;
+  value: string | undefined;
+  /** How the value was given: the next word, the rest of a short option's word (-ofile), or after `=` (--out=file). */
+  form: 'next' | 'glued' | 'equals';
+}
+
+/** bough's options, of every command, by each of their names (--out, -o). */
+function optionsByName(program: Command): Map<string, Option> {
   const commands = (command: Command): Command[] => [command, ...command.commands.flatMap(commands)];
   const named = new Map<string, Option>();
   for (const option of commands(program).flatMap((command) => command.options)) for (const name of [option.long, option.short]) if (name) named.set(name, option);
-  const takesValue = (option: Option | undefined): option is Option => option !== undefined && (option.required || option.optional);
-  // `--` ends the options: as a value (-o --), it is one more option word taken for a name; so is
-  // a cluster of bough's own short options (-o -qo).
-  const isOption = (arg: string) =>
-    named.has(arg.split('=')[0] ?? arg) || ['-h', '--help', '--'].includes(arg) || (/^-[A-Za-z]{2,}$/.test(arg) && [...arg.slice(1)].every((letter) => named.has(`-${letter}`) || letter === 'h'));
-  const tookOption = (given: string, long: string, word: string) =>
-    `${given} takes a value, and got the option ${word} for it: give ${given} its value (a value that begins like an option goes as ${long}=${word})`;
+  return named;
+}
+
+/**
+ * The options argv gives, read as commander reads them: a short option that takes a value takes
+ * the rest of its word (-qofile), else the next word, whatever it reads. Only bough's own
+ * options; the rest is commander's to refuse. Up to `--`.
+ */
+function optionsIn(argv: readonly string[], named: ReadonlyMap<string, Option>): GivenOption[] {
+  const found: GivenOption[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') break;
     if (arg.startsWith('--')) {
-      const option = named.get(arg);
-      if (!takesValue(option)) continue;
-      const next = argv[i + 1];
-      if (next !== undefined && isOption(next)) return tookOption(arg, option.long ?? arg, next);
-      i++;
+      const equals = arg.indexOf('=');
+      const option = named.get(equals === -1 ? arg : arg.slice(0, equals));
+      if (option === undefined) continue;
+      if (equals !== -1) found.push({ option, given: arg.slice(0, equals), value: arg.slice(equals + 1), form: 'equals' });
+      else if (takesValue(option)) found.push({ option, given: arg, value: argv[++i], form: 'next' });
+      else found.push({ option, given: arg, value: undefined, form: 'next' });
       continue;
     }
     if (!/^-[A-Za-z]/.test(arg)) continue;
-    // Short options, alone or in a cluster (-qo): the first that takes a value takes what follows
-    // it in the word (-ofile, -o=file: "=file"), else the next word.
     for (let at = 1; at < arg.length; at++) {
       const given = `-${arg[at]}`;
       const option = named.get(given);
       if (option === undefined) break;
-      if (!takesValue(option)) continue;
-      const glued = arg.slice(at + 1);
-      const long = option.long ?? given;
-      if (glued.startsWith('=')) return `${given}= gives ${given} the value “${glued}”: write ${given} VALUE, or ${long}=VALUE`;
-      if (glued !== '' && isOption(glued)) return tookOption(given, long, glued);
-      const next = argv[i + 1];
-      if (glued === '' && next !== undefined) {
-        if (isOption(next)) return tookOption(given, long, next);
-        i++;
+      if (!takesValue(option)) {
+        found.push({ option, given, value: undefined, form: 'next' });
+        continue;
       }
+      const glued = arg.slice(at + 1);
+      found.push(glued === '' ? { option, given, value: argv[++i], form: 'next' } : { option, given, value: glued, form: 'glued' });
       break;
     }
+  }
+  return found;
+}
+
+function takesValue(option: Option): boolean {
+  return option.required || option.optional;
+}
+
+/**
+ * Options commander reads otherwise than they were meant, said as bad usage; null when none.
+ * - One of one value given twice (--month 2025-12 --month 2025-11, -o a -ob): which was meant is
+ *   not bough's to guess (--source and --omit take each one given).
+ * - One of one value whose value is one of bough's options (`export s.jsonl -o --share`, or
+ *   `-qo --share`): the file would be named "--share" and the session not redacted, with
+ *   nothing said. Only bough's own option names, `--` and clusters of its short options count:
+ *   a value may begin with a dash (a Claude Code project folder does).
+ * - `-o=file`, which gives -o the value "=file".
+ */
+function misreadOption(given: readonly GivenOption[], named: ReadonlyMap<string, Option>): string | null {
+  const isOption = (word: string) =>
+    named.has(word.split('=')[0] ?? word) || ['-h', '--help', '--'].includes(word) || (/^-[A-Za-z]{2,}$/.test(word) && [...word.slice(1)].every((letter) => named.has(`-${letter}`) || letter === 'h'));
+  const seen = new Set<string>();
+  for (const { option, given: as, value, form } of given) {
+    const long = option.long ?? as;
+    if (ONE_VALUE_FLAGS.includes(long)) {
+      if (seen.has(long)) return `${long} is given more than once, and it takes one value: give it once`;
+      seen.add(long);
+    }
+    if (value === undefined) continue;
+    if (form === 'glued' && value.startsWith('=')) return `${as}= gives ${as} the value “${value}”: write ${as} VALUE, or ${long}=VALUE`;
+    if (form !== 'equals' && isOption(value)) return `${as} takes a value, and got the option ${value} for it: give ${as} its value (a value that begins like an option goes as ${long}=${value})`;
   }
   return null;
 }
