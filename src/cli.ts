@@ -9,7 +9,7 @@ import { build, type BuildResult } from './build.js';
 import { placesLine, type Discovery } from './discover.js';
 import { exportSession } from './export.js';
 import { boughCacheDir, machineTimeZone, machineTimeZoneProblem, type Environment } from './environment.js';
-import { BoughError, systemTrouble } from './errors.js';
+import { BoughError, systemTrouble, UsageError } from './errors.js';
 import { parsePeriod, parseSources, ScopeError, type Scope } from './ledger/scope.js';
 import { formatCount, formatUsd, plural } from './report/format.js';
 import { STATS_GROUPINGS, type StatsGrouping, type Summary } from './report/schema.js';
@@ -104,8 +104,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .description('Turn coding-agent session files into a self-contained static HTML report.')
     .version(await packageVersion(), '-V, --version')
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError('(run bough --help for usage)')
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      // commander's "error: unknown option" in bough's voice, as every other bough message.
+      outputError: (text, write) => write(text.replace(/^error: /, 'bough: ')),
+    })
+    .showHelpAfterError('(bough --help says what each command takes)')
     .hook('preAction', (_program, command) => {
       // Counted in the machine's zone, one bough cannot follow: the user hears it counts in UTC.
       const problem = command.getOptionValueSource('tz') === 'default' ? machineTimeZoneProblem(io.env) : null;
@@ -114,6 +119,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 
   const buildCommand = program
     .command('build', { isDefault: true })
+    .showHelpAfterError('(bough build --help says what it takes)')
     .description('read sessions and write the report folder (the default command)')
     .argument('[inputs...]', 'session files or folders (searched recursively); default: the agents\' own folders')
     .option('-o, --out <dir>', 'the report folder to write', pathOf, 'bough-report');
@@ -135,6 +141,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 
   const statsCommand = program
     .command('stats')
+    .showHelpAfterError('(bough stats --help says what it takes)')
     .description('print totals as terminal tables or JSON, without writing pages')
     .argument('[inputs...]', 'session files or folders (searched recursively); default: the agents\' own folders')
     .addOption(new Option('--by <grouping>', 'one row per').choices(STATS_GROUPINGS).default('month'))
@@ -148,6 +155,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 
   program
     .command('export')
+    .showHelpAfterError('(bough export --help says what it takes)')
     .description('write one session as a single self-contained HTML file, for sending one conversation')
     .argument('<session-file>', 'the session file to export')
     .option('-o, --out <file>', 'the HTML file to write (default: <session id>.html here)', pathOf)
@@ -187,6 +195,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   const prices = program.command('prices').description("LiteLLM's price table: which one is used, and updating it");
   prices
     .command('show', { isDefault: true })
+    .showHelpAfterError('(bough prices show --help says what it takes)')
     .description('say which price table reports use now')
     .option('--prices <file>', 'a LiteLLM-format table to check instead', pathOf)
     // Allowed so that a mistyped command ("prices updte") is named, not reported as an argument too many.
@@ -206,6 +215,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     });
   prices
     .command('update')
+    .showHelpAfterError('(bough prices update --help says what it takes)')
     .description(`download the newest table from LiteLLM's repository into ${boughCacheDir({ env: io.env, home: io.home })}`)
     .option('--url <url>', 'where to download it from', urlOf, LITELLM_URL)
     .action(async (flags: { url: string }) => {
@@ -469,7 +479,8 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
     }
     if (flags.json) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`);
     else {
-      const colour = io.stdoutIsTty === true && !('NO_COLOR' in io.env && io.env['NO_COLOR'] !== '');
+      // A terminal that says it cannot show colour (TERM=dumb, an editor's shell buffer) gets none.
+      const colour = io.stdoutIsTty === true && !('NO_COLOR' in io.env && io.env['NO_COLOR'] !== '') && io.env['TERM'] !== 'dumb';
       io.stdout(statsText(result, { colour, width: 100 }));
     }
     return 0;
@@ -481,7 +492,7 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
 
 /** A fatal error said in a sentence (exit 1: bough's own, or the machine's, such as a full disk), or a flag that cannot be understood (exit 2). */
 function failure(error: unknown, io: CliIo): number {
-  if (error instanceof ScopeError) {
+  if (error instanceof ScopeError || error instanceof UsageError) {
     io.stderr(terminalLine(`bough: ${error.message}`));
     return 2;
   }

@@ -579,10 +579,11 @@ describe('bough command line', () => {
     expect(result.stderr).toMatch(/^bough: The one file found in .* is not a session file bough can read/);
   });
 
-  // Regression: "bough buidl" said only that no such file or folder exists.
+  // Regression: "bough buidl" said only that no such file or folder exists, and exited 1 as for a
+  // missing input, where a mistyped command is bad usage (2).
   it('says a mistyped command is no command either', async () => {
     const result = await run(['buidl', '--out', join(await tempDir(), 'r')]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('It is no command either: bough has build, stats, export and prices.');
   });
 
@@ -618,7 +619,7 @@ describe('bough command line', () => {
   it.each([[['build', '--no-such-option']], [['build', '--tz', 'Mars/Olympus']], [['frobnicate', '--x']]])('exits 2 on bad usage: %j', async (args) => {
     const result = await run(args);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/error:/);
+    expect(result.stderr).toMatch(/^bough: /);
   });
 
   // Regression: these ended in Node's own words ("EEXIST: file already exists, mkdir …").

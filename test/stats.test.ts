@@ -87,6 +87,11 @@ describe('bough stats', () => {
     expect((await run(['stats', MIDNIGHT], { stdoutIsTty: true, env: { NO_COLOR: '1' } })).stdout).not.toContain(ESC);
   });
 
+  // Regression: TERM=dumb (an editor's shell buffer) got escape codes it shows as text.
+  it('does not colour a terminal that says it cannot show colour', async () => {
+    expect((await run(['stats', MIDNIGHT], { stdoutIsTty: true, env: { TERM: 'dumb' } })).stdout).not.toContain(ESC);
+  });
+
   it('groups by model, project, agent, session and week', async () => {
     for (const by of ['model', 'project', 'agent', 'session', 'week'] as const) {
       const json = statsSchema.parse(JSON.parse((await run(['stats', join(FIXTURES, 'pi'), '--by', by, '--json'])).stdout));
@@ -157,6 +162,21 @@ describe('bough stats', () => {
     const { code, stderr } = await run(args);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
+  });
+
+  // Regression: commander's refusals read "error: …" and sent the user to `bough --help`, which
+  // lists commands, not the option the command takes.
+  it.each([
+    [['stats', MIDNIGHT, '--by', 'year'], 'stats'],
+    [['stats', MIDNIGHT, '--bogus'], 'stats'],
+    [['export'], 'export'],
+    [['build', MIDNIGHT, '--tz'], 'build'],
+  ])('says a refusal in its own voice and names the command’s help: %j', async (args, command) => {
+    const { code, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^bough: /);
+    expect(stderr).not.toMatch(/^error:/m);
+    expect(stderr).toContain(`(bough ${command} --help says what it takes)`);
   });
 
   it('narrows build and stats the same way by --project and --source', async () => {
