@@ -636,4 +636,41 @@ describe('system lines', () => {
     expect(page).toContain('>command /mcp<');
     expect(page.match(/>command output</g)).toHaveLength(1);
   });
+
+  // Regression: without a request id (a gateway that returns one message id for every answer), an
+  // answer following the last directly was taken for another line of it: two answers, one record.
+  it('counts two answers under one message id and no request id as two, when their prompts differ', async () => {
+    const answer = (uuid: string, parent: string, at: string, text: string, usage: object) => ({
+      ...envelope(uuid, parent, {}, at),
+      type: 'assistant',
+      message: { model: 'claude-haiku-4-5-20251001', id: 'ocgo', type: 'message', role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'end_turn', usage },
+    });
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('u1', null, 'go'),
+        answer('a1', 'u1', '2026-03-10T10:00:01.000Z', 'first answer', tokens(1000, 100)),
+        answer('a2', 'a1', '2026-03-10T10:00:09.000Z', 'second answer', tokens(2000, 300)),
+        // A response streamed over two lines without a request id is still one.
+        answer('a3', 'a2', '2026-03-10T10:00:10.000Z', 'third', tokens(3000, 1)),
+        answer('a4', 'a3', '2026-03-10T10:00:11.000Z', 'answer, second block', tokens(3000, 500)),
+      ],
+    });
+    const { totals } = await stats(folder);
+    expect(totals.usageRecords).toBe(3);
+    expect(totals.tokens).toMatchObject({ input: 6000, output: 900 });
+    // claude-haiku-4-5: $1/M in, $5/M out.
+    expect(totals.cost.bough).toBeCloseTo(0.006 + 0.0045, 10);
+  });
+
+  // Regression: a line that recorded its cost but no usage (Claude Code before 1.0.9) counted nothing.
+  it('counts the recorded cost of a reply line with no usage object', async () => {
+    const line = { ...(assistant('a1', 'u1', 'A', tokens(0)) as Record<string, unknown>), costUSD: 0.123 };
+    delete (line['message'] as Record<string, unknown>)['usage'];
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'p'), line] });
+    const { totals } = await stats(folder);
+    expect(totals.usageRecords).toBe(1);
+    expect(totals.cost.recorded).toBeCloseTo(0.123, 10);
+    expect(totals.cost.bough).toBeNull();
+    expect(totals.unpricedRecords).toBe(1);
+  });
 });

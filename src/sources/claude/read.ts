@@ -63,6 +63,8 @@ interface Response {
   /** The line whose usage counts: most output tokens, the last on ties. */
   usageLine: raw.RawAssistantLine | null;
   usageOutput: number;
+  /** Its prompt's size as its first line with usage gave it (input and cache counts), which every line of one response repeats. */
+  promptCounts: string | null;
   stopReason: string | null;
   sidechain: boolean;
 }
@@ -403,7 +405,7 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
 
   const messageId = message.id ?? null;
   const requestId = line.requestId ?? null;
-  const response = responseOf(ctx, env, messageId, requestId);
+  const response = responseOf(ctx, env, messageId, requestId, promptCountsOf(message.usage));
   if (response) {
     // A later line of a response already read: its blocks join the reply, its uuid passes through.
     if (env.uuid && response.uuids.has(env.uuid)) return;
@@ -424,7 +426,7 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
     { kind: 'reply', content: blocks, outcome: 'ok', stopReason: null, errorMessage: null, provider: 'anthropic', model: message.model ?? null, responseModel: null },
     [],
   );
-  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, stopReason: null, sidechain: env.isSidechain === true };
+  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, promptCounts: null, stopReason: null, sidechain: env.isSidechain === true };
   considerLine(created, line);
   ctx.responseOfDraft.set(draft, created);
   if (messageId !== null && requestId !== null) ctx.responses.set(`${messageId}\u0000${requestId}`, created);
@@ -433,22 +435,37 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
 
 /**
  * The response a line continues: the same message and request ids; without a request id (very
- * old lines, gateways that reuse message ids) only a line that chains directly to the response.
+ * old lines, gateways that reuse message ids) only a line that chains directly to the response and
+ * repeats its prompt's size (claude.md §9.2, §9.3): a gateway's next answer under the same id
+ * follows the last directly too, for another prompt.
  */
-function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, requestId: string | null): Response | null {
+function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, requestId: string | null, promptCounts: string | null): Response | null {
   if (messageId === null) return null;
   if (requestId !== null) return ctx.responses.get(`${messageId}\u0000${requestId}`) ?? null;
   const parent = env.parentUuid ? ctx.responseOfUuid.get(env.parentUuid) : undefined;
-  return parent && parent.requestId === null && parent.messageId === messageId ? parent : null;
+  if (!parent || parent.requestId !== null || parent.messageId !== messageId) return null;
+  return promptCounts !== null && parent.promptCounts !== null && promptCounts !== parent.promptCounts ? null : parent;
+}
+
+/** A usage object's input and cache counts, as one key; null when it has none. */
+function promptCountsOf(usage: unknown): string | null {
+  if (!isPlainObject(usage)) return null;
+  const counts = [usage['input_tokens'], usage['cache_read_input_tokens'], usage['cache_creation_input_tokens']];
+  return counts.some((n) => typeof n === 'number') ? counts.map((n) => (typeof n === 'number' ? n : '')).join(',') : null;
 }
 
 function considerLine(response: Response, line: raw.RawAssistantLine): void {
   const usage = raw.rawUsage.safeParse(line.message.usage);
   const output = usage.success ? (usage.data.output_tokens ?? 0) : -1;
-  if (line.message.usage !== undefined && line.message.usage !== null && output >= response.usageOutput) {
+  const hasUsage = line.message.usage !== undefined && line.message.usage !== null;
+  if (hasUsage && output >= response.usageOutput) {
     response.usageLine = line;
     response.usageOutput = output;
   }
+  // A line that records only its cost (Claude Code before 1.0.9 wrote costUSD beside usage): its
+  // cost counts, unless a line of the response gives usage.
+  if (!hasUsage && response.usageLine === null && line.costUSD !== undefined && line.costUSD !== null) response.usageLine = line;
+  response.promptCounts ??= promptCountsOf(line.message.usage);
   if (line.message.stop_reason) response.stopReason = line.message.stop_reason;
   const reply = response.draft.entry;
   if (reply.kind !== 'reply') return;
@@ -481,7 +498,7 @@ function finishResponses(ctx: ClaudeContext): void {
 function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | null {
   const line = response.usageLine;
   if (line === null) return null;
-  const parsed = raw.rawUsage.safeParse(line.message.usage);
+  const parsed = raw.rawUsage.safeParse(line.message.usage ?? {});
   let u: raw.RawUsage;
   let countsLeftOut = false;
   if (parsed.success) u = parsed.data;
