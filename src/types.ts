@@ -57,6 +57,8 @@ export interface Usage extends TokenCounts {
   countsLeftOut?: true;
   /** The record gives no token counts, only a cost or a total: its cost by the table is unknown (never $0). */
   countsUnknown?: true;
+  /** Served by US-only inference (Claude's `inference_geo: "us"`): billed at the model's data-residency multiple. */
+  usOnly?: true;
 }
 
 /** What a tool call does, told by the source reader that knows the tool's arguments. */

@@ -1,7 +1,7 @@
 // What Claude Code bills beyond tokens (claude.md §9.1, pricing.md §1 and §6): fast mode, a
 // multiple of the model's rates, and server-side web searches, billed per search.
 
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli as run } from './support/cli.js';
@@ -80,5 +80,33 @@ describe('Claude Code: a recorded cost on some replies only', () => {
     expect(index).not.toContain('cost differs');
     const page = await readFile(join(out, session.page), 'utf8');
     expect(page).toContain('covers part of this session only: the agent stored no cost for 1 usage record of this session. Over the rest, bough&#39;s price agrees.');
+  });
+
+  // Regression: a reply served by US-only inference (`inference_geo: "us"`) was priced at the
+  // standard rates, 10% short on the models the table gives a residency multiple (pricing.md §1).
+  it('prices US-only inference at the model’s data-residency multiple, and says so', async () => {
+    const folder = join(await tempDir(), 'projects', '-home-ana-geo');
+    await mkdir(folder, { recursive: true });
+    const line = (uuid: string, parent: string, model: string, geo: string) => ({
+      parentUuid: parent, isSidechain: false, cwd: '/home/ana/geo', sessionId: '66666666-6666-4666-8666-666666666666', version: '2.1.114', uuid,
+      timestamp: '2026-03-10T10:00:01.000Z', type: 'assistant', requestId: `req_${uuid}`,
+      message: { id: `msg_${uuid}`, model, role: 'assistant', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn',
+        usage: { input_tokens: 1000, output_tokens: 1000, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, inference_geo: geo } },
+    });
+    const prompt = { parentUuid: null, isSidechain: false, cwd: '/home/ana/geo', sessionId: '66666666-6666-4666-8666-666666666666', version: '2.1.114', uuid: 'u', timestamp: '2026-03-10T10:00:00.000Z', type: 'user', message: { role: 'user', content: 'go' } };
+    const lines = [prompt, line('a1', 'u', 'claude-opus-4-7', 'us'), line('a2', 'a1', 'claude-opus-4-7', ''), line('a3', 'a2', 'claude-haiku-4-5-20251001', 'us')];
+    await writeFile(join(folder, '66666666-6666-4666-8666-666666666666.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const stats = statsSchema.parse(JSON.parse((await run(['stats', folder, '--by', 'model', '--json', '--no-cache', '--tz', 'UTC'])).stdout));
+    const model = (name: string) => stats.totals.models.find((m) => m.model === name);
+    // claude-opus-4-7: $5/M in, $25/M out; US-only ×1.1 on one of its two replies.
+    expect(model('claude-opus-4-7')?.cost.bough).toBeCloseTo(0.03 * 1.1 + 0.03, 10);
+    // The table gives haiku no residency multiple: standard rates, and the record is priced in part.
+    expect(model('claude-haiku-4-5-20251001')?.cost.bough).toBeCloseTo(0.001 + 0.005, 10);
+    expect(stats.totals.partiallyPricedModels).toEqual(['anthropic/claude-haiku-4-5-20251001']);
+    const out = join(await tempDir(), 'report');
+    expect((await run(['build', folder, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'])).code).toBe(0);
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(index).toContain('US-only inference: 1.1× the standard rates');
+    expect(index).toContain('US-only inference, but the table has no rate for it: priced at standard rates');
   });
 });

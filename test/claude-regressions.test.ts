@@ -664,7 +664,7 @@ describe('system lines', () => {
 
   // Regression: a line that recorded its cost but no usage (Claude Code before 1.0.9) counted nothing.
   it('counts the recorded cost of a reply line with no usage object', async () => {
-    const line = { ...(assistant('a1', 'u1', 'A', tokens(0)) as Record<string, unknown>), costUSD: 0.123 };
+    const line: Record<string, unknown> = { ...(assistant('a1', 'u1', 'A', tokens(0)) as Record<string, unknown>), costUSD: 0.123 };
     delete (line['message'] as Record<string, unknown>)['usage'];
     const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'p'), line] });
     const { totals } = await stats(folder);

@@ -221,7 +221,7 @@ describe('ledger entries, packed', () => {
       [usage(0), [1, null]], // usage key
       [usage(1), [-1e300, 0]], // record time
       [usage(2), ['billing']], // origin
-      [usage(5), [64, -1, 1.5]], // flags
+      [usage(5), [128, -1, 1.5]], // flags
       // Recorded cost; and token counts and web searches, past what a reader keeps too (a forged
       // cache entry whose hash was made again summed 10^15 tokens and a cost of -$5).
       [usage(6), ['0.5', -5, 1e300]],

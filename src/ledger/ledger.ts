@@ -41,6 +41,8 @@ export interface LedgerUsage extends TokenCounts {
   countsLeftOut?: true;
   /** No token counts at all, only a cost or a total: its cost by the table is unknown. */
   countsUnknown?: true;
+  /** Billed at the US-only inference multiple. */
+  usOnly?: true;
 }
 
 export interface LedgerToolCall {
@@ -196,6 +198,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
       webSearches: usage.webSearches,
       ...(usage.countsLeftOut ? { countsLeftOut: true as const } : {}),
       ...(usage.countsUnknown ? { countsUnknown: true as const } : {}),
+      ...(usage.usOnly ? { usOnly: true as const } : {}),
     })),
     calls: callsOf(entry),
     result: entry.kind === 'toolResult' ? resultOf(entry, callPaths) : null,

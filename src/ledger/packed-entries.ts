@@ -66,6 +66,7 @@ const OUTPUT_PARTIAL = 4;
 const FAST = 8;
 const COUNTS_LEFT_OUT = 16;
 const COUNTS_UNKNOWN = 32;
+const US_ONLY = 64;
 
 function usageKeyOf(entryKey: string, index: number): string {
   return `${entryKey}#${index}`;
@@ -84,7 +85,7 @@ export function entriesToRows(entries: readonly LedgerEntry[]): unknown[] {
       usage.origin,
       usage.provider,
       usage.model,
-      (usage.modelGuessed ? MODEL_GUESSED : 0) | (usage.recordedCostFromProvider ? COST_FROM_PROVIDER : 0) | (usage.outputPartial ? OUTPUT_PARTIAL : 0) | (usage.fast ? FAST : 0) | (usage.countsLeftOut ? COUNTS_LEFT_OUT : 0) | (usage.countsUnknown ? COUNTS_UNKNOWN : 0),
+      (usage.modelGuessed ? MODEL_GUESSED : 0) | (usage.recordedCostFromProvider ? COST_FROM_PROVIDER : 0) | (usage.outputPartial ? OUTPUT_PARTIAL : 0) | (usage.fast ? FAST : 0) | (usage.countsLeftOut ? COUNTS_LEFT_OUT : 0) | (usage.countsUnknown ? COUNTS_UNKNOWN : 0) | (usage.usOnly ? US_ONLY : 0),
       usage.recordedCost,
       usage.responseId,
       usage.input,
@@ -294,7 +295,7 @@ function entryFromRow(value: unknown): LedgerEntry {
 function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUsage {
   const fields = row(value, 15);
   const bits = count(fields[5]);
-  if (bits > (MODEL_GUESSED | COST_FROM_PROVIDER | OUTPUT_PARTIAL | FAST | COUNTS_LEFT_OUT | COUNTS_UNKNOWN)) fail();
+  if (bits > (MODEL_GUESSED | COST_FROM_PROVIDER | OUTPUT_PARTIAL | FAST | COUNTS_LEFT_OUT | COUNTS_UNKNOWN | US_ONLY)) fail();
   const usage: LedgerUsage = {
     key: fields[0] === DERIVED ? usageKeyOf(entryKey, index) : text(fields[0]),
     time: timeOrNull(fields[1]),
@@ -319,6 +320,7 @@ function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUs
   if (usage.cacheWrite1h > usage.cacheWrite || usage.reasoning > usage.output) fail();
   if ((bits & COUNTS_LEFT_OUT) !== 0) usage.countsLeftOut = true;
   if ((bits & COUNTS_UNKNOWN) !== 0) usage.countsUnknown = true;
+  if ((bits & US_ONLY) !== 0) usage.usOnly = true;
   return usage;
 }
 

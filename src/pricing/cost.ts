@@ -1,17 +1,19 @@
 // The cost of one usage record at one model's rates (pricing.md §6): tiers apply to the whole
 // request once its prompt crosses the threshold; reasoning is inside output and never added
-// again; one-hour cache writes have their own rate; fast mode multiplies the tokens' cost; web
-// searches are billed per search, on top.
+// again; one-hour cache writes have their own rate; fast mode and US-only inference multiply the
+// tokens' cost; web searches are billed per search, on top.
 
 import type { TokenCounts } from '../types.js';
 import type { ModelPrice, Rates } from './table.js';
 
 /** What a record is billed for: its kinds of tokens, fast mode's multiple of them, its web searches. */
-export type TokenKind = 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'cacheWrite1h' | 'fastMode' | 'webSearch';
+export type TokenKind = 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'cacheWrite1h' | 'fastMode' | 'usOnly' | 'webSearch';
 
 /** What pricing needs of a record beyond its tokens; absent means standard speed and no searches. */
 export interface Billed extends TokenCounts {
   fast?: boolean;
+  /** Served by US-only inference: billed at the model's data-residency multiple. */
+  usOnly?: boolean;
   webSearches?: number;
   /** A token count of the record could not be read and is left out (see usage-check.ts): its cost is known in part only. */
   countsLeftOut?: boolean;
@@ -30,6 +32,8 @@ export interface Cost {
   derived: TokenKind[];
   /** The fast-mode multiple applied to the tokens, or null at standard speed (or when the table has none). */
   fastMultiplier: number | null;
+  /** The US-only inference multiple applied to the tokens, or null (not asked for, or the table has none). */
+  usOnlyMultiplier: number | null;
   /** Web searches priced (at `webSearch` each). */
   webSearches: number;
 }
@@ -68,7 +72,11 @@ export function costOf(price: ModelPrice & { base: Rates }, tokens: Billed): Cos
   const fast = tokens.fast === true;
   const fastMultiplier = fast ? price.fastMultiplier : null;
   if (fast && fastMultiplier === null) missing.push('fastMode');
+  // US-only inference multiplies them too (pricing.md §1: `provider_specific_entry.us`), on top of fast mode.
+  const usOnly = tokens.usOnly === true;
+  const usOnlyMultiplier = usOnly ? price.usOnlyMultiplier : null;
+  if (usOnly && usOnlyMultiplier === null) missing.push('usOnly');
   const webSearches = tokens.webSearches ?? 0;
-  const total = tokenCost * (fastMultiplier ?? 1) + part('webSearch', webSearches, price.webSearch);
-  return { total, tier: tier?.threshold ?? null, missing, derived, fastMultiplier, webSearches };
+  const total = tokenCost * (fastMultiplier ?? 1) * (usOnlyMultiplier ?? 1) + part('webSearch', webSearches, price.webSearch);
+  return { total, tier: tier?.threshold ?? null, missing, derived, fastMultiplier, usOnlyMultiplier, webSearches };
 }

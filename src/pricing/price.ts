@@ -77,13 +77,15 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
 /** What to say of how a record was priced, when anything. */
 function priceNote(cost: ReturnType<typeof costOf>, countsLeftOut: boolean): string | null {
   const oneHour = cost.derived.includes('cacheWrite1h');
-  const missingTokens = cost.missing.filter((kind) => kind !== 'fastMode' && kind !== 'webSearch');
+  const missingTokens = cost.missing.filter((kind) => kind !== 'fastMode' && kind !== 'usOnly' && kind !== 'webSearch');
   const notes = [
     missingTokens.length > 0 ? `no ${missingTokens.join(', ')} price in the table` : '',
     oneHour ? 'one-hour cache writes at twice the input rate' : '',
     cost.tier !== null ? `long-context rates (prompt above ${cost.tier.toLocaleString('en-US')} tokens)` : '',
     cost.fastMultiplier !== null ? `fast mode: ${cost.fastMultiplier}× the standard rates` : '',
     cost.missing.includes('fastMode') ? 'fast mode, but the table has no fast-mode rate: priced at standard rates' : '',
+    cost.usOnlyMultiplier !== null ? `US-only inference: ${cost.usOnlyMultiplier}× the standard rates` : '',
+    cost.missing.includes('usOnly') ? 'US-only inference, but the table has no rate for it: priced at standard rates' : '',
     cost.webSearches > 0 && !cost.missing.includes('webSearch') ? 'web searches billed per search' : '',
     cost.missing.includes('webSearch') ? 'web searches, but the table has no price for them: not in the cost' : '',
     countsLeftOut ? 'a token count that could not be read is left out' : '',

@@ -26,6 +26,8 @@ export interface ModelPrice {
   tiers: Tier[];
   /** What fast mode multiplies the tokens' cost by (`provider_specific_entry.fast`), or null when the entry has none. */
   fastMultiplier: number | null;
+  /** What US-only inference multiplies the tokens' cost by (`provider_specific_entry.us`), or null when the entry has none. */
+  usOnlyMultiplier: number | null;
   /** USD per server-side web search (`search_context_cost_per_query`), or null when the entry has none. */
   webSearch: number | null;
 }
@@ -154,6 +156,7 @@ function modelPrice(key: string, entry: Record<string, unknown>): ModelPrice {
     base,
     tiers: [...tiers].map(([threshold, rates]) => ({ threshold, rates })).sort((a, b) => b.threshold - a.threshold),
     fastMultiplier: multiplier(field(entry['provider_specific_entry'], 'fast')),
+    usOnlyMultiplier: multiplier(field(entry['provider_specific_entry'], 'us')),
     webSearch: searchPrice(entry['search_context_cost_per_query']),
   };
 }

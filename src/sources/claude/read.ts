@@ -562,6 +562,7 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     fast: u.speed === 'fast',
     webSearches: webSearches ?? 0,
     ...(!counted ? { countsUnknown: true as const } : countsLeftOut ? { countsLeftOut: true as const } : {}),
+    ...(u.inference_geo === 'us' ? { usOnly: true as const } : {}),
   };
 }
 

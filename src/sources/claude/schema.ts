@@ -33,6 +33,8 @@ export const rawUsage = z.looseObject({
   cache_creation: z.looseObject({ ephemeral_5m_input_tokens: optionalNumber, ephemeral_1h_input_tokens: optionalNumber }).nullish(),
   /** "fast": billed at the model's fast-mode multiple (claude.md §9.1); anything else is standard. */
   speed: z.unknown().optional(),
+  /** "us": served by US-only inference, billed at the model's data-residency multiple (claude.md §9.1, pricing.md §1). */
+  inference_geo: z.unknown().optional(),
   /** Server-side tool calls, billed per request. Read leniently: an odd shape here must not cost the tokens. */
   server_tool_use: z.unknown().optional(),
 });
