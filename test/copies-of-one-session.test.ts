@@ -399,3 +399,35 @@ describe('a Pi session shared with /share', () => {
     expect(summary.sessions[0]?.duplicateFiles).toEqual([join(dir, 'exports', 'x.jsonl')]);
   });
 });
+
+describe('a Pi clone that copies a label', () => {
+  // Regression: Pi writes the labels a clone copies again, with new ids and their first times
+  // (pi.md §12); the clone, all of whose work is on 20 November, was said to start on 15 October
+  // (page, summary.json, `stats --by session`) and to last 36 days.
+  it('starts when its own work does, not at the copied label’s time', async () => {
+    const dir = join(await tempDir(), 'in');
+    await mkdir(dir, { recursive: true });
+    const origin = join(dir, '2026-10-15T10-00-00-000Z_s18.jsonl');
+    const reply = (id: string, parent: string, at: string) =>
+      ({ type: 'message', id, parentId: parent, timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: 'r' }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 110, cost: { total: 0.00015 } }, stopReason: 'stop', timestamp: 0 } });
+    const prompt = (id: string, parent: string | null, at: string, text: string) => ({ type: 'message', id, parentId: parent, timestamp: at, message: { role: 'user', content: [{ type: 'text', text }], timestamp: 0 } });
+    const history = [prompt('u1', null, '2026-10-15T10:00:02.000Z', 'October prompt'), reply('a1', 'u1', '2026-10-15T10:00:03.000Z')];
+    const lines = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    await writeFile(origin, lines([
+      { type: 'session', version: 3, id: 's18', timestamp: '2026-10-15T10:00:00.000Z', cwd: '/proj/month' },
+      ...history,
+      { type: 'label', id: 'l1', parentId: 'a1', timestamp: '2026-10-15T10:00:04.000Z', targetId: 'u1', label: 'oct-label' },
+    ]));
+    await writeFile(join(dir, '2026-11-20T10-00-00-000Z_c18.jsonl'), lines([
+      { type: 'session', version: 3, id: 'c18', timestamp: '2026-11-20T10:00:00.000Z', cwd: '/proj/month', parentSession: origin },
+      ...history,
+      { type: 'label', id: 'Lnew', parentId: 'a1', timestamp: '2026-10-15T10:00:04.000Z', targetId: 'u1', label: 'oct-label' },
+      prompt('n1', 'Lnew', '2026-11-20T10:00:01.000Z', 'November prompt'),
+      reply('na', 'n1', '2026-11-20T10:00:02.000Z'),
+    ]));
+    const { json } = await stats({ inputs: [dir], scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, by: 'session', cache: false });
+    const clone = json.rows.find((row) => row.label.includes('November prompt'));
+    expect(clone?.startedAt).toBe('2026-11-20T10:00:01.000Z');
+  });
+});
+

@@ -666,13 +666,16 @@ function countedSpans(parts: readonly CountedPart[]): { span: Span; counting: Sp
     into.first = earliest(into.first, time);
     into.last = latest(into.last, time);
   };
-  for (const { entries, counted } of parts) {
+  for (const { ledger, entries, counted } of parts) {
     let u = 0;
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i] as LedgerEntry;
       if (counted.entries[i]) {
-        add(span, entry.time);
-        if (!countsNothing(entry)) add(counting, entry.time);
+        const bookkeeping = countsNothing(entry);
+        // A fork writes the labels it copies again, under new ids but at their first times (pi.md
+        // §12): bookkeeping timed before its file began says nothing of when the session ran.
+        if (!bookkeeping || ledger.startedAt === null || entry.time === null || entry.time >= ledger.startedAt) add(span, entry.time);
+        if (!bookkeeping) add(counting, entry.time);
       }
       for (const usage of entry.usage) {
         if (!counted.usage[u++]) continue;
