@@ -429,5 +429,38 @@ describe('a Pi clone that copies a label', () => {
     const clone = json.rows.find((row) => row.label.includes('November prompt'));
     expect(clone?.startedAt).toBe('2026-11-20T10:00:01.000Z');
   });
+
+  // Regression: of two files that name each other as their origin (hand-edited), one was said to be
+  // copied from a file "not among the files read", the other listed as its copy on the same page.
+  it('says no file is missing when two files name each other as origin', async () => {
+    const dir = join(await tempDir(), 'in');
+    await mkdir(dir, { recursive: true });
+    const a = join(dir, 'cyA.jsonl');
+    const b = join(dir, 'cyB.jsonl');
+    const head = (id: string, parent: string) => ({ type: 'session', version: 3, id, timestamp: '2026-10-15T10:00:00.000Z', cwd: '/proj/cycle', parentSession: parent });
+    const line = (id: string, parent: string | null, role: 'user' | 'assistant', at: string) =>
+      role === 'user'
+        ? { type: 'message', id, parentId: parent, timestamp: at, message: { role, content: [{ type: 'text', text: `prompt ${id}` }], timestamp: 0 } }
+        : { type: 'message', id, parentId: parent, timestamp: at, message: { role, content: [{ type: 'text', text: 'r' }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 110, cost: { total: 0.00015 } }, stopReason: 'stop', timestamp: 0 } };
+    const shared = [line('cu', null, 'user', '2026-10-15T10:00:01.000Z'), line('ca', 'cu', 'assistant', '2026-10-15T10:00:02.000Z')];
+    const lines = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    await writeFile(a, lines([head('cyA', b), ...shared]));
+    await writeFile(b, lines([head('cyB', a), ...shared, line('du', 'ca', 'user', '2026-10-15T10:01:01.000Z'), line('da', 'du', 'assistant', '2026-10-15T10:01:02.000Z')]));
+    const { summary } = await buildOf([dir]);
+    expect(summary.sessions.map((s) => s.originMissing)).toEqual([false, false]);
+    expect(summary.totals).toMatchObject({ prompts: 2, tokens: { input: 200 } });
+  });
+
+  // Regression: `"parentSession": ""` made summary.json say the session was copied from a file missing.
+  it('takes an empty parentSession for none', async () => {
+    const dir = join(await tempDir(), 'in');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'emp.jsonl'), [
+      { type: 'session', version: 3, id: 'emp', timestamp: '2026-10-15T10:00:00.000Z', cwd: '/proj/imp', parentSession: '' },
+      { type: 'message', id: 'u', parentId: null, timestamp: '2026-10-15T10:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text: 'hi' }], timestamp: 0 } },
+    ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const { summary } = await buildOf([dir]);
+    expect(summary.sessions[0]).toMatchObject({ originMissing: false, parentFile: null });
+  });
 });
 

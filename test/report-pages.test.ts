@@ -121,6 +121,20 @@ describe('rendered report', () => {
     expect(forks).toEqual(['branch 2 active path', 'branch 2 branch 3']);
   });
 
+  // Regression: a label on an entry the file does not hold read "label “DANGLING” set on", and stopped.
+  it('says a label’s target is not in the file when it is not', async () => {
+    const at = (n: number) => `2026-11-01T10:00:${String(n).padStart(2, '0')}.000Z`;
+    const html = await pageOfRecords([
+      { type: 'session', version: 3, id: 'dangling-label', timestamp: at(0), cwd: '/home/ana/shop' },
+      { type: 'message', id: 'p1', parentId: null, timestamp: at(1), message: { role: 'user', content: [{ type: 'text', text: 'First.' }], timestamp: 0 } },
+      { type: 'label', id: 'l1', parentId: 'p1', timestamp: at(2), targetId: 'nonexistent', label: 'DANGLING' },
+      { type: 'label', id: 'l2', parentId: 'l1', timestamp: at(3), targetId: 'p1', label: 'kept' },
+    ]);
+    const said = [...html.matchAll(/<p class="event-text">([\s\S]*?)<\/p>/g)].map((m) => (m[1] ?? '').replace(/<[^>]*>/g, '').trim());
+    expect(said).toContain('label “DANGLING” set on an entry not in this file');
+    expect(said).toContain('label “kept” set on this entry');
+  });
+
   // Regression: a fork of a fork said all it copied was "counted there", in its origin, though
   // what its origin had copied in turn is counted in that one's origin.
   it('says where a fork of a fork’s copied entries are counted', async () => {

@@ -79,7 +79,9 @@ export function claimEntries(ledgers: readonly SessionLedger[], rules: ClaimRule
     if (ledger.parentFile === null && ledger.parentSessionId === null) continue;
     const origin = findOrigin(ledger, index);
     if (origin && !isAncestor(ledger, origin, originOf)) originOf.set(ledger, origin);
-    else missingOrigin.add(ledger);
+    // An origin that is its own copy's copy (files that name each other) was read all the same:
+    // the loop is cut here, and the file is not said to come from a file missing.
+    else if (!origin) missingOrigin.add(ledger);
   }
   // Files of one session id, the first of them the origin of the others (imports and exports keep
   // the session id and name no origin): a file read now before one kept from an earlier build,

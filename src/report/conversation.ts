@@ -357,13 +357,16 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         detailHtml: markdown(entry.summary),
       };
     }
-    case 'label':
+    case 'label': {
       // The label itself is shown on its target; this line keeps the entry reachable from the tree.
+      const found = entry.targetId !== null && ctx.hasEntry(entry.targetId);
+      const what = entry.label === null ? 'label cleared on' : `label “${shorten(entry.label, LABEL_LENGTH)}” set on`;
       return {
-        ...event(base, 'info', 'label', entry.label === null ? 'label cleared on' : `label “${shorten(entry.label, LABEL_LENGTH)}” set on`),
+        ...event(base, 'info', 'label', found ? what : `${what} an entry not in this file`),
         detailText: entry.label !== null && entry.label.length > LABEL_LENGTH ? cut(entry.label, MAX_TEXT) : null,
-        target: entry.targetId !== null && ctx.hasEntry(entry.targetId) ? { label: 'this entry', href: `#${anchorOfId(entry.targetId)}` } : null,
+        target: found ? { label: 'this entry', href: `#${anchorOfId(entry.targetId as string)}` } : null,
       };
+    }
     case 'name': {
       if (entry.name === null) return event(base, 'info', 'name', 'name cleared');
       const shown = shorten(entry.name, NAME_LENGTH);

@@ -94,6 +94,8 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     records.forEach((record, index) => addRecord(ctx, record, line.number, records.length > 1 ? index : 0, clean));
   }
 
+  // Pi leaves the key out of a session that was not forked (pi.md §3); an empty one names no file either.
+  const parentFile = header.parentSession || header.branchedFrom || null;
   return {
     source: 'pi',
     path: input.path,
@@ -103,8 +105,8 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     cwd: header.cwd ?? null,
     projectFolder: piProjectFolder(input.path),
     startedAt: recordTime(header.timestamp, ctx, input.headerLine, 'the session goes by its first entry’s time'),
-    parentFile: header.parentSession ?? header.branchedFrom ?? null,
-    parentSessionId: piSessionIdOfPath(header.parentSession ?? header.branchedFrom ?? null),
+    parentFile,
+    parentSessionId: piSessionIdOfPath(parentFile),
     // Pi names its files `<timestamp>_<session id>.jsonl`.
     namedByAgent: (input.path.split(/[\\/]/).pop() ?? '').endsWith(`_${header.id}.jsonl`),
     // Pi's sub-agents live inside tool results, never in files of their own.
