@@ -673,4 +673,35 @@ describe('system lines', () => {
     expect(totals.cost.bough).toBeNull();
     expect(totals.unpricedRecords).toBe(1);
   });
+
+  // Regression: a resumed copy holding a fuller record of a copied response than its origin counts
+  // it (the fullest record counts), yet its page folded that reply among the entries "copied from
+  // “p”, counted there", its cost marked "not counted here" under a headline that included it.
+  it('shows a copied reply as counted in the resumed copy that holds its fuller record', async () => {
+    const ORIGIN = '33333333-3333-4333-8333-333333333331';
+    const COPY = '33333333-3333-4333-8333-333333333332';
+    const partial = (session: string) => ({ ...(assistant('a1', 'u1', 'K1', tokens(10, 1), { session }) as Record<string, unknown>) });
+    const streamed = (line: Record<string, unknown>) => ({ ...line, message: { ...(line['message'] as object), stop_reason: null } });
+    const folder = await projects({
+      [`-home-ana-shop/${ORIGIN}.jsonl`]: [user('u1', null, 'p', { session: ORIGIN }), streamed(partial(ORIGIN))],
+      [`-home-ana-shop/${COPY}.jsonl`]: [
+        user('u1', null, 'p', { session: COPY }),
+        streamed(partial(COPY)),
+        assistant('a2', 'a1', 'K1', tokens(10, 5000), { session: COPY }),
+        user('u3', 'a2', 'go on', { session: COPY, at: '2026-03-10T11:00:00.000Z' }),
+        assistant('a3', 'u3', 'K3', tokens(10, 100), { session: COPY, at: '2026-03-10T11:00:01.000Z' }),
+      ],
+    });
+    const { out, summary } = await build(folder);
+    const copy = summary.sessions.find((s) => s.id === COPY);
+    // claude-haiku-4-5: $1/M in, $5/M out; K1 at its fullest (5,000 out) and K3 count in the copy.
+    expect(copy?.cost.bough).toBeCloseTo(0.00001 + 0.025 + 0.00001 + 0.0005, 10);
+    const page = await readFile(join(out, copy?.page ?? ''), 'utf8');
+    expect(page).not.toContain('not counted here');
+    expect(page).toContain('1 entry copied from');
+    // The origin shows its partial record of K1, and says it counts elsewhere.
+    const origin = await readFile(join(out, summary.sessions.find((s) => s.id === ORIGIN)?.page ?? ''), 'utf8');
+    expect(origin).toContain('not counted here');
+  });
 });
+

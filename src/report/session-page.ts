@@ -164,8 +164,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     if (first && !branch.isActive) branchStartingAt.set(first, branch);
     for (const entry of branch.entries) branchOf.set(entry, branch);
   }
-  const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
-  const copied = (entry: Entry) => session.counted.entries[indexOf.get(entry) ?? -1] !== 1;
+  const copied = copiedHere(file.entries, session.counted);
   const { period } = ctx.scope;
   const subagentFiles = session.subagents.map((sub) => ctx.subagentFile(sub.key));
   const spawns = subagentSpawns(file, session.subagents, subagentFiles);
@@ -362,6 +361,22 @@ function callsIn(entry: Entry): Extract<Block, { type: 'toolCall' }>[] {
   return entry.kind === 'reply' ? entry.content.flatMap((b) => (b.type === 'toolCall' ? [b] : [])) : entry.kind === 'toolCall' ? [entry.call] : [];
 }
 
+/**
+ * Entries copied from another session and counted there, shown folded. A copied reply whose usage
+ * this file counts is not: a resumed copy may hold a response's fuller record than its origin
+ * (Claude Code counts the fullest, claude.md §9.2), and the page says it counts here.
+ */
+function copiedHere(entries: readonly Entry[], counted: Counted): (entry: Entry) => boolean {
+  const copied = new Set<Entry>();
+  let place = 0;
+  entries.forEach((entry, index) => {
+    let usageHere = false;
+    for (let i = 0; i < entry.usage.length; i++, place++) if (counted.usage[place] === 1) usageHere = true;
+    if (counted.entries[index] !== 1 && !usageHere) copied.add(entry);
+  });
+  return (entry) => copied.has(entry);
+}
+
 /** Entries a session counts some of whose usage records it does not: counted once, in another entry or file. */
 function usageCountedElsewhere(entries: readonly Entry[], counted: Counted): (entry: Entry) => boolean {
   const elsewhere = new Set<Entry>();
@@ -409,11 +424,10 @@ function subagentFileView(
   // A spawned thread's replay of the history it was started from: the parent's, shown above.
   const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: startedBy, summary: summary.join(' · '), copiedFrom: 'the parent session, counted there' };
   if (file === null) return { ...section, file: sub.ledger.path, entries: [] };
-  const indexOf = new Map<Entry, number>(file.entries.map((entry, i) => [entry, i]));
   const ids = new Set(file.entries.map((e) => e.id));
   const conversation: ConversationContext = {
     ...parent,
-    copied: (entry) => sub.counted.entries[indexOf.get(entry) ?? -1] !== 1,
+    copied: copiedHere(file.entries, sub.counted),
     ...periodMarks(session, ctx.scope.period),
     usageCountedElsewhere: usageCountedElsewhere(file.entries, sub.counted),
     labels: new Map(),
