@@ -35,6 +35,15 @@ async function summaryOf(folder: string): Promise<Summary> {
 }
 
 describe('Codex usage in stats', () => {
+  // Regression: two token_count events swapped in the file (lower totals, timed earlier, after
+  // higher ones) were taken for a restart: the higher totals' usage was counted again, unsaid.
+  it('counts running totals written out of order once, and says so', async () => {
+    const { totals } = await stats('out-of-order');
+    expect(totals.tokens).toMatchObject({ input: 3000, output: 300 });
+    const summary = await summaryOf('out-of-order');
+    expect(summary.diagnostics.items.map((d) => d.detail)).toEqual([expect.stringContaining('out of order, not counted again')]);
+  });
+
   it('keeps counting after a "context window exceeded" event, whose synthetic totals later ones build on', async () => {
     const { totals } = await stats('context-full');
     // 100k in (50k cached) before; then +20k (5k cached) and +30k (20k cached) on top of the {0…, total: window} totals.

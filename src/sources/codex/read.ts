@@ -180,6 +180,8 @@ interface CodexContext {
   justCompacted: boolean;
   /** Usage: the last cumulative totals, and the usage records with their totals before and after. */
   totals: Totals | null;
+  /** When the event that gave `totals` was written, when it says. */
+  totalsAt: number | null;
   usages: { usage: Usage; before: string; after: string }[];
   occurrences: Map<string, number>;
   /** The turn being read: part of each entry's key, so a fork's own turns never match its parent's. */
@@ -227,6 +229,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     userItems: [],
     justCompacted: false,
     totals: null,
+    totalsAt: null,
     usages: [],
     occurrences: new Map(),
     turnId: '',
@@ -776,11 +779,20 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     note = 'the running totals continue from the parent thread’s: counted this response’s own usage';
   } else if (before === null || grewFrom(total, before)) {
     delta = before === null ? total : difference(total, before);
+  } else if (time !== null && ctx.totalsAt !== null && time < ctx.totalsAt) {
+    // Lower totals written earlier than the last: an event out of place (lines moved or merged),
+    // not a restart. The higher totals already hold its usage; taken as a baseline, what follows
+    // would count it again.
+    ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, at.line, 'token_count: running totals lower than, and timed before, the ones already read: out of order, not counted again'));
+    return;
   } else {
     delta = last !== null && selfConsistent(last) ? last : null;
     if (delta !== null) note = 'the running totals restarted: counted this response’s own usage';
   }
-  if (total !== null) ctx.totals = total;
+  if (total !== null) {
+    ctx.totals = total;
+    ctx.totalsAt = time;
+  }
   if (delta === null || isZero(delta)) return;
   const served = info.model ?? info.model_name ?? null;
   // The reply this usage is of was served by the model the count names, when it names another.
