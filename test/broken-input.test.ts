@@ -191,6 +191,14 @@ describe('damaged input', () => {
     expect(totals).toMatchObject({ replies: 1, records: 1, unpriced: 0, partial: 0, tokens: { input: 1_000_000 }, cost: { bough: 1, recorded: recorded } });
   });
 
+  // Regression: a Pi header's `"cwd": ""` made a project of no name: an empty link on the
+  // overview, an empty heading on its page.
+  it('takes an empty working directory for none', async () => {
+    const path = await fileOf('empty-cwd.jsonl', [JSON.stringify({ type: 'session', version: 3, id: 'e', timestamp: '2026-10-21T09:00:00.000Z', cwd: '' }), prompt('a1', null, 'go')].join('\n'));
+    const data = await reportOf([path]);
+    expect(data.projects.map((p) => [p.cwd, p.name])).toEqual([[null, '(unknown folder)']]);
+  });
+
   // Regression: a Claude Code line whose costUSD was text was skipped whole, its reply and tokens with it.
   it('keeps a Claude Code reply whose recorded cost is text, and says so', async () => {
     const line = (record: object) => JSON.stringify({ sessionId: '7a0c0a5e-1111-4222-8333-444455556666', cwd: '/home/ana/p', version: '1.0.0', timestamp: '2026-10-21T09:00:00.000Z', ...record });

@@ -70,7 +70,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
   const version = header.version === undefined || header.version === null ? null : headerVersion(header.version);
   const ctx: PiContext = {
     file: input.path,
-    cwd: header.cwd ?? null,
+    cwd: header.cwd || null,
     calls: new Map(),
     treeFormat: version === null ? null : version >= 2,
     diagnostics: input.diagnostics,
@@ -102,7 +102,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     size: input.size,
     mtime: input.mtime,
     sessionId: header.id,
-    cwd: header.cwd ?? null,
+    cwd: header.cwd || null,
     projectFolder: piProjectFolder(input.path),
     startedAt: recordTime(header.timestamp, ctx, input.headerLine, 'the session goes by its first entry’s time'),
     parentFile,
