@@ -97,6 +97,10 @@ export async function keepUnchangedReport(
   const seen = await folder.previous(SEEN_PATH);
   const seenNow = seen === null ? null : refreshedSeen(seen, new Set([...record.gone, ...(record.unreadable ?? []), ...(record.carriedUnseen ?? [])]), now);
   if (summary === null || seenNow === null) return null;
+  // A page the last build could not write (a file of the user's was in its place) is no file of
+  // bough's: this build writes it.
+  const own = new Set(folder.previousFiles);
+  if (summary.sessions.some((session) => !own.has(session.page)) || summary.projects.some((project) => !own.has(project.page))) return null;
   const rewritten = new Set([INDEX_PAGE, SEEN_PATH, BUILD_RECORD]);
   if (!(await folder.keep(folder.previousFiles.filter((path) => !rewritten.has(path))))) return null;
   // Gone files the report shows, as summary.json counts them: `gone` also names those outside its period.

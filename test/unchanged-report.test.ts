@@ -2,7 +2,7 @@
 // are and writes only when it was built; any change to the files, the options or the folder
 // itself means a full build, whose report is the same as one written from scratch.
 
-import { appendFile, cp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, cp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, type BuildOptions } from '../src/build.js';
@@ -49,6 +49,25 @@ describe('a rebuild with nothing changed', () => {
     const newIndex = await readFile(join(out, 'index.html'), 'utf8');
     expect(newIndex).toContain('Generated 2026-12-02 09:30');
     expect(newIndex.replace('2026-12-02', '2026-12-01')).toBe(index);
+  });
+
+  // Regression: a page the last build could not write (a file of the user's in its place) stayed
+  // unwritten once the user moved theirs away: "every page kept", and the index linked to nothing.
+  it('writes a page a file of the user’s kept it from writing, once that file is gone', async () => {
+    const { input, out, options } = await setUp();
+    const probe = await build(options(1, { out: join(await tempDir(), 'probe') }));
+    const session = probe.summary.sessions[0];
+    const page = session?.page ?? '';
+    const aside = join(await tempDir(), 'aside.jsonl');
+    await rename(session?.file ?? '', aside);
+    await build(options(1));
+    await rename(aside, session?.file ?? '');
+    await writeFile(join(out, page), 'mine');
+    await build(options(2));
+    expect(await readFile(join(out, page), 'utf8')).toBe('mine');
+    await rm(join(out, page));
+    await build(options(3));
+    expect(await readFile(join(out, page), 'utf8')).toContain('<!doctype html>');
   });
 
   it('is a full build when a file, an option or the report folder changed', async () => {
