@@ -27,6 +27,7 @@ import { z } from 'zod';
 import type { SessionKey, SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries } from './ledger/packed-entries.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
+import { MANIFEST } from './output/report-folder.js';
 import { escapeHtml } from './report/escape.js';
 import type { SessionSearchItem } from './report/search-items.js';
 import { createSharer } from './share/share.js';
@@ -241,12 +242,27 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
   // record (the records file cut short or replaced) it is said, and its files kept, not left out
   // without a word.
   const ledgerNames = names.flatMap((file) => LEDGER_FILE.exec(file)?.[1] ?? []);
+  // Ledger files bough's list of its files names that are gone (the archive folder deleted or
+  // emptied): their sessions are said, not left out of the totals without a word.
+  ledgerNames.push(...listedLedgers(outDir).filter((name) => !fileNames.has(`${name}.ledger.json.gz`)));
   const damaged = new Set(read.unreadable.flatMap((u) => (u.name === null ? [] : [u.name])));
   for (const name of new Set([...Object.keys(seen ?? {}), ...ledgerNames])) {
     if (!read.named.has(name) && !damaged.has(name)) read.unreadable.push({ name, file: RECORDS_PATH, line: null, recordRead: false, pages: [], lastSeen: seen?.[name] ?? null, record: null });
   }
   // A damaged copy of a record that is also there whole is of no more use: the whole one holds the session.
   return { sessions: read.sessions, unreadable: read.unreadable.filter((u) => u.recordRead || u.name === null || !read.named.has(u.name)), seenFromFileTimes };
+}
+
+/** The archived ledgers bough's list of the files it wrote into the folder names, by session name. */
+function listedLedgers(outDir: string): string[] {
+  try {
+    const files = (JSON.parse(readFileSync(join(outDir, MANIFEST), 'utf8')) as { files?: unknown }).files;
+    if (!Array.isArray(files)) return [];
+    const prefix = `${ARCHIVE_DIR}/`;
+    return files.flatMap((path) => (typeof path === 'string' && path.startsWith(prefix) ? (LEDGER_FILE.exec(path.slice(prefix.length))?.[1] ?? []) : []));
+  } catch {
+    return [];
+  }
 }
 
 interface ArchiveRead {

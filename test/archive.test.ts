@@ -408,6 +408,21 @@ describe('the archive', () => {
     await expect(readFile(damaged)).rejects.toThrow();
   });
 
+  // Regression: with the report's archive folder deleted, a gone session left the totals and its
+  // page was removed, without a word (one damaged ledger or records file was said, and kept).
+  it('says so when the archive folder is gone, and keeps the pages of the sessions it held', async () => {
+    const { input, out, run, first, gone } = await withGoneSession();
+    await rm(join(out, 'archive'), { recursive: true });
+    await touchAnotherInput(input, 8);
+    const third = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
+    expect(third.summary.diagnostics.byReason['archive-unreadable']).toBe(1);
+    expect(third.warnings.join('\n')).toMatch(/could not be read/);
+    expect(await readFile(join(out, gone?.page as string), 'utf8')).toContain("This session's source file is no longer present");
+    expect(third.summary.sessions.length).toBe(first.sessions.length - 1);
+    const forgotten = await run({ forgetMissing: true, day: 15 });
+    expect(forgotten.diagnostics.byReason['archive-unreadable']).toBeUndefined();
+  });
+
   // Regression: the page of a gone session whose archive did not read was kept, and the only page
   // of its project, which it links to, removed: a link to nothing.
   it('keeps the project page that a kept page of a session whose archive did not read links to', async () => {

@@ -54,7 +54,7 @@ describe('a rebuild with nothing changed', () => {
   // Regression: a page the last build could not write (a file of the user's in its place) stayed
   // unwritten once the user moved theirs away: "every page kept", and the index linked to nothing.
   it('writes a page a file of the user’s kept it from writing, once that file is gone', async () => {
-    const { input, out, options } = await setUp();
+    const { out, options } = await setUp();
     const probe = await build(options(1, { out: join(await tempDir(), 'probe') }));
     const session = probe.summary.sessions[0];
     const page = session?.page ?? '';
