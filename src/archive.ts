@@ -124,10 +124,10 @@ export function pathHash(path: string): string {
 export type PathNamer = (path: string) => string;
 
 /** The PathNamer of a build that redacts with `home` as the user's home folder, or of one that does not (null). */
-export function pathNamer(redacting: { home: string | null } | null): PathNamer {
+export function pathNamer(redacting: { home: string | null; resolvedHome?: string | null } | null): PathNamer {
   if (redacting === null) return pathHash;
   // A sharer of its own: naming a path is no redaction the report counts.
-  const shown = createSharer({ redact: true, omit: new Set(), home: redacting.home }).text;
+  const shown = createSharer({ redact: true, omit: new Set(), home: redacting.home, resolvedHome: redacting.resolvedHome ?? null }).text;
   return (path) => pathHash(shown(path));
 }
 
@@ -136,7 +136,7 @@ export interface Archiving {
   places: readonly string[];
   sharing: string;
   /** What pathNamer is made from. */
-  redacting: { home: string | null } | null;
+  redacting: { home: string | null; resolvedHome?: string | null } | null;
   now: number;
 }
 

@@ -12,7 +12,7 @@ import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, readPlaces, type Discovery, type Place } from './discover.js';
-import { boughCacheDir, type Environment } from './environment.js';
+import { boughCacheDir, resolvedHome, type Environment } from './environment.js';
 import { BoughError, messageOf } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
 import { scopeLabel, type Scope } from './ledger/scope.js';
@@ -133,7 +133,8 @@ export interface ReportContext {
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const outDir = resolve(options.out);
-  const sharerFor = () => createSharer({ redact: options.redact ?? false, omit: new Set(options.omit ?? []), home: options.environment.home });
+  const homeResolved = options.redact ? resolvedHome(options.environment.home) : null;
+  const sharerFor = () => createSharer({ redact: options.redact ?? false, omit: new Set(options.omit ?? []), home: options.environment.home, resolvedHome: homeResolved });
   let sharer = sharerFor();
   let discovery = await discover(options.inputs, options.environment, options.scope.sources);
   options.discovered?.(discovery);
@@ -187,7 +188,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // What an earlier build into this folder archived: read before choosing the samples, so that
     // a history whose files are all gone (the archive's very purpose) is not replaced by them.
     const sharing = sharingOf(options.redact ?? false, options.omit ?? []);
-    const redacting = options.redact ? { home: options.environment.home } : null;
+    const redacting = options.redact ? { home: options.environment.home, resolvedHome: homeResolved } : null;
     const nameOfPath = pathNamer(redacting);
     const archived = await readArchive(outDir);
     const earlier = archived.sessions.filter((a) => a.sharing === sharing);
@@ -262,7 +263,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       // that does not, by the real one.
       const other = archived.sessions.filter((a) => a.sharing !== sharing && !writes.has(a.name));
       const files = other.length === 0 ? [] : parts.flatMap((part) => collected.sourceOf.get(part.key) ?? []);
-      const redactedName = files.length === 0 ? pathHash : pathNamer({ home: options.environment.home });
+      const redactedName = files.length === 0 ? pathHash : pathNamer({ home: options.environment.home, resolvedHome: resolvedHome(options.environment.home) });
       const writesFiles = new Set([...files.map(pathHash), ...files.map(redactedName)]);
       const stranded = other.filter((a) => !writesFiles.has(a.source));
       if (stranded.length > 0) throw new BoughError(strandedSentence(sharer.text(outDir), stranded, sharing));
@@ -971,6 +972,7 @@ function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string |
     scope: options.scope,
     redact: options.redact ?? false,
     home: options.redact ? options.environment.home : null,
+    resolvedHome: options.redact ? resolvedHome(options.environment.home) : null,
     omit: [...new Set(options.omit ?? [])].sort(),
     forgetMissing: options.forgetMissing ?? false,
     pricing: pricingPrint(table, local, options),

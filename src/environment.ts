@@ -1,7 +1,7 @@
 // What bough reads of the machine it runs on: variables, the home folder and the time zone. Read
 // once by the CLI and passed down, so nothing below it reads the process's environment.
 
-import { readlinkSync } from 'node:fs';
+import { readlinkSync, realpathSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { canonicalZone } from './time-zone.js';
 
@@ -91,3 +91,20 @@ export function boughCacheDir({ env, home }: Environment): string {
   const xdg = env['XDG_CACHE_HOME'];
   return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.cache'), 'bough');
 }
+
+/**
+ * The home folder as the file system resolves it, when that differs from how $HOME spells it (a
+ * home that is a link: /home/ana → /data/ana): agents record the folders they ran in resolved, so
+ * a report that redacts the home must know it by that name too. Null when it is the same or cannot
+ * be resolved.
+ */
+export function resolvedHome(home: string | null): string | null {
+  if (home === null) return null;
+  try {
+    const real = realpathSync.native(home);
+    return real === home.replace(/[\\/]+$/, '') ? null : real;
+  } catch {
+    return null;
+  }
+}
+

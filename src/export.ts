@@ -7,7 +7,7 @@ import { basename, resolve } from 'node:path';
 import { reportContext } from './build.js';
 import { collect } from './reading/collect.js';
 import { discover } from './discover.js';
-import type { Environment } from './environment.js';
+import { resolvedHome, type Environment } from './environment.js';
 import { BoughError } from './errors.js';
 import { ALL_TIME, scopeLabel } from './ledger/scope.js';
 import { writeSingleFile } from './output/single-file.js';
@@ -43,7 +43,7 @@ export interface ExportResult {
 export async function exportSession(options: ExportOptions): Promise<ExportResult> {
   const scope = { timeZone: options.timeZone, period: ALL_TIME, project: null, sources: null };
   const omitted = [...new Set(options.omit)];
-  const sharer = createSharer({ redact: options.redact, omit: new Set(options.omit), home: options.environment.home });
+  const sharer = createSharer({ redact: options.redact, omit: new Set(options.omit), home: options.environment.home, resolvedHome: options.redact ? resolvedHome(options.environment.home) : null });
   // One session file: a folder (or an empty path, which names the current one) would export whichever session came first.
   const given = options.file.trim() === '' ? null : await stat(options.file).catch(() => undefined);
   if (given === null || given?.isDirectory()) {

@@ -7,7 +7,7 @@
 // Every planted value is listed below (and only here, never in src/): fake, but of the right
 // length and alphabet for its kind, each used for one purpose so that a leak names its place.
 
-import { appendFile, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -328,6 +328,23 @@ describe('--redact', () => {
     await cp(SECRETS, join(home, '.pi', 'agent', 'sessions', '--home-planted-user--'), { recursive: true });
     const built = await buildInto('inputs-in-home', { inputs: [join(home, '.pi')], scope: ALL_UTC, environment: { env: {}, home }, now: NOW, redact: true });
     const leaks = [...built.files].filter(([, text]) => text.includes(home)).map(([file, text]) => `${file}: ${context(text, home)}`);
+    expect(leaks).toEqual([]);
+  });
+  // Regression: with $HOME a link to where the home really is, the folders agents record (resolved,
+  // as the system gives them) kept the user's name in every page, summary.json and usage.csv.
+  it('removes the home folder by its real path when $HOME is a link to it', async () => {
+    const real = join(workDir, 'data', 'u_planted');
+    const link = join(workDir, 'home-link');
+    const folder = join(real, '.pi', 'agent', 'sessions', `--${real.replace(/^\//, '').replace(/[/_]/g, '-')}-proj--`);
+    await mkdir(folder, { recursive: true });
+    await symlink(real, link);
+    const at = '2026-10-07T10:00:00.000Z';
+    await writeFile(join(folder, '2026-10-07T10-00-00-000Z_s.jsonl'), [
+      { type: 'session', version: 3, id: 's', timestamp: at, cwd: join(real, 'proj') },
+      { type: 'message', id: 'u', parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text: `look in ${join(real, 'proj', 'src')}` }], timestamp: 0 } },
+    ].map((r) => JSON.stringify(r)).join('\n'));
+    const built = await buildInto('report-of-a-linked-home', { inputs: [join(link, '.pi')], scope: ALL_UTC, environment: { env: {}, home: link }, now: NOW, redact: true });
+    const leaks = [...built.files].filter(([, text]) => text.includes('u_planted')).map(([file, text]) => `${file}: ${context(text, 'u_planted')}`);
     expect(leaks).toEqual([]);
   });
 });

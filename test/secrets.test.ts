@@ -77,6 +77,19 @@ describe('a home folder', () => {
     expect(redact('ls --home-dir=/tmp; git --home-page-x')).toBe('ls --home-dir=/tmp; git --home-page-x');
   });
 
+  // Regression: --share kept Pi's spelling of a Windows home (`--C--Users-alice-proj--`) in files'
+  // paths, and a session folder's folded home where it ends a path (the archive hashed it so).
+  it('of another user, folded the way Pi names a Windows folder or ending a path, is replaced too', () => {
+    expect(redact('~/.pi/agent/sessions/--C--Users-alice-proj--/x.jsonl')).toBe('~/.pi/agent/sessions/--C--~/x.jsonl');
+    expect(redact('~/.claude/projects/-Users-alice-work-acme')).toBe('~/.claude/projects/-~');
+  });
+
+  // Regression: with $HOME a link (/home/ana → /data/ana), the folders agents record resolved kept the user's name.
+  it('of the user, by every path it goes by', () => {
+    const redactor = createRedactor(['/home/ana', '/data/u_ana']);
+    expect(redactor.text('cd /data/u_ana/proj && ls /home/ana/x; --data-u-ana-proj--')).toBe('cd ~/proj && ls ~/x; --~-proj--');
+  });
+
   it('stays out of web routes and URLs that only look like one', () => {
     expect(redact("fetch('/users/me'); https://example.com/home/bob/x; src/home/index.ts")).toBe("fetch('/users/me'); https://example.com/home/bob/x; src/home/index.ts");
   });

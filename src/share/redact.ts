@@ -20,9 +20,10 @@ export interface Redactor {
 
 export const HOME_KIND = 'home-path';
 
-export function createRedactor(home: string | null): Redactor {
+/** `homes`: the user's home folder, and any other path it goes by (null where there is none). */
+export function createRedactor(homes: string | null | readonly (string | null)[]): Redactor {
   const counts = new Map<string, number>();
-  const rules = [...SECRET_RULES, ...homeRules(home)];
+  const rules = [...SECRET_RULES, ...homeRules(typeof homes === 'string' || homes === null ? [homes] : homes)];
   const text = (value: string) => redactText(value, rules, counts);
   return {
     counts,
@@ -250,16 +251,14 @@ const ANY_HOME = [
   new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:mnt|cygdrive))?${SEP}[a-z]${SEP}Users${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'gu'),
   new RegExp(String.raw`${NOT_IN_WORD}[A-Za-z]:${SEP}(?:Users|Documents and Settings)${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'giu'),
   // A session folder Pi or Claude Code named after a project in any user's home, as a folder of a
-  // path (`…/sessions/--home-ana-projects-shop--/…`, `…/projects/C--Users-ana-shop/…`): where the
-  // user's name ends is not written, so the whole folded name goes.
-  new RegExp(String.raw`(?<=[\\/][A-Za-z]?-{1,2})(?:home|Users)-[\p{L}\p{N}\p{M}_.-]+(?=[\\/])`, 'gu'),
+  // path (`…/sessions/--home-ana-projects-shop--/…`, `…/projects/C--Users-ana-shop`, Pi's
+  // `…/--C--Users-ana-shop--/…`): where the user's name ends is not written, so the whole folded name goes.
+  new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-[\p{L}\p{N}\p{M}_.-]+(?=[\\/]|$)`, 'gu'),
 ];
 
-function homeRules(home: string | null): SecretRule[] {
-  const own = ownHomePatterns(home);
-  return [...own.patterns, ...ANY_HOME].map((pattern) =>
-    shape(HOME_KIND, pattern, { hint: own.patterns.includes(pattern) ? own.hint : ANY_HOME_HINT }),
-  );
+function homeRules(homes: readonly (string | null)[]): SecretRule[] {
+  const own = homes.map(ownHomePatterns).flatMap(({ patterns, hint }) => patterns.map((pattern) => shape(HOME_KIND, pattern, { hint })));
+  return [...own, ...ANY_HOME.map((pattern) => shape(HOME_KIND, pattern, { hint: ANY_HOME_HINT }))];
 }
 
 const ANY_HOME_HINT = /home|Users|Documents and Settings/i;

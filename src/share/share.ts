@@ -17,6 +17,8 @@ export interface ShareOptions {
   omit: ReadonlySet<OmitKind>;
   /** The home folder of the user running bough, replaced with ~ when redacting. */
   home: string | null;
+  /** The same home as the file system resolves it, when that is another path (see resolvedHome). */
+  resolvedHome?: string | null;
 }
 
 export interface Sharer {
@@ -58,7 +60,7 @@ function withoutReminders(blocks: readonly Block[]): Block[] {
 }
 
 export function createSharer(options: ShareOptions): Sharer {
-  const redactor: Redactor | null = options.redact ? createRedactor(options.home) : null;
+  const redactor: Redactor | null = options.redact ? createRedactor([options.home, options.resolvedHome ?? null]) : null;
   const text = redactor ? (value: string) => redactor.text(value) : (value: string) => value;
   const redactions = redactor?.counts ?? new Map<string, number>();
   const addRedactions = (counts: Iterable<readonly [string, number]>) => {
