@@ -121,6 +121,17 @@ describe('code that names a secret is not one', () => {
 });
 
 describe('secrets the pattern list used to miss', () => {
+  // Regression: a URL's password survived its percent-encoding (a connection string passed as a query value).
+  it('a password in a percent-encoded URL', () => {
+    expect(redact('dsn=postgres%3A%2F%2Falice%3APgS3cr3tPassw0rd108%40db.internal%2Fapp')).toBe('dsn=postgres%3A%2F%2Falice%3A[REDACTED:url-password]%40db.internal%2Fapp');
+    // A percent sign that encodes nothing, or encodes a letter, is left as it is.
+    expect(redact('50% off, 100%25 sure, %41%42 q=a%20b')).toBe('50% off, 100%25 sure, %41%42 q=a%20b');
+  });
+
+  it('sshpass -p', () => {
+    expect(redact('sshpass -p MyS9lP4ssW0rd###x7 ssh deploy@host')).toBe('sshpass -p [REDACTED:cli-password] ssh deploy@host');
+  });
+
   it('a key hidden by a zero-width space or a soft hyphen', () => {
     expect(redact('ghp_FAKEb0ugh\u200bcfBAepfJBd0Kh8oOOL8dmxgJTe and sk-ant-api03-\u00adFAKEb0ughzJr4i0B3JrTAwR4y9')).toBe(
       '[REDACTED:github-token] and [REDACTED:anthropic-key]',

@@ -1,10 +1,10 @@
 // Replaces secrets with [REDACTED:kind] and home folders with ~, counting each kind.
 //
-// A text is searched twice: as written, and as a reader finally sees it once JSON, Markdown and
-// HTML escapes are decoded (`sk\-ant\-…`, `sk&#45;ant…`, `sk\u002dant…`, `\/home\/ana`) and the
-// Markdown marks that vanish inside a word (`sk~~-~~ant…`) are dropped. What the decoded view
-// finds is mapped back to the characters it came from, so the escaped spelling is replaced whole
-// and everything else stays byte for byte.
+// A text is searched twice: as written, and as a reader finally sees it once JSON, Markdown, HTML
+// and URL escapes are decoded (`sk\-ant\-…`, `sk&#45;ant…`, `sk\u002dant…`, `\/home\/ana`,
+// `%3A%2F%2F`) and the Markdown marks that vanish inside a word (`sk~~-~~ant…`) are dropped.
+// What the decoded view finds is mapped back to the characters it came from, so the escaped
+// spelling is replaced whole and everything else stays byte for byte.
 
 import { SECRET_RULES, isSecretName, isSecretValue, shape, type SecretRule, type Span } from './secrets.js';
 
@@ -112,7 +112,7 @@ export interface View {
 
 /** Escapes can be nested (a JSON text printed inside a JSON string): decode this many times at most. */
 const MAX_DECODE_ROUNDS = 3;
-const VIEW_TRIGGER = /[\\&*~`\u00ad\u200b-\u200d\u2060\ufeff]/;
+const VIEW_TRIGGER = /[\\&*~`%\u00ad\u200b-\u200d\u2060\ufeff]/;
 
 /** The text with escapes decoded and vanishing marks dropped, or null when that changes nothing. */
 export function shownView(text: string): View | null {
@@ -148,7 +148,7 @@ const ESCAPED_WHITESPACE: Readonly<Record<string, string>> = { n: '\n', r: '\r',
 /** Invisible characters a page shows as nothing: zero-width spaces and joiners, soft hyphens. */
 const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/;
 /** Where decoding may change something: escapes, references, invisible characters, Markdown marks. */
-const SPECIAL = /[\\&*~`\u00ad\u200b-\u200d\u2060\ufeff]/g;
+const SPECIAL = /[\\&*~`%\u00ad\u200b-\u200d\u2060\ufeff]/g;
 /** Markdown's emphasis, strikethrough and code marks: inside a word they vanish from the page. */
 const INLINE_MARKS = new Set(['*', '~', '`']);
 const WORD_CHAR = /[A-Za-z0-9_-]/;
@@ -203,6 +203,12 @@ function decodeAt(text: string, at: number, before: string | undefined): Edit | 
     const m = CHARACTER_REFERENCE.exec(text);
     const shown = m ? referenceText(m) : null;
     return m && shown !== null ? { at, next: at + m[0].length, text: shown } : null;
+  }
+  if (c === '%') {
+    // A URL's percent-encoding of punctuation (`postgres%3A%2F%2Fana%3Apw%40db`): what it spells.
+    const hex2 = text.slice(at + 1, at + 3);
+    const shown = HEX2.test(hex2) ? String.fromCharCode(parseInt(hex2, 16)) : '';
+    return ASCII_PUNCTUATION.test(shown) ? { at, next: at + 3, text: shown } : null;
   }
   if (INLINE_MARKS.has(c)) {
     let end = at;
