@@ -110,6 +110,12 @@ describe('code that names a secret is not one', () => {
     expect(redact(line)).toBe(line);
   });
 
+  // Regression: --share replaced stand-ins no one would call secret, and `process.env.TOKEN` written without spaces.
+  it('a key a local server is given as a stand-in, and process.env by name, are kept', () => {
+    const line = "apiKey: 'ollama', CODEMIE_API_KEY: 'test-key', api_key='dummy'; TOKEN=process.env.TOKEN";
+    expect(redact(line)).toBe(line);
+  });
+
   it('a secret-named JSON field keeps a reference, a placeholder or an empty value', () => {
     expect([field('apiKey', 'OLLAMA_API_KEY'), field('token', '${GITHUB_TOKEN}'), field('password', '<your password>'), field('secret', '')]).toEqual([
       'OLLAMA_API_KEY',

@@ -114,10 +114,15 @@ export function isSecretName(name: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Values: is what follows a secret name a secret, or code that names one?
 
-/** Values of documentation, not secrets: `<your key>`, `your-key-here`, `sk-ant-...`, `xxxx`, `REDACTED_TOKEN`. */
-const PLACEHOLDER = /^(?:<[^<>]*>|\[[^[\]]*\]|\{[^{}]*\}|(.)\1+|your[-_ .].*|your|(?:insert|enter|replace|put|add)[-_ ].*|.*[-_ ]here|changeme|change[-_]me|placeholder|redacted.*|xxx.*|.*(?:\.\.\.|…).*)$/i;
+/**
+ * Values of documentation, not secrets: `<your key>`, `your-key-here`, `sk-ant-...`, `xxxx`,
+ * `REDACTED_TOKEN`; and the stand-ins a local server that takes any key is given (`ollama`, `dummy`, `test-key`).
+ */
+const PLACEHOLDER = /^(?:<[^<>]*>|\[[^[\]]*\]|\{[^{}]*\}|(.)\1+|your[-_ .].*|your|(?:insert|enter|replace|put|add)[-_ ].*|.*[-_ ]here|changeme|change[-_]me|placeholder|redacted.*|xxx.*|.*(?:\.\.\.|…).*|dummy(?:[-_]key)?|test[-_]?key|ollama|lm[-_]?studio|not[-_]needed|no[-_]key|unused)$/i;
 /** Values that refer to a secret kept elsewhere: `$TOKEN`, `${API_KEY}`, `$(cat key)`, `{{ secrets.X }}`, `%(pw)s`, `%TOKEN%`. */
 const REFERENCE = /^(?:\$(?!2[abxy]?\$)|\{\{|%\(|%[A-Za-z_]+%$|<%|#\{)/;
+/** `process.env.NAME`: a variable's value read at run time, never the value itself. */
+const ENV_ACCESS = /^process\.env\.[A-Za-z_][A-Za-z0-9_]*$/;
 /** An environment variable's name standing for its value (`"apiKey": "OLLAMA_API_KEY"` in Pi's models.json). */
 const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 /** `"authorization": "Bearer $TOKEN"`: the credential is what follows the scheme. */
@@ -176,6 +181,8 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   if (CODE_KEYWORDS.has(lower)) return false;
   if (NUMBER.test(value) && value.length < 6) return false;
   if (/^[([{!`<@*]/.test(value) || CALL_OR_INDEX.test(value) || /^(?:this|self|super|cls)\./.test(value)) return false;
+  // Node's environment by name, in any form (`TOKEN=process.env.TOKEN` in a minified line): a reference.
+  if (ENV_ACCESS.test(value)) return false;
   if (read.form === 'literal') return true;
   if (MEMBER_ACCESS.test(value) || OPERATOR_AFTER.test(read.after) || /^[ \t]*[,;]/.test(read.after)) return false;
   if (read.form === 'code') return !IDENTIFIER.test(value);
