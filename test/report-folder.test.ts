@@ -219,6 +219,17 @@ describe('report folder', () => {
     expect(await readdir(out)).toEqual(['thesis.tex']);
   });
 
+  // Regression: a report backed up with `cp -r report/* backup/` (its hidden list of files left
+  // behind) was called a folder of files bough did not write, and the user told to remove it.
+  it('says how to mend a report copied without its list of files, and touches nothing', async () => {
+    const out = join(await tempDir(), 'backup');
+    await mkdir(join(out, 'archive'), { recursive: true });
+    await writeFile(join(out, 'index.html'), '<!doctype html>');
+    await writeFile(join(out, 'summary.json'), '{}');
+    await expect(openReportFolder(out, 'bough test')).rejects.toThrow(/looks like a bough report copied without \.bough-manifest\.json.*cp -a copies it/);
+    expect((await readdir(out)).sort()).toEqual(['archive', 'index.html', 'summary.json']);
+  });
+
   // Regression: a new folder a file manager had opened (.DS_Store) or \`git init\` had made was refused.
   it('writes into a folder that holds only a file manager\'s or git\'s files, and leaves them', async () => {
     const out = join(await tempDir(), 'pages');

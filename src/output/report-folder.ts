@@ -376,6 +376,13 @@ async function previousManifest(out: string): Promise<Manifest | null> {
   if (theirs.length === 0 && !names.includes(MANIFEST)) return { generator: '', files: [] };
   const text = await readFile(join(out, MANIFEST), 'utf8').catch(() => null);
   if (text === null) {
+    // A report copied without its hidden list (`cp -r report/* backup/` leaves dotfiles behind):
+    // which files are bough's cannot be told, so nothing is touched, and the user hears how to mend it.
+    if (['index.html', 'summary.json', 'archive'].every((name) => names.includes(name))) {
+      throw new BoughError(
+        `${out} looks like a bough report copied without ${MANIFEST}, bough's list of the files it wrote there (a copy such as cp -r report/* leaves that hidden file behind), so bough cannot tell its files from yours and changes nothing. Copy that file in from the report this one was copied from (cp -a copies it), or choose another --out.`,
+      );
+    }
     const named = theirs.slice(0, 3).join(', ') + (theirs.length > 3 ? `, … (${theirs.length} in all)` : '');
     throw new BoughError(`${out} already holds files that bough did not write (${named}). Choose an empty or new folder with --out, or remove that one.`);
   }
