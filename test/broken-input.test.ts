@@ -211,6 +211,18 @@ describe('damaged input', () => {
     expect((await session(path)).diagnostics).toEqual([expect.objectContaining({ line: 2, reason: 'invalid-record', skippedLine: false, detail: expect.stringContaining('costUSD') })]);
   });
 
+  // Regression: a Claude Code reply whose model was not text (an array) was skipped whole, its tokens with it.
+  it('keeps a Claude Code reply whose model is not text, its tokens unpriced, and says so', async () => {
+    const line = (record: object) => JSON.stringify({ sessionId: '7a0c0a5e-1111-4222-8333-444455556667', cwd: '/home/ana/p', version: '1.0.0', timestamp: '2026-10-21T09:00:00.000Z', ...record });
+    const path = await fileOf('7a0c0a5e-1111-4222-8333-444455556667.jsonl', [
+      line({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'go' } }),
+      line({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', requestId: 'req_1', message: { id: 'msg_1', role: 'assistant', model: ['claude-haiku-4-5-20251001'], content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn', usage: { input_tokens: 1000, output_tokens: 10 } } }),
+    ].join('\n'));
+    const data = await reportOf([path]);
+    expect(data.totals).toMatchObject({ replies: 1, records: 1, unpriced: 1, tokens: { input: 1000, output: 10 } });
+    expect((await session(path)).diagnostics).toEqual([expect.objectContaining({ line: 2, reason: 'invalid-record', skippedLine: false, detail: expect.stringContaining('model is not text') })]);
+  });
+
   // Regression: a sub-agent run with one field out of shape (a cost as text) was passed over
   // without a word, its transcript and spend lost.
   it('keeps a Pi sub-agent run with a field out of shape, and says so', async () => {

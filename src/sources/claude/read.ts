@@ -400,6 +400,10 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
   }
   const line = parsed.data;
   const message = line.message;
+  const writtenModel = isPlainObject(located.record['message']) ? located.record['message']['model'] : undefined;
+  if (writtenModel !== undefined && writtenModel !== null && typeof writtenModel !== 'string') {
+    ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, located.line, 'assistant line: its model is not text (kept the reply and its tokens, the model unknown)'));
+  }
   const blocks = blocksOf(message.content, ctx);
   if (message.model === '<synthetic>') return addSynthetic(ctx, located, env, line, blocks);
 

@@ -49,7 +49,8 @@ export const rawAssistantLine = z.looseObject({
   costUSD: z.unknown().optional(),
   message: z.looseObject({
     id: optionalString,
-    model: optionalString,
+    /** A model that is not text is unknown (read.ts says so): the reply and its tokens are kept, as priced in part. */
+    model: optionalString.catch(null),
     content: z.unknown().optional(),
     stop_reason: optionalString,
     usage: z.unknown().optional(),
