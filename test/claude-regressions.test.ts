@@ -247,7 +247,8 @@ describe('Claude Code regressions', () => {
       });
       const { summary } = await build(folder);
       expect(summary.totals).toMatchObject({ sessions: 1, prompts: 0, tokens: { input: 1000, output: 10 } });
-      expect(summary.sessions).toEqual([expect.objectContaining({ id: WARMED, prompts: 0, title: 'Sub-agent: warmup (no main transcript)' })]);
+      // Named as what it is (regression: "Sub-agent: warmup (no main transcript)" read as a session's part).
+      expect(summary.sessions).toEqual([expect.objectContaining({ id: WARMED, prompts: 0, title: 'Warmup only (Claude Code started, never given a prompt)' })]);
       expect(summary.sessions[0]?.subagents.tokens).toMatchObject({ input: 1000 });
     });
 

@@ -256,6 +256,8 @@ function latestName(entries: readonly Entry[]): string | null {
 }
 
 const TITLE_LENGTH = 90;
+/** The title of a session of nothing but Claude Code's start-up warmups. */
+export const WARMUP_ONLY = 'Warmup only (Claude Code started, never given a prompt)';
 export const NAME_LENGTH = 300;
 
 /**
@@ -263,6 +265,9 @@ export const NAME_LENGTH = 300;
  * inputs, or an empty one): named as what it is, never by its task, which the user did not type.
  */
 function subagentTitle(label: string | null): string {
+  // Claude Code 2.0 warmed its sub-agents up at start-up (claude.md §8.4): a session whose only
+  // files are those was never given a prompt, and is named as what it is.
+  if (label === 'warmup') return WARMUP_ONLY;
   const what = label === null || label === 'sub-agent' ? 'Sub-agent' : `Sub-agent: ${shorten(label, TITLE_LENGTH - 40)}`;
   return `${what} (no main transcript)`;
 }
