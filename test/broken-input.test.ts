@@ -223,6 +223,17 @@ describe('damaged input', () => {
     expect((await session(path)).diagnostics).toEqual([expect.objectContaining({ line: 2, reason: 'invalid-record', skippedLine: false, detail: expect.stringContaining('model is not text') })]);
   });
 
+  // Regression: a Claude Code entry naming itself as its parent was made a root without a word (a
+  // loop of two was said, as Pi's and Codex's are).
+  it('says a Claude Code entry that names itself as its parent is a loop', async () => {
+    const line = (record: object) => JSON.stringify({ sessionId: '7a0c0a5e-1111-4222-8333-444455556668', cwd: '/home/ana/p', version: '2.1.0', timestamp: '2026-10-21T09:00:00.000Z', ...record });
+    const path = await fileOf('7a0c0a5e-1111-4222-8333-444455556668.jsonl', [
+      line({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'go' } }),
+      line({ type: 'user', uuid: 'u2', parentUuid: 'u2', message: { role: 'user', content: 'again' } }),
+    ].join('\n'));
+    expect((await session(path)).diagnostics).toEqual([expect.objectContaining({ line: 2, reason: 'tree-loop', detail: expect.stringContaining('names itself as its parent') })]);
+  });
+
   // Regression: a sub-agent run with one field out of shape (a cost as text) was passed over
   // without a word, its transcript and spend lost.
   it('keeps a Pi sub-agent run with a field out of shape, and says so', async () => {

@@ -957,7 +957,12 @@ function resolveParents(ctx: ClaudeContext): void {
       if (parent.nullWhenDangling && id !== null && !ctx.entryById.has(id)) id = null;
       if (id === null && parent.otherwise !== undefined) id = parent.otherwise;
     }
-    draft.entry.parentId = id === draft.entry.id ? null : id;
+    if (id !== null && id === draft.entry.id) {
+      // Its parent is itself (directly, or through records that became no entry): a root, said as the other sources' loops are.
+      ctx.diagnostics.push(diagnostic('tree-loop', ctx.file, draft.entry.line, `entry ${JSON.stringify(draft.entry.id)} names itself as its parent: shown as a root`));
+      id = null;
+    }
+    draft.entry.parentId = id;
   }
 }
 
