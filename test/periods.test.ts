@@ -120,6 +120,18 @@ describe('a report per month, in America/Los_Angeles', () => {
     }
   });
 
+  // Regression: usage.csv gave only UTC times, so a spreadsheet's days and months were not the
+  // report's (a record at 23:35 in Los Angeles was on the next day in the file).
+  it('gives each usage.csv row the day it counts on in the zone, as Intl reads its time and as the day table sums it', () => {
+    const dayOf = new Intl.DateTimeFormat('en-CA', { timeZone: TZ, year: 'numeric', month: '2-digit', day: '2-digit' });
+    expect(usageRows.every((row) => row['day'] === dayOf.format(new Date(row['time'] as string)))).toBe(true);
+    const inputByDay = new Map<string, number>();
+    for (const row of usageRows) inputByDay.set(row['day'] as string, (inputByDay.get(row['day'] as string) ?? 0) + Number(row['input']));
+    // Days with turns but no usage are in the table too, at 0.
+    const tableDays = all.days.filter((day) => day.tokens.input > 0).map((day) => [day.key, day.tokens.input]);
+    expect(tableDays).toEqual([...inputByDay].sort(([a], [b]) => a.localeCompare(b)));
+  });
+
   it('has each month of the whole report equal to the report of that month', () => {
     for (const row of all.months) {
       const { summary } = byMonth.get(row.key) as { summary: Summary };

@@ -5,6 +5,7 @@ import type { Pricer } from '../pricing/price.js';
 import { walkCounted, type ReportData } from './data.js';
 import { unpackEntries } from '../ledger/packed-entries.js';
 import { isoTime } from './format.js';
+import { dayKey, localDayNumber, localParts } from '../time-zone.js';
 import { money } from './json.js';
 
 const COLUMNS = [
@@ -29,6 +30,8 @@ const COLUMNS = [
   // Added after the others, so that columns read by position stay where they were.
   'fast_mode',
   'web_searches',
+  // The record's day in the report's zone (`time` is UTC): the day tables count it in this one.
+  'day',
 ] as const;
 
 /** Characters of rows handed out at a time: a large history's file (97 MB for 1 GB) is never one string. */
@@ -40,7 +43,15 @@ const PIECE = 64 * 1024;
  */
 export function* usageCsv(data: ReportData, price: Pricer): Generator<string> {
   let piece = `${COLUMNS.join(',')}\r\n`;
-  const { period } = data.scope;
+  const { period, timeZone } = data.scope;
+  /** Days by local day number: most records share their day with hundreds of others. */
+  const days = new Map<number, string>();
+  const dayOf = (time: number): string => {
+    const number = localDayNumber(time, timeZone);
+    let day = days.get(number);
+    if (day === undefined) days.set(number, (day = dayKey(localParts(time, timeZone))));
+    return day;
+  };
   /** Pieces full before the part they are of was walked through: one long session has hundreds of thousands of rows. */
   let full: string[] = [];
   // The project a session is counted in, as the pages count it: a sub-agent that ran in a
@@ -58,7 +69,7 @@ export function* usageCsv(data: ReportData, price: Pricer): Generator<string> {
           const priced = price(usage, ledger.source);
           const named = `${csvCell(usage.origin)},${csvCell(usage.provider ?? '')},${csvCell(usage.model ?? '')},${csvCell(priced.key ?? '')},${priced.state}`;
           const counts = `${csvCell(usage.input)},${csvCell(usage.output)},${csvCell(usage.cacheRead)},${csvCell(usage.cacheWrite)},${csvCell(usage.cacheWrite1h)},${csvCell(usage.reasoning)}`;
-          piece += `${isoTime(time)},${file},${named},${counts},${csvCell(money(priced.cost) ?? '')},${csvCell(usage.recordedCost ?? '')},${usage.fast},${usage.webSearches}\r\n`;
+          piece += `${isoTime(time)},${file},${named},${counts},${csvCell(money(priced.cost) ?? '')},${csvCell(money(usage.recordedCost) ?? '')},${usage.fast},${usage.webSearches},${dayOf(time)}\r\n`;
           // Cut here, not once the part is done: the 445,000 rows of a 500 MB session made one
           // string of 68 MB joined from as many pieces, 6 s to write, half of it collecting.
           if (piece.length >= PIECE) {
