@@ -704,5 +704,24 @@ describe('system lines', () => {
     const origin = await readFile(join(out, summary.sessions.find((s) => s.id === ORIGIN)?.page ?? ''), 'utf8');
     expect(origin).toContain('not counted here');
   });
+
+  // Regression: a sub-agent that ran after the period's end was shown on its session's page as
+  // "0 tokens · — by bough", which reads as a sub-agent that cost nothing.
+  it('says a sub-agent’s usage lies outside the period rather than show it as none', async () => {
+    const PARENT = '77777777-7777-4777-8777-777777777771';
+    const late = { session: PARENT, sidechain: true, at: '2026-04-01T00:30:00.000Z' };
+    const folder = await projects({
+      [`-home-ana-shop/${PARENT}.jsonl`]: [user('p1', null, 'research it', { session: PARENT, at: '2026-03-31T23:00:00.000Z' }), assistant('p2', 'p1', 'P', tokens(100), { session: PARENT, at: '2026-03-31T23:00:01.000Z' })],
+      [`-home-ana-shop/${PARENT}/subagents/agent-late1.jsonl`]: [user('s1', null, 'look', late), assistant('s2', 's1', 'S', tokens(20000, 750), { ...late, at: '2026-04-01T00:31:00.000Z' })],
+    });
+    const out = join(await tempDir(), 'report');
+    const { code, stderr } = await run(['build', folder, '--no-cache', '--tz', 'UTC', '--month', '2026-03', '--out', out, '-q']);
+    expect([code, stderr]).toEqual([0, '']);
+    const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    const page = await readFile(join(out, summary.sessions[0]?.page ?? ''), 'utf8');
+    // claude-haiku-4-5: 20,000 in at $1/M, 750 out at $5/M.
+    expect(page).toContain('none of its usage in this period · 20,750 tokens, $0.0238 by bough in all');
+    expect(page).not.toContain('0 tokens · — by bough');
+  });
 });
 

@@ -146,6 +146,8 @@ export interface SubagentData {
   label: string;
   /** Its usage within the scope (also in its session's tally). */
   tally: Tally;
+  /** Its usage in all, the period aside: said where little or none of it falls in the period. */
+  whole: UsageTotals;
 }
 
 export interface ProjectData {
@@ -396,9 +398,10 @@ class Aggregator {
     };
     // A session with no main transcript is shown from a sub-agent file of its own: that file's usage, as the other sub-agents'.
     const hostTally = ledger.subagentOf !== null ? emptyTally() : null;
-    const countUsage = (usage: LedgerUsage, usageTime: number, into: Tally | null) => {
+    const countUsage = (usage: LedgerUsage, usageTime: number, into: Tally | null, intoWhole: Tally | null = null) => {
       const priced = price(usage, ledger.source);
       addUsage(whole, usage, priced);
+      if (intoWhole) addUsage(intoWhole, usage, priced);
       if (!inPeriod(period, usageTime)) {
         outside = true;
         return;
@@ -474,16 +477,17 @@ class Aggregator {
     placePending();
     const subagents: SubagentData[] = subagentParts.map((part) => {
       const own = emptyTally();
+      const ownWhole = emptyTally();
       // A sub-agent's prompts are its task, written by the model: not the user's turns. Its tool work is the session's.
       walkCounted(part.entries, part.counted, untimedAt, {
         entry: (entry, entryTime) => {
           if (inPeriod(period, entryTime)) tools.add(entry);
         },
-        usage: (usage, usageTime) => countUsage(usage, usageTime, own),
+        usage: (usage, usageTime) => countUsage(usage, usageTime, own, ownWhole),
       });
       // Before the next file: a sub-agent's own tally takes only its own records.
       placePending();
-      return { key: part.ledger.key, ledger: part.ledger, counted: part.counted, label: part.ledger.subagentLabel ?? part.ledger.title, tally: own };
+      return { key: part.ledger.key, ledger: part.ledger, counted: part.counted, label: part.ledger.subagentLabel ?? part.ledger.title, tally: own, whole: ownWhole };
     });
     // A session that counts nothing (a copy whose every entry is counted in its origin) is placed by its own time.
     if (countingEntries === 0 && !any && inPeriod(period, sessionTime)) {

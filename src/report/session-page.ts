@@ -10,7 +10,7 @@ import type { Pricer } from '../pricing/price.js';
 import { SOURCE_NAMES, type Block, type Entry, type SessionFile, type Usage } from '../types.js';
 import { anchorOf, anchorOfId, blockText, callAnchor, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { highlightBudget, type HighlightBudget } from './highlight.js';
-import type { SessionData, SessionLink, SubagentData, ToolTotals } from './data.js';
+import type { SessionData, SessionLink, SubagentData, ToolTotals, UsageTotals } from './data.js';
 import { countedTimeOf, IMAGE_PROMPT, shorten, type SessionKey } from '../ledger/ledger.js';
 import { isPlainObject } from '../sources/json-line.js';
 import { unpackEntries } from '../ledger/packed-entries.js';
@@ -411,13 +411,17 @@ function subagentFileView(
   ctx: PageContext,
 ): SectionView {
   const models = subagentModels(sub);
-  const { tally } = sub;
+  const { tally, whole } = sub;
   // A side question that only replays a reply its session holds has usage, all counted there.
-  const replayOnly = models.length === 0 && sub.ledger.entries.usageCount > 0 && tally.records === 0;
+  const replayOnly = models.length === 0 && sub.ledger.entries.usageCount > 0 && whole.records === 0;
+  const tokensOf = (usage: UsageTotals) => formatCount(usage.tokens.input + usage.tokens.cacheRead + usage.tokens.cacheWrite + usage.tokens.output);
+  // Spend outside the report's period is counted in that period's report: said, never shown as nothing.
+  const outside = whole.records > tally.records;
   const summary = [
     models.join(', ') || (replayOnly ? 'no usage of its own (what it replays is counted where it was first recorded)' : 'no model recorded'),
-    replayOnly ? '' : `${formatCount(tally.tokens.input + tally.tokens.cacheRead + tally.tokens.cacheWrite + tally.tokens.output)} tokens`,
-    replayOnly ? '' : `${boughCost(tally)} by bough`,
+    replayOnly ? '' : tally.records === 0 && outside ? 'none of its usage in this period' : `${tokensOf(tally)} tokens`,
+    replayOnly || (tally.records === 0 && outside) ? '' : `${boughCost(tally)} by bough${outside ? ' in this period' : ''}`,
+    outside ? `${tokensOf(whole)} tokens, ${boughCost(whole)} by bough in all` : '',
     tally.outputPartial > 0 ? 'output possibly partial' : '',
     file === null ? 'its file is no longer present, so its transcript is not shown' : '',
   ].filter(Boolean);
