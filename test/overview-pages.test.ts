@@ -108,6 +108,22 @@ describe('the index of a report', () => {
     }
   });
 
+  // Regression: beside bough's total, a Recorded total of Pi's records alone (Claude Code and Codex
+  // record none) read as the agents disagreeing with bough by a quarter.
+  it('says the recorded total is of the records whose agent stored one', async () => {
+    expect(all.index).not.toContain('Recorded: what the agents stored');
+    const out = join(await tempDir(), 'report');
+    const { summary } = await build({
+      inputs: [join(FIXTURES, 'pi'), join(FIXTURES, 'cases', 'claude-billing')],
+      out,
+      scope: { timeZone: TZ, period: parsePeriod({}, TZ), project: null, sources: null },
+      environment: { env: {}, home: await tempDir() },
+      now: new Date('2026-12-01T00:00:00Z'),
+    });
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(index).toContain(`Recorded: what the agents stored, for 55 of ${summary.totals.usageRecords} usage records`);
+  });
+
   it('shows an unpriced model’s cost as unknown, never as $0', () => {
     const models = rows(section(october.index, 'models'));
     expect(models.find((r) => r[0] === 'claude-fable-9')?.slice(-2)).toEqual(['unknown', '$0.0200']);

@@ -5,7 +5,7 @@ import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticsSummary } from '..
 import { monthLabel } from '../time-zone.js';
 import { SOURCE_NAMES, type Source } from '../types.js';
 import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, type ChartView } from './charts.js';
-import { byCost, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally } from './data.js';
+import { byCost, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } from './format.js';
 import { modelName } from './json.js';
 import { boughCost, boughSortValue, emptyScopeSentence, NO_USAGE, priceBadge, recordedCost, statCards, type StatCard } from './numbers.js';
@@ -115,7 +115,8 @@ export function indexPageView(data: ReportData, ctx: OverviewContext): IndexPage
     agents: empty ? null : agentsTable(data.sources),
     top: empty ? null : sessionsTable(topSessions(data.sessions), INDEX_PAGE, ctx, { projects: projectNames, sortedByCost: true }),
     countingNote:
-      'Sessions are counted in each month they were active in, so a month’s sessions do not add up to the total. Tokens: input is not cached; output includes reasoning; cache write includes one-hour writes. Prompts, replies and usage count by their own time, so the months add up to the total (each figure rounded on its own, so the rounded ones may miss it by a cent).',
+      'Sessions are counted in each month they were active in, so a month’s sessions do not add up to the total. Tokens: input is not cached; output includes reasoning; cache write includes one-hour writes. Prompts, replies and usage count by their own time, so the months add up to the total (each figure rounded on its own, so the rounded ones may miss it by a cent).' +
+      recordedPartNote(data.totals),
     sessionGroups: empty ? [] : sessionGroups(data.sessions, INDEX_PAGE, ctx, projectNames),
   };
 }
@@ -443,3 +444,13 @@ function filesTable(files: ProjectData['files']): TableView {
     sortedBy: null,
   });
 }
+
+/**
+ * The recorded cost beside bough's is of the records whose agent stored one (Pi; Claude Code before
+ * 1.0.9): where that is not all of them, the tables' Recorded column says less, not a discount.
+ */
+function recordedPartNote(totals: UsageTotals): string {
+  if (totals.withRecordedCost === 0 || totals.withRecordedCost >= totals.records) return '';
+  return ` Recorded: what the agents stored, for ${formatCount(totals.withRecordedCost)} of ${plural(totals.records, 'usage record')} (Pi stores a cost, Claude Code only before 1.0.9, Codex none), so it is no total to compare with bough’s.`;
+}
+
