@@ -1,15 +1,15 @@
 // Command-line parsing only: turns arguments into a call of build() and its result into one line.
 // Exit codes: 0 success (even with warnings), 1 a fatal error told in a sentence, 2 bad usage.
 
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build, type BuildResult } from './build.js';
 import { placesLine, type Discovery } from './discover.js';
 import { exportSession } from './export.js';
 import { boughCacheDir, machineTimeZone, machineTimeZoneProblem, type Environment } from './environment.js';
-import { BoughError, systemTrouble, UsageError } from './errors.js';
+import { BoughError, systemTrouble } from './errors.js';
 import { parsePeriod, parseSources, ScopeError, type Scope } from './ledger/scope.js';
 import { formatCount, formatUsd, plural } from './report/format.js';
 import { STATS_GROUPINGS, type StatsGrouping, type Summary } from './report/schema.js';
@@ -136,7 +136,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         exitCode = 2;
         return;
       }
-      exitCode = emptyInput(inputs, io) ?? misplacedCommand('build', inputs, argv, io) ?? (await runBuild(inputs, flags, io));
+      exitCode = emptyInput(inputs, io) ?? misplacedCommand('build', inputs, argv, io) ?? mistypedCommand(inputs, argv, io) ?? (await runBuild(inputs, flags, io));
     });
 
   const statsCommand = program
@@ -398,6 +398,17 @@ function misplacedCommand(running: 'build' | 'stats', inputs: readonly string[],
   return 2;
 }
 
+/**
+ * `bough buidl`: build is the default command, so a mistyped command reaches it as its first input.
+ * A word that names nothing here, given where a command goes, is bad usage (exit 2), said as both.
+ */
+function mistypedCommand(inputs: readonly string[], argv: readonly string[], io: CliIo): number | null {
+  const first = inputs[0];
+  if (first === undefined || argv[0] !== first || !/^[a-z]+$/.test(first) || lstatSync(first, { throwIfNoEntry: false }) !== undefined) return null;
+  io.stderr(terminalLine(`bough: No such file or folder: ${resolve(first)}. Check the path and run again. It is no command either: bough has build, stats, export and prices.`));
+  return 2;
+}
+
 async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise<number> {
   const progress = progressOf(flags, io);
   const environment: Environment = { env: io.env, home: io.home };
@@ -492,7 +503,7 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
 
 /** A fatal error said in a sentence (exit 1: bough's own, or the machine's, such as a full disk), or a flag that cannot be understood (exit 2). */
 function failure(error: unknown, io: CliIo): number {
-  if (error instanceof ScopeError || error instanceof UsageError) {
+  if (error instanceof ScopeError) {
     io.stderr(terminalLine(`bough: ${error.message}`));
     return 2;
   }

@@ -6,7 +6,7 @@ import type { Dirent, Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
-import { BoughError, UsageError } from './errors.js';
+import { BoughError } from './errors.js';
 import { MANIFEST } from './output/report-folder.js';
 import type { Environment } from './environment.js';
 import { FileHeads } from './sources/file-head.js';
@@ -88,13 +88,9 @@ export async function discover(
     } catch (error) {
       if (isMissing(error) && !usedDefaults) {
         const link = await danglingLink(path);
-        // A mistyped command ("bough buidl") is taken for an input, as build is the default command.
-        const word = /^[a-z]+$/.test(inputs[wanted.findIndex((w) => w.path === path)] ?? '');
-        const command = word ? ' It is no command either: bough has build, stats, export and prices.' : '';
         // Node hands bough an argument that is not UTF-8 with U+FFFD in place of its bytes: no name to open.
         const notUtf8 = path.includes('\uFFFD') ? ' Its name (or a folder\'s on its path) is not valid UTF-8, which bough receives altered and cannot open by name: name a folder above it, or rename it.' : ' Check the path and run again.';
-        const said = `No such file or folder: ${path}${link ? ` (${link})` : ''}.${notUtf8}${command}`;
-        throw word ? new UsageError(said) : new BoughError(said);
+        throw new BoughError(`No such file or folder: ${path}${link ? ` (${link})` : ''}.${notUtf8}`);
       }
       if (isMissing(error)) {
         places.push({ source, path, files: 0, exists: false });

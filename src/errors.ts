@@ -1,4 +1,4 @@
-// The errors bough reports as a sentence to the user (exit 1, or 2 for bad usage), with an optional cause;
+// The one kind of error bough reports as a sentence to the user (exit 1), with an optional cause;
 // and any error said in one line, where one file or page failing is reported beside the rest.
 
 /** An error's message in a line (a stack overflow says which library it came from on later lines). */
@@ -11,14 +11,6 @@ export class BoughError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'BoughError';
-  }
-}
-
-/** A command line bough cannot take as it stands (a mistyped command): exit 2, as commander's own refusals. */
-export class UsageError extends BoughError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
   }
 }
 

@@ -587,6 +587,14 @@ describe('bough command line', () => {
     expect(result.stderr).toContain('It is no command either: bough has build, stats, export and prices.');
   });
 
+  // Regression: after a command, a word that names nothing is a missing input (exit 1), not a
+  // mistyped command (2, "It is no command either"): `bough stats logs` names no command.
+  it('takes a missing bare word after a command for a missing input', async () => {
+    const result = await inFolder(await tempDir(), () => run(['stats', 'logs']));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^bough: No such file or folder: .*logs\. Check the path and run again\.\n$/);
+  });
+
   // Regression: "bough prices updte" said "too many arguments for 'show'".
   it('names a mistyped prices command', async () => {
     const result = await run(['prices', 'updte']);
