@@ -16,6 +16,17 @@ function majorLabels(svg: string): string[] {
 }
 
 describe('the cost chart’s axis', () => {
+  // Regression: on a phone the chart opens scrolled to its newest days, and its dollar axis, on the
+  // left only, was out of view: bars with no scale.
+  it('gives the dollar axis on both sides', () => {
+    const chart = dailyChart([], [], daysFrom('2026-10-01', '2026-11-30'), 'Cost per day');
+    const svg = chart?.svg ?? '';
+    const left = [...svg.matchAll(/<text x="58" [^>]*text-anchor="end"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    const right = [...svg.matchAll(/<text x="910" [^>]*text-anchor="start"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(left.length).toBeGreaterThan(1);
+    expect(right).toEqual(left);
+  });
+
   it('names the year of the first label drawn in each year (regression: only a January said it, and Januaries were left out)', () => {
     const chart = dailyChart([], [], daysFrom('2024-11-15', '2027-05-15'), 'Cost per day');
     const labels = majorLabels(chart?.svg ?? '');
@@ -42,8 +53,8 @@ describe('the cost chart’s axis', () => {
       const labels = placed(monthlyChart([], [], months, 'Cost per month')?.svg ?? '');
       const years = [...new Set(months.slice(1).map((m) => m.slice(0, 4)))];
       expect(labels.map(([, text]) => text)).toEqual(years);
-      // Each stands under its January (the plot is 888 units wide from x = 64).
-      const step = 888 / count;
+      // Each stands under its January (the plot is 840 units wide from x = 64).
+      const step = 840 / count;
       for (const [x, year] of labels) expect(x).toBeCloseTo(64 + (months.indexOf(`${year}-01`) + 0.5) * step, 0);
     }
   });
@@ -97,7 +108,7 @@ describe('the cost chart’s month labels, wherever the chart starts', () => {
       const last = new Date(Date.parse(`${first}T00:00:00Z`) + (days - 1) * 86_400_000).toISOString().slice(0, 10);
       const keys = daysFrom(first, last);
       const svg = dailyChart([], [], keys, 'Cost per day')?.svg ?? '';
-      const step = 888 / keys.length;
+      const step = 840 / keys.length;
       const labels = [...svg.matchAll(/<text x="([\d.]+)"[^>]*font-weight="600"[^>]*>([^<]*)<\/text>/g)].map((m) => [Number(m[1]), m[2] as string] as const);
       expect(labels.length).toBeGreaterThan(1);
       for (const [x, label] of labels) {

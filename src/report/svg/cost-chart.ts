@@ -1,5 +1,5 @@
 // A stacked bar chart of cost over time as inline SVG: one bar per day or month, one colour per
-// model, a y axis in dollars, exact values in each segment's <title>. The same numbers go into a
+// model, a y axis in dollars on both sides, exact values in each segment's <title>. The same numbers go into a
 // table beside it (for screen readers and for reading without a mouse). Drawing attributes are
 // on the elements themselves, so the chart reads with or without the stylesheet.
 
@@ -39,7 +39,8 @@ export interface CostChart {
 const WIDTH = 960;
 const HEIGHT = 260;
 const LEFT = 64;
-const RIGHT = 8;
+/** Room for the axis's labels again on the right: a chart wider than a phone opens on its newest days, far from the left ones. */
+const RIGHT = 56;
 const TOP = 10;
 const BOTTOM = 40;
 /** Room a major label needs (in drawing units) before the next one may be drawn. */
@@ -68,8 +69,10 @@ export function costChartSvg(chart: CostChart): string {
   for (const tick of ticks) {
     const at = round(y(tick));
     parts.push(`<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${at}" y2="${at}" stroke="${GRID_COLOUR}" stroke-width="1"/>`);
+    const label = escapeHtml(chart.formatAxis(tick));
     parts.push(
-      `<text x="${LEFT - 6}" y="${at + 4}" text-anchor="end" font-size="12" fill="${TEXT_COLOUR}">${escapeHtml(chart.formatAxis(tick))}</text>`,
+      `<text x="${LEFT - 6}" y="${at + 4}" text-anchor="end" font-size="12" fill="${TEXT_COLOUR}">${label}</text>`,
+      `<text x="${WIDTH - RIGHT + 6}" y="${at + 4}" text-anchor="start" font-size="12" fill="${TEXT_COLOUR}">${label}</text>`,
     );
   }
 
