@@ -252,6 +252,21 @@ describe('Claude Code regressions', () => {
       expect(summary.sessions[0]?.subagents.tokens).toMatchObject({ input: 1000 });
     });
 
+    // Regression (a hostile look at d54f418): a session whose main file is gone, with a warmup (its
+    // oldest file) and a sub-agent that did real work, was titled "Warmup only".
+    it('names a session with a warmup and a working sub-agent by the working one', async () => {
+      const folder = await projects({
+        '-home-ana-shop/agent-0c78cdae.jsonl': [user('w1', null, 'Warmup', sidechain), assistant('w2', 'w1', 'W1', tokens(1000), sidechain)],
+        '-home-ana-shop/agent-ea02459f.jsonl': [
+          user('p1', null, 'Plan the refactor', { ...sidechain, at: '2026-03-13T10:00:00.000Z' }),
+          assistant('p2', 'p1', 'P1', tokens(5000, 900), { ...sidechain, at: '2026-03-13T10:00:05.000Z' }),
+        ],
+      });
+      const { summary } = await build(folder);
+      expect(summary.sessions.map((s) => s.title)).toEqual([expect.not.stringContaining('Warmup only')]);
+      expect(summary.totals.tokens).toMatchObject({ input: 6000, output: 910 });
+    });
+
     it('never counts the task of a 2.1.x sub-agent whose main file is gone as a prompt; the session is named as a sub-agent', async () => {
       const folder = await projects({
         [`-home-ana-shop/${WARMED}/subagents/agent-abc1234.meta.json`]: '{"agentType":"general-purpose","description":"Research things"}',

@@ -59,10 +59,10 @@ describe('sub-agents in files of their own', () => {
     expect(data.available.sessions).toBe(1);
   });
 
-  it('still count when the main file is missing: the oldest sub-agent file stands for the session', () => {
+  it('still count when the main file is missing: the oldest sub-agent file but a warmup stands for the session', () => {
     const data = report([explorer, warmup]);
-    expect(data.sessions.map((s) => s.ledger.path)).toEqual(['/p/agent-w.jsonl']);
-    expect(data.sessions[0]?.subagents.map((s) => s.ledger.path)).toEqual(['/p/s1/subagents/agent-x.jsonl']);
+    expect(data.sessions.map((s) => s.ledger.path)).toEqual(['/p/s1/subagents/agent-x.jsonl']);
+    expect(data.sessions[0]?.subagents.map((s) => s.ledger.path)).toEqual(['/p/agent-w.jsonl']);
     expect(totalsJson(data).tokens).toMatchObject({ input: 3000, output: 200 });
   });
 

@@ -300,7 +300,8 @@ function linkCopiesByHistory(
 
 /**
  * Each sub-agent file's host: the oldest main file of its parent session that is not itself a copy,
- * found through sub-agents of sub-agents; without one, the oldest sub-agent file of that parent.
+ * found through sub-agents of sub-agents; without one, the oldest sub-agent file of that parent
+ * that is not a warmup, else its oldest warmup.
  */
 function subagentHosts(ledgers: readonly SessionLedger[], originOf: ReadonlyMap<SessionLedger, SessionLedger>): Pick<Claims, 'hostOf' | 'subagentsOf'> {
   const index = indexLedgers(ledgers);
@@ -320,7 +321,9 @@ function subagentHosts(ledgers: readonly SessionLedger[], originOf: ReadonlyMap<
     }
   }
   for (const list of orphans.values()) {
-    const [host, ...rest] = [...list].sort(byAge);
+    // A warmup (claude.md §8.4) is the oldest file of a session whose main file is gone, and no
+    // work of the session's: another sub-agent's file stands for the session where there is one.
+    const [host, ...rest] = [...list].sort((a, b) => Number(a.subagentLabel === 'warmup') - Number(b.subagentLabel === 'warmup') || byAge(a, b));
     for (const ledger of rest) if (host) parentOf.set(ledger, host);
   }
   const hostOf = new Map<SessionKey, SessionKey>();
