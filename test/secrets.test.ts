@@ -82,6 +82,10 @@ describe('a home folder', () => {
   it('of another user, folded the way Pi names a Windows folder or ending a path, is replaced too', () => {
     expect(redact('~/.pi/agent/sessions/--C--Users-alice-proj--/x.jsonl')).toBe('~/.pi/agent/sessions/--C--~/x.jsonl');
     expect(redact('~/.claude/projects/-Users-alice-work-acme')).toBe('~/.claude/projects/-~');
+    expect(redact('~/.pi/agent/sessions/--home-alice-my.app--')).toBe('~/.pi/agent/sessions/--~');
+    // Regression: a file's name that only begins like one, ending a text, lost its name.
+    const files = 'see src/components/-home-hero.tsx, styles/-Users-list.css and docs/c--Users-guide.md';
+    expect(redact(files)).toBe(files);
   });
 
   // Regression: with $HOME a link (/home/ana → /data/ana), the folders agents record resolved kept the user's name.
@@ -134,8 +138,12 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact('50% off, 100%25 sure, %41%42 q=a%20b')).toBe('50% off, 100%25 sure, %41%42 q=a%20b');
   });
 
-  it('sshpass -p', () => {
+  it('sshpass -p, and not the -p of the command it runs', () => {
     expect(redact('sshpass -p MyS9lP4ssW0rd###x7 ssh deploy@host')).toBe('sshpass -p [REDACTED:cli-password] ssh deploy@host');
+    expect(redact('sshpass -v -p MyS9lP4ssW0rd###x7 ssh deploy@host')).toBe('sshpass -v -p [REDACTED:cli-password] ssh deploy@host');
+    // Regression: ssh's port was taken for sshpass's password.
+    const safe = 'sshpass -e ssh -p 2201 root@box; sshpass -f ~/.pw ssh -p 8022 deploy@h; sshpass -e ssh u@h -p 22022';
+    expect(redact(safe)).toBe(safe);
   });
 
   it('a key hidden by a zero-width space or a soft hyphen', () => {

@@ -259,7 +259,9 @@ const ANY_HOME = [
   // A session folder Pi or Claude Code named after a project in any user's home, as a folder of a
   // path (`…/sessions/--home-ana-projects-shop--/…`, `…/projects/C--Users-ana-shop`, Pi's
   // `…/--C--Users-ana-shop--/…`): where the user's name ends is not written, so the whole folded name goes.
-  new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-[\p{L}\p{N}\p{M}_.-]+(?=[\\/]|$)`, 'gu'),
+  // Where it ends a text (a folder's own path) it is told from a file's name (`src/-home-hero.tsx`)
+  // by its form: Claude Code's folded names hold no dot, Pi's end in `--`.
+  new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--$|[\p{L}\p{N}\p{M}_-]+$)`, 'gu'),
 ];
 
 function homeRules(homes: readonly (string | null)[]): SecretRule[] {
