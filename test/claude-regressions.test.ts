@@ -656,26 +656,29 @@ describe('system lines', () => {
   // Regression: without a request id (a gateway that returns one message id for every answer), an
   // answer following the last directly was taken for another line of it: two answers, one record.
   it('counts two answers under one message id and no request id as two, when their prompts differ', async () => {
-    const answer = (uuid: string, parent: string, at: string, text: string, usage: object) => ({
+    const answer = (uuid: string, parent: string, at: string, text: string, usage: object, stop: string | null = 'end_turn') => ({
       ...envelope(uuid, parent, {}, at),
       type: 'assistant',
-      message: { model: 'claude-haiku-4-5-20251001', id: 'ocgo', type: 'message', role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'end_turn', usage },
+      message: { model: 'claude-haiku-4-5-20251001', id: 'ocgo', type: 'message', role: 'assistant', content: [{ type: 'text', text }], stop_reason: stop, usage },
     });
     const folder = await projects({
       [`-home-ana-shop/${SESSION}.jsonl`]: [
         user('u1', null, 'go'),
         answer('a1', 'u1', '2026-03-10T10:00:01.000Z', 'first answer', tokens(1000, 100)),
         answer('a2', 'a1', '2026-03-10T10:00:09.000Z', 'second answer', tokens(2000, 300)),
-        // A response streamed over two lines without a request id is still one.
-        answer('a3', 'a2', '2026-03-10T10:00:10.000Z', 'third', tokens(3000, 1)),
-        answer('a4', 'a3', '2026-03-10T10:00:11.000Z', 'answer, second block', tokens(3000, 500)),
+        // A response streamed over two lines without a request id is still one, also where its
+        // last line leaves a count out (a hostile look: it was split, the prompt billed twice).
+        answer('a3', 'a2', '2026-03-10T10:00:10.000Z', 'third', tokens(3000, 1), null),
+        answer('a4', 'a3', '2026-03-10T10:00:11.000Z', 'answer, second block', { input_tokens: 3000, cache_read_input_tokens: 0, output_tokens: 500 }),
+        // One after a line that said how its response stopped is another response.
+        answer('a5', 'a4', '2026-03-10T10:00:20.000Z', 'fourth', tokens(3000, 100)),
       ],
     });
     const { totals } = await stats(folder);
-    expect(totals.usageRecords).toBe(3);
-    expect(totals.tokens).toMatchObject({ input: 6000, output: 900 });
+    expect(totals.usageRecords).toBe(4);
+    expect(totals.tokens).toMatchObject({ input: 9000, output: 1000 });
     // claude-haiku-4-5: $1/M in, $5/M out.
-    expect(totals.cost.bough).toBeCloseTo(0.006 + 0.0045, 10);
+    expect(totals.cost.bough).toBeCloseTo(0.009 + 0.005, 10);
   });
 
   // Regression: a line that recorded its cost but no usage (Claude Code before 1.0.9) counted nothing.

@@ -64,7 +64,7 @@ interface Response {
   usageLine: raw.RawAssistantLine | null;
   usageOutput: number;
   /** Its prompt's size as its first line with usage gave it (input and cache counts), which every line of one response repeats. */
-  promptCounts: string | null;
+  promptCounts: PromptCounts | null;
   stopReason: string | null;
   sidechain: boolean;
 }
@@ -439,23 +439,34 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
 
 /**
  * The response a line continues: the same message and request ids; without a request id (very
- * old lines, gateways that reuse message ids) only a line that chains directly to the response and
- * repeats its prompt's size (claude.md §9.2, §9.3): a gateway's next answer under the same id
- * follows the last directly too, for another prompt.
+ * old lines, gateways that reuse message ids) only a line that chains directly to the response,
+ * before a line of it said how it stopped, and that gives its prompt the same size where both say
+ * (claude.md §9.2, §9.3): a gateway's next answer under the same id follows the last directly too.
  */
-function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, requestId: string | null, promptCounts: string | null): Response | null {
+function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, requestId: string | null, promptCounts: PromptCounts | null): Response | null {
   if (messageId === null) return null;
   if (requestId !== null) return ctx.responses.get(`${messageId}\u0000${requestId}`) ?? null;
   const parent = env.parentUuid ? ctx.responseOfUuid.get(env.parentUuid) : undefined;
-  if (!parent || parent.requestId !== null || parent.messageId !== messageId) return null;
-  return promptCounts !== null && parent.promptCounts !== null && promptCounts !== parent.promptCounts ? null : parent;
+  if (!parent || parent.requestId !== null || parent.messageId !== messageId || parent.stopReason !== null) return null;
+  return promptCounts !== null && parent.promptCounts !== null && otherPrompt(promptCounts, parent.promptCounts) ? null : parent;
 }
 
-/** A usage object's input and cache counts, as one key; null when it has none. */
-function promptCountsOf(usage: unknown): string | null {
+/** A usage object's input and cache counts, those it gives; null when it gives none. */
+type PromptCounts = Partial<Record<'input_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens', number>>;
+
+function promptCountsOf(usage: unknown): PromptCounts | null {
   if (!isPlainObject(usage)) return null;
-  const counts = [usage['input_tokens'], usage['cache_read_input_tokens'], usage['cache_creation_input_tokens']];
-  return counts.some((n) => typeof n === 'number') ? counts.map((n) => (typeof n === 'number' ? n : '')).join(',') : null;
+  const counts: PromptCounts = {};
+  for (const field of ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const) {
+    const n = usage[field];
+    if (typeof n === 'number') counts[field] = n;
+  }
+  return Object.keys(counts).length > 0 ? counts : null;
+}
+
+/** Two prompts' counts differ in a count both give (one a line left out is no difference). */
+function otherPrompt(a: PromptCounts, b: PromptCounts): boolean {
+  return (Object.keys(a) as (keyof PromptCounts)[]).some((field) => b[field] !== undefined && a[field] !== b[field]);
 }
 
 function considerLine(response: Response, line: raw.RawAssistantLine): void {
