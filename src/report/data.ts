@@ -672,13 +672,14 @@ function countedSpans(parts: readonly CountedPart[]): { span: Span; counting: Sp
   };
   for (const { ledger, entries, counted } of parts) {
     let u = 0;
+    // A fork writes the labels it copies again, under new ids but at their first times (pi.md §12):
+    // in a copy, bookkeeping timed before its file began says nothing of when the session ran.
+    const copiedBefore = ledger.parentFile !== null || ledger.parentSessionId !== null ? ledger.startedAt : null;
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i] as LedgerEntry;
       if (counted.entries[i]) {
         const bookkeeping = countsNothing(entry);
-        // A fork writes the labels it copies again, under new ids but at their first times (pi.md
-        // §12): bookkeeping timed before its file began says nothing of when the session ran.
-        if (!bookkeeping || ledger.startedAt === null || entry.time === null || entry.time >= ledger.startedAt) add(span, entry.time);
+        if (!bookkeeping || copiedBefore === null || entry.time === null || entry.time >= copiedBefore) add(span, entry.time);
         if (!bookkeeping) add(counting, entry.time);
       }
       for (const usage of entry.usage) {
