@@ -193,10 +193,16 @@ describe('damaged input', () => {
 
   // Regression: a Pi header's `"cwd": ""` made a project of no name: an empty link on the
   // overview, an empty heading on its page.
-  it('takes an empty working directory for none', async () => {
+  it('takes an empty working directory for none, in Pi’s header and Codex’s session_meta and turn_context', async () => {
     const path = await fileOf('empty-cwd.jsonl', [JSON.stringify({ type: 'session', version: 3, id: 'e', timestamp: '2026-10-21T09:00:00.000Z', cwd: '' }), prompt('a1', null, 'go')].join('\n'));
     const data = await reportOf([path]);
     expect(data.projects.map((p) => [p.cwd, p.name])).toEqual([[null, '(unknown folder)']]);
+    const codex = await fileOf('rollout-2026-10-21T09-00-00-0195cccc-0000-7000-8000-000000000001.jsonl', [
+      { timestamp: '2026-10-21T09:00:00.000Z', type: 'session_meta', payload: { id: '0195cccc-0000-7000-8000-000000000001', timestamp: '2026-10-21T09:00:00.000Z', cwd: '', originator: 'codex-tui', cli_version: '0.125.0', source: 'cli', model_provider: 'openai' } },
+      { timestamp: '2026-10-21T09:00:01.000Z', type: 'turn_context', payload: { turn_id: 't1', model: 'gpt-5', cwd: '' } },
+      { timestamp: '2026-10-21T09:00:02.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'go' } },
+    ].map((r) => JSON.stringify(r)).join('\n'));
+    expect((await reportOf([codex])).projects.map((p) => p.name)).not.toContain('');
   });
 
   // Regression: a Claude Code line whose costUSD was text was skipped whole, its reply and tokens with it.

@@ -298,7 +298,7 @@ function rebuildHeader(ctx: CodexContext, damaged: readonly RawLine[], firstLine
   const id = field('id') ?? uuid ?? name.replace(/\.jsonl$/i, '');
   ctx.own = { id, cwd: field('cwd'), timestamp: field('timestamp'), model_provider: field('model_provider') };
   ctx.ownRebuilt = true;
-  ctx.cwd = ctx.own.cwd ?? null;
+  ctx.cwd = ctx.own.cwd || null;
   ctx.startedAt = parseTime(ctx.own.timestamp);
   if (ctx.own.model_provider) ctx.provider = ctx.own.model_provider;
   const from = field('id') ? 'what remained of it' : uuid ? 'the file name' : 'the file name (which holds no thread id)';
@@ -369,7 +369,8 @@ interface Place {
 
 function setOwn(ctx: CodexContext, meta: raw.RawSessionMeta): void {
   ctx.own = meta;
-  ctx.cwd = meta.cwd ?? ctx.cwd;
+  // An empty cwd names no folder (a project of no name), as a missing one.
+  ctx.cwd = meta.cwd || ctx.cwd;
   ctx.startedAt = parseTime(meta.timestamp) ?? ctx.startedAt;
   if (meta.model_provider) ctx.provider = meta.model_provider;
 }
