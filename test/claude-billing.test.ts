@@ -108,5 +108,9 @@ describe('Claude Code: a recorded cost on some replies only', () => {
     const index = await readFile(join(out, 'index.html'), 'utf8');
     expect(index).toContain('US-only inference: 1.1× the standard rates');
     expect(index).toContain('US-only inference, but the table has no rate for it: priced at standard rates');
+    // usage.csv says which records it was (regression: only fast mode had a column).
+    const rows = (await readFile(join(out, 'usage.csv'), 'utf8')).trimEnd().split('\r\n');
+    const column = (rows[0] ?? '').split(',').indexOf('us_only');
+    expect(rows.slice(1).map((row) => row.split(',')[column])).toEqual(['true', 'false', 'true']);
   });
 });
