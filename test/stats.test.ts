@@ -87,6 +87,15 @@ describe('bough stats', () => {
     expect((await run(['stats', MIDNIGHT], { stdoutIsTty: true, env: { NO_COLOR: '1' } })).stdout).not.toContain(ESC);
   });
 
+  // Regression: a Recorded total of Pi's records alone, beside bough's of every agent's, read as a discount.
+  it('says of how many usage records the agents stored a cost, when not of all', async () => {
+    const mixed = await run(['stats', join(FIXTURES, 'pi'), join(FIXTURES, 'cases', 'claude-billing')]);
+    const json = statsSchema.parse(JSON.parse((await run(['stats', join(FIXTURES, 'pi'), join(FIXTURES, 'cases', 'claude-billing'), '--json'])).stdout));
+    expect(json.totals.recordedCostRecords).toBe(55);
+    expect(mixed.stdout).toContain(`Recorded: the agents' own cost, of 55 of ${json.totals.usageRecords} usage records only.`);
+    expect((await run(['stats', join(FIXTURES, 'pi')])).stdout).not.toContain('Recorded: the agents');
+  });
+
   // Regression: TERM=dumb (an editor's shell buffer) got escape codes it shows as text.
   it('does not colour a terminal that says it cannot show colour', async () => {
     expect((await run(['stats', MIDNIGHT], { stdoutIsTty: true, env: { TERM: 'dumb' } })).stdout).not.toContain(ESC);
@@ -250,7 +259,7 @@ describe('the stats table', () => {
         period: { since: null, until: null, tz: 'UTC', label: 'all time', start: null, end: null },
         filters: { project: null, sources: null },
         by: 'session',
-        totals: { sessions: 1, projects: 1, prompts: 1, replies: 0, errorReplies: 0, abortedReplies: 0, usageRecords: 0, outputPossiblyPartialRecords: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, usageRecords: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
+        totals: { sessions: 1, projects: 1, prompts: 1, replies: 0, errorReplies: 0, abortedReplies: 0, usageRecords: 0, outputPossiblyPartialRecords: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, recordedCostRecords: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, usageRecords: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
         rows: [{ key: 'k', label: `evil ${ESC}]0;pwned${ESC}\\ title`, sessions: 1, prompts: 1, replies: 0, errorReplies: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, usageRecords: 0, unpricedRecords: 0 }],
         diagnostics: { files: 1, sessionFiles: 1, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
       },
@@ -272,7 +281,7 @@ describe('the stats table', () => {
         period: { since: null, until: null, tz: 'UTC', label: 'all time', start: null, end: null },
         filters: { project: null, sources: null },
         by: 'project',
-        totals: { sessions: 4, projects: 4, prompts: 12, replies: 12, errorReplies: 0, abortedReplies: 0, usageRecords: 12, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 2, recorded: null }, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
+        totals: { sessions: 4, projects: 4, prompts: 12, replies: 12, errorReplies: 0, abortedReplies: 0, usageRecords: 12, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 2, recorded: null }, recordedCostRecords: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
         rows: labels.map(row),
         diagnostics: { files: 4, sessionFiles: 4, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
       },
@@ -295,7 +304,7 @@ describe('the stats table', () => {
           period: { since: null, until: null, tz: 'UTC', label: 'all time', start: null, end: null },
           filters: { project: null, sources: null },
           by: 'session',
-          totals: { sessions: 1, projects: 1, prompts: 1, replies: 1, errorReplies: 0, abortedReplies: 0, usageRecords: 1, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 0, recorded: 0 }, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
+          totals: { sessions: 1, projects: 1, prompts: 1, replies: 1, errorReplies: 0, abortedReplies: 0, usageRecords: 1, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 0, recorded: 0 }, recordedCostRecords: 1, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
           rows: [{ key: 'k', label: 'How many lines does README.md have?', sessions: 1, prompts: 1, replies: 1, errorReplies: 0, tokens, cost: { bough: 0, recorded: 0 }, usageRecords: 1, unpricedRecords: 0, startedAt: '2026-11-30T10:00:00.000Z' }],
           diagnostics: { files: 1, sessionFiles: 1, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
         },

@@ -87,6 +87,7 @@ export function totalsJson(data: ReportData): TotalsJson {
     ...counts(totals),
     tokens: tokens(totals.tokens),
     cost: cost(totals.cost),
+    recordedCostRecords: totals.withRecordedCost,
     unpricedRecords: totals.unpriced + totals.partial,
     unpricedModels: unknown.filter((m) => m.unpriced > 0).map(modelName).sort(),
     partiallyPricedModels: unknown.filter((m) => m.unpriced === 0).map(modelName).sort(),

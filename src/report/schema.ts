@@ -59,6 +59,8 @@ export const totalsSchema = z.object({
   ...counts,
   tokens: tokensSchema,
   cost: costSchema,
+  /** Usage records with a cost the agent stored: `cost.recorded` is of these only. */
+  recordedCostRecords: count,
   unpricedRecords: count,
   /** "provider/model" of models the table does not know. */
   unpricedModels: z.array(z.string()),

@@ -119,6 +119,11 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
     else if (inPart) notes.push('* plus usage of models without a price, and what bough could not price of some other usage: unknown, never $0.');
     else notes.push('* plus usage of models without a price: its cost is unknown, never $0.');
   }
+  const { recordedCostRecords, usageRecords } = stats.totals;
+  // Pi stores a cost, Claude Code only before 1.0.9, Codex none: a Recorded total of part of the usage is no discount.
+  if (recordedCostRecords > 0 && recordedCostRecords < usageRecords) {
+    notes.push(`Recorded: the agents' own cost, of ${recordedCostRecords.toLocaleString('en-US')} of ${usageRecords.toLocaleString('en-US')} usage records only.`);
+  }
   const partial = stats.totals.outputPossiblyPartialRecords;
   if (partial > 0) notes.push(`Output is at least what is shown: the agent did not write the final count of ${partial === 1 ? '1 response' : `${partial} responses`}.`);
   if (rows.some((r) => r.usageRecords === 0)) notes.push('— no usage recorded (not zero tokens: the agent wrote none).');
