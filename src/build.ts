@@ -31,7 +31,7 @@ import { byCount, dataQualityView, indexPageView, projectPageView, sharingLine, 
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, pageLayout, sessionPageStem, type PageMap } from './report/pages.js';
 import { createRenderer } from './report/render.js';
 import type { Summary } from './report/schema.js';
-import type { SessionKey, SessionLedger } from './ledger/ledger.js';
+import { sessionKeyOf, type SessionKey, type SessionLedger } from './ledger/ledger.js';
 import { failedPageView } from './report/session-page.js';
 import { sessionNeighbours } from './report/session-pages.js';
 import { sessionHighlightBudget } from './report/highlight.js';
@@ -196,9 +196,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const { cut, rewritten } = options.forgetMissing ? { cut: [], rewritten: [] } : await cutShortSessions(outDir, earlier, collected.ledgers);
     if (cut.length > 0) collected = withoutSessions(collected, new Set(cut));
     // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
+    // With $HOME a link, a build that redacted before bough knew the home's real path named these
+    // sessions by their paths redacted without it: they are these sessions, not gone ones.
+    const formerKey = options.redact && homeResolved !== null ? formerKeys(collected, options.environment.home) : new Map<SessionKey, SessionKey>();
     let missing = options.forgetMissing
       ? []
-      : missingSessions(earlier, { files: [...collected.sourceOf.values()], places: existingPlaces(discovery) }, sharing, new Set(collected.ledgers.map((l) => l.key)), nameOfPath);
+      : missingSessions(earlier, { files: [...collected.sourceOf.values()], places: existingPlaces(discovery) }, sharing, new Set([...collected.ledgers.map((l) => l.key), ...formerKey.values()]), nameOfPath);
     let usedSamples = false;
     if (collected.ledgers.length === 0 && missing.length === 0) {
       // An agent's folder bough may not list may hold sessions: never passed over for the samples.
@@ -257,7 +260,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // the way this build shares (see carryOver); one archived another way can neither be put in
     // this folder (a plain page in a redacted report) nor be dropped without being asked.
     const parts = report.data.sessions.flatMap((s) => [s, ...s.subagents]);
-    const writes = new Set(parts.map((part) => pathHash(part.key)));
+    const writes = new Set(parts.flatMap((part) => [part.key, formerKey.get(part.key) ?? part.key].map(pathHash)));
     if (!options.forgetMissing) {
       // By its file: a build that redacts names a session, and its file, by its redacted path; one
       // that does not, by the real one.
@@ -343,6 +346,21 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const data = buildReportData(withOwnTitles(ledgers, claims), claims, price, options.scope, collected.sharedProject);
   const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);
   return { discovery, collected, claims, table, local, price, data, diagnostics };
+}
+
+/**
+ * Each session's key as a build that redacts named it before it knew the real path of a home that
+ * is a link (only $HOME's spelling replaced), where that differs from its key now.
+ */
+function formerKeys(collected: Collected, home: string): Map<SessionKey, SessionKey> {
+  const redacted = createSharer({ redact: true, omit: new Set(), home }).text;
+  const former = new Map<SessionKey, SessionKey>();
+  for (const ledger of collected.ledgers) {
+    const source = collected.sourceOf.get(ledger.key);
+    const key = source === undefined ? null : sessionKeyOf(ledger.source, redacted(source));
+    if (key !== null && key !== ledger.key) former.set(ledger.key, key);
+  }
+  return former;
 }
 
 /**

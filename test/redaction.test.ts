@@ -330,6 +330,29 @@ describe('--redact', () => {
     const leaks = [...built.files].filter(([, text]) => text.includes(home)).map(([file, text]) => `${file}: ${context(text, home)}`);
     expect(leaks).toEqual([]);
   });
+  // Regression (a hostile look at e66fde3): a --share folder built before bough knew the real path
+  // of a home that is a link named its sessions by paths that kept it; a rebuild wrote them under
+  // new names and kept the earlier pages, the real path in them, as sessions it does not show.
+  it('replaces the pages an earlier build named by the home as $HOME spelled it alone', async () => {
+    const real = join(workDir, 'data2', 'u_former');
+    const link = join(workDir, 'home-link-later');
+    const folder = join(real, '.claude', 'projects', '-data2-u-former-proj');
+    await mkdir(folder, { recursive: true });
+    const id = '99999999-9999-4999-8999-999999999991';
+    const line = (record: object) => JSON.stringify({ sessionId: id, cwd: join(real, 'proj'), version: '2.1.38', timestamp: '2026-02-10T21:11:56.846Z', ...record });
+    await writeFile(join(folder, `${id}.jsonl`), [line({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'look' } })].join('\n'));
+    const out = join(workDir, 'report-of-a-home-linked-later');
+    const options = { inputs: [join(real, '.claude', 'projects')], out, scope: ALL_UTC, environment: { env: {}, home: link }, now: NOW, redact: true, omit: ['thinking' as const], cache: false };
+    // Before the link exists, bough knows the home only as $HOME spells it, as an earlier version did.
+    await build(options);
+    await symlink(real, link);
+    const again = await build(options);
+    expect(again.sessionsCarried).toBe(0);
+    expect(again.summary.sessions).toHaveLength(1);
+    const files = await readAll(out);
+    expect([...files].filter(([, text]) => text.includes('u_former')).map(([file]) => file)).toEqual([]);
+  });
+
   // Regression: with $HOME a link to where the home really is, the folders agents record (resolved,
   // as the system gives them) kept the user's name in every page, summary.json and usage.csv.
   it('removes the home folder by its real path when $HOME is a link to it', async () => {
