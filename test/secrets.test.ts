@@ -88,6 +88,13 @@ describe('a home folder', () => {
     expect(redact(files)).toBe(files);
   });
 
+  // Regression: a home of one folder (/root, or /data as a link resolves) took command flags for a
+  // folded home: `git --root-dir` became `git --~-dir`, `curl --data` `curl --~`.
+  it('of one folder, folded, only as a folder of a path', () => {
+    expect(redact('git --root-dir x; ls ~/.claude/projects/-root-proj/a.jsonl', '/root')).toBe('git --root-dir x; ls ~/.claude/projects/-~-proj/a.jsonl');
+    expect(redact('curl --data @f https://x', '/data')).toBe('curl --data @f https://x');
+  });
+
   // Regression: with $HOME a link (/home/ana → /data/ana), the folders agents record resolved kept the user's name.
   it('of the user, by every path it goes by', () => {
     const redactor = createRedactor(['/home/ana', '/data/u_ana']);

@@ -288,9 +288,12 @@ function ownHomePatterns(home: string | null): { patterns: RegExp[]; hint: RegEx
   const path = `${PATH_START}${escape(drive)}${SEP}${parts.map(escape).join(SEP)}${HOME_END}`;
   // Pi names a session folder `--home-ana-projects--`, Claude Code `-home-ana-projects` or `C--Users-ana-projects`.
   const foldedParts = parts.map((p) => escape(p.replace(/[^A-Za-z0-9]/g, '-'))).join('-');
+  // A home of one folder (/root, /data) folds to a word a command's flag may hold (`--root-dir`,
+  // `curl --data`): it is taken for one only as a folder of a path.
+  const before = parts.length === 1 ? String.raw`[\\/]` : String.raw`(?:^|[^A-Za-z0-9])`;
   const folded = drive
     ? String.raw`(?<![A-Za-z0-9])${escape(drive[0] as string)}-{1,2}${foldedParts}(?=-|$|[^A-Za-z0-9])`
-    : String.raw`(?<=(?:^|[^A-Za-z0-9])-{1,2})${foldedParts}(?=-|$|[^A-Za-z0-9])`;
+    : String.raw`(?<=${before}-{1,2})${foldedParts}(?=-|$|[^A-Za-z0-9])`;
   const tilde = String.raw`~${escape(user)}${HOME_END}`;
   // Every spelling holds the user's name, maybe with its punctuation made dashes.
   const hint = new RegExp(user.replace(/[^A-Za-z0-9]/g, '.'), 'i');
