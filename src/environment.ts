@@ -99,7 +99,8 @@ export function boughCacheDir({ env, home }: Environment): string {
  * be resolved.
  */
 export function resolvedHome(home: string | null): string | null {
-  if (home === null) return null;
+  // A relative $HOME (".") names no home folder: resolved, it would be the working folder's path.
+  if (home === null || !isAbsolute(home)) return null;
   try {
     const real = realpathSync.native(home);
     return real === home.replace(/[\\/]+$/, '') ? null : real;

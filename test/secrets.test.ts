@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '../src/share/redact.js';
+import { resolvedHome } from '../src/environment.js';
 import { FIXTURES } from './support/fixtures.js';
 
 const redact = (text: string, home: string | null = '/home/ana') => createRedactor(home).text(text);
@@ -86,6 +87,13 @@ describe('a home folder', () => {
     // Regression: a file's name that only begins like one, ending a text, lost its name.
     const files = 'see src/components/-home-hero.tsx, styles/-Users-list.css and docs/c--Users-guide.md';
     expect(redact(files)).toBe(files);
+  });
+
+  // A relative $HOME names no folder: resolved, it would redact the working folder as the home.
+  it('is not resolved when $HOME is relative, nor when it resolves to itself', () => {
+    expect(resolvedHome('.')).toBeNull();
+    expect(resolvedHome(process.cwd())).toBeNull();
+    expect(resolvedHome('/no/such/home')).toBeNull();
   });
 
   // Regression: a home of one folder (/root, or /data as a link resolves) took command flags for a
