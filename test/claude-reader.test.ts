@@ -2,7 +2,7 @@
 // transcripts in ../shared/corpus/claude against the reference totals of its PROVENANCE.md.
 
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect } from '../src/reading/collect.js';
@@ -312,6 +312,19 @@ describe.skipIf(!existsSync(CORPUS))('Claude Code reader over ../shared/corpus/c
     const requestsOf = (sessionId: string) => ledgers.filter((l) => l.sessionId === sessionId).reduce((n, l) => n + l.entries.usageCount, 0);
     expect(requestsOf('cb2e607c-c758-415a-8b45-c49e4631906a')).toBe(87);
     expect(requestsOf('ef958aa1-0e93-49f0-bb71-150f63befcd1')).toBe(83);
+  });
+
+  // Regression (a hostile look at 0d5ae6d): without request ids (a gateway's), lines of one
+  // response were taken for several once a line had a stop reason, which Claude Code 2.0 writes on
+  // every line: the prompt billed once per line, 2.6× the corpus figures (claude.md §9.2).
+  it('counts a real file with its request ids taken out as it counts it with them', async () => {
+    const path = join(CORPUS, 'real/projects/-Users-dain-workspace-coderabbit-review-helper/cb2e607c-c758-415a-8b45-c49e4631906a.jsonl');
+    const withIds = tokens(usageOf(await readClaude(path)));
+    const lines = (await readFile(path, 'utf8')).split('\n').map((line) => (line.trim() === '' ? line : JSON.stringify({ ...JSON.parse(line), requestId: undefined })));
+    const stripped = join(await tempDir(), 'cb2e607c-c758-415a-8b45-c49e4631906a.jsonl');
+    await writeFile(stripped, lines.join('\n'));
+    expect(tokens(usageOf(await readClaude(stripped)))).toEqual(withIds);
+    expect(withIds).toMatchObject({ cacheRead: 3_483_153, output: 23_714 });
   });
 
   it('never counts a sub-agent’s task or a command as a human prompt', async () => {

@@ -439,15 +439,16 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
 
 /**
  * The response a line continues: the same message and request ids; without a request id (very
- * old lines, gateways that reuse message ids) only a line that chains directly to the response,
- * before a line of it said how it stopped, and that gives its prompt the same size where both say
- * (claude.md §9.2, §9.3): a gateway's next answer under the same id follows the last directly too.
+ * old lines, gateways that reuse message ids) only a line that chains directly to the response and
+ * gives its prompt the same size where both say (claude.md §9.2, §9.3): a gateway's next answer
+ * under the same id follows the last directly too. (Not told by a stop reason: Claude Code 2.0
+ * writes the response's on every line of it.)
  */
 function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, requestId: string | null, promptCounts: PromptCounts | null): Response | null {
   if (messageId === null) return null;
   if (requestId !== null) return ctx.responses.get(`${messageId}\u0000${requestId}`) ?? null;
   const parent = env.parentUuid ? ctx.responseOfUuid.get(env.parentUuid) : undefined;
-  if (!parent || parent.requestId !== null || parent.messageId !== messageId || parent.stopReason !== null) return null;
+  if (!parent || parent.requestId !== null || parent.messageId !== messageId) return null;
   return promptCounts !== null && parent.promptCounts !== null && otherPrompt(promptCounts, parent.promptCounts) ? null : parent;
 }
 
