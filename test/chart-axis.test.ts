@@ -1,7 +1,8 @@
 // The cost chart's axis: each year it spans is named, whatever labels were left out for room.
 
 import { describe, expect, it } from 'vitest';
-import { dailyChart, monthlyChart } from '../src/report/charts.js';
+import { axisMoney, dailyChart, monthlyChart } from '../src/report/charts.js';
+import { costChartSvg } from '../src/report/svg/cost-chart.js';
 
 /** Every day from `first` to `last`, as the chart's keys. */
 function daysFrom(first: string, last: string): string[] {
@@ -18,11 +19,19 @@ function majorLabels(svg: string): string[] {
 describe('the cost chart’s axis', () => {
   // Regression: on a phone the chart opens scrolled to its newest days, and its dollar axis, on the
   // left only, was out of view: bars with no scale.
+  // Regression: a tick of $0.015 read "$0.02", and the right-hand labels had less room than the left ones.
+  it('labels each tick as the amount it is, with the same room on both sides', () => {
+    const svg = costChartSvg({ title: 't', series: [{ label: 'm', colour: '#000' }], slices: [{ label: 'd', tick: '', major: null, values: [0.0123] }], formatMoney: (n) => `$${n}`, formatAxis: axisMoney });
+    const left = [...svg.matchAll(/<text x="58" [^>]*text-anchor="end"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(left).toEqual(['$0', '$0.005', '$0.01', '$0.015']);
+    expect(svg).toContain('<text x="902" ');
+  });
+
   it('gives the dollar axis on both sides', () => {
     const chart = dailyChart([], [], daysFrom('2026-10-01', '2026-11-30'), 'Cost per day');
     const svg = chart?.svg ?? '';
     const left = [...svg.matchAll(/<text x="58" [^>]*text-anchor="end"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
-    const right = [...svg.matchAll(/<text x="910" [^>]*text-anchor="start"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    const right = [...svg.matchAll(/<text x="902" [^>]*text-anchor="start"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
     expect(left.length).toBeGreaterThan(1);
     expect(right).toEqual(left);
   });
@@ -53,8 +62,8 @@ describe('the cost chart’s axis', () => {
       const labels = placed(monthlyChart([], [], months, 'Cost per month')?.svg ?? '');
       const years = [...new Set(months.slice(1).map((m) => m.slice(0, 4)))];
       expect(labels.map(([, text]) => text)).toEqual(years);
-      // Each stands under its January (the plot is 840 units wide from x = 64).
-      const step = 840 / count;
+      // Each stands under its January (the plot is 832 units wide from x = 64).
+      const step = 832 / count;
       for (const [x, year] of labels) expect(x).toBeCloseTo(64 + (months.indexOf(`${year}-01`) + 0.5) * step, 0);
     }
   });
@@ -108,7 +117,7 @@ describe('the cost chart’s month labels, wherever the chart starts', () => {
       const last = new Date(Date.parse(`${first}T00:00:00Z`) + (days - 1) * 86_400_000).toISOString().slice(0, 10);
       const keys = daysFrom(first, last);
       const svg = dailyChart([], [], keys, 'Cost per day')?.svg ?? '';
-      const step = 840 / keys.length;
+      const step = 832 / keys.length;
       const labels = [...svg.matchAll(/<text x="([\d.]+)"[^>]*font-weight="600"[^>]*>([^<]*)<\/text>/g)].map((m) => [Number(m[1]), m[2] as string] as const);
       expect(labels.length).toBeGreaterThan(1);
       for (const [x, label] of labels) {

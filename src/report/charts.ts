@@ -4,7 +4,7 @@
 import type { Period } from '../ledger/scope.js';
 import { dayKey, daysBetween, localParts, monthLabel, monthsBetween } from '../time-zone.js';
 import type { Bucket, ModelTotals } from './data.js';
-import { formatUsd, roundHalfUp } from './format.js';
+import { formatUsd } from './format.js';
 import { costChartSvg, OTHER_COLOUR, SERIES_COLOURS, swatchSvg, type ChartSlice } from './svg/cost-chart.js';
 import { cell, column, numberCell, tableView, type TableView } from './tables.js';
 import { modelName } from './json.js';
@@ -161,11 +161,15 @@ function chartView(
 }
 
 /** "$0", "$2.50", "$15", "$1.2k": amounts for an axis. */
-function axisMoney(usd: number): string {
+export function axisMoney(usd: number): string {
   if (usd === 0) return '$0';
   if (usd >= 1000) return `$${Number((usd / 1000).toPrecision(3))}k`;
   if (usd >= 10) return `$${Math.round(usd)}`;
-  if (usd >= 0.01) return `$${roundHalfUp(usd, 2).toFixed(2)}`;
+  if (usd >= 0.01) {
+    // A tick of $0.015 is not $0.02: as many decimals as the tick has (steps are round), two at least.
+    const tick = Number(usd.toPrecision(3));
+    return `$${tick.toFixed(Math.max(2, (String(tick).split('.')[1] ?? '').length))}`;
+  }
   return `$${Number(usd.toPrecision(2))}`;
 }
 

@@ -39,8 +39,8 @@ export interface CostChart {
 const WIDTH = 960;
 const HEIGHT = 260;
 const LEFT = 64;
-/** Room for the axis's labels again on the right: a chart wider than a phone opens on its newest days, far from the left ones. */
-const RIGHT = 56;
+/** Room for the axis's labels again on the right, as much as on the left: a chart wider than a phone opens on its newest days, far from the left ones. */
+const RIGHT = LEFT;
 const TOP = 10;
 const BOTTOM = 40;
 /** Room a major label needs (in drawing units) before the next one may be drawn. */
