@@ -400,11 +400,13 @@ function misplacedCommand(running: 'build' | 'stats', inputs: readonly string[],
 
 /**
  * `bough buidl`: build is the default command, so a mistyped command reaches it as its first input.
- * A word that names nothing here, given where a command goes, is bad usage (exit 2), said as both.
+ * A word that names nothing here, with no command named before it, is bad usage (exit 2), said as both.
  */
 function mistypedCommand(inputs: readonly string[], argv: readonly string[], io: CliIo): number | null {
   const first = inputs[0];
-  if (first === undefined || argv[0] !== first || !/^[a-z]+$/.test(first) || lstatSync(first, { throwIfNoEntry: false }) !== undefined) return null;
+  // Named on the command line (`bough build buidl`), build is the command and the word an input.
+  const buildNamed = argv.filter((arg) => arg === 'build').length > inputs.filter((input) => input === 'build').length;
+  if (first === undefined || buildNamed || !/^[a-z]+$/.test(first) || lstatSync(first, { throwIfNoEntry: false }) !== undefined) return null;
   io.stderr(terminalLine(`bough: No such file or folder: ${resolve(first)}. Check the path and run again. It is no command either: bough has build, stats, export and prices.`));
   return 2;
 }

@@ -587,6 +587,20 @@ describe('bough command line', () => {
     expect(result.stderr).toContain('It is no command either: bough has build, stats, export and prices.');
   });
 
+  // Regression (a second hostile look): after options (`bough -q buidl`) a mistyped command was
+  // taken for a missing input again (exit 1, no word of commands).
+  it.each([[['-q', 'buidl']], [['--tz', 'UTC', 'buidl']]])('says a mistyped command after options is no command either: %j', async (args) => {
+    const result = await inFolder(await tempDir(), () => run(args));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('It is no command either');
+  });
+
+  it('takes a word after `build` for an input', async () => {
+    const result = await inFolder(await tempDir(), () => run(['build', 'buidl']));
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('no command');
+  });
+
   // Regression: after a command, a word that names nothing is a missing input (exit 1), not a
   // mistyped command (2, "It is no command either"): `bough stats logs` names no command.
   it('takes a missing bare word after a command for a missing input', async () => {
