@@ -84,6 +84,8 @@ describe('a home folder', () => {
     expect(redact('~/.pi/agent/sessions/--C--Users-alice-proj--/x.jsonl')).toBe('~/.pi/agent/sessions/--C--~/x.jsonl');
     expect(redact('~/.claude/projects/-Users-alice-work-acme')).toBe('~/.claude/projects/-~');
     expect(redact('~/.pi/agent/sessions/--home-alice-my.app--')).toBe('~/.pi/agent/sessions/--~');
+    // Ending a line of a tool's output, not only the whole text.
+    expect(redact('ls\n/x/projects/-home-bob-shop\n/x/projects/-Users-bob-web\n')).toBe('ls\n/x/projects/-~\n/x/projects/-~\n');
     // Regression: a file's name that only begins like one, ending a text, lost its name.
     const files = 'see src/components/-home-hero.tsx, styles/-Users-list.css and docs/c--Users-guide.md';
     expect(redact(files)).toBe(files);
@@ -101,6 +103,8 @@ describe('a home folder', () => {
   it('of one folder, folded, only as a folder of a path', () => {
     expect(redact('git --root-dir x; ls ~/.claude/projects/-root-proj/a.jsonl', '/root')).toBe('git --root-dir x; ls ~/.claude/projects/-~-proj/a.jsonl');
     expect(redact('curl --data @f https://x', '/data')).toBe('curl --data @f https://x');
+    // As `ls ~/.claude/projects` lists them, a folder a line (a second hostile look: left in).
+    expect(redact('-root-api\n-root-web\n--root-proj--', '/root')).toBe('-~-api\n-~-web\n--~-proj--');
   });
 
   // Regression: with $HOME a link (/home/ana → /data/ana), the folders agents record resolved kept the user's name.
@@ -159,6 +163,9 @@ describe('secrets the pattern list used to miss', () => {
     // Regression: ssh's port was taken for sshpass's password.
     const safe = 'sshpass -e ssh -p 2201 root@box; sshpass -f ~/.pw ssh -p 8022 deploy@h; sshpass -e ssh u@h -p 22022';
     expect(redact(safe)).toBe(safe);
+    // An option's quoted value before it (a second hostile look: left the password in clear).
+    expect(redact('sshpass -P "Enter password:" -p hunter2x ssh b')).toBe('sshpass -P "Enter password:" -p [REDACTED:cli-password] ssh b');
+    expect(redact("sshpass -f '/tmp/my pw' -p hunter2x ssh b")).toBe("sshpass -f '/tmp/my pw' -p [REDACTED:cli-password] ssh b");
   });
 
   it('a key hidden by a zero-width space or a soft hyphen', () => {

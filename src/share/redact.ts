@@ -259,9 +259,9 @@ const ANY_HOME = [
   // A session folder Pi or Claude Code named after a project in any user's home, as a folder of a
   // path (`…/sessions/--home-ana-projects-shop--/…`, `…/projects/C--Users-ana-shop`, Pi's
   // `…/--C--Users-ana-shop--/…`): where the user's name ends is not written, so the whole folded name goes.
-  // Where it ends a text (a folder's own path) it is told from a file's name (`src/-home-hero.tsx`)
+  // Where it ends a line (a folder's own path) it is told from a file's name (`src/-home-hero.tsx`)
   // by its form: Claude Code's folded names hold no dot, Pi's end in `--`.
-  new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--$|[\p{L}\p{N}\p{M}_-]+$)`, 'gu'),
+  new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--(?=\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu'),
 ];
 
 function homeRules(homes: readonly (string | null)[]): SecretRule[] {
@@ -289,8 +289,8 @@ function ownHomePatterns(home: string | null): { patterns: RegExp[]; hint: RegEx
   // Pi names a session folder `--home-ana-projects--`, Claude Code `-home-ana-projects` or `C--Users-ana-projects`.
   const foldedParts = parts.map((p) => escape(p.replace(/[^A-Za-z0-9]/g, '-'))).join('-');
   // A home of one folder (/root, /data) folds to a word a command's flag may hold (`--root-dir`,
-  // `curl --data`): it is taken for one only as a folder of a path.
-  const before = parts.length === 1 ? String.raw`[\\/]` : String.raw`(?:^|[^A-Za-z0-9])`;
+  // `curl --data`): it is taken for one only as a folder of a path or a line's first word (`ls`).
+  const before = parts.length === 1 ? String.raw`(?:^|[\\/\r\n])` : String.raw`(?:^|[^A-Za-z0-9])`;
   const folded = drive
     ? String.raw`(?<![A-Za-z0-9])${escape(drive[0] as string)}-{1,2}${foldedParts}(?=-|$|[^A-Za-z0-9])`
     : String.raw`(?<=${before}-{1,2})${foldedParts}(?=-|$|[^A-Za-z0-9])`;

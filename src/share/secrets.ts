@@ -514,7 +514,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
   shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
-  shape('cli-password', /\bsshpass(?:[ \t]+-(?:[fdP][ \t]*[^\s-]\S*|[ehvV]))*[ \t]+-p[ \t]*["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'sshpass', accept: isLiteralPassword }),
+  shape('cli-password', /\bsshpass(?:[ \t]+-(?:[fdP][ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^\s"'-]\S*)|[ehvV]))*[ \t]+-p[ \t]*["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'sshpass', accept: isLiteralPassword }),
   shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t](?:-a|--pass)[ \t]+["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'redis-cli', accept: isLiteralPassword }),
   // mysql -uroot -pSECRET: MySQL's clients take the password glued to -p (a lone -p asks for it).
   shape('cli-password', /\bmysql(?:dump|admin|import|sh|check)?\b[^\n|;&]{0,300}?[ \t]-p((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'mysql', accept: isLiteralPassword }),
