@@ -521,6 +521,12 @@ function failure(error: unknown, io: CliIo): number {
   throw error;
 }
 
+/** Of how many records the recorded cost is, where the agents stored one for some only (Pi does, Codex never). */
+function recordedOf(totals: Summary['totals']): string {
+  const { recordedCostRecords: stored, usageRecords: all } = totals;
+  return stored > 0 && stored < all ? `, for ${formatCount(stored)} of ${plural(all, 'record')}` : '';
+}
+
 function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildResult): string {
   const { totals, diagnostics } = summary;
   const where = shownPath(`${outDir}/index.html`);
@@ -540,7 +546,7 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildRe
     // A file found and not read as a session (not one, unreadable, empty) is said here too, not only on the data-quality page.
     ...(diagnostics.skippedFiles > 0 ? [`${plural(diagnostics.skippedFiles, 'file')} skipped (see the data-quality page)`] : []),
     ...(notLooked(diagnostics) > 0 ? [`${plural(notLooked(diagnostics), 'folder or link', 'folders or links')} not looked into (see the data-quality page)`] : []),
-    ...(empty ? [] : [`${bough} by bough (${formatUsd(totals.cost.recorded)} recorded)`]),
+    ...(empty ? [] : [`${bough} by bough (${formatUsd(totals.cost.recorded)} recorded${recordedOf(totals)})`]),
     ...(totals.unpricedModels.length > 0 ? [`${plural(totals.unpricedModels.length, 'unpriced model')}`] : []),
     // Said, or a scoped report into an archive's folder would look as if it had dropped the rest.
     ...(sessionsCarried > 0 ? [`its archive also keeps ${plural(sessionsCarried, 'session')} this report does not show`] : []),

@@ -92,8 +92,11 @@ describe('bough stats', () => {
     const mixed = await run(['stats', join(FIXTURES, 'pi'), join(FIXTURES, 'cases', 'claude-billing')]);
     const json = statsSchema.parse(JSON.parse((await run(['stats', join(FIXTURES, 'pi'), join(FIXTURES, 'cases', 'claude-billing'), '--json'])).stdout));
     expect(json.totals.recordedCostRecords).toBe(55);
-    expect(mixed.stdout).toContain(`Recorded: the agents' own cost, of 55 of ${json.totals.usageRecords} usage records only.`);
+    expect(mixed.stdout).toContain(`Recorded: the agents' own cost, for 55 of ${json.totals.usageRecords} usage records only.`);
     expect((await run(['stats', join(FIXTURES, 'pi')])).stdout).not.toContain('Recorded: the agents');
+    // The build's last line says it too (a second hostile look: only stats and the index did).
+    const built = await run(['build', join(FIXTURES, 'pi'), join(FIXTURES, 'cases', 'claude-billing'), '--out', join(await tempDir(), 'r')]);
+    expect(built.stdout).toContain(`recorded, for 55 of ${json.totals.usageRecords} records)`);
   });
 
   // Regression: TERM=dumb (an editor's shell buffer) got escape codes it shows as text.

@@ -66,6 +66,17 @@ describe('sub-agents in files of their own', () => {
     expect(totalsJson(data).tokens).toMatchObject({ input: 3000, output: 200 });
   });
 
+  // A second hostile look: the warmup rules read a label only Claude Code gives; a Codex thread
+  // nicknamed "warmup" is no Claude Code start-up.
+  it('titles a session of warmups alone as such, a Claude Code one only', () => {
+    expect(report([warmup]).sessions.map((s) => s.ledger.title)).toEqual(['Warmup only (Claude Code started, never given a prompt)']);
+    const codex = sessionFile({ path: '/p/rollout-w.jsonl', source: 'codex', sessionId: 'c1', subagentOf: 'c0', subagentLabel: 'warmup' }, [
+      prompt('c1', '2026-11-01T09:59:00Z', 'go'),
+      reply('c2', '2026-11-01T09:59:01Z', { input: 10, output: 1 }, { parentId: 'c1' }),
+    ]);
+    expect(report([codex]).sessions.map((s) => s.ledger.title)).toEqual(['Sub-agent: warmup (no main transcript)']);
+  });
+
   it('are never taken for copies of their parent, though they carry its session id', () => {
     const data = report([main, explorer]);
     expect(data.sessions[0]?.origin).toBeNull();

@@ -323,7 +323,8 @@ function subagentHosts(ledgers: readonly SessionLedger[], originOf: ReadonlyMap<
   for (const list of orphans.values()) {
     // A warmup (claude.md §8.4) is the oldest file of a session whose main file is gone, and no
     // work of the session's: another sub-agent's file stands for the session where there is one.
-    const [host, ...rest] = [...list].sort((a, b) => Number(a.subagentLabel === 'warmup') - Number(b.subagentLabel === 'warmup') || byAge(a, b));
+    const warmup = (l: SessionLedger) => Number(l.source === 'claude' && l.subagentLabel === 'warmup');
+    const [host, ...rest] = [...list].sort((a, b) => warmup(a) - warmup(b) || byAge(a, b));
     for (const ledger of rest) if (host) parentOf.set(ledger, host);
   }
   const hostOf = new Map<SessionKey, SessionKey>();

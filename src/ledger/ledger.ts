@@ -146,7 +146,7 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     projectFolder: file.projectFolder,
     // A name is repeated in lists, headings and summary.json: cut there; its page keeps the whole text once, folded.
     name: name === null ? null : shorten(name, NAME_LENGTH),
-    title: name !== null ? shorten(name) : file.subagentOf !== null ? subagentTitle(file.subagentLabel) : titleFromPrompts(file.entries),
+    title: name !== null ? shorten(name) : file.subagentOf !== null ? subagentTitle(file.source, file.subagentLabel) : titleFromPrompts(file.entries),
     startedAt: file.startedAt,
     parentFile: file.parentFile,
     parentSessionId: file.parentSessionId,
@@ -264,10 +264,10 @@ export const NAME_LENGTH = 300;
  * A sub-agent file's title shows only when it stands for its session (no main file among the
  * inputs, or an empty one): named as what it is, never by its task, which the user did not type.
  */
-function subagentTitle(label: string | null): string {
+function subagentTitle(source: Source, label: string | null): string {
   // Claude Code 2.0 warmed its sub-agents up at start-up (claude.md §8.4): a session whose only
   // files are those was never given a prompt, and is named as what it is.
-  if (label === 'warmup') return WARMUP_ONLY;
+  if (source === 'claude' && label === 'warmup') return WARMUP_ONLY;
   const what = label === null || label === 'sub-agent' ? 'Sub-agent' : `Sub-agent: ${shorten(label, TITLE_LENGTH - 40)}`;
   return `${what} (no main transcript)`;
 }

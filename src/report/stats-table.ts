@@ -122,7 +122,7 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   const { recordedCostRecords, usageRecords } = stats.totals;
   // Pi stores a cost, Claude Code only before 1.0.9, Codex none: a Recorded total of part of the usage is no discount.
   if (recordedCostRecords > 0 && recordedCostRecords < usageRecords) {
-    notes.push(`Recorded: the agents' own cost, of ${recordedCostRecords.toLocaleString('en-US')} of ${usageRecords.toLocaleString('en-US')} usage records only.`);
+    notes.push(`Recorded: the agents' own cost, for ${recordedCostRecords.toLocaleString('en-US')} of ${usageRecords.toLocaleString('en-US')} usage records only.`);
   }
   const partial = stats.totals.outputPossiblyPartialRecords;
   if (partial > 0) notes.push(`Output is at least what is shown: the agent did not write the final count of ${partial === 1 ? '1 response' : `${partial} responses`}.`);
