@@ -276,7 +276,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // period, project or agents: a file moved during a build for one month) is kept as it was,
     // or nothing would keep it once that file is gone too.
     const writtenHolder = [...holderOf].filter(([, holder]) => writes.has(pathHash(holder))).map(([name]) => name);
-    const notCarried = new Set([...writtenHolder, ...unreadable.flatMap((u) => (u.name === null ? [] : [u.name]))]);
+    // Nor one archived under a key a file read now had before the home's real path was known: its
+    // pages show that path, in a folder that redacts (its file is read; a later build archives it).
+    const formerNames = [...formerKey.values()].map(pathHash);
+    const notCarried = new Set([...writtenHolder, ...unreadable.flatMap((u) => (u.name === null ? [] : [u.name])), ...formerNames]);
     const carried = options.forgetMissing || usedSamples ? [] : earlier.filter((a) => !writes.has(a.name) && !notCarried.has(a.name));
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`

@@ -12,6 +12,7 @@ import { join, relative, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type BuildOptions } from '../src/build.js';
+import { parsePeriod } from '../src/ledger/scope.js';
 import { main, type CliIo } from '../src/cli.js';
 import { createSharer } from '../src/share/share.js';
 import { byCount } from '../src/report/overview-pages.js';
@@ -346,6 +347,11 @@ describe('--redact', () => {
     // Before the link exists, bough knows the home only as $HOME spells it, as an earlier version did.
     await build(options);
     await symlink(real, link);
+    // A build of another period first (a second hostile look: the session, read but not shown, was
+    // kept with its earlier pages).
+    const narrower = await build({ ...options, scope: { ...ALL_UTC, period: parsePeriod({ month: '2025-01' }, 'UTC') } });
+    expect(narrower.sessionsCarried).toBe(0);
+    expect([...(await readAll(out))].filter(([, text]) => text.includes('u_former')).map(([file]) => file)).toEqual([]);
     const again = await build(options);
     expect(again.sessionsCarried).toBe(0);
     expect(again.summary.sessions).toHaveLength(1);
