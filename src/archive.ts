@@ -27,7 +27,7 @@ import { z } from 'zod';
 import type { SessionKey, SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries } from './ledger/packed-entries.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
-import { MANIFEST } from './output/report-folder.js';
+import { MANIFEST, parseManifest } from './output/report-folder.js';
 import { escapeHtml } from './report/escape.js';
 import type { SessionSearchItem } from './report/search-items.js';
 import { createSharer } from './share/share.js';
@@ -255,14 +255,14 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
 
 /** The archived ledgers bough's list of the files it wrote into the folder names, by session name. */
 function listedLedgers(outDir: string): string[] {
+  let text: string;
   try {
-    const files = (JSON.parse(readFileSync(join(outDir, MANIFEST), 'utf8')) as { files?: unknown }).files;
-    if (!Array.isArray(files)) return [];
-    const prefix = `${ARCHIVE_DIR}/`;
-    return files.flatMap((path) => (typeof path === 'string' && path.startsWith(prefix) ? (LEDGER_FILE.exec(path.slice(prefix.length))?.[1] ?? []) : []));
+    text = readFileSync(join(outDir, MANIFEST), 'utf8');
   } catch {
     return [];
   }
+  const prefix = `${ARCHIVE_DIR}/`;
+  return (parseManifest(text)?.files ?? []).flatMap((path) => (path.startsWith(prefix) ? (LEDGER_FILE.exec(path.slice(prefix.length))?.[1] ?? []) : []));
 }
 
 interface ArchiveRead {

@@ -133,7 +133,9 @@ export interface ReportContext {
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const outDir = resolve(options.out);
-  const homeResolved = options.redact ? resolvedHome(options.environment.home) : null;
+  // The home by its real path: for this build's redaction, and for telling an archive's redacted paths.
+  const realHome = resolvedHome(options.environment.home);
+  const homeResolved = options.redact ? realHome : null;
   const sharerFor = () => createSharer({ redact: options.redact ?? false, omit: new Set(options.omit ?? []), home: options.environment.home, resolvedHome: homeResolved });
   let sharer = sharerFor();
   let discovery = await discover(options.inputs, options.environment, options.scope.sources);
@@ -266,7 +268,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       // that does not, by the real one.
       const other = archived.sessions.filter((a) => a.sharing !== sharing && !writes.has(a.name));
       const files = other.length === 0 ? [] : parts.flatMap((part) => collected.sourceOf.get(part.key) ?? []);
-      const redactedName = files.length === 0 ? pathHash : pathNamer({ home: options.environment.home, resolvedHome: resolvedHome(options.environment.home) });
+      const redactedName = files.length === 0 ? pathHash : pathNamer({ home: options.environment.home, resolvedHome: realHome });
       const writesFiles = new Set([...files.map(pathHash), ...files.map(redactedName)]);
       const stranded = other.filter((a) => !writesFiles.has(a.source));
       if (stranded.length > 0) throw new BoughError(strandedSentence(sharer.text(outDir), stranded, sharing));

@@ -602,13 +602,13 @@ function urlOf(value: string): string {
   return value;
 }
 
-/** A path flag: an empty one (a shell variable that was not set) would otherwise mean this folder. */
 /** `--project "$P"` with P unset would match every project, as if no --project were given. */
 function projectTextOf(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('give the text to match (got an empty one), or leave --project out');
   return value;
 }
 
+/** A path flag: an empty one (a shell variable that was not set) would otherwise mean this folder. */
 function pathOf(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('give a path (got an empty one)');
   return value;

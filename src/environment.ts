@@ -108,4 +108,3 @@ export function resolvedHome(home: string | null): string | null {
     return null;
   }
 }
-

@@ -62,5 +62,8 @@ export function statsText(result: StatsResult, options: { colour: boolean; width
 
 function skippedFilesOf(files: readonly string[], collected: Collected): StatsResult['skippedFiles'] {
   const sessions = new Set(collected.sourceOf.values());
-  return files.filter((file) => !sessions.has(file)).map((file) => ({ file, why: collected.diagnostics.find((d) => d.file === file && d.line === null)?.detail ?? null }));
+  // Each file's first problem of its own (no line): one pass over the problems, not one per file.
+  const why = new Map<string, string>();
+  for (const d of collected.diagnostics) if (d.line === null && !why.has(d.file)) why.set(d.file, d.detail);
+  return files.filter((file) => !sessions.has(file)).map((file) => ({ file, why: why.get(file) ?? null }));
 }

@@ -396,7 +396,7 @@ async function previousManifest(out: string): Promise<Manifest | null> {
   return manifest;
 }
 
-function parseManifest(text: string): Manifest | null {
+export function parseManifest(text: string): Manifest | null {
   try {
     const value = JSON.parse(text) as Partial<Manifest>;
     return Array.isArray(value.files) && value.files.every((f) => typeof f === 'string')

@@ -34,8 +34,14 @@ export function boughCost(usage: UsageTotals): string {
  * total beside bough's is of part of the usage, and says so rather than look like a discount.
  */
 function recordedDetail(tally: UsageTotals): string {
-  if (tally.withRecordedCost === 0 || tally.withRecordedCost >= tally.records) return 'as the agent stored it';
-  return `as the agent stored it, for ${formatCount(tally.withRecordedCost)} of ${plural(tally.records, 'usage record')}`;
+  const part = recordedPart(tally);
+  return part === null ? 'as the agent stored it' : `as the agent stored it, ${part}`;
+}
+
+/** "for 455 of 656 usage records" where the agents stored a cost for some records only; null otherwise. */
+export function recordedPart(tally: UsageTotals): string | null {
+  if (tally.withRecordedCost === 0 || tally.withRecordedCost >= tally.records) return null;
+  return `for ${formatCount(tally.withRecordedCost)} of ${plural(tally.records, 'usage record')}`;
 }
 
 /** What the agent recorded: "—" when it recorded nothing. */

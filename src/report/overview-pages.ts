@@ -8,7 +8,7 @@ import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, t
 import { byCost, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } from './format.js';
 import { modelName } from './json.js';
-import { boughCost, boughSortValue, emptyScopeSentence, NO_USAGE, priceBadge, recordedCost, statCards, type StatCard } from './numbers.js';
+import { boughCost, boughSortValue, emptyScopeSentence, NO_USAGE, priceBadge, recordedCost, recordedPart, statCards, type StatCard } from './numbers.js';
 import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { cell, column, numberCell, tableView, type CellView, type TableView } from './tables.js';
 
@@ -450,7 +450,6 @@ function filesTable(files: ProjectData['files']): TableView {
  * 1.0.9): where that is not all of them, the tables' Recorded column says less, not a discount.
  */
 function recordedPartNote(totals: UsageTotals): string {
-  if (totals.withRecordedCost === 0 || totals.withRecordedCost >= totals.records) return '';
-  return ` Recorded: what the agents stored, for ${formatCount(totals.withRecordedCost)} of ${plural(totals.records, 'usage record')} (Pi stores a cost, Claude Code only before 1.0.9, Codex none), so it is no total to compare with bough’s.`;
+  const part = recordedPart(totals);
+  return part === null ? '' : ` Recorded: what the agents stored, ${part} (Pi stores a cost, Claude Code only before 1.0.9, Codex none), so it is no total to compare with bough’s.`;
 }
-

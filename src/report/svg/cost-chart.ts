@@ -1,7 +1,7 @@
 // A stacked bar chart of cost over time as inline SVG: one bar per day or month, one colour per
-// model, a y axis in dollars on both sides, exact values in each segment's <title>. The same numbers go into a
-// table beside it (for screen readers and for reading without a mouse). Drawing attributes are
-// on the elements themselves, so the chart reads with or without the stylesheet.
+// model, a y axis in dollars on both sides, exact values in each segment's <title>. The same
+// numbers go into a table beside it (for screen readers and for reading without a mouse). Drawing
+// attributes are on the elements themselves, so the chart reads with or without the stylesheet.
 
 import { escapeHtml } from '../escape.js';
 
@@ -39,7 +39,7 @@ export interface CostChart {
 const WIDTH = 960;
 const HEIGHT = 260;
 const LEFT = 64;
-/** Room for the axis's labels again on the right, as much as on the left: a chart wider than a phone opens on its newest days, far from the left ones. */
+/** Room for the axis's labels again on the right, as on the left: a chart wider than a phone opens on its newest days. */
 const RIGHT = LEFT;
 const TOP = 10;
 const BOTTOM = 40;
