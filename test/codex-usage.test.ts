@@ -59,10 +59,12 @@ describe('Codex usage in stats', () => {
     // 1000 in (cached −500 left out) + 1000 in before the restart; the restart's −6000 input is left out, its 100 output counts.
     expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 2_000, cacheRead: 0, output: 300 }, cost: { bough: 0.0055 } });
     const { diagnostics } = await summaryOf('negative');
-    expect(diagnostics.byReason).toEqual({ 'absurd-number': 2 });
+    expect(diagnostics.byReason).toEqual({ 'absurd-number': 4 });
     expect(diagnostics.items.map((d) => [d.line, d.detail]).sort()).toEqual([
       [4, 'cacheRead -500 (negative): left out of the sums'],
+      [4, 'token_count: running totals cached_input_tokens -500 (negative): counted the last response’s own counts instead'],
       [5, 'input -6000 (negative): left out of the sums'],
+      [5, 'token_count: running totals input_tokens -5000 (negative): counted the last response’s own counts instead'],
     ]);
   });
   it('counts a spawned child’s replay of its parent once, in the parent, even without a copy of the parent’s session_meta', async () => {
@@ -102,6 +104,45 @@ describe('Codex usage in stats', () => {
     const { totals } = await stats('fork-no-counts');
     // The parent's 10,000 in / 100 out once; the fork's totals 12,000 / 120 carry on from them, so it adds 2,000 / 20.
     expect(totals).toMatchObject({ sessions: 2, usageRecords: 2, tokens: { input: 12_000, output: 120 }, cost: { bough: 0.0162 } });
+  });
+
+  // Regression: a usage record was claimed by its lineage and totals alone, so two forks of one
+  // point whose first responses added the same counts were taken for one response: the second
+  // fork's was "counted elsewhere", and nowhere.
+  it('counts the same-sized first responses of two forks of one point in each fork', async () => {
+    const { totals } = await stats('sibling-forks');
+    // The parent's 10,000 / 100 once (each fork replays it); each fork's first response 2,000 new
+    // + 10,000 cached in, 50 out; then 1,000 / 10 in one fork and 2,000 / 20 in the other.
+    expect(totals).toMatchObject({ sessions: 3, usageRecords: 5, tokens: { input: 17_000, cacheRead: 20_000, output: 230 } });
+    expect(totals.cost.bough).toBeCloseTo(0.02605, 9);
+  });
+
+  it('counts the same-sized first responses of two children spawned alike in each child', async () => {
+    const { totals } = await stats('twin-children');
+    // Parent 5,000 / 50; each child 6,000 / 37 first; then 6,000 cached / 40, and 100 new + 6,000 cached / 41.
+    expect(totals).toMatchObject({ usageRecords: 5, tokens: { input: 17_100, cacheRead: 12_000, output: 205 }, subagents: { tokens: { input: 12_100, output: 155 } } });
+    expect(totals.cost.bough).toBeCloseTo(0.024925, 9);
+  });
+
+  // Regression: damaged running totals (a fractional, huge or negative count, a count the totals
+  // before gave left out, every count null) became the baseline, so the next good totals'
+  // difference was taken from them: 20,000 tokens lost, or counted twice, or moved between kinds.
+  it('never takes damaged running totals for the baseline, so the good totals around them count exactly once, and lists them', async () => {
+    const { rows } = await statsBy('damaged-totals', 'session');
+    // Each file: good totals 10,000 (2,000 cached) / 100, damaged ones, then 30,000 / 300 and
+    // 40,000 (5,000 cached) / 400: 35,000 new and 5,000 cached in, 400 out, $0.048375.
+    expect(rows.map((row) => row.label).sort()).toEqual(['odd names in info', 'totals all-null', 'totals fractional', 'totals huge', 'totals missing-field', 'totals negative']);
+    for (const row of rows) {
+      expect(row.tokens, row.label).toMatchObject({ input: 35_000, cacheRead: 5_000, output: 400 });
+      expect(row.cost.bough, row.label).toBeCloseTo(0.048375, 9);
+    }
+    const { diagnostics } = await summaryOf('damaged-totals');
+    const details = diagnostics.items.map((item) => item.detail);
+    for (const said of ['input_tokens 20000.5 (not a whole number)', 'input_tokens 1.000e+20 (absurdly large)', 'cached_input_tokens -50 (negative)', 'without cached_input_tokens, which the totals before gave (2000)', 'missing in a thread whose earlier token_counts have them']) {
+      expect(details).toContainEqual(expect.stringContaining(said));
+    }
+    // A model named by a number is set aside; the counts beside it are kept.
+    expect(details).toContainEqual(expect.stringContaining('token_count: info.model not as the format has it (kept without it)'));
   });
 
   // Regression: a thread that copied another's history with its session_meta (codex.md §3, §9)

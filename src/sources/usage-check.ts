@@ -60,14 +60,15 @@ function fixUsage(usage: Usage): string[] {
   return found;
 }
 
-function countProblem(value: number): string | null {
+/** Why a token count is one no agent could mean (`max`: the most it could be), or null. */
+export function countProblem(value: number, max = MAX_TOKENS_PER_RECORD): string | null {
   if (!Number.isFinite(value)) return 'not finite';
   if (value < 0) return 'negative';
   if (!Number.isInteger(value)) return 'not a whole number';
-  if (value > MAX_TOKENS_PER_RECORD) return 'absurdly large';
+  if (value > max) return 'absurdly large';
   return null;
 }
 
-function describe(value: number): string {
+export function describe(value: number): string {
   return Number.isFinite(value) && Math.abs(value) < 1e15 ? String(value) : value.toExponential(3);
 }

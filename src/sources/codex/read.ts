@@ -8,8 +8,9 @@
 // - Each entry's key is `<anchor>:<payload hash>:<turn id>@<running totals before it>#<occurrence>`;
 //   the envelope's write time is left out because a replay re-stamps it, and the turn id keeps a
 //   fork's own turns apart from its parent's later ones even when the same words are typed.
-// - Each usage record's claim is `<anchor>|<totals before>><totals after>`: a replayed token_count
-//   carries the parent's totals on both sides, a thread's own one its own.
+// - Each usage record's claim is `<anchor>|<turn id>|<totals before>><totals after>`: a replayed
+//   token_count carries the parent's turn and totals on both sides, a thread's own one its own
+//   (two forks of one point start from the same totals; their turns tell their own usage apart).
 // - The anchor is the oldest thread of the file's lineage that the file names: follow
 //   `forked_from_id` and a spawned child's `parent_thread_id` through the session_meta lines the
 //   file holds. Parent, fork and child thus share the anchor (a child's replay is matched to its
@@ -29,6 +30,7 @@ import * as raw from './schema.js';
 import { threadNameOf } from './session-index.js';
 import { appliedDiff, commitsOf, exitCodeOf, patchDiff, patchTextOf, toolEffect } from './tools.js';
 import { contentHash, invalidRecord, parseRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
+import { countProblem, describe, MAX_TOKENS_PER_RECORD } from '../usage-check.js';
 
 /** Top-level `type`s of the envelope format. */
 const ENVELOPE_TYPES: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
@@ -182,10 +184,13 @@ interface CodexContext {
   totals: Totals | null;
   /** When the event that gave `totals` was written, when it says. */
   totalsAt: number | null;
-  usages: { usage: Usage; before: string; after: string }[];
+  /** Each usage record with what its claim is made of: its turn, and the running totals before and after it. */
+  usages: { usage: Usage; turn: string; before: string; after: string }[];
   occurrences: Map<string, number>;
   /** The turn being read: part of each entry's key, so a fork's own turns never match its parent's. */
   turnId: string;
+  /** The turn before it. */
+  turnBefore: string;
   startedAt: number | null;
 }
 
@@ -233,6 +238,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     usages: [],
     occurrences: new Map(),
     turnId: '',
+    turnBefore: '',
     startedAt: null,
   };
   if (input.headerless) rebuildHeader(ctx, input.damaged, input.first.line);
@@ -397,7 +403,7 @@ function turnContext(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   if (!r) return;
   closeReply(ctx);
   ctx.justCompacted = false;
-  if (r.turn_id) ctx.turnId = r.turn_id;
+  if (r.turn_id) enterTurn(ctx, r.turn_id);
   if (ctx.cwd === null && r.cwd) ctx.cwd = r.cwd;
   if (r.model && r.model !== ctx.model) {
     ctx.model = r.model;
@@ -627,7 +633,7 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     case 'turn_started':
       closeReply(ctx);
       startTurn(ctx);
-      if (typeof event['turn_id'] === 'string') ctx.turnId = event['turn_id'];
+      if (typeof event['turn_id'] === 'string') enterTurn(ctx, event['turn_id']);
       return;
     case 'task_complete':
     case 'turn_complete':
@@ -741,6 +747,13 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
   }
 }
 
+/** The turn the items that follow are of; a turn's several turn_context lines name it each time. */
+function enterTurn(ctx: CodexContext, turnId: string): void {
+  if (turnId === ctx.turnId) return;
+  ctx.turnBefore = ctx.turnId;
+  ctx.turnId = turnId;
+}
+
 function startTurn(ctx: CodexContext): void {
   ctx.turnReply = null;
   ctx.textFromEvents.clear();
@@ -765,8 +778,23 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   const last = info.last_token_usage ? totalsOf(info.last_token_usage) : null;
   let before = ctx.totals;
   let delta: Totals | null;
+  /** The running totals the next token_count is measured from. */
+  let next = total;
   let note: string | null = null;
-  if (total === null) {
+  // The turn goes into the claim: two forks of one point, or two children spawned alike, start
+  // from the same totals, and their first responses may well add the same counts; their turns
+  // differ, while a replay copies its parent's turn ids with the rest.
+  let turn = ctx.turnId;
+  const damage = damagedTotals(total, info.total_token_usage, before);
+  if (damage !== null) {
+    // Damaged totals are never the baseline: the next good totals' difference would be taken from
+    // them. The response's own counts stand in (their own bad counts left out by checkUsageNumbers),
+    // and the totals move on by them; without them, the next totals hold its usage.
+    ctx.diagnostics.push(diagnostic('absurd-number', ctx.file, at.line, `token_count: running totals ${damage}: ${last === null ? 'left out (the next totals hold its usage)' : 'counted the last response’s own counts instead'}`));
+    if (last === null) return;
+    delta = last;
+    next = movedOn(before, last);
+  } else if (total === null) {
     delta = last; // very old builds: no running totals
   } else if (before !== null && sameTotals(total, before)) {
     return; // re-emit
@@ -777,6 +805,9 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     // inherited totals), its claim is the parent's, and the parent counts it.
     delta = last;
     before = difference(total, last);
+    // When it is the parent's last response again, it is written in this thread's own first
+    // turn, and the parent's record of it is of the copied turn before.
+    turn = ctx.turnBefore;
     note = 'the running totals continue from the parent thread’s: counted this response’s own usage';
   } else if (before === null || grewFrom(total, before)) {
     delta = before === null ? total : difference(total, before);
@@ -790,12 +821,12 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     delta = last !== null && selfConsistent(last) ? last : null;
     if (delta !== null) note = 'the running totals restarted: counted this response’s own usage';
   }
-  if (total !== null) {
-    ctx.totals = total;
+  if (next !== null) {
+    ctx.totals = next;
     ctx.totalsAt = time;
   }
   if (delta === null || isZero(delta)) return;
-  const served = info.model ?? info.model_name ?? null;
+  const served = servedModel(ctx, info, at.line);
   // The reply this usage is of was served by the model the count names, when it names another.
   const reply = ctx.turnReply;
   if (served !== null && reply !== null && reply.model !== served && reply.responseModel === null) reply.responseModel = served;
@@ -828,7 +859,68 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   };
   const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
   draft.entry.usage.push(usage);
-  ctx.usages.push({ usage, before: before === null ? '0' : countsSignature(before), after: total === null ? `last:${countsSignature(delta)}#${at.line}` : countsSignature(total) });
+  ctx.usages.push({ usage, turn, before: before === null ? '0' : countsSignature(before), after: next === null ? `last:${countsSignature(delta)}#${at.line}` : countsSignature(next) });
+}
+
+/** The model a token_count says served the response, where it names one as text. */
+function servedModel(ctx: CodexContext, info: { model?: unknown; model_name?: unknown }, line: number): string | null {
+  for (const field of ['model', 'model_name'] as const) {
+    const value = info[field];
+    if (typeof value === 'string') return value;
+    if (value !== undefined && value !== null) ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, `token_count: info.${field} not as the format has it (kept without it)`, false));
+  }
+  return null;
+}
+
+/** A thread's running totals are many requests' counts: a thousand times the most one request takes is still far above any. */
+const MAX_RUNNING_TOTAL = MAX_TOKENS_PER_RECORD * 1000;
+const RAW_COUNTS = [
+  ['input_tokens', 'input'],
+  ['cached_input_tokens', 'cached'],
+  ['cache_write_input_tokens', 'cacheWrite'],
+  ['output_tokens', 'output'],
+  ['reasoning_output_tokens', 'reasoning'],
+  ['total_tokens', 'total'],
+] as const;
+
+/** What makes a usage object's counts ones no agent could mean, or null. */
+function countsProblemOf(u: raw.RawTokenUsage, max: number): string | null {
+  for (const [field] of RAW_COUNTS) {
+    const value = u[field];
+    const why = typeof value === 'number' ? countProblem(value, max) : null;
+    if (why !== null) return `${field} ${describe(value as number)} (${why})`;
+  }
+  return null;
+}
+
+/** The running totals after a response of these counts, its counts no agent could mean left out. */
+function movedOn(before: Totals | null, last: Totals): Totals {
+  const by = (value: number) => (countProblem(value) === null ? value : 0);
+  const from = before ?? { input: 0, cached: 0, cacheWrite: 0, output: 0, reasoning: 0, total: 0 };
+  return {
+    input: from.input + by(last.input),
+    cached: from.cached + by(last.cached),
+    cacheWrite: from.cacheWrite + by(last.cacheWrite),
+    output: from.output + by(last.output),
+    reasoning: from.reasoning + by(last.reasoning),
+    total: from.total + by(last.total),
+  };
+}
+
+/**
+ * Why running totals cannot be the thread's (a count no agent could mean, a count the totals before
+ * gave left out, or no count at all in a thread that has totals), or null.
+ */
+function damagedTotals(total: Totals | null, rawTotal: raw.RawTokenUsage | null | undefined, before: Totals | null): string | null {
+  if (total === null) return before !== null ? 'missing in a thread whose earlier token_counts have them' : null;
+  const problem = countsProblemOf(rawTotal as raw.RawTokenUsage, MAX_RUNNING_TOTAL);
+  if (problem !== null) return problem;
+  if (before === null) return null;
+  for (const [field, kind] of RAW_COUNTS) {
+    const value = (rawTotal as raw.RawTokenUsage)[field];
+    if (kind !== 'total' && (value === undefined || value === null) && before[kind] > 0) return `without ${field}, which the totals before gave (${before[kind]})`;
+  }
+  return null;
 }
 
 /**
@@ -977,7 +1069,7 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
       result.change = result.diff === null || result.isError ? null : diffChange(result.diff);
     }
   }
-  for (const { usage, before, after } of ctx.usages) usage.claim = `${anchor}|${before}>${after}`;
+  for (const { usage, turn, before, after } of ctx.usages) usage.claim = `${anchor}|${turn}|${before}>${after}`;
   const entries: Entry[] = [];
   const ids = new Set<string>();
   let previous: string | null = null;
@@ -1059,7 +1151,7 @@ function lineageAnchor(own: raw.RawSessionMeta, copied: ReadonlyMap<string, raw.
  * A spawned child's parent thread. A child may replay its parent's history, token_counts
  * included, with or without a copy of the parent's session_meta (§9): the replayed totals are
  * matched to the parent's by value (§9, option a), which needs the parent's anchor. The child's
- * own usage starts from other totals than any of the parent's, so it never matches.
+ * own usage is in turns of its own, so it never matches.
  */
 function spawnParentOf(meta: raw.RawSessionMeta): string | null {
   const source = meta.source;

@@ -76,9 +76,9 @@ export const rawTokenCount = z.looseObject({
     .looseObject({
       total_token_usage: rawTokenUsage.nullish(),
       last_token_usage: rawTokenUsage.nullish(),
-      model: optionalString,
-      model_name: optionalString,
-      model_context_window: optionalNumber,
+      // Names, read where they are strings: one of another type must not cost the counts beside it.
+      model: z.unknown().optional(),
+      model_name: z.unknown().optional(),
     })
     .nullish(),
 });
