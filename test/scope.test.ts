@@ -71,6 +71,22 @@ describe('periods from the command line', () => {
     expect(() => parsePeriod(flags, 'UTC')).toThrow(message);
   });
 
+  // Regression: a day's --until was compared as its midnight, so its afternoon was "empty".
+  it('takes --since a time and --until that day as the rest of the day', () => {
+    expect(period({ since: '2026-10-31T12:00', until: '2026-10-31' }, 'UTC')).toMatchObject({ start: '2026-10-31T12:00:00.000Z', end: '2026-11-01T00:00:00.000Z' });
+    expect(period({ since: '2026-10-31T12:00Z', until: '2026-10-31' }, 'UTC')).toMatchObject({ start: '2026-10-31T12:00:00.000Z', end: '2026-11-01T00:00:00.000Z' });
+    expect(() => parsePeriod({ since: '2026-11-01T00:00', until: '2026-10-31' }, 'UTC')).toThrow(/comes after --until/);
+  });
+
+  // Regression: times given with their zone were compared as the report's zone writes them, which
+  // in the hour the clocks go back turned their order round.
+  it('orders times given with their zone as the instants they are, whatever the report’s zone', () => {
+    const zoned = { since: '2026-11-01T08:30Z', until: '2026-11-01T09:10Z' };
+    expect(period(zoned, 'America/Los_Angeles')).toMatchObject({ start: '2026-11-01T08:30:00.000Z', end: '2026-11-01T09:11:00.000Z' });
+    expect(period({ since: '2026-10-25T00:30Z', until: '2026-10-25T01:15Z' })).toMatchObject({ start: '2026-10-25T00:30:00.000Z' });
+    expect(() => parsePeriod({ since: zoned.until, until: zoned.since }, 'America/Los_Angeles')).toThrow(/comes after --until/);
+  });
+
   it('takes --source as a list of known agents', () => {
     expect(parseSources('pi, Claude,pi')).toEqual(['pi', 'claude']);
     expect(() => parseSources('pi,cursor')).toThrow(/--source wants one or more of pi, claude, codex/);

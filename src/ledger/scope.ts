@@ -64,9 +64,7 @@ export function parsePeriod(flags: PeriodFlags, timeZone: string): Period {
   if (since === null && until === null) return ALL_TIME;
   const start = since?.start ?? null;
   let end = until?.end ?? null;
-  // Compared as written: times the clock skipped (02:00–02:59 the night it goes forward) name no
-  // instant at all, and a period of them is empty, not the wrong way round.
-  if (since !== null && until !== null && since.local > until.local) {
+  if (since !== null && until !== null && wrongWayRound(since, until)) {
     throw new ScopeError(`--since ${flags.since} comes after --until ${flags.until}: the period would be empty.`);
   }
   if (start !== null && end !== null && end < start) end = start;
@@ -81,8 +79,23 @@ interface Bound {
   end: number;
   /** The local calendar day, when the flag named a whole day. */
   day: { year: number; month: number; day: number } | null;
-  /** The date and time as written, read as if in UTC (a day: its midnight): to compare two bounds as their writer meant them. */
+  /** The date and time as written, read as if in UTC (a day: its midnight), and the first after it (the next midnight, …): to compare two bounds as their writer meant them. */
   local: number;
+  localEnd: number;
+  /** Written with its zone (`Z`, `+02:00`): an instant, whatever the report's zone. */
+  zoned: boolean;
+}
+
+/**
+ * Whether --since names a time after all --until does. Two exact instants are compared as such.
+ * Others as written: a time the clock went through twice (01:30 the night it goes back) is two
+ * instants, and "--since 01:30 --until 01:15" the wrong way round all the same; times it skipped
+ * (02:00–02:59 the night it goes forward) name no instant at all, and a period of them is empty,
+ * not the wrong way round. --until a day takes the whole day: "--since 12:00 --until" that day is
+ * its afternoon.
+ */
+function wrongWayRound(since: Bound, until: Bound): boolean {
+  return since.zoned && until.zoned ? since.start >= until.end : since.local >= until.localEnd;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -101,6 +114,8 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
       end: instantOf({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }, timeZone),
       day,
       local: Date.UTC(day.year, day.month - 1, day.day),
+      localEnd: Date.UTC(day.year, day.month - 1, day.day + 1),
+      zoned: false,
     };
   }
   const time = DATE_TIME.exec(value);
@@ -120,13 +135,15 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
     if (zone !== undefined) {
       const at = written - zoneOffsetMs(zone);
       // As the report's zone would write it, to compare with a bound written without a zone.
-      return { text: value, start: at, end: at + precision, day: null, local: at + offsetAt(at, timeZone) };
+      const local = at + offsetAt(at, timeZone);
+      return { text: value, start: at, end: at + precision, day: null, local, localEnd: local + precision, zoned: true };
     }
     // A time the clock went through twice starts at its first and ends after its last; one it
     // skipped is the change itself, with the earlier times before it and the later ones after.
     const named = localInstants({ ...day, ...clock }, timeZone);
-    if (named.kind === 'skipped') return { text: value, start: named.change, end: named.change, day: null, local: written };
-    return { text: value, start: named.first + millis, end: named.last + millis + precision, day: null, local: written };
+    const asWritten = { day: null, local: written, localEnd: written + precision, zoned: false };
+    if (named.kind === 'skipped') return { text: value, start: named.change, end: named.change, ...asWritten };
+    return { text: value, start: named.first + millis, end: named.last + millis + precision, ...asWritten };
   }
   throw new ScopeError(`${flag} wants a day (YYYY-MM-DD) or an ISO time (2026-10-01T09:00, 2026-10-01T09:00Z); got ${JSON.stringify(text)}.`);
 }
