@@ -102,6 +102,24 @@ describe('record times', () => {
     expect(await month('2026-04')).toMatchObject({ tokens: { input: 2_000 }, subagents: { tokens: { input: 2_000 } } });
   });
 
+  // Regression: the run's entries were never marked outside the period, and its line gave the
+  // whole run's spend beside a page that counted part of it.
+  it('marks a Pi sub-agent’s messages outside the period on the page, and says what of its spend counts', async () => {
+    const out = join(await tempDir(), 'report');
+    const file = join(FIXTURES, 'cases', 'subagent-past-midnight.jsonl');
+    expect((await runCli(['build', file, '--out', out, '--no-cache', '--tz', 'UTC', '--month', '2026-04', '--quiet'])).code).toBe(0);
+    const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    const page = await readFile(join(out, summary.sessions[0]?.page ?? ''), 'utf8');
+    const run = page.slice(page.indexOf('<details class="subagent">'));
+    expect(run).toContain('<strong>scout</strong> · in this period: in 2,000 · out 0 · cache read 0 · cache write 0 · $0.0020 recorded · $0.0020 bough; in all: in 3,000');
+    // Its first reply (31 March, 23:55) is marked; its second (1 April) is not.
+    const heads = [...run.matchAll(/<div class="entry-head">([\s\S]*?)<\/div>/g)].map((match) => match[1] ?? '');
+    expect(heads.map((head) => [/datetime="([^"]+)"/.exec(head)?.[1], head.includes('outside period')])).toEqual([
+      ['2026-03-31T23:55:00.000Z', true],
+      ['2026-04-01T00:10:00.000Z', false],
+    ]);
+  });
+
   it('counts a time without a zone on the same day whatever the machine’s zone (regression: its month followed TZ)', async () => {
     for (const zone of ['Asia/Tokyo', 'America/Los_Angeles']) {
       const before = process.env['TZ'];

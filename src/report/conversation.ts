@@ -316,7 +316,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         file,
         parts: parts(entry.content.filter((b) => b.type !== 'text')),
         diff: entry.diff && !(call?.effect.fileContent && createdOnly(entry.diff)) ? diffLines(entry.diff) : null,
-        subagents: entry.subagents.map((run) => subagentView(run, ctx)),
+        subagents: entry.subagents.map((run) => subagentView(run, entry, ctx)),
         nestedCalls:
           entry.nestedCalls.length === 0
             ? null
@@ -650,12 +650,11 @@ function diffLines(diff: ToolDiff): DiffLine[] {
   return lines;
 }
 
-function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView {
+/** A sub-agent run inside a tool result (`result`); its entries are marked by the report's period as the session's are. */
+function subagentView(run: SubagentRun, result: Entry, ctx: ConversationContext): SubagentView {
   const inner: ConversationContext = {
     ...ctx,
     copied: () => false,
-    outsidePeriod: () => false,
-    usageOutsidePeriod: () => false,
     labels: new Map(),
     hidden: new Set(),
     forksAt: () => [],
@@ -668,9 +667,19 @@ function subagentView(run: SubagentRun, ctx: ConversationContext): SubagentView 
     status: run.status,
     model: run.model,
     errorMessage: run.errorMessage,
-    usage: usageLine([...run.entries.flatMap((e) => e.usage), ...(run.aggregate ?? [])], ctx.priceOf),
+    usage: runUsageLine(run, result, ctx),
     entries: run.entries.map((e) => entryView(e, inner)),
   };
+}
+
+/** What a sub-agent run used, and what of it counts in the report's period when not all of it does. */
+function runUsageLine(run: SubagentRun, result: Entry, ctx: ConversationContext): string | null {
+  const records = [...run.entries.flatMap((entry) => entry.usage.map((usage) => ({ usage, entry }))), ...(run.aggregate ?? []).map((usage) => ({ usage, entry: result }))];
+  const all = usageLine(records.map((record) => record.usage), ctx.priceOf);
+  const outside = ctx.usageOutsidePeriod ?? (() => false);
+  const inPeriod = records.filter((record) => !outside(record.usage, record.entry)).map((record) => record.usage);
+  if (all === null || inPeriod.length === records.length) return all;
+  return `${inPeriod.length === 0 ? 'none of its usage in this period' : `in this period: ${usageLine(inPeriod, ctx.priceOf)}`}; in all: ${all}`;
 }
 
 /** "in 5 · out 24 · cache read 0 · cache write 1,416 · $0.0057 recorded · $0.0057 bough" */
@@ -684,6 +693,9 @@ export function usageLine(usage: readonly Usage[], priceOf: (usage: Usage) => Pr
     `cache read ${formatCount(sum('cacheRead'))}`,
     `cache write ${formatCount(sum('cacheWrite'))}`,
   ];
+  // Billed per search, beside the tokens: said, or a reply's cost would not add up from its line.
+  const searches = usage.reduce((a, u) => a + u.webSearches, 0);
+  if (searches > 0) parts.push(`${formatCount(searches)} web search${searches === 1 ? '' : 'es'}`);
   if (costs.length > 0) parts.push(`${formatUsd(costs.reduce((a, b) => a + b, 0))} recorded`);
   const priced = usage.map(priceOf);
   const unknown = priced.some((p) => p.state === 'unpriced' || p.state === 'partial');
