@@ -53,6 +53,9 @@ describe('Claude Code: fast mode and web searches', () => {
     expect(index).toContain('fast mode: 6× the standard rates');
     expect(index).toContain('web searches billed per search');
     expect(index).toContain('fast mode, but the table has no fast-mode rate: priced at standard rates');
+    // The reply that searched says so beside its tokens (regression: its $0.03 of searches showed only in a tooltip).
+    const page = await readFile(join(out, summary.sessions[0].page), 'utf8');
+    expect(page).toContain('in 100 · out 100 · cache read 0 · cache write 0 · 3 web searches · $0.0318 bough');
     const lines = (await readFile(join(out, 'usage.csv'), 'utf8')).trimEnd().split('\r\n');
     const header = lines[0]?.split(',') ?? [];
     const rows = lines.slice(1).map((line) => line.split(','));

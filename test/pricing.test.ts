@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { costOf } from '../src/pricing/cost.js';
 import { findPrice } from '../src/pricing/lookup.js';
 import { createPricer, type PriceHints, type PricedUsage } from '../src/pricing/price.js';
+import { claudeReader } from '../src/sources/claude/reader.js';
 import { piPriceHint } from '../src/sources/pi/prices.js';
 import { costCheck } from '../src/pricing/reconcile.js';
 import { parsePriceTable, type ModelPrice, type Rates } from '../src/pricing/table.js';
@@ -75,6 +76,35 @@ describe('cost arithmetic', () => {
     expect(above.tier).toBe(200_000);
     // Every kind with a tier rate uses it, output included; kinds without one keep the base rate.
     expect(above.total).toBeCloseTo((100_001 * 6 + 100_000 * 0.6 + 1000 * 22.5) * M, 12);
+  });
+
+  // Regression: a tier without a one-hour field took the base one ($6/M), below the tier's five-minute writes ($7.50/M).
+  it('prices one-hour writes in a long-context request at twice the tier’s input where the tier has no rate for them', () => {
+    const table = parsePriceTable(
+      {
+        'claude-sonnet-like': {
+          litellm_provider: 'anthropic',
+          mode: 'chat',
+          input_cost_per_token: 3 * M,
+          output_cost_per_token: 15 * M,
+          cache_read_input_token_cost: 0.3 * M,
+          cache_creation_input_token_cost: 3.75 * M,
+          cache_creation_input_token_cost_above_1hr: 6 * M,
+          input_cost_per_token_above_200k_tokens: 6 * M,
+          output_cost_per_token_above_200k_tokens: 22.5 * M,
+          cache_read_input_token_cost_above_200k_tokens: 0.6 * M,
+          cache_creation_input_token_cost_above_200k_tokens: 7.5 * M,
+        },
+      },
+      { origin: 'bundled', label: 'test table', date: '2026-01-01' },
+    );
+    const price = table.entries.get('claude-sonnet-like') as ModelPrice & { base: Rates };
+    const cost = costOf(price, tokens({ input: 100, cacheRead: 150_000, cacheWrite: 60_000, cacheWrite1h: 40_000, output: 1000 }));
+    // 100×6 + 150,000×0.6 + 20,000×7.5 + 40,000×12 + 1000×22.5, per million: $0.7431.
+    expect(cost.total).toBeCloseTo(0.7431, 12);
+    expect(cost).toMatchObject({ tier: 200_000, derived: ['cacheWrite1h'] });
+    // Below the threshold the table's one-hour rate holds.
+    expect(costOf(price, tokens({ input: 100, cacheWrite: 1000, cacheWrite1h: 1000 })).total).toBeCloseTo((100 * 3 + 1000 * 6) * M, 15);
   });
 
   it('keeps a missing cache price unknown instead of zero', () => {
@@ -243,10 +273,58 @@ describe('lookup in the bundled LiteLLM table (pricing.md §7 traps)', () => {
       },
       { origin: 'file', label: 'mine.json', date: null },
     );
-    expect([...table.entries.keys()]).toEqual(['gpt-z']);
+    expect([...table.entries.keys()].filter((key) => table.entries.get(key)?.base !== null)).toEqual(['gpt-z']);
+    const find = (model: string) => findPrice(table, { provider: 'openai', model, hint: { prefixes: [''], subscription: false, local: false } }, { subscriptionsAtApiPrices: false });
+    expect(find('gpt-x')).toEqual({ kind: 'unpriced', reason: "gpt-x's input_cost_per_token_above_272k_tokens in the table could not be read" });
     expect(table.snapshot.problem).toBe(
       'prices in mine.json could not be read (gpt-x: input_cost_per_token_above_272k_tokens "5e-06x"; gpt-y: input_cost_per_token -1), so these 2 models are left unpriced: fix the table.',
     );
+  });
+
+  // Regression: the entry was dropped, and the model priced by its dated entry's list price
+  // while the warning said it was left unpriced.
+  it('leaves a model whose entry it cannot read unpriced, not priced by another spelling’s entry', () => {
+    const table = parsePriceTable(
+      {
+        'claude-x': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 5e-6, output_cost_per_token: 2.5e-5, cache_read_input_token_cost: 'oops' },
+        'claude-x-20260205': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 5e-6, output_cost_per_token: 2.5e-5 },
+      },
+      { origin: 'file', label: 'mine.json', date: null },
+    );
+    const found = findPrice(table, { provider: 'anthropic', model: 'claude-x', hint: { prefixes: [''], subscription: false, local: false } }, { subscriptionsAtApiPrices: false });
+    expect(found).toMatchObject({ kind: 'unpriced', reason: "claude-x's cache_read_input_token_cost in the table could not be read" });
+  });
+
+  // Regression: Claude Code on Vertex writes `claude-…@date`, which LiteLLM lists under vertex_ai/ only: unpriced.
+  it('finds Claude Code’s Vertex ids under vertex_ai/', () => {
+    const claudeKey = (model: string) => {
+      const found = findPrice(bundled, { provider: 'anthropic', model, hint: claudeReader.priceHint('anthropic', new Set()) }, { subscriptionsAtApiPrices: false });
+      return found.kind === 'priced' ? found.key : null;
+    };
+    expect(claudeKey('claude-3-5-haiku@20241022')).toBe('vertex_ai/claude-3-5-haiku@20241022');
+    expect(claudeKey('claude-3-5-sonnet@20240620')).toBe('vertex_ai/claude-3-5-sonnet@20240620');
+    expect(claudeKey('claude-sonnet-4-5-20250929')).toBe('claude-sonnet-4-5-20250929');
+  });
+
+  // Regression: with --price-subscriptions, Gemini under google-gemini-cli and github-copilot took
+  // the bare (Vertex) entry: 50% dearer than the Gemini API the other Gemini providers price by.
+  it('prices a subscription’s Gemini model as Google’s Gemini API sells it', () => {
+    const subscriptionKey = (provider: string, model: string) => {
+      const found = findPrice(bundled, { provider, model, hint: piPriceHint(provider, new Set()) }, { subscriptionsAtApiPrices: true });
+      return found.kind === 'priced' ? found.key : null;
+    };
+    expect(subscriptionKey('google-gemini-cli', 'gemini-2.0-flash-001')).toBe('gemini/gemini-2.0-flash-001');
+    expect(subscriptionKey('github-copilot', 'gemini-2.0-flash-001')).toBe('gemini/gemini-2.0-flash-001');
+    expect(subscriptionKey('github-copilot', 'claude-sonnet-4-5')).toBe('claude-sonnet-4-5');
+    expect(subscriptionKey('github-copilot', 'gpt-5')).toBe('gpt-5');
+  });
+
+  // Regression: DeepSeek's entries name their cache-hit price input_cost_per_token_cache_hit; read
+  // as no cache-read price, every DeepSeek cache read was "priced in part".
+  it('reads DeepSeek’s cache-hit price as its cache-read price', () => {
+    const found = lookup('deepseek', 'deepseek-v3.2');
+    expect(found).toMatchObject({ kind: 'priced', key: 'deepseek/deepseek-v3.2' });
+    expect(found.kind === 'priced' && found.price.base.cacheRead).toBe(2.8e-8);
   });
 
   it('finds OpenRouter models under openrouter/, not a reseller with the same name', () => {

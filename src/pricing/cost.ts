@@ -45,6 +45,9 @@ export function costOf(price: ModelPrice & { base: Rates }, tokens: Billed): Cos
   const prompt = tokens.input + tokens.cacheRead + tokens.cacheWrite;
   const tier = price.tiers.find((t) => prompt > t.threshold) ?? null;
   const rates: Rates = { ...price.base, ...tier?.rates };
+  // A tier that prices input but not one-hour writes: they are twice its input (as Anthropic bills
+  // them), never the base rate, which would put them below the tier's five-minute writes.
+  if (tier !== null && tier.rates.input !== undefined && tier.rates.cacheWrite1h === undefined) rates.cacheWrite1h = null;
   const missing: TokenKind[] = [];
   const derived: TokenKind[] = [];
   const part = (kind: TokenKind, count: number, perToken: number | null): number => {

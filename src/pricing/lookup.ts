@@ -64,7 +64,7 @@ export function findPrice(table: PriceTable, query: PriceQuery, options: LookupO
     null;
   if (key === null) return { kind: 'unpriced', reason: 'not in the price table' };
   const price = table.entries.get(key) as ModelPrice;
-  if (price.base === null) return { kind: 'unpriced', reason: `${key} has no token prices in the table` };
+  if (price.base === null) return { kind: 'unpriced', reason: price.unreadable === undefined ? `${key} has no token prices in the table` : `${key}'s ${price.unreadable} in the table could not be read` };
   // A router's entry (openrouter/openrouter/auto) is listed at $0: a request costs what the model
   // it chose costs, which the record does not name (else that model is priced: its responseModel).
   if (ROUTER_KEY.test(key) && price.base.input === 0 && price.base.output === 0) {

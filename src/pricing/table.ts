@@ -20,8 +20,10 @@ export interface Tier {
 export interface ModelPrice {
   key: string;
   provider: string | null;
-  /** Null when the entry names the model but prices no tokens. */
+  /** Null when the entry names the model but prices no tokens, or a price of it cannot be read. */
   base: Rates | null;
+  /** The price field that could not be read (the model is then unpriced, said so), or absent. */
+  unreadable?: string;
   /** Highest threshold first. */
   tiers: Tier[];
   /** What fast mode multiplies the tokens' cost by (`provider_specific_entry.fast`), or null when the entry has none. */
@@ -56,7 +58,7 @@ export interface PriceTable {
 const TEXT_MODES = new Set(['chat', 'responses', 'completion']);
 const NOT_MODELS = new Set(['sample_spec', 'fallback_generalizations']);
 /** The fields bough reads a rate from: a model's base rates and their long-context tiers. */
-const PRICE_FIELD = /^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost|cache_creation_input_token_cost_above_1hr)(_above_\d+k?_tokens)?$/;
+const PRICE_FIELD = /^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost|cache_creation_input_token_cost_above_1hr)(_above_\d+k?_tokens)?$|^input_cost_per_token_cache_hit$/;
 const TIER_FIELD = /^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost|cache_creation_input_token_cost_above_1hr)_above_(\d+)(k?)_tokens$/;
 const DATE_SUFFIX = /^(.*)[-@](\d{8})$/;
 
@@ -87,6 +89,9 @@ export function parsePriceTable(json: unknown, snapshot: Snapshot): PriceTable {
     const bad = unreadablePrice(entry);
     if (bad !== null) {
       unreadable.push(`${key}: ${bad} ${JSON.stringify(entry[bad])?.slice(0, 40)}`);
+      // Kept, unpriced: dropped, the model would be priced by another spelling's entry (its dated
+      // one), not the one the table's author meant.
+      entries.set(key, { ...modelPrice(key, entry), base: null, unreadable: bad });
       continue;
     }
     entries.set(key, modelPrice(key, entry));
@@ -136,7 +141,8 @@ function modelPrice(key: string, entry: Record<string, unknown>): ModelPrice {
       : {
           input,
           output,
-          cacheRead: rate(entry['cache_read_input_token_cost']),
+          // DeepSeek's entries give their cache-hit price under a name of their own.
+          cacheRead: rate(entry['cache_read_input_token_cost']) ?? rate(entry['input_cost_per_token_cache_hit']),
           cacheWrite: rate(entry['cache_creation_input_token_cost']),
           cacheWrite1h: rate(entry['cache_creation_input_token_cost_above_1hr']),
         };

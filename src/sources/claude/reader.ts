@@ -5,8 +5,11 @@ import type { SourceReader } from '../registry.js';
 import { claudeCompanions, claudeSessionPlaces } from './paths.js';
 import { isClaudeRecord, readClaudeFile } from './read.js';
 
-/** Claude Code's model ids are Anthropic's: LiteLLM lists them bare, some also under `anthropic/`. */
-const CLAUDE_PRICE_HINT = { prefixes: ['', 'anthropic/'], subscription: false, local: false } as const;
+/**
+ * Claude Code's model ids are Anthropic's: LiteLLM lists them bare, some also under `anthropic/`;
+ * on Vertex they are written `claude-…@date`, which LiteLLM lists under `vertex_ai/` alone.
+ */
+const CLAUDE_PRICE_HINT = { prefixes: ['', 'anthropic/', 'vertex_ai/'], subscription: false, local: false } as const;
 
 export const claudeReader: SourceReader = {
   source: 'claude',

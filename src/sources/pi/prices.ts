@@ -23,7 +23,9 @@ const PI_PROVIDER_PREFIXES: ReadonlyMap<string, readonly string[]> = new Map(Obj
   'amazon-bedrock': ['', 'bedrock/'],
   azure: ['azure/'],
   'azure-openai-responses': ['azure/'],
-  'github-copilot': ['', 'gemini/'],
+  // Copilot serves Claude, GPT and Gemini models: a Gemini one as Google's API sells it (no
+  // `gemini/` key names another maker's model).
+  'github-copilot': ['gemini/', ''],
   'vercel-ai-gateway': ['vercel_ai_gateway/'],
   deepseek: ['deepseek/', ''],
   'kimi-coding': ['moonshot/'],
@@ -37,8 +39,8 @@ export function piPriceHint(provider: string | null, localProviders: ReadonlySet
   if (provider === null) return { prefixes: [''], subscription: false, local: false };
   const subscription = PI_SUBSCRIPTION_PROVIDERS.has(provider);
   return {
-    // API-equivalent prices for a subscription: the model as its maker sells it.
-    prefixes: subscription ? ['', 'gemini/'] : (PI_PROVIDER_PREFIXES.get(provider) ?? [`${provider}/`, `${provider.replace(/-/g, '_')}/`]),
+    // A subscription's API-equivalent prices: the model as its maker's API sells it.
+    prefixes: PI_PROVIDER_PREFIXES.get(provider) ?? [`${provider}/`, `${provider.replace(/-/g, '_')}/`],
     subscription,
     local: localProviders.has(provider),
   };
