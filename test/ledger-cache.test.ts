@@ -189,6 +189,62 @@ describe('the ledger cache', () => {
   });
 });
 
+describe('what the cache takes a file to be (from an outside review)', () => {
+  const environment = (cacheDir: string) => ({ env: { BOUGH_CACHE_DIR: cacheDir }, home: '/nonexistent' });
+
+  // Regression: found by real path, the entry of one path named its file and project by the other.
+  it('gives a file linked under two names the path and project of the name it is read under', async () => {
+    const root = await tempDir();
+    const real = join(root, 'real', 'x');
+    await mkdir(real, { recursive: true });
+    await cp(join(FIXTURES, 'claude', 'projects', '-home-ana-shop', '11111111-1111-4111-8111-111111111111.jsonl'), join(real, '11111111-1111-4111-8111-111111111111.jsonl'));
+    for (const [name, folder] of [['a', '-home-ana-shop'], ['b', '-home-bob-web']] as const) {
+      await mkdir(join(root, name, 'projects'), { recursive: true });
+      await symlink(real, join(root, name, 'projects', folder));
+    }
+    const cacheDir = join(root, 'cache');
+    const keys = async (name: string, cache: boolean) =>
+      (await stats({ inputs: [join(root, name)], by: 'session', scope: SCOPE, cache, environment: environment(cacheDir) })).json.rows.map((row) => row.key);
+    await keys('a', true);
+    const fromCache = await keys('b', true);
+    expect(fromCache).toEqual(await keys('b', false));
+    expect(fromCache[0]).toContain(join(root, 'b', 'projects', '-home-bob-web'));
+  });
+
+  // Regression: a thread renamed, or a sub-agent's sidecar written, after its file's last line was
+  // never seen by a cached run: its title and label stayed what the first run read.
+  it('reads a file again when what its reading takes from beside it changed: a Codex thread’s name, a sub-agent’s sidecar', async () => {
+    const root = await tempDir();
+    await cp(join(FIXTURES, 'codex', 'home'), join(root, 'codex'), { recursive: true });
+    await cp(join(FIXTURES, 'claude', 'projects'), join(root, 'claude', 'projects'), { recursive: true });
+    const cacheDir = join(root, 'cache');
+    const now = new Date('2026-12-01T00:00:00Z');
+    const run = async (n: number) => (await build({ inputs: [join(root, 'codex'), join(root, 'claude')], out: join(root, `out${n}`), scope: SCOPE, environment: environment(cacheDir), now })).summary;
+    const first = await run(1);
+    expect(first.sessions.map((s) => s.title)).toContain('Fix the failing test');
+    await writeFile(join(root, 'codex', 'session_index.jsonl'), '{"id":"0195aaaa-0000-7000-8000-000000000001","thread_name":"Payments refactor","updated_at":"2026-03-02T12:00:00Z"}\n', { flag: 'a' });
+    const sidecar = join(root, 'claude', 'projects', '-home-ana-shop', '11111111-1111-4111-8111-111111111111', 'subagents', 'agent-a9f8e7d6c5.meta.json');
+    await writeFile(sidecar, '{"agentType": "Explore", "description": "Audit the payments webhook"}');
+    const second = await run(2);
+    const titles = second.sessions.map((s) => s.title);
+    expect(titles).toContain('Payments refactor');
+    expect(titles).not.toContain('Fix the failing test');
+    expect(second.sessions.flatMap((s) => s.subagentFiles.map((f) => f.label))).toContain('Audit the payments webhook');
+  });
+
+  // Regression: an entry file replaced by a named pipe kept a run waiting for a writer for ever, past Ctrl-C.
+  it('reads past a cache entry that is not a plain file', async (context) => {
+    if (process.platform === 'win32') context.skip();
+    const { cacheDir, run } = await setUp();
+    const truth = await run(false);
+    await run();
+    const [entry] = await cacheFiles(cacheDir);
+    await rm(entry as string);
+    execFileSync('mkfifo', [entry as string]);
+    expect((await run()).json).toEqual(truth.json);
+  });
+});
+
 describe('where the cache lives', () => {
   const statsWith = async (env: Record<string, string>, home: string) => {
     const { input } = await setUp();

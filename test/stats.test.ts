@@ -223,6 +223,24 @@ describe('bough stats', () => {
     expect(statsSchema.parse(JSON.parse(stdout)).totals.subagents.usageRecords).toBe(2);
   });
 
+  // Regression (outside review): a flat sub-agent file's session was read from its first 16 kB by
+  // a pattern, so one whose keys come in another order after a long first prompt was no one's.
+  it('finds a flat sub-agent file’s session by its records, whatever their key order and length', async () => {
+    const folder = join(FIXTURES, 'claude', 'projects', '-home-ana-shop');
+    const id = '11111111-1111-4111-8111-111111111111';
+    const copy = join(await tempDir(), 'shop');
+    await cp(folder, copy, { recursive: true });
+    const flat = join(copy, 'agent-5e5e5e5e.jsonl');
+    const records = (await readFile(flat, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const sorted = (value: unknown): unknown =>
+      Array.isArray(value) ? value.map(sorted) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sorted(v)])) : value;
+    const first = records[0] as { message: { content: unknown } };
+    first.message.content = `${'Look through every file under src/. '.repeat(1000)}`;
+    await writeFile(flat, `${records.map((record) => JSON.stringify(sorted(record))).join('\n')}\n`);
+    const { stdout } = await run(['stats', join(copy, `${id}.jsonl`), '--json', '--tz', 'UTC', '--no-cache']);
+    expect(statsSchema.parse(JSON.parse(stdout)).totals.subagents.usageRecords).toBe(2);
+  });
+
   // Regression: a session file renamed by hand (a copy kept as notes.jsonl) was taken as having no
   // sub-agents: Claude Code names the folder of a session's sub-agents by the id inside the file.
   it('counts a renamed Claude Code session file given alone with the sub-agents its id names', async () => {

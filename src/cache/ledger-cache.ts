@@ -9,8 +9,8 @@
 // once a day. Only the cache folder is ever written.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { makeFolderSync } from '../make-folder.js';
 import { join } from 'node:path';
 import { constants as bufferConstants } from 'node:buffer';
@@ -23,6 +23,7 @@ import { checkedPackedEntries, type PackedEntries } from '../ledger/packed-entri
 import { SOURCES } from '../types.js';
 import { whyUnwritable } from '../file-problems.js';
 import { sha256Hex } from '../sha256.js';
+import { besideFile } from '../sources/registry.js';
 import { inputOverlapping, overlapping, type OutInput } from '../output/out-path.js';
 
 /** What reading one file gave: its ledger and problems, or why it is not a session. */
@@ -169,7 +170,8 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         // Synchronous: small files, one per session, read on every run. As text: Node reads a
         // file into a string in one call, where bytes take four (30,000 entries: 1.3 s as text,
         // 2.1 s as bytes).
-        const own = outcomeOf(readFileSync(fileOf(identity), 'utf8'), identity);
+        const text = readRegularSync(fileOf(identity));
+        const own = text === null ? null : outcomeOf(text.toString('utf8'), identity);
         if (own) fromFiles.add(identity);
         return own;
       } catch {
@@ -297,6 +299,39 @@ function outcomeOf(text: string, identity: string): CachedOutcome | null {
   }
 }
 
+/**
+ * A file of the cache opened for reading when it is a plain file, else null: one put in its place
+ * by hand could be a pipe, whose opening waits for a writer for ever, or a device without end.
+ */
+function openRegularSync(file: string): number | null {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    if (fstatSync(fd).isFile()) return fd;
+  } catch {
+    // Taken as no file.
+  }
+  closeQuietly(fd);
+  return null;
+}
+
+/** A plain file of the cache, whole, or null (see openRegularSync). */
+function readRegularSync(file: string): Buffer | null {
+  const fd = openRegularSync(file);
+  if (fd === null) return null;
+  try {
+    return readFileSync(fd);
+  } catch {
+    return null;
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
 /** A file's entry of its own (named by its path's hash). */
 const ENTRY_FILE = /^([0-9a-f]{32})\.json$/;
 /** The head of an entry, which names its file. */
@@ -310,7 +345,8 @@ const HEAD_BYTES = 8192;
  */
 function fileHead(file: string): string | null {
   try {
-    const handle = openSync(file, 'r');
+    const handle = openRegularSync(file);
+    if (handle === null) return null;
     try {
       const buffer = Buffer.alloc(HEAD_BYTES);
       return buffer.subarray(0, readSync(handle, buffer, 0, buffer.length, 0)).toString('utf8');
@@ -354,7 +390,7 @@ export function cacheGenerationIn(dir: string): Promise<string | null> {
 async function cacheGeneration(folder: string, make = true): Promise<string | null> {
   const path = join(folder, 'generation');
   const read = async () => {
-    const text = (await readFile(path, 'utf8').catch(() => '')).trim();
+    const text = (readRegularSync(path)?.toString('utf8') ?? '').trim();
     return GENERATION.test(text) ? text : null;
   };
   const found = await read();
@@ -414,9 +450,11 @@ export async function fileIdentity(path: string, codeStamp: string, knownReal?: 
     const real = knownReal ?? realpathSync.native(path);
     const info = statSync(real);
     if (!info.isFile()) return null;
-    // What is hashed: the code, the path, size and time, then both ends of the file, in one
-    // buffer used again from file to file (this runs for every file, one at a time).
-    const about = `${FORMAT}\0${codeStamp}\0${real}\0${info.size}\0${info.mtimeMs}\0`;
+    // What is hashed: the code, the path (real, and as given: a file's ledger and project are
+    // named by the path it is read under), size and time, what its reading takes in from beside
+    // it, then both ends of the file, in one buffer used again from file to file (this runs for
+    // every file, one at a time).
+    const about = `${FORMAT}\0${codeStamp}\0${real}\0${path}\0${info.size}\0${info.mtimeMs}\0${await besideFile(path)}\0`;
     const aboutBytes = Buffer.byteLength(about);
     const edges = Math.min(EDGE_BYTES, info.size) + (info.size > EDGE_BYTES ? EDGE_BYTES : 0);
     if (identityBuffer.length < aboutBytes + edges) identityBuffer = Buffer.allocUnsafe(aboutBytes + edges);
@@ -539,21 +577,13 @@ interface PackRecord {
 function openPack(folder: string): Pack | null {
   // Twice: a rewrite by another run may remove the pack an index just read names.
   for (let attempt = 0; attempt < 2; attempt++) {
-    let index: Buffer;
-    try {
-      index = readFileSync(join(folder, INDEX));
-    } catch {
-      return null;
-    }
+    const index = readRegularSync(join(folder, INDEX));
+    if (index === null) return null;
     const cut = index.indexOf(0x0a);
     const name = cut === -1 ? undefined : INDEX_HEAD.exec(index.toString('latin1', 0, cut))?.[1];
     if (name === undefined || (index.length - cut - 1) % RECORD_BYTES !== 0) return null;
-    let fd: number;
-    try {
-      fd = openSync(join(folder, name), 'r');
-    } catch {
-      continue;
-    }
+    const fd = openRegularSync(join(folder, name));
+    if (fd === null) continue;
     try {
       return { name, fd, bytes: fstatSync(fd).size, index, start: cut + 1, count: (index.length - cut - 1) / RECORD_BYTES, ahead: null };
     } catch {
@@ -824,12 +854,8 @@ function compareIdentities(lines: Buffer, a: number, b: number): number {
  * ~10 MB more resident after taking 30,000 entries (133 MB against 124 MB).
  */
 function ownEntry(file: string, into: Buffer): { text: Buffer; ino: number; mtimeMs: number } | null {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return null;
-  }
+  const fd = openRegularSync(file);
+  if (fd === null) return null;
   try {
     const { size, ino, mtimeMs } = fstatSync(fd);
     const text = size <= into.length ? into.subarray(0, size) : Buffer.allocUnsafe(size);

@@ -1,5 +1,5 @@
-// What a file's first lines say of one field, read without parsing them: enough to tell which
-// session a file beside another belongs to, when that one is given alone.
+// What a file's first records say of one field: enough to tell which session a file beside
+// another belongs to, when that one is given alone.
 
 import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
@@ -13,9 +13,9 @@ export class FileHeads {
   private readonly folders = new Map<string, Promise<Map<string, string[]>>>();
 
   /**
-   * The files of a folder whose names match, by the first string value of `"field": "…"` in each
-   * one's first `bytes` bytes (a header may carry kilobytes of instructions before it). A file
-   * that names none, or cannot be read, is under none.
+   * The files of a folder whose names match, by the first string value of `field` in each one's
+   * first records (read from its first `bytes` bytes: a header may carry kilobytes of
+   * instructions before it). A file that names none, or cannot be read, is under none.
    */
   byFirstValue(folder: string, names: RegExp, field: string, bytes: number): Promise<Map<string, string[]>> {
     const key = `${field}\0${bytes}\0${names.source}\0${folder}`;
@@ -24,15 +24,14 @@ export class FileHeads {
     return found;
   }
 
-  /** The first string value of `"field": "…"` in a file's first `bytes` bytes, or null. */
+  /** The first string value of `field` in a file's first records, or null. */
   firstValue(path: string, field: string, bytes: number): Promise<string | null> {
     return firstFieldValue(path, field, bytes);
   }
 
-  /** The first value of `"field": true|false` in a file's first `bytes` bytes, or null. */
-  async firstFlag(path: string, field: string, bytes: number): Promise<boolean | null> {
-    const value = await firstMatch(path, new RegExp(`"${field}"\\s*:\\s*(true|false)\\b`), bytes);
-    return value === null ? null : value === 'true';
+  /** The first true or false of `field` in a file's first records, or null. */
+  firstFlag(path: string, field: string, bytes: number): Promise<boolean | null> {
+    return firstInRecords(path, bytes, field, (value) => (typeof value === 'boolean' ? value : null));
   }
 }
 
@@ -51,21 +50,83 @@ async function filesByFirstValue(folder: string, names: RegExp, field: string, b
 }
 
 function firstFieldValue(path: string, field: string, bytes: number): Promise<string | null> {
-  return firstMatch(path, new RegExp(`"${field}"\\s*:\\s*"([^"\\\\]*)"`), bytes);
+  return firstInRecords(path, bytes, field, (value) => (typeof value === 'string' ? value : null));
 }
 
-/** The first group of `pattern`'s first match in a file's first `bytes` bytes, or null. */
-async function firstMatch(path: string, pattern: RegExp, bytes: number): Promise<string | null> {
+/** A first line longer than this is not read to its end: its field is looked for in what was read. */
+const MAX_FIRST_LINE = 8 * 1024 * 1024;
+
+/**
+ * The value `pick` takes from `field` in the first of a file's first records that has it, the
+ * shallowest first (a record's own field before one in its content). The records are parsed as
+ * JSON, so any spacing, key order or escaping reads as it does everywhere else; the first line is
+ * read whole however long, up to MAX_FIRST_LINE, and a line cut short by that is searched as text.
+ */
+async function firstInRecords<T>(path: string, bytes: number, field: string, pick: (value: unknown) => T | null): Promise<T | null> {
   // Not blocking, and files only: a named pipe with no writer would wait for one forever.
   const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
   if (file === null) return null;
   try {
-    if (!(await file.stat()).isFile()) return null;
-    const { bytesRead, buffer } = await file.read(Buffer.alloc(bytes), 0, bytes, 0);
-    return pattern.exec(buffer.toString('utf8', 0, bytesRead))?.[1] ?? null;
+    const info = await file.stat();
+    if (!info.isFile()) return null;
+    const size = info.size;
+    let buffer = Buffer.alloc(Math.min(bytes, size));
+    let read = (await file.read(buffer, 0, buffer.length, 0)).bytesRead;
+    // The first line whole, however long (an agent's first prompt may be), up to a limit.
+    while (buffer.indexOf(0x0a) === -1 && read === buffer.length && read < size && buffer.length < MAX_FIRST_LINE) {
+      const longer = Buffer.alloc(Math.min(buffer.length * 4, MAX_FIRST_LINE, size));
+      buffer.copy(longer, 0, 0, read);
+      buffer = longer;
+      read += (await file.read(buffer, read, buffer.length - read, read)).bytesRead;
+    }
+    const text = buffer.toString('utf8', 0, read).replace(/^\uFEFF/, '');
+    const lines = text.split('\n');
+    // The last piece is a whole line only when the file ends there.
+    const whole = read === size ? lines : lines.slice(0, -1);
+    for (const line of whole) {
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const value = shallowest(record, field, pick);
+      if (value !== null) return value;
+    }
+    const rest = read === size ? '' : (lines.at(-1) ?? '');
+    const cut = new RegExp(`"${field}"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*"|true|false)`).exec(rest)?.[1];
+    if (cut === undefined) return null;
+    try {
+      return pick(JSON.parse(cut));
+    } catch {
+      return null;
+    }
   } catch {
     return null;
   } finally {
     await file.close();
   }
+}
+
+/** How deep, and over how many values, a record is searched for a field. */
+const MAX_DEPTH = 8;
+const MAX_VALUES = 10_000;
+
+/** The value `pick` takes from the shallowest `field` in a parsed record, breadth first. */
+function shallowest<T>(record: unknown, field: string, pick: (value: unknown) => T | null): T | null {
+  let level: unknown[] = [record];
+  let seen = 0;
+  for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
+    const next: unknown[] = [];
+    for (const value of level) {
+      if (typeof value !== 'object' || value === null || ++seen > MAX_VALUES) continue;
+      if (!Array.isArray(value) && Object.hasOwn(value, field)) {
+        const found = pick((value as Record<string, unknown>)[field]);
+        if (found !== null) return found;
+      }
+      for (const inner of Array.isArray(value) ? value : Object.values(value)) next.push(inner);
+    }
+    level = next;
+  }
+  return null;
 }

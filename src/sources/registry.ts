@@ -39,6 +39,12 @@ export interface SourceReader {
   localProviders(environment: Environment): Promise<ReadonlySet<string>>;
   /** Files and folders this agent keeps beside a session file that belong to it (its sub-agents): read with it when it is given alone. */
   companions?(path: string, heads: FileHeads): Promise<string[]>;
+  /**
+   * What reading a file of this agent takes in from beside it (a sub-agent's sidecar, a thread's
+   * name in an index), as it is now; null for a file not this agent's. Part of the file's identity
+   * in the cache: a change to it reads the file again, and a report is not kept over it.
+   */
+  besideFile?(path: string): Promise<string | null>;
 }
 
 export const READERS: readonly SourceReader[] = [piReader, claudeReader, codexReader];
@@ -54,6 +60,16 @@ export function readerOf(source: Source): SourceReader {
   const reader = READERS.find((r) => r.source === source);
   if (!reader) throw new Error(`no reader for ${source}`);
   return reader;
+}
+
+/** What reading a file takes in from beside it, for any agent whose file it may be (see SourceReader.besideFile). */
+export async function besideFile(path: string): Promise<string> {
+  let said = '';
+  for (const reader of READERS) {
+    const note = await reader.besideFile?.(path);
+    if (note !== null && note !== undefined) said += `${reader.source}:${note}\0`;
+  }
+  return said;
 }
 
 /** Whether a salvaged object is a whole record of any agent (before the file's agent is known). */

@@ -61,7 +61,7 @@ export async function claudeCompanions(path: string, heads: FileHeads): Promise<
 }
 
 /** How Claude Code names a sub-agent's file, in `<session>/subagents/` or (before 2.1) beside its session's. */
-const SUBAGENT_FILE = /^agent-.+\.jsonl$/i;
+export const SUBAGENT_FILE = /^agent-.+\.jsonl$/i;
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** How much of a flat sub-agent file is read to tell its session: its first lines, which name it. */

@@ -1,8 +1,10 @@
 // Claude Code as a SourceReader: where its transcripts live, how its files are told apart, how its
 // usage is counted once and priced.
 
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { SourceReader } from '../registry.js';
-import { claudeCompanions, claudeSessionPlaces } from './paths.js';
+import { claudeCompanions, claudeSessionPlaces, SUBAGENT_FILE } from './paths.js';
 import { isClaudeRecord, readClaudeFile } from './read.js';
 
 /**
@@ -25,4 +27,10 @@ export const claudeReader: SourceReader = {
   priceHint: () => CLAUDE_PRICE_HINT,
   localProviders: async () => new Set<string>(),
   companions: claudeCompanions,
+  // A sub-agent's label and starting call come from its sidecar, which may be written after it.
+  besideFile: async (path) => {
+    if (!SUBAGENT_FILE.test(basename(path))) return null;
+    const sidecar = await stat(path.replace(/\.jsonl$/i, '.meta.json')).catch(() => null);
+    return sidecar === null ? 'none' : `${sidecar.size}:${sidecar.mtimeMs}`;
+  },
 };

@@ -71,6 +71,11 @@ export async function codexCompanions(path: string, heads: FileHeads): Promise<s
   return found;
 }
 
+/** The thread id a rollout's name ends with, or null for a file not named as Codex names its rollouts. */
+export function rolloutThreadId(path: string): string | null {
+  return /^rollout-.+\.jsonl$/i.test(basename(path)) ? threadIdOf(path) : null;
+}
+
 function threadIdOf(path: string): string | null {
   return /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(basename(path))?.[1] ?? null;
 }

@@ -5,8 +5,9 @@ import type { SourceReader } from '../registry.js';
 import type { SourceInput } from '../source-input.js';
 import type { SessionFile } from '../../types.js';
 import { codexLocalProviders } from './config.js';
-import { codexCompanions, codexSessionPlaces, isArchivedRollout } from './paths.js';
+import { codexCompanions, codexSessionPlaces, isArchivedRollout, rolloutThreadId } from './paths.js';
 import { codexPriceHint } from './prices.js';
+import { threadNameOf } from './session-index.js';
 import { isCodexHeader, isCodexRecord, isHeaderlessCodexRecord, isLegacyCodexHeader, readCodexSession } from './read.js';
 
 export const codexReader: SourceReader = {
@@ -28,6 +29,11 @@ export const codexReader: SourceReader = {
   priceHint: codexPriceHint,
   localProviders: codexLocalProviders,
   companions: codexCompanions,
+  // A thread's title is the name session_index.jsonl gives it now, which a rename changes.
+  besideFile: async (path) => {
+    const id = rolloutThreadId(path);
+    return id === null ? null : ((await threadNameOf(path, id)) ?? '');
+  },
 };
 
 function readCodexFile(input: SourceInput): Promise<SessionFile> {

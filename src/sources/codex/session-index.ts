@@ -2,24 +2,29 @@
 // updated_at}`, appended on each rename: the newest line wins). Codex's own titles, read once per
 // Codex home; a missing or damaged index just means no names.
 
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPlainObject, parseJsonLine } from '../json-line.js';
 import { readLines } from '../lines.js';
 import { codexHomeOf } from './paths.js';
 import { rawIndexLine } from './schema.js';
 
-const indexes = new Map<string, Promise<ReadonlyMap<string, string>>>();
+/** Each home's index as last read, by its size and time then: a rename appends to it. */
+const indexes = new Map<string, { version: string; names: Promise<ReadonlyMap<string, string>> }>();
 
 /** The name the user gave a thread, from the index of the Codex home its rollout sits in. */
 export async function threadNameOf(rolloutPath: string, threadId: string): Promise<string | null> {
   const home = codexHomeOf(rolloutPath);
   if (home === null) return null;
+  const path = join(home, 'session_index.jsonl');
+  const info = await stat(path).catch(() => null);
+  const version = info === null ? 'none' : `${info.size}:${info.mtimeMs}`;
   let index = indexes.get(home);
-  if (!index) {
-    index = readIndex(join(home, 'session_index.jsonl'));
+  if (index?.version !== version) {
+    index = { version, names: info === null ? Promise.resolve(new Map()) : readIndex(path) };
     indexes.set(home, index);
   }
-  return (await index).get(threadId) ?? null;
+  return (await index.names).get(threadId) ?? null;
 }
 
 async function readIndex(path: string): Promise<ReadonlyMap<string, string>> {
