@@ -631,9 +631,23 @@ function timeZoneOption(description: string, io: CliIo): Option {
   return new Option('--tz <zone>', description).argParser(timeZoneOf).default(zone, `this machine's, ${zone}`);
 }
 
+/** Names of zones and their regions written in capitals (US/Pacific, Etc/GMT+5, PST8PDT). */
+const CAPITAL_WORDS = /^(?:US|GMT|UTC|UCT|UT|GB|NZ|PRC|ROC|ROK|CET|EET|MET|WET|EST|MST|HST|EST5EDT|CST6CDT|MST7MDT|PST8PDT|W|SU|CHAT|GMT[+-]\d+)$/i;
+
+/** A zone name written in one case as IANA writes its names: Asia/Kolkata, America/North_Dakota/New_Salem. */
+function ianaCapitals(name: string): string {
+  if (name !== name.toLowerCase() && name !== name.toUpperCase()) return name;
+  return name.replace(/[^/_-]+/g, (word) => (CAPITAL_WORDS.test(word) ? word.toUpperCase() : word[0]?.toUpperCase() + word.slice(1).toLowerCase()));
+}
+
 function timeZoneOf(value: string): string {
   const spelled = canonicalZone(value);
-  // As IANA spells it (`utc` → UTC, `europe/berlin` → Europe/Berlin); a link keeps the name given (Asia/Kolkata).
-  if (spelled !== null) return spelled.toLowerCase() === value.toLowerCase() ? spelled : value;
+  // As IANA spells it (`utc` → UTC, `europe/berlin` → Europe/Berlin); a link keeps the name given
+  // (Asia/Kolkata, which Intl calls Asia/Calcutta), in IANA's capitals where they can be told.
+  if (spelled !== null) {
+    if (spelled.toLowerCase() === value.toLowerCase()) return spelled;
+    const capitalised = ianaCapitals(value);
+    return canonicalZone(capitalised) === spelled ? capitalised : value;
+  }
   throw new InvalidArgumentError(`unknown time zone ${JSON.stringify(value)} (use an IANA name such as Europe/Berlin or UTC)`);
 }

@@ -141,6 +141,11 @@ describe('bough command line', () => {
   it('spells a zone as IANA does, and says its default once', async () => {
     const out = await run(['stats', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--tz', 'europe/berlin', '--no-cache']);
     expect(out.stdout.split('\n')[0]).toBe('bough · All time · Europe/Berlin · by month');
+    // A link Intl knows by another name, in capitals IANA's way (regression: "asia/kolkata" as typed).
+    for (const [typed, shown] of [['asia/kolkata', 'Asia/Kolkata'], ['us/pacific', 'US/Pacific'], ['Asia/Kolkata', 'Asia/Kolkata']]) {
+      const linked = await run(['stats', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--tz', typed as string, '--no-cache']);
+      expect(linked.stdout.split('\n')[0]).toBe(`bough · All time · ${shown} · by month`);
+    }
     const help = (await run(['build', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(help).toContain("(default: this machine's, UTC)");
     expect(help).not.toContain("default: this machine's (default");
