@@ -99,6 +99,17 @@ describe('bough stats', () => {
     expect(built.stdout).toContain(`recorded, for 55 of ${json.totals.usageRecords} records)`);
   });
 
+  // Regression (a review): the table gave no word of sub-agents' spend, which its rows hold.
+  it('says how much of the totals sub-agents spent', async () => {
+    const claude = join(FIXTURES, 'claude', 'projects');
+    const table = (await run(['stats', claude, '--tz', 'UTC'])).stdout;
+    const { subagents } = statsSchema.parse(JSON.parse((await run(['stats', claude, '--tz', 'UTC', '--json'])).stdout)).totals;
+    const tokens = subagents.tokens.input + subagents.tokens.output + subagents.tokens.cacheRead + subagents.tokens.cacheWrite;
+    expect(tokens).toBeGreaterThan(0);
+    expect(table).toContain(`Sub-agents: ${tokens.toLocaleString('en-US')} tokens, $${subagents.cost.bough?.toFixed(4)} by bough, of the totals above.`);
+    expect((await run(['stats', join(FIXTURES, 'pi', 'minimal-v3.jsonl')])).stdout).not.toContain('Sub-agents:');
+  });
+
   // Regression: TERM=dumb (an editor's shell buffer) got escape codes it shows as text.
   it('does not colour a terminal that says it cannot show colour', async () => {
     expect((await run(['stats', MIDNIGHT], { stdoutIsTty: true, env: { TERM: 'dumb' } })).stdout).not.toContain(ESC);

@@ -124,6 +124,13 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   if (recordedCostRecords > 0 && recordedCostRecords < usageRecords) {
     notes.push(`Recorded: the agents' own cost, for ${recordedCostRecords.toLocaleString('en-US')} of ${usageRecords.toLocaleString('en-US')} usage records only.`);
   }
+  // Sub-agents' spend is in every row (the session that ran them counts it): how much of it there is.
+  const { subagents } = stats.totals;
+  if (subagents.usageRecords > 0) {
+    const tokens = subagents.tokens.input + subagents.tokens.output + subagents.tokens.cacheRead + subagents.tokens.cacheWrite;
+    const cost = subagents.cost.bough === null ? 'cost unknown' : `${formatUsd(subagents.cost.bough)} by bough${subagents.unpricedRecords > 0 ? ' and some unknown' : ''}`;
+    notes.push(`Sub-agents: ${formatCount(tokens)} tokens, ${cost}, of the totals above.`);
+  }
   const partial = stats.totals.outputPossiblyPartialRecords;
   if (partial > 0) notes.push(`Output is at least what is shown: the agent did not write the final count of ${partial === 1 ? '1 response' : `${partial} responses`}.`);
   if (rows.some((r) => r.usageRecords === 0)) notes.push('— no usage recorded (not zero tokens: the agent wrote none).');
