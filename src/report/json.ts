@@ -87,7 +87,6 @@ export function totalsJson(data: ReportData): TotalsJson {
     ...counts(totals),
     tokens: tokens(totals.tokens),
     cost: cost(totals.cost),
-    recordedCostRecords: totals.withRecordedCost,
     unpricedRecords: totals.unpriced + totals.partial,
     unpricedModels: unknown.filter((m) => m.unpriced > 0).map(modelName).sort(),
     partiallyPricedModels: unknown.filter((m) => m.unpriced === 0).map(modelName).sort(),
@@ -132,6 +131,7 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
         tokens: tokens(m.tokens),
         cost: cost(m.cost),
         usageRecords: m.records,
+        recordedCostRecords: m.withRecordedCost,
         unpricedRecords: m.unpriced + m.partial,
       }));
     case 'session':
@@ -165,6 +165,7 @@ function row(key: string, label: string, sessions: number, tally: Tally): RowJso
     tokens: tokens(tally.tokens),
     cost: cost(tally.cost),
     usageRecords: tally.records,
+    recordedCostRecords: tally.withRecordedCost,
     unpricedRecords: tally.unpriced + tally.partial,
   };
 }
@@ -242,6 +243,7 @@ function counts(tally: Tally) {
     errorReplies: tally.errorReplies,
     abortedReplies: tally.abortedReplies,
     usageRecords: tally.records,
+    recordedCostRecords: tally.withRecordedCost,
     outputPossiblyPartialRecords: tally.outputPartial,
   };
 }
@@ -252,7 +254,7 @@ function tokens(t: TokenCounts): TokenCounts {
 
 /** `unpricedRecords` as everywhere (cost unknown in whole or in part); of them, those priced in part. */
 function usageTotals(u: UsageTotals) {
-  return { tokens: tokens(u.tokens), cost: cost(u.cost), usageRecords: u.records, unpricedRecords: u.unpriced + u.partial, partiallyPricedRecords: u.partial };
+  return { tokens: tokens(u.tokens), cost: cost(u.cost), usageRecords: u.records, recordedCostRecords: u.withRecordedCost, unpricedRecords: u.unpriced + u.partial, partiallyPricedRecords: u.partial };
 }
 
 /** Float sums carry noise in the 17th digit (0.0257492999…); dollars to 1e-10 are exact enough. */

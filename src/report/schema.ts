@@ -24,6 +24,8 @@ export const usageTotalsSchema = z.object({
   tokens: tokensSchema,
   cost: costSchema,
   usageRecords: count,
+  /** Usage records with a cost the agent stored: `cost.recorded` is of these only. */
+  recordedCostRecords: count,
   /** Records whose cost bough does not know, in whole or in part. */
   unpricedRecords: count,
   /** Of those, the records it priced in part (a fast-mode or search price missing): the known part is in `cost.bough`. */
@@ -36,6 +38,8 @@ const counts = {
   errorReplies: count,
   abortedReplies: count,
   usageRecords: count,
+  /** Usage records with a cost the agent stored: `cost.recorded` is of these only. */
+  recordedCostRecords: count,
   /** Usage records whose output count the agent may not have written in full: output is a lower bound. */
   outputPossiblyPartialRecords: count,
 };
@@ -59,8 +63,6 @@ export const totalsSchema = z.object({
   ...counts,
   tokens: tokensSchema,
   cost: costSchema,
-  /** Usage records with a cost the agent stored: `cost.recorded` is of these only. */
-  recordedCostRecords: count,
   unpricedRecords: count,
   /** "provider/model" of models the table does not know. */
   unpricedModels: z.array(z.string()),
@@ -99,6 +101,8 @@ export const rowSchema = z.object({
   tokens: tokensSchema,
   cost: costSchema,
   usageRecords: count,
+  /** Usage records with a cost the agent stored: `cost.recorded` is of these only. */
+  recordedCostRecords: count,
   unpricedRecords: count,
   /** By session only: when it started (its first counted entry, in or out of the period), and its project. */
   startedAt: z.string().optional(),
