@@ -127,6 +127,8 @@ describe('Codex usage in stats', () => {
   // Regression: damaged running totals (a fractional, huge or negative count, a count the totals
   // before gave left out, every count null) became the baseline, so the next good totals'
   // difference was taken from them: 20,000 tokens lost, or counted twice, or moved between kinds.
+  // A hostile look at the first fix: each re-emit of damaged totals was counted again, and a
+  // count an older build leaves out was called damage.
   it('never takes damaged running totals for the baseline, so the good totals around them count exactly once, and lists them', async () => {
     const { rows } = await statsBy('damaged-totals', 'session');
     // Each file: good totals 10,000 (2,000 cached) / 100, damaged ones, then 30,000 / 300 and
@@ -138,11 +140,25 @@ describe('Codex usage in stats', () => {
     }
     const { diagnostics } = await summaryOf('damaged-totals');
     const details = diagnostics.items.map((item) => item.detail);
-    for (const said of ['input_tokens 20000.5 (not a whole number)', 'input_tokens 1.000e+20 (absurdly large)', 'cached_input_tokens -50 (negative)', 'without cached_input_tokens, which the totals before gave (2000)', 'missing in a thread whose earlier token_counts have them']) {
+    // A count left out of the totals (a build that does not write it resumed the thread) goes on as it was, unsaid.
+    for (const said of ['input_tokens 20000.5 (not a whole number)', 'input_tokens 1.000e+20 (absurdly large)', 'cached_input_tokens -50 (negative)', 'missing in a thread whose earlier token_counts have them']) {
       expect(details).toContainEqual(expect.stringContaining(said));
     }
     // A model named by a number is set aside; the counts beside it are kept.
     expect(details).toContainEqual(expect.stringContaining('token_count: info.model not as the format has it (kept without it)'));
+  });
+
+  // Regressions from a hostile look at the fixes above: the turn put in every claim made a fork's
+  // re-emit of its parent's last response (the parent's last turn unanswered) and a child's
+  // replay without turn lines count again; a count an older build leaves out was "damage", and a
+  // damaged token_count written twice was counted twice.
+  it.each([
+    ['a fork’s re-emit of its parent’s last response after a turn it never answered', 'fork-reemit-after-unanswered-turn', { usageRecords: 3, tokens: { input: 3_500, output: 350 } }],
+    ['a child’s replay of its parent without the turn lines', 'spawn-replay-without-turns', { usageRecords: 3, tokens: { input: 5_200, cacheRead: 1_000, output: 550 }, subagents: { tokens: { input: 4_000, output: 400 } } }],
+    ['a thread resumed by a build that does not write cache writes, its totals written twice', 'resumed-by-older-build', { usageRecords: 3, tokens: { input: 3_000, cacheRead: 2_500, cacheWrite: 500, output: 300 } }],
+    ['damaged running totals written twice', 'damaged-totals-reemitted', { usageRecords: 3, tokens: { input: 6_000, output: 250 } }],
+  ])('counts %s once', async (_, folder, expected) => {
+    expect((await stats(folder)).totals).toMatchObject(expected);
   });
 
   // Regression: a thread that copied another's history with its session_meta (codex.md §3, §9)

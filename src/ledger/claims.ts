@@ -4,7 +4,7 @@
 // origin before its copies; a usage record counts once by its source's rule.
 // Pure: ledgers in, claims out.
 
-import type { Source } from '../types.js';
+import { CLAIM_TURN, type Source } from '../types.js';
 import type { SessionKey, SessionLedger } from './ledger.js';
 import { unpackEntries } from './packed-entries.js';
 
@@ -460,8 +460,26 @@ function countedEntries(
       for (const record of entry.usage) if (record.origin !== 'subagent' && record.responseId !== null) mainResponses.add(record.responseId);
     }
   }
-  /** Usage claims taken, where the first holder counts. */
+  /** Usage claims taken, where the first holder counts: whole, and without their turn (see Usage.claim). */
   const usageClaimedIn = perSource(() => new Set<string>());
+  const heldWithoutTurnIn = perSource(() => new Set<string>());
+  /** Of each file whose claims name turns, its claims without them: what a file copied or spawned from it may replay. */
+  const withoutTurnOf = new Map<SessionLedger, Set<string>>();
+  const bySessionId = new Map<string, SessionLedger[]>();
+  for (const ledger of ledgers) bySessionId.set(ledger.sessionId, [...(bySessionId.get(ledger.sessionId) ?? []), ledger]);
+  /** Whether a file this one was copied from, or that spawned it, or theirs, holds this claim in any turn. */
+  const heldBefore = (ledger: SessionLedger, withoutTurn: string): boolean => {
+    const seen = new Set<SessionLedger>([ledger]);
+    const next = (at: SessionLedger) => [originOf.get(at), ...(at.subagentOf === null ? [] : (bySessionId.get(at.subagentOf) ?? []))];
+    for (const pending = next(ledger); pending.length > 0; ) {
+      const at = pending.pop();
+      if (at === undefined || seen.has(at)) continue;
+      seen.add(at);
+      if (withoutTurnOf.get(at)?.has(withoutTurn)) return true;
+      pending.push(...next(at));
+    }
+    return false;
+  };
   /** Where the copy with the most output counts: the holder of each claim so far (whose flag to set, and its output). */
   const holdersIn = perSource(() => new Map<string, { flags: Uint8Array; index: number; output: number }>());
   const firstTurns = new Map<SessionLedger, FirstTurn>();
@@ -474,6 +492,7 @@ function countedEntries(
     const claimed = claimedIn(ledger.source);
     const mainResponses = mainResponsesIn(ledger.source);
     const usageClaimed = usageClaimedIn(ledger.source);
+    const heldWithoutTurn = heldWithoutTurnIn(ledger.source);
     const holders = holdersIn(ledger.source);
     let u = 0;
     unpackEntries(ledger.entries).forEach((entry, i) => {
@@ -502,10 +521,21 @@ function countedEntries(
             holder.output = record.output;
             usage[u] = 1;
           }
-        } else if (!usageClaimed.has(record.key)) {
+        } else {
           // No object per claim: most records are held once, and the history's records are many.
-          usageClaimed.add(record.key);
-          usage[u] = 1;
+          const cut = record.key.indexOf(CLAIM_TURN);
+          if (cut === -1) {
+            if (!heldWithoutTurn.has(record.key)) usage[u] = 1;
+            heldWithoutTurn.add(record.key);
+          } else {
+            const withoutTurn = record.key.slice(0, cut);
+            if (!usageClaimed.has(record.key) && !heldBefore(ledger, withoutTurn)) usage[u] = 1;
+            usageClaimed.add(record.key);
+            heldWithoutTurn.add(withoutTurn);
+            const own = withoutTurnOf.get(ledger);
+            if (own) own.add(withoutTurn);
+            else withoutTurnOf.set(ledger, new Set([withoutTurn]));
+          }
         }
         u++;
       }

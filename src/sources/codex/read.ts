@@ -8,9 +8,10 @@
 // - Each entry's key is `<anchor>:<payload hash>:<turn id>@<running totals before it>#<occurrence>`;
 //   the envelope's write time is left out because a replay re-stamps it, and the turn id keeps a
 //   fork's own turns apart from its parent's later ones even when the same words are typed.
-// - Each usage record's claim is `<anchor>|<turn id>|<totals before>><totals after>`: a replayed
-//   token_count carries the parent's turn and totals on both sides, a thread's own one its own
-//   (two forks of one point start from the same totals; their turns tell their own usage apart).
+// - Each usage record's claim is `<anchor>|<totals before>><totals after>`, then its turn id (see
+//   Usage.claim): a replayed token_count carries the parent's totals on both sides, a thread's
+//   own one its own, and two forks of one point, starting from the same totals, tell their own
+//   usage apart by their turns.
 // - The anchor is the oldest thread of the file's lineage that the file names: follow
 //   `forked_from_id` and a spawned child's `parent_thread_id` through the session_meta lines the
 //   file holds. Parent, fork and child thus share the anchor (a child's replay is matched to its
@@ -20,7 +21,7 @@
 import { basename } from 'node:path';
 import type { z } from 'zod';
 import { diagnostic, type FileDiagnostics } from '../../diagnostics.js';
-import type { Block, Entry, EntryPayload, SessionFile, ToolDiff, Usage } from '../../types.js';
+import { CLAIM_TURN, type Block, type Entry, type EntryPayload, type SessionFile, type ToolDiff, type Usage } from '../../types.js';
 import { cutDeepNesting, isPlainObject, MAX_NESTING } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
 import type { RawLine } from '../lines.js';
@@ -184,13 +185,13 @@ interface CodexContext {
   totals: Totals | null;
   /** When the event that gave `totals` was written, when it says. */
   totalsAt: number | null;
-  /** Each usage record with what its claim is made of: its turn, and the running totals before and after it. */
-  usages: { usage: Usage; turn: string; before: string; after: string }[];
+  /** Each usage record with what its claim is made of: its turn (null: matched by totals alone), and the running totals before and after it. */
+  usages: { usage: Usage; turn: string | null; before: string; after: string }[];
   occurrences: Map<string, number>;
   /** The turn being read: part of each entry's key, so a fork's own turns never match its parent's. */
   turnId: string;
-  /** The turn before it. */
-  turnBefore: string;
+  /** The last damaged token_count as written, so that its re-emit is not counted again. */
+  lastDamaged: string | null;
   startedAt: number | null;
 }
 
@@ -238,7 +239,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     usages: [],
     occurrences: new Map(),
     turnId: '',
-    turnBefore: '',
+    lastDamaged: null,
     startedAt: null,
   };
   if (input.headerless) rebuildHeader(ctx, input.damaged, input.first.line);
@@ -403,7 +404,7 @@ function turnContext(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   if (!r) return;
   closeReply(ctx);
   ctx.justCompacted = false;
-  if (r.turn_id) enterTurn(ctx, r.turn_id);
+  if (r.turn_id) ctx.turnId = r.turn_id;
   if (ctx.cwd === null && r.cwd) ctx.cwd = r.cwd;
   if (r.model && r.model !== ctx.model) {
     ctx.model = r.model;
@@ -633,7 +634,7 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     case 'turn_started':
       closeReply(ctx);
       startTurn(ctx);
-      if (typeof event['turn_id'] === 'string') enterTurn(ctx, event['turn_id']);
+      if (typeof event['turn_id'] === 'string') ctx.turnId = event['turn_id'];
       return;
     case 'task_complete':
     case 'turn_complete':
@@ -747,13 +748,6 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
   }
 }
 
-/** The turn the items that follow are of; a turn's several turn_context lines name it each time. */
-function enterTurn(ctx: CodexContext, turnId: string): void {
-  if (turnId === ctx.turnId) return;
-  ctx.turnBefore = ctx.turnId;
-  ctx.turnId = turnId;
-}
-
 function startTurn(ctx: CodexContext): void {
   ctx.turnReply = null;
   ctx.textFromEvents.clear();
@@ -774,7 +768,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   const info = r?.info;
   if (!info) return; // rate-limit update only
   // Totals without a single count (every field null) are no running totals: as in builds without them.
-  const total = info.total_token_usage ? totalsOf(info.total_token_usage) : null;
+  const total = info.total_token_usage ? carried(totalsOf(info.total_token_usage), info.total_token_usage, ctx.totals) : null;
   const last = info.last_token_usage ? totalsOf(info.last_token_usage) : null;
   let before = ctx.totals;
   let delta: Totals | null;
@@ -784,9 +778,13 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   // The turn goes into the claim: two forks of one point, or two children spawned alike, start
   // from the same totals, and their first responses may well add the same counts; their turns
   // differ, while a replay copies its parent's turn ids with the rest.
-  let turn = ctx.turnId;
+  let turn: string | null = ctx.turnId;
   const damage = damagedTotals(total, info.total_token_usage, before);
   if (damage !== null) {
+    // Written again as it was (a re-emit, as good totals are): counted once.
+    const written = JSON.stringify([info.total_token_usage, info.last_token_usage]);
+    if (written === ctx.lastDamaged) return;
+    ctx.lastDamaged = written;
     // Damaged totals are never the baseline: the next good totals' difference would be taken from
     // them. The response's own counts stand in (their own bad counts left out by checkUsageNumbers),
     // and the totals move on by them; without them, the next totals hold its usage.
@@ -805,9 +803,10 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     // inherited totals), its claim is the parent's, and the parent counts it.
     delta = last;
     before = difference(total, last);
-    // When it is the parent's last response again, it is written in this thread's own first
-    // turn, and the parent's record of it is of the copied turn before.
-    turn = ctx.turnBefore;
+    // Matched by totals alone: when it is the parent's last response again, it is written in a
+    // turn of this thread's own, while the parent's record of it is in whichever turn the
+    // parent's last response was.
+    turn = null;
     note = 'the running totals continue from the parent thread’s: counted this response’s own usage';
   } else if (before === null || grewFrom(total, before)) {
     delta = before === null ? total : difference(total, before);
@@ -907,20 +906,25 @@ function movedOn(before: Totals | null, last: Totals): Totals {
   };
 }
 
-/**
- * Why running totals cannot be the thread's (a count no agent could mean, a count the totals before
- * gave left out, or no count at all in a thread that has totals), or null.
- */
+/** Why running totals cannot be the thread's (a count no agent could mean, or no count at all in a thread that has totals), or null. */
 function damagedTotals(total: Totals | null, rawTotal: raw.RawTokenUsage | null | undefined, before: Totals | null): string | null {
   if (total === null) return before !== null ? 'missing in a thread whose earlier token_counts have them' : null;
-  const problem = countsProblemOf(rawTotal as raw.RawTokenUsage, MAX_RUNNING_TOTAL);
-  if (problem !== null) return problem;
-  if (before === null) return null;
+  return countsProblemOf(rawTotal as raw.RawTokenUsage, MAX_RUNNING_TOTAL);
+}
+
+/**
+ * Running totals with a count the totals before gave, and these leave out, as before: a thread
+ * resumed by a build that does not write an optional count (cache_write_input_tokens) goes on
+ * with the others; read as 0, that count would have fallen, a restart.
+ */
+function carried(total: Totals | null, rawTotal: raw.RawTokenUsage, before: Totals | null): Totals | null {
+  if (total === null || before === null) return total;
+  const kept = { ...total };
   for (const [field, kind] of RAW_COUNTS) {
-    const value = (rawTotal as raw.RawTokenUsage)[field];
-    if (kind !== 'total' && (value === undefined || value === null) && before[kind] > 0) return `without ${field}, which the totals before gave (${before[kind]})`;
+    if (kind !== 'total' && (rawTotal[field] === undefined || rawTotal[field] === null)) kept[kind] = before[kind];
   }
-  return null;
+  if (rawTotal.total_tokens === undefined || rawTotal.total_tokens === null) kept.total = kept.input + kept.output;
+  return kept;
 }
 
 /**
@@ -1069,7 +1073,7 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
       result.change = result.diff === null || result.isError ? null : diffChange(result.diff);
     }
   }
-  for (const { usage, turn, before, after } of ctx.usages) usage.claim = `${anchor}|${turn}|${before}>${after}`;
+  for (const { usage, turn, before, after } of ctx.usages) usage.claim = `${anchor}|${before}>${after}${turn === null ? '' : `${CLAIM_TURN}${turn}`}`;
   const entries: Entry[] = [];
   const ids = new Set<string>();
   let previous: string | null = null;
