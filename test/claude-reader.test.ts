@@ -150,6 +150,30 @@ describe('Claude Code reader: a main session', () => {
     ]);
   });
 
+  // The links through records that are no entries are remembered (a long chain of progress lines,
+  // each with a child, was walked again for every child: 20,000 of them took a minute); what is
+  // remembered is forgotten when a record on the way turns out to be something else.
+  it('links children through chains of progress lines, whichever comes first in the file', async () => {
+    const sessionId = '77777777-7777-4777-8777-777777777777';
+    const at = (n: number) => `2026-03-02T10:00:${String(n).padStart(2, '0')}.000Z`;
+    const base = { sessionId, cwd: '/home/ana/shop', version: '2.1.0', userType: 'external', isSidechain: false };
+    const user = (uuid: string, parentUuid: string | null, n: number) => ({ ...base, type: 'user', uuid, parentUuid, timestamp: at(n), message: { role: 'user', content: `prompt ${uuid}` } });
+    const progress = (uuid: string, parentUuid: string, n: number) => ({ ...base, type: 'progress', uuid, parentUuid, timestamp: at(n), data: { type: 'hook_progress' } });
+    const file = await readRecords(sessionId, [
+      user('u0', null, 0),
+      progress('p1', 'u0', 1),
+      progress('p2', 'p1', 2),
+      user('u1', 'p2', 3),
+      // A child before the progress line it hangs from, and a prompt through both.
+      user('u2', 'p4', 4),
+      progress('p3', 'p2', 5),
+      progress('p4', 'p3', 6),
+      user('u3', 'p4', 7),
+    ]);
+    const parentOf = (id: string) => file.entries.find((e) => e.id === id)?.parentId;
+    expect(['u1', 'u2', 'u3'].map(parentOf)).toEqual(['u0', 'u0', 'u0']);
+  });
+
   it('keeps the conversation one connected line: skipped records, merged lines and parallel results pass their links on', async () => {
     const file = await readClaude(MAIN);
     const ids = new Set(file.entries.map((e) => e.id));

@@ -77,10 +77,12 @@ interface ClaudeContext {
   sessionId: string;
   diagnostics: FileDiagnostics;
   drafts: Draft[];
-  /** A record's uuid → the entry its children hang from. */
+  /** A record's uuid → the entry its children hang from (set by linkUuid). */
   linkTarget: Map<string, string>;
-  /** A record's uuid that became no entry → its own parent. */
+  /** A record's uuid that became no entry → its own parent (set by passUuid). */
   passThrough: Map<string, string | null>;
+  /** What resolveUuid found for each uuid it went through: forgotten when one of them changes. */
+  resolved: Map<string, string | null>;
   entryById: Map<string, Draft>;
   calls: Map<string, ToolCallBlock>;
   responses: Map<string, Response>;
@@ -122,6 +124,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     drafts: [],
     linkTarget: new Map(),
     passThrough: new Map(),
+    resolved: new Map(),
     entryById: new Map(),
     calls: new Map(),
     startedSubagents: new Map(),
@@ -348,7 +351,7 @@ const TAIL = { parent: { tail: true }, linksUuid: false } as const satisfies { p
 
 /** A record that becomes no entry still links its children to its own parent. */
 function skip(ctx: ClaudeContext, env: raw.RawEnvelope): void {
-  if (env.uuid) ctx.passThrough.set(env.uuid, env.parentUuid ?? null);
+  if (env.uuid) passUuid(ctx, env.uuid, env.parentUuid ?? null);
 }
 
 function addDraft(
@@ -384,7 +387,7 @@ function addDraft(
   const draft: Draft = { entry, parent, sidechain: env.isSidechain === true };
   ctx.drafts.push(draft);
   ctx.entryById.set(id, draft);
-  if (env.uuid && options.linksUuid !== false) ctx.linkTarget.set(env.uuid, id);
+  if (env.uuid && options.linksUuid !== false) linkUuid(ctx, env.uuid, id);
   if (!('tail' in parent)) ctx.previousId = id;
   return draft;
 }
@@ -415,7 +418,7 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
     if (env.uuid && response.uuids.has(env.uuid)) return;
     if (env.uuid) {
       response.uuids.add(env.uuid);
-      ctx.passThrough.set(env.uuid, env.parentUuid ?? response.draft.entry.id);
+      passUuid(ctx, env.uuid, env.parentUuid ?? response.draft.entry.id);
       ctx.responseOfUuid.set(env.uuid, response);
     }
     const reply = response.draft.entry;
@@ -695,7 +698,7 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
       const shell = parentDraft?.entry;
       if (shell?.kind === 'shell' && shell.output === '') {
         shell.output = [kind.stdout, kind.stderr].filter((s) => s !== '').join('\n');
-        if (env.uuid) ctx.linkTarget.set(env.uuid, shell.id);
+        if (env.uuid) linkUuid(ctx, env.uuid, shell.id);
         return;
       }
       addDraft(ctx, located, env, { kind: 'notice', label: 'shell output', tone: 'info', summary: noticeSummary(text), content: blocks, output: true }, []);
@@ -741,7 +744,7 @@ function expandCommand(
     skill: { name: command.name, command: `/${command.name}`, location: expansion.location, body: expansion.body },
   };
   ctx.commands.delete(id);
-  if (env.uuid) ctx.linkTarget.set(env.uuid, id);
+  if (env.uuid) linkUuid(ctx, env.uuid, id);
 }
 
 function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope, content: unknown[], toolUseResult: unknown): void {
@@ -795,7 +798,7 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
     previous = extra.entry.id;
   }
   if (previous === null) return skip(ctx, env);
-  if (env.uuid) ctx.linkTarget.set(env.uuid, previous);
+  if (env.uuid) linkUuid(ctx, env.uuid, previous);
 }
 
 function addCompactSummary(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope, blocks: Block[]): void {
@@ -804,7 +807,7 @@ function addCompactSummary(ctx: ClaudeContext, located: Located, env: raw.RawEnv
   if (boundary?.kind === 'compaction' && boundary.summary === '') {
     // The summary belongs to its boundary: shown there, once.
     boundary.summary = summary;
-    if (env.uuid) ctx.linkTarget.set(env.uuid, boundary.id);
+    if (env.uuid) linkUuid(ctx, env.uuid, boundary.id);
     return;
   }
   addDraft(ctx, located, env, { kind: 'compaction', summary, tokensBefore: null, firstKeptEntryId: null }, []);
@@ -938,16 +941,51 @@ function textOf(blocks: readonly Block[]): string {
 
 /** The entry a raw uuid stands for: itself, or its nearest ancestor that became an entry; dangling uuids stay. */
 function resolveUuid(ctx: ClaudeContext, uuid: string): string | null {
+  // Remembered for every uuid on the way: a long chain of records that are no entries (progress
+  // lines), each with children of its own, would otherwise be walked again for each child.
+  const path: string[] = [];
   const seen = new Set<string>();
   let at: string | null = uuid;
-  while (at !== null) {
+  let found: string | null;
+  for (;;) {
+    if (at === null) {
+      found = null;
+      break;
+    }
+    const known = ctx.resolved.get(at);
+    if (known !== undefined) {
+      found = known;
+      break;
+    }
     const target = ctx.linkTarget.get(at);
-    if (target !== undefined) return target;
-    if (!ctx.passThrough.has(at) || seen.has(at)) return seen.has(at) ? null : at;
+    if (target !== undefined || !ctx.passThrough.has(at)) {
+      path.push(at);
+      found = target ?? at;
+      break;
+    }
+    // A loop of records that are no entries hangs from nothing.
+    if (seen.has(at)) {
+      found = null;
+      break;
+    }
     seen.add(at);
+    path.push(at);
     at = ctx.passThrough.get(at) ?? null;
   }
-  return null;
+  for (const node of path) ctx.resolved.set(node, found);
+  return found;
+}
+
+/** Children of `uuid` hang from entry `id`. */
+function linkUuid(ctx: ClaudeContext, uuid: string, id: string): void {
+  ctx.linkTarget.set(uuid, id);
+  if (ctx.resolved.has(uuid)) ctx.resolved.clear();
+}
+
+/** `uuid` became no entry: its children hang from what its parent does. */
+function passUuid(ctx: ClaudeContext, uuid: string, parent: string | null): void {
+  ctx.passThrough.set(uuid, parent);
+  if (ctx.resolved.has(uuid)) ctx.resolved.clear();
 }
 
 function draftOf(ctx: ClaudeContext, id: string | null): Draft | null {
