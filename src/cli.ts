@@ -632,12 +632,14 @@ function timeZoneOption(description: string, io: CliIo): Option {
 }
 
 /** Names of zones and their regions written in capitals (US/Pacific, Etc/GMT+5, PST8PDT). */
-const CAPITAL_WORDS = /^(?:US|GMT|UTC|UCT|UT|GB|NZ|PRC|ROC|ROK|CET|EET|MET|WET|EST|MST|HST|EST5EDT|CST6CDT|MST7MDT|PST8PDT|W|SU|CHAT|GMT[+-]\d+)$/i;
+const CAPITAL_WORDS = /^(?:US|GMT|UTC|UCT|UT|GB|NZ|PRC|ROC|ROK|CET|EET|MET|WET|EST|MST|HST|EST5EDT|CST6CDT|MST7MDT|PST8PDT|W|SU|CHAT|IN|GMT[+-]\d+)$/i;
+/** The old names whose words IANA runs together, each capitalised. */
+const RUN_TOGETHER: ReadonlyMap<string, string> = new Map(['BajaNorte', 'BajaSur', 'DeNoronha', 'EasterIsland', 'ComodRivadavia'].map((word) => [word.toLowerCase(), word]));
 
 /** A zone name written in one case as IANA writes its names: Asia/Kolkata, America/North_Dakota/New_Salem. */
 function ianaCapitals(name: string): string {
   if (name !== name.toLowerCase() && name !== name.toUpperCase()) return name;
-  return name.replace(/[^/_-]+/g, (word) => (CAPITAL_WORDS.test(word) ? word.toUpperCase() : word[0]?.toUpperCase() + word.slice(1).toLowerCase()));
+  return name.replace(/[^/_-]+/g, (word) => RUN_TOGETHER.get(word.toLowerCase()) ?? (CAPITAL_WORDS.test(word) ? word.toUpperCase() : word[0]?.toUpperCase() + word.slice(1).toLowerCase()));
 }
 
 function timeZoneOf(value: string): string {

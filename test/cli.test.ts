@@ -142,7 +142,7 @@ describe('bough command line', () => {
     const out = await run(['stats', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--tz', 'europe/berlin', '--no-cache']);
     expect(out.stdout.split('\n')[0]).toBe('bough · All time · Europe/Berlin · by month');
     // A link Intl knows by another name, in capitals IANA's way (regression: "asia/kolkata" as typed).
-    for (const [typed, shown] of [['asia/kolkata', 'Asia/Kolkata'], ['us/pacific', 'US/Pacific'], ['Asia/Kolkata', 'Asia/Kolkata']]) {
+    for (const [typed, shown] of [['asia/kolkata', 'Asia/Kolkata'], ['us/pacific', 'US/Pacific'], ['Asia/Kolkata', 'Asia/Kolkata'], ['mexico/bajanorte', 'Mexico/BajaNorte'], ['america/knox_in', 'America/Knox_IN']]) {
       const linked = await run(['stats', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--tz', typed as string, '--no-cache']);
       expect(linked.stdout.split('\n')[0]).toBe(`bough · All time · ${shown} · by month`);
     }

@@ -209,6 +209,20 @@ describe('what the cache takes a file to be (from an outside review)', () => {
     const fromCache = await keys('b', true);
     expect(fromCache).toEqual(await keys('b', false));
     expect(fromCache[0]).toContain(join(root, 'b', 'projects', '-home-bob-web'));
+    // Each name has its entry (a hostile look: one entry for both, so reading them by turns read every file every time).
+    expect(await cacheFiles(cacheDir)).toHaveLength(2);
+  });
+
+  // Regression (a hostile look): a session_index.jsonl linked to /dev/zero was read for ever, by
+  // every run once the index was part of a file's identity.
+  it('reads no Codex index that is not a plain file', async (context) => {
+    if (process.platform === 'win32') context.skip();
+    const root = await tempDir();
+    await cp(join(FIXTURES, 'codex', 'home'), join(root, 'codex'), { recursive: true });
+    await rm(join(root, 'codex', 'session_index.jsonl'));
+    await symlink('/dev/zero', join(root, 'codex', 'session_index.jsonl'));
+    const result = await stats({ inputs: [join(root, 'codex')], by: 'session', scope: SCOPE, environment: environment(join(root, 'cache')) });
+    expect(result.json.totals.sessions).toBeGreaterThan(0);
   });
 
   // Regression: a thread renamed, or a sub-agent's sidecar written, after its file's last line was

@@ -304,6 +304,9 @@ describe('lookup in the bundled LiteLLM table (pricing.md §7 traps)', () => {
     expect(claudeKey('claude-3-5-haiku@20241022')).toBe('vertex_ai/claude-3-5-haiku@20241022');
     expect(claudeKey('claude-3-5-sonnet@20240620')).toBe('vertex_ai/claude-3-5-sonnet@20240620');
     expect(claudeKey('claude-sonnet-4-5-20250929')).toBe('claude-sonnet-4-5-20250929');
+    // An undated id is still Anthropic's newest dated entry (a hostile look: vertex_ai/claude-3-haiku, without cache prices).
+    expect(claudeKey('claude-3-haiku')).toBe('claude-3-haiku-20240307');
+    expect(claudeKey('claude-sonnet-4')).toBe('claude-sonnet-4-20250514');
   });
 
   // Regression: with --price-subscriptions, Gemini under google-gemini-cli and github-copilot took

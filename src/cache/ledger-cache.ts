@@ -469,7 +469,8 @@ export async function fileIdentity(path: string, codeStamp: string, knownReal?: 
     } finally {
       closeSync(handle);
     }
-    return `${sha256Hex(real).slice(0, 32)}.${sha256Hex(buffer)}`;
+    // Placed by both paths: a file read by its real path and through a link has an entry for each.
+    return `${sha256Hex(`${real}\0${path}`).slice(0, 32)}.${sha256Hex(buffer)}`;
   } catch {
     return null;
   }
@@ -478,7 +479,7 @@ export async function fileIdentity(path: string, codeStamp: string, knownReal?: 
 /** Where fileIdentity puts what it hashes; grown when a longer path needs it. */
 let identityBuffer = Buffer.allocUnsafe(4096 + 2 * EDGE_BYTES);
 
-/** What fileIdentity makes: the hash of the file's real path, then of what it is now. */
+/** What fileIdentity makes: the hash of the file's paths (real, and as given), then of what it is now. */
 const IDENTITY = /^[0-9a-f]{32}\.[0-9a-f]{64}$/;
 
 /**
@@ -687,7 +688,7 @@ function* packRecords(pack: Pack): Generator<PackRecord, void> {
   }
 }
 
-/** The hash of the file's real path, which names its entry of its own: one entry per file. */
+/** The hash of the file's paths (real, and as given), which names its entry of its own: one entry per file and name. */
 function placeOf(identity: string): string {
   return identity.slice(0, 32);
 }

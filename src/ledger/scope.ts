@@ -87,15 +87,16 @@ interface Bound {
 }
 
 /**
- * Whether --since names a time after all --until does. Two exact instants are compared as such.
- * Others as written: a time the clock went through twice (01:30 the night it goes back) is two
+ * Whether --since names a time after all --until does. Where either is an exact instant, as
+ * instants (a time without a zone from the first of its instants to after the last). Two local
+ * times as written: a time the clock went through twice (01:30 the night it goes back) is two
  * instants, and "--since 01:30 --until 01:15" the wrong way round all the same; times it skipped
  * (02:00–02:59 the night it goes forward) name no instant at all, and a period of them is empty,
  * not the wrong way round. --until a day takes the whole day: "--since 12:00 --until" that day is
  * its afternoon.
  */
 function wrongWayRound(since: Bound, until: Bound): boolean {
-  return since.zoned && until.zoned ? since.start >= until.end : since.local >= until.localEnd;
+  return since.zoned || until.zoned ? since.start >= until.end : since.local >= until.localEnd;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -57,10 +57,10 @@ function firstFieldValue(path: string, field: string, bytes: number): Promise<st
 const MAX_FIRST_LINE = 8 * 1024 * 1024;
 
 /**
- * The value `pick` takes from `field` in the first of a file's first records that has it, the
- * shallowest first (a record's own field before one in its content). The records are parsed as
- * JSON, so any spacing, key order or escaping reads as it does everywhere else; the first line is
- * read whole however long, up to MAX_FIRST_LINE, and a line cut short by that is searched as text.
+ * The value `pick` takes from `field` in a file's first records: as written in its first `bytes`
+ * bytes, where agents write it; else from the first record that has it, the shallowest first, the
+ * records parsed as JSON (any key order, spacing or escaping), the first line read whole however
+ * long, up to MAX_FIRST_LINE, and a line cut short by that searched as text.
  */
 async function firstInRecords<T>(path: string, bytes: number, field: string, pick: (value: unknown) => T | null): Promise<T | null> {
   // Not blocking, and files only: a named pipe with no writer would wait for one forever.
@@ -72,6 +72,9 @@ async function firstInRecords<T>(path: string, bytes: number, field: string, pic
     const size = info.size;
     let buffer = Buffer.alloc(Math.min(bytes, size));
     let read = (await file.read(buffer, 0, buffer.length, 0)).bytesRead;
+    // Most files name it early, as their agent writes it: found so, nothing more is read or parsed.
+    const early = valueAt(buffer.toString('utf8', 0, read), field, pick);
+    if (early !== null) return early;
     // The first line whole, however long (an agent's first prompt may be), up to a limit.
     while (buffer.indexOf(0x0a) === -1 && read === buffer.length && read < size && buffer.length < MAX_FIRST_LINE) {
       const longer = Buffer.alloc(Math.min(buffer.length * 4, MAX_FIRST_LINE, size));
@@ -93,18 +96,22 @@ async function firstInRecords<T>(path: string, bytes: number, field: string, pic
       const value = shallowest(record, field, pick);
       if (value !== null) return value;
     }
-    const rest = read === size ? '' : (lines.at(-1) ?? '');
-    const cut = new RegExp(`"${field}"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*"|true|false)`).exec(rest)?.[1];
-    if (cut === undefined) return null;
-    try {
-      return pick(JSON.parse(cut));
-    } catch {
-      return null;
-    }
+    return read === size ? null : valueAt(lines.at(-1) ?? '', field, pick);
   } catch {
     return null;
   } finally {
     await file.close();
+  }
+}
+
+/** The value `pick` takes from the first `"field": …` written in a text (a line cut short), or null. */
+function valueAt<T>(text: string, field: string, pick: (value: unknown) => T | null): T | null {
+  const written = new RegExp(`"${field}"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*"|true|false)`).exec(text)?.[1];
+  if (written === undefined) return null;
+  try {
+    return pick(JSON.parse(written));
+  } catch {
+    return null;
   }
 }
 

@@ -9,9 +9,10 @@ import { isClaudeRecord, readClaudeFile } from './read.js';
 
 /**
  * Claude Code's model ids are Anthropic's: LiteLLM lists them bare, some also under `anthropic/`;
- * on Vertex they are written `claude-…@date`, which LiteLLM lists under `vertex_ai/` alone.
+ * on Vertex they are written `claude-…@date`, which LiteLLM lists under `vertex_ai/` alone (last:
+ * an undated id is Anthropic's newest dated entry, not a Vertex entry of another price).
  */
-const CLAUDE_PRICE_HINT = { prefixes: ['', 'anthropic/', 'vertex_ai/'], subscription: false, local: false } as const;
+const CLAUDE_PRICE_HINT = { prefixes: ['', 'anthropic/'], lastPrefixes: ['vertex_ai/'], subscription: false, local: false } as const;
 
 export const claudeReader: SourceReader = {
   source: 'claude',
