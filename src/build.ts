@@ -346,8 +346,8 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   options.progress?.(`counting ${plural(collected.ledgers.length, 'session file')}`);
   const { table, local } = loaded ?? (await pricingInputs(options));
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: priceHintsFrom(local) });
-  const ledgers = withEntryTitles(collected.ledgers);
-  const claims = claimEntries(ledgers, CLAIM_RULES);
+  const claims = claimEntries(collected.ledgers, CLAIM_RULES);
+  const ledgers = withEntryTitles(collected.ledgers, claims);
   const data = buildReportData(withOwnTitles(ledgers, claims), claims, price, options.scope, collected.sharedProject);
   const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);
   return { discovery, collected, claims, table, local, price, data, diagnostics };

@@ -91,6 +91,47 @@ describe('Claude Code regressions', () => {
     ]);
   });
 
+  // Regressions (a review of Claude Code's files): a file of summaries alone was a session of "(no
+  // prompts)", dated by its file's time; a resumed copy whose copied lines carry its own session
+  // id, holding the summarised entry as history, was titled by its origin's first prompt (or
+  // summary) where it has a prompt of its own.
+  it('makes no session of a file of summaries alone, and titles a resumed copy by its own prompt', async () => {
+    const ORIGIN = '44444444-4444-4444-8444-4444444444f1';
+    const COPY = '44444444-4444-4444-8444-4444444444f2';
+    const SUMMARIES = '44444444-4444-4444-8444-4444444444f3';
+    const history = (session: string) => [user('f1', null, 'first prompt', { session }), assistant('f2', 'f1', 'F', tokens(100), { session })];
+    const folder = await projects({
+      [`-home-ana-shop/${ORIGIN}.jsonl`]: history(ORIGIN),
+      [`-home-ana-shop/${COPY}.jsonl`]: [
+        { type: 'summary', summary: 'Summary of the first work', leafUuid: 'f2' },
+        ...history(COPY),
+        user('g1', 'f2', 'third prompt', { session: COPY, at: '2026-03-11T10:00:00.000Z' }),
+        assistant('g2', 'g1', 'G', tokens(200), { session: COPY, at: '2026-03-11T10:00:01.000Z' }),
+      ],
+      [`-home-ana-shop/${SUMMARIES}.jsonl`]: [{ type: 'summary', summary: 'Another summary', leafUuid: 'zzz' }],
+    });
+    const { summary } = await build(folder);
+    expect(summary.sessions.map((s) => [s.id, s.title, s.prompts]).sort()).toEqual([
+      [ORIGIN, 'Summary of the first work', 1],
+      [COPY, 'third prompt', 1],
+    ]);
+    expect(summary.totals).toMatchObject({ sessions: 2, tokens: { input: 300 } });
+  });
+
+  // Regression (the same review): a resume of a resume, holding the first session's lines and then
+  // the second's, was said to come from the first, and its copied history counted there.
+  it('says a resume of a resume comes from the session it was resumed from', async () => {
+    const [A, B, C] = ['44444444-4444-4444-8444-4444444444a1', '44444444-4444-4444-8444-4444444444b1', '44444444-4444-4444-8444-4444444444c1'];
+    const a = [user('a1', null, 'first prompt', { session: A }), assistant('a2', 'a1', 'A', tokens(100), { session: A })];
+    const b = [user('b1', 'a2', 'second prompt', { session: B, at: '2026-03-11T10:00:00.000Z' }), assistant('b2', 'b1', 'B', tokens(200), { session: B, at: '2026-03-11T10:00:01.000Z' })];
+    const c = [user('c1', 'b2', 'third prompt', { session: C, at: '2026-03-12T10:00:00.000Z' }), assistant('c2', 'c1', 'C', tokens(400), { session: C, at: '2026-03-12T10:00:01.000Z' })];
+    const folder = await projects({ [`-home-ana-shop/${A}.jsonl`]: a, [`-home-ana-shop/${B}.jsonl`]: [...a, ...b], [`-home-ana-shop/${C}.jsonl`]: [...a, ...b, ...c] });
+    const { summary } = await build(folder);
+    const origins = Object.fromEntries(summary.sessions.map((s) => [s.id, s.origin?.split('/').pop() ?? null]));
+    expect(origins).toEqual({ [A]: null, [B]: `${A}.jsonl`, [C]: `${B}.jsonl` });
+    expect(summary.totals.tokens.input).toBe(700);
+  });
+
   // Regression: an old (1.0.x) inline sub-agent whose Task call got no result (the session ended
   // first) was shown and counted as a branch of its own: its reply a reply of the session's.
   it('shows an inline sub-agent whose Task call got no result under that call, not as a branch', async () => {

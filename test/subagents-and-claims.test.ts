@@ -186,10 +186,11 @@ describe('copies that name no origin (a resume written under a new session id)',
 });
 
 describe('titles given by other files', () => {
+  const titled = (ledgers: ReturnType<typeof ledgerOf>[]) => withEntryTitles(ledgers, claimEntries(ledgers, { usage: () => 'first' }));
   it('name the session holding the summarised entry, never the file the summary sits in, nor a session the user named', () => {
     const earlier = sessionFile({ path: '/p/old.jsonl', source: 'claude', sessionId: 'old' }, [prompt('u1', '2026-11-01T10:00:00Z', 'hello there')]);
     const later = { ...sessionFile({ path: '/p/new.jsonl', source: 'claude', sessionId: 'new' }, [prompt('u2', '2026-11-02T10:00:00Z', 'next task')]), entryTitles: [{ entryId: 'u1', title: 'Greeting the agent' }] };
-    const [old, next] = withEntryTitles([earlier, later].map(ledgerOf));
+    const [old, next] = titled([earlier, later].map(ledgerOf));
     expect(old?.title).toBe('Greeting the agent');
     expect(next?.title).toBe('next task');
   });
@@ -198,7 +199,21 @@ describe('titles given by other files', () => {
     const merged = { ...reply('r1', '2026-11-01T10:00:05Z', null), aliases: ['r1-line2', 'r1-line3'] };
     const earlier = sessionFile({ path: '/p/old.jsonl', source: 'claude', sessionId: 'old' }, [prompt('u1', '2026-11-01T10:00:00Z', 'hello there'), merged]);
     const later = { ...sessionFile({ path: '/p/new.jsonl', source: 'claude', sessionId: 'new' }, []), entryTitles: [{ entryId: 'r1-line3', title: 'Greeting the agent' }] };
-    expect(withEntryTitles([earlier, later].map(ledgerOf))[0]?.title).toBe('Greeting the agent');
+    expect(titled([earlier, later].map(ledgerOf))[0]?.title).toBe('Greeting the agent');
+  });
+
+  // Regression (a review of Claude Code's files): a resumed copy holding the summarised entry as
+  // copied history took its origin's summary for its own title.
+  it('name the session that counts the summarised entry, not a copy holding it too', () => {
+    const history = [prompt('u1', '2026-11-01T10:00:00Z', 'first prompt'), reply('a1', '2026-11-01T10:00:05Z', null, { parentId: 'u1' })];
+    const origin = sessionFile({ path: '/p/a.jsonl', source: 'claude', sessionId: 'a' }, history);
+    const copy = {
+      ...sessionFile({ path: '/p/b.jsonl', source: 'claude', sessionId: 'b' }, [...history, prompt('u3', '2026-11-02T10:00:00Z', 'third prompt', 'a1')]),
+      parentSessionId: 'a',
+      entryTitles: [{ entryId: 'a1', title: 'Summary of A work' }],
+    };
+    const [a, b] = titled([origin, copy].map(ledgerOf));
+    expect([a?.title, b?.title]).toEqual(['Summary of A work', 'first prompt']);
   });
 });
 

@@ -1,13 +1,14 @@
 // Titles that depend on other files. Claude Code writes a summary of an earlier session at the top
-// of a later file, naming the entry that session ended at: the session holding that entry takes
-// the summary as its title, unless the user named it. A copy of another session is titled by its
+// of a later file, naming the entry that session ended at: the session holding that entry (the
+// one counting it, not a copy) takes the summary as its title, unless the user named it. A copy of another session is titled by its
 // first prompt of its own. Pure: ledgers in, ledgers out.
 
 import type { Claims } from './claims.js';
 import type { SessionLedger } from './ledger.js';
 import { unpackEntries } from './packed-entries.js';
 
-export function withEntryTitles(ledgers: readonly SessionLedger[]): SessionLedger[] {
+/** `claims`: a summarised entry titles the session that counts it, not the copies that hold it too. */
+export function withEntryTitles(ledgers: readonly SessionLedger[], claims: Claims): SessionLedger[] {
   /** Per agent, entry id → title; a newer file's summary of the same entry wins. */
   const titles = new Map<string, string>();
   const byAge = [...ledgers].sort((a, b) => a.mtime - b.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -20,7 +21,9 @@ export function withEntryTitles(ledgers: readonly SessionLedger[]): SessionLedge
     if (ledger.name !== null || !titled.has(ledger.source)) return ledger;
     // The last entry summarised is the session's latest summary.
     const entries = unpackEntries(ledger.entries);
+    const counted = claims.counted.get(ledger.key)?.entries;
     for (let i = entries.length - 1; i >= 0; i--) {
+      if (counted !== undefined && counted[i] !== 1) continue;
       const entry = entries[i];
       for (const id of [entry?.id ?? '', ...(entry?.aliases ?? [])]) {
         const title = titles.get(`${ledger.source}\0${id}`);
