@@ -40,9 +40,9 @@ export interface Usage extends TokenCounts {
    * What identifies this record across files, when it is not its entry's key: the same response
    * in several files (Claude: message id and request id) carries the same claim, and counts once.
    * A claim may end in the turn the record was written in (CLAIM_TURN, then the turn): then it is
-   * a copy where another file holds it in the same turn, or where a file it was copied or spawned
-   * from holds it in any turn (a replay that left its turns out), and not where a file of the
-   * same lineage merely holds the same counts in a turn of its own (two forks of one point).
+   * a copy where another file holds it in the same turn, or, written in no turn (a replay that
+   * left its turns out), where a file it was copied or spawned from holds it in any turn; not
+   * where a file of the same lineage merely holds the same counts in a turn of its own.
    */
   claim: string | null;
   /** The agent may not have written the response's final output count: `output` is a lower bound. */

@@ -92,44 +92,52 @@ describe('Claude Code regressions', () => {
   });
 
   // Regressions (a review of Claude Code's files): a file of summaries alone was a session of "(no
-  // prompts)", dated by its file's time; a resumed copy whose copied lines carry its own session
-  // id, holding the summarised entry as history, was titled by its origin's first prompt (or
-  // summary) where it has a prompt of its own.
-  it('makes no session of a file of summaries alone, and titles a resumed copy by its own prompt', async () => {
+  // prompts)", dated by its file's time; a resumed copy holding the summarised entry as history
+  // took its origin's summary as its title. A hostile look at the fix: such a file whose session
+  // ran sub-agents took their spend with it.
+  it('makes no session of a file of summaries alone, but for its sub-agents, and titles a resumed copy by its own prompt', async () => {
     const ORIGIN = '44444444-4444-4444-8444-4444444444f1';
     const COPY = '44444444-4444-4444-8444-4444444444f2';
     const SUMMARIES = '44444444-4444-4444-8444-4444444444f3';
-    const history = (session: string) => [user('f1', null, 'first prompt', { session }), assistant('f2', 'f1', 'F', tokens(100), { session })];
+    const WITH_SUBAGENT = '44444444-4444-4444-8444-4444444444f4';
+    const history = [user('f1', null, 'first prompt', { session: ORIGIN }), assistant('f2', 'f1', 'F', tokens(100), { session: ORIGIN })];
+    const side = { session: WITH_SUBAGENT, sidechain: true };
     const folder = await projects({
-      [`-home-ana-shop/${ORIGIN}.jsonl`]: history(ORIGIN),
+      [`-home-ana-shop/${ORIGIN}.jsonl`]: history,
       [`-home-ana-shop/${COPY}.jsonl`]: [
         { type: 'summary', summary: 'Summary of the first work', leafUuid: 'f2' },
-        ...history(COPY),
+        ...history,
         user('g1', 'f2', 'third prompt', { session: COPY, at: '2026-03-11T10:00:00.000Z' }),
         assistant('g2', 'g1', 'G', tokens(200), { session: COPY, at: '2026-03-11T10:00:01.000Z' }),
       ],
       [`-home-ana-shop/${SUMMARIES}.jsonl`]: [{ type: 'summary', summary: 'Another summary', leafUuid: 'zzz' }],
+      [`-home-ana-shop/${WITH_SUBAGENT}.jsonl`]: [{ type: 'summary', summary: 'A third summary', leafUuid: 'yyy' }],
+      [`-home-ana-shop/${WITH_SUBAGENT}/subagents/agent-abc.jsonl`]: [user('h1', null, 'side task', side), assistant('h2', 'h1', 'H', tokens(1000), side)],
     });
     const { summary } = await build(folder);
     expect(summary.sessions.map((s) => [s.id, s.title, s.prompts]).sort()).toEqual([
       [ORIGIN, 'Summary of the first work', 1],
       [COPY, 'third prompt', 1],
+      [WITH_SUBAGENT, expect.any(String), 0],
     ]);
-    expect(summary.totals).toMatchObject({ sessions: 2, tokens: { input: 300 } });
+    expect(summary.totals).toMatchObject({ sessions: 3, tokens: { input: 1300 }, subagents: { tokens: { input: 1000 } } });
   });
 
-  // Regression (the same review): a resume of a resume, holding the first session's lines and then
-  // the second's, was said to come from the first, and its copied history counted there.
-  it('says a resume of a resume comes from the session it was resumed from', async () => {
+  // A resume of a resume holds the first session's lines and then the second's: each counted
+  // once, where first written, and the copy titled by its own prompt. (It is said to come from the
+  // first session: the second, named last, may be gone while the first is kept.)
+  it('counts a resume of a resume’s copied history once, each part where it was first written', async () => {
     const [A, B, C] = ['44444444-4444-4444-8444-4444444444a1', '44444444-4444-4444-8444-4444444444b1', '44444444-4444-4444-8444-4444444444c1'];
     const a = [user('a1', null, 'first prompt', { session: A }), assistant('a2', 'a1', 'A', tokens(100), { session: A })];
     const b = [user('b1', 'a2', 'second prompt', { session: B, at: '2026-03-11T10:00:00.000Z' }), assistant('b2', 'b1', 'B', tokens(200), { session: B, at: '2026-03-11T10:00:01.000Z' })];
     const c = [user('c1', 'b2', 'third prompt', { session: C, at: '2026-03-12T10:00:00.000Z' }), assistant('c2', 'c1', 'C', tokens(400), { session: C, at: '2026-03-12T10:00:01.000Z' })];
     const folder = await projects({ [`-home-ana-shop/${A}.jsonl`]: a, [`-home-ana-shop/${B}.jsonl`]: [...a, ...b], [`-home-ana-shop/${C}.jsonl`]: [...a, ...b, ...c] });
     const { summary } = await build(folder);
-    const origins = Object.fromEntries(summary.sessions.map((s) => [s.id, s.origin?.split('/').pop() ?? null]));
-    expect(origins).toEqual({ [A]: null, [B]: `${A}.jsonl`, [C]: `${B}.jsonl` });
-    expect(summary.totals.tokens.input).toBe(700);
+    expect(summary.sessions.map((s) => [s.id, s.title, s.tokens.input]).sort()).toEqual([
+      [A, 'first prompt', 100],
+      [B, 'second prompt', 200],
+      [C, 'third prompt', 400],
+    ]);
   });
 
   // Regression: an old (1.0.x) inline sub-agent whose Task call got no result (the session ended

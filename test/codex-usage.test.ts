@@ -157,6 +157,9 @@ describe('Codex usage in stats', () => {
     ['a child’s replay of its parent without the turn lines', 'spawn-replay-without-turns', { usageRecords: 3, tokens: { input: 5_200, cacheRead: 1_000, output: 550 }, subagents: { tokens: { input: 4_000, output: 400 } } }],
     ['a thread resumed by a build that does not write cache writes, its totals written twice', 'resumed-by-older-build', { usageRecords: 3, tokens: { input: 3_000, cacheRead: 2_500, cacheWrite: 500, output: 300 } }],
     ['damaged running totals written twice', 'damaged-totals-reemitted', { usageRecords: 3, tokens: { input: 6_000, output: 250 } }],
+    // The second hostile look: a record in a turn of its own was a copy wherever its origin held the same counts in any turn.
+    ['a fork’s own response of the counts its parent then added too', 'fork-same-counts-as-parent', { usageRecords: 4, tokens: { input: 4_000, output: 400 } }],
+    ['a child’s own response of the counts its parent then added too', 'spawn-same-counts-as-parent', { usageRecords: 4, tokens: { input: 4_000, output: 400 }, subagents: { tokens: { input: 500 } } }],
   ])('counts %s once', async (_, folder, expected) => {
     expect((await stats(folder)).totals).toMatchObject(expected);
   });

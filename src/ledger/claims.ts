@@ -529,7 +529,10 @@ function countedEntries(
             heldWithoutTurn.add(record.key);
           } else {
             const withoutTurn = record.key.slice(0, cut);
-            if (!usageClaimed.has(record.key) && !heldBefore(ledger, withoutTurn)) usage[u] = 1;
+            // In any turn only for a record written in none (a replay that left its turns out): one
+            // in a turn of its own is its file's, whatever counts its origin added in another.
+            const inNoTurn = cut === record.key.length - CLAIM_TURN.length;
+            if (!usageClaimed.has(record.key) && !(inNoTurn && heldBefore(ledger, withoutTurn))) usage[u] = 1;
             usageClaimed.add(record.key);
             heldWithoutTurn.add(withoutTurn);
             const own = withoutTurnOf.get(ledger);

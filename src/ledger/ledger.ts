@@ -154,11 +154,9 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     subagentOf: file.subagentOf,
     subagentLabel: file.subagentLabel === null ? null : shorten(file.subagentLabel),
     entryTitles: file.entryTitles.map((t) => ({ entryId: t.entryId, title: shorten(t.title) })),
-    // Kept only for a file that names the session it was copied from, or may be a copy naming
-    // none: held for every session, a history of 30,000 small ones carried 50 MB more. Claude
-    // Code's resumed copies may carry the new session's id on every copied line: known by their
-    // history alone.
-    promptTitles: file.parentFile === null && file.parentSessionId === null && file.source !== 'claude' ? [] : promptTitles(file.entries, file.startedAt),
+    // Kept only for a file that names the session it was copied from: held for every session,
+    // a history of 30,000 small ones carried 50 MB more.
+    promptTitles: file.parentFile === null && file.parentSessionId === null ? [] : promptTitles(file.entries, file.startedAt),
     formatVersion: file.formatVersion,
     branches: buildTree(file.entries).leaves.length,
     lastSeen: null,

@@ -282,8 +282,9 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     // another file of its session holds is listed with that session.
     if (claims.hostOf.has(ledger.key) || claims.duplicateOf.has(ledger.key)) continue;
     // A file of summaries alone (Claude Code's of sessions in other files) titles those sessions
-    // and holds no conversation: no session of its own, dated by nothing but its file.
-    if (ledger.entries.count === 0 && ledger.entryTitles.length > 0) continue;
+    // and holds no conversation: no session of its own, dated by nothing but its file; unless
+    // sub-agents of its session ran, whose spend it shows.
+    if (ledger.entries.count === 0 && ledger.entryTitles.length > 0 && !claims.subagentsOf.has(ledger.key)) continue;
     available.read++;
     const project = projects.byLedger.get(ledger) as ProjectGroup;
     if (scope.sources !== null && !scope.sources.includes(ledger.source)) continue;

@@ -219,9 +219,7 @@ function fileFacts(records: readonly Located[], path: string): FileFacts {
   const nameId = UUID.exec(name)?.[0] ?? (basename(dirname(path)) === 'subagents' && UUID.test(folder) ? folder : null);
   // A resumed copy is named by its new id and may open with the old session's entries.
   const own = nameId !== null && sessionIds.includes(nameId) ? nameId : (sessionIds[0] ?? nameId ?? name);
-  // The session it was resumed from is the last before its own: a resume of a resume holds the
-  // first session's entries, then the second's.
-  const before = sessionIds.slice(0, sessionIds.indexOf(own)).filter((id) => id !== own).at(-1) ?? null;
+  const before = sessionIds.slice(0, sessionIds.indexOf(own)).find((id) => id !== own) ?? null;
   const subagentFile = conversation > 0 && sidechain === conversation;
   // The folder the conversation ran in: a hook's attachment may come first from another (a worktree of it).
   return { sessionId: own, cwd: cwd ?? anyCwd, startedAt, parentSessionId: subagentFile ? null : before, subagentFile, agentId, hasCustomTitle };
