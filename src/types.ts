@@ -39,12 +39,16 @@ export interface Usage extends TokenCounts {
   /**
    * What identifies this record across files, when it is not its entry's key: the same response
    * in several files (Claude: message id and request id) carries the same claim, and counts once.
-   * A claim may end in the turn the record was written in (CLAIM_TURN, then the turn): then it is
-   * a copy where another file holds it in the same turn, or, written in no turn (a replay that
-   * left its turns out), where a file it was copied or spawned from holds it in any turn; not
-   * where a file of the same lineage merely holds the same counts in a turn of its own.
    */
   claim: string | null;
+  /**
+   * The turn the record was written in, where its claim alone cannot tell a file's own record from
+   * a copy (Codex): then it is a copy where another file holds its claim in the same turn, or,
+   * written in no turn (''; a replay that left its turns out), where a file it was copied or
+   * spawned from holds it in any turn; not where a file of the same lineage merely holds the same
+   * counts in a turn of its own. Absent: the claim alone tells.
+   */
+  claimTurn?: string;
   /** The agent may not have written the response's final output count: `output` is a lower bound. */
   outputPartial: boolean;
   /** Served in fast mode (Claude Code's `speed: "fast"`): billed at a multiple of the standard rates. */
@@ -266,5 +270,5 @@ export interface SessionFile {
   lineCount: number;
 }
 
-/** Parts a usage claim from the turn it was written in (see Usage.claim). */
+/** Parts a usage record's key from the turn it was written in (see Usage.claimTurn); never in a key otherwise. */
 export const CLAIM_TURN = '\u0001';

@@ -185,6 +185,19 @@ describe('copies that name no origin (a resume written under a new session id)',
   });
 });
 
+// Regression (a hostile look): a claim holding U+0001 (made of ids a file gives) was read as
+// ending in a Codex turn, so that a record claimed by what came before it was taken for a copy.
+describe('usage claims holding the byte that parts a turn', () => {
+  it('count each record of its own', () => {
+    const odd = sessionFile({ path: '/p/odd.jsonl', source: 'pi', sessionId: 'odd' }, [
+      prompt('u1', '2026-11-01T10:00:00Z', 'hello'),
+      reply('r1', '2026-11-01T10:00:01Z', { input: 100, output: 10, claim: 'msg_1\u0001' }, { parentId: 'u1' }),
+      reply('r2', '2026-11-01T10:00:02Z', { input: 200, output: 20, claim: 'msg_1' }, { parentId: 'r1' }),
+    ]);
+    expect(totalsJson(report([odd]))).toMatchObject({ usageRecords: 2, tokens: { input: 300, output: 30 } });
+  });
+});
+
 describe('titles given by other files', () => {
   const titled = (ledgers: ReturnType<typeof ledgerOf>[]) => withEntryTitles(ledgers, claimEntries(ledgers, { usage: () => 'first' }));
   it('name the session holding the summarised entry, never the file the summary sits in, nor a session the user named', () => {

@@ -460,7 +460,7 @@ function countedEntries(
       for (const record of entry.usage) if (record.origin !== 'subagent' && record.responseId !== null) mainResponses.add(record.responseId);
     }
   }
-  /** Usage claims taken, where the first holder counts: whole, and without their turn (see Usage.claim). */
+  /** Usage claims taken, where the first holder counts: whole, and without their turn (see Usage.claimTurn). */
   const usageClaimedIn = perSource(() => new Set<string>());
   const heldWithoutTurnIn = perSource(() => new Set<string>());
   /** Of each file whose claims name turns, its claims without them: what a file copied or spawned from it may replay. */

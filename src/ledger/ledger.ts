@@ -5,7 +5,7 @@
 import { problemCount } from '../diagnostics.js';
 import { buildTree } from '../model/tree.js';
 import { packEntries, type PackedEntries } from './packed-entries.js';
-import type { Entry, ReplyOutcome, SessionFile, SkillInvocation, Source, SubagentRun, TokenCounts, ToolEffect, UsageOrigin } from '../types.js';
+import { CLAIM_TURN, type Entry, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
 
 /** Names a session everywhere (pages, rows, links): its source and file. Never object identity. */
 export type SessionKey = string;
@@ -178,7 +178,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
     turn: !inSubagent && (entry.kind === 'prompt' || entry.kind === 'reply') ? entry.kind : null,
     outcome: entry.kind === 'reply' ? entry.outcome : null,
     usage: entry.usage.map((usage, index) => ({
-      key: usage.claim ?? `${entry.key}#${index}`,
+      key: usageKey(usage.claim ?? `${entry.key}#${index}`, usage.claimTurn),
       time: usage.timestamp ?? entry.timestamp,
       origin: inSubagent ? 'subagent' : usage.origin,
       provider: usage.provider,
@@ -329,4 +329,10 @@ export function shorten(text: string, length = TITLE_LENGTH): string {
 function skillTitle(skill: SkillInvocation | null, typed: string): string {
   if (!skill) return typed;
   return typed ? `${skill.command} ${typed}` : skill.command;
+}
+
+/** A usage record's key: its claim, then its turn where it has one (a claim's own U+0001, from a hostile id, changed so that it names no turn). */
+function usageKey(claim: string, turn: string | undefined): string {
+  const key = claim.includes(CLAIM_TURN) ? claim.replaceAll(CLAIM_TURN, '\uFFFD') : claim;
+  return turn === undefined ? key : `${key}${CLAIM_TURN}${turn}`;
 }

@@ -8,8 +8,8 @@
 // - Each entry's key is `<anchor>:<payload hash>:<turn id>@<running totals before it>#<occurrence>`;
 //   the envelope's write time is left out because a replay re-stamps it, and the turn id keeps a
 //   fork's own turns apart from its parent's later ones even when the same words are typed.
-// - Each usage record's claim is `<anchor>|<totals before>><totals after>`, then its turn id (see
-//   Usage.claim): a replayed token_count carries the parent's totals on both sides, a thread's
+// - Each usage record's claim is `<anchor>|<totals before>><totals after>`, with its turn id (see
+//   Usage.claimTurn): a replayed token_count carries the parent's totals on both sides, a thread's
 //   own one its own, and two forks of one point, starting from the same totals, tell their own
 //   usage apart by their turns.
 // - The anchor is the oldest thread of the file's lineage that the file names: follow
@@ -21,7 +21,7 @@
 import { basename } from 'node:path';
 import type { z } from 'zod';
 import { diagnostic, type FileDiagnostics } from '../../diagnostics.js';
-import { CLAIM_TURN, type Block, type Entry, type EntryPayload, type SessionFile, type ToolDiff, type Usage } from '../../types.js';
+import type { Block, Entry, EntryPayload, SessionFile, ToolDiff, Usage } from '../../types.js';
 import { cutDeepNesting, isPlainObject, MAX_NESTING } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
 import type { RawLine } from '../lines.js';
@@ -1073,7 +1073,10 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
       result.change = result.diff === null || result.isError ? null : diffChange(result.diff);
     }
   }
-  for (const { usage, turn, before, after } of ctx.usages) usage.claim = `${anchor}|${before}>${after}${turn === null ? '' : `${CLAIM_TURN}${turn}`}`;
+  for (const { usage, turn, before, after } of ctx.usages) {
+    usage.claim = `${anchor}|${before}>${after}`;
+    if (turn !== null) usage.claimTurn = turn;
+  }
   const entries: Entry[] = [];
   const ids = new Set<string>();
   let previous: string | null = null;
