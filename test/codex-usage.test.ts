@@ -157,6 +157,8 @@ describe('Codex usage in stats', () => {
     ['a child’s replay of its parent without the turn lines', 'spawn-replay-without-turns', { usageRecords: 3, tokens: { input: 5_200, cacheRead: 1_000, output: 550 }, subagents: { tokens: { input: 4_000, output: 400 } } }],
     ['a thread resumed by a build that does not write cache writes, its totals written twice', 'resumed-by-older-build', { usageRecords: 3, tokens: { input: 3_000, cacheRead: 2_500, cacheWrite: 500, output: 300 } }],
     ['damaged running totals written twice', 'damaged-totals-reemitted', { usageRecords: 3, tokens: { input: 6_000, output: 250 } }],
+    // A fuzzing review: the thread's first totals without input_tokens were taken as 0, and the next ones' difference counted its input again.
+    ['first running totals without their input count', 'first-totals-without-input', { usageRecords: 2, tokens: { input: 2_750, cacheRead: 750, output: 425 } }],
     // The second hostile look: a record in a turn of its own was a copy wherever its origin held the same counts in any turn.
     ['a fork’s own response of the counts its parent then added too', 'fork-same-counts-as-parent', { usageRecords: 4, tokens: { input: 4_000, output: 400 } }],
     ['a child’s own response of the counts its parent then added too', 'spawn-same-counts-as-parent', { usageRecords: 4, tokens: { input: 4_000, output: 400 }, subagents: { tokens: { input: 500 } } }],

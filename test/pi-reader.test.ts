@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSessionFile } from '../src/sources/read.js';
@@ -27,6 +27,20 @@ describe('Pi reader', () => {
     ]);
     // Its id and time, and what it says in brief (role, blocks, tokens): see entryMark.
     expect(file.entries[4]?.key).toBe('a0000005@2026-10-01T09:00:03.000Z@assistant.3.10.20.0.1000');
+  });
+
+  // Regression (a fuzzing review): a line written twice (`cat f f`, a sync tool's merge) was
+  // renamed and counted again, its tokens and cost doubled; as two files, it counted once.
+  it('reads an entry written twice in one file once, and renames only an id reused by another entry', async () => {
+    const lines = (await readFile(piFixture('minimal-v3.jsonl'), 'utf8')).trimEnd().split('\n');
+    const path = join(await tempDir(), 'twice.jsonl');
+    const reused = { ...(JSON.parse(lines[5] as string) as object), timestamp: '2026-10-01T09:59:00.000Z' };
+    await writeFile(path, `${[...lines, ...lines.slice(1), JSON.stringify(reused)].join('\n')}\n`);
+    const outcome = await readSessionFile(path);
+    if (outcome.kind !== 'session') throw new Error('not read');
+    const once = await readPiFixture('minimal-v3.jsonl');
+    expect(outcome.file.entries.map((e) => e.id)).toEqual([...once.entries.map((e) => e.id), `${once.entries[4]?.id}~${2 * lines.length}`]);
+    expect(outcome.file.diagnostics.filter((d) => d.detail.endsWith('written again as it was: read once'))).toHaveLength(lines.length - 1);
   });
 
   it('chains v1 entries in file order and maps firstKeptEntryIndex to an entry', async () => {

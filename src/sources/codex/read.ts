@@ -906,10 +906,18 @@ function movedOn(before: Totals | null, last: Totals): Totals {
   };
 }
 
-/** Why running totals cannot be the thread's (a count no agent could mean, or no count at all in a thread that has totals), or null. */
+/**
+ * Why running totals cannot be the thread's (a count no agent could mean; no count at all in a
+ * thread that has totals; the first totals without input or output, which no earlier totals
+ * carry on), or null.
+ */
 function damagedTotals(total: Totals | null, rawTotal: raw.RawTokenUsage | null | undefined, before: Totals | null): string | null {
   if (total === null) return before !== null ? 'missing in a thread whose earlier token_counts have them' : null;
-  return countsProblemOf(rawTotal as raw.RawTokenUsage, MAX_RUNNING_TOTAL);
+  const written = rawTotal as raw.RawTokenUsage;
+  if (before === null) {
+    for (const field of ['input_tokens', 'output_tokens'] as const) if (written[field] === undefined || written[field] === null) return `without ${field}`;
+  }
+  return countsProblemOf(written, MAX_RUNNING_TOTAL);
 }
 
 /**

@@ -44,7 +44,8 @@ interface PiContext {
   treeFormat: boolean | null;
   diagnostics: FileDiagnostics;
   entries: Entry[];
-  ids: Set<string>;
+  /** Each id used, and the key of the entry using it. */
+  ids: Map<string, string>;
   /** Ids of entries from lines Pi itself could parse, in order: v1 `firstKeptEntryIndex` counts these. */
   cleanIds: string[];
   /** v1: the entry each new one is chained to. */
@@ -75,7 +76,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     treeFormat: version === null ? null : version >= 2,
     diagnostics: input.diagnostics,
     entries: [],
-    ids: new Set(),
+    ids: new Map(),
     cleanIds: [],
     previousId: null,
     modelInUse: { provider: header.provider ?? null, model: header.modelId ?? null },
@@ -211,12 +212,17 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     key = v1Key(rawTime, record);
   }
   if (ctx.ids.has(id)) {
+    // The same entry written again (its id, time and content): read once, as in two files.
+    if (ctx.ids.get(id) === key) {
+      ctx.diagnostics.push(diagnostic('duplicate-id', ctx.file, line, `id ${JSON.stringify(id)} written again as it was: read once`));
+      return;
+    }
     const renamed = `${id}~${line}${suffix}`;
     ctx.diagnostics.push(diagnostic('duplicate-id', ctx.file, line, `id ${JSON.stringify(id)} already used; kept as ${renamed}`));
     id = renamed;
     key = `${key}~${line}${suffix}`;
   }
-  ctx.ids.add(id);
+  ctx.ids.set(id, key);
   ctx.previousId = id;
   if (clean) ctx.cleanIds.push(id);
   ctx.entries.push({ key, id, parentId, timestamp, line, recovered: !clean, ...built.payload, usage: built.usage } as Entry);
