@@ -465,12 +465,23 @@ function countedEntries(
   const heldWithoutTurnIn = perSource(() => new Set<string>());
   /** Of each file whose claims name turns, its claims without them: what a file copied or spawned from it may replay. */
   const withoutTurnOf = new Map<SessionLedger, Set<string>>();
-  const bySessionId = new Map<string, SessionLedger[]>();
-  for (const ledger of ledgers) bySessionId.set(ledger.sessionId, [...(bySessionId.get(ledger.sessionId) ?? []), ledger]);
+  /** Files by session id, made when first asked (only for a record written in no turn, rare). */
+  let bySessionId: Map<string, SessionLedger[]> | null = null;
+  const withSessionId = (id: string): readonly SessionLedger[] => {
+    if (bySessionId === null) {
+      bySessionId = new Map();
+      for (const ledger of ledgers) {
+        const list = bySessionId.get(ledger.sessionId);
+        if (list) list.push(ledger);
+        else bySessionId.set(ledger.sessionId, [ledger]);
+      }
+    }
+    return bySessionId.get(id) ?? [];
+  };
   /** Whether a file this one was copied from, or that spawned it, or theirs, holds this claim in any turn. */
   const heldBefore = (ledger: SessionLedger, withoutTurn: string): boolean => {
     const seen = new Set<SessionLedger>([ledger]);
-    const next = (at: SessionLedger) => [originOf.get(at), ...(at.subagentOf === null ? [] : (bySessionId.get(at.subagentOf) ?? []))];
+    const next = (at: SessionLedger) => [originOf.get(at), ...(at.subagentOf === null ? [] : withSessionId(at.subagentOf))];
     for (const pending = next(ledger); pending.length > 0; ) {
       const at = pending.pop();
       if (at === undefined || seen.has(at)) continue;
