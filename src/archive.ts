@@ -20,7 +20,7 @@
 import { promisify } from 'node:util';
 import { createGzip, gunzip, gunzipSync, gzip, gzipSync } from 'node:zlib';
 import { once } from 'node:events';
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
@@ -31,6 +31,7 @@ import { MANIFEST, parseManifest } from './output/report-folder.js';
 import { escapeHtml } from './report/escape.js';
 import type { SessionSearchItem } from './report/search-items.js';
 import { createSharer } from './share/share.js';
+import { openOwnFile, readOwnFile } from './own-file.js';
 import { sha256Hex } from './sha256.js';
 import { EARLIEST_TIME, TIME_LIMIT } from './sources/record-fields.js';
 
@@ -298,31 +299,6 @@ function add(
     lastSeen: lastSeen ?? null,
     record: where.text ?? (record === null ? null : recordLine(record)),
   });
-}
-
-/**
- * A file of the archive, read whole, when it is a regular file: whatever else is in its place (a
- * link to a device, a pipe) is not bough's, and reading it could hang the build or fill memory.
- * Opened without following a link or waiting on a pipe, then looked at.
- */
-function readOwnFile(path: string): Buffer {
-  const file = openOwnFile(path);
-  try {
-    return readFileSync(file);
-  } finally {
-    closeSync(file);
-  }
-}
-
-function openOwnFile(path: string): number {
-  const file = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    if (!fstatSync(file).isFile()) throw new Error(`${path} is not a regular file`);
-    return file;
-  } catch (error) {
-    closeSync(file);
-    throw error;
-  }
 }
 
 /** When each archived session's file was last seen, by its name; null when seen.json is gone or does not read right. */

@@ -13,21 +13,24 @@ import { PROJECT_ROOT } from './support/fixtures.js';
 
 const M = 1e-6; // $/M → $/token
 
+/** An Anthropic model with a long-context tier that prices input, output and cache reads. */
+const TIERED = {
+  litellm_provider: 'anthropic',
+  mode: 'chat',
+  input_cost_per_token: 3 * M,
+  output_cost_per_token: 15 * M,
+  cache_read_input_token_cost: 0.3 * M,
+  cache_creation_input_token_cost: 3.75 * M,
+  cache_creation_input_token_cost_above_1hr: 6 * M,
+  input_cost_per_token_above_200k_tokens: 6 * M,
+  output_cost_per_token_above_200k_tokens: 22.5 * M,
+  cache_read_input_token_cost_above_200k_tokens: 0.6 * M,
+};
+
 /** Three entries: a tiered Anthropic model, a flat one without cache prices, and one that names no prices. */
 const TABLE = parsePriceTable(
   {
-    'claude-tiered': {
-      litellm_provider: 'anthropic',
-      mode: 'chat',
-      input_cost_per_token: 3 * M,
-      output_cost_per_token: 15 * M,
-      cache_read_input_token_cost: 0.3 * M,
-      cache_creation_input_token_cost: 3.75 * M,
-      cache_creation_input_token_cost_above_1hr: 6 * M,
-      input_cost_per_token_above_200k_tokens: 6 * M,
-      output_cost_per_token_above_200k_tokens: 22.5 * M,
-      cache_read_input_token_cost_above_200k_tokens: 0.6 * M,
-    },
+    'claude-tiered': TIERED,
     'flat-no-cache': { litellm_provider: 'openai', mode: 'chat', input_cost_per_token: '1.25e-06', output_cost_per_token: 10 * M },
     'named-only': { litellm_provider: 'openai', mode: 'chat' },
     'an-embedding': { litellm_provider: 'openai', mode: 'embedding', input_cost_per_token: 1 * M },
@@ -82,19 +85,7 @@ describe('cost arithmetic', () => {
   it('prices one-hour writes in a long-context request at twice the tier’s input where the tier has no rate for them', () => {
     const table = parsePriceTable(
       {
-        'claude-sonnet-like': {
-          litellm_provider: 'anthropic',
-          mode: 'chat',
-          input_cost_per_token: 3 * M,
-          output_cost_per_token: 15 * M,
-          cache_read_input_token_cost: 0.3 * M,
-          cache_creation_input_token_cost: 3.75 * M,
-          cache_creation_input_token_cost_above_1hr: 6 * M,
-          input_cost_per_token_above_200k_tokens: 6 * M,
-          output_cost_per_token_above_200k_tokens: 22.5 * M,
-          cache_read_input_token_cost_above_200k_tokens: 0.6 * M,
-          cache_creation_input_token_cost_above_200k_tokens: 7.5 * M,
-        },
+        'claude-sonnet-like': { ...TIERED, cache_creation_input_token_cost_above_200k_tokens: 7.5 * M },
       },
       { origin: 'bundled', label: 'test table', date: '2026-01-01' },
     );

@@ -9,7 +9,7 @@
 // once a day. Only the cache folder is ever written.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { makeFolderSync } from '../make-folder.js';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import { checkedPackedEntries, type PackedEntries } from '../ledger/packed-entri
 import { SOURCES } from '../types.js';
 import { whyUnwritable } from '../file-problems.js';
 import { sha256Hex } from '../sha256.js';
+import { openOwnFile, readOwnFile } from '../own-file.js';
 import { besideFile } from '../sources/registry.js';
 import { inputOverlapping, overlapping, type OutInput } from '../output/out-path.js';
 
@@ -299,36 +300,21 @@ function outcomeOf(text: string, identity: string): CachedOutcome | null {
   }
 }
 
-/**
- * A file of the cache opened for reading when it is a plain file, else null: one put in its place
- * by hand could be a pipe, whose opening waits for a writer for ever, or a device without end.
- */
+/** A file of the cache opened for reading, or null when it is not there or not a regular file (see openOwnFile). */
 function openRegularSync(file: string): number | null {
-  let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    return openOwnFile(file);
   } catch {
     return null;
   }
-  try {
-    if (fstatSync(fd).isFile()) return fd;
-  } catch {
-    // Taken as no file.
-  }
-  closeQuietly(fd);
-  return null;
 }
 
-/** A plain file of the cache, whole, or null (see openRegularSync). */
+/** A file of the cache, whole, or null (see openOwnFile). */
 function readRegularSync(file: string): Buffer | null {
-  const fd = openRegularSync(file);
-  if (fd === null) return null;
   try {
-    return readFileSync(fd);
+    return readOwnFile(file);
   } catch {
     return null;
-  } finally {
-    closeQuietly(fd);
   }
 }
 

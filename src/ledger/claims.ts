@@ -105,10 +105,10 @@ export function claimEntries(ledgers: readonly SessionLedger[], rules: ClaimRule
     }
   }
 
-  let counting = countedEntries(ledgers, originOf, usageRule);
+  let counting = countedEntries(ledgers, originOf, usageRule, index);
   // A copy that names no origin is known by its history; when its origin was counted after it
   // (the copy's file is older on disk), the history is counted again, origins first.
-  while (linkCopiesByHistory(ledgers, counting, originOf, missingOrigin, heldBy, keys)) counting = countedEntries(ledgers, originOf, usageRule);
+  while (linkCopiesByHistory(ledgers, counting, originOf, missingOrigin, heldBy, keys)) counting = countedEntries(ledgers, originOf, usageRule, index);
   const { counted, order } = counting;
 
   const duplicateOf = new Map<SessionLedger, SessionLedger>();
@@ -420,6 +420,7 @@ function countedEntries(
   ledgers: readonly SessionLedger[],
   originOf: ReadonlyMap<SessionLedger, SessionLedger>,
   usageRule: (source: Source) => UsageClaimRule,
+  index: LedgerIndex,
 ): Counting {
   const ordered: SessionLedger[] = [];
   const placed = new Set<SessionLedger>();
@@ -465,23 +466,10 @@ function countedEntries(
   const heldWithoutTurnIn = perSource(() => new Set<string>());
   /** Of each file whose claims name turns, its claims without them: what a file copied or spawned from it may replay. */
   const withoutTurnOf = new Map<SessionLedger, Set<string>>();
-  /** Files by session id, made when first asked (only for a record written in no turn, rare). */
-  let bySessionId: Map<string, SessionLedger[]> | null = null;
-  const withSessionId = (id: string): readonly SessionLedger[] => {
-    if (bySessionId === null) {
-      bySessionId = new Map();
-      for (const ledger of ledgers) {
-        const list = bySessionId.get(ledger.sessionId);
-        if (list) list.push(ledger);
-        else bySessionId.set(ledger.sessionId, [ledger]);
-      }
-    }
-    return bySessionId.get(id) ?? [];
-  };
   /** Whether a file this one was copied from, or that spawned it, or theirs, holds this claim in any turn. */
   const heldBefore = (ledger: SessionLedger, withoutTurn: string): boolean => {
     const seen = new Set<SessionLedger>([ledger]);
-    const next = (at: SessionLedger) => [originOf.get(at), ...(at.subagentOf === null ? [] : withSessionId(at.subagentOf))];
+    const next = (at: SessionLedger) => [originOf.get(at), ...(at.subagentOf === null ? [] : (index.bySessionId.get(at.subagentOf) ?? []))];
     for (const pending = next(ledger); pending.length > 0; ) {
       const at = pending.pop();
       if (at === undefined || seen.has(at)) continue;

@@ -10,7 +10,7 @@ import type { Pricer } from '../pricing/price.js';
 import { SOURCE_NAMES, type Block, type Entry, type SessionFile, type Usage } from '../types.js';
 import { anchorOf, anchorOfId, blockText, callAnchor, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { highlightBudget, type HighlightBudget } from './highlight.js';
-import type { SessionData, SessionLink, SubagentData, ToolTotals, UsageTotals } from './data.js';
+import { totalTokens, type SessionData, type SessionLink, type SubagentData, type ToolTotals, type UsageTotals } from './data.js';
 import { countedTimeOf, IMAGE_PROMPT, shorten, type SessionKey } from '../ledger/ledger.js';
 import { isPlainObject } from '../sources/json-line.js';
 import { unpackEntries } from '../ledger/packed-entries.js';
@@ -414,7 +414,7 @@ function subagentFileView(
   const { tally, whole } = sub;
   // A side question that only replays a reply its session holds has usage, all counted there.
   const replayOnly = models.length === 0 && sub.ledger.entries.usageCount > 0 && whole.records === 0;
-  const tokensOf = (usage: UsageTotals) => formatCount(usage.tokens.input + usage.tokens.cacheRead + usage.tokens.cacheWrite + usage.tokens.output);
+  const tokensOf = (usage: UsageTotals) => formatCount(totalTokens(usage.tokens));
   // Spend outside the report's period is counted in that period's report: said, never shown as nothing.
   const outside = whole.records > tally.records;
   const summary = [

@@ -3,6 +3,7 @@
 // only when asked for (a terminal without NO_COLOR). Pure: the JSON view in, text out.
 
 import { localDay } from '../ledger/scope.js';
+import { totalTokens } from './data.js';
 import { formatCompact, formatCount, formatUsd } from './format.js';
 import type { RowJson, StatsJson, StatsGrouping } from './schema.js';
 import { displayWidth, fitColumns, printable } from '../terminal-text.js';
@@ -127,7 +128,7 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   // Sub-agents' spend is in every row (the session that ran them counts it): how much of it there is.
   const { subagents } = stats.totals;
   if (subagents.usageRecords > 0) {
-    const tokens = subagents.tokens.input + subagents.tokens.output + subagents.tokens.cacheRead + subagents.tokens.cacheWrite;
+    const tokens = totalTokens(subagents.tokens);
     const cost = subagents.cost.bough === null ? 'cost unknown' : `${formatUsd(subagents.cost.bough)} by bough${subagents.unpricedRecords > 0 ? ' and some unknown' : ''}`;
     notes.push(`Sub-agents: ${formatCount(tokens)} tokens, ${cost}, of the totals above.`);
   }
