@@ -382,6 +382,37 @@ describe('a prompt with an IDE selection attached', () => {
     expect(ofKind(file.entries, 'notice').map((n) => n.label)).toEqual(['injected context']);
     expect(prompts[0]?.parentId).toBe(ofKind(file.entries, 'notice')[0]?.id);
   });
+
+  // Regression: a reminder in the same text block as the typed words stayed in the prompt, and
+  // the session's title was "<system-reminder>…".
+  it('takes a reminder out of the typed words’ own text, and titles the session by the words', async () => {
+    const text = '<system-reminder>\nThe user opened cart.py.\n</system-reminder>\nWhy is the price rounded down?\n<ide_selection>price</ide_selection>';
+    const line = { type: 'user', uuid: 'u1', parentUuid: null, sessionId: '44444444-4444-4444-8444-444444444449', cwd: '/home/ana/shop', timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content: text } };
+    const file = await readRecords('44444444-4444-4444-8444-444444444449', [line]);
+    expect(ofKind(file.entries, 'prompt').map((p) => p.content)).toEqual([[{ type: 'text', text: 'Why is the price rounded down?' }]]);
+    const [notice] = ofKind(file.entries, 'notice');
+    expect(notice?.content).toEqual([{ type: 'text', text: '<system-reminder>\nThe user opened cart.py.\n</system-reminder>\n<ide_selection>price</ide_selection>' }]);
+    expect(ledgerOf(file).title).toBe('Why is the price rounded down?');
+  });
+});
+
+describe('a usage-limit notice', () => {
+  // Regression: its reset time was shown as Claude Code writes it, Unix seconds after a bar.
+  it('says when the limit resets', async () => {
+    const id = '44444444-4444-4444-8444-44444444444a';
+    const line = {
+      type: 'assistant',
+      uuid: 'a1',
+      parentUuid: null,
+      sessionId: id,
+      isApiErrorMessage: true,
+      timestamp: '2026-11-01T10:00:00.000Z',
+      message: { id: 'msg_1', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'Claude AI usage limit reached|1764590400' }], usage: { input_tokens: 0, output_tokens: 0 } },
+    };
+    const [reply] = ofKind((await readRecords(id, [line])).entries, 'reply');
+    expect(reply?.errorMessage).toBe('Claude AI usage limit reached (resets 2025-12-01 12:00 UTC)');
+    expect(reply?.content).toEqual([{ type: 'text', text: 'Claude AI usage limit reached (resets 2025-12-01 12:00 UTC)' }]);
+  });
 });
 
 describe('a session whose first line is a hook attachment from a worktree', () => {

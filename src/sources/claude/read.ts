@@ -12,7 +12,7 @@ import type { SourceInput } from '../source-input.js';
 import { claudeProjectFolder } from './paths.js';
 import * as raw from './schema.js';
 import { toolCommits, toolDiff, diffLines, toolEffect } from './tools.js';
-import { classifyUserText, isInjectedOnly, noticeSummary } from './user-text.js';
+import { classifyUserText, injectedApart, noticeSummary } from './user-text.js';
 import { contentHash, invalidRecord, parseTime, recordTime } from '../record-fields.js';
 import { sha256Hex } from '../../sha256.js';
 
@@ -629,8 +629,20 @@ function cacheWrites(ctx: ClaudeContext, u: raw.RawUsage, line: number): { cache
   return { cacheWrite: total, cacheWrite1h: Math.min(hour, total) };
 }
 
+/** The usage-limit notice's reset time, written as Unix seconds after a bar (claude.md §9.4). */
+const USAGE_LIMIT_RESET = /(Claude AI usage limit reached)\|(\d{9,12})\b/g;
+
+/** "Claude AI usage limit reached|1764590400" as a reader says it: "… (resets 2025-12-01 12:00 UTC)". */
+export function withReadableReset(text: string): string {
+  return text.replace(USAGE_LIMIT_RESET, (whole, said: string, seconds: string) => {
+    const at = new Date(Number(seconds) * 1000);
+    return Number.isNaN(at.getTime()) ? whole : `${said} (resets ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC)`;
+  });
+}
+
 /** Claude Code's own lines dressed as replies: API errors become failed replies, the rest notices. No usage. */
-function addSynthetic(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope, line: raw.RawAssistantLine, blocks: Block[]): void {
+function addSynthetic(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope, line: raw.RawAssistantLine, written: Block[]): void {
+  const blocks = written.map((block) => (block.type === 'text' ? { ...block, text: withReadableReset(block.text) } : block));
   const text = textOf(blocks);
   if (line.isApiErrorMessage === true || (line.error !== undefined && line.error !== null) || /^API Error/.test(text)) {
     addDraft(ctx, located, env, { kind: 'reply', content: blocks, outcome: 'error', stopReason: line.message.stop_reason ?? null, errorMessage: text || 'API error', provider: null, model: null, responseModel: null }, []);
@@ -663,8 +675,19 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
   const parentDraft = env.parentUuid ? draftOf(ctx, resolveUuid(ctx, env.parentUuid)) : null;
   switch (kind.kind) {
     case 'prompt': {
-      // Context the IDE or a hook attached to the typed words (a selection, a reminder) is shown apart: the prompt is what was typed.
-      const attached = blocks.filter((b) => b.type === 'text' && b.text.trim() !== '' && isInjectedOnly(b.text));
+      // Context the IDE or a hook attached to the typed words (a selection, a reminder) is shown
+      // apart, in its own blocks or in the typed words' (regression: a reminder after them titled
+      // the session): the prompt is what was typed.
+      const attached: Block[] = [];
+      const typed: Block[] = [];
+      for (const block of blocks) {
+        const { injected, typed: words } = block.type === 'text' ? injectedApart(block.text) : { injected: '', typed: '' };
+        if (block.type !== 'text' || injected === '') typed.push(block);
+        else {
+          attached.push({ ...block, text: injected });
+          if (words !== '') typed.push({ ...block, text: words });
+        }
+      }
       if (attached.length === 0) {
         addDraft(ctx, located, env, { kind: 'prompt', content: blocks, skill: null }, []);
         return;
@@ -677,7 +700,7 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
         [],
         { id: `${env.uuid ?? `line-${located.line}`}#attached`, linksUuid: false },
       );
-      addDraft(ctx, located, env, { kind: 'prompt', content: blocks.filter((b) => !attached.includes(b)), skill: null }, [], { parent: { id: context.entry.id } });
+      addDraft(ctx, located, env, { kind: 'prompt', content: typed, skill: null }, [], { parent: { id: context.entry.id } });
       return;
     }
     case 'command': {

@@ -65,6 +65,15 @@ export function classifyUserText(text: string, meta: boolean, pictures = false):
   return { kind: 'prompt' };
 }
 
+/**
+ * A text's elements the agent or the IDE added, apart from the words typed around them (either may
+ * be ''): one text block can hold both, a reminder written after the typed words.
+ */
+export function injectedApart(text: string): { injected: string; typed: string } {
+  const injected = text.match(INJECTED_ELEMENT) ?? [];
+  return { injected: injected.join('\n'), typed: injected.length === 0 ? text : text.replace(INJECTED_ELEMENT, '').trim() };
+}
+
 /** Text made only of elements the agent or the IDE added (a selection, a reminder), nothing typed. */
 export function isInjectedOnly(text: string): boolean {
   return text.replace(INJECTED_ELEMENT, '').trim() === '';
