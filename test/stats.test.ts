@@ -298,8 +298,8 @@ describe('the stats table', () => {
         period: { since: null, until: null, tz: 'UTC', label: 'all time', start: null, end: null },
         filters: { project: null, sources: null },
         by: 'session',
-        totals: { sessions: 1, projects: 1, prompts: 1, replies: 0, errorReplies: 0, abortedReplies: 0, usageRecords: 0, outputPossiblyPartialRecords: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, recordedCostRecords: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
-        rows: [{ key: 'k', label: `evil ${ESC}]0;pwned${ESC}\\ title`, sessions: 1, prompts: 1, replies: 0, errorReplies: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, unpricedRecords: 0 }],
+        totals: { sessions: 1, projects: 1, prompts: 1, replies: 0, errorReplies: 0, abortedReplies: 0, usageRecords: 0, outputPossiblyPartialRecords: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
+        rows: [{ key: 'k', label: `evil ${ESC}]0;pwned${ESC}\\ title`, sessions: 1, prompts: 1, replies: 0, errorReplies: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0 }],
         diagnostics: { files: 1, sessionFiles: 1, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
       },
       { colour: false, width: 100, emptySentence: '' },
@@ -313,14 +313,14 @@ describe('the stats table', () => {
   it('measures labels by the columns a terminal draws', () => {
     const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
     const tokens = { ...zero, input: 1234, output: 34, cacheRead: 98765 };
-    const row = (label: string) => ({ key: label, label, sessions: 1, prompts: 3, replies: 3, errorReplies: 0, tokens, cost: { bough: 0.5, recorded: null }, usageRecords: 3, recordedCostRecords: 0, unpricedRecords: 0 });
+    const row = (label: string) => ({ key: label, label, sessions: 1, prompts: 3, replies: 3, errorReplies: 0, tokens, cost: { bough: 0.5, recorded: null }, usageRecords: 3, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0 });
     const labels = ['项目报告测试工程项目报告测试工程项目报告测试工程项目报告', 'ascii-project', '🚀rocket-🔥-project', 'Café au lait'];
     const text = statsTable(
       {
         period: { since: null, until: null, tz: 'UTC', label: 'all time', start: null, end: null },
         filters: { project: null, sources: null },
         by: 'project',
-        totals: { sessions: 4, projects: 4, prompts: 12, replies: 12, errorReplies: 0, abortedReplies: 0, usageRecords: 12, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 2, recorded: null }, recordedCostRecords: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
+        totals: { sessions: 4, projects: 4, prompts: 12, replies: 12, errorReplies: 0, abortedReplies: 0, usageRecords: 12, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 2, recorded: null }, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
         rows: labels.map(row),
         diagnostics: { files: 4, sessionFiles: 4, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
       },
@@ -343,8 +343,8 @@ describe('the stats table', () => {
           period: { since: null, until: null, tz: 'UTC', label: 'all time', start: null, end: null },
           filters: { project: null, sources: null },
           by: 'session',
-          totals: { sessions: 1, projects: 1, prompts: 1, replies: 1, errorReplies: 0, abortedReplies: 0, usageRecords: 1, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 0, recorded: 0 }, recordedCostRecords: 1, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
-          rows: [{ key: 'k', label: 'How many lines does README.md have?', sessions: 1, prompts: 1, replies: 1, errorReplies: 0, tokens, cost: { bough: 0, recorded: 0 }, usageRecords: 1, recordedCostRecords: 0, unpricedRecords: 0, startedAt: '2026-11-30T10:00:00.000Z' }],
+          totals: { sessions: 1, projects: 1, prompts: 1, replies: 1, errorReplies: 0, abortedReplies: 0, usageRecords: 1, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 0, recorded: 0 }, recordedCostRecords: 1, webSearches: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
+          rows: [{ key: 'k', label: 'How many lines does README.md have?', sessions: 1, prompts: 1, replies: 1, errorReplies: 0, tokens, cost: { bough: 0, recorded: 0 }, usageRecords: 1, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, startedAt: '2026-11-30T10:00:00.000Z' }],
           diagnostics: { files: 1, sessionFiles: 1, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
         },
         { colour: false, width: 100, emptySentence: '' },

@@ -147,6 +147,21 @@ describe('a count or cost no agent could mean, in one field of a usage', () => {
   });
 });
 
+// Regression: a reply's web searches were priced and said on its page and in usage.csv, but the
+// JSON said nothing of them, so the cost beyond the tokens could not be told from the numbers.
+describe('web searches in the JSON', () => {
+  it('are counted beside every usageRecords', async () => {
+    const searched = (id: string, searches: number) => claudeSession(id, { input_tokens: 1000, output_tokens: 100, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, server_tool_use: { web_search_requests: searches } });
+    const result = await stats({ 'three.jsonl': searched('three', 3), 'two.jsonl': searched('two', 2), 'none.jsonl': searched('none', 0) });
+    expect(result.totals.webSearches).toBe(5);
+    expect(Object.fromEntries(result.rows.map((row) => [row.label, row.webSearches]))).toEqual({ 'hi three': 3, 'hi two': 2, 'hi none': 0 });
+    expect(result.totals.models.map((m) => m.webSearches)).toEqual([5]);
+    expect(result.totals.subagents.webSearches).toBe(0);
+    // Three replies of 1,000 × $3/M + 100 × $15/M, and five searches at $10 per thousand.
+    expect(result.totals.cost.bough).toBeCloseTo(3 * 0.0045 + 0.05, 10);
+  });
+});
+
 // Regression from a second look: with one count unreadable, the usage was rebuilt field by field,
 // and a `__proto__` key set the rebuilt object's prototype: its output of 5,000,000 was counted.
 describe('a Pi usage with a __proto__ key', () => {

@@ -34,6 +34,8 @@ export interface UsageTotals {
   outputPartial: number;
   /** Records with a cost the agent recorded: `cost.recorded` covers these only. */
   withRecordedCost: number;
+  /** Web searches the provider ran and bills apart from tokens (in `cost.bough` where priced). */
+  webSearches: number;
 }
 
 export interface Tally extends UsageTotals {
@@ -194,7 +196,7 @@ export function zeroTokens(): TokenCounts {
 }
 
 export function emptyUsageTotals(): UsageTotals {
-  return { tokens: zeroTokens(), cost: { bough: null, recorded: null }, records: 0, unpriced: 0, partial: 0, outputPartial: 0, withRecordedCost: 0 };
+  return { tokens: zeroTokens(), cost: { bough: null, recorded: null }, records: 0, unpriced: 0, partial: 0, outputPartial: 0, withRecordedCost: 0, webSearches: 0 };
 }
 
 export function emptyTally(): Tally {
@@ -208,6 +210,7 @@ export function emptyTally(): Tally {
     partial: 0,
     outputPartial: 0,
     withRecordedCost: 0,
+    webSearches: 0,
     prompts: 0,
     replies: 0,
     errorReplies: 0,
@@ -731,6 +734,7 @@ function addRecord(into: UsageTotals, usage: LedgerUsage, priced: PricedUsage): 
   if (priced.state === 'partial') into.partial++;
   if (usage.outputPartial) into.outputPartial++;
   if (usage.recordedCost !== null) into.withRecordedCost++;
+  into.webSearches += usage.webSearches;
   into.records++;
 }
 
@@ -760,6 +764,7 @@ function mergeUsage(into: UsageTotals, sum: UsageTotals): void {
   into.partial += sum.partial;
   into.outputPartial += sum.outputPartial;
   into.withRecordedCost += sum.withRecordedCost;
+  into.webSearches += sum.webSearches;
   into.records += sum.records;
 }
 
@@ -819,7 +824,8 @@ function modelTotals(map: Map<string, ModelTotals>, key: string, usage: LedgerUs
       unpriced: 0,
       partial: 0,
       outputPartial: 0,
-    withRecordedCost: 0,
+      withRecordedCost: 0,
+      webSearches: 0,
       key,
       provider: usage.provider,
       model: usage.model,

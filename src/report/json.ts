@@ -132,6 +132,7 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
         cost: cost(m.cost),
         usageRecords: m.records,
         recordedCostRecords: m.withRecordedCost,
+        webSearches: m.webSearches,
         unpricedRecords: m.unpriced + m.partial,
       }));
     case 'session':
@@ -166,6 +167,7 @@ function row(key: string, label: string, sessions: number, tally: Tally): RowJso
     cost: cost(tally.cost),
     usageRecords: tally.records,
     recordedCostRecords: tally.withRecordedCost,
+    webSearches: tally.webSearches,
     unpricedRecords: tally.unpriced + tally.partial,
   };
 }
@@ -244,6 +246,7 @@ function counts(tally: Tally) {
     abortedReplies: tally.abortedReplies,
     usageRecords: tally.records,
     recordedCostRecords: tally.withRecordedCost,
+    webSearches: tally.webSearches,
     outputPossiblyPartialRecords: tally.outputPartial,
   };
 }
@@ -254,7 +257,7 @@ function tokens(t: TokenCounts): TokenCounts {
 
 /** `unpricedRecords` as everywhere (cost unknown in whole or in part); of them, those priced in part. */
 function usageTotals(u: UsageTotals) {
-  return { tokens: tokens(u.tokens), cost: cost(u.cost), usageRecords: u.records, recordedCostRecords: u.withRecordedCost, unpricedRecords: u.unpriced + u.partial, partiallyPricedRecords: u.partial };
+  return { tokens: tokens(u.tokens), cost: cost(u.cost), usageRecords: u.records, recordedCostRecords: u.withRecordedCost, webSearches: u.webSearches, unpricedRecords: u.unpriced + u.partial, partiallyPricedRecords: u.partial };
 }
 
 /** Float sums carry noise in the 17th digit (0.0257492999…); dollars to 1e-10 are exact enough. */

@@ -26,6 +26,8 @@ export const usageTotalsSchema = z.object({
   usageRecords: count,
   /** Usage records with a cost the agent stored: `cost.recorded` is of these only. */
   recordedCostRecords: count,
+  /** Web searches the provider ran, billed apart from tokens (in `cost.bough` where priced). */
+  webSearches: count,
   /** Records whose cost bough does not know, in whole or in part. */
   unpricedRecords: count,
   /** Of those, the records it priced in part (a fast-mode or search price missing): the known part is in `cost.bough`. */
@@ -40,6 +42,8 @@ const counts = {
   usageRecords: count,
   /** Usage records with a cost the agent stored: `cost.recorded` is of these only. */
   recordedCostRecords: count,
+  /** Web searches the provider ran, billed apart from tokens (in `cost.bough` where priced). */
+  webSearches: count,
   /** Usage records whose output count the agent may not have written in full: output is a lower bound. */
   outputPossiblyPartialRecords: count,
 };
@@ -103,6 +107,8 @@ export const rowSchema = z.object({
   usageRecords: count,
   /** Usage records with a cost the agent stored: `cost.recorded` is of these only. */
   recordedCostRecords: count,
+  /** Web searches the provider ran, billed apart from tokens (in `cost.bough` where priced). */
+  webSearches: count,
   unpricedRecords: count,
   /** By session only: when it started (its first counted entry, in or out of the period), and its project. */
   startedAt: z.string().optional(),
