@@ -54,6 +54,15 @@ describe('Codex usage in stats', () => {
     });
   });
 
+  // Regression (a fuzzing review): a reasoning count above the output it is part of was cut to
+  // the output without a word, where every other reader's such count is left out and said.
+  it('leaves out a reasoning count above the output, and says so', async () => {
+    const { totals } = await stats('reasoning-above-output');
+    expect(totals).toMatchObject({ usageRecords: 1, tokens: { input: 1000, output: 100, reasoning: 0 } });
+    const summary = await summaryOf('reasoning-above-output');
+    expect(summary.diagnostics.items.map((d) => d.detail)).toEqual([expect.stringContaining('reasoning 300 (more than the output it is part of, 100)')]);
+  });
+
   it('never turns a negative cached count into more non-cached input, and says so', async () => {
     const { totals } = await stats('negative');
     // 1000 in (cached −500 left out) + 1000 in before the restart; the restart's −6000 input is left out, its 100 output counts.

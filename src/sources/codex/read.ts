@@ -840,7 +840,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     cacheWrite: delta.cacheWrite,
     cacheWrite1h: 0,
     output: delta.output,
-    reasoning: Math.min(delta.reasoning, delta.output),
+    reasoning: delta.reasoning,
     provider: ctx.provider,
     model,
     requestedModel: model,
