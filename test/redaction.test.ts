@@ -428,6 +428,24 @@ describe('--redact on data nested deeper than any real record', () => {
   });
 });
 
+// Regression (a sharing review): only a string right under a secret's name was redacted; a
+// number there, a list of keys, or an object holding the value was shown as it was.
+describe('--redact on what a secret-named JSON field holds', () => {
+  it('redacts numbers, lists and objects under the name, and nothing beside it', () => {
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
+    const value = { password: 98765432, apiKeys: ['QQargList1abc9', 'QQargList2xyz7'], db: { password: { value: 'QQargNested9' }, port: 5432, host: 'db.internal' } };
+    const text = JSON.stringify(sharer.file(sessionWith(value)).entries);
+    for (const secret of ['98765432', 'QQargList1abc9', 'QQargList2xyz7', 'QQargNested9']) expect(text).not.toContain(secret);
+    expect(text).toContain('"port":5432');
+    expect(text).toContain('"host":"db.internal"');
+  });
+
+  it('changes nothing without --redact', () => {
+    const sharer = createSharer({ redact: false, omit: new Set(['thinking']), home: HOME });
+    expect(JSON.stringify(sharer.file(sessionWith({ password: 98765432 })).entries)).toContain('"password":98765432');
+  });
+});
+
 describe('--omit and --share', () => {
   it('the sentences checked below are in a report without --omit', () => {
     const all = [...builds.plain.files.values()];

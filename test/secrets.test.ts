@@ -157,6 +157,23 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact('50% off, 100%25 sure, %41%42 q=a%20b')).toBe('50% off, 100%25 sure, %41%42 q=a%20b');
   });
 
+  // Regression (a sharing review): a kubeconfig's client-key-data, a PEM file base64-encoded
+  // whole, was shown as it was; so were PyPI, Docker Hub, Vault and Databricks tokens.
+  it('a PEM file encoded in base64, and tokens of registries and secret stores', () => {
+    const pem = Buffer.from('-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAfakefakefake\n-----END RSA PRIVATE KEY-----\n').toString('base64');
+    expect(redact(`    client-key-data: ${pem}\n    server: https://k8s`)).toBe('    client-key-data: [REDACTED:private-key]\n    server: https://k8s');
+    expect(redact(`echo ${pem} | base64 -d > ~/.ssh/id`)).toBe('echo [REDACTED:private-key] | base64 -d > ~/.ssh/id');
+    const tokens = {
+      'pypi-token': `pypi-AgEIcHlwaS5vcmcCJDFha2VmYWtlLWZha2UtZmFrZS1mYWtlLWZha2VmYWtlZmFrZQACKlszLCJmYWtlIl0`,
+      'docker-token': 'dckr_pat_FAKEb0ughX7yQ2mZ9vL4kP1wR8sT',
+      'vault-token': 'hvs.CAESIFAKEb0ughJ3x9Qm2LkP7vW4zR1sT8yU5nB0cE',
+      'databricks-token': 'dapi0123456789abcdef0123456789abcdef-2',
+    };
+    for (const [kind, token] of Object.entries(tokens)) expect(redact(`token ${token} here`)).toBe(`token [REDACTED:${kind}] here`);
+    // Words that begin alike are not tokens.
+    expect(redact('dapi is an API; hvs.config; pypi-AgE; dckr_pat_')).toBe('dapi is an API; hvs.config; pypi-AgE; dckr_pat_');
+  });
+
   it('sshpass -p, and not the -p of the command it runs', () => {
     expect(redact('sshpass -p MyS9lP4ssW0rd###x7 ssh deploy@host')).toBe('sshpass -p [REDACTED:cli-password] ssh deploy@host');
     expect(redact('sshpass -v -p MyS9lP4ssW0rd###x7 ssh deploy@host')).toBe('sshpass -v -p [REDACTED:cli-password] ssh deploy@host');

@@ -83,6 +83,9 @@ const NOT_SECRET_TOKEN_PREFIXES = new Set([
   'cancel', 'sync', 'lexer', 'parse', 'parser', 'current', 'prev', 'previous', 'first', 'last', 'count', 'design', 'css',
 ]);
 
+/** `…Tokens` names secrets after these words only. */
+const SECRET_TOKENS_PREFIXES = new Set(['access', 'api', 'auth', 'refresh', 'bearer', 'session', 'bot', 'oauth', 'id', 'secret', 'personal', 'service', 'deploy', 'github', 'gitlab', 'slack', 'npm']);
+
 /** A name's words, lower case, from its last dotted part: `env.SecretAccessKey` → secret, access, key. */
 export function nameWords(name: string): string[] {
   const last = name.split('.').filter(Boolean).pop() ?? '';
@@ -97,9 +100,15 @@ export function nameWords(name: string): string[] {
 /** Whether a name (`DB_PASSWORD`, `"SecretAccessKey"`, `x-api-key`, `SECRET_KEY_BASE`) says its value is a secret. */
 export function isSecretName(name: string): boolean {
   const words = nameWords(name);
-  const last = words.at(-1);
+  const written = words.at(-1);
   const before = words.at(-2);
-  if (last === undefined) return false;
+  if (written === undefined) return false;
+  // A list of them (`apiKeys`, `DB_PASSWORDS`, `access_tokens`). Tokens in the plural are
+  // mostly counted (`audio_tokens`, `accepted_prediction_tokens`): secret only after these words.
+  if (written === 'tokens') return before !== undefined && SECRET_TOKENS_PREFIXES.has(before);
+  const plural = /^(?:keys|passwords|secrets|passphrases)$/.test(written);
+  if (plural && before === undefined && written === 'keys') return false;
+  const last = plural ? written.slice(0, -1) : written;
   if (SECRET_LAST_WORDS.has(last)) return true;
   // A name written as one word: PGPASSWORD, CLIENTSECRET.
   if (/(?:password|passwd|passphrase|secret)$/.test(last)) return true;
@@ -536,6 +545,15 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // A key's DER or OpenSSH body on one line (unwrapped, no BEGIN line): the starts of private keys
   // only (RSA, PKCS#8, EC, Ed25519, OpenSSH), not of certificates or public keys (`MIIDdzCCA…`).
   shape('private-key', /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IBA(?:AK|DAN)|MHcCAQEE|MC4CAQAw|MIGHAgEA|MIGEAgEA|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{40,}={0,2}/g),
+  // A PEM file base64-encoded whole (a kubeconfig's client-key-data, a Kubernetes secret's
+  // tls.key): "-----BEGIN" encodes to LS0tLS1CRUdJTi. Certificates are encoded alike and go too:
+  // nothing in the text tells them apart, and a certificate is no loss to a shared report.
+  shape('private-key', /(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}/g, { hint: 'LS0tLS1CRUdJTi' }),
+  // Tokens of package registries and secret stores: PyPI, Docker Hub, HashiCorp Vault, Databricks.
+  shape('pypi-token', /pypi-AgE[A-Za-z0-9_-]{50,}/g, { hint: 'pypi-' }),
+  shape('docker-token', /dckr_pat_[A-Za-z0-9_-]{20,}/g, { hint: 'dckr_' }),
+  shape('vault-token', /(?<![A-Za-z0-9.])hv[sbr]\.[A-Za-z0-9_-]{24,}/g, { hint: /hv[sbr]\./ }),
+  shape('databricks-token', /(?<![A-Za-z0-9])dapi[0-9a-f]{32}(?:-\d)?(?![0-9a-f])/g, { hint: 'dapi' }),
 ];
 
 /** fish's `set -x NAME value`, Windows' `setx NAME value`, PowerShell's SetEnvironmentVariable("NAME", "value"). */

@@ -7,6 +7,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect, Usage } from '../types.js';
 import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
+import { isSecretName } from './secrets.js';
 import { sha256Hex } from '../sha256.js';
 
 export const OMIT_KINDS = ['thinking', 'tool-output', 'system'] as const;
@@ -72,7 +73,7 @@ export function createSharer(options: ShareOptions): Sharer {
   const field = redactor ? (name: string, value: string) => redactor.field(name, value) : (_: string, value: string) => value;
   const image = redactor ? (block: ImageBlock) => withoutMetadata(block, redactions) : (block: ImageBlock) => block;
   const finds = redactor ? (value: string) => redactor.finds(value) : () => false;
-  const walk = new Walker(text, field, image, finds, options.omit);
+  const walk = new Walker(text, field, image, finds, options.omit, redactor ? isSecretName : () => false);
   return {
     file: (file) => walk.file(file),
     diagnostic: (d) => walk.diagnostic(d),
@@ -96,6 +97,8 @@ class Walker {
     private readonly image: (block: ImageBlock) => ImageBlock,
     private readonly finds: (value: string) => boolean,
     private readonly omit: ReadonlySet<OmitKind>,
+    /** Whether a JSON field's name says its value is a secret (never, when nothing is redacted). */
+    private readonly secretName: (name: string) => boolean,
   ) {}
 
   /** A folder's name, redacted as it is inside a path: a folded home folder is told by its place there. */
@@ -316,14 +319,18 @@ class Walker {
    * Any JSON value: every string, keys included, goes through the redaction; so does a secret
    * field's value. Nesting deeper than any real record is cut rather than walked.
    */
-  private json(value: unknown, depth = 0): unknown {
-    if (typeof value === 'string') return this.t(value);
+  private json(value: unknown, depth = 0, secretName: string | null = null): unknown {
+    if (typeof value === 'string') return secretName === null ? this.t(value) : this.field(secretName, value);
+    // A number under a secret's name (a PIN, a numeric password) is as secret as text there.
+    if (typeof value === 'number' && secretName !== null) {
+      const shown = this.field(secretName, String(value));
+      return shown === String(value) ? value : shown;
+    }
     if (typeof value !== 'object' || value === null) return value;
     if (depth >= MAX_JSON_DEPTH) return TOO_DEEP;
-    if (Array.isArray(value)) return value.map((item) => this.json(item, depth + 1));
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [this.t(k), typeof v === 'string' ? this.field(k, v) : this.json(v, depth + 1)]),
-    );
+    // What a secret's name holds is secret all the way down: a list of keys, `{"password": {"value": …}}`.
+    if (Array.isArray(value)) return value.map((item) => this.json(item, depth + 1, secretName));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), this.json(v, depth + 1, this.secretName(k) ? k : secretName)]));
   }
 }
 
