@@ -138,11 +138,21 @@ describe('a local time the clock went through twice, or skipped', () => {
   const input = () => join(work, 'clock-changes');
   const inputTokens = async (args: string[]) => (await stats(input(), ['--tz', 'Europe/Berlin', ...args])).totals.tokens.input;
 
-  // Regression: --until 02:30 on the night clocks go back ended after the first 02:30, leaving out the second.
-  it('takes both of a repeated time into --until, and both into --since', async () => {
-    expect(await inputTokens(['--since', '2026-10-01', '--until', '2026-10-25T02:30'])).toBe(1100);
-    expect(await inputTokens(['--since', '2026-10-25T02:30', '--until', '2026-10-25T02:30'])).toBe(1100);
-    expect(await inputTokens(['--since', '2026-10-25T02:30'])).toBe(11100);
+  // Regression (an outputs review): --until 02:30 on the night clocks go back ended after the
+  // second 02:30 and --since 02:31 began at the first, so the hour between was in both periods.
+  // A repeated time is taken at its first: back-to-back periods add up to the whole, once.
+  it('splits the night the clock goes back into periods that add up exactly', async () => {
+    const all = await inputTokens(['--since', '2026-10-01']);
+    expect(all).toBe(11100);
+    for (const [until, since] of [['02:30', '02:31'], ['02:29', '02:30'], ['02:59', '03:00'], ['01:59', '02:00'], ['03:29', '03:30'], ['02:30:00', '02:30:01'], ['02:30:00.5', '02:30:00.6']]) {
+      const before = await inputTokens(['--since', '2026-10-01', '--until', `2026-10-25T${until}`]);
+      const after = await inputTokens(['--since', `2026-10-25T${since}`]);
+      expect([until, before + after]).toEqual([until, all]);
+    }
+    // 02:30 is the first 02:30 (CEST); the second (CET) comes after 02:59 as the clock first shows it.
+    expect(await inputTokens(['--since', '2026-10-01', '--until', '2026-10-25T02:30'])).toBe(100);
+    expect(await inputTokens(['--since', '2026-10-25T02:30', '--until', '2026-10-25T02:30'])).toBe(100);
+    expect(await inputTokens(['--since', '2026-10-01', '--until', '2026-10-25T02:59'])).toBe(1100);
   });
 
   // Regression: --until 02:30, a time skipped that night, took in 03:15 (read as 03:30).

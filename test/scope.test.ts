@@ -85,8 +85,10 @@ describe('periods from the command line', () => {
     expect(period(zoned, 'America/Los_Angeles')).toMatchObject({ start: '2026-11-01T08:30:00.000Z', end: '2026-11-01T09:11:00.000Z' });
     expect(period({ since: '2026-10-25T00:30Z', until: '2026-10-25T01:15Z' })).toMatchObject({ start: '2026-10-25T00:30:00.000Z' });
     expect(() => parsePeriod({ since: zoned.until, until: zoned.since }, 'America/Los_Angeles')).toThrow(/comes after --until/);
-    // One with its zone, one without, in the repeated hour: 03:15 in Vilnius is 01:15Z too, after 00:45Z.
-    expect(period({ since: '2026-10-25T00:45Z', until: '2026-10-25T03:15' }, 'Europe/Vilnius')).toMatchObject({ start: '2026-10-25T00:45:00.000Z', end: '2026-10-25T01:16:00.000Z' });
+    // One with its zone, one without, in the repeated hour: a repeated time is its first (03:50
+    // in Vilnius is 00:50Z, after 00:45Z; 03:15 is 00:15Z, before it).
+    expect(period({ since: '2026-10-25T00:45Z', until: '2026-10-25T03:50' }, 'Europe/Vilnius')).toMatchObject({ start: '2026-10-25T00:45:00.000Z', end: '2026-10-25T00:51:00.000Z' });
+    expect(() => parsePeriod({ since: '2026-10-25T00:45Z', until: '2026-10-25T03:15' }, 'Europe/Vilnius')).toThrow(/comes after --until/);
   });
 
   it('takes --source as a list of known agents', () => {

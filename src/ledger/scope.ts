@@ -139,14 +139,23 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
       const local = at + offsetAt(at, timeZone);
       return { text: value, start: at, end: at + precision, day: null, local, localEnd: local + precision, zoned: true };
     }
-    // A time the clock went through twice starts at its first and ends after its last; one it
-    // skipped is the change itself, with the earlier times before it and the later ones after.
-    const named = localInstants({ ...day, ...clock }, timeZone);
+    // A time begins at the first instant the clock shows it (a time it skipped, at the change:
+    // the earlier times before it, the later ones after), and ends where the next time as written
+    // begins, so that a period ending at a time and one starting right after it add up exactly,
+    // on the night the clock goes back too (regression: --until 01:30 ended after the second
+    // 01:30 and --since 01:31 began at the first, counting the hour between in both).
     const asWritten = { day: null, local: written, localEnd: written + precision, zoned: false };
-    if (named.kind === 'skipped') return { text: value, start: named.change, end: named.change, ...asWritten };
-    return { text: value, start: named.first + millis, end: named.last + millis + precision, ...asWritten };
+    return { text: value, start: beginning(written, timeZone), end: beginning(written + precision, timeZone), ...asWritten };
   }
   throw new ScopeError(`${flag} wants a day (YYYY-MM-DD) or an ISO time (2026-10-01T09:00, 2026-10-01T09:00Z); got ${JSON.stringify(text)}.`);
+}
+
+/** Where a local time (written as if it were UTC, to the millisecond) first begins in the zone; one it skipped, at the change. */
+function beginning(written: number, timeZone: string): number {
+  const at = new Date(written);
+  const parts = { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate(), hour: at.getUTCHours(), minute: at.getUTCMinutes(), second: at.getUTCSeconds() };
+  const named = localInstants(parts, timeZone);
+  return named.kind === 'skipped' ? named.change : named.first + at.getUTCMilliseconds();
 }
 
 /** Z, or an offset a zone has: up to 14 hours (Kiribati), whole minutes below 60. */
