@@ -30,7 +30,8 @@ import { ledgerSchema } from './cache/ledger-cache.js';
 import { MANIFEST, parseManifest } from './output/report-folder.js';
 import { escapeHtml } from './report/escape.js';
 import type { SessionSearchItem } from './report/search-items.js';
-import { createSharer } from './share/share.js';
+import { createSharer, type EntryKeys } from './share/share.js';
+import { CLAIM_TURN } from './types.js';
 import { openOwnFile, readOwnFile } from './own-file.js';
 import { sha256Hex } from './sha256.js';
 import { EARLIEST_TIME, TIME_LIMIT } from './sources/record-fields.js';
@@ -74,6 +75,8 @@ export interface ArchivedPages {
   fingerprint: string | null;
   /** How many entries its file held when archived (not said by records of builds before 2026-12): a file that holds fewer now was cut short. */
   entries?: number | undefined;
+  /** Of a redacting build since 2026-12: which secret its ledger's entry keys are hashed with (EntryKeys' check). */
+  keys?: string | undefined;
 }
 
 export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
@@ -88,6 +91,7 @@ const recordFields = {
   sharing: z.string(),
   fingerprint: z.string().nullable(),
   entries: z.number().int().nonnegative().optional(),
+  keys: z.string().regex(/^[0-9a-f]{16}$/).optional(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file', 'subagent']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 };
 const ARCHIVE_NAME = /^[0-9a-f]{32}$/;
@@ -139,6 +143,8 @@ export interface Archiving {
   /** What pathNamer is made from. */
   redacting: { home: string | null; resolvedHome?: string | null } | null;
   now: number;
+  /** Which secret this build hashes entry keys with (EntryKeys' check); null when it keeps them as read. */
+  keys: string | null;
 }
 
 /**
@@ -148,7 +154,7 @@ export interface Archiving {
 export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint'>, source: string | null, archiving: Archiving, nameOf: PathNamer): ArchivedSession | null {
   const place = source === null ? null : placeOf(source, archiving.places);
   if (source === null || place === null) return null;
-  return { ...part, source: nameOf(source), place: nameOf(place), folders: foldersOf(source).map((folder) => nameOf(folder).slice(0, FOLDER_HASH)), lastSeen: archiving.now, sharing: archiving.sharing, entries: part.ledger.entries.count };
+  return { ...part, source: nameOf(source), place: nameOf(place), folders: foldersOf(source).map((folder) => nameOf(folder).slice(0, FOLDER_HASH)), lastSeen: archiving.now, sharing: archiving.sharing, entries: part.ledger.entries.count, ...(archiving.keys === null ? {} : { keys: archiving.keys }) };
 }
 
 /**
@@ -425,15 +431,36 @@ function* linesOf(path: string): Generator<string | null> {
 }
 
 /** An archived session's ledger, or null when its file does not read as this code wrote it. */
-export async function readArchivedLedger(outDir: string, entry: ArchivedPages): Promise<ArchivedSession | null> {
+/**
+ * A session's archived ledger. `keys`: how a build that redacts names entries; a ledger whose keys
+ * another secret hashed, or none (a build before 2026-12, which wrote them as read), has them
+ * hashed with this one: then they match this build's where they were as read, and tell nothing.
+ */
+export async function readArchivedLedger(outDir: string, entry: ArchivedPages, keys: EntryKeys | null): Promise<ArchivedSession | null> {
   try {
-    const ledger = ledgerFromJson(await gunzipAsync(readOwnFile(join(outDir, ledgerPath(entry.name)))), entry.name);
-    if (ledger === null) return null;
+    const read = ledgerFromJson(await gunzipAsync(readOwnFile(join(outDir, ledgerPath(entry.name)))), entry.name);
+    if (read === null) return null;
+    const ledger = keys === null || entry.keys === keys.check ? read : rekeyed(read, keys.key);
     const { name: _name, ...pages } = entry;
     return { ...pages, ledger };
   } catch {
     return null;
   }
+}
+
+/** A ledger with its entries' keys and usage claims hashed by `key`, as a redacting sharer hashes a file's (share.ts). */
+function rekeyed(ledger: SessionLedger, key: (value: string) => string): SessionLedger {
+  const entries = unpackEntries(ledger.entries).map((entry) => {
+    const rekey = key(entry.key);
+    const usage = entry.usage.map((record, index) => {
+      // A record's key is its claim or its entry's key and place, then its turn (ledger.ts usageKey).
+      const cut = record.key.indexOf(CLAIM_TURN);
+      const [claim, turn] = cut === -1 ? [record.key, ''] : [record.key.slice(0, cut), record.key.slice(cut)];
+      return { ...record, key: `${claim === `${entry.key}#${index}` ? `${rekey}#${index}` : key(claim)}${turn}` };
+    });
+    return { ...entry, key: rekey, usage };
+  });
+  return { ...ledger, entries: packEntries(entries) };
 }
 
 /** The ledger an archive's ledger file holds (its compressed bytes), or null when it does not read as this code wrote it for `name`. */
@@ -527,14 +554,14 @@ export function missingSessions(
  * by entries after those it held is a session going on. Only a file whose count changed is
  * looked at further: a rebuild reads no archived ledger for the rest.
  */
-export async function cutShortSessions(outDir: string, earlier: readonly ArchivedPages[], ledgers: readonly SessionLedger[]): Promise<{ cut: SessionKey[]; rewritten: SessionKey[] }> {
+export async function cutShortSessions(outDir: string, earlier: readonly ArchivedPages[], ledgers: readonly SessionLedger[], keys: EntryKeys | null): Promise<{ cut: SessionKey[]; rewritten: SessionKey[] }> {
   const byName = new Map(earlier.map((a) => [a.name, a]));
   const cut: SessionKey[] = [];
   const rewritten: SessionKey[] = [];
   for (const ledger of ledgers) {
     const record = byName.get(pathHash(ledger.key));
     if (record?.entries === undefined || record.entries === ledger.entries.count) continue;
-    const archived = await readArchivedLedger(outDir, record);
+    const archived = await readArchivedLedger(outDir, record, keys);
     if (archived === null) continue;
     const was = unpackEntries(archived.ledger.entries);
     const now = unpackEntries(ledger.entries);
@@ -576,9 +603,9 @@ async function gzipped(text: string): Promise<Buffer> {
 }
 
 /** A session's line of the records file (without its line break). */
-export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries'>): string {
-  const { name, source, place, folders, pages, sharing, fingerprint, search, entries } = record;
-  return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...(entries === undefined ? {} : { entries }), search });
+export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'keys'>): string {
+  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, keys } = record;
+  return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...(entries === undefined ? {} : { entries }), ...(keys === undefined ? {} : { keys }), search });
 }
 
 /**

@@ -41,6 +41,7 @@ import { sessionRows } from './report/search-index.js';
 import type { SessionSearchItem } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
+import { entryKeySecret } from './share/key-secret.js';
 import { CLAIM_RULES, localProviders, priceHintsFrom } from './sources/registry.js';
 import type { Source } from './types.js';
 import { withEntryTitles, withOwnTitles } from './ledger/titles.js';
@@ -136,7 +137,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // The home by its real path: for this build's redaction, and for telling an archive's redacted paths.
   const realHome = resolvedHome(options.environment.home);
   const homeResolved = options.redact ? realHome : null;
-  const sharerFor = () => createSharer({ redact: options.redact ?? false, omit: new Set(options.omit ?? []), home: options.environment.home, resolvedHome: homeResolved });
+  // What a redacting build hashes entry keys with, so that its archive tells nothing of what they were made from.
+  const keySecret = options.redact ? await entryKeySecret(boughCacheDir(options.environment), options.cache !== false) : null;
+  const sharerFor = () => createSharer({ redact: options.redact ?? false, omit: new Set(options.omit ?? []), home: options.environment.home, resolvedHome: homeResolved, keySecret });
   let sharer = sharerFor();
   let discovery = await discover(options.inputs, options.environment, options.scope.sources);
   options.discovered?.(discovery);
@@ -195,7 +198,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const archived = await readArchive(outDir);
     const earlier = archived.sessions.filter((a) => a.sharing === sharing);
     // A file cut short since it was archived: its archive keeps what it lost, as for a file gone.
-    const { cut, rewritten } = options.forgetMissing ? { cut: [], rewritten: [] } : await cutShortSessions(outDir, earlier, collected.ledgers);
+    const { cut, rewritten } = options.forgetMissing ? { cut: [], rewritten: [] } : await cutShortSessions(outDir, earlier, collected.ledgers, sharer.keys);
     if (cut.length > 0) collected = withoutSessions(collected, new Set(cut));
     // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
     // With $HOME a link, a build that redacted before bough knew the home's real path named these
@@ -226,7 +229,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // With --no-cache, or an archive edited since the last build, every page is written anew;
     // sessions whose files are gone are still kept.
     const previous = options.cache === false || !(await recordsAsLastBuilt(folder)) ? [] : earlier;
-    const readBack = await Promise.all(missing.map(async (entry) => ({ entry, kept: await readArchivedLedger(outDir, entry) })));
+    const readBack = await Promise.all(missing.map(async (entry) => ({ entry, kept: await readArchivedLedger(outDir, entry, sharer.keys) })));
     let kept = readBack.flatMap(({ kept }) => (kept === null ? [] : [kept]));
     // What an earlier build archived and does not read right now may be a session whose file is
     // gone: said on the data-quality page, never left out without a word. A session read now
@@ -421,7 +424,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const pages = assignPages(data, time, new Map([...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []))));
   /** When each archived session's file was last seen: now, or when an earlier build saw it (its file is gone). */
   const seen: { name: string; lastSeen: number }[] = [];
-  const archiving: Archiving | null = sink.archive && { places: sink.archive.places, sharing: sink.archive.sharing, redacting: sink.archive.redacting, now: options.now.getTime() };
+  const archiving: Archiving | null = sink.archive && { places: sink.archive.places, sharing: sink.archive.sharing, redacting: sink.archive.redacting, now: options.now.getTime(), keys: sharer.keys?.check ?? null };
   const nameOfPath = pathNamer(archiving?.redacting ?? null);
   /**
    * The records of sessions archived on threads, in a spool until the records file is written in
@@ -448,9 +451,10 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     }
     // A kept session's fingerprint is dropped: its page says its file is gone, so a file put back
     // as it was (its time kept, as `mv` and backups do) must not find that page unchanged.
-    const entry = kept ? { ...kept, pages: pageList, fingerprint: null } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving, nameOfPath);
+    const entry = kept ? { ...kept, pages: pageList, fingerprint: null, ...(archiving.keys === null ? {} : { keys: archiving.keys }) } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving, nameOfPath);
     if (entry === null) return;
-    if (kept && (await folder.keep([ledgerPath(name)]))) {
+    // Its ledger file as it was, unless its keys were hashed anew (readArchivedLedger).
+    if (kept && kept.keys === entry.keys && (await folder.keep([ledgerPath(name)]))) {
       seen.push({ name, lastSeen: entry.lastSeen });
       records.add(recordLine({ ...entry, name }));
       return;

@@ -7,7 +7,7 @@
 // Every planted value is listed below (and only here, never in src/): fake, but of the right
 // length and alphabet for its kind, each used for one purpose so that a leak names its place.
 
-import { appendFile, cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,10 @@ import { build, type BuildOptions } from '../src/build.js';
 import { parsePeriod } from '../src/ledger/scope.js';
 import { main, type CliIo } from '../src/cli.js';
 import { createSharer } from '../src/share/share.js';
+import { readSessionFile } from '../src/sources/read.js';
+import { archiveFiles, pathHash, readArchivedLedger } from '../src/archive.js';
+import { ledgerOf } from '../src/ledger/ledger.js';
+import { unpackEntries, type PackedEntries } from '../src/ledger/packed-entries.js';
 import { byCount } from '../src/report/overview-pages.js';
 import type { Entry, SessionFile } from '../src/types.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
@@ -433,8 +437,10 @@ describe('--redact on data nested deeper than any real record', () => {
 describe('--redact on what a secret-named JSON field holds', () => {
   it('redacts numbers, lists and objects under the name, and nothing beside it', () => {
     const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
-    const value = { password: 98765432, apiKeys: ['QQargList1abc9', 'QQargList2xyz7'], db: { password: { value: 'QQargNested9' }, port: 5432, host: 'db.internal' } };
+    const value = { password: 98765432, apiKeys: ['QQargList1abc9', 'QQargList2xyz7'], db: { password: { value: 'QQargNested9' }, port: 5432, host: 'db.internal' }, scripts: { 'validate:secrets': 'node scripts/check-secrets.js' } };
     const text = JSON.stringify(sharer.file(sessionWith(value)).entries);
+    // A text named as many secrets is a command, not one of them (found on the corpus's package.json).
+    expect(text).toContain('"validate:secrets":"node scripts/check-secrets.js"');
     for (const secret of ['98765432', 'QQargList1abc9', 'QQargList2xyz7', 'QQargNested9']) expect(text).not.toContain(secret);
     expect(text).toContain('"port":5432');
     expect(text).toContain('"host":"db.internal"');
@@ -507,6 +513,112 @@ describe('--omit system', () => {
     // Without --omit system, the output is as written.
     const plain = createSharer({ redact: false, omit: new Set(['thinking']), home: HOME }).file(file).entries[0];
     expect(plain?.kind === 'toolResult' && plain.content[0]?.type === 'text' ? plain.content[0].text : '').toBe(output);
+  });
+});
+
+// Regression (a sharing review): a document block (a PDF, base64) was shown whole in a shared
+// report, its author, paths and secrets a decode away.
+describe('--redact on encoded data in a record', () => {
+  it('leaves a document’s bytes out, says how many, and keeps the rest of the block', () => {
+    const pdf = Buffer.from(`%PDF-1.4 /Author (Ana Lima) /Creator (${HOME}/secret.docx) ${'x'.repeat(2000)}`).toString('base64');
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
+    const text = JSON.stringify(sharer.file(sessionWith({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf }, id: 'QUJDRA==' })).entries);
+    expect(text).not.toContain(pdf.slice(0, 40));
+    expect(text).toContain('"data":"[2 kB of encoded data left out: a redacted report cannot look into it]"');
+    expect(text).toContain('"media_type":"application/pdf"');
+    // Short base64 (an id) is text like any other.
+    expect(text).toContain('"id":"QUJDRA=="');
+    expect(sharer.redactions.get('encoded-data')).toBe(1);
+    // Without --redact, nothing is left out.
+    expect(JSON.stringify(createSharer({ redact: false, omit: new Set(['thinking']), home: HOME }).file(sessionWith({ data: pdf })).entries)).toContain(pdf);
+  });
+});
+
+describe('entry keys in the archive of a build that redacts', () => {
+  const at = (s: number) => `2026-11-03T10:00:0${s}.000Z`;
+  const piLines = (id: string) => [
+    { type: 'session', version: 3, id, timestamp: at(0), cwd: `${HOME}/shop` },
+    { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'the staging db: DB_PASSWORD=sunshine42, notes in /Users/marta/notes.txt' } },
+    { type: 'message', id: 'a1', parentId: 'u1', timestamp: at(2), message: { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'ok' }], stopReason: 'stop', usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 110 } } },
+  ];
+  const writeSession = async (path: string, id: string) => {
+    await mkdir(join(path, '..'), { recursive: true });
+    await writeFile(path, `${piLines(id).map((line) => JSON.stringify(line)).join('\n')}\n`);
+  };
+  const redacting = (cache: string, inputs: string[]): Omit<BuildOptions, 'out'> => ({ inputs, scope: ALL_UTC, redact: true, environment: { env: { BOUGH_CACHE_DIR: cache }, home: HOME }, now: NOW });
+  const archivedLedgers = (built: Built) => [...built.files].filter(([file]) => file.endsWith('.ledger.json.gz')).map(([, text]) => text).join('\n');
+
+  // Regression (a sharing review): entry keys hold hashes of what an entry holds (a Pi prompt's
+  // text), and the archive kept them as read: hashing guesses at the redacted password and home
+  // folder against them found both.
+  it('are hashed with a secret kept outside the report', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'sessions', 's1.jsonl');
+    await writeSession(file, 'k-s1');
+    const read = await readSessionFile(file);
+    if (read.kind !== 'session') throw new Error('not read');
+    const asRead = read.file.entries.map((entry) => entry.key);
+    expect(asRead.some((key) => /[0-9a-f]{16}/.test(key))).toBe(true);
+    const built = await buildInto('keyed-archive', redacting(join(dir, 'cache'), [join(dir, 'sessions')]));
+    const archive = archivedLedgers(built);
+    expect(archive).toContain('"key":"k');
+    for (const key of asRead) expect(archive).not.toContain(key);
+    // The secret is the cache folder's, readable by its owner only; the report says which it was, not what.
+    const secret = (await readFile(join(dir, 'cache', 'entry-key-secret'), 'utf8')).trim();
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect((await stat(join(dir, 'cache', 'entry-key-secret'))).mode & 0o077).toBe(0);
+    for (const text of built.files.values()) expect(text).not.toContain(secret);
+  });
+
+  it('of an archive written as read (by bough before 2026-12) are hashed to what this build makes of the same file', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 's.jsonl');
+    await writeSession(file, 'k-s5');
+    const read = await readSessionFile(file);
+    if (read.kind !== 'session') throw new Error('not read');
+    const asRead = ledgerOf(read.file);
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME, keySecret: 'ab'.repeat(32) });
+    const shared = ledgerOf(sharer.file(read.file));
+    const entry = { ledger: asRead, pages: [], search: [], fingerprint: null, source: 'x', place: 'y', lastSeen: 0, sharing: 'redact:true;omit:' };
+    const { ledger } = await archiveFiles(entry);
+    const out = join(dir, 'report');
+    await mkdir(join(out, 'archive'), { recursive: true });
+    await writeFile(join(out, ledger.path), ledger.content);
+    const back = await readArchivedLedger(out, { ...entry, name: pathHash(asRead.key) }, sharer.keys);
+    const keys = (entries: PackedEntries) => unpackEntries(entries).map((e) => [e.key, e.usage.map((u) => u.key)]);
+    expect(keys(back?.ledger.entries as PackedEntries)).toEqual(keys(shared.entries));
+    expect(keys(shared.entries)).not.toEqual(keys(asRead.entries));
+  });
+
+  it('tie a session whose file is gone to its copy read by a later build', async () => {
+    const dir = await tempDir();
+    const sessions = join(dir, 'sessions');
+    await writeSession(join(sessions, 's1.jsonl'), 'k-s2');
+    await buildInto('held-archive', redacting(join(dir, 'cache'), [sessions]));
+    await cp(join(sessions, 's1.jsonl'), join(sessions, 's1-moved.jsonl'));
+    await rm(join(sessions, 's1.jsonl'));
+    const second = await buildInto('held-archive', redacting(join(dir, 'cache'), [sessions]));
+    expect(summaryOf(second).totals).toMatchObject({ sessions: 1, usageRecords: 1 });
+  });
+
+  it('of a session whose file is gone are hashed anew by a build with another secret', async () => {
+    const dir = await tempDir();
+    const sessions = join(dir, 'sessions');
+    await writeSession(join(sessions, 's1.jsonl'), 'k-s3');
+    await writeSession(join(sessions, 's2.jsonl'), 'k-s4');
+    const first = await buildInto('rekeyed-archive', redacting(join(dir, 'cache-1'), [sessions]));
+    await rm(join(sessions, 's1.jsonl'));
+    const second = await buildInto('rekeyed-archive', redacting(join(dir, 'cache-2'), [sessions]));
+    expect(summaryOf(second).totals).toMatchObject({ sessions: 2, usageRecords: 2 });
+    const checks = (built: Built) => (built.files.get('archive/sessions.jsonl') ?? '').split('\n').flatMap((line) => (line.includes('"keys"') ? [(JSON.parse(line) as { keys: string }).keys] : []));
+    expect(new Set(checks(first)).size).toBe(1);
+    expect(new Set(checks(second)).size).toBe(1);
+    expect(checks(second)[0]).not.toBe(checks(first)[0]);
+    expect(checks(second)).toHaveLength(2);
+    // Both sessions' keys are the second secret's: none of the first build's is left.
+    const keysOf = (built: Built) => new Set(archivedLedgers(built).match(/"key":"k[0-9a-f]{32}"/g) ?? []);
+    const before = keysOf(first);
+    expect([...keysOf(second)].filter((key) => before.has(key))).toEqual([]);
   });
 });
 

@@ -53,6 +53,15 @@ describe('a home folder', () => {
     expect(redact('cd /srv/ana/work && ls /srv/anatoly /srv/ana.', '/srv/ana')).toBe('cd ~/work && ls /srv/anatoly ~.');
   });
 
+  // Regression (a sharing review): a name with a letter beyond ASCII, percent-encoded in a
+  // file:// link, was kept whole (only punctuation was decoded), and `Jos%C3%A9` half.
+  it('is replaced when its letters beyond ASCII are percent-encoded', () => {
+    expect(redact('[a.ts](file:///home/%C5%82ucja/a.ts), /home/łucja/b.ts, /home/%c5%82ucja/c', '/home/łucja')).toBe('[a.ts](file:~/a.ts), ~/b.ts, ~/c');
+    expect(redact('file:///home/%C5%82ucja/x and file:///Users/Jos%C3%A9/doc')).toBe('file:~/x and file:~/doc');
+    // Bytes that spell no character are left as they are.
+    expect(redact('100%C3 off, %E2%82 and %C0%AF')).toBe('100%C3 off, %E2%82 and %C0%AF');
+  });
+
   it.each([
     ['//home//ana/x', '~/x'],
     ['/home/./ana/x', '~/x'],

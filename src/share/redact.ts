@@ -143,6 +143,8 @@ const NAMED_REFERENCES: ReadonlyMap<string, string> = new Map(Object.entries({
 const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z]{2,8}));/y;
 const HEX4 = /^[0-9A-Fa-f]{4}$/;
 const HEX2 = /^[0-9A-Fa-f]{2}$/;
+/** Throws on bytes that are no UTF-8 (an overlong form, a surrogate): those spell nothing. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 const ESCAPED_WHITESPACE: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };
 /** Invisible characters a page shows as nothing: zero-width spaces and joiners, soft hyphens. */
@@ -207,8 +209,27 @@ function decodeAt(text: string, at: number, before: string | undefined): Edit | 
   if (c === '%') {
     // A URL's percent-encoding of punctuation (`postgres%3A%2F%2Fana%3Apw%40db`): what it spells.
     const hex2 = text.slice(at + 1, at + 3);
-    const shown = HEX2.test(hex2) ? String.fromCharCode(parseInt(hex2, 16)) : '';
-    return ASCII_PUNCTUATION.test(shown) ? { at, next: at + 3, text: shown } : null;
+    if (!HEX2.test(hex2)) return null;
+    const byte = parseInt(hex2, 16);
+    if (byte < 0x80) {
+      const shown = String.fromCharCode(byte);
+      return ASCII_PUNCTUATION.test(shown) ? { at, next: at + 3, text: shown } : null;
+    }
+    // A letter beyond ASCII as its UTF-8 bytes (`file:///home/%C5%82ucja`): a name may hold one.
+    const length = byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
+    const bytes = [byte];
+    for (let k = 1; k < length; k++) {
+      const next = text.slice(at + 3 * k, at + 3 * k + 3);
+      const value = next[0] === '%' && HEX2.test(next.slice(1)) ? parseInt(next.slice(1), 16) : -1;
+      if ((value & 0xc0) !== 0x80) return null;
+      bytes.push(value);
+    }
+    if (length === 0) return null;
+    try {
+      return { at, next: at + 3 * length, text: UTF8.decode(Uint8Array.from(bytes)) };
+    } catch {
+      return null;
+    }
   }
   if (INLINE_MARKS.has(c)) {
     let end = at;

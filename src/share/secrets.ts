@@ -83,9 +83,6 @@ const NOT_SECRET_TOKEN_PREFIXES = new Set([
   'cancel', 'sync', 'lexer', 'parse', 'parser', 'current', 'prev', 'previous', 'first', 'last', 'count', 'design', 'css',
 ]);
 
-/** `…Tokens` names secrets after these words only. */
-const SECRET_TOKENS_PREFIXES = new Set(['access', 'api', 'auth', 'refresh', 'bearer', 'session', 'bot', 'oauth', 'id', 'secret', 'personal', 'service', 'deploy', 'github', 'gitlab', 'slack', 'npm']);
-
 /** A name's words, lower case, from its last dotted part: `env.SecretAccessKey` → secret, access, key. */
 export function nameWords(name: string): string[] {
   const last = name.split('.').filter(Boolean).pop() ?? '';
@@ -100,15 +97,9 @@ export function nameWords(name: string): string[] {
 /** Whether a name (`DB_PASSWORD`, `"SecretAccessKey"`, `x-api-key`, `SECRET_KEY_BASE`) says its value is a secret. */
 export function isSecretName(name: string): boolean {
   const words = nameWords(name);
-  const written = words.at(-1);
+  const last = words.at(-1);
   const before = words.at(-2);
-  if (written === undefined) return false;
-  // A list of them (`apiKeys`, `DB_PASSWORDS`, `access_tokens`). Tokens in the plural are
-  // mostly counted (`audio_tokens`, `accepted_prediction_tokens`): secret only after these words.
-  if (written === 'tokens') return before !== undefined && SECRET_TOKENS_PREFIXES.has(before);
-  const plural = /^(?:keys|passwords|secrets|passphrases)$/.test(written);
-  if (plural && before === undefined && written === 'keys') return false;
-  const last = plural ? written.slice(0, -1) : written;
+  if (last === undefined) return false;
   if (SECRET_LAST_WORDS.has(last)) return true;
   // A name written as one word: PGPASSWORD, CLIENTSECRET.
   if (/(?:password|passwd|passphrase|secret)$/.test(last)) return true;

@@ -8,6 +8,7 @@ import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect, 
 import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
 import { isSecretName } from './secrets.js';
+import { createHmac } from 'node:crypto';
 import { sha256Hex } from '../sha256.js';
 
 export const OMIT_KINDS = ['thinking', 'tool-output', 'system'] as const;
@@ -20,6 +21,29 @@ export interface ShareOptions {
   home: string | null;
   /** The same home as the file system resolves it, when that is another path (see resolvedHome). */
   resolvedHome?: string | null;
+  /** The secret a redacting sharer hashes entry keys with (hex; see keysOf); none: keys as read. */
+  keySecret?: string | null;
+}
+
+/**
+ * How a redacting sharer names entries. A reader keys an entry by what it holds (a hash of a
+ * prompt's text, of a record without an id): written to a report's archive as they are, such
+ * hashes let its reader confirm a guess at a redacted password or home folder. Hashed again with a
+ * secret kept outside the report (bough's cache folder), they tie the same entries together in
+ * this build and in later ones into the same folder, and tell nothing. `check` names the secret
+ * in the archive, so that a later build knows whether its keys are its own.
+ */
+export interface EntryKeys {
+  check: string;
+  key(value: string): string;
+}
+
+function keysOf(secret: string): EntryKeys {
+  const bytes = Buffer.from(secret, 'hex');
+  return {
+    check: createHmac('sha256', bytes).update('bough: the secret entry keys are hashed with').digest('hex').slice(0, 16),
+    key: (value) => `k${createHmac('sha256', bytes).update(value).digest('hex').slice(0, 32)}`,
+  };
 }
 
 export interface Sharer {
@@ -35,6 +59,8 @@ export interface Sharer {
   readonly changes: boolean;
   /** What it was made with: a reading thread makes the same sharer from them. */
   readonly options: ShareOptions;
+  /** How it names entries, when it hashes their keys (redacting with a secret); null when they are kept as read. */
+  readonly keys: EntryKeys | null;
 }
 
 const MAX_JSON_DEPTH = 100;
@@ -68,12 +94,18 @@ export function createSharer(options: ShareOptions): Sharer {
     for (const [kind, n] of counts) redactions.set(kind, (redactions.get(kind) ?? 0) + n);
   };
   if (!redactor && options.omit.size === 0) {
-    return { file: (file) => file, diagnostic: (d) => d, text, redactions, addRedactions, changes: false, options };
+    return { file: (file) => file, diagnostic: (d) => d, text, redactions, addRedactions, changes: false, options, keys: null };
   }
+  const keys = redactor && options.keySecret ? keysOf(options.keySecret) : null;
   const field = redactor ? (name: string, value: string) => redactor.field(name, value) : (_: string, value: string) => value;
   const image = redactor ? (block: ImageBlock) => withoutMetadata(block, redactions) : (block: ImageBlock) => block;
   const finds = redactor ? (value: string) => redactor.finds(value) : () => false;
-  const walk = new Walker(text, field, image, finds, options.omit, redactor ? isSecretName : () => false);
+  const opaque = (value: string): string | null => {
+    if (!redactor || !isEncodedData(value)) return null;
+    redactions.set(ENCODED_DATA, (redactions.get(ENCODED_DATA) ?? 0) + 1);
+    return `[${formatBytes(Math.floor((value.replace(/\s/g, '').length * 3) / 4))} of encoded data left out: a redacted report cannot look into it]`;
+  };
+  const walk = new Walker(text, field, image, finds, options.omit, redactor ? isSecretName : () => false, keys ? keys.key : (value) => value, opaque);
   return {
     file: (file) => walk.file(file),
     diagnostic: (d) => walk.diagnostic(d),
@@ -82,6 +114,7 @@ export function createSharer(options: ShareOptions): Sharer {
     addRedactions,
     changes: true,
     options,
+    keys,
   };
 }
 
@@ -99,6 +132,10 @@ class Walker {
     private readonly omit: ReadonlySet<OmitKind>,
     /** Whether a JSON field's name says its value is a secret (never, when nothing is redacted). */
     private readonly secretName: (name: string) => boolean,
+    /** An entry's key or a usage record's claim as written (see EntryKeys). */
+    private readonly key: (value: string) => string,
+    /** What a redacting sharer shows of data it cannot look into (a document's bytes), or null to go on. */
+    private readonly opaque: (value: string) => string | null,
   ) {}
 
   /** A folder's name, redacted as it is inside a path: a folded home folder is told by its place there. */
@@ -138,7 +175,7 @@ class Walker {
 
   private entry(entry: Entry): Entry {
     const usage = entry.usage.map((u) => this.usage(u));
-    const ids = { key: this.id(entry.key), id: this.id(entry.id), parentId: this.maybeId(entry.parentId), ...(entry.aliases ? { aliases: entry.aliases.map((a) => this.id(a)) } : {}) };
+    const ids = { key: this.key(this.id(entry.key)), id: this.id(entry.id), parentId: this.maybeId(entry.parentId), ...(entry.aliases ? { aliases: entry.aliases.map((a) => this.id(a)) } : {}) };
     return { ...entry, ...this.payload(entry), ...ids, usage } as Entry;
   }
 
@@ -153,7 +190,8 @@ class Walker {
   private id(value: string): string {
     let shown = this.ids.get(value);
     if (shown === undefined) {
-      shown = this.finds(value) ? `redacted-${sha256Hex(value).slice(0, 24)}` : value;
+      // Keyed where entry keys are: a plain hash of a secret-bearing id would confirm a guess at it.
+      shown = this.finds(value) ? `redacted-${sha256Hex(this.key(value)).slice(0, 24)}` : value;
       // An id comes back soon (as the next entry's parent, as a result's call): a few thousand
       // spare most of the searches, and a long session does not grow the map.
       if (this.ids.size >= RECENT_IDS) this.ids.clear();
@@ -268,7 +306,15 @@ class Walker {
   }
 
   private usage(u: Usage): Usage {
-    return { ...u, provider: this.maybe(u.provider), model: this.maybe(u.model), claim: this.maybeId(u.claim), responseId: this.maybeId(u.responseId) };
+    const claim = this.maybeId(u.claim);
+    return {
+      ...u,
+      provider: this.maybe(u.provider),
+      model: this.maybe(u.model),
+      claim: claim === null ? null : this.key(claim),
+      ...(u.claimTurn === undefined ? {} : { claimTurn: this.id(u.claimTurn) }),
+      responseId: this.maybeId(u.responseId),
+    };
   }
 
   private subagent(run: SubagentRun, omitOutput: boolean): SubagentRun {
@@ -320,7 +366,7 @@ class Walker {
    * field's value. Nesting deeper than any real record is cut rather than walked.
    */
   private json(value: unknown, depth = 0, secretName: string | null = null): unknown {
-    if (typeof value === 'string') return secretName === null ? this.t(value) : this.field(secretName, value);
+    if (typeof value === 'string') return this.opaque(value) ?? (secretName === null ? this.t(value) : this.field(secretName, value));
     // A number under a secret's name (a PIN, a numeric password) is as secret as text there.
     if (typeof value === 'number' && secretName !== null) {
       const shown = this.field(secretName, String(value));
@@ -330,11 +376,34 @@ class Walker {
     if (depth >= MAX_JSON_DEPTH) return TOO_DEEP;
     // What a secret's name holds is secret all the way down: a list of keys, `{"password": {"value": …}}`.
     if (Array.isArray(value)) return value.map((item) => this.json(item, depth + 1, secretName));
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), this.json(v, depth + 1, this.secretName(k) ? k : secretName)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), this.json(v, depth + 1, this.secretNameOf(k, v) ?? secretName)]));
+  }
+
+  /**
+   * The secret's name a field gives what it holds, or null: its own, or of a list or object named
+   * as many of them (`apiKeys`, `DB_PASSWORDS`). A text under such a name is not (an npm script
+   * named "validate:secrets" runs a command).
+   */
+  private secretNameOf(name: string, value: unknown): string | null {
+    if (this.secretName(name)) return name;
+    const one = name.replace(/s$/i, '');
+    return one !== name && typeof value === 'object' && value !== null && this.secretName(one) ? one : null;
   }
 }
 
 type ImageBlock = Extract<Block, { type: 'image' }>;
+
+/** Counted as the redactions are: base64 data in a record (a PDF's bytes), which may hold anything. */
+const ENCODED_DATA = 'encoded-data';
+
+/** A long run of base64 alone (line breaks allowed): bytes, not words, whose text no rule can read. */
+function isEncodedData(value: string): boolean {
+  return value.length >= 1024 && /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/.test(value) && /[0-9+/]/.test(value.slice(0, 1024));
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} kB`;
+}
 
 /** Counted as the redactions are; an image whose bytes are not what it claims is not shown (no data). */
 const IMAGE_METADATA = 'image-metadata';
