@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { axisMoney, dailyChart, monthlyChart } from '../src/report/charts.js';
 import { costChartSvg } from '../src/report/svg/cost-chart.js';
+import { emptyTally, emptyUsageTotals, type Bucket, type ModelTotals } from '../src/report/data.js';
 
 /** Every day from `first` to `last`, as the chart's keys. */
 function daysFrom(first: string, last: string): string[] {
@@ -127,5 +128,28 @@ describe('the cost chart’s month labels, wherever the chart starts', () => {
         if (/\d{4}$/.test(label)) expect(label.slice(-4), `${first}: ${label} under ${key}`).toBe(String(year));
       }
     }
+  });
+});
+
+// Regression (an outputs review): a day with priced usage and a reply of a model without a price
+// read "$0.0300" in the table's "All models", where every other table said "+ unknown"; a day of
+// unpriced usage alone was not in the table at all.
+describe('the cost chart’s table', () => {
+  it('says a slice’s cost is partly or wholly unknown', () => {
+    const priced: ModelTotals = { ...emptyUsageTotals(), cost: { bough: 0.03, recorded: null }, records: 1, key: 'anthropic/claude-haiku-4-5', provider: 'anthropic', model: 'claude-haiku-4-5', fast: false, local: false, priceKey: 'claude-haiku-4-5', priceState: 'priced', priceNote: null, apiEquivalent: false, sessions: 1 };
+    const unpriced: ModelTotals = { ...priced, cost: { bough: null, recorded: null }, unpriced: 1, key: 'anthropic/claude-mystery-9', model: 'claude-mystery-9', priceKey: null, priceState: 'unpriced' };
+    const day = (key: string, models: ModelTotals[]): Bucket => {
+      const tally = emptyTally();
+      tally.cost.bough = models.reduce<number | null>((sum, m) => (m.cost.bough === null ? sum : (sum ?? 0) + m.cost.bough), null);
+      tally.unpriced = models.reduce((n, m) => n + m.unpriced, 0);
+      return { key, sessions: 1, tally, byModel: new Map(models.map((m) => [m.key, m])) };
+    };
+    const days = [day('2026-10-01', [priced, unpriced]), day('2026-10-02', [priced]), day('2026-10-03', [unpriced])];
+    const chart = dailyChart(days, [priced, unpriced], ['2026-10-01', '2026-10-02', '2026-10-03'], 'Cost per day');
+    expect(chart?.table.rows.map((row) => [row[0]?.text, row.at(-1)?.text])).toEqual([
+      ['2026-10-01', '$0.0300 + unknown'],
+      ['2026-10-02', '$0.0300'],
+      ['2026-10-03', 'unknown'],
+    ]);
   });
 });

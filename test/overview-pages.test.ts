@@ -90,7 +90,9 @@ describe('the index of a report', () => {
     expect(chart).toMatch(/<ul class="legend"><li><svg class="swatch"/);
     expect(chart).toContain('2 models have no price in the table: their cost is unknown and not drawn.');
     const table = rows(chart);
-    expect(table.find((r) => r[0] === '2026-10-16')?.at(-1)).toBe('$0.9998');
+    // That day also holds records of the two unpriced models, as the month's row says of it.
+    expect(table.find((r) => r[0] === '2026-10-16')?.at(-1)).toBe('$0.9998 + unknown');
+    expect(rows(section(october.index, 'months')).flat().join(' ')).toContain('+ unknown');
     // A month is drawn day by day only: no monthly chart for a month.
     expect(chart).not.toContain('Cost per month');
     expect(section(all.index, 'cost-over-time')).toContain('Cost per month');

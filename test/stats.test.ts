@@ -334,6 +334,29 @@ describe('the stats table', () => {
     expect(text).toContain('项目报告测试工程');
   });
 
+  // Regression (an outputs review): a model's fast-mode row was cut before "(fast mode)" and read
+  // as its standard row.
+  it('keeps a label’s mark in brackets when it cuts the name before it', () => {
+    const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
+    const tokens = { ...zero, input: 123_456_789, output: 9_876_543, cacheRead: 987_654_321 };
+    const row = (label: string) => ({ key: label, label, sessions: 1, prompts: null, replies: null, errorReplies: null, tokens, cost: { bough: 1234.5, recorded: null }, usageRecords: 3, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0 });
+    const text = statsTable(
+      {
+        period: { since: null, until: null, tz: 'UTC', label: 'all time', start: null, end: null },
+        filters: { project: null, sources: null },
+        by: 'model',
+        totals: { sessions: 1, projects: 1, prompts: 1, replies: 2, errorReplies: 0, abortedReplies: 0, usageRecords: 6, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 2469, recorded: null }, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
+        rows: [row('anthropic/claude-sonnet-4-5-20250929 (fast mode)'), row('anthropic/claude-sonnet-4-5-20250929')],
+        diagnostics: { files: 1, sessionFiles: 1, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
+      },
+      { colour: false, width: 50, emptySentence: '' },
+    );
+    const lines = text.split('\n').filter((line) => line.startsWith('anthropic/'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^anthropic\/claude-\S*… \(fast mode\)/);
+    expect(lines[1]).not.toContain('fast');
+  });
+
   it('says token counts were shortened only when one was (regression: said under a table of 34 and 0)', () => {
     const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
     const table = (output: number) => {

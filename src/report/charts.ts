@@ -138,7 +138,12 @@ function chartView(
   const notes: string[] = [];
   if (series.length === 0) notes.push('Nothing in this period has a known cost to draw.');
   if (unpriced > 0) notes.push(`${unpriced === 1 ? 'One model has' : `${unpriced} models have`} no price in the table: their cost is unknown and not drawn.`);
-  const shown = slices.filter((s) => s.values.some((v) => v > 0));
+  // Some of a slice's usage has no price: its total says so, as every other table's does.
+  const unknown = keys.map((key) => {
+    const tally = buckets.get(key)?.tally;
+    return tally !== undefined && tally.unpriced + tally.partial > 0;
+  });
+  const shown = slices.flatMap((slice, i) => (slice.values.some((v) => v > 0) || unknown[i] ? [{ slice, unknown: unknown[i] === true }] : []));
   return {
     heading,
     svg,
@@ -149,9 +154,10 @@ function chartView(
       className: 'chart-table',
       caption: null,
       columns: [column(sliceName), ...series.map((s) => column(s.label, true)), column('All models', true)],
-      rows: shown.map((slice) => {
+      rows: shown.map(({ slice, unknown }) => {
         const total = slice.values.reduce((a, b) => a + b, 0);
-        return [cell(slice.label), ...slice.values.map((v) => numberCell(v > 0 ? formatUsd(v) : '', v)), numberCell(formatUsd(total), total)];
+        const all = unknown ? (total > 0 ? `${formatUsd(total)} + unknown` : 'unknown') : formatUsd(total);
+        return [cell(slice.label), ...slice.values.map((v) => numberCell(v > 0 ? formatUsd(v) : '', v)), numberCell(all, total)];
       }),
       total: null,
       sortable: true,

@@ -101,7 +101,7 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
         const column = columns[i] as Column;
         const width = w[i] ?? 0;
         // By the columns a terminal draws: a CJK character or an emoji takes two.
-        const fitted = displayWidth(text) > width ? `${fitColumns(text, width - 1)}…` : text;
+        const fitted = displayWidth(text) > width ? cutToFit(text, width) : text;
         const pad = ' '.repeat(Math.max(0, width - displayWidth(fitted)));
         return style(column.numeric ? pad + fitted : fitted + pad);
       })
@@ -200,3 +200,18 @@ function painter(colour: boolean) {
   const wrap = (open: string, close: string) => (text: string) => (colour ? `\u001b[${open}m${text}\u001b[${close}m` : text);
   return { bold: wrap('1', '22'), dim: wrap('2', '22') };
 }
+
+/**
+ * A label cut to `width` columns with an ellipsis; a mark in brackets at its end (a model's "(fast
+ * mode)") is kept, the name before it cut instead: without it, two rows read alike.
+ */
+function cutToFit(text: string, width: number): string {
+  const mark = / \([^()]*\)$/.exec(text)?.[0];
+  if (mark !== undefined && displayWidth(mark) + MIN_NAME < width) {
+    return `${fitColumns(text.slice(0, -mark.length), width - 1 - displayWidth(mark))}…${mark}`;
+  }
+  return `${fitColumns(text, width - 1)}…`;
+}
+
+/** The fewest columns of a name kept before its mark. */
+const MIN_NAME = 8;
