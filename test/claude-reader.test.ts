@@ -394,6 +394,14 @@ describe('a prompt with an IDE selection attached', () => {
     expect(notice?.content).toEqual([{ type: 'text', text: '<system-reminder>\nThe user opened cart.py.\n</system-reminder>\n<ide_selection>price</ide_selection>' }]);
     expect(ledgerOf(file).title).toBe('Why is the price rounded down?');
   });
+
+  it('keeps an element among the typed words: the user wrote it', async () => {
+    const text = 'What does <system-reminder>plan mode</system-reminder> mean here?';
+    const line = { type: 'user', uuid: 'u1', parentUuid: null, sessionId: '44444444-4444-4444-8444-44444444444b', cwd: '/home/ana/shop', timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content: text } };
+    const file = await readRecords('44444444-4444-4444-8444-44444444444b', [line]);
+    expect(ofKind(file.entries, 'prompt').map((p) => p.content)).toEqual([[{ type: 'text', text }]]);
+    expect(ofKind(file.entries, 'notice')).toEqual([]);
+  });
 });
 
 describe('a usage-limit notice', () => {

@@ -66,12 +66,31 @@ export function classifyUserText(text: string, meta: boolean, pictures = false):
 }
 
 /**
- * A text's elements the agent or the IDE added, apart from the words typed around them (either may
- * be ''): one text block can hold both, a reminder written after the typed words.
+ * A text's elements the agent or the IDE added before or after the words typed (either may be
+ * ''): one text block can hold both, a hook's context written after them. One among the words
+ * is the user's own (a question about a reminder they pasted) and stays.
  */
 export function injectedApart(text: string): { injected: string; typed: string } {
-  const injected = text.match(INJECTED_ELEMENT) ?? [];
-  return { injected: injected.join('\n'), typed: injected.length === 0 ? text : text.replace(INJECTED_ELEMENT, '').trim() };
+  const found = [...text.matchAll(INJECTED_ELEMENT)];
+  if (found.length === 0) return { injected: '', typed: text };
+  const before: string[] = [];
+  let from = 0;
+  let first = 0;
+  for (; first < found.length; first++) {
+    const element = found[first] as RegExpExecArray;
+    if (text.slice(from, element.index).trim() !== '') break;
+    before.push(element[0]);
+    from = element.index + element[0].length;
+  }
+  const after: string[] = [];
+  let to = text.length;
+  for (let last = found.length - 1; last >= first; last--) {
+    const element = found[last] as RegExpExecArray;
+    if (text.slice(element.index + element[0].length, to).trim() !== '') break;
+    after.unshift(element[0]);
+    to = element.index;
+  }
+  return { injected: [...before, ...after].join('\n'), typed: before.length + after.length === 0 ? text : text.slice(from, to).trim() };
 }
 
 /** Text made only of elements the agent or the IDE added (a selection, a reminder), nothing typed. */
