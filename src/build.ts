@@ -41,7 +41,7 @@ import { sessionRows } from './report/search-index.js';
 import type { SessionSearchItem } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
-import { entryKeySecret } from './share/key-secret.js';
+import { boughConfigDir, entryKeySecret } from './share/key-secret.js';
 import { CLAIM_RULES, localProviders, priceHintsFrom } from './sources/registry.js';
 import type { Source } from './types.js';
 import { withEntryTitles, withOwnTitles } from './ledger/titles.js';
@@ -137,13 +137,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // The home by its real path: for this build's redaction, and for telling an archive's redacted paths.
   const realHome = resolvedHome(options.environment.home);
   const homeResolved = options.redact ? realHome : null;
-  // What a redacting build hashes entry keys with, so that its archive tells nothing of what they were made from.
-  const keySecret = options.redact ? await entryKeySecret(boughCacheDir(options.environment), options.cache !== false) : null;
-  const sharerFor = () => createSharer({ redact: options.redact ?? false, omit: new Set(options.omit ?? []), home: options.environment.home, resolvedHome: homeResolved, keySecret });
-  let sharer = sharerFor();
   let discovery = await discover(options.inputs, options.environment, options.scope.sources);
   options.discovered?.(discovery);
   await refuseUnsafeOut(outDir, readPlaces(discovery), options.environment.home);
+  // What a redacting build hashes entry keys with, so that its archive tells nothing of what they were made from.
+  const keySecret = options.redact ? await entryKeySecret(options.environment, [outDir, ...readPlaces(discovery).map((place) => place.path)]) : null;
+  const sharerFor = () => createSharer({ redact: options.redact ?? false, omit: new Set(options.omit ?? []), home: options.environment.home, resolvedHome: homeResolved, keySecret: keySecret?.secret ?? null });
+  let sharer = sharerFor();
   const version = await packageVersion();
   const generator = `bough ${version}`;
   const stamp = await codeStamp();
@@ -154,6 +154,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Ledgers for the whole history now; each session's content is read again when its pages are written.
     const cache = options.cache === false ? NO_CACHE : await openLedgerCacheBeside(readPlaces(discovery), boughCacheDir(options.environment), stamp, outDir);
     const cacheWarnings = [await cache.writeProblem()].filter((w): w is string => w !== null);
+    const secretWarnings = keySecret?.problem ? [keySecret.problem] : [];
     const threads = threadPlan(options.environment.env);
     // Taken even with --no-cache: the record of what this report was made from lets a later build keep it.
     const identities = new Map<string, string | null>();
@@ -171,7 +172,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         // The last build's warnings about its archive still hold: its report is this one.
         const { summary, carried } = unchanged;
         const unreadable = unreadableWarning(summary.diagnostics.byReason['archive-unreadable'] ?? 0, sharer.text(join(outDir, ARCHIVE_DIR)));
-        const warnings = [...cacheWarnings, ...unreadable, ...(await folder.commit())];
+        const warnings = [...cacheWarnings, ...secretWarnings, ...unreadable, ...(await folder.commit())];
         return { outDir, summary, usedSamples: false, places: discovery.places, warnings, sessionsKept: summary.sessions.length, sessionsCarried: carried };
       }
     }
@@ -254,8 +255,27 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     let report = await reportContext(discovery, collected, options, pricing);
     // A gone session whose every entry a file read now holds (the same session in another config
     // folder, or moved) is kept no longer: that file is the session now.
-    const held = kept.filter((k) => report.claims.duplicateOf.has(k.ledger.key));
-    const holderOf = new Map(held.map((k) => [pathHash(k.ledger.key), report.claims.duplicateOf.get(k.ledger.key) as SessionKey]));
+    // One archived with another secret (another machine's, or a secret replaced) cannot be
+    // matched entry by entry: a file read now of its agent and session id, holding as many
+    // entries or more, is it moved (cutShortSessions reads such files by their counts too).
+    const keyCheck = sharer.keys?.check ?? null;
+    const foreignKeys = (k: ArchivedSession) => keyCheck !== null && k.keys !== undefined && k.keys !== keyCheck;
+    const readNowById = new Map(readNow.ledgers.map((l) => [`${l.source}\0${l.sessionId}`, l]));
+    const holderOfKept = (k: ArchivedSession): SessionKey | undefined => {
+      const holder = report.claims.duplicateOf.get(k.ledger.key);
+      if (holder !== undefined || !foreignKeys(k)) return holder;
+      const same = readNowById.get(`${k.ledger.source}\0${k.ledger.sessionId}`);
+      return same !== undefined && same.entries.count >= k.ledger.entries.count ? same.key : undefined;
+    };
+    const held = kept.filter((k) => holderOfKept(k) !== undefined);
+    const holderOf = new Map(held.map((k) => [pathHash(k.ledger.key), holderOfKept(k) as SessionKey]));
+    const unmatched = kept.filter((k) => foreignKeys(k) && !held.includes(k) && !cutKeys.has(k.ledger.key)).length;
+    const unmatchedWarning =
+      unmatched === 0
+        ? []
+        : [
+            `${plural(unmatched, 'session')} whose file is gone ${unmatched === 1 ? 'was' : 'were'} archived in ${sharer.text(outDir)} with another entry-key secret (on another machine, or before the secret in ${sharer.text(boughConfigDir(options.environment))} was replaced): a copy of ${unmatched === 1 ? 'its' : 'their'} entries in a file read now (a fork, a resumed session) cannot be told, and counts them again.`,
+          ];
     if (held.length > 0) {
       kept = kept.filter((k) => !held.includes(k));
       collected = withKept();
@@ -315,7 +335,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       rewritten.length === 0
         ? []
         : [`${plural(rewritten.length, 'session file')} no longer ${rewritten.length === 1 ? 'holds' : 'hold'} what ${sharer.text(outDir)} archived of ${rewritten.length === 1 ? 'it' : 'them'} (rewritten, or another session written at ${rewritten.length === 1 ? 'its' : 'their'} path): shown as ${rewritten.length === 1 ? 'it is' : 'they are'} now, what the archive held of ${rewritten.length === 1 ? 'it is' : 'them is'} gone from this report.`];
-    const warnings = [...cacheWarnings, ...cutShort, ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
+    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...cutShort, ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
   } catch (error) {
     await folder.abort();

@@ -532,6 +532,22 @@ describe('--redact on encoded data in a record', () => {
     // Without --redact, nothing is left out.
     expect(JSON.stringify(createSharer({ redact: false, omit: new Set(['thinking']), home: HOME }).file(sessionWith({ data: pdf })).entries)).toContain(pdf);
   });
+
+  // Regression (a hostile look): a data URL, base64url, and a tool's output of base64 alone were shown.
+  it('finds it as a data URL, as base64url, and in a text; never hex or digits', () => {
+    const pdf = Buffer.from(`%PDF-1.4 /Author (Ana Lima) ${'y'.repeat(2000)}`).toString('base64');
+    const url = pdf.replace(/\+/g, '-').replace(/\//g, '_');
+    const hex = 'ab12'.repeat(400);
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
+    const text = JSON.stringify(sharer.file(sessionWith({ file_data: `data:application/pdf;base64,${pdf}`, url, hex, digits: '7'.repeat(1500) })).entries);
+    expect(text).not.toContain(pdf.slice(0, 40));
+    expect(text).not.toContain(url.slice(0, 40));
+    expect(text).toContain(hex);
+    expect(text).toContain('7'.repeat(1500));
+    const result = { ...sessionWith(null).entries[0], kind: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text: pdf }], isError: false, subagents: [], diff: null, change: null, commits: [], nestedCalls: [] } as Entry;
+    const shown = sharer.file({ ...sessionWith(null), entries: [result] }).entries[0];
+    expect(shown?.kind === 'toolResult' && shown.content[0]?.type === 'text' ? shown.content[0].text : '').toContain('of encoded data left out');
+  });
 });
 
 describe('entry keys in the archive of a build that redacts', () => {
@@ -545,7 +561,14 @@ describe('entry keys in the archive of a build that redacts', () => {
     await mkdir(join(path, '..'), { recursive: true });
     await writeFile(path, `${piLines(id).map((line) => JSON.stringify(line)).join('\n')}\n`);
   };
-  const redacting = (cache: string, inputs: string[]): Omit<BuildOptions, 'out'> => ({ inputs, scope: ALL_UTC, redact: true, environment: { env: { BOUGH_CACHE_DIR: cache }, home: HOME }, now: NOW });
+  const redacting = (config: string, inputs: string[], more: Partial<BuildOptions> = {}): Omit<BuildOptions, 'out'> => ({
+    inputs,
+    scope: ALL_UTC,
+    redact: true,
+    environment: { env: { BOUGH_CACHE_DIR: `${config}-cache`, BOUGH_CONFIG_DIR: config }, home: HOME },
+    now: NOW,
+    ...more,
+  });
   const archivedLedgers = (built: Built) => [...built.files].filter(([file]) => file.endsWith('.ledger.json.gz')).map(([, text]) => text).join('\n');
 
   // Regression (a sharing review): entry keys hold hashes of what an entry holds (a Pi prompt's
@@ -559,15 +582,29 @@ describe('entry keys in the archive of a build that redacts', () => {
     if (read.kind !== 'session') throw new Error('not read');
     const asRead = read.file.entries.map((entry) => entry.key);
     expect(asRead.some((key) => /[0-9a-f]{16}/.test(key))).toBe(true);
-    const built = await buildInto('keyed-archive', redacting(join(dir, 'cache'), [join(dir, 'sessions')]));
+    const built = await buildInto('keyed-archive', redacting(join(dir, 'config'), [join(dir, 'sessions')]));
     const archive = archivedLedgers(built);
     expect(archive).toContain('"key":"k');
     for (const key of asRead) expect(archive).not.toContain(key);
-    // The secret is the cache folder's, readable by its owner only; the report says which it was, not what.
-    const secret = (await readFile(join(dir, 'cache', 'entry-key-secret'), 'utf8')).trim();
+    // The secret is the configuration folder's, readable by its owner only; the report says which it was, not what.
+    const secret = (await readFile(join(dir, 'config', 'entry-key-secret'), 'utf8')).trim();
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
-    expect((await stat(join(dir, 'cache', 'entry-key-secret'))).mode & 0o077).toBe(0);
+    expect((await stat(join(dir, 'config', 'entry-key-secret'))).mode & 0o077).toBe(0);
     for (const text of built.files.values()) expect(text).not.toContain(secret);
+  });
+
+  // Regression (a hostile look at the above): the secret was written into the report folder when
+  // the cache folder was inside it, handing the reader what it hides.
+  it('is never written into the report folder or a folder read', async () => {
+    const dir = await tempDir();
+    await writeSession(join(dir, 'sessions', 's1.jsonl'), 'k-s6');
+    const out = join(workDir, 'secret-inside');
+    const result = await build({ ...redacting(join(out, 'config'), [join(dir, 'sessions')]), out });
+    expect(result.warnings.join(' ')).toContain('where bough writes nothing of its own');
+    expect((await readdir(out, { recursive: true })).filter((file) => String(file).includes('entry-key-secret'))).toEqual([]);
+    const inInput = await build({ ...redacting(join(dir, 'sessions', 'config'), [join(dir, 'sessions')]), out: join(workDir, 'secret-in-input') });
+    expect(inInput.warnings.join(' ')).toContain('where bough writes nothing of its own');
+    expect((await readdir(join(dir, 'sessions'))).sort()).toEqual(['s1.jsonl']);
   });
 
   it('of an archive written as read (by bough before 2026-12) are hashed to what this build makes of the same file', async () => {
@@ -594,11 +631,31 @@ describe('entry keys in the archive of a build that redacts', () => {
     const dir = await tempDir();
     const sessions = join(dir, 'sessions');
     await writeSession(join(sessions, 's1.jsonl'), 'k-s2');
-    await buildInto('held-archive', redacting(join(dir, 'cache'), [sessions]));
+    await buildInto('held-archive', redacting(join(dir, 'config'), [sessions]));
     await cp(join(sessions, 's1.jsonl'), join(sessions, 's1-moved.jsonl'));
     await rm(join(sessions, 's1.jsonl'));
-    const second = await buildInto('held-archive', redacting(join(dir, 'cache'), [sessions]));
+    const second = await buildInto('held-archive', redacting(join(dir, 'config'), [sessions], { cache: false }));
     expect(summaryOf(second).totals).toMatchObject({ sessions: 1, usageRecords: 1 });
+  });
+
+  // Regressions (a hostile look): with another secret (--no-cache, a cache folder deleted, another
+  // machine), a moved file was counted again beside its archived self, and a file cut short lost
+  // what the archive held of it as "rewritten".
+  it('of an archive made with another secret still find a moved file by its session id, and a file cut short by its count', async () => {
+    const dir = await tempDir();
+    const sessions = join(dir, 'sessions');
+    await writeSession(join(sessions, 's1.jsonl'), 'k-s7');
+    await writeSession(join(sessions, 's2.jsonl'), 'k-s8');
+    await buildInto('foreign-archive', redacting(join(dir, 'config-1'), [sessions]));
+    await cp(join(sessions, 's1.jsonl'), join(sessions, 's1-moved.jsonl'));
+    await rm(join(sessions, 's1.jsonl'));
+    const lines = (await readFile(join(sessions, 's2.jsonl'), 'utf8')).split('\n');
+    await writeFile(join(sessions, 's2.jsonl'), `${lines.slice(0, 2).join('\n')}\n`);
+    const out = join(workDir, 'foreign-archive');
+    const second = await build({ ...redacting(join(dir, 'config-2'), [sessions]), out });
+    expect(second.summary.totals).toMatchObject({ sessions: 2, usageRecords: 2 });
+    expect(second.warnings.join(' ')).toContain('holds fewer entries than when');
+    expect(second.warnings.join(' ')).not.toContain('another entry-key secret');
   });
 
   it('of a session whose file is gone are hashed anew by a build with another secret', async () => {
@@ -606,9 +663,9 @@ describe('entry keys in the archive of a build that redacts', () => {
     const sessions = join(dir, 'sessions');
     await writeSession(join(sessions, 's1.jsonl'), 'k-s3');
     await writeSession(join(sessions, 's2.jsonl'), 'k-s4');
-    const first = await buildInto('rekeyed-archive', redacting(join(dir, 'cache-1'), [sessions]));
+    const first = await buildInto('rekeyed-archive', redacting(join(dir, 'config-1'), [sessions]));
     await rm(join(sessions, 's1.jsonl'));
-    const second = await buildInto('rekeyed-archive', redacting(join(dir, 'cache-2'), [sessions]));
+    const second = await buildInto('rekeyed-archive', redacting(join(dir, 'config-2'), [sessions]));
     expect(summaryOf(second).totals).toMatchObject({ sessions: 2, usageRecords: 2 });
     const checks = (built: Built) => (built.files.get('archive/sessions.jsonl') ?? '').split('\n').flatMap((line) => (line.includes('"keys"') ? [(JSON.parse(line) as { keys: string }).keys] : []));
     expect(new Set(checks(first)).size).toBe(1);

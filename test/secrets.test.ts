@@ -58,6 +58,8 @@ describe('a home folder', () => {
   it('is replaced when its letters beyond ASCII are percent-encoded', () => {
     expect(redact('[a.ts](file:///home/%C5%82ucja/a.ts), /home/łucja/b.ts, /home/%c5%82ucja/c', '/home/łucja')).toBe('[a.ts](file:~/a.ts), ~/b.ts, ~/c');
     expect(redact('file:///home/%C5%82ucja/x and file:///Users/Jos%C3%A9/doc')).toBe('file:~/x and file:~/doc');
+    // A space, as a Windows home's name may hold one.
+    expect(redact('file:///C:/Users/John%20Doe/proj/a.txt', 'C:\\Users\\John Doe')).toBe('file:///~/proj/a.txt');
     // Bytes that spell no character are left as they are.
     expect(redact('100%C3 off, %E2%82 and %C0%AF')).toBe('100%C3 off, %E2%82 and %C0%AF');
   });
@@ -172,6 +174,11 @@ describe('secrets the pattern list used to miss', () => {
     const pem = Buffer.from('-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAfakefakefake\n-----END RSA PRIVATE KEY-----\n').toString('base64');
     expect(redact(`    client-key-data: ${pem}\n    server: https://k8s`)).toBe('    client-key-data: [REDACTED:private-key]\n    server: https://k8s');
     expect(redact(`echo ${pem} | base64 -d > ~/.ssh/id`)).toBe('echo [REDACTED:private-key] | base64 -d > ~/.ssh/id');
+    // With what came before it in the file, in each of the three alignments (a hostile look).
+    for (const before of ['\n', 'Bag Attributes\n  localKeyId: 01\n', '# key\n']) {
+      const encoded = Buffer.from(`${before}-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANfakefake\n-----END PRIVATE KEY-----\n`).toString('base64');
+      expect(redact(`data: ${encoded}`)).toBe('data: [REDACTED:private-key]');
+    }
     const tokens = {
       'pypi-token': `pypi-AgEIcHlwaS5vcmcCJDFha2VmYWtlLWZha2UtZmFrZS1mYWtlLWZha2VmYWtlZmFrZQACKlszLCJmYWtlIl0`,
       'docker-token': 'dckr_pat_FAKEb0ughX7yQ2mZ9vL4kP1wR8sT',

@@ -1,49 +1,99 @@
-// The secret a redacting build hashes entry keys with (share.ts, EntryKeys): kept in bough's cache
-// folder, on this machine, never in a report.
+// The secret a redacting build hashes entry keys with (share.ts, EntryKeys): kept on this machine,
+// in bough's configuration folder (not its cache, which users delete and --no-cache leaves alone:
+// a new secret makes a report folder's archive unmatched), never in a report or an input.
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { readOwnFile } from '../own-file.js';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { Environment } from '../environment.js';
 
 const FILE = 'entry-key-secret';
 const SECRET = /^[0-9a-f]{64}$/;
 
+/** `$BOUGH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/bough` when that is an absolute path, else `~/.config/bough`. */
+export function boughConfigDir({ env, home }: Environment): string {
+  const own = env['BOUGH_CONFIG_DIR'];
+  if (own) return own;
+  const xdg = env['XDG_CONFIG_HOME'];
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.config'), 'bough');
+}
+
+export interface KeySecret {
+  secret: string;
+  /** Why this run's secret is its own, or null when it is this machine's. */
+  problem: string | null;
+}
+
 /**
- * This machine's secret, made on first use (`keep`: false for --no-cache, which writes nothing to
- * the cache folder). One for this run alone when it can be neither read nor kept: later builds
- * into the same folder then take its archived entries for others' (they are still kept and
- * counted; only a copy of one of them read later is not known as its copy).
+ * This machine's secret, made on first use, atomically (a file linked into place whole: a build
+ * starting at the same moment reads it, never half of it). Never written inside `keepOut` (the
+ * report folder, the folders read): one for this run alone then, and when it can be neither read
+ * nor made, said: later builds into the same folder cannot match what it archives.
  */
-export async function entryKeySecret(cacheDir: string, keep: boolean): Promise<string> {
-  const path = join(cacheDir, FILE);
-  const read = (): string | null => {
-    try {
-      const text = readOwnFile(path).toString('utf8').trim();
-      return SECRET.test(text) ? text : null;
-    } catch {
-      return null;
-    }
-  };
-  const found = read();
-  if (found !== null) return found;
+export async function entryKeySecret(environment: Environment, keepOut: readonly string[]): Promise<KeySecret> {
+  const dir = boughConfigDir(environment);
+  const path = join(dir, FILE);
+  const own = (why: string): KeySecret => ({ secret: randomBytes(32).toString('hex'), problem: `${path} ${why}: this build hashes its archive's entry keys with a secret of its own, so a later build into the same report folder cannot match the sessions it keeps there to copies of them it reads (they may count twice).` });
+  const found = readSecret(path);
+  if (found.kind === 'read') return { secret: found.secret, problem: null };
+  if (found.kind === 'damaged') return own('does not hold a secret bough made (delete it to have a new one made)');
+  const inside = keepOut.find((folder) => isWithin(resolve(dir), resolve(folder)));
+  if (inside !== undefined) return own(`would be inside ${inside}, where bough writes nothing of its own`);
   const made = randomBytes(32).toString('hex');
-  if (!keep) return made;
+  const staged = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await mkdir(cacheDir, { recursive: true, mode: 0o700 });
+    // A folder asked for by $BOUGH_CONFIG_DIR is made whole; otherwise the configuration folder
+    // is, but not a home that does not exist.
+    if (environment.env['BOUGH_CONFIG_DIR']) await mkdir(dir, { recursive: true, mode: 0o700 });
+    else {
+      await mkdir(dirname(dir), { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+      await mkdir(dir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+    }
+    await writeFile(staged, `${made}\n`, { flag: 'wx', mode: 0o600 });
     try {
-      await writeFile(path, `${made}\n`, { flag: 'wx', mode: 0o600 });
-      return made;
+      await link(staged, path);
+      return { secret: made, problem: null };
     } catch {
-      // Made by another build meanwhile; or there, damaged, and replaced whole.
-      const theirs = read();
-      if (theirs !== null) return theirs;
-      const staged = `${path}.${process.pid}.tmp`;
-      await writeFile(staged, `${made}\n`, { flag: 'wx', mode: 0o600 });
-      await rename(staged, path);
-      return made;
+      // Made by another build meanwhile.
+      const theirs = readSecret(path);
+      return theirs.kind === 'read' ? { secret: theirs.secret, problem: null } : own('could not be made');
     }
   } catch {
-    return made;
+    return own('could not be made');
+  } finally {
+    await unlink(staged).catch(() => {});
   }
+}
+
+type SecretRead = { kind: 'read'; secret: string } | { kind: 'missing' } | { kind: 'damaged' };
+
+/** The secret at `path` (a link to it is followed: one secret kept for several machines), read only from a small regular file. */
+function readSecret(path: string): SecretRead {
+  let file: number;
+  try {
+    file = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'missing' } : { kind: 'damaged' };
+  }
+  try {
+    const info = fstatSync(file);
+    if (!info.isFile() || info.size > 256) return { kind: 'damaged' };
+    const bytes = Buffer.alloc(256);
+    const text = bytes.subarray(0, readSync(file, bytes, 0, 256, 0)).toString('utf8').trim();
+    return SECRET.test(text) ? { kind: 'read', secret: text } : { kind: 'damaged' };
+  } catch {
+    return { kind: 'damaged' };
+  } finally {
+    closeSync(file);
+  }
+}
+
+function isWithin(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

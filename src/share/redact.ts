@@ -212,8 +212,9 @@ function decodeAt(text: string, at: number, before: string | undefined): Edit | 
     if (!HEX2.test(hex2)) return null;
     const byte = parseInt(hex2, 16);
     if (byte < 0x80) {
+      // And a space: `C:/Users/John%20Doe`.
       const shown = String.fromCharCode(byte);
-      return ASCII_PUNCTUATION.test(shown) ? { at, next: at + 3, text: shown } : null;
+      return shown === ' ' || ASCII_PUNCTUATION.test(shown) ? { at, next: at + 3, text: shown } : null;
     }
     // A letter beyond ASCII as its UTF-8 bytes (`file:///home/%C5%82ucja`): a name may hold one.
     const length = byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;

@@ -537,9 +537,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // only (RSA, PKCS#8, EC, Ed25519, OpenSSH), not of certificates or public keys (`MIIDdzCCA…`).
   shape('private-key', /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IBA(?:AK|DAN)|MHcCAQEE|MC4CAQAw|MIGHAgEA|MIGEAgEA|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{40,}={0,2}/g),
   // A PEM file base64-encoded whole (a kubeconfig's client-key-data, a Kubernetes secret's
-  // tls.key): "-----BEGIN" encodes to LS0tLS1CRUdJTi. Certificates are encoded alike and go too:
-  // nothing in the text tells them apart, and a certificate is no loss to a shared report.
-  shape('private-key', /(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}/g, { hint: 'LS0tLS1CRUdJTi' }),
+  // tls.key), with whatever came before it in the file (openssl's "Bag Attributes"): the run of
+  // base64 holding "-----BEGIN" in any of its three alignments (LS0tLS1CRUdJTi, …0tLS0tQkVHSU4,
+  // …tLS0tLUJFR0lO). Certificates are encoded alike and go too: nothing in the text tells them
+  // apart, and a certificate is no loss to a shared report.
+  shape('private-key', /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]*?(?:LS0tLS1CRUdJTi|0tLS0tQkVHSU4|tLS0tLUJFR0lO)[A-Za-z0-9+/]*={0,2}/g, { hint: /LS0tLS1CRUdJTi|0tLS0tQkVHSU4|tLS0tLUJFR0lO/ }),
   // Tokens of package registries and secret stores: PyPI, Docker Hub, HashiCorp Vault, Databricks.
   shape('pypi-token', /pypi-AgE[A-Za-z0-9_-]{50,}/g, { hint: 'pypi-' }),
   shape('docker-token', /dckr_pat_[A-Za-z0-9_-]{20,}/g, { hint: 'dckr_' }),

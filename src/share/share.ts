@@ -334,7 +334,7 @@ class Walker {
     return blocks.map((block): Block => {
       switch (block.type) {
         case 'text':
-          return { type: 'text', text: this.t(block.text) };
+          return { type: 'text', text: this.opaque(block.text) ?? this.t(block.text) };
         case 'thinking':
           return { type: 'thinking', text: this.omit.has('thinking') ? OMITTED.thinking : this.t(block.text), redacted: block.redacted };
         case 'toolCall':
@@ -356,7 +356,7 @@ class Walker {
       command: this.maybe(call.effect.command),
       summary: this.t(call.effect.summary),
       pattern: this.maybe(call.effect.pattern ?? null),
-      fileContent: this.maybe(call.effect.fileContent ?? null),
+      fileContent: call.effect.fileContent == null ? null : (this.opaque(call.effect.fileContent) ?? this.t(call.effect.fileContent)),
     };
     return { ...call, id: this.id(call.id), name: this.t(call.name), arguments: this.json(call.arguments), argumentsError: this.maybe(call.argumentsError), effect };
   }
@@ -396,9 +396,18 @@ type ImageBlock = Extract<Block, { type: 'image' }>;
 /** Counted as the redactions are: base64 data in a record (a PDF's bytes), which may hold anything. */
 const ENCODED_DATA = 'encoded-data';
 
-/** A long run of base64 alone (line breaks allowed): bytes, not words, whose text no rule can read. */
+/** A data URL's head: `data:application/pdf;base64,`. */
+const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,/i;
+
+/**
+ * A long run of base64 alone (or base64url; line breaks allowed; as a data URL too): bytes, not
+ * words, whose text no rule can read. Not hex or digits alone (a hash, a number), whose bytes are no file.
+ */
 function isEncodedData(value: string): boolean {
-  return value.length >= 1024 && /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/.test(value) && /[0-9+/]/.test(value.slice(0, 1024));
+  if (value.length < 1024) return false;
+  const body = value.replace(DATA_URL, '');
+  const head = body.slice(0, 1024);
+  return /^[A-Za-z0-9+/_\r\n-]+={0,2}\s*$/.test(body) && /[G-Zg-z+/_-]/.test(head) && /[0-9]/.test(head);
 }
 
 function formatBytes(bytes: number): string {
