@@ -151,5 +151,6 @@ describe('the cost chart’s table', () => {
       ['2026-10-02', '$0.0300'],
       ['2026-10-03', 'unknown'],
     ]);
+    expect(chart?.tableSummary).toBe('The same numbers as a table (2 of 3 with a cost, 1 with an unknown one)');
   });
 });

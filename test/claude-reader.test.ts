@@ -395,6 +395,20 @@ describe('a prompt with an IDE selection attached', () => {
     expect(ledgerOf(file).title).toBe('Why is the price rounded down?');
   });
 
+  // Regression (a hostile look): the line was told a prompt before the reminder was taken out, so
+  // an interrupt or a command echo with one after it counted as a prompt, titled by its markup.
+  it('tells an interrupt or a command echo with a reminder beside it as what it is', async () => {
+    const id = '44444444-4444-4444-8444-44444444444c';
+    const user = (uuid: string, parentUuid: string | null, content: string) => ({ type: 'user', uuid, parentUuid, sessionId: id, cwd: '/home/ana/shop', timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content } });
+    const file = await readRecords(id, [
+      user('u1', null, 'Fix the login bug'),
+      user('u2', 'u1', '[Request interrupted by user]\n<system-reminder>x</system-reminder>'),
+      user('u3', 'u2', '<system-reminder>x</system-reminder>\n<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>'),
+    ]);
+    expect(ofKind(file.entries, 'prompt')).toHaveLength(1);
+    expect(ofKind(file.entries, 'notice').map((n) => n.label)).toEqual(['interrupted', 'command /clear']);
+  });
+
   it('keeps an element among the typed words: the user wrote it', async () => {
     const text = 'What does <system-reminder>plan mode</system-reminder> mean here?';
     const line = { type: 'user', uuid: 'u1', parentUuid: null, sessionId: '44444444-4444-4444-8444-44444444444b', cwd: '/home/ana/shop', timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content: text } };
@@ -420,6 +434,10 @@ describe('a usage-limit notice', () => {
     const [reply] = ofKind((await readRecords(id, [line])).entries, 'reply');
     expect(reply?.errorMessage).toBe('Claude AI usage limit reached (resets 2025-12-01 12:00 UTC)');
     expect(reply?.content).toEqual([{ type: 'text', text: 'Claude AI usage limit reached (resets 2025-12-01 12:00 UTC)' }]);
+    // A number of seconds past any year a clock shows four digits of is left as written.
+    const far = { ...line, message: { ...line.message, content: [{ type: 'text', text: 'Claude AI usage limit reached|999999999999' }] } };
+    const [odd] = ofKind((await readRecords(id, [far])).entries, 'reply');
+    expect(odd?.errorMessage).toBe('Claude AI usage limit reached|999999999999');
   });
 });
 

@@ -55,12 +55,17 @@ describe('Codex usage in stats', () => {
   });
 
   // Regression (a fuzzing review): a reasoning count above the output it is part of was cut to
-  // the output without a word, where every other reader's such count is left out and said.
-  it('leaves out a reasoning count above the output, and says so', async () => {
+  // the output without a word. (A hostile look at the first fix: leaving it out whole, as a
+  // damaged count, moved the sum further from the thread's own totals, 50 for their 90.)
+  it('cuts a reasoning count above the output to it, and says so', async () => {
     const { totals } = await stats('reasoning-above-output');
-    expect(totals).toMatchObject({ usageRecords: 1, tokens: { input: 1000, output: 100, reasoning: 0 } });
+    // 100 of the first totals' 300; 20 of the second's 40 more (their totals, 90 of 120, agree).
+    expect(totals).toMatchObject({ usageRecords: 2, tokens: { input: 2000, output: 120, reasoning: 120 } });
     const summary = await summaryOf('reasoning-above-output');
-    expect(summary.diagnostics.items.map((d) => d.detail)).toEqual([expect.stringContaining('reasoning 300 (more than the output it is part of, 100)')]);
+    expect(summary.diagnostics.items.map((d) => d.detail)).toEqual([
+      expect.stringContaining('reasoning 300 is more than the output it is part of (100): cut to it'),
+      expect.stringContaining('reasoning 40 is more than the output it is part of (20): cut to it'),
+    ]);
   });
 
   it('never turns a negative cached count into more non-cached input, and says so', async () => {

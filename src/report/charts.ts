@@ -144,12 +144,13 @@ function chartView(
     return tally !== undefined && tally.unpriced + tally.partial > 0;
   });
   const shown = slices.flatMap((slice, i) => (slice.values.some((v) => v > 0) || unknown[i] ? [{ slice, unknown: unknown[i] === true }] : []));
+  const unknownOnly = shown.filter(({ slice, unknown }) => unknown && !slice.values.some((v) => v > 0)).length;
   return {
     heading,
     svg,
     legend: series.map((s) => ({ swatch: swatchSvg(s.colour), label: s.label })),
     note: notes.length > 0 ? notes.join(' ') : null,
-    tableSummary: `The same numbers as a table (${shown.length} of ${slices.length} with a cost)`,
+    tableSummary: `The same numbers as a table (${shown.length - unknownOnly} of ${slices.length} with a cost${unknownOnly > 0 ? `, ${unknownOnly} with an unknown one` : ''})`,
     table: tableView({
       className: 'chart-table',
       caption: null,

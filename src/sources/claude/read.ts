@@ -630,7 +630,7 @@ function cacheWrites(ctx: ClaudeContext, u: raw.RawUsage, line: number): { cache
 }
 
 /** The usage-limit notice's reset time, written as Unix seconds after a bar (claude.md §9.4). */
-const USAGE_LIMIT_RESET = /(Claude AI usage limit reached)\|(\d{9,12})\b/g;
+const USAGE_LIMIT_RESET = /(Claude AI usage limit reached)\|(\d{9,10})\b/g;
 
 /** "Claude AI usage limit reached|1764590400" as a reader says it: "… (resets 2025-12-01 12:00 UTC)". */
 export function withReadableReset(text: string): string {
@@ -671,7 +671,9 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
   }
   const blocks = blocksOf(content, ctx);
   const text = textOf(blocks);
-  const kind = classifyUserText(text, env.isMeta === true, blocks.some((b) => b.type === 'image'));
+  // Told by the words typed: a reminder before or after an interrupt or a command echo leaves it one.
+  const typedText = injectedApart(text).typed;
+  const kind = classifyUserText(typedText === '' ? text : typedText, env.isMeta === true, blocks.some((b) => b.type === 'image'));
   const parentDraft = env.parentUuid ? draftOf(ctx, resolveUuid(ctx, env.parentUuid)) : null;
   switch (kind.kind) {
     case 'prompt': {

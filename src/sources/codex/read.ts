@@ -825,6 +825,13 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     ctx.totalsAt = time;
   }
   if (delta === null || isZero(delta)) return;
+  // Reasoning is part of output (codex.md §7.3): more of it than output between two totals is a
+  // count written wrong in one of them, and the output, which is priced, is taken as right; what
+  // the running totals say of reasoning in all is then kept as near as the output allows.
+  if (delta.reasoning > delta.output && delta.output >= 0 && delta.reasoning <= MAX_TOKENS_PER_RECORD) {
+    ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, at.line, `token_count: reasoning ${delta.reasoning} is more than the output it is part of (${delta.output}): cut to it`, false));
+    delta = { ...delta, reasoning: delta.output };
+  }
   const served = servedModel(ctx, info, at.line);
   // The reply this usage is of was served by the model the count names, when it names another.
   const reply = ctx.turnReply;
