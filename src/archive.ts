@@ -440,7 +440,9 @@ export async function readArchivedLedger(outDir: string, entry: ArchivedPages, k
   try {
     const read = ledgerFromJson(await gunzipAsync(readOwnFile(join(outDir, ledgerPath(entry.name)))), entry.name);
     if (read === null) return null;
-    const ledger = keys === null || entry.keys === keys.check ? read : rekeyed(read, keys.key);
+    // Keys hashed with another secret are left as they are: hashed again they would match nothing
+    // still, and be taken for this secret's by the next build.
+    const ledger = keys === null || entry.keys !== undefined ? read : rekeyed(read, keys.key);
     const { name: _name, ...pages } = entry;
     return { ...pages, ledger };
   } catch {
@@ -561,13 +563,14 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
   for (const ledger of ledgers) {
     const record = byName.get(pathHash(ledger.key));
     if (record?.entries === undefined || record.entries === ledger.entries.count) continue;
-    // Archived with another secret: its keys cannot be compared, only its count (see build.ts).
-    if (keys !== null && record.keys !== undefined && record.keys !== keys.check) {
-      if (record.entries > ledger.entries.count) cut.push(ledger.key);
-      continue;
-    }
     const archived = await readArchivedLedger(outDir, record, keys);
     if (archived === null) continue;
+    // Archived with another secret, its keys cannot be compared: a file with fewer entries, none
+    // of them later than the archive's last, is cut short; one that went on since is rewritten.
+    if (keys !== null && record.keys !== undefined && record.keys !== keys.check) {
+      if (record.entries > ledger.entries.count) (wentOnAfter(archived.ledger, ledger) ? rewritten : cut).push(ledger.key);
+      continue;
+    }
     const was = unpackEntries(archived.ledger.entries);
     const now = unpackEntries(ledger.entries);
     if (was.length > now.length) {
@@ -582,6 +585,13 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     if (!settled.every((entry, i) => entry.key === now[i]?.key)) rewritten.push(ledger.key);
   }
   return { cut, rewritten };
+}
+
+/** Whether `now` holds an entry timed after every entry `was` held. */
+function wentOnAfter(was: SessionLedger, now: SessionLedger): boolean {
+  let last = -Infinity;
+  for (const entry of unpackEntries(was.entries)) if (entry.time !== null && entry.time > last) last = entry.time;
+  return unpackEntries(now.entries).some((entry) => entry.time !== null && entry.time > last);
 }
 
 /** Entries at the end of an archived file that a file going on may hold otherwise (see cutShortSessions). */

@@ -154,7 +154,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Ledgers for the whole history now; each session's content is read again when its pages are written.
     const cache = options.cache === false ? NO_CACHE : await openLedgerCacheBeside(readPlaces(discovery), boughCacheDir(options.environment), stamp, outDir);
     const cacheWarnings = [await cache.writeProblem()].filter((w): w is string => w !== null);
-    const secretWarnings = keySecret?.problem ? [keySecret.problem] : [];
+    const secretWarnings = keySecret?.problem ? [sharer.text(keySecret.problem)] : [];
     const threads = threadPlan(options.environment.env);
     // Taken even with --no-cache: the record of what this report was made from lets a later build keep it.
     const identities = new Map<string, string | null>();
@@ -256,25 +256,17 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // A gone session whose every entry a file read now holds (the same session in another config
     // folder, or moved) is kept no longer: that file is the session now.
     // One archived with another secret (another machine's, or a secret replaced) cannot be
-    // matched entry by entry: a file read now of its agent and session id, holding as many
-    // entries or more, is it moved (cutShortSessions reads such files by their counts too).
+    // matched entry by entry: kept whole, under its own keys, and said.
     const keyCheck = sharer.keys?.check ?? null;
     const foreignKeys = (k: ArchivedSession) => keyCheck !== null && k.keys !== undefined && k.keys !== keyCheck;
-    const readNowById = new Map(readNow.ledgers.map((l) => [`${l.source}\0${l.sessionId}`, l]));
-    const holderOfKept = (k: ArchivedSession): SessionKey | undefined => {
-      const holder = report.claims.duplicateOf.get(k.ledger.key);
-      if (holder !== undefined || !foreignKeys(k)) return holder;
-      const same = readNowById.get(`${k.ledger.source}\0${k.ledger.sessionId}`);
-      return same !== undefined && same.entries.count >= k.ledger.entries.count ? same.key : undefined;
-    };
-    const held = kept.filter((k) => holderOfKept(k) !== undefined);
-    const holderOf = new Map(held.map((k) => [pathHash(k.ledger.key), holderOfKept(k) as SessionKey]));
-    const unmatched = kept.filter((k) => foreignKeys(k) && !held.includes(k) && !cutKeys.has(k.ledger.key)).length;
+    const held = kept.filter((k) => report.claims.duplicateOf.has(k.ledger.key));
+    const holderOf = new Map(held.map((k) => [pathHash(k.ledger.key), report.claims.duplicateOf.get(k.ledger.key) as SessionKey]));
+    const unmatched = kept.filter((k) => foreignKeys(k) && !cutKeys.has(k.ledger.key)).length;
     const unmatchedWarning =
       unmatched === 0
         ? []
         : [
-            `${plural(unmatched, 'session')} whose file is gone ${unmatched === 1 ? 'was' : 'were'} archived in ${sharer.text(outDir)} with another entry-key secret (on another machine, or before the secret in ${sharer.text(boughConfigDir(options.environment))} was replaced): a copy of ${unmatched === 1 ? 'its' : 'their'} entries in a file read now (a fork, a resumed session) cannot be told, and counts them again.`,
+            `${plural(unmatched, 'session')} whose file is gone ${unmatched === 1 ? 'was' : 'were'} archived in ${sharer.text(outDir)} with another entry-key secret (on another machine, or before the secret in ${sharer.text(boughConfigDir(options.environment))} was replaced): ${unmatched === 1 ? 'it is' : 'they are'} kept whole, but a copy of ${unmatched === 1 ? 'its' : 'their'} entries in a file read now (the file moved, a fork) cannot be told from ${unmatched === 1 ? 'it' : 'them'} and counts them again.`,
           ];
     if (held.length > 0) {
       kept = kept.filter((k) => !held.includes(k));
@@ -471,7 +463,10 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     }
     // A kept session's fingerprint is dropped: its page says its file is gone, so a file put back
     // as it was (its time kept, as `mv` and backups do) must not find that page unchanged.
-    const entry = kept ? { ...kept, pages: pageList, fingerprint: null, ...(archiving.keys === null ? {} : { keys: archiving.keys }) } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving, nameOfPath);
+    // A kept ledger's keys are this build's once rehashed (an earlier bough wrote them as read);
+    // another secret's stay that secret's (readArchivedLedger).
+    const keys = kept?.keys ?? archiving.keys ?? undefined;
+    const entry = kept ? { ...kept, pages: pageList, fingerprint: null, ...(keys === undefined ? {} : { keys }) } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving, nameOfPath);
     if (entry === null) return;
     // Its ledger file as it was, unless its keys were hashed anew (readArchivedLedger).
     if (kept && kept.keys === entry.keys && (await folder.keep([ledgerPath(name)]))) {

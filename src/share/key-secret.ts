@@ -11,10 +11,11 @@ import type { Environment } from '../environment.js';
 const FILE = 'entry-key-secret';
 const SECRET = /^[0-9a-f]{64}$/;
 
-/** `$BOUGH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/bough` when that is an absolute path, else `~/.config/bough`. */
+/** `$BOUGH_CONFIG_DIR` or `$XDG_CONFIG_HOME/bough` when an absolute path, else `~/.config/bough`. */
 export function boughConfigDir({ env, home }: Environment): string {
+  // Relative, it would name another folder, and another secret, from each working folder.
   const own = env['BOUGH_CONFIG_DIR'];
-  if (own) return own;
+  if (own && isAbsolute(own)) return own;
   const xdg = env['XDG_CONFIG_HOME'];
   return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.config'), 'bough');
 }
@@ -38,6 +39,7 @@ export async function entryKeySecret(environment: Environment, keepOut: readonly
   const found = readSecret(path);
   if (found.kind === 'read') return { secret: found.secret, problem: null };
   if (found.kind === 'damaged') return own('does not hold a secret bough made (delete it to have a new one made)');
+  if (found.kind === 'unreadable') return own('cannot be read');
   const inside = keepOut.find((folder) => isWithin(resolve(dir), resolve(folder)));
   if (inside !== undefined) return own(`would be inside ${inside}, where bough writes nothing of its own`);
   const made = randomBytes(32).toString('hex');
@@ -45,7 +47,7 @@ export async function entryKeySecret(environment: Environment, keepOut: readonly
   try {
     // A folder asked for by $BOUGH_CONFIG_DIR is made whole; otherwise the configuration folder
     // is, but not a home that does not exist.
-    if (environment.env['BOUGH_CONFIG_DIR']) await mkdir(dir, { recursive: true, mode: 0o700 });
+    if (dir === environment.env['BOUGH_CONFIG_DIR']) await mkdir(dir, { recursive: true, mode: 0o700 });
     else {
       await mkdir(dirname(dir), { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST') throw error;
@@ -70,7 +72,7 @@ export async function entryKeySecret(environment: Environment, keepOut: readonly
   }
 }
 
-type SecretRead = { kind: 'read'; secret: string } | { kind: 'missing' } | { kind: 'damaged' };
+type SecretRead = { kind: 'read'; secret: string } | { kind: 'missing' } | { kind: 'damaged' } | { kind: 'unreadable' };
 
 /** The secret at `path` (a link to it is followed: one secret kept for several machines), read only from a small regular file. */
 function readSecret(path: string): SecretRead {
@@ -78,7 +80,8 @@ function readSecret(path: string): SecretRead {
   try {
     file = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'missing' } : { kind: 'damaged' };
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? { kind: 'missing' } : code === 'EISDIR' ? { kind: 'damaged' } : { kind: 'unreadable' };
   }
   try {
     const info = fstatSync(file);

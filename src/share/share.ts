@@ -400,14 +400,19 @@ const ENCODED_DATA = 'encoded-data';
 const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,/i;
 
 /**
- * A long run of base64 alone (or base64url; line breaks allowed; as a data URL too): bytes, not
- * words, whose text no rule can read. Not hex or digits alone (a hash, a number), whose bytes are no file.
+ * A long run of base64 (or base64url) alone, as a data URL too, or base64 wrapped in lines of one
+ * length (as `base64` and PEM write it): bytes, not words, whose text no rule can read. Not hex
+ * or digits (a hash, a number), nor a list of names or ids (lines of many lengths, or with `-`).
  */
 function isEncodedData(value: string): boolean {
   if (value.length < 1024) return false;
-  const body = value.replace(DATA_URL, '');
+  const body = value.replace(DATA_URL, '').trim();
   const head = body.slice(0, 1024);
-  return /^[A-Za-z0-9+/_\r\n-]+={0,2}\s*$/.test(body) && /[G-Zg-z+/_-]/.test(head) && /[0-9]/.test(head);
+  if (!/[A-Z]/.test(head) || !/[a-z]/.test(head) || !/[0-9]/.test(head)) return false;
+  if (!/\s/.test(body)) return /^[A-Za-z0-9+/]+={0,2}$/.test(body) || /^[A-Za-z0-9_-]+={0,2}$/.test(body);
+  const lines = body.split(/\r?\n/);
+  const width = (lines[0] as string).length;
+  return width >= 40 && lines.every((line, i) => /^[A-Za-z0-9+/]+={0,2}$/.test(line) && (i === lines.length - 1 ? line.length <= width : line.length === width));
 }
 
 function formatBytes(bytes: number): string {
