@@ -430,11 +430,11 @@ function* linesOf(path: string): Generator<string | null> {
   }
 }
 
-/** An archived session's ledger, or null when its file does not read as this code wrote it. */
 /**
- * A session's archived ledger. `keys`: how a build that redacts names entries; a ledger whose keys
- * another secret hashed, or none (a build before 2026-12, which wrote them as read), has them
- * hashed with this one: then they match this build's where they were as read, and tell nothing.
+ * An archived session's ledger, or null when its file does not read as this code wrote it.
+ * `keys`: how a build that redacts names entries. A ledger a build before 2026-12 archived holds
+ * its keys as read: they are hashed with this build's secret, and then match its own. One whose
+ * record names a secret keeps its keys (see cutShortSessions, and build.ts for another secret's).
  */
 export async function readArchivedLedger(outDir: string, entry: ArchivedPages, keys: EntryKeys | null): Promise<ArchivedSession | null> {
   try {

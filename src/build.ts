@@ -255,12 +255,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     let report = await reportContext(discovery, collected, options, pricing);
     // A gone session whose every entry a file read now holds (the same session in another config
     // folder, or moved) is kept no longer: that file is the session now.
+    const held = kept.filter((k) => report.claims.duplicateOf.has(k.ledger.key));
+    const holderOf = new Map(held.map((k) => [pathHash(k.ledger.key), report.claims.duplicateOf.get(k.ledger.key) as SessionKey]));
     // One archived with another secret (another machine's, or a secret replaced) cannot be
     // matched entry by entry: kept whole, under its own keys, and said.
     const keyCheck = sharer.keys?.check ?? null;
     const foreignKeys = (k: ArchivedSession) => keyCheck !== null && k.keys !== undefined && k.keys !== keyCheck;
-    const held = kept.filter((k) => report.claims.duplicateOf.has(k.ledger.key));
-    const holderOf = new Map(held.map((k) => [pathHash(k.ledger.key), report.claims.duplicateOf.get(k.ledger.key) as SessionKey]));
     const unmatched = kept.filter((k) => foreignKeys(k) && !cutKeys.has(k.ledger.key)).length;
     const unmatchedWarning =
       unmatched === 0

@@ -3,12 +3,12 @@
 // before its ledger is made, so pages, summary.json and usage.csv are all built from the cleaned
 // data. Pure: the counts of what was replaced build up on the sharer.
 
+import { createHmac } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect, Usage } from '../types.js';
 import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
 import { isSecretName } from './secrets.js';
-import { createHmac } from 'node:crypto';
 import { sha256Hex } from '../sha256.js';
 
 export const OMIT_KINDS = ['thinking', 'tool-output', 'system'] as const;
@@ -29,8 +29,8 @@ export interface ShareOptions {
  * How a redacting sharer names entries. A reader keys an entry by what it holds (a hash of a
  * prompt's text, of a record without an id): written to a report's archive as they are, such
  * hashes let its reader confirm a guess at a redacted password or home folder. Hashed again with a
- * secret kept outside the report (bough's cache folder), they tie the same entries together in
- * this build and in later ones into the same folder, and tell nothing. `check` names the secret
+ * secret kept outside the report (this machine's, key-secret.ts), they tie the same entries
+ * together in this build and in later ones into the same folder, and tell nothing. `check` names the secret
  * in the archive, so that a later build knows whether its keys are its own.
  */
 export interface EntryKeys {
