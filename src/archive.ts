@@ -24,7 +24,7 @@ import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
-import type { SessionKey, SessionLedger } from './ledger/ledger.js';
+import type { LedgerEntry, SessionKey, SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries } from './ledger/packed-entries.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
 import { MANIFEST, parseManifest } from './output/report-folder.js';
@@ -565,16 +565,14 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     if (record?.entries === undefined || record.entries === ledger.entries.count) continue;
     const archived = await readArchivedLedger(outDir, record, keys);
     if (archived === null) continue;
-    // Archived with another secret, its keys cannot be compared: a file with fewer entries, none
-    // of them later than the archive's last, is cut short; one that went on since is rewritten.
-    if (keys !== null && record.keys !== undefined && record.keys !== keys.check) {
-      if (record.entries > ledger.entries.count) (wentOnAfter(archived.ledger, ledger) ? rewritten : cut).push(ledger.key);
-      continue;
-    }
     const was = unpackEntries(archived.ledger.entries);
     const now = unpackEntries(ledger.entries);
+    // Archived with another secret, its keys cannot be compared with these: its entries' ids,
+    // which no secret hashes, are (a Codex file's name its lines: there, a file is taken for cut
+    // short or going on by its count).
+    const same = keys !== null && record.keys !== undefined && record.keys !== keys.check ? (a: LedgerEntry, b: LedgerEntry | undefined) => a.id === b?.id : (a: LedgerEntry, b: LedgerEntry | undefined) => a.key === b?.key;
     if (was.length > now.length) {
-      if (now.every((entry, i) => entry.key === was[i]?.key)) cut.push(ledger.key);
+      if (now.every((entry, i) => same(entry, was[i]))) cut.push(ledger.key);
       else rewritten.push(ledger.key);
       continue;
     }
@@ -582,16 +580,9 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     // writes a prompt twice, as the model's input and then as an event, a moment apart): a file
     // going on holds the others as they were, its first entry always.
     const settled = was.slice(0, Math.max(1, was.length - GROWING_TAIL));
-    if (!settled.every((entry, i) => entry.key === now[i]?.key)) rewritten.push(ledger.key);
+    if (!settled.every((entry, i) => same(entry, now[i]))) rewritten.push(ledger.key);
   }
   return { cut, rewritten };
-}
-
-/** Whether `now` holds an entry timed after every entry `was` held. */
-function wentOnAfter(was: SessionLedger, now: SessionLedger): boolean {
-  let last = -Infinity;
-  for (const entry of unpackEntries(was.entries)) if (entry.time !== null && entry.time > last) last = entry.time;
-  return unpackEntries(now.entries).some((entry) => entry.time !== null && entry.time > last);
 }
 
 /** Entries at the end of an archived file that a file going on may hold otherwise (see cutShortSessions). */

@@ -165,7 +165,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (pricing.table.snapshot.problem !== undefined) cacheWarnings.push(pricing.table.snapshot.problem);
     // With --no-cache, the cache folder's id as it is: a report read without a cache is as fresh as any, and a later run with the cache may keep it.
     const generation = options.cache === false ? await cacheGenerationIn(boughCacheDir(options.environment)) : await cache.generation();
-    const inputs = inputsOf(discovery, identities, options, stamp, pricing, generation);
+    const inputs = inputsOf(discovery, identities, options, stamp, pricing, generation, sharer.keys?.check ?? null);
     if (inputs !== null && options.cache !== false) {
       const unchanged = await keepUnchangedReport(folder, inputs, (files, gone, carried) => generatedSentence(options, generator, files, gone, carried), options.now.getTime());
       if (unchanged) {
@@ -261,12 +261,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // matched entry by entry: kept whole, under its own keys, and said.
     const keyCheck = sharer.keys?.check ?? null;
     const foreignKeys = (k: ArchivedSession) => keyCheck !== null && k.keys !== undefined && k.keys !== keyCheck;
-    const unmatched = kept.filter((k) => foreignKeys(k) && !cutKeys.has(k.ledger.key)).length;
+    const unmatched = kept.filter(foreignKeys).length;
     const unmatchedWarning =
       unmatched === 0
         ? []
         : [
-            `${plural(unmatched, 'session')} whose file is gone ${unmatched === 1 ? 'was' : 'were'} archived in ${sharer.text(outDir)} with another entry-key secret (on another machine, or before the secret in ${sharer.text(boughConfigDir(options.environment))} was replaced): ${unmatched === 1 ? 'it is' : 'they are'} kept whole, but a copy of ${unmatched === 1 ? 'its' : 'their'} entries in a file read now (the file moved, a fork) cannot be told from ${unmatched === 1 ? 'it' : 'them'} and counts them again.`,
+            `${plural(unmatched, 'session')} kept from ${sharer.text(outDir)}'s archive (${unmatched === 1 ? 'its file' : 'their files'} gone or cut short) ${unmatched === 1 ? 'was' : 'were'} archived with another entry-key secret (on another machine, or before the secret in ${sharer.text(boughConfigDir(options.environment))} was replaced): a copy of ${unmatched === 1 ? 'its' : 'their'} entries in a file read now (a resumed session, a fork, the file moved) cannot be told from ${unmatched === 1 ? 'it' : 'them'}, and counts them again.`,
           ];
     if (held.length > 0) {
       kept = kept.filter((k) => !held.includes(k));
@@ -1000,7 +1000,7 @@ function generatedSentence(options: BuildOptions, generator: string, files: numb
  * the cache folder's id: an identity misses an edit in the middle of a file that kept its size and
  * time, and deleting the cache, to read every file anew, must then rebuild the report too.
  */
-function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string | null>, options: BuildOptions, codeStamp: string, { table, local }: PricingInputs, cacheGeneration: string | null): string | null {
+function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string | null>, options: BuildOptions, codeStamp: string, { table, local }: PricingInputs, cacheGeneration: string | null, keyCheck: string | null): string | null {
   if (discovery.files.length === 0) return null;
   const files = discovery.files.map((path) => [path, identities.get(path) ?? null]);
   if (files.some(([, identity]) => identity === null)) return null;
@@ -1018,6 +1018,9 @@ function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string |
     omit: [...new Set(options.omit ?? [])].sort(),
     forgetMissing: options.forgetMissing ?? false,
     pricing: pricingPrint(table, local, options),
+    // Another secret matches what the archive holds otherwise (regression: after the secret
+    // changed, the report of the last build was kept, its totals and archive those of the other).
+    keys: keyCheck,
   });
 }
 

@@ -609,10 +609,10 @@ describe('entry keys in the archive of a build that redacts', () => {
     await writeSession(join(dir, 'sessions', 's1.jsonl'), 'k-s6');
     const out = join(workDir, 'secret-inside');
     const result = await build({ ...redacting(join(out, 'config'), [join(dir, 'sessions')]), out });
-    expect(result.warnings.join(' ')).toContain('where bough writes nothing of its own');
+    expect(result.warnings.join(' ')).toContain('where bough keeps nothing of its own');
     expect((await readdir(out, { recursive: true })).filter((file) => String(file).includes('entry-key-secret'))).toEqual([]);
     const inInput = await build({ ...redacting(join(dir, 'sessions', 'config'), [join(dir, 'sessions')]), out: join(workDir, 'secret-in-input') });
-    expect(inInput.warnings.join(' ')).toContain('where bough writes nothing of its own');
+    expect(inInput.warnings.join(' ')).toContain('where bough keeps nothing of its own');
     expect((await readdir(join(dir, 'sessions'))).sort()).toEqual(['s1.jsonl']);
   });
 
@@ -672,10 +672,23 @@ describe('entry keys in the archive of a build that redacts', () => {
       const built = await build({ ...redacting(join(dir, 'config-2'), [sessions]), out });
       expect([run, built.summary.totals.sessions, built.summary.totals.usageRecords, built.summary.totals.tokens.input]).toEqual([run, run + 2, run + 2, run * 100 + 300]);
       const said = built.warnings.join(' ');
-      expect(said).toContain('1 session whose file is gone was archived in');
+      // The gone one and the one cut short are kept under the other secret (a hostile look: the
+      // one cut short was not said, though a copy of it would count again too).
+      expect(said).toContain("2 sessions kept from");
       expect(said).toContain('1 session file holds fewer entries than when');
       expect(said.includes('1 session file no longer holds what')).toBe(run === 1);
     }
+    // Back to the first secret, nothing changed: the folder's archive is matched anew, not kept
+    // as the last build left it under the other (a hostile look: every page was kept, its totals those of the other secret).
+    const again = await build({ ...redacting(join(dir, 'config-1'), [sessions]), out });
+    expect(again.warnings.join(' ')).toContain('1 session file holds fewer entries than when');
+    expect(again.summary.totals).toMatchObject({ sessions: 4, usageRecords: 4 });
+    // A file cut short and then grown past what was archived, under another secret: told by its
+    // entries' ids, rewritten, and said (a hostile look: taken for a file going on, its past lost unsaid).
+    const regrown = Array.from({ length: 3 }, (_, i) => JSON.stringify({ type: 'message', id: `k-s10-n${i}`, parentId: null, timestamp: '2026-11-05T10:00:00.000Z', message: { role: 'user', content: `new ${i}` } }));
+    await writeFile(join(sessions, 's4.jsonl'), `${(await readFile(join(sessions, 's4.jsonl'), 'utf8')).split('\n')[0]}\n${regrown.join('\n')}\n`);
+    const grown = await build({ ...redacting(join(dir, 'config-2'), [sessions]), out });
+    expect(grown.warnings.join(' ')).toContain('1 session file no longer holds what');
   });
 
 });

@@ -36,12 +36,13 @@ export async function entryKeySecret(environment: Environment, keepOut: readonly
   const dir = boughConfigDir(environment);
   const path = join(dir, FILE);
   const own = (why: string): KeySecret => ({ secret: randomBytes(32).toString('hex'), problem: `${path} ${why}: this build hashes its archive's entry keys with a secret of its own, so a later build into the same report folder cannot match the sessions it keeps there to copies of them it reads (they may count twice).` });
+  // Not read from there either: a secret in the report folder goes wherever the report is sent.
+  const inside = keepOut.find((folder) => isWithin(resolve(dir), resolve(folder)));
+  if (inside !== undefined) return own(`is inside ${inside}, where bough keeps nothing of its own`);
   const found = readSecret(path);
   if (found.kind === 'read') return { secret: found.secret, problem: null };
   if (found.kind === 'damaged') return own('does not hold a secret bough made (delete it to have a new one made)');
   if (found.kind === 'unreadable') return own('cannot be read');
-  const inside = keepOut.find((folder) => isWithin(resolve(dir), resolve(folder)));
-  if (inside !== undefined) return own(`would be inside ${inside}, where bough writes nothing of its own`);
   const made = randomBytes(32).toString('hex');
   const staged = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {

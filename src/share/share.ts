@@ -412,7 +412,7 @@ function isEncodedData(value: string): boolean {
   if (!/\s/.test(body)) return /^[A-Za-z0-9+/]+={0,2}$/.test(body) || /^[A-Za-z0-9_-]+={0,2}$/.test(body);
   const lines = body.split(/\r?\n/);
   const width = (lines[0] as string).length;
-  return width >= 40 && lines.every((line, i) => /^[A-Za-z0-9+/]+={0,2}$/.test(line) && (i === lines.length - 1 ? line.length <= width : line.length === width));
+  return width >= 16 && lines.every((line, i) => /^[A-Za-z0-9+/]+={0,2}$/.test(line) && (i === lines.length - 1 ? line.length <= width : line.length === width));
 }
 
 function formatBytes(bytes: number): string {
