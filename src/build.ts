@@ -302,7 +302,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
-    const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried };
+    const otherSecret = kept.filter(foreignKeys).map((k) => diagnostic('archive-other-secret', k.ledger.path, null, 'archived with another entry-key secret: a copy of its entries read now cannot be told from it'));
+    const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried, otherSecret };
     const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads });
     // A folder kept to be sent, built once with --share and now without: said, as its pages now show what it hid.
     const wasRedacted = !options.redact && archived.sessions.some((a) => a.sharing.startsWith(REDACTING_SHARING));
@@ -407,6 +408,8 @@ interface HtmlSink {
     inputs: string | null;
     /** What the earlier build archived that does not read right, and may be of a session whose file is gone. */
     unreadable: readonly UnreadableArchive[];
+    /** Sessions kept from it whose entries were named with another secret: said on the data-quality page. */
+    otherSecret: readonly Diagnostic[];
     /** What the earlier build archived, sharing as this one, that this report does not show: kept as it was. */
     carried: readonly ArchivedPages[];
   } | null;
@@ -740,7 +743,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     page: pages.session(session.key),
   }));
   await spool.writeIndex(searchSessions, Math.max(200_000, Math.round(pageBytes * 0.08)), (file) => folder.write(file.path, file.content));
-  const diagnosticList = [...collected.diagnostics, ...pageFailures, ...archiveFailures, ...archiveProblems];
+  const diagnosticList = [...collected.diagnostics, ...pageFailures, ...archiveFailures, ...archiveProblems, ...(sink.archive?.otherSecret ?? [])];
   const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);
   overview.diagnostics = diagnosticsSummary;
   for (const project of data.projects) {

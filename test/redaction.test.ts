@@ -675,6 +675,8 @@ describe('entry keys in the archive of a build that redacts', () => {
       // The gone one and the one cut short are kept under the other secret (a hostile look: the
       // one cut short was not said, though a copy of it would count again too).
       expect(said).toContain("2 sessions kept from");
+      // On the data-quality page too, which a rebuild keeping every page keeps.
+      expect(built.summary.diagnostics.byReason['archive-other-secret']).toBe(2);
       expect(said).toContain('1 session file holds fewer entries than when');
       expect(said.includes('1 session file no longer holds what')).toBe(run === 1);
     }
