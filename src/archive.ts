@@ -567,10 +567,10 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     if (archived === null) continue;
     const was = unpackEntries(archived.ledger.entries);
     const now = unpackEntries(ledger.entries);
-    // Archived with another secret, its keys cannot be compared with these: its entries' ids,
-    // which no secret hashes, are (a Codex file's name its lines: there, a file is taken for cut
-    // short or going on by its count).
-    const same = keys !== null && record.keys !== undefined && record.keys !== keys.check ? (a: LedgerEntry, b: LedgerEntry | undefined) => a.id === b?.id : (a: LedgerEntry, b: LedgerEntry | undefined) => a.key === b?.key;
+    // Archived with another secret, its keys cannot be compared with these: its entries' ids and
+    // times, which no secret hashes, are (a Codex entry's id is its line: its time tells a line
+    // written anew).
+    const same = keys !== null && record.keys !== undefined && record.keys !== keys.check ? (a: LedgerEntry, b: LedgerEntry | undefined) => a.id === b?.id && a.time === b.time : (a: LedgerEntry, b: LedgerEntry | undefined) => a.key === b?.key;
     if (was.length > now.length) {
       if (now.every((entry, i) => same(entry, was[i]))) cut.push(ledger.key);
       else rewritten.push(ledger.key);

@@ -172,7 +172,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         // The last build's warnings about its archive still hold: its report is this one.
         const { summary, carried } = unchanged;
         const unreadable = unreadableWarning(summary.diagnostics.byReason['archive-unreadable'] ?? 0, sharer.text(join(outDir, ARCHIVE_DIR)));
-        const warnings = [...cacheWarnings, ...secretWarnings, ...unreadable, ...(await folder.commit())];
+        const otherSecret = otherSecretWarning(summary.diagnostics.byReason['archive-other-secret'] ?? 0, sharer.text(outDir), sharer.text(boughConfigDir(options.environment)));
+        const warnings = [...cacheWarnings, ...secretWarnings, ...otherSecret, ...unreadable, ...(await folder.commit())];
         return { outDir, summary, usedSamples: false, places: discovery.places, warnings, sessionsKept: summary.sessions.length, sessionsCarried: carried };
       }
     }
@@ -261,13 +262,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // matched entry by entry: kept whole, under its own keys, and said.
     const keyCheck = sharer.keys?.check ?? null;
     const foreignKeys = (k: ArchivedSession) => keyCheck !== null && k.keys !== undefined && k.keys !== keyCheck;
-    const unmatched = kept.filter(foreignKeys).length;
-    const unmatchedWarning =
-      unmatched === 0
-        ? []
-        : [
-            `${plural(unmatched, 'session')} kept from ${sharer.text(outDir)}'s archive (${unmatched === 1 ? 'its file' : 'their files'} gone or cut short) ${unmatched === 1 ? 'was' : 'were'} archived with another entry-key secret (on another machine, or before the secret in ${sharer.text(boughConfigDir(options.environment))} was replaced): a copy of ${unmatched === 1 ? 'its' : 'their'} entries in a file read now (a resumed session, a fork, the file moved) cannot be told from ${unmatched === 1 ? 'it' : 'them'}, and counts them again.`,
-          ];
+    const unmatchedWarning = otherSecretWarning(kept.filter(foreignKeys).length, sharer.text(outDir), sharer.text(boughConfigDir(options.environment)));
     if (held.length > 0) {
       kept = kept.filter((k) => !held.includes(k));
       collected = withKept();
@@ -942,6 +937,15 @@ function sharingWords(sharing: string): string {
 }
 
 /** Why a build that shares one way will not write into a folder whose archive holds sessions shared another, and what to do. */
+/** Said while the report holds sessions kept under another entry-key secret (see build). */
+function otherSecretWarning(files: number, outDir: string, configDir: string): string[] {
+  if (files === 0) return [];
+  const [were, its, it] = files === 1 ? ['was', 'its', 'it'] : ['were', 'their', 'them'];
+  return [
+    `${plural(files, 'session file')} kept from ${outDir}'s archive (gone, or cut short) ${were} archived with another entry-key secret (on another machine, or before the secret in ${configDir} was replaced): a copy of ${its} entries in a file read now (a resumed session, a fork, the file moved) cannot be told from ${it}, and counts them again.`,
+  ];
+}
+
 function strandedSentence(outDir: string, stranded: readonly ArchivedPages[], sharing: string): string {
   const ways = [...new Set(stranded.map((a) => sharingWords(a.sharing)))].join(', or ');
   const them = stranded.length === 1 ? 'it' : 'them';

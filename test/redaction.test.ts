@@ -550,6 +550,9 @@ describe('--redact on encoded data in a record', () => {
     const lists = JSON.stringify(sharer.file(sessionWith({ branches, ids })).entries);
     expect(lists).toContain('feature/JIRA-1039-add-login-flow-step39');
     expect(lists).toContain('3f2a9c1e-7b4d-4e8a-9c2f-000000000039');
+    // Nor record ids of one length, mixed case and digits (a second look: hidden at a width of 16).
+    const records = Array.from({ length: 70 }, (_, i) => `001Dn00000Ab${String(i).padStart(3, '0')}XyZ`).join('\n');
+    expect(JSON.stringify(sharer.file(sessionWith({ records })).entries)).toContain('001Dn00000Ab069XyZ');
     // Base64 as `base64` wraps it, in lines of 76, is data.
     const wrapped = pdf.match(/.{1,76}/g)?.join('\n') ?? '';
     expect(JSON.stringify(sharer.file(sessionWith({ wrapped })).entries)).toContain('of encoded data left out');
@@ -652,7 +655,7 @@ describe('entry keys in the archive of a build that redacts', () => {
   // "rewritten"; matching by session id then dropped other files of the same id (a Claude
   // session's sub-agents), counts took a file cut and gone on for cut short, and the keys
   // rehashed were taken for this secret's by the next build.
-  it('of an archive made with another secret are kept under it, a file cut short told by its times, and said', async () => {
+  it('of an archive made with another secret are kept under it, a file cut short told by its ids and times, and said', async () => {
     const dir = await tempDir();
     const sessions = join(dir, 'sessions');
     for (const [name, id] of [['s1', 'k-s7'], ['s2', 'k-s8'], ['s3', 'k-s9']]) await writeSession(join(sessions, `${name}.jsonl`), id as string);
@@ -674,7 +677,7 @@ describe('entry keys in the archive of a build that redacts', () => {
       const said = built.warnings.join(' ');
       // The gone one and the one cut short are kept under the other secret (a hostile look: the
       // one cut short was not said, though a copy of it would count again too).
-      expect(said).toContain("2 sessions kept from");
+      expect(said).toContain('2 session files kept from');
       // On the data-quality page too, which a rebuild keeping every page keeps.
       expect(built.summary.diagnostics.byReason['archive-other-secret']).toBe(2);
       expect(said).toContain('1 session file holds fewer entries than when');
@@ -691,6 +694,12 @@ describe('entry keys in the archive of a build that redacts', () => {
     await writeFile(join(sessions, 's4.jsonl'), `${(await readFile(join(sessions, 's4.jsonl'), 'utf8')).split('\n')[0]}\n${regrown.join('\n')}\n`);
     const grown = await build({ ...redacting(join(dir, 'config-2'), [sessions]), out });
     expect(grown.warnings.join(' ')).toContain('1 session file no longer holds what');
+    // Written anew at the same ids (a Codex file's ids are its lines), shorter: told by its times
+    // (a hostile look: taken for cut short, its new work dropped).
+    const anew = JSON.stringify({ type: 'message', id: 'k-s10-n0', parentId: null, timestamp: '2026-11-06T10:00:00.000Z', message: { role: 'user', content: 'other work' } });
+    await writeFile(join(sessions, 's4.jsonl'), `${(await readFile(join(sessions, 's4.jsonl'), 'utf8')).split('\n')[0]}\n${anew}\n`);
+    const rewritten = await build({ ...redacting(join(dir, 'config-1'), [sessions]), out });
+    expect(rewritten.warnings.join(' ')).toContain('1 session file no longer holds what');
   });
 
 });

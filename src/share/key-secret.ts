@@ -3,9 +3,9 @@
 // a new secret makes a report folder's archive unmatched), never in a report or an input.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Environment } from '../environment.js';
 
 const FILE = 'entry-key-secret';
@@ -37,7 +37,7 @@ export async function entryKeySecret(environment: Environment, keepOut: readonly
   const path = join(dir, FILE);
   const own = (why: string): KeySecret => ({ secret: randomBytes(32).toString('hex'), problem: `${path} ${why}: this build hashes its archive's entry keys with a secret of its own, so a later build into the same report folder cannot match the sessions it keeps there to copies of them it reads (they may count twice).` });
   // Not read from there either: a secret in the report folder goes wherever the report is sent.
-  const inside = keepOut.find((folder) => isWithin(resolve(dir), resolve(folder)));
+  const inside = keepOut.find((folder) => isWithin(realPath(dir), realPath(folder)));
   if (inside !== undefined) return own(`is inside ${inside}, where bough keeps nothing of its own`);
   const found = readSecret(path);
   if (found.kind === 'read') return { secret: found.secret, problem: null };
@@ -94,6 +94,17 @@ function readSecret(path: string): SecretRead {
     return { kind: 'damaged' };
   } finally {
     closeSync(file);
+  }
+}
+
+/** A path with its links resolved, as far as it exists (a link to a folder inside the report is inside it). */
+function realPath(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return realpathSync.native(absolute);
+  } catch {
+    const parent = dirname(absolute);
+    return parent === absolute ? absolute : join(realPath(parent), basename(absolute));
   }
 }
 

@@ -401,8 +401,9 @@ const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,/i;
 
 /**
  * A long run of base64 (or base64url) alone, as a data URL too, or base64 wrapped in lines of one
- * length (as `base64` and PEM write it): bytes, not words, whose text no rule can read. Not hex
- * or digits (a hash, a number), nor a list of names or ids (lines of many lengths, or with `-`).
+ * length, 48 or more (`base64` and PEM write 76 and 64): bytes, not words, whose text no rule can
+ * read. Not hex or digits (a hash, a number), nor a list of names or ids (lines of many lengths,
+ * shorter ones, or with `-`).
  */
 function isEncodedData(value: string): boolean {
   if (value.length < 1024) return false;
@@ -412,7 +413,7 @@ function isEncodedData(value: string): boolean {
   if (!/\s/.test(body)) return /^[A-Za-z0-9+/]+={0,2}$/.test(body) || /^[A-Za-z0-9_-]+={0,2}$/.test(body);
   const lines = body.split(/\r?\n/);
   const width = (lines[0] as string).length;
-  return width >= 16 && lines.every((line, i) => /^[A-Za-z0-9+/]+={0,2}$/.test(line) && (i === lines.length - 1 ? line.length <= width : line.length === width));
+  return width >= 48 && lines.every((line, i) => /^[A-Za-z0-9+/]+={0,2}$/.test(line) && (i === lines.length - 1 ? line.length <= width : line.length === width));
 }
 
 function formatBytes(bytes: number): string {
