@@ -28,9 +28,9 @@ export interface KeySecret {
 
 /**
  * This machine's secret, made on first use, atomically (a file linked into place whole: a build
- * starting at the same moment reads it, never half of it). Never written inside `keepOut` (the
- * report folder, the folders read): one for this run alone then, and when it can be neither read
- * nor made, said: later builds into the same folder cannot match what it archives.
+ * starting at the same moment reads it, never half of it). Never read or made inside `keepOut`
+ * (the report folder, the folders read): one for this run alone then, as when it can be neither
+ * read nor made, and said: later builds into the same folder cannot match what it archives.
  */
 export async function entryKeySecret(environment: Environment, keepOut: readonly string[]): Promise<KeySecret> {
   const dir = boughConfigDir(environment);
