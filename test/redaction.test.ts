@@ -700,6 +700,10 @@ describe('entry keys in the archive of a build that redacts', () => {
     await writeFile(join(sessions, 's4.jsonl'), `${(await readFile(join(sessions, 's4.jsonl'), 'utf8')).split('\n')[0]}\n${anew}\n`);
     const rewritten = await build({ ...redacting(join(dir, 'config-1'), [sessions]), out });
     expect(rewritten.warnings.join(' ')).toContain('1 session file no longer holds what');
+    // A report of a month they are not in says nothing of them (a last look: listed all the same).
+    const october = await build({ ...redacting(join(dir, 'config-2'), [sessions], { scope: { ...ALL_UTC, period: parsePeriod({ month: '2026-10' }, 'UTC') } }), out });
+    expect(october.summary.diagnostics.byReason['archive-other-secret']).toBeUndefined();
+    expect(october.warnings.join(' ')).not.toContain('another entry-key secret');
   });
 
 });
