@@ -258,10 +258,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // folder, or moved) is kept no longer: that file is the session now.
     const held = kept.filter((k) => report.claims.duplicateOf.has(k.ledger.key));
     const holderOf = new Map(held.map((k) => [pathHash(k.ledger.key), report.claims.duplicateOf.get(k.ledger.key) as SessionKey]));
-    // One archived with another secret (another machine's, or a secret replaced) cannot be
-    // matched entry by entry: kept whole, under its own keys, and said.
-    const keyCheck = sharer.keys?.check ?? null;
-    const foreignKeys = (k: ArchivedSession) => keyCheck !== null && k.keys !== undefined && k.keys !== keyCheck;
     if (held.length > 0) {
       kept = kept.filter((k) => !held.includes(k));
       collected = withKept();
@@ -295,12 +291,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
-    // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
-    // Of those this report shows (a month's report says nothing of a session kept from another).
+    // One archived with another secret (another machine's, or a secret replaced) cannot be
+    // matched entry by entry: kept whole, under its own keys, and said, of those this report
+    // shows (a month's report says nothing of a session kept from another).
+    const keyCheck = sharer.keys?.check ?? null;
+    const foreignKeys = (k: ArchivedSession) => keyCheck !== null && k.keys !== undefined && k.keys !== keyCheck;
     const shownKeys = new Set(report.data.sessions.flatMap((s) => [s.key, ...s.subagents.map((sub) => sub.key), ...s.duplicates.map((d) => d.key)]));
     const otherSecretKept = kept.filter((k) => foreignKeys(k) && shownKeys.has(k.ledger.key));
     const otherSecret = otherSecretKept.map((k) => diagnostic('archive-other-secret', k.ledger.path, null, 'archived with another entry-key secret: a copy of its entries read now cannot be told from it'));
     const unmatchedWarning = otherSecretWarning(otherSecretKept.length, sharer.text(outDir), sharer.text(boughConfigDir(options.environment)));
+    // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
     const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried, otherSecret };
     const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads });
     // A folder kept to be sent, built once with --share and now without: said, as its pages now show what it hid.
