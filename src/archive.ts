@@ -25,7 +25,7 @@ import { readdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
 import type { LedgerEntry, SessionKey, SessionLedger } from './ledger/ledger.js';
-import { packEntries, unpackEntries } from './ledger/packed-entries.js';
+import { packEntries, unpackEntries, usageKeyOf } from './ledger/packed-entries.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
 import { MANIFEST, parseManifest } from './output/report-folder.js';
 import { escapeHtml } from './report/escape.js';
@@ -458,7 +458,7 @@ function rekeyed(ledger: SessionLedger, key: (value: string) => string): Session
       // A record's key is its claim or its entry's key and place, then its turn (ledger.ts usageKey).
       const cut = record.key.indexOf(CLAIM_TURN);
       const [claim, turn] = cut === -1 ? [record.key, ''] : [record.key.slice(0, cut), record.key.slice(cut)];
-      return { ...record, key: `${claim === `${entry.key}#${index}` ? `${rekey}#${index}` : key(claim)}${turn}` };
+      return { ...record, key: `${claim === usageKeyOf(entry.key, index) ? usageKeyOf(rekey, index) : key(claim)}${turn}` };
     });
     return { ...entry, key: rekey, usage };
   });

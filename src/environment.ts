@@ -92,6 +92,15 @@ export function boughCacheDir({ env, home }: Environment): string {
   return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.cache'), 'bough');
 }
 
+/** `$BOUGH_CONFIG_DIR` or `$XDG_CONFIG_HOME/bough` when an absolute path, else `~/.config/bough`. */
+export function boughConfigDir({ env, home }: Environment): string {
+  // Relative, it would name another folder, and another secret, from each working folder.
+  const own = env['BOUGH_CONFIG_DIR'];
+  if (own && isAbsolute(own)) return own;
+  const xdg = env['XDG_CONFIG_HOME'];
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.config'), 'bough');
+}
+
 /**
  * The home folder as the file system resolves it, when that differs from how $HOME spells it (a
  * home that is a link: /home/ana → /data/ana): agents record the folders they ran in resolved, so

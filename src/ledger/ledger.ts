@@ -4,7 +4,7 @@
 
 import { problemCount } from '../diagnostics.js';
 import { buildTree } from '../model/tree.js';
-import { packEntries, type PackedEntries } from './packed-entries.js';
+import { packEntries, usageKeyOf, type PackedEntries } from './packed-entries.js';
 import { CLAIM_TURN, type Entry, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
 
 /** Names a session everywhere (pages, rows, links): its source and file. Never object identity. */
@@ -178,7 +178,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
     turn: !inSubagent && (entry.kind === 'prompt' || entry.kind === 'reply') ? entry.kind : null,
     outcome: entry.kind === 'reply' ? entry.outcome : null,
     usage: entry.usage.map((usage, index) => ({
-      key: usageKey(usage.claim ?? `${entry.key}#${index}`, usage.claimTurn),
+      key: usageKey(usage.claim ?? usageKeyOf(entry.key, index), usage.claimTurn),
       time: usage.timestamp ?? entry.timestamp,
       origin: inSubagent ? 'subagent' : usage.origin,
       provider: usage.provider,

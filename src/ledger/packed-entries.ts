@@ -68,7 +68,8 @@ const COUNTS_LEFT_OUT = 16;
 const COUNTS_UNKNOWN = 32;
 const US_ONLY = 64;
 
-function usageKeyOf(entryKey: string, index: number): string {
+/** A usage record's key where it has no claim of its own: its entry's key and its place there. */
+export function usageKeyOf(entryKey: string, index: number): string {
   return `${entryKey}#${index}`;
 }
 

@@ -6,19 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import type { Environment } from '../environment.js';
+import { boughConfigDir, type Environment } from '../environment.js';
 
 const FILE = 'entry-key-secret';
 const SECRET = /^[0-9a-f]{64}$/;
-
-/** `$BOUGH_CONFIG_DIR` or `$XDG_CONFIG_HOME/bough` when an absolute path, else `~/.config/bough`. */
-export function boughConfigDir({ env, home }: Environment): string {
-  // Relative, it would name another folder, and another secret, from each working folder.
-  const own = env['BOUGH_CONFIG_DIR'];
-  if (own && isAbsolute(own)) return own;
-  const xdg = env['XDG_CONFIG_HOME'];
-  return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.config'), 'bough');
-}
 
 export interface KeySecret {
   secret: string;

@@ -633,7 +633,7 @@ function cacheWrites(ctx: ClaudeContext, u: raw.RawUsage, line: number): { cache
 const USAGE_LIMIT_RESET = /(Claude AI usage limit reached)\|(\d{9,10})\b/g;
 
 /** "Claude AI usage limit reached|1764590400" as a reader says it: "… (resets 2025-12-01 12:00 UTC)". */
-export function withReadableReset(text: string): string {
+function withReadableReset(text: string): string {
   return text.replace(USAGE_LIMIT_RESET, (whole, said: string, seconds: string) => {
     const at = new Date(Number(seconds) * 1000);
     return Number.isNaN(at.getTime()) ? whole : `${said} (resets ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC)`;
