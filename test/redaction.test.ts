@@ -446,6 +446,19 @@ describe('--redact on what a secret-named JSON field holds', () => {
     expect(text).toContain('"host":"db.internal"');
   });
 
+  // Regression (the sharing review's leftovers): a plural name written as an environment
+  // variable holding a text, a PIN or one-time code by its name, and a schema under a secret's
+  // name (whose description is no secret) were shown, or redacted, the other way round.
+  it('redacts DB_PASSWORDS texts and PIN digits, and keeps what describes a secret', () => {
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
+    const value = { DB_PASSWORDS: 'QQplural1x,QQplural2y', pin: 4829, otp_code: '551234', apiKey: { type: 'string', description: 'Stripe API key for billing', value: 'QQschemaVal9' }, pinned: 2024 };
+    const text = JSON.stringify(sharer.file(sessionWith(value)).entries);
+    for (const secret of ['QQplural1x', '4829', '551234', 'QQschemaVal9']) expect(text).not.toContain(secret);
+    expect(text).toContain('"description":"Stripe API key for billing"');
+    expect(text).toContain('"type":"string"');
+    expect(text).toContain('"pinned":2024');
+  });
+
   it('changes nothing without --redact', () => {
     const sharer = createSharer({ redact: false, omit: new Set(['thinking']), home: HOME });
     expect(JSON.stringify(sharer.file(sessionWith({ password: 98765432 })).entries)).toContain('"password":98765432');

@@ -6,7 +6,7 @@
 // What the decoded view finds is mapped back to the characters it came from, so the escaped
 // spelling is replaced whole and everything else stays byte for byte.
 
-import { SECRET_RULES, isSecretName, isSecretValue, shape, type SecretRule, type Span } from './secrets.js';
+import { SECRET_RULES, isSecretCode, isSecretName, isSecretValue, shape, type SecretRule, type Span } from './secrets.js';
 
 export interface Redactor {
   text(value: string): string;
@@ -28,7 +28,8 @@ export function createRedactor(homes: string | null | readonly (string | null)[]
   return {
     counts,
     field(name, value) {
-      if (!isSecretName(name) || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) return text(value);
+      const secret = isSecretName(name) ? isSecretValue(value, { quoted: true, form: 'literal', name, after: '' }) : isSecretCode(name, value);
+      if (!secret) return text(value);
       counts.set('secret-field', (counts.get('secret-field') ?? 0) + 1);
       return '[REDACTED:secret-field]';
     },

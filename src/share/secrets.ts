@@ -66,7 +66,7 @@ const MAX_VALUE_LENGTH = 1 << 14;
 // Names: which names say their value is a secret.
 
 /** The last word of a name that makes its value a secret: `DB_PASSWORD`, `PASS`, `client_secret`, `APIKEY`, `auth`. */
-const SECRET_LAST_WORDS = new Set(['password', 'passwd', 'pass', 'passphrase', 'secret', 'credential', 'credentials', 'apikey', 'authorization', 'auth']);
+const SECRET_LAST_WORDS = new Set(['password', 'passwd', 'pass', 'passphrase', 'passcode', 'secret', 'credential', 'credentials', 'apikey', 'authorization', 'auth']);
 /** `…Key` is a secret after any word but these (a public key, a sort key, a cache key). */
 const NOT_SECRET_KEY_PREFIXES = new Set([
   'public', 'publishable', 'sort', 'partition', 'primary', 'foreign', 'cache', 'idempotency', 'object', 'hash', 'range',
@@ -102,7 +102,7 @@ export function isSecretName(name: string): boolean {
   if (last === undefined) return false;
   if (SECRET_LAST_WORDS.has(last)) return true;
   // A name written as one word: PGPASSWORD, CLIENTSECRET.
-  if (/(?:password|passwd|passphrase|secret)$/.test(last)) return true;
+  if (/(?:password|passwd|passphrase|passcode|secret)$/.test(last)) return true;
   // `DB_PWD`, but not bare `PWD`: that is the working directory.
   if (last === 'pwd') return before !== undefined;
   if (last === 'key') return before !== undefined && !NOT_SECRET_KEY_PREFIXES.has(before);
@@ -110,6 +110,56 @@ export function isSecretName(name: string): boolean {
   // Rails' SECRET_KEY_BASE.
   return last === 'base' && before === 'key' && words.at(-3) === 'secret';
 }
+
+/**
+ * A name that says its value holds many secrets: a plural secret name for a list or an object
+ * (`apiKeys`, `client_secrets`; not bare `tokens` or `keys`), and for a text too when written as
+ * an environment variable is (`DB_PASSWORDS=a,b`): an npm script named "validate:secrets" runs a
+ * command.
+ */
+export function isSecretsName(name: string, holds: 'many' | 'text'): boolean {
+  if (holds === 'text' && !/^[A-Z][A-Z0-9_]*$/.test(name)) return false;
+  const words = nameWords(name);
+  const last = words.at(-1);
+  if (last === undefined || !last.endsWith('s') || (words.length === 1 && (last === 'tokens' || last === 'keys'))) return false;
+  return isSecretName([...words.slice(0, -1), last.slice(0, -1)].join('_'));
+}
+
+/** Words that name a PIN or a one-time code: its value is secret when it is all digits (`pin: 4821`, `OTP_CODE=551234`). */
+const CODE_WORDS = new Set(['pin', 'otp', 'totp', 'hotp', 'mfa', '2fa']);
+/** `…_code` after these: `verification_code`, `sms_code`, `auth_code`. */
+const CODE_PREFIXES = new Set([...CODE_WORDS, 'verification', 'sms', 'auth', 'security', 'login', 'passcode']);
+const DIGIT_CODE = /^\d{4,10}$/;
+
+/** Whether a name says its value is a PIN or a one-time code. */
+function isCodeName(name: string): boolean {
+  const words = nameWords(name);
+  const last = words.at(-1);
+  const before = words.at(-2);
+  return last !== undefined && (CODE_WORDS.has(last) || (last === 'code' && before !== undefined && CODE_PREFIXES.has(before)));
+}
+
+/** Whether a name says its value is a PIN or a one-time code, and the value is one: 4 to 10 digits. */
+export function isSecretCode(name: string, value: string): boolean {
+  return DIGIT_CODE.test(value) && isCodeName(name);
+}
+
+/**
+ * The secret's name a field of structured data (tool arguments) gives what it holds, or null: its
+ * own (a PIN's too: its digits are told by isSecretCode), or, singular, that of a list or object
+ * named as many secrets, or of a text named so as an environment variable is (isSecretsName).
+ */
+export function secretNameOf(name: string, value: unknown): string | null {
+  if (isSecretName(name) || isCodeName(name)) return name;
+  const holds = typeof value === 'object' && value !== null ? 'many' : typeof value === 'string' ? 'text' : null;
+  return holds !== null && isSecretsName(name, holds) ? name.replace(/s$/i, '') : null;
+}
+
+/**
+ * Keys inside what a secret's name holds whose values describe or locate it (a JSON schema's
+ * `"type"` and `"description"`, a login's user and host), not secrets themselves.
+ */
+export const DESCRIBING_KEYS = new Set(['type', 'description', 'title', 'format', 'pattern', '$ref', '$schema', '$id', '$comment', 'label', 'placeholder', 'name', 'user', 'username', 'email', 'host', 'hostname', 'port', 'region']);
 
 // ---------------------------------------------------------------------------------------------
 // Values: is what follows a secret name a secret, or code that names one?
@@ -284,7 +334,7 @@ const CODE_DECLARATION = /(?:^|[^\w$])(?:const|let|var|val|final|readonly|privat
 const LINE_LOOKBACK = 40;
 
 /** A quick look before the words of a name are read. */
-const SECRET_NAME_HINT = /pass|pwd|secret|token|key|auth|credential/i;
+const SECRET_NAME_HINT = /pass|pwd|secret|token|key|auth|credential|pin|otp|mfa|2fa|code/i;
 
 /** `NAME=value` and `NAME := value` count as assignments, `"NAME": value` as a secret field, `NAME: value` as an API key. */
 function namedValues(text: string): Found[] {
@@ -293,34 +343,31 @@ function namedValues(text: string): Found[] {
   for (let m = NAMED.exec(text); m; m = NAMED.exec(text)) {
     const [whole, name = '', closer = '', before = '', op = '', after = ''] = m;
     if (!SECRET_NAME_HINT.test(name)) continue;
-    if (text[m.index + whole.length] === '[') {
-      // `"api_keys": ["…", "…"]`, `PASSWORDS = ['…']`: each string of the list is a value.
-      if (!isSecretListName(name)) continue;
-      const list = listStrings(text, m.index + whole.length, name);
-      found.push(...list.found.map((span) => ({ ...span, kind: /["']/.test(closer) ? 'secret-field' : 'assignment' })));
-      NAMED.lastIndex = Math.max(NAMED.lastIndex, list.end);
+    const kind = op !== ':' ? 'assignment' : /["']/.test(closer) ? 'secret-field' : 'api-key';
+    const opener = text[m.index + whole.length];
+    if (opener === '[' || opener === '{') {
+      // `"api_keys": ["…", "…"]`, `PASSWORDS = ['…']`, `"password": {"value": "…"}`: each string
+      // of the list, or value of the object, all the way down.
+      if (!isSecretName(name) && !isSecretsName(name, 'many')) continue;
+      const held = opener === '[' ? listStrings(text, m.index + whole.length, name) : objectStrings(text, m.index + whole.length, name);
+      found.push(...held.found.map((span) => ({ ...span, kind: /["']/.test(closer) ? 'secret-field' : 'assignment' })));
+      NAMED.lastIndex = Math.max(NAMED.lastIndex, held.end);
       continue;
     }
-    if (!isSecretName(name)) continue;
     const read = readValue(text, m.index + whole.length);
     if (!read) continue;
-    const form = formOf(text, m.index, name, closer, op, before + after);
     const value = text.slice(read.start, read.end);
+    if (!isSecretName(name) && !isSecretsName(name, 'text')) {
+      if (isSecretCode(name, value)) found.push({ start: read.start, end: read.end, kind });
+      continue;
+    }
+    const form = formOf(text, m.index, name, closer, op, before + after);
     if (!isSecretValue(value, { quoted: read.quoted, form, name, after: text.slice(read.end, read.end + 8) })) continue;
     const end = form === 'yaml' && !read.quoted ? lineEnd(text, read.start, secretEnd(text, read)) : secretEnd(text, read);
-    found.push({ start: read.start, end, kind: op !== ':' ? 'assignment' : /["']/.test(closer) ? 'secret-field' : 'api-key' });
+    found.push({ start: read.start, end, kind });
     NAMED.lastIndex = Math.max(NAMED.lastIndex, end);
   }
   return found;
-}
-
-/** A list's name may say its strings are secrets in the plural: `apiKeys`, `passwords`, `client_secrets` (not bare `tokens` or `keys`). */
-function isSecretListName(name: string): boolean {
-  if (isSecretName(name)) return true;
-  const words = nameWords(name);
-  const last = words.at(-1);
-  if (last === undefined || !last.endsWith('s') || (words.length === 1 && (last === 'tokens' || last === 'keys'))) return false;
-  return isSecretName([...words.slice(0, -1), last.slice(0, -1)].join('_'));
 }
 
 /** The quoted strings of a list that opens at `at` (`[` … `]`, over lines), up to the first element that is not one. */
@@ -339,6 +386,36 @@ function listStrings(text: string, at: number, name: string): { found: Found[]; 
 }
 
 /**
+ * The quoted values of an object that opens at `at` (`{` … `}`, nested, over lines): not its
+ * keys, nor what a key that describes the secret holds (DESCRIBING_KEYS), nor names and messages
+ * (`{ type: String, required: [true, 'Password is required'] }` is a schema, not a secret).
+ */
+function objectStrings(text: string, at: number, name: string): { found: Found[]; end: number } {
+  const found: Found[] = [];
+  const limit = Math.min(text.length, at + MAX_VALUE_LENGTH);
+  let depth = 0;
+  let key: string | null = null;
+  for (let i = at; i < limit; i++) {
+    const c = text[i];
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      if (--depth === 0) return { found, end: i + 1 };
+    } else if (c === '"' || c === "'") {
+      const read = readValue(text, i);
+      // A string not closed on its line: not JSON or code whose values can be told apart.
+      if (!read?.quoted) return { found, end: i };
+      const value = text.slice(read.start, read.end);
+      i = read.end;
+      let next = i + 1;
+      while (text[next] === ' ' || text[next] === '\t') next++;
+      if (text[next] === ':') key = value;
+      else if (!(key !== null && DESCRIBING_KEYS.has(key)) && !isNameLike(value) && isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) found.push({ start: read.start, end: read.end });
+    }
+  }
+  return { found, end: limit };
+}
+
+/**
  * A string of a list that names something rather than holds a secret: a field, a scope, a header
  * (`"key_name"`, `"read:user"`, `"x-api-key"`, `"oauth2_scope"`). A list under `api_keys` is as
  * often the fields of a key as the keys.
@@ -353,10 +430,14 @@ function flagValues(text: string): Found[] {
   FLAG.lastIndex = 0;
   for (let m = FLAG.exec(text); m; m = FLAG.exec(text)) {
     const name = m[1] ?? '';
-    if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
+    if (!SECRET_NAME_HINT.test(name)) continue;
     const read = readValue(text, m.index + m[0].length);
     if (!read) continue;
     const value = text.slice(read.start, read.end);
+    if (!isSecretName(name)) {
+      if (isSecretCode(name, value)) found.push({ start: read.start, end: read.end });
+      continue;
+    }
     if (m[2] !== '=' && !read.quoted && /^[A-Za-z]+(?:[-_][A-Za-z]+)*$/.test(value)) continue;
     if (!isSecretValue(value, { quoted: read.quoted, form: 'literal', name, after: '' })) continue;
     const end = secretEnd(text, read);

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect, Usage } from '../types.js';
 import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
-import { isSecretName } from './secrets.js';
+import { DESCRIBING_KEYS, secretNameOf } from './secrets.js';
 import { sha256Hex } from '../sha256.js';
 
 export const OMIT_KINDS = ['thinking', 'tool-output', 'system'] as const;
@@ -105,7 +105,7 @@ export function createSharer(options: ShareOptions): Sharer {
     redactions.set(ENCODED_DATA, (redactions.get(ENCODED_DATA) ?? 0) + 1);
     return `[${formatBytes(Math.floor((value.replace(/\s/g, '').length * 3) / 4))} of encoded data left out: a redacted report cannot look into it]`;
   };
-  const walk = new Walker(text, field, image, finds, options.omit, redactor ? isSecretName : () => false, keys ? keys.key : (value) => value, opaque);
+  const walk = new Walker(text, field, image, finds, options.omit, redactor ? secretNameOf : () => null, keys ? keys.key : (value) => value, opaque);
   return {
     file: (file) => walk.file(file),
     diagnostic: (d) => walk.diagnostic(d),
@@ -131,7 +131,7 @@ class Walker {
     private readonly finds: (value: string) => boolean,
     private readonly omit: ReadonlySet<OmitKind>,
     /** Whether a JSON field's name says its value is a secret (never, when nothing is redacted). */
-    private readonly secretName: (name: string) => boolean,
+    private readonly secretNameOf: (name: string, value: unknown) => string | null,
     /** An entry's key or a usage record's claim as written (see EntryKeys). */
     private readonly key: (value: string) => string,
     /** What a redacting sharer shows of data it cannot look into (a document's bytes), or null to go on. */
@@ -376,18 +376,8 @@ class Walker {
     if (depth >= MAX_JSON_DEPTH) return TOO_DEEP;
     // What a secret's name holds is secret all the way down: a list of keys, `{"password": {"value": …}}`.
     if (Array.isArray(value)) return value.map((item) => this.json(item, depth + 1, secretName));
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), this.json(v, depth + 1, this.secretNameOf(k, v) ?? secretName)]));
-  }
-
-  /**
-   * The secret's name a field gives what it holds, or null: its own, or of a list or object named
-   * as many of them (`apiKeys`, `DB_PASSWORDS`). A text under such a name is not (an npm script
-   * named "validate:secrets" runs a command).
-   */
-  private secretNameOf(name: string, value: unknown): string | null {
-    if (this.secretName(name)) return name;
-    const one = name.replace(/s$/i, '');
-    return one !== name && typeof value === 'object' && value !== null && this.secretName(one) ? one : null;
+    // Inside it, a key that describes the secret (a schema's "description", a login's "user") holds no secret.
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), this.json(v, depth + 1, this.secretNameOf(k, v) ?? (DESCRIBING_KEYS.has(k) ? null : secretName))]));
   }
 }
 
