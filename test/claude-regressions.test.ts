@@ -793,3 +793,27 @@ describe('system lines', () => {
   });
 });
 
+
+// Regression (an outside review of the pages): a sub-agent's file that replays its session's
+// uuids gave its entries the anchors of the session's own, so a search result for the sub-agent's
+// reply opened the session's reply instead.
+describe('a sub-agent file reusing its session’s uuids', () => {
+  it('gets anchors of its own on the session’s page, where search results lead', async () => {
+    const side = { sidechain: true, at: '2026-03-10T10:00:05.000Z' };
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [user('U1', null, 'main prompt cword'), assistant('A1', 'U1', 'M', tokens(100))],
+      [`-home-ana-shop/${SESSION}/subagents/agent-abc1234.jsonl`]: [user('U1', null, 'sub prompt subcword', side), assistant('A1', 'U1', 'S', tokens(50), side)],
+    });
+    const { out, summary } = await build(folder);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    const ids = [...page.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    const shards = await readFile(join(out, 'search', 'shard-0.js'), 'utf8');
+    const anchorOf = (word: string) => new RegExp(`#(e-[^"]+)","[^"]*${word}`).exec(shards)?.[1];
+    const sub = anchorOf('reply S');
+    expect(sub).toBeDefined();
+    expect(sub).not.toBe(anchorOf('reply M'));
+    // The anchor is the sub-agent's reply on the page, not the session's.
+    expect(page).toMatch(new RegExp(`id="${sub}"[\\s\\S]{0,3000}reply S`));
+  });
+});

@@ -161,6 +161,26 @@ describe('the search index', () => {
     expect(await found('found it')).toEqual({ anchored: true, shown: true });
   });
 
+  // Regression (an outside review): a file's result opened the top of its session's page, not
+  // the table that lists it; every other kind of result leads to the place it was found.
+  it('leads every result, a file touched too, to an anchor its page has', async () => {
+    const out = join(await tempDir(), 'report');
+    const inputs = [join(FIXTURES, 'claude', 'projects'), join(FIXTURES, 'pi'), join(FIXTURES, 'codex', 'home')];
+    await build({ inputs, out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const files = new Map<string, string>();
+    for (const name of await readdir(join(out, 'search'))) files.set(`search/${name}`, await readFile(join(out, 'search', name), 'utf8'));
+    const rows = loaded(files).rows;
+    expect(rows.some((row) => row[1] === 'f')).toBe(true);
+    const pages = new Map<string, string>();
+    const unanchored: string[] = [];
+    for (const [, kind, href] of rows) {
+      const [page = '', anchor] = href.split('#');
+      if (!pages.has(page)) pages.set(page, await readFile(join(out, page), 'utf8'));
+      if (anchor === undefined || !pages.get(page)?.includes(` id="${anchor}"`)) unanchored.push(`${kind} ${href}`);
+    }
+    expect(unanchored).toEqual([]);
+  });
+
   // Regression: a spawned Codex thread's replay of its parent, folded on the page as "counted
   // there", was indexed again: the parent's prompt was found twice, once inside the copy.
   it('finds what a file copied from another session once, where it is counted', async () => {

@@ -228,6 +228,9 @@ export function blockText(blocks: readonly Block[], separator = '\n'): string {
   return blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(separator);
 }
 
+/** The anchor of a session's table of the files it touched (templates/session.eta). */
+export const FILES_ANCHOR = 'files';
+
 export function anchorOf(entry: Entry): string {
   return anchorOfId(entry.id);
 }
@@ -427,7 +430,7 @@ function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {
   const badges: Badge[] = [];
   const label = ctx.labels.get(entry.id);
   if (label) badges.push({ label: shorten(label, LABEL_LENGTH), tone: 'label', title: 'label' });
-  if (ctx.copied(entry)) badges.push({ label: 'copied', tone: 'copied', title: 'copied from the session this one was forked from; counted where it was first recorded' });
+  if (ctx.copied(entry)) badges.push({ label: 'copied', tone: 'copied', title: 'copied from the session this one continues (a fork or a resumed copy of it); counted where it was first recorded' });
   else if (ctx.usageCountedElsewhere?.(entry)) badges.push({ label: 'usage counted elsewhere', tone: 'copied', title: 'the same response is recorded in another entry, where its usage is counted once' });
   if (ctx.outsidePeriod(entry)) badges.push({ label: 'outside period', tone: 'hidden', title: "outside this report's period: shown, not counted here" });
   if (ctx.hidden.has(entry.id)) {

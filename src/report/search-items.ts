@@ -2,7 +2,7 @@
 // entries' pages are known only then): its prompts, replies and the files it touched, then what
 // its sub-agents were asked and answered.
 
-import { anchorOf, blockText } from './conversation.js';
+import { anchorOf, blockText, FILES_ANCHOR } from './conversation.js';
 import type { SessionData } from './data.js';
 import { indexedChars, indexedText, type SearchItem, type SearchKind } from './search-index.js';
 import { markdownText } from './markdown.js';
@@ -47,7 +47,8 @@ export function sessionSearchItems(
       if (href !== null) addRuns(entry.subagents, (text) => add('subagent', href, text, copied));
     }
   }
-  for (const touched of session.tools.files) add('file', page, touched.path);
+  // At the session's table of the files it touched, on its first page.
+  for (const touched of session.tools.files) add('file', `${page}#${FILES_ANCHOR}`, touched.path);
   // A sub-agent's own transcript: its task (its first prompt) and its replies, each at its place.
   for (const [n, sub] of subagentFiles.entries()) {
     const counted = session.subagents[n]?.counted.entries;

@@ -8,7 +8,7 @@ import { buildTree } from '../model/tree.js';
 import { splitBranches, type Branch } from '../model/branches.js';
 import type { Pricer } from '../pricing/price.js';
 import { SOURCE_NAMES, type Block, type Entry, type SessionFile, type Usage } from '../types.js';
-import { anchorOf, anchorOfId, blockText, callAnchor, entryView, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
+import { anchorOf, anchorOfId, blockText, callAnchor, entryView, FILES_ANCHOR, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { highlightBudget, type HighlightBudget } from './highlight.js';
 import { totalTokens, type SessionData, type SessionLink, type SubagentData, type ToolTotals, type UsageTotals } from './data.js';
 import { countedTimeOf, IMAGE_PROMPT, shorten, type SessionKey } from '../ledger/ledger.js';
@@ -73,6 +73,8 @@ export interface OutlineItem {
 export interface ToolsView {
   summary: string;
   byTool: { name: string; calls: string }[];
+  /** The id of the files' table: search results for a file lead there. */
+  filesAnchor: string;
   files: { path: string; actions: string; added: string; removed: string }[];
   commits: { text: string; landed: boolean; href: string }[];
 }
@@ -515,6 +517,7 @@ function toolsView(tools: ToolTotals): ToolsView | null {
   return {
     summary: summary.join(' · '),
     byTool: tools.byTool.map((t) => ({ name: t.name, calls: formatCount(t.calls) })),
+    filesAnchor: FILES_ANCHOR,
     files: tools.files.map((f) => ({
       path: f.path,
       actions: [f.reads ? `read ${f.reads}` : '', f.writes ? `write ${f.writes}` : '', f.edits ? `edit ${f.edits}` : ''].filter(Boolean).join(' · '),

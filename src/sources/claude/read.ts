@@ -143,11 +143,13 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
   finishResponses(ctx);
   resolveParents(ctx);
   chainParallelResults(ctx);
-  const entries = ctx.subagentFile ? ctx.drafts.map((d) => d.entry) : foldInlineSidechains(ctx);
-
   const name = basename(input.path);
-  const meta = facts.subagentFile ? await readAgentMeta(input.path.replace(/\.jsonl$/i, '.meta.json')) : null;
   const subagentId = facts.subagentFile ? (facts.agentId ?? /^agent-(.+)\.jsonl$/i.exec(name)?.[1] ?? null) : null;
+  // Its session's page shows a sub-agent's transcript beside the session's own, whose records it
+  // may replay, uuids and all (a /btw side question): its entries go by ids of their own there.
+  const entries = ctx.subagentFile ? withIdPrefix(ctx, ctx.drafts.map((d) => d.entry), `${subagentId ?? name.replace(/\.jsonl$/i, '')}-`) : foldInlineSidechains(ctx);
+
+  const meta = facts.subagentFile ? await readAgentMeta(input.path.replace(/\.jsonl$/i, '.meta.json')) : null;
   const startedSubagents = [...ctx.startedSubagents].map(([callId, subagentId]) => ({ callId, subagentId }));
   // Its sidecar names the call that started it (§6.3 c), where the call's result may not.
   if (meta?.toolUseId && subagentId !== null) startedSubagents.push({ callId: meta.toolUseId, subagentId });
@@ -1201,6 +1203,18 @@ function taskResultOf(ctx: ClaudeContext, run: readonly Draft[], results: readon
   if (byPrompt) return byPrompt;
   const firstLine = run[0]?.entry.line ?? 0;
   return open.find((d) => d.entry.line > firstLine) ?? null;
+}
+
+/** Each entry's id, and every link to one, prefixed: the links to entries of other files (none there) stay. */
+function withIdPrefix(ctx: ClaudeContext, entries: Entry[], prefix: string): Entry[] {
+  const own = new Set(entries.map((entry) => entry.id));
+  const linked = (id: string | null) => (id !== null && own.has(id) ? `${prefix}${id}` : id);
+  ctx.entryTitles = ctx.entryTitles.map((title) => ({ ...title, entryId: linked(title.entryId) as string }));
+  return entries.map((entry) => {
+    const moved = { ...entry, id: `${prefix}${entry.id}`, parentId: linked(entry.parentId) } as Entry;
+    if (moved.kind === 'label' || moved.kind === 'contextEdit') moved.targetId = linked(moved.targetId);
+    return moved;
+  });
 }
 
 function firstPromptText(entries: readonly Entry[]): string {
