@@ -9,8 +9,11 @@ export function withoutTerminalCodes(text: string): string {
   return text.includes('\u001b') ? text.replace(TERMINAL_CODES, '') : text;
 }
 
-/** Control characters and direction overrides: a session title or file name printed as it is could clear the screen, retitle the window or reorder the line. */
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * Control characters, direction overrides and line and paragraph separators: a session title or
+ * file name printed as it is could clear the screen, retitle the window, reorder or break the line.
+ */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** A text for a terminal: each control character shown as "?". */
 export function printable(text: string): string {

@@ -446,6 +446,26 @@ describe('bough command line', () => {
     expect(stats.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
   });
 
+  // Regression (an outside review): a line or paragraph separator in a folder's or a model's name
+  // reached the terminal as it was, in stats' project and model columns.
+  it('prints a line separator in a project or model name as "?"', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'a.jsonl');
+    const at = '2026-10-05T10:00:00.000Z';
+    const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    const records = [
+      { type: 'session', version: 3, id: 'sep', timestamp: at, cwd: '/work/one\u2028two' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'hi' } },
+      { type: 'message', id: 'a1', parentId: 'u1', timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'p', model: 'm\u2029x', usage, stopReason: 'stop' } },
+    ];
+    await writeFile(input, records.map((r) => JSON.stringify(r)).join('\n'));
+    for (const by of ['project', 'model']) {
+      const stats = await run(['stats', input, '--by', by]);
+      expect(stats.stdout).not.toMatch(/[\u2028\u2029]/);
+      expect(stats.stdout).toContain(by === 'project' ? 'one?two' : 'm?x');
+    }
+  });
+
   // Regression: an export made with --share said nothing of it, on the page or in its line, where
   // a report says what it redacted and left out.
   it('says on the page and in its line what it redacted and left out, and the lines it skipped', async () => {

@@ -90,6 +90,9 @@ describe('a message as plain text, as the search index holds it', () => {
     expect(markdownText('Use the &lt;tag&gt; element, **bold phrase** and `codeword` ~here~.', 400)).toBe('Use the <tag> element, bold phrase and codeword ~here~.');
     expect(markdownText('# Plan\n\n- [ ] step one\n- [x] done: `**/*.ts`\n\n> quoted *em*, snake_case_name', 400)).toBe('Plan\n\n☐ step one\n☑ done: **/*.ts\n\nquoted em, snake_case_name');
     expect(markdownText('See [the docs](https://example.com/a/b) and ![a cat](cat.png), \\*not em\\*', 400)).toBe('See the docs and [image: a cat], *not em*');
+    // Regression (an outside review): a destination's own parentheses ended the link there, and
+    // the index held "Foo) for details", which no search for the shown words finds.
+    expect(markdownText('See [Foo](https://en.wikipedia.org/wiki/Foo_(bar)) for details, ![x](a_(1).png).', 400)).toBe('See Foo for details, [image: x].');
     // A fenced block's lines are code, not headings or references.
     expect(markdownText('```bash\n# install deps\necho &amp;\n```\nafter **x**', 400)).toBe(' # install deps\necho &amp;\n \nafter x');
   });

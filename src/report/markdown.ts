@@ -161,8 +161,9 @@ function withoutLineMarks(text: string): string {
 function withoutInlineMarks(text: string): string {
   return decodeEntities(
     text
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, (_, alt: string) => `[image: ${alt || 'untitled'}]`)
-      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+      // A link's destination may hold parentheses of its own, balanced: `(https://…/Foo_(bar))`.
+      .replace(/!\[([^\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, (_, alt: string) => `[image: ${alt || 'untitled'}]`)
+      .replace(/\[([^\]]+)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
       // Emphasis as marked reads it, near enough: a `*` run opens before a letter, digit or code
       // and closes after anything but a space, within words too (`un*frig*ing`, `2*3*4`); an `_`
       // run only at a word's edges (`snake_case` stays); a glob (`*.ts`, `**/*.js`) is none.
