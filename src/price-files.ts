@@ -7,6 +7,7 @@ import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BoughError } from './errors.js';
 import { whyNotRead } from './file-problems.js';
+import { readRegularFile } from './regular-file.js';
 import { PACKAGE_ROOT } from './package-files.js';
 import { parsePriceTable, type PriceTable, type Snapshot } from './pricing/table.js';
 import { boughCacheDir, type Environment } from './environment.js';
@@ -18,6 +19,8 @@ const META_FILE = 'litellm-model-prices.meta.json';
 /** A download with fewer priced models than this is not LiteLLM's table (an error page, a truncation). */
 const MIN_PRICED_MODELS = 500;
 const DOWNLOAD_TIMEOUT_MS = 60_000;
+/** LiteLLM's table is under 2 MB: a file far larger is no price table (a link to /dev/zero, a log). */
+const MAX_TABLE_BYTES = 64 * 1024 * 1024;
 
 interface Meta {
   source: string;
@@ -29,7 +32,7 @@ interface Meta {
 /** --prices FILE, else the newer of the downloaded and the bundled copy. */
 export async function loadPriceTable(pricesFile: string | null, environment: Environment): Promise<PriceTable> {
   if (pricesFile !== null) {
-    const text = await readFile(pricesFile, 'utf8').catch((error: unknown) => {
+    const text = await readRegularFile(pricesFile, MAX_TABLE_BYTES).catch((error: unknown) => {
       throw new BoughError(`Cannot read the price table ${pricesFile}: ${whyNotRead(error)}.`, { cause: error });
     });
     const modified = (await stat(pricesFile)).mtime.toISOString().slice(0, 10);
@@ -46,7 +49,7 @@ export async function loadPriceTable(pricesFile: string | null, environment: Env
   /** What was wrong with a newer download, when there is one and it could not be used. */
   let unusable: 'missing' | 'damaged' | null = null;
   if (cached && (!bundled || cached.date > bundled.date)) {
-    const text = await readFile(join(boughCacheDir(environment), TABLE_FILE), 'utf8').catch(() => null);
+    const text = await readRegularFile(join(boughCacheDir(environment), TABLE_FILE), MAX_TABLE_BYTES).catch(() => null);
     // The download is checked against the hash taken when it was made: a price changed on disk
     // is as plausible as the true one. A copy that fails is not used, and that is said.
     const table = text !== null && sha256Of(text) === cached.sha256 ? downloadedTable(text, cached.date) : null;
@@ -86,7 +89,7 @@ function tableFrom(text: string, what: string, snapshot: Snapshot): PriceTable {
 
 async function readMeta(dir: string): Promise<Meta | null> {
   try {
-    const meta = JSON.parse(await readFile(join(dir, META_FILE), 'utf8')) as Partial<Meta>;
+    const meta = JSON.parse(await readRegularFile(join(dir, META_FILE), MAX_TABLE_BYTES)) as Partial<Meta>;
     return typeof meta.date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(meta.date)
       ? { source: String(meta.source ?? ''), date: meta.date, sha256: String(meta.sha256 ?? '') }
       : null;

@@ -369,6 +369,27 @@ describe('bough command line', () => {
     expect(await run(['export', fifo, '-o', join(dir, 'x.html')])).toMatchObject({ code: 1, stderr: `bough: ${fifo} is not a session file bough can read: a named pipe, not a file.\n` });
   }, 20_000);
 
+  // Regression (a hostile-input review): a named pipe as Pi's models.json, Codex's config.toml or
+  // a sub-agent's meta.json hung every run, whatever its inputs; one as --prices too, and
+  // --prices /dev/zero read 512 MB to say "Invalid string length".
+  it('reads no configuration, sidecar or price table that is a named pipe or a device', async () => {
+    const dir = await tempDir();
+    const home = join(dir, 'home');
+    for (const folder of ['.pi/agent', '.codex', 'claude/-home-ana-x/0f0f0f0f-0000-4000-8000-000000000001/subagents']) await mkdir(join(home, folder), { recursive: true });
+    for (const side of ['.pi/agent/models.json', '.codex/config.toml', 'claude/-home-ana-x/0f0f0f0f-0000-4000-8000-000000000001/subagents/agent-abc.meta.json']) execFileSync('mkfifo', [join(home, side)]);
+    const at = '2026-10-05T10:00:00.000Z';
+    const sidechain = { isSidechain: true, sessionId: '0f0f0f0f-0000-4000-8000-000000000001', agentId: 'abc', cwd: '/home/ana/x', version: '2.1.30' };
+    await writeFile(join(home, 'claude/-home-ana-x/0f0f0f0f-0000-4000-8000-000000000001/subagents/agent-abc.jsonl'), `${JSON.stringify({ ...sidechain, type: 'user', uuid: 's1', parentUuid: null, timestamp: at, message: { role: 'user', content: 'look around' } })}\n`);
+    const input = join(dir, 'a.jsonl');
+    await writeFile(input, await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    const stats = await run(['stats', input, join(home, 'claude'), '--json', '--no-cache'], {}, home);
+    expect(stats.code).toBe(0);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ totals: { sessions: 2 } });
+    const fifo = join(home, '.codex', 'config.toml');
+    expect(await run(['stats', input, '--no-cache', '--prices', fifo], {}, home)).toMatchObject({ code: 1, stderr: `bough: Cannot read the price table ${fifo}: a named pipe, not a file.\n` });
+    expect(await run(['stats', input, '--no-cache', '--prices', '/dev/zero'], {}, home)).toMatchObject({ code: 1, stderr: 'bough: Cannot read the price table /dev/zero: a device, not a file.\n' });
+  }, 20_000);
+
   // Regression: a pipe or a device given as -o was replaced by a plain file (as root, /dev/null
   // itself); a report folder's page was taken for an export and replaced; `-o dir/` wrote a file `dir`.
   it('writes an export over no pipe, device, report page or folder', async () => {

@@ -2,7 +2,7 @@
 // field names so that nothing else has to. A file is read whole first: a parent may be written
 // after its child, and one response's lines are spread among its tool results.
 
-import { readFile, stat } from 'node:fs/promises';
+import { readRegularFile } from '../../regular-file.js';
 import { basename, dirname } from 'node:path';
 import { diagnostic, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage } from '../../types.js';
@@ -1261,9 +1261,7 @@ function subagentLabel(path: string, entries: readonly Entry[], described: strin
 /** A sub-agent's sidecar: what it was for, and the tool call that started it. */
 async function readAgentMeta(path: string): Promise<{ label: string | null; toolUseId: string | null } | null> {
   try {
-    const info = await stat(path);
-    if (!info.isFile() || info.size > MAX_META_BYTES) return null;
-    const parsed = raw.rawAgentMeta.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    const parsed = raw.rawAgentMeta.safeParse(JSON.parse(await readRegularFile(path, MAX_META_BYTES)));
     if (!parsed.success) return null;
     return { label: parsed.data.description?.trim() || parsed.data.agentType?.trim() || null, toolUseId: parsed.data.toolUseId?.trim() || null };
   } catch {

@@ -2,10 +2,13 @@
 // their usage is $0. Read with a few lines of pattern matching, not a TOML parser: only
 // `[model_providers.<id>]` tables and their `base_url` matter here.
 
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Environment } from '../../environment.js';
 import { codexSessionPlaces } from './paths.js';
+import { readRegularFile } from '../../regular-file.js';
+
+/** Far more than any config.toml holds. */
+const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 const LOCAL_URL = /^\s*base_url\s*=\s*["']https?:\/\/(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[:/"']/;
 const PROVIDER_TABLE = /^\s*\[model_providers\.(?:"([^"]+)"|([A-Za-z0-9_-]+))\]\s*$/;
@@ -16,7 +19,7 @@ export async function codexLocalProviders(environment: Environment): Promise<Rea
   for (const home of homes) {
     let text: string;
     try {
-      text = await readFile(join(home, 'config.toml'), 'utf8');
+      text = await readRegularFile(join(home, 'config.toml'), MAX_CONFIG_BYTES);
     } catch {
       continue;
     }

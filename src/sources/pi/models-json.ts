@@ -1,11 +1,14 @@
 // Pi's models.json (~/.pi/agent/models.json): the one place that says a provider runs on this
 // machine. A session records only provider and model, not where the server was.
 
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Environment } from '../../environment.js';
 import { piAgentDir } from './paths.js';
+import { readRegularFile } from '../../regular-file.js';
+
+/** Far more than any models.json holds. */
+const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 /** Pi's built-in llama.cpp provider always runs locally. */
 const ALWAYS_LOCAL = ['llama.cpp', 'llamacpp', 'llama-cpp'];
@@ -17,7 +20,7 @@ const modelsJson = z.looseObject({
 /** Provider names whose base URL is this machine (a proxy on localhost looks the same; we say "local", not "free"). */
 export async function piLocalProviders(environment: Environment): Promise<Set<string>> {
   const local = new Set(ALWAYS_LOCAL);
-  const text = await readFile(join(piAgentDir(environment), 'models.json'), 'utf8').catch(() => null);
+  const text = await readRegularFile(join(piAgentDir(environment), 'models.json'), MAX_CONFIG_BYTES).catch(() => null);
   if (text === null) return local;
   let parsed: z.infer<typeof modelsJson>;
   try {
