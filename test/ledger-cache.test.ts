@@ -3,7 +3,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, realpath, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, realpath, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_TIME } from '../src/ledger/scope.js';
@@ -244,6 +244,32 @@ describe('what the cache takes a file to be (from an outside review)', () => {
     expect(titles).toContain('Payments refactor');
     expect(titles).not.toContain('Fix the failing test');
     expect(second.sessions.flatMap((s) => s.subagentFiles.map((f) => f.label))).toContain('Audit the payments webhook');
+  });
+
+  // Regression (an outside review of rebuilds): a rollout whose name does not end in its thread's
+  // id (older names), or a sub-agent's file renamed in its subagents/ folder, kept the title and
+  // label its first reading took, where a build without the cache showed the new ones.
+  it('reads such a file again when it is named otherwise', async () => {
+    const root = await tempDir();
+    await cp(join(FIXTURES, 'codex', 'home'), join(root, 'codex'), { recursive: true });
+    await cp(join(FIXTURES, 'claude', 'projects'), join(root, 'claude', 'projects'), { recursive: true });
+    const day = join(root, 'codex', 'sessions', '2026', '03', '02');
+    await rm(join(root, 'codex', 'archived_sessions'), { recursive: true });
+    await rename(join(day, 'rollout-2026-03-02T11-00-00-0195aaaa-0000-7000-8000-000000000001.jsonl'), join(day, 'rollout-2026-03-02T11-00-00.jsonl'));
+    const subagents = join(root, 'claude', 'projects', '-home-ana-shop', '11111111-1111-4111-8111-111111111111', 'subagents');
+    await rename(join(subagents, 'agent-a9f8e7d6c5.jsonl'), join(subagents, 'side-task.jsonl'));
+    await rm(join(subagents, 'agent-a9f8e7d6c5.meta.json'));
+    const cacheDir = join(root, 'cache');
+    const now = new Date('2026-12-01T00:00:00Z');
+    const run = async (n: number, cache = true) => (await build({ inputs: [join(root, 'codex'), join(root, 'claude')], out: join(root, `out${n}`), scope: SCOPE, environment: environment(cacheDir), now, cache })).summary;
+    await run(1);
+    await writeFile(join(root, 'codex', 'session_index.jsonl'), '{"id":"0195aaaa-0000-7000-8000-000000000001","thread_name":"Payments refactor","updated_at":"2026-03-02T12:00:00Z"}\n', { flag: 'a' });
+    await writeFile(join(subagents, 'side-task.meta.json'), '{"agentType": "Explore", "description": "Audit the payments webhook"}');
+    const second = await run(2);
+    const cold = await run(3, false);
+    expect(second.sessions.map((s) => s.title)).toContain('Payments refactor');
+    expect(second.sessions.flatMap((s) => s.subagentFiles.map((f) => f.label))).toContain('Audit the payments webhook');
+    expect(second.sessions).toEqual(cold.sessions);
   });
 
   // Regression: an entry file replaced by a named pipe kept a run waiting for a writer for ever, past Ctrl-C.

@@ -2,7 +2,7 @@
 // usage is counted once and priced.
 
 import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { SourceReader } from '../registry.js';
 import { claudeCompanions, claudeSessionPlaces, SUBAGENT_FILE } from './paths.js';
 import { isClaudeRecord, readClaudeFile } from './read.js';
@@ -29,8 +29,10 @@ export const claudeReader: SourceReader = {
   localProviders: async () => new Set<string>(),
   companions: claudeCompanions,
   // A sub-agent's label and starting call come from its sidecar, which may be written after it.
+  // Claude Code writes sub-agents' files in a session's subagents/ folder, named agent-*.jsonl;
+  // one renamed there is still read as one.
   besideFile: async (path) => {
-    if (!SUBAGENT_FILE.test(basename(path))) return null;
+    if (!SUBAGENT_FILE.test(basename(path)) && basename(dirname(path)) !== 'subagents') return null;
     const sidecar = await stat(path.replace(/\.jsonl$/i, '.meta.json')).catch(() => null);
     return sidecar === null ? 'none' : `${sidecar.size}:${sidecar.mtimeMs}`;
   },

@@ -7,7 +7,7 @@ import type { SessionFile } from '../../types.js';
 import { codexLocalProviders } from './config.js';
 import { codexCompanions, codexSessionPlaces, isArchivedRollout, rolloutThreadId } from './paths.js';
 import { codexPriceHint } from './prices.js';
-import { threadNameOf } from './session-index.js';
+import { sessionIndexVersion, threadNameOf } from './session-index.js';
 import { isCodexHeader, isCodexRecord, isHeaderlessCodexRecord, isLegacyCodexHeader, readCodexSession } from './read.js';
 
 export const codexReader: SourceReader = {
@@ -29,10 +29,12 @@ export const codexReader: SourceReader = {
   priceHint: codexPriceHint,
   localProviders: codexLocalProviders,
   companions: codexCompanions,
-  // A thread's title is the name session_index.jsonl gives it now, which a rename changes.
+  // A thread's title is the name session_index.jsonl gives it now, which a rename changes. A
+  // rollout named otherwise (older names) has its thread's id inside, not in its name: any change
+  // to the index may be one to it.
   besideFile: async (path) => {
     const id = rolloutThreadId(path);
-    return id === null ? null : ((await threadNameOf(path, id)) ?? '');
+    return id === null ? sessionIndexVersion(path) : ((await threadNameOf(path, id)) ?? '');
   },
 };
 

@@ -17,9 +17,27 @@ export async function threadNameOf(rolloutPath: string, threadId: string): Promi
   const home = codexHomeOf(rolloutPath);
   if (home === null) return null;
   const path = join(home, 'session_index.jsonl');
-  // Looked at for every rollout (a rename must be seen): at once, not through the file-system
-  // threads, whose round trip made a warm run over 30,000 rollouts half as slow again. A plain
-  // file only: a pipe or a device would never end.
+  const { version, readable } = indexState(path);
+  let index = indexes.get(home);
+  if (index?.version !== version) {
+    index = { version, names: readable ? readIndex(path) : Promise.resolve(new Map()) };
+    indexes.set(home, index);
+  }
+  return (await index.names).get(threadId) ?? null;
+}
+
+/** The index of the Codex home a rollout sits in, as its size and time ('none' when there is none); null outside a Codex home. */
+export function sessionIndexVersion(rolloutPath: string): string | null {
+  const home = codexHomeOf(rolloutPath);
+  return home === null ? null : indexState(join(home, 'session_index.jsonl')).version;
+}
+
+/**
+ * Looked at for every rollout (a rename must be seen): at once, not through the file-system
+ * threads, whose round trip made a warm run over 30,000 rollouts half as slow again. A plain file
+ * only: a pipe or a device would never end.
+ */
+function indexState(path: string): { version: string; readable: boolean } {
   let info: Stats | null = null;
   try {
     info = statSync(path);
@@ -27,13 +45,7 @@ export async function threadNameOf(rolloutPath: string, threadId: string): Promi
     // No index: no names.
   }
   const readable = info !== null && info.isFile();
-  const version = readable ? `${info?.size}:${info?.mtimeMs}` : 'none';
-  let index = indexes.get(home);
-  if (index?.version !== version) {
-    index = { version, names: readable ? readIndex(path) : Promise.resolve(new Map()) };
-    indexes.set(home, index);
-  }
-  return (await index.names).get(threadId) ?? null;
+  return { version: readable ? `${info?.size}:${info?.mtimeMs}` : 'none', readable };
 }
 
 async function readIndex(path: string): Promise<ReadonlyMap<string, string>> {
