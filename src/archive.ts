@@ -35,6 +35,7 @@ import { CLAIM_TURN } from './types.js';
 import { openOwnFile, readOwnFile } from './own-file.js';
 import { sha256Hex } from './sha256.js';
 import { EARLIEST_TIME, TIME_LIMIT } from './sources/record-fields.js';
+import { readerOf } from './sources/registry.js';
 
 export const ARCHIVE_DIR = 'archive';
 /** Of the ledger files, seen.json and the record files of earlier builds. */
@@ -565,8 +566,11 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     if (record?.entries === undefined || record.entries === ledger.entries.count) continue;
     const archived = await readArchivedLedger(outDir, record, keys);
     if (archived === null) continue;
-    const was = unpackEntries(archived.ledger.entries);
-    const now = unpackEntries(ledger.entries);
+    // The file's own entries: a name given from beside it (cleared since, or its index gone) is none of them.
+    const beside = readerOf(ledger.source).isBesideEntry;
+    const own = (entries: LedgerEntry[]) => (beside === undefined ? entries : entries.filter((entry) => !beside(entry.id)));
+    const was = own(unpackEntries(archived.ledger.entries));
+    const now = own(unpackEntries(ledger.entries));
     // Archived with another secret, its keys cannot be compared with these: its entries' ids and
     // times, which no secret hashes, are (a Codex entry's id is its line: its time tells a line
     // written anew).

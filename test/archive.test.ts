@@ -231,6 +231,23 @@ describe('the archive', () => {
     expect(now).not.toContain('id="e-t0000026"');
   });
 
+  // Regression (an outside review of rebuilds): a Codex thread's name cleared in
+  // session_index.jsonl (or the index deleted) took its rollout for one cut short, by the name's
+  // entry gone: kept as archived, old name, "file gone", where a build without a report folder
+  // showed it as it is.
+  it('takes no rollout for one cut short when only the name its index gave it went', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'codex', 'home'));
+    const first = await run();
+    expect(first.sessions.map((s) => s.title)).toContain('Fix the failing test');
+    await writeFile(join(input, 'session_index.jsonl'), '{"id":"0195aaaa-0000-7000-8000-000000000001","thread_name":"","updated_at":"2026-03-03T12:00:00Z"}\n', { flag: 'a' });
+    const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)) });
+    expect(result.warnings).toEqual([]);
+    const second = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+    const cold = await build({ inputs: [input], out: join(await tempDir(), 'cold'), scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)), cache: false });
+    expect(second.sessions).toEqual(cold.summary.sessions);
+    expect(second.sessions.every((s) => s.sourceLastSeen === null)).toBe(true);
+  });
+
   // Regression: another session written at an archived session's path replaced it without a word.
   it('warns when a file holds other entries than the archive had of it, fewer of them', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));

@@ -45,6 +45,11 @@ export interface SourceReader {
    * in the cache: a change to it reads the file again, and a report is not kept over it.
    */
   besideFile?(path: string): Promise<string | null>;
+  /**
+   * Whether an entry of a ledger was made from a file beside the session's (Codex's thread name,
+   * from session_index.jsonl), not from one of its lines: its going says nothing of the file.
+   */
+  isBesideEntry?(id: string): boolean;
 }
 
 export const READERS: readonly SourceReader[] = [piReader, claudeReader, codexReader];

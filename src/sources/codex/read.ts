@@ -1129,9 +1129,16 @@ function idPrefixOf(threadId: string): string {
   return tail === '' ? '' : `${tail}-`;
 }
 
+const INDEX_NAME_ID = 'session-index-name-';
+
+/** Whether an entry is the thread's name from session_index.jsonl (see nameEntry), not a line of its rollout. */
+export function isIndexNameId(id: string): boolean {
+  return id.startsWith(INDEX_NAME_ID);
+}
+
 function nameEntry(name: string, anchor: string, sessionId: string, line: number, parentId: string | null): Entry {
   // Of its thread: a parent's page shows its spawned children's transcripts, names and all.
-  const id = `session-index-name-${sessionId}`;
+  const id = `${INDEX_NAME_ID}${sessionId}`;
   return { key: `${anchor}:index:${sessionId}:${name}`, id, parentId, timestamp: null, line, usage: [], recovered: false, kind: 'name', name };
 }
 

@@ -8,7 +8,7 @@ import { codexLocalProviders } from './config.js';
 import { codexCompanions, codexSessionPlaces, isArchivedRollout, rolloutThreadId } from './paths.js';
 import { codexPriceHint } from './prices.js';
 import { sessionIndexVersion, threadNameOf } from './session-index.js';
-import { isCodexHeader, isCodexRecord, isHeaderlessCodexRecord, isLegacyCodexHeader, readCodexSession } from './read.js';
+import { isCodexHeader, isCodexRecord, isIndexNameId, isHeaderlessCodexRecord, isLegacyCodexHeader, readCodexSession } from './read.js';
 
 export const codexReader: SourceReader = {
   source: 'codex',
@@ -36,6 +36,7 @@ export const codexReader: SourceReader = {
     const id = rolloutThreadId(path);
     return id === null ? sessionIndexVersion(path) : ((await threadNameOf(path, id)) ?? '');
   },
+  isBesideEntry: isIndexNameId,
 };
 
 function readCodexFile(input: SourceInput): Promise<SessionFile> {
