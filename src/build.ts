@@ -286,7 +286,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Nor one archived under a key a file read now had before the home's real path was known: its
     // pages show that path, in a folder that redacts (its file is read; a later build archives it).
     const formerNames = [...formerKey.values()].map(pathHash);
-    const notCarried = new Set([...writtenHolder, ...unreadable.flatMap((u) => (u.name === null ? [] : [u.name])), ...formerNames]);
+    // Nor a file read now that holds nothing more than one this report shows (the session's
+    // counted copy went on in another file): listed with that session, which is archived.
+    const duplicateNames = report.data.sessions.flatMap((s) => s.duplicates.map((d) => pathHash(d.key)));
+    const notCarried = new Set([...writtenHolder, ...unreadable.flatMap((u) => (u.name === null ? [] : [u.name])), ...formerNames, ...duplicateNames]);
     const carried = options.forgetMissing || usedSamples ? [] : earlier.filter((a) => !writes.has(a.name) && !notCarried.has(a.name));
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`

@@ -248,6 +248,24 @@ describe('the archive', () => {
     expect(second.sessions.every((s) => s.sourceLastSeen === null)).toBe(true);
   });
 
+  // Regression (an outside review of rebuilds): once a session's copy in a second config folder
+  // went on past the file first shown, that file (now listed with the copy) was kept as a session
+  // "this report does not show", with its old page, at every later build.
+  it('keeps no record of a file now listed as holding nothing more than the session shown', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'claude', 'two-roots-gone-on'));
+    const fuller = join(input, 'dot-config-claude', 'projects', '-home-ana-shop', '55555555-5555-4555-8555-555555555555.jsonl');
+    const away = join(await tempDir(), 'fuller.jsonl');
+    await rename(fuller, away);
+    await run();
+    await rename(away, fuller);
+    const again = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)) });
+    const cold = await build({ inputs: [input], out: join(await tempDir(), 'cold'), scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)), cache: false });
+    expect(again.sessionsCarried).toBe(0);
+    expect(again.summary.sessions).toEqual(cold.summary.sessions);
+    expect(await readdir(join(out, 'sessions'))).toEqual(await readdir(join(cold.outDir, 'sessions')));
+    expect(await readFile(join(out, 'index.html'), 'utf8')).not.toContain('does not show');
+  });
+
   // Regression: another session written at an archived session's path replaced it without a word.
   it('warns when a file holds other entries than the archive had of it, fewer of them', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
