@@ -10,6 +10,7 @@ import { discover, placesLine, type Discovery, type DiscoveryFs } from '../src/d
 import { whyUnreadable } from '../src/file-problems.js';
 import { readSessionFile } from '../src/sources/read.js';
 import { ALL_UTC, piFixture, tempDir } from './support/fixtures.js';
+import { withoutRoot } from './support/permissions.js';
 
 const NO_HOME = { env: {}, home: '/nonexistent' };
 const SESSION = { copyOf: piFixture('minimal-v3.jsonl') };
@@ -48,23 +49,6 @@ function fsFailing(fail: (call: keyof DiscoveryFs, path: string) => string | nul
     stat: async (path) => (check('stat', path), stat(path)),
     realpath: async (path) => (check('realpath', path), realpath(path)),
   };
-}
-
-/**
- * Runs `task` where permissions bite: as this user when not root, else with the effective user
- * switched to "nobody" (root reads anything, chmod 000 or not). Null when neither is possible.
- */
-async function withoutRoot<T>(task: () => Promise<T>): Promise<T | null> {
-  if (process.getuid?.() !== 0) return task();
-  if (typeof process.seteuid !== 'function' || typeof process.setegid !== 'function') return null;
-  process.setegid(65534);
-  process.seteuid(65534);
-  try {
-    return await task();
-  } finally {
-    process.seteuid(0);
-    process.setegid(0);
-  }
 }
 
 describe('an unreadable file says why, never "not a session"', () => {

@@ -1,12 +1,13 @@
 // Where a report may go, told through the command line: never into an input (also through a
 // symbolic link), never over an input, home or root; and two builds at once into one folder.
 
-import { copyFile, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
 import { openReportFolder } from '../src/output/report-folder.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
+import { withoutRoot } from './support/permissions.js';
 
 interface Run {
   code: number;
@@ -131,5 +132,27 @@ describe('two builds at once into one folder', () => {
     await first.abort();
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^bough: Another bough build \(process \d+, started .*\) is writing the report to .*report; try again when it ends\./);
+  });
+});
+
+// Regression (a hostile-input review): --out an existing folder of another user's, in a folder of
+// one's own, built the whole report beside it, then said the next build would finish the move
+// (it could not), leaving a copy of the report there.
+describe('an existing --out bough may not write into', () => {
+  it('is said before anything is built, and nothing is left beside it', async (context) => {
+    const root = await tempDir();
+    const parent = join(root, 'mine');
+    await mkdir(join(parent, 'theirs'), { recursive: true });
+    await chmod(root, 0o755);
+    await chmod(parent, 0o777);
+    await chmod(join(parent, 'theirs'), 0o755);
+    const input = join(parent, 'a.jsonl');
+    await copyFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), input);
+    await chmod(input, 0o644);
+    const out = join(parent, 'theirs');
+    const failed = await withoutRoot(() => openReportFolder(out, 'bough test').then(() => 'opened', (error: Error) => error.message));
+    if (failed === null) return context.skip('running as root without seteuid: no folder can stop this process');
+    expect(failed).toBe(`Cannot write into the report folder ${out}: permission denied. Choose another --out.`);
+    expect((await readdir(parent)).sort()).toEqual(['a.jsonl', 'theirs']);
   });
 });

@@ -106,6 +106,7 @@ export async function openReportFolder(outDir: string, generator: string, option
   } catch (error) {
     throw new BoughError(`Cannot create the folder ${dirname(out)} for the report: ${whyUnwritable(error)}. Choose another --out.`, { cause: error });
   }
+  refuseUnwritableFolder(out);
   const lock = await lockReportFolder(out, options.lockWait ?? LOCK_WAIT_MS);
   let staging: string;
   let previous: Manifest | null;
@@ -254,6 +255,23 @@ export async function openReportFolder(outDir: string, generator: string, option
       }
     },
   };
+}
+
+/**
+ * An existing --out that bough may not write into (another user's folder, a read-only mount) is
+ * said now, not once a whole report was built beside it and could not be moved in (a copy of it
+ * left there, and a promise that the next build finishes the move). Tried by making a folder
+ * there: access() asks of the real user, not of the one bough runs as.
+ */
+function refuseUnwritableFolder(out: string): void {
+  if (!statSync(out, { throwIfNoEntry: false })?.isDirectory()) return;
+  const probe = join(out, `.bough-probe-${randomBytes(4).toString('hex')}`);
+  try {
+    mkdirSync(probe);
+  } catch (error) {
+    throw new BoughError(`Cannot write into the report folder ${out}: ${whyUnwritable(error)}. Choose another --out.`, { cause: error });
+  }
+  rmdirSync(probe);
 }
 
 /** Staging folders of builds still running, with their locks, removed if the process is interrupted. */
