@@ -1,6 +1,7 @@
 // Where a report may go, told through the command line: never into an input (also through a
 // symbolic link), never over an input, home or root; and two builds at once into one folder.
 
+import { execFileSync } from 'node:child_process';
 import { chmod, copyFile, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -154,5 +155,31 @@ describe('an existing --out bough may not write into', () => {
     if (failed === null) return context.skip('running as root without seteuid: no folder can stop this process');
     expect(failed).toBe(`Cannot write into the report folder ${out}: permission denied. Choose another --out.`);
     expect((await readdir(parent)).sort()).toEqual(['a.jsonl', 'theirs']);
+  });
+});
+
+// Regression (a hostile-input review): --out reached through a bind mount of an input (a
+// container that mounts both ~ and ~/.claude) passed the real-path check, and the report was
+// written inside the input.
+describe('an --out that is an input by another path no link explains', () => {
+  it('is refused, by device and inode', async (context) => {
+    const root = await tempDir();
+    const input = join(root, 'in');
+    const mounted = join(root, 'mnt');
+    await mkdir(input);
+    await mkdir(mounted);
+    await copyFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), join(input, 'a.jsonl'));
+    try {
+      execFileSync('mount', ['--bind', input, mounted], { stdio: 'ignore' });
+    } catch {
+      return context.skip('bind mounts need root and a mount namespace that allows them');
+    }
+    try {
+      const result = await run(['build', input, '--out', join(mounted, 'report')]);
+      expect(result).toMatchObject({ code: 1, stderr: `bough: Refusing to write the report to ${join(mounted, 'report')}: it is inside the input ${input}. Choose another --out, outside your inputs.\n` });
+      expect(await readdir(input)).toEqual(['a.jsonl']);
+    } finally {
+      execFileSync('umount', [mounted]);
+    }
   });
 });

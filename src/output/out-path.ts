@@ -1,6 +1,6 @@
 // Where --out really is, through symbolic links, and whether bough may write a report there.
 
-import { lstat, readlink, realpath } from 'node:fs/promises';
+import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
 
@@ -40,48 +40,79 @@ export async function realPathOf(path: string): Promise<string> {
 
 /**
  * A report must never land inside what it reads, nor hold an input, nor replace a home or root
- * folder. Compared by real paths, so a symbolic link on either side cannot get round it.
+ * folder. Compared by real paths, so a symbolic link on either side cannot get round it, and by
+ * device and inode, so a bind mount (one folder at two paths no link explains) cannot either.
  */
 export async function refuseUnsafeOut(outDir: string, inputs: readonly OutInput[], home: string): Promise<void> {
-  const out = await realPathOf(outDir);
-  const named = out === resolve(outDir) ? outDir : `${outDir} (${out}, through a symbolic link)`;
-  if (out === parse(out).root || out === (await realPathOf(home))) {
+  const out = await placeOf(outDir);
+  const named = out.real === resolve(outDir) ? outDir : `${outDir} (${out.real}, through a symbolic link)`;
+  if (out.real === parse(out.real).root || out.real === (await realPathOf(home)) || (out.id !== null && out.id === (await placeOf(home).catch(() => null))?.id)) {
     throw new BoughError(`Refusing to write the report to ${named}: choose a folder of its own with --out.`);
   }
-  const reals = await realInputs(inputs);
-  const holding = reals.find((input) => isWithin(out, input.real));
+  const places = await inputPlaces(inputs);
+  const holding = places.find((input) => isInside(out, input));
   if (holding) throw new BoughError(`Refusing to write the report to ${named}: it is inside the input ${holding.path}. Choose another --out, outside your inputs.`);
-  const held = reals.find((input) => isWithin(input.real, out));
+  const held = places.find((input) => isInside(input, out));
   if (held) throw new BoughError(`Refusing to write the report to ${named}: the input ${held.path} is inside it. Choose another --out, outside your inputs.`);
 }
 
-/** The first input that holds the folder `path`, or that it holds, by real paths; null when none. */
+/** The first input that holds the folder `path`, or that it holds (see refuseUnsafeOut); null when none. */
 export async function inputOverlapping(path: string, inputs: readonly OutInput[]): Promise<{ input: string; holds: boolean } | null> {
-  const real = await realPathOf(path);
-  for (const input of await realInputs(inputs)) {
-    if (isWithin(real, input.real)) return { input: input.path, holds: false };
-    if (isWithin(input.real, real)) return { input: input.path, holds: true };
+  const place = await placeOf(path);
+  for (const input of await inputPlaces(inputs)) {
+    if (isInside(place, input)) return { input: input.path, holds: false };
+    if (isInside(input, place)) return { input: input.path, holds: true };
   }
   return null;
 }
 
-/** Whether the folder `path` is `other` or inside it ('inside'), or holds it ('holds'), by real paths; null when neither. */
+/** Whether the folder `path` is `other` or inside it ('inside'), or holds it ('holds'); null when neither. */
 export async function overlapping(path: string, other: string): Promise<'inside' | 'holds' | null> {
-  const [real, otherReal] = [await realPathOf(path), await realPathOf(other)];
-  return isWithin(real, otherReal) ? 'inside' : isWithin(otherReal, real) ? 'holds' : null;
+  const [place, otherPlace] = [await placeOf(path), await placeOf(other)];
+  return isInside(place, otherPlace) ? 'inside' : isInside(otherPlace, place) ? 'holds' : null;
 }
 
-/** The inputs that exist, each with its real path, taken once. */
-async function realInputs(inputs: readonly OutInput[]): Promise<{ path: string; real: string }[]> {
-  const reals: { path: string; real: string }[] = [];
+/**
+ * Where a file or folder is: its real path, and the device and inode of it (null when it does not
+ * exist yet) and of each folder above it that exists.
+ */
+interface Place {
+  real: string;
+  id: string | null;
+  chain: ReadonlySet<string>;
+}
+
+async function placeOf(path: string): Promise<Place> {
+  const real = await realPathOf(path);
+  const chain = new Set<string>();
+  let id: string | null = null;
+  for (let at = real; ; at = dirname(at)) {
+    const info = await stat(at, { bigint: true }).catch(() => null);
+    if (info !== null) {
+      const here = `${info.dev}:${info.ino}`;
+      if (at === real) id = here;
+      chain.add(here);
+    }
+    if (dirname(at) === at) return { real, id, chain };
+  }
+}
+
+/** The inputs that exist, each with its place, taken once. */
+async function inputPlaces(inputs: readonly OutInput[]): Promise<(Place & { path: string })[]> {
+  const places: (Place & { path: string })[] = [];
   for (const input of inputs) {
     if (!input.exists) continue;
     // An input below a folder bough may not enter is not read (the data-quality page says so):
     // compared as it is named, not a reason to refuse --out.
-    const real = await realPathOf(input.path).catch(() => resolve(input.path));
-    reals.push({ path: input.path, real });
+    const place = await placeOf(input.path).catch((): Place => ({ real: resolve(input.path), id: null, chain: new Set() }));
+    places.push({ ...place, path: input.path });
   }
-  return reals;
+  return places;
+}
+
+/** True when `place` is `folder` or below it: by real path, or by a folder above it being that folder. */
+function isInside(place: Place, folder: Place): boolean {
+  return isWithin(place.real, folder.real) || (folder.id !== null && place.chain.has(folder.id));
 }
 
 /** True when `path` is `folder` or below it (both real, absolute paths). */
