@@ -489,6 +489,8 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
       if (files.length > 0 && files.length <= NAMED_SKIPPED_FILES) {
         io.stderr(terminalLine(`bough: skipped: ${files.map(({ file, why }) => `${file}${why === null ? '' : ` (${why})`}`).join('; ')}.`));
       }
+      const folders = result.notLookedInto;
+      if (folders.length > 0 && folders.length <= NAMED_SKIPPED_FILES) io.stderr(terminalLine(`bough: not looked into: ${folders.map(({ file, why }) => `${file} (${why})`).join('; ')}.`));
     }
     if (flags.json) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`);
     else {

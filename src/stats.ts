@@ -32,6 +32,8 @@ export interface StatsResult {
   warnings: string[];
   /** Files found and read that hold no session, as found, and why when it was said (the build's data-quality page lists them too). */
   skippedFiles: { file: string; why: string | null }[];
+  /** Folders that could not be listed and links not followed, and why (the build's data-quality page lists them too). */
+  notLookedInto: { file: string; why: string }[];
 }
 
 export async function stats(options: StatsOptions): Promise<StatsResult> {
@@ -52,6 +54,7 @@ export async function stats(options: StatsOptions): Promise<StatsResult> {
     emptySentence: emptyScopeSentence(data, scopeLabel(options.scope)),
     warnings: [cacheWarning, table.snapshot.problem ?? null].filter((w): w is string => w !== null),
     skippedFiles: skippedFilesOf(discovery.files, collected),
+    notLookedInto: collected.diagnostics.filter((d) => d.reason === 'unreadable-folder' || d.reason === 'skipped-link').map((d) => ({ file: d.file, why: d.detail })),
   };
 }
 

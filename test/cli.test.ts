@@ -598,6 +598,8 @@ describe('bough command line', () => {
     expect(built.stdout).toContain(' · 1 folder or link not looked into (see the data-quality page) · ');
     const counted = await run(['stats', dir, '--no-cache']);
     expect(counted.stderr).toContain('bough: 1 folder or link not looked into; `bough build` lists it on its data-quality page.');
+    // Regression (a hostile-input review): stats named the files it skipped, not these.
+    expect(counted.stderr).toMatch(new RegExp(`bough: not looked into: ${join(dir, 'loop').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(.+\\)\\.\n`));
   });
 
   it('names an export after its session id, never as a hidden file, an option or `..` (regression: ".bashrc.html", "-rf.html")', () => {
