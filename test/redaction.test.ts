@@ -459,6 +459,16 @@ describe('--redact on what a secret-named JSON field holds', () => {
     expect(text).toContain('"pinned":2024');
   });
 
+  // Regression (a hostile look at the test above's fix): a PIN's name inside what a secret's name
+  // holds replaced that name with its digits-only rule, and a describing key dropped the secret
+  // from everything under it: a TOTP seed under "credentials" was shown.
+  it('keeps what a secret’s name holds secret below PIN names and describing keys', () => {
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
+    const value = { credentials: { totp: 'QQtotpSeed7JBSWY3DP', user: { login: 'bob', secretValue: 'QQnestedUser9' } }, secrets: { pin: 'QQpinWord8x' }, token: { type: 'QQtypeLooksRandom7Zq8vT2mW9' } };
+    const text = JSON.stringify(sharer.file(sessionWith(value)).entries);
+    for (const secret of ['QQtotpSeed7JBSWY3DP', 'QQnestedUser9', 'QQpinWord8x', 'QQtypeLooksRandom7Zq8vT2mW9']) expect(text).not.toContain(secret);
+  });
+
   it('changes nothing without --redact', () => {
     const sharer = createSharer({ redact: false, omit: new Set(['thinking']), home: HOME });
     expect(JSON.stringify(sharer.file(sessionWith({ password: 98765432 })).entries)).toContain('"password":98765432');

@@ -112,12 +112,12 @@ export function isSecretName(name: string): boolean {
 }
 
 /**
- * A name that says its value holds many secrets: a plural secret name for a list or an object
- * (`apiKeys`, `client_secrets`; not bare `tokens` or `keys`), and for a text too when written as
- * an environment variable is (`DB_PASSWORDS=a,b`): an npm script named "validate:secrets" runs a
- * command.
+ * A name that says its value holds many secrets: a plural secret name (`apiKeys`,
+ * `client_secrets`; not bare `tokens` or `keys`) for a list or an object, and for a text when
+ * written as an environment variable (upper case: `DB_PASSWORDS`) or assigned (`db_passwords=`,
+ * `api_keys: a,b` in YAML): a JSON key such as npm's script "validate:secrets" runs a command.
  */
-export function isSecretsName(name: string, holds: 'many' | 'text'): boolean {
+export function isSecretsName(name: string, holds: 'many' | 'text' | 'assigned'): boolean {
   if (holds === 'text' && !/^[A-Z][A-Z0-9_]*$/.test(name)) return false;
   const words = nameWords(name);
   const last = words.at(-1);
@@ -126,9 +126,9 @@ export function isSecretsName(name: string, holds: 'many' | 'text'): boolean {
 }
 
 /** Words that name a PIN or a one-time code: its value is secret when it is all digits (`pin: 4821`, `OTP_CODE=551234`). */
-const CODE_WORDS = new Set(['pin', 'otp', 'totp', 'hotp', 'mfa', '2fa']);
+const CODE_WORDS = new Set(['pin', 'otp', 'totp', 'hotp', 'mfa', '2fa', 'passcode']);
 /** `…_code` after these: `verification_code`, `sms_code`, `auth_code`. */
-const CODE_PREFIXES = new Set([...CODE_WORDS, 'verification', 'sms', 'auth', 'security', 'login', 'passcode']);
+const CODE_PREFIXES = new Set([...CODE_WORDS, 'verification', 'sms', 'auth', 'security', 'login']);
 const DIGIT_CODE = /^\d{4,10}$/;
 
 /** Whether a name says its value is a PIN or a one-time code. */
@@ -156,10 +156,20 @@ export function secretNameOf(name: string, value: unknown): string | null {
 }
 
 /**
- * Keys inside what a secret's name holds whose values describe or locate it (a JSON schema's
- * `"type"` and `"description"`, a login's user and host), not secrets themselves.
+ * Keys (by their last word) whose own text, number or list of them, inside what a secret's name
+ * holds, describes or locates the secret rather than being it: a JSON schema's `"type"`,
+ * `"description"` and `"enum"`, a login's user and host. An object under them is still the
+ * secret's; so is a value under a key of kinds that is not a word (`{"type": "Zq8vT2…"}`).
  */
-export const DESCRIBING_KEYS = new Set(['type', 'description', 'title', 'format', 'pattern', '$ref', '$schema', '$id', '$comment', 'label', 'placeholder', 'name', 'user', 'username', 'email', 'host', 'hostname', 'port', 'region']);
+const KIND_WORDS = new Set(['type', 'format', 'enum', 'kind', 'scheme', 'algorithm']);
+const DESCRIBING_WORDS = new Set([...KIND_WORDS, 'description', 'title', 'comment', 'ref', 'schema', 'user', 'username', 'email', 'host', 'hostname', 'port', 'region']);
+
+/** Whether `value`, held by `key` inside what a secret's name holds, describes the secret (see DESCRIBING_WORDS). */
+export function describesSecret(key: string, value: string): boolean {
+  const last = nameWords(key).at(-1);
+  if (last === undefined || !DESCRIBING_WORDS.has(last)) return false;
+  return !KIND_WORDS.has(last) || isNameLike(value) || /^[a-z][a-z0-9_.:/-]{0,39}$/.test(value) || NUMBER.test(value);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Values: is what follows a secret name a secret, or code that names one?
@@ -344,30 +354,63 @@ function namedValues(text: string): Found[] {
     const [whole, name = '', closer = '', before = '', op = '', after = ''] = m;
     if (!SECRET_NAME_HINT.test(name)) continue;
     const kind = op !== ':' ? 'assignment' : /["']/.test(closer) ? 'secret-field' : 'api-key';
-    const opener = text[m.index + whole.length];
-    if (opener === '[' || opener === '{') {
-      // `"api_keys": ["…", "…"]`, `PASSWORDS = ['…']`, `"password": {"value": "…"}`: each string
-      // of the list, or value of the object, all the way down.
+    const at = m.index + whole.length;
+    if (text[at] === '[') {
+      // `"api_keys": ["…", "…"]`, `PASSWORDS = ['…']`: each string of the list is a value.
       if (!isSecretName(name) && !isSecretsName(name, 'many')) continue;
-      const held = opener === '[' ? listStrings(text, m.index + whole.length, name) : objectStrings(text, m.index + whole.length, name);
-      found.push(...held.found.map((span) => ({ ...span, kind: /["']/.test(closer) ? 'secret-field' : 'assignment' })));
-      NAMED.lastIndex = Math.max(NAMED.lastIndex, held.end);
+      const list = listStrings(text, at, name);
+      found.push(...list.found.map((span) => ({ ...span, kind: /["']/.test(closer) ? 'secret-field' : 'assignment' })));
+      NAMED.lastIndex = Math.max(NAMED.lastIndex, list.end);
       continue;
     }
-    const read = readValue(text, m.index + whole.length);
+    if (text[at] === '{') {
+      // `"password": {"value": "…"}`: the values of the object, as data printed as text; the
+      // rules go on inside it too (`{user: bob, password: …}`).
+      if (isSecretObjectName(text, m.index, name, closer)) found.push(...objectStrings(text, at, name).map((span) => ({ ...span, kind: 'secret-field' })));
+      continue;
+    }
+    const read = readValue(text, at);
     if (!read) continue;
-    const value = text.slice(read.start, read.end);
-    if (!isSecretName(name) && !isSecretsName(name, 'text')) {
+    const plural = !isSecretName(name) && isSecretsName(name, closer === '' ? 'assigned' : 'text');
+    if (!isSecretName(name) && !plural) {
+      const value = text.slice(read.start, read.end);
       if (isSecretCode(name, value)) found.push({ start: read.start, end: read.end, kind });
       continue;
     }
+    // Many secrets: `DB_PASSWORDS=one,two` is all of them, not counts, paths or a list of names.
+    if (plural && !read.quoted) read.end = commaRunEnd(text, read.end);
+    const value = text.slice(read.start, read.end);
+    if (plural && (NUMBER.test(value) || /^[~./]/.test(value) || value.split(',').every(isNameLike))) continue;
     const form = formOf(text, m.index, name, closer, op, before + after);
-    if (!isSecretValue(value, { quoted: read.quoted, form, name, after: text.slice(read.end, read.end + 8) })) continue;
+    if (!isSecretValue(value, { quoted: read.quoted, form, name, after: text.slice(read.end, read.end + 8) }) && !isSecretCode(name, value)) continue;
     const end = form === 'yaml' && !read.quoted ? lineEnd(text, read.start, secretEnd(text, read)) : secretEnd(text, read);
     found.push({ start: read.start, end, kind });
     NAMED.lastIndex = Math.max(NAMED.lastIndex, end);
   }
   return found;
+}
+
+/** Where a bare value's comma-separated run ends: `one,two,three` (no spaces). */
+function commaRunEnd(text: string, end: number): number {
+  let at = end;
+  while (text[at] === ',' && at + 1 < text.length && !isValueStop(text.charCodeAt(at + 1))) {
+    at++;
+    while (at < text.length && !isValueStop(text.charCodeAt(at))) at++;
+  }
+  return at;
+}
+
+/**
+ * Whether the object after a name is data holding a secret: named, quoted, by a singular secret
+ * word other than `auth` (a locale file's `"auth": {"signIn": …}`), not as the end of a path
+ * (`"node_modules/js-tokens": {`) nor as a `case 'password': {` of a switch.
+ */
+function isSecretObjectName(text: string, start: number, name: string, closer: string): boolean {
+  if (!/["']/.test(closer) || !isSecretName(name) || /^auth/.test(nameWords(name).at(-1) ?? '')) return false;
+  const quote = text[start - 1];
+  if (quote !== '"' && quote !== "'") return false;
+  const lead = text.slice(Math.max(0, start - 1 - LINE_LOOKBACK), start - 1);
+  return !lead.endsWith('/') && !/\bcase[ \t]*$/.test(lead);
 }
 
 /** The quoted strings of a list that opens at `at` (`[` … `]`, over lines), up to the first element that is not one. */
@@ -386,33 +429,58 @@ function listStrings(text: string, at: number, name: string): { found: Found[]; 
 }
 
 /**
- * The quoted values of an object that opens at `at` (`{` … `}`, nested, over lines): not its
- * keys, nor what a key that describes the secret holds (DESCRIBING_KEYS), nor names and messages
- * (`{ type: String, required: [true, 'Password is required'] }` is a schema, not a secret).
+ * The quoted values of an object that opens at `at` (`{` … `}`, nested, over lines), when it
+ * closes within reach: values of keys and items of lists, not keys, not arguments of a call
+ * (`Buffer.from(password, 'utf8')`), nor what a describing key holds itself (isDescribingKey), nor
+ * names, messages and prose (`'Password is required'`, a locale's `"Refreshing session"`).
  */
-function objectStrings(text: string, at: number, name: string): { found: Found[]; end: number } {
+function objectStrings(text: string, at: number, name: string): Found[] {
   const found: Found[] = [];
   const limit = Math.min(text.length, at + MAX_VALUE_LENGTH);
-  let depth = 0;
+  /** Open brackets, and the key each object's value being read is under. */
+  const open: string[] = [];
+  let parens = 0;
   let key: string | null = null;
   for (let i = at; i < limit; i++) {
-    const c = text[i];
-    if (c === '{' || c === '[') depth++;
+    const c = text[i] as string;
+    if (c === '{' || c === '[') open.push(c);
     else if (c === '}' || c === ']') {
-      if (--depth === 0) return { found, end: i + 1 };
+      open.pop();
+      if (open.length === 0) return found;
+    } else if (c === '(') parens++;
+    else if (c === ')') parens = Math.max(0, parens - 1);
+    else if (c === ':' || c === '=') {
+      // An unquoted key (`{ value: 'x' }`): the word before.
+      const word = /([A-Za-z_$][\w$-]*)[ \t]*$/.exec(text.slice(Math.max(at, i - 64), i));
+      if (word && text[i - 1] !== '"' && text[i - 1] !== "'") key = word[1] ?? null;
     } else if (c === '"' || c === "'") {
       const read = readValue(text, i);
-      // A string not closed on its line: not JSON or code whose values can be told apart.
-      if (!read?.quoted) return { found, end: i };
+      // A string not closed on its line: not data whose values can be told apart.
+      if (!read?.quoted) return [];
       const value = text.slice(read.start, read.end);
+      let back = i - 1;
+      while (back > at && /\s/.test(text[back] as string)) back--;
+      const before = text[back];
       i = read.end;
       let next = i + 1;
       while (text[next] === ' ' || text[next] === '\t') next++;
-      if (text[next] === ':') key = value;
-      else if (!(key !== null && DESCRIBING_KEYS.has(key)) && !isNameLike(value) && isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) found.push({ start: read.start, end: read.end });
+      if (text[next] === ':' || (text[next] === '=' && text[next + 1] !== '=')) {
+        key = value;
+        continue;
+      }
+      const inList = open.at(-1) === '[' && (before === '[' || before === ',');
+      const isValue = parens === 0 && (before === ':' || before === '=' || inList);
+      if (!isValue || (key !== null && describesSecret(key, value)) || isNameLike(value) || isProse(value)) continue;
+      if (isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) found.push({ start: read.start, end: read.end });
     }
   }
-  return { found, end: limit };
+  // Not closed within reach: code, not data.
+  return [];
+}
+
+/** Words and spaces, maybe with punctuation: a label or a sentence, not a key or a password. */
+function isProse(value: string): boolean {
+  return /^[\p{L}][\p{L}'’,.!?:;-]*(?:[ \t]+[\p{L}'’,.!?:;-]+)+$/u.test(value);
 }
 
 /**
