@@ -32,7 +32,8 @@ interface Meta {
 /** --prices FILE, else the newer of the downloaded and the bundled copy. */
 export async function loadPriceTable(pricesFile: string | null, environment: Environment): Promise<PriceTable> {
   if (pricesFile !== null) {
-    const text = await readRegularFile(pricesFile, MAX_TABLE_BYTES).catch((error: unknown) => {
+    // A pipe too (`--prices <(curl …)`), read without waiting for a writer that never comes.
+    const text = await readRegularFile(pricesFile, MAX_TABLE_BYTES, { pipe: true }).catch((error: unknown) => {
       throw new BoughError(`Cannot read the price table ${pricesFile}: ${whyNotRead(error)}.`, { cause: error });
     });
     const modified = (await stat(pricesFile)).mtime.toISOString().slice(0, 10);

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -385,9 +385,16 @@ describe('bough command line', () => {
     const stats = await run(['stats', input, join(home, 'claude'), '--json', '--no-cache'], {}, home);
     expect(stats.code).toBe(0);
     expect(JSON.parse(stats.stdout)).toMatchObject({ totals: { sessions: 2 } });
-    const fifo = join(home, '.codex', 'config.toml');
-    expect(await run(['stats', input, '--no-cache', '--prices', fifo], {}, home)).toMatchObject({ code: 1, stderr: `bough: Cannot read the price table ${fifo}: a named pipe, not a file.\n` });
     expect(await run(['stats', input, '--no-cache', '--prices', '/dev/zero'], {}, home)).toMatchObject({ code: 1, stderr: 'bough: Cannot read the price table /dev/zero: a device, not a file.\n' });
+    // A pipe asked for as the price table is read, from a writer that comes after bough opened it
+    // (a hostile look at the fix above: `--prices <(curl …)` had worked, and was refused).
+    const fifo = join(dir, 'prices.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', `sleep 0.3; cat "${join(FIXTURES, '..', 'data', 'litellm-model-prices.json')}" > "${fifo}"`]);
+    const piped = await run(['stats', input, '--no-cache', '--json', '--prices', fifo], {}, home);
+    writer.kill();
+    expect(piped.stderr).toBe('');
+    expect(JSON.parse(piped.stdout)).toMatchObject({ totals: { sessions: 1 } });
   }, 20_000);
 
   // Regression: a pipe or a device given as -o was replaced by a plain file (as root, /dev/null
