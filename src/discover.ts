@@ -10,7 +10,7 @@ import { BoughError } from './errors.js';
 import { MANIFEST } from './output/report-folder.js';
 import type { Environment } from './environment.js';
 import { FileHeads } from './sources/file-head.js';
-import { READERS } from './sources/registry.js';
+import { agentsOwnFiles, READERS } from './sources/registry.js';
 import { danglingLink, whyNotFound, whyUnreadable } from './file-problems.js';
 import { SOURCE_NAMES, type Source } from './types.js';
 
@@ -198,6 +198,8 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
           // A bough report below an input (one written beside a session file given alone) holds
           // bough's own files, its archive's records among them: never sessions to read again.
           if (folder.real !== rootReal && listing.some((entry) => entry.name === MANIFEST && entry.isFile())) return;
+          // Nor an agent's own files that are never sessions (a Codex home's history.jsonl).
+          const own = agentsOwnFiles(new Set(listing.map((entry) => entry.name)));
           for (const entry of listing) {
             const path = childOf(folder.path, entry.name);
             const real = childOf(folder.real, entry.name);
@@ -207,7 +209,7 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
               next.push({ path, real, resolved: folder.resolved });
             } else if (entry.isSymbolicLink()) {
               links.push({ path, name: entry.name, parent: folder.real });
-            } else if (isCandidateName(entry.name)) {
+            } else if (isCandidateName(entry.name) && !own.has(entry.name)) {
               // A plain file in a folder reached by its real path is at its real path.
               add(real, path, entry.isFile() && folder.resolved);
             }

@@ -14,7 +14,8 @@ import { codexReader } from '../src/sources/codex/reader.js';
 import { readSessionFile } from '../src/sources/read.js';
 import { CLAIM_RULES } from '../src/sources/registry.js';
 import type { Entry, EntryOf, SessionFile, TokenCounts } from '../src/types.js';
-import { FIXTURES, tempDir } from './support/fixtures.js';
+import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
+import { build } from '../src/build.js';
 import { unpackEntries } from '../src/ledger/packed-entries.js';
 
 const HOME = join(FIXTURES, 'codex', 'home');
@@ -474,6 +475,14 @@ describe('Codex files that are odd or old', () => {
     for (const side of ['session_index.jsonl', 'history.jsonl']) {
       expect((await readSessionFile(join(HOME, side))).kind).toBe('skipped');
     }
+  });
+
+  // Regression (a hostile look): a Codex home given as an input said "2 files skipped", its index
+  // and prompt history listed on the data-quality page as files that are not sessions.
+  it('does not list Codex’s side files as files found, when a Codex home is given', async () => {
+    const summary = (await build({ inputs: [HOME], out: join(await tempDir(), 'r'), scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z'), cache: false })).summary;
+    expect(summary.diagnostics.items.map((item) => item.file).filter((file) => /session_index|history/.test(file))).toEqual([]);
+    expect(summary.diagnostics.skippedFiles).toBe(0);
   });
 
   it('recognises Codex records only', () => {

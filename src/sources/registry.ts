@@ -50,9 +50,19 @@ export interface SourceReader {
    * from session_index.jsonl), not from one of its lines: its going says nothing of the file.
    */
   isBesideEntry?(id: string): boolean;
+  /**
+   * Of the names in one folder, those of files this agent keeps there that are never sessions
+   * (Codex's session_index.jsonl and history.jsonl beside its sessions/ folder): not candidates.
+   */
+  ownFiles?(names: ReadonlySet<string>): readonly string[];
 }
 
 export const READERS: readonly SourceReader[] = [piReader, claudeReader, codexReader];
+
+/** Of the names in one folder, those of files an agent keeps there that are never sessions. */
+export function agentsOwnFiles(names: ReadonlySet<string>): Set<string> {
+  return new Set(READERS.flatMap((reader) => reader.ownFiles?.(names) ?? []));
+}
 
 /** How each agent's work held in several files is counted once. */
 export const CLAIM_RULES: ClaimRules = {

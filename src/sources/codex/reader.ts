@@ -5,7 +5,7 @@ import type { SourceReader } from '../registry.js';
 import type { SourceInput } from '../source-input.js';
 import type { SessionFile } from '../../types.js';
 import { codexLocalProviders } from './config.js';
-import { codexCompanions, codexSessionPlaces, isArchivedRollout, rolloutThreadId } from './paths.js';
+import { codexCompanions, codexSessionPlaces, isArchivedRollout, ROLLOUT_FOLDERS, rolloutThreadId } from './paths.js';
 import { codexPriceHint } from './prices.js';
 import { sessionIndexVersion, threadNameOf } from './session-index.js';
 import { isCodexHeader, isCodexRecord, isIndexNameId, isHeaderlessCodexRecord, isLegacyCodexHeader, readCodexSession } from './read.js';
@@ -37,6 +37,8 @@ export const codexReader: SourceReader = {
     return id === null ? sessionIndexVersion(path) : ((await threadNameOf(path, id)) ?? '');
   },
   isBesideEntry: isIndexNameId,
+  // A Codex home given as an input: its thread names and its prompt history sit beside sessions/.
+  ownFiles: (names) => (ROLLOUT_FOLDERS.some((folder) => names.has(folder)) ? ['session_index.jsonl', 'history.jsonl'] : []),
 };
 
 function readCodexFile(input: SourceInput): Promise<SessionFile> {
