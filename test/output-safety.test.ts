@@ -181,5 +181,16 @@ describe('an --out that is an input by another path no link explains', () => {
     } finally {
       execFileSync('umount', [mounted]);
     }
+    // A folder inside the input mounted elsewhere (a hostile look at the fix above: the folders
+    // above --out are the mount's, not the input's).
+    await mkdir(join(input, 'sub'));
+    execFileSync('mount', ['--bind', join(input, 'sub'), mounted]);
+    try {
+      const result = await run(['build', input, '--out', join(mounted, 'report')]);
+      expect(result).toMatchObject({ code: 1, stderr: `bough: Refusing to write the report to ${join(mounted, 'report')}: it is inside the input ${input}. Choose another --out, outside your inputs.\n` });
+      expect(await readdir(join(input, 'sub'))).toEqual([]);
+    } finally {
+      execFileSync('umount', [mounted]);
+    }
   });
 });

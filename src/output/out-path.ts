@@ -1,5 +1,6 @@
 // Where --out really is, through symbolic links, and whether bough may write a report there.
 
+import { readFileSync } from 'node:fs';
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { BoughError } from '../errors.js';
@@ -80,6 +81,8 @@ interface Place {
   real: string;
   id: string | null;
   chain: ReadonlySet<string>;
+  /** Its device and path within that file system (Linux), whichever bind mount shows it; null where not known. */
+  inFileSystem: { device: string; path: string } | null;
 }
 
 async function placeOf(path: string): Promise<Place> {
@@ -93,8 +96,40 @@ async function placeOf(path: string): Promise<Place> {
       if (at === real) id = here;
       chain.add(here);
     }
-    if (dirname(at) === at) return { real, id, chain };
+    if (dirname(at) === at) return { real, id, chain, inFileSystem: inFileSystemOf(real) };
   }
+}
+
+interface Mount {
+  device: string;
+  /** The folder of its file system the mount shows. */
+  root: string;
+  at: string;
+}
+
+/**
+ * A bind mount shows a folder of a file system at another path, where neither the real path nor
+ * the folders above it (their device and inode) lead back to what holds it (a container that
+ * mounts ~ and, elsewhere, ~/.claude). /proc/self/mountinfo says which folder each mount shows:
+ * the path within its file system names a place however it is reached. Read each time: mounts
+ * change while a process lives.
+ */
+function inFileSystemOf(real: string): Place['inFileSystem'] {
+  let mounts: Mount[] = [];
+  try {
+    mounts = readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .flatMap((line) => {
+        const [, , device, root, at] = line.split(' ');
+        const unescape = (field: string) => field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+        return device && root && at ? [{ device, root: unescape(root), at: unescape(at) }] : [];
+      });
+  } catch {
+    // Not Linux: real paths and inodes alone.
+  }
+  let best: Mount | null = null;
+  for (const mount of mounts) if (isWithin(real, mount.at) && (best === null || mount.at.length >= best.at.length)) best = mount;
+  return best === null ? null : { device: best.device, path: join(best.root, relative(best.at, real)) };
 }
 
 /** The inputs that exist, each with its place, taken once. */
@@ -104,7 +139,7 @@ async function inputPlaces(inputs: readonly OutInput[]): Promise<(Place & { path
     if (!input.exists) continue;
     // An input below a folder bough may not enter is not read (the data-quality page says so):
     // compared as it is named, not a reason to refuse --out.
-    const place = await placeOf(input.path).catch((): Place => ({ real: resolve(input.path), id: null, chain: new Set() }));
+    const place = await placeOf(input.path).catch((): Place => ({ real: resolve(input.path), id: null, chain: new Set(), inFileSystem: null }));
     places.push({ ...place, path: input.path });
   }
   return places;
@@ -112,7 +147,9 @@ async function inputPlaces(inputs: readonly OutInput[]): Promise<(Place & { path
 
 /** True when `place` is `folder` or below it: by real path, or by a folder above it being that folder. */
 function isInside(place: Place, folder: Place): boolean {
-  return isWithin(place.real, folder.real) || (folder.id !== null && place.chain.has(folder.id));
+  if (isWithin(place.real, folder.real) || (folder.id !== null && place.chain.has(folder.id))) return true;
+  const [inner, outer] = [place.inFileSystem, folder.inFileSystem];
+  return inner !== null && outer !== null && inner.device === outer.device && isWithin(inner.path, outer.path);
 }
 
 /** True when `path` is `folder` or below it (both real, absolute paths). */
