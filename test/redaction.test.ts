@@ -447,26 +447,23 @@ describe('--redact on what a secret-named JSON field holds', () => {
   });
 
   // Regression (the sharing review's leftovers): a plural name written as an environment
-  // variable holding a text, a PIN or one-time code by its name, and a schema under a secret's
-  // name (whose description is no secret) were shown, or redacted, the other way round.
-  it('redacts DB_PASSWORDS texts and PIN digits, and keeps what describes a secret', () => {
+  // variable holding a text, and a PIN or one-time code by its name, were shown.
+  it('redacts DB_PASSWORDS texts and PIN digits, and what a secret’s name holds all the way down', () => {
     const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
-    const value = { DB_PASSWORDS: 'QQplural1x,QQplural2y', pin: 4829, otp_code: '551234', apiKey: { type: 'string', description: 'Stripe API key for billing', value: 'QQschemaVal9' }, pinned: 2024 };
+    const value = { DB_PASSWORDS: 'QQplural1x,QQplural2y', pin: 4829, otp_code: '551234', apiKey: { type: 'string', value: 'QQschemaVal9' }, pinned: 2024, totp: 'JBSWY3DPEHPK3PXP' };
     const text = JSON.stringify(sharer.file(sessionWith(value)).entries);
-    for (const secret of ['QQplural1x', '4829', '551234', 'QQschemaVal9']) expect(text).not.toContain(secret);
-    expect(text).toContain('"description":"Stripe API key for billing"');
-    expect(text).toContain('"type":"string"');
+    for (const secret of ['QQplural1x', '4829', '551234', 'QQschemaVal9', 'JBSWY3DPEHPK3PXP']) expect(text).not.toContain(secret);
     expect(text).toContain('"pinned":2024');
   });
 
-  // Regression (a hostile look at the test above's fix): a PIN's name inside what a secret's name
-  // holds replaced that name with its digits-only rule, and a describing key dropped the secret
-  // from everything under it: a TOTP seed under "credentials" was shown.
+  // Regression (two hostile looks at the test above's fix): a PIN's name or a "describing" key
+  // (type, user, host) inside what a secret's name holds replaced that name, and a bare `tokens`
+  // map lost its: a TOTP seed under "credentials", a DB_USER under "secrets" were shown.
   it('keeps what a secret’s name holds secret below PIN names and describing keys', () => {
     const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
-    const value = { credentials: { totp: 'QQtotpSeed7JBSWY3DP', user: { login: 'bob', secretValue: 'QQnestedUser9' } }, secrets: { pin: 'QQpinWord8x' }, token: { type: 'QQtypeLooksRandom7Zq8vT2mW9' } };
+    const value = { credentials: { totp: 'QQtotpSeed7JBSWY3DP', user: { login: 'bob', secretValue: 'QQnestedUser9' }, host: 'QQhostLooksRandom4' }, secrets: { pin: 'QQpinWord8x', DB_USER: 'QQdbUser5' }, token: { type: 'QQtypeLooksRandom7Zq8vT2mW9' }, tokens: { github: 'QQbareTokens3' } };
     const text = JSON.stringify(sharer.file(sessionWith(value)).entries);
-    for (const secret of ['QQtotpSeed7JBSWY3DP', 'QQnestedUser9', 'QQpinWord8x', 'QQtypeLooksRandom7Zq8vT2mW9']) expect(text).not.toContain(secret);
+    for (const secret of ['QQtotpSeed7JBSWY3DP', 'QQnestedUser9', 'QQpinWord8x', 'QQtypeLooksRandom7Zq8vT2mW9', 'QQhostLooksRandom4', 'QQdbUser5', 'QQbareTokens3']) expect(text).not.toContain(secret);
   });
 
   it('changes nothing without --redact', () => {

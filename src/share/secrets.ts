@@ -127,21 +127,23 @@ export function isSecretsName(name: string, holds: 'many' | 'text' | 'assigned')
 
 /** Words that name a PIN or a one-time code: its value is secret when it is all digits (`pin: 4821`, `OTP_CODE=551234`). */
 const CODE_WORDS = new Set(['pin', 'otp', 'totp', 'hotp', 'mfa', '2fa', 'passcode']);
-/** `…_code` after these: `verification_code`, `sms_code`, `auth_code`. */
-const CODE_PREFIXES = new Set([...CODE_WORDS, 'verification', 'sms', 'auth', 'security', 'login']);
+/** `…_code` after these: `verification_code`, `sms_code`, `auth_code`, aws's `--token-code`. */
+const CODE_PREFIXES = new Set([...CODE_WORDS, 'verification', 'sms', 'auth', 'security', 'login', 'token']);
 const DIGIT_CODE = /^\d{4,10}$/;
+/** An authenticator's seed, in base32: what makes every code to come. */
+const BASE32_SEED = /^[A-Z2-7]{16,}=*$/;
 
 /** Whether a name says its value is a PIN or a one-time code. */
 function isCodeName(name: string): boolean {
   const words = nameWords(name);
   const last = words.at(-1);
   const before = words.at(-2);
-  return last !== undefined && (CODE_WORDS.has(last) || (last === 'code' && before !== undefined && CODE_PREFIXES.has(before)));
+  return last !== undefined && (CODE_WORDS.has(last) || ((last === 'code' || last === 'seed') && before !== undefined && CODE_PREFIXES.has(before)));
 }
 
-/** Whether a name says its value is a PIN or a one-time code, and the value is one: 4 to 10 digits. */
+/** Whether a name says its value is a PIN, a one-time code or an authenticator's seed, and the value is one: 4 to 10 digits, or base32. */
 export function isSecretCode(name: string, value: string): boolean {
-  return DIGIT_CODE.test(value) && isCodeName(name);
+  return (DIGIT_CODE.test(value) || BASE32_SEED.test(value)) && isCodeName(name);
 }
 
 /**
@@ -151,24 +153,10 @@ export function isSecretCode(name: string, value: string): boolean {
  */
 export function secretNameOf(name: string, value: unknown): string | null {
   if (isSecretName(name) || isCodeName(name)) return name;
-  const holds = typeof value === 'object' && value !== null ? 'many' : typeof value === 'string' ? 'text' : null;
-  return holds !== null && isSecretsName(name, holds) ? name.replace(/s$/i, '') : null;
-}
-
-/**
- * Keys (by their last word) whose own text, number or list of them, inside what a secret's name
- * holds, describes or locates the secret rather than being it: a JSON schema's `"type"`,
- * `"description"` and `"enum"`, a login's user and host. An object under them is still the
- * secret's; so is a value under a key of kinds that is not a word (`{"type": "Zq8vT2…"}`).
- */
-const KIND_WORDS = new Set(['type', 'format', 'enum', 'kind', 'scheme', 'algorithm']);
-const DESCRIBING_WORDS = new Set([...KIND_WORDS, 'description', 'title', 'comment', 'ref', 'schema', 'user', 'username', 'email', 'host', 'hostname', 'port', 'region']);
-
-/** Whether `value`, held by `key` inside what a secret's name holds, describes the secret (see DESCRIBING_WORDS). */
-export function describesSecret(key: string, value: string): boolean {
-  const last = nameWords(key).at(-1);
-  if (last === undefined || !DESCRIBING_WORDS.has(last)) return false;
-  return !KIND_WORDS.has(last) || isNameLike(value) || /^[a-z][a-z0-9_.:/-]{0,39}$/.test(value) || NUMBER.test(value);
+  const one = name.replace(/s$/i, '');
+  // A list or an object under a plural name (bare `tokens` and `keys` too: a map of them).
+  if (typeof value === 'object' && value !== null) return one !== name && isSecretName(one) ? one : null;
+  return typeof value === 'string' && isSecretsName(name, 'text') ? one : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -235,6 +223,8 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   const credential = value.replace(AUTH_SCHEME, '');
   if (PLACEHOLDER.test(credential) || REFERENCE.test(credential) || ENV_NAME.test(credential)) return false;
   if (namesItself(value, read.name)) return false;
+  // A version or a range of them: `"path-key": "^3.1.1"` in a package.json.
+  if (/^[\^~]?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?$/.test(value)) return false;
   const lower = value.toLowerCase();
   if (KEYWORD_LITERALS.has(lower)) return false;
   if (read.quoted) return read.form !== 'code' || !isMessage(lower);
@@ -380,7 +370,7 @@ function namedValues(text: string): Found[] {
     // Many secrets: `DB_PASSWORDS=one,two` is all of them, not counts, paths or a list of names.
     if (plural && !read.quoted) read.end = commaRunEnd(text, read.end);
     const value = text.slice(read.start, read.end);
-    if (plural && (NUMBER.test(value) || /^[~./]/.test(value) || value.split(',').every(isNameLike))) continue;
+    if (plural && isPluralOfNames(name, value)) continue;
     const form = formOf(text, m.index, name, closer, op, before + after);
     if (!isSecretValue(value, { quoted: read.quoted, form, name, after: text.slice(read.end, read.end + 8) }) && !isSecretCode(name, value)) continue;
     const end = form === 'yaml' && !read.quoted ? lineEnd(text, read.start, secretEnd(text, read)) : secretEnd(text, read);
@@ -390,14 +380,27 @@ function namedValues(text: string): Found[] {
   return found;
 }
 
-/** Where a bare value's comma-separated run ends: `one,two,three` (no spaces). */
+/** Where a bare value's comma-separated run ends: `one,two,three`, `one, two`. */
 function commaRunEnd(text: string, end: number): number {
   let at = end;
-  while (text[at] === ',' && at + 1 < text.length && !isValueStop(text.charCodeAt(at + 1))) {
-    at++;
+  for (;;) {
+    const next = text[at] === ',' ? (text[at + 1] === ' ' || text[at + 1] === '\t' ? at + 2 : at + 1) : -1;
+    if (next === -1 || next >= text.length || isValueStop(text.charCodeAt(next))) return at;
+    at = next;
     while (at < text.length && !isValueStop(text.charCodeAt(at))) at++;
   }
-  return at;
+}
+
+/**
+ * Whether what a plural name holds is counts, a path or names rather than secrets: `MAX_KEYS=1000`,
+ * `SSH_AUTHORIZED_KEYS=/etc/ssh/…`, `ALLOWED_AUTHS=basic,bearer`. Every item of a plural of
+ * passwords, secrets or credentials is one, even a word (`DB_PASSWORDS=correcthorse,battery`).
+ */
+function isPluralOfNames(name: string, value: string): boolean {
+  const parts = value.split(/,[ \t]?/);
+  if (parts.every((part) => NUMBER.test(part)) || /^[~./]/.test(value)) return true;
+  const strong = /(?:password|passwd|passphrase|passcode|secret|credential)s$/i.test(nameWords(name).at(-1) ?? '');
+  return !strong && parts.every(isNameLike);
 }
 
 /**
@@ -430,9 +433,8 @@ function listStrings(text: string, at: number, name: string): { found: Found[]; 
 
 /**
  * The quoted values of an object that opens at `at` (`{` … `}`, nested, over lines), when it
- * closes within reach: values of keys and items of lists, not keys, not arguments of a call
- * (`Buffer.from(password, 'utf8')`), nor what a describing key holds itself (isDescribingKey), nor
- * names, messages and prose (`'Password is required'`, a locale's `"Refreshing session"`).
+ * closes within reach, held under a key that holds the secret (VALUE_KEYS): not keys, not
+ * arguments of a call (`Buffer.from(password, 'utf8')`), nor names.
  */
 function objectStrings(text: string, at: number, name: string): Found[] {
   const found: Found[] = [];
@@ -470,7 +472,7 @@ function objectStrings(text: string, at: number, name: string): Found[] {
       }
       const inList = open.at(-1) === '[' && (before === '[' || before === ',');
       const isValue = parens === 0 && (before === ':' || before === '=' || inList);
-      if (!isValue || (key !== null && describesSecret(key, value)) || isNameLike(value) || isProse(value)) continue;
+      if (!isValue || key === null || !VALUE_KEYS.has(key.toLowerCase()) || isNameLike(value)) continue;
       if (isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) found.push({ start: read.start, end: read.end });
     }
   }
@@ -478,10 +480,13 @@ function objectStrings(text: string, at: number, name: string): Found[] {
   return [];
 }
 
-/** Words and spaces, maybe with punctuation: a label or a sentence, not a key or a password. */
-function isProse(value: string): boolean {
-  return /^[\p{L}][\p{L}'’,.!?:;-]*(?:[ \t]+[\p{L}'’,.!?:;-]+)+$/u.test(value);
-}
+/**
+ * The keys under which an object holds the secret its name says it is (`{"value": …}`, a
+ * Kubernetes secret's `data`, a rotation's `current` and `new`): only their values are taken.
+ * Any other key of such an object (a schema's `pattern`, an API model's `documentation`, a
+ * locale's `hint`, a `path`, a date) describes the secret, and real files are full of them.
+ */
+const VALUE_KEYS = new Set(['value', 'values', 'data', 'plaintext', 'cleartext', 'raw', 'current', 'new', 'old', 'previous', 'secret', 'password', 'token', 'key']);
 
 /**
  * A string of a list that names something rather than holds a secret: a field, a scope, a header
@@ -501,11 +506,16 @@ function flagValues(text: string): Found[] {
     if (!SECRET_NAME_HINT.test(name)) continue;
     const read = readValue(text, m.index + m[0].length);
     if (!read) continue;
-    const value = text.slice(read.start, read.end);
-    if (!isSecretName(name)) {
+    const plural = !isSecretName(name) && isSecretsName(name, 'assigned');
+    if (!isSecretName(name) && !plural) {
+      const value = text.slice(read.start, read.end);
       if (isSecretCode(name, value)) found.push({ start: read.start, end: read.end });
       continue;
     }
+    // `--db-passwords=one,two`: all of them (not `--dns-authorizations=a-example-com`, names).
+    if (plural && !read.quoted) read.end = commaRunEnd(text, read.end);
+    const value = text.slice(read.start, read.end);
+    if (plural && isPluralOfNames(name, value)) continue;
     if (m[2] !== '=' && !read.quoted && /^[A-Za-z]+(?:[-_][A-Za-z]+)*$/.test(value)) continue;
     if (!isSecretValue(value, { quoted: read.quoted, form: 'literal', name, after: '' })) continue;
     const end = secretEnd(text, read);

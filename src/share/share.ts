@@ -8,7 +8,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect, Usage } from '../types.js';
 import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
-import { describesSecret, secretNameOf } from './secrets.js';
+import { secretNameOf } from './secrets.js';
 import { sha256Hex } from '../sha256.js';
 
 export const OMIT_KINDS = ['thinking', 'tool-output', 'system'] as const;
@@ -376,16 +376,8 @@ class Walker {
     if (depth >= MAX_JSON_DEPTH) return TOO_DEEP;
     // What a secret's name holds is secret all the way down: a list of keys, `{"password": {"value": …}}`.
     if (Array.isArray(value)) return value.map((item) => this.json(item, depth + 1, secretName));
-    // Inside it, only a describing key's own text or number (a schema's "description", a login's "user") is none.
-    const under = (k: string, v: unknown) => (secretName === null ? this.secretNameOf(k, v) : describes(k, v) ? null : secretName);
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), this.json(v, depth + 1, under(k, v))]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), this.json(v, depth + 1, secretName ?? this.secretNameOf(k, v))]));
   }
-}
-
-/** Whether a key inside what a secret's name holds describes it with its own value: a scalar or a list of them (see describesSecret). */
-function describes(key: string, value: unknown): boolean {
-  const own = (v: unknown) => (typeof v !== 'object' || v === null) && describesSecret(key, String(v));
-  return own(value) || (Array.isArray(value) && value.every(own));
 }
 
 type ImageBlock = Extract<Block, { type: 'image' }>;
