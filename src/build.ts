@@ -171,8 +171,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       if (unchanged) {
         // The last build's warnings about its archive still hold: its report is this one.
         const { summary, carried } = unchanged;
-        const unreadable = unreadableWarning(summary.diagnostics.byReason['archive-unreadable'] ?? 0, sharer.text(join(outDir, ARCHIVE_DIR)));
-        const otherSecret = otherSecretWarning(summary.diagnostics.byReason['archive-other-secret'] ?? 0, sharer.text(outDir), sharer.text(boughConfigDir(options.environment)));
+        const unreadable = unreadableWarning(summary.diagnostics.byReason['archive-unreadable'] ?? 0, join(outDir, ARCHIVE_DIR), sharer.text);
+        const otherSecret = otherSecretWarning(summary.diagnostics.byReason['archive-other-secret'] ?? 0, outDir, boughConfigDir(options.environment), sharer.text);
         const warnings = [...cacheWarnings, ...secretWarnings, ...otherSecret, ...unreadable, ...(await folder.commit())];
         return { outDir, summary, usedSamples: false, places: discovery.places, warnings, sessionsKept: summary.sessions.length, sessionsCarried: carried };
       }
@@ -302,7 +302,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const shownKeys = new Set(report.data.sessions.flatMap((s) => [s.key, ...s.subagents.map((sub) => sub.key), ...s.duplicates.map((d) => d.key)]));
     const otherSecretKept = kept.filter((k) => foreignKeys(k) && shownKeys.has(k.ledger.key));
     const otherSecret = otherSecretKept.map((k) => diagnostic('archive-other-secret', k.ledger.path, null, 'archived with another entry-key secret: a copy of its entries read now cannot be told from it'));
-    const unmatchedWarning = otherSecretWarning(otherSecretKept.length, sharer.text(outDir), sharer.text(boughConfigDir(options.environment)));
+    const unmatchedWarning = otherSecretWarning(otherSecretKept.length, outDir, boughConfigDir(options.environment), sharer.text);
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
     const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried, otherSecret };
     const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads });
@@ -329,7 +329,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       rewritten.length === 0
         ? []
         : [`${plural(rewritten.length, 'session file')} no longer ${rewritten.length === 1 ? 'holds' : 'hold'} what ${sharer.text(outDir)} archived of ${rewritten.length === 1 ? 'it' : 'them'} (rewritten, or another session written at ${rewritten.length === 1 ? 'its' : 'their'} path): shown as ${rewritten.length === 1 ? 'it is' : 'they are'} now, what the archive held of ${rewritten.length === 1 ? 'it is' : 'them is'} gone from this report.`];
-    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...cutShort, ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, sharer.text(join(outDir, ARCHIVE_DIR))), ...(await folder.commit())];
+    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...cutShort, ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text), ...(await folder.commit())];
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
   } catch (error) {
     await folder.abort();
@@ -942,16 +942,20 @@ function sharingWords(sharing: string): string {
   return [...(redacts ? ['redacts'] : []), ...(omits.length > 0 ? [`omits ${omits.join(', ')}`] : [])].join(' and ');
 }
 
-/** Why a build that shares one way will not write into a folder whose archive holds sessions shared another, and what to do. */
-/** Said while the report holds sessions kept under another entry-key secret (see build). */
-function otherSecretWarning(files: number, outDir: string, configDir: string): string[] {
+/**
+ * Said while the report holds sessions kept under another entry-key secret (see build). Paths
+ * made fit to share by `shown` only when said: a redaction counted is one the report shows.
+ */
+function otherSecretWarning(files: number, outPath: string, configPath: string, shown: (text: string) => string): string[] {
   if (files === 0) return [];
+  const [outDir, configDir] = [shown(outPath), shown(configPath)];
   const [were, its, it] = files === 1 ? ['was', 'its', 'it'] : ['were', 'their', 'them'];
   return [
     `${plural(files, 'session file')} kept from ${outDir}'s archive (gone, or cut short) ${were} archived with another entry-key secret (on another machine, or before the secret in ${configDir} was replaced): a copy of ${its} entries in a file read now (a resumed session, a fork, the file moved) cannot be told from ${it}, and counts them again.`,
   ];
 }
 
+/** Why a build that shares one way will not write into a folder whose archive holds sessions shared another, and what to do. */
 function strandedSentence(outDir: string, stranded: readonly ArchivedPages[], sharing: string): string {
   const ways = [...new Set(stranded.map((a) => sharingWords(a.sharing)))].join(', or ');
   const them = stranded.length === 1 ? 'it' : 'them';
@@ -979,8 +983,9 @@ function sessionPagesByHash(paths: readonly string[]): Map<string, string[]> {
  * The run's warning about `count` archive records and files that did not read right, or none. A
  * damaged line may or may not have held a session: they are counted as what they are, records.
  */
-function unreadableWarning(count: number, archiveDir: string): string[] {
+function unreadableWarning(count: number, archivePath: string, shown: (text: string) => string): string[] {
   if (count === 0) return [];
+  const archiveDir = shown(archivePath);
   const them = count === 1 ? 'it' : 'them';
   return [
     `${plural(count, 'record')} of the archive in ${archiveDir} could not be read (damaged, or written by another version of bough): what ${count === 1 ? 'it holds' : 'they hold'} of sessions whose files are gone is left out of this report's totals, and the data-quality page lists ${them}. Put ${them} back from a backup of the report folder, or pass --forget-missing to drop ${them}.`,

@@ -397,6 +397,26 @@ describe('bough command line', () => {
     expect(JSON.parse(piped.stdout)).toMatchObject({ totals: { sessions: 1 } });
   }, 20_000);
 
+  // Regression: a redacting build counted a home folder redacted in a warning it did not give
+  // (its configuration folder's path, made fit to share before knowing whether to say it).
+  it('counts only the redactions the report shows', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'a.jsonl');
+    const at = '2026-10-05T10:00:00.000Z';
+    const records = [
+      { type: 'session', version: 3, id: 'plain', timestamp: at, cwd: '/work/plain' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'nothing secret here' } },
+    ];
+    await writeFile(input, records.map((r) => JSON.stringify(r)).join('\n'));
+    const out = join(dir, 'report');
+    await mkdir(join(dir, 'home'));
+    const built = await run(['build', input, '--out', out, '--redact', '--no-cache'], {}, join(dir, 'home'));
+    expect(built.stderr).toBe('');
+    expect(built.code).toBe(0);
+    expect(built.stdout).toContain('redacted (0 replaced)');
+    expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')).sharing.redactions).toEqual({});
+  });
+
   // Regression: a pipe or a device given as -o was replaced by a plain file (as root, /dev/null
   // itself); a report folder's page was taken for an export and replaced; `-o dir/` wrote a file `dir`.
   it('writes an export over no pipe, device, report page or folder', async () => {
