@@ -28,6 +28,19 @@ async function run(args: string[], env: Record<string, string> = {}, home?: stri
   return { code, stdout, stderr };
 }
 
+/** A Pi session of one prompt (and `more` records after it) in a file of a folder of its own: its path. */
+async function onePromptSession(cwd: string, prompt: string, more: readonly object[] = []): Promise<string> {
+  const input = join(await tempDir(), 'a.jsonl');
+  const at = '2026-10-05T10:00:00.000Z';
+  const records = [
+    { type: 'session', version: 3, id: 'one', timestamp: at, cwd },
+    { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: prompt } },
+    ...more,
+  ];
+  await writeFile(input, records.map((r) => JSON.stringify(r)).join('\n'));
+  return input;
+}
+
 /** Runs `work` with `dir` as the working folder (what a command given no path writes or reads). */
 async function inFolder<T>(dir: string, work: () => Promise<T>): Promise<T> {
   const cwd = process.cwd();
@@ -400,14 +413,8 @@ describe('bough command line', () => {
   // Regression: a redacting build counted a home folder redacted in a warning it did not give
   // (its configuration folder's path, made fit to share before knowing whether to say it).
   it('counts only the redactions the report shows', async () => {
+    const input = await onePromptSession('/work/plain', 'nothing secret here');
     const dir = await tempDir();
-    const input = join(dir, 'a.jsonl');
-    const at = '2026-10-05T10:00:00.000Z';
-    const records = [
-      { type: 'session', version: 3, id: 'plain', timestamp: at, cwd: '/work/plain' },
-      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'nothing secret here' } },
-    ];
-    await writeFile(input, records.map((r) => JSON.stringify(r)).join('\n'));
     const out = join(dir, 'report');
     await mkdir(join(dir, 'home'));
     const built = await run(['build', input, '--out', out, '--redact', '--no-cache'], {}, join(dir, 'home'));
@@ -454,15 +461,8 @@ describe('bough command line', () => {
 
   // Regression: a zero-width space made `src/config\u200b.ts` read as `src/config.ts` on every page.
   it('shows the invisible spaces that make one name look like another, and keeps emoji joiners', async () => {
-    const dir = await tempDir();
-    const input = join(dir, 'a.jsonl');
-    const at = '2026-10-05T10:00:00.000Z';
-    const records = [
-      { type: 'session', version: 3, id: 'zw', timestamp: at, cwd: '/work/zw' },
-      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'edit src/config\u200b.ts and src/\ufeffa.ts, family \u{1F468}\u200d\u{1F469}\u200d\u{1F467}' } },
-    ];
-    await writeFile(input, records.map((r) => JSON.stringify(r)).join('\n'));
-    const out = join(dir, 'a.html');
+    const input = await onePromptSession('/work/zw', 'edit src/config\u200b.ts and src/\ufeffa.ts, family \u{1F468}\u200d\u{1F469}\u200d\u{1F467}');
+    const out = join(await tempDir(), 'a.html');
     expect((await run(['export', input, '-o', out])).code).toBe(0);
     const html = await readFile(out, 'utf8');
     expect(html).toContain('src/config[U+200B].ts and src/[U+FEFF]a.ts');
@@ -473,16 +473,8 @@ describe('bough command line', () => {
   // Regression: a session's title went to the terminal with its escape codes (clear the screen,
   // retitle the window) and to the page with them and with text-reversing overrides.
   it('prints and shows a title holding control characters and direction overrides, never obeys them', async () => {
-    const dir = await tempDir();
-    const input = join(dir, 'a.jsonl');
-    const at = '2026-10-05T10:00:00.000Z';
-    const hostile = 'Clear\u001b[2J\u001b]0;PWNED\u0007 the invoice\u202Efdp.exe';
-    const records = [
-      { type: 'session', version: 3, id: 'esc', timestamp: at, cwd: '/work/esc' },
-      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: hostile } },
-    ];
-    await writeFile(input, records.map((r) => JSON.stringify(r)).join('\n'));
-    const out = join(dir, 'a.html');
+    const input = await onePromptSession('/work/esc', 'Clear\u001b[2J\u001b]0;PWNED\u0007 the invoice\u202Efdp.exe');
+    const out = join(await tempDir(), 'a.html');
     const done = await run(['export', input, '-o', out]);
     expect(done.code).toBe(0);
     expect(done.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
@@ -497,16 +489,9 @@ describe('bough command line', () => {
   // Regression (an outside review): a line or paragraph separator in a folder's or a model's name
   // reached the terminal as it was, in stats' project and model columns.
   it('prints a line separator in a project or model name as "?"', async () => {
-    const dir = await tempDir();
-    const input = join(dir, 'a.jsonl');
-    const at = '2026-10-05T10:00:00.000Z';
     const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-    const records = [
-      { type: 'session', version: 3, id: 'sep', timestamp: at, cwd: '/work/one\u2028two' },
-      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'hi' } },
-      { type: 'message', id: 'a1', parentId: 'u1', timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'p', model: 'm\u2029x', usage, stopReason: 'stop' } },
-    ];
-    await writeFile(input, records.map((r) => JSON.stringify(r)).join('\n'));
+    const reply = { type: 'message', id: 'a1', parentId: 'u1', timestamp: '2026-10-05T10:00:01.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'p', model: 'm\u2029x', usage, stopReason: 'stop' } };
+    const input = await onePromptSession('/work/one\u2028two', 'hi', [reply]);
     for (const by of ['project', 'model']) {
       const stats = await run(['stats', input, '--by', by]);
       expect(stats.stdout).not.toMatch(/[\u2028\u2029]/);
