@@ -130,7 +130,7 @@ class Walker {
     private readonly image: (block: ImageBlock) => ImageBlock,
     private readonly finds: (value: string) => boolean,
     private readonly omit: ReadonlySet<OmitKind>,
-    /** Whether a JSON field's name says its value is a secret (never, when nothing is redacted). */
+    /** The secret's name a JSON field gives what it holds, or null (always, when nothing is redacted). */
     private readonly secretNameOf: (name: string, value: unknown) => string | null,
     /** An entry's key or a usage record's claim as written (see EntryKeys). */
     private readonly key: (value: string) => string,
