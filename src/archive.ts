@@ -76,6 +76,8 @@ export interface ArchivedPages {
   fingerprint: string | null;
   /** How many entries its file held when archived (not said by records of builds before 2026-12): a file that holds fewer now was cut short. */
   entries?: number | undefined;
+  /** Of them, the file's own: less those made from beside it (a Codex thread's name); not said by records of builds before 2026-12-05. */
+  ownEntries?: number | undefined;
   /** Of a redacting build since 2026-12: which secret its ledger's entry keys are hashed with (EntryKeys' check). */
   keys?: string | undefined;
 }
@@ -92,6 +94,8 @@ const recordFields = {
   sharing: z.string(),
   fingerprint: z.string().nullable(),
   entries: z.number().int().nonnegative().optional(),
+  // The file's own entries (less those made from beside it); absent from earlier builds' records.
+  ownEntries: z.number().int().nonnegative().optional(),
   keys: z.string().regex(/^[0-9a-f]{16}$/).optional(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file', 'subagent']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 };
@@ -155,7 +159,7 @@ export interface Archiving {
 export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint'>, source: string | null, archiving: Archiving, nameOf: PathNamer): ArchivedSession | null {
   const place = source === null ? null : placeOf(source, archiving.places);
   if (source === null || place === null) return null;
-  return { ...part, source: nameOf(source), place: nameOf(place), folders: foldersOf(source).map((folder) => nameOf(folder).slice(0, FOLDER_HASH)), lastSeen: archiving.now, sharing: archiving.sharing, entries: part.ledger.entries.count, ...(archiving.keys === null ? {} : { keys: archiving.keys }) };
+  return { ...part, source: nameOf(source), place: nameOf(place), folders: foldersOf(source).map((folder) => nameOf(folder).slice(0, FOLDER_HASH)), lastSeen: archiving.now, sharing: archiving.sharing, entries: part.ledger.entries.count, ownEntries: part.ledger.entries.count - (part.ledger.besideEntries ?? 0), ...(archiving.keys === null ? {} : { keys: archiving.keys }) };
 }
 
 /**
@@ -563,14 +567,18 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
   const rewritten: SessionKey[] = [];
   for (const ledger of ledgers) {
     const record = byName.get(pathHash(ledger.key));
-    if (record?.entries === undefined || record.entries === ledger.entries.count) continue;
+    if (record?.entries === undefined) continue;
+    // As many entries of the file's own as archived: not cut short. (A record of an earlier build
+    // counted a thread's name from beside the file among them.)
+    const own = ledger.entries.count - (ledger.besideEntries ?? 0);
+    if (record.ownEntries !== undefined ? record.ownEntries === own : record.entries === ledger.entries.count) continue;
     const archived = await readArchivedLedger(outDir, record, keys);
     if (archived === null) continue;
     // The file's own entries: a name given from beside it (cleared since, or its index gone) is none of them.
     const beside = readerOf(ledger.source).isBesideEntry;
-    const own = (entries: LedgerEntry[]) => (beside === undefined ? entries : entries.filter((entry) => !beside(entry.id)));
-    const was = own(unpackEntries(archived.ledger.entries));
-    const now = own(unpackEntries(ledger.entries));
+    const fileOwn = (entries: LedgerEntry[]) => (beside === undefined ? entries : entries.filter((entry) => !beside(entry.id)));
+    const was = fileOwn(unpackEntries(archived.ledger.entries));
+    const now = fileOwn(unpackEntries(ledger.entries));
     // Archived with another secret, its keys cannot be compared with these: its entries' ids and
     // times, which no secret hashes, are (a Codex entry's id is its line: its time tells a line
     // written anew).
@@ -613,9 +621,9 @@ async function gzipped(text: string): Promise<Buffer> {
 }
 
 /** A session's line of the records file (without its line break). */
-export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'keys'>): string {
-  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, keys } = record;
-  return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...(entries === undefined ? {} : { entries }), ...(keys === undefined ? {} : { keys }), search });
+export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys'>): string {
+  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys } = record;
+  return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...(entries === undefined ? {} : { entries }), ...(ownEntries === undefined ? {} : { ownEntries }), ...(keys === undefined ? {} : { keys }), search });
 }
 
 /**

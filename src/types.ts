@@ -147,6 +147,8 @@ export interface EntryBase {
   recovered: boolean;
   /** Other ids it was recorded under (the lines of one response, merged), which other files may name. */
   aliases?: string[];
+  /** Made from a file beside the session's (a Codex thread's name in session_index.jsonl), not from one of its lines. */
+  fromBeside?: true;
 }
 
 export type EntryPayload =

@@ -248,6 +248,34 @@ describe('the archive', () => {
     expect(second.sessions.every((s) => s.sourceLastSeen === null)).toBe(true);
   });
 
+  // Regression (a hostile look at the test above's fix): a rollout cut short by one entry while
+  // its index gave it a name held as many entries as archived, so it was not taken for cut short
+  // and its last turn's spend left the report.
+  it('takes a rollout for cut short when a name its index gives it makes up for the entries it lost', async () => {
+    const thread = '019b0000-0000-7000-8000-000000000001';
+    const line = (at: string, type: string, payload: object) => JSON.stringify({ timestamp: `2026-01-05T10:${at}.000Z`, type, payload });
+    const turn = (n: number) => [
+      line(`0${n}:00`, 'turn_context', { cwd: '/work/proj', model: 'gpt-5', approval_policy: 'never', sandbox_policy: { type: 'read-only' } }),
+      line(`0${n}:01`, 'event_msg', { type: 'user_message', message: `question ${n}` }),
+      line(`0${n}:01`, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: `question ${n}` }] }),
+      line(`0${n}:02`, 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `answer ${n}` }] }),
+      line(`0${n}:03`, 'event_msg', { type: 'token_count', info: { total_token_usage: { input_tokens: 1000 * n, cached_input_tokens: 0, output_tokens: 100 * n, reasoning_output_tokens: 0, total_tokens: 1100 * n }, last_token_usage: { input_tokens: 1000, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 0, total_tokens: 1100 } } }),
+    ];
+    const lines = [line('00:00', 'session_meta', { id: thread, timestamp: '2026-01-05T10:00:00.000Z', cwd: '/work/proj', originator: 'codex_cli_rs', cli_version: '0.50.0' }), ...turn(1), ...turn(2), ...turn(3)];
+    const home = join(await tempDir(), 'codex');
+    const rollout = join(home, 'sessions', '2026', '01', '05', `rollout-2026-01-05T10-00-00-${thread}.jsonl`);
+    await mkdir(dirname(rollout), { recursive: true });
+    await writeFile(rollout, `${lines.join('\n')}\n`);
+    const out = join(await tempDir(), 'report');
+    const run = (day: number) => build({ inputs: [home], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+    const first = (await run(1)).summary;
+    await writeFile(rollout, `${lines.slice(0, -1).join('\n')}\n`);
+    await writeFile(join(home, 'session_index.jsonl'), `${JSON.stringify({ id: thread, thread_name: 'My thread', updated_at: '2026-01-06T00:00:00Z' })}\n`);
+    const second = await run(5);
+    expect(second.warnings.join('\n')).toContain('1 session file holds fewer entries than when');
+    expect(second.summary.totals.cost).toEqual(first.totals.cost);
+  });
+
   // Regression (an outside review of rebuilds): once a session's copy in a second config folder
   // went on past the file first shown, that file (now listed with the copy) was kept as a session
   // "this report does not show", with its old page, at every later build.

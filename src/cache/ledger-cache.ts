@@ -1002,6 +1002,7 @@ export const ledgerSchema = z.object({
   formatVersion: z.number().finite(),
   branches: count,
   lastSeen: time,
+  besideEntries: count.optional(),
   damaged: count,
   entries: z.array(entrySchema),
 });

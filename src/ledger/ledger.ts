@@ -118,6 +118,8 @@ export interface SessionLedger {
   branches: number;
   /** When its file was last read, for a session kept from an earlier build whose file is gone; null when read now. */
   lastSeen: number | null;
+  /** Of its entries, those made from a file beside its own (see Entry.fromBeside): none of the file's lines. Absent: none. */
+  besideEntries?: number;
   /** Lines of the file whose content was lost (its other problems, such as lines recovered, are on the data-quality page only). */
   damaged: number;
   /** Packed: `unpackEntries` gives them, for one pass at a time. */
@@ -161,6 +163,7 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     branches: buildTree(file.entries).leaves.length,
     lastSeen: null,
     damaged: problemCount(file.diagnostics.filter((d) => d.skippedLine)),
+    besideEntries: file.entries.filter((entry) => entry.fromBeside).length,
     entries: packEntries(file.entries.map((entry) => ledgerEntry(entry, callPaths, file.subagentOf !== null))),
   };
 }

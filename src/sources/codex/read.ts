@@ -1139,7 +1139,7 @@ export function isIndexNameId(id: string): boolean {
 function nameEntry(name: string, anchor: string, sessionId: string, line: number, parentId: string | null): Entry {
   // Of its thread: a parent's page shows its spawned children's transcripts, names and all.
   const id = `${INDEX_NAME_ID}${sessionId}`;
-  return { key: `${anchor}:index:${sessionId}:${name}`, id, parentId, timestamp: null, line, usage: [], recovered: false, kind: 'name', name };
+  return { key: `${anchor}:index:${sessionId}:${name}`, id, parentId, timestamp: null, line, usage: [], recovered: false, kind: 'name', name, fromBeside: true };
 }
 
 /**
