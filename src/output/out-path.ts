@@ -45,12 +45,14 @@ export async function realPathOf(path: string): Promise<string> {
  * device and inode, so a bind mount (one folder at two paths no link explains) cannot either.
  */
 export async function refuseUnsafeOut(outDir: string, inputs: readonly OutInput[], home: string): Promise<void> {
-  const out = await placeOf(outDir);
+  const mounts = mountTable();
+  const out = await placeOf(outDir, mounts);
   const named = out.real === resolve(outDir) ? outDir : `${outDir} (${out.real}, through a symbolic link)`;
-  if (out.real === parse(out.real).root || out.real === (await realPathOf(home)) || (out.id !== null && out.id === (await placeOf(home).catch(() => null))?.id)) {
+  const homePlace = await placeOf(home, mounts).catch(() => null);
+  if (out.real === parse(out.real).root || (homePlace !== null && (out.real === homePlace.real || (out.id !== null && out.id === homePlace.id)))) {
     throw new BoughError(`Refusing to write the report to ${named}: choose a folder of its own with --out.`);
   }
-  const places = await inputPlaces(inputs);
+  const places = await inputPlaces(inputs, mounts);
   const holding = places.find((input) => isInside(out, input));
   if (holding) throw new BoughError(`Refusing to write the report to ${named}: it is inside the input ${holding.path}. Choose another --out, outside your inputs.`);
   const held = places.find((input) => isInside(input, out));
@@ -59,8 +61,9 @@ export async function refuseUnsafeOut(outDir: string, inputs: readonly OutInput[
 
 /** The first input that holds the folder `path`, or that it holds (see refuseUnsafeOut); null when none. */
 export async function inputOverlapping(path: string, inputs: readonly OutInput[]): Promise<{ input: string; holds: boolean } | null> {
-  const place = await placeOf(path);
-  for (const input of await inputPlaces(inputs)) {
+  const mounts = mountTable();
+  const place = await placeOf(path, mounts);
+  for (const input of await inputPlaces(inputs, mounts)) {
     if (isInside(place, input)) return { input: input.path, holds: false };
     if (isInside(input, place)) return { input: input.path, holds: true };
   }
@@ -69,7 +72,8 @@ export async function inputOverlapping(path: string, inputs: readonly OutInput[]
 
 /** Whether the folder `path` is `other` or inside it ('inside'), or holds it ('holds'); null when neither. */
 export async function overlapping(path: string, other: string): Promise<'inside' | 'holds' | null> {
-  const [place, otherPlace] = [await placeOf(path), await placeOf(other)];
+  const mounts = mountTable();
+  const [place, otherPlace] = [await placeOf(path, mounts), await placeOf(other, mounts)];
   return isInside(place, otherPlace) ? 'inside' : isInside(otherPlace, place) ? 'holds' : null;
 }
 
@@ -85,7 +89,7 @@ interface Place {
   inFileSystem: { device: string; path: string } | null;
 }
 
-async function placeOf(path: string): Promise<Place> {
+async function placeOf(path: string, mounts: readonly Mount[]): Promise<Place> {
   const real = await realPathOf(path);
   const chain = new Set<string>();
   let id: string | null = null;
@@ -96,7 +100,7 @@ async function placeOf(path: string): Promise<Place> {
       if (at === real) id = here;
       chain.add(here);
     }
-    if (dirname(at) === at) return { real, id, chain, inFileSystem: inFileSystemOf(real) };
+    if (dirname(at) === at) return { real, id, chain, inFileSystem: inFileSystemOf(real, mounts) };
   }
 }
 
@@ -111,13 +115,12 @@ interface Mount {
  * A bind mount shows a folder of a file system at another path, where neither the real path nor
  * the folders above it (their device and inode) lead back to what holds it (a container that
  * mounts ~ and, elsewhere, ~/.claude). /proc/self/mountinfo says which folder each mount shows:
- * the path within its file system names a place however it is reached. Read each time: mounts
- * change while a process lives.
+ * the path within its file system names a place however it is reached. Read once per check, not
+ * once per process: mounts change while a process lives. None where there is no such file.
  */
-function inFileSystemOf(real: string): Place['inFileSystem'] {
-  let mounts: Mount[] = [];
+function mountTable(): Mount[] {
   try {
-    mounts = readFileSync('/proc/self/mountinfo', 'utf8')
+    return readFileSync('/proc/self/mountinfo', 'utf8')
       .split('\n')
       .flatMap((line) => {
         const [, , device, root, at] = line.split(' ');
@@ -126,20 +129,25 @@ function inFileSystemOf(real: string): Place['inFileSystem'] {
       });
   } catch {
     // Not Linux: real paths and inodes alone.
+    return [];
   }
+}
+
+/** Where a real path is within its file system, by the deepest mount that shows it. */
+function inFileSystemOf(real: string, mounts: readonly Mount[]): Place['inFileSystem'] {
   let best: Mount | null = null;
   for (const mount of mounts) if (isWithin(real, mount.at) && (best === null || mount.at.length >= best.at.length)) best = mount;
   return best === null ? null : { device: best.device, path: join(best.root, relative(best.at, real)) };
 }
 
 /** The inputs that exist, each with its place, taken once. */
-async function inputPlaces(inputs: readonly OutInput[]): Promise<(Place & { path: string })[]> {
+async function inputPlaces(inputs: readonly OutInput[], mounts: readonly Mount[]): Promise<(Place & { path: string })[]> {
   const places: (Place & { path: string })[] = [];
   for (const input of inputs) {
     if (!input.exists) continue;
     // An input below a folder bough may not enter is not read (the data-quality page says so):
     // compared as it is named, not a reason to refuse --out.
-    const place = await placeOf(input.path).catch((): Place => ({ real: resolve(input.path), id: null, chain: new Set(), inFileSystem: null }));
+    const place = await placeOf(input.path, mounts).catch((): Place => ({ real: resolve(input.path), id: null, chain: new Set(), inFileSystem: null }));
     places.push({ ...place, path: input.path });
   }
   return places;

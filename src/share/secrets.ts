@@ -345,9 +345,10 @@ function namedValues(text: string): Found[] {
     if (!SECRET_NAME_HINT.test(name)) continue;
     const kind = op !== ':' ? 'assignment' : /["']/.test(closer) ? 'secret-field' : 'api-key';
     const at = m.index + whole.length;
+    const secret = isSecretName(name);
     if (text[at] === '[') {
       // `"api_keys": ["…", "…"]`, `PASSWORDS = ['…']`: each string of the list is a value.
-      if (!isSecretName(name) && !isSecretsName(name, 'many')) continue;
+      if (!secret && !isSecretsName(name, 'many')) continue;
       const list = listStrings(text, at, name);
       found.push(...list.found.map((span) => ({ ...span, kind: /["']/.test(closer) ? 'secret-field' : 'assignment' })));
       NAMED.lastIndex = Math.max(NAMED.lastIndex, list.end);
@@ -356,13 +357,13 @@ function namedValues(text: string): Found[] {
     if (text[at] === '{') {
       // `"password": {"value": "…"}`: the values of the object, as data printed as text; the
       // rules go on inside it too (`{user: bob, password: …}`).
-      if (isSecretObjectName(text, m.index, name, closer)) found.push(...objectStrings(text, at, name).map((span) => ({ ...span, kind: 'secret-field' })));
+      if (secret && isSecretObjectName(text, m.index, name, closer)) found.push(...objectStrings(text, at, name).map((span) => ({ ...span, kind: 'secret-field' })));
       continue;
     }
     const read = readValue(text, at);
     if (!read) continue;
-    const plural = !isSecretName(name) && isSecretsName(name, closer === '' ? 'assigned' : 'text');
-    if (!isSecretName(name) && !plural) {
+    const plural = !secret && isSecretsName(name, closer === '' ? 'assigned' : 'text');
+    if (!secret && !plural) {
       const value = text.slice(read.start, read.end);
       if (isSecretCode(name, value)) found.push({ start: read.start, end: read.end, kind });
       continue;
@@ -404,12 +405,12 @@ function isPluralOfNames(name: string, value: string): boolean {
 }
 
 /**
- * Whether the object after a name is data holding a secret: named, quoted, by a singular secret
- * word other than `auth` (a locale file's `"auth": {"signIn": …}`), not as the end of a path
- * (`"node_modules/js-tokens": {`) nor as a `case 'password': {` of a switch.
+ * Whether the object after a secret's name is data holding the secret: the name quoted, its
+ * last word not `auth` (a locale file's `"auth": {"signIn": …}`), not the end of a path
+ * (`"node_modules/js-tokens": {`) nor a `case 'password': {` of a switch.
  */
 function isSecretObjectName(text: string, start: number, name: string, closer: string): boolean {
-  if (!/["']/.test(closer) || !isSecretName(name) || /^auth/.test(nameWords(name).at(-1) ?? '')) return false;
+  if (!/["']/.test(closer) || /^auth/.test(nameWords(name).at(-1) ?? '')) return false;
   const quote = text[start - 1];
   if (quote !== '"' && quote !== "'") return false;
   const lead = text.slice(Math.max(0, start - 1 - LINE_LOOKBACK), start - 1);
@@ -506,8 +507,9 @@ function flagValues(text: string): Found[] {
     if (!SECRET_NAME_HINT.test(name)) continue;
     const read = readValue(text, m.index + m[0].length);
     if (!read) continue;
-    const plural = !isSecretName(name) && isSecretsName(name, 'assigned');
-    if (!isSecretName(name) && !plural) {
+    const secret = isSecretName(name);
+    const plural = !secret && isSecretsName(name, 'assigned');
+    if (!secret && !plural) {
       const value = text.slice(read.start, read.end);
       if (isSecretCode(name, value)) found.push({ start: read.start, end: read.end });
       continue;
