@@ -274,6 +274,14 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact('{"headers":{"set-cookie":"sid=FAKEs3tCookieQ7vXp2Lm; Path=/; Max-Age=3600"}}')).toBe('{"headers":{"set-cookie":"sid=[REDACTED:cookie]; Path=/; Max-Age=3600"}}');
   });
 
+  it('a bare value in escaped JSON or an escaped shell quote keeps the backslash of its closing quote (regression: dropped, leaving the quote unescaped)', () => {
+    const escaped = String.raw`{"msg": "{\"note\": \"API_KEY=F4keEscQ7vXp2Lm9\"}"}`;
+    expect(redact(escaped)).toBe(String.raw`{"msg": "{\"note\": \"API_KEY=[REDACTED:assignment]\"}"}`);
+    expect(redact(String.raw`echo \"TOKEN=F4keEscQ7vXp2Lm9\" >> .env`)).toBe(String.raw`echo \"TOKEN=[REDACTED:assignment]\" >> .env`);
+    // A backslash that ends the value without a quote after it is the value's.
+    expect(redact(String.raw`TOKEN=F4keEscQ7vXp2Lm9\ next`)).toBe('TOKEN=[REDACTED:assignment] next');
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

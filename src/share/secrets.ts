@@ -288,12 +288,21 @@ export function readValue(text: string, at: number): ValueRead | null {
   return end > from ? { start: from, end, quoted: false } : null;
 }
 
-/** Where a bare value ends, looking at most `limit` characters ahead. */
+/**
+ * Where a bare value ends, looking at most `limit` characters ahead. Backslashes just before the
+ * quote that stops it escape that quote (`echo \"TOKEN=abc\"`, JSON printed in a string): they are
+ * the text's, not the value's, and replaced with it they left the quote unescaped.
+ */
 function bareEnd(text: string, from: number, limit: number): number {
   const stop = Math.min(text.length, from + limit);
   let end = from;
   while (end < stop && !isValueStop(text.charCodeAt(end))) end++;
+  if (isQuote(text.charCodeAt(end))) while (end > from && text[end - 1] === '\\') end--;
   return end;
+}
+
+function isQuote(c: number): boolean {
+  return c === 34 || c === 39 || c === 96;
 }
 
 /** A bare secret is replaced whole, however far it runs past the head that was read. */
