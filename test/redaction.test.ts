@@ -456,6 +456,16 @@ describe('--redact on what a secret-named JSON field holds', () => {
     expect(text).toContain('"pinned":2024');
   });
 
+  // Regression (the last note's leftovers): a plural name in lower case holding a text (a JSON
+  // key) was taken for an npm script's, whatever the text: the secrets in it were shown.
+  it('redacts a lower-case plural name’s list of secrets, not the command of a script named so', () => {
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
+    const value = { db_passwords: 'QQlower1x9,QQlower2y8', api_tokens: 'QQlowerTok7', scripts: { 'lint:secrets': 'secretlint', 'test:tokens': 'vitest run tokens' } };
+    const text = JSON.stringify(sharer.file(sessionWith(value)).entries);
+    for (const secret of ['QQlower1x9', 'QQlower2y8', 'QQlowerTok7']) expect(text).not.toContain(secret);
+    expect(text).toContain('"lint:secrets":"secretlint","test:tokens":"vitest run tokens"');
+  });
+
   // Regression (two hostile looks at the test above's fix): a PIN's name or a "describing" key
   // (type, user, host) inside what a secret's name holds replaced that name, and a bare `tokens`
   // map lost its: a TOTP seed under "credentials", a DB_USER under "secrets" were shown.

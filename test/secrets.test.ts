@@ -282,6 +282,11 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(String.raw`TOKEN=F4keEscQ7vXp2Lm9\ next`)).toBe('TOKEN=[REDACTED:assignment] next');
   });
 
+  it('a lower-case plural JSON key holding secrets, not one holding a command (regression: every such key was taken for an npm script)', () => {
+    expect(redact('{"db_passwords": "F4keLower1x9,F4keLower2y8", "lint:secrets": "secretlint"}')).toBe('{"db_passwords": "[REDACTED:secret-field]", "lint:secrets": "secretlint"}');
+    expect(redact('{"validate:secrets": "node scripts/check.js", "allowed_auths": "basic,bearer"}')).toBe('{"validate:secrets": "node scripts/check.js", "allowed_auths": "basic,bearer"}');
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

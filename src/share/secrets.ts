@@ -156,7 +156,19 @@ export function secretNameOf(name: string, value: unknown): string | null {
   const one = name.replace(/s$/i, '');
   // A list or an object under a plural name (bare `tokens` and `keys` too: a map of them).
   if (typeof value === 'object' && value !== null) return one !== name && isSecretName(one) ? one : null;
-  return typeof value === 'string' && isSecretsName(name, 'text') ? one : null;
+  if (typeof value !== 'string') return null;
+  return isSecretsName(name, 'text') || (isSecretsName(name, 'assigned') && isListOfSecrets(value)) ? one : null;
+}
+
+/**
+ * Whether a text under a plural secret name in lower case (`"db_passwords": "…"`) is the secrets
+ * themselves: items split by commas, each one word that is no plain word (a digit in it, or upper
+ * and lower case) nor a path or an ARN. Such a JSON key also names npm scripts (`"lint:secrets": "secretlint"`,
+ * `"validate:secrets": "node check.js"`), whose values are commands.
+ */
+export function isListOfSecrets(value: string): boolean {
+  const items = value.split(/,[ \t]?/);
+  return items.every((item) => item.length >= 8 && !/[\s:]/.test(item) && !/^[~./]/.test(item) && /\d|[a-z][^a-z]*[A-Z]|[A-Z][^A-Z]*[a-z]/.test(item) && isSecretValue(item, { quoted: true, form: 'literal', name: '', after: '' }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -371,7 +383,10 @@ function namedValues(text: string): Found[] {
     }
     const read = readValue(text, at);
     if (!read) continue;
-    const plural = !secret && isSecretsName(name, closer === '' ? 'assigned' : 'text');
+    const plural =
+      !secret &&
+      (isSecretsName(name, closer === '' ? 'assigned' : 'text') ||
+        (read.quoted && /["']/.test(closer) && isSecretsName(name, 'assigned') && isListOfSecrets(text.slice(read.start, read.end))));
     if (!secret && !plural) {
       const value = text.slice(read.start, read.end);
       if (isSecretCode(name, value)) found.push({ start: read.start, end: read.end, kind });
