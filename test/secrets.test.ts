@@ -287,6 +287,13 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact('{"validate:secrets": "node scripts/check.js", "allowed_auths": "basic,bearer"}')).toBe('{"validate:secrets": "node scripts/check.js", "allowed_auths": "basic,bearer"}');
   });
 
+  it('a one-time code of capitals and digits, and a code named 2FA (regression: only all-digit codes, and no name starting with a digit)', () => {
+    expect(redact('"verification_code": "A7K9Q2", "error_code": "E1234"')).toBe('"verification_code": "[REDACTED:secret-field]", "error_code": "E1234"');
+    expect(redact('2fa_code=551234 2FA=482913')).toBe('2fa_code=[REDACTED:assignment] 2FA=[REDACTED:assignment]');
+    expect(field('verification_code', 'A7K9Q2')).toBe('[REDACTED:secret-field]');
+    expect(field('sms_code', 'ABCD')).toBe('ABCD');
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

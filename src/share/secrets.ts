@@ -130,20 +130,23 @@ const CODE_WORDS = new Set(['pin', 'otp', 'totp', 'hotp', 'mfa', '2fa', 'passcod
 /** `…_code` after these: `verification_code`, `sms_code`, `auth_code`, aws's `--token-code`. */
 const CODE_PREFIXES = new Set([...CODE_WORDS, 'verification', 'sms', 'auth', 'security', 'login', 'token']);
 const DIGIT_CODE = /^\d{4,10}$/;
+/** A code of capitals and digits, a digit among them (`A7K9Q2`): what verification e-mails send. */
+const MIXED_CODE = /^(?=[A-Z]*\d)[A-Z0-9]{4,10}$/;
 /** An authenticator's seed, in base32: what makes every code to come. */
 const BASE32_SEED = /^[A-Z2-7]{16,}=*$/;
 
 /** Whether a name says its value is a PIN or a one-time code. */
 function isCodeName(name: string): boolean {
-  const words = nameWords(name);
+  // `2FA` stays one word (nameWords splits a digit from the capitals after it: `base64Key`).
+  const words = nameWords(name.replace(/2FA/gi, '2fa'));
   const last = words.at(-1);
   const before = words.at(-2);
   return last !== undefined && (CODE_WORDS.has(last) || ((last === 'code' || last === 'seed') && before !== undefined && CODE_PREFIXES.has(before)));
 }
 
-/** Whether a name says its value is a PIN, a one-time code or an authenticator's seed, and the value is one: 4 to 10 digits, or base32. */
+/** Whether a name says its value is a PIN, a one-time code or an authenticator's seed, and the value is one: 4 to 10 digits or capitals with a digit, or base32. */
 export function isSecretCode(name: string, value: string): boolean {
-  return (DIGIT_CODE.test(value) || BASE32_SEED.test(value)) && isCodeName(name);
+  return (DIGIT_CODE.test(value) || MIXED_CODE.test(value) || BASE32_SEED.test(value)) && isCodeName(name);
 }
 
 /**
@@ -346,8 +349,9 @@ function withoutUnbalancedClosers(text: string, start: number, end: number): num
 
 /** A name, its closing quote or bracket, and an assignment: `=`, `:`, `:=`, `=>` (not `==`, `::`, `://`). */
 // A name starts a word, or a diff's line (`-password: …` removed); it may be closed by quotes, a
-// bracket, or Markdown's bold or code marks (`**PASSWORD**=…`, `` `TOKEN`=… ``).
-const NAMED = /(?:(?<![\w$.-])|(?<=(?:^|\n)[-+]))([A-Za-z_$][\w$.-]{0,100})(["'\]*`]{0,4})([ \t]*)(:=|\?=|=>|=(?![=~])|:(?![:/\\]))([ \t]*)/g;
+// bracket, or Markdown's bold or code marks (`**PASSWORD**=…`, `` `TOKEN`=… ``). Of the names
+// that start with a digit, only 2FA's (`2fa_code=`) says what its value is.
+const NAMED = /(?:(?<![\w$.-])|(?<=(?:^|\n)[-+]))((?:2[fF][aA])?[A-Za-z_$][\w$.-]{0,100}|2[fF][aA])(["'\]*`]{0,4})([ \t]*)(:=|\?=|=>|=(?![=~])|:(?![:/\\]))([ \t]*)/g;
 /** A command-line flag with its value: `--password=…`, `--api-key …`. */
 const FLAG = /(?<![\w-])--?([A-Za-z][\w-]{0,60})(=|[ \t]+)(?=[^\s-])/g;
 const CODE_DECLARATION = /(?:^|[^\w$])(?:const|let|var|val|final|readonly|private|public|protected)[ \t]+$/;
