@@ -80,6 +80,12 @@ export interface ArchivedPages {
   ownEntries?: number | undefined;
   /** Of a redacting build since 2026-12: which secret its ledger's entry keys are hashed with (EntryKeys' check). */
   keys?: string | undefined;
+  /**
+   * The hash of the file's real path where it was read by another (an input given through a link;
+   * not said by records of builds before 2026-12-05): a build that reads the file by its real path
+   * writes that session, and carries no second copy of it.
+   */
+  real?: string | undefined;
 }
 
 export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
@@ -97,6 +103,7 @@ const recordFields = {
   // The file's own entries (less those made from beside it); absent from earlier builds' records.
   ownEntries: z.number().int().nonnegative().optional(),
   keys: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  real: z.string().optional(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file', 'subagent']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 };
 const ARCHIVE_NAME = /^[0-9a-f]{32}$/;
@@ -153,13 +160,26 @@ export interface Archiving {
 }
 
 /**
- * What this build archives of a file it read from `source`, with the pages written for it; null
- * for a file found under none of the places (it could not be told gone later).
+ * What this build archives of a file it read from `source` (whose real path is `real`, where
+ * known), with the pages written for it; null for a file found under none of the places (it could
+ * not be told gone later).
  */
-export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint'>, source: string | null, archiving: Archiving, nameOf: PathNamer): ArchivedSession | null {
+export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint'>, file: { source: string | null; real: string | null }, archiving: Archiving, nameOf: PathNamer): ArchivedSession | null {
+  const { source, real } = file;
   const place = source === null ? null : placeOf(source, archiving.places);
   if (source === null || place === null) return null;
-  return { ...part, source: nameOf(source), place: nameOf(place), folders: foldersOf(source).map((folder) => nameOf(folder).slice(0, FOLDER_HASH)), lastSeen: archiving.now, sharing: archiving.sharing, entries: part.ledger.entries.count, ownEntries: part.ledger.entries.count - (part.ledger.besideEntries ?? 0), ...(archiving.keys === null ? {} : { keys: archiving.keys }) };
+  return {
+    ...part,
+    source: nameOf(source),
+    place: nameOf(place),
+    folders: foldersOf(source).map((folder) => nameOf(folder).slice(0, FOLDER_HASH)),
+    lastSeen: archiving.now,
+    sharing: archiving.sharing,
+    entries: part.ledger.entries.count,
+    ownEntries: part.ledger.entries.count - (part.ledger.besideEntries ?? 0),
+    ...(archiving.keys === null ? {} : { keys: archiving.keys }),
+    ...(real === null || real === source ? {} : { real: nameOf(real) }),
+  };
 }
 
 /**
@@ -621,9 +641,9 @@ async function gzipped(text: string): Promise<Buffer> {
 }
 
 /** A session's line of the records file (without its line break). */
-export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys'>): string {
-  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys } = record;
-  return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...(entries === undefined ? {} : { entries }), ...(ownEntries === undefined ? {} : { ownEntries }), ...(keys === undefined ? {} : { keys }), search });
+export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real'>): string {
+  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real } = record;
+  return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...(entries === undefined ? {} : { entries }), ...(ownEntries === undefined ? {} : { ownEntries }), ...(keys === undefined ? {} : { keys }), ...(real === undefined ? {} : { real }), search });
 }
 
 /**

@@ -290,7 +290,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // counted copy went on in another file): listed with that session, which is archived.
     const duplicateNames = report.data.sessions.flatMap((s) => s.duplicates.map((d) => pathHash(d.key)));
     const notCarried = new Set([...writtenHolder, ...unreadable.flatMap((u) => (u.name === null ? [] : [u.name])), ...formerNames, ...duplicateNames]);
-    const carried = options.forgetMissing || usedSamples ? [] : earlier.filter((a) => !writes.has(a.name) && !notCarried.has(a.name));
+    // Nor one of a file this build writes, archived when read by another path (through a link to
+    // it, or it a link): by its real path, as the earlier build recorded it, or by the path it read.
+    const writtenFiles = new Set(
+      parts.flatMap((part) => {
+        const file = collected.sourceOf.get(part.key);
+        return file === undefined ? [] : [nameOfPath(discovery.realPaths.get(file) ?? file)];
+      }),
+    );
+    const sameFile = (a: ArchivedPages) => writtenFiles.has(a.real ?? a.source);
+    const carried = options.forgetMissing || usedSamples ? [] : earlier.filter((a) => !writes.has(a.name) && !notCarried.has(a.name) && !sameFile(a));
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
       : null;
@@ -432,6 +441,10 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   // Part of every page's fingerprint: a page shows the price of entries it does not count too (a fork's copied history).
   const pricing = pricingPrint(table, report.local, options);
   const keptByKey = new Map((sink.archive?.kept ?? []).map((k) => [k.ledger.key, k]));
+  const fileOf = (key: SessionKey) => {
+    const source = collected.sourceOf.get(key) ?? null;
+    return { source, real: source === null ? null : (report.discovery.realPaths.get(source) ?? null) };
+  };
   const { version } = sink;
   const generator = `bough ${version}`;
   const time = { timeZone: options.scope.timeZone };
@@ -470,7 +483,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // A kept ledger's keys are this build's once rehashed (an earlier bough wrote them as read);
     // another secret's stay that secret's (readArchivedLedger).
     const keys = kept?.keys ?? archiving.keys ?? undefined;
-    const entry = kept ? { ...kept, pages: pageList, fingerprint: null, ...(keys === undefined ? {} : { keys }) } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, collected.sourceOf.get(ledger.key) ?? null, archiving, nameOfPath);
+    const entry = kept ? { ...kept, pages: pageList, fingerprint: null, ...(keys === undefined ? {} : { keys }) } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, fileOf(ledger.key), archiving, nameOfPath);
     if (entry === null) return;
     // Its ledger file as it was, unless its keys were hashed anew (readArchivedLedger).
     if (kept && kept.keys === entry.keys && (await folder.keep([ledgerPath(name)]))) {
@@ -656,7 +669,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       try {
         const written = await job({
           session,
-          files: parts.map((part) => [part.key, keptByKey.has(part.key) ? null : (collected.sourceOf.get(part.key) ?? null)]),
+          files: parts.map((part) => [part.key, keptByKey.has(part.key) ? { source: null, real: null } : fileOf(part.key)]),
           projectName: projectNames.get(session.projectKey) ?? '',
           neighbours: neighbours.get(session.key) ?? { previous: null, next: null },
           rank,

@@ -825,6 +825,24 @@ describe('the archive keeps what a build does not show', () => {
     expect((await run({ day: 11 })).sessions).toHaveLength(first.sessions.length - 1);
   });
 
+  // Regression: the same folder given once through a link to it and once by its path: the
+  // sessions archived by the first were kept by the second as sessions it did not show, each
+  // with its page, in both orders and at every later build.
+  it('keeps no second copy of a session read once through a link to its folder and once by its path', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const link = join(await tempDir(), 'link');
+    await symlink(input, link);
+    const pagesOf = async () => (await readdir(join(out, 'sessions'))).filter((name) => name.endsWith('.html')).sort();
+    const first = await run({ inputs: [link] });
+    const pages = await pagesOf();
+    for (const [inputs, day] of [[[input], 5], [[link], 7], [[input], 9]] as const) {
+      const result = await build({ inputs: [...inputs], out, scope: ALL_UTC, environment, now: at(day) });
+      expect(result.sessionsCarried).toBe(0);
+      expect(result.summary.totals.cost).toEqual(first.totals.cost);
+      expect((await pagesOf()).length).toBe(pages.length);
+    }
+  });
+
   it('regression: a redacted build into a plain archive dropped its gone sessions unasked; now it is refused, and the folder left as it was', async () => {
     const { first, input, out } = await withGoneSession();
     const redacted = (more: { forgetMissing?: boolean; out?: string } = {}) => build({ inputs: [input], out: more.out ?? out, scope: ALL_UTC, redact: true, environment, now: at(7), ...more });

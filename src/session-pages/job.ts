@@ -46,8 +46,8 @@ export interface PagesSetup {
 
 export interface PagesTask {
   session: SessionData;
-  /** The file of the session and of each of its sub-agents; null for a sub-agent whose file is gone. */
-  files: [SessionKey, string | null][];
+  /** The file of the session and of each of its sub-agents, and its real path where known; null for a sub-agent whose file is gone. */
+  files: [SessionKey, { source: string | null; real: string | null }][];
   projectName: string;
   neighbours: { previous: SessionLink | null; next: SessionLink | null };
   /** Its place among the report's sessions, newest first (which pages are coloured). */
@@ -92,7 +92,7 @@ export function pagesJob(setup: PagesSetup): PagesJob {
     const paths = new Map(task.files);
     const ledgers = new Map<SessionKey, SessionLedger>([[session.key, session.ledger], ...session.subagents.map((s) => [s.key, s.ledger] as const)]);
     const contentOf = async (key: SessionKey): Promise<SessionFile | null> => {
-      const path = paths.get(key);
+      const path = paths.get(key)?.source;
       const ledger = ledgers.get(key);
       if (path === undefined || ledger === undefined) throw new Error(`no file for session ${JSON.stringify(key)}`);
       return path === null ? null : sameAsCounted(await readContent(path, sharer), ledger);
@@ -151,7 +151,7 @@ async function archiveSession(task: PagesTask, staging: string, archiving: Archi
   const parts = [...session.subagents.map((sub) => ({ ledger: sub.ledger, pages: [] as string[], search: [] as SessionSearchItem[], fingerprint: null })), { ledger: session.ledger, pages: [...pages], search: [...search], fingerprint: task.fingerprint }];
   try {
     for (const part of parts) {
-      const entry = archivedNow(part, paths.get(part.ledger.key) ?? null, archiving, nameOf);
+      const entry = archivedNow(part, paths.get(part.ledger.key) ?? { source: null, real: null }, archiving, nameOf);
       if (entry === null) continue;
       const { record, ledger } = await archiveFiles(entry);
       await writeStagedFile(staging, ledger.path, ledger.content);
