@@ -75,6 +75,31 @@ describe('record times', () => {
     expect(diagnostics.items[0]?.detail).toContain('"2026-02-30T10:00:00.000Z" is not a date and time');
   });
 
+  // Regression (a totals review): the note said such a record went by its session's time, and it
+  // was counted by its message's own (a month later), as it should be.
+  it('says a Pi message with an impossible entry time goes by the time its message carries, and counts it there', async () => {
+    const dir = await tempDir();
+    const lines = [
+      { type: 'session', version: 3, id: '0196d000-0000-7000-8000-000000000002', timestamp: '2026-12-31T20:00:00.000Z', cwd: '/home/ana/shop' },
+      { type: 'message', id: 'c0000001', parentId: null, timestamp: '2026-12-31T20:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text: 'hello' }] } },
+      {
+        type: 'message',
+        id: 'c0000002',
+        parentId: 'c0000001',
+        timestamp: '2027-02-30T10:00:00.000Z',
+        message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }], provider: 'anthropic', model: 'claude-opus-4-6', stopReason: 'stop', timestamp: Date.UTC(2027, 0, 4, 0, 51), usage: { input: 1000, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 1010 } },
+      },
+    ];
+    await writeFile(join(dir, 'message-time.jsonl'), lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const { code, stdout } = await runCli(['stats', dir, '--json', '--no-cache', '--tz', 'UTC', '--by', 'day']);
+    expect(code).toBe(0);
+    expect(statsSchema.parse(JSON.parse(stdout)).rows.filter((r) => r.tokens.input > 0).map((r) => r.key)).toEqual(['2027-01-04']);
+    const out = join(await tempDir(), 'report');
+    expect((await runCli(['build', dir, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'])).code).toBe(0);
+    const { diagnostics } = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    expect(diagnostics.items.map((d) => d.detail)).toEqual(['timestamp "2027-02-30T10:00:00.000Z" is not a date and time (the record goes by its message\'s own time)']);
+  });
+
   it('says when a session header’s time is no time, and when nothing in a session has one (regression: both silent)', async () => {
     const dir = await tempDir();
     const header = (timestamp: string) => JSON.stringify({ type: 'session', version: 3, id: '0196d000-0000-7000-8000-000000000001', timestamp, cwd: '/home/ana/shop' });

@@ -183,8 +183,10 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     return;
   }
   const rawTime = typeof env.timestamp === 'string' || typeof env.timestamp === 'number' ? String(env.timestamp) : '';
-  const ownTime = recordTime(env.timestamp, ctx, line);
-  const timestamp = ownTime ?? messageTime(record);
+  // A message carries its own time too: the record goes by it where the entry's is no time.
+  const ownMessageTime = messageTime(record);
+  const ownTime = recordTime(env.timestamp, ctx, line, ownMessageTime === null ? undefined : "the record goes by its message's own time");
+  const timestamp = ownTime ?? ownMessageTime;
   const built = payloadOf(ctx, env.type, record, line, timestamp);
   if (built === null) return;
 
