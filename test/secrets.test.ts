@@ -294,6 +294,11 @@ describe('secrets the pattern list used to miss', () => {
     expect(field('sms_code', 'ABCD')).toBe('ABCD');
   });
 
+  it('every quoted item after a plural secret name (regression: only the first of DB_PASSWORDS=\'one\',\'two\')', () => {
+    expect(redact("DB_PASSWORDS='F4keQuoted1x','F4keQuoted2y', 'F4keQuoted3z'")).toBe("DB_PASSWORDS='[REDACTED:assignment]','[REDACTED:assignment]', '[REDACTED:assignment]'");
+    expect(redact("DB_PASSWORD='F4keQuoted1x','other'")).toBe("DB_PASSWORD='[REDACTED:assignment]','other'");
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

@@ -404,9 +404,26 @@ function namedValues(text: string): Found[] {
     if (!isSecretValue(value, { quoted: read.quoted, form, name, after: text.slice(read.end, read.end + 8) }) && !isSecretCode(name, value)) continue;
     const end = form === 'yaml' && !read.quoted ? lineEnd(text, read.start, secretEnd(text, read)) : secretEnd(text, read);
     found.push({ start: read.start, end, kind });
-    NAMED.lastIndex = Math.max(NAMED.lastIndex, end);
+    // Many secrets quoted one by one: `DB_PASSWORDS='one','two'` (not a JSON key's: the next is a key).
+    const items = plural && read.quoted && closer === '' ? quotedItems(text, end + 1, text[read.start - 1] as string) : [];
+    found.push(...items.map((item) => ({ ...item, kind })));
+    NAMED.lastIndex = Math.max(NAMED.lastIndex, items.at(-1)?.end ?? end);
   }
   return found;
+}
+
+/** The quoted strings that follow a closing quote at `at`, each after a comma (`,'two', 'three'`), that are secret values. */
+function quotedItems(text: string, at: number, quote: string): Span[] {
+  const items: Span[] = [];
+  for (let next = at; text[next] === ','; ) {
+    next += text[next + 1] === ' ' ? 2 : 1;
+    if (text[next] !== quote) break;
+    const read = readValue(text, next);
+    if (read === null || !read.quoted || /^[ \t]*:/.test(text.slice(read.end + 1, read.end + 4))) break;
+    if (isSecretValue(text.slice(read.start, read.end), { quoted: true, form: 'literal', name: '', after: '' })) items.push({ start: read.start, end: read.end });
+    next = read.end + 1;
+  }
+  return items;
 }
 
 /** Where a bare value's comma-separated run ends: `one,two,three`, `one, two`. */
