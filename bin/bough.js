@@ -20,7 +20,8 @@ setFlagsFromString('--heap-growing-percent=100');
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.once(signal, () => {
     // Said, so that an interrupted build is not taken for a finished one.
-    if (removeUnfinishedReports() > 0) process.stderr.write('\nbough: stopped; the report folder is as the last finished build left it.\n');
+    const { removed, earlier } = removeUnfinishedReports();
+    if (removed > 0) process.stderr.write(`\nbough: stopped; ${earlier ? 'the report folder is as the last finished build left it' : 'no report was written'}.\n`);
     process.exit(128 + constants.signals[signal]);
   });
 }

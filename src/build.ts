@@ -13,7 +13,7 @@ import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, readPlaces, type Discovery, type Place } from './discover.js';
 import { boughCacheDir, boughConfigDir, resolvedHome, type Environment } from './environment.js';
-import { BoughError, messageOf } from './errors.js';
+import { BoughError, messageOf, systemTrouble } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
 import { scopeLabel, type Scope } from './ledger/scope.js';
 import { refuseUnsafeOut } from './output/out-path.js';
@@ -683,6 +683,9 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         done[rank] = { kind: 'written', pages: written.pages, search: written.search ?? [], fingerprint, archived: written.archived?.map(({ key }) => key) ?? null };
         searchRows = written.rows;
       } catch (error) {
+        // A full disk (or one failing) is the build's: it fails, and leaves the last report as it
+        // was, rather than publish this page as failed and keep it so at every later build.
+        if (systemTrouble(error) !== null) throw typeof (error as { path?: unknown }).path === 'string' ? error : Object.assign(error as Error, { path: resolve(options.out) });
         // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
         // A thread that died part-way (out of memory) could not take back what it wrote.
         removeStagedSession(folder.staging, page, parts.map((part) => part.key));

@@ -1,7 +1,7 @@
 // Command-line parsing only: turns arguments into a call of build() and its result into one line.
 // Exit codes: 0 success (even with warnings), 1 a fatal error told in a sentence, 2 bad usage.
 
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, fstatSync, lstatSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -32,8 +32,36 @@ export interface CliIo {
   now: () => Date;
 }
 
+/** Standard output is a file: known once, on the first write. */
+let stdoutIsFile: boolean | undefined;
+
+/**
+ * Writes to standard output. Node writes to a file once and drops what a full disk did not take
+ * (`stats --json > out.json` cut at 4 kB, exit 0): to a file, each text is written whole or
+ * fails, and the failure goes where a pipe's does (bin/bough.js says it and exits 1).
+ */
+function writeStdout(text: string): void {
+  stdoutIsFile ??= (() => {
+    try {
+      return fstatSync(1).isFile();
+    } catch {
+      return false;
+    }
+  })();
+  if (!stdoutIsFile) {
+    process.stdout.write(text);
+    return;
+  }
+  const bytes = Buffer.from(text);
+  try {
+    for (let at = 0; at < bytes.length; ) at += writeSync(1, bytes, at, bytes.length - at);
+  } catch (error) {
+    process.stdout.emit('error', error);
+  }
+}
+
 const processIo: CliIo = {
-  stdout: (text) => process.stdout.write(text),
+  stdout: writeStdout,
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   home: homedir(),

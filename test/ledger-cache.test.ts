@@ -13,6 +13,7 @@ import { build } from '../src/build.js';
 import { stats } from '../src/stats.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
 import { generatePiCorpus } from './support/pi-corpus.js';
+import { mountedSmallDisk } from './support/small-disk.js';
 
 const SCOPE = { timeZone: 'UTC', period: ALL_TIME, project: null, sources: null };
 
@@ -299,21 +300,11 @@ describe('where the cache lives', () => {
     await expect(stat(join(home, '.cache'))).rejects.toThrow();
   });
 
-  /** A small file system of its own at `dir`, when this machine lets the tests mount one (root, outside most containers); else null. */
-  function mounted(dir: string, options: string): { unmount: () => void } | null {
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir], { stdio: 'ignore' });
-      return { unmount: () => execFileSync('umount', [dir], { stdio: 'ignore' }) };
-    } catch {
-      return null;
-    }
-  }
-
   // Regression: a cache on a disk that filled said nothing and left a temporary file per session
   // file behind; one on a read-only file system was said to have "vanished while being read".
   it('on a full disk, or a read-only one, is said so, and leaves no temporary files', async (context) => {
     const full = await tempDir();
-    const small = mounted(full, 'size=48k');
+    const small = mountedSmallDisk(full, 'size=48k');
     if (small === null) return context.skip('cannot mount a small file system here');
     try {
       const first = await statsWith({ BOUGH_CACHE_DIR: full }, '/nonexistent');
@@ -324,7 +315,7 @@ describe('where the cache lives', () => {
       small.unmount();
     }
     const readOnly = await tempDir();
-    const ro = mounted(readOnly, 'ro,size=48k');
+    const ro = mountedSmallDisk(readOnly, 'ro,size=48k');
     if (ro === null) return context.skip('cannot mount a read-only file system here');
     try {
       const result = await statsWith({ BOUGH_CACHE_DIR: join(readOnly, 'cache') }, '/nonexistent');

@@ -121,7 +121,7 @@ export async function openReportFolder(outDir: string, generator: string, option
       ? error
       : new BoughError(`Cannot prepare the report folder ${out}: ${(error as Error).message}. Choose another --out.`, { cause: error });
   }
-  unfinished.set(staging, lock);
+  unfinished.set(staging, { lock, earlier: previous !== null });
   /** Files written into the staging folder, from the report root. */
   const written = new Set<string>();
   /** Files of the last build kept as they are, in --out. */
@@ -275,11 +275,15 @@ function refuseUnwritableFolder(out: string): void {
 }
 
 /** Staging folders of builds still running, with their locks, removed if the process is interrupted. */
-const unfinished = new Map<string, ReportLock>();
+const unfinished = new Map<string, { lock: ReportLock; earlier: boolean }>();
 
-/** For a signal handler: removes unfinished staging folders and releases locks, synchronously. The previous report is untouched. */
-export function removeUnfinishedReports(): number {
-  const removed = unfinished.size;
+/**
+ * For a signal handler: removes unfinished staging folders and releases locks, synchronously. The
+ * previous report is untouched. How many there were, and whether any went to a folder holding an
+ * earlier report (else no report was there to leave as it was).
+ */
+export function removeUnfinishedReports(): { removed: number; earlier: boolean } {
+  const removed = { removed: unfinished.size, earlier: [...unfinished.values()].some((build) => build.earlier) };
   for (const staging of unfinished.keys()) removeStaging(staging);
   unfinished.clear();
   releaseHeldLocks();

@@ -95,8 +95,8 @@ export interface Pool<Task, Result> {
   close(): Promise<void>;
 }
 
-/** What a thread sends back: the result, or the error's message. */
-export type Reply<Result> = { id: number; result: Result } | { id: number; error: string };
+/** What a thread sends back: the result, or the error's message and its system code (ENOSPC: a full disk is the build's, not the task's). */
+export type Reply<Result> = { id: number; result: Result } | { id: number; error: string; code?: string };
 
 /** What a thread's script sends once it has loaded. */
 export const READY = 'ready';
@@ -155,7 +155,7 @@ export function openPool<Task, Result>(script: URL, threads: number, setup: unkn
       const at = jobs.findIndex((job) => job.id === reply.id);
       const [job] = at === -1 ? [] : jobs.splice(at, 1);
       if (job) {
-        if ('error' in reply) job.fail(new Error(reply.error));
+        if ('error' in reply) job.fail(Object.assign(new Error(reply.error), reply.code === undefined ? {} : { code: reply.code }));
         else job.done(reply.result);
       }
       dispatch();

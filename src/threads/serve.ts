@@ -15,7 +15,8 @@ export function serveTasks<Task, Result>(handle: (task: Task) => Promise<{ resul
         const { result, transfer } = await handle(task);
         parentPort?.postMessage({ id, result } satisfies Reply<Result>, transfer ?? []);
       } catch (error) {
-        parentPort?.postMessage({ id, error: messageOf(error) } satisfies Reply<Result>);
+        const code = (error as { code?: unknown } | null)?.code;
+        parentPort?.postMessage({ id, error: messageOf(error), ...(typeof code === 'string' ? { code } : {}) } satisfies Reply<Result>);
       }
     });
   });
