@@ -21,7 +21,7 @@ describe('Markdown from sessions', () => {
   // session page for a screen reader to wade through.
   it('sets a message\'s headings below the section holding it (h3 to h6), each sized as written', () => {
     expect(renderMarkdown('# Plan\n\n## Goal\n\n### Step\n\n#### Detail\n\n##### More')).toBe(
-      '<h3 class="md-h1">Plan</h3>\n<h4 class="md-h2">Goal</h4>\n<h5 class="md-h3">Step</h5>\n<h6 class="md-h4">Detail</h6>\n<h6 class="md-h5">More</h6>\n',
+      '<h3 dir="auto" class="md-h1">Plan</h3>\n<h4 dir="auto" class="md-h2">Goal</h4>\n<h5 dir="auto" class="md-h3">Step</h5>\n<h6 dir="auto" class="md-h4">Detail</h6>\n<h6 dir="auto" class="md-h5">More</h6>\n',
     );
   });
 
@@ -29,7 +29,7 @@ describe('Markdown from sessions', () => {
   // skipping two levels in the outline a screen reader lists.
   it('numbers the heading depths a message uses one after another, nested ones too', () => {
     expect(renderMarkdown('## Summary\n\n#### Detail\n\n> ###### Quoted')).toBe(
-      '<h3 class="md-h2">Summary</h3>\n<h4 class="md-h4">Detail</h4>\n<blockquote>\n<h5 class="md-h6">Quoted</h5>\n</blockquote>\n',
+      '<h3 dir="auto" class="md-h2">Summary</h3>\n<h4 dir="auto" class="md-h4">Detail</h4>\n<blockquote>\n<h5 dir="auto" class="md-h6">Quoted</h5>\n</blockquote>\n',
     );
   });
 
@@ -37,10 +37,10 @@ describe('Markdown from sessions', () => {
   // depth, the h5 came right after the h3 in reading order.
   it('sets each heading one level below the nearest shallower one before it', () => {
     expect(renderMarkdown('## Plan\n\n#### Step\n\n### Results\n\n# Next')).toBe(
-      '<h3 class="md-h2">Plan</h3>\n<h4 class="md-h4">Step</h4>\n<h4 class="md-h3">Results</h4>\n<h3 class="md-h1">Next</h3>\n',
+      '<h3 dir="auto" class="md-h2">Plan</h3>\n<h4 dir="auto" class="md-h4">Step</h4>\n<h4 dir="auto" class="md-h3">Results</h4>\n<h3 dir="auto" class="md-h1">Next</h3>\n',
     );
     // Each message starts afresh.
-    expect(renderMarkdown('### Alone')).toBe('<h3 class="md-h3">Alone</h3>\n');
+    expect(renderMarkdown('### Alone')).toBe('<h3 dir="auto" class="md-h3">Alone</h3>\n');
   });
 
   it('keeps http, https and mailto links, and shows images as links, never loading them', () => {
@@ -72,16 +72,28 @@ describe('raw HTML in a message', () => {
   // Regression: a block of it was escaped but left bare, so the browser ran its lines together.
   it('is shown as written, line by line, as text', () => {
     expect(renderMarkdown('<config>\nport = 8080\nhost = localhost\n</config>\n\nWhy does this fail?')).toBe(
-      '<p>&lt;config&gt;<br>\nport = 8080<br>\nhost = localhost<br>\n&lt;/config&gt;</p>\n<p>Why does this fail?</p>\n',
+      '<p dir="auto">&lt;config&gt;<br>\nport = 8080<br>\nhost = localhost<br>\n&lt;/config&gt;</p>\n<p dir="auto">Why does this fail?</p>\n',
     );
-    expect(renderMarkdown('a <b>x</b> c')).toBe('<p>a &lt;b&gt;x&lt;/b&gt; c</p>\n');
+    expect(renderMarkdown('a <b>x</b> c')).toBe('<p dir="auto">a &lt;b&gt;x&lt;/b&gt; c</p>\n');
+  });
+});
+
+// Regression (a reader's review): Hebrew and Arabic were laid out left to right, the second
+// clause of a sentence first and its question mark at the wrong end.
+describe('text written right to left', () => {
+  it('sets each paragraph, list and heading in the direction of its own text', () => {
+    expect(renderMarkdown('- הבדיקה נכשלת.\n- צריך 2 שורות!\n\nهل تريد؟\n\n### כותרת')).toBe(
+      '<ul dir="auto">\n<li>הבדיקה נכשלת.</li>\n<li>צריך 2 שורות!</li>\n</ul>\n<p dir="auto">هل تريد؟</p>\n<h3 dir="auto" class="md-h3">כותרת</h3>\n',
+    );
+    // A tag the writer typed is text, never given a direction.
+    expect(renderMarkdown('see <p> and <ul>')).toBe('<p dir="auto">see &lt;p&gt; and &lt;ul&gt;</p>\n');
   });
 });
 
 describe('tildes', () => {
   it('keeps paths with single tildes as text (regression: PATH=~/bin:~/go/bin struck through)', () => {
-    expect(renderMarkdown('PATH=~/bin:~/go/bin')).toBe('<p>PATH=~/bin:~/go/bin</p>\n');
-    expect(renderMarkdown('a ~~struck~~ word')).toBe('<p>a <del>struck</del> word</p>\n');
+    expect(renderMarkdown('PATH=~/bin:~/go/bin')).toBe('<p dir="auto">PATH=~/bin:~/go/bin</p>\n');
+    expect(renderMarkdown('a ~~struck~~ word')).toBe('<p dir="auto">a <del>struck</del> word</p>\n');
   });
 });
 

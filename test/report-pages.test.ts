@@ -265,7 +265,7 @@ describe('entries whose ids differ only in characters an anchor cannot hold', ()
     const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
     expect(ids.length).toBe(new Set(ids).size);
     const anchorOfText = (text: string) => {
-      const at = html.indexOf(`<p>${text}</p>`);
+      const at = html.indexOf(`<p dir="auto">${text}</p>`);
       return [...html.slice(0, at).matchAll(/<li class="entry[^"]*" id="([^"]+)"/g)].at(-1)?.[1];
     };
     expect(new Set([anchorOfText('first prompt A'), anchorOfText('second prompt B')]).size).toBe(2);

@@ -94,7 +94,7 @@ export function renderMarkdown(written: string, budget: HighlightBudget = highli
   currentBudget = budget;
   try {
     currentHeadings = [];
-    return marked.parse(text) as string;
+    return withOwnDirection(marked.parse(text) as string);
   } catch {
     // A shape the check above did not foresee that still drives marked's recursion too deep.
     return verbatim(text);
@@ -102,6 +102,21 @@ export function renderMarkdown(written: string, budget: HighlightBudget = highli
     currentBudget = highlightBudget();
     currentHeadings = [];
   }
+}
+
+/**
+ * marked's block tags (the text in them is escaped: no `<p` of the writer's is a tag). Lists, not
+ * their items: an element's "auto" looks past children that say their own, and the bullets go
+ * by the list's direction.
+ */
+const BLOCK_TAG = /<(p|ul|ol|h[3-6])(?=[ >])/g;
+
+/**
+ * Each block in the direction of its own text, as the writer wrote it: a paragraph or a list in
+ * Hebrew or Arabic reads right to left, its punctuation and bullets where they belong.
+ */
+function withOwnDirection(html: string): string {
+  return html.replace(BLOCK_TAG, '<$1 dir="auto"');
 }
 
 /** A text too long to render is shown as written up to here, so that one message cannot make a page of tens of MB. */
