@@ -517,6 +517,12 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
       if (files.length > 0 && files.length <= NAMED_SKIPPED_FILES) {
         io.stderr(terminalLine(`bough: skipped: ${files.map(({ file, why }) => `${file}${why === null ? '' : ` (${why})`}`).join('; ')}.`));
       }
+      // And the files holding the lines skipped, each with its first.
+      const lines = result.skippedLinesIn;
+      if (lines.length > 0 && lines.length <= NAMED_SKIPPED_FILES) {
+        const said = lines.map(({ file, lines: n, first }) => `${file} (${n === 1 ? '' : `${plural(n, 'line')}; `}${first.line === null ? '' : `line ${first.line}: `}${first.why})`);
+        io.stderr(terminalLine(`bough: lines skipped in: ${said.join('; ')}.`));
+      }
       const folders = result.notLookedInto;
       if (folders.length > 0 && folders.length <= NAMED_SKIPPED_FILES) io.stderr(terminalLine(`bough: not looked into: ${folders.map(({ file, why }) => `${file} (${why})`).join('; ')}.`));
     }

@@ -34,6 +34,8 @@ export interface StatsResult {
   skippedFiles: { file: string; why: string | null }[];
   /** Folders that could not be listed and links not followed, and why (the build's data-quality page lists them too). */
   notLookedInto: { file: string; why: string }[];
+  /** Files whose lines were skipped: how many, and the first one's number and why (the build's data-quality page lists each). */
+  skippedLinesIn: { file: string; lines: number; first: { line: number | null; why: string } }[];
 }
 
 export async function stats(options: StatsOptions): Promise<StatsResult> {
@@ -55,7 +57,22 @@ export async function stats(options: StatsOptions): Promise<StatsResult> {
     warnings: [cacheWarning, table.snapshot.problem ?? null].filter((w): w is string => w !== null),
     skippedFiles: skippedFilesOf(discovery.files, collected),
     notLookedInto: collected.diagnostics.filter((d) => d.reason === 'unreadable-folder' || d.reason === 'skipped-link').map((d) => ({ file: d.file, why: d.detail })),
+    skippedLinesIn: skippedLinesOf(collected),
   };
+}
+
+function skippedLinesOf(collected: Collected): StatsResult['skippedLinesIn'] {
+  const byFile = new Map<string, StatsResult['skippedLinesIn'][number]>();
+  for (const d of collected.diagnostics) {
+    if (!d.skippedLine) continue;
+    const seen = byFile.get(d.file);
+    if (!seen) byFile.set(d.file, { file: d.file, lines: 1, first: { line: d.line, why: d.detail } });
+    else {
+      seen.lines++;
+      if (d.line !== null && (seen.first.line === null || d.line < seen.first.line)) seen.first = { line: d.line, why: d.detail };
+    }
+  }
+  return [...byFile.values()];
 }
 
 /** The terminal view of a stats result. */
