@@ -362,7 +362,7 @@ describe('bough command line', () => {
     await writeFile(join(dir, 'notes.jsonl'), '{"hello":"world"}\n');
     const notSession = await run(['export', join(dir, 'notes.jsonl'), '-o', join(dir, 'n.html')]);
     expect(notSession.code).toBe(1);
-    expect(notSession.stderr).toMatch(/notes\.jsonl is not a session file bough can read: its first record/);
+    expect(notSession.stderr).toMatch(/notes\.jsonl is not a session file bough can read: no record in its first 50 lines is one of Pi, Claude Code or Codex: the first is an object without a type/);
     // regression: a folder, or an empty path, exported whichever session came first (an empty path is bad usage: see below).
     expect(await run(['export', dir, '-o', join(dir, 'f.html')])).toMatchObject({ code: 1, stderr: `bough: export takes one session file, and ${dir} is a folder. Give the path of a .jsonl file.\n` });
     expect(await run(['export', '', '-o', join(dir, 'e.html')])).toMatchObject({ code: 2, stderr: 'bough: an input is an empty path (an unset variable?): name a session file.\n' });

@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { diagnostic, FileDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { notAFile, whyNotFound, whyUnreadable } from '../file-problems.js';
 import { SOURCE_NAMES, type SessionFile } from '../types.js';
+import { isPlainObject } from './json-line.js';
 import { lineRecords } from './line-records.js';
 import { readLines, type RawLine } from './lines.js';
 import { isAnyRecord, READERS, type SourceReader } from './registry.js';
@@ -91,7 +92,14 @@ export async function readSessionFile(path: string): Promise<ReadOutcome> {
     const failure = diagnostics.list().find((d) => d.reason === 'unreadable-file');
     if (failure) return { kind: 'skipped', path, diagnostics: [failure] };
     const [first] = unclaimed;
-    if (first) return skipped(path, 'not-a-session', `its first record (${describe(first.record)}) is not one of ${READERS.map((r) => SOURCE_NAMES[r.source]).join(', ')}, nor any record in its first ${MAX_LINES_BEFORE_FIRST_RECORD} lines`);
+    if (first) {
+      const agents = READERS.map((r) => SOURCE_NAMES[r.source]);
+      const kinds = `${agents.slice(0, -1).join(', ')} or ${agents.at(-1)}`;
+      // Token counts on lines no agent's format has (other tools' fixtures write them): said, as they are not counted.
+      const message = first.record['message'];
+      const usage = 'usage' in first.record || (isPlainObject(message) && 'usage' in message) ? ', and its token counts are not counted' : '';
+      return skipped(path, 'not-a-session', `no record in its first ${MAX_LINES_BEFORE_FIRST_RECORD} lines is one of ${kinds}: the first is ${describe(first.record)}${usage}`);
+    }
     return skipped(path, 'not-a-session', 'no session record in its first lines');
   } finally {
     await lines.return?.(undefined);

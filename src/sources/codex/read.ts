@@ -308,8 +308,8 @@ function rebuildHeader(ctx: CodexContext, damaged: readonly RawLine[], firstLine
   ctx.cwd = ctx.own.cwd || null;
   ctx.startedAt = parseTime(ctx.own.timestamp);
   if (ctx.own.model_provider) ctx.provider = ctx.own.model_provider;
-  const from = field('id') ? 'what remained of it' : uuid ? 'the file name' : 'the file name (which holds no thread id)';
-  ctx.diagnostics.push(diagnostic('header-damaged', ctx.file, damaged[0]?.number ?? firstLine, `no readable session_meta before the first record; thread id rebuilt from ${from}`));
+  const rebuilt = field('id') ? 'its thread id rebuilt from what remained of it' : uuid ? 'its thread id taken from the file name' : 'the file name, which holds no thread id, taken whole as its id';
+  ctx.diagnostics.push(diagnostic('header-damaged', ctx.file, damaged[0]?.number ?? firstLine, `no readable session_meta before the first record; ${rebuilt}`));
 }
 
 function addRecord(ctx: CodexContext, record: Record<string, unknown>, line: number, piece: number, clean: boolean): void {
