@@ -29,9 +29,15 @@ const SYSTEM_TROUBLE: Readonly<Record<string, string>> = {
  * null for any other error.
  */
 export function systemTrouble(error: unknown): string | null {
-  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
-  const trouble = typeof code === 'string' ? SYSTEM_TROUBLE[code] : undefined;
-  if (trouble === undefined) return null;
+  const trouble = troubleWords(error);
+  if (trouble === null) return null;
+  const { path } = error as { path?: unknown };
   const where = typeof path === 'string' ? ` ${path}` : '';
   return `could not write or read${where}: ${trouble}. Make room or fix that, then run again; what bough was writing is left as it was before this run.`;
+}
+
+/** The words for what the system says of a failed read or write (`no space is left on its device`), or null for any other error. */
+export function troubleWords(error: unknown): string | null {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return (typeof code === 'string' ? SYSTEM_TROUBLE[code] : undefined) ?? null;
 }

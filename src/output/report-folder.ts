@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, lstatSync, mkdirSync, openSync, type Stats, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { BoughError } from '../errors.js';
+import { BoughError, troubleWords } from '../errors.js';
 import { whyUnwritable } from '../file-problems.js';
 import { LOCK_WAIT_MS, lockReportFolder, releaseHeldLocks, type ReportLock } from './lock.js';
 import { realPathOf } from './out-path.js';
@@ -234,8 +234,10 @@ export async function openReportFolder(outDir: string, generator: string, option
         const blocked = swap(out, staging, plan(out, previous?.files ?? [], files, [...kept].sort(), generator));
         return blocked.length === 0 ? [] : [inTheWay(out, blocked)];
       } catch (error) {
+        // Part of the move may be done: the folder holds some of each report until the next build.
+        const why = troubleWords(error) ?? (error as Error).message;
         throw new BoughError(
-          `Could not finish moving the report into ${out}: ${(error as Error).message}. No file of yours was moved; the next build into ${out} finishes the move.`,
+          `Could not finish moving the report into ${out} (${why}): until the next build into it finishes the move, it may hold part of this report and part of the last. No file of yours was moved.`,
           { cause: error },
         );
       } finally {
