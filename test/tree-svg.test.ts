@@ -78,6 +78,22 @@ describe('the tree SVG', () => {
   });
 });
 
+// Regression (a reader's review): the labels' room was one width for any text, and a label of
+// capitals, CJK or emoji ran past the SVG's edge, cut mid-letter with its counts.
+describe('a tree row’s label', () => {
+  const widthOf = (text: string) => {
+    const svg = svgOf([prompt('p1', null, 'first'), reply('r1', null, null, { parentId: 'p1' })], { ...onePage, describe: () => text });
+    return Number(/^<svg [^>]*width="(\d+)"/.exec(svg)?.[1]);
+  };
+
+  it('gets room for its widest letters, and the counts after it', () => {
+    const plain = widthOf('a prompt of plain words');
+    expect(widthOf('W'.repeat(71))).toBeGreaterThan(plain + 71 * 9 - 560);
+    expect(widthOf('漢'.repeat(71))).toBeGreaterThanOrEqual(plain - 560 + 71 * 12);
+    expect(widthOf('a'.repeat(40))).toBe(plain);
+  });
+});
+
 describe('a tree of thousands of turns', () => {
   /** 5,000 turns in a line, with an error every 500th and a side branch every 1,000th. */
   function longSession(): Entry[] {

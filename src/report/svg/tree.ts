@@ -34,6 +34,8 @@ interface Node {
 const ROW = 22;
 const PAD = 12;
 const LABEL_CHARS = 72;
+/** Room for a row's label at the least (px): as wide as a label of plain words of LABEL_CHARS needs. */
+const LABEL_WIDTH = 560;
 const TOOLTIP_CHARS = 300;
 /** Lanes narrow when there are many, so the labels stay in view. */
 const LANE_MAX = 16;
@@ -89,7 +91,16 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
   const tagWidth = branches.length > 1 ? BRANCH_TAG_WIDTH : 0;
   const tagX = PAD + lanes * lane + 10;
   const labelX = tagX + tagWidth;
-  const width = labelX + 560 + PAD;
+  const rowTexts = nodes.map((node) => {
+    const text = node.turns > 1 ? `⋯ ${node.turns} turns in a line, from: ${options.describe(node.start)}` : options.describe(node.start);
+    const short = text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;
+    const nodeLabels = node.entries.flatMap((e) => labels.get(e.id) ?? []);
+    return { text, short, nodeLabels, counts: countsOf(node.entries) };
+  });
+  // As wide as the longest label may be drawn: capitals, CJK and emoji run far wider than the
+  // average letter, and a label cut by the edge lost its end and its counts.
+  const widest = Math.max(LABEL_WIDTH, ...rowTexts.map((r) => drawnWidth(`${r.nodeLabels.map((l) => `[${l}] `).join('')}${r.short} · ${r.counts} · error · compaction`)));
+  const width = labelX + Math.ceil(widest) + PAD;
   const legend = legendSvg(width);
   const top = PAD + legend.height;
   const height = top + (nodes.length + (notDrawn > 0 ? 1 : 0)) * ROW + PAD;
@@ -105,7 +116,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
   });
 
   const marks: string[] = [];
-  const rows = nodes.map((node) => {
+  const rows = nodes.map((node, index) => {
     const drawn: Marks = {
       active: node.branch.isActive,
       copied: options.copied(node.start),
@@ -113,9 +124,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
       compaction: node.entries.some((e) => e.kind === 'compaction'),
     };
     marks.push(markSvg(x(node), y(node), drawn));
-    const nodeLabels = node.entries.flatMap((e) => labels.get(e.id) ?? []);
-    const text = node.turns > 1 ? `⋯ ${node.turns} turns in a line, from: ${options.describe(node.start)}` : options.describe(node.start);
-    const short = text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;
+    const { text, short, nodeLabels, counts } = rowTexts[index] as (typeof rowTexts)[number];
     // The full text as a tooltip only where the label cut it: a large tree stays small.
     const tooltip = short === text ? '' : `<title>${escapeHtml(text.slice(0, TOOLTIP_CHARS))}</title>`;
     const tag = tagWidth > 0 && startsBranch(node) ? branchTag(node.branch, tagX, y(node) + 4, options.hrefOf) : '';
@@ -123,7 +132,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
       `<a href="${escapeHtml(options.hrefOf(node.start))}" class="${classesOf('node', drawn)}">${tooltip}` +
       `<text x="${labelX}" y="${y(node) + 4}">` +
       nodeLabels.map((l) => `<tspan class="label" fill="${INK.active}" font-weight="bold">[${escapeHtml(l)}] </tspan>`).join('') +
-      `${escapeHtml(short)}<tspan class="counts" fill="${INK.muted}"> · ${escapeHtml(countsOf(node.entries))}</tspan>` +
+      `${escapeHtml(short)}<tspan class="counts" fill="${INK.muted}"> · ${escapeHtml(counts)}</tspan>` +
       (drawn.error ? `<tspan class="error-word" fill="${INK.error}" font-weight="bold"> · error</tspan>` : '') +
       (drawn.compaction ? `<tspan class="counts" fill="${INK.muted}"> · compaction</tspan>` : '') +
       `</text></a>` +
@@ -323,4 +332,21 @@ function assignLanes(nodes: Node[], branches: readonly Branch[]): number {
   }
   for (const node of nodes) node.lane = Math.min(laneOf.get(node.branch) ?? 0, MAX_LANES - 1);
   return Math.min(Math.max(laneEnds.length, 1), MAX_LANES);
+}
+
+/**
+ * About how wide a text is drawn at the tree's 12 px (px), erring wide: no font is measured in a
+ * static page. Wide letters and capitals ~9 px, other Latin ~6.5 px, CJK, emoji and the like a
+ * full 12.
+ */
+function drawnWidth(text: string): number {
+  let width = 0;
+  for (const c of text) {
+    const code = c.codePointAt(0) as number;
+    if (code === 0x20) width += 3.5;
+    else if (code < 0x80) width += /[A-Z0-9mwMW@%&#]/.test(c) ? 9 : 6.5;
+    else if (code < 0x1100) width += 8;
+    else width += 12;
+  }
+  return width;
 }
