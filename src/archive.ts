@@ -86,6 +86,8 @@ export interface ArchivedPages {
    * writes that session, and carries no second copy of it.
    */
   real?: string | undefined;
+  /** The size of its ledger file as written (not said by records of builds before 2026-12-05): one of another size was damaged since, and is written anew. */
+  ledgerBytes?: number | undefined;
 }
 
 export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
@@ -104,6 +106,7 @@ const recordFields = {
   ownEntries: z.number().int().nonnegative().optional(),
   keys: z.string().regex(/^[0-9a-f]{16}$/).optional(),
   real: z.string().optional(),
+  ledgerBytes: z.number().int().nonnegative().optional(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file', 'subagent']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 };
 const ARCHIVE_NAME = /^[0-9a-f]{32}$/;
@@ -641,9 +644,11 @@ async function gzipped(text: string): Promise<Buffer> {
 }
 
 /** A session's line of the records file (without its line break). */
-export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real'>): string {
-  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real } = record;
-  return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...(entries === undefined ? {} : { entries }), ...(ownEntries === undefined ? {} : { ownEntries }), ...(keys === undefined ? {} : { keys }), ...(real === undefined ? {} : { real }), search });
+export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes'>): string {
+  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes } = record;
+  const optional = { entries, ownEntries, keys, real, ledgerBytes };
+  const said = Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined));
+  return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...said, search });
 }
 
 /**
@@ -659,7 +664,7 @@ export async function archiveFiles(entry: ArchivedSession): Promise<{ record: st
     entries.length < PIECEWISE_FROM_ENTRIES
       ? await gzipped(JSON.stringify({ format: FORMAT, ledger: { ...rest, entries } }))
       : await gzippedPieces(ledgerPieces(JSON.stringify({ format: FORMAT, ledger: { ...rest, entries: [] } }), entries));
-  return { record: recordLine({ ...entry, name: pathHash(entry.ledger.key) }), ledger: { path: archivedLedgerPath(entry.ledger.key), content } };
+  return { record: recordLine({ ...entry, name: pathHash(entry.ledger.key), ledgerBytes: content.length }), ledger: { path: archivedLedgerPath(entry.ledger.key), content } };
 }
 
 /** Past this many entries a ledger's JSON is made and compressed in pieces: whole, it may be longer than a string can be. */

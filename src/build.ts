@@ -6,7 +6,7 @@ import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
-import { buildRecordFile, inputsPrint, keepUnchangedReport, recordsAsLastBuilt, trustedHashes } from './unchanged-report.js';
+import { buildRecordFile, inputsPrint, keepUnchangedReport, ledgerFilesSize, recordsAsLastBuilt, trustedHashes } from './unchanged-report.js';
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
@@ -471,10 +471,13 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     if (!archiving) return;
     const name = pathHash(ledger.key);
     const kept = keptByKey.get(ledger.key);
-    // The common case of a rebuild, made without the ledger's JSON it would write.
+    // The common case of a rebuild, made without the ledger's JSON it would write: its file kept,
+    // unless it is not as large as written (damaged since), when it is written anew from the file
+    // read now, while there is one to read.
     const before = unchanged && !kept ? previousByName.get(name) : undefined;
-    if (before && (await folder.keep([ledgerPath(name)]))) {
-      records.add(recordLine(before));
+    const size = before ? folder.previousSize(ledgerPath(name)) : null;
+    if (before && size !== null && (before.ledgerBytes ?? size) === size && (await folder.keep([ledgerPath(name)]))) {
+      records.add(recordLine({ ...before, ledgerBytes: size }));
       seen.push({ name, lastSeen: archiving.now });
       return;
     }
@@ -800,6 +803,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       carried: carriedSessions,
       carriedUnseen,
       trusted: await trustedHashes(folder, ['summary.json', RECORDS_PATH, ...[...gone, ...unreadable].map(ledgerPath)]),
+      ledgers: ledgerFilesSize(folder.currentSizes()),
     });
     await folder.write(record.path, record.content);
   }

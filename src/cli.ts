@@ -1,7 +1,7 @@
 // Command-line parsing only: turns arguments into a call of build() and its result into one line.
 // Exit codes: 0 success (even with warnings), 1 a fatal error told in a sentence, 2 bad usage.
 
-import { existsSync, fstatSync, lstatSync, writeSync } from 'node:fs';
+import { existsSync, fstatSync, lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -18,6 +18,7 @@ import { OMIT_KINDS, type OmitKind } from './share/share.js';
 import { stats, statsText } from './stats.js';
 import { terminalLine } from './terminal-text.js';
 import { canonicalZone } from './time-zone.js';
+import { writeWhole } from './output/report-folder.js';
 import { LITELLM_URL, loadPriceTable, updatePrices } from './price-files.js';
 
 export interface CliIo {
@@ -52,9 +53,8 @@ function writeStdout(text: string): void {
     process.stdout.write(text);
     return;
   }
-  const bytes = Buffer.from(text);
   try {
-    for (let at = 0; at < bytes.length; ) at += writeSync(1, bytes, at, bytes.length - at);
+    writeWhole(1, Buffer.from(text));
   } catch (error) {
     process.stdout.emit('error', error);
   }

@@ -37,8 +37,28 @@ const recordSchema = z.object({
    * changed since (edited, damaged, put back from a backup) means a full build, which reads them.
    */
   trusted: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
+  /**
+   * How many archived ledger files the report holds and their bytes in all (not said by builds
+   * before 2026-12-05): one damaged since (cut short) means a full build, which writes it anew
+   * while its session's file is there to read. Sizes, not hashes: they cost no reading.
+   */
+  ledgers: z.object({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }).optional(),
 });
 export type BuildRecord = z.infer<typeof recordSchema>;
+
+const LEDGER_FILE = /^archive\/[0-9a-f]{32}\.ledger\.json\.gz$/;
+
+/** How many archived ledger files there are among `sizes` (files by path), and their bytes in all. */
+export function ledgerFilesSize(sizes: ReadonlyMap<string, number | null>): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  for (const [path, size] of sizes) {
+    if (!LEDGER_FILE.test(path)) continue;
+    files++;
+    bytes += size ?? 0;
+  }
+  return { files, bytes };
+}
 
 /** One hash of everything a report is made from; `parts` must be plain data (JSON). */
 export function inputsPrint(parts: unknown): string {
@@ -89,6 +109,10 @@ export async function keepUnchangedReport(
     const content = await folder.previous(path);
     if (content === null || sha256Hex(content) !== hash) return null;
   }
+  if (record.ledgers !== undefined) {
+    const now = ledgerFilesSize(new Map(folder.previousFiles.filter((path) => LEDGER_FILE.test(path)).map((path) => [path, folder.previousSize(path)])));
+    if (now.files !== record.ledgers.files || now.bytes !== record.ledgers.bytes) return null;
+  }
   const index = (await folder.previous(INDEX_PAGE))?.toString('utf8') ?? null;
   const lede = (text: string) => `<p class="lede">${escapeHtml(text)}</p>`;
   const at = index?.indexOf(lede(record.generated)) ?? -1;
@@ -116,6 +140,7 @@ export async function keepUnchangedReport(
     carried: record.carried ?? 0,
     carriedUnseen: record.carriedUnseen ?? [],
     trusted: record.trusted,
+    ...(record.ledgers === undefined ? {} : { ledgers: record.ledgers }),
   });
   await folder.write(file.path, file.content);
   return { summary, carried: record.carried ?? 0 };

@@ -659,6 +659,24 @@ describe('the archive', () => {
     expect(result.summary.sessions.find((s) => s.key === gone?.key)).toBeDefined();
   });
 
+  // Regression (a review of failures): a ledger file damaged while its session's file was there
+  // was kept as it was by every rebuild ("every page kept"); once the file went, so did the
+  // session, from the totals.
+  it('writes anew a ledger file damaged since, while its session’s file is there to read', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const session = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    const ledger = join(out, archivedLedgerPath(session?.key as string));
+    const whole = await readFile(ledger);
+    await writeFile(ledger, whole.subarray(0, 100));
+    await run({ day: 3 });
+    expect(JSON.parse(gunzipSync(await readFile(ledger)).toString('utf8'))).toMatchObject({ ledger: { key: session?.key } });
+    await rm(join(input, 'tools.jsonl'));
+    const later = await run({ day: 5 });
+    expect(later.totals.cost).toEqual(first.totals.cost);
+    expect(later.sessions.find((s) => s.key === session?.key)?.sourceLastSeen).toBe('2026-12-03T00:00:00.000Z');
+  });
+
   it('regression: an archived ledger with numbers no reader keeps (10^12 tokens, a negative cost, one-hour writes above the writes) was summed; now it does not read right', async () => {
     for (const edit of [
       (usage: Record<string, unknown>) => (usage['input'] = 1e12),

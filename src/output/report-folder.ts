@@ -72,6 +72,10 @@ export interface ReportFolder {
   currentHash(path: string): Promise<string | null>;
   /** The files the last build wrote (its manifest), from the report root. */
   readonly previousFiles: readonly string[];
+  /** The size of a file the last build wrote, as it is now in --out; null when it has none there. */
+  previousSize(path: string): number | null;
+  /** The files this build has so far (written, or kept from the last build), from the report root, and each one's size. */
+  currentSizes(): Map<string, number>;
   /** Moves the finished report into --out. Returns warnings: files of the user's that kept a page out. */
   commit(): Promise<string[]>;
   /** Removes the unfinished report; the previous one stays. */
@@ -210,6 +214,17 @@ export async function openReportFolder(outDir: string, generator: string, option
     },
     previousFiles: previous?.files ?? [],
     previous: readPrevious,
+    previousSize(path) {
+      if (!earlier.has(path)) return null;
+      const entry = lstatOf(safeTarget(out, path));
+      return entry?.isFile() ? entry.size : null;
+    },
+    currentSizes() {
+      const sizes = new Map<string, number>();
+      for (const path of written) sizes.set(path, lstatOf(stagedPath(staging, path))?.size ?? 0);
+      for (const path of kept) if (!written.has(path)) sizes.set(path, lstatOf(safeTarget(out, path))?.size ?? 0);
+      return sizes;
+    },
     async currentHash(path) {
       // In pieces: the records file and summary.json of a long history are tens of MB, more than
       // the build's peak should grow by at its end.
