@@ -46,7 +46,7 @@ const recordSchema = z.object({
 });
 export type BuildRecord = z.infer<typeof recordSchema>;
 
-const LEDGER_FILE = /^archive\/[0-9a-f]{32}\.ledger\.json\.gz$/;
+export const LEDGER_FILE = /^archive\/[0-9a-f]{32}\.ledger\.json\.gz$/;
 
 /** How many archived ledger files there are among `sizes` (files by path), and their bytes in all. */
 export function ledgerFilesSize(sizes: ReadonlyMap<string, number | null>): { files: number; bytes: number } {
