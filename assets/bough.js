@@ -293,11 +293,16 @@
     // What the list shows now: drawn again only when the query or the loaded index changed, so a
     // result is never replaced under a click (a redraw between press and release loses the click).
     var drawn = null;
-    // Only the status line is read out as it changes (a live region): the list it counts is not,
-    // which would hand a screen reader every result again on each key.
+    // Only the status line is read out as it changes: the list it counts is not, which would hand
+    // a screen reader every result again on each key. Read out from a live region of its own, in the
+    // form, there from the start: one shown in the same step as its text is often not announced.
     var status = document.createElement('p');
     status.className = 'note';
-    status.setAttribute('role', 'status');
+    var live = document.createElement('p');
+    live.className = 'sr-only';
+    live.setAttribute('role', 'status');
+    form.appendChild(live);
+    function say(text) { status.textContent = text; live.textContent = text; }
     var listBox = document.createElement('div');
     out.appendChild(status);
     out.appendChild(listBox);
@@ -310,7 +315,7 @@
       if (Array.from(searched).length < 2 && searched.charCodeAt(0) < 0x80) {
         out.hidden = false;
         listBox.textContent = '';
-        status.textContent = 'Type at least two characters.';
+        say('Type at least two characters.');
         drawn = null;
         return;
       }
@@ -319,7 +324,7 @@
       drawn = state;
       out.hidden = false;
       listBox.textContent = '';
-      if (!index) { status.textContent = failed ? 'The search index could not be loaded.' : 'Loading the search index…'; return; }
+      if (!index) { say(failed ? 'The search index could not be loaded.' : 'Loading the search index…'); return; }
       var words = termsOf(query);
       if (words.length === 0) words = [fold(query)];
       var list = document.createElement('ol');
@@ -344,9 +349,9 @@
           count++;
         }
       }
-      status.textContent = (count === 0 ? 'No matches' : count >= LIMIT ? 'The first ' + LIMIT + ' matches' : count + (count === 1 ? ' match' : ' matches')) +
+      say((count === 0 ? 'No matches' : count >= LIMIT ? 'The first ' + LIMIT + ' matches' : count + (count === 1 ? ' match' : ' matches')) +
         (loaded < shards.length ? ' so far (' + loaded + ' of ' + shards.length + ' parts of the index loaded)' : '') +
-        (index.repliesLeftOut > 0 ? '. Replies are searched by their opening words, and only while the index stays small.' : '.');
+        (index.repliesLeftOut > 0 ? '. Replies are searched by their opening words, and only while the index stays small.' : '.'));
       listBox.appendChild(list);
     }
     var timer = null;

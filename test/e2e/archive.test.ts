@@ -164,6 +164,9 @@ describe('the archive in a browser', () => {
       await search('cafe');
       const live = await page.locator('[aria-live], [role="status"]').evaluateAll((els) => els.map((el) => ({ text: el.textContent, items: el.querySelectorAll('li').length })));
       expect(live).toEqual([{ text: '2 matches.', items: 0 }]);
+      // Regression (a reader's review): it sat in the results, hidden until the first query: shown
+      // in the same step as its text, it is often not read out. It is in the form, there from the start.
+      expect(await page.locator('[role="status"]').evaluate((el) => el.closest('[data-search-results]') === null && el.closest('form.search') !== null)).toBe(true);
       // Regression: "é" ran as "e" where "a" was refused; Escape among the results left them open;
       // Enter did nothing.
       await page.fill('form.search input', 'é');
