@@ -285,6 +285,9 @@ describe('secrets the pattern list used to miss', () => {
   it('a lower-case plural JSON key holding secrets, not one holding a command (regression: every such key was taken for an npm script)', () => {
     expect(redact('{"db_passwords": "F4keLower1x9,F4keLower2y8", "lint:secrets": "secretlint"}')).toBe('{"db_passwords": "[REDACTED:secret-field]", "lint:secrets": "secretlint"}');
     expect(redact('{"validate:secrets": "node scripts/check.js", "allowed_auths": "basic,bearer"}')).toBe('{"validate:secrets": "node scripts/check.js", "allowed_auths": "basic,bearer"}');
+    // Types, hash names and resources under such keys (a hostile look at this fix found them redacted).
+    const names = '{"secrets": "list[V1ObjectReference]", "image_pull_secrets": "v1.SecretList", "access_tokens": "Map<String,AccessToken>", "passwords": "PBKDF2-SHA256", "api_keys": "my-app-secrets-v2", "client_secrets": "SecretManager"}';
+    expect(redact(names)).toBe(names);
   });
 
   it('a one-time code of capitals and digits, and a code named 2FA (regression: only all-digit codes, and no name starting with a digit)', () => {
@@ -292,6 +295,10 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact('2fa_code=551234 2FA=482913')).toBe('2fa_code=[REDACTED:assignment] 2FA=[REDACTED:assignment]');
     expect(field('verification_code', 'A7K9Q2')).toBe('[REDACTED:secret-field]');
     expect(field('sms_code', 'ABCD')).toBe('ABCD');
+    // A pin's, a protocol's or an error's name is no code (a hostile look at this fix found them redacted).
+    const names = 'pin: GPIO4\nled_pin = PB12\nPIN=PA10\nauth_code: E401\nmfa_code: HTTP2\nsecurity_code: CWE79';
+    expect(redact(names)).toBe(names);
+    expect(field('pin', 'GPIO4')).toBe('GPIO4');
   });
 
   it('every quoted item after a plural secret name (regression: only the first of DB_PASSWORDS=\'one\',\'two\')', () => {

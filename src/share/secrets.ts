@@ -130,8 +130,11 @@ const CODE_WORDS = new Set(['pin', 'otp', 'totp', 'hotp', 'mfa', '2fa', 'passcod
 /** `…_code` after these: `verification_code`, `sms_code`, `auth_code`, aws's `--token-code`. */
 const CODE_PREFIXES = new Set([...CODE_WORDS, 'verification', 'sms', 'auth', 'security', 'login', 'token']);
 const DIGIT_CODE = /^\d{4,10}$/;
-/** A code of capitals and digits, a digit among them (`A7K9Q2`): what verification e-mails send. */
-const MIXED_CODE = /^(?=[A-Z]*\d)[A-Z0-9]{4,10}$/;
+/**
+ * A code of capitals and digits mixed (`A7K9Q2`), as verification e-mails send: two of each, not
+ * letters then digits (`GPIO4`, `HTTP2`, `E401`: a pin's, a protocol's, an error's name).
+ */
+const MIXED_CODE = /^(?=(?:[A-Z]*\d){2})(?=(?:\d*[A-Z]){2})(?![A-Z]+\d+$)(?!\d+[A-Z]+$)[A-Z0-9]{6,10}$/;
 /** An authenticator's seed, in base32: what makes every code to come. */
 const BASE32_SEED = /^[A-Z2-7]{16,}=*$/;
 
@@ -146,7 +149,12 @@ function isCodeName(name: string): boolean {
 
 /** Whether a name says its value is a PIN, a one-time code or an authenticator's seed, and the value is one: 4 to 10 digits or capitals with a digit, or base32. */
 export function isSecretCode(name: string, value: string): boolean {
-  return (DIGIT_CODE.test(value) || MIXED_CODE.test(value) || BASE32_SEED.test(value)) && isCodeName(name);
+  return (DIGIT_CODE.test(value) || (MIXED_CODE.test(value) && !isPinName(name)) || BASE32_SEED.test(value)) && isCodeName(name);
+}
+
+/** A PIN is digits: `pin: PB12` names a microcontroller's pin. */
+function isPinName(name: string): boolean {
+  return nameWords(name).at(-1) === 'pin';
 }
 
 /**
@@ -165,13 +173,23 @@ export function secretNameOf(name: string, value: unknown): string | null {
 
 /**
  * Whether a text under a plural secret name in lower case (`"db_passwords": "…"`) is the secrets
- * themselves: items split by commas, each one word that is no plain word (a digit in it, or upper
- * and lower case) nor a path or an ARN. Such a JSON key also names npm scripts (`"lint:secrets": "secretlint"`,
- * `"validate:secrets": "node check.js"`), whose values are commands.
+ * themselves: items split by commas, each one that reads as a generated secret. Such a JSON key
+ * also names npm scripts (`"lint:secrets": "secretlint"`, `"validate:secrets": "node check.js"`),
+ * types (`"secrets": "list[V1ObjectReference]"`) and resources (`"secrets": "my-app-secrets-v2"`).
  */
 export function isListOfSecrets(value: string): boolean {
   const items = value.split(/,[ \t]?/);
-  return items.every((item) => item.length >= 8 && !/[\s:]/.test(item) && !/^[~./]/.test(item) && /\d|[a-z][^a-z]*[A-Z]|[A-Z][^A-Z]*[a-z]/.test(item) && isSecretValue(item, { quoted: true, form: 'literal', name: '', after: '' }));
+  return items.every((item) => isSecretLike(item) && isSecretValue(item, { quoted: true, form: 'literal', name: '', after: '' }));
+}
+
+/**
+ * A word that reads as a generated secret, not a name: ten characters or more of a secret's
+ * alphabet (no brackets, dots or colons: `list[V1ObjectReference]`, `v1.SecretList`, an ARN),
+ * letters and a digit among them, not words joined by dashes (`my-app-secrets-v2`,
+ * `PBKDF2-SHA256`).
+ */
+function isSecretLike(item: string): boolean {
+  return item.length >= 10 && /^[A-Za-z0-9+/=_!@#$%^&*~-]+$/.test(item) && !/^[~/]/.test(item) && /\d/.test(item) && /[A-Za-z]/.test(item) && !/^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+$/.test(item);
 }
 
 // ---------------------------------------------------------------------------------------------
