@@ -85,6 +85,7 @@ describe('text written right to left', () => {
     expect(renderMarkdown('- הבדיקה נכשלת.\n- צריך 2 שורות!\n\nهل تريد؟\n\n### כותרת')).toBe(
       '<ul dir="auto">\n<li>הבדיקה נכשלת.</li>\n<li>צריך 2 שורות!</li>\n</ul>\n<p dir="auto">هل تريد؟</p>\n<h3 dir="auto" class="md-h3">כותרת</h3>\n',
     );
+    expect(renderMarkdown('| קובץ | שורות |\n|---|---|\n| a.py | 3 |')).toMatch(/^<table dir="auto">/);
     // A tag the writer typed is text, never given a direction.
     expect(renderMarkdown('see <p> and <ul>')).toBe('<p dir="auto">see &lt;p&gt; and &lt;ul&gt;</p>\n');
   });

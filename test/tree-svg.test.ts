@@ -92,6 +92,13 @@ describe('a tree row’s label', () => {
     expect(widthOf('漢'.repeat(71))).toBeGreaterThanOrEqual(plain - 560 + 71 * 12);
     expect(widthOf('a'.repeat(40))).toBe(plain);
   });
+
+  // Regression (a hostile look): cut at 72 UTF-16 units, a label of emoji ended in half of one (�).
+  it('is cut between characters, never inside one', () => {
+    const svg = svgOf([prompt('p1', null, 'first'), reply('r1', null, null, { parentId: 'p1' })], { ...onePage, describe: () => '🎉'.repeat(50) });
+    expect(svg).toContain(`${'🎉'.repeat(35)}…`);
+    expect(svg).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
 });
 
 describe('a tree of thousands of turns', () => {

@@ -105,11 +105,11 @@ export function renderMarkdown(written: string, budget: HighlightBudget = highli
 }
 
 /**
- * marked's block tags (the text in them is escaped: no `<p` of the writer's is a tag). Lists, not
- * their items: an element's "auto" looks past children that say their own, and the bullets go
- * by the list's direction.
+ * marked's block tags (the text in them is escaped: no `<p` of the writer's is a tag). Lists and
+ * tables, not their items: an element's "auto" looks past children that say their own, and the
+ * bullets and columns go by the list's or the table's direction.
  */
-const BLOCK_TAG = /<(p|ul|ol|h[3-6])(?=[ >])/g;
+const BLOCK_TAG = /<(p|ul|ol|table|h[3-6])(?=[ >])/g;
 
 /**
  * Each block in the direction of its own text, as the writer wrote it: a paragraph or a list in
