@@ -4,6 +4,7 @@ import { constants } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { main } from '../dist/cli.js';
 import { removeUnfinishedReports } from '../dist/output/report-folder.js';
+import { troubleWords } from '../dist/errors.js';
 
 // V8 lets a heap grow to up to four times what it kept at its last full collection before the
 // next one. bough's heaps keep what they must (every ledger in this thread, one session's content
@@ -30,7 +31,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 // say, and nothing wrong. Any other failure to write it (a full disk) is said in a sentence.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error) => {
-    if (error?.code !== 'EPIPE' && stream === process.stdout) process.stderr.write(`bough: could not write the output: ${error?.message ?? error}.\n`);
+    if (error?.code !== 'EPIPE' && stream === process.stdout) process.stderr.write(`bough: could not write the output: ${troubleWords(error) ?? error?.message ?? error}.\n`);
     removeUnfinishedReports();
     process.exit(error?.code === 'EPIPE' ? 0 : 1);
   });

@@ -274,8 +274,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const other = archived.sessions.filter((a) => a.sharing !== sharing && !writes.has(a.name));
       const files = other.length === 0 ? [] : parts.flatMap((part) => collected.sourceOf.get(part.key) ?? []);
       const redactedName = files.length === 0 ? pathHash : pathNamer({ home: options.environment.home, resolvedHome: realHome });
-      const writesFiles = new Set([...files.map(pathHash), ...files.map(redactedName)]);
-      const stranded = other.filter((a) => !writesFiles.has(a.source));
+      // Each by the path it is read by and by its real one: archived when read through a link, it is the same file.
+      const named = [...files, ...files.map((file) => discovery.realPaths.get(file) ?? file)];
+      const writesFiles = new Set([...named.map(pathHash), ...named.map(redactedName)]);
+      const stranded = other.filter((a) => !writesFiles.has(a.source) && !(a.real !== undefined && writesFiles.has(a.real)));
       if (stranded.length > 0) throw new BoughError(strandedSentence(sharer.text(outDir), stranded, sharing));
     }
     // Not a session kept as a copy of one this build writes (that one is archived now), nor one

@@ -107,8 +107,10 @@ export async function discover(
     if (info.isDirectory()) {
       places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics, linked), exists: true });
     } else {
-      // Taken as given, whatever its name; its real path only so that it is counted once.
-      found.add(await fs.realpath(path).catch(() => path), path);
+      // Taken as given, whatever its name; its real path so that it is counted once, and archived
+      // as the file it is however it is given.
+      const real = await fs.realpath(path).catch(() => null);
+      found.add(real ?? path, path, real !== null);
       // With what its agent keeps of it beside it (a Claude Code session's sub-agents): its numbers
       // are the session's whether it is given alone or with its folder.
       let files = 1;
@@ -117,7 +119,8 @@ export async function discover(
         const kind = await fs.stat(companion).catch(() => null);
         if (kind?.isDirectory()) files += await sessionFilesUnder(companion, fs, found, diagnostics, linked);
         else if (kind?.isFile()) {
-          found.add(await fs.realpath(companion).catch(() => companion), companion);
+          const real = await fs.realpath(companion).catch(() => null);
+          found.add(real ?? companion, companion, real !== null);
           files++;
         }
       }
@@ -227,13 +230,13 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
       // A link that leads nowhere is a candidate that says why when read, and no place.
       if (target !== null && (target.kind === 'folder' || target.real !== link.path)) linked.push(link.path);
       if (target?.kind === 'folder') await walk(target.folder);
-      else if (target?.kind === 'file') add(target.real, link.path);
+      else if (target?.kind === 'file') add(target.real, link.path, target.resolved);
     }
   }
   return place.size;
 }
 
-type LinkTarget = { kind: 'folder'; folder: Folder } | { kind: 'file'; real: string };
+type LinkTarget = { kind: 'folder'; folder: Folder } | { kind: 'file'; real: string; resolved: boolean };
 
 /** Where a link leads: a folder to walk, a candidate file, or null (with why, when it matters) for one not followed. */
 async function followLink(link: Link, fs: DiscoveryFs, listed: Map<string, string>, diagnostics: Diagnostic[]): Promise<LinkTarget | null> {
@@ -242,12 +245,14 @@ async function followLink(link: Link, fs: DiscoveryFs, listed: Map<string, strin
     info = await fs.stat(link.path);
   } catch (error) {
     // Named like a session: a candidate whose reading says why (a link to nothing, a loop of links).
-    if (isCandidateName(link.name)) return { kind: 'file', real: link.path };
+    if (isCandidateName(link.name)) return { kind: 'file', real: link.path, resolved: false };
     diagnostics.push(diagnostic('skipped-link', link.path, null, await whyNotFound(link.path, error)));
     return null;
   }
   if (!info.isDirectory()) {
-    return isCandidateName(link.name) ? { kind: 'file', real: await fs.realpath(link.path).catch(() => link.path) } : null;
+    if (!isCandidateName(link.name)) return null;
+    const real = await fs.realpath(link.path).catch(() => null);
+    return { kind: 'file', real: real ?? link.path, resolved: real !== null };
   }
   const real = await fs.realpath(link.path).catch(() => null);
   if (real === null) {

@@ -859,6 +859,22 @@ describe('the archive keeps what a build does not show', () => {
       expect(result.summary.totals.cost).toEqual(first.totals.cost);
       expect((await pagesOf()).length).toBe(pages.length);
     }
+    // Regression (a hostile look at this fix): links to the files themselves, in a folder or
+    // given one by one, still kept a second copy; and a build that redacts, of the folder by its
+    // path after one through the link, was refused as if it would not write those files again.
+    const links = join(await tempDir(), 'links');
+    await mkdir(links);
+    const files = (await readdir(input)).filter((name) => name.endsWith('.jsonl'));
+    for (const name of files) await symlink(join(input, name), join(links, name));
+    const lineage = join(input, 'lineage');
+    for (const [inputs, day] of [[[links, lineage], 11], [[input], 13], [[...files.map((name) => join(links, name)), lineage], 15], [[input], 17]] as const) {
+      const result = await build({ inputs: [...inputs], out, scope: ALL_UTC, environment, now: at(day) });
+      expect(result.sessionsCarried).toBe(0);
+      expect((await pagesOf()).length).toBe(pages.length);
+    }
+    await build({ inputs: [link], out, scope: ALL_UTC, environment, now: at(19) });
+    const redacted = await build({ inputs: [input], out, scope: ALL_UTC, redact: true, environment, now: at(21) });
+    expect(redacted.sessionsCarried).toBe(0);
   });
 
   it('regression: a redacted build into a plain archive dropped its gone sessions unasked; now it is refused, and the folder left as it was', async () => {

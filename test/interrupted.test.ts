@@ -134,7 +134,7 @@ describe('a disk that fills during a run', () => {
       const run = spawnSync(process.execPath, [BIN, 'stats', input, '--by', 'session', '--json', '--no-cache', '--quiet'], { stdio: ['ignore', file, 'pipe'] });
       closeSync(file);
       expect(run.status).toBe(1);
-      expect(run.stderr.toString()).toBe('bough: could not write the output: ENOSPC: no space left on device, write.\n');
+      expect(run.stderr.toString()).toBe('bough: could not write the output: no space is left on its device.\n');
     } finally {
       small.unmount();
     }
