@@ -423,25 +423,32 @@ function namedValues(text: string): Found[] {
     const end = form === 'yaml' && !read.quoted ? lineEnd(text, read.start, secretEnd(text, read)) : secretEnd(text, read);
     found.push({ start: read.start, end, kind });
     // Many secrets quoted one by one: `DB_PASSWORDS='one','two'` (not a JSON key's: the next is a key).
-    const items = plural && read.quoted && closer === '' ? quotedItems(text, end + 1, text[read.start - 1] as string) : [];
+    const items = plural && read.quoted && closer === '' ? quotedItems(text, end + 1) : [];
     found.push(...items.map((item) => ({ ...item, kind })));
     NAMED.lastIndex = Math.max(NAMED.lastIndex, items.at(-1)?.end ?? end);
   }
   return found;
 }
 
-/** The quoted strings that follow a closing quote at `at`, each after a comma (`,'two', 'three'`), that are secret values. */
-function quotedItems(text: string, at: number, quote: string): Span[] {
+/** The quoted strings that follow a closing quote at `at`, each after a comma (`,'two', "three"`), that are secret values. */
+function quotedItems(text: string, at: number): Span[] {
   const items: Span[] = [];
-  for (let next = at; text[next] === ','; ) {
-    next += text[next + 1] === ' ' ? 2 : 1;
-    if (text[next] !== quote) break;
+  let next = afterBlanks(text, at);
+  while (text[next] === ',') {
+    next = afterBlanks(text, next + 1);
+    if (text[next] !== "'" && text[next] !== '"') break;
     const read = readValue(text, next);
-    if (read === null || !read.quoted || /^[ \t]*:/.test(text.slice(read.end + 1, read.end + 4))) break;
+    // A JSON object's next key is no item of the list.
+    if (read === null || !read.quoted || text[afterBlanks(text, read.end + 1)] === ':') break;
     if (isSecretValue(text.slice(read.start, read.end), { quoted: true, form: 'literal', name: '', after: '' })) items.push({ start: read.start, end: read.end });
-    next = read.end + 1;
+    next = afterBlanks(text, read.end + 1);
   }
   return items;
+}
+
+function afterBlanks(text: string, at: number): number {
+  while (text[at] === ' ' || text[at] === '\t') at++;
+  return at;
 }
 
 /** Where a bare value's comma-separated run ends: `one,two,three`, `one, two`. */
