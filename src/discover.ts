@@ -115,7 +115,7 @@ export async function discover(
       // are the session's whether it is given alone or with its folder.
       let files = 1;
       // A named pipe or a device is not read (its reading says why), nor are companions looked for.
-      for (const companion of info.isFile() ? await companionsOf(path, heads) : []) {
+      for (const companion of info.isFile() ? await companionsOf(real ?? path, heads) : []) {
         const kind = await fs.stat(companion).catch(() => null);
         if (kind?.isDirectory()) files += await sessionFilesUnder(companion, fs, found, diagnostics, linked);
         else if (kind?.isFile()) {

@@ -20,6 +20,7 @@ const SYSTEM_TROUBLE: Readonly<Record<string, string>> = {
   EDQUOT: 'its disk quota is used up',
   EROFS: 'its file system is read-only',
   EIO: 'the device reported an input/output error',
+  EFBIG: 'a file would grow past the size this system allows (ulimit -f)',
   EMFILE: 'bough has too many files open (raise the limit: ulimit -n)',
   ENFILE: 'the system has too many files open',
 };

@@ -579,6 +579,18 @@ describe('bough command line', () => {
     expect((await totalsOf(session)).subagents).toEqual(kept.subagents);
   });
 
+  // Regression (a hostile look): given through a link to it, a session's file looked for its
+  // sub-agents beside the link, and lost their spend.
+  it('reads a session file given through a link with the sub-agents beside the file itself', async () => {
+    const session = join(FIXTURES, 'claude', 'projects', '-home-ana-shop', '11111111-1111-4111-8111-111111111111.jsonl');
+    const link = join(await tempDir(), 'latest.jsonl');
+    await symlink(session, link);
+    const totalsOf = async (file: string) => JSON.parse((await run(['stats', file, '--json', '--no-cache'])).stdout).totals;
+    const linked = await totalsOf(link);
+    expect(linked).toEqual(await totalsOf(session));
+    expect(linked.subagents.usageRecords).toBeGreaterThan(1);
+  });
+
   // Regression: with its sub-agents read beside it, a session whose file sorts after theirs
   // ("c…" after "agent-…") was exported as one of them (named cccc…-agent-5e5e5e5e.html).
   it('exports the file asked for, wherever its sub-agents\' files sort beside it', async () => {

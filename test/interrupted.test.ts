@@ -92,6 +92,8 @@ describe('a full disk', () => {
       'could not write or read /mnt/small/report/index.html: no space is left on its device. Make room or fix that, then run again; what bough was writing is left as it was before this run.',
     );
     expect(systemTrouble(new TypeError('x is undefined'))).toBeNull();
+    // Regression (a hostile look): a file size limit (ulimit -f) was "a bug in bough".
+    expect(systemTrouble(Object.assign(new Error('EFBIG: file too large, write'), { code: 'EFBIG' }))).toMatch(/^could not write or read: a file would grow past the size this system allows \(ulimit -f\)\./);
   });
 });
 

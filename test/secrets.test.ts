@@ -304,6 +304,9 @@ describe('secrets the pattern list used to miss', () => {
   it('every quoted item after a plural secret name (regression: only the first of DB_PASSWORDS=\'one\',\'two\')', () => {
     expect(redact("DB_PASSWORDS='F4keQuoted1x','F4keQuoted2y', 'F4keQuoted3z'")).toBe("DB_PASSWORDS='[REDACTED:assignment]','[REDACTED:assignment]', '[REDACTED:assignment]'");
     expect(redact("DB_PASSWORD='F4keQuoted1x','other'")).toBe("DB_PASSWORD='[REDACTED:assignment]','other'");
+    // Not what goes on after them and reads as no secret: paths, names, words (a hostile look).
+    const names = 'secrets: "F4keYamlA1b2c", "node_modules/.bin/eslint", "Prod DB", \'HEAD~3\'';
+    expect(redact(names)).toBe('secrets: "[REDACTED:api-key]", "node_modules/.bin/eslint", "Prod DB", \'HEAD~3\'');
     // Whatever the blanks around the commas, and the quotes of each (a hostile look at this fix).
     expect(redact("DB_PASSWORDS='F4keQuoted1x' ,  \"F4keQuoted2y\"\t, 'F4keQuoted3z'")).toBe("DB_PASSWORDS='[REDACTED:assignment]' ,  \"[REDACTED:assignment]\"\t, '[REDACTED:assignment]'");
   });

@@ -440,7 +440,9 @@ function quotedItems(text: string, at: number): Span[] {
     const read = readValue(text, next);
     // A JSON object's next key is no item of the list.
     if (read === null || !read.quoted || text[afterBlanks(text, read.end + 1)] === ':') break;
-    if (isSecretValue(text.slice(read.start, read.end), { quoted: true, form: 'literal', name: '', after: '' })) items.push({ start: read.start, end: read.end });
+    // Each one that reads as a secret: a list after `secrets:` may go on with paths and names.
+    const item = text.slice(read.start, read.end);
+    if (isSecretLike(item) && isSecretValue(item, { quoted: true, form: 'literal', name: '', after: '' })) items.push({ start: read.start, end: read.end });
     next = afterBlanks(text, read.end + 1);
   }
   return items;
