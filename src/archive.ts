@@ -636,6 +636,11 @@ const OLDER_RECORD_FILE = /^([0-9a-f]{32})\.json$/;
 const OLDEST_RECORD_FILE = /^([0-9a-f]{32})\.json\.gz$/;
 const LEDGER_FILE = /^([0-9a-f]{32})\.ledger\.json\.gz$/;
 
+/** Whether a path from the report root is an archived ledger file's (ledgerPath). */
+export function isLedgerPath(path: string): boolean {
+  return path.startsWith(`${ARCHIVE_DIR}/`) && LEDGER_FILE.test(path.slice(ARCHIVE_DIR.length + 1));
+}
+
 /** Small ones at once (most sessions' are a few kB, and a trip through zlib's threads cost more), large ones beside the thread's work. */
 const GZIP_AT_ONCE_BELOW = 256 * 1024;
 

@@ -6,7 +6,7 @@ import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
-import { buildRecordFile, inputsPrint, keepUnchangedReport, LEDGER_FILE, ledgerFilesSize, recordsAsLastBuilt, trustedHashes } from './unchanged-report.js';
+import { buildRecordFile, inputsPrint, keepUnchangedReport, ledgerFilesSize, recordsAsLastBuilt, trustedHashes } from './unchanged-report.js';
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
@@ -50,6 +50,7 @@ import {
   archivedLedgerOf,
   archivedLedgerPath,
   archivedNow,
+  isLedgerPath,
   archiveFiles,
   cutShortSessions,
   ledgerPath,
@@ -805,7 +806,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       carried: carriedSessions,
       carriedUnseen,
       trusted: await trustedHashes(folder, ['summary.json', RECORDS_PATH, ...[...gone, ...unreadable].map(ledgerPath)]),
-      ledgers: ledgerFilesSize(folder.currentSizes(LEDGER_FILE)),
+      ledgers: ledgerFilesSize(folder.currentSizes(isLedgerPath).values()),
     });
     await folder.write(record.path, record.content);
   }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { sha256Hex } from './sha256.js';
 import { z } from 'zod';
-import { RECORDS_PATH, refreshedSeen, SEEN_PATH } from './archive.js';
+import { isLedgerPath, RECORDS_PATH, refreshedSeen, SEEN_PATH } from './archive.js';
 import type { ReportFolder } from './output/report-folder.js';
 import { escapeHtml } from './report/escape.js';
 import { INDEX_PAGE } from './report/pages.js';
@@ -46,14 +46,11 @@ const recordSchema = z.object({
 });
 export type BuildRecord = z.infer<typeof recordSchema>;
 
-export const LEDGER_FILE = /^archive\/[0-9a-f]{32}\.ledger\.json\.gz$/;
-
-/** How many archived ledger files there are among `sizes` (files by path), and their bytes in all. */
-export function ledgerFilesSize(sizes: ReadonlyMap<string, number | null>): { files: number; bytes: number } {
+/** How many archived ledger files there are (`sizes`: each one's, null for one not there), and their bytes in all. */
+export function ledgerFilesSize(sizes: Iterable<number | null>): { files: number; bytes: number } {
   let files = 0;
   let bytes = 0;
-  for (const [path, size] of sizes) {
-    if (!LEDGER_FILE.test(path)) continue;
+  for (const size of sizes) {
     files++;
     bytes += size ?? 0;
   }
@@ -110,7 +107,7 @@ export async function keepUnchangedReport(
     if (content === null || sha256Hex(content) !== hash) return null;
   }
   if (record.ledgers !== undefined) {
-    const now = ledgerFilesSize(new Map(folder.previousFiles.filter((path) => LEDGER_FILE.test(path)).map((path) => [path, folder.previousSize(path)])));
+    const now = ledgerFilesSize(folder.previousFiles.filter(isLedgerPath).map((path) => folder.previousSize(path)));
     if (now.files !== record.ledgers.files || now.bytes !== record.ledgers.bytes) return null;
   }
   const index = (await folder.previous(INDEX_PAGE))?.toString('utf8') ?? null;

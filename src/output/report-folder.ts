@@ -75,7 +75,7 @@ export interface ReportFolder {
   /** The size of a file the last build wrote, as it is now in --out; null when it has none there. */
   previousSize(path: string): number | null;
   /** The files this build has so far (written, or kept from the last build) whose paths match, from the report root, and each one's size. */
-  currentSizes(match: RegExp): Map<string, number>;
+  currentSizes(match: (path: string) => boolean): Map<string, number>;
   /** Moves the finished report into --out. Returns warnings: files of the user's that kept a page out. */
   commit(): Promise<string[]>;
   /** Removes the unfinished report; the previous one stays. */
@@ -221,8 +221,8 @@ export async function openReportFolder(outDir: string, generator: string, option
     },
     currentSizes(match) {
       const sizes = new Map<string, number>();
-      for (const path of written) if (match.test(path)) sizes.set(path, lstatOf(stagedPath(staging, path))?.size ?? 0);
-      for (const path of kept) if (!written.has(path) && match.test(path)) sizes.set(path, lstatOf(safeTarget(out, path))?.size ?? 0);
+      for (const path of written) if (match(path)) sizes.set(path, lstatOf(stagedPath(staging, path))?.size ?? 0);
+      for (const path of kept) if (!written.has(path) && match(path)) sizes.set(path, lstatOf(safeTarget(out, path))?.size ?? 0);
       return sizes;
     },
     async currentHash(path) {
