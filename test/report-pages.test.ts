@@ -325,3 +325,25 @@ describe('an image whose bytes are not the type it claims, in a --redact report'
     expect(html).toContain('<p class="note">[image of type <code>image/jpeg</code> not shown]</p>');
   });
 });
+
+describe('a project folder named without Latin letters', () => {
+  // Regression: its page was `projects/root-…`, as if the project were the file system's root.
+  it('gets a page named for a folder, and only the root one named root', async () => {
+    const at = '2026-10-05T10:00:00.000Z';
+    const dir = await tempDir();
+    const session = (id: string, cwd: string) =>
+      [
+        { type: 'session', version: 3, id, timestamp: at, cwd },
+        { type: 'message', id: `${id}-p`, parentId: null, timestamp: at, message: { role: 'user', content: 'hello' } },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n');
+    await writeFile(join(dir, 'a.jsonl'), session('cyrillic', '/home/ana/проект'));
+    await writeFile(join(dir, 'b.jsonl'), session('root', '/'));
+    const report = join(await tempDir(), 'report');
+    const { summary: built } = await build({ inputs: [dir], out: report, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const pageOf = (cwd: string) => built.projects.find((p) => p.cwd === cwd)?.page;
+    expect(pageOf('/home/ana/проект')).toMatch(/^projects\/folder-[0-9a-f]{8}\.html$/);
+    expect(pageOf('/')).toMatch(/^projects\/root-[0-9a-f]{8}\.html$/);
+  });
+});

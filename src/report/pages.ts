@@ -30,7 +30,7 @@ export function assignPages(data: ReportData, time: TimeFormat, kept: ReadonlyMa
   const taken = new Set<string>(kept.values());
   const projects = new Map<string, string>();
   for (const p of data.projects) {
-    const name = p.cwd !== null ? slugPart(lastSegment(p.cwd), 40) || 'root' : p.key === UNKNOWN_PROJECT ? 'unknown-folder' : slugPart(p.key, 40) || 'folder';
+    const name = p.cwd !== null ? folderSlug(p.cwd) : p.key === UNKNOWN_PROJECT ? 'unknown-folder' : slugPart(p.key, 40) || 'folder';
     projects.set(p.key, unique(`projects/${name}-${shortHash(p.cwd ?? (p.key === UNKNOWN_PROJECT ? '\0' : p.key))}`, taken));
   }
   const sessions = new Map<SessionKey, string>();
@@ -80,8 +80,10 @@ export function slugPart(text: string, max: number): string {
     .replace(/-+$/, '');
 }
 
-function lastSegment(path: string): string {
-  return path.split(/[\\/]/).filter(Boolean).pop() ?? '';
+/** A folder's page name: its last segment's letters, `root` for `/` or `C:\\`, `folder` for a name in a script with no Latin letters. */
+function folderSlug(path: string): string {
+  const last = path.split(/[\\/]/).filter((segment) => segment !== '' && !/^[A-Za-z]:$/.test(segment)).pop();
+  return last === undefined ? 'root' : slugPart(last, 40) || 'folder';
 }
 
 function shortHash(text: string): string {
