@@ -167,6 +167,36 @@ describe('a branched session printed', () => {
   });
 });
 
+describe('the overview printed on A4', () => {
+  // Regression: tables kept their screen size on paper, which does not scroll: the last columns
+  // (the recorded cost) were cut off the page, and a model's name broke every few letters.
+  it('fits every table into the paper’s width, and leaves out the charts’ tables of a column per model', async (context) => {
+    requireBrowser(context);
+    // A4 less Chromium's default margins, at 96 px to the inch.
+    const paper = await (await browser.context()).browser()!.newContext({ viewport: { width: 718, height: 1000 } });
+    try {
+      for (const page of ['index.html', summary.projects[0]!.page]) {
+        const visit = await openPage(paper, url(page));
+        try {
+          await visit.page.emulateMedia({ media: 'print' });
+          await visit.page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+          const past = await visit.page.evaluate(() =>
+            Array.from(document.querySelectorAll('table'))
+              .filter((table) => table.getClientRects().length > 0 && table.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+              .map((table) => table.className),
+          );
+          expect({ page, past }).toEqual({ page, past: [] });
+          expect(await visit.page.locator('details.chart-data').first().isVisible()).toBe(false);
+        } finally {
+          await visit.page.close();
+        }
+      }
+    } finally {
+      await paper.close();
+    }
+  });
+});
+
 describe('the tree and the header', () => {
   it('draws the tree with a legend and stroked edges, each branch linked to its section', async (context) => {
     requireBrowser(context);
