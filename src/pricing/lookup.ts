@@ -13,6 +13,8 @@ export interface PriceHint {
   prefixes: readonly string[];
   /** Tried last, after the newest dated entry of an undated id: where only ids the others do not know are found. */
   lastPrefixes?: readonly string[];
+  /** The ids, as recorded, lastPrefixes are for (those spelled as that provider spells them); absent: every id. */
+  lastPrefixesFor?: RegExp;
   /** Billed by subscription, which the agent records at $0 (pricing.md §5.2). */
   subscription: boolean;
   /** Runs on the user's machine, by the agent's own configuration. */
@@ -63,7 +65,7 @@ export function findPrice(table: PriceTable, query: PriceQuery, options: LookupO
   const key =
     tried.map((candidate) => resolveKey(table, candidate)).find((k) => k !== null) ??
     tried.map((candidate) => table.datedVariants.get(candidate)?.[0]).find((k) => k !== undefined) ??
-    [...candidates(model, query.hint.lastPrefixes ?? [])].map((candidate) => resolveKey(table, candidate)).find((k) => k !== null) ??
+    [...candidates(model, query.hint.lastPrefixesFor?.test(model) === false ? [] : (query.hint.lastPrefixes ?? []))].map((candidate) => resolveKey(table, candidate)).find((k) => k !== null) ??
     null;
   if (key === null) return { kind: 'unpriced', reason: 'not in the price table' };
   const price = table.entries.get(key) as ModelPrice;

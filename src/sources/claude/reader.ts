@@ -10,9 +10,11 @@ import { isClaudeRecord, readClaudeFile } from './read.js';
 /**
  * Claude Code's model ids are Anthropic's: LiteLLM lists them bare, some also under `anthropic/`;
  * on Vertex they are written `claude-…@date`, which LiteLLM lists under `vertex_ai/` alone (last:
- * an undated id is Anthropic's newest dated entry, not a Vertex entry of another price).
+ * an undated id is Anthropic's newest dated entry, not a Vertex entry of another price). Only an
+ * id written so is Vertex's: `claude-3-5-haiku-20241022`, which the table lists under no provider
+ * of Anthropic's own, is unpriced, not Vertex's price (25% above Anthropic's).
  */
-const CLAUDE_PRICE_HINT = { prefixes: ['', 'anthropic/'], lastPrefixes: ['vertex_ai/'], subscription: false, local: false } as const;
+const CLAUDE_PRICE_HINT = { prefixes: ['', 'anthropic/'], lastPrefixes: ['vertex_ai/'], lastPrefixesFor: /@\d{8}$/, subscription: false, local: false } as const;
 
 export const claudeReader: SourceReader = {
   source: 'claude',
