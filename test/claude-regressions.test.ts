@@ -817,3 +817,62 @@ describe('a sub-agent file reusing its session’s uuids', () => {
     expect(page).toMatch(new RegExp(`id="${sub}"[\\s\\S]{0,3000}reply S`));
   });
 });
+
+describe('lines without a request id (gateways, Anthropic-compatible endpoints)', () => {
+  /** A line of response `id` as a gateway writes it: no requestId. */
+  function gatewayLine(uuid: string, parent: string, id: string, block: object, usage: object, stop: string | null, line: Line = {}): object {
+    return { ...envelope(uuid, parent, line, '2026-03-10T10:00:01.000Z'), type: 'assistant', message: { model: 'claude-haiku-4-5-20251001', id, type: 'message', role: 'assistant', content: [block], stop_reason: stop, usage } };
+  }
+  const call = (id: string) => ({ type: 'tool_use', id, name: 'Read', input: { file_path: `/home/ana/shop/${id}.ts` } });
+  const result = (uuid: string, parent: string, id: string, line: Line = {}) => ({ ...envelope(uuid, parent, line, '2026-03-10T10:00:02.000Z'), type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] } });
+  const prompt = (cacheRead: number, output: number) => ({ input_tokens: 3, cache_creation_input_tokens: 1000, cache_read_input_tokens: cacheRead, output_tokens: output });
+
+  // Regression: a response whose lines Claude Code wrote between its calls' results (2.x) was
+  // counted once per line after a result: four replies and records, twice its cache reads.
+  it('counts a response written between its calls’ results once, and a gateway’s next answer under the same id apart', async () => {
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('p1', null, 'read three files'),
+        gatewayLine('a1', 'p1', 'msg_1', { type: 'text', text: 'Reading them.' }, prompt(20_000, 12), null),
+        gatewayLine('a2', 'a1', 'msg_1', call('t1'), prompt(20_000, 12), null),
+        result('r1', 'a2', 't1'),
+        { ...envelope('h1', 'r1', {}, '2026-03-10T10:00:02.000Z'), type: 'attachment', attachment: { type: 'hook_success', hookName: 'PostToolUse' } },
+        gatewayLine('a3', 'h1', 'msg_1', call('t2'), prompt(20_000, 12), null),
+        result('r2', 'a3', 't2'),
+        gatewayLine('a4', 'r2', 'msg_1', call('t3'), prompt(20_000, 240), 'tool_use'),
+        result('r3', 'a4', 't3'),
+        // A gateway that writes one id for every response: the next request holds the results.
+        gatewayLine('a5', 'r3', 'msg_1', { type: 'text', text: 'Done.' }, prompt(22_000, 30), 'end_turn'),
+      ],
+    });
+    const { totals } = await stats(folder);
+    expect(totals).toMatchObject({ replies: 2, usageRecords: 2, tokens: { output: 270, cacheRead: 42_000, cacheWrite: 2000 } });
+  });
+
+  // Regression: a resumed or forked copy's history, counted by the session whose file holds it
+  // first, was counted again by the copy: its usage was keyed by the file's session.
+  it.for([
+    ['keeps', 'c2000000-0000-4000-8000-000000000001'],
+    ['rewrites', 'c2000000-0000-4000-8000-000000000002'],
+  ])('counts a copied history once when the copy %s its session id', async ([, copiedSession]) => {
+    const ORIGIN = 'c2000000-0000-4000-8000-000000000001';
+    const COPY = 'c2000000-0000-4000-8000-000000000002';
+    const history = (session: string) => [
+      user('o1', null, 'first', { session }),
+      gatewayLine('o2', 'o1', 'msg_o2', { type: 'text', text: 'one' }, prompt(1000, 100), 'end_turn', { session }),
+      user('o3', 'o2', 'second', { session, at: '2026-03-10T10:01:00.000Z' }),
+      gatewayLine('o4', 'o3', 'msg_o4', { type: 'text', text: 'two' }, prompt(1000, 100), 'end_turn', { session, at: '2026-03-10T10:01:01.000Z' }),
+    ];
+    const folder = await projects({
+      [`-home-ana-shop/${ORIGIN}.jsonl`]: history(ORIGIN),
+      [`-home-ana-shop/${COPY}.jsonl`]: [
+        ...history(copiedSession),
+        user('c1', 'o4', 'third', { session: COPY, at: '2026-03-11T10:00:00.000Z' }),
+        gatewayLine('c2', 'c1', 'msg_c2', { type: 'text', text: 'three' }, prompt(1000, 100), 'end_turn', { session: COPY, at: '2026-03-11T10:00:01.000Z' }),
+      ],
+    });
+    const { totals, rows } = await stats(folder, '--by', 'session');
+    expect(totals).toMatchObject({ sessions: 2, usageRecords: 3, tokens: { output: 300, cacheRead: 3000 } });
+    expect(rows.map((row) => row.usageRecords).sort()).toEqual([1, 2]);
+  });
+});

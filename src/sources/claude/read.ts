@@ -356,6 +356,9 @@ function skip(ctx: ClaudeContext, env: raw.RawEnvelope): void {
   if (env.uuid) passUuid(ctx, env.uuid, env.parentUuid ?? null);
 }
 
+/** How the key of an entry without a uuid starts. */
+const NO_UUID = 'nouuid@';
+
 function addDraft(
   ctx: ClaudeContext,
   located: Located,
@@ -367,7 +370,7 @@ function addDraft(
   const suffix = located.piece > 0 ? `.${located.piece}` : '';
   let id = options.id ?? env.uuid ?? `line-${located.line}${suffix}`;
   const named = options.id ?? env.uuid;
-  let key = named ? `${named}@${nodeMark(located.record)}` : `nouuid@${String(env.timestamp ?? '')}@${contentHash(located.record)}`;
+  let key = named ? `${named}@${nodeMark(located.record)}` : `${NO_UUID}${String(env.timestamp ?? '')}@${contentHash(located.record)}`;
   if (ctx.entryById.has(id)) {
     const renamed = `${id}~${located.line}${suffix}`;
     ctx.diagnostics.push(diagnostic('duplicate-id', ctx.file, located.line, `id ${JSON.stringify(id)} already used; kept as ${renamed}`));
@@ -446,15 +449,46 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
  * The response a line continues: the same message and request ids; without a request id (very
  * old lines, gateways that reuse message ids) only a line that chains directly to the response and
  * gives its prompt the same size where both say (claude.md §9.2, §9.3): a gateway's next answer
- * under the same id follows the last directly too. (Not told by a stop reason: Claude Code 2.0
- * writes the response's on every line of it.)
+ * under the same id follows the last directly too. Or one written after tool results and notes
+ * (Claude Code 2.x runs a call while its response streams on) that gives its prompt's counts, not
+ * all zero, exactly as the response did: a gateway's next answer under the same id, sent with
+ * those results, has a larger prompt. (Not told by a stop reason: Claude Code 2.0 writes the
+ * response's on every line of it.)
  */
 function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, requestId: string | null, promptCounts: PromptCounts | null): Response | null {
   if (messageId === null) return null;
   if (requestId !== null) return ctx.responses.get(`${messageId}\u0000${requestId}`) ?? null;
   const parent = env.parentUuid ? ctx.responseOfUuid.get(env.parentUuid) : undefined;
-  if (!parent || parent.requestId !== null || parent.messageId !== messageId) return null;
-  return promptCounts !== null && parent.promptCounts !== null && otherPrompt(promptCounts, parent.promptCounts) ? null : parent;
+  if (parent) {
+    if (parent.requestId !== null || parent.messageId !== messageId) return null;
+    return promptCounts !== null && parent.promptCounts !== null && otherPrompt(promptCounts, parent.promptCounts) ? null : parent;
+  }
+  const above = responseAbove(ctx, env.parentUuid);
+  if (!above || above.requestId !== null || above.messageId !== messageId || promptCounts === null || above.promptCounts === null) return null;
+  return samePrompt(promptCounts, above.promptCounts) ? above : null;
+}
+
+/** Lines between a response's lines are few: a longer way up is not one response's. */
+const MOST_LINES_BETWEEN = 64;
+
+/** The nearest response above a line, through tool results and notes; none past a prompt typed. */
+function responseAbove(ctx: ClaudeContext, uuid: string | null | undefined): Response | null {
+  for (let steps = 0; uuid && steps < MOST_LINES_BETWEEN; steps++) {
+    const response = ctx.responseOfUuid.get(uuid);
+    if (response) return response;
+    const record = ctx.nodeRecord.get(uuid);
+    if (record === undefined || isTypedPrompt(record)) return null;
+    const parent = record['parentUuid'];
+    uuid = typeof parent === 'string' ? parent : null;
+  }
+  return null;
+}
+
+/** A user line of words, not only tool results: a new request starts there. */
+function isTypedPrompt(record: Record<string, unknown>): boolean {
+  if (record['type'] !== 'user') return false;
+  const content = isPlainObject(record['message']) ? record['message']['content'] : undefined;
+  return !Array.isArray(content) || content.some((block) => !(isPlainObject(block) && block['type'] === 'tool_result'));
 }
 
 /** A usage object's input and cache counts, those it gives; null when it gives none. */
@@ -473,6 +507,12 @@ function promptCountsOf(usage: unknown): PromptCounts | null {
 /** Two prompts' counts differ in a count both give (one a line left out is no difference). */
 function otherPrompt(a: PromptCounts, b: PromptCounts): boolean {
   return (Object.keys(a) as (keyof PromptCounts)[]).some((field) => b[field] !== undefined && a[field] !== b[field]);
+}
+
+/** Two prompts give the same counts, every one, and not all zero (as a gateway may write every prompt). */
+function samePrompt(a: PromptCounts, b: PromptCounts): boolean {
+  const fields = Object.keys(a) as (keyof PromptCounts)[];
+  return fields.length === Object.keys(b).length && fields.every((field) => a[field] === b[field]) && fields.some((field) => (a[field] ?? 0) > 0);
 }
 
 function considerLine(response: Response, line: raw.RawAssistantLine): void {
@@ -557,8 +597,12 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
       ? null
       : requestId !== null
         ? `${messageId}\u0000${requestId}`
-        : // Without a request id the message id is not unique across sessions (gateways reuse it).
-          `${ctx.sessionId}\u0000${messageId}\u0000${draft.entry.timestamp ?? ''}`;
+        : // Without a request id the message id is not unique across sessions (gateways reuse it):
+          // with the node it was first written as (its uuid, kept by a resumed or forked copy,
+          // which counts it once, §8.5) and its time; without a uuid, its session's.
+          draft.entry.key.startsWith(NO_UUID)
+          ? `${ctx.sessionId}\u0000${messageId}\u0000${draft.entry.timestamp ?? ''}`
+          : `${messageId}\u0000${draft.entry.key}\u0000${draft.entry.timestamp ?? ''}`;
   return {
     origin: ctx.subagentFile || response.sidechain ? 'subagent' : 'reply',
     input: u.input_tokens ?? 0,
