@@ -30,6 +30,8 @@ export const claudeReader: SourceReader = {
   priceHint: () => CLAUDE_PRICE_HINT,
   localProviders: async () => new Set<string>(),
   companions: claudeCompanions,
+  // A workflow run's journal beside its agents' transcripts (claude.md §2): no transcript.
+  ownFiles: (names) => (names.has('journal.jsonl') && [...names].some((name) => SUBAGENT_FILE.test(name)) ? ['journal.jsonl'] : []),
   // A sub-agent's label and starting call come from its sidecar, which may be written after it.
   // Claude Code writes sub-agents' files in a session's subagents/ folder, named agent-*.jsonl;
   // one renamed there is still read as one.
