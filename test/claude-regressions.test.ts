@@ -854,7 +854,7 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
   it.for([
     ['keeps', 'c2000000-0000-4000-8000-000000000001'],
     ['rewrites', 'c2000000-0000-4000-8000-000000000002'],
-  ])('counts a copied history once when the copy %s its session id', async ([, copiedSession]) => {
+  ] as const)('counts a copied history once when the copy %s its session id', async ([, copiedSession]) => {
     const ORIGIN = 'c2000000-0000-4000-8000-000000000001';
     const COPY = 'c2000000-0000-4000-8000-000000000002';
     const history = (session: string) => [
@@ -874,5 +874,42 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
     const { totals, rows } = await stats(folder, '--by', 'session');
     expect(totals).toMatchObject({ sessions: 2, usageRecords: 3, tokens: { output: 300, cacheRead: 3000 } });
     expect(rows.map((row) => row.usageRecords).sort()).toEqual([1, 2]);
+  });
+});
+
+describe('a request the user stopped', () => {
+  // Regression: Claude Code writes it as "API Error: Request was aborted.", and it was counted as
+  // an error reply, never as aborted as Pi's and Codex's stopped requests are.
+  it('counts as an aborted reply, and a failed request as an error', async () => {
+    const synthetic = (uuid: string, parent: string, text: string) => ({
+      ...envelope(uuid, parent, {}, '2026-03-10T10:00:01.000Z'),
+      type: 'assistant',
+      isApiErrorMessage: true,
+      message: { model: '<synthetic>', id: `msg_${uuid}`, type: 'message', role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'stop_sequence', usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } },
+    });
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('u1', null, 'fix the cart'),
+        synthetic('a1', 'u1', 'API Error: Request was aborted.'),
+        user('u2', 'a1', 'try again'),
+        synthetic('a2', 'u2', 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'),
+      ],
+    });
+    const { totals } = await stats(folder);
+    expect(totals).toMatchObject({ replies: 2, abortedReplies: 1, errorReplies: 1 });
+  });
+});
+
+describe('a workflow run’s journal', () => {
+  // Regression: every run's journal.jsonl (claude.md §2: no transcript) was a file skipped, warned of at every run.
+  it('is not taken for a session file, and its run’s agents count', async () => {
+    const side = { sidechain: true };
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'run the workflow'), assistant('a1', 'u1', 'A', tokens(100))],
+      [`-home-ana-shop/${SESSION}/subagents/workflows/run1/agent-w1.jsonl`]: [user('w1', null, 'step one', side), assistant('w2', 'w1', 'W', tokens(1000), side)],
+      [`-home-ana-shop/${SESSION}/subagents/workflows/run1/journal.jsonl`]: [{ type: 'step', runId: 'run1', step: 1, status: 'done' }],
+    });
+    const { totals } = await stats(folder);
+    expect(totals).toMatchObject({ sessions: 1, tokens: { input: 1100 }, subagents: { tokens: { input: 1000 } } });
   });
 });

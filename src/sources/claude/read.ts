@@ -691,7 +691,9 @@ function addSynthetic(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
   const blocks = written.map((block) => (block.type === 'text' ? { ...block, text: withReadableReset(block.text) } : block));
   const text = textOf(blocks);
   if (line.isApiErrorMessage === true || (line.error !== undefined && line.error !== null) || /^API Error/.test(text)) {
-    addDraft(ctx, located, env, { kind: 'reply', content: blocks, outcome: 'error', stopReason: line.message.stop_reason ?? null, errorMessage: text || 'API error', provider: null, model: null, responseModel: null }, []);
+    // The request the user stopped (Esc) is written as an API error: aborted, as Pi's and Codex's are.
+    const outcome = /^API Error: Request was aborted\b/.test(text) ? 'aborted' : 'error';
+    addDraft(ctx, located, env, { kind: 'reply', content: blocks, outcome, stopReason: line.message.stop_reason ?? null, errorMessage: text || 'API error', provider: null, model: null, responseModel: null }, []);
     return;
   }
   addDraft(ctx, located, env, { kind: 'notice', label: 'agent notice', tone: 'info', summary: noticeSummary(text), content: blocks }, []);
