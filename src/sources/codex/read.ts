@@ -30,6 +30,7 @@ import type { PendingLine, SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { threadNameOf } from './session-index.js';
 import { appliedDiff, commitsOf, exitCodeOf, patchDiff, patchTextOf, toolEffect } from './tools.js';
+import { sha256Hex } from '../../sha256.js';
 import { contentHash, invalidRecord, parseRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
 import { countProblem, describe, MAX_TOKENS_PER_RECORD } from '../usage-check.js';
 
@@ -179,7 +180,7 @@ interface CodexContext {
    * `images`: what they held that a prompt may lack; `afterResult`: the tool result an item of
    * images alone follows (view_image's picture), which shows them when no prompt does.
    */
-  userItems: { draft: Draft; text: string; images: Block[]; afterResult: Draft | null; at: number }[];
+  userItems: { draft: Draft; text: string; images: Block[]; afterResult: Draft | null; at: number; typedKey: string }[];
   justCompacted: boolean;
   /** Usage: the last cumulative totals, and the usage records with their totals before and after. */
   totals: Totals | null;
@@ -188,6 +189,8 @@ interface CodexContext {
   /** Each usage record with what its claim is made of: its turn (null: matched by totals alone), and the running totals before and after it. */
   usages: { usage: Usage; turn: string | null; before: string; after: string }[];
   occurrences: Map<string, number>;
+  /** Of typed words at a place, how many prompts and how many role:user items so far (typedKeyBody). */
+  typedOccurrences: Map<string, number>;
   /** The turn being read: part of each entry's key, so a fork's own turns never match its parent's. */
   turnId: string;
   /** The last damaged token_count as written, so that its re-emit is not counted again. */
@@ -238,6 +241,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     totalsAt: null,
     usages: [],
     occurrences: new Map(),
+    typedOccurrences: new Map(),
     turnId: '',
     lastDamaged: null,
     startedAt: null,
@@ -453,7 +457,7 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
           const afterResult = typed === '' && images.length > 0 && images.length === shown.length && previous?.entry.kind === 'toolResult' ? previous : null;
           // Decided at the end: the twin of a typed prompt is dropped (its images kept in the prompt), the rest is injected context.
           const draft = add(ctx, item, at, time, injectedContext(injectedSummary(typed), shown));
-          ctx.userItems.push({ draft, text: typed, images, afterResult, at: ctx.drafts.length });
+          ctx.userItems.push({ draft, text: typed, images, afterResult, at: ctx.drafts.length, typedKey: typedKeyBody(ctx, 'item', typed) });
           return;
         }
         case 'developer':
@@ -610,6 +614,7 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       const text = r.message ?? '';
       const images: Block[] = (r.images ?? []).map(imageBlock);
       const prompt = addUserTurn(ctx, event, at, time, text, [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images]);
+      prompt.keyBody = typedKeyBody(ctx, 'prompt', text.trim());
       ctx.typed.push({ draft: prompt, text: text.trim(), at: ctx.drafts.length });
       return;
     }
@@ -1004,6 +1009,19 @@ function countsSignature(t: Totals): string {
 
 // --- building entries -------------------------------------------------------------------------
 
+/**
+ * The key of words the user sent, by their text and place, the same whether read from the prompt's
+ * event or from its role:user item (each counted apart): an item whose event the file does not
+ * hold (it ends between them) is the prompt a whole copy of the thread holds.
+ */
+function typedKeyBody(ctx: CodexContext, side: 'prompt' | 'item', text: string): string {
+  const body = `typed:${sha256Hex(text).slice(0, 32)}:${ctx.turnId}@${ctx.totals === null ? '0' : countsSignature(ctx.totals)}`;
+  const seen = `${side}\u0000${body}`;
+  const occurrence = (ctx.typedOccurrences.get(seen) ?? 0) + 1;
+  ctx.typedOccurrences.set(seen, occurrence);
+  return `${body}#${occurrence}`;
+}
+
 function add(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null, built: EntryPayload): Draft {
   const hash = contentHash(payload);
   // Where in the thread the item sits: its turn and the running totals before it.
@@ -1060,9 +1078,19 @@ function injectedContext(summary: string, content: Block[]): EntryPayload {
  */
 function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
   const twins = twinsOf(ctx.userItems, ctx.typed);
+  const last = ctx.drafts.findLast((draft) => !draft.dropped);
   for (const item of ctx.userItems) {
     const { draft, images, afterResult } = item;
     const prompt = twins.get(item);
+    if (prompt === undefined && draft === last && !ctx.legacy && item.text !== '' && !looksInjected(item.text)) {
+      // The file ends between the words the user sent and the event Codex writes a moment later
+      // (a copy taken while it ran, or a crash): a prompt all the same, keyed as the event's
+      // would be, so that the copy of a thread cut there holds nothing its whole file does not.
+      draft.entry = { ...draft.entry, kind: 'prompt', content: draft.entry.kind === 'notice' ? draft.entry.content : [], skill: null } as Entry;
+      draft.keyBody = item.typedKey;
+      draft.opensUserTurn = true;
+      continue;
+    }
     if (prompt === undefined) {
       // An image a tool had Codex look at (view_image) follows its result as a user message of its own: shown in the result.
       const result = afterResult?.entry;
