@@ -62,6 +62,37 @@ describe('prices in the report', () => {
     expect(page).toContain('Of the records it priced, 1 usage record differs from its recorded cost by more than 1%. Likely reason: different catalog.');
   });
 
+  // Regression: a reply a relay answered under its own id (responseModel, pi.md §9), which the
+  // table does not know, was unpriced though the model asked for has a price, as Pi prices it.
+  it('prices a reply answered under an id the table does not know as the model asked for, and says so', async () => {
+    const dir = await tempDir();
+    const at = (s: number) => `2026-10-21T10:00:0${s}.000Z`;
+    const relay = (id: string, parentId: string, responseModel: string) => ({
+      type: 'message',
+      id,
+      parentId,
+      timestamp: at(Number(id.slice(1))),
+      message: { role: 'assistant', api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5', responseModel, content: [{ type: 'text', text: 'ok' }], stopReason: 'stop', usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1100, cost: { total: 0.0045 } } },
+    });
+    const lines = [
+      { type: 'session', version: 3, id: 'relay', timestamp: at(0), cwd: '/home/u/relay' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'hi' } },
+      relay('a2', 'u1', 'claude-sonnet-4-5-relay'),
+      { type: 'message', id: 'u3', parentId: 'a2', timestamp: at(3), message: { role: 'user', content: 'again' } },
+      // A fallback the table knows is still priced as the model that answered.
+      relay('a4', 'u3', 'claude-opus-4-5'),
+    ];
+    await writeFile(join(dir, 'relay.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const built = await buildOf([dir]);
+    // Sonnet 4.5: 1,000 × $3/M + 100 × $15/M; Opus 4.5: 1,000 × $5/M + 100 × $25/M.
+    expect(built.summary.totals.unpricedModels).toEqual([]);
+    expect(built.summary.totals.cost.bough).toBeCloseTo(0.0045 + 0.0075, 10);
+    const csv = await readFile(join(built.out, 'usage.csv'), 'utf8');
+    expect(csv).toContain(",anthropic,claude-sonnet-4-5-relay,claude-sonnet-4-5,priced,");
+    const page = await readFile(join(built.out, built.summary.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('priced as claude-sonnet-4-5, the model asked for: the table does not know claude-sonnet-4-5-relay, which answered');
+  });
+
   it('names the price snapshot it used', () => {
     expect(summary.prices).toEqual({ source: 'litellm', snapshot: 'LiteLLM, 2026-08-01 (bundled with bough)', date: '2026-08-01', origin: 'bundled' });
   });

@@ -939,6 +939,7 @@ const usageSchema = z.object({
   origin: z.enum(['reply', 'tool', 'summary', 'subagent', 'usage-entry']),
   provider: text.nullable(),
   model: text.nullable(),
+  requestedModel: text.optional(),
   modelGuessed: z.boolean(),
   recordedCostFromProvider: z.boolean(),
   // What a reader leaves out of the sums (usage-check.ts) never comes back from an archive either.

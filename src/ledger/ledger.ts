@@ -23,6 +23,11 @@ export interface LedgerUsage extends TokenCounts {
   origin: UsageOrigin;
   provider: string | null;
   model: string | null;
+  /**
+   * The model asked for, where the record's model is another (the one that answered, which the
+   * reader bills): priced in its place when the table does not know that one (a relay's own id).
+   */
+  requestedModel?: string;
   /** The model was taken as "the one in use" because the record names none. */
   modelGuessed: boolean;
   /** The recorded cost came from the provider's bill rather than the agent's catalog. */
@@ -186,6 +191,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
       origin: inSubagent ? 'subagent' : usage.origin,
       provider: usage.provider,
       model: usage.model,
+      ...(usage.requestedModel !== null && usage.requestedModel !== usage.model ? { requestedModel: usage.requestedModel } : {}),
       modelGuessed: usage.modelGuessed,
       recordedCostFromProvider: usage.recordedCostFromProvider,
       input: usage.input,

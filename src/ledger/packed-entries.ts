@@ -96,6 +96,8 @@ export function entriesToRows(entries: readonly LedgerEntry[]): unknown[] {
       usage.cacheWrite1h,
       usage.reasoning,
       usage.webSearches,
+      // Only where there is one: every other row keeps its fifteen fields.
+      ...(usage.requestedModel !== undefined ? [usage.requestedModel] : []),
     ]),
     entry.calls.map(callToRow),
     entry.result && resultToRow(entry.result),
@@ -294,7 +296,7 @@ function entryFromRow(value: unknown): LedgerEntry {
 }
 
 function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUsage {
-  const fields = row(value, 15);
+  const fields = Array.isArray(value) && value.length === 16 ? value : row(value, 15);
   const bits = count(fields[5]);
   if (bits > (MODEL_GUESSED | COST_FROM_PROVIDER | OUTPUT_PARTIAL | FAST | COUNTS_LEFT_OUT | COUNTS_UNKNOWN | US_ONLY)) fail();
   const usage: LedgerUsage = {
@@ -322,6 +324,7 @@ function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUs
   if ((bits & COUNTS_LEFT_OUT) !== 0) usage.countsLeftOut = true;
   if ((bits & COUNTS_UNKNOWN) !== 0) usage.countsUnknown = true;
   if ((bits & US_ONLY) !== 0) usage.usOnly = true;
+  if (fields.length === 16) usage.requestedModel = text(fields[15]);
   return usage;
 }
 

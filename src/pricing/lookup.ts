@@ -36,7 +36,8 @@ export type Lookup =
   | { kind: 'priced'; key: string; price: ModelPrice & { base: Rates } }
   /** $0 by rule: a free model (OpenRouter `:free`), a local provider, or a subscription. */
   | { kind: 'free'; rule: 'free-model' | 'local' | 'subscription'; key: string }
-  | { kind: 'unpriced'; reason: string };
+  /** `notInTable`: no spelling of the model is in the table (not an entry without prices). */
+  | { kind: 'unpriced'; reason: string; notInTable?: true };
 
 export interface LookupOptions {
   /** Price subscription providers as the API would bill, instead of $0. */
@@ -67,7 +68,7 @@ export function findPrice(table: PriceTable, query: PriceQuery, options: LookupO
     tried.map((candidate) => table.datedVariants.get(candidate)?.[0]).find((k) => k !== undefined) ??
     [...candidates(model, query.hint.lastPrefixesFor?.test(model) === false ? [] : (query.hint.lastPrefixes ?? []))].map((candidate) => resolveKey(table, candidate)).find((k) => k !== null) ??
     null;
-  if (key === null) return { kind: 'unpriced', reason: 'not in the price table' };
+  if (key === null) return { kind: 'unpriced', reason: 'not in the price table', notInTable: true };
   const price = table.entries.get(key) as ModelPrice;
   if (price.base === null) return { kind: 'unpriced', reason: price.unreadable === undefined ? `${key} has no token prices in the table` : `${key}'s ${price.unreadable} in the table could not be read` };
   // A router's entry (openrouter/openrouter/auto) is listed at $0: a request costs what the model

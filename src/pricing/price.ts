@@ -32,6 +32,8 @@ export interface PricedUsage {
 export interface Priceable extends Billed {
   provider: string | null;
   model: string | null;
+  /** The model asked for, where another answered: priced in its place when the table does not know the one that answered. */
+  requestedModel?: string | null;
 }
 
 export type Pricer = (usage: Priceable, source: Source) => PricedUsage;
@@ -50,15 +52,20 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
   // of sessions), and pricing a record again costs a few multiplications.
   const lookups = new Map<string, Answer>();
   return (usage, source) => {
-    const memo = `${source}\0${usage.provider ?? ''}\0${usage.model ?? ''}`;
+    const memo = `${source}\0${usage.provider ?? ''}\0${usage.model ?? ''}\0${usage.requestedModel ?? ''}`;
     let answer = lookups.get(memo);
     if (!answer) {
       const hint = options.hints(source, usage.provider);
-      answer = answerFor(findPrice(table, { provider: usage.provider, model: usage.model, hint }, options), hint);
+      const answered = findPrice(table, { provider: usage.provider, model: usage.model, hint }, options);
+      // A relay's or a gateway's own id for the model that answered, which the table does not
+      // know: the model asked for, as the agent itself prices it (pi.md §9), rather than no price.
+      const requested = usage.requestedModel ?? null;
+      const asked = answered.kind === 'unpriced' && answered.notInTable && requested !== null && requested !== usage.model ? findPrice(table, { provider: usage.provider, model: requested, hint }, options) : null;
+      answer = asked !== null && asked.kind !== 'unpriced' ? answerFor(asked, hint, `priced as ${requested}, the model asked for: the table does not know ${usage.model}, which answered`) : answerFor(answered, hint);
       lookups.set(memo, answer);
     }
     if ('same' in answer) return answer.same;
-    const { lookup, subscription, writesAsInput } = answer;
+    const { lookup, subscription, writesAsInput, note } = answer;
     // A priced model's record that gives no token counts: nothing to multiply, and never $0.
     if (usage.countsUnknown) return { cost: null, state: 'partial', key: lookup.key, tier: null, missing: [], note: 'no token counts recorded', subscription };
     const cost = costOf(lookup.price, writesAsInput ? withWritesAsInput(usage) : usage);
@@ -68,7 +75,7 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
       key: lookup.key,
       tier: cost.tier,
       missing: cost.missing,
-      note: priceNote(cost, usage.countsLeftOut === true),
+      note: [note, priceNote(cost, usage.countsLeftOut === true)].filter(Boolean).join('; ') || null,
       subscription,
     };
   };
@@ -99,9 +106,10 @@ type Lookup = ReturnType<typeof findPrice>;
  * What a model's lookup says of its records: one answer for all (unpriced, free), or the price to
  * work each one out with, and whether their cache writes are priced as the input they are part of.
  */
-type Answer = { same: PricedUsage } | { lookup: Extract<Lookup, { kind: 'priced' }>; subscription: boolean; writesAsInput: boolean };
+type Answer = { same: PricedUsage } | { lookup: Extract<Lookup, { kind: 'priced' }>; subscription: boolean; writesAsInput: boolean; note: string | null };
 
-function answerFor(lookup: Lookup, hint: PriceHint): Answer {
+/** `note`: said of every record the answer prices (why it is priced by another model's entry). */
+function answerFor(lookup: Lookup, hint: PriceHint, note: string | null = null): Answer {
   const { subscription } = hint;
   switch (lookup.kind) {
     case 'unpriced':
@@ -114,12 +122,12 @@ function answerFor(lookup: Lookup, hint: PriceHint): Answer {
           key: lookup.key,
           tier: null,
           missing: [],
-          note: FREE_NOTES[lookup.rule],
+          note: note ?? FREE_NOTES[lookup.rule],
           subscription,
         }),
       };
     case 'priced':
-      return { lookup, subscription, writesAsInput: hint.cacheWritesInInput === true && !pricesCacheWrites(lookup.price) };
+      return { lookup, subscription, writesAsInput: hint.cacheWritesInInput === true && !pricesCacheWrites(lookup.price), note };
   }
 }
 
