@@ -1,3 +1,5 @@
+import { constants } from 'node:os';
+
 // The one kind of error bough reports as a sentence to the user (exit 1), with an optional cause;
 // and any error said in one line, where one file or page failing is reported beside the rest.
 
@@ -39,6 +41,20 @@ export function systemTrouble(error: unknown): string | null {
 
 /** The words for what the system says of a failed read or write (`no space is left on its device`), or null for any other error. */
 export function troubleWords(error: unknown): string | null {
-  const { code } = (error ?? {}) as { code?: unknown };
-  return (typeof code === 'string' ? SYSTEM_TROUBLE[code] : undefined) ?? null;
+  const code = systemCode(error);
+  return (code === null ? undefined : SYSTEM_TROUBLE[code]) ?? null;
 }
+
+/** An error's system code (`ENOSPC`), or null. */
+export function systemCode(error: unknown): string | null {
+  const { code, errno } = (error ?? {}) as { code?: unknown; errno?: unknown };
+  if (typeof code !== 'string') return null;
+  // Node names no code for some numbers ("Unknown system error -122": a quota on Linux): told by the number.
+  return (typeof errno === 'number' && code.startsWith('Unknown system error') ? UNNAMED.get(-errno) : undefined) ?? code;
+}
+
+/** This system's numbers for the troubles Node may not name. */
+const UNNAMED = new Map(Object.keys(SYSTEM_TROUBLE).flatMap((name) => {
+  const number = (constants.errno as Record<string, number | undefined>)[name];
+  return number === undefined ? [] : [[number, name] as const];
+}));

@@ -3,6 +3,7 @@
 
 import type { Stats } from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
+import { systemCode } from './errors.js';
 
 /** Why a file or folder could not be read, in words a user acts on; the system's message only for codes not named here. */
 export function whyUnreadable(error: unknown): string {
@@ -88,7 +89,7 @@ export async function danglingLink(path: string): Promise<string | null> {
 }
 
 function errorCode(error: unknown): string | undefined {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return error instanceof Error ? (systemCode(error) ?? undefined) : undefined;
 }
 
 function pathOf(error: unknown): string {

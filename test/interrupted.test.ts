@@ -7,6 +7,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { constants } from 'node:os';
 import { systemTrouble } from '../src/errors.js';
 import { tempDir } from './support/fixtures.js';
 import { runCli } from './support/cli.js';
@@ -94,6 +95,10 @@ describe('a full disk', () => {
     expect(systemTrouble(new TypeError('x is undefined'))).toBeNull();
     // Regression (a hostile look): a file size limit (ulimit -f) was "a bug in bough".
     expect(systemTrouble(Object.assign(new Error('EFBIG: file too large, write'), { code: 'EFBIG' }))).toMatch(/^could not write or read: a file would grow past the size this system allows \(ulimit -f\)\./);
+    // Regression: a disk quota used up was "unknown error": Node names no code for it on Linux.
+    const quota = -(constants.errno.EDQUOT as number);
+    const overQuota = Object.assign(new Error(`Unknown system error ${quota}: Unknown system error ${quota}, write`), { code: `Unknown system error ${quota}`, errno: quota, path: '/home/ana/report/index.html' });
+    expect(systemTrouble(overQuota)).toMatch(/^could not write or read \/home\/ana\/report\/index\.html: its disk quota is used up\./);
   });
 });
 

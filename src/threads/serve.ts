@@ -3,7 +3,7 @@
 // done). Results may name buffers to move rather than copy.
 
 import { parentPort } from 'node:worker_threads';
-import { messageOf } from '../errors.js';
+import { messageOf, systemCode } from '../errors.js';
 import { READY, type Reply } from './pool.js';
 
 export function serveTasks<Task, Result>(handle: (task: Task) => Promise<{ result: Result; transfer?: ArrayBuffer[] }>): void {
@@ -15,8 +15,8 @@ export function serveTasks<Task, Result>(handle: (task: Task) => Promise<{ resul
         const { result, transfer } = await handle(task);
         parentPort?.postMessage({ id, result } satisfies Reply<Result>, transfer ?? []);
       } catch (error) {
-        const code = (error as { code?: unknown } | null)?.code;
-        parentPort?.postMessage({ id, error: messageOf(error), ...(typeof code === 'string' ? { code } : {}) } satisfies Reply<Result>);
+        const code = systemCode(error);
+        parentPort?.postMessage({ id, error: messageOf(error), ...(code !== null ? { code } : {}) } satisfies Reply<Result>);
       }
     });
   });
