@@ -231,10 +231,11 @@ describe('Claude Code reader: sub-agents', () => {
     expect(task?.subagents).toEqual([
       expect.objectContaining({ agent: 'Task', task: 'Run the build and find the error', model: 'claude-sonnet-4-20250514', entries: [expect.objectContaining({ kind: 'prompt' }), expect.objectContaining({ kind: 'reply' })] }),
     ]);
-    // Two lines without a request id that chain directly are one response; its claim is its first
-    // node's (a resumed copy keeps the uuid) and its time, not the message id alone (gateways reuse it).
+    // Two lines without a request id that chain directly are one response; its claim is scoped to
+    // the session and time (§9.3). Its form is what report folders archived: kept, else a session
+    // archived by an earlier build is counted again once its file moves (a hostile look).
     expect(task?.usage).toEqual([
-      expect.objectContaining({ origin: 'subagent', output: 70, claim: `msg_OS1\u0000o-s2@assistant:msg_OS1\u0000${Date.parse('2025-07-01T09:00:03.000Z')}` }),
+      expect.objectContaining({ origin: 'subagent', output: 70, claim: `33333333-3333-4333-8333-333333333333\u0000msg_OS1\u0000${Date.parse('2025-07-01T09:00:03.000Z')}` }),
     ]);
     expect(ofKind(file.entries, 'reply')[1]?.usage[0]).toMatchObject({ recordedCost: 0.0123 });
   });

@@ -842,7 +842,7 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
         gatewayLine('a4', 'r2', 'msg_1', call('t3'), prompt(20_000, 240), 'tool_use'),
         result('r3', 'a4', 't3'),
         // A gateway that writes one id for every response: the next request holds the results.
-        gatewayLine('a5', 'r3', 'msg_1', { type: 'text', text: 'Done.' }, prompt(22_000, 30), 'end_turn'),
+        gatewayLine('a5', 'r3', 'msg_1', { type: 'text', text: 'Done.' }, prompt(22_000, 30), 'end_turn', { at: '2026-03-10T10:00:09.000Z' }),
       ],
     });
     const { totals } = await stats(folder);
@@ -850,13 +850,12 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
   });
 
   // Regression: a resumed or forked copy's history, counted by the session whose file holds it
-  // first, was counted again by the copy: its usage was keyed by the file's session.
-  it.for([
-    ['keeps', 'c2000000-0000-4000-8000-000000000001'],
-    ['rewrites', 'c2000000-0000-4000-8000-000000000002'],
-  ] as const)('counts a copied history once when the copy %s its session id', async ([, copiedSession]) => {
+  // first, was counted again by the copy: its usage was keyed by the file's session, not the one
+  // its lines say (a copy that rewrites that too is not told apart by its usage: still counted).
+  it('counts a copied history once when the copy keeps its origin’s session id on it', async () => {
     const ORIGIN = 'c2000000-0000-4000-8000-000000000001';
     const COPY = 'c2000000-0000-4000-8000-000000000002';
+    const copiedSession = ORIGIN;
     const history = (session: string) => [
       user('o1', null, 'first', { session }),
       gatewayLine('o2', 'o1', 'msg_o2', { type: 'text', text: 'one' }, prompt(1000, 100), 'end_turn', { session }),
@@ -911,5 +910,38 @@ describe('a workflow run’s journal', () => {
     });
     const { totals } = await stats(folder);
     expect(totals).toMatchObject({ sessions: 1, tokens: { input: 1100 }, subagents: { tokens: { input: 1000 } } });
+  });
+});
+
+describe('a gateway that writes one message id for every response, and no request id', () => {
+  const gateway = (uuid: string, parent: string, text: string, usage: object, line: Line = {}) => ({
+    ...envelope(uuid, parent, line, '2026-03-10T10:00:05.000Z'),
+    type: 'assistant',
+    message: { model: 'claude-haiku-4-5-20251001', id: 'ocgo', type: 'message', role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'end_turn', usage },
+  });
+
+  // Regression (a hostile look): two sessions of hand-made files reusing uuids and times were one
+  // response: the second session's usage was counted, the first's dropped.
+  it('counts each session’s responses, whatever uuids and times they share', async () => {
+    const [A, B] = ['cccccccc-0000-4000-8000-000000000001', 'dddddddd-0000-4000-8000-000000000001'];
+    const folder = await projects({
+      [`-home-ana-shop/${A}.jsonl`]: [user('11111111-0000-4000-8000-000000000001', null, 'write a poem', { session: A }), gateway('11111111-0000-4000-8000-000000000002', '11111111-0000-4000-8000-000000000001', 'roses', tokens(10, 50), { session: A })],
+      [`-home-ana-shop/${B}.jsonl`]: [user('11111111-0000-4000-8000-000000000001', null, 'fix the bug', { session: B }), gateway('11111111-0000-4000-8000-000000000002', '11111111-0000-4000-8000-000000000001', 'patched', tokens(999, 777), { session: B })],
+    });
+    const { totals } = await stats(folder);
+    // (Their replies are one node, by uuid and message id: a copy's, as Claude Code's own files never are.)
+    expect(totals).toMatchObject({ sessions: 2, usageRecords: 2, tokens: { input: 1009, output: 827 } });
+  });
+
+  // Regression (a hostile look): a sub-agent's response under the id the main thread's had was
+  // taken for a replay of it, and its usage dropped (sub-agent usage is additive, claude.md §8.1).
+  it('counts a sub-agent’s responses as its own', async () => {
+    const side = { sidechain: true };
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'look around'), gateway('a1', 'u1', 'ok', tokens(30, 110))],
+      [`-home-ana-shop/agent-abcd1234.jsonl`]: [user('s1', null, 'look', { ...side, at: '2026-03-10T10:01:00.000Z' }), gateway('s2', 's1', 'seen', tokens(300, 400), { ...side, at: '2026-03-10T10:01:05.000Z' })],
+    });
+    const { totals } = await stats(folder);
+    expect(totals).toMatchObject({ tokens: { input: 330, output: 510 }, subagents: { tokens: { input: 300, output: 400 } } });
   });
 });

@@ -67,6 +67,8 @@ interface Response {
   promptCounts: PromptCounts | null;
   stopReason: string | null;
   sidechain: boolean;
+  /** The session its first line says it is of (a resumed copy may keep its origin's). */
+  session: string | null;
 }
 
 interface ClaudeContext {
@@ -356,9 +358,6 @@ function skip(ctx: ClaudeContext, env: raw.RawEnvelope): void {
   if (env.uuid) passUuid(ctx, env.uuid, env.parentUuid ?? null);
 }
 
-/** How the key of an entry without a uuid starts. */
-const NO_UUID = 'nouuid@';
-
 function addDraft(
   ctx: ClaudeContext,
   located: Located,
@@ -370,7 +369,7 @@ function addDraft(
   const suffix = located.piece > 0 ? `.${located.piece}` : '';
   let id = options.id ?? env.uuid ?? `line-${located.line}${suffix}`;
   const named = options.id ?? env.uuid;
-  let key = named ? `${named}@${nodeMark(located.record)}` : `${NO_UUID}${String(env.timestamp ?? '')}@${contentHash(located.record)}`;
+  let key = named ? `${named}@${nodeMark(located.record)}` : `nouuid@${String(env.timestamp ?? '')}@${contentHash(located.record)}`;
   if (ctx.entryById.has(id)) {
     const renamed = `${id}~${located.line}${suffix}`;
     ctx.diagnostics.push(diagnostic('duplicate-id', ctx.file, located.line, `id ${JSON.stringify(id)} already used; kept as ${renamed}`));
@@ -438,7 +437,7 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
     { kind: 'reply', content: blocks, outcome: 'ok', stopReason: null, errorMessage: null, provider: 'anthropic', model: message.model ?? null, responseModel: null },
     [],
   );
-  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, promptCounts: null, stopReason: null, sidechain: env.isSidechain === true };
+  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null };
   considerLine(created, line);
   ctx.responseOfDraft.set(draft, created);
   if (messageId !== null && requestId !== null) ctx.responses.set(`${messageId}\u0000${requestId}`, created);
@@ -592,17 +591,12 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
   }
   const model = line.message.model ?? null;
   const { messageId, requestId } = response;
-  const claim =
-    messageId === null
-      ? null
-      : requestId !== null
-        ? `${messageId}\u0000${requestId}`
-        : // Without a request id the message id is not unique across sessions (gateways reuse it):
-          // with the node it was first written as (its uuid, kept by a resumed or forked copy,
-          // which counts it once, §8.5) and its time; without a uuid, its session's.
-          draft.entry.key.startsWith(NO_UUID)
-          ? `${ctx.sessionId}\u0000${messageId}\u0000${draft.entry.timestamp ?? ''}`
-          : `${messageId}\u0000${draft.entry.key}\u0000${draft.entry.timestamp ?? ''}`;
+  // Without a request id the message id is not unique across sessions (gateways reuse it): with
+  // the session its line says it is of and its time (§9.3). A resumed copy that keeps its origin's
+  // session id on the lines it copied counts them once, with its origin; one that rewrites it
+  // cannot be told from another session by its usage.
+  const scope = `${response.session ?? ctx.sessionId}\u0000${messageId}\u0000${draft.entry.timestamp ?? ''}`;
+  const claim = messageId === null ? null : requestId !== null ? `${messageId}\u0000${requestId}` : scope;
   return {
     origin: ctx.subagentFile || response.sidechain ? 'subagent' : 'reply',
     input: u.input_tokens ?? 0,
@@ -623,7 +617,9 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     claim,
     // Only a response's last line (with a stop reason) carries the final output count.
     outputPartial: response.stopReason === null,
-    responseId: messageId === null ? null : `${ctx.sessionId}\u0000${messageId}`,
+    // What a sub-agent's replay of a main thread's response shares with it: a gateway that writes
+    // no request id may write one message id for every response (§9.3), so there its time too.
+    responseId: messageId === null ? null : requestId !== null ? `${ctx.sessionId}\u0000${messageId}` : `${ctx.sessionId}\u0000${messageId}\u0000${draft.entry.timestamp ?? ''}`,
     fast: u.speed === 'fast',
     webSearches: webSearches ?? 0,
     ...(!counted ? { countsUnknown: true as const } : countsLeftOut ? { countsLeftOut: true as const } : {}),
