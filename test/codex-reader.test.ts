@@ -2,7 +2,7 @@
 // user sees of a thread, and what is counted once across a thread, its archived copy, a fork and
 // a spawned sub-agent.
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claimEntries } from '../src/ledger/claims.js';
@@ -16,8 +16,6 @@ import { CLAIM_RULES } from '../src/sources/registry.js';
 import type { Entry, EntryOf, SessionFile, TokenCounts } from '../src/types.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 import { build } from '../src/build.js';
-import { statsSchema } from '../src/report/schema.js';
-import { runCli } from './support/cli.js';
 import { unpackEntries } from '../src/ledger/packed-entries.js';
 
 const HOME = join(FIXTURES, 'codex', 'home');
@@ -520,41 +518,33 @@ describe('Codex files that are odd or old', () => {
   });
 });
 
-describe('a copy of a rollout cut between a prompt’s item and its event', () => {
-  // Regression: a copy (a backup, a second CODEX_HOME) taken while Codex wrote the words the user
-  // sent and not yet their user_message event was a second session of the same id, its last
-  // prompt shown as "injected context", and said to have no usage recorded.
-  it('is the same session as the whole file, and alone still ends with that prompt', async () => {
+describe('a rollout that ends between a prompt’s item and its event', () => {
+  // Regression: a file cut there (a copy taken while Codex wrote the words the user sent and not
+  // yet their user_message event, or a crash) showed its last prompt as "injected context", and
+  // counted one prompt fewer; the words after an IDE's context were shown as that context.
+  it.for([
+    ['words alone', 'rename foo to bar', ['prompt']],
+    ['the IDE’s context', '# Context from my IDE setup:\n\n## Active file: src/a.ts\n\n## My request for Codex:\nrename foo to bar', ['notice', 'prompt']],
+  ] as const)('ends with that prompt: %s', async ([, words, kinds]) => {
     const id = '019e6000-0000-7000-8000-000000000044';
     const at = (s: number) => new Date(Date.UTC(2026, 6, 2, 8, 0, s)).toISOString();
     const line = (s: number, type: string, payload: object) => JSON.stringify({ timestamp: at(s), type, payload });
     const lines = [
       line(0, 'session_meta', { id, timestamp: at(0), cwd: '/work/midpair', originator: 'codex_cli_rs', cli_version: '0.125.0', source: 'cli' }),
       line(0, 'turn_context', { turn_id: 't1', cwd: '/work/midpair', model: 'gpt-5', approval_policy: 'never', sandbox_policy: { type: 'read-only' } }),
+      line(1, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'prompt 0' }] }),
+      line(1, 'event_msg', { type: 'user_message', message: 'prompt 0', images: [] }),
+      line(2, 'event_msg', { type: 'token_count', info: { total_token_usage: { input_tokens: 1000, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 0, total_tokens: 1100 }, last_token_usage: { input_tokens: 1000, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 0, total_tokens: 1100 } } }),
+      line(2, 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'reply 0' }] }),
+      line(3, 'turn_context', { turn_id: 't2', cwd: '/work/midpair', model: 'gpt-5', approval_policy: 'never', sandbox_policy: { type: 'read-only' } }),
+      line(4, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: words }] }),
     ];
-    for (let turn = 0; turn < 3; turn++) {
-      const s = turn * 10 + 1;
-      lines.push(
-        line(s, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: `prompt ${turn}` }] }),
-        line(s, 'event_msg', { type: 'user_message', message: `prompt ${turn}`, images: [] }),
-        line(s + 1, 'event_msg', { type: 'token_count', info: { total_token_usage: { input_tokens: 1000 * (turn + 1), cached_input_tokens: 0, output_tokens: 100 * (turn + 1), reasoning_output_tokens: 0, total_tokens: 1100 * (turn + 1) }, last_token_usage: { input_tokens: 1000, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 0, total_tokens: 1100 } } }),
-        line(s + 1, 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `reply ${turn}` }] }),
-      );
-    }
-    const home = await tempDir();
-    const name = `rollout-2026-07-02T08-00-00-${id}.jsonl`;
-    await mkdir(join(home, 'sessions', '2026', '07', '02'), { recursive: true });
-    await mkdir(join(home, 'archived_sessions'), { recursive: true });
-    await writeFile(join(home, 'sessions', '2026', '07', '02', name), `${lines.join('\n')}\n`);
-    // Cut after the third prompt's item, before its event.
-    const cut = lines.slice(0, 2 + 4 * 2 + 1);
-    await writeFile(join(home, 'archived_sessions', name), `${cut.join('\n')}\n`);
-    const stats = async (path: string) => {
-      const { code, stdout } = await runCli(['stats', path, '--no-cache', '--tz', 'UTC', '--json']);
-      expect(code).toBe(0);
-      return statsSchema.parse(JSON.parse(stdout)).totals;
-    };
-    expect(await stats(home)).toMatchObject({ sessions: 1, prompts: 3, usageRecords: 3, tokens: { input: 3000 } });
-    expect(await stats(join(home, 'archived_sessions', name))).toMatchObject({ sessions: 1, prompts: 3, usageRecords: 2 });
+    const path = join(await tempDir(), `rollout-2026-07-02T08-00-00-${id}.jsonl`);
+    await writeFile(path, `${lines.join('\n')}\n`);
+    const file = await read(path);
+    expect(file.entries.filter((e) => e.kind === 'prompt')).toHaveLength(2);
+    expect(file.entries.slice(-kinds.length).map((e) => e.kind)).toEqual(kinds);
+    const last = file.entries.at(-1);
+    expect(last?.kind === 'prompt' ? last.content : null).toEqual([{ type: 'text', text: 'rename foo to bar' }]);
   });
 });

@@ -30,7 +30,6 @@ import type { PendingLine, SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { threadNameOf } from './session-index.js';
 import { appliedDiff, commitsOf, exitCodeOf, patchDiff, patchTextOf, toolEffect } from './tools.js';
-import { sha256Hex } from '../../sha256.js';
 import { contentHash, invalidRecord, parseRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
 import { countProblem, describe, MAX_TOKENS_PER_RECORD } from '../usage-check.js';
 
@@ -180,7 +179,7 @@ interface CodexContext {
    * `images`: what they held that a prompt may lack; `afterResult`: the tool result an item of
    * images alone follows (view_image's picture), which shows them when no prompt does.
    */
-  userItems: { draft: Draft; text: string; images: Block[]; afterResult: Draft | null; at: number; typedKey: string }[];
+  userItems: { draft: Draft; text: string; images: Block[]; afterResult: Draft | null; at: number }[];
   justCompacted: boolean;
   /** Usage: the last cumulative totals, and the usage records with their totals before and after. */
   totals: Totals | null;
@@ -189,8 +188,6 @@ interface CodexContext {
   /** Each usage record with what its claim is made of: its turn (null: matched by totals alone), and the running totals before and after it. */
   usages: { usage: Usage; turn: string | null; before: string; after: string }[];
   occurrences: Map<string, number>;
-  /** Of typed words at a place, how many prompts and how many role:user items so far (typedKeyBody). */
-  typedOccurrences: Map<string, number>;
   /** The turn being read: part of each entry's key, so a fork's own turns never match its parent's. */
   turnId: string;
   /** The last damaged token_count as written, so that its re-emit is not counted again. */
@@ -241,7 +238,6 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     totalsAt: null,
     usages: [],
     occurrences: new Map(),
-    typedOccurrences: new Map(),
     turnId: '',
     lastDamaged: null,
     startedAt: null,
@@ -457,7 +453,7 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
           const afterResult = typed === '' && images.length > 0 && images.length === shown.length && previous?.entry.kind === 'toolResult' ? previous : null;
           // Decided at the end: the twin of a typed prompt is dropped (its images kept in the prompt), the rest is injected context.
           const draft = add(ctx, item, at, time, injectedContext(injectedSummary(typed), shown));
-          ctx.userItems.push({ draft, text: typed, images, afterResult, at: ctx.drafts.length, typedKey: typedKeyBody(ctx, 'item', typed) });
+          ctx.userItems.push({ draft, text: typed, images, afterResult, at: ctx.drafts.length });
           return;
         }
         case 'developer':
@@ -614,7 +610,6 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       const text = r.message ?? '';
       const images: Block[] = (r.images ?? []).map(imageBlock);
       const prompt = addUserTurn(ctx, event, at, time, text, [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images]);
-      prompt.keyBody = typedKeyBody(ctx, 'prompt', text.trim());
       ctx.typed.push({ draft: prompt, text: text.trim(), at: ctx.drafts.length });
       return;
     }
@@ -1009,19 +1004,6 @@ function countsSignature(t: Totals): string {
 
 // --- building entries -------------------------------------------------------------------------
 
-/**
- * The key of words the user sent, by their text and place, the same whether read from the prompt's
- * event or from its role:user item (each counted apart): an item whose event the file does not
- * hold (it ends between them) is the prompt a whole copy of the thread holds.
- */
-function typedKeyBody(ctx: CodexContext, side: 'prompt' | 'item', text: string): string {
-  const body = `typed:${sha256Hex(text).slice(0, 32)}:${ctx.turnId}@${ctx.totals === null ? '0' : countsSignature(ctx.totals)}`;
-  const seen = `${side}\u0000${body}`;
-  const occurrence = (ctx.typedOccurrences.get(seen) ?? 0) + 1;
-  ctx.typedOccurrences.set(seen, occurrence);
-  return `${body}#${occurrence}`;
-}
-
 function add(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null, built: EntryPayload): Draft {
   const hash = contentHash(payload);
   // Where in the thread the item sits: its turn and the running totals before it.
@@ -1084,11 +1066,20 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
     const prompt = twins.get(item);
     if (prompt === undefined && draft === last && !ctx.legacy && item.text !== '' && !looksInjected(item.text)) {
       // The file ends between the words the user sent and the event Codex writes a moment later
-      // (a copy taken while it ran, or a crash): a prompt all the same, keyed as the event's
-      // would be, so that the copy of a thread cut there holds nothing its whole file does not.
-      draft.entry = { ...draft.entry, kind: 'prompt', content: draft.entry.kind === 'notice' ? draft.entry.content : [], skill: null } as Entry;
-      draft.keyBody = item.typedKey;
-      draft.opensUserTurn = true;
+      // (a copy taken while it ran, or a crash): a prompt all the same. (Keyed by its line, as
+      // every entry: beside the whole file, such a copy is a session of its own, as before.)
+      const content = draft.entry.kind === 'notice' ? draft.entry.content : [];
+      // What the IDE put before the words typed is shown apart, as the event's prompt has it.
+      const { context, request } = splitEditorContext(item.text);
+      const typed = context === null ? content : [...(request.trim() === '' ? [] : [{ type: 'text' as const, text: request.trim() }]), ...content.filter((b) => b.type !== 'text')];
+      draft.entry = { ...draft.entry, kind: 'prompt', content: typed, skill: null } as Entry;
+      if (context === null) draft.opensUserTurn = true;
+      else {
+        const { id, timestamp, line, recovered } = draft.entry;
+        const entry = { key: '', id, parentId: null, timestamp, line, usage: [], recovered, ...editorContext(context) } as Entry;
+        const contextDraft: Draft = { entry, keyBody: `${draft.keyBody}|context`, dropped: false, opensUserTurn: true };
+        ctx.drafts.splice(ctx.drafts.indexOf(draft), 0, contextDraft);
+      }
       continue;
     }
     if (prompt === undefined) {
