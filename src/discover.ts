@@ -202,7 +202,7 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
           // bough's own files, its archive's records among them: never sessions to read again.
           if (folder.real !== rootReal && listing.some((entry) => entry.name === MANIFEST && entry.isFile())) return;
           // Nor an agent's own files that are never sessions (a Codex home's history.jsonl).
-          const own = agentsOwnFiles(new Set(listing.map((entry) => entry.name)));
+          const own = agentsOwnFiles(new Set(listing.map((entry) => entry.name)), folder.path);
           for (const entry of listing) {
             const path = childOf(folder.path, entry.name);
             const real = childOf(folder.real, entry.name);

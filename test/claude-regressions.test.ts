@@ -911,6 +911,15 @@ describe('a workflow run’s journal', () => {
     const { totals } = await stats(folder);
     expect(totals).toMatchObject({ sessions: 1, tokens: { input: 1100 }, subagents: { tokens: { input: 1000 } } });
   });
+
+  // Regression (a hostile look): one in a run's folder with no agent's transcript yet was still a file skipped.
+  it('is not taken for a session file before its run’s agents wrote theirs', async () => {
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'run the workflow'), assistant('a1', 'u1', 'A', tokens(100))],
+      [`-home-ana-shop/${SESSION}/subagents/workflows/run1/journal.jsonl`]: [{ type: 'step', runId: 'run1', step: 1, status: 'started' }],
+    });
+    expect((await stats(folder)).totals).toMatchObject({ sessions: 1, tokens: { input: 100 } });
+  });
 });
 
 describe('a gateway that writes one message id for every response, and no request id', () => {

@@ -298,6 +298,8 @@ describe('lookup in the bundled LiteLLM table (pricing.md §7 traps)', () => {
     // Regression: an id as Anthropic's API writes it, which the table lists under Vertex only, took
     // Vertex's price ($1/$5 for 3.5 Haiku, not Anthropic's $0.80/$4): unpriced, as any unknown id.
     expect(claudeKey('claude-3-5-haiku-20241022')).toBeNull();
+    // Regression (a hostile look): Vertex's undated ids are written `@default`, and were left unpriced.
+    expect(claudeKey('claude-opus-4-6@default')).toBe('vertex_ai/claude-opus-4-6@default');
     // An undated id is still Anthropic's newest dated entry (a hostile look: vertex_ai/claude-3-haiku, without cache prices).
     expect(claudeKey('claude-3-haiku')).toBe('claude-3-haiku-20240307');
     expect(claudeKey('claude-sonnet-4')).toBe('claude-sonnet-4-20250514');

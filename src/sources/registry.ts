@@ -51,17 +51,17 @@ export interface SourceReader {
    */
   isBesideEntry?(id: string): boolean;
   /**
-   * Of the names in one folder, those of files this agent keeps there that are never sessions
-   * (Codex's session_index.jsonl and history.jsonl beside its sessions/ folder): not candidates.
+   * Of the names in one folder (`folder` its path), those of files this agent keeps there that are
+   * never sessions (Codex's session_index.jsonl and history.jsonl beside its sessions/ folder): not candidates.
    */
-  ownFiles?(names: ReadonlySet<string>): readonly string[];
+  ownFiles?(names: ReadonlySet<string>, folder: string): readonly string[];
 }
 
 export const READERS: readonly SourceReader[] = [piReader, claudeReader, codexReader];
 
 /** Of the names in one folder, those of files an agent keeps there that are never sessions. */
-export function agentsOwnFiles(names: ReadonlySet<string>): Set<string> {
-  return new Set(READERS.flatMap((reader) => reader.ownFiles?.(names) ?? []));
+export function agentsOwnFiles(names: ReadonlySet<string>, folder: string): Set<string> {
+  return new Set(READERS.flatMap((reader) => reader.ownFiles?.(names, folder) ?? []));
 }
 
 /** How each agent's work held in several files is counted once. */

@@ -11,10 +11,14 @@ import { isClaudeRecord, readClaudeFile } from './read.js';
  * Claude Code's model ids are Anthropic's: LiteLLM lists them bare, some also under `anthropic/`;
  * on Vertex they are written `claude-…@date`, which LiteLLM lists under `vertex_ai/` alone (last:
  * an undated id is Anthropic's newest dated entry, not a Vertex entry of another price). Only an
- * id written so is Vertex's: `claude-3-5-haiku-20241022`, which the table lists under no provider
- * of Anthropic's own, is unpriced, not Vertex's price (25% above Anthropic's).
+ * id written so (`@20241022`, `@default`) is Vertex's: `claude-3-5-haiku-20241022`, which the
+ * table lists under no provider of Anthropic's own, is unpriced, not Vertex's price (25% above
+ * Anthropic's).
  */
-const CLAUDE_PRICE_HINT = { prefixes: ['', 'anthropic/'], lastPrefixes: ['vertex_ai/'], lastPrefixesFor: /@\d{8}$/, subscription: false, local: false } as const;
+const CLAUDE_PRICE_HINT = { prefixes: ['', 'anthropic/'], lastPrefixes: ['vertex_ai/'], lastPrefixesFor: /@\w+$/, subscription: false, local: false } as const;
+
+/** `<session id>/subagents/workflows/<run id>`: where a workflow run keeps its agents' transcripts and its journal. */
+const WORKFLOW_RUN = /[\\/]subagents[\\/]workflows[\\/][^\\/]+[\\/]?$/;
 
 export const claudeReader: SourceReader = {
   source: 'claude',
@@ -30,8 +34,9 @@ export const claudeReader: SourceReader = {
   priceHint: () => CLAUDE_PRICE_HINT,
   localProviders: async () => new Set<string>(),
   companions: claudeCompanions,
-  // A workflow run's journal beside its agents' transcripts (claude.md §2): no transcript.
-  ownFiles: (names) => (names.has('journal.jsonl') && [...names].some((name) => SUBAGENT_FILE.test(name)) ? ['journal.jsonl'] : []),
+  // A workflow run's journal (claude.md §2: no transcript), told by its run's folder, or by its
+  // agents' transcripts beside it in a folder given by another path.
+  ownFiles: (names, folder) => (names.has('journal.jsonl') && (WORKFLOW_RUN.test(folder) || [...names].some((name) => SUBAGENT_FILE.test(name))) ? ['journal.jsonl'] : []),
   // A sub-agent's label and starting call come from its sidecar, which may be written after it.
   // Claude Code writes sub-agents' files in a session's subagents/ folder, named agent-*.jsonl;
   // one renamed there is still read as one.
