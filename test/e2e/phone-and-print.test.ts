@@ -2,7 +2,7 @@
 // folded part of a branched session open in print, the tree drawn with its own attributes and a
 // legend, and the header reaching the overview, the projects and data quality.
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -193,6 +193,37 @@ describe('the overview printed on A4', () => {
       }
     } finally {
       await paper.close();
+    }
+  });
+});
+
+describe('a session with a long tool output printed', () => {
+  // Regression: a block that scrolls on screen (a file read, a command's output) printed its first
+  // 32 lines and went on with the next entry, with nothing to say the rest was cut.
+  it('prints every line of it', async (context) => {
+    requireBrowser(context);
+    const at = '2026-10-05T10:00:00.000Z';
+    const lines = Array.from({ length: 120 }, (_, i) => `line ${i + 1} of the build log`).join('\n');
+    const records = [
+      { type: 'session', version: 3, id: 'long-output', timestamp: at, cwd: '/home/ana/shop' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'build it' } },
+      { type: 'message', id: 'a1', parentId: 'u1', timestamp: at, message: { role: 'assistant', content: [{ type: 'toolCall', id: 't1', name: 'bash', arguments: { command: 'npm run build' } }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 }, stopReason: 'toolUse' } },
+      { type: 'message', id: 'r1', parentId: 'a1', timestamp: at, message: { role: 'toolResult', toolCallId: 't1', toolName: 'bash', content: [{ type: 'text', text: lines }], isError: false } },
+    ];
+    const input = join(work, 'long-output');
+    await mkdir(input, { recursive: true });
+    await writeFile(join(input, 'long.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
+    const report = join(work, 'long-output-report');
+    const built = await build({ inputs: [input], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const visit = await openPage(await browser.context(), pathToFileURL(join(report, built.summary.sessions[0]!.page)).href);
+    try {
+      await visit.page.emulateMedia({ media: 'print' });
+      await visit.page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+      const cut = await visit.page.evaluate(() => Array.from(document.querySelectorAll('pre')).filter((pre) => pre.getClientRects().length > 0 && pre.scrollHeight > pre.clientHeight + 2).length);
+      expect(cut).toBe(0);
+      expect(await visit.page.getByText('line 120 of the build log').isVisible()).toBe(true);
+    } finally {
+      await visit.page.close();
     }
   });
 });
