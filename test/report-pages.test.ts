@@ -214,6 +214,23 @@ describe('rendered report', () => {
   });
 });
 
+describe('the badges of a sessions table', () => {
+  // Regression: what "cost differs" (or "fork", "unpriced") meant was said in a title alone, which
+  // shows on hover: never on a phone or on paper.
+  it('are said in words under it, each kind once', async () => {
+    const index = await page('index.html');
+    const legends = [...index.matchAll(/<ul class="badge-legend">([\s\S]*?)<\/ul>/g)].map((m) => m[1] ?? '');
+    // Under the most expensive sessions, and once under all the months' tables.
+    expect(legends).toHaveLength(2);
+    const all = legends[1] ?? '';
+    expect(all).toContain('<span class="badge tone-warn">cost differs</span> bough’s cost and the one the agent recorded differ by more than 1%');
+    expect(all).toContain('<span class="badge tone-plain">branches</span>');
+    expect(all.split('cost differs</span>').length - 1).toBe(1);
+    const project = summary.projects.find((p) => summary.sessions.some((s) => s.cwd === p.cwd && s.costCheck?.differs === true));
+    expect(await page(project?.page as string)).toContain('<ul class="badge-legend">');
+  });
+});
+
 describe('a session that runs past midnight', () => {
   // Regression: the conversation showed times alone, so 23:59:59, 00:00:00, 23:59:59 read as one
   // night; the date was only in a datetime attribute.

@@ -16,6 +16,21 @@ export interface RowBadge {
   label: string;
   tone: 'plain' | 'warn' | 'error';
   title: string;
+  /** What every badge of its kind says, for the legend under its table (a title shows on hover only: not on a phone or on paper). */
+  legend?: { label: string; meaning: string };
+}
+
+/** The badges a table's rows carry, each kind once, in the order first met: what each says. */
+export type BadgeLegend = { label: string; tone: RowBadge['tone']; meaning: string }[];
+
+export function badgeLegend(tables: readonly (TableView | null)[]): BadgeLegend {
+  const seen = new Map<string, BadgeLegend[number]>();
+  for (const table of tables) {
+    for (const row of table?.rows ?? []) {
+      for (const c of row) for (const b of c.badges) if (b.legend && !seen.has(b.legend.label)) seen.set(b.legend.label, { label: b.legend.label, tone: b.tone, meaning: b.legend.meaning });
+    }
+  }
+  return [...seen.values()];
 }
 
 export interface InputPlace {
@@ -47,8 +62,10 @@ export interface IndexPageView {
   projects: TableView | null;
   agents: TableView | null;
   top: TableView | null;
+  topLegend: BadgeLegend;
   countingNote: string;
   sessionGroups: SessionGroup[];
+  sessionsLegend: BadgeLegend;
 }
 
 export interface ProjectPageView {
@@ -59,6 +76,7 @@ export interface ProjectPageView {
   charts: ChartView[];
   models: TableView | null;
   sessions: TableView;
+  sessionsLegend: BadgeLegend;
   files: TableView | null;
   filesNote: string | null;
 }
@@ -96,6 +114,8 @@ export function indexPageView(data: ReportData, ctx: OverviewContext): IndexPage
   cards.unshift({ label: 'Sessions', value: formatCount(data.sessions.length), detail: `in ${plural(data.projects.length, 'project')}`, tone: 'plain' });
   const empty = data.sessions.length === 0 ? emptyScopeSentence(data, ctx.scopeLabel) : null;
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
+  const top = empty ? null : sessionsTable(topSessions(data.sessions), INDEX_PAGE, ctx, { projects: projectNames, sortedByCost: true });
+  const groups = empty ? [] : sessionGroups(data.sessions, INDEX_PAGE, ctx, projectNames);
   return {
     title: ctx.scopeLabel,
     generated: ctx.generated,
@@ -113,11 +133,13 @@ export function indexPageView(data: ReportData, ctx: OverviewContext): IndexPage
     models: empty ? null : modelsTable(data.models),
     projects: empty ? null : projectsTable(data.projects, INDEX_PAGE, ctx),
     agents: empty ? null : agentsTable(data.sources),
-    top: empty ? null : sessionsTable(topSessions(data.sessions), INDEX_PAGE, ctx, { projects: projectNames, sortedByCost: true }),
+    top,
+    topLegend: badgeLegend([top]),
     countingNote:
       'Sessions are counted in each month they were active in, so a month’s sessions do not add up to the total. Tokens: input is not cached; output includes reasoning; cache write includes one-hour writes. Prompts, replies and usage count by their own time, so the months add up to the total (each figure rounded on its own, so the rounded ones may miss it by a cent).' +
       recordedPartNote(data.totals),
-    sessionGroups: empty ? [] : sessionGroups(data.sessions, INDEX_PAGE, ctx, projectNames),
+    sessionGroups: groups,
+    sessionsLegend: badgeLegend(groups.map((group) => group.table)),
   };
 }
 
@@ -139,6 +161,7 @@ export function projectPageView(project: ProjectData, data: ReportData, ctx: Ove
   const cards = statCards(project.tally, null);
   cards.unshift({ label: 'Sessions', value: formatCount(mine.length), detail: 'in this project', tone: 'plain' });
   const files = project.files.slice(0, TOP_FILES);
+  const sessionsTableView = sessionsTable(mine, page, ctx, { projects: null, sortedByCost: false });
   return {
     title: project.name,
     cwd: project.cwd ?? '(no working directory recorded)',
@@ -147,7 +170,8 @@ export function projectPageView(project: ProjectData, data: ReportData, ctx: Ove
     // A project with no usage recorded draws no empty $0 axes.
     charts: project.tally.records === 0 ? [] : costCharts(project.byDay, project.byMonth, project.byModel, data, ' in this project'),
     models: modelsTable(project.byModel),
-    sessions: sessionsTable(mine, page, ctx, { projects: null, sortedByCost: false }),
+    sessions: sessionsTableView,
+    sessionsLegend: badgeLegend([sessionsTableView]),
     files: files.length === 0 ? null : filesTable(files),
     filesNote: project.files.length > TOP_FILES ? `The ${TOP_FILES} most touched of ${formatCount(project.files.length)} files.` : null,
   };
@@ -398,15 +422,16 @@ function sessionsTable(sessions: readonly SessionData[], fromPage: string, ctx: 
 
 function sessionBadges(session: SessionData): RowBadge[] {
   const badges: RowBadge[] = [];
-  if (session.origin || session.originMissing) badges.push({ label: 'fork', tone: 'plain', title: 'copied from another session' });
-  if (session.ledger.branches > 1) badges.push({ label: `${session.ledger.branches} branches`, tone: 'plain', title: 'leaves of the tree' });
-  if (session.partly) badges.push({ label: 'partly in period', tone: 'plain', title: 'some of this session falls outside the period; its numbers here count the part inside' });
-  if (session.ledger.lastSeen !== null) badges.push({ label: 'file gone', tone: 'warn', title: 'its source file is no longer present; kept from an earlier build' });
+  const badge = (label: string, tone: RowBadge['tone'], title: string, legend: { label?: string; meaning: string }) => badges.push({ label, tone, title, legend: { label: legend.label ?? label, meaning: legend.meaning } });
+  if (session.origin || session.originMissing) badge('fork', 'plain', 'copied from another session', { meaning: 'copied from another session, whose share is counted there' });
+  if (session.ledger.branches > 1) badge(`${session.ledger.branches} branches`, 'plain', 'leaves of the tree', { label: 'branches', meaning: 'the conversation went on from an earlier point: its tree has that many leaves' });
+  if (session.partly) badge('partly in period', 'plain', 'some of this session falls outside the period; its numbers here count the part inside', { meaning: 'some of the session falls outside the period: its numbers count the part inside' });
+  if (session.ledger.lastSeen !== null) badge('file gone', 'warn', 'its source file is no longer present; kept from an earlier build', { meaning: 'its file is no longer there: kept from an earlier build' });
   // Only for content lost: a session whose damaged lines were all recovered reads whole.
-  if (session.ledger.damaged > 0) badges.push({ label: 'damaged lines', tone: 'warn', title: `${plural(session.ledger.damaged, 'line')} skipped: see the data-quality page` });
-  if (session.tally.unpriced > 0) badges.push({ label: 'unpriced', tone: 'error', title: "a model not in LiteLLM's price table: its cost is unknown" });
+  if (session.ledger.damaged > 0) badge('damaged lines', 'warn', `${plural(session.ledger.damaged, 'line')} skipped: see the data-quality page`, { meaning: 'lines of its file could not be read: see the data-quality page' });
+  if (session.tally.unpriced > 0) badge('unpriced', 'error', "a model not in LiteLLM's price table: its cost is unknown", { meaning: "a model not in LiteLLM's price table: that part of its cost is unknown" });
   if (session.costCheck.differs) {
-    badges.push({ label: 'cost differs', tone: 'warn', title: `bough and the agent differ; likely: ${session.costCheck.reason}` });
+    badge('cost differs', 'warn', `bough and the agent differ; likely: ${session.costCheck.reason}`, { meaning: 'bough’s cost and the one the agent recorded differ by more than 1%: the session’s page says where and why' });
   }
   return badges;
 }
