@@ -605,8 +605,16 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     // Archived with another secret, its keys cannot be compared with these: its entries' ids and
     // times, which no secret hashes, are (a Codex entry's id is its line: its time tells a line
     // written anew).
-    const same = keys !== null && record.keys !== undefined && record.keys !== keys.check ? (a: LedgerEntry, b: LedgerEntry | undefined) => a.id === b?.id && a.time === b.time : (a: LedgerEntry, b: LedgerEntry | undefined) => a.key === b?.key;
+    const byIds = keys !== null && record.keys !== undefined && record.keys !== keys.check;
+    const mark = byIds ? (entry: LedgerEntry) => `${entry.id}\u0000${entry.time}` : (entry: LedgerEntry) => entry.key;
+    const same = (a: LedgerEntry, b: LedgerEntry | undefined) => b !== undefined && mark(a) === mark(b);
+    // An entry a file holds: as it was, or read with others as one (a newer bough reads a
+    // response written as several lines as one entry, which names the others' ids).
+    const marks = new Set(now.map(mark));
+    const merged = new Set(now.flatMap((entry) => entry.aliases ?? []));
+    const holds = (entry: LedgerEntry) => marks.has(mark(entry)) || merged.has(entry.id);
     if (was.length > now.length) {
+      if (was.every(holds)) continue;
       if (now.every((entry, i) => same(entry, was[i]))) cut.push(ledger.key);
       else rewritten.push(ledger.key);
       continue;
@@ -615,7 +623,7 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     // writes a prompt twice, as the model's input and then as an event, a moment apart): a file
     // going on holds the others as they were, its first entry always.
     const settled = was.slice(0, Math.max(1, was.length - GROWING_TAIL));
-    if (!settled.every((entry, i) => same(entry, now[i]))) rewritten.push(ledger.key);
+    if (!settled.every(holds)) rewritten.push(ledger.key);
   }
   return { cut, rewritten };
 }

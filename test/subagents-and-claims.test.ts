@@ -2,7 +2,10 @@
 // response held by several files counts once, by its agent's rule. Built from typed builders,
 // so these hold for any reader that fills `subagentOf` and `claim`.
 
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { archiveFiles, cutShortSessions } from '../src/archive.js';
 import { claimEntries, type UsageClaimRule } from '../src/ledger/claims.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
 import { ALL_TIME } from '../src/ledger/scope.js';
@@ -13,6 +16,7 @@ import { buildReportData, type ReportData } from '../src/report/data.js';
 import { rowsOf, totalsJson } from '../src/report/json.js';
 import { usageCsv } from '../src/report/usage-csv.js';
 import type { Entry, SessionFile, Source } from '../src/types.js';
+import { tempDir } from './support/fixtures.js';
 import { prompt, reply, sessionFile } from './support/session-builders.js';
 
 const M = 1e-6;
@@ -237,5 +241,70 @@ describe('projects', () => {
     const data = report([at('/s/1.jsonl', '/home/ana/a/app'), at('/s/2.jsonl', '/home/ana/b/app'), at('/s/3.jsonl', '/srv/b/app'), at('/s/4.jsonl', '/home/ana/shop')]);
     expect(data.projects.map((p) => p.name).sort()).toEqual(['a/app', 'ana/b/app', 'shop', 'srv/b/app']);
     expect(rowsOf(data, 'project').map((r) => r.label).sort()).toEqual(['a/app', 'ana/b/app', 'shop', 'srv/b/app']);
+  });
+});
+
+describe('a session an earlier build archived, its file gone, that a file read now holds', () => {
+  const at = (s: number) => `2026-11-02T10:00:0${s}Z`;
+  // As an older bough read a response written as two lines, each its own entry and claim.
+  const archived = {
+    ...ledgerOf(
+      sessionFile({ path: '/home/ana/.claude/projects/-shop/s9.jsonl', source: 'claude', sessionId: 's9' }, [
+        prompt('u1', at(0), 'Read the files'),
+        reply('a1', at(1), { input: 10, output: 5, cacheRead: 1000, claim: 's9\0msg\0one' }, { parentId: 'u1' }),
+        reply('a2', at(2), { input: 10, output: 50, cacheRead: 1000, claim: 's9\0msg\0two' }, { parentId: 'a1' }),
+      ]),
+    ),
+    lastSeen: Date.parse('2026-11-03T00:00:00Z'),
+  };
+  // As bough reads it now, moved to the second config root: the two lines one response, naming the other.
+  const moved = sessionFile({ path: '/home/ana/.config/claude/projects/-shop/s9.jsonl', source: 'claude', sessionId: 's9' }, [
+    prompt('u1', at(0), 'Read the files'),
+    { ...reply('a1', at(1), { input: 10, output: 50, cacheRead: 1000, claim: 's9\0msg\0one' }, { parentId: 'u1' }), aliases: ['a2'] },
+  ]);
+
+  // Regression (an upgrade over a report folder): the archived reading was a second session, its
+  // second line's usage counted again, at every build after.
+  it('is that file’s session, its usage counted once, as the file reads now', () => {
+    const ledgers = [ledgerOf(moved), archived];
+    const claims = claimEntries(ledgers, { usage: rules });
+    expect(claims.duplicateOf.get(archived.key)).toBe(ledgers[0]?.key);
+    const data = buildReportData(ledgers, claims, PRICES, { timeZone: 'UTC', period: ALL_TIME, project: null, sources: null });
+    expect(totalsJson(data)).toMatchObject({ sessions: 1, replies: 1, usageRecords: 1, tokens: { input: 10, output: 50, cacheRead: 1000 } });
+  });
+
+  it('stays a session of its own when the file read now holds less of it (an older copy put back)', () => {
+    const shorter = sessionFile({ path: '/home/ana/.config/claude/projects/-shop/s9.jsonl', source: 'claude', sessionId: 's9' }, [prompt('u1', at(0), 'Read the files')]);
+    const claims = claimEntries([ledgerOf(shorter), archived], { usage: rules });
+    expect(claims.duplicateOf.has(archived.key)).toBe(false);
+  });
+});
+
+describe('a session file archived as an older bough read it, unchanged since', () => {
+  const at = (s: number) => `2026-11-02T10:00:0${s}Z`;
+  const path = '/home/ana/.claude/projects/-shop/s9.jsonl';
+  const olderReading = ledgerOf(
+    sessionFile({ path, source: 'claude', sessionId: 's9' }, [
+      prompt('u1', at(0), 'Read the files'),
+      reply('a1', at(1), { input: 10, output: 5 }, { parentId: 'u1' }),
+      reply('a2', at(2), { input: 10, output: 50 }, { parentId: 'a1' }),
+    ]),
+  );
+  const cutShort = async (now: SessionFile) => {
+    const out = await tempDir();
+    const files = await archiveFiles({ ledger: olderReading, pages: [], search: [], fingerprint: null, source: 'x', place: 'y', lastSeen: 0, sharing: 'plain', entries: olderReading.entries.count });
+    await mkdir(join(out, dirname(files.ledger.path)), { recursive: true });
+    await writeFile(join(out, files.ledger.path), files.ledger.content);
+    return cutShortSessions(out, [{ ...JSON.parse(files.record), lastSeen: 0 }], [ledgerOf(now)], null);
+  };
+
+  // Regression (an upgrade over a report folder): read now as one response where the older bough
+  // read each of its lines, it held fewer entries, and was kept as archived, "cut short", its
+  // older reading's count in the totals at every build after.
+  it('is not taken for cut short when it reads lines as one entry that names the others', async () => {
+    const merged = sessionFile({ path, source: 'claude', sessionId: 's9' }, [prompt('u1', at(0), 'Read the files'), { ...reply('a1', at(1), { input: 10, output: 50 }, { parentId: 'u1' }), aliases: ['a2'] }]);
+    expect(await cutShort(merged)).toEqual({ cut: [], rewritten: [] });
+    const cut = sessionFile({ path, source: 'claude', sessionId: 's9' }, [prompt('u1', at(0), 'Read the files')]);
+    expect((await cutShort(cut)).cut).toEqual([olderReading.key]);
   });
 });

@@ -62,7 +62,10 @@ export interface ClaimRules {
   mirrors?: (source: Source) => boolean;
 }
 
-export function claimEntries(ledgers: readonly SessionLedger[], rules: ClaimRules): Claims {
+export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules): Claims {
+  // Sessions an earlier build archived that a file read now holds whole: theirs, read again.
+  const superseded = supersededArchives(read);
+  const ledgers = superseded.size === 0 ? read : read.filter((ledger) => !superseded.has(ledger));
   const usageRule = rules.usage;
   const isArchived = rules.isArchived ?? (() => false);
   const mirrors = rules.mirrors ?? (() => false);
@@ -111,7 +114,7 @@ export function claimEntries(ledgers: readonly SessionLedger[], rules: ClaimRule
   while (linkCopiesByHistory(ledgers, counting, originOf, missingOrigin, heldBy, keys)) counting = countedEntries(ledgers, originOf, usageRule, index);
   const { counted, order } = counting;
 
-  const duplicateOf = new Map<SessionLedger, SessionLedger>();
+  const duplicateOf = new Map<SessionLedger, SessionLedger>(superseded);
   for (const [copy, holder] of heldBy) if (originOf.get(copy) === holder && countsNothing(counted.get(copy.key))) duplicateOf.set(copy, holder);
   for (const [copy, holder] of heldSubagentCopies(ledgers, counted, order, keys)) duplicateOf.set(copy, holder);
 
@@ -140,6 +143,49 @@ export function claimEntries(ledgers: readonly SessionLedger[], rules: ClaimRule
     duplicatesOf,
   };
 }
+
+/**
+ * Sessions an earlier build archived (their files gone from where they were read) that a file read
+ * now of the same agent and session id holds entry by entry, each with the file holding it: the
+ * session moved (a second config root, Codex's archived_sessions), read again by this bough. Told
+ * by entries, not usage claims: a newer reader may key usage otherwise (a response it reads as one
+ * where an older one read each line), and read several lines as one entry, which names the others
+ * (aliases). A file that grew since may read its last archived entries otherwise (Codex writes a
+ * prompt twice, a moment apart); one shorter is an older copy, and the archive keeps what it has.
+ */
+function supersededArchives(ledgers: readonly SessionLedger[]): Map<SessionLedger, SessionLedger> {
+  const superseded = new Map<SessionLedger, SessionLedger>();
+  const kept = ledgers.filter((ledger) => ledger.lastSeen !== null && ledger.subagentOf === null && ledger.entries.count > 0);
+  if (kept.length === 0) return superseded;
+  const liveById = new Map<string, SessionLedger[]>();
+  for (const ledger of ledgers) {
+    if (ledger.lastSeen !== null || ledger.subagentOf !== null) continue;
+    const list = liveById.get(ledger.sessionId);
+    if (list) list.push(ledger);
+    else liveById.set(ledger.sessionId, [ledger]);
+  }
+  for (const archived of kept) {
+    const live = (liveById.get(archived.sessionId) ?? []).filter((ledger) => ledger.source === archived.source);
+    if (live.length === 0) continue;
+    const was = unpackEntries(archived.entries);
+    const holder = live.find((ledger) => {
+      const now = unpackEntries(ledger.entries);
+      const held = new Set<string>();
+      for (const entry of now) {
+        held.add(`key\0${entry.key}`);
+        for (const alias of entry.aliases ?? []) held.add(`id\0${alias}`);
+      }
+      const missing = was.findIndex((entry) => !held.has(`key\0${entry.key}`) && !held.has(`id\0${entry.id}`));
+      if (missing === -1) return true;
+      return now.length >= was.length && missing >= was.length - GROWING_TAIL && was.slice(missing).every((entry) => entry.turn !== 'reply' && entry.usage.length === 0);
+    });
+    if (holder) superseded.set(archived, holder);
+  }
+  return superseded;
+}
+
+/** Entries at the end of an archived file that the same file, grown, may hold otherwise. */
+const GROWING_TAIL = 4;
 
 /** Every claim a file holds (its entries' keys and its usage records'), unpacked once per file asked for. */
 function claimKeysMemo(): (ledger: SessionLedger) => ReadonlySet<string> {
