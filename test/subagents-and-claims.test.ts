@@ -278,6 +278,18 @@ describe('a session an earlier build archived, its file gone, that a file read n
     const claims = claimEntries([ledgerOf(shorter), archived], { usage: rules });
     expect(claims.duplicateOf.has(archived.key)).toBe(false);
   });
+
+  // Regressions (a hostile look at the fix): a copy cut inside a response (its fuller line lost)
+  // replaced the archived session's cost with its own, five times less; a copy of the same id that
+  // went on otherwise took the archived session's last prompt with it, from the archive too.
+  it('stays a session of its own when the file read now holds a response with fewer tokens, or went on otherwise', () => {
+    const whole = { ...ledgerOf(sessionFile({ path: '/a/s8.jsonl', source: 'claude', sessionId: 's8' }, [prompt('u1', at(0), 'go'), { ...reply('a1', at(1), { input: 10, output: 3000, claim: 'm\0r' }, { parentId: 'u1' }), aliases: ['a1b'] }])), lastSeen: Date.parse('2026-11-03T00:00:00Z') };
+    const cutInside = sessionFile({ path: '/b/s8.jsonl', source: 'claude', sessionId: 's8' }, [prompt('u1', at(0), 'go'), reply('a1', at(1), { input: 10, output: 5, claim: 'm\0r' }, { parentId: 'u1' })]);
+    expect(claimEntries([ledgerOf(cutInside), whole], { usage: rules }).duplicateOf.has(whole.key)).toBe(false);
+    const unanswered = { ...ledgerOf(sessionFile({ path: '/a/s7.jsonl', source: 'claude', sessionId: 's7' }, [prompt('u1', at(0), 'go'), reply('a1', at(1), { input: 10, output: 5 }, { parentId: 'u1' }), prompt('u2', at(2), 'gamma', 'a1')])), lastSeen: Date.parse('2026-11-03T00:00:00Z') };
+    const wentOn = sessionFile({ path: '/b/s7.jsonl', source: 'claude', sessionId: 's7' }, [prompt('u1', at(0), 'go'), reply('a1', at(1), { input: 10, output: 5 }, { parentId: 'u1' }), prompt('u3', at(3), 'delta', 'a1'), reply('a3', at(4), { input: 10, output: 5 }, { parentId: 'u3' })]);
+    expect(claimEntries([ledgerOf(wentOn), unanswered], { usage: rules }).duplicateOf.has(unanswered.key)).toBe(false);
+  });
 });
 
 describe('a session file archived as an older bough read it, unchanged since', () => {

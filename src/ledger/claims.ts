@@ -5,7 +5,7 @@
 // Pure: ledgers in, claims out.
 
 import { CLAIM_TURN, type Source } from '../types.js';
-import type { SessionKey, SessionLedger } from './ledger.js';
+import type { LedgerEntry, SessionKey, SessionLedger } from './ledger.js';
 import { unpackEntries } from './packed-entries.js';
 
 /**
@@ -150,8 +150,8 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules):
  * session moved (a second config root, Codex's archived_sessions), read again by this bough. Told
  * by entries, not usage claims: a newer reader may key usage otherwise (a response it reads as one
  * where an older one read each line), and read several lines as one entry, which names the others
- * (aliases). A file that grew since may read its last archived entries otherwise (Codex writes a
- * prompt twice, a moment apart); one shorter is an older copy, and the archive keeps what it has.
+ * (aliases). An entry held under its own key holds at least the tokens archived of it: a copy cut
+ * inside a response (its fuller line lost) holds less, and the archive keeps what it has.
  */
 function supersededArchives(ledgers: readonly SessionLedger[]): Map<SessionLedger, SessionLedger> {
   const superseded = new Map<SessionLedger, SessionLedger>();
@@ -169,23 +169,27 @@ function supersededArchives(ledgers: readonly SessionLedger[]): Map<SessionLedge
     if (live.length === 0) continue;
     const was = unpackEntries(archived.entries);
     const holder = live.find((ledger) => {
-      const now = unpackEntries(ledger.entries);
-      const held = new Set<string>();
-      for (const entry of now) {
-        held.add(`key\0${entry.key}`);
-        for (const alias of entry.aliases ?? []) held.add(`id\0${alias}`);
+      const tokens = new Map<string, number>();
+      const merged = new Set<string>();
+      for (const entry of unpackEntries(ledger.entries)) {
+        tokens.set(entry.key, tokensOf(entry));
+        for (const alias of entry.aliases ?? []) merged.add(alias);
       }
-      const missing = was.findIndex((entry) => !held.has(`key\0${entry.key}`) && !held.has(`id\0${entry.id}`));
-      if (missing === -1) return true;
-      return now.length >= was.length && missing >= was.length - GROWING_TAIL && was.slice(missing).every((entry) => entry.turn !== 'reply' && entry.usage.length === 0);
+      return was.every((entry) => {
+        const held = tokens.get(entry.key);
+        return held !== undefined ? held >= tokensOf(entry) : merged.has(entry.id);
+      });
     });
     if (holder) superseded.set(archived, holder);
   }
   return superseded;
 }
 
-/** Entries at the end of an archived file that the same file, grown, may hold otherwise. */
-const GROWING_TAIL = 4;
+function tokensOf(entry: LedgerEntry): number {
+  let total = 0;
+  for (const usage of entry.usage) total += usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+  return total;
+}
 
 /** Every claim a file holds (its entries' keys and its usage records'), unpacked once per file asked for. */
 function claimKeysMemo(): (ledger: SessionLedger) => ReadonlySet<string> {
