@@ -13,7 +13,7 @@ import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, readPlaces, type Discovery, type Place } from './discover.js';
 import { boughCacheDir, boughConfigDir, resolvedHome, type Environment } from './environment.js';
-import { BoughError, messageOf, systemTrouble } from './errors.js';
+import { BoughError, messageOf, systemCode, systemTrouble } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
 import { scopeLabel, type Scope } from './ledger/scope.js';
 import { refuseUnsafeOut } from './output/out-path.js';
@@ -345,6 +345,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
   } catch (error) {
     await folder.abort();
+    // A full disk met writing the report (its search index, summary.json) is said with its folder.
+    const code = systemCode(error);
+    if ((code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG') && typeof (error as { path?: unknown }).path !== 'string') Object.assign(error as Error, { path: resolve(options.out) });
     throw error;
   }
 }
@@ -506,7 +509,12 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     }
     seen.push({ name, lastSeen: entry.lastSeen });
     records.add(files.record);
-    await folder.write(files.ledger.path, files.ledger.content);
+    try {
+      await folder.write(files.ledger.path, files.ledger.content);
+    } catch (error) {
+      // A full disk is the build's, said with the folder it could not write.
+      throw systemTrouble(error) !== null && typeof (error as { path?: unknown }).path !== 'string' ? Object.assign(error as Error, { path: resolve(options.out) }) : error;
+    }
   };
   const templates = await loadTemplates();
   const renderer = createRenderer(templates);

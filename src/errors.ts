@@ -49,8 +49,9 @@ export function troubleWords(error: unknown): string | null {
 export function systemCode(error: unknown): string | null {
   const { code, errno } = (error ?? {}) as { code?: unknown; errno?: unknown };
   if (typeof code !== 'string') return null;
-  // Node names no code for some numbers ("Unknown system error -122": a quota on Linux): told by the number.
-  return (typeof errno === 'number' && code.startsWith('Unknown system error') ? UNNAMED.get(-errno) : undefined) ?? code;
+  // Node names no code for some numbers ("UNKNOWN", or "Unknown system error -122": a quota on
+  // Linux, as each call says it): told by the number.
+  return (typeof errno === 'number' && (code === 'UNKNOWN' || code.startsWith('Unknown system error')) ? UNNAMED.get(-errno) : undefined) ?? code;
 }
 
 /** This system's numbers for the troubles Node may not name. */

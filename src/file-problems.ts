@@ -54,8 +54,9 @@ export function whyUnwritable(error: unknown): string {
     case 'EROFS':
       return 'a read-only file system';
     case 'ENOSPC':
-    case 'EDQUOT':
       return 'the disk is full';
+    case 'EDQUOT':
+      return 'your disk quota is used up';
     default:
       return whyUnreadable(error);
   }

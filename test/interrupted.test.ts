@@ -99,6 +99,8 @@ describe('a full disk', () => {
     const quota = -(constants.errno.EDQUOT as number);
     const overQuota = Object.assign(new Error(`Unknown system error ${quota}: Unknown system error ${quota}, write`), { code: `Unknown system error ${quota}`, errno: quota, path: '/home/ana/report/index.html' });
     expect(systemTrouble(overQuota)).toMatch(/^could not write or read \/home\/ana\/report\/index\.html: its disk quota is used up\./);
+    // Nor when Node says "UNKNOWN", as it does for most writes (a hostile look).
+    expect(systemTrouble(Object.assign(new Error('UNKNOWN: unknown error, write'), { code: 'UNKNOWN', errno: quota }))).toMatch(/^could not write or read: its disk quota is used up\./);
   });
 });
 

@@ -123,7 +123,7 @@ export async function openReportFolder(outDir: string, generator: string, option
     lock.release();
     throw error instanceof BoughError
       ? error
-      : new BoughError(`Cannot prepare the report folder ${out}: ${(error as Error).message}. Choose another --out.`, { cause: error });
+      : new BoughError(`Cannot prepare the report folder ${out}: ${troubleWords(error) ?? (error as Error).message}. Choose another --out.`, { cause: error });
   }
   unfinished.set(staging, { lock, earlier: previous !== null });
   /** Files written into the staging folder, from the report root. */

@@ -158,8 +158,10 @@ async function archiveSession(task: PagesTask, staging: string, archiving: Archi
       archived.push({ key: part.ledger.key, record });
     }
   } catch {
-    // Its pages stand: the build archives it itself, and says what failed if that fails too.
-    for (const { key } of archived) removeStagedFile(staging, archivedLedgerPath(key));
+    // Its pages stand: the build archives it itself, and says what failed if that fails too. The
+    // ledger file whose write failed goes too (a full disk leaves part of it), or that write would
+    // find it there.
+    for (const part of parts) removeStagedFile(staging, archivedLedgerPath(part.ledger.key));
     return null;
   }
   return archived;
