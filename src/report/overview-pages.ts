@@ -423,13 +423,13 @@ function sessionsTable(sessions: readonly SessionData[], fromPage: string, ctx: 
 function sessionBadges(session: SessionData): RowBadge[] {
   const badges: RowBadge[] = [];
   const badge = (label: string, tone: RowBadge['tone'], title: string, legend: { label?: string; meaning: string }) => badges.push({ label, tone, title, legend: { label: legend.label ?? label, meaning: legend.meaning } });
-  if (session.origin || session.originMissing) badge('fork', 'plain', 'copied from another session', { meaning: 'copied from another session, whose share is counted there' });
+  if (session.origin || session.originMissing) badge('fork', 'plain', 'copied from another session', { meaning: 'copied from another session: what it copied counts there, or here when that session is not among the files read' });
   if (session.ledger.branches > 1) badge(`${session.ledger.branches} branches`, 'plain', 'leaves of the tree', { label: 'branches', meaning: 'the conversation went on from an earlier point: its tree has that many leaves' });
   if (session.partly) badge('partly in period', 'plain', 'some of this session falls outside the period; its numbers here count the part inside', { meaning: 'some of the session falls outside the period: its numbers count the part inside' });
   if (session.ledger.lastSeen !== null) badge('file gone', 'warn', 'its source file is no longer present; kept from an earlier build', { meaning: 'its file is no longer there: kept from an earlier build' });
   // Only for content lost: a session whose damaged lines were all recovered reads whole.
   if (session.ledger.damaged > 0) badge('damaged lines', 'warn', `${plural(session.ledger.damaged, 'line')} skipped: see the data-quality page`, { meaning: 'lines of its file could not be read: see the data-quality page' });
-  if (session.tally.unpriced > 0) badge('unpriced', 'error', "a model not in LiteLLM's price table: its cost is unknown", { meaning: "a model not in LiteLLM's price table: that part of its cost is unknown" });
+  if (session.tally.unpriced > 0) badge('unpriced', 'error', "a model not in LiteLLM's price table: its cost is unknown", { meaning: 'a model bough has no price for (not in the price table, or a router that does not say which model answered): that part of its cost is unknown' });
   if (session.costCheck.differs) {
     badge('cost differs', 'warn', `bough and the agent differ; likely: ${session.costCheck.reason}`, { meaning: 'bough’s cost and the one the agent recorded differ by more than 1%: the session’s page says where and why' });
   }
