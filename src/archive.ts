@@ -24,7 +24,7 @@ import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
-import type { LedgerEntry, SessionKey, SessionLedger } from './ledger/ledger.js';
+import { entryTokens, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries, usageKeyOf } from './ledger/packed-entries.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
 import { MANIFEST, parseManifest } from './output/report-folder.js';
@@ -88,6 +88,8 @@ export interface ArchivedPages {
   real?: string | undefined;
   /** The size of its ledger file as written (not said by records of builds before 2026-12-05): one of another size was damaged since, and is written anew. */
   ledgerBytes?: number | undefined;
+  /** The size of its session file as read (not said by records of builds before 2026-12-05): one smaller now may be cut short, though as many entries read from it. */
+  fileBytes?: number | undefined;
 }
 
 export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
@@ -107,6 +109,7 @@ const recordFields = {
   keys: z.string().regex(/^[0-9a-f]{16}$/).optional(),
   real: z.string().optional(),
   ledgerBytes: z.number().int().nonnegative().optional(),
+  fileBytes: z.number().int().nonnegative().optional(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file', 'subagent']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 };
 const ARCHIVE_NAME = /^[0-9a-f]{32}$/;
@@ -180,6 +183,7 @@ export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'se
     sharing: archiving.sharing,
     entries: part.ledger.entries.count,
     ownEntries: part.ledger.entries.count - (part.ledger.besideEntries ?? 0),
+    fileBytes: part.ledger.size,
     ...(archiving.keys === null ? {} : { keys: archiving.keys }),
     ...(real === null || real === source ? {} : { real: nameOf(real) }),
   };
@@ -591,10 +595,12 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
   for (const ledger of ledgers) {
     const record = byName.get(pathHash(ledger.key));
     if (record?.entries === undefined) continue;
-    // As many entries of the file's own as archived: not cut short. (A record of an earlier build
-    // counted a thread's name from beside the file among them.)
+    // As many entries of the file's own as archived, from a file no smaller: not cut short. (A
+    // record of an earlier build counted a thread's name from beside the file among them; a file
+    // cut inside a response written as several lines reads as many entries, the last with less.)
     const own = ledger.entries.count - (ledger.besideEntries ?? 0);
-    if (record.ownEntries !== undefined ? record.ownEntries === own : record.entries === ledger.entries.count) continue;
+    const asMany = record.ownEntries !== undefined ? record.ownEntries === own : record.entries === ledger.entries.count;
+    if (asMany && (record.fileBytes === undefined || ledger.size >= record.fileBytes)) continue;
     const archived = await readArchivedLedger(outDir, record, keys);
     if (archived === null) continue;
     // The file's own entries: a name given from beside it (cleared since, or its index gone) is none of them.
@@ -610,9 +616,14 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     const same = (a: LedgerEntry, b: LedgerEntry | undefined) => b !== undefined && mark(a) === mark(b);
     // An entry a file holds: as it was, or read with others as one (a newer bough reads a
     // response written as several lines as one entry, which names the others' ids).
-    const marks = new Set(now.map(mark));
+    const tokens = new Map(now.map((entry) => [mark(entry), entryTokens(entry)]));
     const merged = new Set(now.flatMap((entry) => entry.aliases ?? []));
-    const holds = (entry: LedgerEntry) => marks.has(mark(entry)) || merged.has(entry.id);
+    const holds = (entry: LedgerEntry) => (tokens.get(mark(entry)) ?? -1) >= entryTokens(entry) || merged.has(entry.id);
+    // An entry read now with fewer tokens than archived (its response's fuller line cut off): cut short.
+    if (was.some((entry) => (tokens.get(mark(entry)) ?? Infinity) < entryTokens(entry))) {
+      (now.every((entry, i) => same(entry, was[i])) ? cut : rewritten).push(ledger.key);
+      continue;
+    }
     if (was.length > now.length) {
       if (was.every(holds)) continue;
       if (now.every((entry, i) => same(entry, was[i]))) cut.push(ledger.key);
@@ -657,9 +668,9 @@ async function gzipped(text: string): Promise<Buffer> {
 }
 
 /** A session's line of the records file (without its line break). */
-export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes'>): string {
-  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes } = record;
-  const optional = { entries, ownEntries, keys, real, ledgerBytes };
+export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes'>): string {
+  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes, fileBytes } = record;
+  const optional = { entries, ownEntries, keys, real, ledgerBytes, fileBytes };
   const said = Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined));
   return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...said, search });
 }

@@ -335,7 +335,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const cutShort =
       cutKept === 0
         ? []
-        : [`${plural(cutKept, 'session file')} ${holds} fewer entries than when ${sharer.text(outDir)} archived ${it} (cut short, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`];
+        : [`${plural(cutKept, 'session file')} ${holds} less than when ${sharer.text(outDir)} archived ${it} (cut short, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`];
     // Not kept: the archive holds one session a path, and the file holds another now.
     const replaced =
       rewritten.length === 0

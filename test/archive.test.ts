@@ -211,7 +211,7 @@ describe('the archive', () => {
     const lines = (await readFile(join(input, 'tools.jsonl'), 'utf8')).split('\n');
     await writeFile(join(input, 'tools.jsonl'), `${lines.slice(0, 3).join('\n')}\n`);
     const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)) });
-    expect(result.warnings.join('\n')).toContain(`1 session file holds fewer entries than when ${out} archived it (cut short, or an older copy put back): its pages are kept as archived, and say so. Build with --forget-missing to show it as it is now.`);
+    expect(result.warnings.join('\n')).toContain(`1 session file holds less than when ${out} archived it (cut short, or an older copy put back): its pages are kept as archived, and say so. Build with --forget-missing to show it as it is now.`);
     const second = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
     expect(second.totals.tokens).toEqual(first.totals.tokens);
     expect(second.totals.cost).toEqual(first.totals.cost);
@@ -272,7 +272,7 @@ describe('the archive', () => {
     await writeFile(rollout, `${lines.slice(0, -1).join('\n')}\n`);
     await writeFile(join(home, 'session_index.jsonl'), `${JSON.stringify({ id: thread, thread_name: 'My thread', updated_at: '2026-01-06T00:00:00Z' })}\n`);
     const second = await run(5);
-    expect(second.warnings.join('\n')).toContain('1 session file holds fewer entries than when');
+    expect(second.warnings.join('\n')).toContain('1 session file holds less than when');
     expect(second.summary.totals.cost).toEqual(first.totals.cost);
   });
 

@@ -710,13 +710,13 @@ describe('entry keys in the archive of a build that redacts', () => {
       expect(said).toContain('2 session files kept from');
       // On the data-quality page too, which a rebuild keeping every page keeps.
       expect(built.summary.diagnostics.byReason['archive-other-secret']).toBe(2);
-      expect(said).toContain('1 session file holds fewer entries than when');
+      expect(said).toContain('1 session file holds less than when');
       expect(said.includes('1 session file no longer holds what')).toBe(run === 1);
     }
     // Back to the first secret, nothing changed: the folder's archive is matched anew, not kept
     // as the last build left it under the other (a hostile look: every page was kept, its totals those of the other secret).
     const again = await build({ ...redacting(join(dir, 'config-1'), [sessions]), out });
-    expect(again.warnings.join(' ')).toContain('1 session file holds fewer entries than when');
+    expect(again.warnings.join(' ')).toContain('1 session file holds less than when');
     expect(again.summary.totals).toMatchObject({ sessions: 4, usageRecords: 4 });
     // A file cut short and then grown past what was archived, under another secret: told by its
     // entries' ids, rewritten, and said (a hostile look: taken for a file going on, its past lost unsaid).

@@ -320,3 +320,19 @@ describe('a session file archived as an older bough read it, unchanged since', (
     expect((await cutShort(cut)).cut).toEqual([olderReading.key]);
   });
 });
+
+describe('a session file cut inside a response written as several lines', () => {
+  // Regression (a hostile look): read as as many entries as archived, the response's with less
+  // output (its fuller line cut off), it was taken for unchanged, and the archived usage was lost.
+  it('is taken for cut short', async () => {
+    const at = (s: number) => `2026-11-02T10:00:0${s}Z`;
+    const path = '/home/ana/.claude/projects/-shop/s6.jsonl';
+    const whole = ledgerOf(sessionFile({ path, source: 'claude', sessionId: 's6' }, [prompt('u1', at(0), 'go'), { ...reply('a1', at(1), { input: 10, output: 3000 }, { parentId: 'u1' }), aliases: ['a1b'] }]));
+    const out = await tempDir();
+    const files = await archiveFiles({ ledger: { ...whole, size: 9000 }, pages: [], search: [], fingerprint: null, source: 'x', place: 'y', lastSeen: 0, sharing: 'plain', entries: whole.entries.count, ownEntries: whole.entries.count, fileBytes: 9000 });
+    await mkdir(join(out, dirname(files.ledger.path)), { recursive: true });
+    await writeFile(join(out, files.ledger.path), files.ledger.content);
+    const cutInside = ledgerOf(sessionFile({ path, source: 'claude', sessionId: 's6' }, [prompt('u1', at(0), 'go'), reply('a1', at(1), { input: 10, output: 5 }, { parentId: 'u1' })]));
+    expect(await cutShortSessions(out, [{ ...JSON.parse(files.record), lastSeen: 0 }], [{ ...cutInside, size: 4000 }], null)).toEqual({ cut: [whole.key], rewritten: [] });
+  });
+});

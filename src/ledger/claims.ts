@@ -5,7 +5,7 @@
 // Pure: ledgers in, claims out.
 
 import { CLAIM_TURN, type Source } from '../types.js';
-import type { LedgerEntry, SessionKey, SessionLedger } from './ledger.js';
+import { entryTokens, type SessionKey, type SessionLedger } from './ledger.js';
 import { unpackEntries } from './packed-entries.js';
 
 /**
@@ -172,23 +172,17 @@ function supersededArchives(ledgers: readonly SessionLedger[]): Map<SessionLedge
       const tokens = new Map<string, number>();
       const merged = new Set<string>();
       for (const entry of unpackEntries(ledger.entries)) {
-        tokens.set(entry.key, tokensOf(entry));
+        tokens.set(entry.key, entryTokens(entry));
         for (const alias of entry.aliases ?? []) merged.add(alias);
       }
       return was.every((entry) => {
         const held = tokens.get(entry.key);
-        return held !== undefined ? held >= tokensOf(entry) : merged.has(entry.id);
+        return held !== undefined ? held >= entryTokens(entry) : merged.has(entry.id);
       });
     });
     if (holder) superseded.set(archived, holder);
   }
   return superseded;
-}
-
-function tokensOf(entry: LedgerEntry): number {
-  let total = 0;
-  for (const usage of entry.usage) total += usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-  return total;
 }
 
 /** Every claim a file holds (its entries' keys and its usage records'), unpacked once per file asked for. */

@@ -345,3 +345,10 @@ function usageKey(claim: string, turn: string | undefined): string {
   const key = claim.includes(CLAIM_TURN) ? claim.replaceAll(CLAIM_TURN, '\uFFFD') : claim;
   return turn === undefined ? key : `${key}${CLAIM_TURN}${turn}`;
 }
+
+/** The tokens an entry's usage records count (input, output and cache), for telling a fuller reading of it from a shorter. */
+export function entryTokens(entry: LedgerEntry): number {
+  let total = 0;
+  for (const usage of entry.usage) total += usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+  return total;
+}
