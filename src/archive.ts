@@ -24,7 +24,7 @@ import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
-import { entryTokens, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger/ledger.js';
+import { entryOutput, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries, usageKeyOf } from './ledger/packed-entries.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
 import { MANIFEST, parseManifest } from './output/report-folder.js';
@@ -616,11 +616,11 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     const same = (a: LedgerEntry, b: LedgerEntry | undefined) => b !== undefined && mark(a) === mark(b);
     // An entry a file holds: as it was, or read with others as one (a newer bough reads a
     // response written as several lines as one entry, which names the others' ids).
-    const tokens = new Map(now.map((entry) => [mark(entry), entryTokens(entry)]));
+    const tokens = new Map(now.map((entry) => [mark(entry), entryOutput(entry)]));
     const merged = new Set(now.flatMap((entry) => entry.aliases ?? []));
-    const holds = (entry: LedgerEntry) => (tokens.get(mark(entry)) ?? -1) >= entryTokens(entry) || merged.has(entry.id);
-    // An entry read now with fewer tokens than archived (its response's fuller line cut off): cut short.
-    if (was.some((entry) => (tokens.get(mark(entry)) ?? Infinity) < entryTokens(entry))) {
+    const holds = (entry: LedgerEntry) => (tokens.get(mark(entry)) ?? -1) >= entryOutput(entry) || merged.has(entry.id);
+    // An entry read now with less output than archived (its response's fuller line cut off): cut short.
+    if (was.some((entry) => (tokens.get(mark(entry)) ?? Infinity) < entryOutput(entry))) {
       (now.every((entry, i) => same(entry, was[i])) ? cut : rewritten).push(ledger.key);
       continue;
     }

@@ -347,10 +347,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await folder.abort();
     // A full disk met writing the report (its search index, summary.json) is said with its folder.
     const code = systemCode(error);
-    if ((code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG') && typeof (error as { path?: unknown }).path !== 'string') Object.assign(error as Error, { path: resolve(options.out) });
+    if (code !== null && WRITE_TROUBLE.has(code) && typeof (error as { path?: unknown }).path !== 'string') Object.assign(error as Error, { path: resolve(options.out) });
     throw error;
   }
 }
+
+/** A system's trouble that met a write of the report's (its inputs' reads say their own). */
+const WRITE_TROUBLE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EROFS']);
 
 /**
  * What was collected, less some sessions' files: their ledgers, where they were read from and what

@@ -287,7 +287,7 @@ describe('a session an earlier build archived, its file gone, that a file read n
     const cutInside = sessionFile({ path: '/b/s8.jsonl', source: 'claude', sessionId: 's8' }, [prompt('u1', at(0), 'go'), reply('a1', at(1), { input: 10, output: 5, claim: 'm\0r' }, { parentId: 'u1' })]);
     expect(claimEntries([ledgerOf(cutInside), whole], { usage: rules }).duplicateOf.has(whole.key)).toBe(false);
     const unanswered = { ...ledgerOf(sessionFile({ path: '/a/s7.jsonl', source: 'claude', sessionId: 's7' }, [prompt('u1', at(0), 'go'), reply('a1', at(1), { input: 10, output: 5 }, { parentId: 'u1' }), prompt('u2', at(2), 'gamma', 'a1')])), lastSeen: Date.parse('2026-11-03T00:00:00Z') };
-    const wentOn = sessionFile({ path: '/b/s7.jsonl', source: 'claude', sessionId: 's7' }, [prompt('u1', at(0), 'go'), reply('a1', at(1), { input: 10, output: 5 }, { parentId: 'u1' }), prompt('u3', at(3), 'delta', 'a1'), reply('a3', at(4), { input: 10, output: 5 }, { parentId: 'u3' })]);
+    const wentOn = sessionFile({ path: '/b/s7.jsonl', source: 'claude', sessionId: 's7' }, [prompt('u1', at(0), 'go'), reply('a1', at(1), { input: 10, output: 5 }, { parentId: 'u1' }), prompt('u3', at(7), 'delta', 'a1'), reply('a3', at(8), { input: 10, output: 5 }, { parentId: 'u3' })]);
     expect(claimEntries([ledgerOf(wentOn), unanswered], { usage: rules }).duplicateOf.has(unanswered.key)).toBe(false);
   });
 });
@@ -334,5 +334,49 @@ describe('a session file cut inside a response written as several lines', () => 
     await writeFile(join(out, files.ledger.path), files.ledger.content);
     const cutInside = ledgerOf(sessionFile({ path, source: 'claude', sessionId: 's6' }, [prompt('u1', at(0), 'go'), reply('a1', at(1), { input: 10, output: 5 }, { parentId: 'u1' })]));
     expect(await cutShortSessions(out, [{ ...JSON.parse(files.record), lastSeen: 0 }], [{ ...cutInside, size: 4000 }], null)).toEqual({ cut: [whole.key], rewritten: [] });
+  });
+});
+
+describe('a Codex rollout archived while it ended on the words sent, before their event', () => {
+  // Regression (a hostile look): grown since and moved to archived_sessions, it was a session of
+  // its own beside the moved file: its last prompt, read from the words' first line, is held by
+  // the moved file as the prompt read from their event, a moment later.
+  it('is the moved file’s session; a copy whose last prompt another, later, took the place of is not', () => {
+    const at = (s: number, ms = 0) => new Date(Date.UTC(2026, 2, 2, 10, 0, s, ms)).toISOString();
+    const cut = {
+      ...ledgerOf(
+        sessionFile({ path: '/h/.codex/sessions/2026/03/02/rollout-a.jsonl', source: 'codex', sessionId: 'c1' }, [
+          prompt('p1', at(0), 'first'),
+          reply('r1', at(2), { input: 100, output: 10 }, { parentId: 'p1' }),
+          { ...prompt('item3', at(27), 'second', 'r1'), key: 'item-key' },
+        ]),
+      ),
+      lastSeen: Date.parse('2026-03-03T00:00:00Z'),
+    };
+    const grown = (time: string) =>
+      sessionFile({ path: '/h/.codex/archived_sessions/rollout-a.jsonl', source: 'codex', sessionId: 'c1' }, [
+        prompt('p1', at(0), 'first'),
+        reply('r1', at(2), { input: 100, output: 10 }, { parentId: 'p1' }),
+        { ...prompt('event3', time, 'second', 'r1'), key: 'event-key' },
+        reply('r3', at(40), { input: 200, output: 20 }, { parentId: 'event3' }),
+      ]);
+    expect(claimEntries([ledgerOf(grown(at(27, 1))), cut], { usage: rules }).duplicateOf.has(cut.key)).toBe(true);
+    expect(claimEntries([ledgerOf(grown(at(50))), cut], { usage: rules }).duplicateOf.has(cut.key)).toBe(false);
+  });
+});
+
+describe('a Claude Code file that went on after a model fallback', () => {
+  // Regression (a hostile look): a response's kept line after a fallback may give its prompt fewer
+  // tokens than its first line did (claude.md §9.2); the file that only went on was said rewritten.
+  it('is not taken for cut short or rewritten', async () => {
+    const at = (s: number) => `2026-11-02T10:00:0${s}Z`;
+    const path = '/home/ana/.claude/projects/-shop/s5.jsonl';
+    const first = ledgerOf(sessionFile({ path, source: 'claude', sessionId: 's5' }, [prompt('u1', at(0), 'go'), reply('a1', at(1), { input: 3, cacheRead: 80_000, output: 5 }, { parentId: 'u1' })]));
+    const out = await tempDir();
+    const files = await archiveFiles({ ledger: { ...first, size: 4000 }, pages: [], search: [], fingerprint: null, source: 'x', place: 'y', lastSeen: 0, sharing: 'plain', entries: first.entries.count, ownEntries: first.entries.count, fileBytes: 4000 });
+    await mkdir(join(out, dirname(files.ledger.path)), { recursive: true });
+    await writeFile(join(out, files.ledger.path), files.ledger.content);
+    const wentOn = ledgerOf(sessionFile({ path, source: 'claude', sessionId: 's5' }, [prompt('u1', at(0), 'go'), { ...reply('a1', at(1), { input: 3, cacheWrite: 10_000, output: 400 }, { parentId: 'u1' }), aliases: ['a2'] }, prompt('u2', at(3), 'more', 'a1'), reply('a3', at(4), { input: 3, output: 50 }, { parentId: 'u2' })]));
+    expect(await cutShortSessions(out, [{ ...JSON.parse(files.record), lastSeen: 0 }], [{ ...wentOn, size: 9000 }], null)).toEqual({ cut: [], rewritten: [] });
   });
 });

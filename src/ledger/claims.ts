@@ -5,7 +5,7 @@
 // Pure: ledgers in, claims out.
 
 import { CLAIM_TURN, type Source } from '../types.js';
-import { entryTokens, type SessionKey, type SessionLedger } from './ledger.js';
+import { entryOutput, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger.js';
 import { unpackEntries } from './packed-entries.js';
 
 /**
@@ -150,7 +150,7 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules):
  * session moved (a second config root, Codex's archived_sessions), read again by this bough. Told
  * by entries, not usage claims: a newer reader may key usage otherwise (a response it reads as one
  * where an older one read each line), and read several lines as one entry, which names the others
- * (aliases). An entry held under its own key holds at least the tokens archived of it: a copy cut
+ * (aliases). An entry held under its own key holds at least the output archived of it: a copy cut
  * inside a response (its fuller line lost) holds less, and the archive keeps what it has.
  */
 function supersededArchives(ledgers: readonly SessionLedger[]): Map<SessionLedger, SessionLedger> {
@@ -168,22 +168,40 @@ function supersededArchives(ledgers: readonly SessionLedger[]): Map<SessionLedge
     const live = (liveById.get(archived.sessionId) ?? []).filter((ledger) => ledger.source === archived.source);
     if (live.length === 0) continue;
     const was = unpackEntries(archived.entries);
+    const wasKeys = new Set(was.map((entry) => entry.key));
     const holder = live.find((ledger) => {
-      const tokens = new Map<string, number>();
+      const now = unpackEntries(ledger.entries);
+      const output = new Map<string, number>();
       const merged = new Set<string>();
-      for (const entry of unpackEntries(ledger.entries)) {
-        tokens.set(entry.key, entryTokens(entry));
+      for (const entry of now) {
+        output.set(entry.key, entryOutput(entry));
         for (const alias of entry.aliases ?? []) merged.add(alias);
       }
-      return was.every((entry) => {
-        const held = tokens.get(entry.key);
-        return held !== undefined ? held >= entryTokens(entry) : merged.has(entry.id);
+      // Prompts the file holds that the archive did not: one of them may be the last archived
+      // prompt read again from the line written a moment after it (Codex writes the words sent
+      // twice, as the model's input and then as an event, and a file read between the two ends
+      // on the first).
+      const newPrompts = now.filter((entry) => entry.turn === 'prompt' && entry.time !== null && !wasKeys.has(entry.key));
+      const readAgain = (entry: LedgerEntry, at: number) => {
+        if (at < was.length - GROWING_TAIL || now.length <= was.length) return false;
+        if (entry.turn !== 'prompt' || entry.usage.length > 0 || entry.time === null) return false;
+        const time = entry.time;
+        return newPrompts.some((prompt) => Math.abs((prompt.time as number) - time) <= SAME_MOMENT_MS);
+      };
+      return was.every((entry, at) => {
+        const held = output.get(entry.key);
+        return held !== undefined ? held >= entryOutput(entry) : merged.has(entry.id) || readAgain(entry, at);
       });
     });
     if (holder) superseded.set(archived, holder);
   }
   return superseded;
 }
+
+/** Archived entries at the end of a file that the same file, grown, may read otherwise. */
+const GROWING_TAIL = 4;
+/** At most this far apart, an agent wrote the same words twice (Codex: a millisecond apart). */
+const SAME_MOMENT_MS = 2000;
 
 /** Every claim a file holds (its entries' keys and its usage records'), unpacked once per file asked for. */
 function claimKeysMemo(): (ledger: SessionLedger) => ReadonlySet<string> {

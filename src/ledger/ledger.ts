@@ -346,9 +346,13 @@ function usageKey(claim: string, turn: string | undefined): string {
   return turn === undefined ? key : `${key}${CLAIM_TURN}${turn}`;
 }
 
-/** The tokens an entry's usage records count (input, output and cache), for telling a fuller reading of it from a shorter. */
-export function entryTokens(entry: LedgerEntry): number {
+/**
+ * The output tokens an entry's usage records count, for telling a fuller reading of it from a
+ * shorter: a response written as several lines counts its fullest (claude.md §9.2), whose prompt's
+ * counts a model fallback may make smaller than the first line's, never its output.
+ */
+export function entryOutput(entry: LedgerEntry): number {
   let total = 0;
-  for (const usage of entry.usage) total += usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+  for (const usage of entry.usage) total += usage.output;
   return total;
 }
