@@ -24,7 +24,7 @@ import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
-import { entryOutput, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger/ledger.js';
+import { entryOutput, GROWING_TAIL, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries, usageKeyOf } from './ledger/packed-entries.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
 import { MANIFEST, parseManifest } from './output/report-folder.js';
@@ -639,8 +639,6 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
   return { cut, rewritten };
 }
 
-/** Entries at the end of an archived file that a file going on may hold otherwise (see cutShortSessions). */
-const GROWING_TAIL = 4;
 
 /** Where a session's ledger file goes, from the report root. */
 export function archivedLedgerPath(key: SessionKey): string {

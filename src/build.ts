@@ -345,7 +345,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
   } catch (error) {
     await folder.abort();
-    // A full disk met writing the report (its search index, summary.json) is said with its folder.
+    // A full disk met writing the report (a page, an archived ledger, summary.json) is said with its folder.
     const code = systemCode(error);
     if (code !== null && WRITE_TROUBLE.has(code) && typeof (error as { path?: unknown }).path !== 'string') Object.assign(error as Error, { path: resolve(options.out) });
     throw error;
@@ -512,12 +512,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     }
     seen.push({ name, lastSeen: entry.lastSeen });
     records.add(files.record);
-    try {
-      await folder.write(files.ledger.path, files.ledger.content);
-    } catch (error) {
-      // A full disk is the build's, said with the folder it could not write.
-      throw systemTrouble(error) !== null && typeof (error as { path?: unknown }).path !== 'string' ? Object.assign(error as Error, { path: resolve(options.out) }) : error;
-    }
+    await folder.write(files.ledger.path, files.ledger.content);
   };
   const templates = await loadTemplates();
   const renderer = createRenderer(templates);
@@ -700,9 +695,10 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         done[rank] = { kind: 'written', pages: written.pages, search: written.search ?? [], fingerprint, archived: written.archived?.map(({ key }) => key) ?? null };
         searchRows = written.rows;
       } catch (error) {
-        // A full disk (or one failing) is the build's: it fails, and leaves the last report as it
-        // was, rather than publish this page as failed and keep it so at every later build.
-        if (systemTrouble(error) !== null) throw typeof (error as { path?: unknown }).path === 'string' ? error : Object.assign(error as Error, { path: resolve(options.out) });
+        // A full disk (or one failing) is the build's: it fails (said with the report's folder, see
+        // build), and leaves the last report as it was, rather than publish this page as failed
+        // and keep it so at every later build.
+        if (systemTrouble(error) !== null) throw error;
         // One session's page failing costs that page only: it says what failed, the data-quality page lists it.
         // A thread that died part-way (out of memory) could not take back what it wrote.
         removeStagedSession(folder.staging, page, parts.map((part) => part.key));

@@ -5,7 +5,7 @@
 // Pure: ledgers in, claims out.
 
 import { CLAIM_TURN, type Source } from '../types.js';
-import { entryOutput, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger.js';
+import { entryOutput, GROWING_TAIL, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger.js';
 import { unpackEntries } from './packed-entries.js';
 
 /**
@@ -198,8 +198,6 @@ function supersededArchives(ledgers: readonly SessionLedger[]): Map<SessionLedge
   return superseded;
 }
 
-/** Archived entries at the end of a file that the same file, grown, may read otherwise. */
-const GROWING_TAIL = 4;
 /** At most this far apart, an agent wrote the same words twice (Codex: a millisecond apart). */
 const SAME_MOMENT_MS = 2000;
 

@@ -347,6 +347,12 @@ function usageKey(claim: string, turn: string | undefined): string {
 }
 
 /**
+ * Entries at the end of an archived file that the same file, grown, may hold otherwise (Codex
+ * writes the words sent twice, a moment apart: read between the two, a file ends on the first).
+ */
+export const GROWING_TAIL = 4;
+
+/**
  * The output tokens an entry's usage records count, for telling a fuller reading of it from a
  * shorter: a response written as several lines counts its fullest (claude.md §9.2), whose prompt's
  * counts a model fallback may make smaller than the first line's, never its output.
