@@ -362,6 +362,31 @@ describe('a fork', () => {
     const alone = await buildOf([join(dir, 'fork-a.jsonl')]);
     expect(alone.summary.sessions[0]).toMatchObject({ originMissing: true, title: 'Now add argparse' });
   });
+
+  it('says a sub-agent run it copied counts in its origin (regression: the run and its replies shown as counted in the fork)', async () => {
+    const dir = await tempDir();
+    const origin = (await readFile(join(FIXTURES, 'pi', 'subagent.jsonl'), 'utf8')).trimEnd().split('\n');
+    await writeFile(join(dir, 'origin.jsonl'), `${origin.join('\n')}\n`);
+    const header = { type: 'session', version: 3, id: 'fork1', timestamp: '2026-10-09T09:00:00.000Z', cwd: '/home/ana/projects/shop', parentSession: join(dir, 'origin.jsonl') };
+    const own = { type: 'message', id: 'f0000001', parentId: 'i0000004', timestamp: '2026-10-09T09:00:01.000Z', message: { role: 'user', content: 'And the checkout?' } };
+    await writeFile(join(dir, 'fork.jsonl'), `${[JSON.stringify(header), ...origin.slice(1), JSON.stringify(own)].join('\n')}\n`);
+    const { summary, out } = await buildOf([dir]);
+    const fork = summary.sessions.find((s) => s.file === join(dir, 'fork.jsonl'));
+    expect(fork?.cost.bough ?? 0).toBe(0);
+    const page = await readFile(join(out, fork?.page as string), 'utf8');
+    const runs = page.split('<details class="subagent">').slice(1);
+    expect(runs.length).toBeGreaterThan(0);
+    for (const run of runs) {
+      const summaryLine = run.slice(0, run.indexOf('</summary>'));
+      expect(summaryLine).toMatch(/ bough · not counted here$/);
+      const lines = [...run.slice(0, run.indexOf('</details>')).matchAll(/<p class="usage">([^<]*)<\/p>/g)].map((m) => m[1]);
+      expect(lines.every((line) => line?.endsWith(' bough · not counted here'))).toBe(true);
+    }
+    // In its origin, where they count, they say nothing of the kind.
+    const originPage = await readFile(join(out, summary.sessions.find((s) => s.file === join(dir, 'origin.jsonl'))?.page as string), 'utf8');
+    expect(originPage).toContain('<details class="subagent">');
+    expect(originPage).not.toContain('not counted here');
+  });
 });
 
 describe('a Pi session shared with /share', () => {

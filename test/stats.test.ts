@@ -336,6 +336,31 @@ describe('the stats table', () => {
     expect(text).toContain('项目报告测试工程');
   });
 
+  // Regression (a money review): three rows of $1.00 over a total of $3.01, said without a word.
+  it('says so where the costs as shown do not add up to the total shown', () => {
+    const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
+    const table = (costs: number[]) => {
+      const total = costs.reduce((a, b) => a + b, 0);
+      const row = (cost: number, n: number) => ({ key: `p${n}`, label: `project ${n}`, sessions: 1, prompts: 1, replies: 1, errorReplies: 0, tokens: { ...zero, output: 1000 }, cost: { bough: cost, recorded: null }, usageRecords: 1, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0 });
+      return statsTable(
+        {
+          period: { since: null, until: null, tz: 'UTC', label: 'all time', start: null, end: null },
+          filters: { project: null, sources: null },
+          by: 'project',
+          totals: { sessions: costs.length, projects: costs.length, prompts: costs.length, replies: costs.length, errorReplies: 0, abortedReplies: 0, usageRecords: costs.length, outputPossiblyPartialRecords: 0, tokens: { ...zero, output: 1000 * costs.length }, cost: { bough: total, recorded: null }, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
+          rows: costs.map(row),
+          diagnostics: { files: costs.length, sessionFiles: costs.length, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
+        },
+        { colour: false, width: 100, emptySentence: '' },
+      );
+    };
+    const apart = table([1.00401, 1.00401, 1.00401]);
+    expect(apart).toContain('Costs rounded one by one: the rows as shown add up to $3.00; the exact sum is $3.01.');
+    // Figures under a dollar show four places: $0.0130 and $1.65 add up to $1.663, shown $1.66.
+    expect(table([1.65, 0.013])).not.toContain('rounded one by one');
+    expect(table([1.654, 0.013])).toContain('add up to $1.66; the exact sum is $1.67.');
+  });
+
   // Regression (an outputs review): a model's fast-mode row was cut before "(fast mode)" and read
   // as its standard row.
   it('keeps a label’s mark in brackets when it cuts the name before it', () => {

@@ -120,6 +120,18 @@ describe('sub-agents in files of their own', () => {
     expect(data.sessions.map((s) => s.ledger.path)).toEqual(['/c/root.jsonl']);
     expect(data.sessions[0]?.tally.tokens.input).toBe(111);
   });
+
+  // Regression: a Codex child thread's rows named the child's thread id, a session neither
+  // summary.json nor `stats --by session` has; Claude Code's and Pi's named their session's.
+  it('land in usage.csv under the id of the session they count in, each row with the file it was read from', () => {
+    const root = sessionFile({ path: '/c/root.jsonl', source: 'codex', sessionId: 'r' }, [reply('r1', '2026-11-01T10:00:00Z', { input: 1 })]);
+    const child = sessionFile({ path: '/c/child.jsonl', source: 'codex', sessionId: 'c', subagentOf: 'r' }, [reply('c1', '2026-11-01T10:01:00Z', { input: 10 })]);
+    const rows = [...usageCsv(report([child, root]), PRICES)].join('').trim().split('\r\n').slice(1);
+    expect(rows.map((row) => row.split(',').slice(3, 5))).toEqual([
+      ['r', '/c/root.jsonl'],
+      ['r', '/c/child.jsonl'],
+    ]);
+  });
 });
 
 describe('usage claims', () => {

@@ -655,9 +655,11 @@ function diffLines(diff: ToolDiff): DiffLine[] {
 
 /** A sub-agent run inside a tool result (`result`); its entries are marked by the report's period as the session's are. */
 function subagentView(run: SubagentRun, result: Entry, ctx: ConversationContext): SubagentView {
+  // A run inside a copied result is copied too: its replies say so, and that they count elsewhere.
+  const copied = ctx.copied(result);
   const inner: ConversationContext = {
     ...ctx,
-    copied: () => false,
+    copied: () => copied,
     labels: new Map(),
     hidden: new Set(),
     forksAt: () => [],
@@ -670,9 +672,13 @@ function subagentView(run: SubagentRun, result: Entry, ctx: ConversationContext)
     status: run.status,
     model: run.model,
     errorMessage: run.errorMessage,
-    usage: runUsageLine(run, result, ctx),
+    usage: copied ? notCountedHere(runUsageLine(run, result, ctx)) : runUsageLine(run, result, ctx),
     entries: run.entries.map((e) => entryView(e, inner)),
   };
+}
+
+function notCountedHere(line: string | null): string | null {
+  return line === null ? null : `${line} · not counted here`;
 }
 
 /** What a sub-agent run used, and what of it counts in the report's period when not all of it does. */

@@ -35,6 +35,15 @@ export function formatUsd(amount: number | null): string {
   return `${sign}<$0.0001`;
 }
 
+/** An amount as formatUsd shows it, or null where it shows none to add up ("<$0.0001", "—"). */
+export function shownUsd(amount: number | null): number | null {
+  if (amount === null) return null;
+  const abs = Math.abs(amount);
+  const tenThousandths = roundHalfUp(abs, 4);
+  if (amount !== 0 && tenThousandths < 0.0001) return null;
+  return Math.sign(amount) * (tenThousandths >= 1 ? roundHalfUp(abs, 2) : tenThousandths);
+}
+
 /**
  * `value` rounded to `digits` decimals, half up, as the decimal it stands for: 0.05975 is stored
  * as 0.0597499…, and a sum of the same amounts in another order as 0.0597500…1, so rounding the

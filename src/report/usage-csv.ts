@@ -62,8 +62,10 @@ export function* usageCsv(data: ReportData, price: Pricer): Generator<string> {
   for (const session of data.sessions) {
     const project = projectFolder.get(session.projectKey) ?? session.ledger.cwd;
     for (const { ledger, counted } of [session, ...session.subagents]) {
-      // The session's own columns are the same on each of its rows.
-      const file = [ledger.source, project ?? '', ledger.sessionId, ledger.path].map(csvCell).join(',');
+      // The session's own columns are the same on each of its rows: a sub-agent's rows name the
+      // session they count in (a Codex child thread's id is no session of the report's), and the
+      // file they were read from.
+      const file = [ledger.source, project ?? '', session.ledger.sessionId, ledger.path].map(csvCell).join(',');
       walkCounted(unpackEntries(ledger.entries), counted, session.untimedAt, {
         entry: () => {},
         usage: (usage, time) => {
