@@ -213,7 +213,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     let usedSamples = false;
     if (collected.ledgers.length === 0 && missing.length === 0) {
       // An agent's folder bough may not list may hold sessions: never passed over for the samples.
-      if (!discovery.usedDefaults || unlistedFolders(discovery).length > 0) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
+      // Nor is a report asked for by agent, project or period made of them: `--source pi` on a
+      // machine with Claude Code sessions only, or a month, has none, which is what is said.
+      const { scope } = options;
+      const filtered = scope.sources !== null || scope.project !== null || scope.period.start !== null || scope.period.end !== null;
+      if (!discovery.usedDefaults || filtered || unlistedFolders(discovery).length > 0) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
       const archivedCount = archived.sessions.length + archived.unreadable.length;
       if (archivedCount > 0) {
         throw new BoughError(
@@ -791,6 +795,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     pages,
     sessions: sessionSummaries,
     generator: { name: 'bough', version },
+    // The bundled samples, not this machine's sessions: a script reading the totals can tell.
+    samples: sink.archive === null,
     prices: { source: 'litellm', snapshot: sharer.text(table.snapshot.label), date: table.snapshot.date, origin: table.snapshot.origin },
     diagnostics: diagnosticsSummary,
     diagnosticList,

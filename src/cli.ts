@@ -467,11 +467,10 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
   // A session without its page is an error of that page, not the build's: said even with --quiet.
   const pageless = pagesNotWritten(result.summary);
   if (pageless !== null) io.stderr(terminalLine(`bough: error: ${pageless}`));
+  // Said even with --quiet: a report of the samples is no report of this machine's sessions (a
+  // job run under another HOME would publish their numbers as its own).
+  if (result.usedSamples) io.stderr(terminalLine(`bough: no sessions found in the agents' folders; building the bundled sample sessions instead.`));
   if (!flags.quiet) {
-    if (result.usedSamples) {
-      // The first line said where bough looked.
-      io.stderr(terminalLine(`bough: no sessions found in the agents' folders; building the bundled sample sessions instead.`));
-    }
     for (const warning of result.warnings) io.stderr(terminalLine(`bough: warning: ${warning}`));
     io.stdout(terminalLine(summaryLine(result)));
   }

@@ -309,6 +309,26 @@ describe('bough command line', () => {
       "bough: looking in no Pi folder · no Claude Code folder · no Codex folder\nbough: no sessions found in the agents' folders; building the bundled sample sessions instead.\n",
     );
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('bundled sample sessions');
+    expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ samples: true });
+  });
+
+  // Regression (a review of the command line): with --quiet the samples were built without a word,
+  // summary.json not saying so (a job under another HOME published their numbers as its own); with
+  // --source naming an agent whose folder is missing, they were built beside another agent's
+  // sessions, "no sessions found"; with a month, built and then left out by it.
+  it('says so even with --quiet, and builds no samples for a report narrowed by agent, project or period', async () => {
+    const quiet = await run(['--out', join(await tempDir(), 'report'), '-q']);
+    expect(quiet).toEqual({ code: 0, stdout: '', stderr: "bough: no sessions found in the agents' folders; building the bundled sample sessions instead.\n" });
+    for (const narrowed of [['--source', 'pi'], ['--project', 'shop'], ['--month', '2026-10'], ['--since', '2026-10-01']]) {
+      const out = join(await tempDir(), 'report');
+      const result = await run(['--out', out, '-q', ...narrowed]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^bough: No session files \(\*\.jsonl\) found in .*\.pi\/agent\/sessions.*\. Point bough at a folder of agent sessions\.\n$/);
+      await expect(readFile(join(out, 'index.html'))).rejects.toThrow();
+    }
+    const real = join(await tempDir(), 'report');
+    expect((await run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', real, '-q'])).code).toBe(0);
+    expect(JSON.parse(await readFile(join(real, 'summary.json'), 'utf8'))).toMatchObject({ samples: false });
   });
 
   it('says on its first line which agents\' folders it found, with no inputs named', async () => {

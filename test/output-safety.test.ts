@@ -158,6 +158,29 @@ describe('an existing --out bough may not write into', () => {
   });
 });
 
+// Regression (a review of the command line): a folder of the report it may not write into
+// (sessions/ made read-only) stopped the swap halfway, after the whole build: the new index.html
+// beside the old summary.json, linking pages never moved in.
+describe('a report whose sessions folder bough may not write into', () => {
+  it('is said before anything is built, the report left as it was', async (context) => {
+    const root = await tempDir();
+    await chmod(root, 0o777);
+    const out = join(root, 'report');
+    const input = join(root, 'a.jsonl');
+    await copyFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), input);
+    await chmod(input, 0o644);
+    expect((await run(['build', input, '--out', out, '--quiet'])).code).toBe(0);
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    if (process.getuid?.() === 0) execFileSync('chown', ['-R', '65534:65534', out]);
+    await chmod(join(out, 'sessions'), 0o555);
+    const failed = await withoutRoot(() => openReportFolder(out, 'bough test').then(() => 'opened', (error: Error) => error.message));
+    if (failed === null) return context.skip('running as root without seteuid: no folder can stop this process');
+    expect(failed).toBe(`Cannot write into ${join(out, 'sessions')}, a folder of the report: permission denied. Make it writable again (chmod u+w), or choose another --out.`);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toBe(index);
+    expect((await readdir(root)).sort()).toEqual(['a.jsonl', 'report']);
+  });
+});
+
 // Regression (a hostile-input review): --out reached through a bind mount of an input (a
 // container that mounts both ~ and ~/.claude) passed the real-path check, and the report was
 // written inside the input.

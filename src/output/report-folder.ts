@@ -117,6 +117,7 @@ export async function openReportFolder(outDir: string, generator: string, option
   try {
     finishInterruptedBuilds(out);
     previous = await previousManifest(out);
+    if (previous !== null) refuseUnwritableSubfolders(out, previous.files);
     staging = join(workPlaceOf(out), `${basename(out)}${STAGING_INFIX}${randomBytes(4).toString('hex')}`);
     makeBoughFolder(staging, 'staging');
   } catch (error) {
@@ -289,6 +290,31 @@ function refuseUnwritableFolder(out: string): void {
     throw new BoughError(`Cannot write into the report folder ${out}: ${whyUnwritable(error)}. Choose another --out.`, { cause: error });
   }
   rmdirSync(probe);
+}
+
+/**
+ * The same for the folders inside --out that hold the last build's files (sessions/, assets/…):
+ * the swap moves files out of and into each, one by one, so one it may not write into stopped it
+ * halfway, the new index beside the old summary.json, linking pages never moved in. Only real
+ * folders of the report's are tried: a link out of it leads to no folder of bough's.
+ */
+function refuseUnwritableSubfolders(out: string, files: readonly string[]): void {
+  const folders = new Set<string>();
+  for (const path of files) {
+    if (!SAFE_RELATIVE.test(path)) continue;
+    for (let folder = dirname(path); folder !== '.' && !folders.has(folder); folder = dirname(folder)) folders.add(folder);
+  }
+  const real = realFolders(out);
+  for (const folder of [...folders].sort()) {
+    if (!real.holdsFolder(folder)) continue;
+    const probe = join(out, folder, `.bough-probe-${randomBytes(4).toString('hex')}`);
+    try {
+      mkdirSync(probe);
+    } catch (error) {
+      throw new BoughError(`Cannot write into ${join(out, folder)}, a folder of the report: ${whyUnwritable(error)}. Make it writable again (chmod u+w), or choose another --out.`, { cause: error });
+    }
+    rmdirSync(probe);
+  }
 }
 
 /** Staging folders of builds still running, with their locks, removed if the process is interrupted. */
@@ -656,6 +682,15 @@ function realFolders(out: string, { listFolders = false }: { listFolders?: boole
         if (!isReal(folder)) return false;
       }
       return isRegularFile(folder, name);
+    },
+    /** A real folder reached from --out through real folders only. */
+    holdsFolder(path: string): boolean {
+      let folder = out;
+      for (const part of path.split('/')) {
+        folder = join(folder, part);
+        if (!isReal(folder)) return false;
+      }
+      return true;
     },
     /** Nothing at the path, and nothing but real folders (or nothing) on the way to it. */
     isFree(path: string): boolean {

@@ -12,6 +12,8 @@ import type { FiltersJson, PeriodJson, RowJson, StatsGrouping, StatsJson, Summar
 export interface SummaryContext {
   pages: PageMap;
   generator: { name: 'bough'; version: string };
+  /** The report is of bough's bundled sample sessions, found no others. */
+  samples: boolean;
   prices: { source: 'litellm'; snapshot: string | null; date: string | null; origin: string };
   diagnostics: DiagnosticsSummary;
   diagnosticList: readonly Diagnostic[];
@@ -26,6 +28,7 @@ const MAX_LISTED_DIAGNOSTICS = 100_000;
 export function summaryOf(data: ReportData, ctx: SummaryContext): Summary {
   return {
     generator: ctx.generator,
+    samples: ctx.samples,
     prices: ctx.prices,
     sharing: ctx.sharing,
     period: periodJson(data.scope),

@@ -203,6 +203,8 @@ export const projectSummarySchema = z.object({
 
 export const summarySchema = z.object({
   generator: z.object({ name: z.literal('bough'), version: z.string() }),
+  // Optional: a summary.json written before it was added reads as before.
+  samples: z.boolean().optional(),
   prices: z.object({ source: z.literal('litellm'), snapshot: z.string().nullable(), date: z.string().nullable(), origin: z.string() }),
   sharing: z.object({ redacted: z.boolean(), redactions: z.record(z.string(), count), omitted: z.array(z.string()) }),
   period: periodSchema,
