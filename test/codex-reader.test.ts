@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../src/report/markdown.js';
 import { claimEntries } from '../src/ledger/claims.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
 import { splitBranches } from '../src/model/branches.js';
@@ -235,6 +236,20 @@ describe('a Codex thread, as a user sees it', () => {
       [{ type: 'text', text: 'attached image' }, picture],
       [{ type: 'text', text: 'here' }, picture],
     ]);
+  });
+
+  // Regression (a hostile-input review): "[image: https://example.com/cat.png]" was rendered with
+  // the "]" inside the link's address.
+  it('shows an image sent by address as a link to that address', async () => {
+    const path = join(await tempDir(), 'rollout-2026-03-01T10-00-00-0195aaaa-0000-7000-8000-0000000000ad.jsonl');
+    const lines = [
+      { timestamp: '2026-03-01T10:00:00.000Z', type: 'session_meta', payload: { id: '0195aaaa-0000-7000-8000-0000000000ad', timestamp: '2026-03-01T10:00:00.000Z', cwd: '/home/ana/shot', originator: 'codex_cli_rs', cli_version: '0.125.0' } },
+      { timestamp: '2026-03-01T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'what is this', images: ['https://example.com/cat.png'] } },
+    ];
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const [prompt] = ofKind(await read(path), 'prompt');
+    const html = (prompt?.content ?? []).flatMap((b) => (b.type === 'text' ? [renderMarkdown(b.text)] : [])).join('');
+    expect(html).toContain('[image: <a href="https://example.com/cat.png" rel="noopener noreferrer">https://example.com/cat.png</a>]');
   });
 
   it('shows the editor’s context apart from the words typed, which title the session (regression: "# Files mentioned by the user: ## …" as the title)', async () => {

@@ -348,3 +348,37 @@ describe('NULs written escaped in a record ("\\u0000") (regression: raw NUL byte
     }
   });
 });
+
+// Regression (a hostile-input review): a title cut between the halves of an emoji, or half of one
+// written alone in a session, went into summary.json as "\ud83d", which jq refuses whole.
+describe('emoji cut in titles, and half characters in a session', () => {
+  it('leave no half character in summary.json, the search index or stats --json', async () => {
+    const dir = await tempDir('bough-surrogate-');
+    await mkdir(join(dir, 'sessions'));
+    const records = [
+      { ...header('emoji'), cwd: '/home/ana/\ud83d' },
+      { type: 'session_info', id: 'i0', parentId: null, timestamp: at(1), name: 'Deploy \ud83d notes' },
+      { type: 'message', id: 'e1', parentId: 'i0', timestamp: at(2), message: { role: 'user', content: '😀'.repeat(300) } },
+      { type: 'message', id: 'e2', parentId: 'e1', timestamp: at(3), message: { role: 'assistant', provider: 'anthropic', model: 'claude-\udc00', stopReason: 'stop', usage: usage(10, 1, 0.0001), content: [{ type: 'text', text: `ok ${'🚀'.repeat(300)}` }] } },
+    ];
+    await writeFile(join(dir, 'sessions', 'emoji.jsonl'), `${records.map(line).join('\n')}\n`);
+    const second = JSON.stringify({ ...header('emoji2'), timestamp: at(5) }) + '\n' + JSON.stringify({ type: 'message', id: 'f1', parentId: null, timestamp: at(6), message: { role: 'user', content: `${'a'.repeat(80)}${'😀'.repeat(100)}` } }) + '\n';
+    await writeFile(join(dir, 'sessions', 'emoji2.jsonl'), second);
+    const report = join(dir, 'report');
+    await build({ inputs: [join(dir, 'sessions')], out: report, scope: ALL_UTC, environment: { env: {}, home: join(dir, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    // A strict reader's view: no escaped surrogate that is not one of a pair.
+    const lone = /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f][0-9a-f]{2})|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i;
+    const halves = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    for (const name of await readdir(report, { recursive: true })) {
+      if (!/\.(json|js)$/.test(name)) continue;
+      const text = await readFile(join(report, name), 'utf8');
+      expect({ name, lone: lone.test(text) || halves.test(text) }).toEqual({ name, lone: false });
+    }
+    const summary = summarySchema.parse(JSON.parse(await readFile(join(report, 'summary.json'), 'utf8')));
+    const titles = summary.sessions.map((s) => s.title);
+    // Cut before the emoji it would halve, not into a replacement character.
+    expect(titles.some((t) => /^a{80}(?:😀)+…$/u.test(t))).toBe(true);
+    expect(titles.every((t) => !t.includes('\uFFFD') || t.startsWith('Deploy'))).toBe(true);
+    expect(summary.sessions.find((s) => s.id === 'emoji')?.name).toBe('Deploy \uFFFD notes');
+  });
+});

@@ -125,3 +125,21 @@ describe('a message as plain text, as the search index holds it', () => {
     expect(markdownText(deep, 400)).toBe(deep);
   });
 });
+
+// Regression (a hostile-input review): under --redact, a secret written before ": https://…" left
+// "[REDACTED:kind]: https://…", a link definition: the line vanished, and the same secret elsewhere
+// became a link to that address; one before "(https://…)" a link.
+describe('a redaction marker', () => {
+  it('stays text where a link or a link definition would begin', () => {
+    const html = renderMarkdown(
+      '[REDACTED:github-token]: https://evil.example/phish\n\nThe deploy uses [REDACTED:github-token] as its token.\n\n[REDACTED:aws-access-key](https://evil.example/made-link)',
+    );
+    expect(html).toContain('<p dir="auto">[REDACTED:github-token]: <a href="https://evil.example/phish" rel="noopener noreferrer">https://evil.example/phish</a></p>');
+    expect(html).toContain('<p dir="auto">The deploy uses [REDACTED:github-token] as its token.</p>');
+    expect(html).not.toContain('>REDACTED:');
+    // Links and definitions of the writer's own are as they were.
+    expect(renderMarkdown('[docs] and [site](https://a.example)\n\n[docs]: https://b.example')).toBe(
+      '<p dir="auto"><a href="https://b.example" rel="noopener noreferrer">docs</a> and <a href="https://a.example" rel="noopener noreferrer">site</a></p>\n',
+    );
+  });
+});

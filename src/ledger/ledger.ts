@@ -6,6 +6,7 @@ import { problemCount } from '../diagnostics.js';
 import { buildTree } from '../model/tree.js';
 import { packEntries, usageKeyOf, type PackedEntries } from './packed-entries.js';
 import { CLAIM_TURN, type Entry, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
+import { cutText } from '../unicode-text.js';
 
 /** Names a session everywhere (pages, rows, links): its source and file. Never object identity. */
 export type SessionKey = string;
@@ -331,8 +332,8 @@ export const IMAGE_PROMPT = '(image prompt)';
 
 /** Titles name a session in lists and headings; the full name stays on its page. */
 export function shorten(text: string, length = TITLE_LENGTH): string {
-  const oneLine = text.trimStart().slice(0, length * 4).replace(/\s+/g, ' ').trim();
-  return oneLine.length > length ? `${oneLine.slice(0, length - 1)}…` : oneLine;
+  const oneLine = cutText(text.trimStart(), length * 4).replace(/\s+/g, ' ').trim();
+  return oneLine.length > length ? `${cutText(oneLine, length - 1)}…` : oneLine;
 }
 
 function skillTitle(skill: SkillInvocation | null, typed: string): string {

@@ -11,6 +11,7 @@ import { highlightBudget, highlightCode, languageOfPath, type HighlightBudget } 
 import { renderMarkdown } from './markdown.js';
 import { INJECTED_OMITTED } from '../share/share.js';
 import { NAME_LENGTH, shorten } from '../ledger/ledger.js';
+import { cutText } from '../unicode-text.js';
 
 /** Labels are shown on their targets and in the tree: a line, not a text. */
 const LABEL_LENGTH = 120;
@@ -541,10 +542,10 @@ const OPEN_LINES = 40;
 
 /** The first line of a text, cut to SUMMARY_LENGTH, with "…" when anything was left out. */
 export function oneLine(text: string): string {
-  const trimmed = text.trimStart().slice(0, SUMMARY_LENGTH * 4);
+  const trimmed = cutText(text.trimStart(), SUMMARY_LENGTH * 4);
   const end = trimmed.indexOf('\n');
   const first = (end === -1 ? trimmed : trimmed.slice(0, end)).trimEnd();
-  if (first.length > SUMMARY_LENGTH) return `${first.slice(0, SUMMARY_LENGTH - 1).trimEnd()}…`;
+  if (first.length > SUMMARY_LENGTH) return `${cutText(first, SUMMARY_LENGTH - 1).trimEnd()}…`;
   return end === -1 || trimmed.slice(end).trim() === '' ? first : `${first} …`;
 }
 

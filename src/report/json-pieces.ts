@@ -1,12 +1,15 @@
 // `JSON.stringify(value, null, 2)`, written in pieces: the summary of 30,000 sessions is tens of
 // MB, and as one string it was made, then encoded into as much fresh memory again, at once.
+// Every text in it well formed (unicode-text.ts): a strict reader refuses a lone surrogate.
+
+import { wellFormed, wellFormedStrings } from '../unicode-text.js';
 
 /** At least this many characters per piece (the last aside), and seldom twice as many: few writes, none large. */
 const PIECE = 64 * 1024;
 /** Objects this deep are split into their members, arrays into runs of elements; deeper values are stringified whole. */
 const SPLIT_DEPTH = 2;
 
-/** The same text as `JSON.stringify(value, null, 2)`, in pieces of about PIECE characters or more. */
+/** The same text as `JSON.stringify(value, wellFormedStrings, 2)`, in pieces of about PIECE characters or more. */
 export function* prettyJsonPieces(value: unknown): Generator<string> {
   let held: string[] = [];
   let heldChars = 0;
@@ -30,7 +33,7 @@ function omitted(value: unknown): boolean {
 function* parts(value: unknown, depth: number): Generator<string> {
   const splittable = depth <= SPLIT_DEPTH && value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
   if (!splittable) {
-    yield indented(JSON.stringify(value, null, 2), depth);
+    yield indented(JSON.stringify(value, wellFormedStrings, 2), depth);
     return;
   }
   const indent = '  '.repeat(depth);
@@ -59,7 +62,7 @@ function* parts(value: unknown, depth: number): Generator<string> {
   }
   yield '{';
   for (const [i, [key, item]] of members.entries()) {
-    yield `${i === 0 ? '' : ','}\n${indent}  ${JSON.stringify(key)}: `;
+    yield `${i === 0 ? '' : ','}\n${indent}  ${JSON.stringify(wellFormed(key))}: `;
     yield* parts(item, depth + 1);
   }
   yield `\n${indent}}`;
@@ -72,7 +75,7 @@ function* parts(value: unknown, depth: number): Generator<string> {
 function elementsAt(elements: unknown[], depth: number): string {
   let wrapped: unknown = elements;
   for (let level = 1; level < depth; level++) wrapped = [wrapped];
-  const text = JSON.stringify(wrapped, null, 2);
+  const text = JSON.stringify(wrapped, wellFormedStrings, 2);
   // `[\n  [\n    …elements…\n  ]\n]`: depth opening brackets, each followed by a newline and its indent.
   let start = 0;
   for (let level = 0; level < depth; level++) start = text.indexOf('\n', start) + 1;

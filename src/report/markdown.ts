@@ -26,10 +26,26 @@ let currentHeadings: number[] = [];
 /** Message headings start at h3, below the page section (h2) that holds the message. */
 const FIRST_MESSAGE_HEADING_LEVEL = 3;
 
+/** `--redact`'s marker where a link's text or a link definition's name would begin. */
+const MARKER_AT_LINK = /^\[REDACTED:[a-z0-9-]+\]/;
+const MARKER_AT_DEFINITION = /^ {0,3}\[REDACTED:[a-z0-9-]+\]/;
+
 const marked = new Marked({
   gfm: true,
   breaks: true,
   async: false,
+  // A redaction marker is text, whatever follows it: a secret written before ": https://…" made
+  // a link definition of its line (the line gone, the same secret elsewhere a link to that
+  // address), one before "(https://…)" a link. Nothing here means: no such token (false would
+  // hand the text to marked's own tokenizer).
+  tokenizer: {
+    def(src: string) {
+      return MARKER_AT_DEFINITION.test(src) ? undefined : false;
+    },
+    link(src: string) {
+      return MARKER_AT_LINK.test(src) ? undefined : false;
+    },
+  },
   renderer: {
     // A block of raw HTML or XML (`<config>` … `</config>`) is a paragraph of its lines as
     // written: escaped alone, its line breaks ran together.

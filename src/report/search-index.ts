@@ -5,6 +5,7 @@
 // keeps the rows on disk meanwhile: output/search-spool.ts).
 
 import { visibleControls } from './escape.js';
+import { cutText, wellFormed } from '../unicode-text.js';
 
 /** A session as search results show it. */
 export interface SearchSession {
@@ -43,7 +44,7 @@ export interface SearchFile {
 
 /** A search item as its shard holds it: one line of JSON, its text cut to its kind's length. */
 function searchRow(item: SearchItem): string {
-  return JSON.stringify([item.session, KIND_CODE[item.kind], item.href, indexedText(item.kind, item.text)]);
+  return JSON.stringify([item.session, KIND_CODE[item.kind], item.href, wellFormed(indexedText(item.kind, item.text))]);
 }
 
 /** A row's share of the index: its bytes and the line break after it. */
@@ -100,7 +101,7 @@ export function repliesThatFit(baseBytes: number, replySizes: readonly (readonly
 
 /** The sessions' list as `search/index.js` holds it. */
 export function searchManifest(sessions: readonly SearchSession[]): string {
-  return JSON.stringify(sessions.map((s) => [visibleControls(s.title), visibleControls(s.project), s.day, s.page]));
+  return JSON.stringify(sessions.map((s) => [wellFormed(visibleControls(s.title)), wellFormed(visibleControls(s.project)), s.day, s.page]));
 }
 
 /** `search/index.js`: the sessions, how many shards, and how many replies were left out. */
@@ -145,6 +146,5 @@ export function indexedChars(kind: SearchKind): number {
 
 /** Whitespace folded to single spaces, cut at `limit` characters: results show a line. */
 function oneLine(text: string, limit: number): string {
-  const folded = text.length > limit * 4 ? text.slice(0, limit * 4) : text;
-  return visibleControls(folded.replace(/\s+/g, ' ').trim().slice(0, limit));
+  return visibleControls(cutText(cutText(text, limit * 4).replace(/\s+/g, ' ').trim(), limit));
 }

@@ -9,6 +9,7 @@ import type { EntryTree } from '../../model/tree.js';
 import type { Entry } from '../../types.js';
 import { escapeHtml } from '../escape.js';
 import { formatCount } from '../format.js';
+import { cutText } from '../../unicode-text.js';
 
 export interface TreeSvgOptions {
   /** The full link to an entry: "#e-…" on a one-page session, "part-3.html#e-…" on a split one. */
@@ -93,7 +94,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
   const labelX = tagX + tagWidth;
   const rowTexts = nodes.map((node) => {
     const text = node.turns > 1 ? `⋯ ${node.turns} turns in a line, from: ${options.describe(node.start)}` : options.describe(node.start);
-    const short = text.length > LABEL_CHARS ? `${withoutHalfCharacter(text.slice(0, LABEL_CHARS - 1))}…` : text;
+    const short = text.length > LABEL_CHARS ? `${cutText(text, LABEL_CHARS - 1)}…` : text;
     const nodeLabels = node.entries.flatMap((e) => labels.get(e.id) ?? []);
     return { text, short, nodeLabels, counts: countsOf(node.entries) };
   });
@@ -126,7 +127,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
     marks.push(markSvg(x(node), y(node), drawn));
     const { text, short, nodeLabels, counts } = rowTexts[index] as (typeof rowTexts)[number];
     // The full text as a tooltip only where the label cut it: a large tree stays small.
-    const tooltip = short === text ? '' : `<title>${escapeHtml(withoutHalfCharacter(text.slice(0, TOOLTIP_CHARS)))}</title>`;
+    const tooltip = short === text ? '' : `<title>${escapeHtml(cutText(text, TOOLTIP_CHARS))}</title>`;
     const tag = tagWidth > 0 && startsBranch(node) ? branchTag(node.branch, tagX, y(node) + 4, options.hrefOf) : '';
     return (
       `<a href="${escapeHtml(options.hrefOf(node.start))}" class="${classesOf('node', drawn)}">${tooltip}` +
@@ -351,8 +352,3 @@ function drawnWidth(text: string): number {
   return width;
 }
 
-/** A text cut between the two halves of a character (an emoji) ends before it: half of one draws as �. */
-function withoutHalfCharacter(text: string): string {
-  const last = text.charCodeAt(text.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, -1) : text;
-}

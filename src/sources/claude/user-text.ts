@@ -2,6 +2,7 @@
 // things the agent writes as a user line (command echoes and output, injected context, interrupts).
 
 import { withoutTerminalCodes } from '../../terminal-text.js';
+import { cutText } from '../../unicode-text.js';
 
 /** How a user line's text reads, before it becomes an entry. */
 export type UserText =
@@ -102,7 +103,7 @@ export function isInjectedOnly(text: string): boolean {
 export function noticeSummary(text: string, length = 120): string {
   const plain = withoutTerminalCodes(text).replace(/<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?>/g, ' ');
   const line = plain.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).find((l) => l !== '') ?? '';
-  return line.length > length ? `${line.slice(0, length - 1)}…` : line;
+  return line.length > length ? `${cutText(line, length - 1)}…` : line;
 }
 
 function lastPart(path: string): string {

@@ -32,6 +32,7 @@ import { threadNameOf } from './session-index.js';
 import { appliedDiff, commitsOf, exitCodeOf, patchDiff, patchTextOf, toolEffect } from './tools.js';
 import { contentHash, invalidRecord, parseRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
 import { countProblem, describe, MAX_TOKENS_PER_RECORD } from '../usage-check.js';
+import { cutText } from '../../unicode-text.js';
 
 /** Top-level `type`s of the envelope format. */
 const ENVELOPE_TYPES: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
@@ -1242,7 +1243,10 @@ function blocksOf(content: unknown): Block[] {
 
 function imageBlock(url: string): Block {
   const data = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-  return data ? { type: 'image', mimeType: data[1] ?? 'image/png', data: data[2] ?? '' } : { type: 'text', text: `[image: ${url.slice(0, 200)}]` };
+  if (data) return { type: 'image', mimeType: data[1] ?? 'image/png', data: data[2] ?? '' };
+  // An address in angle brackets: Markdown's autolink took the "]" after a bare one for its own.
+  const address = cutText(url, 200);
+  return { type: 'text', text: /^https?:\/\/[^\s<>]+$/i.test(address) ? `[image: <${address}>]` : `[image: ${address}]` };
 }
 
 function textOf(content: Block[]): string {
@@ -1349,7 +1353,7 @@ function editorContextSummary(context: string): string {
   // "## notes.vtt: /Users/ana/notes.vtt", "## C:\tmp\a.png: C:\tmp\a.png": the name ends at the colon before a space.
   const parts = lines.flatMap((line) => (/^## /.test(line) ? [line.slice(3).replace(/:(?:\s.*)?$/, '').trim()] : [])).filter((part) => part !== '');
   const summary = parts.length === 0 ? heading : `${heading}: ${parts.join(', ')}`;
-  return summary.length > 120 ? `${summary.slice(0, 119)}…` : summary;
+  return summary.length > 120 ? `${cutText(summary, 119)}…` : summary;
 }
 
 function injectedSummary(text: string): string {
@@ -1357,7 +1361,7 @@ function injectedSummary(text: string): string {
   const tag = /^<([a-z_ ]+)>/i.exec(head)?.[1];
   if (tag) return tag.replace(/_/g, ' ');
   const line = head.split('\n', 1)[0] ?? '';
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+  return line.length > 80 ? `${cutText(line, 79)}…` : line;
 }
 
 /** The images of a tool's output given as a content list. */
