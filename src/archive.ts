@@ -90,6 +90,11 @@ export interface ArchivedPages {
   ledgerBytes?: number | undefined;
   /** The size of its session file as read (not said by records of builds before 2026-12-05): one smaller now may be cut short, though as many entries read from it. */
   fileBytes?: number | undefined;
+  /**
+   * A hash of the session id and start its file gave (not said by records of builds before
+   * 2026-12-06): a file of as many entries, no smaller, that gives others holds another session.
+   */
+  opening?: string | undefined;
 }
 
 export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
@@ -110,6 +115,7 @@ const recordFields = {
   real: z.string().optional(),
   ledgerBytes: z.number().int().nonnegative().optional(),
   fileBytes: z.number().int().nonnegative().optional(),
+  opening: z.string().regex(/^[0-9a-f]{16}$/).optional(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file', 'subagent']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 };
 const ARCHIVE_NAME = /^[0-9a-f]{32}$/;
@@ -184,9 +190,15 @@ export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'se
     entries: part.ledger.entries.count,
     ownEntries: part.ledger.entries.count - (part.ledger.besideEntries ?? 0),
     fileBytes: part.ledger.size,
+    opening: openingOf(part.ledger),
     ...(archiving.keys === null ? {} : { keys: archiving.keys }),
     ...(real === null || real === source ? {} : { real: nameOf(real) }),
   };
+}
+
+/** What a file says its session is: its id and when it started, hashed (a record keeps no id). */
+function openingOf(ledger: Pick<SessionLedger, 'sessionId' | 'startedAt'>): string {
+  return sha256Hex(`${ledger.sessionId}\u0000${ledger.startedAt ?? ''}`).slice(0, 16);
 }
 
 /**
@@ -600,7 +612,10 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     // cut inside a response written as several lines reads as many entries, the last with less.)
     const own = ledger.entries.count - (ledger.besideEntries ?? 0);
     const asMany = record.ownEntries !== undefined ? record.ownEntries === own : record.entries === ledger.entries.count;
-    if (asMany && (record.fileBytes === undefined || ledger.size >= record.fileBytes)) continue;
+    // Nor one that gives the session and start archived: a file of as many entries that gives
+    // others is another session written at its path, looked at entry by entry.
+    const sameOpening = record.opening === undefined || record.opening === openingOf(ledger);
+    if (asMany && sameOpening && (record.fileBytes === undefined || ledger.size >= record.fileBytes)) continue;
     const archived = await readArchivedLedger(outDir, record, keys);
     if (archived === null) continue;
     // The file's own entries: a name given from beside it (cleared since, or its index gone) is none of them.
@@ -666,9 +681,9 @@ async function gzipped(text: string): Promise<Buffer> {
 }
 
 /** A session's line of the records file (without its line break). */
-export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes'>): string {
-  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes, fileBytes } = record;
-  const optional = { entries, ownEntries, keys, real, ledgerBytes, fileBytes };
+export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes' | 'opening'>): string {
+  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening } = record;
+  const optional = { entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening };
   const said = Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined));
   return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...said, search });
 }

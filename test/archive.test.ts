@@ -303,6 +303,30 @@ describe('the archive', () => {
     expect(result.warnings.join('\n')).toContain(`1 session file no longer holds what ${out} archived of it (rewritten, or another session written at its path): shown as it is now, what the archive held of it is gone from this report.`);
   });
 
+  // Regression (a review of rebuilds): another session written at the path, as many entries and
+  // a few bytes larger, replaced the archived one (and its cost) without a word.
+  it('warns when a file holds other entries than the archive had of it, as many of them, the file no smaller', async () => {
+    const input = join(await tempDir(), 'in');
+    await mkdir(input);
+    const out = join(await tempDir(), 'report');
+    const session = (id: string, output: number, words: string) =>
+      [
+        { type: 'session', version: 3, id, timestamp: '2026-10-01T10:00:00.000Z', cwd: '/work/demo' },
+        { type: 'message', id: `${id}-u`, parentId: null, timestamp: '2026-10-01T10:00:01.000Z', message: { role: 'user', content: words } },
+        { type: 'message', id: `${id}-a`, parentId: `${id}-u`, timestamp: '2026-10-01T10:00:02.000Z', message: { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop', content: [{ type: 'text', text: 'ok' }], usage: { input: 10, output, cacheRead: 0, cacheWrite: 0, totalTokens: 10 + output, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } } } },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n') + '\n';
+    const file = join(input, 'a.jsonl');
+    await writeFile(file, session('first', 20000, 'Refactor it'));
+    const run = (day: number) => build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+    await run(1);
+    await writeFile(file, session('second', 5, 'Refactor the parser now'));
+    const result = await run(2);
+    expect(result.warnings.join('\n')).toContain(`1 session file no longer holds what ${out} archived of it (rewritten, or another session written at its path)`);
+    expect(result.summary.sessions.map((s) => s.id)).toEqual(['second']);
+  });
+
   // Regression: one holding more entries was taken without a word, so of two files whose sessions
   // swapped paths, one was said.
   it('warns when a file holds other entries than the archive had of it, more of them, and not when it grew', async () => {
