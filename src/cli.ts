@@ -2,7 +2,7 @@
 // Exit codes: 0 success (even with warnings), 1 a fatal error told in a sentence, 2 bad usage.
 
 import { existsSync, fstatSync, lstatSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build, type BuildResult } from './build.js';
@@ -16,10 +16,11 @@ import { STATS_GROUPINGS, type StatsGrouping, type Summary } from './report/sche
 import { packageVersion } from './package-files.js';
 import { OMIT_KINDS, type OmitKind } from './share/share.js';
 import { stats, statsText } from './stats.js';
-import { terminalLine } from './terminal-text.js';
+import { printable, terminalLine } from './terminal-text.js';
 import { canonicalZone } from './time-zone.js';
 import { writeWhole } from './output/report-folder.js';
 import { LITELLM_URL, loadPriceTable, updatePrices } from './price-files.js';
+import { wellFormedStrings } from './unicode-text.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -64,11 +65,26 @@ const processIo: CliIo = {
   stdout: writeStdout,
   stderr: (text) => process.stderr.write(text),
   env: process.env,
-  home: homedir(),
+  home: homeFolder(),
   isTty: Boolean(process.stderr.isTTY),
   stdoutIsTty: Boolean(process.stdout.isTTY),
   now: () => new Date(),
 };
+
+/**
+ * The user's home: $HOME, or the system's record of the user when it is unset or empty (Node
+ * gives "" for an empty one, and "" would make the working folder the home bough reads, and writes
+ * its secret into).
+ */
+function homeFolder(): string {
+  const home = homedir();
+  if (home !== '') return home;
+  try {
+    return userInfo().homedir;
+  } catch {
+    return '/nonexistent';
+  }
+}
 
 /** The flags that say what a report covers and how it is priced: the same on build and stats. */
 interface ScopeFlags {
@@ -135,8 +151,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .configureOutput({
       writeOut: io.stdout,
       writeErr: io.stderr,
-      // commander's "error: unknown option" in bough's voice, as every other bough message.
-      outputError: (text, write) => write(text.replace(/^error: /, 'bough: ')),
+      // commander's "error: unknown option" in bough's voice, as every other bough message; the
+      // argument it quotes shown as bough shows any text for a terminal (an escape as "?").
+      outputError: (text, write) => write(text.replace(/^error: /, 'bough: ').split('\n').map(printable).join('\n')),
     })
     .showHelpAfterError('(bough --help says what each command takes)')
     .hook('preAction', (_program, command) => {
@@ -156,7 +173,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
     .option('--share', 'for sending the report to someone: --redact --omit thinking')
     .option('--forget-missing', "drop what --out's archive keeps of sessions this build does not read or show (files gone, or outside its inputs, period, project or agents)")
-    .option('--no-cache', 'read every file and write every page again, reusing nothing from earlier runs')
+    .option('--no-cache', 'read every file and write every page again, reusing nothing from earlier runs (sessions whose files are gone are still kept)')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (inputs: string[], flags: BuildFlags) => {
       if (flags.out === '-') {
@@ -435,8 +452,21 @@ function mistypedCommand(inputs: readonly string[], argv: readonly string[], io:
   // Named on the command line (`bough build buidl`), build is the command and the word an input.
   const buildNamed = argv.filter((arg) => arg === 'build').length > inputs.filter((input) => input === 'build').length;
   if (first === undefined || buildNamed || !/^[a-z]+$/.test(first) || lstatSync(first, { throwIfNoEntry: false }) !== undefined) return null;
+  // Only a word near a command's name: `bough sessions` names a missing folder (exit 1), as `bough my-sessions` does.
+  if (!COMMANDS.some((command) => editDistance(first, command) <= 2)) return null;
   io.stderr(terminalLine(`bough: No such file or folder: ${resolve(first)}. Check the path and run again. It is no command either: bough has build, stats, export and prices.`));
   return 2;
+}
+
+/** Letters to add, drop or change to make one word another. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length] ?? 0;
 }
 
 async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise<number> {
@@ -525,7 +555,7 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
       const folders = result.notLookedInto;
       if (folders.length > 0 && folders.length <= NAMED_SKIPPED_FILES) io.stderr(terminalLine(`bough: not looked into: ${folders.map(({ file, why }) => `${file} (${why})`).join('; ')}.`));
     }
-    if (flags.json) io.stdout(`${JSON.stringify(result.json, null, 2)}\n`);
+    if (flags.json) io.stdout(`${JSON.stringify(result.json, wellFormedStrings, 2)}\n`);
     else {
       // A terminal that says it cannot show colour (TERM=dumb, an editor's shell buffer) gets none.
       const colour = io.stdoutIsTty === true && !('NO_COLOR' in io.env && io.env['NO_COLOR'] !== '') && io.env['TERM'] !== 'dumb';
@@ -567,7 +597,9 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildRe
   const where = shownPath(`${outDir}/index.html`);
   const unknown = totals.unpricedRecords > 0;
   const bough = totals.cost.bough === null ? (unknown ? 'unknown' : formatUsd(null)) : `${formatUsd(totals.cost.bough)}${unknown ? ' + unknown' : ''}`;
-  const files = `${plural(diagnostics.sessionFiles, 'file')}${diagnostics.goneFiles > 0 ? ` and ${diagnostics.goneFiles} kept from an earlier build (${diagnostics.goneFiles === 1 ? 'its file' : 'their files'} gone or no longer read)` : ''}`;
+  // "1 session from 0 files and 1 kept" read as a sum: the files read, and the archive's.
+  const read = diagnostics.goneFiles > 0 && diagnostics.sessionFiles === 0 ? 'no file read' : plural(diagnostics.sessionFiles, 'file');
+  const files = `${read}${diagnostics.goneFiles > 0 ? ` and ${diagnostics.goneFiles} kept from an earlier build (${diagnostics.goneFiles === 1 ? 'its file' : 'their files'} gone or no longer read)` : ''}`;
   const allTime = summary.period.label === 'all time';
   const filtered = summary.filters.project !== null || summary.filters.sources !== null;
   const narrowedBy = [...(allTime ? [] : ['period']), ...(filtered ? ['filters'] : [])].join(' and ');
@@ -581,7 +613,7 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildRe
     // A file found and not read as a session (not one, unreadable, empty) is said here too, not only on the data-quality page.
     ...(diagnostics.skippedFiles > 0 ? [`${plural(diagnostics.skippedFiles, 'file')} skipped (see the data-quality page)`] : []),
     ...(notLooked(diagnostics) > 0 ? [`${plural(notLooked(diagnostics), 'folder or link', 'folders or links')} not looked into (see the data-quality page)`] : []),
-    ...(empty ? [] : [`${bough} by bough (${formatUsd(totals.cost.recorded)} recorded${recordedOf(totals)})`]),
+    ...(empty ? [] : [`${bough} by bough (${totals.cost.recorded === null ? 'none' : formatUsd(totals.cost.recorded)} recorded${recordedOf(totals)})`]),
     ...(totals.unpricedModels.length > 0 ? [`${plural(totals.unpricedModels.length, 'unpriced model')}`] : []),
     // Said, or a scoped report into an archive's folder would look as if it had dropped the rest.
     ...(sessionsCarried > 0 ? [`its archive also keeps ${plural(sessionsCarried, 'session')} this report does not show`] : []),

@@ -125,6 +125,26 @@ describe('bough command line', () => {
     expect(project.stdout).toMatch(/^bough: no session falls in this report's filters \(1 file read\) · 0 skipped lines · report in /);
   });
 
+  // Regression (a review of the command line): "$1.50 by bough (— recorded)" where no agent
+  // recorded a cost; commander's own messages printed an argument's escape codes as they were.
+  it('says "none recorded", and shows no escape code of an argument', async () => {
+    const dir = await tempDir();
+    const line = (record: object) => JSON.stringify({ timestamp: '2026-10-21T09:00:01.000Z', ...record });
+    await writeFile(join(dir, 's.jsonl'), [
+      line({ type: 'session', version: 3, id: 's', cwd: '/w' }),
+      line({ type: 'message', id: 'u1', parentId: null, message: { role: 'user', content: 'go' } }),
+      line({ type: 'message', id: 'a1', parentId: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 1000, output: 100 }, stopReason: 'stop' } }),
+    ].join('\n'));
+    const built = await run(['build', dir, '--out', join(await tempDir(), 'r'), '--tz', 'UTC']);
+    expect(built.stdout).toMatch(/ by bough \(none recorded\) · /);
+    for (const args of [['stats', '--tz', '\u001b[2J'], ['stats', '--\u001b[2J']]) {
+      const bad = await run(args);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).not.toContain('\u001b');
+      expect(bad.stderr).toContain('?[2J');
+    }
+  });
+
   // Regression: a re-run printed the very line a cold build prints, and a plain build into a
   // folder built with --share turned it plain without a word.
   it('says what a re-run kept, how it shared, and when a shared report becomes plain', async () => {
@@ -685,6 +705,15 @@ describe('bough command line', () => {
     const result = await inFolder(await tempDir(), () => run(args));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('It is no command either');
+  });
+
+  // Regression (a review of the command line): `bough sessions` exited 2 as a mistyped command,
+  // `bough my-sessions` 1 as a missing input: only a word near a command's name is one.
+  it.each([['nope'], ['sessions'], ['logs']])('takes a missing word far from any command for a missing input: %s', async (word) => {
+    const result = await inFolder(await tempDir(), () => run([word]));
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('no command');
+    expect((await inFolder(await tempDir(), () => run(['stat']))).code).toBe(2);
   });
 
   it('takes a word after `build` for an input', async () => {

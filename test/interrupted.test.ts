@@ -173,3 +173,17 @@ describe('a disk that fills during a run', () => {
     }
   }, 60_000);
 });
+
+// Regression (a review of the command line): with HOME set empty, Node names "" the home, so the
+// working folder was read as one (its .claude/projects) and bough's secret written into it.
+describe.skipIf(!built)('an empty HOME', () => {
+  it('is taken for none: the working folder is not read or written as the home', async () => {
+    const work = await tempDir();
+    await mkdir(join(work, '.claude', 'projects', '-x'), { recursive: true });
+    await writeFile(join(work, '.claude', 'projects', '-x', 'a.jsonl'), '{"type":"user"}\n');
+    const env = { ...process.env, HOME: '', XDG_CACHE_HOME: '', XDG_CONFIG_HOME: '', BOUGH_CACHE_DIR: join(await tempDir(), 'cache'), BOUGH_CONFIG_DIR: '' };
+    const run = spawnSync(process.execPath, [BIN, 'build', '--redact', '--out', join(await tempDir(), 'report'), '--quiet'], { cwd: work, env });
+    expect(run.stderr.toString()).not.toContain('.claude/projects (1 file)');
+    expect((await readdir(work)).sort()).toEqual(['.claude']);
+  });
+});

@@ -145,10 +145,23 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   if (shortened) notes.push('Tokens shortened to fit: k thousand, M million, B billion. --json gives every digit.');
   const dropped = allColumns.filter((c) => !columns.includes(c)).map((c) => c.heading);
   if (dropped.length > 0) notes.push(`Left out to fit ${options.width} columns: ${dropped.join(', ')} (--json has them).`);
-  if (stats.by !== 'session' && stats.by !== 'project' && stats.by !== 'model' && stats.by !== 'agent') {
+  if (stats.by !== 'session' && stats.by !== 'project' && stats.by !== 'model' && stats.by !== 'agent' && columns.some((c) => c.heading === 'Sessions')) {
     notes.push('Sessions active in several rows count in each; the total counts each once.');
   }
-  return `${[...out, ...notes.map((n) => paint.dim(n))].join('\n')}\n`;
+  return `${[...out, ...notes.flatMap((n) => wrapped(n, options.width)).map((n) => paint.dim(n))].join('\n')}\n`;
+}
+
+/** A note in lines of at most `width` columns, broken between words. */
+function wrapped(note: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of note.split(' ')) {
+    if (line !== '' && displayWidth(line) + 1 + displayWidth(word) > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
 }
 
 /** The sum of the amounts as shown, or null when some row shows none. */
