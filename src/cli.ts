@@ -167,7 +167,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .showHelpAfterError('(bough build --help says what it takes)')
     .description('read sessions and write the report folder (the default command)')
     .argument('[inputs...]', 'session files or folders (searched recursively); default: the agents\' own folders')
-    .option('-o, --out <dir>', 'the report folder to write', pathOf, 'bough-report');
+    .option('-o, --out <dir>', 'the report folder to write', pathIn(io.home), 'bough-report');
   scopeOptions(buildCommand, io)
     .option('--redact', 'replace secrets (API keys, tokens, private keys, passwords) with [REDACTED:kind] and your home folder with ~')
     .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
@@ -203,12 +203,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .showHelpAfterError('(bough export --help says what it takes)')
     .description('write one session as a single self-contained HTML file, for sending one conversation')
     .argument('<session-file>', 'the session file to export')
-    .option('-o, --out <file>', 'the HTML file to write (default: <session id>.html here)', pathOf)
+    .option('-o, --out <file>', 'the HTML file to write (default: <session id>.html here)', pathIn(io.home))
     .addOption(timeZoneOption('time zone for dates and times (IANA name)', io))
     .option('--redact', 'replace secrets with [REDACTED:kind] and your home folder with ~')
     .option('--omit <kinds>', `leave whole kinds of content out: ${OMIT_KINDS.join(', ')}`, omitKindsOf)
     .option('--share', 'for sending the file to someone: --redact --omit thinking')
-    .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one', pathOf)
+    .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one', pathIn(io.home))
     .option('--price-subscriptions', 'price subscription providers at API rates instead of $0')
     .option('-q, --quiet', 'print nothing but errors')
     .action(async (file: string, flags: ExportFlags) => {
@@ -242,7 +242,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .command('show', { isDefault: true })
     .showHelpAfterError('(bough prices show --help says what it takes)')
     .description('say which price table reports use now')
-    .option('--prices <file>', 'a LiteLLM-format table to check instead', pathOf)
+    .option('--prices <file>', 'a LiteLLM-format table to check instead', pathIn(io.home))
     // Allowed so that a mistyped command ("prices updte") is named, not reported as an argument too many.
     .allowExcessArguments()
     .action(async (flags: { prices?: string }, command: Command) => {
@@ -391,7 +391,7 @@ function scopeOptions(command: Command, io: CliIo): Command {
     .option('--project <text>', 'only projects whose folder or name contains this text (any case)', projectTextOf)
     // Given twice, both: --source pi --source codex reads as --source pi,codex.
     .option('--source <agents>', 'only these agents: pi, claude, codex (comma-separated)', (value: string, previous: string | undefined) => (previous === undefined ? value : `${previous},${value}`))
-    .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one', pathOf)
+    .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one', pathIn(io.home))
     .option('--price-subscriptions', 'price subscription providers (GitHub Copilot, Gemini CLI) at API rates instead of $0');
 }
 
@@ -676,9 +676,19 @@ function projectTextOf(value: string): string {
 }
 
 /** A path flag: an empty one (a shell variable that was not set) would otherwise mean this folder. */
-function pathOf(value: string): string {
-  if (value.trim() === '') throw new InvalidArgumentError('give a path (got an empty one)');
-  return value;
+/**
+ * A path given to an option, `~` at its start read as the home: a shell leaves `--out=~/report`
+ * as it is, and bough made a folder named "~" where it said "report in ~/report".
+ */
+function pathIn(home: string): (value: string) => string {
+  return (value) => {
+    if (value.trim() === '') throw new InvalidArgumentError('give a path (got an empty one)');
+    return homeExpanded(value, home);
+  };
+}
+
+function homeExpanded(path: string, home: string): string {
+  return path === '~' || path.startsWith('~/') ? `${home}${path.slice(1)}` : path;
 }
 
 function omitKindsOf(value: string, previous: OmitKind[] | undefined): OmitKind[] {

@@ -125,6 +125,17 @@ describe('bough command line', () => {
     expect(project.stdout).toMatch(/^bough: no session falls in this report's filters \(1 file read\) · 0 skipped lines · report in /);
   });
 
+  // Regression (a review of the command line): `--out=~/rep`, which no shell expands, made a folder
+  // named "~" in the working folder, said as "report in ~/rep".
+  it('reads ~ at the start of an option\'s path as the home', async () => {
+    const home = await tempDir();
+    const work = await tempDir();
+    const result = await inFolder(work, () => run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out=~/rep', '--tz', 'UTC'], {}, home));
+    expect(result.code).toBe(0);
+    expect(existsSync(join(home, 'rep', 'index.html'))).toBe(true);
+    expect(await readdir(work)).toEqual([]);
+  });
+
   // Regression (a review of the command line): "$1.50 by bough (— recorded)" where no agent
   // recorded a cost; commander's own messages printed an argument's escape codes as they were.
   it('says "none recorded", and shows no escape code of an argument', async () => {
