@@ -55,8 +55,14 @@
     for (var node = target; node; node = node.parentElement) {
       if (node.tagName === 'DETAILS') node.open = true;
     }
+    // A view of the toolbar's that hides it (prompts only, no tool calls): back to everything, or
+    // the link would go nowhere.
+    if (target.getClientRects().length === 0 && showEverything) showEverything();
     settle(target);
   }
+
+  /** Set by a session page's toolbar: shows every entry again, its button pressed. */
+  var showEverything = null;
 
   // Entries far from the screen are not laid out (content-visibility), so the browser places the
   // target by their estimated height and it lands off the screen once those near it are drawn:
@@ -145,6 +151,7 @@
         Array.prototype.forEach.call(show.children, function (other) { other.setAttribute('aria-pressed', String(other === b)); });
       });
       b.setAttribute('aria-pressed', String(choice[0] === 'all'));
+      if (choice[0] === 'all') showEverything = function () { b.click(); };
       show.appendChild(b);
     });
     var fold = document.createElement('span');

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const DARK = '@media (prefers-color-scheme: dark)';
+const DARK = '@media screen and (prefers-color-scheme: dark)';
 
 /** The stylesheet's colour variables (`--name: #rrggbb`), light ones and the dark scheme's over them. */
 async function schemes(): Promise<{ light: Map<string, string>; dark: Map<string, string> }> {

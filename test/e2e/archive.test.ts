@@ -223,6 +223,14 @@ describe('the archive in a browser', () => {
       expect(await visible('li.kind-reply')).toBeGreaterThan(0);
       await page.getByRole('button', { name: 'Everything' }).click();
       expect(await visible('li.kind-toolResult')).toBeGreaterThan(0);
+      // Regression (a browser review): a link to an entry the view hid (a search result, a tree
+      // node) changed the address and went nowhere; now the view shows everything again.
+      await page.getByRole('button', { name: 'Prompts only' }).click();
+      const reply = await page.locator('ol.conversation > li.kind-reply').first().getAttribute('id');
+      expect(reply).not.toBeNull();
+      await page.evaluate((id) => { window.location.hash = `#${id}`; }, reply as string);
+      await page.locator(`[id="${reply}"]`).waitFor({ state: 'visible' });
+      expect(await page.getByRole('button', { name: 'Everything' }).getAttribute('aria-pressed')).toBe('true');
       expect(pageProblems(visit, first)).toEqual([]);
     } finally {
       await visit.page.close();

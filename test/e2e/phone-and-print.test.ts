@@ -71,6 +71,35 @@ describe('the report on a 390 px and a 360 px phone screen', () => {
   });
 });
 
+// Regression (a browser review): at a tablet's width a model's name had 55 px (nine lines of five
+// letters), at a phone's a session's title one word a line (the room kept went to the day it
+// started) and a touched file's path four letters a line.
+describe('the names in a table', () => {
+  it.for([768, 360])('keep room for a word or two at %i px', async (screen, context) => {
+    requireBrowser(context);
+    const narrow = await (await browser.context()).browser()!.newContext({ viewport: { width: screen, height: 900 } });
+    try {
+      const project = summary.projects.find((p) => p.sessions > 0)!.page;
+      for (const [page, selector, least] of [
+        ['index.html', 'table.models td:first-child', 9],
+        ['index.html', 'table.sessions td:nth-child(2)', screen <= 600 ? 11 : 0],
+        [project, 'table.files td:first-child', 14],
+      ] as const) {
+        const visit = await openPage(narrow, url(page));
+        try {
+          const widths = await visit.page.locator(selector).evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize)));
+          expect({ page, selector, found: widths.length > 0 }).toEqual({ page, selector, found: true });
+          expect({ page, selector, narrowest: Math.min(...widths) >= least - 0.01 }).toEqual({ page, selector, narrowest: true });
+        } finally {
+          await visit.page.close();
+        }
+      }
+    } finally {
+      await narrow.close();
+    }
+  });
+});
+
 describe('a table wider than a phone', () => {
   // Regression: it scrolled sideways in its box with nothing to say there was more of it.
   it('shades the side it can still scroll to, and not the side it has reached', async (context) => {
@@ -145,6 +174,23 @@ describe('a branched session printed', () => {
       expect(await page.locator('header.site nav').isVisible()).toBe(false);
       expect(await page.locator('svg.tree').isVisible()).toBe(true);
       expect(pageProblems(visit, 'printed session')).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
+  // Regression (a browser review): printed from a system in dark mode, the page took the dark
+  // palette, which browsers print without its background: light grey text on white paper.
+  it('prints dark text on white whatever the screen\'s colour scheme', async (context) => {
+    requireBrowser(context);
+    const visit = await openPage(await browser.context(), url(branchedSession()));
+    try {
+      const { page } = visit;
+      const colours = () => page.evaluate(() => [getComputedStyle(document.documentElement).color, getComputedStyle(document.documentElement).backgroundColor]);
+      await page.emulateMedia({ media: 'screen', colorScheme: 'dark' });
+      expect((await colours())[0]).toBe('rgb(230, 227, 220)');
+      await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
+      expect(await colours()).toEqual(['rgb(31, 35, 40)', 'rgb(251, 250, 247)']);
     } finally {
       await visit.page.close();
     }
