@@ -108,6 +108,12 @@ describe('a session of several megabytes', () => {
       }
     }
     expect(all[1]).toMatch(/Part 2 of \d+/);
+    // Regression (a browser review): the list of parts gave times without their day ("Part 12 ·
+    // from 13:02:17" after a part of the next day) and named no branch; now each part names the
+    // section it starts in where that changes, and its day where that changes.
+    const labels = [...(all[1] as string).matchAll(/<a href="[^"]*">(Part \d+[^<]*)<\/a>|<span[^>]*aria-current[^>]*>(Part \d+[^<]*)</g)].map((m) => m[1] ?? m[2]);
+    expect(labels[0]).toMatch(/^Part 1 · Conversation \(active path\) · from \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    expect(labels.some((label) => /^Part \d+ · Branch \d+ · from /.test(label ?? ''))).toBe(true);
     // Its two lists of parts, above and below, are two landmarks named apart.
     expect([...(all[1] as string).matchAll(/<nav class="parts" aria-label="([^"]+)">/g)].map((m) => m[1])).toEqual(['Parts of this session', 'Parts of this session, at its end']);
     // Folded on every part (regression: open on later parts, it put a phone's first message 20,000 px down); the script opens it beside the conversation on a wide screen.

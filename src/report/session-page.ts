@@ -52,13 +52,21 @@ export interface SectionEntry {
   anchor: string;
   /** Copied from another session and counted there: folded with the copies beside it. */
   copied: boolean;
-  /** Its time as the page shows it ("14:02"). */
-  time(): string;
+  /** Its time as the page shows it ("14:02:05"), with its date when that is not `day` ("2026-10-05 14:02:05"). */
+  time(day: string | null): string;
+  /** Its day ("2026-10-05"), or null when it has no time. */
+  day(): string | null;
   view(): EntryView;
 }
 
 function sectionEntry(entry: Entry, ctx: ConversationContext): SectionEntry {
-  return { anchor: anchorOf(entry), copied: ctx.copied(entry), time: () => formatTime(entry.timestamp, ctx.time, ctx.day ?? null), view: () => entryView(entry, ctx) };
+  return {
+    anchor: anchorOf(entry),
+    copied: ctx.copied(entry),
+    time: (day) => formatTime(entry.timestamp, ctx.time, day),
+    day: () => (entry.timestamp === null ? null : formatDay(entry.timestamp, ctx.time)),
+    view: () => entryView(entry, ctx),
+  };
 }
 
 /** A prompt in the outline: its first words, its time, its anchor. */
@@ -718,16 +726,28 @@ const partsIndexes = new WeakMap<object, PartsIndex>();
 function partsIndexOf(view: SessionPageView, plan: { parts: readonly (readonly PartRange[])[] }): PartsIndex {
   const known = partsIndexes.get(plan);
   if (known) return known;
-  const firstEntryTime = (ranges: readonly PartRange[]): string => {
+  const firstEntry = (ranges: readonly PartRange[]): { section: SectionView; entry: SectionEntry } | null => {
     for (const range of ranges) {
-      const entry = view.sections[range.section]?.entries[range.from];
-      if (entry && range.to > range.from) return entry.time();
+      const section = view.sections[range.section];
+      const entry = section?.entries[range.from];
+      if (section && entry && range.to > range.from) return { section, entry };
     }
-    return '';
+    return null;
   };
+  // Each part by the section it starts in, where that changes (a branch's parts follow the active
+  // path's, back in time), and its first entry's time, dated where the day changes: "Part 12 ·
+  // Branch 2 · from 2026-10-05 13:02:17" after "Part 11 · from 2026-10-06 16:50:23".
+  let lastHeading: string | null = null;
+  let lastDay: string | null = null;
   const labels = plan.parts.map((ranges, i) => {
-    const time = firstEntryTime(ranges);
-    return `Part ${i + 1}${time ? ` · from ${time}` : ''}`;
+    const first = firstEntry(ranges);
+    if (first === null) return `Part ${i + 1}`;
+    const heading = first.section.heading === lastHeading ? '' : ` · ${first.section.heading}`;
+    lastHeading = first.section.heading;
+    const day = first.entry.day();
+    const time = first.entry.time(lastDay ?? '');
+    if (day !== null) lastDay = day;
+    return `Part ${i + 1}${heading}${time ? ` · from ${time}` : ''}`;
   });
   // Each prompt of the outline is listed on the part (or parts) holding its entry.
   const prompts = new Set(view.outline.map((item) => item.anchor));
