@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
@@ -362,5 +362,31 @@ describe('a project folder named without Latin letters', () => {
     const pageOf = (cwd: string) => built.projects.find((p) => p.cwd === cwd)?.page;
     expect(pageOf('/home/ana/проект')).toMatch(/^projects\/folder-[0-9a-f]{8}\.html$/);
     expect(pageOf('/')).toMatch(/^projects\/root-[0-9a-f]{8}\.html$/);
+  });
+});
+
+// Regression (a browser review): an empty main transcript of a Claude Code session shown from its
+// sub-agent's file was listed on the data-quality page with no link to that session's page.
+describe('an empty Claude Code main transcript beside its sub-agent', () => {
+  it.each([['beside it (before 2.x)', ''], ['above its subagents folder', 'SID/subagents']])('links to the session its sub-agent shows: %s', async (_, under) => {
+    const sid = '6323a48e-3984-42eb-8790-2f7811368ab7';
+    const input = join(await tempDir(), 'projects', '-w-demo');
+    const agentFolder = join(input, under.replace('SID', sid));
+    await mkdir(agentFolder, { recursive: true });
+    await writeFile(join(input, `${sid}.jsonl`), '');
+    const line = (record: object) => JSON.stringify({ isSidechain: true, userType: 'external', cwd: '/w/demo', sessionId: sid, version: '2.0.37', agentId: 'a1', ...record });
+    await writeFile(
+      join(agentFolder, 'agent-a1.jsonl'),
+      [
+        line({ parentUuid: null, type: 'user', message: { role: 'user', content: 'find the cart' }, uuid: 'u1', timestamp: '2025-11-14T12:23:09.052Z' }),
+        line({ parentUuid: 'u1', type: 'assistant', message: { id: 'm1', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'in src' }], usage: { input_tokens: 10, output_tokens: 5 } }, requestId: 'r1', uuid: 'a1', timestamp: '2025-11-14T12:23:10.052Z' }),
+      ].join('\n') + '\n',
+    );
+    const out = join(await tempDir(), 'report');
+    const { summary } = await build({ inputs: [join(input, '..')], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z') });
+    const page = summary.sessions[0]?.page as string;
+    expect(page).toBeDefined();
+    const html = await readFile(join(out, 'data-quality.html'), 'utf8');
+    expect(html).toContain(`<a href="${page}">${join(input, `${sid}.jsonl`)}</a>`);
   });
 });

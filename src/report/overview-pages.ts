@@ -1,6 +1,7 @@
 // View models of the overview pages: the index (the monthly report), one page per project, and
 // the data-quality page. Every number comes from the report data, cut to the report's scope.
 
+import { basename, dirname, join } from 'node:path';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticsSummary } from '../diagnostics.js';
 import { monthLabel } from '../time-zone.js';
 import { SOURCE_NAMES, type Source } from '../types.js';
@@ -184,7 +185,17 @@ export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: Overvie
   const pageOf = new Map<string, string>();
   for (const session of data.sessions) {
     const page = ctx.pages.session(session.key);
-    for (const path of [session.ledger.path, ...session.subagents.map((s) => s.ledger.path), ...session.duplicates.map((d) => d.path)]) if (!pageOf.has(path)) pageOf.set(path, page);
+    const paths = [session.ledger.path, ...session.subagents.map((s) => s.ledger.path), ...session.duplicates.map((d) => d.path)];
+    for (const path of paths) if (!pageOf.has(path)) pageOf.set(path, page);
+    // A Claude Code session shown from its sub-agents' files has a main transcript that was not
+    // read (empty, damaged): `<id>.jsonl` beside them (before 2.x) or beside their `<id>/subagents/`.
+    if (session.ledger.source === 'claude') {
+      const main = `${session.ledger.sessionId}.jsonl`;
+      for (const path of paths) {
+        const folder = dirname(path);
+        for (const file of [join(folder, main), ...(basename(folder) === 'subagents' ? [join(dirname(dirname(folder)), main)] : [])]) if (!pageOf.has(file)) pageOf.set(file, page);
+      }
+    }
   }
   const reasons = Object.entries(ctx.diagnostics.byReason).map(([reason, count]) => ({
     reason,
