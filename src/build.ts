@@ -2,6 +2,7 @@
 // context; then a sink: the HTML folder (`build`), or terminal tables or JSON (`stats`, in
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
+import { existsSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
@@ -10,14 +11,14 @@ import { buildRecordFile, inputsPrint, keepUnchangedReport, ledgerFilesSize, rec
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
-import { diagnostic, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
+import { diagnostic, DIAGNOSTIC_REASONS, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, readPlaces, type Discovery, type Place } from './discover.js';
 import { boughCacheDir, boughConfigDir, resolvedHome, type Environment } from './environment.js';
 import { BoughError, messageOf, systemCode, systemTrouble } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
 import { scopeLabel, type Scope } from './ledger/scope.js';
 import { refuseUnsafeOut } from './output/out-path.js';
-import { openReportFolder, type LinesFile, type ReportFolder } from './output/report-folder.js';
+import { MANIFEST, openReportFolder, type LinesFile, type ReportFolder } from './output/report-folder.js';
 import { codeStamp, loadAssets, loadTemplates, packageVersion, SAMPLES_DIR } from './package-files.js';
 import { loadPriceTable } from './price-files.js';
 import { createPricer, type Pricer } from './pricing/price.js';
@@ -1099,8 +1100,22 @@ export function noSessionsSentence(discovery: Discovery, read: readonly Diagnost
     const which = unreadable.length === 1 && first ? `${first.file} could not be read (${first.detail})` : `None of the ${plural(unreadable.length, 'file')} found in ${where} could be read (${first?.detail ?? 'unreadable'}${unreadable.length > 1 ? ', and others' : ''})`;
     return `${which}: nothing to report. Point bough at session files it may read.`;
   }
-  const which = discovery.files.length === 1 ? `The one file found in ${where} is not` : `None of the ${plural(discovery.files.length, 'file')} found in ${where} is`;
-  return `${which} a session file bough can read. See the files' first lines, or point bough at a folder of agent sessions.`;
+  // Named with why, as the data-quality page would: "the file is empty", "no agent writes lines like its first".
+  const [file] = discovery.files;
+  const why = (path: string | undefined) => {
+    const said = read.find((d) => d.file === path && d.line === null) ?? read.find((d) => d.file === path);
+    return said === undefined ? null : said.detail || DIAGNOSTIC_REASONS[said.reason];
+  };
+  // A report folder given as an input: what it holds is bough's own, not an agent's.
+  const report = discovery.places.some((place) => existsSync(join(place.path, 'summary.json')) && existsSync(join(place.path, MANIFEST)));
+  const hint = report ? ' That is a bough report folder: point bough at the agents\' session files, or give it none to read their own folders.' : ' See its first lines, or point bough at a folder of agent sessions.';
+  if (discovery.files.length === 1 && file !== undefined) {
+    const found = discovery.places.length === 1 && discovery.places[0]?.path === file ? '' : ` (the one file found in ${where})`;
+    const reason = why(file);
+    return `${file}${found} is not a session file bough can read${reason === null ? '' : ` (${reason})`}.${hint}`;
+  }
+  const reason = why(file);
+  return `None of the ${plural(discovery.files.length, 'file')} found in ${where} is a session file bough can read (the first, ${file}${reason === null ? '' : `: ${reason}`}).${hint.replace('See its', 'See their')}`;
 }
 
 /** Folders discovery could not list: sessions may be in them. */

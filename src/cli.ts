@@ -499,7 +499,12 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
   if (pageless !== null) io.stderr(terminalLine(`bough: error: ${pageless}`));
   // Said even with --quiet: a report of the samples is no report of this machine's sessions (a
   // job run under another HOME would publish their numbers as its own).
-  if (result.usedSamples) io.stderr(terminalLine(`bough: no sessions found in the agents' folders; building the bundled sample sessions instead.`));
+  if (result.usedSamples) {
+    // Where it looked, as the index of the samples' report says: the first line names no folder it did not find.
+    const home = io.home;
+    const looked = result.places.map((place) => (home && (place.path === home || place.path.startsWith(`${home}/`)) ? `~${place.path.slice(home.length)}` : place.path));
+    io.stderr(terminalLine(`bough: no sessions found in the agents' folders (${looked.join(', ')}); building the bundled sample sessions instead.`));
+  }
   if (!flags.quiet) {
     for (const warning of result.warnings) io.stderr(terminalLine(`bough: warning: ${warning}`));
     io.stdout(terminalLine(summaryLine(result)));

@@ -237,7 +237,7 @@ describe('Claude Code regressions', () => {
     const folder = await projects({ 'notes/history.jsonl': Array.from({ length: 60 }, (_, n) => ({ display: `typed ${n}`, project: '/home/ana/shop' })) });
     const { code, stderr } = await run(['stats', folder, '--no-cache', '--json']);
     expect(code).toBe(1);
-    expect(stderr).toContain('The one file found in');
+    expect(stderr).toContain(`history.jsonl (the one file found in ${folder}) is not a session file bough can read`);
   });
 
   it('regression: one-hour cache writes without a cache_creation_input_tokens total are counted as cache writes, and priced', async () => {

@@ -337,7 +337,7 @@ describe('bough command line', () => {
     const result = await run(['--out', out]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(
-      "bough: looking in no Pi folder · no Claude Code folder · no Codex folder\nbough: no sessions found in the agents' folders; building the bundled sample sessions instead.\n",
+      "bough: looking in no Pi folder · no Claude Code folder · no Codex folder\nbough: no sessions found in the agents' folders (~/.pi/agent/sessions, ~/.claude/projects, ~/.config/claude/projects, ~/.codex/sessions, ~/.codex/archived_sessions); building the bundled sample sessions instead.\n",
     );
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('bundled sample sessions');
     expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ samples: true });
@@ -349,7 +349,7 @@ describe('bough command line', () => {
   // sessions, "no sessions found"; with a month, built and then left out by it.
   it('says so even with --quiet, and builds no samples for a report narrowed by agent, project or period', async () => {
     const quiet = await run(['--out', join(await tempDir(), 'report'), '-q']);
-    expect(quiet).toEqual({ code: 0, stdout: '', stderr: "bough: no sessions found in the agents' folders; building the bundled sample sessions instead.\n" });
+    expect(quiet).toEqual({ code: 0, stdout: '', stderr: "bough: no sessions found in the agents' folders (~/.pi/agent/sessions, ~/.claude/projects, ~/.config/claude/projects, ~/.codex/sessions, ~/.codex/archived_sessions); building the bundled sample sessions instead.\n" });
     for (const narrowed of [['--source', 'pi'], ['--project', 'shop'], ['--month', '2026-10'], ['--since', '2026-10-01']]) {
       const out = join(await tempDir(), 'report');
       const result = await run(['--out', out, '-q', ...narrowed]);
@@ -695,11 +695,22 @@ describe('bough command line', () => {
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'bough: No such file or folder: /no/such/folder. Check the path and run again.\n' });
   });
 
+  it('says a report folder given as the input is one', async () => {
+    const out = join(await tempDir(), 'r');
+    expect((await run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '-q'])).code).toBe(0);
+    const result = await run(['stats', out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("That is a bough report folder: point bough at the agents' session files, or give it none to read their own folders.");
+  });
+
   it('exits 1 when the inputs hold no session', async () => {
     const result = await run(['build', join(FIXTURES, 'pi', 'not-a-session.jsonl'), '--out', join(await tempDir(), 'r')]);
     expect(result.code).toBe(1);
-    // Regression: "None of the 1 file found in … is a session file".
-    expect(result.stderr).toMatch(/^bough: The one file found in .* is not a session file bough can read/);
+    // Regression: "None of the 1 file found in … is a session file"; then (a review of the command
+    // line) "The one file found in <the file> is not …", naming neither it nor why.
+    expect(result.stderr).toBe(
+      `bough: ${join(FIXTURES, 'pi', 'not-a-session.jsonl')} is not a session file bough can read (no record in its first 50 lines is one of Pi, Claude Code or Codex: the first is an object without a type). See its first lines, or point bough at a folder of agent sessions.\n`,
+    );
   });
 
   // Regression: "bough buidl" said only that no such file or folder exists, and exited 1 as for a
