@@ -285,16 +285,22 @@ function subagentTitle(source: Source, label: string | null): string {
 /** The first words the user typed; a skill prompt is named by its skill, never by its body. */
 function titleFromPrompts(entries: readonly Entry[]): string {
   let images = false;
+  let empty = false;
   for (const entry of entries) {
     const title = promptTitle(entry);
     // Words typed later name the session better than a screenshot sent first.
     if (title === IMAGE_PROMPT) images = true;
     else if (title !== null) return title;
+    else if (entry.kind === 'prompt') empty = true;
   }
-  return images ? IMAGE_PROMPT : NO_PROMPTS;
+  // A prompt sent with no words is one all the same: not "(no prompts)" beside a count of 1.
+  return images ? IMAGE_PROMPT : empty ? EMPTY_PROMPT : NO_PROMPTS;
 }
 
 const NO_PROMPTS = '(no prompts)';
+const EMPTY_PROMPT = '(empty prompt)';
+/** Characters that show nothing: a prompt of them alone titled a session with a blank. */
+const INVISIBLE = /^[\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]*$/;
 /** A session that copied more prompts than this is titled by its first, if it has none of its own among them. */
 const MAX_PROMPT_TITLES = 1000;
 
@@ -317,11 +323,11 @@ function promptTitles(entries: readonly Entry[], startedAt: number | null): { in
 function promptTitle(entry: Entry): string | null {
   if (entry.kind !== 'prompt') return null;
   const typed = entry.content
-    .flatMap((block) => (block.type === 'text' ? [block.text.trimStart().slice(0, TITLE_LENGTH * 4)] : []))
+    .flatMap((block) => (block.type === 'text' ? [cutText(block.text.trimStart(), TITLE_LENGTH * 4)] : []))
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
-  const title = skillTitle(entry.skill, typed);
+  const title = skillTitle(entry.skill, INVISIBLE.test(typed) ? '' : typed);
   if (title) return shorten(title);
   // A pasted screenshot with no words: a prompt all the same, named as the page's outline names it.
   return entry.content.some((block) => block.type === 'image') ? IMAGE_PROMPT : null;
