@@ -195,3 +195,21 @@ function monthNamesBetween(first: string, last: string): string[] {
     }
   }
 }
+
+// Regression (a money review): a session whose prompt falls in the month and whose reply's usage
+// falls after it said "— of its $0.0105", where nothing of its cost is in the month: $0.00.
+describe('a session page in a month holding its prompt but none of its usage', () => {
+  it('says $0.00 of its cost', async () => {
+    const dir = await tempDir();
+    const lines = [
+      { type: 'session', version: 3, id: 'edge', timestamp: '2026-10-31T23:58:00.000Z', cwd: '/w' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: '2026-10-31T23:59:00.000Z', message: { role: 'user', content: 'go' } },
+      { type: 'message', id: 'a1', parentId: 'u1', timestamp: '2026-11-01T00:01:00.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 2000, output: 300, cacheRead: 0, cacheWrite: 0, totalTokens: 2300, cost: { input: 0.006, output: 0.0045, cacheRead: 0, cacheWrite: 0, total: 0.0105 } }, stopReason: 'stop' } },
+    ];
+    await writeFile(join(dir, 'edge.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const out = join(await tempDir(), 'report');
+    const { summary } = await build({ inputs: [dir], out, scope: { timeZone: 'UTC', period: parsePeriod({ month: '2026-10' }, 'UTC'), project: null, sources: null }, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z') });
+    const html = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(html).toContain('The numbers below count that part: 1 of its 1 prompt, $0.00 of its $0.0105 by bough');
+  });
+});
