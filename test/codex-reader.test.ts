@@ -238,6 +238,28 @@ describe('a Codex thread, as a user sees it', () => {
     ]);
   });
 
+  // Regression (a Codex format review): a rollout whose meta names no cwd but a git repository
+  // went to "(unknown folder)"; codex.md §3 groups by cwd or git.repository_url.
+  it('puts rollouts without a cwd in the project of the git repository their meta names', async () => {
+    const dir = await tempDir();
+    const rollout = async (n: string, url: string) => {
+      const id = `0195aaaa-0000-7000-8000-0000000000${n}`;
+      const lines = [
+        { timestamp: '2026-03-01T10:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-03-01T10:00:00.000Z', originator: 'codex_exec', cli_version: '0.125.0', git: { repository_url: url, branch: 'main' } } },
+        { timestamp: '2026-03-01T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: `task ${n}` } },
+      ];
+      await writeFile(join(dir, `rollout-2026-03-01T10-00-00-${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    };
+    await rollout('e1', 'git@github.com:me/repo.git');
+    await rollout('e2', 'git@github.com:me/repo.git');
+    await rollout('e3', 'https://me:ghp_0123456789abcdefghijklmnopqrstuvwxyzAB@github.com/me/other.git');
+    const { summary } = await build({ inputs: [dir], out: join(await tempDir(), 'r'), scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    expect(summary.projects.map((p) => [p.name, p.sessions]).sort()).toEqual([
+      ['git@github.com:me/repo.git (repository)', 2],
+      ['https://github.com/me/other.git (repository)', 1],
+    ]);
+  });
+
   // Regression (a hostile-input review): "[image: https://example.com/cat.png]" was rendered with
   // the "]" inside the link's address.
   it('shows an image sent by address as a link to that address', async () => {

@@ -956,7 +956,8 @@ function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<Sessi
   for (const [key, list] of members) {
     const cwd = commonSpelling(list);
     const folder = cwd === null ? (list[0]?.projectFolder ?? null) : null;
-    const name = folder === null ? projectNameOf(cwd) : `${folder} (folder name)`;
+    // A Codex rollout's "folder" is the git repository its meta names (it has no folder of its project).
+    const name = folder === null ? projectNameOf(cwd) : `${folder} (${list[0]?.source === 'codex' ? 'repository' : 'folder name'})`;
     // The folder, not its label: "(folder name)" is no part of any project's folder or name.
     const haystacks = [...new Set([folder ?? name, ...list.map((l) => l.cwd ?? '')])].map((text) => text.toLowerCase());
     const group: ProjectGroup = {

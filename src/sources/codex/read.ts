@@ -148,6 +148,8 @@ interface CodexContext {
   /** A record other than a session_meta was read: metas after it lead nothing. */
   pastMetas: boolean;
   cwd: string | null;
+  /** The git repository the meta names (its address, without credentials): the project of a rollout with no cwd (codex.md §3). */
+  repository: string | null;
   provider: string;
   model: string | null;
   effort: string | null;
@@ -214,6 +216,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     leadingCopies: [],
     pastMetas: false,
     cwd: null,
+    repository: null,
     provider: 'openai',
     model: null,
     effort: null,
@@ -268,8 +271,8 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     mtime: input.mtime,
     sessionId: own.id,
     cwd: ctx.cwd,
-    // Codex files its rollouts by date, not by project.
-    projectFolder: null,
+    // Codex files its rollouts by date, not by project: one with no cwd goes by its repository.
+    projectFolder: ctx.cwd === null ? ctx.repository : null,
     startedAt: ctx.startedAt,
     // Codex links forks by thread id, never by path: the id it records is what names the origin (design.md §3).
     parentFile: origin,
@@ -318,7 +321,7 @@ function addRecord(ctx: CodexContext, record: Record<string, unknown>, line: num
   if (ctx.own === null && isLegacyCodexHeader(record)) {
     const header = raw.rawLegacyHeader.parse(record);
     ctx.legacy = true;
-    setOwn(ctx, { id: header.id, timestamp: header.timestamp, cwd: header.cwd });
+    setOwn(ctx, { id: header.id, timestamp: header.timestamp, cwd: header.cwd, git: record['git'] });
     return;
   }
   const type = record['type'];
@@ -379,8 +382,16 @@ function setOwn(ctx: CodexContext, meta: raw.RawSessionMeta): void {
   ctx.own = meta;
   // An empty cwd names no folder (a project of no name), as a missing one.
   ctx.cwd = meta.cwd || ctx.cwd;
+  ctx.repository = repositoryOf(meta['git']) ?? ctx.repository;
   ctx.startedAt = parseTime(meta.timestamp) ?? ctx.startedAt;
   if (meta.model_provider) ctx.provider = meta.model_provider;
+}
+
+/** `git.repository_url`, without a user or token before its host. */
+function repositoryOf(git: unknown): string | null {
+  const url = isPlainObject(git) ? git['repository_url'] : undefined;
+  if (typeof url !== 'string' || url.trim() === '') return null;
+  return cutText(url.trim().replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1'), 500);
 }
 
 function sessionMeta(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null): void {
