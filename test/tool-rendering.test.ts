@@ -288,3 +288,20 @@ describe('code from a session', () => {
     expect(older).toContain(`shown without colours: a report colours the code of its newest ${MAX_HIGHLIGHTED_SESSIONS} sessions`);
   });
 });
+
+// Regression (a Pi format review): a system message patching one section said "1 sections", one
+// removing it the same, and one adding instructions only "0 sections".
+describe('a Pi system message', () => {
+  it('says in its line what it changes', () => {
+    const base = prompt('s', '2026-11-01T10:00:00Z', '');
+    const system = (sections: Record<string, string | null>, text = '', toolsAdded: string[] = []): Entry => ({
+      key: base.key, id: base.id, parentId: null, timestamp: base.timestamp, line: base.line, usage: [], recovered: false,
+      kind: 'system', content: text === '' ? [] : [{ type: 'text', text }], sections, toolsAdded, toolsRemoved: [],
+    }) as Entry;
+    const line = (entry: Entry) => /<p class="event-text">([^<]*)</.exec(page([entry]))?.[1] ?? page([entry]);
+    expect(line(system({ preamble: 'You are Pi', cwd: '/p', rules: 'be nice' }, '', ['read']))).toBe('3 sections · tools added: read');
+    expect(line(system({ cwd: '/q' }))).toBe('cwd changed');
+    expect(line(system({ rules: null }))).toBe('rules removed');
+    expect(line(system({}, 'Extra instruction text'))).toBe('instructions');
+  });
+});

@@ -404,8 +404,12 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         entry.toolsRemoved.length ? `tools removed: ${entry.toolsRemoved.join(', ')}` : '',
       ].filter(Boolean);
       const text = blockText(entry.content);
+      // What the message changes, in a line: "3 sections", "cwd changed", "rules removed", "instructions".
+      const names = Object.entries(entry.sections);
+      const changed = names.length === 1 && names[0] !== undefined ? `${names[0][0]} ${names[0][1] === null ? 'removed' : 'changed'}` : names.length > 1 ? `${names.length} sections` : '';
+      const what = [changed, ...tools, ...(text.trim() !== '' ? ['instructions'] : [])].filter(Boolean).join(' · ');
       return {
-        ...event(base, 'system', 'system prompt', tools.join(' · ') || `${Object.keys(entry.sections).length} sections`),
+        ...event(base, 'system', 'system prompt', what || 'no change'),
         detailText: cut([text, sections].filter(Boolean).join('\n\n'), MAX_TEXT),
       };
     }
