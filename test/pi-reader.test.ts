@@ -115,6 +115,30 @@ describe('Pi reader', () => {
     ]);
   });
 
+  // Regression (a Pi format review): a run's aggregate usage named no provider though its child's
+  // replies did: "claude-haiku-4-5 (unknown provider)", a row apart from the same model's.
+  it('gives a run\'s aggregate usage the provider its child\'s replies name', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'chain.jsonl');
+    const at = '2026-10-14T09:00:01.000Z';
+    const records = [
+      { type: 'session', version: 3, id: 'chain', timestamp: '2026-10-14T09:00:00.000Z', cwd: '/p' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'scout it' } },
+      { type: 'message', id: 'a1', parentId: 'u1', timestamp: at, message: { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'toolUse', content: [{ type: 'toolCall', id: 'c1', name: 'subagent', arguments: { chain: [] } }] } },
+      {
+        type: 'message', id: 't1', parentId: 'a1', timestamp: at,
+        message: {
+          role: 'toolResult', toolCallId: 'c1', toolName: 'subagent', isError: false, content: [{ type: 'text', text: 'done' }],
+          details: { mode: 'chain', results: [{ agent: 'scout', task: 'look', model: 'claude-haiku-4-5', usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, cost: 0.00015 }, messages: [{ role: 'user', content: 'look' }, { role: 'assistant', provider: 'anthropic', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'seen' }] }] }] },
+        },
+      },
+    ];
+    await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const file = await readSessionFile(path);
+    if (file.kind !== 'session') throw new Error('a session was expected');
+    expect(ofKind(file.file.entries, 'toolResult')[0]?.usage.map((u) => [u.origin, u.provider, u.model, u.input])).toEqual([['subagent', 'anthropic', 'claude-haiku-4-5', 100]]);
+  });
+
   it('keeps unknown entry types and roles, and maps v2 hookMessage to an extension message', async () => {
     const file = await readPiFixture('v2-hook-message.jsonl');
     expect(file.entries.map((e) => e.kind)).toEqual(['prompt', 'custom', 'custom', 'reply', 'unknown', 'unknown']);

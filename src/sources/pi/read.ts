@@ -3,7 +3,7 @@
 
 import type { z } from 'zod';
 import { diagnostic, type FileDiagnostics } from '../../diagnostics.js';
-import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage, UsageOrigin } from '../../types.js';
+import type { Block, Entry, EntryOf, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage, UsageOrigin } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
 import type { PendingLine, SourceInput } from '../source-input.js';
@@ -647,7 +647,9 @@ function subagentRuns(
       parentId = id;
     });
     const childUsage = entries.flatMap((e) => e.usage);
-    const aggregate = childUsage.length > 0 ? [] : aggregateUsage(ctx, result.usage, result.model ?? null, line, timestamp);
+    // The aggregate names no provider; the child's replies do (the same model is one row, not two).
+    const provider = entries.find((e): e is EntryOf<'reply'> => e.kind === 'reply' && e.provider !== null && (result.model === undefined || result.model === null || e.model === result.model))?.provider ?? null;
+    const aggregate = childUsage.length > 0 ? [] : aggregateUsage(ctx, result.usage, result.model ?? null, provider, line, timestamp);
     usage.push(...childUsage, ...aggregate);
     runs.push({
       ...(aggregate.length > 0 ? { aggregate } : {}),
@@ -662,9 +664,9 @@ function subagentRuns(
   return { runs, usage };
 }
 
-function aggregateUsage(ctx: PiContext, value: unknown, model: string | null, line: number, timestamp: number | null): Usage[] {
+function aggregateUsage(ctx: PiContext, value: unknown, model: string | null, provider: string | null, line: number, timestamp: number | null): Usage[] {
   const usage = isPlainObject(value) && typeof value['cost'] === 'number' ? { ...value, cost: { total: value['cost'] } } : value;
-  return usageFrom(ctx, usage, line, 'subagent', { provider: null, model, requestedModel: model, responseModel: null, guessed: false }, timestamp);
+  return usageFrom(ctx, usage, line, 'subagent', { provider, model, requestedModel: model, responseModel: null, guessed: false }, timestamp);
 }
 
 /** A tool that reports its sub-agents' spend both as its own usage and in its transcripts is counted once. */
