@@ -389,4 +389,21 @@ describe('an empty Claude Code main transcript beside its sub-agent', () => {
     const html = await readFile(join(out, 'data-quality.html'), 'utf8');
     expect(html).toContain(`<a href="${page}">${join(input, `${sid}.jsonl`)}</a>`);
   });
+
+  // Regression (a hostile look): the first try gave a later file whose lines carry this file's
+  // session id this file's damaged line; a file read as a session links to its own page.
+  it('leaves a file read as a session linked to its own page', async () => {
+    const a = 'aaaaaaaa-1111-4111-8111-111111111111';
+    const input = join(await tempDir(), 'projects', '-w-demo');
+    await mkdir(input, { recursive: true });
+    const line = (uuid: string, parent: string | null, time: string, text: string) => JSON.stringify({ parentUuid: parent, isSidechain: false, userType: 'external', cwd: '/w/demo', sessionId: a, version: '2.1.30', type: 'user', uuid, timestamp: time, message: { role: 'user', content: text } });
+    await writeFile(join(input, `${a}.jsonl`), `${line('ua1', null, '2026-10-01T09:00:00.000Z', 'session A')}\n{"type":"user","broken\n`);
+    await writeFile(join(input, 'bbbbbbbb-2222-4222-8222-222222222222.jsonl'), `${line('ub1', null, '2026-10-05T09:00:00.000Z', 'file B')}\n`);
+    const out = join(await tempDir(), 'report');
+    const { summary } = await build({ inputs: [join(input, '..')], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z') });
+    const own = summary.sessions.find((s) => s.file === join(input, `${a}.jsonl`))?.page as string;
+    expect(own).toBeDefined();
+    const html = await readFile(join(out, 'data-quality.html'), 'utf8');
+    expect(html).toContain(`<a href="${own}">${join(input, `${a}.jsonl`)}</a>`);
+  });
 });

@@ -183,18 +183,22 @@ const MAX_QUALITY_ROWS = 5000;
 export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: OverviewContext, data: ReportData): DataQualityView {
   // Each session's files (its own, its sub-agents', its duplicates) lead to its page.
   const pageOf = new Map<string, string>();
+  const pathsOf = (session: SessionData) => [session.ledger.path, ...session.subagents.map((s) => s.ledger.path), ...session.duplicates.map((d) => d.path)];
   for (const session of data.sessions) {
     const page = ctx.pages.session(session.key);
-    const paths = [session.ledger.path, ...session.subagents.map((s) => s.ledger.path), ...session.duplicates.map((d) => d.path)];
-    for (const path of paths) if (!pageOf.has(path)) pageOf.set(path, page);
-    // A Claude Code session shown from its sub-agents' files has a main transcript that was not
-    // read (empty, damaged): `<id>.jsonl` beside them (before 2.x) or beside their `<id>/subagents/`.
-    if (session.ledger.source === 'claude') {
-      const main = `${session.ledger.sessionId}.jsonl`;
-      for (const path of paths) {
-        const folder = dirname(path);
-        for (const file of [join(folder, main), ...(basename(folder) === 'subagents' ? [join(dirname(dirname(folder)), main)] : [])]) if (!pageOf.has(file)) pageOf.set(file, page);
-      }
+    for (const path of pathsOf(session)) if (!pageOf.has(path)) pageOf.set(path, page);
+  }
+  // A Claude Code session shown from its sub-agents' files has a main transcript that was not read
+  // (empty, damaged): `<id>.jsonl` beside them (before 2.x) or beside their `<id>/subagents/`.
+  // After every file read as a session has its own page: a file named by another session's id is
+  // that file's session (regression: a later file of the same id took the other's damaged line).
+  for (const session of data.sessions) {
+    if (session.ledger.source !== 'claude') continue;
+    const page = ctx.pages.session(session.key);
+    const main = `${session.ledger.sessionId}.jsonl`;
+    for (const path of pathsOf(session)) {
+      const folder = dirname(path);
+      for (const file of [join(folder, main), ...(basename(folder) === 'subagents' ? [join(dirname(dirname(folder)), main)] : [])]) if (!pageOf.has(file)) pageOf.set(file, page);
     }
   }
   const reasons = Object.entries(ctx.diagnostics.byReason).map(([reason, count]) => ({
