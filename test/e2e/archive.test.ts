@@ -231,6 +231,16 @@ describe('the archive in a browser', () => {
       await page.evaluate((id) => { window.location.hash = `#${id}`; }, reply as string);
       await page.locator(`[id="${reply}"]`).waitFor({ state: 'visible' });
       expect(await page.getByRole('button', { name: 'Everything' }).getAttribute('aria-pressed')).toBe('true');
+      // And a link to the entry already in the address (no hashchange), once the view hid it again.
+      await page.getByRole('button', { name: 'Prompts only' }).click();
+      await page.evaluate((id) => {
+        const link = document.createElement('a');
+        link.href = `#${id}`;
+        link.textContent = 'again';
+        document.querySelector('main')?.prepend(link);
+        link.click();
+      }, reply as string);
+      await page.locator(`[id="${reply}"]`).waitFor({ state: 'visible' });
       expect(pageProblems(visit, first)).toEqual([]);
     } finally {
       await visit.page.close();

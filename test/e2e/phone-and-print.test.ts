@@ -75,14 +75,14 @@ describe('the report on a 390 px and a 360 px phone screen', () => {
 // letters), at a phone's a session's title one word a line (the room kept went to the day it
 // started) and a touched file's path four letters a line.
 describe('the names in a table', () => {
-  it.for([768, 360])('keep room for a word or two at %i px', async (screen, context) => {
+  it.for([768, 640, 360])('keep room for a word or two at %i px', async (screen, context) => {
     requireBrowser(context);
     const narrow = await (await browser.context()).browser()!.newContext({ viewport: { width: screen, height: 900 } });
     try {
       const project = summary.projects.find((p) => p.sessions > 0)!.page;
       for (const [page, selector, least] of [
         ['index.html', 'table.models td:first-child', 9],
-        ['index.html', 'table.sessions td:nth-child(2)', screen <= 600 ? 11 : 0],
+        ['index.html', 'table.sessions td:nth-child(2)', 11],
         [project, 'table.files td:first-child', 14],
       ] as const) {
         const visit = await openPage(narrow, url(page));
