@@ -137,6 +137,12 @@ describe('a redaction marker', () => {
     expect(html).toContain('<p dir="auto">[REDACTED:github-token]: <a href="https://evil.example/phish" rel="noopener noreferrer">https://evil.example/phish</a></p>');
     expect(html).toContain('<p dir="auto">The deploy uses [REDACTED:github-token] as its token.</p>');
     expect(html).not.toContain('>REDACTED:');
+    // Nor as a reference link's text, an image's, or under a definition of its name (a hostile look).
+    for (const text of ['token [REDACTED:github-token][1] here\n\n[1]: https://evil.example/h', 'my token is [REDACTED:github-token] ok\n\n[redacted:github-token]: https://evil.example/j', '![REDACTED:github-token](https://evil.example/g.png)']) {
+      const rendered = renderMarkdown(text);
+      expect(rendered).toContain('[REDACTED:github-token]');
+      expect(rendered).not.toMatch(/<a [^>]*>[^<]*REDACTED/);
+    }
     // Links and definitions of the writer's own are as they were.
     expect(renderMarkdown('[docs] and [site](https://a.example)\n\n[docs]: https://b.example')).toBe(
       '<p dir="auto"><a href="https://b.example" rel="noopener noreferrer">docs</a> and <a href="https://a.example" rel="noopener noreferrer">site</a></p>\n',

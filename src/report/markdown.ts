@@ -27,7 +27,7 @@ let currentHeadings: number[] = [];
 const FIRST_MESSAGE_HEADING_LEVEL = 3;
 
 /** `--redact`'s marker where a link's text or a link definition's name would begin. */
-const MARKER_AT_LINK = /^\[REDACTED:[a-z0-9-]+\]/;
+const MARKER_AT_LINK = /^!?\[REDACTED:[a-z0-9-]+\]/;
 const MARKER_AT_DEFINITION = /^ {0,3}\[REDACTED:[a-z0-9-]+\]/;
 
 const marked = new Marked({
@@ -43,6 +43,10 @@ const marked = new Marked({
       return MARKER_AT_DEFINITION.test(src) ? undefined : false;
     },
     link(src: string) {
+      return MARKER_AT_LINK.test(src) ? undefined : false;
+    },
+    // "[REDACTED:kind][1]" or "[REDACTED:kind]" under a definition the writer named so ("[redacted:kind]: …").
+    reflink(src: string) {
       return MARKER_AT_LINK.test(src) ? undefined : false;
     },
   },
