@@ -153,7 +153,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       writeErr: io.stderr,
       // commander's "error: unknown option" in bough's voice, as every other bough message; the
       // argument it quotes shown as bough shows any text for a terminal (an escape as "?").
-      outputError: (text, write) => write(text.replace(/^error: /, 'bough: ').split('\n').map(printable).join('\n')),
+      // A line break inside it too, so that an argument cannot write a line of bough's own: only
+      // commander's own second line, its suggestion, stays one.
+      outputError: (text, write) => write(`${commanderLines(text.replace(/^error: /, 'bough: ')).map(printable).join('\n')}\n`),
     })
     .showHelpAfterError('(bough --help says what each command takes)')
     .hook('preAction', (_program, command) => {
@@ -458,6 +460,16 @@ function mistypedCommand(inputs: readonly string[], argv: readonly string[], io:
   return 2;
 }
 
+/** commander's message as its lines: its suggestion ("(Did you mean --tz?)") one of its own, any other break part of the argument quoted. */
+function commanderLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const line of text.replace(/\n$/, '').split('\n')) {
+    if (lines.length > 0 && !/^\(Did you mean /.test(line)) lines[lines.length - 1] += `\n${line}`;
+    else lines.push(line);
+  }
+  return lines;
+}
+
 /** Letters to add, drop or change to make one word another. */
 function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -688,6 +700,8 @@ function projectTextOf(value: string): string {
 function pathIn(home: string): (value: string) => string {
   return (value) => {
     if (value.trim() === '') throw new InvalidArgumentError('give a path (got an empty one)');
+    // Another user's home (`~ana/x`) is the shell's to find: taken as it is, it made a folder "~ana".
+    if (/^~[^/]/.test(value)) throw new InvalidArgumentError(`give that path in full, or as ~/… for your own home (got ${JSON.stringify(value)})`);
     return homeExpanded(value, home);
   };
 }

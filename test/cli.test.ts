@@ -134,6 +134,11 @@ describe('bough command line', () => {
     expect(result.code).toBe(0);
     expect(existsSync(join(home, 'rep', 'index.html'))).toBe(true);
     expect(await readdir(work)).toEqual([]);
+    // Another user's home is not bough's to find (a hostile look: it made a folder "~root").
+    const other = await inFolder(work, () => run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out=~root/rep'], {}, home));
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('give that path in full, or as ~/… for your own home (got "~root/rep")');
+    expect(await readdir(work)).toEqual([]);
   });
 
   // Regression (a review of the command line): "$1.50 by bough (— recorded)" where no agent
@@ -148,12 +153,15 @@ describe('bough command line', () => {
     ].join('\n'));
     const built = await run(['build', dir, '--out', join(await tempDir(), 'r'), '--tz', 'UTC']);
     expect(built.stdout).toMatch(/ by bough \(none recorded\) · /);
-    for (const args of [['stats', '--tz', '\u001b[2J'], ['stats', '--\u001b[2J']]) {
+    for (const args of [['stats', '--tz', '\u001b[2J'], ['stats', '--\u001b[2J'], ['stats', '--x\u001b[2J\nbough: report in /etc/index.html']]) {
       const bad = await run(args);
       expect(bad.code).toBe(2);
       expect(bad.stderr).not.toContain('\u001b');
       expect(bad.stderr).toContain('?[2J');
+      expect(bad.stderr).not.toMatch(/^bough: report in/m);
     }
+    // commander's suggestion stays a line of its own.
+    expect((await run(['build', '--tzz', 'UTC'])).stderr).toMatch(/^bough: unknown option '--tzz'\n\(Did you mean --tz\?\)\n/);
   });
 
   // Regression: a re-run printed the very line a cold build prints, and a plain build into a

@@ -271,7 +271,9 @@ describe('a Codex thread, as a user sees it', () => {
     await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const [prompt] = ofKind(await read(path), 'prompt');
     const html = (prompt?.content ?? []).flatMap((b) => (b.type === 'text' ? [renderMarkdown(b.text)] : [])).join('');
-    expect(html).toContain('[image: <a href="https://example.com/cat.png" rel="noopener noreferrer">https://example.com/cat.png</a>]');
+    expect(html).toContain('image: <a href="https://example.com/cat.png" rel="noopener noreferrer">https://example.com/cat.png</a>');
+    // Nothing of Markdown's in the text a title or the search index shows (a hostile look).
+    expect(prompt?.content).toContainEqual({ type: 'text', text: 'image: https://example.com/cat.png' });
   });
 
   it('shows the editor’s context apart from the words typed, which title the session (regression: "# Files mentioned by the user: ## …" as the title)', async () => {

@@ -1252,12 +1252,16 @@ function blocksOf(content: unknown): Block[] {
   });
 }
 
+const IMAGE_ADDRESS_CHARS = 2000;
+
 function imageBlock(url: string): Block {
   const data = /^data:([^;,]+);base64,(.*)$/s.exec(url);
   if (data) return { type: 'image', mimeType: data[1] ?? 'image/png', data: data[2] ?? '' };
-  // An address in angle brackets: Markdown's autolink took the "]" after a bare one for its own.
-  const address = cutText(url, 200);
-  return { type: 'text', text: /^https?:\/\/[^\s<>]+$/i.test(address) ? `[image: <${address}>]` : `[image: ${address}]` };
+  // "image: <address>", nothing after it: Markdown's autolink took a "]" after it for part of the
+  // address, and angle brackets around it showed in titles and the search index. A long address
+  // (a signed one) is cut with a space before the ellipsis, which no address holds.
+  const address = url.length > IMAGE_ADDRESS_CHARS ? `${cutText(url, IMAGE_ADDRESS_CHARS)} …` : url;
+  return { type: 'text', text: `image: ${address}` };
 }
 
 function textOf(content: Block[]): string {
