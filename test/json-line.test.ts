@@ -36,6 +36,10 @@ describe('parseJsonLine', () => {
 
   it('calls a line that is not JSON invalid, not truncated', () => {
     expect(parseJsonLine('not json at all', isEntry)).toMatchObject({ kind: 'invalid', truncated: false });
+    // Regression (a sharing review): V8's message quoted the line's first ten characters, which
+    // --redact cannot know for a secret's (6 of a token's beside its redacted copy).
+    const secret = parseJsonLine('ghp_Q9zX7LEAKwvB4mN2pR8sT1uY6hJ3kL5dF0gA", "n": 1}}', isEntry);
+    expect(secret).toMatchObject({ kind: 'invalid', message: "Unexpected token 'g': not valid JSON" });
   });
 
   // Quadratic recovery would not finish within the test's time-out on this line.

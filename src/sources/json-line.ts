@@ -35,10 +35,19 @@ export function parseJsonLine(text: string, isRecord: RecordTest): LineParse {
     if (salvaged.values.length > 0) {
       return { kind: 'partial', values: salvaged.values, lostChars: text.length - salvaged.keptChars };
     }
-    return { kind: 'invalid', truncated: looksTruncated(text), message: (error as Error).message };
+    return { kind: 'invalid', truncated: looksTruncated(text), message: withoutExcerpt((error as Error).message) };
   } finally {
     Error.stackTraceLimit = stackLimit;
   }
+}
+
+/**
+ * V8's words without the piece of the line it quotes (`Unexpected token 'g', "ghp_Q9zX7L"... is
+ * not valid JSON`): ten characters cut anywhere, which --redact cannot know for a secret's, beside
+ * the line's start that the report quotes redacted.
+ */
+function withoutExcerpt(message: string): string {
+  return message.replace(/, ".*"(?:\.\.\.)? is not valid JSON$/s, ': not valid JSON');
 }
 
 /** Index just past the object or array that opens at `start`, or -1 when it never closes. */
