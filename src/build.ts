@@ -523,6 +523,11 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const renderer = createRenderer(templates);
   // Sessions, not their sub-agents' files (archived apart, without pages of their own).
   const carriedSessions = (sink.archive?.carried ?? []).filter((a) => a.pages.length > 0).length;
+  // Redacted before the count of what was redacted is said (pages and summary.json say one count).
+  const inputs = report.discovery.places.map((place) => ({
+    path: sharer.text(place.path),
+    note: place.exists ? plural(place.files, 'candidate file') : 'not found',
+  }));
   const overview: OverviewContext = {
     // A --prices file's path is bough's own text about the inputs: redacted like them.
     pricesLabel: sharer.text(table.snapshot.label),
@@ -533,10 +538,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     generated: generatedSentence(options, generator, report.diagnostics.sessionFiles, report.diagnostics.goneFiles, carriedSessions),
     notice: sink.notice,
     sharing: sharingLine(options.redact ?? false, sharer.redactions, [...new Set(options.omit ?? [])]),
-    inputs: report.discovery.places.map((place) => ({
-      path: sharer.text(place.path),
-      note: place.exists ? plural(place.files, 'candidate file') : 'not found',
-    })),
+    inputs,
     diagnostics: report.diagnostics,
   };
   const layout = pageLayout(scope, generator);
@@ -798,7 +800,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     generator: { name: 'bough', version },
     // The bundled samples, not this machine's sessions: a script reading the totals can tell.
     samples: sink.archive === null,
-    prices: { source: 'litellm', snapshot: sharer.text(table.snapshot.label), date: table.snapshot.date, origin: table.snapshot.origin },
+    // Redacted once, for the pages: the count of what was redacted counts it once.
+    prices: { source: 'litellm', snapshot: overview.pricesLabel, date: table.snapshot.date, origin: table.snapshot.origin },
     diagnostics: diagnosticsSummary,
     diagnosticList,
     sharing: { redacted: options.redact ?? false, redactions: Object.fromEntries(byCount(sharer.redactions)), omitted: [...new Set(options.omit ?? [])] },

@@ -317,6 +317,20 @@ describe('--redact', () => {
     expect([...marked].filter((kind) => !kinds.includes(kind))).toEqual([]);
   });
 
+  // Regression (a sharing review): the inputs' folders in the home, listed on the index, were
+  // redacted after the pages' count was made: summary.json said 75 home paths, the pages 70.
+  it('says the same counts on its pages as summary.json when its inputs are in the home', async () => {
+    const home = await tempDir();
+    const input = join(home, 'sessions');
+    await cp(SECRETS, input, { recursive: true });
+    const built = await buildInto('redacted-home', { inputs: [input], scope: ALL_UTC, environment: { env: {}, home }, now: NOW, redact: true });
+    const counts = Object.entries(summaryOf(built).sharing?.redactions ?? {});
+    expect(counts.length).toBeGreaterThan(0);
+    const line = /Redacted: ([^.<]*)/.exec(built.files.get('index.html') ?? '')?.[1] ?? '';
+    const said = Object.fromEntries([...line.matchAll(/(\d[\d,]*) ([a-z][a-z0-9-]*)/g)].map((m) => [m[2], Number((m[1] as string).replace(/,/g, ''))]));
+    expect(said).toEqual(Object.fromEntries(counts));
+  });
+
   it('says on the index page and the data-quality page how many of each kind it removed', () => {
     const counts = Object.entries(summaryOf(builds.redacted).sharing?.redactions ?? {});
     expect(counts.length).toBeGreaterThan(0);
