@@ -239,6 +239,10 @@ describe('secrets the pattern list used to miss', () => {
     ['| Name | Value |\n|---|---|\n| DB_PASSWORD | PwRNwkJTQMlysNBKLcUHINVH44lV |\n| PORT | 8080 |', '| Name | Value |\n|---|---|\n| DB_PASSWORD | [REDACTED:assignment] |\n| PORT | 8080 |'],
     // A table's header or prose cells are no values.
     ['| Token | Purpose |\n|---|---|\n| `accent` | Primary accent |', '| Token | Purpose |\n|---|---|\n| `accent` | Primary accent |'],
+    // Regression (a sharing review): a row named in words, and a column whose header names a secret.
+    ['| Setting | Value |\n|---|---|\n| Admin password | `PwTabE5!xyzQ77` |\n| API token | 9f8e7d6c5b4a39281706f5e4d3c2b1a0PwTabD4 |', '| Setting | Value |\n|---|---|\n| Admin password | `[REDACTED:assignment]` |\n| API token | [REDACTED:assignment] |'],
+    ['| Service | User | Password |\n|---|---|---|\n| postgres | admin | PwTabC3!xyzQ77 |\n| redis | - | changeme |\n\nafter', '| Service | User | Password |\n|---|---|---|\n| postgres | admin | [REDACTED:assignment] |\n| redis | - | changeme |\n\nafter'],
+    ['| Token | Purpose |\n|:--|--:|\n| accent | Primary accent |', '| Token | Purpose |\n|:--|--:|\n| accent | Primary accent |'],
     // Passwords and keys as shells and clients take them.
     ['curl -u "deploy:correct horse battery Zq8Xk2Lm7Nb4V" https://x', 'curl -u "deploy:[REDACTED:basic-auth]" https://x'],
     ['API_KEY ?= Hk4Jm6Np8Qr0St2Uv4Wx6Yz8', 'API_KEY ?= [REDACTED:assignment]'],
@@ -247,6 +251,16 @@ describe('secrets the pattern list used to miss', () => {
     ['[Environment]::SetEnvironmentVariable("OPENAI_API_KEY", "Lp9Ok8Ij7Uh6Yg5Tf4Rd3Es2", "User")', '[Environment]::SetEnvironmentVariable("OPENAI_API_KEY", "[REDACTED:assignment]", "User")'],
     ['docker login -u bob -p Mn1Bv2Cx3Zl4Kj5Hg6Fd7Sa8 registry.example.com', 'docker login -u bob -p [REDACTED:cli-password] registry.example.com'],
     ['redis-cli -h cache -a Mn1Bv2Cx3Zl4Kj5Hg6Fd7Sa8 ping', 'redis-cli -h cache -a [REDACTED:cli-password] ping'],
+    // Regression (a sharing review): a registry password piped to --password-stdin, an AWS secret
+    // key as the AWS CLI sets it and in prose, a database password holding an unencoded @.
+    ['echo PwXs5zim!o6FGxPq | docker login -u kmarlowe --password-stdin', 'echo [REDACTED:cli-password] | docker login -u kmarlowe --password-stdin'],
+    ['echo "$CR_PAT" | docker login ghcr.io -u me --password-stdin', 'echo "$CR_PAT" | docker login ghcr.io -u me --password-stdin'],
+    ['aws configure set aws_secret_access_key fy/Si1w5JLzjv6/pAL6tIyb2b+ipkrQ/rGFMEXAM', 'aws configure set aws_secret_access_key [REDACTED:aws-secret-key]'],
+    ['Terraform fails with AWS key AKIAQ3EGRQ7EXAMPLE12 / secret x1fjyrl5RR0mobZalsQWpOt91k2BNDwSGHZiEXAM.', 'Terraform fails with AWS key [REDACTED:aws-access-key] / secret [REDACTED:aws-secret-key].'],
+    ['Audit IAM; use key Knasb0SUXcgYOXG7JlIgMZ/qtQeMkIYo/5qnEXAM', 'Audit IAM; use key [REDACTED:aws-secret-key]'],
+    ['commit 3f2a9c1e8b7d6f5a4c3b2a1e0f9d8c7b6a5f4e3d fixed the key handling', 'commit 3f2a9c1e8b7d6f5a4c3b2a1e0f9d8c7b6a5f4e3d fixed the key handling'],
+    ['DATABASE_URL=postgres://app:PwEFR@JYt!yoJvYUX@db.acme.internal:5432/app', 'DATABASE_URL=postgres://app:[REDACTED:url-password]@db.acme.internal:5432/app'],
+    ['https://user:Pw9xQ2mZ@host.example/path?email=a@b.com', 'https://user:[REDACTED:url-password]@host.example/path?email=a@b.com'],
     // A private key's body on one line; a certificate's stays.
     ['data: MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCwKbzS end', 'data: [REDACTED:private-key] end'],
     ['cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE', 'cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE'],

@@ -55,6 +55,19 @@ export function shape(kind: string, pattern: RegExp, options: ShapeOptions = {})
   };
 }
 
+const AWS_SECRET_SHAPE = /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}\d)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+const AWS_SECRET_CONTEXT = /(?:\b(?:AKIA|ASIA)[A-Z0-9]{16}|\bsecret\b|\bkey\b)[^\n]{0,60}$/i;
+
+function awsSecretsInProse(text: string): Found[] {
+  const found: Found[] = [];
+  if (!/secret|key|AKIA|ASIA/i.test(text)) return found;
+  AWS_SECRET_SHAPE.lastIndex = 0;
+  for (let m = AWS_SECRET_SHAPE.exec(text); m; m = AWS_SECRET_SHAPE.exec(text)) {
+    if (AWS_SECRET_CONTEXT.test(text.slice(Math.max(0, m.index - 100), m.index))) found.push({ start: m.index, end: m.index + 40 });
+  }
+  return found;
+}
+
 /** A value too short to be worth a secret (and too short to tell from a word). */
 const MIN_SECRET_LENGTH = 4;
 /** How much of a bare value is read to tell a secret from code; a secret is then replaced to its end. */
@@ -715,7 +728,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('google-oauth', /ya29\.[A-Za-z0-9_-]{20,}|GOCSPX-[A-Za-z0-9_-]{20,}/g),
   shape('digitalocean-token', /do[pro]_v1_[a-f0-9]{64}(?![a-f0-9])/g),
   shape('aws-access-key', /(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[A-Z0-9]{16}(?![A-Z0-9])/g),
-  shape('aws-secret-key', /(?<![A-Za-z0-9])((?:aws_?)?secret_?access_?key)(["']?[ \t]*[=:][ \t]*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi, { group: 3, hint: /access_?key/i }),
+  // `aws configure set aws_secret_access_key …` takes it after a space.
+  shape('aws-secret-key', /(?<![A-Za-z0-9])((?:aws_?)?secret_?access_?key)(["']?[ \t]*[=:][ \t]*["']?|[ \t]+)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi, { group: 3, hint: /access_?key/i }),
+  // Written in prose: forty characters of base64's in both cases and digits (an AWS secret key's
+  // shape; a git hash is hex) a few words after an access key id, or after "key" or "secret".
+  { kind: 'aws-secret-key', find: awsSecretsInProse },
   shape('google-api-key', /AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g),
   shape('npm-token', /npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g),
   shape('huggingface-token', /(?<![A-Za-z])hf_[A-Za-z0-9]{30,}/g, { hint: 'hf_' }),
@@ -729,7 +746,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // scheme://user:password@host (the user may be empty, the password may hold a /): the password
   // goes, the rest stays readable. A number before / is a port, not a password. The scheme may
   // follow a sign (a diff's `-postgres://…`), never a letter or digit (the middle of a word).
-  shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,200}:(?!\d{1,5}(?:[/?#]|$))([^\s@"'<>]{1,200})@/gi, { group: 1, hint: '://' }),
+  // A password may hold an @ unencoded: the host follows the last @ before the first / (as WHATWG
+  // and most drivers read it), so that the rest of it does not stay.
+  shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,200}:(?!\d{1,5}(?:[/?#]|$))([^\s"'<>/?#]{1,200}(?=@)|[^\s@"'<>]{1,200})@/gi, { group: 1, hint: '://' }),
   // scheme://token@host: a user name that is a random string is a token.
   shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/([A-Za-z0-9_-]{24,200})@/gi, { group: 1, hint: '://', accept: (user) => /\d/.test(user) && /[A-Za-z]/.test(user) }),
   // .npmrc: //registry/:_authToken=…, _auth=…, _password=…
@@ -747,6 +766,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
   shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
+  // `echo PASS | docker login -u me --password-stdin`, CI's way of logging in to a registry.
+  shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+(["']?)((?!\[REDACTED:)[^\s"'|;&`]{4,200})\1[ \t]*\|[ \t]*(?:sudo[ \t]+)?(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane)\b[^\n|;&]{0,300}?--password-stdin\b/g, { group: 2, hint: '--password-stdin', accept: isLiteralPassword }),
   shape('cli-password', /\bsshpass(?:[ \t]+-(?:[fdP][ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^\s"'-]\S*)|[ehvV]))*[ \t]+-p[ \t]*["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'sshpass', accept: isLiteralPassword }),
   shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t](?:-a|--pass)[ \t]+["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'redis-cli', accept: isLiteralPassword }),
   // mysql -uroot -pSECRET: MySQL's clients take the password glued to -p (a lone -p asks for it).
@@ -800,11 +821,13 @@ function shellSetValues(text: string): Found[] {
   return found;
 }
 
-/** A Markdown table's row naming a secret and giving its value: `| DB_PASSWORD | … |`. */
-const TABLE_ROW = /^[ \t]*\|?[ \t]*[`*]{0,2}([A-Za-z_][\w.-]{0,100})[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}([^|`*\s][^|`*\n]*?)[`*]{0,2}[ \t]*\|/gm;
+/** A Markdown table's row naming a secret and giving its value: `| DB_PASSWORD | … |`, `| Admin password | … |`. */
+const TABLE_ROW = /^[ \t]*\|?[ \t]*[`*]{0,2}([A-Za-z_][\w.-]{0,100}(?:[ \t]+[A-Za-z_][\w.-]{0,40}){0,3})[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}([^|`*\s][^|`*\n]*?)[`*]{0,2}[ \t]*\|/gm;
+/** A table's line under its header: `|---|:--:|`. */
+const TABLE_RULE = /^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?$/;
 
 function tableValues(text: string): Found[] {
-  const found: Found[] = [];
+  const found: Found[] = tableColumnValues(text);
   if (!text.includes('|')) return found;
   TABLE_ROW.lastIndex = 0;
   for (let m = TABLE_ROW.exec(text); m; m = TABLE_ROW.exec(text)) {
@@ -817,6 +840,64 @@ function tableValues(text: string): Found[] {
     found.push({ start, end: start + value.length });
   }
   return found;
+}
+
+/**
+ * A Markdown table whose header names a secret (`| Service | User | Password |`): each row's cell
+ * in that column that is a value (one word, not a placeholder or a reference).
+ */
+function tableColumnValues(text: string): Found[] {
+  const found: Found[] = [];
+  if (!text.includes('|') || !TABLE_RULE_HINT.test(text)) return found;
+  const lines: { start: number; text: string }[] = [];
+  for (let start = 0; start <= text.length; ) {
+    const end = text.indexOf('\n', start);
+    const stop = end === -1 ? text.length : end;
+    lines.push({ start, text: text.slice(start, stop) });
+    start = stop + 1;
+  }
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const head = lines[i] as { start: number; text: string };
+    if (!head.text.includes('|') || !TABLE_RULE.test((lines[i + 1] as { text: string }).text)) continue;
+    const names = tableCells(head.text).map((cell) => cell.text.replace(/^[`*]+|[`*]+$/g, ''));
+    // Not a bare "Token" or "Key": a design system's tokens, a table's keys, are no secrets.
+    const secret = names.flatMap((name, column) => (SECRET_NAME_HINT.test(name) && isSecretName(name) && !/^(?:token|key|auth)$/i.test(name.trim()) ? [column] : []));
+    if (secret.length === 0) continue;
+    for (let j = i + 2; j < lines.length && (lines[j] as { text: string }).text.includes('|'); j++) {
+      const row = lines[j] as { start: number; text: string };
+      const cells = tableCells(row.text);
+      for (const column of secret) {
+        const cell = cells[column];
+        if (cell === undefined) continue;
+        const value = cell.text.replace(/^[`*]+|[`*]+$/g, '');
+        // One word with more than letters in it: "changeme", "-", "see vault" are not it.
+        if (value.length < 6 || /\s/.test(value) || !/[^A-Za-z]/.test(value) || !isSecretValue(value, { quoted: false, form: 'literal', name: names[column] ?? '', after: '' })) continue;
+        const start = row.start + cell.start + cell.text.indexOf(value);
+        found.push({ start, end: start + value.length });
+      }
+      i = j;
+    }
+  }
+  return found;
+}
+
+const TABLE_RULE_HINT = /\|[ \t]*:?-{3,}/;
+
+/** A table row's cells, trimmed, each with where it starts in the row (a row's outer pipes are no cells). */
+function tableCells(row: string): { start: number; text: string }[] {
+  const cells: { start: number; text: string }[] = [];
+  let from = 0;
+  for (let at = 0; at <= row.length; at++) {
+    if (at < row.length && (row[at] !== '|' || row[at - 1] === '\\')) continue;
+    const raw = row.slice(from, at);
+    const lead = raw.length - raw.trimStart().length;
+    cells.push({ start: from + lead, text: raw.trim() });
+    from = at + 1;
+  }
+  // A leading or trailing pipe leaves an empty cell outside the table.
+  if (cells[0]?.text === '' && /^[ \t]*\|/.test(row)) cells.shift();
+  if (cells.at(-1)?.text === '' && /\|[ \t]*$/.test(row)) cells.pop();
+  return cells;
 }
 
 /** `Cookie:` headers and curl's `-b`/`--cookie` with pairs (a file name has no `=`). */
