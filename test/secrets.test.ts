@@ -89,6 +89,13 @@ describe('a home folder', () => {
     expect(redact('ls --home-dir=/tmp; git --home-page-x')).toBe('ls --home-dir=/tmp; git --home-page-x');
   });
 
+  // Regression (a sharing review): another machine's home of the user's own name (a Mac's
+  // /Users/ana read on a Linux whose home is /home/ana) folded its projects' folders to "-~" alike.
+  it('of another machine, of the user\'s own name, folded into a session folder, keeps the project\'s part', () => {
+    expect(redact('/x/.claude/projects/-Users-ana-proj3/abc.jsonl and /x/sessions/--home-ana-proj2--/f.jsonl')).toBe('/x/.claude/projects/-~-proj3/abc.jsonl and /x/sessions/--~-proj2--/f.jsonl');
+    expect(redact('/x/.claude/projects/-Users-ana/abc.jsonl and /x/projects/-Users-anabel-web/a.jsonl')).toBe('/x/.claude/projects/-~/abc.jsonl and /x/projects/-~/a.jsonl');
+  });
+
   // Regression: --share kept Pi's spelling of a Windows home (`--C--Users-alice-proj--`) in files'
   // paths, and a session folder's folded home where it ends a path (the archive hashed it so).
   it('of another user, folded the way Pi names a Windows folder or ending a path, is replaced too', () => {

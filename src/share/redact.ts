@@ -284,12 +284,28 @@ const ANY_HOME = [
   // `…/--C--Users-ana-shop--/…`): where the user's name ends is not written, so the whole folded name goes.
   // Where it ends a line (a folder's own path) it is told from a file's name (`src/-home-hero.tsx`)
   // by its form: Claude Code's folded names hold no dot, Pi's end in `--`.
-  new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--(?=\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu'),
 ];
+
+/** The folded session folder of any user's home; its own rule, as one of the user's name knows where that ends. */
+const ANY_FOLDED_HOME = new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--(?=\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu');
 
 function homeRules(homes: readonly (string | null)[]): SecretRule[] {
   const own = homes.map(ownHomePatterns).flatMap(({ patterns, hint }) => patterns.map((pattern) => shape(HOME_KIND, pattern, { hint })));
-  return [...own, ...ANY_HOME.map((pattern) => shape(HOME_KIND, pattern, { hint: ANY_HOME_HINT }))];
+  // A session folder of another machine's home of the user's own name (`-Users-ana-shop` read on
+  // a Linux whose home is /home/ana): the user's name is known to end there, so the project's name
+  // stays (`-~-shop`), as for this machine's; it was folded away whole.
+  const users = homes.flatMap((home) => {
+    const user = home?.replace(/[\\/]+$/, '').split(/[\\/]/).at(-1);
+    return user ? [user.replace(/[^A-Za-z0-9]/g, '-')] : [];
+  });
+  const sameUser = users.map((user) => new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-${user.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=-|[\\/]|\r?\n|$)`, 'giu'));
+  const ofSameUser = (folded: string) => users.some((user) => new RegExp(String.raw`^(?:home|Users)-${user.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:-|$)`, 'i').test(folded));
+  return [
+    ...own,
+    ...sameUser.map((pattern) => shape(HOME_KIND, pattern, { hint: ANY_HOME_HINT })),
+    ...ANY_HOME.map((pattern) => shape(HOME_KIND, pattern, { hint: ANY_HOME_HINT })),
+    shape(HOME_KIND, ANY_FOLDED_HOME, { hint: ANY_HOME_HINT, accept: (folded) => !ofSameUser(folded) }),
+  ];
 }
 
 const ANY_HOME_HINT = /home|Users|Documents and Settings/i;
