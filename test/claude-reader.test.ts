@@ -541,3 +541,47 @@ describe('Claude Code reader: turn time', () => {
     expect(turnTimeText(5000, 1e15)).toBe('turn took 5 s');
   });
 });
+
+// Regressions (a Claude Code format review): compactions whose lines Claude Code writes out of
+// the order they hang in (claude.md §6.2, §8.3) split the conversation.
+describe('a compaction', () => {
+  const env = (uuid: string, parentUuid: string | null, minute: number, more: object) => ({ parentUuid, isSidechain: false, userType: 'external', cwd: '/w', sessionId: '30303030-0000-4000-8000-000000000030', version: '2.1.39', uuid, timestamp: `2026-03-10T10:${String(minute).padStart(2, '0')}:00.000Z`, ...more });
+  const user = (uuid: string, parent: string | null, minute: number, text: string) => env(uuid, parent, minute, { type: 'user', message: { role: 'user', content: text } });
+  const reply = (uuid: string, parent: string, minute: number, text: string) =>
+    env(uuid, parent, minute, { type: 'assistant', requestId: `req_${uuid}`, message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 5 } } });
+  const boundary = (uuid: string, logical: string, minute: number) => env(uuid, null, minute, { type: 'system', subtype: 'compact_boundary', logicalParentUuid: logical, content: 'Conversation compacted', compactMetadata: { trigger: 'auto', preTokens: 150000 } });
+  const summary = (uuid: string, parent: string, minute: number) => env(uuid, parent, minute, { type: 'user', isCompactSummary: true, message: { role: 'user', content: 'This session is being continued from a previous conversation.' } });
+
+  it('that keeps a preserved segment, written again after its summary, is no loop and no split', async () => {
+    const file = await readRecords('30303030-0000-4000-8000-000000000030', [
+      user('u1', null, 0, 'Start'),
+      reply('a1', 'u1', 1, 'Ready'),
+      user('b1u', 'a1', 2, 'first try'),
+      reply('b1a', 'b1u', 3, 'no'),
+      user('b2u', 'a1', 10, 'second try'),
+      reply('b2a', 'b2u', 11, 'yes'),
+      user('b2u2', 'b2a', 20, 'go on'),
+      boundary('cb', 'b2a2', 30),
+      summary('cs', 'cb', 30),
+      reply('b2a2', 'cs', 21, 'kept going'),
+      user('p1u', 'b2a2', 40, 'after compaction'),
+      reply('p1a', 'p1u', 41, 'done'),
+    ]);
+    expect(file.diagnostics.map((d) => d.reason)).not.toContain('tree-loop');
+    // The rewind's two tries, no more.
+    expect(ledgerOf(file).branches).toBe(2);
+  });
+
+  it('followed by an entry whose parent Claude Code discarded goes on from the entry before it', async () => {
+    const file = await readRecords('30303030-0000-4000-8000-000000000030', [
+      user('u1', null, 0, 'before compaction'),
+      reply('a1', 'u1', 1, 'ok'),
+      boundary('cb', 'a1', 10),
+      summary('cs', 'cb', 10),
+      user('u2', 'hook-discarded', 12, 'after compaction'),
+      reply('a2', 'u2', 13, 'ok2'),
+    ]);
+    expect(ledgerOf(file).branches).toBe(1);
+    expect(ledgerOf(file).title).toBe('before compaction');
+  });
+});

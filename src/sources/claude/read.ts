@@ -1064,6 +1064,9 @@ function draftOf(ctx: ClaudeContext, id: string | null): Draft | null {
 function resolveParents(ctx: ClaudeContext): void {
   let tail: string | null = null;
   for (const draft of ctx.drafts) if (!('tail' in draft.parent)) tail = draft.entry.id;
+  /** The main thread's last entry so far, in file order. */
+  let previousMain: string | null = null;
+  let seenMain = false;
   for (const draft of ctx.drafts) {
     const { parent } = draft;
     let id: string | null;
@@ -1073,13 +1076,25 @@ function resolveParents(ctx: ClaudeContext): void {
     } else if ('id' in parent) id = parent.id;
     else {
       id = parent.uuid === null ? null : resolveUuid(ctx, parent.uuid);
-      if (parent.nullWhenDangling && id !== null && !ctx.entryById.has(id)) id = null;
+      // A compaction's logical parent is what it compacted, written before it: a preserved segment
+      // written again after the summary (claude.md §8.3) hangs under the summary, and the boundary
+      // under it made a loop (regression: "tree-loop", the conversation split at the compaction).
+      if (parent.nullWhenDangling && id !== null && !((ctx.entryById.get(id)?.entry.line ?? Infinity) < draft.entry.line)) id = null;
       if (id === null && parent.otherwise !== undefined) id = parent.otherwise;
     }
     if (id !== null && id === draft.entry.id) {
       // Its parent is itself (directly, or through records that became no entry): a root, said as the other sources' loops are.
       ctx.diagnostics.push(diagnostic('tree-loop', ctx.file, draft.entry.line, `entry ${JSON.stringify(draft.entry.id)} names itself as its parent: shown as a root`));
       id = null;
+    }
+    // A main-thread entry past the file's first whose parent is in no file (Claude Code discarded
+    // it: a hook in flight during a compaction, claude.md §6.2) goes on from the entry before it:
+    // a root of its own split the conversation, what came before shown after it as a branch. The
+    // file's first entry keeps its parent (a resumed copy's names its origin's).
+    if (!draft.sidechain && id !== null && !ctx.entryById.has(id) && seenMain && previousMain !== null) id = previousMain;
+    if (!draft.sidechain) {
+      seenMain = true;
+      previousMain = draft.entry.id;
     }
     draft.entry.parentId = id;
   }
