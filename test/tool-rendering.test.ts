@@ -305,3 +305,15 @@ describe('a Pi system message', () => {
     expect(line(system({}, 'Extra instruction text'))).toBe('instructions');
   });
 });
+
+// Regression (a Claude Code format review): Claude Code's own API-error and abort replies
+// ("<synthetic>", no model) were headed "unknown model".
+describe('a reply no model wrote', () => {
+  it('says who wrote it when it is an error or an abort, and "unknown model" otherwise', () => {
+    const base = reply('r', '2026-11-01T10:00:00Z', null);
+    const headed = (outcome: string) => /<span class="model">([^<]*)</.exec(page([{ ...base, model: null, outcome } as Entry]))?.[1];
+    expect(headed('error')).toBe('no model: written by Pi');
+    expect(headed('aborted')).toBe('no model: written by Pi');
+    expect(headed('ok')).toBe('unknown model');
+  });
+});

@@ -294,7 +294,8 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
       return {
         ...base,
         kind: 'reply',
-        model: entry.responseModel ? `${entry.model ?? '?'} → ${entry.responseModel}` : (entry.model ?? 'unknown model'),
+        // An error or an abort no model answered (Claude Code writes it itself, as "<synthetic>") is no unknown model's.
+        model: entry.responseModel ? `${entry.model ?? '?'} → ${entry.responseModel}` : (entry.model ?? (entry.outcome === 'error' || entry.outcome === 'aborted' ? `no model: written by ${ctx.agent}` : 'unknown model')),
         parts: parts(entry.content),
         status: replyStatus(entry.outcome),
         // An API error reply's text is often its error message: said once, in the reply.
