@@ -301,6 +301,24 @@ describe('a Claude Code session resumed under a new session id', () => {
   });
 });
 
+// Regression (a Claude Code format review): two copies of one session resumed apart, each under a
+// new session id, share as much with each other as with it: the later was taken for the earlier's
+// origin, and the session itself named no copy.
+describe('a Claude Code session resumed twice, each copy under a new session id', () => {
+  it('is the origin of both copies', async () => {
+    const dir = await copyOf(RESUMED);
+    const lines = (await readFile(join(dir, RESUMED_COPY), 'utf8')).trimEnd().split('\n');
+    const third = '66666666-6666-4666-8666-666666666663';
+    const own = lines.slice(4).map((line) =>
+      line.replaceAll('r-u3', 'r-u4').replaceAll('r-a3', 'r-a4').replaceAll('R3', 'R4').replaceAll('Show it on the receipt', 'Email it too').replaceAll('2026-03-08T09', '2026-03-08T10'),
+    );
+    await writeFile(join(dir, `${third}.jsonl`), `${[...lines.slice(0, 4), ...own].map((line) => line.replaceAll('66666666-6666-4666-8666-666666666662', third)).join('\n')}\n`);
+    const { summary } = await buildOf([dir]);
+    const originOf = (name: string) => summary.sessions.find((s) => s.file === join(dir, name))?.origin;
+    expect([originOf(ORIGIN), originOf(RESUMED_COPY), originOf(`${third}.jsonl`)]).toEqual([null, join(dir, ORIGIN), join(dir, ORIGIN)]);
+  });
+});
+
 describe('unrelated Pi sessions whose entries share ids and times', () => {
   // Regression: generated files reuse short ids and one clock; an entry of one session was taken
   // for a copy of another's and its usage counted nowhere, without a word.

@@ -337,11 +337,21 @@ function linkCopiesByHistory(
       for (const key of keys(other)) if (own.has(key)) n++;
       return n;
     };
-    // Most history shared; of equals, the nearest before it (a copy of a copy shares all of both).
+    // Most history shared; of equals, one that is no copy itself (two copies of one session share
+    // as much with each other as with it, and one was taken for the other's origin), then the
+    // nearest before it (a copy of a copy shares all of both), and only then one after it.
+    const before = (l: SessionLedger) => placeOf(l) < placeOf(copy);
+    const original = (l: SessionLedger) => Number(!originOf.has(l) && firstTurns.get(l)?.counted !== false);
     return familyOf(copy)
       .filter((l) => !copied(copy, l))
       .map((l) => ({ ledger: l, shared: shared(l) }))
-      .sort((a, b) => b.shared - a.shared || placeOf(b.ledger) - placeOf(a.ledger))[0]?.ledger;
+      .sort(
+        (a, b) =>
+          b.shared - a.shared ||
+          original(b.ledger) - original(a.ledger) ||
+          Number(before(b.ledger)) - Number(before(a.ledger)) ||
+          (before(a.ledger) ? placeOf(b.ledger) - placeOf(a.ledger) : placeOf(a.ledger) - placeOf(b.ledger)),
+      )[0]?.ledger;
   };
   let countAgain = false;
   const linkByHistory = (copy: SessionLedger) => {
