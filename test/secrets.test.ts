@@ -223,7 +223,7 @@ describe('secrets the pattern list used to miss', () => {
 
   // Regressions from a review of --share: each was left in the report whole.
   it.each([
-    ['authorization: bearer Q7rT2mXk9LpZ4vNc8HsJ3dWf6YbGa1Ue', 'authorization: [REDACTED:bearer-token]'],
+    ['authorization: bearer Q7rT2mXk9LpZ4vNc8HsJ3dWf6YbGa1Ue', 'authorization: bearer [REDACTED:bearer-token]'],
     ['curl -H "authorization: BEARER wDgSkGYbt1FVCr5DBYycEgTCMB5IjdEVaBbo36S7" x', 'curl -H "authorization: BEARER [REDACTED:bearer-token]" x'],
     ['curl -uadmin:CurlGluedPw4471abc https://x', 'curl -uadmin:[REDACTED:basic-auth] https://x'],
     // A patch adding a key file, and an edit shown as a diff: the body's lines after their mark.
@@ -260,6 +260,7 @@ describe('secrets the pattern list used to miss', () => {
     ['redis-cli -h cache -a Mn1Bv2Cx3Zl4Kj5Hg6Fd7Sa8 ping', 'redis-cli -h cache -a [REDACTED:cli-password] ping'],
     // Regression (a sharing review): a registry password piped to --password-stdin, an AWS secret
     // key as the AWS CLI sets it and in prose, a database password holding an unencoded @.
+    ['Proxy-Authorization: Basic cHJveHk6c2VjcmV0UGFzczEyMw==', 'Proxy-Authorization: Basic [REDACTED:basic-auth]'],
     ['echo PwXs5zim!o6FGxPq | docker login -u kmarlowe --password-stdin', 'echo [REDACTED:cli-password] | docker login -u kmarlowe --password-stdin'],
     ['echo "$CR_PAT" | docker login ghcr.io -u me --password-stdin', 'echo "$CR_PAT" | docker login ghcr.io -u me --password-stdin'],
     ['aws configure set aws_secret_access_key fy/Si1w5JLzjv6/pAL6tIyb2b+ipkrQ/rGFMEXAM', 'aws configure set aws_secret_access_key [REDACTED:aws-secret-key]'],

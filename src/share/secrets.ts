@@ -267,6 +267,8 @@ export interface ValueRead {
 export function isSecretValue(value: string, read: { quoted: boolean; form: ValueForm; name: string; after: string }): boolean {
   if (value.length < MIN_SECRET_LENGTH || value.startsWith('[REDACTED:')) return false;
   const credential = value.replace(AUTH_SCHEME, '');
+  // A scheme's word alone (`Proxy-Authorization: Basic cHJ…`): the credential after it is another value, redacted as one.
+  if (/^(?:Bearer|Basic|Token|Bot|Digest|Negotiate|NTLM)$/i.test(value)) return false;
   if (PLACEHOLDER.test(credential) || REFERENCE.test(credential) || ENV_NAME.test(credential)) return false;
   if (namesItself(value, read.name)) return false;
   // A version or a range of them: `"path-key": "^3.1.1"` in a package.json.
