@@ -364,7 +364,8 @@ function misreadOption(given: readonly GivenOption[], named: ReadonlyMap<string,
   for (const { option, given: as, value, form } of given) {
     const long = option.long ?? as;
     if (ONE_VALUE_FLAGS.includes(long)) {
-      if (seen.has(long)) return `${long} is given more than once, and it takes one value: give it once`;
+      // Named as the user wrote it: `-o a -o b` said "--out", which they had not typed.
+      if (seen.has(long)) return `${option.short && as === option.short ? `${as} (${long})` : long} is given more than once, and it takes one value: give it once`;
       seen.add(long);
     }
     if (value === undefined) continue;

@@ -228,9 +228,10 @@ describe('bough command line', () => {
       expect(await run(args)).toEqual({ code: 2, stdout: '', stderr: `bough: ${flag} is given more than once, and it takes one value: give it once.\n` });
     }
     // Regression: -o glued to its value or in a cluster was not seen as a second -o, and the last won.
-    for (const args of [['build', '-o', 'a', '-ob'], ['build', '-qoa', '--out', 'b'], ['build', '--out=a', '-qob']]) {
+    // Named as it was typed the second time (a review of the command line: "-o a -o b" said "--out").
+    for (const [args, said] of [[['build', '-o', 'a', '-ob'], '-o (--out)'], [['build', '-qoa', '--out', 'b'], '--out'], [['build', '--out=a', '-qob'], '-o (--out)']] as const) {
       // In a folder of its own: without the fix, the build wrote its report there.
-      expect(await inFolder(await tempDir(), () => run(args))).toEqual({ code: 2, stdout: '', stderr: 'bough: --out is given more than once, and it takes one value: give it once.\n' });
+      expect(await inFolder(await tempDir(), () => run([...args]))).toEqual({ code: 2, stdout: '', stderr: `bough: ${said} is given more than once, and it takes one value: give it once.\n` });
     }
     // A value that reads as a flag, given as one, is a value.
     expect((await run(['stats', join(FIXTURES, 'pi'), '--project=--month', '--month', '2025-12', '--json', '--no-cache'])).code).toBe(0);
