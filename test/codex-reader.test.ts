@@ -251,12 +251,16 @@ describe('a Codex thread, as a user sees it', () => {
       await writeFile(join(dir, `rollout-2026-03-01T10-00-00-${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     };
     await rollout('e1', 'git@github.com:me/repo.git');
-    await rollout('e2', 'git@github.com:me/repo.git');
-    await rollout('e3', 'https://me:ghp_0123456789abcdefghijklmnopqrstuvwxyzAB@github.com/me/other.git');
+    await rollout('e2', 'https://github.com/me/repo.git');
+    // No user, password or token of the address anywhere (a hostile look: a password holding an @ kept its tail).
+    await rollout('e3', 'https://me:Xy@9Lm2Qr7Tz@github.com/me/other.git');
+    await rollout('e4', 'https://github.com/me/other.git?access_token=ghp_abcdefghijklmnopqrstuvwxyz0123456789#token=abc');
+    await rollout('e5', 'oauth2:glpat-abcdefghij0123456789@gitlab.com:me/third.git');
     const { summary } = await build({ inputs: [dir], out: join(await tempDir(), 'r'), scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
     expect(summary.projects.map((p) => [p.name, p.sessions]).sort()).toEqual([
-      ['git@github.com:me/repo.git (repository)', 2],
-      ['https://github.com/me/other.git (repository)', 1],
+      ['github.com/me/other.git (repository)', 2],
+      ['github.com/me/repo.git (repository)', 2],
+      ['gitlab.com/me/third.git (repository)', 1],
     ]);
   });
 

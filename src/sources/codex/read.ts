@@ -387,11 +387,29 @@ function setOwn(ctx: CodexContext, meta: raw.RawSessionMeta): void {
   if (meta.model_provider) ctx.provider = meta.model_provider;
 }
 
-/** `git.repository_url`, without a user or token before its host. */
+/**
+ * `git.repository_url` as its host and path only (`github.com/acme/alpha.git`), whatever wrote it
+ * (https, ssh, scp's `git@host:path`): no user, password, token or query, and one repository one
+ * project however it was cloned. An address of no shape git takes gives none.
+ */
 function repositoryOf(git: unknown): string | null {
   const url = isPlainObject(git) ? git['repository_url'] : undefined;
   if (typeof url !== 'string' || url.trim() === '') return null;
-  return cutText(url.trim().replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1'), 500);
+  const address = url.trim();
+  let place: string | null = null;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(address)) {
+    try {
+      const parsed = new URL(address);
+      place = parsed.host === '' ? null : `${parsed.host}${parsed.pathname}`;
+    } catch {
+      place = null;
+    }
+  } else {
+    // scp's form: [user@]host:path, the user everything to the last @ before the host.
+    const scp = /^(?:[^\s]*@)?([A-Za-z0-9.-]+):(?!\/\/)([^\s?#]+)/.exec(address);
+    place = scp ? `${scp[1]}/${(scp[2] as string).replace(/^\/+/, '')}` : null;
+  }
+  return place === null ? null : cutText(place.toLowerCase().replace(/\/+$/, ''), 500);
 }
 
 function sessionMeta(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null): void {
