@@ -269,6 +269,19 @@ describe('secrets the pattern list used to miss', () => {
     ['commit 3f2a9c1e8b7d6f5a4c3b2a1e0f9d8c7b6a5f4e3d fixed the key handling', 'commit 3f2a9c1e8b7d6f5a4c3b2a1e0f9d8c7b6a5f4e3d fixed the key handling'],
     ['DATABASE_URL=postgres://app:PwEFR@JYt!yoJvYUX@db.acme.internal:5432/app', 'DATABASE_URL=postgres://app:[REDACTED:url-password]@db.acme.internal:5432/app'],
     ['https://user:Pw9xQ2mZ@host.example/path?email=a@b.com', 'https://user:[REDACTED:url-password]@host.example/path?email=a@b.com'],
+    // A hostile look at those: the host stays where an address ends before a later @, and
+    // stdin passwords come in more forms.
+    ['DSN=postgres://app:pw9Kx@db.internal;Contact=ops@corp.com', 'DSN=postgres://app:[REDACTED:url-password]@db.internal;Contact=ops@corp.com'],
+    ['|postgres://app:pw9Kx@db|ops@corp.com|', '|postgres://app:[REDACTED:url-password]@db|ops@corp.com|'],
+    ["printf '%s' 's3cr3tPW!' | docker login -u me --password-stdin", "printf '%s' '[REDACTED:cli-password]' | docker login -u me --password-stdin"],
+    ['echo s3cr3tPW | sudo -E docker login -u me --password-stdin', 'echo [REDACTED:cli-password] | sudo -E docker login -u me --password-stdin'],
+    ['echo "hunter2 pass" | docker login -u me --password-stdin', 'echo "[REDACTED:cli-password]" | docker login -u me --password-stdin'],
+    ['echo "${{ secrets.GHCR_TOKEN }}" | docker login ghcr.io -u me --password-stdin', 'echo "${{ secrets.GHCR_TOKEN }}" | docker login ghcr.io -u me --password-stdin'],
+    // Not secrets: names, kinds and references under a secret's header; paths and identifiers after "key".
+    ['| API key | Scope |\n|---|---|\n| read_only | all |\n| read-write | repo |', '| API key | Scope |\n|---|---|\n| read_only | all |\n| read-write | repo |'],
+    ['| Secret | Rotated |\n|---|---|\n| prod-db-2024 | yes |\n| stored-in-kms | no |\n| db-creds.password | no |', '| Secret | Rotated |\n|---|---|\n| prod-db-2024 | yes |\n| stored-in-kms | no |\n| db-creds.password | no |'],
+    ['The key lives in src/main/java/com/Example2/Auth/KeyStore and is loaded at boot.', 'The key lives in src/main/java/com/Example2/Auth/KeyStore and is loaded at boot.'],
+    ['key={item.id} /> renders items from fetchPaginatedItemsWithCursor2AndFilters', 'key={item.id} /> renders items from fetchPaginatedItemsWithCursor2AndFilters'],
     // A private key's body on one line; a certificate's stays.
     ['data: MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCwKbzS end', 'data: [REDACTED:private-key] end'],
     ['cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE', 'cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE'],

@@ -63,7 +63,32 @@ function awsSecretsInProse(text: string): Found[] {
   if (!/secret|key|AKIA|ASIA/i.test(text)) return found;
   AWS_SECRET_SHAPE.lastIndex = 0;
   for (let m = AWS_SECRET_SHAPE.exec(text); m; m = AWS_SECRET_SHAPE.exec(text)) {
-    if (AWS_SECRET_CONTEXT.test(text.slice(Math.max(0, m.index - 100), m.index))) found.push({ start: m.index, end: m.index + 40 });
+    if (looksRandom(m[0]) && AWS_SECRET_CONTEXT.test(text.slice(Math.max(0, m.index - 100), m.index))) found.push({ start: m.index, end: m.index + 40 });
+  }
+  return found;
+}
+
+/**
+ * Forty characters drawn at random from base64's: some digits, both cases, few slashes. A path
+ * (src/main/java/com/Example2/Auth/KeyStore) or an identifier (fetchItemsWithCursor2AndFilters) is
+ * none; a real key has fewer than three digits about one time in forty.
+ */
+function looksRandom(token: string): boolean {
+  const count = (pattern: RegExp) => token.match(pattern)?.length ?? 0;
+  return count(/\d/g) >= 3 && count(/[A-Z]/g) >= 3 && count(/[a-z]/g) >= 3 && count(/[/+]/g) <= 3;
+}
+
+const STDIN_PASSWORD = /\b(?:echo|printf)(?:[ \t]+-[neE]+)*(?:[ \t]+(["'])%s(?:\\n)?\1)?[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&`]{4,200}))[ \t]*\|[ \t]*(?:sudo(?:[ \t]+-[A-Za-z]+)*[ \t]+)?(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane)\b[^\n|;&]{0,300}?--password-stdin\b/dg;
+
+function stdinPasswords(text: string): Found[] {
+  const found: Found[] = [];
+  if (!text.includes('--password-stdin')) return found;
+  STDIN_PASSWORD.lastIndex = 0;
+  for (let m = STDIN_PASSWORD.exec(text); m; m = STDIN_PASSWORD.exec(text)) {
+    const group = m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4;
+    const at = m.indices?.[group];
+    const value = m[group];
+    if (at && value !== undefined && isLiteralPassword(value) && !value.includes('$')) found.push({ start: at[0], end: at[1] });
   }
   return found;
 }
@@ -750,7 +775,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // follow a sign (a diff's `-postgres://…`), never a letter or digit (the middle of a word).
   // A password may hold an @ unencoded: the host follows the last @ before the first / (as WHATWG
   // and most drivers read it), so that the rest of it does not stay.
-  shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,200}:(?!\d{1,5}(?:[/?#]|$))([^\s"'<>/?#]{1,200}(?=@)|[^\s@"'<>]{1,200})@/gi, { group: 1, hint: '://' }),
+  shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,200}:(?!\d{1,5}(?:[/?#]|$))([^\s"'<>/?#;,|()\\]{1,200}(?=@)|[^\s@"'<>]{1,200})@/gi, { group: 1, hint: '://' }),
   // scheme://token@host: a user name that is a random string is a token.
   shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/([A-Za-z0-9_-]{24,200})@/gi, { group: 1, hint: '://', accept: (user) => /\d/.test(user) && /[A-Za-z]/.test(user) }),
   // .npmrc: //registry/:_authToken=…, _auth=…, _password=…
@@ -768,8 +793,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
   shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
-  // `echo PASS | docker login -u me --password-stdin`, CI's way of logging in to a registry.
-  shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+(["']?)((?!\[REDACTED:)[^\s"'|;&`]{4,200})\1[ \t]*\|[ \t]*(?:sudo[ \t]+)?(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane)\b[^\n|;&]{0,300}?--password-stdin\b/g, { group: 2, hint: '--password-stdin', accept: isLiteralPassword }),
+  // `echo PASS | docker login -u me --password-stdin`, CI's way of logging in to a registry
+  // (printf '%s' PASS, a quoted password, sudo with its flags).
+  { kind: 'cli-password', find: stdinPasswords },
   shape('cli-password', /\bsshpass(?:[ \t]+-(?:[fdP][ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^\s"'-]\S*)|[ehvV]))*[ \t]+-p[ \t]*["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'sshpass', accept: isLiteralPassword }),
   shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t](?:-a|--pass)[ \t]+["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'redis-cli', accept: isLiteralPassword }),
   // mysql -uroot -pSECRET: MySQL's clients take the password glued to -p (a lone -p asks for it).
@@ -872,8 +898,9 @@ function tableColumnValues(text: string): Found[] {
         const cell = cells[column];
         if (cell === undefined) continue;
         const value = cell.text.replace(/^[`*]+|[`*]+$/g, '');
-        // One word with more than letters in it: "changeme", "-", "see vault" are not it.
-        if (value.length < 6 || /\s/.test(value) || !/[^A-Za-z]/.test(value) || !isSecretValue(value, { quoted: false, form: 'literal', name: names[column] ?? '', after: '' })) continue;
+        // Under a header, a cell is a secret only by its look (a name, a kind or a reference under
+        // "API key" or "Secret": read_only, prod-db-2024, stored-in-kms, db-creds.password is none).
+        if (/\s/.test(value) || !looksIssued(value) || !isSecretValue(value, { quoted: false, form: 'literal', name: names[column] ?? '', after: '' })) continue;
         const start = row.start + cell.start + cell.text.indexOf(value);
         found.push({ start, end: start + value.length });
       }
@@ -884,6 +911,15 @@ function tableColumnValues(text: string): Found[] {
 }
 
 const TABLE_RULE_HINT = /\|[ \t]*:?-{3,}/;
+
+/**
+ * A value that looks made to be secret rather than named: letters and digits, at least eight, and
+ * both cases or a sign a name does not hold, or twenty and more with no word separators (a hex token).
+ */
+function looksIssued(value: string): boolean {
+  if (value.length < 8 || !/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  return (/[a-z]/.test(value) && /[A-Z]/.test(value)) || /[^A-Za-z0-9_.-]/.test(value) || (value.length >= 20 && !/[_.-]/.test(value));
+}
 
 /** A table row's cells, trimmed, each with where it starts in the row (a row's outer pipes are no cells). */
 function tableCells(row: string): { start: number; text: string }[] {
