@@ -514,9 +514,11 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
   // job run under another HOME would publish their numbers as its own).
   if (result.usedSamples) {
     // Where it looked, as the index of the samples' report says: the first line names no folder it did not find.
-    const home = io.home;
-    const looked = result.places.map((place) => (home && (place.path === home || place.path.startsWith(`${home}/`)) ? `~${place.path.slice(home.length)}` : place.path));
-    io.stderr(terminalLine(`bough: no sessions found in the agents' folders (${looked.join(', ')}); building the bundled sample sessions instead.`));
+    const home = io.home.replace(/(.)\/+$/, '$1');
+    const shown = (path: string) => (home && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path);
+    const found = result.places.filter((place) => place.exists);
+    const said = found.length === 0 ? `none of the agents' folders is here (${result.places.map((p) => shown(p.path)).join(', ')})` : `no sessions found in the agents' folders (${found.map((p) => shown(p.path)).join(', ')})`;
+    io.stderr(terminalLine(`bough: ${said}; building the bundled sample sessions instead.`));
   }
   if (!flags.quiet) {
     for (const warning of result.warnings) io.stderr(terminalLine(`bough: warning: ${warning}`));

@@ -513,7 +513,7 @@ describe('a prompt that is only a pasted image', () => {
 
   // Regression (a review of the command line): a prompt sent empty, or of characters that show
   // nothing, titled its session "(no prompts)" beside a count of 1, or with a blank.
-  it.each([['\u200b\u200b'], ['\u2066\u2069 ']])('titles a session whose one prompt shows nothing "(empty prompt)": %j', async (text) => {
+  it.each([['\u200b\u200b'], ['\u2066\u2069 '], ['\u2800\u3164\ufe0f\u{e0020}\u{e0041}\u061c']])('titles a session whose one prompt shows nothing "(empty prompt)": %j', async (text) => {
     const line = { type: 'user', uuid: 'u1', parentUuid: null, sessionId: '44444444-4444-4444-8444-444444444446', cwd: '/home/ana/shop', timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text }] } };
     const file = await readRecords('44444444-4444-4444-8444-444444444446', [line]);
     expect(ofKind(file.entries, 'prompt')).toHaveLength(1);

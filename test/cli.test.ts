@@ -346,7 +346,7 @@ describe('bough command line', () => {
     const result = await run(['--out', out]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(
-      "bough: looking in no Pi folder · no Claude Code folder · no Codex folder\nbough: no sessions found in the agents' folders (~/.pi/agent/sessions, ~/.claude/projects, ~/.config/claude/projects, ~/.codex/sessions, ~/.codex/archived_sessions); building the bundled sample sessions instead.\n",
+      "bough: looking in no Pi folder · no Claude Code folder · no Codex folder\nbough: none of the agents' folders is here (~/.pi/agent/sessions, ~/.claude/projects, ~/.config/claude/projects, ~/.codex/sessions, ~/.codex/archived_sessions); building the bundled sample sessions instead.\n",
     );
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('bundled sample sessions');
     expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ samples: true });
@@ -358,7 +358,7 @@ describe('bough command line', () => {
   // sessions, "no sessions found"; with a month, built and then left out by it.
   it('says so even with --quiet, and builds no samples for a report narrowed by agent, project or period', async () => {
     const quiet = await run(['--out', join(await tempDir(), 'report'), '-q']);
-    expect(quiet).toEqual({ code: 0, stdout: '', stderr: "bough: no sessions found in the agents' folders (~/.pi/agent/sessions, ~/.claude/projects, ~/.config/claude/projects, ~/.codex/sessions, ~/.codex/archived_sessions); building the bundled sample sessions instead.\n" });
+    expect(quiet).toEqual({ code: 0, stdout: '', stderr: "bough: none of the agents' folders is here (~/.pi/agent/sessions, ~/.claude/projects, ~/.config/claude/projects, ~/.codex/sessions, ~/.codex/archived_sessions); building the bundled sample sessions instead.\n" });
     for (const narrowed of [['--source', 'pi'], ['--project', 'shop'], ['--month', '2026-10'], ['--since', '2026-10-01']]) {
       const out = join(await tempDir(), 'report');
       const result = await run(['--out', out, '-q', ...narrowed]);

@@ -142,6 +142,8 @@ describe('a redaction marker', () => {
       const rendered = renderMarkdown(text);
       expect(rendered).toContain('[REDACTED:github-token]');
       expect(rendered).not.toMatch(/<a [^>]*>[^<]*REDACTED/);
+      // And as the search index holds it.
+      expect(markdownText(text, 400)).toContain('[REDACTED:github-token]');
     }
     // Links and definitions of the writer's own are as they were.
     expect(renderMarkdown('[docs] and [site](https://a.example)\n\n[docs]: https://b.example')).toBe(

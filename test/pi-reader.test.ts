@@ -129,14 +129,24 @@ describe('Pi reader', () => {
         type: 'message', id: 't1', parentId: 'a1', timestamp: at,
         message: {
           role: 'toolResult', toolCallId: 'c1', toolName: 'subagent', isError: false, content: [{ type: 'text', text: 'done' }],
-          details: { mode: 'chain', results: [{ agent: 'scout', task: 'look', model: 'claude-haiku-4-5', usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, cost: 0.00015 }, messages: [{ role: 'user', content: 'look' }, { role: 'assistant', provider: 'anthropic', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'seen' }] }] }] },
+          details: {
+            mode: 'chain',
+            results: [
+              { agent: 'scout', task: 'look', model: 'claude-haiku-4-5', usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, cost: 0.00015 }, messages: [{ role: 'user', content: 'look' }, { role: 'assistant', provider: 'anthropic', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'seen' }] }] },
+              // A run that failed at once, on the session's own model: its provider (a hostile look).
+              { agent: 'scout', task: 'again', model: 'claude-sonnet-4-5', exitCode: 1, usage: { input: 50, output: 5, cacheRead: 0, cacheWrite: 0, cost: 0.0002 }, messages: [] },
+            ],
+          },
         },
       },
     ];
     await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
     const file = await readSessionFile(path);
     if (file.kind !== 'session') throw new Error('a session was expected');
-    expect(ofKind(file.file.entries, 'toolResult')[0]?.usage.map((u) => [u.origin, u.provider, u.model, u.input])).toEqual([['subagent', 'anthropic', 'claude-haiku-4-5', 100]]);
+    expect(ofKind(file.file.entries, 'toolResult')[0]?.usage.map((u) => [u.origin, u.provider, u.model, u.input])).toEqual([
+      ['subagent', 'anthropic', 'claude-haiku-4-5', 100],
+      ['subagent', 'anthropic', 'claude-sonnet-4-5', 50],
+    ]);
   });
 
   it('keeps unknown entry types and roles, and maps v2 hookMessage to an extension message', async () => {

@@ -256,7 +256,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
             },
     },
     scopeNote: session.partly
-      ? `This report covers ${ctx.scopeLabel}, and only part of this session falls in it. The numbers below count that part: ${formatCount(tally.prompts)} of its ${plural(session.whole.prompts, 'prompt')}, ${tally.records === 0 && session.whole.records > 0 ? '$0.00' : boughCost(tally)} of its ${boughCost(session.whole)} by bough's price. The conversation is shown whole; entries outside the period are marked.`
+      ? `This report covers ${ctx.scopeLabel}, and only part of this session falls in it. The numbers below count that part: ${formatCount(tally.prompts)} of its ${plural(session.whole.prompts, 'prompt')}, ${tally.records === 0 && session.whole.records > 0 ? (session.whole.cost.bough === null ? 'none of its usage, whose cost bough does not know' : `$0.00 of its ${boughCost(session.whole)} by bough's price`) : `${boughCost(tally)} of its ${boughCost(session.whole)} by bough's price`}. The conversation is shown whole; entries outside the period are marked.`
       : null,
     cards: statCards(tally, ledger.branches, usageRecorded, subagentTurns),
     costNote: costNote(session),

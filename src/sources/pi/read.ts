@@ -648,7 +648,10 @@ function subagentRuns(
     });
     const childUsage = entries.flatMap((e) => e.usage);
     // The aggregate names no provider; the child's replies do (the same model is one row, not two).
-    const provider = entries.find((e): e is EntryOf<'reply'> => e.kind === 'reply' && e.provider !== null && (result.model === undefined || result.model === null || e.model === result.model))?.provider ?? null;
+    // Without replies (a run that failed at once), the provider the session's own replies on that model had.
+    const provider =
+      entries.find((e): e is EntryOf<'reply'> => e.kind === 'reply' && e.provider !== null && (result.model === undefined || result.model === null || e.model === result.model))?.provider ??
+      (result.model !== undefined && result.model !== null && result.model === ctx.modelInUse.model ? ctx.modelInUse.provider : null);
     const aggregate = childUsage.length > 0 ? [] : aggregateUsage(ctx, result.usage, result.model ?? null, provider, line, timestamp);
     usage.push(...childUsage, ...aggregate);
     runs.push({
