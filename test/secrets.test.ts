@@ -281,6 +281,20 @@ describe('secrets the pattern list used to miss', () => {
     ['| API key | Scope |\n|---|---|\n| read_only | all |\n| read-write | repo |', '| API key | Scope |\n|---|---|\n| read_only | all |\n| read-write | repo |'],
     ['| Secret | Rotated |\n|---|---|\n| prod-db-2024 | yes |\n| stored-in-kms | no |\n| db-creds.password | no |', '| Secret | Rotated |\n|---|---|\n| prod-db-2024 | yes |\n| stored-in-kms | no |\n| db-creds.password | no |'],
     ['The key lives in src/main/java/com/Example2/Auth/KeyStore and is loaded at boot.', 'The key lives in src/main/java/com/Example2/Auth/KeyStore and is loaded at boot.'],
+    // A second hostile look: a password is one under "Password" whatever it looks like, a UUID
+    // key under "API key" too, and references under "Secret" are none.
+    ['| Service | Password |\n|---|---|\n| db | tr0ub4dor3x |\n| admin | correct-horse-battery-staple-42 |', '| Service | Password |\n|---|---|\n| db | [REDACTED:assignment] |\n| admin | [REDACTED:assignment] |'],
+    ['| Service | API key |\n|---|---|\n| heroku | 3f2a9c1e-8b7d-4e6f-a5c4-1b2d3e4f5a6b |\n| other | 9f3b2c1d8e7a6f5b |', '| Service | API key |\n|---|---|\n| heroku | [REDACTED:assignment] |\n| other | [REDACTED:assignment] |'],
+    ['| Secret | Rotated |\n|---|---|\n| arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbCdEf | 2024-01-15T10:00:00Z |\n| projects/123/secrets/db-password/versions/2 | no |', '| Secret | Rotated |\n|---|---|\n| arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbCdEf | 2024-01-15T10:00:00Z |\n| projects/123/secrets/db-password/versions/2 | no |'],
+    ['The secret key is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY for the demo.', 'The secret key is [REDACTED:aws-secret-key] for the demo.'],
+    ['Use access key AKIAQWERTYUIOPASDFGH and its secret key gYgc/rQfMS/wMLXmh/VpaVRBDXYKz+n4NavaVDME for the deploy.', 'Use access key [REDACTED:aws-access-key] and its secret key [REDACTED:aws-secret-key] for the deploy.'],
+    ['Connect with postgres://admin:Xk9@p;Lm2q@db.example.com:5432/app now', 'Connect with postgres://admin:[REDACTED:url-password]@db.example.com:5432/app now'],
+    ['postgres://admin:p@ss,word@db.example.com/app', 'postgres://admin:[REDACTED:url-password]@db.example.com/app'],
+    ['docker login -u me --password-stdin <<< hunter2abc', 'docker login -u me --password-stdin <<< [REDACTED:cli-password]'],
+    ['cat <<< hunter2abc | docker login -u me --password-stdin', 'cat <<< [REDACTED:cli-password] | docker login -u me --password-stdin'],
+    ['cat <<< hello | wc -c', 'cat <<< hello | wc -c'],
+    ['echo hunter2abc | sudo -u root docker login -u me --password-stdin', 'echo [REDACTED:cli-password] | sudo -u root docker login -u me --password-stdin'],
+    ['echo hunter2abc | npx docker login --password-stdin', 'echo [REDACTED:cli-password] | npx docker login --password-stdin'],
     ['key={item.id} /> renders items from fetchPaginatedItemsWithCursor2AndFilters', 'key={item.id} /> renders items from fetchPaginatedItemsWithCursor2AndFilters'],
     // A private key's body on one line; a certificate's stays.
     ['data: MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCwKbzS end', 'data: [REDACTED:private-key] end'],

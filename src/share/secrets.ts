@@ -69,16 +69,20 @@ function awsSecretsInProse(text: string): Found[] {
 }
 
 /**
- * Forty characters drawn at random from base64's: some digits, both cases, few slashes. A path
- * (src/main/java/com/Example2/Auth/KeyStore) or an identifier (fetchItemsWithCursor2AndFilters) is
- * none; a real key has fewer than three digits about one time in forty.
+ * Forty characters drawn at random from base64's, not words: a path
+ * (src/main/java/com/Example2/Auth/KeyStore) or an identifier (fetchPaginatedItemsWithCursor2AndFilters)
+ * holds several runs of four and more small letters, a random key seldom two (about 40% of its
+ * characters are small letters: four in a row come about once in forty characters).
  */
 function looksRandom(token: string): boolean {
-  const count = (pattern: RegExp) => token.match(pattern)?.length ?? 0;
-  return count(/\d/g) >= 3 && count(/[A-Z]/g) >= 3 && count(/[a-z]/g) >= 3 && count(/[/+]/g) <= 3;
+  return (token.match(/[a-z]{4,}/g)?.length ?? 0) < 3;
 }
 
-const STDIN_PASSWORD = /\b(?:echo|printf)(?:[ \t]+-[neE]+)*(?:[ \t]+(["'])%s(?:\\n)?\1)?[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&`]{4,200}))[ \t]*\|[ \t]*(?:sudo(?:[ \t]+-[A-Za-z]+)*[ \t]+)?(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane)\b[^\n|;&]{0,300}?--password-stdin\b/dg;
+/** What takes a password on its standard input: a registry's login, through sudo (with its flags and their values) or npx. */
+const STDIN_LOGIN = String.raw`(?:sudo(?:[ \t]+-[A-Za-z]+(?:[ \t]+[^-\s|;&]\S*)?)*[ \t]+)?(?:npx[ \t]+)?(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane)\b[^\n|;&]{0,300}?--password-stdin\b`;
+const STDIN_PASSWORD = new RegExp(String.raw`\b(?:echo|printf)(?:[ \t]+-[neE]+)*(?:[ \t]+(["'])%s(?:\\n)?\1)?[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))[ \t]*\|[ \t]*${STDIN_LOGIN}`, 'dg');
+/** A here-string: `docker login … --password-stdin <<< PASS`, `cat <<< PASS | docker login …`. */
+const STDIN_HERE = new RegExp(String.raw`(?:--password-stdin\b[^\n|;&<]{0,100}?|\bcat[ \t]+)<<<[ \t]*(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))`, 'dg');
 
 function stdinPasswords(text: string): Found[] {
   const found: Found[] = [];
@@ -88,6 +92,16 @@ function stdinPasswords(text: string): Found[] {
     const group = m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4;
     const at = m.indices?.[group];
     const value = m[group];
+    if (at && value !== undefined && isLiteralPassword(value) && !value.includes('$')) found.push({ start: at[0], end: at[1] });
+  }
+  if (!text.includes('<<<')) return found;
+  STDIN_HERE.lastIndex = 0;
+  for (let m = STDIN_HERE.exec(text); m; m = STDIN_HERE.exec(text)) {
+    const group = m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3;
+    const at = m.indices?.[group];
+    const value = m[group];
+    // `cat <<< …` is a password only when what it feeds logs in with it.
+    if (m[0].startsWith('cat') && !new RegExp(String.raw`^[ \t]*\|[ \t]*${STDIN_LOGIN}`).test(text.slice(m.index + m[0].length))) continue;
     if (at && value !== undefined && isLiteralPassword(value) && !value.includes('$')) found.push({ start: at[0], end: at[1] });
   }
   return found;
@@ -737,6 +751,9 @@ function isLiteralPassword(password: string): boolean {
 }
 
 /** Prefixes distinctive enough to name a key even when the key is cut short (`ghp_AbC…`). */
+/** A URL's host and what may follow it: a dotted name (then : / ? # a space, a quote, ; , | or a bracket), a word (not then ; or ,), or an IPv6 address. */
+const URL_HOST_END = String.raw`(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?=[:/?#\s"'<>);,|]|$)|[A-Za-z0-9-]+(?=[:/?#\s"'<>)|]|$)|\[[0-9A-Fa-f:.]+\])`;
+
 const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.)`;
 
 export const SECRET_RULES: readonly SecretRule[] = [
@@ -775,7 +792,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // follow a sign (a diff's `-postgres://…`), never a letter or digit (the middle of a word).
   // A password may hold an @ unencoded: the host follows the last @ before the first / (as WHATWG
   // and most drivers read it), so that the rest of it does not stay.
-  shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,200}:(?!\d{1,5}(?:[/?#]|$))([^\s"'<>/?#;,|()\\]{1,200}(?=@)|[^\s@"'<>]{1,200})@/gi, { group: 1, hint: '://' }),
+  // Its end is the first @ a host follows: a name with a dot, or one word, then where an address
+  // ends (a name with a dot may end at ; or , too: `…@db.internal;Contact=ops@corp.com`).
+  shape('url-password', new RegExp(String.raw`(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,200}:(?!\d{1,5}(?:[/?#]|$))((?:[^\s"'<>/?#@]|@(?!${URL_HOST_END}))+(?=@${URL_HOST_END})|[^\s@"'<>]{1,200}(?=@))@`, 'gi'), { group: 1, hint: '://' }),
   // scheme://token@host: a user name that is a random string is a token.
   shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/([A-Za-z0-9_-]{24,200})@/gi, { group: 1, hint: '://', accept: (user) => /\d/.test(user) && /[A-Za-z]/.test(user) }),
   // .npmrc: //registry/:_authToken=…, _auth=…, _password=…
@@ -898,9 +917,12 @@ function tableColumnValues(text: string): Found[] {
         const cell = cells[column];
         if (cell === undefined) continue;
         const value = cell.text.replace(/^[`*]+|[`*]+$/g, '');
-        // Under a header, a cell is a secret only by its look (a name, a kind or a reference under
-        // "API key" or "Secret": read_only, prod-db-2024, stored-in-kms, db-creds.password is none).
-        if (/\s/.test(value) || !looksIssued(value) || !isSecretValue(value, { quoted: false, form: 'literal', name: names[column] ?? '', after: '' })) continue;
+        // Under "Password", any one word is one (tr0ub4dor3x, correct-horse-battery-staple-42);
+        // under "API key", "Secret" or "Token" a cell is a secret by its look: a name, a kind or a
+        // reference (read_only, prod-db-2024, an ARN, a path, a time) is none.
+        const name = names[column] ?? '';
+        if (/\s/.test(value) || REFERENCE_CELL.test(value) || !(isPasswordName(name) ? value.length >= MIN_SECRET_LENGTH : looksIssued(value))) continue;
+        if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
         const start = row.start + cell.start + cell.text.indexOf(value);
         found.push({ start, end: start + value.length });
       }
@@ -912,11 +934,21 @@ function tableColumnValues(text: string): Found[] {
 
 const TABLE_RULE_HINT = /\|[ \t]*:?-{3,}/;
 
+/** A table cell that names where a secret is kept, or when: an ARN, a path, a resource's name, a URL, a time. */
+const REFERENCE_CELL = /^(?:arn:|projects\/|\/|~\/|\.{1,2}\/|[a-z][a-z0-9+.-]*:\/\/|\d{4}-\d{2}-\d{2})/i;
+
+/** A name of a password, as opposed to a key's or a token's: its value is one whatever it looks like. */
+function isPasswordName(name: string): boolean {
+  return nameWords(name).some((word) => /^(?:password|passwd|passphrase|passcode|pwd|pass)$/.test(word) || /(?:password|passwd|passphrase)$/.test(word));
+}
+
 /**
  * A value that looks made to be secret rather than named: letters and digits, at least eight, and
- * both cases or a sign a name does not hold, or twenty and more with no word separators (a hex token).
+ * both cases or a sign a name does not hold; or a key's hex, a UUID among them (16 and more hex
+ * digits and dashes).
  */
 function looksIssued(value: string): boolean {
+  if (/^(?=(?:[0-9a-f]-?){16,}$)(?=.*\d)(?=.*[a-f])[0-9a-f-]+$/i.test(value)) return true;
   if (value.length < 8 || !/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
   return (/[a-z]/.test(value) && /[A-Z]/.test(value)) || /[^A-Za-z0-9_.-]/.test(value) || (value.length >= 20 && !/[_.-]/.test(value));
 }
