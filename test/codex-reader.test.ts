@@ -256,11 +256,17 @@ describe('a Codex thread, as a user sees it', () => {
     await rollout('e3', 'https://me:Xy@9Lm2Qr7Tz@github.com/me/other.git');
     await rollout('e4', 'https://github.com/me/other.git?access_token=ghp_abcdefghijklmnopqrstuvwxyz0123456789#token=abc');
     await rollout('e5', 'oauth2:glpat-abcdefghij0123456789@gitlab.com:me/third.git');
+    // A second hostile look: a password holding a / or #, the browser's address, a default port.
+    await rollout('e6', 'https://user:p@ss/w0rd@github.com/me/other.git');
+    await rollout('e7', 'https://github.com/me/repo');
+    await rollout('e8', 'ssh://git@github.com:22/me/repo.git');
+    await rollout('e9', 'C:\\Users\\me\\repo');
     const { summary } = await build({ inputs: [dir], out: join(await tempDir(), 'r'), scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
     expect(summary.projects.map((p) => [p.name, p.sessions]).sort()).toEqual([
-      ['github.com/me/other.git (repository)', 2],
-      ['github.com/me/repo.git (repository)', 2],
-      ['gitlab.com/me/third.git (repository)', 1],
+      ['(unknown folder)', 1],
+      ['github.com/me/other (repository)', 3],
+      ['github.com/me/repo (repository)', 4],
+      ['gitlab.com/me/third (repository)', 1],
     ]);
   });
 

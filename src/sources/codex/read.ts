@@ -396,20 +396,47 @@ function repositoryOf(git: unknown): string | null {
   const url = isPlainObject(git) ? git['repository_url'] : undefined;
   if (typeof url !== 'string' || url.trim() === '') return null;
   const address = url.trim();
-  let place: string | null = null;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(address)) {
+  let host: string | null = null;
+  let path = '';
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(address);
+  if (scheme) {
+    // The credentials end at the last @ (a password may hold / # or @ unencoded, which a URL
+    // parser takes for the path's start).
+    const rest = address.slice(scheme[0].length);
+    const afterCredentials = rest.slice(rest.lastIndexOf('@') + 1);
     try {
-      const parsed = new URL(address);
-      place = parsed.host === '' ? null : `${parsed.host}${parsed.pathname}`;
+      const parsed = new URL(`${scheme[0]}${afterCredentials}`);
+      // A local repository (file://) is its path; a remote one its host, without the default port.
+      host = parsed.protocol === 'file:' ? '' : parsed.hostname === '' ? null : `${parsed.hostname}${parsed.port && !DEFAULT_PORTS.has(parsed.port) ? `:${parsed.port}` : ''}`;
+      path = decodeURIComponentSafe(parsed.pathname);
     } catch {
-      place = null;
+      host = null;
     }
+  } else if (/^(?:\/|~\/)/.test(address)) {
+    // A local repository by its path.
+    host = '';
+    path = address;
   } else {
-    // scp's form: [user@]host:path, the user everything to the last @ before the host.
-    const scp = /^(?:[^\s]*@)?([A-Za-z0-9.-]+):(?!\/\/)([^\s?#]+)/.exec(address);
-    place = scp ? `${scp[1]}/${(scp[2] as string).replace(/^\/+/, '')}` : null;
+    // scp's form: [user@]host:path (a host of one letter is a Windows drive: no remote).
+    const scp = /^(?:\S*@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]{2,}):(?!\/\/)([^\s?#]+)/.exec(address);
+    if (scp) {
+      host = scp[1] as string;
+      path = `/${(scp[2] as string).replace(/^\/+/, '')}`;
+    }
   }
-  return place === null ? null : cutText(place.toLowerCase().replace(/\/+$/, ''), 500);
+  if (host === null || path.replace(/\/+$/, '') === '') return null;
+  // One repository however it was cloned: its host in small letters, its path as written, without a trailing / or .git.
+  return cutText(`${host.toLowerCase()}${path.replace(/\/+$/, '').replace(/\.git$/i, '')}`, 500);
+}
+
+const DEFAULT_PORTS = new Set(['22', '80', '443', '9418']);
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function sessionMeta(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null): void {
