@@ -584,4 +584,17 @@ describe('a compaction', () => {
     expect(ledgerOf(file).branches).toBe(1);
     expect(ledgerOf(file).title).toBe('before compaction');
   });
+
+  // A hostile look: with no compaction before it, such a parent is another file's (a resumed
+  // copy's rewind into its origin) or a damaged line's: the entry is not hung under the one
+  // before it, on another branch, and no branch is lost.
+  it('leaves an entry whose parent is in no file where it was when no compaction came before it', async () => {
+    const file = await readRecords('30303030-0000-4000-8000-000000000030', [
+      user('u1', 'in-the-origin', 0, 'resumed here'),
+      reply('a1', 'u1', 1, 'ok'),
+      user('u2', 'rewound-into-the-origin', 2, 'rewound'),
+      reply('a2', 'u2', 3, 'ok2'),
+    ]);
+    expect(ledgerOf(file).branches).toBe(2);
+  });
 });

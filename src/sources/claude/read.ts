@@ -1064,9 +1064,9 @@ function draftOf(ctx: ClaudeContext, id: string | null): Draft | null {
 function resolveParents(ctx: ClaudeContext): void {
   let tail: string | null = null;
   for (const draft of ctx.drafts) if (!('tail' in draft.parent)) tail = draft.entry.id;
-  /** The main thread's last entry so far, in file order. */
+  /** The main thread's last entry so far, in file order, and whether a compaction came before it. */
   let previousMain: string | null = null;
-  let seenMain = false;
+  let compacted = false;
   for (const draft of ctx.drafts) {
     const { parent } = draft;
     let id: string | null;
@@ -1087,14 +1087,15 @@ function resolveParents(ctx: ClaudeContext): void {
       ctx.diagnostics.push(diagnostic('tree-loop', ctx.file, draft.entry.line, `entry ${JSON.stringify(draft.entry.id)} names itself as its parent: shown as a root`));
       id = null;
     }
-    // A main-thread entry past the file's first whose parent is in no file (Claude Code discarded
-    // it: a hook in flight during a compaction, claude.md §6.2) goes on from the entry before it:
-    // a root of its own split the conversation, what came before shown after it as a branch. The
-    // file's first entry keeps its parent (a resumed copy's names its origin's).
-    if (!draft.sidechain && id !== null && !ctx.entryById.has(id) && seenMain && previousMain !== null) id = previousMain;
+    // A main-thread entry after a compaction whose parent is in no file (Claude Code discarded it:
+    // a hook in flight during the compaction, claude.md §6.2) goes on from the entry before it: a
+    // root of its own split the conversation, what came before shown after it as a branch.
+    // Elsewhere such a parent is another file's (a resumed copy's rewind into its origin) or a
+    // damaged line's, and the entry stays where it was (the entry before it may be on another branch).
+    if (!draft.sidechain && compacted && id !== null && !ctx.entryById.has(id) && previousMain !== null) id = previousMain;
     if (!draft.sidechain) {
-      seenMain = true;
       previousMain = draft.entry.id;
+      if (draft.entry.kind === 'compaction') compacted = true;
     }
     draft.entry.parentId = id;
   }
