@@ -391,9 +391,10 @@
   window.addEventListener('hashchange', reveal);
   // A link to the entry already in the address changes nothing the hashchange above hears: the
   // view may hide that entry since (prompts only), so it is revealed again.
+  // A search result links by the page's path too (../sessions/….html#id): the same page and hash either way.
   document.addEventListener('click', function (event) {
-    var link = event.target && event.target.closest ? event.target.closest('a[href^="#"]') : null;
-    if (link && link.getAttribute('href') === window.location.hash) window.setTimeout(reveal, 0);
+    var link = event.target && event.target.closest ? event.target.closest('a[href*="#"]') : null;
+    if (link && link.hash && link.hash === window.location.hash && link.pathname === window.location.pathname) window.setTimeout(reveal, 0);
   });
   document.addEventListener('DOMContentLoaded', function () {
     var form = document.querySelector('[data-search]');

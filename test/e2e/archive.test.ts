@@ -241,6 +241,16 @@ describe('the archive in a browser', () => {
         link.click();
       }, reply as string);
       await page.locator(`[id="${reply}"]`).waitFor({ state: 'visible' });
+      // Or linked by the page's path, as a search result links (a second hostile look).
+      await page.getByRole('button', { name: 'Prompts only' }).click();
+      await page.evaluate(([id, name]) => {
+        const link = document.createElement('a');
+        link.href = `../sessions/${name}#${id}`;
+        link.textContent = 'result';
+        document.querySelector('main')?.prepend(link);
+        link.click();
+      }, [reply as string, first]);
+      await page.locator(`[id="${reply}"]`).waitFor({ state: 'visible' });
       expect(pageProblems(visit, first)).toEqual([]);
     } finally {
       await visit.page.close();

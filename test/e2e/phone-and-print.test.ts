@@ -82,6 +82,7 @@ describe('the names in a table', () => {
       const project = summary.projects.find((p) => p.sessions > 0)!.page;
       for (const [page, selector, least] of [
         ['index.html', 'table.models td:first-child', 9],
+        ['index.html', 'table.models td:nth-child(2):has(> code)', 9],
         ['index.html', 'table.sessions td:nth-child(2)', 11],
         [project, 'table.files td:first-child', 14],
       ] as const) {
