@@ -794,7 +794,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // and most drivers read it), so that the rest of it does not stay.
   // Its end is the first @ a host follows: a name with a dot, or one word, then where an address
   // ends (a name with a dot may end at ; or , too: `…@db.internal;Contact=ops@corp.com`).
-  shape('url-password', new RegExp(String.raw`(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,200}:(?!\d{1,5}(?:[/?#]|$))((?:[^\s"'<>/?#@]|@(?!${URL_HOST_END}))+(?=@${URL_HOST_END})|[^\s@"'<>]{1,200}(?=@))@`, 'gi'), { group: 1, hint: '://' }),
+  shape('url-password', new RegExp(String.raw`(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,200}:(?!\d{1,5}(?:[/?#]|$))((?:[^\s"'<>/?#@]|@(?!${URL_HOST_END})){1,200}(?=@${URL_HOST_END})|[^\s@"'<>]{1,200}(?=@))@`, 'gi'), { group: 1, hint: '://' }),
   // scheme://token@host: a user name that is a random string is a token.
   shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/([A-Za-z0-9_-]{24,200})@/gi, { group: 1, hint: '://', accept: (user) => /\d/.test(user) && /[A-Za-z]/.test(user) }),
   // .npmrc: //registry/:_authToken=…, _auth=…, _password=…
