@@ -695,10 +695,10 @@ function projectTextOf(value: string): string {
   return value;
 }
 
-/** A path flag: an empty one (a shell variable that was not set) would otherwise mean this folder. */
 /**
- * A path given to an option, `~` at its start read as the home: a shell leaves `--out=~/report`
- * as it is, and bough made a folder named "~" where it said "report in ~/report".
+ * A path given to an option: an empty one (a shell variable that was not set) would otherwise
+ * mean this folder; `~` at its start is the home (a shell leaves `--out=~/report` as it is, and
+ * bough made a folder named "~" where it said "report in ~/report").
  */
 function pathIn(home: string): (value: string) => string {
   return (value) => {
