@@ -295,6 +295,25 @@ describe('secrets the pattern list used to miss', () => {
     ['cat <<< hello | wc -c', 'cat <<< hello | wc -c'],
     ['echo hunter2abc | sudo -u root docker login -u me --password-stdin', 'echo [REDACTED:cli-password] | sudo -u root docker login -u me --password-stdin'],
     ['echo hunter2abc | npx docker login --password-stdin', 'echo [REDACTED:cli-password] | npx docker login --password-stdin'],
+    // A third hostile look: tables in a quote or a list item, compact rules, escaped pipes, a bare
+    // Token column, a password ending at a word then ":", stdin in CI, AWS keys said after, SQL;
+    // and none of: types, references and methods in tables, a URL's user and its host.
+    ['> | Service | User | Password |\n> |---|---|---|\n> | Postgres | admin | Tr0ub4dor&3 |', '> | Service | User | Password |\n> |---|---|---|\n> | Postgres | admin | [REDACTED:assignment] |'],
+    ['|Service|Password|\n|-|-|\n|Postgres|Tr0ub4dor3|', '|Service|Password|\n|-|-|\n|Postgres|[REDACTED:assignment]|'],
+    ['| Name | Value |\n|---|---|\n| DB_PASSWORD | pa\\|ss\\|w0rd |', '| Name | Value |\n|---|---|\n| DB_PASSWORD | [REDACTED:assignment] |'],
+    ['| Service | Token |\n|---|---|\n| Cloudflare | Hn3aBc7dEf9GhIj2KlMn4OpQr6StUv8WxYz0AbCd |\n| accent | primary |', '| Service | Token |\n|---|---|\n| Cloudflare | [REDACTED:assignment] |\n| accent | primary |'],
+    ['postgres://app:P@ss:w0rdColon@db.example.com/app', 'postgres://app:[REDACTED:url-password]@db.example.com/app'],
+    ['echo "Hunter2Registry!" | \\\n  docker login ghcr.io -u ana --password-stdin', 'echo "[REDACTED:cli-password]" | \\\n  docker login ghcr.io -u ana --password-stdin'],
+    ['Write-Output "PwshRegistry9!" | docker login ghcr.io -u ana --password-stdin', 'Write-Output "[REDACTED:cli-password]" | docker login ghcr.io -u ana --password-stdin'],
+    ['echo Sudo2Registry | DOCKER_CONFIG=/tmp /usr/bin/docker login -u ana --password-stdin', 'echo [REDACTED:cli-password] | DOCKER_CONFIG=/tmp /usr/bin/docker login -u ana --password-stdin'],
+    ['Use gYgc/rQfMS/wMLXmh/VpaVRBDXYKz+n4NavaVDME as the secret access key.', 'Use [REDACTED:aws-secret-key] as the secret access key.'],
+    ['AKIAQ3EGUKZT7EXAMPLE\ngYgc/rQfMS/wMLXmh/VpaVRBDXYKz+n4NavaVDME', '[REDACTED:aws-access-key]\n[REDACTED:aws-secret-key]'],
+    ["ALTER USER app WITH PASSWORD 'Sup3rS3cret!';", "ALTER USER app WITH PASSWORD '[REDACTED:sql-password]';"],
+    ["CREATE USER 'app'@'%' IDENTIFIED BY 'Sup3rS3cret!';", "CREATE USER 'app'@'%' IDENTIFIED BY '[REDACTED:sql-password]';"],
+    ['| Field | Type | Notes |\n|---|---|---|\n| password | String! | The new password |\n| token | Option<String> | x |', '| Field | Type | Notes |\n|---|---|---|\n| password | String! | The new password |\n| token | Option<String> | x |'],
+    ['| Name | From |\n|---|---|\n| GITHUB_TOKEN | secrets.GITHUB_TOKEN |', '| Name | From |\n|---|---|\n| GITHUB_TOKEN | secrets.GITHUB_TOKEN |'],
+    ['| Method | Password | OTP |\n|---|---|---|\n| Reset | never | always |\n| Admin | bcrypt | totp |', '| Method | Password | OTP |\n|---|---|---|\n| Reset | never | always |\n| Admin | bcrypt | totp |'],
+    ['git remote set-url origin https://x-access-token:Abcdef123456@github.com/o/r.git', 'git remote set-url origin https://x-access-token:[REDACTED:url-password]@github.com/o/r.git'],
     ['key={item.id} /> renders items from fetchPaginatedItemsWithCursor2AndFilters', 'key={item.id} /> renders items from fetchPaginatedItemsWithCursor2AndFilters'],
     // A private key's body on one line; a certificate's stays.
     ['data: MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCwKbzS end', 'data: [REDACTED:private-key] end'],

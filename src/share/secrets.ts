@@ -55,15 +55,18 @@ export function shape(kind: string, pattern: RegExp, options: ShapeOptions = {})
   };
 }
 
-const AWS_SECRET_SHAPE = /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}\d)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
-const AWS_SECRET_CONTEXT = /(?:\b(?:AKIA|ASIA)[A-Z0-9]{16}|\bsecret\b|\bkey\b)[^\n]{0,60}$/i;
+const AWS_SECRET_SHAPE = /(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}\d)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+const AWS_SECRET_CONTEXT = /(?:\b(?:AKIA|ASIA)[A-Z0-9]{16}[\s\S]{0,60}|(?:\bsecret\b|\bkey\b)[^\n]{0,60})$/i;
+/** Or said after it: `Use … as the secret access key`. */
+const AWS_SECRET_AFTER = /^[^\n]{0,40}\b(?:secret|access key|aws)\b/i;
 
 function awsSecretsInProse(text: string): Found[] {
   const found: Found[] = [];
   if (!/secret|key|AKIA|ASIA/i.test(text)) return found;
   AWS_SECRET_SHAPE.lastIndex = 0;
   for (let m = AWS_SECRET_SHAPE.exec(text); m; m = AWS_SECRET_SHAPE.exec(text)) {
-    if (looksRandom(m[0]) && AWS_SECRET_CONTEXT.test(text.slice(Math.max(0, m.index - 100), m.index))) found.push({ start: m.index, end: m.index + 40 });
+    if (!looksRandom(m[0])) continue;
+    if (AWS_SECRET_CONTEXT.test(text.slice(Math.max(0, m.index - 100), m.index)) || AWS_SECRET_AFTER.test(text.slice(m.index + 40, m.index + 100))) found.push({ start: m.index, end: m.index + 40 });
   }
   return found;
 }
@@ -79,8 +82,8 @@ function looksRandom(token: string): boolean {
 }
 
 /** What takes a password on its standard input: a registry's login, through sudo (with its flags and their values) or npx. */
-const STDIN_LOGIN = String.raw`(?:sudo(?:[ \t]+-[A-Za-z]+(?:[ \t]+[^-\s|;&]\S*)?)*[ \t]+)?(?:npx[ \t]+)?(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane)\b[^\n|;&]{0,300}?--password-stdin\b`;
-const STDIN_PASSWORD = new RegExp(String.raw`\b(?:echo|printf)(?:[ \t]+-[neE]+)*(?:[ \t]+(["'])%s(?:\\n)?\1)?[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))[ \t]*\|[ \t]*${STDIN_LOGIN}`, 'dg');
+const STDIN_LOGIN = String.raw`(?:\\\r?\n[ \t]*)?(?:(?:sudo|doas)(?:[ \t]+--?[A-Za-z][\w-]*(?:[ \t]+[^-\s|;&]\S*)?)*[ \t]+)?(?:env(?:[ \t]+-\S+)*[ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(?:npx(?:[ \t]+-\S+)*[ \t]+)?(?:\S*\/)?(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|finch|cosign)\b[^\n|;&]{0,300}?--password-stdin\b`;
+const STDIN_PASSWORD = new RegExp(String.raw`\b(?:echo|printf|Write-Output|Write-Host)(?:[ \t]+-[neE]+)*(?:[ \t]+(["'])%s(?:\\n)?\1)?[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))[ \t]*\|[ \t]*${STDIN_LOGIN}`, 'dg');
 /** A here-string: `docker login … --password-stdin <<< PASS`, `cat <<< PASS | docker login …`. */
 const STDIN_HERE = new RegExp(String.raw`(?:--password-stdin\b[^\n|;&<]{0,100}?|\bcat[ \t]+)<<<[ \t]*(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))`, 'dg');
 
@@ -440,6 +443,9 @@ function namedValues(text: string): Found[] {
   for (let m = NAMED.exec(text); m; m = NAMED.exec(text)) {
     const [whole, name = '', closer = '', before = '', op = '', after = ''] = m;
     if (!SECRET_NAME_HINT.test(name)) continue;
+    // A URL's user (`https://x-access-token:…@github.com/…`): its password is the URL rules', the
+    // host and path after it stay.
+    if (op === ':' && text.slice(Math.max(0, m.index - 3), m.index) === '://') continue;
     const kind = op !== ':' ? 'assignment' : /["']/.test(closer) ? 'secret-field' : 'api-key';
     const at = m.index + whole.length;
     const secret = isSecretName(name);
@@ -752,7 +758,7 @@ function isLiteralPassword(password: string): boolean {
 
 /** Prefixes distinctive enough to name a key even when the key is cut short (`ghp_AbC…`). */
 /** A URL's host and what may follow it: a dotted name (then : / ? # a space, a quote, ; , | or a bracket), a word (not then ; or ,), or an IPv6 address. */
-const URL_HOST_END = String.raw`(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?=[:/?#\s"'<>);,|]|$)|[A-Za-z0-9-]+(?=[:/?#\s"'<>)|]|$)|\[[0-9A-Fa-f:.]+\])`;
+const URL_HOST_END = String.raw`(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?=:\d|[/?#\s"'<>);,|]|$)|[A-Za-z0-9-]+(?=:\d|[/?#\s"'<>)|]|$)|\[[0-9A-Fa-f:.]+\](?=:\d|[/?#\s"'<>)|]|$))`;
 
 const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.)`;
 
@@ -812,6 +818,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
   shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
+  // SQL's own: ALTER/CREATE USER … WITH PASSWORD '…', … IDENTIFIED BY '…' (MySQL, Oracle).
+  shape('sql-password', /\b(?:WITH[ \t]+(?:ENCRYPTED[ \t]+|UNENCRYPTED[ \t]+)?PASSWORD|IDENTIFIED(?:[ \t]+WITH[ \t]+\w+)?[ \t]+BY)[ \t]+'((?!\[REDACTED:)[^'\n]{1,200})'/gi, { group: 1, hint: /password|identified/i, accept: isLiteralPassword }),
   // `echo PASS | docker login -u me --password-stdin`, CI's way of logging in to a registry
   // (printf '%s' PASS, a quoted password, sudo with its flags).
   { kind: 'cli-password', find: stdinPasswords },
@@ -869,9 +877,11 @@ function shellSetValues(text: string): Found[] {
 }
 
 /** A Markdown table's row naming a secret and giving its value: `| DB_PASSWORD | … |`, `| Admin password | … |`. */
-const TABLE_ROW = /^[ \t]*\|?[ \t]*[`*]{0,2}([A-Za-z_][\w.-]{0,100}(?:[ \t]+[A-Za-z_][\w.-]{0,40}){0,3})[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}([^|`*\s][^|`*\n]*?)[`*]{0,2}[ \t]*\|/gm;
+const TABLE_ROW = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*\|?[ \t]*[`*]{0,2}([A-Za-z_][\w.-]{0,100}(?:[ \t]+[A-Za-z_][\w.-]{0,40}){0,3})[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}((?:\\.|[^|`*\s\\])(?:\\.|[^|`*\n\\])*?)[`*]{0,2}[ \t]*\|/gm;
+/** What a table's lines may sit in: a quote (`> `) or a list item (`- `, `1. `). */
+const TABLE_LINE_PREFIX = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*/;
 /** A table's line under its header: `|---|:--:|`. */
-const TABLE_RULE = /^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?$/;
+const TABLE_RULE = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?$/;
 
 function tableValues(text: string): Found[] {
   const found: Found[] = tableColumnValues(text);
@@ -880,8 +890,10 @@ function tableValues(text: string): Found[] {
   for (let m = TABLE_ROW.exec(text); m; m = TABLE_ROW.exec(text)) {
     const [whole, name = '', value = ''] = m;
     if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
-    // A cell of prose or a header ("| Token | Purpose |") is no value: one is a word or words.
-    if (/\s/.test(value.trim()) || /^[A-Za-z]+$/.test(value.trim())) continue;
+    // A cell of prose or a header ("| Token | Purpose |") is no value: one is a word or words; nor
+    // is an API reference's type (`String!`) or a reference (`secrets.GITHUB_TOKEN`, a path).
+    const cell = value.trim();
+    if (/\s/.test(cell) || /^[A-Za-z]+$/.test(cell) || TYPE_CELL.test(cell) || MEMBER_ACCESS.test(cell) || REFERENCE_CELL.test(cell)) continue;
     if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
     const start = m.index + whole.lastIndexOf(value);
     found.push({ start, end: start + value.length });
@@ -906,22 +918,24 @@ function tableColumnValues(text: string): Found[] {
   for (let i = 0; i + 1 < lines.length; i++) {
     const head = lines[i] as { start: number; text: string };
     if (!head.text.includes('|') || !TABLE_RULE.test((lines[i + 1] as { text: string }).text)) continue;
-    const names = tableCells(head.text).map((cell) => cell.text.replace(/^[`*]+|[`*]+$/g, ''));
-    // Not a bare "Token" or "Key": a design system's tokens, a table's keys, are no secrets.
-    const secret = names.flatMap((name, column) => (SECRET_NAME_HINT.test(name) && isSecretName(name) && !/^(?:token|key|auth)$/i.test(name.trim()) ? [column] : []));
+    const names = tableCells(head.text.slice(TABLE_LINE_PREFIX.exec(head.text)?.[0].length ?? 0)).map((cell) => cell.text.replace(/^[`*]+|[`*]+$/g, ''));
+    const secret = names.flatMap((name, column) => (SECRET_NAME_HINT.test(name) && isSecretName(name) ? [column] : []));
     if (secret.length === 0) continue;
     for (let j = i + 2; j < lines.length && (lines[j] as { text: string }).text.includes('|'); j++) {
       const row = lines[j] as { start: number; text: string };
-      const cells = tableCells(row.text);
+      const prefix = TABLE_LINE_PREFIX.exec(row.text)?.[0].length ?? 0;
+      const cells = tableCells(row.text.slice(prefix)).map((cell) => ({ ...cell, start: cell.start + prefix }));
       for (const column of secret) {
         const cell = cells[column];
         if (cell === undefined) continue;
         const value = cell.text.replace(/^[`*]+|[`*]+$/g, '');
-        // Under "Password", any one word is one (tr0ub4dor3x, correct-horse-battery-staple-42);
-        // under "API key", "Secret" or "Token" a cell is a secret by its look: a name, a kind or a
-        // reference (read_only, prod-db-2024, an ARN, a path, a time) is none.
+        // Under "Password", a word with more than small letters in it (tr0ub4dor3x,
+        // correct-horse-battery-staple-42; not "never" or "bcrypt" in a table of methods); under
+        // "API key", "Secret", "Token" or "Key" a cell is a secret by its look: a name, a kind, a
+        // type or a reference (read_only, an ARN, a path, a time, config.apiKey) is none.
         const name = names[column] ?? '';
-        if (/\s/.test(value) || REFERENCE_CELL.test(value) || !(isPasswordName(name) ? value.length >= MIN_SECRET_LENGTH : looksIssued(value))) continue;
+        if (/\s/.test(value) || REFERENCE_CELL.test(value) || TYPE_CELL.test(value) || MEMBER_ACCESS.test(value)) continue;
+        if (!(isPasswordName(name) ? value.length >= MIN_SECRET_LENGTH && /[^a-z]/.test(value) : looksIssued(value))) continue;
         if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
         const start = row.start + cell.start + cell.text.indexOf(value);
         found.push({ start, end: start + value.length });
@@ -932,10 +946,13 @@ function tableColumnValues(text: string): Found[] {
   return found;
 }
 
-const TABLE_RULE_HINT = /\|[ \t]*:?-{3,}/;
+const TABLE_RULE_HINT = /\|[ \t]*:?-/;
 
 /** A table cell that names where a secret is kept, or when: an ARN, a path, a resource's name, a URL, a time. */
 const REFERENCE_CELL = /^(?:arn:|projects\/|\/|~\/|\.{1,2}\/|[a-z][a-z0-9+.-]*:\/\/|\d{4}-\d{2}-\d{2})/i;
+
+/** A type or a size in an API reference's column: `String!`, `Option<String>`, `Uint8Array`, `bytes32`, `32-byte`, `HS256`, `uuid4`. */
+const TYPE_CELL = /^(?:[A-Za-z_][\w.]*(?:<[^<>]*>|\[\])[!?]?|[A-Za-z_]\w*[!?]|(?:u?int|bytes|float|Uint|Int|Float)\d+(?:Array)?|\d+[-_ ]?(?:bytes?|bits?|chars?|characters)|[HRE]S\d{3}|argon2\w*|bcrypt[\w-]*|base64\w*|uuid(?:v?\d)?|(?:min|max)[-_]\w+=?\w*|ttl[:=]\d+)$/i;
 
 /** A name of a password, as opposed to a key's or a token's: its value is one whatever it looks like. */
 function isPasswordName(name: string): boolean {
