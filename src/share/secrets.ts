@@ -90,25 +90,26 @@ const STDIN_HERE = new RegExp(String.raw`(?:--password-stdin\b[^\n|;&<]{0,100}?|
 function stdinPasswords(text: string): Found[] {
   const found: Found[] = [];
   if (!text.includes('--password-stdin')) return found;
-  STDIN_PASSWORD.lastIndex = 0;
-  for (let m = STDIN_PASSWORD.exec(text); m; m = STDIN_PASSWORD.exec(text)) {
-    const group = m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4;
+  // The password is whichever of its three spellings (in double quotes, single quotes, bare) matched, from `first` on.
+  const take = (m: RegExpExecArray, first: number) => {
+    const group = [first, first + 1, first + 2].find((g) => m[g] !== undefined) ?? first;
     const at = m.indices?.[group];
     const value = m[group];
     if (at && value !== undefined && isLiteralPassword(value) && !value.includes('$')) found.push({ start: at[0], end: at[1] });
-  }
+  };
+  STDIN_PASSWORD.lastIndex = 0;
+  for (let m = STDIN_PASSWORD.exec(text); m; m = STDIN_PASSWORD.exec(text)) take(m, 2);
   if (!text.includes('<<<')) return found;
   STDIN_HERE.lastIndex = 0;
   for (let m = STDIN_HERE.exec(text); m; m = STDIN_HERE.exec(text)) {
-    const group = m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3;
-    const at = m.indices?.[group];
-    const value = m[group];
     // `cat <<< …` is a password only when what it feeds logs in with it.
-    if (m[0].startsWith('cat') && !new RegExp(String.raw`^[ \t]*\|[ \t]*${STDIN_LOGIN}`).test(text.slice(m.index + m[0].length))) continue;
-    if (at && value !== undefined && isLiteralPassword(value) && !value.includes('$')) found.push({ start: at[0], end: at[1] });
+    if (m[0].startsWith('cat') && !STDIN_FED.test(text.slice(m.index + m[0].length))) continue;
+    take(m, 1);
   }
   return found;
 }
+
+const STDIN_FED = new RegExp(String.raw`^[ \t]*\|[ \t]*${STDIN_LOGIN}`);
 
 /** A value too short to be worth a secret (and too short to tell from a word). */
 const MIN_SECRET_LENGTH = 4;
