@@ -782,7 +782,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // `aws configure set aws_secret_access_key …` takes it after a space.
   shape('aws-secret-key', /(?<![A-Za-z0-9])((?:aws_?)?secret_?access_?key)(["']?[ \t]*[=:][ \t]*["']?|[ \t]+)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi, { group: 3, hint: /access_?key/i }),
   // Written in prose: forty characters of base64's in both cases and digits (an AWS secret key's
-  // shape; a git hash is hex) a few words after an access key id, or after "key" or "secret".
+  // shape; a git hash is hex), not words, a few words after an access key id (on its line or the
+  // next), "key" or "secret", or before "secret", "access key" or "AWS".
   { kind: 'aws-secret-key', find: awsSecretsInProse },
   shape('google-api-key', /AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g),
   shape('npm-token', /npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g),
@@ -797,10 +798,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // scheme://user:password@host (the user may be empty, the password may hold a /): the password
   // goes, the rest stays readable. A number before / is a port, not a password. The scheme may
   // follow a sign (a diff's `-postgres://…`), never a letter or digit (the middle of a word).
-  // A password may hold an @ unencoded: the host follows the last @ before the first / (as WHATWG
-  // and most drivers read it), so that the rest of it does not stay.
-  // Its end is the first @ a host follows: a name with a dot, or one word, then where an address
-  // ends (a name with a dot may end at ; or , too: `…@db.internal;Contact=ops@corp.com`).
+  // A password may hold an @ unencoded: it ends at the first @ a host follows (a dotted name, one
+  // word or an IPv6 address, then a port or where an address ends; a dotted name at ; or , too,
+  // as in `…@db.internal;Contact=ops@corp.com`), not at the first @, which left the rest of it.
   shape('url-password', new RegExp(String.raw`(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,200}:(?!\d{1,5}(?:[/?#]|$))((?:[^\s"'<>/?#@]|@(?!${URL_HOST_END})){1,200}(?=@${URL_HOST_END})|[^\s@"'<>]{1,200}(?=@))@`, 'gi'), { group: 1, hint: '://' }),
   // scheme://token@host: a user name that is a random string is a token.
   shape('url-password', /(?<![a-z0-9])[a-z][a-z0-9+.-]{0,30}:\/\/([A-Za-z0-9_-]{24,200})@/gi, { group: 1, hint: '://', accept: (user) => /\d/.test(user) && /[A-Za-z]/.test(user) }),
@@ -955,7 +955,7 @@ const REFERENCE_CELL = /^(?:arn:|projects\/|\/|~\/|\.{1,2}\/|[a-z][a-z0-9+.-]*:\
 /** A type or a size in an API reference's column: `String!`, `Option<String>`, `Uint8Array`, `bytes32`, `32-byte`, `HS256`, `uuid4`. */
 const TYPE_CELL = /^(?:[A-Za-z_][\w.]*(?:<[^<>]*>|\[\])[!?]?|[A-Za-z_]\w*[!?]|(?:u?int|bytes|float|Uint|Int|Float)\d+(?:Array)?|\d+[-_ ]?(?:bytes?|bits?|chars?|characters)|[HRE]S\d{3}|argon2\w*|bcrypt[\w-]*|base64\w*|uuid(?:v?\d)?|(?:min|max)[-_]\w+=?\w*|ttl[:=]\d+)$/i;
 
-/** A name of a password, as opposed to a key's or a token's: its value is one whatever it looks like. */
+/** A name of a password, as opposed to a key's or a token's: a chosen word is its value, not only one that looks issued. */
 function isPasswordName(name: string): boolean {
   return nameWords(name).some((word) => /^(?:password|passwd|passphrase|passcode|pwd|pass)$/.test(word) || /(?:password|passwd|passphrase)$/.test(word));
 }
