@@ -309,6 +309,8 @@ describe('secrets the pattern list used to miss', () => {
     ['Use gYgc/rQfMS/wMLXmh/VpaVRBDXYKz+n4NavaVDME as the secret access key.', 'Use [REDACTED:aws-secret-key] as the secret access key.'],
     ['AKIAQ3EGUKZT7EXAMPLE\ngYgc/rQfMS/wMLXmh/VpaVRBDXYKz+n4NavaVDME', '[REDACTED:aws-access-key]\n[REDACTED:aws-secret-key]'],
     ["ALTER USER app WITH PASSWORD 'Sup3rS3cret!';", "ALTER USER app WITH PASSWORD '[REDACTED:sql-password]';"],
+    ['echo "Hunter2Registry!" | gh auth login --with-token', 'echo "[REDACTED:cli-password]" | gh auth login --with-token'],
+    ['printf %s "Db5ecretPw!" | docker secret create db_password -', 'printf %s "[REDACTED:cli-password]" | docker secret create db_password -'],
     ["CREATE USER 'app'@'%' IDENTIFIED BY 'Sup3rS3cret!';", "CREATE USER 'app'@'%' IDENTIFIED BY '[REDACTED:sql-password]';"],
     ['| Field | Type | Notes |\n|---|---|---|\n| password | String! | The new password |\n| token | Option<String> | x |', '| Field | Type | Notes |\n|---|---|---|\n| password | String! | The new password |\n| token | Option<String> | x |'],
     ['| Name | From |\n|---|---|\n| GITHUB_TOKEN | secrets.GITHUB_TOKEN |', '| Name | From |\n|---|---|\n| GITHUB_TOKEN | secrets.GITHUB_TOKEN |'],

@@ -81,15 +81,15 @@ function looksRandom(token: string): boolean {
   return (token.match(/[a-z]{4,}/g)?.length ?? 0) < 3;
 }
 
-/** What takes a password on its standard input: a registry's login, through sudo (with its flags and their values) or npx. */
-const STDIN_LOGIN = String.raw`(?:\\\r?\n[ \t]*)?(?:(?:sudo|doas)(?:[ \t]+--?[A-Za-z][\w-]*(?:[ \t]+[^-\s|;&]\S*)?)*[ \t]+)?(?:env(?:[ \t]+-\S+)*[ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(?:npx(?:[ \t]+-\S+)*[ \t]+)?(?:\S*\/)?(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|finch|cosign)\b[^\n|;&]{0,300}?--password-stdin\b`;
-const STDIN_PASSWORD = new RegExp(String.raw`\b(?:echo|printf|Write-Output|Write-Host)(?:[ \t]+-[neE]+)*(?:[ \t]+(["'])%s(?:\\n)?\1)?[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))[ \t]*\|[ \t]*${STDIN_LOGIN}`, 'dg');
+/** What takes a password on its standard input: a registry's login, `gh auth login --with-token`, `docker secret create NAME -`; through sudo (with its flags and their values), env or npx. */
+const STDIN_LOGIN = String.raw`(?:\\\r?\n[ \t]*)?(?:(?:sudo|doas)(?:[ \t]+--?[A-Za-z][\w-]*(?:[ \t]+[^-\s|;&]\S*)?)*[ \t]+)?(?:env(?:[ \t]+-\S+)*[ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(?:npx(?:[ \t]+-\S+)*[ \t]+)?(?:\S*\/)?(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|finch|cosign)\b[^\n|;&]{0,300}?--password-stdin\b|gh[ \t]+auth[ \t]+login\b[^\n|;&]{0,200}?--with-token\b|(?:docker|podman)[ \t]+secret[ \t]+create[ \t]+(?:-\S+[ \t]+)*\S+[ \t]+-(?=[ \t]|$))`;
+const STDIN_PASSWORD = new RegExp(String.raw`\b(?:echo|printf|Write-Output|Write-Host)(?:[ \t]+-[neE]+)*(?:[ \t]+(["']?)%s(?:\\n)?\1)?[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))[ \t]*\|[ \t]*${STDIN_LOGIN}`, 'dg');
 /** A here-string: `docker login … --password-stdin <<< PASS`, `cat <<< PASS | docker login …`. */
 const STDIN_HERE = new RegExp(String.raw`(?:--password-stdin\b[^\n|;&<]{0,100}?|\bcat[ \t]+)<<<[ \t]*(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))`, 'dg');
 
 function stdinPasswords(text: string): Found[] {
   const found: Found[] = [];
-  if (!text.includes('--password-stdin')) return found;
+  if (!STDIN_HINT.test(text)) return found;
   // The password is whichever of its three spellings (in double quotes, single quotes, bare) matched, from `first` on.
   const take = (m: RegExpExecArray, first: number) => {
     const group = [first, first + 1, first + 2].find((g) => m[g] !== undefined) ?? first;
@@ -109,6 +109,7 @@ function stdinPasswords(text: string): Found[] {
   return found;
 }
 
+const STDIN_HINT = /--password-stdin|--with-token|secret[ \t]+create/;
 const STDIN_FED = new RegExp(String.raw`^[ \t]*\|[ \t]*${STDIN_LOGIN}`);
 
 /** A value too short to be worth a secret (and too short to tell from a word). */
