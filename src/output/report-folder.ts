@@ -283,13 +283,20 @@ export async function openReportFolder(outDir: string, generator: string, option
  */
 function refuseUnwritableFolder(out: string): void {
   if (!statSync(out, { throwIfNoEntry: false })?.isDirectory()) return;
-  const probe = join(out, `.bough-probe-${randomBytes(4).toString('hex')}`);
+  const why = writeProblem(out);
+  if (why !== null) throw new BoughError(`Cannot write into the report folder ${out}: ${why.words}. Choose another --out.`, { cause: why.error });
+}
+
+/** Why bough may not write into a folder, found by making one there, or null when it may. */
+function writeProblem(folder: string): { words: string; error: unknown } | null {
+  const probe = join(folder, `.bough-probe-${randomBytes(4).toString('hex')}`);
   try {
     mkdirSync(probe);
   } catch (error) {
-    throw new BoughError(`Cannot write into the report folder ${out}: ${whyUnwritable(error)}. Choose another --out.`, { cause: error });
+    return { words: whyUnwritable(error), error };
   }
   rmdirSync(probe);
+  return null;
 }
 
 /**
@@ -307,13 +314,8 @@ function refuseUnwritableSubfolders(out: string, files: readonly string[]): void
   const real = realFolders(out);
   for (const folder of [...folders].sort()) {
     if (!real.holdsFolder(folder)) continue;
-    const probe = join(out, folder, `.bough-probe-${randomBytes(4).toString('hex')}`);
-    try {
-      mkdirSync(probe);
-    } catch (error) {
-      throw new BoughError(`Cannot write into ${join(out, folder)}, a folder of the report: ${whyUnwritable(error)}. Make it writable again (chmod u+w), or choose another --out.`, { cause: error });
-    }
-    rmdirSync(probe);
+    const why = writeProblem(join(out, folder));
+    if (why !== null) throw new BoughError(`Cannot write into ${join(out, folder)}, a folder of the report: ${why.words}. Make it writable again (chmod u+w), or choose another --out.`, { cause: why.error });
   }
 }
 

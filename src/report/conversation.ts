@@ -274,7 +274,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
   const usageOf = (usage: readonly Usage[]) => {
     const line = usageLine(usage, ctx.priceOf);
     if (line === null) return null;
-    if (countedElsewhere) return `${line} · not counted here`;
+    if (countedElsewhere) return notCountedHere(line);
     if (!ctx.outsidePeriod(entry) && usage.every((record) => outside(record, entry))) return `${line} · outside period, not counted here`;
     return line;
   };
