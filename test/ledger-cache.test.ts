@@ -9,6 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { ALL_TIME } from '../src/ledger/scope.js';
 import type { LedgerEntry } from '../src/ledger/ledger.js';
 import { packEntries, unpackEntries } from '../src/ledger/packed-entries.js';
+import { openLedgerCacheBeside } from '../src/cache/ledger-cache.js';
+import { collect } from '../src/reading/collect.js';
+import { codeStamp } from '../src/package-files.js';
 import { build } from '../src/build.js';
 import { stats } from '../src/stats.js';
 import { FIXTURES, tempDir } from './support/fixtures.js';
@@ -65,6 +68,15 @@ describe('the ledger cache', () => {
     const files = (await readdir(input, { recursive: true })).filter((f) => f.endsWith('.jsonl'));
     // Every file, session or not, has its entry: the next run skips the files that are not sessions without reading them.
     expect((await cacheFiles(cacheDir)).length).toBe(files.length);
+  });
+
+  it('regression: writes an entry for every file read, when the first writes, at once, make its folder (those racing the first were lost)', async () => {
+    const { input, cacheDir } = await setUp();
+    const paths = (await readdir(input, { recursive: true })).filter((f) => f.endsWith('.jsonl')).map((f) => join(input, f));
+    // Not through `stats` or `build`, whose first look at the cache (writeProblem) makes the folder.
+    const cache = await openLedgerCacheBeside([{ path: input, exists: true }], cacheDir, await codeStamp());
+    await collect(paths, { keepContent: false, cache });
+    expect((await cacheFiles(cacheDir)).length).toBe(paths.length);
   });
 
   it('reads a file again when it gained a line, and keeps only its latest entry', async () => {

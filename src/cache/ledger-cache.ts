@@ -99,7 +99,8 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
     if (!IDENTITY.test(identity)) throw new Error('not an identity bough made');
     return join(folder, `${placeOf(identity)}.json`);
   };
-  let folderMade = false;
+  /** Made once, by the first entry written: the entries written meanwhile wait for it (they were lost). */
+  let folderMade: Promise<void> | null = null;
   // The pack as this run found it, opened at the first lookup and closed once reading is done.
   let pack: Pack | null | undefined;
   const closePack = () => {
@@ -186,11 +187,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         const target = fileOf(identity);
         // Synchronous, as reading an entry is: a few small calls per session file, each far
         // quicker so than through the file-system threads (this runs on the reading threads).
-        if (!folderMade) {
-          folderMade = true;
-          await removeOlderFormats(join(dir, 'ledgers'));
-          makeFolderSync(folder);
-        }
+        await (folderMade ??= removeOlderFormats(join(dir, 'ledgers')).then(() => makeFolderSync(folder)));
         const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
         // A line of its own first: the file's real path, where pruning reads it without parsing
         // the entry, and the hash of the rest; then the outcome, what its ledger's entries are
