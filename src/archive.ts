@@ -620,7 +620,7 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     if (archived === null) continue;
     // The file's own entries: a name given from beside it (cleared since, or its index gone) is none of them.
     const beside = readerOf(ledger.source).isBesideEntry;
-    const fileOwn = (entries: LedgerEntry[]) => (beside === undefined ? entries : entries.filter((entry) => !beside(entry.id)));
+    const fileOwn = (entries: readonly LedgerEntry[]) => (beside === undefined ? entries : entries.filter((entry) => !beside(entry.id)));
     const was = fileOwn(unpackEntries(archived.ledger.entries));
     const now = fileOwn(unpackEntries(ledger.entries));
     // Archived with another secret, its keys cannot be compared with these: its entries' ids and

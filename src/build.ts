@@ -16,6 +16,7 @@ import { discover, readPlaces, type Discovery, type Place } from './discover.js'
 import { boughCacheDir, boughConfigDir, resolvedHome, type Environment } from './environment.js';
 import { BoughError, messageOf, systemCode, systemTrouble } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
+import { entriesHold, HOLD_BYTES, type EntriesHold } from './ledger/packed-entries.js';
 import { scopeLabel, type Scope } from './ledger/scope.js';
 import { refuseUnsafeOut } from './output/out-path.js';
 import { MANIFEST, openReportFolder, type LinesFile, type ReportFolder } from './output/report-folder.js';
@@ -179,8 +180,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         return { outDir, summary, usedSamples: false, places: discovery.places, warnings, sessionsKept: summary.sessions.length, sessionsCarried: carried };
       }
     }
+    // Entries unpacked once for the counting passes (the cache's check, claims, titles, the
+    // totals, usage.csv), let go before pages are rendered.
+    const hold = entriesHold(HOLD_BYTES);
     const read = () =>
       collect(discovery.files, {
+        hold,
         sharer,
         keepContent: false,
         progress: options.progress,
@@ -259,7 +264,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       return { ...readNow, candidates: readNow.candidates + cutShort.size, cutShort, ledgers: [...readNow.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] };
     };
     if (kept.length > 0) collected = withKept();
-    let report = await reportContext(discovery, collected, options, pricing);
+    let report = await reportContext(discovery, collected, options, pricing, hold);
     // A gone session whose every entry a file read now holds (the same session in another config
     // folder, or moved) is kept no longer: that file is the session now.
     const held = kept.filter((k) => report.claims.duplicateOf.has(k.ledger.key));
@@ -267,7 +272,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (held.length > 0) {
       kept = kept.filter((k) => !held.includes(k));
       collected = withKept();
-      report = await reportContext(discovery, collected, options, pricing);
+      report = await reportContext(discovery, collected, options, pricing, hold);
     }
     // What the archive holds that this build does not write again: kept as it was when archived
     // the way this build shares (see carryOver); one archived another way can neither be put in
@@ -322,7 +327,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const unmatchedWarning = otherSecretWarning(otherSecretKept.length, outDir, boughConfigDir(options.environment), sharer.text);
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
     const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried, otherSecret };
-    const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads });
+    const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads, hold });
     // A folder kept to be sent, built once with --share and now without: said, as its pages now show what it hid.
     const wasRedacted = !options.redact && archived.sessions.some((a) => a.sharing.startsWith(REDACTING_SHARING));
     const unredacted = wasRedacted
@@ -381,14 +386,16 @@ async function pricingInputs(options: ReportOptions): Promise<PricingInputs> {
   return { table: await loadPriceTable(options.pricesFile ?? null, options.environment), local: await localProviders(options.environment) };
 }
 
-export async function reportContext(discovery: Discovery, collected: Collected, options: ReportOptions, loaded?: PricingInputs): Promise<ReportContext> {
+/** `hold`: where the passes get each ledger's entries, unpacked once within its budget (see EntriesHold). */
+export async function reportContext(discovery: Discovery, collected: Collected, options: ReportOptions, loaded?: PricingInputs, hold?: EntriesHold): Promise<ReportContext> {
   // Files, not sessions: copies and sub-agents' files are counted into the sessions they belong to.
   options.progress?.(`counting ${plural(collected.ledgers.length, 'session file')}`);
   const { table, local } = loaded ?? (await pricingInputs(options));
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: priceHintsFrom(local) });
-  const claims = claimEntries(collected.ledgers, CLAIM_RULES);
-  const ledgers = withEntryTitles(collected.ledgers, claims);
-  const data = buildReportData(withOwnTitles(ledgers, claims), claims, price, options.scope, collected.sharedProject);
+  const unpack = hold?.unpack;
+  const claims = claimEntries(collected.ledgers, CLAIM_RULES, unpack);
+  const ledgers = withEntryTitles(collected.ledgers, claims, unpack);
+  const data = buildReportData(withOwnTitles(ledgers, claims, unpack), claims, price, options.scope, collected.sharedProject, unpack);
   const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);
   return { discovery, collected, claims, table, local, price, data, diagnostics };
 }
@@ -446,12 +453,16 @@ interface HtmlSink {
   version: string;
   stamp: string;
   threads: ThreadPlan;
+  /** The entries the counting held: usage.csv is their last pass, before the pages need the memory. */
+  hold: EntriesHold;
 }
 
 /** The HTML folder: index, data quality, a page per project and session, assets, summary.json, usage.csv. */
 async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink: HtmlSink): Promise<{ summary: Summary; sessionsKept: number; sessionsCarried: number }> {
   const { data, collected, table, price } = report;
   const { options, sharer } = sink;
+  await folder.write('usage.csv', usageCsv(data, price, sink.hold.unpack));
+  sink.hold.release();
   // Part of every page's fingerprint: a page shows the price of entries it does not count too (a fork's copied history).
   const pricing = pricingPrint(table, report.local, options);
   const keptByKey = new Map((sink.archive?.kept ?? []).map((k) => [k.ledger.key, k]));
@@ -807,7 +818,6 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     sharing: { redacted: options.redact ?? false, redactions: Object.fromEntries(byCount(sharer.redactions)), omitted: [...new Set(options.omit ?? [])] },
   });
   await folder.write('summary.json', summaryText(summary));
-  await folder.write('usage.csv', usageCsv(data, price));
   // What a later build needs to tell that nothing changed, and to say when it was built: last, so
   // that it can vouch for the files written before it.
   if (sink.archive && sink.archive.inputs !== null) {

@@ -1,6 +1,7 @@
 // `bough stats`: the same report data as `build`, without pages. Reads ledgers only (each file's
 // content is dropped as soon as its ledger is made), so it needs no page content at all.
 
+import { entriesHold, HOLD_BYTES } from './ledger/packed-entries.js';
 import { reportContext, noSessionsSentence, type ReportOptions } from './build.js';
 import { NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { boughCacheDir } from './environment.js';
@@ -44,11 +45,12 @@ export async function stats(options: StatsOptions): Promise<StatsResult> {
   const cache = options.cache === false ? NO_CACHE : await openLedgerCacheBeside(readPlaces(discovery), boughCacheDir(options.environment), await codeStamp());
   const cacheProblem = await cache.writeProblem();
   const threads = threadPlan(options.environment.env);
-  const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, realPaths: discovery.realPaths });
+  const hold = entriesHold(HOLD_BYTES);
+  const collected = await collect(discovery.files, { keepContent: false, progress: options.progress, discoveryNotes: discovery.diagnostics, cache, threads, realPaths: discovery.realPaths, hold });
   // Again once the cache was written to: a disk that filled meanwhile is said too.
   const cacheWarning = cacheProblem ?? (await cache.writeProblem());
   if (collected.ledgers.length === 0) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
-  const { data, table, diagnostics } = await reportContext(discovery, collected, options);
+  const { data, table, diagnostics } = await reportContext(discovery, collected, options, undefined, hold);
   return {
     data,
     json: statsJsonOf(data, options.by, diagnostics),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_TIME } from '../src/ledger/scope.js';
 import type { LedgerEntry } from '../src/ledger/ledger.js';
-import { packEntries, unpackEntries } from '../src/ledger/packed-entries.js';
+import { entriesHold, HOLD_BYTES, packEntries, unpackEntries } from '../src/ledger/packed-entries.js';
 import { openLedgerCacheBeside } from '../src/cache/ledger-cache.js';
 import { collect } from '../src/reading/collect.js';
 import { codeStamp } from '../src/package-files.js';
@@ -45,7 +45,7 @@ async function readEntry(file: string): Promise<CacheEntry> {
   const split = text.indexOf('\n', cut + 1);
   const outcome = JSON.parse(text.slice(cut + 1, split)) as CacheEntry['outcome'];
   const packed = outcome.ledger ? { ...outcome.ledger.entries, bytes: new Uint8Array(Buffer.from(text.slice(split + 1), 'base64')) } : null;
-  return { head: JSON.parse(text.slice(0, cut)) as CacheEntry['head'], outcome, entries: packed ? unpackEntries(packed) : [] };
+  return { head: JSON.parse(text.slice(0, cut)) as CacheEntry['head'], outcome, entries: packed ? [...unpackEntries(packed)] : [] };
 }
 
 /** Writes an entry back with its entries changed: `sum` true to hash it anew, as bough would have; false to keep the old hash, as damage does. */
@@ -77,6 +77,24 @@ describe('the ledger cache', () => {
     const cache = await openLedgerCacheBeside([{ path: input, exists: true }], cacheDir, await codeStamp());
     await collect(paths, { keepContent: false, cache });
     expect((await cacheFiles(cacheDir)).length).toBe(paths.length);
+  });
+
+  it('hands the entries it unpacked to check them to the passes after: a warm run unpacks each ledger once', async () => {
+    const { input, cacheDir, run } = await setUp();
+    const paths = (await readdir(input, { recursive: true })).filter((f) => f.endsWith('.jsonl')).map((f) => join(input, f));
+    const read = async () => {
+      const hold = entriesHold(HOLD_BYTES);
+      const cache = await openLedgerCacheBeside([{ path: input, exists: true }], cacheDir, await codeStamp());
+      const { ledgers } = await collect(paths, { keepContent: false, cache, hold });
+      expect(ledgers.length).toBeGreaterThan(3);
+      return ledgers.map((ledger) => ({ ledger, held: hold.unpack(ledger.entries) === hold.unpack(ledger.entries) }));
+    };
+    // Read now (the cache empty): nothing held, each pass unpacks. From the cache: every ledger held, as read.
+    expect((await read()).some(({ held }) => held)).toBe(false);
+    const warm = await read();
+    expect(warm.every(({ held }) => held)).toBe(true);
+    for (const { ledger } of warm) expect(unpackEntries(ledger.entries)).toEqual(unpackEntries(ledger.entries));
+    expect((await run()).json).toEqual((await run(false)).json);
   });
 
   it('reads a file again when it gained a line, and keeps only its latest entry', async () => {

@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkedPackedEntries, entriesFromRows, entriesToRows, packEntries, unpackEntries } from '../src/ledger/packed-entries.js';
+import { checkedPackedEntries, entriesFromRows, entriesHold, entriesToRows, packEntries, unpackEntries } from '../src/ledger/packed-entries.js';
 import type { CachedOutcome } from '../src/cache/ledger-cache.js';
 import { ledgerOf, type LedgerEntry } from '../src/ledger/ledger.js';
 import { checkedAndShared } from '../src/reading/read-ledger.js';
@@ -15,9 +15,9 @@ import type { SessionFile } from '../src/types.js';
 import { FIXTURES, SHARED_CORPUS } from './support/fixtures.js';
 import { existsSync } from 'node:fs';
 
-async function entriesUnder(folder: string): Promise<LedgerEntry[][]> {
+async function entriesUnder(folder: string): Promise<(readonly LedgerEntry[])[]> {
   const files = (await readdir(folder, { recursive: true })).filter((f) => f.endsWith('.jsonl')).sort();
-  const all: LedgerEntry[][] = [];
+  const all: (readonly LedgerEntry[])[] = [];
   for (const file of files) {
     const read = await readSessionFile(join(folder, file));
     if (read.kind === 'session') all.push(unpackEntries(ledgerOf(checkedAndShared(read.file, null)).entries));
@@ -31,7 +31,7 @@ function sessionOutcome(file: SessionFile): CachedOutcome {
   return { kind: 'session', ledger: ledgerOf(checked), diagnostics: checked.diagnostics };
 }
 
-const throughJson = (entries: LedgerEntry[]) => entriesFromRows(JSON.parse(JSON.stringify(entriesToRows(entries))));
+const throughJson = (entries: readonly LedgerEntry[]) => entriesFromRows(JSON.parse(JSON.stringify(entriesToRows(entries))));
 
 /** A time a record may have (2000 to 2099). */
 const T0 = Date.UTC(2026, 9, 1);
@@ -149,7 +149,7 @@ describe('ledger entries, packed', () => {
     const entries = Array.from({ length: 5000 }, (_, i) => fullEntry(i));
     const { bytes, ...said } = packEntries(entries);
     expect(said).toEqual({ count: 5000, usageCount: 10_000, subagentResponses: false });
-    expect(checkedPackedEntries(said, bytes)).toEqual({ ...said, bytes });
+    expect(checkedPackedEntries(said, bytes)).toEqual({ packed: { ...said, bytes }, entries });
     expect(checkedPackedEntries({ ...said, count: said.count + 1 }, bytes)).toBeNull();
     expect(checkedPackedEntries({ ...said, usageCount: said.usageCount - 1 }, bytes)).toBeNull();
     expect(checkedPackedEntries({ ...said, subagentResponses: true }, bytes)).toBeNull();
@@ -166,6 +166,30 @@ describe('ledger entries, packed', () => {
     const again = packEntries([{ ...fullEntry(1), usage: [{ ...(fullEntry(1).usage[0] as LedgerEntry['usage'][number]), input: -1 }] }]);
     expect(checkedPackedEntries(forged, again.bytes)).toBeNull();
     expect(() => unpackEntries({ ...said, bytes: bytes.subarray(0, 10) })).toThrow(/did not unpack/);
+  });
+
+  it('a hold gives the entries the cache checked back without unpacking them again, within its budget, until released', () => {
+    const small = packEntries([fullEntry(1), fullEntry(2)]);
+    const large = packEntries(Array.from({ length: 50 }, (_, i) => fullEntry(i)));
+    const readNow = packEntries([fullEntry(3)]);
+    // Room for the small ledger (2 entries, 4 usage records) and not the large one after it.
+    const hold = entriesHold(2 * 400 + 4 * 250);
+    const smallEntries = unpackEntries(small);
+    hold.keep(small, smallEntries);
+    hold.keep(large, unpackEntries(large));
+    // Held: the same entries on every pass. Not held (no room, or a file read now): unpacked anew each pass, equal.
+    expect(hold.unpack(small)).toBe(smallEntries);
+    expect(hold.unpack(small)).toBe(smallEntries);
+    expect(hold.unpack(large)).not.toBe(hold.unpack(large));
+    expect(hold.unpack(large)).toEqual(unpackEntries(large));
+    expect(hold.unpack(readNow)).not.toBe(hold.unpack(readNow));
+    expect(hold.unpack(readNow)).toEqual([fullEntry(3)]);
+    hold.release();
+    expect(hold.unpack(small)).not.toBe(smallEntries);
+    expect(hold.unpack(small)).toEqual(smallEntries);
+    // Nothing is held after a release, whatever room was left.
+    hold.keep(readNow, unpackEntries(readNow));
+    expect(hold.unpack(readNow)).not.toBe(hold.unpack(readNow));
   });
 
   it('a short session is kept as its text (no trip through zlib), checked like any other', () => {

@@ -19,7 +19,7 @@ import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticReason } from '../d
 import type { SessionLedger } from '../ledger/ledger.js';
 import { EARLIEST_TIME, MAX_TIME, TIME_LIMIT } from '../sources/record-fields.js';
 import { MAX_COST_PER_RECORD, MAX_TOKENS_PER_RECORD } from '../sources/usage-check.js';
-import { checkedPackedEntries, type PackedEntries } from '../ledger/packed-entries.js';
+import { checkedPackedEntries, type EntriesHold, type PackedEntries } from '../ledger/packed-entries.js';
 import { SOURCES } from '../types.js';
 import { whyUnwritable } from '../file-problems.js';
 import { sha256Hex } from '../sha256.js';
@@ -33,7 +33,8 @@ export type CachedOutcome = { kind: 'session'; ledger: SessionLedger; diagnostic
 export interface LedgerCache {
   /** The file's identity now, or null when it cannot be taken (the file is then read, not cached). `real`: its real path, when known. */
   identify(path: string, real?: string): Promise<string | null>;
-  get(identity: string): Promise<CachedOutcome | null>;
+  /** `hold`: where the entries, unpacked to be checked, are kept for the passes after (see EntriesHold). */
+  get(identity: string, hold?: EntriesHold): Promise<CachedOutcome | null>;
   /** Stores an outcome if the file still has the identity it had before it was read (taken by `real`, as it was then, when known). */
   put(path: string, identity: string, outcome: CachedOutcome, real?: string): Promise<void>;
   /** Where it lives and whose code it holds, for a reading thread to open the same cache; null for none. */
@@ -160,10 +161,10 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
     identify: (path, real) => fileIdentity(path, codeStamp, real),
     writeProblem: () => cacheFolderProblem(dir),
     generation: () => cacheGeneration(folder),
-    async get(identity) {
+    async get(identity, hold) {
       if (pack === undefined) pack = openPack(folder);
       const packed = pack === null ? null : packedEntry(pack, identity);
-      const found = packed === null ? null : outcomeOf(packed, identity);
+      const found = packed === null ? null : outcomeOf(packed, identity, hold);
       if (found) {
         fromPack.add(identity);
         return found;
@@ -173,7 +174,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
         // file into a string in one call, where bytes take four (30,000 entries: 1.3 s as text,
         // 2.1 s as bytes).
         const text = readRegularSync(fileOf(identity));
-        const own = text === null ? null : outcomeOf(text.toString('utf8'), identity);
+        const own = text === null ? null : outcomeOf(text.toString('utf8'), identity, hold);
         if (own) fromFiles.add(identity);
         return own;
       } catch {
@@ -274,7 +275,7 @@ export function openLedgerCache(dir: string, codeStamp: string): LedgerCache {
 }
 
 /** Checks an entry's text, from its own file or the pack alike: the outcome it holds, or null when it is not one this code wrote for this identity. */
-function outcomeOf(text: string, identity: string): CachedOutcome | null {
+function outcomeOf(text: string, identity: string, hold?: EntriesHold): CachedOutcome | null {
   try {
     const cut = text.indexOf('\n');
     if (cut === -1) return null;
@@ -290,8 +291,10 @@ function outcomeOf(text: string, identity: string): CachedOutcome | null {
     if (outcome.data.kind === 'skipped') return packed.length === 0 ? outcome.data : null;
     const { ledger } = outcome.data;
     // Copied into an array of its own: a short one is decoded into a slice of a shared buffer.
-    const entries = checkedPackedEntries(ledger.entries, new Uint8Array(Buffer.from(packed, 'base64')));
-    return entries === null ? null : { ...outcome.data, ledger: { ...ledger, entries } };
+    const checked = checkedPackedEntries(ledger.entries, new Uint8Array(Buffer.from(packed, 'base64')));
+    if (checked === null) return null;
+    hold?.keep(checked.packed, checked.entries);
+    return { ...outcome.data, ledger: { ...ledger, entries: checked.packed } };
   } catch {
     return null;
   }

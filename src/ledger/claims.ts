@@ -6,7 +6,7 @@
 
 import { CLAIM_TURN, type Source } from '../types.js';
 import { entryOutput, GROWING_TAIL, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger.js';
-import { unpackEntries } from './packed-entries.js';
+import { unpackEntries, type Unpack } from './packed-entries.js';
 
 /**
  * Which copy of a usage record counts when several files hold it: the first holder (origins before
@@ -62,9 +62,10 @@ export interface ClaimRules {
   mirrors?: (source: Source) => boolean;
 }
 
-export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules): Claims {
+/** `unpack`: how each pass gets a ledger's entries (an EntriesHold's, to unpack them once). */
+export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, unpack: Unpack = unpackEntries): Claims {
   // Sessions an earlier build archived that a file read now holds whole: theirs, read again.
-  const superseded = supersededArchives(read);
+  const superseded = supersededArchives(read, unpack);
   const ledgers = superseded.size === 0 ? read : read.filter((ledger) => !superseded.has(ledger));
   const usageRule = rules.usage;
   const isArchived = rules.isArchived ?? (() => false);
@@ -91,7 +92,7 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules):
   // the live copy before an archived one, then the oldest. One that holds nothing a file before
   // it does not is that file's copy, counted after it, so that it counts nothing. Sub-agent files
   // carry their parent's id without being copies of it.
-  const keys = claimKeysMemo();
+  const keys = claimKeysMemo(unpack);
   const byPreference = (a: SessionLedger, b: SessionLedger) =>
     Number(a.lastSeen !== null) - Number(b.lastSeen !== null) || Number(isArchived(a)) - Number(isArchived(b)) || byAge(a, b);
   const heldBy = new Map<SessionLedger, SessionLedger>();
@@ -99,7 +100,7 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules):
     const sameId = withId.filter((l) => l.subagentOf === null);
     if (sameId.length < 2) continue;
     const preferred = [...sameId].sort(byPreference);
-    for (const [copy, holder] of heldCopies(preferred, keys, mirrors)) heldBy.set(copy, holder);
+    for (const [copy, holder] of heldCopies(preferred, keys, mirrors, unpack)) heldBy.set(copy, holder);
     const first = preferred.find((ledger) => !heldBy.has(ledger));
     for (const copy of preferred) {
       const holder = heldBy.get(copy);
@@ -108,15 +109,15 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules):
     }
   }
 
-  let counting = countedEntries(ledgers, originOf, usageRule, index);
+  let counting = countedEntries(ledgers, originOf, usageRule, index, unpack);
   // A copy that names no origin is known by its history; when its origin was counted after it
   // (the copy's file is older on disk), the history is counted again, origins first.
-  while (linkCopiesByHistory(ledgers, counting, originOf, missingOrigin, heldBy, keys)) counting = countedEntries(ledgers, originOf, usageRule, index);
+  while (linkCopiesByHistory(ledgers, counting, originOf, missingOrigin, heldBy, keys)) counting = countedEntries(ledgers, originOf, usageRule, index, unpack);
   const { counted, order } = counting;
 
   const duplicateOf = new Map<SessionLedger, SessionLedger>(superseded);
   for (const [copy, holder] of heldBy) if (originOf.get(copy) === holder && countsNothing(counted.get(copy.key))) duplicateOf.set(copy, holder);
-  for (const [copy, holder] of heldSubagentCopies(ledgers, counted, order, keys)) duplicateOf.set(copy, holder);
+  for (const [copy, holder] of heldSubagentCopies(ledgers, counted, order, keys, unpack)) duplicateOf.set(copy, holder);
 
   const copiesOf = new Map<SessionKey, SessionKey[]>();
   for (const ledger of [...originOf.keys()].sort(byAge)) {
@@ -153,7 +154,7 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules):
  * (aliases). An entry held under its own key holds at least the output archived of it: a copy cut
  * inside a response (its fuller line lost) holds less, and the archive keeps what it has.
  */
-function supersededArchives(ledgers: readonly SessionLedger[]): Map<SessionLedger, SessionLedger> {
+function supersededArchives(ledgers: readonly SessionLedger[], unpack: Unpack): Map<SessionLedger, SessionLedger> {
   const superseded = new Map<SessionLedger, SessionLedger>();
   const kept = ledgers.filter((ledger) => ledger.lastSeen !== null && ledger.subagentOf === null && ledger.entries.count > 0);
   if (kept.length === 0) return superseded;
@@ -167,10 +168,10 @@ function supersededArchives(ledgers: readonly SessionLedger[]): Map<SessionLedge
   for (const archived of kept) {
     const live = (liveById.get(archived.sessionId) ?? []).filter((ledger) => ledger.source === archived.source);
     if (live.length === 0) continue;
-    const was = unpackEntries(archived.entries);
+    const was = unpack(archived.entries);
     const wasKeys = new Set(was.map((entry) => entry.key));
     const holder = live.find((ledger) => {
-      const now = unpackEntries(ledger.entries);
+      const now = unpack(ledger.entries);
       const output = new Map<string, number>();
       const merged = new Set<string>();
       for (const entry of now) {
@@ -202,13 +203,13 @@ function supersededArchives(ledgers: readonly SessionLedger[]): Map<SessionLedge
 const SAME_MOMENT_MS = 2000;
 
 /** Every claim a file holds (its entries' keys and its usage records'), unpacked once per file asked for. */
-function claimKeysMemo(): (ledger: SessionLedger) => ReadonlySet<string> {
+function claimKeysMemo(unpack: Unpack): (ledger: SessionLedger) => ReadonlySet<string> {
   const memo = new Map<SessionLedger, Set<string>>();
   return (ledger) => {
     let keys = memo.get(ledger);
     if (keys === undefined) {
       keys = new Set<string>();
-      for (const entry of unpackEntries(ledger.entries)) {
+      for (const entry of unpack(ledger.entries)) {
         keys.add(entry.key);
         // Apart from entry keys: a reader's usage claim is its own kind of key.
         for (const record of entry.usage) keys.add(`\0usage\0${record.key}`);
@@ -239,6 +240,7 @@ function heldCopies(
   ordered: readonly SessionLedger[],
   keys: (ledger: SessionLedger) => ReadonlySet<string>,
   mirrors: (source: Source) => boolean,
+  unpack: Unpack,
 ): Map<SessionLedger, SessionLedger> {
   const held = new Map<SessionLedger, SessionLedger>();
   const output = new Map<SessionLedger, number>();
@@ -246,7 +248,7 @@ function heldCopies(
     let total = output.get(ledger);
     if (total === undefined) {
       total = 0;
-      for (const entry of unpackEntries(ledger.entries)) for (const usage of entry.usage) total += usage.output;
+      for (const entry of unpack(ledger.entries)) for (const usage of entry.usage) total += usage.output;
       output.set(ledger, total);
     }
     return total;
@@ -280,6 +282,7 @@ function heldSubagentCopies(
   counted: ReadonlyMap<SessionKey, Counted>,
   order: ReadonlyMap<SessionLedger, number>,
   keys: (ledger: SessionLedger) => ReadonlySet<string>,
+  unpack: Unpack,
 ): Map<SessionLedger, SessionLedger> {
   // Files with no entries hold no copy of anything: they stay as they are.
   const idle = ledgers.filter((l) => l.subagentOf !== null && l.entries.count > 0 && countsNothing(counted.get(l.key)));
@@ -292,7 +295,7 @@ function heldSubagentCopies(
   const placeOf = (l: SessionLedger) => order.get(l) ?? 0;
   for (const copy of idle) {
     const before = (runs.get(runOf(copy)) ?? []).filter((l) => placeOf(l) < placeOf(copy) && l.entries.count >= copy.entries.count);
-    const holder = heldCopies([...before.sort((a, b) => placeOf(a) - placeOf(b)), copy], keys, () => false).get(copy);
+    const holder = heldCopies([...before.sort((a, b) => placeOf(a) - placeOf(b)), copy], keys, () => false, unpack).get(copy);
     if (holder) held.set(copy, holder);
   }
   return held;
@@ -491,6 +494,7 @@ function countedEntries(
   originOf: ReadonlyMap<SessionLedger, SessionLedger>,
   usageRule: (source: Source) => UsageClaimRule,
   index: LedgerIndex,
+  unpack: Unpack,
 ): Counting {
   const ordered: SessionLedger[] = [];
   const placed = new Set<SessionLedger>();
@@ -527,7 +531,7 @@ function countedEntries(
   for (const ledger of ledgers) {
     if (!replaying.has(ledger.source)) continue;
     const mainResponses = mainResponsesIn(ledger.source);
-    for (const entry of unpackEntries(ledger.entries)) {
+    for (const entry of unpack(ledger.entries)) {
       for (const record of entry.usage) if (record.origin !== 'subagent' && record.responseId !== null) mainResponses.add(record.responseId);
     }
   }
@@ -564,7 +568,7 @@ function countedEntries(
     const heldWithoutTurn = heldWithoutTurnIn(ledger.source);
     const holders = holdersIn(ledger.source);
     let u = 0;
-    unpackEntries(ledger.entries).forEach((entry, i) => {
+    unpack(ledger.entries).forEach((entry, i) => {
       if (!claimed.has(entry.key)) {
         claimed.add(entry.key);
         entries[i] = 1;

@@ -143,18 +143,66 @@ function usageFacts(entries: readonly LedgerEntry[]): Pick<PackedEntries, 'usage
 }
 
 /** The entries back. Packed by this code (read now, or checked when taken from the cache): anything else is a bug. */
-export function unpackEntries(packed: PackedEntries): LedgerEntry[] {
+export function unpackEntries(packed: PackedEntries): readonly LedgerEntry[] {
   const entries = entriesOfBytes(packed.bytes);
   if (entries === null || entries.length !== packed.count) throw new Error('a ledger packed by bough did not unpack');
   return entries;
 }
 
-/** Packed entries from outside this run (the cache), checked whole; null when any part is out of shape or what is said of them is not so. */
-export function checkedPackedEntries(said: Omit<PackedEntries, 'bytes'>, bytes: Uint8Array): PackedEntries | null {
+/** How a pass over ledgers gets their entries: `unpackEntries`, or an `EntriesHold`'s. Read only: a hold shares them between passes. */
+export type Unpack = (packed: PackedEntries) => readonly LedgerEntry[];
+
+/**
+ * Entries the cache unpacked to check them, kept for the passes that come back to them (claims,
+ * titles, the totals, usage.csv) up to a budget: on a rebuild that reads one file, unpacking was
+ * most of the work, each pass unpacking the whole history again. Only the cache's: a file read
+ * now (every file, on a cold build) is unpacked each pass as before, so that a cold build's
+ * memory, which the pages' rendering peaks, is not raised. The budget bounds the heap they take (an
+ * entry unpacked is about 400 bytes and a usage record 250 more, against 50 packed): a history that
+ * fits is unpacked once; of a larger one, the ledgers first taken from the cache, until the budget
+ * is spent. Released before the pages are rendered.
+ */
+export interface EntriesHold {
+  unpack: Unpack;
+  /** Entries unpacked (checked as they were taken from the cache), held if there is room. */
+  keep(packed: PackedEntries, entries: readonly LedgerEntry[]): void;
+  /** Lets every held entry go; unpacking goes on without holding. */
+  release(): void;
+}
+
+/** Heap a held entry and a held usage record are reckoned to take. */
+const HELD_ENTRY_BYTES = 400;
+const HELD_USAGE_BYTES = 250;
+/** What a build or `stats` holds unpacked: a 100 MB history's entries (about 40 MB), not a gigabyte's. */
+export const HOLD_BYTES = 48 * 1024 * 1024;
+
+export function entriesHold(budgetBytes: number): EntriesHold {
+  let held = new WeakMap<PackedEntries, readonly LedgerEntry[]>();
+  let room = budgetBytes;
+  return {
+    unpack: (packed) => held.get(packed) ?? unpackEntries(packed),
+    keep(packed, entries) {
+      const cost = packed.count * HELD_ENTRY_BYTES + packed.usageCount * HELD_USAGE_BYTES;
+      if (cost > room || held.has(packed)) return;
+      room -= cost;
+      held.set(packed, entries);
+    },
+    release() {
+      held = new WeakMap();
+      room = 0;
+    },
+  };
+}
+
+/**
+ * Packed entries from outside this run (the cache), checked whole, with the entries they unpacked
+ * to; null when any part is out of shape or what is said of them is not so.
+ */
+export function checkedPackedEntries(said: Omit<PackedEntries, 'bytes'>, bytes: Uint8Array): { packed: PackedEntries; entries: readonly LedgerEntry[] } | null {
   const entries = entriesOfBytes(bytes);
   if (entries === null || entries.length !== said.count) return null;
   const facts = usageFacts(entries);
-  return facts.usageCount === said.usageCount && facts.subagentResponses === said.subagentResponses ? { ...facts, count: said.count, bytes } : null;
+  return facts.usageCount === said.usageCount && facts.subagentResponses === said.subagentResponses ? { packed: { ...facts, count: said.count, bytes }, entries } : null;
 }
 
 function entriesOfBytes(bytes: Uint8Array): LedgerEntry[] | null {

@@ -5,10 +5,10 @@
 
 import type { Claims } from './claims.js';
 import type { SessionLedger } from './ledger.js';
-import { unpackEntries } from './packed-entries.js';
+import { unpackEntries, type Unpack } from './packed-entries.js';
 
 /** `claims`: a summarised entry titles the session that counts it, not the copies that hold it too. */
-export function withEntryTitles(ledgers: readonly SessionLedger[], claims: Claims): SessionLedger[] {
+export function withEntryTitles(ledgers: readonly SessionLedger[], claims: Claims, unpack: Unpack = unpackEntries): SessionLedger[] {
   /** Per agent, entry id → title; a newer file's summary of the same entry wins. */
   const titles = new Map<string, string>();
   const byAge = [...ledgers].sort((a, b) => a.mtime - b.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -20,7 +20,7 @@ export function withEntryTitles(ledgers: readonly SessionLedger[], claims: Claim
   return ledgers.map((ledger) => {
     if (ledger.name !== null || !titled.has(ledger.source)) return ledger;
     // The last entry summarised is the session's latest summary.
-    const entries = unpackEntries(ledger.entries);
+    const entries = unpack(ledger.entries);
     const counted = claims.counted.get(ledger.key)?.entries;
     for (let i = entries.length - 1; i >= 0; i--) {
       if (counted !== undefined && counted[i] !== 1) continue;
@@ -40,7 +40,7 @@ export function withEntryTitles(ledgers: readonly SessionLedger[], claims: Claim
  * prompt, so all of them and the thread itself had one title. A copy that added no prompt keeps
  * the one it copied.
  */
-export function withOwnTitles(ledgers: readonly SessionLedger[], claims: Claims): SessionLedger[] {
+export function withOwnTitles(ledgers: readonly SessionLedger[], claims: Claims, unpack: Unpack = unpackEntries): SessionLedger[] {
   return ledgers.map((ledger) => {
     const counted = claims.counted.get(ledger.key);
     if (counted === undefined || ledger.title !== ledger.promptTitles[0]?.title) return ledger;
@@ -50,7 +50,7 @@ export function withOwnTitles(ledgers: readonly SessionLedger[], claims: Claims)
       // Its origin not among the inputs, everything counts here: the history it copied is what
       // was recorded before the file was started (a Pi fork's header is the fork's time).
       const startedAt = ledger.startedAt;
-      const entries = unpackEntries(ledger.entries);
+      const entries = unpack(ledger.entries);
       own = ledger.promptTitles.find((prompt) => (entries[prompt.index]?.time ?? startedAt) >= startedAt);
     }
     return own === undefined || own.title === ledger.title ? ledger : { ...ledger, title: own.title };

@@ -8,6 +8,7 @@ import { NO_CACHE, type CachedOutcome, type LedgerCache } from '../cache/ledger-
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { messageOf } from '../errors.js';
 import type { SessionKey, SessionLedger } from '../ledger/ledger.js';
+import type { EntriesHold } from '../ledger/packed-entries.js';
 import type { SharedProjectFilter } from '../ledger/scope.js';
 import type { Sharer } from '../share/share.js';
 import { progressCounter } from '../progress.js';
@@ -60,6 +61,8 @@ export interface CollectOptions {
   threads?: ThreadPlan;
   /** The `--project` text, matched against each file's folder as read, before it is redacted. */
   projectFilter?: string | null;
+  /** Where entries the cache unpacked to check them are kept for the passes after. */
+  hold?: EntriesHold;
 }
 
 /** Files read at once in this thread: reading waits on the disk, and each file in flight holds its entries. */
@@ -89,7 +92,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   await eachAtMost(LOOKUP_CONCURRENCY, paths, async (path, index) => {
     try {
       const identity = cache === NO_CACHE ? null : (options.identities?.get(path) ?? (await cache.identify(path, options.realPaths?.get(path))));
-      const cached = identity === null ? null : await cache.get(identity);
+      const cached = identity === null ? null : await cache.get(identity, options.hold);
       if (cached) {
         readings[index] = { outcome: cached, identity };
         tick(0);

@@ -8,7 +8,7 @@
 
 import type { Claims, Counted } from '../ledger/claims.js';
 import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
-import { unpackEntries } from '../ledger/packed-entries.js';
+import { unpackEntries, type Unpack } from '../ledger/packed-entries.js';
 import { inPeriod, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
 import type { PricedUsage, PriceState, Pricer } from '../pricing/price.js';
 import { costCheck, type CostCheck } from '../pricing/reconcile.js';
@@ -230,9 +230,16 @@ export function totalTokens(tokens: TokenCounts): number {
 /**
  * `sharedProject`: in a report that redacts, the sessions whose folder held the `--project` text
  * before it was redacted, whose projects are in the report as they would be in one that does not
- * redact; and the text as the report shows it.
+ * redact; and the text as the report shows it. `unpack`: how a session's entries are had (see EntriesHold).
  */
-export function buildReportData(ledgers: readonly SessionLedger[], claims: Claims, price: Pricer, scope: Scope, sharedProject: SharedProjectFilter | null = null): ReportData {
+export function buildReportData(
+  ledgers: readonly SessionLedger[],
+  claims: Claims,
+  price: Pricer,
+  scope: Scope,
+  sharedProject: SharedProjectFilter | null = null,
+  unpack: Unpack = unpackEntries,
+): ReportData {
   const projects = groupProjects(ledgers);
   // In a report that redacts, a project of sessions read now is matched by their folders as
   // read; one of sessions kept from an earlier build, by its folder as redacted then.
@@ -293,9 +300,9 @@ export function buildReportData(ledgers: readonly SessionLedger[], claims: Claim
     if (scope.sources !== null && !scope.sources.includes(ledger.source)) continue;
     if (!projectMatches(project)) continue;
     available.sessions++;
-    // Unpacked for this session only: the history's entries are never all unpacked at once.
+    // Unpacked for this session only (or held, within the hold's budget): the history's entries are never all unpacked at once.
     const parts: CountedPart[] = [ledger, ...(claims.subagentsOf.get(ledger.key) ?? []).map((key) => byKey.get(key) as SessionLedger)].map(
-      (part) => ({ ledger: part, entries: unpackEntries(part.entries), counted: countedOf(part) }),
+      (part) => ({ ledger: part, entries: unpack(part.entries), counted: countedOf(part) }),
     );
     const { span, counting } = countedSpans(parts);
     // Said of a period it is not in: where it counts something, else (as it is placed) its start.

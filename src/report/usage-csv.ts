@@ -3,7 +3,7 @@
 import { inPeriod } from '../ledger/scope.js';
 import type { Pricer } from '../pricing/price.js';
 import { walkCounted, type ReportData } from './data.js';
-import { unpackEntries } from '../ledger/packed-entries.js';
+import { unpackEntries, type Unpack } from '../ledger/packed-entries.js';
 import { isoTime } from './format.js';
 import { dayKey, localDayNumber, localParts } from '../time-zone.js';
 import { money } from './json.js';
@@ -43,7 +43,7 @@ const PIECE = 64 * 1024;
  * The file's text in pieces of about PIECE characters, each ending with a row. `time` is the
  * record's own, else its entry's, else its session's: the time that placed it in the period.
  */
-export function* usageCsv(data: ReportData, price: Pricer): Generator<string> {
+export function* usageCsv(data: ReportData, price: Pricer, unpack: Unpack = unpackEntries): Generator<string> {
   let piece = `${COLUMNS.join(',')}\r\n`;
   const { period, timeZone } = data.scope;
   /** Days by local day number: most records share their day with hundreds of others. */
@@ -66,7 +66,7 @@ export function* usageCsv(data: ReportData, price: Pricer): Generator<string> {
       // session they count in (a Codex child thread's id is no session of the report's), and the
       // file they were read from.
       const file = [ledger.source, project ?? '', session.ledger.sessionId, ledger.path].map(csvCell).join(',');
-      walkCounted(unpackEntries(ledger.entries), counted, session.untimedAt, {
+      walkCounted(unpack(ledger.entries), counted, session.untimedAt, {
         entry: () => {},
         usage: (usage, time) => {
           if (!inPeriod(period, time)) return;
