@@ -2,8 +2,8 @@
 // user sees of a thread, and what is counted once across a thread, its archived copy, a fork and
 // a spawned sub-agent.
 
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { claimEntries } from '../src/ledger/claims.js';
@@ -318,6 +318,26 @@ describe('a Codex thread, as a user sees it', () => {
     const file = await read(PARENT);
     expect(ofKind(file, 'name').map((n) => n.name)).toEqual(['Fix the failing test']);
     expect(ledgerOf(file).name).toBe('Fix the failing test');
+  });
+
+  // Regression (a review): the index's name was put after the rollout's own, whenever each was given.
+  it('takes the newer of the index’s name and a rename in the rollout (thread_name_updated), as codex.md says', async () => {
+    const home = join(await tempDir(), 'codex');
+    const path = join(home, 'sessions', '2026', '03', '02', 'rollout-2026-03-02T11-00-00-0195aaaa-0000-7000-8000-0000000000c1.jsonl');
+    await mkdir(dirname(path), { recursive: true });
+    const id = '0195aaaa-0000-7000-8000-0000000000c1';
+    const lines = [
+      { timestamp: '2026-03-02T11:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-03-02T11:00:00.000Z', cwd: '/home/ana/app', originator: 'codex_cli_rs', cli_version: '0.125.0' } },
+      { timestamp: '2026-03-02T11:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] } },
+      { timestamp: '2026-03-02T11:05:00.000Z', type: 'event_msg', payload: { type: 'thread_name_updated', thread_name: 'Renamed in the rollout' } },
+    ];
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const titleWithIndexAt = async (updatedAt: string) => {
+      await writeFile(join(home, 'session_index.jsonl'), `${JSON.stringify({ id, thread_name: 'Named in the index', updated_at: updatedAt })}\n`);
+      return ledgerOf(await read(path)).name;
+    };
+    expect(await titleWithIndexAt('2026-03-02T11:04:00Z')).toBe('Renamed in the rollout');
+    expect(await titleWithIndexAt('2026-03-02T11:06:00Z')).toBe('Named in the index');
   });
 });
 

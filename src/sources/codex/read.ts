@@ -261,8 +261,9 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
   const origin = originOf(own, ctx.leadingCopies);
   const anchor = lineageAnchor(own, ctx.copied, ctx.leadingCopies);
   const entries = finish(ctx, anchor, idPrefixOf(own.id));
-  const name = await threadNameOf(input.path, own.id);
-  if (name !== null) entries.push(nameEntry(name, anchor, own.id, lineCount, entries.at(-1)?.id ?? null));
+  // The index's name, unless the rollout renamed the thread after it (codex.md: newest wins).
+  const named = await threadNameOf(input.path, own.id);
+  if (named !== null && named.updatedAt >= lastRenameTime(entries)) entries.push(nameEntry(named.name, anchor, own.id, lineCount, entries.at(-1)?.id ?? null));
   const spawn = spawnOf(own);
   return {
     source: 'codex',
@@ -1206,6 +1207,13 @@ function idPrefixOf(threadId: string): string {
 }
 
 const INDEX_NAME_ID = 'session-index-name-';
+
+/** When the rollout last renamed its thread (a thread_name_updated event); -Infinity when it never did, or did not say when. */
+function lastRenameTime(entries: readonly Entry[]): number {
+  let last = -Infinity;
+  for (const entry of entries) if (entry.kind === 'name' && entry.timestamp !== null && entry.timestamp > last) last = entry.timestamp;
+  return last;
+}
 
 /** Whether an entry is the thread's name from session_index.jsonl (see nameEntry), not a line of its rollout. */
 export function isIndexNameId(id: string): boolean {

@@ -34,7 +34,10 @@ export const codexReader: SourceReader = {
   // to the index may be one to it.
   besideFile: async (path) => {
     const id = rolloutThreadId(path);
-    return id === null ? sessionIndexVersion(path) : ((await threadNameOf(path, id)) ?? '');
+    if (id === null) return sessionIndexVersion(path);
+    // Its time too: against a rename in the rollout, the newer name wins.
+    const named = await threadNameOf(path, id);
+    return named === null ? '' : `${named.updatedAt}:${named.name}`;
   },
   isBesideEntry: isIndexNameId,
   // A Codex home given as an input: its thread names and its prompt history sit beside sessions/.

@@ -10,10 +10,16 @@ import { codexHomeOf } from './paths.js';
 import { rawIndexLine } from './schema.js';
 
 /** Each home's index as last read, by its size and time then: a rename appends to it. */
-const indexes = new Map<string, { version: string; names: Promise<ReadonlyMap<string, string>> }>();
+const indexes = new Map<string, { version: string; names: Promise<ReadonlyMap<string, IndexName>> }>();
+
+/** A thread's name as the index gives it, and when it was given (0 when the line does not say). */
+export interface IndexName {
+  name: string;
+  updatedAt: number;
+}
 
 /** The name the user gave a thread, from the index of the Codex home its rollout sits in. */
-export async function threadNameOf(rolloutPath: string, threadId: string): Promise<string | null> {
+export async function threadNameOf(rolloutPath: string, threadId: string): Promise<IndexName | null> {
   const home = codexHomeOf(rolloutPath);
   if (home === null) return null;
   const path = join(home, 'session_index.jsonl');
@@ -48,8 +54,8 @@ function indexState(path: string): { version: string; readable: boolean } {
   return { version: readable ? `${info?.size}:${info?.mtimeMs}` : 'none', readable };
 }
 
-async function readIndex(path: string): Promise<ReadonlyMap<string, string>> {
-  const names = new Map<string, { name: string; updatedAt: number }>();
+async function readIndex(path: string): Promise<ReadonlyMap<string, IndexName>> {
+  const names = new Map<string, IndexName>();
   try {
     for await (const line of readLines(path)) {
       const parsed = parseJsonLine(line.text, () => false);
@@ -66,5 +72,5 @@ async function readIndex(path: string): Promise<ReadonlyMap<string, string>> {
     // No index (most homes before 2026), or unreadable: no names.
   }
   // An empty name clears the thread's name.
-  return new Map([...names].filter(([, { name }]) => name !== '').map(([id, { name }]) => [id, name]));
+  return new Map([...names].filter(([, { name }]) => name !== ''));
 }
