@@ -65,7 +65,7 @@ function awsSecretsInProse(text: string): Found[] {
   if (!/secret|key|AKIA|ASIA/i.test(text)) return found;
   AWS_SECRET_SHAPE.lastIndex = 0;
   for (let m = AWS_SECRET_SHAPE.exec(text); m; m = AWS_SECRET_SHAPE.exec(text)) {
-    if (!looksRandom(m[0])) continue;
+    if (!looksRandom(m[0]) || encodesText(m[0])) continue;
     if (AWS_SECRET_CONTEXT.test(text.slice(Math.max(0, m.index - 100), m.index)) || AWS_SECRET_AFTER.test(text.slice(m.index + 40, m.index + 100))) found.push({ start: m.index, end: m.index + 40 });
   }
   return found;
@@ -79,6 +79,15 @@ function awsSecretsInProse(text: string): Found[] {
  */
 function looksRandom(token: string): boolean {
   return (token.match(/[a-z]{4,}/g)?.length ?? 0) < 3;
+}
+
+/**
+ * Forty characters that are base64 of text (a test's fixture, `YWJjZGVm…` for "abcdef…"), not a
+ * key: a random key's thirty bytes are all printable about once in 10¹³.
+ */
+function encodesText(token: string): boolean {
+  const bytes = Buffer.from(token, 'base64');
+  return bytes.length === 30 && bytes.every((byte) => (byte >= 0x20 && byte < 0x7f) || byte === 0x09 || byte === 0x0a || byte === 0x0d);
 }
 
 /** What takes a password on its standard input: a registry's login, `gh auth login --with-token`, `docker secret create NAME -`; through sudo (with its flags and their values), env or npx. */
