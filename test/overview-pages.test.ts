@@ -213,3 +213,38 @@ describe('a session page in a month holding its prompt but none of its usage', (
     expect(html).toContain('The numbers below count that part: 1 of its 1 prompt, $0.00 of its $0.0105 by bough');
   });
 });
+
+// Regression (a money review): the models, projects and agents tables' rows, each rounded to the
+// cent, missed the card's total by a cent without a word, where the months table and stats said so.
+describe('tables whose rows, rounded one by one, miss their sum', () => {
+  it('say so under the projects and models tables, and not where they add up', async () => {
+    const dir = await tempDir();
+    const session = (n: number, model: string) =>
+      [
+        { type: 'session', version: 3, id: `s${n}`, timestamp: '2026-10-05T10:00:00.000Z', cwd: `/home/ana/project-${n}` },
+        { type: 'message', id: `u${n}`, parentId: null, timestamp: '2026-10-05T10:00:01.000Z', message: { role: 'user', content: 'go' } },
+        { type: 'message', id: `a${n}`, parentId: `u${n}`, timestamp: '2026-10-05T10:00:02.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model, usage: { input: 1, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 1 }, stopReason: 'stop' } },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n');
+    await mkdir(join(dir, 'sessions'));
+    for (const [n, model] of ['claude-fable-a', 'claude-fable-b', 'claude-fable-c'].entries()) await writeFile(join(dir, 'sessions', `s${n}.jsonl`), `${session(n, model)}\n`);
+    // $1.00401 a token: each row shows $1.00, the three $3.01.
+    const prices = join(dir, 'prices.json');
+    const price = { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 1.00401, output_cost_per_token: 0 };
+    await writeFile(prices, JSON.stringify({ 'claude-fable-a': price, 'claude-fable-b': price, 'claude-fable-c': price }));
+    const buildAt = async (pricesFile: string) => {
+      const out = join(await tempDir(), 'report');
+      await build({ inputs: [join(dir, 'sessions')], out, pricesFile, scope: { timeZone: 'UTC', period: parsePeriod({}, 'UTC'), project: null, sources: null }, environment: { env: {}, home: dir }, now: new Date('2026-12-01T00:00:00Z') });
+      return readFile(join(out, 'index.html'), 'utf8');
+    };
+    const index = await buildAt(prices);
+    const note = 'Costs rounded one by one: the rows as shown add up to $3.00; the exact sum is $3.01.';
+    expect(section(index, 'projects')).toContain(note);
+    expect(section(index, 'models')).toContain(note);
+    expect(index).toContain('$3.01');
+    // A cent a token: the rows add up.
+    await writeFile(prices, JSON.stringify({ 'claude-fable-a': { ...price, input_cost_per_token: 0.01 }, 'claude-fable-b': { ...price, input_cost_per_token: 0.01 }, 'claude-fable-c': { ...price, input_cost_per_token: 0.01 } }));
+    expect(await buildAt(prices)).not.toContain('rounded one by one');
+  });
+});

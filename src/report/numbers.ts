@@ -3,7 +3,7 @@
 
 import { filterLabels, localDay } from '../ledger/scope.js';
 import { totalTokens, type ModelTotals, type ReportData, type Tally, type UsageTotals } from './data.js';
-import { formatCompact, formatCount, formatUsd, plural } from './format.js';
+import { formatCompact, formatCount, formatUsd, plural, shownUsd } from './format.js';
 
 export interface StatCard {
   label: string;
@@ -179,4 +179,21 @@ export function emptyScopeSentence(data: ReportData, label: string): string {
   const read =
     available.sessions === 1 ? `The one session ${which}${span} lies` : `The ${formatCount(available.sessions)} sessions ${which}${span} lie`;
   return `Nothing falls ${scopeLabel}. ${read} outside it.`;
+}
+
+/**
+ * A user adds a table's rows up: where the costs, rounded each on its own, miss their sum, a
+ * sentence saying so; null where they do not, or where a row shows none to add up.
+ */
+export function roundingNote(amounts: readonly (number | null)[]): string | null {
+  let shown = 0;
+  let exact = 0;
+  for (const amount of amounts) {
+    const rounded = shownUsd(amount);
+    if (amount === null || rounded === null) return null;
+    shown += rounded;
+    exact += amount;
+  }
+  if (amounts.length < 2 || formatUsd(shown) === formatUsd(exact)) return null;
+  return `Costs rounded one by one: the rows as shown add up to ${formatUsd(shown)}; the exact sum is ${formatUsd(exact)}.`;
 }

@@ -9,7 +9,7 @@ import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, t
 import { byCost, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } from './format.js';
 import { modelName } from './json.js';
-import { boughCost, boughSortValue, emptyScopeSentence, NO_USAGE, priceBadge, recordedCost, recordedPart, statCards, type StatCard } from './numbers.js';
+import { boughCost, boughSortValue, emptyScopeSentence, NO_USAGE, priceBadge, recordedCost, recordedPart, roundingNote, statCards, type StatCard } from './numbers.js';
 import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { cell, column, numberCell, tableView, type CellView, type TableView } from './tables.js';
 
@@ -332,7 +332,7 @@ export function modelsTable(models: readonly ModelTotals[]): TableView | null {
   if (models.length === 0) return null;
   return tableView({
     className: 'models',
-    caption: null,
+    caption: roundingNote(models.map((m) => m.cost.bough)),
     columns: [column('Model'), column('Priced as'), column('Sessions', true), column('Records', true, 'usage records'), ...TOKEN_COLUMNS, ...COST_COLUMNS],
     rows: models.map((m) => {
       const badge = priceBadge(m);
@@ -355,7 +355,7 @@ function projectsTable(projects: readonly ProjectData[], fromPage: string, ctx: 
   if (projects.length === 0) return null;
   return tableView({
     className: 'projects',
-    caption: null,
+    caption: roundingNote(projects.map((p) => p.tally.cost.bough)),
     columns: [column('Project'), column('Sessions', true), column('Prompts', true), column('Tokens', true, 'input + output + cache read + cache write'), ...COST_COLUMNS, column('Last active')],
     rows: projects.map((p) => [
       cell(p.name, { href: hrefFrom(fromPage, ctx.pages.project(p.key)), sub: p.cwd ?? '(no working directory recorded)' }),
@@ -375,7 +375,7 @@ function agentsTable(sources: readonly Bucket[]): TableView | null {
   if (sources.length === 0) return null;
   return tableView({
     className: 'agents',
-    caption: null,
+    caption: roundingNote(sources.map((b) => b.tally.cost.bough)),
     columns: [column('Agent'), column('Sessions', true), column('Prompts', true), column('Replies', true), column('Tokens', true), ...COST_COLUMNS],
     rows: sources.map((b) => [
       cell(SOURCE_NAMES[b.key as Source] ?? b.key),

@@ -4,7 +4,8 @@
 
 import { localDay } from '../ledger/scope.js';
 import { totalTokens } from './data.js';
-import { formatCompact, formatCount, formatUsd, shownUsd } from './format.js';
+import { formatCompact, formatCount, formatUsd } from './format.js';
+import { roundingNote } from './numbers.js';
 import type { RowJson, StatsJson, StatsGrouping } from './schema.js';
 import { displayWidth, fitColumns, printable } from '../terminal-text.js';
 
@@ -133,10 +134,8 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
     notes.push(`Sub-agents: ${formatCount(tokens)} tokens, ${cost}, of the totals above.`);
   }
   // A user adds the rows up: where the figures rounded each on its own miss the total, say why.
-  const roundedApart = shownSum(stats.rows.map((r) => r.cost.bough));
-  if (roundedApart !== null && stats.totals.cost.bough !== null && formatUsd(roundedApart) !== formatUsd(stats.totals.cost.bough)) {
-    notes.push(`Costs rounded one by one: the rows as shown add up to ${formatUsd(roundedApart)}; the exact sum is ${formatUsd(stats.totals.cost.bough)}.`);
-  }
+  const rounding = roundingNote(stats.rows.map((r) => r.cost.bough));
+  if (rounding !== null) notes.push(rounding);
   const partial = stats.totals.outputPossiblyPartialRecords;
   if (partial > 0) notes.push(`Output is at least what is shown: the agent did not write the final count of ${partial === 1 ? '1 response' : `${partial} responses`}.`);
   if (rows.some((r) => r.usageRecords === 0)) notes.push('— no usage recorded (not zero tokens: the agent wrote none).');
@@ -162,17 +161,6 @@ function wrapped(note: string, width: number): string[] {
     } else line = line === '' ? word : `${line} ${word}`;
   }
   return [...lines, line];
-}
-
-/** The sum of the amounts as shown, or null when some row shows none. */
-function shownSum(amounts: readonly (number | null)[]): number | null {
-  let sum = 0;
-  for (const amount of amounts) {
-    const shown = shownUsd(amount);
-    if (shown === null) return null;
-    sum += shown;
-  }
-  return amounts.length > 1 ? sum : null;
 }
 
 /** Session titles and model names go to a terminal: printable. */
