@@ -295,6 +295,11 @@ describe('secrets the pattern list used to miss', () => {
     ['docker login -u me --password-stdin <<< hunter2abc', 'docker login -u me --password-stdin <<< [REDACTED:cli-password]'],
     ['cat <<< hunter2abc | docker login -u me --password-stdin', 'cat <<< [REDACTED:cli-password] | docker login -u me --password-stdin'],
     ['cat <<< hello | wc -c', 'cat <<< hello | wc -c'],
+    // Regression (a hostile look): a here-document fed to a login is its password.
+    ['docker login -u me --password-stdin <<EOF\nhunter2abc\nEOF\necho done', 'docker login -u me --password-stdin <<EOF\n[REDACTED:cli-password]\nEOF\necho done'],
+    ["cat <<-'END' | gh auth login --with-token\n\tgho_notAnIssuedShape42\n\tEND", "cat <<-'END' | gh auth login --with-token\n\t[REDACTED:cli-password]\n\tEND"],
+    ['docker login -u me --password-stdin <<EOF\n$REGISTRY_PASSWORD\nEOF', 'docker login -u me --password-stdin <<EOF\n$REGISTRY_PASSWORD\nEOF'],
+    ['cat <<EOF > notes.md\nhunter2abc is not a password here\nEOF', 'cat <<EOF > notes.md\nhunter2abc is not a password here\nEOF'],
     ['echo hunter2abc | sudo -u root docker login -u me --password-stdin', 'echo [REDACTED:cli-password] | sudo -u root docker login -u me --password-stdin'],
     ['echo hunter2abc | npx docker login --password-stdin', 'echo [REDACTED:cli-password] | npx docker login --password-stdin'],
     // A third hostile look: tables in a quote or a list item, compact rules, escaped pipes, a bare

@@ -108,6 +108,7 @@ function stdinPasswords(text: string): Found[] {
   };
   STDIN_PASSWORD.lastIndex = 0;
   for (let m = STDIN_PASSWORD.exec(text); m; m = STDIN_PASSWORD.exec(text)) take(m, 2);
+  if (text.includes('<<')) found.push(...hereDocumentPasswords(text));
   if (!text.includes('<<<')) return found;
   STDIN_HERE.lastIndex = 0;
   for (let m = STDIN_HERE.exec(text); m; m = STDIN_HERE.exec(text)) {
@@ -119,6 +120,41 @@ function stdinPasswords(text: string): Found[] {
 }
 
 const STDIN_HINT = /--password-stdin|--with-token|secret[ \t]+create/;
+/** A here-document's opening (`<<EOF`, `<<-'EOF'`, `<< "END"`), its delimiter the second group; not a here-string (`<<<`). */
+const HERE_DOCUMENT = /(?<!<)<<(-?)[ \t]*(["']?)([A-Za-z_]\w*)\2/g;
+const LOGIN_ON_LINE = new RegExp(STDIN_LOGIN);
+/** Lines of a here-document read as a password: a login reads one line, a token file a few. */
+const HERE_DOCUMENT_LINES = 3;
+
+/**
+ * The body of a here-document fed to a login (`docker login … --password-stdin <<EOF`, `cat <<EOF
+ * | gh auth login --with-token`): its lines up to the delimiter, each a password unless a variable
+ * (expanded, the delimiter not quoted) or a placeholder.
+ */
+function hereDocumentPasswords(text: string): Found[] {
+  const found: Found[] = [];
+  HERE_DOCUMENT.lastIndex = 0;
+  for (let m = HERE_DOCUMENT.exec(text); m; m = HERE_DOCUMENT.exec(text)) {
+    const lineStart = text.lastIndexOf('\n', m.index) + 1;
+    const lineEnd = text.indexOf('\n', m.index);
+    if (lineEnd === -1) break;
+    if (!LOGIN_ON_LINE.test(text.slice(lineStart, lineEnd))) continue;
+    const [, dash, quote, delimiter] = m;
+    let at = lineEnd + 1;
+    for (let n = 0; n < HERE_DOCUMENT_LINES && at < text.length; n++) {
+      const end = text.indexOf('\n', at) === -1 ? text.length : text.indexOf('\n', at);
+      const line = text.slice(at, end);
+      const value = dash ? line.replace(/^\t+/, '') : line;
+      if (value.trim() === delimiter) break;
+      const start = at + (line.length - line.trimStart().length);
+      const trimmed = value.trim();
+      if (trimmed.length >= MIN_SECRET_LENGTH && isLiteralPassword(trimmed) && (quote !== '' || !trimmed.includes('$'))) found.push({ start, end: start + trimmed.length });
+      at = end + 1;
+    }
+    HERE_DOCUMENT.lastIndex = Math.max(HERE_DOCUMENT.lastIndex, lineEnd);
+  }
+  return found;
+}
 const STDIN_FED = new RegExp(String.raw`^[ \t]*\|[ \t]*${STDIN_LOGIN}`);
 
 /** A value too short to be worth a secret (and too short to tell from a word). */
