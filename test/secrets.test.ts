@@ -295,6 +295,12 @@ describe('secrets the pattern list used to miss', () => {
     ['docker login -u me --password-stdin <<< hunter2abc', 'docker login -u me --password-stdin <<< [REDACTED:cli-password]'],
     ['cat <<< hunter2abc | docker login -u me --password-stdin', 'cat <<< [REDACTED:cli-password] | docker login -u me --password-stdin'],
     ['cat <<< hello | wc -c', 'cat <<< hello | wc -c'],
+    // Regression (a hostile look): SQL INSERT's values in a secret's column.
+    ["INSERT INTO users (name, password) VALUES ('bob', 'Hunter2secret');", "INSERT INTO users (name, password) VALUES ('bob', '[REDACTED:sql-password]');"],
+    ["insert into accounts(user,passwd) values ('root','toor1234'),\n  ('ana', 'it''s4Ana');", "insert into accounts(user,passwd) values ('root','[REDACTED:sql-password]'),\n  ('ana', '[REDACTED:sql-password]');"],
+    ["INSERT INTO t (id, api_token, created) VALUES (1, 'tok8f7d6c5b4a', now()), (2, NULL, now());", "INSERT INTO t (id, api_token, created) VALUES (1, '[REDACTED:sql-password]', now()), (2, NULL, now());"],
+    ["INSERT INTO t (name, note, password_hash) VALUES ('bob', 'password', '$2b$12$abcdefghijklmnopqrstuv');", "INSERT INTO t (name, note, password_hash) VALUES ('bob', 'password', '$2b$12$abcdefghijklmnopqrstuv');"],
+    ["INSERT INTO users (name, password) VALUES ($1, $2)", "INSERT INTO users (name, password) VALUES ($1, $2)"],
     // Regression (a hostile look): a here-document fed to a login is its password.
     ['docker login -u me --password-stdin <<EOF\nhunter2abc\nEOF\necho done', 'docker login -u me --password-stdin <<EOF\n[REDACTED:cli-password]\nEOF\necho done'],
     ["cat <<-'END' | gh auth login --with-token\n\tgho_notAnIssuedShape42\n\tEND", "cat <<-'END' | gh auth login --with-token\n\t[REDACTED:cli-password]\n\tEND"],

@@ -108,7 +108,7 @@ function stdinPasswords(text: string): Found[] {
   };
   STDIN_PASSWORD.lastIndex = 0;
   for (let m = STDIN_PASSWORD.exec(text); m; m = STDIN_PASSWORD.exec(text)) take(m, 2);
-  if (text.includes('<<')) found.push(...hereDocumentPasswords(text));
+  if (text.includes('<<')) for (const password of hereDocumentPasswords(text)) found.push(password);
   if (!text.includes('<<<')) return found;
   STDIN_HERE.lastIndex = 0;
   for (let m = STDIN_HERE.exec(text); m; m = STDIN_HERE.exec(text)) {
@@ -889,6 +889,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { kind: 'assignment', find: flagValues },
   { kind: 'assignment', find: tableValues },
   { kind: 'assignment', find: shellSetValues },
+  // INSERT INTO users (name, password) VALUES ('bob', '…'): the values in a secret's column.
+  { kind: 'sql-password', find: sqlInsertValues },
   // A key's DER or OpenSSH body on one line (unwrapped, no BEGIN line): the starts of private keys
   // only (RSA, PKCS#8, EC, Ed25519, OpenSSH), not of certificates or public keys (`MIIDdzCCA…`).
   shape('private-key', /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IBA(?:AK|DAN)|MHcCAQEE|MC4CAQAw|MIGHAgEA|MIGEAgEA|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{40,}={0,2}/g),
@@ -944,6 +946,62 @@ function tableValues(text: string): Found[] {
     if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
     const start = m.index + whole.lastIndexOf(value);
     found.push({ start, end: start + value.length });
+  }
+  return found;
+}
+
+const SQL_INSERT = /\bINSERT[ \t]+(?:INTO[ \t]+)?[\w."`\[\]]{1,200}[ \t]*\(([^()]{1,2000})\)\s*VALUES\s*/gi;
+
+/**
+ * SQL's `INSERT INTO t (name, password, api_token) VALUES ('bob', '…', '…'), (…)`: each row's
+ * quoted value in a column whose name is a secret's. Values are read as SQL writes them (quotes
+ * doubled inside a string, numbers, NULL, calls); a row not read to its end is left.
+ */
+function sqlInsertValues(text: string): Found[] {
+  const found: Found[] = [];
+  if (!/insert/i.test(text) || !/values/i.test(text)) return found;
+  SQL_INSERT.lastIndex = 0;
+  for (let m = SQL_INSERT.exec(text); m; m = SQL_INSERT.exec(text)) {
+    const columns = (m[1] ?? '').split(',').map((name) => name.trim().replace(/^[`"[]|[`"\]]$/g, ''));
+    const secret = new Set(columns.flatMap((name, column) => (SECRET_NAME_HINT.test(name) && isSecretName(name) ? [column] : [])));
+    if (secret.size === 0) continue;
+    let at = m.index + m[0].length;
+    // Rows: (v, v, …) separated by commas.
+    for (let rows = 0; rows < 1000 && text[at] === '('; rows++) {
+      at++;
+      for (let column = 0; ; column++) {
+        while (text[at] === ' ' || text[at] === '\t' || text[at] === '\n' || text[at] === '\r') at++;
+        if (text[at] === "'") {
+          let end = at + 1;
+          while (end < text.length && !(text[end] === "'" && text[end + 1] !== "'")) end += text[end] === "'" ? 2 : 1;
+          if (end >= text.length) return found;
+          const value = text.slice(at + 1, end);
+          if (secret.has(column) && value.length >= MIN_SECRET_LENGTH && isLiteralPassword(value) && !value.startsWith('[REDACTED:')) found.push({ start: at + 1, end });
+          at = end + 1;
+        } else {
+          // A number, NULL, a placeholder or a call: up to the next comma or the row's end, calls' parentheses and all.
+          let depth = 0;
+          while (at < text.length && (depth > 0 || (text[at] !== ',' && text[at] !== ')'))) {
+            if (text[at] === '(') depth++;
+            else if (text[at] === ')') depth--;
+            else if (text[at] === "'" || text[at] === ';' || text[at] === '\n') break;
+            at++;
+          }
+        }
+        while (text[at] === ' ' || text[at] === '\t') at++;
+        if (text[at] === ',') {
+          at++;
+          continue;
+        }
+        if (text[at] !== ')') return found;
+        at++;
+        break;
+      }
+      while (text[at] === ' ' || text[at] === '\t' || text[at] === '\n' || text[at] === '\r') at++;
+      if (text[at] !== ',') break;
+      at++;
+      while (text[at] === ' ' || text[at] === '\t' || text[at] === '\n' || text[at] === '\r') at++;
+    }
   }
   return found;
 }
