@@ -655,6 +655,20 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
 }
 
 
+/**
+ * Whether a file read now holds less than, or other than, what a record says it held when
+ * archived: fewer entries of its own, fewer bytes, or another session's opening. Told by the
+ * record alone, for one archived with other sharing, whose entries' keys are not these.
+ */
+export function holdsLessThanArchived(record: ArchivedPages, ledger: SessionLedger): boolean {
+  if (record.entries === undefined) return false;
+  const own = ledger.entries.count - (ledger.besideEntries ?? 0);
+  const fewer = record.ownEntries !== undefined ? own < record.ownEntries : ledger.entries.count < record.entries;
+  const smaller = record.fileBytes !== undefined && ledger.size < record.fileBytes;
+  const other = record.opening !== undefined && record.opening !== openingOf(ledger);
+  return fewer || smaller || other;
+}
+
 /** Where a session's ledger file goes, from the report root. */
 export function archivedLedgerPath(key: SessionKey): string {
   return ledgerPath(pathHash(key));

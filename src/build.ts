@@ -55,6 +55,7 @@ import {
   isLedgerPath,
   archiveFiles,
   cutShortSessions,
+  holdsLessThanArchived,
   ledgerPath,
   missingSessions,
   oldestRecordPath,
@@ -290,6 +291,21 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const writesFiles = new Set([...named.map(pathHash), ...named.map(redactedName)]);
       const stranded = other.filter((a) => !writesFiles.has(a.source) && !(a.real !== undefined && writesFiles.has(a.real)));
       if (stranded.length > 0) throw new BoughError(strandedSentence(sharer.text(outDir), stranded, sharing));
+      // A file read now that holds less than it did when archived otherwise (cut short, or another
+      // session written at its path): its archived pages cannot stay beside this build's, and what
+      // it lost would go without a word.
+      const ledgerOfFile = new Map<string, SessionLedger>();
+      for (const part of parts) {
+        const file = collected.sourceOf.get(part.key);
+        if (file === undefined) continue;
+        for (const named of [file, discovery.realPaths.get(file) ?? file]) for (const hash of [pathHash(named), redactedName(named)]) ledgerOfFile.set(hash, part.ledger);
+      }
+      const lessNow = archived.sessions.filter((a) => {
+        if (a.sharing === sharing) return false;
+        const ledger = ledgerOfFile.get(a.source) ?? (a.real === undefined ? undefined : ledgerOfFile.get(a.real));
+        return ledger !== undefined && holdsLessThanArchived(a, ledger);
+      });
+      if (lessNow.length > 0) throw new BoughError(lessNowSentence(sharer.text(outDir), lessNow, sharing));
     }
     // Not a session kept as a copy of one this build writes (that one is archived now), nor one
     // keepUnreadable says and keeps. One held by a file this report does not show (outside its
@@ -1013,6 +1029,16 @@ function strandedSentence(outDir: string, stranded: readonly ArchivedPages[], sh
     `${outDir} holds the archive of an earlier build that ${ways}, with ${plural(stranded.length, 'session file')} this build would not write again ` +
     `(gone, or outside this build's inputs, period, project or agents). This build ${sharingWords(sharing)}: ` +
     `it can neither keep ${them} in the same folder nor drop ${them} unasked. Write this report to another folder (--out), or pass --forget-missing to drop ${them}.`
+  );
+}
+
+function lessNowSentence(outDir: string, lessNow: readonly ArchivedPages[], sharing: string): string {
+  const ways = [...new Set(lessNow.map((a) => sharingWords(a.sharing)))].join(', or ');
+  const [hold, them, they] = lessNow.length === 1 ? ['holds', 'it', 'it is'] : ['hold', 'them', 'they are'];
+  return (
+    `${outDir} holds the archive of an earlier build that ${ways}, and ${plural(lessNow.length, 'session file')} ${hold} less than, or other than, when it archived ${them} ` +
+    `(cut short, an older copy put back, or another session written at ${lessNow.length === 1 ? 'its' : 'their'} path). This build ${sharingWords(sharing)}: it cannot keep what the archive holds of ${them} ` +
+    `beside its own pages, nor drop it unasked. Build as before to keep it, write this report to another folder (--out), or pass --forget-missing to show ${them} as ${they} now.`
   );
 }
 

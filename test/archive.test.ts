@@ -912,6 +912,27 @@ describe('the archive keeps what a build does not show', () => {
     expect((await redacted({ forgetMissing: true })).summary.sessions).toHaveLength(first.sessions.length - 1);
   });
 
+  // Regression (a review of what a folder holds): a file cut short since a plain build archived
+  // it, built again with --share (or the other way), lost its archived replies without a word.
+  it('refuses a build that shares another way over an archive of a file that holds less now, in or out of the home', async () => {
+    for (const inHome of [false, true]) {
+      const { input, out } = await setUp(join(FIXTURES, 'pi'));
+      const environment = { env: {}, home: inHome ? dirname(input) : await tempDir() };
+      const first = await build({ inputs: [input], out, scope: ALL_UTC, environment, now: at(1) });
+      const path = join(input, 'tools.jsonl');
+      const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
+      await writeFile(path, `${lines.slice(0, 4).join('\n')}\n`);
+      const summaryBefore = await readFile(join(out, 'summary.json'), 'utf8');
+      const shared = (more: { forgetMissing?: boolean } = {}) => build({ inputs: [input], out, scope: ALL_UTC, redact: true, environment, now: at(5), ...more });
+      await expect(shared()).rejects.toThrow(/neither redacts nor omits, and 1 session file holds less than, or other than, when it archived it .*Build as before to keep it.*--forget-missing/);
+      expect(await readFile(join(out, 'summary.json'), 'utf8')).toBe(summaryBefore);
+      // As before, the archive keeps what the file lost; asked to, it shows the file as it is.
+      const again = await build({ inputs: [input], out, scope: ALL_UTC, environment, now: at(7) });
+      expect(again.summary.totals.cost).toEqual(first.summary.totals.cost);
+      expect((await shared({ forgetMissing: true })).summary.totals.replies).toBeLessThan(first.summary.totals.replies);
+    }
+  });
+
   it('lets a build that shares another way replace an archive it writes again whole, though it names each session by its redacted path', async () => {
     const { input, out } = await setUp(join(FIXTURES, 'pi'));
     // The home folder holds the inputs: a redacted build names them from ~.
