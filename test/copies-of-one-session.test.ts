@@ -523,3 +523,25 @@ describe('a Pi clone that copies a label', () => {
   });
 });
 
+
+// Regression (a review of what a folder holds): a report for one project or period named a fork
+// outside it by its own first prompt ("Forked or copied into: Draft the layoff list…"), and a
+// copy's origin outside it by its title: text from outside what the report was asked for.
+describe('a copy or origin outside the report', () => {
+  const LINEAGE = join(FIXTURES, 'pi', 'lineage');
+  const pageOf = async (day: string, file: string) => {
+    const out = join(await tempDir(), 'report');
+    const scope: Scope = { ...ALL_UTC, period: parsePeriod({ since: day, until: day }, 'UTC') };
+    const { summary } = await build({ inputs: [LINEAGE], out, scope, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const session = summary.sessions.find((s) => s.file.endsWith(file));
+    return readFile(join(out, session?.page as string), 'utf8');
+  };
+
+  it('is said to be outside it, not named', async () => {
+    const origin = await pageOf('2026-10-10', '0196a000-0000-7000-8000-000000000021.jsonl');
+    expect(origin).toContain('Forked or copied into:</p>\n  <ul><li>A session outside this report’s period or filters</li></ul>');
+    expect(origin).not.toContain('Port the checkout to v2.');
+    const fork = await pageOf('2026-10-11', '0196a000-0000-7000-8000-000000000022.jsonl');
+    expect(fork).toContain('Copied from a session outside this report’s period or filters.');
+  });
+});

@@ -88,8 +88,12 @@ export interface ToolsView {
 }
 
 export interface LineageLink {
-  label: string;
-  /** Null when the other session is not in this report (outside its period or filters). */
+  /**
+   * Null when the other session is not in this report (outside its period or filters): its title
+   * is text from outside what the report was asked for, which a report sent for one project or
+   * month must not carry. A page sent on its own names it (it links to none).
+   */
+  label: string | null;
   href: string | null;
 }
 
@@ -113,7 +117,9 @@ export interface SessionPageView {
     originMissing: string | null;
     /** With its origin missing, some of what it copied is counted in another file read (a fork of a fork). */
     someCountedElsewhere: boolean;
+    /** The copies in this report (or, on a page sent alone, every copy), then how many others it does not show, said. */
     copies: LineageLink[];
+    copiesOutside: string | null;
     duplicates: { sentence: string; paths: string[] } | null;
   };
   /** What of the session this report counts, when part of it lies outside the period. */
@@ -159,11 +165,13 @@ export interface PageContext {
 
 export function sessionPageView(file: SessionFile, session: SessionData, ctx: PageContext): SessionPageView {
   const page = ctx.pages.session(session.key);
+  const inReport = (other: SessionLink) => !ctx.standalone && ctx.pages.hasSession(other.key);
   const link = (other: SessionLink): LineageLink => ({
     // A fork keeps the title of the session it copied: its file tells the two apart.
-    label: other.title === session.ledger.title ? `${other.title} (${other.path.split(/[\\/]/).pop() ?? other.path})` : other.title,
-    href: !ctx.standalone && ctx.pages.hasSession(other.key) ? hrefFrom(page, ctx.pages.session(other.key)) : null,
+    label: !ctx.standalone && !inReport(other) ? null : other.title === session.ledger.title ? `${other.title} (${other.path.split(/[\\/]/).pop() ?? other.path})` : other.title,
+    href: inReport(other) ? hrefFrom(page, ctx.pages.session(other.key)) : null,
   });
+  const copiesOutside = ctx.standalone ? 0 : session.copies.filter((copy) => !inReport(copy)).length;
   const tree = buildTree(file.entries);
   const branches = splitBranches(tree);
   const branchStartingAt = new Map<Entry, Branch>();
@@ -246,7 +254,8 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
       originCopied: session.originCopied,
       originMissing: session.originMissing ? (file.parentFile ?? file.parentSessionId) : null,
       someCountedElsewhere: session.originMissing && session.counted.entries.includes(0),
-      copies: session.copies.map(link),
+      copies: session.copies.filter((copy) => ctx.standalone || inReport(copy)).map(link),
+      copiesOutside: copiesOutside === 0 ? null : `${copiesOutside === 1 ? 'A session' : `${copiesOutside} sessions`} outside this report’s period or filters`,
       duplicates:
         session.duplicates.length === 0
           ? null
