@@ -29,7 +29,7 @@ import { escapeHtml } from './report/escape.js';
 import { formatDateTime, formatDay, plural, type TimeFormat } from './report/format.js';
 import { sessionJson, summaryOf } from './report/json.js';
 import { prettyJsonPieces } from './report/json-pieces.js';
-import { byCount, dataQualityView, indexPageView, projectPageView, sharingLine, type OverviewContext } from './report/overview-pages.js';
+import { byCount, dataQualityView, indexPageView, projectPageView, sessionPagesOfFiles, sharingLine, type OverviewContext } from './report/overview-pages.js';
 import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, pageLayout, sessionPageStem, type PageMap } from './report/pages.js';
 import { createRenderer } from './report/render.js';
 import type { Summary } from './report/schema.js';
@@ -807,8 +807,15 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     page: pages.session(session.key),
   }));
   await spool.writeIndex(searchSessions, Math.max(200_000, Math.round(pageBytes * 0.08)), (file) => folder.write(file.path, file.content));
-  const diagnosticList = [...collected.diagnostics, ...pageFailures, ...archiveFailures, ...archiveProblems, ...(sink.archive?.otherSecret ?? [])];
-  const diagnosticsSummary = summariseDiagnostics(diagnosticList, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);
+  const allDiagnostics = [...collected.diagnostics, ...pageFailures, ...archiveFailures, ...archiveProblems, ...(sink.archive?.otherSecret ?? [])];
+  const diagnosticsSummary = summariseDiagnostics(allDiagnostics, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);
+  // A report made to share and asked for one period, project or agent lists the problems of the
+  // files it shows only: another's path, and the start of its damaged line, are from outside it.
+  const { scope: asked } = options;
+  const narrowed = asked.sources !== null || asked.project !== null || asked.period.start !== null || asked.period.end !== null;
+  const shownFiles = sessionPagesOfFiles(data, pages);
+  const diagnosticList = options.redact && narrowed ? allDiagnostics.filter((d) => shownFiles.has(d.file)) : allDiagnostics;
+  const withheld = allDiagnostics.reduce((sum, d) => sum + (d.count ?? 1), 0) - diagnosticList.reduce((sum, d) => sum + (d.count ?? 1), 0);
   overview.diagnostics = diagnosticsSummary;
   for (const project of data.projects) {
     const page = pages.project(project.key);
@@ -818,7 +825,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   await folder.write(INDEX_PAGE, renderer.render('index', layout('Overview', INDEX_PAGE), indexPageView(data, overview)));
   await folder.write(
     DATA_QUALITY_PAGE,
-    renderer.render('data-quality', layout('Data quality', DATA_QUALITY_PAGE), dataQualityView(diagnosticList, overview, data)),
+    renderer.render('data-quality', layout('Data quality', DATA_QUALITY_PAGE), dataQualityView(diagnosticList, overview, data, withheld)),
   );
   for (const [path, asset] of await loadAssets()) await folder.write(`assets/${path}`, asset);
   const summary = summaryOf(data, {

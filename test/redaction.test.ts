@@ -954,3 +954,36 @@ describe('--redact and entry keys', () => {
     expect(page).toContain('api error');
   });
 });
+
+// Regression (a review of what a folder holds): a report made to share for one project listed
+// another project's files on its data-quality page and in summary.json, each damaged line's
+// start quoted ("Pluto merger price is 41 per share…").
+describe('a report made to share, asked for one project', () => {
+  it('lists the problems of the files it shows only, and counts the others', async () => {
+    const dir = await tempDir();
+    const pi = (folder: string, cwd: string, prompt: string, damaged: string | null) =>
+      [
+        JSON.stringify({ type: 'session', version: 3, id: `${folder}-id`, timestamp: '2026-10-12T10:00:00.000Z', cwd }),
+        JSON.stringify({ type: 'message', id: 'u1', parentId: null, timestamp: '2026-10-12T10:00:01.000Z', message: { role: 'user', content: prompt } }),
+        ...(damaged === null ? [] : [`{"type":"message","id":"u2","message":{"role":"user","content":"${damaged}`]),
+        JSON.stringify({ type: 'message', id: 'a1', parentId: 'u1', timestamp: '2026-10-12T10:00:02.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 }, stopReason: 'stop' } }),
+      ].join('\n');
+    for (const [folder, cwd, damaged] of [['--srv-app--', '/srv/app', 'the app line'], ['--srv-plutoproj--', '/srv/plutoproj', 'Pluto merger price is 41 per share']] as const) {
+      await mkdir(join(dir, folder));
+      await writeFile(join(dir, folder, `${folder}.jsonl`), `${pi(folder, cwd, 'work', damaged)}\n`);
+    }
+    const buildWith = async (redact: boolean) => {
+      const out = join(await tempDir(), 'report');
+      const { summary } = await build({ inputs: [dir], out, redact, scope: { ...ALL_UTC, project: 'app' }, environment: { env: {}, home: await tempDir() }, now: NOW });
+      return { summary, page: await readFile(join(out, 'data-quality.html'), 'utf8') };
+    };
+    const shared = await buildWith(true);
+    expect(shared.summary.diagnostics.items.map((d) => d.file)).toEqual([join(dir, '--srv-app--', '--srv-app--.jsonl')]);
+    expect(shared.summary.diagnostics.byReason['truncated-line']).toBe(2);
+    expect(shared.page).not.toMatch(/plutoproj|Pluto/);
+    expect(shared.page).toContain('1 problem of files this report does not show');
+    const plain = await buildWith(false);
+    expect(plain.summary.diagnostics.items).toHaveLength(2);
+    expect(plain.page).toContain('plutoproj');
+  });
+});

@@ -91,6 +91,7 @@ export interface DataQualityView {
   /** `href`: the page of the session the file is part of, when it is one this report shows. */
   rows: { file: string; href: string | null; line: string; reason: string; detail: string }[];
   omitted: string | null;
+  withheld: string | null;
 }
 
 export interface OverviewContext {
@@ -180,27 +181,12 @@ export function projectPageView(project: ProjectData, data: ReportData, ctx: Ove
 
 const MAX_QUALITY_ROWS = 5000;
 
-export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: OverviewContext, data: ReportData): DataQualityView {
-  // Each session's files (its own, its sub-agents', its duplicates) lead to its page.
-  const pageOf = new Map<string, string>();
-  const pathsOf = (session: SessionData) => [session.ledger.path, ...session.subagents.map((s) => s.ledger.path), ...session.duplicates.map((d) => d.path)];
-  for (const session of data.sessions) {
-    const page = ctx.pages.session(session.key);
-    for (const path of pathsOf(session)) if (!pageOf.has(path)) pageOf.set(path, page);
-  }
-  // A Claude Code session shown from its sub-agents' files has a main transcript that was not read
-  // (empty, damaged): `<id>.jsonl` beside them (before 2.x) or beside their `<id>/subagents/`.
-  // After every file read as a session has its own page: a file named by another session's id is
-  // that file's session (regression: a later file of the same id took the other's damaged line).
-  for (const session of data.sessions) {
-    if (session.ledger.source !== 'claude') continue;
-    const page = ctx.pages.session(session.key);
-    const main = `${session.ledger.sessionId}.jsonl`;
-    for (const path of pathsOf(session)) {
-      const folder = dirname(path);
-      for (const file of [join(folder, main), ...(basename(folder) === 'subagents' ? [join(dirname(dirname(folder)), main)] : [])]) if (!pageOf.has(file)) pageOf.set(file, page);
-    }
-  }
+/**
+ * `withheld`: problems of files this report does not show, left out of a report made to share
+ * that was asked for one period, project or agent (their paths and lines are from outside it).
+ */
+export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: OverviewContext, data: ReportData, withheld = 0): DataQualityView {
+  const pageOf = sessionPagesOfFiles(data, ctx.pages);
   const reasons = Object.entries(ctx.diagnostics.byReason).map(([reason, count]) => ({
     reason,
     meaning: DIAGNOSTIC_REASONS[reason as keyof typeof DIAGNOSTIC_REASONS],
@@ -220,7 +206,36 @@ export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: Overvie
       detail: d.detail,
     })),
     omitted: diagnostics.length > MAX_QUALITY_ROWS ? `${formatCount(diagnostics.length - MAX_QUALITY_ROWS)} more not listed here; summary.json counts them all` : null,
+    withheld:
+      withheld === 0
+        ? null
+        : `${plural(withheld, 'problem')} of files this report does not show (outside its period, project or agents, or no session) ${withheld === 1 ? 'is' : 'are'} counted above but not listed: a report made to share names nothing from outside what it was asked for. A build without --share lists them.`,
   };
+}
+
+/** The page of the session each file read is part of, for the files of sessions this report shows. */
+export function sessionPagesOfFiles(data: ReportData, pages: PageMap): Map<string, string> {
+  // Each session's files (its own, its sub-agents', its duplicates) lead to its page.
+  const pageOf = new Map<string, string>();
+  const pathsOf = (session: SessionData) => [session.ledger.path, ...session.subagents.map((s) => s.ledger.path), ...session.duplicates.map((d) => d.path)];
+  for (const session of data.sessions) {
+    const page = pages.session(session.key);
+    for (const path of pathsOf(session)) if (!pageOf.has(path)) pageOf.set(path, page);
+  }
+  // A Claude Code session shown from its sub-agents' files has a main transcript that was not read
+  // (empty, damaged): `<id>.jsonl` beside them (before 2.x) or beside their `<id>/subagents/`.
+  // After every file read as a session has its own page: a file named by another session's id is
+  // that file's session (regression: a later file of the same id took the other's damaged line).
+  for (const session of data.sessions) {
+    if (session.ledger.source !== 'claude') continue;
+    const page = pages.session(session.key);
+    const main = `${session.ledger.sessionId}.jsonl`;
+    for (const path of pathsOf(session)) {
+      const folder = dirname(path);
+      for (const file of [join(folder, main), ...(basename(folder) === 'subagents' ? [join(dirname(dirname(folder)), main)] : [])]) if (!pageOf.has(file)) pageOf.set(file, page);
+    }
+  }
+  return pageOf;
 }
 
 /** What --redact removed and --omit left out, for the index and the data-quality page. */
