@@ -520,6 +520,15 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
     const said = found.length === 0 ? `none of the agents' folders is here (${result.places.map((p) => shown(p.path)).join(', ')})` : `no sessions found in the agents' folders (${found.map((p) => shown(p.path)).join(', ')})`;
     io.stderr(terminalLine(`bough: ${said}; building the bundled sample sessions instead.`));
   }
+  // Said even with --quiet: a folder built to be sent that holds more than its report shows.
+  if (result.sessionsCarried > 0 && (flags.redact === true || flags.share === true)) {
+    const [them, their] = result.sessionsCarried === 1 ? ['it', 'its'] : ['them', 'their'];
+    io.stderr(
+      terminalLine(
+        `bough: warning: ${shownPath(result.outDir)} also keeps ${plural(result.sessionsCarried, 'session')} this report does not show, with ${their} pages, from an earlier build into it: whoever is sent the folder gets ${them} too. Build a report to send into a folder of its own, or pass --forget-missing to drop ${them}.`,
+      ),
+    );
+  }
   if (!flags.quiet) {
     for (const warning of result.warnings) io.stderr(terminalLine(`bough: warning: ${warning}`));
     io.stdout(terminalLine(summaryLine(result)));

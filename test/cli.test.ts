@@ -838,3 +838,21 @@ describe('bough command line', () => {
     expect((await run(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 });
+
+// Regression (a review of what a folder holds): a narrower --share build into a folder built for
+// the whole history kept the other sessions' pages in it, said on the last line only, and with
+// --quiet not at all.
+describe('a report made to share into a folder whose archive keeps more', () => {
+  it('warns that whoever is sent the folder gets those sessions too, even with --quiet', async () => {
+    const out = join(await tempDir(), 'report');
+    const input = join(FIXTURES, 'pi', 'lineage');
+    const home = await tempDir();
+    const cache = { BOUGH_CACHE_DIR: join(await tempDir(), 'cache'), BOUGH_CONFIG_DIR: join(await tempDir(), 'config') };
+    expect((await run(['build', input, '--out', out, '--share', '--tz', 'UTC', '--quiet'], cache, home)).code).toBe(0);
+    const narrower = await run(['build', input, '--out', out, '--share', '--tz', 'UTC', '--since', '2026-10-12', '--quiet'], cache, home);
+    expect(narrower.code).toBe(0);
+    expect(narrower.stderr).toMatch(/warning: .*also keeps 3 sessions this report does not show, with their pages, from an earlier build into it: whoever is sent the folder gets them too\. .*--forget-missing/);
+    // Not a build for its owner, nor one that keeps nothing else.
+    expect((await run(['build', input, '--out', out, '--tz', 'UTC', '--since', '2026-10-12', '--quiet', '--forget-missing'], cache, home)).stderr).not.toContain('also keeps');
+  });
+});
