@@ -1035,7 +1035,8 @@ function strandedSentence(outDir: string, stranded: readonly ArchivedPages[], sh
   return (
     `${outDir} holds the archive of an earlier build that ${ways}, with ${plural(stranded.length, 'session file')} this build would not write again ` +
     `(gone, or outside this build's inputs, period, project or agents). This build ${sharingWords(sharing)}: ` +
-    `it can neither keep ${them} in the same folder nor drop ${them} unasked. Write this report to another folder (--out), or pass --forget-missing to drop ${them}.`
+    `it can neither keep ${them} in the same folder nor drop ${them} unasked. Write this report to another folder (--out), or pass --forget-missing to drop ${them} ` +
+    `(for a session whose file is gone, the archive holds the only copy: build as before to keep ${them}).`
   );
 }
 
