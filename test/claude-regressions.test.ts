@@ -953,4 +953,15 @@ describe('a gateway that writes one message id for every response, and no reques
     const { totals } = await stats(folder);
     expect(totals).toMatchObject({ tokens: { input: 330, output: 510 }, subagents: { tokens: { input: 300, output: 400 } } });
   });
+
+  // Regression (a review of damaged input): output_tokens of -5 (not -1) left the whole response's
+  // usage out, its input and cache counts too, without a word.
+  it('keeps a response’s other counts when its output is a negative number, and says so', async () => {
+    for (const output of [-1, -5]) {
+      const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'go'), assistant('a1', 'u1', 'A', { ...tokens(100, output), cache_read_input_tokens: 1000 })] });
+      const { totals, diagnostics } = await stats(folder);
+      expect(totals, String(output)).toMatchObject({ usageRecords: 1, tokens: { input: 100, cacheRead: 1000, output: 0 } });
+      expect(diagnostics.byReason['absurd-number'], String(output)).toBe(1);
+    }
+  });
 });

@@ -516,7 +516,11 @@ function samePrompt(a: PromptCounts, b: PromptCounts): boolean {
 
 function considerLine(response: Response, line: raw.RawAssistantLine): void {
   const usage = raw.rawUsage.safeParse(line.message.usage);
-  const output = usage.success ? (usage.data.output_tokens ?? 0) : -1;
+  const written = usage.success ? (usage.data.output_tokens ?? 0) : -1;
+  // The line with the most output is the response's fullest; one whose output no agent could mean
+  // (negative, not a number) still gives its other counts when no line gives better: it ranks
+  // above none (-1) and below every real count (regression: output -5 lost the whole response).
+  const output = typeof written === 'number' && Number.isFinite(written) && written >= 0 ? written : -0.5;
   const hasUsage = line.message.usage !== undefined && line.message.usage !== null;
   if (hasUsage && output >= response.usageOutput) {
     response.usageLine = line;
