@@ -52,6 +52,39 @@ async function touchAnotherInput(input: string, day: number): Promise<void> {
 }
 
 describe('the archive', () => {
+  // Regression (a review of warm rebuilds): a Codex parent thread whose file was gone counted after
+  // the child it spawned, which replays its history: the child took the parent's prompts, and its
+  // spend moved to the child's day as sub-agent spend.
+  it('counts a gone Codex parent before the child that replays it, as when its file was read', async () => {
+    const parentId = '0195cccc-0000-7000-8000-0000000000a1';
+    const childId = '0195cccc-0000-7000-8000-0000000000c1';
+    const meta = (id: string, at: string, source: object | string) => ({ timestamp: at, type: 'session_meta', payload: { id, timestamp: at, cwd: '/work/demo', originator: 'codex_cli_rs', cli_version: '0.125.0', source, model_provider: 'openai' } });
+    const turn = (n: number, at: string, prompt: string) => [
+      { timestamp: at, type: 'turn_context', payload: { turn_id: `turn-${n}`, cwd: '/work/demo', model: 'gpt-5' } },
+      { timestamp: at, type: 'event_msg', payload: { type: 'user_message', message: prompt } },
+      { timestamp: at, type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: 1000 * n, cached_input_tokens: 0, output_tokens: 100 * n, reasoning_output_tokens: 0, total_tokens: 1100 * n }, last_token_usage: { input_tokens: 1000, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 0, total_tokens: 1100 } } } },
+    ];
+    const parent = [meta(parentId, '2026-10-07T10:00:00.000Z', 'cli'), ...turn(1, '2026-10-07T10:01:00.000Z', 'First'), ...turn(2, '2026-10-07T10:02:00.000Z', 'Second')];
+    // Spawned on another day, it replays its parent's history re-stamped at its spawn (codex.md §9), then works.
+    const spawnedAt = '2026-11-02T12:00:00.000Z';
+    const child = [meta(childId, spawnedAt, { subagent: { thread_spawn: { parent_thread_id: parentId, depth: 1 } } }), ...parent.map((line) => ({ ...line, timestamp: spawnedAt })), ...turn(3, '2026-11-02T12:01:00.000Z', 'Child work')];
+    const dir = await tempDir();
+    const write = async (path: string, lines: readonly object[]) => {
+      await mkdir(join(dir, dirname(path)), { recursive: true });
+      await writeFile(join(dir, path), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    };
+    await write(`sessions/2026/10/07/rollout-2026-10-07T10-00-00-${parentId}.jsonl`, parent);
+    await write(`sessions/2026/11/02/rollout-2026-11-02T12-00-00-${childId}.jsonl`, child);
+    const { input, run } = await setUp(dir);
+    const first = await run();
+    expect(first.months.map((month) => [month.key, month.prompts])).toEqual([['2026-10', 2], ['2026-11', 0]]);
+    await rm(join(input, 'sessions', '2026', '10', '07'), { recursive: true });
+    const second = await run({ day: 5 });
+    expect(second.sessions.find((session) => session.file.endsWith(`${parentId}.jsonl`))?.sourceLastSeen).not.toBeNull();
+    expect(second.totals).toEqual(first.totals);
+    expect(second.months).toEqual(first.months);
+  });
+
   // Regression: a kept page's link to the session after it led nowhere once that session's file
   // moved (its page is named by its path), and a session started later was never linked.
   it('links a kept page to its neighbours as this report has them', async () => {

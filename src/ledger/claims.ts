@@ -507,10 +507,13 @@ function countedEntries(
       ordered.push(link);
     }
   };
-  // Files read now before those kept from an earlier build (their files gone): a file read now
-  // that holds the same as a kept one (a project folder renamed, a sub-agent file with it) is the
-  // one that counts, and the kept one its duplicate.
-  [...ledgers].sort((a, b) => Number(a.lastSeen !== null) - Number(b.lastSeen !== null) || byAge(a, b)).forEach(place);
+  // By age, as when every file was read: a file kept from an earlier build (its file gone) counts
+  // where it did then (a gone Codex parent before the child that replays it; regression: last, so
+  // the child took its history and its prompts). Of files that started at once, those read now
+  // first: a file read now that holds the same as a kept one (a project folder renamed, a
+  // sub-agent file with it) is the one that counts, and the kept one its duplicate.
+  const startOf = (ledger: SessionLedger) => ledger.startedAt ?? Infinity;
+  [...ledgers].sort((a, b) => startOf(a) - startOf(b) || Number(a.lastSeen !== null) - Number(b.lastSeen !== null) || byAge(a, b)).forEach(place);
 
   // Keys are claimed within their source. Kept per source rather than joined to it: the keys are
   // flat strings already, whose hashes V8 keeps, and a joined one is a new string per lookup.
