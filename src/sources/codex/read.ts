@@ -195,12 +195,6 @@ interface CodexContext {
   turnId: string;
   /** The last damaged token_count as written, so that its re-emit is not counted again. */
   lastDamaged: string | null;
-  /**
-   * The last token_count's step, when it was a rise or a fall of the totals: the next tells
-   * whether it was one event's counts written wrong (they come back to what the responses add up
-   * to), as a restart or a rise cannot.
-   */
-  lastStep: { kind: 'rise'; from: Totals; last: Totals | null; record: CodexContext['usages'][number] | null } | { kind: 'fall'; resumeFrom: Totals } | null;
   startedAt: number | null;
 }
 
@@ -250,7 +244,6 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     occurrences: new Map(),
     turnId: '',
     lastDamaged: null,
-    lastStep: null,
     startedAt: null,
   };
   if (input.headerless) rebuildHeader(ctx, input.damaged, input.first.line);
@@ -844,9 +837,6 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   // from the same totals, and their first responses may well add the same counts; their turns
   // differ, while a replay copies its parent's turn ids with the rest.
   let turn: string | null = ctx.turnId;
-  const step = ctx.lastStep;
-  ctx.lastStep = null;
-  let rise: Totals | null = null;
   const damage = damagedTotals(total, info.total_token_usage, before);
   if (damage !== null) {
     // Written again as it was (a re-emit, as good totals are): counted once.
@@ -863,9 +853,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   } else if (total === null) {
     delta = last; // very old builds: no running totals
   } else if (before !== null && sameTotals(total, before)) {
-    // A re-emit: the step before it is still the last.
-    ctx.lastStep = step;
-    return;
+    return; // re-emit
   } else if (before === null && inheritsTotals(ctx, total, last)) {
     // A fork or a spawned child whose copied history carried no token_count: its totals continue
     // from its parent's (§9), which the parent counts. This response's own usage is what it adds,
@@ -878,43 +866,22 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     // parent's last response was.
     turn = null;
     note = 'the running totals continue from the parent thread’s: counted this response’s own usage';
-  } else if (step?.kind === 'fall' && grewFrom(total, step.resumeFrom)) {
-    // Back above the totals before the fall and the response it counted: the fall was one
-    // event's totals written wrong (a restart's go on from less), and these are measured from
-    // where the count stood, not from the fallen totals (which would count the thread again).
-    ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, at.line, 'token_count: running totals came back above the ones before the last fall: that fall was no restart, and what follows is measured from before it', false));
-    delta = difference(total, step.resumeFrom);
   } else if (before === null || grewFrom(total, before)) {
     delta = before === null ? total : difference(total, before);
-    if (before !== null) rise = before;
   } else if (time !== null && ctx.totalsAt !== null && time < ctx.totalsAt) {
     // Lower totals written earlier than the last: an event out of place (lines moved or merged),
     // not a restart. The higher totals already hold its usage; taken as a baseline, what follows
     // would count it again.
     ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, at.line, 'token_count: running totals lower than, and timed before, the ones already read: out of order, not counted again'));
     return;
-  } else if (step?.kind === 'rise' && step.last !== null && selfConsistent(step.last) && grewFrom(total, movedOn(step.from, step.last))) {
-    // Fallen back to no less than what the responses add up to: the rise before was more than its
-    // response's own counts (one total written wrong), which it counts instead, and these are
-    // measured from there.
-    const resumeFrom = movedOn(step.from, step.last);
-    if (step.record !== null) {
-      amendUsage(step.record.usage, step.last);
-      step.record.after = countsSignature(resumeFrom);
-    }
-    ctx.diagnostics.push(diagnostic('absurd-number', ctx.file, at.line, 'token_count: running totals fell back below the last ones, to no less than what the responses add up to: that rise was more than its response’s own counts, which are counted instead'));
-    delta = difference(total, resumeFrom);
-    before = resumeFrom;
   } else {
     delta = last !== null && selfConsistent(last) ? last : null;
     if (delta !== null) note = 'the running totals restarted: counted this response’s own usage';
-    if (before !== null) ctx.lastStep = { kind: 'fall', resumeFrom: delta === null ? before : movedOn(before, delta) };
   }
   if (next !== null) {
     ctx.totals = next;
     ctx.totalsAt = time;
   }
-  if (rise !== null) ctx.lastStep = { kind: 'rise', from: rise, last, record: null };
   if (delta === null || isZero(delta)) return;
   // Reasoning is part of output (codex.md §7.3): more of it than output between two totals is a
   // count written wrong in one of them, and the output, which is priced, is taken as right; what
@@ -956,18 +923,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   };
   const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
   draft.entry.usage.push(usage);
-  const record = { usage, turn, before: before === null ? '0' : countsSignature(before), after: next === null ? `last:${countsSignature(delta)}#${at.line}` : countsSignature(next) };
-  ctx.usages.push(record);
-  if (ctx.lastStep?.kind === 'rise') ctx.lastStep.record = record;
-}
-
-/** A usage record's counts made a response's own (a rise of the running totals found to be more than it). */
-function amendUsage(usage: Usage, last: Totals): void {
-  usage.input = last.input - Math.max(0, last.cached) - Math.max(0, last.cacheWrite);
-  usage.cacheRead = last.cached;
-  usage.cacheWrite = last.cacheWrite;
-  usage.output = last.output;
-  usage.reasoning = Math.min(last.reasoning, last.output);
+  ctx.usages.push({ usage, turn, before: before === null ? '0' : countsSignature(before), after: next === null ? `last:${countsSignature(delta)}#${at.line}` : countsSignature(next) });
 }
 
 /** The model a token_count says served the response, where it names one as text. */
@@ -1026,7 +982,13 @@ function damagedTotals(total: Totals | null, rawTotal: raw.RawTokenUsage | null 
   if (before === null) {
     for (const field of ['input_tokens', 'output_tokens'] as const) if (written[field] === undefined || written[field] === null) return `without ${field}`;
   }
-  return countsProblemOf(written, MAX_RUNNING_TOTAL);
+  const problem = countsProblemOf(written, MAX_RUNNING_TOTAL);
+  if (problem !== null) return problem;
+  // A part larger than its whole is no count Codex writes (a "context full" total is larger than
+  // its parts, never smaller): a count written wrong, which would otherwise be billed in full.
+  if (typeof written.total_tokens === 'number' && total.total < total.input + total.output) return `total_tokens ${total.total} below input and output (${total.input + total.output})`;
+  if (total.cached > total.input) return `cached_input_tokens ${total.cached} above input_tokens ${total.input}`;
+  return null;
 }
 
 /**
