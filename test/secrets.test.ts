@@ -295,12 +295,24 @@ describe('secrets the pattern list used to miss', () => {
     ['docker login -u me --password-stdin <<< hunter2abc', 'docker login -u me --password-stdin <<< [REDACTED:cli-password]'],
     ['cat <<< hunter2abc | docker login -u me --password-stdin', 'cat <<< [REDACTED:cli-password] | docker login -u me --password-stdin'],
     ['cat <<< hello | wc -c', 'cat <<< hello | wc -c'],
+    // A hostile look at the here-document rule: over continued lines too; not another command's
+    // here-document, nor prose about one, nor its lines of words.
+    ['docker login -u bob \\\n  --password-stdin ghcr.io <<EOF\nS3cretPassw0rd\nEOF', 'docker login -u bob \\\n  --password-stdin ghcr.io <<EOF\n[REDACTED:cli-password]\nEOF'],
+    ['cat <<EOF |\ndocker login -u bob --password-stdin\nS3cretPassw0rd\nEOF', 'cat <<EOF |\ndocker login -u bob --password-stdin\n[REDACTED:cli-password]\nEOF'],
+    ['docker login -u bob --password-stdin < ~/.pw && kubectl apply -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nEOF', 'docker login -u bob --password-stdin < ~/.pw && kubectl apply -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nEOF'],
+    ['You can pipe it: `docker login --password-stdin <<EOF` then type the password.\nTheNextParagraph\nAnd another.', 'You can pipe it: `docker login --password-stdin <<EOF` then type the password.\nTheNextParagraph\nAnd another.'],
     // Regression (a hostile look): SQL INSERT's values in a secret's column.
     ["INSERT INTO users (name, password) VALUES ('bob', 'Hunter2secret');", "INSERT INTO users (name, password) VALUES ('bob', '[REDACTED:sql-password]');"],
     ["insert into accounts(user,passwd) values ('root','toor1234'),\n  ('ana', 'it''s4Ana');", "insert into accounts(user,passwd) values ('root','[REDACTED:sql-password]'),\n  ('ana', '[REDACTED:sql-password]');"],
     ["INSERT INTO t (id, api_token, created) VALUES (1, 'tok8f7d6c5b4a', now()), (2, NULL, now());", "INSERT INTO t (id, api_token, created) VALUES (1, '[REDACTED:sql-password]', now()), (2, NULL, now());"],
     ["INSERT INTO t (name, note, password_hash) VALUES ('bob', 'password', '$2b$12$abcdefghijklmnopqrstuv');", "INSERT INTO t (name, note, password_hash) VALUES ('bob', 'password', '$2b$12$abcdefghijklmnopqrstuv');"],
     ["INSERT INTO users (name, password) VALUES ($1, $2)", "INSERT INTO users (name, password) VALUES ($1, $2)"],
+    // A hostile look at the INSERT rule: other layouts and dialects, a row it cannot read not the
+    // end of the text, and values the other rules keep kept here too.
+    ["INSERT INTO users\n  (name, password)\nVALUES ('bob', 'Hunter2Secret');", "INSERT INTO users\n  (name, password)\nVALUES ('bob', '[REDACTED:sql-password]');"],
+    ['REPLACE INTO users (name, password) VALUES ("bob", "Hunter2Secret");', 'REPLACE INTO users (name, password) VALUES ("bob", "[REDACTED:sql-password]");'],
+    ["INSERT INTO users (name, password) VALUES ('O\\'Brien', crypt('Hunter2Secret', gen_salt('bf')));\nINSERT INTO users (name, password) VALUES ('bob', 'Tr0ub4dor3x');", "INSERT INTO users (name, password) VALUES ('O\\'Brien', crypt('[REDACTED:sql-password]', gen_salt('bf')));\nINSERT INTO users (name, password) VALUES ('bob', '[REDACTED:sql-password]');"],
+    ["INSERT INTO t (pass, api_key, note) VALUES ('true', 'STRIPE_API_KEY', 'Password is required');", "INSERT INTO t (pass, api_key, note) VALUES ('true', 'STRIPE_API_KEY', 'Password is required');"],
     // Regression (a hostile look): a here-document fed to a login is its password.
     ['docker login -u me --password-stdin <<EOF\nhunter2abc\nEOF\necho done', 'docker login -u me --password-stdin <<EOF\n[REDACTED:cli-password]\nEOF\necho done'],
     ["cat <<-'END' | gh auth login --with-token\n\tgho_notAnIssuedShape42\n\tEND", "cat <<-'END' | gh auth login --with-token\n\t[REDACTED:cli-password]\n\tEND"],
@@ -411,9 +423,19 @@ describe('a megabyte line of near-matches', () => {
     ['names', 'token='],
     ['schemes', 'a://b:'],
     ['cookies, elements and netrc words', 'Cookie: a=1; <password a=b><a>x machine a.b login '],
+    ['here-documents on continued lines', '--password-stdin cat <<A \\\n'],
   ])('of %s comes back whole', (_, unit) => {
     const line = unit.repeat(Math.ceil(2 ** 20 / unit.length));
     expect(redact(`${line} .eyJ home Users`).length).toBeGreaterThan(0);
+  });
+
+  // Regression (a hostile look): a line of here-documents after a login's word, and INSERTs nested
+  // in an INSERT, took seconds for 64 kB and minutes for a megabyte (each read the rest again).
+  it.each([
+    ['here-documents', `docker login --password-stdin < pw.txt\n${'cat <<A '.repeat(2 ** 17)}\nend\n`],
+    ['INSERTs in an INSERT', `${'INSERT INTO u (password) VALUES ('.repeat(2 ** 15)}${')'.repeat(2 ** 15)}`],
+  ])('of %s comes back whole', (_, text) => {
+    expect(redact(text).length).toBeGreaterThan(0);
   });
 });
 

@@ -125,35 +125,91 @@ const HERE_DOCUMENT = /(?<!<)<<(-?)[ \t]*(["']?)([A-Za-z_]\w*)\2/g;
 const LOGIN_ON_LINE = new RegExp(STDIN_LOGIN);
 /** Lines of a here-document read as a password: a login reads one line, a token file a few. */
 const HERE_DOCUMENT_LINES = 3;
+/** The whole logical line a shell reads is this long at most: a command continued further is not looked into. */
+const COMMAND_CHARS = 4000;
+/** A login's command is a line or two: a longer one is something else, and not searched through. */
+const LOGIN_CHARS = 1000;
 
 /**
  * The body of a here-document fed to a login (`docker login … --password-stdin <<EOF`, `cat <<EOF
- * | gh auth login --with-token`): its lines up to the delimiter, each a password unless a variable
- * (expanded, the delimiter not quoted) or a placeholder.
+ * | gh auth login --with-token`, over lines continued with `\` or after a `|`): its lines up to the
+ * delimiter, each a password unless it holds a space (prose), a variable the shell expands, or a
+ * placeholder. Only where the here-document is the login's own input (not another command's on
+ * the same line) and its delimiter closes it a few lines on (not a sentence about one).
  */
 function hereDocumentPasswords(text: string): Found[] {
   const found: Found[] = [];
   HERE_DOCUMENT.lastIndex = 0;
+  let read = 0;
   for (let m = HERE_DOCUMENT.exec(text); m; m = HERE_DOCUMENT.exec(text)) {
-    const lineStart = text.lastIndexOf('\n', m.index) + 1;
-    const lineEnd = text.indexOf('\n', m.index);
-    if (lineEnd === -1) break;
-    if (!LOGIN_ON_LINE.test(text.slice(lineStart, lineEnd))) continue;
+    const command = logicalLine(text, m.index, read);
+    read = command.end;
+    // Whatever this here-document is, the next is looked for after its command: each line once.
+    HERE_DOCUMENT.lastIndex = Math.max(HERE_DOCUMENT.lastIndex, command.end);
+    if (command.end >= text.length || !feedsLogin(command.text, m.index - command.start)) continue;
     const [, dash, quote, delimiter] = m;
-    let at = lineEnd + 1;
-    for (let n = 0; n < HERE_DOCUMENT_LINES && at < text.length; n++) {
-      const end = text.indexOf('\n', at) === -1 ? text.length : text.indexOf('\n', at);
-      const line = text.slice(at, end);
-      const value = dash ? line.replace(/^\t+/, '') : line;
-      if (value.trim() === delimiter) break;
-      const start = at + (line.length - line.trimStart().length);
-      const trimmed = value.trim();
-      if (trimmed.length >= MIN_SECRET_LENGTH && isLiteralPassword(trimmed) && (quote !== '' || !trimmed.includes('$'))) found.push({ start, end: start + trimmed.length });
-      at = end + 1;
+    const lines: { start: number; text: string }[] = [];
+    let closed = false;
+    for (let at = command.end + 1, n = 0; n <= HERE_DOCUMENT_LINES && at <= text.length; n++) {
+      const stop = text.indexOf('\n', at) === -1 ? text.length : text.indexOf('\n', at);
+      const line = text.slice(at, stop);
+      if ((dash ? line.replace(/^\t+/, '') : line).trim() === delimiter) {
+        closed = true;
+        break;
+      }
+      lines.push({ start: at, text: line });
+      at = stop + 1;
     }
-    HERE_DOCUMENT.lastIndex = Math.max(HERE_DOCUMENT.lastIndex, lineEnd);
+    if (!closed) continue;
+    for (const line of lines) {
+      const value = line.text.trim();
+      if (value.length < MIN_SECRET_LENGTH || /\s/.test(value) || !isLiteralPassword(value) || (quote === '' && value.includes('$'))) continue;
+      const start = line.start + line.text.indexOf(value);
+      found.push({ start, end: start + value.length });
+    }
   }
   return found;
+}
+
+/**
+ * The logical line of a shell command around `at`: its physical lines joined where one ends with
+ * `\` or `|`, from no earlier than `from` (where the last one looked at ended: each line once).
+ */
+function logicalLine(text: string, at: number, from: number): { start: number; end: number; text: string } {
+  const continues = (lineEnd: number) => /(?:\\|\|)[ \t]*\r?$/.test(text.slice(Math.max(0, lineEnd - 40), lineEnd));
+  let start = Math.max(from, text.lastIndexOf('\n', at) + 1);
+  while (start > from && at - start < COMMAND_CHARS && continues(start - 1)) start = Math.max(from, text.lastIndexOf('\n', start - 2) + 1);
+  let end = text.indexOf('\n', at);
+  while (end !== -1 && end - start < COMMAND_CHARS && continues(end)) end = text.indexOf('\n', end + 1);
+  if (end === -1) end = text.length;
+  // Continuations blanked where they stand: offsets in the line stay those in the text.
+  return { start, end, text: text.slice(start, end).replace(/\\\r?\n/g, (c) => ' '.repeat(c.length)).replace(/\|[ \t]*\r?\n/g, (c) => `|${' '.repeat(c.length - 1)}`) };
+}
+
+/**
+ * Whether the here-document at `at` in a logical line is a login's input: the command holding it
+ * (between `;`, `&&`, `||` and `|`) is the login, or `cat` piped straight into one.
+ */
+function feedsLogin(line: string, at: number): boolean {
+  const isLogin = (command: string) => command.length <= LOGIN_CHARS && /login|secret|token/.test(command) && LOGIN_ON_LINE.test(command);
+  const pipelines = line.split(/;|&&|\|\|/);
+  let offset = 0;
+  for (const pipeline of pipelines) {
+    if (at < offset + pipeline.length) {
+      const commands = pipeline.split('|');
+      let from = offset;
+      for (const [i, command] of commands.entries()) {
+        if (at < from + command.length + 1) {
+          if (isLogin(command)) return true;
+          return /^\s*(?:sudo\s+)?cat\b/.test(command) && isLogin(commands[i + 1] ?? '');
+        }
+        from += command.length + 1;
+      }
+      return false;
+    }
+    offset += pipeline.length + (line.startsWith('&&', offset + pipeline.length) || line.startsWith('||', offset + pipeline.length) ? 2 : 1);
+  }
+  return false;
 }
 const STDIN_FED = new RegExp(String.raw`^[ \t]*\|[ \t]*${STDIN_LOGIN}`);
 
@@ -950,60 +1006,120 @@ function tableValues(text: string): Found[] {
   return found;
 }
 
-const SQL_INSERT = /\bINSERT[ \t]+(?:INTO[ \t]+)?[\w."`\[\]]{1,200}[ \t]*\(([^()]{1,2000})\)\s*VALUES\s*/gi;
+/** A quoted or bare SQL name, as a table's or a schema's. */
+const SQL_NAME = String.raw`(?:"[^"\n]{1,100}"|\x60[^\x60\n]{1,100}\x60|\[[^\]\n]{1,100}\]|[\w$]{1,200})`;
+const SQL_INSERT = new RegExp(
+  String.raw`\b(?:INSERT|REPLACE)\s+(?:(?:IGNORE|OR\s+(?:REPLACE|IGNORE|ABORT|FAIL|ROLLBACK))\s+)?(?:INTO\s+)?${SQL_NAME}(?:\s*\.\s*${SQL_NAME}){0,3}(?:\s+AS\s+[\w$]{1,100})?\s*\(([^()]{1,2000})\)\s*VALUES\s*`,
+  'gi',
+);
+/** A value longer than this (a call, an expression) is no row this reads: the statement is left as it is. */
+const SQL_VALUE_CHARS = 4000;
 
 /**
- * SQL's `INSERT INTO t (name, password, api_token) VALUES ('bob', '…', '…'), (…)`: each row's
- * quoted value in a column whose name is a secret's. Values are read as SQL writes them (quotes
- * doubled inside a string, numbers, NULL, calls); a row not read to its end is left.
+ * SQL's `INSERT INTO t (name, password, api_token) VALUES ('bob', '…', '…'), (…)` (and REPLACE,
+ * INSERT IGNORE, INSERT OR REPLACE): each row's string in a column whose name is a secret's, a
+ * string inside a call there too (`crypt('…', gen_salt('bf'))`). Strings as SQL dialects write
+ * them: single or double quotes, doubled quotes or a backslash inside, a prefix (N'…', E'…');
+ * comments between values. A statement not read to its end is left, and the next read; each
+ * character is read once, whatever the text.
  */
 function sqlInsertValues(text: string): Found[] {
   const found: Found[] = [];
-  if (!/insert/i.test(text) || !/values/i.test(text)) return found;
+  if (!/insert|replace/i.test(text) || !/values/i.test(text)) return found;
   SQL_INSERT.lastIndex = 0;
   for (let m = SQL_INSERT.exec(text); m; m = SQL_INSERT.exec(text)) {
-    const columns = (m[1] ?? '').split(',').map((name) => name.trim().replace(/^[`"[]|[`"\]]$/g, ''));
-    const secret = new Set(columns.flatMap((name, column) => (SECRET_NAME_HINT.test(name) && isSecretName(name) ? [column] : [])));
-    if (secret.size === 0) continue;
-    let at = m.index + m[0].length;
-    // Rows: (v, v, …) separated by commas.
-    for (let rows = 0; rows < 1000 && text[at] === '('; rows++) {
-      at++;
-      for (let column = 0; ; column++) {
-        while (text[at] === ' ' || text[at] === '\t' || text[at] === '\n' || text[at] === '\r') at++;
-        if (text[at] === "'") {
-          let end = at + 1;
-          while (end < text.length && !(text[end] === "'" && text[end + 1] !== "'")) end += text[end] === "'" ? 2 : 1;
-          if (end >= text.length) return found;
-          const value = text.slice(at + 1, end);
-          if (secret.has(column) && value.length >= MIN_SECRET_LENGTH && isLiteralPassword(value) && !value.startsWith('[REDACTED:')) found.push({ start: at + 1, end });
-          at = end + 1;
-        } else {
-          // A number, NULL, a placeholder or a call: up to the next comma or the row's end, calls' parentheses and all.
-          let depth = 0;
-          while (at < text.length && (depth > 0 || (text[at] !== ',' && text[at] !== ')'))) {
-            if (text[at] === '(') depth++;
-            else if (text[at] === ')') depth--;
-            else if (text[at] === "'" || text[at] === ';' || text[at] === '\n') break;
-            at++;
-          }
-        }
-        while (text[at] === ' ' || text[at] === '\t') at++;
-        if (text[at] === ',') {
-          at++;
-          continue;
-        }
-        if (text[at] !== ')') return found;
-        at++;
-        break;
-      }
-      while (text[at] === ' ' || text[at] === '\t' || text[at] === '\n' || text[at] === '\r') at++;
-      if (text[at] !== ',') break;
-      at++;
-      while (text[at] === ' ' || text[at] === '\t' || text[at] === '\n' || text[at] === '\r') at++;
-    }
+    const columns = (m[1] ?? '').split(',').map((name) => name.trim().replace(/^["`[]|["`\]]$/g, ''));
+    const secret = columns.map((name) => SECRET_NAME_HINT.test(name) && isSecretName(name));
+    if (!secret.includes(true)) continue;
+    const end = sqlRows(text, m.index + m[0].length, (column, start, stop) => {
+      const value = text.slice(start, stop);
+      const name = columns[column] ?? '';
+      if (secret[column] === true && isLiteralPassword(value) && isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) found.push({ start, end: stop });
+    });
+    SQL_INSERT.lastIndex = Math.max(SQL_INSERT.lastIndex, end);
   }
   return found;
+}
+
+/**
+ * Reads the rows of a VALUES list from `at`, calling `string` with each string's column and span
+ * (inside its quotes); returns where reading stopped.
+ */
+function sqlRows(text: string, at: number, string: (column: number, start: number, end: number) => void): number {
+  const blank = () => {
+    for (;;) {
+      while (at < text.length && /\s/.test(text[at] as string)) at++;
+      if (text.startsWith('--', at)) {
+        const line = text.indexOf('\n', at);
+        at = line === -1 ? text.length : line + 1;
+      } else if (text.startsWith('/*', at)) {
+        const close = text.indexOf('*/', at + 2);
+        at = close === -1 ? text.length : close + 2;
+      } else return;
+    }
+  };
+  /** A quoted string from its opening quote: its content's span, or null when it does not close. */
+  const quoted = (): { start: number; end: number } | null => {
+    const quote = text[at];
+    const start = at + 1;
+    for (let i = start; i < text.length; i++) {
+      const c = text[i];
+      if (c === '\\') i++;
+      else if (c === quote) {
+        if (text[i + 1] === quote) i++;
+        else {
+          at = i + 1;
+          return { start, end: i };
+        }
+      }
+    }
+    return null;
+  };
+  for (;;) {
+    blank();
+    if (text[at] !== '(') return at;
+    at++;
+    for (let column = 0; ; column++) {
+      blank();
+      // A prefix (N'…', E'…', _utf8mb4'…') belongs to the string after it.
+      const prefix = /^(?:[NnEeBbXx]|_\w{1,20})(?=['"])/.exec(text.slice(at, at + 22));
+      if (prefix) at += prefix[0].length;
+      if (text[at] === "'" || text[at] === '"') {
+        const span = quoted();
+        if (span === null) return text.length;
+        string(column, span.start, span.end);
+      } else {
+        // A number, NULL, a placeholder or a call: to the next comma or the row's end, its strings read.
+        const from = at;
+        let depth = 0;
+        while (at < text.length && (depth > 0 || (text[at] !== ',' && text[at] !== ')'))) {
+          if (at - from > SQL_VALUE_CHARS) return at;
+          const c = text[at];
+          if (c === "'" || c === '"') {
+            const span = quoted();
+            if (span === null) return text.length;
+            string(column, span.start, span.end);
+            continue;
+          }
+          if (c === '(') depth++;
+          else if (c === ')') depth--;
+          else if (c === ';') return at;
+          at++;
+        }
+      }
+      blank();
+      if (text[at] === ',') {
+        at++;
+        continue;
+      }
+      if (text[at] !== ')') return at;
+      at++;
+      break;
+    }
+    blank();
+    if (text[at] !== ',') return at;
+    at++;
+  }
 }
 
 /**
