@@ -205,7 +205,8 @@ export function sessionJson(session: SessionData, pages: PageMap): Summary['sess
     partlyOutsidePeriod: session.partly,
     parentFile: ledger.parentFile,
     sourceLastSeen: ledger.lastSeen === null ? null : new Date(ledger.lastSeen).toISOString(),
-    origin: session.origin?.path ?? null,
+    // As its page names it: only a session this report shows (one outside its period or filters is no part of it).
+    origin: session.origin !== null && pages.hasSession(session.origin.key) ? session.origin.path : null,
     originMissing: session.originMissing,
     duplicateFiles: session.duplicates.map((d) => d.path),
     ...counts(tally),

@@ -225,7 +225,9 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   const fileHoldsUsage = session.counted.usage.length > 0 || session.subagents.some((sub) => sub.counted.usage.length > 0);
   const subagentTurns = ledger.subagentOf === null ? null : subagentTurnsOf(file);
   // A fork of a fork: what it shares with its origin may be counted in that one's own origin.
-  const copiedFrom = `${session.origin ? `“${session.origin.title}”` : 'another session'}, ${session.originCopied ? 'counted where first recorded' : 'counted there'}`;
+  // Named only when the report shows it (see LineageLink).
+  const origin = session.origin !== null && (ctx.standalone || inReport(session.origin)) ? session.origin.title : null;
+  const copiedFrom = `${origin !== null ? `“${origin}”` : session.origin ? 'a session outside this report’s period or filters' : 'another session'}, ${session.originCopied ? 'counted where first recorded' : 'counted there'}`;
   const facts: Fact[] = [
     { label: 'Project', value: ledger.cwd ?? '(no working directory recorded)', href: ctx.standalone ? null : hrefFrom(page, projectPage) },
     { label: 'Started', value: formatDateTime(session.startedAt, ctx.time), href: null },
