@@ -814,7 +814,9 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const { scope: asked } = options;
   const narrowed = asked.sources !== null || asked.project !== null || asked.period.start !== null || asked.period.end !== null;
   const shownFiles = sessionPagesOfFiles(data, pages);
-  const diagnosticList = options.redact && narrowed ? allDiagnostics.filter((d) => shownFiles.has(d.file)) : allDiagnostics;
+  // The report folder's own problems (its archive, its pages) are this report's, listed whatever it shows.
+  const ofReport = new Set<string>(['archive-unreadable', 'archive-other-secret', 'page-failed']);
+  const diagnosticList = options.redact && narrowed ? allDiagnostics.filter((d) => shownFiles.has(d.file) || ofReport.has(d.reason)) : allDiagnostics;
   const withheld = allDiagnostics.reduce((sum, d) => sum + (d.count ?? 1), 0) - diagnosticList.reduce((sum, d) => sum + (d.count ?? 1), 0);
   overview.diagnostics = diagnosticsSummary;
   for (const project of data.projects) {

@@ -525,7 +525,7 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
     const [them, their] = result.sessionsCarried === 1 ? ['it', 'its'] : ['them', 'their'];
     io.stderr(
       terminalLine(
-        `bough: warning: ${shownPath(result.outDir)} also keeps ${plural(result.sessionsCarried, 'session')} this report does not show, with ${their} pages, from an earlier build into it: whoever is sent the folder gets ${them} too. Build a report to send into a folder of its own, or pass --forget-missing to drop ${them}.`,
+        `bough: warning: ${shownPath(result.outDir)} also keeps ${plural(result.sessionsCarried, 'session')} this report does not show, with ${their} pages, from an earlier build into it: whoever is sent the folder gets ${them} too. Build a report to send into a folder of its own, or pass --forget-missing to drop ${them} (for a session whose file is gone, the archive holds the only copy).`,
       ),
     );
   }

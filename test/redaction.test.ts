@@ -986,4 +986,18 @@ describe('a report made to share, asked for one project', () => {
     expect(plain.summary.diagnostics.items).toHaveLength(2);
     expect(plain.page).toContain('plutoproj');
   });
+
+  // Regression (a hostile look): the report folder's own problems (an archive record that does
+  // not read) were left out with the other files', though the run said the page lists them.
+  it('still lists the report folder’s own problems', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, '--srv-app--'));
+    await writeFile(join(dir, '--srv-app--', 'a.jsonl'), `${JSON.stringify({ type: 'session', version: 3, id: 'a', timestamp: '2026-10-12T10:00:00.000Z', cwd: '/srv/app' })}\n${JSON.stringify({ type: 'message', id: 'u1', parentId: null, timestamp: '2026-10-12T10:00:01.000Z', message: { role: 'user', content: 'work' } })}\n`);
+    const out = join(await tempDir(), 'report');
+    const environment = { env: { BOUGH_CONFIG_DIR: join(await tempDir(), 'config') }, home: await tempDir() };
+    await build({ inputs: [dir], out, redact: true, scope: ALL_UTC, environment, now: NOW });
+    await appendFile(join(out, 'archive', 'sessions.jsonl'), '{"broken\n');
+    const { summary } = await build({ inputs: [dir], out, redact: true, scope: { ...ALL_UTC, project: 'app' }, environment, now: NOW });
+    expect(summary.diagnostics.items.map((d) => d.reason)).toContain('archive-unreadable');
+  });
 });

@@ -209,7 +209,7 @@ export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: Overvie
     withheld:
       withheld === 0
         ? null
-        : `${plural(withheld, 'problem')} of files this report does not show (outside its period, project or agents, or no session) ${withheld === 1 ? 'is' : 'are'} counted above but not listed: a report made to share names nothing from outside what it was asked for. A build without --share lists them.`,
+        : `${plural(withheld, 'problem')} of files this report does not show (outside its period, project or agents, or no session) ${withheld === 1 ? 'is' : 'are'} counted above but not listed: a report made to share names nothing from outside what it was asked for. A report that does not redact, in a folder of its own, lists them.`,
   };
 }
 
