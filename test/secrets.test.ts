@@ -282,6 +282,7 @@ describe('secrets the pattern list used to miss', () => {
     ['| Secret | Rotated |\n|---|---|\n| prod-db-2024 | yes |\n| stored-in-kms | no |\n| db-creds.password | no |', '| Secret | Rotated |\n|---|---|\n| prod-db-2024 | yes |\n| stored-in-kms | no |\n| db-creds.password | no |'],
     ['The key lives in src/main/java/com/Example2/Auth/KeyStore and is loaded at boot.', 'The key lives in src/main/java/com/Example2/Auth/KeyStore and is loaded at boot.'],
     // Regression (a hostile look): base64 of text after "key" is a test's fixture, not an AWS secret key.
+    ['The secret key is WnE4I21WMiFwTDlAeFI0JHRXNyVuQjNea0Q2JmhG, keep it safe.', 'The secret key is [REDACTED:aws-secret-key], keep it safe.'],
     ['In the test, the key is `YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0` (base64 of the alphabet).', 'In the test, the key is `YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0` (base64 of the alphabet).'],
     // A second hostile look: a password is one under "Password" whatever it looks like, a UUID
     // key under "API key" too, and references under "Secret" are none.

@@ -82,12 +82,17 @@ function looksRandom(token: string): boolean {
 }
 
 /**
- * Forty characters that are base64 of text (a test's fixture, `YWJjZGVm…` for "abcdef…"), not a
- * key: a random key's thirty bytes are all printable about once in 10¹³.
+ * Forty characters that are base64 of words (a test's fixture, `YWJjZGVm…` for "abcdef…"), not
+ * a key: printable, with a run of eight small letters or three spaces among letters. A random
+ * key's thirty bytes are all printable about once in 10¹³; a random password's, base64-encoded,
+ * hold such a run about once in a thousand (a hostile look: "decodes to printable" alone let
+ * every encoded password through).
  */
 function encodesText(token: string): boolean {
   const bytes = Buffer.from(token, 'base64');
-  return bytes.length === 30 && bytes.every((byte) => (byte >= 0x20 && byte < 0x7f) || byte === 0x09 || byte === 0x0a || byte === 0x0d);
+  if (bytes.length !== 30 || !bytes.every((byte) => (byte >= 0x20 && byte < 0x7f) || byte === 0x09 || byte === 0x0a || byte === 0x0d)) return false;
+  const text = bytes.toString('latin1');
+  return /[a-z]{8}/.test(text) || ((text.match(/ /g)?.length ?? 0) >= 3 && (text.match(/[A-Za-z ]/g)?.length ?? 0) >= 24);
 }
 
 /** What takes a password on its standard input: a registry's login, `gh auth login --with-token`, `docker secret create NAME -`; through sudo (with its flags and their values), env or npx. */
