@@ -647,8 +647,11 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     }
     // The last entries archived may read otherwise once the lines after them are written (Codex
     // writes a prompt twice, as the model's input and then as an event, a moment apart): a file
-    // going on holds the others as they were, its first entry always.
-    const settled = was.slice(0, Math.max(1, was.length - GROWING_TAIL));
+    // going on holds the others as they were, its first entry always. Codex's four only: another
+    // agent's last one, read while its response was written (regression: a Pi file put back to an
+    // older copy and gone on lost up to four archived entries without a word).
+    const tail = ledger.source === 'codex' ? GROWING_TAIL : 1;
+    const settled = was.slice(0, Math.max(1, was.length - tail));
     if (!settled.every(holds)) rewritten.push(ledger.key);
   }
   return { cut, rewritten };

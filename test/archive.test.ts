@@ -327,6 +327,22 @@ describe('the archive', () => {
     expect(await readFile(join(out, 'index.html'), 'utf8')).not.toContain('does not show');
   });
 
+  // Regression (a hostile look): a Pi file put back to an older copy (its last entries lost) and
+  // gone on past what it held lost the archived entries without a word: up to four were taken for
+  // a tail still being written, as Codex's may be.
+  it('warns when a file put back to an older copy went on with other entries', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    await run();
+    const path = join(input, 'tools.jsonl');
+    const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
+    const older = lines.slice(0, -2);
+    const last = JSON.parse(older.at(-1) as string) as { id: string };
+    const more = Array.from({ length: 4 }, (_, i) => JSON.stringify({ type: 'message', id: `new${i}`, parentId: i === 0 ? last.id : `new${i - 1}`, timestamp: `2026-11-0${i + 1}T10:00:00.000Z`, message: { role: 'user', content: `later ${i}` } }));
+    await writeFile(path, `${[...older, ...more].join('\n')}\n`);
+    const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)) });
+    expect(result.warnings.join('\n')).toContain('1 session file no longer holds what');
+  });
+
   // Regression: another session written at an archived session's path replaced it without a word.
   it('warns when a file holds other entries than the archive had of it, fewer of them', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
