@@ -964,4 +964,20 @@ describe('a gateway that writes one message id for every response, and no reques
       expect(diagnostics.byReason['absurd-number'], String(output)).toBe(1);
     }
   });
+
+  // Regression (a hostile look): of a response's streamed lines, a later one with an impossible
+  // output (2e9, 600.5) outranked a good one, and a final line with a count written as text lost to
+  // an early line of 8.
+  it('counts the line of a response whose output is the most that any agent could mean', async () => {
+    const cases: [object, object, number][] = [
+      [tokens(100, 500), tokens(100, 2e9), 500],
+      [tokens(100, 500), tokens(100, 600.5), 500],
+      [tokens(100, 8), { ...tokens(100, 500), cache_creation_input_tokens: '2000' }, 500],
+    ];
+    for (const [first, second, output] of cases) {
+      const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'go'), assistant('a1', 'u1', 'A', first), assistant('a2', 'a1', 'A', second)] });
+      const { totals } = await stats(folder);
+      expect(totals.tokens.output, JSON.stringify(second)).toBe(output);
+    }
+  });
 });

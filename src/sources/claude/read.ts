@@ -2,6 +2,7 @@
 // field names so that nothing else has to. A file is read whole first: a parent may be written
 // after its child, and one response's lines are spread among its tool results.
 
+import { countProblem } from '../usage-check.js';
 import { readRegularFile } from '../../regular-file.js';
 import { basename, dirname } from 'node:path';
 import { diagnostic, type FileDiagnostics } from '../../diagnostics.js';
@@ -515,12 +516,13 @@ function samePrompt(a: PromptCounts, b: PromptCounts): boolean {
 }
 
 function considerLine(response: Response, line: raw.RawAssistantLine): void {
-  const usage = raw.rawUsage.safeParse(line.message.usage);
-  const written = usage.success ? (usage.data.output_tokens ?? 0) : -1;
-  // The line with the most output is the response's fullest; one whose output no agent could mean
-  // (negative, not a number) still gives its other counts when no line gives better: it ranks
-  // above none (-1) and below every real count (regression: output -5 lost the whole response).
-  const output = typeof written === 'number' && Number.isFinite(written) && written >= 0 ? written : -0.5;
+  // The line with the most output is the response's fullest, whatever else of it is damaged (a
+  // count written as text is left out of its sums, and said). One whose output no agent could mean
+  // (negative, a fraction, past any response, not a number) still gives its other counts when no
+  // line gives better: it ranks above none (-1) and below every real count (regressions: output
+  // -5 lost the whole response; 2e9 or 600.5 outranked a good 500).
+  const written = isPlainObject(line.message.usage) ? (line.message.usage['output_tokens'] ?? 0) : null;
+  const output = typeof written === 'number' && countProblem(written) === null ? written : -0.5;
   const hasUsage = line.message.usage !== undefined && line.message.usage !== null;
   if (hasUsage && output >= response.usageOutput) {
     response.usageLine = line;
