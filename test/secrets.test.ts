@@ -312,6 +312,7 @@ describe('secrets the pattern list used to miss', () => {
     // end of the text, and values the other rules keep kept here too.
     ["INSERT INTO users\n  (name, password)\nVALUES ('bob', 'Hunter2Secret');", "INSERT INTO users\n  (name, password)\nVALUES ('bob', '[REDACTED:sql-password]');"],
     ['REPLACE INTO users (name, password) VALUES ("bob", "Hunter2Secret");', 'REPLACE INTO users (name, password) VALUES ("bob", "[REDACTED:sql-password]");'],
+    ["INSERT INTO users (name, pwd) VALUES ('bob', 'Hunter2Secret');", "INSERT INTO users (name, pwd) VALUES ('bob', '[REDACTED:sql-password]');"],
     ["INSERT INTO users (name, password) VALUES ('O\\'Brien', crypt('Hunter2Secret', gen_salt('bf')));\nINSERT INTO users (name, password) VALUES ('bob', 'Tr0ub4dor3x');", "INSERT INTO users (name, password) VALUES ('O\\'Brien', crypt('[REDACTED:sql-password]', gen_salt('bf')));\nINSERT INTO users (name, password) VALUES ('bob', '[REDACTED:sql-password]');"],
     ["INSERT INTO t (pass, api_key, note) VALUES ('true', 'STRIPE_API_KEY', 'Password is required');", "INSERT INTO t (pass, api_key, note) VALUES ('true', 'STRIPE_API_KEY', 'Password is required');"],
     // Regression (a hostile look): a here-document fed to a login is its password.

@@ -1034,7 +1034,8 @@ function sqlInsertValues(text: string): Found[] {
   SQL_INSERT.lastIndex = 0;
   for (let m = SQL_INSERT.exec(text); m; m = SQL_INSERT.exec(text)) {
     const columns = (m[1] ?? '').split(',').map((name) => name.trim().replace(/^["`[]|["`\]]$/g, ''));
-    const secret = columns.map((name) => SECRET_NAME_HINT.test(name) && isSecretName(name));
+    // A column is no working directory: `pwd` and `pw` name a password there.
+    const secret = columns.map((name) => /^(?:pwd|pw)$/i.test(name) || (SECRET_NAME_HINT.test(name) && isSecretName(name)));
     if (!secret.includes(true)) continue;
     const end = sqlRows(text, m.index + m[0].length, (column, start, stop) => {
       const value = text.slice(start, stop);
