@@ -11,13 +11,13 @@ import { buildRecordFile, inputsPrint, keepUnchangedReport, ledgerFilesSize, rec
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
-import { diagnostic, DIAGNOSTIC_REASONS, summariseDiagnostics, type Diagnostic, type DiagnosticsSummary } from './diagnostics.js';
+import { diagnostic, DIAGNOSTIC_REASONS, summariseDiagnostics, type Diagnostic, type DiagnosticReason, type DiagnosticsSummary } from './diagnostics.js';
 import { discover, readPlaces, type Discovery, type Place } from './discover.js';
 import { boughCacheDir, boughConfigDir, resolvedHome, type Environment } from './environment.js';
 import { BoughError, messageOf, systemCode, systemTrouble } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
 import { entriesHold, HOLD_BYTES, type EntriesHold } from './ledger/packed-entries.js';
-import { scopeLabel, type Scope } from './ledger/scope.js';
+import { isNarrowed, scopeLabel, type Scope } from './ledger/scope.js';
 import { refuseUnsafeOut } from './output/out-path.js';
 import { MANIFEST, openReportFolder, type LinesFile, type ReportFolder } from './output/report-folder.js';
 import { codeStamp, loadAssets, loadTemplates, packageVersion, SAMPLES_DIR } from './package-files.js';
@@ -222,9 +222,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       // An agent's folder bough may not list may hold sessions: never passed over for the samples.
       // Nor is a report asked for by agent, project or period made of them: `--source pi` on a
       // machine with Claude Code sessions only, or a month, has none, which is what is said.
-      const { scope } = options;
-      const filtered = scope.sources !== null || scope.project !== null || scope.period.start !== null || scope.period.end !== null;
-      if (!discovery.usedDefaults || filtered || unlistedFolders(discovery).length > 0) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
+      if (!discovery.usedDefaults || isNarrowed(options.scope) || unlistedFolders(discovery).length > 0) throw new BoughError(noSessionsSentence(discovery, collected.diagnostics));
       const archivedCount = archived.sessions.length + archived.unreadable.length;
       if (archivedCount > 0) {
         throw new BoughError(
@@ -377,6 +375,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     throw error;
   }
 }
+
+/** The report folder's own problems (its archive, its pages): this report's, listed whatever it shows. */
+const REPORT_FOLDER_PROBLEMS: ReadonlySet<DiagnosticReason> = new Set<DiagnosticReason>(['archive-unreadable', 'archive-other-secret', 'page-failed']);
 
 /** A system's trouble that met a write of the report's (its inputs' reads say their own). */
 const WRITE_TROUBLE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EROFS']);
@@ -811,12 +812,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const diagnosticsSummary = summariseDiagnostics(allDiagnostics, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);
   // A report made to share and asked for one period, project or agent lists the problems of the
   // files it shows only: another's path, and the start of its damaged line, are from outside it.
-  const { scope: asked } = options;
-  const narrowed = asked.sources !== null || asked.project !== null || asked.period.start !== null || asked.period.end !== null;
   const shownFiles = sessionPagesOfFiles(data, pages);
-  // The report folder's own problems (its archive, its pages) are this report's, listed whatever it shows.
-  const ofReport = new Set<string>(['archive-unreadable', 'archive-other-secret', 'page-failed']);
-  const diagnosticList = options.redact && narrowed ? allDiagnostics.filter((d) => shownFiles.has(d.file) || ofReport.has(d.reason)) : allDiagnostics;
+  const diagnosticList = options.redact && isNarrowed(options.scope) ? allDiagnostics.filter((d) => shownFiles.has(d.file) || REPORT_FOLDER_PROBLEMS.has(d.reason)) : allDiagnostics;
   const withheld = allDiagnostics.reduce((sum, d) => sum + (d.count ?? 1), 0) - diagnosticList.reduce((sum, d) => sum + (d.count ?? 1), 0);
   overview.diagnostics = diagnosticsSummary;
   for (const project of data.projects) {

@@ -247,6 +247,11 @@ export interface SharedProjectFilter {
 }
 
 /** "October 2026 · Europe/Berlin · project shop · agents pi, claude": what a report covers, in a line. */
+/** Whether the scope asks for part of the history: a period, a project or agents. */
+export function isNarrowed(scope: Scope): boolean {
+  return scope.sources !== null || scope.project !== null || scope.period.start !== null || scope.period.end !== null;
+}
+
 export function scopeLabel(scope: Scope): string {
   return [capitalise(scope.period.label), scope.timeZone, ...filterLabels(scope)].join(' · ');
 }
