@@ -1,7 +1,8 @@
 // A ledger's entries, packed. Every ledger of the history is held at once (claims and totals need
 // them all) but each pass over them needs one session's entries at a time: packed, they are a few
 // bytes each outside the heap instead of several objects in it (300 MB of sessions: 115 MB of heap
-// as objects, 10 MB packed), and each pass unpacks a session's entries and lets them go. Packed as
+// as objects, 10 MB packed), and each pass unpacks a session's entries and lets them go (or, up to
+// a budget, takes the ones the cache's check unpacked: EntriesHold). Packed as
 // rows (one array per entry, not an object with named fields) in JSON, deflated, in chunks of a few
 // thousand entries so that no session is too long for one string (a short chunk is kept as its
 // text: a trip through zlib costs more than it saves there). The cache stores them so and a
