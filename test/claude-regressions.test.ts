@@ -979,5 +979,9 @@ describe('a gateway that writes one message id for every response, and no reques
       const { totals } = await stats(folder);
       expect(totals.tokens.output, JSON.stringify(second)).toBe(output);
     }
+    // Of two lines of the same output, the whole one (a later look: the last, a count written as text, won).
+    const whole = { ...tokens(10, 500), cache_read_input_tokens: 100_000 };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'go'), assistant('a1', 'u1', 'A', whole), assistant('a2', 'a1', 'A', { ...whole, cache_read_input_tokens: '100000' })] });
+    expect((await stats(folder)).totals.tokens).toMatchObject({ input: 10, cacheRead: 100_000, output: 500 });
   });
 });

@@ -61,9 +61,11 @@ interface Response {
   messageId: string | null;
   requestId: string | null;
   uuids: Set<string>;
-  /** The line whose usage counts: most output tokens, the last on ties. */
+  /** The line whose usage counts: most output tokens, the last on ties unless it is more damaged. */
   usageLine: raw.RawAssistantLine | null;
   usageOutput: number;
+  /** Some count of the usage line is one no agent could mean (of a line tied on output, a whole one is taken). */
+  usageDamaged: boolean;
   /** Its prompt's size as its first line with usage gave it (input and cache counts), which every line of one response repeats. */
   promptCounts: PromptCounts | null;
   stopReason: string | null;
@@ -438,7 +440,7 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
     { kind: 'reply', content: blocks, outcome: 'ok', stopReason: null, errorMessage: null, provider: 'anthropic', model: message.model ?? null, responseModel: null },
     [],
   );
-  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null };
+  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, usageDamaged: false, promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null };
   considerLine(created, line);
   ctx.responseOfDraft.set(draft, created);
   if (messageId !== null && requestId !== null) ctx.responses.set(`${messageId}\u0000${requestId}`, created);
@@ -524,9 +526,14 @@ function considerLine(response: Response, line: raw.RawAssistantLine): void {
   const written = isPlainObject(line.message.usage) ? (line.message.usage['output_tokens'] ?? 0) : null;
   const output = typeof written === 'number' && countProblem(written) === null ? written : -0.5;
   const hasUsage = line.message.usage !== undefined && line.message.usage !== null;
-  if (hasUsage && output >= response.usageOutput) {
+  // Of lines giving the same output (Claude Code writes a response's usage on each), a later one
+  // replaces an earlier only when it is no more damaged (regression: a count written as text on
+  // the last line lost what the line before gave whole).
+  const damaged = !raw.rawUsage.safeParse(line.message.usage).success || (isPlainObject(line.message.usage) && Object.values(line.message.usage).some((v) => typeof v === 'number' && countProblem(v) !== null));
+  if (hasUsage && (output > response.usageOutput || (output === response.usageOutput && (!damaged || response.usageDamaged)))) {
     response.usageLine = line;
     response.usageOutput = output;
+    response.usageDamaged = damaged;
   }
   // A line that records only its cost (Claude Code before 1.0.9 wrote costUSD beside usage): its
   // cost counts, unless a line of the response gives usage.
