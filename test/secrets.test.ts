@@ -283,7 +283,9 @@ describe('secrets the pattern list used to miss', () => {
     ['The key lives in src/main/java/com/Example2/Auth/KeyStore and is loaded at boot.', 'The key lives in src/main/java/com/Example2/Auth/KeyStore and is loaded at boot.'],
     // Regression (a hostile look): base64 of text after "key" is a test's fixture, not an AWS secret key.
     ['The secret key is WnE4I21WMiFwTDlAeFI0JHRXNyVuQjNea0Q2JmhG, keep it safe.', 'The secret key is [REDACTED:aws-secret-key], keep it safe.'],
-    ['In the test, the key is `YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0` (base64 of the alphabet).', 'In the test, the key is `YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0` (base64 of the alphabet).'],
+    ['In the test, the key is `dGhlIHF1aWNrIGJyb3duIGZveCBqdW1wcyBvdmVy` (base64 of words).', 'In the test, the key is `dGhlIHF1aWNrIGJyb3duIGZveCBqdW1wcyBvdmVy` (base64 of words).'],
+    // A third look: an encoded passphrase of words without spaces is a secret.
+    ['The AWS secret key is Y29ycmVjdGhvcnNlYmF0dGVyeXN0YXBsZTEyMzQ1 for prod', 'The AWS secret key is [REDACTED:aws-secret-key] for prod'],
     // A second hostile look: a password is one under "Password" whatever it looks like, a UUID
     // key under "API key" too, and references under "Secret" are none.
     ['| Service | Password |\n|---|---|\n| db | tr0ub4dor3x |\n| admin | correct-horse-battery-staple-42 |', '| Service | Password |\n|---|---|\n| db | [REDACTED:assignment] |\n| admin | [REDACTED:assignment] |'],
@@ -302,6 +304,10 @@ describe('secrets the pattern list used to miss', () => {
     ['cat <<EOF |\ndocker login -u bob --password-stdin\nS3cretPassw0rd\nEOF', 'cat <<EOF |\ndocker login -u bob --password-stdin\n[REDACTED:cli-password]\nEOF'],
     ['docker login -u bob --password-stdin < ~/.pw && kubectl apply -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nEOF', 'docker login -u bob --password-stdin < ~/.pw && kubectl apply -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nEOF'],
     ['You can pipe it: `docker login --password-stdin <<EOF` then type the password.\nTheNextParagraph\nAnd another.', 'You can pipe it: `docker login --password-stdin <<EOF` then type the password.\nTheNextParagraph\nAnd another.'],
+    // A third look: an ECR login (a | inside $(…)), cat piped through tr into a login, a here-document cut short.
+    ['docker login -u AWS --password-stdin "$(aws sts get-caller-identity | jq -r .Account).dkr.ecr.us-east-1.amazonaws.com" <<EOF\nXk9mQ2vLp7zz\nEOF', 'docker login -u AWS --password-stdin "$(aws sts get-caller-identity | jq -r .Account).dkr.ecr.us-east-1.amazonaws.com" <<EOF\n[REDACTED:cli-password]\nEOF'],
+    ["cat <<EOF | tr -d '\\n' | docker login -u bob --password-stdin\nXk9mQ2vLp7zz\nEOF", "cat <<EOF | tr -d '\\n' | docker login -u bob --password-stdin\n[REDACTED:cli-password]\nEOF"],
+    ['docker login -u bob --password-stdin ghcr.io <<EOF\nXk9mQ2vLp7zz', 'docker login -u bob --password-stdin ghcr.io <<EOF\n[REDACTED:cli-password]'],
     // Regression (a hostile look): SQL INSERT's values in a secret's column.
     ["INSERT INTO users (name, password) VALUES ('bob', 'Hunter2secret');", "INSERT INTO users (name, password) VALUES ('bob', '[REDACTED:sql-password]');"],
     ["insert into accounts(user,passwd) values ('root','toor1234'),\n  ('ana', 'it''s4Ana');", "insert into accounts(user,passwd) values ('root','[REDACTED:sql-password]'),\n  ('ana', '[REDACTED:sql-password]');"],
@@ -315,6 +321,8 @@ describe('secrets the pattern list used to miss', () => {
     ["INSERT INTO users (name, pwd) VALUES ('bob', 'Hunter2Secret');", "INSERT INTO users (name, pwd) VALUES ('bob', '[REDACTED:sql-password]');"],
     ["INSERT INTO users (name, password) VALUES ('O\\'Brien', crypt('Hunter2Secret', gen_salt('bf')));\nINSERT INTO users (name, password) VALUES ('bob', 'Tr0ub4dor3x');", "INSERT INTO users (name, password) VALUES ('O\\'Brien', crypt('[REDACTED:sql-password]', gen_salt('bf')));\nINSERT INTO users (name, password) VALUES ('bob', '[REDACTED:sql-password]');"],
     ["INSERT INTO t (pass, api_key, note) VALUES ('true', 'STRIPE_API_KEY', 'Password is required');", "INSERT INTO t (pass, api_key, note) VALUES ('true', 'STRIPE_API_KEY', 'Password is required');"],
+    // A third look: casts, concatenations and arrays before the password.
+    ["INSERT INTO users (id, name, tags, password) VALUES (1, 'bob'::text || '_x', ARRAY['a','b'], 'Xk9#mQ2vLp7z');", "INSERT INTO users (id, name, tags, password) VALUES (1, 'bob'::text || '_x', ARRAY['a','b'], '[REDACTED:sql-password]');"],
     // Regression (a hostile look): a here-document fed to a login is its password.
     ['docker login -u me --password-stdin <<EOF\nhunter2abc\nEOF\necho done', 'docker login -u me --password-stdin <<EOF\n[REDACTED:cli-password]\nEOF\necho done'],
     ["cat <<-'END' | gh auth login --with-token\n\tgho_notAnIssuedShape42\n\tEND", "cat <<-'END' | gh auth login --with-token\n\t[REDACTED:cli-password]\n\tEND"],

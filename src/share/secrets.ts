@@ -82,17 +82,17 @@ function looksRandom(token: string): boolean {
 }
 
 /**
- * Forty characters that are base64 of words (a test's fixture, `YWJjZGVm…` for "abcdef…"), not
- * a key: printable, with a run of eight small letters or three spaces among letters. A random
- * key's thirty bytes are all printable about once in 10¹³; a random password's, base64-encoded,
- * hold such a run about once in a thousand (a hostile look: "decodes to printable" alone let
- * every encoded password through).
+ * Forty characters that are base64 of words written with spaces (a test's fixture, `dGhlIHF1…`
+ * for "the quick brown fox…"), not a key: printable, three spaces or more, letters and spaces
+ * nearly all of it. A random key's thirty bytes are all printable about once in 10¹³. Hostile
+ * looks: "decodes to printable" let every encoded password through, "holds a run of small
+ * letters" an encoded passphrase (correcthorsebattery…); the alphabet encoded is redacted.
  */
 function encodesText(token: string): boolean {
   const bytes = Buffer.from(token, 'base64');
   if (bytes.length !== 30 || !bytes.every((byte) => (byte >= 0x20 && byte < 0x7f) || byte === 0x09 || byte === 0x0a || byte === 0x0d)) return false;
   const text = bytes.toString('latin1');
-  return /[a-z]{8}/.test(text) || ((text.match(/ /g)?.length ?? 0) >= 3 && (text.match(/[A-Za-z ]/g)?.length ?? 0) >= 24);
+  return (text.match(/ /g)?.length ?? 0) >= 3 && (text.match(/[A-Za-z ]/g)?.length ?? 0) >= 27;
 }
 
 /** What takes a password on its standard input: a registry's login, `gh auth login --with-token`, `docker secret create NAME -`; through sudo (with its flags and their values), env or npx. */
@@ -132,6 +132,8 @@ const LOGIN_ON_LINE = new RegExp(STDIN_LOGIN);
 const HERE_DOCUMENT_LINES = 3;
 /** The whole logical line a shell reads is this long at most: a command continued further is not looked into. */
 const COMMAND_CHARS = 4000;
+/** A line that starts as a login's command does (after a prompt's `$`), not as prose about one. */
+const COMMAND_START = /^\s*(?:\$\s+)?(?:sudo|doas|env|npx|cat|docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|finch|cosign|gh)\b/;
 /** A login's command is a line or two: a longer one is something else, and not searched through. */
 const LOGIN_CHARS = 1000;
 
@@ -155,7 +157,8 @@ function hereDocumentPasswords(text: string): Found[] {
     const [, dash, quote, delimiter] = m;
     const lines: { start: number; text: string }[] = [];
     let closed = false;
-    for (let at = command.end + 1, n = 0; n <= HERE_DOCUMENT_LINES && at <= text.length; n++) {
+    let at = command.end + 1;
+    for (let n = 0; n <= HERE_DOCUMENT_LINES && at <= text.length; n++) {
       const stop = text.indexOf('\n', at) === -1 ? text.length : text.indexOf('\n', at);
       const line = text.slice(at, stop);
       if ((dash ? line.replace(/^\t+/, '') : line).trim() === delimiter) {
@@ -165,7 +168,9 @@ function hereDocumentPasswords(text: string): Found[] {
       lines.push({ start: at, text: line });
       at = stop + 1;
     }
-    if (!closed) continue;
+    // Closed by its delimiter, or cut short with the text where the line is a command, not prose
+    // about one (a command's output shown in part).
+    if (!closed && (at <= text.length || !COMMAND_START.test(command.text))) continue;
     for (const line of lines) {
       const value = line.text.trim();
       if (value.length < MIN_SECRET_LENGTH || /\s/.test(value) || !isLiteralPassword(value) || (quote === '' && value.includes('$'))) continue;
@@ -193,28 +198,63 @@ function logicalLine(text: string, at: number, from: number): { start: number; e
 
 /**
  * Whether the here-document at `at` in a logical line is a login's input: the command holding it
- * (between `;`, `&&`, `||` and `|`) is the login, or `cat` piped straight into one.
+ * is the login, or pipes into one (`cat <<EOF | tr -d '\n' | docker login …`). Commands are split
+ * at `;`, `&&`, `||` and `|` outside quotes, `$(…)` and backquotes.
  */
 function feedsLogin(line: string, at: number): boolean {
   const isLogin = (command: string) => command.length <= LOGIN_CHARS && /login|secret|token/.test(command) && LOGIN_ON_LINE.test(command);
-  const pipelines = line.split(/;|&&|\|\|/);
-  let offset = 0;
-  for (const pipeline of pipelines) {
-    if (at < offset + pipeline.length) {
-      const commands = pipeline.split('|');
-      let from = offset;
-      for (const [i, command] of commands.entries()) {
-        if (at < from + command.length + 1) {
-          if (isLogin(command)) return true;
-          return /^\s*(?:sudo\s+)?cat\b/.test(command) && isLogin(commands[i + 1] ?? '');
-        }
-        from += command.length + 1;
-      }
-      return false;
-    }
-    offset += pipeline.length + (line.startsWith('&&', offset + pipeline.length) || line.startsWith('||', offset + pipeline.length) ? 2 : 1);
+  const commands = shellCommands(line);
+  const holder = commands.findIndex((c) => at >= c.start && at < c.end);
+  if (holder === -1) return false;
+  const { pipeline } = commands[holder] as ShellCommand;
+  for (let i = holder; i < commands.length && (commands[i] as ShellCommand).pipeline === pipeline; i++) {
+    const c = commands[i] as ShellCommand;
+    if (isLogin(line.slice(c.start, c.end))) return true;
   }
   return false;
+}
+
+interface ShellCommand {
+  start: number;
+  end: number;
+  /** Commands joined by `|` share one. */
+  pipeline: number;
+}
+
+/** A line's commands, split at `;`, `&&`, `||` and `|` outside quotes, `$(…)` and backquotes. */
+function shellCommands(line: string): ShellCommand[] {
+  const commands: ShellCommand[] = [];
+  let start = 0;
+  let pipeline = 0;
+  let quote: string | null = null;
+  let depth = 0;
+  const cut = (end: number, next: number, newPipeline: boolean) => {
+    commands.push({ start, end, pipeline });
+    start = next;
+    if (newPipeline) pipeline++;
+  };
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote !== null) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '\\') i++;
+    else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if (c === '$' && line[i + 1] === '(') {
+      depth++;
+      i++;
+    } else if (c === ')' && depth > 0) depth--;
+    else if (depth > 0) continue;
+    else if ((c === '&' && line[i + 1] === '&') || (c === '|' && line[i + 1] === '|')) {
+      cut(i, i + 2, true);
+      i++;
+    } else if (c === ';') cut(i, i + 1, true);
+    else if (c === '|') cut(i, i + 1, false);
+  }
+  commands.push({ start, end: line.length, pipeline });
+  return commands;
 }
 const STDIN_FED = new RegExp(String.raw`^[ \t]*\|[ \t]*${STDIN_LOGIN}`);
 
@@ -1086,34 +1126,28 @@ function sqlRows(text: string, at: number, string: (column: number, start: numbe
     if (text[at] !== '(') return at;
     at++;
     for (let column = 0; ; column++) {
-      blank();
-      // A prefix (N'…', E'…', _utf8mb4'…') belongs to the string after it.
-      const prefix = /^(?:[NnEeBbXx]|_\w{1,20})(?=['"])/.exec(text.slice(at, at + 22));
-      if (prefix) at += prefix[0].length;
-      if (text[at] === "'" || text[at] === '"') {
-        const span = quoted();
-        if (span === null) return text.length;
-        string(column, span.start, span.end);
-      } else {
-        // A number, NULL, a placeholder or a call: to the next comma or the row's end, its strings read.
-        const from = at;
-        let depth = 0;
-        while (at < text.length && (depth > 0 || (text[at] !== ',' && text[at] !== ')'))) {
-          if (at - from > SQL_VALUE_CHARS) return at;
-          const c = text[at];
-          if (c === "'" || c === '"') {
-            const span = quoted();
-            if (span === null) return text.length;
-            string(column, span.start, span.end);
-            continue;
-          }
-          if (c === '(') depth++;
-          else if (c === ')') depth--;
-          else if (c === ';') return at;
-          at++;
+      // A value: strings (a prefix, N'…' or E'…', is the string's), numbers, NULL, placeholders,
+      // calls, casts ('…'::text), concatenations and arrays, to the next comma or the row's end
+      // outside brackets, each of its strings read.
+      const from = at;
+      let depth = 0;
+      for (;;) {
+        blank();
+        if (at >= text.length) return at;
+        if (at - from > SQL_VALUE_CHARS) return at;
+        const c = text[at];
+        if (depth === 0 && (c === ',' || c === ')')) break;
+        if (c === "'" || c === '"') {
+          const span = quoted();
+          if (span === null) return text.length;
+          string(column, span.start, span.end);
+          continue;
         }
+        if (c === '(' || c === '[') depth++;
+        else if (c === ')' || c === ']') depth--;
+        else if (c === ';') return at;
+        at++;
       }
-      blank();
       if (text[at] === ',') {
         at++;
         continue;
