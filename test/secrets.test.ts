@@ -308,6 +308,7 @@ describe('secrets the pattern list used to miss', () => {
     ['docker login -u AWS --password-stdin "$(aws sts get-caller-identity | jq -r .Account).dkr.ecr.us-east-1.amazonaws.com" <<EOF\nXk9mQ2vLp7zz\nEOF', 'docker login -u AWS --password-stdin "$(aws sts get-caller-identity | jq -r .Account).dkr.ecr.us-east-1.amazonaws.com" <<EOF\n[REDACTED:cli-password]\nEOF'],
     ["cat <<EOF | tr -d '\\n' | docker login -u bob --password-stdin\nXk9mQ2vLp7zz\nEOF", "cat <<EOF | tr -d '\\n' | docker login -u bob --password-stdin\n[REDACTED:cli-password]\nEOF"],
     ['docker login -u bob --password-stdin ghcr.io <<EOF\nXk9mQ2vLp7zz', 'docker login -u bob --password-stdin ghcr.io <<EOF\n[REDACTED:cli-password]'],
+    ["docker login -u 'bob;x' --password-stdin <<EOF\nXk9mQ2vLp7zz\nEOF", "docker login -u 'bob;x' --password-stdin <<EOF\n[REDACTED:cli-password]\nEOF"],
     // Regression (a hostile look): SQL INSERT's values in a secret's column.
     ["INSERT INTO users (name, password) VALUES ('bob', 'Hunter2secret');", "INSERT INTO users (name, password) VALUES ('bob', '[REDACTED:sql-password]');"],
     ["insert into accounts(user,passwd) values ('root','toor1234'),\n  ('ana', 'it''s4Ana');", "insert into accounts(user,passwd) values ('root','[REDACTED:sql-password]'),\n  ('ana', '[REDACTED:sql-password]');"],

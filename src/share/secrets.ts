@@ -202,7 +202,8 @@ function logicalLine(text: string, at: number, from: number): { start: number; e
  * at `;`, `&&`, `||` and `|` outside quotes, `$(…)` and backquotes.
  */
 function feedsLogin(line: string, at: number): boolean {
-  const isLogin = (command: string) => command.length <= LOGIN_CHARS && /login|secret|token/.test(command) && LOGIN_ON_LINE.test(command);
+  // Quoted arguments blanked: a `;` or `|` in one (`-u 'bob;x'`) is no end of the command.
+  const isLogin = (command: string) => command.length <= LOGIN_CHARS && /login|secret|token/.test(command) && LOGIN_ON_LINE.test(command.replace(/'[^']*'|"[^"]*"/g, (quoted) => `'${'x'.repeat(quoted.length - 2)}'`));
   const commands = shellCommands(line);
   const holder = commands.findIndex((c) => at >= c.start && at < c.end);
   if (holder === -1) return false;
