@@ -217,13 +217,13 @@ describe('a session page in a month holding its prompt but none of its usage', (
 // Regression (a money review): the models, projects and agents tables' rows, each rounded to the
 // cent, missed the card's total by a cent without a word, where the months table and stats said so.
 describe('tables whose rows, rounded one by one, miss their sum', () => {
-  it('say so under the projects and models tables, and not where they add up', async () => {
+  it('say so under the projects, models and chart tables, and not where they add up', async () => {
     const dir = await tempDir();
     const session = (n: number, model: string) =>
       [
-        { type: 'session', version: 3, id: `s${n}`, timestamp: '2026-10-05T10:00:00.000Z', cwd: `/home/ana/project-${n}` },
-        { type: 'message', id: `u${n}`, parentId: null, timestamp: '2026-10-05T10:00:01.000Z', message: { role: 'user', content: 'go' } },
-        { type: 'message', id: `a${n}`, parentId: `u${n}`, timestamp: '2026-10-05T10:00:02.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model, usage: { input: 1, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 1 }, stopReason: 'stop' } },
+        { type: 'session', version: 3, id: `s${n}`, timestamp: `2026-10-0${n + 5}T10:00:00.000Z`, cwd: `/home/ana/project-${n}` },
+        { type: 'message', id: `u${n}`, parentId: null, timestamp: `2026-10-0${n + 5}T10:00:01.000Z`, message: { role: 'user', content: 'go' } },
+        { type: 'message', id: `a${n}`, parentId: `u${n}`, timestamp: `2026-10-0${n + 5}T10:00:02.000Z`, message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model, usage: { input: 1, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 1 }, stopReason: 'stop' } },
       ]
         .map((line) => JSON.stringify(line))
         .join('\n');
@@ -242,6 +242,8 @@ describe('tables whose rows, rounded one by one, miss their sum', () => {
     const note = 'Costs rounded one by one: the rows as shown add up to $3.00; the exact sum is $3.01.';
     expect(section(index, 'projects')).toContain(note);
     expect(section(index, 'models')).toContain(note);
+    // The chart's table of days too (a later look: "a chart's data" had none).
+    expect(section(index, 'cost-over-time')).toContain(note);
     expect(index).toContain('$3.01');
     // A cent a token: the rows add up.
     await writeFile(prices, JSON.stringify({ 'claude-fable-a': { ...price, input_cost_per_token: 0.01 }, 'claude-fable-b': { ...price, input_cost_per_token: 0.01 }, 'claude-fable-c': { ...price, input_cost_per_token: 0.01 } }));

@@ -5,6 +5,7 @@ import type { Period } from '../ledger/scope.js';
 import { dayKey, daysBetween, localParts, monthLabel, monthsBetween } from '../time-zone.js';
 import type { Bucket, ModelTotals } from './data.js';
 import { formatUsd } from './format.js';
+import { roundingNote } from './numbers.js';
 import { costChartSvg, OTHER_COLOUR, SERIES_COLOURS, swatchSvg, type ChartSlice } from './svg/cost-chart.js';
 import { cell, column, numberCell, tableView, type TableView } from './tables.js';
 import { modelName } from './json.js';
@@ -153,7 +154,7 @@ function chartView(
     tableSummary: `The same numbers as a table (${shown.length - unknownOnly} of ${slices.length} with a cost${unknownOnly > 0 ? `, ${unknownOnly} with an unknown one` : ''})`,
     table: tableView({
       className: 'chart-table',
-      caption: null,
+      caption: roundingNote(shown.map(({ slice, unknown }) => (unknown ? null : slice.values.reduce((a, b) => a + b, 0)))),
       columns: [column(sliceName), ...series.map((s) => column(s.label, true)), column('All models', true)],
       rows: shown.map(({ slice, unknown }) => {
         const total = slice.values.reduce((a, b) => a + b, 0);
