@@ -24,7 +24,7 @@ import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
-import { entryOutput, GROWING_TAIL, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger/ledger.js';
+import { entryOutput, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries, usageKeyOf } from './ledger/packed-entries.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
 import { MANIFEST, parseManifest } from './output/report-folder.js';
@@ -619,7 +619,8 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     const archived = await readArchivedLedger(outDir, record, keys);
     if (archived === null) continue;
     // The file's own entries: a name given from beside it (cleared since, or its index gone) is none of them.
-    const beside = readerOf(ledger.source).isBesideEntry;
+    const reader = readerOf(ledger.source);
+    const beside = reader.isBesideEntry;
     const fileOwn = (entries: readonly LedgerEntry[]) => (beside === undefined ? entries : entries.filter((entry) => !beside(entry.id)));
     const was = fileOwn(unpackEntries(archived.ledger.entries));
     const now = fileOwn(unpackEntries(ledger.entries));
@@ -647,11 +648,10 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     }
     // The last entries archived may read otherwise once the lines after them are written (Codex
     // writes a prompt twice, as the model's input and then as an event, a moment apart): a file
-    // going on holds the others as they were, its first entry always. Codex's four only: another
-    // agent's last one, read while its response was written (regression: a Pi file put back to an
-    // older copy and gone on lost up to four archived entries without a word).
-    const tail = ledger.source === 'codex' ? GROWING_TAIL : 1;
-    const settled = was.slice(0, Math.max(1, was.length - tail));
+    // going on holds the others as they were, its first entry always. Each agent's own tail
+    // (regression: every agent's four, so a Pi file put back to an older copy and gone on lost up
+    // to four archived entries without a word).
+    const settled = was.slice(0, Math.max(1, was.length - (reader.growingTail ?? 1)));
     if (!settled.every(holds)) rewritten.push(ledger.key);
   }
   return { cut, rewritten };

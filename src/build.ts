@@ -281,9 +281,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (!options.forgetMissing) {
       // By its file: a build that redacts names a session, and its file, by its redacted path; one
       // that does not, by the real one.
-      const other = archived.sessions.filter((a) => a.sharing !== sharing && !writes.has(a.name));
+      const otherSharing = archived.sessions.filter((a) => a.sharing !== sharing);
+      const other = otherSharing.filter((a) => !writes.has(a.name));
       const files = other.length === 0 ? [] : parts.flatMap((part) => collected.sourceOf.get(part.key) ?? []);
-      const redactedName = files.length === 0 ? pathHash : pathNamer({ home: options.environment.home, resolvedHome: realHome });
+      const redactedName = otherSharing.length === 0 ? pathHash : pathNamer({ home: options.environment.home, resolvedHome: realHome });
       // Each by the path it is read by and by its real one: archived when read through a link, it is the same file.
       const named = [...files, ...files.map((file) => discovery.realPaths.get(file) ?? file)];
       const writesFiles = new Set([...named.map(pathHash), ...named.map(redactedName)]);
@@ -293,13 +294,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       // session written at its path): its archived pages cannot stay beside this build's, and what
       // it lost would go without a word.
       const ledgerOfFile = new Map<string, SessionLedger>();
-      for (const part of parts) {
+      for (const part of otherSharing.length === 0 ? [] : parts) {
         const file = collected.sourceOf.get(part.key);
         if (file === undefined) continue;
         for (const named of [file, discovery.realPaths.get(file) ?? file]) for (const hash of [pathHash(named), redactedName(named)]) ledgerOfFile.set(hash, part.ledger);
       }
-      const lessNow = archived.sessions.filter((a) => {
-        if (a.sharing === sharing) return false;
+      const lessNow = otherSharing.filter((a) => {
         const ledger = ledgerOfFile.get(a.source) ?? (a.real === undefined ? undefined : ledgerOfFile.get(a.real));
         return ledger !== undefined && holdsLessThanArchived(a, ledger);
       });
@@ -812,8 +812,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const diagnosticsSummary = summariseDiagnostics(allDiagnostics, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);
   // A report made to share and asked for one period, project or agent lists the problems of the
   // files it shows only: another's path, and the start of its damaged line, are from outside it.
-  const shownFiles = sessionPagesOfFiles(data, pages);
-  const diagnosticList = options.redact && isNarrowed(options.scope) ? allDiagnostics.filter((d) => shownFiles.has(d.file) || REPORT_FOLDER_PROBLEMS.has(d.reason)) : allDiagnostics;
+  const shownFiles = options.redact && isNarrowed(options.scope) ? sessionPagesOfFiles(data, pages) : null;
+  const diagnosticList = shownFiles === null ? allDiagnostics : allDiagnostics.filter((d) => shownFiles.has(d.file) || REPORT_FOLDER_PROBLEMS.has(d.reason));
   const withheld = allDiagnostics.reduce((sum, d) => sum + (d.count ?? 1), 0) - diagnosticList.reduce((sum, d) => sum + (d.count ?? 1), 0);
   overview.diagnostics = diagnosticsSummary;
   for (const project of data.projects) {

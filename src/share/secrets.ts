@@ -159,7 +159,8 @@ function hereDocumentPasswords(text: string): Found[] {
     let closed = false;
     let at = command.end + 1;
     for (let n = 0; n <= HERE_DOCUMENT_LINES && at <= text.length; n++) {
-      const stop = text.indexOf('\n', at) === -1 ? text.length : text.indexOf('\n', at);
+      const newline = text.indexOf('\n', at);
+      const stop = newline === -1 ? text.length : newline;
       const line = text.slice(at, stop);
       if ((dash ? line.replace(/^\t+/, '') : line).trim() === delimiter) {
         closed = true;

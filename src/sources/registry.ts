@@ -51,6 +51,12 @@ export interface SourceReader {
    */
   isBesideEntry?(id: string): boolean;
   /**
+   * Entries at the end of an archived file that the same file, grown, may hold otherwise (Codex
+   * writes the words sent twice, a moment apart). Absent: its last one, read while its response
+   * was written.
+   */
+  growingTail?: number;
+  /**
    * Of the names in one folder (`folder` its path), those of files this agent keeps there that are
    * never sessions (Codex's session_index.jsonl and history.jsonl beside its sessions/ folder): not candidates.
    */

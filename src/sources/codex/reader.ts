@@ -1,6 +1,7 @@
 // Codex as a SourceReader: where its rollouts live, how its files are told apart, how its usage is
 // counted once and priced.
 
+import { GROWING_TAIL } from '../../ledger/ledger.js';
 import type { SourceReader } from '../registry.js';
 import type { SourceInput } from '../source-input.js';
 import type { SessionFile } from '../../types.js';
@@ -40,6 +41,7 @@ export const codexReader: SourceReader = {
     return named === null ? '' : `${named.updatedAt}:${named.name}`;
   },
   isBesideEntry: isIndexNameId,
+  growingTail: GROWING_TAIL,
   // A Codex home given as an input: its thread names and its prompt history sit beside sessions/.
   ownFiles: (names) => (ROLLOUT_FOLDERS.some((folder) => names.has(folder)) ? ['session_index.jsonl', 'history.jsonl'] : []),
 };
