@@ -351,6 +351,51 @@ describe('unrelated Pi sessions whose entries share ids and times', () => {
   });
 });
 
+describe('Pi sessions that share an id the caller chose (--session-id)', () => {
+  const record = (value: object) => JSON.stringify(value);
+  const piFile = (cwd: string, day: string, prefix: string, prompt: string, entries: string[] = []) =>
+    [
+      record({ type: 'session', version: 3, id: 'nightly', timestamp: `${day}T09:00:00.000Z`, cwd }),
+      record({ type: 'message', id: `${prefix}u`, parentId: null, timestamp: `${day}T09:00:10.000Z`, message: { role: 'user', content: [{ type: 'text', text: prompt }] } }),
+      record({
+        type: 'message',
+        id: `${prefix}a`,
+        parentId: `${prefix}u`,
+        timestamp: `${day}T09:00:15.000Z`,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 1010 }, stopReason: 'stop' },
+      }),
+      ...entries,
+    ].join('\n');
+
+  it('regression: two that share no entry were shown as a session and its copy; now each is a session of its own', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'one'));
+    await mkdir(join(dir, 'two'));
+    await writeFile(join(dir, 'one', '2026-10-17T09-00-00-000Z_nightly.jsonl'), piFile('/work/one', '2026-10-17', 'm', 'Monday: update deps'));
+    await writeFile(join(dir, 'two', '2026-10-18T09-00-00-000Z_nightly.jsonl'), piFile('/work/two', '2026-10-18', 't', 'Tuesday: fix lint'));
+    const { summary, out } = await buildOf([dir]);
+    expect(summary.sessions.map((s) => s.origin)).toEqual([null, null]);
+    expect(summary.totals.tokens.input).toBe(2000);
+    for (const session of summary.sessions) {
+      const page = await readFile(join(out, session.page), 'utf8');
+      expect(page).not.toContain('Copied from');
+      expect(page).not.toContain('Forked or copied into');
+    }
+  });
+
+  it('still takes one holding another’s entries (an /import gone on with) for its copy', async () => {
+    const dir = await tempDir();
+    const origin = piFile('/work/one', '2026-10-17', 'm', 'Monday: update deps');
+    await writeFile(join(dir, '2026-10-17T09-00-00-000Z_nightly.jsonl'), origin);
+    const more = record({ type: 'message', id: 'x1', parentId: 'ma', timestamp: '2026-10-19T09:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'and go on' }] } });
+    await writeFile(join(dir, '2026-10-19T09-00-00-000Z_nightly.jsonl'), `${origin}\n${more}`);
+    const { summary } = await buildOf([dir]);
+    const copy = summary.sessions.find((s) => s.file.includes('10-19'));
+    expect(copy?.origin).toContain('2026-10-17T09-00-00-000Z_nightly.jsonl');
+    expect(summary.totals.tokens.input).toBe(1000);
+  });
+});
+
 describe('a fork', () => {
   // Regression: every fork of a thread was titled by the thread's first prompt, which it copied.
   it('is titled by its first prompt of its own; one that added none keeps the copied one', async () => {

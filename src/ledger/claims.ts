@@ -90,8 +90,11 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
   // Files of one session id, the first of them the origin of the others (imports and exports keep
   // the session id and name no origin): a file read now before one kept from an earlier build,
   // the live copy before an archived one, then the oldest. One that holds nothing a file before
-  // it does not is that file's copy, counted after it, so that it counts nothing. Sub-agent files
-  // carry their parent's id without being copies of it.
+  // it does not is that file's copy, counted after it, so that it counts nothing. A file sharing
+  // no entry with the files before it is a session of its own that happens to have the id (Pi
+  // takes one chosen by the caller: `--session-id nightly` in two projects), and a file sharing
+  // some with one of them is that one's copy. Sub-agent files carry their parent's id without
+  // being copies of it.
   const keys = claimKeysMemo(unpack);
   const byPreference = (a: SessionLedger, b: SessionLedger) =>
     Number(a.lastSeen !== null) - Number(b.lastSeen !== null) || Number(isArchived(a)) - Number(isArchived(b)) || byAge(a, b);
@@ -101,11 +104,15 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
     if (sameId.length < 2) continue;
     const preferred = [...sameId].sort(byPreference);
     for (const [copy, holder] of heldCopies(preferred, keys, mirrors, unpack)) heldBy.set(copy, holder);
-    const first = preferred.find((ledger) => !heldBy.has(ledger));
+    const unheld = preferred.filter((ledger) => !heldBy.has(ledger));
     for (const copy of preferred) {
       const holder = heldBy.get(copy);
       if (holder) link(copy, holder);
-      else if (first && copy !== first && !originOf.has(copy)) link(copy, first);
+      else if (!originOf.has(copy)) {
+        const before = unheld.slice(0, unheld.indexOf(copy));
+        const origin = before.find((other) => sharesAny(keys(other), keys(copy)));
+        if (origin) link(copy, origin);
+      }
     }
   }
 
@@ -218,6 +225,12 @@ function claimKeysMemo(unpack: Unpack): (ledger: SessionLedger) => ReadonlySet<s
     }
     return keys;
   };
+}
+
+function sharesAny(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const key of small) if (large.has(key)) return true;
+  return false;
 }
 
 function holdsAll(holder: ReadonlySet<string>, copy: ReadonlySet<string>): boolean {
