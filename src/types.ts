@@ -152,7 +152,8 @@ export interface EntryBase {
 }
 
 export type EntryPayload =
-  | { kind: 'prompt'; content: Block[]; skill: SkillInvocation | null }
+  /** `queued`: typed while the agent worked, and given to it between two of its steps (Claude Code's steering). */
+  | { kind: 'prompt'; content: Block[]; skill: SkillInvocation | null; queued?: true }
   | {
       kind: 'reply';
       content: Block[];

@@ -899,6 +899,41 @@ describe('a request the user stopped', () => {
   });
 });
 
+describe('messages typed while the agent worked (queued_command attachments)', () => {
+  const queued = (uuid: string, parent: string, attachment: object) => ({ ...envelope(uuid, parent, {}, '2026-03-10T10:00:02.000Z'), type: 'attachment', attachment: { type: 'queued_command', ...attachment } });
+  const queue = (operation: string, content?: string) => ({ type: 'queue-operation', operation, timestamp: '2026-03-10T10:00:01.500Z', sessionId: SESSION, ...(content ? { content } : {}) });
+
+  it('regression: the words were on no page and counted as no prompt; now a prompt, marked as sent while it worked, shown once', async () => {
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('u1', null, 'run the tests'),
+        assistant('a1', 'u1', 'r1', tokens(100)),
+        queue('enqueue', 'also check the README'),
+        queued('q1', 'a1', { prompt: 'also check the README', commandMode: 'prompt', origin: { kind: 'human' } }),
+        queue('remove'),
+        assistant('a2', 'q1', 'r2', tokens(200)),
+        // Another session's message and a background task's notice are not the user's prompts.
+        queued('q2', 'a2', { prompt: 'a note from the other session', commandMode: 'prompt', origin: { kind: 'peer' } }),
+        queued('q3', 'q2', { prompt: '<task-notification><status>completed</status></task-notification>', commandMode: 'task-notification' }),
+        assistant('a3', 'q3', 'r3', tokens(300)),
+      ],
+    });
+    const { totals } = await stats(folder);
+    expect(totals).toMatchObject({ prompts: 2, replies: 3 });
+    const { out, summary } = await build(folder);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    const entries = page.split('<li class="entry ').slice(1);
+    const steering = entries.filter((entry) => entry.includes('also check the README'));
+    expect(steering).toHaveLength(1);
+    expect(steering[0]).toContain('<span class="who">User</span>');
+    expect(steering[0]).toContain('sent while it worked');
+    expect(entries.find((entry) => entry.includes('a note from the other session'))).toContain('<span class="who">message from peer</span>');
+    expect(entries.find((entry) => entry.includes('task-notification'))).toContain('<span class="who">task notification</span>');
+    // The conversation goes on from it: the reply after it is on the same branch.
+    expect(summary.sessions[0]?.branches).toBe(1);
+  });
+});
+
 describe('a workflow run’s journal', () => {
   // Regression: every run's journal.jsonl (claude.md §2: no transcript) was a file skipped, warned of at every run.
   it('is not taken for a session file, and its run’s agents count', async () => {

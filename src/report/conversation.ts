@@ -442,6 +442,7 @@ function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {
   if (ctx.hidden.has(entry.id)) {
     badges.push({ label: 'failed attempt', tone: 'hidden', title: 'hidden from the model by a later context edit (retried)' });
   }
+  if (entry.kind === 'prompt' && entry.queued) badges.push({ label: 'sent while it worked', tone: 'label', title: 'typed while the agent worked, and given to it between two of its steps' });
   if (entry.recovered) badges.push({ label: 'recovered', tone: 'recovered', title: 'recovered from a damaged line' });
   if (entry.kind === 'custom' && entry.isMessage && !entry.display) {
     badges.push({ label: `hidden in ${ctx.agent}`, tone: 'hidden', title: 'sent to the model but not shown in the agent' });

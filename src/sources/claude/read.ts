@@ -268,6 +268,9 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
       if (title.success && !ctx.hasCustomTitle) addDraft(ctx, located, env, { kind: 'name', name: title.data.aiTitle?.trim() || null }, [], TAIL);
       return;
     }
+    case 'attachment':
+      if (addQueuedCommand(ctx, located, env)) return;
+      return skip(ctx, env);
     default:
       if (type === undefined || !BOOKKEEPING.has(type)) {
         // Skipped lines: what they hold is not read (counted in skippedLines, as the data-quality page says).
@@ -687,6 +690,62 @@ function cacheWrites(ctx: ClaudeContext, u: raw.RawUsage, line: number): { cache
 /** The usage-limit notice's reset time, written as Unix seconds after a bar (claude.md §9.4). */
 const USAGE_LIMIT_RESET = /(Claude AI usage limit reached)\|(\d{9,10})\b/g;
 
+/**
+ * Typed words and the context the IDE or a hook attached to them (a selection, a reminder): shown
+ * apart, in its own blocks or in the typed words' (regression: a reminder after them titled the
+ * session): the prompt is what was typed. `queued`: typed while the agent worked, and given to it
+ * between two of its steps.
+ */
+function addPrompt(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope, blocks: Block[], queued: boolean): void {
+  const attached: Block[] = [];
+  const typed: Block[] = [];
+  for (const block of blocks) {
+    const { injected, typed: words } = block.type === 'text' ? injectedApart(block.text) : { injected: '', typed: '' };
+    if (block.type !== 'text' || injected === '') typed.push(block);
+    else {
+      attached.push({ ...block, text: injected });
+      if (words !== '') typed.push({ ...block, text: words });
+    }
+  }
+  const prompt = (content: Block[]) => ({ kind: 'prompt' as const, content, skill: null, ...(queued ? { queued: true as const } : {}) });
+  if (attached.length === 0) {
+    addDraft(ctx, located, env, prompt(blocks), []);
+    return;
+  }
+  const context = addDraft(
+    ctx,
+    located,
+    env,
+    { kind: 'notice', label: 'injected context', tone: 'info', summary: noticeSummary(textOf(attached)), content: attached, injected: true },
+    [],
+    { id: `${env.uuid ?? `line-${located.line}`}#attached`, linksUuid: false },
+  );
+  addDraft(ctx, located, env, prompt(typed), [], { parent: { id: context.entry.id } });
+}
+
+/**
+ * A message typed while the agent worked and given to it between two of its steps (claude.md §4:
+ * "steering"): Claude Code writes its words only in a `queued_command` attachment, the queue's own
+ * records holding them before they are sent, or never. A prompt of the user's; a notice for a
+ * background task's notice of its end, or a message another session or the harness sent. False
+ * for any other attachment (the harness's bookkeeping), which is skipped.
+ */
+function addQueuedCommand(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): boolean {
+  const parsed = raw.rawQueuedCommand.safeParse(located.record['attachment']);
+  if (!parsed.success) return false;
+  const blocks = blocksOf(parsed.data.prompt, ctx);
+  if (blocks.length === 0) return false;
+  const mode = parsed.data.commandMode ?? 'prompt';
+  const sender = parsed.data.origin?.kind ?? 'human';
+  if (mode === 'prompt' && sender === 'human' && parsed.data.isMeta !== true) addPrompt(ctx, located, env, blocks, true);
+  else {
+    // Another session's message, or one the harness sent, is no prompt of the user's.
+    const label = mode === 'task-notification' ? 'task notification' : mode === 'prompt' ? (sender === 'human' ? 'queued message' : `message from ${sender}`) : `queued ${mode}`;
+    addDraft(ctx, located, env, { kind: 'notice', label, tone: 'info', summary: noticeSummary(textOf(blocks)), content: blocks }, []);
+  }
+  return true;
+}
+
 /** "Claude AI usage limit reached|1764590400" as a reader says it: "… (resets 2025-12-01 12:00 UTC)". */
 function withReadableReset(text: string): string {
   return text.replace(USAGE_LIMIT_RESET, (whole, said: string, seconds: string) => {
@@ -733,35 +792,8 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
   const kind = classifyUserText(typedText === '' ? text : typedText, env.isMeta === true, blocks.some((b) => b.type === 'image'));
   const parentDraft = env.parentUuid ? draftOf(ctx, resolveUuid(ctx, env.parentUuid)) : null;
   switch (kind.kind) {
-    case 'prompt': {
-      // Context the IDE or a hook attached to the typed words (a selection, a reminder) is shown
-      // apart, in its own blocks or in the typed words' (regression: a reminder after them titled
-      // the session): the prompt is what was typed.
-      const attached: Block[] = [];
-      const typed: Block[] = [];
-      for (const block of blocks) {
-        const { injected, typed: words } = block.type === 'text' ? injectedApart(block.text) : { injected: '', typed: '' };
-        if (block.type !== 'text' || injected === '') typed.push(block);
-        else {
-          attached.push({ ...block, text: injected });
-          if (words !== '') typed.push({ ...block, text: words });
-        }
-      }
-      if (attached.length === 0) {
-        addDraft(ctx, located, env, { kind: 'prompt', content: blocks, skill: null }, []);
-        return;
-      }
-      const context = addDraft(
-        ctx,
-        located,
-        env,
-        { kind: 'notice', label: 'injected context', tone: 'info', summary: noticeSummary(textOf(attached)), content: attached, injected: true },
-        [],
-        { id: `${env.uuid ?? `line-${located.line}`}#attached`, linksUuid: false },
-      );
-      addDraft(ctx, located, env, { kind: 'prompt', content: typed, skill: null }, [], { parent: { id: context.entry.id } });
-      return;
-    }
+    case 'prompt':
+      return addPrompt(ctx, located, env, blocks, false);
     case 'command': {
       const draft = addDraft(ctx, located, env, { kind: 'notice', label: `command /${kind.name}`, tone: 'info', summary: noticeSummary(kind.args), content: blocks }, []);
       ctx.commands.set(draft.entry.id, { name: kind.name, args: kind.args });

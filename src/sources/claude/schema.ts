@@ -106,6 +106,16 @@ export type RawPatchResult = z.infer<typeof rawPatchResult>;
 /** `agent-<id>.meta.json` beside a 2.1.x sub-agent transcript. */
 export const rawAgentMeta = z.looseObject({ agentType: optionalString, description: optionalString, toolUseId: optionalString });
 
+/** An `attachment` record's `attachment` when it carries words typed while the agent worked (claude.md §4). */
+export const rawQueuedCommand = z.looseObject({
+  type: z.literal('queued_command'),
+  prompt: z.union([z.string(), z.array(z.unknown())]),
+  commandMode: optionalString,
+  /** Who sent it: `human`, or `peer` (another session's message); absent in older versions (the user). */
+  origin: z.looseObject({ kind: optionalString }).nullish().catch(null),
+  isMeta: z.boolean().nullish().catch(null),
+});
+
 /** Record types that carry no conversation (formats/claude.md §4): skipped, their uuid kept for linking. */
 export const CLAUDE_BOOKKEEPING_TYPES = [
   'file-history-snapshot',
