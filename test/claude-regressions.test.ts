@@ -899,6 +899,28 @@ describe('a request the user stopped', () => {
   });
 });
 
+describe('a sub-agent’s own line on its session’s page', () => {
+  it('regression: said nothing of its failed requests, which no count of the session’s holds, and "0 tokens · — by bough" where it recorded none', async () => {
+    const side = { sidechain: true };
+    const apiError = (uuid: string, parent: string) => ({
+      ...envelope(uuid, parent, side, '2026-03-10T10:00:03.000Z'),
+      type: 'assistant',
+      isApiErrorMessage: true,
+      message: { model: '<synthetic>', id: `msg_${uuid}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: 'API Error: 500 Internal server error' }], stop_reason: 'stop_sequence' },
+    });
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'look into it'), assistant('a1', 'u1', 'r1', tokens(100))],
+      [`-home-ana-shop/${SESSION}/subagents/agent-failing.jsonl`]: [user('f1', null, 'search the logs', side), assistant('f2', 'f1', 'f2', tokens(1000), side), apiError('f3', 'f2'), apiError('f4', 'f3')],
+      [`-home-ana-shop/${SESSION}/subagents/agent-silent.jsonl`]: [user('s1', null, 'wait for it', side), { ...user('s2', 's1', 'done', side), type: 'user' }],
+    });
+    const { out, summary } = await build(folder);
+    expect(summary.sessions[0]?.errorReplies).toBe(0);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    const notes = [...page.matchAll(/<p class="note">([^<]*)\. It ran in a file of its own/g)].map((m) => m[1]);
+    expect(notes).toEqual([expect.stringMatching(/ · 1,010 tokens · \$[0-9.]+ by bough · 2 failed requests$/), 'no model recorded · no usage recorded']);
+  });
+});
+
 describe('messages typed while the agent worked (queued_command attachments)', () => {
   const queued = (uuid: string, parent: string, attachment: object) => ({ ...envelope(uuid, parent, {}, '2026-03-10T10:00:02.000Z'), type: 'attachment', attachment: { type: 'queued_command', ...attachment } });
   const queue = (operation: string, content?: string) => ({ type: 'queue-operation', operation, timestamp: '2026-03-10T10:00:01.500Z', sessionId: SESSION, ...(content ? { content } : {}) });

@@ -408,17 +408,26 @@ function usageCountedElsewhere(entries: readonly Entry[], counted: Counted): (en
   return (entry) => elsewhere.has(entry);
 }
 
-/** The models of a sub-agent's own usage: a spawned thread's replay of its parent's turns ran on the parent's. */
-function subagentModels(sub: SubagentData): string[] {
-  const own = new Set<string>();
+/**
+ * The models of a sub-agent's own usage (a spawned thread's replay of its parent's turns ran on the
+ * parent's), and its own failed and stopped requests, which the session's counts of replies leave
+ * out with its other replies.
+ */
+function subagentOwn(sub: SubagentData): { models: string[]; failed: number; aborted: number } {
+  const models = new Set<string>();
+  let failed = 0;
+  let aborted = 0;
   let place = 0;
-  for (const entry of unpackEntries(sub.ledger.entries)) {
+  unpackEntries(sub.ledger.entries).forEach((entry, index) => {
+    // A sub-agent's replies are no turns of the session's (see LedgerEntry.turn), but keep their outcome.
+    if (sub.counted.entries[index] === 1 && entry.outcome === 'error') failed++;
+    if (sub.counted.entries[index] === 1 && entry.outcome === 'aborted') aborted++;
     for (const usage of entry.usage) {
-      if (usage.model !== null && sub.counted.usage[place] === 1) own.add(usage.model);
+      if (usage.model !== null && sub.counted.usage[place] === 1) models.add(usage.model);
       place++;
     }
-  }
-  return [...own];
+  });
+  return { models: [...models], failed, aborted };
 }
 
 /** A sub-agent's own transcript, in file order (they do not branch), with what it cost. */
@@ -431,7 +440,7 @@ function subagentFileView(
   session: SessionData,
   ctx: PageContext,
 ): SectionView {
-  const models = subagentModels(sub);
+  const { models, failed, aborted } = subagentOwn(sub);
   const { tally, whole } = sub;
   // A side question that only replays a reply its session holds has usage, all counted there.
   const replayOnly = models.length === 0 && sub.ledger.entries.usageCount > 0 && whole.records === 0;
@@ -440,10 +449,12 @@ function subagentFileView(
   const outside = whole.records > tally.records;
   const summary = [
     models.join(', ') || (replayOnly ? 'no usage of its own (what it replays is counted where it was first recorded)' : 'no model recorded'),
-    replayOnly ? '' : tally.records === 0 && outside ? 'none of its usage in this period' : `${tokensOf(tally)} tokens`,
-    replayOnly || (tally.records === 0 && outside) ? '' : `${boughCost(tally)} by bough${outside ? ' in this period' : ''}`,
+    replayOnly ? '' : whole.records === 0 ? 'no usage recorded' : tally.records === 0 && outside ? 'none of its usage in this period' : `${tokensOf(tally)} tokens`,
+    replayOnly || tally.records === 0 ? '' : `${boughCost(tally)} by bough${outside ? ' in this period' : ''}`,
     outside ? `${tokensOf(whole)} tokens, ${boughCost(whole)} by bough in all` : '',
     tally.outputPartial > 0 ? 'output possibly partial' : '',
+    failed > 0 ? plural(failed, 'failed request') : '',
+    aborted > 0 ? plural(aborted, 'stopped request') : '',
     file === null ? 'its file is no longer present, so its transcript is not shown' : '',
   ].filter(Boolean);
   // A spawned thread's replay of the history it was started from: the parent's, shown above.
