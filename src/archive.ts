@@ -26,6 +26,7 @@ import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
 import { entryOutput, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries, usageKeyOf } from './ledger/packed-entries.js';
+import { inSentence } from './ledger/scope.js';
 import { ledgerSchema } from './cache/ledger-cache.js';
 import { MANIFEST, parseManifest } from './output/report-folder.js';
 import { escapeHtml } from './report/escape.js';
@@ -781,7 +782,7 @@ export function withGoneNote(html: string, lastSeen: string, reportCovers: strin
   const what = fileThere ? 'no longer reads as this session (emptied, cut short, damaged or unreadable)' : 'is no longer present';
   return withKeptNote(
     html,
-    `This session's source file ${what} (last seen ${escapeHtml(lastSeen)}). This page was written by an earlier build: the period, time zone and numbers it shows are that build's, and so is the cost, as that build priced it. This report covers ${escapeHtml(reportCovers)}, and counts the session's usage there at its own prices.`,
+    `This session's source file ${what} (last seen ${escapeHtml(lastSeen)}). This page was written by an earlier build: the period, time zone and numbers it shows are that build's, and so is the cost, as that build priced it. This report covers ${escapeHtml(inSentence(reportCovers))}, and counts the session's usage there at its own prices.`,
   );
 }
 

@@ -153,7 +153,7 @@ describe('the archive', () => {
     const second = await run({ day: 5, scope: { ...ALL_UTC, timeZone: 'Asia/Tokyo' } });
     const page = await readFile(join(out, second.sessions.find((s) => s.key === gone?.key)?.page as string), 'utf8');
     expect(page).toContain("the period, time zone and numbers it shows are that build's");
-    expect(page).toContain('This report covers All time · Asia/Tokyo');
+    expect(page).toContain('This report covers all time · Asia/Tokyo');
   });
 
   it('keeps a session whose file is gone: in the totals, its page kept with a note, marked in lists', async () => {
@@ -176,7 +176,7 @@ describe('the archive', () => {
     const page = await readFile(join(out, kept?.page as string), 'utf8');
     expect(page).toContain("This session's source file is no longer present (last seen 2026-12-01");
     // Regression: it said "its numbers still count", under figures priced by that earlier build.
-    expect(page).toContain("and so is the cost, as that build priced it. This report covers All time · UTC, and counts the session's usage there at its own prices.");
+    expect(page).toContain("and so is the cost, as that build priced it. This report covers all time · UTC, and counts the session's usage there at its own prices.");
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('file gone');
     expect(await readFile(join(out, 'index.html'), 'utf8')).toMatch(/from \d+ session files, with 1 session file gone since an earlier build kept from it\./);
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('1 session file gone, kept from an earlier build');

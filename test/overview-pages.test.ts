@@ -150,7 +150,7 @@ describe('a project page', () => {
   it('shows its cost over time, its models, its sessions and the files most touched', async () => {
     const shop = all.summary.projects.find((p) => p.cwd === '/home/ana/projects/shop') as Summary['projects'][number];
     const html = await readFile(join(all.out, shop.page), 'utf8');
-    expect(html).toContain(`Report covers <strong>All time · ${TZ}</strong>`);
+    expect(html).toContain(`Report covers <strong>all time · ${TZ}</strong>`);
     expect(section(html, 'cost-over-time')).toMatch(/<svg class="chart"/);
     expect(section(html, 'models')).toContain('claude-sonnet-4-5');
     expect(rows(section(html, 'sessions'))).toHaveLength(shop.sessions);
@@ -197,9 +197,10 @@ function monthNamesBetween(first: string, last: string): string[] {
 }
 
 // Regression (a money review): a session whose prompt falls in the month and whose reply's usage
-// falls after it said "— of its $0.0105", where nothing of its cost is in the month: $0.00.
+// falls after it said "— of its $0.0105", where nothing of its cost is in the month; then "$0.00
+// of its $0.0105" above cards saying "no usage recorded" (a review of the monthly report).
 describe('a session page in a month holding its prompt but none of its usage', () => {
-  it('says $0.00 of its cost', async () => {
+  it('says none of its usage, and what it cost in all', async () => {
     const dir = await tempDir();
     const lines = [
       { type: 'session', version: 3, id: 'edge', timestamp: '2026-10-31T23:58:00.000Z', cwd: '/w' },
@@ -210,7 +211,7 @@ describe('a session page in a month holding its prompt but none of its usage', (
     const out = join(await tempDir(), 'report');
     const { summary } = await build({ inputs: [dir], out, scope: { timeZone: 'UTC', period: parsePeriod({ month: '2026-10' }, 'UTC'), project: null, sources: null }, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z') });
     const html = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
-    expect(html).toContain('The numbers below count that part: 1 of its 1 prompt, $0.00 of its $0.0105 by bough');
+    expect(html).toContain('The numbers below count that part: 1 of its 1 prompt, none of its usage ($0.0105 by bough&#39;s price in all).');
   });
 });
 

@@ -213,3 +213,27 @@ describe('--project in a report that redacts', () => {
     expect(await count('kept-redacted', ['--project', 'proj', '--redact'])).toBe(2);
   });
 });
+
+describe('a session whose usage all lies outside the period', () => {
+  // Regression: its page said "$0.00 of its $0.0150 by bough's price" above cards saying "no usage
+  // recorded", and its project page counted "0" tokens: the agent recorded usage, in another month.
+  it('says none of it falls in the period, on the session’s page and its project’s, and "since" in a sentence in lower case', async () => {
+    const input = join(work, 'outside-usage');
+    await write(join(input, 'late.jsonl'), piSession('late', '2026-10-31T23:50:00.000Z', [piPrompt('2026-10-31T23:50:00.000Z'), piReply('2026-11-01T00:10:00.000Z', 1000)]));
+    const out = join(work, 'outside-usage-report');
+    await cli(['build', input, '--out', out, '--since', '2026-10-15', '--until', '2026-10-31', '--tz', 'UTC', '--no-cache', '-q']);
+    const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('The numbers below count that part: 1 of its 1 prompt, none of its usage ($0.0030 by bough&#39;s price in all).');
+    const card = (html: string, label: string) => new RegExp(`<div class="card-label">${label}</div>\\s*<div class="card-value">([^<]*)</div>\\s*<div class="card-detail">([^<]*)</div>`).exec(html)?.slice(1);
+    const project = await readFile(join(out, summary.projects[0]?.page as string), 'utf8');
+    for (const html of [page, project]) {
+      expect(card(html, 'Tokens')).toEqual(['—', 'none in this period']);
+      expect(card(html, 'Cost \\(bough\\)')?.[1]).toBe('none in this period');
+    }
+    expect(page).toContain('Report covers <strong>2026-10-15 – 2026-10-31 · UTC</strong>');
+    const since = join(work, 'outside-usage-since');
+    await cli(['build', input, '--out', since, '--since', '2026-10-15', '--tz', 'UTC', '--no-cache', '-q']);
+    expect(await readFile(join(since, 'index.html'), 'utf8')).toContain('Report covers <strong>since 2026-10-15 · UTC</strong>');
+  });
+});

@@ -252,8 +252,14 @@ export function isNarrowed(scope: Scope): boolean {
   return scope.sources !== null || scope.project !== null || scope.period.start !== null || scope.period.end !== null;
 }
 
+/** "All time · UTC", "Since 2026-11-01 · UTC · project “shop”": what a report covers, as a heading says it. */
 export function scopeLabel(scope: Scope): string {
   return [capitalise(scope.period.label), scope.timeZone, ...filterLabels(scope)].join(' · ');
+}
+
+/** A scope's label in the middle of a sentence: "covers all time · UTC", "covers since 2026-11-01 · UTC". */
+export function inSentence(label: string): string {
+  return label.replace(/^(All time|Since|Until)\b/, (word) => word.toLowerCase());
 }
 
 /** The project and agent filters, each in a few words ("project “shop”", "agents pi, claude"); none when there are none. */

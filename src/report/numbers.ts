@@ -1,7 +1,7 @@
 // The numbers every page shows the same way: money (unknown is never $0), stat cards, token
 // rows and model rows, formatted here so templates only place them.
 
-import { filterLabels, localDay } from '../ledger/scope.js';
+import { filterLabels, inSentence, localDay } from '../ledger/scope.js';
 import { totalTokens, type ModelTotals, type ReportData, type Tally, type UsageTotals } from './data.js';
 import { formatCompact, formatCount, formatUsd, plural, shownUsd } from './format.js';
 
@@ -62,12 +62,25 @@ export interface SubagentTurns {
 }
 
 /**
- * `usageRecorded` false: the files hold no usage at all (old Codex, a trimmed file), so tokens and
- * cost are unknown, not 0. `subagentTurns`: the page is a sub-agent's transcript read without its
- * session's, whose turns the tally does not count as the user's; the cards count them as the
- * title line does.
+ * Why a tally counts no usage record: its files hold none (old Codex, a trimmed file, a fork whose
+ * every record is its origin's), so tokens and cost are unknown, not 0; or all they hold lies
+ * outside the report's period, counted in another period's report.
  */
-export function statCards(tally: Tally, branches: number | null, usageRecorded = true, subagentTurns: SubagentTurns | null = null): StatCard[] {
+export type NoUsage = 'none-recorded' | 'outside-period';
+
+/** Why `tally` counts no usage record, or null when it counts some; `whole`: the same sessions' tallies over all time. */
+export function noUsageOf(tally: Tally, whole: readonly Tally[]): NoUsage | null {
+  if (tally.records > 0) return null;
+  return whole.some((t) => t.records > 0) ? 'outside-period' : 'none-recorded';
+}
+
+/**
+ * `noUsage`: why the tally counts no usage record (see NoUsage), said on the cards instead of 0.
+ * `subagentTurns`: the page is a sub-agent's transcript read without its session's, whose turns
+ * the tally does not count as the user's; the cards count them as the title line does.
+ */
+export function statCards(tally: Tally, branches: number | null, noUsage: NoUsage | null = null, subagentTurns: SubagentTurns | null = null): StatCard[] {
+  const noUsageWords = noUsage === 'outside-period' ? NO_USAGE_IN_PERIOD : NO_USAGE;
   const turns = subagentTurns ?? { tasks: tally.prompts, replies: tally.replies, errorReplies: tally.errorReplies };
   const cards: StatCard[] = [
     subagentTurns
@@ -80,13 +93,13 @@ export function statCards(tally: Tally, branches: number | null, usageRecorded =
       tone: 'plain',
     },
     { label: 'Error replies', value: formatCount(turns.errorReplies), detail: 'failed requests', tone: turns.errorReplies > 0 ? 'error' : 'plain' },
-    usageRecorded
+    noUsage === null
       ? { label: 'Tokens', value: formatCompact(totalTokens(tally.tokens)), detail: `${formatCount(totalTokens(tally.tokens))} in all`, tone: 'plain' }
-      : { label: 'Tokens', value: '—', detail: NO_USAGE, tone: 'plain' },
+      : { label: 'Tokens', value: '—', detail: noUsageWords, tone: 'plain' },
     {
       label: 'Cost (bough)',
       value: boughCost(tally),
-      detail: usageRecorded ? boughDetail(tally) : NO_USAGE,
+      detail: noUsage === null ? boughDetail(tally) : noUsageWords,
       tone: tally.unpriced + tally.partial > 0 ? 'warn' : 'money',
     },
     { label: 'Cost recorded', value: recordedCost(tally), detail: recordedDetail(tally), tone: 'money' },
@@ -104,6 +117,8 @@ export function statCards(tally: Tally, branches: number | null, usageRecorded =
 }
 
 export const NO_USAGE = 'no usage recorded';
+/** Usage recorded, all of it outside the report's period: not "no usage recorded", which it is not. */
+export const NO_USAGE_IN_PERIOD = 'none in this period';
 
 function boughDetail(usage: UsageTotals): string {
   const unknown = [
@@ -163,7 +178,7 @@ export function priceBadge(m: ModelTotals): { label: string; tone: 'error' | 'wa
 export function emptyScopeSentence(data: ReportData, label: string): string {
   const { available, scope } = data;
   // Mid-sentence: "Nothing falls in all time · UTC", "Nothing falls since 2099-12-31 · UTC".
-  const lower = label.replace(/^(All time|Since|Until)\b/, (word) => word.toLowerCase());
+  const lower = inSentence(label);
   const scopeLabel = /^(since|until)\b/.test(lower) ? lower : `in ${lower}`;
   if (available.read === 0) return 'No sessions were read.';
   const filters = filterLabels(scope);

@@ -9,7 +9,7 @@ import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, t
 import { byCost, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } from './format.js';
 import { modelName } from './json.js';
-import { boughCost, boughSortValue, emptyScopeSentence, NO_USAGE, priceBadge, recordedCost, recordedPart, roundingNote, statCards, type StatCard } from './numbers.js';
+import { boughCost, boughSortValue, emptyScopeSentence, NO_USAGE, noUsageOf, priceBadge, recordedCost, recordedPart, roundingNote, statCards, type StatCard } from './numbers.js';
 import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { cell, column, numberCell, tableView, type CellView, type TableView } from './tables.js';
 
@@ -112,7 +112,7 @@ const TOP_SESSIONS = 10;
 const TOP_FILES = 25;
 
 export function indexPageView(data: ReportData, ctx: OverviewContext): IndexPageView {
-  const cards = statCards(data.totals, null);
+  const cards = statCards(data.totals, null, noUsageOf(data.totals, data.sessions.map((s) => s.whole)));
   cards.unshift({ label: 'Sessions', value: formatCount(data.sessions.length), detail: `in ${plural(data.projects.length, 'project')}`, tone: 'plain' });
   const empty = data.sessions.length === 0 ? emptyScopeSentence(data, ctx.scopeLabel) : null;
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
@@ -160,7 +160,7 @@ export function projectPageView(project: ProjectData, data: ReportData, ctx: Ove
   const page = ctx.pages.project(project.key);
   const sessions = sessionsByKey(data);
   const mine = project.sessions.map((key) => sessions.get(key) as SessionData);
-  const cards = statCards(project.tally, null);
+  const cards = statCards(project.tally, null, noUsageOf(project.tally, mine.map((s) => s.whole)));
   cards.unshift({ label: 'Sessions', value: formatCount(mine.length), detail: 'in this project', tone: 'plain' });
   const files = project.files.slice(0, TOP_FILES);
   const sessionsTableView = sessionsTable(mine, page, ctx, { projects: null, sortedByCost: false });

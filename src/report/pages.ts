@@ -3,6 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import type { SessionKey } from '../ledger/ledger.js';
+import { inSentence } from '../ledger/scope.js';
 import { UNKNOWN_PROJECT, type ReportData } from './data.js';
 import { formatDay, type TimeFormat } from './format.js';
 import { CONTENT_SECURITY_POLICY, type LayoutView } from './render.js';
@@ -102,6 +103,7 @@ export function pageLayout(scopeLabel: string, generator: string): (title: strin
   return (title, page) => ({
     title: `${title} · ${scopeLabel}`,
     scope: scopeLabel,
+    covers: inSentence(scopeLabel),
     root: hrefFrom(page, ''),
     generator,
     csp: CONTENT_SECURITY_POLICY,

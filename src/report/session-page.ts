@@ -3,7 +3,7 @@
 // session's content, shown whole.
 
 import type { Counted } from '../ledger/claims.js';
-import { inPeriod, type Period, type Scope } from '../ledger/scope.js';
+import { inPeriod, inSentence, type Period, type Scope } from '../ledger/scope.js';
 import { buildTree } from '../model/tree.js';
 import { splitBranches, type Branch } from '../model/branches.js';
 import type { Pricer } from '../pricing/price.js';
@@ -17,7 +17,7 @@ import { unpackEntries } from '../ledger/packed-entries.js';
 import { formatCount, formatDateTime, formatDay, formatDuration, formatTime, formatUsd, plural, type TimeFormat } from './format.js';
 import { modelsTable } from './overview-pages.js';
 import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
-import { boughCost, statCards, tokenRows, type StatCard, type SubagentTurns, type TokenRow } from './numbers.js';
+import { boughCost, noUsageOf, statCards, tokenRows, type StatCard, type SubagentTurns, type TokenRow } from './numbers.js';
 import type { TableView } from './tables.js';
 import { treeSvg } from './svg/tree.js';
 import type { PartRange } from './session-parts.js';
@@ -267,9 +267,9 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
             },
     },
     scopeNote: session.partly
-      ? `This report covers ${ctx.scopeLabel}, and only part of this session falls in it. The numbers below count that part: ${formatCount(tally.prompts)} of its ${plural(session.whole.prompts, 'prompt')}, ${tally.records === 0 && session.whole.records > 0 ? (session.whole.cost.bough === null ? 'none of its usage, whose cost bough does not know' : `$0.00 of its ${boughCost(session.whole)} by bough's price`) : `${boughCost(tally)} of its ${boughCost(session.whole)} by bough's price`}. The conversation is shown whole; entries outside the period are marked.`
+      ? `This report covers ${inSentence(ctx.scopeLabel)}, and only part of this session falls in it. The numbers below count that part: ${formatCount(tally.prompts)} of its ${plural(session.whole.prompts, 'prompt')}, ${tally.records === 0 && session.whole.records > 0 ? (session.whole.cost.bough === null ? 'none of its usage, whose cost bough does not know' : `none of its usage (${boughCost(session.whole)} by bough's price in all)`) : `${boughCost(tally)} of its ${boughCost(session.whole)} by bough's price`}. The conversation is shown whole; entries outside the period are marked.`
       : null,
-    cards: statCards(tally, ledger.branches, usageRecorded, subagentTurns),
+    cards: statCards(tally, ledger.branches, noUsageOf(tally, [session.whole]), subagentTurns),
     costNote: costNote(session),
     tokens: usageRecorded ? tokenRows(tally) : null,
     noUsageNote: fileHoldsUsage
