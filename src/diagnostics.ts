@@ -15,6 +15,7 @@ export const DIAGNOSTIC_REASONS = {
   'duplicate-id': 'an entry id used twice in one file (the later one renamed)',
   'tree-loop': 'an entry whose parent is itself, or a loop of entries naming each other as parents (cut at its first entry, shown as a root)',
   'header-missing-cwd': 'a session header without a working directory',
+  'newer-format': 'a session written in a format version newer than bough knows (read as the newest it knows)',
   'header-damaged': 'a session whose header line is damaged (rebuilt from what remained, or from the file name)',
   'oversized-line': 'a line too long to read (skipped)',
   'deep-nesting': 'a record with values nested absurdly deep (those values cut, the rest kept)',

@@ -555,6 +555,28 @@ describe('a Pi clone that copies a label', () => {
     expect(summary.totals).toMatchObject({ prompts: 2, tokens: { input: 200 } });
   });
 
+  // Regression (a review of Pi's trees): its page said "Copied from <its own path>, which is not
+  // among the files read", of a file that is, and the index marked it a fork.
+  it('takes a parentSession naming the file itself for none', async () => {
+    const dir = join(await tempDir(), 'in');
+    await mkdir(dir, { recursive: true });
+    const path = join(dir, '2026-10-15T10-00-00-000Z_self.jsonl');
+    const records = [
+      { type: 'session', version: 3, id: 'self', timestamp: '2026-10-15T10:00:00.000Z', cwd: '/proj/self', parentSession: path },
+      { type: 'message', id: 'u', parentId: null, timestamp: '2026-10-15T10:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text: 'hello' }] } },
+    ];
+    await writeFile(path, records.map((r) => JSON.stringify(r)).join('\n'));
+    // And by its name alone, as recorded on another machine.
+    const moved = join(dir, '2026-10-16T10-00-00-000Z_moved.jsonl');
+    await writeFile(moved, [{ ...records[0], id: 'moved', parentSession: '/Users/ana/.pi/agent/sessions/--x--/2026-10-16T10-00-00-000Z_moved.jsonl' }, { ...records[1], id: 'v', message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } }].map((r) => JSON.stringify(r)).join('\n'));
+    const { summary, out } = await buildOf([dir]);
+    expect(summary.sessions.map((s) => [s.originMissing, s.origin])).toEqual([
+      [false, null],
+      [false, null],
+    ]);
+    for (const session of summary.sessions) expect(await readFile(join(out, session.page), 'utf8')).not.toContain('Copied from');
+  });
+
   // Regression: `"parentSession": ""` made summary.json say the session was copied from a file missing.
   it('takes an empty parentSession for none', async () => {
     const dir = join(await tempDir(), 'in');

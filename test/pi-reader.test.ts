@@ -156,6 +156,20 @@ describe('Pi reader', () => {
     expect(file.diagnostics.map((d) => d.reason)).toEqual(['unknown-entry-type', 'unknown-role']);
   });
 
+  // Regression (a review of Pi's trees): a "version": 4 header was read as v3 without a word.
+  it('says a format version newer than it knows, and reads the file as the newest it knows', async () => {
+    const path = join(await tempDir(), 'v4.jsonl');
+    const records = [
+      { type: 'session', version: 4, id: 'v4', timestamp: '2026-10-15T10:00:00.000Z', cwd: '/w' },
+      { type: 'message', id: 'u', parentId: null, timestamp: '2026-10-15T10:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text: 'hello' }] } },
+    ];
+    await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const file = await readSessionFile(path);
+    if (file.kind !== 'session') throw new Error('a session was expected');
+    expect(file.file.entries.map((e) => e.kind)).toEqual(['prompt']);
+    expect(file.file.diagnostics.map((d) => [d.reason, d.line, d.skippedLine, d.detail])).toEqual([['newer-format', 1, false, 'format version 4, newer than 3, the newest bough knows: read as version 3']]);
+  });
+
   it('skips files that are not sessions, and empty files, with one note each', async () => {
     expect(await readSessionFile(piFixture('not-a-session.jsonl'))).toMatchObject({
       kind: 'skipped',

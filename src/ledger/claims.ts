@@ -81,6 +81,8 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
 
   for (const ledger of ledgers) {
     if (ledger.parentFile === null && ledger.parentSessionId === null) continue;
+    // A header naming its own file (written by hand, or damaged) names no origin: none is missing.
+    if (namesItself(ledger, index)) continue;
     const origin = findOrigin(ledger, index);
     if (origin && !isAncestor(ledger, origin, originOf)) originOf.set(ledger, origin);
     // An origin that is its own copy's copy (files that name each other) was read all the same:
@@ -471,6 +473,15 @@ function findOrigin(ledger: SessionLedger, index: LedgerIndex): SessionLedger | 
   if (ledger.parentSessionId === null) return null;
   const byId = others(index.bySessionId.get(ledger.parentSessionId)).filter((l) => l.subagentOf === null);
   return byId.length > 0 ? oldest(byId) : null;
+}
+
+/** Whether a file's recorded origin is the file itself: its own path, or its own name where no other file read has it. */
+function namesItself(ledger: SessionLedger, index: LedgerIndex): boolean {
+  const recorded = ledger.parentFile;
+  if (recorded === null) return false;
+  if (normalisePath(recorded) === normalisePath(ledger.path)) return true;
+  const named = index.byBaseName.get(baseName(recorded)) ?? [];
+  return named.length === 1 && named[0] === ledger;
 }
 
 function isAncestor(candidate: SessionLedger, of: SessionLedger, originOf: ReadonlyMap<SessionLedger, SessionLedger>): boolean {

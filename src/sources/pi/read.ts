@@ -84,6 +84,11 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
   if (!header.cwd) {
     ctx.diagnostics.push(diagnostic('header-missing-cwd', input.path, input.headerLine || null, 'no cwd in the session header'));
   }
+  // A later Pi may write what bough does not know: read as the newest it knows (entries it does not
+  // know are said as such), and said, so that a page's gaps are not taken for the session's.
+  if (version !== null && version > NEWEST_VERSION) {
+    ctx.diagnostics.push(diagnostic('newer-format', input.path, input.headerLine || null, `format version ${version}, newer than ${NEWEST_VERSION}, the newest bough knows: read as version ${NEWEST_VERSION}`));
+  }
   let lineCount = input.headerLine;
   for (const { line, records, clean } of input.pending) {
     lineCount = line;
@@ -165,6 +170,9 @@ export function salvagePiHeader(
   const from = text ? 'what remained of it' : named ? 'the file name' : 'nothing (the file name is not a session name)';
   return { record, from };
 }
+
+/** The newest version of Pi's session format bough knows (pi.md §3). */
+const NEWEST_VERSION = 3;
 
 function headerVersion(version: number | string | null | undefined): number {
   const parsed = typeof version === 'string' ? Number.parseInt(version, 10) : version;
