@@ -351,6 +351,45 @@ describe('unrelated Pi sessions whose entries share ids and times', () => {
   });
 });
 
+describe('a fork of a fork whose middle file is gone', () => {
+  // Regression (a review of Pi's trees): what it copied was counted in the first session, and its
+  // page said "copied from another session, counted there" without saying which.
+  it('names and links the session that counts what it copied', async () => {
+    const dir = await tempDir();
+    const line = (value: object) => JSON.stringify(value);
+    const message = (id: string, parentId: string | null, at: string, role: 'user' | 'assistant', text: string) =>
+      line({
+        type: 'message',
+        id,
+        parentId,
+        timestamp: at,
+        message:
+          role === 'user'
+            ? { role, content: [{ type: 'text', text }] }
+            : { role, content: [{ type: 'text', text }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 1010 }, stopReason: 'stop' },
+      });
+    const history = [message('u1', null, '2026-10-07T10:00:01.000Z', 'user', 'Origin prompt ONE'), message('a1', 'u1', '2026-10-07T10:00:02.000Z', 'assistant', 'done')];
+    await writeFile(join(dir, '2026-10-07T10-00-00-000Z_origin.jsonl'), [line({ type: 'session', version: 3, id: 'origin', timestamp: '2026-10-07T10:00:00.000Z', cwd: '/w' }), ...history].join('\n'));
+    const gone = join(dir, 'gone', '2026-10-08T10-00-00-000Z_middle.jsonl');
+    await writeFile(
+      join(dir, '2026-10-09T10-00-00-000Z_last.jsonl'),
+      [
+        line({ type: 'session', version: 3, id: 'last', timestamp: '2026-10-09T10:00:00.000Z', cwd: '/w', parentSession: gone }),
+        ...history,
+        message('u3', 'a1', '2026-10-09T10:00:01.000Z', 'user', 'Fork prompt THREE'),
+        message('a3', 'u3', '2026-10-09T10:00:02.000Z', 'assistant', 'done'),
+      ].join('\n'),
+    );
+    const { summary, out } = await buildOf([dir]);
+    expect(summary.totals.tokens.input).toBe(2000);
+    const last = summary.sessions.find((s) => s.file.endsWith('_last.jsonl'));
+    const origin = summary.sessions.find((s) => s.file.endsWith('_origin.jsonl'));
+    const page = await readFile(join(out, last?.page as string), 'utf8');
+    expect(page).toContain('2 entries copied from another session, counted in “Origin prompt ONE”</summary>');
+    expect(page).toContain(`but for those another file read holds first (marked “copied”): <a href="../${origin?.page}">Origin prompt ONE</a>.</p>`);
+  });
+});
+
 describe('Pi sessions that share an id the caller chose (--session-id)', () => {
   const record = (value: object) => JSON.stringify(value);
   const piFile = (cwd: string, day: string, prefix: string, prompt: string, entries: string[] = []) =>

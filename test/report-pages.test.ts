@@ -146,7 +146,8 @@ describe('rendered report', () => {
     expect(fork).toContain('Entries it shares with that session are counted there, not here.');
     const forkOfFork = await pageOf('0196a000-0000-7000-8000-000000000022');
     expect(forkOfFork).toContain('copied from “Write step one, with tests.”, counted where first recorded</summary>');
-    expect(forkOfFork).toContain('Entries it shares with that session are counted there, or in the session it was copied from in turn, not here.');
+    const first = built.sessions.find((s) => s.id === '0196a000-0000-7000-8000-000000000020');
+    expect(forkOfFork).toContain(`Entries it shares with that session are counted there, or in the session it was copied from in turn (<a href="../${first?.page}">Plan the checkout.</a>), not here.`);
   });
 
   // Regression: with the fork in the middle not read, the fork of the fork said all it copied was
@@ -160,7 +161,8 @@ describe('rendered report', () => {
     ];
     const { summary: built } = await build({ inputs, out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
     const page = await readFile(join(out, built.sessions.find((s) => s.id === '0196a000-0000-7000-8000-000000000022')?.page ?? ''), 'utf8');
-    expect(page).toContain('which is not among the files read, so its copied entries are counted here, but for those another file read holds first (marked “copied”).');
+    const first = built.sessions.find((s) => s.id === '0196a000-0000-7000-8000-000000000020');
+    expect(page).toContain(`which is not among the files read, so its copied entries are counted here, but for those another file read holds first (marked “copied”): <a href="../${first?.page}">Plan the checkout.</a>.`);
   });
 
   it('shows labels on their targets, the latest one winning', async () => {

@@ -28,6 +28,12 @@ export interface Claims {
   copiesOf: ReadonlyMap<SessionKey, readonly SessionKey[]>;
   /** Copies whose recorded origin is not among the inputs (their copied entries count in them). */
   missingOrigin: ReadonlySet<SessionKey>;
+  /**
+   * Of a copy whose origin is missing or itself a copy (a fork of a fork), the session that counts
+   * the first of its entries it does not count and its origin does not either: what a page names
+   * as where its copied history counts.
+   */
+  countedIn: ReadonlyMap<SessionKey, SessionKey>;
   /** For each session, what it counts. */
   counted: ReadonlyMap<SessionKey, Counted>;
   /**
@@ -136,6 +142,13 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
     if (list) list.push(ledger.key);
     else copiesOf.set(origin.key, [ledger.key]);
   }
+  const countedIn = countingSessions(
+    ledgers.filter((l) => !duplicateOf.has(l) && (missingOrigin.has(l) || (originOf.has(l) && (originOf.has(originOf.get(l) as SessionLedger) || missingOrigin.has(originOf.get(l) as SessionLedger))))),
+    order,
+    counted,
+    originOf,
+    unpack,
+  );
   const duplicatesOf = new Map<SessionKey, SessionKey[]>();
   for (const ledger of [...duplicateOf.keys()].sort(byAge)) {
     const holder = (duplicateOf.get(ledger) as SessionLedger).key;
@@ -147,11 +160,52 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
     originOf: new Map([...originOf].filter(([copy]) => !duplicateOf.has(copy)).map(([copy, origin]) => [copy.key, origin.key])),
     copiesOf,
     missingOrigin: new Set([...missingOrigin].filter((l) => !duplicateOf.has(l)).map((l) => l.key)),
+    countedIn,
     counted,
     ...subagentHosts(ledgers.filter((l) => !duplicateOf.has(l)), originOf),
     duplicateOf: new Map([...duplicateOf].map(([copy, holder]) => [copy.key, holder.key])),
     duplicatesOf,
   };
+}
+
+/**
+ * For each of `copies`, the session counting the first entry it holds that neither it nor its
+ * origin counts (see Claims.countedIn), found in one pass over the files counted before it.
+ */
+function countingSessions(
+  copies: readonly SessionLedger[],
+  order: ReadonlyMap<SessionLedger, number>,
+  counted: ReadonlyMap<SessionKey, Counted>,
+  originOf: ReadonlyMap<SessionLedger, SessionLedger>,
+  unpack: Unpack,
+): Map<SessionKey, SessionKey> {
+  const found = new Map<SessionKey, SessionKey>();
+  const wanted = new Map<string, SessionLedger[]>();
+  for (const copy of copies) {
+    const flags = counted.get(copy.key)?.entries;
+    const at = flags?.indexOf(0) ?? -1;
+    if (at === -1) continue;
+    const key = `${copy.source}\0${(unpack(copy.entries)[at] as LedgerEntry).key}`;
+    const list = wanted.get(key);
+    if (list) list.push(copy);
+    else wanted.set(key, [copy]);
+  }
+  if (wanted.size === 0) return found;
+  for (const ledger of [...order.keys()]) {
+    const flags = counted.get(ledger.key)?.entries;
+    if (!flags?.includes(1)) continue;
+    unpack(ledger.entries).forEach((entry, i) => {
+      if (flags[i] !== 1) return;
+      const key = `${ledger.source}\0${entry.key}`;
+      const copiesOfIt = wanted.get(key);
+      if (!copiesOfIt) return;
+      wanted.delete(key);
+      // Its own origin is named as that already.
+      for (const copy of copiesOfIt) if (originOf.get(copy) !== ledger) found.set(copy.key, ledger.key);
+    });
+    if (wanted.size === 0) break;
+  }
+  return found;
 }
 
 /**

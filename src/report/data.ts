@@ -127,6 +127,8 @@ export interface SessionData {
   originMissing: boolean;
   /** Its origin is itself a copy (a fork of a fork): some entries they share are counted further back. */
   originCopied: boolean;
+  /** Where the entries it copied and its origin does not count are counted (its origin's origin; a sibling copy of a missing origin), or null. */
+  countedIn: SessionLink | null;
   copies: SessionLink[];
   /** Other files holding this session or one of its sub-agents and nothing more (another config root, an archived copy): they count nothing. */
   duplicates: SessionLink[];
@@ -315,6 +317,8 @@ export function buildReportData(
     session.origin = origin === undefined ? null : link(shownAs(origin));
     session.originMissing = claims.missingOrigin.has(ledger.key);
     session.originCopied = origin !== undefined && (claims.originOf.has(origin) || claims.missingOrigin.has(origin));
+    const countedIn = claims.countedIn.get(ledger.key);
+    session.countedIn = countedIn === undefined ? null : link(shownAs(countedIn));
     session.copies = copiesShownBy(parts, ledger.key).map(link);
     session.duplicates = parts.flatMap((part) => claims.duplicatesOf.get(part.ledger.key) ?? []).map(link);
     sessions.push(session);
@@ -527,6 +531,7 @@ class Aggregator {
       origin: null,
       originMissing: false,
       originCopied: false,
+      countedIn: null,
       copies: [],
       duplicates: [],
       countedEntries,
