@@ -135,6 +135,14 @@ describe('rendered report', () => {
     expect(said).toContain('label “kept” set on this entry');
   });
 
+  // Regression (a review of Pi's trees): a header-only file's page said "Tree 0 branches · 0 roots.
+  // Each row is a turn; click one to jump to it." above no tree.
+  it('draws no Tree section for a session of no entries', async () => {
+    const html = await pageOfRecords([{ type: 'session', version: 3, id: 'header-only', timestamp: '2026-11-01T10:00:00.000Z', cwd: '/home/ana/shop' }]);
+    expect(html).not.toContain('<h2>Tree</h2>');
+    expect(html).not.toContain('Each row is a turn');
+  });
+
   // Regression: a fork of a fork said all it copied was "counted there", in its origin, though
   // what its origin had copied in turn is counted in that one's origin.
   it('says where a fork of a fork’s copied entries are counted', async () => {

@@ -158,3 +158,14 @@ describe('a tree of 5,000 branches from one prompt (regression: each leaf drawn,
     expect(lastY).toBeLessThan(height);
   });
 });
+
+describe('a tree of several roots', () => {
+  // Regression (a review of Pi's trees): a second root was drawn in the lane of a branch that ended
+  // above it, and read as that branch's next turn: nothing marked it as a root.
+  it('says which rows start anew, and only those', () => {
+    const entries: Entry[] = [prompt('p1', null, 'first'), reply('r1', null, null, { parentId: 'p1' }), prompt('p2', null, 'fresh start', null), reply('r2', null, null, { parentId: 'p2' })];
+    const svg = svgOf(entries);
+    expect(rowLinkingTo(svg, '#e-p2')).toContain(' · a new root</tspan>');
+    expect(rowLinkingTo(svg, '#e-p1')).not.toContain('a new root');
+  });
+});

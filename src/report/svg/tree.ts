@@ -100,7 +100,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
   });
   // As wide as the longest label may be drawn: capitals, CJK and emoji run far wider than the
   // average letter, and a label cut by the edge lost its end and its counts.
-  const widest = Math.max(LABEL_WIDTH, ...rowTexts.map((r) => drawnWidth(`${r.nodeLabels.map((l) => `[${l}] `).join('')}${r.short} · ${r.counts} · error · compaction`)));
+  const widest = Math.max(LABEL_WIDTH, ...rowTexts.map((r) => drawnWidth(`${r.nodeLabels.map((l) => `[${l}] `).join('')}${r.short} · ${r.counts} · error · compaction · a new root`)));
   const width = labelX + Math.ceil(widest) + PAD;
   const legend = legendSvg(width);
   const top = PAD + legend.height;
@@ -136,6 +136,8 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
       `${escapeHtml(short)}<tspan class="counts" fill="${INK.muted}"> · ${escapeHtml(counts)}</tspan>` +
       (drawn.error ? `<tspan class="error-word" fill="${INK.error}" font-weight="bold"> · error</tspan>` : '') +
       (drawn.compaction ? `<tspan class="counts" fill="${INK.muted}"> · compaction</tspan>` : '') +
+      // A second root may be drawn in the lane of a branch that ended above it: said, as no edge leads to it.
+      (index > 0 && node.parent === null ? `<tspan class="counts" fill="${INK.muted}"> · a new root</tspan>` : '') +
       `</text></a>` +
       tag
     );
