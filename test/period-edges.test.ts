@@ -237,3 +237,19 @@ describe('a session whose usage all lies outside the period', () => {
     expect(await readFile(join(since, 'index.html'), 'utf8')).toContain('Report covers <strong>since 2026-10-15 · UTC</strong>');
   });
 });
+
+describe('stats by session over a period that cuts a session', () => {
+  // Regression (a review of the monthly report): summary.json and the pages said a session was
+  // only partly counted, `stats --by session` did not, in its table or its JSON.
+  it('marks the session in its table and says so in its JSON', async () => {
+    const input = join(work, 'cut-by-period');
+    await write(join(input, 'across.jsonl'), piSession('across', '2026-10-31T23:00:00.000Z', [piPrompt('2026-10-31T23:00:00.000Z'), piReply('2026-10-31T23:00:05.000Z', 1000), piPrompt('2026-11-01T01:00:00.000Z'), piReply('2026-11-01T01:00:05.000Z', 2000)]));
+    const json = await stats(input, ['--month', '2026-11', '--tz', 'UTC', '--by', 'session']);
+    expect(json.rows.map((r) => [r.tokens.input, r.partlyOutsidePeriod])).toEqual([[2000, true]]);
+    const table = await cli(['stats', input, '--month', '2026-11', '--tz', 'UTC', '--by', 'session', '--no-cache']);
+    expect(table).toMatch(/ 2026-10-31 † /);
+    expect(table).toContain('† part of the session lies outside the period: only its part in it is counted.');
+    const whole = await cli(['stats', input, '--tz', 'UTC', '--by', 'session', '--no-cache']);
+    expect(whole).not.toContain('†');
+  });
+});

@@ -141,7 +141,12 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
     case 'session':
       return [...data.sessions]
         .sort((a, b) => byCostThenTime(a, b))
-        .map((s) => ({ ...row(s.key, s.ledger.title, 1, s.tally), startedAt: new Date(s.startedAt).toISOString(), project: projectKeys.get(s.projectKey) ?? s.projectKey }));
+        .map((s) => ({
+          ...row(s.key, s.ledger.title, 1, s.tally),
+          startedAt: new Date(s.startedAt).toISOString(),
+          project: projectKeys.get(s.projectKey) ?? s.projectKey,
+          partlyOutsidePeriod: s.partly,
+        }));
   }
 }
 

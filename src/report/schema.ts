@@ -113,6 +113,8 @@ export const rowSchema = z.object({
   /** By session only: when it started (its first counted entry, in or out of the period), and its project. */
   startedAt: z.string().optional(),
   project: z.string().optional(),
+  /** By session only: part of it lies outside the period, and only its part in it is counted (as summary.json says). */
+  partlyOutsidePeriod: z.boolean().optional(),
 });
 
 /** What was read, skipped and flagged: counts (summary.json also lists each problem). */

@@ -27,7 +27,7 @@ interface Column {
 }
 
 /** A row as the table shows it; the total is one too. */
-type StatsRow = Pick<RowJson, 'label' | 'sessions' | 'prompts' | 'replies' | 'tokens' | 'cost' | 'usageRecords' | 'unpricedRecords' | 'startedAt'>;
+type StatsRow = Pick<RowJson, 'label' | 'sessions' | 'prompts' | 'replies' | 'tokens' | 'cost' | 'usageRecords' | 'unpricedRecords' | 'startedAt' | 'partlyOutsidePeriod'>;
 
 const HEADINGS: Record<StatsGrouping, string> = {
   day: 'Day',
@@ -139,6 +139,10 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   const partial = stats.totals.outputPossiblyPartialRecords;
   if (partial > 0) notes.push(`Output is at least what is shown: the agent did not write the final count of ${partial === 1 ? '1 response' : `${partial} responses`}.`);
   if (rows.some((r) => r.usageRecords === 0)) notes.push('— no usage recorded (not zero tokens: the agent wrote none).');
+  // The mark is in the Started column: said only where that column is shown.
+  if (rows.some((r) => r.partlyOutsidePeriod) && columns.some((c) => c.heading === 'Started')) {
+    notes.push(`${PARTLY_MARK.trim()} part of the session lies outside the period: only its part in it is counted.`);
+  }
   // Said only when a count was shortened: 34 is 34 either way.
   const shortened = compact && rows.some((r) => columns.some((c) => c.compact !== undefined && c.compact(r) !== c.cell(r)));
   if (shortened) notes.push('Tokens shortened to fit: k thousand, M million, B billion. --json gives every digit.');
@@ -149,6 +153,9 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   }
   return `${[...out, ...notes.flatMap((n) => wrapped(n, options.width)).map((n) => paint.dim(n))].join('\n')}\n`;
 }
+
+/** After the day a session started, when part of it lies outside the period. */
+const PARTLY_MARK = ' †';
 
 /** A note in lines of at most `width` columns, broken between words. */
 function wrapped(note: string, width: number): string[] {
@@ -188,7 +195,7 @@ function columnsFor(by: StatsGrouping, timeZone: string): Column[] {
     { heading: HEADINGS[by], numeric: false, priority: 0, cell: (r) => r.label },
     // A session is told apart by its day as much as by its first prompt ("/mode", "continue").
     ...(by === 'session'
-      ? [{ heading: 'Started', numeric: false, priority: 5, cell: (r: StatsRow) => (r.startedAt === undefined ? '' : localDay(Date.parse(r.startedAt), timeZone)) }]
+      ? [{ heading: 'Started', numeric: false, priority: 5, cell: (r: StatsRow) => (r.startedAt === undefined ? '' : `${localDay(Date.parse(r.startedAt), timeZone)}${r.partlyOutsidePeriod ? PARTLY_MARK : ''}`) }]
       : [{ heading: 'Sessions', numeric: true, priority: 2, cell: (r: StatsRow) => formatCount(r.sessions) }]),
     ...turns,
     tokens('Input', 'input', 4),
