@@ -253,3 +253,24 @@ describe('stats by session over a period that cuts a session', () => {
     expect(whole).not.toContain('†');
   });
 });
+
+describe('months a period cuts', () => {
+  // Regression (a review of the monthly report): `--since 2026-10-15 --until 2026-11-10` gave rows
+  // "October 2026" and "November 2026", read as the whole months' totals.
+  it('are labelled with the days the period covers, in stats and on the overview', async () => {
+    const input = join(work, 'cut-months');
+    await write(join(input, 'a.jsonl'), piSession('a', '2026-10-20T10:00:00.000Z', [piPrompt('2026-10-20T10:00:00.000Z'), piReply('2026-10-20T10:00:05.000Z', 1000)]));
+    await write(join(input, 'b.jsonl'), piSession('b', '2026-11-05T10:00:00.000Z', [piPrompt('2026-11-05T10:00:00.000Z'), piReply('2026-11-05T10:00:05.000Z', 1000)]));
+    const cut = ['--since', '2026-10-15', '--until', '2026-11-10', '--tz', 'UTC'];
+    const json = await stats(input, [...cut, '--by', 'month']);
+    expect(json.rows.map((r) => [r.key, r.label])).toEqual([
+      ['2026-10', 'October 2026 (15–31)'],
+      ['2026-11', 'November 2026 (1–10)'],
+    ]);
+    const whole = await stats(input, ['--tz', 'UTC', '--by', 'month']);
+    expect(whole.rows.map((r) => r.label)).toEqual(['October 2026', 'November 2026']);
+    const out = join(work, 'cut-months-report');
+    await cli(['build', input, '--out', out, ...cut, '--no-cache', '-q']);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('>October 2026 (15–31)</td>');
+  });
+});

@@ -229,6 +229,23 @@ export function parseSources(value: string): Source[] {
   return [...new Set(names)] as Source[];
 }
 
+/**
+ * A month's label as the period cuts it: "October 2026", or with the days it covers when the
+ * period starts or ends inside it, "October 2026 (15–31)", so that a row of part of a month is
+ * not read as the whole month's.
+ */
+export function monthInPeriod(key: string, period: Period, timeZone: string): string {
+  const [year, month] = key.split('-').map(Number) as [number, number];
+  const label = monthName(year, month);
+  const last = lastDayOf(year, month).day;
+  const starts = period.start === null ? null : localParts(period.start, timeZone);
+  const ends = period.end === null ? null : localParts(period.end - 1, timeZone);
+  const from = starts !== null && starts.year === year && starts.month === month ? starts.day : 1;
+  const to = ends !== null && ends.year === year && ends.month === month ? ends.day : last;
+  if (from === 1 && to === last) return label;
+  return `${label} (${from === to ? from : `${from}–${to}`})`;
+}
+
 /** Whether an instant falls in the period. */
 export function inPeriod(period: Period, ms: number): boolean {
   return (period.start === null || ms >= period.start) && (period.end === null || ms < period.end);

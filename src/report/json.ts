@@ -2,9 +2,8 @@
 // and rows from the same functions, so a `stats` of a scope equals the summary of a build of it.
 
 import type { Diagnostic, DiagnosticsSummary } from '../diagnostics.js';
-import type { Scope } from '../ledger/scope.js';
+import { monthInPeriod, type Scope } from '../ledger/scope.js';
 import { SOURCE_NAMES, type Source, type TokenCounts } from '../types.js';
-import { monthLabel } from '../time-zone.js';
 import { UNKNOWN_PROJECT, type Bucket, type Cost, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import type { PageMap } from './pages.js';
 import type { FiltersJson, PeriodJson, RowJson, StatsGrouping, StatsJson, Summary, TotalsJson } from './schema.js';
@@ -116,7 +115,7 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
     case 'week':
       return data.weeks.map((b) => bucketRow(b, b.key));
     case 'month':
-      return data.months.map((b) => bucketRow(b, monthLabel(b.key)));
+      return data.months.map((b) => bucketRow(b, monthInPeriod(b.key, data.scope.period, data.scope.timeZone)));
     case 'agent':
       return data.sources.map((b) => bucketRow(b, SOURCE_NAMES[b.key as Source] ?? b.key));
     case 'project':

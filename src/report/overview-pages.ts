@@ -4,6 +4,7 @@
 import { basename, dirname, join } from 'node:path';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticsSummary } from '../diagnostics.js';
 import { monthLabel } from '../time-zone.js';
+import { monthInPeriod } from '../ledger/scope.js';
 import { SOURCE_NAMES, type Source } from '../types.js';
 import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, type ChartView } from './charts.js';
 import { byCost, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
@@ -317,7 +318,7 @@ function monthsTable(data: ReportData): TableView {
     const bucket = byKey.get(key);
     const tally = bucket?.tally;
     return [
-      cell(monthLabel(key), { sort: key }),
+      cell(monthInPeriod(key, data.scope.period, data.scope.timeZone), { sort: key }),
       numberCell(formatCount(bucket?.sessions ?? 0), bucket?.sessions ?? 0),
       numberCell(formatCount(tally?.prompts ?? 0), tally?.prompts ?? 0),
       ...(tally ? tokenCells(tally) : tokenCells({ tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 } })),
