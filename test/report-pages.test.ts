@@ -204,7 +204,7 @@ describe('rendered report', () => {
     expect(html).not.toContain('javascript:');
     expect(html).toContain('&lt;script&gt;alert(&quot;prompt&quot;)&lt;/script&gt; please');
     expect(html).toContain('[image: pic]');
-    expect(html).toContain('[image of type <code>text/html</code> not shown]');
+    expect(html).toContain('[image of type <code>text/html</code> not shown: not an image a page shows safely]');
     expect(index).toContain('&lt;b onmouseover=alert(5)&gt;bold name&lt;/b&gt;');
   });
 
@@ -349,7 +349,22 @@ describe('an image whose bytes are not the type it claims, in a --redact report'
     ];
     const html = await pageOfRecords(records, { redact: true });
     expect(html).not.toContain('base64,"');
-    expect(html).toContain('<p class="note">[image of type <code>image/jpeg</code> not shown]</p>');
+    expect(html).toContain('<p class="note">[image of type <code>image/jpeg</code> not shown: its bytes were left out]</p>');
+  });
+});
+
+describe('an image larger than a page shows', () => {
+  // Regression (a review of Pi's content): a 2.4 MB screenshot was said "of type image/png not
+  // shown", as if its type were the reason.
+  it('says its size and the limit', async () => {
+    const at = '2026-10-05T10:00:00.000Z';
+    const big = 'A'.repeat(3_240_000);
+    const records = [
+      { type: 'session', version: 3, id: 'big-image', timestamp: at, cwd: '/work/big' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text: 'See this' }, { type: 'image', data: big, mimeType: 'image/png' }] } },
+    ];
+    const html = await pageOfRecords(records);
+    expect(html).toContain('<p class="note">[image of type <code>image/png</code> not shown: 2.4 MB, larger than the 1.1 MB a page shows]</p>');
   });
 });
 

@@ -27,10 +27,12 @@ beforeAll(async () => {
 /** The stand-in layout above reads nothing of it. */
 const LAYOUT = {} as LayoutView;
 
-function context(entries: readonly Entry[], budget: HighlightBudget): ConversationContext {
+/** Claude Code's pages, whose read tool numbers the lines it returns; else Pi's. */
+function context(entries: readonly Entry[], budget: HighlightBudget, claude = false): ConversationContext {
   return {
     time: { timeZone: 'UTC' },
-    agent: 'Pi',
+    agent: claude ? 'Claude Code' : 'Pi',
+    numberedReads: claude,
     copied: () => false,
     outsidePeriod: () => false,
     labels: new Map(),
@@ -44,8 +46,8 @@ function context(entries: readonly Entry[], budget: HighlightBudget): Conversati
 }
 
 /** The page's HTML for these entries, as the session page renders them. */
-function page(entries: Entry[], budget = highlightBudget()): string {
-  const ctx = context(entries, budget);
+function page(entries: Entry[], budget = highlightBudget(), claude = false): string {
+  const ctx = context(entries, budget, claude);
   return renderer.render('entries', LAYOUT, { entries: entries.map((e) => entryView(e, ctx)) });
 }
 
@@ -176,13 +178,28 @@ describe('an edit call', () => {
   });
 });
 
+describe('long edits', () => {
+  // Regression (a review of Pi's content): a diff of 3,000 lines stopped at its 2,000th without a
+  // word, and an edit's arguments were cut at 20,000 characters where README says 100,000.
+  it('say how much of the diff is not shown, and show arguments to their first 100,000 characters', () => {
+    const text = `--- a/big.txt\n+++ b/big.txt\n@@ -1,1500 +1,1500 @@\n${Array.from({ length: 1500 }, (_, i) => `-old ${i}\n+new ${i}`).join('\n')}\n`;
+    const newText = `${'x'.repeat(74_000)}ARGENDMARKER`;
+    const html = page([
+      call('e1', 'edit', { path: 'big.txt', newText }, effect('edit', 'big.txt', { paths: ['big.txt'] })),
+      result('e1', 'edit', 'Edited.', { diff: { format: 'unified', text } }),
+    ]);
+    expect(html).toContain('<p class="note">… 1,003 more lines of the diff not shown in the report.</p>');
+    expect(html).toContain('ARGENDMARKER');
+  });
+});
+
 describe('a read call', () => {
   it('shows the path and the content as code in the file language, line numbers taken off', () => {
     const content = '     1→def total(items):\n     2→    return sum(items)';
     const html = page([
       call('r1', 'Read', { file_path: 'shop/cart.py' }, effect('read', 'shop/cart.py', { paths: ['shop/cart.py'] })),
       result('r1', 'Read', content),
-    ]);
+    ], highlightBudget(), true);
     expect(html).toContain('<code class="tool-summary">shop/cart.py</code>');
     expect(html).toContain('<span class="path">shop/cart.py · 2 lines</span>');
     expect(html).toContain('<code class="hl language-py"><span class="hljs-keyword">def</span> <span class="hljs-title function_">total</span>');
@@ -223,10 +240,24 @@ describe('a read call', () => {
       const html = page([
         call('m1', 'Read', { file_path: 'a.py' }, effect('read', 'a.py', { paths: ['a.py'] })),
         result('m1', 'Read', `     1→x = 1\n     2→y = 2\n${among}\n     3→z = 3\n\n${among}\n`),
-      ]);
+      ], highlightBudget(), true);
       expect(html).toContain('<span class="path">a.py · 3 lines</span>');
       expect(html).not.toContain('1→');
     }
+  });
+
+  // Regression (a review of Pi's content): a Pi read of a TSV lost its first column (its years,
+  // taken for line numbers), and its header said "from line 2023"; a numbered read over 100,000
+  // characters was cut without a word, its lines counted short.
+  it('keeps a Pi file’s digits and tabs, and says what a long numbered read leaves out', () => {
+    const tsv = '2023\tNorth\t1200\n2024\tSouth\t3400\n';
+    const pi = page([call('t1', 'read', { path: 'sales.tsv' }, effect('read', 'sales.tsv', { paths: ['sales.tsv'] })), result('t1', 'read', tsv)]);
+    expect(pi).toContain('<span class="path">sales.tsv · 2 lines</span>');
+    expect(pi).toContain('2023\tNorth');
+    const long = Array.from({ length: 3001 }, (_, i) => `${String(i + 1).padStart(6)}→row value number ${i + 1} of the table, padded out to be long`).join('\n');
+    const claude = page([call('t2', 'Read', { file_path: 'rows.txt' }, effect('read', 'rows.txt', { paths: ['rows.txt'] })), result('t2', 'Read', long)], highlightBudget(), true);
+    expect(claude).toContain('<span class="path">rows.txt · 3,001 lines</span>');
+    expect(claude).toMatch(/… [\d,]+ more characters not shown in the report\./);
   });
 
   it('shows a file of unknown type plain, not guessed', () => {

@@ -84,7 +84,8 @@ export type PartView =
       /** Its own anchor, when a sub-agent's section links back to it; else null. */
       anchor: string | null;
     }
-  | { type: 'image'; src: string | null; mimeType: string }
+  /** `why`: when `src` is null, why the image is not shown. */
+  | { type: 'image'; src: string | null; mimeType: string; why: string | null }
   | { type: 'unknown'; label: string; json: TextView }
   /** Where an entry's blocks stop being shown: "… 299,000 more blocks not shown …". */
   | { type: 'omitted'; label: string };
@@ -135,7 +136,8 @@ export type EntryView = ViewBase &
         /** A file a read call returned, as code in the file's language. */
         file: { label: string; code: CodeView } | null;
         parts: PartView[];
-        diff: DiffLine[] | null;
+        /** The diff's lines, and how many more it has than are shown ("1,204"), or null. */
+        diff: { lines: DiffLine[]; omitted: string | null } | null;
         subagents: SubagentView[];
         nestedCalls: { summary: string; calls: string[] } | null;
         usage: string | null;
@@ -161,6 +163,12 @@ export interface ConversationContext {
   day?: string | null;
   /** The agent's name, as people know it ("Pi"). */
   agent: string;
+  /**
+   * The agent's read tool numbers the lines it returns (Claude Code's `     1→code`): the numbers
+   * are dropped. Pi's returns the file as it is, where a line may start with digits and a tab (a
+   * TSV's years).
+   */
+  numberedReads: boolean;
   /** Entries counted in another file (copied from an origin that is present). */
   copied: (entry: Entry) => boolean;
   /** Entries outside the report's period (marked, still shown). */
@@ -218,9 +226,8 @@ export function toolCallsOf(entries: readonly Entry[]): ToolCallLookup {
   };
 }
 
-/** Tool output shown on the page; the rest is counted, not silently dropped. */
+/** Tool output and arguments shown on the page (README: their first 100,000); the rest is counted, not silently dropped. */
 const MAX_TEXT = 100_000;
-const MAX_JSON = 20_000;
 const IMAGE_MIME = /^image\/(png|jpeg|jpg|gif|webp|bmp|avif)$/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -310,7 +317,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
       // A read of an image gives the image and the agent's note of it ("Read image file
       // [image/png]"): that note is no file's text.
       const readImage = entry.content.some((b) => b.type === 'image');
-      const file = call?.effect.action === 'read' && !entry.isError && !readImage ? fileRead(text, call.effect.paths[0] ?? call.effect.summary, budget) : null;
+      const file = call?.effect.action === 'read' && !entry.isError && !readImage ? fileRead(text, call.effect.paths[0] ?? call.effect.summary, ctx.numberedReads, budget) : null;
       return {
         ...base,
         kind: 'toolResult',
@@ -465,7 +472,7 @@ function replyStatus(outcome: ReplyOutcome): { label: string; tone: 'error' | 'w
 
 /**
  * What one entry shows of its blocks at most: a reply of 300,000 blocks rendered to one 40 MB
- * entry, which no part of a page can hold. Each block is cut on its own (MAX_TEXT, MAX_JSON);
+ * entry, which no part of a page can hold. Each block is cut on its own (MAX_TEXT);
  * past these, the rest are counted.
  */
 const MAX_BLOCKS_SHOWN = 1000;
@@ -533,7 +540,7 @@ function partView(block: Block, budget: HighlightBudget, subagentOfCall: (callId
       };
     }
     case 'image':
-      return { type: 'image', src: imageSource(block.mimeType, block.data), mimeType: block.mimeType };
+      return { type: 'image', mimeType: block.mimeType, ...imageSource(block.mimeType, block.data) };
     case 'unknown':
       return { type: 'unknown', label: block.blockType, json: json(block.raw) };
   }
@@ -607,24 +614,31 @@ function linesView(output: string): LinesView | null {
 /** `cat -n` style numbers before each line (`     1→code`, `1\tcode`), as agents' read tools return files. */
 const LINE_NUMBER = /^ *(\d+)(?:→|\t)/;
 
-/** A file a read call returned, as code; numbered lines lose their numbers (the label says where it starts). */
-function fileRead(read: string, path: string, budget: HighlightBudget): { label: string; code: CodeView; after: string } | null {
+/** A file a read call returned, as code; lines an agent numbered lose their numbers (the label says where it starts). */
+function fileRead(read: string, path: string, numbered: boolean, budget: HighlightBudget): { label: string; code: CodeView; after: string } | null {
   // What the agent put among the file's lines for the model (Claude Code's <system-reminder>, on
   // lines of its own, or what --omit system left of it): no line of the file, shown after it.
   const appended: string[] = [];
   const text = read.includes('<system-reminder>') || read.includes(INJECTED_OMITTED) ? read.replace(APPENDED_FOR_MODEL, (block) => (appended.push(block.trim()), '')) : read;
   if (text.trim() === '') return null;
-  const lines = text.slice(0, MAX_TEXT).replace(/\n+$/, '').split('\n');
-  const first = LINE_NUMBER.exec(lines[0] ?? '');
-  let numbered = 0;
-  while (numbered < lines.length && LINE_NUMBER.test(lines[numbered] ?? '')) numbered++;
+  const lines = numbered ? text.slice(0, MAX_TEXT).replace(/\n+$/, '').split('\n') : [];
+  const first = numbered ? LINE_NUMBER.exec(lines[0] ?? '') : null;
+  let numberedLines = 0;
+  while (first !== null && numberedLines < lines.length && LINE_NUMBER.test(lines[numberedLines] ?? '')) numberedLines++;
   // Numbers on every line but a trailing note or two: strip them. Otherwise the text is shown as it came.
-  const strip = first !== null && numbered >= lines.length - 3;
-  const code = strip ? lines.slice(0, numbered).map((l) => l.replace(LINE_NUMBER, '')).join('\n') : text;
-  const tail = strip ? lines.slice(numbered).join('\n').trim() : '';
+  const strip = first !== null && numberedLines >= lines.length - 3;
+  if (!strip) {
+    const view = codeView(text, languageOfPath(path), budget);
+    return { label: `${path} · ${view.lines}`, code: view, after: appended.join('\n\n') };
+  }
+  const code = lines.slice(0, numberedLines).map((l) => l.replace(LINE_NUMBER, '')).join('\n');
+  const tail = lines.slice(numberedLines).join('\n').trim();
   const view = codeView(tail ? `${code}\n\n${tail}` : code, languageOfPath(path), budget);
-  const from = first && first[1] !== '1' ? ` · from line ${first[1]}` : '';
-  return { label: `${path} · ${view.lines}${from}`, code: view, after: appended.join('\n\n') };
+  // Cut at MAX_TEXT before its numbers went: what was cut is said, and the lines counted, as of any text.
+  const cutOff = text.length - MAX_TEXT;
+  const shown = cutOff > 0 ? { ...view, omitted: formatCount(cutOff), lines: plural(lineCount(text), 'line') } : view;
+  const from = first[1] !== '1' ? ` · from line ${first[1]}` : '';
+  return { label: `${path} · ${shown.lines}${from}`, code: shown, after: appended.join('\n\n') };
 }
 
 /** A <system-reminder> block on lines of its own, or what --omit system left of one, with its line break. */
@@ -639,25 +653,38 @@ function createdOnly(diff: ToolDiff): boolean {
 /** An image larger than this is not inlined: one screenshot must not make a page of tens of MB. */
 const MAX_IMAGE_BASE64 = 1_500_000;
 
-function imageSource(mimeType: string, data: string): string | null {
-  if (data.length > MAX_IMAGE_BASE64 * 1.1) return null;
+function imageSource(mimeType: string, data: string): { src: string | null; why: string | null } {
+  const tooLarge = () => ({ src: null, why: `${formatBytes(Math.floor((data.length * 3) / 4))}, larger than the ${formatBytes((MAX_IMAGE_BASE64 * 3) / 4)} a page shows` });
+  if (data.length > MAX_IMAGE_BASE64 * 1.1) return tooLarge();
   const compact = data.replace(/\s+/g, '');
   // No data: an image --redact could not read as what it claims to be (its bytes are dropped).
-  if (compact === '' || !IMAGE_MIME.test(mimeType) || compact.length > MAX_IMAGE_BASE64 || !BASE64.test(compact)) return null;
-  return `data:${mimeType.toLowerCase()};base64,${compact}`;
+  if (compact === '') return { src: null, why: 'its bytes were left out' };
+  if (!IMAGE_MIME.test(mimeType) || !BASE64.test(compact)) return { src: null, why: 'not an image a page shows safely' };
+  if (compact.length > MAX_IMAGE_BASE64) return tooLarge();
+  return { src: `data:${mimeType.toLowerCase()};base64,${compact}`, why: null };
+}
+
+/** "1.1 MB", "640 kB" */
+function formatBytes(bytes: number): string {
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
 }
 
 const MAX_DIFF_LINES = 2000;
 
 const DIFF_TONES = { header: 'meta', hunk: 'hunk', added: 'add', removed: 'del', context: 'ctx' } as const satisfies Record<DiffLineKind, DiffLine['tone']>;
 
-function diffLines(diff: ToolDiff): DiffLine[] {
+/** At most MAX_DIFF_LINES of a diff, and how many more it has, said under it. */
+function diffLines(diff: ToolDiff): { lines: DiffLine[]; omitted: string | null } {
   const lines: DiffLine[] = [];
+  let more = 0;
   eachDiffLine(diff, (kind, text) => {
-    lines.push({ tone: DIFF_TONES[kind], text });
-    return lines.length < MAX_DIFF_LINES;
+    if (lines.length < MAX_DIFF_LINES) lines.push({ tone: DIFF_TONES[kind], text });
+    else more++;
+    return true;
   });
-  return lines;
+  // The empty string after a diff's last line break is no line of it.
+  if (more > 0 && diff.text.endsWith('\n')) more--;
+  return { lines, omitted: more === 0 ? null : formatCount(more) };
 }
 
 /** A sub-agent run inside a tool result (`result`); its entries are marked by the report's period as the session's are. */
@@ -740,5 +767,5 @@ function json(value: unknown, shownAbove: string | null = null): TextView {
     // Readers cut deep nesting, so this is a bug's safety net: String() of a deep array overflows too.
     text = '[not shown: could not be written as JSON]';
   }
-  return cut(text, MAX_JSON);
+  return cut(text, MAX_TEXT);
 }

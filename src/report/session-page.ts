@@ -193,6 +193,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     // The day the page's "Started" names: an entry of a later (or copied, earlier) day shows its date.
     day: formatDay(session.startedAt, ctx.time),
     agent: SOURCE_NAMES[file.source],
+    numberedReads: file.source === 'claude',
     copied,
     ...periodMarks(session, period),
     usageCountedElsewhere: usageCountedElsewhere(file.entries, session.counted),
