@@ -21,6 +21,7 @@ import { canonicalZone } from './time-zone.js';
 import { writeWhole } from './output/report-folder.js';
 import { LITELLM_URL, loadPriceTable, updatePrices } from './price-files.js';
 import { wellFormedStrings } from './unicode-text.js';
+import { threadsSettingProblem } from './threads/pool.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -162,6 +163,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       // Counted in the machine's zone, one bough cannot follow: the user hears it counts in UTC.
       const problem = command.getOptionValueSource('tz') === 'default' ? machineTimeZoneProblem(io.env) : null;
       if (problem !== null && command.opts()['quiet'] !== true) io.stderr(terminalLine(`bough: warning: ${problem}`));
+      const threads = threadsSettingProblem(io.env);
+      if (threads !== null && command.opts()['quiet'] !== true) io.stderr(terminalLine(`bough: warning: ${threads}`));
     });
 
   const buildCommand = program

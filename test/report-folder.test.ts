@@ -287,6 +287,21 @@ describe('report folder', () => {
 
   // Regression: staged beside --out, on the parent's file system, a build into a mount point (a
   // Docker volume, a USB disk) could not rename its files in, and promised the next build would.
+  // Regression (a README audit): a USB disk's root, holding its system folders, was refused as
+  // holding "files bough did not write".
+  it('builds into a folder holding only what a disk or file manager puts there, and leaves those be', async () => {
+    const out = join(await tempDir(), 'usb');
+    const furniture = ['System Volume Information', '$RECYCLE.BIN', '.Trashes', '.Spotlight-V100', '.fseventsd', '.Trash-1000', '.directory', '._notes.txt'];
+    await mkdir(out);
+    for (const name of furniture) await mkdir(join(out, name));
+    await writeReport(out, { 'index.html': 'one' });
+    expect((await readdir(out)).sort()).toEqual([MANIFEST, 'index.html', ...furniture].sort());
+    const other = join(await tempDir(), 'other');
+    await mkdir(other);
+    await writeFile(join(other, 'notes.txt'), 'mine');
+    await expect(writeReport(other, { 'index.html': 'one' })).rejects.toThrow('already holds files that bough did not write (notes.txt)');
+  });
+
   it('builds into a folder that is a mount point, again and again, and leaves nothing behind', async (context) => {
     const parent = await tempDir();
     const out = join(parent, 'mnt');

@@ -3,7 +3,7 @@
 // the main thread.
 
 import { describe, expect, it } from 'vitest';
-import { BIG_FILE_BYTES, eachOnLanes, openPool, threadPlan, threadsFor } from '../src/threads/pool.js';
+import { BIG_FILE_BYTES, eachOnLanes, openPool, threadPlan, threadsFor, threadsSettingProblem } from '../src/threads/pool.js';
 
 const script = (name: string) => new URL(`./support/threads/${name}.mjs`, import.meta.url);
 const here = async (task: number) => -task;
@@ -129,7 +129,14 @@ describe('the thread pool', () => {
     expect(threadPlan({}, 1, true).threads).toBe(0);
     expect(threadPlan({ BOUGH_THREADS: '7' }, 2, true).threads).toBe(7);
     expect(threadPlan({ BOUGH_THREADS: '0' }, 8, true).threads).toBe(0);
-    expect(threadPlan({ BOUGH_THREADS: 'many' }, 8, true).threads).toBe(0);
+    // Regression (a README audit): a value that is no number of threads was taken as 0, without a
+    // word: no thread, not even for a big file. Now the default holds, and the CLI says why.
+    for (const value of ['many', '-1', '1.5']) {
+      expect(threadPlan({ BOUGH_THREADS: value }, 8, true).threads).toBe(1);
+      expect(threadsSettingProblem({ BOUGH_THREADS: value })).toBe(`BOUGH_THREADS=${value} is not a number of threads (0 or more): bough uses its default.`);
+    }
+    expect(threadsSettingProblem({ BOUGH_THREADS: '3' })).toBeNull();
+    expect(threadsSettingProblem({})).toBeNull();
     // Running from the TypeScript sources there are no thread scripts to start.
     expect(threadPlan({ BOUGH_THREADS: '4' }, 8, false).threads).toBe(0);
   });

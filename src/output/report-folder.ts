@@ -425,7 +425,32 @@ function safeTarget(root: string, path: string): string {
 }
 
 /** Files a folder may hold without being the user's content: a file manager's and git's. */
-const FOLDER_FURNITURE = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini', '.git', '.gitignore', '.gitattributes', '.nojekyll', 'lost+found']);
+const FOLDER_FURNITURE = new Set([
+  '.DS_Store',
+  'Thumbs.db',
+  'desktop.ini',
+  '.git',
+  '.gitignore',
+  '.gitattributes',
+  '.nojekyll',
+  'lost+found',
+  // A disk's own, at its root (README: a USB disk as --out): Windows', macOS's, a Linux desktop's.
+  'System Volume Information',
+  '$RECYCLE.BIN',
+  '.Trashes',
+  '.Spotlight-V100',
+  '.fseventsd',
+  '.TemporaryItems',
+  '.DocumentRevisions-V100',
+  '.VolumeIcon.icns',
+  '.localized',
+  '.directory',
+]);
+
+/** What a file manager or a disk puts in a folder: FOLDER_FURNITURE, a Linux desktop's trash (`.Trash-1000`), macOS's `._` shadows of files. */
+function isFurniture(name: string): boolean {
+  return FOLDER_FURNITURE.has(name) || /^\.Trash-\d+$/.test(name) || name.startsWith('._');
+}
 
 /**
  * The previous report's manifest; an empty one for an empty folder (kept, so a folder that is a
@@ -439,7 +464,7 @@ async function previousManifest(out: string): Promise<Manifest | null> {
   const names = await readdir(out);
   // What a file manager or git puts in any folder is no content of the user's that a report could
   // mix with: such a folder is as good as empty (bough never touches a file it did not write).
-  const theirs = names.filter((name) => !FOLDER_FURNITURE.has(name));
+  const theirs = names.filter((name) => !isFurniture(name));
   if (theirs.length === 0 && !names.includes(MANIFEST)) return { generator: '', files: [] };
   const text = await readFile(join(out, MANIFEST), 'utf8').catch(() => null);
   if (text === null) {

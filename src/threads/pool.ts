@@ -34,12 +34,23 @@ const DEFAULT_THREADS = 1;
  */
 export function threadPlan(env: Readonly<Record<string, string | undefined>>, cores = availableParallelism(), compiled = import.meta.url.endsWith('.js')): ThreadPlan {
   if (!compiled) return { threads: 0, minBytes: 0 };
-  const asked = env['BOUGH_THREADS'];
-  if (asked !== undefined && asked.trim() !== '') {
-    const n = Number(asked);
-    return { threads: Number.isInteger(n) && n >= 0 ? Math.min(n, 64) : 0, minBytes: 0 };
-  }
+  const asked = askedThreads(env);
+  if (asked !== null) return { threads: Math.min(asked, 64), minBytes: 0 };
   return { threads: Math.min(DEFAULT_THREADS, cores - 1), minBytes: MIN_BYTES_FOR_THREADS };
+}
+
+/** The threads `$BOUGH_THREADS` asks for: null when it is not set, or says no number of threads (then the default holds). */
+function askedThreads(env: Readonly<Record<string, string | undefined>>): number | null {
+  const asked = env['BOUGH_THREADS']?.trim();
+  if (asked === undefined || asked === '' || !/^\d+$/.test(asked)) return null;
+  return Number(asked);
+}
+
+/** Why `$BOUGH_THREADS` is not taken, said to the user; null when it is not set or is a number of threads. */
+export function threadsSettingProblem(env: Readonly<Record<string, string | undefined>>): string | null {
+  const asked = env['BOUGH_THREADS'];
+  if (asked === undefined || asked.trim() === '' || askedThreads(env) !== null) return null;
+  return `BOUGH_THREADS=${asked} is not a number of threads (0 or more): bough uses its default.`;
 }
 
 /**
