@@ -114,6 +114,8 @@ export interface BuildResult {
   summary: Summary;
   /** No sessions were found in the default places, so the bundled samples were used. */
   usedSamples: boolean;
+  /** When the samples were used though the default places hold files: why none of them is a session bough reads. */
+  samplesBecause: string | null;
   places: Place[];
   /** Things the user should know that the report could not say (a file of theirs in the way of a page, a cache that cannot be written). */
   warnings: string[];
@@ -178,7 +180,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         const unreadable = unreadableWarning(summary.diagnostics.byReason['archive-unreadable'] ?? 0, join(outDir, ARCHIVE_DIR), sharer.text);
         const otherSecret = otherSecretWarning(summary.diagnostics.byReason['archive-other-secret'] ?? 0, outDir, boughConfigDir(options.environment), sharer.text);
         const warnings = [...cacheWarnings, ...secretWarnings, ...otherSecret, ...unreadable, ...(await folder.commit())];
-        return { outDir, summary, usedSamples: false, places: discovery.places, warnings, sessionsKept: summary.sessions.length, sessionsCarried: carried };
+        return { outDir, summary, usedSamples: false, samplesBecause: null, places: discovery.places, warnings, sessionsKept: summary.sessions.length, sessionsCarried: carried };
       }
     }
     // Entries unpacked once for the counting passes (the cache's check, claims, titles, the
@@ -218,6 +220,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       ? []
       : missingSessions(earlier, { files: [...collected.sourceOf.values()], places: existingPlaces(discovery) }, sharing, new Set([...collected.ledgers.map((l) => l.key), ...formerKey.values()]), nameOfPath);
     let usedSamples = false;
+    let samplesBecause: string | null = null;
     if (collected.ledgers.length === 0 && missing.length === 0) {
       // An agent's folder bough may not list may hold sessions: never passed over for the samples.
       // Nor is a report asked for by agent, project or period made of them: `--source pi` on a
@@ -226,10 +229,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const archivedCount = archived.sessions.length + archived.unreadable.length;
       if (archivedCount > 0) {
         throw new BoughError(
-          `${noSessionsSentence(discovery, collected.diagnostics)} ${sharer.text(outDir)} holds the archive of an earlier build (${plural(archivedCount, 'session')}), which a report of bough's bundled samples would replace: it is left as it is. To see the samples, pass another --out.`,
+          `${noSessionsSentence(discovery, collected.diagnostics)} ${sharer.text(outDir)} holds the archive of an earlier build (${plural(archivedCount, 'session file')}), which a report of bough's bundled samples would replace: it is left as it is. To see the samples, pass another --out.`,
         );
       }
-      // A first run on a machine without sessions still shows what a report looks like.
+      // A first run on a machine without sessions still shows what a report looks like; files
+      // found there that are no sessions bough reads are said (their problems are not the samples').
+      if (discovery.files.length > 0) samplesBecause = noSessionsSentence(discovery, collected.diagnostics);
       usedSamples = true;
       sharer = sharerFor();
       discovery = await discover([SAMPLES_DIR], options.environment);
@@ -328,7 +333,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const sameFile = (a: ArchivedPages) => writtenFiles.has(a.real ?? a.source);
     const carried = options.forgetMissing || usedSamples ? [] : earlier.filter((a) => !writes.has(a.name) && !notCarried.has(a.name) && !sameFile(a));
     const notice = usedSamples
-      ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.`
+      ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.${samplesBecause === null ? '' : ` ${sharer.text(samplesBecause)}`}`
       : null;
     // One archived with another secret (another machine's, or a secret replaced) cannot be
     // matched entry by entry: kept whole, under its own keys, and said, of those this report
@@ -366,7 +371,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         ? []
         : [`${plural(rewritten.length, 'session file')} no longer ${rewritten.length === 1 ? 'holds' : 'hold'} what ${sharer.text(outDir)} archived of ${rewritten.length === 1 ? 'it' : 'them'} (rewritten, or another session written at ${rewritten.length === 1 ? 'its' : 'their'} path): shown as ${rewritten.length === 1 ? 'it is' : 'they are'} now, what the archive held of ${rewritten.length === 1 ? 'it is' : 'them is'} gone from this report.`];
     const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...cutShort, ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text), ...(await folder.commit())];
-    return { outDir, summary, usedSamples, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
+    return { outDir, summary, usedSamples, samplesBecause, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
   } catch (error) {
     await folder.abort();
     // A full disk met writing the report (a page, an archived ledger, summary.json) is said with its folder.

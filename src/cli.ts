@@ -522,6 +522,7 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
     const found = result.places.filter((place) => place.exists);
     const said = found.length === 0 ? `none of the agents' folders is here (${result.places.map((p) => shown(p.path)).join(', ')})` : `no sessions found in the agents' folders (${found.map((p) => shown(p.path)).join(', ')})`;
     io.stderr(terminalLine(`bough: ${said}; building the bundled sample sessions instead.`));
+    if (result.samplesBecause !== null) io.stderr(terminalLine(`bough: ${result.samplesBecause}`));
   }
   // Said even with --quiet: a folder built to be sent that holds more than its report shows.
   if (result.sessionsCarried > 0 && (flags.redact === true || flags.share === true)) {
@@ -631,7 +632,8 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept }: BuildRe
   const bough = totals.cost.bough === null ? (unknown ? 'unknown' : formatUsd(null)) : `${formatUsd(totals.cost.bough)}${unknown ? ' + unknown' : ''}`;
   // "1 session from 0 files and 1 kept" read as a sum: the files read, and the archive's.
   const read = diagnostics.goneFiles > 0 && diagnostics.sessionFiles === 0 ? 'no file read' : plural(diagnostics.sessionFiles, 'file');
-  const files = `${read}${diagnostics.goneFiles > 0 ? ` and ${diagnostics.goneFiles} kept from an earlier build (${diagnostics.goneFiles === 1 ? 'its file' : 'their files'} gone or no longer read)` : ''}`;
+  // Files, not sessions: a session's sub-agents have files of their own.
+  const files = `${read}${diagnostics.goneFiles > 0 ? ` and ${plural(diagnostics.goneFiles, 'file')} kept from an earlier build (gone or no longer read)` : ''}`;
   const allTime = summary.period.label === 'all time';
   const filtered = summary.filters.project !== null || summary.filters.sources !== null;
   const narrowedBy = [...(allTime ? [] : ['period']), ...(filtered ? ['filters'] : [])].join(' and ');

@@ -1038,7 +1038,7 @@ describe('the archive keeps what a build does not show', () => {
     // The agent's folder itself gone: the session cannot be told gone, and the samples are not put in its place.
     await rm(join(home, '.pi'), { recursive: true });
     const index = await readFile(join(out, 'index.html'), 'utf8');
-    await expect(fromDefaults(9)).rejects.toThrow(/holds the archive of an earlier build \(1 session\), which a report of bough's bundled samples would replace: it is left as it is/);
+    await expect(fromDefaults(9)).rejects.toThrow(/holds the archive of an earlier build \(1 session file\), which a report of bough's bundled samples would replace: it is left as it is/);
     expect(await readFile(join(out, 'index.html'), 'utf8')).toBe(index);
   });
 });

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
@@ -106,6 +106,20 @@ describe('what bough could not do, said', () => {
 });
 
 describe('bough command line', () => {
+  // Regression (a README audit): "8 sessions from no file read and 19 kept from an earlier build"
+  // read as 19 sessions kept: they were files, sub-agents' among them.
+  it('counts the files an earlier build kept as files', async () => {
+    const input = join(await tempDir(), 'in');
+    await mkdir(input);
+    const file = join(input, 'minimal.jsonl');
+    await writeFile(file, await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    const out = join(await tempDir(), 'report');
+    expect((await run(['build', input, '--out', out, '--tz', 'UTC'])).code).toBe(0);
+    await rm(file);
+    const again = await run(['build', input, '--out', out, '--tz', 'UTC']);
+    expect(again.stdout).toMatch(/^bough: 1 session from no file read and 1 file kept from an earlier build \(gone or no longer read\) · /);
+  });
+
   it('builds a report from the given inputs and ends with a one-line summary', async () => {
     const out = join(await tempDir(), 'report');
     const result = await run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--tz', 'UTC']);
@@ -350,6 +364,21 @@ describe('bough command line', () => {
     );
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('bundled sample sessions');
     expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ samples: true });
+  });
+
+  // Regression (a README audit): files in an agent's folder that are no sessions bough reads went
+  // unsaid when the samples were built instead: "no sessions found", and nothing on why.
+  it('says why the files it found are no sessions when it builds the samples instead', async () => {
+    const home = await tempDir();
+    await mkdir(join(home, '.claude', 'projects', '-x'), { recursive: true });
+    await writeFile(join(home, '.claude', 'projects', '-x', 'a.jsonl'), '');
+    await writeFile(join(home, '.claude', 'projects', '-x', 'b.jsonl'), '{"foo":1}\n');
+    const out = join(await tempDir(), 'report');
+    const result = await run(['--out', out, '-q'], {}, home);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("bough: no sessions found in the agents' folders (~/.claude/projects); building the bundled sample sessions instead.\nbough: None of the 2 files found in ");
+    expect(result.stderr).toContain('is a session file bough can read (the first, ');
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('None of the 2 files found in ');
   });
 
   // Regression (a review of the command line): with --quiet the samples were built without a word,
