@@ -117,8 +117,10 @@ export interface BuildResult {
   /** When the samples were used though the default places hold files: why none of them is a session bough reads. */
   samplesBecause: string | null;
   places: Place[];
-  /** Things the user should know that the report could not say (a file of theirs in the way of a page, a cache that cannot be written). */
+  /** Things the user should know that the report could not say (a cache that cannot be written). */
   warnings: string[];
+  /** Files of the user's where pages go, left in place: those pages were not written (said even with --quiet). */
+  inTheWay: string[];
   /** Sessions whose pages the last build into this folder wrote from the same inputs, kept as they were. */
   sessionsKept: number;
   /** Sessions the folder's archive holds that this report does not show (outside its inputs, period, project or agents), kept for later builds. */
@@ -179,8 +181,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         const { summary, carried } = unchanged;
         const unreadable = unreadableWarning(summary.diagnostics.byReason['archive-unreadable'] ?? 0, join(outDir, ARCHIVE_DIR), sharer.text);
         const otherSecret = otherSecretWarning(summary.diagnostics.byReason['archive-other-secret'] ?? 0, outDir, boughConfigDir(options.environment), sharer.text);
-        const warnings = [...cacheWarnings, ...secretWarnings, ...otherSecret, ...unreadable, ...(await folder.commit())];
-        return { outDir, summary, usedSamples: false, samplesBecause: null, places: discovery.places, warnings, sessionsKept: summary.sessions.length, sessionsCarried: carried };
+        const warnings = [...cacheWarnings, ...secretWarnings, ...otherSecret, ...unreadable];
+        const inTheWay = await folder.commit();
+        return { outDir, summary, usedSamples: false, samplesBecause: null, places: discovery.places, warnings, inTheWay, sessionsKept: summary.sessions.length, sessionsCarried: carried };
       }
     }
     // Entries unpacked once for the counting passes (the cache's check, claims, titles, the
@@ -370,8 +373,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       rewritten.length === 0
         ? []
         : [`${plural(rewritten.length, 'session file')} no longer ${rewritten.length === 1 ? 'holds' : 'hold'} what ${sharer.text(outDir)} archived of ${rewritten.length === 1 ? 'it' : 'them'} (rewritten, or another session written at ${rewritten.length === 1 ? 'its' : 'their'} path): shown as ${rewritten.length === 1 ? 'it is' : 'they are'} now, what the archive held of ${rewritten.length === 1 ? 'it is' : 'them is'} gone from this report.`];
-    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...cutShort, ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text), ...(await folder.commit())];
-    return { outDir, summary, usedSamples, samplesBecause, places: usedSamples ? searched : discovery.places, warnings, sessionsKept, sessionsCarried };
+    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...cutShort, ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text)];
+    const inTheWay = await folder.commit();
+    return { outDir, summary, usedSamples, samplesBecause, places: usedSamples ? searched : discovery.places, warnings, inTheWay, sessionsKept, sessionsCarried };
   } catch (error) {
     await folder.abort();
     // A full disk met writing the report (a page, an archived ledger, summary.json) is said with its folder.

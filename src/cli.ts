@@ -513,6 +513,8 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
   // A session without its page is an error of that page, not the build's: said even with --quiet.
   const pageless = pagesNotWritten(result.summary);
   if (pageless !== null) io.stderr(terminalLine(`bough: error: ${pageless}`));
+  // So is a page not written because a file of the user's is where it goes: the report links to it.
+  for (const file of result.inTheWay) io.stderr(terminalLine(`bough: warning: ${file}`));
   // Said even with --quiet: a report of the samples is no report of this machine's sessions (a
   // job run under another HOME would publish their numbers as its own).
   if (result.usedSamples) {

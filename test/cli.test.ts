@@ -106,6 +106,24 @@ describe('what bough could not do, said', () => {
 });
 
 describe('bough command line', () => {
+  // Regression (a README audit): with --quiet, a page not written because a file of the user's is
+  // where it goes was never said, and the report linked to that file as the session's page.
+  it('says a page it did not write for a file of yours in its place, even with --quiet', async () => {
+    const first = join(FIXTURES, 'pi', 'minimal-v3.jsonl');
+    const second = await onePromptSession('/work/second', 'a second session');
+    // Where the second session's page goes, as a build of it alone names it.
+    const alone = join(await tempDir(), 'alone');
+    expect((await run(['build', second, '--out', alone, '-q', '--tz', 'UTC'])).code).toBe(0);
+    const page = (JSON.parse(await readFile(join(alone, 'summary.json'), 'utf8')) as { sessions: { page: string }[] }).sessions[0]?.page as string;
+    const out = join(await tempDir(), 'report');
+    expect((await run(['build', first, '--out', out, '-q', '--tz', 'UTC'])).code).toBe(0);
+    await mkdir(join(out, 'sessions'), { recursive: true });
+    await writeFile(join(out, page), 'MINE');
+    const again = await run(['build', first, second, '--out', out, '-q', '--tz', 'UTC']);
+    expect(again.stderr).toBe(`bough: warning: Your file ${join(out, page)} is where the report's ${page} goes; bough left yours in place and did not write that page. Move or rename your file and build again.\n`);
+    expect(await readFile(join(out, page), 'utf8')).toBe('MINE');
+  });
+
   // Regression (a README audit): "8 sessions from no file read and 19 kept from an earlier build"
   // read as 19 sessions kept: they were files, sub-agents' among them.
   it('counts the files an earlier build kept as files', async () => {
