@@ -265,10 +265,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         ];
     const readNow = collected;
     const cutKeys = new Set(cut);
+    // Kept while its file is still there (emptied, damaged, unreadable): no file gone, and said.
+    const filesHere = new Set(discovery.files.map(nameOfPath));
+    const stillThere = (k: ArchivedSession) => filesHere.has(k.source) && !cutKeys.has(k.ledger.key);
     const withKept = (): Collected => {
       // A file cut short was read, and is the session's file still: counted so, not as gone.
       const cutShort = new Set(kept.flatMap((k) => (cutKeys.has(k.ledger.key) ? [k.ledger.key] : [])));
-      return { ...readNow, candidates: readNow.candidates + cutShort.size, cutShort, ledgers: [...readNow.ledgers, ...kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen }))] };
+      const keptLedgers = kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen, ...(stillThere(k) ? { fileThere: true as const } : {}) }));
+      return { ...readNow, candidates: readNow.candidates + cutShort.size, cutShort, ledgers: [...readNow.ledgers, ...keptLedgers] };
     };
     if (kept.length > 0) collected = withKept();
     let report = await reportContext(discovery, collected, options, pricing, hold);
@@ -368,12 +372,19 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       cutKept === 0
         ? []
         : [`${plural(cutKept, 'session file')} ${holds} less than when ${sharer.text(outDir)} archived ${it} (cut short, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`];
+    const unreadNow = kept.filter(stillThere).length;
+    const noLongerRead =
+      unreadNow === 0
+        ? []
+        : [
+            `${plural(unreadNow, 'session file')} ${unreadNow === 1 ? 'is' : 'are'} still there but no longer ${unreadNow === 1 ? 'reads' : 'read'} as the session ${sharer.text(outDir)} archived (emptied, damaged or unreadable: the data-quality page says why): ${unreadNow === 1 ? 'its pages are' : 'their pages are'} kept as archived, and say so. Build with --forget-missing to drop ${unreadNow === 1 ? 'it' : 'them'}.`,
+          ];
     // Not kept: the archive holds one session a path, and the file holds another now.
     const replaced =
       rewritten.length === 0
         ? []
         : [`${plural(rewritten.length, 'session file')} no longer ${rewritten.length === 1 ? 'holds' : 'hold'} what ${sharer.text(outDir)} archived of ${rewritten.length === 1 ? 'it' : 'them'} (rewritten, or another session written at ${rewritten.length === 1 ? 'its' : 'their'} path): shown as ${rewritten.length === 1 ? 'it is' : 'they are'} now, what the archive held of ${rewritten.length === 1 ? 'it is' : 'them is'} gone from this report.`];
-    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...cutShort, ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text)];
+    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...cutShort, ...noLongerRead, ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text)];
     const inTheWay = await folder.commit();
     return { outDir, summary, usedSamples, samplesBecause, places: usedSamples ? searched : discovery.places, warnings, inTheWay, sessionsKept, sessionsCarried };
   } catch (error) {

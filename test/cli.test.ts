@@ -124,6 +124,26 @@ describe('bough command line', () => {
     expect(await readFile(join(out, page), 'utf8')).toBe('MINE');
   });
 
+  // Regression (a README audit): a session file emptied or garbled since the last build was kept
+  // from the archive without a warning, and the index called it "file gone" though it is there.
+  it('warns of a session file still there that no longer reads as the session, and does not call it gone', async () => {
+    const input = join(await tempDir(), 'in');
+    await mkdir(input);
+    await writeFile(join(input, 's1.jsonl'), await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    await writeFile(join(input, 's2.jsonl'), await readFile(join(FIXTURES, 'pi', 'errors.jsonl')));
+    const out = join(await tempDir(), 'report');
+    expect((await run(['build', input, '--out', out, '--tz', 'UTC'])).code).toBe(0);
+    await writeFile(join(input, 's1.jsonl'), '');
+    const emptied = await run(['build', input, '--out', out, '--tz', 'UTC']);
+    expect(emptied.stderr).toContain(`bough: warning: 1 session file is still there but no longer reads as the session ${out} archived (emptied, damaged or unreadable: the data-quality page says why): its pages are kept as archived, and say so.`);
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(index).toContain('>file unread</span>');
+    expect(index).not.toContain('>file gone</span>');
+    await rm(join(input, 's1.jsonl'));
+    expect((await run(['build', input, '--out', out, '--tz', 'UTC'])).stderr).toBe('');
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('>file gone</span>');
+  });
+
   // Regression (a README audit): "8 sessions from no file read and 19 kept from an earlier build"
   // read as 19 sessions kept: they were files, sub-agents' among them.
   it('counts the files an earlier build kept as files', async () => {

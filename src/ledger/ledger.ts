@@ -124,6 +124,8 @@ export interface SessionLedger {
   branches: number;
   /** When its file was last read, for a session kept from an earlier build whose file is gone; null when read now. */
   lastSeen: number | null;
+  /** Kept from an earlier build while its file is still there, no longer read as it (emptied, damaged): not gone. Absent: gone, or read now. */
+  fileThere?: true;
   /** Of its entries, those made from a file beside its own (see Entry.fromBeside): none of the file's lines. Absent: none. */
   besideEntries?: number;
   /** Lines of the file whose content was lost (its other problems, such as lines recovered, are on the data-quality page only). */

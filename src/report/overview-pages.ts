@@ -457,7 +457,9 @@ function sessionBadges(session: SessionData): RowBadge[] {
   if (session.origin || session.originMissing) badge('fork', 'plain', 'copied from another session', { meaning: 'copied from another session: what it copied counts there, or here when that session is not among the files read' });
   if (session.ledger.branches > 1) badge(`${session.ledger.branches} branches`, 'plain', 'leaves of the tree', { label: 'branches', meaning: 'the conversation went on from an earlier point: its tree has that many leaves' });
   if (session.partly) badge('partly in period', 'plain', 'some of this session falls outside the period; its numbers here count the part inside', { meaning: 'some of the session falls outside the period: its numbers count the part inside' });
-  if (session.ledger.lastSeen !== null) badge('file gone', 'warn', 'its source file is no longer present; kept from an earlier build', { meaning: 'its file is no longer there: kept from an earlier build' });
+  if (session.ledger.lastSeen !== null && session.ledger.fileThere) {
+    badge('file unread', 'warn', 'its source file no longer reads as this session (emptied, damaged or unreadable); kept from an earlier build', { meaning: 'its file no longer reads as it: kept from an earlier build' });
+  } else if (session.ledger.lastSeen !== null) badge('file gone', 'warn', 'its source file is no longer present; kept from an earlier build', { meaning: 'its file is no longer there: kept from an earlier build' });
   // Only for content lost: a session whose damaged lines were all recovered reads whole.
   if (session.ledger.damaged > 0) badge('damaged lines', 'warn', `${plural(session.ledger.damaged, 'line')} skipped: see the data-quality page`, { meaning: 'lines of its file could not be read: see the data-quality page' });
   if (session.tally.unpriced > 0) badge('unpriced', 'error', "a model not in LiteLLM's price table: its cost is unknown", { meaning: 'a model bough has no price for (not in the price table, or a router that does not say which model answered): that part of its cost is unknown' });
