@@ -1026,19 +1026,27 @@ describe('a gateway that writes one message id for every response, and no reques
   // output (2e9, 600.5) outranked a good one, and a final line with a count written as text lost to
   // an early line of 8.
   it('counts the line of a response whose output is the most that any agent could mean', async () => {
-    const cases: [object, object, number][] = [
-      [tokens(100, 500), tokens(100, 2e9), 500],
-      [tokens(100, 500), tokens(100, 600.5), 500],
-      [tokens(100, 8), { ...tokens(100, 500), cache_creation_input_tokens: '2000' }, 500],
+    // And the damaged line passed over is said (regression, the last stop's still-weak list: it was
+    // not); the one kept, damaged, is said as a record it kept in part.
+    const cases: [object, object, number, Record<string, number>][] = [
+      [tokens(100, 500), tokens(100, 2e9), 500, { 'absurd-number': 1 }],
+      [tokens(100, 500), tokens(100, 600.5), 500, { 'absurd-number': 1 }],
+      [tokens(100, 8), { ...tokens(100, 500), cache_creation_input_tokens: '2000' }, 500, { 'invalid-record': 1 }],
     ];
-    for (const [first, second, output] of cases) {
+    for (const [first, second, output, said] of cases) {
       const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'go'), assistant('a1', 'u1', 'A', first), assistant('a2', 'a1', 'A', second)] });
-      const { totals } = await stats(folder);
+      const { totals, diagnostics } = await stats(folder);
       expect(totals.tokens.output, JSON.stringify(second)).toBe(output);
+      expect(diagnostics.byReason, JSON.stringify(second)).toEqual(said);
     }
     // Of two lines of the same output, the whole one (a later look: the last, a count written as text, won).
     const whole = { ...tokens(10, 500), cache_read_input_tokens: 100_000 };
     const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'go'), assistant('a1', 'u1', 'A', whole), assistant('a2', 'a1', 'A', { ...whole, cache_read_input_tokens: '100000' })] });
-    expect((await stats(folder)).totals.tokens).toMatchObject({ input: 10, cacheRead: 100_000, output: 500 });
+    const { totals, diagnostics } = await stats(folder);
+    expect(totals.tokens).toMatchObject({ input: 10, cacheRead: 100_000, output: 500 });
+    expect(diagnostics.byReason['absurd-number']).toBe(1);
+    // Lines of a response that all read whole: nothing to say.
+    const clean = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'go'), assistant('a1', 'u1', 'A', tokens(10, 5)), assistant('a2', 'a1', 'A', tokens(10, 500))] });
+    expect((await stats(clean)).diagnostics.byReason).toEqual({});
   });
 });

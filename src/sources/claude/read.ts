@@ -66,6 +66,9 @@ interface Response {
   usageOutput: number;
   /** Some count of the usage line is one no agent could mean (of a line tied on output, a whole one is taken). */
   usageDamaged: boolean;
+  /** The file line of `usageLine`, and of each line of the response whose usage was damaged (said when another line's counts). */
+  usageLineAt: number;
+  damagedAt: number[];
   /** Its prompt's size as its first line with usage gave it (input and cache counts), which every line of one response repeats. */
   promptCounts: PromptCounts | null;
   stopReason: string | null;
@@ -433,7 +436,7 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
     }
     const reply = response.draft.entry;
     if (reply.kind === 'reply') reply.content.push(...blocks);
-    considerLine(response, line);
+    considerLine(response, line, located.line);
     return;
   }
   const draft = addDraft(
@@ -443,8 +446,8 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
     { kind: 'reply', content: blocks, outcome: 'ok', stopReason: null, errorMessage: null, provider: 'anthropic', model: message.model ?? null, responseModel: null },
     [],
   );
-  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, usageDamaged: false, promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null };
-  considerLine(created, line);
+  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, usageDamaged: false, usageLineAt: 0, damagedAt: [], promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null };
+  considerLine(created, line, located.line);
   ctx.responseOfDraft.set(draft, created);
   if (messageId !== null && requestId !== null) ctx.responses.set(`${messageId}\u0000${requestId}`, created);
   if (env.uuid) ctx.responseOfUuid.set(env.uuid, created);
@@ -520,7 +523,7 @@ function samePrompt(a: PromptCounts, b: PromptCounts): boolean {
   return fields.length === Object.keys(b).length && fields.every((field) => a[field] === b[field]) && fields.some((field) => (a[field] ?? 0) > 0);
 }
 
-function considerLine(response: Response, line: raw.RawAssistantLine): void {
+function considerLine(response: Response, line: raw.RawAssistantLine, at: number): void {
   // The line with the most output is the response's fullest, whatever else of it is damaged (a
   // count written as text is left out of its sums, and said). One whose output no agent could mean
   // (negative, a fraction, past any response, not a number) still gives its other counts when no
@@ -533,10 +536,12 @@ function considerLine(response: Response, line: raw.RawAssistantLine): void {
   // replaces an earlier only when it is no more damaged (regression: a count written as text on
   // the last line lost what the line before gave whole).
   const damaged = !raw.rawUsage.safeParse(line.message.usage).success || (isPlainObject(line.message.usage) && Object.values(line.message.usage).some((v) => typeof v === 'number' && countProblem(v) !== null));
+  if (hasUsage && damaged) response.damagedAt.push(at);
   if (hasUsage && (output > response.usageOutput || (output === response.usageOutput && (!damaged || response.usageDamaged)))) {
     response.usageLine = line;
     response.usageOutput = output;
     response.usageDamaged = damaged;
+    response.usageLineAt = at;
   }
   // A line that records only its cost (Claude Code before 1.0.9 wrote costUSD beside usage): its
   // cost counts, unless a line of the response gives usage.
@@ -564,6 +569,11 @@ function finishResponses(ctx: ClaudeContext): void {
     if (aliases.length > 0) reply.aliases = aliases;
     const usage = usageOf(ctx, response, draft);
     reply.usage = usage === null ? [] : [usage];
+    // A damaged line passed over for a better one of the same response: its counts are in no sum, said.
+    for (const at of response.damagedAt) {
+      if (at === response.usageLineAt) continue;
+      ctx.diagnostics.push(diagnostic('absurd-number', ctx.file, at, 'usage counts no agent could mean on a line of a streamed response, passed over for another line of it'));
+    }
     // A fallback mid-stream puts another model on a later line (claude.md §9.2): the reply says
     // it went from the first to the one its kept line, and so its price, names.
     const kept = response.usageLine?.message.model ?? null;
