@@ -121,6 +121,8 @@ export type EntryView = ViewBase &
         kind: 'reply';
         model: string;
         parts: PartView[];
+        /** Holds tool calls and nothing else: hidden with them ("Hide tool calls"), not left as an empty card. */
+        toolsOnly: boolean;
         status: { label: string; tone: 'error' | 'warn' } | null;
         errorMessage: string | null;
         usage: string | null;
@@ -304,6 +306,7 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         // An error or an abort no model answered (Claude Code writes it itself, as "<synthetic>") is no unknown model's.
         model: entry.responseModel ? `${entry.model ?? '?'} → ${entry.responseModel}` : (entry.model ?? (entry.outcome === 'error' || entry.outcome === 'aborted' ? `no model: written by ${ctx.agent}` : 'unknown model')),
         parts: parts(entry.content),
+        toolsOnly: entry.content.length > 0 && entry.content.every((block) => block.type === 'toolCall') && entry.outcome === 'ok',
         status: replyStatus(entry.outcome),
         // An API error reply's text is often its error message: said once, in the reply.
         errorMessage: entry.errorMessage !== null && entry.errorMessage.trim() === blockText(entry.content).trim() ? null : entry.errorMessage,

@@ -209,7 +209,11 @@ describe('the archive in a browser', () => {
 
   it('shows prompts only, or hides tool calls, from the session toolbar', async (context) => {
     requireBrowser(context);
-    const first = (await readdir(join(out, 'sessions'))).find((f) => !f.includes('-part-') && f.endsWith('.html')) as string;
+    // A page holding a reply of tool calls alone.
+    const pages = (await readdir(join(out, 'sessions'))).filter((f) => !f.includes('-part-') && f.endsWith('.html'));
+    const withToolsOnly = await Promise.all(pages.map(async (f) => (await readFile(join(out, 'sessions', f), 'utf8')).includes(' tools-only')));
+    const first = pages[withToolsOnly.indexOf(true)] as string;
+    expect(first).toBeDefined();
     const visit = await openPage(await browser.context(), pathToFileURL(join(out, 'sessions', first)).href);
     try {
       const { page } = visit;
@@ -221,6 +225,9 @@ describe('the archive in a browser', () => {
       await page.getByRole('button', { name: 'Hide tool calls' }).click();
       expect(await visible('li.kind-toolResult')).toBe(0);
       expect(await visible('li.kind-reply')).toBeGreaterThan(0);
+      // Regression (a review of Pi's content): a reply of tool calls alone stayed, an empty card.
+      expect(await page.locator('ol.conversation > li.tools-only').count()).toBeGreaterThan(0);
+      expect(await visible('li.tools-only')).toBe(0);
       await page.getByRole('button', { name: 'Everything' }).click();
       expect(await visible('li.kind-toolResult')).toBeGreaterThan(0);
       // Regression (a browser review): a link to an entry the view hid (a search result, a tree
