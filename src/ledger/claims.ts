@@ -181,6 +181,9 @@ function countingSessions(
 ): Map<SessionKey, SessionKey> {
   const found = new Map<SessionKey, SessionKey>();
   const wanted = new Map<string, SessionLedger[]>();
+  // Only files of their agents, counted before the last of them, can count what they copied.
+  const sources = new Set(copies.map((copy) => copy.source));
+  const last = Math.max(-1, ...copies.map((copy) => order.get(copy) ?? -1));
   for (const copy of copies) {
     const flags = counted.get(copy.key)?.entries;
     const at = flags?.indexOf(0) ?? -1;
@@ -191,7 +194,9 @@ function countingSessions(
     else wanted.set(key, [copy]);
   }
   if (wanted.size === 0) return found;
-  for (const ledger of [...order.keys()]) {
+  for (const [ledger, place] of order) {
+    if (place >= last) break;
+    if (!sources.has(ledger.source)) continue;
     const flags = counted.get(ledger.key)?.entries;
     if (!flags?.includes(1)) continue;
     unpack(ledger.entries).forEach((entry, i) => {
