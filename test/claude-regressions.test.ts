@@ -937,7 +937,12 @@ describe('messages typed while the agent worked (queued_command attachments)', (
         // Another session's message and a background task's notice are not the user's prompts.
         queued('q2', 'a2', { prompt: 'a note from the other session', commandMode: 'prompt', origin: { kind: 'peer' } }),
         queued('q3', 'q2', { prompt: '<task-notification><status>completed</status></task-notification>', commandMode: 'task-notification' }),
-        assistant('a3', 'q3', 'r3', tokens(300)),
+        // Regressions (a hostile look): a notice written without its mode, spaces alone, and one
+        // the harness marked meta on its line were counted as prompts.
+        queued('q4', 'q3', { prompt: '<task-notification><status>failed</status></task-notification>' }),
+        queued('q5', 'q4', { prompt: '   ', commandMode: 'prompt' }),
+        { ...queued('q6', 'q5', { prompt: 'meta words', commandMode: 'prompt' }), isMeta: true },
+        assistant('a3', 'q6', 'r3', tokens(300)),
       ],
     });
     const { totals } = await stats(folder);
@@ -950,7 +955,9 @@ describe('messages typed while the agent worked (queued_command attachments)', (
     expect(steering[0]).toContain('<span class="who">User</span>');
     expect(steering[0]).toContain('sent while it worked');
     expect(entries.find((entry) => entry.includes('a note from the other session'))).toContain('<span class="who">message from peer</span>');
-    expect(entries.find((entry) => entry.includes('task-notification'))).toContain('<span class="who">task notification</span>');
+    for (const entry of entries.filter((e) => e.includes('task-notification'))) expect(entry).toContain('<span class="who">task notification</span>');
+    expect(entries.filter((e) => e.includes('task-notification'))).toHaveLength(2);
+    expect(entries.find((entry) => entry.includes('meta words'))).toContain('<span class="who">injected context</span>');
     // The conversation goes on from it: the reply after it is on the same branch.
     expect(summary.sessions[0]?.branches).toBe(1);
   });

@@ -744,11 +744,19 @@ function addQueuedCommand(ctx: ClaudeContext, located: Located, env: raw.RawEnve
   const parsed = raw.rawQueuedCommand.safeParse(located.record['attachment']);
   if (!parsed.success) return false;
   const blocks = blocksOf(parsed.data.prompt, ctx);
-  if (blocks.length === 0) return false;
+  const text = textOf(blocks);
+  const pictures = blocks.some((b) => b.type === 'image');
+  // Spaces alone are no words typed, as on a user line.
+  if (text.trim() === '' && !pictures) return false;
   const mode = parsed.data.commandMode ?? 'prompt';
   const sender = parsed.data.origin?.kind ?? 'human';
-  if (mode === 'prompt' && sender === 'human' && parsed.data.isMeta !== true) addPrompt(ctx, located, env, blocks, true);
-  else {
+  const meta = parsed.data.isMeta === true || env.isMeta === true;
+  // Told as a user line's words are (a background task's notice written without its mode is one).
+  const kind = classifyUserText(injectedApart(text).typed || text, meta, pictures);
+  if (mode === 'prompt' && sender === 'human' && kind.kind === 'prompt') addPrompt(ctx, located, env, blocks, true);
+  else if (mode === 'prompt' && sender === 'human' && kind.kind === 'notice') {
+    addDraft(ctx, located, env, { kind: 'notice', label: kind.label, tone: kind.tone, summary: noticeSummary(text), content: blocks, ...(kind.injected ? { injected: true } : {}) }, []);
+  } else {
     // Another session's message, or one the harness sent, is no prompt of the user's.
     const label = mode === 'task-notification' ? 'task notification' : mode === 'prompt' ? (sender === 'human' ? 'queued message' : `message from ${sender}`) : `queued ${mode}`;
     addDraft(ctx, located, env, { kind: 'notice', label, tone: 'info', summary: noticeSummary(textOf(blocks)), content: blocks }, []);
