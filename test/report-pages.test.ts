@@ -364,7 +364,11 @@ describe('an image larger than a page shows', () => {
       { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text: 'See this' }, { type: 'image', data: big, mimeType: 'image/png' }] } },
     ];
     const html = await pageOfRecords(records);
-    expect(html).toContain('<p class="note">[image of type <code>image/png</code> not shown: 2.4 MB, larger than the 1.1 MB a page shows]</p>');
+    expect(html).toContain('<p class="note">[image of type <code>image/png</code> not shown: 2,430 kB, larger than the 1,125 kB a page shows]</p>');
+    // One at the limit, wrapped in line breaks, is shown (a hostile look: refused, "2.0 MB").
+    const wrapped = 'AAAA  \n'.repeat(375_000);
+    const fits = await pageOfRecords([records[0] as object, { ...(records[1] as object), message: { role: 'user', content: [{ type: 'text', text: 'See this' }, { type: 'image', data: wrapped, mimeType: 'image/png' }] } }]);
+    expect(fits).toContain(`src="data:image/png;base64,${'A'.repeat(1_500_000)}"`);
   });
 });
 

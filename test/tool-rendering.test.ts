@@ -180,16 +180,24 @@ describe('an edit call', () => {
 
 describe('long edits', () => {
   // Regression (a review of Pi's content): a diff of 3,000 lines stopped at its 2,000th without a
-  // word, and an edit's arguments were cut at 20,000 characters where README says 100,000.
-  it('say how much of the diff is not shown, and show arguments to their first 100,000 characters', () => {
+  // word; (a hostile look) one line of 4 MB made a page of 8 MB.
+  it('say how much of the diff is not shown, by lines and by characters', () => {
     const text = `--- a/big.txt\n+++ b/big.txt\n@@ -1,1500 +1,1500 @@\n${Array.from({ length: 1500 }, (_, i) => `-old ${i}\n+new ${i}`).join('\n')}\n`;
-    const newText = `${'x'.repeat(74_000)}ARGENDMARKER`;
-    const html = page([
-      call('e1', 'edit', { path: 'big.txt', newText }, effect('edit', 'big.txt', { paths: ['big.txt'] })),
-      result('e1', 'edit', 'Edited.', { diff: { format: 'unified', text } }),
-    ]);
+    const html = page([call('e1', 'edit', { path: 'big.txt' }, effect('edit', 'big.txt', { paths: ['big.txt'] })), result('e1', 'edit', 'Edited.', { diff: { format: 'unified', text } })]);
     expect(html).toContain('<p class="note">… 1,003 more lines of the diff not shown in the report.</p>');
-    expect(html).toContain('ARGENDMARKER');
+    const minified = `--- a/app.min.js\n+++ b/app.min.js\n@@ -1 +1 @@\n-${'var a=1;'.repeat(50_000)}\n+${'var a=2;'.repeat(50_000)}\n`;
+    const big = page([call('e2', 'edit', { path: 'app.min.js' }, effect('edit', 'app.min.js', { paths: ['app.min.js'] })), result('e2', 'edit', 'Edited.', { diff: { format: 'unified', text: minified } })]);
+    expect(big.length).toBeLessThan(300_000);
+    expect(big).toMatch(/<p class="note">… 2 more lines \([\d,]+ characters of them\) of the diff not shown in the report\.<\/p>/);
+  });
+
+  // Regression (a hostile look): twenty parallel calls of 100,000 characters of arguments each
+  // filled their reply's budget with fifteen, and the other five were not shown.
+  it('shows every one of twenty parallel calls, each cut to its first 20,000 characters', () => {
+    const calls = Array.from({ length: 20 }, (_, i) => ({ type: 'toolCall' as const, id: `t${i}`, name: 'edit', arguments: { path: `f${i}.html`, newText: 'x'.repeat(100_000) }, argumentsError: null, effect: effect('edit', `f${i}.html`, { paths: [`f${i}.html`] }) }));
+    const html = page([withContent(reply('r-many', '2026-11-01T10:00:00Z', null), calls)]);
+    expect(html.match(/<code class="tool-summary">/g)).toHaveLength(20);
+    expect(html).not.toContain('more blocks of this entry not shown');
   });
 });
 

@@ -228,8 +228,14 @@ export function toolCallsOf(entries: readonly Entry[]): ToolCallLookup {
   };
 }
 
-/** Tool output and arguments shown on the page (README: their first 100,000); the rest is counted, not silently dropped. */
+/** Tool output shown on the page; the rest is counted, not silently dropped. */
 const MAX_TEXT = 100_000;
+/**
+ * A tool call's arguments shown on the page (README: their first 20,000 characters): a reply of
+ * twenty parallel calls of 100,000 each filled its entry's budget (MAX_ENTRY_CHARS) with fifteen,
+ * and the other calls were not shown.
+ */
+const MAX_JSON = 20_000;
 const IMAGE_MIME = /^image\/(png|jpeg|jpg|gif|webp|bmp|avif)$/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -475,7 +481,7 @@ function replyStatus(outcome: ReplyOutcome): { label: string; tone: 'error' | 'w
 
 /**
  * What one entry shows of its blocks at most: a reply of 300,000 blocks rendered to one 40 MB
- * entry, which no part of a page can hold. Each block is cut on its own (MAX_TEXT);
+ * entry, which no part of a page can hold. Each block is cut on its own (MAX_TEXT, MAX_JSON);
  * past these, the rest are counted.
  */
 const MAX_BLOCKS_SHOWN = 1000;
@@ -657,37 +663,74 @@ function createdOnly(diff: ToolDiff): boolean {
 const MAX_IMAGE_BASE64 = 1_500_000;
 
 function imageSource(mimeType: string, data: string): { src: string | null; why: string | null } {
-  const tooLarge = () => ({ src: null, why: `${formatBytes(Math.floor((data.length * 3) / 4))}, larger than the ${formatBytes((MAX_IMAGE_BASE64 * 3) / 4)} a page shows` });
-  if (data.length > MAX_IMAGE_BASE64 * 1.1) return tooLarge();
+  // Its bytes, as its base64 without the line breaks it may be wrapped in holds them.
+  const tooLarge = (base64: number) => ({ src: null, why: `${kilobytes(base64)}, larger than the ${kilobytes(MAX_IMAGE_BASE64)} a page shows` });
+  // Long: measured before it is copied whitespace-free (wrapped base64 may still fit).
+  if (data.length > MAX_IMAGE_BASE64) {
+    const characters = data.length - whitespaceIn(data);
+    if (characters > MAX_IMAGE_BASE64) return tooLarge(characters);
+  }
   const compact = data.replace(/\s+/g, '');
   // No data: an image --redact could not read as what it claims to be (its bytes are dropped).
   if (compact === '') return { src: null, why: 'its bytes were left out' };
   if (!IMAGE_MIME.test(mimeType) || !BASE64.test(compact)) return { src: null, why: 'not an image a page shows safely' };
-  if (compact.length > MAX_IMAGE_BASE64) return tooLarge();
+  if (compact.length > MAX_IMAGE_BASE64) return tooLarge(compact.length);
   return { src: `data:${mimeType.toLowerCase()};base64,${compact}`, why: null };
 }
 
-/** "1.1 MB", "640 kB" */
-function formatBytes(bytes: number): string {
-  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+function whitespaceIn(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) count++;
+  }
+  return count;
+}
+
+/** The bytes `base64` characters hold, in kB rounded up: "1,126 kB" is told from the limit's "1,125 kB". */
+function kilobytes(base64: number): string {
+  return `${formatCount(Math.ceil((base64 * 3) / 4 / 1000))} kB`;
 }
 
 const MAX_DIFF_LINES = 2000;
 
 const DIFF_TONES = { header: 'meta', hunk: 'hunk', added: 'add', removed: 'del', context: 'ctx' } as const satisfies Record<DiffLineKind, DiffLine['tone']>;
 
-/** At most MAX_DIFF_LINES of a diff, and how many more it has, said under it. */
+/**
+ * At most MAX_DIFF_LINES of a diff and MAX_TEXT of its characters (one minified line of 4 MB made
+ * a page of 8 MB), and what more it has, said under it: "1,003 more lines", "2 more lines (3,950,004
+ * characters of them)".
+ */
 function diffLines(diff: ToolDiff): { lines: DiffLine[]; omitted: string | null } {
   const lines: DiffLine[] = [];
   let more = 0;
+  let chars = 0;
+  let cutChars = 0;
+  let cutInside = false;
   eachDiffLine(diff, (kind, text) => {
-    if (lines.length < MAX_DIFF_LINES) lines.push({ tone: DIFF_TONES[kind], text });
-    else more++;
+    const room = MAX_TEXT - chars;
+    if (lines.length >= MAX_DIFF_LINES || room <= 0) {
+      more++;
+      cutChars += text.length;
+    } else if (text.length > room) {
+      // The line's start is shown; the rest of it counts among what is not.
+      lines.push({ tone: DIFF_TONES[kind], text: text.slice(0, room) });
+      chars = MAX_TEXT;
+      cutInside = true;
+      more++;
+      cutChars += text.length - room;
+    } else {
+      lines.push({ tone: DIFF_TONES[kind], text });
+      chars += text.length;
+    }
     return true;
   });
   // The empty string after a diff's last line break is no line of it.
   if (more > 0 && diff.text.endsWith('\n')) more--;
-  return { lines, omitted: more === 0 ? null : formatCount(more) };
+  if (more === 0) return { lines, omitted: null };
+  // Cut inside a line: by characters too, which lines alone would understate.
+  const ofIt = cutInside ? ` (${formatCount(cutChars)} characters of ${more === 1 ? 'it' : 'them'})` : '';
+  return { lines, omitted: `${plural(more, 'more line')}${ofIt}` };
 }
 
 /** A sub-agent run inside a tool result (`result`); its entries are marked by the report's period as the session's are. */
@@ -770,5 +813,5 @@ function json(value: unknown, shownAbove: string | null = null): TextView {
     // Readers cut deep nesting, so this is a bug's safety net: String() of a deep array overflows too.
     text = '[not shown: could not be written as JSON]';
   }
-  return cut(text, MAX_TEXT);
+  return cut(text, MAX_JSON);
 }

@@ -421,15 +421,17 @@ function usageCountedElsewhere(entries: readonly Entry[], counted: Counted): (en
  * parent's), and its own failed and stopped requests, which the session's counts of replies leave
  * out with its other replies.
  */
-function subagentOwn(sub: SubagentData): { models: string[]; failed: number; aborted: number } {
+function subagentOwn(sub: SubagentData, period: Period): { models: string[]; failed: number; aborted: number } {
   const models = new Set<string>();
   let failed = 0;
   let aborted = 0;
   let place = 0;
   unpackEntries(sub.ledger.entries).forEach((entry, index) => {
-    // A sub-agent's replies are no turns of the session's (see LedgerEntry.turn), but keep their outcome.
-    if (sub.counted.entries[index] === 1 && entry.outcome === 'error') failed++;
-    if (sub.counted.entries[index] === 1 && entry.outcome === 'aborted') aborted++;
+    // A sub-agent's replies are no turns of the session's (see LedgerEntry.turn), but keep their
+    // outcome: counted as its tokens are, in the report's period (an untimed one goes by its session).
+    const counts = sub.counted.entries[index] === 1 && (entry.time === null || inPeriod(period, entry.time));
+    if (counts && entry.outcome === 'error') failed++;
+    if (counts && entry.outcome === 'aborted') aborted++;
     for (const usage of entry.usage) {
       if (usage.model !== null && sub.counted.usage[place] === 1) models.add(usage.model);
       place++;
@@ -448,7 +450,7 @@ function subagentFileView(
   session: SessionData,
   ctx: PageContext,
 ): SectionView {
-  const { models, failed, aborted } = subagentOwn(sub);
+  const { models, failed, aborted } = subagentOwn(sub, ctx.scope.period);
   const { tally, whole } = sub;
   // A side question that only replays a reply its session holds has usage, all counted there.
   const replayOnly = models.length === 0 && sub.ledger.entries.usageCount > 0 && whole.records === 0;
