@@ -902,8 +902,9 @@ describe('a request the user stopped', () => {
 describe('a sub-agent’s own line on its session’s page', () => {
   it('regression: said nothing of its failed requests, which no count of the session’s holds, and "0 tokens · — by bough" where it recorded none', async () => {
     const side = { sidechain: true };
+    // The next day, the sub-agent's retries failed.
     const apiError = (uuid: string, parent: string) => ({
-      ...envelope(uuid, parent, side, '2026-03-10T10:00:03.000Z'),
+      ...envelope(uuid, parent, side, '2026-03-11T10:00:03.000Z'),
       type: 'assistant',
       isApiErrorMessage: true,
       message: { model: '<synthetic>', id: `msg_${uuid}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: 'API Error: 500 Internal server error' }], stop_reason: 'stop_sequence' },
@@ -918,6 +919,12 @@ describe('a sub-agent’s own line on its session’s page', () => {
     const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
     const notes = [...page.matchAll(/<p class="note">([^<]*)\. It ran in a file of its own/g)].map((m) => m[1]);
     expect(notes).toEqual([expect.stringMatching(/ · 1,010 tokens · \$[0-9.]+ by bough · 2 failed requests$/), 'no model recorded · no usage recorded']);
+    // Regression (a hostile look): in a report of a period they are not in, they were counted all the same.
+    const day = join(await tempDir(), 'report');
+    expect((await run(['build', folder, '--no-cache', '--tz', 'UTC', '--out', day, '-q', '--since', '2026-03-10', '--until', '2026-03-10'])).code).toBe(0);
+    const daySummary = summarySchema.parse(JSON.parse(await readFile(join(day, 'summary.json'), 'utf8')));
+    const dayPage = await readFile(join(day, daySummary.sessions[0]?.page as string), 'utf8');
+    expect(dayPage).toMatch(/ · 1,010 tokens · \$[0-9.]+ by bough\. It ran in a file of its own/);
   });
 });
 
