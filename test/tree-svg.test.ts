@@ -167,5 +167,8 @@ describe('a tree of several roots', () => {
     const svg = svgOf(entries);
     expect(rowLinkingTo(svg, '#e-p2')).toContain(' · a new root</tspan>');
     expect(rowLinkingTo(svg, '#e-p1')).not.toContain('a new root');
+    // A reply written before its prompt (a hostile look): its prompt is the first root, no new one.
+    const childFirst = svgOf([reply('r9', null, null, { parentId: 'p9' }), prompt('p9', null, 'the real root')]);
+    expect(childFirst).not.toContain('a new root');
   });
 });

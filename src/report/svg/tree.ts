@@ -117,6 +117,11 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
   });
 
   const marks: string[] = [];
+  // A second root may be drawn in the lane of a branch that ended above it: said, as no edge
+  // leads to it. Only a row holding a root, after one that did (a reply written before its
+  // prompt in the file is drawn first, and its prompt is no new root).
+  const holdsRoot = nodes.map((node) => node.entries.some((entry) => tree.parentOf.get(entry) === null));
+  const firstRoot = holdsRoot.indexOf(true);
   const rows = nodes.map((node, index) => {
     const drawn: Marks = {
       active: node.branch.isActive,
@@ -136,8 +141,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
       `${escapeHtml(short)}<tspan class="counts" fill="${INK.muted}"> · ${escapeHtml(counts)}</tspan>` +
       (drawn.error ? `<tspan class="error-word" fill="${INK.error}" font-weight="bold"> · error</tspan>` : '') +
       (drawn.compaction ? `<tspan class="counts" fill="${INK.muted}"> · compaction</tspan>` : '') +
-      // A second root may be drawn in the lane of a branch that ended above it: said, as no edge leads to it.
-      (index > 0 && node.parent === null ? `<tspan class="counts" fill="${INK.muted}"> · a new root</tspan>` : '') +
+      (holdsRoot[index] && index > firstRoot ? `<tspan class="counts" fill="${INK.muted}"> · a new root</tspan>` : '') +
       `</text></a>` +
       tag
     );
