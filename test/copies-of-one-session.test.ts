@@ -387,6 +387,25 @@ describe('a fork of a fork whose middle file is gone', () => {
     const page = await readFile(join(out, last?.page as string), 'utf8');
     expect(page).toContain('2 entries copied from another session, counted in “Origin prompt ONE”</summary>');
     expect(page).toContain(`but for those another file read holds first (marked “copied”): <a href="../${origin?.page}">Origin prompt ONE</a>.</p>`);
+
+    // A sibling fork of the gone middle file holds its turn first (a hostile look: the page named
+    // only the first session, as if it counted all six).
+    const middleTurn = [message('u2', 'a1', '2026-10-08T10:00:01.000Z', 'user', 'Middle prompt TWO'), message('a2', 'u2', '2026-10-08T10:00:02.000Z', 'assistant', 'done')];
+    await writeFile(
+      join(dir, '2026-10-09T09-00-00-000Z_sibling.jsonl'),
+      [line({ type: 'session', version: 3, id: 'sibling', timestamp: '2026-10-09T09:00:00.000Z', cwd: '/w', parentSession: gone }), ...history, ...middleTurn, message('u4', 'a2', '2026-10-09T09:00:01.000Z', 'user', 'Sibling prompt')].join('\n'),
+    );
+    await writeFile(
+      join(dir, '2026-10-09T10-00-00-000Z_last.jsonl'),
+      [line({ type: 'session', version: 3, id: 'last', timestamp: '2026-10-09T10:00:00.000Z', cwd: '/w', parentSession: gone }), ...history, ...middleTurn, message('u3', 'a2', '2026-10-09T10:00:01.000Z', 'user', 'Fork prompt THREE')].join('\n'),
+    );
+    const again = await buildOf([dir]);
+    const lastAgain = again.summary.sessions.find((s) => s.file.endsWith('_last.jsonl'));
+    const sibling = again.summary.sessions.find((s) => s.file.endsWith('_sibling.jsonl'));
+    const originAgain = again.summary.sessions.find((s) => s.file.endsWith('_origin.jsonl'));
+    const pageAgain = await readFile(join(again.out, lastAgain?.page as string), 'utf8');
+    expect(pageAgain).toContain('4 entries copied from another session, counted in “Origin prompt ONE” and 1 other session</summary>');
+    expect(pageAgain).toContain(`(marked “copied”): <a href="../${originAgain?.page}">Origin prompt ONE</a>, <a href="../${sibling?.page}">Sibling prompt</a>.</p>`);
   });
 });
 

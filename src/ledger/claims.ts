@@ -29,11 +29,11 @@ export interface Claims {
   /** Copies whose recorded origin is not among the inputs (their copied entries count in them). */
   missingOrigin: ReadonlySet<SessionKey>;
   /**
-   * Of a copy whose origin is missing or itself a copy (a fork of a fork), the session that counts
-   * the first of its entries it does not count and its origin does not either: what a page names
-   * as where its copied history counts.
+   * Of a copy whose origin is missing (a fork of a fork whose middle file is gone, a sibling copy
+   * of a lost origin), the sessions counting the entries it holds and does not count, in the order
+   * they count: what a page names as where its copied history counts.
    */
-  countedIn: ReadonlyMap<SessionKey, SessionKey>;
+  countedIn: ReadonlyMap<SessionKey, readonly SessionKey[]>;
   /** For each session, what it counts. */
   counted: ReadonlyMap<SessionKey, Counted>;
   /**
@@ -143,10 +143,9 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
     else copiesOf.set(origin.key, [ledger.key]);
   }
   const countedIn = countingSessions(
-    ledgers.filter((l) => !duplicateOf.has(l) && (missingOrigin.has(l) || (originOf.has(l) && (originOf.has(originOf.get(l) as SessionLedger) || missingOrigin.has(originOf.get(l) as SessionLedger))))),
+    ledgers.filter((l) => !duplicateOf.has(l) && missingOrigin.has(l)),
     order,
     counted,
-    originOf,
     unpack,
   );
   const duplicatesOf = new Map<SessionKey, SessionKey[]>();
@@ -169,29 +168,30 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
 }
 
 /**
- * For each of `copies`, the session counting the first entry it holds that neither it nor its
- * origin counts (see Claims.countedIn), found in one pass over the files counted before it.
+ * For each of `copies`, the sessions counting the entries it holds and does not count (see
+ * Claims.countedIn), found in one pass over the files counted before the last of them.
  */
 function countingSessions(
   copies: readonly SessionLedger[],
   order: ReadonlyMap<SessionLedger, number>,
   counted: ReadonlyMap<SessionKey, Counted>,
-  originOf: ReadonlyMap<SessionLedger, SessionLedger>,
   unpack: Unpack,
-): Map<SessionKey, SessionKey> {
-  const found = new Map<SessionKey, SessionKey>();
+): Map<SessionKey, SessionKey[]> {
+  const found = new Map<SessionKey, SessionKey[]>();
   const wanted = new Map<string, SessionLedger[]>();
   // Only files of their agents, counted before the last of them, can count what they copied.
   const sources = new Set(copies.map((copy) => copy.source));
   const last = Math.max(-1, ...copies.map((copy) => order.get(copy) ?? -1));
   for (const copy of copies) {
     const flags = counted.get(copy.key)?.entries;
-    const at = flags?.indexOf(0) ?? -1;
-    if (at === -1) continue;
-    const key = `${copy.source}\0${(unpack(copy.entries)[at] as LedgerEntry).key}`;
-    const list = wanted.get(key);
-    if (list) list.push(copy);
-    else wanted.set(key, [copy]);
+    if (flags === undefined || !flags.includes(0)) continue;
+    unpack(copy.entries).forEach((entry, i) => {
+      if (flags[i] !== 0) return;
+      const key = `${copy.source}\0${entry.key}`;
+      const list = wanted.get(key);
+      if (list) list.push(copy);
+      else wanted.set(key, [copy]);
+    });
   }
   if (wanted.size === 0) return found;
   for (const [ledger, place] of order) {
@@ -205,8 +205,11 @@ function countingSessions(
       const copiesOfIt = wanted.get(key);
       if (!copiesOfIt) return;
       wanted.delete(key);
-      // Its own origin is named as that already.
-      for (const copy of copiesOfIt) if (originOf.get(copy) !== ledger) found.set(copy.key, ledger.key);
+      for (const copy of copiesOfIt) {
+        const list = found.get(copy.key);
+        if (!list) found.set(copy.key, [ledger.key]);
+        else if (!list.includes(ledger.key)) list.push(ledger.key);
+      }
     });
     if (wanted.size === 0) break;
   }

@@ -127,8 +127,8 @@ export interface SessionData {
   originMissing: boolean;
   /** Its origin is itself a copy (a fork of a fork): some entries they share are counted further back. */
   originCopied: boolean;
-  /** Where the entries it copied and its origin does not count are counted (its origin's origin; a sibling copy of a missing origin), or null. */
-  countedIn: SessionLink | null;
+  /** With its origin missing: the sessions that count what it copied (another copy of that origin, the origin's own origin), in the order they count. */
+  countedIn: SessionLink[];
   copies: SessionLink[];
   /** Other files holding this session or one of its sub-agents and nothing more (another config root, an archived copy): they count nothing. */
   duplicates: SessionLink[];
@@ -317,8 +317,7 @@ export function buildReportData(
     session.origin = origin === undefined ? null : link(shownAs(origin));
     session.originMissing = claims.missingOrigin.has(ledger.key);
     session.originCopied = origin !== undefined && (claims.originOf.has(origin) || claims.missingOrigin.has(origin));
-    const countedIn = claims.countedIn.get(ledger.key);
-    session.countedIn = countedIn === undefined ? null : link(shownAs(countedIn));
+    session.countedIn = (claims.countedIn.get(ledger.key) ?? []).map((key) => link(shownAs(key)));
     session.copies = copiesShownBy(parts, ledger.key).map(link);
     session.duplicates = parts.flatMap((part) => claims.duplicatesOf.get(part.ledger.key) ?? []).map(link);
     sessions.push(session);
@@ -531,7 +530,7 @@ class Aggregator {
       origin: null,
       originMissing: false,
       originCopied: false,
-      countedIn: null,
+      countedIn: [],
       copies: [],
       duplicates: [],
       countedEntries,

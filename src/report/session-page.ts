@@ -117,8 +117,8 @@ export interface SessionPageView {
     originMissing: string | null;
     /** With its origin missing, some of what it copied is counted in another file read (a fork of a fork). */
     someCountedElsewhere: boolean;
-    /** The session counting what it copied that its origin does not count, when there is one. */
-    countedIn: LineageLink | null;
+    /** With its origin missing, the sessions this report shows that count what it copied. */
+    countedIn: LineageLink[];
     /** The copies in this report (or, on a page sent alone, every copy), then how many others it does not show, said. */
     copies: LineageLink[];
     copiesOutside: string | null;
@@ -232,8 +232,9 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   const origin = session.origin !== null && (ctx.standalone || inReport(session.origin)) ? session.origin.title : null;
   // Where it is counted: the origin's, or the session counting what the origin does not (its own
   // origin, or a sibling copy of a lost one) when the report shows it.
-  const countedIn = session.countedIn !== null && (ctx.standalone || inReport(session.countedIn)) ? session.countedIn.title : null;
-  const where = session.originMissing && countedIn !== null ? `counted in “${countedIn}”` : session.originCopied ? 'counted where first recorded' : 'counted there';
+  const countedIn = session.countedIn.filter((other) => ctx.standalone || inReport(other));
+  const others = countedIn.length > 1 ? ` and ${plural(countedIn.length - 1, 'other session')}` : '';
+  const where = countedIn[0] ? `counted in “${countedIn[0].title}”${others}` : session.originCopied ? 'counted where first recorded' : 'counted there';
   const copiedFrom = `${origin !== null ? `“${origin}”` : session.origin ? 'a session outside this report’s period or filters' : 'another session'}, ${where}`;
   const facts: Fact[] = [
     { label: 'Project', value: ledger.cwd ?? '(no working directory recorded)', href: ctx.standalone ? null : hrefFrom(page, projectPage) },
@@ -263,7 +264,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
       originCopied: session.originCopied,
       originMissing: session.originMissing ? (file.parentFile ?? file.parentSessionId) : null,
       someCountedElsewhere: session.originMissing && session.counted.entries.includes(0),
-      countedIn: session.countedIn ? link(session.countedIn) : null,
+      countedIn: countedIn.map(link),
       copies: session.copies.filter((copy) => ctx.standalone || inReport(copy)).map(link),
       copiesOutside: copiesOutside === 0 ? null : `${copiesOutside === 1 ? 'A session' : `${copiesOutside} sessions`} outside this report’s period or filters`,
       duplicates:
