@@ -441,6 +441,37 @@ describe('Pi sessions that share an id the caller chose (--session-id)', () => {
     }
   });
 
+  // Regression (a hostile look): an import of an import was linked to the first file it shares
+  // an entry with, not to the one it was imported from, which holds all it copied.
+  it('links an import of an import to the file it was imported from', async () => {
+    const dir = await tempDir();
+    const turn = (prefix: string, day: string, parent: string | null, prompt: string) => [
+      record({ type: 'message', id: `${prefix}u`, parentId: parent, timestamp: `${day}T09:00:10.000Z`, message: { role: 'user', content: [{ type: 'text', text: prompt }] } }),
+      record({
+        type: 'message',
+        id: `${prefix}a`,
+        parentId: `${prefix}u`,
+        timestamp: `${day}T09:00:15.000Z`,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 1010 }, stopReason: 'stop' },
+      }),
+    ];
+    const header = record({ type: 'session', version: 3, id: 'nightly', timestamp: '2026-10-17T09:00:00.000Z', cwd: '/work/one' });
+    const a = [header, ...turn('a', '2026-10-17', null, 'A first prompt')];
+    const b = [...a, ...turn('b', '2026-10-18', 'aa', 'B continued prompt')];
+    const c = [...b, ...turn('c', '2026-10-19', 'ba', 'C continued prompt')];
+    for (const [folder, lines, day] of [['one', a, '17'], ['two', b, '18'], ['three', c, '19']] as const) {
+      await mkdir(join(dir, folder));
+      const path = join(dir, folder, '2026-10-17T09-00-00-000Z_nightly.jsonl');
+      await writeFile(path, lines.join('\n'));
+      await utimes(path, new Date(`2026-10-${day}T12:00:00Z`), new Date(`2026-10-${day}T12:00:00Z`));
+    }
+    const { summary } = await buildOf([dir]);
+    const origin = (folder: string) => summary.sessions.find((s) => s.file.includes(`/${folder}/`))?.origin ?? null;
+    expect(origin('two')).toContain('/one/');
+    expect(origin('three')).toContain('/two/');
+    expect(summary.totals.tokens.input).toBe(3000);
+  });
+
   it('still takes one holding another’s entries (an /import gone on with) for its copy', async () => {
     const dir = await tempDir();
     const origin = piFile('/work/one', '2026-10-17', 'm', 'Monday: update deps');

@@ -101,8 +101,8 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
   // it does not is that file's copy, counted after it, so that it counts nothing. A file sharing
   // no entry with the files before it is a session of its own that happens to have the id (Pi
   // takes one chosen by the caller: `--session-id nightly` in two projects), and a file sharing
-  // some with one of them is that one's copy. Sub-agent files carry their parent's id without
-  // being copies of it.
+  // some with them is the copy of the one it shares most with. Sub-agent files carry their
+  // parent's id without being copies of it.
   const keys = claimKeysMemo(unpack);
   const byPreference = (a: SessionLedger, b: SessionLedger) =>
     Number(a.lastSeen !== null) - Number(b.lastSeen !== null) || Number(isArchived(a)) - Number(isArchived(b)) || byAge(a, b);
@@ -117,8 +117,13 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
       const holder = heldBy.get(copy);
       if (holder) link(copy, holder);
       else if (!originOf.has(copy)) {
-        const before = unheld.slice(0, unheld.indexOf(copy));
-        const origin = before.find((other) => sharesAny(keys(other), keys(copy)));
+        // The one it shares most with: of an import of an import, the file it was imported from.
+        let origin: SessionLedger | null = null;
+        let most = 0;
+        for (const other of unheld.slice(0, unheld.indexOf(copy))) {
+          const shared = sharedCount(keys(other), keys(copy));
+          if (shared > most) [origin, most] = [other, shared];
+        }
         if (origin) link(copy, origin);
       }
     }
@@ -291,10 +296,11 @@ function claimKeysMemo(unpack: Unpack): (ledger: SessionLedger) => ReadonlySet<s
   };
 }
 
-function sharesAny(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  for (const key of small) if (large.has(key)) return true;
-  return false;
+  let count = 0;
+  for (const key of small) if (large.has(key)) count++;
+  return count;
 }
 
 function holdsAll(holder: ReadonlySet<string>, copy: ReadonlySet<string>): boolean {
