@@ -899,6 +899,25 @@ describe('a request the user stopped', () => {
   });
 });
 
+describe('two Claude Code sessions that share a session id (--session-id) in two projects', () => {
+  // Regression (a hostile look): both sub-agents were hosted by the older session, whatever
+  // project they ran in: its numbers held the other's sub-agent.
+  it('each keep their own sub-agents', async () => {
+    const one = { cwd: '/home/ana/one' };
+    const two = { cwd: '/home/ana/two', at: '2026-03-12T10:00:00.000Z' };
+    const folder = await projects({
+      [`-home-ana-one/${SESSION}.jsonl`]: [user('u1', null, 'first project', one), assistant('a1', 'u1', 'r1', tokens(100), one)],
+      [`-home-ana-one/${SESSION}/subagents/agent-oneagent.jsonl`]: [user('s1', null, 'task one', { ...one, sidechain: true }), assistant('s2', 's1', 's1', tokens(1000), { ...one, sidechain: true })],
+      [`-home-ana-two/${SESSION}.jsonl`]: [user('v1', null, 'second project', two), assistant('b1', 'v1', 'r2', tokens(200), two)],
+      [`-home-ana-two/${SESSION}/subagents/agent-twoagent.jsonl`]: [user('t1', null, 'task two', { ...two, sidechain: true }), assistant('t2', 't1', 't2', tokens(10_000), { ...two, sidechain: true })],
+    });
+    const { summary } = await build(folder);
+    const input = (cwd: string) => summary.sessions.find((s) => s.cwd === cwd)?.tokens.input;
+    expect(input('/home/ana/one')).toBe(1100);
+    expect(input('/home/ana/two')).toBe(10_200);
+  });
+});
+
 describe('a sub-agent’s own line on its session’s page', () => {
   it('regression: said nothing of its failed requests, which no count of the session’s holds, and "0 tokens · — by bough" where it recorded none', async () => {
     const side = { sidechain: true };

@@ -467,7 +467,9 @@ function subagentHosts(ledgers: readonly SessionLedger[], originOf: ReadonlyMap<
     if (ledger.subagentOf === null) continue;
     const candidates = (index.bySessionId.get(ledger.subagentOf) ?? []).filter((l) => l !== ledger && l.source === ledger.source);
     const mains = candidates.filter((l) => l.subagentOf === null);
-    const parent = oldest(mains.filter((l) => !originOf.has(l))) ?? oldest(mains) ?? oldest(candidates.filter((l) => l.subagentOf !== ledger.subagentOf));
+    // Of main files of its session id, the one nearest it in the folder tree: two sessions that
+    // share an id (Claude Code's --session-id in two projects) each keep their own sub-agents.
+    const parent = nearest(ledger, mains.filter((l) => !originOf.has(l))) ?? nearest(ledger, mains) ?? oldest(candidates.filter((l) => l.subagentOf !== ledger.subagentOf));
     if (parent) parentOf.set(ledger, parent);
     else {
       const key = `${ledger.source}\0${ledger.subagentOf}`;
@@ -724,6 +726,20 @@ function byAge(a: SessionLedger, b: SessionLedger): number {
     a.mtime - b.mtime ||
     (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
   );
+}
+
+/** Of `ledgers`, the one sharing the longest folder path with `of`; of those, the oldest. */
+function nearest(of: SessionLedger, ledgers: SessionLedger[]): SessionLedger | null {
+  if (ledgers.length < 2) return ledgers[0] ?? null;
+  const folders = normalisePath(of.path).split('/');
+  const shared = (ledger: SessionLedger) => {
+    const parts = normalisePath(ledger.path).split('/');
+    let n = 0;
+    while (n < parts.length - 1 && n < folders.length - 1 && parts[n] === folders[n]) n++;
+    return n;
+  };
+  const most = Math.max(...ledgers.map(shared));
+  return oldest(ledgers.filter((ledger) => shared(ledger) === most));
 }
 
 function oldest(ledgers: SessionLedger[]): SessionLedger | null {
