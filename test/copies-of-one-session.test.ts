@@ -472,6 +472,42 @@ describe('Pi sessions that share an id the caller chose (--session-id)', () => {
     expect(summary.totals.tokens.input).toBe(3000);
   });
 
+  // Regression (a hostile look): with the file it was imported from gone, an import that went on
+  // took that session's place: no page of it, no "file gone", its prompt counted in the import.
+  it('keeps a gone session an import went on from, as the import’s origin', async () => {
+    const dir = await tempDir();
+    const turn = (prefix: string, day: string, parent: string | null, prompt: string) => [
+      record({ type: 'message', id: `${prefix}u`, parentId: parent, timestamp: `${day}T09:00:10.000Z`, message: { role: 'user', content: [{ type: 'text', text: prompt }] } }),
+      record({
+        type: 'message',
+        id: `${prefix}a`,
+        parentId: `${prefix}u`,
+        timestamp: `${day}T09:00:15.000Z`,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 1010 }, stopReason: 'stop' },
+      }),
+    ];
+    const header = record({ type: 'session', version: 3, id: 'nightly', timestamp: '2026-10-17T09:00:00.000Z', cwd: '/work/one' });
+    const a = [header, ...turn('a', '2026-10-17', null, 'A first prompt')];
+    const b = [...a, ...turn('b', '2026-10-18', 'aa', 'B continued prompt')];
+    for (const [folder, lines, day] of [['one', a, '17'], ['two', b, '18']] as const) {
+      await mkdir(join(dir, folder));
+      const path = join(dir, folder, '2026-10-17T09-00-00-000Z_nightly.jsonl');
+      await writeFile(path, lines.join('\n'));
+      await utimes(path, new Date(`2026-10-${day}T12:00:00Z`), new Date(`2026-10-${day}T12:00:00Z`));
+    }
+    const out = join(await tempDir(), 'report');
+    const options = { inputs: [dir], out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false };
+    await build(options);
+    await rm(join(dir, 'one'), { recursive: true });
+    const { summary } = await build(options);
+    expect(summary.totals).toMatchObject({ sessions: 2, prompts: 2, tokens: { input: 2000 } });
+    const gone = summary.sessions.find((s) => s.file.includes('/one/'));
+    const copy = summary.sessions.find((s) => s.file.includes('/two/'));
+    expect(gone?.sourceLastSeen).not.toBeNull();
+    expect(copy?.origin).toContain('/one/');
+    expect(copy?.prompts).toBe(1);
+  });
+
   it('still takes one holding another’s entries (an /import gone on with) for its copy', async () => {
     const dir = await tempDir();
     const origin = piFile('/work/one', '2026-10-17', 'm', 'Monday: update deps');

@@ -66,16 +66,24 @@ export interface ClaimRules {
    * went on in (Pi's /import), and the first is the session.
    */
   mirrors?: (source: Source) => boolean;
+  /**
+   * Whether the earlier build into the report folder read this file too. Of an agent whose files
+   * of one session are no mirrors (Pi's imports), a file that did is a copy gone on beside a
+   * session now gone, not that session moved: the gone one is kept, as its origin.
+   */
+  archivedBefore?: (ledger: SessionLedger) => boolean;
 }
 
 /** `unpack`: how each pass gets a ledger's entries (an EntriesHold's, to unpack them once). */
 export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, unpack: Unpack = unpackEntries): Claims {
-  // Sessions an earlier build archived that a file read now holds whole: theirs, read again.
-  const superseded = supersededArchives(read, unpack);
-  const ledgers = superseded.size === 0 ? read : read.filter((ledger) => !superseded.has(ledger));
   const usageRule = rules.usage;
   const isArchived = rules.isArchived ?? (() => false);
   const mirrors = rules.mirrors ?? (() => false);
+  const archivedBefore = rules.archivedBefore ?? (() => false);
+  // Sessions an earlier build archived that a file read now holds whole: theirs, read again (or,
+  // of an agent whose copies go on, their copy, which that build read beside them: not theirs).
+  const superseded = supersededArchives(read, unpack, (holder) => mirrors(holder.source) || !archivedBefore(holder));
+  const ledgers = superseded.size === 0 ? read : read.filter((ledger) => !superseded.has(ledger));
   const originOf = new Map<SessionLedger, SessionLedger>();
   const missingOrigin = new Set<SessionLedger>();
   const index = indexLedgers(ledgers);
@@ -104,8 +112,10 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
   // some with them is the copy of the one it shares most with. Sub-agent files carry their
   // parent's id without being copies of it.
   const keys = claimKeysMemo(unpack);
-  const byPreference = (a: SessionLedger, b: SessionLedger) =>
-    Number(a.lastSeen !== null) - Number(b.lastSeen !== null) || Number(isArchived(a)) - Number(isArchived(b)) || byAge(a, b);
+  // A kept file of an agent whose copies go on (not superseded above) is the origin of the copies
+  // made of it: by age, as when its file was read.
+  const keptLast = (l: SessionLedger) => Number(l.lastSeen !== null && mirrors(l.source));
+  const byPreference = (a: SessionLedger, b: SessionLedger) => keptLast(a) - keptLast(b) || Number(isArchived(a)) - Number(isArchived(b)) || byAge(a, b);
   const heldBy = new Map<SessionLedger, SessionLedger>();
   for (const withId of index.bySessionId.values()) {
     const sameId = withId.filter((l) => l.subagentOf === null);
@@ -230,7 +240,7 @@ function countingSessions(
  * (aliases). An entry held under its own key holds at least the output archived of it: a copy cut
  * inside a response (its fuller line lost) holds less, and the archive keeps what it has.
  */
-function supersededArchives(ledgers: readonly SessionLedger[], unpack: Unpack): Map<SessionLedger, SessionLedger> {
+function supersededArchives(ledgers: readonly SessionLedger[], unpack: Unpack, mayHold: (holder: SessionLedger) => boolean): Map<SessionLedger, SessionLedger> {
   const superseded = new Map<SessionLedger, SessionLedger>();
   const kept = ledgers.filter((ledger) => ledger.lastSeen !== null && ledger.subagentOf === null && ledger.entries.count > 0);
   if (kept.length === 0) return superseded;
@@ -242,7 +252,7 @@ function supersededArchives(ledgers: readonly SessionLedger[], unpack: Unpack): 
     else liveById.set(ledger.sessionId, [ledger]);
   }
   for (const archived of kept) {
-    const live = (liveById.get(archived.sessionId) ?? []).filter((ledger) => ledger.source === archived.source);
+    const live = (liveById.get(archived.sessionId) ?? []).filter((ledger) => ledger.source === archived.source && mayHold(ledger));
     if (live.length === 0) continue;
     const was = unpack(archived.entries);
     const wasKeys = new Set(was.map((entry) => entry.key));
