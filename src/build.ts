@@ -373,7 +373,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       cutKept === 0
         ? []
         : [`${plural(cutKept, 'session file')} ${holds} less than when ${sharer.text(outDir)} archived ${it} (cut short, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`];
-    const unreadNow = kept.filter(stillThere).length;
+    // Of the sessions this report shows (a narrower one keeps others unsaid).
+    const shown = new Set(report.data.sessions.flatMap((session) => [session.key, ...session.subagents.map((sub) => sub.key)]));
+    const unreadNow = kept.filter((k) => stillThere(k) && shown.has(k.ledger.key)).length;
     const noLongerRead =
       unreadNow === 0
         ? []
@@ -1112,7 +1114,7 @@ function neighboursNav(page: string, neighbours: { previous: SessionLink | null;
  */
 function generatedSentence(options: BuildOptions, generator: string, files: number, gone: number, carried: number): string {
   const when = formatDateTime(options.now.getTime(), { timeZone: options.scope.timeZone });
-  const kept = gone > 0 ? `, with ${plural(gone, 'session file')} gone since an earlier build kept from it` : '';
+  const kept = gone > 0 ? `, with ${plural(gone, 'session file')} gone or no longer read since an earlier build kept from it` : '';
   const archive = carried > 0 ? ` This folder's archive also keeps ${plural(carried, 'session')} this report does not show (with ${carried === 1 ? 'its pages' : 'their pages'}), for later builds into it.` : '';
   return `Generated ${when} (${options.scope.timeZone}) by ${generator} from ${plural(files, 'session file')}${kept}.${archive}`;
 }

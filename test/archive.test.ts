@@ -178,8 +178,8 @@ describe('the archive', () => {
     // Regression: it said "its numbers still count", under figures priced by that earlier build.
     expect(page).toContain("and so is the cost, as that build priced it. This report covers all time · UTC, and counts the session's usage there at its own prices.");
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('file gone');
-    expect(await readFile(join(out, 'index.html'), 'utf8')).toMatch(/from \d+ session files, with 1 session file gone since an earlier build kept from it\./);
-    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('1 session file gone, kept from an earlier build');
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toMatch(/from \d+ session files, with 1 session file gone or no longer read since an earlier build kept from it\./);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('1 session file gone or no longer read, kept from an earlier build');
     // Still findable: the search index holds what it held of the session.
     const shards = async () => (await Promise.all((await readdir(join(out, 'search'))).map((f) => readFile(join(out, 'search', f), 'utf8')))).join('');
     expect(await shards()).toContain(`"${gone?.page}#e-`);
@@ -250,7 +250,7 @@ describe('the archive', () => {
     expect(second.totals.cost).toEqual(first.totals.cost);
     // Regression: the file, there and read, was counted as gone ("1 file read", "1 session file gone").
     expect(second.diagnostics).toMatchObject({ files: first.diagnostics.files, sessionFiles: first.diagnostics.sessionFiles, goneFiles: 0 });
-    expect(await readFile(join(out, 'index.html'), 'utf8')).not.toContain('gone since an earlier build');
+    expect(await readFile(join(out, 'index.html'), 'utf8')).not.toContain('since an earlier build kept from it');
     const kept = second.sessions.find((s) => s.key === whole?.key);
     expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
     const page = await readFile(join(out, kept?.page as string), 'utf8');
@@ -608,7 +608,7 @@ describe('the archive', () => {
     }
     const { summary } = await run(7);
     expect(summary.diagnostics.goneFiles).toBe(1);
-    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('from 1 session file, with 1 session file gone since an earlier build kept from it.');
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('from 1 session file, with 1 session file gone or no longer read since an earlier build kept from it.');
   });
 
   it('regression: a gone session whose page was removed from the folder was linked from the index, to nothing; now a page says why it is missing', async () => {

@@ -139,6 +139,11 @@ describe('bough command line', () => {
     const index = await readFile(join(out, 'index.html'), 'utf8');
     expect(index).toContain('>file unread</span>');
     expect(index).not.toContain('>file gone</span>');
+    expect(index).toContain('with 1 session file gone or no longer read since an earlier build kept from it');
+    // A report into the folder that does not show it says nothing of it (a hostile look).
+    const narrower = await run(['build', input, '--out', out, '--tz', 'UTC', '--month', '2020-01']);
+    expect(narrower.code).toBe(0);
+    expect(narrower.stderr).not.toContain('no longer reads');
     await rm(join(input, 's1.jsonl'));
     expect((await run(['build', input, '--out', out, '--tz', 'UTC'])).stderr).toBe('');
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('>file gone</span>');

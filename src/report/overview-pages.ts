@@ -270,7 +270,7 @@ function qualityLine(d: DiagnosticsSummary): IndexPageView['quality'] {
   const summary = [
     `${plural(d.files, 'file')} read`,
     `${plural(d.sessionFiles, 'session file')}`,
-    ...(d.goneFiles > 0 ? [`${plural(d.goneFiles, 'session file')} gone, kept from an earlier build`] : []),
+    ...(d.goneFiles > 0 ? [`${plural(d.goneFiles, 'session file')} gone or no longer read, kept from an earlier build`] : []),
     `${plural(d.skippedFiles, 'file')} skipped`,
     `${plural(d.skippedLines, 'line')} skipped`,
     `${plural(warnings, 'note')} in all`,

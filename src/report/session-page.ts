@@ -466,7 +466,7 @@ function subagentFileView(
     tally.outputPartial > 0 ? 'output possibly partial' : '',
     failed > 0 ? plural(failed, 'failed request') : '',
     aborted > 0 ? plural(aborted, 'stopped request') : '',
-    file === null ? 'its file is no longer present, so its transcript is not shown' : '',
+    file === null ? `its file ${sub.ledger.fileThere ? 'no longer reads as it (emptied or damaged)' : 'is no longer present'}, so its transcript is not shown` : '',
   ].filter(Boolean);
   // A spawned thread's replay of the history it was started from: the parent's, shown above.
   const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: startedBy, summary: summary.join(' · '), copiedFrom: 'the parent session, counted there' };
