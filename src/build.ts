@@ -1157,7 +1157,9 @@ function pricingPrint(table: PriceTable, local: PricingInputs['local'], options:
 
 /** Why a run read no session; `read`: what reading the files found (an unreadable file says why). */
 export function noSessionsSentence(discovery: Discovery, read: readonly Diagnostic[] = []): string {
-  const where = discovery.places.map((p) => p.path).join(', ');
+  // Where it looked and found something: an agent's folder that is not here holds no file.
+  const found = discovery.places.filter((p) => p.exists);
+  const where = (found.length > 0 ? found : discovery.places).map((p) => p.path).join(', ');
   const unlisted = unlistedFolders(discovery);
   if (discovery.files.length === 0 && unlisted.length > 0) {
     const [first] = unlisted;
@@ -1179,7 +1181,12 @@ export function noSessionsSentence(discovery: Discovery, read: readonly Diagnost
   };
   // A report folder given as an input: what it holds is bough's own, not an agent's.
   const report = discovery.places.some((place) => existsSync(join(place.path, 'summary.json')) && existsSync(join(place.path, MANIFEST)));
-  const hint = report ? ' That is a bough report folder: point bough at the agents\' session files, or give it none to read their own folders.' : ' See its first lines, or point bough at a folder of agent sessions.';
+  const empty = read.some((d) => d.file === file && d.reason === 'empty-file');
+  const hint = report
+    ? ' That is a bough report folder: point bough at the agents\' session files, or give it none to read their own folders.'
+    : empty
+      ? ' Point bough at a folder of agent sessions.'
+      : ' See its first lines, or point bough at a folder of agent sessions.';
   if (discovery.files.length === 1 && file !== undefined) {
     const found = discovery.places.length === 1 && discovery.places[0]?.path === file ? '' : ` (the one file found in ${where})`;
     const reason = why(file);

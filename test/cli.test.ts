@@ -421,6 +421,8 @@ describe('bough command line', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("bough: no sessions found in the agents' folders (~/.claude/projects); building the bundled sample sessions instead.\nbough: None of the 2 files found in ");
     expect(result.stderr).toContain('is a session file bough can read (the first, ');
+    // Where it found them, not every folder it looked for (a hostile look: folders not there named).
+    expect(result.stderr).toContain(`found in ${join(home, '.claude', 'projects')} is`);
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('None of the 2 files found in ');
   });
 

@@ -136,6 +136,7 @@ describe('the thread pool', () => {
       expect(threadsSettingProblem({ BOUGH_THREADS: value })).toBe(`BOUGH_THREADS=${value} is not a number of threads (0 or more): bough uses its default.`);
     }
     expect(threadsSettingProblem({ BOUGH_THREADS: '3' })).toBeNull();
+    expect(threadsSettingProblem({ BOUGH_THREADS: '100' })).toBe('BOUGH_THREADS=100 is more threads than bough starts: it uses 64.');
     expect(threadsSettingProblem({})).toBeNull();
     // Running from the TypeScript sources there are no thread scripts to start.
     expect(threadPlan({ BOUGH_THREADS: '4' }, 8, false).threads).toBe(0);

@@ -266,6 +266,11 @@ describe('a read call', () => {
     const claude = page([call('t2', 'Read', { file_path: 'rows.txt' }, effect('read', 'rows.txt', { paths: ['rows.txt'] })), result('t2', 'Read', long)], highlightBudget(), true);
     expect(claude).toContain('<span class="path">rows.txt · 3,001 lines</span>');
     expect(claude).toMatch(/… [\d,]+ more characters not shown in the report\./);
+    // The line cut at the limit is not shown as a fragment of its number (a hostile look: "99").
+    const cutAt = long.slice(0, 100_000).split('\n').length - 1;
+    expect(claude).toContain(`row value number ${cutAt} of the table`);
+    expect(claude).not.toContain(`row value number ${cutAt + 1} of`);
+    expect(claude).not.toMatch(/\n\n\s*\d*<\/code>/);
   });
 
   it('shows a file of unknown type plain, not guessed', () => {

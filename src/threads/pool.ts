@@ -35,9 +35,12 @@ const DEFAULT_THREADS = 1;
 export function threadPlan(env: Readonly<Record<string, string | undefined>>, cores = availableParallelism(), compiled = import.meta.url.endsWith('.js')): ThreadPlan {
   if (!compiled) return { threads: 0, minBytes: 0 };
   const asked = askedThreads(env);
-  if (asked !== null) return { threads: Math.min(asked, 64), minBytes: 0 };
+  if (asked !== null) return { threads: Math.min(asked, MAX_THREADS), minBytes: 0 };
   return { threads: Math.min(DEFAULT_THREADS, cores - 1), minBytes: MIN_BYTES_FOR_THREADS };
 }
+
+/** Threads started at most, whatever `$BOUGH_THREADS` asks: each holds memory of its own. */
+const MAX_THREADS = 64;
 
 /** The threads `$BOUGH_THREADS` asks for: null when it is not set, or says no number of threads (then the default holds). */
 function askedThreads(env: Readonly<Record<string, string | undefined>>): number | null {
@@ -46,11 +49,13 @@ function askedThreads(env: Readonly<Record<string, string | undefined>>): number
   return Number(asked);
 }
 
-/** Why `$BOUGH_THREADS` is not taken, said to the user; null when it is not set or is a number of threads. */
+/** Why `$BOUGH_THREADS` is not taken as it is, said to the user; null when it is not set or is taken. */
 export function threadsSettingProblem(env: Readonly<Record<string, string | undefined>>): string | null {
   const asked = env['BOUGH_THREADS'];
-  if (asked === undefined || asked.trim() === '' || askedThreads(env) !== null) return null;
-  return `BOUGH_THREADS=${asked} is not a number of threads (0 or more): bough uses its default.`;
+  if (asked === undefined || asked.trim() === '') return null;
+  const threads = askedThreads(env);
+  if (threads === null) return `BOUGH_THREADS=${asked} is not a number of threads (0 or more): bough uses its default.`;
+  return threads > MAX_THREADS ? `BOUGH_THREADS=${asked} is more threads than bough starts: it uses ${MAX_THREADS}.` : null;
 }
 
 /**
