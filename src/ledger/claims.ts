@@ -104,8 +104,9 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
     else if (!origin) missingOrigin.add(ledger);
   }
   // Files of one session id, the first of them the origin of the others (imports and exports keep
-  // the session id and name no origin): a file read now before one kept from an earlier build,
-  // the live copy before an archived one, then the oldest. One that holds nothing a file before
+  // the session id and name no origin): of an agent whose files of a session are mirrors, a file
+  // read now before one kept from an earlier build; the live copy before an archived one; then
+  // the oldest. One that holds nothing a file before
   // it does not is that file's copy, counted after it, so that it counts nothing. A file sharing
   // no entry with the files before it is a session of its own that happens to have the id (Pi
   // takes one chosen by the caller: `--session-id nightly` in two projects), and a file sharing
