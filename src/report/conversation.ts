@@ -632,7 +632,7 @@ function fileRead(read: string, path: string, numbered: boolean, budget: Highlig
   if (text.trim() === '') return null;
   const lines = numbered ? text.slice(0, MAX_TEXT).replace(/\n+$/, '').split('\n') : [];
   // Cut at MAX_TEXT inside a line (its number, even): that line is not shown but counted as cut.
-  if (numbered && text.length > MAX_TEXT && lines.length > 1) lines.pop();
+  if (numbered && text.length > MAX_TEXT && text[MAX_TEXT] !== '\n' && lines.length > 1) lines.pop();
   const first = numbered ? LINE_NUMBER.exec(lines[0] ?? '') : null;
   let numberedLines = 0;
   while (first !== null && numberedLines < lines.length && LINE_NUMBER.test(lines[numberedLines] ?? '')) numberedLines++;
