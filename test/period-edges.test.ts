@@ -274,3 +274,22 @@ describe('months a period cuts', () => {
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('>October 2026 (15–31)</td>');
   });
 });
+
+describe('a month whose sessions recorded no usage', () => {
+  // Regression (a review of Codex's format): the overview's months table said 0 tokens of a month
+  // whose only session recorded none, where `stats` and the projects table say "—".
+  it('shows "—" in its token columns, and 0 in a month without a session', async () => {
+    const input = join(work, 'no-usage-month');
+    await write(join(input, 'quiet.jsonl'), piSession('quiet', '2026-08-10T10:00:00.000Z', [piPrompt('2026-08-10T10:00:00.000Z')]));
+    await write(join(input, 'busy.jsonl'), piSession('busy', '2026-10-10T10:00:00.000Z', [piPrompt('2026-10-10T10:00:00.000Z'), piReply('2026-10-10T10:00:05.000Z', 1000)]));
+    const out = join(work, 'no-usage-month-report');
+    await cli(['build', input, '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    const start = index.indexOf('<table class="numbers months');
+    const months = index.slice(start, index.indexOf('</table>', start));
+    const row = (label: string) => months.split('<tr>').find((r) => r.includes(`>${label}</td>`)) ?? '';
+    expect(row('August 2026').match(/>—</g)).toHaveLength(6);
+    expect(row('September 2026').match(/>0</g)).toHaveLength(6);
+    expect(row('October 2026')).toContain('>1,000<');
+  });
+});

@@ -271,6 +271,10 @@ describe('a read call', () => {
     expect(claude).toContain(`row value number ${cutAt} of the table`);
     expect(claude).not.toContain(`row value number ${cutAt + 1} of`);
     expect(claude).not.toMatch(/\n\n\s*\d*<\/code>/);
+    // A line cut inside and left out counts whole in what is said not shown (a hostile look: 100,037 of 200,027).
+    const wide = `     1\tshort line\n     2\t${'z'.repeat(200_000)}\n     3\tend\n`;
+    const min = page([call('t3', 'Read', { file_path: 'min.js' }, effect('read', 'min.js', { paths: ['min.js'] })), result('t3', 'Read', wide)], highlightBudget(), true);
+    expect(min).toContain(`… ${(wide.length - '     1\tshort line'.length).toLocaleString('en-US')} more characters not shown in the report.`);
   });
 
   it('shows a file of unknown type plain, not guessed', () => {

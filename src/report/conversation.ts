@@ -494,7 +494,8 @@ function partViews(blocks: readonly Block[], budget: HighlightBudget, subagentOf
   for (const block of blocks) {
     if (views.length >= MAX_BLOCKS_SHOWN || chars > MAX_ENTRY_CHARS) {
       const more = blocks.length - views.length;
-      views.push({ type: 'omitted', label: `… ${plural(more, 'more block')} of this entry not shown: too many for one page (the session file holds them).` });
+      const why = views.length >= MAX_BLOCKS_SHOWN ? 'too many for one page' : 'the entry is too large for one page';
+      views.push({ type: 'omitted', label: `… ${plural(more, 'more block')} of this entry not shown: ${why} (the session file holds them).` });
       break;
     }
     const view = partView(block, budget, subagentOfCall, entryAnchor);
@@ -645,9 +646,10 @@ function fileRead(read: string, path: string, numbered: boolean, budget: Highlig
   const code = lines.slice(0, numberedLines).map((l) => l.replace(LINE_NUMBER, '')).join('\n');
   const tail = lines.slice(numberedLines).join('\n').trim();
   const view = codeView(tail ? `${code}\n\n${tail}` : code, languageOfPath(path), budget);
-  // Cut at MAX_TEXT before its numbers went: what was cut is said, and the lines counted, as of any text.
-  const cutOff = text.length - MAX_TEXT;
-  const shown = cutOff > 0 ? { ...view, omitted: formatCount(cutOff), lines: plural(lineCount(text), 'line') } : view;
+  // Cut at MAX_TEXT before its numbers went: what was cut (a line cut inside, whole) is said, and
+  // the lines counted, as of any text.
+  const cutOff = text.length - lines.join('\n').length;
+  const shown = text.length > MAX_TEXT ? { ...view, omitted: formatCount(cutOff), lines: plural(lineCount(text), 'line') } : view;
   const from = first[1] !== '1' ? ` · from line ${first[1]}` : '';
   return { label: `${path} · ${shown.lines}${from}`, code: shown, after: appended.join('\n\n') };
 }

@@ -294,10 +294,15 @@ const TOKEN_COLUMNS = [
   column('Cache write', true, 'one-hour writes included'),
 ];
 
-function tokenCells(tally: Pick<Tally, 'tokens'>): CellView[] {
+/** Tokens by kind; "—" in each where the sessions counted recorded no usage, which is no count of zero tokens. */
+function tokenCells(tally: Pick<Tally, 'tokens' | 'records'>): CellView[] {
   const t = tally.tokens;
+  if (tally.records === 0) return [t.input, t.output, t.cacheRead, t.cacheWrite].map(() => cell('—', { sort: '-1', title: NO_USAGE }));
   return [numberCell(formatCount(t.input), t.input), numberCell(formatCount(t.output), t.output), numberCell(formatCount(t.cacheRead), t.cacheRead), numberCell(formatCount(t.cacheWrite), t.cacheWrite)];
 }
+
+/** A month without a session: no usage, nothing to say "—" of. */
+const QUIET_MONTH_TOKENS = [0, 0, 0, 0].map((n) => numberCell(formatCount(n), n));
 
 const COST_COLUMNS = [column('Cost (bough)', true, "bough's price from LiteLLM's table"), column('Recorded', true, 'what the agent recorded')];
 
@@ -321,7 +326,7 @@ function monthsTable(data: ReportData): TableView {
       cell(monthInPeriod(key, data.scope.period, data.scope.timeZone), { sort: key }),
       numberCell(formatCount(bucket?.sessions ?? 0), bucket?.sessions ?? 0),
       numberCell(formatCount(tally?.prompts ?? 0), tally?.prompts ?? 0),
-      ...(tally ? tokenCells(tally) : tokenCells({ tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 } })),
+      ...(tally ? tokenCells(tally) : QUIET_MONTH_TOKENS),
       ...(tally ? costCells(tally) : [numberCell('—', -1), numberCell('—', -1)]),
     ];
   });
