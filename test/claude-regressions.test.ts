@@ -916,6 +916,22 @@ describe('two Claude Code sessions that share a session id (--session-id) in two
     expect(input('/home/ana/one')).toBe(1100);
     expect(input('/home/ana/two')).toBe(10_200);
   });
+
+  // And a copy that went on in another project (a hostile look: its sub-agent went to the origin).
+  it('keeps a copy’s own sub-agent with the copy', async () => {
+    const one = { cwd: '/home/ana/one' };
+    const two = { cwd: '/home/ana/two', at: '2026-03-12T10:00:00.000Z' };
+    const shared = [user('u1', null, 'first project', one), assistant('a1', 'u1', 'r1', tokens(100), one)];
+    const folder = await projects({
+      [`-home-ana-one/${SESSION}.jsonl`]: [...shared, user('u2', 'a1', 'go on here', one), assistant('a2', 'u2', 'r2', tokens(100), one)],
+      [`-home-ana-two/${SESSION}.jsonl`]: [...shared, user('v2', 'a1', 'go on there', two), assistant('b2', 'v2', 'r3', tokens(100), two)],
+      [`-home-ana-two/${SESSION}/subagents/agent-twoagent.jsonl`]: [user('t1', null, 'task two', { ...two, sidechain: true }), assistant('t2', 't1', 't2', tokens(900), { ...two, sidechain: true })],
+    });
+    const { summary } = await build(folder);
+    const session = (text: string) => summary.sessions.find((s) => s.file.includes(text));
+    expect(session('-home-ana-two')?.tokens.input).toBe(1000);
+    expect(session('-home-ana-one')?.tokens.input).toBe(200);
+  });
 });
 
 describe('a sub-agent’s own line on its session’s page', () => {

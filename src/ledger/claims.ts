@@ -478,9 +478,10 @@ function subagentHosts(ledgers: readonly SessionLedger[], originOf: ReadonlyMap<
     if (ledger.subagentOf === null) continue;
     const candidates = (index.bySessionId.get(ledger.subagentOf) ?? []).filter((l) => l !== ledger && l.source === ledger.source);
     const mains = candidates.filter((l) => l.subagentOf === null);
-    // Of main files of its session id, the one nearest it in the folder tree: two sessions that
-    // share an id (Claude Code's --session-id in two projects) each keep their own sub-agents.
-    const parent = nearest(ledger, mains.filter((l) => !originOf.has(l))) ?? nearest(ledger, mains) ?? oldest(candidates.filter((l) => l.subagentOf !== ledger.subagentOf));
+    // Of main files of its session id, the one nearest it in the folder tree (two sessions that
+    // share an id, Claude Code's --session-id in two projects, or a copy gone on in another, each
+    // keep their own sub-agents); of those as near, one that is no copy.
+    const parent = nearest(ledger, mains, (l) => !originOf.has(l)) ?? oldest(candidates.filter((l) => l.subagentOf !== ledger.subagentOf));
     if (parent) parentOf.set(ledger, parent);
     else {
       const key = `${ledger.source}\0${ledger.subagentOf}`;
@@ -739,8 +740,8 @@ function byAge(a: SessionLedger, b: SessionLedger): number {
   );
 }
 
-/** Of `ledgers`, the one sharing the longest folder path with `of`; of those, the oldest. */
-function nearest(of: SessionLedger, ledgers: SessionLedger[]): SessionLedger | null {
+/** Of `ledgers`, the one sharing the longest folder path with `of`; of those, a `preferred` one, then the oldest. */
+function nearest(of: SessionLedger, ledgers: SessionLedger[], preferred: (ledger: SessionLedger) => boolean): SessionLedger | null {
   if (ledgers.length < 2) return ledgers[0] ?? null;
   const folders = normalisePath(of.path).split('/');
   const shared = (ledger: SessionLedger) => {
@@ -750,7 +751,8 @@ function nearest(of: SessionLedger, ledgers: SessionLedger[]): SessionLedger | n
     return n;
   };
   const most = Math.max(...ledgers.map(shared));
-  return oldest(ledgers.filter((ledger) => shared(ledger) === most));
+  const near = ledgers.filter((ledger) => shared(ledger) === most);
+  return oldest(near.filter(preferred)) ?? oldest(near);
 }
 
 function oldest(ledgers: SessionLedger[]): SessionLedger | null {
