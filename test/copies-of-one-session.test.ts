@@ -3,7 +3,7 @@
 // holds nothing another file of its session does not is no session of its own; a copy that goes
 // on is one, linked to its origin; and the work in them counts once.
 
-import { cp, mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
@@ -506,6 +506,19 @@ describe('Pi sessions that share an id the caller chose (--session-id)', () => {
     expect(gone?.sourceLastSeen).not.toBeNull();
     expect(copy?.origin).toContain('/one/');
     expect(copy?.prompts).toBe(1);
+
+    // The import moved, its origin still gone (a hostile look: the origin was taken for moved into
+    // it, and dropped from the archive for good); and a fresh copy of the import beside it.
+    await rename(join(dir, 'two'), join(dir, 'four'));
+    const moved = await build(options);
+    expect(moved.summary.totals).toMatchObject({ sessions: 2, prompts: 2, tokens: { input: 2000 } });
+    expect(moved.summary.sessions.find((s) => s.file.includes('/one/'))?.sourceLastSeen).not.toBeNull();
+    expect(moved.summary.sessions.find((s) => s.file.includes('/four/'))).toMatchObject({ prompts: 1, origin: expect.stringContaining('/one/') });
+    await mkdir(join(dir, 'five'));
+    await cp(join(dir, 'four', '2026-10-17T09-00-00-000Z_nightly.jsonl'), join(dir, 'five', '2026-10-17T09-00-00-000Z_nightly.jsonl'));
+    const copied = await build(options);
+    expect(copied.summary.totals).toMatchObject({ sessions: 2, prompts: 2, tokens: { input: 2000 } });
+    expect(copied.summary.sessions.find((s) => s.file.includes('/one/'))?.sourceLastSeen).not.toBeNull();
   });
 
   it('still takes one holding another’s entries (an /import gone on with) for its copy', async () => {

@@ -82,7 +82,7 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
   const archivedBefore = rules.archivedBefore ?? (() => false);
   // Sessions an earlier build archived that a file read now holds whole: theirs, read again (or,
   // of an agent whose copies go on, their copy, which that build read beside them: not theirs).
-  const superseded = supersededArchives(read, unpack, (holder) => mirrors(holder.source) || !archivedBefore(holder));
+  const superseded = supersededArchives(read, unpack, mirrors, archivedBefore);
   const ledgers = superseded.size === 0 ? read : read.filter((ledger) => !superseded.has(ledger));
   const originOf = new Map<SessionLedger, SessionLedger>();
   const missingOrigin = new Set<SessionLedger>();
@@ -239,9 +239,16 @@ function countingSessions(
  * by entries, not usage claims: a newer reader may key usage otherwise (a response it reads as one
  * where an older one read each line), and read several lines as one entry, which names the others
  * (aliases). An entry held under its own key holds at least the output archived of it: a copy cut
- * inside a response (its fuller line lost) holds less, and the archive keeps what it has.
+ * inside a response (its fuller line lost) holds less, and the archive keeps what it has. Of an
+ * agent whose files of a session are no mirrors (Pi), only a new file holding no more than the
+ * archived one is it moved: one holding more is a copy gone on (an import), whose origin stays.
  */
-function supersededArchives(ledgers: readonly SessionLedger[], unpack: Unpack, mayHold: (holder: SessionLedger) => boolean): Map<SessionLedger, SessionLedger> {
+function supersededArchives(
+  ledgers: readonly SessionLedger[],
+  unpack: Unpack,
+  mirrors: (source: Source) => boolean,
+  archivedBefore: (ledger: SessionLedger) => boolean,
+): Map<SessionLedger, SessionLedger> {
   const superseded = new Map<SessionLedger, SessionLedger>();
   const kept = ledgers.filter((ledger) => ledger.lastSeen !== null && ledger.subagentOf === null && ledger.entries.count > 0);
   if (kept.length === 0) return superseded;
@@ -252,38 +259,61 @@ function supersededArchives(ledgers: readonly SessionLedger[], unpack: Unpack, m
     if (list) list.push(ledger);
     else liveById.set(ledger.sessionId, [ledger]);
   }
+  const holdsMemo = new Map<SessionLedger, Map<SessionLedger, boolean>>();
+  const holdsAllOf = (live: SessionLedger, archived: SessionLedger): boolean => {
+    let byArchived = holdsMemo.get(live);
+    if (byArchived === undefined) holdsMemo.set(live, (byArchived = new Map()));
+    let holds = byArchived.get(archived);
+    if (holds === undefined) byArchived.set(archived, (holds = holdsEntries(unpack(live.entries), unpack(archived.entries))));
+    return holds;
+  };
   for (const archived of kept) {
-    const live = (liveById.get(archived.sessionId) ?? []).filter((ledger) => ledger.source === archived.source && mayHold(ledger));
+    const sameSource = (ledger: SessionLedger) => ledger.source === archived.source;
+    const live = (liveById.get(archived.sessionId) ?? []).filter(sameSource);
     if (live.length === 0) continue;
-    const was = unpack(archived.entries);
-    const wasKeys = new Set(was.map((entry) => entry.key));
-    const holder = live.find((ledger) => {
-      const now = unpack(ledger.entries);
-      const output = new Map<string, number>();
-      const merged = new Set<string>();
-      for (const entry of now) {
-        output.set(entry.key, entryOutput(entry));
-        for (const alias of entry.aliases ?? []) merged.add(alias);
-      }
-      // Prompts the file holds that the archive did not: one of them may be the last archived
-      // prompt read again from the line written a moment after it (Codex writes the words sent
-      // twice, as the model's input and then as an event, and a file read between the two ends
-      // on the first).
-      const newPrompts = now.filter((entry) => entry.turn === 'prompt' && entry.time !== null && !wasKeys.has(entry.key));
-      const readAgain = (entry: LedgerEntry, at: number) => {
-        if (at < was.length - GROWING_TAIL || now.length <= was.length) return false;
-        if (entry.turn !== 'prompt' || entry.usage.length > 0 || entry.time === null) return false;
-        const time = entry.time;
-        return newPrompts.some((prompt) => Math.abs((prompt.time as number) - time) <= SAME_MOMENT_MS);
-      };
-      return was.every((entry, at) => {
-        const held = output.get(entry.key);
-        return held !== undefined ? held >= entryOutput(entry) : merged.has(entry.id) || readAgain(entry, at);
-      });
-    });
+    let holder: SessionLedger | undefined;
+    if (mirrors(archived.source)) holder = live.find((ledger) => holdsAllOf(ledger, archived));
+    else {
+      // Of an agent whose copies go on (Pi's imports), a file the earlier build read beside the
+      // kept one that holds all it does is its copy: the kept one stays, its origin. A new file is
+      // the kept one moved only when it holds no more (an import moved, or copied again, whose
+      // origin is gone too, holds more: the origin stays; one moved and gone on is shown beside
+      // it as its copy, each entry counted once).
+      if (live.some((ledger) => archivedBefore(ledger) && holdsAllOf(ledger, archived))) continue;
+      holder = live.find((ledger) => !archivedBefore(ledger) && ledger.entries.count <= archived.entries.count && holdsAllOf(ledger, archived));
+    }
     if (holder) superseded.set(archived, holder);
   }
   return superseded;
+}
+
+/**
+ * Whether a file read now holds every entry archived of a file (`was`): each under its key with at
+ * least the output archived of it, or merged into one of its entries (an alias), or, near its end,
+ * the last prompt read again from the line written a moment after it.
+ */
+function holdsEntries(now: readonly LedgerEntry[], was: readonly LedgerEntry[]): boolean {
+  const wasKeys = new Set(was.map((entry) => entry.key));
+  const output = new Map<string, number>();
+  const merged = new Set<string>();
+  for (const entry of now) {
+    output.set(entry.key, entryOutput(entry));
+    for (const alias of entry.aliases ?? []) merged.add(alias);
+  }
+  // Prompts the file holds that the archive did not: one of them may be the last archived prompt
+  // read again from the line written a moment after it (Codex writes the words sent twice, as the
+  // model's input and then as an event, and a file read between the two ends on the first).
+  const newPrompts = now.filter((entry) => entry.turn === 'prompt' && entry.time !== null && !wasKeys.has(entry.key));
+  const readAgain = (entry: LedgerEntry, at: number) => {
+    if (at < was.length - GROWING_TAIL || now.length <= was.length) return false;
+    if (entry.turn !== 'prompt' || entry.usage.length > 0 || entry.time === null) return false;
+    const time = entry.time;
+    return newPrompts.some((prompt) => Math.abs((prompt.time as number) - time) <= SAME_MOMENT_MS);
+  };
+  return was.every((entry, at) => {
+    const held = output.get(entry.key);
+    return held !== undefined ? held >= entryOutput(entry) : merged.has(entry.id) || readAgain(entry, at);
+  });
 }
 
 /** At most this far apart, an agent wrote the same words twice (Codex: a millisecond apart). */
