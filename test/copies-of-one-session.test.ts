@@ -521,6 +521,49 @@ describe('Pi sessions that share an id the caller chose (--session-id)', () => {
     expect(copied.summary.sessions.find((s) => s.file.includes('/one/'))?.sourceLastSeen).not.toBeNull();
   });
 
+  // Regressions (a hostile look at the fix above): a session moved unchanged beside an import of
+  // it was shown as gone and its new file nowhere; a fork moved and gone on left its gone file an
+  // empty row, the moved file counting its prompt, and the kept page claiming it too.
+  it('takes a session moved unchanged for moved beside its import, and a fork moved and gone on beside itself', async () => {
+    const dir = await tempDir();
+    const turn = (prefix: string, minute: number, parent: string | null, input: number) => [
+      record({ type: 'message', id: `${prefix}u`, parentId: parent, timestamp: `2026-10-17T09:${String(minute).padStart(2, '0')}:10.000Z`, message: { role: 'user', content: [{ type: 'text', text: `prompt ${prefix}` }] } }),
+      record({
+        type: 'message',
+        id: `${prefix}a`,
+        parentId: `${prefix}u`,
+        timestamp: `2026-10-17T09:${String(minute).padStart(2, '0')}:15.000Z`,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: input + 10 }, stopReason: 'stop' },
+      }),
+    ];
+    const name = '2026-10-17T09-00-00-000Z_nightly.jsonl';
+    const origin = [record({ type: 'session', version: 3, id: 'nightly', timestamp: '2026-10-17T09:00:00.000Z', cwd: '/work/one' }), ...turn('o1', 1, null, 1000)];
+    const put = async (folder: string, lines: string[], file = name) => {
+      await mkdir(join(dir, folder), { recursive: true });
+      await writeFile(join(dir, folder, file), lines.join('\n'));
+    };
+    await put('one', origin);
+    await put('other', [...origin, ...turn('i1', 2, 'o1a', 2000)]);
+    const forkName = '2026-10-17T09-30-00-000Z_fork.jsonl';
+    const fork = [record({ type: 'session', version: 3, id: 'fork', timestamp: '2026-10-17T09:30:00.000Z', cwd: '/work/one', parentSession: join(dir, 'one', name) }), ...origin.slice(1), ...turn('f1', 31, 'o1a', 4000)];
+    await put('forks', fork, forkName);
+    const out = join(await tempDir(), 'report');
+    const options = { inputs: [dir], out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false };
+    expect((await build(options)).summary.totals).toMatchObject({ sessions: 3, prompts: 3, tokens: { input: 7000 } });
+    await rename(join(dir, 'one'), join(dir, 'moved'));
+    await rm(join(dir, 'forks'), { recursive: true });
+    await put('forks2', [...fork, ...turn('f2', 32, 'f1a', 8000)], forkName);
+    const { summary } = await build(options);
+    expect(summary.totals).toMatchObject({ prompts: 4, tokens: { input: 15_000 } });
+    const row = (folder: string) => summary.sessions.find((s) => s.file.includes(`/${folder}/`));
+    // The moved origin is the session, and no gone copy of it is left.
+    expect(row('moved')).toMatchObject({ prompts: 1, sourceLastSeen: null });
+    expect(row('one')).toBeUndefined();
+    // The gone fork keeps its prompt; the moved one counts its own.
+    expect(row('forks')).toMatchObject({ prompts: 1, tokens: expect.objectContaining({ input: 4000 }) });
+    expect(row('forks2')).toMatchObject({ prompts: 1, tokens: expect.objectContaining({ input: 8000 }) });
+  });
+
   it('still takes one holding another’s entries (an /import gone on with) for its copy', async () => {
     const dir = await tempDir();
     const origin = piFile('/work/one', '2026-10-17', 'm', 'Monday: update deps');

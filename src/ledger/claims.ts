@@ -140,10 +140,10 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
     }
   }
 
-  let counting = countedEntries(ledgers, originOf, usageRule, index, unpack);
+  let counting = countedEntries(ledgers, originOf, usageRule, mirrors, index, unpack);
   // A copy that names no origin is known by its history; when its origin was counted after it
   // (the copy's file is older on disk), the history is counted again, origins first.
-  while (linkCopiesByHistory(ledgers, counting, originOf, missingOrigin, heldBy, keys)) counting = countedEntries(ledgers, originOf, usageRule, index, unpack);
+  while (linkCopiesByHistory(ledgers, counting, originOf, missingOrigin, heldBy, keys)) counting = countedEntries(ledgers, originOf, usageRule, mirrors, index, unpack);
   const { counted, order } = counting;
 
   const duplicateOf = new Map<SessionLedger, SessionLedger>(superseded);
@@ -275,11 +275,10 @@ function supersededArchives(
     if (mirrors(archived.source)) holder = live.find((ledger) => holdsAllOf(ledger, archived));
     else {
       // Of an agent whose copies go on (Pi's imports), a file the earlier build read beside the
-      // kept one that holds all it does is its copy: the kept one stays, its origin. A new file is
-      // the kept one moved only when it holds no more (an import moved, or copied again, whose
-      // origin is gone too, holds more: the origin stays; one moved and gone on is shown beside
-      // it as its copy, each entry counted once).
-      if (live.some((ledger) => archivedBefore(ledger) && holdsAllOf(ledger, archived))) continue;
+      // kept one is its copy, never it moved: the kept one stays, its origin. A new file is the
+      // kept one moved only when it holds no more (an import moved, or copied again, whose origin
+      // is gone too, holds more: the origin stays; one moved and gone on is shown beside it as its
+      // copy, each entry counted once).
       holder = live.find((ledger) => !archivedBefore(ledger) && ledger.entries.count <= archived.entries.count && holdsAllOf(ledger, archived));
     }
     if (holder) superseded.set(archived, holder);
@@ -629,6 +628,7 @@ function countedEntries(
   ledgers: readonly SessionLedger[],
   originOf: ReadonlyMap<SessionLedger, SessionLedger>,
   usageRule: (source: Source) => UsageClaimRule,
+  mirrors: (source: Source) => boolean,
   index: LedgerIndex,
   unpack: Unpack,
 ): Counting {
@@ -647,9 +647,12 @@ function countedEntries(
   // where it did then (a gone Codex parent before the child that replays it; regression: last, so
   // the child took its history and its prompts). Of files that started at once, those read now
   // first: a file read now that holds the same as a kept one (a project folder renamed, a
-  // sub-agent file with it) is the one that counts, and the kept one its duplicate.
+  // sub-agent file with it) is the one that counts, and the kept one its duplicate. Not of an
+  // agent whose copies go on (Pi): a kept file beside one read now is its origin (a file it moved
+  // to was superseded before), by age.
   const startOf = (ledger: SessionLedger) => ledger.startedAt ?? Infinity;
-  [...ledgers].sort((a, b) => startOf(a) - startOf(b) || Number(a.lastSeen !== null) - Number(b.lastSeen !== null) || byAge(a, b)).forEach(place);
+  const keptLast = (ledger: SessionLedger) => Number(ledger.lastSeen !== null && mirrors(ledger.source));
+  [...ledgers].sort((a, b) => startOf(a) - startOf(b) || keptLast(a) - keptLast(b) || byAge(a, b)).forEach(place);
 
   // Keys are claimed within their source. Kept per source rather than joined to it: the keys are
   // flat strings already, whose hashes V8 keeps, and a joined one is a new string per lookup.
