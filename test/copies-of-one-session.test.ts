@@ -411,19 +411,19 @@ describe('a fork of a fork whose middle file is gone', () => {
 
 describe('Pi sessions that share an id the caller chose (--session-id)', () => {
   const record = (value: object) => JSON.stringify(value);
+  /** A prompt and its reply (1,000 tokens in), on `day`, as two lines. */
+  const turn = (prefix: string, day: string, parent: string | null, prompt: string) => [
+    record({ type: 'message', id: `${prefix}u`, parentId: parent, timestamp: `${day}T09:00:10.000Z`, message: { role: 'user', content: [{ type: 'text', text: prompt }] } }),
+    record({
+      type: 'message',
+      id: `${prefix}a`,
+      parentId: `${prefix}u`,
+      timestamp: `${day}T09:00:15.000Z`,
+      message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 1010 }, stopReason: 'stop' },
+    }),
+  ];
   const piFile = (cwd: string, day: string, prefix: string, prompt: string, entries: string[] = []) =>
-    [
-      record({ type: 'session', version: 3, id: 'nightly', timestamp: `${day}T09:00:00.000Z`, cwd }),
-      record({ type: 'message', id: `${prefix}u`, parentId: null, timestamp: `${day}T09:00:10.000Z`, message: { role: 'user', content: [{ type: 'text', text: prompt }] } }),
-      record({
-        type: 'message',
-        id: `${prefix}a`,
-        parentId: `${prefix}u`,
-        timestamp: `${day}T09:00:15.000Z`,
-        message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 1010 }, stopReason: 'stop' },
-      }),
-      ...entries,
-    ].join('\n');
+    [record({ type: 'session', version: 3, id: 'nightly', timestamp: `${day}T09:00:00.000Z`, cwd }), ...turn(prefix, day, null, prompt), ...entries].join('\n');
 
   it('regression: two that share no entry were shown as a session and its copy; now each is a session of its own', async () => {
     const dir = await tempDir();
@@ -445,16 +445,6 @@ describe('Pi sessions that share an id the caller chose (--session-id)', () => {
   // an entry with, not to the one it was imported from, which holds all it copied.
   it('links an import of an import to the file it was imported from', async () => {
     const dir = await tempDir();
-    const turn = (prefix: string, day: string, parent: string | null, prompt: string) => [
-      record({ type: 'message', id: `${prefix}u`, parentId: parent, timestamp: `${day}T09:00:10.000Z`, message: { role: 'user', content: [{ type: 'text', text: prompt }] } }),
-      record({
-        type: 'message',
-        id: `${prefix}a`,
-        parentId: `${prefix}u`,
-        timestamp: `${day}T09:00:15.000Z`,
-        message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 1010 }, stopReason: 'stop' },
-      }),
-    ];
     const header = record({ type: 'session', version: 3, id: 'nightly', timestamp: '2026-10-17T09:00:00.000Z', cwd: '/work/one' });
     const a = [header, ...turn('a', '2026-10-17', null, 'A first prompt')];
     const b = [...a, ...turn('b', '2026-10-18', 'aa', 'B continued prompt')];
@@ -476,16 +466,6 @@ describe('Pi sessions that share an id the caller chose (--session-id)', () => {
   // took that session's place: no page of it, no "file gone", its prompt counted in the import.
   it('keeps a gone session an import went on from, as the import’s origin', async () => {
     const dir = await tempDir();
-    const turn = (prefix: string, day: string, parent: string | null, prompt: string) => [
-      record({ type: 'message', id: `${prefix}u`, parentId: parent, timestamp: `${day}T09:00:10.000Z`, message: { role: 'user', content: [{ type: 'text', text: prompt }] } }),
-      record({
-        type: 'message',
-        id: `${prefix}a`,
-        parentId: `${prefix}u`,
-        timestamp: `${day}T09:00:15.000Z`,
-        message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 1010 }, stopReason: 'stop' },
-      }),
-    ];
     const header = record({ type: 'session', version: 3, id: 'nightly', timestamp: '2026-10-17T09:00:00.000Z', cwd: '/work/one' });
     const a = [header, ...turn('a', '2026-10-17', null, 'A first prompt')];
     const b = [...a, ...turn('b', '2026-10-18', 'aa', 'B continued prompt')];
