@@ -544,6 +544,23 @@ describe('Pi sessions that share an id the caller chose (--session-id)', () => {
     expect(row('forks2')).toMatchObject({ prompts: 1, tokens: expect.objectContaining({ input: 8000 }) });
   });
 
+  // Regression (a hostile look): an origin whose file was written after its import's (copied, or
+  // restored) was taken for the import's duplicate and dropped, the import counting its history.
+  it('takes the file holding less for the origin, whichever was written last', async () => {
+    const dir = await tempDir();
+    const origin = [record({ type: 'session', version: 3, id: 'nightly', timestamp: '2026-10-17T09:00:00.000Z', cwd: '/work/one' }), ...turn('a', '2026-10-17', null, 'A first prompt')];
+    for (const [folder, lines, day] of [['one', origin, '20'], ['two', [...origin, ...turn('b', '2026-10-18', 'aa', 'B continued prompt')], '18']] as const) {
+      await mkdir(join(dir, folder));
+      const path = join(dir, folder, '2026-10-17T09-00-00-000Z_nightly.jsonl');
+      await writeFile(path, lines.join('\n'));
+      await utimes(path, new Date(`2026-10-${day}T12:00:00Z`), new Date(`2026-10-${day}T12:00:00Z`));
+    }
+    const { summary } = await buildOf([dir]);
+    const row = (folder: string) => summary.sessions.find((s) => s.file.includes(`/${folder}/`));
+    expect(row('one')).toMatchObject({ prompts: 1, origin: null });
+    expect(row('two')).toMatchObject({ prompts: 1, origin: expect.stringContaining('/one/') });
+  });
+
   it('still takes one holding another’s entries (an /import gone on with) for its copy', async () => {
     const dir = await tempDir();
     const origin = piFile('/work/one', '2026-10-17', 'm', 'Monday: update deps');

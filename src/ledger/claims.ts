@@ -115,8 +115,14 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
   const keys = claimKeysMemo(unpack);
   // A kept file of an agent whose copies go on (not superseded above) is the origin of the copies
   // made of it: by age, as when its file was read.
+  // Of an agent whose copies go on, of files that started at once, the one holding less first:
+  // an import holds its origin's entries and more under the same header and name, so a file's
+  // time alone (a copy's or a restore's) made the origin the import's duplicate, dropped from the
+  // report. (An export starts when it was written: later.)
   const keptLast = (l: SessionLedger) => Number(l.lastSeen !== null && mirrors(l.source));
-  const byPreference = (a: SessionLedger, b: SessionLedger) => keptLast(a) - keptLast(b) || Number(isArchived(a)) - Number(isArchived(b)) || byAge(a, b);
+  const startOf = (l: SessionLedger) => l.startedAt ?? Infinity;
+  const lessFirst = (a: SessionLedger, b: SessionLedger) => (mirrors(a.source) ? 0 : startOf(a) - startOf(b) || keys(a).size - keys(b).size);
+  const byPreference = (a: SessionLedger, b: SessionLedger) => keptLast(a) - keptLast(b) || Number(isArchived(a)) - Number(isArchived(b)) || lessFirst(a, b) || byAge(a, b);
   const heldBy = new Map<SessionLedger, SessionLedger>();
   for (const withId of index.bySessionId.values()) {
     const sameId = withId.filter((l) => l.subagentOf === null);
