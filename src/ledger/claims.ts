@@ -104,21 +104,19 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
     else if (!origin) missingOrigin.add(ledger);
   }
   // Files of one session id, the first of them the origin of the others (imports and exports keep
-  // the session id and name no origin): of an agent whose files of a session are mirrors, a file
-  // read now before one kept from an earlier build; the live copy before an archived one; then
-  // the oldest. One that holds nothing a file before
-  // it does not is that file's copy, counted after it, so that it counts nothing. A file sharing
-  // no entry with the files before it is a session of its own that happens to have the id (Pi
-  // takes one chosen by the caller: `--session-id nightly` in two projects), and a file sharing
-  // some with them is the copy of the one it shares most with. Sub-agent files carry their
-  // parent's id without being copies of it.
+  // the session id and name no origin). Of an agent whose files of a session are mirrors: a file
+  // read now before one kept from an earlier build, the live copy before an archived one, then
+  // the oldest. Of an agent whose copies go on (Pi): a kept file (not superseded above) is the
+  // origin of copies made of it, and of files that started at once, the one holding less comes
+  // first (an import holds its origin's entries and more under the same header and name, and a
+  // file's time alone, a copy's or a restore's, made the origin the import's duplicate, dropped
+  // from the report; an export starts when it was written), then the oldest. One that holds
+  // nothing a file before it does not is that file's copy, counted after it, so that it counts
+  // nothing. A file sharing no entry with the files before it is a session of its own that
+  // happens to have the id (Pi takes one chosen by the caller: `--session-id nightly` in two
+  // projects), and a file sharing some with them is the copy of the one it shares most with.
+  // Sub-agent files carry their parent's id without being copies of it.
   const keys = claimKeysMemo(unpack);
-  // A kept file of an agent whose copies go on (not superseded above) is the origin of the copies
-  // made of it: by age, as when its file was read.
-  // Of an agent whose copies go on, of files that started at once, the one holding less first:
-  // an import holds its origin's entries and more under the same header and name, so a file's
-  // time alone (a copy's or a restore's) made the origin the import's duplicate, dropped from the
-  // report. (An export starts when it was written: later.)
   const keptLast = (l: SessionLedger) => Number(l.lastSeen !== null && mirrors(l.source));
   const startOf = (l: SessionLedger) => l.startedAt ?? Infinity;
   const lessFirst = (a: SessionLedger, b: SessionLedger) => (mirrors(a.source) ? 0 : startOf(a) - startOf(b) || keys(a).size - keys(b).size);
