@@ -265,7 +265,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         ];
     const readNow = collected;
     const cutKeys = new Set(cut);
-    const archivedBefore: ReadonlySet<string> = new Set(earlier.map((a) => a.name));
     // Kept while its file is still there (emptied, damaged, unreadable): no file gone, and said.
     const filesHere = new Set(discovery.files.map(nameOfPath));
     const stillThere = (k: ArchivedSession) => filesHere.has(k.source) && !cutKeys.has(k.ledger.key);
@@ -273,7 +272,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       // A file cut short was read, and is the session's file still: counted so, not as gone.
       const cutShort = new Set(kept.flatMap((k) => (cutKeys.has(k.ledger.key) ? [k.ledger.key] : [])));
       const keptLedgers = kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen, ...(stillThere(k) ? { fileThere: true as const } : {}) }));
-      return { ...readNow, candidates: readNow.candidates + cutShort.size, cutShort, archivedBefore, ledgers: [...readNow.ledgers, ...keptLedgers] };
+      return { ...readNow, candidates: readNow.candidates + cutShort.size, cutShort, ledgers: [...readNow.ledgers, ...keptLedgers] };
     };
     if (kept.length > 0) collected = withKept();
     let report = await reportContext(discovery, collected, options, pricing, hold);
@@ -433,9 +432,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const { table, local } = loaded ?? (await pricingInputs(options));
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: priceHintsFrom(local) });
   const unpack = hold?.unpack;
-  const archivedBefore = collected.archivedBefore;
-  const rules = archivedBefore === undefined ? CLAIM_RULES : { ...CLAIM_RULES, archivedBefore: (ledger: SessionLedger) => archivedBefore.has(pathHash(ledger.key)) };
-  const claims = claimEntries(collected.ledgers, rules, unpack);
+  const claims = claimEntries(collected.ledgers, CLAIM_RULES, unpack);
   const ledgers = withEntryTitles(collected.ledgers, claims, unpack);
   const data = buildReportData(withOwnTitles(ledgers, claims, unpack), claims, price, options.scope, collected.sharedProject, unpack);
   const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);

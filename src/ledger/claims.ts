@@ -66,12 +66,6 @@ export interface ClaimRules {
    * went on in (Pi's /import), and the first is the session.
    */
   mirrors?: (source: Source) => boolean;
-  /**
-   * Whether the earlier build into the report folder read this file too. Of an agent whose files
-   * of one session are no mirrors (Pi's imports), a file that did is a copy gone on beside a
-   * session now gone, not that session moved: the gone one is kept, as its origin.
-   */
-  archivedBefore?: (ledger: SessionLedger) => boolean;
 }
 
 /** `unpack`: how each pass gets a ledger's entries (an EntriesHold's, to unpack them once). */
@@ -79,10 +73,9 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
   const usageRule = rules.usage;
   const isArchived = rules.isArchived ?? (() => false);
   const mirrors = rules.mirrors ?? (() => false);
-  const archivedBefore = rules.archivedBefore ?? (() => false);
-  // Sessions an earlier build archived that a file read now holds whole: theirs, read again (or,
-  // of an agent whose copies go on, their copy, which that build read beside them: not theirs).
-  const superseded = supersededArchives(read, unpack, mirrors, archivedBefore);
+  // Sessions an earlier build archived that a file read now holds whole: theirs, read again (of an
+  // agent whose copies go on, only a file holding no more: one holding more is their copy).
+  const superseded = supersededArchives(read, unpack, mirrors);
   const ledgers = superseded.size === 0 ? read : read.filter((ledger) => !superseded.has(ledger));
   const originOf = new Map<SessionLedger, SessionLedger>();
   const missingOrigin = new Set<SessionLedger>();
@@ -244,14 +237,13 @@ function countingSessions(
  * where an older one read each line), and read several lines as one entry, which names the others
  * (aliases). An entry held under its own key holds at least the output archived of it: a copy cut
  * inside a response (its fuller line lost) holds less, and the archive keeps what it has. Of an
- * agent whose files of a session are no mirrors (Pi), only a new file holding no more than the
+ * agent whose files of a session are no mirrors (Pi), only a file holding no more than the
  * archived one is it moved: one holding more is a copy gone on (an import), whose origin stays.
  */
 function supersededArchives(
   ledgers: readonly SessionLedger[],
   unpack: Unpack,
   mirrors: (source: Source) => boolean,
-  archivedBefore: (ledger: SessionLedger) => boolean,
 ): Map<SessionLedger, SessionLedger> {
   const superseded = new Map<SessionLedger, SessionLedger>();
   const kept = ledgers.filter((ledger) => ledger.lastSeen !== null && ledger.subagentOf === null && ledger.entries.count > 0);
@@ -278,12 +270,10 @@ function supersededArchives(
     let holder: SessionLedger | undefined;
     if (mirrors(archived.source)) holder = live.find((ledger) => holdsAllOf(ledger, archived));
     else {
-      // Of an agent whose copies go on (Pi's imports), a file the earlier build read beside the
-      // kept one is its copy, never it moved: the kept one stays, its origin. A new file is the
-      // kept one moved only when it holds no more (an import moved, or copied again, whose origin
-      // is gone too, holds more: the origin stays; one moved and gone on is shown beside it as its
-      // copy, each entry counted once).
-      holder = live.find((ledger) => !archivedBefore(ledger) && ledger.entries.count <= archived.entries.count && holdsAllOf(ledger, archived));
+      // Of an agent whose copies go on (Pi's imports), a file is the kept one moved only when it
+      // holds no more (an import, moved or copied again, holds more: the kept one stays, its
+      // origin; one moved and gone on is shown beside it as its copy, each entry counted once).
+      holder = live.find((ledger) => ledger.entries.count <= archived.entries.count && holdsAllOf(ledger, archived));
     }
     if (holder) superseded.set(archived, holder);
   }

@@ -40,8 +40,6 @@ export interface Collected {
    * (cut short): files read and session files, not gone ones. Set by the build; none otherwise.
    */
   cutShort?: ReadonlySet<SessionKey>;
-  /** Files the earlier build into the report folder read too (their archive names): set by the build; none otherwise. */
-  archivedBefore?: ReadonlySet<string>;
   /** The `--project` filter as sharing changed it; null when it changed none, or none was asked for. */
   sharedProject: SharedProjectFilter | null;
 }

@@ -297,7 +297,7 @@ const TOKEN_COLUMNS = [
 /** Tokens by kind; "—" in each where the sessions counted recorded no usage, which is no count of zero tokens. */
 function tokenCells(tally: Pick<Tally, 'tokens' | 'records'>): CellView[] {
   const t = tally.tokens;
-  if (tally.records === 0) return [t.input, t.output, t.cacheRead, t.cacheWrite].map(() => cell('—', { sort: '-1', title: NO_USAGE }));
+  if (tally.records === 0) return Array.from({ length: 4 }, noUsageCell);
   return [numberCell(formatCount(t.input), t.input), numberCell(formatCount(t.output), t.output), numberCell(formatCount(t.cacheRead), t.cacheRead), numberCell(formatCount(t.cacheWrite), t.cacheWrite)];
 }
 
@@ -308,7 +308,12 @@ const COST_COLUMNS = [column('Cost (bough)', true, "bough's price from LiteLLM's
 
 /** Tokens in all; "—" where no usage was recorded at all, which is no count of zero tokens. */
 function tokensCell(tally: Tally): CellView {
-  return tally.records === 0 ? cell('—', { sort: '-1', title: NO_USAGE }) : numberCell(formatCount(totalTokens(tally.tokens)), totalTokens(tally.tokens));
+  return tally.records === 0 ? noUsageCell() : numberCell(formatCount(totalTokens(tally.tokens)), totalTokens(tally.tokens));
+}
+
+/** "—" for tokens none of which was recorded: no count of zero, sorted below every count. */
+function noUsageCell(): CellView {
+  return cell('—', { sort: '-1', title: NO_USAGE });
 }
 
 function costCells(usage: Tally | ModelTotals): CellView[] {

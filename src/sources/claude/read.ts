@@ -753,13 +753,14 @@ function addQueuedCommand(ctx: ClaudeContext, located: Located, env: raw.RawEnve
   const meta = parsed.data.isMeta === true || env.isMeta === true;
   // Told as a user line's words are (a background task's notice written without its mode is one).
   const kind = classifyUserText(injectedApart(text).typed || text, meta, pictures);
-  if (mode === 'prompt' && sender === 'human' && kind.kind === 'prompt') addPrompt(ctx, located, env, blocks, true);
-  else if (mode === 'prompt' && sender === 'human' && kind.kind === 'notice') {
+  const fromUser = mode === 'prompt' && sender === 'human';
+  if (fromUser && kind.kind === 'prompt') addPrompt(ctx, located, env, blocks, true);
+  else if (fromUser && kind.kind === 'notice') {
     addDraft(ctx, located, env, { kind: 'notice', label: kind.label, tone: kind.tone, summary: noticeSummary(text), content: blocks, ...(kind.injected ? { injected: true } : {}) }, []);
   } else {
     // Another session's message, or one the harness sent, is no prompt of the user's.
-    const label = mode === 'task-notification' ? 'task notification' : mode === 'prompt' ? (sender === 'human' ? 'queued message' : `message from ${sender}`) : `queued ${mode}`;
-    addDraft(ctx, located, env, { kind: 'notice', label, tone: 'info', summary: noticeSummary(textOf(blocks)), content: blocks }, []);
+    const label = mode === 'task-notification' ? 'task notification' : fromUser ? 'queued message' : mode === 'prompt' ? `message from ${sender}` : `queued ${mode}`;
+    addDraft(ctx, located, env, { kind: 'notice', label, tone: 'info', summary: noticeSummary(text), content: blocks }, []);
   }
   return true;
 }
