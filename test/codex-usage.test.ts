@@ -54,6 +54,15 @@ describe('Codex usage in stats', () => {
     expect(summary.diagnostics.items.map((d) => d.detail)).toEqual([expect.stringContaining('running totals total_tokens 2200 below input and output (500002200): counted the last response’s own counts instead')]);
   });
 
+  // Regression (still weak at the last stop): the second of three responses of 200,000 tokens in
+  // lost its token_count line (cut short), so the third's totals grew by 400,000: priced as one
+  // request, past gpt-5.4's 272k tier, $2.56 for three requests each under it ($0.515 each).
+  it('prices the usage of a response whose token_count line was lost as a request of its own, not as part of the next', async () => {
+    const { totals } = await stats('lost-count-line');
+    expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 600_000, output: 3_000 } });
+    expect(totals.cost.bough).toBeCloseTo(1.545, 6);
+  });
+
   it('keeps counting after a "context window exceeded" event, whose synthetic totals later ones build on', async () => {
     const { totals } = await stats('context-full');
     // 100k in (50k cached) before; then +20k (5k cached) and +30k (20k cached) on top of the {0…, total: window} totals.

@@ -833,6 +833,8 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   /** The running totals the next token_count is measured from. */
   let next = total;
   let note: string | null = null;
+  /** Usage the totals hold beside this response's: of requests whose token_count is not in the file. */
+  let unseen: Totals | null = null;
   // The turn goes into the claim: two forks of one point, or two children spawned alike, start
   // from the same totals, and their first responses may well add the same counts; their turns
   // differ, while a replay copies its parent's turn ids with the rest.
@@ -868,6 +870,14 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     note = 'the running totals continue from the parent thread’s: counted this response’s own usage';
   } else if (before === null || grewFrom(total, before)) {
     delta = before === null ? total : difference(total, before);
+    // The totals grew by more than this response's own counts: the rest is of requests whose
+    // token_count is not in the file (a line lost or damaged). It is priced as a request of its
+    // own: taken with this one, it could reach a long-context tier neither did.
+    if (before !== null && last !== null && selfConsistent(last) && !isZero(last) && grewFrom(delta, last) && !sameTotals(delta, last)) {
+      unseen = difference(delta, last);
+      delta = last;
+      note = 'the running totals grew by more than this response’s own usage: the rest counted apart, as requests whose usage line is not in the file';
+    }
   } else if (time !== null && ctx.totalsAt !== null && time < ctx.totalsAt) {
     // Lower totals written earlier than the last: an event out of place (lines moved or merged),
     // not a restart. The higher totals already hold its usage; taken as a baseline, what follows
@@ -883,29 +893,47 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     ctx.totalsAt = time;
   }
   if (delta === null || isZero(delta)) return;
-  // Reasoning is part of output (codex.md §7.3): more of it than output between two totals is a
-  // count written wrong in one of them, and the output, which is priced, is taken as right; what
-  // the running totals say of reasoning in all is then kept as near as the output allows.
-  if (delta.reasoning > delta.output && delta.output >= 0 && delta.reasoning <= MAX_TOKENS_PER_RECORD) {
-    ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, at.line, `token_count: reasoning ${delta.reasoning} is more than the output it is part of (${delta.output}): cut to it`, false));
-    delta = { ...delta, reasoning: delta.output };
-  }
   const served = servedModel(ctx, info, at.line);
   // The reply this usage is of was served by the model the count names, when it names another.
   const reply = ctx.turnReply;
   if (served !== null && reply !== null && reply.model !== served && reply.responseModel === null) reply.responseModel = served;
   const model = served ?? ctx.model;
-  const usage: Usage = {
+  const parts: { counts: Totals; from: Totals | null; to: Totals | null }[] = [];
+  if (unseen !== null && before !== null) {
+    const between = movedOn(before, unseen);
+    parts.push({ counts: unseen, from: before, to: between }, { counts: delta, from: between, to: next });
+  } else parts.push({ counts: delta, from: before, to: next });
+  const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
+  for (const { counts, from, to } of parts) {
+    const usage = codexUsage(ctx, reasoningWithinOutput(ctx, counts, at.line), model, time);
+    draft.entry.usage.push(usage);
+    ctx.usages.push({ usage, turn, before: from === null ? '0' : countsSignature(from), after: to === null ? `last:${countsSignature(counts)}#${at.line}` : countsSignature(to) });
+  }
+}
+
+/**
+ * Reasoning is part of output (codex.md §7.3): more of it than output between two totals is a
+ * count written wrong in one of them, and the output, which is priced, is taken as right; what the
+ * running totals say of reasoning in all is then kept as near as the output allows.
+ */
+function reasoningWithinOutput(ctx: CodexContext, counts: Totals, line: number): Totals {
+  if (counts.reasoning <= counts.output || counts.output < 0 || counts.reasoning > MAX_TOKENS_PER_RECORD) return counts;
+  ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, line, `token_count: reasoning ${counts.reasoning} is more than the output it is part of (${counts.output}): cut to it`, false));
+  return { ...counts, reasoning: counts.output };
+}
+
+function codexUsage(ctx: CodexContext, counts: Totals, model: string | null, time: number | null): Usage {
+  return {
     origin: 'reply',
     // Non-cached input is what is left of input once its cached and written parts are taken out; a
     // negative part is a number no agent meant, so it takes nothing out. Nothing is clamped here:
     // a negative count stays negative, for checkUsageNumbers to leave it out of the sums and say so.
-    input: delta.input - Math.max(0, delta.cached) - Math.max(0, delta.cacheWrite),
-    cacheRead: delta.cached,
-    cacheWrite: delta.cacheWrite,
+    input: counts.input - Math.max(0, counts.cached) - Math.max(0, counts.cacheWrite),
+    cacheRead: counts.cached,
+    cacheWrite: counts.cacheWrite,
     cacheWrite1h: 0,
-    output: delta.output,
-    reasoning: delta.reasoning,
+    output: counts.output,
+    reasoning: counts.reasoning,
     provider: ctx.provider,
     model,
     requestedModel: model,
@@ -921,9 +949,6 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     fast: false,
     webSearches: 0,
   };
-  const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
-  draft.entry.usage.push(usage);
-  ctx.usages.push({ usage, turn, before: before === null ? '0' : countsSignature(before), after: next === null ? `last:${countsSignature(delta)}#${at.line}` : countsSignature(next) });
 }
 
 /** The model a token_count says served the response, where it names one as text. */
