@@ -181,7 +181,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         const { summary, carried } = unchanged;
         const unreadable = unreadableWarning(summary.diagnostics.byReason['archive-unreadable'] ?? 0, join(outDir, ARCHIVE_DIR), sharer.text);
         const otherSecret = otherSecretWarning(summary.diagnostics.byReason['archive-other-secret'] ?? 0, outDir, boughConfigDir(options.environment), sharer.text);
-        const warnings = [...cacheWarnings, ...secretWarnings, ...otherSecret, ...unreadable];
+        const warnings = [...cacheWarnings, ...secretWarnings, ...otherSecret, ...unchanged.standing, ...unreadable];
         const inTheWay = await folder.commit();
         return { outDir, summary, usedSamples: false, samplesBecause: null, places: discovery.places, warnings, inTheWay, sessionsKept: summary.sessions.length, sessionsCarried: carried };
       }
@@ -351,8 +351,24 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const otherSecretKept = kept.filter((k) => foreignKeys(k) && shownKeys.has(k.ledger.key));
     const otherSecret = otherSecretKept.map((k) => diagnostic('archive-other-secret', k.ledger.path, null, 'archived with another entry-key secret: a copy of its entries read now cannot be told from it'));
     const unmatchedWarning = otherSecretWarning(otherSecretKept.length, outDir, boughConfigDir(options.environment), sharer.text);
+    const cutKept = cut.filter((key) => kept.some((k) => k.ledger.key === key)).length;
+    const [holds, it, its, is] = cutKept === 1 ? ['holds', 'it', 'its', 'it is'] : ['hold', 'them', 'their', 'they are'];
+    const cutShort =
+      cutKept === 0
+        ? []
+        : [`${plural(cutKept, 'session file')} ${holds} less than when ${sharer.text(outDir)} archived ${it} (cut short, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`];
+    // Of the sessions this report shows (a narrower one keeps others unsaid). These two hold as long
+    // as the files do: a rebuild that keeps this report says them again.
+    const shown = new Set(report.data.sessions.flatMap((session) => [session.key, ...session.subagents.map((sub) => sub.key)]));
+    const unreadNow = kept.filter((k) => stillThere(k) && shown.has(k.ledger.key)).length;
+    const noLongerRead =
+      unreadNow === 0
+        ? []
+        : [
+            `${plural(unreadNow, 'session file')} ${unreadNow === 1 ? 'is' : 'are'} still there but no longer ${unreadNow === 1 ? 'reads' : 'read'} as the session ${sharer.text(outDir)} archived (emptied, damaged or unreadable: the data-quality page says why): ${unreadNow === 1 ? 'its pages are' : 'their pages are'} kept as archived, and say so. Build with --forget-missing to drop ${unreadNow === 1 ? 'it' : 'them'}.`,
+          ];
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
-    const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried, otherSecret };
+    const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried, otherSecret, standing: [...cutShort, ...noLongerRead] };
     const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads, hold });
     // A folder kept to be sent, built once with --share and now without: said, as its pages now show what it hid.
     const wasRedacted = !options.redact && archived.sessions.some((a) => a.sharing.startsWith(REDACTING_SHARING));
@@ -365,21 +381,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         ? []
         : [
             `${sharer.text(join(outDir, SEEN_PATH))} did not read right: ${plural(datedByFileTime, 'session')} whose file is gone ${datedByFileTime === 1 ? 'is' : 'are'} kept, dated by when ${datedByFileTime === 1 ? 'its' : 'their'} archive was last written (each file was last seen then or later).`,
-          ];
-    const cutKept = cut.filter((key) => kept.some((k) => k.ledger.key === key)).length;
-    const [holds, it, its, is] = cutKept === 1 ? ['holds', 'it', 'its', 'it is'] : ['hold', 'them', 'their', 'they are'];
-    const cutShort =
-      cutKept === 0
-        ? []
-        : [`${plural(cutKept, 'session file')} ${holds} less than when ${sharer.text(outDir)} archived ${it} (cut short, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`];
-    // Of the sessions this report shows (a narrower one keeps others unsaid).
-    const shown = new Set(report.data.sessions.flatMap((session) => [session.key, ...session.subagents.map((sub) => sub.key)]));
-    const unreadNow = kept.filter((k) => stillThere(k) && shown.has(k.ledger.key)).length;
-    const noLongerRead =
-      unreadNow === 0
-        ? []
-        : [
-            `${plural(unreadNow, 'session file')} ${unreadNow === 1 ? 'is' : 'are'} still there but no longer ${unreadNow === 1 ? 'reads' : 'read'} as the session ${sharer.text(outDir)} archived (emptied, damaged or unreadable: the data-quality page says why): ${unreadNow === 1 ? 'its pages are' : 'their pages are'} kept as archived, and say so. Build with --forget-missing to drop ${unreadNow === 1 ? 'it' : 'them'}.`,
           ];
     // Not kept: the archive holds one session a path, and the file holds another now.
     const replaced =
@@ -482,6 +483,8 @@ interface HtmlSink {
     otherSecret: readonly Diagnostic[];
     /** What the earlier build archived, sharing as this one, that this report does not show: kept as it was. */
     carried: readonly ArchivedPages[];
+    /** Warnings of the archive's state that hold while the files are as they are: said again by a rebuild that keeps the report. */
+    standing: readonly string[];
   } | null;
   sharer: Sharer;
   /** Shares content read again for pages, the same way as `sharer` did for the ledgers. */
@@ -876,6 +879,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       unreadable,
       carried: carriedSessions,
       carriedUnseen,
+      standing: [...sink.archive.standing],
       trusted: await trustedHashes(folder, ['summary.json', RECORDS_PATH, ...[...gone, ...unreadable].map(ledgerPath)]),
       ledgers: ledgerFilesSize(folder.currentSizes(isLedgerPath).values()),
     });

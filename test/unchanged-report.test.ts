@@ -51,6 +51,22 @@ describe('a rebuild with nothing changed', () => {
     expect(newIndex.replace('2026-12-02', '2026-12-01')).toBe(index);
   });
 
+  // Regression (an outside review): a rebuild that kept the report as it was said nothing of a file
+  // cut short or no longer read, which the build before it warned of, while both still held.
+  it('warns again of session files cut short or no longer read, as the build it keeps did', async () => {
+    const { input, options } = await setUp();
+    await build(options(1));
+    const lines = (await readFile(join(input, 'tools.jsonl'), 'utf8')).split('\n');
+    await writeFile(join(input, 'tools.jsonl'), `${lines.slice(0, 3).join('\n')}\n`);
+    await writeFile(join(input, 'errors.jsonl'), '');
+    const warned = await build(options(2));
+    const said = warned.warnings.filter((w) => w.includes('holds less than when') || w.includes('no longer reads as the session'));
+    expect(said).toHaveLength(2);
+    const again = await build(options(3));
+    expect(again.sessionsKept).toBe(again.summary.sessions.length);
+    expect(again.warnings).toEqual(expect.arrayContaining(said));
+  });
+
   // Regression: a page the last build could not write (a file of the user's in its place) stayed
   // unwritten once the user moved theirs away: "every page kept", and the index linked to nothing.
   it('writes a page a file of the user’s kept it from writing, once that file is gone', async () => {
