@@ -67,6 +67,8 @@ export interface Usage extends TokenCounts {
   countsUnknown?: true;
   /** Served by US-only inference (Claude's `inference_geo: "us"`): billed at the model's data-residency multiple. */
   usOnly?: true;
+  /** The record sums several requests (a sub-agent run's aggregate): its largest prompt, which a long-context tier goes by. */
+  largestPrompt?: number;
 }
 
 /** What a tool call does, told by the source reader that knows the tool's arguments. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
 import { main, type CliIo } from '../src/cli.js';
 import type { Summary } from '../src/report/schema.js';
-import { ALL_UTC, piFixture, tempDir } from './support/fixtures.js';
+import { ALL_UTC, FIXTURES, piFixture, tempDir } from './support/fixtures.js';
 
 async function buildOf(inputs: string[], env: Record<string, string> = {}, pricesFile: string | null = null) {
   const out = join(await tempDir(), 'report');
@@ -91,6 +91,15 @@ describe('prices in the report', () => {
     expect(csv).toContain(",anthropic,claude-sonnet-4-5-relay,claude-sonnet-4-5,priced,");
     const page = await readFile(join(built.out, built.summary.sessions[0]?.page as string), 'utf8');
     expect(page).toContain('priced as claude-sonnet-4-5, the model asked for: the table does not know claude-sonnet-4-5-relay, which answered');
+  });
+
+  // Regression (an outside review of money): a sub-agent run given by its sums alone (pi.md §18)
+  // was priced as one request of 500,400 tokens of prompt, past Sonnet 4.5's 200k tier: $0.3474
+  // a run for four requests, none past it, that cost $0.1812.
+  it('prices a sub-agent run given by its sums by its largest request, not as one request of them all', async () => {
+    const { summary: sums } = await buildOf([join(FIXTURES, 'cases', 'subagent-aggregate-long-context.jsonl')]);
+    expect(sums.totals.subagents.cost.bough).toBeCloseTo(0.3624, 10);
+    expect(sums.sessions[0]?.costCheck.differs).toBe(false);
   });
 
   it('names the price snapshot it used', () => {

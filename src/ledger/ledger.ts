@@ -49,6 +49,8 @@ export interface LedgerUsage extends TokenCounts {
   countsUnknown?: true;
   /** Billed at the US-only inference multiple. */
   usOnly?: true;
+  /** The record sums several requests: its largest prompt, which a long-context tier goes by. */
+  largestPrompt?: number;
 }
 
 export interface LedgerToolCall {
@@ -211,6 +213,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>
       ...(usage.countsLeftOut ? { countsLeftOut: true as const } : {}),
       ...(usage.countsUnknown ? { countsUnknown: true as const } : {}),
       ...(usage.usOnly ? { usOnly: true as const } : {}),
+      ...(usage.largestPrompt !== undefined ? { largestPrompt: usage.largestPrompt } : {}),
     })),
     calls: callsOf(entry),
     result: entry.kind === 'toolResult' ? resultOf(entry, callPaths) : null,

@@ -98,7 +98,8 @@ export function entriesToRows(entries: readonly LedgerEntry[]): unknown[] {
       usage.reasoning,
       usage.webSearches,
       // Only where there is one: every other row keeps its fifteen fields.
-      ...(usage.requestedModel !== undefined ? [usage.requestedModel] : []),
+      ...(usage.requestedModel !== undefined || usage.largestPrompt !== undefined ? [usage.requestedModel ?? null] : []),
+      ...(usage.largestPrompt !== undefined ? [usage.largestPrompt] : []),
     ]),
     entry.calls.map(callToRow),
     entry.result && resultToRow(entry.result),
@@ -345,7 +346,7 @@ function entryFromRow(value: unknown): LedgerEntry {
 }
 
 function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUsage {
-  const fields = Array.isArray(value) && value.length === 16 ? value : row(value, 15);
+  const fields = Array.isArray(value) && (value.length === 16 || value.length === 17) ? value : row(value, 15);
   const bits = count(fields[5]);
   if (bits > (MODEL_GUESSED | COST_FROM_PROVIDER | OUTPUT_PARTIAL | FAST | COUNTS_LEFT_OUT | COUNTS_UNKNOWN | US_ONLY)) fail();
   const usage: LedgerUsage = {
@@ -374,6 +375,10 @@ function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUs
   if ((bits & COUNTS_UNKNOWN) !== 0) usage.countsUnknown = true;
   if ((bits & US_ONLY) !== 0) usage.usOnly = true;
   if (fields.length === 16) usage.requestedModel = text(fields[15]);
+  if (fields.length === 17) {
+    if (fields[15] !== null) usage.requestedModel = text(fields[15]);
+    usage.largestPrompt = tokens(fields[16]);
+  }
   return usage;
 }
 

@@ -19,6 +19,11 @@ export interface Billed extends TokenCounts {
   countsLeftOut?: boolean;
   /** The record gives no token counts at all: what the table would charge is unknown. */
   countsUnknown?: boolean;
+  /**
+   * The record sums several requests: the prompt of the largest, which a long-context tier goes
+   * by (pricing.md §6.5: per request), not the prompts summed.
+   */
+  largestPrompt?: number;
 }
 
 export interface Cost {
@@ -42,7 +47,7 @@ export interface Cost {
 const ONE_HOUR_WRITE_FACTOR = 2;
 
 export function costOf(price: ModelPrice & { base: Rates }, tokens: Billed): Cost {
-  const prompt = tokens.input + tokens.cacheRead + tokens.cacheWrite;
+  const prompt = tokens.largestPrompt ?? tokens.input + tokens.cacheRead + tokens.cacheWrite;
   const tier = price.tiers.find((t) => prompt > t.threshold) ?? null;
   const rates: Rates = { ...price.base, ...tier?.rates };
   // A tier that prices input but not one-hour writes: they are twice its input (as Anthropic bills

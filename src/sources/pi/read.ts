@@ -677,7 +677,19 @@ function subagentRuns(
 
 function aggregateUsage(ctx: PiContext, value: unknown, model: string | null, provider: string | null, line: number, timestamp: number | null): Usage[] {
   const usage = isPlainObject(value) && typeof value['cost'] === 'number' ? { ...value, cost: { total: value['cost'] } } : value;
-  return usageFrom(ctx, usage, line, 'subagent', { provider, model, requestedModel: model, responseModel: null, guessed: false }, timestamp);
+  const records = usageFrom(ctx, usage, line, 'subagent', { provider, model, requestedModel: model, responseModel: null, guessed: false }, timestamp);
+  const turns = isPlainObject(value) ? value['turns'] : undefined;
+  if (typeof turns !== 'number' || !Number.isInteger(turns) || turns < 2 || !isPlainObject(value)) return records;
+  // The sums of several requests: a long-context tier goes by one request's prompt (pricing.md
+  // §6.5), here the largest. The last reply's whole context (§18's contextTokens, its output
+  // too) is at least its prompt, and a run's context grows, so no earlier prompt was larger;
+  // without it, the prompts' mean is what the sums can say.
+  return records.map((record) => {
+    const prompt = record.input + record.cacheRead + record.cacheWrite;
+    const context = value['contextTokens'];
+    const largest = typeof context === 'number' && Number.isInteger(context) && context >= 0 ? Math.min(context, prompt) : Math.ceil(prompt / turns);
+    return { ...record, largestPrompt: largest };
+  });
 }
 
 /** A tool that reports its sub-agents' spend both as its own usage and in its transcripts is counted once. */
