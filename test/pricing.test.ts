@@ -300,6 +300,9 @@ describe('lookup in the bundled LiteLLM table (pricing.md §7 traps)', () => {
     expect(claudeKey('claude-3-5-haiku-20241022')).toBeNull();
     // Regression (a hostile look): Vertex's undated ids are written `@default`, and were left unpriced.
     expect(claudeKey('claude-opus-4-6@default')).toBe('vertex_ai/claude-opus-4-6@default');
+    // Regression (an outside review of money): a Vertex id the table lists as it is was priced by
+    // Anthropic's entry for it spelled with `-` (pricing.md §6.3: another spelling only without an exact hit).
+    expect(claudeKey('claude-sonnet-4-5@20250929')).toBe('vertex_ai/claude-sonnet-4-5@20250929');
     // An undated id is still Anthropic's newest dated entry (a hostile look: vertex_ai/claude-3-haiku, without cache prices).
     expect(claudeKey('claude-3-haiku')).toBe('claude-3-haiku-20240307');
     expect(claudeKey('claude-sonnet-4')).toBe('claude-sonnet-4-20250514');

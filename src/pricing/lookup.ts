@@ -62,11 +62,15 @@ export function findPrice(table: PriceTable, query: PriceQuery, options: LookupO
   if (query.hint.subscription && !options.subscriptionsAtApiPrices) return { kind: 'free', rule: 'subscription', key: named };
 
   const tried = [...candidates(model, query.hint.prefixes)];
-  // An undated id the table only knows with dates: the newest dated entry.
+  const lastPrefixes = query.hint.lastPrefixesFor?.test(model) === false ? [] : (query.hint.lastPrefixes ?? []);
+  // The id as recorded, under any prefix, before any other spelling of it (pricing.md §6.3): a
+  // Vertex id (`claude-…@date`) is Vertex's entry, not Anthropic's under the id spelled with `-`.
   const key =
+    [...query.hint.prefixes, ...lastPrefixes].map((prefix) => resolveKey(table, prefix + model)).find((k) => k !== null) ??
     tried.map((candidate) => resolveKey(table, candidate)).find((k) => k !== null) ??
+    // An undated id the table only knows with dates: the newest dated entry.
     tried.map((candidate) => table.datedVariants.get(candidate)?.[0]).find((k) => k !== undefined) ??
-    [...candidates(model, query.hint.lastPrefixesFor?.test(model) === false ? [] : (query.hint.lastPrefixes ?? []))].map((candidate) => resolveKey(table, candidate)).find((k) => k !== null) ??
+    [...candidates(model, lastPrefixes)].map((candidate) => resolveKey(table, candidate)).find((k) => k !== null) ??
     null;
   if (key === null) return { kind: 'unpriced', reason: 'not in the price table', notInTable: true };
   const price = table.entries.get(key) as ModelPrice;
