@@ -82,7 +82,8 @@ function sha256Of(text: string): string {
 
 function tableFrom(text: string, what: string, snapshot: Snapshot): PriceTable {
   try {
-    return parsePriceTable(JSON.parse(text), snapshot);
+    // A byte-order mark, as Windows editors save one, is no part of the JSON.
+    return parsePriceTable(JSON.parse(text.replace(/^\uFEFF/, '')), snapshot);
   } catch (error) {
     throw new BoughError(`${what} is not a LiteLLM price table (${(error as Error).message}).`, { cause: error });
   }

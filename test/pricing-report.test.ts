@@ -137,10 +137,22 @@ describe('prices in the report', () => {
     expect(column('cost_bough').reduce((a, n) => a + Number(n || 0), 0)).toBeCloseTo(summary.totals.cost.bough ?? NaN, 10);
   });
 
+  // Regression (an outside review of money): a cost under a millionth of a dollar was written
+  // 2.5e-7, which text tools and some spreadsheets do not read as a number.
+  it('writes usage.csv costs as plain decimals, however small', async () => {
+    const pricesFile = join(await tempDir(), 'tiny.json');
+    await writeFile(pricesFile, JSON.stringify({ 'claude-fable-9': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 2.5e-10, output_cost_per_token: 2.5e-10 } }));
+    const { out: tiny } = await buildOf([piFixture('pricing.jsonl')], {}, pricesFile);
+    const lines = (await readFile(join(tiny, 'usage.csv'), 'utf8')).trimEnd().split('\r\n');
+    const cost = lines.slice(1).find((line) => line.includes('claude-fable-9'))?.split(',')[16];
+    expect(cost).toMatch(/^0\.0000000\d+$/);
+  });
+
   it('prices with another LiteLLM-format table given with --prices', async () => {
     const pricesFile = join(await tempDir(), 'mine.json');
     const { writeFile } = await import('node:fs/promises');
-    await writeFile(pricesFile, JSON.stringify({ 'claude-fable-9': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 1e-4, output_cost_per_token: 1e-4 } }));
+    // Saved with a byte-order mark, as Windows editors do (regression: refused as not JSON).
+    await writeFile(pricesFile, `\uFEFF${JSON.stringify({ 'claude-fable-9': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 1e-4, output_cost_per_token: 1e-4 } })}`);
     const { summary: other } = await buildOf([piFixture('pricing.jsonl')], {}, pricesFile);
     expect(other.prices.origin).toBe('file');
     expect(other.totals.unpricedModels).toEqual(['anthropic/claude-sonnet-4-5', 'anthropic/claude-opus-5'].sort());

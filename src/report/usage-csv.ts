@@ -95,8 +95,19 @@ const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n\0]/;
  * RFC 4180 quoting; text that a spreadsheet would run as a formula (= + - @, tab, CR) is
  * prefixed with an apostrophe. Numbers are written as they are.
  */
+/**
+ * A number as plain digits: JavaScript writes a cost under a millionth of a dollar with an exponent
+ * (2.5e-7), which text tools and some spreadsheets' locales do not read as a number. Costs are
+ * rounded to 1e-10 (json.ts money), so ten places hold them.
+ */
+function plainNumber(value: number): string {
+  const text = String(value);
+  if (!text.includes('e') || Math.abs(value) >= 1) return text;
+  return value.toFixed(10).replace(/\.?0+$/, '');
+}
+
 export function csvCell(value: string | number): string {
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'number') return Number.isFinite(value) ? plainNumber(value) : '';
   // Most cells (names, models, paths) need nothing: one test instead of three.
   if (!NEEDS_CARE.test(value)) return value;
   // A NUL (written escaped in a record) breaks many a CSV reader: U+FFFD, as HTML shows it.
