@@ -32,8 +32,9 @@ export interface Discovery {
   places: Place[];
   usedDefaults: boolean;
   /**
-   * Folders and files reached through a link below a place (their real paths lie elsewhere): read
-   * as inputs too, so that no report is written into them.
+   * Folders and files read beside the places, so taken as inputs too, that no report is written
+   * into them: those reached through a link below a place (their real paths lie elsewhere), and
+   * the folders of what a file given alone is read with (a Claude Code session's sub-agents).
    */
   linked: string[];
   /**
@@ -117,7 +118,10 @@ export async function discover(
       // A named pipe or a device is not read (its reading says why), nor are companions looked for.
       for (const companion of info.isFile() ? await companionsOf(real ?? path, heads) : []) {
         const kind = await fs.stat(companion).catch(() => null);
-        if (kind?.isDirectory()) files += await sessionFilesUnder(companion, fs, found, diagnostics, linked);
+        if (kind?.isDirectory()) {
+          files += await sessionFilesUnder(companion, fs, found, diagnostics, linked);
+          linked.push(companion);
+        }
         else if (kind?.isFile()) {
           const real = await fs.realpath(companion).catch(() => null);
           found.add(real ?? companion, companion, real !== null);

@@ -2,7 +2,7 @@
 // symbolic link), never over an input, home or root; and two builds at once into one folder.
 
 import { execFileSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
+import { chmod, copyFile, cp, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
@@ -52,6 +52,18 @@ describe('where a report may go', () => {
     expect(result.stderr).toMatch(/^bough: Refusing to write the report to .*: it is inside the input .*\. Choose another --out, outside your inputs\.\n$/);
     expect(await readdir(join(root, 'in'))).toEqual(['session.jsonl']);
     expect((await readdir(root)).sort()).toEqual(['in', 'inlink']);
+  });
+
+  // Regression (an outside review of the command line): a Claude Code session file given alone is
+  // read with its sub-agents' folder, and a report went into that folder.
+  it('refuses --out inside the sub-agents folder a session file given alone is read with', async () => {
+    const root = await tempDir();
+    await cp(join(FIXTURES, 'claude', 'projects', '-home-ana-shop'), join(root, 'shop'), { recursive: true });
+    const session = join(root, 'shop', '11111111-1111-4111-8111-111111111111');
+    const result = await run(['build', `${session}.jsonl`, '--out', join(session, 'subagents', 'report')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^bough: Refusing to write the report to .*: it is inside the input .*subagents\. Choose another --out, outside your inputs\.\n$/);
+    expect(await readdir(join(session, 'subagents'))).not.toContain('report');
   });
 
   it('names the real place when --out reaches an input through a link', async () => {
