@@ -252,7 +252,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .allowExcessArguments()
     .action(async (flags: { prices?: string }, command: Command) => {
       if (command.args.length > 0) {
-        io.stderr(terminalLine(`bough: prices has no command “${command.args[0]}”: use bough prices show or bough prices update.`));
+        // `prices show extra`: show was the command, and takes no word after it.
+        const showNamed = argv.indexOf('show') > argv.indexOf('prices') && argv.indexOf('show') < argv.indexOf(command.args[0] as string);
+        if (showNamed) io.stderr(terminalLine(`bough: prices show takes no arguments (got “${command.args[0]}”): bough prices show --help says what it takes.`));
+        else io.stderr(terminalLine(`bough: prices has no command “${command.args[0]}”: use bough prices show or bough prices update.`));
         exitCode = 2;
         return;
       }
@@ -457,9 +460,9 @@ function mistypedCommand(inputs: readonly string[], argv: readonly string[], io:
   const first = inputs[0];
   // Named on the command line (`bough build buidl`), build is the command and the word an input.
   const buildNamed = argv.filter((arg) => arg === 'build').length > inputs.filter((input) => input === 'build').length;
-  if (first === undefined || buildNamed || !/^[a-z]+$/.test(first) || lstatSync(first, { throwIfNoEntry: false }) !== undefined) return null;
-  // Only a word near a command's name: `bough sessions` names a missing folder (exit 1), as `bough my-sessions` does.
-  if (!COMMANDS.some((command) => editDistance(first, command) <= 2)) return null;
+  if (first === undefined || buildNamed || !/^[a-z]+$/i.test(first) || lstatSync(first, { throwIfNoEntry: false }) !== undefined) return null;
+  // Only a word near a command's name, in any case (`bough Stats`): `bough sessions` names a missing folder (exit 1), as `bough my-sessions` does.
+  if (!COMMANDS.some((command) => editDistance(first.toLowerCase(), command) <= 2)) return null;
   io.stderr(terminalLine(`bough: No such file or folder: ${resolve(first)}. Check the path and run again. It is no command either: bough has build, stats, export and prices.`));
   return 2;
 }

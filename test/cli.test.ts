@@ -812,6 +812,41 @@ describe('bough command line', () => {
     expect(result.stderr).toContain('It is no command either');
   });
 
+  // Regression (an outside review of the command line): a command in capitals (`bough Stats x`)
+  // was taken for a missing input (exit 1, no word of commands).
+  it.each([['Stats'], ['BUILD'], ['Exprot']])('says a mistyped command in capitals is no command either: %s', async (word) => {
+    const result = await inFolder(await tempDir(), () => run([word, 'x']));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('It is no command either');
+  });
+
+  // Regression (the same review): `-` and a quoted pattern were said only to be no such file.
+  it.each([
+    ['-', 'not standard input'],
+    ['logs/*.jsonl', 'does not expand patterns'],
+  ])('says what %s is, given as an input', async (input, said) => {
+    const result = await inFolder(await tempDir(), () => run(['stats', input]));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(said);
+  });
+
+  // Regression (the same review): `prices show extra` named "extra" as a command prices has not.
+  it('says `prices show` takes no argument, naming the word given', async () => {
+    const result = await run(['prices', 'show', 'extra']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('bough: prices show takes no arguments (got “extra”): bough prices show --help says what it takes.\n');
+    expect((await run(['prices', 'updte'])).stderr).toContain('prices has no command “updte”');
+  });
+
+  // Regression (the same review): an --out whose links loop was said in Node's words (ELOOP, realpath).
+  it('says an --out whose symbolic links loop is a loop', async () => {
+    const root = await tempDir();
+    await symlink('loop', join(root, 'loop'));
+    const result = await run(['build', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', join(root, 'loop')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`bough: Cannot follow ${join(root, 'loop')}: its symbolic links lead round in a loop. Choose another --out.\n`);
+  });
+
   // Regression (a review of the command line): `bough sessions` exited 2 as a mistyped command,
   // `bough my-sessions` 1 as a missing input: only a word near a command's name is one.
   it.each([['nope'], ['sessions'], ['logs']])('takes a missing word far from any command for a missing input: %s', async (word) => {

@@ -24,7 +24,8 @@ export async function realPathOf(path: string): Promise<string> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        throw new BoughError(`Cannot follow ${current}: ${(error as Error).message}. Choose another --out.`, { cause: error });
+        const why = code === 'ELOOP' ? 'its symbolic links lead round in a loop' : (error as Error).message;
+        throw new BoughError(`Cannot follow ${current}: ${why}. Choose another --out.`, { cause: error });
       }
     }
     const entry = await lstat(current).catch(() => null);
