@@ -156,7 +156,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       // argument it quotes shown as bough shows any text for a terminal (an escape as "?").
       // A line break inside it too, so that an argument cannot write a line of bough's own: only
       // commander's own second line, its suggestion, stays one.
-      outputError: (text, write) => write(`${commanderLines(text.replace(/^error: /, 'bough: ')).map(printable).join('\n')}\n`),
+      outputError: (text, write) => write(`${commanderLines(oneSentence(text.replace(/^error: /, 'bough: '))).map(printable).join('\n')}\n`),
     })
     .showHelpAfterError('(bough --help says what each command takes)')
     .hook('preAction', (_program, command) => {
@@ -465,6 +465,15 @@ function mistypedCommand(inputs: readonly string[], argv: readonly string[], io:
   if (!COMMANDS.some((command) => editDistance(first.toLowerCase(), command) <= 2)) return null;
   io.stderr(terminalLine(`bough: No such file or folder: ${resolve(first)}. Check the path and run again. It is no command either: bough has build, stats, export and prices.`));
   return 2;
+}
+
+/** commander's "argument 'x' is invalid. <bough's reason>" as one sentence: "… is invalid: <reason>." */
+function oneSentence(text: string): string {
+  const at = text.lastIndexOf("' is invalid. ");
+  if (at === -1) return text;
+  const end = text.indexOf('\n', at);
+  const reason = text.slice(at + "' is invalid. ".length, end === -1 ? undefined : end);
+  return `${text.slice(0, at)}' is invalid: ${reason}${reason.endsWith('.') ? '' : '.'}${end === -1 ? '' : text.slice(end)}`;
 }
 
 /** commander's message as its lines: its suggestion ("(Did you mean --tz?)") one of its own, any other break part of the argument quoted. */

@@ -820,6 +820,14 @@ describe('bough command line', () => {
     expect(result.stderr).toContain('It is no command either');
   });
 
+  // Regression (the same review): an option's bad value was said in two sentences, the second in
+  // lower case ("… is invalid. unknown time zone …").
+  it('says an option value it cannot take in one sentence', async () => {
+    const result = await run(['stats', FIXTURES, '--tz', 'Mars/Olympus']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(`bough: option '--tz <zone>' argument 'Mars/Olympus' is invalid: unknown time zone "Mars/Olympus" (use an IANA name such as Europe/Berlin or UTC).`);
+  });
+
   // Regression (the same review): `-` and a quoted pattern were said only to be no such file.
   it.each([
     ['-', 'not standard input'],
