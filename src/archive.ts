@@ -800,6 +800,18 @@ export function withNeighbours(html: string, nav: string): string {
 }
 
 /**
+ * A kept page's Lineage replaced by this build's (`section`, empty when there is none to show): the
+ * one it was written with may link a copy outside this report, or miss one made since. Only the
+ * first page of a session has one, after its facts.
+ */
+export function withLineage(html: string, section: string): string {
+  const old = /<section class="lineage">[\s\S]*?<\/section>\n?/.exec(html);
+  if (old !== null) return `${html.slice(0, old.index)}${section}${html.slice(old.index + old[0].length)}`;
+  const facts = /<dl class="facts">[\s\S]*?<\/dl>\n/.exec(html);
+  return facts === null ? html : `${html.slice(0, facts.index + facts[0].length)}${section}${html.slice(facts.index + facts[0].length)}`;
+}
+
+/**
  * An earlier build's page, kept because this build could not write it again (its file vanished
  * while it was read): better than a page saying only that.
  */

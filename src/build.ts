@@ -34,7 +34,7 @@ import { assignPages, DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, pageLayout, sessi
 import { createRenderer } from './report/render.js';
 import type { Summary } from './report/schema.js';
 import { sessionKeyOf, type SessionKey, type SessionLedger } from './ledger/ledger.js';
-import { failedPageView } from './report/session-page.js';
+import { failedPageView, lineageView } from './report/session-page.js';
 import { sessionNeighbours } from './report/session-pages.js';
 import { sessionHighlightBudget } from './report/highlight.js';
 import { openSearchSpool } from './output/search-spool.js';
@@ -71,6 +71,7 @@ import {
   SEEN_PATH,
   seenFile,
   withGoneNote,
+  withLineage,
   withNeighbours,
   withUnwrittenNote,
   type ArchivedPages,
@@ -684,7 +685,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       for (const keptPage of keptPages) {
         const old = await folder.previous(keptPage);
         if (old !== null) {
-          const noted = withNeighbours(withGoneNote(old.toString('utf8'), lastSeen, scope, stillFound.has(kept.source)), neighboursNav(keptPage, neighbours.get(session.key), pages));
+          const lineage = renderer.partial('partials/lineage', { lineage: lineageView(session, pages) });
+          const noted = withLineage(withNeighbours(withGoneNote(old.toString('utf8'), lastSeen, scope, stillFound.has(kept.source)), neighboursNav(keptPage, neighbours.get(session.key), pages)), lineage);
           pageBytes += Buffer.byteLength(noted);
           await folder.write(keptPage, noted);
           continue;

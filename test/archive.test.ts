@@ -189,6 +189,27 @@ describe('the archive', () => {
     expect((await readFile(join(out, kept?.page as string), 'utf8')).match(/file-gone/g)).toHaveLength(1);
   });
 
+  // Regression (an outside review of rebuilds): a fork's page, kept once its file was gone, named
+  // and linked the fork made of it in a narrower report that leaves that one out, as its first
+  // build wrote the page; nor did a kept page list a copy made after its file went.
+  it('shows the Lineage of a kept page as this report has it', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi', 'lineage'));
+    const first = await run();
+    const fork = first.sessions.find((s) => s.file.endsWith('000000000021.jsonl'));
+    const forkOfFork = first.sessions.find((s) => s.file.endsWith('000000000022.jsonl'));
+    const page = join(out, fork?.page as string);
+    expect(await readFile(page, 'utf8')).toContain(`<a href="../${forkOfFork?.page}">`);
+    await rm(join(input, '--home-ana-projects-shop--', '2026-10-10T10-00-00-000Z_0196a000-0000-7000-8000-000000000021.jsonl'));
+    await run({ day: 5, scope: { ...ALL_UTC, period: parsePeriod({ until: '2026-10-10' }, 'UTC') } });
+    const kept = await readFile(page, 'utf8');
+    expect(kept).toContain('file-gone');
+    expect(kept).not.toContain(forkOfFork?.page as string);
+    expect(kept).toMatch(/Forked or copied into:<\/p>\n\s*<ul><li>A session outside this report’s period or filters<\/li><\/ul>/);
+    // All time again: the fork of it is linked once more.
+    await run({ day: 6 });
+    expect(await readFile(page, 'utf8')).toContain(`<a href="../${forkOfFork?.page}">`);
+  });
+
   // Regression: a file emptied (a crash, a full disk) or no longer readable dropped its session from
   // the totals and the report, where a deleted file kept it.
   it('keeps a session whose file is still there but no longer reads as it, and says which', async () => {

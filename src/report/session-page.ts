@@ -165,15 +165,49 @@ export interface PageContext {
   highlight?: HighlightBudget;
 }
 
-export function sessionPageView(file: SessionFile, session: SessionData, ctx: PageContext): SessionPageView {
-  const page = ctx.pages.session(session.key);
-  const inReport = (other: SessionLink) => !ctx.standalone && ctx.pages.hasSession(other.key);
+/**
+ * A session's Lineage as this report shows it: the sessions it was copied from and into, linked
+ * where the report shows them. Made apart from its page: a page kept from an earlier build (its
+ * file gone) gets this build's, which names no session outside this report's period.
+ */
+export function lineageView(session: SessionData, pages: PageMap, standalone = false): SessionPageView['lineage'] {
+  const page = pages.session(session.key);
+  const { inReport, link } = linker(session, page, pages, standalone);
+  const countedIn = session.countedIn.filter((other) => standalone || inReport(other));
+  const copiesOutside = standalone ? 0 : session.copies.filter((copy) => !inReport(copy)).length;
+  const { ledger } = session;
+  return {
+    origin: session.origin ? link(session.origin) : null,
+    originCopied: session.originCopied,
+    originMissing: session.originMissing ? (ledger.parentFile ?? ledger.parentSessionId) : null,
+    someCountedElsewhere: session.originMissing && session.counted.entries.includes(0),
+    countedIn: countedIn.map(link),
+    copies: session.copies.filter((copy) => standalone || inReport(copy)).map(link),
+    copiesOutside: copiesOutside === 0 ? null : `${copiesOutside === 1 ? 'A session' : `${copiesOutside} sessions`} outside this report’s period or filters`,
+    duplicates:
+      session.duplicates.length === 0
+        ? null
+        : {
+            sentence: `The same session, holding nothing more, is also in ${session.duplicates.length === 1 ? 'this file' : 'these files'} (another config folder, an archived copy), not counted again:`,
+            paths: session.duplicates.map((d) => d.path),
+          },
+  };
+}
+
+/** Whether the report shows another session, and a link to it from `page`. */
+function linker(session: SessionData, page: string, pages: PageMap, standalone: boolean) {
+  const inReport = (other: SessionLink) => !standalone && pages.hasSession(other.key);
   const link = (other: SessionLink): LineageLink => ({
     // A fork keeps the title of the session it copied: its file tells the two apart.
-    label: !ctx.standalone && !inReport(other) ? null : other.title === session.ledger.title ? `${other.title} (${other.path.split(/[\\/]/).pop() ?? other.path})` : other.title,
-    href: inReport(other) ? hrefFrom(page, ctx.pages.session(other.key)) : null,
+    label: !standalone && !inReport(other) ? null : other.title === session.ledger.title ? `${other.title} (${other.path.split(/[\\/]/).pop() ?? other.path})` : other.title,
+    href: inReport(other) ? hrefFrom(page, pages.session(other.key)) : null,
   });
-  const copiesOutside = ctx.standalone ? 0 : session.copies.filter((copy) => !inReport(copy)).length;
+  return { inReport, link };
+}
+
+export function sessionPageView(file: SessionFile, session: SessionData, ctx: PageContext): SessionPageView {
+  const page = ctx.pages.session(session.key);
+  const { inReport, link } = linker(session, page, ctx.pages, ctx.standalone ?? false);
   const tree = buildTree(file.entries);
   const branches = splitBranches(tree);
   const branchStartingAt = new Map<Entry, Branch>();
@@ -259,22 +293,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     subtitle: subtitleOf(session, subagentTurns),
     outlineHeading: ledger.subagentOf === null ? 'Prompts' : 'Tasks',
     facts,
-    lineage: {
-      origin: session.origin ? link(session.origin) : null,
-      originCopied: session.originCopied,
-      originMissing: session.originMissing ? (file.parentFile ?? file.parentSessionId) : null,
-      someCountedElsewhere: session.originMissing && session.counted.entries.includes(0),
-      countedIn: countedIn.map(link),
-      copies: session.copies.filter((copy) => ctx.standalone || inReport(copy)).map(link),
-      copiesOutside: copiesOutside === 0 ? null : `${copiesOutside === 1 ? 'A session' : `${copiesOutside} sessions`} outside this report’s period or filters`,
-      duplicates:
-        session.duplicates.length === 0
-          ? null
-          : {
-              sentence: `The same session, holding nothing more, is also in ${session.duplicates.length === 1 ? 'this file' : 'these files'} (another config folder, an archived copy), not counted again:`,
-              paths: session.duplicates.map((d) => d.path),
-            },
-    },
+    lineage: lineageView(session, ctx.pages, ctx.standalone),
     scopeNote: session.partly
       ? `This report covers ${inSentence(ctx.scopeLabel)}, and only part of this session falls in it. The numbers below count that part: ${formatCount(tally.prompts)} of its ${plural(session.whole.prompts, 'prompt')}, ${tally.records === 0 && session.whole.records > 0 ? (session.whole.cost.bough === null ? 'none of its usage, whose cost bough does not know' : `none of its usage (${boughCost(session.whole)} by bough's price in all)`) : `${boughCost(tally)} of its ${boughCost(session.whole)} by bough's price`}. The conversation is shown whole; entries outside the period are marked.`
       : null,
