@@ -233,6 +233,27 @@ describe('Claude Code regressions', () => {
     expect(totals.cost.bough).toBeCloseTo(100 * 5e-6, 12);
   });
 
+  // Regression (an outside review of Claude Code's format): a reply whose line was damaged left the
+  // prompt after it with a parent in no record, a root: the conversation seemed to start there,
+  // the first prompt shown after it as "Branch 2", the session counted two branches.
+  it('goes on from the entry before a damaged line whose record the next one names as parent', async () => {
+    const lines = [
+      user('d1', null, 'first prompt'),
+      assistant('d2', 'd1', 'D2', tokens(100)),
+      user('d3', 'd2', 'second prompt', { at: '2026-03-10T10:01:00.000Z' }),
+      assistant('d4', 'd3', 'D4', tokens(100), { at: '2026-03-10T10:01:01.000Z' }),
+    ].map((record) => JSON.stringify(record));
+    // The first reply's line cut short, as a crash leaves one.
+    lines[1] = (lines[1] as string).slice(0, 90);
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: `${lines.join('\n')}\n` });
+    const { out, summary } = await build(folder);
+    expect(summary.sessions.map((s) => [s.prompts, s.branches])).toEqual([[2, 1]]);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page).not.toContain('Branch 2');
+    expect(page.indexOf('first prompt')).toBeLessThan(page.indexOf('second prompt'));
+    expect(summary.diagnostics.byReason).toMatchObject({ 'truncated-line': 1 });
+  });
+
   it('regression: a file no agent claims in its first lines is still skipped as not a session', async () => {
     const folder = await projects({ 'notes/history.jsonl': Array.from({ length: 60 }, (_, n) => ({ display: `typed ${n}`, project: '/home/ana/shop' })) });
     const { code, stderr } = await run(['stats', folder, '--no-cache', '--json']);

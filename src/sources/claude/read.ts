@@ -5,7 +5,7 @@
 import { countProblem } from '../usage-check.js';
 import { readRegularFile } from '../../regular-file.js';
 import { basename, dirname } from 'node:path';
-import { diagnostic, type FileDiagnostics } from '../../diagnostics.js';
+import { diagnostic, type DiagnosticReason, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
@@ -1125,12 +1125,19 @@ function draftOf(ctx: ClaudeContext, id: string | null): Draft | null {
   return id === null ? null : (ctx.entryById.get(id) ?? null);
 }
 
+/** Why a line was skipped when a record on it is lost (not a record that was never one). */
+const LOST_RECORD: ReadonlySet<DiagnosticReason> = new Set<DiagnosticReason>(['invalid-json', 'truncated-line', 'partial-line', 'oversized-line', 'nul-bytes', 'invalid-record']);
+
 function resolveParents(ctx: ClaudeContext): void {
   let tail: string | null = null;
   for (const draft of ctx.drafts) if (!('tail' in draft.parent)) tail = draft.entry.id;
-  /** The main thread's last entry so far, in file order, and whether a compaction came before it. */
+  /** The main thread's last entry so far, in file order, its line, and whether a compaction came before it. */
   let previousMain: string | null = null;
+  let previousLine = 0;
   let compacted = false;
+  // Lines skipped as damaged: a record on one may be the parent its next one names.
+  const damaged = ctx.diagnostics.list().flatMap((d) => (d.line !== null && LOST_RECORD.has(d.reason) ? [d.line] : []));
+  const damagedBetween = (from: number, to: number) => damaged.some((line) => line >= from && line <= to);
   for (const draft of ctx.drafts) {
     const { parent } = draft;
     let id: string | null;
@@ -1157,8 +1164,12 @@ function resolveParents(ctx: ClaudeContext): void {
     // Elsewhere such a parent is another file's (a resumed copy's rewind into its origin) or a
     // damaged line's, and the entry stays where it was (the entry before it may be on another branch).
     if (!draft.sidechain && compacted && id !== null && !ctx.entryById.has(id) && previousMain !== null) id = previousMain;
+    // So does one whose parent was on a damaged line just before it (claude.md §6.5: file order):
+    // as a root, the conversation seemed to start there, what came before shown as a branch.
+    else if (!draft.sidechain && id !== null && !ctx.entryById.has(id) && previousMain !== null && damagedBetween(previousLine, draft.entry.line)) id = previousMain;
     if (!draft.sidechain) {
       previousMain = draft.entry.id;
+      previousLine = draft.entry.line;
       if (draft.entry.kind === 'compaction') compacted = true;
     }
     draft.entry.parentId = id;
