@@ -135,3 +135,16 @@ export function summariseDiagnostics(
   }
   return { files, sessionFiles, goneFiles, skippedFiles: files - sessionFiles, skippedLines, byReason };
 }
+
+/** Why a line was skipped when a record on it is lost (not a record that was never one). */
+const LOST_RECORD: ReadonlySet<DiagnosticReason> = new Set<DiagnosticReason>(['invalid-json', 'truncated-line', 'partial-line', 'oversized-line', 'nul-bytes', 'invalid-record']);
+
+/**
+ * Whether a record was lost on a line from `from` to `to` (both counted: a damaged line may hold a
+ * record that was recovered beside the one lost): the record an entry after it names as its
+ * parent may have been on it.
+ */
+export function lostLinesBetween(diagnostics: readonly Diagnostic[]): (from: number, to: number) => boolean {
+  const lost = diagnostics.flatMap((d) => (d.line !== null && LOST_RECORD.has(d.reason) ? [d.line] : []));
+  return (from, to) => lost.some((line) => line >= from && line <= to);
+}

@@ -72,6 +72,20 @@ describe('Pi reader', () => {
     ]);
   });
 
+  // Regression (an outside review): the entry after a reply whose line was cut short named it as
+  // its parent, in no record read: a root, the conversation seeming to start there, what came
+  // before drawn as a second root. It goes on from the entry before the damaged line.
+  it('goes on from the entry before a damaged line whose record the next one names as parent', async () => {
+    const lines = (await readFile(piFixture('minimal-v3.jsonl'), 'utf8')).trimEnd().split('\n');
+    lines[5] = (lines[5] as string).slice(0, 80);
+    const path = join(await tempDir(), 'cut.jsonl');
+    await writeFile(path, `${lines.join('\n')}\n`);
+    const result = await readSessionFile(path);
+    const file = result.kind === 'session' ? result.file : null;
+    expect(file?.entries.filter((e) => e.parentId === null).map((e) => e.id)).toEqual(['a0000001']);
+    expect(file?.entries.find((e) => e.id === 'a0000006')?.parentId).toBe('a0000004');
+  });
+
   it('splits lines on \\n only, so U+2028 stays inside a string', async () => {
     const file = await readPiFixture('damaged-lines.jsonl');
     const reply = ofKind(file.entries, 'reply').find((e) => e.id === 'f0000005');

@@ -5,7 +5,7 @@
 import { countProblem } from '../usage-check.js';
 import { readRegularFile } from '../../regular-file.js';
 import { basename, dirname } from 'node:path';
-import { diagnostic, type DiagnosticReason, type FileDiagnostics } from '../../diagnostics.js';
+import { diagnostic, lostLinesBetween, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
@@ -1125,9 +1125,6 @@ function draftOf(ctx: ClaudeContext, id: string | null): Draft | null {
   return id === null ? null : (ctx.entryById.get(id) ?? null);
 }
 
-/** Why a line was skipped when a record on it is lost (not a record that was never one). */
-const LOST_RECORD: ReadonlySet<DiagnosticReason> = new Set<DiagnosticReason>(['invalid-json', 'truncated-line', 'partial-line', 'oversized-line', 'nul-bytes', 'invalid-record']);
-
 function resolveParents(ctx: ClaudeContext): void {
   let tail: string | null = null;
   for (const draft of ctx.drafts) if (!('tail' in draft.parent)) tail = draft.entry.id;
@@ -1136,8 +1133,7 @@ function resolveParents(ctx: ClaudeContext): void {
   let previousLine = 0;
   let compacted = false;
   // Lines skipped as damaged: a record on one may be the parent its next one names.
-  const damaged = ctx.diagnostics.list().flatMap((d) => (d.line !== null && LOST_RECORD.has(d.reason) ? [d.line] : []));
-  const damagedBetween = (from: number, to: number) => damaged.some((line) => line >= from && line <= to);
+  const damagedBetween = lostLinesBetween(ctx.diagnostics.list());
   for (const draft of ctx.drafts) {
     const { parent } = draft;
     let id: string | null;

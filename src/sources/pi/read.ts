@@ -2,7 +2,7 @@
 // nothing else has to (formats/pi.md).
 
 import type { z } from 'zod';
-import { diagnostic, type FileDiagnostics } from '../../diagnostics.js';
+import { diagnostic, lostLinesBetween, type Diagnostic, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryOf, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage, UsageOrigin } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
@@ -15,6 +15,21 @@ import { contentHash, invalidRecord, parseRecord, parseTime, recordTime, salvage
 
 export function isPiHeader(record: Record<string, unknown>): boolean {
   return raw.rawHeader.safeParse(record).success;
+}
+
+/**
+ * An entry whose parent was on a damaged line just before it goes on from the entry before that
+ * line, as Pi wrote them (in file order): as a root, the conversation seemed to start there, what
+ * came before shown after it as a branch. A parent missing with no line lost stays missing.
+ */
+function relinkPastLostLines(entries: Entry[], diagnostics: readonly Diagnostic[]): void {
+  const lostBetween = lostLinesBetween(diagnostics);
+  const ids = new Set(entries.map((entry) => entry.id));
+  let previous: Entry | null = null;
+  for (const entry of entries) {
+    if (previous !== null && entry.parentId !== null && !ids.has(entry.parentId) && lostBetween(previous.line, entry.line)) entry.parentId = previous.id;
+    previous = entry;
+  }
 }
 
 /** Whether an object salvaged from a damaged line is a whole Pi record (not a block nested in one). */
@@ -100,6 +115,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     records.forEach((record, index) => addRecord(ctx, record, line.number, records.length > 1 ? index : 0, clean));
   }
 
+  if (ctx.treeFormat) relinkPastLostLines(ctx.entries, ctx.diagnostics.list());
   // Pi leaves the key out of a session that was not forked (pi.md §3); an empty one names no file either.
   const parentFile = header.parentSession || header.branchedFrom || null;
   return {
