@@ -254,6 +254,20 @@ describe('Claude Code regressions', () => {
     expect(summary.diagnostics.byReason).toMatchObject({ 'truncated-line': 1 });
   });
 
+  // Regression (an outside review of Claude Code's format): the lines of one streamed response
+  // that a gateway wrote with its request id but no message id were each counted as a reply (three
+  // replies, their prompts counted three times); a request id alone names the request (§9.2).
+  it('counts the lines of one request written without a message id once', async () => {
+    const line = (uuid: string, parent: string, output: number) => {
+      const record = assistant(uuid, parent, 'G1', { input_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 1000, output_tokens: output }) as { message: { id?: string } };
+      delete record.message.id;
+      return record;
+    };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('g0', null, 'stream it'), line('g1', 'g0', 1), line('g2', 'g1', 30), line('g3', 'g2', 60)] });
+    const { totals } = await stats(folder);
+    expect(totals).toMatchObject({ replies: 1, usageRecords: 1, tokens: { input: 5, output: 60, cacheRead: 1000 } });
+  });
+
   it('regression: a file no agent claims in its first lines is still skipped as not a session', async () => {
     const folder = await projects({ 'notes/history.jsonl': Array.from({ length: 60 }, (_, n) => ({ display: `typed ${n}`, project: '/home/ana/shop' })) });
     const { code, stderr } = await run(['stats', folder, '--no-cache', '--json']);
