@@ -269,6 +269,8 @@ export interface SessionFile {
   /** Titles this file gives to entries of other files (a summary of an earlier session names the entry it ends at). */
   entryTitles: { entryId: string; title: string }[];
   formatVersion: number;
+  /** The agent's own versions as the file records them, in the order first written (Claude Code's on each line, Codex's in its session_meta); absent where none is recorded. */
+  agentVersions?: string[];
   entries: Entry[];
   diagnostics: Diagnostic[];
   /** Lines read, including bad ones. */

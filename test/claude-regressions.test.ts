@@ -422,6 +422,16 @@ describe('Claude Code sessions as their pages show them', () => {
   /** The page of the session with this id. */
   const pageOf = async (out: string, summary: { sessions: { id: string | null; page: string }[] }, id: string) => readFile(join(out, summary.sessions.find((s) => s.id === id)?.page as string), 'utf8');
 
+  // Regression (an outside review of Claude Code's format): the page said "Claude Code (format
+  // v1)", a number Claude Code never writes, and never its version, which §3 says changes mid-session.
+  it('names the versions of Claude Code a session was written by, first and last', async () => {
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [user('v1', null, 'hello'), { ...(assistant('v2', 'v1', 'V', tokens(10, 1)) as object), version: '2.1.120' }],
+    });
+    const { out, summary } = await build(folder);
+    expect(await pageOf(out, summary, SESSION)).toContain('<dt>Agent</dt><dd>Claude Code 2.1.114 to 2.1.120</dd>');
+  });
+
   it('shows a bash-mode command without calling it killed (regression: "$ git status killed (no exit code)")', async () => {
     const folder = await projects({
       [`-home-ana-shop/${SESSION}.jsonl`]: [

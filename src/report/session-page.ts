@@ -194,6 +194,17 @@ export function lineageView(session: SessionData, pages: PageMap, standalone = f
   };
 }
 
+/**
+ * The agent, by the versions of it the file records (Claude Code's may change mid-session: the
+ * first and the last), else by its file format's version (Pi's, which records no app version).
+ */
+function agentFact(file: SessionFile): string {
+  const versions = file.agentVersions ?? [];
+  const name = SOURCE_NAMES[file.source];
+  if (versions.length === 0) return file.source === 'claude' ? name : `${name} (format v${file.formatVersion})`;
+  return versions.length === 1 ? `${name} ${versions[0]}` : `${name} ${versions[0]} to ${versions.at(-1)}`;
+}
+
 /** Whether the report shows another session, and a link to it from `page`. */
 function linker(session: SessionData, page: string, pages: PageMap, standalone: boolean) {
   const inReport = (other: SessionLink) => !standalone && pages.hasSession(other.key);
@@ -275,7 +286,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     { label: 'Started', value: formatDateTime(session.startedAt, ctx.time), href: null },
     { label: 'Last activity', value: formatDateTime(session.lastAt, ctx.time), href: null },
     { label: 'Duration', value: formatDuration(session.lastAt - session.startedAt), href: null },
-    { label: 'Agent', value: `${SOURCE_NAMES[file.source]} (format v${file.formatVersion})`, href: null },
+    { label: 'Agent', value: agentFact(file), href: null },
     { label: 'Session id', value: file.sessionId, href: null },
     { label: 'File', value: file.path, href: null },
   ];

@@ -79,6 +79,8 @@ interface Response {
 
 interface ClaudeContext {
   file: string;
+  /** Claude Code's versions its lines name, in the order first written: it may be updated mid-session. */
+  versions: Set<string>;
   /** Sub-agents a Task/Agent call started (`toolUseResult.agentId`), by call id. */
   startedSubagents: Map<string, string>;
   cwd: string | null;
@@ -126,6 +128,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
   const facts = fileFacts(records, input.path);
   const ctx: ClaudeContext = {
     file: input.path,
+    versions: new Set(),
     cwd: facts.cwd,
     sessionId: facts.sessionId,
     diagnostics: input.diagnostics,
@@ -180,6 +183,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     entryTitles: ctx.entryTitles,
     // Claude Code's transcripts have no format number; `version` is the app's, and changes mid-file.
     formatVersion: 1,
+    agentVersions: [...ctx.versions],
     entries,
     diagnostics: ctx.diagnostics.list(),
     lineCount,
@@ -235,6 +239,8 @@ function fileFacts(records: readonly Located[], path: string): FileFacts {
   return { sessionId: own, cwd: cwd ?? anyCwd, startedAt, parentSessionId: subagentFile ? null : before, subagentFile, agentId, hasCustomTitle };
 }
 
+const MAX_VERSION_LENGTH = 40;
+
 function addRecord(ctx: ClaudeContext, located: Located): void {
   const { record, line } = located;
   const parsed = raw.rawEnvelope.safeParse(record);
@@ -244,6 +250,8 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
   }
   const env = asNode(ctx, located, parsed.data);
   if (env === null) return;
+  // A version's few characters; anything longer is no version of Claude Code's.
+  if (typeof env.version === 'string' && env.version.length <= MAX_VERSION_LENGTH) ctx.versions.add(env.version);
   // A record without a type is of no known kind (claude.md §3): other tools' fixtures write such
   // usage lines (ccusage's), and counting them would bill what Claude Code never wrote.
   const type = env.type ?? undefined;

@@ -288,6 +288,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     startedSubagents: [...ctx.spawned].map(([callId, subagentId]) => ({ callId, subagentId })),
     entryTitles: [],
     formatVersion: ctx.legacy ? 1 : 2,
+    agentVersions: own.cli_version ? [own.cli_version] : [],
     entries,
     diagnostics: ctx.diagnostics.list(),
     lineCount,
