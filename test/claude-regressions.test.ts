@@ -424,6 +424,29 @@ describe('Claude Code sessions as their pages show them', () => {
 
   // Regression (an outside review of Claude Code's format): the page said "Claude Code (format
   // v1)", a number Claude Code never writes, and never its version, which §3 says changes mid-session.
+  // Regression (an outside review of Claude Code's format): Claude Code 2.x's retry of an
+  // overloaded request, an api_error line whose error and attempt are fields, not content, showed
+  // as an "api error" notice with no words.
+  it('says what an api_error line of a retried request holds', async () => {
+    const retry = {
+      type: 'system',
+      subtype: 'api_error',
+      level: 'error',
+      error: { status: 529, error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
+      retryInMs: 1129.7,
+      retryAttempt: 1,
+      maxRetries: 10,
+      uuid: 'r2',
+      parentUuid: 'r1',
+      sessionId: SESSION,
+      timestamp: '2026-03-10T10:00:02.000Z',
+      cwd: '/home/ana/shop',
+    };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('r1', null, 'hello'), retry] });
+    const { out, summary } = await build(folder);
+    expect(await pageOf(out, summary, SESSION)).toContain('529 overloaded_error: Overloaded · attempt 1 of 10, again in 1.1 s');
+  });
+
   it('names the versions of Claude Code a session was written by, first and last', async () => {
     const folder = await projects({
       [`-home-ana-shop/${SESSION}.jsonl`]: [user('v1', null, 'hello'), { ...(assistant('v2', 'v1', 'V', tokens(10, 1)) as object), version: '2.1.120' }],

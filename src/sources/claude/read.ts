@@ -990,6 +990,13 @@ function addSystem(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): 
       addDraft(ctx, located, env, { kind: 'notice', label: 'hook error', tone: 'warn', summary: noticeSummary(said), content: [{ type: 'text', text: said }] }, []);
       return;
     }
+    case 'api_error': {
+      // A request Claude Code retries (2.x, an overloaded API): the error and the attempt, which
+      // the line gives in fields of its own, not as content.
+      const said = [text, apiErrorText(located.record)].filter((part) => part !== '').join('\n');
+      addDraft(ctx, located, env, { kind: 'notice', label: 'api error', tone: 'warn', summary: noticeSummary(said), content: said === '' ? [] : [{ type: 'text', text: said }] }, []);
+      return;
+    }
     default: {
       // A local command's line names the command (`<command-name>/mcp</command-name>`); the next holds its output.
       const command = system.subtype === 'local_command' ? /<command-name>([^<]{1,200})<\/command-name>/.exec(text)?.[1]?.trim() : undefined;
@@ -999,6 +1006,33 @@ function addSystem(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): 
       addDraft(ctx, located, env, { kind: 'notice', label, tone, summary: noticeSummary(text), content: text === '' ? [] : [{ type: 'text', text }], ...output }, []);
     }
   }
+}
+
+/**
+ * `529 overloaded_error: Overloaded · attempt 1 of 10, again in 1.1 s`, from an api_error line's
+ * `error` (the API's, nested as its body nests it) and its retry fields; '' when it gives none.
+ */
+export function apiErrorText(record: Record<string, unknown>): string {
+  let status: number | null = null;
+  let type: string | null = null;
+  let message: string | null = null;
+  // The API nests its error in the body it sends ({error: {type, error: {type, message}}}): the innermost says most.
+  let error: unknown = record['error'];
+  for (let depth = 0; depth < 5 && isPlainObject(error); depth++, error = error['error']) {
+    if (typeof error['status'] === 'number' && Number.isInteger(error['status'])) status ??= error['status'];
+    if (typeof error['type'] === 'string' && error['type'] !== 'error') type = error['type'];
+    if (typeof error['message'] === 'string' && error['message'].trim() !== '') message = error['message'];
+  }
+  const what = [status === null ? '' : String(status), type === null ? '' : type].filter(Boolean).join(' ');
+  const problem = message === null ? what : what === '' ? message : `${what}: ${message}`;
+  const attempt = record['retryAttempt'];
+  const most = record['maxRetries'];
+  const wait = record['retryInMs'];
+  const count = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  const retry = count(attempt)
+    ? `attempt ${attempt}${count(most) ? ` of ${most}` : ''}${typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 && wait < MAX_TURN_MS ? `, again in ${(wait / 1000).toFixed(1)} s` : ''}`
+    : '';
+  return [problem, retry].filter(Boolean).join(' · ');
 }
 
 /** Longer than any turn runs: a time beyond it is no agent's, and is not shown. */
