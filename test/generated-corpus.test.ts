@@ -239,11 +239,12 @@ describe('bough’s own prices on a corpus whose recorded costs follow LiteLLM�
   });
 
   it('agrees with every session’s recorded cost within one cent', () => {
+    // A tool's own model use names no model: unpriced, so a session holding one is compared on the records bough priced.
     const off = priced.sessions
-      .filter((s) => Math.abs((s.cost.bough ?? 0) - (s.cost.recorded ?? 0)) > 0.01 || s.costCheck?.differs)
+      .filter((s) => (!s.costCheck?.incomplete && Math.abs((s.cost.bough ?? 0) - (s.cost.recorded ?? 0)) > 0.01) || s.costCheck?.differs)
       .map((s) => `${relative(dir, s.file)}: bough ${s.cost.bough}, recorded ${s.cost.recorded}`);
     expect(off).toEqual([]);
-    expect(priced.totals.unpricedModels).toEqual([]);
+    expect(priced.totals.unpricedModels).toEqual(['model not recorded']);
     expect(priced.totals.partiallyPricedModels).toEqual([]);
   });
 });

@@ -109,7 +109,9 @@ describe('Pi reader', () => {
     const usage = file.entries.flatMap((e) => e.usage);
     expect(usage.map((u) => [u.origin, u.model, u.modelGuessed])).toEqual([
       ['reply', 'claude-opus-4-5', false],
-      ['tool', 'claude-opus-4-5', true],
+      // A tool's own model use names no model (pi.md §5): not the chat model's, a guess that billed
+      // a tool's 1M tokens at Opus's price (an outside review of money).
+      ['tool', null, false],
       ['summary', 'claude-opus-4-5', true],
       ['usage-entry', 'claude-opus-4-5', false],
     ]);

@@ -198,7 +198,7 @@ describe('agreement with the recorded cost', () => {
     expect(checkCost([record(1, 0, {}, 'unpriced'), record(0.1, 0.1)])).toEqual({ differs: false, differingRecords: 0, comparedRecords: 1, incomplete: true, incompleteBy: 'unpriced model', unrecorded: 0, reason: 'unpriced model', difference: null });
     expect(checkCost([record(2, 1, { recordedCostFromProvider: true })]).reason).toBe('provider-billed total');
     expect(checkCost([record(0, 3, { provider: 'github-copilot' })]).reason).toBe('subscription provider');
-    expect(checkCost([record(1, 3, { origin: 'tool', modelGuessed: true }), record(1, 1.1)]).reason).toBe('model guessed for tool or summary usage');
+    expect(checkCost([record(1, 3, { origin: 'summary', modelGuessed: true }), record(1, 1.1)]).reason).toBe('model guessed for summary usage');
   });
 
   // Regression: Pi's $0.028, $0.008 and $0.0185 against bough's $0.018 each agreed as a session (−$0.0005); pricing.md compares per message.

@@ -12,7 +12,7 @@ export type DifferenceReason =
   | 'provider-billed total'
   | 'subscription provider'
   | 'free or local model'
-  | 'model guessed for tool or summary usage'
+  | 'model guessed for summary usage'
   | 'different catalog';
 
 /** What the check needs of a usage record besides its price. */
@@ -138,8 +138,8 @@ function reasonOf(usage: RecordedUsage, priced: PricedUsage): DifferenceReason {
   // Priced at API rates on request, a subscription still explains a $0 recorded cost.
   if (priced.state === 'subscription' || priced.subscription) return 'subscription provider';
   if (priced.state === 'free' || priced.state === 'local') return 'free or local model';
-  // Tool and summary usage names no model; bough priced it as the model in use.
-  if (usage.modelGuessed) return 'model guessed for tool or summary usage';
+  // Summary usage names no model; bough priced it as the model in use.
+  if (usage.modelGuessed) return 'model guessed for summary usage';
   // Rates an agent's own catalog may not apply: a prompt past a long-context threshold, one-hour cache writes.
   if (priced.tier !== null || usage.cacheWrite1h > 0) return 'long-context or one-hour cache rates';
   return 'different catalog';

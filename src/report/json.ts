@@ -242,8 +242,10 @@ export function sessionJson(session: SessionData, pages: PageMap): Summary['sess
   };
 }
 
+/** `provider/model`; a record that names neither (a Pi tool's own model use) reads "model not recorded", not "?/?". */
 export function modelName(m: Pick<ModelTotals, 'provider' | 'model' | 'fast'>): string {
-  return `${m.provider ?? '?'}/${m.model ?? '?'}${m.fast ? ' (fast mode)' : ''}`;
+  const model = m.model ?? 'model not recorded';
+  return `${m.provider === null ? (m.model === null ? '' : '?/') : `${m.provider}/`}${model}${m.fast ? ' (fast mode)' : ''}`;
 }
 
 function counts(tally: Tally) {

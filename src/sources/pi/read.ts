@@ -446,7 +446,9 @@ function messagePayload(
       const m = parse(raw.rawToolResultMessage, 'tool result');
       if (!m) return null;
       const sub = depth < MAX_SUBAGENT_DEPTH ? subagentRuns(ctx, m.details, line, timestamp, depth) : { runs: [], usage: [] };
-      const own = usageFrom(ctx, m.usage, line, depth > 0 ? 'subagent' : 'tool', guessedModel(ctx), timestamp);
+      // Spend done inside the tool (pi.md §5), on a model it does not name: the chat model's price
+      // is no guess for it (a tool may call any model), so it is unpriced, its recorded cost shown.
+      const own = usageFrom(ctx, m.usage, line, depth > 0 ? 'subagent' : 'tool', NO_MODEL, timestamp);
       const content = blocksOf(m.content, ctx.cwd);
       const isError = m.isError ?? false;
       const call = m.toolCallId ? ctx.calls.get(m.toolCallId) : undefined;
@@ -541,6 +543,9 @@ interface Who {
 }
 
 /** Tool and summary usage names no model; the one in use is the honest guess. */
+const NO_MODEL: Who = { provider: null, model: null, requestedModel: null, responseModel: null, guessed: false };
+
+/** Summaries (compaction, branch summaries) name no model: Pi makes them with the model in use. */
 function guessedModel(ctx: PiContext): Who {
   const { provider, model } = ctx.modelInUse;
   return { provider, model, requestedModel: model, responseModel: null, guessed: model !== null };

@@ -155,8 +155,8 @@ const TOOL_BUILDERS: Record<ToolName, ToolBuilder> = {
 };
 
 /**
- * The model a tool's own usage was billed at. Pi's record names none, so a reader can only
- * guess the model in use; a corpus meant to be priced exactly (LiteLLM catalog) uses that one.
+ * The model a tool's own usage was billed at. Pi's record names none (bough leaves it unpriced);
+ * a corpus meant to be priced exactly (LiteLLM catalog) bills it as the model in use.
  */
 function toolModel(d: SessionDraft, elsewhere: ModelSpec): ModelSpec {
   return d.features.catalog === 'litellm' ? d.model : elsewhere;
