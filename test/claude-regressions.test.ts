@@ -268,6 +268,23 @@ describe('Claude Code regressions', () => {
     expect(totals).toMatchObject({ replies: 1, usageRecords: 1, tokens: { input: 5, output: 60, cacheRead: 1000 } });
   });
 
+  // Regression (a hostile look at that fix): a gateway whose request id is empty, or the same on
+  // every line, had all replies of a session merged into the first, and a second session's counted
+  // as the first's copy. The id stands for its request only on lines chained to it.
+  it.each([[''], ['req_gateway']])('counts each response of a gateway writing the request id %j and no message id', async (request) => {
+    const OTHER = '44444444-4444-4444-8444-4444444444a2';
+    const session = (id: string, prefix: string) =>
+      [1, 2, 3].flatMap((n) => {
+        const at = (s: number) => ({ session: id, at: `2026-03-10T1${n}:00:0${s}.000Z` });
+        const reply = { ...(assistant(`${prefix}a${n}`, `${prefix}u${n}`, 'X', tokens(1000, 100), at(1)) as object), requestId: request } as { message: { id?: string } };
+        delete reply.message.id;
+        return [user(`${prefix}u${n}`, n === 1 ? null : `${prefix}a${n - 1}`, `prompt ${n}`, at(0)), reply];
+      });
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: session(SESSION, 's'), [`-home-ana-shop/${OTHER}.jsonl`]: session(OTHER, 'o') });
+    const { totals } = await stats(folder);
+    expect(totals).toMatchObject({ replies: 6, usageRecords: 6, tokens: { input: 6000, output: 600 } });
+  });
+
   it('regression: a file no agent claims in its first lines is still skipped as not a session', async () => {
     const folder = await projects({ 'notes/history.jsonl': Array.from({ length: 60 }, (_, n) => ({ display: `typed ${n}`, project: '/home/ana/shop' })) });
     const { code, stderr } = await run(['stats', folder, '--no-cache', '--json']);

@@ -431,8 +431,13 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
   const blocks = blocksOf(message.content, ctx);
   if (message.model === '<synthetic>') return addSynthetic(ctx, located, env, line, blocks);
 
-  const messageId = message.id ?? null;
-  const requestId = line.requestId ?? null;
+  // A gateway that writes a request id but no message id (§9.2: every line of a response shares
+  // its request id): the request id stands in for the message id, with what tells a message id
+  // not unique (§9.3): one response is lines chained to it with its prompt's size, counted once
+  // in its session, never merged by the id alone (a gateway's id may be empty, or the same on all).
+  const requestOnly = message.id === undefined || message.id === null ? (line.requestId ?? null) : null;
+  const messageId = message.id ?? (requestOnly === null || requestOnly === '' ? null : `request ${requestOnly}`);
+  const requestId = requestOnly === null ? (line.requestId ?? null) : null;
   const response = responseOf(ctx, env, messageId, requestId, promptCountsOf(message.usage));
   if (response) {
     // A later line of a response already read: its blocks join the reply, its uuid passes through.
@@ -457,7 +462,7 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
   const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, usageDamaged: false, usageLineAt: 0, damagedAt: [], promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null };
   considerLine(created, line, located.line);
   ctx.responseOfDraft.set(draft, created);
-  if (requestId !== null) ctx.responses.set(`${messageId ?? ''}\u0000${requestId}`, created);
+  if (messageId !== null && requestId !== null) ctx.responses.set(`${messageId}\u0000${requestId}`, created);
   if (env.uuid) ctx.responseOfUuid.set(env.uuid, created);
 }
 
@@ -472,9 +477,8 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
  * response's on every line of it.)
  */
 function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, requestId: string | null, promptCounts: PromptCounts | null): Response | null {
-  // A request id alone names the request (§9.2): lines a gateway wrote without a message id are one response's by it.
-  if (requestId !== null) return ctx.responses.get(`${messageId ?? ''}\u0000${requestId}`) ?? null;
   if (messageId === null) return null;
+  if (requestId !== null) return ctx.responses.get(`${messageId}\u0000${requestId}`) ?? null;
   const parent = env.parentUuid ? ctx.responseOfUuid.get(env.parentUuid) : undefined;
   if (parent) {
     if (parent.requestId !== null || parent.messageId !== messageId) return null;
@@ -631,7 +635,7 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
   // session id on the lines it copied counts them once, with its origin; one that rewrites it
   // cannot be told from another session by its usage.
   const scope = `${response.session ?? ctx.sessionId}\u0000${messageId}\u0000${draft.entry.timestamp ?? ''}`;
-  const claim = requestId !== null ? `${messageId ?? ''}\u0000${requestId}` : messageId === null ? null : scope;
+  const claim = messageId === null ? null : requestId !== null ? `${messageId}\u0000${requestId}` : scope;
   return {
     origin: ctx.subagentFile || response.sidechain ? 'subagent' : 'reply',
     input: u.input_tokens ?? 0,
