@@ -276,7 +276,7 @@ describe('Claude Code regressions', () => {
     const session = (id: string, prefix: string) =>
       [1, 2, 3].flatMap((n) => {
         const at = (s: number) => ({ session: id, at: `2026-03-10T1${n}:00:0${s}.000Z` });
-        const reply = { ...(assistant(`${prefix}a${n}`, `${prefix}u${n}`, 'X', tokens(1000, 100), at(1)) as object), requestId: request } as { message: { id?: string } };
+        const reply = { ...(assistant(`${prefix}a${n}`, `${prefix}u${n}`, 'X', tokens(1000, 100), at(1)) as { message: { id?: string } }), requestId: request };
         delete reply.message.id;
         return [user(`${prefix}u${n}`, n === 1 ? null : `${prefix}a${n - 1}`, `prompt ${n}`, at(0)), reply];
       });
