@@ -2,7 +2,7 @@
 // (formats/codex.md §7), replayed parent history in spawned children (§9) and Codex's pricing
 // rules, one small rollout per case under fixtures/codex/usage/.
 
-import { appendFile, cp, readdir, readFile } from 'node:fs/promises';
+import { appendFile, cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli as run } from './support/cli.js';
@@ -61,6 +61,31 @@ describe('Codex usage in stats', () => {
     const { totals } = await stats('lost-count-line');
     expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 600_000, output: 3_000 } });
     expect(totals.cost.bough).toBeCloseTo(1.545, 6);
+  });
+
+  // Regression (a hostile look at that fix): the rest split off was claimed in the turn of the
+  // line after the lost one, and a fork replaying the lost line intact, in its own turn, counted
+  // it again ($2.575 for four requests of $0.515); so did the parent, when the fork's copy of the
+  // line was the one lost.
+  it('counts a request whose count line is lost once, beside a fork that replays that line intact, and the other way round', async () => {
+    const { totals } = await stats('lost-count-line-forked');
+    expect(totals).toMatchObject({ usageRecords: 4, tokens: { input: 800_000, output: 4_000 } });
+    expect(totals.cost.bough).toBeCloseTo(2.06, 6);
+    // The parent's line whole, the fork's copy of it cut.
+    const swapped = join(await tempDir(), 'swapped');
+    await cp(join(USAGE, 'lost-count-line-forked'), swapped, { recursive: true });
+    const [parent, fork] = (await readdir(swapped)).sort().map((name) => join(swapped, name)) as [string, string];
+    const forkLines = (await readFile(fork, 'utf8')).split('\n');
+    const parentLines = (await readFile(parent, 'utf8')).split('\n');
+    const cut = parentLines.findIndex((line) => !line.endsWith('}'));
+    parentLines[cut] = forkLines[cut + 1] as string;
+    forkLines[cut + 1] = (forkLines[cut + 1] as string).slice(0, 120);
+    await writeFile(parent, parentLines.join('\n'));
+    await writeFile(fork, forkLines.join('\n'));
+    const { code, stdout } = await run(['stats', swapped, '--json', '--tz', 'UTC', '--no-cache']);
+    expect(code).toBe(0);
+    const other = statsSchema.parse(JSON.parse(stdout)).totals;
+    expect(other).toMatchObject({ usageRecords: 4, tokens: { input: 800_000, output: 4_000 } });
   });
 
   it('keeps counting after a "context window exceeded" event, whose synthetic totals later ones build on', async () => {

@@ -11,9 +11,10 @@ import { unpackEntries, type Unpack } from './packed-entries.js';
 /**
  * Which copy of a usage record counts when several files hold it: the first holder (origins before
  * their copies, oldest first), or the copy with the most output tokens (a response written as it
- * streamed, each line a little more of it).
+ * streamed, each line a little more of it). 'first-in-turn': the first, where records name the turn
+ * they were written in (Usage.claimTurn), and one naming none has a turn not known.
  */
-export type UsageClaimRule = 'first' | 'most-output';
+export type UsageClaimRule = 'first' | 'first-in-turn' | 'most-output';
 
 /** What a session counts of its file: one flag per entry, and one per usage record (in ledger order). */
 export interface Counted {
@@ -676,15 +677,25 @@ function countedEntries(
   const heldWithoutTurnIn = perSource(() => new Set<string>());
   /** Of each file whose claims name turns, its claims without them: what a file copied or spawned from it may replay. */
   const withoutTurnOf = new Map<SessionLedger, Set<string>>();
-  /** Whether a file this one was copied from, or that spawned it, or theirs, holds this claim in any turn. */
-  const heldBefore = (ledger: SessionLedger, withoutTurn: string): boolean => {
+  /**
+   * Of each file, its claims of a source whose claims name turns, written with none (its turn not
+   * known: a response whose own line was lost): a copy of it records them in their turn.
+   */
+  const inUnknownTurnOf = new Map<SessionLedger, Set<string>>();
+  const addTo = (sets: Map<SessionLedger, Set<string>>, ledger: SessionLedger, claim: string) => {
+    const own = sets.get(ledger);
+    if (own) own.add(claim);
+    else sets.set(ledger, new Set([claim]));
+  };
+  /** Whether a file this one was copied from, or that spawned it, or theirs, holds this claim (as `sets` has them). */
+  const heldBefore = (sets: Map<SessionLedger, Set<string>>, ledger: SessionLedger, withoutTurn: string): boolean => {
     const seen = new Set<SessionLedger>([ledger]);
     const next = (at: SessionLedger) => [originOf.get(at), ...(at.subagentOf === null ? [] : (index.bySessionId.get(at.subagentOf) ?? []))];
     for (const pending = next(ledger); pending.length > 0; ) {
       const at = pending.pop();
       if (at === undefined || seen.has(at)) continue;
       seen.add(at);
-      if (withoutTurnOf.get(at)?.has(withoutTurn)) return true;
+      if (sets.get(at)?.has(withoutTurn)) return true;
       pending.push(...next(at));
     }
     return false;
@@ -698,6 +709,7 @@ function countedEntries(
     const entries = new Uint8Array(ledger.entries.count);
     const usage = new Uint8Array(ledger.entries.usageCount);
     const mostOutput = usageRule(ledger.source) === 'most-output';
+    const inTurns = usageRule(ledger.source) === 'first-in-turn';
     const claimed = claimedIn(ledger.source);
     const mainResponses = mainResponsesIn(ledger.source);
     const usageClaimed = usageClaimedIn(ledger.source);
@@ -736,17 +748,18 @@ function countedEntries(
           if (cut === -1) {
             if (!heldWithoutTurn.has(record.key)) usage[u] = 1;
             heldWithoutTurn.add(record.key);
+            if (inTurns) addTo(inUnknownTurnOf, ledger, record.key);
           } else {
             const withoutTurn = record.key.slice(0, cut);
-            // In any turn only for a record written in none (a replay that left its turns out): one
-            // in a turn of its own is its file's, whatever counts its origin added in another.
+            // In any turn only for a record written in none (a replay that left its turns out), or
+            // of one its origin holds in a turn it does not know: one in a turn of its own is its
+            // file's, whatever counts its origin added in another.
             const inNoTurn = cut === record.key.length - CLAIM_TURN.length;
-            if (!usageClaimed.has(record.key) && !(inNoTurn && heldBefore(ledger, withoutTurn))) usage[u] = 1;
+            const copied = (inNoTurn && heldBefore(withoutTurnOf, ledger, withoutTurn)) || heldBefore(inUnknownTurnOf, ledger, withoutTurn);
+            if (!usageClaimed.has(record.key) && !copied) usage[u] = 1;
             usageClaimed.add(record.key);
             heldWithoutTurn.add(withoutTurn);
-            const own = withoutTurnOf.get(ledger);
-            if (own) own.add(withoutTurn);
-            else withoutTurnOf.set(ledger, new Set([withoutTurn]));
+            addTo(withoutTurnOf, ledger, withoutTurn);
           }
         }
         u++;

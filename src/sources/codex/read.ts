@@ -899,16 +899,18 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   const reply = ctx.turnReply;
   if (served !== null && reply !== null && reply.model !== served && reply.responseModel === null) reply.responseModel = served;
   const model = served ?? ctx.model;
-  const parts: { counts: Totals; from: Totals | null; to: Totals | null }[] = [];
+  const parts: { counts: Totals; from: Totals | null; to: Totals | null; turn: string | null }[] = [];
   if (unseen !== null && before !== null) {
+    // The turn of the requests whose line is lost is not known (an earlier one, maybe): matched by
+    // the totals alone, as a fork's replay of their line, intact, records them in their own turn.
     const between = movedOn(before, unseen);
-    parts.push({ counts: unseen, from: before, to: between }, { counts: delta, from: between, to: next });
-  } else parts.push({ counts: delta, from: before, to: next });
+    parts.push({ counts: unseen, from: before, to: between, turn: null }, { counts: delta, from: between, to: next, turn });
+  } else parts.push({ counts: delta, from: before, to: next, turn });
   const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
-  for (const { counts, from, to } of parts) {
-    const usage = codexUsage(ctx, reasoningWithinOutput(ctx, counts, at.line), model, time);
+  for (const part of parts) {
+    const usage = codexUsage(ctx, reasoningWithinOutput(ctx, part.counts, at.line), model, time);
     draft.entry.usage.push(usage);
-    ctx.usages.push({ usage, turn, before: from === null ? '0' : countsSignature(from), after: to === null ? `last:${countsSignature(counts)}#${at.line}` : countsSignature(to) });
+    ctx.usages.push({ usage, turn: part.turn, before: part.from === null ? '0' : countsSignature(part.from), after: part.to === null ? `last:${countsSignature(part.counts)}#${at.line}` : countsSignature(part.to) });
   }
 }
 

@@ -23,7 +23,7 @@ export const codexReader: SourceReader = {
   read: readCodexFile,
   // Usage is claimed by the thread's running totals (see read.ts): a fork's or a spawned child's
   // replay of its parent, and an archived copy, hold the same claims; the origin, placed first, counts them.
-  usageClaim: 'first',
+  usageClaim: 'first-in-turn',
   // sessions/ and archived_sessions/ copies of one thread (codex.md §1): the fullest is the session.
   mirrorsSessions: true,
   isArchived: isArchivedRollout,
