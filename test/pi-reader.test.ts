@@ -133,6 +133,25 @@ describe('Pi reader', () => {
 
   // Regression (a Pi format review): a run's aggregate usage named no provider though its child's
   // replies did: "claude-haiku-4-5 (unknown provider)", a row apart from the same model's.
+  // Regression (a hostile look at pricing a run's sums by its largest prompt): a run whose last
+  // reply failed gives contextTokens 0, and its sums were priced as requests of no prompt at all.
+  it('judges a run\'s largest prompt by its last reply\'s context or its prompts\' mean, whichever is larger', async () => {
+    const path = join(await tempDir(), 'sums.jsonl');
+    const run = (usage: object) => ({ agent: 'scout', task: 't', exitCode: 0, stderr: '', model: 'claude-sonnet-4-5', usage });
+    const records = [
+      { type: 'session', version: 3, id: 's-sums', timestamp: '2026-10-21T08:00:00.000Z', cwd: '/w' },
+      { type: 'message', id: 'm1', parentId: null, timestamp: '2026-10-21T08:00:01.000Z', message: { role: 'toolResult', toolCallId: 'c1', toolName: 'subagent', content: [], isError: false, details: { mode: 'parallel', results: [
+        run({ input: 300, output: 30, cacheRead: 299_700, cacheWrite: 0, cost: 0.1, contextTokens: 0, turns: 3 }),
+        run({ input: 300, output: 30, cacheRead: 299_700, cacheWrite: 0, cost: 0.1, contextTokens: 150_000, turns: 3 }),
+        run({ input: 300, output: 30, cacheRead: 299_700, cacheWrite: 0, cost: 0.1, contextTokens: 9_000_000, turns: 3 }),
+      ] } } },
+    ];
+    await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const read = await readSessionFile(path);
+    if (read.kind !== 'session') throw new Error('not read');
+    expect(read.file.entries.flatMap((e) => e.usage).map((u) => u.largestPrompt)).toEqual([100_000, 150_000, 300_000]);
+  });
+
   it('gives a run\'s aggregate usage the provider its child\'s replies name', async () => {
     const dir = await tempDir();
     const path = join(dir, 'chain.jsonl');

@@ -199,6 +199,8 @@ describe('agreement with the recorded cost', () => {
     expect(checkCost([record(2, 1, { recordedCostFromProvider: true })]).reason).toBe('provider-billed total');
     expect(checkCost([record(0, 3, { provider: 'github-copilot' })]).reason).toBe('subscription provider');
     expect(checkCost([record(1, 3, { origin: 'summary', modelGuessed: true }), record(1, 1.1)]).reason).toBe('model guessed for summary usage');
+    // A sub-agent run given by its sums, priced under a tier two of its requests passed (a hostile look).
+    expect(checkCost([record(0.346, 0.18, { origin: 'subagent', largestPrompt: 166_667 })]).reason).toBe('long-context rates judged from sums');
   });
 
   // Regression: Pi's $0.028, $0.008 and $0.0185 against bough's $0.018 each agreed as a session (−$0.0005); pricing.md compares per message.

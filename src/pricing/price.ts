@@ -75,14 +75,14 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
       key: lookup.key,
       tier: cost.tier,
       missing: cost.missing,
-      note: [note, priceNote(cost, usage.countsLeftOut === true)].filter(Boolean).join('; ') || null,
+      note: [note, priceNote(cost, usage.countsLeftOut === true, usage.largestPrompt !== undefined && lookup.price.tiers.length > 0)].filter(Boolean).join('; ') || null,
       subscription,
     };
   };
 }
 
 /** What to say of how a record was priced, when anything. */
-function priceNote(cost: ReturnType<typeof costOf>, countsLeftOut: boolean): string | null {
+function priceNote(cost: ReturnType<typeof costOf>, countsLeftOut: boolean, tierJudged: boolean): string | null {
   const oneHour = cost.derived.includes('cacheWrite1h');
   const missingTokens = cost.missing.filter((kind) => kind !== 'fastMode' && kind !== 'usOnly' && kind !== 'webSearch');
   const notes = [
@@ -96,6 +96,8 @@ function priceNote(cost: ReturnType<typeof costOf>, countsLeftOut: boolean): str
     cost.webSearches > 0 && !cost.missing.includes('webSearch') ? 'web searches billed per search' : '',
     cost.missing.includes('webSearch') ? 'web searches, but the table has no price for them: not in the cost' : '',
     countsLeftOut ? 'a token count that could not be read is left out' : '',
+    // A record of several requests' sums: whether one passed a long-context tier is judged, not known.
+    tierJudged ? 'the sums of several requests: long-context rates judged by the largest prompt they tell of' : '',
   ].filter(Boolean);
   return notes.length > 0 ? notes.join('; ') : null;
 }

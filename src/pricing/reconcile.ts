@@ -9,6 +9,7 @@ export type DifferenceReason =
   | 'token count left out'
   | 'model priced in part'
   | 'long-context or one-hour cache rates'
+  | 'long-context rates judged from sums'
   | 'provider-billed total'
   | 'subscription provider'
   | 'free or local model'
@@ -23,6 +24,8 @@ export interface RecordedUsage {
   cacheWrite1h: number;
   /** The record gives a cost but no token counts: nothing for bough to price. */
   countsUnknown?: boolean;
+  /** The record sums several requests: whether one passed a long-context tier is judged from the sums. */
+  largestPrompt?: number;
   /** A token count of the record could not be read or could not be true, and was left out. */
   countsLeftOut?: boolean;
 }
@@ -140,6 +143,8 @@ function reasonOf(usage: RecordedUsage, priced: PricedUsage): DifferenceReason {
   if (priced.state === 'free' || priced.state === 'local') return 'free or local model';
   // Summary usage names no model; bough priced it as the model in use.
   if (usage.modelGuessed) return 'model guessed for summary usage';
+  // A sub-agent run given by its sums: its requests' tiers were judged, the agent knew them.
+  if (usage.largestPrompt !== undefined && priced.tier === null) return 'long-context rates judged from sums';
   // Rates an agent's own catalog may not apply: a prompt past a long-context threshold, one-hour cache writes.
   if (priced.tier !== null || usage.cacheWrite1h > 0) return 'long-context or one-hour cache rates';
   return 'different catalog';

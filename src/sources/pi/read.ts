@@ -702,14 +702,15 @@ function aggregateUsage(ctx: PiContext, value: unknown, model: string | null, pr
   const turns = isPlainObject(value) ? value['turns'] : undefined;
   if (typeof turns !== 'number' || !Number.isInteger(turns) || turns < 2 || !isPlainObject(value)) return records;
   // The sums of several requests: a long-context tier goes by one request's prompt (pricing.md
-  // §6.5), here the largest. The last reply's whole context (§18's contextTokens, its output
-  // too) is at least its prompt, and a run's context grows, so no earlier prompt was larger;
-  // without it, the prompts' mean is what the sums can say.
+  // §6.5), here the largest, which the sums can only be judged by: no prompt is smaller than the
+  // largest, nor than the prompts' mean; a run's context grows, so its last reply's whole context
+  // (§18's contextTokens, its output too) is most often about its largest, but for a last reply
+  // that failed (0) or came after a compaction: the larger of the two.
   return records.map((record) => {
     const prompt = record.input + record.cacheRead + record.cacheWrite;
     const context = value['contextTokens'];
-    const largest = typeof context === 'number' && Number.isInteger(context) && context >= 0 ? Math.min(context, prompt) : Math.ceil(prompt / turns);
-    return { ...record, largestPrompt: largest };
+    const last = typeof context === 'number' && Number.isInteger(context) && context >= 0 ? context : 0;
+    return { ...record, largestPrompt: Math.min(prompt, Math.max(last, Math.ceil(prompt / turns))) };
   });
 }
 
