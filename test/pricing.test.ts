@@ -305,6 +305,12 @@ describe('lookup in the bundled LiteLLM table (pricing.md §7 traps)', () => {
     // Regression (an outside review of money): a Vertex id the table lists as it is was priced by
     // Anthropic's entry for it spelled with `-` (pricing.md §6.3: another spelling only without an exact hit).
     expect(claudeKey('claude-sonnet-4-5@20250929')).toBe('vertex_ai/claude-sonnet-4-5@20250929');
+    // Regression (a hostile look at that fix): Vertex's entries lack prices Anthropic's of the same
+    // model have (web searches; cache for Claude 3 Opus), which were then left unpriced: taken from
+    // there, and said.
+    const vertex = (model: string) => findPrice(bundled, { provider: 'anthropic', model, hint: claudeReader.priceHint('anthropic', new Set()) }, { subscriptionsAtApiPrices: false });
+    expect(vertex('claude-sonnet-4-5@20250929')).toMatchObject({ kind: 'priced', filledFrom: 'claude-sonnet-4-5-20250929', price: { webSearch: 0.01 } });
+    expect(vertex('claude-3-opus@20240229')).toMatchObject({ kind: 'priced', key: 'vertex_ai/claude-3-opus@20240229', filledFrom: 'claude-3-opus-20240229', price: { base: { cacheRead: 1.5e-6 } } });
     // An undated id is still Anthropic's newest dated entry (a hostile look: vertex_ai/claude-3-haiku, without cache prices).
     expect(claudeKey('claude-3-haiku')).toBe('claude-3-haiku-20240307');
     expect(claudeKey('claude-sonnet-4')).toBe('claude-sonnet-4-20250514');

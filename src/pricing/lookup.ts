@@ -33,7 +33,8 @@ export interface PriceQuery {
 }
 
 export type Lookup =
-  | { kind: 'priced'; key: string; price: ModelPrice & { base: Rates } }
+  /** `filledFrom`: the entry of the model's first-party spelling whose prices the entry found lacked, and were taken from it. */
+  | { kind: 'priced'; key: string; price: ModelPrice & { base: Rates }; filledFrom?: string }
   /** $0 by rule: a free model (OpenRouter `:free`), a local provider, or a subscription. */
   | { kind: 'free'; rule: 'free-model' | 'local' | 'subscription'; key: string }
   /** `notInTable`: no spelling of the model is in the table (not an entry without prices). */
@@ -65,9 +66,13 @@ export function findPrice(table: PriceTable, query: PriceQuery, options: LookupO
   const lastPrefixes = query.hint.lastPrefixesFor?.test(model) === false ? [] : (query.hint.lastPrefixes ?? []);
   // The id as recorded, under any prefix, before any other spelling of it (pricing.md §6.3): a
   // Vertex id (`claude-…@date`) is Vertex's entry, not Anthropic's under the id spelled with `-`.
+  const exact = query.hint.prefixes.map((prefix) => resolveKey(table, prefix + model)).find((k) => k !== null) ?? null;
+  const spelled = tried.map((candidate) => resolveKey(table, candidate)).find((k) => k !== null) ?? null;
+  const exactLast = exact === null ? (lastPrefixes.map((prefix) => resolveKey(table, prefix + model)).find((k) => k !== null) ?? null) : null;
   const key =
-    [...query.hint.prefixes, ...lastPrefixes].map((prefix) => resolveKey(table, prefix + model)).find((k) => k !== null) ??
-    tried.map((candidate) => resolveKey(table, candidate)).find((k) => k !== null) ??
+    exact ??
+    exactLast ??
+    spelled ??
     // An undated id the table only knows with dates: the newest dated entry.
     tried.map((candidate) => table.datedVariants.get(candidate)?.[0]).find((k) => k !== undefined) ??
     [...candidates(model, lastPrefixes)].map((candidate) => resolveKey(table, candidate)).find((k) => k !== null) ??
@@ -80,7 +85,30 @@ export function findPrice(table: PriceTable, query: PriceQuery, options: LookupO
   if (ROUTER_KEY.test(key) && price.base.input === 0 && price.base.output === 0) {
     return { kind: 'unpriced', reason: `${key} routes each request to a model the record does not name` };
   }
+  // The table's entries of a provider's own spelling (Vertex's) may lack prices its first-party
+  // entry of the same model has (cache, web searches, tiers): taken from there, not left unpriced.
+  const firstParty = key === exactLast && spelled !== null ? table.entries.get(spelled) : undefined;
+  if (firstParty?.base) {
+    const filled = filledFrom(price as ModelPrice & { base: Rates }, firstParty as ModelPrice & { base: Rates });
+    if (filled !== null) return { kind: 'priced', key, price: filled, filledFrom: firstParty.key };
+  }
   return { kind: 'priced', key, price: price as ModelPrice & { base: Rates } };
+}
+
+/** `price` with the rates it lacks taken from `other`, or null when it lacks none `other` has. */
+function filledFrom(price: ModelPrice & { base: Rates }, other: ModelPrice & { base: Rates }): (ModelPrice & { base: Rates }) | null {
+  const base = { ...price.base };
+  let filled = false;
+  for (const kind of ['cacheRead', 'cacheWrite', 'cacheWrite1h'] as const) {
+    if (base[kind] === null && other.base[kind] !== null) {
+      base[kind] = other.base[kind];
+      filled = true;
+    }
+  }
+  const webSearch = price.webSearch ?? other.webSearch;
+  const tiers = price.tiers.length > 0 ? price.tiers : other.tiers;
+  if (!filled && webSearch === price.webSearch && tiers === price.tiers) return null;
+  return { ...price, base, webSearch, tiers };
 }
 
 /** Exact key, then the same key in another case. */

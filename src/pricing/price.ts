@@ -128,8 +128,10 @@ function answerFor(lookup: Lookup, hint: PriceHint, note: string | null = null):
           subscription,
         }),
       };
-    case 'priced':
-      return { lookup, subscription, writesAsInput: hint.cacheWritesInInput === true && !pricesCacheWrites(lookup.price), note };
+    case 'priced': {
+      const filled = lookup.filledFrom === undefined ? null : `the prices ${lookup.key} lacks taken from ${lookup.filledFrom}`;
+      return { lookup, subscription, writesAsInput: hint.cacheWritesInInput === true && !pricesCacheWrites(lookup.price), note: [note, filled].filter(Boolean).join('; ') || null };
+    }
   }
 }
 
