@@ -254,6 +254,29 @@ describe('Claude Code regressions', () => {
     expect(summary.diagnostics.byReason).toMatchObject({ 'truncated-line': 1 });
   });
 
+  // Regression (a hostile look at that fix): the damaged line was a rewind (a prompt going on from
+  // the first reply), and the reply to it was grafted onto the branch it left, as its next reply.
+  it('goes on from the parent a damaged line still names, a rewind kept one', async () => {
+    const lines = [
+      user('w1', null, 'first prompt'),
+      assistant('w2', 'w1', 'W2', tokens(100)),
+      user('w3', 'w2', 'abandoned prompt', { at: '2026-03-10T10:01:00.000Z' }),
+      assistant('w4', 'w3', 'W4', tokens(100), { at: '2026-03-10T10:01:01.000Z' }),
+      user('w5', 'w2', 'rewound prompt', { at: '2026-03-10T10:02:00.000Z' }),
+      assistant('w6', 'w5', 'W6', tokens(100), { at: '2026-03-10T10:02:01.000Z' }),
+    ].map((record) => JSON.stringify(record));
+    lines[4] = (lines[4] as string).slice(0, 60);
+    expect(lines[4]).toContain('"parentUuid":"w2"');
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: `${lines.join('\n')}\n` });
+    const { out, summary } = await build(folder);
+    expect(summary.sessions.map((s) => s.branches)).toEqual([2]);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    const from = page.indexOf('Conversation (active path)');
+    const active = page.slice(from, page.indexOf('Branch 2', from));
+    expect(active).not.toContain('abandoned prompt');
+    expect(active).toContain('reply W6');
+  });
+
   // Regression (an outside review of Claude Code's format): the lines of one streamed response
   // that a gateway wrote with its request id but no message id were each counted as a reply (three
   // replies, their prompts counted three times); a request id alone names the request (§9.2).

@@ -84,6 +84,12 @@ describe('Pi reader', () => {
     const file = result.kind === 'session' ? result.file : null;
     expect(file?.entries.filter((e) => e.parentId === null).map((e) => e.id)).toEqual(['a0000001']);
     expect(file?.entries.find((e) => e.id === 'a0000006')?.parentId).toBe('a0000004');
+    // Regression (a hostile look): where the damaged line still names its record's parent, that is
+    // where the next one goes on from, not the entry before the line (here a branch back to a0000002).
+    lines[5] = (lines[5] as string).replace('"parentId":"a0000004"', '"parentId":"a0000002"');
+    await writeFile(path, `${lines.join('\n')}\n`);
+    const again = await readSessionFile(path);
+    expect(again.kind === 'session' ? again.file.entries.find((e) => e.id === 'a0000006')?.parentId : null).toBe('a0000002');
   });
 
   it('splits lines on \\n only, so U+2028 stays inside a string', async () => {

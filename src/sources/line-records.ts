@@ -9,7 +9,22 @@ export interface LineRecords {
   records: Record<string, unknown>[];
   /** The line parsed as one whole JSON value, as the agent itself would read it. */
   clean: boolean;
+  /** A line of which a record was lost: its text, what a reader may still tell of that record by (see lostField). */
+  damaged?: string;
 }
+
+/**
+ * A string field of a record lost on a damaged line, as its text still gives it: the first
+ * `"name": "value"` in it (a record's fields come before the point where its line was cut); null
+ * when the text names none, or names it null.
+ */
+export function lostField(text: string, name: string): string | null {
+  const at = new RegExp(`"${name}"\\s*:\\s*"([^"\\\\]{1,200})"`).exec(text.slice(0, LOST_FIELD_WITHIN));
+  return at?.[1] ?? null;
+}
+
+/** How far into a damaged line its lost record's fields are looked for: a record's ids come first. */
+const LOST_FIELD_WITHIN = 4096;
 
 const PREVIEW = 80;
 
@@ -64,12 +79,12 @@ export function lineRecords(
           true,
         ),
       );
-      return { records, clean: false };
+      return { records, clean: false, damaged: raw.text };
     }
     case 'invalid': {
       const reason = parsed.truncated ? 'truncated-line' : 'invalid-json';
       diagnostics.push(diagnostic(reason, file, raw.number, `${parsed.message}; starts ${preview(raw.text)}`, true));
-      return { records: [], clean: false };
+      return { records: [], clean: false, damaged: raw.text };
     }
   }
 }

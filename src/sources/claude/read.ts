@@ -8,7 +8,7 @@ import { basename, dirname } from 'node:path';
 import { diagnostic, lostLinesBetween, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
-import { lineRecords } from '../line-records.js';
+import { lineRecords, lostField } from '../line-records.js';
 import type { SourceInput } from '../source-input.js';
 import { claudeProjectFolder } from './paths.js';
 import * as raw from './schema.js';
@@ -81,6 +81,8 @@ interface ClaudeContext {
   file: string;
   /** Claude Code's versions its lines name, in the order first written: it may be updated mid-session. */
   versions: Set<string>;
+  /** Of each damaged line, the parent its lost record named, as far as its text still tells (see lostField). */
+  lostParents: Map<number, string | null>;
   /** Sub-agents a Task/Agent call started (`toolUseResult.agentId`), by call id. */
   startedSubagents: Map<string, string>;
   cwd: string | null;
@@ -119,16 +121,19 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     clean: input.first.clean,
   }));
   let lineCount = input.first.line;
+  const lostParents = new Map<number, string | null>();
   for await (const line of input.lines) {
     lineCount = line.number;
     const read = lineRecords(line, input.path, isClaudeRecord, input.diagnostics);
     read.records.forEach((record, index) => records.push({ record, line: line.number, piece: read.records.length > 1 ? index + 1 : 0, clean: read.clean }));
+    if (read.damaged !== undefined) lostParents.set(line.number, lostField(read.damaged, 'parentUuid'));
   }
 
   const facts = fileFacts(records, input.path);
   const ctx: ClaudeContext = {
     file: input.path,
     versions: new Set(),
+    lostParents,
     cwd: facts.cwd,
     sessionId: facts.sessionId,
     diagnostics: input.diagnostics,
@@ -1172,6 +1177,17 @@ function draftOf(ctx: ClaudeContext, id: string | null): Draft | null {
   return id === null ? null : (ctx.entryById.get(id) ?? null);
 }
 
+/** The entry the record lost on the last damaged line from `from` to `to` named as its parent, where the line names one that is an entry. */
+function lostParentBetween(ctx: ClaudeContext, from: number, to: number): string | null {
+  for (let line = to; line >= from; line--) {
+    const parent = ctx.lostParents.get(line);
+    if (parent === undefined) continue;
+    const id = parent === null ? null : resolveUuid(ctx, parent);
+    return id !== null && ctx.entryById.has(id) ? id : null;
+  }
+  return null;
+}
+
 function resolveParents(ctx: ClaudeContext): void {
   let tail: string | null = null;
   for (const draft of ctx.drafts) if (!('tail' in draft.parent)) tail = draft.entry.id;
@@ -1209,7 +1225,9 @@ function resolveParents(ctx: ClaudeContext): void {
     if (!draft.sidechain && compacted && id !== null && !ctx.entryById.has(id) && previousMain !== null) id = previousMain;
     // So does one whose parent was on a damaged line just before it (claude.md §6.5: file order):
     // as a root, the conversation seemed to start there, what came before shown as a branch.
-    else if (!draft.sidechain && id !== null && !ctx.entryById.has(id) && previousMain !== null && damagedBetween(previousLine, draft.entry.line)) id = previousMain;
+    // The lost record's own parent, where the damaged line still names it, is where it goes on
+    // from (a rewind written on that line is not grafted onto the branch it left).
+    else if (!draft.sidechain && id !== null && !ctx.entryById.has(id) && previousMain !== null && damagedBetween(previousLine, draft.entry.line)) id = lostParentBetween(ctx, previousLine, draft.entry.line) ?? previousMain;
     if (!draft.sidechain) {
       previousMain = draft.entry.id;
       previousLine = draft.entry.line;

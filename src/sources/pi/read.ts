@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { diagnostic, lostLinesBetween, type Diagnostic, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryOf, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage, UsageOrigin } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
-import { lineRecords } from '../line-records.js';
+import { lineRecords, lostField } from '../line-records.js';
 import type { PendingLine, SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { piProjectFolder } from './paths.js';
@@ -22,12 +22,23 @@ export function isPiHeader(record: Record<string, unknown>): boolean {
  * line, as Pi wrote them (in file order): as a root, the conversation seemed to start there, what
  * came before shown after it as a branch. A parent missing with no line lost stays missing.
  */
-function relinkPastLostLines(entries: Entry[], diagnostics: readonly Diagnostic[]): void {
+function relinkPastLostLines(entries: Entry[], diagnostics: readonly Diagnostic[], lostParents: ReadonlyMap<number, string | null>): void {
   const lostBetween = lostLinesBetween(diagnostics);
   const ids = new Set(entries.map((entry) => entry.id));
+  /** The parent the record lost on the last damaged line from `from` to `to` named, where the line names one that is an entry. */
+  const lostParentBetween = (from: number, to: number): string | null => {
+    for (let line = to; line >= from; line--) {
+      if (!lostParents.has(line)) continue;
+      const parent = lostParents.get(line) ?? null;
+      return parent !== null && ids.has(parent) ? parent : null;
+    }
+    return null;
+  };
   let previous: Entry | null = null;
   for (const entry of entries) {
-    if (previous !== null && entry.parentId !== null && !ids.has(entry.parentId) && lostBetween(previous.line, entry.line)) entry.parentId = previous.id;
+    // Where the damaged line still names its lost record's parent, there (a rewind written on that
+    // line is not grafted onto the branch it left).
+    if (previous !== null && entry.parentId !== null && !ids.has(entry.parentId) && lostBetween(previous.line, entry.line)) entry.parentId = lostParentBetween(previous.line, entry.line) ?? previous.id;
     previous = entry;
   }
 }
@@ -105,17 +116,20 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     ctx.diagnostics.push(diagnostic('newer-format', input.path, input.headerLine || null, `format version ${version}, newer than ${NEWEST_VERSION}, the newest bough knows: read as version ${NEWEST_VERSION}`));
   }
   let lineCount = input.headerLine;
+  /** Of each damaged line, the parent its lost record named, as far as its text still tells (see lostField). */
+  const lostParents = new Map<number, string | null>();
   for (const { line, records, clean } of input.pending) {
     lineCount = line;
     records.forEach((record, index) => addRecord(ctx, record, line, records.length > 1 || line === input.headerLine ? index + 1 : 0, clean));
   }
   for await (const line of input.lines) {
     lineCount = line.number;
-    const { records, clean } = lineRecords(line, input.path, isPiRecord, ctx.diagnostics);
+    const { records, clean, damaged } = lineRecords(line, input.path, isPiRecord, ctx.diagnostics);
+    if (damaged !== undefined) lostParents.set(line.number, lostField(damaged, 'parentId'));
     records.forEach((record, index) => addRecord(ctx, record, line.number, records.length > 1 ? index : 0, clean));
   }
 
-  if (ctx.treeFormat) relinkPastLostLines(ctx.entries, ctx.diagnostics.list());
+  if (ctx.treeFormat) relinkPastLostLines(ctx.entries, ctx.diagnostics.list(), lostParents);
   // Pi leaves the key out of a session that was not forked (pi.md §3); an empty one names no file either.
   const parentFile = header.parentSession || header.branchedFrom || null;
   return {
