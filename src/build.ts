@@ -7,7 +7,7 @@ import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
-import { buildRecordFile, inputsPrint, keepUnchangedReport, ledgerFilesSize, recordsAsLastBuilt, trustedHashes } from './unchanged-report.js';
+import { buildRecordFile, inputsPrint, keepUnchangedReport, ledgerFilesSize, recordsAsLastBuilt, trustedHashes, type StandingCounts } from './unchanged-report.js';
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
@@ -182,7 +182,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         const { summary, carried } = unchanged;
         const unreadable = unreadableWarning(summary.diagnostics.byReason['archive-unreadable'] ?? 0, join(outDir, ARCHIVE_DIR), sharer.text);
         const otherSecret = otherSecretWarning(summary.diagnostics.byReason['archive-other-secret'] ?? 0, outDir, boughConfigDir(options.environment), sharer.text);
-        const warnings = [...cacheWarnings, ...secretWarnings, ...otherSecret, ...unchanged.standing, ...unreadable];
+        const warnings = [...cacheWarnings, ...secretWarnings, ...otherSecret, ...standingWarnings(unchanged.standing, sharer.text(outDir)), ...unreadable];
         const inTheWay = await folder.commit();
         return { outDir, summary, usedSamples: false, samplesBecause: null, places: discovery.places, warnings, inTheWay, sessionsKept: summary.sessions.length, sessionsCarried: carried };
       }
@@ -352,24 +352,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const otherSecretKept = kept.filter((k) => foreignKeys(k) && shownKeys.has(k.ledger.key));
     const otherSecret = otherSecretKept.map((k) => diagnostic('archive-other-secret', k.ledger.path, null, 'archived with another entry-key secret: a copy of its entries read now cannot be told from it'));
     const unmatchedWarning = otherSecretWarning(otherSecretKept.length, outDir, boughConfigDir(options.environment), sharer.text);
-    const cutKept = cut.filter((key) => kept.some((k) => k.ledger.key === key)).length;
-    const [holds, it, its, is] = cutKept === 1 ? ['holds', 'it', 'its', 'it is'] : ['hold', 'them', 'their', 'they are'];
-    const cutShort =
-      cutKept === 0
-        ? []
-        : [`${plural(cutKept, 'session file')} ${holds} less than when ${sharer.text(outDir)} archived ${it} (cut short, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`];
-    // Of the sessions this report shows (a narrower one keeps others unsaid). These two hold as long
-    // as the files do: a rebuild that keeps this report says them again.
+    // Of the sessions this report shows (a narrower one keeps others unsaid). These hold as long as
+    // the files do: a rebuild that keeps this report says them again (kept as counts in build.json,
+    // said of the folder where it is then).
     const shown = new Set(report.data.sessions.flatMap((session) => [session.key, ...session.subagents.map((sub) => sub.key)]));
-    const unreadNow = kept.filter((k) => stillThere(k) && shown.has(k.ledger.key)).length;
-    const noLongerRead =
-      unreadNow === 0
-        ? []
-        : [
-            `${plural(unreadNow, 'session file')} ${unreadNow === 1 ? 'is' : 'are'} still there but no longer ${unreadNow === 1 ? 'reads' : 'read'} as the session ${sharer.text(outDir)} archived (emptied, damaged or unreadable: the data-quality page says why): ${unreadNow === 1 ? 'its pages are' : 'their pages are'} kept as archived, and say so. Build with --forget-missing to drop ${unreadNow === 1 ? 'it' : 'them'}.`,
-          ];
+    const standing: StandingCounts = { cutShort: cut.filter((key) => kept.some((k) => k.ledger.key === key)).length, noLongerRead: kept.filter((k) => stillThere(k) && shown.has(k.ledger.key)).length };
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
-    const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried, otherSecret, standing: [...cutShort, ...noLongerRead] };
+    const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried, otherSecret, standing };
     const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads, hold });
     // A folder kept to be sent, built once with --share and now without: said, as its pages now show what it hid.
     const wasRedacted = !options.redact && archived.sessions.some((a) => a.sharing.startsWith(REDACTING_SHARING));
@@ -388,7 +377,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       rewritten.length === 0
         ? []
         : [`${plural(rewritten.length, 'session file')} no longer ${rewritten.length === 1 ? 'holds' : 'hold'} what ${sharer.text(outDir)} archived of ${rewritten.length === 1 ? 'it' : 'them'} (rewritten, or another session written at ${rewritten.length === 1 ? 'its' : 'their'} path): shown as ${rewritten.length === 1 ? 'it is' : 'they are'} now, what the archive held of ${rewritten.length === 1 ? 'it is' : 'them is'} gone from this report.`];
-    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...cutShort, ...noLongerRead, ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text)];
+    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...standingWarnings(standing, sharer.text(outDir)), ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text)];
     const inTheWay = await folder.commit();
     return { outDir, summary, usedSamples, samplesBecause, places: usedSamples ? searched : discovery.places, warnings, inTheWay, sessionsKept, sessionsCarried };
   } catch (error) {
@@ -484,8 +473,8 @@ interface HtmlSink {
     otherSecret: readonly Diagnostic[];
     /** What the earlier build archived, sharing as this one, that this report does not show: kept as it was. */
     carried: readonly ArchivedPages[];
-    /** Warnings of the archive's state that hold while the files are as they are: said again by a rebuild that keeps the report. */
-    standing: readonly string[];
+    /** What of the archive's state holds while the files are as they are: said again by a rebuild that keeps the report. */
+    standing: StandingCounts;
   } | null;
   sharer: Sharer;
   /** Shares content read again for pages, the same way as `sharer` did for the ledgers. */
@@ -881,7 +870,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       unreadable,
       carried: carriedSessions,
       carriedUnseen,
-      standing: [...sink.archive.standing],
+      standing: sink.archive.standing,
       trusted: await trustedHashes(folder, ['summary.json', RECORDS_PATH, ...[...gone, ...unreadable].map(ledgerPath)]),
       ledgers: ledgerFilesSize(folder.currentSizes(isLedgerPath).values()),
     });
@@ -1094,6 +1083,20 @@ function sessionPagesByHash(paths: readonly string[]): Map<string, string[]> {
  * The run's warning about `count` archive records and files that did not read right, or none. A
  * damaged line may or may not have held a session: they are counted as what they are, records.
  */
+/**
+ * Session files the archive keeps more of than they hold now: cut short (or an older copy put
+ * back), or no longer read as their session (emptied, damaged); said of the report folder `out`.
+ */
+function standingWarnings({ cutShort, noLongerRead }: StandingCounts, out: string): string[] {
+  const [holds, it, its, is] = cutShort === 1 ? ['holds', 'it', 'its', 'it is'] : ['hold', 'them', 'their', 'they are'];
+  return [
+    cutShort === 0 ? '' : `${plural(cutShort, 'session file')} ${holds} less than when ${out} archived ${it} (cut short, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`,
+    noLongerRead === 0
+      ? ''
+      : `${plural(noLongerRead, 'session file')} ${noLongerRead === 1 ? 'is' : 'are'} still there but no longer ${noLongerRead === 1 ? 'reads' : 'read'} as the session ${out} archived (emptied, damaged or unreadable: the data-quality page says why): ${noLongerRead === 1 ? 'its pages are' : 'their pages are'} kept as archived, and say so. Build with --forget-missing to drop ${noLongerRead === 1 ? 'it' : 'them'}.`,
+  ].filter((warning) => warning !== '');
+}
+
 function unreadableWarning(count: number, archivePath: string, shown: (text: string) => string): string[] {
   if (count === 0) return [];
   const archiveDir = shown(archivePath);

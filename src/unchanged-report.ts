@@ -31,8 +31,8 @@ const recordSchema = z.object({
   /** How many sessions the archive holds that the report does not show, and those of them whose files it did not read: their "last seen" stays. */
   carried: z.number().int().nonnegative().optional(),
   carriedUnseen: z.array(z.string().regex(/^[0-9a-f]{32}$/)).optional(),
-  /** Its warnings of the archive's state that hold while the files do (cut short, no longer read): said again. */
-  standing: z.array(z.string()).optional(),
+  /** How many session files the archive keeps more of than they hold now (cut short, no longer read): said again. */
+  standing: z.object({ cutShort: z.number().int().nonnegative(), noLongerRead: z.number().int().nonnegative() }).optional(),
   /**
    * sha256 of the files a rebuild takes as they are, by path: summary.json (its numbers are the
    * run's last line), the archive's records and the ledgers of sessions whose files are gone. One
@@ -47,6 +47,7 @@ const recordSchema = z.object({
   ledgers: z.object({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }).optional(),
 });
 export type BuildRecord = z.infer<typeof recordSchema>;
+export type StandingCounts = NonNullable<BuildRecord['standing']>;
 
 /** How many archived ledger files there are (`sizes`: each one's, null for one not there), and their bytes in all. */
 export function ledgerFilesSize(sizes: Iterable<number | null>): { files: number; bytes: number } {
@@ -101,7 +102,7 @@ export async function keepUnchangedReport(
   inputs: string,
   generated: (sessionFiles: number, gone: number, carried: number) => string,
   now: number,
-): Promise<{ summary: Summary; carried: number; standing: string[] } | null> {
+): Promise<{ summary: Summary; carried: number; standing: StandingCounts } | null> {
   const record = parsed(recordSchema, await folder.previous(BUILD_RECORD));
   if (record === null || record.inputs !== inputs) return null;
   for (const [path, hash] of Object.entries(record.trusted)) {
@@ -138,12 +139,12 @@ export async function keepUnchangedReport(
     unreadable: record.unreadable ?? [],
     carried: record.carried ?? 0,
     carriedUnseen: record.carriedUnseen ?? [],
-    standing: record.standing ?? [],
+    ...(record.standing === undefined ? {} : { standing: record.standing }),
     trusted: record.trusted,
     ...(record.ledgers === undefined ? {} : { ledgers: record.ledgers }),
   });
   await folder.write(file.path, file.content);
-  return { summary, carried: record.carried ?? 0, standing: record.standing ?? [] };
+  return { summary, carried: record.carried ?? 0, standing: record.standing ?? { cutShort: 0, noLongerRead: 0 } };
 }
 
 function parsed<S extends z.ZodType>(schema: S, content: Buffer | null): z.infer<S> | null {

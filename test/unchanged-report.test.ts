@@ -65,6 +65,13 @@ describe('a rebuild with nothing changed', () => {
     const again = await build(options(3));
     expect(again.sessionsKept).toBe(again.summary.sessions.length);
     expect(again.warnings).toEqual(expect.arrayContaining(said));
+    // Regression (a hostile look at that fix): moved, the folder was named where it had been.
+    const { out } = options(4);
+    const moved = `${out}-moved`;
+    await rename(out, moved);
+    const there = await build(options(4, { out: moved }));
+    expect(there.sessionsKept).toBe(there.summary.sessions.length);
+    expect(there.warnings).toEqual(expect.arrayContaining(said.map((w) => w.replace(out, moved))));
   });
 
   // Regression: a page the last build could not write (a file of the user's in its place) stayed
