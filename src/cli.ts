@@ -253,7 +253,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .action(async (flags: { prices?: string }, command: Command) => {
       if (command.args.length > 0) {
         // `prices show extra`: show was the command, and takes no word after it.
-        const showNamed = argv.indexOf('show') > argv.indexOf('prices') && argv.indexOf('show') < argv.indexOf(command.args[0] as string);
+        const showAt = argv.findIndex((arg, i) => arg === 'show' && i > argv.indexOf('prices') && argv[i - 1] !== '--prices');
+        const showNamed = showAt !== -1 && showAt < argv.indexOf(command.args[0] as string);
         if (showNamed) io.stderr(terminalLine(`bough: prices show takes no arguments (got “${command.args[0]}”): bough prices show --help says what it takes.`));
         else io.stderr(terminalLine(`bough: prices has no command “${command.args[0]}”: use bough prices show or bough prices update.`));
         exitCode = 2;

@@ -93,7 +93,7 @@ export async function discover(
         const notUtf8 = path.includes('\uFFFD') ? ' Its name (or a folder\'s on its path) is not valid UTF-8, which bough receives altered and cannot open by name: name a folder above it, or rename it.' : ' Check the path and run again.';
         // `-` and a pattern the shell did not expand (quoted) are no names of files: said as what they are.
         if (basename(path) === '-' && !link) throw new BoughError(`No such file or folder: ${path}. bough reads session files and folders, not standard input: name a file or a folder.`);
-        if (/[*?[]/.test(path) && !link) throw new BoughError(`No such file or folder: ${path}. bough does not expand patterns: leave the pattern unquoted for the shell to expand, or name the folder that holds the files.`);
+        if (/[*?]/.test(path) && !link) throw new BoughError(`No such file or folder: ${path}. bough does not expand patterns: leave the pattern unquoted for the shell to expand, or name the folder that holds the files.`);
         throw new BoughError(`No such file or folder: ${path}${link ? ` (${link})` : ''}.${notUtf8}`);
       }
       if (isMissing(error)) {

@@ -838,12 +838,21 @@ describe('bough command line', () => {
     expect(result.stderr).toContain(said);
   });
 
+  // Regression (a hostile look): a missing file in a folder named with brackets was said to be a pattern.
+  it('takes a missing path with brackets for a missing path', async () => {
+    const result = await inFolder(await tempDir(), () => run(['stats', 'dir [old]/x.jsonl']));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/No such file or folder: .*dir \[old\]\/x\.jsonl\. Check the path and run again\.\n$/);
+  });
+
   // Regression (the same review): `prices show extra` named "extra" as a command prices has not.
   it('says `prices show` takes no argument, naming the word given', async () => {
     const result = await run(['prices', 'show', 'extra']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('bough: prices show takes no arguments (got “extra”): bough prices show --help says what it takes.\n');
     expect((await run(['prices', 'updte'])).stderr).toContain('prices has no command “updte”');
+    // Regression (a hostile look): `show` given as --prices' value is no command named.
+    expect((await run(['prices', '--prices', 'show', 'extra'])).stderr).toContain('prices has no command “extra”');
   });
 
   // Regression (the same review): an --out whose links loop was said in Node's words (ELOOP, realpath).

@@ -103,7 +103,9 @@ const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n\0]/;
 function plainNumber(value: number): string {
   const text = String(value);
   if (!text.includes('e') || Math.abs(value) >= 1) return text;
-  return value.toFixed(10).replace(/\.?0+$/, '');
+  const fixed = value.toFixed(10).replace(/\.?0+$/, '');
+  // Under 1e-10 either way rounds to nothing: 0, not "-0".
+  return fixed === '-0' ? '0' : fixed;
 }
 
 export function csvCell(value: string | number): string {
