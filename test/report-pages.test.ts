@@ -135,6 +135,37 @@ describe('rendered report', () => {
     expect(said).toContain('label “kept” set on this entry');
   });
 
+  // Regression (an outside review of Pi's format): every entry any context edit omitted was a
+  // "failed attempt", though edits are branch-relative and the latest on a path wins (pi.md §5):
+  // an omission on a branch the conversation left, or one a later edit rewrote, hides nothing.
+  it('marks an entry hidden from the model only by the latest context edit on its path', async () => {
+    const at = (n: number) => `2026-11-01T10:00:${String(n).padStart(2, '0')}.000Z`;
+    const user = (id: string, parentId: string | null, text: string, n: number) => ({ type: 'message', id, parentId, timestamp: at(n), message: { role: 'user', content: [{ type: 'text', text }], timestamp: 0 } });
+    const reply = (id: string, parentId: string, text: string, n: number, stopReason = 'stop') => ({ type: 'message', id, parentId, timestamp: at(n), message: { role: 'assistant', content: [{ type: 'text', text }], provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason, ...(stopReason === 'error' ? { errorMessage: 'overloaded' } : {}), timestamp: 0 } });
+    const edit = (id: string, parentId: string, targetId: string, replacement: object | null, n: number) => ({ type: 'context_edit', id, parentId, timestamp: at(n), targetId, replacement });
+    const html = await pageOfRecords([
+      { type: 'session', version: 3, id: 'edits', timestamp: at(0), cwd: '/home/ana/shop' },
+      user('u1', null, 'TRUNK', 1),
+      reply('a1', 'u1', 'REWRITTEN', 2),
+      edit('x1', 'a1', 'a1', null, 3),
+      edit('x2', 'x1', 'a1', { content: 'short' }, 4),
+      user('u2', 'x2', 'MAIN', 5),
+      reply('a2', 'u2', 'FAILED', 6, 'error'),
+      edit('x3', 'a2', 'a2', null, 7),
+      edit('y1', 'a1', 'u1', null, 8),
+      user('u3', 'y1', 'SIDE', 9),
+      user('u4', 'x3', 'AGAIN', 10),
+    ]);
+    const badged = (text: string) => {
+      const at = html.indexOf(text, html.indexOf('Conversation (active path)'));
+      const card = html.slice(html.lastIndexOf('<li class="entry', at), at);
+      return [...card.matchAll(/class="badge[^"]*"[^>]*>([^<]*)</g)].map((m) => m[1]);
+    };
+    expect(badged('TRUNK')).toEqual([]);
+    expect(badged('REWRITTEN')).toEqual([]);
+    expect(badged('FAILED')).toEqual(['error', 'failed attempt']);
+  });
+
   // Regression (a review of Pi's trees): a header-only file's page said "Tree 0 branches · 0 roots.
   // Each row is a turn; click one to jump to it." above no tree.
   it('draws no Tree section for a session of no entries', async () => {

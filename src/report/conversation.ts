@@ -181,7 +181,7 @@ export interface ConversationContext {
   usageCountedElsewhere?: (entry: Entry) => boolean;
   /** Labels by target id, latest first wins. */
   labels: ReadonlyMap<string, string>;
-  /** Entries hidden from the model by a later context edit (failed attempts, retries). */
+  /** Entries hidden from the model by a later context edit on their path (failed attempts retried, context cut to fit). */
   hidden: ReadonlySet<string>;
   forksAt: (entry: Entry) => ForkLink[];
   /** Whether the page shows an entry with this id (links must not dangle). */
@@ -456,7 +456,9 @@ function badgesOf(entry: Entry, ctx: ConversationContext): Badge[] {
   else if (ctx.usageCountedElsewhere?.(entry)) badges.push({ label: 'usage counted elsewhere', tone: 'copied', title: 'the same response is recorded in another entry, where its usage is counted once' });
   if (ctx.outsidePeriod(entry)) badges.push({ label: 'outside period', tone: 'hidden', title: "outside this report's period: shown, not counted here" });
   if (ctx.hidden.has(entry.id)) {
-    badges.push({ label: 'failed attempt', tone: 'hidden', title: 'hidden from the model by a later context edit (retried)' });
+    // Pi hides a failed request when it retries it, and other entries to fit the context (pi.md §5).
+    const failed = entry.kind === 'reply' && (entry.outcome === 'error' || entry.outcome === 'aborted');
+    badges.push(failed ? { label: 'failed attempt', tone: 'hidden', title: 'hidden from the model by a later context edit (retried)' } : { label: 'hidden from the model', tone: 'hidden', title: 'hidden from the model by a later context edit' });
   }
   if (entry.kind === 'prompt' && entry.queued) badges.push({ label: 'sent while it worked', tone: 'label', title: 'typed while the agent worked, and given to it between two of its steps' });
   if (entry.recovered) badges.push({ label: 'recovered', tone: 'recovered', title: 'recovered from a damaged line' });

@@ -4,10 +4,10 @@
 
 import type { Counted } from '../ledger/claims.js';
 import { inPeriod, inSentence, type Period, type Scope } from '../ledger/scope.js';
-import { buildTree } from '../model/tree.js';
+import { buildTree, type EntryTree } from '../model/tree.js';
 import { splitBranches, type Branch } from '../model/branches.js';
 import type { Pricer } from '../pricing/price.js';
-import { SOURCE_NAMES, type Block, type Entry, type SessionFile, type Usage } from '../types.js';
+import { SOURCE_NAMES, type Block, type Entry, type EntryOf, type SessionFile, type Usage } from '../types.js';
 import { anchorOf, anchorOfId, blockText, callAnchor, entryView, FILES_ANCHOR, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { highlightBudget, type HighlightBudget } from './highlight.js';
 import { totalTokens, type SessionData, type SessionLink, type SubagentData, type ToolTotals, type UsageTotals } from './data.js';
@@ -243,7 +243,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     ...periodMarks(session, period),
     usageCountedElsewhere: usageCountedElsewhere(file.entries, session.counted),
     labels: latestLabels(file.entries),
-    hidden: hiddenByContextEdits(file.entries),
+    hidden: hiddenByContextEdits(tree),
     hasEntry: (id) => tree.byId.has(id),
     priceOf: (usage) => ctx.price(usage, file.source),
     callOf: toolCallsOf(file.entries),
@@ -620,10 +620,21 @@ function latestLabels(entries: readonly Entry[]): Map<string, string> {
   return labels;
 }
 
-function hiddenByContextEdits(entries: readonly Entry[]): Set<string> {
-  const hidden = new Set<string>();
-  for (const entry of entries) if (entry.kind === 'contextEdit' && entry.omitted && entry.targetId) hidden.add(entry.targetId);
-  return hidden;
+function hiddenByContextEdits(tree: EntryTree): Set<string> {
+  // Edits are branch-relative, and the latest on a path wins (pi.md §5): on the active path, an
+  // entry is hidden by the active path's latest edit of it; elsewhere, by the latest edit of it
+  // written below it (a rewrite after an omission shows it again; an omission on a branch the
+  // conversation left does not hide it on the active path).
+  const latest = new Map<string, EntryOf<'contextEdit'>>();
+  const onActivePath = new Set(tree.activePath);
+  for (const entry of tree.activePath) if (entry.kind === 'contextEdit' && entry.targetId) latest.set(entry.targetId, entry);
+  for (const entry of tree.entries) {
+    if (entry.kind !== 'contextEdit' || !entry.targetId || onActivePath.has(entry)) continue;
+    const target = tree.byId.get(entry.targetId);
+    if (target === undefined || onActivePath.has(target)) continue;
+    latest.set(entry.targetId, entry);
+  }
+  return new Set([...latest].flatMap(([target, edit]) => (edit.omitted ? [target] : [])));
 }
 
 /** One line for a tree node or a link: what the user typed, or what the entry was. */
