@@ -43,6 +43,27 @@ describe('Pi reader', () => {
     expect(outcome.file.diagnostics.filter((d) => d.detail.endsWith('written again as it was: read once'))).toHaveLength(lines.length - 1);
   });
 
+  // Regression (an outside review of Pi's format): a reply naming a reused id as its parent hung
+  // under the first entry of that id, not the one written just before it (Pi's index keeps the last).
+  it('takes a reused id, named as a parent after it, for the latest entry written under it', async () => {
+    const path = join(await tempDir(), 'reused.jsonl');
+    const at = (n: number) => `2026-10-01T09:00:0${n}.000Z`;
+    const records = [
+      { type: 'session', version: 3, id: 's-reused', timestamp: at(0), cwd: '/w' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'first', timestamp: 0 } },
+      { type: 'message', id: 'u1', parentId: 'u1', timestamp: at(2), message: { role: 'user', content: 'second', timestamp: 0 } },
+      { type: 'message', id: 'a1', parentId: 'u1', timestamp: at(3), message: { role: 'assistant', content: [{ type: 'text', text: 'answer' }], timestamp: 0 } },
+    ];
+    await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const read = await readSessionFile(path);
+    if (read.kind !== 'session') throw new Error('not read');
+    expect(read.file.entries.map((e) => [e.id, e.parentId])).toEqual([
+      ['u1', null],
+      ['u1~3', 'u1'],
+      ['a1', 'u1~3'],
+    ]);
+  });
+
   it('chains v1 entries in file order and maps firstKeptEntryIndex to an entry', async () => {
     const file = await readPiFixture('v1-linear.jsonl');
     expect(file.formatVersion).toBe(1);

@@ -72,6 +72,8 @@ interface PiContext {
   entries: Entry[];
   /** Each id used, and the key of the entry using it. */
   ids: Map<string, string>;
+  /** Ids written again by another entry, and the name the latest of them is kept as. */
+  reusedIds: Map<string, string>;
   /** Ids of entries from lines Pi itself could parse, in order: v1 `firstKeptEntryIndex` counts these. */
   cleanIds: string[];
   /** v1: the entry each new one is chained to. */
@@ -103,6 +105,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     diagnostics: input.diagnostics,
     entries: [],
     ids: new Map(),
+    reusedIds: new Map(),
     cleanIds: [],
     previousId: null,
     modelInUse: { provider: header.provider ?? null, model: header.modelId ?? null },
@@ -251,6 +254,7 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     parentId = ctx.previousId;
     key = v1Key(rawTime, record);
   }
+  if (parentId !== null) parentId = ctx.reusedIds.get(parentId) ?? parentId;
   if (ctx.ids.has(id)) {
     // The same entry written again (its id, time and content): read once, as in two files.
     if (ctx.ids.get(id) === key) {
@@ -259,6 +263,8 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     }
     const renamed = `${id}~${line}${suffix}`;
     ctx.diagnostics.push(diagnostic('duplicate-id', ctx.file, line, `id ${JSON.stringify(id)} already used; kept as ${renamed}`));
+    // Pi's own index of a file keeps the last entry written under an id: what names it from here on names this one.
+    ctx.reusedIds.set(id, renamed);
     id = renamed;
     key = `${key}~${line}${suffix}`;
   }
