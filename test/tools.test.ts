@@ -1,8 +1,10 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionData } from '../src/report/data.js';
 import { resolvePiPath } from '../src/sources/pi/tools.js';
 import { shellCommits } from '../src/sources/tool-output.js';
-import { piFixture, reportOf } from './support/fixtures.js';
+import { piFixture, reportOf, tempDir } from './support/fixtures.js';
 
 async function sessionOf(name: string): Promise<SessionData> {
   return (await reportOf([piFixture(name)])).sessions[0] as SessionData;
@@ -71,6 +73,23 @@ describe('tool work of a session', () => {
       ['src/x.ts', 2],
     ]);
     expect(tools.commits.map((c) => c.line)).toEqual(['[master 0badc0d] Windows']);
+  });
+
+  // Regression (an outside review of Pi's format): on Windows one file written in two cases was
+  // two rows of "Files touched" (pi.md §16: compare Windows paths without case).
+  it('counts a Windows file named in another case as the same file', async () => {
+    const lines = (await readFile(piFixture('windows-tools.jsonl'), 'utf8')).trimEnd().split('\n');
+    const call = { type: 'toolCall', id: 'x9', name: 'read', arguments: { path: 'C:\\USERS\\ana\\shop\\SRC\\X.TS' } };
+    const more = { type: 'message', id: 'w0000009', parentId: 'w0000003', timestamp: '2026-10-15T09:00:09.000Z', message: { role: 'assistant', content: [call], timestamp: 0 } };
+    const path = join(await tempDir(), 'cased.jsonl');
+    await writeFile(path, `${[...lines, JSON.stringify(more)].join('\n')}\n`);
+    const { tools } = (await reportOf([path])).sessions[0] as SessionData;
+    expect(tools.files.map((f) => [f.path, f.reads])).toEqual([
+      ['C:/Users/Ana/Other/y.txt', 1],
+      ['D:/data/z.csv', 1],
+      ['README.md', 1],
+      ['src/x.ts', 3],
+    ]);
   });
 });
 

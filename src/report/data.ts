@@ -387,7 +387,8 @@ class Aggregator {
     const whole = emptyTally();
     const tally = emptyTally();
     const sessionModels = new Map<string, ModelTotals>();
-    const tools = new ToolAcc();
+    const windows = isWindowsCwd(ledger.cwd);
+    const tools = new ToolAcc(windows);
     const checks = costCheck();
     let any = false;
     let outside = false;
@@ -513,7 +514,7 @@ class Aggregator {
     }
     if (!any) return null;
     project.sessions.add(ledger.key);
-    for (const file of tools.files.values()) mergeTouch(project.files, file);
+    for (const file of tools.files.values()) mergeTouch(project.files, file, windows);
     return {
       key: ledger.key,
       ledger,
@@ -863,6 +864,9 @@ class ToolAcc {
   readonly files = new Map<string, FileTouch>();
   readonly commits: ToolTotals['commits'] = [];
 
+  /** `windows`: the session ran on Windows, whose paths are one file however their letters are cased (pi.md §16). */
+  constructor(private readonly windows: boolean) {}
+
   add(entry: LedgerEntry): void {
     this.addWork(entry.calls, entry.result, entry.id);
     // The tool work of sub-agent runs shown in this result: the session's, as a sub-agent file's is.
@@ -896,10 +900,11 @@ class ToolAcc {
   }
 
   private touch(path: string): FileTouch {
-    let file = this.files.get(path);
+    const key = touchKey(path, this.windows);
+    let file = this.files.get(key);
     if (!file) {
       file = { path, reads: 0, writes: 0, edits: 0, added: 0, removed: 0 };
-      this.files.set(path, file);
+      this.files.set(key, file);
     }
     return file;
   }
@@ -917,10 +922,20 @@ class ToolAcc {
   }
 }
 
-function mergeTouch(into: Map<string, FileTouch>, file: FileTouch): void {
-  const found = into.get(file.path);
+/** A file touched, as one file: on Windows, by its path in any case (as first written, it is shown). */
+function touchKey(path: string, windows: boolean): string {
+  return windows ? path.toLowerCase() : path;
+}
+
+function isWindowsCwd(cwd: string | null): boolean {
+  return cwd !== null && /^[a-zA-Z]:[\\/]/.test(cwd);
+}
+
+function mergeTouch(into: Map<string, FileTouch>, file: FileTouch, windows: boolean): void {
+  const key = touchKey(file.path, windows);
+  const found = into.get(key);
   if (!found) {
-    into.set(file.path, { ...file });
+    into.set(key, { ...file });
     return;
   }
   found.reads += file.reads;
