@@ -197,6 +197,9 @@ describe('Pi reader', () => {
               { agent: 'scout', task: 'look', model: 'claude-haiku-4-5', usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, cost: 0.00015 }, messages: [{ role: 'user', content: 'look' }, { role: 'assistant', provider: 'anthropic', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'seen' }] }] },
               // A run that failed at once, on the session's own model: its provider (a hostile look).
               { agent: 'scout', task: 'again', model: 'claude-sonnet-4-5', exitCode: 1, usage: { input: 50, output: 5, cacheRead: 0, cacheWrite: 0, cost: 0.0002 }, messages: [] },
+              // A run that failed at once on another model than the session's, which a sibling run's
+              // replies name the provider of (an outside review: a row "?/claude-haiku-4-5").
+              { agent: 'worker', task: 'fail', model: 'claude-haiku-4-5', exitCode: 1, usage: { input: 20, output: 2, cacheRead: 0, cacheWrite: 0, cost: 0.00003 } },
             ],
           },
         },
@@ -208,6 +211,7 @@ describe('Pi reader', () => {
     expect(ofKind(file.file.entries, 'toolResult')[0]?.usage.map((u) => [u.origin, u.provider, u.model, u.input])).toEqual([
       ['subagent', 'anthropic', 'claude-haiku-4-5', 100],
       ['subagent', 'anthropic', 'claude-sonnet-4-5', 50],
+      ['subagent', 'anthropic', 'claude-haiku-4-5', 20],
     ]);
   });
 

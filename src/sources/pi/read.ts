@@ -713,6 +713,11 @@ function subagentRuns(
       entries,
     });
   });
+  // A run given by its sums alone whose provider nothing above told: the provider a sibling run's
+  // replies name for its model (parallel runs of one call), so that the model is one row, not two.
+  const providers = new Map<string, string>();
+  for (const run of runs) for (const entry of run.entries) if (entry.kind === 'reply' && entry.model !== null && entry.provider !== null) providers.set(entry.model, entry.provider);
+  for (const run of runs) for (const record of run.aggregate ?? []) if (record.provider === null && record.model !== null) record.provider = providers.get(record.model) ?? null;
   return { runs, usage };
 }
 
