@@ -211,10 +211,13 @@
     };
     // Text as it is searched: lower case, accents and other marks dropped, ß as ss, a curly
     // apostrophe as a straight one, so that "cafe" finds "Café", "ISTANBUL" "İstanbul" and "don't"
-    // "don’t". ASCII text (most of it) is only lowered.
+    // "don’t". ASCII text (most of it) is only lowered. Markdown's emphasis marks (* _ ~) are
+    // dropped too, from the text and the query alike: the index holds a message as its page shows
+    // it, `__init__.py` as a bold "init.py", while a prompt's outline and tree show it as typed.
     var MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
+    var EMPHASIS = /[*_~]/g;
     function fold(text) {
-      var lower = text.toLowerCase();
+      var lower = text.toLowerCase().replace(EMPHASIS, '');
       return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(MARKS, '').replace(/\u00df/g, 'ss').replace(/[\u2018\u2019\u02bc]/g, "'") : lower;
     }
     // The same, with where each folded character came from in the text: to mark what matched.
@@ -335,13 +338,13 @@
       var words = termsOf(query);
       if (words.length === 0) words = [fold(query)];
       var list = document.createElement('ol');
+      // Every match is counted; the first LIMIT are listed.
       var count = 0;
       index.sessions.forEach(function (session, s) {
-        if (count >= LIMIT) return;
         var title = foldedTitles[s];
         if (title == null) title = foldedTitles[s] = fold(session[0] + ' ' + session[1]);
         if (matches(title, words)) {
-          list.appendChild(result(session, 't', session[3], session[0] + ' — ' + session[1], words));
+          if (count < LIMIT) list.appendChild(result(session, 't', session[3], session[0] + ' — ' + session[1], words));
           count++;
         }
       });
@@ -349,14 +352,14 @@
       for (var n = 0; n < shards.length; n++) {
         if (!shards[n]) continue;
         loaded++;
-        for (var r = 0; r < shards[n].length && count < LIMIT; r++) {
+        for (var r = 0; r < shards[n].length; r++) {
           var row = shards[n][r];
           if (!matches(foldedRow(n, r), words)) continue;
-          list.appendChild(result(index.sessions[row[0]], row[1], row[2], row[3], words));
+          if (count < LIMIT) list.appendChild(result(index.sessions[row[0]], row[1], row[2], row[3], words));
           count++;
         }
       }
-      say((count === 0 ? 'No matches' : count >= LIMIT ? 'The first ' + LIMIT + ' matches' : count + (count === 1 ? ' match' : ' matches')) +
+      say((count === 0 ? 'No matches' : count > LIMIT ? 'The first ' + LIMIT + ' of ' + count.toLocaleString('en-US') + ' matches' : count + (count === 1 ? ' match' : ' matches')) +
         (loaded < shards.length ? ' so far (' + loaded + ' of ' + shards.length + ' parts of the index loaded)' : '') +
         (index.repliesLeftOut > 0 ? '. Replies are searched by their opening words, and only while the index stays small.' : '.'));
       listBox.appendChild(list);

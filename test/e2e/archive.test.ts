@@ -185,6 +185,59 @@ describe('the archive in a browser', () => {
     }
   });
 
+  // Regressions (an outside review in a browser): a query typed as a prompt's outline shows it
+  // (`__init__`, `2*3*4`) found nothing, the index holding the Markdown as rendered ("init", "234");
+  // past 100 matches the count was not said; a Markdown table of numbers squeezed its cells to a
+  // letter a line on a phone ("1/0/0/0") instead of scrolling; a right-to-left prompt's outline
+  // line took its date in among its words; an entry without a time had an empty link to tab to.
+  it('finds text typed with Markdown marks, counts every match, and lays out tables, outlines and untimed entries', async (context) => {
+    requireBrowser(context);
+    const input = join(work, 'marks');
+    await mkdir(input, { recursive: true });
+    const at = (n: number) => new Date(Date.UTC(2026, 9, 6, 10, 0, n)).toISOString();
+    const table = ['| bench | runs | mean ns | change |', '|---|---|---|---|', '| parse_large_json | 1000 | 12,345.67 | -12.4% |', '| render_page | 2000 | 19,004.55 | +3.1% |'].join('\n');
+    const prompts = ['why does my __init__.py not load', 'compute 2*3*4 for me', 'תקן את הבאג בקובץ main.py בבקשה', ...Array.from({ length: 110 }, (_, n) => `needle number ${n}`)];
+    const lines: object[] = [{ type: 'session', version: 3, id: 'marks', timestamp: at(0), cwd: '/work/marks' }];
+    let parent: string | null = null;
+    prompts.forEach((text, n) => {
+      lines.push({ type: 'message', id: `u${n}`, parentId: parent, timestamp: at(2 * n + 1), message: { role: 'user', content: text } });
+      lines.push({ type: 'message', id: `a${n}`, parentId: `u${n}`, timestamp: at(2 * n + 2), message: { role: 'assistant', content: [{ type: 'text', text: n === 0 ? table : 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5' } });
+      parent = `a${n}`;
+    });
+    // An entry of no time, as a session name is written in no time by some agents.
+    lines.push({ type: 'session_info', id: 'n1', parentId: parent, name: 'Marks' });
+    await writeFile(join(input, 'm.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
+    const report = join(work, 'marks-report');
+    await build({ inputs: [input], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const visit = await openPage(await browser.context(), pathToFileURL(join(report, 'index.html')).href);
+    try {
+      const { page } = visit;
+      const status = page.locator('[data-search-results] > p.note');
+      const search = async (query: string) => {
+        await page.fill('form.search input', query);
+        await page.waitForTimeout(400);
+        await expect.poll(async () => status.textContent()).toMatch(/^(The first 100 of [\d,]+ matches|\d+ match(es)?|No matches)\.$/);
+        return (await status.textContent()) ?? '';
+      };
+      expect(await search('__init__.py')).toBe('1 match.');
+      expect(await search('2*3*4')).toBe('1 match.');
+      expect(await search('needle number')).toBe('The first 100 of 110 matches.');
+      const session = (await readdir(join(report, 'sessions'))).find((name) => name.endsWith('.html')) as string;
+      await page.setViewportSize({ width: 390, height: 800 });
+      await page.goto(pathToFileURL(join(report, 'sessions', session)).href);
+      // The numbers stay whole on a phone: the table scrolls in itself.
+      const cell = page.locator('.markdown table td', { hasText: '12,345.67' });
+      expect(await cell.evaluate((td) => td.getClientRects().length === 1 && (td as HTMLElement).offsetHeight < 40)).toBe(true);
+      expect(await page.locator('.markdown table').evaluate((t) => t.scrollWidth > t.clientWidth)).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await page.locator('nav.outline a', { hasText: 'main.py' }).getAttribute('dir')).toBe('auto');
+      expect(await page.locator('a.time:empty, a.time time[datetime=""]').count()).toBe(0);
+      expect(pageProblems(visit, 'the session page')).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
   it('exports one session as a single file that opens alone, styled, its script allowed by hash', async (context) => {
     requireBrowser(context);
     const alone = join(work, 'alone');
