@@ -145,14 +145,25 @@
     show.className = 'toolbar-group';
     show.setAttribute('role', 'group');
     show.setAttribute('aria-label', 'Show');
+    // The view chosen is kept while the tab is open, where the browser lets a file:// page keep
+    // it: the next part of a long session opens as the reader left the last.
+    var VIEW_SETTING = 'bough-session-view';
+    var kept = null;
+    try {
+      kept = window.sessionStorage.getItem(VIEW_SETTING);
+    } catch (e) {}
     [['all', 'Everything'], ['prompts', 'Prompts only'], ['no-tools', 'Hide tool calls']].forEach(function (choice) {
       var b = button(choice[1], function () {
         document.body.setAttribute('data-show', choice[0]);
         Array.prototype.forEach.call(show.children, function (other) { other.setAttribute('aria-pressed', String(other === b)); });
+        try {
+          window.sessionStorage.setItem(VIEW_SETTING, choice[0]);
+        } catch (e) {}
       });
       b.setAttribute('aria-pressed', String(choice[0] === 'all'));
       if (choice[0] === 'all') showEverything = function () { b.click(); };
       show.appendChild(b);
+      if (choice[0] === kept && kept !== 'all') b.click();
     });
     var fold = document.createElement('span');
     fold.className = 'toolbar-group';
@@ -402,14 +413,16 @@
   document.addEventListener('DOMContentLoaded', function () {
     var form = document.querySelector('[data-search]');
     if (form) archiveSearch(form);
+    // The toolbar first: the view it keeps from the last page may hide the entry linked to, which
+    // reveal() then shows again.
+    var bar = document.querySelector('[data-session-toolbar]');
+    if (bar) sessionToolbar(bar);
     reveal();
     // A chart wider than the screen opens on its newest days, where a reader looks first.
     Array.prototype.forEach.call(document.querySelectorAll('.chart-scroll'), function (box) {
       box.scrollLeft = box.scrollWidth;
     });
     Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), sortable);
-    var bar = document.querySelector('[data-session-toolbar]');
-    if (bar) sessionToolbar(bar);
     var footer = document.querySelector('footer.site');
     if (footer) footer.appendChild(keysBox('Single-key shortcuts (/ search; t, o, e on a session’s page)'));
     // The outline of prompts is folded above the conversation (on a phone, hundreds of lines

@@ -311,6 +311,12 @@ describe('the archive in a browser', () => {
         link.click();
       }, [reply as string, first]);
       await page.locator(`[id="${reply}"]`).waitFor({ state: 'visible' });
+      // Regression (a review in a browser): the view chosen was forgotten at the next page (a long
+      // session's next part); it is kept while the tab is open.
+      await page.getByRole('button', { name: 'Hide tool calls' }).click();
+      await page.reload();
+      expect(await page.getByRole('button', { name: 'Hide tool calls' }).getAttribute('aria-pressed')).toBe('true');
+      expect(await visible('li.kind-toolResult')).toBe(0);
       expect(pageProblems(visit, first)).toEqual([]);
     } finally {
       await visit.page.close();
