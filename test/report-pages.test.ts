@@ -132,7 +132,9 @@ describe('rendered report', () => {
     ]);
     const said = [...html.matchAll(/<p class="event-text">([\s\S]*?)<\/p>/g)].map((m) => (m[1] ?? '').replace(/<[^>]*>/g, '').trim());
     expect(said).toContain('label “DANGLING” set on an entry not in this file');
-    expect(said).toContain('label “kept” set on this entry');
+    // Regression (an outside review): the link read "this entry", though it leads to the label's
+    // target, not to the line that says it: named as what the target is.
+    expect(said).toContain('label “kept” set on First.');
   });
 
   // Regression (an outside review of Pi's format): every entry any context edit omitted was a
@@ -164,6 +166,8 @@ describe('rendered report', () => {
     expect(badged('TRUNK')).toEqual([]);
     expect(badged('REWRITTEN')).toEqual([]);
     expect(badged('FAILED')).toEqual(['error', 'failed attempt']);
+    // The edit links the entry it hid (it said only "an earlier entry hidden from the model").
+    expect(html).toMatch(/hidden from the model: <a href="#[^"]+">error reply: overloaded<\/a>/);
   });
 
   // Regression (a review of Pi's trees): a header-only file's page said "Tree 0 branches · 0 roots.

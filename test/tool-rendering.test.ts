@@ -38,7 +38,7 @@ function context(entries: readonly Entry[], budget: HighlightBudget, claude = fa
     labels: new Map(),
     hidden: new Set(),
     forksAt: () => [],
-    hasEntry: () => true,
+    entryNamed: () => 'an entry',
     priceOf: () => ({ cost: null, state: 'unpriced', key: null, tier: null, missing: [], note: null, subscription: false }),
     callOf: toolCallsOf(entries),
     highlight: budget,

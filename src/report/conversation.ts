@@ -184,8 +184,8 @@ export interface ConversationContext {
   /** Entries hidden from the model by a later context edit on their path (failed attempts retried, context cut to fit). */
   hidden: ReadonlySet<string>;
   forksAt: (entry: Entry) => ForkLink[];
-  /** Whether the page shows an entry with this id (links must not dangle). */
-  hasEntry: (id: string) => boolean;
+  /** What the entry with this id is, in a few words, where the page shows it; null elsewhere (links must not dangle). */
+  entryNamed: (id: string) => string | null;
   /** bough's price of a usage record. */
   priceOf: (usage: Usage) => PricedUsage;
   /** A result's tool call (see `toolCallsOf`), so that it is shown as its tool's kind of output. */
@@ -380,12 +380,13 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
     }
     case 'label': {
       // The label itself is shown on its target; this line keeps the entry reachable from the tree.
-      const found = entry.targetId !== null && ctx.hasEntry(entry.targetId);
+      const target = entry.targetId === null ? null : ctx.entryNamed(entry.targetId);
       const what = entry.label === null ? 'label cleared on' : `label “${shorten(entry.label, LABEL_LENGTH)}” set on`;
       return {
-        ...event(base, 'info', 'label', found ? what : `${what} an entry not in this file`),
+        ...event(base, 'info', 'label', target !== null ? what : `${what} an entry not in this file`),
         detailText: entry.label !== null && entry.label.length > LABEL_LENGTH ? cut(entry.label, MAX_TEXT) : null,
-        target: found ? { label: 'this entry', href: `#${anchorOfId(entry.targetId as string)}` } : null,
+        // Named as what it is: the entry the label is on, not the one this line is.
+        target: target !== null ? { label: target, href: `#${anchorOfId(entry.targetId as string)}` } : null,
       };
     }
     case 'name': {
@@ -394,13 +395,12 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
       // The whole of a long name once, folded; everywhere else it is cut.
       return { ...event(base, 'info', 'name', `named “${shown}”`), detailText: shown === entry.name ? null : cut(entry.name, MAX_TEXT) };
     }
-    case 'contextEdit':
-      return event(
-        base,
-        'info',
-        'context edit',
-        entry.omitted ? 'an earlier entry hidden from the model' : 'an earlier entry rewritten for the model',
-      );
+    case 'contextEdit': {
+      const target = entry.targetId === null ? null : ctx.entryNamed(entry.targetId);
+      const what = entry.omitted ? 'hidden from the model:' : 'rewritten for the model:';
+      if (target === null) return event(base, 'info', 'context edit', entry.omitted ? 'an earlier entry hidden from the model' : 'an earlier entry rewritten for the model');
+      return { ...event(base, 'info', 'context edit', what), target: { label: target, href: `#${anchorOfId(entry.targetId as string)}` } };
+    }
     case 'custom': {
       const text = blockText(entry.content);
       const images = parts(entry.content.filter((b) => b.type === 'image'));
@@ -749,7 +749,7 @@ function subagentView(run: SubagentRun, result: Entry, ctx: ConversationContext)
     labels: new Map(),
     hidden: new Set(),
     forksAt: () => [],
-    hasEntry: () => false,
+    entryNamed: () => null,
     callOf: toolCallsOf(run.entries),
   };
   return {

@@ -244,7 +244,10 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     usageCountedElsewhere: usageCountedElsewhere(file.entries, session.counted),
     labels: latestLabels(file.entries),
     hidden: hiddenByContextEdits(tree),
-    hasEntry: (id) => tree.byId.has(id),
+    entryNamed: (id) => {
+      const entry = tree.byId.get(id);
+      return entry === undefined ? null : shorten(describeEntry(entry), TARGET_LENGTH);
+    },
     priceOf: (usage) => ctx.price(usage, file.source),
     callOf: toolCallsOf(file.entries),
     subagentOfCall: (callId) => spawns.sectionOfCall.get(callId) ?? null,
@@ -501,7 +504,7 @@ function subagentFileView(
   // A spawned thread's replay of the history it was started from: the parent's, shown above.
   const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: startedBy, summary: summary.join(' · '), copiedFrom: 'the parent session, counted there' };
   if (file === null) return { ...section, file: sub.ledger.path, entries: [] };
-  const ids = new Set(file.entries.map((e) => e.id));
+  const byId = new Map(file.entries.map((e) => [e.id, e]));
   const conversation: ConversationContext = {
     ...parent,
     copied: copiedHere(file.entries, sub.counted),
@@ -510,7 +513,10 @@ function subagentFileView(
     labels: new Map(),
     hidden: new Set(),
     forksAt: () => [],
-    hasEntry: (id) => ids.has(id),
+    entryNamed: (id) => {
+      const entry = byId.get(id);
+      return entry === undefined ? null : shorten(describeEntry(entry), TARGET_LENGTH);
+    },
     callOf: toolCallsOf(file.entries),
   };
   return { ...section, file: file.path, entries: file.entries.map((entry) => sectionEntry(entry, conversation)) };
@@ -636,6 +642,9 @@ function hiddenByContextEdits(tree: EntryTree): Set<string> {
   }
   return new Set([...latest].flatMap(([target, edit]) => (edit.omitted ? [target] : [])));
 }
+
+/** How long a link to another entry of the page (a label's, a context edit's) may name it. */
+const TARGET_LENGTH = 60;
 
 /** One line for a tree node or a link: what the user typed, or what the entry was. */
 export function describeEntry(entry: Entry): string {
