@@ -162,6 +162,14 @@ describe('Codex usage in stats', () => {
     const { totals } = await stats('fork-no-counts');
     // The parent's 10,000 in / 100 out once; the fork's totals 12,000 / 120 carry on from them, so it adds 2,000 / 20.
     expect(totals).toMatchObject({ sessions: 2, usageRecords: 2, tokens: { input: 12_000, output: 120 }, cost: { bough: 0.0162 } });
+    // Regression (an outside review of Codex lineages): the parent's reply, written after its
+    // token_count, was the fork's own too (its copy had no count to place it by): 2 prompts, 3 replies.
+    const { rows } = await statsBy('fork-no-counts', 'session');
+    expect(totals).toMatchObject({ prompts: 2, replies: 2 });
+    expect(rows.map((r) => [r.prompts, r.replies])).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
   });
 
   // Regression: a usage record was claimed by its lineage and totals alone, so two forks of one

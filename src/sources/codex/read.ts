@@ -5,9 +5,10 @@
 // Counting across files. A fork or a spawned child re-persists its parent's rollout at its start,
 // token_count events included (§9), and an archived thread is a byte copy of an active one. Both
 // are matched by content, never by file:
-// - Each entry's key is `<anchor>:<payload hash>:<turn id>@<running totals before it>#<occurrence>`;
-//   the envelope's write time is left out because a replay re-stamps it, and the turn id keeps a
-//   fork's own turns apart from its parent's later ones even when the same words are typed.
+// - Each entry's key is `<anchor>:<payload hash>:<turn id>#<occurrence>` (in a turn that names no
+//   id, `<turn id>@<running totals before it>`); the envelope's write time is left out because a
+//   replay re-stamps it, and the turn id keeps a fork's own turns apart from its parent's later
+//   ones even when the same words are typed.
 // - Each usage record's claim is `<anchor>|<totals before>><totals after>`, with its turn id (see
 //   Usage.claimTurn): a replayed token_count carries the parent's totals on both sides, a thread's
 //   own one its own, and two forks of one point, starting from the same totals, tell their own
@@ -193,6 +194,8 @@ interface CodexContext {
   occurrences: Map<string, number>;
   /** The turn being read: part of each entry's key, so a fork's own turns never match its parent's. */
   turnId: string;
+  /** The turn being read named itself (its turn_context or turn_started gave its id): its id alone places an entry. */
+  turnNamed: boolean;
   /** The last damaged token_count as written, so that its re-emit is not counted again. */
   lastDamaged: string | null;
   startedAt: number | null;
@@ -243,6 +246,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     usages: [],
     occurrences: new Map(),
     turnId: '',
+    turnNamed: false,
     lastDamaged: null,
     startedAt: null,
   };
@@ -464,6 +468,7 @@ function turnContext(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   closeReply(ctx);
   ctx.justCompacted = false;
   if (r.turn_id) ctx.turnId = r.turn_id;
+  ctx.turnNamed = Boolean(r.turn_id);
   if (ctx.cwd === null && r.cwd) ctx.cwd = r.cwd;
   if (r.model && r.model !== ctx.model) {
     ctx.model = r.model;
@@ -693,7 +698,10 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     case 'turn_started':
       closeReply(ctx);
       startTurn(ctx);
-      if (typeof event['turn_id'] === 'string') ctx.turnId = event['turn_id'];
+      if (typeof event['turn_id'] === 'string' && event['turn_id'] !== '') {
+        ctx.turnId = event['turn_id'];
+        ctx.turnNamed = true;
+      }
       return;
     case 'task_complete':
     case 'turn_complete':
@@ -1098,8 +1106,10 @@ function countsSignature(t: Totals): string {
 
 function add(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null, built: EntryPayload): Draft {
   const hash = contentHash(payload);
-  // Where in the thread the item sits: its turn and the running totals before it.
-  const position = `${ctx.turnId}@${ctx.totals === null ? '0' : countsSignature(ctx.totals)}`;
+  // Where in the thread the item sits: its turn, and in a turn that names none (older builds) the
+  // running totals before it too. Not the totals within a named turn: a fork or child whose copy
+  // of the history carries no token_count has none, and its copied items were taken for its own.
+  const position = ctx.turnNamed ? ctx.turnId : `${ctx.turnId}@${ctx.totals === null ? '0' : countsSignature(ctx.totals)}`;
   const seen = `${hash}@${position}`;
   const occurrence = (ctx.occurrences.get(seen) ?? 0) + 1;
   ctx.occurrences.set(seen, occurrence);
