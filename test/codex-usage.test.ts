@@ -88,6 +88,15 @@ describe('Codex usage in stats', () => {
     expect(other).toMatchObject({ usageRecords: 4, tokens: { input: 800_000, output: 4_000 } });
   });
 
+  // Regression (an outside review of Codex lineages): a fork whose copy carries no count and that
+  // compacted first took its first totals, at the compaction's sentinel, for its own usage (its
+  // parent's whole spend again: $0.5435 for $0.2856).
+  it('counts a fork that compacted before its first request from its parent\'s totals, as a baseline', async () => {
+    const { totals } = await stats('fork-compacts-first');
+    expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 201_000, cacheRead: 99_000, output: 2_200 } });
+    expect(totals.cost.bough).toBeCloseTo(0.285625, 9);
+  });
+
   it('keeps counting after a "context window exceeded" event, whose synthetic totals later ones build on', async () => {
     const { totals } = await stats('context-full');
     // 100k in (50k cached) before; then +20k (5k cached) and +30k (20k cached) on top of the {0…, total: window} totals.

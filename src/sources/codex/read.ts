@@ -877,6 +877,13 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     // parent's last response was.
     turn = null;
     note = 'the running totals continue from the parent thread’s: counted this response’s own usage';
+  } else if (before === null && last !== null && isZero(last)) {
+    // The first totals a file holds, at a compaction sentinel (its own counts all zero, §7.2 item 2):
+    // what they hold was used before this file (a fork's or child's parent, whose copied history
+    // carried no count): a baseline, not this thread's usage.
+    ctx.totals = total;
+    ctx.totalsAt = time;
+    return;
   } else if (before === null || grewFrom(total, before)) {
     delta = before === null ? total : difference(total, before);
     // The totals grew by more than this response's own counts: the rest is of requests whose
