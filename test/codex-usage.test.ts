@@ -2,8 +2,8 @@
 // (formats/codex.md §7), replayed parent history in spawned children (§9) and Codex's pricing
 // rules, one small rollout per case under fixtures/codex/usage/.
 
-import { appendFile, cp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, cp, mkdir, readdir, readFile, rename, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli as run } from './support/cli.js';
 import { statsSchema } from '../src/report/schema.js';
@@ -165,6 +165,32 @@ describe('Codex usage in stats', () => {
     expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 160_000, output: 16_000 }, subagents: { tokens: { input: 60_000, output: 6_000 } } });
     expect(totals.cost.bough).toBeCloseTo(0.36, 9);
     expect(totals).toEqual((await stats('spawn-after-midnight')).totals);
+  });
+
+  // Regression (an outside review of Codex lineages): a thread given alone was read with the
+  // threads it spawned in the month after it started only, and, archived, with none of them.
+  it('counts a thread given alone with the threads it spawned months later, and when it is archived', async () => {
+    const home = join(await tempDir(), 'codex');
+    await cp(join(USAGE, 'spawn-after-midnight'), home, { recursive: true });
+    const day = (d: string) => join(home, 'sessions', '2026', ...d.split('/'));
+    const child = (await readdir(day('05/13')))[0] as string;
+    await mkdir(day('08/01'), { recursive: true });
+    await rename(join(day('05/13'), child), join(day('08/01'), child));
+    const parentName = 'rollout-2026-05-12T23-50-00-0195dddd-0000-7000-8000-0000000000a1.jsonl';
+    const parent = join(day('05/12'), parentName);
+    await utimes(parent, new Date('2026-08-01T12:00:00Z'), new Date('2026-08-01T12:00:00Z'));
+    const alone = async (path: string) => {
+      const { code, stdout, stderr } = await run(['stats', path, '--json', '--tz', 'UTC', '--no-cache']);
+      expect(code, stderr).toBe(0);
+      return statsSchema.parse(JSON.parse(stdout)).totals;
+    };
+    const expected = { usageRecords: 3, tokens: { input: 160_000, output: 16_000 }, subagents: { tokens: { input: 60_000, output: 6_000 } } };
+    expect(await alone(parent)).toMatchObject(expected);
+    const archived = join(home, 'archived_sessions', parentName);
+    await mkdir(dirname(archived), { recursive: true });
+    await rename(parent, archived);
+    await utimes(archived, new Date('2026-08-01T12:00:00Z'), new Date('2026-08-01T12:00:00Z'));
+    expect(await alone(archived)).toMatchObject(expected);
   });
 
   it('counts a fork’s first response alone when its copied history carried no token_count (regression: the parent’s totals counted again)', async () => {

@@ -37,8 +37,6 @@ export function isArchivedRollout(rolloutPath: string): boolean {
 /** How much of a rollout is read to tell its parent: its session_meta, instructions and all. */
 const HEAD_BYTES = 64 * 1024;
 
-/** Day folders looked in past a rollout's own for the threads it spawned: a month of a thread resumed again and again. */
-const SPAWN_DAYS = 31;
 const MS_PER_DAY = 24 * 60 * 60 * 1000;
 
 /**
@@ -80,19 +78,28 @@ function threadIdOf(path: string): string | null {
   return /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(basename(path))?.[1] ?? null;
 }
 
-/** The rollout's own folder and, when it is a `YYYY/MM/DD` day folder, the days after it that the thread may have spawned into. */
+/**
+ * The rollout's own folder and the day folders (`sessions/YYYY/MM/DD`) the thread may have spawned
+ * into: from the day it started to the day after it was last written, however long it went on. A
+ * rollout the user archived (`archived_sessions`, flat) started on the day its name says, and its
+ * threads' files are in its home's `sessions`.
+ */
 async function spawnFolders(path: string): Promise<string[]> {
   const own = dirname(path);
   const day = /^(.*)[\\/](\d{4})[\\/](\d{2})[\\/](\d{2})$/.exec(own);
+  const named = /^rollout-(\d{4})-(\d{2})-(\d{2})T/i.exec(basename(path));
+  const home = codexHomeOf(path);
   const lastWritten = await stat(path).then((info) => info.mtimeMs, () => null);
-  if (day === null || lastWritten === null) return [own];
-  const [, root, year, month, date] = day as unknown as [string, string, string, string, string];
-  const first = Date.UTC(Number(year), Number(month) - 1, Number(date));
-  const last = Math.min(first + SPAWN_DAYS * MS_PER_DAY, lastWritten + MS_PER_DAY);
+  const start = day !== null ? { root: day[1] as string, ymd: day.slice(2, 5) } : named !== null && home !== null && isArchivedRollout(path) ? { root: join(home, 'sessions'), ymd: named.slice(1, 4) } : null;
+  if (start === null || lastWritten === null) return [own];
+  const [year, month, date] = start.ymd.map(Number) as [number, number, number];
+  const first = Date.UTC(year, month - 1, date);
   const folders = [own];
-  for (let at = first + MS_PER_DAY; at <= last; at += MS_PER_DAY) {
+  // A time in the future (a clock set wrong) is no later than now.
+  const until = Math.min(lastWritten, Date.now()) + MS_PER_DAY;
+  for (let at = day !== null ? first + MS_PER_DAY : first; at <= until; at += MS_PER_DAY) {
     const [y, m, d] = new Date(at).toISOString().slice(0, 10).split('-') as [string, string, string];
-    folders.push(join(root, y, m, d));
+    folders.push(join(start.root, y, m, d));
   }
   return folders;
 }
