@@ -277,6 +277,36 @@ describe('Claude Code regressions', () => {
     expect(active).toContain('reply W6');
   });
 
+  // Regressions (a second hostile look): a line holding a whole record and then a cut one gave the
+  // whole one's parent as the lost one's (the next prompt hung one level too high, a false branch);
+  // and a cut sidechain line's parent, a sub-agent's, took the main thread.
+  it('does not take a recovered record\'s parent, or a sidechain\'s, for a lost main-thread record\'s', async () => {
+    const glued = [user('g1', null, 'first prompt'), assistant('g2', 'g1', 'G2', tokens(100)), user('g3', 'g2', 'second prompt', { at: '2026-03-10T10:01:00.000Z' }), assistant('g4', 'g3', 'G4', tokens(100), { at: '2026-03-10T10:01:01.000Z' }), user('g5', 'g4', 'third prompt', { at: '2026-03-10T10:02:00.000Z' })].map((r) => JSON.stringify(r));
+    const lines = [glued[0], glued[1], `${glued[2]}${(glued[3] as string).slice(0, 80)}`, glued[4]] as string[];
+    const side = { sidechain: true, at: '2026-03-10T10:00:30.000Z' };
+    // The main thread's reply s3 and the sub-agent's s5 both cut; s6 goes on from s3, lost.
+    const withSidechain = [
+      user('s1', null, 'first prompt'),
+      assistant('s2', 's1', 'S2', tokens(100)),
+      assistant('s3', 's2', 'S3', tokens(100), { at: '2026-03-10T10:00:02.000Z' }),
+      user('s4', null, 'side task', side),
+      assistant('s5', 's4', 'S5', tokens(50), side),
+      user('s6', 's3', 'second prompt', { at: '2026-03-10T10:01:00.000Z' }),
+    ].map((r) => JSON.stringify(r));
+    withSidechain[2] = (withSidechain[2] as string).slice(0, 90);
+    withSidechain[4] = (withSidechain[4] as string).slice(0, 90);
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: `${lines.join('\n')}\n`, '-home-ana-shop/44444444-4444-4444-8444-4444444444b9.jsonl': `${withSidechain.map((l) => l.replace(SESSION, '44444444-4444-4444-8444-4444444444b9')).join('\n')}\n` });
+    const { out, summary } = await build(folder);
+    expect(summary.sessions.find((s) => s.id === SESSION)?.branches).toBe(1);
+    // The main thread goes on from its own reply before the cut line, the sub-agent's chain apart.
+    const page = await readFile(join(out, summary.sessions.find((s) => s.id !== SESSION)?.page as string), 'utf8');
+    const from = page.indexOf('Conversation (active path)');
+    const active = page.slice(from, page.indexOf('</ol>', from));
+    expect(active.indexOf('reply S2')).toBeGreaterThan(-1);
+    expect(active.indexOf('second prompt')).toBeGreaterThan(active.indexOf('reply S2'));
+    expect(active).not.toContain('side task');
+  });
+
   // Regression (an outside review of Claude Code's format): the lines of one streamed response
   // that a gateway wrote with its request id but no message id were each counted as a reply (three
   // replies, their prompts counted three times); a request id alone names the request (§9.2).

@@ -111,6 +111,13 @@ describe('Pi reader', () => {
     await writeFile(path, `${lines.join('\n')}\n`);
     const again = await readSessionFile(path);
     expect(again.kind === 'session' ? again.file.entries.find((e) => e.id === 'a0000006')?.parentId : null).toBe('a0000002');
+    // Regression (a second hostile look): a line holding a whole entry, then the cut one, gave the
+    // whole one's parent for the lost one's: the next entry hung one level too high, a false branch.
+    const whole = (await readFile(piFixture('minimal-v3.jsonl'), 'utf8')).trimEnd().split('\n');
+    const glued = [...whole.slice(0, 4), `${whole[4]}${(whole[5] as string).slice(0, 80)}`, ...whole.slice(6)];
+    await writeFile(path, `${glued.join('\n')}\n`);
+    const gluedRead = await readSessionFile(path);
+    expect(gluedRead.kind === 'session' ? gluedRead.file.entries.find((e) => e.id === 'a0000006')?.parentId : null).toBe('a0000004');
   });
 
   it('splits lines on \\n only, so U+2028 stays inside a string', async () => {

@@ -81,8 +81,8 @@ interface ClaudeContext {
   file: string;
   /** Claude Code's versions its lines name, in the order first written: it may be updated mid-session. */
   versions: Set<string>;
-  /** Of each damaged line, the parent its lost record named, as far as its text still tells (see lostField). */
-  lostParents: Map<number, string | null>;
+  /** Of each damaged line, the parent its lost record named, as far as its text still tells (see lostField), and whether it was a sidechain's. */
+  lostParents: Map<number, { parent: string | null; sidechain: boolean }>;
   /** Sub-agents a Task/Agent call started (`toolUseResult.agentId`), by call id. */
   startedSubagents: Map<string, string>;
   cwd: string | null;
@@ -121,12 +121,13 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     clean: input.first.clean,
   }));
   let lineCount = input.first.line;
-  const lostParents = new Map<number, string | null>();
+  const lostParents = new Map<number, { parent: string | null; sidechain: boolean }>();
   for await (const line of input.lines) {
     lineCount = line.number;
     const read = lineRecords(line, input.path, isClaudeRecord, input.diagnostics);
     read.records.forEach((record, index) => records.push({ record, line: line.number, piece: read.records.length > 1 ? index + 1 : 0, clean: read.clean }));
-    if (read.damaged !== undefined) lostParents.set(line.number, lostField(read.damaged, 'parentUuid'));
+    // A line of which records were recovered as well: which parent in it was the lost one's is not told.
+    if (read.damaged !== undefined) lostParents.set(line.number, { parent: read.records.length > 0 ? null : lostField(read.damaged, 'parentUuid'), sidechain: /"isSidechain"\s*:\s*true/.test(read.damaged.slice(0, 4096)) });
   }
 
   const facts = fileFacts(records, input.path);
@@ -1177,13 +1178,18 @@ function draftOf(ctx: ClaudeContext, id: string | null): Draft | null {
   return id === null ? null : (ctx.entryById.get(id) ?? null);
 }
 
-/** The entry the record lost on the last damaged line from `from` to `to` named as its parent, where the line names one that is an entry. */
+/**
+ * The main-thread entry the record lost on the last damaged main-thread line from `from` to `to`
+ * named as its parent, where the line still names it; null when it does not (a sidechain's lost
+ * line is passed over: the main thread does not go on from a sub-agent's).
+ */
 function lostParentBetween(ctx: ClaudeContext, from: number, to: number): string | null {
   for (let line = to; line >= from; line--) {
-    const parent = ctx.lostParents.get(line);
-    if (parent === undefined) continue;
-    const id = parent === null ? null : resolveUuid(ctx, parent);
-    return id !== null && ctx.entryById.has(id) ? id : null;
+    const lost = ctx.lostParents.get(line);
+    if (lost === undefined || lost.sidechain) continue;
+    const id = lost.parent === null ? null : resolveUuid(ctx, lost.parent);
+    const draft = id === null ? undefined : ctx.entryById.get(id);
+    return draft !== undefined && !draft.sidechain ? (id as string) : null;
   }
   return null;
 }

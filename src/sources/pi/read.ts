@@ -128,7 +128,8 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
   for await (const line of input.lines) {
     lineCount = line.number;
     const { records, clean, damaged } = lineRecords(line, input.path, isPiRecord, ctx.diagnostics);
-    if (damaged !== undefined) lostParents.set(line.number, lostField(damaged, 'parentId'));
+    // A line of which records were recovered as well: which parent in it was the lost one's is not told.
+    if (damaged !== undefined) lostParents.set(line.number, records.length > 0 ? null : lostField(damaged, 'parentId'));
     records.forEach((record, index) => addRecord(ctx, record, line.number, records.length > 1 ? index : 0, clean));
   }
 
