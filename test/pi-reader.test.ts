@@ -53,6 +53,8 @@ describe('Pi reader', () => {
       { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'first', timestamp: 0 } },
       { type: 'message', id: 'u1', parentId: 'u1', timestamp: at(2), message: { role: 'user', content: 'second', timestamp: 0 } },
       { type: 'message', id: 'a1', parentId: 'u1', timestamp: at(3), message: { role: 'assistant', content: [{ type: 'text', text: 'answer' }], timestamp: 0 } },
+      // A label naming it after: the latest too (a hostile look: it was put on the first).
+      { type: 'label', id: 'l1', parentId: 'a1', timestamp: at(4), targetId: 'u1', label: 'kept' },
     ];
     await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
     const read = await readSessionFile(path);
@@ -61,7 +63,9 @@ describe('Pi reader', () => {
       ['u1', null],
       ['u1~3', 'u1'],
       ['a1', 'u1~3'],
+      ['l1', 'a1'],
     ]);
+    expect(read.file.entries.find((e) => e.kind === 'label')).toMatchObject({ targetId: 'u1~3' });
   });
 
   it('chains v1 entries in file order and maps firstKeptEntryIndex to an entry', async () => {

@@ -256,6 +256,12 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     key = v1Key(rawTime, record);
   }
   if (parentId !== null) parentId = ctx.reusedIds.get(parentId) ?? parentId;
+  // So is what a label, a context edit, a compaction or a branch summary names.
+  const payload = built.payload as Partial<Record<'targetId' | 'firstKeptEntryId' | 'fromId', string | null>>;
+  for (const field of ['targetId', 'firstKeptEntryId', 'fromId'] as const) {
+    const named = payload[field];
+    if (typeof named === 'string') payload[field] = ctx.reusedIds.get(named) ?? named;
+  }
   if (ctx.ids.has(id)) {
     // The same entry written again (its id, time and content): read once, as in two files.
     if (ctx.ids.get(id) === key) {
