@@ -311,6 +311,10 @@ describe('lookup in the bundled LiteLLM table (pricing.md §7 traps)', () => {
     const vertex = (model: string) => findPrice(bundled, { provider: 'anthropic', model, hint: claudeReader.priceHint('anthropic', new Set()) }, { subscriptionsAtApiPrices: false });
     expect(vertex('claude-sonnet-4-5@20250929')).toMatchObject({ kind: 'priced', filledFrom: 'claude-sonnet-4-5-20250929', price: { webSearch: 0.01 } });
     expect(vertex('claude-3-opus@20240229')).toMatchObject({ kind: 'priced', key: 'vertex_ai/claude-3-opus@20240229', filledFrom: 'claude-3-opus-20240229', price: { base: { cacheRead: 1.5e-6 } } });
+    // Regression (a second hostile look): the table gives Claude 3 Opus and Haiku one-hour writes
+    // below their five-minute ones ($6 a million for Opus's $18.75): no rate, so twice the input, said.
+    expect(vertex('claude-3-opus@20240229')).toMatchObject({ price: { base: { cacheWrite: 1.875e-5, cacheWrite1h: null } } });
+    expect(vertex('claude-3-haiku@20240307')).toMatchObject({ price: { base: { cacheWrite1h: null } } });
     // An undated id is still Anthropic's newest dated entry (a hostile look: vertex_ai/claude-3-haiku, without cache prices).
     expect(claudeKey('claude-3-haiku')).toBe('claude-3-haiku-20240307');
     expect(claudeKey('claude-sonnet-4')).toBe('claude-sonnet-4-20250514');

@@ -144,7 +144,7 @@ function modelPrice(key: string, entry: Record<string, unknown>): ModelPrice {
           // DeepSeek's entries give their cache-hit price under a name of their own.
           cacheRead: rate(entry['cache_read_input_token_cost']) ?? rate(entry['input_cost_per_token_cache_hit']),
           cacheWrite: rate(entry['cache_creation_input_token_cost']),
-          cacheWrite1h: rate(entry['cache_creation_input_token_cost_above_1hr']),
+          cacheWrite1h: oneHourWriteRate(rate(entry['cache_creation_input_token_cost_above_1hr']), rate(entry['cache_creation_input_token_cost']), input),
         };
   const tiers = new Map<number, Partial<Rates>>();
   for (const field in entry) {
@@ -166,6 +166,19 @@ function modelPrice(key: string, entry: Record<string, unknown>): ModelPrice {
     webSearch: searchPrice(entry['search_context_cost_per_query']),
   };
 }
+
+/**
+ * A one-hour cache write costs more than a five-minute one, and a small multiple of the input
+ * (Anthropic: twice the input rate, against 1.25 times). A table rate below the five-minute one, or
+ * past four times the input, is an error of the table's (LiteLLM gives Claude 3 Opus and Haiku $6
+ * a million, for $30 and $0.50): none, so the rule's rate is used, and said.
+ */
+function oneHourWriteRate(oneHour: number | null, fiveMinutes: number | null, input: number): number | null {
+  if (oneHour === null) return null;
+  return (fiveMinutes !== null && oneHour < fiveMinutes) || oneHour > input * MOST_ONE_HOUR_WRITE_FACTOR ? null : oneHour;
+}
+
+const MOST_ONE_HOUR_WRITE_FACTOR = 4;
 
 function field(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
