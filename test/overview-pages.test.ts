@@ -88,8 +88,10 @@ describe('the index of a report', () => {
     expect(chart).toMatch(/<svg class="chart"[^>]*role="img"/);
     expect(chart).toMatch(/<rect [^>]*fill="#[0-9a-f]{6}"><title>2026-10-16 · anthropic\/claude-sonnet-4-5: \$0\.9923 \(all models: \$0\.9998\)<\/title><\/rect>/);
     expect(chart).toMatch(/<ul class="legend"><li><svg class="swatch"/);
-    // The two models the table lacks, and a Pi tool's own model use, which names none.
-    expect(chart).toContain('3 models have no price in the table: their cost is unknown and not drawn.');
+    // The two models the table lacks; and a Pi tool's own model use, which names none, said apart
+    // (a hostile look: "3 models have no price in the table").
+    expect(chart).toContain('2 models have no price in the table: their cost is unknown and not drawn.');
+    expect(chart).toContain('Some usage names no model (a Pi tool’s own model use): its cost is unknown and not drawn.');
     const table = rows(chart);
     // That day also holds records of the two unpriced models, as the month's row says of it.
     expect(table.find((r) => r[0] === '2026-10-16')?.at(-1)).toBe('$0.9998 + unknown');

@@ -197,6 +197,9 @@ describe('agreement with the recorded cost', () => {
     expect(checkCost([record(1, 1.5)])).toMatchObject({ differs: true, reason: 'different catalog', difference: 0.5 });
     expect(checkCost([record(1, 0, {}, 'unpriced'), record(0.1, 0.1)])).toEqual({ differs: false, differingRecords: 0, comparedRecords: 1, incomplete: true, incompleteBy: 'unpriced model', unrecorded: 0, reason: 'unpriced model', difference: null });
     expect(checkCost([record(2, 1, { recordedCostFromProvider: true })]).reason).toBe('provider-billed total');
+    // Regression (a second hostile look): a Pi tool's own model use, which names no model, was "a model not in the price table".
+    expect(checkCost([record(0.12, 0, { origin: 'tool', model: null }, 'unpriced'), record(0.1, 0.1)])).toMatchObject({ incomplete: true, incompleteBy: 'no model recorded' });
+    expect(checkCost([record(0.12, 0, { origin: 'tool', model: null }, 'unpriced'), record(1, 0, {}, 'unpriced')])).toMatchObject({ incompleteBy: 'unpriced model' });
     expect(checkCost([record(0, 3, { provider: 'github-copilot' })]).reason).toBe('subscription provider');
     expect(checkCost([record(1, 3, { origin: 'summary', modelGuessed: true }), record(1, 1.1)]).reason).toBe('model guessed for summary usage');
     // A sub-agent run given by its sums, priced under a tier two of its requests passed (a hostile look).

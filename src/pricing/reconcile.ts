@@ -5,6 +5,7 @@ import type { PricedUsage } from './price.js';
 
 export type DifferenceReason =
   | 'unpriced model'
+  | 'no model recorded'
   | 'no token counts'
   | 'token count left out'
   | 'model priced in part'
@@ -18,6 +19,8 @@ export type DifferenceReason =
 
 /** What the check needs of a usage record besides its price. */
 export interface RecordedUsage {
+  /** The model the record names: none (a Pi tool's own model use) is no model missing from the table. */
+  model: string | null;
   recordedCost: number | null;
   recordedCostFromProvider: boolean;
   modelGuessed: boolean;
@@ -47,7 +50,7 @@ export interface CostCheck {
    */
   incomplete: boolean;
   /** Why it is incomplete: a model not in the price table, one it prices in part, or a record without token counts. */
-  incompleteBy: 'unpriced model' | 'model priced in part' | 'no token counts' | 'token count left out' | null;
+  incompleteBy: 'unpriced model' | 'no model recorded' | 'model priced in part' | 'no token counts' | 'token count left out' | null;
   /**
    * Records the agent stored no cost for beside others it did (Claude Code stopped writing one in
    * 1.0.9, mid-session for a session resumed across the upgrade): left out of the comparison.
@@ -90,6 +93,9 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
   /** Some record is priced in part for a rate the table lacks, or only for a count left out. */
   let rateMissing = false;
   let leftOut = false;
+  /** Unpriced records: some naming no model, some naming one the table lacks. */
+  let modelless = false;
+  let namedUnpriced = false;
   let differingRecords = 0;
   let comparedRecords = 0;
   const byReason = new Map<DifferenceReason, number>();
@@ -110,6 +116,10 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
         countless ||= usage.countsUnknown === true;
         rateMissing ||= priced.state === 'partial' && priced.missing.length > 0;
         leftOut ||= usage.countsLeftOut === true;
+        if (priced.state === 'unpriced') {
+          if (usage.model === null) modelless = true;
+          else namedUnpriced = true;
+        }
         return;
       }
       pricedBough += priced.cost ?? 0;
@@ -122,7 +132,7 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
     },
     result() {
       if (!anyRecorded) return NO_RECORDED_COST;
-      const incompleteBy = !incomplete ? null : countless ? 'no token counts' : partial && leftOut && !rateMissing ? 'token count left out' : partial ? 'model priced in part' : 'unpriced model';
+      const incompleteBy = !incomplete ? null : countless ? 'no token counts' : partial && leftOut && !rateMissing ? 'token count left out' : partial ? 'model priced in part' : modelless && !namedUnpriced ? 'no model recorded' : 'unpriced model';
       const difference = incomplete ? null : bough - recorded;
       const differs = apart(pricedBough, pricedRecorded, CENT) || differingRecords > 0;
       if (!differs) return { differs, differingRecords, comparedRecords, incomplete, incompleteBy, unrecorded, reason: incompleteBy, difference };
@@ -134,7 +144,7 @@ export function costCheck(): { add(usage: RecordedUsage, priced: PricedUsage): v
 
 function reasonOf(usage: RecordedUsage, priced: PricedUsage): DifferenceReason {
   if (usage.countsUnknown) return 'no token counts';
-  if (priced.state === 'unpriced') return 'unpriced model';
+  if (priced.state === 'unpriced') return usage.model === null ? 'no model recorded' : 'unpriced model';
   if (priced.state === 'partial' && usage.countsLeftOut && priced.missing.length === 0) return 'token count left out';
   if (priced.state === 'partial') return 'model priced in part';
   if (usage.recordedCostFromProvider) return 'provider-billed total';

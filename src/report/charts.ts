@@ -76,13 +76,13 @@ interface Series {
 }
 
 /** The most expensive models get a colour each; the rest are "other models". Unpriced ones have no cost to draw. */
-function seriesOf(models: readonly ModelTotals[]): { series: Series[]; unpriced: number } {
+function seriesOf(models: readonly ModelTotals[]): { series: Series[]; unpriced: number; modelless: boolean } {
   const drawn = models.filter((m) => (m.cost.bough ?? 0) > 0);
   const named = drawn.length <= NAMED_SERIES + 1 ? drawn : drawn.slice(0, NAMED_SERIES);
   const series: Series[] = named.map((m, i) => ({ label: modelName(m), colour: SERIES_COLOURS[i] as string, keys: new Set([m.key]) }));
   const rest = drawn.slice(named.length);
   if (rest.length > 0) series.push({ label: `${rest.length} other models`, colour: OTHER_COLOUR, keys: new Set(rest.map((m) => m.key)) });
-  return { series, unpriced: models.filter((m) => m.unpriced > 0).length };
+  return { series, unpriced: models.filter((m) => m.unpriced > 0 && m.model !== null).length, modelless: models.some((m) => m.unpriced > 0 && m.model === null) };
 }
 
 export function dailyChart(days: readonly Bucket[], models: readonly ModelTotals[], keys: readonly string[], heading: string): ChartView | null {
@@ -119,7 +119,7 @@ function chartView(
   labels: (key: string, index: number) => Pick<ChartSlice, 'label' | 'tick' | 'major' | 'year' | 'month'>,
 ): ChartView | null {
   if (keys.length === 0) return null;
-  const { series, unpriced } = seriesOf(models);
+  const { series, unpriced, modelless } = seriesOf(models);
   const slices: ChartSlice[] = keys.map((key, index) => {
     const bucket = buckets.get(key);
     const values = series.map((s) => {
@@ -139,6 +139,7 @@ function chartView(
   const notes: string[] = [];
   if (series.length === 0) notes.push('Nothing in this period has a known cost to draw.');
   if (unpriced > 0) notes.push(`${unpriced === 1 ? 'One model has' : `${unpriced} models have`} no price in the table: their cost is unknown and not drawn.`);
+  if (modelless) notes.push('Some usage names no model (a Pi tool’s own model use): its cost is unknown and not drawn.');
   // Some of a slice's usage has no price: its total says so, as every other table's does.
   const unknown = keys.map((key) => {
     const tally = buckets.get(key)?.tally;

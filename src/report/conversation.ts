@@ -795,7 +795,7 @@ export function usageLine(usage: readonly Usage[], priceOf: (usage: Usage) => Pr
   const priced = usage.map(priceOf);
   const unknown = priced.some((p) => p.state === 'unpriced' || p.state === 'partial');
   const known = priced.filter((p) => p.cost !== null);
-  if (known.length === 0) parts.push(`bough: unknown (${usage.every((u) => u.countsUnknown) ? 'no token counts recorded' : 'unpriced model'})`);
+  if (known.length === 0) parts.push(`bough: unknown (${usage.every((u) => u.countsUnknown) ? 'no token counts recorded' : usage.every((u) => u.model === null) ? 'no model recorded' : 'unpriced model'})`);
   else parts.push(`${formatUsd(known.reduce((a, p) => a + (p.cost ?? 0), 0))} bough${unknown ? ' + unknown' : ''}`);
   if (usage.some((u) => u.recordedCostFromProvider)) parts.push('total billed by the provider');
   if (priced.some((p) => p.state === 'local')) parts.push('local model');

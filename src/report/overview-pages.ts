@@ -363,7 +363,7 @@ export function modelsTable(models: readonly ModelTotals[]): TableView | null {
     rows: models.map((m) => {
       const badge = priceBadge(m);
       return [
-        cell(m.model ?? '(unknown model)', { code: true, sub: m.provider ?? '(unknown provider)', badges: modelBadges(m) }),
+        cell(m.model ?? 'model not recorded', { code: true, sub: m.provider ?? (m.model === null ? '' : '(unknown provider)'), badges: modelBadges(m) }),
         cell(m.priceKey ?? '', { code: m.priceKey !== null, badges: badge ? [badge] : [] }),
         numberCell(formatCount(m.sessions), m.sessions),
         numberCell(formatCount(m.records), m.records),
@@ -472,7 +472,7 @@ function sessionBadges(session: SessionData): RowBadge[] {
   } else if (session.ledger.lastSeen !== null) badge('file gone', 'warn', 'its source file is no longer present; kept from an earlier build', { meaning: 'its file is no longer there: kept from an earlier build' });
   // Only for content lost: a session whose damaged lines were all recovered reads whole.
   if (session.ledger.damaged > 0) badge('damaged lines', 'warn', `${plural(session.ledger.damaged, 'line')} skipped: see the data-quality page`, { meaning: 'lines of its file could not be read: see the data-quality page' });
-  if (session.tally.unpriced > 0) badge('unpriced', 'error', "a model not in LiteLLM's price table: its cost is unknown", { meaning: 'a model bough has no price for (not in the price table, or a router that does not say which model answered): that part of its cost is unknown' });
+  if (session.tally.unpriced > 0) badge('unpriced', 'error', "usage bough has no price for (a model not in LiteLLM's price table, or none recorded): its cost is unknown", { meaning: 'usage bough has no price for (a model not in the price table, a router that does not say which model answered, or usage that names no model): that part of its cost is unknown' });
   if (session.costCheck.differs) {
     badge('cost differs', 'warn', `bough and the agent differ; likely: ${session.costCheck.reason}`, { meaning: 'bough’s cost and the one the agent recorded differ by more than 1%: the session’s page says where and why' });
   }

@@ -544,7 +544,9 @@ function costNote(session: SessionData): string | null {
           ? 'a usage record gives a cost but no token counts'
           : check.incompleteBy === 'token count left out'
             ? 'a token count that could not be read, or could not be true, is left out'
-            : 'a model not in the price table';
+            : check.incompleteBy === 'no model recorded'
+              ? 'a usage record names no model (a Pi tool’s own model use)'
+              : 'a model not in the price table';
     const unknown = `bough cannot price all of this session's usage (${why}), so its own cost is unknown in part and is not compared with the ${formatUsd(session.tally.cost.recorded)} the agent recorded`;
     // The records it did price are still compared: one unpriced reply must not hide the rest's differences.
     if (!check.differs) return check.comparedRecords === 0 ? `${unknown}.` : `${unknown}; the records it priced agree with their recorded cost.`;
