@@ -251,12 +251,17 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     // Allowed so that a mistyped command ("prices updte") is named, not reported as an argument too many.
     .allowExcessArguments()
     .action(async (flags: { prices?: string }, command: Command) => {
-      if (command.args.length > 0) {
+      // `prices --prices FILE show`: show named after an option is still the command (commander
+      // took it for a word); in `prices show show`, the first is.
+      const shows = argv.filter((arg, i) => arg === 'show' && i > argv.indexOf('prices') && argv[i - 1] !== '--prices').length;
+      const namedLate = command.args[0] === 'show' && shows === 1;
+      const words = namedLate ? command.args.slice(1) : command.args;
+      if (words.length > 0) {
         // `prices show extra`: show was the command, and takes no word after it.
         const showAt = argv.findIndex((arg, i) => arg === 'show' && i > argv.indexOf('prices') && argv[i - 1] !== '--prices');
-        const showNamed = showAt !== -1 && showAt < argv.indexOf(command.args[0] as string);
-        if (showNamed) io.stderr(terminalLine(`bough: prices show takes no arguments (got “${command.args[0]}”): bough prices show --help says what it takes.`));
-        else io.stderr(terminalLine(`bough: prices has no command “${command.args[0]}”: use bough prices show or bough prices update.`));
+        const showNamed = namedLate || (showAt !== -1 && argv.slice(showAt + 1).includes(words[0] as string));
+        if (showNamed) io.stderr(terminalLine(`bough: prices show takes no arguments (got “${words[0]}”): bough prices show --help says what it takes.`));
+        else io.stderr(terminalLine(`bough: prices has no command “${words[0]}”: use bough prices show or bough prices update.`));
         exitCode = 2;
         return;
       }

@@ -853,6 +853,11 @@ describe('bough command line', () => {
     expect((await run(['prices', 'updte'])).stderr).toContain('prices has no command “updte”');
     // Regression (a hostile look): `show` given as --prices' value is no command named.
     expect((await run(['prices', '--prices', 'show', 'extra'])).stderr).toContain('prices has no command “extra”');
+    // Regression (a second hostile look): `prices --prices FILE show` said show was no command.
+    const table = join(await tempDir(), 'table.json');
+    await writeFile(table, JSON.stringify({ 'claude-x': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 } }));
+    expect(await run(['prices', '--prices', table, 'show'])).toMatchObject({ code: 0 });
+    expect((await run(['prices', 'show', 'show'])).stderr).toContain('prices show takes no arguments (got “show”)');
   });
 
   // Regression (the same review): an --out whose links loop was said in Node's words (ELOOP, realpath).
