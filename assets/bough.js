@@ -278,16 +278,19 @@
       var p = document.createElement('p');
       p.className = 'search-line';
       var folded = foldWithPlaces(shown);
+      // `i` walks the folded text, `from` the text shown: what folding drops (a mark, an accent)
+      // between two matches is shown as written.
       var i = 0;
+      var from = 0;
       while (i < folded.text.length) {
         var next = -1;
         var word = '';
         words.forEach(function (w) {
+          if (w === '') return;
           var found = folded.text.indexOf(w, i);
           if (found !== -1 && (next === -1 || found < next)) { next = found; word = w; }
         });
-        var from = folded.places[i];
-        if (next === -1) { p.appendChild(document.createTextNode(shown.slice(from))); break; }
+        if (next === -1) break;
         var markFrom = folded.places[next];
         var markTo = folded.places[next + word.length];
         if (markFrom > from) p.appendChild(document.createTextNode(shown.slice(from, markFrom)));
@@ -295,7 +298,9 @@
         mark.textContent = shown.slice(markFrom, markTo);
         p.appendChild(mark);
         i = next + word.length;
+        from = markTo;
       }
+      if (from < shown.length) p.appendChild(document.createTextNode(shown.slice(from)));
       return p;
     }
     function result(session, kind, href, text, words) {
@@ -333,7 +338,8 @@
       // Two characters (not UTF-16 units: an emoji is one), or one that is a word of its own (汉, ✅),
       // as searched: "é" is searched as "e".
       var searched = fold(query);
-      if (Array.from(searched).length < 2 && searched.charCodeAt(0) < 0x80) {
+      // A query of marks alone (`*`, `__`) folds to nothing: nothing to look for.
+      if (searched.trim() === '' || (Array.from(searched).length < 2 && searched.charCodeAt(0) < 0x80)) {
         out.hidden = false;
         listBox.textContent = '';
         say('Type at least two characters.');
@@ -347,7 +353,7 @@
       listBox.textContent = '';
       if (!index) { say(failed ? 'The search index could not be loaded.' : 'Loading the search index…'); return; }
       var words = termsOf(query);
-      if (words.length === 0) words = [fold(query)];
+      if (words.length === 0) words = [searched];
       var list = document.createElement('ol');
       // Every match is counted; the first LIMIT are listed.
       var count = 0;

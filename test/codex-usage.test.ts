@@ -95,6 +95,18 @@ describe('Codex usage in stats', () => {
     const { totals } = await stats('fork-compacts-first');
     expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 201_000, cacheRead: 99_000, output: 2_200 } });
     expect(totals.cost.bough).toBeCloseTo(0.285625, 9);
+    // Regression (a third hostile look): a thread of its own whose first count was lost holds its
+    // own usage at the sentinel that follows; it was taken for a baseline, and lost.
+    const parentName = (await readdir(join(USAGE, 'fork-compacts-first'))).sort()[0] as string;
+    const lines = (await readFile(join(USAGE, 'fork-compacts-first', parentName), 'utf8')).trimEnd().split('\n');
+    const sentinel = { timestamp: '2026-04-08T09:00:09.000Z', type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: 280000, cached_input_tokens: 99000, output_tokens: 1900, reasoning_output_tokens: 0, total_tokens: 281900 }, last_token_usage: { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 940499 } }, rate_limits: null } };
+    const own = join(await tempDir(), 'own');
+    await mkdir(own);
+    // Both its counts lost; the sentinel holds what they counted.
+    await writeFile(join(own, parentName), `${[...lines.filter((line) => !line.includes('token_count')), JSON.stringify(sentinel)].join('\n')}\n`);
+    const { code, stdout } = await run(['stats', own, '--json', '--tz', 'UTC', '--no-cache']);
+    expect(code).toBe(0);
+    expect(statsSchema.parse(JSON.parse(stdout)).totals).toMatchObject({ tokens: { input: 181_000, cacheRead: 99_000, output: 1_900 } });
   });
 
   it('keeps counting after a "context window exceeded" event, whose synthetic totals later ones build on', async () => {

@@ -91,7 +91,7 @@ describe('the index of a report', () => {
     // The two models the table lacks; and a Pi tool's own model use, which names none, said apart
     // (a hostile look: "3 models have no price in the table").
     expect(chart).toContain('2 models have no price in the table: their cost is unknown and not drawn.');
-    expect(chart).toContain('Some usage names no model (a Pi tool’s own model use): its cost is unknown and not drawn.');
+    expect(chart).toContain('Some usage names no model: its cost is unknown and not drawn.');
     const table = rows(chart);
     // That day also holds records of the two unpriced models, as the month's row says of it.
     expect(table.find((r) => r[0] === '2026-10-16')?.at(-1)).toBe('$0.9998 + unknown');

@@ -139,7 +139,7 @@ function chartView(
   const notes: string[] = [];
   if (series.length === 0) notes.push('Nothing in this period has a known cost to draw.');
   if (unpriced > 0) notes.push(`${unpriced === 1 ? 'One model has' : `${unpriced} models have`} no price in the table: their cost is unknown and not drawn.`);
-  if (modelless) notes.push('Some usage names no model (a Pi tool’s own model use): its cost is unknown and not drawn.');
+  if (modelless) notes.push('Some usage names no model: its cost is unknown and not drawn.');
   // Some of a slice's usage has no price: its total says so, as every other table's does.
   const unknown = keys.map((key) => {
     const tally = buckets.get(key)?.tally;

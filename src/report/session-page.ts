@@ -545,7 +545,7 @@ function costNote(session: SessionData): string | null {
           : check.incompleteBy === 'token count left out'
             ? 'a token count that could not be read, or could not be true, is left out'
             : check.incompleteBy === 'no model recorded'
-              ? 'a usage record names no model (a Pi tool’s own model use)'
+              ? 'a usage record names no model'
               : 'a model not in the price table';
     const unknown = `bough cannot price all of this session's usage (${why}), so its own cost is unknown in part and is not compared with the ${formatUsd(session.tally.cost.recorded)} the agent recorded`;
     // The records it did price are still compared: one unpriced reply must not hide the rest's differences.

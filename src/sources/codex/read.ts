@@ -877,10 +877,11 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     // parent's last response was.
     turn = null;
     note = 'the running totals continue from the parent thread’s: counted this response’s own usage';
-  } else if (before === null && last !== null && isZero(last)) {
-    // The first totals a file holds, at a compaction sentinel (its own counts all zero, §7.2 item 2):
-    // what they hold was used before this file (a fork's or child's parent, whose copied history
-    // carried no count): a baseline, not this thread's usage.
+  } else if (before === null && last !== null && isZero(last) && namesParent(ctx)) {
+    // The first totals a fork or a child holds, at a compaction sentinel (its own counts all zero,
+    // §7.2 item 2): what they hold was used by its parent (whose copied history carried no count):
+    // a baseline, not this thread's usage. A thread of its own holds its own usage there (its
+    // first count lost).
     ctx.totals = total;
     ctx.totalsAt = time;
     return;
@@ -1054,8 +1055,13 @@ function carried(total: Totals | null, rawTotal: raw.RawTokenUsage, before: Tota
  * they carry on from its parent thread's. (A child that replays nothing starts from its own
  * first response, whose totals are that response's.)
  */
+/** The file is a fork's or a spawned child's: its history, and the totals it starts from, are its parent's. */
+function namesParent(ctx: CodexContext): boolean {
+  return Boolean(ctx.own?.forked_from_id || ctx.leadingCopies.length > 0 || (ctx.own && spawnParentOf(ctx.own)));
+}
+
 function inheritsTotals(ctx: CodexContext, total: Totals, last: Totals | null): last is Totals {
-  if (!(ctx.own?.forked_from_id || ctx.leadingCopies.length > 0 || (ctx.own && spawnParentOf(ctx.own))) || last === null || !selfConsistent(last)) return false;
+  if (!namesParent(ctx) || last === null || !selfConsistent(last)) return false;
   return grewFrom(total, last) && !sameTotals(total, last);
 }
 
