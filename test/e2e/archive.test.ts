@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { build } from '../../src/build.js';
 import { exportSession } from '../../src/export.js';
 import { ALL_UTC } from '../support/fixtures.js';
@@ -34,6 +35,28 @@ afterAll(async () => {
   await browser.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
+
+/** A report of one Pi session of these records, built under the work folder by `name`. */
+async function reportOfRecords(name: string, records: readonly object[]): Promise<string> {
+  const input = join(work, name);
+  await mkdir(input, { recursive: true });
+  await writeFile(join(input, `${name}.jsonl`), records.map((r) => JSON.stringify(r)).join('\n'));
+  const report = join(work, `${name}-report`);
+  await build({ inputs: [input], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+  return report;
+}
+
+/** Types a query into the page's search box and gives what its status line says once drawn. */
+function searchBox(page: Page): (query: string) => Promise<string> {
+  const status = page.locator('[data-search-results] > p.note');
+  return async (query) => {
+    await page.fill('form.search input', query);
+    // The list is drawn 120 ms after the last key: the status until then is the last query's.
+    await page.waitForTimeout(400);
+    await expect.poll(async () => status.textContent()).toMatch(/^(The first 100 of [\d,]+ matches|\d+ match(es)?|No matches)\.$/);
+    return (await status.textContent()) ?? '';
+  };
+}
 
 describe('the archive in a browser', () => {
   it('keeps a fork’s copied history folded, and opens it when a link leads into it', async (context) => {
@@ -131,27 +154,16 @@ describe('the archive in a browser', () => {
   // did not find "Café", nor "ISTANBUL" "İstanbul", nor "grösse" "Größe".
   it('takes a quoted phrase as one term, and finds words whatever their case and accents', async (context) => {
     requireBrowser(context);
-    const input = join(work, 'accents');
-    await mkdir(input, { recursive: true });
     const at = '2026-10-05T10:00:00.000Z';
-    const lines = [
+    const report = await reportOfRecords('accents', [
       { type: 'session', version: 3, id: 'accents', timestamp: at, cwd: '/work/accents' },
       { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: "Meet at the Café de l’ÉCOLE in İstanbul: the Größe of the pro\u0301ject matters" } },
-    ];
-    await writeFile(join(input, 'a.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
-    const report = join(work, 'accents-report');
-    await build({ inputs: [input], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    ]);
     const visit = await openPage(await browser.context(), pathToFileURL(join(report, 'index.html')).href);
     try {
       const { page } = visit;
       const status = page.locator('[data-search-results] > p.note');
-      const search = async (query: string) => {
-        await page.fill('form.search input', query);
-        // The list is drawn 120 ms after the last key: the status until then is the last query's.
-        await page.waitForTimeout(400);
-        await expect.poll(async () => status.textContent()).toMatch(/^(\d+ match(es)?|No matches)\.$/);
-        return (await status.textContent()) ?? '';
-      };
+      const search = searchBox(page);
       for (const query of ['cafe ecole', '"de l\'école"', '"cafe"', 'ISTANBUL', 'grösse', 'project', '"in istanbul: the"']) {
         // The session's title (its first prompt) and the prompt itself.
         expect({ query, said: await search(query) }).toEqual({ query, said: '2 matches.' });
@@ -192,8 +204,6 @@ describe('the archive in a browser', () => {
   // line took its date in among its words; an entry without a time had an empty link to tab to.
   it('finds text typed with Markdown marks, counts every match, and lays out tables, outlines and untimed entries', async (context) => {
     requireBrowser(context);
-    const input = join(work, 'marks');
-    await mkdir(input, { recursive: true });
     const at = (n: number) => new Date(Date.UTC(2026, 9, 6, 10, 0, n)).toISOString();
     const table = ['| bench | runs | mean ns | change |', '|---|---|---|---|', '| parse_large_json | 1000 | 12,345.67 | -12.4% |', '| render_page | 2000 | 19,004.55 | +3.1% |'].join('\n');
     const prompts = ['why does my __init__.py not load', 'compute 2*3*4 for me', 'תקן את הבאג בקובץ main.py בבקשה', ...Array.from({ length: 110 }, (_, n) => `needle number ${n}`)];
@@ -206,19 +216,12 @@ describe('the archive in a browser', () => {
     });
     // An entry of no time, as a session name is written in no time by some agents.
     lines.push({ type: 'session_info', id: 'n1', parentId: parent, name: 'Marks' });
-    await writeFile(join(input, 'm.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
-    const report = join(work, 'marks-report');
-    await build({ inputs: [input], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const report = await reportOfRecords('marks', lines);
     const visit = await openPage(await browser.context(), pathToFileURL(join(report, 'index.html')).href);
     try {
       const { page } = visit;
       const status = page.locator('[data-search-results] > p.note');
-      const search = async (query: string) => {
-        await page.fill('form.search input', query);
-        await page.waitForTimeout(400);
-        await expect.poll(async () => status.textContent()).toMatch(/^(The first 100 of [\d,]+ matches|\d+ match(es)?|No matches)\.$/);
-        return (await status.textContent()) ?? '';
-      };
+      const search = searchBox(page);
       expect(await search('__init__.py')).toBe('1 match.');
       // A query of marks alone is nothing to look for (a hostile look: the tab hung on "_").
       for (const marks of ['_', '*', '__', '~~']) {
