@@ -23,6 +23,11 @@ export function lostField(text: string, name: string): string | null {
   return at?.[1] ?? null;
 }
 
+/** Whether a record lost on a damaged line says `"name": true`, as far as its text still tells. */
+export function lostFlag(text: string, name: string): boolean {
+  return new RegExp(`"${name}"\\s*:\\s*true\\b`).test(text.slice(0, LOST_FIELD_WITHIN));
+}
+
 /** How far into a damaged line its lost record's fields are looked for: a record's ids come first. */
 const LOST_FIELD_WITHIN = 4096;
 

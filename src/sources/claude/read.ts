@@ -8,7 +8,7 @@ import { basename, dirname } from 'node:path';
 import { diagnostic, lostLinesBetween, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
-import { lineRecords, lostField } from '../line-records.js';
+import { lineRecords, lostField, lostFlag } from '../line-records.js';
 import type { SourceInput } from '../source-input.js';
 import { claudeProjectFolder } from './paths.js';
 import * as raw from './schema.js';
@@ -127,7 +127,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     const read = lineRecords(line, input.path, isClaudeRecord, input.diagnostics);
     read.records.forEach((record, index) => records.push({ record, line: line.number, piece: read.records.length > 1 ? index + 1 : 0, clean: read.clean }));
     // A line of which records were recovered as well: which parent in it was the lost one's is not told.
-    if (read.damaged !== undefined) lostParents.set(line.number, { parent: read.records.length > 0 ? null : lostField(read.damaged, 'parentUuid'), sidechain: /"isSidechain"\s*:\s*true/.test(read.damaged.slice(0, 4096)) });
+    if (read.damaged !== undefined) lostParents.set(line.number, { parent: read.records.length > 0 ? null : lostField(read.damaged, 'parentUuid'), sidechain: lostFlag(read.damaged, 'isSidechain') });
   }
 
   const facts = fileFacts(records, input.path);
