@@ -151,8 +151,13 @@ describe('pricing usage records', () => {
   const price = createPricer(TABLE, { subscriptionsAtApiPrices: false, hints });
 
   it('marks a model the table does not know as unpriced, never $0', () => {
-    expect(price(usage({ model: 'mystery-1' }), 'pi')).toMatchObject({ cost: null, state: 'unpriced' });
-    expect(price(usage({ provider: 'openai', model: 'named-only' }), 'pi')).toMatchObject({ cost: null, state: 'unpriced' });
+    expect(price(usage({ model: 'mystery-1', input: 10 }), 'pi')).toMatchObject({ cost: null, state: 'unpriced' });
+    expect(price(usage({ provider: 'openai', model: 'named-only', output: 10 }), 'pi')).toMatchObject({ cost: null, state: 'unpriced' });
+    // Regression (an outside review of totals): a record of no tokens (a tool's record of zeros, a
+    // failed request's) made the report's cost "+ unknown" and its model unpriced: it costs $0 at any rate.
+    expect(price(usage({ model: 'mystery-1' }), 'pi')).toMatchObject({ cost: 0, state: 'priced' });
+    expect(price(usage({ model: null, origin: 'tool' }), 'pi')).toMatchObject({ cost: 0, state: 'priced' });
+    expect(price(usage({ model: 'mystery-1', webSearches: 1 }), 'pi')).toMatchObject({ cost: null, state: 'unpriced' });
   });
 
   it('takes no price beyond reason from a table (regression: 1e308 a token made every total "$∞")', () => {

@@ -52,6 +52,9 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
   // of sessions), and pricing a record again costs a few multiplications.
   const lookups = new Map<string, Answer>();
   return (usage, source) => {
+    // A record of no tokens and no searches costs nothing at any rate: known, whatever its model
+    // (a tool's record of zeros names none; a failed request's, one the table may not know).
+    if (nothingBilled(usage)) return NOTHING_BILLED;
     const memo = `${source}\0${usage.provider ?? ''}\0${usage.model ?? ''}\0${usage.requestedModel ?? ''}`;
     let answer = lookups.get(memo);
     if (!answer) {
@@ -79,6 +82,12 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
       subscription,
     };
   };
+}
+
+const NOTHING_BILLED: PricedUsage = Object.freeze({ cost: 0, state: 'priced', key: null, tier: null, missing: [], note: 'no tokens billed', subscription: false });
+
+function nothingBilled(usage: Priceable): boolean {
+  return usage.input === 0 && usage.output === 0 && usage.cacheRead === 0 && usage.cacheWrite === 0 && (usage.webSearches ?? 0) === 0 && !usage.countsUnknown && !usage.countsLeftOut;
 }
 
 /** What to say of how a record was priced, when anything. */
