@@ -102,6 +102,29 @@ describe('prices in the report', () => {
     expect(sums.sessions[0]?.costCheck).toMatchObject({ differs: false });
   });
 
+  // Regression (an outside review of totals): a record of no tokens (a failed request) made an
+  // unknown model's session "+ unknown"; and a model's first record of nothing must not describe
+  // the model as priced when its later records are not.
+  it('takes a record of no tokens for $0, and describes its model by the records that bill', async () => {
+    const path = join(await tempDir(), 'zeros.jsonl');
+    const at = (n: number) => `2026-10-22T08:00:0${n}.000Z`;
+    const reply = (id: string, parentId: string, model: string, input: number, n: number) => ({ type: 'message', id, parentId, timestamp: at(n), message: { role: 'assistant', content: [{ type: 'text', text: id }], provider: 'anthropic', model, usage: { input, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: input, cost: { total: 0 } }, stopReason: input === 0 ? 'error' : 'stop', ...(input === 0 ? { errorMessage: 'overloaded' } : {}), timestamp: 0 } });
+    await writeFile(path, `${[
+      { type: 'session', version: 3, id: 'zeros', timestamp: at(0), cwd: '/work/zeros' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'go', timestamp: 0 } },
+      reply('r1', 'u1', 'claude-sonnet-4-5', 1000, 2),
+      reply('r2', 'r1', 'claude-fable-9', 0, 3),
+    ].map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const { summary: zeros } = await buildOf([path]);
+    expect(zeros.totals.unpricedModels).toEqual([]);
+    expect(zeros.totals.cost.bough).toBeCloseTo(0.003, 10);
+    const mixed = join(await tempDir(), 'mixed.jsonl');
+    await writeFile(mixed, `${[(await readFile(path, 'utf8')).trimEnd(), JSON.stringify(reply('r3', 'r2', 'claude-fable-9', 500, 4))].join('\n')}\n`);
+    const { summary: later } = await buildOf([mixed]);
+    expect(later.totals.unpricedModels).toEqual(['anthropic/claude-fable-9']);
+    expect(later.totals.models.find((m) => m.model === 'claude-fable-9')).toMatchObject({ priceState: 'unpriced', priceKey: null });
+  });
+
   it('names the price snapshot it used', () => {
     expect(summary.prices).toEqual({ source: 'litellm', snapshot: 'LiteLLM, 2026-08-01 (bundled with bough)', date: '2026-08-01', origin: 'bundled' });
   });

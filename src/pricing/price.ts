@@ -51,10 +51,7 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
   // kept per record: the main thread would hold one for each record of the history (20 MB for 300 MB
   // of sessions), and pricing a record again costs a few multiplications.
   const lookups = new Map<string, Answer>();
-  return (usage, source) => {
-    // A record of no tokens and no searches costs nothing at any rate: known, whatever its model
-    // (a tool's record of zeros names none; a failed request's, one the table may not know).
-    if (nothingBilled(usage)) return NOTHING_BILLED;
+  const priceOne: Pricer = (usage, source) => {
     const memo = `${source}\0${usage.provider ?? ''}\0${usage.model ?? ''}\0${usage.requestedModel ?? ''}`;
     let answer = lookups.get(memo);
     if (!answer) {
@@ -82,9 +79,16 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
       subscription,
     };
   };
+  // A record of no tokens and no searches costs nothing at any rate: known, whatever its model
+  // (a tool's record of zeros names none; a failed request's, one the table may not know).
+  return (usage, source) => {
+    const priced = priceOne(usage, source);
+    return (priced.state === 'unpriced' || priced.state === 'partial') && nothingBilled(usage) ? NOTHING_BILLED : priced;
+  };
 }
 
-const NOTHING_BILLED: PricedUsage = Object.freeze({ cost: 0, state: 'priced', key: null, tier: null, missing: [], note: 'no tokens billed', subscription: false });
+/** A record of no tokens and no searches, as priced: $0, no table entry named. */
+export const NOTHING_BILLED: PricedUsage = Object.freeze({ cost: 0, state: 'priced', key: null, tier: null, missing: [], note: null, subscription: false });
 
 function nothingBilled(usage: Priceable): boolean {
   return usage.input === 0 && usage.output === 0 && usage.cacheRead === 0 && usage.cacheWrite === 0 && (usage.webSearches ?? 0) === 0 && !usage.countsUnknown && !usage.countsLeftOut;

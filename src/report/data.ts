@@ -10,7 +10,7 @@ import type { Claims, Counted } from '../ledger/claims.js';
 import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
 import { unpackEntries, type Unpack } from '../ledger/packed-entries.js';
 import { inPeriod, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
-import type { PricedUsage, PriceState, Pricer } from '../pricing/price.js';
+import { NOTHING_BILLED, type PricedUsage, type PriceState, type Pricer } from '../pricing/price.js';
 import { costCheck, type CostCheck } from '../pricing/reconcile.js';
 import { dayKey, isoWeekKey, localDayNumber, localParts, monthKey } from '../time-zone.js';
 import type { Source, TokenCounts } from '../types.js';
@@ -428,7 +428,8 @@ class Aggregator {
       checks.add(usage, priced);
       const modelKey = `${usage.provider ?? ''}/${usage.model ?? ''}${usage.fast ? '\0fast' : ''}`;
       const first = firstOfModel.get(modelKey);
-      if (!first) firstOfModel.set(modelKey, { usage, priced, notes: priced.note, seen: new Set(priced.note === null ? [] : [priced.note]) });
+      // A record of nothing (no tokens) tells nothing of how its model is priced: the first that bills any does.
+      if (!first || (first.priced === NOTHING_BILLED && priced !== NOTHING_BILLED)) firstOfModel.set(modelKey, { usage, priced, notes: withNote(first?.notes ?? null, priced.note), seen: new Set([...(first?.seen ?? []), ...(priced.note === null ? [] : [priced.note])]) });
       else if (priced.note !== null && !first.seen.has(priced.note)) {
         // Records of a model say a handful of different things: each is merged in once, not per record.
         first.seen.add(priced.note);
@@ -826,6 +827,13 @@ function withNote(notes: string | null, note: string | null): string | null {
 
 function modelTotals(map: Map<string, ModelTotals>, key: string, usage: LedgerUsage, priced: PricedUsage): ModelTotals {
   let found = map.get(key);
+  // Described so far by a session's records of nothing (no tokens): the first that bills any describes it.
+  if (found && found.priceState === 'priced' && found.priceKey === null && priced !== NOTHING_BILLED) {
+    found.local = priced.state === 'local';
+    found.priceKey = priced.key;
+    found.priceState = priced.state;
+    found.apiEquivalent = priced.subscription && (priced.state === 'priced' || priced.state === 'partial');
+  }
   if (!found) {
     // Written out, not spread from emptyUsageTotals(), as in emptyTally: a spread into a literal
     // is V8's slow path, and each session, project and day makes its own (0.3 s over 30,000 sessions).
