@@ -142,9 +142,9 @@ const LOST_RECORD: ReadonlySet<DiagnosticReason> = new Set<DiagnosticReason>(['i
 /**
  * Whether a record was lost on a line from `from` to `to` (both counted: a damaged line may hold a
  * record that was recovered beside the one lost): the record an entry after it names as its
- * parent may have been on it.
+ * parent may have been on it. Null when no record was lost: nothing to look for.
  */
-export function lostLinesBetween(diagnostics: readonly Diagnostic[]): (from: number, to: number) => boolean {
+export function lostLinesBetween(diagnostics: readonly Diagnostic[]): ((from: number, to: number) => boolean) | null {
   const lost = diagnostics.flatMap((d) => (d.line !== null && LOST_RECORD.has(d.reason) ? [d.line] : []));
-  return (from, to) => lost.some((line) => line >= from && line <= to);
+  return lost.length === 0 ? null : (from, to) => lost.some((line) => line >= from && line <= to);
 }

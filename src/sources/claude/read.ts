@@ -1233,7 +1233,7 @@ function resolveParents(ctx: ClaudeContext): void {
     // as a root, the conversation seemed to start there, what came before shown as a branch.
     // The lost record's own parent, where the damaged line still names it, is where it goes on
     // from (a rewind written on that line is not grafted onto the branch it left).
-    else if (!draft.sidechain && id !== null && !ctx.entryById.has(id) && previousMain !== null && damagedBetween(previousLine, draft.entry.line)) id = lostParentBetween(ctx, previousLine, draft.entry.line) ?? previousMain;
+    else if (!draft.sidechain && id !== null && !ctx.entryById.has(id) && previousMain !== null && damagedBetween?.(previousLine, draft.entry.line)) id = lostParentBetween(ctx, previousLine, draft.entry.line) ?? previousMain;
     if (!draft.sidechain) {
       previousMain = draft.entry.id;
       previousLine = draft.entry.line;

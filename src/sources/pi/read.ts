@@ -24,6 +24,8 @@ export function isPiHeader(record: Record<string, unknown>): boolean {
  */
 function relinkPastLostLines(entries: Entry[], diagnostics: readonly Diagnostic[], lostParents: ReadonlyMap<number, string | null>): void {
   const lostBetween = lostLinesBetween(diagnostics);
+  // A file with no line lost (most): nothing to relink, and no set of its ids to make.
+  if (lostBetween === null) return;
   const ids = new Set(entries.map((entry) => entry.id));
   /** The parent the record lost on the last damaged line from `from` to `to` named, where the line names one that is an entry. */
   const lostParentBetween = (from: number, to: number): string | null => {
