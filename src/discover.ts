@@ -134,8 +134,43 @@ export async function discover(
       places.push({ source, path, files, exists: true });
     }
   }
+  if (usedDefaults) {
+    for (const { path, source, firstType } of strayPlaces(environment, sources)) {
+      const files = await straySessionFiles(path, firstType, fs, found, heads);
+      // Said only where there are some: the folder holds the agent's own files, not sessions.
+      if (files > 0) places.push({ source, path, files, exists: true });
+    }
+  }
   return { files: found.shown(), realPaths: found.knownReal(), places, linked, usedDefaults, diagnostics };
 }
+
+function strayPlaces(environment: Environment, sources: readonly Source[] | null): { source: Source; path: string; firstType: string }[] {
+  return READERS.filter((reader) => sources === null || sources.includes(reader.source)).flatMap((reader) =>
+    (reader.straySessions?.places(environment) ?? []).map((path) => ({ source: reader.source, path, firstType: reader.straySessions?.firstType ?? '' })),
+  );
+}
+
+/**
+ * The session files an old version of an agent left loose in `folder`, beside files of its own
+ * that are not sessions: *.jsonl at its top whose first record is of `firstType`. A folder that
+ * cannot be listed is passed over in silence: it is no place of sessions today.
+ */
+async function straySessionFiles(folder: string, firstType: string, fs: DiscoveryFs, found: Candidates, heads: FileHeads): Promise<number> {
+  const listing = await fs.readdir(folder).catch(() => [] as Dirent[]);
+  let files = 0;
+  for (const entry of listing) {
+    if (!(entry.isFile() || entry.isSymbolicLink()) || !isCandidateName(entry.name)) continue;
+    const path = childOf(folder, entry.name);
+    if ((await heads.firstValue(path, 'type', STRAY_HEAD_BYTES)) !== firstType) continue;
+    const real = await fs.realpath(path).catch(() => null);
+    found.add(real ?? path, path, real !== null);
+    files++;
+  }
+  return files;
+}
+
+/** Enough of a file's start to hold its first record's type, which agents write first. */
+const STRAY_HEAD_BYTES = 4096;
 
 async function companionsOf(path: string, heads: FileHeads): Promise<string[]> {
   const found: string[] = [];

@@ -271,6 +271,32 @@ describe('explicit inputs and default places work as before', () => {
   });
 });
 
+describe('Pi v0.30 sessions left loose in the agent folder (formats/pi.md §1)', () => {
+  it('finds them with the default places, its top only, and only files that start as Pi sessions', async () => {
+    const home = await tree({
+      '.pi/agent/sessions/--p--/a.jsonl': SESSION,
+      '.pi/agent/2025-10-20T10-00-00-000Z_d703a1a9.jsonl': { copyOf: piFixture('v1-linear.jsonl') },
+      '.pi/agent/events.jsonl': { copyOf: piFixture('not-a-session.jsonl') },
+      '.pi/agent/extensions/tool/log.jsonl': SESSION,
+    });
+    const discovery = await discover([], { env: {}, home });
+    expect(shown(home, discovery)).toEqual(['.pi/agent/2025-10-20T10-00-00-000Z_d703a1a9.jsonl', '.pi/agent/sessions/--p--/a.jsonl']);
+    expect(placesLine(discovery.places, home)).toBe('Pi: ~/.pi/agent/sessions (1 file), ~/.pi/agent (1 file) · no Claude Code folder · no Codex folder');
+    // Read as the session it is, filed under its working folder.
+    const { summary } = await build({ inputs: [], out: join(home, 'report'), scope: ALL_UTC, environment: { env: {}, home }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    expect(summary.sessions.map((session) => session.cwd)).toContain('/Users/ana/projects/shop');
+  });
+
+  it('says nothing of the agent folder when it holds none, nor when Pi is not asked for', async () => {
+    const home = await tree({ '.pi/agent/sessions/--p--/a.jsonl': SESSION, '.pi/agent/loose.jsonl': SESSION });
+    const none = await tree({ '.pi/agent/sessions/--p--/a.jsonl': SESSION, '.pi/agent/settings.json': '{}' });
+    expect(placesLine((await discover([], { env: {}, home: none })).places, none)).toBe('Pi: ~/.pi/agent/sessions (1 file) · no Claude Code folder · no Codex folder');
+    expect((await discover([], { env: {}, home }, ['claude'])).files).toEqual([]);
+    // Named as an input, the folder is searched as any other.
+    expect(shown(home, await discover([join(home, '.pi/agent')], NO_HOME)).sort()).toEqual(['.pi/agent/loose.jsonl', '.pi/agent/sessions/--p--/a.jsonl']);
+  });
+});
+
 describe('discovery stays cheap on large trees', () => {
   it('stats the inputs and the links, never each file', async () => {
     const files = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${i % 10}/s${i}.jsonl`, 's']));

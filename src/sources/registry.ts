@@ -61,6 +61,12 @@ export interface SourceReader {
    * never sessions (Codex's session_index.jsonl and history.jsonl beside its sessions/ folder): not candidates.
    */
   ownFiles?(names: ReadonlySet<string>, folder: string): readonly string[];
+  /**
+   * Folders where an old version of this agent left session files loose among its own files (Pi
+   * v0.30 in its agent folder): searched at their top only, with the default places, for files
+   * whose first record's `type` is `firstType`.
+   */
+  straySessions?: { places(environment: Environment): string[]; firstType: string };
 }
 
 export const READERS: readonly SourceReader[] = [piReader, claudeReader, codexReader];

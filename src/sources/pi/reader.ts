@@ -7,13 +7,16 @@ import type { SourceReader } from '../registry.js';
 import type { SourceInput } from '../source-input.js';
 import type { SessionFile } from '../../types.js';
 import { piLocalProviders } from './models-json.js';
-import { piSessionPlaces } from './paths.js';
+import { piAgentDir, piSessionPlaces } from './paths.js';
 import { piPriceHint } from './prices.js';
 import { headerKeptWithout, isPiHeader, isPiRecord, readPiSession, salvagePiHeader } from './read.js';
 
 export const piReader: SourceReader = {
   source: 'pi',
   defaultPlaces: piSessionPlaces,
+  // v0.30.0 saved sessions in the agent folder itself; later versions move them, once, at start
+  // (pi.md §1), so a machine that never upgraded still has them there.
+  straySessions: { places: (environment) => [piAgentDir(environment)], firstType: 'session' },
   isRecord: isPiRecord,
   recognise(first) {
     if (isPiHeader(first)) return 'header';
