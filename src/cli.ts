@@ -144,6 +144,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     io.stderr(terminalLine(`bough: there is no command “${argv[1]}”: bough has ${COMMANDS.join(', ')} (bough --help says what each does).`));
     return 2;
   }
+  // `bough Stats --json`: a mistyped command reaches build as its first input, and build's parser
+  // would first refuse an option only the meant command takes: the word is said first.
+  const first = argv[0];
+  const mistyped = first !== undefined && first !== 'help' && !COMMANDS.includes(first) ? mistypedCommand([first], [], io) : null;
+  if (mistyped !== null) return mistyped;
   let exitCode = 0;
   const program = new Command('bough')
     .description('Turn coding-agent session files into a self-contained static HTML report.')

@@ -820,6 +820,15 @@ describe('bough command line', () => {
     expect(result.stderr).toContain('It is no command either');
   });
 
+  // Regression: with an option only the meant command takes (`bough Stats --json`), build's parser
+  // said "unknown option '--json'" and nothing of the word.
+  it.each([[['Stats', '--json']], [['stat', '--by', 'day']], [['Prices', 'show']]])('says a mistyped command before options it would take is no command either: %j', async (args) => {
+    const folder = await tempDir();
+    const result = await inFolder(folder, () => run(args));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`bough: No such file or folder: ${join(folder, args[0] as string)}. Check the path and run again. It is no command either: bough has build, stats, export and prices.\n`);
+  });
+
   // Regression (the same review): an option's bad value was said in two sentences, the second in
   // lower case ("… is invalid. unknown time zone …").
   it('says an option value it cannot take in one sentence', async () => {
