@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,47 @@ describe('prices in the report', () => {
     expect(csv).toContain(",anthropic,claude-sonnet-4-5-relay,claude-sonnet-4-5,priced,");
     const page = await readFile(join(built.out, built.summary.sessions[0]?.page as string), 'utf8');
     expect(page).toContain('priced as claude-sonnet-4-5, the model asked for: the table does not know claude-sonnet-4-5-relay, which answered');
+  });
+
+  // Regression (an outside review of prices): a compaction's usage, which names no model, was
+  // priced as the model in use without a word of it on the page.
+  it('says a summary was priced as the model in use, where its cost is shown', async () => {
+    const dir = await tempDir();
+    const at = (s: number) => `2026-10-23T10:00:0${s}.000Z`;
+    const lines = [
+      { type: 'session', version: 3, id: 'summ', timestamp: at(0), cwd: '/home/u/summ' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'go' } },
+      { type: 'message', id: 'a2', parentId: 'u1', timestamp: at(2), message: { role: 'assistant', provider: 'openai', model: 'gpt-5', content: [{ type: 'text', text: 'ok' }], stopReason: 'stop', usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1100 } } },
+      { type: 'compaction', id: 'c3', parentId: 'a2', timestamp: at(3), summary: 'They said go.', firstKeptEntryId: 'a2', tokensBefore: 5000, usage: { input: 5000, output: 500, cacheRead: 0, cacheWrite: 0, totalTokens: 5500 } },
+    ];
+    await writeFile(join(dir, 'summ.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const built = await buildOf([dir]);
+    // gpt-5: 5,000 × $1.25/M + 500 × $10/M for the summary.
+    expect(built.summary.totals.cost.bough).toBeCloseTo(0.00225 + 0.01125, 10);
+    const page = await readFile(join(built.out, built.summary.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('summariser: in 5,000 · out 500 · cache read 0 · cache write 0 · $0.0113 bough · priced as gpt-5, the model in use');
+  });
+
+  // Regression (an outside review of prices): a provider Pi's models.json or Codex's config.toml
+  // points at this machine was $0 whatever it served; a LiteLLM proxy there in front of OpenAI bills.
+  it('prices gpt-5 through a proxy at this machine\'s address as gpt-5, and a model run there at $0', async () => {
+    const home = await tempDir();
+    const at = (s: number) => `2026-10-24T10:00:0${s}.000Z`;
+    const reply = (id: string, parentId: string, provider: string, model: string) => ({ type: 'message', id, parentId, timestamp: at(Number(id.slice(1))), message: { role: 'assistant', provider, model, content: [{ type: 'text', text: 'ok' }], stopReason: 'stop', usage: { input: 100_000, output: 10_000, cacheRead: 0, cacheWrite: 0, totalTokens: 110_000 } } });
+    const lines = [
+      { type: 'session', version: 3, id: 'proxy', timestamp: at(0), cwd: '/home/u/proxy' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'go' } },
+      reply('a2', 'u1', 'openai', 'gpt-5'),
+      reply('a3', 'a2', 'my-llama', 'qwen3-coder:30b'),
+    ];
+    const agent = join(home, 'agent');
+    await mkdir(agent, { recursive: true });
+    await writeFile(join(agent, 'models.json'), JSON.stringify({ providers: { openai: { baseUrl: 'http://localhost:4000/v1' }, 'my-llama': { baseUrl: 'http://127.0.0.1:11434/v1' } } }));
+    await writeFile(join(home, 'proxy.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const built = await buildOf([join(home, 'proxy.jsonl')], { PI_CODING_AGENT_DIR: agent });
+    // gpt-5: 100,000 × $1.25/M + 10,000 × $10/M; the local model $0.
+    expect(built.summary.totals.cost.bough).toBeCloseTo(0.225, 10);
+    expect(built.summary.totals.models.map((m) => [m.model, m.priceState, m.priceKey])).toEqual(expect.arrayContaining([['gpt-5', 'priced', 'gpt-5'], ['qwen3-coder:30b', 'local', 'my-llama/qwen3-coder:30b']]));
   });
 
   // Regression (an outside review of money): a sub-agent run given by its sums alone (pi.md §18)

@@ -5,6 +5,7 @@ import { costOf } from '../src/pricing/cost.js';
 import { findPrice } from '../src/pricing/lookup.js';
 import { createPricer, type PriceHints, type PricedUsage } from '../src/pricing/price.js';
 import { claudeReader } from '../src/sources/claude/reader.js';
+import { codexPriceHint } from '../src/sources/codex/prices.js';
 import { piPriceHint } from '../src/sources/pi/prices.js';
 import { costCheck } from '../src/pricing/reconcile.js';
 import { parsePriceTable, type ModelPrice, type Rates } from '../src/pricing/table.js';
@@ -172,8 +173,26 @@ describe('pricing usage records', () => {
   it('prices free, local and subscription models at $0 by rule, before any lookup', () => {
     expect(price(usage({ provider: 'openrouter', model: 'qwen/qwen3-coder:free', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'free' });
     expect(price(usage({ provider: 'ollama', model: 'claude-tiered', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
-    expect(price(usage({ provider: 'my-box', model: 'claude-tiered', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
+    expect(price(usage({ provider: 'my-box', model: 'qwen3-coder:30b', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
+    expect(price(usage({ provider: 'llama.cpp', model: 'claude-tiered', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
     expect(price(usage({ provider: 'github-copilot', model: 'claude-tiered', input: 10 }), 'pi')).toMatchObject({ cost: 0, state: 'subscription' });
+  });
+
+  // Regression (an outside review of prices): a provider configured at this machine's address
+  // (Pi's models.json, Codex's config.toml) was $0 whatever it served, where a proxy there
+  // (LiteLLM's, in front of OpenAI) bills: a model the table knows by its own name is that model.
+  it('prices a model the table knows, served at this machine\'s address, as that model, and says so', () => {
+    expect(price(usage({ provider: 'my-box', model: 'claude-tiered', input: 1000 }), 'pi')).toMatchObject({
+      cost: 1000 * 3 * M,
+      state: 'priced',
+      key: 'claude-tiered',
+      note: "served at this machine's address, as a proxy in front of its maker's API is: priced as claude-tiered",
+    });
+    // A name with a vendor path is a download run here (LM Studio's), whatever the table holds.
+    expect(price(usage({ provider: 'my-box', model: 'vendor/claude-tiered', input: 1000 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
+    const codex = createPricer(TABLE, { subscriptionsAtApiPrices: false, hints: (_, provider) => codexPriceHint(provider, new Set(['litellm', 'oss'])) });
+    expect(codex(usage({ provider: 'litellm', model: 'claude-tiered', input: 1000 }), 'codex')).toMatchObject({ cost: 1000 * 3 * M, state: 'priced' });
+    expect(codex(usage({ provider: 'oss', model: 'claude-tiered', input: 1000 }), 'codex')).toMatchObject({ cost: 0, state: 'local' });
   });
 
   it('prices subscriptions at API rates when asked', () => {

@@ -20,6 +20,11 @@ export interface PriceHint {
   /** Runs on the user's machine, by the agent's own configuration. */
   local: boolean;
   /**
+   * `local` by its configured address alone (this machine's), which a proxy in front of a paid API
+   * (LiteLLM's) has too: a model the table knows by its own name is priced as that model.
+   */
+  localByAddress?: boolean;
+  /**
    * The agent counts cache writes inside input (OpenAI's usage, as Codex records it), so a model
    * with no cache-write price bills them as ordinary input (pricing.md §1). Absent: false.
    */
@@ -34,7 +39,7 @@ export interface PriceQuery {
 
 export type Lookup =
   /** `filledFrom`: the entry of the model's first-party spelling whose prices the entry found lacked, and were taken from it. */
-  | { kind: 'priced'; key: string; price: ModelPrice & { base: Rates }; filledFrom?: string }
+  | { kind: 'priced'; key: string; price: ModelPrice & { base: Rates }; filledFrom?: string; proxied?: true }
   /** $0 by rule: a free model (OpenRouter `:free`), a local provider, or a subscription. */
   | { kind: 'free'; rule: 'free-model' | 'local' | 'subscription'; key: string }
   /** `notInTable`: no spelling of the model is in the table (not an entry without prices). */
@@ -57,8 +62,10 @@ export function findPrice(table: PriceTable, query: PriceQuery, options: LookupO
   if (model === null || model === '') return { kind: 'unpriced', reason: 'the record names no model' };
   const named = provider === null ? model : `${provider}/${model}`;
   if (FREE_SUFFIX.test(model)) return { kind: 'free', rule: 'free-model', key: named };
-  if (query.hint.local || (provider !== null && LOCAL_PROVIDERS.has(provider.toLowerCase()))) {
-    return { kind: 'free', rule: 'local', key: named };
+  const localServer = provider !== null && LOCAL_PROVIDERS.has(provider.toLowerCase());
+  if (query.hint.local || localServer) {
+    const proxied = query.hint.localByAddress && !localServer ? proxiedModel(table, model, query.hint, options) : null;
+    return proxied ?? { kind: 'free', rule: 'local', key: named };
   }
   if (query.hint.subscription && !options.subscriptionsAtApiPrices) return { kind: 'free', rule: 'subscription', key: named };
 
@@ -93,6 +100,19 @@ export function findPrice(table: PriceTable, query: PriceQuery, options: LookupO
     if (filled !== null) return { kind: 'priced', key, price: filled, filledFrom: firstParty.key };
   }
   return { kind: 'priced', key, price: price as ModelPrice & { base: Rates } };
+}
+
+/**
+ * A model served at this machine's address that the table knows, with a price, by its own name
+ * (`gpt-5`, `claude-sonnet-4-5`): a proxy's in front of its maker's API, which bills it. A name
+ * with a vendor path (`qwen/qwen3-coder-30b`, as LM Studio names its downloads) or one the table
+ * does not know is a model run here: null.
+ */
+function proxiedModel(table: PriceTable, model: string, hint: PriceHint, options: LookupOptions): Lookup | null {
+  if (model.includes('/')) return null;
+  const found = findPrice(table, { provider: null, model, hint: { prefixes: [''], subscription: false, local: false, cacheWritesInInput: hint.cacheWritesInInput ?? false } }, options);
+  if (found.kind !== 'priced' || (found.price.base.input === 0 && found.price.base.output === 0)) return null;
+  return { ...found, proxied: true };
 }
 
 /** `price` with the rates it lacks taken from `other`, or null when it lacks none `other` has. */

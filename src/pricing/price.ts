@@ -34,6 +34,8 @@ export interface Priceable extends Billed {
   model: string | null;
   /** The model asked for, where another answered: priced in its place when the table does not know the one that answered. */
   requestedModel?: string | null;
+  /** The record names no model (a summary's): `model` is the one in use, which made it. */
+  modelGuessed?: boolean;
 }
 
 export type Pricer = (usage: Priceable, source: Source) => PricedUsage;
@@ -52,7 +54,7 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
   // of sessions), and pricing a record again costs a few multiplications.
   const lookups = new Map<string, Answer>();
   const priceOne: Pricer = (usage, source) => {
-    const memo = `${source}\0${usage.provider ?? ''}\0${usage.model ?? ''}\0${usage.requestedModel ?? ''}`;
+    const memo = `${source}\0${usage.provider ?? ''}\0${usage.model ?? ''}\0${usage.requestedModel ?? ''}\0${usage.modelGuessed === true}`;
     let answer = lookups.get(memo);
     if (!answer) {
       const hint = options.hints(source, usage.provider);
@@ -61,7 +63,8 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
       // know: the model asked for, as the agent itself prices it (pi.md §9), rather than no price.
       const requested = usage.requestedModel ?? null;
       const asked = answered.kind === 'unpriced' && answered.notInTable && requested !== null && requested !== usage.model ? findPrice(table, { provider: usage.provider, model: requested, hint }, options) : null;
-      answer = asked !== null && asked.kind !== 'unpriced' ? answerFor(asked, hint, `priced as ${requested}, the model asked for: the table does not know ${usage.model}, which answered`) : answerFor(answered, hint);
+      const guessed = usage.modelGuessed && usage.model !== null ? `a summary, which names no model: priced as ${usage.model}, the model in use, which made it` : null;
+      answer = asked !== null && asked.kind !== 'unpriced' ? answerFor(asked, hint, `priced as ${requested}, the model asked for: the table does not know ${usage.model}, which answered`) : answerFor(answered, hint, answered.kind === 'priced' ? guessed : null);
       lookups.set(memo, answer);
     }
     if ('same' in answer) return answer.same;
@@ -143,7 +146,8 @@ function answerFor(lookup: Lookup, hint: PriceHint, note: string | null = null):
       };
     case 'priced': {
       const filled = lookup.filledFrom === undefined ? null : `the prices ${lookup.key} lacks taken from ${lookup.filledFrom}`;
-      return { lookup, subscription, writesAsInput: hint.cacheWritesInInput === true && !pricesCacheWrites(lookup.price), note: [note, filled].filter(Boolean).join('; ') || null };
+      const proxied = lookup.proxied ? `served at this machine's address, as a proxy in front of its maker's API is: priced as ${lookup.key}` : null;
+      return { lookup, subscription, writesAsInput: hint.cacheWritesInInput === true && !pricesCacheWrites(lookup.price), note: [note, proxied, filled].filter(Boolean).join('; ') || null };
     }
   }
 }

@@ -797,6 +797,9 @@ export function usageLine(usage: readonly Usage[], priceOf: (usage: Usage) => Pr
   const known = priced.filter((p) => p.cost !== null);
   if (known.length === 0) parts.push(`bough: unknown (${usage.every((u) => u.countsUnknown) ? 'no token counts recorded' : usage.every((u) => u.model === null) ? 'no model recorded' : 'unpriced model'})`);
   else parts.push(`${formatUsd(known.reduce((a, p) => a + (p.cost ?? 0), 0))} bough${unknown ? ' + unknown' : ''}`);
+  // A summary names no model: what it was priced as is said where its cost is.
+  const guessed = [...new Set(usage.filter((u, i) => u.modelGuessed && u.model !== null && priced[i]?.cost !== null).map((u) => u.model))];
+  if (guessed.length > 0) parts.push(`priced as ${guessed.join(', ')}, the model in use`);
   if (usage.some((u) => u.recordedCostFromProvider)) parts.push('total billed by the provider');
   if (priced.some((p) => p.state === 'local')) parts.push('local model');
   return parts.join(' · ');

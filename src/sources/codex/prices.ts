@@ -12,8 +12,9 @@ export const CODEX_LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['oss']);
 
 export function codexPriceHint(provider: string | null, localProviders: ReadonlySet<string>): PriceHint {
   const prefixes = provider === null || provider === 'openai' ? ['', 'openai/'] : [`${provider}/`, '', 'openai/'];
-  const local = provider !== null && (CODEX_LOCAL_PROVIDERS.has(provider) || localProviders.has(provider));
+  const byAddress = provider !== null && !CODEX_LOCAL_PROVIDERS.has(provider) && localProviders.has(provider);
+  const local = byAddress || (provider !== null && CODEX_LOCAL_PROVIDERS.has(provider));
   // A ChatGPT sign-in and an API key leave the same rollout: bough prices both as the API bills.
   // Codex's cache_write_input_tokens are part of input_tokens (formats/codex.md §7.1).
-  return { prefixes, subscription: false, local, cacheWritesInInput: true };
+  return { prefixes, subscription: false, local, localByAddress: byAddress, cacheWritesInInput: true };
 }

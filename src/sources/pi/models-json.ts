@@ -11,7 +11,7 @@ import { readRegularFile } from '../../regular-file.js';
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 /** Pi's built-in llama.cpp provider always runs locally. */
-const ALWAYS_LOCAL = ['llama.cpp', 'llamacpp', 'llama-cpp'];
+export const ALWAYS_LOCAL: ReadonlySet<string> = new Set(['llama.cpp', 'llamacpp', 'llama-cpp']);
 
 const modelsJson = z.looseObject({
   providers: z.record(z.string(), z.looseObject({ baseUrl: z.string().nullish() })).nullish(),
@@ -19,7 +19,7 @@ const modelsJson = z.looseObject({
 
 /** Provider names whose base URL is this machine (a proxy on localhost looks the same; we say "local", not "free"). */
 export async function piLocalProviders(environment: Environment): Promise<Set<string>> {
-  const local = new Set(ALWAYS_LOCAL);
+  const local = new Set<string>(ALWAYS_LOCAL);
   const text = await readRegularFile(join(piAgentDir(environment), 'models.json'), MAX_CONFIG_BYTES).catch(() => null);
   if (text === null) return local;
   let parsed: z.infer<typeof modelsJson>;

@@ -2,6 +2,7 @@
 // gives pricing, so that pricing itself knows no Pi provider id.
 
 import type { PriceHint } from '../../pricing/lookup.js';
+import { ALWAYS_LOCAL } from './models-json.js';
 
 /** Pi providers billed by subscription, which Pi records at $0 (pricing.md §5.2). */
 export const PI_SUBSCRIPTION_PROVIDERS: ReadonlySet<string> = new Set(['github-copilot', 'google-gemini-cli', 'google-antigravity']);
@@ -43,5 +44,6 @@ export function piPriceHint(provider: string | null, localProviders: ReadonlySet
     prefixes: PI_PROVIDER_PREFIXES.get(provider) ?? [`${provider}/`, `${provider.replace(/-/g, '_')}/`],
     subscription,
     local: localProviders.has(provider),
+    localByAddress: localProviders.has(provider) && !ALWAYS_LOCAL.has(provider),
   };
 }
