@@ -53,6 +53,8 @@ describe('Claude Code: fast mode and web searches', () => {
     expect(index).toContain('fast mode: 6× the standard rates');
     expect(index).toContain('web searches billed per search');
     expect(index).toContain('fast mode, but the table has no fast-mode rate: priced at standard rates');
+    // Its badge does not say it was billed at a multiple (regression: an outside review of prices).
+    expect(index.match(/title="served in fast mode[^"]*"/g)?.sort()).toEqual(['title="served in fast mode, which the price table has no rate for"', 'title="served in fast mode: billed at a multiple of the standard rates"']);
     // The reply that searched says so beside its tokens (regression: its $0.03 of searches showed only in a tooltip).
     const page = await readFile(join(out, summary.sessions[0].page), 'utf8');
     expect(page).toContain('in 100 · out 100 · cache read 0 · cache write 0 · 3 web searches · $0.0318 bough');

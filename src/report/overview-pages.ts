@@ -350,7 +350,8 @@ function monthsTable(data: ReportData): TableView {
 function modelBadges(m: ModelTotals): { label: string; tone: 'plain'; title: string }[] {
   return [
     ...(m.local ? [{ label: 'local', tone: 'plain' as const, title: 'runs on this machine' }] : []),
-    ...(m.fast ? [{ label: 'fast mode', tone: 'plain' as const, title: 'served in fast mode: billed at a multiple of the standard rates' }] : []),
+    // Billed at a multiple where the table gives one; else priced at standard rates, as its price badge says.
+    ...(m.fast ? [{ label: 'fast mode', tone: 'plain' as const, title: m.priceNote?.includes('no fast-mode rate') ? 'served in fast mode, which the price table has no rate for' : 'served in fast mode: billed at a multiple of the standard rates' }] : []),
   ];
 }
 
