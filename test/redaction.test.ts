@@ -22,6 +22,7 @@ import { unpackEntries, type PackedEntries } from '../src/ledger/packed-entries.
 import { byCount } from '../src/report/overview-pages.js';
 import type { Entry, SessionFile } from '../src/types.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
+import { reply } from './support/session-builders.js';
 
 const SECRETS = join(FIXTURES, 'secrets');
 const HOME = '/home/planted-user';
@@ -443,6 +444,28 @@ describe('--redact on data nested deeper than any real record', () => {
     const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
     const shared = sharer.file(sessionWith(nested(5, { password: PLANTED.dbJsonPassword, cwd: `${HOME}/deep` })));
     expect(JSON.stringify(shared.entries)).toContain('{"password":"[REDACTED:secret-field]","cwd":"~/deep"}');
+  });
+});
+
+// Regression (an outside review of safety): fields the walker copied as they were.
+describe('--redact on every field of a session and its usage', () => {
+  it("redacts a usage record's model asked for and answered, the agent's versions, and tools a system message names when it is omitted", () => {
+    const path = `${HOME}/models/qwen-${PLANTED.githubPat}.gguf`;
+    const file: SessionFile = {
+      ...sessionWith({}),
+      agentVersions: [`0.0.0-dev+${HOME}/src/codex ${PLANTED.githubPat}`],
+      entries: [
+        reply('e1', null, { model: path, requestedModel: path, responseModel: `${path}-answered` }),
+        { key: 'k2', id: 'e2', parentId: 'e1', timestamp: null, line: 3, recovered: false, usage: [], kind: 'system', content: [{ type: 'text', text: 'sys' }], sections: {}, toolsAdded: [`mcp/${PLANTED.githubPat}`], toolsRemoved: [`${HOME}/bin/old-tool`] },
+      ],
+    };
+    for (const omit of [new Set<never>(), new Set(['system'] as const)]) {
+      const shared = JSON.stringify(createSharer({ redact: true, omit, home: HOME }).file(file));
+      expect(shared).not.toContain(PLANTED.githubPat);
+      expect(shared).not.toContain(HOME);
+      expect(shared).toContain('"requestedModel":"~/models/qwen-[REDACTED:github-token].gguf"');
+      expect(shared).toContain('"toolsRemoved":["~/bin/old-tool"]');
+    }
   });
 });
 

@@ -109,6 +109,19 @@ describe('a home folder', () => {
     expect(redact(files)).toBe(files);
   });
 
+  // Regression (an outside review of safety): Pi folds only separators (and a drive's colon), so a
+  // home whose name holds a space, `'` or `@` kept the whole name in its session folder's, the
+  // user's own too; and `C:\\Users\\Sean O'Brien` left "~ O'Brien".
+  it("of a name with a space, an apostrophe or an @, folded the way Pi folds it, is replaced too", () => {
+    expect(redact("~/.pi/agent/sessions/--C--Users-John Smith-proj--/x.jsonl and /s/--home-o'brien-proj--/y.jsonl and /s/--home-jo@corp.example-p--/z.jsonl")).toBe(
+      '~/.pi/agent/sessions/--C--~/x.jsonl and /s/--~/y.jsonl and /s/--~/z.jsonl',
+    );
+    expect(redact("C:\\Users\\Sean O'Brien\\proj and /home/jo@corp.example/p")).toBe('~\\proj and ~/p');
+    expect(redact('/s/sessions/--home-Ana Lima-proj--/x.jsonl and -home-Ana-Lima-proj/', '/home/Ana Lima')).toBe('/s/sessions/--~-proj--/x.jsonl and -~-proj/');
+    // Not a file's name with spaces that only begins like one.
+    expect(redact('styles/-Users-list.css and docs/x')).toBe('styles/-Users-list.css and docs/x');
+  });
+
   // A relative $HOME names no folder: resolved, it would redact the working folder as the home.
   it('is not resolved when $HOME is relative, nor when it resolves to itself', () => {
     expect(resolvedHome('.')).toBeNull();

@@ -258,11 +258,14 @@ const SEP = String.raw`(?:(?:[\\/]|%2[Ff]|%5[Cc])+(?:\.(?:[\\/]|%2[Ff]|%5[Cc])+)
 /** A path starts at the first of its separators: a match never starts again inside a run of them. */
 const PATH_START = String.raw`(?<![\\/]|%2[Ff]|%5[Cc])`;
 /** A path goes on after the home folder, or ends (a sentence's full stop may follow). */
-const HOME_END = String.raw`(?![\p{L}\p{N}\p{M}_$-]|\.[\p{L}\p{N}_-])`;
+const HOME_END = String.raw`(?![\p{L}\p{N}\p{M}_$'@-]|\.[\p{L}\p{N}_-])`;
 /** Folders under /home, /Users and C:\Users that are nobody's home. */
 const NOT_A_USER = String.raw`(?!(?:Shared|Public|Default|Default User|All Users|linuxbrew)${HOME_END})`;
-/** A user name in any script (`/home/łucja`, `C:\Users\José`), not ending in a full stop (`in /home/ana.` ends a sentence). */
-const USER_NAME = String.raw`[\p{L}\p{N}_$](?:[\p{L}\p{N}\p{M}_$-]|\.(?=[\p{L}\p{N}_$-])){0,63}`;
+/**
+ * A user name in any script (`/home/łucja`, `C:\Users\José`, `C:\Users\Sean O'Brien`,
+ * `/home/jo@corp.example`), not ending in a full stop (`in /home/ana.` ends a sentence).
+ */
+const USER_NAME = String.raw`[\p{L}\p{N}_$](?:[\p{L}\p{N}\p{M}_$'@-]|\.(?=[\p{L}\p{N}_$-])){0,63}`;
 /** Windows user names may hold spaces: `C:\Users\Ana Lima\Documents`. */
 const WINDOWS_USER_NAME = String.raw`(?:${USER_NAME}(?: ${USER_NAME}){1,3}(?=${SEP})|${USER_NAME})`;
 
@@ -287,7 +290,9 @@ const ANY_HOME = [
 ];
 
 /** The folded session folder of any user's home; its own rule, as one of the user's name knows where that ends. */
-const ANY_FOLDED_HOME = new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--(?=\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu');
+// Pi keeps all but separators and a drive's colon of the path it folds (`--C--Users-Sean O'Brien-shop--`):
+// a name with a space, `'` or `@` is taken for a folded home only in Pi's form, ending in `--`.
+const ANY_FOLDED_HOME = new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_. '@-]*--(?=[\\/]|\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu');
 
 function homeRules(homes: readonly (string | null)[]): SecretRule[] {
   const own = homes.map(ownHomePatterns).flatMap(({ patterns, hint }) => patterns.map((pattern) => shape(HOME_KIND, pattern, { hint })));
@@ -296,7 +301,8 @@ function homeRules(homes: readonly (string | null)[]): SecretRule[] {
   // stays (`-~-shop`), as for this machine's; it was folded away whole.
   const users = homes.flatMap((home) => {
     const user = home?.replace(/[\\/]+$/, '').split(/[\\/]/).at(-1);
-    return user ? [user.replace(/[^A-Za-z0-9]/g, '-')] : [];
+    // As Claude Code folds it (every other character a dash) and as Pi does (as it is).
+    return user ? [...new Set([user.replace(/[^A-Za-z0-9]/g, '-'), user])] : [];
   });
   const sameUser = users.map((user) => new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-${user.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=-|[\\/]|\r?\n|$)`, 'giu'));
   const ofSameUser = (folded: string) => users.some((user) => new RegExp(String.raw`^(?:home|Users)-${user.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:-|$)`, 'i').test(folded));
@@ -325,8 +331,12 @@ function ownHomePatterns(home: string | null): { patterns: RegExp[]; hint: RegEx
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const user = parts.at(-1) as string;
   const path = `${PATH_START}${escape(drive)}${SEP}${parts.map(escape).join(SEP)}${HOME_END}`;
-  // Pi names a session folder `--home-ana-projects--`, Claude Code `-home-ana-projects` or `C--Users-ana-projects`.
-  const foldedParts = parts.map((p) => escape(p.replace(/[^A-Za-z0-9]/g, '-'))).join('-');
+  // Pi names a session folder `--home-ana-projects--`, Claude Code `-home-ana-projects` or
+  // `C--Users-ana-projects`: Claude Code makes every other character a dash, Pi only separators
+  // (`--home-Ana Lima-projects--`).
+  const claudeFolded = parts.map((p) => escape(p.replace(/[^A-Za-z0-9]/g, '-'))).join('-');
+  const piFolded = parts.map(escape).join('-');
+  const foldedParts = piFolded === claudeFolded ? claudeFolded : `(?:${claudeFolded}|${piFolded})`;
   // A home of one folder (/root, /data) folds to a word a command's flag may hold (`--root-dir`,
   // `curl --data`): it is taken for one only as a folder of a path or a line's first word (`ls`).
   const before = parts.length === 1 ? String.raw`(?:^|[\\/\r\n])` : String.raw`(?:^|[^A-Za-z0-9])`;

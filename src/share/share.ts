@@ -164,6 +164,8 @@ class Walker {
       subagentId: this.maybeId(file.subagentId),
       startedSubagents: file.startedSubagents.map((s) => ({ callId: this.id(s.callId), subagentId: this.id(s.subagentId) })),
       entryTitles: file.entryTitles.map((t) => ({ entryId: this.id(t.entryId), title: this.t(t.title) })),
+      // A build's own version string may hold a path or a token (`0.0.0-dev+/home/bob/src/codex`).
+      ...(file.agentVersions === undefined ? {} : { agentVersions: file.agentVersions.map(this.t) }),
       entries: file.entries.map((entry) => this.entry(entry)),
       diagnostics: file.diagnostics.map((d) => this.diagnostic(d)),
     };
@@ -289,7 +291,7 @@ class Walker {
         };
       case 'system':
         if (this.omit.has('system')) {
-          return { kind: 'system', content: [{ type: 'text', text: OMITTED.system }], sections: {}, toolsAdded: entry.toolsAdded, toolsRemoved: entry.toolsRemoved };
+          return { kind: 'system', content: [{ type: 'text', text: OMITTED.system }], sections: {}, toolsAdded: entry.toolsAdded.map(this.t), toolsRemoved: entry.toolsRemoved.map(this.t) };
         }
         return {
           kind: 'system',
@@ -311,6 +313,8 @@ class Walker {
       ...u,
       provider: this.maybe(u.provider),
       model: this.maybe(u.model),
+      requestedModel: this.maybe(u.requestedModel),
+      responseModel: this.maybe(u.responseModel),
       claim: claim === null ? null : this.key(claim),
       ...(u.claimTurn === undefined ? {} : { claimTurn: this.id(u.claimTurn) }),
       responseId: this.maybeId(u.responseId),
