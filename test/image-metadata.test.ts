@@ -83,6 +83,13 @@ describe('taking metadata out of an image', () => {
     expect(result?.bytes.equals(riff([riffChunk('VP8X', Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0])), VP8L]))).toBe(true);
   });
 
+  // Regression (an outside review of safety): a chunk of a type it did not know (`ZZZZ`) stayed,
+  // where PNG, GIF and JPEG keep only what draws them.
+  it('takes any chunk out of a WebP but what draws it', () => {
+    const result = withoutImageMetadata('image/webp', riff([VP8L, riffChunk('ZZZZ', SECRET)]));
+    expect(result).toEqual({ bytes: riff([VP8L]), stripped: true });
+  });
+
   it('leaves an image with nothing to take out as it is', () => {
     const plain = Buffer.concat([PNG_SIGNATURE, IHDR, IDAT, IEND]);
     expect(withoutImageMetadata('image/png', plain)).toEqual({ bytes: plain, stripped: false });

@@ -134,7 +134,8 @@ function gif(bytes: Buffer): StrippedImage {
   }
 }
 
-const WEBP_DROPPED = new Set(['EXIF', 'XMP ']);
+/** What draws a WebP (its bitstreams, alpha, animation, colour profile); EXIF, XMP and any other chunk go. */
+const WEBP_KEPT = new Set(['VP8 ', 'VP8L', 'VP8X', 'ALPH', 'ANIM', 'ANMF', 'ICCP']);
 /** VP8X's flags for the chunks dropped: none follows once they are gone. */
 const VP8X_EXIF = 0x08;
 const VP8X_XMP = 0x04;
@@ -150,7 +151,7 @@ function webp(bytes: Buffer): StrippedImage {
     const size = bytes.readUInt32LE(at + 4);
     const next = at + 8 + size + (size % 2);
     if (at + 8 + size > end) return null;
-    if (WEBP_DROPPED.has(type)) stripped = true;
+    if (!WEBP_KEPT.has(type)) stripped = true;
     else if (type === 'VP8X' && size >= 1) {
       const chunk = Buffer.from(bytes.subarray(at, Math.min(next, end)));
       chunk[8] = (chunk[8] as number) & ~(VP8X_EXIF | VP8X_XMP);
