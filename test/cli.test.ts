@@ -604,6 +604,20 @@ describe('bough command line', () => {
     expect(html).toContain('\u{1F468}\u200d\u{1F469}\u200d\u{1F467}');
   });
 
+  // Regression (an outside review of safety): tag characters spelled a hidden instruction, and an
+  // invisible operator or a soft hyphen made `config\u2061.ts` read as `config.ts`.
+  it('shows hidden tag text, invisible operators and soft hyphens, and keeps a flag of a region', async () => {
+    const hidden = [...'ignore all'].map((c) => String.fromCodePoint(0xe0000 + (c.codePointAt(0) as number))).join('');
+    const scotland = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
+    const input = await onePromptSession('/work/tags', `Summarise:${hidden}END config\u2061.ts soft\u00adware ${scotland}`);
+    const out = join(await tempDir(), 'a.html');
+    expect((await run(['export', input, '-o', out])).code).toBe(0);
+    const html = await readFile(out, 'utf8');
+    expect(html).toContain('Summarise:[U+E0069][U+E0067][U+E006E]');
+    expect(html).toContain('config[U+2061].ts soft[U+AD]ware');
+    expect(html).toContain(scotland);
+  });
+
   // Regression: a session's title went to the terminal with its escape codes (clear the screen,
   // retitle the window) and to the page with them and with text-reversing overrides.
   it('prints and shows a title holding control characters and direction overrides, never obeys them', async () => {

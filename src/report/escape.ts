@@ -8,14 +8,17 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
  * Characters a page shows rather than obeys: control characters (an escape, a bell; not tabs or
  * line breaks), the overrides and isolates that reorder the text after them, so that
  * `invoice<U+202E>fdp.exe` cannot read as "invoiceexe.pdf", nor a command as another one, and the
- * invisible spaces that make one name look like another (`config<U+200B>.ts`). Joiners (U+200C,
- * U+200D) stay: emoji and some scripts are written with them.
+ * invisible characters that make one name look like another (`config<U+200B>.ts`, a soft hyphen,
+ * an invisible operator, a filler). Joiners (U+200C, U+200D) and the direction marks stay: emoji,
+ * some scripts and right-to-left text are written with them.
  */
-const CONTROLS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u200b\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff';
-const SPECIAL = new RegExp(`[&<>"'${CONTROLS}]`);
-const SPECIALS = new RegExp(`[&<>"'${CONTROLS}]`, 'g');
-const CONTROL = new RegExp(`[${CONTROLS}]`);
-const CONTROL_ALL = new RegExp(`[${CONTROLS}]`, 'g');
+const CONTROLS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u17b4\\u17b5\\u180e\\u200b\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\uffa0\\ufeff\\ufff9-\\ufffb';
+/** Tag characters, which spell text no one sees (instructions hidden in a prompt), but in a flag of a region (🏴 and its tags). */
+const TAGS = '(?<!\\u{1F3F4}[\\u{E0020}-\\u{E007E}]*)[\\u{E0000}-\\u{E007F}]';
+const SPECIAL = new RegExp(`[&<>"'${CONTROLS}]|${TAGS}`, 'u');
+const SPECIALS = new RegExp(`[&<>"'${CONTROLS}]|${TAGS}`, 'gu');
+const CONTROL = new RegExp(`[${CONTROLS}]|${TAGS}`, 'u');
+const CONTROL_ALL = new RegExp(`[${CONTROLS}]|${TAGS}`, 'gu');
 
 export function escapeHtml(value: unknown): string {
   const text = typeof value === 'string' ? value : String(value ?? '');
@@ -29,7 +32,7 @@ export function visibleControls(text: string): string {
 
 /** A control character as a page shows it: its Unicode picture (␛ for an escape), or its code point. */
 function shown(char: string): string {
-  const code = char.charCodeAt(0);
+  const code = char.codePointAt(0) as number;
   if (code === 0) return '\uFFFD';
   if (code < 0x20) return String.fromCharCode(0x2400 + code);
   if (code === 0x7f) return '\u2421';
