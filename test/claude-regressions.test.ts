@@ -301,10 +301,12 @@ describe('Claude Code regressions', () => {
     // The main thread goes on from its own reply before the cut line, the sub-agent's chain apart.
     const page = await readFile(join(out, summary.sessions.find((s) => s.id !== SESSION)?.page as string), 'utf8');
     const from = page.indexOf('Conversation (active path)');
-    const active = page.slice(from, page.indexOf('</ol>', from));
+    const active = page.slice(from, page.indexOf('</section>', from));
     expect(active.indexOf('reply S2')).toBeGreaterThan(-1);
     expect(active.indexOf('second prompt')).toBeGreaterThan(active.indexOf('reply S2'));
-    expect(active).not.toContain('side task');
+    // The sub-agent, whose call was on no line read, is shown as one, after the reply before it.
+    expect(active.indexOf('no call to it in the file (its line lost?)')).toBeGreaterThan(active.indexOf('reply S2'));
+    expect(summary.sessions.find((s) => s.id !== SESSION)).toMatchObject({ prompts: 2, branches: 1 });
   });
 
   // Regression (an outside review of Claude Code's format): the lines of one streamed response
@@ -1163,6 +1165,29 @@ describe('a workflow run’s journal', () => {
       [`-home-ana-shop/${SESSION}/subagents/workflows/run1/journal.jsonl`]: [{ type: 'step', runId: 'run1', step: 1, status: 'started' }],
     });
     expect((await stats(folder)).totals).toMatchObject({ sessions: 1, tokens: { input: 100 } });
+  });
+
+  // Regression (an outside review of session pages): an old inline sidechain (1.0.x) no call in the
+  // file spawned (its line lost) was a root of its own, written last: the conversation's active
+  // path, the user's turns shown as an abandoned branch, its reply counted as the session's.
+  it('shows an inline sidechain no call spawned as a sub-agent after the entry before it, no branch', async () => {
+    const side = { sidechain: true, at: '2026-03-10T10:00:05.000Z' };
+    const at = (s: number) => ({ at: `2026-03-10T10:00:0${s}.000Z` });
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('m1', null, 'main prompt', at(1)),
+        assistant('m2', 'm1', 'M2', tokens(100), at(2)),
+        user('s1', null, 'a task no call names', side),
+        assistant('s2', 's1', 'S2', tokens(1000), side),
+        user('m3', 'm2', 'next prompt', at(7)),
+        assistant('m4', 'm3', 'M4', tokens(100), at(8)),
+      ],
+    });
+    const { out, summary } = await build(folder);
+    expect(summary.sessions[0]).toMatchObject({ prompts: 2, replies: 2, branches: 1, subagents: { usageRecords: 1 } });
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('no call to it in the file (its line lost?)');
+    expect(page).not.toContain('A separate root');
   });
 });
 

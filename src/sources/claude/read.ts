@@ -1308,14 +1308,17 @@ function foldInlineSidechains(ctx: ClaudeContext): Entry[] {
   const taken = new Set<Draft>();
   const folded = new Set<Draft>();
   const added: { after: Draft; result: Draft }[] = [];
+  const callless = new Set<Draft>();
   for (const run of runs) {
     let result = taskResultOf(ctx, run, results, taken);
     if (result === null) {
       // Its call never got a result (the session ended or was interrupted first): the run is shown
       // in a result made for it, after the call, never as a branch of its own or as the user's turns.
-      const made = resultForUnansweredCall(ctx, run, results, added);
+      // With no call to it at all (its line lost), after the main thread's entry before it.
+      const made = resultForUnansweredCall(ctx, run, results, added) ?? resultWithoutCall(ctx, run);
       if (made !== null) {
         added.push(made);
+        if (made.result.entry.kind === 'toolResult' && made.result.entry.toolCallId === null) callless.add(made.result);
         result = made.result;
       }
     }
@@ -1333,7 +1336,11 @@ function foldInlineSidechains(ctx: ClaudeContext): Entry[] {
     const subagent: SubagentRun = {
       agent: typeof args['subagent_type'] === 'string' ? args['subagent_type'] : 'Task',
       task: typeof args['prompt'] === 'string' ? args['prompt'] : firstPromptText(entries),
-      status: added.some((a) => a.result === result) ? 'no result written: the session ended or was stopped first' : null,
+      status: callless.has(result)
+        ? 'no call to it in the file (its line lost?)'
+        : added.some((a) => a.result === result)
+          ? 'no result written: the session ended or was stopped first'
+          : null,
       model: entries.flatMap((e) => e.usage).find((u) => u.model)?.model ?? null,
       errorMessage: null,
       entries,
@@ -1392,10 +1399,53 @@ function resultForUnansweredCall(ctx: ClaudeContext, run: readonly Draft[], resu
   return { after: spawn.draft, result: { entry, parent: { id: reply.id }, sidechain: false } };
 }
 
+/**
+ * A result made for a sidechain run no call in the file spawned (the call's line was lost), after
+ * the main thread's last entry before it, the main conversation going on from it: as a root of
+ * its own, the sub-agent's task was taken for the conversation's latest turn, the user's shown as
+ * an abandoned branch. Null when the file holds no main-thread entry before it.
+ */
+function resultWithoutCall(ctx: ClaudeContext, run: readonly Draft[]): { after: Draft; result: Draft } | null {
+  const firstLine = run[0]?.entry.line ?? 0;
+  const before = ctx.drafts.filter((draft) => !draft.sidechain && draft.entry.line < firstLine).at(-1);
+  if (before === undefined) return null;
+  const { entry: previous } = before;
+  const entry: Entry = {
+    key: `${previous.key}:sidechain-${firstLine}:result`,
+    id: `${previous.id}:sidechain-${firstLine}:result`,
+    parentId: previous.id,
+    timestamp: run[0]?.entry.timestamp ?? previous.timestamp,
+    line: firstLine,
+    usage: [],
+    recovered: false,
+    kind: 'toolResult',
+    toolCallId: null,
+    toolName: 'Task',
+    content: [],
+    isError: false,
+    subagents: [],
+    diff: null,
+    change: null,
+    commits: [],
+    nestedCalls: [],
+  };
+  // What the main thread wrote after the run from that entry goes on from the result, but the
+  // results of that entry's own calls.
+  const ownCalls = new Set(previous.kind === 'reply' ? previous.content.flatMap((block) => (block.type === 'toolCall' ? [block.id] : [])) : []);
+  for (const draft of ctx.drafts) {
+    const { entry: next } = draft;
+    if (draft.sidechain || next.parentId !== previous.id || next.line <= firstLine) continue;
+    if (next.kind === 'toolResult' && next.toolCallId !== null && ownCalls.has(next.toolCallId)) continue;
+    next.parentId = entry.id;
+  }
+  return { after: before, result: { entry, parent: { id: previous.id }, sidechain: false } };
+}
+
 /** The Task result a sidechain run answers: the call whose prompt it repeats, else the next unanswered call before it. */
 function taskResultOf(ctx: ClaudeContext, run: readonly Draft[], results: readonly Draft[], taken: ReadonlySet<Draft>): Draft | null {
   const task = firstPromptText(run.map((d) => d.entry)).trim();
-  const open = results.filter((d) => !taken.has(d) && d.entry.kind === 'toolResult' && ['Task', 'Agent'].includes(d.entry.toolName ?? ''));
+  // A result whose call is in no line read (a damaged one) may be the Task's too.
+  const open = results.filter((d) => !taken.has(d) && d.entry.kind === 'toolResult' && (['Task', 'Agent'].includes(d.entry.toolName ?? '') || (d.entry.toolName === null && d.entry.toolCallId !== null && !ctx.calls.has(d.entry.toolCallId))));
   const byPrompt = open.find((d) => {
     const call = d.entry.kind === 'toolResult' && d.entry.toolCallId ? ctx.calls.get(d.entry.toolCallId) : undefined;
     return isPlainObject(call?.arguments) && typeof call.arguments['prompt'] === 'string' && call.arguments['prompt'].trim() === task;
