@@ -208,6 +208,35 @@ describe('a Codex thread, as a user sees it', () => {
     expect(tokensOf(file.entries).input).toBe(500);
   });
 
+  // Regression (an outside review of session pages): Codex writes an agent_message event for each
+  // output_text part of a message; a reply of two parts, or whose event ends in a line break the
+  // item has not, was shown twice.
+  it('shows a reply once whose event copies are one per part or differ in trailing space, events first or items first', async () => {
+    let n = 0;
+    const at = () => `2026-04-06T10:00:${String(n++).padStart(2, '0')}.000Z`;
+    const event = (payload: object) => ({ timestamp: at(), type: 'event_msg', payload });
+    const item = (payload: object) => ({ timestamp: at(), type: 'response_item', payload });
+    const message = (...parts: string[]) => item({ type: 'message', role: 'assistant', content: parts.map((text) => ({ type: 'output_text', text })) });
+    const lines = [
+      { timestamp: at(), type: 'session_meta', payload: { id: '0195aaaa-0000-7000-8000-0000000000b1', timestamp: '2026-04-06T10:00:00.000Z', cwd: '/home/ana/parts', originator: 'codex_cli_rs', cli_version: '0.60.0', model_provider: 'openai' } },
+      { timestamp: at(), type: 'turn_context', payload: { cwd: '/home/ana/parts', model: 'gpt-5' } },
+      event({ type: 'user_message', message: 'first' }),
+      event({ type: 'agent_message', message: 'Part one. ' }),
+      event({ type: 'agent_message', message: 'Part two.' }),
+      message('Part one. ', 'Part two.'),
+      event({ type: 'user_message', message: 'second' }),
+      message('Alone.'),
+      event({ type: 'agent_message', message: 'Alone.\n' }),
+      event({ type: 'user_message', message: 'third' }),
+      message('Three ', 'four'),
+      event({ type: 'agent_message', message: 'Three ' }),
+      event({ type: 'agent_message', message: 'four' }),
+    ];
+    const path = join(await tempDir(), 'rollout-2026-04-06T10-00-00-0195aaaa-0000-7000-8000-0000000000b1.jsonl');
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    expect(texts(await read(path))).toEqual(['Part one. ', 'Part two.', 'Alone.', 'Three ', 'four']);
+  });
+
   it('regression: a pasted screenshot was lost and the prompt shown again as injected context; now the prompt holds the image, and a viewed image its tool result', async () => {
     const path = join(await tempDir(), 'rollout-2026-03-01T10-00-00-0195aaaa-0000-7000-8000-0000000000ac.jsonl');
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -581,9 +610,11 @@ describe('Codex files that are odd or old', () => {
   });
 
   it('prices OpenAI models bare, and other providers under their own prefix first', () => {
-    expect(codexReader.priceHint('openai', new Set())).toEqual({ prefixes: ['', 'openai/'], subscription: false, local: false, cacheWritesInInput: true });
+    expect(codexReader.priceHint('openai', new Set())).toEqual({ prefixes: ['', 'openai/'], subscription: false, local: false, localByAddress: false, cacheWritesInInput: true });
     expect(codexReader.priceHint('azure', new Set())).toMatchObject({ prefixes: ['azure/', '', 'openai/'] });
-    expect(codexReader.priceHint('lms', new Set(['lms']))).toMatchObject({ local: true });
+    // Configured at this machine's address (perhaps a proxy); `oss` is Codex's own Ollama.
+    expect(codexReader.priceHint('lms', new Set(['lms']))).toMatchObject({ local: true, localByAddress: true });
+    expect(codexReader.priceHint('oss', new Set())).toMatchObject({ local: true, localByAddress: false });
   });
 });
 

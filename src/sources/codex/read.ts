@@ -110,18 +110,23 @@ interface Totals {
   total: number;
 }
 
-/** Counts of texts seen from one copy (events or items) and not yet matched by the other. */
+/**
+ * Counts of texts seen from one copy (events or items) and not yet matched by the other, told
+ * apart by what they say: a copy may end in a line break the other has not.
+ */
 class TextTally {
   private readonly counts = new Map<string, number>();
   add(text: string): void {
-    this.counts.set(text, (this.counts.get(text) ?? 0) + 1);
+    const key = text.trim();
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
   }
   /** Takes one match of `text`, if there is one. */
   take(text: string): boolean {
-    const n = this.counts.get(text) ?? 0;
+    const key = text.trim();
+    const n = this.counts.get(key) ?? 0;
     if (n === 0) return false;
-    if (n === 1) this.counts.delete(text);
-    else this.counts.set(text, n - 1);
+    if (n === 1) this.counts.delete(key);
+    else this.counts.set(key, n - 1);
     return true;
   }
   clear(): void {
@@ -499,8 +504,14 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
       switch (m.role) {
         case 'assistant': {
           if (ctx.textFromEvents.take(text)) return;
+          // Codex writes an agent_message event for each output_text part (codex.md §5): each part
+          // is matched on its own, as the whole is.
+          const parts = content.filter((block) => block.type === 'text');
+          const kept = parts.length > 1 ? content.filter((block) => !(block.type === 'text' && ctx.textFromEvents.take(block.text))) : content;
+          if (kept.length === 0) return;
           ctx.textFromItems.add(text);
-          appendToReply(ctx, item, at, time, content);
+          if (parts.length > 1) for (const block of kept) if (block.type === 'text') ctx.textFromItems.add(block.text);
+          appendToReply(ctx, item, at, time, kept);
           return;
         }
         case 'user': {
