@@ -80,8 +80,10 @@ export interface ToolEffect {
   command: string | null;
   /** What the call is about, in a line: the command, the path, the pattern. */
   summary: string;
-  /** What a search looks for (a regex, a glob, a web query); absent or null for other calls. */
+  /** What a search of files looks for (a regex, a glob); absent or null for other calls. */
   pattern?: string | null;
+  /** What a web search asks; absent or null for other calls. */
+  query?: string | null;
   /** The whole text a write call puts in its file; absent or null when the call carries none. */
   fileContent?: string | null;
 }

@@ -9,6 +9,7 @@ import { createRenderer, type LayoutView, type PageRenderer } from '../src/repor
 import { loadTemplates } from '../src/package-files.js';
 import type { Block, Entry, ToolDiff, ToolEffect } from '../src/types.js';
 import { diffChange } from '../src/diff-lines.js';
+import { toolEffect as claudeToolEffect } from '../src/sources/claude/tools.js';
 import { liveMarkup } from './support/html.js';
 import { prompt, reply } from './support/session-builders.js';
 
@@ -294,6 +295,13 @@ describe('a search call', () => {
     ]);
     expect(html).toContain('<p class="tool-field">pattern <code>TODO|FIXME</code></p>');
     expect(html).toContain('<pre class="output">src/a.ts:1: TODO one\nsrc/b.ts:9: FIXME two</pre>');
+  });
+
+  // Regression (an outside review of session pages): a web search's query was labelled "pattern".
+  it('shows a web search by its query, as Claude Code and Codex name it', () => {
+    const html = page([call('w1', 'WebSearch', { query: 'node 20 release' }, effect('search', 'node 20 release', { query: 'node 20 release' }))]);
+    expect(html).toContain('<p class="tool-field">query <code>node 20 release</code></p>');
+    expect(claudeToolEffect('WebSearch', { query: 'node 20 release' }, null)).toMatchObject({ query: 'node 20 release' });
   });
 });
 

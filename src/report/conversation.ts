@@ -65,7 +65,7 @@ export type ToolCallBody =
   /** The file a write call writes, as code in its language. */
   | { kind: 'file'; path: string; code: CodeView }
   /** What a search looks for. */
-  | { kind: 'search'; pattern: string };
+  | { kind: 'search'; label: 'pattern' | 'query'; pattern: string };
 
 export type PartView =
   | { type: 'text'; html: string }
@@ -583,7 +583,8 @@ function toolCallBody(effect: ToolEffect, fileContent: string | null, budget: Hi
       return fileContent === null ? null : { kind: 'file', path, code: codeView(fileContent, languageOfPath(path), budget) };
     }
     case 'search':
-      return effect.pattern ? { kind: 'search', pattern: oneLine(effect.pattern) } : null;
+      if (effect.pattern) return { kind: 'search', label: 'pattern', pattern: oneLine(effect.pattern) };
+      return effect.query ? { kind: 'search', label: 'query', pattern: oneLine(effect.query) } : null;
     case 'read':
     case 'edit':
     case 'list':

@@ -360,6 +360,7 @@ class Walker {
       command: this.maybe(call.effect.command),
       summary: this.t(call.effect.summary),
       pattern: this.maybe(call.effect.pattern ?? null),
+      query: this.maybe(call.effect.query ?? null),
       fileContent: call.effect.fileContent == null ? null : (this.opaque(call.effect.fileContent) ?? this.t(call.effect.fileContent)),
     };
     return { ...call, id: this.id(call.id), name: this.t(call.name), arguments: this.json(call.arguments), argumentsError: this.maybe(call.argumentsError), effect };

@@ -42,7 +42,7 @@ export function toolEffect(name: string, input: unknown, cwd: string | null): To
       return effect('delegate', [], null, [who, text('description')].filter(Boolean).join(': '));
     }
     case 'WebSearch':
-      return { ...effect('search', [], null, text('query') ?? ''), pattern: text('query') };
+      return { ...effect('search', [], null, text('query') ?? ''), query: text('query') };
     case 'WebFetch':
       return effect('other', [], null, text('url') ?? '');
     case 'TodoWrite':

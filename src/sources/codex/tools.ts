@@ -41,7 +41,7 @@ export function toolEffect(name: string, args: unknown, cwd: string | null): Too
     case 'grep_files':
       return { ...effect('search', here(str('path') ?? '.'), null, [str('pattern'), str('path')].filter(Boolean).join('  in ')), pattern: str('pattern') };
     case 'web_search':
-      return { ...effect('search', [], null, str('query') ?? ''), pattern: str('query') };
+      return { ...effect('search', [], null, str('query') ?? ''), query: str('query') };
     case 'update_plan': {
       const steps = Array.isArray(a['plan']) ? `${a['plan'].length} steps` : '';
       return effect('other', [], null, str('explanation') ?? steps);
