@@ -100,6 +100,28 @@ describe('record times', () => {
     expect(diagnostics.items.map((d) => d.detail)).toEqual(['timestamp "2027-02-30T10:00:00.000Z" is not a date and time (the record goes by its message\'s own time)']);
   });
 
+  // Regression (an outside review of periods): an entry without a time whose message's time was
+  // no time (seconds for milliseconds, 31 November) went by its session's time, said nowhere.
+  it('says a Pi message time that is no time, where the entry has none of its own', async () => {
+    const dir = await tempDir();
+    const reply = (id: string, parentId: string, time: unknown) => ({ type: 'message', id, parentId, message: { role: 'assistant', content: [{ type: 'text', text: id }], provider: 'anthropic', model: 'claude-opus-4-6', stopReason: 'stop', timestamp: time, usage: { input: 1000, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 1010 } } });
+    const lines = [
+      { type: 'session', version: 3, id: '0196d000-0000-7000-8000-000000000003', timestamp: '2026-10-31T20:00:00.000Z', cwd: '/home/ana/shop' },
+      { type: 'message', id: 'd0000001', parentId: null, timestamp: '2026-11-15T10:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'hello' }] } },
+      reply('d0000002', 'd0000001', 1794650460),
+      reply('d0000003', 'd0000002', '2026-11-31T00:00:00Z'),
+      reply('d0000004', 'd0000003', Date.UTC(2026, 10, 16)),
+    ];
+    await writeFile(join(dir, 'message-times.jsonl'), lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const out = join(await tempDir(), 'report');
+    expect((await runCli(['build', dir, '--out', out, '--no-cache', '--tz', 'UTC', '--quiet'])).code).toBe(0);
+    const { diagnostics } = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    expect(diagnostics.items.map((d) => [d.line, d.detail])).toEqual([
+      [3, "timestamp 1794650460 is not in the years 2000 to 2099 (the record goes by its session's time)"],
+      [4, 'timestamp "2026-11-31T00:00:00Z" is not a date and time (the record goes by its session\'s time)'],
+    ]);
+  });
+
   it('says when a session header’s time is no time, and when nothing in a session has one (regression: both silent)', async () => {
     const dir = await tempDir();
     const header = (timestamp: string) => JSON.stringify({ type: 'session', version: 3, id: '0196d000-0000-7000-8000-000000000001', timestamp, cwd: '/home/ana/shop' });

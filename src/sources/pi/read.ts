@@ -230,6 +230,9 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
   // A message carries its own time too: the record goes by it where the entry's is no time.
   const ownMessageTime = messageTime(record);
   const ownTime = recordTime(env.timestamp, ctx, line, ownMessageTime === null ? undefined : "the record goes by its message's own time");
+  // With no time of its own, the entry goes by its message's: one there that is no time is said too.
+  const noOwnTime = env.timestamp === undefined || env.timestamp === null || env.timestamp === '';
+  if (noOwnTime && ownMessageTime === null && isPlainObject(record['message'])) recordTime(record['message']['timestamp'], ctx, line, "the record goes by its session's time");
   const timestamp = ownTime ?? ownMessageTime;
   const built = payloadOf(ctx, env.type, record, line, timestamp);
   if (built === null) return;
