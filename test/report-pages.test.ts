@@ -168,6 +168,9 @@ describe('rendered report', () => {
     expect(badged('FAILED')).toEqual(['error', 'failed attempt']);
     // The edit links the entry it hid (it said only "an earlier entry hidden from the model").
     expect(html).toMatch(/hidden from the model: <a href="#[^"]+">error reply: overloaded<\/a>/);
+    // A rewrite shows what the model sees in its place (regression, an outside review of session
+    // pages: its text was read and shown nowhere).
+    expect(html).toMatch(/rewritten for the model: <a href="#[^"]+">[^<]*<\/a><\/p>\s*<details class="event-detail"><summary>show<\/summary><div class="markdown"><p dir="auto">short<\/p>/);
   });
 
   // Regression (a review of Pi's trees): a header-only file's page said "Tree 0 branches · 0 roots.

@@ -398,8 +398,11 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
     case 'contextEdit': {
       const target = entry.targetId === null ? null : ctx.entryNamed(entry.targetId);
       const what = entry.omitted ? 'hidden from the model:' : 'rewritten for the model:';
-      if (target === null) return event(base, 'info', 'context edit', entry.omitted ? 'an earlier entry hidden from the model' : 'an earlier entry rewritten for the model');
-      return { ...event(base, 'info', 'context edit', what), target: { label: target, href: `#${anchorOfId(entry.targetId as string)}` } };
+      // What the model sees in its place from then on (pi.md §5), folded as an event's detail.
+      const text = entry.replacement === null ? '' : blockText(entry.replacement);
+      const replacement = { detailHtml: text ? markdown(text) : null, images: parts((entry.replacement ?? []).filter((b) => b.type === 'image')) };
+      if (target === null) return { ...event(base, 'info', 'context edit', entry.omitted ? 'an earlier entry hidden from the model' : 'an earlier entry rewritten for the model'), ...replacement };
+      return { ...event(base, 'info', 'context edit', what), target: { label: target, href: `#${anchorOfId(entry.targetId as string)}` }, ...replacement };
     }
     case 'custom': {
       const text = blockText(entry.content);
