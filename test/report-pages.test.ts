@@ -173,6 +173,25 @@ describe('rendered report', () => {
     expect(html).toMatch(/rewritten for the model: <a href="#[^"]+">[^<]*<\/a><\/p>\s*<details class="event-detail"><summary>show<\/summary><div class="markdown"><p dir="auto">short<\/p>/);
   });
 
+  // Regression (an outside review of session pages): a prompt of no words and no image was an
+  // "(image prompt)" in the tree.
+  it('names a prompt of no words and no image an empty prompt, one of an image alone an image prompt', async () => {
+    const at = (n: number) => `2026-11-02T10:00:${String(n).padStart(2, '0')}.000Z`;
+    const user = (id: string, parentId: string | null, content: object[], n: number) => ({ type: 'message', id, parentId, timestamp: at(n), message: { role: 'user', content, timestamp: 0 } });
+    const reply = (id: string, parentId: string, n: number) => ({ type: 'message', id, parentId, timestamp: at(n), message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop', timestamp: 0 } });
+    const html = await pageOfRecords([
+      { type: 'session', version: 3, id: 'empties', timestamp: at(0), cwd: '/home/ana/shop' },
+      user('u1', null, [{ type: 'text', text: '   ' }], 1),
+      reply('a1', 'u1', 2),
+      user('u2', 'a1', [], 3),
+      reply('a2', 'u2', 4),
+      user('u3', 'a2', [{ type: 'image', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', mimeType: 'image/png' }], 5),
+      reply('a3', 'u3', 6),
+    ]);
+    const tree = html.slice(html.indexOf('<svg'), html.indexOf('</svg>'));
+    expect(tree.match(/\((?:empty|image) prompt\)/g)).toEqual(['(empty prompt)', '(empty prompt)', '(image prompt)']);
+  });
+
   // Regression (a review of Pi's trees): a header-only file's page said "Tree 0 branches · 0 roots.
   // Each row is a turn; click one to jump to it." above no tree.
   it('draws no Tree section for a session of no entries', async () => {

@@ -303,7 +303,8 @@ function titleFromPrompts(entries: readonly Entry[]): string {
 }
 
 const NO_PROMPTS = '(no prompts)';
-const EMPTY_PROMPT = '(empty prompt)';
+/** How a prompt of no words and no images is named, in titles and on its page. */
+export const EMPTY_PROMPT = '(empty prompt)';
 /** Characters that show nothing: a prompt of them alone titled a session with a blank. */
 const INVISIBLE = /^[\s\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\u{e0000}-\u{e007f}]*$/u;
 /** A session that copied more prompts than this is titled by its first, if it has none of its own among them. */

@@ -11,7 +11,7 @@ import { SOURCE_NAMES, type Block, type Entry, type EntryOf, type SessionFile, t
 import { anchorOf, anchorOfId, blockText, callAnchor, entryView, FILES_ANCHOR, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { highlightBudget, type HighlightBudget } from './highlight.js';
 import { totalTokens, type SessionData, type SessionLink, type SubagentData, type ToolTotals, type UsageTotals } from './data.js';
-import { countedTimeOf, IMAGE_PROMPT, shorten, type SessionKey } from '../ledger/ledger.js';
+import { countedTimeOf, EMPTY_PROMPT, IMAGE_PROMPT, shorten, type SessionKey } from '../ledger/ledger.js';
 import { isPlainObject } from '../sources/json-line.js';
 import { unpackEntries } from '../ledger/packed-entries.js';
 import { formatCount, formatDateTime, formatDay, formatDuration, formatTime, formatUsd, plural, type TimeFormat } from './format.js';
@@ -654,7 +654,7 @@ export function describeEntry(entry: Entry): string {
     case 'prompt': {
       const typed = blockText(entry.content, ' ').replace(/\s+/g, ' ').trim();
       if (entry.skill) return `${entry.skill.command}${typed ? ` ${typed}` : ''}`;
-      return typed || IMAGE_PROMPT;
+      return typed || (entry.content.some((block) => block.type === 'image') ? IMAGE_PROMPT : EMPTY_PROMPT);
     }
     case 'reply':
       return entry.outcome === 'error' ? `error reply: ${entry.errorMessage ?? ''}`.trim() : `reply (${entry.model ?? 'model'})`;
