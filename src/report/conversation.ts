@@ -804,6 +804,8 @@ export function usageLine(usage: readonly Usage[], priceOf: (usage: Usage) => Pr
   // A summary names no model: what it was priced as is said where its cost is.
   const guessed = [...new Set(usage.filter((u, i) => u.modelGuessed && u.model !== null && priced[i]?.cost !== null).map((u) => u.model))];
   if (guessed.length > 0) parts.push(`priced as ${guessed.join(', ')}, the model in use`);
+  // The agent wrote no final count for it (claude.md §9.5): its output is at least this much.
+  if (usage.some((u) => u.outputPartial)) parts.push('output possibly partial');
   if (usage.some((u) => u.recordedCostFromProvider)) parts.push('total billed by the provider');
   if (priced.some((p) => p.state === 'local')) parts.push('local model');
   return parts.join(' · ');
