@@ -1167,6 +1167,19 @@ describe('a workflow run’s journal', () => {
     expect((await stats(folder)).totals).toMatchObject({ sessions: 1, tokens: { input: 100 } });
   });
 
+  // Regression (an outside review of session pages): a response no line of which holds its final
+  // count was counted "at least this much" in the totals, and its reply said nothing of it.
+  it('marks a reply whose output count is a lower bound on its own usage line', async () => {
+    const partial = assistant('p2', 'p1', 'P2', tokens(100, 7));
+    const message = (partial as { message: Record<string, unknown> }).message;
+    message['stop_reason'] = null;
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('p1', null, 'go'), partial] });
+    const { out, summary } = await build(folder);
+    expect(summary.totals.outputPossiblyPartialRecords).toBe(1);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('in 100 · out 7 · cache read 0 · cache write 0 · $0.0001 bough · output possibly partial');
+  });
+
   // Regression (an outside review of session pages): an old inline sidechain (1.0.x) no call in the
   // file spawned (its line lost) was a root of its own, written last: the conversation's active
   // path, the user's turns shown as an abandoned branch, its reply counted as the session's.
@@ -1190,18 +1203,6 @@ describe('a workflow run’s journal', () => {
     expect(page).not.toContain('A separate root');
   });
 
-  // Regression (an outside review of session pages): a response no line of which holds its final
-  // count was counted "at least this much" in the totals, and its reply said nothing of it.
-  it('marks a reply whose output count is a lower bound on its own usage line', async () => {
-    const partial = assistant('p2', 'p1', 'P2', tokens(100, 7));
-    const message = (partial as { message: Record<string, unknown> }).message;
-    message['stop_reason'] = null;
-    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('p1', null, 'go'), partial] });
-    const { out, summary } = await build(folder);
-    expect(summary.totals.outputPossiblyPartialRecords).toBe(1);
-    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
-    expect(page).toContain('in 100 · out 7 · cache read 0 · cache write 0 · $0.0001 bough · output possibly partial');
-  });
 });
 
 describe('a gateway that writes one message id for every response, and no request id', () => {
