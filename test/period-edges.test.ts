@@ -293,3 +293,20 @@ describe('a month whose sessions recorded no usage', () => {
     expect(row('October 2026')).toContain('>1,000<');
   });
 });
+
+// Regression (an outside review of periods): an entry of no time counts at its session's header
+// time, but the session's start was taken from its timed entries alone: shown as starting after
+// the period that counted it.
+describe('a session whose entry of no time counts at its header time', () => {
+  it('starts at that time', async () => {
+    const input = join(work, 'untimed-first/--work-edges--/2026-10-31T22-00-00-000Z_u.jsonl');
+    const untimed = piReply('2026-10-31T22:00:00.000Z', 10);
+    delete untimed['timestamp'];
+    delete (untimed['message'] as Record<string, unknown>)['timestamp'];
+    await write(input, piSession('eeeeeeee-0000-4000-8000-000000000001', '2026-10-31T22:00:00.000Z', [untimed, piPrompt('2026-10-31T22:50:00.000Z'), piReply('2026-10-31T22:50:05.000Z', 20)]));
+    const out = join(work, 'untimed-first-report');
+    await cli(['build', dirname(dirname(input)), '--out', out, '--tz', 'UTC', '--until', '2026-10-31T22:30Z', '--no-cache', '--quiet']);
+    const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    expect(summary.sessions.map((s) => [s.startedAt, s.replies])).toEqual([['2026-10-31T22:00:00.000Z', 1]]);
+  });
+});

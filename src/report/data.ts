@@ -686,9 +686,12 @@ interface Span {
 function countedSpans(parts: readonly CountedPart[]): { span: Span; counting: Span } {
   const span: Span = { first: null, last: null };
   const counting: Span = { first: null, last: null };
+  // An entry or a record of no time counts at the session's time as its file records it (its
+  // header's), as SessionAcc places it: where it is counted, it is part of when the session ran.
+  const untimedAt = parts[0]?.ledger.startedAt ?? null;
   const add = (into: Span, time: number | null) => {
-    into.first = earliest(into.first, time);
-    into.last = latest(into.last, time);
+    into.first = earliest(into.first, time ?? untimedAt);
+    into.last = latest(into.last, time ?? untimedAt);
   };
   for (const { ledger, entries, counted } of parts) {
     let u = 0;
