@@ -310,3 +310,19 @@ describe('a session whose entry of no time counts at its header time', () => {
     expect(summary.sessions.map((s) => [s.startedAt, s.replies])).toEqual([['2026-10-31T22:00:00.000Z', 1]]);
   });
 });
+
+// Regression (an outside review of periods): `stats` said "the agent wrote none" of a session
+// whose usage lay before the period, where the report's pages say "none in this period".
+describe('a session whose usage all lies outside the period', () => {
+  it('is said so by stats, in its table and its JSON', async () => {
+    const input = join(work, 'usage-before/--work-edges--/2026-11-30T23-00-00-000Z_v.jsonl');
+    const result = { type: 'message', timestamp: '2026-12-01T00:10:00.000Z', message: { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: Date.parse('2026-12-01T00:10:00.000Z') } };
+    await write(input, piSession('ffffffff-0000-4000-8000-000000000001', '2026-11-30T23:00:00.000Z', [piPrompt('2026-11-30T23:00:00.000Z'), piReply('2026-11-30T23:00:05.000Z', 10), result]));
+    const folder = dirname(dirname(input));
+    const json = await stats(folder, ['--tz', 'UTC', '--month', '2026-12', '--by', 'session']);
+    expect(json.rows.map((r) => [r.usageRecords, r.partlyOutsidePeriod, r.usageOutsidePeriod])).toEqual([[0, true, true]]);
+    const table = await cli(['stats', folder, '--no-cache', '--tz', 'UTC', '--month', '2026-12', '--by', 'session']);
+    expect(table).toContain('— of a session whose usage all lies outside the period: none in it, not none written.');
+    expect(table).not.toContain('the agent wrote none');
+  });
+});

@@ -145,6 +145,7 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
           startedAt: new Date(s.startedAt).toISOString(),
           project: projectKeys.get(s.projectKey) ?? s.projectKey,
           partlyOutsidePeriod: s.partly,
+          usageOutsidePeriod: s.tally.records === 0 && s.whole.records > 0,
         }));
   }
 }

@@ -115,6 +115,8 @@ export const rowSchema = z.object({
   project: z.string().optional(),
   /** By session only: part of it lies outside the period, and only its part in it is counted (as summary.json says). */
   partlyOutsidePeriod: z.boolean().optional(),
+  /** By session only: it recorded usage, all of it outside the period (its "—" is none in the period, not none written). */
+  usageOutsidePeriod: z.boolean().optional(),
 });
 
 /** What was read, skipped and flagged: counts (summary.json also lists each problem). */

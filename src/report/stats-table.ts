@@ -27,7 +27,7 @@ interface Column {
 }
 
 /** A row as the table shows it; the total is one too. */
-type StatsRow = Pick<RowJson, 'label' | 'sessions' | 'prompts' | 'replies' | 'tokens' | 'cost' | 'usageRecords' | 'unpricedRecords' | 'startedAt' | 'partlyOutsidePeriod'>;
+type StatsRow = Pick<RowJson, 'label' | 'sessions' | 'prompts' | 'replies' | 'tokens' | 'cost' | 'usageRecords' | 'unpricedRecords' | 'startedAt' | 'partlyOutsidePeriod' | 'usageOutsidePeriod'>;
 
 const HEADINGS: Record<StatsGrouping, string> = {
   day: 'Day',
@@ -138,7 +138,11 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   if (rounding !== null) notes.push(rounding);
   const partial = stats.totals.outputPossiblyPartialRecords;
   if (partial > 0) notes.push(`Output is at least what is shown: the agent did not write the final count of ${partial === 1 ? '1 response' : `${partial} responses`}.`);
-  if (rows.some((r) => r.usageRecords === 0)) notes.push('— no usage recorded (not zero tokens: the agent wrote none).');
+  // A session whose usage all lies outside the period wrote some: its "—" is none in the period.
+  // The total's "—" is its rows': said by them, where there are any.
+  const said = stats.rows.length > 0 ? stats.rows : rows;
+  if (said.some((r) => r.usageRecords === 0 && r.usageOutsidePeriod !== true)) notes.push('— no usage recorded (not zero tokens: the agent wrote none).');
+  if (said.some((r) => r.usageRecords === 0 && r.usageOutsidePeriod === true)) notes.push('— of a session whose usage all lies outside the period: none in it, not none written.');
   // The mark is in the Started column: said only where that column is shown.
   if (rows.some((r) => r.partlyOutsidePeriod) && columns.some((c) => c.heading === 'Started')) {
     notes.push(`${PARTLY_MARK.trim()} part of the session lies outside the period: only its part in it is counted.`);
