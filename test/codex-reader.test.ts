@@ -208,6 +208,30 @@ describe('a Codex thread, as a user sees it', () => {
     expect(tokensOf(file.entries).input).toBe(500);
   });
 
+  // Regression (an outside review of Codex's format): builds that wrote the injected AGENTS.md and
+  // environment as user_message events of kind user_instructions and environment_context made
+  // prompts of them, the session titled by its instructions.
+  it('takes no user_message event of a kind other than plain for a prompt', async () => {
+    let n = 0;
+    const at = () => `2026-04-07T10:00:${String(n++).padStart(2, '0')}.000Z`;
+    const injected = (text: string, kind: string) => [
+      { timestamp: at(), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } },
+      { timestamp: at(), type: 'event_msg', payload: { type: 'user_message', message: text, kind } },
+    ];
+    const lines = [
+      { timestamp: at(), type: 'session_meta', payload: { id: '0195aaaa-0000-7000-8000-0000000000b2', timestamp: '2026-04-07T10:00:00.000Z', cwd: '/home/ana/kinds', originator: 'codex_cli_rs', cli_version: '0.46.0', model_provider: 'openai' } },
+      ...injected('<user_instructions>\nAlways answer in French.\n</user_instructions>', 'user_instructions'),
+      ...injected('<environment_context>\n<cwd>/home/ana/kinds</cwd>\n</environment_context>', 'environment_context'),
+      { timestamp: at(), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'why is the loader slow' }] } },
+      { timestamp: at(), type: 'event_msg', payload: { type: 'user_message', message: 'why is the loader slow', kind: 'plain' } },
+    ];
+    const path = join(await tempDir(), 'rollout-2026-04-07T10-00-00-0195aaaa-0000-7000-8000-0000000000b2.jsonl');
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const file = await read(path);
+    expect(ofKind(file, 'prompt').map((p) => p.content)).toEqual([[{ type: 'text', text: 'why is the loader slow' }]]);
+    expect(file.entries.filter((e) => e.kind === 'notice').map((e) => (e.kind === 'notice' ? e.label : ''))).toEqual(['injected context', 'injected context']);
+  });
+
   // Regression (an outside review of session pages): Codex writes an agent_message event for each
   // output_text part of a message; a reply of two parts, or whose event ends in a line break the
   // item has not, was shown twice.

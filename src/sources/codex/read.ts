@@ -680,6 +680,9 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     case 'user_message': {
       const r = parse(ctx, raw.rawUserMessageEvent, event, at.line, 'user_message');
       if (!r) return;
+      // Builds of late 2025 wrote the injected AGENTS.md and environment as user_message events too,
+      // of a `kind` other than `plain` (codex.md §6, §11.7): no prompt; their item twin shows them.
+      if (typeof r.kind === 'string' && r.kind !== 'plain') return;
       closeReply(ctx);
       startTurn(ctx);
       const text = r.message ?? '';

@@ -137,6 +137,8 @@ export const rawUserMessageEvent = z.looseObject({
   type: z.literal('user_message'),
   message: z.string().nullish(),
   images: z.array(z.string()).nullish(),
+  /** `plain` for what the user typed; `user_instructions`, `environment_context` for what Codex injected. */
+  kind: z.unknown().optional(),
 });
 
 export const rawTextEvent = z.looseObject({ type: z.string(), message: optionalString, text: optionalString });
