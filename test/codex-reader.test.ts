@@ -208,6 +208,25 @@ describe('a Codex thread, as a user sees it', () => {
     expect(tokensOf(file.entries).input).toBe(500);
   });
 
+  // Regression (an outside review of Codex's format): encrypted reasoning nested in a record shown
+  // as data (an unknown item or record type) was shown; only a top-level one was left out.
+  it('shows no encrypted content at any depth of a record it shows as data', async () => {
+    let n = 0;
+    const at = () => `2026-04-08T10:00:${String(n++).padStart(2, '0')}.000Z`;
+    const lines = [
+      { timestamp: at(), type: 'session_meta', payload: { id: '0195aaaa-0000-7000-8000-0000000000b3', timestamp: '2026-04-08T10:00:00.000Z', cwd: '/home/ana/enc', originator: 'codex_cli_rs', cli_version: '0.60.0', model_provider: 'openai' } },
+      { timestamp: at(), type: 'event_msg', payload: { type: 'user_message', message: 'go' } },
+      { timestamp: at(), type: 'response_item', payload: { type: 'agent_message', content: [{ type: 'reasoning', encrypted_content: 'ENC_NESTED_1', summary: [] }], author: 'sub' } },
+      { timestamp: at(), type: 'future_record', payload: { inner: { encrypted_content: 'ENC_NESTED_2', kept: 'shown' } } },
+    ];
+    const path = join(await tempDir(), 'rollout-2026-04-08T10-00-00-0195aaaa-0000-7000-8000-0000000000b3.jsonl');
+    // A key `__proto__`, as JSON may hold one, stays a key.
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`.replace('"kept":"shown"}}', '"kept":"shown"},"__proto__":{"x":1}}'));
+    const text = JSON.stringify((await read(path)).entries);
+    expect(text).not.toContain('ENC_NESTED');
+    expect(text).toContain('"inner":{"kept":"shown"},"__proto__":{"x":1}');
+  });
+
   // Regression (an outside review of Codex's format): builds that wrote the injected AGENTS.md and
   // environment as user_message events of kind user_instructions and environment_context made
   // prompts of them, the session titled by its instructions.

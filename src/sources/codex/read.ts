@@ -1553,10 +1553,26 @@ function jsonArguments(args: unknown): { value: unknown; error: string | null; c
 }
 
 /** Opaque encrypted reasoning is never shown, even in a record bough does not know. */
+/** A record shown as data, without the encrypted reasoning it holds at any depth (codex.md §5, §11.12). */
 function withoutEncrypted(value: Record<string, unknown>): Record<string, unknown> {
-  if (!('encrypted_content' in value)) return value;
-  const { encrypted_content: _hidden, ...rest } = value;
-  return rest;
+  return hasEncrypted(value, 0) ? (stripEncrypted(value, 0) as Record<string, unknown>) : value;
+}
+
+function hasEncrypted(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null || depth > MAX_NESTING) return false;
+  if (Array.isArray(value)) return value.some((item) => hasEncrypted(item, depth + 1));
+  return Object.hasOwn(value, 'encrypted_content') || Object.values(value).some((item) => hasEncrypted(item, depth + 1));
+}
+
+function stripEncrypted(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || depth > MAX_NESTING) return value;
+  if (Array.isArray(value)) return value.map((item) => stripEncrypted(item, depth + 1));
+  const kept: Record<string, unknown> = {};
+  // Defined, not assigned: a key `__proto__` (JSON.parse makes it an own key) stays a key.
+  for (const [key, item] of Object.entries(value)) {
+    if (key !== 'encrypted_content') Object.defineProperty(kept, key, { value: stripEncrypted(item, depth + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return kept;
 }
 
 function parse<S extends z.ZodType>(ctx: CodexContext, schema: S, value: unknown, line: number, what: string): z.infer<S> | null {
