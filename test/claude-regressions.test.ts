@@ -1180,6 +1180,32 @@ describe('a workflow run’s journal', () => {
     expect(page).toContain('in 100 · out 7 · cache read 0 · cache write 0 · $0.0001 bough · output possibly partial');
   });
 
+  // Regression (an outside review of Claude Code's format): a compaction replay, a prompt and its
+  // reply written again under new uuids with their parent and time (claude.md §6.4), was a branch,
+  // its prompt counted twice and its reply's text shown twice.
+  it('takes lines written again under new uuids, with their parent and time, for no turn and no branch', async () => {
+    const at = (s: number) => ({ at: `2026-03-10T10:0${s}:00.000Z` });
+    const prompt = user('r3', 'r2', 'prompt B', at(5));
+    const reply = assistant('r4', 'r3', 'R4', tokens(100), at(6));
+    const again = (line: object, uuid: string, parent: string) => ({ ...line, uuid, parentUuid: parent });
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        user('r1', null, 'prompt A', at(1)),
+        assistant('r2', 'r1', 'R2', tokens(100), at(2)),
+        prompt,
+        reply,
+        again(prompt, 'r13', 'r2'),
+        again(reply, 'r14', 'r13'),
+        user('r5', 'r14', 'prompt C', at(8)),
+        assistant('r6', 'r5', 'R6', tokens(100), at(9)),
+      ],
+    });
+    const { out, summary } = await build(folder);
+    expect(summary.sessions[0]).toMatchObject({ prompts: 3, replies: 3, branches: 1, tokens: { input: 300 } });
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page.match(/reply R4/g)).toHaveLength(1);
+  });
+
   // Regression (an outside review of session pages): an old inline sidechain (1.0.x) no call in the
   // file spawned (its line lost) was a root of its own, written last: the conversation's active
   // path, the user's turns shown as an abandoned branch, its reply counted as the session's.

@@ -75,6 +75,8 @@ interface Response {
   sidechain: boolean;
   /** The session its first line says it is of (a resumed copy may keep its origin's). */
   session: string | null;
+  /** What each of its lines said and when (lineSaid): a line said again is a replay of one. */
+  said: Set<string>;
 }
 
 interface ClaudeContext {
@@ -102,6 +104,8 @@ interface ClaudeContext {
   responseOfDraft: Map<Draft, Response>;
   /** Command echoes not yet known to start a turn, by entry id. */
   commands: Map<string, { name: string; args: string }>;
+  /** Each user line's uuid by its parent, time and content: a line written again under a new uuid is a replay of it. */
+  userLines: Map<string, string>;
   hasCustomTitle: boolean;
   /** Whole-file sub-agent transcript: its usage is sub-agent spend. */
   subagentFile: boolean;
@@ -149,6 +153,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     responseOfUuid: new Map(),
     responseOfDraft: new Map(),
     commands: new Map(),
+    userLines: new Map(),
     hasCustomTitle: facts.hasCustomTitle,
     subagentFile: facts.subagentFile,
     previousId: null,
@@ -448,6 +453,20 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
   if (response) {
     // A later line of a response already read: its blocks join the reply, its uuid passes through.
     if (env.uuid && response.uuids.has(env.uuid)) return;
+    // A line of it written again under a new uuid (a compaction replay, claude.md §6.4): what goes
+    // on from it goes on from the reply, whose blocks it does not add again.
+    // Its counts are taken as any line's: a replay's are the line's it repeats.
+    const said = lineSaid(env, blocks);
+    if (blocks.length > 0 && response.said.has(said)) {
+      if (env.uuid) {
+        response.uuids.add(env.uuid);
+        linkUuid(ctx, env.uuid, response.draft.entry.id);
+        ctx.responseOfUuid.set(env.uuid, response);
+      }
+      considerLine(response, line, located.line);
+      return;
+    }
+    response.said.add(said);
     if (env.uuid) {
       response.uuids.add(env.uuid);
       passUuid(ctx, env.uuid, env.parentUuid ?? response.draft.entry.id);
@@ -465,11 +484,27 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
     { kind: 'reply', content: blocks, outcome: 'ok', stopReason: null, errorMessage: null, provider: 'anthropic', model: message.model ?? null, responseModel: null },
     [],
   );
-  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, usageDamaged: false, usageLineAt: 0, damagedAt: [], promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null };
+  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, usageDamaged: false, usageLineAt: 0, damagedAt: [], promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null, said: new Set([lineSaid(env, blocks)]) };
   considerLine(created, line, located.line);
   ctx.responseOfDraft.set(draft, created);
   if (messageId !== null && requestId !== null) ctx.responses.set(`${messageId}\u0000${requestId}`, created);
   if (env.uuid) ctx.responseOfUuid.set(env.uuid, created);
+}
+
+/** A line's time and the shape of its blocks (kind, size, call id): a replay repeats both; the lines a response streams in differ. */
+function lineSaid(env: raw.RawEnvelope, blocks: readonly Block[]): string {
+  const shapes = blocks.map((block) => {
+    switch (block.type) {
+      case 'text':
+      case 'thinking':
+        return `${block.type}:${block.text.length}`;
+      case 'toolCall':
+        return `call:${block.id}`;
+      default:
+        return block.type;
+    }
+  });
+  return `${String(env.timestamp ?? '')}\u0000${shapes.join(',')}`;
 }
 
 /**
@@ -822,6 +857,15 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
   if (env.isCompactSummary === true) return addCompactSummary(ctx, located, env, blocksOf(content, ctx));
   if (Array.isArray(content) && content.some((b) => isPlainObject(b) && b['type'] === 'tool_result')) {
     return addToolResults(ctx, located, env, content, parsed.data.toolUseResult);
+  }
+  // A compaction replay (claude.md §6.4): a user line written again under a new uuid, with its
+  // parent, time and content: no turn of its own (it was counted and drawn twice, a branch); what
+  // goes on from it goes on from the first.
+  if (env.uuid && env.timestamp !== undefined) {
+    const said = `${env.parentUuid ?? ''}\u0000${String(env.timestamp)}\u0000${contentHash(content)}`;
+    const first = ctx.userLines.get(said);
+    if (first !== undefined && first !== env.uuid) return passUuid(ctx, env.uuid, first);
+    ctx.userLines.set(said, env.uuid);
   }
   const blocks = blocksOf(content, ctx);
   const text = textOf(blocks);
