@@ -1180,6 +1180,23 @@ describe('a workflow run’s journal', () => {
     expect(page).toContain('in 100 · out 7 · cache read 0 · cache write 0 · $0.0001 bough · output possibly partial');
   });
 
+  // Regressions (an outside review of Claude Code's format): a file in a session's subagents/
+  // folder whose lines do not all say isSidechain, or name another session, was a session of its
+  // own, and took the session's other sub-agents with it.
+  it('takes a file in a session\'s subagents folder for its sub-agent, whatever its lines say', async () => {
+    const OTHER = '44444444-4444-4444-8444-4444444444d9';
+    const side = { sidechain: true, at: '2026-03-10T10:00:05.000Z' };
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [user('m1', null, 'main prompt'), assistant('m2', 'm1', 'M2', tokens(100))],
+      [`-home-ana-shop/${SESSION}/subagents/agent-acompact-1.jsonl`]: [user('c1', null, 'Summarise the conversation', { at: side.at }), assistant('c2', 'c1', 'C2', tokens(1000), side)],
+      [`-home-ana-shop/${SESSION}/subagents/agent-a1234567.jsonl`]: [user('s1', null, 'research', { ...side, session: OTHER }), assistant('s2', 's1', 'S2', tokens(2000), { ...side, session: OTHER })],
+      [`-home-ana-shop/${SESSION}/subagents/agent-b7654321.jsonl`]: [user('t1', null, 'more research', side), assistant('t2', 't1', 'T2', tokens(4000), side)],
+    });
+    const json = await stats(folder, '--by', 'session');
+    expect(json.rows.map((r) => [r.label, r.prompts, r.tokens.input])).toEqual([['main prompt', 1, 7100]]);
+    expect(json.totals.subagents).toMatchObject({ usageRecords: 3, tokens: { input: 7000 } });
+  });
+
   // Regression (an outside review of Claude Code's format): a compaction replay, a prompt and its
   // reply written again under new uuids with their parent and time (claude.md §6.4), was a branch,
   // its prompt counted twice and its reply's text shown twice.

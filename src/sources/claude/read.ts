@@ -241,11 +241,14 @@ function fileFacts(records: readonly Located[], path: string): FileFacts {
   const name = basename(path).replace(/\.jsonl$/i, '');
   // `<session>/subagents/agent-x.jsonl`: the session is the folder two levels up.
   const folder = basename(dirname(dirname(path)));
-  const nameId = UUID.exec(name)?.[0] ?? (basename(dirname(path)) === 'subagents' && UUID.test(folder) ? folder : null);
+  // Where Claude Code 2.1 files a session's sub-agents: the layout says what the file is (claude.md
+  // §2), whatever its lines say of their session or of being a sidechain (a field left out).
+  const inSubagents = basename(dirname(path)) === 'subagents' && UUID.test(folder);
+  const nameId = UUID.exec(name)?.[0] ?? (inSubagents ? folder : null);
   // A resumed copy is named by its new id and may open with the old session's entries.
-  const own = nameId !== null && sessionIds.includes(nameId) ? nameId : (sessionIds[0] ?? nameId ?? name);
+  const own = inSubagents ? folder : nameId !== null && sessionIds.includes(nameId) ? nameId : (sessionIds[0] ?? nameId ?? name);
   const before = sessionIds.slice(0, sessionIds.indexOf(own)).find((id) => id !== own) ?? null;
-  const subagentFile = conversation > 0 && sidechain === conversation;
+  const subagentFile = conversation > 0 && (sidechain === conversation || inSubagents);
   // The folder the conversation ran in: a hook's attachment may come first from another (a worktree of it).
   return { sessionId: own, cwd: cwd ?? anyCwd, startedAt, parentSessionId: subagentFile ? null : before, subagentFile, agentId, hasCustomTitle };
 }
