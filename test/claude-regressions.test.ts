@@ -1180,6 +1180,24 @@ describe('a workflow run’s journal', () => {
     expect(page).toContain('in 100 · out 7 · cache read 0 · cache write 0 · $0.0001 bough · output possibly partial');
   });
 
+  // Regression (an outside review of Claude Code's format): a gateway that gives every response one
+  // message id (claude.md §9.3) made a sub-agent's responses replays of the main thread's (the
+  // /btw rule: same message id, another request id), and their spend was lost.
+  it('counts a sub-agent\'s responses where a gateway gives every response one message id', async () => {
+    const gateway = (line: object, request: string) => {
+      const { message, ...rest } = line as { message: Record<string, unknown> };
+      return { ...rest, requestId: `req_${request}`, message: { ...message, id: 'msg_gateway' } };
+    };
+    const side = { sidechain: true, at: '2026-03-10T10:00:05.000Z' };
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [user('g1', null, 'main prompt'), gateway(assistant('g2', 'g1', 'G2', tokens(100)), 'G2'), user('g3', 'g2', 'next', { at: '2026-03-10T10:01:00.000Z' }), gateway(assistant('g4', 'g3', 'G4', tokens(200), { at: '2026-03-10T10:01:01.000Z' }), 'G4')],
+      [`-home-ana-shop/${SESSION}/subagents/agent-a1.jsonl`]: [user('s1', null, 'research', side), gateway(assistant('s2', 's1', 'S2', tokens(5000), side), 'S2')],
+    });
+    const json = await stats(folder);
+    expect(json.totals.tokens.input).toBe(5300);
+    expect(json.totals.subagents).toMatchObject({ usageRecords: 1, tokens: { input: 5000 } });
+  });
+
   // Regressions (an outside review of Claude Code's format): a file in a session's subagents/
   // folder whose lines do not all say isSidechain, or name another session, was a session of its
   // own, and took the session's other sub-agents with it.

@@ -665,11 +665,25 @@ function countedEntries(
   const mainResponsesIn = perSource(() => new Set<string>());
   // A pass of its own only where some file holds a sub-agent's record of a response.
   const replaying = new Set(ledgers.filter((ledger) => ledger.entries.subagentResponses).map((ledger) => ledger.source));
+  // A response id a main thread gives to responses of several claims (a gateway's one message id
+  // for every response, claude.md §9.3) tells no replay: a sub-agent's records of it count.
+  const claimOfResponse = new Map<string, string | null>();
   for (const ledger of ledgers) {
     if (!replaying.has(ledger.source)) continue;
     const mainResponses = mainResponsesIn(ledger.source);
     for (const entry of unpack(ledger.entries)) {
-      for (const record of entry.usage) if (record.origin !== 'subagent' && record.responseId !== null) mainResponses.add(record.responseId);
+      for (const record of entry.usage) {
+        if (record.origin === 'subagent' || record.responseId === null) continue;
+        const key = `${ledger.source}\u0000${record.responseId}`;
+        const claim = claimOfResponse.get(key);
+        if (claim === undefined) {
+          claimOfResponse.set(key, record.key);
+          mainResponses.add(record.responseId);
+        } else if (claim !== null && claim !== record.key) {
+          claimOfResponse.set(key, null);
+          mainResponses.delete(record.responseId);
+        }
+      }
     }
   }
   /** Usage claims taken, where the first holder counts: whole, and without their turn (see Usage.claimTurn). */
