@@ -637,14 +637,24 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     const merged = new Set(now.flatMap((entry) => entry.aliases ?? []));
     const holds = (entry: LedgerEntry) => (tokens.get(mark(entry)) ?? -1) >= entryOutput(entry) || merged.has(entry.id);
     // An entry read now with less output than archived (its response's fuller line cut off): cut short.
+    // Holding what was archived less some of it, in order (its end cut off, or a line in the middle
+    // damaged since), it holds less: kept as archived. One holding others is another file.
+    const holdsPartOf = () => {
+      let at = 0;
+      for (const entry of now) {
+        while (at < was.length && !same(entry, was[at])) at++;
+        if (at === was.length) return false;
+        at++;
+      }
+      return true;
+    };
     if (was.some((entry) => (tokens.get(mark(entry)) ?? Infinity) < entryOutput(entry))) {
-      (now.every((entry, i) => same(entry, was[i])) ? cut : rewritten).push(ledger.key);
+      (holdsPartOf() ? cut : rewritten).push(ledger.key);
       continue;
     }
     if (was.length > now.length) {
       if (was.every(holds)) continue;
-      if (now.every((entry, i) => same(entry, was[i]))) cut.push(ledger.key);
-      else rewritten.push(ledger.key);
+      (holdsPartOf() ? cut : rewritten).push(ledger.key);
       continue;
     }
     // The last entries archived may read otherwise once the lines after them are written (Codex

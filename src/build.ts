@@ -1090,7 +1090,7 @@ function sessionPagesByHash(paths: readonly string[]): Map<string, string[]> {
 function standingWarnings({ cutShort, noLongerRead }: StandingCounts, out: string): string[] {
   const [holds, it, its, is] = cutShort === 1 ? ['holds', 'it', 'its', 'it is'] : ['hold', 'them', 'their', 'they are'];
   return [
-    cutShort === 0 ? '' : `${plural(cutShort, 'session file')} ${holds} less than when ${out} archived ${it} (cut short, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`,
+    cutShort === 0 ? '' : `${plural(cutShort, 'session file')} ${holds} less than when ${out} archived ${it} (cut short, a line damaged since, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`,
     noLongerRead === 0
       ? ''
       : `${plural(noLongerRead, 'session file')} ${noLongerRead === 1 ? 'is' : 'are'} still there but no longer ${noLongerRead === 1 ? 'reads' : 'read'} as the session ${out} archived (emptied, damaged or unreadable: the data-quality page says why): ${noLongerRead === 1 ? 'its pages are' : 'their pages are'} kept as archived, and say so. Build with --forget-missing to drop ${noLongerRead === 1 ? 'it' : 'them'}.`,

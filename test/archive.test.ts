@@ -256,6 +256,23 @@ describe('the archive', () => {
     expect(await readFile(page, 'utf8')).not.toContain('file-gone');
   });
 
+  // Regression (an outside review of the archive): a line damaged in the middle of a file since it
+  // was archived took it for another file ("no longer hold what … archived"): its reply's spend left
+  // the totals. It holds what was archived less that line: kept as archived.
+  it('keeps what a file lost to a line damaged in its middle, as for one cut short', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const lines = (await readFile(join(input, 'tools.jsonl'), 'utf8')).split('\n');
+    const reply = lines.findIndex((line, i) => i > 0 && i < lines.length - 3 && line.includes('"role":"assistant"') && line.includes('"usage"'));
+    lines[reply] = `${(lines[reply] as string).slice(0, 40)}#####${(lines[reply] as string).slice(45)}`;
+    await writeFile(join(input, 'tools.jsonl'), lines.join('\n'));
+    const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)) });
+    expect(result.warnings.join('\n')).toContain('1 session file holds less than when');
+    const second = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(second.totals.tokens).toEqual(first.totals.tokens);
+    expect(second.totals.cost).toEqual(first.totals.cost);
+  });
+
   // Regression: a file cut short in place (10 turns archived, 3 left, or an older copy put back)
   // rewrote its archived page to what was left, and its lost turns left the totals, without a word.
   it('keeps what a file cut short lost, says so, and shows the file as it is with --forget-missing', async () => {
@@ -265,7 +282,7 @@ describe('the archive', () => {
     const lines = (await readFile(join(input, 'tools.jsonl'), 'utf8')).split('\n');
     await writeFile(join(input, 'tools.jsonl'), `${lines.slice(0, 3).join('\n')}\n`);
     const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)) });
-    expect(result.warnings.join('\n')).toContain(`1 session file holds less than when ${out} archived it (cut short, or an older copy put back): its pages are kept as archived, and say so. Build with --forget-missing to show it as it is now.`);
+    expect(result.warnings.join('\n')).toContain(`1 session file holds less than when ${out} archived it (cut short, a line damaged since, or an older copy put back): its pages are kept as archived, and say so. Build with --forget-missing to show it as it is now.`);
     const second = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
     expect(second.totals.tokens).toEqual(first.totals.tokens);
     expect(second.totals.cost).toEqual(first.totals.cost);
