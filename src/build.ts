@@ -272,7 +272,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const withKept = (): Collected => {
       // A file cut short was read, and is the session's file still: counted so, not as gone.
       const cutShort = new Set(kept.flatMap((k) => (cutKeys.has(k.ledger.key) ? [k.ledger.key] : [])));
-      const keptLedgers = kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen, ...(stillThere(k) ? { fileThere: true as const } : {}) }));
+      const keptLedgers = kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen, ...(stillThere(k) ? { fileThere: true as const } : cutKeys.has(k.ledger.key) ? { fileHoldsLess: true as const } : {}) }));
       return { ...readNow, candidates: readNow.candidates + cutShort.size, cutShort, ledgers: [...readNow.ledgers, ...keptLedgers] };
     };
     if (kept.length > 0) collected = withKept();

@@ -294,6 +294,11 @@ describe('the archive', () => {
     const page = await readFile(join(out, kept?.page as string), 'utf8');
     expect(page).toContain("This session's source file no longer reads as this session (emptied, cut short, damaged or unreadable) (last seen 2026-12-01");
     expect(page).toContain('id="e-t0000026"');
+    // Listed as a file that holds less, not one gone (regression, an outside review of the archive:
+    // "its source file is no longer present", of a file there and read).
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(index).toContain('>file holds less<');
+    expect(index).not.toContain('>file gone<');
     // Asked to, the file is shown as it is now.
     const forgot = await run({ day: 6, forgetMissing: true });
     expect(forgot.totals.tokens.output).toBeLessThan(first.totals.tokens.output);

@@ -128,6 +128,8 @@ export interface SessionLedger {
   lastSeen: number | null;
   /** Kept from an earlier build while its file is still there, no longer read as it (emptied, damaged): not gone. Absent: gone, or read now. */
   fileThere?: true;
+  /** Kept from an earlier build while its file, still there and read, holds less of it (cut short, a line damaged since). */
+  fileHoldsLess?: true;
   /** Of its entries, those made from a file beside its own (see Entry.fromBeside): none of the file's lines. Absent: none. */
   besideEntries?: number;
   /** Lines of the file whose content was lost (its other problems, such as lines recovered, are on the data-quality page only). */

@@ -470,6 +470,8 @@ function sessionBadges(session: SessionData): RowBadge[] {
   if (session.partly) badge('partly in period', 'plain', 'some of this session falls outside the period; its numbers here count the part inside', { meaning: 'some of the session falls outside the period: its numbers count the part inside' });
   if (session.ledger.lastSeen !== null && session.ledger.fileThere) {
     badge('file unread', 'warn', 'its source file no longer reads as this session (emptied, damaged or unreadable); kept from an earlier build', { meaning: 'its file no longer reads as it: kept from an earlier build' });
+  } else if (session.ledger.lastSeen !== null && session.ledger.fileHoldsLess) {
+    badge('file holds less', 'warn', 'its source file holds less of it than an earlier build read (cut short, a line damaged since, or an older copy put back); kept as that build read it', { meaning: 'its file holds less of it than an earlier build read: kept as that build read it' });
   } else if (session.ledger.lastSeen !== null) badge('file gone', 'warn', 'its source file is no longer present; kept from an earlier build', { meaning: 'its file is no longer there: kept from an earlier build' });
   // Only for content lost: a session whose damaged lines were all recovered reads whole.
   if (session.ledger.damaged > 0) badge('damaged lines', 'warn', `${plural(session.ledger.damaged, 'line')} skipped: see the data-quality page`, { meaning: 'lines of its file could not be read: see the data-quality page' });
