@@ -351,7 +351,7 @@ function removeStaging(staging: string): void {
   }
   try {
     // Retries cover a file whose creation was under way as the removal began.
-    rmSync(doomed, { recursive: true, force: true, maxRetries: 3, retryDelay: 20 });
+    removeMarkedFolder(doomed, { maxRetries: 3, retryDelay: 20 });
   } catch {
     // Left with its marker (if the removal had not reached it): the next build removes it.
   }
@@ -588,8 +588,8 @@ function applySwap(out: string, staging: string, journal: Journal): string[] {
   // The swap is complete: from here on, what is left in staging and retired is bough's to remove.
   unlinkSync(join(staging, JOURNAL));
   removeEmptyFolders(out, journal.moveOut);
-  rmSync(retired, { recursive: true, force: true });
-  rmSync(staging, { recursive: true, force: true });
+  removeMarkedFolder(retired);
+  removeMarkedFolder(staging);
   return [...blocked];
 }
 
@@ -605,11 +605,11 @@ function finishInterruptedBuilds(out: string): void {
     for (const folder of leftovers(place, basename(out), STAGING_INFIX, 'staging')) {
       const journal = readJournal(folder);
       if (journal !== null && isFolder(out)) applySwap(out, folder, journal);
-      else rmSync(folder, { recursive: true, force: true });
+      else removeMarkedFolder(folder);
     }
   }
   for (const place of places) {
-    for (const folder of leftovers(place, basename(out), RETIRED_INFIX, 'retired')) rmSync(folder, { recursive: true, force: true });
+    for (const folder of leftovers(place, basename(out), RETIRED_INFIX, 'retired')) removeMarkedFolder(folder);
   }
   // A first build killed between renaming its staging folder into place and removing the marker.
   if (isFolder(out) && exists(join(out, MANIFEST)) && isMarker(join(out, MARKER), 'staging')) rmSync(join(out, MARKER), { force: true });
@@ -627,6 +627,22 @@ function workPlaceOf(out: string): string {
   } catch {
     return parent;
   }
+}
+
+/**
+ * A staging or retired folder removed with its marker last: a build killed while removing it
+ * leaves it marked, and the next build removes the rest (removed whole, the marker could go first
+ * and leave folders no build would know for its own).
+ */
+function removeMarkedFolder(folder: string, retries: { maxRetries?: number; retryDelay?: number } = {}): void {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name !== MARKER) rmSync(join(folder, name), { recursive: true, force: true, ...retries });
+  rmSync(folder, { recursive: true, force: true, ...retries });
 }
 
 function leftovers(parent: string, base: string, infix: string, kind: MarkerKind): string[] {
