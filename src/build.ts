@@ -169,7 +169,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const identities = new Map<string, string | null>();
     await eachAtMost(16, discovery.files, async (path) => void identities.set(path, await fileIdentity(path, stamp, discovery.realPaths.get(path))));
     // Every file as the last build into the folder found it, and everything else the same: that report is this one.
-    const pricing = await pricingInputs(options);
+    const pricing = await pricingInputs(options, discovery);
     // A newer price table that could not be used is said on every run, as a cache that cannot be written is.
     if (pricing.table.snapshot.problem !== undefined) cacheWarnings.push(pricing.table.snapshot.problem);
     // With --no-cache, the cache folder's id as it is: a report read without a cache is as fresh as any, and a later run with the cache may keep it.
@@ -412,15 +412,16 @@ interface PricingInputs {
   local: [Source, string[]][];
 }
 
-async function pricingInputs(options: ReportOptions): Promise<PricingInputs> {
-  return { table: await loadPriceTable(options.pricesFile ?? null, options.environment), local: await localProviders(options.environment) };
+async function pricingInputs(options: ReportOptions, discovery: Pick<Discovery, 'places' | 'linked'>): Promise<PricingInputs> {
+  const inputs = readPlaces(discovery).map((place) => place.path);
+  return { table: await loadPriceTable(options.pricesFile ?? null, options.environment), local: await localProviders(options.environment, inputs) };
 }
 
 /** `hold`: where the passes get each ledger's entries, unpacked once within its budget (see EntriesHold). */
 export async function reportContext(discovery: Discovery, collected: Collected, options: ReportOptions, loaded?: PricingInputs, hold?: EntriesHold): Promise<ReportContext> {
   // Files, not sessions: copies and sub-agents' files are counted into the sessions they belong to.
   options.progress?.(`counting ${plural(collected.ledgers.length, 'session file')}`);
-  const { table, local } = loaded ?? (await pricingInputs(options));
+  const { table, local } = loaded ?? (await pricingInputs(options, discovery));
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: priceHintsFrom(local) });
   const unpack = hold?.unpack;
   const claims = claimEntries(collected.ledgers, CLAIM_RULES, unpack);

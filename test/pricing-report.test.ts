@@ -134,6 +134,29 @@ describe('prices in the report', () => {
     expect(built.summary.totals.models.map((m) => [m.model, m.priceState, m.priceKey])).toEqual(expect.arrayContaining([['gpt-5', 'priced', 'gpt-5'], ['qwen3-coder:30b', 'local', 'my-llama/qwen3-coder:30b']]));
   });
 
+  // Regression (an outside review of Codex's format): a Codex home given as an input had its
+  // config.toml left unread: a provider it points at this machine was unpriced, $0 only with
+  // CODEX_HOME set to it.
+  it('reads the config.toml of a Codex home given as an input', async () => {
+    const home = join(await tempDir(), 'copied-codex-home');
+    const day = join(home, 'sessions', '2026', '07', '16');
+    await mkdir(day, { recursive: true });
+    await writeFile(join(home, 'config.toml'), '[model_providers.mylocal]\nname = "Ollama"\nbase_url = "http://localhost:11434/v1"\n');
+    const counts = { input_tokens: 80_000, cached_input_tokens: 0, output_tokens: 1000, reasoning_output_tokens: 0, total_tokens: 81_000 };
+    const lines = [
+      { timestamp: '2026-07-16T09:00:00.000Z', type: 'session_meta', payload: { id: '0198aaaa-0000-7000-8000-0000000000c1', timestamp: '2026-07-16T09:00:00.000Z', cwd: '/home/ana/local', originator: 'codex_cli_rs', cli_version: '0.60.0', model_provider: 'mylocal' } },
+      { timestamp: '2026-07-16T09:00:01.000Z', type: 'turn_context', payload: { cwd: '/home/ana/local', model: 'qwen3-coder:30b' } },
+      { timestamp: '2026-07-16T09:00:02.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'go' } },
+      { timestamp: '2026-07-16T09:00:03.000Z', type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: counts, last_token_usage: counts } } },
+    ];
+    await writeFile(join(day, 'rollout-2026-07-16T09-00-00-0198aaaa-0000-7000-8000-0000000000c1.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    for (const input of [home, join(home, 'sessions')]) {
+      const { summary } = await buildOf([input]);
+      expect(summary.totals.models.map((m) => [m.model, m.priceState])).toEqual([['qwen3-coder:30b', 'local']]);
+      expect(summary.totals.cost.bough).toBe(0);
+    }
+  });
+
   // Regression (an outside review of money): a sub-agent run given by its sums alone (pi.md §18)
   // was priced as one request of 500,400 tokens of prompt, past Sonnet 4.5's 200k tier: $0.3474
   // a run for four requests, none past it, that cost $0.1812.

@@ -33,10 +33,13 @@ export interface SourceReader {
    * holds the same session, that one is the live copy and the session's file. Absent: it keeps none apart.
    */
   isArchived?(path: string): boolean;
-  /** How this agent's provider names meet the price table; `localProviders` from `localProviders()`. */
+  /**
+   * How this agent's provider names meet the price table; `localProviders` from `localProviders()`,
+   * which reads the agent's configuration on this machine and beside the inputs (a copied home).
+   */
   priceHint(provider: string | null, localProviders: ReadonlySet<string>): PriceHint;
   /** Providers this agent's configuration on this machine runs locally. */
-  localProviders(environment: Environment): Promise<ReadonlySet<string>>;
+  localProviders(environment: Environment, inputs: readonly string[]): Promise<ReadonlySet<string>>;
   /** Files and folders this agent keeps beside a session file that belong to it (its sub-agents): read with it when it is given alone. */
   companions?(path: string, heads: FileHeads): Promise<string[]>;
   /**
@@ -104,10 +107,13 @@ export function isAnyRecord(value: Record<string, unknown>): boolean {
   return READERS.some((reader) => reader.isRecord(value));
 }
 
-/** What each agent's configuration on this machine says runs locally, by agent (plain data, for threads). */
-export async function localProviders(environment: Environment): Promise<[Source, string[]][]> {
+/**
+ * What each agent's configuration says runs locally, by agent (plain data, for threads): on this
+ * machine, and in an agent's home given as an input (`inputs`: the files and folders read).
+ */
+export async function localProviders(environment: Environment, inputs: readonly string[] = []): Promise<[Source, string[]][]> {
   const local: [Source, string[]][] = [];
-  for (const reader of READERS) local.push([reader.source, [...(await reader.localProviders(environment))]]);
+  for (const reader of READERS) local.push([reader.source, [...(await reader.localProviders(environment, inputs))]]);
   return local;
 }
 
