@@ -275,6 +275,25 @@ describe('months a period cuts', () => {
   });
 });
 
+// Regression (an outside review of periods): `--month 2026-11 --by week` gave "2026-W44" for a
+// week of which the period holds one day, where a cut month's row says which days it holds.
+describe('weeks a period cuts', () => {
+  it('are labelled with the days the period covers', async () => {
+    const input = join(work, 'cut-weeks');
+    await write(join(input, 'a.jsonl'), piSession('a', '2026-11-01T10:00:00.000Z', [piPrompt('2026-11-01T10:00:00.000Z'), piReply('2026-11-01T10:00:05.000Z', 1000)]));
+    await write(join(input, 'b.jsonl'), piSession('b', '2026-11-18T10:00:00.000Z', [piPrompt('2026-11-18T10:00:00.000Z'), piReply('2026-11-18T10:00:05.000Z', 1000)]));
+    await write(join(input, 'c.jsonl'), piSession('c', '2026-11-30T10:00:00.000Z', [piPrompt('2026-11-30T10:00:00.000Z'), piReply('2026-11-30T10:00:05.000Z', 1000)]));
+    const json = await stats(input, ['--month', '2026-11', '--tz', 'UTC', '--by', 'week']);
+    expect(json.rows.map((r) => [r.key, r.label])).toEqual([
+      ['2026-W44', '2026-W44 (from 2026-11-01)'],
+      ['2026-W47', '2026-W47'],
+      ['2026-W49', '2026-W49 (to 2026-11-30)'],
+    ]);
+    const one = await stats(input, ['--since', '2026-11-18', '--until', '2026-11-18', '--tz', 'UTC', '--by', 'week']);
+    expect(one.rows.map((r) => r.label)).toEqual(['2026-W47 (2026-11-18)']);
+  });
+});
+
 describe('a month whose sessions recorded no usage', () => {
   // Regression (a review of Codex's format): the overview's months table said 0 tokens of a month
   // whose only session recorded none, where `stats` and the projects table say "—".

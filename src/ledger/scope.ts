@@ -2,7 +2,7 @@
 // from the command line; the report data selects records by their own time against it. Pure.
 
 import { SOURCES, type Source } from '../types.js';
-import { dayKey, instantOf, localInstants, localParts, monthName, offsetAt } from '../time-zone.js';
+import { dayKey, instantOf, isoWeekKey, localInstants, localParts, monthName, offsetAt } from '../time-zone.js';
 import type { SessionKey } from './ledger.js';
 
 export interface Period {
@@ -244,6 +244,23 @@ export function monthInPeriod(key: string, period: Period, timeZone: string): st
   const to = ends !== null && ends.year === year && ends.month === month ? ends.day : last;
   if (from === 1 && to === last) return label;
   return `${label} (${from === to ? from : `${from}–${to}`})`;
+}
+
+/**
+ * An ISO week's label as the period cuts it: "2026-W44", or with the days it covers when the
+ * period starts or ends inside it, "2026-W44 (from 2026-11-01)", as a month's is.
+ */
+export function weekInPeriod(key: string, period: Period, timeZone: string): string {
+  const dayIn = (ms: number | null) => {
+    if (ms === null) return null;
+    const parts = localParts(ms, timeZone);
+    return isoWeekKey(parts) === key ? dayKey(parts) : null;
+  };
+  const from = dayIn(period.start);
+  const to = dayIn(period.end === null ? null : period.end - 1);
+  if (from !== null && to !== null) return `${key} (${from === to ? from : `${from} to ${to}`})`;
+  if (from !== null) return `${key} (from ${from})`;
+  return to === null ? key : `${key} (to ${to})`;
 }
 
 /** Whether an instant falls in the period. */

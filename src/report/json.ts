@@ -2,7 +2,7 @@
 // and rows from the same functions, so a `stats` of a scope equals the summary of a build of it.
 
 import type { Diagnostic, DiagnosticsSummary } from '../diagnostics.js';
-import { monthInPeriod, type Scope } from '../ledger/scope.js';
+import { monthInPeriod, weekInPeriod, type Scope } from '../ledger/scope.js';
 import { SOURCE_NAMES, type Source, type TokenCounts } from '../types.js';
 import { UNKNOWN_PROJECT, type Bucket, type Cost, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import type { PageMap } from './pages.js';
@@ -113,7 +113,7 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
     case 'day':
       return data.days.map((b) => bucketRow(b, b.key));
     case 'week':
-      return data.weeks.map((b) => bucketRow(b, b.key));
+      return data.weeks.map((b) => bucketRow(b, weekInPeriod(b.key, data.scope.period, data.scope.timeZone)));
     case 'month':
       return data.months.map((b) => bucketRow(b, monthInPeriod(b.key, data.scope.period, data.scope.timeZone)));
     case 'agent':
