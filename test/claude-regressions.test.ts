@@ -1180,6 +1180,22 @@ describe('a workflow run’s journal', () => {
     expect(page).toContain('in 100 · out 7 · cache read 0 · cache write 0 · $0.0001 bough · output possibly partial');
   });
 
+  // Regression (an outside review of Claude Code's format): a local command run before the first
+  // prompt is a root of its own (claude.md §6.2, legitimate): it was drawn as a branch, "2 roots".
+  it('goes on from a local command run before the first prompt, no branch', async () => {
+    const command = (uuid: string, parent: string | null, content: string, at: string) => ({ ...envelope(uuid, parent, { at }, at), type: 'system', subtype: 'local_command', content, level: 'info' });
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        command('l1', null, '<command-name>/mcp</command-name>\n<command-message>mcp</command-message>\n<command-args></command-args>', '2026-03-10T09:59:00.000Z'),
+        command('l2', 'l1', '<local-command-stdout>MCP dialog dismissed</local-command-stdout>', '2026-03-10T09:59:01.000Z'),
+        user('l3', null, 'real first prompt'),
+        assistant('l4', 'l3', 'L4', tokens(100)),
+      ],
+    });
+    const { summary } = await build(folder);
+    expect(summary.sessions[0]).toMatchObject({ title: 'real first prompt', prompts: 1, branches: 1 });
+  });
+
   // Regression (an outside review of Claude Code's format): a gateway that gives every response one
   // message id (claude.md §9.3) made a sub-agent's responses replays of the main thread's (the
   // /btw rule: same message id, another request id), and their spend was lost.

@@ -1248,6 +1248,8 @@ function resolveParents(ctx: ClaudeContext): void {
   let previousMain: string | null = null;
   let previousLine = 0;
   let compacted = false;
+  /** A prompt or a reply of the main thread came before. */
+  let turned = false;
   // Lines skipped as damaged: a record on one may be the parent its next one names.
   const damagedBetween = lostLinesBetween(ctx.diagnostics.list());
   for (const draft of ctx.drafts) {
@@ -1281,10 +1283,15 @@ function resolveParents(ctx: ClaudeContext): void {
     // The lost record's own parent, where the damaged line still names it, is where it goes on
     // from (a rewind written on that line is not grafted onto the branch it left).
     else if (!draft.sidechain && id !== null && !ctx.entryById.has(id) && previousMain !== null && damagedBetween?.(previousLine, draft.entry.line)) id = lostParentBetween(ctx, previousLine, draft.entry.line) ?? previousMain;
+    // The session's first prompt, a root after roots of bookkeeping alone (a local command run
+    // before it, a session-start hook: claude.md §6.2), goes on from them: each such root was drawn
+    // as a branch of its own.
+    if (id === null && !draft.sidechain && !turned && previousMain !== null && draft.entry.kind === 'prompt') id = previousMain;
     if (!draft.sidechain) {
       previousMain = draft.entry.id;
       previousLine = draft.entry.line;
       if (draft.entry.kind === 'compaction') compacted = true;
+      if (draft.entry.kind === 'prompt' || draft.entry.kind === 'reply') turned = true;
     }
     draft.entry.parentId = id;
   }
