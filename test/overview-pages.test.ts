@@ -55,6 +55,13 @@ describe('the index of a report', () => {
     expect(october.index).toContain(`<title>Overview · October 2026 · ${TZ} · bough</title>`);
   });
 
+  // Regression (an outside review of Claude Code's format): a report of all time implied the
+  // files held all of it (claude.md §1: say how far back the data goes).
+  it('says how far back the data of a report of all time goes, and not of a month', () => {
+    expect(all.index).toMatch(/<p class="note">Its data runs from 2025-11-\d\d to 2026-11-0\d, as far back as the files read go\.<\/p>/);
+    expect(october.index).not.toContain('Its data runs from');
+  });
+
   it('has a month table naming every month, with a total row equal to summary.json', () => {
     const months = section(all.index, 'months');
     const body = rows(months);

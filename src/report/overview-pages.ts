@@ -4,7 +4,7 @@
 import { basename, dirname, join } from 'node:path';
 import { DIAGNOSTIC_REASONS, type Diagnostic, type DiagnosticsSummary } from '../diagnostics.js';
 import { monthLabel } from '../time-zone.js';
-import { monthInPeriod } from '../ledger/scope.js';
+import { localDay, monthInPeriod } from '../ledger/scope.js';
 import { SOURCE_NAMES, type Source } from '../types.js';
 import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, type ChartView } from './charts.js';
 import { byCost, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
@@ -48,6 +48,8 @@ export interface SessionGroup {
 export interface IndexPageView {
   title: string;
   generated: string;
+  /** Of a report of all time, how far back its data goes; null otherwise. */
+  span: string | null;
   prices: string;
   unpriced: string | null;
   sharing: string | null;
@@ -109,6 +111,18 @@ export interface OverviewContext {
   diagnostics: DiagnosticsSummary;
 }
 
+/**
+ * Of a report of all time, how far back its data goes: as far as the files read (an agent deletes
+ * old ones, Claude Code after 30 days), said rather than implied (claude.md §1). Null otherwise.
+ */
+function dataSpan(data: ReportData): string | null {
+  const { period, timeZone } = data.scope;
+  const { firstAt, lastAt } = data.available;
+  if (period.start !== null || firstAt === null) return null;
+  const [first, last] = [localDay(firstAt, timeZone), lastAt === null ? null : localDay(lastAt, timeZone)];
+  return `Its data runs from ${first}${last === null || last === first ? '' : ` to ${last}`}, as far back as the files read go.`;
+}
+
 const TOP_SESSIONS = 10;
 const TOP_FILES = 25;
 
@@ -122,6 +136,7 @@ export function indexPageView(data: ReportData, ctx: OverviewContext): IndexPage
   return {
     title: ctx.scopeLabel,
     generated: ctx.generated,
+    span: dataSpan(data),
     prices: `Prices: ${ctx.pricesLabel}. bough prices every usage record itself and shows the cost the agent recorded beside it.`,
     unpriced: unpricedLine(data.models),
     sharing: ctx.sharing,
