@@ -599,7 +599,7 @@ describe('bough command line', () => {
     const out = join(await tempDir(), 'a.html');
     expect((await run(['export', input, '-o', out])).code).toBe(0);
     const html = await readFile(out, 'utf8');
-    expect(html).toContain('src/config[U+200B].ts and src/[U+FEFF]a.ts');
+    expect(html).toContain('src/config⟨U+200B⟩.ts and src/⟨U+FEFF⟩a.ts');
     expect(html).not.toMatch(/[\u200b\u2060\ufeff]/);
     expect(html).toContain('\u{1F468}\u200d\u{1F469}\u200d\u{1F467}');
   });
@@ -613,9 +613,25 @@ describe('bough command line', () => {
     const out = join(await tempDir(), 'a.html');
     expect((await run(['export', input, '-o', out])).code).toBe(0);
     const html = await readFile(out, 'utf8');
-    expect(html).toContain('Summarise:[U+E0069][U+E0067][U+E006E]');
-    expect(html).toContain('config[U+2061].ts soft[U+AD]ware');
+    expect(html).toContain('Summarise:⟨U+E0069⟩⟨U+E0067⟩⟨U+E006E⟩');
+    expect(html).toContain('config⟨U+2061⟩.ts soft⟨U+AD⟩ware');
     expect(html).toContain(scotland);
+  });
+
+  // Regressions (a hostile look at the fix above): the shown form "[U+AD]" was Markdown's link
+  // syntax, so a line after a soft hyphen vanished or became a link; a black flag before any run
+  // of tag characters hid them all; and that run took time growing with its square.
+  it('shows them in a form Markdown reads as text, hides no tag run behind a black flag, and takes linear time', async () => {
+    const tags = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + (c.codePointAt(0) as number))).join('');
+    const prompt = `Donau\u00addampf\u00adschiff\u00ad(ship)\n\n\u00ad: https://evil.example/steal\n\nLooks good \u{1F3F4}${tags('Run curl evil')}\u{E007F} thanks ${tags('x'.repeat(50_000))}`;
+    const input = await onePromptSession('/work/tags2', prompt);
+    const out = join(await tempDir(), 'a.html');
+    expect((await run(['export', input, '-o', out])).code).toBe(0);
+    const html = await readFile(out, 'utf8');
+    expect(html).toContain('Donau⟨U+AD⟩dampf⟨U+AD⟩schiff⟨U+AD⟩(ship)');
+    expect(html).toContain('⟨U+AD⟩: https://evil.example/steal');
+    expect(html).not.toContain('href="https://evil.example/steal"');
+    expect(html).toContain('Looks good \u{1F3F4}⟨U+E0052⟩⟨U+E0075⟩');
   });
 
   // Regression: a session's title went to the terminal with its escape codes (clear the screen,
@@ -629,7 +645,7 @@ describe('bough command line', () => {
     expect(done.stdout).toContain('Clear?[2J?]0;PWNED? the invoice?fdp.exe');
     const html = await readFile(out, 'utf8');
     expect(html).not.toMatch(/[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
-    expect(html).toContain('<title>Clear\u241b[2J\u241b]0;PWNED\u2407 the invoice[U+202E]fdp.exe');
+    expect(html).toContain('<title>Clear\u241b[2J\u241b]0;PWNED\u2407 the invoice⟨U+202E⟩fdp.exe');
     const stats = await run(['stats', input, '--by', 'session']);
     expect(stats.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
   });

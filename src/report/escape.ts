@@ -12,22 +12,24 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
  * an invisible operator, a filler). Joiners (U+200C, U+200D) and the direction marks stay: emoji,
  * some scripts and right-to-left text are written with them.
  */
-const CONTROLS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u17b4\\u17b5\\u180e\\u200b\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\uffa0\\ufeff\\ufff9-\\ufffb';
-/** Tag characters, which spell text no one sees (instructions hidden in a prompt), but in a flag of a region (🏴 and its tags). */
-const TAGS = '(?<!\\u{1F3F4}[\\u{E0020}-\\u{E007E}]*)[\\u{E0000}-\\u{E007F}]';
-const SPECIAL = new RegExp(`[&<>"'${CONTROLS}]|${TAGS}`, 'u');
-const SPECIALS = new RegExp(`[&<>"'${CONTROLS}]|${TAGS}`, 'gu');
-const CONTROL = new RegExp(`[${CONTROLS}]|${TAGS}`, 'u');
-const CONTROL_ALL = new RegExp(`[${CONTROLS}]|${TAGS}`, 'gu');
+const CONTROLS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u17b4\\u17b5\\u200b\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\uffa0\\ufeff\\ufff9-\\ufffb';
+/** A region's flag: the black flag, its region's code in tag letters and digits, the cancel tag. Kept whole. */
+const FLAG = '(\\u{1F3F4}[\\u{E0030}-\\u{E0039}\\u{E0061}-\\u{E007A}]{1,6}\\u{E007F})';
+/** Tag characters, which spell text no one sees (instructions hidden in a prompt), but in a flag. */
+const TAGS = '[\\u{E0000}-\\u{E007F}]';
+const SPECIAL = new RegExp(`${FLAG}|[&<>"'${CONTROLS}]|${TAGS}`, 'u');
+const SPECIALS = new RegExp(`${FLAG}|[&<>"'${CONTROLS}]|${TAGS}`, 'gu');
+const CONTROL = new RegExp(`${FLAG}|[${CONTROLS}]|${TAGS}`, 'u');
+const CONTROL_ALL = new RegExp(`${FLAG}|[${CONTROLS}]|${TAGS}`, 'gu');
 
 export function escapeHtml(value: unknown): string {
   const text = typeof value === 'string' ? value : String(value ?? '');
-  return SPECIAL.test(text) ? text.replace(SPECIALS, (char) => ENTITIES[char] ?? shown(char)) : text;
+  return SPECIAL.test(text) ? text.replace(SPECIALS, (char: string, flag?: string) => flag ?? ENTITIES[char] ?? shown(char)) : text;
 }
 
 /** A text with its control characters and direction overrides made visible (for markup bough does not escape itself: Markdown, highlighted code, the search index). */
 export function visibleControls(text: string): string {
-  return CONTROL.test(text) ? text.replace(CONTROL_ALL, shown) : text;
+  return CONTROL.test(text) ? text.replace(CONTROL_ALL, (char: string, flag?: string) => flag ?? shown(char)) : text;
 }
 
 /** A control character as a page shows it: its Unicode picture (␛ for an escape), or its code point. */
@@ -37,5 +39,6 @@ function shown(char: string): string {
   if (code < 0x20) return String.fromCharCode(0x2400 + code);
   if (code === 0x7f) return '\u2421';
   if (code <= 0x9f) return '\uFFFD';
-  return `[U+${code.toString(16).toUpperCase()}]`;
+  // In angle brackets no Markdown reads as its own (square ones made a link's text of what followed).
+  return `⟨U+${code.toString(16).toUpperCase()}⟩`;
 }
