@@ -637,9 +637,11 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     const merged = new Set(now.flatMap((entry) => entry.aliases ?? []));
     const holds = (entry: LedgerEntry) => (tokens.get(mark(entry)) ?? -1) >= entryOutput(entry) || merged.has(entry.id);
     // An entry read now with less output than archived (its response's fuller line cut off): cut short.
-    // Holding what was archived less some of it, in order (its end cut off, or a line in the middle
-    // damaged since), it holds less: kept as archived. One holding others is another file.
-    const holdsPartOf = () => {
+    // Holding what was archived as far as it goes (its end cut off), or less lines it lost to damage
+    // since (some skipped as unreadable), it holds less: kept as archived. One holding others, or
+    // less some entries with no line lost (turns deleted by hand), is another file.
+    const holdsPartOf = () => (ledger.damaged > 0 ? inOrderAmong() : now.every((entry, i) => same(entry, was[i])));
+    const inOrderAmong = () => {
       let at = 0;
       for (const entry of now) {
         while (at < was.length && !same(entry, was[at])) at++;

@@ -271,6 +271,13 @@ describe('the archive', () => {
     const second = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
     expect(second.totals.tokens).toEqual(first.totals.tokens);
     expect(second.totals.cost).toEqual(first.totals.cost);
+    // Turns deleted by hand from the middle, no line lost: another file, shown as it is (regression,
+    // a hostile look at this fix: a deleted turn, a secret in it, was kept as archived).
+    const edited = lines.filter((_, i) => i !== reply && i !== reply - 1);
+    await writeFile(join(input, 'tools.jsonl'), edited.join('\n'));
+    const third = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 6)) });
+    expect(third.warnings.join('\n')).toContain('no longer holds what');
+    expect(third.summary.totals.tokens.output).toBeLessThan(first.totals.tokens.output);
   });
 
   // Regression: a file cut short in place (10 turns archived, 3 left, or an older copy put back)
