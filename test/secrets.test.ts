@@ -122,6 +122,15 @@ describe('a home folder', () => {
     expect(redact('styles/-Users-list.css and docs/x')).toBe('styles/-Users-list.css and docs/x');
   });
 
+  // Regressions (a hostile look at the fix above): a home in quotes kept its quote, and the own
+  // home "C:\\Users\\Ana Lima" in single quotes left "~ Lima"; a line ending in "--" lost its end.
+  it('ends a home at a quote, and takes no line ending in -- for a folded home', () => {
+    expect(redact("Set-Location 'C:\\Users\\Ana Lima'; Get-ChildItem", 'C:\\Users\\Ana Lima')).toBe("Set-Location '~'; Get-ChildItem");
+    expect(redact("os.chdir('/home/ana'); print(os.listdir('/home/ana')) and /home/ana's notes")).toBe("os.chdir('~'); print(os.listdir('~')) and ~'s notes");
+    expect(redact("cd '/Users/bob';ls and /home/o'brien/x")).toBe("cd '~';ls and ~/x");
+    for (const text of ['see docs/-home-page and the notes below --', 'the route /-Users-list is what we call it --']) expect(redact(text)).toBe(text);
+  });
+
   // A relative $HOME names no folder: resolved, it would redact the working folder as the home.
   it('is not resolved when $HOME is relative, nor when it resolves to itself', () => {
     expect(resolvedHome('.')).toBeNull();

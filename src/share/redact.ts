@@ -258,16 +258,19 @@ const SEP = String.raw`(?:(?:[\\/]|%2[Ff]|%5[Cc])+(?:\.(?:[\\/]|%2[Ff]|%5[Cc])+)
 /** A path starts at the first of its separators: a match never starts again inside a run of them. */
 const PATH_START = String.raw`(?<![\\/]|%2[Ff]|%5[Cc])`;
 /** A path goes on after the home folder, or ends (a sentence's full stop may follow). */
-const HOME_END = String.raw`(?![\p{L}\p{N}\p{M}_$'@-]|\.[\p{L}\p{N}_-])`;
+const HOME_END = String.raw`(?![\p{L}\p{N}\p{M}_$-]|\.[\p{L}\p{N}_-])`;
 /** Folders under /home, /Users and C:\Users that are nobody's home. */
 const NOT_A_USER = String.raw`(?!(?:Shared|Public|Default|Default User|All Users|linuxbrew)${HOME_END})`;
+/** A user name in any script (`/home/łucja`, `C:\Users\José`), not ending in a full stop (`in /home/ana.` ends a sentence). */
+const USER_NAME = String.raw`[\p{L}\p{N}_$](?:[\p{L}\p{N}\p{M}_$-]|\.(?=[\p{L}\p{N}_$-])){0,63}`;
 /**
- * A user name in any script (`/home/łucja`, `C:\Users\José`, `C:\Users\Sean O'Brien`,
- * `/home/jo@corp.example`), not ending in a full stop (`in /home/ana.` ends a sentence).
+ * One that holds an apostrophe or an @ (`/home/o'brien/`, `/home/jo@corp.example/`): taken only
+ * where a separator ends it, as a quote ends a path (`cd '/home/ana'`) or a word goes on (`ana's`).
  */
-const USER_NAME = String.raw`[\p{L}\p{N}_$](?:[\p{L}\p{N}\p{M}_$'@-]|\.(?=[\p{L}\p{N}_$-])){0,63}`;
-/** Windows user names may hold spaces: `C:\Users\Ana Lima\Documents`. */
-const WINDOWS_USER_NAME = String.raw`(?:${USER_NAME}(?: ${USER_NAME}){1,3}(?=${SEP})|${USER_NAME})`;
+const PUNCTUATED_NAME = String.raw`[\p{L}\p{N}_$](?:[\p{L}\p{N}\p{M}_$'@-]|\.(?=[\p{L}\p{N}_$'@-])){0,63}`;
+const ANY_USER_NAME = String.raw`(?:${PUNCTUATED_NAME}(?=${SEP})|${USER_NAME})`;
+/** Windows user names may hold spaces: `C:\Users\Ana Lima\Documents`, `C:\Users\Sean O'Brien\`. */
+const WINDOWS_USER_NAME = String.raw`(?:${PUNCTUATED_NAME}(?: ${PUNCTUATED_NAME}){1,3}(?=${SEP})|${ANY_USER_NAME})`;
 
 /** Where a path may start: not inside a word, a file name or a URL's path (a diff's `-/home/…` line may). */
 const NOT_IN_WORD = String.raw`(?<![A-Za-z0-9_.%])`;
@@ -279,7 +282,7 @@ const NOT_IN_WORD = String.raw`(?<![A-Za-z0-9_.%])`;
  * home seen from Windows (\\wsl$\Ubuntu\home\NAME, \\wsl.localhost\…); C:\Users\NAME in any case.
  */
 const ANY_HOME = [
-  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:wsl\$|wsl\.localhost)${SEP}[A-Za-z0-9._-]{1,64})?(?:${SEP}(?:var|usr|export))?${SEP}(?:home|Users)${SEP}${NOT_A_USER}${USER_NAME}${HOME_END}`, 'gu'),
+  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:wsl\$|wsl\.localhost)${SEP}[A-Za-z0-9._-]{1,64})?(?:${SEP}(?:var|usr|export))?${SEP}(?:home|Users)${SEP}${NOT_A_USER}${ANY_USER_NAME}${HOME_END}`, 'gu'),
   new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:mnt|cygdrive))?${SEP}[a-z]${SEP}Users${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'gu'),
   new RegExp(String.raw`${NOT_IN_WORD}[A-Za-z]:${SEP}(?:Users|Documents and Settings)${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'giu'),
   // A session folder Pi or Claude Code named after a project in any user's home, as a folder of a
@@ -291,8 +294,9 @@ const ANY_HOME = [
 
 /** The folded session folder of any user's home; its own rule, as one of the user's name knows where that ends. */
 // Pi keeps all but separators and a drive's colon of the path it folds (`--C--Users-Sean O'Brien-shop--`):
-// a name with a space, `'` or `@` is taken for a folded home only in Pi's form, ending in `--`.
-const ANY_FOLDED_HOME = new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_. '@-]*--(?=[\\/]|\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu');
+// a name with a space, `'` or `@` is taken for a folded home only in Pi's form, ending in `--` and
+// followed by a separator (a line ending in `--` is no folder's name).
+const ANY_FOLDED_HOME = new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_. '@-]*--(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--(?=\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu');
 
 function homeRules(homes: readonly (string | null)[]): SecretRule[] {
   const own = homes.map(ownHomePatterns).flatMap(({ patterns, hint }) => patterns.map((pattern) => shape(HOME_KIND, pattern, { hint })));
