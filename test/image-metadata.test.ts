@@ -90,6 +90,17 @@ describe('taking metadata out of an image', () => {
     expect(result).toEqual({ bytes: riff([VP8L]), stripped: true });
   });
 
+  // Regression (a hostile look at the fix above): an animation frame (ANMF) holds chunks of its
+  // own, and one of a type it did not know stayed in it.
+  it('takes any chunk out of a WebP animation frame but what draws it', () => {
+    const placing = Buffer.alloc(16, 1);
+    const frame = (...chunks: Buffer[]) => riffChunk('ANMF', Buffer.concat([placing, ...chunks]));
+    const result = withoutImageMetadata('image/webp', riff([VP8X, frame(VP8L, riffChunk('ZZZZ', SECRET))]));
+    expect(result?.stripped).toBe(true);
+    expect(result?.bytes.equals(riff([riffChunk('VP8X', Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0])), frame(VP8L)]))).toBe(true);
+    expect(result?.bytes.includes(SECRET)).toBe(false);
+  });
+
   it('leaves an image with nothing to take out as it is', () => {
     const plain = Buffer.concat([PNG_SIGNATURE, IHDR, IDAT, IEND]);
     expect(withoutImageMetadata('image/png', plain)).toEqual({ bytes: plain, stripped: false });

@@ -140,6 +140,34 @@ const WEBP_KEPT = new Set(['VP8 ', 'VP8L', 'VP8X', 'ALPH', 'ANIM', 'ANMF', 'ICCP
 const VP8X_EXIF = 0x08;
 const VP8X_XMP = 0x04;
 
+/** What draws an animation frame: its alpha and its bitstream. */
+const WEBP_FRAME_KEPT = new Set(['ALPH', 'VP8 ', 'VP8L']);
+const ANMF_HEADER = 16;
+
+/** An ANMF chunk's payload with only the sub-chunks that draw the frame, or null when it cannot be walked. */
+function frameWithout(payload: Buffer): Buffer | null {
+  if (payload.length < ANMF_HEADER) return null;
+  const kept: Buffer[] = [payload.subarray(0, ANMF_HEADER)];
+  for (let at = ANMF_HEADER; at < payload.length; ) {
+    if (at + 8 > payload.length) return null;
+    const type = payload.toString('latin1', at, at + 4);
+    const size = payload.readUInt32LE(at + 4);
+    const next = at + 8 + size + (size % 2);
+    if (at + 8 + size > payload.length) return null;
+    if (WEBP_FRAME_KEPT.has(type)) kept.push(payload.subarray(at, Math.min(next, payload.length)));
+    at = next;
+  }
+  return Buffer.concat(kept);
+}
+
+/** A RIFF chunk: its type, size and payload, padded to an even length. */
+function riffChunk(type: string, payload: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.write(type, 0, 'latin1');
+  head.writeUInt32LE(payload.length, 4);
+  return Buffer.concat([head, payload, ...(payload.length % 2 === 1 ? [Buffer.alloc(1)] : [])]);
+}
+
 function webp(bytes: Buffer): StrippedImage {
   if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WEBP') return null;
   const end = Math.min(bytes.length, 8 + bytes.readUInt32LE(4));
@@ -152,7 +180,13 @@ function webp(bytes: Buffer): StrippedImage {
     const next = at + 8 + size + (size % 2);
     if (at + 8 + size > end) return null;
     if (!WEBP_KEPT.has(type)) stripped = true;
-    else if (type === 'VP8X' && size >= 1) {
+    else if (type === 'ANMF') {
+      // A frame holds chunks of its own after its 16 bytes of placing: only those that draw it stay.
+      const frame = frameWithout(bytes.subarray(at + 8, at + 8 + size));
+      if (frame === null) return null;
+      if (frame.length !== size) stripped = true;
+      kept.push(riffChunk('ANMF', frame));
+    } else if (type === 'VP8X' && size >= 1) {
       const chunk = Buffer.from(bytes.subarray(at, Math.min(next, end)));
       chunk[8] = (chunk[8] as number) & ~(VP8X_EXIF | VP8X_XMP);
       kept.push(chunk);
