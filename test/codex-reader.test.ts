@@ -656,7 +656,8 @@ describe('Codex files that are odd or old', () => {
     expect(codexReader.priceHint('openai', new Set())).toEqual({ prefixes: ['', 'openai/'], subscription: false, local: false, localByAddress: false, cacheWritesInInput: true });
     expect(codexReader.priceHint('azure', new Set())).toMatchObject({ prefixes: ['azure/', '', 'openai/'] });
     // Configured at this machine's address (perhaps a proxy); `oss` is Codex's own Ollama.
-    expect(codexReader.priceHint('lms', new Set(['lms']))).toMatchObject({ local: true, localByAddress: true });
+    expect(codexReader.priceHint('lms', new Set(['lms']))).toMatchObject({ local: true, localByAddress: false });
+    expect(codexReader.priceHint('openai', new Set(['openai']))).toMatchObject({ local: true, localByAddress: true });
     expect(codexReader.priceHint('oss', new Set())).toMatchObject({ local: true, localByAddress: false });
   });
 });

@@ -181,17 +181,24 @@ describe('pricing usage records', () => {
   // Regression (an outside review of prices): a provider configured at this machine's address
   // (Pi's models.json, Codex's config.toml) was $0 whatever it served, where a proxy there
   // (LiteLLM's, in front of OpenAI) bills: a model the table knows by its own name is that model.
-  it('prices a model the table knows, served at this machine\'s address, as that model, and says so', () => {
-    expect(price(usage({ provider: 'my-box', model: 'claude-tiered', input: 1000 }), 'pi')).toMatchObject({
+  // Regressions (a hostile look at that fix): a provider of the user's own there serving a model
+  // named as a paid one (LocalAI names its own as OpenAI's) was billed, and so was a subscription
+  // reached through a proxy there.
+  it('prices a model the table knows, served by one of the agent\'s own providers pointed at this machine, as that model, and says so', () => {
+    const proxied = createPricer(TABLE, { subscriptionsAtApiPrices: false, hints: (_, provider) => piPriceHint(provider, new Set(['anthropic', 'my-box', 'github-copilot'])) });
+    expect(proxied(usage({ provider: 'anthropic', model: 'claude-tiered', input: 1000 }), 'pi')).toMatchObject({
       cost: 1000 * 3 * M,
       state: 'priced',
       key: 'claude-tiered',
       note: "served at this machine's address, as a proxy in front of its maker's API is: priced as claude-tiered",
     });
     // A name with a vendor path is a download run here (LM Studio's), whatever the table holds.
-    expect(price(usage({ provider: 'my-box', model: 'vendor/claude-tiered', input: 1000 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
-    const codex = createPricer(TABLE, { subscriptionsAtApiPrices: false, hints: (_, provider) => codexPriceHint(provider, new Set(['litellm', 'oss'])) });
-    expect(codex(usage({ provider: 'litellm', model: 'claude-tiered', input: 1000 }), 'codex')).toMatchObject({ cost: 1000 * 3 * M, state: 'priced' });
+    expect(proxied(usage({ provider: 'anthropic', model: 'vendor/claude-tiered', input: 1000 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
+    expect(proxied(usage({ provider: 'my-box', model: 'claude-tiered', input: 1000 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
+    expect(proxied(usage({ provider: 'github-copilot', model: 'claude-tiered', input: 1000 }), 'pi')).toMatchObject({ cost: 0, state: 'subscription' });
+    const codex = createPricer(TABLE, { subscriptionsAtApiPrices: false, hints: (_, provider) => codexPriceHint(provider, new Set(['openai', 'litellm', 'oss'])) });
+    expect(codex(usage({ provider: 'openai', model: 'claude-tiered', input: 1000 }), 'codex')).toMatchObject({ cost: 1000 * 3 * M, state: 'priced' });
+    expect(codex(usage({ provider: 'litellm', model: 'claude-tiered', input: 1000 }), 'codex')).toMatchObject({ cost: 0, state: 'local' });
     expect(codex(usage({ provider: 'oss', model: 'claude-tiered', input: 1000 }), 'codex')).toMatchObject({ cost: 0, state: 'local' });
   });
 

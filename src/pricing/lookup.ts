@@ -20,8 +20,10 @@ export interface PriceHint {
   /** Runs on the user's machine, by the agent's own configuration. */
   local: boolean;
   /**
-   * `local` by its configured address alone (this machine's), which a proxy in front of a paid API
-   * (LiteLLM's) has too: a model the table knows by its own name is priced as that model.
+   * `local` as one of the agent's own providers of a paid API, pointed at this machine's address:
+   * a proxy in front of that API (LiteLLM's, a company's gateway), so a model the table knows by
+   * its own name is priced as that model. A provider of the user's own there is a server run
+   * there ($0 by rule, pricing.md §6.2), whatever its models are named (LocalAI names them as OpenAI's).
    */
   localByAddress?: boolean;
   /**
@@ -62,12 +64,13 @@ export function findPrice(table: PriceTable, query: PriceQuery, options: LookupO
   if (model === null || model === '') return { kind: 'unpriced', reason: 'the record names no model' };
   const named = provider === null ? model : `${provider}/${model}`;
   if (FREE_SUFFIX.test(model)) return { kind: 'free', rule: 'free-model', key: named };
+  // A subscription is billed so wherever it is reached from (a proxy of Copilot's on this machine).
+  if (query.hint.subscription && !options.subscriptionsAtApiPrices) return { kind: 'free', rule: 'subscription', key: named };
   const localServer = provider !== null && LOCAL_PROVIDERS.has(provider.toLowerCase());
-  if (query.hint.local || localServer) {
+  if ((query.hint.local && !query.hint.subscription) || localServer) {
     const proxied = query.hint.localByAddress && !localServer ? proxiedModel(table, model, query.hint, options) : null;
     return proxied ?? { kind: 'free', rule: 'local', key: named };
   }
-  if (query.hint.subscription && !options.subscriptionsAtApiPrices) return { kind: 'free', rule: 'subscription', key: named };
 
   const tried = [...candidates(model, query.hint.prefixes)];
   const lastPrefixes = query.hint.lastPrefixesFor?.test(model) === false ? [] : (query.hint.lastPrefixes ?? []);

@@ -14,7 +14,9 @@ export function codexPriceHint(provider: string | null, localProviders: Readonly
   const prefixes = provider === null || provider === 'openai' ? ['', 'openai/'] : [`${provider}/`, '', 'openai/'];
   const byAddress = provider !== null && !CODEX_LOCAL_PROVIDERS.has(provider) && localProviders.has(provider);
   const local = byAddress || (provider !== null && CODEX_LOCAL_PROVIDERS.has(provider));
+  // Codex's own OpenAI provider pointed at this machine is a proxy of it; a provider of the
+  // user's own there is a server run there.
   // A ChatGPT sign-in and an API key leave the same rollout: bough prices both as the API bills.
   // Codex's cache_write_input_tokens are part of input_tokens (formats/codex.md §7.1).
-  return { prefixes, subscription: false, local, localByAddress: byAddress, cacheWritesInInput: true };
+  return { prefixes, subscription: false, local, localByAddress: byAddress && provider === 'openai', cacheWritesInInput: true };
 }

@@ -44,6 +44,7 @@ export function piPriceHint(provider: string | null, localProviders: ReadonlySet
     prefixes: PI_PROVIDER_PREFIXES.get(provider) ?? [`${provider}/`, `${provider.replace(/-/g, '_')}/`],
     subscription,
     local: localProviders.has(provider),
-    localByAddress: localProviders.has(provider) && !ALWAYS_LOCAL.has(provider),
+    // One of Pi's own providers (it knows their prices) pointed at this machine is a proxy of it.
+    localByAddress: localProviders.has(provider) && !ALWAYS_LOCAL.has(provider) && PI_PROVIDER_PREFIXES.has(provider),
   };
 }
