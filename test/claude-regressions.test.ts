@@ -1257,6 +1257,35 @@ describe('a workflow run’s journal', () => {
     expect(page.match(/reply R4/g)).toHaveLength(1);
   });
 
+  // Regressions (a hostile look at that fix): a replay holding a tool call and its result was still
+  // a branch; two lines of one response at one time, texts of one length, lost the second's text;
+  // and a prompt sent again with no time was taken for a replay.
+  it('takes a replay of a tool call and its result for none, and no line of a response or prompt without a time for one', async () => {
+    const at = (s: number) => ({ at: `2026-03-10T10:0${s}:00.000Z` });
+    const call = (uuid: string, parent: string, request: string, s: number) => {
+      const line = assistant(uuid, parent, request, tokens(100), at(s)) as { message: Record<string, unknown> };
+      return { ...line, message: { ...line.message, content: [{ type: 'tool_use', id: `toolu_${request}`, name: 'Read', input: { file_path: 'x.txt' } }], stop_reason: 'tool_use' } };
+    };
+    const result = (uuid: string, parent: string, request: string, s: number) => ({ ...envelope(uuid, parent, at(s), ''), type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${request}`, content: 'file body' }] } });
+    const again = (line: object, uuid: string, parent: string) => ({ ...line, uuid, parentUuid: parent });
+    const lines = [user('t1', null, 'prompt A', at(1)), assistant('t2', 't1', 'T2', tokens(100), at(2)), user('t3', 't2', 'read it', at(3)), call('t4', 't3', 'T4', 4), result('t5', 't4', 'T4', 5), assistant('t6', 't5', 'T6', tokens(100), at(6))];
+    const replay = [again(lines[2] as object, 'r3', 't2'), again(lines[3] as object, 'r4', 'r3'), again(lines[4] as object, 'r5', 'r4'), again(lines[5] as object, 'r6', 'r5')];
+    // One response written as two lines at one time, texts of one length.
+    const first = assistant('s1', 'r6x', 'S1', tokens(100), at(8)) as { message: Record<string, unknown> };
+    const split = [{ ...first, parentUuid: 't7' }, { ...first, uuid: 's2', parentUuid: 's1', message: { ...first.message, content: [{ type: 'text', text: 'Rome is the capitol!!' }] } }];
+    (split[0] as { message: Record<string, unknown> }).message = { ...first.message, content: [{ type: 'text', text: 'Paris is the capital.' }] };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [...lines, ...replay, user('t7', 'r6', 'prompt C', at(7)), ...split] });
+    const { out, summary } = await build(folder);
+    expect(summary.sessions[0]).toMatchObject({ prompts: 3, branches: 1 });
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('Paris is the capital.');
+    expect(page).toContain('Rome is the capitol!!');
+    // The same words sent again under one parent, no time on either: a second prompt.
+    const untimed = (uuid: string) => ({ ...(user(uuid, 'n2', 'try again') as object), timestamp: null });
+    const retyped = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('n1', null, 'first', at(1)), assistant('n2', 'n1', 'N2', tokens(100), at(2)), untimed('n3'), untimed('n4')] });
+    expect((await build(retyped)).summary.sessions[0]).toMatchObject({ prompts: 3 });
+  });
+
   // Regression (an outside review of session pages): an old inline sidechain (1.0.x) no call in the
   // file spawned (its line lost) was a root of its own, written last: the conversation's active
   // path, the user's turns shown as an abandoned branch, its reply counted as the session's.

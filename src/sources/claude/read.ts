@@ -459,8 +459,8 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
     // A line of it written again under a new uuid (a compaction replay, claude.md §6.4): what goes
     // on from it goes on from the reply, whose blocks it does not add again.
     // Its counts are taken as any line's: a replay's are the line's it repeats.
-    const said = lineSaid(env, blocks);
-    if (blocks.length > 0 && response.said.has(said)) {
+    const said = lineSaid(ctx, env, blocks);
+    if (said !== null && response.said.has(said)) {
       if (env.uuid) {
         response.uuids.add(env.uuid);
         linkUuid(ctx, env.uuid, response.draft.entry.id);
@@ -469,7 +469,7 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
       considerLine(response, line, located.line);
       return;
     }
-    response.said.add(said);
+    if (said !== null) response.said.add(said);
     if (env.uuid) {
       response.uuids.add(env.uuid);
       passUuid(ctx, env.uuid, env.parentUuid ?? response.draft.entry.id);
@@ -487,15 +487,21 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
     { kind: 'reply', content: blocks, outcome: 'ok', stopReason: null, errorMessage: null, provider: 'anthropic', model: message.model ?? null, responseModel: null },
     [],
   );
-  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, usageDamaged: false, usageLineAt: 0, damagedAt: [], promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null, said: new Set([lineSaid(env, blocks)]) };
+  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, usageDamaged: false, usageLineAt: 0, damagedAt: [], promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null, said: new Set([lineSaid(ctx, env, blocks)].filter((said) => said !== null)) };
   considerLine(created, line, located.line);
   ctx.responseOfDraft.set(draft, created);
   if (messageId !== null && requestId !== null) ctx.responses.set(`${messageId}\u0000${requestId}`, created);
   if (env.uuid) ctx.responseOfUuid.set(env.uuid, created);
 }
 
-/** A line's time and the shape of its blocks (kind, size, call id): a replay repeats both; the lines a response streams in differ. */
-function lineSaid(env: raw.RawEnvelope, blocks: readonly Block[]): string {
+/**
+ * A line's parent (as the lines before it resolve), its time and the shape of its blocks (kind,
+ * size, call id): a replay repeats them all; the lines a response streams in hang one from the
+ * other. Null for a line without a time or blocks, which no replay is told by.
+ */
+function lineSaid(ctx: ClaudeContext, env: raw.RawEnvelope, blocks: readonly Block[]): string | null {
+  if (typeof env.timestamp !== 'string' || env.timestamp === '' || blocks.length === 0) return null;
+  const parent = env.parentUuid ? (resolveUuid(ctx, env.parentUuid) ?? env.parentUuid) : '';
   const shapes = blocks.map((block) => {
     switch (block.type) {
       case 'text':
@@ -507,7 +513,7 @@ function lineSaid(env: raw.RawEnvelope, blocks: readonly Block[]): string {
         return block.type;
     }
   });
-  return `${String(env.timestamp ?? '')}\u0000${shapes.join(',')}`;
+  return `${parent}\u0000${env.timestamp}\u0000${shapes.join(',')}`;
 }
 
 /**
@@ -858,18 +864,21 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
   }
   const content = parsed.data.message.content;
   if (env.isCompactSummary === true) return addCompactSummary(ctx, located, env, blocksOf(content, ctx));
-  if (Array.isArray(content) && content.some((b) => isPlainObject(b) && b['type'] === 'tool_result')) {
-    return addToolResults(ctx, located, env, content, parsed.data.toolUseResult);
-  }
+  const results = Array.isArray(content) && content.some((b) => isPlainObject(b) && b['type'] === 'tool_result');
   // A compaction replay (claude.md §6.4): a user line written again under a new uuid, with its
-  // parent, time and content: no turn of its own (it was counted and drawn twice, a branch); what
-  // goes on from it goes on from the first.
-  if (env.uuid && env.timestamp !== undefined) {
-    const said = `${env.parentUuid ?? ''}\u0000${String(env.timestamp)}\u0000${contentHash(content)}`;
+  // parent (as the lines before it resolve), its time and content: no turn of its own (it was
+  // counted and drawn twice, a branch); what goes on from it goes on from the first. Only a line
+  // with a time: one without cannot be told from the same words sent again.
+  if (env.uuid && typeof env.timestamp === 'string' && env.timestamp !== '') {
+    // Tool results by the calls they answer (unique to a call): no hash of their output.
+    const what = results ? `results ${(content as unknown[]).map((b) => (isPlainObject(b) ? String(b['tool_use_id']) : '')).join(' ')}` : contentHash(content);
+    const parent = env.parentUuid ? (resolveUuid(ctx, env.parentUuid) ?? env.parentUuid) : '';
+    const said = `${parent}\u0000${env.timestamp}\u0000${what}`;
     const first = ctx.userLines.get(said);
     if (first !== undefined && first !== env.uuid) return passUuid(ctx, env.uuid, first);
     ctx.userLines.set(said, env.uuid);
   }
+  if (results) return addToolResults(ctx, located, env, content as unknown[], parsed.data.toolUseResult);
   const blocks = blocksOf(content, ctx);
   const text = textOf(blocks);
   // Told by the words typed: a reminder before or after an interrupt or a command echo leaves it one.
