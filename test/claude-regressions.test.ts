@@ -1225,10 +1225,12 @@ describe('a workflow run’s journal', () => {
       [`-home-ana-shop/${SESSION}/subagents/agent-acompact-1.jsonl`]: [user('c1', null, 'Summarise the conversation', { at: side.at }), assistant('c2', 'c1', 'C2', tokens(1000), side)],
       [`-home-ana-shop/${SESSION}/subagents/agent-a1234567.jsonl`]: [user('s1', null, 'research', { ...side, session: OTHER }), assistant('s2', 's1', 'S2', tokens(2000), { ...side, session: OTHER })],
       [`-home-ana-shop/${SESSION}/subagents/agent-b7654321.jsonl`]: [user('t1', null, 'more research', side), assistant('t2', 't1', 'T2', tokens(4000), side)],
+      // A workflow's agent below it (a hostile look at the fix: only subagents/ itself was taken so).
+      [`-home-ana-shop/${SESSION}/subagents/workflows/run1/agent-c1.jsonl`]: [user('w1', null, 'look around', { at: side.at }), assistant('w2', 'w1', 'W2', tokens(8000), { at: side.at })],
     });
     const json = await stats(folder, '--by', 'session');
-    expect(json.rows.map((r) => [r.label, r.prompts, r.tokens.input])).toEqual([['main prompt', 1, 7100]]);
-    expect(json.totals.subagents).toMatchObject({ usageRecords: 3, tokens: { input: 7000 } });
+    expect(json.rows.map((r) => [r.label, r.prompts, r.tokens.input])).toEqual([['main prompt', 1, 15100]]);
+    expect(json.totals.subagents).toMatchObject({ usageRecords: 4, tokens: { input: 15000 } });
   });
 
   // Regression (an outside review of Claude Code's format): a compaction replay, a prompt and its

@@ -239,18 +239,30 @@ function fileFacts(records: readonly Located[], path: string): FileFacts {
     }
   }
   const name = basename(path).replace(/\.jsonl$/i, '');
-  // `<session>/subagents/agent-x.jsonl`: the session is the folder two levels up.
-  const folder = basename(dirname(dirname(path)));
-  // Where Claude Code 2.1 files a session's sub-agents: the layout says what the file is (claude.md
-  // §2), whatever its lines say of their session or of being a sidechain (a field left out).
-  const inSubagents = basename(dirname(path)) === 'subagents' && UUID.test(folder);
-  const nameId = UUID.exec(name)?.[0] ?? (inSubagents ? folder : null);
+  // Where Claude Code 2.1 files a session's sub-agents (`<session>/subagents/`, its workflows'
+  // below it): the layout says what the file is (claude.md §2), whatever its lines say of their
+  // session or of being a sidechain (a field left out).
+  const subagentsOf = sessionOfSubagentsFolder(path);
+  const inSubagents = subagentsOf !== null;
+  const nameId = UUID.exec(name)?.[0] ?? subagentsOf;
   // A resumed copy is named by its new id and may open with the old session's entries.
-  const own = inSubagents ? folder : nameId !== null && sessionIds.includes(nameId) ? nameId : (sessionIds[0] ?? nameId ?? name);
+  const own = subagentsOf ?? (nameId !== null && sessionIds.includes(nameId) ? nameId : (sessionIds[0] ?? nameId ?? name));
   const before = sessionIds.slice(0, sessionIds.indexOf(own)).find((id) => id !== own) ?? null;
   const subagentFile = conversation > 0 && (sidechain === conversation || inSubagents);
   // The folder the conversation ran in: a hook's attachment may come first from another (a worktree of it).
   return { sessionId: own, cwd: cwd ?? anyCwd, startedAt, parentSessionId: subagentFile ? null : before, subagentFile, agentId, hasCustomTitle };
+}
+
+/** How far below a session's subagents/ folder its files lie (workflows/<run>/agent-x.jsonl). */
+const SUBAGENTS_DEPTH = 3;
+
+/** The session whose `subagents/` folder a file lies in (`<session id>/subagents/…`), or null. */
+function sessionOfSubagentsFolder(path: string): string | null {
+  const folders = dirname(path).split(/[\\/]/);
+  for (let i = folders.length - 1; i >= Math.max(1, folders.length - SUBAGENTS_DEPTH); i--) {
+    if (folders[i] === 'subagents') return UUID.exec(folders[i - 1] ?? '')?.[0] ?? null;
+  }
+  return null;
 }
 
 const MAX_VERSION_LENGTH = 40;
