@@ -343,5 +343,9 @@ describe('a session whose usage all lies outside the period', () => {
     const table = await cli(['stats', folder, '--no-cache', '--tz', 'UTC', '--month', '2026-12', '--by', 'session']);
     expect(table).toContain('— of a session whose usage all lies outside the period: none in it, not none written.');
     expect(table).not.toContain('the agent wrote none');
+    // By month, the row of the period holds none of it (a hostile look: it said the agent wrote none).
+    const byMonth = await cli(['stats', folder, '--no-cache', '--tz', 'UTC', '--month', '2026-12']);
+    expect(byMonth).toContain('— no usage recorded in the row (not zero tokens: none of it falls there).');
+    expect(byMonth).not.toContain('the agent wrote none');
   });
 });

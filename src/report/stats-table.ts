@@ -141,7 +141,10 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   // A session whose usage all lies outside the period wrote some: its "—" is none in the period.
   // The total's "—" is its rows': said by them, where there are any.
   const said = stats.rows.length > 0 ? stats.rows : rows;
-  if (said.some((r) => r.usageRecords === 0 && r.usageOutsidePeriod !== true)) notes.push('— no usage recorded (not zero tokens: the agent wrote none).');
+  // Of a session it is known whether it wrote any; a day's, a month's or a project's row may hold
+  // a prompt whose usage was written on another day, or outside the period.
+  if (said.some((r) => r.usageRecords === 0 && r.usageOutsidePeriod === false)) notes.push('— no usage recorded (not zero tokens: the agent wrote none).');
+  if (said.some((r) => r.usageRecords === 0 && r.usageOutsidePeriod === undefined)) notes.push('— no usage recorded in the row (not zero tokens: none of it falls there).');
   if (said.some((r) => r.usageRecords === 0 && r.usageOutsidePeriod === true)) notes.push('— of a session whose usage all lies outside the period: none in it, not none written.');
   // The mark is in the Started column: said only where that column is shown.
   if (rows.some((r) => r.partlyOutsidePeriod) && columns.some((c) => c.heading === 'Started')) {
