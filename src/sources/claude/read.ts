@@ -1450,28 +1450,15 @@ function resultForUnansweredCall(ctx: ClaudeContext, run: readonly Draft[], resu
   if (spawn === undefined) return null;
   const [first] = run;
   const { entry: reply } = spawn.draft;
-  const entry: Entry = {
-    key: `${reply.key}:${spawn.call.id}:result`,
-    id: `${reply.id}:${spawn.call.id}:result`,
-    parentId: reply.id,
-    timestamp: first?.entry.timestamp ?? reply.timestamp,
-    line: first?.entry.line ?? reply.line,
-    usage: [],
-    recovered: false,
-    kind: 'toolResult',
-    toolCallId: spawn.call.id,
-    toolName: spawn.call.name,
-    content: [],
-    isError: false,
-    subagents: [],
-    diff: null,
-    change: null,
-    commits: [],
-    nestedCalls: [],
-  };
+  const entry = madeResult(`${reply.id}:${spawn.call.id}:result`, `${reply.key}:${spawn.call.id}:result`, reply.id, first?.entry.timestamp ?? reply.timestamp, first?.entry.line ?? reply.line, spawn.call.id, spawn.call.name);
   // The reply that went on from the call goes on from its result.
   for (const draft of ctx.drafts) if (!draft.sidechain && draft.entry.parentId === reply.id && draft.entry.kind !== 'toolResult') draft.entry.parentId = entry.id;
   return { after: spawn.draft, result: { entry, parent: { id: reply.id }, sidechain: false } };
+}
+
+/** A tool result bough makes to show a sidechain run in, holding nothing of its own. */
+function madeResult(id: string, key: string, parentId: string, timestamp: number | null, line: number, toolCallId: string | null, toolName: string): Entry {
+  return { key, id, parentId, timestamp, line, usage: [], recovered: false, kind: 'toolResult', toolCallId, toolName, content: [], isError: false, subagents: [], diff: null, change: null, commits: [], nestedCalls: [] };
 }
 
 /**
@@ -1485,25 +1472,7 @@ function resultWithoutCall(ctx: ClaudeContext, run: readonly Draft[]): { after: 
   const before = ctx.drafts.filter((draft) => !draft.sidechain && draft.entry.line < firstLine).at(-1);
   if (before === undefined) return null;
   const { entry: previous } = before;
-  const entry: Entry = {
-    key: `${previous.key}:sidechain-${firstLine}:result`,
-    id: `${previous.id}:sidechain-${firstLine}:result`,
-    parentId: previous.id,
-    timestamp: run[0]?.entry.timestamp ?? previous.timestamp,
-    line: firstLine,
-    usage: [],
-    recovered: false,
-    kind: 'toolResult',
-    toolCallId: null,
-    toolName: 'Task',
-    content: [],
-    isError: false,
-    subagents: [],
-    diff: null,
-    change: null,
-    commits: [],
-    nestedCalls: [],
-  };
+  const entry = madeResult(`${previous.id}:sidechain-${firstLine}:result`, `${previous.key}:sidechain-${firstLine}:result`, previous.id, run[0]?.entry.timestamp ?? previous.timestamp, firstLine, null, 'Task');
   // What the main thread wrote after the run from that entry goes on from the result, but the
   // results of that entry's own calls.
   const ownCalls = new Set(previous.kind === 'reply' ? previous.content.flatMap((block) => (block.type === 'toolCall' ? [block.id] : [])) : []);
