@@ -253,6 +253,9 @@ function fileFacts(records: readonly Located[], path: string): FileFacts {
   return { sessionId: own, cwd: cwd ?? anyCwd, startedAt, parentSessionId: subagentFile ? null : before, subagentFile, agentId, hasCustomTitle };
 }
 
+/** User lines remembered for telling a replay (see addUser): far more than a compaction replays. */
+const RECENT_USER_LINES = 20_000;
+
 /** How far below a session's subagents/ folder its files lie (workflows/<run>/agent-x.jsonl). */
 const SUBAGENTS_DEPTH = 3;
 
@@ -889,6 +892,9 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
     const first = ctx.userLines.get(said);
     if (first !== undefined && first !== env.uuid) return passUuid(ctx, env.uuid, first);
     ctx.userLines.set(said, env.uuid);
+    // A replay repeats lines written shortly before it: the oldest are let go, so that a file of
+    // millions of lines holds no key for each.
+    if (ctx.userLines.size > RECENT_USER_LINES) ctx.userLines.delete(ctx.userLines.keys().next().value as string);
   }
   if (results) return addToolResults(ctx, located, env, content as unknown[], parsed.data.toolUseResult);
   const blocks = blocksOf(content, ctx);
