@@ -208,6 +208,26 @@ describe('a Codex thread, as a user sees it', () => {
     expect(tokensOf(file.entries).input).toBe(500);
   });
 
+  // Regression (an outside review of Codex's format): a fork copies its parent's rename with its
+  // history, and was titled by it.
+  it('takes another thread\'s rename, copied with its history, for no name of this one', async () => {
+    let n = 0;
+    const at = () => `2026-04-09T10:00:${String(n++).padStart(2, '0')}.000Z`;
+    const PARENT = '0195aaaa-0000-7000-8000-0000000000b4';
+    const FORK = '0195aaaa-0000-7000-8000-0000000000b5';
+    const meta = (id: string, extra: object = {}) => ({ timestamp: at(), type: 'session_meta', payload: { id, timestamp: '2026-04-09T10:00:00.000Z', cwd: '/home/ana/fork', originator: 'codex_cli_rs', cli_version: '0.60.0', model_provider: 'openai', ...extra } });
+    const renamed = (id: string, name: string) => ({ timestamp: at(), type: 'event_msg', payload: { type: 'thread_name_updated', thread_id: id, thread_name: name } });
+    const lines = [meta(FORK, { forked_from_id: PARENT }), meta(PARENT), { timestamp: at(), type: 'event_msg', payload: { type: 'user_message', message: 'parent prompt' } }, renamed(PARENT, 'Parent name'), { timestamp: at(), type: 'event_msg', payload: { type: 'user_message', message: 'fork prompt' } }];
+    const path = join(await tempDir(), `rollout-2026-04-09T10-00-00-${FORK}.jsonl`);
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const file = await read(path);
+    expect(file.entries.filter((e) => e.kind === 'name')).toEqual([]);
+    expect(file.entries.some((e) => e.kind === 'notice' && e.summary === 'thread 0195aaaa-0000-7000-8000-0000000000b4 named “Parent name”')).toBe(true);
+    // Its own rename names it.
+    await writeFile(path, `${[...lines, renamed(FORK, 'Fork name')].map((l) => JSON.stringify(l)).join('\n')}\n`);
+    expect((await read(path)).entries.filter((e) => e.kind === 'name').map((e) => (e.kind === 'name' ? e.name : null))).toEqual(['Fork name']);
+  });
+
   // Regression (an outside review of Codex's format): encrypted reasoning nested in a record shown
   // as data (an unknown item or record type) was shown; only a top-level one was left out.
   it('shows no encrypted content at any depth of a record it shows as data', async () => {

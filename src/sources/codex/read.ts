@@ -778,7 +778,13 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     case 'thread_name_updated': {
       const r = parse(ctx, raw.rawThreadName, event, at.line, 'thread_name_updated');
       if (!r) return;
-      add(ctx, event, at, time, { kind: 'name', name: (r.thread_name ?? r.name ?? '').replace(/[\r\n]+/g, ' ').trim() || null });
+      const name = (r.thread_name ?? r.name ?? '').replace(/[\r\n]+/g, ' ').trim() || null;
+      // Another thread's rename, in the history a fork copied from it: shown, naming that thread only.
+      if (r.thread_id && ctx.own !== null && r.thread_id !== ctx.own.id) {
+        add(ctx, event, at, time, notice('thread renamed', 'info', name === null ? `thread ${r.thread_id}'s name cleared` : `thread ${r.thread_id} named “${name}”`, []));
+        return;
+      }
+      add(ctx, event, at, time, { kind: 'name', name });
       return;
     }
     case 'exec_command_end': {

@@ -147,7 +147,7 @@ export const rawTurnAborted = z.looseObject({ type: z.literal('turn_aborted'), r
 
 export const rawRolledBack = z.looseObject({ type: z.literal('thread_rolled_back'), num_turns: optionalNumber });
 
-export const rawThreadName = z.looseObject({ type: z.literal('thread_name_updated'), thread_name: optionalString, name: optionalString });
+export const rawThreadName = z.looseObject({ type: z.literal('thread_name_updated'), thread_id: optionalString, thread_name: optionalString, name: optionalString });
 
 /** `collab_agent_spawn_end`, and the `collab_tool_call` some builds write for the same spawn. */
 export const rawSpawnEnd = z.looseObject({ call_id: optionalString, new_thread_id: optionalString });
