@@ -634,6 +634,17 @@ describe('bough command line', () => {
     expect(html).toContain('Looks good \u{1F3F4}⟨U+E0052⟩⟨U+E0075⟩');
   });
 
+  // Regression (a hostile look): text hidden in variation selectors after an emoji (a selector a
+  // byte) stayed hidden; one selector, as emoji are written, stays.
+  it('shows a run of variation selectors, and keeps the one an emoji takes', async () => {
+    const hidden = [0x49, 0x67].map((byte) => String.fromCodePoint(byte < 16 ? 0xfe00 + byte : 0xe0100 + byte - 16)).join('');
+    const input = await onePromptSession('/work/selectors', `nice \u{1F600}${hidden} and \u2764\ufe0f`);
+    const out = join(await tempDir(), 'a.html');
+    expect((await run(['export', input, '-o', out])).code).toBe(0);
+    const html = await readFile(out, 'utf8');
+    expect(html).toContain('nice \u{1F600}⟨U+E0139⟩⟨U+E0157⟩ and \u2764\ufe0f');
+  });
+
   // Regression: a session's title went to the terminal with its escape codes (clear the screen,
   // retitle the window) and to the page with them and with text-reversing overrides.
   it('prints and shows a title holding control characters and direction overrides, never obeys them', async () => {

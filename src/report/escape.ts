@@ -17,19 +17,31 @@ const CONTROLS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u
 const FLAG = '(\\u{1F3F4}[\\u{E0030}-\\u{E0039}\\u{E0061}-\\u{E007A}]{1,6}\\u{E007F})';
 /** Tag characters, which spell text no one sees (instructions hidden in a prompt), but in a flag. */
 const TAGS = '[\\u{E0000}-\\u{E007F}]';
-const SPECIAL = new RegExp(`${FLAG}|[&<>"'${CONTROLS}]|${TAGS}`, 'u');
-const SPECIALS = new RegExp(`${FLAG}|[&<>"'${CONTROLS}]|${TAGS}`, 'gu');
-const CONTROL = new RegExp(`${FLAG}|[${CONTROLS}]|${TAGS}`, 'u');
-const CONTROL_ALL = new RegExp(`${FLAG}|[${CONTROLS}]|${TAGS}`, 'gu');
+/**
+ * Variation selectors in a row: an emoji or an ideograph takes one, and text hidden in them takes
+ * many (each byte one selector). Shown, every one of the run.
+ */
+const SELECTOR_RUN = '([\\ufe00-\\ufe0f\\u{E0100}-\\u{E01EF}]{2,})';
+const SPECIAL = new RegExp(`${FLAG}|${SELECTOR_RUN}|[&<>"'${CONTROLS}]|${TAGS}`, 'u');
+const SPECIALS = new RegExp(`${FLAG}|${SELECTOR_RUN}|[&<>"'${CONTROLS}]|${TAGS}`, 'gu');
+const CONTROL = new RegExp(`${FLAG}|${SELECTOR_RUN}|[${CONTROLS}]|${TAGS}`, 'u');
+const CONTROL_ALL = new RegExp(`${FLAG}|${SELECTOR_RUN}|[${CONTROLS}]|${TAGS}`, 'gu');
+
+/** What a match of the patterns above is shown as: a flag as it is, each selector of a run and each other character in its visible form. */
+function visible(char: string, flag: string | undefined, selectors: string | undefined, entities: boolean): string {
+  if (flag !== undefined) return flag;
+  if (selectors !== undefined) return [...selectors].map(shown).join('');
+  return (entities ? ENTITIES[char] : undefined) ?? shown(char);
+}
 
 export function escapeHtml(value: unknown): string {
   const text = typeof value === 'string' ? value : String(value ?? '');
-  return SPECIAL.test(text) ? text.replace(SPECIALS, (char: string, flag?: string) => flag ?? ENTITIES[char] ?? shown(char)) : text;
+  return SPECIAL.test(text) ? text.replace(SPECIALS, (char: string, flag?: string, selectors?: string) => visible(char, flag, selectors, true)) : text;
 }
 
 /** A text with its control characters and direction overrides made visible (for markup bough does not escape itself: Markdown, highlighted code, the search index). */
 export function visibleControls(text: string): string {
-  return CONTROL.test(text) ? text.replace(CONTROL_ALL, (char: string, flag?: string) => flag ?? shown(char)) : text;
+  return CONTROL.test(text) ? text.replace(CONTROL_ALL, (char: string, flag?: string, selectors?: string) => visible(char, flag, selectors, false)) : text;
 }
 
 /** A control character as a page shows it: its Unicode picture (␛ for an escape), or its code point. */
