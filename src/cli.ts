@@ -570,7 +570,14 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
  * report in /tmp from a deep folder read "../../../../../../tmp/…".
  */
 function shownPath(path: string): string {
-  const from = relative(process.cwd(), path);
+  // A working folder deleted since the run began has no path: the path is shown whole.
+  let here: string;
+  try {
+    here = process.cwd();
+  } catch {
+    return path;
+  }
+  const from = relative(here, path);
   return from === '' || from.startsWith('..') || isAbsolute(from) ? path : from;
 }
 

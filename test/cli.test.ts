@@ -853,6 +853,21 @@ describe('bough command line', () => {
     expect(result.stderr).toContain('It is no command either');
   });
 
+  // Regression (an outside review of the command line): run from a working folder deleted since,
+  // every path whole, build and export said "unexpected error … uv_cwd. This is a bug in bough".
+  it('builds and exports from a working folder that no longer exists', async () => {
+    const gone = await tempDir();
+    const out = join(await tempDir(), 'report');
+    const page = join(await tempDir(), 'one.html');
+    const [built, exported] = await inFolder(gone, async () => {
+      await rm(gone, { recursive: true });
+      return [await run(['build', join(FIXTURES, 'pi'), '--out', out, '--tz', 'UTC']), await run(['export', join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '-o', page])];
+    });
+    expect([built.code, built.stderr]).toEqual([0, '']);
+    expect(built.stdout).toContain(`report in ${join(out, 'index.html')}`);
+    expect(exported.code).toBe(0);
+  });
+
   // Regression (an outside review of the command line): a command in capitals (`bough Stats x`)
   // was taken for a missing input (exit 1, no word of commands).
   it.each([['Stats'], ['BUILD'], ['Exprot']])('says a mistyped command in capitals is no command either: %s', async (word) => {
