@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BoughError } from './errors.js';
-import { whyNotRead } from './file-problems.js';
+import { whyNotRead, whyUnwritable } from './file-problems.js';
 import { readRegularFile } from './regular-file.js';
 import { PACKAGE_ROOT } from './package-files.js';
 import { parsePriceTable, type PriceTable, type Snapshot } from './pricing/table.js';
@@ -130,17 +130,22 @@ export async function updatePrices(url: string, environment: Environment, now: D
     throw new BoughError(`What ${url} sent prices only ${models} models, so it is not LiteLLM's table; nothing was changed.`);
   }
   const dir = boughCacheDir(environment);
-  makeFolderSync(dir);
   const sha256 = sha256Of(text);
   const meta: Meta = { source: url, date: now.toISOString().slice(0, 10), sha256 };
   const staging = join(dir, `.${TABLE_FILE}.${randomBytes(4).toString('hex')}`);
   try {
-    await writeFile(staging, text);
-    await rename(staging, join(dir, TABLE_FILE));
-  } finally {
-    await rm(staging, { force: true });
+    makeFolderSync(dir);
+    try {
+      await writeFile(staging, text);
+      await rename(staging, join(dir, TABLE_FILE));
+    } finally {
+      await rm(staging, { force: true });
+    }
+    await writeFile(join(dir, META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
+  } catch (error) {
+    // The cache folder bough was pointed at cannot take it (a file, a folder it may not write).
+    throw new BoughError(`Could not keep the price table in ${dir}: ${whyUnwritable(error)}. Reports keep using the table they used before; set BOUGH_CACHE_DIR to a folder bough may write.`, { cause: error });
   }
-  await writeFile(join(dir, META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
   return { path: join(dir, TABLE_FILE), models, sha256, date: meta.date };
 }
 

@@ -287,6 +287,16 @@ describe('bough prices update', () => {
     expect(summary.totals.cost.bough).toBeCloseTo(0.02, 10);
   });
 
+  // Regression (an outside review of the command line): a cache folder it could not write (a file
+  // there) made `prices update` say "unexpected error … This is a bug in bough".
+  it('says in a sentence that it could not keep the table in a cache folder it cannot write', async () => {
+    const file = join(await tempDir(), 'a-file');
+    await writeFile(file, 'not a folder');
+    const result = await run(['prices', 'update', '--url', `${base}/prices.json`], { BOUGH_CACHE_DIR: file });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^bough: Could not keep the price table in ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .+\\. Reports keep using the table they used before; set BOUGH_CACHE_DIR to a folder bough may write\\.\\n$`));
+  });
+
   it('regression: a downloaded table whose price changed on disk was used as it was; now the bundled one is, and that is said', async () => {
     const cacheDir = await tempDir();
     const env = { BOUGH_CACHE_DIR: cacheDir };
