@@ -181,6 +181,25 @@ describe('a branched session printed', () => {
     }
   });
 
+  // Regression (an outside review in a browser): printed after "Prompts only" was chosen, the
+  // replies and tool results were left out, and nothing said so.
+  it('prints every entry whatever view the reader chose on screen', async (context) => {
+    requireBrowser(context);
+    const visit = await openPage(await browser.context(), url(branchedSession()));
+    try {
+      const { page } = visit;
+      const shown = () => page.locator('ol.conversation > li.kind-reply').evaluateAll((entries) => entries.filter((entry) => entry.getClientRects().length > 0).length);
+      const all = await shown();
+      expect(all).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Prompts only' }).click();
+      expect(await shown()).toBe(0);
+      await page.emulateMedia({ media: 'print' });
+      expect(await shown()).toBe(all);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
   // Regression (a browser review): printed from a system in dark mode, the page took the dark
   // palette, which browsers print without its background: light grey text on white paper.
   it('prints dark text on white whatever the screen\'s colour scheme', async (context) => {
