@@ -222,14 +222,15 @@
     };
     // Text as it is searched: lower case, accents and other marks dropped, ß as ss, a curly
     // apostrophe as a straight one, so that "cafe" finds "Café", "ISTANBUL" "İstanbul" and "don't"
-    // "don’t". ASCII text (most of it) is only lowered. Markdown's emphasis marks (* _ ~) are
+    // "don’t", curly double quotes as straight ones. ASCII text (most of it) is only lowered.
+    // Markdown's emphasis and code marks (* _ ~ `) are
     // dropped too, from the text and the query alike: the index holds a message as its page shows
     // it, `__init__.py` as a bold "init.py", while a prompt's outline and tree show it as typed.
     var MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
-    var EMPHASIS = /[*_~]/g;
+    var EMPHASIS = /[*_~`]/g;
     function fold(text) {
       var lower = text.toLowerCase().replace(EMPHASIS, '');
-      return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(MARKS, '').replace(/\u00df/g, 'ss').replace(/[\u2018\u2019\u02bc]/g, "'") : lower;
+      return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(MARKS, '').replace(/\u00df/g, 'ss').replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d\u201e\u00ab\u00bb]/g, '"') : lower;
     }
     // The same, with where each folded character came from in the text: to mark what matched.
     function foldWithPlaces(text) {
@@ -245,12 +246,15 @@
       return { text: folded, places: places };
     }
     // The terms of a query: its words, and each "quoted phrase" as one term.
+    // A "quoted phrase" is one between quotes that stand apart (typed straight or curly); a quote
+    // inside a word (alert("x")) is part of it, as the text has it.
     function termsOf(query) {
       var terms = [];
-      var re = /"([^"]*)"|(\S+)/g;
+      var re = /(?:^|\s)"([^"]+)"(?=\s|$)|(\S+)/g;
       var m;
-      while ((m = re.exec(query)) !== null) {
-        var term = fold((m[1] != null ? m[1] : m[2]).replace(/"/g, '').replace(/\s+/g, ' ').trim());
+      var straight = query.replace(/[\u201c\u201d\u201e\u00ab\u00bb]/g, '"');
+      while ((m = re.exec(straight)) !== null) {
+        var term = fold((m[1] != null ? m[1] : m[2].replace(/^"+|"+$/g, '')).replace(/\s+/g, ' ').trim());
         if (term !== '') terms.push(term);
       }
       return terms;

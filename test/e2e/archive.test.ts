@@ -197,6 +197,29 @@ describe('the archive in a browser', () => {
     }
   });
 
+  // Regressions (an outside review in a browser): a quote inside a word (alert("x")) was dropped
+  // from the query, not the text; a phrase in typographic quotes was no phrase; backticks, which
+  // the outline shows and the index does not, found nothing.
+  it('finds words holding quotes, phrases in curly quotes, and words typed with backticks', async (context) => {
+    requireBrowser(context);
+    const at = '2026-10-06T10:00:00.000Z';
+    const report = await reportOfRecords('quotes', [
+      { type: 'session', version: 3, id: 'quotes', timestamp: at, cwd: '/work/quotes' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'Please run `npm test` then call alert("xss") with the prompt with html' } },
+    ]);
+    const visit = await openPage(await browser.context(), pathToFileURL(join(report, 'index.html')).href);
+    try {
+      const search = searchBox(visit.page);
+      for (const query of ['alert("xss")', '\u201cprompt with html\u201d', '"run `npm test` then"', '`npm']) {
+        expect({ query, said: await search(query) }).toEqual({ query, said: '2 matches.' });
+      }
+      expect(await search('\u201chtml prompt\u201d')).toBe('No matches.');
+      expect(pageProblems(visit, 'index.html')).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
   // Regressions (an outside review in a browser): a query typed as a prompt's outline shows it
   // (`__init__`, `2*3*4`) found nothing, the index holding the Markdown as rendered ("init", "234");
   // past 100 matches the count was not said; a Markdown table of numbers squeezed its cells to a
