@@ -443,17 +443,31 @@
 })();
 
 // Print opens every folded part and folds back afterwards what the reader had folded. Chromium
-// already opens them in print through CSS (::details-content); other browsers need this.
+// already opens them in print through CSS (::details-content); other browsers need this. And a
+// sortable table's header words are in the buttons that sort it, whose content Chromium does not
+// repeat where it repeats a table's header on each printed page: they print as plain words.
 (function () {
   var opened = [];
+  var unwrapped = [];
   window.addEventListener('beforeprint', function () {
     opened = Array.prototype.filter.call(document.querySelectorAll('details:not([open])'), function (d) {
       d.open = true;
       return true;
     });
+    unwrapped = Array.prototype.map.call(document.querySelectorAll('table.sortable thead th > button'), function (b) {
+      var words = document.createElement('span');
+      while (b.firstChild) words.appendChild(b.firstChild);
+      b.parentNode.replaceChild(words, b);
+      return [b, words];
+    });
   });
   window.addEventListener('afterprint', function () {
     opened.forEach(function (d) { d.open = false; });
     opened = [];
+    unwrapped.forEach(function (pair) {
+      while (pair[1].firstChild) pair[0].appendChild(pair[1].firstChild);
+      pair[1].parentNode.replaceChild(pair[0], pair[1]);
+    });
+    unwrapped = [];
   });
 })();

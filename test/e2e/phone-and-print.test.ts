@@ -234,6 +234,31 @@ describe('a branched session printed', () => {
   });
 });
 
+describe('a sortable table printed', () => {
+  // Regression (an outside review in a browser): Chromium repeats a table's header on each printed
+  // page but for what a button holds, and a sortable header's words are in its button: pages after
+  // the first began with the sort arrow alone.
+  it('prints its header as words, not buttons, and gives the buttons back after', async (context) => {
+    requireBrowser(context);
+    const visit = await openPage(await browser.context(), url('index.html'));
+    try {
+      const { page } = visit;
+      const buttons = () => page.locator('table.sortable thead th > button').count();
+      const headers = await page.locator('table.sortable thead th').allTextContents();
+      const before = await buttons();
+      expect(before).toBeGreaterThan(0);
+      await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+      expect(await buttons()).toBe(0);
+      expect(await page.locator('table.sortable thead th').allTextContents()).toEqual(headers);
+      await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+      expect(await buttons()).toBe(before);
+      expect(pageProblems(visit, 'index.html')).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+});
+
 describe('the overview printed on A4', () => {
   // Regression: tables kept their screen size on paper, which does not scroll: the last columns
   // (the recorded cost) were cut off the page, and a model's name broke every few letters.
