@@ -210,6 +210,9 @@ describe('a branched session printed', () => {
       const colours = () => page.evaluate(() => [getComputedStyle(document.documentElement).color, getComputedStyle(document.documentElement).backgroundColor]);
       await page.emulateMedia({ media: 'screen', colorScheme: 'dark' });
       expect((await colours())[0]).toBe('rgb(230, 227, 220)');
+      // The browser's own controls and scrollbars dark too (regression, an outside review in a
+      // browser: a checkbox and the tables' scrollbars stayed light on the dark page).
+      expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe('dark');
       await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
       expect(await colours()).toEqual(['rgb(31, 35, 40)', 'rgb(251, 250, 247)']);
     } finally {
