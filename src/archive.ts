@@ -636,7 +636,6 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     const tokens = new Map(now.map((entry) => [mark(entry), entryOutput(entry)]));
     const merged = new Set(now.flatMap((entry) => entry.aliases ?? []));
     const holds = (entry: LedgerEntry) => (tokens.get(mark(entry)) ?? -1) >= entryOutput(entry) || merged.has(entry.id);
-    // An entry read now with less output than archived (its response's fuller line cut off): cut short.
     // Holding what was archived as far as it goes (its end cut off), or less lines it lost to damage
     // since (some skipped as unreadable), it holds less: kept as archived. One holding others, or
     // less some entries with no line lost (turns deleted by hand), is another file.
@@ -650,6 +649,7 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
       }
       return true;
     };
+    // An entry read now with less output than archived (its response's fuller line cut off): cut short.
     if (was.some((entry) => (tokens.get(mark(entry)) ?? Infinity) < entryOutput(entry))) {
       (holdsPartOf() ? cut : rewritten).push(ledger.key);
       continue;

@@ -145,8 +145,8 @@ export async function discover(
 }
 
 function strayPlaces(environment: Environment, sources: readonly Source[] | null): { source: Source; path: string; firstType: string }[] {
-  return READERS.filter((reader) => sources === null || sources.includes(reader.source)).flatMap((reader) =>
-    (reader.straySessions?.places(environment) ?? []).map((path) => ({ source: reader.source, path, firstType: reader.straySessions?.firstType ?? '' })),
+  return READERS.filter((reader) => sources === null || sources.includes(reader.source)).flatMap(({ source, straySessions }) =>
+    straySessions === undefined ? [] : straySessions.places(environment).map((path) => ({ source, path, firstType: straySessions.firstType })),
   );
 }
 

@@ -97,6 +97,9 @@ function nothingBilled(usage: Priceable): boolean {
   return usage.input === 0 && usage.output === 0 && usage.cacheRead === 0 && usage.cacheWrite === 0 && (usage.webSearches ?? 0) === 0 && !usage.countsUnknown && !usage.countsLeftOut;
 }
 
+/** The price note of a fast-mode record the table has no fast-mode rate for: a model row's badge tells it by this. */
+export const NO_FAST_RATE = 'fast mode, but the table has no fast-mode rate: priced at standard rates';
+
 /** What to say of how a record was priced, when anything. */
 function priceNote(cost: ReturnType<typeof costOf>, countsLeftOut: boolean, tierJudged: boolean): string | null {
   const oneHour = cost.derived.includes('cacheWrite1h');
@@ -106,7 +109,7 @@ function priceNote(cost: ReturnType<typeof costOf>, countsLeftOut: boolean, tier
     oneHour ? 'one-hour cache writes at twice the input rate' : '',
     cost.tier !== null ? `long-context rates (prompt above ${cost.tier.toLocaleString('en-US')} tokens)` : '',
     cost.fastMultiplier !== null ? `fast mode: ${cost.fastMultiplier}× the standard rates` : '',
-    cost.missing.includes('fastMode') ? 'fast mode, but the table has no fast-mode rate: priced at standard rates' : '',
+    cost.missing.includes('fastMode') ? NO_FAST_RATE : '',
     cost.usOnlyMultiplier !== null ? `US-only inference: ${cost.usOnlyMultiplier}× the standard rates` : '',
     cost.missing.includes('usOnly') ? 'US-only inference, but the table has no rate for it: priced at standard rates' : '',
     cost.webSearches > 0 && !cost.missing.includes('webSearch') ? 'web searches billed per search' : '',

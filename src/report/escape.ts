@@ -27,21 +27,21 @@ const SPECIALS = new RegExp(`${FLAG}|${SELECTOR_RUN}|[&<>"'${CONTROLS}]|${TAGS}`
 const CONTROL = new RegExp(`${FLAG}|${SELECTOR_RUN}|[${CONTROLS}]|${TAGS}`, 'u');
 const CONTROL_ALL = new RegExp(`${FLAG}|${SELECTOR_RUN}|[${CONTROLS}]|${TAGS}`, 'gu');
 
-/** What a match of the patterns above is shown as: a flag as it is, each selector of a run and each other character in its visible form. */
-function visible(char: string, flag: string | undefined, selectors: string | undefined, entities: boolean): string {
+/** What a match of the patterns above is shown as: a flag as it is, each selector of a run and each other character escaped or in its visible form. */
+function visible(char: string, flag: string | undefined, selectors: string | undefined): string {
   if (flag !== undefined) return flag;
   if (selectors !== undefined) return [...selectors].map(shown).join('');
-  return (entities ? ENTITIES[char] : undefined) ?? shown(char);
+  return ENTITIES[char] ?? shown(char);
 }
 
 export function escapeHtml(value: unknown): string {
   const text = typeof value === 'string' ? value : String(value ?? '');
-  return SPECIAL.test(text) ? text.replace(SPECIALS, (char: string, flag?: string, selectors?: string) => visible(char, flag, selectors, true)) : text;
+  return SPECIAL.test(text) ? text.replace(SPECIALS, visible) : text;
 }
 
 /** A text with its control characters and direction overrides made visible (for markup bough does not escape itself: Markdown, highlighted code, the search index). */
 export function visibleControls(text: string): string {
-  return CONTROL.test(text) ? text.replace(CONTROL_ALL, (char: string, flag?: string, selectors?: string) => visible(char, flag, selectors, false)) : text;
+  return CONTROL.test(text) ? text.replace(CONTROL_ALL, visible) : text;
 }
 
 /** A control character as a page shows it: its Unicode picture (␛ for an escape), or its code point. */
