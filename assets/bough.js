@@ -222,7 +222,9 @@
     };
     // Text as it is searched: lower case, accents and other marks dropped, ß as ss, a curly
     // apostrophe as a straight one, so that "cafe" finds "Café", "ISTANBUL" "İstanbul" and "don't"
-    // "don’t", curly double quotes as straight ones. ASCII text (most of it) is only lowered.
+    // "don’t", curly double quotes as straight ones, a final sigma as σ (a word in capitals ends in
+    // one only when lowered whole, not letter by letter as matches are marked, nor as typed with σ).
+    // ASCII text (most of it) is only lowered.
     // Markdown's emphasis and code marks (* _ ~ `) are
     // dropped too, from the text and the query alike: the index holds a message as its page shows
     // it, `__init__.py` as a bold "init.py", while a prompt's outline and tree show it as typed.
@@ -230,7 +232,7 @@
     var EMPHASIS = /[*_~`]/g;
     function fold(text) {
       var lower = text.toLowerCase().replace(EMPHASIS, '');
-      return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(MARKS, '').replace(/\u00df/g, 'ss').replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d\u201e\u00ab\u00bb]/g, '"') : lower;
+      return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(MARKS, '').replace(/\u00df/g, 'ss').replace(/\u03c2/g, '\u03c3').replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d\u201e\u00ab\u00bb]/g, '"') : lower;
     }
     // The same, with where each folded character came from in the text: to mark what matched.
     function foldWithPlaces(text) {

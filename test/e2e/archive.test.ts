@@ -197,6 +197,33 @@ describe('the archive in a browser', () => {
     }
   });
 
+  // Regression (an outside review in a browser): a Greek word in capitals ends in a final sigma
+  // once lowered whole (ΟΔΟΣ as οδος), not letter by letter as matches are marked, nor as typed
+  // with σ: "οδοσ" found nothing, and "οδος" found the text but marked none of it.
+  it('finds and marks a Greek word whatever its sigma is written as', async (context) => {
+    requireBrowser(context);
+    const at = '2026-10-05T11:00:00.000Z';
+    const report = await reportOfRecords('sigma', [
+      { type: 'session', version: 3, id: 'sigma', timestamp: at, cwd: '/work/sigma' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'Rename the street to ΟΔΟΣ ΑΘΗΝΑΣ in the map' } },
+    ]);
+    const visit = await openPage(await browser.context(), pathToFileURL(join(report, 'index.html')).href);
+    try {
+      const { page } = visit;
+      const search = searchBox(page);
+      for (const query of ['οδος αθηνας', 'οδοσ αθηνασ', 'ΟΔΟΣ', '"οδος αθηνας"']) {
+        expect({ query, said: await search(query) }).toEqual({ query, said: '2 matches.' });
+        expect({ query, marked: [...new Set(await page.locator('[data-search-results] mark').allTextContents())].sort() }).toEqual({
+          query,
+          marked: query.startsWith('"') ? ['ΟΔΟΣ ΑΘΗΝΑΣ'] : query === 'ΟΔΟΣ' ? ['ΟΔΟΣ'] : ['ΑΘΗΝΑΣ', 'ΟΔΟΣ'],
+        });
+      }
+      expect(pageProblems(visit, 'index.html')).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
   // Regressions (an outside review in a browser): a quote inside a word (alert("x")) was dropped
   // from the query, not the text; a phrase in typographic quotes was no phrase; backticks, which
   // the outline shows and the index does not, found nothing.
