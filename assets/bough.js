@@ -126,8 +126,9 @@
   }
 
   // A session page's toolbar: what to show (everything, prompts only, no tool calls), unfold or
-  // fold everything, and keys: t thinking, o tool output, e everything. Without the script the
-  // page shows everything, folded as written.
+  // fold everything, and keys: t thinking, o tool output (a call's arguments, a file read or
+  // written, a long output's rest), e everything. Without the script the page shows everything,
+  // folded as written.
   function sessionToolbar(bar) {
     function button(label, onClick) {
       var b = document.createElement('button');
@@ -179,7 +180,7 @@
     document.addEventListener('keydown', function (event) {
       if (!shortcutKey(event)) return;
       if (event.key === 't') toggle('main details.thinking');
-      else if (event.key === 'o') toggle('main details.tool-output, main .tool-call details');
+      else if (event.key === 'o') toggle('main details.tool-output, main details.tool-file, main .tool-call details');
       else if (event.key === 'e') toggle('main details');
     });
   }

@@ -197,6 +197,44 @@ describe('the archive in a browser', () => {
     }
   });
 
+  // Regression (an outside review in a browser): key o, "tool output", opened a call's arguments
+  // and a long output's rest, but not a file a long read showed, folded as it is.
+  it('opens and folds every tool output with key o, files read among them', async (context) => {
+    requireBrowser(context);
+    const at = (n: number) => new Date(Date.UTC(2026, 9, 7, 10, 0, n)).toISOString();
+    const lines = (word: string) => Array.from({ length: 120 }, (_, n) => `${word} line ${n}`).join('\n');
+    const report = await reportOfRecords('tool-output', [
+      { type: 'session', version: 3, id: 'tool-output', timestamp: at(0), cwd: '/work/tools' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'read big.ts and list the folder' } },
+      {
+        type: 'message', id: 'a1', parentId: 'u1', timestamp: at(2),
+        message: {
+          role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5',
+          content: [
+            { type: 'toolCall', id: 'c1', name: 'read', arguments: { path: 'src/big.ts' } },
+            { type: 'toolCall', id: 'c2', name: 'bash', arguments: { command: 'ls -la' } },
+          ],
+        },
+      },
+      { type: 'message', id: 'r1', parentId: 'a1', timestamp: at(3), message: { role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text: lines('const') }], isError: false } },
+      { type: 'message', id: 'r2', parentId: 'r1', timestamp: at(4), message: { role: 'toolResult', toolCallId: 'c2', toolName: 'bash', content: [{ type: 'text', text: lines('file') }], isError: false } },
+    ]);
+    const summary = JSON.parse(await readFile(join(report, 'summary.json'), 'utf8')) as { sessions: { page: string }[] };
+    const visit = await openPage(await browser.context(), pathToFileURL(join(report, summary.sessions[0]!.page)).href);
+    try {
+      const { page } = visit;
+      const state = async () => page.locator('main details.tool-file, main details.more-lines').evaluateAll((all) => all.map((d) => `${d.className}:${(d as HTMLDetailsElement).open}`));
+      expect(await state()).toEqual(['tool-file:false', 'tool-output more-lines:false']);
+      await page.keyboard.press('o');
+      expect(await state()).toEqual(['tool-file:true', 'tool-output more-lines:true']);
+      await page.keyboard.press('o');
+      expect(await state()).toEqual(['tool-file:false', 'tool-output more-lines:false']);
+      expect(pageProblems(visit, summary.sessions[0]!.page)).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
   // Regression (an outside review in a browser): a Greek word in capitals ends in a final sigma
   // once lowered whole (ΟΔΟΣ as οδος), not letter by letter as matches are marked, nor as typed
   // with σ: "οδοσ" found nothing, and "οδος" found the text but marked none of it.
