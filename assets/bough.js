@@ -196,25 +196,27 @@
     var shards = [];
     var requested = false;
     var failed = false;
+    // Parts of the index whose file could not be loaded (a report folder copied in part).
+    var missing = 0;
     var LIMIT = 100;
     var KINDS = { p: 'prompt', r: 'reply', f: 'file', s: 'sub-agent', t: 'title' };
     form.hidden = false;
 
-    function load(path) {
+    function load(path, onFail) {
       var script = document.createElement('script');
       script.src = root + path;
-      script.onerror = function () { failed = true; run(); };
+      script.onerror = function () { onFail(); run(); };
       document.head.appendChild(script);
     }
     function start() {
       if (requested) return;
       requested = true;
-      load('search/index.js');
+      load('search/index.js', function () { failed = true; });
     }
     window.boughSearchIndex = function (data) {
       index = data;
       shards = new Array(data.shards);
-      for (var n = 0; n < data.shards; n++) load('search/shard-' + n + '.js');
+      for (var n = 0; n < data.shards; n++) load('search/shard-' + n + '.js', function () { missing++; });
       run();
     };
     window.boughSearchShard = function (n, rows) {
@@ -353,7 +355,7 @@
         drawn = null;
         return;
       }
-      var state = query + '\u0000' + (index ? 'i' : '') + (failed ? 'f' : '') + shards.filter(Boolean).length;
+      var state = query + '\u0000' + (index ? 'i' : '') + (failed ? 'f' : '') + shards.filter(Boolean).length + '/' + missing;
       if (state === drawn && !out.hidden) return;
       drawn = state;
       out.hidden = false;
@@ -383,9 +385,12 @@
           count++;
         }
       }
+      var pending = shards.length - loaded - missing;
       say((count === 0 ? 'No matches' : count > LIMIT ? 'The first ' + LIMIT + ' of ' + count.toLocaleString('en-US') + ' matches' : count + (count === 1 ? ' match' : ' matches')) +
-        (loaded < shards.length ? ' so far (' + loaded + ' of ' + shards.length + ' parts of the index loaded)' : '') +
-        (index.repliesLeftOut > 0 ? '. Replies are searched by their opening words, and only while the index stays small.' : '.'));
+        (pending > 0 ? ' so far (' + loaded + ' of ' + shards.length + ' parts of the index loaded)' : '') +
+        (index.repliesLeftOut > 0 ? '. Replies are searched by their opening words, and only while the index stays small.' : '.') +
+        // Said, not left as "so far" for good: what those parts hold is not searched.
+        (pending === 0 && missing > 0 ? (missing === shards.length ? ' The index\u2019s text could not be loaded: only titles were searched.' : ' ' + missing + ' of ' + shards.length + ' parts of the index could not be loaded: what they hold was not searched.') : ''));
       listBox.appendChild(list);
     }
     var timer = null;

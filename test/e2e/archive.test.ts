@@ -235,6 +235,31 @@ describe('the archive in a browser', () => {
     }
   });
 
+  // Regression (an outside review in a browser): with a part of the index gone (a report folder
+  // copied in part), the count said "so far" for good, as if that part were still loading.
+  it('says which parts of the index could not be loaded, not "so far" for good', async (context) => {
+    requireBrowser(context);
+    const at = '2026-10-05T12:00:00.000Z';
+    const report = await reportOfRecords('shard-gone', [
+      { type: 'session', version: 3, id: 'shard-gone', timestamp: at, cwd: '/work/shard-gone' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'tidy the marmalade module' } },
+    ]);
+    const parts = (await readdir(join(report, 'search'))).filter((name) => name.startsWith('shard-'));
+    expect(parts).toEqual(['shard-0.js']);
+    await rm(join(report, 'search', 'shard-0.js'));
+    const visit = await openPage(await browser.context(), pathToFileURL(join(report, 'index.html')).href);
+    try {
+      const { page } = visit;
+      await page.fill('form.search input', 'marmalade');
+      const status = page.locator('[data-search-results] > p.note');
+      // The title (the first prompt) is in the index's head; the prompt was in the part gone.
+      await expect.poll(async () => status.textContent()).toBe('1 match. The index\u2019s text could not be loaded: only titles were searched.');
+      expect(pageProblems(visit, 'index.html').every((problem) => /shard-0\.js|ERR_FILE_NOT_FOUND/.test(problem))).toBe(true);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
   // Regression (an outside review in a browser): a Greek word in capitals ends in a final sigma
   // once lowered whole (ΟΔΟΣ as οδος), not letter by letter as matches are marked, nor as typed
   // with σ: "οδοσ" found nothing, and "οδος" found the text but marked none of it.
