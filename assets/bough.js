@@ -442,7 +442,9 @@
     });
     Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), sortable);
     var footer = document.querySelector('footer.site');
-    if (footer) footer.appendChild(keysBox('Single-key shortcuts (/ search; t, o, e on a session’s page)'));
+    // An exported page has no search box, and is a session's page.
+    var searchable = document.querySelector('[data-search]') !== null;
+    if (footer) footer.appendChild(keysBox(searchable ? 'Single-key shortcuts (/ search; t, o, e on a session’s page)' : 'Single-key shortcuts (t thinking, o tool output, e everything)'));
     // The outline of prompts is folded above the conversation (on a phone, hundreds of lines
     // before the first message); beside it, on a wide screen, it is open.
     var outline = document.querySelector('nav.outline details');

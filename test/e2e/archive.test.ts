@@ -375,6 +375,8 @@ describe('the archive in a browser', () => {
       expect(await page.locator('.session-toolbar button').count()).toBeGreaterThan(3);
       expect(await page.evaluate(() => getComputedStyle(document.querySelector('header.site') as Element).display)).toBe('flex');
       expect(await page.locator('a[href$=".html"]').count()).toBe(0);
+      // Regression: its footer's shortcut box named "/ search", a box an exported page has not.
+      expect(await page.locator('footer.site label').textContent()).toBe(' Single-key shortcuts (t thinking, o tool output, e everything)');
       expect(pageProblems(visit, 'one.html')).toEqual([]);
     } finally {
       await visit.page.close();
