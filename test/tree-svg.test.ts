@@ -55,6 +55,15 @@ describe('the tree SVG', () => {
     expect(svg).toMatch(/<circle [^>]*class="mark [^"]*error[^"]*"[^>]*stroke="#b42318"/);
   });
 
+  // Regression (an outside review for accessibility): rows 22 px apart, their links' 24 px
+  // circles (WCAG 2.5.8, target size) overlapped the next row's.
+  it('sets its rows, each a link, at least 24 px apart', () => {
+    const ys = [...svg.matchAll(/<a href="[^"]*" class="node[^"]*">(?:<title>.*?<\/title>)?<text x="[\d.]+" y="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(ys.length).toBe(4);
+    const gaps = ys.slice(1).map((y, n) => y - (ys[n] as number));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(24);
+  });
+
   it('draws a turn holding a compaction as a diamond', () => {
     expect(svg).toMatch(/<path d="M[^"]*z" class="mark [^"]*compaction/);
     expect(rowLinkingTo(svg, '#e-p3')).toContain(' · compaction');

@@ -32,7 +32,7 @@ interface Node {
   turns: number;
 }
 
-const ROW = 22;
+const ROW = 24;
 const PAD = 12;
 const LABEL_CHARS = 72;
 /** Room for a row's label at the least (px): as wide as a label of plain words of LABEL_CHARS needs. */
