@@ -154,3 +154,26 @@ describe('the cost chart’s table', () => {
     expect(chart?.tableSummary).toBe('The same numbers as a table (2 of 3 with a cost, 1 with an unknown one)');
   });
 });
+
+// Regression (an outside review in a browser): a segment of the grey "other models" on a day of
+// one of them was titled by the group ("2 other models: $0.0100"), not by the model it was.
+describe('the cost chart’s tooltips', () => {
+  it('name the one model of a group a day used, or how many of the group it used', () => {
+    const model = (n: number, cost: number): ModelTotals => ({ ...emptyUsageTotals(), cost: { bough: cost, recorded: null }, records: 1, key: `openai/model-${n}`, provider: 'openai', model: `model-${n}`, fast: false, local: false, priceKey: `model-${n}`, priceState: 'priced', priceNote: null, apiEquivalent: false, sessions: 1 });
+    // Ten models, the two cheapest in the group.
+    const models = Array.from({ length: 10 }, (_, n) => model(n, 10 - n));
+    const day = (key: string, used: ModelTotals[]): Bucket => {
+      const tally = emptyTally();
+      tally.cost.bough = used.reduce((sum, m) => sum + (m.cost.bough ?? 0), 0);
+      return { key, sessions: 1, tally, byModel: new Map(used.map((m) => [m.key, m])) };
+    };
+    const [first, eighth, ninth] = [models[0], models[8], models[9]] as [ModelTotals, ModelTotals, ModelTotals];
+    const chart = dailyChart([day('2026-10-01', [first, ninth]), day('2026-10-02', [eighth, ninth])], models, ['2026-10-01', '2026-10-02'], 'Cost per day');
+    const tips = [...(chart?.svg ?? '').matchAll(/<rect [^>]*><title>([^<]*)<\/title>/g)].map((m) => m[1]);
+    expect(tips).toEqual([
+      '2026-10-01 · openai/model-0: $10.00 (all models: $11.00)',
+      '2026-10-01 · openai/model-9: $1.00 (all models: $11.00)',
+      '2026-10-02 · 2 of the 3 other models: $3.00 (all models: $3.00)',
+    ]);
+  });
+});

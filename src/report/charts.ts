@@ -72,16 +72,17 @@ function boundedDays(period: Period, timeZone: string): [string, string] | null 
 interface Series {
   label: string;
   colour: string;
-  keys: ReadonlySet<string>;
+  /** Model key → name, of each model the series draws. */
+  names: ReadonlyMap<string, string>;
 }
 
 /** The most expensive models get a colour each; the rest are "other models". Unpriced ones have no cost to draw. */
 function seriesOf(models: readonly ModelTotals[]): { series: Series[]; unpriced: number; modelless: boolean } {
   const drawn = models.filter((m) => (m.cost.bough ?? 0) > 0);
   const named = drawn.length <= NAMED_SERIES + 1 ? drawn : drawn.slice(0, NAMED_SERIES);
-  const series: Series[] = named.map((m, i) => ({ label: modelName(m), colour: SERIES_COLOURS[i] as string, keys: new Set([m.key]) }));
+  const series: Series[] = named.map((m, i) => ({ label: modelName(m), colour: SERIES_COLOURS[i] as string, names: new Map([[m.key, modelName(m)]]) }));
   const rest = drawn.slice(named.length);
-  if (rest.length > 0) series.push({ label: `${rest.length} other models`, colour: OTHER_COLOUR, keys: new Set(rest.map((m) => m.key)) });
+  if (rest.length > 0) series.push({ label: `${rest.length} other models`, colour: OTHER_COLOUR, names: new Map(rest.map((m) => [m.key, modelName(m)])) });
   return { series, unpriced: models.filter((m) => m.unpriced > 0 && m.model !== null).length, modelless: models.some((m) => m.unpriced > 0 && m.model === null) };
 }
 
@@ -122,12 +123,15 @@ function chartView(
   const { series, unpriced, modelless } = seriesOf(models);
   const slices: ChartSlice[] = keys.map((key, index) => {
     const bucket = buckets.get(key);
-    const values = series.map((s) => {
-      let sum = 0;
-      for (const modelKey of s.keys) sum += bucket?.byModel.get(modelKey)?.cost.bough ?? 0;
-      return sum;
+    const costs = series.map((s) => [...s.names.keys()].map((modelKey) => bucket?.byModel.get(modelKey)?.cost.bough ?? 0));
+    const values = costs.map((each) => each.reduce((sum, cost) => sum + cost, 0));
+    // A group's segment names the one model of it that cost something that day, or how many did.
+    const segmentLabels = series.map((s, n) => {
+      if (s.names.size === 1) return null;
+      const used = [...s.names.values()].filter((_, m) => (costs[n]?.[m] ?? 0) > 0);
+      return used.length === 1 ? (used[0] as string) : `${used.length} of the ${s.label}`;
     });
-    return { ...labels(key, index), values };
+    return { ...labels(key, index), values, segmentLabels };
   });
   const svg = costChartSvg({
     title: `${heading}, stacked by model, by bough's price`,

@@ -23,6 +23,8 @@ export interface ChartSlice {
   month?: number;
   /** USD per series, in the order of the series. */
   values: number[];
+  /** What each segment's tooltip names, where not its series (a group's one model of the day). */
+  segmentLabels?: (string | null)[];
 }
 
 export interface CostChart {
@@ -106,7 +108,7 @@ export function costChartSvg(chart: CostChart): string {
       const y0 = y(base);
       const y1 = y(base + value);
       base += value;
-      const tip = `${slice.label} · ${series.label}: ${chart.formatMoney(value)} (all models: ${chart.formatMoney(total)})`;
+      const tip = `${slice.label} · ${slice.segmentLabels?.[s] ?? series.label}: ${chart.formatMoney(value)} (all models: ${chart.formatMoney(total)})`;
       segments.push(
         `<rect x="${round(x)}" y="${round(y1)}" width="${round(barWidth)}" height="${round(Math.max(y0 - y1, 0.5))}" fill="${series.colour}"><title>${escapeHtml(tip)}</title></rect>`,
       );
