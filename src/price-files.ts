@@ -10,6 +10,7 @@ import { whyNotRead, whyUnwritable } from './file-problems.js';
 import { readRegularFile } from './regular-file.js';
 import { PACKAGE_ROOT } from './package-files.js';
 import { parsePriceTable, type PriceTable, type Snapshot } from './pricing/table.js';
+import { plural } from './report/format.js';
 import { boughCacheDir, type Environment } from './environment.js';
 import { makeFolderSync } from './make-folder.js';
 
@@ -127,7 +128,7 @@ export async function updatePrices(url: string, environment: Environment, now: D
     throw new BoughError(`What ${url} sent is not a LiteLLM price table (${(error as Error).message}); nothing was changed.`, { cause: error });
   }
   if (models < MIN_PRICED_MODELS) {
-    throw new BoughError(`What ${url} sent prices only ${models} models, so it is not LiteLLM's table; nothing was changed.`);
+    throw new BoughError(`What ${url} sent prices only ${plural(models, 'model')}, so it is not LiteLLM's table; nothing was changed.`);
   }
   const dir = boughCacheDir(environment);
   const sha256 = sha256Of(text);

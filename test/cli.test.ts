@@ -957,6 +957,17 @@ describe('bough command line', () => {
     expect(result.stderr).toMatch(/^bough: No such file or folder: .*logs\. Check the path and run again\.\n$/);
   });
 
+  // Regression (an outside review of the command line): `bough help prices update` printed the
+  // help of prices, not of its update.
+  it('gives the help of a command of prices asked for with help', async () => {
+    const asked = await run(['help', 'prices', 'update']);
+    expect(asked).toMatchObject({ code: 0, stderr: '' });
+    expect(asked.stdout).toMatch(/^Usage: bough prices update \[options\]\n/);
+    expect(asked.stdout).toContain('--url <url>');
+    expect(asked.stdout).not.toContain('Commands:');
+    expect(await run(['help', 'prices', 'updte'])).toEqual({ code: 2, stdout: '', stderr: 'bough: prices has no command “updte”: use bough prices show or bough prices update.\n' });
+  });
+
   // Regression: "bough prices updte" said "too many arguments for 'show'".
   it('names a mistyped prices command', async () => {
     const result = await run(['prices', 'updte']);

@@ -257,7 +257,8 @@ describe('bough prices update', () => {
         response.writeHead(404).end('not found');
         return;
       }
-      response.writeHead(200, { 'content-type': 'application/json' }).end(request.url === '/garbage' ? '<html>rate limited</html>' : served);
+      const one = JSON.stringify({ 'model-1': { litellm_provider: 'openai', mode: 'chat', input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 } });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(request.url === '/garbage' ? '<html>rate limited</html>' : request.url === '/one' ? one : served);
     });
     await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -285,6 +286,12 @@ describe('bough prices update', () => {
     const { summary } = await buildOf([piFixture('pricing.jsonl')], env);
     expect(summary.prices).toMatchObject({ origin: 'cache', date: '2026-11-30' });
     expect(summary.totals.cost.bough).toBeCloseTo(0.02, 10);
+  });
+
+  // Regression (an outside review of the command line): "prices only 1 models".
+  it('refuses a table of a few models as not LiteLLM’s, in words that count them', async () => {
+    const result = await run(['prices', 'update', '--url', `${base}/one`], { BOUGH_CACHE_DIR: await tempDir() });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `bough: What ${base}/one sent prices only 1 model, so it is not LiteLLM's table; nothing was changed.\n` });
   });
 
   // Regression (an outside review of the command line): a cache folder it could not write (a file
