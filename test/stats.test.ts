@@ -226,6 +226,32 @@ describe('bough stats', () => {
     expect((await run(['stats', join(FIXTURES, 'pi'), '--source', 'codex'])).stdout).toMatch(/Nothing falls in all time · UTC · agent codex: none of the \d+ sessions read matches agent codex\./);
   });
 
+  // Regression (an outside review of the command line): a folder macOS named in decomposed form
+  // (café as "cafe" and an accent) was not matched by `--project café` typed composed, nor the
+  // other way round, in stats and in a build with --share (which matches as its files are read).
+  it('matches a project whose folder and --project spell an accent differently', async () => {
+    const folder = await tempDir();
+    const composed = '/Users/zo\u00eb/caf\u00e9-app';
+    const decomposed = composed.normalize('NFD');
+    const at = '2026-10-05T10:00:00.000Z';
+    const session = (id: string, cwd: string) =>
+      [
+        { type: 'session', version: 3, id, timestamp: at, cwd },
+        { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'hi' } },
+        { type: 'message', id: 'a1', parentId: 'u1', timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1100 } } },
+      ].map((line) => JSON.stringify(line)).join('\n') + '\n';
+    await writeFile(join(folder, 'nfd.jsonl'), session('nfd', decomposed));
+    await writeFile(join(folder, 'nfc.jsonl'), session('nfc', composed));
+    for (const typed of ['caf\u00e9', 'CAFE\u0301']) {
+      const { code, stdout } = await run(['stats', folder, '--project', typed, '--json', '--no-cache', '--tz', 'UTC']);
+      expect({ typed, code, sessions: statsSchema.parse(JSON.parse(stdout)).totals.sessions }).toEqual({ typed, code: 0, sessions: 2 });
+      const out = join(await tempDir(), 'report');
+      expect((await run(['build', folder, '--project', typed, '--share', '--out', out, '-q', '--no-cache', '--tz', 'UTC'])).code).toBe(0);
+      const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+      expect({ typed, shared: summary.totals.sessions }).toEqual({ typed, shared: 2 });
+    }
+  });
+
   // Regression: a Claude Code session file given alone left out its sub-agents, which `export`
   // of the same file counted (and its folder too): $1.97 where they said $5.45.
   it('counts a Claude Code session given alone with its sub-agents beside it, as its folder does, and no one else’s', async () => {

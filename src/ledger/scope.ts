@@ -26,6 +26,14 @@ export interface Scope {
   sources: readonly Source[] | null;
 }
 
+/**
+ * A project's folder or name, and `--project`'s text, as they are matched: in any case, and
+ * composed (macOS writes a folder's é as an e and an accent, typed in a terminal as one letter).
+ */
+export function projectMatchText(text: string): string {
+  return text.normalize('NFC').toLowerCase();
+}
+
 export interface PeriodFlags {
   since?: string | undefined;
   until?: string | undefined;

@@ -4,6 +4,7 @@
 
 import type { CachedOutcome, LedgerCache } from '../cache/ledger-cache.js';
 import { ledgerOf } from '../ledger/ledger.js';
+import { projectMatchText } from '../ledger/scope.js';
 import type { Sharer } from '../share/share.js';
 import { readSessionFile } from '../sources/read.js';
 import { checkTreeLoops } from '../sources/tree-check.js';
@@ -50,7 +51,8 @@ export async function readLedger(
  * `/home/ana/shop`, would match `ana-shop` in a report that redacts and in no other.
  */
 function folderHolds(file: SessionFile, text: string): boolean {
-  return (file.cwd ?? file.projectFolder)?.toLowerCase().includes(text.toLowerCase()) ?? false;
+  const folder = file.cwd ?? file.projectFolder;
+  return folder != null && projectMatchText(folder).includes(projectMatchText(text));
 }
 
 /** A file as read, with its numbers checked and made fit to share: what its ledger and its pages are made from alike. */

@@ -9,7 +9,7 @@
 import type { Claims, Counted } from '../ledger/claims.js';
 import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
 import { unpackEntries, type Unpack } from '../ledger/packed-entries.js';
-import { inPeriod, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
+import { inPeriod, projectMatchText, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
 import { NOTHING_BILLED, type PricedUsage, type PriceState, type Pricer } from '../pricing/price.js';
 import { costCheck, type CostCheck } from '../pricing/reconcile.js';
 import { dayKey, isoWeekKey, localDayNumber, localParts, monthKey } from '../time-zone.js';
@@ -996,12 +996,12 @@ function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<Sessi
     // A Codex rollout's "folder" is the git repository its meta names (it has no folder of its project).
     const name = folder === null ? projectNameOf(cwd) : `${folder} (${list[0]?.source === 'codex' ? 'repository' : 'folder name'})`;
     // The folder, not its label: "(folder name)" is no part of any project's folder or name.
-    const haystacks = [...new Set([folder ?? name, ...list.map((l) => l.cwd ?? '')])].map((text) => text.toLowerCase());
+    const haystacks = [...new Set([folder ?? name, ...list.map((l) => l.cwd ?? '')])].map(projectMatchText);
     const group: ProjectGroup = {
       key,
       cwd,
       name,
-      matches: (text) => text === null || haystacks.some((h) => h.includes(text.toLowerCase())),
+      matches: (text) => text === null || haystacks.some((h) => h.includes(projectMatchText(text))),
     };
     for (const ledger of list) byLedger.set(ledger, group);
   }
