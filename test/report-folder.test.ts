@@ -285,6 +285,28 @@ describe('report folder', () => {
     expect(await readFile(join(out, 'sessions', 'a.html'), 'utf8')).toBe('mine');
   });
 
+  // Regression (an outside review of the command line): a file put where the folder of pages goes
+  // was said as each page being a file of the user's ("3 files of yours … (sessions/a.html, …)"),
+  // naming files that are not there.
+  it('says a file of the user’s where a folder of pages goes, once, with how many pages it kept out', async () => {
+    const out = join(await tempDir(), 'report');
+    await writeReport(out, { 'index.html': 'one', 'sessions/a.html': 'a' });
+    const { rm } = await import('node:fs/promises');
+    await rm(join(out, 'sessions'), { recursive: true });
+    await writeFile(join(out, 'sessions'), 'mine');
+    await mkdir(join(out, 'projects'));
+    await writeFile(join(out, 'projects', 'p.html'), 'mine too');
+    const folder = await openReportFolder(out, 'bough test');
+    await folder.write('index.html', 'two');
+    for (const page of ['sessions/a.html', 'sessions/b.html', 'sessions/c.html', 'projects/p.html']) await folder.write(page, 'the page');
+    expect(await folder.commit()).toEqual([
+      `Your file ${join(out, 'sessions')} is where the report's folder sessions/ goes; bough left it in place and did not write the 3 pages in that folder. Move or rename your file and build again.`,
+      `Your file ${join(out, 'projects', 'p.html')} is where the report's projects/p.html goes; bough left yours in place and did not write that page. Move or rename your file and build again.`,
+    ]);
+    expect(await readFile(join(out, 'sessions'), 'utf8')).toBe('mine');
+    expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html']);
+  });
+
   // Regression: staged beside --out, on the parent's file system, a build into a mount point (a
   // Docker volume, a USB disk) could not rename its files in, and promised the next build would.
   // Regression (a README audit): a USB disk's root, holding its system folders, was refused as

@@ -248,7 +248,7 @@ export async function openReportFolder(outDir: string, generator: string, option
         const files = [...written].sort();
         if (previous === null && moveWhole(out, staging, { generator, files })) return [];
         const blocked = swap(out, staging, plan(out, previous?.files ?? [], files, [...kept].sort(), generator));
-        return blocked.length === 0 ? [] : [inTheWay(out, blocked)];
+        return inTheWay(out, blocked);
       } catch (error) {
         // Part of the move may be done: the folder holds some of each report until the next build.
         const why = troubleWords(error) ?? (error as Error).message;
@@ -784,12 +784,30 @@ function removeEmptyFolders(out: string, files: readonly string[]): void {
   }
 }
 
-function inTheWay(out: string, paths: readonly string[]): string {
-  if (paths.length === 1) {
-    return `Your file ${join(out, paths[0] ?? '')} is where the report's ${paths[0]} goes; bough left yours in place and did not write that page. Move or rename your file and build again.`;
+/**
+ * What of the user's stood where pages go, said once for each thing in the way: a file where a
+ * page goes, or one (or a link) where a folder of pages goes, which kept every page in it out.
+ */
+function inTheWay(out: string, paths: readonly string[]): string[] {
+  const pages: string[] = [];
+  const byFolder = new Map<string, number>();
+  for (const path of paths) {
+    const parts = path.split('/');
+    const folder = parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/')).find((at) => lstatOf(join(out, at))?.isDirectory() === false);
+    if (folder === undefined) pages.push(path);
+    else byFolder.set(folder, (byFolder.get(folder) ?? 0) + 1);
   }
-  const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
-  return `${paths.length} files of yours in ${out} are where the report's pages go (${shown}); bough left them in place and did not write those pages. Move or rename them and build again.`;
+  const said = [...byFolder].map(([folder, count]) => {
+    const what = lstatOf(join(out, folder))?.isSymbolicLink() ? 'link' : 'file';
+    return `Your ${what} ${join(out, folder)} is where the report's folder ${folder}/ goes; bough left it in place and did not write the ${count === 1 ? 'page' : `${count.toLocaleString('en-US')} pages`} in that folder. Move or rename your ${what} and build again.`;
+  });
+  if (pages.length === 1) {
+    said.push(`Your file ${join(out, pages[0] ?? '')} is where the report's ${pages[0]} goes; bough left yours in place and did not write that page. Move or rename your file and build again.`);
+  } else if (pages.length > 1) {
+    const shown = pages.slice(0, 5).join(', ') + (pages.length > 5 ? ` and ${pages.length - 5} more` : '');
+    said.push(`${pages.length} files of yours in ${out} are where the report's pages go (${shown}); bough left them in place and did not write those pages. Move or rename them and build again.`);
+  }
+  return said;
 }
 
 function lstatOf(path: string): Stats | null {
