@@ -346,6 +346,59 @@ describe('report folder', () => {
     }
   });
 
+  // Regression (an outside review of the command line): a folder of one file system mounted on
+  // another folder of it (a bind mount, as a container mounts a volume) has the same device
+  // number, and no rename crosses mounts: staged beside it, the build failed to move its files in.
+  it('builds into a bind mount of a folder on the same file system', async (context) => {
+    const parent = await tempDir();
+    const real = join(parent, 'real');
+    const out = join(parent, 'mnt');
+    await mkdir(real);
+    await mkdir(out);
+    try {
+      execFileSync('mount', ['--bind', real, out], { stdio: 'ignore' });
+    } catch {
+      return context.skip('cannot bind-mount a folder here');
+    }
+    try {
+      await writeReport(out, { 'index.html': 'one', 'sessions/a.html': 'a' });
+      await writeReport(out, { 'index.html': 'two', 'sessions/b.html': 'b' });
+      expect(await readFile(join(real, 'index.html'), 'utf8')).toBe('two');
+      expect((await readdir(out)).sort()).toEqual([MANIFEST, 'index.html', 'sessions']);
+      expect(await readdir(join(out, 'sessions'))).toEqual(['b.html']);
+      expect((await readdir(parent)).sort()).toEqual(['mnt', 'real']);
+    } finally {
+      execFileSync('umount', [out], { stdio: 'ignore' });
+    }
+  });
+
+  // Regression (the same review): a mount point whose parent may not be written (a USB disk
+  // under /media, which only root may write) was refused, its lock going beside it.
+  it('builds into a mount point whose parent may not be written', async (context) => {
+    const parent = await tempDir();
+    const out = join(parent, 'usb');
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', parent], { stdio: 'ignore' });
+    } catch {
+      return context.skip('cannot mount a file system here');
+    }
+    let mounted = false;
+    try {
+      await mkdir(out);
+      execFileSync('mount', ['-o', 'remount,ro', parent], { stdio: 'ignore' });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', out], { stdio: 'ignore' });
+      mounted = true;
+      await writeReport(out, { 'index.html': 'one', 'sessions/a.html': 'a' });
+      await writeReport(out, { 'index.html': 'two', 'sessions/b.html': 'b' });
+      expect(await readFile(join(out, 'index.html'), 'utf8')).toBe('two');
+      expect((await readdir(out)).sort()).toEqual([MANIFEST, 'index.html', 'sessions']);
+      expect(await readdir(join(out, 'sessions'))).toEqual(['b.html']);
+    } finally {
+      if (mounted) execFileSync('umount', [out], { stdio: 'ignore' });
+      execFileSync('umount', [parent], { stdio: 'ignore' });
+    }
+  });
+
   it('regression: --out that is a link to an empty folder is followed; the link stays a link', async () => {
     const root = await tempDir();
     await mkdir(join(root, 'real'));

@@ -1,4 +1,5 @@
-// One build at a time per report folder: a lock file beside --out, created exclusively, holding
+// One build at a time per report folder: a lock file beside --out (or in it, where its parent may
+// not be written), created exclusively, holding
 // the owner's process id, host and start time. A lock whose process has ended is taken over.
 
 import { randomBytes } from 'node:crypto';
@@ -32,6 +33,9 @@ export function lockPathOf(out: string): string {
   return `${out}.bough-lock`;
 }
 
+/** The lock's name inside --out, where its parent may not be written (the report folder chooses). */
+export const LOCK_INSIDE = '.bough-lock';
+
 /** Locks held by this process, released by a signal handler if the process is interrupted. */
 const held = new Set<ReportLock>();
 
@@ -40,8 +44,7 @@ export function releaseHeldLocks(): void {
 }
 
 /** Takes the lock on `out`, waiting up to `waitMs` for another build to finish; refuses in a sentence after that. */
-export async function lockReportFolder(out: string, waitMs: number = LOCK_WAIT_MS): Promise<ReportLock> {
-  const path = lockPathOf(out);
+export async function lockReportFolder(out: string, waitMs: number = LOCK_WAIT_MS, path: string = lockPathOf(out)): Promise<ReportLock> {
   const mine: Holder = {
     pid: process.pid,
     host: hostname(),

@@ -9,7 +9,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BoughError, troubleWords } from '../errors.js';
 import { whyUnwritable } from '../file-problems.js';
-import { LOCK_WAIT_MS, lockReportFolder, releaseHeldLocks, type ReportLock } from './lock.js';
+import { LOCK_INSIDE, LOCK_WAIT_MS, lockPathOf, lockReportFolder, releaseHeldLocks, type ReportLock } from './lock.js';
 import { realPathOf } from './out-path.js';
 import { makeFolderSync } from '../make-folder.js';
 
@@ -111,7 +111,9 @@ export async function openReportFolder(outDir: string, generator: string, option
     throw new BoughError(`Cannot create the folder ${dirname(out)} for the report: ${whyUnwritable(error)}. Choose another --out.`, { cause: error });
   }
   refuseUnwritableFolder(out);
-  const lock = await lockReportFolder(out, options.lockWait ?? LOCK_WAIT_MS);
+  // Beside --out, or in it where its parent may not be written (a USB disk mounted under /media).
+  const lockPath = isFolder(out) && writeProblem(dirname(out)) !== null ? join(out, LOCK_INSIDE) : lockPathOf(out);
+  const lock = await lockReportFolder(out, options.lockWait ?? LOCK_WAIT_MS, lockPath);
   let staging: string;
   let previous: Manifest | null;
   try {
@@ -464,7 +466,7 @@ async function previousManifest(out: string): Promise<Manifest | null> {
   const names = await readdir(out);
   // What a file manager or git puts in any folder is no content of the user's that a report could
   // mix with: such a folder is as good as empty (bough never touches a file it did not write).
-  const theirs = names.filter((name) => !isFurniture(name));
+  const theirs = names.filter((name) => !isFurniture(name) && name !== LOCK_INSIDE);
   if (theirs.length === 0 && !names.includes(MANIFEST)) return { generator: '', files: [] };
   const text = await readFile(join(out, MANIFEST), 'utf8').catch(() => null);
   if (text === null) {
@@ -617,16 +619,37 @@ function finishInterruptedBuilds(out: string): void {
 
 /**
  * Where a build stages the report and puts the previous one's files aside: beside --out, so that
- * nothing of a build's shows in --out until it is done; inside --out when that is a mount point
- * (a Docker volume, a USB disk), since files cannot be renamed from one file system to another.
+ * nothing of a build's shows in --out until it is done; inside --out where files made beside it
+ * cannot be renamed into it: a mount point (a Docker volume, a USB disk), a bind mount of a folder
+ * of the same file system (one device number, two mounts, and no rename from one to the other),
+ * or a folder whose parent may not be written.
  */
 function workPlaceOf(out: string): string {
   const parent = dirname(out);
   try {
-    return statSync(out).dev === statSync(parent).dev ? parent : out;
+    if (statSync(out).dev !== statSync(parent).dev) return out;
   } catch {
     return parent;
   }
+  return renamesInto(parent, out) ? parent : out;
+}
+
+/** Whether a folder made in `parent` can be renamed into `out`, tried with an empty one. */
+function renamesInto(parent: string, out: string): boolean {
+  const name = `.bough-probe-${randomBytes(4).toString('hex')}`;
+  try {
+    mkdirSync(join(parent, name));
+  } catch {
+    return false;
+  }
+  try {
+    renameSync(join(parent, name), join(out, name));
+  } catch {
+    rmdirSync(join(parent, name));
+    return false;
+  }
+  rmdirSync(join(out, name));
+  return true;
 }
 
 /**
