@@ -202,6 +202,10 @@ const TOOL_OUTPUT = [
   'Local command sentence: the gate swung open.',
   // A commit's message that only git printed (fixtures/secrets/commit-output.jsonl): its commits list too.
   'Commit sentence: the harbour lights burn again',
+  // Tool output given elsewhere (fixtures/secrets/output-elsewhere.jsonl): a context edit's text put
+  // in place of a tool result for the model, and a nested call's error.
+  'Rewritten output sentence: the clock ran backwards.',
+  'Nested call sentence: the bell rang at noon.',
 ];
 const SYSTEM = [
   'System sentence: always answer like a harbour pilot reading the tide.',

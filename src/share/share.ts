@@ -123,6 +123,11 @@ const RECENT_IDS = 4096;
 
 class Walker {
   private readonly ids = new Map<string, string>();
+  /**
+   * Under --omit tool-output, the ids of the file's entries that are no tool output: a context
+   * edit's text put in place of any other entry (a tool result, or one not in the file) is left out.
+   */
+  private notOutput: ReadonlySet<string> | null = null;
 
   constructor(
     private readonly t: (value: string) => string,
@@ -149,6 +154,7 @@ class Walker {
   }
 
   file(file: SessionFile): SessionFile {
+    this.notOutput = this.omit.has('tool-output') ? new Set(file.entries.filter((e) => e.kind !== 'toolResult' && e.kind !== 'shell').map((e) => e.id)) : null;
     return {
       ...file,
       path: this.t(file.path),
@@ -240,7 +246,8 @@ class Walker {
           change: entry.change,
           // Read from what git printed: with the output left out, a commit keeps only its hash and whether it landed.
           commits: entry.commits.map((c) => (omitted ? { ...c, branch: null, message: null, line: null } : { ...c, branch: this.maybe(c.branch), message: this.maybe(c.message), line: this.maybe(c.line) })),
-          nestedCalls: entry.nestedCalls.map((c) => ({ name: this.t(c.name), status: this.maybe(c.status), error: this.maybe(c.error) })),
+          // A nested call's error is what the tool it called printed.
+          nestedCalls: entry.nestedCalls.map((c) => ({ name: this.t(c.name), status: this.maybe(c.status), error: omitted ? null : this.maybe(c.error) })),
         };
       }
       case 'shell':
@@ -262,7 +269,13 @@ class Walker {
       case 'name':
         return { kind: 'name', name: this.maybe(entry.name) };
       case 'contextEdit':
-        return { kind: 'contextEdit', targetId: this.maybeId(entry.targetId), omitted: entry.omitted, replacement: entry.replacement && this.blocks(entry.replacement) };
+        return {
+          kind: 'contextEdit',
+          targetId: this.maybeId(entry.targetId),
+          omitted: entry.omitted,
+          replacement:
+            entry.replacement && (this.notOutput === null || this.notOutput.has(entry.targetId ?? '') ? this.blocks(entry.replacement) : [{ type: 'text', text: OMITTED['tool-output'] }]),
+        };
       case 'notice':
         if (entry.output && this.omit.has('tool-output')) {
           const omitted = OMITTED['tool-output'];
