@@ -93,6 +93,38 @@ describe('tool work of a session', () => {
   });
 });
 
+// Regression (an outside review of Pi's format): tool call ids repeat across replies (Kimi's
+// `functions.edit:0`, pi.md §6 ties a result to the reply before it); the ledger paired every
+// result with the last call of its id, and the lines an edit of a.ts changed were b.ts's.
+describe('tool results paired with their calls', () => {
+  it('pairs a result with the call of its id in the reply it answers, not a later one', async () => {
+    const at = (n: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, n)).toISOString();
+    const reply = (id: string, parentId: string, n: number, path: string, newText: string) => ({
+      type: 'message', id, parentId, timestamp: at(n),
+      message: { role: 'assistant', provider: 'moonshotai', model: 'kimi-k2-0905-preview', stopReason: 'toolUse', content: [{ type: 'toolCall', id: 'functions.edit:0', name: 'edit', arguments: { path, edits: [{ oldText: 'a', newText }] } }] },
+    });
+    const result = (id: string, parentId: string, n: number, path: string, patch: string) => ({
+      type: 'message', id, parentId, timestamp: at(n),
+      message: { role: 'toolResult', toolCallId: 'functions.edit:0', toolName: 'edit', content: [{ type: 'text', text: `Successfully replaced 1 block(s) in ${path}.` }], isError: false, details: { patch } },
+    });
+    const lines = [
+      { type: 'session', version: 3, id: 'dup-calls', timestamp: at(0), cwd: '/home/u/proj' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'edit two files' } },
+      reply('r1', 'u1', 2, 'src/a.ts', 'b\nc\nd'),
+      result('t1', 'r1', 3, 'src/a.ts', '--- src/a.ts\n+++ src/a.ts\n@@ -1,1 +1,3 @@\n-a\n+b\n+c\n+d\n'),
+      reply('r2', 't1', 4, 'src/b.ts', 'y'),
+      result('t2', 'r2', 5, 'src/b.ts', '--- src/b.ts\n+++ src/b.ts\n@@ -1,1 +1,1 @@\n-a\n+y\n'),
+    ];
+    const path = join(await tempDir(), 'dup-calls.jsonl');
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const { tools } = (await reportOf([path])).sessions[0] as SessionData;
+    expect(tools.files.map((f) => [f.path, f.edits, f.added, f.removed])).toEqual([
+      ['src/a.ts', 1, 3, 1],
+      ['src/b.ts', 1, 1, 1],
+    ]);
+  });
+});
+
 describe('commits a shell call made', () => {
   it('reads "[branch hash] message" lines, and a quiet commit by the log line of its message', () => {
     expect(shellCommits('git commit -m "Fix"', '[main 4c1e9b2] Fix\n 1 file changed', false)).toEqual([{ branch: 'main', hash: '4c1e9b2', message: 'Fix', landed: true, line: '[main 4c1e9b2] Fix' }]);

@@ -3,7 +3,7 @@
 // needs its content (texts, tool output). Pure: SessionFile in, ledger out.
 
 import { problemCount } from '../diagnostics.js';
-import { buildTree } from '../model/tree.js';
+import { buildTree, type EntryTree } from '../model/tree.js';
 import { packEntries, usageKeyOf, type PackedEntries } from './packed-entries.js';
 import { CLAIM_TURN, type Entry, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
 import { cutText } from '../unicode-text.js';
@@ -139,15 +139,8 @@ export interface SessionLedger {
 }
 
 export function ledgerOf(file: SessionFile): SessionLedger {
-  const callPaths = new Map<string, string | null>();
-  const addCalls = (entries: readonly Entry[]) => {
-    for (const entry of entries) {
-      if (entry.kind === 'toolResult') for (const run of entry.subagents) addCalls(run.entries);
-      if (entry.kind !== 'reply') continue;
-      for (const block of entry.content) if (block.type === 'toolCall' && block.id) callPaths.set(block.id, block.effect.paths[0] ?? null);
-    }
-  };
-  addCalls(file.entries);
+  const tree = buildTree(file.entries);
+  const callPaths = resultPaths(file.entries, tree);
   const name = latestName(file.entries);
   return {
     key: sessionKeyOf(file.source, file.path),
@@ -172,7 +165,7 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     // a history of 30,000 small ones carried 50 MB more.
     promptTitles: file.parentFile === null && file.parentSessionId === null ? [] : promptTitles(file.entries, file.startedAt),
     formatVersion: file.formatVersion,
-    branches: buildTree(file.entries).leaves.length,
+    branches: tree.leaves.length,
     lastSeen: null,
     damaged: problemCount(file.diagnostics.filter((d) => d.skippedLine)),
     besideEntries: file.entries.filter((entry) => entry.fromBeside).length,
@@ -181,7 +174,7 @@ export function ledgerOf(file: SessionFile): SessionLedger {
 }
 
 /** A sub-agent file's usage is all sub-agent spend of the session it belongs to. */
-function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<string, string | null>, inSubagent: boolean): LedgerEntry {
+function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<Entry, string | null>, inSubagent: boolean): LedgerEntry {
   return {
     key: entry.key,
     id: entry.id,
@@ -240,10 +233,44 @@ function callsOf(entry: Entry): LedgerToolCall[] {
   return entry.content.flatMap((block) => (block.type === 'toolCall' ? [{ name: block.name, action: block.effect.action, paths: block.effect.paths }] : []));
 }
 
-function resultOf(entry: Entry & { kind: 'toolResult' }, callPaths: ReadonlyMap<string, string | null>): LedgerToolResult {
+/** How far up its branch a result's call is looked for: past the results of the calls beside it. */
+const CALL_SEARCH_DEPTH = 256;
+
+/**
+ * The path of each tool result's call (its sub-agents' too): the call of its id in the nearest
+ * reply above it on its branch, as ids repeat across replies (Kimi's `functions.edit:0`; pi.md §6
+ * ties a result to the reply before it), else the last call of that id in the file.
+ */
+function resultPaths(entries: readonly Entry[], tree = buildTree(entries), paths = new Map<Entry, string | null>()): Map<Entry, string | null> {
+  const lastCall = new Map<string, string | null>();
+  for (const entry of entries) {
+    if (entry.kind !== 'reply') continue;
+    for (const block of entry.content) if (block.type === 'toolCall' && block.id) lastCall.set(block.id, block.effect.paths[0] ?? null);
+  }
+  for (const entry of entries) {
+    if (entry.kind !== 'toolResult') continue;
+    for (const run of entry.subagents) resultPaths(run.entries, undefined, paths);
+    if (entry.toolCallId === null) continue;
+    const onBranch = callPathOnBranch(entry, entry.toolCallId, tree);
+    paths.set(entry, onBranch !== undefined ? onBranch : (lastCall.get(entry.toolCallId) ?? null));
+  }
+  return paths;
+}
+
+/** The path of the call of this id in the nearest reply above the result holding one; undefined when none does. */
+function callPathOnBranch(result: Entry, callId: string, tree: EntryTree): string | null | undefined {
+  let at = tree.parentOf.get(result) ?? null;
+  for (let steps = 0; at !== null && steps < CALL_SEARCH_DEPTH; steps++, at = tree.parentOf.get(at) ?? null) {
+    if (at.kind !== 'reply') continue;
+    for (const block of at.content) if (block.type === 'toolCall' && block.id === callId) return block.effect.paths[0] ?? null;
+  }
+  return undefined;
+}
+
+function resultOf(entry: Entry & { kind: 'toolResult' }, callPaths: ReadonlyMap<Entry, string | null>): LedgerToolResult {
   return {
     failed: entry.isError,
-    path: entry.toolCallId === null ? null : (callPaths.get(entry.toolCallId) ?? null),
+    path: callPaths.get(entry) ?? null,
     added: entry.change?.added ?? 0,
     removed: entry.change?.removed ?? 0,
     commits: entry.commits.map((c) => ({ landed: c.landed, line: c.line, message: c.message })),
@@ -251,7 +278,7 @@ function resultOf(entry: Entry & { kind: 'toolResult' }, callPaths: ReadonlyMap<
 }
 
 /** The tool calls and results of sub-agent runs, and of the runs shown inside theirs. */
-function innerWork(runs: readonly SubagentRun[], callPaths: ReadonlyMap<string, string | null>): NonNullable<LedgerEntry['inner']> {
+function innerWork(runs: readonly SubagentRun[], callPaths: ReadonlyMap<Entry, string | null>): NonNullable<LedgerEntry['inner']> {
   const work: NonNullable<LedgerEntry['inner']> = { calls: [], results: [] };
   const walk = (entries: readonly Entry[]) => {
     for (const entry of entries) {
