@@ -637,9 +637,11 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     const merged = new Set(now.flatMap((entry) => entry.aliases ?? []));
     const holds = (entry: LedgerEntry) => (tokens.get(mark(entry)) ?? -1) >= entryOutput(entry) || merged.has(entry.id);
     // Holding what was archived as far as it goes (its end cut off), or less lines it lost to damage
-    // since (some skipped as unreadable), it holds less: kept as archived. One holding others, or
-    // less some entries with no line lost (turns deleted by hand), is another file.
-    const holdsPartOf = () => (ledger.damaged > 0 ? inOrderAmong() : now.every((entry, i) => same(entry, was[i])));
+    // since (some skipped as unreadable), or less entries read from damaged lines (which the agent's
+    // rewrite of the file dropped: Pi's of an old file, pi.md §2), it holds less: kept as archived.
+    // One holding others, or less some entries with no line lost (turns deleted by hand), is another.
+    const droppedDamage = (archived.ledger.recoveredEntries ?? 0) > 0 && was.length - now.length <= (archived.ledger.recoveredEntries ?? 0);
+    const holdsPartOf = () => (ledger.damaged > 0 || droppedDamage ? inOrderAmong() : now.every((entry, i) => same(entry, was[i])));
     const inOrderAmong = () => {
       let at = 0;
       for (const entry of now) {

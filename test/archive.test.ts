@@ -280,6 +280,60 @@ describe('the archive', () => {
     expect(third.summary.totals.tokens.output).toBeLessThan(first.totals.tokens.output);
   });
 
+  // Regression (an outside review of Pi's format): Pi rewrites a v1 file it opens (pi.md §2),
+  // dropping a line it cannot parse: two records glued on one line, which bough read. The file,
+  // holding what was archived less that line, was taken for another: the reply's spend was lost.
+  it('keeps what Pi’s rewrite of an old file dropped of a line bough read and Pi could not', async () => {
+    const input = join(await tempDir(), 'in');
+    await mkdir(input);
+    const at = (n: number) => new Date(Date.UTC(2025, 11, 10, 9, 0, n)).toISOString();
+    const usage = (input: number) => ({ input, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: input + 100, cost: { total: input / 1e5 } });
+    const prompt = (n: number, text: string) => ({ type: 'message', timestamp: at(n), message: { role: 'user', content: text, timestamp: Date.parse(at(n)) } });
+    const reply = (n: number, text: string, tokens: number) => ({ type: 'message', timestamp: at(n), message: { role: 'assistant', content: [{ type: 'text', text }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: usage(tokens), stopReason: 'stop', timestamp: Date.parse(at(n)) } });
+    const header = { type: 'session', id: 'old-session', timestamp: at(0), cwd: '/home/u/proj' };
+    const records = [prompt(1, 'first'), reply(2, 'one', 1000), prompt(3, 'second'), reply(4, 'two', 2000), prompt(5, 'third'), reply(6, 'three', 3000)];
+    const line = (r: object) => JSON.stringify(r);
+    // The second reply and the third prompt written on one line, as an old Pi's crash left them.
+    const v1 = [line(header), ...records.slice(0, 3).map(line), line(records[3] as object) + line(records[4] as object), line(records[5] as object)];
+    await writeFile(join(input, 'old.jsonl'), `${v1.join('\n')}\n`);
+    const out = join(await tempDir(), 'report');
+    const buildOn = (day: number) => build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+    const first = await buildOn(1);
+    expect(first.summary.totals.replies).toBe(3);
+    // As Pi's migration writes it: the version added to the header, ids chained in file order, the glued line gone.
+    const kept = [records[0], records[1], records[2], records[5]] as Record<string, unknown>[];
+    const migrated = [line({ ...header, version: 3 }), ...kept.map((r, i) => line({ type: r['type'], id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, ...r }))];
+    await writeFile(join(input, 'old.jsonl'), `${migrated.join('\n')}\n`);
+    const second = await buildOn(5);
+    expect(second.warnings.join('\n')).toContain('1 session file holds less than when');
+    expect(second.summary.totals.tokens).toEqual(first.summary.totals.tokens);
+    expect(second.summary.totals.cost).toEqual(first.summary.totals.cost);
+  });
+
+  // Regression (the same review): Pi's rewrite of a v2 file as v3 only renames a hook message's
+  // role to custom (pi.md §6), which an entry's key held: the file was taken for another.
+  it('takes a v2 file Pi rewrote as v3 for the same file', async () => {
+    const input = join(await tempDir(), 'in');
+    await mkdir(input);
+    const at = (n: number) => new Date(Date.UTC(2026, 0, 3, 9, 0, n)).toISOString();
+    const v2 = [
+      { type: 'session', version: 2, id: 'v2-session', timestamp: at(0), cwd: '/home/u/proj' },
+      { type: 'message', id: 'a1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'go', timestamp: Date.parse(at(1)) } },
+      { type: 'message', id: 'a2', parentId: 'a1', timestamp: at(2), message: { role: 'hookMessage', customType: 'note', content: 'from a hook', display: true, timestamp: Date.parse(at(2)) } },
+      { type: 'message', id: 'a3', parentId: 'a2', timestamp: at(3), message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1100 }, stopReason: 'stop', timestamp: Date.parse(at(3)) } },
+    ];
+    const write = (records: object[]) => writeFile(join(input, 'v2.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    await write(v2);
+    const out = join(await tempDir(), 'report');
+    const buildOn = (day: number) => build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+    const first = await buildOn(1);
+    const v3 = v2.map((r) => (r.type === 'session' ? { ...r, version: 3 } : r.message.role === 'hookMessage' ? { ...r, message: { ...r.message, role: 'custom' } } : r));
+    await write(v3);
+    const second = await buildOn(5);
+    expect(second.warnings).toEqual([]);
+    expect(second.summary.totals).toEqual(first.summary.totals);
+  });
+
   // Regression: a file cut short in place (10 turns archived, 3 left, or an older copy put back)
   // rewrote its archived page to what was left, and its lost turns left the totals, without a word.
   it('keeps what a file cut short lost, says so, and shows the file as it is with --forget-missing', async () => {

@@ -1006,6 +1006,7 @@ export const ledgerSchema = z.object({
   lastSeen: time,
   besideEntries: count.optional(),
   damaged: count,
+  recoveredEntries: count.optional(),
   entries: z.array(entrySchema),
 });
 const headSchema = z.object({ format: z.literal(FORMAT), source: text, identity: text, sum: text });

@@ -134,6 +134,8 @@ export interface SessionLedger {
   besideEntries?: number;
   /** Lines of the file whose content was lost (its other problems, such as lines recovered, are on the data-quality page only). */
   damaged: number;
+  /** Of its entries, those read from a damaged line (two records glued on one): an agent rewriting the file may drop them. Absent: none. */
+  recoveredEntries?: number;
   /** Packed: `unpackEntries` gives them, for one pass at a time. */
   entries: PackedEntries;
 }
@@ -169,8 +171,14 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     lastSeen: null,
     damaged: problemCount(file.diagnostics.filter((d) => d.skippedLine)),
     besideEntries: file.entries.filter((entry) => entry.fromBeside).length,
+    ...recoveredCount(file.entries),
     entries: packEntries(file.entries.map((entry) => ledgerEntry(entry, callPaths, file.subagentOf !== null))),
   };
+}
+
+function recoveredCount(entries: readonly Entry[]): { recoveredEntries?: number } {
+  const recovered = entries.filter((entry) => entry.recovered).length;
+  return recovered > 0 ? { recoveredEntries: recovered } : {};
 }
 
 /** A sub-agent file's usage is all sub-agent spend of the session it belongs to. */

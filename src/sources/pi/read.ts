@@ -297,7 +297,8 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
 function entryMark(type: string, record: Record<string, unknown>): string {
   const message = record['message'];
   if (!isPlainObject(message)) return type;
-  const role = typeof message['role'] === 'string' ? message['role'] : '?';
+  // Pi's rewrite of a v2 file as v3 renames a hook message's role to custom (pi.md §6): one entry.
+  const role = message['role'] === 'hookMessage' ? 'custom' : typeof message['role'] === 'string' ? message['role'] : '?';
   const content = message['content'];
   // What was typed, whole: prompts are short, and alike in every other way.
   if (role === 'user') return `user.${contentHash(content)}`;
