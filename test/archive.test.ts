@@ -327,7 +327,7 @@ describe('the archive', () => {
     const out = join(await tempDir(), 'report');
     const buildOn = (day: number) => build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
     const first = await buildOn(1);
-    const v3 = v2.map((r) => (r.type === 'session' ? { ...r, version: 3 } : r.message.role === 'hookMessage' ? { ...r, message: { ...r.message, role: 'custom' } } : r));
+    const v3 = v2.map((r) => (r.type === 'session' ? { ...r, version: 3 } : r.message?.role === 'hookMessage' ? { ...r, message: { ...r.message, role: 'custom' } } : r));
     await write(v3);
     const second = await buildOn(5);
     expect(second.warnings).toEqual([]);

@@ -276,3 +276,39 @@ describe('a record with a field not as the format has it', () => {
     ]);
   });
 });
+
+// Regression (an outside review of Pi's format): an entry whose id or parentId was no text (a
+// number, written by a tool of the user's) was skipped whole, its usage with it, where any other
+// field out of shape is read without it.
+describe('ids that are no text', () => {
+  it('reads an entry whose id or parent is a number, or something else, with its usage', async () => {
+    const at = (n: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, n)).toISOString();
+    const reply = (id: unknown, parentId: unknown, n: number, input: number) => ({
+      type: 'message', id, parentId, timestamp: at(n),
+      message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: input + 10 }, stopReason: 'stop' },
+    });
+    const lines = [
+      { type: 'session', version: 3, id: 'odd-ids', timestamp: at(0), cwd: '/home/u/proj' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'go' } },
+      reply(17, 'u1', 2, 1000),
+      reply('r2', 17, 3, 2000),
+      reply({ nested: true }, 'r2', 4, 3000),
+    ];
+    const path = join(await tempDir(), 'odd-ids.jsonl');
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const result = await readSessionFile(path);
+    const file = result.kind === 'session' ? result.file : null;
+    expect(file?.entries.map((e) => [e.id, e.parentId, e.usage[0]?.input ?? null])).toEqual([
+      ['u1', null, null],
+      ['17', 'u1', 1000],
+      ['r2', '17', 2000],
+      ['line-5', 'r2', 3000],
+    ]);
+    expect(file?.diagnostics.map((d) => [d.line, d.detail, d.skippedLine])).toEqual([
+      [3, 'id 17 is no text: read as text', false],
+      [4, 'parentId 17 is no text: read as text', false],
+      [5, 'id {"nested":true} is no text: read without it', false],
+      [5, 'entry without an id (given one from its line)', false],
+    ]);
+  });
+});

@@ -216,6 +216,15 @@ function headerVersion(version: number | string | null | undefined): number {
 }
 
 function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number, piece: number, clean: boolean): void {
+  // An id or parent that is no text loses the entry no content: a number is read as its text (what
+  // names it is likely a number too), anything else as none, as an entry without one is read.
+  for (const field of ['id', 'parentId'] as const) {
+    const value = record[field];
+    if (value === undefined || value === null || (typeof value === 'string' && value !== '')) continue;
+    const asText = typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+    ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, `${field} ${JSON.stringify(value) ?? String(value)} is no text: ${asText === undefined ? 'read without it' : 'read as text'}`));
+    record = { ...record, [field]: asText };
+  }
   const envelope = raw.rawEnvelope.safeParse(record);
   if (!envelope.success) {
     ctx.diagnostics.push(invalidRecord(ctx.file, line, 'entry', envelope.error));
