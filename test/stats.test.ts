@@ -1,6 +1,6 @@
 // `bough stats`: terminal tables and JSON from the same report data as a build, without pages.
 
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -224,6 +224,59 @@ describe('bough stats', () => {
     const none = statsSchema.parse(JSON.parse((await run(['stats', join(FIXTURES, 'pi'), '--source', 'codex', '--json'])).stdout));
     expect(none.totals.sessions).toBe(0);
     expect((await run(['stats', join(FIXTURES, 'pi'), '--source', 'codex'])).stdout).toMatch(/Nothing falls in all time · UTC · agent codex: none of the \d+ sessions read matches agent codex\./);
+  });
+
+  // Regressions (an outside review of the outputs): `--project old` kept the sessions of no folder,
+  // matching its label "(unknown folder)"; a project known by its agent's folder was keyed
+  // "folder:claude:-home-u-shop" in stats, blank in usage.csv, and by its name alone in
+  // summary.json; a session whose cwd was "\u0000unknown" was counted in the unknown project.
+  it('keys projects by their folder in every output, and matches only folders and names', async () => {
+    const folder = await tempDir();
+    const at = '2026-10-05T10:00:00.000Z';
+    const pi = (id: string, cwd: string | undefined, input: number) =>
+      [
+        { type: 'session', version: 3, id, timestamp: at, ...(cwd === undefined ? {} : { cwd }) },
+        { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: `work ${id}` } },
+        { type: 'message', id: 'a1', parentId: 'u1', timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: input + 10 } } },
+      ].map((line) => JSON.stringify(line)).join('\n') + '\n';
+    await writeFile(join(folder, 'old-site.jsonl'), pi('old-site', '/home/u/old-site', 1000));
+    await writeFile(join(folder, 'no-folder.jsonl'), pi('no-folder', undefined, 2000));
+    await writeFile(join(folder, 'nul-folder.jsonl'), pi('nul-folder', '\u0000unknown', 3000));
+    const claude = join(folder, 'projects', '-home-u-shop');
+    await mkdir(claude, { recursive: true });
+    const id = '33333333-2222-4333-8444-555555555555';
+    await writeFile(
+      join(claude, `${id}.jsonl`),
+      [
+        { parentUuid: null, isSidechain: false, sessionId: id, uuid: 'c1', timestamp: at, type: 'user', message: { role: 'user', content: 'no cwd here' } },
+        { parentUuid: 'c1', isSidechain: false, sessionId: id, uuid: 'c2', timestamp: at, type: 'assistant', requestId: 'req_1', message: { model: 'claude-sonnet-4-5', id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 4000, output_tokens: 10 } } },
+      ].map((line) => JSON.stringify(line)).join('\n') + '\n',
+    );
+    const rows = async (...more: string[]) => {
+      const { code, stdout } = await run(['stats', folder, '--by', 'project', '--json', '--no-cache', '--tz', 'UTC', ...more]);
+      expect(code).toBe(0);
+      return statsSchema.parse(JSON.parse(stdout)).rows.map((row) => [row.key, row.tokens.input]);
+    };
+    expect((await rows()).sort()).toEqual([['(unknown)', 2000], ['-home-u-shop', 4000], ['/home/u/old-site', 1000], ['\u0000unknown', 3000]].sort());
+    for (const text of ['old', 'folder', 'unknown']) {
+      expect({ text, rows: (await rows('--project', text)).sort() }).toEqual({ text, rows: text === 'old' ? [['/home/u/old-site', 1000]] : text === 'unknown' ? [['\u0000unknown', 3000]] : [] });
+    }
+    expect(await rows('--project', 'u-shop')).toEqual([['-home-u-shop', 4000]]);
+    const out = join(await tempDir(), 'report');
+    expect((await run(['build', folder, '--out', out, '-q', '--no-cache', '--tz', 'UTC'])).code).toBe(0);
+    const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    expect(summary.projects.map((p) => [p.cwd, p.folder, p.name]).sort()).toEqual(
+      [
+        [null, null, '(unknown folder)'],
+        [null, '-home-u-shop', '-home-u-shop (folder name)'],
+        ['/home/u/old-site', null, 'old-site'],
+        ['\u0000unknown', null, '\u0000unknown'],
+      ].sort(),
+    );
+    const csv = (await readFile(join(out, 'usage.csv'), 'utf8')).trimEnd().split('\n');
+    const column = (csv[0] as string).split(',').indexOf('project');
+    // (A cell opening with "-" is kept from a spreadsheet's formulas by an apostrophe; a NUL is shown as U+FFFD.)
+    expect(csv.slice(1).map((row) => row.split(',')[column]).sort()).toEqual(['', "'-home-u-shop", '/home/u/old-site', '\ufffdunknown'].sort());
   });
 
   // Regression (an outside review of the command line): a folder macOS named in decomposed form

@@ -158,6 +158,8 @@ export interface ProjectData {
   key: string;
   /** The working directory as most of its sessions spelled it; null when none recorded one. */
   cwd: string | null;
+  /** Without a working directory, the agent's project folder (a Codex rollout's git repository) its sessions were filed in; else null. */
+  folder: string | null;
   name: string;
   /** In scope, newest first. */
   sessions: SessionKey[];
@@ -343,6 +345,7 @@ export function buildReportData(
 interface ProjectGroup {
   key: string;
   cwd: string | null;
+  folder: string | null;
   name: string;
   matches(text: string | null): boolean;
 }
@@ -602,6 +605,7 @@ class Aggregator {
       .map((p) => ({
         key: p.group.key,
         cwd: p.group.cwd,
+        folder: p.group.folder,
         name: p.group.name,
         sessions: order.get(p.group.key) ?? [],
         tally: p.tally,
@@ -995,11 +999,12 @@ function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<Sessi
     const folder = cwd === null ? (list[0]?.projectFolder ?? null) : null;
     // A Codex rollout's "folder" is the git repository its meta names (it has no folder of its project).
     const name = folder === null ? projectNameOf(cwd) : `${folder} (${list[0]?.source === 'codex' ? 'repository' : 'folder name'})`;
-    // The folder, not its label: "(folder name)" is no part of any project's folder or name.
-    const haystacks = [...new Set([folder ?? name, ...list.map((l) => l.cwd ?? '')])].map(projectMatchText);
+    // The folder, not its label: "(folder name)", "(unknown folder)" are no part of any project's folder or name.
+    const haystacks = [...new Set([folder, ...list.map((l) => l.cwd)])].filter((text): text is string => text !== null && text !== '').map(projectMatchText);
     const group: ProjectGroup = {
       key,
       cwd,
+      folder,
       name,
       matches: (text) => text === null || haystacks.some((h) => h.includes(projectMatchText(text))),
     };
@@ -1009,7 +1014,7 @@ function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<Sessi
 }
 
 /** The project of sessions with neither a working directory nor a project folder. */
-export const UNKNOWN_PROJECT = '\0unknown';
+export const UNKNOWN_PROJECT = 'unknown';
 
 /**
  * Sessions of one folder belong together whatever spelling the path had: trailing separators
@@ -1018,10 +1023,11 @@ export const UNKNOWN_PROJECT = '\0unknown';
 export function projectKeyOf(cwd: string | null): string {
   if (cwd === null) return UNKNOWN_PROJECT;
   const trimmed = cwd.length > 1 ? cwd.replace(/[\\/]+$/, '') : cwd;
-  return /^[A-Za-z]:[\\/]|\\/.test(trimmed) ? trimmed.replace(/\\/g, '/').toLowerCase() : trimmed;
+  // Marked as a folder's, so that no text a file gives as its folder is taken for another key.
+  return `cwd:${/^[A-Za-z]:[\\/]|\\/.test(trimmed) ? trimmed.replace(/\\/g, '/').toLowerCase() : trimmed}`;
 }
 
-/** The project folder a session's agent filed it in, as a key that never equals a cwd's (those are absolute paths). */
+/** The project folder a session's agent filed it in, as a key that never equals a cwd's (those are marked `cwd:`). */
 function folderKeyOf(ledger: SessionLedger): string | null {
   return ledger.projectFolder === null ? null : `folder:${ledger.source}:${ledger.projectFolder}`;
 }

@@ -4,7 +4,7 @@
 import type { Diagnostic, DiagnosticsSummary } from '../diagnostics.js';
 import { monthInPeriod, weekInPeriod, type Scope } from '../ledger/scope.js';
 import { SOURCE_NAMES, type Source, type TokenCounts } from '../types.js';
-import { UNKNOWN_PROJECT, type Bucket, type Cost, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
+import { type Bucket, type Cost, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import type { PageMap } from './pages.js';
 import type { FiltersJson, PeriodJson, RowJson, StatsGrouping, StatsJson, Summary, TotalsJson } from './schema.js';
 
@@ -152,7 +152,7 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
 
 /** A project row's key, which a session row names: its working directory, else its agent's project folder, else "(unknown)". */
 function projectRowKey(project: ProjectData): string {
-  return project.cwd ?? (project.key === UNKNOWN_PROJECT ? '(unknown)' : project.key);
+  return project.cwd ?? project.folder ?? '(unknown)';
 }
 
 function byCostThenTime(a: SessionData, b: SessionData): number {
@@ -183,6 +183,7 @@ function row(key: string, label: string, sessions: number, tally: Tally): RowJso
 function projectJson(project: ProjectData, pages: PageMap): Summary['projects'][number] {
   return {
     cwd: project.cwd,
+    folder: project.folder,
     name: project.name,
     page: pages.project(project.key),
     sessions: project.sessions.length,

@@ -196,6 +196,8 @@ export const sessionSummarySchema = z.object({
 
 export const projectSummarySchema = z.object({
   cwd: z.string().nullable(),
+  // Optional: a summary.json written before it was added reads as before.
+  folder: z.string().nullable().optional(),
   name: z.string(),
   page: z.string(),
   sessions: count,

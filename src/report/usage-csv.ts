@@ -58,7 +58,7 @@ export function* usageCsv(data: ReportData, price: Pricer, unpack: Unpack = unpa
   let full: string[] = [];
   // The project a session is counted in, as the pages count it: a sub-agent that ran in a
   // worktree of its own is its session's project's, not a project of that worktree.
-  const projectFolder = new Map(data.projects.map((p) => [p.key, p.cwd]));
+  const projectFolder = new Map(data.projects.map((p) => [p.key, p.cwd ?? p.folder]));
   for (const session of data.sessions) {
     const project = projectFolder.get(session.projectKey) ?? session.ledger.cwd;
     for (const { ledger, counted } of [session, ...session.subagents]) {
