@@ -129,6 +129,8 @@ export interface SubagentRun {
   model: string | null;
   errorMessage: string | null;
   entries: Entry[];
+  /** Its entries are the sub-agent's own records in the file (Claude Code's inline sidechain), not read from its tool's output. */
+  ownRecords?: true;
   /** What the run's result says it used in all, when its messages say nothing (counted in the result's usage). */
   aggregate?: Usage[];
 }

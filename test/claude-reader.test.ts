@@ -16,6 +16,7 @@ import type { Entry, EntryOf, SessionFile, Usage } from '../src/types.js';
 import { FIXTURES, SHARED_CORPUS, tempDir } from './support/fixtures.js';
 import { unpackEntries } from '../src/ledger/packed-entries.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
+import { createSharer } from '../src/share/share.js';
 
 const PROJECTS = join(FIXTURES, 'claude', 'projects');
 const SHOP = join(PROJECTS, '-home-ana-shop');
@@ -238,6 +239,17 @@ describe('Claude Code reader: sub-agents', () => {
       expect.objectContaining({ origin: 'subagent', output: 70, claim: `33333333-3333-4333-8333-333333333333\u0000msg_OS1\u0000${Date.parse('2025-07-01T09:00:03.000Z')}` }),
     ]);
     expect(ofKind(file.entries, 'reply')[1]?.usage[0]).toMatchObject({ recordedCost: 0.0123 });
+  });
+
+  // Regression (an outside review of the outputs): --omit tool-output dropped an inline sidechain's
+  // transcript, its calls and the files it touched, which are the sub-agent's own records in the
+  // file (a sub-agent in a file of its own kept them), not what its tool printed.
+  it('keeps an inline sidechain’s own entries under --omit tool-output', async () => {
+    const file = await readClaude(OLD);
+    const shared = createSharer({ redact: false, omit: new Set(['tool-output']), home: '/nonexistent' }).file(file);
+    const [task] = ofKind(shared.entries, 'toolResult');
+    expect(task?.subagents[0]?.entries.map((e) => e.kind)).toEqual(['prompt', 'reply']);
+    expect(task?.content).toEqual([{ type: 'text', text: '[tool output omitted from this report]' }]);
   });
 
   it('counts each response once across a session and its sub-agents', async () => {

@@ -342,8 +342,10 @@ class Walker {
       status: this.maybe(run.status),
       model: this.maybe(run.model),
       errorMessage: this.maybe(run.errorMessage),
-      // A sub-agent's conversation is its tool's output; its usage stays counted on the tool result.
-      entries: omitOutput ? [] : run.entries.map((entry) => this.entry(entry)),
+      // A sub-agent's conversation read from its tool's output is output; its usage stays counted on
+      // the tool result. One of its own records in the file is kept as a sub-agent's file is.
+      entries: omitOutput && !run.ownRecords ? [] : run.entries.map((entry) => this.entry(entry)),
+      ...(run.ownRecords ? { ownRecords: true as const } : {}),
     };
   }
 

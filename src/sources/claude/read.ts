@@ -1425,6 +1425,7 @@ function foldInlineSidechains(ctx: ClaudeContext): Entry[] {
       model: entries.flatMap((e) => e.usage).find((u) => u.model)?.model ?? null,
       errorMessage: null,
       entries,
+      ownRecords: true,
     };
     result.entry.subagents.push(subagent);
     // Counted on the result that shows them: usage is only counted on entries of the file itself.
