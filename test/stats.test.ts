@@ -279,6 +279,26 @@ describe('bough stats', () => {
     expect(csv.slice(1).map((row) => row.split(',')[column]).sort()).toEqual(['', "'-home-u-shop", '/home/u/old-site', '\ufffdunknown'].sort());
   });
 
+  // Regression (an outside review of the outputs): a model whose provider was not recorded was
+  // keyed "/claude-sonnet-4-5" where the table says "?/claude-sonnet-4-5", and a provider or model
+  // holding a "/" could be taken for another pair ("a/b" + "c" and "a" + "b/c").
+  it('keys a model as its table names it, and keeps pairs apart whatever their slashes', async () => {
+    const folder = await tempDir();
+    const at = '2026-10-05T10:00:00.000Z';
+    const lines = [
+      { type: 'session', version: 3, id: 'models', timestamp: at, cwd: '/home/u/models' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'go' } },
+    ];
+    const replies: [string | undefined, string, number][] = [[undefined, 'claude-sonnet-4-5', 1000], ['a/b', 'c', 2000], ['a', 'b/c', 3000]];
+    replies.forEach(([provider, model, input], n) => {
+      lines.push({ type: 'message', id: `a${n}`, parentId: n === 0 ? 'u1' : `a${n - 1}`, timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: `ok ${n}` }], ...(provider === undefined ? {} : { provider }), model, usage: { input, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: input + 10 } } } as never);
+    });
+    await writeFile(join(folder, 'models.jsonl'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const { code, stdout } = await run(['stats', folder, '--by', 'model', '--json', '--no-cache', '--tz', 'UTC']);
+    expect(code).toBe(0);
+    expect(statsSchema.parse(JSON.parse(stdout)).rows.map((row) => [row.key, row.tokens.input]).sort()).toEqual([['?/claude-sonnet-4-5', 1000], ['a/b/c', 2000], ['a/b/c', 3000]].sort());
+  });
+
   // Regression (an outside review of the command line): a folder macOS named in decomposed form
   // (café as "cafe" and an accent) was not matched by `--project café` typed composed, nor the
   // other way round, in stats and in a build with --share (which matches as its files are read).

@@ -52,7 +52,7 @@ export interface Tally extends UsageTotals {
 
 /** Usage of one billed model (provider and model as the source reported them), at one speed. */
 export interface ModelTotals extends UsageTotals {
-  /** "provider/model", and a mark for fast mode */
+  /** The provider and the model apart by NULs, and a mark for fast mode: the same for their usage only. */
   key: string;
   provider: string | null;
   model: string | null;
@@ -429,7 +429,8 @@ class Aggregator {
       }
       any = true;
       checks.add(usage, priced);
-      const modelKey = `${usage.provider ?? ''}/${usage.model ?? ''}${usage.fast ? '\0fast' : ''}`;
+      // Apart by NULs: a provider or model may hold a "/" (openrouter's anthropic/claude-…).
+      const modelKey = `${usage.provider ?? '\0none'}\0${usage.model ?? ''}${usage.fast ? '\0fast' : ''}`;
       const first = firstOfModel.get(modelKey);
       // A record of nothing (no tokens) tells nothing of how its model is priced: the first that bills any does.
       if (!first || (first.priced === NOTHING_BILLED && priced !== NOTHING_BILLED)) firstOfModel.set(modelKey, { usage, priced, notes: withNote(first?.notes ?? null, priced.note), seen: new Set([...(first?.seen ?? []), ...(priced.note === null ? [] : [priced.note])]) });

@@ -123,7 +123,8 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
     case 'model':
       return data.models.map((m) => ({
         // `provider/model`; served in fast mode (billed apart): `provider/model+fast`.
-        key: m.key.replace(/\0fast$/, '+fast'),
+        // As the table names it: a provider not recorded as "?".
+        key: `${m.provider ?? '?'}/${m.model ?? ''}${m.fast ? '+fast' : ''}`,
         label: modelName(m),
         sessions: m.sessions,
         // Not counted by model (a prompt is no model's): null, never a zero a script would believe.
