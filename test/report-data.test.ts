@@ -10,7 +10,7 @@ import { parsePriceTable } from '../src/pricing/table.js';
 import { piPriceHint } from '../src/sources/pi/prices.js';
 import { CLAIM_RULES } from '../src/sources/registry.js';
 import { buildReportData, type ReportData } from '../src/report/data.js';
-import { rowsOf, totalsJson } from '../src/report/json.js';
+import { modelName, rowsOf, totalsJson } from '../src/report/json.js';
 import { boughCost, emptyScopeSentence, priceBadge } from '../src/report/numbers.js';
 import type { SessionFile } from '../src/types.js';
 import { prompt, reply, sessionFile } from './support/session-builders.js';
@@ -189,7 +189,7 @@ describe('models', () => {
       reply('r2', '2026-11-01T19:00:00Z', { input: 10, output: 1 }, { parentId: 'r1' }),
     ]);
     const data = report([file]);
-    expect(data.models.map((m) => [m.key, m.priceState, m.records])).toEqual([['anthropic/claude-sonnet-4-5', 'partial', 2]]);
+    expect(data.models.map((m) => [modelName(m), m.priceState, m.records])).toEqual([['anthropic/claude-sonnet-4-5', 'partial', 2]]);
     expect(data.sessions[0]?.byModel.map((m) => m.priceState)).toEqual(['partial']);
     expect(data.projects[0]?.byModel.map((m) => m.priceState)).toEqual(['partial']);
   });
