@@ -226,6 +226,31 @@ describe('Pi reader', () => {
     ]);
   });
 
+  // Regression (an outside review of Pi's format): a local sub-agent's second run given by its sums
+  // alone, its first run's replies naming ollama in another call, was a row "?/qwen3-coder:30b",
+  // unpriced, beside "ollama/qwen3-coder:30b" at $0.
+  it('gives a run given by its sums the provider another call\'s run names for its model', async () => {
+    const path = join(await tempDir(), 'two-calls.jsonl');
+    const at = '2026-11-20T10:00:01.000Z';
+    const result = (id: string, call: string, messages: object[], input: number) => ({
+      type: 'message', id, parentId: null, timestamp: at,
+      message: { role: 'toolResult', toolCallId: call, toolName: 'subagent', isError: false, content: [{ type: 'text', text: 'done' }], details: { mode: 'single', results: [{ agent: 'local', task: 't', model: 'qwen3-coder:30b', usage: { input, output: 10, cacheRead: 0, cacheWrite: 0, cost: 0 }, messages }] } },
+    });
+    const reply = { role: 'assistant', provider: 'ollama', model: 'qwen3-coder:30b', content: [{ type: 'text', text: 'done' }], usage: { input: 4000, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 4010 } };
+    const records = [
+      { type: 'session', version: 3, id: 'two-calls', timestamp: at, cwd: '/p' },
+      result('t2', 'c2', [], 6000),
+      result('t1', 'c1', [{ role: 'user', content: 't' }, reply], 4000),
+    ];
+    await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const file = await readSessionFile(path);
+    if (file.kind !== 'session') throw new Error('a session was expected');
+    expect(file.file.entries.flatMap((e) => e.usage).map((u) => [u.provider, u.model, u.input])).toEqual([
+      ['ollama', 'qwen3-coder:30b', 6000],
+      ['ollama', 'qwen3-coder:30b', 4000],
+    ]);
+  });
+
   it('keeps unknown entry types and roles, and maps v2 hookMessage to an extension message', async () => {
     const file = await readPiFixture('v2-hook-message.jsonl');
     expect(file.entries.map((e) => e.kind)).toEqual(['prompt', 'custom', 'custom', 'reply', 'unknown', 'unknown']);

@@ -136,6 +136,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
   }
 
   if (ctx.treeFormat) relinkPastLostLines(ctx.entries, ctx.diagnostics.list(), lostParents);
+  providersForSums(ctx.entries);
   // Pi leaves the key out of a session that was not forked (pi.md §3); an empty one names no file either.
   const parentFile = header.parentSession || header.branchedFrom || null;
   return {
@@ -735,12 +736,37 @@ function subagentRuns(
       entries,
     });
   });
-  // A run given by its sums alone whose provider nothing above told: the provider a sibling run's
-  // replies name for its model (parallel runs of one call), so that the model is one row, not two.
-  const providers = new Map<string, string>();
-  for (const run of runs) for (const entry of run.entries) if (entry.kind === 'reply' && entry.model !== null && entry.provider !== null) providers.set(entry.model, entry.provider);
-  for (const run of runs) for (const record of run.aggregate ?? []) if (record.provider === null && record.model !== null) record.provider = providers.get(record.model) ?? null;
+  // A run given by its sums alone whose provider nothing above told is given one once the file is
+  // read (providersForSums).
   return { runs, usage };
+}
+
+/**
+ * A sub-agent run given by its sums alone whose provider nothing at its call told: the provider
+ * another reply of the file on its model names, the session's or a run's (a sibling of one call,
+ * or a run of another: a local model's second call, its first run's replies naming ollama), so
+ * that the model is one row, not two.
+ */
+function providersForSums(entries: readonly Entry[]): void {
+  const providers = new Map<string, string>();
+  const named = (list: readonly Entry[]) => {
+    for (const entry of list) {
+      if (entry.kind === 'reply' && entry.model !== null && entry.provider !== null && !providers.has(entry.model)) providers.set(entry.model, entry.provider);
+      if (entry.kind === 'toolResult') for (const run of entry.subagents) named(run.entries);
+    }
+  };
+  named(entries);
+  if (providers.size === 0) return;
+  const fill = (list: readonly Entry[]) => {
+    for (const entry of list) {
+      if (entry.kind !== 'toolResult') continue;
+      for (const run of entry.subagents) {
+        for (const record of run.aggregate ?? []) if (record.provider === null && record.model !== null) record.provider = providers.get(record.model) ?? null;
+        fill(run.entries);
+      }
+    }
+  };
+  fill(entries);
 }
 
 function aggregateUsage(ctx: PiContext, value: unknown, model: string | null, provider: string | null, line: number, timestamp: number | null): Usage[] {
