@@ -267,8 +267,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const readNow = collected;
     const cutKeys = new Set(cut);
     // Kept while its file is still there (emptied, damaged, unreadable): no file gone, and said.
-    const filesHere = new Set(discovery.files.map(nameOfPath));
-    const stillThere = (k: ArchivedSession) => filesHere.has(k.source) && !cutKeys.has(k.ledger.key);
+    const pathsHere = new Map(discovery.files.map((path) => [nameOfPath(path), path]));
+    // A link whose file is gone is no file there: its session is gone, as that file.
+    const stillThere = (k: ArchivedSession) => {
+      const path = pathsHere.get(k.source);
+      return path !== undefined && !cutKeys.has(k.ledger.key) && existsSync(path);
+    };
     const withKept = (): Collected => {
       // A file cut short was read, and is the session's file still: counted so, not as gone.
       const cutShort = new Set(kept.flatMap((k) => (cutKeys.has(k.ledger.key) ? [k.ledger.key] : [])));
@@ -591,8 +595,6 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const neighbours = sessionNeighbours(data);
   const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
   const writtenByName = new Map((sink.archive?.written ?? []).map((a) => [a.name, a]));
-  /** The files found now, by archive name: a kept session's file may be there and no longer read as it. */
-  const stillFound = new Set(report.discovery.files.map(nameOfPath));
   const { stamp } = sink;
   /** Each session's row of summary.json, by rank, as its fingerprint took it: made once. */
   const sessionSummaries: (Summary['sessions'][number] | undefined)[] = new Array(data.sessions.length);
@@ -676,7 +678,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         const old = await folder.previous(keptPage);
         if (old !== null) {
           const lineage = renderer.partial('partials/lineage', { lineage: lineageView(session, pages) });
-          const noted = withLineage(withNeighbours(withGoneNote(old.toString('utf8'), lastSeen, scope, stillFound.has(kept.source)), neighboursNav(keptPage, neighbours.get(session.key), pages)), lineage);
+          const noted = withLineage(withNeighbours(withGoneNote(old.toString('utf8'), lastSeen, scope, session.ledger.fileThere === true || session.ledger.fileHoldsLess === true), neighboursNav(keptPage, neighbours.get(session.key), pages)), lineage);
           pageBytes += Buffer.byteLength(noted);
           await folder.write(keptPage, noted);
           continue;

@@ -280,6 +280,23 @@ describe('the archive', () => {
     expect(third.summary.totals.tokens.output).toBeLessThan(first.totals.tokens.output);
   });
 
+  // Regression (an outside review of the cache): a session file given as a link whose file was
+  // deleted since was said to be "still there but no longer read", where the link leads nowhere.
+  it('says a session whose file was a link to a file deleted since is gone', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const elsewhere = join(await tempDir(), 'tools.jsonl');
+    await rename(join(input, 'tools.jsonl'), elsewhere);
+    await symlink(elsewhere, join(input, 'tools.jsonl'));
+    const first = await run();
+    const whole = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    await rm(elsewhere);
+    const second = await run({ day: 5 });
+    const kept = second.sessions.find((s) => s.key === whole?.key);
+    expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+    expect(await readFile(join(out, kept?.page as string), 'utf8')).toContain("This session's source file is no longer present");
+    expect(second.totals.cost).toEqual(first.totals.cost);
+  });
+
   // Regression (an outside review of Pi's format): Pi rewrites a v1 file it opens (pi.md §2),
   // dropping a line it cannot parse: two records glued on one line, which bough read. The file,
   // holding what was archived less that line, was taken for another: the reply's spend was lost.
