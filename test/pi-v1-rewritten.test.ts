@@ -18,7 +18,9 @@ async function summaryOf(folder: string) {
 }
 
 describe('a v1 branch pair, one file rewritten by a later Pi', () => {
-  for (const rewritten of ['branch-rewritten', 'origin-rewritten']) {
+  // Regression (an outside review of Pi's format): a pair of a Pi 0.30 still in use after Pi 0.31
+  // came out (2026-01-02): its rewritten entries, of 2026, were keyed by their new ids.
+  for (const rewritten of ['branch-rewritten', 'origin-rewritten', 'origin-rewritten-late']) {
     it(`counts the shared history once (${rewritten})`, async () => {
       const summary = await summaryOf(join(PAIRS, rewritten));
       // Shared: 1000 in; origin's own turn: 2000; branch's own turn: 4000.

@@ -260,10 +260,13 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     }
     // Without an id and a parent, an entry continues from the line before, as in a v1 file.
     parentId = env.parentId !== undefined ? env.parentId : env.id ? null : ctx.previousId;
-    // An entry from before tree files existed was written as v1: a later Pi that rewrote its file
-    // gave it a random id (pi.md §2), so its key is its time and content, as in a v1 file. The v1
-    // copy of a /branch pair, and a v3 fork of the rewritten file, then all share it.
-    key = ownTime !== null && ownTime < TREE_FILES_SINCE ? v1Key(rawTime, record) : `${id}@${rawTime}@${ownTime === null ? contentHash(withoutIds(record)) : entryMark(env.type, record)}`;
+    // An entry written as v1 was given a random id by a later Pi that rewrote its file (pi.md §2),
+    // so its key is its time and content, as in a v1 file. The v1 copy of a /branch pair, and a v3
+    // fork of the rewritten file, then all share it. Such an entry is one from before tree files
+    // existed, or one whose id was written after its time: Pi's rewrite adds the id to the entry
+    // as read (a v1 Pi in use after 0.31 came out wrote entries of 2026), and Pi writes its own first.
+    const fromV1 = (ownTime !== null && ownTime < TREE_FILES_SINCE) || idWrittenLate(record);
+    key = fromV1 ? v1Key(rawTime, record) : `${id}@${rawTime}@${ownTime === null ? contentHash(withoutIds(record)) : entryMark(env.type, record)}`;
   } else {
     // v1 entries have no ids: chain them in file order; the key must survive a /branch copy.
     id = `v1-${line}${suffix}`;
@@ -318,6 +321,15 @@ function entryMark(type: string, record: Record<string, unknown>): string {
   const usage = message['usage'];
   const tokens = isPlainObject(usage) ? `${String(usage['input'])}.${String(usage['output'])}.${String(usage['cacheRead'])}.${String(usage['cacheWrite'])}` : '';
   return `${role}.${size}.${tokens}`;
+}
+
+/** Whether an entry's id comes after its time, as Pi's rewrite of a v1 file adds it (its own entries give it first). */
+function idWrittenLate(record: Record<string, unknown>): boolean {
+  for (const key in record) {
+    if (key === 'id') return false;
+    if (key === 'timestamp') return 'id' in record;
+  }
+  return false;
 }
 
 /** A v1-era entry's key: its time and content, without the ids a rewrite as v3 added. */
