@@ -667,7 +667,11 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     // (regression: every agent's four, so a Pi file put back to an older copy and gone on lost up
     // to four archived entries without a word).
     const settled = was.slice(0, Math.max(1, was.length - (reader.growingTail ?? 1)));
-    if (!settled.every(holds)) rewritten.push(ledger.key);
+    // One of them with usage gone whole, not read otherwise (no entry of its id now), is lost: an
+    // older copy put back and gone on (regression: its spend left the totals without a word).
+    const ids = new Set(now.map((entry) => entry.id));
+    const tailLost = was.slice(settled.length).some((entry) => entry.usage.length > 0 && !holds(entry) && !ids.has(entry.id));
+    if (!settled.every(holds) || tailLost) rewritten.push(ledger.key);
   }
   return { cut, rewritten };
 }

@@ -280,6 +280,28 @@ describe('the archive', () => {
     expect(third.summary.totals.tokens.output).toBeLessThan(first.totals.tokens.output);
   });
 
+  // Regression (an outside review of the cache): an older copy of a file put back and gone on,
+  // its last archived reply not in it, lost that reply's spend without a word: the last entry
+  // archived is not checked (it may read otherwise as a file grows), and was not when gone whole.
+  it('says a file put back to an older copy and gone on, its last archived reply lost', async () => {
+    const input = join(await tempDir(), 'in');
+    await mkdir(input);
+    const at = (n: number) => new Date(Date.UTC(2026, 10, 3, 9, 0, n)).toISOString();
+    const prompt = (id: string, parentId: string | null, n: number) => ({ type: 'message', id, parentId, timestamp: at(n), message: { role: 'user', content: `prompt ${id}` } });
+    const reply = (id: string, parentId: string, n: number, input: number) => ({ type: 'message', id, parentId, timestamp: at(n), message: { role: 'assistant', content: [{ type: 'text', text: `reply ${id}` }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: input + 100 }, stopReason: 'stop' } });
+    const header = { type: 'session', version: 3, id: 'put-back', timestamp: at(0), cwd: '/home/u/proj' };
+    const write = (records: object[]) => writeFile(join(input, 'put-back.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const shared = [header, prompt('p1', null, 1), reply('r1', 'p1', 2, 1000), prompt('p2', 'r1', 3)];
+    await write([...shared, reply('r2', 'p2', 4, 4000)]);
+    const out = join(await tempDir(), 'report');
+    const buildOn = (day: number) => build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+    await buildOn(1);
+    // The copy from before r2 was written, gone on with another reply and a prompt.
+    await write([...shared, reply('r2b', 'p2', 5, 500), prompt('p3', 'r2b', 6)]);
+    const second = await buildOn(5);
+    expect(second.warnings.join('\n')).toContain('1 session file no longer holds what');
+  });
+
   // Regression (an outside review of the cache): a session file given as a link whose file was
   // deleted since was said to be "still there but no longer read", where the link leads nowhere.
   it('says a session whose file was a link to a file deleted since is gone', async () => {
