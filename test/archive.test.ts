@@ -330,18 +330,22 @@ describe('the archive', () => {
     const prompt = (n: number, text: string) => ({ type: 'message', timestamp: at(n), message: { role: 'user', content: text, timestamp: Date.parse(at(n)) } });
     const reply = (n: number, text: string, tokens: number) => ({ type: 'message', timestamp: at(n), message: { role: 'assistant', content: [{ type: 'text', text }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: usage(tokens), stopReason: 'stop', timestamp: Date.parse(at(n)) } });
     const header = { type: 'session', id: 'old-session', timestamp: at(0), cwd: '/home/u/proj' };
-    const records = [prompt(1, 'first'), reply(2, 'one', 1000), prompt(3, 'second'), reply(4, 'two', 2000), prompt(5, 'third'), reply(6, 'three', 3000)];
+    // A compaction keeping from the first reply on: Pi's rewrite gives it that entry's id for its
+    // index (regression, a hostile look at this fix: its key changed, and the file was another).
+    const compaction = { type: 'compaction', timestamp: at(7), summary: 'so far', firstKeptEntryIndex: 2, tokensBefore: 5000 };
+    const records = [prompt(1, 'first'), reply(2, 'one', 1000), prompt(3, 'second'), reply(4, 'two', 2000), prompt(5, 'third'), reply(6, 'three', 3000), compaction];
     const line = (r: object) => JSON.stringify(r);
     // The second reply and the third prompt written on one line, as an old Pi's crash left them.
-    const v1 = [line(header), ...records.slice(0, 3).map(line), line(records[3] as object) + line(records[4] as object), line(records[5] as object)];
+    const v1 = [line(header), ...records.slice(0, 3).map(line), line(records[3] as object) + line(records[4] as object), ...records.slice(5).map(line)];
     await writeFile(join(input, 'old.jsonl'), `${v1.join('\n')}\n`);
     const out = join(await tempDir(), 'report');
     const buildOn = (day: number) => build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
     const first = await buildOn(1);
     expect(first.summary.totals.replies).toBe(3);
     // As Pi's migration writes it: the version added to the header, ids chained in file order, the glued line gone.
-    const kept = [records[0], records[1], records[2], records[5]] as Record<string, unknown>[];
-    const migrated = [line({ ...header, version: 3 }), ...kept.map((r, i) => line({ type: r['type'], id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, ...r }))];
+    const { firstKeptEntryIndex: _index, ...rewrittenCompaction } = { ...compaction, firstKeptEntryId: 'm1' };
+    const kept = [records[0], records[1], records[2], records[5], rewrittenCompaction] as Record<string, unknown>[];
+    const migrated = [line({ ...header, version: 3 }), ...kept.map((r, i) => line({ ...r, id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}` }))];
     await writeFile(join(input, 'old.jsonl'), `${migrated.join('\n')}\n`);
     const second = await buildOn(5);
     expect(second.warnings.join('\n')).toContain('1 session file holds less than when');

@@ -337,10 +337,13 @@ function v1Key(rawTime: string, record: Record<string, unknown>): string {
   return `v1@${rawTime}@${contentHash(withoutIds(record))}`;
 }
 
-/** A record's content: a copy may be chained anew (a label taken out from between two entries). */
+/**
+ * A record's content: a copy may be chained anew (a label taken out from between two entries), and
+ * Pi's rewrite of a v1 file gives a compaction the id of its first entry kept for its index.
+ */
 function withoutIds(record: Record<string, unknown>): Record<string, unknown> {
-  if (!('id' in record) && !('parentId' in record)) return record;
-  const { id: _id, parentId: _parentId, ...content } = record;
+  if (!('id' in record) && !('parentId' in record) && !('firstKeptEntryIndex' in record) && !('firstKeptEntryId' in record)) return record;
+  const { id: _id, parentId: _parentId, firstKeptEntryIndex: _index, firstKeptEntryId: _kept, ...content } = record;
   return content;
 }
 
