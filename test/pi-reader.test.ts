@@ -249,6 +249,17 @@ describe('Pi reader', () => {
       ['ollama', 'qwen3-coder:30b', 6000],
       ['ollama', 'qwen3-coder:30b', 4000],
     ]);
+    // Its sibling's provider first (regression, a hostile look: an earlier reply's API provider
+    // for a run beside one on a $0 subscription).
+    const siblings = result('t3', 'c3', [], 0) as { message: { details: { results: object[] } } };
+    siblings.message.details.results.push({ agent: 'local', task: 't', model: 'qwen3-coder:30b', usage: { input: 500, output: 10, cacheRead: 0, cacheWrite: 0, cost: 0 }, messages: [{ role: 'user', content: 't' }, { ...reply, provider: 'github-copilot', usage: { ...reply.usage, input: 500 } }] });
+    await writeFile(path, `${[...records, siblings].map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const again = await readSessionFile(path);
+    if (again.kind !== 'session') throw new Error('a session was expected');
+    expect(again.file.entries.at(-1)?.usage.map((u) => [u.provider, u.input])).toEqual([
+      ['github-copilot', 0],
+      ['github-copilot', 500],
+    ]);
   });
 
   it('keeps unknown entry types and roles, and maps v2 hookMessage to an extension message', async () => {

@@ -203,9 +203,11 @@ const TOOL_OUTPUT = [
   // A commit's message that only git printed (fixtures/secrets/commit-output.jsonl): its commits list too.
   'Commit sentence: the harbour lights burn again',
   // Tool output given elsewhere (fixtures/secrets/output-elsewhere.jsonl): a context edit's text put
-  // in place of a tool result for the model, and a nested call's error.
+  // in place of a tool result for the model, a nested call's error, and a sub-agent run's.
   'Rewritten output sentence: the clock ran backwards.',
   'Nested call sentence: the bell rang at noon.',
+  // A sub-agent run's error, read from its tool's details as its conversation is.
+  'Sub-agent error sentence: the lamp went out.',
 ];
 const SYSTEM = [
   'System sentence: always answer like a harbour pilot reading the tide.',

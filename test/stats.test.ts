@@ -315,6 +315,9 @@ describe('bough stats', () => {
       ].map((line) => JSON.stringify(line)).join('\n') + '\n';
     await writeFile(join(folder, 'nfd.jsonl'), session('nfd', decomposed));
     await writeFile(join(folder, 'nfc.jsonl'), session('nfc', composed));
+    // One project, whichever way its folder was written (regression, a hostile look: two rows).
+    const projects = await run(['stats', folder, '--by', 'project', '--json', '--no-cache', '--tz', 'UTC']);
+    expect(statsSchema.parse(JSON.parse(projects.stdout)).rows.map((row) => row.sessions)).toEqual([2]);
     for (const typed of ['caf\u00e9', 'CAFE\u0301']) {
       const { code, stdout } = await run(['stats', folder, '--project', typed, '--json', '--no-cache', '--tz', 'UTC']);
       expect({ typed, code, sessions: statsSchema.parse(JSON.parse(stdout)).totals.sessions }).toEqual({ typed, code: 0, sessions: 2 });

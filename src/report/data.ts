@@ -1019,11 +1019,14 @@ export const UNKNOWN_PROJECT = 'unknown';
 
 /**
  * Sessions of one folder belong together whatever spelling the path had: trailing separators
- * are dropped, and Windows paths (drive letter or backslashes) compare case-insensitively.
+ * are dropped, accents composed, and Windows paths (drive letter or backslashes) compare
+ * case-insensitively.
  */
 export function projectKeyOf(cwd: string | null): string {
   if (cwd === null) return UNKNOWN_PROJECT;
-  const trimmed = cwd.length > 1 ? cwd.replace(/[\\/]+$/, '') : cwd;
+  // Composed: macOS may write one folder's é as an e and an accent, and another tool as one letter.
+  const composed = cwd.normalize('NFC');
+  const trimmed = composed.length > 1 ? composed.replace(/[\\/]+$/, '') : composed;
   // Marked as a folder's, so that no text a file gives as its folder is taken for another key.
   return `cwd:${/^[A-Za-z]:[\\/]|\\/.test(trimmed) ? trimmed.replace(/\\/g, '/').toLowerCase() : trimmed}`;
 }

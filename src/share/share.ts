@@ -341,7 +341,8 @@ class Walker {
       task: this.t(run.task),
       status: this.maybe(run.status),
       model: this.maybe(run.model),
-      errorMessage: this.maybe(run.errorMessage),
+      // Read from its tool's output, as its conversation is.
+      errorMessage: omitOutput && !run.ownRecords ? null : this.maybe(run.errorMessage),
       // A sub-agent's conversation read from its tool's output is output; its usage stays counted on
       // the tool result. One of its own records in the file is kept as a sub-agent's file is.
       entries: omitOutput && !run.ownRecords ? [] : run.entries.map((entry) => this.entry(entry)),

@@ -775,8 +775,11 @@ function providersForSums(entries: readonly Entry[]): void {
   const fill = (list: readonly Entry[]) => {
     for (const entry of list) {
       if (entry.kind !== 'toolResult') continue;
+      // Its sibling runs' first: one call's runs ran on one provider (a subscription's, $0).
+      const siblings = new Map<string, string>();
+      for (const run of entry.subagents) for (const e of run.entries) if (e.kind === 'reply' && e.model !== null && e.provider !== null && !siblings.has(e.model)) siblings.set(e.model, e.provider);
       for (const run of entry.subagents) {
-        for (const record of run.aggregate ?? []) if (record.provider === null && record.model !== null) record.provider = providers.get(record.model) ?? null;
+        for (const record of run.aggregate ?? []) if (record.provider === null && record.model !== null) record.provider = siblings.get(record.model) ?? providers.get(record.model) ?? null;
         fill(run.entries);
       }
     }
