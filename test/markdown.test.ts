@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markdownText, renderMarkdown, safeUrl } from '../src/report/markdown.js';
+import { highlightBudget, highlightCode } from '../src/report/highlight.js';
 import { liveMarkup } from './support/html.js';
 
 describe('Markdown from sessions', () => {
@@ -149,5 +150,38 @@ describe('a redaction marker', () => {
     expect(renderMarkdown('[docs] and [site](https://a.example)\n\n[docs]: https://b.example')).toBe(
       '<p dir="auto"><a href="https://b.example" rel="noopener noreferrer">docs</a> and <a href="https://a.example" rel="noopener noreferrer">site</a></p>\n',
     );
+  });
+});
+
+// Regression (an outside review of hostile sizes): a reply of a model stuck repeating itself, a run
+// of 150,000 spaces or `_a` 90,000 times, took marked 25 s to a minute a message; a build of a
+// 180 KB file ran a minute. Such text is shown as written; prose thick with marks that pair is not.
+describe('text marked would take out of proportion to parse', () => {
+  it('is shown as written', () => {
+    for (const text of ['a' + ' '.repeat(150_000) + 'b', '_a'.repeat(45_000), `${'*a'.repeat(300)}\n`.repeat(10)]) {
+      expect(renderMarkdown(text)).toMatch(/^<pre class="verbatim">/);
+    }
+  });
+
+  it('leaves long lists of bold terms, snake_case and code as Markdown', () => {
+    const bold = '- **term** and _more_ words here\n'.repeat(2000);
+    expect(renderMarkdown(bold)).toContain('<li><strong>term</strong> and <em>more</em> words here</li>');
+    const code = `\`\`\`python\n${'def __init__(self): self.__x = 1\n'.repeat(2000)}\`\`\`\n`;
+    expect(renderMarkdown(code)).toMatch(/^<pre><code/);
+    expect(renderMarkdown('call my_func_name with some_arg_value\n'.repeat(2000))).toMatch(/^<p dir="auto">call my_func_name/);
+  });
+});
+
+// Regression (the same review): C#'s grammar took 11 s on 48 KB of lines it does not expect (a
+// 50 KB block is coloured); code is coloured a few kilobytes at a time, whole and in order.
+describe('code coloured a piece at a time', () => {
+  it('keeps every character of a long block, in order, and colours each piece', () => {
+    const code = Array.from({ length: 400 }, (_, n) => `public int Field${n} = ${n}; // note ${n}\n${n % 7 === 0 ? '\n' : ''}`).join('');
+    const { html, language } = highlightCode(code, 'csharp', highlightBudget());
+    expect(language).toBe('csharp');
+    const text = html.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, '&');
+    expect(text).toBe(code);
+    expect(html.match(/<span class="hljs-keyword">public<\/span>/g)).toHaveLength(400);
+    expect(html.match(/<span class="hljs-comment">\/\/ note \d+<\/span>/g)).toHaveLength(400);
   });
 });

@@ -104,13 +104,37 @@ const MAX_BLOCK_NESTING = 40;
 const DEEP_BLOCKS = new RegExp(`^[ \\t]*(?:(?:[>*+-]|\\d{1,9}[.)])[ \\t]*){${MAX_BLOCK_NESTING},}`, 'm');
 
 /**
- * Markdown → safe HTML; text Markdown cannot sensibly hold (megabytes, absurd nesting) is shown
- * verbatim. Fenced code is highlighted within the page's budget (a fresh one when none is given).
+ * Shapes marked takes time for out of proportion to their length (with line breaks kept, as here):
+ * a run of spaces (150,000 took 25 s), and a paragraph thick with emphasis marks that pair with
+ * none (`_a` 90,000 times took a minute). No writer's prose is either; a model stuck repeating
+ * itself writes them. A long paragraph of bold terms, a quarter marks at most, parses in time.
+ */
+const LONG_SPACE_RUN = / {1000}/;
+const MANY_EMPHASIS_MARKS = 1000;
+const EMPHASIS_MARK = /[_*~]/g;
+
+function slowToParse(text: string): boolean {
+  if (LONG_SPACE_RUN.test(text)) return true;
+  if ((text.match(EMPHASIS_MARK)?.length ?? 0) <= MANY_EMPHASIS_MARKS) return false;
+  // Code's marks (snake_case, __init__) are none.
+  return text
+    .replace(FENCED_CODE, '')
+    .split(/\n[ \t]*\n/)
+    .some((paragraph) => {
+      const marks = paragraph.match(EMPHASIS_MARK)?.length ?? 0;
+      return marks > MANY_EMPHASIS_MARKS && marks * 4 > paragraph.length;
+    });
+}
+
+/**
+ * Markdown → safe HTML; text Markdown cannot sensibly hold (megabytes, absurd nesting, shapes
+ * slow to parse) is shown verbatim. Fenced code is highlighted within the page's budget (a fresh
+ * one when none is given).
  */
 export function renderMarkdown(written: string, budget: HighlightBudget = highlightBudget()): string {
   // marked and highlight.js copy control characters through: shown as escapeHtml shows them.
   const text = visibleControls(written);
-  if (text.length > MAX_MARKDOWN_CHARS || DEEP_BLOCKS.test(text)) return verbatim(text);
+  if (text.length > MAX_MARKDOWN_CHARS || DEEP_BLOCKS.test(text) || slowToParse(text)) return verbatim(text);
   currentBudget = budget;
   try {
     currentHeadings = [];
