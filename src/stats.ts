@@ -67,10 +67,12 @@ function skippedLinesOf(collected: Collected): StatsResult['skippedLinesIn'] {
   const byFile = new Map<string, StatsResult['skippedLinesIn'][number]>();
   for (const d of collected.diagnostics) {
     if (!d.skippedLine) continue;
+    // Past the problems listed one by one, the rest of a reason are one item with their count.
+    const lines = d.count ?? 1;
     const seen = byFile.get(d.file);
-    if (!seen) byFile.set(d.file, { file: d.file, lines: 1, first: { line: d.line, why: d.detail } });
+    if (!seen) byFile.set(d.file, { file: d.file, lines, first: { line: d.line, why: d.detail } });
     else {
-      seen.lines++;
+      seen.lines += lines;
       if (d.line !== null && (seen.first.line === null || d.line < seen.first.line)) seen.first = { line: d.line, why: d.detail };
     }
   }

@@ -178,6 +178,17 @@ describe('bough stats', () => {
     expect((await run(['stats', piFixture('minimal-v3.jsonl')])).stderr).toBe('');
   });
 
+  // Regression (an outside review of hostile sizes): 1,500 lines not JSON were "1,001 lines" in
+  // the file's line, the problems past those listed one by one being one item with their count.
+  it('counts every skipped line of a file, past those listed one by one', async () => {
+    const path = join(await tempDir(), 'garbage.jsonl');
+    const header = JSON.stringify({ type: 'session', version: 3, id: 'garbage', timestamp: '2026-10-05T10:00:00.000Z', cwd: '/w' });
+    await writeFile(path, `${header}\n${'not json at all\n'.repeat(1500)}`);
+    const { stderr } = await run(['stats', path, '--no-cache']);
+    expect(stderr).toContain('1,500 skipped lines');
+    expect(stderr).toContain(`lines skipped in: ${path} (1,500 lines; line 2:`);
+  });
+
   it('regression: a project filter that matched nothing was blamed on the dates; now it names the filter', async () => {
     const { code, stdout } = await run(['stats', MIDNIGHT, '--project', 'no-such-project', '--tz', 'UTC']);
     expect(code).toBe(0);
