@@ -40,6 +40,10 @@ describe('parseJsonLine', () => {
     // --redact cannot know for a secret's (6 of a token's beside its redacted copy).
     const secret = parseJsonLine('ghp_Q9zX7LEAKwvB4mN2pR8sT1uY6hJ3kL5dF0gA", "n": 1}}', isEntry);
     expect(secret).toMatchObject({ kind: 'invalid', message: "Unexpected token 'g': not valid JSON" });
+    // Regression (an outside review of hostile sizes): nor the ten around a spot inside the line
+    // (`..."th-token",ghp_Q9zX7L"...`), which the pattern above missed.
+    const inside = parseJsonLine('{"type":"message","args":["gh","auth","--with-token",ghp_Q9zX7LEAKwvB4mN2pR8sT1uY6hJ3kL5dF0gA]}', isEntry);
+    expect(inside).toMatchObject({ kind: 'invalid', message: "Unexpected token 'g': not valid JSON" });
   });
 
   // Quadratic recovery would not finish within the test's time-out on this line.

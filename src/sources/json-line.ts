@@ -47,7 +47,7 @@ export function parseJsonLine(text: string, isRecord: RecordTest): LineParse {
  * the line's start that the report quotes redacted.
  */
 function withoutExcerpt(message: string): string {
-  return message.replace(/, ".*"(?:\.\.\.)? is not valid JSON$/s, ': not valid JSON');
+  return message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, ': not valid JSON');
 }
 
 /** Index just past the object or array that opens at `start`, or -1 when it never closes. */
