@@ -323,6 +323,41 @@ describe('a session with a long tool output printed', () => {
   });
 });
 
+describe('a reply holding a wide Markdown table printed', () => {
+  // Regression (an outside review in a browser): a table in a message scrolls on screen, and on
+  // paper its last column and the ends of its URLs were cut off.
+  it('prints every column of it within the paper', async (context) => {
+    requireBrowser(context);
+    const at = '2026-10-05T10:00:00.000Z';
+    const rows = Array.from({ length: 6 }, (_, i) => `| src/components/very/deeply/nested/folder/module-${i}/index.ts | https://example.com/a/very/long/path/to/the/documentation/page/number/${i}#section | changed the exported function signature | +42 −${i} |`);
+    const table = ['| File | Link | What | Lines |', '|---|---|---|---|', ...rows].join('\n');
+    const records = [
+      { type: 'session', version: 3, id: 'wide-table', timestamp: at, cwd: '/home/ana/shop' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'summarise the changes' } },
+      { type: 'message', id: 'a1', parentId: 'u1', timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: table }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 }, stopReason: 'stop' } },
+    ];
+    const input = join(work, 'wide-table');
+    await mkdir(input, { recursive: true });
+    await writeFile(join(input, 'wide.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
+    const report = join(work, 'wide-table-report');
+    const built = await build({ inputs: [input], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const paper = await (await browser.context()).browser()!.newContext({ viewport: { width: 718, height: 1000 } });
+    try {
+      const visit = await openPage(paper, pathToFileURL(join(report, built.summary.sessions[0]!.page)).href);
+      await visit.page.emulateMedia({ media: 'print' });
+      await visit.page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+      const cut = await visit.page.evaluate(() =>
+        Array.from(document.querySelectorAll('.markdown table')).map((table) => ({ scrolls: table.scrollWidth > table.clientWidth + 1, right: table.getBoundingClientRect().right <= document.documentElement.clientWidth + 1 })),
+      );
+      expect(cut).toEqual([{ scrolls: false, right: true }]);
+      expect(await visit.page.getByText('+42 −5').isVisible()).toBe(true);
+      await visit.page.close();
+    } finally {
+      await paper.close();
+    }
+  });
+});
+
 describe('the tree and the header', () => {
   it('draws the tree with a legend and stroked edges, each branch linked to its section', async (context) => {
     requireBrowser(context);
