@@ -137,8 +137,9 @@
       b.addEventListener('click', onClick);
       return b;
     }
+    // Those in view only: one inside a folded part (a sub-agent's transcript) stays as it is.
     function toggle(selector) {
-      var all = document.querySelectorAll(selector);
+      var all = Array.prototype.filter.call(document.querySelectorAll(selector), function (d) { return !d.parentElement || d.parentElement.closest('details:not([open])') === null; });
       var open = Array.prototype.some.call(all, function (d) { return !d.open; });
       Array.prototype.forEach.call(all, function (d) { d.open = open; });
     }
@@ -202,21 +203,23 @@
     var KINDS = { p: 'prompt', r: 'reply', f: 'file', s: 'sub-agent', t: 'title' };
     form.hidden = false;
 
-    function load(path, onFail) {
+    // A part that loads and gives nothing (cut short, emptied: no error event) failed too.
+    function load(path, onFail, gave) {
       var script = document.createElement('script');
       script.src = root + path;
       script.onerror = function () { onFail(); run(); };
+      script.onload = function () { if (!gave()) { onFail(); run(); } };
       document.head.appendChild(script);
     }
     function start() {
       if (requested) return;
       requested = true;
-      load('search/index.js', function () { failed = true; });
+      load('search/index.js', function () { failed = true; }, function () { return index !== null; });
     }
     window.boughSearchIndex = function (data) {
       index = data;
       shards = new Array(data.shards);
-      for (var n = 0; n < data.shards; n++) load('search/shard-' + n + '.js', function () { missing++; });
+      for (var n = 0; n < data.shards; n++) (function (n) { load('search/shard-' + n + '.js', function () { missing++; }, function () { return shards[n] !== undefined; }); })(n);
       run();
     };
     window.boughSearchShard = function (n, rows) {

@@ -218,17 +218,35 @@ describe('the archive in a browser', () => {
       },
       { type: 'message', id: 'r1', parentId: 'a1', timestamp: at(3), message: { role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text: lines('const') }], isError: false } },
       { type: 'message', id: 'r2', parentId: 'r1', timestamp: at(4), message: { role: 'toolResult', toolCallId: 'c2', toolName: 'bash', content: [{ type: 'text', text: lines('file') }], isError: false } },
+      // A sub-agent's transcript, folded: key o leaves what is inside it as it is (regression, a
+      // hostile look: it opened outputs no one could see, the transcript still folded).
+      {
+        type: 'message', id: 'r3', parentId: 'r2', timestamp: at(5),
+        message: {
+          role: 'toolResult', toolCallId: 'c3', toolName: 'subagent', isError: false, content: [{ type: 'text', text: 'done' }],
+          details: { mode: 'single', results: [{ agent: 'scout', task: 'list', model: 'claude-haiku-4-5', usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 }, messages: [
+            { role: 'user', content: 'list' },
+            { role: 'assistant', provider: 'anthropic', model: 'claude-haiku-4-5', content: [{ type: 'toolCall', id: 's1', name: 'bash', arguments: { command: 'ls' } }] },
+            { role: 'toolResult', toolCallId: 's1', toolName: 'bash', content: [{ type: 'text', text: lines('inner') }], isError: false },
+          ] }] },
+        },
+      },
     ]);
     const summary = JSON.parse(await readFile(join(report, 'summary.json'), 'utf8')) as { sessions: { page: string }[] };
     const visit = await openPage(await browser.context(), pathToFileURL(join(report, summary.sessions[0]!.page)).href);
     try {
       const { page } = visit;
       const state = async () => page.locator('main details.tool-file, main details.more-lines').evaluateAll((all) => all.map((d) => `${d.className}:${(d as HTMLDetailsElement).open}`));
-      expect(await state()).toEqual(['tool-file:false', 'tool-output more-lines:false']);
+      const closed = ['tool-file:false', 'tool-output more-lines:false', 'tool-output more-lines:false'];
+      expect(await state()).toEqual(closed);
       await page.keyboard.press('o');
-      expect(await state()).toEqual(['tool-file:true', 'tool-output more-lines:true']);
+      expect(await state()).toEqual(['tool-file:true', 'tool-output more-lines:true', 'tool-output more-lines:false']);
       await page.keyboard.press('o');
-      expect(await state()).toEqual(['tool-file:false', 'tool-output more-lines:false']);
+      expect(await state()).toEqual(closed);
+      // With the transcript unfolded, its output is in view: o opens it too.
+      await page.locator('main details.subagent > summary').first().click();
+      await page.keyboard.press('o');
+      expect(await state()).toEqual(['tool-file:true', 'tool-output more-lines:true', 'tool-output more-lines:true']);
       expect(pageProblems(visit, summary.sessions[0]!.page)).toEqual([]);
     } finally {
       await visit.page.close();
@@ -257,6 +275,16 @@ describe('the archive in a browser', () => {
       expect(pageProblems(visit, 'index.html').every((problem) => /shard-0\.js|ERR_FILE_NOT_FOUND/.test(problem))).toBe(true);
     } finally {
       await visit.page.close();
+    }
+    // Regression (a hostile look at this fix): a part cut short loads with no error event, and
+    // gave nothing: "so far" again, for good.
+    await writeFile(join(report, 'search', 'shard-0.js'), 'window.boughSearchShard(0, [[0, "p", "x');
+    const cut = await openPage(await browser.context(), pathToFileURL(join(report, 'index.html')).href);
+    try {
+      await cut.page.fill('form.search input', 'marmalade');
+      await expect.poll(async () => cut.page.locator('[data-search-results] > p.note').textContent()).toBe('1 match. The index\u2019s text could not be loaded: only titles were searched.');
+    } finally {
+      await cut.page.close();
     }
   });
 
