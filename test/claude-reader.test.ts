@@ -423,6 +423,15 @@ describe('a prompt with an IDE selection attached', () => {
     expect(ofKind(file.entries, 'notice').map((n) => n.label)).toEqual(['interrupted', 'command /clear']);
   });
 
+  // Regression (an outside review in a browser): a command's arguments lost what was in angle
+  // brackets in its line ("Make the component accessible; keep Vec"): typed words, not markup.
+  it('keeps angle brackets in a command’s arguments', async () => {
+    const id = '44444444-4444-4444-8444-44444444444d';
+    const content = '<command-name>/review</command-name>\n<command-message>review</command-message>\n<command-args>Make the <Button> component accessible; keep Vec<String> and a < b</command-args>';
+    const file = await readRecords(id, [{ type: 'user', uuid: 'u1', parentUuid: null, sessionId: id, cwd: '/home/ana/shop', timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content } }]);
+    expect(ofKind(file.entries, 'notice').map((n) => [n.label, n.summary])).toEqual([['command /review', 'Make the <Button> component accessible; keep Vec<String> and a < b']]);
+  });
+
   it('keeps an element among the typed words: the user wrote it', async () => {
     const text = 'What does <system-reminder>plan mode</system-reminder> mean here?';
     const line = { type: 'user', uuid: 'u1', parentUuid: null, sessionId: '44444444-4444-4444-8444-44444444444b', cwd: '/home/ana/shop', timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content: text } };

@@ -13,7 +13,7 @@ import type { SourceInput } from '../source-input.js';
 import { claudeProjectFolder } from './paths.js';
 import * as raw from './schema.js';
 import { toolCommits, toolDiff, diffLines, toolEffect } from './tools.js';
-import { classifyUserText, injectedApart, noticeSummary } from './user-text.js';
+import { classifyUserText, firstLine, injectedApart, noticeSummary } from './user-text.js';
 import { contentHash, invalidRecord, parseTime, recordTime } from '../record-fields.js';
 import { sha256Hex } from '../../sha256.js';
 
@@ -907,7 +907,7 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
     case 'prompt':
       return addPrompt(ctx, located, env, blocks, false);
     case 'command': {
-      const draft = addDraft(ctx, located, env, { kind: 'notice', label: `command /${kind.name}`, tone: 'info', summary: noticeSummary(kind.args), content: blocks }, []);
+      const draft = addDraft(ctx, located, env, { kind: 'notice', label: `command /${kind.name}`, tone: 'info', summary: firstLine(kind.args), content: blocks }, []);
       ctx.commands.set(draft.entry.id, { name: kind.name, args: kind.args });
       return;
     }

@@ -101,8 +101,12 @@ export function isInjectedOnly(text: string): boolean {
 
 /** A notice's one line: tags and colour codes dropped, the first non-empty line, cut short. */
 export function noticeSummary(text: string, length = 120): string {
-  const plain = withoutTerminalCodes(text).replace(/<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?>/g, ' ');
-  const line = plain.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).find((l) => l !== '') ?? '';
+  return firstLine(text.replace(/<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?>/g, ' '), length);
+}
+
+/** Words the user typed in one line (a command's arguments, `<Button>` among them): colour codes dropped, the first non-empty line, cut short. */
+export function firstLine(text: string, length = 120): string {
+  const line = withoutTerminalCodes(text).split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).find((l) => l !== '') ?? '';
   return line.length > length ? `${cutText(line, length - 1)}…` : line;
 }
 
