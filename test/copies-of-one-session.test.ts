@@ -87,7 +87,7 @@ describe('an archived copy of a Codex thread', () => {
     const fork = summary.sessions.find((s) => s.title === 'Linter branch');
     expect(fork).toMatchObject({ origin: join(CODEX_HOME, LIVE), originMissing: false });
     const forkPage = await readFile(join(out, fork?.page as string), 'utf8');
-    expect(forkPage).toContain(`Copied from <a href="../${thread?.page}">`);
+    expect(forkPage).toContain(`Copied from “<a href="../${thread?.page}">`);
     const threadPage = await readFile(join(out, thread?.page as string), 'utf8');
     expect(threadPage).toContain(`Forked or copied into:</p>\n  <ul><li><a href="../${fork?.page}">Linter branch</a>`);
   });
@@ -282,13 +282,15 @@ describe('a Claude Code session resumed under a new session id', () => {
     expect(copy).toMatchObject({ origin: join(RESUMED, ORIGIN), originMissing: false, parentFile: null, copiedEntries: 4, prompts: 1, tokens: { input: 400 } });
     expect(origin).toMatchObject({ origin: null, prompts: 2, tokens: { input: 300 } });
     const copyPage = await readFile(join(out, copy?.page as string), 'utf8');
-    expect(copyPage).toContain(`Copied from <a href="../${origin?.page}">`);
+    expect(copyPage).toContain(`Copied from “<a href="../${origin?.page}">`);
     const originPage = await readFile(join(out, origin?.page as string), 'utf8');
     expect(originPage).toContain('Forked or copied into:');
     // Both are titled by the prompt the copy took: the copy's file tells them apart (regression: "Add a discount field" twice).
     expect(copy?.title).toBe(origin?.title);
     expect(originPage).toContain(`<a href="../${copy?.page}">Add a discount field (66666666-6666-4666-8666-666666666662.jsonl)</a>`);
-    expect(copyPage).toContain(`Copied from <a href="../${origin?.page}">Add a discount field (66666666-6666-4666-8666-666666666661.jsonl)</a>`);
+    // In quotes, as a title is (regression, an outside review in a browser: a title ending in a full
+    // stop read "Copied from Explain what src/main.py does.. Entries …").
+    expect(copyPage).toContain(`Copied from “<a href="../${origin?.page}">Add a discount field (66666666-6666-4666-8666-666666666661.jsonl)</a>”. Entries it shares`);
   });
 
   it('is linked the right way round when the copy’s file is older on disk', async () => {
