@@ -146,7 +146,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
   // `bough help prices update`: commander's help command takes one word, and printed prices' help.
   // A word that is no command of prices is refused as `bough prices updte` refuses it.
-  if (argv[0] === 'help' && argv[1] === 'prices' && argv[2] !== undefined) return main(['prices', argv[2], ...(['show', 'update'].includes(argv[2]) ? ['--help'] : [])], io);
+  // An option after it asks for prices' help, as `bough help stats --json` gives stats'.
+  if (argv[0] === 'help' && argv[1] === 'prices' && argv[2] !== undefined) {
+    return main(argv[2].startsWith('-') ? ['prices', '--help'] : ['prices', argv[2], ...(['show', 'update'].includes(argv[2]) ? ['--help'] : [])], io);
+  }
   // `bough Stats --json`: a mistyped command reaches build as its first input, and build's parser
   // would first refuse an option only the meant command takes: the word is said first.
   const first = argv[0];

@@ -966,6 +966,8 @@ describe('bough command line', () => {
     expect(asked.stdout).toContain('--url <url>');
     expect(asked.stdout).not.toContain('Commands:');
     expect(await run(['help', 'prices', 'updte'])).toEqual({ code: 2, stdout: '', stderr: 'bough: prices has no command “updte”: use bough prices show or bough prices update.\n' });
+    // An option after it gives prices' help (regression, a hostile look: "unknown option '--url'").
+    expect(await run(['help', 'prices', '--url', 'x'])).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(/^Usage: bough prices \[options\] \[command\]\n/) });
   });
 
   // Regression: "bough prices updte" said "too many arguments for 'show'".

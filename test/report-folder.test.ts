@@ -300,11 +300,19 @@ describe('report folder', () => {
     await folder.write('index.html', 'two');
     for (const page of ['sessions/a.html', 'sessions/b.html', 'sessions/c.html', 'projects/p.html']) await folder.write(page, 'the page');
     expect(await folder.commit()).toEqual([
-      `Your file ${join(out, 'sessions')} is where the report's folder sessions/ goes; bough left it in place and did not write the 3 pages in that folder. Move or rename your file and build again.`,
+      `Your file ${join(out, 'sessions')} is where the report's folder sessions/ goes; bough left it in place and did not write the 3 files of the report in that folder. Move or rename your file and build again.`,
       `Your file ${join(out, 'projects', 'p.html')} is where the report's projects/p.html goes; bough left yours in place and did not write that page. Move or rename your file and build again.`,
     ]);
     expect(await readFile(join(out, 'sessions'), 'utf8')).toBe('mine');
     expect(JSON.parse(await readFile(join(out, MANIFEST), 'utf8')).files).toEqual(['index.html']);
+    // A folder where a file that is no page goes (regression, a hostile look: "Your file … page").
+    await mkdir(join(out, 'summary.json'));
+    const next = await openReportFolder(out, 'bough test');
+    await next.write('index.html', 'three');
+    await next.write('summary.json', '{}');
+    expect(await next.commit()).toEqual([
+      `Your folder ${join(out, 'summary.json')} is where the report's summary.json goes; bough left yours in place and did not write that file. Move or rename your folder and build again.`,
+    ]);
   });
 
   // Regression: staged beside --out, on the parent's file system, a build into a mount point (a

@@ -822,13 +822,15 @@ function inTheWay(out: string, paths: readonly string[]): string[] {
   }
   const said = [...byFolder].map(([folder, count]) => {
     const what = lstatOf(join(out, folder))?.isSymbolicLink() ? 'link' : 'file';
-    return `Your ${what} ${join(out, folder)} is where the report's folder ${folder}/ goes; bough left it in place and did not write the ${count === 1 ? 'page' : `${count.toLocaleString('en-US')} pages`} in that folder. Move or rename your ${what} and build again.`;
+    return `Your ${what} ${join(out, folder)} is where the report's folder ${folder}/ goes; bough left it in place and did not write the ${count === 1 ? 'file' : `${count.toLocaleString('en-US')} files`} of the report in that folder. Move or rename your ${what} and build again.`;
   });
   if (pages.length === 1) {
-    said.push(`Your file ${join(out, pages[0] ?? '')} is where the report's ${pages[0]} goes; bough left yours in place and did not write that page. Move or rename your file and build again.`);
+    const path = pages[0] ?? '';
+    const what = lstatOf(join(out, path))?.isDirectory() ? 'folder' : 'file';
+    said.push(`Your ${what} ${join(out, path)} is where the report's ${path} goes; bough left yours in place and did not write that ${path.endsWith('.html') ? 'page' : 'file'}. Move or rename your ${what} and build again.`);
   } else if (pages.length > 1) {
     const shown = pages.slice(0, 5).join(', ') + (pages.length > 5 ? ` and ${pages.length - 5} more` : '');
-    said.push(`${pages.length} files of yours in ${out} are where the report's pages go (${shown}); bough left them in place and did not write those pages. Move or rename them and build again.`);
+    said.push(`${pages.length} files or folders of yours in ${out} are where the report's files go (${shown}); bough left them in place and did not write those. Move or rename them and build again.`);
   }
   return said;
 }
