@@ -156,9 +156,12 @@ describe('the search index', () => {
     // A Claude Code sub-agent's own file: its task, and its reply.
     expect(await found('Find every caller of total()')).toEqual({ anchored: true, shown: true });
     expect(await found('cart.ts computes totals.')).toEqual({ anchored: true, shown: true });
-    // A Pi sub-agent run inside a tool result: its task and its last answer, at that result.
+    // A Pi sub-agent run inside a tool result: its task and its last answer, each at its own entry
+    // in the run, which the page unfolds the way to (regression, an outside review in a browser:
+    // at the result, the run folded in it, what was found hidden).
     expect(await found('find the cart')).toEqual({ anchored: true, shown: true });
     expect(await found('found it')).toEqual({ anchored: true, shown: true });
+    for (const words of ['find the cart', 'found it']) expect(subagentRows.find((r) => r[3].includes(words))?.[2]).toMatch(/#e-sub-/);
   });
 
   // Regression (an outside review): a file's result opened the top of its session's page, not

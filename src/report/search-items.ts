@@ -41,10 +41,14 @@ export function sessionSearchItems(
       const href = hrefOf(entry);
       if (href !== null) add(ownKind(entry), href, turnText(entry), copied);
     } else if (entry.kind === 'toolResult' && entry.subagents.length > 0) {
-      // Sub-agent runs inside a tool's result (Pi's, Claude Code's sidechains of 1.0): shown at that
-      // result, so found there, every task, prompt and reply of them and of the runs inside them.
+      // Sub-agent runs inside a tool's result (Pi's, Claude Code's sidechains of 1.0): shown folded
+      // in that result, so found there, every task, prompt and reply of them and of the runs inside
+      // them, each at its own entry (which the page unfolds the way to), a task at its run's first.
       const href = hrefOf(entry);
-      if (href !== null) addRuns(entry.subagents, (text) => add('subagent', href, text, copied));
+      if (href !== null) {
+        const at = href.slice(0, href.indexOf('#'));
+        addRuns(entry.subagents, (text, inner) => add('subagent', inner === null ? href : `${at}#${anchorOf(inner)}`, text, copied));
+      }
     }
   }
   // At the session's table of the files it touched, on its first page.
@@ -66,11 +70,11 @@ export function sessionSearchItems(
   return items.filter((item) => !item.copied || !counted.has(item.text)).map(({ copied: _, ...item }) => item);
 }
 
-function addRuns(runs: readonly SubagentRun[], add: (text: string) => void): void {
+function addRuns(runs: readonly SubagentRun[], add: (text: string, at: Entry | null) => void): void {
   for (const run of runs) {
-    add(run.task);
+    add(run.task, run.entries[0] ?? null);
     for (const entry of run.entries) {
-      if (entry.kind === 'reply' || (entry.kind === 'prompt' && blockText(entry.content, ' ').trim() !== run.task.trim())) add(turnText(entry));
+      if (entry.kind === 'reply' || (entry.kind === 'prompt' && blockText(entry.content, ' ').trim() !== run.task.trim())) add(turnText(entry), entry);
       else if (entry.kind === 'toolResult') addRuns(entry.subagents, add);
     }
   }
