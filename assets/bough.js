@@ -219,7 +219,7 @@
     window.boughSearchIndex = function (data) {
       index = data;
       shards = new Array(data.shards);
-      for (var n = 0; n < data.shards; n++) (function (n) { load('search/shard-' + n + '.js', function () { missing++; }, function () { return shards[n] !== undefined; }); })(n);
+      for (var n = 0; n < data.shards; n++) (function (n) { load('search/shard-' + n + '.js', function () { missing++; }, function () { return !!shards[n]; }); })(n);
       run();
     };
     window.boughSearchShard = function (n, rows) {
