@@ -347,4 +347,30 @@ describe('ids that are no text', () => {
       [5, 'entry without an id (given one from its line)', false],
     ]);
   });
+
+  // Regression (a hostile look at the fix above): a number naming a call or an entry was dropped
+  // (the call shown as a block of JSON, its result paired with nothing, a label on nothing).
+  it('reads a number naming a call or an entry as its text', async () => {
+    const at = (n: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, n)).toISOString();
+    const lines = [
+      { type: 'session', version: 3, id: 'odd-refs', timestamp: at(0), cwd: '/home/u/proj' },
+      { type: 'message', id: '1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'go' } },
+      { type: 'message', id: '2', parentId: '1', timestamp: at(2), message: { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', content: [{ type: 'toolCall', id: 7, name: 'read', arguments: { path: 'a.ts' } }] } },
+      { type: 'message', id: '3', parentId: '2', timestamp: at(3), message: { role: 'toolResult', toolCallId: 7, toolName: 'read', content: [{ type: 'text', text: 'x' }], isError: false } },
+      { type: 'label', id: '4', parentId: '3', timestamp: at(4), targetId: 1, label: 'start' },
+    ];
+    const path = join(await tempDir(), 'odd-refs.jsonl');
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const result = await readSessionFile(path);
+    const file = result.kind === 'session' ? result.file : null;
+    const [reply] = ofKind(file?.entries ?? [], 'reply');
+    expect(reply?.content.map((b) => [b.type, b.type === 'toolCall' ? b.id : null])).toEqual([['toolCall', '7']]);
+    expect(ofKind(file?.entries ?? [], 'toolResult')[0]?.toolCallId).toBe('7');
+    expect(ofKind(file?.entries ?? [], 'label')[0]?.targetId).toBe('1');
+    expect(file?.diagnostics.map((d) => [d.line, d.detail])).toEqual([
+      [3, 'a tool call’s id written as a number: read as text'],
+      [4, 'toolCallId written as a number: read as text'],
+      [5, 'targetId written as a number: read as text'],
+    ]);
+  });
 });

@@ -226,6 +226,7 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
     ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, `${field} ${JSON.stringify(value) ?? String(value)} is no text: ${asText === undefined ? 'read without it' : 'read as text'}`));
     record = { ...record, [field]: asText };
   }
+  record = idsAsText(ctx, record, line);
   const envelope = raw.rawEnvelope.safeParse(record);
   if (!envelope.success) {
     ctx.diagnostics.push(invalidRecord(ctx.file, line, 'entry', envelope.error));
@@ -321,6 +322,34 @@ function entryMark(type: string, record: Record<string, unknown>): string {
   const usage = message['usage'];
   const tokens = isPlainObject(usage) ? `${String(usage['input'])}.${String(usage['output'])}.${String(usage['cacheRead'])}.${String(usage['cacheWrite'])}` : '';
   return `${role}.${size}.${tokens}`;
+}
+
+/**
+ * What names another entry or a call, written as a number (a tool of the user's wrote the file):
+ * read as its text, as an entry's own id is, so that what it names is still found (a result its
+ * call, a label its entry); a call's own id too, or the call was a block of JSON.
+ */
+function idsAsText(ctx: PiContext, record: Record<string, unknown>, line: number): Record<string, unknown> {
+  const fields: string[] = [];
+  const asText = (value: unknown, field: string): unknown => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return value;
+    fields.push(field);
+    return String(value);
+  };
+  let read = record;
+  for (const field of ['targetId', 'firstKeptEntryId', 'fromId']) if (typeof read[field] === 'number') read = { ...read, [field]: asText(read[field], field) };
+  const message = read['message'];
+  if (isPlainObject(message)) {
+    let shown = message;
+    if (typeof shown['toolCallId'] === 'number') shown = { ...shown, toolCallId: asText(shown['toolCallId'], 'toolCallId') };
+    const content = shown['content'];
+    if (Array.isArray(content) && content.some((block) => isPlainObject(block) && block['type'] === 'toolCall' && typeof block['id'] === 'number')) {
+      shown = { ...shown, content: content.map((block) => (isPlainObject(block) && block['type'] === 'toolCall' ? { ...block, id: asText(block['id'], 'a tool call’s id') } : block)) };
+    }
+    if (shown !== message) read = { ...read, message: shown };
+  }
+  if (fields.length > 0) ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, `${[...new Set(fields)].join(', ')} written as a number: read as text`));
+  return read;
 }
 
 /** Whether an entry's id comes after its time, as Pi's rewrite of a v1 file adds it (its own entries give it first). */
