@@ -472,6 +472,17 @@ describe('Codex tool results and failures, from a review of the pages', () => {
     expect(ofKind(field, 'toolResult')[0]?.change).toEqual({ added: 2, removed: 1 });
   });
 
+  // Regression (a hostile look): a patch over two files counted all its lines to the first in
+  // Files touched (hello.txt +2 −1, main.py none); they count in the totals, no one file's.
+  it('counts the lines of a patch over several files to none of them alone', async () => {
+    const file = await rollout('b6', [
+      { item: { type: 'custom_tool_call', call_id: 'p1', name: 'apply_patch', input: patch } },
+      { item: { type: 'custom_tool_call_output', call_id: 'p1', output: 'Success.' } },
+    ]);
+    const [result] = unpackEntries(ledgerOf(file).entries).filter((entry) => entry.result !== null).map((entry) => entry.result);
+    expect(result).toMatchObject({ path: null, added: 2, removed: 1 });
+  });
+
   it('regression: a failed command polled with write_stdin was two failures; now one, where its exit shows', async () => {
     const file = await rollout('b4', [
       { item: { type: 'function_call', call_id: 'e1', name: 'exec_command', arguments: JSON.stringify({ cmd: 'npm test' }) } },

@@ -253,7 +253,7 @@ function resultPaths(entries: readonly Entry[], tree = buildTree(entries), paths
   const lastCall = new Map<string, string | null>();
   for (const entry of entries) {
     if (entry.kind !== 'reply') continue;
-    for (const block of entry.content) if (block.type === 'toolCall' && block.id) lastCall.set(block.id, block.effect.paths[0] ?? null);
+    for (const block of entry.content) if (block.type === 'toolCall' && block.id) lastCall.set(block.id, changedFile(block.effect.paths));
   }
   for (const entry of entries) {
     if (entry.kind !== 'toolResult') continue;
@@ -265,12 +265,20 @@ function resultPaths(entries: readonly Entry[], tree = buildTree(entries), paths
   return paths;
 }
 
+/**
+ * The file a result's changed lines are of: its call's one path. A call changing several (Codex's
+ * apply_patch) says its lines only in all: they count in the totals, and are no one file's.
+ */
+function changedFile(paths: readonly string[]): string | null {
+  return paths.length === 1 ? (paths[0] as string) : null;
+}
+
 /** The path of the call of this id in the nearest reply above the result holding one; undefined when none does. */
 function callPathOnBranch(result: Entry, callId: string, tree: EntryTree): string | null | undefined {
   let at = tree.parentOf.get(result) ?? null;
   for (let steps = 0; at !== null && steps < CALL_SEARCH_DEPTH; steps++, at = tree.parentOf.get(at) ?? null) {
     if (at.kind !== 'reply') continue;
-    for (const block of at.content) if (block.type === 'toolCall' && block.id === callId) return block.effect.paths[0] ?? null;
+    for (const block of at.content) if (block.type === 'toolCall' && block.id === callId) return changedFile(block.effect.paths);
   }
   return undefined;
 }
