@@ -472,6 +472,20 @@ describe('Codex tool results and failures, from a review of the pages', () => {
     expect(ofKind(field, 'toolResult')[0]?.change).toEqual({ added: 2, removed: 1 });
   });
 
+  // Regression (an outside review of hostile sizes): a thread whose meta named itself as the thread
+  // it was forked from said on its page that its origin, itself, was not among the files read.
+  it('takes a thread forked from itself for no copy', async () => {
+    const id = '0195aaaa-0000-7000-8000-0000000000b7';
+    const path = join(await tempDir(), `rollout-2026-06-06T10-00-00-${id}.jsonl`);
+    const lines = [
+      { timestamp: '2026-06-06T10:00:00.000Z', type: 'session_meta', payload: { id, forked_from_id: id, timestamp: '2026-06-06T10:00:00.000Z', cwd: '/home/ana/app', originator: 'codex_cli_rs', cli_version: '0.125.0' } },
+      { timestamp: '2026-06-06T10:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] } },
+    ];
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const file = await read(path);
+    expect({ parentFile: file.parentFile, parentSessionId: file.parentSessionId }).toEqual({ parentFile: null, parentSessionId: null });
+  });
+
   // Regression (a hostile look): a patch over two files counted all its lines to the first in
   // Files touched (hello.txt +2 −1, main.py none); they count in the totals, no one file's.
   it('counts the lines of a patch over several files to none of them alone', async () => {
