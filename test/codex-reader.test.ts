@@ -472,6 +472,25 @@ describe('Codex tool results and failures, from a review of the pages', () => {
     expect(ofKind(field, 'toolResult')[0]?.change).toEqual({ added: 2, removed: 1 });
   });
 
+  // Regression (the same review): a fork whose own session_meta line was cut short took the
+  // identity of the parent's meta it copies next: two sessions of one id, the fork titled by the
+  // parent's prompt, the parent listed as the fork's duplicate file.
+  it('keeps a fork its own identity when its own session_meta line is damaged', async () => {
+    const own = '0195aaaa-0000-7000-8000-0000000000b8';
+    const parent = '0195aaaa-0000-7000-8000-0000000000b9';
+    const path = join(await tempDir(), `rollout-2026-06-06T10-00-00-${own}.jsonl`);
+    const meta = (id: string, more: object = {}) => ({ timestamp: '2026-06-06T10:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-06-06T10:00:00.000Z', cwd: '/home/ana/app', originator: 'codex_cli_rs', cli_version: '0.125.0', ...more } });
+    const lines = [
+      JSON.stringify(meta(own, { forked_from_id: parent })).slice(0, 100),
+      JSON.stringify(meta(parent)),
+      JSON.stringify({ timestamp: '2026-06-06T10:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] } }),
+    ];
+    await writeFile(path, `${lines.join('\n')}\n`);
+    const file = await read(path);
+    expect({ sessionId: file.sessionId, parentSessionId: file.parentSessionId }).toEqual({ sessionId: own, parentSessionId: parent });
+    expect(file.diagnostics.map((d) => d.reason)).toContain('header-damaged');
+  });
+
   // Regression (an outside review of hostile sizes): a thread whose meta named itself as the thread
   // it was forked from said on its page that its origin, itself, was not among the files read.
   it('takes a thread forked from itself for no copy', async () => {

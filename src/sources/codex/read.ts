@@ -255,7 +255,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     lastDamaged: null,
     startedAt: null,
   };
-  if (input.headerless) rebuildHeader(ctx, input.damaged, input.first.line);
+  if (input.headerless || ownMetaLost(input)) rebuildHeader(ctx, input.damaged, input.first.line);
 
   const { first } = input;
   first.records.forEach((record, index) => addRecord(ctx, record, first.line, first.records.length > 1 ? index + 1 : 0, first.clean));
@@ -311,12 +311,30 @@ function isAnyCodexLine(value: Record<string, unknown>): boolean {
   return typeof type === 'string' && LEGACY_ITEM_TYPES.has(type) && ('role' in value || 'call_id' in value);
 }
 
-/** The first record is not a session_meta: identity from what remains of a cut-off one, else the file name's trailing UUID. */
+/** The thread id a rollout's name ends with (`rollout-<time>-<id>.jsonl`), if any. */
+function threadIdOfName(path: string): string | null {
+  return /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(basename(path))?.[1] ?? null;
+}
+
+/**
+ * The file's own session_meta was damaged and the first one read is another thread's, which a
+ * fork or a spawned child copies after its own (§3, §9): a damaged line holding a session_meta
+ * came first, and the one read names a thread other than the file's name does.
+ */
+function ownMetaLost(input: Pick<CodexInput, 'path' | 'damaged' | 'first'>): boolean {
+  const first = input.first.records[0];
+  const payload = first?.['payload'];
+  if (first?.['type'] !== 'session_meta' || !isPlainObject(payload) || typeof payload['id'] !== 'string') return false;
+  const named = threadIdOfName(input.path);
+  return named !== null && payload['id'].toLowerCase() !== named.toLowerCase() && input.damaged.some((line) => /"session_meta"/.test(line.text));
+}
+
+/** The first record is not the file's own session_meta: identity from what remains of a cut-off one, else the file name's trailing UUID. */
 function rebuildHeader(ctx: CodexContext, damaged: readonly RawLine[], firstLine: number): void {
   const text = damaged.map((d) => d.text).find((line) => /"session_meta"/.test(line)) ?? '';
   const field = (name: string): string | null => salvagedStringField(text, name);
   const name = basename(ctx.file);
-  const uuid = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name)?.[1] ?? null;
+  const uuid = threadIdOfName(ctx.file);
   const id = field('id') ?? uuid ?? name.replace(/\.jsonl$/i, '');
   ctx.own = { id, cwd: field('cwd'), timestamp: field('timestamp'), model_provider: field('model_provider') };
   ctx.ownRebuilt = true;
