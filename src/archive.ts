@@ -96,6 +96,11 @@ export interface ArchivedPages {
    * 2026-12-06): a file of as many entries, no smaller, that gives others holds another session.
    */
   opening?: string | undefined;
+  /**
+   * When its session file was last changed as read (not said by records of builds before
+   * 2026-12-05): a file of as many entries, no smaller, changed since, is looked into.
+   */
+  fileMtime?: number | undefined;
 }
 
 export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
@@ -117,6 +122,7 @@ const recordFields = {
   ledgerBytes: z.number().int().nonnegative().optional(),
   fileBytes: z.number().int().nonnegative().optional(),
   opening: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  fileMtime: z.number().finite().optional(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file', 'subagent']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 };
 const ARCHIVE_NAME = /^[0-9a-f]{32}$/;
@@ -192,6 +198,7 @@ export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'se
     ownEntries: part.ledger.entries.count - (part.ledger.besideEntries ?? 0),
     fileBytes: part.ledger.size,
     opening: openingOf(part.ledger),
+    fileMtime: part.ledger.mtime,
     ...(archiving.keys === null ? {} : { keys: archiving.keys }),
     ...(real === null || real === source ? {} : { real: nameOf(real) }),
   };
@@ -616,7 +623,10 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     // Nor one that gives the session and start archived: a file of as many entries that gives
     // others is another session written at its path, looked at entry by entry.
     const sameOpening = record.opening === undefined || record.opening === openingOf(ledger);
-    if (asMany && sameOpening && (record.fileBytes === undefined || ledger.size >= record.fileBytes)) continue;
+    // Nor one changed since (regression: an older copy put back, as many entries and no smaller,
+    // its last reply another, lost that reply's spend without a word).
+    const unchanged = record.fileMtime === undefined || record.fileMtime === ledger.mtime;
+    if (asMany && sameOpening && unchanged && (record.fileBytes === undefined || ledger.size >= record.fileBytes)) continue;
     const archived = await readArchivedLedger(outDir, record, keys);
     if (archived === null) continue;
     // The file's own entries: a name given from beside it (cleared since, or its index gone) is none of them.
@@ -717,9 +727,9 @@ async function gzipped(text: string): Promise<Buffer> {
 }
 
 /** A session's line of the records file (without its line break). */
-export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes' | 'opening'>): string {
-  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening } = record;
-  const optional = { entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening };
+export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes' | 'opening' | 'fileMtime'>): string {
+  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime } = record;
+  const optional = { entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime };
   const said = Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined));
   return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...said, search });
 }

@@ -300,6 +300,12 @@ describe('the archive', () => {
     await write([...shared, reply('r2b', 'p2', 5, 500), prompt('p3', 'r2b', 6)]);
     const second = await buildOn(5);
     expect(second.warnings.join('\n')).toContain('1 session file no longer holds what');
+    // As many entries as archived, no smaller, the last reply another: it was not looked into.
+    await write([...shared, reply('r2', 'p2', 4, 4000)]);
+    await buildOn(6);
+    await write([...shared, reply('r2c', 'p2', 7, 90_000)]);
+    const fourth = await buildOn(7);
+    expect(fourth.warnings.join('\n')).toContain('1 session file no longer holds what');
   });
 
   // Regression (an outside review of the cache): a session file given as a link whose file was
