@@ -202,6 +202,17 @@ describe('long edits', () => {
   });
 });
 
+// Regression (an outside review of hostile sizes): four screenshots of 850 kB in one prompt showed
+// two, "2 more blocks … the entry is too large for one page", each under the size one may have.
+describe('an entry of several large images', () => {
+  it('shows every image under the size one may have', () => {
+    const images = Array.from({ length: 4 }, () => ({ type: 'image' as const, mimeType: 'image/png', data: 'A'.repeat(1_140_000) }));
+    const html = page([withContent(reply('r-shots', '2026-11-01T10:00:00Z', null), images)]);
+    expect(html.match(/<img /g)).toHaveLength(4);
+    expect(html).not.toContain('more blocks of this entry not shown');
+  });
+});
+
 describe('a read call', () => {
   it('shows the path and the content as code in the file language, line numbers taken off', () => {
     const content = '     1→def total(items):\n     2→    return sum(items)';

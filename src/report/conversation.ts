@@ -491,20 +491,28 @@ function replyStatus(outcome: ReplyOutcome): { label: string; tone: 'error' | 'w
  */
 const MAX_BLOCKS_SHOWN = 1000;
 const MAX_ENTRY_CHARS = 1_500_000;
+/**
+ * Images an entry shows, in characters of their data: apart from its other markup, so that a
+ * prompt of a few screenshots, each under the size one may have (MAX_IMAGE_BASE64), shows them
+ * all (four of 850 kB showed two); about seven of the largest.
+ */
+const MAX_ENTRY_IMAGE_CHARS = 8_000_000;
 
-/** An entry's blocks as shown, up to MAX_BLOCKS_SHOWN or about MAX_ENTRY_CHARS of markup, then how many more there are. */
+/** An entry's blocks as shown, up to MAX_BLOCKS_SHOWN, about MAX_ENTRY_CHARS of markup and MAX_ENTRY_IMAGE_CHARS of images, then how many more there are. */
 function partViews(blocks: readonly Block[], budget: HighlightBudget, subagentOfCall: (callId: string) => ForkLink | null, entryAnchor: string): PartView[] {
   const views: PartView[] = [];
   let chars = 0;
+  let imageChars = 0;
   for (const block of blocks) {
-    if (views.length >= MAX_BLOCKS_SHOWN || chars > MAX_ENTRY_CHARS) {
+    if (views.length >= MAX_BLOCKS_SHOWN || chars > MAX_ENTRY_CHARS || imageChars > MAX_ENTRY_IMAGE_CHARS) {
       const more = blocks.length - views.length;
       const why = views.length >= MAX_BLOCKS_SHOWN ? 'too many for one page' : 'the entry is too large for one page';
       views.push({ type: 'omitted', label: `… ${plural(more, 'more block')} of this entry not shown: ${why} (the session file holds them).` });
       break;
     }
     const view = partView(block, budget, subagentOfCall, entryAnchor);
-    chars += partChars(view);
+    if (view.type === 'image') imageChars += partChars(view);
+    else chars += partChars(view);
     views.push(view);
   }
   return views;
