@@ -75,3 +75,24 @@ describe('reading lines', () => {
     expect(linesWhenFirstTurn).toBeLessThan(lines.length);
   });
 });
+
+// Regression (an outside review of hostile sizes): a file of UTF-16 text (PowerShell's `>` writes
+// one) was read as damaged UTF-8: "日本" became "e,g", and its byte-order mark a skipped line.
+describe('a file of UTF-16 text', () => {
+  it('is read as the text it holds, little- or big-endian, whatever chunks cut its characters', async () => {
+    const lines = ['{"title":"日本 café"}', '{"emoji":"🙂"}', 'plain'];
+    const text = `${lines.join('\n')}\n`;
+    const little = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const big = Buffer.from(little);
+    big.swap16();
+    for (const [name, bytes] of [['le', little], ['be', big]] as const) {
+      const path = join(await tempDir(), `${name}.jsonl`);
+      await writeFile(path, bytes);
+      for (const chunk of [7, 1024]) {
+        const read: string[] = [];
+        for await (const line of readLines(path, chunk)) read.push(line.text);
+        expect({ name, chunk, read }).toEqual({ name, chunk, read: lines });
+      }
+    }
+  });
+});

@@ -69,12 +69,16 @@ export async function* readLines(path: string, chunkSize = CHUNK_BYTES, maxLineB
     skipped = 0;
     return line;
   };
+  /** A file of UTF-16 text (its byte-order mark says so: PowerShell's `>` writes one): read as UTF-8. */
+  let utf16: TextDecoder | null = null;
   try {
     for (let chunks = 1; ; chunks++) {
       const bytesRead = readSync(file, chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
       if (chunks % CHUNKS_PER_TURN === 0) await nextTurn();
-      const bytes = chunk.subarray(0, bytesRead);
+      const read = chunk.subarray(0, bytesRead);
+      if (chunks === 1) utf16 = utf16Decoder(read);
+      const bytes = utf16 === null ? read : Buffer.from(utf16.decode(read, { stream: true }), 'utf8');
       let start = 0;
       let newline = bytes.indexOf(NEWLINE, start);
       while (newline !== -1) {
@@ -92,6 +96,12 @@ export async function* readLines(path: string, chunkSize = CHUNK_BYTES, maxLineB
     closeSync(file);
     if (spare && spareChunks.length < MAX_SPARE_CHUNKS) spareChunks.push(chunk);
   }
+}
+
+function utf16Decoder(opening: Buffer): TextDecoder | null {
+  if (opening[0] === 0xff && opening[1] === 0xfe) return new TextDecoder('utf-16le');
+  if (opening[0] === 0xfe && opening[1] === 0xff) return new TextDecoder('utf-16be');
+  return null;
 }
 
 function decodeLine(bytes: Buffer, number: number): RawLine {
