@@ -103,6 +103,15 @@ describe('a shell call', () => {
     expect(html).toMatch(/<details class="tool-output more-lines"><summary>28 more lines<\/summary><pre class="output">line 13\n/);
   });
 
+  // Regression (an outside review in a browser): one line of 5,000 characters (minified JSON)
+  // showed 2,000, then "1 more line", which was the rest of the same line.
+  it('says the rest of a line cut short as its rest, not as another line', () => {
+    const oneLine = page([call('c2', 'bash', { command: 'cat a.json' }, effect('shell', 'cat a.json', { command: 'cat a.json' })), result('c2', 'bash', 'x'.repeat(5000))]);
+    expect(oneLine).toContain('<summary>the rest of the line (3,000 more characters)</summary>');
+    const more = page([call('c3', 'bash', { command: 'cat b.json' }, effect('shell', 'cat b.json', { command: 'cat b.json' })), result('c3', 'bash', `${'y'.repeat(5000)}\nsecond\nthird`)]);
+    expect(more).toContain('<summary>the rest of the line and 2 more lines</summary>');
+  });
+
   it('keeps a long command to one line in the summary and shows it whole as highlighted shell', () => {
     const script = 'cat > notes.txt <<EOF\nfirst\nsecond\nEOF\necho "done"';
     const html = page([call('c2', 'bash', { command: script }, effect('shell', script, { command: script }))]);

@@ -631,8 +631,11 @@ function linesView(output: string): LinesView | null {
   if (end === -1 && shown.text.length <= HEAD_CHARS) return { head: shown.text, more: null, omitted: shown.omitted };
   const at = end === -1 || end > HEAD_CHARS ? HEAD_CHARS : end;
   const rest = shown.text.slice(at).replace(/^\n/, '');
-  // A line cut at HEAD_CHARS goes on in the fold, and counts there.
-  return { head: shown.text.slice(0, at), more: { label: plural(lineCount(rest), 'more line'), text: rest }, omitted: shown.omitted };
+  // A line cut at HEAD_CHARS goes on in the fold: said as its rest, not as another line.
+  const midLine = at === HEAD_CHARS && shown.text[at] !== '\n';
+  const more = lineCount(rest) - (midLine ? 1 : 0);
+  const label = !midLine ? plural(more, 'more line') : more === 0 ? `the rest of the line (${plural(rest.length, 'more character')})` : `the rest of the line and ${plural(more, 'more line')}`;
+  return { head: shown.text.slice(0, at), more: { label, text: rest }, omitted: shown.omitted };
 }
 
 /** `cat -n` style numbers before each line (`     1→code`, `1\tcode`), as agents' read tools return files. */
