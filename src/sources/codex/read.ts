@@ -408,7 +408,8 @@ interface Place {
 }
 
 function setOwn(ctx: CodexContext, meta: raw.RawSessionMeta): void {
-  ctx.own = meta;
+  // A thread named as forked from itself (a hostile or damaged meta) is no copy of another.
+  ctx.own = meta.forked_from_id === meta.id ? { ...meta, forked_from_id: null } : meta;
   // An empty cwd names no folder (a project of no name), as a missing one.
   ctx.cwd = meta.cwd || ctx.cwd;
   ctx.repository = repositoryOf(meta['git']) ?? ctx.repository;
@@ -1095,7 +1096,7 @@ function carried(total: Totals | null, rawTotal: raw.RawTokenUsage, before: Tota
  */
 /** The file is a fork's or a spawned child's: its history, and the totals it starts from, are its parent's. */
 function namesParent(ctx: CodexContext): boolean {
-  return Boolean((ctx.own?.forked_from_id && ctx.own.forked_from_id !== ctx.own.id) || ctx.leadingCopies.length > 0 || (ctx.own && spawnParentOf(ctx.own)));
+  return Boolean(ctx.own?.forked_from_id || ctx.leadingCopies.length > 0 || (ctx.own && spawnParentOf(ctx.own)));
 }
 
 function inheritsTotals(ctx: CodexContext, total: Totals, last: Totals | null): last is Totals {
@@ -1328,8 +1329,7 @@ function nameEntry(name: string, anchor: string, sessionId: string, line: number
  * §9), and one that does not is still a copy: its history counts once, in the origin.
  */
 function originOf(own: raw.RawSessionMeta, leadingCopies: readonly string[]): string | null {
-  // A thread named as forked from itself (a hostile or damaged meta) is no copy of another.
-  if (own.forked_from_id) return own.forked_from_id === own.id ? null : own.forked_from_id;
+  if (own.forked_from_id) return own.forked_from_id;
   if (spawnParentOf(own) !== null) return null;
   return leadingCopies[0] ?? null;
 }

@@ -217,15 +217,6 @@ function headerVersion(version: number | string | null | undefined): number {
 }
 
 function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number, piece: number, clean: boolean): void {
-  // An id or parent that is no text loses the entry no content: a number is read as its text (what
-  // names it is likely a number too), anything else as none, as an entry without one is read.
-  for (const field of ['id', 'parentId'] as const) {
-    const value = record[field];
-    if (value === undefined || value === null || (typeof value === 'string' && value !== '')) continue;
-    const asText = typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
-    ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, `${field} ${JSON.stringify(value) ?? String(value)} is no text: ${asText === undefined ? 'read without it' : 'read as text'}`));
-    record = { ...record, [field]: asText };
-  }
   record = idsAsText(ctx, record, line);
   const envelope = raw.rawEnvelope.safeParse(record);
   if (!envelope.success) {
@@ -325,25 +316,35 @@ function entryMark(type: string, record: Record<string, unknown>): string {
 }
 
 /**
- * What names another entry or a call, written as a number (a tool of the user's wrote the file):
- * read as its text, as an entry's own id is, so that what it names is still found (a result its
- * call, a label its entry); a call's own id too, or the call was a block of JSON.
+ * Ids written as no text (a tool of the user's wrote the file) lose the entry nothing: a number is
+ * read as its text, so that what names it (likely a number too) still finds it. An entry's own id
+ * or parent that is anything else is read as none, as an entry without one is. What names another
+ * entry or a call (a result its call, a label its entry), and a call's own id (or the call was a
+ * block of JSON), are read as text when numbers.
  */
 function idsAsText(ctx: PiContext, record: Record<string, unknown>, line: number): Record<string, unknown> {
+  let read = record;
+  for (const field of ['id', 'parentId'] as const) {
+    const value = read[field];
+    if (value === undefined || value === null || (typeof value === 'string' && value !== '')) continue;
+    const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+    ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, `${field} ${JSON.stringify(value) ?? String(value)} is no text: ${text === undefined ? 'read without it' : 'read as text'}`));
+    read = { ...read, [field]: text };
+  }
   const fields: string[] = [];
   const asText = (value: unknown, field: string): unknown => {
     if (typeof value !== 'number' || !Number.isFinite(value)) return value;
     fields.push(field);
     return String(value);
   };
-  let read = record;
   for (const field of ['targetId', 'firstKeptEntryId', 'fromId']) if (typeof read[field] === 'number') read = { ...read, [field]: asText(read[field], field) };
   const message = read['message'];
   if (isPlainObject(message)) {
     let shown = message;
     if (typeof shown['toolCallId'] === 'number') shown = { ...shown, toolCallId: asText(shown['toolCallId'], 'toolCallId') };
     const content = shown['content'];
-    if (Array.isArray(content) && content.some((block) => isPlainObject(block) && block['type'] === 'toolCall' && typeof block['id'] === 'number')) {
+    // Calls are a reply's: other messages' content (a tool's output) is not looked through.
+    if (shown['role'] === 'assistant' && Array.isArray(content) && content.some((block) => isPlainObject(block) && block['type'] === 'toolCall' && typeof block['id'] === 'number')) {
       shown = { ...shown, content: content.map((block) => (isPlainObject(block) && block['type'] === 'toolCall' ? { ...block, id: asText(block['id'], 'a tool call’s id') } : block)) };
     }
     if (shown !== message) read = { ...read, message: shown };
