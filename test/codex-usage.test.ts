@@ -261,6 +261,25 @@ describe('Codex usage in stats', () => {
     expect(details).toContainEqual(expect.stringContaining('token_count: info.model not as the format has it (kept without it)'));
   });
 
+  // Regression (a review of the Codex reader): totals after the first that left out their output
+  // (or input) count kept the count before, so the response's own 100 out (or 1,000 in) was lost,
+  // unsaid, while the same totals as a thread's first were damage.
+  it.each([
+    ['output', 'totals-without-output'],
+    ['input', 'totals-without-input'],
+  ])('counts a response whose running totals leave out their %s count by its own counts, and says so', async (field, folder) => {
+    expect((await stats(folder)).totals).toMatchObject({ usageRecords: 3, tokens: { input: 3_000, output: 300 }, cost: { bough: 0.00675 } });
+    const details = (await summaryOf(folder)).diagnostics.items.map((item) => item.detail);
+    expect(details).toEqual([expect.stringContaining(`running totals without ${field}_tokens: counted the last response’s own counts instead`)]);
+  });
+
+  // Regression (a review of the Codex reader): after a "context window exceeded" event in the same
+  // turn, the counts start again from 0, so the second request after it went from and to the
+  // counts the thread's second request did: taken for a copy of it and not counted.
+  it('counts requests after a "context window exceeded" event in the same turn apart from the thread’s first ones', async () => {
+    expect((await stats('context-full-same-turn')).totals).toMatchObject({ usageRecords: 4, tokens: { input: 4_000, output: 400 }, cost: { bough: 0.009 } });
+  });
+
   // Regressions from a hostile look at the fixes above: the turn put in every claim made a fork's
   // re-emit of its parent's last response (the parent's last turn unanswered) and a child's
   // replay without turn lines count again; a count an older build leaves out was "damage", and a

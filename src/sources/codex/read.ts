@@ -965,7 +965,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   for (const part of parts) {
     const usage = codexUsage(ctx, reasoningWithinOutput(ctx, part.counts, at.line), model, time);
     draft.entry.usage.push(usage);
-    ctx.usages.push({ usage, turn: part.turn, before: part.from === null ? '0' : countsSignature(part.from), after: part.to === null ? `last:${countsSignature(part.counts)}#${at.line}` : countsSignature(part.to) });
+    ctx.usages.push({ usage, turn: part.turn, before: part.from === null ? '0' : totalsSignature(part.from), after: part.to === null ? `last:${countsSignature(part.counts)}#${at.line}` : totalsSignature(part.to) });
   }
 }
 
@@ -1062,9 +1062,9 @@ function movedOn(before: Totals | null, last: Totals): Totals {
 function damagedTotals(total: Totals | null, rawTotal: raw.RawTokenUsage | null | undefined, before: Totals | null): string | null {
   if (total === null) return before !== null ? 'missing in a thread whose earlier token_counts have them' : null;
   const written = rawTotal as raw.RawTokenUsage;
-  if (before === null) {
-    for (const field of ['input_tokens', 'output_tokens'] as const) if (written[field] === undefined || written[field] === null) return `without ${field}`;
-  }
+  // Every build writes both (an optional count, as cache writes, goes on as it was: carried): one
+  // left out is a count lost, which the totals before cannot stand in for.
+  for (const field of ['input_tokens', 'output_tokens'] as const) if (written[field] === undefined || written[field] === null) return `without ${field}`;
   const problem = countsProblemOf(written, MAX_RUNNING_TOTAL);
   if (problem !== null) return problem;
   // A part larger than its whole is no count Codex writes (a "context full" total is larger than
@@ -1152,6 +1152,16 @@ function isZero(t: Totals): boolean {
 
 function countsSignature(t: Totals): string {
   return `${t.input}/${t.cached}/${t.cacheWrite}/${t.output}/${t.reasoning}`;
+}
+
+/**
+ * Running totals as a usage claim names them: their counts, and total_tokens where it is not their
+ * sum, as after a "context window exceeded" event (§7.2 item 3): the counts that follow it start
+ * again from 0 and would otherwise name the thread's first requests again, which are then taken
+ * for copies of them.
+ */
+function totalsSignature(t: Totals): string {
+  return selfConsistent(t) ? countsSignature(t) : `${countsSignature(t)}=${t.total}`;
 }
 
 // --- building entries -------------------------------------------------------------------------
