@@ -213,10 +213,18 @@ describe('secrets the pattern list used to miss', () => {
       'docker-token': 'dckr_pat_FAKEb0ughX7yQ2mZ9vL4kP1wR8sT',
       'vault-token': 'hvs.CAESIFAKEb0ughJ3x9Qm2LkP7vW4zR1sT8yU5nB0cE',
       'databricks-token': 'dapi0123456789abcdef0123456789abcdef-2',
+      // A review of sharing: keys of model providers Pi takes, pasted as text, were kept.
+      'groq-key': 'gsk_FAKEb0ugh7yQ2mZ9vL4kP1wR8sTq3Xe6Jd5Hc0Ab9Nm2Lp4Ks7Wf',
+      'xai-key': 'xai-FAKEb0ugh7yQ2mZ9vL4kP1wR8sTq3Xe6Jd5Hc0Ab9Nm2Lp4Ks7WfQ3Xe6Jd5Hc0Ab9Nm2Lp4Ks7Wf1',
+      'perplexity-key': 'pplx-FAKEb0ugh7yQ2mZ9vL4kP1wR8sTq3Xe6Jd5Hc0Ab9Nm2L',
+      'cerebras-key': 'csk-fakeb0ugh7yq2mz9vl4kp1wr8stq3xe6jd5hc0ab9nm2l',
+      'replicate-token': 'r8_FAKEb0ugh7yQ2mZ9vL4kP1wR8sTq3Xe6Jd5',
+      'fireworks-key': 'fw_FAKEb0ugh7yQ2mZ9vL4kP1wR8s',
     };
     for (const [kind, token] of Object.entries(tokens)) expect(redact(`token ${token} here`)).toBe(`token [REDACTED:${kind}] here`);
     // Words that begin alike are not tokens.
     expect(redact('dapi is an API; hvs.config; pypi-AgE; dckr_pat_')).toBe('dapi is an API; hvs.config; pypi-AgE; dckr_pat_');
+    expect(redact('xai-sdk, gsk_short, fw_build_artifacts_2024, csk-main')).toBe('xai-sdk, gsk_short, fw_build_artifacts_2024, csk-main');
   });
 
   it('sshpass -p, and not the -p of the command it runs', () => {
@@ -378,6 +386,10 @@ describe('secrets the pattern list used to miss', () => {
     // A private key's body on one line; a certificate's stays.
     ['data: MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCwKbzS end', 'data: [REDACTED:private-key] end'],
     ['cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE', 'cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE'],
+    // A review of sharing: a password ending in ! or ? was a type (GraphQL's `String!`) in a table.
+    ['| Name | Value |\n|---|---|\n| DB_PASSWORD | Summer2024! |\n| ADMIN_PASSWORD | Welcome2026? |', '| Name | Value |\n|---|---|\n| DB_PASSWORD | [REDACTED:assignment] |\n| ADMIN_PASSWORD | [REDACTED:assignment] |'],
+    ['| user | password |\n|---|---|\n| admin | Spring2026! |', '| user | password |\n|---|---|\n| admin | [REDACTED:assignment] |'],
+    ['| Field | Type |\n|---|---|\n| password | Int64! |\n| secret | Base64? |', '| Field | Type |\n|---|---|\n| password | Int64! |\n| secret | Base64? |'],
     // Home folders of users whose names are not ASCII: whole, not in part.
     ['paths: /home/łucja/a C:\\Users\\Łucja\\b /Users/jürgen/c /home/josé/d', 'paths: ~/a ~\\b ~/c ~/d'],
   ])('%s', (text, redacted) => {

@@ -910,7 +910,7 @@ function isLiteralPassword(password: string): boolean {
 /** A URL's host and what may follow it: a dotted name (then : / ? # a space, a quote, ; , | or a bracket), a word (not then ; or ,), or an IPv6 address. */
 const URL_HOST_END = String.raw`(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?=:\d|[/?#\s"'<>);,|]|$)|[A-Za-z0-9-]+(?=:\d|[/?#\s"'<>)|]|$)|\[[0-9A-Fa-f:.]+\](?=:\d|[/?#\s"'<>)|]|$))`;
 
-const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.)`;
+const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.|gsk_|xai-|pplx-|csk-|r8_)`;
 
 export const SECRET_RULES: readonly SecretRule[] = [
   // Private keys, whole blocks; a block cut off by truncated output is redacted to its end.
@@ -1008,6 +1008,13 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('docker-token', /dckr_pat_[A-Za-z0-9_-]{20,}/g, { hint: 'dckr_' }),
   shape('vault-token', /(?<![A-Za-z0-9.])hv[sbr]\.[A-Za-z0-9_-]{24,}/g, { hint: /hv[sbr]\./ }),
   shape('databricks-token', /(?<![A-Za-z0-9])dapi[0-9a-f]{32}(?:-\d)?(?![0-9a-f])/g, { hint: 'dapi' }),
+  // Keys of model providers Pi and others take (Groq, xAI, Perplexity, Cerebras, Replicate, Fireworks).
+  shape('groq-key', /(?<![A-Za-z0-9])gsk_[A-Za-z0-9]{40,}/g, { hint: 'gsk_' }),
+  shape('xai-key', /(?<![A-Za-z0-9])xai-[A-Za-z0-9]{40,}/g, { hint: 'xai-' }),
+  shape('perplexity-key', /(?<![A-Za-z0-9])pplx-[A-Za-z0-9]{40,}/g, { hint: 'pplx-' }),
+  shape('cerebras-key', /(?<![A-Za-z0-9])csk-[A-Za-z0-9]{40,}/g, { hint: 'csk-' }),
+  shape('replicate-token', /(?<![A-Za-z0-9])r8_[A-Za-z0-9]{30,}/g, { hint: 'r8_' }),
+  shape('fireworks-key', /(?<![A-Za-z0-9])fw_[A-Za-z0-9]{20,}/g, { hint: 'fw_', accept: (key) => /\d/.test(key) && /[A-Za-z]{2}/.test(key.slice(3)) }),
 ];
 
 /** fish's `set -x NAME value`, Windows' `setx NAME value`, PowerShell's SetEnvironmentVariable("NAME", "value"). */
@@ -1214,8 +1221,12 @@ const TABLE_RULE_HINT = /\|[ \t]*:?-/;
 /** A table cell that names where a secret is kept, or when: an ARN, a path, a resource's name, a URL, a time. */
 const REFERENCE_CELL = /^(?:arn:|projects\/|\/|~\/|\.{1,2}\/|[a-z][a-z0-9+.-]*:\/\/|\d{4}-\d{2}-\d{2})/i;
 
-/** A type or a size in an API reference's column: `String!`, `Option<String>`, `Uint8Array`, `bytes32`, `32-byte`, `HS256`, `uuid4`. */
-const TYPE_CELL = /^(?:[A-Za-z_][\w.]*(?:<[^<>]*>|\[\])[!?]?|[A-Za-z_]\w*[!?]|(?:u?int|bytes|float|Uint|Int|Float)\d+(?:Array)?|\d+[-_ ]?(?:bytes?|bits?|chars?|characters)|[HRE]S\d{3}|argon2\w*|bcrypt[\w-]*|base64\w*|uuid(?:v?\d)?|(?:min|max)[-_]\w+=?\w*|ttl[:=]\d+)$/i;
+/**
+ * A type or a size in an API reference's column: `String!`, `Int64?`, `Option<String>`,
+ * `Uint8Array`, `bytes32`, `32-byte`, `HS256`, `uuid4`. A word and a mark takes digits only after a
+ * type's stem: `Summer2024!` is a password.
+ */
+const TYPE_CELL = /^(?:[A-Za-z_][\w.]*(?:<[^<>]*>|\[\])[!?]?|(?:[A-Za-z_]+|(?:u?int|float|double|decimal|bytes?|base|vec(?:tor)?|utf|sha|md)\d{1,3})[!?]|(?:u?int|bytes|float|Uint|Int|Float)\d+(?:Array)?|\d+[-_ ]?(?:bytes?|bits?|chars?|characters)|[HRE]S\d{3}|argon2\w*|bcrypt[\w-]*|base64\w*|uuid(?:v?\d)?|(?:min|max)[-_]\w+=?\w*|ttl[:=]\d+)$/i;
 
 /** A name of a password, as opposed to a key's or a token's: a chosen word is its value, not only one that looks issued. */
 function isPasswordName(name: string): boolean {
