@@ -227,6 +227,15 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact('xai-sdk, gsk_short, fw_build_artifacts_2024, csk-main')).toBe('xai-sdk, gsk_short, fw_build_artifacts_2024, csk-main');
   });
 
+  // Regression (a review of sharing): Pi's auth.json read by an agent kept its Mistral and Groq
+  // keys and Google's refresh token: `key`, `access` and `refresh` name nothing secret alone.
+  it('the credentials of a JSON holding Pi’s auth.json, and not what those names hold elsewhere', () => {
+    const auth = '{"mistral":{"type":"api_key","key":"Zk81hdb2nsQpLm39XcV7abcdEF12"},"gemini":{"type":"oauth","refresh":"1//0gFAKEb0ughAbCdEf-12345xyzQ","access":"tok.AbCdEfGh1234567890ZyXw","expires":1767225600000}}';
+    expect(redact(auth)).toBe('{"mistral":{"type":"api_key","key":"[REDACTED:secret-field]"},"gemini":{"type":"oauth","refresh":"[REDACTED:secret-field]","access":"[REDACTED:secret-field]","expires":1767225600000}}');
+    const kept = '{"key": "ctrl+shift+p"} {"key": "550e8400-e29b-41d4-a716-446655440000"} {"access": "public-read"} {"refresh": "5m"} {"key": "settings.appearance.themeName"}';
+    expect(redact(kept)).toBe(kept);
+  });
+
   it('sshpass -p, and not the -p of the command it runs', () => {
     expect(redact('sshpass -p MyS9lP4ssW0rd###x7 ssh deploy@host')).toBe('sshpass -p [REDACTED:cli-password] ssh deploy@host');
     expect(redact('sshpass -v -p MyS9lP4ssW0rd###x7 ssh deploy@host')).toBe('sshpass -v -p [REDACTED:cli-password] ssh deploy@host');

@@ -584,7 +584,16 @@ const CODE_DECLARATION = /(?:^|[^\w$])(?:const|let|var|val|final|readonly|privat
 const LINE_LOOKBACK = 40;
 
 /** A quick look before the words of a name are read. */
-const SECRET_NAME_HINT = /pass|pwd|secret|token|key|auth|credential|pin|otp|mfa|2fa|code/i;
+const SECRET_NAME_HINT = /pass|pwd|secret|token|key|auth|credential|pin|otp|mfa|2fa|code|access|refresh/i;
+
+/** Names that say nothing alone, whose quoted value is a credential when it looks issued: Pi's auth.json keeps `{"type": "api_key", "key": …}` and `{"type": "oauth", "access": …, "refresh": …}`. */
+const BARE_CREDENTIAL_NAMES = new Set(['key', 'access', 'refresh']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A value under a bare credential name that is one: twenty characters and more, issued-looking and random, not a UUID (a list item's `key`). */
+function isIssuedCredential(name: string, value: string): boolean {
+  return BARE_CREDENTIAL_NAMES.has(name.toLowerCase()) && value.length >= 20 && looksIssued(value) && looksRandom(value) && !UUID.test(value);
+}
 
 /** `NAME=value` and `NAME := value` count as assignments, `"NAME": value` as a secret field, `NAME: value` as an API key. */
 function namedValues(text: string): Found[] {
@@ -621,7 +630,7 @@ function namedValues(text: string): Found[] {
         (read.quoted && /["']/.test(closer) && isSecretsName(name, 'assigned') && isListOfSecrets(text.slice(read.start, read.end))));
     if (!secret && !plural) {
       const value = text.slice(read.start, read.end);
-      if (isSecretCode(name, value)) found.push({ start: read.start, end: read.end, kind });
+      if (isSecretCode(name, value) || (read.quoted && isIssuedCredential(name, value))) found.push({ start: read.start, end: read.end, kind });
       continue;
     }
     // Many secrets: `DB_PASSWORDS=one,two` is all of them, not counts, paths or a list of names.
