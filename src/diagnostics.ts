@@ -22,6 +22,7 @@ export const DIAGNOSTIC_REASONS = {
   'invalid-time': 'a timestamp that is not a real date and time (the record goes by its session’s time)',
   'no-time': 'a session with no readable time anywhere: dated by its file’s last change, which copying or touching it moves',
   'absurd-number': 'a token count or cost no agent could mean (negative, fractional, infinite or absurdly large), left out of the sums',
+  'unlikely-count': 'a token count larger than any model’s context in one request (more than 10 million): counted as written, to be checked',
   'inconsistent-usage': 'a usage record whose parts do not add up to its total (the total kept, no part larger than it)',
   'session-failed': 'a session bough could not read at all (the rest of the report is complete)',
   'page-failed': 'a session whose page could not be written (its numbers are counted; its page says what failed)',

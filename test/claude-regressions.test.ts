@@ -1333,6 +1333,33 @@ describe('a gateway that writes one message id for every response, and no reques
     expect(totals).toMatchObject({ sessions: 2, usageRecords: 2, tokens: { input: 1009, output: 827 } });
   });
 
+  // Regression (a review of Claude Code's files): a request of 100 million input tokens (500 times
+  // the model's context) added $100 to the totals, and the data-quality page said nothing of it.
+  it('counts a request larger than any model’s context as written, and says so', async () => {
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'go'), assistant('a1', 'u1', 'A', tokens(100_000_000, 10))] });
+    const { totals, diagnostics } = await stats(folder);
+    expect(totals).toMatchObject({ usageRecords: 1, tokens: { input: 100_000_000, output: 10 }, cost: { bough: 100.00005 } });
+    expect(diagnostics.byReason).toEqual({ 'unlikely-count': 1 });
+    expect(diagnostics.skippedLines).toBe(0);
+    const { out } = await build(folder);
+    const page = await readFile(join(out, 'data-quality.html'), 'utf8');
+    expect(page).toContain('input 100000000 in one request: more than any model’s context, counted as written');
+  });
+
+  // Regression (a review of Claude Code's files): a response of message id `msg_x␀req_y` and
+  // request id `req_z` and one of `msg_x` and `req_y␀req_z` were one claim (the two joined by a
+  // NUL), and the second's usage was lost.
+  it('counts two responses whose ids, joined, would read alike', async () => {
+    const first = assistant('a1', 'u1', 'A', tokens(1000, 1000));
+    const second = assistant('a2', 'u2', 'B', tokens(2000, 10));
+    const ids = (line: object, message: string, request: string) => ({ ...line, requestId: request, message: { ...(line as { message: object }).message, id: message } });
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'first'), ids(first, 'msg_x\u0000req_y', 'req_z'), user('u2', 'a1', 'second'), ids(second, 'msg_x', 'req_y\u0000req_z')],
+    });
+    const { totals } = await stats(folder);
+    expect(totals).toMatchObject({ replies: 2, usageRecords: 2, tokens: { input: 3000, output: 1010 } });
+  });
+
   // Regression (a hostile look): a sub-agent's response under the id the main thread's had was
   // taken for a replay of it, and its usage dropped (sub-agent usage is additive, claude.md §8.1).
   it('counts a sub-agent’s responses as its own', async () => {

@@ -8,6 +8,12 @@ import type { Entry, SessionFile, TokenCounts, Usage } from '../types.js';
 
 /** More tokens than any model takes or gives in one request, by orders of magnitude. */
 export const MAX_TOKENS_PER_RECORD = 1e9;
+/**
+ * More than the largest context any model has (10 million tokens) in one request: counted, as a
+ * count no agent could mean is not, but said, so that one damaged line cannot add thousands of
+ * dollars unseen. A record that sums several requests (a sub-agent run's) may hold more.
+ */
+export const UNLIKELY_TOKENS_PER_REQUEST = 10_000_000;
 /** More than any single request has cost. */
 export const MAX_COST_PER_RECORD = 10_000;
 
@@ -22,6 +28,8 @@ export function checkUsageNumbers(file: SessionFile): Diagnostic[] {
     for (const usage of entry.usage) {
       const found = fixUsage(usage);
       if (found.length > 0) problems.push(diagnostic('absurd-number', file.path, entry.line, `${found.join('; ')}: left out of the sums`));
+      const unlikely = usage.largestPrompt === undefined ? TOKEN_KINDS.filter((kind) => usage[kind] > UNLIKELY_TOKENS_PER_REQUEST) : [];
+      if (unlikely.length > 0) problems.push(diagnostic('unlikely-count', file.path, entry.line, `${unlikely.map((kind) => `${kind} ${describe(usage[kind])}`).join('; ')} in one request: more than any model’s context, counted as written`, false));
     }
     if (entry.kind === 'toolResult') for (const run of entry.subagents) pending.push(...run.entries);
   }

@@ -464,9 +464,10 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
   // its request id): the request id stands in for the message id, with what tells a message id
   // not unique (§9.3): one response is lines chained to it with its prompt's size, counted once
   // in its session, never merged by the id alone (a gateway's id may be empty, or the same on all).
-  const requestOnly = message.id === undefined || message.id === null ? (line.requestId ?? null) : null;
-  const messageId = message.id ?? (requestOnly === null || requestOnly === '' ? null : `request ${requestOnly}`);
-  const requestId = requestOnly === null ? (line.requestId ?? null) : null;
+  const writtenRequest = line.requestId === undefined || line.requestId === null ? null : keyPart(line.requestId);
+  const requestOnly = message.id === undefined || message.id === null ? writtenRequest : null;
+  const messageId = message.id === undefined || message.id === null ? (requestOnly === null || requestOnly === '' ? null : `request ${requestOnly}`) : keyPart(message.id);
+  const requestId = requestOnly === null ? writtenRequest : null;
   const response = responseOf(ctx, env, messageId, requestId, promptCountsOf(message.usage));
   if (response) {
     // A later line of a response already read: its blocks join the reply, its uuid passes through.
@@ -541,6 +542,15 @@ function lineSaid(ctx: ClaudeContext, env: raw.RawEnvelope, blocks: readonly Blo
  * those results, has a larger prompt. (Not told by a stop reason: Claude Code 2.0 writes the
  * response's on every line of it.)
  */
+/**
+ * An id as a part of the keys joined by NUL (a response's, its usage's claim): as written, unless it
+ * holds a NUL or a backslash, which no real id does; then escaped, after a backslash no id as
+ * written holds. Two responses of ids `a␀b`+`c` and `a`+`b␀c` were one claim, and one was lost.
+ */
+function keyPart(id: string): string {
+  return /[\0\\]/.test(id) ? `\\${id.replace(/\\/g, '\\\\').replace(/\0/g, '\\0')}` : id;
+}
+
 function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, requestId: string | null, promptCounts: PromptCounts | null): Response | null {
   if (messageId === null) return null;
   if (requestId !== null) return ctx.responses.get(`${messageId}\u0000${requestId}`) ?? null;
