@@ -118,4 +118,30 @@ describe('Claude Code: a recorded cost on some replies only', () => {
     const column = (rows[0] ?? '').split(',').indexOf('us_only');
     expect(rows.slice(1).map((row) => row.split(',')[column])).toEqual(['true', 'false', 'true']);
   });
+
+  // Regression (a review of pricing): a Bedrock or Vertex model Claude Code recorded was filed
+  // under `anthropic` (priced as Bedrock sells it), so one model was two rows beside Pi's.
+  it('files a Bedrock or Vertex model under that cloud, priced as it sells it', async () => {
+    const folder = join(await tempDir(), 'projects', '-home-ana-cloud');
+    await mkdir(folder, { recursive: true });
+    const session = '77777777-7777-4777-8777-777777777777';
+    const line = (uuid: string, parent: string, model: string) => ({
+      parentUuid: parent, isSidechain: false, cwd: '/home/ana/cloud', sessionId: session, version: '2.1.114', uuid,
+      timestamp: '2026-03-10T10:00:01.000Z', type: 'assistant', requestId: `req_${uuid}`,
+      message: { id: `msg_${uuid}`, model, role: 'assistant', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn',
+        usage: { input_tokens: 1000, output_tokens: 1000, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } },
+    });
+    const prompt = { parentUuid: null, isSidechain: false, cwd: '/home/ana/cloud', sessionId: session, version: '2.1.114', uuid: 'u', timestamp: '2026-03-10T10:00:00.000Z', type: 'user', message: { role: 'user', content: 'go' } };
+    const lines = [prompt, line('a1', 'u', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'), line('a2', 'a1', 'claude-sonnet-4-5@20250929'), line('a3', 'a2', 'claude-sonnet-4-5-20250929')];
+    await writeFile(join(folder, `${session}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const stats = statsSchema.parse(JSON.parse((await run(['stats', folder, '--by', 'model', '--json', '--no-cache', '--tz', 'UTC'])).stdout));
+    expect(stats.totals.models.map((m) => [m.provider, m.model, m.cost.bough])).toEqual(
+      expect.arrayContaining([
+        // Bedrock's regional entry: $3.30/M in, $16.50/M out; Vertex's and Anthropic's: $3/M, $15/M.
+        ['amazon-bedrock', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', expect.closeTo(0.0198, 10)],
+        ['google-vertex', 'claude-sonnet-4-5@20250929', expect.closeTo(0.018, 10)],
+        ['anthropic', 'claude-sonnet-4-5-20250929', expect.closeTo(0.018, 10)],
+      ]),
+    );
+  });
 });

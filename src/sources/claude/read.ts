@@ -500,7 +500,7 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
     ctx,
     located,
     env,
-    { kind: 'reply', content: blocks, outcome: 'ok', stopReason: null, errorMessage: null, provider: 'anthropic', model: message.model ?? null, responseModel: null },
+    { kind: 'reply', content: blocks, outcome: 'ok', stopReason: null, errorMessage: null, provider: providerOf(message.model ?? null), model: message.model ?? null, responseModel: null },
     [],
   );
   const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, usageDamaged: false, usageLineAt: 0, damagedAt: [], promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null, said: new Set([lineSaid(ctx, env, blocks)].filter((said) => said !== null)) };
@@ -542,6 +542,18 @@ function lineSaid(ctx: ClaudeContext, env: raw.RawEnvelope, blocks: readonly Blo
  * those results, has a larger prompt. (Not told by a stop reason: Claude Code 2.0 writes the
  * response's on every line of it.)
  */
+/**
+ * Whose model a response names (pricing.md §3): Bedrock's ids (`us.anthropic.…-v1:0`, an
+ * inference profile's ARN) and Vertex's (`…@20250929`) are those clouds', priced as they sell them;
+ * any other Anthropic's own. Named as Pi names them, so that one model is one row.
+ */
+function providerOf(model: string | null): string {
+  if (model === null) return 'anthropic';
+  if (/^(?:[a-z]{2,6}(?:-[a-z]+)?\.)?anthropic\.claude/.test(model) || /^arn:aws[\w-]*:bedrock:/.test(model)) return 'amazon-bedrock';
+  if (/^claude-[\w.-]+@[\w-]+$/.test(model)) return 'google-vertex';
+  return 'anthropic';
+}
+
 /**
  * An id as a part of the keys joined by NUL (a response's, its usage's claim): as written, unless it
  * holds a NUL or a backslash, which no real id does; then escaped, after a backslash no id as
@@ -718,7 +730,7 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     cacheRead: u.cache_read_input_tokens ?? 0,
     ...cacheWrites(ctx, u, draft.entry.line),
     reasoning: 0,
-    provider: 'anthropic',
+    provider: providerOf(model),
     model,
     requestedModel: model,
     responseModel: null,
