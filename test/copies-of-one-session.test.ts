@@ -781,19 +781,21 @@ describe('a copy or origin outside the report', () => {
     const scope: Scope = { ...ALL_UTC, period: parsePeriod({ since: day, until: day }, 'UTC') };
     const { summary } = await build({ inputs: [LINEAGE], out, scope, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
     const session = summary.sessions.find((s) => s.file.endsWith(file));
-    return { page: await readFile(join(out, session?.page as string), 'utf8'), origin: session?.origin };
+    return { page: await readFile(join(out, session?.page as string), 'utf8'), origin: session?.origin, parentFile: session?.parentFile };
   };
 
   it('is said to be outside it, not named', async () => {
     const { page: origin } = await pageOf('2026-10-10', '0196a000-0000-7000-8000-000000000021.jsonl');
     expect(origin).toContain('Forked or copied into:</p>\n  <ul><li>A session outside this report’s period or filters</li></ul>');
     expect(origin).not.toContain('Port the checkout to v2.');
-    const { page: fork, origin: forkOrigin } = await pageOf('2026-10-11', '0196a000-0000-7000-8000-000000000022.jsonl');
+    const { page: fork, origin: forkOrigin, parentFile } = await pageOf('2026-10-11', '0196a000-0000-7000-8000-000000000022.jsonl');
     expect(fork).toContain('Copied from a session outside this report’s period or filters.');
     // Regression (a hostile look): the fold of its copied entries still named it.
     expect(fork).toContain('copied from a session outside this report’s period or filters, counted where first recorded</summary>');
     expect(fork).not.toContain('copied from “');
-    // summary.json names no session the report does not show either.
+    // summary.json names no session the report does not show either (regression, a review of
+    // sharing: its parentFile did, the path its header gives).
     expect(forkOrigin).toBeNull();
+    expect(parentFile).toBeNull();
   });
 });

@@ -210,7 +210,9 @@ export function sessionJson(session: SessionData, pages: PageMap): Summary['sess
     startedAt: new Date(session.startedAt).toISOString(),
     lastAt: new Date(session.lastAt).toISOString(),
     partlyOutsidePeriod: session.partly,
-    parentFile: ledger.parentFile,
+    // The file its header names, unless that is a session read and left outside this report's
+    // period or filters, which the report names nowhere (its page says only that there is one).
+    parentFile: session.origin !== null && !pages.hasSession(session.origin.key) ? null : ledger.parentFile,
     sourceLastSeen: ledger.lastSeen === null ? null : new Date(ledger.lastSeen).toISOString(),
     // As its page names it: only a session this report shows (one outside its period or filters is no part of it).
     origin: session.origin !== null && pages.hasSession(session.origin.key) ? session.origin.path : null,
