@@ -395,6 +395,9 @@ describe('secrets the pattern list used to miss', () => {
     // A private key's body on one line; a certificate's stays.
     ['data: MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCwKbzS end', 'data: [REDACTED:private-key] end'],
     ['cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE', 'cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE'],
+    // A review of sharing: YAML's block scalars under a secret's name kept the value on the lines below.
+    ['db:\n  password: |\n    Hunter22xBlockScalar\n  user: bob\napi_key: >-\n  Zk81hdb2nsQpLm39XcV7Folded\n  secondline\nother: 1', 'db:\n  password: |\n    [REDACTED:api-key]\n  user: bob\napi_key: >-\n  [REDACTED:api-key]\n  [REDACTED:api-key]\nother: 1'],
+    ['password: |\n  ${DB_PASSWORD}\ndescription: >\n  Some text\n', 'password: |\n  ${DB_PASSWORD}\ndescription: >\n  Some text\n'],
     // A review of sharing: a password ending in ! or ? was a type (GraphQL's `String!`) in a table.
     ['| Name | Value |\n|---|---|\n| DB_PASSWORD | Summer2024! |\n| ADMIN_PASSWORD | Welcome2026? |', '| Name | Value |\n|---|---|\n| DB_PASSWORD | [REDACTED:assignment] |\n| ADMIN_PASSWORD | [REDACTED:assignment] |'],
     ['| user | password |\n|---|---|\n| admin | Spring2026! |', '| user | password |\n|---|---|\n| admin | [REDACTED:assignment] |'],

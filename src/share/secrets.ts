@@ -622,6 +622,15 @@ function namedValues(text: string): Found[] {
       if (secret && isSecretObjectName(text, m.index, name, closer)) found.push(...objectStrings(text, at, name).map((span) => ({ ...span, kind: 'secret-field' })));
       continue;
     }
+    if (secret && op === ':') {
+      // `password: |` and `api_key: >-`: YAML's block scalars, the value on the lines below.
+      const block = yamlBlock(text, at, m.index, name);
+      if (block !== null) {
+        found.push(...block.spans.map((span) => ({ ...span, kind })));
+        NAMED.lastIndex = Math.max(NAMED.lastIndex, block.end);
+        continue;
+      }
+    }
     const read = readValue(text, at);
     if (!read) continue;
     const plural =
@@ -838,6 +847,41 @@ function lineBefore(text: string, at: number): string | null {
 function previousNonSpace(text: string, at: number): string | undefined {
   for (let i = at - 1; i >= 0 && at - i <= LINE_LOOKBACK; i--) if (text[i] !== ' ' && text[i] !== '\t') return text[i];
   return undefined;
+}
+
+/** A block scalar's header: `|` or `>`, its chomping and indentation marks, maybe a comment, then the line's end. */
+const YAML_BLOCK_HEADER = /^[|>](?:[+-]?[1-9]?|[1-9][+-])[ \t]*(?:#[^\n]*)?\r?\n/;
+/** How many lines of a block scalar are read: a secret's are a few; a certificate's some tens. */
+const YAML_BLOCK_LINES = 200;
+
+/**
+ * The text of a YAML block scalar whose header is at `at`, under a key whose name starts at
+ * `keyAt`: each line indented more than the key's, to the first that is not (blank lines within
+ * it). The lines' texts as spans, when what they hold together is a secret's value; else null.
+ */
+function yamlBlock(text: string, at: number, keyAt: number, name: string): { spans: Span[]; end: number } | null {
+  const header = YAML_BLOCK_HEADER.exec(text.slice(at, at + 200));
+  if (header === null) return null;
+  const lineStart = text.lastIndexOf('\n', keyAt - 1) + 1;
+  const keyIndent = /^[ \t]*(?:-[ \t]+)?/.exec(text.slice(lineStart, keyAt))?.[0].length ?? 0;
+  const spans: Span[] = [];
+  let from = at + header[0].length;
+  let end = from;
+  for (let lines = 0; from < text.length && lines < YAML_BLOCK_LINES; lines++) {
+    const next = text.indexOf('\n', from);
+    const stop = next === -1 ? text.length : next;
+    const line = text.slice(from, stop).replace(/\r$/, '');
+    if (line.trim() !== '') {
+      const indent = line.length - line.trimStart().length;
+      if (indent <= keyIndent) break;
+      spans.push({ start: from + indent, end: from + line.trimEnd().length });
+      end = from + line.length;
+    }
+    from = stop + 1;
+  }
+  const value = spans.map((span) => text.slice(span.start, span.end)).join('\n');
+  if (spans.length === 0 || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) return null;
+  return { spans, end };
 }
 
 /** A YAML scalar runs to the end of its line (`password: correct horse battery staple`), not past a ` #` comment. */
