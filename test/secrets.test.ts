@@ -395,6 +395,10 @@ describe('secrets the pattern list used to miss', () => {
     // A private key's body on one line; a certificate's stays.
     ['data: MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCwKbzS end', 'data: [REDACTED:private-key] end'],
     ['cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE', 'cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE'],
+    // A review of sharing: sudo's password piped to `sudo -S` was kept.
+    ['echo Hunter22sudo | sudo -S apt-get update', 'echo [REDACTED:cli-password] | sudo -S apt-get update'],
+    ["printf '%s\\n' 'Sudo Pass 9' | sudo -kS -u root systemctl restart app", "printf '%s\\n' '[REDACTED:cli-password]' | sudo -kS -u root systemctl restart app"],
+    ['echo hello | sudo tee /etc/motd; echo Sweden | sudo -u bob cat', 'echo hello | sudo tee /etc/motd; echo Sweden | sudo -u bob cat'],
     // A review of sharing: YAML's block scalars under a secret's name kept the value on the lines below.
     ['db:\n  password: |\n    Hunter22xBlockScalar\n  user: bob\napi_key: >-\n  Zk81hdb2nsQpLm39XcV7Folded\n  secondline\nother: 1', 'db:\n  password: |\n    [REDACTED:api-key]\n  user: bob\napi_key: >-\n  [REDACTED:api-key]\n  [REDACTED:api-key]\nother: 1'],
     ['password: |\n  ${DB_PASSWORD}\ndescription: >\n  Some text\n', 'password: |\n  ${DB_PASSWORD}\ndescription: >\n  Some text\n'],
