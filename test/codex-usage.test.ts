@@ -280,6 +280,25 @@ describe('Codex usage in stats', () => {
     expect((await stats('context-full-same-turn')).totals).toMatchObject({ usageRecords: 4, tokens: { input: 4_000, output: 400 }, cost: { bough: 0.009 } });
   });
 
+  // A hostile look at the fix above (which named total_tokens in a claim): a fork of such a thread
+  // counted two of its parent's requests again once the parent was kept from an archive of an
+  // earlier build, whose claims did not name it. Claims made again are numbered instead.
+  it('counts a fork of a thread with requests after a "context window exceeded" event in one turn once, also with its parent archived', async () => {
+    const expected = { usageRecords: 5, tokens: { input: 5_000, output: 500 }, cost: { bough: 0.01125 } };
+    expect((await stats('context-full-forked')).totals).toMatchObject(expected);
+    const inputs = join(await tempDir(), 'in');
+    await cp(join(USAGE, 'context-full-forked'), inputs, { recursive: true });
+    const out = join(await tempDir(), 'report');
+    const build = async () => {
+      const { code, stderr } = await run(['build', inputs, '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+      expect(code, stderr).toBe(0);
+      return JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { totals: object };
+    };
+    expect((await build()).totals).toMatchObject(expected);
+    await rename(join(inputs, 'rollout-2026-05-20T10-00-00-0195dddd-0000-7000-8000-000000000001.jsonl'), join(await tempDir(), 'gone.jsonl'));
+    expect((await build()).totals).toMatchObject(expected);
+  });
+
   // Regressions from a hostile look at the fixes above: the turn put in every claim made a fork's
   // re-emit of its parent's last response (the parent's last turn unanswered) and a child's
   // replay without turn lines count again; a count an older build leaves out was "damage", and a

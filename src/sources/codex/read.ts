@@ -965,7 +965,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   for (const part of parts) {
     const usage = codexUsage(ctx, reasoningWithinOutput(ctx, part.counts, at.line), model, time);
     draft.entry.usage.push(usage);
-    ctx.usages.push({ usage, turn: part.turn, before: part.from === null ? '0' : totalsSignature(part.from), after: part.to === null ? `last:${countsSignature(part.counts)}#${at.line}` : totalsSignature(part.to) });
+    ctx.usages.push({ usage, turn: part.turn, before: part.from === null ? '0' : countsSignature(part.from), after: part.to === null ? `last:${countsSignature(part.counts)}#${at.line}` : countsSignature(part.to) });
   }
 }
 
@@ -1154,16 +1154,6 @@ function countsSignature(t: Totals): string {
   return `${t.input}/${t.cached}/${t.cacheWrite}/${t.output}/${t.reasoning}`;
 }
 
-/**
- * Running totals as a usage claim names them: their counts, and total_tokens where it is not their
- * sum, as after a "context window exceeded" event (§7.2 item 3): the counts that follow it start
- * again from 0 and would otherwise name the thread's first requests again, which are then taken
- * for copies of them.
- */
-function totalsSignature(t: Totals): string {
-  return selfConsistent(t) ? countsSignature(t) : `${countsSignature(t)}=${t.total}`;
-}
-
 // --- building entries -------------------------------------------------------------------------
 
 function add(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null, built: EntryPayload): Draft {
@@ -1271,8 +1261,18 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
       result.change = result.diff === null || result.isError ? null : diffChange(result.diff);
     }
   }
+  // A claim the file makes again is a request of its own, each time: after a "context window
+  // exceeded" event (§7.2 item 3) the counts start again from 0, and its requests go from and to
+  // the counts the thread's first ones did. Numbered from the second, in file order, as a copy of
+  // the file numbers them too; a claim made once is as it always was (claims archived by earlier
+  // builds go on matching).
+  const made = new Map<string, number>();
   for (const { usage, turn, before, after } of ctx.usages) {
-    usage.claim = `${anchor}|${before}>${after}`;
+    const claim = `${anchor}|${before}>${after}`;
+    const seen = `${claim}\u0000${turn ?? ''}`;
+    const times = (made.get(seen) ?? 0) + 1;
+    made.set(seen, times);
+    usage.claim = times === 1 ? claim : `${claim}#${times}`;
     if (turn !== null) usage.claimTurn = turn;
   }
   const entries: Entry[] = [];
