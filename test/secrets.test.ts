@@ -395,6 +395,18 @@ describe('secrets the pattern list used to miss', () => {
     // A private key's body on one line; a certificate's stays.
     ['data: MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCwKbzS end', 'data: [REDACTED:private-key] end'],
     ['cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE', 'cert MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE'],
+    // A hostile look at this session's redaction fixes: each of these was kept before them, and
+    // then redacted; or, where a secret, kept by them.
+    ['{"Key": "invoices/2026/03/INV_20260301_000123.pdf", "ETag": "x"} {"key": "V1StGXR8_Z5jdHi6B-myT"} {"refresh": "2026-03-10T10:00:00.000Z"} {"access": "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="}', '{"Key": "invoices/2026/03/INV_20260301_000123.pdf", "ETag": "x"} {"key": "V1StGXR8_Z5jdHi6B-myT"} {"refresh": "2026-03-10T10:00:00.000Z"} {"access": "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="}'],
+    ['cd ~/src/xai-sdk-python', 'cd ~/src/xai-sdk-python'],
+    ['Switch the default model to pplx-70b-online', 'Switch the default model to pplx-70b-online'],
+    ['| Field | Type |\n|---|---|\n| token | ERC20! |\n| privateKey | Ed25519PrivateKey! |', '| Field | Type |\n|---|---|\n| token | ERC20! |\n| privateKey | Ed25519PrivateKey! |'],
+    ['grep -rn fw_HandleFirmwareUpdateRequest2 src/', 'grep -rn fw_HandleFirmwareUpdateRequest2 src/'],
+    ["echo 'Hunter2pass' | sudo -u root -S systemctl restart nginx", "echo '[REDACTED:cli-password]' | sudo -u root -S systemctl restart nginx"],
+    ["echo 'Hunter2pass' | sudo -p '' -S true; echo Hunter3pass | sudo --user=root -S id", "echo '[REDACTED:cli-password]' | sudo -p '' -S true; echo [REDACTED:cli-password] | sudo --user=root -S id"],
+    ["sudo -S systemctl restart app <<< 'Hunter2pass'", "sudo -S systemctl restart app <<< '[REDACTED:cli-password]'"],
+    ['password: &pw |\n  Hunter22xAnchor\nsecret: !!str >-\n  Hunter22xTagged\n', 'password: &pw |\n  [REDACTED:api-key]\nsecret: !!str >-\n  [REDACTED:api-key]\n'],
+    ['auth: |\n  [auth]\n  enabled = true\n  method = oidc\ntoken: |\n  The token is rotated weekly by the deploy job.\n', 'auth: |\n  [auth]\n  enabled = true\n  method = oidc\ntoken: |\n  The token is rotated weekly by the deploy job.\n'],
     // A review of sharing: sudo's password piped to `sudo -S` was kept.
     ['echo Hunter22sudo | sudo -S apt-get update', 'echo [REDACTED:cli-password] | sudo -S apt-get update'],
     ["printf '%s\\n' 'Sudo Pass 9' | sudo -kS -u root systemctl restart app", "printf '%s\\n' '[REDACTED:cli-password]' | sudo -kS -u root systemctl restart app"],

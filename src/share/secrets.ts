@@ -96,10 +96,12 @@ function encodesText(token: string): boolean {
 }
 
 /** What takes a password on its standard input: a registry's login, `gh auth login --with-token`, `docker secret create NAME -`, `sudo -S`; through sudo (with its flags and their values), env or npx. */
-const STDIN_LOGIN = String.raw`(?:\\\r?\n[ \t]*)?(?:(?:sudo|doas)(?:[ \t]+--?[A-Za-z][\w-]*(?:[ \t]+[^-\s|;&]\S*)?)*[ \t]+)?(?:env(?:[ \t]+-\S+)*[ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(?:npx(?:[ \t]+-\S+)*[ \t]+)?(?:\S*\/)?(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|finch|cosign)\b[^\n|;&]{0,300}?--password-stdin\b|gh[ \t]+auth[ \t]+login\b[^\n|;&]{0,200}?--with-token\b|(?:docker|podman)[ \t]+secret[ \t]+create[ \t]+(?:-\S+[ \t]+)*\S+[ \t]+-(?=[ \t]|$)|sudo(?:[ \t]+-[A-Za-z]+)*?[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?=[ \t]|$))`;
+/** `sudo -S` (`--stdin`), after its other options and their values (`-u root`, `-p ''`, `--user=root`). */
+const SUDO_STDIN = String.raw`sudo(?:[ \t]+(?:-[A-Za-z]*[ugpCDhrtTU](?:[ \t]*(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"-][^\s|;&'"]*))|--[A-Za-z][\w-]*=(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"]*)|--(?!stdin\b)[A-Za-z][\w-]*|-[A-Za-z]+))*?[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?=[ \t]|$)`;
+const STDIN_LOGIN = String.raw`(?:\\\r?\n[ \t]*)?(?:(?:sudo|doas)(?:[ \t]+--?[A-Za-z][\w-]*(?:[ \t]+[^-\s|;&]\S*)?)*[ \t]+)?(?:env(?:[ \t]+-\S+)*[ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(?:npx(?:[ \t]+-\S+)*[ \t]+)?(?:\S*\/)?(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|finch|cosign)\b[^\n|;&]{0,300}?--password-stdin\b|gh[ \t]+auth[ \t]+login\b[^\n|;&]{0,200}?--with-token\b|(?:docker|podman)[ \t]+secret[ \t]+create[ \t]+(?:-\S+[ \t]+)*\S+[ \t]+-(?=[ \t]|$)|${SUDO_STDIN})`;
 const STDIN_PASSWORD = new RegExp(String.raw`\b(?:echo|printf|Write-Output|Write-Host)(?:[ \t]+-[neE]+)*(?:[ \t]+(["']?)%s(?:\\n)?\1)?[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))[ \t]*\|[ \t]*${STDIN_LOGIN}`, 'dg');
 /** A here-string: `docker login … --password-stdin <<< PASS`, `cat <<< PASS | docker login …`. */
-const STDIN_HERE = new RegExp(String.raw`(?:--password-stdin\b[^\n|;&<]{0,100}?|\bcat[ \t]+)<<<[ \t]*(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))`, 'dg');
+const STDIN_HERE = new RegExp(String.raw`(?:--password-stdin\b[^\n|;&<]{0,100}?|\bcat[ \t]+|\b${SUDO_STDIN}[^\n|;&<]{0,200}?)<<<[ \t]*(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))`, 'dg');
 
 function stdinPasswords(text: string): Found[] {
   const found: Found[] = [];
@@ -124,7 +126,7 @@ function stdinPasswords(text: string): Found[] {
   return found;
 }
 
-const STDIN_HINT = /--password-stdin|--with-token|secret[ \t]+create|sudo\b[^\n|]{0,100}?[ \t](?:-[A-Za-z]*S|--stdin)/;
+const STDIN_HINT = /--password-stdin|--with-token|secret[ \t]+create|sudo\b[^\n|]{0,200}?[ \t](?:-[A-Za-z]*S|--stdin)/;
 /** A here-document's opening (`<<EOF`, `<<-'EOF'`, `<< "END"`), its delimiter the second group; not a here-string (`<<<`). */
 const HERE_DOCUMENT = /(?<!<)<<(-?)[ \t]*(["']?)([A-Za-z_]\w*)\2/g;
 const LOGIN_ON_LINE = new RegExp(STDIN_LOGIN);
@@ -586,13 +588,24 @@ const LINE_LOOKBACK = 40;
 /** A quick look before the words of a name are read. */
 const SECRET_NAME_HINT = /pass|pwd|secret|token|key|auth|credential|pin|otp|mfa|2fa|code|access|refresh/i;
 
-/** Names that say nothing alone, whose quoted value is a credential when it looks issued: Pi's auth.json keeps `{"type": "api_key", "key": …}` and `{"type": "oauth", "access": …, "refresh": …}`. */
+/**
+ * Names that say nothing alone (an S3 object's `Key`, a list item's `key`), whose quoted value is a
+ * credential in an object that says it holds one: Pi's auth.json keeps `{"type": "api_key",
+ * "key": …}` and `{"type": "oauth", "access": …, "refresh": …}`.
+ */
 const BARE_CREDENTIAL_NAMES = new Set(['key', 'access', 'refresh']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CREDENTIAL_TYPE = /["']type["']?[ \t]*:[ \t]*["'](?:api[_-]?key|oauth2?)["']/i;
+/** How far around a value its object is looked at for what it says it holds. */
+const CREDENTIAL_OBJECT_CHARS = 1000;
 
-/** A value under a bare credential name that is one: twenty characters and more, issued-looking and random, not a UUID (a list item's `key`). */
-function isIssuedCredential(name: string, value: string): boolean {
-  return BARE_CREDENTIAL_NAMES.has(name.toLowerCase()) && value.length >= 20 && looksIssued(value) && looksRandom(value) && !UUID.test(value);
+function isIssuedCredential(text: string, name: string, start: number, end: number): boolean {
+  if (!BARE_CREDENTIAL_NAMES.has(name.toLowerCase()) || end - start < MIN_SECRET_LENGTH) return false;
+  // The object around it: from its nearest `{` before, to its nearest `}` after.
+  const open = text.lastIndexOf('{', start);
+  const close = text.indexOf('}', end);
+  if (open === -1 || close === -1 || start - open > CREDENTIAL_OBJECT_CHARS || close - end > CREDENTIAL_OBJECT_CHARS) return false;
+  const object = text.slice(open, close);
+  return !object.slice(1).includes('{') && CREDENTIAL_TYPE.test(object);
 }
 
 /** `NAME=value` and `NAME := value` count as assignments, `"NAME": value` as a secret field, `NAME: value` as an API key. */
@@ -639,7 +652,7 @@ function namedValues(text: string): Found[] {
         (read.quoted && /["']/.test(closer) && isSecretsName(name, 'assigned') && isListOfSecrets(text.slice(read.start, read.end))));
     if (!secret && !plural) {
       const value = text.slice(read.start, read.end);
-      if (isSecretCode(name, value) || (read.quoted && isIssuedCredential(name, value))) found.push({ start: read.start, end: read.end, kind });
+      if (isSecretCode(name, value) || (read.quoted && isIssuedCredential(text, name, read.start, read.end) && isSecretValue(value, { quoted: true, form: 'literal', name, after: '' }))) found.push({ start: read.start, end: read.end, kind });
       continue;
     }
     // Many secrets: `DB_PASSWORDS=one,two` is all of them, not counts, paths or a list of names.
@@ -850,9 +863,9 @@ function previousNonSpace(text: string, at: number): string | undefined {
 }
 
 /** A block scalar's header: `|` or `>`, its chomping and indentation marks, maybe a comment, then the line's end. */
-const YAML_BLOCK_HEADER = /^[|>](?:[+-]?[1-9]?|[1-9][+-])[ \t]*(?:#[^\n]*)?\r?\n/;
-/** How many lines of a block scalar are read: a secret's are a few; a certificate's some tens. */
-const YAML_BLOCK_LINES = 200;
+const YAML_BLOCK_HEADER = /^(?:[&!][^\s]*[ \t]+){0,2}[|>](?:[+-]?[1-9]?|[1-9][+-])[ \t]*(?:#[^\n]*)?\r?\n/;
+/** How many lines of a block scalar are read: a secret's are one or a few (a key's base64 some tens). */
+const YAML_BLOCK_LINES = 64;
 
 /**
  * The text of a YAML block scalar whose header is at `at`, under a key whose name starts at
@@ -879,8 +892,10 @@ function yamlBlock(text: string, at: number, keyAt: number, name: string): { spa
     }
     from = stop + 1;
   }
-  const value = spans.map((span) => text.slice(span.start, span.end)).join('\n');
-  if (spans.length === 0 || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) return null;
+  // A secret's lines are words without spaces: a block of prose or settings (`auth: |` holding
+  // `enabled = true`) is the value's description, not the value.
+  const lines = spans.map((span) => text.slice(span.start, span.end));
+  if (lines.length === 0 || lines.length === YAML_BLOCK_LINES || lines.some((line) => /\s/.test(line)) || !isSecretValue(lines.join(''), { quoted: true, form: 'literal', name, after: '' })) return null;
   return { spans, end };
 }
 
@@ -963,7 +978,7 @@ function isLiteralPassword(password: string): boolean {
 /** A URL's host and what may follow it: a dotted name (then : / ? # a space, a quote, ; , | or a bracket), a word (not then ; or ,), or an IPv6 address. */
 const URL_HOST_END = String.raw`(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?=:\d|[/?#\s"'<>);,|]|$)|[A-Za-z0-9-]+(?=:\d|[/?#\s"'<>)|]|$)|\[[0-9A-Fa-f:.]+\](?=:\d|[/?#\s"'<>)|]|$))`;
 
-const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.|gsk_|xai-|pplx-|csk-|r8_)`;
+const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.)`;
 
 export const SECRET_RULES: readonly SecretRule[] = [
   // Private keys, whole blocks; a block cut off by truncated output is redacted to its end.
@@ -1067,7 +1082,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('perplexity-key', /(?<![A-Za-z0-9])pplx-[A-Za-z0-9]{40,}/g, { hint: 'pplx-' }),
   shape('cerebras-key', /(?<![A-Za-z0-9])csk-[A-Za-z0-9]{40,}/g, { hint: 'csk-' }),
   shape('replicate-token', /(?<![A-Za-z0-9])r8_[A-Za-z0-9]{30,}/g, { hint: 'r8_' }),
-  shape('fireworks-key', /(?<![A-Za-z0-9])fw_[A-Za-z0-9]{20,}/g, { hint: 'fw_', accept: (key) => /\d/.test(key) && /[A-Za-z]{2}/.test(key.slice(3)) }),
+  shape('fireworks-key', /(?<![A-Za-z0-9])fw_[A-Za-z0-9]{20,}/g, { hint: 'fw_', accept: (key) => /\d/.test(key) && /[A-Za-z]{2}/.test(key.slice(3)) && looksRandom(key.slice(3)) }),
 ];
 
 /** fish's `set -x NAME value`, Windows' `setx NAME value`, PowerShell's SetEnvironmentVariable("NAME", "value"). */
@@ -1275,11 +1290,11 @@ const TABLE_RULE_HINT = /\|[ \t]*:?-/;
 const REFERENCE_CELL = /^(?:arn:|projects\/|\/|~\/|\.{1,2}\/|[a-z][a-z0-9+.-]*:\/\/|\d{4}-\d{2}-\d{2})/i;
 
 /**
- * A type or a size in an API reference's column: `String!`, `Int64?`, `Option<String>`,
- * `Uint8Array`, `bytes32`, `32-byte`, `HS256`, `uuid4`. A word and a mark takes digits only after a
- * type's stem: `Summer2024!` is a password.
+ * A type or a size in an API reference's column: `String!`, `ERC20!`, `Option<String>`,
+ * `Uint8Array`, `bytes32`, `32-byte`, `HS256`, `uuid4`. Not a word, a year and a mark, the
+ * password people choose (`Summer2024!`).
  */
-const TYPE_CELL = /^(?:[A-Za-z_][\w.]*(?:<[^<>]*>|\[\])[!?]?|(?:[A-Za-z_]+|(?:u?int|float|double|decimal|bytes?|base|vec(?:tor)?|utf|sha|md)\d{1,3})[!?]|(?:u?int|bytes|float|Uint|Int|Float)\d+(?:Array)?|\d+[-_ ]?(?:bytes?|bits?|chars?|characters)|[HRE]S\d{3}|argon2\w*|bcrypt[\w-]*|base64\w*|uuid(?:v?\d)?|(?:min|max)[-_]\w+=?\w*|ttl[:=]\d+)$/i;
+const TYPE_CELL = /^(?:[A-Za-z_][\w.]*(?:<[^<>]*>|\[\])[!?]?|(?![A-Za-z]+(?:19|20)\d\d[!?]$)[A-Za-z_]\w*[!?]|(?:u?int|bytes|float|Uint|Int|Float)\d+(?:Array)?|\d+[-_ ]?(?:bytes?|bits?|chars?|characters)|[HRE]S\d{3}|argon2\w*|bcrypt[\w-]*|base64\w*|uuid(?:v?\d)?|(?:min|max)[-_]\w+=?\w*|ttl[:=]\d+)$/i;
 
 /** A name of a password, as opposed to a key's or a token's: a chosen word is its value, not only one that looks issued. */
 function isPasswordName(name: string): boolean {
