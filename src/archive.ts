@@ -191,7 +191,8 @@ export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'se
     ...part,
     source: nameOf(source),
     place: nameOf(place),
-    folders: foldersOf(source).map((folder) => nameOf(folder).slice(0, FOLDER_HASH)),
+    // Its real path's folders too: a build given the folder through a link, or not, finds it.
+    folders: [...new Set([...foldersOf(source), ...(real === null || real === source ? [] : foldersOf(real))])].map((folder) => nameOf(folder).slice(0, FOLDER_HASH)),
     lastSeen: archiving.now,
     sharing: archiving.sharing,
     entries: part.ledger.entries.count,

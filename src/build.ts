@@ -3,7 +3,7 @@
 // stats.ts). Warnings are collected on the way and shown on the data-quality page.
 
 import { existsSync } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
@@ -222,7 +222,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const formerKey = options.redact && homeResolved !== null ? formerKeys(collected, options.environment.home) : new Map<SessionKey, SessionKey>();
     let missing = options.forgetMissing
       ? []
-      : missingSessions(earlier, { files: [...collected.sourceOf.values()], places: existingPlaces(discovery) }, sharing, new Set([...collected.ledgers.map((l) => l.key), ...formerKey.values()]), nameOfPath);
+      : missingSessions(earlier, { files: [...collected.sourceOf.values()], places: await existingPlaces(discovery) }, sharing, new Set([...collected.ledgers.map((l) => l.key), ...formerKey.values()]), nameOfPath);
     let usedSamples = false;
     let samplesBecause: string | null = null;
     if (collected.ledgers.length === 0 && missing.length === 0) {
@@ -246,7 +246,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       collected = await read();
       missing = [];
     }
-    const places = existingPlaces(discovery);
+    const places = await existingPlaces(discovery);
     // With --no-cache, or an archive edited since the last build, every page is written anew;
     // sessions whose files are gone are still kept.
     const previous = options.cache === false || !(await recordsAsLastBuilt(folder)) ? [] : earlier;
@@ -888,9 +888,15 @@ function* summaryText(summary: Summary): Generator<string> {
   yield '\n';
 }
 
-/** The places that were there to search: an archived session's file is told gone only under one of them. */
-function existingPlaces(discovery: Discovery): string[] {
-  return discovery.places.filter((p) => p.exists).map((p) => p.path);
+/**
+ * The places that were there to search: an archived session's file is told gone only under one of
+ * them. Each also by its real path, where it is a link or under one: a folder given through a
+ * link and then as itself (or the other way) holds the files it held.
+ */
+async function existingPlaces(discovery: Discovery): Promise<string[]> {
+  const given = discovery.places.filter((p) => p.exists).map((p) => p.path);
+  const real = await Promise.all(given.map((path) => realpath(path).catch(() => path)));
+  return [...new Set([...given, ...real])];
 }
 
 /** How a report shares, as its archive records it: a session archived one way is not kept by a build that shares another. */

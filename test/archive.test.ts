@@ -240,6 +240,23 @@ describe('the archive', () => {
     }
   });
 
+  // Regression (a review of monthly reports): a folder given through a link, its file deleted,
+  // and then given as itself (or the other way round) dropped the gone session from the totals
+  // without a word.
+  it('shows a gone session to a build of its folder given through a link, or not', async () => {
+    for (const order of ['link first', 'folder first'] as const) {
+      const { input, run } = await setUp(join(FIXTURES, 'pi'));
+      const link = join(await tempDir(), 'link');
+      await symlink(input, link);
+      const [before, after] = order === 'link first' ? [link, input] : [input, link];
+      const first = await run({ inputs: [before] });
+      await rm(join(input, 'tools.jsonl'));
+      const later = await run({ inputs: [after], day: 5 });
+      expect(later.totals.cost, order).toEqual(first.totals.cost);
+      expect(later.diagnostics.goneFiles, order).toBe(1);
+    }
+  });
+
   // Regression: a file put back as it was (`mv`, `cp -p`, a backup: its time kept) left its page
   // saying the file was gone, as that page's fingerprint still matched.
   it('writes the page again when a gone file is put back with its time kept', async () => {
