@@ -380,7 +380,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const replaced =
       rewritten.length === 0
         ? []
-        : [`${plural(rewritten.length, 'session file')} no longer ${rewritten.length === 1 ? 'holds' : 'hold'} what ${sharer.text(outDir)} archived of ${rewritten.length === 1 ? 'it' : 'them'} (rewritten, or another session written at ${rewritten.length === 1 ? 'its' : 'their'} path): shown as ${rewritten.length === 1 ? 'it is' : 'they are'} now, what the archive held of ${rewritten.length === 1 ? 'it is' : 'them is'} gone from this report.`];
+        : [`${plural(rewritten.length, 'session file')} no longer ${rewritten.length === 1 ? 'holds' : 'hold'} what ${sharer.text(outDir)} archived of ${rewritten.length === 1 ? 'it' : 'them'} (rewritten, or another session written at ${rewritten.length === 1 ? 'its' : 'their'} path): shown as ${rewritten.length === 1 ? 'it is' : 'they are'} now, what the archive held of ${rewritten.length === 1 ? 'it is' : 'them is'} gone from this report: ${filesNamed(rewritten.map((key) => collected.sourceOf.get(key) ?? key), sharer.text)}.`];
     const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...standingWarnings(standing, sharer.text(outDir)), ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text)];
     const inTheWay = await folder.commit();
     return { outDir, summary, usedSamples, samplesBecause, places: usedSamples ? searched : discovery.places, warnings, inTheWay, sessionsKept, sessionsCarried };
@@ -1099,12 +1099,19 @@ function sessionPagesByHash(paths: readonly string[]): Map<string, string[]> {
 function standingWarnings({ cutShort, noLongerRead }: StandingCounts, out: string): string[] {
   const [holds, it, its, is] = cutShort === 1 ? ['holds', 'it', 'its', 'it is'] : ['hold', 'them', 'their', 'they are'];
   return [
-    cutShort === 0 ? '' : `${plural(cutShort, 'session file')} ${holds} less than when ${out} archived ${it} (cut short, a line damaged since, or an older copy put back): ${its} pages are kept as archived, and say so. Build with --forget-missing to show ${it} as ${is} now.`,
+    cutShort === 0 ? '' : `${plural(cutShort, 'session file')} ${holds} less than when ${out} archived ${it} (cut short, a line damaged since, or an older copy put back): ${its} pages are kept as archived, and say so, and the lists mark ${it} "file holds less". Build with --forget-missing to show ${it} as ${is} now.`,
     noLongerRead === 0
       ? ''
       : `${plural(noLongerRead, 'session file')} ${noLongerRead === 1 ? 'is' : 'are'} still there but no longer ${noLongerRead === 1 ? 'reads' : 'read'} as the session ${out} archived (emptied, damaged or unreadable: the data-quality page says why): ${noLongerRead === 1 ? 'its pages are' : 'their pages are'} kept as archived, and say so. Build with --forget-missing to drop ${noLongerRead === 1 ? 'it' : 'them'}.`,
   ].filter((warning) => warning !== '');
 }
+
+/** Files a warning is about, by their paths as the report shows them: the first few, and how many more. */
+function filesNamed(paths: readonly string[], shown: (text: string) => string): string {
+  const named = paths.slice(0, FILES_NAMED).map(shown).join(', ');
+  return paths.length > FILES_NAMED ? `${named} and ${paths.length - FILES_NAMED} more` : named;
+}
+const FILES_NAMED = 3;
 
 function unreadableWarning(count: number, archivePath: string, shown: (text: string) => string): string[] {
   if (count === 0) return [];

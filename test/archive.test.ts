@@ -409,7 +409,7 @@ describe('the archive', () => {
     const lines = (await readFile(join(input, 'tools.jsonl'), 'utf8')).split('\n');
     await writeFile(join(input, 'tools.jsonl'), `${lines.slice(0, 3).join('\n')}\n`);
     const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)) });
-    expect(result.warnings.join('\n')).toContain(`1 session file holds less than when ${out} archived it (cut short, a line damaged since, or an older copy put back): its pages are kept as archived, and say so. Build with --forget-missing to show it as it is now.`);
+    expect(result.warnings.join('\n')).toContain(`1 session file holds less than when ${out} archived it (cut short, a line damaged since, or an older copy put back): its pages are kept as archived, and say so, and the lists mark it "file holds less". Build with --forget-missing to show it as it is now.`);
     const second = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
     expect(second.totals.tokens).toEqual(first.totals.tokens);
     expect(second.totals.cost).toEqual(first.totals.cost);
@@ -519,7 +519,8 @@ describe('the archive', () => {
     await run();
     await writeFile(join(input, 'tools.jsonl'), await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
     const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)) });
-    expect(result.warnings.join('\n')).toContain(`1 session file no longer holds what ${out} archived of it (rewritten, or another session written at its path): shown as it is now, what the archive held of it is gone from this report.`);
+    // Naming the file (regression, a review of monthly reports: no warning or page named it).
+    expect(result.warnings.join('\n')).toContain(`1 session file no longer holds what ${out} archived of it (rewritten, or another session written at its path): shown as it is now, what the archive held of it is gone from this report: ${join(input, 'tools.jsonl')}.`);
   });
 
   // Regression (a review of rebuilds): another session written at the path, as many entries and
