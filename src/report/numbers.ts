@@ -86,13 +86,15 @@ export function statCards(tally: Tally, branches: number | null, noUsage: NoUsag
     subagentTurns
       ? { label: 'Tasks', value: formatCount(turns.tasks), detail: 'given to the sub-agent', tone: 'plain' }
       : { label: 'Prompts', value: formatCount(turns.tasks), detail: 'typed by the user', tone: 'plain' },
+    // A sub-agent's replies are its work, not the conversation's: the lists and summary.json, which
+    // count the user's conversation, give this session none, so they are named apart here.
     {
-      label: 'Replies',
+      label: subagentTurns ? 'Sub-agent replies' : 'Replies',
       value: formatCount(turns.replies),
-      detail: tally.abortedReplies > 0 ? `${formatCount(tally.abortedReplies)} aborted` : subagentTurns ? 'from the sub-agent' : 'from the agent',
+      detail: tally.abortedReplies > 0 ? `${formatCount(tally.abortedReplies)} aborted` : subagentTurns ? 'its work: no replies in the lists' : 'from the agent',
       tone: 'plain',
     },
-    { label: 'Error replies', value: formatCount(turns.errorReplies), detail: 'failed requests', tone: turns.errorReplies > 0 ? 'error' : 'plain' },
+    { label: subagentTurns ? 'Sub-agent errors' : 'Error replies', value: formatCount(turns.errorReplies), detail: 'failed requests', tone: turns.errorReplies > 0 ? 'error' : 'plain' },
     noUsage === null
       ? { label: 'Tokens', value: formatCompact(totalTokens(tally.tokens)), detail: `${formatCount(totalTokens(tally.tokens))} in all`, tone: 'plain' }
       : { label: 'Tokens', value: '—', detail: noUsageWords, tone: 'plain' },

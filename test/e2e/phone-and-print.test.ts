@@ -220,6 +220,25 @@ describe('a branched session printed', () => {
     }
   });
 
+  // Regression (a browser review): a printed index ended a page with the heading "Cost per month",
+  // its chart on the next; a session left pages half blank before each entry taller than the rest.
+  it('keeps a heading with what it introduces, and lets a long entry run on to the next page', async (context) => {
+    requireBrowser(context);
+    const visit = await openPage(await browser.context(), url(branchedSession()));
+    try {
+      const { page } = visit;
+      await page.emulateMedia({ media: 'print' });
+      const breaks = await page.evaluate(() => ({
+        heading: getComputedStyle(document.querySelector('h2') as Element).breakAfter,
+        head: getComputedStyle(document.querySelector('.entry-head') as Element).breakAfter,
+        entry: getComputedStyle(document.querySelector('.entry') as Element).breakInside,
+      }));
+      expect(breaks).toEqual({ heading: 'avoid', head: 'avoid', entry: 'auto' });
+    } finally {
+      await visit.page.close();
+    }
+  });
+
   it('opens every folded part on beforeprint and folds them back on afterprint', async (context) => {
     requireBrowser(context);
     const visit = await openPage(await browser.context(), url(branchedSession()));
