@@ -781,6 +781,23 @@ describe('entry keys in the archive of a build that redacts', () => {
 
 });
 
+// Regression (a review of sharing): sessions recording no working directory are grouped by their
+// agent's project folder, and every folder of another machine's home went whole under --redact
+// (where its user's name ends is not written): `-Users-alice-proj` and `-home-bob-proj` were one
+// project, `-~`. A code made with the machine's secret tells them apart, and names no one.
+describe('--redact on the project folders of other machines’ homes', () => {
+  it('tells them apart by a code, the same for the same folder, holding none of their words', () => {
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME, keySecret: 'ab'.repeat(32) });
+    const shared = (folder: string) => sharer.file({ ...sessionWith(null), cwd: null, projectFolder: folder }).projectFolder ?? '';
+    const names = ['-Users-alice-proj', '-Users-alice-smith-secretproj', '-home-bob-proj'].map(shared);
+    expect(new Set(names).size).toBe(3);
+    for (const name of names) expect(name).toMatch(/^-~-[0-9a-f]{8}$/);
+    expect(shared('-Users-alice-proj')).toBe(names[0]);
+    // The user's own home's projects keep their names, as before.
+    expect(shared(`${HOME.replace(/\//g, '-')}-shop`)).toBe('-~-shop');
+  });
+});
+
 /** A value wrapped in `depth` objects: {"a": {"a": … value … }}. */
 function nested(depth: number, value: unknown): unknown {
   let out = value;

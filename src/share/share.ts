@@ -105,7 +105,9 @@ export function createSharer(options: ShareOptions): Sharer {
     redactions.set(ENCODED_DATA, (redactions.get(ENCODED_DATA) ?? 0) + 1);
     return `[${formatBytes(Math.floor((value.replace(/\s/g, '').length * 3) / 4))} of encoded data left out: a redacted report cannot look into it]`;
   };
-  const walk = new Walker(text, field, image, finds, options.omit, redactor ? secretNameOf : () => null, keys ? keys.key : (value) => value, opaque);
+  // A code for what a folder's name was, where redacting took all of it: made with the secret alone.
+  const folderCode = keys ? (name: string) => keys.key(`folder\u0000${name}`).slice(1, 9) : null;
+  const walk = new Walker(text, field, image, finds, options.omit, redactor ? secretNameOf : () => null, keys ? keys.key : (value) => value, opaque, folderCode);
   return {
     file: (file) => walk.file(file),
     diagnostic: (d) => walk.diagnostic(d),
@@ -141,12 +143,20 @@ class Walker {
     private readonly key: (value: string) => string,
     /** What a redacting sharer shows of data it cannot look into (a document's bytes), or null to go on. */
     private readonly opaque: (value: string) => string | null,
+    /** A short code for a folder's name, made with the machine's secret; null when there is none. */
+    private readonly folderCode: ((name: string) => string) | null = null,
   ) {}
 
-  /** A folder's name, redacted as it is inside a path: a folded home folder is told by its place there. */
+  /**
+   * A folder's name, redacted as it is inside a path: a folded home folder is told by its place
+   * there. Another machine's user's (`-Users-ana-smith-shop`) goes whole, where that user's name
+   * ends not being written: a code of what it was tells it from the others (sessions recording no
+   * working directory are grouped by it), or all of them were one project `-~`.
+   */
   private folderName(name: string): string {
     const inPath = this.t(`/${name}/`);
-    return inPath.startsWith('/') && inPath.endsWith('/') ? inPath.slice(1, -1) : this.t(name);
+    const shown = inPath.startsWith('/') && inPath.endsWith('/') ? inPath.slice(1, -1) : this.t(name);
+    return shown !== name && this.folderCode !== null && /^[A-Za-z]?-{0,2}~-{0,2}$/.test(shown) ? `${shown}-${this.folderCode(name)}` : shown;
   }
 
   private maybe(value: string | null): string | null {
