@@ -374,3 +374,36 @@ describe('ids that are no text', () => {
     ]);
   });
 });
+
+// Regression (a review of Pi's files): pi-subagents keeps each run's `pi --mode json` output, a
+// session header then the run's events, in `subagent-artifacts/` beside the session's file: read
+// as a session of no prompts, with a warning for each of its lines.
+describe('a Pi event stream', () => {
+  it('is no session: skipped, saying what it is', async () => {
+    const path = join(await tempDir(), 'ab12cd34_scout_0.jsonl');
+    const message = { role: 'assistant', content: [{ type: 'text', text: 'found' }], provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input: 10, output: 5 } };
+    const lines = [
+      { type: 'session', version: 3, id: 'child', timestamp: '2026-11-20T10:00:04.000Z', cwd: '/home/u/proj' },
+      { type: 'agent_start' },
+      { type: 'turn_start' },
+      { type: 'message_start', message },
+      { type: 'message_end', message },
+      { type: 'agent_end', messages: [message] },
+    ];
+    await writeFile(path, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const read = await readSessionFile(path);
+    expect(read).toMatchObject({ kind: 'skipped', diagnostics: [{ reason: 'not-a-session', detail: expect.stringContaining('a Pi event stream') }] });
+    expect(read.kind === 'skipped' && read.diagnostics).toHaveLength(1);
+  });
+
+  it('is told from a session holding an entry of a type bough does not know', async () => {
+    const path = join(await tempDir(), 'session.jsonl');
+    const lines = [
+      { type: 'session', version: 3, id: 's', timestamp: '2026-11-20T10:00:04.000Z', cwd: '/home/u/proj' },
+      { type: 'message', id: 'a', parentId: null, timestamp: '2026-11-20T10:00:05.000Z', message: { role: 'user', content: 'go', timestamp: 0 } },
+      { type: 'agent_start' },
+    ];
+    await writeFile(path, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    expect((await readSessionFile(path)).kind).toBe('session');
+  });
+});

@@ -8,6 +8,7 @@ import { SOURCE_NAMES, type SessionFile } from '../types.js';
 import { isPlainObject } from './json-line.js';
 import { lineRecords } from './line-records.js';
 import { readLines, type RawLine } from './lines.js';
+import { NotASession } from './not-a-session.js';
 import { isAnyRecord, READERS, type SourceReader } from './registry.js';
 import type { Recognised } from './source-input.js';
 
@@ -75,15 +76,21 @@ export async function readSessionFile(path: string): Promise<ReadOutcome> {
         for (const { line, record: skippedRecord } of unclaimed) {
           diagnostics.push(diagnostic('unknown-entry-type', path, line, `${describe(skippedRecord)}, before the session's first known record (skipped)`));
         }
-        const file = await claim.reader.read({
-          path,
-          size,
-          mtime,
-          first: { line: next.value.number, records: records.slice(index), clean, as: claim.as },
-          damaged,
-          lines: { [Symbol.asyncIterator]: () => lines },
-          diagnostics,
-        });
+        let file: SessionFile;
+        try {
+          file = await claim.reader.read({
+            path,
+            size,
+            mtime,
+            first: { line: next.value.number, records: records.slice(index), clean, as: claim.as },
+            damaged,
+            lines: { [Symbol.asyncIterator]: () => lines },
+            diagnostics,
+          });
+        } catch (error) {
+          if (error instanceof NotASession) return skipped(path, 'not-a-session', error.why);
+          throw error;
+        }
         if (untimed(file)) file.diagnostics.push(diagnostic('no-time', path, null, `no record holds a readable time: dated by the file's last change (${new Date(mtime).toISOString()})`));
         return { kind: 'session', file };
       }

@@ -12,6 +12,7 @@ import { piProjectFolder } from './paths.js';
 import { splitSkillPrompt } from './skills.js';
 import { commitsOf, diffChange, editDiff, toolEffect } from './tools.js';
 import { contentHash, invalidRecord, parseRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
+import { NotASession } from '../not-a-session.js';
 
 export function isPiHeader(record: Record<string, unknown>): boolean {
   return raw.rawHeader.safeParse(record).success;
@@ -81,7 +82,16 @@ interface PiContext {
   /** v1: the entry each new one is chained to. */
   previousId: string | null;
   modelInUse: ModelInUse;
+  /** Records of an event stream's types (agent_start, message_end, …): no entries of a session. */
+  events: number;
 }
+
+/** What Pi prints of a run in `--mode json`: events, not entries. */
+const PI_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'agent_start', 'agent_end', 'turn_start', 'turn_end', 'message_start', 'message_update', 'message_end',
+  'tool_execution_start', 'tool_execution_update', 'tool_execution_end', 'auto_compaction_start',
+  'auto_compaction_end', 'auto_retry_start', 'auto_retry_end', 'queue_update',
+]);
 
 type ToolCallBlock = Extract<Block, { type: 'toolCall' }>;
 
@@ -111,6 +121,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     cleanIds: [],
     previousId: null,
     modelInUse: { provider: header.provider ?? null, model: header.modelId ?? null },
+    events: 0,
   };
   if (!header.cwd) {
     ctx.diagnostics.push(diagnostic('header-missing-cwd', input.path, input.headerLine || null, 'no cwd in the session header'));
@@ -135,6 +146,12 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     records.forEach((record, index) => addRecord(ctx, record, line.number, records.length > 1 ? index : 0, clean));
   }
 
+  // What `pi --mode json` prints (a sub-agent extension keeps it beside its session's file): a
+  // header, then the events of a run, none an entry. Said as what it is, not read as a session of
+  // no prompts and a warning a line.
+  if (ctx.events > 0 && ctx.entries.every((entry) => entry.kind === 'unknown')) {
+    throw new NotASession(`a Pi event stream (what \`pi --mode json\` prints, as sub-agent extensions keep it), not a session file: ${ctx.events} event${ctx.events === 1 ? '' : 's'} and no entry`);
+  }
   if (ctx.treeFormat) relinkPastLostLines(ctx.entries, ctx.diagnostics.list(), lostParents);
   providersForSums(ctx.entries);
   // Pi leaves the key out of a session that was not forked (pi.md §3); an empty one names no file either.
@@ -217,6 +234,7 @@ function headerVersion(version: number | string | null | undefined): number {
 }
 
 function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number, piece: number, clean: boolean): void {
+  if (typeof record['type'] === 'string' && PI_EVENT_TYPES.has(record['type'])) ctx.events++;
   record = idsAsText(ctx, record, line);
   const envelope = raw.rawEnvelope.safeParse(record);
   if (!envelope.success) {
