@@ -407,3 +407,25 @@ describe('a Pi event stream', () => {
     expect((await readSessionFile(path)).kind).toBe('session');
   });
 });
+
+// Regression (a review of Pi's files): a /share copy imported and continued: its new prompt hangs
+// from the `pi.share` entry the export adds last (pi.md §12), which bough leaves out, so the
+// prompt was a second root and the copied history a branch of "a separate root".
+describe('a /share copy continued after import', () => {
+  it('hangs what follows the export’s pi.share entry from that entry’s parent', async () => {
+    const path = join(await tempDir(), 'session-export.jsonl');
+    const at = (s: number) => `2026-11-20T10:00:0${s}.000Z`;
+    const message = (id: string, parentId: string | null, role: string, s: number) => ({ type: 'message', id, parentId, timestamp: at(s), message: { role, content: [{ type: 'text', text: id }], timestamp: 0 } });
+    const lines = [
+      { type: 'session', version: 3, id: 'exported', timestamp: at(0), cwd: '/home/u/proj' },
+      message('u1', null, 'user', 1),
+      message('a1', 'u1', 'assistant', 2),
+      { type: 'custom', customType: 'pi.share', id: 'share', parentId: 'a1', timestamp: at(3), data: { systemPrompt: 'x', tools: [] } },
+      message('u2', 'share', 'user', 4),
+    ];
+    await writeFile(path, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const read = await readSessionFile(path);
+    if (read.kind !== 'session') throw new Error('not read');
+    expect(read.file.entries.map((entry) => [entry.id, entry.parentId])).toEqual([['u1', null], ['a1', 'u1'], ['u2', 'a1']]);
+  });
+});

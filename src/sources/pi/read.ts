@@ -84,6 +84,26 @@ interface PiContext {
   modelInUse: ModelInUse;
   /** Records of an event stream's types (agent_start, message_end, …): no entries of a session. */
   events: number;
+  /** Entries left out on purpose (a /share copy's `pi.share`), by id: the parent each hands its children on to. */
+  passedOver: Map<string, string | null>;
+}
+
+/** An entry left out on purpose: what follows it (a /share copy continued after import) hangs from its parent. */
+function passOver(ctx: PiContext, record: Record<string, unknown>): void {
+  const { id, parentId } = record;
+  if (typeof id === 'string' && id !== '') ctx.passedOver.set(id, typeof parentId === 'string' ? parentId : null);
+}
+
+/** Entries whose parent was left out on purpose hang from that one's parent (its own, if left out too). */
+function skipPassedOver(entries: readonly Entry[], passedOver: ReadonlyMap<string, string | null>): void {
+  if (passedOver.size === 0) return;
+  for (const entry of entries) {
+    const seen = new Set<string>();
+    while (entry.parentId !== null && passedOver.has(entry.parentId) && !seen.has(entry.parentId)) {
+      seen.add(entry.parentId);
+      entry.parentId = passedOver.get(entry.parentId) ?? null;
+    }
+  }
 }
 
 /** What Pi prints of a run in `--mode json`: events, not entries. */
@@ -122,6 +142,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
     previousId: null,
     modelInUse: { provider: header.provider ?? null, model: header.modelId ?? null },
     events: 0,
+    passedOver: new Map(),
   };
   if (!header.cwd) {
     ctx.diagnostics.push(diagnostic('header-missing-cwd', input.path, input.headerLine || null, 'no cwd in the session header'));
@@ -152,6 +173,7 @@ export async function readPiSession(input: PiInput): Promise<SessionFile> {
   if (ctx.events > 0 && ctx.entries.every((entry) => entry.kind === 'unknown')) {
     throw new NotASession(`a Pi event stream (what \`pi --mode json\` prints, as sub-agent extensions keep it), not a session file: ${ctx.events} event${ctx.events === 1 ? '' : 's'} and no entry`);
   }
+  skipPassedOver(ctx.entries, ctx.passedOver);
   if (ctx.treeFormat) relinkPastLostLines(ctx.entries, ctx.diagnostics.list(), lostParents);
   providersForSums(ctx.entries);
   // Pi leaves the key out of a session that was not forked (pi.md §3); an empty one names no file either.
@@ -448,7 +470,10 @@ function payloadOf(
       const r = parse(raw.rawCustom, 'custom');
       // What /share and /bug add to the copy they export (pi.md §5: the system prompt and tools),
       // never to the session: not work, and kept, it would make the copy a session of its own.
-      if (r?.customType === 'pi.share') return null;
+      if (r?.customType === 'pi.share') {
+        passOver(ctx, record);
+        return null;
+      }
       return (
         r &&
         plain({ kind: 'custom', customType: r.customType ?? '(unnamed)', isMessage: false, display: false, content: [], data: r.data })
