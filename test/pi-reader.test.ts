@@ -190,6 +190,35 @@ describe('Pi reader', () => {
     expect(read.file.entries.flatMap((e) => e.usage).map((u) => u.largestPrompt)).toEqual([100_000, 150_000, 300_000]);
   });
 
+  // Regression (a review of Pi's files): pi-subagents keeps a run's last 200 messages while its
+  // sums count every turn: of a run of five turns whose transcript kept two replies, two were
+  // counted. And its model, written with Pi's thinking level (`:high`), left the sums unpriced.
+  it('counts what a run\'s sums hold beyond the replies its cut transcript kept, as sums of their own', async () => {
+    const path = join(await tempDir(), 'cut.jsonl');
+    const reply = (n: number) => ({ role: 'assistant', provider: 'anthropic', model: 'claude-haiku-4-5', timestamp: 0, stopReason: 'stop', content: [{ type: 'text', text: `r${n}` }], usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1100, cost: { input: 0.001, output: 0.0005, cacheRead: 0, cacheWrite: 0, total: 0.0015 } } });
+    const run = { agent: 'scout', task: 't', exitCode: 0, stderr: '', model: 'claude-haiku-4-5:high', messages: [reply(4), reply(5)], usage: { input: 5000, output: 500, cacheRead: 0, cacheWrite: 0, cost: 0.0075, contextTokens: 1100, turns: 5 } };
+    const records = [
+      { type: 'session', version: 3, id: 's-cut', timestamp: '2026-10-21T08:00:00.000Z', cwd: '/w' },
+      { type: 'message', id: 'm1', parentId: null, timestamp: '2026-10-21T08:00:01.000Z', message: { role: 'toolResult', toolCallId: 'c1', toolName: 'subagent', content: [], isError: false, details: { mode: 'single', results: [run] } } },
+    ];
+    await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const read = await readSessionFile(path);
+    if (read.kind !== 'session') throw new Error('not read');
+    const usage = read.file.entries.flatMap((e) => e.usage);
+    expect(usage.map((u) => [u.model, u.input, u.output, u.recordedCost])).toEqual([
+      ['claude-haiku-4-5', 1000, 100, 0.0015],
+      ['claude-haiku-4-5', 1000, 100, 0.0015],
+      ['claude-haiku-4-5', 3000, 300, 0.0045],
+    ]);
+    expect(usage[2]?.provider).toBe('anthropic');
+    // A transcript holding every turn adds nothing.
+    const whole = { ...run, usage: { ...run.usage, input: 2000, output: 200, cost: 0.003, turns: 2 } };
+    await writeFile(path, `${[records[0], { ...records[1], message: { ...records[1]!.message, details: { mode: 'single', results: [whole] } } }].map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const again = await readSessionFile(path);
+    if (again.kind !== 'session') throw new Error('not read');
+    expect(again.file.entries.flatMap((e) => e.usage)).toHaveLength(2);
+  });
+
   it('gives a run\'s aggregate usage the provider its child\'s replies name', async () => {
     const dir = await tempDir();
     const path = join(dir, 'chain.jsonl');

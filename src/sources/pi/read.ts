@@ -807,12 +807,18 @@ function subagentRuns(
       parentId = id;
     });
     const childUsage = entries.flatMap((e) => e.usage);
+    // pi-subagents writes the model with Pi's thinking level (`claude-haiku-4-5:high`): the model is the rest.
+    const model = result.model === undefined || result.model === null ? null : result.model.replace(THINKING_LEVEL, '');
     // The aggregate names no provider; the child's replies do (the same model is one row, not two).
     // Without replies (a run that failed at once), the provider the session's own replies on that model had.
     const provider =
-      entries.find((e): e is EntryOf<'reply'> => e.kind === 'reply' && e.provider !== null && (result.model === undefined || result.model === null || e.model === result.model))?.provider ??
-      (result.model !== undefined && result.model !== null && result.model === ctx.modelInUse.model ? ctx.modelInUse.provider : null);
-    const aggregate = childUsage.length > 0 ? [] : aggregateUsage(ctx, result.usage, result.model ?? null, provider, line, timestamp);
+      entries.find((e): e is EntryOf<'reply'> => e.kind === 'reply' && e.provider !== null && (model === null || e.model === model))?.provider ??
+      (model !== null && model === ctx.modelInUse.model ? ctx.modelInUse.provider : null);
+    const replies = entries.filter((e) => e.kind === 'reply').length;
+    const aggregate =
+      childUsage.length === 0
+        ? aggregateUsage(ctx, result.usage, model, provider, line, timestamp)
+        : aggregateUsage(ctx, unkeptSums(result.usage, childUsage, replies), model, provider, line, timestamp);
     usage.push(...childUsage, ...aggregate);
     runs.push({
       ...(aggregate.length > 0 ? { aggregate } : {}),
@@ -876,6 +882,30 @@ function aggregateUsage(ctx: PiContext, value: unknown, model: string | null, pr
     const last = typeof context === 'number' && Number.isInteger(context) && context >= 0 ? context : 0;
     return { ...record, largestPrompt: Math.min(prompt, Math.max(last, Math.ceil(prompt / turns))) };
   });
+}
+
+/** Pi's thinking level written after a model (`:high`), as `--model` and sub-agent extensions take it. */
+const THINKING_LEVEL = /:(?:off|minimal|low|medium|high|xhigh)$/;
+
+/**
+ * What a run's sums hold beyond the replies its transcript kept, as sums of their own: a transcript
+ * cut to its last messages (pi-subagents keeps 200) while the sums count every turn. Null when the
+ * transcript holds as many replies as the sums' turns, or the sums hold nothing more.
+ */
+function unkeptSums(sums: unknown, kept: readonly Usage[], replies: number): Record<string, unknown> | null {
+  if (!isPlainObject(sums)) return null;
+  const turns = sums['turns'];
+  if (typeof turns !== 'number' || !Number.isInteger(turns) || turns <= replies) return null;
+  const more = (field: 'input' | 'output' | 'cacheRead' | 'cacheWrite') => {
+    const total = sums[field];
+    return typeof total === 'number' && Number.isFinite(total) ? Math.max(0, total - kept.reduce((sum, usage) => sum + usage[field], 0)) : 0;
+  };
+  const rest = { input: more('input'), output: more('output'), cacheRead: more('cacheRead'), cacheWrite: more('cacheWrite') };
+  if (Object.values(rest).every((value) => value === 0)) return null;
+  const cost = sums['cost'];
+  const keptCost = kept.every((usage) => usage.recordedCost !== null) ? kept.reduce((sum, usage) => sum + (usage.recordedCost ?? 0), 0) : null;
+  const restCost = typeof cost === 'number' && Number.isFinite(cost) && keptCost !== null ? Math.max(0, cost - keptCost) : undefined;
+  return { ...rest, ...(restCost === undefined ? {} : { cost: restCost }), turns: turns - replies, contextTokens: sums['contextTokens'] };
 }
 
 /** A tool that reports its sub-agents' spend both as its own usage and in its transcripts is counted once. */
