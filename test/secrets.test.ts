@@ -236,6 +236,17 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regressions (a second hostile look): a line of sudo's options with their values glued took
+  // exponential time to find no `-S` in (4 s for 24 of them), and a table's row followed by a
+  // long run of spaces quadratic time (8.5 s for 100 kB).
+  it('takes time in proportion to what it reads, whatever its shape', () => {
+    for (const text of [`echo xxxx | sudo${' -ua ;'.repeat(24)}`, `sudo -S x <<<${' -ua'.repeat(24)}`, `USER | PID${' '.repeat(100_000)}`, `| a | b${' \t'.repeat(50_000)}`]) {
+      const started = performance.now();
+      redact(text);
+      expect(performance.now() - started, text.slice(0, 30)).toBeLessThan(2_000);
+    }
+  });
+
   it('sshpass -p, and not the -p of the command it runs', () => {
     expect(redact('sshpass -p MyS9lP4ssW0rd###x7 ssh deploy@host')).toBe('sshpass -p [REDACTED:cli-password] ssh deploy@host');
     expect(redact('sshpass -v -p MyS9lP4ssW0rd###x7 ssh deploy@host')).toBe('sshpass -v -p [REDACTED:cli-password] ssh deploy@host');
@@ -407,6 +418,14 @@ describe('secrets the pattern list used to miss', () => {
     ["sudo -S systemctl restart app <<< 'Hunter2pass'", "sudo -S systemctl restart app <<< '[REDACTED:cli-password]'"],
     ['password: &pw |\n  Hunter22xAnchor\nsecret: !!str >-\n  Hunter22xTagged\n', 'password: &pw |\n  [REDACTED:api-key]\nsecret: !!str >-\n  [REDACTED:api-key]\n'],
     ['auth: |\n  [auth]\n  enabled = true\n  method = oidc\ntoken: |\n  The token is rotated weekly by the deploy job.\n', 'auth: |\n  [auth]\n  enabled = true\n  method = oidc\ntoken: |\n  The token is rotated weekly by the deploy job.\n'],
+    // A second hostile look: passwords of a word, digits and a mark in a table of values were
+    // types again; a refresh token after a long access token, or beside a nested object, kept; a
+    // passphrase in a block scalar kept; sudo's long options with a value apart.
+    ['| Name | Value |\n|---|---|\n| DB_PASSWORD | Password1! |\n| ADMIN_PASSWORD | Qwerty123? |', '| Name | Value |\n|---|---|\n| DB_PASSWORD | [REDACTED:assignment] |\n| ADMIN_PASSWORD | [REDACTED:assignment] |'],
+    ['| user | password |\n|---|---|\n| admin | Welcome123! |\n| ops | Passw0rd! |', '| user | password |\n|---|---|\n| admin | [REDACTED:assignment] |\n| ops | [REDACTED:assignment] |'],
+    [`{"openai-codex":{"type":"oauth","access":"eyJ${'A'.repeat(1400)}","meta":{"a":1},"refresh":"Rk7Tq2Wz9Lm4Xc8Vb1Nn6Pp3Yy5Hh0Jj"}}`, `{"openai-codex":{"type":"oauth","access":"[REDACTED:secret-field]","meta":{"a":1},"refresh":"[REDACTED:secret-field]"}}`],
+    ['password: >-\n  correct horse battery staple\n', 'password: >-\n  [REDACTED:api-key]\n'],
+    ['echo Hunter2Pass | sudo --user root -S whoami; echo Hunter3Pass | sudo -R /chroot -S id', 'echo [REDACTED:cli-password] | sudo --user root -S whoami; echo [REDACTED:cli-password] | sudo -R /chroot -S id'],
     // A review of sharing: sudo's password piped to `sudo -S` was kept.
     ['echo Hunter22sudo | sudo -S apt-get update', 'echo [REDACTED:cli-password] | sudo -S apt-get update'],
     ["printf '%s\\n' 'Sudo Pass 9' | sudo -kS -u root systemctl restart app", "printf '%s\\n' '[REDACTED:cli-password]' | sudo -kS -u root systemctl restart app"],

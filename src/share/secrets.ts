@@ -95,9 +95,14 @@ function encodesText(token: string): boolean {
   return (text.match(/ /g)?.length ?? 0) >= 3 && (text.match(/[A-Za-z ]/g)?.length ?? 0) >= 27;
 }
 
+const SUDO_VALUE = String.raw`(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"-][^\s|;&'"]*)`;
+/**
+ * `sudo -S` (`--stdin`), after its other options and their values (`-u root`, `-p ''`,
+ * `--user=root`, `--chdir /tmp`). Each option is read one way only: a run of letters without S,
+ * then maybe a value that is no option; read two ways, a line of them took exponential time.
+ */
+const SUDO_STDIN = String.raw`sudo(?:[ \t]+(?:--(?!stdin\b)[A-Za-z][\w-]*(?:=(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"]*)|[ \t]+${SUDO_VALUE})?|-[A-RT-Za-z]+(?:[ \t]+${SUDO_VALUE})?))*?[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?=[ \t]|$)`;
 /** What takes a password on its standard input: a registry's login, `gh auth login --with-token`, `docker secret create NAME -`, `sudo -S`; through sudo (with its flags and their values), env or npx. */
-/** `sudo -S` (`--stdin`), after its other options and their values (`-u root`, `-p ''`, `--user=root`). */
-const SUDO_STDIN = String.raw`sudo(?:[ \t]+(?:-[A-Za-z]*[ugpCDhrtTU](?:[ \t]*(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"-][^\s|;&'"]*))|--[A-Za-z][\w-]*=(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"]*)|--(?!stdin\b)[A-Za-z][\w-]*|-[A-Za-z]+))*?[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?=[ \t]|$)`;
 const STDIN_LOGIN = String.raw`(?:\\\r?\n[ \t]*)?(?:(?:sudo|doas)(?:[ \t]+--?[A-Za-z][\w-]*(?:[ \t]+[^-\s|;&]\S*)?)*[ \t]+)?(?:env(?:[ \t]+-\S+)*[ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(?:npx(?:[ \t]+-\S+)*[ \t]+)?(?:\S*\/)?(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|finch|cosign)\b[^\n|;&]{0,300}?--password-stdin\b|gh[ \t]+auth[ \t]+login\b[^\n|;&]{0,200}?--with-token\b|(?:docker|podman)[ \t]+secret[ \t]+create[ \t]+(?:-\S+[ \t]+)*\S+[ \t]+-(?=[ \t]|$)|${SUDO_STDIN})`;
 const STDIN_PASSWORD = new RegExp(String.raw`\b(?:echo|printf|Write-Output|Write-Host)(?:[ \t]+-[neE]+)*(?:[ \t]+(["']?)%s(?:\\n)?\1)?[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))[ \t]*\|[ \t]*${STDIN_LOGIN}`, 'dg');
 /** A here-string: `docker login … --password-stdin <<< PASS`, `cat <<< PASS | docker login …`. */
@@ -595,17 +600,39 @@ const SECRET_NAME_HINT = /pass|pwd|secret|token|key|auth|credential|pin|otp|mfa|
  */
 const BARE_CREDENTIAL_NAMES = new Set(['key', 'access', 'refresh']);
 const CREDENTIAL_TYPE = /["']type["']?[ \t]*:[ \t]*["'](?:api[_-]?key|oauth2?)["']/i;
-/** How far around a value its object is looked at for what it says it holds. */
-const CREDENTIAL_OBJECT_CHARS = 1000;
+/** How far around a value its object is looked for, each way: an OAuth access token (a JWT) runs to a few kB. */
+const CREDENTIAL_OBJECT_CHARS = 4096;
 
 function isIssuedCredential(text: string, name: string, start: number, end: number): boolean {
-  if (!BARE_CREDENTIAL_NAMES.has(name.toLowerCase()) || end - start < MIN_SECRET_LENGTH) return false;
-  // The object around it: from its nearest `{` before, to its nearest `}` after.
-  const open = text.lastIndexOf('{', start);
-  const close = text.indexOf('}', end);
-  if (open === -1 || close === -1 || start - open > CREDENTIAL_OBJECT_CHARS || close - end > CREDENTIAL_OBJECT_CHARS) return false;
-  const object = text.slice(open, close);
-  return !object.slice(1).includes('{') && CREDENTIAL_TYPE.test(object);
+  // A credential is a long token: looked around for only then (a flood of short values is cheap).
+  if (!BARE_CREDENTIAL_NAMES.has(name.toLowerCase()) || end - start < 16 || /\s/.test(text.slice(start, end))) return false;
+  // The object around it, its own fields only: what it holds nested (`"meta": {…}`) is skipped.
+  const before: string[] = [];
+  const after: string[] = [];
+  let depth = 0;
+  let open = -1;
+  for (let i = start - 1; i >= Math.max(0, start - CREDENTIAL_OBJECT_CHARS); i--) {
+    const c = text[i];
+    if (c === '}') depth++;
+    else if (c === '{' && depth-- === 0) {
+      open = i;
+      break;
+    }
+    if (depth === 0 && c !== '}') before.push(c as string);
+  }
+  if (open === -1) return false;
+  depth = 0;
+  let close = -1;
+  for (let i = end; i < Math.min(text.length, end + CREDENTIAL_OBJECT_CHARS); i++) {
+    const c = text[i];
+    if (c === '{') depth++;
+    else if (c === '}' && depth-- === 0) {
+      close = i;
+      break;
+    }
+    if (depth === 0 && c !== '{') after.push(c as string);
+  }
+  return close !== -1 && CREDENTIAL_TYPE.test(`${before.reverse().join('')} ${after.join('')}`);
 }
 
 /** `NAME=value` and `NAME := value` count as assignments, `"NAME": value` as a secret field, `NAME: value` as an API key. */
@@ -892,11 +919,17 @@ function yamlBlock(text: string, at: number, keyAt: number, name: string): { spa
     }
     from = stop + 1;
   }
-  // A secret's lines are words without spaces: a block of prose or settings (`auth: |` holding
-  // `enabled = true`) is the value's description, not the value.
+  // One line is the value, as after the key on its line (a passphrase holds spaces; a token's
+  // line of words is its description); a secret of
+  // several lines (a key's base64) is words without spaces: a block of prose or settings (`auth: |`
+  // holding `enabled = true`) is the value's description, not the value.
   const lines = spans.map((span) => text.slice(span.start, span.end));
-  if (lines.length === 0 || lines.length === YAML_BLOCK_LINES || lines.some((line) => /\s/.test(line)) || !isSecretValue(lines.join(''), { quoted: true, form: 'literal', name, after: '' })) return null;
-  return { spans, end };
+  if (lines.length === 0 || lines.length === YAML_BLOCK_LINES) return null;
+  const secret =
+    lines.length === 1
+      ? (isPasswordName(name) || !/\s/.test(lines[0] as string)) && isSecretValue(lines[0] as string, { quoted: false, form: 'yaml', name, after: '' })
+      : !lines.some((line) => /\s/.test(line)) && isSecretValue(lines.join(''), { quoted: true, form: 'literal', name, after: '' });
+  return secret ? { spans, end } : null;
 }
 
 /** A YAML scalar runs to the end of its line (`password: correct horse battery staple`), not past a ` #` comment. */
@@ -1104,7 +1137,7 @@ function shellSetValues(text: string): Found[] {
 }
 
 /** A Markdown table's row naming a secret and giving its value: `| DB_PASSWORD | … |`, `| Admin password | … |`. */
-const TABLE_ROW = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*\|?[ \t]*[`*]{0,2}([A-Za-z_][\w.-]{0,100}(?:[ \t]+[A-Za-z_][\w.-]{0,40}){0,3})[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}((?:\\.|[^|`*\s\\])(?:\\.|[^|`*\n\\])*?)[`*]{0,2}[ \t]*\|/gm;
+const TABLE_ROW = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*\|?[ \t]*[`*]{0,2}([A-Za-z_][\w.-]{0,100}(?:[ \t]+[A-Za-z_][\w.-]{0,40}){0,3})[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}((?:\\.|[^|`*\s\\])+)[`*]{0,2}[ \t]*\|/gm;
 /** What a table's lines may sit in: a quote (`> `) or a list item (`- `, `1. `). */
 const TABLE_LINE_PREFIX = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*/;
 /** A table's line under its header: `|---|:--:|`. */
@@ -1113,14 +1146,20 @@ const TABLE_RULE = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*\|?(?:[ \t
 function tableValues(text: string): Found[] {
   const found: Found[] = tableColumnValues(text);
   if (!text.includes('|')) return found;
+  const tables = tablesOf(text);
+  let table = 0;
   TABLE_ROW.lastIndex = 0;
   for (let m = TABLE_ROW.exec(text); m; m = TABLE_ROW.exec(text)) {
     const [whole, name = '', value = ''] = m;
     if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
     // A cell of prose or a header ("| Token | Purpose |") is no value: one is a word or words; nor
-    // is an API reference's type (`String!`) or a reference (`secrets.GITHUB_TOKEN`, a path).
+    // is an API reference's type (`Option<String>`; `String!` where no header says the column
+    // holds values) or a reference (`secrets.GITHUB_TOKEN`, a path).
+    while (table < tables.length && (tables[table] as { end: number }).end < m.index) table++;
+    const around = tables[table] !== undefined && (tables[table] as { start: number }).start <= m.index ? (tables[table] as { names: string[] }) : null;
+    const markedType = MARKED_TYPE.test(value.trim()) && (around === null || TYPE_HEADER.test(around.names[1] ?? ''));
     const cell = value.trim();
-    if (/\s/.test(cell) || /^[A-Za-z]+$/.test(cell) || TYPE_CELL.test(cell) || MEMBER_ACCESS.test(cell) || REFERENCE_CELL.test(cell)) continue;
+    if (/\s/.test(cell) || /^[A-Za-z]+$/.test(cell) || markedType || TYPE_CELL.test(cell) || MEMBER_ACCESS.test(cell) || REFERENCE_CELL.test(cell)) continue;
     if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
     const start = m.index + whole.lastIndexOf(value);
     found.push({ start, end: start + value.length });
@@ -1290,11 +1329,50 @@ const TABLE_RULE_HINT = /\|[ \t]*:?-/;
 const REFERENCE_CELL = /^(?:arn:|projects\/|\/|~\/|\.{1,2}\/|[a-z][a-z0-9+.-]*:\/\/|\d{4}-\d{2}-\d{2})/i;
 
 /**
- * A type or a size in an API reference's column: `String!`, `ERC20!`, `Option<String>`,
- * `Uint8Array`, `bytes32`, `32-byte`, `HS256`, `uuid4`. Not a word, a year and a mark, the
- * password people choose (`Summer2024!`).
+ * A type or a size in an API reference's column: `Option<String>`, `Uint8Array`, `bytes32`,
+ * `32-byte`, `HS256`, `uuid4`.
  */
-const TYPE_CELL = /^(?:[A-Za-z_][\w.]*(?:<[^<>]*>|\[\])[!?]?|(?![A-Za-z]+(?:19|20)\d\d[!?]$)[A-Za-z_]\w*[!?]|(?:u?int|bytes|float|Uint|Int|Float)\d+(?:Array)?|\d+[-_ ]?(?:bytes?|bits?|chars?|characters)|[HRE]S\d{3}|argon2\w*|bcrypt[\w-]*|base64\w*|uuid(?:v?\d)?|(?:min|max)[-_]\w+=?\w*|ttl[:=]\d+)$/i;
+const TYPE_CELL = /^(?:[A-Za-z_][\w.]*(?:<[^<>]*>|\[\])[!?]?|(?:u?int|bytes|float|Uint|Int|Float)\d+(?:Array)?|\d+[-_ ]?(?:bytes?|bits?|chars?|characters)|[HRE]S\d{3}|argon2\w*|bcrypt[\w-]*|base64\w*|uuid(?:v?\d)?|(?:min|max)[-_]\w+=?\w*|ttl[:=]\d+)$/i;
+
+/**
+ * A type with a mark, as GraphQL and nullable types are written (`String!`, `ERC20!`, `Int64?`):
+ * a type only in a table whose column says it holds types. A password looks the same (`Password1!`).
+ */
+const MARKED_TYPE = /^[A-Za-z_]\w*[!?]$/;
+/** A table's column of types: "Type", "Kind", "Format", "Returns", "Data type". */
+const TYPE_HEADER = /^(?:(?:data|field|value|return|graphql|ts|js)[ _-]?)?(?:types?|kinds?|formats?|schema|returns?)$/i;
+
+/**
+ * Each table's header and where the table runs (from its header line to its last row), in text
+ * order: what a row's cells are, told by its table's header.
+ */
+function tablesOf(text: string): { start: number; end: number; names: string[] }[] {
+  const tables: { start: number; end: number; names: string[] }[] = [];
+  if (!TABLE_RULE_HINT.test(text)) return tables;
+  const lines = linesOf(text);
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const head = lines[i] as { start: number; text: string };
+    if (!head.text.includes('|') || !TABLE_RULE.test((lines[i + 1] as { text: string }).text)) continue;
+    const names = tableCells(head.text.slice(TABLE_LINE_PREFIX.exec(head.text)?.[0].length ?? 0)).map((cell) => cell.text.replace(/^[`*]+|[`*]+$/g, ''));
+    let j = i + 2;
+    while (j < lines.length && (lines[j] as { text: string }).text.includes('|')) j++;
+    const last = lines[j - 1] as { start: number; text: string };
+    tables.push({ start: head.start, end: last.start + last.text.length, names });
+    i = j - 1;
+  }
+  return tables;
+}
+
+function linesOf(text: string): { start: number; text: string }[] {
+  const lines: { start: number; text: string }[] = [];
+  for (let start = 0; start <= text.length; ) {
+    const end = text.indexOf('\n', start);
+    const stop = end === -1 ? text.length : end;
+    lines.push({ start, text: text.slice(start, stop) });
+    start = stop + 1;
+  }
+  return lines;
+}
 
 /** A name of a password, as opposed to a key's or a token's: a chosen word is its value, not only one that looks issued. */
 function isPasswordName(name: string): boolean {
