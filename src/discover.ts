@@ -10,7 +10,7 @@ import { BoughError } from './errors.js';
 import { MANIFEST } from './output/report-folder.js';
 import type { Environment } from './environment.js';
 import { FileHeads } from './sources/file-head.js';
-import { agentsOwnFiles, READERS } from './sources/registry.js';
+import { agentsOwnFiles, READERS, readerOf } from './sources/registry.js';
 import { danglingLink, whyNotFound, whyUnreadable } from './file-problems.js';
 import { SOURCE_NAMES, type Source } from './types.js';
 
@@ -109,7 +109,7 @@ export async function discover(
       continue;
     }
     if (info.isDirectory()) {
-      places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics, linked), exists: true });
+      places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics, linked, source === null ? Infinity : (readerOf(source).placeDepth ?? Infinity)), exists: true });
     } else {
       // Taken as given, whatever its name; its real path so that it is counted once, and archived
       // as the file it is however it is given.
@@ -205,6 +205,8 @@ interface Folder {
   real: string;
   /** `real` was resolved by the system (else it is a guess: the folder's own path). */
   resolved: boolean;
+  /** Folders below the place walked (0: the place itself). */
+  depth: number;
 }
 
 interface Link {
@@ -212,6 +214,8 @@ interface Link {
   name: string;
   /** The real path of the folder the link is in. */
   parent: string;
+  /** That folder's depth below the place walked. */
+  depth: number;
 }
 
 /**
@@ -220,7 +224,7 @@ interface Link {
  * without links. Each real folder is listed once, so no loop of links is walked round.
  * Returns how many candidate files the folder holds.
  */
-async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidates, diagnostics: Diagnostic[], linked: string[]): Promise<number> {
+async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidates, diagnostics: Diagnostic[], linked: string[], maxDepth = Infinity): Promise<number> {
   /** Real paths of the candidates below `root`, for its count. */
   const place = new Set<string>();
   const add = (real: string, shown: string, resolved = false) => {
@@ -249,11 +253,11 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
             const path = childOf(folder.path, entry.name);
             const real = childOf(folder.real, entry.name);
             if (entry.isDirectory()) {
-              if (listed.has(real)) continue;
+              if (listed.has(real) || folder.depth >= maxDepth) continue;
               listed.set(real, path);
-              next.push({ path, real, resolved: folder.resolved });
+              next.push({ path, real, resolved: folder.resolved, depth: folder.depth + 1 });
             } else if (entry.isSymbolicLink()) {
-              links.push({ path, name: entry.name, parent: folder.real });
+              links.push({ path, name: entry.name, parent: folder.real, depth: folder.depth });
             } else if (isCandidateName(entry.name) && !own.has(entry.name)) {
               // A plain file in a folder reached by its real path is at its real path.
               add(real, path, entry.isFile() && folder.resolved);
@@ -264,11 +268,11 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
       level = next;
     }
   };
-  await walk({ path: root, real: rootReal, resolved: rootResolved !== null });
+  await walk({ path: root, real: rootReal, resolved: rootResolved !== null, depth: 0 });
   while (links.length > 0) {
     const round = links.splice(0).sort((a, b) => (a.path < b.path ? -1 : 1));
     for (const link of round) {
-      const target = await followLink(link, fs, listed, diagnostics);
+      const target = await followLink(link, fs, listed, diagnostics, link.depth < maxDepth);
       // A link that leads nowhere is a candidate that says why when read, and no place.
       if (target !== null && (target.kind === 'folder' || target.real !== link.path)) linked.push(link.path);
       if (target?.kind === 'folder') await walk(target.folder);
@@ -281,7 +285,7 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
 type LinkTarget = { kind: 'folder'; folder: Folder } | { kind: 'file'; real: string; resolved: boolean };
 
 /** Where a link leads: a folder to walk, a candidate file, or null (with why, when it matters) for one not followed. */
-async function followLink(link: Link, fs: DiscoveryFs, listed: Map<string, string>, diagnostics: Diagnostic[]): Promise<LinkTarget | null> {
+async function followLink(link: Link, fs: DiscoveryFs, listed: Map<string, string>, diagnostics: Diagnostic[], intoFolders = true): Promise<LinkTarget | null> {
   let info: Stats;
   try {
     info = await fs.stat(link.path);
@@ -296,6 +300,8 @@ async function followLink(link: Link, fs: DiscoveryFs, listed: Map<string, strin
     const real = await fs.realpath(link.path).catch(() => null);
     return { kind: 'file', real: real ?? link.path, resolved: real !== null };
   }
+  // A folder below the depth its place's files are at (see sessionFilesUnder): not looked into.
+  if (!intoFolders) return null;
   const real = await fs.realpath(link.path).catch(() => null);
   if (real === null) {
     diagnostics.push(diagnostic('skipped-link', link.path, null, 'its target could not be resolved'));
@@ -309,7 +315,7 @@ async function followLink(link: Link, fs: DiscoveryFs, listed: Map<string, strin
   // A second way into a folder already listed: its files are counted once, by the first way.
   if (first !== undefined) return null;
   listed.set(real, link.path);
-  return { kind: 'folder', folder: { path: link.path, real, resolved: true } };
+  return { kind: 'folder', folder: { path: link.path, real, resolved: true, depth: link.depth + 1 } };
 }
 
 /** A folder's entries, or none, and a note saying why, when it cannot be listed. */

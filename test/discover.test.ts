@@ -308,3 +308,23 @@ describe('discovery stays cheap on large trees', () => {
     expect(calls.filter((call) => call.startsWith('stat'))).toEqual(['stat ', 'stat link.jsonl']);
   });
 });
+
+// Regression (a review of Pi's files): sub-agent extensions keep files below a project's folder
+// of Pi's sessions (pi-subagents' `subagent-artifacts/`, a run's own session directory pointed
+// there): read as sessions of their own, a run's spend counted twice. pi.md §18: only a project
+// folder's own *.jsonl are sessions.
+describe('Pi’s own sessions folder', () => {
+  it('is searched to its project folders’ own files, and a folder named as an input all through', async () => {
+    const home = await tree({
+      '.pi/agent/sessions/--p--/a.jsonl': SESSION,
+      '.pi/agent/sessions/--p--/subagent-artifacts/x_scout_0.jsonl': SESSION,
+      '.pi/agent/sessions/--p--/runs/run1/scout.jsonl': SESSION,
+      '.pi/agent/sessions/flat.jsonl': SESSION,
+      '.pi/agent/sessions/--q--': { link: '../../../elsewhere' },
+      'elsewhere/b.jsonl': SESSION,
+      'elsewhere/deeper/c.jsonl': SESSION,
+    });
+    expect(shown(home, await discover([], { env: {}, home }, ['pi'])).sort()).toEqual(['.pi/agent/sessions/--p--/a.jsonl', '.pi/agent/sessions/--q--/b.jsonl', '.pi/agent/sessions/flat.jsonl']);
+    expect(shown(home, await discover([join(home, '.pi/agent/sessions')], NO_HOME))).toHaveLength(6);
+  });
+});

@@ -14,6 +14,9 @@ import { headerKeptWithout, isPiHeader, isPiRecord, readPiSession, salvagePiHead
 export const piReader: SourceReader = {
   source: 'pi',
   defaultPlaces: piSessionPlaces,
+  // `sessions/<project>/<file>.jsonl`: what sub-agent extensions keep below a project's folder
+  // (pi-subagents' `subagent-artifacts/`) is theirs, and no session.
+  placeDepth: 1,
   // v0.30.0 saved sessions in the agent folder itself; later versions move them, once, at start
   // (pi.md §1), so a machine that never upgraded still has them there.
   straySessions: { places: (environment) => [piAgentDir(environment)], firstType: 'session' },
