@@ -607,32 +607,27 @@ function isIssuedCredential(text: string, name: string, start: number, end: numb
   // A credential is a long token: looked around for only then (a flood of short values is cheap).
   if (!BARE_CREDENTIAL_NAMES.has(name.toLowerCase()) || end - start < 16 || /\s/.test(text.slice(start, end))) return false;
   // The object around it, its own fields only: what it holds nested (`"meta": {…}`) is skipped.
-  const before: string[] = [];
-  const after: string[] = [];
+  const before = objectSide(text, start - 1, -1);
+  const after = objectSide(text, end, 1);
+  return before !== null && after !== null && CREDENTIAL_TYPE.test(`${[...before].reverse().join('')} ${after}`);
+}
+
+/**
+ * The characters of the object a value sits in, from `from` to its brace in `step`'s direction
+ * (-1: its `{`, backwards), less what objects nested in it hold; null when no brace closes it
+ * within CREDENTIAL_OBJECT_CHARS.
+ */
+function objectSide(text: string, from: number, step: 1 | -1): string | null {
+  const [opens, closes] = step === 1 ? ['{', '}'] : ['}', '{'];
+  const own: string[] = [];
   let depth = 0;
-  let open = -1;
-  for (let i = start - 1; i >= Math.max(0, start - CREDENTIAL_OBJECT_CHARS); i--) {
-    const c = text[i];
-    if (c === '}') depth++;
-    else if (c === '{' && depth-- === 0) {
-      open = i;
-      break;
-    }
-    if (depth === 0 && c !== '}') before.push(c as string);
+  for (let i = from, n = 0; i >= 0 && i < text.length && n < CREDENTIAL_OBJECT_CHARS; i += step, n++) {
+    const c = text[i] as string;
+    if (c === opens) depth++;
+    else if (c === closes && depth-- === 0) return own.join('');
+    else if (depth === 0) own.push(c);
   }
-  if (open === -1) return false;
-  depth = 0;
-  let close = -1;
-  for (let i = end; i < Math.min(text.length, end + CREDENTIAL_OBJECT_CHARS); i++) {
-    const c = text[i];
-    if (c === '{') depth++;
-    else if (c === '}' && depth-- === 0) {
-      close = i;
-      break;
-    }
-    if (depth === 0 && c !== '{') after.push(c as string);
-  }
-  return close !== -1 && CREDENTIAL_TYPE.test(`${before.reverse().join('')} ${after.join('')}`);
+  return null;
 }
 
 /** `NAME=value` and `NAME := value` count as assignments, `"NAME": value` as a secret field, `NAME: value` as an API key. */
@@ -1284,22 +1279,11 @@ function sqlRows(text: string, at: number, string: (column: number, start: numbe
  */
 function tableColumnValues(text: string): Found[] {
   const found: Found[] = [];
-  if (!text.includes('|') || !TABLE_RULE_HINT.test(text)) return found;
-  const lines: { start: number; text: string }[] = [];
-  for (let start = 0; start <= text.length; ) {
-    const end = text.indexOf('\n', start);
-    const stop = end === -1 ? text.length : end;
-    lines.push({ start, text: text.slice(start, stop) });
-    start = stop + 1;
-  }
-  for (let i = 0; i + 1 < lines.length; i++) {
-    const head = lines[i] as { start: number; text: string };
-    if (!head.text.includes('|') || !TABLE_RULE.test((lines[i + 1] as { text: string }).text)) continue;
-    const names = tableCells(head.text.slice(TABLE_LINE_PREFIX.exec(head.text)?.[0].length ?? 0)).map((cell) => cell.text.replace(/^[`*]+|[`*]+$/g, ''));
+  if (!text.includes('|')) return found;
+  for (const { names, rows } of tablesOf(text)) {
     const secret = names.flatMap((name, column) => (SECRET_NAME_HINT.test(name) && isSecretName(name) ? [column] : []));
     if (secret.length === 0) continue;
-    for (let j = i + 2; j < lines.length && (lines[j] as { text: string }).text.includes('|'); j++) {
-      const row = lines[j] as { start: number; text: string };
+    for (const row of rows) {
       const prefix = TABLE_LINE_PREFIX.exec(row.text)?.[0].length ?? 0;
       const cells = tableCells(row.text.slice(prefix)).map((cell) => ({ ...cell, start: cell.start + prefix }));
       for (const column of secret) {
@@ -1317,7 +1301,6 @@ function tableColumnValues(text: string): Found[] {
         const start = row.start + cell.start + cell.text.indexOf(value);
         found.push({ start, end: start + value.length });
       }
-      i = j;
     }
   }
   return found;
@@ -1346,8 +1329,17 @@ const TYPE_HEADER = /^(?:(?:data|field|value|return|graphql|ts|js)[ _-]?)?(?:typ
  * Each table's header and where the table runs (from its header line to its last row), in text
  * order: what a row's cells are, told by its table's header.
  */
-function tablesOf(text: string): { start: number; end: number; names: string[] }[] {
-  const tables: { start: number; end: number; names: string[] }[] = [];
+interface TextTable {
+  start: number;
+  end: number;
+  /** Its header's cells. */
+  names: string[];
+  /** Its rows' lines, after the rule. */
+  rows: { start: number; text: string }[];
+}
+
+function tablesOf(text: string): TextTable[] {
+  const tables: TextTable[] = [];
   if (!TABLE_RULE_HINT.test(text)) return tables;
   const lines = linesOf(text);
   for (let i = 0; i + 1 < lines.length; i++) {
@@ -1357,7 +1349,7 @@ function tablesOf(text: string): { start: number; end: number; names: string[] }
     let j = i + 2;
     while (j < lines.length && (lines[j] as { text: string }).text.includes('|')) j++;
     const last = lines[j - 1] as { start: number; text: string };
-    tables.push({ start: head.start, end: last.start + last.text.length, names });
+    tables.push({ start: head.start, end: last.start + last.text.length, names, rows: lines.slice(i + 2, j) });
     i = j - 1;
   }
   return tables;
