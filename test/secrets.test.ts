@@ -426,6 +426,14 @@ describe('secrets the pattern list used to miss', () => {
     [`{"openai-codex":{"type":"oauth","access":"eyJ${'A'.repeat(1400)}","meta":{"a":1},"refresh":"Rk7Tq2Wz9Lm4Xc8Vb1Nn6Pp3Yy5Hh0Jj"}}`, `{"openai-codex":{"type":"oauth","access":"[REDACTED:secret-field]","meta":{"a":1},"refresh":"[REDACTED:secret-field]"}}`],
     ['password: >-\n  correct horse battery staple\n', 'password: >-\n  [REDACTED:api-key]\n'],
     ['echo Hunter2Pass | sudo --user root -S whoami; echo Hunter3Pass | sudo -R /chroot -S id', 'echo [REDACTED:cli-password] | sudo --user root -S whoami; echo [REDACTED:cli-password] | sudo -R /chroot -S id'],
+    // A third hostile look: values glued to sudo's options that are no letters; sudo -S at a line's
+    // end; a headerless row of a word, a year and a mark; a brace in a string of the object; and
+    // prose under a block scalar, kept as it is after the key.
+    ["echo Hunter2pass | sudo -u#1000 -S id; echo Hunter3pass | sudo -C3 -p'Password: ' -S id", "echo [REDACTED:cli-password] | sudo -u#1000 -S id; echo [REDACTED:cli-password] | sudo -C3 -p'Password: ' -S id"],
+    ['echo Hunter2pass | sudo -S\nid', 'echo [REDACTED:cli-password] | sudo -S\nid'],
+    ['| DB_PASSWORD | Summer2024! |', '| DB_PASSWORD | [REDACTED:assignment] |'],
+    ['{"anthropic":{"type":"oauth","note":"a } b","refresh":"Zr8vQ2mN7pL4kR9sT1wY3bC6"}}', '{"anthropic":{"type":"oauth","note":"a } b","refresh":"[REDACTED:secret-field]"}}'],
+    ['password: |\n  ask Bob for it\n', 'password: |\n  ask Bob for it\n'],
     // A review of sharing: sudo's password piped to `sudo -S` was kept.
     ['echo Hunter22sudo | sudo -S apt-get update', 'echo [REDACTED:cli-password] | sudo -S apt-get update'],
     ["printf '%s\\n' 'Sudo Pass 9' | sudo -kS -u root systemctl restart app", "printf '%s\\n' '[REDACTED:cli-password]' | sudo -kS -u root systemctl restart app"],

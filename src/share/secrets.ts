@@ -98,10 +98,11 @@ function encodesText(token: string): boolean {
 const SUDO_VALUE = String.raw`(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"-][^\s|;&'"]*)`;
 /**
  * `sudo -S` (`--stdin`), after its other options and their values (`-u root`, `-p ''`,
- * `--user=root`, `--chdir /tmp`). Each option is read one way only: a run of letters without S,
- * then maybe a value that is no option; read two ways, a line of them took exponential time.
+ * `--user=root`, `--chdir /tmp`, `-u#1000`). Each option is read one way only: a run of letters
+ * without S, a value glued that starts with no letter, then maybe a value that is no option; read
+ * two ways, a line of them took exponential time.
  */
-const SUDO_STDIN = String.raw`sudo(?:[ \t]+(?:--(?!stdin\b)[A-Za-z][\w-]*(?:=(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"]*)|[ \t]+${SUDO_VALUE})?|-[A-RT-Za-z]+(?:[ \t]+${SUDO_VALUE})?))*?[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?=[ \t]|$)`;
+const SUDO_STDIN = String.raw`sudo(?:[ \t]+(?:--(?!stdin\b)[A-Za-z][\w-]*(?:=(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"]*)|[ \t]+${SUDO_VALUE})?|-[A-RT-Za-z]+(?:'[^'\n]*'|"[^"\n]*"|[^\sA-Za-z|;&'"][^\s|;&]*)?(?:[ \t]+${SUDO_VALUE})?))*?[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?=[ \t\r\n]|$)`;
 /** What takes a password on its standard input: a registry's login, `gh auth login --with-token`, `docker secret create NAME -`, `sudo -S`; through sudo (with its flags and their values), env or npx. */
 const STDIN_LOGIN = String.raw`(?:\\\r?\n[ \t]*)?(?:(?:sudo|doas)(?:[ \t]+--?[A-Za-z][\w-]*(?:[ \t]+[^-\s|;&]\S*)?)*[ \t]+)?(?:env(?:[ \t]+-\S+)*[ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(?:npx(?:[ \t]+-\S+)*[ \t]+)?(?:\S*\/)?(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|finch|cosign)\b[^\n|;&]{0,300}?--password-stdin\b|gh[ \t]+auth[ \t]+login\b[^\n|;&]{0,200}?--with-token\b|(?:docker|podman)[ \t]+secret[ \t]+create[ \t]+(?:-\S+[ \t]+)*\S+[ \t]+-(?=[ \t]|$)|${SUDO_STDIN})`;
 const STDIN_PASSWORD = new RegExp(String.raw`\b(?:echo|printf|Write-Output|Write-Host)(?:[ \t]+-[neE]+)*(?:[ \t]+(["']?)%s(?:\\n)?\1)?[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))[ \t]*\|[ \t]*${STDIN_LOGIN}`, 'dg');
@@ -607,8 +608,9 @@ function isIssuedCredential(text: string, name: string, start: number, end: numb
   // A credential is a long token: looked around for only then (a flood of short values is cheap).
   if (!BARE_CREDENTIAL_NAMES.has(name.toLowerCase()) || end - start < 16 || /\s/.test(text.slice(start, end))) return false;
   // The object around it, its own fields only: what it holds nested (`"meta": {…}`) is skipped.
-  const before = objectSide(text, start - 1, -1);
-  const after = objectSide(text, end, 1);
+  // From past the value's quotes (it is quoted: see namedValues).
+  const before = objectSide(text, start - 2, -1);
+  const after = objectSide(text, end + 1, 1);
   return before !== null && after !== null && CREDENTIAL_TYPE.test(`${[...before].reverse().join('')} ${after}`);
 }
 
@@ -621,8 +623,15 @@ function objectSide(text: string, from: number, step: 1 | -1): string | null {
   const [opens, closes] = step === 1 ? ['{', '}'] : ['}', '{'];
   const own: string[] = [];
   let depth = 0;
+  let inString = false;
   for (let i = from, n = 0; i >= 0 && i < text.length && n < CREDENTIAL_OBJECT_CHARS; i += step, n++) {
     const c = text[i] as string;
+    // A brace in a string (`"note": "a } b"`) is no object's: a quote not after a backslash opens or closes one.
+    if (c === '"' && text[i - 1] !== '\\') inString = !inString;
+    if (inString) {
+      if (depth === 0) own.push(c);
+      continue;
+    }
     if (c === opens) depth++;
     else if (c === closes && depth-- === 0) return own.join('');
     else if (depth === 0) own.push(c);
@@ -920,9 +929,11 @@ function yamlBlock(text: string, at: number, keyAt: number, name: string): { spa
   // holding `enabled = true`) is the value's description, not the value.
   const lines = spans.map((span) => text.slice(span.start, span.end));
   if (lines.length === 0 || lines.length === YAML_BLOCK_LINES) return null;
+  // One line is judged as the value after a key on its line is: by its first word.
+  const first = (lines[0] as string).split(/\s/, 1)[0] as string;
   const secret =
     lines.length === 1
-      ? (isPasswordName(name) || !/\s/.test(lines[0] as string)) && isSecretValue(lines[0] as string, { quoted: false, form: 'yaml', name, after: '' })
+      ? (isPasswordName(name) || first === lines[0]) && isSecretValue(first, { quoted: false, form: 'yaml', name, after: (lines[0] as string).slice(first.length, first.length + 8) })
       : !lines.some((line) => /\s/.test(line)) && isSecretValue(lines.join(''), { quoted: true, form: 'literal', name, after: '' });
   return secret ? { spans, end } : null;
 }
@@ -1152,7 +1163,8 @@ function tableValues(text: string): Found[] {
     // holds values) or a reference (`secrets.GITHUB_TOKEN`, a path).
     while (table < tables.length && (tables[table] as { end: number }).end < m.index) table++;
     const around = tables[table] !== undefined && (tables[table] as { start: number }).start <= m.index ? (tables[table] as { names: string[] }) : null;
-    const markedType = MARKED_TYPE.test(value.trim()) && (around === null || TYPE_HEADER.test(around.names[1] ?? ''));
+    // Without a header, a word, a year and a mark is the password people choose (`Summer2024!`).
+    const markedType = MARKED_TYPE.test(value.trim()) && (around === null ? !YEAR_PASSWORD.test(value.trim()) : TYPE_HEADER.test(around.names[1] ?? ''));
     const cell = value.trim();
     if (/\s/.test(cell) || /^[A-Za-z]+$/.test(cell) || markedType || TYPE_CELL.test(cell) || MEMBER_ACCESS.test(cell) || REFERENCE_CELL.test(cell)) continue;
     if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
@@ -1322,6 +1334,7 @@ const TYPE_CELL = /^(?:[A-Za-z_][\w.]*(?:<[^<>]*>|\[\])[!?]?|(?:u?int|bytes|floa
  * a type only in a table whose column says it holds types. A password looks the same (`Password1!`).
  */
 const MARKED_TYPE = /^[A-Za-z_]\w*[!?]$/;
+const YEAR_PASSWORD = /^[A-Za-z]+(?:19|20)\d\d[!?]$/;
 /** A table's column of types: "Type", "Kind", "Format", "Returns", "Data type". */
 const TYPE_HEADER = /^(?:(?:data|field|value|return|graphql|ts|js)[ _-]?)?(?:types?|kinds?|formats?|schema|returns?)$/i;
 
