@@ -217,6 +217,18 @@ describe('Pi reader', () => {
     const again = await readSessionFile(path);
     if (again.kind !== 'session') throw new Error('not read');
     expect(again.file.entries.flatMap((e) => e.usage)).toHaveLength(2);
+    // A third hostile look: the sums are the run's own replies', not those of a run inside it (a
+    // grandchild of 10,000 in took the cut turns' 3,000 with it); and a model written with its
+    // provider and level is that provider's model.
+    const grandchild = { agent: 'g', task: 't', exitCode: 0, stderr: '', model: 'claude-haiku-4-5', messages: [{ ...reply(9), usage: { ...reply(9).usage, input: 10_000 } }], usage: { input: 10_000, output: 100, cacheRead: 0, cacheWrite: 0, cost: 0.0105, contextTokens: 10_100, turns: 1 } };
+    const inner = { role: 'toolResult', toolCallId: 'g1', toolName: 'subagent', content: [], isError: false, timestamp: 0, details: { mode: 'single', results: [grandchild] } };
+    const nested = { ...run, model: 'anthropic/claude-haiku-4-5:high', messages: [reply(4), inner, reply(5)] };
+    await writeFile(path, `${[records[0], { ...records[1], message: { ...records[1]!.message, details: { mode: 'single', results: [nested] } } }].map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const deep = await readSessionFile(path);
+    if (deep.kind !== 'session') throw new Error('not read');
+    const records3 = deep.file.entries.flatMap((e) => e.usage);
+    expect(records3.reduce((sum, u) => sum + u.input, 0)).toBe(15_000);
+    expect(records3.at(-1)).toMatchObject({ provider: 'anthropic', model: 'claude-haiku-4-5', input: 3000 });
   });
 
   it('gives a run\'s aggregate usage the provider its child\'s replies name', async () => {

@@ -807,18 +807,26 @@ function subagentRuns(
       parentId = id;
     });
     const childUsage = entries.flatMap((e) => e.usage);
-    // pi-subagents writes the model with Pi's thinking level (`claude-haiku-4-5:high`): the model is the rest.
-    const model = result.model === undefined || result.model === null ? null : result.model.replace(THINKING_LEVEL, '');
+    const childReplies = entries.filter((e): e is EntryOf<'reply'> => e.kind === 'reply');
+    // pi-subagents writes the model as `--model` takes it: with Pi's thinking level
+    // (`claude-haiku-4-5:high`), maybe after its provider (`anthropic/…`). The model is the rest.
+    const written = result.model === undefined || result.model === null ? null : result.model.replace(THINKING_LEVEL, '');
+    const slash = written?.indexOf('/') ?? -1;
+    const namedProvider = written !== null && slash > 0 ? written.slice(0, slash) : null;
+    const knownProvider = namedProvider !== null && (namedProvider === ctx.modelInUse.provider || childReplies.some((e) => e.provider === namedProvider));
+    const model = knownProvider && written !== null ? written.slice(slash + 1) : written;
     // The aggregate names no provider; the child's replies do (the same model is one row, not two).
     // Without replies (a run that failed at once), the provider the session's own replies on that model had.
     const provider =
-      entries.find((e): e is EntryOf<'reply'> => e.kind === 'reply' && e.provider !== null && (model === null || e.model === model))?.provider ??
+      (knownProvider ? namedProvider : null) ??
+      childReplies.find((e) => e.provider !== null && (model === null || e.model === model))?.provider ??
       (model !== null && model === ctx.modelInUse.model ? ctx.modelInUse.provider : null);
-    const replies = entries.filter((e) => e.kind === 'reply').length;
+    // The sums are of the run's own replies: a run inside it (a sub-agent's sub-agent) has its own.
+    const ownUsage = childReplies.flatMap((e) => e.usage);
     const aggregate =
       childUsage.length === 0
         ? aggregateUsage(ctx, result.usage, model, provider, line, timestamp)
-        : aggregateUsage(ctx, unkeptSums(result.usage, childUsage, replies), model, provider, line, timestamp);
+        : aggregateUsage(ctx, unkeptSums(result.usage, ownUsage, childReplies.length), model, provider, line, timestamp);
     usage.push(...childUsage, ...aggregate);
     runs.push({
       ...(aggregate.length > 0 ? { aggregate } : {}),
