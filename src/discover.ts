@@ -109,7 +109,7 @@ export async function discover(
       continue;
     }
     if (info.isDirectory()) {
-      places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics, linked, source === null ? Infinity : (readerOf(source).placeDepth ?? Infinity)), exists: true });
+      places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics, linked, source === null ? Infinity : (readerOf(source).placeDepth?.(path, environment) ?? Infinity)), exists: true });
     } else {
       // Taken as given, whatever its name; its real path so that it is counted once, and archived
       // as the file it is however it is given.

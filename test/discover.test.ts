@@ -327,4 +327,12 @@ describe('Pi’s own sessions folder', () => {
     expect(shown(home, await discover([], { env: {}, home }, ['pi'])).sort()).toEqual(['.pi/agent/sessions/--p--/a.jsonl', '.pi/agent/sessions/--q--/b.jsonl', '.pi/agent/sessions/flat.jsonl']);
     expect(shown(home, await discover([join(home, '.pi/agent/sessions')], NO_HOME))).toHaveLength(6);
   });
+
+  // A third hostile look: a custom session folder is flat (pi.md §1), so a run's file one folder
+  // down beside the session was still read as a session, its spend counted twice.
+  it('is searched to its own files alone when it is a custom session folder', async () => {
+    const home = await tree({ 'custom/a.jsonl': SESSION, 'custom/subagent-artifacts/x_scout_0.jsonl': SESSION });
+    const env = { PI_CODING_AGENT_SESSION_DIR: join(home, 'custom') };
+    expect(shown(home, await discover([], { env, home }, ['pi']))).toEqual(['custom/a.jsonl']);
+  });
 });

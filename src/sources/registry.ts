@@ -41,10 +41,11 @@ export interface SourceReader {
   /** Providers this agent's configuration on this machine runs locally. */
   localProviders(environment: Environment, inputs: readonly string[]): Promise<ReadonlySet<string>>;
   /**
-   * How many folders deep its own places keep sessions (Pi: its sessions folder, and one folder a
-   * project): folders below are not looked into there, being extensions' (pi.md §18). Absent: any.
+   * How many folders deep one of its own places keeps sessions (Pi: one folder a project, none in
+   * a custom session folder): folders below are not looked into there, being extensions' (pi.md
+   * §18). Absent: any.
    */
-  placeDepth?: number;
+  placeDepth?(place: string, environment: Environment): number;
   /** Files and folders this agent keeps beside a session file that belong to it (its sub-agents): read with it when it is given alone. */
   companions?(path: string, heads: FileHeads): Promise<string[]>;
   /**
