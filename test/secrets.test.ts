@@ -434,6 +434,11 @@ describe('secrets the pattern list used to miss', () => {
     ['| DB_PASSWORD | Summer2024! |', '| DB_PASSWORD | [REDACTED:assignment] |'],
     ['{"anthropic":{"type":"oauth","note":"a } b","refresh":"Zr8vQ2mN7pL4kR9sT1wY3bC6"}}', '{"anthropic":{"type":"oauth","note":"a } b","refresh":"[REDACTED:secret-field]"}}'],
     ['password: |\n  ask Bob for it\n', 'password: |\n  ask Bob for it\n'],
+    // A fourth hostile look: headerless rows of common passwords with a mark kept; a password
+    // holding `&`, `;` or `|` kept in YAML, half kept in a .env line; sudo -Sp'' kept.
+    ['| ADMIN_PASSWORD | Passw0rd1! |\n| DB_PASSWORD | Hunter22! |\n| password | String! |', '| ADMIN_PASSWORD | [REDACTED:assignment] |\n| DB_PASSWORD | [REDACTED:assignment] |\n| password | String! |'],
+    ['db:\n  password: Tr0ub4dor&3\nDB_PASSWORD=P|ss;w0rd9\nurl: https://x/?token=Abc123Def456&page=2', 'db:\n  password: [REDACTED:api-key]\nDB_PASSWORD=[REDACTED:assignment]\nurl: https://x/?token=[REDACTED:assignment]&page=2'],
+    ["echo Hunter2pass | sudo -Sp'' id", "echo [REDACTED:cli-password] | sudo -Sp'' id"],
     // A review of sharing: sudo's password piped to `sudo -S` was kept.
     ['echo Hunter22sudo | sudo -S apt-get update', 'echo [REDACTED:cli-password] | sudo -S apt-get update'],
     ["printf '%s\\n' 'Sudo Pass 9' | sudo -kS -u root systemctl restart app", "printf '%s\\n' '[REDACTED:cli-password]' | sudo -kS -u root systemctl restart app"],

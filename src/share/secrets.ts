@@ -102,7 +102,7 @@ const SUDO_VALUE = String.raw`(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"-][^\s|;&'"]*)`;
  * without S, a value glued that starts with no letter, then maybe a value that is no option; read
  * two ways, a line of them took exponential time.
  */
-const SUDO_STDIN = String.raw`sudo(?:[ \t]+(?:--(?!stdin\b)[A-Za-z][\w-]*(?:=(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"]*)|[ \t]+${SUDO_VALUE})?|-[A-RT-Za-z]+(?:'[^'\n]*'|"[^"\n]*"|[^\sA-Za-z|;&'"][^\s|;&]*)?(?:[ \t]+${SUDO_VALUE})?))*?[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?=[ \t\r\n]|$)`;
+const SUDO_STDIN = String.raw`sudo(?:[ \t]+(?:--(?!stdin\b)[A-Za-z][\w-]*(?:=(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"]*)|[ \t]+${SUDO_VALUE})?|-[A-RT-Za-z]+(?:'[^'\n]*'|"[^"\n]*"|[^\sA-Za-z|;&'"][^\s|;&]*)?(?:[ \t]+${SUDO_VALUE})?))*?[ \t]+(?:-[A-Za-z]*S[A-Za-z]*(?:'[^'\n]*'|"[^"\n]*"|[^\sA-Za-z|;&'"][^\s|;&]*)?|--stdin)(?=[ \t\r\n]|$)`;
 /** What takes a password on its standard input: a registry's login, `gh auth login --with-token`, `docker secret create NAME -`, `sudo -S`; through sudo (with its flags and their values), env or npx. */
 const STDIN_LOGIN = String.raw`(?:\\\r?\n[ \t]*)?(?:(?:sudo|doas)(?:[ \t]+--?[A-Za-z][\w-]*(?:[ \t]+[^-\s|;&]\S*)?)*[ \t]+)?(?:env(?:[ \t]+-\S+)*[ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(?:npx(?:[ \t]+-\S+)*[ \t]+)?(?:\S*\/)?(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|finch|cosign)\b[^\n|;&]{0,300}?--password-stdin\b|gh[ \t]+auth[ \t]+login\b[^\n|;&]{0,200}?--with-token\b|(?:docker|podman)[ \t]+secret[ \t]+create[ \t]+(?:-\S+[ \t]+)*\S+[ \t]+-(?=[ \t]|$)|${SUDO_STDIN})`;
 const STDIN_PASSWORD = new RegExp(String.raw`\b(?:echo|printf|Write-Output|Write-Host)(?:[ \t]+-[neE]+)*(?:[ \t]+(["']?)%s(?:\\n)?\1)?[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))[ \t]*\|[ \t]*${STDIN_LOGIN}`, 'dg');
@@ -677,6 +677,9 @@ function namedValues(text: string): Found[] {
     }
     const read = readValue(text, at);
     if (!read) continue;
+    // A value of a line of its own (YAML's, a .env file's) holds the signs glued into it; elsewhere
+    // (`…;AccountKey=…;Endpoint=…`, `?token=…&page=2`) they end it.
+    if (!read.quoted && /^[ \t]*(?:export[ \t]+|-[ \t]+)?["']?$/.test(lineBefore(text, m.index) ?? 'x')) read.end = withGluedSigns(text, read.end);
     const plural =
       !secret &&
       (isSecretsName(name, closer === '' ? 'assigned' : 'text') ||
@@ -938,6 +941,19 @@ function yamlBlock(text: string, at: number, keyAt: number, name: string): { spa
   return secret ? { spans, end } : null;
 }
 
+/**
+ * Where a bare value ends once the signs glued into it are taken in: `Tr0ub4dor&3`, `P|ss;w0rd`
+ * are one value, where `a && b` and `a; b` are code.
+ */
+function withGluedSigns(text: string, end: number): number {
+  let at = end;
+  while ((text[at] === '&' || text[at] === ';' || text[at] === '|') && at + 1 < text.length && !/[\s&;|'"`]/.test(text[at + 1] as string)) {
+    at++;
+    while (at < text.length && !/[\s'"`]/.test(text[at] as string) && text[at] !== '&' && text[at] !== ';' && text[at] !== '|') at++;
+  }
+  return at;
+}
+
 /** A YAML scalar runs to the end of its line (`password: correct horse battery staple`), not past a ` #` comment. */
 function lineEnd(text: string, start: number, end: number): number {
   let i = end;
@@ -1163,8 +1179,7 @@ function tableValues(text: string): Found[] {
     // holds values) or a reference (`secrets.GITHUB_TOKEN`, a path).
     while (table < tables.length && (tables[table] as { end: number }).end < m.index) table++;
     const around = tables[table] !== undefined && (tables[table] as { start: number }).start <= m.index ? (tables[table] as { names: string[] }) : null;
-    // Without a header, a word, a year and a mark is the password people choose (`Summer2024!`).
-    const markedType = MARKED_TYPE.test(value.trim()) && (around === null ? !YEAR_PASSWORD.test(value.trim()) : TYPE_HEADER.test(around.names[1] ?? ''));
+    const markedType = MARKED_TYPE.test(value.trim()) && (around === null ? SCALAR_TYPE.test(value.trim()) : TYPE_HEADER.test(around.names[1] ?? ''));
     const cell = value.trim();
     if (/\s/.test(cell) || /^[A-Za-z]+$/.test(cell) || markedType || TYPE_CELL.test(cell) || MEMBER_ACCESS.test(cell) || REFERENCE_CELL.test(cell)) continue;
     if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
@@ -1334,7 +1349,8 @@ const TYPE_CELL = /^(?:[A-Za-z_][\w.]*(?:<[^<>]*>|\[\])[!?]?|(?:u?int|bytes|floa
  * a type only in a table whose column says it holds types. A password looks the same (`Password1!`).
  */
 const MARKED_TYPE = /^[A-Za-z_]\w*[!?]$/;
-const YEAR_PASSWORD = /^[A-Za-z]+(?:19|20)\d\d[!?]$/;
+/** Without a header to say so, only the scalar types a schema names are taken for types; other marked words (`Passw0rd1!`) are values. */
+const SCALAR_TYPE = /^(?:String|Int|Float|Boolean|Bool|ID|Number|Date|DateTime|Time|JSON|UUID|URL|Email|Object|Any|Void)[!?]$/;
 /** A table's column of types: "Type", "Kind", "Format", "Returns", "Data type". */
 const TYPE_HEADER = /^(?:(?:data|field|value|return|graphql|ts|js)[ _-]?)?(?:types?|kinds?|formats?|schema|returns?)$/i;
 
