@@ -229,6 +229,14 @@ describe('Pi reader', () => {
     const records3 = deep.file.entries.flatMap((e) => e.usage);
     expect(records3.reduce((sum, u) => sum + u.input, 0)).toBe(15_000);
     expect(records3.at(-1)).toMatchObject({ provider: 'anthropic', model: 'claude-haiku-4-5', input: 3000 });
+    // A fourth hostile look: where its replies name the whole as their model (OpenRouter's), it is
+    // no provider's and its model: one row, not split by the first part.
+    const routed = (n: number) => ({ ...reply(n), provider: 'openrouter', model: 'anthropic/claude-haiku-4.5' });
+    const viaRouter = { ...run, model: 'anthropic/claude-haiku-4.5', messages: [routed(4), routed(5)] };
+    await writeFile(path, `${[{ ...records[0], provider: 'anthropic', modelId: 'claude-sonnet-4-5' }, { ...records[1], message: { ...records[1]!.message, details: { mode: 'single', results: [viaRouter] } } }].map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const routedRead = await readSessionFile(path);
+    if (routedRead.kind !== 'session') throw new Error('not read');
+    expect(new Set(routedRead.file.entries.flatMap((e) => e.usage).map((u) => `${u.provider}/${u.model}`))).toEqual(new Set(['openrouter/anthropic/claude-haiku-4.5']));
   });
 
   it('gives a run\'s aggregate usage the provider its child\'s replies name', async () => {

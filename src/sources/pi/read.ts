@@ -813,7 +813,11 @@ function subagentRuns(
     const written = result.model === undefined || result.model === null ? null : result.model.replace(THINKING_LEVEL, '');
     const slash = written?.indexOf('/') ?? -1;
     const namedProvider = written !== null && slash > 0 ? written.slice(0, slash) : null;
-    const knownProvider = namedProvider !== null && (namedProvider === ctx.modelInUse.provider || childReplies.some((e) => e.provider === namedProvider));
+    // Not where its replies name the whole as their model (OpenRouter's `anthropic/claude-…`).
+    const knownProvider =
+      namedProvider !== null &&
+      !childReplies.some((e) => e.model === written) &&
+      (namedProvider === ctx.modelInUse.provider || childReplies.some((e) => e.provider === namedProvider));
     const model = knownProvider && written !== null ? written.slice(slash + 1) : written;
     // The aggregate names no provider; the child's replies do (the same model is one row, not two).
     // Without replies (a run that failed at once), the provider the session's own replies on that model had.
