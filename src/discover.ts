@@ -109,7 +109,7 @@ export async function discover(
       continue;
     }
     if (info.isDirectory()) {
-      places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics, linked, source === null ? Infinity : (readerOf(source).placeDepth?.(path, environment) ?? Infinity)), exists: true });
+      places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics, linked, source === null ? undefined : readerOf(source).sessionFolder), exists: true });
     } else {
       // Taken as given, whatever its name; its real path so that it is counted once, and archived
       // as the file it is however it is given.
@@ -224,7 +224,14 @@ interface Link {
  * without links. Each real folder is listed once, so no loop of links is walked round.
  * Returns how many candidate files the folder holds.
  */
-async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidates, diagnostics: Diagnostic[], linked: string[], maxDepth = Infinity): Promise<number> {
+async function sessionFilesUnder(
+  root: string,
+  fs: DiscoveryFs,
+  found: Candidates,
+  diagnostics: Diagnostic[],
+  linked: string[],
+  enters: (name: string, depth: number) => boolean = () => true,
+): Promise<number> {
   /** Real paths of the candidates below `root`, for its count. */
   const place = new Set<string>();
   const add = (real: string, shown: string, resolved = false) => {
@@ -253,7 +260,7 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
             const path = childOf(folder.path, entry.name);
             const real = childOf(folder.real, entry.name);
             if (entry.isDirectory()) {
-              if (listed.has(real) || folder.depth >= maxDepth) continue;
+              if (listed.has(real) || !enters(entry.name, folder.depth + 1)) continue;
               listed.set(real, path);
               next.push({ path, real, resolved: folder.resolved, depth: folder.depth + 1 });
             } else if (entry.isSymbolicLink()) {
@@ -272,7 +279,7 @@ async function sessionFilesUnder(root: string, fs: DiscoveryFs, found: Candidate
   while (links.length > 0) {
     const round = links.splice(0).sort((a, b) => (a.path < b.path ? -1 : 1));
     for (const link of round) {
-      const target = await followLink(link, fs, listed, diagnostics, link.depth < maxDepth);
+      const target = await followLink(link, fs, listed, diagnostics, enters(link.name, link.depth + 1));
       // A link that leads nowhere is a candidate that says why when read, and no place.
       if (target !== null && (target.kind === 'folder' || target.real !== link.path)) linked.push(link.path);
       if (target?.kind === 'folder') await walk(target.folder);
@@ -300,7 +307,7 @@ async function followLink(link: Link, fs: DiscoveryFs, listed: Map<string, strin
     const real = await fs.realpath(link.path).catch(() => null);
     return { kind: 'file', real: real ?? link.path, resolved: real !== null };
   }
-  // A folder below the depth its place's files are at (see sessionFilesUnder): not looked into.
+  // A folder its place's agent keeps no sessions in (see SourceReader.sessionFolder): not looked into.
   if (!intoFolders) return null;
   const real = await fs.realpath(link.path).catch(() => null);
   if (real === null) {

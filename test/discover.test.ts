@@ -334,5 +334,9 @@ describe('Pi’s own sessions folder', () => {
     const home = await tree({ 'custom/a.jsonl': SESSION, 'custom/subagent-artifacts/x_scout_0.jsonl': SESSION });
     const env = { PI_CODING_AGENT_SESSION_DIR: join(home, 'custom') };
     expect(shown(home, await discover([], { env, home }, ['pi']))).toEqual(['custom/a.jsonl']);
+    // A fourth hostile look: set to the default folder, it holds projects' folders (found none).
+    const usual = await tree({ '.pi/agent/sessions/--p--/a.jsonl': SESSION, '.pi/agent/sessions/--p--/subagent-artifacts/x.jsonl': SESSION });
+    const same = { PI_CODING_AGENT_SESSION_DIR: join(usual, '.pi/agent/sessions') };
+    expect(shown(usual, await discover([], { env: same, home: usual }, ['pi']))).toEqual(['.pi/agent/sessions/--p--/a.jsonl']);
   });
 });

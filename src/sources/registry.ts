@@ -41,11 +41,11 @@ export interface SourceReader {
   /** Providers this agent's configuration on this machine runs locally. */
   localProviders(environment: Environment, inputs: readonly string[]): Promise<ReadonlySet<string>>;
   /**
-   * How many folders deep one of its own places keeps sessions (Pi: one folder a project, none in
-   * a custom session folder): folders below are not looked into there, being extensions' (pi.md
-   * §18). Absent: any.
+   * Whether a folder `depth` folders below one of its own places may hold its sessions (Pi: a
+   * project's `--<cwd>--` folder, one down): others there are not looked into, being extensions'
+   * (pi.md §18). Absent: every folder.
    */
-  placeDepth?(place: string, environment: Environment): number;
+  sessionFolder?(name: string, depth: number): boolean;
   /** Files and folders this agent keeps beside a session file that belong to it (its sub-agents): read with it when it is given alone. */
   companions?(path: string, heads: FileHeads): Promise<string[]>;
   /**

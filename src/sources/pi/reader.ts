@@ -14,9 +14,10 @@ import { headerKeptWithout, isPiHeader, isPiRecord, readPiSession, salvagePiHead
 export const piReader: SourceReader = {
   source: 'pi',
   defaultPlaces: piSessionPlaces,
-  // `sessions/<project>/<file>.jsonl`, or a custom session folder's own files (pi.md §1: flat):
-  // what sub-agent extensions keep below (pi-subagents' `subagent-artifacts/`) is theirs.
-  placeDepth: (_place, environment) => (environment.env['PI_CODING_AGENT_SESSION_DIR'] ? 0 : 1),
+  // `sessions/--<cwd>--/<file>.jsonl`, or a custom session folder's own files (pi.md §1: flat; it
+  // may be the default one all the same): what sub-agent extensions keep beside them
+  // (pi-subagents' `subagent-artifacts/`) is theirs.
+  sessionFolder: (name, depth) => depth === 1 && /^--.*--$/.test(name),
   // v0.30.0 saved sessions in the agent folder itself; later versions move them, once, at start
   // (pi.md §1), so a machine that never upgraded still has them there.
   straySessions: { places: (environment) => [piAgentDir(environment)], firstType: 'session' },
