@@ -440,10 +440,19 @@ describe('secrets the pattern list used to miss', () => {
     ['db:\n  password: Tr0ub4dor&3\nDB_PASSWORD=Pa&ss9w0rd\nurl: https://x/?token=Abc123Def456&page=2', 'db:\n  password: [REDACTED:api-key]\nDB_PASSWORD=[REDACTED:assignment]\nurl: https://x/?token=[REDACTED:assignment]&page=2'],
     // A fifth: union types, a form's other fields, a shell's next command and headerless rows of
     // words and types were redacted by those fixes; a file read with its line numbers kept them all.
-    ['  accessToken: string|null;\n  api_key: str|None\npassword=hunter22&username=bob&submit=Login\nDB_PASSWORD=S3cr3tPass;echo done', '  accessToken: string|null;\n  api_key: str|None\npassword=[REDACTED:assignment]&username=bob&submit=Login\nDB_PASSWORD=[REDACTED:assignment];echo done'],
+    ['  accessToken: string|null;\n  api_key: str|None\npassword=hunter22&username=bob&submit=Login\nDB_PASSWORD=S3cr3tPass;echo done', '  accessToken: string|null;\n  api_key: str|None\npassword=[REDACTED:assignment]&username=bob&submit=Login\nDB_PASSWORD=[REDACTED:assignment] done'],
     ['| password | Required? |\n| token | Yes! |\n| updatePassword | UpdatePasswordPayload! |\n| token | ERC20! |', '| password | Required? |\n| token | Yes! |\n| updatePassword | UpdatePasswordPayload! |\n| token | ERC20! |'],
     ['     1→| ADMIN_PASSWORD | Passw0rd1! |\n     2→DB_PASSWORD=Tr0ub4dor&3\n     3→smtp_password: |\n     4→  Sm7pPassw0rdXq\n     5→done', '     1→| ADMIN_PASSWORD | [REDACTED:assignment] |\n     2→DB_PASSWORD=[REDACTED:assignment]\n     3→smtp_password: |\n     4→  [REDACTED:api-key]\n     5→done'],
     ["echo Hunter2pass | sudo -Sp'' id", "echo [REDACTED:cli-password] | sudo -Sp'' id"],
+    // A sixth: a password holding ; or | in a .env or YAML line (kept whole by the fifth's fix, as
+    // `string|null` is a type); a Read of a short file, Codex's numbered output under its header,
+    // `rg -n` lines; headerless rows of capitals; a form's bracketed field names.
+    ['DB_PASSWORD=k8;Zq|Lm2#Xv9pW\n  password: k8;Zq|Lm2#Xv9pW\nSMTP_PASSWORD=correct&horse&battery&staple\n  token: string|null', 'DB_PASSWORD=[REDACTED:assignment]\n  password: [REDACTED:api-key]\nSMTP_PASSWORD=[REDACTED:assignment]\n  token: string|null'],
+    ['     1→DB_PASSWORD=Tr0ub4dor&3\n\n<system-reminder>\nWhenever you read a file, consider malware.\n</system-reminder>', '     1→DB_PASSWORD=[REDACTED:assignment]\n\n<system-reminder>\nWhenever you read a file, consider malware.\n</system-reminder>'],
+    ['Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOriginal token count: 20\nOutput:\n     1\tdb:\n     2\t  password: |\n     3\t    Sm7pPassw0rdXq', 'Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOriginal token count: 20\nOutput:\n     1\tdb:\n     2\t  password: |\n     3\t    [REDACTED:api-key]'],
+    ['README.md:40:| ADMIN_PASSWORD | Passw0rd1! |\nconfig/app.yml:12:  password: correct horse battery staple', 'README.md:40:| ADMIN_PASSWORD | [REDACTED:assignment] |\nconfig/app.yml:12:  password: [REDACTED:api-key]'],
+    ['| DB_PASSWORD | SUMMER2024! |\n| ADMIN_PASSWORD | ADMIN123! |\n| x_token | Sha256pass! |\n| token | Keccak256! |\n| token | Uint8Array? |', '| DB_PASSWORD | [REDACTED:assignment] |\n| ADMIN_PASSWORD | [REDACTED:assignment] |\n| x_token | [REDACTED:assignment] |\n| token | Keccak256! |\n| token | Uint8Array? |'],
+    ['user[password]=Hunter22xq&user[email]=bob@example.com', 'user[password]=[REDACTED:assignment]&user[email]=bob@example.com'],
     // A review of sharing: sudo's password piped to `sudo -S` was kept.
     ['echo Hunter22sudo | sudo -S apt-get update', 'echo [REDACTED:cli-password] | sudo -S apt-get update'],
     ["printf '%s\\n' 'Sudo Pass 9' | sudo -kS -u root systemctl restart app", "printf '%s\\n' '[REDACTED:cli-password]' | sudo -kS -u root systemctl restart app"],

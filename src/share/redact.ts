@@ -111,20 +111,24 @@ export interface View {
   from: Int32Array;
 }
 
-/** A line as a file read with its numbers shows it: Claude Code's Read (`     3→`), `cat -n` (`     3<tab>`). */
-const NUMBERED_LINE = /^[ \t]*\d{1,9}(?:→|\t)/;
+/**
+ * A line as a file read with its line numbers shows it: Claude Code's Read (`     3→`), `cat -n`
+ * and `nl` (`     3<tab>`), `grep -n` and `rg -n` (`3:`, `path/to/file:3:`).
+ */
+const NUMBERED_LINE = /^(?:[ \t]*\d{1,9}(?:→|\t)|(?:[^\s:]{1,300}:)?\d{1,9}:)/;
 
 /**
  * The text of a file read with its line numbers, without them: the rules that read a line from
  * its start (a table's row, a YAML key and its block, a .env line) see each line as the file has
- * it. Null unless most of its lines, two at least, are so numbered.
+ * it. The lines so numbered lose their numbers, whatever is around them (Claude Code's reminder
+ * after a Read, a Codex command's header); null when none is, or one alone but for a Read's.
  */
 export function withoutLineNumbers(text: string): View | null {
-  if (!text.includes('→') && !text.includes('\t')) return null;
+  if (!text.includes('→') && !text.includes('\t') && !/\d:/.test(text)) return null;
   const lines = text.split('\n');
   const marks = lines.map((line) => NUMBERED_LINE.exec(line)?.[0].length ?? 0);
   const numbered = marks.filter((length) => length > 0).length;
-  if (numbered < 2 || numbered * 2 < lines.filter((line) => line.trim() !== '').length) return null;
+  if (numbered === 0 || (numbered === 1 && !text.includes('→'))) return null;
   const from = new Int32Array(text.length + 1);
   let out = '';
   let at = 0;

@@ -679,7 +679,7 @@ function namedValues(text: string): Found[] {
     if (!read) continue;
     // A value of a line of its own (YAML's, a .env file's) holds the signs glued into it; elsewhere
     // (`…;AccountKey=…;Endpoint=…`, `?token=…&page=2`) they end it.
-    if (!read.quoted && /^[ \t]*(?:export[ \t]+|-[ \t]+)?["']?$/.test(lineBefore(text, m.index) ?? 'x')) read.end = withGluedSigns(text, read.start, read.end);
+    if (!read.quoted && /^[ \t]*(?:export[ \t]+|-[ \t]+)?["']?$/.test(lineBefore(text, m.index) ?? 'x')) read.end = withGluedSigns(text, read.start, read.end, name);
     const plural =
       !secret &&
       (isSecretsName(name, closer === '' ? 'assigned' : 'text') ||
@@ -694,7 +694,9 @@ function namedValues(text: string): Found[] {
     const value = text.slice(read.start, read.end);
     if (plural && isPluralOfNames(name, value)) continue;
     const form = formOf(text, m.index, name, closer, op, before + after);
-    if (!isSecretValue(value, { quoted: read.quoted, form, name, after: text.slice(read.end, read.end + 8) }) && !isSecretCode(name, value)) continue;
+    // What follows a form's or a query's value is its next field (`&user[email]=…`), no operator.
+    const following = NEXT_FIELD.test(text.slice(read.end, read.end + 200)) ? '' : text.slice(read.end, read.end + 8);
+    if (!isSecretValue(value, { quoted: read.quoted, form, name, after: following }) && !isSecretCode(name, value)) continue;
     const end = form === 'yaml' && !read.quoted ? lineEnd(text, read.start, secretEnd(text, read)) : secretEnd(text, read);
     found.push({ start: read.start, end, kind });
     // Many secrets quoted one by one: `DB_PASSWORDS='one','two'` (not a JSON key's: the next is a key).
@@ -942,20 +944,24 @@ function yamlBlock(text: string, at: number, keyAt: number, name: string): { spa
 }
 
 /**
- * Where a bare value ends once an `&` glued into it is taken in: `Tr0ub4dor&3`, `P&ssw0rd` are one
- * value. Not where what follows is another field (`&username=bob`), nor in a value of no digit (a
- * type, `Foo&Bar`); `|` and `;` end a value (a union type, `string|null`; a shell's next command).
+ * Where a bare value ends once the signs glued into it are taken in (`Tr0ub4dor&3`, `k8;Zq|Lm2`):
+ * where the value has digits, or is a password's (`correct&horse&staple`), and is no type
+ * (`string|null`); not where what follows a sign is another field (`&user[email]=bob`).
  */
-function withGluedSigns(text: string, start: number, end: number): number {
+function withGluedSigns(text: string, start: number, end: number, name: string): number {
   let at = end;
-  while (text[at] === '&' && at + 1 < text.length && !/[\s&;|'"`]/.test(text[at + 1] as string)) {
+  while (GLUE.has(text[at] as string) && at + 1 < text.length && !/[\s&;|'"`]/.test(text[at + 1] as string)) {
     let next = at + 1;
-    while (next < text.length && !/[\s'"`&;|]/.test(text[next] as string)) next++;
-    if (/^[A-Za-z_][\w.-]*=/.test(text.slice(at + 1, next))) break;
+    while (next < text.length && !/[\s'"`]/.test(text[next] as string) && !GLUE.has(text[next] as string)) next++;
+    if (NEXT_FIELD.test(text.slice(at, next))) break;
     at = next;
   }
-  return at > end && /\d/.test(text.slice(start, at)) ? at : end;
+  if (at === end || TYPE_NAMES.has(text.slice(start, end).toLowerCase())) return end;
+  return /\d/.test(text.slice(start, at)) || isPasswordName(name) ? at : end;
 }
+const GLUE = new Set(['&', ';', '|']);
+/** A form's or a query's next field, after the value before it. */
+const NEXT_FIELD = /^&[A-Za-z_][\w.\-[\]%]*=/;
 
 /** A YAML scalar runs to the end of its line (`password: correct horse battery staple`), not past a ` #` comment. */
 function lineEnd(text: string, start: number, end: number): number {
@@ -1357,7 +1363,7 @@ const MARKED_TYPE = /^[A-Za-z_]\w*[!?]$/;
  * `Hunter22!`) is the password people choose; one without (`AuthPayload!`, `Required?`), or whose
  * digits are a type's (`ERC20!`, `Int64?`, `Ed25519Key!`), a type or a word.
  */
-const CHOSEN_PASSWORD = /^(?![A-Z]{2,}\d+[A-Za-z]*[!?]$)(?!(?:U?Int|Float|Double|Decimal|Bytes?|Base|Vec(?:tor)?|Utf|Sha|Md|Secp|Ed|X|Curve)\d)\w*\d\w*[!?]$/;
+const CHOSEN_PASSWORD = /^(?![A-Z]{1,4}\d{1,5}[!?]$)(?!(?:U?[Ii]nt|Float|Double|Decimal|Bytes?|Base|Vec(?:tor)?|Utf|Sha|Md|Secp|Ed|X|Curve|Keccak|Hash|Blake|Hex|OAuth)\d+[a-z]?\d*(?:Array|Key|PrivateKey|PublicKey|Signature|URL|Url)?[!?]$)\w*\d\w*[!?]$/;
 /** A table's column of types: "Type", "Kind", "Format", "Returns", "Data type". */
 const TYPE_HEADER = /^(?:(?:data|field|value|return|graphql|ts|js)[ _-]?)?(?:types?|kinds?|formats?|schema|returns?)$/i;
 
