@@ -440,7 +440,7 @@ describe('secrets the pattern list used to miss', () => {
     ['db:\n  password: Tr0ub4dor&3\nDB_PASSWORD=Pa&ss9w0rd\nurl: https://x/?token=Abc123Def456&page=2', 'db:\n  password: [REDACTED:api-key]\nDB_PASSWORD=[REDACTED:assignment]\nurl: https://x/?token=[REDACTED:assignment]&page=2'],
     // A fifth: union types, a form's other fields, a shell's next command and headerless rows of
     // words and types were redacted by those fixes; a file read with its line numbers kept them all.
-    ['  accessToken: string|null;\n  api_key: str|None\npassword=hunter22&username=bob&submit=Login\nDB_PASSWORD=S3cr3tPass;echo done', '  accessToken: string|null;\n  api_key: str|None\npassword=[REDACTED:assignment]&username=bob&submit=Login\nDB_PASSWORD=[REDACTED:assignment] done'],
+    ['  accessToken: string|null;\n  api_key: str|None\npassword=hunter22&username=bob&submit=Login\nDB_PASSWORD=S3cr3tPass;echo done', '  accessToken: string|null;\n  api_key: str|None\npassword=[REDACTED:assignment]&username=bob&submit=Login\nDB_PASSWORD=[REDACTED:assignment];echo done'],
     ['| password | Required? |\n| token | Yes! |\n| updatePassword | UpdatePasswordPayload! |\n| token | ERC20! |', '| password | Required? |\n| token | Yes! |\n| updatePassword | UpdatePasswordPayload! |\n| token | ERC20! |'],
     ['     1→| ADMIN_PASSWORD | Passw0rd1! |\n     2→DB_PASSWORD=Tr0ub4dor&3\n     3→smtp_password: |\n     4→  Sm7pPassw0rdXq\n     5→done', '     1→| ADMIN_PASSWORD | [REDACTED:assignment] |\n     2→DB_PASSWORD=[REDACTED:assignment]\n     3→smtp_password: |\n     4→  [REDACTED:api-key]\n     5→done'],
     ["echo Hunter2pass | sudo -Sp'' id", "echo [REDACTED:cli-password] | sudo -Sp'' id"],
@@ -453,6 +453,13 @@ describe('secrets the pattern list used to miss', () => {
     ['README.md:40:| ADMIN_PASSWORD | Passw0rd1! |\nconfig/app.yml:12:  password: correct horse battery staple', 'README.md:40:| ADMIN_PASSWORD | [REDACTED:assignment] |\nconfig/app.yml:12:  password: [REDACTED:api-key]'],
     ['| DB_PASSWORD | SUMMER2024! |\n| ADMIN_PASSWORD | ADMIN123! |\n| x_token | Sha256pass! |\n| token | Keccak256! |\n| token | Uint8Array? |', '| DB_PASSWORD | [REDACTED:assignment] |\n| ADMIN_PASSWORD | [REDACTED:assignment] |\n| x_token | [REDACTED:assignment] |\n| token | Keccak256! |\n| token | Uint8Array? |'],
     ['user[password]=Hunter22xq&user[email]=bob@example.com', 'user[password]=[REDACTED:assignment]&user[email]=bob@example.com'],
+    // A seventh: a connection string's and a shell line's next fields and commands eaten; typed
+    // arrays in a union; grep's context lines; short capitals with digits; times of day taken for
+    // line numbers.
+    ['Password=Secret123;Server=db.local;Database=app\nPASSWORD=hunter22;psql -U app\nAPI_TOKEN=correct&horse&staple\n  privateKey: Uint8Array|null', 'Password=[REDACTED:assignment];Server=db.local;Database=app\nPASSWORD=[REDACTED:assignment];psql -U app\nAPI_TOKEN=[REDACTED:assignment]\n  privateKey: Uint8Array|null'],
+    ['config.yml:3:db:\nconfig.yml-4-  password: |\nconfig.yml-5-    c2VjcmV0c2VjcmV0c2VjcmV0', 'config.yml:3:db:\nconfig.yml-4-  password: |\nconfig.yml-5-    [REDACTED:api-key]'],
+    ['| DB_PASSWORD | ROOT123! |\n| DB_PASSWORD | Hex2024! |\n| token | Point3D! |\n| token | Md5Hunter! |', '| DB_PASSWORD | [REDACTED:assignment] |\n| DB_PASSWORD | [REDACTED:assignment] |\n| token | Point3D! |\n| token | [REDACTED:assignment] |'],
+    ['10:00: token: Xk29sLq0 given to bob\n10:30: notes', '10:00: token: [REDACTED:api-key] given to bob\n10:30: notes'],
     // A review of sharing: sudo's password piped to `sudo -S` was kept.
     ['echo Hunter22sudo | sudo -S apt-get update', 'echo [REDACTED:cli-password] | sudo -S apt-get update'],
     ["printf '%s\\n' 'Sudo Pass 9' | sudo -kS -u root systemctl restart app", "printf '%s\\n' '[REDACTED:cli-password]' | sudo -kS -u root systemctl restart app"],

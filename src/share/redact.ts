@@ -115,7 +115,9 @@ export interface View {
  * A line as a file read with its line numbers shows it: Claude Code's Read (`     3→`), `cat -n`
  * and `nl` (`     3<tab>`), `grep -n` and `rg -n` (`3:`, `path/to/file:3:`).
  */
-const NUMBERED_LINE = /^(?:[ \t]*\d{1,9}(?:→|\t)|(?:[^\s:]{1,300}:)?\d{1,9}:)/;
+const NUMBERED_LINE = /^(?:[ \t]*\d{1,9}(?:→|\t)|(?:[^\s:]{0,300}[^\s:\d][^\s:]{0,300}:)?\d{1,9}:(?!\d))/;
+/** grep's context line beside its matches (`path-3-`, `3-`): taken only where a match line is. */
+const CONTEXT_LINE = /^(?:[^\s:]{0,300}[^\s:\d-][^\s:]{0,300}-)?\d{1,9}-(?!\d)/;
 
 /**
  * The text of a file read with its line numbers, without them: the rules that read a line from
@@ -127,8 +129,14 @@ export function withoutLineNumbers(text: string): View | null {
   if (!text.includes('→') && !text.includes('\t') && !/\d:/.test(text)) return null;
   const lines = text.split('\n');
   const marks = lines.map((line) => NUMBERED_LINE.exec(line)?.[0].length ?? 0);
+  if (lines.some((line, i) => (marks[i] as number) > 0 && /:$/.test(line.slice(0, marks[i])))) {
+    lines.forEach((line, i) => {
+      if (marks[i] === 0) marks[i] = CONTEXT_LINE.exec(line)?.[0].length ?? 0;
+    });
+  }
   const numbered = marks.filter((length) => length > 0).length;
-  if (numbered === 0 || (numbered === 1 && !text.includes('→'))) return null;
+  // One line alone is a file's only when Claude Code's Read numbered it (`1→`).
+  if (numbered === 0 || (numbered === 1 && !lines.some((line, i) => (marks[i] as number) > 0 && line.slice(0, marks[i]).includes('→')))) return null;
   const from = new Int32Array(text.length + 1);
   let out = '';
   let at = 0;

@@ -679,7 +679,7 @@ function namedValues(text: string): Found[] {
     if (!read) continue;
     // A value of a line of its own (YAML's, a .env file's) holds the signs glued into it; elsewhere
     // (`…;AccountKey=…;Endpoint=…`, `?token=…&page=2`) they end it.
-    if (!read.quoted && /^[ \t]*(?:export[ \t]+|-[ \t]+)?["']?$/.test(lineBefore(text, m.index) ?? 'x')) read.end = withGluedSigns(text, read.start, read.end, name);
+    if (!read.quoted && /^[ \t]*(?:export[ \t]+|-[ \t]+)?["']?$/.test(lineBefore(text, m.index) ?? 'x')) read.end = withGluedSigns(text, read.start, read.end);
     const plural =
       !secret &&
       (isSecretsName(name, closer === '' ? 'assigned' : 'text') ||
@@ -944,24 +944,30 @@ function yamlBlock(text: string, at: number, keyAt: number, name: string): { spa
 }
 
 /**
- * Where a bare value ends once the signs glued into it are taken in (`Tr0ub4dor&3`, `k8;Zq|Lm2`):
- * where the value has digits, or is a password's (`correct&horse&staple`), and is no type
- * (`string|null`); not where what follows a sign is another field (`&user[email]=bob`).
+ * Where a bare value of a line of its own ends once the signs glued into it are taken in
+ * (`Tr0ub4dor&3`, `k8;Zq|Lm2#Xv9pW`, `correct&horse&staple`): only where the value then ends its
+ * line (`;psql -U app`, `|tee log` are a shell's next command), no sign starts another field
+ * (`;Server=db.local`, `&user[email]=bob`), and no part is a type (`Uint8Array|null`).
  */
-function withGluedSigns(text: string, start: number, end: number, name: string): number {
+function withGluedSigns(text: string, start: number, end: number): number {
   let at = end;
+  const parts = [text.slice(start, end)];
   while (GLUE.has(text[at] as string) && at + 1 < text.length && !/[\s&;|'"`]/.test(text[at + 1] as string)) {
     let next = at + 1;
     while (next < text.length && !/[\s'"`]/.test(text[next] as string) && !GLUE.has(text[next] as string)) next++;
-    if (NEXT_FIELD.test(text.slice(at, next))) break;
+    if (NEXT_FIELD.test(text.slice(at, next))) return end;
+    parts.push(text.slice(at + 1, next));
     at = next;
   }
-  if (at === end || TYPE_NAMES.has(text.slice(start, end).toLowerCase())) return end;
-  return /\d/.test(text.slice(start, at)) || isPasswordName(name) ? at : end;
+  if (at === end || !/^[ \t]*(?:#.*)?(?:\r?\n|$)/.test(text.slice(at, at + 200))) return end;
+  return parts.some((part) => TYPE_NAMES.has(part.toLowerCase()) || UNION_MEMBERS.has(part.toLowerCase()) || TYPED_ARRAY.test(part)) ? end : at;
 }
 const GLUE = new Set(['&', ';', '|']);
-/** A form's or a query's next field, after the value before it. */
-const NEXT_FIELD = /^&[A-Za-z_][\w.\-[\]%]*=/;
+/** What a union type names beside a type: `Uint8Array|null`, `str|None`. */
+const UNION_MEMBERS = new Set(['null', 'undefined', 'none', 'void', 'nil', 'optional']);
+const TYPED_ARRAY = /^(?:Uint8Clamped|U?[Ii]nt(?:8|16|32)|Float(?:32|64)|Big(?:Ui|I)nt64)Array$/;
+/** A form's, a query's or a connection string's next field, after the value before it. */
+const NEXT_FIELD = /^[&;|][A-Za-z_][\w.\-[\]%]*=/;
 
 /** A YAML scalar runs to the end of its line (`password: correct horse battery staple`), not past a ` #` comment. */
 function lineEnd(text: string, start: number, end: number): number {
@@ -1363,7 +1369,7 @@ const MARKED_TYPE = /^[A-Za-z_]\w*[!?]$/;
  * `Hunter22!`) is the password people choose; one without (`AuthPayload!`, `Required?`), or whose
  * digits are a type's (`ERC20!`, `Int64?`, `Ed25519Key!`), a type or a word.
  */
-const CHOSEN_PASSWORD = /^(?![A-Z]{1,4}\d{1,5}[!?]$)(?!(?:U?[Ii]nt|Float|Double|Decimal|Bytes?|Base|Vec(?:tor)?|Utf|Sha|Md|Secp|Ed|X|Curve|Keccak|Hash|Blake|Hex|OAuth)\d+[a-z]?\d*(?:Array|Key|PrivateKey|PublicKey|Signature|URL|Url)?[!?]$)\w*\d\w*[!?]$/;
+const CHOSEN_PASSWORD = /^(?!(?:U?Int|Uint|Float|Double|Decimal|Bytes?|Base|Vec(?:tor)?|Utf|UTF|Sha|SHA|Md|MD|Secp|Ed|X|Curve|Keccak|Hash|Blake|Hex|OAuth|ERC|UUID|JWT|RSA|AES|HS|RS|ES|CRC|Bech|Word|Date|Timestamp|Point|Web|S|P|K|U|I|F)(?:\d{1,3}|1024|2048|4096|25519|448)(?:[a-z]\d*)?(?:Array|Key|PrivateKey|PublicKey|Signature|URL|Url|String|Check|D|Bucket|Provider|Address|Hash)?[!?]$)\w*\d\w*[!?]$/;
 /** A table's column of types: "Type", "Kind", "Format", "Returns", "Data type". */
 const TYPE_HEADER = /^(?:(?:data|field|value|return|graphql|ts|js)[ _-]?)?(?:types?|kinds?|formats?|schema|returns?)$/i;
 
