@@ -928,13 +928,12 @@ function yamlBlock(text: string, at: number, keyAt: number, name: string): { spa
     }
     from = stop + 1;
   }
-  // One line is the value, as after the key on its line (a passphrase holds spaces; a token's
-  // line of words is its description); a secret of
-  // several lines (a key's base64) is words without spaces: a block of prose or settings (`auth: |`
-  // holding `enabled = true`) is the value's description, not the value.
+  // One line is judged as the value after a key on its line is, by its first word (a passphrase
+  // holds spaces under a password's name; under a token's, a line of words is its description). A
+  // secret of several lines (a key's base64) is words without spaces: a block of prose or settings
+  // (`auth: |` holding `enabled = true`) is the value's description, not the value.
   const lines = spans.map((span) => text.slice(span.start, span.end));
   if (lines.length === 0 || lines.length === YAML_BLOCK_LINES) return null;
-  // One line is judged as the value after a key on its line is: by its first word.
   const first = (lines[0] as string).split(/\s/, 1)[0] as string;
   const secret =
     lines.length === 1

@@ -533,16 +533,6 @@ function lineSaid(ctx: ClaudeContext, env: raw.RawEnvelope, blocks: readonly Blo
 }
 
 /**
- * The response a line continues: the same message and request ids; without a request id (very
- * old lines, gateways that reuse message ids) only a line that chains directly to the response and
- * gives its prompt the same size where both say (claude.md §9.2, §9.3): a gateway's next answer
- * under the same id follows the last directly too. Or one written after tool results and notes
- * (Claude Code 2.x runs a call while its response streams on) that gives its prompt's counts, not
- * all zero, exactly as the response did: a gateway's next answer under the same id, sent with
- * those results, has a larger prompt. (Not told by a stop reason: Claude Code 2.0 writes the
- * response's on every line of it.)
- */
-/**
  * Whose model a response names (pricing.md §3): Bedrock's ids (`us.anthropic.…-v1:0`, an
  * inference profile's ARN) and Vertex's (`…@20250929`) are those clouds', priced as they sell them;
  * any other Anthropic's own. Named as Pi names them, so that one model is one row.
@@ -563,6 +553,16 @@ function keyPart(id: string): string {
   return /[\0\\]/.test(id) ? `\\${id.replace(/\\/g, '\\\\').replace(/\0/g, '\\0')}` : id;
 }
 
+/**
+ * The response a line continues: the same message and request ids; without a request id (very
+ * old lines, gateways that reuse message ids) only a line that chains directly to the response and
+ * gives its prompt the same size where both say (claude.md §9.2, §9.3): a gateway's next answer
+ * under the same id follows the last directly too. Or one written after tool results and notes
+ * (Claude Code 2.x runs a call while its response streams on) that gives its prompt's counts, not
+ * all zero, exactly as the response did: a gateway's next answer under the same id, sent with
+ * those results, has a larger prompt. (Not told by a stop reason: Claude Code 2.0 writes the
+ * response's on every line of it.)
+ */
 function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, requestId: string | null, promptCounts: PromptCounts | null): Response | null {
   if (messageId === null) return null;
   if (requestId !== null) return ctx.responses.get(`${messageId}\u0000${requestId}`) ?? null;

@@ -16,7 +16,12 @@ export function piAgentDir({ env, home }: Environment): string {
 /** The `--<encoded cwd>--` folder Pi filed a session under; null in a flat custom session folder. */
 export function piProjectFolder(path: string): string | null {
   const folder = path.split(/[\\/]/).at(-2) ?? '';
-  return /^--.+--$/.test(folder) ? folder : null;
+  return isPiProjectFolder(folder) ? folder : null;
+}
+
+/** Whether a folder's name is one Pi files a project's sessions under: `--<encoded cwd>--`. */
+export function isPiProjectFolder(name: string): boolean {
+  return /^--.+--$/.test(name);
 }
 
 /** Pi's session folder on this machine: the first one set wins, as in Pi. */
