@@ -105,6 +105,17 @@ describe('cost arithmetic', () => {
     expect(cost.missing).toEqual(['cacheRead']);
   });
 
+  // Regression (an outside review with an oracle of its own): one-hour writes on a model the table
+  // gives no cache-write rate at all were left unpriced ("priced in part", never compared with Pi's
+  // own cost), where README and Pi price them at twice the input rate whatever the table lacks.
+  it('prices one-hour writes at twice the input rate where the table has no cache-write rate at all', () => {
+    const cost = costOf(priced('flat-no-cache'), tokens({ input: 100, output: 100, cacheWrite: 1000, cacheWrite1h: 1000 }));
+    expect(cost.total).toBeCloseTo((100 * 1.25 + 100 * 10 + 1000 * 2 * 1.25) * M, 15);
+    expect(cost).toMatchObject({ missing: [], derived: ['cacheWrite1h'] });
+    // Five-minute writes beside them stay unknown: nothing says what they cost.
+    expect(costOf(priced('flat-no-cache'), tokens({ input: 100, cacheWrite: 3000, cacheWrite1h: 1000 })).missing).toEqual(['cacheWrite']);
+  });
+
   it('reads thresholds from the field names, including numeric strings', () => {
     expect(priced('claude-tiered').tiers.map((t) => t.threshold)).toEqual([200_000]);
     expect(priced('flat-no-cache').base.input).toBe(1.25e-6);

@@ -65,7 +65,8 @@ export function costOf(price: ModelPrice & { base: Rates }, tokens: Billed): Cos
   };
   const oneHour = Math.min(tokens.cacheWrite1h, tokens.cacheWrite);
   let oneHourRate = rates.cacheWrite1h;
-  if (oneHourRate === null && oneHour > 0 && rates.cacheWrite !== null) {
+  // Whether or not the table prices five-minute writes: Pi prices one-hour ones so too (pi.md §22).
+  if (oneHourRate === null && oneHour > 0) {
     oneHourRate = rates.input * ONE_HOUR_WRITE_FACTOR;
     derived.push('cacheWrite1h');
   }
