@@ -63,6 +63,29 @@ describe('Codex usage in stats', () => {
     expect(totals.cost.bough).toBeCloseTo(1.545, 6);
   });
 
+  // Regression (an outside review with an oracle of its own): two lost lines' requests, of 155,000
+  // and 160,000 tokens, were priced as one request of 315,000, past gpt-5.4's 272k tier ($2.4375
+  // for four requests each under it). Their largest prompt is judged by the responses read either
+  // side; where those passed the tier, the lost one is taken to have too.
+  it('prices the requests of several lost count lines by the prompts either side, not as one request', async () => {
+    const { totals } = await stats('lost-count-lines-under-tier');
+    expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 630_000, output: 4_000 } });
+    expect(totals.cost.bough).toBeCloseTo(630_000 * 2.5e-6 + 4_000 * 15e-6, 9);
+    const past = await stats('lost-count-line-past-tier');
+    expect(past.totals).toMatchObject({ usageRecords: 3, tokens: { input: 620_000, output: 3_000 } });
+    expect(past.totals.cost.bough).toBeCloseTo(570_000 * 5e-6 + 2_000 * 22.5e-6 + 50_000 * 2.5e-6 + 1_000 * 15e-6, 9);
+  });
+
+  // Regression (the same review): totals that grew by 600 written tokens beside a response's own
+  // 100 split off a rest of 500 written tokens and no input, so the event counted 1,500 prompt
+  // tokens where its totals grew by 1,000. Written tokens are part of input: the totals are taken.
+  it('takes the totals’ difference where the rest beyond a response’s own counts would write more than its input, and says so', async () => {
+    const { totals } = await stats('totals-disagree-on-writes');
+    expect(totals).toMatchObject({ usageRecords: 2, tokens: { input: 1_400, cacheWrite: 600, output: 20 } });
+    const summary = await summaryOf('totals-disagree-on-writes');
+    expect(summary.diagnostics.items.map((d) => d.detail)).toEqual([expect.stringContaining('counted the totals’ difference')]);
+  });
+
   // Regression (a hostile look at that fix): the rest split off was claimed in the turn of the
   // line after the lost one, and a fork replaying the lost line intact, in its own turn, counted
   // it again ($2.575 for four requests of $0.515); so did the parent, when the fork's copy of the

@@ -194,6 +194,8 @@ interface CodexContext {
   totals: Totals | null;
   /** When the event that gave `totals` was written, when it says. */
   totalsAt: number | null;
+  /** The prompt (input, cached included) of the last response whose own counts were read: a long-context tier of requests whose line is lost is judged by it. */
+  lastPrompt: number | null;
   /** Each usage record with what its claim is made of: its turn (null: matched by totals alone), and the running totals before and after it. */
   usages: { usage: Usage; turn: string | null; before: string; after: string }[];
   occurrences: Map<string, number>;
@@ -248,6 +250,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     justCompacted: false,
     totals: null,
     totalsAt: null,
+    lastPrompt: null,
     usages: [],
     occurrences: new Map(),
     turnId: '',
@@ -876,6 +879,8 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   // Totals without a single count (every field null) are no running totals: as in builds without them.
   const total = info.total_token_usage ? carried(totalsOf(info.total_token_usage), info.total_token_usage, ctx.totals) : null;
   const last = info.last_token_usage ? totalsOf(info.last_token_usage) : null;
+  const promptBefore = ctx.lastPrompt;
+  if (last !== null && selfConsistent(last) && last.input > 0) ctx.lastPrompt = last.input;
   let before = ctx.totals;
   let delta: Totals | null;
   /** The running totals the next token_count is measured from. */
@@ -927,12 +932,19 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   } else if (before === null || grewFrom(total, before)) {
     delta = before === null ? total : difference(total, before);
     // The totals grew by more than this response's own counts: the rest is of requests whose
-    // token_count is not in the file (a line lost or damaged). It is priced as a request of its
-    // own: taken with this one, it could reach a long-context tier neither did.
+    // token_count is not in the file (a line lost or damaged), one or several: counted apart, as
+    // taken with this one it could reach a long-context tier neither did (judgedPrompt).
     if (before !== null && last !== null && selfConsistent(last) && !isZero(last) && grewFrom(delta, last) && !sameTotals(delta, last)) {
-      unseen = difference(delta, last);
-      delta = last;
-      note = 'the running totals grew by more than this response’s own usage: the rest counted apart, as requests whose usage line is not in the file';
+      const rest = difference(delta, last);
+      if (rest.cached + rest.cacheWrite <= rest.input) {
+        unseen = rest;
+        delta = last;
+        note = 'the running totals grew by more than this response’s own usage: the rest counted apart, as requests whose usage line is not in the file';
+      } else {
+        // No request's cached and written tokens are more than its input, of which they are parts
+        // (§7.1): the response's own counts disagree with the totals, which are taken.
+        ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, at.line, 'token_count: the running totals grew by cached or written input this response’s own counts do not hold, beyond the input they are part of: counted the totals’ difference', false));
+      }
     }
   } else if (time !== null && ctx.totalsAt !== null && time < ctx.totalsAt) {
     // Lower totals written earlier than the last: an event out of place (lines moved or merged),
@@ -964,9 +976,22 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
   for (const part of parts) {
     const usage = codexUsage(ctx, reasoningWithinOutput(ctx, part.counts, at.line), model, time);
+    if (part.counts === unseen && last !== null) usage.largestPrompt = judgedPrompt(unseen.input, promptBefore, last.input);
     draft.entry.usage.push(usage);
     ctx.usages.push({ usage, turn: part.turn, before: part.from === null ? '0' : countsSignature(part.from), after: part.to === null ? `last:${countsSignature(part.counts)}#${at.line}` : countsSignature(part.to) });
   }
+}
+
+/**
+ * The largest prompt among requests whose token_count is lost, known only by their sum: a
+ * long-context tier goes by one request's prompt (pricing.md §6.5), not by several added up. A
+ * thread's context changes gradually (it grows, or a compaction sets it back), so no lost request's
+ * prompt is taken to be larger than the larger of the responses read either side of them (the
+ * one before may be unknown). Judged, and said beside the price: a single lost request larger than
+ * both is priced at base rates.
+ */
+function judgedPrompt(sum: number, before: number | null, after: number): number {
+  return Math.min(sum, Math.max(before ?? 0, after));
 }
 
 /**
