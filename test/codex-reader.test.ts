@@ -2,7 +2,7 @@
 // user sees of a thread, and what is counted once across a thread, its archived copy, a fork and
 // a spawned sub-agent.
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../src/report/markdown.js';
@@ -18,6 +18,7 @@ import type { Entry, EntryOf, SessionFile, TokenCounts } from '../src/types.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 import { build } from '../src/build.js';
 import { unpackEntries } from '../src/ledger/packed-entries.js';
+import { runCli } from './support/cli.js';
 
 const HOME = join(FIXTURES, 'codex', 'home');
 const DAY = join(HOME, 'sessions', '2026', '03', '02');
@@ -754,5 +755,48 @@ describe('a rollout that ends between a prompt’s item and its event', () => {
     expect(file.entries.slice(-kinds.length).map((e) => e.kind)).toEqual(kinds);
     const last = file.entries.at(-1);
     expect(last?.kind === 'prompt' ? last.content : null).toEqual([{ type: 'text', text: 'rename foo to bar' }]);
+  });
+});
+
+// Codex 0.169 writes no user_message event: a typed prompt is a role:user item marked as the
+// user's own, a failed request only the turn's end with its error, fast mode a thread setting, and
+// a review's parent beside its source. Found by an outside review that ran that Codex itself (all
+// its prompts were "injected context", its sessions "(no prompts)"); fixtures/codex/v0169 follows
+// what it wrote, record for record, much shortened.
+describe('Codex 0.169 rollouts', () => {
+  const V0169 = join(FIXTURES, 'codex', 'v0169');
+  const summaryOf = async () => {
+    const out = join(await tempDir(), 'report');
+    const { code, stderr } = await runCli(['build', V0169, '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { diagnostics: { items: unknown[] }; sessions: { title: string; prompts: number; replies: number; errorReplies: number; page: string; cost: { bough: number | null }; subagentFiles: { label: string }[] }[] };
+    return { summary, page: (session: { page: string }) => readFile(join(out, session.page), 'utf8') };
+  };
+
+  it('takes the items marked as typed by the user for its prompts, the injected ones for context, and says a turn that failed', async () => {
+    const { summary, page } = await summaryOf();
+    const cart = summary.sessions.find((s) => s.title === 'Add a price column to the cart');
+    expect(cart).toMatchObject({ prompts: 2, replies: 2, errorReplies: 1 });
+    const html = await page(cart as { page: string });
+    // The API's own words, out of the JSON Codex wrote them in.
+    expect(html).toContain('Rate limit reached for gpt-5.5');
+    expect(html).not.toContain('{&quot;error&quot;');
+    expect(html).toContain('injected context');
+    expect(summary.diagnostics.items).toEqual([]);
+  });
+
+  it('prices a turn the thread set to fast mode at the priority tier’s rates, and the turns after it set back at standard ones', async () => {
+    const { summary } = await summaryOf();
+    const quick = summary.sessions.find((s) => s.title === 'Quick: rename the button');
+    // 1,000 in and 100 out at gpt-5.5's priority rates ($10/M, $60/M), then at its standard ones ($5/M, $30/M).
+    expect(quick?.cost.bough).toBeCloseTo(1000 * 10e-6 + 100 * 60e-6 + 1000 * 5e-6 + 100 * 30e-6, 9);
+  });
+
+  it('counts a review thread in the thread that started it, which it names only beside its source', async () => {
+    const { summary } = await summaryOf();
+    expect(summary.sessions).toHaveLength(3);
+    const parent = summary.sessions.find((s) => s.subagentFiles.length > 0);
+    expect(parent?.subagentFiles.map((f) => f.label)).toEqual(['review']);
+    expect(parent?.cost.bough).toBeCloseTo(3000 * 5e-6 + 300 * 30e-6, 9);
   });
 });

@@ -149,6 +149,35 @@ describe('cost arithmetic', () => {
     expect(costOf(price, { ...tokens({ input: 1000 }), fast: false }).total).toBeCloseTo(1000 * 5 * M, 15);
   });
 
+  // Codex 0.169 records fast mode, which OpenAI bills as its priority tier: the table's `*_priority`
+  // rates, each kind at its own multiple (on top of a long-context tier, which has none of its own).
+  it('prices an OpenAI model’s fast mode at the table’s priority rates, as multiples of the standard ones past a tier too', () => {
+    const table = parsePriceTable(
+      {
+        'gpt-like': {
+          litellm_provider: 'openai',
+          mode: 'chat',
+          input_cost_per_token: 5 * M,
+          output_cost_per_token: 30 * M,
+          cache_read_input_token_cost: 0.5 * M,
+          input_cost_per_token_above_272k_tokens: 10 * M,
+          output_cost_per_token_above_272k_tokens: 45 * M,
+          input_cost_per_token_priority: 10 * M,
+          output_cost_per_token_priority: 60 * M,
+          cache_read_input_token_cost_priority: 1 * M,
+        },
+      },
+      { origin: 'bundled', label: 'test table', date: '2026-01-01' },
+    );
+    const price = table.entries.get('gpt-like') as ModelPrice & { base: Rates };
+    const fast = costOf(price, { ...tokens({ input: 1000, cacheRead: 5000, output: 100 }), fast: true });
+    expect(fast.total).toBeCloseTo((1000 * 10 + 5000 * 1 + 100 * 60) * M, 15);
+    expect(fast).toMatchObject({ priority: true, fastMultiplier: null, missing: [] });
+    const long = costOf(price, { ...tokens({ input: 300_000, output: 100 }), fast: true });
+    expect(long.total).toBeCloseTo((300_000 * 20 + 100 * 90) * M, 12);
+    expect(costOf(price, { ...tokens({ input: 1000 }), fast: false })).toMatchObject({ priority: false });
+  });
+
   it('keeps fast mode and searches the table has no price for out of the cost, and says so', () => {
     const cost = costOf(priced('claude-tiered'), { ...tokens({ input: 1000 }), fast: true, webSearches: 3 });
     expect(cost.total).toBeCloseTo(1000 * 3 * M, 15);

@@ -37,6 +37,8 @@ export interface Cost {
   derived: TokenKind[];
   /** The fast-mode multiple applied to the tokens, or null at standard speed (or when the table has none). */
   fastMultiplier: number | null;
+  /** Fast mode billed at the table's priority-tier rates (OpenAI's: Codex's fast mode). */
+  priority: boolean;
   /** The US-only inference multiple applied to the tokens, or null (not asked for, or the table has none). */
   usOnlyMultiplier: number | null;
   /** Web searches priced (at `webSearch` each). */
@@ -63,6 +65,22 @@ export function costOf(price: ModelPrice & { base: Rates }, tokens: Billed): Cos
     }
     return count * perToken;
   };
+  // Fast mode where the table has no multiple for it but priority-tier rates (OpenAI's models,
+  // Codex's fast mode): each kind of token at the multiple its priority rate is of its standard
+  // one, on top of a long-context tier; kinds it gives no priority rate, at input's multiple.
+  const fast = tokens.fast === true;
+  const priority = fast && price.fastMultiplier === null && price.priority ? price.priority : null;
+  if (priority !== null) {
+    const inputTimes = priority.input / price.base.input;
+    const readTimes = priority.cacheRead !== null && price.base.cacheRead ? priority.cacheRead / price.base.cacheRead : inputTimes;
+    Object.assign(rates, {
+      input: rates.input * inputTimes,
+      output: rates.output * (priority.output / price.base.output),
+      cacheRead: rates.cacheRead === null ? null : rates.cacheRead * readTimes,
+      cacheWrite: rates.cacheWrite === null ? null : rates.cacheWrite * inputTimes,
+      cacheWrite1h: rates.cacheWrite1h === null ? null : rates.cacheWrite1h * inputTimes,
+    });
+  }
   const oneHour = Math.min(tokens.cacheWrite1h, tokens.cacheWrite);
   let oneHourRate = rates.cacheWrite1h;
   // Whether or not the table prices five-minute writes: Pi prices one-hour ones so too (pi.md §22).
@@ -78,14 +96,13 @@ export function costOf(price: ModelPrice & { base: Rates }, tokens: Billed): Cos
     part('cacheWrite1h', oneHour, oneHourRate);
   // Fast mode multiplies what the tokens cost (pricing.md §6 step 5). Without a multiple in the
   // table the tokens stay at standard rates, and the record says its cost is short.
-  const fast = tokens.fast === true;
   const fastMultiplier = fast ? price.fastMultiplier : null;
-  if (fast && fastMultiplier === null) missing.push('fastMode');
+  if (fast && fastMultiplier === null && priority === null) missing.push('fastMode');
   // US-only inference multiplies them too (pricing.md §1: `provider_specific_entry.us`), on top of fast mode.
   const usOnly = tokens.usOnly === true;
   const usOnlyMultiplier = usOnly ? price.usOnlyMultiplier : null;
   if (usOnly && usOnlyMultiplier === null) missing.push('usOnly');
   const webSearches = tokens.webSearches ?? 0;
   const total = tokenCost * (fastMultiplier ?? 1) * (usOnlyMultiplier ?? 1) + part('webSearch', webSearches, price.webSearch);
-  return { total, tier: tier?.threshold ?? null, missing, derived, fastMultiplier, usOnlyMultiplier, webSearches };
+  return { total, tier: tier?.threshold ?? null, missing, derived, fastMultiplier, priority: priority !== null, usOnlyMultiplier, webSearches };
 }

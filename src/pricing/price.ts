@@ -109,6 +109,7 @@ function priceNote(cost: ReturnType<typeof costOf>, countsLeftOut: boolean, tier
     oneHour ? 'one-hour cache writes at twice the input rate' : '',
     cost.tier !== null ? `long-context rates (prompt above ${cost.tier.toLocaleString('en-US')} tokens)` : '',
     cost.fastMultiplier !== null ? `fast mode: ${cost.fastMultiplier}× the standard rates` : '',
+    cost.priority ? 'fast mode: billed at the priority tier’s rates' : '',
     cost.missing.includes('fastMode') ? NO_FAST_RATE : '',
     cost.usOnlyMultiplier !== null ? `US-only inference: ${cost.usOnlyMultiplier}× the standard rates` : '',
     cost.missing.includes('usOnly') ? 'US-only inference, but the table has no rate for it: priced at standard rates' : '',

@@ -28,6 +28,11 @@ export interface ModelPrice {
   tiers: Tier[];
   /** What fast mode multiplies the tokens' cost by (`provider_specific_entry.fast`), or null when the entry has none. */
   fastMultiplier: number | null;
+  /**
+   * OpenAI's priority service tier's rates (`*_priority`), which Codex's fast mode is billed at;
+   * null when the entry has none for input and output.
+   */
+  priority?: { input: number; output: number; cacheRead: number | null } | null;
   /** What US-only inference multiplies the tokens' cost by (`provider_specific_entry.us`), or null when the entry has none. */
   usOnlyMultiplier: number | null;
   /** USD per server-side web search (`search_context_cost_per_query`), or null when the entry has none. */
@@ -162,9 +167,16 @@ function modelPrice(key: string, entry: Record<string, unknown>): ModelPrice {
     base,
     tiers: [...tiers].map(([threshold, rates]) => ({ threshold, rates })).sort((a, b) => b.threshold - a.threshold),
     fastMultiplier: multiplier(field(entry['provider_specific_entry'], 'fast')),
+    priority: priorityRates(entry),
     usOnlyMultiplier: multiplier(field(entry['provider_specific_entry'], 'us')),
     webSearch: searchPrice(entry['search_context_cost_per_query']),
   };
+}
+
+function priorityRates(entry: Record<string, unknown>): ModelPrice['priority'] {
+  const input = rate(entry['input_cost_per_token_priority']);
+  const output = rate(entry['output_cost_per_token_priority']);
+  return input === null || output === null ? null : { input, output, cacheRead: rate(entry['cache_read_input_token_cost_priority']) };
 }
 
 /**

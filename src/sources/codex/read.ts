@@ -188,12 +188,14 @@ interface CodexContext {
    * `images`: what they held that a prompt may lack; `afterResult`: the tool result an item of
    * images alone follows (view_image's picture), which shows them when no prompt does.
    */
-  userItems: { draft: Draft; text: string; images: Block[]; afterResult: Draft | null; at: number }[];
+  userItems: { draft: Draft; text: string; images: Block[]; afterResult: Draft | null; at: number; typed: boolean }[];
   justCompacted: boolean;
   /** Usage: the last cumulative totals, and the usage records with their totals before and after. */
   totals: Totals | null;
   /** When the event that gave `totals` was written, when it says. */
   totalsAt: number | null;
+  /** The thread is set to fast mode (OpenAI's priority tier), as its last settings event said. */
+  fast: boolean;
   /** The prompt (input, cached included) of the last response whose own counts were read: a long-context tier of requests whose line is lost is judged by it. */
   lastPrompt: number | null;
   /** Each usage record with what its claim is made of: its turn (null: matched by totals alone), and the running totals before and after it. */
@@ -251,6 +253,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     totals: null,
     totalsAt: null,
     lastPrompt: null,
+    fast: false,
     usages: [],
     occurrences: new Map(),
     turnId: '',
@@ -550,7 +553,7 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
           const afterResult = typed === '' && images.length > 0 && images.length === shown.length && previous?.entry.kind === 'toolResult' ? previous : null;
           // Decided at the end: the twin of a typed prompt is dropped (its images kept in the prompt), the rest is injected context.
           const draft = add(ctx, item, at, time, injectedContext(injectedSummary(typed), shown));
-          ctx.userItems.push({ draft, text: typed, images, afterResult, at: ctx.drafts.length });
+          ctx.userItems.push({ draft, text: typed, images, afterResult, at: ctx.drafts.length, typed: typedByUser(m) });
           return;
         }
         case 'developer':
@@ -740,9 +743,13 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       }
       return;
     case 'task_complete':
-    case 'turn_complete':
+    case 'turn_complete': {
       closeReply(ctx);
+      // 0.169 and later write a failed request as the turn's end with its error, and no error event.
+      const failure = turnError(event['error']);
+      if (failure !== null && ctx.turnReply?.outcome !== 'error') ctx.turnReply = add(ctx, event, at, time, replyPayload(ctx, [], 'error', failure)).entry as ReplyEntry;
       return;
+    }
     case 'turn_aborted': {
       const reason = parse(ctx, raw.rawTurnAborted, event, at.line, 'turn_aborted')?.reason ?? 'interrupted';
       closeReply(ctx);
@@ -797,6 +804,13 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       closeReply(ctx);
       add(ctx, event, at, time, notice('review', 'info', type === 'entered_review_mode' ? 'review started' : 'review ended', []));
       return;
+    case 'thread_settings_applied': {
+      // 0.169 and later say the thread's service tier as it is set: fast mode is OpenAI's priority
+      // tier, billed at its own rates. A settings event that leaves it out leaves it as it was.
+      const settings = event['thread_settings'];
+      if (isPlainObject(settings) && 'service_tier' in settings) ctx.fast = settings['service_tier'] === 'priority' || settings['service_tier'] === 'fast';
+      return;
+    }
     case 'thread_name_updated': {
       const r = parse(ctx, raw.rawThreadName, event, at.line, 'thread_name_updated');
       if (!r) return;
@@ -1028,8 +1042,9 @@ function codexUsage(ctx: CodexContext, counts: Totals, model: string | null, tim
     claim: null,
     outputPartial: false,
     responseId: null,
-    // Codex's fast mode is a setting in config.toml, not recorded per turn: standard rates (pricing.md §1).
-    fast: false,
+    // Fast mode as the thread's settings last said (0.169+); before, a setting of config.toml's
+    // that the rollout does not record: standard rates (pricing.md §1).
+    fast: ctx.fast,
     webSearches: 0,
   };
 }
@@ -1243,10 +1258,12 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
   for (const item of ctx.userItems) {
     const { draft, images, afterResult } = item;
     const prompt = twins.get(item);
-    if (prompt === undefined && draft === last && !ctx.legacy && item.text !== '' && !looksInjected(item.text)) {
-      // The file ends between the words the user sent and the event Codex writes a moment later
-      // (a copy taken while it ran, or a crash): a prompt all the same. (Keyed by its line, as
-      // every entry: beside the whole file, such a copy is a session of its own, as before.)
+    const cutOff = draft === last && item.text !== '' && !looksInjected(item.text);
+    if (prompt === undefined && !ctx.legacy && (item.typed || cutOff)) {
+      // Words the user typed with no user_message event: 0.169 and later write none, and mark the
+      // item as typed (typedByUser); or the file ends between the item and the event Codex writes
+      // a moment later (a copy taken while it ran, or a crash). A prompt either way. (Keyed by its
+      // line, as every entry: beside the whole file, such a copy is a session of its own.)
       const content = draft.entry.kind === 'notice' ? draft.entry.content : [];
       // What the IDE put before the words typed is shown apart, as the event's prompt has it.
       const { context, request } = splitEditorContext(item.text);
@@ -1411,15 +1428,17 @@ function spawnOf(meta: raw.RawSessionMeta): { parent: string | null; label: stri
   if (!parsed.success || typeof parsed.data === 'string') return { parent: null, label: null };
   const subagent = parsed.data.subagent;
   if (subagent === undefined) return { parent: null, label: null };
-  if (typeof subagent === 'string') return { parent: null, label: subagent === 'compact' ? 'compaction' : subagent };
+  // 0.169 and later name the parent beside `source` too: the only place a review names it.
+  const named = meta.parent_thread_id ?? null;
+  if (typeof subagent === 'string') return { parent: named, label: subagent === 'compact' ? 'compaction' : subagent };
   const spawn = subagent.thread_spawn;
   if (spawn) {
     return {
-      parent: spawn.parent_thread_id ?? null,
+      parent: spawn.parent_thread_id ?? named,
       label: spawn.agent_nickname ?? spawn.agent_role ?? meta.agent_nickname ?? meta.agent_role ?? 'sub-agent',
     };
   }
-  return { parent: null, label: typeof subagent.other === 'string' ? subagent.other : 'sub-agent' };
+  return { parent: named, label: typeof subagent.other === 'string' ? subagent.other : 'sub-agent' };
 }
 
 // --- small readers ----------------------------------------------------------------------------
@@ -1463,6 +1482,33 @@ function looksInjected(text: string): boolean {
  * it first (`text` is the content's text, `content` all of it). The first of them opens the turn:
  * a rollback cuts before it.
  */
+/**
+ * What a turn that ended in an error says of it: its message, or the API's own message when the
+ * message is the API's JSON answer (`{"error":{"message":…}}`); null for a turn that did not fail.
+ */
+function turnError(value: unknown): string | null {
+  const message = typeof value === 'string' ? value : isPlainObject(value) && typeof value['message'] === 'string' ? value['message'] : null;
+  if (message === null) return isPlainObject(value) ? 'the turn failed' : null;
+  if (!message.trimStart().startsWith('{')) return message;
+  try {
+    const answer: unknown = JSON.parse(message);
+    const inner = isPlainObject(answer) && isPlainObject(answer['error']) ? answer['error']['message'] : undefined;
+    return typeof inner === 'string' && inner !== '' ? inner : message;
+  } catch {
+    return message;
+  }
+}
+
+/**
+ * A role:user item 0.169 and later mark as the user's own words (every content item of a kind
+ * `user.…`), where injected ones say where they come from (`environments.environment_context`,
+ * `multi_agent.subagent_notification`). Builds before wrote no marks.
+ */
+function typedByUser(message: raw.RawMessage): boolean {
+  const kinds = message.internal_chat_message_metadata_passthrough?.content_item_kinds ?? [];
+  return kinds.length > 0 && kinds.every((kind) => typeof kind === 'string' && kind.startsWith('user.'));
+}
+
 function addUserTurn(ctx: CodexContext, record: Record<string, unknown>, at: Place, time: number | null, text: string, content: Block[]): Draft {
   const { context, request } = splitEditorContext(text);
   const contextDraft = context === null ? null : add(ctx, record, at, time, editorContext(context));

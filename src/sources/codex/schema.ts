@@ -47,6 +47,8 @@ export const rawSessionMeta = z.looseObject({
   source: z.unknown().optional(),
   model_provider: optionalString,
   forked_from_id: optionalString,
+  /** 0.169+: every sub-agent thread's parent, a review's too (whose `source` names none). */
+  parent_thread_id: optionalString,
   agent_nickname: optionalString,
   agent_role: optionalString,
 });
@@ -88,7 +90,13 @@ export const rawMessage = z.looseObject({
   role: z.string(),
   content: z.unknown().optional(),
   phase: optionalString,
+  /** 0.169+: what each content item is (`user.text`: words the user typed; `environments.…`: injected). */
+  internal_chat_message_metadata_passthrough: z
+    .looseObject({ content_item_kinds: z.array(z.unknown()).nullish().catch(null) })
+    .nullish()
+    .catch(null),
 });
+export type RawMessage = z.infer<typeof rawMessage>;
 
 export const rawReasoning = z.looseObject({
   type: z.literal('reasoning'),
