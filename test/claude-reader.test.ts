@@ -17,6 +17,7 @@ import { FIXTURES, SHARED_CORPUS, tempDir } from './support/fixtures.js';
 import { unpackEntries } from '../src/ledger/packed-entries.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
 import { createSharer } from '../src/share/share.js';
+import { runCli } from './support/cli.js';
 
 const PROJECTS = join(FIXTURES, 'claude', 'projects');
 const SHOP = join(PROJECTS, '-home-ana-shop');
@@ -617,5 +618,40 @@ describe('a compaction', () => {
       reply('a2', 'u2', 3, 'ok2'),
     ]);
     expect(ledgerOf(file).branches).toBe(2);
+  });
+});
+
+// Found by an outside review that ran Claude Code 2.1.332 itself: every session it writes holds
+// records of what the process sent (api-request, its shape and its messages), its running cost,
+// the tools it used, its mode: said on every page as "skipped" lines (10 in a two-request
+// session), and its web searches shown as JSON. fixtures/claude/v2-1-332 follows what it wrote.
+describe('Claude Code 2.1.332 sessions', () => {
+  const V2_1_332 = join(FIXTURES, 'claude', 'v2-1-332');
+
+  it('reads its bookkeeping records as such, and a forked copy whose counts it zeroed without a warning', async () => {
+    const out = join(await tempDir(), 'report');
+    const { code, stdout, stderr } = await runCli(['build', V2_1_332, '--out', out, '--tz', 'UTC', '--no-cache']);
+    expect(code, stderr).toBe(0);
+    expect(stdout + stderr).toContain('0 skipped lines');
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { diagnostics: { items: unknown[] }; totals: { usageRecords: number; webSearches: number; tokens: { cacheWrite: number } } };
+    expect(summary.diagnostics.items).toEqual([]);
+    // The copy's response is its origin's: counted once, as the origin wrote it.
+    expect(summary.totals).toMatchObject({ usageRecords: 1, webSearches: 1, tokens: { cacheWrite: 200 } });
+  });
+
+  it('shows a server-side web search as a call with its query and the pages it found, never their encrypted contents', async () => {
+    const out = join(await tempDir(), 'report');
+    const { code, stderr } = await runCli(['build', V2_1_332, '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { sessions: { page: string; prompts: number }[] };
+    const origin = summary.sessions.find((s) => s.prompts === 1) as { page: string };
+    const html = await readFile(join(out, origin.page), 'utf8');
+    expect(html).toContain('web_search');
+    expect(html).toContain('bough report');
+    expect(html).toContain('href="https://example.com/bough"');
+    expect(html).toContain('Bough [docs]');
+    expect(html).not.toContain('href="javascript');
+    expect(html).not.toContain('Zm9v');
+    expect(html).not.toContain('block of type');
   });
 });

@@ -728,7 +728,7 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     input: u.input_tokens ?? 0,
     output: u.output_tokens ?? 0,
     cacheRead: u.cache_read_input_tokens ?? 0,
-    ...cacheWrites(ctx, u, draft.entry.line),
+    ...cacheWrites(ctx, u, draft.entry.line, zeroedCopy(line, u)),
     reasoning: 0,
     provider: providerOf(model),
     model,
@@ -782,19 +782,30 @@ const MAX_SEARCHES_PER_RESPONSE = 10_000;
  * are written (formats/claude.md §9.1): a missing total is the split's sum; a total the split
  * disagrees with is kept, counted, and the hour part never exceeds it.
  */
-function cacheWrites(ctx: ClaudeContext, u: raw.RawUsage, line: number): { cacheWrite: number; cacheWrite1h: number } {
+function cacheWrites(ctx: ClaudeContext, u: raw.RawUsage, line: number, zeroed: boolean): { cacheWrite: number; cacheWrite1h: number } {
   const total = u.cache_creation_input_tokens ?? null;
   const split = u.cache_creation ?? null;
   const hour = split?.ephemeral_1h_input_tokens ?? 0;
   if (split === null) return { cacheWrite: total ?? 0, cacheWrite1h: 0 };
   const sum = (split.ephemeral_5m_input_tokens ?? 0) + hour;
   if (total === null) return { cacheWrite: sum, cacheWrite1h: hour };
-  if (sum !== total) {
+  if (sum !== total && !zeroed) {
     ctx.diagnostics.push(
       diagnostic('inconsistent-usage', ctx.file, line, `cache writes by TTL add up to ${sum}, the total says ${total}: the total kept${hour > total ? `, its 1-hour part cut to it` : ''}`),
     );
   }
   return { cacheWrite: total, cacheWrite1h: Math.min(hour, total) };
+}
+
+/**
+ * A response copied into another session whose counts its writer set to 0 (2.1.3xx's
+ * `--fork-session` marks the line with the session that made the request, `requestSessionId`),
+ * leaving the split of cache writes by TTL as it was: a copy, not a count written wrong.
+ */
+function zeroedCopy(line: Record<string, unknown>, u: raw.RawUsage): boolean {
+  const madeBy = line['requestSessionId'];
+  const copied = typeof madeBy === 'string' && madeBy !== line['sessionId'];
+  return copied && !u.input_tokens && !u.output_tokens && !u.cache_read_input_tokens && !u.cache_creation_input_tokens;
 }
 
 /** The usage-limit notice's reset time, written as Unix seconds after a bar (claude.md §9.4). */
@@ -1195,7 +1206,8 @@ function blockOf(value: unknown, ctx: ClaudeContext): Block[] {
     }
     case 'redacted_thinking':
       return [{ type: 'thinking', text: '', redacted: true }];
-    case 'tool_use': {
+    case 'tool_use':
+    case 'server_tool_use': {
       const b = raw.rawToolUseBlock.safeParse(value);
       if (b.success) {
         const args = b.data.input ?? {};
@@ -1205,6 +1217,15 @@ function blockOf(value: unknown, ctx: ClaudeContext): Block[] {
       }
       break;
     }
+    case 'web_search_tool_result': {
+      const b = raw.rawWebSearchResultBlock.safeParse(value);
+      if (!b.success) break;
+      const found = b.data.content;
+      if (!Array.isArray(found)) return [{ type: 'text', text: `Web search failed${found.error_code ? `: ${found.error_code}` : ''}.` }];
+      // As a list of the pages found, as Claude Code shows them; their encrypted contents never.
+      const pages = found.map((page) => `- ${markdownLink(page.title ?? page.url ?? '(untitled)', page.url ?? null)}`);
+      return [{ type: 'text', text: pages.length === 0 ? 'Web search: nothing found.' : `Web search found:\n\n${pages.join('\n')}` }];
+    }
     case 'image': {
       const b = raw.rawImageBlock.safeParse(value);
       if (b.success && b.data.source.data) return [{ type: 'image', mimeType: b.data.source.media_type ?? 'image/png', data: b.data.source.data }];
@@ -1212,6 +1233,12 @@ function blockOf(value: unknown, ctx: ClaudeContext): Block[] {
     }
   }
   return [{ type: 'unknown', blockType, raw: value }];
+}
+
+/** A Markdown link whose words and address can hold no Markdown of their own (a title with `]`, an address with spaces). */
+function markdownLink(words: string, address: string | null): string {
+  const text = words.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
+  return address !== null && /^https?:\/\/[^\s<>()]+$/.test(address) ? `[${text}](${address})` : text;
 }
 
 function textOf(blocks: readonly Block[]): string {

@@ -76,7 +76,12 @@ export const rawAiTitleLine = z.looseObject({ aiTitle: optionalString });
 
 export const rawTextBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
 export const rawThinkingBlock = z.looseObject({ type: z.literal('thinking'), thinking: optionalString, signature: optionalString });
-export const rawToolUseBlock = z.looseObject({ type: z.literal('tool_use'), id: optionalString, name: z.string(), input: z.unknown().optional() });
+export const rawToolUseBlock = z.looseObject({ type: z.enum(['tool_use', 'server_tool_use']), id: optionalString, name: z.string(), input: z.unknown().optional() });
+/** A server tool's results in the response itself (the API ran the search): each found page's title and address. */
+export const rawWebSearchResultBlock = z.looseObject({
+  type: z.literal('web_search_tool_result'),
+  content: z.union([z.array(z.looseObject({ title: optionalString, url: optionalString })), z.looseObject({ error_code: optionalString })]),
+});
 export const rawToolResultBlock = z.looseObject({
   type: z.literal('tool_result'),
   tool_use_id: optionalString,
@@ -129,4 +134,13 @@ export const CLAUDE_BOOKKEEPING_TYPES = [
   'agent-setting',
   'pr-link',
   'tag',
+  // 2.1.3xx: what the process sent (each request, its shape, its messages), its running cost,
+  // the tools it used, its mode. The conversation and usage are in the records above.
+  'api-request',
+  'api-request-shape',
+  'api-request-blob',
+  'cost-state',
+  'tools-used',
+  'mode',
+  'atis-latch',
 ] as const;

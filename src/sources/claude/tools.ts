@@ -42,8 +42,11 @@ export function toolEffect(name: string, input: unknown, cwd: string | null): To
       return effect('delegate', [], null, [who, text('description')].filter(Boolean).join(': '));
     }
     case 'WebSearch':
+    // The API's own server tools (a server_tool_use block), which Claude Code lets the model call.
+    case 'web_search':
       return { ...effect('search', [], null, text('query') ?? ''), query: text('query') };
     case 'WebFetch':
+    case 'web_fetch':
       return effect('other', [], null, text('url') ?? '');
     case 'TodoWrite':
       return effect('other', [], null, Array.isArray(args['todos']) ? `${args['todos'].length} to-dos` : '');
