@@ -799,4 +799,13 @@ describe('Codex 0.169 rollouts', () => {
     expect(parent?.subagentFiles.map((f) => f.label)).toEqual(['review']);
     expect(parent?.cost.bough).toBeCloseTo(3000 * 5e-6 + 300 * 30e-6, 9);
   });
+
+  // The same review: 0.169 writes the summariser's answer as an assistant message before the
+  // compaction: it was a third reply to two prompts, and its words were shown twice.
+  it('takes the assistant message a 0.169 compaction summarises for its summary, not a reply, and counts its usage', async () => {
+    const { code, stdout, stderr } = await runCli(['stats', join(FIXTURES, 'codex', 'v0169-compaction'), '--json', '--tz', 'UTC', '--no-cache']);
+    expect(code, stderr).toBe(0);
+    const { totals } = JSON.parse(stdout) as { totals: { prompts: number; replies: number; usageRecords: number; tokens: { input: number; output: number } } };
+    expect(totals).toMatchObject({ prompts: 2, replies: 2, usageRecords: 3, tokens: { input: 27_100, output: 117 } });
+  });
 });

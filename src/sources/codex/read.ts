@@ -398,6 +398,10 @@ function addRecord(ctx: CodexContext, record: Record<string, unknown>, line: num
       if (!r) return;
       closeReply(ctx);
       ctx.justCompacted = true;
+      // 0.169 and later write the summariser's answer as an assistant message first: the
+      // compaction's summary, shown by its landmark, not a reply to the user (its usage is counted).
+      const summarised = summaryReply(ctx, r.message ?? '');
+      if (summarised !== null) summarised.dropped = true;
       add(ctx, payload, at, time, { kind: 'compaction', summary: r.message ?? '', tokensBefore: null, firstKeptEntryId: null });
       return;
     }
@@ -1482,6 +1486,19 @@ function looksInjected(text: string): boolean {
  * it first (`text` is the content's text, `content` all of it). The first of them opens the turn:
  * a rollback cuts before it.
  */
+/** The reply just before a compaction whose words end its summary: the summariser's own answer. */
+function summaryReply(ctx: CodexContext, summary: string): Draft | null {
+  for (let i = ctx.drafts.length - 1; i >= 0; i--) {
+    const draft = ctx.drafts[i] as Draft;
+    if (draft.dropped || draft.entry.kind === 'usageOnly') continue;
+    if (draft.entry.kind !== 'reply') return null;
+    const { content } = draft.entry;
+    const text = textOf(content).trim();
+    return text !== '' && content.every((b) => b.type === 'text' || b.type === 'thinking') && summary.trimEnd().endsWith(text) ? draft : null;
+  }
+  return null;
+}
+
 /**
  * What a turn that ended in an error says of it: its message, or the API's own message when the
  * message is the API's JSON answer (`{"error":{"message":…}}`); null for a turn that did not fail.
