@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport, ledgerFilesSize, recordsAsLastBuilt, trustedHashes, type StandingCounts } from './unchanged-report.js';
@@ -12,7 +12,7 @@ import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type Pag
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, DIAGNOSTIC_REASONS, summariseDiagnostics, type Diagnostic, type DiagnosticReason, type DiagnosticsSummary } from './diagnostics.js';
-import { discover, readPlaces, type Discovery, type Place } from './discover.js';
+import { discover, howToRead, readPlaces, type Discovery, type Place } from './discover.js';
 import { boughCacheDir, boughConfigDir, resolvedHome, type Environment } from './environment.js';
 import { BoughError, messageOf, systemCode, systemTrouble } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
@@ -1187,6 +1187,11 @@ export function noSessionsSentence(discovery: Discovery, read: readonly Diagnost
     const [first] = unlisted;
     const others = unlisted.length > 1 ? `, nor ${plural(unlisted.length - 1, 'other folder')}` : '';
     return `No session files (*.jsonl) found in ${where}: ${first?.file} could not be listed (${first?.detail})${others}. Let bough read it, or point it at another folder.`;
+  }
+  const compressed = discovery.diagnostics.filter((d) => d.reason === 'compressed-file');
+  if (discovery.files.length === 0 && compressed.length > 0) {
+    const [first] = compressed;
+    return `No session files (*.jsonl) found in ${where}, only ${compressed.length === 1 ? 'one' : compressed.length} compressed (${first?.file}${compressed.length > 1 ? ', …' : ''}), which bough does not read: ${howToRead(basename(first?.file ?? ''))}.`;
   }
   if (discovery.files.length === 0) return `No session files (*.jsonl) found in ${where}. Point bough at a folder of agent sessions.`;
   const unreadable = read.filter((d) => d.reason === 'unreadable-file');

@@ -31,6 +31,7 @@ export const DIAGNOSTIC_REASONS = {
   'not-a-session': 'a file that is not a session of a known agent (skipped)',
   'empty-file': 'an empty file (skipped)',
   'unreadable-file': 'a file that could not be read (skipped)',
+  'compressed-file': 'a session file compressed (.jsonl.zst, .jsonl.gz): not read',
   'unreadable-folder': 'a folder that could not be listed (any sessions in it were not read)',
   'skipped-link': 'a symbolic link not followed: it leads nowhere, or back into a folder it is in',
   'missing-origin': 'a copied session whose origin file is not among the inputs (its copies counted here)',

@@ -268,6 +268,8 @@ async function sessionFilesUnder(
             } else if (isCandidateName(entry.name) && !own.has(entry.name)) {
               // A plain file in a folder reached by its real path is at its real path.
               add(real, path, entry.isFile() && folder.resolved);
+            } else if (COMPRESSED_SESSION.test(entry.name)) {
+              diagnostics.push(diagnostic('compressed-file', path, null, `compressed (${compressionOf(entry.name)}), so not read: ${howToRead(entry.name)}`));
             }
           }
         });
@@ -333,6 +335,19 @@ async function list(path: string, fs: DiscoveryFs, diagnostics: Diagnostic[]): P
     diagnostics.push(diagnostic('unreadable-folder', path, null, whyUnreadable(error)));
     return [];
   }
+}
+
+/**
+ * A session file compressed: Codex 0.169's thread store compresses rollouts a week old with zstd
+ * (a feature still off by default), and people gzip old ones. Said, not read.
+ */
+const COMPRESSED_SESSION = /\.jsonl\.(?:zst|gz)$/i;
+
+const compressionOf = (name: string) => (name.toLowerCase().endsWith('.zst') ? 'zstd' : 'gzip');
+
+/** What to do with a compressed session file (COMPRESSED_SESSION) for bough to read it. */
+export function howToRead(name: string): string {
+  return `decompress a copy into a folder of its own and give bough that folder too (${compressionOf(name)} -dc ${name} > FOLDER/${name.replace(/\.(?:zst|gz)$/i, '')})`;
 }
 
 /** Session files are found by name (their content decides the source): *.jsonl in any case. */

@@ -4,7 +4,7 @@
 import { chmod, mkdir, readdir, readFile, realpath, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { build } from '../src/build.js';
+import { build, noSessionsSentence } from '../src/build.js';
 import { fileIdentity } from '../src/cache/ledger-cache.js';
 import { discover, placesLine, type Discovery, type DiscoveryFs } from '../src/discover.js';
 import { whyUnreadable } from '../src/file-problems.js';
@@ -104,6 +104,21 @@ describe('an unreadable file says why, never "not a session"', () => {
       ['locked.jsonl', 'unreadable-file', 'permission denied'],
     ]);
   });
+});
+
+// An outside review that ran Codex 0.169: its thread store compresses rollouts a week old with
+// zstd (off by default for now); such a folder read as "No session files (*.jsonl) found".
+it('says each compressed session file it does not read, and how to read it', async () => {
+  const root = await tree({ 'a/rollout-1.jsonl.zst': 'x', 'b/old.jsonl.GZ': 'x', 'b/kept.jsonl': SESSION });
+  const found = await discover([root], NO_HOME);
+  expect(shown(root, found)).toEqual(['b/kept.jsonl']);
+  expect(notes(root, found)).toEqual([
+    ['compressed-file', 'a/rollout-1.jsonl.zst', 'compressed (zstd), so not read: decompress a copy into a folder of its own and give bough that folder too (zstd -dc rollout-1.jsonl.zst > FOLDER/rollout-1.jsonl)'],
+    ['compressed-file', 'b/old.jsonl.GZ', 'compressed (gzip), so not read: decompress a copy into a folder of its own and give bough that folder too (gzip -dc old.jsonl.GZ > FOLDER/old.jsonl)'],
+  ]);
+  // With nothing else to read, the run says so, not "no session files".
+  const only = await tree({ 'a/rollout-1.jsonl.zst': 'x' });
+  expect(noSessionsSentence(await discover([only], NO_HOME))).toContain(`only one compressed (${join(only, 'a/rollout-1.jsonl.zst')}), which bough does not read: decompress a copy`);
 });
 
 describe('symbolic links are followed, each real file counted once', () => {
