@@ -176,6 +176,10 @@ describe('cost arithmetic', () => {
     const long = costOf(price, { ...tokens({ input: 300_000, output: 100 }), fast: true });
     expect(long.total).toBeCloseTo((300_000 * 20 + 100 * 90) * M, 12);
     expect(costOf(price, { ...tokens({ input: 1000 }), fast: false })).toMatchObject({ priority: false });
+    // A standard rate of 0 has no multiple: the priority rate itself, never NaN.
+    const free = parsePriceTable({ 'gpt-free': { mode: 'chat', input_cost_per_token: 0, output_cost_per_token: 0, input_cost_per_token_priority: 1 * M, output_cost_per_token_priority: 2 * M } }, { origin: 'bundled', label: 'test table', date: '2026-01-01' });
+    const zero = costOf(free.entries.get('gpt-free') as ModelPrice & { base: Rates }, { ...tokens({ input: 1000, output: 100 }), fast: true });
+    expect(zero.total).toBeCloseTo((1000 * 1 + 100 * 2) * M, 15);
   });
 
   it('keeps fast mode and searches the table has no price for out of the cost, and says so', () => {

@@ -71,15 +71,17 @@ export function costOf(price: ModelPrice & { base: Rates }, tokens: Billed): Cos
   const fast = tokens.fast === true;
   const priority = fast && price.fastMultiplier === null && price.priority ? price.priority : null;
   if (priority !== null) {
-    const inputTimes = priority.input / price.base.input;
-    const readTimes = priority.cacheRead !== null && price.base.cacheRead ? priority.cacheRead / price.base.cacheRead : inputTimes;
-    Object.assign(rates, {
-      input: rates.input * inputTimes,
-      output: rates.output * (priority.output / price.base.output),
-      cacheRead: rates.cacheRead === null ? null : rates.cacheRead * readTimes,
-      cacheWrite: rates.cacheWrite === null ? null : rates.cacheWrite * inputTimes,
-      cacheWrite1h: rates.cacheWrite1h === null ? null : rates.cacheWrite1h * inputTimes,
-    });
+    // A standard rate of 0 has no multiple: the priority rate itself.
+    const times = (standard: number, fastRate: number) => (standard > 0 ? fastRate / standard : null);
+    const inputTimes = times(price.base.input, priority.input);
+    const readTimes = priority.cacheRead !== null && price.base.cacheRead ? times(price.base.cacheRead, priority.cacheRead) : inputTimes;
+    const outputTimes = times(price.base.output, priority.output);
+    const scaled = (rate: number, by: number | null, otherwise: number) => (by === null ? otherwise : rate * by);
+    rates.input = scaled(rates.input, inputTimes, priority.input);
+    rates.output = scaled(rates.output, outputTimes, priority.output);
+    if (rates.cacheRead !== null) rates.cacheRead = scaled(rates.cacheRead, readTimes, priority.cacheRead ?? rates.cacheRead);
+    if (rates.cacheWrite !== null) rates.cacheWrite = scaled(rates.cacheWrite, inputTimes, rates.cacheWrite);
+    if (rates.cacheWrite1h !== null) rates.cacheWrite1h = scaled(rates.cacheWrite1h, inputTimes, rates.cacheWrite1h);
   }
   const oneHour = Math.min(tokens.cacheWrite1h, tokens.cacheWrite);
   let oneHourRate = rates.cacheWrite1h;
