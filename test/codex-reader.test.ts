@@ -2,7 +2,7 @@
 // user sees of a thread, and what is counted once across a thread, its archived copy, a fork and
 // a spawned sub-agent.
 
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../src/report/markdown.js';
@@ -807,5 +807,13 @@ describe('Codex 0.169 rollouts', () => {
     expect(code, stderr).toBe(0);
     const { totals } = JSON.parse(stdout) as { totals: { prompts: number; replies: number; usageRecords: number; tokens: { input: number; output: number } } };
     expect(totals).toMatchObject({ prompts: 2, replies: 2, usageRecords: 3, tokens: { input: 27_100, output: 117 } });
+    // A reply of the user's whose words a summary merely ends with stays a reply.
+    const folder = join(await tempDir(), 'sessions');
+    await mkdir(folder);
+    const [name] = await readdir(join(FIXTURES, 'codex', 'v0169-compaction'));
+    const text = (await readFile(join(FIXTURES, 'codex', 'v0169-compaction', name as string), 'utf8')).replace('SUMMARY OF WORK SO FAR: the cart has a price column."', 'Added."').replace(/\\n(SUMMARY OF WORK SO FAR: the cart has a price column\.)"/, ' $1 Added."');
+    await writeFile(join(folder, name as string), text);
+    const again = await runCli(['stats', folder, '--json', '--tz', 'UTC', '--no-cache']);
+    expect((JSON.parse(again.stdout) as { totals: { replies: number } }).totals.replies).toBe(3);
   });
 });

@@ -1486,7 +1486,7 @@ function looksInjected(text: string): boolean {
  * it first (`text` is the content's text, `content` all of it). The first of them opens the turn:
  * a rollback cuts before it.
  */
-/** The reply just before a compaction whose words end its summary: the summariser's own answer. */
+/** The reply just before a compaction whose words are its summary: the summariser's own answer. */
 function summaryReply(ctx: CodexContext, summary: string): Draft | null {
   for (let i = ctx.drafts.length - 1; i >= 0; i--) {
     const draft = ctx.drafts[i] as Draft;
@@ -1494,7 +1494,10 @@ function summaryReply(ctx: CodexContext, summary: string): Draft | null {
     if (draft.entry.kind !== 'reply') return null;
     const { content } = draft.entry;
     const text = textOf(content).trim();
-    return text !== '' && content.every((b) => b.type === 'text' || b.type === 'thinking') && summary.trimEnd().endsWith(text) ? draft : null;
+    // The whole summary, or all that follows the line Codex puts before it.
+    const whole = summary.trim();
+    const same = whole === text || whole.endsWith(`\n${text}`);
+    return text !== '' && content.every((b) => b.type === 'text' || b.type === 'thinking') && same ? draft : null;
   }
   return null;
 }
