@@ -800,6 +800,19 @@ describe('Codex 0.169 rollouts', () => {
     expect(parent?.cost.bough).toBeCloseTo(3000 * 5e-6 + 300 * 30e-6, 9);
   });
 
+  // Found by a second review that ran Codex: `codex migrate-rollouts --apply` rewrites older
+  // rollouts in place, each event of an item done (user_message, exec_command_end,
+  // patch_apply_end) an item_completed, as 0.169 writes them: its prompts were lost ("(no
+  // prompts)"), and a failed MCP call, which says so only there, was no failure.
+  it('reads item_completed as the events it stands for: a typed prompt, a command’s exit, a patch applied or not, a failed MCP call', async () => {
+    const out = join(await tempDir(), 'report');
+    const { code, stderr } = await runCli(['build', join(FIXTURES, 'codex', 'migrated'), '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { diagnostics: { items: unknown[] }; sessions: { title: string; prompts: number; tools: { calls: number; failures: number } }[] };
+    expect(summary.sessions).toEqual([expect.objectContaining({ title: 'Fix the build', prompts: 1, tools: expect.objectContaining({ calls: 3, failures: 3 }) })]);
+    expect(summary.diagnostics.items).toEqual([]);
+  });
+
   // The same review: 0.169 writes the summariser's answer as an assistant message before the
   // compaction: it was a third reply to two prompts, and its words were shown twice.
   it('takes the assistant message a 0.169 compaction summarises for its summary, not a reply, and counts its usage', async () => {
@@ -815,5 +828,9 @@ describe('Codex 0.169 rollouts', () => {
     await writeFile(join(folder, name as string), text);
     const again = await runCli(['stats', folder, '--json', '--tz', 'UTC', '--no-cache']);
     expect((JSON.parse(again.stdout) as { totals: { replies: number } }).totals.replies).toBe(3);
+    // Nor one whose words are the summary's last line (a hostile look: "All 42 tests pass." was lost).
+    await writeFile(join(folder, name as string), text.replace(' SUMMARY OF WORK SO FAR: the cart has a price column. Added."', '\\nSUMMARY OF WORK SO FAR: the cart has a price column.\\nAdded."'));
+    const lastLine = await runCli(['stats', folder, '--json', '--tz', 'UTC', '--no-cache']);
+    expect((JSON.parse(lastLine.stdout) as { totals: { replies: number } }).totals.replies).toBe(3);
   });
 });

@@ -76,6 +76,36 @@ describe('Codex usage in stats', () => {
     expect(past.totals.cost.bough).toBeCloseTo(570_000 * 5e-6 + 2_000 * 22.5e-6 + 50_000 * 2.5e-6 + 1_000 * 15e-6, 9);
   });
 
+  // Regressions (a hostile look at that fix): a thread's first count line lost still made its
+  // first two requests one past the tier ($1.595 for $0.805); and where a compaction came after
+  // the lost request, the small prompt after it judged a lost request of 290,000 to be under the
+  // tier ($1.6825 for $2.1275): past a compaction the lost prompts are taken as written.
+  it('judges the requests of a thread’s lost first count line too, and takes lost prompts as written across a compaction', async () => {
+    const first = await stats('lost-first-count-line');
+    expect(first.totals).toMatchObject({ usageRecords: 2, tokens: { input: 310_000, output: 2_000 } });
+    expect(first.totals.cost.bough).toBeCloseTo(310_000 * 2.5e-6 + 2_000 * 15e-6, 9);
+    const compacted = await stats('lost-count-line-before-compaction');
+    expect(compacted.totals.cost.bough).toBeCloseTo(200_000 * 2.5e-6 + 1_000 * 15e-6 + 290_000 * 5e-6 + 1_000 * 22.5e-6 + 50_000 * 2.5e-6 + 1_000 * 15e-6, 9);
+  });
+
+  // Found by a second review that ran Codex: editing an earlier prompt (the app's thread/revert)
+  // writes a second rollout of the thread, which names the point of its history it goes on from
+  // (history_base) and copies none of it, its running totals going on from there: the history
+  // before it was counted again in it (7,000 input for 6,000).
+  it('counts a rollout that goes on from an earlier point of its thread from there, not the history before it again', async () => {
+    const { code, stdout, stderr } = await run(['stats', join(FIXTURES, 'codex', 'edited-prompt'), '--json', '--tz', 'UTC', '--no-cache']);
+    expect(code, stderr).toBe(0);
+    const { totals } = statsSchema.parse(JSON.parse(stdout));
+    expect(totals).toMatchObject({ prompts: 3, usageRecords: 3, tokens: { input: 6_000, output: 60 } });
+  });
+
+  // Regression (the same look): Codex 0.169 keeps a thread's fast mode whatever its model, but
+  // sends it only to the models it offers Fast for; gpt-5.4 was billed at twice what was asked.
+  it('prices a fast-mode thread on a model Codex sends no tier for at standard rates', async () => {
+    const { totals } = await stats('fast-on-a-model-codex-sends-no-tier');
+    expect(totals.cost.bough).toBeCloseTo(1_000 * 2.5e-6 + 1_000 * 15e-6, 9);
+  });
+
   // Regression (the same review): totals that grew by 600 written tokens beside a response's own
   // 100 split off a rest of 500 written tokens and no input, so the event counted 1,500 prompt
   // tokens where its totals grew by 1,000. Written tokens are part of input: the totals are taken.

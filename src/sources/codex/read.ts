@@ -194,6 +194,10 @@ interface CodexContext {
   totals: Totals | null;
   /** When the event that gave `totals` was written, when it says. */
   totalsAt: number | null;
+  /** A compaction came after the last token_count. */
+  compactedSinceCount: boolean;
+  /** Tool calls an item_completed says failed (an MCP call's): their results are errors. */
+  failedCalls: Set<string>;
   /** The thread is set to fast mode (OpenAI's priority tier), as its last settings event said. */
   fast: boolean;
   /** The prompt (input, cached included) of the last response whose own counts were read: a long-context tier of requests whose line is lost is judged by it. */
@@ -253,6 +257,8 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     totals: null,
     totalsAt: null,
     lastPrompt: null,
+    failedCalls: new Set(),
+    compactedSinceCount: false,
     fast: false,
     usages: [],
     occurrences: new Map(),
@@ -398,6 +404,7 @@ function addRecord(ctx: CodexContext, record: Record<string, unknown>, line: num
       if (!r) return;
       closeReply(ctx);
       ctx.justCompacted = true;
+      ctx.compactedSinceCount = true;
       // 0.169 and later write the summariser's answer as an assistant message first: the
       // compaction's summary, shown by its landmark, not a reply to the user (its usage is counted).
       const summarised = summaryReply(ctx, r.message ?? '');
@@ -485,6 +492,10 @@ function sessionMeta(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   if (ctx.own === null || (ctx.ownRebuilt && meta.id === ctx.own.id)) {
     ctx.ownRebuilt = false;
     setOwn(ctx, { ...meta, timestamp: meta.timestamp ?? (time === null ? null : new Date(time).toISOString()) });
+    // Its history before this point is another rollout's, not copied here: its running totals go
+    // on from that history's (inheritsTotals), which that rollout counts.
+    const base = meta.history_base?.thread_id;
+    if (base) add(ctx, payload, at, time, notice('earlier history', 'info', `goes on from an earlier point of thread ${base} (a prompt edited, or turns undone): the history before it is in that thread's earlier rollout, and counted there`, []));
     return;
   }
   // Codex writes a thread's meta again on some resumes: not a copy of anything.
@@ -712,14 +723,11 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       // Builds of late 2025 wrote the injected AGENTS.md and environment as user_message events too,
       // of a `kind` other than `plain` (codex.md §6, §11.7): no prompt; their item twin shows them.
       if (typeof r.kind === 'string' && r.kind !== 'plain') return;
-      closeReply(ctx);
-      startTurn(ctx);
-      const text = r.message ?? '';
-      const images: Block[] = (r.images ?? []).map(imageBlock);
-      const prompt = addUserTurn(ctx, event, at, time, text, [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images]);
-      ctx.typed.push({ draft: prompt, text: text.trim(), at: ctx.drafts.length });
+      typedPrompt(ctx, event, at, time, r.message ?? '', (r.images ?? []).map(imageBlock));
       return;
     }
+    case 'item_completed':
+      return itemCompleted(ctx, event, at, time);
     case 'agent_message': {
       const text = parse(ctx, raw.rawTextEvent, event, at.line, 'agent_message')?.message ?? '';
       if (text === '' || ctx.textFromItems.take(text)) return;
@@ -785,6 +793,7 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     }
     case 'context_compacted':
       closeReply(ctx);
+      ctx.compactedSinceCount = true;
       // The `compacted` record just before it is the same landmark.
       if (!ctx.justCompacted) add(ctx, event, at, time, { kind: 'compaction', summary: '', tokensBefore: null, firstKeptEntryId: null });
       ctx.justCompacted = false;
@@ -834,32 +843,7 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     }
     case 'patch_apply_end': {
       const r = parse(ctx, raw.rawPatchApplyEnd, event, at.line, 'patch_apply_end');
-      if (!r?.call_id) return;
-      const applied = { success: r.success ?? null, diff: r.changes ? appliedDiff(r.changes, ctx.cwd) : null };
-      ctx.patchApplied.set(r.call_id, applied);
-      // The call's result, should its output line never come (a rollout cut short after this
-      // event): shown, and its lines counted, only then (see finish).
-      const call = ctx.calls.get(r.call_id);
-      if (call === undefined || ctx.results.has(r.call_id)) return;
-      closeReply(ctx);
-      const patch = patchTextOf(call.name, call.arguments);
-      const diff = applied.diff ?? (patch === null ? null : patchDiff(patch));
-      const isError = applied.success === false;
-      const said = [r.stdout, r.stderr].filter((text): text is string => typeof text === 'string' && text.trim() !== '').join('\n');
-      const standIn = add(ctx, event, at, time, {
-        kind: 'toolResult',
-        toolCallId: r.call_id,
-        toolName: call.name,
-        content: [{ type: 'text', text: said === '' ? `(no output recorded; Codex reported the patch ${isError ? 'failed' : applied.success ? 'applied' : 'ended'})` : said }],
-        isError,
-        subagents: [],
-        diff,
-        change: diff === null || isError ? null : diffChange(diff),
-        commits: [],
-        nestedCalls: [],
-      });
-      standIn.dropped = true;
-      ctx.patchResults.set(r.call_id, standIn);
+      if (r) patchEnded(ctx, event, at, time, r);
       return;
     }
     case 'collab_agent_spawn_end':
@@ -899,6 +883,9 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   const last = info.last_token_usage ? totalsOf(info.last_token_usage) : null;
   const promptBefore = ctx.lastPrompt;
   if (last !== null && selfConsistent(last) && last.input > 0) ctx.lastPrompt = last.input;
+  // A compaction since the last count: the response after it tells nothing of the prompts before it.
+  const compactedBetween = ctx.compactedSinceCount;
+  ctx.compactedSinceCount = false;
   let before = ctx.totals;
   let delta: Totals | null;
   /** The running totals the next token_count is measured from. */
@@ -952,7 +939,10 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     // The totals grew by more than this response's own counts: the rest is of requests whose
     // token_count is not in the file (a line lost or damaged), one or several: counted apart, as
     // taken with this one it could reach a long-context tier neither did (judgedPrompt).
-    if (before !== null && last !== null && selfConsistent(last) && !isZero(last) && grewFrom(delta, last) && !sameTotals(delta, last)) {
+    // A thread's own first totals hold its first response's alone: more, and the lines before it
+    // are lost (a fork's or a child's continue its parent's: inheritsTotals, above).
+    const firstOwn = before === null && !namesParent(ctx);
+    if ((before !== null || firstOwn) && last !== null && selfConsistent(last) && !isZero(last) && grewFrom(delta, last) && !sameTotals(delta, last)) {
       const rest = difference(delta, last);
       if (rest.cached + rest.cacheWrite <= rest.input) {
         unseen = rest;
@@ -985,7 +975,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   if (served !== null && reply !== null && reply.model !== served && reply.responseModel === null) reply.responseModel = served;
   const model = served ?? ctx.model;
   const parts: { counts: Totals; from: Totals | null; to: Totals | null; turn: string | null }[] = [];
-  if (unseen !== null && before !== null) {
+  if (unseen !== null) {
     // The turn of the requests whose line is lost is not known (an earlier one, maybe): matched by
     // the totals alone, as a fork's replay of their line, intact, records them in their own turn.
     const between = movedOn(before, unseen);
@@ -994,7 +984,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
   for (const part of parts) {
     const usage = codexUsage(ctx, reasoningWithinOutput(ctx, part.counts, at.line), model, time);
-    if (part.counts === unseen && last !== null) usage.largestPrompt = judgedPrompt(unseen.input, promptBefore, last.input);
+    if (part.counts === unseen && last !== null) usage.largestPrompt = compactedBetween ? unseen.input : judgedPrompt(unseen.input, promptBefore, last.input);
     draft.entry.usage.push(usage);
     ctx.usages.push({ usage, turn: part.turn, before: part.from === null ? '0' : countsSignature(part.from), after: part.to === null ? `last:${countsSignature(part.counts)}#${at.line}` : countsSignature(part.to) });
   }
@@ -1009,6 +999,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
  * both is priced at base rates.
  */
 function judgedPrompt(sum: number, before: number | null, after: number): number {
+  // (Not where a compaction came between: the response after it then tells nothing; see its caller.)
   return Math.min(sum, Math.max(before ?? 0, after));
 }
 
@@ -1046,9 +1037,9 @@ function codexUsage(ctx: CodexContext, counts: Totals, model: string | null, tim
     claim: null,
     outputPartial: false,
     responseId: null,
-    // Fast mode as the thread's settings last said (0.169+); before, a setting of config.toml's
-    // that the rollout does not record: standard rates (pricing.md §1).
-    fast: ctx.fast,
+    // Fast mode as the thread's settings last said (0.169+), for a model Codex sends it for;
+    // before, a setting of config.toml's that the rollout does not record: standard rates (pricing.md §1).
+    fast: ctx.fast && offersFast(model),
     webSearches: 0,
   };
 }
@@ -1140,7 +1131,7 @@ function carried(total: Totals | null, rawTotal: raw.RawTokenUsage, before: Tota
  */
 /** The file is a fork's or a spawned child's: its history, and the totals it starts from, are its parent's. */
 function namesParent(ctx: CodexContext): boolean {
-  return Boolean(ctx.own?.forked_from_id || ctx.leadingCopies.length > 0 || (ctx.own && spawnParentOf(ctx.own)));
+  return Boolean(ctx.own?.forked_from_id || ctx.own?.history_base?.thread_id || ctx.leadingCopies.length > 0 || (ctx.own && spawnParentOf(ctx.own)));
 }
 
 function inheritsTotals(ctx: CodexContext, total: Totals, last: Totals | null): last is Totals {
@@ -1300,6 +1291,7 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
   for (const [callId, result] of ctx.results) {
     const exit = ctx.execExit.get(callId);
     if (exit !== undefined && exit !== 0 && !ctx.exitPolled.has(callId)) result.isError = true;
+    if (ctx.failedCalls.has(callId)) result.isError = true;
     const applied = ctx.patchApplied.get(callId);
     if (applied) {
       if (applied.success === false) result.isError = true;
@@ -1486,6 +1478,90 @@ function looksInjected(text: string): boolean {
  * it first (`text` is the content's text, `content` all of it). The first of them opens the turn:
  * a rollback cuts before it.
  */
+/** Words the user typed (a user_message event, or 0.169's UserMessage item): a prompt, whose role:user item twin is dropped at the end. */
+function typedPrompt(ctx: CodexContext, record: Record<string, unknown>, at: Place, time: number | null, text: string, images: Block[]): void {
+  closeReply(ctx);
+  startTurn(ctx);
+  const prompt = addUserTurn(ctx, record, at, time, text, [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images]);
+  ctx.typed.push({ draft: prompt, text: text.trim(), at: ctx.drafts.length });
+}
+
+/**
+ * 0.169's account of an item done, which `codex migrate-rollouts` also writes in place of the
+ * events before it (user_message, exec_command_end, patch_apply_end): read as those are. The
+ * others (AgentMessage, Reasoning, WebSearch…) repeat a response item, which is shown.
+ */
+function itemCompleted(ctx: CodexContext, event: Record<string, unknown>, at: Place, time: number | null): void {
+  const item = event['item'];
+  if (!isPlainObject(item)) return;
+  const id = typeof item['id'] === 'string' ? item['id'] : null;
+  switch (item['type']) {
+    case 'UserMessage': {
+      const content = Array.isArray(item['content']) ? item['content'] : [];
+      const text = content.flatMap((part) => (isPlainObject(part) && part['type'] === 'text' && typeof part['text'] === 'string' ? [part['text']] : [])).join('\n');
+      const images = content.flatMap((part) => (isPlainObject(part) && part['type'] === 'image' && typeof part['image_url'] === 'string' ? [imageBlock(part['image_url'])] : []));
+      typedPrompt(ctx, event, at, time, text, images);
+      return;
+    }
+    case 'CommandExecution':
+      if (id !== null && typeof item['exit_code'] === 'number') ctx.execExit.set(id, item['exit_code']);
+      return;
+    case 'FileChange': {
+      const r = raw.rawFileChange.safeParse(item);
+      if (r.success && id !== null) patchEnded(ctx, event, at, time, { call_id: id, success: r.data.status === 'completed' ? true : r.data.status === 'failed' || r.data.status === 'declined' ? false : null, stdout: r.data.stdout, stderr: r.data.stderr, changes: r.data.changes });
+      return;
+    }
+    case 'McpToolCall':
+      // A failed call says so here only: its output item may read as any other.
+      if (id !== null && (item['status'] === 'failed' || isPlainObject(item['error']))) ctx.failedCalls.add(id);
+      return;
+  }
+}
+
+/** A patch applied, or not: its diff and success go to the call's result; a stand-in result should its output line never come. */
+function patchEnded(ctx: CodexContext, event: Record<string, unknown>, at: Place, time: number | null, r: Pick<raw.RawPatchApplyEnd, 'call_id' | 'success' | 'stdout' | 'stderr' | 'changes'>): void {
+  if (!r.call_id) return;
+  const applied = { success: r.success ?? null, diff: r.changes ? appliedDiff(r.changes, ctx.cwd) : null };
+  ctx.patchApplied.set(r.call_id, applied);
+  // The call's result, should its output line never come (a rollout cut short after this
+  // event): shown, and its lines counted, only then (see finish).
+  const call = ctx.calls.get(r.call_id);
+  if (call === undefined || ctx.results.has(r.call_id)) return;
+  closeReply(ctx);
+  const patch = patchTextOf(call.name, call.arguments);
+  const diff = applied.diff ?? (patch === null ? null : patchDiff(patch));
+  const isError = applied.success === false;
+  const said = [r.stdout, r.stderr].filter((text): text is string => typeof text === 'string' && text.trim() !== '').join('\n');
+  const standIn = add(ctx, event, at, time, {
+    kind: 'toolResult',
+    toolCallId: r.call_id,
+    toolName: call.name,
+    content: [{ type: 'text', text: said === '' ? `(no output recorded; Codex reported the patch ${isError ? 'failed' : applied.success ? 'applied' : 'ended'})` : said }],
+    isError,
+    subagents: [],
+    diff,
+    change: diff === null || isError ? null : diffChange(diff),
+    commits: [],
+    nestedCalls: [],
+  });
+  standIn.dropped = true;
+  ctx.patchResults.set(r.call_id, standIn);
+}
+
+/**
+ * Whether Codex sends a thread's fast mode (the priority tier) with a request to this model: its
+ * setting holds whatever the model, but 0.169 sends it only to the models its catalog offers Fast
+ * for (gpt-5.5, gpt-5.6-*, gpt-6-* and gpt-6.1-*; checked by running it: not to gpt-5.4,
+ * gpt-5.4-mini, gpt-5.3-codex, gpt-4.1 or a Claude model). Later ones are taken to as well.
+ */
+function offersFast(model: string | null): boolean {
+  const version = model === null ? null : /^gpt-(\d+)(?:\.(\d+))?(?:-(?:sol|terra|luna|astra))?$/.exec(model);
+  if (!version) return false;
+  const major = Number(version[1]);
+  const minor = Number(version[2] ?? 0);
+  return major > 5 || (major === 5 && minor >= 5);
+}
+
 /** The reply just before a compaction whose words are its summary: the summariser's own answer. */
 function summaryReply(ctx: CodexContext, summary: string): Draft | null {
   for (let i = ctx.drafts.length - 1; i >= 0; i--) {
@@ -1496,7 +1572,8 @@ function summaryReply(ctx: CodexContext, summary: string): Draft | null {
     const text = textOf(content).trim();
     // The whole summary, or all that follows the line Codex puts before it.
     const whole = summary.trim();
-    const same = whole === text || whole.endsWith(`\n${text}`);
+    const firstBreak = whole.indexOf('\n');
+    const same = whole === text || (firstBreak !== -1 && whole.slice(firstBreak + 1).trim() === text);
     return text !== '' && content.every((b) => b.type === 'text' || b.type === 'thinking') && same ? draft : null;
   }
   return null;

@@ -49,6 +49,11 @@ export const rawSessionMeta = z.looseObject({
   forked_from_id: optionalString,
   /** 0.169+: every sub-agent thread's parent, a review's too (whose `source` names none). */
   parent_thread_id: optionalString,
+  /**
+   * 0.169+: a rollout that goes on from an earlier point of a thread's history, kept in another
+   * rollout (a prompt edited, turns undone): that thread, and where its history is cut.
+   */
+  history_base: z.looseObject({ thread_id: optionalString }).nullish().catch(null),
   agent_nickname: optionalString,
   agent_role: optionalString,
 });
@@ -166,13 +171,25 @@ export const rawExecEnd = z.looseObject({
   exit_code: optionalNumber,
 });
 
+const rawChanges = z.record(z.string(), z.looseObject({ type: optionalString, unified_diff: optionalString, content: optionalString })).nullish();
+
 export const rawPatchApplyEnd = z.looseObject({
   type: z.literal('patch_apply_end'),
   call_id: optionalString,
   success: z.boolean().nullish(),
   stdout: optionalString,
   stderr: optionalString,
-  changes: z.record(z.string(), z.looseObject({ type: optionalString, unified_diff: optionalString, content: optionalString })).nullish(),
+  changes: rawChanges,
+});
+export type RawPatchApplyEnd = z.infer<typeof rawPatchApplyEnd>;
+
+/** 0.169's item_completed of a patch (and what `codex migrate-rollouts` writes for patch_apply_end). */
+export const rawFileChange = z.looseObject({
+  type: z.literal('FileChange'),
+  status: optionalString,
+  stdout: optionalString,
+  stderr: optionalString,
+  changes: rawChanges,
 });
 
 export const rawCompacted = z.looseObject({ message: optionalString });
