@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, keepUnchangedReport, ledgerFilesSize, recordsAsLastBuilt, trustedHashes, type StandingCounts } from './unchanged-report.js';
@@ -1191,7 +1191,7 @@ export function noSessionsSentence(discovery: Discovery, read: readonly Diagnost
   const compressed = discovery.diagnostics.filter((d) => d.reason === 'compressed-file');
   if (discovery.files.length === 0 && compressed.length > 0) {
     const [first] = compressed;
-    return `No session files (*.jsonl) found in ${where}, only ${compressed.length === 1 ? 'one' : compressed.length} compressed (${first?.file}${compressed.length > 1 ? ', …' : ''}), which bough does not read: ${howToRead(basename(first?.file ?? ''))}.`;
+    return `No session files (*.jsonl) found in ${where}, only ${compressed.length === 1 ? 'one' : compressed.length} compressed (${first?.file}${compressed.length > 1 ? ', …' : ''}), which bough does not read: ${howToRead(first?.file ?? '')}.`;
   }
   if (discovery.files.length === 0) return `No session files (*.jsonl) found in ${where}. Point bough at a folder of agent sessions.`;
   const unreadable = read.filter((d) => d.reason === 'unreadable-file');

@@ -269,7 +269,7 @@ async function sessionFilesUnder(
               // A plain file in a folder reached by its real path is at its real path.
               add(real, path, entry.isFile() && folder.resolved);
             } else if (COMPRESSED_SESSION.test(entry.name)) {
-              diagnostics.push(diagnostic('compressed-file', path, null, `compressed (${compressionOf(entry.name)}), so not read: ${howToRead(entry.name)}`));
+              diagnostics.push(diagnostic('compressed-file', path, null, `compressed (${compressionOf(entry.name)}), so not read: ${howToRead(path)}`));
             }
           }
         });
@@ -345,9 +345,10 @@ const COMPRESSED_SESSION = /\.jsonl\.(?:zst|gz)$/i;
 
 const compressionOf = (name: string) => (name.toLowerCase().endsWith('.zst') ? 'zstd' : 'gzip');
 
-/** What to do with a compressed session file (COMPRESSED_SESSION) for bough to read it. */
-export function howToRead(name: string): string {
-  return `decompress a copy into a folder of its own and give bough that folder too (${compressionOf(name)} -dc ${name} > FOLDER/${name.replace(/\.(?:zst|gz)$/i, '')})`;
+/** What to do with a compressed session file (COMPRESSED_SESSION) for bough to read it: a command whose names are quoted for a POSIX shell. */
+export function howToRead(path: string): string {
+  const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  return `decompress a copy into a folder of its own and give bough that folder too (${compressionOf(path)} -dc ${quoted(path)} > FOLDER/${quoted(basename(path).replace(/\.(?:zst|gz)$/i, ''))})`;
 }
 
 /** Session files are found by name (their content decides the source): *.jsonl in any case. */

@@ -651,6 +651,10 @@ describe('Claude Code 2.1.332 sessions', () => {
     expect(html).toContain('href="https://example.com/bough"');
     expect(html).toContain('Bough [docs]');
     expect(html).not.toContain('href="javascript');
+    // Regression (a hostile look): a backslash led the link to another host than the one shown;
+    // parentheses in an address lost its link.
+    expect(html).not.toContain('evil.example/login"');
+    expect(html).toContain('href="https://en.wikipedia.org/wiki/Bough_%28tree%29"');
     expect(html).not.toContain('Zm9v');
     expect(html).not.toContain('block of type');
   });

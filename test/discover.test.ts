@@ -113,9 +113,13 @@ it('says each compressed session file it does not read, and how to read it', asy
   const found = await discover([root], NO_HOME);
   expect(shown(root, found)).toEqual(['b/kept.jsonl']);
   expect(notes(root, found)).toEqual([
-    ['compressed-file', 'a/rollout-1.jsonl.zst', 'compressed (zstd), so not read: decompress a copy into a folder of its own and give bough that folder too (zstd -dc rollout-1.jsonl.zst > FOLDER/rollout-1.jsonl)'],
-    ['compressed-file', 'b/old.jsonl.GZ', 'compressed (gzip), so not read: decompress a copy into a folder of its own and give bough that folder too (gzip -dc old.jsonl.GZ > FOLDER/old.jsonl)'],
+    ['compressed-file', 'a/rollout-1.jsonl.zst', `compressed (zstd), so not read: decompress a copy into a folder of its own and give bough that folder too (zstd -dc '${join(root, 'a/rollout-1.jsonl.zst')}' > FOLDER/'rollout-1.jsonl')`],
+    ['compressed-file', 'b/old.jsonl.GZ', `compressed (gzip), so not read: decompress a copy into a folder of its own and give bough that folder too (gzip -dc '${join(root, 'b/old.jsonl.GZ')}' > FOLDER/'old.jsonl')`],
   ]);
+  // Regression (a hostile look): the command named the file bare, so that a name holding $(…)
+  // would run it, pasted; quoted, and by its whole path.
+  const odd = await tree({ "it's $(touch x).jsonl.zst": 'x' });
+  expect(notes(odd, await discover([odd], NO_HOME))[0]?.[2]).toContain(`zstd -dc '${join(odd, "it'\\''s $(touch x).jsonl.zst")}' > FOLDER/'it'\\''s $(touch x).jsonl'`);
   // With nothing else to read, the run says so, not "no session files".
   const only = await tree({ 'a/rollout-1.jsonl.zst': 'x' });
   expect(noSessionsSentence(await discover([only], NO_HOME))).toContain(`only one compressed (${join(only, 'a/rollout-1.jsonl.zst')}), which bough does not read: decompress a copy`);

@@ -1235,10 +1235,15 @@ function blockOf(value: unknown, ctx: ClaudeContext): Block[] {
   return [{ type: 'unknown', blockType, raw: value }];
 }
 
-/** A Markdown link whose words and address can hold no Markdown of their own (a title with `]`, an address with spaces). */
+/**
+ * A Markdown link whose words and address can hold no Markdown of their own (a title with `]`).
+ * Only a web address of the characters an address is made of is linked (a backslash would lead a
+ * browser to another host than the one shown), its brackets and parentheses percent-encoded.
+ */
 function markdownLink(words: string, address: string | null): string {
   const text = words.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
-  return address !== null && /^https?:\/\/[^\s<>()]+$/.test(address) ? `[${text}](${address})` : text;
+  if (address === null || !/^https?:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/.test(address)) return text;
+  return `[${text}](${address.replace(/[()[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`;
 }
 
 function textOf(blocks: readonly Block[]): string {
