@@ -813,6 +813,18 @@ describe('Codex 0.169 rollouts', () => {
     expect(summary.diagnostics.items).toEqual([]);
   });
 
+  // The same review: a 0.169 sub-agent's rollout opened with its tools' definitions as an
+  // assistant's "block of type additional_tools" and some 16 kB of JSON.
+  it('shows the tools 0.169 puts before the model as injected context naming them', async () => {
+    const meta = { timestamp: '2026-05-06T10:00:00.000Z', type: 'session_meta', payload: { id: '0195cccc-0000-7000-8000-000000000009', timestamp: '2026-05-06T10:00:00.000Z', cwd: '/work/shop', cli_version: '0.169.0', model_provider: 'openai' } };
+    const tools = { type: 'namespace', name: 'functions', tools: [{ type: 'custom', name: 'exec', description: 'Run JavaScript' }, { type: 'function', name: 'wait', parameters: {} }] };
+    const item = { timestamp: '2026-05-06T10:00:01.000Z', type: 'response_item', payload: { type: 'additional_tools', id: 'at_1', role: 'developer', tools: [tools] } };
+    const path = join(await tempDir(), 'rollout-2026-05-06T10-00-00-0195cccc-0000-7000-8000-000000000009.jsonl');
+    await writeFile(path, `${[meta, item].map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const file = await read(path);
+    expect(file.entries.map((e) => (e.kind === 'notice' ? [e.label, e.summary] : e.kind))).toEqual([['injected context', '2 tools made available: exec, wait']]);
+  });
+
   // The same review: 0.169 writes the summariser's answer as an assistant message before the
   // compaction: it was a third reply to two prompts, and its words were shown twice.
   it('takes the assistant message a 0.169 compaction summarises for its summary, not a reply, and counts its usage', async () => {

@@ -582,6 +582,14 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
           return;
       }
     }
+    case 'additional_tools': {
+      // 0.169: the tools put before the model (a sub-agent's, its code-mode exec): context, named.
+      closeReply(ctx);
+      const names = toolNames(item['tools']);
+      const listed = names.length === 0 ? [] : [{ type: 'text' as const, text: names.join('\n') }];
+      add(ctx, item, at, time, injectedContext(names.length === 0 ? 'tools made available' : `${names.length === 1 ? 'a tool' : `${names.length} tools`} made available: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`, listed));
+      return;
+    }
     case 'reasoning': {
       const r = parse(ctx, raw.rawReasoning, item, at.line, 'reasoning');
       if (!r) return;
@@ -1560,6 +1568,16 @@ function offersFast(model: string | null): boolean {
   const major = Number(version[1]);
   const minor = Number(version[2] ?? 0);
   return major > 5 || (major === 5 && minor >= 5);
+}
+
+/** The names of the tools a list of tool definitions holds, those in namespaces too (at most a few levels deep). */
+function toolNames(tools: unknown, depth = 0): string[] {
+  if (!Array.isArray(tools) || depth > 3) return [];
+  return tools.flatMap((tool) => {
+    if (!isPlainObject(tool)) return [];
+    if (Array.isArray(tool['tools'])) return toolNames(tool['tools'], depth + 1);
+    return typeof tool['name'] === 'string' ? [tool['name']] : [];
+  });
 }
 
 /** The reply just before a compaction whose words are its summary: the summariser's own answer. */
