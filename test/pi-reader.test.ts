@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSessionFile } from '../src/sources/read.js';
+import { ledgerOf } from '../src/ledger/ledger.js';
 import type { Entry, EntryOf } from '../src/types.js';
 import { piFixture, readPiFixture, tempDir } from './support/fixtures.js';
 
@@ -66,6 +67,24 @@ describe('Pi reader', () => {
       ['l1', 'a1'],
     ]);
     expect(read.file.entries.find((e) => e.kind === 'label')).toMatchObject({ targetId: 'u1~3' });
+  });
+
+  // Found by a review that ran Pi 1.6.0: files attached with @path come first in the prompt's
+  // text, and titled the session `<file name="/tmp/red.png"></file> what is this image`.
+  it('puts the files attached to a prompt after the words typed, which title the session', async () => {
+    const path = join(await tempDir(), 'attached.jsonl');
+    const at = (n: number) => `2026-10-01T09:00:0${n}.000Z`;
+    const pixel = { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' };
+    const attached = '<file name="/w/red.png"></file>\n<file name="/w/notes.md">\n# Notes\n</file>\n';
+    const records = [
+      { type: 'session', version: 3, id: 's-attached', timestamp: at(0), cwd: '/w' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: [{ type: 'text', text: `${attached}what is this image` }, pixel], timestamp: 0 } },
+    ];
+    await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const read = await readSessionFile(path);
+    if (read.kind !== 'session') throw new Error('not read');
+    expect(ofKind(read.file.entries, 'prompt')[0]?.content).toEqual([{ type: 'text', text: 'what is this image' }, pixel, { type: 'text', text: attached.trim() }]);
+    expect(ledgerOf(read.file).title).toBe('what is this image');
   });
 
   it('chains v1 entries in file order and maps firstKeptEntryIndex to an entry', async () => {

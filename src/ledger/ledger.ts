@@ -374,7 +374,7 @@ function promptTitles(entries: readonly Entry[], startedAt: number | null): { in
 function promptTitle(entry: Entry): string | null {
   if (entry.kind !== 'prompt') return null;
   const typed = entry.content
-    .flatMap((block) => (block.type === 'text' ? [cutText(block.text.trimStart(), TITLE_LENGTH * 4)] : []))
+    .flatMap((block) => (block.type === 'text' && !ATTACHED_FILES_ONLY.test(block.text) ? [cutText(block.text.trimStart(), TITLE_LENGTH * 4)] : []))
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -383,6 +383,9 @@ function promptTitle(entry: Entry): string | null {
   // A pasted screenshot with no words: a prompt all the same, named as the page's outline names it.
   return entry.content.some((block) => block.type === 'image') ? IMAGE_PROMPT : null;
 }
+
+/** A block of files attached to a prompt and nothing else (Pi's `<file name="…">…</file>`): it names nothing. */
+const ATTACHED_FILES_ONLY = /^(?:\s*<file name="[^"\n]*">[\s\S]*?<\/file>)+\s*$/;
 
 /** How a prompt of images alone is named, in titles and on its page. */
 export const IMAGE_PROMPT = '(image prompt)';

@@ -641,7 +641,24 @@ function messagePayload(
   }
 }
 
-function promptPayload(content: Block[]): EntryPayload {
+/**
+ * Files attached with `@path` come first in a prompt's text, each as `<file name="…">its
+ * text</file>` (an image's element empty, the image after): put after the words typed, which
+ * then title the session (it was titled `<file name="/tmp/red.png"></file> what is this`).
+ */
+const ATTACHED_FILES = /^(?:\s*<file name="[^"\n]*">[\s\S]*?<\/file>)+\s*/;
+
+function attachmentsAfterWords(content: Block[]): Block[] {
+  const first = content[0];
+  if (first?.type !== 'text') return content;
+  const files = ATTACHED_FILES.exec(first.text)?.[0];
+  const words = files === undefined ? '' : first.text.slice(files.length);
+  if (files === undefined || words.trim() === '') return content;
+  return [{ type: 'text', text: words }, ...content.slice(1), { type: 'text', text: files.trim() }];
+}
+
+function promptPayload(written: Block[]): EntryPayload {
+  const content = attachmentsAfterWords(written);
   const first = content[0];
   if (first?.type === 'text') {
     const split = splitSkillPrompt(first.text);
