@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSessionFile } from '../src/sources/read.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
+import { attachedFilesLength } from '../src/attached-files.js';
 import type { Entry, EntryOf } from '../src/types.js';
 import { piFixture, readPiFixture, tempDir } from './support/fixtures.js';
 
@@ -85,6 +86,24 @@ describe('Pi reader', () => {
     if (read.kind !== 'session') throw new Error('not read');
     expect(ofKind(read.file.entries, 'prompt')[0]?.content).toEqual([{ type: 'text', text: 'what is this image' }, pixel, { type: 'text', text: attached.trim() }]);
     expect(ledgerOf(read.file).title).toBe('what is this image');
+  });
+
+  // Regression (the final read): the first pattern for attached files took exponential time on a
+  // text of many elements followed by anything else (5,000 of them: minutes).
+  it('finds attached files in a time linear in the text, whatever follows them', async () => {
+    const texts = ['<file name="a"></file>'.repeat(5000) + 'x', '<file name="a">'.repeat(6000), '<file name="a">' + '</file>'.repeat(10000) + 'x', '<file name="a"></file>'.repeat(5000)];
+    const path = join(await tempDir(), 'many.jsonl');
+    const records = [
+      { type: 'session', version: 3, id: 's-many', timestamp: '2026-10-01T09:00:00.000Z', cwd: '/w' },
+      ...texts.map((text, n) => ({ type: 'message', id: `u${n}`, parentId: n === 0 ? null : `u${n - 1}`, timestamp: `2026-10-01T09:00:0${n + 1}.000Z`, message: { role: 'user', content: [{ type: 'text', text }], timestamp: 0 } })),
+    ];
+    await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const started = Date.now();
+    const read = await readSessionFile(path);
+    if (read.kind !== 'session') throw new Error('not read');
+    expect(ledgerOf(read.file).title).toBe('x');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(attachedFilesLength(`${'<file name="a"></file>'.repeat(3)} words`)).toBe(67);
   });
 
   it('chains v1 entries in file order and maps firstKeptEntryIndex to an entry', async () => {

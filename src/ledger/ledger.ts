@@ -2,6 +2,7 @@
 // periods, `stats` and every table are answered from ledgers alone; only a session's own page
 // needs its content (texts, tool output). Pure: SessionFile in, ledger out.
 
+import { attachedFilesLength } from '../attached-files.js';
 import { problemCount } from '../diagnostics.js';
 import { buildTree, type EntryTree } from '../model/tree.js';
 import { packEntries, usageKeyOf, type PackedEntries } from './packed-entries.js';
@@ -374,7 +375,7 @@ function promptTitles(entries: readonly Entry[], startedAt: number | null): { in
 function promptTitle(entry: Entry): string | null {
   if (entry.kind !== 'prompt') return null;
   const typed = entry.content
-    .flatMap((block) => (block.type === 'text' && !ATTACHED_FILES_ONLY.test(block.text) ? [cutText(block.text.trimStart(), TITLE_LENGTH * 4)] : []))
+    .flatMap((block) => (block.type === 'text' && !attachedFilesOnly(block.text) ? [cutText(block.text.trimStart(), TITLE_LENGTH * 4)] : []))
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -385,7 +386,10 @@ function promptTitle(entry: Entry): string | null {
 }
 
 /** A block of files attached to a prompt and nothing else (Pi's `<file name="…">…</file>`): it names nothing. */
-const ATTACHED_FILES_ONLY = /^(?:\s*<file name="[^"\n]*">[\s\S]*?<\/file>)+\s*$/;
+function attachedFilesOnly(text: string): boolean {
+  const length = attachedFilesLength(text);
+  return length > 0 && length === text.length;
+}
 
 /** How a prompt of images alone is named, in titles and on its page. */
 export const IMAGE_PROMPT = '(image prompt)';

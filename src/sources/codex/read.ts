@@ -1481,11 +1481,6 @@ function looksInjected(text: string): boolean {
   return /^<[a-z_ ]+>/i.test(head) || head.startsWith('# AGENTS.md instructions');
 }
 
-/**
- * What the user sent: the prompt, after the editor's context when the IDE extension or the app put
- * it first (`text` is the content's text, `content` all of it). The first of them opens the turn:
- * a rollback cuts before it.
- */
 /** Words the user typed (a user_message event, or 0.169's UserMessage item): a prompt, whose role:user item twin is dropped at the end. */
 function typedPrompt(ctx: CodexContext, record: Record<string, unknown>, at: Place, time: number | null, text: string, images: Block[]): void {
   closeReply(ctx);
@@ -1624,6 +1619,11 @@ function typedByUser(message: raw.RawMessage): boolean {
   return kinds.length > 0 && kinds.every((kind) => typeof kind === 'string' && kind.startsWith('user.'));
 }
 
+/**
+ * What the user sent: the prompt, after the editor's context when the IDE extension or the app put
+ * it first (`text` is the content's text, `content` all of it). The first of them opens the turn:
+ * a rollback cuts before it.
+ */
 function addUserTurn(ctx: CodexContext, record: Record<string, unknown>, at: Place, time: number | null, text: string, content: Block[]): Draft {
   const { context, request } = splitEditorContext(text);
   const contextDraft = context === null ? null : add(ctx, record, at, time, editorContext(context));

@@ -1,6 +1,7 @@
 // Pi session files (v1, v2, v3) → normalised SessionFile. Knows Pi's raw field names so that
 // nothing else has to (formats/pi.md).
 
+import { attachedFilesLength } from '../../attached-files.js';
 import type { z } from 'zod';
 import { diagnostic, lostLinesBetween, type Diagnostic, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryOf, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage, UsageOrigin } from '../../types.js';
@@ -646,15 +647,13 @@ function messagePayload(
  * text</file>` (an image's element empty, the image after): put after the words typed, which
  * then title the session (it was titled `<file name="/tmp/red.png"></file> what is this`).
  */
-const ATTACHED_FILES = /^(?:\s*<file name="[^"\n]*">[\s\S]*?<\/file>)+\s*/;
-
 function attachmentsAfterWords(content: Block[]): Block[] {
   const first = content[0];
   if (first?.type !== 'text') return content;
-  const files = ATTACHED_FILES.exec(first.text)?.[0];
-  const words = files === undefined ? '' : first.text.slice(files.length);
-  if (files === undefined || words.trim() === '') return content;
-  return [{ type: 'text', text: words }, ...content.slice(1), { type: 'text', text: files.trim() }];
+  const length = attachedFilesLength(first.text);
+  const words = first.text.slice(length);
+  if (length === 0 || words.trim() === '') return content;
+  return [{ type: 'text', text: words }, ...content.slice(1), { type: 'text', text: first.text.slice(0, length).trim() }];
 }
 
 function promptPayload(written: Block[]): EntryPayload {
