@@ -2,7 +2,7 @@
 // transcripts in ../shared/corpus/claude against the reference totals of its PROVENANCE.md.
 
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect } from '../src/reading/collect.js';
@@ -657,5 +657,121 @@ describe('Claude Code 2.1.332 sessions', () => {
     expect(html).toContain('href="https://en.wikipedia.org/wiki/Bough_%28tree%29"');
     expect(html).not.toContain('Zm9v');
     expect(html).not.toContain('block of type');
+  });
+});
+
+// Found by an outside review that ran Claude Code 2.1.332: its compaction's request is written as
+// no line of the transcript (earlier versions wrote agent-acompact-*.jsonl), only in the running
+// totals of the `cost-state` record after it. A /compact on a short session was 80% of its spend,
+// and bough counted none of it ($0.0193 of $0.0946).
+describe('Claude Code 2.1.332: a compaction written only in its running totals', () => {
+  const SESSION = '40404040-0000-4000-8000-000000000040';
+  const env = (uuid: string, parentUuid: string | null, minute: number, more: object) => ({ parentUuid, isSidechain: false, userType: 'external', cwd: '/w', sessionId: SESSION, version: '2.1.332', uuid, timestamp: `2026-11-10T10:${String(minute).padStart(2, '0')}:00.000Z`, ...more });
+  const user = (uuid: string, parent: string | null, minute: number, text: string) => env(uuid, parent, minute, { type: 'user', message: { role: 'user', content: text } });
+  const reply = (uuid: string, parent: string, minute: number, content: object[] = [{ type: 'text', text: 'ok' }]) =>
+    env(uuid, parent, minute, { type: 'assistant', requestId: `req_${uuid}`, message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', model: 'claude-opus-4-7', content, stop_reason: 'end_turn', usage: { input_tokens: 5, cache_read_input_tokens: 12000, cache_creation_input_tokens: 300, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 300 }, output_tokens: 25 } } });
+  const boundary = (uuid: string, logical: string, minute: number) => env(uuid, null, minute, { type: 'system', subtype: 'compact_boundary', logicalParentUuid: logical, content: 'Conversation compacted', compactMetadata: { trigger: 'manual', preTokens: 12000 } });
+  const summary = (uuid: string, parent: string, minute: number) => env(uuid, parent, minute, { type: 'user', isCompactSummary: true, message: { role: 'user', content: 'This session is being continued from a previous conversation.' } });
+  /** Totals of opus: input, output, cache read, cache written (all for an hour). */
+  const costState = (input: number, output: number, cacheRead: number, cacheWrite: number, startTime = 1796506300352) => ({
+    type: 'cost-state',
+    sessionId: SESSION,
+    totalCostUSD: 0.01,
+    startTime,
+    modelUsage: { 'claude-opus-4-7': { inputTokens: input, outputTokens: output, cacheReadInputTokens: cacheRead, cacheCreationInputTokens: cacheWrite, cacheCreationEphemeral5mInputTokens: 0, cacheCreationEphemeral1hInputTokens: cacheWrite, webSearchRequests: 0, costUSD: 0.01 } },
+  });
+  const summariser = (file: SessionFile) => ofKind(file.entries, 'compaction').flatMap((c) => c.usage);
+  const uncounted = (file: SessionFile) => file.diagnostics.filter((d) => d.reason === 'uncounted-spend');
+
+  it('counts a /compact’s request on the compaction, as the totals grew past the requests written', async () => {
+    const file = await readRecords(SESSION, [
+      user('u1', null, 0, 'hello one'),
+      reply('a1', 'u1', 1),
+      costState(5, 25, 12000, 300),
+      boundary('cb', 'a1', 2),
+      summary('cs', 'cb', 2),
+      costState(55, 2025, 62000, 300),
+      user('u2', 'cs', 3, 'hello after'),
+      reply('a2', 'u2', 4),
+      costState(60, 2050, 74000, 600),
+    ]);
+    expect(summariser(file)).toEqual([expect.objectContaining({ origin: 'summary', model: 'claude-opus-4-7', input: 50, output: 2000, cacheRead: 50000, cacheWrite: 0 })]);
+    // The whole session is what Claude Code's own totals say.
+    const all = file.entries.flatMap((e) => e.usage);
+    const sum = (kind: 'input' | 'output' | 'cacheRead' | 'cacheWrite') => all.reduce((total, u) => total + u[kind], 0);
+    expect([sum('input'), sum('output'), sum('cacheRead'), sum('cacheWrite')]).toEqual([60, 2050, 74000, 600]);
+    expect(uncounted(file)).toEqual([]);
+  });
+
+  it('counts an automatic compaction inside a turn as what its totals hold beyond the turn’s requests', async () => {
+    const file = await readRecords(SESSION, [
+      user('u1', null, 0, 'hello one'),
+      reply('a1', 'u1', 1),
+      costState(5, 25, 12000, 300),
+      user('u2', 'a1', 2, 'go on'),
+      boundary('cb', 'u2', 3),
+      summary('cs', 'cb', 3),
+      reply('a2', 'cs', 4),
+      costState(60, 2050, 74000, 600),
+    ]);
+    expect(summariser(file)).toEqual([expect.objectContaining({ input: 50, output: 2000, cacheRead: 50000, cacheWrite: 0 })]);
+  });
+
+  it('counts nothing, and says so, where a sub-agent worked between the two records (its requests are in its own file and in the totals)', async () => {
+    const file = await readRecords(SESSION, [
+      user('u1', null, 0, 'hello one'),
+      reply('a1', 'u1', 1),
+      costState(5, 25, 12000, 300),
+      user('u2', 'a1', 2, 'look around'),
+      reply('a2', 'u2', 3, [{ type: 'tool_use', id: 'toolu_1', name: 'Agent', input: { description: 'explore', prompt: 'explore' } }]),
+      boundary('cb', 'a2', 4),
+      summary('cs', 'cb', 4),
+      costState(60, 2050, 74000, 600),
+    ]);
+    expect(summariser(file)).toEqual([]);
+    expect(uncounted(file)).toHaveLength(1);
+  });
+
+  it('counts nothing, and says so, where the totals fell short of the requests written, or are another process’s, or do not read', async () => {
+    const short = await readRecords(SESSION, [user('u1', null, 0, 'one'), reply('a1', 'u1', 1), costState(5, 25, 12000, 300), boundary('cb', 'a1', 2), summary('cs', 'cb', 2), reply('a2', 'cs', 3), costState(6, 30, 20000, 300)]);
+    const restarted = await readRecords(SESSION, [user('u1', null, 0, 'one'), reply('a1', 'u1', 1), costState(5, 25, 12000, 300), boundary('cb', 'a1', 2), summary('cs', 'cb', 2), costState(55, 2025, 62000, 300, 1796509999999)]);
+    const absurd = await readRecords(SESSION, [user('u1', null, 0, 'one'), reply('a1', 'u1', 1), costState(5, 25, 12000, 300), boundary('cb', 'a1', 2), summary('cs', 'cb', 2), costState(55, 1e300, 62000, 300)]);
+    for (const file of [short, restarted, absurd]) {
+      expect(summariser(file)).toEqual([]);
+      expect(uncounted(file)).toHaveLength(1);
+    }
+  });
+
+  it('counts nothing twice: not a compaction before the first record (a copy’s, whose totals hold its origin’s), nor one its own transcript counts', async () => {
+    const copy = await readRecords(SESSION, [user('u1', null, 0, 'one'), reply('a1', 'u1', 1), boundary('cb', 'a1', 2), summary('cs', 'cb', 2), costState(500, 25000, 620000, 3000), user('u2', 'cs', 3, 'two'), reply('a2', 'u2', 4), costState(505, 25025, 632000, 3300)]);
+    expect(summariser(copy)).toEqual([]);
+    expect(uncounted(copy)).toEqual([]);
+    // A version that wrote the compaction's request as a sub-agent's transcript too.
+    const folder = await tempDir();
+    await writeFile(join(folder, `${SESSION}.jsonl`), `${[user('u1', null, 0, 'one'), reply('a1', 'u1', 1), costState(5, 25, 12000, 300), boundary('cb', 'a1', 2), summary('cs', 'cb', 2), costState(55, 2025, 62000, 300)].map((r) => JSON.stringify(r)).join('\n')}\n`);
+    await mkdir(join(folder, SESSION, 'subagents'), { recursive: true });
+    const acompact = env('x1', null, 2, {
+      type: 'assistant',
+      isSidechain: true,
+      agentId: 'acompact-1',
+      requestId: 'req_x1',
+      message: { id: 'msg_x1', type: 'message', role: 'assistant', model: 'claude-opus-4-7', content: [{ type: 'text', text: 'summary' }], stop_reason: 'end_turn', usage: { input_tokens: 50, cache_read_input_tokens: 50000, cache_creation_input_tokens: 0, output_tokens: 2000 } },
+    });
+    await writeFile(join(folder, SESSION, 'subagents', 'agent-acompact-1.jsonl'), `${JSON.stringify(acompact)}\n`);
+    const { code, stdout, stderr } = await runCli(['stats', folder, '--json', '--no-cache']);
+    expect(code, stderr).toBe(0);
+    expect((JSON.parse(stdout) as { totals: { tokens: object } }).totals.tokens).toMatchObject({ input: 55, output: 2025, cacheRead: 62000 });
+  });
+
+  it('shows the compaction’s spend on the session page where it was made', async () => {
+    const folder = await tempDir();
+    await writeFile(join(folder, `${SESSION}.jsonl`), `${[user('u1', null, 0, 'one'), reply('a1', 'u1', 1), costState(5, 25, 12000, 300), boundary('cb', 'a1', 2), summary('cs', 'cb', 2), costState(55, 2025, 62000, 300)].map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const out = join(await tempDir(), 'report');
+    const { code, stderr } = await runCli(['build', folder, '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const written = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { sessions: { page: string }[]; totals: { tokens: object } };
+    expect(written.totals.tokens).toMatchObject({ input: 55, output: 2025, cacheRead: 62000 });
+    const html = await readFile(join(out, (written.sessions[0] as { page: string }).page), 'utf8');
+    expect(html).toMatch(/summariser: [^<]*2,000/);
   });
 });

@@ -4,7 +4,7 @@
 
 import { countProblem } from '../usage-check.js';
 import { readRegularFile } from '../../regular-file.js';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { diagnostic, lostLinesBetween, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
@@ -16,6 +16,8 @@ import { toolCommits, toolDiff, diffLines, toolEffect } from './tools.js';
 import { classifyUserText, firstLine, injectedApart, noticeSummary } from './user-text.js';
 import { contentHash, invalidRecord, parseTime, recordTime } from '../record-fields.js';
 import { sha256Hex } from '../../sha256.js';
+import { compactionSpend, costState, type CostState } from './cost-state.js';
+import { readdir } from 'node:fs/promises';
 
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 const BOOKKEEPING: ReadonlySet<string> = new Set(raw.CLAUDE_BOOKKEEPING_TYPES);
@@ -115,6 +117,8 @@ interface ClaudeContext {
   nodeRecord: Map<string, Record<string, unknown>>;
   /** A uuid another node reused → the name that node goes by, for the records written after it. */
   renamedUuid: Map<string, string>;
+  /** The process's running totals (`cost-state`), in file order: see cost-state.ts. */
+  costStates: CostState[];
 }
 
 export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
@@ -160,9 +164,11 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     entryTitles: [],
     nodeRecord: new Map(),
     renamedUuid: new Map(),
+    costStates: [],
   };
   for (const located of records) addRecord(ctx, located);
   finishResponses(ctx);
+  if (!ctx.subagentFile) await countCompactions(ctx, input.path);
   resolveParents(ctx);
   chainParallelResults(ctx);
   const name = basename(input.path);
@@ -311,6 +317,12 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
     case 'attachment':
       if (addQueuedCommand(ctx, located, env)) return;
       return skip(ctx, env);
+    case 'cost-state': {
+      // Bookkeeping, read for what only it holds (cost-state.ts); one that does not read breaks the comparison there.
+      const state = raw.rawCostState.safeParse(record);
+      ctx.costStates.push(costState(state.success ? state.data : null, line));
+      return skip(ctx, env);
+    }
     default:
       if (type === undefined || !BOOKKEEPING.has(type)) {
         // Skipped lines: what they hold is not read (counted in skippedLines, as the data-quality page says).
@@ -678,6 +690,42 @@ function finishResponses(ctx: ClaudeContext): void {
     // it went from the first to the one its kept line, and so its price, names.
     const kept = response.usageLine?.message.model ?? null;
     if (kept !== null && kept !== '<synthetic>' && reply.model !== null && kept !== reply.model) reply.responseModel = kept;
+  }
+}
+
+/**
+ * The spend of compactions Claude Code wrote only in its running totals (cost-state.ts), counted
+ * on each compaction as its summariser's; none where the session's sub-agents folder holds the
+ * compaction's own transcript (agent-acompact-*.jsonl, counted there).
+ */
+async function countCompactions(ctx: ClaudeContext, path: string): Promise<void> {
+  if (ctx.costStates.length < 2) return;
+  const entries = ctx.drafts.map(({ entry, sidechain }) => ({ entry, sidechain }));
+  const found = compactionSpend(ctx.costStates, entries, new Set(ctx.startedSubagents.keys()), (model, counts, webSearches, recordedCost, at) => ({
+    origin: 'summary',
+    ...counts,
+    provider: providerOf(model),
+    model,
+    requestedModel: model,
+    responseModel: null,
+    recordedCost,
+    recordedCostFromProvider: false,
+    modelGuessed: false,
+    timestamp: at.timestamp,
+    // The compaction's node: a copy of the session that holds it and its totals counts it once.
+    claim: `compaction\u0000${at.id}\u0000${model}`,
+    outputPartial: false,
+    fast: false,
+    webSearches,
+    responseId: null,
+  }));
+  if (found.counted.length === 0 && found.untold.length === 0) return;
+  const subagents = await readdir(join(dirname(path), ctx.sessionId, 'subagents')).catch(() => [] as string[]);
+  if (subagents.some((name) => /^agent-acompact/i.test(name))) return;
+  for (const { compaction, usage } of found.counted) compaction.usage.push(...usage);
+  for (const compaction of found.untold) {
+    const why = 'a compaction whose request Claude Code recorded only in its running totals (cost-state), where it cannot be told apart (a sub-agent at work, another process’s totals, or totals short of the transcript): its spend is not counted';
+    ctx.diagnostics.push(diagnostic('uncounted-spend', ctx.file, compaction.line, why, false));
   }
 }
 

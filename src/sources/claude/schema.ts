@@ -121,6 +121,24 @@ export const rawQueuedCommand = z.looseObject({
   isMeta: z.boolean().nullish().catch(null),
 });
 
+/** Of each model, what a process of Claude Code used so far, as its `cost-state` record keeps it (2.1.3xx). */
+export const rawCostState = z.looseObject({
+  startTime: z.unknown().optional(),
+  modelUsage: z.record(
+    z.string(),
+    z.looseObject({
+      inputTokens: optionalNumber,
+      outputTokens: optionalNumber,
+      cacheReadInputTokens: optionalNumber,
+      cacheCreationInputTokens: optionalNumber,
+      cacheCreationEphemeral1hInputTokens: optionalNumber,
+      webSearchRequests: optionalNumber,
+      costUSD: optionalNumber,
+    }),
+  ),
+});
+export type RawCostState = z.infer<typeof rawCostState>;
+
 /** Record types that carry no conversation (formats/claude.md §4): skipped, their uuid kept for linking. */
 export const CLAUDE_BOOKKEEPING_TYPES = [
   'file-history-snapshot',
@@ -135,7 +153,8 @@ export const CLAUDE_BOOKKEEPING_TYPES = [
   'pr-link',
   'tag',
   // 2.1.3xx: what the process sent (each request, its shape, its messages), its running cost,
-  // the tools it used, its mode. The conversation and usage are in the records above.
+  // the tools it used, its mode. The conversation and usage are in the records above, but for a
+  // compaction's request, which only the running cost holds (read for it: cost-state.ts).
   'api-request',
   'api-request-shape',
   'api-request-blob',
