@@ -67,6 +67,8 @@ export interface Usage extends TokenCounts {
   countsUnknown?: true;
   /** Served by US-only inference (Claude's `inference_geo: "us"`): billed at the model's data-residency multiple. */
   usOnly?: true;
+  /** Served in OpenAI's flex service tier (Codex's `service_tier: "flex"`): billed at the table's flex rates. */
+  flex?: true;
   /** The record sums several requests (a sub-agent run's aggregate): its largest prompt, which a long-context tier goes by. */
   largestPrompt?: number;
 }

@@ -136,7 +136,7 @@ describe('the cost chart’s month labels, wherever the chart starts', () => {
 // unpriced usage alone was not in the table at all.
 describe('the cost chart’s table', () => {
   it('says a slice’s cost is partly or wholly unknown', () => {
-    const priced: ModelTotals = { ...emptyUsageTotals(), cost: { bough: 0.03, recorded: null }, records: 1, key: 'anthropic/claude-haiku-4-5', provider: 'anthropic', model: 'claude-haiku-4-5', fast: false, local: false, priceKey: 'claude-haiku-4-5', priceState: 'priced', priceNote: null, apiEquivalent: false, sessions: 1 };
+    const priced: ModelTotals = { ...emptyUsageTotals(), cost: { bough: 0.03, recorded: null }, records: 1, key: 'anthropic/claude-haiku-4-5', provider: 'anthropic', model: 'claude-haiku-4-5', fast: false, flex: false, local: false, priceKey: 'claude-haiku-4-5', priceState: 'priced', priceNote: null, apiEquivalent: false, sessions: 1 };
     const unpriced: ModelTotals = { ...priced, cost: { bough: null, recorded: null }, unpriced: 1, key: 'anthropic/claude-mystery-9', model: 'claude-mystery-9', priceKey: null, priceState: 'unpriced' };
     const day = (key: string, models: ModelTotals[]): Bucket => {
       const tally = emptyTally();
@@ -159,7 +159,7 @@ describe('the cost chart’s table', () => {
 // one of them was titled by the group ("2 other models: $0.0100"), not by the model it was.
 describe('the cost chart’s tooltips', () => {
   it('name the one model of a group a day used, or how many of the group it used', () => {
-    const model = (n: number, cost: number): ModelTotals => ({ ...emptyUsageTotals(), cost: { bough: cost, recorded: null }, records: 1, key: `openai/model-${n}`, provider: 'openai', model: `model-${n}`, fast: false, local: false, priceKey: `model-${n}`, priceState: 'priced', priceNote: null, apiEquivalent: false, sessions: 1 });
+    const model = (n: number, cost: number): ModelTotals => ({ ...emptyUsageTotals(), cost: { bough: cost, recorded: null }, records: 1, key: `openai/model-${n}`, provider: 'openai', model: `model-${n}`, fast: false, flex: false, local: false, priceKey: `model-${n}`, priceState: 'priced', priceNote: null, apiEquivalent: false, sessions: 1 });
     // Ten models, the two cheapest in the group.
     const models = Array.from({ length: 10 }, (_, n) => model(n, 10 - n));
     const day = (key: string, used: ModelTotals[]): Bucket => {

@@ -106,6 +106,27 @@ describe('Codex usage in stats', () => {
     expect(totals.cost.bough).toBeCloseTo(1_000 * 2.5e-6 + 1_000 * 15e-6, 9);
   });
 
+  // Found by a review that ran Codex 0.169: `service_tier = "flex"` is recorded and sent with
+  // every request, and was billed at standard rates, twice what OpenAI bills for flex.
+  it('prices a thread set to the flex tier at the table’s flex rates, and at standard ones where the table has none, said', async () => {
+    const { totals } = await stats('flex-tier');
+    // gpt-5.5 at flex ($2.50/M in, $0.25/M cached, $15/M out); gpt-5.1, which the table gives no
+    // flex rates, at standard ($1.25/M, $10/M); gpt-5.5 set back to standard ($5/M, $30/M).
+    expect(totals.cost.bough).toBeCloseTo(500 * 2.5e-6 + 500 * 0.25e-6 + 100 * 15e-6 + (1_000 * 1.25e-6 + 100 * 10e-6) + (1_000 * 5e-6 + 100 * 30e-6), 9);
+    const out = join(await tempDir(), 'report');
+    const { code, stderr } = await run(['build', join(USAGE, 'flex-tier'), '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const csv = (await readFile(join(out, 'usage.csv'), 'utf8')).trim().split('\r\n');
+    expect(csv.slice(1).map((row) => row.split(',').at(-1))).toEqual(['true', 'true', 'false']);
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { sessions: { page: string }[] };
+    const html = await readFile(join(out, (summary.sessions[0] as { page: string }).page), 'utf8');
+    expect(html).toContain('flex tier: billed at its rates');
+    expect(html).toContain('flex tier, but the table has no rates for it: priced at standard rates');
+    // A row of its own, as fast mode has: its rates are not the model's standard ones.
+    const byModel = await statsBy('flex-tier', 'model');
+    expect(byModel.rows.map((row) => row.key).sort()).toEqual(['openai/gpt-5.1+flex', 'openai/gpt-5.5', 'openai/gpt-5.5+flex']);
+  });
+
   // Regression (the same review): totals that grew by 600 written tokens beside a response's own
   // 100 split off a rest of 500 written tokens and no input, so the event counted 1,500 prompt
   // tokens where its totals grew by 1,000. Written tokens are part of input: the totals are taken.

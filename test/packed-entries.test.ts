@@ -67,7 +67,7 @@ function fullEntry(n: number): LedgerEntry {
         cacheWrite1h: 4,
         reasoning: 2,
       },
-      { key: `billed-${n}`, time: null, origin: 'subagent', provider: null, model: null, modelGuessed: true, recordedCostFromProvider: false, recordedCost: null, outputPartial: false, fast: false, webSearches: 0, responseId: null, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0, largestPrompt: 7 },
+      { key: `billed-${n}`, time: null, origin: 'subagent', provider: null, model: null, modelGuessed: true, recordedCostFromProvider: false, recordedCost: null, outputPartial: false, fast: false, webSearches: 0, responseId: null, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0, largestPrompt: 7, flex: true },
     ],
     calls: [{ name: 'bash', action: 'shell', paths: ['a.txt', 'ü/b.txt'] }],
     result: { failed: false, path: 'a.txt', added: 1, removed: 2, commits: [{ landed: true, line: '[main 1234567] m', message: 'm' }] },
@@ -246,7 +246,7 @@ describe('ledger entries, packed', () => {
       [usage(0), [1, null]], // usage key
       [usage(1), [-1e300, 0]], // record time
       [usage(2), ['billing']], // origin
-      [usage(5), [128, -1, 1.5]], // flags
+      [usage(5), [256, -1, 1.5]], // flags
       // Recorded cost; and token counts and web searches, past what a reader keeps too (a forged
       // cache entry whose hash was made again summed 10^15 tokens and a cost of -$5).
       [usage(6), ['0.5', -5, 1e300]],

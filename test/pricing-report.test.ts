@@ -213,7 +213,7 @@ describe('prices in the report', () => {
     const header = lines[0]?.split(',') ?? [];
     expect(header).toEqual([
       'time', 'source', 'project', 'session', 'session_file', 'origin', 'provider', 'model', 'price_key', 'price_state',
-      'input', 'output', 'cache_read', 'cache_write', 'cache_write_1h', 'reasoning', 'cost_bough', 'cost_recorded', 'fast_mode', 'web_searches', 'day', 'us_only',
+      'input', 'output', 'cache_read', 'cache_write', 'cache_write_1h', 'reasoning', 'cost_bough', 'cost_recorded', 'fast_mode', 'web_searches', 'day', 'us_only', 'flex',
     ]);
     const rows = lines.slice(1).map((line) => line.split(','));
     expect(rows).toHaveLength(5);

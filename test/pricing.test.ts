@@ -182,6 +182,36 @@ describe('cost arithmetic', () => {
     expect(zero.total).toBeCloseTo((1000 * 1 + 100 * 2) * M, 15);
   });
 
+  // Codex's flex tier, recorded as such: the table's `*_flex` rates, each kind at its own multiple
+  // (past a long-context tier too); a model without flex rates at standard ones.
+  it('prices an OpenAI model’s flex tier at the table’s flex rates, and one without them at standard rates', () => {
+    const table = parsePriceTable(
+      {
+        'gpt-like': {
+          litellm_provider: 'openai',
+          mode: 'chat',
+          input_cost_per_token: 5 * M,
+          output_cost_per_token: 30 * M,
+          cache_read_input_token_cost: 0.5 * M,
+          input_cost_per_token_above_272k_tokens: 10 * M,
+          input_cost_per_token_flex: 2.5 * M,
+          output_cost_per_token_flex: 15 * M,
+          cache_read_input_token_cost_flex: 0.25 * M,
+        },
+        'gpt-no-flex': { litellm_provider: 'openai', mode: 'chat', input_cost_per_token: 5 * M, output_cost_per_token: 30 * M },
+      },
+      { origin: 'bundled', label: 'test table', date: '2026-01-01' },
+    );
+    const price = table.entries.get('gpt-like') as ModelPrice & { base: Rates };
+    const flex = costOf(price, { ...tokens({ input: 1000, cacheRead: 5000, output: 100 }), flex: true });
+    expect(flex.total).toBeCloseTo((1000 * 2.5 + 5000 * 0.25 + 100 * 15) * M, 15);
+    expect(flex).toMatchObject({ flex: true, priority: false, missing: [] });
+    expect(costOf(price, { ...tokens({ input: 300_000 }), flex: true }).total).toBeCloseTo(300_000 * 5 * M, 12);
+    const none = costOf(table.entries.get('gpt-no-flex') as ModelPrice & { base: Rates }, { ...tokens({ input: 1000 }), flex: true });
+    expect(none).toMatchObject({ flex: false, missing: [] });
+    expect(none.total).toBeCloseTo(1000 * 5 * M, 15);
+  });
+
   it('keeps fast mode and searches the table has no price for out of the cost, and says so', () => {
     const cost = costOf(priced('claude-tiered'), { ...tokens({ input: 1000 }), fast: true, webSearches: 3 });
     expect(cost.total).toBeCloseTo(1000 * 3 * M, 15);

@@ -958,6 +958,7 @@ const usageSchema = z.object({
   countsLeftOut: z.literal(true).optional(),
   countsUnknown: z.literal(true).optional(),
   usOnly: z.literal(true).optional(),
+  flex: z.literal(true).optional(),
   largestPrompt: tokenCount.optional(),
 }).refine((usage) => usage.cacheWrite1h <= usage.cacheWrite && usage.reasoning <= usage.output, 'a part larger than its whole');
 const callSchema = z.object({ name: text, action: z.enum(['read', 'write', 'edit', 'shell', 'search', 'list', 'delegate', 'other']), paths: z.array(text) });

@@ -50,6 +50,8 @@ export interface LedgerUsage extends TokenCounts {
   countsUnknown?: true;
   /** Billed at the US-only inference multiple. */
   usOnly?: true;
+  /** Billed at the flex service tier's rates. */
+  flex?: true;
   /** The record sums several requests: its largest prompt, which a long-context tier goes by. */
   largestPrompt?: number;
 }
@@ -217,6 +219,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<Entry, string | null>,
       ...(usage.countsLeftOut ? { countsLeftOut: true as const } : {}),
       ...(usage.countsUnknown ? { countsUnknown: true as const } : {}),
       ...(usage.usOnly ? { usOnly: true as const } : {}),
+      ...(usage.flex ? { flex: true as const } : {}),
       ...(usage.largestPrompt !== undefined ? { largestPrompt: usage.largestPrompt } : {}),
     })),
     calls: callsOf(entry),

@@ -68,6 +68,7 @@ const FAST = 8;
 const COUNTS_LEFT_OUT = 16;
 const COUNTS_UNKNOWN = 32;
 const US_ONLY = 64;
+const FLEX = 128;
 
 /** A usage record's key where it has no claim of its own: its entry's key and its place there. */
 export function usageKeyOf(entryKey: string, index: number): string {
@@ -87,7 +88,7 @@ export function entriesToRows(entries: readonly LedgerEntry[]): unknown[] {
       usage.origin,
       usage.provider,
       usage.model,
-      (usage.modelGuessed ? MODEL_GUESSED : 0) | (usage.recordedCostFromProvider ? COST_FROM_PROVIDER : 0) | (usage.outputPartial ? OUTPUT_PARTIAL : 0) | (usage.fast ? FAST : 0) | (usage.countsLeftOut ? COUNTS_LEFT_OUT : 0) | (usage.countsUnknown ? COUNTS_UNKNOWN : 0) | (usage.usOnly ? US_ONLY : 0),
+      (usage.modelGuessed ? MODEL_GUESSED : 0) | (usage.recordedCostFromProvider ? COST_FROM_PROVIDER : 0) | (usage.outputPartial ? OUTPUT_PARTIAL : 0) | (usage.fast ? FAST : 0) | (usage.countsLeftOut ? COUNTS_LEFT_OUT : 0) | (usage.countsUnknown ? COUNTS_UNKNOWN : 0) | (usage.usOnly ? US_ONLY : 0) | (usage.flex ? FLEX : 0),
       usage.recordedCost,
       usage.responseId,
       usage.input,
@@ -348,7 +349,7 @@ function entryFromRow(value: unknown): LedgerEntry {
 function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUsage {
   const fields = Array.isArray(value) && (value.length === 16 || value.length === 17) ? value : row(value, 15);
   const bits = count(fields[5]);
-  if (bits > (MODEL_GUESSED | COST_FROM_PROVIDER | OUTPUT_PARTIAL | FAST | COUNTS_LEFT_OUT | COUNTS_UNKNOWN | US_ONLY)) fail();
+  if (bits > (MODEL_GUESSED | COST_FROM_PROVIDER | OUTPUT_PARTIAL | FAST | COUNTS_LEFT_OUT | COUNTS_UNKNOWN | US_ONLY | FLEX)) fail();
   const usage: LedgerUsage = {
     key: fields[0] === DERIVED ? usageKeyOf(entryKey, index) : text(fields[0]),
     time: timeOrNull(fields[1]),
@@ -374,6 +375,7 @@ function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUs
   if ((bits & COUNTS_LEFT_OUT) !== 0) usage.countsLeftOut = true;
   if ((bits & COUNTS_UNKNOWN) !== 0) usage.countsUnknown = true;
   if ((bits & US_ONLY) !== 0) usage.usOnly = true;
+  if ((bits & FLEX) !== 0) usage.flex = true;
   if (fields.length === 16) usage.requestedModel = text(fields[15]);
   if (fields.length === 17) {
     if (fields[15] !== null) usage.requestedModel = text(fields[15]);

@@ -4,7 +4,7 @@
 // tokens' cost; web searches are billed per search, on top.
 
 import type { TokenCounts } from '../types.js';
-import type { ModelPrice, Rates } from './table.js';
+import type { ModelPrice, Rates, ServiceTierRates } from './table.js';
 
 /** What a record is billed for: its kinds of tokens, fast mode's multiple of them, its web searches. */
 export type TokenKind = 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'cacheWrite1h' | 'fastMode' | 'usOnly' | 'webSearch';
@@ -14,6 +14,8 @@ export interface Billed extends TokenCounts {
   fast?: boolean;
   /** Served by US-only inference: billed at the model's data-residency multiple. */
   usOnly?: boolean;
+  /** Served in OpenAI's flex service tier: billed at the table's flex rates. */
+  flex?: boolean;
   webSearches?: number;
   /** A token count of the record could not be read and is left out (see usage-check.ts): its cost is known in part only. */
   countsLeftOut?: boolean;
@@ -39,6 +41,8 @@ export interface Cost {
   fastMultiplier: number | null;
   /** Fast mode billed at the table's priority-tier rates (OpenAI's: Codex's fast mode). */
   priority: boolean;
+  /** Billed at the table's flex-tier rates; false for a flex record whose model the table gives none (standard rates). */
+  flex: boolean;
   /** The US-only inference multiple applied to the tokens, or null (not asked for, or the table has none). */
   usOnlyMultiplier: number | null;
   /** Web searches priced (at `webSearch` each). */
@@ -66,23 +70,13 @@ export function costOf(price: ModelPrice & { base: Rates }, tokens: Billed): Cos
     return count * perToken;
   };
   // Fast mode where the table has no multiple for it but priority-tier rates (OpenAI's models,
-  // Codex's fast mode): each kind of token at the multiple its priority rate is of its standard
-  // one, on top of a long-context tier; kinds it gives no priority rate, at input's multiple.
+  // Codex's fast mode), and the flex tier: each kind of token at the multiple its tier's rate is
+  // of its standard one, on top of a long-context tier.
   const fast = tokens.fast === true;
   const priority = fast && price.fastMultiplier === null && price.priority ? price.priority : null;
-  if (priority !== null) {
-    // A standard rate of 0 has no multiple: the priority rate itself.
-    const times = (standard: number, fastRate: number) => (standard > 0 ? fastRate / standard : null);
-    const inputTimes = times(price.base.input, priority.input);
-    const readTimes = priority.cacheRead !== null && price.base.cacheRead ? times(price.base.cacheRead, priority.cacheRead) : inputTimes;
-    const outputTimes = times(price.base.output, priority.output);
-    const scaled = (rate: number, by: number | null, otherwise: number) => (by === null ? otherwise : rate * by);
-    rates.input = scaled(rates.input, inputTimes, priority.input);
-    rates.output = scaled(rates.output, outputTimes, priority.output);
-    if (rates.cacheRead !== null) rates.cacheRead = scaled(rates.cacheRead, readTimes, priority.cacheRead ?? rates.cacheRead);
-    if (rates.cacheWrite !== null) rates.cacheWrite = scaled(rates.cacheWrite, inputTimes, rates.cacheWrite);
-    if (rates.cacheWrite1h !== null) rates.cacheWrite1h = scaled(rates.cacheWrite1h, inputTimes, rates.cacheWrite1h);
-  }
+  if (priority !== null) atServiceTier(rates, price.base, priority);
+  const flex = tokens.flex === true && !fast && price.flex ? price.flex : null;
+  if (flex !== null) atServiceTier(rates, price.base, flex);
   const oneHour = Math.min(tokens.cacheWrite1h, tokens.cacheWrite);
   let oneHourRate = rates.cacheWrite1h;
   // Whether or not the table prices five-minute writes: Pi prices one-hour ones so too (pi.md §22).
@@ -106,5 +100,24 @@ export function costOf(price: ModelPrice & { base: Rates }, tokens: Billed): Cos
   if (usOnly && usOnlyMultiplier === null) missing.push('usOnly');
   const webSearches = tokens.webSearches ?? 0;
   const total = tokenCost * (fastMultiplier ?? 1) * (usOnlyMultiplier ?? 1) + part('webSearch', webSearches, price.webSearch);
-  return { total, tier: tier?.threshold ?? null, missing, derived, fastMultiplier, priority: priority !== null, usOnlyMultiplier, webSearches };
+  return { total, tier: tier?.threshold ?? null, missing, derived, fastMultiplier, priority: priority !== null, flex: flex !== null, usOnlyMultiplier, webSearches };
+}
+
+/**
+ * `rates` (standard, or a long-context tier's) at a service tier's: each kind at the multiple the
+ * tier's rate is of the standard `base` one; kinds it gives no rate of (cache writes, and reads
+ * where it gives none), at input's multiple.
+ */
+function atServiceTier(rates: Rates, base: Rates, tier: ServiceTierRates): void {
+  // A standard rate of 0 has no multiple: the tier's rate itself.
+  const times = (standard: number, tierRate: number) => (standard > 0 ? tierRate / standard : null);
+  const inputTimes = times(base.input, tier.input);
+  const readTimes = tier.cacheRead !== null && base.cacheRead ? times(base.cacheRead, tier.cacheRead) : inputTimes;
+  const outputTimes = times(base.output, tier.output);
+  const scaled = (rate: number, by: number | null, otherwise: number) => (by === null ? otherwise : rate * by);
+  rates.input = scaled(rates.input, inputTimes, tier.input);
+  rates.output = scaled(rates.output, outputTimes, tier.output);
+  if (rates.cacheRead !== null) rates.cacheRead = scaled(rates.cacheRead, readTimes, tier.cacheRead ?? rates.cacheRead);
+  if (rates.cacheWrite !== null) rates.cacheWrite = scaled(rates.cacheWrite, inputTimes, rates.cacheWrite);
+  if (rates.cacheWrite1h !== null) rates.cacheWrite1h = scaled(rates.cacheWrite1h, inputTimes, rates.cacheWrite1h);
 }

@@ -78,7 +78,7 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
       key: lookup.key,
       tier: cost.tier,
       missing: cost.missing,
-      note: [note, priceNote(cost, usage.countsLeftOut === true, usage.largestPrompt !== undefined && lookup.price.tiers.length > 0)].filter(Boolean).join('; ') || null,
+      note: [note, priceNote(cost, usage.countsLeftOut === true, usage.largestPrompt !== undefined && lookup.price.tiers.length > 0, usage.flex === true && usage.fast !== true)].filter(Boolean).join('; ') || null,
       subscription,
     };
   };
@@ -97,11 +97,15 @@ function nothingBilled(usage: Priceable): boolean {
   return usage.input === 0 && usage.output === 0 && usage.cacheRead === 0 && usage.cacheWrite === 0 && (usage.webSearches ?? 0) === 0 && !usage.countsUnknown && !usage.countsLeftOut;
 }
 
+/** The price note of a flex-tier record the table has no flex rates for: a model row's badge tells it by this. */
+export const NO_FLEX_RATE = 'flex tier, but the table has no rates for it: priced at standard rates';
+
 /** The price note of a fast-mode record the table has no fast-mode rate for: a model row's badge tells it by this. */
 export const NO_FAST_RATE = 'fast mode, but the table has no fast-mode rate: priced at standard rates';
 
 /** What to say of how a record was priced, when anything. */
-function priceNote(cost: ReturnType<typeof costOf>, countsLeftOut: boolean, tierJudged: boolean): string | null {
+function priceNote(cost: ReturnType<typeof costOf>, countsLeftOut: boolean, tierJudged: boolean, flexAsked: boolean): string | null {
+  const flexWithoutRates = flexAsked && !cost.flex;
   const oneHour = cost.derived.includes('cacheWrite1h');
   const missingTokens = cost.missing.filter((kind) => kind !== 'fastMode' && kind !== 'usOnly' && kind !== 'webSearch');
   const notes = [
@@ -110,6 +114,7 @@ function priceNote(cost: ReturnType<typeof costOf>, countsLeftOut: boolean, tier
     cost.tier !== null ? `long-context rates (prompt above ${cost.tier.toLocaleString('en-US')} tokens)` : '',
     cost.fastMultiplier !== null ? `fast mode: ${cost.fastMultiplier}× the standard rates` : '',
     cost.priority ? 'fast mode: billed at the priority tier’s rates' : '',
+    cost.flex ? 'flex tier: billed at its rates' : flexWithoutRates ? NO_FLEX_RATE : '',
     cost.missing.includes('fastMode') ? NO_FAST_RATE : '',
     cost.usOnlyMultiplier !== null ? `US-only inference: ${cost.usOnlyMultiplier}× the standard rates` : '',
     cost.missing.includes('usOnly') ? 'US-only inference, but the table has no rate for it: priced at standard rates' : '',

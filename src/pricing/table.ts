@@ -17,6 +17,13 @@ export interface Tier {
   rates: Partial<Rates>;
 }
 
+/** A service tier's rates (OpenAI's priority and flex tiers): input and output, and cache reads when the entry gives them. */
+export interface ServiceTierRates {
+  input: number;
+  output: number;
+  cacheRead: number | null;
+}
+
 export interface ModelPrice {
   key: string;
   provider: string | null;
@@ -32,7 +39,9 @@ export interface ModelPrice {
    * OpenAI's priority service tier's rates (`*_priority`), which Codex's fast mode is billed at;
    * null when the entry has none for input and output.
    */
-  priority?: { input: number; output: number; cacheRead: number | null } | null;
+  priority?: ServiceTierRates | null;
+  /** OpenAI's flex service tier's rates (`*_flex`), which Codex's `service_tier: "flex"` is billed at; null when the entry has none. */
+  flex?: ServiceTierRates | null;
   /** What US-only inference multiplies the tokens' cost by (`provider_specific_entry.us`), or null when the entry has none. */
   usOnlyMultiplier: number | null;
   /** USD per server-side web search (`search_context_cost_per_query`), or null when the entry has none. */
@@ -167,16 +176,17 @@ function modelPrice(key: string, entry: Record<string, unknown>): ModelPrice {
     base,
     tiers: [...tiers].map(([threshold, rates]) => ({ threshold, rates })).sort((a, b) => b.threshold - a.threshold),
     fastMultiplier: multiplier(field(entry['provider_specific_entry'], 'fast')),
-    priority: priorityRates(entry),
+    priority: serviceTierRates(entry, 'priority'),
+    flex: serviceTierRates(entry, 'flex'),
     usOnlyMultiplier: multiplier(field(entry['provider_specific_entry'], 'us')),
     webSearch: searchPrice(entry['search_context_cost_per_query']),
   };
 }
 
-function priorityRates(entry: Record<string, unknown>): ModelPrice['priority'] {
-  const input = rate(entry['input_cost_per_token_priority']);
-  const output = rate(entry['output_cost_per_token_priority']);
-  return input === null || output === null ? null : { input, output, cacheRead: rate(entry['cache_read_input_token_cost_priority']) };
+function serviceTierRates(entry: Record<string, unknown>, tier: 'priority' | 'flex'): ServiceTierRates | null {
+  const input = rate(entry[`input_cost_per_token_${tier}`]);
+  const output = rate(entry[`output_cost_per_token_${tier}`]);
+  return input === null || output === null ? null : { input, output, cacheRead: rate(entry[`cache_read_input_token_cost_${tier}`]) };
 }
 
 /**

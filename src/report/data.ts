@@ -58,6 +58,8 @@ export interface ModelTotals extends UsageTotals {
   model: string | null;
   /** Served in fast mode, billed at a multiple of the model's rates: a row of its own. */
   fast: boolean;
+  /** Served in the flex tier (OpenAI's, Codex's setting), billed at its rates: a row of its own. */
+  flex: boolean;
   local: boolean;
   /** The table entry or rule that priced it, and how. */
   priceKey: string | null;
@@ -430,7 +432,7 @@ class Aggregator {
       any = true;
       checks.add(usage, priced);
       // Apart by NULs: a provider or model may hold a "/" (openrouter's anthropic/claude-…).
-      const modelKey = `${usage.provider ?? '\0none'}\0${usage.model ?? ''}${usage.fast ? '\0fast' : ''}`;
+      const modelKey = `${usage.provider ?? '\0none'}\0${usage.model ?? ''}${usage.fast ? '\0fast' : usage.flex ? '\0flex' : ''}`;
       const first = firstOfModel.get(modelKey);
       // A record of nothing (no tokens) tells nothing of how its model is priced: the first that bills any does.
       if (!first || (first.priced === NOTHING_BILLED && priced !== NOTHING_BILLED)) firstOfModel.set(modelKey, { usage, priced, notes: withNote(first?.notes ?? null, priced.note), seen: new Set([...(first?.seen ?? []), ...(priced.note === null ? [] : [priced.note])]) });
@@ -858,6 +860,7 @@ function modelTotals(map: Map<string, ModelTotals>, key: string, usage: LedgerUs
       provider: usage.provider,
       model: usage.model,
       fast: usage.fast,
+      flex: usage.flex === true && !usage.fast,
       local: priced.state === 'local',
       priceKey: priced.key,
       priceState: priced.state,

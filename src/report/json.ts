@@ -97,6 +97,7 @@ export function totalsJson(data: ReportData): TotalsJson {
       provider: m.provider,
       model: m.model,
       fast: m.fast,
+      flex: m.flex,
       local: m.local,
       priceKey: m.priceKey,
       priceState: m.partial > 0 ? 'partial' : m.unpriced > 0 ? 'unpriced' : m.priceState,
@@ -122,9 +123,9 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
       return data.projects.map((p) => row(projectRowKey(p), p.name, p.sessions.length, p.tally));
     case 'model':
       return data.models.map((m) => ({
-        // `provider/model`; served in fast mode (billed apart): `provider/model+fast`.
+        // `provider/model`; served in fast mode or the flex tier (billed apart): `provider/model+fast`, `+flex`.
         // As the table names it: a provider not recorded as "?".
-        key: `${m.provider ?? '?'}/${m.model ?? ''}${m.fast ? '+fast' : ''}`,
+        key: `${m.provider ?? '?'}/${m.model ?? ''}${m.fast ? '+fast' : m.flex ? '+flex' : ''}`,
         label: modelName(m),
         sessions: m.sessions,
         // Not counted by model (a prompt is no model's): null, never a zero a script would believe.
@@ -248,9 +249,9 @@ export function sessionJson(session: SessionData, pages: PageMap): Summary['sess
 }
 
 /** `provider/model`; a record that names neither (a Pi tool's own model use) reads "model not recorded", not "?/?". */
-export function modelName(m: Pick<ModelTotals, 'provider' | 'model' | 'fast'>): string {
+export function modelName(m: Pick<ModelTotals, 'provider' | 'model' | 'fast' | 'flex'>): string {
   const model = m.model ?? 'model not recorded';
-  return `${m.provider === null ? (m.model === null ? '' : '?/') : `${m.provider}/`}${model}${m.fast ? ' (fast mode)' : ''}`;
+  return `${m.provider === null ? (m.model === null ? '' : '?/') : `${m.provider}/`}${model}${m.fast ? ' (fast mode)' : m.flex ? ' (flex tier)' : ''}`;
 }
 
 function counts(tally: Tally) {

@@ -10,7 +10,7 @@ import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, t
 import { byCost, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } from './format.js';
 import { modelName } from './json.js';
-import { NO_FAST_RATE } from '../pricing/price.js';
+import { NO_FAST_RATE, NO_FLEX_RATE } from '../pricing/price.js';
 import { boughCost, boughSortValue, emptyScopeSentence, NO_USAGE, noUsageOf, priceBadge, recordedCost, recordedPart, roundingNote, statCards, type StatCard } from './numbers.js';
 import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { cell, column, numberCell, tableView, type CellView, type TableView } from './tables.js';
@@ -368,6 +368,7 @@ function modelBadges(m: ModelTotals): { label: string; tone: 'plain'; title: str
     ...(m.local ? [{ label: 'local', tone: 'plain' as const, title: 'runs on this machine' }] : []),
     // Billed at a multiple where the table gives one; else priced at standard rates, as its price badge says.
     ...(m.fast ? [{ label: 'fast mode', tone: 'plain' as const, title: m.priceNote?.includes(NO_FAST_RATE) ? 'served in fast mode, which the price table has no rate for' : 'served in fast mode: billed at a multiple of the standard rates' }] : []),
+    ...(m.flex ? [{ label: 'flex tier', tone: 'plain' as const, title: m.priceNote?.includes(NO_FLEX_RATE) ? 'served in the flex tier, which the price table has no rates for: priced at standard rates' : 'served in the flex tier: billed at its rates' }] : []),
   ];
 }
 

@@ -55,6 +55,8 @@ export const modelSchema = usageTotalsSchema.extend({
   model: z.string().nullable(),
   /** Served in fast mode: billed at the model's fast-mode multiple, a row apart from its standard-speed records. */
   fast: z.boolean(),
+  /** Served in OpenAI's flex tier (Codex): billed at its rates, a row apart from its standard records. */
+  flex: z.boolean(),
   local: z.boolean(),
   priceKey: z.string().nullable(),
   priceState: priceStateSchema.nullable(),

@@ -34,6 +34,8 @@ const COLUMNS = [
   'day',
   // Served by US-only inference: its tokens cost the model's residency multiple.
   'us_only',
+  // Served in OpenAI's flex service tier (Codex): its tokens cost the table's flex rates.
+  'flex',
 ] as const;
 
 /** Characters of rows handed out at a time: a large history's file (97 MB for 1 GB) is never one string. */
@@ -73,7 +75,7 @@ export function* usageCsv(data: ReportData, price: Pricer, unpack: Unpack = unpa
           const priced = price(usage, ledger.source);
           const named = `${csvCell(usage.origin)},${csvCell(usage.provider ?? '')},${csvCell(usage.model ?? '')},${csvCell(priced.key ?? '')},${priced.state}`;
           const counts = `${csvCell(usage.input)},${csvCell(usage.output)},${csvCell(usage.cacheRead)},${csvCell(usage.cacheWrite)},${csvCell(usage.cacheWrite1h)},${csvCell(usage.reasoning)}`;
-          piece += `${isoTime(time)},${file},${named},${counts},${csvCell(money(priced.cost) ?? '')},${csvCell(money(usage.recordedCost) ?? '')},${usage.fast},${usage.webSearches},${dayOf(time)},${usage.usOnly === true}\r\n`;
+          piece += `${isoTime(time)},${file},${named},${counts},${csvCell(money(priced.cost) ?? '')},${csvCell(money(usage.recordedCost) ?? '')},${usage.fast},${usage.webSearches},${dayOf(time)},${usage.usOnly === true},${usage.flex === true}\r\n`;
           // Cut here, not once the part is done: the 445,000 rows of a 500 MB session made one
           // string of 68 MB joined from as many pieces, 6 s to write, half of it collecting.
           if (piece.length >= PIECE) {

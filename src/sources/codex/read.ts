@@ -198,8 +198,8 @@ interface CodexContext {
   compactedSinceCount: boolean;
   /** Tool calls an item_completed says failed (an MCP call's): their results are errors. */
   failedCalls: Set<string>;
-  /** The thread is set to fast mode (OpenAI's priority tier), as its last settings event said. */
-  fast: boolean;
+  /** The thread's service tier as its last settings event said: fast mode (OpenAI's priority tier), flex, or standard. */
+  serviceTier: 'fast' | 'flex' | null;
   /** The prompt (input, cached included) of the last response whose own counts were read: a long-context tier of requests whose line is lost is judged by it. */
   lastPrompt: number | null;
   /** Each usage record with what its claim is made of: its turn (null: matched by totals alone), and the running totals before and after it. */
@@ -259,7 +259,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     lastPrompt: null,
     failedCalls: new Set(),
     compactedSinceCount: false,
-    fast: false,
+    serviceTier: null,
     usages: [],
     occurrences: new Map(),
     turnId: '',
@@ -827,9 +827,13 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       return;
     case 'thread_settings_applied': {
       // 0.169 and later say the thread's service tier as it is set: fast mode is OpenAI's priority
-      // tier, billed at its own rates. A settings event that leaves it out leaves it as it was.
+      // tier, and flex its own, each billed at its own rates. A settings event that leaves it out
+      // leaves it as it was.
       const settings = event['thread_settings'];
-      if (isPlainObject(settings) && 'service_tier' in settings) ctx.fast = settings['service_tier'] === 'priority' || settings['service_tier'] === 'fast';
+      if (isPlainObject(settings) && 'service_tier' in settings) {
+        const tier = settings['service_tier'];
+        ctx.serviceTier = tier === 'priority' || tier === 'fast' ? 'fast' : tier === 'flex' ? 'flex' : null;
+      }
       return;
     }
     case 'thread_name_updated': {
@@ -1047,8 +1051,11 @@ function codexUsage(ctx: CodexContext, counts: Totals, model: string | null, tim
     responseId: null,
     // Fast mode as the thread's settings last said (0.169+), for a model Codex sends it for;
     // before, a setting of config.toml's that the rollout does not record: standard rates (pricing.md §1).
-    fast: ctx.fast && offersFast(model),
+    fast: ctx.serviceTier === 'fast' && offersFast(model),
     webSearches: 0,
+    // Flex as the thread's settings last said, whatever the model: Codex sends it with every
+    // request (a model the API serves no flex for answers flex_unavailable, and bills nothing).
+    ...(ctx.serviceTier === 'flex' ? { flex: true as const } : {}),
   };
 }
 
