@@ -69,7 +69,7 @@ function fullEntry(n: number): LedgerEntry {
       },
       { key: `billed-${n}`, time: null, origin: 'subagent', provider: null, model: null, modelGuessed: true, recordedCostFromProvider: false, recordedCost: null, outputPartial: false, fast: false, webSearches: 0, responseId: null, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0, largestPrompt: 7, flex: true },
     ],
-    calls: [{ name: 'bash', action: 'shell', paths: ['a.txt', 'ü/b.txt'] }],
+    calls: [{ name: 'bash', action: 'shell', paths: ['a.txt', 'ü/b.txt'] }, { name: 'edit', action: 'edit', paths: ['c.txt'], failed: true }],
     result: { failed: false, path: 'a.txt', added: 1, removed: 2, commits: [{ landed: true, line: '[main 1234567] m', message: 'm' }] },
   };
 }

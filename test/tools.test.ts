@@ -44,7 +44,8 @@ describe('tool work of a session', () => {
       { path: 'shots/Screen Shot.png', reads: 1, writes: 0, edits: 0, added: 0, removed: 0 },
       { path: 'src/a.ts', reads: 2, writes: 0, edits: 1, added: 3, removed: 1 },
       { path: 'src/b.ts', reads: 1, writes: 0, edits: 1, added: 1, removed: 1 },
-      { path: 'src/c.ts', reads: 1, writes: 0, edits: 1, added: 0, removed: 0 },
+      // Its edit failed (Pi refused its arguments): it was read, not edited.
+      { path: 'src/c.ts', reads: 1, writes: 0, edits: 0, added: 0, removed: 0 },
       { path: '~/notes.md', reads: 1, writes: 0, edits: 0, added: 0, removed: 0 },
     ]);
     expect(tools).toMatchObject({ calls: 16, failures: 2, added: 4, removed: 2 });
@@ -53,6 +54,31 @@ describe('tool work of a session', () => {
       { name: 'bash', calls: 3 },
       { name: 'edit', calls: 3 },
     ]);
+  });
+
+  // Regression (a review that ran the agents): a write the user denied, or an edit whose text was
+  // not in the file, was listed among the files touched as written or edited.
+  it('lists no file a failed call named as written or edited', async () => {
+    const id = '50505050-0000-4000-8000-000000000050';
+    const env = (uuid: string, parentUuid: string | null, second: number, more: object) => ({ parentUuid, isSidechain: false, cwd: '/w', sessionId: id, version: '2.1.332', uuid, timestamp: `2026-11-10T10:00:${String(second).padStart(2, '0')}.000Z`, ...more });
+    const call = (uuid: string, parent: string, second: number, name: string, input: object) =>
+      env(uuid, parent, second, { type: 'assistant', requestId: `req_${uuid}`, message: { id: `msg_${uuid}`, role: 'assistant', model: 'claude-opus-4-7', content: [{ type: 'tool_use', id: `toolu_${uuid}`, name, input }], stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } } });
+    const result = (uuid: string, parent: string, second: number, callUuid: string, text: string, isError: boolean) =>
+      env(uuid, parent, second, { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${callUuid}`, content: text, is_error: isError }] } });
+    const folder = await tempDir();
+    const records = [
+      env('u1', null, 0, { type: 'user', message: { role: 'user', content: 'Tidy the config' } }),
+      call('a1', 'u1', 1, 'Write', { file_path: '/w/secret.env', content: 'x' }),
+      result('r1', 'a1', 2, 'a1', 'The user doesn’t want to proceed with this tool use.', true),
+      call('a2', 'r1', 3, 'Edit', { file_path: '/w/config.ts', old_string: 'nope', new_string: 'yes' }),
+      result('r2', 'a2', 4, 'a2', '<tool_use_error>String to replace not found in file.</tool_use_error>', true),
+      call('a3', 'r2', 5, 'Edit', { file_path: '/w/app.ts', old_string: 'a', new_string: 'b' }),
+      result('r3', 'a3', 6, 'a3', 'The file /w/app.ts has been updated.', false),
+    ];
+    await writeFile(join(folder, `${id}.jsonl`), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const { tools } = (await reportOf([join(folder, `${id}.jsonl`)])).sessions[0] as SessionData;
+    expect(tools.files.map((f) => [f.path, f.writes, f.edits])).toEqual([['app.ts', 0, 1]]);
+    expect(tools).toMatchObject({ calls: 3, failures: 2 });
   });
 
   it('finds git commits in shell results, landed or failed by the result’s error flag', async () => {

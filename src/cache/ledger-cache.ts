@@ -961,7 +961,7 @@ const usageSchema = z.object({
   flex: z.literal(true).optional(),
   largestPrompt: tokenCount.optional(),
 }).refine((usage) => usage.cacheWrite1h <= usage.cacheWrite && usage.reasoning <= usage.output, 'a part larger than its whole');
-const callSchema = z.object({ name: text, action: z.enum(['read', 'write', 'edit', 'shell', 'search', 'list', 'delegate', 'other']), paths: z.array(text) });
+const callSchema = z.object({ name: text, action: z.enum(['read', 'write', 'edit', 'shell', 'search', 'list', 'delegate', 'other']), paths: z.array(text), failed: z.literal(true).optional() });
 const resultSchema = z.object({
   failed: z.boolean(),
   path: text.nullable(),

@@ -6,7 +6,7 @@ import { attachedFilesLength } from '../attached-files.js';
 import { problemCount } from '../diagnostics.js';
 import { buildTree, type EntryTree } from '../model/tree.js';
 import { packEntries, usageKeyOf, type PackedEntries } from './packed-entries.js';
-import { CLAIM_TURN, type Entry, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
+import { CLAIM_TURN, type Block, type Entry, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
 import { cutText } from '../unicode-text.js';
 
 /** Names a session everywhere (pages, rows, links): its source and file. Never object identity. */
@@ -60,6 +60,8 @@ export interface LedgerToolCall {
   name: string;
   action: ToolEffect['action'];
   paths: string[];
+  /** Its result says it failed (a write denied, an edit whose text was not found): it touched none of its files. Absent: it did not, or no result says. */
+  failed?: true;
 }
 
 export interface LedgerToolResult {
@@ -145,7 +147,7 @@ export interface SessionLedger {
 
 export function ledgerOf(file: SessionFile): SessionLedger {
   const tree = buildTree(file.entries);
-  const callPaths = resultPaths(file.entries, tree);
+  const callPaths = toolWork(file.entries, tree);
   const name = latestName(file.entries);
   return {
     key: sessionKeyOf(file.source, file.path),
@@ -185,7 +187,7 @@ function recoveredCount(entries: readonly Entry[]): { recoveredEntries?: number 
 }
 
 /** A sub-agent file's usage is all sub-agent spend of the session it belongs to. */
-function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<Entry, string | null>, inSubagent: boolean): LedgerEntry {
+function ledgerEntry(entry: Entry, callPaths: ToolWork, inSubagent: boolean): LedgerEntry {
   return {
     key: entry.key,
     id: entry.id,
@@ -222,7 +224,7 @@ function ledgerEntry(entry: Entry, callPaths: ReadonlyMap<Entry, string | null>,
       ...(usage.flex ? { flex: true as const } : {}),
       ...(usage.largestPrompt !== undefined ? { largestPrompt: usage.largestPrompt } : {}),
     })),
-    calls: callsOf(entry),
+    calls: callsOf(entry, callPaths.failed),
     result: entry.kind === 'toolResult' ? resultOf(entry, callPaths) : null,
     ...(entry.kind === 'toolResult' && entry.subagents.length > 0 ? { inner: innerWork(entry.subagents, callPaths) } : {}),
   };
@@ -240,33 +242,42 @@ export function countedTimeOf(entry: Entry): number | null {
   return last ?? entry.timestamp;
 }
 
-function callsOf(entry: Entry): LedgerToolCall[] {
+function callsOf(entry: Entry, failed: ReadonlySet<ToolCallBlock>): LedgerToolCall[] {
   if (entry.kind !== 'reply') return [];
-  return entry.content.flatMap((block) => (block.type === 'toolCall' ? [{ name: block.name, action: block.effect.action, paths: block.effect.paths }] : []));
+  return entry.content.flatMap((block) => (block.type === 'toolCall' ? [{ name: block.name, action: block.effect.action, paths: block.effect.paths, ...(failed.has(block) ? { failed: true as const } : {}) }] : []));
+}
+
+type ToolCallBlock = Extract<Block, { type: 'toolCall' }>;
+
+/** Of each tool result (its sub-agents' too), the file its changed lines are of; and the calls whose result failed. */
+interface ToolWork {
+  paths: Map<Entry, string | null>;
+  failed: Set<ToolCallBlock>;
 }
 
 /** How far up its branch a result's call is looked for: past the results of the calls beside it. */
 const CALL_SEARCH_DEPTH = 256;
 
 /**
- * The path of each tool result's call (its sub-agents' too): the call of its id in the nearest
- * reply above it on its branch, as ids repeat across replies (Kimi's `functions.edit:0`; pi.md §6
- * ties a result to the reply before it), else the last call of that id in the file.
+ * Each tool result's call (its sub-agents' too): the call of its id in the nearest reply above it
+ * on its branch, as ids repeat across replies (Kimi's `functions.edit:0`; pi.md §6 ties a result
+ * to the reply before it), else the last call of that id in the file.
  */
-function resultPaths(entries: readonly Entry[], tree = buildTree(entries), paths = new Map<Entry, string | null>()): Map<Entry, string | null> {
-  const lastCall = new Map<string, string | null>();
+function toolWork(entries: readonly Entry[], tree = buildTree(entries), work: ToolWork = { paths: new Map(), failed: new Set() }): ToolWork {
+  const lastCall = new Map<string, ToolCallBlock>();
   for (const entry of entries) {
     if (entry.kind !== 'reply') continue;
-    for (const block of entry.content) if (block.type === 'toolCall' && block.id) lastCall.set(block.id, changedFile(block.effect.paths));
+    for (const block of entry.content) if (block.type === 'toolCall' && block.id) lastCall.set(block.id, block);
   }
   for (const entry of entries) {
     if (entry.kind !== 'toolResult') continue;
-    for (const run of entry.subagents) resultPaths(run.entries, undefined, paths);
+    for (const run of entry.subagents) toolWork(run.entries, undefined, work);
     if (entry.toolCallId === null) continue;
-    const onBranch = callPathOnBranch(entry, entry.toolCallId, tree);
-    paths.set(entry, onBranch !== undefined ? onBranch : (lastCall.get(entry.toolCallId) ?? null));
+    const call = callOnBranch(entry, entry.toolCallId, tree) ?? lastCall.get(entry.toolCallId) ?? null;
+    work.paths.set(entry, call === null ? null : changedFile(call.effect.paths));
+    if (call !== null && entry.isError) work.failed.add(call);
   }
-  return paths;
+  return work;
 }
 
 /**
@@ -277,20 +288,20 @@ function changedFile(paths: readonly string[]): string | null {
   return paths.length === 1 ? (paths[0] as string) : null;
 }
 
-/** The path of the call of this id in the nearest reply above the result holding one; undefined when none does. */
-function callPathOnBranch(result: Entry, callId: string, tree: EntryTree): string | null | undefined {
+/** The call of this id in the nearest reply above the result holding one; undefined when none does. */
+function callOnBranch(result: Entry, callId: string, tree: EntryTree): ToolCallBlock | undefined {
   let at = tree.parentOf.get(result) ?? null;
   for (let steps = 0; at !== null && steps < CALL_SEARCH_DEPTH; steps++, at = tree.parentOf.get(at) ?? null) {
     if (at.kind !== 'reply') continue;
-    for (const block of at.content) if (block.type === 'toolCall' && block.id === callId) return changedFile(block.effect.paths);
+    for (const block of at.content) if (block.type === 'toolCall' && block.id === callId) return block;
   }
   return undefined;
 }
 
-function resultOf(entry: Entry & { kind: 'toolResult' }, callPaths: ReadonlyMap<Entry, string | null>): LedgerToolResult {
+function resultOf(entry: Entry & { kind: 'toolResult' }, work: ToolWork): LedgerToolResult {
   return {
     failed: entry.isError,
-    path: callPaths.get(entry) ?? null,
+    path: work.paths.get(entry) ?? null,
     added: entry.change?.added ?? 0,
     removed: entry.change?.removed ?? 0,
     commits: entry.commits.map((c) => ({ landed: c.landed, line: c.line, message: c.message })),
@@ -298,11 +309,11 @@ function resultOf(entry: Entry & { kind: 'toolResult' }, callPaths: ReadonlyMap<
 }
 
 /** The tool calls and results of sub-agent runs, and of the runs shown inside theirs. */
-function innerWork(runs: readonly SubagentRun[], callPaths: ReadonlyMap<Entry, string | null>): NonNullable<LedgerEntry['inner']> {
+function innerWork(runs: readonly SubagentRun[], callPaths: ToolWork): NonNullable<LedgerEntry['inner']> {
   const work: NonNullable<LedgerEntry['inner']> = { calls: [], results: [] };
   const walk = (entries: readonly Entry[]) => {
     for (const entry of entries) {
-      work.calls.push(...callsOf(entry));
+      work.calls.push(...callsOf(entry, callPaths.failed));
       if (entry.kind !== 'toolResult') continue;
       work.results.push(resultOf(entry, callPaths));
       for (const run of entry.subagents) walk(run.entries);

@@ -111,7 +111,7 @@ export function entriesToRows(entries: readonly LedgerEntry[]): unknown[] {
 }
 
 function callToRow(call: LedgerToolCall): unknown[] {
-  return [call.name, call.action, call.paths];
+  return call.failed ? [call.name, call.action, call.paths, true] : [call.name, call.action, call.paths];
 }
 
 function resultToRow(result: LedgerToolResult): unknown[] {
@@ -385,8 +385,11 @@ function usageFromRow(value: unknown, entryKey: string, index: number): LedgerUs
 }
 
 function callFromRow(value: unknown): LedgerToolCall {
-  const fields = row(value, 3);
-  return { name: text(fields[0]), action: oneOf(ACTIONS, fields[1]), paths: texts(fields[2]) };
+  // A fourth field, true, says its result failed.
+  const fields = Array.isArray(value) && value.length === 4 && value[3] === true ? value : row(value, 3);
+  const call: LedgerToolCall = { name: text(fields[0]), action: oneOf(ACTIONS, fields[1]), paths: texts(fields[2]) };
+  if (fields.length === 4) call.failed = true;
+  return call;
 }
 
 function resultFromRow(value: unknown): LedgerToolResult {

@@ -897,8 +897,9 @@ class ToolAcc {
     for (const call of calls) {
       this.calls++;
       this.byTool.set(call.name, (this.byTool.get(call.name) ?? 0) + 1);
-      // Searches and listings name folders, not files the work touched.
-      if (call.action !== 'read' && call.action !== 'write' && call.action !== 'edit') continue;
+      // Searches and listings name folders, not files the work touched; a call that failed (a
+      // write denied, an edit whose text was not there) touched none.
+      if (call.failed || (call.action !== 'read' && call.action !== 'write' && call.action !== 'edit')) continue;
       for (const path of call.paths) {
         const file = this.touch(path);
         if (call.action === 'read') file.reads++;
