@@ -610,6 +610,18 @@ describe('a compaction', () => {
   // A hostile look: with no compaction before it, such a parent is another file's (a resumed
   // copy's rewind into its origin) or a damaged line's: the entry is not hung under the one
   // before it, on another branch, and no branch is lost.
+  // Found by a review that ran Claude Code 2.1.332's app: with its background requests on, it
+  // writes the session's title first, before any prompt. The first prompt went on from it, and it
+  // from the file's last entry: a loop ("tree-loop" on the data-quality page) and two branches.
+  it('hangs a title written before the first prompt from the conversation’s end, with no loop and no branch', async () => {
+    const id = '30303030-0000-4000-8000-000000000030';
+    const title = (text: string) => ({ type: 'ai-title', aiTitle: text, sessionId: id });
+    const file = await readRecords(id, [title('Title first'), user('u1', null, 0, 'hello'), reply('a1', 'u1', 1, 'hi'), title('Title again')]);
+    expect(ledgerOf(file).branches).toBe(1);
+    expect(file.diagnostics).toEqual([]);
+    expect(ofKind(file.entries, 'prompt')[0]?.parentId).toBeNull();
+  });
+
   it('leaves an entry whose parent is in no file where it was when no compaction came before it', async () => {
     const file = await readRecords('30303030-0000-4000-8000-000000000030', [
       user('u1', 'in-the-origin', 0, 'resumed here'),

@@ -33,7 +33,7 @@ export function isClaudeRecord(value: Record<string, unknown>): boolean {
   if (type === 'session' || 'parentId' in value || ('instructions' in value && 'id' in value)) return false;
   if (type === 'summary') return typeof value['leafUuid'] === 'string';
   if (typeof type === 'string' && CONVERSATION_TYPES.has(type)) return typeof value['uuid'] === 'string' || typeof value['sessionId'] === 'string';
-  if (typeof type === 'string' && METADATA_TYPES.has(type)) return typeof value['sessionId'] === 'string' || 'messageId' in value || 'operation' in value || 'uuid' in value;
+  if (typeof type === 'string' && METADATA_TYPES.has(type)) return typeof value['sessionId'] === 'string' || typeof value['parentSessionId'] === 'string' || 'messageId' in value || 'operation' in value || 'uuid' in value;
   // A type Claude Code added after this reader was written: it still carries the conversation envelope.
   return typeof type === 'string' && typeof value['uuid'] === 'string' && 'parentUuid' in value && typeof value['sessionId'] === 'string';
 }
@@ -1416,7 +1416,8 @@ function resolveParents(ctx: ClaudeContext): void {
     // before it, a session-start hook: claude.md §6.2), goes on from them: each such root was drawn
     // as a branch of its own.
     if (id === null && !draft.sidechain && !turned && previousMain !== null && draft.entry.kind === 'prompt') id = previousMain;
-    if (!draft.sidechain) {
+    // A title hangs from the file's end, wherever it was written: nothing written after it goes on from it.
+    if (!draft.sidechain && !('tail' in parent)) {
       previousMain = draft.entry.id;
       previousLine = draft.entry.line;
       if (draft.entry.kind === 'compaction') compacted = true;

@@ -162,4 +162,7 @@ export const CLAUDE_BOOKKEEPING_TYPES = [
   'tools-used',
   'mode',
   'atis-latch',
+  // 2.1.332: the first line of a sub-agent forked from the conversation (`/btw`, then fork): the
+  // parent's entry it goes on from. Its task and work follow as the sub-agent's own lines.
+  'fork-context-ref',
 ] as const;
