@@ -274,6 +274,13 @@ export interface SessionFile {
   startedSubagents: { callId: string; subagentId: string }[];
   /** Titles this file gives to entries of other files (a summary of an earlier session names the entry it ends at). */
   entryTitles: { entryId: string; title: string }[];
+  /**
+   * What the agent's own running totals said its session had spent so far, by model, from the
+   * session's start, where it wrote them (Claude Code 2.1.3xx's `cost-state`): requests it wrote
+   * nowhere else are the difference to what its files hold. Absent where it wrote none, or where
+   * they do not start with this file (a copy's hold its origin's).
+   */
+  runningTotals?: RunningTotals[];
   formatVersion: number;
   /** The agent's own versions as the file records them, in the order first written (Claude Code's on each line, Codex's in its session_meta); absent where none is recorded. */
   agentVersions?: string[];
@@ -281,6 +288,13 @@ export interface SessionFile {
   diagnostics: Diagnostic[];
   /** Lines read, including bad ones. */
   lineCount: number;
+}
+
+/** An agent's running totals of a session at one point, by model (see SessionFile.runningTotals). */
+export interface RunningTotals {
+  /** The time of the latest record written before them: what they hold was used by then. */
+  time: number;
+  models: { model: string; counts: TokenCounts; webSearches: number; cost: number | null }[];
 }
 
 /** Parts a usage record's key from the turn it was written in (see Usage.claimTurn); never in a key otherwise. */

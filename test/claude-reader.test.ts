@@ -2,7 +2,7 @@
 // transcripts in ../shared/corpus/claude against the reference totals of its PROVENANCE.md.
 
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect } from '../src/reading/collect.js';
@@ -785,5 +785,44 @@ describe('Claude Code 2.1.332: a compaction written only in its running totals',
     expect(written.totals.tokens).toMatchObject({ input: 55, output: 2025, cacheRead: 62000 });
     const html = await readFile(join(out, (written.sessions[0] as { page: string }).page), 'utf8');
     expect(html).toMatch(/summariser: [^<]*2,000/);
+  });
+});
+
+// Found by a review that ran Claude Code 2.1.332's app: it writes its running totals (cost-state)
+// rarely (when a process ends, at /clear), so a compaction lies between none of two of them; and
+// its side questions (/btw) and the title it asks a model for are written nowhere else either.
+// bough counted $0.1242 of a session whose totals, and the API's bill, said $0.1952.
+describe('Claude Code 2.1.332: spend written only in its running totals', () => {
+  const RUNNING = join(FIXTURES, 'claude', 'running-totals');
+  const MAIN = '60606060-6060-4060-8060-606060606060';
+
+  it('counts what the totals hold beyond the session’s files, its sub-agents’ included, once, and not in a copy whose totals go on from its origin’s', async () => {
+    const out = join(await tempDir(), 'report');
+    const { code, stderr } = await runCli(['build', RUNNING, '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { totals: { tokens: Record<string, number> }; sessions: { file: string; page: string; tokens: Record<string, number> }[] };
+    const main = summary.sessions.find((s) => s.file.includes(MAIN)) as { page: string; tokens: Record<string, number> };
+    // Its totals, to the token: the replies, the sub-agent's requests, the compaction's and the title's.
+    expect(main.tokens).toMatchObject({ input: 378, output: 2130, cacheRead: 46000, cacheWrite: 1200 });
+    const fork = summary.sessions.find((s) => !s.file.includes(MAIN));
+    expect(fork?.tokens).toMatchObject({ input: 7, output: 9, cacheRead: 12000, cacheWrite: 0 });
+    const html = await readFile(join(out, main.page), 'utf8');
+    expect(html).toContain('Claude Code recorded only in its running totals');
+    // usage.csv still sums to the totals.
+    const rows = (await readFile(join(out, 'usage.csv'), 'utf8')).trimEnd().split('\r\n');
+    const input = rows[0]?.split(',').indexOf('input') as number;
+    expect(rows.slice(1).reduce((sum, row) => sum + Number(row.split(',')[input]), 0)).toBe(summary.totals.tokens['input']);
+  });
+
+  it('counts nothing where the totals hold less of a model than its files (a model the totals name otherwise)', async () => {
+    const folder = join(await tempDir(), 'projects', '-work-app');
+    await cp(join(RUNNING, 'projects', '-work-app'), folder, { recursive: true });
+    const path = join(folder, `${MAIN}.jsonl`);
+    await writeFile(path, (await readFile(path, 'utf8')).replace('"claude-sonnet-4-6":{', '"claude-sonnet-4-6-fast":{'));
+    const { code, stdout, stderr } = await runCli(['stats', path, join(folder, MAIN), '--json', '--no-cache', '--by', 'session']);
+    expect(code, stderr).toBe(0);
+    const rows = (JSON.parse(stdout) as { rows: { tokens: Record<string, number> }[] }).rows;
+    // The replies and the sub-agent's requests, as written; nothing of the totals.
+    expect(rows[0]?.tokens).toMatchObject({ input: 28, output: 120 });
   });
 });

@@ -1002,6 +1002,14 @@ export const ledgerSchema = z.object({
   entryTitles: z.array(z.object({ entryId: text, title: text })),
   // Absent from the archives of earlier builds: such a session keeps the title it had.
   promptTitles: z.array(z.object({ index: count, title: text })).default([]),
+  runningTotals: z
+    .array(
+      z.object({
+        time: instant,
+        models: z.array(z.object({ model: text, counts: z.object({ input: count, output: count, cacheRead: count, cacheWrite: count, cacheWrite1h: count, reasoning: count }), webSearches: count, cost: z.number().finite().nonnegative().nullable() })),
+      }),
+    )
+    .optional(),
   formatVersion: z.number().finite(),
   branches: count,
   lastSeen: time,

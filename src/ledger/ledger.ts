@@ -6,7 +6,7 @@ import { attachedFilesLength } from '../attached-files.js';
 import { problemCount } from '../diagnostics.js';
 import { buildTree, type EntryTree } from '../model/tree.js';
 import { packEntries, usageKeyOf, type PackedEntries } from './packed-entries.js';
-import { CLAIM_TURN, type Block, type Entry, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
+import { CLAIM_TURN, type Block, type Entry, type RunningTotals, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
 import { cutText } from '../unicode-text.js';
 
 /** Names a session everywhere (pages, rows, links): its source and file. Never object identity. */
@@ -126,6 +126,8 @@ export interface SessionLedger {
    * it is titled by its first prompt of its own, not by the history it copied (see withOwnTitles).
    */
   promptTitles: { index: number; title: string }[];
+  /** The agent's running totals where it wrote them (SessionFile.runningTotals). Absent: none. */
+  runningTotals?: RunningTotals[];
   formatVersion: number;
   /** Leaves of the entry tree. */
   branches: number;
@@ -171,6 +173,7 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     // Kept only for a file that names the session it was copied from: held for every session,
     // a history of 30,000 small ones carried 50 MB more.
     promptTitles: file.parentFile === null && file.parentSessionId === null ? [] : promptTitles(file.entries, file.startedAt),
+    ...(file.runningTotals !== undefined && file.runningTotals.length > 0 ? { runningTotals: file.runningTotals } : {}),
     formatVersion: file.formatVersion,
     branches: tree.leaves.length,
     lastSeen: null,

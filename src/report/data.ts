@@ -9,6 +9,7 @@
 import type { Claims, Counted } from '../ledger/claims.js';
 import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
 import { unpackEntries, type Unpack } from '../ledger/packed-entries.js';
+import { unrecordedSpend } from '../ledger/running-totals.js';
 import { inPeriod, projectMatchText, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
 import { NOTHING_BILLED, type PricedUsage, type PriceState, type Pricer } from '../pricing/price.js';
 import { costCheck, type CostCheck } from '../pricing/reconcile.js';
@@ -141,6 +142,8 @@ export interface SessionData {
   subagents: SubagentData[];
   /** The usage of the session's own file when that is a sub-agent's (no main transcript was written): as a sub-agent's `tally`. */
   hostTally: Tally | null;
+  /** Spend the agent recorded only in its running totals, as usage entries of their own (running-totals.ts): counted with the main file's. */
+  unrecorded: LedgerEntry[];
 }
 
 /** A sub-agent's own file, counted in the session that ran it. */
@@ -499,6 +502,9 @@ class Aggregator {
       },
       usage: (usage, usageTime) => countUsage(usage, usageTime, hostTally),
     });
+    // What the agent's running totals hold beyond what its files do: the main thread's spend.
+    const unrecorded = unrecordedSpend(parts, untimedAt);
+    for (const entry of unrecorded) for (const usage of entry.usage) countUsage(usage, usage.time ?? untimedAt, hostTally);
     placePending();
     const subagents: SubagentData[] = subagentParts.map((part) => {
       const own = emptyTally();
@@ -545,6 +551,7 @@ class Aggregator {
       counted,
       subagents,
       hostTally,
+      unrecorded,
     };
   }
 

@@ -129,6 +129,8 @@ export interface SessionPageView {
   cards: StatCard[];
   /** Why bough's price and the recorded cost differ, or why they are not compared. */
   costNote: string | null;
+  /** How much of the usage the agent recorded only in its running totals, not in its transcript. */
+  unrecordedNote: string | null;
   /** Null when the session counts no usage record in this report: "—", as its rows in lists and summary.json say, not zeros. */
   tokens: TokenRow[] | null;
   /** Why, when `tokens` is null. */
@@ -313,6 +315,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
       : null,
     cards: statCards(tally, ledger.branches, noUsageOf(tally, [session.whole]), subagentTurns),
     costNote: costNote(session),
+    unrecordedNote: unrecordedNote(session, ctx.price, ctx.scope),
     tokens: usageRecorded ? tokenRows(tally) : null,
     noUsageNote: fileHoldsUsage
       ? 'This session counts no usage record in this report: those its files hold are counted in the session they were copied from, or lie outside the period.'
@@ -532,6 +535,20 @@ export interface FailedPageView {
 
 export function failedPageView(session: SessionData, problem: string, indexHref: string): FailedPageView {
   return { title: session.ledger.title, indexHref, problem: `This session's page could not be written: ${problem}.`, file: session.ledger.path };
+}
+
+function unrecordedNote(session: SessionData, price: Pricer, scope: Scope): string | null {
+  const records = session.unrecorded.flatMap((entry) => entry.usage).filter((usage) => inPeriod(scope.period, usage.time ?? session.untimedAt));
+  if (records.length === 0) return null;
+  let tokens = 0;
+  let cost: number | null = 0;
+  for (const usage of records) {
+    tokens += usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+    const priced = price(usage, session.ledger.source).cost;
+    cost = cost === null || priced === null ? null : cost + priced;
+  }
+  const spent = cost === null ? 'at a cost bough does not know in full' : `${formatUsd(cost)} by bough's price`;
+  return `Of these, ${plural(tokens, 'token')} (${spent}) Claude Code recorded only in its running totals of the session (its cost-state records), not in its transcript: the requests of its compactions, side questions and session titles. They are counted here, in the main thread, at the time those totals were written.`;
 }
 
 function costNote(session: SessionData): string | null {

@@ -63,12 +63,14 @@ export function* usageCsv(data: ReportData, price: Pricer, unpack: Unpack = unpa
   const projectFolder = new Map(data.projects.map((p) => [p.key, p.cwd ?? p.folder]));
   for (const session of data.sessions) {
     const project = projectFolder.get(session.projectKey) ?? session.ledger.cwd;
-    for (const { ledger, counted } of [session, ...session.subagents]) {
+    // The spend the agent recorded only in its running totals, in the main file's (where they are).
+    const unrecorded = { ledger: session.ledger, entries: session.unrecorded, counted: { entries: new Uint8Array(session.unrecorded.length), usage: new Uint8Array(session.unrecorded.flatMap((e) => e.usage).length).fill(1) } };
+    for (const { ledger, entries, counted } of [{ ...session, entries: null }, unrecorded, ...session.subagents.map((sub) => ({ ...sub, entries: null }))]) {
       // The session's own columns are the same on each of its rows: a sub-agent's rows name the
       // session they count in (a Codex child thread's id is no session of the report's), and the
       // file they were read from.
       const file = [ledger.source, project ?? '', session.ledger.sessionId, ledger.path].map(csvCell).join(',');
-      walkCounted(unpack(ledger.entries), counted, session.untimedAt, {
+      walkCounted(entries ?? unpack(ledger.entries), counted, session.untimedAt, {
         entry: () => {},
         usage: (usage, time) => {
           if (!inPeriod(period, time)) return;

@@ -6,7 +6,7 @@ import { countProblem } from '../usage-check.js';
 import { readRegularFile } from '../../regular-file.js';
 import { basename, dirname, join } from 'node:path';
 import { diagnostic, lostLinesBetween, type FileDiagnostics } from '../../diagnostics.js';
-import type { Block, Entry, EntryPayload, ReplyOutcome, SessionFile, SubagentRun, Usage } from '../../types.js';
+import type { Block, Entry, EntryPayload, ReplyOutcome, RunningTotals, SessionFile, SubagentRun, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords, lostField, lostFlag } from '../line-records.js';
 import type { SourceInput } from '../source-input.js';
@@ -198,6 +198,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     subagentId,
     startedSubagents,
     entryTitles: ctx.entryTitles,
+    ...(facts.subagentFile || !ownFromStart(records, facts) ? {} : { runningTotals: runningTotals(ctx.costStates, records) }),
     // Claude Code's transcripts have no format number; `version` is the app's, and changes mid-file.
     formatVersion: 1,
     agentVersions: [...ctx.versions],
@@ -691,6 +692,38 @@ function finishResponses(ctx: ClaudeContext): void {
     const kept = response.usageLine?.message.model ?? null;
     if (kept !== null && kept !== '<synthetic>' && reply.model !== null && kept !== reply.model) reply.responseModel = kept;
   }
+}
+
+/**
+ * Whether the file's running totals start with it: it holds no line of another session (a copy's
+ * lines, whose totals hold its origin's), none copied from one (2.1.3xx's `--fork-session` names
+ * the session that made a request it copied, `requestSessionId`).
+ */
+function ownFromStart(records: readonly Located[], facts: FileFacts): boolean {
+  if (facts.parentSessionId !== null) return false;
+  for (const { record } of records) {
+    const sessionId = record['sessionId'];
+    if (typeof sessionId === 'string' && sessionId !== '' && sessionId !== facts.sessionId) return false;
+    const madeBy = record['requestSessionId'];
+    if (typeof madeBy === 'string' && madeBy !== facts.sessionId) return false;
+  }
+  return true;
+}
+
+/** The running totals that read, each with the latest time written before it (none before any time). */
+function runningTotals(states: readonly CostState[], records: readonly Located[]): RunningTotals[] {
+  const found: RunningTotals[] = [];
+  let latest: number | null = null;
+  let next = 0;
+  for (const state of states) {
+    for (; next < records.length && (records[next] as Located).line < state.line; next++) {
+      const time = parseTime((records[next] as Located).record['timestamp']);
+      if (time !== null && (latest === null || time > latest)) latest = time;
+    }
+    if (state.models === null || latest === null) continue;
+    found.push({ time: latest, models: [...state.models].map(([model, { webSearches, cost, ...counts }]) => ({ model, counts: { ...counts, reasoning: 0 }, webSearches, cost })) });
+  }
+  return found;
 }
 
 /**
