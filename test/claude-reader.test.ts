@@ -651,6 +651,20 @@ describe('Claude Code 2.1.332 sessions', () => {
     expect(summary.totals).toMatchObject({ usageRecords: 1, webSearches: 1, tokens: { cacheWrite: 200 } });
   });
 
+  // The same review: a tool search's answer (ToolSearch `select:SendMessage`) was shown as "block
+  // of type tool_reference" and its JSON.
+  it('shows the tool a tool search made available by its name', async () => {
+    const id = '44444444-4444-4444-8444-444444444444';
+    const base = { sessionId: id, cwd: '/work/shop', version: '2.1.332', isSidechain: false };
+    const file = await readRecords(id, [
+      { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-05-02T09:00:00.000Z', message: { role: 'user', content: 'Message the agent' } },
+      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2026-05-02T09:00:01.000Z', requestId: 'r1', message: { id: 'm1', role: 'assistant', model: 'claude-opus-4-7', content: [{ type: 'tool_use', id: 'toolu_s', name: 'ToolSearch', input: { query: 'select:mcp__team__send' } }], stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } } },
+      { ...base, type: 'user', uuid: 'r1', parentUuid: 'a1', timestamp: '2026-05-02T09:00:02.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_s', content: [{ type: 'tool_reference', tool_name: 'mcp__team__send' }] }] } },
+    ]);
+    const result = ofKind(file.entries, 'toolResult')[0];
+    expect(result?.content).toEqual([{ type: 'text', text: 'Tool loaded: mcp__team__send' }]);
+  });
+
   it('shows a server-side web search as a call with its query and the pages it found, never their encrypted contents', async () => {
     const out = join(await tempDir(), 'report');
     const { code, stderr } = await runCli(['build', V2_1_332, '--out', out, '--tz', 'UTC', '--no-cache', '-q']);

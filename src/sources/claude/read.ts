@@ -1307,6 +1307,10 @@ function blockOf(value: unknown, ctx: ClaudeContext): Block[] {
       const pages = found.map((page) => `- ${markdownLink(page.title ?? page.url ?? '(untitled)', page.url ?? null)}`);
       return [{ type: 'text', text: pages.length === 0 ? 'Web search: nothing found.' : `Web search found:\n\n${pages.join('\n')}` }];
     }
+    case 'tool_reference':
+      // What a tool search (ToolSearch `select:…`) answers: the tool it made available, by name.
+      if (typeof value['tool_name'] === 'string') return [{ type: 'text', text: `Tool loaded: ${value['tool_name']}` }];
+      break;
     case 'image': {
       const b = raw.rawImageBlock.safeParse(value);
       if (b.success && b.data.source.data) return [{ type: 'image', mimeType: b.data.source.media_type ?? 'image/png', data: b.data.source.data }];
