@@ -106,6 +106,30 @@ describe('Codex usage in stats', () => {
     expect(totals.cost.bough).toBeCloseTo(1_000 * 2.5e-6 + 1_000 * 15e-6, 9);
   });
 
+  // Found by a review that ran Codex 0.169 against the OpenAI provider: its compaction is remote,
+  // and the request's usage is written only as a token_usage_record, which the running totals
+  // leave out for good ($0.0561 of $0.1041); and when Codex was killed as it wrote a count line,
+  // the response's record, whole just before it, was skipped too ($0.0049 of $0.01455).
+  it('counts a response recorded on its own that no count line holds, once, and never one a count line holds', async () => {
+    // gpt-5.5 ($5/M in, $0.50/M cached, $30/M out): 9,000/90, the compaction's 6,000/600, 1,500 + 500 cached/20.
+    const remote = await stats('remote-compaction');
+    expect(remote.totals).toMatchObject({ usageRecords: 3, tokens: { input: 16_500, cacheRead: 500, output: 710 } });
+    expect(remote.totals.cost.bough).toBeCloseTo(9000 * 5e-6 + 90 * 30e-6 + 6000 * 5e-6 + 600 * 30e-6 + 1500 * 5e-6 + 500 * 0.5e-6 + 20 * 30e-6, 9);
+    const cut = await stats('count-line-cut-after-record');
+    expect(cut.totals).toMatchObject({ usageRecords: 2, tokens: { input: 2_700, cacheRead: 300, output: 30 } });
+    // A fork's copy of its parent's history holds the parent's records: counted in the parent only.
+    const forked = await statsBy('remote-compaction-forked', 'session');
+    expect(forked.rows.map((row) => row.tokens.input).sort((a, b) => a - b)).toEqual([1_000, 16_500]);
+  });
+
+  // The same review: a thread opened with /compact records that compaction before any turn context
+  // names a model; it was unpriced ("model not recorded").
+  it('prices a compaction made before the thread’s first turn context as the model that context names, said', async () => {
+    const { totals } = await stats('compaction-first');
+    expect(totals.cost.bough).toBeCloseTo(6000 * 5e-6 + 600 * 30e-6 + 2000 * 5e-6 + 1000 * 0.5e-6 + 30 * 30e-6, 9);
+    expect(totals.unpricedRecords).toBe(0);
+  });
+
   // Found by a review that ran Codex 0.169: `service_tier = "flex"` is recorded and sent with
   // every request, and was billed at standard rates, twice what OpenAI bills for flex.
   it('prices a thread set to the flex tier at the table’s flex rates, and at standard ones where the table has none, said', async () => {

@@ -36,10 +36,9 @@ import { countProblem, describe, MAX_TOKENS_PER_RECORD } from '../usage-check.js
 import { cutText } from '../../unicode-text.js';
 
 /** Top-level `type`s of the envelope format. */
-const ENVELOPE_TYPES: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
-/** Known record types that hold nothing to show or count (token_usage_record duplicates token_count: never add both). */
+const ENVELOPE_TYPES: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted', 'token_usage_record']);
+/** Known record types that hold nothing to show or count. */
 const SKIPPED_TYPES: ReadonlySet<string> = new Set([
-  'token_usage_record',
   'inter_agent_communication',
   'inter_agent_communication_metadata',
   'world_state',
@@ -204,6 +203,13 @@ interface CodexContext {
   lastPrompt: number | null;
   /** Each usage record with what its claim is made of: its turn (null: matched by totals alone), and the running totals before and after it. */
   usages: { usage: Usage; turn: string | null; before: string; after: string }[];
+  /**
+   * The responses 0.169 recorded one by one (`token_usage_record`, each before its token_count)
+   * that no token_count has counted yet, by response id: counted apart, unless one does.
+   */
+  recordsUncounted: { draft: Draft; responseId: string }[];
+  /** Usage counted before any turn context named a model, and whether fast mode was set then: see turnContext. */
+  unmodelled: { usage: Usage; fastAsked: boolean }[];
   occurrences: Map<string, number>;
   /** The turn being read: part of each entry's key, so a fork's own turns never match its parent's. */
   turnId: string;
@@ -261,6 +267,8 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     compactedSinceCount: false,
     serviceTier: null,
     usages: [],
+    recordsUncounted: [],
+    unmodelled: [],
     occurrences: new Map(),
     turnId: '',
     turnNamed: false,
@@ -399,6 +407,8 @@ function addRecord(ctx: CodexContext, record: Record<string, unknown>, line: num
       return handleItem(ctx, payload, at, time);
     case 'event_msg':
       return handleEvent(ctx, payload, at, time);
+    case 'token_usage_record':
+      return usageRecord(ctx, payload, at, time);
     case 'compacted': {
       const r = parse(ctx, raw.rawCompacted, payload, line, 'compacted');
       if (!r) return;
@@ -517,6 +527,14 @@ function turnContext(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   if (ctx.cwd === null && r.cwd) ctx.cwd = r.cwd;
   if (r.model && r.model !== ctx.model) {
     ctx.model = r.model;
+    // Usage before the file's first turn context names no model: a compaction Codex ran before its
+    // first turn (a thread opened with /compact, or one going on from an edited prompt), made with
+    // the thread's model, as far as the file tells: priced as it, and said to be so.
+    for (const { usage, fastAsked } of ctx.unmodelled.splice(0)) {
+      usage.model = usage.requestedModel = r.model;
+      usage.modelGuessed = true;
+      usage.fast = fastAsked && offersFast(r.model);
+    }
     add(ctx, { type: 'model', model: r.model }, at, time, { kind: 'modelChange', provider: ctx.provider, model: r.model });
   }
   if (r.effort && r.effort !== ctx.effort) {
@@ -1000,6 +1018,31 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     draft.entry.usage.push(usage);
     ctx.usages.push({ usage, turn: part.turn, before: part.from === null ? '0' : countsSignature(part.from), after: part.to === null ? `last:${countsSignature(part.counts)}#${at.line}` : countsSignature(part.to) });
   }
+  // The responses recorded one by one that this count holds: its own, recorded just before it;
+  // where the totals grew by more, those whose count lines are lost too.
+  if (unseen !== null) for (const { draft: recorded } of ctx.recordsUncounted.splice(0)) recorded.dropped = true;
+  else {
+    const recorded = ctx.recordsUncounted.pop();
+    if (recorded) recorded.draft.dropped = true;
+  }
+}
+
+/**
+ * A response's usage as 0.169 records it, one by one (`token_usage_record`, written just before
+ * the token_count that adds it to the running totals): counted where no token_count does (see
+ * tokenCount). That is a remote compaction's request (the OpenAI provider's), which the running
+ * totals leave out, and a response whose token_count line was cut when Codex was killed (its
+ * totals, read again on resume, then leave it out too). Another thread's (a copy of its history,
+ * or a record that names none) is not this file's.
+ */
+function usageRecord(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null): void {
+  if (ctx.own === null || payload['thread_id'] !== ctx.own.id) return;
+  const r = parse(ctx, raw.rawUsageRecord, payload, at.line, 'token_usage_record');
+  const counts = r === null ? null : totalsOf(r.usage);
+  if (r === null || counts === null) return;
+  const draft = add(ctx, payload, at, time, { kind: 'usageOnly', usageKind: 'usage', note: 'a response Codex recorded on its own, which its running totals do not hold (a remote compaction’s, or one whose count line is lost)' });
+  draft.entry.usage.push(codexUsage(ctx, reasoningWithinOutput(ctx, counts, at.line), ctx.model, time));
+  ctx.recordsUncounted.push({ draft, responseId: r.response_id });
 }
 
 /**
@@ -1027,6 +1070,14 @@ function reasoningWithinOutput(ctx: CodexContext, counts: Totals, line: number):
 }
 
 function codexUsage(ctx: CodexContext, counts: Totals, model: string | null, time: number | null): Usage {
+  const usage = codexUsageOf(ctx, counts, model, time);
+  // Not in a rollout going on from an earlier point of its thread: its first compaction may be
+  // made with the model that history had, which it does not tell (the next one may be another).
+  if (model === null && !ctx.own?.history_base?.thread_id) ctx.unmodelled.push({ usage, fastAsked: ctx.serviceTier === 'fast' });
+  return usage;
+}
+
+function codexUsageOf(ctx: CodexContext, counts: Totals, model: string | null, time: number | null): Usage {
   return {
     origin: 'reply',
     // Non-cached input is what is left of input once its cached and written parts are taken out; a
@@ -1319,6 +1370,8 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
   // the counts the thread's first ones did. Numbered from the second, in file order, as a copy of
   // the file numbers them too; a claim made once is as it always was (claims archived by earlier
   // builds go on matching).
+  // A response recorded on its own, by its id: a copy of the file holding the same record counts it once.
+  for (const { draft, responseId } of ctx.recordsUncounted) for (const usage of draft.entry.usage) usage.claim = `${anchor}|response ${responseId}`;
   const made = new Map<string, number>();
   for (const { usage, turn, before, after } of ctx.usages) {
     const claim = `${anchor}|${before}>${after}`;

@@ -77,6 +77,13 @@ export const rawTokenUsage = z.looseObject({
 });
 export type RawTokenUsage = z.infer<typeof rawTokenUsage>;
 
+/** 0.169's record of one response's usage (`token_usage_record`), beside the running totals. */
+export const rawUsageRecord = z.looseObject({
+  thread_id: z.string().nullish(),
+  response_id: z.string().min(1),
+  usage: rawTokenUsage,
+});
+
 export const rawTokenCount = z.looseObject({
   type: z.literal('token_count'),
   info: z
