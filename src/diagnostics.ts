@@ -34,7 +34,6 @@ export const DIAGNOSTIC_REASONS = {
   'compressed-file': 'a session file compressed (.jsonl.zst, .jsonl.gz): not read',
   'unreadable-folder': 'a folder that could not be listed (any sessions in it were not read)',
   'skipped-link': 'a symbolic link not followed: it leads nowhere, or back into a folder it is in',
-  'uncounted-spend': 'spend an agent recorded only in its running totals, together with other usage it cannot be told from (not counted)',
   'missing-origin': 'a copied session whose origin file is not among the inputs (its copies counted here)',
 } as const;
 

@@ -275,10 +275,9 @@ export interface SessionFile {
   /** Titles this file gives to entries of other files (a summary of an earlier session names the entry it ends at). */
   entryTitles: { entryId: string; title: string }[];
   /**
-   * What the agent's own running totals said its session had spent so far, by model, from the
-   * session's start, where it wrote them (Claude Code 2.1.3xx's `cost-state`): requests it wrote
-   * nowhere else are the difference to what its files hold. Absent where it wrote none, or where
-   * they do not start with this file (a copy's hold its origin's).
+   * What the agent's own running totals said its session had spent so far, by model, where it
+   * wrote them (Claude Code 2.1.3xx's `cost-state`): requests it wrote nowhere else are the
+   * difference to what its files hold. Absent where it wrote none.
    */
   runningTotals?: RunningTotals[];
   formatVersion: number;
@@ -292,8 +291,12 @@ export interface SessionFile {
 
 /** An agent's running totals of a session at one point, by model (see SessionFile.runningTotals). */
 export interface RunningTotals {
-  /** The time of the latest record written before them: what they hold was used by then. */
+  /** The time of the latest record of the file written before them: where what they hold beyond it is placed. */
   time: number;
+  /** The time of the first record of the file written after them (a later process's): what they hold was spent before then. Null: none written after. */
+  until: number | null;
+  /** They hold what the file does not (a copy's, its origin's): a baseline, those after it measured from it. */
+  baseline?: true;
   models: { model: string; counts: TokenCounts; webSearches: number; cost: number | null }[];
 }
 

@@ -81,6 +81,27 @@ describe('tool work of a session', () => {
     expect(tools).toMatchObject({ calls: 3, failures: 2 });
   });
 
+  // Regression (a hostile look at that): with the ids a Kimi model repeats (`functions.edit:0`),
+  // a failed result whose own call's line was damaged was taken for another call of the same id,
+  // and a good edit of b.js went missing from the files touched.
+  it('takes a call for failed only where every result found for it failed', async () => {
+    const message = (id: string, parentId: string | null, second: number, body: object) => ({ type: 'message', id, parentId, timestamp: `2026-11-30T11:32:${String(second).padStart(2, '0')}.000Z`, message: { timestamp: 1796038324000 + second, ...body } });
+    const usage = { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 30, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    const edit = (id: string, parentId: string, second: number, path: string) => message(id, parentId, second, { role: 'assistant', content: [{ type: 'toolCall', id: 'functions.edit:0', name: 'edit', arguments: { path, edits: [{ oldText: 'a', newText: 'b' }] } }], provider: 'moonshot', model: 'kimi-k2', usage, stopReason: 'toolUse' });
+    const result = (id: string, parentId: string, second: number, failed: boolean) => message(id, parentId, second, { role: 'toolResult', toolCallId: 'functions.edit:0', toolName: 'edit', content: [{ type: 'text', text: failed ? 'Could not find the exact text.' : 'Successfully replaced 1 block(s).' }], isError: failed });
+    const lost = JSON.stringify(edit('r3', 'r2', 10, 'c.js'));
+    const lines = [
+      JSON.stringify({ type: 'session', version: 3, id: '01a22c39-f1c3-71fd-b2b4-c9b07a8e0001', timestamp: '2026-11-30T11:32:00.000Z', cwd: '/work/app' }),
+      ...[message('u1', null, 1, { role: 'user', content: 'fix a and b' }), edit('r1', 'u1', 2, 'a.js'), result('t1', 'r1', 3, false), edit('r2', 't1', 4, 'b.js'), result('t2', 'r2', 5, false)].map((r) => JSON.stringify(r)),
+      lost.slice(0, lost.length / 2),
+      JSON.stringify(result('t3', 'r3', 11, true)),
+    ];
+    const path = join(await tempDir(), '2026-11-30T11-32-00-000Z_01a22c39-f1c3-71fd-b2b4-c9b07a8e0001.jsonl');
+    await writeFile(path, `${lines.join('\n')}\n`);
+    const { tools } = (await reportOf([path])).sessions[0] as SessionData;
+    expect(tools.files.map((f) => [f.path, f.edits])).toEqual([['a.js', 1], ['b.js', 1]]);
+  });
+
   it('finds git commits in shell results, landed or failed by the result’s error flag', async () => {
     const { tools } = await sessionOf('tools.jsonl');
     expect(tools.commits.map(({ message, landed, line }) => ({ message, landed, line }))).toEqual([

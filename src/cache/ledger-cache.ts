@@ -1006,6 +1006,8 @@ export const ledgerSchema = z.object({
     .array(
       z.object({
         time: instant,
+        until: instant.nullable(),
+        baseline: z.literal(true).optional(),
         models: z.array(z.object({ model: text, counts: z.object({ input: count, output: count, cacheRead: count, cacheWrite: count, cacheWrite1h: count, reasoning: count }), webSearches: count, cost: z.number().finite().nonnegative().nullable() })),
       }),
     )

@@ -150,6 +150,9 @@ export interface SessionLedger {
 export function ledgerOf(file: SessionFile): SessionLedger {
   const tree = buildTree(file.entries);
   const callPaths = toolWork(file.entries, tree);
+  // A call failed when every result found for it did: a result whose own call is lost (its line
+  // damaged) may be taken for another of the same id, which its own result says went well.
+  for (const [call, { ok, failed }] of callPaths.outcomes) if (failed > 0 && ok === 0) callPaths.failed.add(call);
   const name = latestName(file.entries);
   return {
     key: sessionKeyOf(file.source, file.path),
@@ -252,9 +255,10 @@ function callsOf(entry: Entry, failed: ReadonlySet<ToolCallBlock>): LedgerToolCa
 
 type ToolCallBlock = Extract<Block, { type: 'toolCall' }>;
 
-/** Of each tool result (its sub-agents' too), the file its changed lines are of; and the calls whose result failed. */
+/** Of each tool result (its sub-agents' too), the file its changed lines are of; of each call, the results found for it; the calls that failed. */
 interface ToolWork {
   paths: Map<Entry, string | null>;
+  outcomes: Map<ToolCallBlock, { ok: number; failed: number }>;
   failed: Set<ToolCallBlock>;
 }
 
@@ -266,7 +270,7 @@ const CALL_SEARCH_DEPTH = 256;
  * on its branch, as ids repeat across replies (Kimi's `functions.edit:0`; pi.md §6 ties a result
  * to the reply before it), else the last call of that id in the file.
  */
-function toolWork(entries: readonly Entry[], tree = buildTree(entries), work: ToolWork = { paths: new Map(), failed: new Set() }): ToolWork {
+function toolWork(entries: readonly Entry[], tree = buildTree(entries), work: ToolWork = { paths: new Map(), outcomes: new Map(), failed: new Set() }): ToolWork {
   const lastCall = new Map<string, ToolCallBlock>();
   for (const entry of entries) {
     if (entry.kind !== 'reply') continue;
@@ -278,7 +282,11 @@ function toolWork(entries: readonly Entry[], tree = buildTree(entries), work: To
     if (entry.toolCallId === null) continue;
     const call = callOnBranch(entry, entry.toolCallId, tree) ?? lastCall.get(entry.toolCallId) ?? null;
     work.paths.set(entry, call === null ? null : changedFile(call.effect.paths));
-    if (call !== null && entry.isError) work.failed.add(call);
+    if (call === null) continue;
+    const outcome = work.outcomes.get(call) ?? { ok: 0, failed: 0 };
+    if (entry.isError) outcome.failed++;
+    else outcome.ok++;
+    work.outcomes.set(call, outcome);
   }
   return work;
 }

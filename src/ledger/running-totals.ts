@@ -1,10 +1,12 @@
 // Requests an agent recorded only in its running totals of a session (Claude Code 2.1.3xx's
 // `cost-state`: its compactions, side questions, the title it asks a model for; found by a review
 // that ran it). Its totals, by model, hold everything the session spent up to where they were
-// written, sub-agents included; what the session's files count by then is the rest: counted as
-// usage of their own, at the time the totals were written. Only where the totals are of no
-// fewer tokens of any kind for any model than the files count: where not (a model the totals
-// name otherwise, totals that started again), nothing is known of the rest, and none is counted.
+// written, sub-agents included (written when a process ends: what they hold was spent before
+// the next process wrote anything); beyond what the session's files count by then is the rest:
+// counted as usage of its own, placed where the totals were written. A copy's first totals hold
+// its origin's too: those after them are measured from them. Only where the totals hold no fewer
+// tokens of any kind for any model than the files count: where not (a model the totals name
+// otherwise, totals that started again), nothing is known of the rest, and none is counted.
 
 import type { RunningTotals, TokenCounts } from '../types.js';
 import type { Counted } from './claims.js';
@@ -35,15 +37,22 @@ export function unrecordedSpend(files: readonly CountedFile[], untimedAt: number
   if (main === undefined || checkpoints === undefined || checkpoints.length === 0) return [];
   const usage = countedUsage(files, untimedAt);
   const found: LedgerEntry[] = [];
-  /** What was counted apart so far, by model. */
+  /** What was counted apart so far, by model; from a copy's first totals, those totals. */
   const apart = new Map<string, Sums>();
   let next = 0;
   const counted = new Map<string, Sums>();
-  // In file order, each time the latest written before it: never earlier than the one before.
+  // In file order: each bound no earlier than the one before.
   for (const [index, checkpoint] of checkpoints.entries()) {
-    for (; next < usage.length && (usage[next] as TimedUsage).time <= checkpoint.time; next++) {
+    const bound = checkpoint.until === null ? Infinity : Math.max(checkpoint.until, checkpoint.time + 1);
+    for (; next < usage.length && (usage[next] as TimedUsage).time < bound; next++) {
       const { model, usage: record } = usage[next] as TimedUsage;
-      add(sumsOf(counted, model), record, record.webSearches);
+      add(sumsOf(counted, sameModel(model)), record, record.webSearches);
+    }
+    if (checkpoint.baseline) {
+      // What the files count by then is in it, and what they do not: from here on, only growth.
+      counted.clear();
+      for (const total of checkpoint.models) add(sumsOf(apart, sameModel(total.model)), total.counts, total.webSearches);
+      continue;
     }
     const rest = restOf(checkpoint, counted, apart);
     if (rest === null) break;
@@ -99,6 +108,14 @@ function countedUsage(files: readonly CountedFile[], untimedAt: number): TimedUs
   return found.sort((a, b) => a.time - b.time);
 }
 
+/**
+ * A model as the totals and the files both name it: the totals name it as asked for (an id
+ * without its date, `claude-haiku-4-5`), a response as the API answered (`…-20251001`).
+ */
+function sameModel(model: string): string {
+  return model.replace(/@[\w.-]+$/, '').replace(/-\d{8}$/, '');
+}
+
 function sumsOf(map: Map<string, Sums>, model: string): Sums {
   let sums = map.get(model);
   if (sums === undefined) map.set(model, (sums = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, webSearches: 0 }));
@@ -111,31 +128,35 @@ function add(into: Sums, counts: Pick<TokenCounts, (typeof KINDS)[number]>, webS
 }
 
 /**
- * What the totals hold beyond what was counted and counted apart, by model (those it grew for);
- * null when they hold less of any kind for any model than was counted (then nothing is known of
- * the rest). What is returned is counted apart from then on.
+ * What the totals hold beyond what was counted and counted apart (a baseline too), by model
+ * (those it grew for); null when they hold less of any kind for any model than that (then nothing
+ * is known of the rest). What is returned is counted apart from then on.
  */
 function restOf(checkpoint: RunningTotals, counted: ReadonlyMap<string, Sums>, apart: Map<string, Sums>): { model: string; counts: Pick<TokenCounts, (typeof KINDS)[number]>; webSearches: number; cost: null }[] | null {
-  const totals = new Map(checkpoint.models.map((m) => [m.model, m]));
-  for (const [model, sums] of counted) {
-    const total = totals.get(model);
-    if (total === undefined) {
-      if (KINDS.some((kind) => sums[kind] > 0) || sums.webSearches > 0) return null;
-      continue;
-    }
-    if (KINDS.some((kind) => total.counts[kind] < sums[kind]) || total.webSearches < sums.webSearches) return null;
+  // By model as both name it, each under the first name the totals give it.
+  const totals = new Map<string, { name: string; sums: Sums }>();
+  for (const { model, counts, webSearches } of checkpoint.models) {
+    const key = sameModel(model);
+    const found = totals.get(key) ?? { name: model, sums: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, webSearches: 0 } };
+    add(found.sums, counts, webSearches);
+    totals.set(key, found);
+  }
+  const allKinds = [...KINDS, 'webSearches'] as const;
+  for (const model of new Set([...counted.keys(), ...apart.keys()])) {
+    const total = totals.get(model)?.sums;
+    if (allKinds.some((kind) => (total?.[kind] ?? 0) < (counted.get(model)?.[kind] ?? 0) + (apart.get(model)?.[kind] ?? 0))) return null;
   }
   const rest: { model: string; counts: Pick<TokenCounts, (typeof KINDS)[number]>; webSearches: number; cost: null }[] = [];
-  for (const total of checkpoint.models) {
-    const seen = counted.get(total.model);
-    const before = sumsOf(apart, total.model);
-    const grown = (kind: keyof Sums) => Math.max(0, (kind === 'webSearches' ? total.webSearches : total.counts[kind]) - (seen?.[kind] ?? 0) - before[kind]);
+  for (const [key, { name, sums: total }] of totals) {
+    const seen = counted.get(key);
+    const before = sumsOf(apart, key);
+    const grown = (kind: keyof Sums) => total[kind] - (seen?.[kind] ?? 0) - before[kind];
     const counts = { input: grown('input'), output: grown('output'), cacheRead: grown('cacheRead'), cacheWrite: grown('cacheWrite'), cacheWrite1h: 0 };
     counts.cacheWrite1h = Math.min(grown('cacheWrite1h'), counts.cacheWrite);
     const webSearches = grown('webSearches');
     if (counts.input + counts.output + counts.cacheRead + counts.cacheWrite === 0 && webSearches === 0) continue;
     add(before, counts, webSearches);
-    rest.push({ model: total.model, counts, webSearches, cost: null });
+    rest.push({ model: name, counts, webSearches, cost: null });
   }
   return rest;
 }

@@ -4,7 +4,7 @@
 
 import { countProblem } from '../usage-check.js';
 import { readRegularFile } from '../../regular-file.js';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { diagnostic, lostLinesBetween, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, RunningTotals, SessionFile, SubagentRun, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
@@ -16,8 +16,7 @@ import { toolCommits, toolDiff, diffLines, toolEffect } from './tools.js';
 import { classifyUserText, firstLine, injectedApart, noticeSummary } from './user-text.js';
 import { contentHash, invalidRecord, parseTime, recordTime } from '../record-fields.js';
 import { sha256Hex } from '../../sha256.js';
-import { compactionSpend, costState, type CostState } from './cost-state.js';
-import { readdir } from 'node:fs/promises';
+import { costState, type CostState } from './cost-state.js';
 
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 const BOOKKEEPING: ReadonlySet<string> = new Set(raw.CLAUDE_BOOKKEEPING_TYPES);
@@ -168,7 +167,6 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
   };
   for (const located of records) addRecord(ctx, located);
   finishResponses(ctx);
-  if (!ctx.subagentFile) await countCompactions(ctx, input.path);
   resolveParents(ctx);
   chainParallelResults(ctx);
   const name = basename(input.path);
@@ -198,7 +196,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     subagentId,
     startedSubagents,
     entryTitles: ctx.entryTitles,
-    ...(facts.subagentFile || !ownFromStart(records, facts) ? {} : { runningTotals: runningTotals(ctx.costStates, records) }),
+    ...(facts.subagentFile || ctx.costStates.length === 0 ? {} : { runningTotals: runningTotals(ctx.costStates, records, ownFromStart(records, facts)) }),
     // Claude Code's transcripts have no format number; `version` is the app's, and changes mid-file.
     formatVersion: 1,
     agentVersions: [...ctx.versions],
@@ -710,56 +708,32 @@ function ownFromStart(records: readonly Located[], facts: FileFacts): boolean {
   return true;
 }
 
-/** The running totals that read, each with the latest time written before it (none before any time). */
-function runningTotals(states: readonly CostState[], records: readonly Located[]): RunningTotals[] {
+/**
+ * The running totals that read, each with the latest time written before it and the first after
+ * it (a later process's: what it holds was spent before then); the first a baseline where they do
+ * not start with the file (`fromStart` false: a copy's hold its origin's).
+ */
+function runningTotals(states: readonly CostState[], records: readonly Located[], fromStart: boolean): RunningTotals[] {
+  const times = records.map(({ record }) => parseTime(record['timestamp']));
   const found: RunningTotals[] = [];
   let latest: number | null = null;
   let next = 0;
   for (const state of states) {
     for (; next < records.length && (records[next] as Located).line < state.line; next++) {
-      const time = parseTime((records[next] as Located).record['timestamp']);
+      const time = times[next] as number | null;
       if (time !== null && (latest === null || time > latest)) latest = time;
     }
     if (state.models === null || latest === null) continue;
-    found.push({ time: latest, models: [...state.models].map(([model, { webSearches, cost, ...counts }]) => ({ model, counts: { ...counts, reasoning: 0 }, webSearches, cost })) });
+    let until: number | null = null;
+    for (let after = next; after < records.length && until === null; after++) if ((records[after] as Located).line > state.line) until = times[after] as number | null;
+    found.push({
+      time: latest,
+      until,
+      ...(found.length === 0 && !fromStart ? { baseline: true as const } : {}),
+      models: [...state.models].map(([model, { webSearches, cost, ...counts }]) => ({ model, counts: { ...counts, reasoning: 0 }, webSearches, cost })),
+    });
   }
   return found;
-}
-
-/**
- * The spend of compactions Claude Code wrote only in its running totals (cost-state.ts), counted
- * on each compaction as its summariser's; none where the session's sub-agents folder holds the
- * compaction's own transcript (agent-acompact-*.jsonl, counted there).
- */
-async function countCompactions(ctx: ClaudeContext, path: string): Promise<void> {
-  if (ctx.costStates.length < 2) return;
-  const entries = ctx.drafts.map(({ entry, sidechain }) => ({ entry, sidechain }));
-  const found = compactionSpend(ctx.costStates, entries, new Set(ctx.startedSubagents.keys()), (model, counts, webSearches, recordedCost, at) => ({
-    origin: 'summary',
-    ...counts,
-    provider: providerOf(model),
-    model,
-    requestedModel: model,
-    responseModel: null,
-    recordedCost,
-    recordedCostFromProvider: false,
-    modelGuessed: false,
-    timestamp: at.timestamp,
-    // The compaction's node: a copy of the session that holds it and its totals counts it once.
-    claim: `compaction\u0000${at.id}\u0000${model}`,
-    outputPartial: false,
-    fast: false,
-    webSearches,
-    responseId: null,
-  }));
-  if (found.counted.length === 0 && found.untold.length === 0) return;
-  const subagents = await readdir(join(dirname(path), ctx.sessionId, 'subagents')).catch(() => [] as string[]);
-  if (subagents.some((name) => /^agent-acompact/i.test(name))) return;
-  for (const { compaction, usage } of found.counted) compaction.usage.push(...usage);
-  for (const compaction of found.untold) {
-    const why = 'a compaction whose request Claude Code recorded only in its running totals (cost-state), where it cannot be told apart (a sub-agent at work, another process’s totals, or totals short of the transcript): its spend is not counted';
-    ctx.diagnostics.push(diagnostic('uncounted-spend', ctx.file, compaction.line, why, false));
-  }
 }
 
 function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | null {
