@@ -326,6 +326,13 @@ describe('agreement with the recorded cost', () => {
     expect(checkCost([partial])).toMatchObject({ incomplete: true, reason: 'model priced in part' });
   });
 
+  // Found by a review that ran Pi 1.6 on OpenAI's flex and priority tiers: Pi prices them (½×, 2.5×
+  // on gpt-5.5) and records no tier, and the difference was put down to a "different catalog".
+  it('names a service tier as the likely reason where the recorded cost is one of its multiples', () => {
+    expect(checkCost([record(0.044, 0.088), record(0.11, 0.044)]).reason).toBe('a service tier the session does not record');
+    expect(checkCost([record(0.06, 0.044)]).reason).toBe('different catalog');
+  });
+
   // Regression: one unpriced $0.00003 reply hid a $0.199 difference on the replies bough did price.
   it('still compares the records it priced when another is unpriced', () => {
     expect(checkCost([record(0.5, 0.3), record(0.00003, 0, {}, 'unpriced')])).toMatchObject({ differs: true, differingRecords: 1, incomplete: true, incompleteBy: 'unpriced model', reason: 'different catalog', difference: null });

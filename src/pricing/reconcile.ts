@@ -15,6 +15,7 @@ export type DifferenceReason =
   | 'subscription provider'
   | 'free or local model'
   | 'model guessed for summary usage'
+  | 'a service tier the session does not record'
   | 'different catalog';
 
 /** What the check needs of a usage record besides its price. */
@@ -157,5 +158,12 @@ function reasonOf(usage: RecordedUsage, priced: PricedUsage): DifferenceReason {
   if (usage.largestPrompt !== undefined && priced.tier === null) return 'long-context rates judged from sums';
   // Rates an agent's own catalog may not apply: a prompt past a long-context threshold, one-hour cache writes.
   if (priced.tier !== null || usage.cacheWrite1h > 0) return 'long-context or one-hour cache rates';
+  // OpenAI's service tiers, which Pi prices but does not record (pi.md: flex ½×, priority 2×, 2.5×
+  // on gpt-5.5): a recorded cost at one of those multiples of the standard price.
+  const ratio = usage.recordedCost !== null && priced.cost !== null && priced.cost > 0 ? usage.recordedCost / priced.cost : null;
+  if (ratio !== null && SERVICE_TIER_MULTIPLES.some((times) => Math.abs(ratio - times) <= times / 100)) return 'a service tier the session does not record';
   return 'different catalog';
 }
+
+/** What OpenAI's flex and priority service tiers cost, as multiples of the standard price. */
+const SERVICE_TIER_MULTIPLES = [0.5, 2, 2.5];
