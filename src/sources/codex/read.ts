@@ -505,7 +505,8 @@ function sessionMeta(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
     // Its history before this point is another rollout's, not copied here: its running totals go
     // on from that history's (inheritsTotals), which that rollout counts.
     const base = meta.history_base?.thread_id;
-    if (base) add(ctx, payload, at, time, notice('earlier history', 'info', `goes on from an earlier point of thread ${base} (a prompt edited, or turns undone): the history before it is in that thread's earlier rollout, and counted there`, []));
+    // The id it names is of the rollout it goes on from (after several edits, another such rollout's), not always the thread's.
+    if (base) add(ctx, payload, at, time, notice('earlier history', 'info', `goes on from an earlier point of this thread, in rollout ${base} (a prompt edited, or turns undone): the history before it is there, and counted there`, []));
     return;
   }
   // Codex writes a thread's meta again on some resumes: not a copy of anything.
@@ -955,7 +956,8 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     // turn of this thread's own, while the parent's record of it is in whichever turn the
     // parent's last response was.
     turn = null;
-    note = 'the running totals continue from the parent thread’s: counted this response’s own usage';
+    // A rollout going on from an earlier point of its own thread (an edited prompt) has no parent.
+    note = ctx.own?.history_base?.thread_id ? 'the running totals go on from this thread’s earlier rollout: this response’s own usage' : 'the running totals continue from the parent thread’s: this response’s own usage';
   } else if (before === null && last !== null && isZero(last) && namesParent(ctx)) {
     // The first totals a fork or a child holds, at a compaction sentinel (its own counts all zero,
     // §7.2 item 2): what they hold was used by its parent (whose copied history carried no count):
