@@ -791,6 +791,21 @@ describe('Claude Code 2.1.332: a compaction written only in its running totals',
     expect(await tokensOf([user('u1', null, 0, 'one'), haiku('a1', 'u1', 1), boundary('cb', 'a1', 2), summary('cs', 'cb', 2), totals])).toEqual([5, 2025, 62000, 300]);
   });
 
+  // Regressions (a second hostile look): one model the totals name otherwise (a sub-agent's, asked
+  // for under a name the API answered under another) lost another model's compaction; and a later
+  // process whose clock was behind made the earlier totals hold less than the files, and the rest
+  // was lost for the whole session.
+  it('pairs a model the totals name otherwise with the one that holds as much more, and goes on past totals that hold less', async () => {
+    const named = (line: ReturnType<typeof reply>, model: string) => ({ ...line, message: { ...(line as unknown as { message: object }).message, model } });
+    const state = costState(5 + 50, 25 + 2000, 12000 + 50000, 300) as ReturnType<typeof costState> & { modelUsage: Record<string, object> };
+    const twoModels = { ...state, modelUsage: { ...state.modelUsage, 'claude-haiku-5-5': { ...state.modelUsage['claude-opus-4-7'], inputTokens: 5, outputTokens: 25, cacheReadInputTokens: 12000, cacheCreationInputTokens: 300 } } };
+    const paired = await tokensOf([user('u1', null, 0, 'one'), reply('a1', 'u1', 1), named(reply('a2', 'a1', 2), 'claude-haiku-4-5-20251001'), boundary('cb', 'a2', 3), summary('cs', 'cb', 3), twoModels]);
+    // The two replies, and the compaction's 50/2,000/50,000 on opus.
+    expect(paired).toEqual([60, 2050, 74000, 600]);
+    const behind = await tokensOf([user('u1', null, 10, 'one'), reply('a1', 'u1', 11), boundary('cb', 'a1', 12), summary('cs', 'cb', 12), costState(55, 2025, 62000, 300), user('u2', 'cs', 5, 'two'), reply('a2', 'u2', 6), costState(60, 2050, 74000, 600)]);
+    expect(behind).toEqual([60, 2050, 74000, 600]);
+  });
+
   it('counts nothing beyond the files where the totals hold less than they do, or do not read', async () => {
     const written = [user('u1', null, 0, 'one'), reply('a1', 'u1', 1), boundary('cb', 'a1', 2), summary('cs', 'cb', 2), reply('a2', 'cs', 3)];
     // Lower than the two replies written (totals that started again), and a count no agent could mean.
@@ -843,11 +858,11 @@ describe('Claude Code 2.1.332: spend written only in its running totals', () => 
     expect(rows.slice(1).reduce((sum, row) => sum + Number(row.split(',')[input]), 0)).toBe(summary.totals.tokens['input']);
   });
 
-  it('counts nothing where the totals hold less of a model than its files (a model the totals name otherwise)', async () => {
+  it('counts nothing where the totals hold less than its files (totals that started again)', async () => {
     const folder = join(await tempDir(), 'projects', '-work-app');
     await cp(join(RUNNING, 'projects', '-work-app'), folder, { recursive: true });
     const path = join(folder, `${MAIN}.jsonl`);
-    await writeFile(path, (await readFile(path, 'utf8')).replace('"claude-sonnet-4-6":{', '"claude-sonnet-4-6-fast":{'));
+    await writeFile(path, (await readFile(path, 'utf8')).replace('"claude-sonnet-4-6":{"inputTokens":78,', '"claude-sonnet-4-6":{"inputTokens":7,'));
     const { code, stdout, stderr } = await runCli(['stats', path, join(folder, MAIN), '--json', '--no-cache', '--by', 'session']);
     expect(code, stderr).toBe(0);
     const rows = (JSON.parse(stdout) as { rows: { tokens: Record<string, number> }[] }).rows;

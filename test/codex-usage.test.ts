@@ -122,12 +122,28 @@ describe('Codex usage in stats', () => {
     expect(forked.rows.map((row) => row.tokens.input).sort((a, b) => a - b)).toEqual([1_000, 16_500]);
   });
 
+  // Regressions (a hostile look at that): each count dropped the record written last, whatever its
+  // counts: a damaged record of the next response, a record written after its count, or a lost
+  // count line after the compaction lost the compaction ($0.05605 of $0.10405); a copy of the
+  // rollout cut between a record and its count counted that response twice.
+  it('tells the response a count holds by its counts, not by where its record was written', async () => {
+    for (const folder of ['remote-compaction-record-damaged', 'record-after-count', 'copy-cut-after-record']) {
+      const { totals } = await stats(folder);
+      expect(totals.tokens, folder).toMatchObject({ input: 16_500, cacheRead: 500, output: 710 });
+    }
+    // Two more responses of 1,000/10, the first's count line lost: each once, the compaction too.
+    expect((await stats('remote-compaction-count-lost')).totals.tokens).toMatchObject({ input: 18_500, output: 730 });
+  });
+
   // The same review: a thread opened with /compact records that compaction before any turn context
-  // names a model; it was unpriced ("model not recorded").
+  // names a model; it was unpriced ("model not recorded"). So was a fork's (0.169 writes a fork
+  // as going on from its parent's history, history_base, and names its parent).
   it('prices a compaction made before the thread’s first turn context as the model that context names, said', async () => {
-    const { totals } = await stats('compaction-first');
-    expect(totals.cost.bough).toBeCloseTo(6000 * 5e-6 + 600 * 30e-6 + 2000 * 5e-6 + 1000 * 0.5e-6 + 30 * 30e-6, 9);
-    expect(totals.unpricedRecords).toBe(0);
+    for (const folder of ['compaction-first', 'fork-opened-with-compact']) {
+      const { totals } = await stats(folder);
+      expect(totals.cost.bough, folder).toBeCloseTo(6000 * 5e-6 + 600 * 30e-6 + 2000 * 5e-6 + 1000 * 0.5e-6 + 30 * 30e-6, 9);
+      expect(totals.unpricedRecords).toBe(0);
+    }
   });
 
   // Found by a review that ran Codex 0.169: `service_tier = "flex"` is recorded and sent with

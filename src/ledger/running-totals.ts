@@ -55,8 +55,9 @@ export function unrecordedSpend(files: readonly CountedFile[], untimedAt: number
       continue;
     }
     const rest = restOf(checkpoint, counted, apart);
-    if (rest === null) break;
-    if (rest.length === 0) continue;
+    // Totals holding less than the files count by then (a later process's clock behind, totals
+    // that started again): none here; the next totals, which hold these, may tell.
+    if (rest === null || rest.length === 0) continue;
     const key = `${UNRECORDED}#${index}@${main.ledger.key}`;
     found.push({
       key,
@@ -110,7 +111,8 @@ function countedUsage(files: readonly CountedFile[], untimedAt: number): TimedUs
 
 /**
  * A model as the totals and the files both name it: the totals name it as asked for (an id
- * without its date, `claude-haiku-4-5`), a response as the API answered (`…-20251001`).
+ * without its date, `claude-haiku-4-5`), a response as the API answered (`…-20251001`). A model
+ * asked for under another name still (fast mode's, a gateway's) is paired in restOf.
  */
 function sameModel(model: string): string {
   return model.replace(/@[\w.-]+$/, '').replace(/-\d{8}$/, '');
@@ -129,34 +131,52 @@ function add(into: Sums, counts: Pick<TokenCounts, (typeof KINDS)[number]>, webS
 
 /**
  * What the totals hold beyond what was counted and counted apart (a baseline too), by model
- * (those it grew for); null when they hold less of any kind for any model than that (then nothing
- * is known of the rest). What is returned is counted apart from then on.
+ * (those it grew for); null when they hold less than that in all, of any kind. A model the files
+ * count more of than the totals hold is one the totals name otherwise (they name a model as
+ * asked for: fast mode's reply as the model asked for, the files as the one that answered): what
+ * it lacks is taken from the model that holds at least as much more of every kind, the nearest;
+ * with none such, or a model both short of one kind and beyond in another, null. What is
+ * returned is counted apart from then on.
  */
 function restOf(checkpoint: RunningTotals, counted: ReadonlyMap<string, Sums>, apart: Map<string, Sums>): { model: string; counts: Pick<TokenCounts, (typeof KINDS)[number]>; webSearches: number; cost: null }[] | null {
   // By model as both name it, each under the first name the totals give it.
-  const totals = new Map<string, { name: string; sums: Sums }>();
+  const names = new Map<string, string>();
+  const beyond = new Map<string, Sums>();
   for (const { model, counts, webSearches } of checkpoint.models) {
     const key = sameModel(model);
-    const found = totals.get(key) ?? { name: model, sums: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, webSearches: 0 } };
-    add(found.sums, counts, webSearches);
-    totals.set(key, found);
+    if (!names.has(key)) names.set(key, model);
+    add(sumsOf(beyond, key), counts, webSearches);
   }
-  const allKinds = [...KINDS, 'webSearches'] as const;
-  for (const model of new Set([...counted.keys(), ...apart.keys()])) {
-    const total = totals.get(model)?.sums;
-    if (allKinds.some((kind) => (total?.[kind] ?? 0) < (counted.get(model)?.[kind] ?? 0) + (apart.get(model)?.[kind] ?? 0))) return null;
+  for (const [key, sums] of [...counted, ...apart]) {
+    const into = sumsOf(beyond, key);
+    for (const kind of ALL_KINDS) into[kind] -= sums[kind];
+  }
+  const short = [...beyond].filter(([, sums]) => ALL_KINDS.some((kind) => sums[kind] < 0));
+  for (const [key, lacking] of short) {
+    if (ALL_KINDS.some((kind) => lacking[kind] > 0)) return null;
+    const holders = [...beyond].filter(([other, sums]) => other !== key && ALL_KINDS.every((kind) => sums[kind] + lacking[kind] >= 0));
+    const nearest = holders.sort(([, a], [, b]) => spare(a, lacking) - spare(b, lacking))[0];
+    if (nearest === undefined) return null;
+    for (const kind of ALL_KINDS) {
+      nearest[1][kind] += lacking[kind];
+      lacking[kind] = 0;
+    }
   }
   const rest: { model: string; counts: Pick<TokenCounts, (typeof KINDS)[number]>; webSearches: number; cost: null }[] = [];
-  for (const [key, { name, sums: total }] of totals) {
-    const seen = counted.get(key);
-    const before = sumsOf(apart, key);
-    const grown = (kind: keyof Sums) => total[kind] - (seen?.[kind] ?? 0) - before[kind];
-    const counts = { input: grown('input'), output: grown('output'), cacheRead: grown('cacheRead'), cacheWrite: grown('cacheWrite'), cacheWrite1h: 0 };
-    counts.cacheWrite1h = Math.min(grown('cacheWrite1h'), counts.cacheWrite);
-    const webSearches = grown('webSearches');
-    if (counts.input + counts.output + counts.cacheRead + counts.cacheWrite === 0 && webSearches === 0) continue;
-    add(before, counts, webSearches);
-    rest.push({ model: name, counts, webSearches, cost: null });
+  for (const [key, grown] of beyond) {
+    const name = names.get(key);
+    if (name === undefined) continue;
+    const counts = { input: grown.input, output: grown.output, cacheRead: grown.cacheRead, cacheWrite: grown.cacheWrite, cacheWrite1h: Math.min(grown.cacheWrite1h, grown.cacheWrite) };
+    if (counts.input + counts.output + counts.cacheRead + counts.cacheWrite === 0 && grown.webSearches === 0) continue;
+    add(sumsOf(apart, key), counts, grown.webSearches);
+    rest.push({ model: name, counts, webSearches: grown.webSearches, cost: null });
   }
   return rest;
+}
+
+const ALL_KINDS = [...KINDS, 'webSearches'] as const;
+
+/** What a model holds beyond another's lack, in all. */
+function spare(sums: Sums, lacking: Sums): number {
+  return ALL_KINDS.reduce((total, kind) => total + sums[kind] + lacking[kind], 0);
 }

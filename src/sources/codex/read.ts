@@ -207,7 +207,9 @@ interface CodexContext {
    * The responses 0.169 recorded one by one (`token_usage_record`, each before its token_count)
    * that no token_count has counted yet, by response id: counted apart, unless one does.
    */
-  recordsUncounted: { draft: Draft; responseId: string }[];
+  recordsUncounted: RecordedResponse[];
+  /** The last few responses counted with no record of their own read yet: a record written after its count is theirs. */
+  countedUnrecorded: Totals[];
   /** Usage counted before any turn context named a model, and whether fast mode was set then: see turnContext. */
   unmodelled: { usage: Usage; fastAsked: boolean }[];
   occurrences: Map<string, number>;
@@ -268,6 +270,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     serviceTier: null,
     usages: [],
     recordsUncounted: [],
+    countedUnrecorded: [],
     unmodelled: [],
     occurrences: new Map(),
     turnId: '',
@@ -1020,13 +1023,41 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     draft.entry.usage.push(usage);
     ctx.usages.push({ usage, turn: part.turn, before: part.from === null ? '0' : countsSignature(part.from), after: part.to === null ? `last:${countsSignature(part.counts)}#${at.line}` : countsSignature(part.to) });
   }
-  // The responses recorded one by one that this count holds: its own, recorded just before it;
-  // where the totals grew by more, those whose count lines are lost too.
-  if (unseen !== null) for (const { draft: recorded } of ctx.recordsUncounted.splice(0)) recorded.dropped = true;
-  else {
-    const recorded = ctx.recordsUncounted.pop();
-    if (recorded) recorded.draft.dropped = true;
+  // The responses recorded one by one that this count holds, told by their counts: its own
+  // (recorded just before it, as a rule), and where the totals grew by more, those whose count
+  // lines are lost. Not by place: a record may be damaged, or written after its count.
+  const own = last !== null && selfConsistent(last) ? last : delta;
+  if (dropRecorded(ctx, (recorded) => sameTotals(recorded, own)) === null) {
+    ctx.countedUnrecorded.push(own);
+    if (ctx.countedUnrecorded.length > RECENT_COUNTS) ctx.countedUnrecorded.shift();
   }
+  let rest = unseen;
+  while (rest !== null && !isZero(rest)) {
+    const left: Totals = rest;
+    const lost = dropRecorded(ctx, (recorded) => grewFrom(left, recorded));
+    rest = lost === null ? null : difference(left, lost);
+  }
+}
+
+/** Counts read with no record of their own kept for a record written after them: a few. */
+const RECENT_COUNTS = 8;
+
+/** A response recorded on its own, not yet counted by a count event. */
+interface RecordedResponse {
+  draft: Draft;
+  counts: Totals;
+}
+
+/** Drops the latest response recorded on its own that `holds` says is counted; its counts, or null when none is. */
+function dropRecorded(ctx: CodexContext, holds: (counts: Totals) => boolean): Totals | null {
+  for (let i = ctx.recordsUncounted.length - 1; i >= 0; i--) {
+    const recorded = ctx.recordsUncounted[i] as RecordedResponse;
+    if (!holds(recorded.counts)) continue;
+    ctx.recordsUncounted.splice(i, 1);
+    recorded.draft.dropped = true;
+    return recorded.counts;
+  }
+  return null;
 }
 
 /**
@@ -1042,9 +1073,19 @@ function usageRecord(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   const r = parse(ctx, raw.rawUsageRecord, payload, at.line, 'token_usage_record');
   const counts = r === null ? null : totalsOf(r.usage);
   if (r === null || counts === null) return;
+  // Written after the count that holds it.
+  const counted = ctx.countedUnrecorded.findLastIndex((own) => sameTotals(own, counts));
+  if (counted !== -1) {
+    ctx.countedUnrecorded.splice(counted, 1);
+    return;
+  }
   const draft = add(ctx, payload, at, time, { kind: 'usageOnly', usageKind: 'usage', note: 'a response Codex recorded on its own, which its running totals do not hold (a remote compaction’s, or one whose count line is lost)' });
-  draft.entry.usage.push(codexUsage(ctx, reasoningWithinOutput(ctx, counts, at.line), ctx.model, time));
-  ctx.recordsUncounted.push({ draft, responseId: r.response_id });
+  const usage = codexUsage(ctx, reasoningWithinOutput(ctx, counts, at.line), ctx.model, time);
+  draft.entry.usage.push(usage);
+  // Claimed as its count would be, from the totals before it: a copy of the file that holds its
+  // count (the file whose copy was cut between the two) counts it once.
+  ctx.usages.push({ usage, turn: ctx.turnId, before: ctx.totals === null ? '0' : countsSignature(ctx.totals), after: countsSignature(movedOn(ctx.totals, counts)) });
+  ctx.recordsUncounted.push({ draft, counts });
 }
 
 /**
@@ -1073,9 +1114,11 @@ function reasoningWithinOutput(ctx: CodexContext, counts: Totals, line: number):
 
 function codexUsage(ctx: CodexContext, counts: Totals, model: string | null, time: number | null): Usage {
   const usage = codexUsageOf(ctx, counts, model, time);
-  // Not in a rollout going on from an earlier point of its thread: its first compaction may be
-  // made with the model that history had, which it does not tell (the next one may be another).
-  if (model === null && !ctx.own?.history_base?.thread_id) ctx.unmodelled.push({ usage, fastAsked: ctx.serviceTier === 'fast' });
+  // Not in a rollout going on from an edited prompt of its own thread (a fork's names its parent
+  // too): its first compaction may be made with the model that history had, which it does not
+  // tell (the user may have chosen another since: the next turn context names that one).
+  const edited = Boolean(ctx.own?.history_base?.thread_id) && !ctx.own?.forked_from_id;
+  if (model === null && !edited) ctx.unmodelled.push({ usage, fastAsked: ctx.serviceTier === 'fast' });
   return usage;
 }
 
@@ -1372,10 +1415,11 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
   // the counts the thread's first ones did. Numbered from the second, in file order, as a copy of
   // the file numbers them too; a claim made once is as it always was (claims archived by earlier
   // builds go on matching).
-  // A response recorded on its own, by its id: a copy of the file holding the same record counts it once.
-  for (const { draft, responseId } of ctx.recordsUncounted) for (const usage of draft.entry.usage) usage.claim = `${anchor}|response ${responseId}`;
+  // A response recorded on its own and counted by its count event after all is not its own claim.
+  const dropped = new Set(ctx.drafts.filter((draft) => draft.dropped).flatMap((draft) => draft.entry.usage));
   const made = new Map<string, number>();
   for (const { usage, turn, before, after } of ctx.usages) {
+    if (dropped.has(usage)) continue;
     const claim = `${anchor}|${before}>${after}`;
     const seen = `${claim}\u0000${turn ?? ''}`;
     const times = (made.get(seen) ?? 0) + 1;
