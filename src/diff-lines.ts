@@ -68,6 +68,46 @@ export function diffChange(diff: ToolDiff): { added: number; removed: number } {
   return { added, removed };
 }
 
+/** A file's header in Codex's own patch form (`*** Update File: src/a.ts`). */
+const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/;
+
+/**
+ * Lines added and removed by a diff, by the file they are of (as its headers name it: `b/` and
+ * `a/` prefixes of a unified diff taken off), in the order first named; lines before any header
+ * are of no file and left out.
+ */
+export function diffChangeByFile(diff: ToolDiff): { path: string; added: number; removed: number }[] {
+  const files = new Map<string, { path: string; added: number; removed: number }>();
+  let current: { path: string; added: number; removed: number } | null = null;
+  let removedFrom: string | null = null;
+  const open = (path: string) => {
+    let file = files.get(path);
+    if (file === undefined) files.set(path, (file = { path, added: 0, removed: 0 }));
+    current = file;
+  };
+  eachDiffLine(diff, (kind, line) => {
+    if (kind === 'header') {
+      const named = line.slice(4).replace(/\t.*$/, '').trim();
+      if (line.startsWith('--- ')) removedFrom = named === '/dev/null' ? null : named.replace(/^a\//, '');
+      else if (line.startsWith('+++ ')) {
+        const path = named === '/dev/null' ? removedFrom : named.replace(/^b\//, '');
+        if (path !== null) open(path);
+      }
+      return;
+    }
+    if (diff.format !== 'unified' && kind === 'context') {
+      const path = PATCH_FILE.exec(line)?.[1]?.trim();
+      if (path) open(path);
+      return;
+    }
+    const file = current as { added: number; removed: number } | null;
+    if (file === null) return;
+    if (kind === 'added') file.added++;
+    else if (kind === 'removed') file.removed++;
+  });
+  return [...files.values()];
+}
+
 function isFileHeader(line: string, next: string | undefined, inUncountedHunk: boolean): boolean {
   if (line.startsWith('+++')) return !inUncountedHunk;
   if (line.startsWith('---')) return !inUncountedHunk || (next?.startsWith('+++') ?? false);

@@ -183,8 +183,8 @@ export type EntryPayload =
       subagents: SubagentRun[];
       /** The edit's diff, when the tool reported one. */
       diff: ToolDiff | null;
-      /** Lines added and removed by an edit, from its diff. */
-      change: { added: number; removed: number } | null;
+      /** Lines added and removed by an edit, from its diff; of each file, where it changed several (Codex's apply_patch). */
+      change: { added: number; removed: number; files?: FileChange[] } | null;
       commits: GitCommit[];
       /** Calls the tool made inside itself (code mode). */
       nestedCalls: { name: string; status: string | null; error: string | null }[];
@@ -287,6 +287,13 @@ export interface SessionFile {
   diagnostics: Diagnostic[];
   /** Lines read, including bad ones. */
   lineCount: number;
+}
+
+/** Lines one file gained and lost in an edit of several files. */
+export interface FileChange {
+  path: string;
+  added: number;
+  removed: number;
 }
 
 /** An agent's running totals of a session at one point, by model (see SessionFile.runningTotals). */

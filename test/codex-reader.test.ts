@@ -449,6 +449,10 @@ describe('Codex tool results and failures, from a review of the pages', () => {
     return read(path);
   };
   const patch = '*** Begin Patch\n*** Add File: hello.txt\n+HELLO\n*** Update File: main.py\n@@\n-print(1)\n+print(2)\n*** End Patch';
+  const patchFiles = [
+    ['hello.txt', 1, 0],
+    ['main.py', 1, 1],
+  ];
 
   it('regression: a patch whose output line never came showed no diff and counted no line; now its patch_apply_end is its result', async () => {
     const file = await rollout('b1', [
@@ -464,13 +468,20 @@ describe('Codex tool results and failures, from a review of the pages', () => {
       { event: { type: 'patch_apply_end', call_id: 'p1', success: true } },
       { item: { type: 'custom_tool_call_output', call_id: 'p1', output: 'Success.' } },
     ]);
-    expect(ofKind(whole, 'toolResult').map((r) => [r.content, r.change])).toEqual([[[{ type: 'text', text: 'Success.' }], { added: 2, removed: 1 }]]);
+    const eachFile = patchFiles.map(([path, added, removed]) => ({ path, added, removed }));
+    expect(ofKind(whole, 'toolResult').map((r) => [r.content, r.change])).toEqual([[[{ type: 'text', text: 'Success.' }], { added: 2, removed: 1, files: eachFile }]]);
+    // Its unified diffs, as patch_apply_end reports them, tell each file's lines too.
+    const unified = await rollout('b7', [
+      { item: { type: 'custom_tool_call', call_id: 'p1', name: 'apply_patch', input: patch } },
+      { event: { type: 'patch_apply_end', call_id: 'p1', success: true, changes: { '/home/ana/app/hello.txt': { type: 'add', content: 'HELLO\n' }, '/home/ana/app/main.py': { type: 'update', unified_diff: '@@ -1 +1 @@\n-print(1)\n+print(2)\n' } } } },
+    ]);
+    expect(ofKind(unified, 'toolResult')[0]?.change?.files?.map((f) => [f.path, f.added, f.removed])).toEqual(patchFiles);
     // A function call giving the patch as its `input` field is drawn as a diff too.
     const field = await rollout('b3', [
       { item: { type: 'function_call', call_id: 'p1', name: 'apply_patch', arguments: JSON.stringify({ input: patch }) } },
       { item: { type: 'function_call_output', call_id: 'p1', output: 'Done!' } },
     ]);
-    expect(ofKind(field, 'toolResult')[0]?.change).toEqual({ added: 2, removed: 1 });
+    expect(ofKind(field, 'toolResult')[0]?.change).toEqual({ added: 2, removed: 1, files: eachFile });
   });
 
   // Regression (the same review): a fork whose own session_meta line was cut short took the
@@ -507,14 +518,15 @@ describe('Codex tool results and failures, from a review of the pages', () => {
   });
 
   // Regression (a hostile look): a patch over two files counted all its lines to the first in
-  // Files touched (hello.txt +2 −1, main.py none); they count in the totals, no one file's.
-  it('counts the lines of a patch over several files to none of them alone', async () => {
+  // Files touched (hello.txt +2 −1, main.py none); then, to none of them alone. Each file's own.
+  it('counts the lines of a patch over several files to each file', async () => {
     const file = await rollout('b6', [
       { item: { type: 'custom_tool_call', call_id: 'p1', name: 'apply_patch', input: patch } },
       { item: { type: 'custom_tool_call_output', call_id: 'p1', output: 'Success.' } },
     ]);
     const [result] = unpackEntries(ledgerOf(file).entries).filter((entry) => entry.result !== null).map((entry) => entry.result);
     expect(result).toMatchObject({ path: null, added: 2, removed: 1 });
+    expect(result?.files?.map((f) => [f.path, f.added, f.removed])).toEqual(patchFiles);
   });
 
   it('regression: a failed command polled with write_stdin was two failures; now one, where its exit shows', async () => {

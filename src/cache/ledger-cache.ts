@@ -968,6 +968,7 @@ const resultSchema = z.object({
   added: count,
   removed: count,
   commits: z.array(z.object({ landed: z.boolean(), line: text.nullable(), message: text.nullable() })),
+  files: z.array(z.object({ path: text, added: count, removed: count })).optional(),
 });
 const entrySchema = z.object({
   key: text,

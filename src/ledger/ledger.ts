@@ -6,7 +6,7 @@ import { attachedFilesLength } from '../attached-files.js';
 import { problemCount } from '../diagnostics.js';
 import { buildTree, type EntryTree } from '../model/tree.js';
 import { packEntries, usageKeyOf, type PackedEntries } from './packed-entries.js';
-import { CLAIM_TURN, type Block, type Entry, type RunningTotals, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
+import { CLAIM_TURN, type Block, type Entry, type FileChange, type RunningTotals, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
 import { cutText } from '../unicode-text.js';
 
 /** Names a session everywhere (pages, rows, links): its source and file. Never object identity. */
@@ -71,6 +71,8 @@ export interface LedgerToolResult {
   added: number;
   removed: number;
   commits: { landed: boolean; line: string | null; message: string | null }[];
+  /** Of an edit of several files (`path` null), the lines each gained and lost. Absent: one file, or none told. */
+  files?: FileChange[];
 }
 
 /** One entry of the file, reduced to what is counted. */
@@ -316,6 +318,7 @@ function resultOf(entry: Entry & { kind: 'toolResult' }, work: ToolWork): Ledger
     added: entry.change?.added ?? 0,
     removed: entry.change?.removed ?? 0,
     commits: entry.commits.map((c) => ({ landed: c.landed, line: c.line, message: c.message })),
+    ...(entry.change?.files && entry.change.files.length > 0 ? { files: entry.change.files } : {}),
   };
 }
 

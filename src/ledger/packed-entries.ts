@@ -115,7 +115,8 @@ function callToRow(call: LedgerToolCall): unknown[] {
 }
 
 function resultToRow(result: LedgerToolResult): unknown[] {
-  return [result.failed, result.path, result.added, result.removed, result.commits.map((c) => [c.landed, c.line, c.message])];
+  const row = [result.failed, result.path, result.added, result.removed, result.commits.map((c) => [c.landed, c.line, c.message])];
+  return result.files ? [...row, result.files.map((f) => [f.path, f.added, f.removed])] : row;
 }
 
 export function packEntries(entries: readonly LedgerEntry[]): PackedEntries {
@@ -393,12 +394,20 @@ function callFromRow(value: unknown): LedgerToolCall {
 }
 
 function resultFromRow(value: unknown): LedgerToolResult {
-  const fields = row(value, 5);
+  // A sixth field, of an edit of several files: each file's lines.
+  const fields = Array.isArray(value) && value.length === 6 ? value : row(value, 5);
   const commitRows = list(fields[4]);
   const commits = new Array<LedgerToolResult['commits'][number]>(commitRows.length);
   for (let i = 0; i < commitRows.length; i++) {
     const commit = row(commitRows[i], 3);
     commits[i] = { landed: flag(commit[0]), line: textOrNull(commit[1]), message: textOrNull(commit[2]) };
   }
-  return { failed: flag(fields[0]), path: textOrNull(fields[1]), added: count(fields[2]), removed: count(fields[3]), commits };
+  const result: LedgerToolResult = { failed: flag(fields[0]), path: textOrNull(fields[1]), added: count(fields[2]), removed: count(fields[3]), commits };
+  if (fields.length === 6) {
+    result.files = list(fields[5]).map((file) => {
+      const [path, added, removed] = row(file, 3);
+      return { path: text(path), added: count(added), removed: count(removed) };
+    });
+  }
+  return result;
 }

@@ -919,10 +919,12 @@ class ToolAcc {
     for (const commit of result.commits) this.commits.push({ ...commit, entryId });
     this.added += result.added;
     this.removed += result.removed;
-    if (result.path !== null && result.added + result.removed > 0) {
-      const file = this.touch(result.path);
-      file.added += result.added;
-      file.removed += result.removed;
+    // An edit of several files (Codex's apply_patch) tells each file's lines.
+    for (const { path, added, removed } of result.files ?? (result.path === null ? [] : [{ path: result.path, added: result.added, removed: result.removed }])) {
+      if (added + removed === 0) continue;
+      const file = this.touch(path);
+      file.added += added;
+      file.removed += removed;
     }
   }
 

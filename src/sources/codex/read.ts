@@ -22,11 +22,12 @@
 import { basename } from 'node:path';
 import type { z } from 'zod';
 import { diagnostic, type FileDiagnostics } from '../../diagnostics.js';
-import type { Block, Entry, EntryPayload, SessionFile, ToolDiff, Usage } from '../../types.js';
+import type { Block, Entry, EntryPayload, FileChange, SessionFile, ToolDiff, Usage } from '../../types.js';
 import { cutDeepNesting, isPlainObject, MAX_NESTING } from '../json-line.js';
 import { lineRecords } from '../line-records.js';
 import type { RawLine } from '../lines.js';
-import { diffChange } from '../tool-output.js';
+import { diffChange, pathBesideCwd } from '../tool-output.js';
+import { diffChangeByFile } from '../../diff-lines.js';
 import type { PendingLine, SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { threadNameOf } from './session-index.js';
@@ -682,6 +683,16 @@ function foundToolsText(tools: unknown): string {
     .join('\n');
 }
 
+/**
+ * The lines a patch added and removed, and of a patch of several files each file's (its path as
+ * the call names it, beside the thread's folder): the files touched are told apart.
+ */
+function patchChange(ctx: CodexContext, diff: ToolDiff): { added: number; removed: number; files?: FileChange[] } {
+  const change = diffChange(diff);
+  const files = diffChangeByFile(diff);
+  return files.length > 1 ? { ...change, files: files.map((file) => ({ ...file, path: pathBesideCwd(file.path, ctx.cwd) })) } : change;
+}
+
 function toolCall(ctx: CodexContext, id: string, name: string, args: unknown, argumentsError: string | null): ToolCallBlock {
   const block: ToolCallBlock = { type: 'toolCall', id, name, arguments: args, argumentsError, effect: toolEffect(name, args, ctx.cwd) };
   ctx.calls.set(id, block);
@@ -709,7 +720,7 @@ function toolOutput(ctx: CodexContext, item: Record<string, unknown>, at: Place,
     isError,
     subagents: [],
     diff,
-    change: diff === null || isError ? null : diffChange(diff),
+    change: diff === null || isError ? null : patchChange(ctx, diff),
     commits: commitsOf(call?.name ?? null, call?.effect.command ?? null, text, isError),
     nestedCalls: [],
   }).entry;
@@ -1407,7 +1418,7 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
     if (applied) {
       if (applied.success === false) result.isError = true;
       if (applied.diff !== null) result.diff = applied.diff;
-      result.change = result.diff === null || result.isError ? null : diffChange(result.diff);
+      result.change = result.diff === null || result.isError ? null : patchChange(ctx, result.diff);
     }
   }
   // A claim the file makes again is a request of its own, each time: after a "context window
@@ -1649,7 +1660,7 @@ function patchEnded(ctx: CodexContext, event: Record<string, unknown>, at: Place
     isError,
     subagents: [],
     diff,
-    change: diff === null || isError ? null : diffChange(diff),
+    change: diff === null || isError ? null : patchChange(ctx, diff),
     commits: [],
     nestedCalls: [],
   });
