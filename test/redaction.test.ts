@@ -270,6 +270,29 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
+// Regression (a hostile look): the files a Codex patch over several files touched, each with its
+// lines, were kept as read under --share: the home folder in Files touched, the search and the archive.
+it('redacts the path of each file a patch over several files touched', async () => {
+  const folder = await tempDir('bough-patch-');
+  const id = '0195cccc-0000-7000-8000-0000000000d1';
+  const patch = `*** Begin Patch\n*** Update File: ${HOME}/private-clinic/patients.txt\n@@\n-a\n+b\n*** Add File: ${HOME}/notes/new.txt\n+c\n*** End Patch`;
+  const lines = [
+    { timestamp: '2026-03-06T09:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-03-06T09:00:00.000Z', cwd: '/work/harbour', originator: 'codex_cli_rs', cli_version: '0.125.0' } },
+    { timestamp: '2026-03-06T09:00:01.000Z', type: 'turn_context', payload: { cwd: '/work/harbour', model: 'gpt-5' } },
+    { timestamp: '2026-03-06T09:00:02.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'edit both' }] } },
+    { timestamp: '2026-03-06T09:00:03.000Z', type: 'response_item', payload: { type: 'custom_tool_call', call_id: 'p1', name: 'apply_patch', input: patch } },
+    { timestamp: '2026-03-06T09:00:04.000Z', type: 'response_item', payload: { type: 'custom_tool_call_output', call_id: 'p1', output: 'Success.' } },
+  ];
+  await writeFile(join(folder, `rollout-2026-03-06T09-00-00-${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  const outDir = join(await tempDir('bough-patch-report-'), 'report');
+  let stderr = '';
+  const io: CliIo = { stdout: () => undefined, stderr: (t) => (stderr += t), env: {}, home: HOME, isTty: false, now: () => NOW };
+  expect(await main(['build', folder, '--share', '--out', outDir, '--tz', 'UTC'], io), stderr).toBe(0);
+  const files = await readAll(outDir);
+  expect([...files].filter(([, text]) => text.includes(HOME)).map(([file]) => file)).toEqual([]);
+  expect([...files.values()].some((text) => text.includes('~/private-clinic/patients.txt'))).toBe(true);
+});
+
 describe('--redact', () => {
   it('has something to remove: without it, every planted secret and the home folder are in the report', () => {
     const all = [...builds.plain.files.values()];

@@ -253,7 +253,8 @@ class Walker {
           isError: entry.isError,
           subagents: entry.subagents.map((run) => this.subagent(run, omitted)),
           diff: omitted || entry.diff === null ? null : { format: entry.diff.format, text: this.t(entry.diff.text) },
-          change: entry.change,
+          // Each file's path, as the call's own paths are.
+          change: entry.change === null ? null : { added: entry.change.added, removed: entry.change.removed, ...(entry.change.files ? { files: entry.change.files.map((f) => ({ ...f, path: this.t(f.path) })) } : {}) },
           // Read from what git printed: with the output left out, a commit keeps only its hash and whether it landed.
           commits: entry.commits.map((c) => (omitted ? { ...c, branch: null, message: null, line: null } : { ...c, branch: this.maybe(c.branch), message: this.maybe(c.message), line: this.maybe(c.line) })),
           // A nested call's error is what the tool it called printed.
