@@ -68,13 +68,14 @@ export function diffChange(diff: ToolDiff): { added: number; removed: number } {
   return { added, removed };
 }
 
-/** A file's header in Codex's own patch form (`*** Update File: src/a.ts`). */
-const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/;
+/** A file's header in Codex's own patch form (`*** Update File: src/a.ts`), and where it moves one to. */
+const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+?)\r?$/;
+const PATCH_MOVE = /^\*\*\* Move to: (.+?)\r?$/;
 
 /**
  * Lines added and removed by a diff, by the file they are of (as its headers name it: `b/` and
- * `a/` prefixes of a unified diff taken off), in the order first named; lines before any header
- * are of no file and left out.
+ * `a/` prefixes of a unified diff taken off; a file moved, by where it went), in the order first
+ * named; lines before any header are of no file and left out.
  */
 export function diffChangeByFile(diff: ToolDiff): { path: string; added: number; removed: number }[] {
   const files = new Map<string, { path: string; added: number; removed: number }>();
@@ -87,7 +88,7 @@ export function diffChangeByFile(diff: ToolDiff): { path: string; added: number;
   };
   eachDiffLine(diff, (kind, line) => {
     if (kind === 'header') {
-      const named = line.slice(4).replace(/\t.*$/, '').trim();
+      const named = line.slice(4).replace(/\r$/, '').trim();
       if (line.startsWith('--- ')) removedFrom = named === '/dev/null' ? null : named.replace(/^a\//, '');
       else if (line.startsWith('+++ ')) {
         const path = named === '/dev/null' ? removedFrom : named.replace(/^b\//, '');
@@ -98,6 +99,13 @@ export function diffChangeByFile(diff: ToolDiff): { path: string; added: number;
     if (diff.format !== 'unified' && kind === 'context') {
       const path = PATCH_FILE.exec(line)?.[1]?.trim();
       if (path) open(path);
+      const moved = PATCH_MOVE.exec(line)?.[1]?.trim();
+      const file = current as { path: string; added: number; removed: number } | null;
+      if (moved && file !== null && !files.has(moved)) {
+        files.delete(file.path);
+        file.path = moved;
+        files.set(moved, file);
+      }
       return;
     }
     const file = current as { added: number; removed: number } | null;

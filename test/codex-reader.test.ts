@@ -476,6 +476,20 @@ describe('Codex tool results and failures, from a review of the pages', () => {
       { event: { type: 'patch_apply_end', call_id: 'p1', success: true, changes: { '/home/ana/app/hello.txt': { type: 'add', content: 'HELLO\n' }, '/home/ana/app/main.py': { type: 'update', unified_diff: '@@ -1 +1 @@\n-print(1)\n+print(2)\n' } } } },
     ]);
     expect(ofKind(unified, 'toolResult')[0]?.change?.files?.map((f) => [f.path, f.added, f.removed])).toEqual(patchFiles);
+    // A file moved counts where it went; a patch written with CRLF line ends reads as one with LF.
+    const moved = await rollout('b8', [
+      { item: { type: 'custom_tool_call', call_id: 'p1', name: 'apply_patch', input: '*** Begin Patch\r\n*** Update File: old.py\r\n*** Move to: new.py\r\n@@\r\n-a\r\n+b\r\n*** Add File: c.py\r\n+c\r\n*** End Patch' } },
+      { item: { type: 'custom_tool_call_output', call_id: 'p1', output: 'Success.' } },
+    ]);
+    expect(ofKind(moved, 'toolResult')[0]?.change?.files?.map((f) => [f.path, f.added, f.removed])).toEqual([
+      ['new.py', 1, 1],
+      ['c.py', 1, 0],
+    ]);
+    const reported = await rollout('b9', [
+      { item: { type: 'custom_tool_call', call_id: 'p1', name: 'apply_patch', input: '*** Begin Patch\n*** Update File: old.py\n*** Move to: new.py\n@@\n-a\n+b\n*** End Patch' } },
+      { event: { type: 'patch_apply_end', call_id: 'p1', success: true, changes: { '/home/ana/app/old.py': { type: 'update', unified_diff: '@@ -1 +1 @@\n-a\n+b\n', move_path: '/home/ana/app/new.py' } } } },
+    ]);
+    expect(ofKind(reported, 'toolResult')[0]?.change?.files?.map((f) => [f.path, f.added, f.removed])).toEqual([['new.py', 1, 1]]);
     // A function call giving the patch as its `input` field is drawn as a diff too.
     const field = await rollout('b3', [
       { item: { type: 'function_call', call_id: 'p1', name: 'apply_patch', arguments: JSON.stringify({ input: patch }) } },

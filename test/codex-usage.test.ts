@@ -133,6 +133,11 @@ describe('Codex usage in stats', () => {
     }
     // Two more responses of 1,000/10, the first's count line lost: each once, the compaction too.
     expect((await stats('remote-compaction-count-lost')).totals.tokens).toMatchObject({ input: 18_500, output: 730 });
+    // Regressions (a third hostile look): a lost count's record was passed over for a compaction's
+    // that fits in what the totals grew by too; a compaction after the turn's end whose counts are
+    // its last response's (whose own record was damaged) was taken for that record written late.
+    expect((await stats('count-lost-then-compaction')).totals.tokens).toMatchObject({ input: 22_000, output: 765 });
+    expect((await stats('compaction-same-counts-after-turn')).totals.tokens).toMatchObject({ input: 18_000, cacheRead: 1_000, output: 730 });
   });
 
   // The same review: a thread opened with /compact records that compaction before any turn context

@@ -209,8 +209,8 @@ interface CodexContext {
    * that no token_count has counted yet, by response id: counted apart, unless one does.
    */
   recordsUncounted: RecordedResponse[];
-  /** The last few responses counted with no record of their own read yet: a record written after its count is theirs. */
-  countedUnrecorded: Totals[];
+  /** The response the last count event counted, when no record of it was read: a record written right after it is its own. */
+  countedUnrecorded: Totals | null;
   /** Usage counted before any turn context named a model, and whether fast mode was set then: see turnContext. */
   unmodelled: { usage: Usage; fastAsked: boolean }[];
   occurrences: Map<string, number>;
@@ -271,7 +271,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     serviceTier: null,
     usages: [],
     recordsUncounted: [],
-    countedUnrecorded: [],
+    countedUnrecorded: null,
     unmodelled: [],
     occurrences: new Map(),
     turnId: '',
@@ -684,13 +684,15 @@ function foundToolsText(tools: unknown): string {
 }
 
 /**
- * The lines a patch added and removed, and of a patch of several files each file's (its path as
- * the call names it, beside the thread's folder): the files touched are told apart.
+ * The lines a patch added and removed, and of a call naming several files (a patch of several, a
+ * file moved) each file's (its path as the call names it, beside the thread's folder): the files
+ * touched are told apart.
  */
-function patchChange(ctx: CodexContext, diff: ToolDiff): { added: number; removed: number; files?: FileChange[] } {
+function patchChange(ctx: CodexContext, diff: ToolDiff, call: ToolCallBlock | undefined): { added: number; removed: number; files?: FileChange[] } {
   const change = diffChange(diff);
+  if ((call?.effect.paths.length ?? 0) < 2) return change;
   const files = diffChangeByFile(diff);
-  return files.length > 1 ? { ...change, files: files.map((file) => ({ ...file, path: pathBesideCwd(file.path, ctx.cwd) })) } : change;
+  return files.length > 0 ? { ...change, files: files.map((file) => ({ ...file, path: pathBesideCwd(file.path, ctx.cwd) })) } : change;
 }
 
 function toolCall(ctx: CodexContext, id: string, name: string, args: unknown, argumentsError: string | null): ToolCallBlock {
@@ -720,7 +722,7 @@ function toolOutput(ctx: CodexContext, item: Record<string, unknown>, at: Place,
     isError,
     subagents: [],
     diff,
-    change: diff === null || isError ? null : patchChange(ctx, diff),
+    change: diff === null || isError ? null : patchChange(ctx, diff, call),
     commits: commitsOf(call?.name ?? null, call?.effect.command ?? null, text, isError),
     nestedCalls: [],
   }).entry;
@@ -790,6 +792,7 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     case 'turn_started':
       closeReply(ctx);
       startTurn(ctx);
+      ctx.countedUnrecorded = null;
       if (typeof event['turn_id'] === 'string' && event['turn_id'] !== '') {
         ctx.turnId = event['turn_id'];
         ctx.turnNamed = true;
@@ -798,6 +801,8 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     case 'task_complete':
     case 'turn_complete': {
       closeReply(ctx);
+      // A record after the turn's end is of no response of that turn.
+      ctx.countedUnrecorded = null;
       // 0.169 and later write a failed request as the turn's end with its error, and no error event.
       const failure = turnError(event['error']);
       if (failure !== null && ctx.turnReply?.outcome !== 'error') ctx.turnReply = add(ctx, event, at, time, replyPayload(ctx, [], 'error', failure)).entry as ReplyEntry;
@@ -923,6 +928,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   const r = parse(ctx, raw.rawTokenCount, event, at.line, 'token_count');
   const info = r?.info;
   if (!info) return; // rate-limit update only
+  ctx.countedUnrecorded = null;
   // Totals without a single count (every field null) are no running totals: as in builds without them.
   const total = info.total_token_usage ? carried(totalsOf(info.total_token_usage), info.total_token_usage, ctx.totals) : null;
   const last = info.last_token_usage ? totalsOf(info.last_token_usage) : null;
@@ -1038,20 +1044,17 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   // (recorded just before it, as a rule), and where the totals grew by more, those whose count
   // lines are lost. Not by place: a record may be damaged, or written after its count.
   const own = last !== null && selfConsistent(last) ? last : delta;
-  if (dropRecorded(ctx, (recorded) => sameTotals(recorded, own)) === null) {
-    ctx.countedUnrecorded.push(own);
-    if (ctx.countedUnrecorded.length > RECENT_COUNTS) ctx.countedUnrecorded.shift();
-  }
+  ctx.countedUnrecorded = dropRecorded(ctx, (recorded) => sameTotals(recorded, own)) === null ? own : null;
+  // The lost ones: one whose counts are all the rest first (another, such as a compaction's,
+  // may fit in it too), else as many as fit.
   let rest = unseen;
+  if (rest !== null && dropRecorded(ctx, (recorded) => sameTotals(recorded, unseen as Totals)) !== null) rest = null;
   while (rest !== null && !isZero(rest)) {
     const left: Totals = rest;
     const lost = dropRecorded(ctx, (recorded) => grewFrom(left, recorded));
     rest = lost === null ? null : difference(left, lost);
   }
 }
-
-/** Counts read with no record of their own kept for a record written after them: a few. */
-const RECENT_COUNTS = 8;
 
 /** A response recorded on its own, not yet counted by a count event. */
 interface RecordedResponse {
@@ -1084,12 +1087,10 @@ function usageRecord(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   const r = parse(ctx, raw.rawUsageRecord, payload, at.line, 'token_usage_record');
   const counts = r === null ? null : totalsOf(r.usage);
   if (r === null || counts === null) return;
-  // Written after the count that holds it.
-  const counted = ctx.countedUnrecorded.findLastIndex((own) => sameTotals(own, counts));
-  if (counted !== -1) {
-    ctx.countedUnrecorded.splice(counted, 1);
-    return;
-  }
+  // Written right after the count that holds it.
+  const countedBefore = ctx.countedUnrecorded;
+  ctx.countedUnrecorded = null;
+  if (countedBefore !== null && sameTotals(countedBefore, counts)) return;
   const draft = add(ctx, payload, at, time, { kind: 'usageOnly', usageKind: 'usage', note: 'a response Codex recorded on its own, which its running totals do not hold (a remote compaction’s, or one whose count line is lost)' });
   const usage = codexUsage(ctx, reasoningWithinOutput(ctx, counts, at.line), ctx.model, time);
   draft.entry.usage.push(usage);
@@ -1418,7 +1419,7 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
     if (applied) {
       if (applied.success === false) result.isError = true;
       if (applied.diff !== null) result.diff = applied.diff;
-      result.change = result.diff === null || result.isError ? null : patchChange(ctx, result.diff);
+      result.change = result.diff === null || result.isError ? null : patchChange(ctx, result.diff, ctx.calls.get(callId));
     }
   }
   // A claim the file makes again is a request of its own, each time: after a "context window
@@ -1660,7 +1661,7 @@ function patchEnded(ctx: CodexContext, event: Record<string, unknown>, at: Place
     isError,
     subagents: [],
     diff,
-    change: diff === null || isError ? null : patchChange(ctx, diff),
+    change: diff === null || isError ? null : patchChange(ctx, diff, call),
     commits: [],
     nestedCalls: [],
   });

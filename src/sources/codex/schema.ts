@@ -178,7 +178,7 @@ export const rawExecEnd = z.looseObject({
   exit_code: optionalNumber,
 });
 
-const rawChanges = z.record(z.string(), z.looseObject({ type: optionalString, unified_diff: optionalString, content: optionalString })).nullish();
+const rawChanges = z.record(z.string(), z.looseObject({ type: optionalString, unified_diff: optionalString, content: optionalString, move_path: optionalString.catch(null) })).nullish();
 
 export const rawPatchApplyEnd = z.looseObject({
   type: z.literal('patch_apply_end'),

@@ -103,14 +103,17 @@ export function patchDiff(patch: string): ToolDiff | null {
 
 /** The unified diffs Codex reported after applying a patch (`patch_apply_end.changes`), with file headers. */
 export function appliedDiff(
-  changes: Record<string, { type?: string | null; unified_diff?: string | null; content?: string | null }>,
+  changes: Record<string, { type?: string | null; unified_diff?: string | null; content?: string | null; move_path?: string | null }>,
   cwd: string | null,
 ): ToolDiff | null {
   const parts: string[] = [];
   for (const [recorded, change] of Object.entries(changes)) {
-    // Codex records absolute paths; git's a/ b/ prefixes only go before paths relative to the project.
+    // Codex records absolute paths; git's a/ b/ prefixes only go before paths relative to the
+    // project. A file moved is named where it went after its changes.
+    const prefixed = (path: string, prefix: string) => (path.startsWith('/') ? path : `${prefix}${path}`);
     const path = pathBesideCwd(recorded, cwd);
-    const [before, after] = path.startsWith('/') ? [path, path] : [`a/${path}`, `b/${path}`];
+    const before = prefixed(path, 'a/');
+    const after = prefixed(typeof change.move_path === 'string' && change.move_path !== '' ? pathBesideCwd(change.move_path, cwd) : path, 'b/');
     if (typeof change.unified_diff === 'string') parts.push(`--- ${before}\n+++ ${after}\n${change.unified_diff}`);
     else if (change.type === 'add' && typeof change.content === 'string') {
       const lines = change.content.replace(/\n$/, '').split('\n');
