@@ -806,6 +806,18 @@ describe('Claude Code 2.1.332: a compaction written only in its running totals',
     expect(behind).toEqual([60, 2050, 74000, 600]);
   });
 
+  // Regression (a third hostile look): a fast reply the totals file under the model asked for,
+  // beside a compaction of the same model: that model was short of one kind and beyond in others,
+  // and the compaction was lost ($0.0665 of $0.1140).
+  it('takes all a model the files do not name holds beyond for the one short of some kinds and beyond in others', async () => {
+    const named = (line: ReturnType<typeof reply>, model: string, usage: object) => ({ ...line, message: { ...(line as unknown as { message: object }).message, model, usage } });
+    const fast = named(reply('a2', 'a1', 2), 'claude-opus-4-7', { input_tokens: 24, output_tokens: 24, cache_read_input_tokens: 6500, cache_creation_input_tokens: 100, speed: 'fast' });
+    const state = costState(5 + 10, 25 + 800, 12000 + 30000, 300 + 2000) as ReturnType<typeof costState> & { modelUsage: Record<string, object> };
+    const totals = { ...state, modelUsage: { ...state.modelUsage, 'claude-opus-5-5': { inputTokens: 24, outputTokens: 24, cacheReadInputTokens: 6500, cacheCreationInputTokens: 100, cacheCreationEphemeral1hInputTokens: 0, webSearchRequests: 0 } } };
+    const tokens = await tokensOf([user('u1', null, 0, 'one'), reply('a1', 'u1', 1), fast, boundary('cb', 'a2', 3), summary('cs', 'cb', 3), totals]);
+    expect(tokens).toEqual([5 + 24 + 10, 25 + 24 + 800, 12000 + 6500 + 30000, 300 + 100 + 2000]);
+  });
+
   it('counts nothing beyond the files where the totals hold less than they do, or do not read', async () => {
     const written = [user('u1', null, 0, 'one'), reply('a1', 'u1', 1), boundary('cb', 'a1', 2), summary('cs', 'cb', 2), reply('a2', 'cs', 3)];
     // Lower than the two replies written (totals that started again), and a count no agent could mean.

@@ -134,7 +134,7 @@ function add(into: Sums, counts: Pick<TokenCounts, (typeof KINDS)[number]>, webS
  * (those it grew for); null when they hold less than that in all, of any kind. A model the files
  * count more of than the totals hold is one the totals name otherwise (they name a model as
  * asked for: fast mode's reply as the model asked for, the files as the one that answered): what
- * it lacks is taken from the model that holds at least as much more of every kind, the nearest;
+ * it lacks is taken from a model of its family that holds at least as much more, the nearest;
  * with none such, or a model both short of one kind and beyond in another, null. What is
  * returned is counted apart from then on.
  */
@@ -153,13 +153,18 @@ function restOf(checkpoint: RunningTotals, counted: ReadonlyMap<string, Sums>, a
   }
   const short = [...beyond].filter(([, sums]) => ALL_KINDS.some((kind) => sums[kind] < 0));
   for (const [key, lacking] of short) {
-    if (ALL_KINDS.some((kind) => lacking[kind] > 0)) return null;
-    const holders = [...beyond].filter(([other, sums]) => other !== key && ALL_KINDS.every((kind) => sums[kind] + lacking[kind] >= 0));
-    const nearest = holders.sort(([, a], [, b]) => spare(a, lacking) - spare(b, lacking))[0];
+    const needed = Object.fromEntries(ALL_KINDS.map((kind) => [kind, Math.min(0, lacking[kind])])) as Sums;
+    const holders = [...beyond].filter(([other, sums]) => other !== key && familyOf(other) === familyOf(key) && ALL_KINDS.every((kind) => sums[kind] + needed[kind] >= 0));
+    const nearest = holders.sort(([, a], [, b]) => spare(a, needed) - spare(b, needed))[0];
     if (nearest === undefined) return null;
+    // Short of every kind it names: what it lacks, from the holder. Short of some and beyond in
+    // others (a compaction beside a reply the totals file under another name, as fast mode's):
+    // all the holder holds beyond is taken for its, as what it lacks cannot be told apart there.
+    const mixed = ALL_KINDS.some((kind) => lacking[kind] > 0);
     for (const kind of ALL_KINDS) {
-      nearest[1][kind] += lacking[kind];
-      lacking[kind] = 0;
+      const moved = mixed ? nearest[1][kind] : -lacking[kind];
+      nearest[1][kind] -= moved;
+      lacking[kind] += moved;
     }
   }
   const rest: { model: string; counts: Pick<TokenCounts, (typeof KINDS)[number]>; webSearches: number; cost: null }[] = [];
@@ -175,6 +180,11 @@ function restOf(checkpoint: RunningTotals, counted: ReadonlyMap<string, Sums>, a
 }
 
 const ALL_KINDS = [...KINDS, 'webSearches'] as const;
+
+/** A model's family (`claude-opus-4-6` and `claude-opus-5-5`: opus): only one of its own is taken for another name of it. */
+function familyOf(model: string): string {
+  return model.replace(/^claude-/, '').split(/[-.@\d]/)[0] ?? model;
+}
 
 /** What a model holds beyond another's lack, in all. */
 function spare(sums: Sums, lacking: Sums): number {
