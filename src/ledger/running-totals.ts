@@ -4,9 +4,10 @@
 // written, sub-agents included (written when a process ends: what they hold was spent before
 // the next process wrote anything); beyond what the session's files count by then is the rest:
 // counted as usage of its own, placed where the totals were written. A copy's first totals hold
-// its origin's too: those after them are measured from them. Only where the totals hold no fewer
-// tokens of any kind for any model than the files count: where not (a model the totals name
-// otherwise, totals that started again), nothing is known of the rest, and none is counted.
+// its origin's too: those after them are measured from them. The totals name a model as asked
+// for, the files as it answered: one the files count more of is paired with another name of it
+// (restOf). Where the totals hold less than the files in all (totals that started again, a later
+// process's clock behind), nothing is known of the rest there, and none is counted.
 
 import type { RunningTotals, TokenCounts } from '../types.js';
 import type { Counted } from './claims.js';
