@@ -304,7 +304,7 @@ export interface RunningTotals {
   until: number | null;
   /** They hold what the file does not (a copy's, its origin's): a baseline, those after it measured from it. */
   baseline?: true;
-  models: { model: string; counts: TokenCounts; webSearches: number; cost: number | null }[];
+  models: { model: string; counts: TokenCounts; webSearches: number }[];
 }
 
 /** Parts a usage record's key from the turn it was written in (see Usage.claimTurn); never in a key otherwise. */

@@ -1009,7 +1009,7 @@ export const ledgerSchema = z.object({
         time: instant,
         until: instant.nullable(),
         baseline: z.literal(true).optional(),
-        models: z.array(z.object({ model: text, counts: z.object({ input: count, output: count, cacheRead: count, cacheWrite: count, cacheWrite1h: count, reasoning: count }), webSearches: count, cost: z.number().finite().nonnegative().nullable() })),
+        models: z.array(z.object({ model: text, counts: z.object({ input: count, output: count, cacheRead: count, cacheWrite: count, cacheWrite1h: count, reasoning: count }), webSearches: count })),
       }),
     )
     .optional(),

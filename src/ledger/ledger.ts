@@ -152,9 +152,6 @@ export interface SessionLedger {
 export function ledgerOf(file: SessionFile): SessionLedger {
   const tree = buildTree(file.entries);
   const callPaths = toolWork(file.entries, tree);
-  // A call failed when every result found for it did: a result whose own call is lost (its line
-  // damaged) may be taken for another of the same id, which its own result says went well.
-  for (const [call, { ok, failed }] of callPaths.outcomes) if (failed > 0 && ok === 0) callPaths.failed.add(call);
   const name = latestName(file.entries);
   return {
     key: sessionKeyOf(file.source, file.path),
@@ -232,7 +229,7 @@ function ledgerEntry(entry: Entry, callPaths: ToolWork, inSubagent: boolean): Le
       ...(usage.flex ? { flex: true as const } : {}),
       ...(usage.largestPrompt !== undefined ? { largestPrompt: usage.largestPrompt } : {}),
     })),
-    calls: callsOf(entry, callPaths.failed),
+    calls: callsOf(entry, callPaths),
     result: entry.kind === 'toolResult' ? resultOf(entry, callPaths) : null,
     ...(entry.kind === 'toolResult' && entry.subagents.length > 0 ? { inner: innerWork(entry.subagents, callPaths) } : {}),
   };
@@ -250,18 +247,26 @@ export function countedTimeOf(entry: Entry): number | null {
   return last ?? entry.timestamp;
 }
 
-function callsOf(entry: Entry, failed: ReadonlySet<ToolCallBlock>): LedgerToolCall[] {
+function callsOf(entry: Entry, work: ToolWork): LedgerToolCall[] {
   if (entry.kind !== 'reply') return [];
-  return entry.content.flatMap((block) => (block.type === 'toolCall' ? [{ name: block.name, action: block.effect.action, paths: block.effect.paths, ...(failed.has(block) ? { failed: true as const } : {}) }] : []));
+  return entry.content.flatMap((block) => (block.type === 'toolCall' ? [{ name: block.name, action: block.effect.action, paths: block.effect.paths, ...(callFailed(work, block) ? { failed: true as const } : {}) }] : []));
+}
+
+/**
+ * A call failed when every result found for it did: a result whose own call is lost (its line
+ * damaged) may be taken for another of the same id, which its own result says went well.
+ */
+function callFailed(work: ToolWork, call: ToolCallBlock): boolean {
+  const outcome = work.outcomes.get(call);
+  return outcome !== undefined && outcome.failed > 0 && outcome.ok === 0;
 }
 
 type ToolCallBlock = Extract<Block, { type: 'toolCall' }>;
 
-/** Of each tool result (its sub-agents' too), the file its changed lines are of; of each call, the results found for it; the calls that failed. */
+/** Of each tool result (its sub-agents' too), the file its changed lines are of; of each call, how the results found for it went. */
 interface ToolWork {
   paths: Map<Entry, string | null>;
   outcomes: Map<ToolCallBlock, { ok: number; failed: number }>;
-  failed: Set<ToolCallBlock>;
 }
 
 /** How far up its branch a result's call is looked for: past the results of the calls beside it. */
@@ -272,7 +277,7 @@ const CALL_SEARCH_DEPTH = 256;
  * on its branch, as ids repeat across replies (Kimi's `functions.edit:0`; pi.md §6 ties a result
  * to the reply before it), else the last call of that id in the file.
  */
-function toolWork(entries: readonly Entry[], tree = buildTree(entries), work: ToolWork = { paths: new Map(), outcomes: new Map(), failed: new Set() }): ToolWork {
+function toolWork(entries: readonly Entry[], tree = buildTree(entries), work: ToolWork = { paths: new Map(), outcomes: new Map() }): ToolWork {
   const lastCall = new Map<string, ToolCallBlock>();
   for (const entry of entries) {
     if (entry.kind !== 'reply') continue;
@@ -327,7 +332,7 @@ function innerWork(runs: readonly SubagentRun[], callPaths: ToolWork): NonNullab
   const work: NonNullable<LedgerEntry['inner']> = { calls: [], results: [] };
   const walk = (entries: readonly Entry[]) => {
     for (const entry of entries) {
-      work.calls.push(...callsOf(entry, callPaths.failed));
+      work.calls.push(...callsOf(entry, callPaths));
       if (entry.kind !== 'toolResult') continue;
       work.results.push(resultOf(entry, callPaths));
       for (const run of entry.subagents) walk(run.entries);

@@ -66,7 +66,7 @@ export function unrecordedSpend(files: readonly CountedFile[], untimedAt: number
       time: checkpoint.time,
       turn: null,
       outcome: null,
-      usage: rest.map(({ model, counts, webSearches, cost }) => ({
+      usage: rest.map(({ model, counts, webSearches }) => ({
         key: `${key}#${model}`,
         time: checkpoint.time,
         origin: 'usage-entry',
@@ -74,7 +74,7 @@ export function unrecordedSpend(files: readonly CountedFile[], untimedAt: number
         model,
         modelGuessed: false,
         recordedCostFromProvider: false,
-        recordedCost: cost,
+        recordedCost: null,
         outputPartial: false,
         fast: false,
         webSearches,
@@ -139,7 +139,7 @@ function add(into: Sums, counts: Pick<TokenCounts, (typeof KINDS)[number]>, webS
  * with none such, or a model both short of one kind and beyond in another, null. What is
  * returned is counted apart from then on.
  */
-function restOf(checkpoint: RunningTotals, counted: ReadonlyMap<string, Sums>, apart: Map<string, Sums>): { model: string; counts: Pick<TokenCounts, (typeof KINDS)[number]>; webSearches: number; cost: null }[] | null {
+function restOf(checkpoint: RunningTotals, counted: ReadonlyMap<string, Sums>, apart: Map<string, Sums>): { model: string; counts: Pick<TokenCounts, (typeof KINDS)[number]>; webSearches: number }[] | null {
   // By model as both name it, each under the first name the totals give it.
   const names = new Map<string, string>();
   const beyond = new Map<string, Sums>();
@@ -168,14 +168,14 @@ function restOf(checkpoint: RunningTotals, counted: ReadonlyMap<string, Sums>, a
       lacking[kind] += moved;
     }
   }
-  const rest: { model: string; counts: Pick<TokenCounts, (typeof KINDS)[number]>; webSearches: number; cost: null }[] = [];
+  const rest: { model: string; counts: Pick<TokenCounts, (typeof KINDS)[number]>; webSearches: number }[] = [];
   for (const [key, grown] of beyond) {
     const name = names.get(key);
     if (name === undefined) continue;
     const counts = { input: grown.input, output: grown.output, cacheRead: grown.cacheRead, cacheWrite: grown.cacheWrite, cacheWrite1h: Math.min(grown.cacheWrite1h, grown.cacheWrite) };
     if (counts.input + counts.output + counts.cacheRead + counts.cacheWrite === 0 && grown.webSearches === 0) continue;
     add(sumsOf(apart, key), counts, grown.webSearches);
-    rest.push({ model: name, counts, webSearches: grown.webSearches, cost: null });
+    rest.push({ model: name, counts, webSearches: grown.webSearches });
   }
   return rest;
 }

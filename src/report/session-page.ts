@@ -543,7 +543,7 @@ function unrecordedNote(session: SessionData, price: Pricer, scope: Scope): stri
   let tokens = 0;
   let cost: number | null = 0;
   for (const usage of records) {
-    tokens += usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+    tokens += totalTokens(usage);
     const priced = price(usage, session.ledger.source).cost;
     cost = cost === null || priced === null ? null : cost + priced;
   }

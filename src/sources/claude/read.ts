@@ -317,7 +317,7 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
       if (addQueuedCommand(ctx, located, env)) return;
       return skip(ctx, env);
     case 'cost-state': {
-      // Bookkeeping, read for what only it holds (cost-state.ts); one that does not read breaks the comparison there.
+      // Bookkeeping, read for what only it holds (cost-state.ts); one that does not read is passed over.
       const state = raw.rawCostState.safeParse(record);
       ctx.costStates.push(costState(state.success ? state.data : null, line));
       return skip(ctx, env);
@@ -730,7 +730,7 @@ function runningTotals(states: readonly CostState[], records: readonly Located[]
       time: latest,
       until,
       ...(found.length === 0 && !fromStart ? { baseline: true as const } : {}),
-      models: [...state.models].map(([model, { webSearches, cost, ...counts }]) => ({ model, counts: { ...counts, reasoning: 0 }, webSearches, cost })),
+      models: state.models,
     });
   }
   return found;

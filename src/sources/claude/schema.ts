@@ -133,7 +133,6 @@ export const rawCostState = z.looseObject({
       cacheCreationInputTokens: optionalNumber,
       cacheCreationEphemeral1hInputTokens: optionalNumber,
       webSearchRequests: optionalNumber,
-      costUSD: optionalNumber,
     }),
   ),
 });

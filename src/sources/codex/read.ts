@@ -206,7 +206,7 @@ interface CodexContext {
   usages: { usage: Usage; turn: string | null; before: string; after: string }[];
   /**
    * The responses 0.169 recorded one by one (`token_usage_record`, each before its token_count)
-   * that no token_count has counted yet, by response id: counted apart, unless one does.
+   * that no token_count has counted yet: counted apart, unless one does (told by their counts).
    */
   recordsUncounted: RecordedResponse[];
   /** The response the last count event counted, when no record of it was read: a record written right after it is its own. */
