@@ -851,6 +851,31 @@ describe('Codex 0.169 rollouts', () => {
     expect(file.entries.map((e) => (e.kind === 'notice' ? [e.label, e.summary] : e.kind))).toEqual([['injected context', '2 tools made available: exec, wait']]);
   });
 
+  // Found by a review that ran Codex 0.169 with `--enable multi_agent_v2`: its spawn_agent
+  // output names only the task's path, so no call linked to the child it started, the child was
+  // titled by a nickname the calls never use, and the child's answer (and its task) showed as the
+  // model's own reply, a folded "block of type agent_message" of JSON.
+  it('links a second-version spawn_agent call to its child, names the child by its task, and shows messages between agents as what they are', async () => {
+    const out = join(await tempDir(), 'report');
+    const { code, stderr } = await runCli(['build', join(FIXTURES, 'codex', 'multi-agent-v2'), '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { sessions: { prompts: number; replies: number; page: string; cost: { bough: number }; subagentFiles: { label: string; usage: { cost: { bough: number } } }[] }[] };
+    expect(summary.sessions).toHaveLength(1);
+    const [session] = summary.sessions;
+    expect(session).toMatchObject({ prompts: 1, replies: 3 });
+    expect(session?.subagentFiles).toEqual([expect.objectContaining({ label: 'alpha (Copernicus)' })]);
+    expect(session?.subagentFiles[0]?.usage.cost.bough).toBeCloseTo(500 * 5e-6 + 5 * 30e-6, 9);
+    expect(session?.cost.bough).toBeCloseTo(4100 * 5e-6 + 45 * 30e-6, 9);
+    const html = await readFile(join(out, session?.page ?? ''), 'utf8');
+    expect(html).toMatch(/transcript: <a href="#subagent-1">Sub-agent: alpha \(Copernicus\)<\/a>/);
+    expect(html).toMatch(/Started by <a href="#[^"]+">the spawn_agent call<\/a>/);
+    expect(html).toContain('final answer from /root/alpha');
+    expect(html).toContain('new task from /root');
+    expect(html).toContain('(the rest of this message is encrypted)');
+    expect(html).not.toContain('agent_message');
+    expect(html).not.toContain('gAAAAB-opaque');
+  });
+
   // The same review: 0.169 writes the summariser's answer as an assistant message before the
   // compaction: it was a third reply to two prompts, and its words were shown twice.
   it('takes the assistant message a 0.169 compaction summarises for its summary, not a reply, and counts its usage', async () => {

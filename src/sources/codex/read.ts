@@ -655,6 +655,15 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
       appendToReply(ctx, item, at, time, [toolCall(ctx, callId, 'tool_search', item['arguments'] ?? {}, null)]);
       return;
     }
+    case 'agent_message': {
+      // Another agent of the team writing to this one (a child's answer, the parent's task): not
+      // this thread's model speaking, nor the user.
+      const r = parse(ctx, raw.rawAgentMessage, item, at.line, 'agent_message');
+      if (!r) return;
+      closeReply(ctx);
+      add(ctx, item, at, time, agentMessage(r));
+      return;
+    }
     case 'ghost_snapshot':
       // A snapshot of the worktree Codex takes for undo (codex.md §2: skip): nothing the model said.
       return;
@@ -1361,6 +1370,21 @@ function notice(label: string, tone: 'info' | 'warn', summary: string, content: 
 }
 
 /** Instructions and context Codex put before the model (developer instructions, AGENTS.md, the environment). */
+/**
+ * A message between agents, as context from its sender: "final answer from /root/beta". Its
+ * text starts with a header (`Message Type: FINAL_ANSWER`, `Sender: …`); a task's words may be
+ * encrypted, which is said rather than shown.
+ */
+function agentMessage(r: raw.RawAgentMessage): EntryPayload {
+  const parts = Array.isArray(r.content) ? r.content : [];
+  const texts = parts.flatMap((part) => (isPlainObject(part) && typeof part['text'] === 'string' ? [part['text']] : []));
+  const encrypted = parts.some((part) => isPlainObject(part) && part['type'] === 'encrypted_content');
+  const text = [...texts, ...(encrypted ? ['(the rest of this message is encrypted)'] : [])].join('\n');
+  const kind = /^Message Type: *([A-Z_]+)/m.exec(texts.join('\n'))?.[1]?.toLowerCase().replace(/_/g, ' ') ?? 'message';
+  const from = r.author ? ` from ${r.author}` : '';
+  return injectedContext(`${kind}${from}`, text === '' ? [] : [{ type: 'text', text }]);
+}
+
 function injectedContext(summary: string, content: Block[]): EntryPayload {
   return { kind: 'notice', label: 'injected context', tone: 'info', summary, content, injected: true };
 }
@@ -1555,10 +1579,11 @@ function spawnOf(meta: raw.RawSessionMeta): { parent: string | null; label: stri
   if (typeof subagent === 'string') return { parent: named, label: subagent === 'compact' ? 'compaction' : subagent };
   const spawn = subagent.thread_spawn;
   if (spawn) {
-    return {
-      parent: spawn.parent_thread_id ?? named,
-      label: spawn.agent_nickname ?? spawn.agent_role ?? meta.agent_nickname ?? meta.agent_role ?? 'sub-agent',
-    };
+    const nickname = spawn.agent_nickname ?? spawn.agent_role ?? meta.agent_nickname ?? meta.agent_role ?? null;
+    // The second multi-agent version's calls name a child by its task (`alpha` of `/root/alpha`), the app by its nickname.
+    const task = (spawn.agent_path ?? meta.agent_path ?? '').split('/').filter((part) => part !== '').at(-1) ?? null;
+    const label = task !== null && nickname !== null && task !== nickname ? `${task} (${nickname})` : (task ?? nickname ?? 'sub-agent');
+    return { parent: spawn.parent_thread_id ?? named, label };
   }
   return { parent: named, label: typeof subagent.other === 'string' ? subagent.other : 'sub-agent' };
 }
@@ -1636,6 +1661,13 @@ function itemCompleted(ctx: CodexContext, event: Record<string, unknown>, at: Pl
       // A failed call says so here only: its output item may read as any other.
       if (id !== null && (item['status'] === 'failed' || isPlainObject(item['error']))) ctx.failedCalls.add(id);
       return;
+    case 'SubAgentActivity': {
+      // The second multi-agent version's spawn_agent says only the task's path in its output;
+      // this says which thread the call started.
+      const r = raw.rawSubAgentActivity.safeParse(item);
+      if (r.success && r.data.kind === 'started' && r.data.id && r.data.agent_thread_id) ctx.spawned.set(r.data.id, r.data.agent_thread_id);
+      return;
+    }
   }
 }
 

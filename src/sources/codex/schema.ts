@@ -26,6 +26,8 @@ export const LEGACY_HEADER_KEYS: ReadonlySet<string> = new Set(['id', 'timestamp
 const rawThreadSpawn = z.looseObject({
   parent_thread_id: optionalString,
   depth: optionalNumber,
+  /** 0.169's second multi-agent version: where the agent sits in its team (`/root/alpha`); its last part is the task name the parent's calls use. */
+  agent_path: optionalString,
   agent_nickname: optionalString,
   agent_role: optionalString,
 });
@@ -54,6 +56,7 @@ export const rawSessionMeta = z.looseObject({
    * rollout (a prompt edited, turns undone): that thread, and where its history is cut.
    */
   history_base: z.looseObject({ thread_id: optionalString }).nullish().catch(null),
+  agent_path: optionalString,
   agent_nickname: optionalString,
   agent_role: optionalString,
 });
@@ -171,6 +174,11 @@ export const rawThreadName = z.looseObject({ type: z.literal('thread_name_update
 
 /** `collab_agent_spawn_end`, and the `collab_tool_call` some builds write for the same spawn. */
 export const rawSpawnEnd = z.looseObject({ call_id: optionalString, new_thread_id: optionalString });
+/** 0.169's second multi-agent version: `item_completed` of a `SubAgentActivity`, the call (`id`) that started (`kind`) a thread. */
+export const rawSubAgentActivity = z.looseObject({ type: z.literal('SubAgentActivity'), id: optionalString, kind: optionalString, agent_thread_id: optionalString });
+/** 0.169's second multi-agent version: a message between agents, each named by its path (`/root`, `/root/beta`). */
+export const rawAgentMessage = z.looseObject({ author: optionalString, recipient: optionalString, content: z.unknown().optional() });
+export type RawAgentMessage = z.infer<typeof rawAgentMessage>;
 
 export const rawExecEnd = z.looseObject({
   type: z.literal('exec_command_end'),
