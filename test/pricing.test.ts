@@ -328,9 +328,12 @@ describe('agreement with the recorded cost', () => {
 
   // Found by a review that ran Pi 1.6 on OpenAI's flex and priority tiers: Pi prices them (½×, 2.5×
   // on gpt-5.5) and records no tier, and the difference was put down to a "different catalog".
-  it('names a service tier as the likely reason where the recorded cost is one of its multiples', () => {
-    expect(checkCost([record(0.044, 0.088), record(0.11, 0.044)]).reason).toBe('a service tier the session does not record');
-    expect(checkCost([record(0.06, 0.044)]).reason).toBe('different catalog');
+  // A later review: a Claude model the user priced at half in Pi's models.json was put down to a tier.
+  it('names a service tier as the likely reason where an OpenAI reply’s recorded cost is one of its multiples', () => {
+    const openai = { provider: 'openai' };
+    expect(checkCost([record(0.044, 0.088, openai), record(0.11, 0.044, { provider: 'openai-codex' })]).reason).toBe('a service tier the session does not record');
+    expect(checkCost([record(0.06, 0.044, openai)]).reason).toBe('different catalog');
+    expect(checkCost([record(0.0132, 0.0264, { provider: 'anthropic' })]).reason).toBe('different catalog');
   });
 
   // Regression: one unpriced $0.00003 reply hid a $0.199 difference on the replies bough did price.
