@@ -394,6 +394,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 }
 
 /** The report folder's own problems (its archive, its pages): this report's, listed whatever it shows. */
+/** What marks the page bough writes in place of a session page it could not write (templates/failed-session.eta). */
+const NOT_WRITTEN_MARK = 'data-bough-page="not-written"';
+
 const REPORT_FOLDER_PROBLEMS: ReadonlySet<DiagnosticReason> = new Set<DiagnosticReason>(['archive-unreadable', 'archive-other-secret', 'page-failed']);
 
 /** A system's trouble that met a write of the report's (its inputs' reads say their own). */
@@ -676,7 +679,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       let lost = 0;
       for (const keptPage of keptPages) {
         const old = await folder.previous(keptPage);
-        if (old !== null) {
+        // bough's own page in place of one it could not write is no page kept: still lost.
+        if (old !== null && !old.includes(NOT_WRITTEN_MARK)) {
           const lineage = renderer.partial('partials/lineage', { lineage: lineageView(session, pages) });
           const noted = withLineage(withNeighbours(withGoneNote(old.toString('utf8'), lastSeen, scope, session.ledger.fileThere === true || session.ledger.fileHoldsLess === true), neighboursNav(keptPage, neighbours.get(session.key), pages)), lineage);
           pageBytes += Buffer.byteLength(noted);

@@ -793,6 +793,12 @@ describe('the archive', () => {
     expect(await readFile(join(out, gone?.page as string), 'utf8')).toContain('the page an earlier build wrote for it is missing from the report folder, and its file is gone (last seen 2026-12-01');
     expect(third.diagnostics.byReason['page-failed']).toBe(1);
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('its page, written by an earlier build, is missing from the report folder, and its file is gone, so it cannot be written again');
+    // Regression (a hostile look): the build after took the page written in its place for the
+    // session's own, and the problem was said no more, though that page still pointed to it.
+    await touchAnotherInput(input, 10);
+    const fourth = await run({ day: 11 });
+    expect(fourth.diagnostics.byReason['page-failed']).toBe(1);
+    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('its page, written by an earlier build, is missing from the report folder, and its file is gone, so it cannot be written again');
   });
 
   it('keeps the pages of a gone session whose record is damaged, found by the name its ledger gives them', async () => {
