@@ -18,6 +18,7 @@ import { unpackEntries } from '../src/ledger/packed-entries.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
 import { createSharer } from '../src/share/share.js';
 import { runCli } from './support/cli.js';
+import { blockText } from '../src/report/conversation.js';
 
 const PROJECTS = join(FIXTURES, 'claude', 'projects');
 const SHOP = join(PROJECTS, '-home-ana-shop');
@@ -663,6 +664,26 @@ describe('Claude Code 2.1.332 sessions', () => {
     ]);
     const result = ofKind(file.entries, 'toolResult')[0];
     expect(result?.content).toEqual([{ type: 'text', text: 'Tool loaded: mcp__team__send' }]);
+  });
+
+  // Found by a review that typed such prompts into the app: words the user typed that begin with
+  // one of Claude Code's own tags (a log pasted while debugging it) were taken for a command, its
+  // output or a task notification, and not counted as prompts. 2.1.3xx marks what was typed.
+  it('takes the lines the user typed for prompts, whatever their words look like, and the app’s own lines by their tags', async () => {
+    const id = '55555555-5555-4555-8555-555555555555';
+    const base = { sessionId: id, cwd: '/work/shop', version: '2.1.332', isSidechain: false };
+    const typed = { promptSource: 'typed', origin: { kind: 'human' } };
+    const reply = (uuid: string, parentUuid: string, second: number) => ({ ...base, type: 'assistant', uuid, parentUuid, timestamp: `2026-05-02T09:00:0${second}.000Z`, requestId: `r${uuid}`, message: { id: `m${uuid}`, role: 'assistant', model: 'claude-opus-4-7', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } } });
+    const file = await readRecords(id, [
+      { ...base, ...typed, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-05-02T09:00:00.000Z', message: { role: 'user', content: '<command-name>/fake</command-name> why is this tag here?' } },
+      reply('a1', 'u1', 1),
+      { ...base, ...typed, type: 'user', uuid: 'u2', parentUuid: 'a1', timestamp: '2026-05-02T09:00:02.000Z', message: { role: 'user', content: '<task-notification>pasted from a log</task-notification>' } },
+      reply('a2', 'u2', 3),
+      { ...base, type: 'user', uuid: 'c1', parentUuid: 'a2', timestamp: '2026-05-02T09:00:04.000Z', message: { role: 'user', content: '<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>' } },
+      { ...base, type: 'user', uuid: 'c2', parentUuid: 'c1', timestamp: '2026-05-02T09:00:05.000Z', message: { role: 'user', content: '<local-command-stdout>Set model to opus</local-command-stdout>' } },
+    ]);
+    expect(ofKind(file.entries, 'prompt').map((p) => blockText(p.content))).toEqual(['<command-name>/fake</command-name> why is this tag here?', '<task-notification>pasted from a log</task-notification>']);
+    expect(ofKind(file.entries, 'notice').map((n) => n.label)).toEqual(['command /model', 'command output']);
   });
 
   it('shows a server-side web search as a call with its query and the pages it found, never their encrypted contents', async () => {

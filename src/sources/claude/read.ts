@@ -13,7 +13,7 @@ import type { SourceInput } from '../source-input.js';
 import { claudeProjectFolder } from './paths.js';
 import * as raw from './schema.js';
 import { toolCommits, toolDiff, diffLines, toolEffect } from './tools.js';
-import { classifyUserText, firstLine, injectedApart, noticeSummary } from './user-text.js';
+import { classifyUserText, firstLine, injectedApart, noticeSummary, type UserText } from './user-text.js';
 import { contentHash, invalidRecord, parseTime, recordTime } from '../record-fields.js';
 import { sha256Hex } from '../../sha256.js';
 import { costState, type CostState } from './cost-state.js';
@@ -989,7 +989,10 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
   const text = textOf(blocks);
   // Told by the words typed: a reminder before or after an interrupt or a command echo leaves it one.
   const typedText = injectedApart(text).typed;
-  const kind = classifyUserText(typedText === '' ? text : typedText, env.isMeta === true, blocks.some((b) => b.type === 'image'));
+  // 2.1.3xx says which lines the user typed: a prompt, whatever its words look like (a log pasted
+  // that starts with `<command-name>` or `<task-notification>`). Without the mark, told by them.
+  const typedByUser = (env.promptSource === 'typed' || env.promptSource === 'queued') && env.isMeta !== true;
+  const kind: UserText = typedByUser ? { kind: 'prompt' } : classifyUserText(typedText === '' ? text : typedText, env.isMeta === true, blocks.some((b) => b.type === 'image'));
   const parentDraft = env.parentUuid ? draftOf(ctx, resolveUuid(ctx, env.parentUuid)) : null;
   switch (kind.kind) {
     case 'prompt':

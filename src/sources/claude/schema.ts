@@ -21,6 +21,8 @@ export const rawEnvelope = z.looseObject({
   version: optionalString,
   isMeta: optionalBoolean,
   isCompactSummary: optionalBoolean,
+  /** 2.1.3xx: a user line the user typed says so (`typed`, `queued` while a reply streamed); none on what the app wrote. */
+  promptSource: z.string().nullish().catch(null),
 });
 export type RawEnvelope = z.infer<typeof rawEnvelope>;
 
@@ -164,4 +166,7 @@ export const CLAUDE_BOOKKEEPING_TYPES = [
   // 2.1.332: the first line of a sub-agent forked from the conversation (`/btw`, then fork): the
   // parent's entry it goes on from. Its task and work follow as the sub-agent's own lines.
   'fork-context-ref',
+  // 2.1.332: "Move to background and exit" names the session that goes on in the background (a
+  // file of its own, whose copies of this one link them).
+  'continued-in',
 ] as const;
