@@ -188,6 +188,12 @@ export type EntryPayload =
       commits: GitCommit[];
       /** Calls the tool made inside itself (code mode). */
       nestedCalls: { name: string; status: string | null; error: string | null }[];
+      /**
+       * The name of the file beside the session that holds the whole output, where the result
+       * holds only its start (Claude Code's `<persisted-output>`, in `<session>/tool-results/`):
+       * read for the pages.
+       */
+      savedOutput?: string;
     }
   | {
       kind: 'shell';

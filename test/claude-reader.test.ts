@@ -2,7 +2,7 @@
 // transcripts in ../shared/corpus/claude against the reference totals of its PROVENANCE.md.
 
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect } from '../src/reading/collect.js';
@@ -684,6 +684,51 @@ describe('Claude Code 2.1.332 sessions', () => {
     ]);
     expect(ofKind(file.entries, 'prompt').map((p) => blockText(p.content))).toEqual(['<command-name>/fake</command-name> why is this tag here?', '<task-notification>pasted from a log</task-notification>']);
     expect(ofKind(file.entries, 'notice').map((n) => n.label)).toEqual(['command /model', 'command output']);
+  });
+
+  // Found by a review that ran a command with a large output: Claude Code keeps only its first
+  // 2 kB in the transcript and the whole in `<session>/tool-results/`, which the report (and its
+  // archive, once Claude Code deletes the session) never held.
+  it('shows the whole of an output Claude Code kept beside the session, and only a plain file of its own tool-results folder', async () => {
+    const id = '66666666-6666-4666-8666-666666666666';
+    const dir = join(await tempDir(), 'projects', '-work-shop');
+    const saved = join(dir, id, 'tool-results');
+    await mkdir(saved, { recursive: true });
+    const whole = `${Array.from({ length: 400 }, (_, i) => `line-${i + 1}`).join('\n')}\nsk-ant-api03-FAKEb0ughzJr4i0B3JrTAwR4y9\nEND-OF-OUTPUT\n`;
+    await writeFile(join(saved, 'big1.txt'), whole);
+    const outside = join(dir, 'private.txt');
+    await writeFile(outside, 'NOT-FOR-THE-REPORT');
+    await symlink(outside, join(saved, 'linked.txt'));
+    const base = { sessionId: id, cwd: '/work/shop', version: '2.1.332', isSidechain: false };
+    const call = (uuid: string, parentUuid: string, toolId: string, second: number) => ({ ...base, type: 'assistant', uuid, parentUuid, timestamp: `2026-05-02T09:00:0${second}.000Z`, requestId: `r${uuid}`, message: { id: `m${uuid}`, role: 'assistant', model: 'claude-opus-4-7', content: [{ type: 'tool_use', id: toolId, name: 'Bash', input: { command: 'seq 400' } }], stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } } });
+    const persisted = (recorded: string) => `<persisted-output>\nOutput too large (3.2KB). Full output saved to: ${recorded}\n\nPreview (first 2KB):\nline-1\nline-2\n...\n</persisted-output>`;
+    const result = (uuid: string, parentUuid: string, toolId: string, second: number, recorded: string) => ({ ...base, type: 'user', uuid, parentUuid, timestamp: `2026-05-02T09:00:0${second}.000Z`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolId, content: persisted(recorded) }] }, toolUseResult: { stdout: 'line-1', stderr: '', persistedOutputPath: recorded, persistedOutputSize: 3200 } });
+    const records = [
+      { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-05-02T09:00:00.000Z', message: { role: 'user', content: 'Count to 400' } },
+      call('a1', 'u1', 'toolu_1', 1),
+      // Recorded where the session was written, on another machine: found by its name beside this file.
+      result('r1', 'a1', 'toolu_1', 2, `/home/ana/.claude/projects/-work-shop/${id}/tool-results/big1.txt`),
+      call('a2', 'r1', 'toolu_2', 3),
+      result('r2', 'a2', 'toolu_2', 4, join(saved, 'linked.txt')),
+      call('a3', 'r2', 'toolu_3', 5),
+      result('r3', 'a3', 'toolu_3', 6, outside),
+    ];
+    await writeFile(join(dir, `${id}.jsonl`), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const page = async (share: boolean) => {
+      const out = join(await tempDir(), 'report');
+      const { code, stderr } = await runCli(['build', join(dir, `${id}.jsonl`), '--out', out, '--tz', 'UTC', '--no-cache', '-q', ...(share ? ['--share'] : [])]);
+      expect(code, stderr).toBe(0);
+      const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { sessions: { page: string }[] };
+      return readFile(join(out, summary.sessions[0]?.page ?? ''), 'utf8');
+    };
+    const html = await page(false);
+    expect(html).toContain('line-400');
+    expect(html).toContain('END-OF-OUTPUT');
+    expect(html).not.toContain('NOT-FOR-THE-REPORT');
+    const shared = await page(true);
+    expect(shared).toContain('END-OF-OUTPUT');
+    expect(shared).toContain('[REDACTED:anthropic-key]');
+    expect(shared).not.toContain('FAKEb0ughzJr4i0B3JrTAwR4y9');
   });
 
   it('shows a server-side web search as a call with its query and the pages it found, never their encrypted contents', async () => {

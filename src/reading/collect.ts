@@ -17,6 +17,7 @@ import type { SessionFile } from '../types.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadsFor, type Pool, type ThreadPlan } from '../threads/pool.js';
 import { READ_WORKER, type ReadSetup, type ReadTask, type ThreadReading } from './worker.js';
 import { checkedAndShared, readLedger } from './read-ledger.js';
+import { withSavedOutputs } from './saved-outputs.js';
 
 /** The content of the sessions read, by key; asking for one that was not read is a bug. */
 export interface ContentStore {
@@ -202,7 +203,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
 export async function readContent(path: string, sharer: Sharer | null): Promise<SessionFile> {
   const outcome = await readSessionFile(path);
   if (outcome.kind !== 'session') throw new Error(`its file no longer reads as a session since it was counted: ${outcome.diagnostics[0]?.detail ?? 'not read'}`);
-  return checkedAndShared(outcome.file, sharer);
+  return checkedAndShared(await withSavedOutputs(outcome.file), sharer);
 }
 
 function storeOf(content: ReadonlyMap<SessionKey, SessionFile>): ContentStore {

@@ -10,6 +10,7 @@ import { readSessionFile } from '../sources/read.js';
 import { checkTreeLoops } from '../sources/tree-check.js';
 import { checkUsageNumbers } from '../sources/usage-check.js';
 import type { SessionFile } from '../types.js';
+import { withSavedOutputs } from './saved-outputs.js';
 
 export interface LedgerReading {
   outcome: CachedOutcome;
@@ -34,7 +35,8 @@ export async function readLedger(
   let projectMatch: boolean | null = null;
   if (read.kind === 'session') {
     if (projectFilter !== null) projectMatch = folderHolds(read.file, projectFilter);
-    const file = checkedAndShared(read.file, sharer);
+    // What its pages show holds the outputs kept beside it; what it counts does not need them.
+    const file = checkedAndShared(keepContent ? await withSavedOutputs(read.file) : read.file, sharer);
     outcome = { kind: 'session', ledger: ledgerOf(file), diagnostics: file.diagnostics };
     if (keepContent) kept = file;
   } else {

@@ -1100,6 +1100,7 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
         change: diff === null ? null : diffLines(diff),
         commits: toolCommits(toolName, call?.effect.command ?? null, textOf(blocks), isError),
         nestedCalls: [],
+        ...savedOutputOf(blocks, structured),
       },
       [],
       { id, ...(previous === null ? {} : { parent: { id: previous } }) },
@@ -1116,6 +1117,18 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
   }
   if (previous === null) return skip(ctx, env);
   if (env.uuid) linkUuid(ctx, env.uuid, previous);
+}
+
+/**
+ * An output too large for the transcript: Claude Code keeps its first 2 kB there and the whole
+ * in a file of the session's `tool-results` folder, named in the text and in `toolUseResult`.
+ */
+function savedOutputOf(blocks: readonly Block[], structured: unknown): { savedOutput?: string } {
+  const first = blocks[0];
+  if (first?.type !== 'text' || !first.text.startsWith('<persisted-output>')) return {};
+  const recorded = isPlainObject(structured) && typeof structured['persistedOutputPath'] === 'string' ? structured['persistedOutputPath'] : /Full output saved to: ([^\n]+)/.exec(first.text)?.[1];
+  const name = recorded?.trim().split(/[\\/]/).at(-1);
+  return name ? { savedOutput: name } : {};
 }
 
 function addCompactSummary(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope, blocks: Block[]): void {
