@@ -16,7 +16,7 @@ import { STATS_GROUPINGS, type StatsGrouping, type Summary } from './report/sche
 import { packageVersion } from './package-files.js';
 import { OMIT_KINDS, type OmitKind } from './share/share.js';
 import { stats, statsText } from './stats.js';
-import { printable, terminalLine } from './terminal-text.js';
+import { displayWidth, fitColumns, printable, terminalLine } from './terminal-text.js';
 import { canonicalZone } from './time-zone.js';
 import { writeWhole } from './output/report-folder.js';
 import { LITELLM_URL, loadPriceTable, updatePrices } from './price-files.js';
@@ -30,6 +30,8 @@ export interface CliIo {
   home: string;
   /** Standard error is a terminal: progress may be shown there. */
   isTty: boolean;
+  /** How wide that terminal is now (it may be resized during a run), when it says. */
+  columns?: () => number | undefined;
   /** Standard output is a terminal: tables may be coloured (unless NO_COLOR is set). */
   stdoutIsTty?: boolean;
   now: () => Date;
@@ -68,6 +70,7 @@ const processIo: CliIo = {
   env: process.env,
   home: homeFolder(),
   isTty: Boolean(process.stderr.isTTY),
+  columns: () => process.stderr.columns,
   stdoutIsTty: Boolean(process.stdout.isTTY),
   now: () => new Date(),
 };
@@ -431,8 +434,17 @@ function scopeOf(flags: ScopeFlags): Scope {
   };
 }
 
+/**
+ * A progress line written over the last: cut to the terminal's width, short of its last column,
+ * as one that wraps leaves its first rows on the screen (only the cursor's row is cleared).
+ */
 function progressOf(flags: ScopeFlags, io: CliIo): ((message: string) => void) | undefined {
-  return !flags.quiet && io.isTty ? (message: string) => io.stderr(`\r\u001b[2K${message}`) : undefined;
+  if (flags.quiet || !io.isTty) return undefined;
+  return (message) => {
+    const columns = io.columns?.();
+    const line = columns !== undefined && columns > 1 && displayWidth(message) > columns - 1 ? `${fitColumns(message, columns - 2)}…` : message;
+    io.stderr(`\r\u001b[2K${line}`);
+  };
 }
 
 /** With no inputs named, the run's first line says where bough looked and which agents' folders it found. */
