@@ -950,7 +950,11 @@ async function keepUnreadable(
       // An earlier build's record file that did not read is kept as the file it is.
       const files = name === null ? [] : [...(entry.record === null ? [olderRecordPath(name), oldestRecordPath(name)] : []), ledgerPath(name)];
       // One by one: a page this build wrote itself is not overwritten by an old one.
-      for (const path of files) if (await folder.keep([path])) keptFiles = true;
+      // A ledger file lost is still the archive's: one put back from a backup is read again.
+      for (const path of files) {
+        if (await folder.keep([path])) keptFiles = true;
+        else if (path === ledgerPath(name as string)) folder.expect(path);
+      }
       for (const path of entry.pages) {
         if (!(await folder.keep([path]))) continue;
         keptFiles = true;

@@ -977,6 +977,27 @@ describe('the archive', () => {
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('<td class="path">archive/seen.json</td>');
   });
 
+  // Regression (a hostile look): a gone session's ledger file lost, then put back from a backup
+  // as bough asks, was no file of the report's any more: the next build kept the report that
+  // left it out, and one that read it called it the user's file and told them to move it away.
+  it('reads a gone session’s ledger file put back from a backup after it was lost', async () => {
+    const { input, out, run, first, gone } = await withGoneSession();
+    const records = (await readFile(join(out, RECORDS_PATH), 'utf8')).split('\n').slice(1).filter((line) => line !== '');
+    const name = records.map((line) => JSON.parse(line) as { name: string; pages: string[] }).find((r) => r.pages.includes(gone?.page as string))?.name as string;
+    const ledger = join(out, 'archive', `${name}.ledger.json.gz`);
+    const backup = await readFile(ledger);
+    await rm(ledger);
+    await touchAnotherInput(input, 8);
+    const lost = await run({ day: 9 });
+    expect(lost.sessions.length).toBe(first.sessions.length - 1);
+    await writeFile(ledger, backup);
+    const restored = await run({ day: 10 });
+    expect(restored.sessions.length).toBe(first.sessions.length);
+    expect(restored.totals.tokens).toEqual(first.totals.tokens);
+    expect(restored.diagnostics.byReason['archive-unreadable']).toBeUndefined();
+    expect(await readFile(ledger)).toEqual(backup);
+  });
+
   // Regression: renaming a Claude Code project folder (to a name that sorts after the old one)
   // made its session's sub-agent files the archived ones, "gone", and the real ones duplicates.
   it('takes the files read now, not the archived ones, when a project folder was renamed', async () => {

@@ -66,6 +66,12 @@ export interface ReportFolder {
    * replaces it.
    */
   keep(paths: readonly string[]): Promise<boolean>;
+  /**
+   * Lists a file of the last build's that is gone from the folder (an archived ledger lost) as
+   * this build's still, so that one put back there from a backup is the report's, not the user's;
+   * false when something else is in its place.
+   */
+  expect(path: string): boolean;
   /** Reads a file the last build wrote, or null. */
   previous(path: string): Promise<Buffer | null>;
   /** The sha256 of a file as this build has it (written, or kept from the last build), read a piece at a time; null when it has none. */
@@ -213,6 +219,11 @@ export async function openReportFolder(outDir: string, generator: string, option
         if (!earlier.has(path) || written.has(path) || !outFolders.holdsOwnFile(path)) return false;
       }
       for (const path of paths) kept.add(path);
+      return true;
+    },
+    expect(path) {
+      if (!earlier.has(path) || written.has(path) || kept.has(path) || lstatOf(safeTarget(out, path)) !== null) return false;
+      kept.add(path);
       return true;
     },
     previousFiles: previous?.files ?? [],
