@@ -2,6 +2,7 @@
 // symbolic link), never over an input, home or root; and two builds at once into one folder.
 
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, copyFile, cp, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -105,6 +106,19 @@ describe('where a report may go', () => {
     expect(holding.code).toBe(1);
     expect(holding.stderr).toMatch(/the input .*sessions\/one\.jsonl is inside it/);
     expect(await readdir(join(root, 'files'))).toEqual(['one.jsonl']);
+  });
+
+  // Regression (a hostile look): a default folder an agent had not made yet was no input, so the
+  // report was written there; the agent's own files then went in beside it (`codex archive`), every
+  // later build into it was refused, and each run with no inputs read the report as sessions.
+  it('refuses --out where an agent keeps its sessions, though that folder is not there yet', async () => {
+    const home = await tempDir();
+    await mkdir(join(home, '.codex', 'sessions'), { recursive: true });
+    await copyFile(join(FIXTURES, 'codex', 'home', 'sessions', 'rollout-2025-08-01T09-00-00-0195aaaa-0000-7000-8000-000000000009.jsonl'), join(home, '.codex', 'sessions', 'rollout-2025-08-01T09-00-00-0195aaaa-0000-7000-8000-000000000009.jsonl'));
+    const result = await run(['build', '--out', join(home, '.codex', 'archived_sessions'), '-q'], home);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`it is inside the input ${join(home, '.codex', 'archived_sessions')}`);
+    expect(existsSync(join(home, '.codex', 'archived_sessions'))).toBe(false);
   });
 
   it('refuses the home folder, also through a link, and the root folder', async () => {

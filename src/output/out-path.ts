@@ -145,7 +145,9 @@ function inFileSystemOf(real: string, mounts: readonly Mount[]): Place['inFileSy
 async function inputPlaces(inputs: readonly OutInput[], mounts: readonly Mount[]): Promise<(Place & { path: string })[]> {
   const places: (Place & { path: string })[] = [];
   for (const input of inputs) {
-    if (!input.exists) continue;
+    // An agent's folder bough reads by default that is not there yet is an input all the same: a
+    // report written there would be read as sessions once the agent makes it (and the next build
+    // into it refused).
     // An input below a folder bough may not enter is not read (the data-quality page says so):
     // compared as it is named, not a reason to refuse --out.
     const place = await placeOf(input.path, mounts).catch((): Place => ({ real: resolve(input.path), id: null, chain: new Set(), inFileSystem: null }));
