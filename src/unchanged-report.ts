@@ -121,6 +121,9 @@ export async function keepUnchangedReport(
   const seen = await folder.previous(SEEN_PATH);
   const seenNow = seen === null ? null : refreshedSeen(seen, new Set([...record.gone, ...(record.unreadable ?? []), ...(record.carriedUnseen ?? [])]), now);
   if (summary === null || seenNow === null) return null;
+  // A page the last build could not write (a gone session's, lost from the folder) may be put back
+  // since, or written now: a report that lacks one is built again, never kept as it was.
+  if ((summary.diagnostics.byReason['page-failed'] ?? 0) > 0) return null;
   // A page the last build could not write (a file of the user's was in its place) is no file of
   // bough's: this build writes it.
   const own = new Set(folder.previousFiles);

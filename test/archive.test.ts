@@ -784,6 +784,7 @@ describe('the archive', () => {
 
   it('regression: a gone session whose page was removed from the folder was linked from the index, to nothing; now a page says why it is missing', async () => {
     const { input, out, run, first, gone } = await withGoneSession();
+    const backup = await readFile(join(out, gone?.page as string));
     await rm(join(out, gone?.page as string));
     await touchAnotherInput(input, 8);
     const third = await run({ day: 9 });
@@ -799,6 +800,12 @@ describe('the archive', () => {
     const fourth = await run({ day: 11 });
     expect(fourth.diagnostics.byReason['page-failed']).toBe(1);
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('its page, written by an earlier build, is missing from the report folder, and its file is gone, so it cannot be written again');
+    // The same look: the page put back from a backup, the next build with nothing else changed
+    // kept the report whole, saying the page was missing though it was there.
+    await writeFile(join(out, gone?.page as string), backup);
+    const fifth = await run({ day: 12 });
+    expect(fifth.diagnostics.byReason['page-failed']).toBeUndefined();
+    expect(await readFile(join(out, gone?.page as string), 'utf8')).toContain(backup.toString('utf8').slice(0, 200));
   });
 
   it('keeps the pages of a gone session whose record is damaged, found by the name its ledger gives them', async () => {
