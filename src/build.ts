@@ -878,7 +878,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       carried: carriedSessions,
       carriedUnseen,
       standing: sink.archive.standing,
-      trusted: await trustedHashes(folder, ['summary.json', RECORDS_PATH, ...[...gone, ...unreadable].map(ledgerPath)]),
+      // The overview files too: a usage.csv saved by a spreadsheet, or a page edited, is not kept as the report.
+      trusted: await trustedHashes(folder, ['summary.json', RECORDS_PATH, 'usage.csv', INDEX_PAGE, DATA_QUALITY_PAGE, ...summary.projects.map((project) => project.page), ...[...gone, ...unreadable].map(ledgerPath)]),
       ledgers: ledgerFilesSize(folder.currentSizes(isLedgerPath).values()),
     });
     await folder.write(record.path, record.content);

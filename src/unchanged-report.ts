@@ -35,8 +35,9 @@ const recordSchema = z.object({
   standing: z.object({ cutShort: z.number().int().nonnegative(), noLongerRead: z.number().int().nonnegative() }).optional(),
   /**
    * sha256 of the files a rebuild takes as they are, by path: summary.json (its numbers are the
-   * run's last line), the archive's records and the ledgers of sessions whose files are gone. One
-   * changed since (edited, damaged, put back from a backup) means a full build, which reads them.
+   * run's last line), the archive's records and the ledgers of sessions whose files are gone, and
+   * (since 2026-12-06) usage.csv and the overview pages. One changed since (edited, saved by a
+   * spreadsheet, damaged, put back from a backup) means a full build, which reads or writes it anew.
    */
   trusted: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
   /**
@@ -132,7 +133,8 @@ export async function keepUnchangedReport(
   if (!(await folder.keep(folder.previousFiles.filter((path) => !rewritten.has(path))))) return null;
   // Gone files the report shows, as summary.json counts them: `gone` also names those outside its period.
   const sentence = generated(record.sessionFiles, summary.diagnostics.goneFiles, record.carried ?? 0);
-  await folder.write(INDEX_PAGE, `${index.slice(0, at)}${lede(sentence)}${index.slice(at + lede(record.generated).length)}`);
+  const indexNow = `${index.slice(0, at)}${lede(sentence)}${index.slice(at + lede(record.generated).length)}`;
+  await folder.write(INDEX_PAGE, indexNow);
   await folder.write(SEEN_PATH, seenNow);
   const file = buildRecordFile({
     inputs,
@@ -143,7 +145,8 @@ export async function keepUnchangedReport(
     carried: record.carried ?? 0,
     carriedUnseen: record.carriedUnseen ?? [],
     ...(record.standing === undefined ? {} : { standing: record.standing }),
-    trusted: record.trusted,
+    // The index as this build writes it (its lede says when), by a build.json of before 2026-12-06 not vouched for.
+    trusted: INDEX_PAGE in record.trusted ? { ...record.trusted, [INDEX_PAGE]: sha256Hex(indexNow) } : record.trusted,
     ...(record.ledgers === undefined ? {} : { ledgers: record.ledgers }),
   });
   await folder.write(file.path, file.content);

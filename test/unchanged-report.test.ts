@@ -74,6 +74,28 @@ describe('a rebuild with nothing changed', () => {
     expect(there.warnings).toEqual(expect.arrayContaining(said.map((w) => w.replace(out, moved))));
   });
 
+  // Regression (a hostile look): usage.csv saved by a spreadsheet (a row lost, numbers written
+  // otherwise), or the index's totals edited, was kept as the report by every rebuild that found
+  // nothing else changed, against summary.json; --no-cache wrote it again.
+  it('writes usage.csv and the overview pages again when they were changed since, the index after a rebuild too', async () => {
+    const { out, options } = await setUp();
+    await build(options(1));
+    const csv = await readFile(join(out, 'usage.csv'), 'utf8');
+    const rows = csv.trimEnd().split('\n');
+    await writeFile(join(out, 'usage.csv'), `${rows.slice(0, -1).join('\n')}\n`);
+    await build(options(2));
+    expect(await readFile(join(out, 'usage.csv'), 'utf8')).toBe(csv);
+    // Kept whole after, twice (the index the first of them wrote vouched for), and an edit after found.
+    await build(options(3));
+    const summaryFile = (await stat(join(out, 'summary.json'))).ino;
+    await build(options(4));
+    expect((await stat(join(out, 'summary.json'))).ino).toBe(summaryFile);
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    await writeFile(join(out, 'index.html'), index.replace('<h1', '<h1 data-edited'));
+    await build(options(5));
+    expect(await readFile(join(out, 'index.html'), 'utf8')).not.toContain('data-edited');
+  });
+
   // Regression: a page the last build could not write (a file of the user's in its place) stayed
   // unwritten once the user moved theirs away: "every page kept", and the index linked to nothing.
   it('writes a page a file of the user’s kept it from writing, once that file is gone', async () => {
