@@ -101,6 +101,11 @@ export interface ArchivedPages {
    * 2026-12-05): a file of as many entries, no smaller, changed since, is looked into.
    */
   fileMtime?: number | undefined;
+  /**
+   * The bytes of its pages as written (not said by records of builds before 2026-12-06): pages of
+   * another size now (cut short, edited) are written anew while its file is there to read.
+   */
+  pageBytes?: number | undefined;
 }
 
 export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
@@ -123,6 +128,7 @@ const recordFields = {
   fileBytes: z.number().int().nonnegative().optional(),
   opening: z.string().regex(/^[0-9a-f]{16}$/).optional(),
   fileMtime: z.number().finite().optional(),
+  pageBytes: z.number().int().nonnegative().optional(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file', 'subagent']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 };
 const ARCHIVE_NAME = /^[0-9a-f]{32}$/;
@@ -183,7 +189,7 @@ export interface Archiving {
  * known), with the pages written for it; null for a file found under none of the places (it could
  * not be told gone later).
  */
-export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint'>, file: { source: string | null; real: string | null }, archiving: Archiving, nameOf: PathNamer): ArchivedSession | null {
+export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint' | 'pageBytes'>, file: { source: string | null; real: string | null }, archiving: Archiving, nameOf: PathNamer): ArchivedSession | null {
   const { source, real } = file;
   const place = source === null ? null : placeOf(source, archiving.places);
   if (source === null || place === null) return null;
@@ -728,9 +734,9 @@ async function gzipped(text: string): Promise<Buffer> {
 }
 
 /** A session's line of the records file (without its line break). */
-export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes' | 'opening' | 'fileMtime'>): string {
-  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime } = record;
-  const optional = { entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime };
+export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes' | 'opening' | 'fileMtime' | 'pageBytes'>): string {
+  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime, pageBytes } = record;
+  const optional = { entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime, pageBytes };
   const said = Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined));
   return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...said, search });
 }

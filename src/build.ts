@@ -532,7 +532,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
    */
   /** Sessions whose archive could not be written: each costs its own keeping, never the report. */
   const archiveFailures: Diagnostic[] = [];
-  const archiveEntry = async (records: LinesFile, ledger: SessionLedger, pageList: string[], searchItems: readonly SessionSearchItem[] = [], fingerprint: string | null = null, unchanged = false): Promise<void> => {
+  const archiveEntry = async (records: LinesFile, ledger: SessionLedger, pageList: string[], searchItems: readonly SessionSearchItem[] = [], fingerprint: string | null = null, unchanged = false, pageBytes?: number): Promise<void> => {
     if (!archiving) return;
     const name = pathHash(ledger.key);
     const kept = keptByKey.get(ledger.key);
@@ -542,7 +542,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     const before = unchanged && !kept ? previousByName.get(name) : undefined;
     const size = before ? folder.previousSize(ledgerPath(name)) : null;
     if (before && size !== null && (before.ledgerBytes ?? size) === size && (await folder.keep([ledgerPath(name)]))) {
-      records.add(recordLine({ ...before, ledgerBytes: size }));
+      records.add(recordLine({ ...before, ledgerBytes: size, ...(pageBytes === undefined ? {} : { pageBytes }) }));
       seen.push({ name, lastSeen: archiving.now });
       return;
     }
@@ -551,7 +551,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // A kept ledger's keys are this build's once rehashed (an earlier bough wrote them as read);
     // another secret's stay that secret's (readArchivedLedger).
     const keys = kept?.keys ?? archiving.keys ?? undefined;
-    const entry = kept ? { ...kept, pages: pageList, fingerprint: null, ...(keys === undefined ? {} : { keys }) } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint }, fileOf(ledger.key), archiving, nameOfPath);
+    // A gone session's pages are written again, each build, with the note: not kept by their size.
+    const entry = kept ? { ...kept, pages: pageList, fingerprint: null, pageBytes: undefined, ...(keys === undefined ? {} : { keys }) } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint, pageBytes }, fileOf(ledger.key), archiving, nameOfPath);
     if (entry === null) return;
     // Its ledger file as it was, unless its keys were hashed anew (readArchivedLedger).
     if (kept && kept.keys === entry.keys && (await folder.keep([ledgerPath(name)]))) {
@@ -640,11 +641,11 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   // search index goes to its spool as each is done; what the archive needs is added in the report's
   // order once all are done, whichever finished first.
   type Done =
-    | { kind: 'kept'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string; samePlace: boolean }
+    | { kind: 'kept'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string; samePlace: boolean; bytes: number }
     // `missing`: why some of its pages could not be carried over, or null when all were.
     | { kind: 'gone'; pages: string[]; search: readonly SessionSearchItem[]; missing: string | null }
     // Its search items only while the archive still needs them: when a thread did not archive it.
-    | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null; archived: readonly SessionKey[] | null }
+    | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null; archived: readonly SessionKey[] | null; bytes: number }
     // `pages`: the stub saying so, or the pages an earlier build wrote for it, kept.
     | { kind: 'failed'; pages: string[]; search: readonly SessionSearchItem[]; reason: string };
   const done: Done[] = new Array(data.sessions.length);
@@ -655,14 +656,16 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // Unchanged file, unchanged numbers and links, same code: the pages the last build wrote are these pages.
     const fingerprint = fingerprintOf(session, page, rank);
     const before = fingerprint === null ? undefined : previousByName.get(pathHash(session.key));
-    if (fingerprint !== null && before && before.fingerprint === fingerprint && sink.archive && (await folder.keep(before.pages))) {
+    // Pages of another size than written (cut short, edited since) are written anew.
+    const bytes = before && before.fingerprint === fingerprint ? await keptBytes(resolve(options.out), before.pages) : null;
+    const asWritten = before?.pageBytes === undefined || before.pageBytes === bytes;
+    if (fingerprint !== null && before && before.fingerprint === fingerprint && bytes !== null && asWritten && sink.archive && (await folder.keep(before.pages))) {
       const source = collected.sourceOf.get(session.key);
       const place = source === undefined ? null : placeOf(source, sink.archive.places);
       const samePlace = source !== undefined && place !== null && before.source === nameOfPath(source) && before.place === nameOfPath(place);
-      done[rank] = { kind: 'kept', pages: before.pages, search: before.search, fingerprint, samePlace };
+      done[rank] = { kind: 'kept', pages: before.pages, search: before.search, fingerprint, samePlace, bytes };
       // Counted as written ones are: the search index is sized by the whole report, not by what this
-      // build wrote of it. Awaited first: `+= await` would add to the total as it was before the wait.
-      const bytes = await keptBytes(resolve(options.out), before.pages);
+      // build wrote of it.
       pageBytes += bytes;
       await spool.add(rank, sessionRows(rank, before.search));
       sessionsKept++;
@@ -750,7 +753,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         folder.adopt([...written.pages, ...(written.archived ?? []).map(({ key }) => archivedLedgerPath(key))]);
         if (written.archived) recordSpool?.add(rank, written.archived.map(({ record }) => record));
         pageBytes += written.bytes;
-        done[rank] = { kind: 'written', pages: written.pages, search: written.search ?? [], fingerprint, archived: written.archived?.map(({ key }) => key) ?? null };
+        done[rank] = { kind: 'written', pages: written.pages, search: written.search ?? [], fingerprint, archived: written.archived?.map(({ key }) => key) ?? null, bytes: written.bytes };
         searchRows = written.rows;
       } catch (error) {
         // A full disk (or one failing) is the build's: it fails (said with the report's folder, see
@@ -805,9 +808,9 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       }
       const unchanged = outcome.kind === 'kept' && outcome.samePlace;
       for (const sub of session.subagents) await archiveEntry(records, sub.ledger, [], [], null, unchanged);
-      if (outcome.kind === 'kept') await archiveEntry(records, session.ledger, outcome.pages, outcome.search, outcome.fingerprint, outcome.samePlace);
+      if (outcome.kind === 'kept') await archiveEntry(records, session.ledger, outcome.pages, outcome.search, outcome.fingerprint, outcome.samePlace, outcome.bytes);
       else if (outcome.kind === 'gone') await archiveEntry(records, session.ledger, outcome.pages);
-      else if (outcome.kind === 'written') await archiveEntry(records, session.ledger, outcome.pages, outcome.search, outcome.fingerprint);
+      else if (outcome.kind === 'written') await archiveEntry(records, session.ledger, outcome.pages, outcome.search, outcome.fingerprint, false, outcome.bytes);
       else await archiveEntry(records, session.ledger, outcome.pages, outcome.search);
     }
   } finally {

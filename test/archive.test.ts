@@ -984,6 +984,21 @@ describe('the archive', () => {
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('<td class="path">archive/seen.json</td>');
   });
 
+  // Regression (a hostile look): a page cut short in the folder (a bad copy, a disk error) was kept
+  // by every full build while its session's file was there to write it again, and so became the
+  // archive's only copy of the conversation once that file went.
+  it('writes a page of another size than it wrote anew while its session file is there', async () => {
+    const setup = await setUp(join(FIXTURES, 'pi'));
+    const first = await setup.run();
+    const session = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    const page = join(setup.out, session?.page as string);
+    const whole = await readFile(page, 'utf8');
+    await writeFile(page, whole.slice(0, 500));
+    await touchAnotherInput(setup.input, 8);
+    await setup.run({ day: 9 });
+    expect(await readFile(page, 'utf8')).toBe(whole);
+  });
+
   // Regression (a hostile look): a gone session's ledger file lost, then put back from a backup
   // as bough asks, was no file of the report's any more: the next build kept the report that
   // left it out, and one that read it called it the user's file and told them to move it away.

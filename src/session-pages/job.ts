@@ -129,7 +129,7 @@ export function pagesJob(setup: PagesSetup): PagesJob {
       const search = sessionSearchItems(session, file, next.value, page, session.subagents.map((sub) => subagentFiles.get(sub.key) ?? null));
       // Archived here rather than by the build after every page: the ledgers' JSON and its
       // compression are the largest part of the archive's cost, and this runs on the threads.
-      const archived = task.archive && setup.archive ? await archiveSession(task, setup.staging, setup.archive, nameOf, written, search) : null;
+      const archived = task.archive && setup.archive ? await archiveSession(task, setup.staging, setup.archive, nameOf, written, bytes, search) : null;
       return { pages: written, bytes, rows: sessionRows(task.rank, search), search: archived === null ? search : null, archived };
     } catch (error) {
       parts.return(new Map());
@@ -144,11 +144,11 @@ export function pagesJob(setup: PagesSetup): PagesJob {
  * their records returned, as the build archives a session itself. A file found under none of the
  * places is not archived (it could not be told gone later).
  */
-async function archiveSession(task: PagesTask, staging: string, archiving: Archiving, nameOf: PathNamer, pages: readonly string[], search: readonly SessionSearchItem[]): Promise<ArchivedHere[] | null> {
+async function archiveSession(task: PagesTask, staging: string, archiving: Archiving, nameOf: PathNamer, pages: readonly string[], pageBytes: number, search: readonly SessionSearchItem[]): Promise<ArchivedHere[] | null> {
   const { session } = task;
   const paths = new Map(task.files);
   const archived: ArchivedHere[] = [];
-  const parts = [...session.subagents.map((sub) => ({ ledger: sub.ledger, pages: [] as string[], search: [] as SessionSearchItem[], fingerprint: null })), { ledger: session.ledger, pages: [...pages], search: [...search], fingerprint: task.fingerprint }];
+  const parts = [...session.subagents.map((sub) => ({ ledger: sub.ledger, pages: [] as string[], search: [] as SessionSearchItem[], fingerprint: null })), { ledger: session.ledger, pages: [...pages], search: [...search], fingerprint: task.fingerprint, pageBytes }];
   try {
     for (const part of parts) {
       const entry = archivedNow(part, paths.get(part.ledger.key) ?? { source: null, real: null }, archiving, nameOf);
