@@ -686,6 +686,34 @@ describe('Claude Code 2.1.332 sessions', () => {
     expect(ofKind(file.entries, 'notice').map((n) => n.label)).toEqual(['command /model', 'command output']);
   });
 
+  // Found by a review that ran a skill of `context: fork` itself (`/forky …`): its sub-agent was
+  // linked from nothing, while the same skill run by the model was linked from its Skill call.
+  it('links the command that ran a skill as a sub-agent to that sub-agent’s transcript, and back', async () => {
+    const id = '77777777-7777-4777-8777-777777777777';
+    const dir = join(await tempDir(), 'projects', '-work-shop');
+    const base = { sessionId: id, cwd: '/work/shop', version: '2.1.332', isSidechain: false };
+    const launch = '<local-command-stdout>Running in the background as @forky</local-command-stdout>\n<forked-skill-launch>{"agentId":"a70c4941832e7fcd5","skillName":"forky","description":"/forky tidy up"}</forked-skill-launch>';
+    const main = [
+      { ...base, type: 'system', subtype: 'local_command', uuid: 'c1', parentUuid: null, timestamp: '2026-05-02T09:00:00.000Z', content: '<command-name>/forky</command-name>\n<command-message>forky</command-message>\n<command-args>tidy up</command-args>', level: 'info' },
+      { ...base, type: 'system', subtype: 'local_command', uuid: 'c2', parentUuid: 'c1', timestamp: '2026-05-02T09:00:01.000Z', content: launch, level: 'info' },
+    ];
+    const agent = { ...base, isSidechain: true, agentId: 'a70c4941832e7fcd5' };
+    const sub = [
+      { ...agent, type: 'user', uuid: 's1', parentUuid: null, timestamp: '2026-05-02T09:00:02.000Z', message: { role: 'user', content: 'tidy up' } },
+      { ...agent, type: 'assistant', uuid: 's2', parentUuid: 's1', timestamp: '2026-05-02T09:00:03.000Z', requestId: 'rs2', message: { id: 'ms2', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'tidied' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } } },
+    ];
+    await mkdir(join(dir, id, 'subagents'), { recursive: true });
+    await writeFile(join(dir, `${id}.jsonl`), `${main.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    await writeFile(join(dir, id, 'subagents', 'agent-a70c4941832e7fcd5.jsonl'), `${sub.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const out = join(await tempDir(), 'report');
+    const { code, stderr } = await runCli(['build', dir, '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { sessions: { page: string }[] };
+    const html = await readFile(join(out, summary.sessions[0]?.page ?? ''), 'utf8');
+    expect(html).toMatch(/Running in the background as @forky <a href="#subagent-1">Sub-agent: [^<]+<\/a>/);
+    expect(html).toMatch(/Started by <a href="#[^"]+">the command<\/a>/);
+  });
+
   // Found by a review that ran a command with a large output: Claude Code keeps only its first
   // 2 kB in the transcript and the whole in `<session>/tool-results/`, which the report (and its
   // archive, once Claude Code deletes the session) never held.

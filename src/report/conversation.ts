@@ -438,6 +438,8 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
       return {
         ...event(base, entry.tone, shorten(entry.label, LABEL_LENGTH), shorten(entry.summary, LABEL_LENGTH * 2)),
         detailText: text && text !== entry.summary ? cut(text, MAX_TEXT) : null,
+        // The sub-agent it started (a command that ran a skill as one).
+        target: ctx.subagentOfCall?.(entry.id) ?? null,
       };
     }
     case 'usageOnly':

@@ -366,6 +366,9 @@ function subagentSpawns(
   startedByPrompt(files, subagentFiles, started);
   for (const f of files) {
     for (const entry of f.entries) {
+      // An entry other than a call that started one (the output of a command that ran a skill as a sub-agent).
+      const byEntry = started.get(entry.id);
+      if (byEntry !== undefined && !callOfSection.has(byEntry)) callOfSection.set(byEntry, { label: 'the command', href: `#${anchorOf(entry)}` });
       for (const call of callsIn(entry)) {
         const index = started.get(call.id);
         if (index === undefined || callOfSection.has(index)) continue;

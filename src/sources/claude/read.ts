@@ -1191,8 +1191,26 @@ function addSystem(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): 
       const label = command ? `command ${command}` : system.subtype === 'local_command' ? 'command output' : system.subtype === 'away_summary' ? 'recap' : labelOfSubtype(system.subtype);
       const tone = system.level === 'warning' || system.level === 'error' || /error/.test(system.subtype ?? '') ? 'warn' : 'info';
       const output = system.subtype === 'local_command' && !command ? { output: true as const } : {};
-      addDraft(ctx, located, env, { kind: 'notice', label, tone, summary: noticeSummary(text), content: text === '' ? [] : [{ type: 'text', text }], ...output }, []);
+      const draft = addDraft(ctx, located, env, { kind: 'notice', label, tone, summary: noticeSummary(text), content: text === '' ? [] : [{ type: 'text', text }], ...output }, []);
+      const forked = system.subtype === 'local_command' ? forkedSkillAgent(text) : null;
+      if (forked !== null) ctx.startedSubagents.set(draft.entry.id, forked);
     }
+  }
+}
+
+/**
+ * 2.1.332: a skill of `context: fork` the user ran says in its command's output which sub-agent
+ * runs it (`<forked-skill-launch>{"agentId": …}</forked-skill-launch>`); the model's Skill call
+ * says so in its result.
+ */
+function forkedSkillAgent(text: string): string | null {
+  const json = /<forked-skill-launch>(\{[^<]{0,4000}\})<\/forked-skill-launch>/.exec(text)?.[1];
+  if (json === undefined) return null;
+  try {
+    const launch: unknown = JSON.parse(json);
+    return isPlainObject(launch) && typeof launch['agentId'] === 'string' && launch['agentId'] !== '' ? launch['agentId'] : null;
+  } catch {
+    return null;
   }
 }
 
