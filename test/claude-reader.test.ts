@@ -18,6 +18,7 @@ import { unpackEntries } from '../src/ledger/packed-entries.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
 import { createSharer } from '../src/share/share.js';
 import { runCli } from './support/cli.js';
+import { main, type CliIo } from '../src/cli.js';
 import { blockText } from '../src/report/conversation.js';
 
 const PROJECTS = join(FIXTURES, 'claude', 'projects');
@@ -757,6 +758,63 @@ describe('Claude Code 2.1.332 sessions', () => {
     expect(shared).toContain('END-OF-OUTPUT');
     expect(shared).toContain('[REDACTED:anthropic-key]');
     expect(shared).not.toContain('FAKEb0ughzJr4i0B3JrTAwR4y9');
+  });
+
+  // Regressions (a hostile look at it): a tool-results folder that is a link put another folder's
+  // files in the page; an output that merely began with the tag (a file holding such a text,
+  // printed) was replaced by another output the session kept; an image beside the saved text
+  // was lost; and a rebuild kept the page of before the saved file came.
+  it('reads only what Claude Code saved, from its own folder, in place of the start alone, and again when it comes later', async () => {
+    const id = '88888888-8888-4888-8888-888888888888';
+    const linkedId = '99999999-9999-4999-8999-999999999999';
+    const root = await tempDir();
+    const dir = join(root, 'projects', '-work-shop');
+    await mkdir(join(dir, id), { recursive: true });
+    await mkdir(join(root, 'elsewhere'), { recursive: true });
+    await writeFile(join(root, 'elsewhere', 'x.txt'), 'NOT-FOR-THE-REPORT');
+    await mkdir(join(dir, linkedId), { recursive: true });
+    await symlink(join(root, 'elsewhere'), join(dir, linkedId, 'tool-results'));
+    const lines = (sessionId: string, results: { text: string; structured?: object; image?: boolean }[]) => {
+      const base = { sessionId, cwd: '/work/shop', version: '2.1.332', isSidechain: false };
+      const records: object[] = [{ ...base, type: 'user', uuid: 'u0', parentUuid: null, timestamp: '2026-05-02T09:00:00.000Z', message: { role: 'user', content: 'go' } }];
+      results.forEach(({ text, structured, image }, i) => {
+        records.push({ ...base, type: 'assistant', uuid: `a${i}`, parentUuid: i === 0 ? 'u0' : `r${i - 1}`, timestamp: `2026-05-02T09:00:0${2 * i + 1}.000Z`, requestId: `ra${i}`, message: { id: `ma${i}`, role: 'assistant', model: 'claude-opus-4-7', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: 'x' } }], stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } } });
+        const content = [{ type: 'text', text }, ...(image ? [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] : [])];
+        records.push({ ...base, type: 'user', uuid: `r${i}`, parentUuid: `a${i}`, timestamp: `2026-05-02T09:00:0${2 * i + 2}.000Z`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content }] }, ...(structured ? { toolUseResult: structured } : {}) });
+      });
+      return `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
+    };
+    const persisted = (sessionId: string, name: string) => `<persisted-output>\nOutput too large (3.2KB). Full output saved to: /home/ana/.claude/projects/-work-shop/${sessionId}/tool-results/${name}\n\nPreview (first 2KB):\nstart\n</persisted-output>`;
+    await writeFile(
+      join(dir, `${id}.jsonl`),
+      lines(id, [
+        { text: persisted(id, 'b1.txt'), structured: { stdout: 'start', stderr: '', persistedOutputPath: `/x/${id}/tool-results/b1.txt` } },
+        // `cat` of a file that holds such a text: its own output, whatever it says.
+        { text: `${persisted(id, 'b1.txt')}\nMY-OWN-OUTPUT`, structured: { stdout: 'x', stderr: '' } },
+        // An MCP tool's: named in its text only, with an image beside it.
+        { text: persisted(id, 'mcp.txt'), image: true },
+      ]),
+    );
+    await writeFile(join(dir, `${linkedId}.jsonl`), lines(linkedId, [{ text: persisted(linkedId, 'x.txt'), structured: { stdout: 'start', stderr: '', persistedOutputPath: `/x/${linkedId}/tool-results/x.txt` } }]));
+    const out = join(root, 'report');
+    // With one cache, as a user's runs share theirs.
+    const io: CliIo = { stdout: () => undefined, stderr: () => undefined, env: { BOUGH_CACHE_DIR: join(root, 'cache') }, home: root, isTty: false, now: () => new Date('2026-12-01T00:00:00Z') };
+    const build = async () => {
+      expect(await main(['build', dir, '--out', out, '--tz', 'UTC', '-q'], io)).toBe(0);
+      const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { sessions: { page: string }[] };
+      return (await Promise.all(summary.sessions.map((s) => readFile(join(out, s.page), 'utf8')))).join('\n');
+    };
+    // Before Claude Code wrote the saved files: the starts.
+    expect(await build()).not.toContain('B1-WHOLE');
+    await mkdir(join(dir, id, 'tool-results'));
+    await writeFile(join(dir, id, 'tool-results', 'b1.txt'), 'B1-WHOLE');
+    await writeFile(join(dir, id, 'tool-results', 'mcp.txt'), 'MCP-WHOLE');
+    const html = await build();
+    expect(html.match(/B1-WHOLE/g)).toHaveLength(1);
+    expect(html).toContain('MY-OWN-OUTPUT');
+    expect(html).toContain('MCP-WHOLE');
+    expect(html).toContain('data:image/png;base64,');
+    expect(html).not.toContain('NOT-FOR-THE-REPORT');
   });
 
   it('shows a server-side web search as a call with its query and the pages it found, never their encrypted contents', async () => {

@@ -66,3 +66,13 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 /** How much of a flat sub-agent file is read to tell its session: its first lines, which name it. */
 const HEAD_BYTES = 16 * 1024;
+
+/**
+ * The folders whose `tool-results` hold the outputs a session file's results were too large for:
+ * `<dir>/<id>.jsonl` keeps its side files in `<dir>/<id>/`; a sub-agent's
+ * `<dir>/<id>/subagents/agent-x.jsonl` in its session's.
+ */
+export function sessionSideFolders(path: string): string[] {
+  const own = join(dirname(path), basename(path).replace(/\.jsonl$/i, ''));
+  return basename(dirname(path)) === 'subagents' ? [dirname(dirname(path)), own] : [own];
+}

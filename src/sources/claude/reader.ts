@@ -1,10 +1,10 @@
 // Claude Code as a SourceReader: where its transcripts live, how its files are told apart, how its
 // usage is counted once and priced.
 
-import { stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { lstat, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { SourceReader } from '../registry.js';
-import { claudeCompanions, claudeSessionPlaces, SUBAGENT_FILE } from './paths.js';
+import { claudeCompanions, claudeSessionPlaces, sessionSideFolders, SUBAGENT_FILE } from './paths.js';
 import { isClaudeRecord, readClaudeFile } from './read.js';
 
 /**
@@ -39,10 +39,14 @@ export const claudeReader: SourceReader = {
   ownFiles: (names, folder) => (names.has('journal.jsonl') && (WORKFLOW_RUN.test(folder) || [...names].some((name) => SUBAGENT_FILE.test(name))) ? ['journal.jsonl'] : []),
   // A sub-agent's label and starting call come from its sidecar, which may be written after it.
   // Claude Code writes sub-agents' files in a session's subagents/ folder, named agent-*.jsonl;
-  // one renamed there is still read as one.
+  // one renamed there is still read as one. The outputs too large for a file's lines are in its
+  // session's tool-results folder, which its pages show: a file put there (or gone) since is told
+  // by the folder's time.
   besideFile: async (path) => {
-    if (!SUBAGENT_FILE.test(basename(path)) && basename(dirname(path)) !== 'subagents') return null;
+    const results = await Promise.all(sessionSideFolders(path).map(async (folder) => (await lstat(join(folder, 'tool-results')).catch(() => null))?.mtimeMs ?? 'none'));
+    const saved = results.every((r) => r === 'none') ? '' : `results:${results.join(',')}`;
+    if (!SUBAGENT_FILE.test(basename(path)) && basename(dirname(path)) !== 'subagents') return saved === '' ? null : saved;
     const sidecar = await stat(path.replace(/\.jsonl$/i, '.meta.json')).catch(() => null);
-    return sidecar === null ? 'none' : `${sidecar.size}:${sidecar.mtimeMs}`;
+    return `${sidecar === null ? 'none' : `${sidecar.size}:${sidecar.mtimeMs}`}${saved === '' ? '' : ` ${saved}`}`;
   },
 };
