@@ -9,6 +9,7 @@ import { collect } from '../src/reading/collect.js';
 import { discover } from '../src/discover.js';
 import { claimEntries } from '../src/ledger/claims.js';
 import { turnTimeText } from '../src/sources/claude/read.js';
+import { sessionSideFolders } from '../src/sources/claude/paths.js';
 import { claudeReader } from '../src/sources/claude/reader.js';
 import { readSessionFile } from '../src/sources/read.js';
 import { CLAIM_RULES } from '../src/sources/registry.js';
@@ -774,11 +775,11 @@ describe('Claude Code 2.1.332 sessions', () => {
     await writeFile(join(root, 'elsewhere', 'x.txt'), 'NOT-FOR-THE-REPORT');
     await mkdir(join(dir, linkedId), { recursive: true });
     await symlink(join(root, 'elsewhere'), join(dir, linkedId, 'tool-results'));
-    const lines = (sessionId: string, results: { text: string; structured?: object; image?: boolean }[]) => {
+    const lines = (sessionId: string, results: { text: string; structured?: object; image?: boolean; tool?: string }[]) => {
       const base = { sessionId, cwd: '/work/shop', version: '2.1.332', isSidechain: false };
       const records: object[] = [{ ...base, type: 'user', uuid: 'u0', parentUuid: null, timestamp: '2026-05-02T09:00:00.000Z', message: { role: 'user', content: 'go' } }];
-      results.forEach(({ text, structured, image }, i) => {
-        records.push({ ...base, type: 'assistant', uuid: `a${i}`, parentUuid: i === 0 ? 'u0' : `r${i - 1}`, timestamp: `2026-05-02T09:00:0${2 * i + 1}.000Z`, requestId: `ra${i}`, message: { id: `ma${i}`, role: 'assistant', model: 'claude-opus-4-7', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: 'x' } }], stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } } });
+      results.forEach(({ text, structured, image, tool }, i) => {
+        records.push({ ...base, type: 'assistant', uuid: `a${i}`, parentUuid: i === 0 ? 'u0' : `r${i - 1}`, timestamp: `2026-05-02T09:00:0${2 * i + 1}.000Z`, requestId: `ra${i}`, message: { id: `ma${i}`, role: 'assistant', model: 'claude-opus-4-7', content: [{ type: 'tool_use', id: `toolu_${i}`, name: tool ?? 'Bash', input: { command: 'x' } }], stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } } });
         const content = [{ type: 'text', text }, ...(image ? [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] : [])];
         records.push({ ...base, type: 'user', uuid: `r${i}`, parentUuid: `a${i}`, timestamp: `2026-05-02T09:00:0${2 * i + 2}.000Z`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content }] }, ...(structured ? { toolUseResult: structured } : {}) });
       });
@@ -792,7 +793,9 @@ describe('Claude Code 2.1.332 sessions', () => {
         // `cat` of a file that holds such a text: its own output, whatever it says.
         { text: `${persisted(id, 'b1.txt')}\nMY-OWN-OUTPUT`, structured: { stdout: 'x', stderr: '' } },
         // An MCP tool's: named in its text only, with an image beside it.
-        { text: persisted(id, 'mcp.txt'), image: true },
+        { text: persisted(id, 'mcp.txt'), image: true, tool: 'mcp__shots__take' },
+        // Grep's: its record is its own, naming no file (a third hostile look: lost again).
+        { text: persisted(id, 'grep.txt'), structured: { mode: 'content', numFiles: 1, content: 'start' }, tool: 'Grep' },
       ]),
     );
     await writeFile(join(dir, `${linkedId}.jsonl`), lines(linkedId, [{ text: persisted(linkedId, 'x.txt'), structured: { stdout: 'start', stderr: '', persistedOutputPath: `/x/${linkedId}/tool-results/x.txt` } }]));
@@ -809,12 +812,20 @@ describe('Claude Code 2.1.332 sessions', () => {
     await mkdir(join(dir, id, 'tool-results'));
     await writeFile(join(dir, id, 'tool-results', 'b1.txt'), 'B1-WHOLE');
     await writeFile(join(dir, id, 'tool-results', 'mcp.txt'), 'MCP-WHOLE');
+    await writeFile(join(dir, id, 'tool-results', 'grep.txt'), 'GREP-WHOLE');
     const html = await build();
+    expect(html).toContain('GREP-WHOLE');
     expect(html.match(/B1-WHOLE/g)).toHaveLength(1);
     expect(html).toContain('MY-OWN-OUTPUT');
     expect(html).toContain('MCP-WHOLE');
     expect(html).toContain('data:image/png;base64,');
     expect(html).not.toContain('NOT-FOR-THE-REPORT');
+  });
+
+  it('looks for a sub-agent’s saved outputs in its session’s folder, a workflow’s agents’ too', () => {
+    expect(sessionSideFolders('/p/-w/s1.jsonl')).toEqual(['/p/-w/s1']);
+    expect(sessionSideFolders('/p/-w/s1/subagents/agent-a.jsonl')).toEqual(['/p/-w/s1', '/p/-w/s1/subagents/agent-a']);
+    expect(sessionSideFolders('/p/-w/s1/subagents/workflows/run1/agent-b.jsonl')).toEqual(['/p/-w/s1', '/p/-w/s1/subagents/workflows/run1/agent-b']);
   });
 
   it('shows a server-side web search as a call with its query and the pages it found, never their encrypted contents', async () => {

@@ -70,9 +70,14 @@ const HEAD_BYTES = 16 * 1024;
 /**
  * The folders whose `tool-results` hold the outputs a session file's results were too large for:
  * `<dir>/<id>.jsonl` keeps its side files in `<dir>/<id>/`; a sub-agent's
- * `<dir>/<id>/subagents/agent-x.jsonl` in its session's.
+ * (`<dir>/<id>/subagents/agent-x.jsonl`, a workflow's `…/subagents/workflows/<run>/agent-x.jsonl`)
+ * in its session's.
  */
 export function sessionSideFolders(path: string): string[] {
   const own = join(dirname(path), basename(path).replace(/\.jsonl$/i, ''));
-  return basename(dirname(path)) === 'subagents' ? [dirname(dirname(path)), own] : [own];
+  let folder = dirname(path);
+  for (let depth = 0; depth < 4 && dirname(folder) !== folder; depth++, folder = dirname(folder)) {
+    if (basename(folder) === 'subagents') return [dirname(folder), own];
+  }
+  return [own];
 }

@@ -1100,7 +1100,7 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
         change: diff === null ? null : diffLines(diff),
         commits: toolCommits(toolName, call?.effect.command ?? null, textOf(blocks), isError),
         nestedCalls: [],
-        ...savedOutputOf(blocks, structured, ctx.sessionId),
+        ...savedOutputOf(blocks, structured, toolName, ctx.sessionId),
       },
       [],
       { id, ...(previous === null ? {} : { parent: { id: previous } }) },
@@ -1121,24 +1121,26 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
 
 /**
  * An output too large for the transcript: Claude Code keeps its first 2 kB there and the whole
- * in a file of the session's `tool-results` folder, named in `toolUseResult` (a built-in tool's)
- * or only in the text (an MCP tool's). An output that merely starts so (a file that holds such a
- * text, printed) is none: its tool's record names no such file, or its text is not in the shape
- * Claude Code writes, naming this session's folder.
+ * in a file of the session's `tool-results` folder, named in the text, and for a shell command
+ * in `toolUseResult` too (`persistedOutputPath`). An output that merely starts so (a file that
+ * holds such a text, printed) is none: a shell command's record names no such file, and another
+ * tool's text is not in the exact shape Claude Code writes, naming this session's folder.
  */
-function savedOutputOf(blocks: readonly Block[], structured: unknown, sessionId: string | null): { savedOutput?: string } {
+function savedOutputOf(blocks: readonly Block[], structured: unknown, toolName: string | null, sessionId: string): { savedOutput?: string } {
   const first = blocks[0];
   if (first?.type !== 'text' || !first.text.startsWith('<persisted-output>')) return {};
   let recorded: string | undefined;
-  if (isPlainObject(structured)) {
-    if (typeof structured['persistedOutputPath'] === 'string') recorded = structured['persistedOutputPath'];
-  } else if (sessionId !== null) {
+  if (isPlainObject(structured) && typeof structured['persistedOutputPath'] === 'string') recorded = structured['persistedOutputPath'];
+  else if (!(isPlainObject(structured) && toolName !== null && SHELL_TOOLS.has(toolName))) {
     const said = /^<persisted-output>\nOutput too large \([^)\n]{1,40}\)\. Full output saved to: ([^\n]+)\n\nPreview /.exec(first.text)?.[1];
     if (said !== undefined && said.replace(/\\/g, '/').includes(`/${sessionId}/tool-results/`)) recorded = said;
   }
   const name = recorded?.trim().split(/[\\/]/).at(-1);
   return name ? { savedOutput: name } : {};
 }
+
+/** The tools whose record names a saved output itself: a result of theirs whose record does not saved none. */
+const SHELL_TOOLS: ReadonlySet<string> = new Set(['Bash', 'PowerShell']);
 
 function addCompactSummary(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope, blocks: Block[]): void {
   const summary = textOf(blocks);
