@@ -7,7 +7,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
-import { buildRecordFile, inputsPrint, keepUnchangedReport, ledgerFilesSize, recordsAsLastBuilt, trustedHashes, type StandingCounts } from './unchanged-report.js';
+import { buildRecordFile, inputsPrint, isKeptAsIs, keepUnchangedReport, ledgerFilesSize, recordsAsLastBuilt, trustedHashes, type StandingCounts } from './unchanged-report.js';
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
@@ -884,6 +884,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       // The overview files too: a usage.csv saved by a spreadsheet, or a page edited, is not kept as the report.
       trusted: await trustedHashes(folder, ['summary.json', RECORDS_PATH, 'usage.csv', INDEX_PAGE, DATA_QUALITY_PAGE, ...summary.projects.map((project) => project.page), ...[...gone, ...unreadable].map(ledgerPath)]),
       ledgers: ledgerFilesSize(folder.currentSizes(isLedgerPath).values()),
+      kept: ledgerFilesSize(folder.currentSizes(isKeptAsIs).values()),
     });
     await folder.write(record.path, record.content);
   }

@@ -46,9 +46,23 @@ const recordSchema = z.object({
    * while its session's file is there to read. Sizes, not hashes: they cost no reading.
    */
   ledgers: z.object({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }).optional(),
+  /**
+   * The same of every other file a rebuild keeps as it is (pages, the search index, assets; not
+   * said by builds before 2026-12-06): one cut short or edited since means a full build, which
+   * writes it anew.
+   */
+  kept: z.object({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }).optional(),
 });
 export type BuildRecord = z.infer<typeof recordSchema>;
 export type StandingCounts = NonNullable<BuildRecord['standing']>;
+
+/** What a rebuild with nothing changed writes again: the rest of the report it keeps as it is. */
+const REWRITTEN: ReadonlySet<string> = new Set([INDEX_PAGE, SEEN_PATH, BUILD_RECORD]);
+
+/** A file a rebuild with nothing changed keeps as it is, told by its size (ledger files apart). */
+export function isKeptAsIs(path: string): boolean {
+  return !REWRITTEN.has(path) && !isLedgerPath(path);
+}
 
 /** How many archived ledger files there are (`sizes`: each one's, null for one not there), and their bytes in all. */
 export function ledgerFilesSize(sizes: Iterable<number | null>): { files: number; bytes: number } {
@@ -114,6 +128,10 @@ export async function keepUnchangedReport(
     const now = ledgerFilesSize(folder.previousFiles.filter(isLedgerPath).map((path) => folder.previousSize(path)));
     if (now.files !== record.ledgers.files || now.bytes !== record.ledgers.bytes) return null;
   }
+  if (record.kept !== undefined) {
+    const now = ledgerFilesSize(folder.previousFiles.filter(isKeptAsIs).map((path) => folder.previousSize(path)));
+    if (now.files !== record.kept.files || now.bytes !== record.kept.bytes) return null;
+  }
   const index = (await folder.previous(INDEX_PAGE))?.toString('utf8') ?? null;
   const lede = (text: string) => `<p class="lede">${escapeHtml(text)}</p>`;
   const at = index?.indexOf(lede(record.generated)) ?? -1;
@@ -129,8 +147,7 @@ export async function keepUnchangedReport(
   // bough's: this build writes it.
   const own = new Set(folder.previousFiles);
   if (summary.sessions.some((session) => !own.has(session.page)) || summary.projects.some((project) => !own.has(project.page))) return null;
-  const rewritten = new Set([INDEX_PAGE, SEEN_PATH, BUILD_RECORD]);
-  if (!(await folder.keep(folder.previousFiles.filter((path) => !rewritten.has(path))))) return null;
+  if (!(await folder.keep(folder.previousFiles.filter((path) => !REWRITTEN.has(path))))) return null;
   // Gone files the report shows, as summary.json counts them: `gone` also names those outside its period.
   const sentence = generated(record.sessionFiles, summary.diagnostics.goneFiles, record.carried ?? 0);
   const indexNow = `${index.slice(0, at)}${lede(sentence)}${index.slice(at + lede(record.generated).length)}`;
@@ -148,6 +165,7 @@ export async function keepUnchangedReport(
     // The index as this build writes it (its lede says when), by a build.json of before 2026-12-06 not vouched for.
     trusted: INDEX_PAGE in record.trusted ? { ...record.trusted, [INDEX_PAGE]: sha256Hex(indexNow) } : record.trusted,
     ...(record.ledgers === undefined ? {} : { ledgers: record.ledgers }),
+    ...(record.kept === undefined ? {} : { kept: record.kept }),
   });
   await folder.write(file.path, file.content);
   return { summary, carried: record.carried ?? 0, standing: record.standing ?? { cutShort: 0, noLongerRead: 0 } };

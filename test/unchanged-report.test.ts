@@ -96,6 +96,21 @@ describe('a rebuild with nothing changed', () => {
     expect(await readFile(join(out, 'index.html'), 'utf8')).not.toContain('data-edited');
   });
 
+  // Regression (a hostile look): a session page, an asset or a search file cut short was kept by
+  // every rebuild that found nothing else changed ("every page kept"), and a page so became the
+  // archive's only copy of the conversation once its file went.
+  it('writes again a page, an asset or a search file of another size than it wrote', async () => {
+    const { out, options } = await setUp();
+    const first = await build(options(1));
+    const page = join(out, first.summary.sessions[0]?.page as string);
+    const asset = join(out, 'assets', (await readdir(join(out, 'assets')))[0] as string);
+    const shard = join(out, 'search', (await readdir(join(out, 'search')))[0] as string);
+    const whole = await Promise.all([page, asset, shard].map((file) => readFile(file)));
+    for (const [i, file] of [page, asset, shard].entries()) await writeFile(file, (whole[i] as Buffer).subarray(0, 100));
+    await build(options(2));
+    for (const [i, file] of [page, asset, shard].entries()) expect(await readFile(file), file).toEqual(whole[i]);
+  });
+
   // Regression: a page the last build could not write (a file of the user's in its place) stayed
   // unwritten once the user moved theirs away: "every page kept", and the index linked to nothing.
   it('writes a page a file of the user’s kept it from writing, once that file is gone', async () => {
