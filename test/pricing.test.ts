@@ -334,6 +334,8 @@ describe('agreement with the recorded cost', () => {
     expect(checkCost([record(0.044, 0.088, openai), record(0.11, 0.044, { provider: 'openai-codex' })]).reason).toBe('a service tier the session does not record');
     expect(checkCost([record(0.06, 0.044, openai)]).reason).toBe('different catalog');
     expect(checkCost([record(0.0132, 0.0264, { provider: 'anthropic' })]).reason).toBe('different catalog');
+    // Nor on Azure's, which Pi prices at list (a third hostile look).
+    expect(checkCost([record(0.0132, 0.0264, { provider: 'azure-openai-responses' })]).reason).toBe('different catalog');
   });
 
   // Regression: one unpriced $0.00003 reply hid a $0.199 difference on the replies bough did price.

@@ -161,10 +161,11 @@ function reasonOf(usage: RecordedUsage, priced: PricedUsage): DifferenceReason {
   // Rates an agent's own catalog may not apply: a prompt past a long-context threshold, one-hour cache writes.
   if (priced.tier !== null || usage.cacheWrite1h > 0) return 'long-context or one-hour cache rates';
   // OpenAI's service tiers, which Pi prices but does not record (pi.md: flex ½×, priority 2×, 2.5×
-  // on gpt-5.5): a recorded cost at one of those multiples of the standard price, from OpenAI. On
-  // another provider's reply such a multiple is another price (one set in Pi's models.json).
+  // on gpt-5.5): a recorded cost at one of those multiples of the standard price, from OpenAI's
+  // own API. On another provider's reply (Azure's too, which Pi prices at list) such a multiple
+  // is another price (one set in Pi's models.json).
   const ratio = usage.recordedCost !== null && priced.cost !== null && priced.cost > 0 ? usage.recordedCost / priced.cost : null;
-  const tiered = usage.provider !== null && /openai/i.test(usage.provider);
+  const tiered = usage.provider === 'openai' || usage.provider === 'openai-codex';
   if (tiered && ratio !== null && SERVICE_TIER_MULTIPLES.some((times) => Math.abs(ratio - times) <= times / 100)) return 'a service tier the session does not record';
   return 'different catalog';
 }
