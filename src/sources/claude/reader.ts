@@ -17,6 +17,9 @@ import { isClaudeRecord, readClaudeFile } from './read.js';
  */
 const CLAUDE_PRICE_HINT = { prefixes: ['', 'anthropic/'], lastPrefixes: ['vertex_ai/'], lastPrefixesFor: /@\w+$/, subscription: false, local: false } as const;
 
+/** A session's file as Claude Code names it: its id. */
+const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
+
 /** `<session id>/subagents/workflows/<run id>`: where a workflow run keeps its agents' transcripts and its journal. */
 const WORKFLOW_RUN = /[\\/]subagents[\\/]workflows[\\/][^\\/]+[\\/]?$/;
 
@@ -43,9 +46,12 @@ export const claudeReader: SourceReader = {
   // session's tool-results folder, which its pages show: a file put there (or gone) since is told
   // by the folder's time.
   besideFile: async (path) => {
+    const subagent = SUBAGENT_FILE.test(basename(path)) || basename(dirname(path)) === 'subagents';
+    // Asked of every file bough reads: only one named as Claude Code names its sessions is looked beside.
+    if (!subagent && !SESSION_FILE.test(basename(path))) return null;
     const results = await Promise.all(sessionSideFolders(path).map(async (folder) => (await lstat(join(folder, 'tool-results')).catch(() => null))?.mtimeMs ?? 'none'));
     const saved = results.every((r) => r === 'none') ? '' : `results:${results.join(',')}`;
-    if (!SUBAGENT_FILE.test(basename(path)) && basename(dirname(path)) !== 'subagents') return saved === '' ? null : saved;
+    if (!subagent) return saved === '' ? null : saved;
     const sidecar = await stat(path.replace(/\.jsonl$/i, '.meta.json')).catch(() => null);
     return `${sidecar === null ? 'none' : `${sidecar.size}:${sidecar.mtimeMs}`}${saved === '' ? '' : ` ${saved}`}`;
   },
