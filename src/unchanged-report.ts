@@ -59,9 +59,13 @@ export type StandingCounts = NonNullable<BuildRecord['standing']>;
 /** What a rebuild with nothing changed writes again: the rest of the report it keeps as it is. */
 const REWRITTEN: ReadonlySet<string> = new Set([INDEX_PAGE, SEEN_PATH, BUILD_RECORD]);
 
-/** A file a rebuild with nothing changed keeps as it is, told by its size (ledger files apart). */
+/**
+ * A file a rebuild with nothing changed keeps as it is, told by its size: ledger files apart, and
+ * the records file, vouched for by its hash (its size differs by what it says its pages were made
+ * from, which a --no-cache build does not say).
+ */
 export function isKeptAsIs(path: string): boolean {
-  return !REWRITTEN.has(path) && !isLedgerPath(path);
+  return !REWRITTEN.has(path) && !isLedgerPath(path) && path !== RECORDS_PATH;
 }
 
 /** How many archived ledger files there are (`sizes`: each one's, null for one not there), and their bytes in all. */
