@@ -7,7 +7,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
-import { buildRecordFile, inputsPrint, isKeptAsIs, keepUnchangedReport, ledgerFilesSize, recordsAsLastBuilt, trustedHashes, type StandingCounts } from './unchanged-report.js';
+import { buildRecordFile, inputsPrint, isKeptAsIs, keepUnchangedReport, filesAndBytes, recordsAsLastBuilt, trustedHashes, type StandingCounts } from './unchanged-report.js';
 import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
@@ -393,10 +393,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
 }
 
-/** The report folder's own problems (its archive, its pages): this report's, listed whatever it shows. */
 /** What marks the page bough writes in place of a session page it could not write (templates/failed-session.eta). */
 const NOT_WRITTEN_MARK = 'data-bough-page="not-written"';
 
+/** The report folder's own problems (its archive, its pages): this report's, listed whatever it shows. */
 const REPORT_FOLDER_PROBLEMS: ReadonlySet<DiagnosticReason> = new Set<DiagnosticReason>(['archive-unreadable', 'archive-other-secret', 'page-failed']);
 
 /** A system's trouble that met a write of the report's (its inputs' reads say their own). */
@@ -883,8 +883,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       standing: sink.archive.standing,
       // The overview files too: a usage.csv saved by a spreadsheet, or a page edited, is not kept as the report.
       trusted: await trustedHashes(folder, ['summary.json', RECORDS_PATH, 'usage.csv', INDEX_PAGE, DATA_QUALITY_PAGE, ...summary.projects.map((project) => project.page), ...[...gone, ...unreadable].map(ledgerPath)]),
-      ledgers: ledgerFilesSize(folder.currentSizes(isLedgerPath).values()),
-      kept: ledgerFilesSize(folder.currentSizes(isKeptAsIs).values()),
+      ledgers: filesAndBytes(folder.currentSizes(isLedgerPath).values()),
+      kept: filesAndBytes(folder.currentSizes(isKeptAsIs).values()),
     });
     await folder.write(record.path, record.content);
   }

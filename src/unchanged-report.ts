@@ -68,8 +68,8 @@ export function isKeptAsIs(path: string): boolean {
   return !REWRITTEN.has(path) && !isLedgerPath(path) && path !== RECORDS_PATH;
 }
 
-/** How many archived ledger files there are (`sizes`: each one's, null for one not there), and their bytes in all. */
-export function ledgerFilesSize(sizes: Iterable<number | null>): { files: number; bytes: number } {
+/** How many files there are (`sizes`: each one's, null for one not there), and their bytes in all. */
+export function filesAndBytes(sizes: Iterable<number | null>): { files: number; bytes: number } {
   let files = 0;
   let bytes = 0;
   for (const size of sizes) {
@@ -129,11 +129,11 @@ export async function keepUnchangedReport(
     if (content === null || sha256Hex(content) !== hash) return null;
   }
   if (record.ledgers !== undefined) {
-    const now = ledgerFilesSize(folder.previousFiles.filter(isLedgerPath).map((path) => folder.previousSize(path)));
+    const now = filesAndBytes(folder.previousFiles.filter(isLedgerPath).map((path) => folder.previousSize(path)));
     if (now.files !== record.ledgers.files || now.bytes !== record.ledgers.bytes) return null;
   }
   if (record.kept !== undefined) {
-    const now = ledgerFilesSize(folder.previousFiles.filter(isKeptAsIs).map((path) => folder.previousSize(path)));
+    const now = filesAndBytes(folder.previousFiles.filter(isKeptAsIs).map((path) => folder.previousSize(path)));
     if (now.files !== record.kept.files || now.bytes !== record.kept.bytes) return null;
   }
   const index = (await folder.previous(INDEX_PAGE))?.toString('utf8') ?? null;

@@ -64,6 +64,11 @@ export async function claudeCompanions(path: string, heads: FileHeads): Promise<
 export const SUBAGENT_FILE = /^agent-.+\.jsonl$/i;
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A session's file as Claude Code names it: `<its id>.jsonl`. */
+export function isSessionFileName(name: string): boolean {
+  return /\.jsonl$/i.test(name) && SESSION_ID.test(name.slice(0, -'.jsonl'.length));
+}
+
 /** How much of a flat sub-agent file is read to tell its session: its first lines, which name it. */
 const HEAD_BYTES = 16 * 1024;
 

@@ -1139,7 +1139,7 @@ function savedOutputOf(blocks: readonly Block[], structured: unknown, toolName: 
   return name ? { savedOutput: name } : {};
 }
 
-/** The tools whose record names a saved output itself: a result of theirs whose record does not saved none. */
+/** The tools whose record names a saved output itself: a result of theirs whose record names none was not saved. */
 const SHELL_TOOLS: ReadonlySet<string> = new Set(['Bash', 'PowerShell']);
 
 function addCompactSummary(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope, blocks: Block[]): void {

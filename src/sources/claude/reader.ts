@@ -4,7 +4,7 @@
 import { lstat, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { SourceReader } from '../registry.js';
-import { claudeCompanions, claudeSessionPlaces, sessionSideFolders, SUBAGENT_FILE } from './paths.js';
+import { claudeCompanions, claudeSessionPlaces, isSessionFileName, sessionSideFolders, SUBAGENT_FILE } from './paths.js';
 import { isClaudeRecord, readClaudeFile } from './read.js';
 
 /**
@@ -16,9 +16,6 @@ import { isClaudeRecord, readClaudeFile } from './read.js';
  * Anthropic's).
  */
 const CLAUDE_PRICE_HINT = { prefixes: ['', 'anthropic/'], lastPrefixes: ['vertex_ai/'], lastPrefixesFor: /@\w+$/, subscription: false, local: false } as const;
-
-/** A session's file as Claude Code names it: its id. */
-const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 
 /** `<session id>/subagents/workflows/<run id>`: where a workflow run keeps its agents' transcripts and its journal. */
 const WORKFLOW_RUN = /[\\/]subagents[\\/]workflows[\\/][^\\/]+[\\/]?$/;
@@ -48,7 +45,7 @@ export const claudeReader: SourceReader = {
   besideFile: async (path) => {
     const subagent = SUBAGENT_FILE.test(basename(path)) || basename(dirname(path)) === 'subagents';
     // Asked of every file bough reads: only one named as Claude Code names its sessions is looked beside.
-    if (!subagent && !SESSION_FILE.test(basename(path))) return null;
+    if (!subagent && !isSessionFileName(basename(path))) return null;
     const results = await Promise.all(sessionSideFolders(path).map(async (folder) => (await lstat(join(folder, 'tool-results')).catch(() => null))?.mtimeMs ?? 'none'));
     const saved = results.every((r) => r === 'none') ? '' : `results:${results.join(',')}`;
     if (!subagent) return saved === '' ? null : saved;
