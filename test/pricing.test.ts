@@ -149,18 +149,23 @@ describe('cost arithmetic', () => {
     expect(costOf(price, { ...tokens({ input: 1000 }), fast: false }).total).toBeCloseTo(1000 * 5 * M, 15);
   });
 
+  /** An OpenAI model's standard rates and long-context input rate, as LiteLLM lists them; its tiers' rates are each test's. */
+  const GPT_LIKE = {
+    litellm_provider: 'openai',
+    mode: 'chat',
+    input_cost_per_token: 5 * M,
+    output_cost_per_token: 30 * M,
+    cache_read_input_token_cost: 0.5 * M,
+    input_cost_per_token_above_272k_tokens: 10 * M,
+  };
+
   // Codex 0.169 records fast mode, which OpenAI bills as its priority tier: the table's `*_priority`
   // rates, each kind at its own multiple (on top of a long-context tier, which has none of its own).
   it('prices an OpenAI model’s fast mode at the table’s priority rates, as multiples of the standard ones past a tier too', () => {
     const table = parsePriceTable(
       {
         'gpt-like': {
-          litellm_provider: 'openai',
-          mode: 'chat',
-          input_cost_per_token: 5 * M,
-          output_cost_per_token: 30 * M,
-          cache_read_input_token_cost: 0.5 * M,
-          input_cost_per_token_above_272k_tokens: 10 * M,
+          ...GPT_LIKE,
           output_cost_per_token_above_272k_tokens: 45 * M,
           input_cost_per_token_priority: 10 * M,
           output_cost_per_token_priority: 60 * M,
@@ -188,12 +193,7 @@ describe('cost arithmetic', () => {
     const table = parsePriceTable(
       {
         'gpt-like': {
-          litellm_provider: 'openai',
-          mode: 'chat',
-          input_cost_per_token: 5 * M,
-          output_cost_per_token: 30 * M,
-          cache_read_input_token_cost: 0.5 * M,
-          input_cost_per_token_above_272k_tokens: 10 * M,
+          ...GPT_LIKE,
           input_cost_per_token_flex: 2.5 * M,
           output_cost_per_token_flex: 15 * M,
           cache_read_input_token_cost_flex: 0.25 * M,
