@@ -137,7 +137,10 @@ const recordSchema = z.object({ name: z.string().regex(ARCHIVE_NAME), ...recordF
 const recordsHeadSchema = z.object({ format: z.literal(RECORDS_FORMAT) });
 /** An earlier build's record file of one session (named by its file). */
 const olderRecordSchema = z.object({ format: z.literal(FORMAT), ...recordFields });
-const ledgerFileSchema = z.object({ format: z.literal(FORMAT), ledger: ledgerSchema });
+// Its session's record, since 2026-12-06 (archiveFiles).
+// Its session's record, since 2026-12-06 (archiveFiles): read apart (recordInLedgerFile), so that
+// one damaged costs no ledger.
+const ledgerFileSchema = z.object({ format: z.literal(FORMAT), record: z.unknown().optional(), ledger: ledgerSchema });
 // A time a page can show (a forged one beyond a Date's range stopped every build).
 const seenSchema = z.object({ format: z.literal(FORMAT), lastSeen: z.record(z.string().regex(ARCHIVE_NAME), z.number().min(EARLIEST_TIME).lt(TIME_LIMIT)) });
 
@@ -263,7 +266,7 @@ export interface UnreadableArchive {
  * (damaged, or written by another version of bough) are listed apart: the build says so rather
  * than let a session whose file is gone leave the totals without a word.
  */
-export async function readArchive(outDir: string): Promise<{ sessions: ArchivedPages[]; unreadable: UnreadableArchive[]; seenFromFileTimes: Set<string> }> {
+export async function readArchive(outDir: string): Promise<{ sessions: ArchivedPages[]; unreadable: UnreadableArchive[]; seenFromFileTimes: Set<string>; recovered: Set<string> }> {
   const dir = join(outDir, ARCHIVE_DIR);
   const names = await readdir(dir).catch(() => [] as string[]);
   const fileNames = new Set(names);
@@ -304,10 +307,26 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
     const named = record === null ? null : { ...record, name };
     add(read, name, named, lastSeenOf(name), { file: `${ARCHIVE_DIR}/${file}`, line: null, text: null });
   }
-  // A session seen.json or a ledger file names is one an earlier build archived: without its
-  // record (the records file cut short or replaced) it is said, and its files kept, not left out
-  // without a word.
   const ledgerNames = names.flatMap((file) => LEDGER_FILE.exec(file)?.[1] ?? []);
+  // A session whose ledger file is here and whose record is not (the records file put back from an
+  // older backup, cut short, or its line damaged): its record as its ledger file holds it, dated,
+  // when seen.json does not say, by when that file was written (its file was last seen then or later).
+  // Not from beside a records file of another format: that archive is another bough's to read.
+  const recovered = new Set<string>();
+  const otherFormat = read.unreadable.some((u) => u.wholeFile === true);
+  for (const name of otherFormat ? [] : ledgerNames) {
+    if (read.named.has(name)) continue;
+    const path = join(dir, `${name}.ledger.json.gz`);
+    const record = recordInLedgerFile(path, name);
+    if (record === null) continue;
+    recovered.add(name);
+    const lastSeen = seen?.[name] ?? fileTime(path);
+    if (seen?.[name] === undefined && lastSeen !== undefined) seenFromFileTimes.add(name);
+    add(read, name, record, lastSeen, { file: ledgerPath(name), line: null, text: null });
+  }
+  // A session seen.json or a ledger file names is one an earlier build archived: without its
+  // record (the records file cut short or replaced, its ledger file of a build before 2026-12-06)
+  // it is said, and its files kept, not left out without a word.
   // Ledger files bough's list of its files names that are gone (the archive folder deleted or
   // emptied): their sessions are said, not left out of the totals without a word.
   ledgerNames.push(...listedLedgers(outDir).filter((name) => !fileNames.has(`${name}.ledger.json.gz`)));
@@ -316,7 +335,18 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
     if (!read.named.has(name) && !damaged.has(name)) read.unreadable.push({ name, file: RECORDS_PATH, line: null, recordRead: false, pages: [], lastSeen: seen?.[name] ?? null, record: null });
   }
   // A damaged copy of a record that is also there whole is of no more use: the whole one holds the session.
-  return { sessions: read.sessions, unreadable: read.unreadable.filter((u) => u.recordRead || u.name === null || !read.named.has(u.name)), seenFromFileTimes };
+  return { sessions: read.sessions, unreadable: read.unreadable.filter((u) => u.recordRead || u.name === null || !read.named.has(u.name)), seenFromFileTimes, recovered };
+}
+
+/** The record a ledger file holds of its session (see archiveFiles), or null: none, damaged, or of another session. */
+function recordInLedgerFile(path: string, name: string): z.infer<typeof recordSchema> | null {
+  try {
+    const file = parsedLedgerJson(gunzipSync(readOwnFile(path))) as { record?: unknown; ledger?: { key?: unknown } };
+    const record = recordSchema.safeParse(file.record);
+    return record.success && record.data.name === name && typeof file.ledger?.key === 'string' && pathHash(file.ledger.key) === name ? record.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The archived ledgers bough's list of the files it wrote into the folder names, by session name. */
@@ -733,12 +763,18 @@ async function gzipped(text: string): Promise<Buffer> {
   return text.length < GZIP_AT_ONCE_BELOW ? gzipSync(text, { level: 6 }) : gzipAsync(text, { level: 6 });
 }
 
+type RecordFields = Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes' | 'opening' | 'fileMtime' | 'pageBytes'>;
+
 /** A session's line of the records file (without its line break). */
-export function recordLine(record: Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes' | 'opening' | 'fileMtime' | 'pageBytes'>): string {
+export function recordLine(record: RecordFields): string {
+  return JSON.stringify(recordObject(record));
+}
+
+function recordObject(record: RecordFields): object {
   const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime, pageBytes } = record;
   const optional = { entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime, pageBytes };
   const said = Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined));
-  return JSON.stringify({ name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...said, search });
+  return { name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...said, search };
 }
 
 /**
@@ -750,11 +786,17 @@ export async function archiveFiles(entry: ArchivedSession): Promise<{ record: st
   // code that wrote it. Last, so that a long session's can be read back in pieces (parsedLedgerJson).
   const { entries: packed, ...rest } = entry.ledger;
   const entries = unpackEntries(packed);
+  const name = pathHash(entry.ledger.key);
+  // Its record too (less its ledger file's size, and when its file was last seen, which change
+  // without it; and what its pages were made from, which a --no-cache build does not say): with the
+  // records file put back from an older backup, or damaged, the ledger file alone still keeps the
+  // session (readArchive).
+  const record = recordObject({ ...entry, name, ledgerBytes: undefined, fingerprint: null });
   const content =
     entries.length < PIECEWISE_FROM_ENTRIES
-      ? await gzipped(JSON.stringify({ format: FORMAT, ledger: { ...rest, entries } }))
-      : await gzippedPieces(ledgerPieces(JSON.stringify({ format: FORMAT, ledger: { ...rest, entries: [] } }), entries));
-  return { record: recordLine({ ...entry, name: pathHash(entry.ledger.key), ledgerBytes: content.length }), ledger: { path: archivedLedgerPath(entry.ledger.key), content } };
+      ? await gzipped(JSON.stringify({ format: FORMAT, record, ledger: { ...rest, entries } }))
+      : await gzippedPieces(ledgerPieces(JSON.stringify({ format: FORMAT, record, ledger: { ...rest, entries: [] } }), entries));
+  return { record: recordLine({ ...entry, name, ledgerBytes: content.length }), ledger: { path: archivedLedgerPath(entry.ledger.key), content } };
 }
 
 /** Past this many entries a ledger's JSON is made and compressed in pieces: whole, it may be longer than a string can be. */

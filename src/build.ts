@@ -374,14 +374,22 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       datedByFileTime === 0
         ? []
         : [
-            `${sharer.text(join(outDir, SEEN_PATH))} did not read right: ${plural(datedByFileTime, 'session')} whose file is gone ${datedByFileTime === 1 ? 'is' : 'are'} kept, dated by when ${datedByFileTime === 1 ? 'its' : 'their'} archive was last written (each file was last seen then or later).`,
+            `${sharer.text(join(outDir, SEEN_PATH))} did not read right or does not name ${datedByFileTime === 1 ? 'it' : 'them'}: ${plural(datedByFileTime, 'session')} whose file is gone ${datedByFileTime === 1 ? 'is' : 'are'} kept, dated by when ${datedByFileTime === 1 ? 'its' : 'their'} archive was last written (each file was last seen then or later).`,
+          ];
+    // Kept though the records file did not name them (an older one put back from a backup, or damaged).
+    const recoveredCount = [...kept.map((k) => pathHash(k.ledger.key)), ...carried.map((a) => a.name)].filter((name) => archived.recovered.has(name)).length;
+    const recovered =
+      recoveredCount === 0
+        ? []
+        : [
+            `${sharer.text(join(outDir, RECORDS_PATH))} did not name ${plural(recoveredCount, 'archived session file')} (an older copy put back from a backup, cut short or damaged): kept, read back from ${recoveredCount === 1 ? 'its ledger file, which keeps its record' : 'their ledger files, which keep their records'} too.`,
           ];
     // Not kept: the archive holds one session a path, and the file holds another now.
     const replaced =
       rewritten.length === 0
         ? []
         : [`${plural(rewritten.length, 'session file')} no longer ${rewritten.length === 1 ? 'holds' : 'hold'} what ${sharer.text(outDir)} archived of ${rewritten.length === 1 ? 'it' : 'them'} (rewritten, or another session written at ${rewritten.length === 1 ? 'its' : 'their'} path): shown as ${rewritten.length === 1 ? 'it is' : 'they are'} now, what the archive held of ${rewritten.length === 1 ? 'it is' : 'them is'} gone from this report: ${filesNamed(rewritten.map((key) => collected.sourceOf.get(key) ?? key), sharer.text)}.`];
-    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...standingWarnings(standing, sharer.text(outDir)), ...replaced, ...unredacted, ...undated, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text)];
+    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...standingWarnings(standing, sharer.text(outDir)), ...replaced, ...unredacted, ...undated, ...recovered, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text)];
     const inTheWay = await folder.commit();
     return { outDir, summary, usedSamples, samplesBecause, places: usedSamples ? searched : discovery.places, warnings, inTheWay, sessionsKept, sessionsCarried };
   } catch (error) {

@@ -45,6 +45,15 @@ async function withGoneSession() {
   return { ...setup, first, gone, second };
 }
 
+/** Rewrites the archive's ledger files as builds before 2026-12-06 wrote them: without their session's record. */
+async function asEarlierLedgerFiles(out: string): Promise<void> {
+  for (const name of (await readdir(join(out, 'archive'))).filter((file) => file.endsWith('.ledger.json.gz'))) {
+    const path = join(out, 'archive', name);
+    const { record: _record, ...earlier } = JSON.parse(gunzipSync(await readFile(path)).toString('utf8')) as { record?: unknown };
+    await writeFile(path, gzipSync(JSON.stringify(earlier)));
+  }
+}
+
 /** Touches another input (dated `day`), so that the next build reads the archive rather than keep the last report whole. */
 async function touchAnotherInput(input: string, day: number): Promise<void> {
   const at = new Date(Date.UTC(2026, 11, day));
@@ -810,6 +819,7 @@ describe('the archive', () => {
 
   it('keeps the pages of a gone session whose record is damaged, found by the name its ledger gives them', async () => {
     const { input, out, run, first, gone } = await withGoneSession();
+    await asEarlierLedgerFiles(out);
     const page = await readFile(join(out, gone?.page as string));
     const records = join(out, RECORDS_PATH);
     const lines = (await readFile(records, 'utf8')).split('\n');
@@ -828,8 +838,63 @@ describe('the archive', () => {
     expect(quality).toContain('its files and 1 page of it are kept as they were');
   });
 
+  // Regression (a hostile look): an older records file put back from a backup, which did not name a
+  // session archived since, left that session (its ledger file intact, its file gone) out of the
+  // totals, listed as unreadable, and --forget-missing, the warning's other way out, dropped it.
+  it('keeps a gone session an older records file put back from a backup does not name, from its ledger file', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const aside = join(await tempDir(), 'tools.jsonl');
+    await rename(join(input, 'tools.jsonl'), aside);
+    await run();
+    const older = await readFile(join(out, RECORDS_PATH));
+    await rename(aside, join(input, 'tools.jsonl'));
+    const whole = await run({ day: 3 });
+    const gone = whole.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    await rm(join(input, 'tools.jsonl'));
+    await run({ day: 5 });
+    await writeFile(join(out, RECORDS_PATH), older);
+    await touchAnotherInput(input, 8);
+    const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
+    expect(result.warnings.join('\n')).toContain('archive/sessions.jsonl did not name 1 archived session file (an older copy put back from a backup, cut short or damaged): kept, read back from its ledger file');
+    const restored = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(restored.sessions.length).toBe(whole.sessions.length);
+    expect(restored.totals).toEqual(whole.totals);
+    expect(restored.diagnostics.byReason['archive-unreadable']).toBeUndefined();
+    // Last seen when seen.json says, and its page says its file is gone.
+    const kept = restored.sessions.find((s) => s.key === gone?.key);
+    expect(kept?.sourceLastSeen).toBe('2026-12-03T00:00:00.000Z');
+    expect(await readFile(join(out, kept?.page ?? ''), 'utf8')).toContain('no longer present (last seen');
+    // Its record is written back: the next build finds it there, and says nothing of it.
+    await touchAnotherInput(input, 10);
+    const next = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 11)) });
+    expect(next.warnings.join('\n')).not.toContain('did not name');
+    expect((await readFile(join(out, RECORDS_PATH), 'utf8')).split('\n').filter((line) => line.includes(`"pages":["${gone?.page}"]`))).toHaveLength(1);
+    // --forget-missing drops it, and no later build brings it back.
+    expect((await run({ day: 12, forgetMissing: true })).sessions.length).toBe(whole.sessions.length - 1);
+    await touchAnotherInput(input, 13);
+    expect((await run({ day: 14 })).sessions.length).toBe(whole.sessions.length - 1);
+  });
+
+  it('keeps a gone session whose record is damaged from the record its ledger file holds', async () => {
+    const { input, out, run, first, gone } = await withGoneSession();
+    const records = join(out, RECORDS_PATH);
+    const lines = (await readFile(records, 'utf8')).split('\n');
+    const at = lines.findIndex((line) => line.includes(`"pages":["${gone?.page}"]`));
+    lines[at] = (lines[at] as string).slice(0, 60);
+    await writeFile(records, lines.join('\n'));
+    await touchAnotherInput(input, 8);
+    const third = await run({ day: 9 });
+    expect(third.totals).toEqual(first.totals);
+    expect(third.diagnostics.byReason['archive-unreadable']).toBeUndefined();
+    // The damaged line is not carried: the record read back from the ledger file takes its place.
+    const after = (await readFile(records, 'utf8')).split('\n');
+    expect(after.filter((line) => line.includes(`"pages":["${gone?.page}"]`))).toHaveLength(1);
+    expect(after).not.toContain(lines[at]);
+  });
+
   it('says so when the records file is cut short, and keeps the files of the gone sessions seen.json still names', async () => {
     const { input, out, run, first, gone } = await withGoneSession();
+    await asEarlierLedgerFiles(out);
     const page = await readFile(join(out, gone?.page as string));
     const records = join(out, RECORDS_PATH);
     await writeFile(records, `${(await readFile(records, 'utf8')).split('\n')[0]}\n`);
@@ -891,7 +956,7 @@ describe('the archive', () => {
     for (const name of ledgerFiles) await utimes(join(out, 'archive', name), day1, day1);
     await touchAnotherInput(input, 8);
     const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
-    expect(result.warnings.join('\n')).toContain('archive/seen.json did not read right: 1 session whose file is gone is kept, dated by when its archive was last written');
+    expect(result.warnings.join('\n')).toContain('archive/seen.json did not read right or does not name it: 1 session whose file is gone is kept, dated by when its archive was last written');
     const damaged = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
     expect(damaged.totals.tokens).toEqual(first.totals.tokens);
     expect(damaged.diagnostics.byReason['archive-unreadable']).toBeUndefined();
