@@ -314,7 +314,7 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
       return;
     }
     case 'attachment':
-      if (addQueuedCommand(ctx, located, env)) return;
+      if (addQueuedCommand(ctx, located, env) || addTurnLimit(ctx, located, env)) return;
       return skip(ctx, env);
     case 'cost-state': {
       // Bookkeeping, read for what only it holds (cost-state.ts); one that does not read is passed over.
@@ -931,6 +931,16 @@ function addQueuedCommand(ctx: ClaudeContext, located: Located, env: raw.RawEnve
   return true;
 }
 
+/** Where `--max-turns` stopped the agent part-way through its work: said, or the page ends on a tool's result without a word. */
+function addTurnLimit(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): boolean {
+  const parsed = raw.rawMaxTurns.safeParse(located.record['attachment']);
+  if (!parsed.success) return false;
+  const limit = parsed.data.maxTurns;
+  const text = `Stopped at the turn limit${limit === null || limit === undefined ? '' : ` (--max-turns ${limit})`}: the agent's work was cut short here.`;
+  addDraft(ctx, located, env, { kind: 'notice', label: 'turn limit reached', tone: 'warn', summary: text, content: [{ type: 'text', text }] }, []);
+  return true;
+}
+
 /** "Claude AI usage limit reached|1764590400" as a reader says it: "… (resets 2025-12-01 12:00 UTC)". */
 function withReadableReset(text: string): string {
   return text.replace(USAGE_LIMIT_RESET, (whole, said: string, seconds: string) => {
@@ -990,8 +1000,11 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
   // Told by the words typed: a reminder before or after an interrupt or a command echo leaves it one.
   const typedText = injectedApart(text).typed;
   // 2.1.3xx says which lines the user typed: a prompt, whatever its words look like (a log pasted
-  // that starts with `<command-name>` or `<task-notification>`). Without the mark, told by them.
-  const typedByUser = (env.promptSource === 'typed' || env.promptSource === 'queued') && env.isMeta !== true;
+  // that starts with `<command-name>` or `<task-notification>`); so does `claude -p` or the SDK of
+  // what it sent (`sdk`), save a background task's notice, which says its origin. Without the
+  // mark, told by them.
+  const fromUser = env.origin?.kind === undefined || env.origin.kind === null || env.origin.kind === 'human';
+  const typedByUser = (env.promptSource === 'typed' || env.promptSource === 'queued' || (env.promptSource === 'sdk' && fromUser)) && env.isMeta !== true;
   const kind: UserText = typedByUser ? { kind: 'prompt' } : classifyUserText(typedText === '' ? text : typedText, env.isMeta === true, blocks.some((b) => b.type === 'image'));
   const parentDraft = env.parentUuid ? draftOf(ctx, resolveUuid(ctx, env.parentUuid)) : null;
   switch (kind.kind) {

@@ -21,8 +21,13 @@ export const rawEnvelope = z.looseObject({
   version: optionalString,
   isMeta: optionalBoolean,
   isCompactSummary: optionalBoolean,
-  /** 2.1.3xx: a user line the user typed says so (`typed`, `queued` while a reply streamed); none on what the app wrote. */
+  /**
+   * A user line the user typed says so (2.1.3xx: `typed`, `queued` while a reply streamed), and one
+   * sent by `claude -p` or the SDK (2.1.1xx on: `sdk`); none on what the app wrote.
+   */
   promptSource: z.string().nullish().catch(null),
+  /** Who a user line is from: absent or `human` for the user, `task-notification` for a background task's notice. */
+  origin: z.looseObject({ kind: optionalString }).nullish().catch(null),
 });
 export type RawEnvelope = z.infer<typeof rawEnvelope>;
 
@@ -122,6 +127,9 @@ export const rawQueuedCommand = z.looseObject({
   origin: z.looseObject({ kind: optionalString }).nullish().catch(null),
   isMeta: z.boolean().nullish().catch(null),
 });
+
+/** An `attachment` record's `attachment` when `--max-turns` stopped the agent (`claude -p`, the SDK). */
+export const rawMaxTurns = z.looseObject({ type: z.literal('max_turns_reached'), maxTurns: z.number().int().nonnegative().nullish().catch(null) });
 
 /** Of each model, what a process of Claude Code used so far, as its `cost-state` record keeps it (2.1.3xx). */
 export const rawCostState = z.looseObject({
