@@ -110,6 +110,8 @@ export interface ArchivedPages {
 
 export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
   ledger: SessionLedger;
+  /** Its ledger file is not of the size its record says (another copy, put back from another backup): read as it is, and said. */
+  otherCopy?: true;
 }
 
 const recordFields = {
@@ -273,12 +275,13 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
   const seen = seenOf(join(dir, SEEN_FILE));
   const seenFromFileTimes = new Set<string>();
   /**
-   * When a session's file was last seen. With seen.json damaged or gone, a session whose ledger
-   * file is there was seen when that file was written (it is written when the session's pages
-   * change): kept, dated no later than it was seen, rather than left out of the totals.
+   * When a session's file was last seen. With seen.json damaged, gone, or not naming it (put back
+   * from a backup older than the session), a session whose ledger file is there was seen when that
+   * file was written (it is written when the session's pages change): kept, dated no later than it
+   * was seen, rather than left out of the totals.
    */
   const lastSeenOf = (name: string): number | undefined => {
-    if (seen !== null) return seen[name];
+    if (seen?.[name] !== undefined) return seen[name];
     const time = fileNames.has(`${name}.ledger.json.gz`) ? fileTime(join(dir, `${name}.ledger.json.gz`)) : undefined;
     if (time !== undefined) seenFromFileTimes.add(name);
     return time;
@@ -312,24 +315,24 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
   // older backup, cut short, or its line damaged): its record as its ledger file holds it, dated,
   // when seen.json does not say, by when that file was written (its file was last seen then or later).
   // Not from beside a records file of another format: that archive is another bough's to read.
+  // Only of a ledger file bough wrote into this folder (its list of its files names it): one copied in
+  // from another report folder holds another's spend.
   const recovered = new Set<string>();
   const otherFormat = read.unreadable.some((u) => u.wholeFile === true);
+  const listed = new Set(listedLedgers(outDir));
   for (const name of otherFormat ? [] : ledgerNames) {
-    if (read.named.has(name)) continue;
-    const path = join(dir, `${name}.ledger.json.gz`);
-    const record = recordInLedgerFile(path, name);
+    if (read.named.has(name) || !listed.has(name)) continue;
+    const record = recordInLedgerFile(join(dir, `${name}.ledger.json.gz`), name);
     if (record === null) continue;
     recovered.add(name);
-    const lastSeen = seen?.[name] ?? fileTime(path);
-    if (seen?.[name] === undefined && lastSeen !== undefined) seenFromFileTimes.add(name);
-    add(read, name, record, lastSeen, { file: ledgerPath(name), line: null, text: null });
+    add(read, name, record, lastSeenOf(name), { file: ledgerPath(name), line: null, text: null });
   }
   // A session seen.json or a ledger file names is one an earlier build archived: without its
   // record (the records file cut short or replaced, its ledger file of a build before 2026-12-06)
   // it is said, and its files kept, not left out without a word.
   // Ledger files bough's list of its files names that are gone (the archive folder deleted or
   // emptied): their sessions are said, not left out of the totals without a word.
-  ledgerNames.push(...listedLedgers(outDir).filter((name) => !fileNames.has(`${name}.ledger.json.gz`)));
+  ledgerNames.push(...[...listed].filter((name) => !fileNames.has(`${name}.ledger.json.gz`)));
   const damaged = new Set(read.unreadable.flatMap((u) => (u.name === null ? [] : [u.name])));
   for (const name of new Set([...Object.keys(seen ?? {}), ...ledgerNames])) {
     if (!read.named.has(name) && !damaged.has(name)) read.unreadable.push({ name, file: RECORDS_PATH, line: null, recordRead: false, pages: [], lastSeen: seen?.[name] ?? null, record: null });
@@ -527,13 +530,18 @@ function* linesOf(path: string): Generator<string | null> {
  */
 export async function readArchivedLedger(outDir: string, entry: ArchivedPages, keys: EntryKeys | null): Promise<ArchivedSession | null> {
   try {
-    const read = ledgerFromJson(await gunzipAsync(readOwnFile(join(outDir, ledgerPath(entry.name)))), entry.name);
+    const bytes = readOwnFile(join(outDir, ledgerPath(entry.name)));
+    const read = ledgerFromJson(await gunzipAsync(bytes), entry.name);
     if (read === null) return null;
     // Keys hashed with another secret are left as they are: hashed again they would match nothing
     // still, and be taken for this secret's by the next build.
     const ledger = keys === null || entry.keys !== undefined ? read : rekeyed(read, keys.key);
     const { name: _name, ...pages } = entry;
-    return { ...pages, ledger };
+    // Of another size than its record says: another copy of it (an older one put back from a
+    // backup, which may hold less than the session's pages show). The only one there is: counted,
+    // said once, and its size recorded.
+    const otherCopy = entry.ledgerBytes !== undefined && entry.ledgerBytes !== bytes.length;
+    return { ...pages, ledger, ...(otherCopy ? { ledgerBytes: bytes.length, otherCopy: true as const } : {}) };
   } catch {
     return null;
   }

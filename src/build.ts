@@ -44,7 +44,7 @@ import type { SessionSearchItem } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { entryKeySecret } from './share/key-secret.js';
-import { CLAIM_RULES, localProviders, priceHintsFrom } from './sources/registry.js';
+import { CLAIM_RULES, localProviders, priceHintsFrom, type LocalProviders } from './sources/registry.js';
 import type { Source } from './types.js';
 import { withEntryTitles, withOwnTitles } from './ledger/titles.js';
 import {
@@ -135,7 +135,7 @@ export interface ReportContext {
   claims: Claims;
   table: PriceTable;
   /** What each agent's configuration here runs locally (priced $0), by agent. */
-  local: [Source, string[]][];
+  local: [Source, LocalProviders][];
   price: Pricer;
   data: ReportData;
   diagnostics: DiagnosticsSummary;
@@ -377,7 +377,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
             `${sharer.text(join(outDir, SEEN_PATH))} did not read right or does not name ${datedByFileTime === 1 ? 'it' : 'them'}: ${plural(datedByFileTime, 'session')} whose file is gone ${datedByFileTime === 1 ? 'is' : 'are'} kept, dated by when ${datedByFileTime === 1 ? 'its' : 'their'} archive was last written (each file was last seen then or later).`,
           ];
     // Kept though the records file did not name them (an older one put back from a backup, or damaged).
-    const recoveredCount = [...kept.map((k) => pathHash(k.ledger.key)), ...carried.map((a) => a.name)].filter((name) => archived.recovered.has(name)).length;
+    // Once each: a gone session outside this report's period is both kept and carried.
+    const recoveredCount = new Set([...kept.map((k) => pathHash(k.ledger.key)), ...carried.map((a) => a.name)].filter((name) => archived.recovered.has(name))).size;
     const recovered =
       recoveredCount === 0
         ? []
@@ -389,7 +390,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       rewritten.length === 0
         ? []
         : [`${plural(rewritten.length, 'session file')} no longer ${rewritten.length === 1 ? 'holds' : 'hold'} what ${sharer.text(outDir)} archived of ${rewritten.length === 1 ? 'it' : 'them'} (rewritten, or another session written at ${rewritten.length === 1 ? 'its' : 'their'} path): shown as ${rewritten.length === 1 ? 'it is' : 'they are'} now, what the archive held of ${rewritten.length === 1 ? 'it is' : 'them is'} gone from this report: ${filesNamed(rewritten.map((key) => collected.sourceOf.get(key) ?? key), sharer.text)}.`];
-    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...standingWarnings(standing, sharer.text(outDir)), ...replaced, ...unredacted, ...undated, ...recovered, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text)];
+    const otherCopies = kept.filter((k) => k.otherCopy === true).length;
+    const otherCopyWarning =
+      otherCopies === 0
+        ? []
+        : [
+            `${plural(otherCopies, 'archived ledger file')} of ${otherCopies === 1 ? 'a session whose file is' : 'sessions whose files are'} gone ${otherCopies === 1 ? 'is' : 'are'} not the size ${sharer.text(join(outDir, RECORDS_PATH))} says (another copy, put back from another backup?): counted as ${otherCopies === 1 ? 'it holds' : 'they hold'}, which may be less than ${otherCopies === 1 ? 'its page shows' : 'their pages show'}.`,
+          ];
+    const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...standingWarnings(standing, sharer.text(outDir)), ...replaced, ...unredacted, ...undated, ...recovered, ...otherCopyWarning, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text)];
     const inTheWay = await folder.commit();
     return { outDir, summary, usedSamples, samplesBecause, places: usedSamples ? searched : discovery.places, warnings, inTheWay, sessionsKept, sessionsCarried };
   } catch (error) {
@@ -424,7 +432,7 @@ function withoutSessions(collected: Collected, keys: ReadonlySet<SessionKey>): C
 /** The price table and what runs locally: read once per run. */
 interface PricingInputs {
   table: PriceTable;
-  local: [Source, string[]][];
+  local: [Source, LocalProviders][];
 }
 
 async function pricingInputs(options: ReportOptions, discovery: Pick<Discovery, 'places' | 'linked'>): Promise<PricingInputs> {

@@ -838,24 +838,35 @@ describe('the archive', () => {
     expect(quality).toContain('its files and 1 page of it are kept as they were');
   });
 
+  /**
+   * Pi fixtures built on day 1 without tools.jsonl (`older`: the archive's files then, as a backup
+   * holds them), on day 3 with it (`whole`), and on day 5 with it gone (`gone`: that session).
+   */
+  async function withSessionArchivedAfterBackup() {
+    const setup = await setUp(join(FIXTURES, 'pi'));
+    const aside = join(await tempDir(), 'tools.jsonl');
+    await rename(join(setup.input, 'tools.jsonl'), aside);
+    await setup.run();
+    const older = { records: await readFile(join(setup.out, RECORDS_PATH)), seen: await readFile(join(setup.out, 'archive', 'seen.json')) };
+    await rename(aside, join(setup.input, 'tools.jsonl'));
+    const whole = await setup.run({ day: 3 });
+    const gone = whole.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    await rm(join(setup.input, 'tools.jsonl'));
+    await setup.run({ day: 5 });
+    const buildOn = (day: number, more: { scope?: Scope } = {}) => build({ inputs: [setup.input], out: setup.out, scope: more.scope ?? ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+    return { ...setup, older, whole, gone, buildOn };
+  }
+
   // Regression (a hostile look): an older records file put back from a backup, which did not name a
   // session archived since, left that session (its ledger file intact, its file gone) out of the
   // totals, listed as unreadable, and --forget-missing, the warning's other way out, dropped it.
   it('keeps a gone session an older records file put back from a backup does not name, from its ledger file', async () => {
-    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
-    const aside = join(await tempDir(), 'tools.jsonl');
-    await rename(join(input, 'tools.jsonl'), aside);
-    await run();
-    const older = await readFile(join(out, RECORDS_PATH));
-    await rename(aside, join(input, 'tools.jsonl'));
-    const whole = await run({ day: 3 });
-    const gone = whole.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
-    await rm(join(input, 'tools.jsonl'));
-    await run({ day: 5 });
-    await writeFile(join(out, RECORDS_PATH), older);
+    const { input, out, run, older, whole, gone, buildOn } = await withSessionArchivedAfterBackup();
+    await writeFile(join(out, RECORDS_PATH), older.records);
     await touchAnotherInput(input, 8);
-    const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
+    const result = await buildOn(9);
     expect(result.warnings.join('\n')).toContain('archive/sessions.jsonl did not name 1 archived session file (an older copy put back from a backup, cut short or damaged): kept, read back from its ledger file');
+    expect(result.warnings.join('\n')).not.toContain('not the size');
     const restored = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
     expect(restored.sessions.length).toBe(whole.sessions.length);
     expect(restored.totals).toEqual(whole.totals);
@@ -866,13 +877,65 @@ describe('the archive', () => {
     expect(await readFile(join(out, kept?.page ?? ''), 'utf8')).toContain('no longer present (last seen');
     // Its record is written back: the next build finds it there, and says nothing of it.
     await touchAnotherInput(input, 10);
-    const next = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 11)) });
-    expect(next.warnings.join('\n')).not.toContain('did not name');
+    expect((await buildOn(11)).warnings.join('\n')).not.toContain('did not name');
     expect((await readFile(join(out, RECORDS_PATH), 'utf8')).split('\n').filter((line) => line.includes(`"pages":["${gone?.page}"]`))).toHaveLength(1);
+    // Said once in a report of a month it is not in, where it is kept and carried both.
+    await writeFile(join(out, RECORDS_PATH), older.records);
+    const november = { ...ALL_UTC, period: parsePeriod({ month: '2026-11' }, 'UTC') };
+    expect((await buildOn(12, { scope: november })).warnings.join('\n')).toContain('did not name 1 archived session file');
+    await touchAnotherInput(input, 12);
+    expect((await run({ day: 13 })).totals).toEqual(whole.totals);
     // --forget-missing drops it, and no later build brings it back.
-    expect((await run({ day: 12, forgetMissing: true })).sessions.length).toBe(whole.sessions.length - 1);
-    await touchAnotherInput(input, 13);
-    expect((await run({ day: 14 })).sessions.length).toBe(whole.sessions.length - 1);
+    expect((await run({ day: 14, forgetMissing: true })).sessions.length).toBe(whole.sessions.length - 1);
+    await touchAnotherInput(input, 15);
+    expect((await run({ day: 16 })).sessions.length).toBe(whole.sessions.length - 1);
+  });
+
+  // Regression (a hostile look): seen.json put back from a backup older than a session left the
+  // session, its record and ledger file intact, out of the totals as unreadable, for good.
+  it('keeps a gone session an older seen.json put back from a backup does not name, dated by its ledger file', async () => {
+    const { input, out, older, whole, gone, buildOn } = await withSessionArchivedAfterBackup();
+    await writeFile(join(out, 'archive', 'seen.json'), older.seen);
+    await touchAnotherInput(input, 8);
+    const result = await buildOn(9);
+    expect(result.warnings.join('\n')).toContain('archive/seen.json did not read right or does not name it: 1 session whose file is gone is kept, dated by when its archive was last written');
+    const restored = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(restored.totals).toEqual(whole.totals);
+    expect(restored.diagnostics.byReason['archive-unreadable']).toBeUndefined();
+    expect(restored.sessions.find((s) => s.key === gone?.key)?.sourceLastSeen).toBeDefined();
+  });
+
+  // Regression (a hostile look at a7b59dd): a ledger file copied in from another report folder was
+  // read back as one of this folder's sessions, its spend counted here, and no build could drop it.
+  it('reads back no ledger file bough did not write into this folder', async () => {
+    const { input, out, run, whole } = await withSessionArchivedAfterBackup();
+    const other = await setUp(join(FIXTURES, 'claude', 'projects'));
+    await other.run();
+    const [foreign] = (await readdir(join(other.out, 'archive'))).filter((name) => name.endsWith('.ledger.json.gz'));
+    await cp(join(other.out, 'archive', foreign as string), join(out, 'archive', foreign as string));
+    await touchAnotherInput(input, 8);
+    const after = await run({ day: 9 });
+    expect(after.totals).toEqual(whole.totals);
+    expect(after.sessions.length).toBe(whole.sessions.length);
+    expect(after.diagnostics.byReason['archive-unreadable']).toBe(1);
+  });
+
+  // Regression (a hostile look): a gone session's ledger file put back from a backup older than its
+  // record was counted at the older numbers without a word, its page showing the newer ones.
+  it('says so when a gone session’s ledger file is another copy than its record describes', async () => {
+    const { input, out, run, gone } = await withGoneSession();
+    const ledger = join(out, archivedLedgerPath(gone?.key as string));
+    const file = JSON.parse(gunzipSync(await readFile(ledger)).toString('utf8')) as { ledger: { entries: unknown[] } };
+    file.ledger.entries = file.ledger.entries.slice(0, 1);
+    await writeFile(ledger, gzipSync(JSON.stringify(file)));
+    await touchAnotherInput(input, 8);
+    const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
+    expect(result.warnings.join('\n')).toContain(`1 archived ledger file of a session whose file is gone is not the size ${join(out, RECORDS_PATH)} says (another copy, put back from another backup?): counted as it holds, which may be less than its page shows.`);
+    // Said once: its size is recorded.
+    await touchAnotherInput(input, 10);
+    const next = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 11)) });
+    expect(next.warnings.join('\n')).not.toContain('not the size');
+    expect((await run({ day: 12 })).sessions.some((s) => s.key === gone?.key)).toBe(true);
   });
 
   it('keeps a gone session whose record is damaged from the record its ledger file holds', async () => {
