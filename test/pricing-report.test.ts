@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,6 +155,47 @@ describe('prices in the report', () => {
       expect(summary.totals.models.map((m) => [m.model, m.priceState])).toEqual([['qwen3-coder:30b', 'local']]);
       expect(summary.totals.cost.bough).toBe(0);
     }
+  });
+
+  // Regression (a review that ran Codex against a mock): one home's provider pointed at this
+  // machine made every other home's sessions of that provider's name $0, though their own
+  // config.toml pointed it at a paid server (two homes built together, or CODEX_HOME and a copied one).
+  it('takes each Codex home’s config.toml for its own rollouts only', async () => {
+    const root = await tempDir();
+    const homeOf = async (name: string, baseUrl: string, rollout: boolean) => {
+      const home = join(root, name, '.codex');
+      const day = join(home, 'sessions', '2026', '07', '16');
+      await mkdir(day, { recursive: true });
+      await writeFile(join(home, 'config.toml'), `model_provider = "mock"\n\n[model_providers.mock]\nname = "Mock"\nbase_url = "${baseUrl}"\nwire_api = "responses"\n`);
+      if (!rollout) return home;
+      const counts = { input_tokens: 80_000, cached_input_tokens: 0, output_tokens: 1000, reasoning_output_tokens: 0, total_tokens: 81_000 };
+      const id = name === 'paid' ? '0198aaaa-0000-7000-8000-0000000000d1' : '0198aaaa-0000-7000-8000-0000000000d2';
+      const lines = [
+        { timestamp: '2026-07-16T09:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-07-16T09:00:00.000Z', cwd: `/home/ana/${name}`, originator: 'codex_exec', cli_version: '0.171.0', model_provider: 'mock' } },
+        { timestamp: '2026-07-16T09:00:01.000Z', type: 'turn_context', payload: { cwd: `/home/ana/${name}`, model: 'gpt-5' } },
+        { timestamp: '2026-07-16T09:00:02.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'go' } },
+        { timestamp: '2026-07-16T09:00:03.000Z', type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: counts, last_token_usage: counts } } },
+      ];
+      await writeFile(join(day, `rollout-2026-07-16T09-00-00-${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      return home;
+    };
+    const paid = await homeOf('paid', 'https://gateway.example.com/v1', true);
+    const local = await homeOf('local', 'http://127.0.0.2:18777/v1', false);
+    // gpt-5: 80,000 × $1.25/M + 1,000 × $10/M.
+    const gpt5 = 0.11;
+    for (const [inputs, env] of [[[paid], {}], [[paid, local], {}], [[paid], { CODEX_HOME: local }]] as const) {
+      const { summary } = await buildOf([...inputs], { ...env });
+      expect(summary.totals.cost.bough, `${inputs.join(' ')} ${JSON.stringify(env)}`).toBeCloseTo(gpt5, 10);
+    }
+    // Its own rollouts, and one given alone in no home, by this machine's: run locally, $0.
+    await homeOf('local', 'http://127.0.0.2:18777/v1', true);
+    const both = await buildOf([paid, local]);
+    expect(both.summary.totals.cost.bough).toBeCloseTo(gpt5, 10);
+    expect(both.summary.totals.models.map((m) => m.priceState).sort()).toEqual(['local', 'priced']);
+    const loose = join(root, 'loose.jsonl');
+    await cp(join(local, 'sessions', '2026', '07', '16', 'rollout-2026-07-16T09-00-00-0198aaaa-0000-7000-8000-0000000000d2.jsonl'), loose);
+    expect((await buildOf([loose], { CODEX_HOME: local })).summary.totals.cost.bough).toBe(0);
+    expect((await buildOf([loose])).summary.totals.cost.bough).toBeCloseTo(gpt5, 10);
   });
 
   // Regression (an outside review of money): a sub-agent run given by its sums alone (pi.md §18)

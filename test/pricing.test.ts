@@ -9,7 +9,7 @@ import { codexPriceHint } from '../src/sources/codex/prices.js';
 import { piPriceHint } from '../src/sources/pi/prices.js';
 import { costCheck } from '../src/pricing/reconcile.js';
 import { parsePriceTable, type ModelPrice, type Rates } from '../src/pricing/table.js';
-import type { Usage } from '../src/types.js';
+import type { Source, Usage } from '../src/types.js';
 import { PROJECT_ROOT } from './support/fixtures.js';
 
 const M = 1e-6; // $/M → $/token
@@ -223,7 +223,9 @@ describe('cost arithmetic', () => {
 const hints: PriceHints = (_, provider) => piPriceHint(provider, new Set(['my-box']));
 
 describe('pricing usage records', () => {
-  const price = createPricer(TABLE, { subscriptionsAtApiPrices: false, hints });
+  const pricer = createPricer(TABLE, { subscriptionsAtApiPrices: false, hints });
+  // A record read from no file in an agent's home: priced by this machine's configuration.
+  const price = (usage: Parameters<typeof pricer>[0], source: Source) => pricer(usage, source, null);
 
   it('marks a model the table does not know as unpriced, never $0', () => {
     expect(price(usage({ model: 'mystery-1', input: 10 }), 'pi')).toMatchObject({ cost: null, state: 'unpriced' });
@@ -241,7 +243,7 @@ describe('pricing usage records', () => {
       { origin: 'file', label: 'a hand-made table', date: '2026-01-01' },
     );
     const inAbsurd = createPricer(absurd, { subscriptionsAtApiPrices: false, hints });
-    expect(inAbsurd(usage({ provider: 'openai', model: 'gpt-absurd', input: 1000, output: 1000 }), 'pi')).toMatchObject({ cost: null, state: 'unpriced' });
+    expect(inAbsurd(usage({ provider: 'openai', model: 'gpt-absurd', input: 1000, output: 1000 }), 'pi', null)).toMatchObject({ cost: null, state: 'unpriced' });
   });
 
   it('prices free, local and subscription models at $0 by rule, before any lookup', () => {
@@ -260,25 +262,25 @@ describe('pricing usage records', () => {
   // reached through a proxy there.
   it('prices a model the table knows, served by one of the agent\'s own providers pointed at this machine, as that model, and says so', () => {
     const proxied = createPricer(TABLE, { subscriptionsAtApiPrices: false, hints: (_, provider) => piPriceHint(provider, new Set(['anthropic', 'my-box', 'github-copilot'])) });
-    expect(proxied(usage({ provider: 'anthropic', model: 'claude-tiered', input: 1000 }), 'pi')).toMatchObject({
+    expect(proxied(usage({ provider: 'anthropic', model: 'claude-tiered', input: 1000 }), 'pi', null)).toMatchObject({
       cost: 1000 * 3 * M,
       state: 'priced',
       key: 'claude-tiered',
       note: "served at this machine's address, as a proxy in front of its maker's API is: priced as claude-tiered",
     });
     // A name with a vendor path is a download run here (LM Studio's), whatever the table holds.
-    expect(proxied(usage({ provider: 'anthropic', model: 'vendor/claude-tiered', input: 1000 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
-    expect(proxied(usage({ provider: 'my-box', model: 'claude-tiered', input: 1000 }), 'pi')).toMatchObject({ cost: 0, state: 'local' });
-    expect(proxied(usage({ provider: 'github-copilot', model: 'claude-tiered', input: 1000 }), 'pi')).toMatchObject({ cost: 0, state: 'subscription' });
+    expect(proxied(usage({ provider: 'anthropic', model: 'vendor/claude-tiered', input: 1000 }), 'pi', null)).toMatchObject({ cost: 0, state: 'local' });
+    expect(proxied(usage({ provider: 'my-box', model: 'claude-tiered', input: 1000 }), 'pi', null)).toMatchObject({ cost: 0, state: 'local' });
+    expect(proxied(usage({ provider: 'github-copilot', model: 'claude-tiered', input: 1000 }), 'pi', null)).toMatchObject({ cost: 0, state: 'subscription' });
     const codex = createPricer(TABLE, { subscriptionsAtApiPrices: false, hints: (_, provider) => codexPriceHint(provider, new Set(['openai', 'litellm', 'oss'])) });
-    expect(codex(usage({ provider: 'openai', model: 'claude-tiered', input: 1000 }), 'codex')).toMatchObject({ cost: 1000 * 3 * M, state: 'priced' });
-    expect(codex(usage({ provider: 'litellm', model: 'claude-tiered', input: 1000 }), 'codex')).toMatchObject({ cost: 0, state: 'local' });
-    expect(codex(usage({ provider: 'oss', model: 'claude-tiered', input: 1000 }), 'codex')).toMatchObject({ cost: 0, state: 'local' });
+    expect(codex(usage({ provider: 'openai', model: 'claude-tiered', input: 1000 }), 'codex', null)).toMatchObject({ cost: 1000 * 3 * M, state: 'priced' });
+    expect(codex(usage({ provider: 'litellm', model: 'claude-tiered', input: 1000 }), 'codex', null)).toMatchObject({ cost: 0, state: 'local' });
+    expect(codex(usage({ provider: 'oss', model: 'claude-tiered', input: 1000 }), 'codex', null)).toMatchObject({ cost: 0, state: 'local' });
   });
 
   it('prices subscriptions at API rates when asked', () => {
     const api = createPricer(TABLE, { subscriptionsAtApiPrices: true, hints });
-    expect(api(usage({ provider: 'github-copilot', model: 'claude-tiered', input: 1000 }), 'pi')).toMatchObject({ state: 'priced', key: 'claude-tiered' });
+    expect(api(usage({ provider: 'github-copilot', model: 'claude-tiered', input: 1000 }), 'pi', null)).toMatchObject({ state: 'priced', key: 'claude-tiered' });
   });
 });
 

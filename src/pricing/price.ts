@@ -38,10 +38,14 @@ export interface Priceable extends Billed {
   modelGuessed?: boolean;
 }
 
-export type Pricer = (usage: Priceable, source: Source) => PricedUsage;
+/** `file`: the session file the usage was read from, whose agent's home may say what runs locally. */
+export type Pricer = (usage: Priceable, source: Source, file: string | null) => PricedUsage;
 
-/** The price hint of a provider as the agent of `source` names it (from the source's reader and its configuration). */
-export type PriceHints = (source: Source, provider: string | null) => PriceHint;
+/**
+ * The price hint of a provider as the agent of `source` names it (from the source's reader and its
+ * configuration: the home `file` lies in, or this machine's). The same object for the same answer.
+ */
+export type PriceHints = (source: Source, provider: string | null, file: string | null) => PriceHint;
 
 export interface PricerOptions extends LookupOptions {
   hints: PriceHints;
@@ -52,12 +56,18 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
   // the same answer as every other of its model: one object for all of them. The answers are not
   // kept per record: the main thread would hold one for each record of the history (20 MB for 300 MB
   // of sessions), and pricing a record again costs a few multiplications.
-  const lookups = new Map<string, Answer>();
-  const priceOne: Pricer = (usage, source) => {
-    const memo = `${source}\0${usage.provider ?? ''}\0${usage.model ?? ''}\0${usage.requestedModel ?? ''}\0${usage.modelGuessed === true}`;
+  // By the hint (one per agent, home and provider), then the model.
+  const answers = new Map<PriceHint, Map<string, Answer>>();
+  const priceOne: Pricer = (usage, source, file) => {
+    const hint = options.hints(source, usage.provider, file);
+    let lookups = answers.get(hint);
+    if (lookups === undefined) {
+      lookups = new Map();
+      answers.set(hint, lookups);
+    }
+    const memo = `${usage.model ?? ''}\0${usage.requestedModel ?? ''}\0${usage.modelGuessed === true}`;
     let answer = lookups.get(memo);
     if (!answer) {
-      const hint = options.hints(source, usage.provider);
       const answered = findPrice(table, { provider: usage.provider, model: usage.model, hint }, options);
       // A relay's or a gateway's own id for the model that answered, which the table does not
       // know: the model asked for, as the agent itself prices it (pi.md §9), rather than no price.
@@ -84,8 +94,8 @@ export function createPricer(table: PriceTable, options: PricerOptions): Pricer 
   };
   // A record of no tokens and no searches costs nothing at any rate: known, whatever its model
   // (a tool's record of zeros names none; a failed request's, one the table may not know).
-  return (usage, source) => {
-    const priced = priceOne(usage, source);
+  return (usage, source, file) => {
+    const priced = priceOne(usage, source, file);
     return (priced.state === 'unpriced' || priced.state === 'partial') && nothingBilled(usage) ? NOTHING_BILLED : priced;
   };
 }

@@ -425,7 +425,7 @@ class Aggregator {
     // A session with no main transcript is shown from a sub-agent file of its own: that file's usage, as the other sub-agents'.
     const hostTally = ledger.subagentOf !== null ? emptyTally() : null;
     const countUsage = (usage: LedgerUsage, usageTime: number, into: Tally | null, intoWhole: Tally | null = null) => {
-      const priced = price(usage, ledger.source);
+      const priced = price(usage, ledger.source, ledger.path);
       addUsage(whole, usage, priced);
       if (intoWhole) addUsage(intoWhole, usage, priced);
       if (!inPeriod(period, usageTime)) {
@@ -434,8 +434,9 @@ class Aggregator {
       }
       any = true;
       checks.add(usage, priced);
-      // Apart by NULs: a provider or model may hold a "/" (openrouter's anthropic/claude-…).
-      const modelKey = `${usage.provider ?? '\0none'}\0${usage.model ?? ''}${usage.fast ? '\0fast' : usage.flex ? '\0flex' : ''}`;
+      // Apart by NULs: a provider or model may hold a "/" (openrouter's anthropic/claude-…). A
+      // provider's name run locally by one Codex home's configuration and billed by another's: two rows.
+      const modelKey = `${usage.provider ?? '\0none'}\0${usage.model ?? ''}${usage.fast ? '\0fast' : usage.flex ? '\0flex' : ''}${priced.state === 'local' ? '\0local' : ''}`;
       const first = firstOfModel.get(modelKey);
       // A record of nothing (no tokens) tells nothing of how its model is priced: the first that bills any does.
       if (!first || (first.priced === NOTHING_BILLED && priced !== NOTHING_BILLED)) firstOfModel.set(modelKey, { usage, priced, notes: withNote(first?.notes ?? null, priced.note), seen: new Set([...(first?.seen ?? []), ...(priced.note === null ? [] : [priced.note])]) });

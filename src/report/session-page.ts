@@ -250,7 +250,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
       const entry = tree.byId.get(id);
       return entry === undefined ? null : shorten(describeEntry(entry), TARGET_LENGTH);
     },
-    priceOf: (usage) => ctx.price(usage, file.source),
+    priceOf: (usage) => ctx.price(usage, file.source, file.path),
     callOf: toolCallsOf(file.entries),
     subagentOfCall: (callId) => spawns.sectionOfCall.get(callId) ?? null,
     highlight: ctx.highlight ?? highlightBudget(),
@@ -547,7 +547,7 @@ function unrecordedNote(session: SessionData, price: Pricer, scope: Scope): stri
   let cost: number | null = 0;
   for (const usage of records) {
     tokens += totalTokens(usage);
-    const priced = price(usage, session.ledger.source).cost;
+    const priced = price(usage, session.ledger.source, session.ledger.path).cost;
     cost = cost === null || priced === null ? null : cost + priced;
   }
   const spent = cost === null ? 'at a cost bough does not know in full' : `${formatUsd(cost)} by bough's price`;

@@ -74,7 +74,7 @@ export function* usageCsv(data: ReportData, price: Pricer, unpack: Unpack = unpa
         entry: () => {},
         usage: (usage, time) => {
           if (!inPeriod(period, time)) return;
-          const priced = price(usage, ledger.source);
+          const priced = price(usage, ledger.source, ledger.path);
           const named = `${csvCell(usage.origin)},${csvCell(usage.provider ?? '')},${csvCell(usage.model ?? '')},${csvCell(priced.key ?? '')},${priced.state}`;
           const counts = `${csvCell(usage.input)},${csvCell(usage.output)},${csvCell(usage.cacheRead)},${csvCell(usage.cacheWrite)},${csvCell(usage.cacheWrite1h)},${csvCell(usage.reasoning)}`;
           piece += `${isoTime(time)},${file},${named},${counts},${csvCell(money(priced.cost) ?? '')},${csvCell(money(usage.recordedCost) ?? '')},${usage.fast},${usage.webSearches},${dayOf(time)},${usage.usOnly === true},${usage.flex === true}\r\n`;

@@ -23,7 +23,7 @@ import { partPage } from '../report/session-parts.js';
 import { removeStagedFile, stagedPath, writeStagedFile } from '../output/report-folder.js';
 import { openEntrySpool } from '../output/entry-spool.js';
 import { createSharer, type ShareOptions, type Sharer } from '../share/share.js';
-import { priceHintsFrom } from '../sources/registry.js';
+import { priceHintsFrom, type LocalProviders } from '../sources/registry.js';
 import type { SessionFile, Source } from '../types.js';
 import { archivedLedgerPath, archivedNow, archiveFiles, pathNamer, type Archiving, type PathNamer } from '../archive.js';
 
@@ -31,7 +31,7 @@ import { archivedLedgerPath, archivedNow, archiveFiles, pathNamer, type Archivin
 export interface PagesSetup {
   templates: TemplateSources;
   table: PriceTable;
-  pricing: { subscriptionsAtApiPrices: boolean; local: [Source, string[]][] };
+  pricing: { subscriptionsAtApiPrices: boolean; local: [Source, LocalProviders][] };
   pages: PageLists;
   time: TimeFormat;
   scope: Scope;

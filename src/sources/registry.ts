@@ -1,6 +1,7 @@
 // The agents bough reads, one SourceReader each. Discovery, reading and pricing ask this list,
 // never an agent by name: adding an agent is adding a reader here.
 
+import { sep } from 'node:path';
 import type { Environment } from '../environment.js';
 import type { ClaimRules, UsageClaimRule } from '../ledger/claims.js';
 import type { PriceHint } from '../pricing/lookup.js';
@@ -38,8 +39,8 @@ export interface SourceReader {
    * which reads the agent's configuration on this machine and beside the inputs (a copied home).
    */
   priceHint(provider: string | null, localProviders: ReadonlySet<string>): PriceHint;
-  /** Providers this agent's configuration on this machine runs locally. */
-  localProviders(environment: Environment, inputs: readonly string[]): Promise<ReadonlySet<string>>;
+  /** Providers this agent's configuration runs locally: on this machine, and in each of its homes read. */
+  localProviders(environment: Environment, inputs: readonly string[]): Promise<LocalProviders>;
   /**
    * Whether a folder `depth` folders below one of its own places may hold its sessions (Pi: a
    * project's `--<cwd>--` folder, one down): others there are not looked into, being extensions'
@@ -114,19 +115,52 @@ export function isAnyRecord(value: Record<string, unknown>): boolean {
 }
 
 /**
- * What each agent's configuration says runs locally, by agent (plain data, for threads): on this
- * machine, and in an agent's home given as an input (`inputs`: the files and folders read).
+ * What an agent's configuration says runs locally (plain data, for threads). Each home's own for
+ * the files under it: a home copied from another machine, read beside this one's, may point a
+ * provider of the same name at its own localhost, or this one's at a paid server (a provider
+ * local in one home made every other home's sessions of that name $0).
  */
-export async function localProviders(environment: Environment, inputs: readonly string[] = []): Promise<[Source, string[]][]> {
-  const local: [Source, string[]][] = [];
-  for (const reader of READERS) local.push([reader.source, [...(await reader.localProviders(environment, inputs))]]);
+export interface LocalProviders {
+  /** This machine's configuration: for a file in none of `homes`. */
+  machine: string[];
+  /** A home's folder and the providers its configuration runs locally. */
+  homes: [string, string[]][];
+}
+
+/** What each agent's configuration says runs locally, by agent (`inputs`: the files and folders read, which may lie in an agent's home). */
+export async function localProviders(environment: Environment, inputs: readonly string[] = []): Promise<[Source, LocalProviders][]> {
+  const local: [Source, LocalProviders][] = [];
+  for (const reader of READERS) local.push([reader.source, await reader.localProviders(environment, inputs)]);
   return local;
 }
 
-/** The price hints of every agent, given what runs locally. */
-export function priceHintsFrom(local: readonly (readonly [Source, readonly string[]])[]): PriceHints {
-  const bySource = new Map(local.map(([source, providers]) => [source, new Set(providers)]));
-  return (source, provider) => readerOf(source).priceHint(provider, bySource.get(source) ?? new Set());
+/** The price hints of every agent, given what runs locally: one object per agent, home and provider. */
+export function priceHintsFrom(local: readonly (readonly [Source, LocalProviders])[]): PriceHints {
+  // The deepest home first: a file is its nearest home's.
+  const bySource = new Map(
+    local.map(([source, providers]) => [
+      source,
+      { machine: new Set(providers.machine), homes: [...providers.homes].sort((a, b) => b[0].length - a[0].length).map(([home, names]) => ({ under: home.endsWith(sep) ? home : `${home}${sep}`, local: new Set(names) })) },
+    ]),
+  );
+  const homeOfFile = new Map<string, number>();
+  const hints = new Map<string, PriceHint>();
+  return (source, provider, file) => {
+    const config = bySource.get(source);
+    let home = -1;
+    if (config !== undefined && config.homes.length > 0 && file !== null) {
+      const known = homeOfFile.get(file);
+      home = known ?? config.homes.findIndex((h) => file.startsWith(h.under));
+      if (known === undefined) homeOfFile.set(file, home);
+    }
+    const key = `${source}\u0000${home}\u0000${provider === null ? '\u0001' : provider}`;
+    let hint = hints.get(key);
+    if (hint === undefined) {
+      hint = readerOf(source).priceHint(provider, home === -1 ? (config?.machine ?? new Set()) : (config?.homes[home]?.local ?? new Set()));
+      hints.set(key, hint);
+    }
+    return hint;
+  };
 }
 
 /** The price hints of every agent, with what each one's configuration on this machine says runs locally. */

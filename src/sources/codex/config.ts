@@ -6,26 +6,36 @@ import { join, resolve, sep } from 'node:path';
 import type { Environment } from '../../environment.js';
 import { codexSessionPlaces } from './paths.js';
 import { readRegularFile } from '../../regular-file.js';
+import type { LocalProviders } from '../registry.js';
 
 /** Far more than any config.toml holds. */
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
-const LOCAL_URL = /^\s*base_url\s*=\s*["']https?:\/\/(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[:/"']/;
+// This machine's addresses: localhost (and names under it), 127.0.0.0/8, 0.0.0.0 and ::1.
+const LOCAL_URL = /^\s*base_url\s*=\s*["']https?:\/\/(localhost|[A-Za-z0-9.-]+\.localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\])[:/"']/i;
 const PROVIDER_TABLE = /^\s*\[model_providers\.(?:"([^"]+)"|([A-Za-z0-9_-]+))\]\s*$/;
 
-export async function codexLocalProviders(environment: Environment, inputs: readonly string[] = []): Promise<ReadonlySet<string>> {
-  const homes = new Set([...codexSessionPlaces(environment).map((place) => join(place, '..')), ...inputs.flatMap(homesAbove)]);
-  const local = new Set<string>();
-  for (const home of homes) {
+/**
+ * Each Codex home's local providers, for the rollouts under it (one copied from another machine
+ * with its config.toml, given as an input, says its own), and this machine's homes' together for
+ * a rollout in none.
+ */
+export async function codexLocalProviders(environment: Environment, inputs: readonly string[] = []): Promise<LocalProviders> {
+  const machineHomes = new Set(codexSessionPlaces(environment).map((place) => join(place, '..')));
+  const machine = new Set<string>();
+  const homes: [string, string[]][] = [];
+  for (const home of new Set([...machineHomes, ...inputs.flatMap(homesAbove)])) {
     let text: string;
     try {
       text = await readRegularFile(join(home, 'config.toml'), MAX_CONFIG_BYTES);
     } catch {
       continue;
     }
-    for (const provider of localProvidersIn(text)) local.add(provider);
+    const local = localProvidersIn(text);
+    homes.push([home, local]);
+    if (machineHomes.has(home)) for (const provider of local) machine.add(provider);
   }
-  return local;
+  return { machine: [...machine], homes };
 }
 
 /**

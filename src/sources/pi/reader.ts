@@ -30,7 +30,8 @@ export const piReader: SourceReader = {
   // Entries copied into forks keep their id and timestamp: the origin, read first, counts them.
   usageClaim: 'first',
   priceHint: piPriceHint,
-  localProviders: piLocalProviders,
+  // Pi's models.json on this machine only: a copied agent folder's is not looked for.
+  localProviders: async (environment) => ({ machine: [...(await piLocalProviders(environment))], homes: [] }),
 };
 
 async function readPiFile(input: SourceInput): Promise<SessionFile> {
