@@ -658,6 +658,41 @@ describe('counting a Codex thread once across files', () => {
     expect(ofKind(file, 'reply').flatMap((r) => r.content).map((b) => b.type)).toEqual(['toolCall']);
   });
 
+  // Found by a review that killed Codex 0.171 mid-turn (SIGTERM): the turn's prompt was followed by
+  // the next with nothing said; Ctrl-C's turn says how it ended. A sub-agent's turn, which starts
+  // inside its parent's (whose start its replay copies), is no such turn.
+  it('says a turn ended without its end recorded, where the next begins, but not a sub-agent’s turn begun in its parent’s', async () => {
+    const id = '019a0000-0000-7000-8000-000000000031';
+    const at = (s: number) => `2026-03-11T10:00:0${s}.000Z`;
+    const item = (s: number, payload: object) => ({ timestamp: at(s), type: 'response_item', payload });
+    const event = (s: number, payload: object) => ({ timestamp: at(s), type: 'event_msg', payload });
+    const started = (s: number, turn: string, parent: string | null) => event(s, { type: 'task_started', turn_id: turn, turn_attribution: { turn_id: turn, turn_trigger: 'exec', parent_turn_id: parent } });
+    const typed = (s: number, turn: string, text: string) => [
+      { timestamp: at(s), type: 'turn_context', payload: { turn_id: turn, cwd: '/tmp/proj', model: 'gpt-5' } },
+      item(s, { type: 'message', role: 'user', content: [{ type: 'input_text', text }], internal_chat_message_metadata_passthrough: { turn_id: turn, content_item_kinds: ['user.text'] } }),
+    ];
+    const meta = { timestamp: at(0), type: 'session_meta', payload: { id, timestamp: at(0), cwd: '/tmp/proj', originator: 'codex_exec', cli_version: '0.171.0', source: 'exec', model_provider: 'openai' } };
+    const lines = [
+      meta,
+      started(1, 't1', null),
+      ...typed(1, 't1', 'first, killed'),
+      started(3, 't2', null),
+      ...typed(3, 't2', 'second'),
+      item(4, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] }),
+      event(5, { type: 'task_complete', turn_id: 't2' }),
+      started(6, 't3', 't2x'),
+      ...typed(6, 't3', 'third'),
+      started(7, 't4', 't3'),
+      ...typed(7, 't4', 'a sub-agent’s task'),
+      event(8, { type: 'task_complete', turn_id: 't4' }),
+    ];
+    const path = join(await tempDir(), `rollout-2026-03-11T10-00-00-${id}.jsonl`);
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const file = await read(path);
+    const shown = file.entries.flatMap((e) => (e.kind === 'prompt' ? [`prompt ${e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('')}`] : e.kind === 'notice' && e.label === 'interrupted' ? [`notice ${e.summary}`] : []));
+    expect(shown).toEqual(['prompt first, killed', 'notice turn ended without its end recorded: Codex stopped during it (killed, or it crashed)', 'prompt second', 'prompt third', 'prompt a sub-agent’s task']);
+  });
+
   it('counts everything in a Codex home once: thread, archived copy, fork, sub-agent, legacy file', async () => {
     const counted = await countedTogether([PARENT, ARCHIVED, FORK, CHILD, LEGACY]);
     expect(total(counted)).toEqual({ input: 1600 + 400 + 300, cacheRead: 2900 + 1100, cacheWrite: 0, output: 150 + 45 + 20, reasoning: 30 });

@@ -218,6 +218,8 @@ interface CodexContext {
   turnId: string;
   /** The turn being read named itself (its turn_context or turn_started gave its id): its id alone places an entry. */
   turnNamed: boolean;
+  /** The turn a task_started opened, until its end (task_complete, turn_aborted) is read. */
+  openTurn: string | null;
   /** The last damaged token_count as written, so that its re-emit is not counted again. */
   lastDamaged: string | null;
   startedAt: number | null;
@@ -276,6 +278,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     occurrences: new Map(),
     turnId: '',
     turnNamed: false,
+    openTurn: null,
     lastDamaged: null,
     startedAt: null,
   };
@@ -800,16 +803,19 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     case 'task_started':
     case 'turn_started':
       closeReply(ctx);
+      turnWithoutEnd(ctx, event, at, time);
       startTurn(ctx);
       ctx.countedUnrecorded = null;
       if (typeof event['turn_id'] === 'string' && event['turn_id'] !== '') {
         ctx.turnId = event['turn_id'];
         ctx.turnNamed = true;
+        ctx.openTurn = event['turn_id'];
       }
       return;
     case 'task_complete':
     case 'turn_complete': {
       closeReply(ctx);
+      ctx.openTurn = null;
       // A record after the turn's end is of no response of that turn.
       ctx.countedUnrecorded = null;
       // 0.169 and later write a failed request as the turn's end with its error, and no error event.
@@ -820,13 +826,8 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
     case 'turn_aborted': {
       const reason = parse(ctx, raw.rawTurnAborted, event, at.line, 'turn_aborted')?.reason ?? 'interrupted';
       closeReply(ctx);
-      // A reply that failed stays an error reply (counted so) when the user then stops the turn.
-      if (ctx.turnReply !== null && ctx.turnReply.outcome !== 'error') {
-        ctx.turnReply.outcome = 'aborted';
-        ctx.turnReply.stopReason = reason;
-      } else {
-        add(ctx, event, at, time, notice('interrupted', 'warn', `turn ended: ${reason}`, []));
-      }
+      ctx.openTurn = null;
+      turnStopped(ctx, event, at, time, reason, `turn ended: ${reason}`);
       return;
     }
     case 'error':
@@ -1622,6 +1623,28 @@ function textOf(content: Block[]): string {
 function looksInjected(text: string): boolean {
   const head = text.trimStart();
   return /^<[a-z_ ]+>/i.test(head) || head.startsWith('# AGENTS.md instructions');
+}
+
+/** A reply that failed stays an error reply (counted so) when the turn is then stopped; else the last one is the turn's, aborted, or the turn is said to have ended. */
+function turnStopped(ctx: CodexContext, event: Record<string, unknown>, at: Place, time: number | null, reason: string, said: string): void {
+  if (ctx.turnReply !== null && ctx.turnReply.outcome !== 'error') {
+    ctx.turnReply.outcome = 'aborted';
+    ctx.turnReply.stopReason = reason;
+  } else {
+    add(ctx, event, at, time, notice('interrupted', 'warn', said, []));
+  }
+}
+
+/**
+ * A turn started while the last one never ended (no task_complete, no turn_aborted): Codex stopped
+ * during it (killed, or crashed) and was started again. Said where the next begins, as Ctrl-C's
+ * end is. Told only by 0.171's turn_attribution: a sub-agent's turn starts inside its parent's,
+ * which its replay copies open.
+ */
+function turnWithoutEnd(ctx: CodexContext, event: Record<string, unknown>, at: Place, time: number | null): void {
+  const attribution = event['turn_attribution'];
+  if (ctx.openTurn === null || !isPlainObject(attribution) || attribution['parent_turn_id'] === ctx.openTurn) return;
+  turnStopped(ctx, event, at, time, 'process stopped', 'turn ended without its end recorded: Codex stopped during it (killed, or it crashed)');
 }
 
 /** Words the user typed (a user_message event, or 0.169's UserMessage item): a prompt, whose role:user item twin is dropped at the end. */
