@@ -44,7 +44,7 @@ import type { SessionSearchItem } from './report/search-items.js';
 import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { entryKeySecret } from './share/key-secret.js';
-import { CLAIM_RULES, localProviders, priceHintsFrom, type LocalProviders } from './sources/registry.js';
+import { CLAIM_RULES, localProviders, localProvidersNamed, priceHintsFrom, type LocalProviders } from './sources/registry.js';
 import type { Source } from './types.js';
 import { withEntryTitles, withOwnTitles } from './ledger/titles.js';
 import {
@@ -435,9 +435,14 @@ interface PricingInputs {
   local: [Source, LocalProviders][];
 }
 
-async function pricingInputs(options: ReportOptions, discovery: Pick<Discovery, 'places' | 'linked'>): Promise<PricingInputs> {
+async function pricingInputs(options: ReportOptions & { redact?: boolean }, discovery: Pick<Discovery, 'places' | 'linked' | 'files' | 'realPaths'>): Promise<PricingInputs> {
   const inputs = readPlaces(discovery).map((place) => place.path);
-  return { table: await loadPriceTable(options.pricesFile ?? null, options.environment), local: await localProviders(options.environment, inputs) };
+  const local = await localProviders(options.environment, { inputs, files: discovery.files, realPaths: discovery.realPaths });
+  // A build that redacts holds its ledgers' paths redacted: their folders are found so. (A sharer
+  // of its own: naming a path is no redaction the report counts.)
+  const { home } = options.environment;
+  const named = options.redact ? localProvidersNamed(local, createSharer({ redact: true, omit: new Set(), home, resolvedHome: resolvedHome(home) }).text) : local;
+  return { table: await loadPriceTable(options.pricesFile ?? null, options.environment), local: named };
 }
 
 /** `hold`: where the passes get each ledger's entries, unpacked once within its budget (see EntriesHold). */
@@ -1203,7 +1208,10 @@ function inputsOf(discovery: Discovery, identities: ReadonlyMap<string, string |
 
 /** Everything a price on a page comes from: the table, what runs locally, and how subscriptions are priced. */
 function pricingPrint(table: PriceTable, local: PricingInputs['local'], options: BuildOptions): unknown {
-  return { snapshot: table.snapshot, entries: sha256Hex(JSON.stringify([...table.entries])), local, priceSubscriptions: options.priceSubscriptions ?? false };
+  // Each home's configuration, not which folders lie in which home: a page's file says that, and a
+  // day's new folder of rollouts must not make every page's print another.
+  const configured = local.map(([source, { machine, homes }]) => [source, { machine, homes }]);
+  return { snapshot: table.snapshot, entries: sha256Hex(JSON.stringify([...table.entries])), local: configured, priceSubscriptions: options.priceSubscriptions ?? false };
 }
 
 /** Why a run read no session; `read`: what reading the files found (an unreadable file says why). */

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,10 +192,52 @@ describe('prices in the report', () => {
     const both = await buildOf([paid, local]);
     expect(both.summary.totals.cost.bough).toBeCloseTo(gpt5, 10);
     expect(both.summary.totals.models.map((m) => m.priceState).sort()).toEqual(['local', 'priced']);
+    // Two rows of `stats --by model`, told apart by key and label.
+    let stdout = '';
+    const io: CliIo = { stdout: (t) => (stdout += t), stderr: () => {}, env: { BOUGH_CACHE_DIR: await tempDir() }, home: await tempDir(), isTty: false, now: () => new Date('2026-11-30T12:00:00Z') };
+    expect(await main(['stats', paid, local, '--by', 'model', '--json', '--tz', 'UTC'], io)).toBe(0);
+    const rows = (JSON.parse(stdout) as { rows: { key: string; label: string }[] }).rows;
+    expect(rows.map((r) => `${r.key} = ${r.label}`).sort()).toEqual(['mock/gpt-5 = mock/gpt-5', 'mock/gpt-5+local = mock/gpt-5 (run locally)']);
     const loose = join(root, 'loose.jsonl');
     await cp(join(local, 'sessions', '2026', '07', '16', 'rollout-2026-07-16T09-00-00-0198aaaa-0000-7000-8000-0000000000d2.jsonl'), loose);
     expect((await buildOf([loose], { CODEX_HOME: local })).summary.totals.cost.bough).toBe(0);
     expect((await buildOf([loose])).summary.totals.cost.bough).toBeCloseTo(gpt5, 10);
+    // A hostile look at that fix: homes inside the folder given (backups of several machines), and
+    // one reached through a link to its sessions folder, were priced by this machine's.
+    expect((await buildOf([root], { CODEX_HOME: local })).summary.totals.cost.bough).toBeCloseTo(gpt5, 10);
+    const link = join(await tempDir(), 'linked-sessions');
+    await symlink(join(local, 'sessions'), link);
+    expect((await buildOf([link])).summary.totals.cost.bough).toBe(0);
+    // A config.toml that cannot be read says nothing of what runs locally: not this machine's.
+    await rm(join(paid, 'config.toml'));
+    await mkdir(join(paid, 'config.toml'));
+    expect((await buildOf([paid], { CODEX_HOME: local })).summary.totals.cost.bough).toBeCloseTo(gpt5, 10);
+  });
+
+  // A hostile look at that fix: a build that redacts holds its ledgers' paths redacted (`~/…`),
+  // and found no home for them: a copied home under the user's home took this machine's.
+  it('takes a Codex home’s config.toml for its own rollouts in a report that redacts', async () => {
+    const userHome = await tempDir();
+    const home = join(userHome, 'copies', 'laptop', '.codex');
+    const day = join(home, 'sessions', '2026', '07', '16');
+    await mkdir(day, { recursive: true });
+    await writeFile(join(home, 'config.toml'), '[model_providers.mock]\nbase_url = "https://gateway.example.com/v1"\n');
+    const machine = join(userHome, '.codex');
+    await mkdir(machine, { recursive: true });
+    await writeFile(join(machine, 'config.toml'), '[model_providers.mock]\nbase_url = "http://localhost:18777/v1"\n');
+    const counts = { input_tokens: 80_000, cached_input_tokens: 0, output_tokens: 1000, reasoning_output_tokens: 0, total_tokens: 81_000 };
+    const id = '0198aaaa-0000-7000-8000-0000000000d3';
+    const lines = [
+      { timestamp: '2026-07-16T09:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-07-16T09:00:00.000Z', cwd: '/work/x', originator: 'codex_exec', cli_version: '0.171.0', model_provider: 'mock' } },
+      { timestamp: '2026-07-16T09:00:01.000Z', type: 'turn_context', payload: { cwd: '/work/x', model: 'gpt-5' } },
+      { timestamp: '2026-07-16T09:00:02.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'go' } },
+      { timestamp: '2026-07-16T09:00:03.000Z', type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: counts, last_token_usage: counts } } },
+    ];
+    await writeFile(join(day, `rollout-2026-07-16T09-00-00-${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    for (const redact of [false, true]) {
+      const result = await build({ inputs: [home], out: join(await tempDir(), 'report'), redact, scope: ALL_UTC, environment: { env: {}, home: userHome }, now: new Date('2026-11-30T12:00:00Z') });
+      expect(result.summary.totals.cost.bough, `redact: ${redact}`).toBeCloseTo(0.11, 10);
+    }
   });
 
   // Regression (an outside review of money): a sub-agent run given by its sums alone (pi.md §18)

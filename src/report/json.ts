@@ -121,12 +121,15 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
       return data.sources.map((b) => bucketRow(b, SOURCE_NAMES[b.key as Source] ?? b.key));
     case 'project':
       return data.projects.map((p) => row(projectRowKey(p), p.name, p.sessions.length, p.tally));
-    case 'model':
+    case 'model': {
+      // `provider/model`; served in fast mode or the flex tier (billed apart): `provider/model+fast`,
+      // `+flex`. As the table names it: a provider not recorded as "?". A provider's name run locally
+      // by one Codex home and billed by another's is two rows: the local one `+local`.
+      const keyOf = (m: ModelTotals) => `${m.provider ?? '?'}/${m.model ?? ''}${m.fast ? '+fast' : m.flex ? '+flex' : ''}`;
+      const billedKeys = new Set(data.models.filter((m) => !m.local).map(keyOf));
       return data.models.map((m) => ({
-        // `provider/model`; served in fast mode or the flex tier (billed apart): `provider/model+fast`, `+flex`.
-        // As the table names it: a provider not recorded as "?".
-        key: `${m.provider ?? '?'}/${m.model ?? ''}${m.fast ? '+fast' : m.flex ? '+flex' : ''}`,
-        label: modelName(m),
+        key: `${keyOf(m)}${m.local && billedKeys.has(keyOf(m)) ? '+local' : ''}`,
+        label: `${modelName(m)}${m.local && billedKeys.has(keyOf(m)) ? ' (run locally)' : ''}`,
         sessions: m.sessions,
         // Not counted by model (a prompt is no model's): null, never a zero a script would believe.
         prompts: null,
@@ -139,6 +142,7 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
         webSearches: m.webSearches,
         unpricedRecords: m.unpriced + m.partial,
       }));
+    }
     case 'session':
       return [...data.sessions]
         .sort((a, b) => byCostThenTime(a, b))

@@ -1,7 +1,7 @@
 // The agents bough reads, one SourceReader each. Discovery, reading and pricing ask this list,
 // never an agent by name: adding an agent is adding a reader here.
 
-import { sep } from 'node:path';
+import { dirname } from 'node:path';
 import type { Environment } from '../environment.js';
 import type { ClaimRules, UsageClaimRule } from '../ledger/claims.js';
 import type { PriceHint } from '../pricing/lookup.js';
@@ -40,7 +40,7 @@ export interface SourceReader {
    */
   priceHint(provider: string | null, localProviders: ReadonlySet<string>): PriceHint;
   /** Providers this agent's configuration runs locally: on this machine, and in each of its homes read. */
-  localProviders(environment: Environment, inputs: readonly string[]): Promise<LocalProviders>;
+  localProviders(environment: Environment, found: ConfigSearch): Promise<LocalProviders>;
   /**
    * Whether a folder `depth` folders below one of its own places may hold its sessions (Pi: a
    * project's `--<cwd>--` folder, one down): others there are not looked into, being extensions'
@@ -116,48 +116,73 @@ export function isAnyRecord(value: Record<string, unknown>): boolean {
 
 /**
  * What an agent's configuration says runs locally (plain data, for threads). Each home's own for
- * the files under it: a home copied from another machine, read beside this one's, may point a
+ * the files in it: a home copied from another machine, read beside this one's, may point a
  * provider of the same name at its own localhost, or this one's at a paid server (a provider
  * local in one home made every other home's sessions of that name $0).
  */
 export interface LocalProviders {
   /** This machine's configuration: for a file in none of `homes`. */
   machine: string[];
-  /** A home's folder and the providers its configuration runs locally. */
+  /** Each home's configuration read: its folder and the providers it runs locally. */
   homes: [string, string[]][];
+  /**
+   * Where the files read lie: a folder, as read, and the index of its home in `homes` (a home
+   * given as an input, and each folder of the agent's files found: a file is its nearest one's).
+   */
+  folders: [string, number][];
 }
 
-/** What each agent's configuration says runs locally, by agent (`inputs`: the files and folders read, which may lie in an agent's home). */
-export async function localProviders(environment: Environment, inputs: readonly string[] = []): Promise<[Source, LocalProviders][]> {
+/** Where an agent's homes are looked for: the places read, the files found there, and their real paths. */
+export interface ConfigSearch {
+  inputs: readonly string[];
+  files: readonly string[];
+  realPaths: ReadonlyMap<string, string>;
+}
+
+/** What each agent's configuration says runs locally, by agent. */
+export async function localProviders(environment: Environment, found: ConfigSearch = { inputs: [], files: [], realPaths: new Map() }): Promise<[Source, LocalProviders][]> {
   const local: [Source, LocalProviders][] = [];
-  for (const reader of READERS) local.push([reader.source, await reader.localProviders(environment, inputs)]);
+  for (const reader of READERS) local.push([reader.source, await reader.localProviders(environment, found)]);
   return local;
+}
+
+/** `local` with its folders and homes named as `name` names paths (a redacting build's ledgers hold their paths redacted). */
+export function localProvidersNamed(local: readonly (readonly [Source, LocalProviders])[], name: (path: string) => string): [Source, LocalProviders][] {
+  return local.map(([source, providers]) => [source, { machine: providers.machine, homes: providers.homes.map(([home, names]) => [name(home), names]), folders: providers.folders.map(([folder, home]) => [name(folder), home]) }]);
 }
 
 /** The price hints of every agent, given what runs locally: one object per agent, home and provider. */
 export function priceHintsFrom(local: readonly (readonly [Source, LocalProviders])[]): PriceHints {
-  // The deepest home first: a file is its nearest home's.
-  const bySource = new Map(
-    local.map(([source, providers]) => [
-      source,
-      { machine: new Set(providers.machine), homes: [...providers.homes].sort((a, b) => b[0].length - a[0].length).map(([home, names]) => ({ under: home.endsWith(sep) ? home : `${home}${sep}`, local: new Set(names) })) },
-    ]),
-  );
-  const homeOfFile = new Map<string, number>();
-  const hints = new Map<string, PriceHint>();
+  const bySource = new Map(local.map(([source, providers]) => [source, { machine: new Set(providers.machine), homes: providers.homes.map(([, names]) => new Set(names)), folders: new Map(providers.folders) }]));
+  // By agent, home (-1: this machine's) and provider. Records come a file at a time: its home is
+  // kept for the next record's lookup.
+  const hints = new Map<Source, Map<number, Map<string | null, PriceHint>>>();
+  let last: { source: Source; file: string | null; home: number } | null = null;
   return (source, provider, file) => {
     const config = bySource.get(source);
     let home = -1;
-    if (config !== undefined && config.homes.length > 0 && file !== null) {
-      const known = homeOfFile.get(file);
-      home = known ?? config.homes.findIndex((h) => file.startsWith(h.under));
-      if (known === undefined) homeOfFile.set(file, home);
+    if (last !== null && last.source === source && last.file === file) home = last.home;
+    else {
+      if (config !== undefined && config.folders.size > 0 && file !== null) {
+        // Its nearest folder known.
+        for (let folder = dirname(file); ; folder = dirname(folder)) {
+          const at = config.folders.get(folder);
+          if (at !== undefined || dirname(folder) === folder) {
+            home = at ?? -1;
+            break;
+          }
+        }
+      }
+      last = { source, file, home };
     }
-    const key = `${source}\u0000${home}\u0000${provider === null ? '\u0001' : provider}`;
-    let hint = hints.get(key);
+    let ofSource = hints.get(source);
+    if (ofSource === undefined) hints.set(source, (ofSource = new Map()));
+    let ofHome = ofSource.get(home);
+    if (ofHome === undefined) ofSource.set(home, (ofHome = new Map()));
+    let hint = ofHome.get(provider);
     if (hint === undefined) {
-      hint = readerOf(source).priceHint(provider, home === -1 ? (config?.machine ?? new Set()) : (config?.homes[home]?.local ?? new Set()));
-      hints.set(key, hint);
+      hint = readerOf(source).priceHint(provider, home === -1 ? (config?.machine ?? new Set()) : (config?.homes[home] ?? new Set()));
+      ofHome.set(provider, hint);
     }
     return hint;
   };

@@ -32,7 +32,7 @@ export const claudeReader: SourceReader = {
   // The same session in ~/.claude and ~/.config/claude (claude.md §1): the fullest is the session.
   mirrorsSessions: true,
   priceHint: () => CLAUDE_PRICE_HINT,
-  localProviders: async () => ({ machine: [], homes: [] }),
+  localProviders: async () => ({ machine: [], homes: [], folders: [] }),
   companions: claudeCompanions,
   // A workflow run's journal (claude.md §2: no transcript), told by its run's folder, or by its
   // agents' transcripts beside it in a folder given by another path.

@@ -2,11 +2,12 @@
 // their usage is $0. Read with a few lines of pattern matching, not a TOML parser: only
 // `[model_providers.<id>]` tables and their `base_url` matter here.
 
-import { join, resolve, sep } from 'node:path';
+import { lstat } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Environment } from '../../environment.js';
-import { codexSessionPlaces } from './paths.js';
+import { codexHomeOf, codexSessionPlaces } from './paths.js';
 import { readRegularFile } from '../../regular-file.js';
-import type { LocalProviders } from '../registry.js';
+import type { ConfigSearch, LocalProviders } from '../registry.js';
 
 /** Far more than any config.toml holds. */
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
@@ -16,26 +17,61 @@ const LOCAL_URL = /^\s*base_url\s*=\s*["']https?:\/\/(localhost|[A-Za-z0-9.-]+\.
 const PROVIDER_TABLE = /^\s*\[model_providers\.(?:"([^"]+)"|([A-Za-z0-9_-]+))\]\s*$/;
 
 /**
- * Each Codex home's local providers, for the rollouts under it (one copied from another machine
- * with its config.toml, given as an input, says its own), and this machine's homes' together for
- * a rollout in none.
+ * Each Codex home's local providers, for the rollouts in it (one copied from another machine with
+ * its config.toml says its own), and this machine's homes' together for a rollout in none, or in
+ * a home without a config.toml. A home is found above each input and each rollout found (by its
+ * path as read, else its real path: a link to a home's `sessions` folder), so also one inside a
+ * folder given. A config.toml there that cannot be read (a folder, a pipe) says nothing runs
+ * locally: another home's is not this one's.
  */
-export async function codexLocalProviders(environment: Environment, inputs: readonly string[] = []): Promise<LocalProviders> {
+export async function codexLocalProviders(environment: Environment, found: ConfigSearch = { inputs: [], files: [], realPaths: new Map() }): Promise<LocalProviders> {
   const machineHomes = new Set(codexSessionPlaces(environment).map((place) => join(place, '..')));
   const machine = new Set<string>();
   const homes: [string, string[]][] = [];
-  for (const home of new Set([...machineHomes, ...inputs.flatMap(homesAbove)])) {
-    let text: string;
-    try {
-      text = await readRegularFile(join(home, 'config.toml'), MAX_CONFIG_BYTES);
-    } catch {
-      continue;
-    }
-    const local = localProvidersIn(text);
-    homes.push([home, local]);
-    if (machineHomes.has(home)) for (const provider of local) machine.add(provider);
+  const indexOf = new Map<string, number | null>();
+  const homeIndex = async (home: string): Promise<number | null> => {
+    let index = indexOf.get(home);
+    if (index !== undefined) return index;
+    const local = await localProvidersOf(home);
+    if (machineHomes.has(home)) for (const provider of local ?? []) machine.add(provider);
+    index = local === null ? null : homes.push([home, local]) - 1;
+    indexOf.set(home, index);
+    return index;
+  };
+  const folders = new Map<string, number>();
+  for (const home of machineHomes) {
+    const index = await homeIndex(home);
+    if (index !== null) folders.set(home, index);
   }
-  return { machine: [...machine], homes };
+  for (const input of found.inputs) {
+    for (const home of homesAbove(input)) {
+      const index = await homeIndex(home);
+      if (index !== null) folders.set(home, index);
+    }
+  }
+  for (const file of found.files) {
+    const folder = dirname(file);
+    if (folders.has(folder) || !ROLLOUT_NAME.test(basename(file))) continue;
+    const real = found.realPaths.get(file);
+    const home = codexHomeOf(file) ?? (real === undefined ? null : codexHomeOf(real));
+    const index = home === null ? null : await homeIndex(home);
+    if (index !== null) folders.set(folder, index);
+  }
+  return { machine: [...machine], homes, folders: [...folders] };
+}
+
+const ROLLOUT_NAME = /^rollout-.+\.jsonl$/i;
+
+/** What a home's config.toml runs locally; null when it has none (this machine's is taken), none when it cannot be read. */
+async function localProvidersOf(home: string): Promise<string[] | null> {
+  try {
+    return localProvidersIn(await readRegularFile(join(home, 'config.toml'), MAX_CONFIG_BYTES));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A link to a file not there is a config.toml, unread.
+    const missing = (code === 'ENOENT' || code === 'ENOTDIR') && (await lstat(join(home, 'config.toml')).then(() => false, () => true));
+    return missing ? null : [];
+  }
 }
 
 /**

@@ -31,7 +31,7 @@ export const piReader: SourceReader = {
   usageClaim: 'first',
   priceHint: piPriceHint,
   // Pi's models.json on this machine only: a copied agent folder's is not looked for.
-  localProviders: async (environment) => ({ machine: [...(await piLocalProviders(environment))], homes: [] }),
+  localProviders: async (environment) => ({ machine: [...(await piLocalProviders(environment))], homes: [], folders: [] }),
 };
 
 async function readPiFile(input: SourceInput): Promise<SessionFile> {
