@@ -441,7 +441,7 @@ async function pricingInputs(options: ReportOptions & { redact?: boolean }, disc
   // A build that redacts holds its ledgers' paths redacted: their folders are found so. (A sharer
   // of its own: naming a path is no redaction the report counts.)
   const { home } = options.environment;
-  const named = options.redact ? localProvidersNamed(local, createSharer({ redact: true, omit: new Set(), home, resolvedHome: resolvedHome(home) }).text) : local;
+  const named = options.redact ? localProvidersNamed(local, createSharer({ redact: true, omit: new Set(), home, resolvedHome: resolvedHome(home) }).text, discovery.files) : local;
   return { table: await loadPriceTable(options.pricesFile ?? null, options.environment), local: named };
 }
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
 import { main, type CliIo } from '../src/cli.js';
@@ -208,6 +208,11 @@ describe('prices in the report', () => {
     const link = join(await tempDir(), 'linked-sessions');
     await symlink(join(local, 'sessions'), link);
     expect((await buildOf([link])).summary.totals.cost.bough).toBe(0);
+    // …nor a link named `sessions` in a folder of links (its real path's home is the rollout's).
+    const links = join(await tempDir(), 'links');
+    await mkdir(links);
+    await symlink(join(paid, 'sessions'), join(links, 'sessions'));
+    expect((await buildOf([links], { CODEX_HOME: local })).summary.totals.cost.bough).toBeCloseTo(gpt5, 10);
     // A config.toml that cannot be read says nothing of what runs locally: not this machine's.
     await rm(join(paid, 'config.toml'));
     await mkdir(join(paid, 'config.toml'));
@@ -238,6 +243,50 @@ describe('prices in the report', () => {
       const result = await build({ inputs: [home], out: join(await tempDir(), 'report'), redact, scope: ALL_UTC, environment: { env: {}, home: userHome }, now: new Date('2026-11-30T12:00:00Z') });
       expect(result.summary.totals.cost.bough, `redact: ${redact}`).toBeCloseTo(0.11, 10);
     }
+    // Two homes whose folders are named alike once redacted (a home in another case of the user's
+    // name): each its own, where the first version took the last one read for both.
+    const other = join(dirname(userHome), basename(userHome).toUpperCase(), 'copies', 'desk', '.codex');
+    const otherDay = join(other, 'sessions', '2026', '07', '16');
+    await mkdir(otherDay, { recursive: true });
+    await writeFile(join(other, 'config.toml'), '[model_providers.mock]\nbase_url = "http://localhost:18777/v1"\n');
+    const otherId = '0198aaaa-0000-7000-8000-0000000000d4';
+    await writeFile(join(otherDay, `rollout-2026-07-16T09-00-00-${otherId}.jsonl`), `${lines.map((l) => JSON.stringify(l.type === 'session_meta' ? { ...l, payload: { ...l.payload, id: otherId } } : l)).join('\n')}\n`);
+    for (const redact of [false, true]) {
+      const result = await build({ inputs: [home, other], out: join(await tempDir(), 'report'), redact, scope: ALL_UTC, environment: { env: {}, home: userHome }, now: new Date('2026-11-30T12:00:00Z') });
+      expect(result.summary.totals.cost.bough, `two homes, redact: ${redact}`).toBeCloseTo(0.11, 10);
+    }
+  });
+
+  // A hostile look at that fix: a rollout gone since (its day folder with it) took this machine's
+  // configuration, though its home, and its config.toml, were still read.
+  it('prices a gone Codex session by its home’s config.toml while that home is read', async () => {
+    const root = await tempDir();
+    const home = join(root, 'backups', 'laptop', '.codex');
+    await mkdir(home, { recursive: true });
+    await writeFile(join(home, 'config.toml'), '[model_providers.mock]\nbase_url = "https://gateway.example.com/v1"\n');
+    const machine = join(root, 'machine');
+    await mkdir(machine);
+    await writeFile(join(machine, 'config.toml'), '[model_providers.mock]\nbase_url = "http://localhost:18777/v1"\n');
+    const counts = { input_tokens: 80_000, cached_input_tokens: 0, output_tokens: 1000, reasoning_output_tokens: 0, total_tokens: 81_000 };
+    for (const [day, id] of [['02', '0198aaaa-0000-7000-8000-0000000000e1'], ['03', '0198aaaa-0000-7000-8000-0000000000e2']] as const) {
+      const folder = join(home, 'sessions', '2026', '03', day);
+      await mkdir(folder, { recursive: true });
+      const lines = [
+        { timestamp: `2026-03-${day}T09:00:00.000Z`, type: 'session_meta', payload: { id, timestamp: `2026-03-${day}T09:00:00.000Z`, cwd: '/work/x', originator: 'codex_exec', cli_version: '0.171.0', model_provider: 'mock' } },
+        { timestamp: `2026-03-${day}T09:00:01.000Z`, type: 'turn_context', payload: { cwd: '/work/x', model: 'gpt-5' } },
+        { timestamp: `2026-03-${day}T09:00:02.000Z`, type: 'event_msg', payload: { type: 'user_message', message: 'go' } },
+        { timestamp: `2026-03-${day}T09:00:03.000Z`, type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: counts, last_token_usage: counts } } },
+      ];
+      await writeFile(join(folder, `rollout-2026-03-${day}T09-00-00-${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    }
+    const out = join(await tempDir(), 'report');
+    const userHome = await tempDir();
+    const run = (day: number) => build({ inputs: [join(root, 'backups')], out, scope: ALL_UTC, environment: { env: { CODEX_HOME: machine }, home: userHome }, now: new Date(Date.UTC(2026, 11, day)) });
+    expect((await run(1)).summary.totals.cost.bough).toBeCloseTo(0.22, 10);
+    await rm(join(home, 'sessions', '2026', '03', '02'), { recursive: true });
+    const after = await run(2);
+    expect(after.summary.diagnostics.goneFiles).toBe(1);
+    expect(after.summary.totals.cost.bough).toBeCloseTo(0.22, 10);
   });
 
   // Regression (an outside review of money): a sub-agent run given by its sums alone (pi.md §18)

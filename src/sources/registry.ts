@@ -146,9 +146,40 @@ export async function localProviders(environment: Environment, found: ConfigSear
   return local;
 }
 
-/** `local` with its folders and homes named as `name` names paths (a redacting build's ledgers hold their paths redacted). */
-export function localProvidersNamed(local: readonly (readonly [Source, LocalProviders])[], name: (path: string) => string): [Source, LocalProviders][] {
-  return local.map(([source, providers]) => [source, { machine: providers.machine, homes: providers.homes.map(([home, names]) => [name(home), names]), folders: providers.folders.map(([folder, home]) => [name(folder), home]) }]);
+/**
+ * `local` as a build that redacts finds it: its ledgers hold their paths redacted. Two homes' folders
+ * may be named alike (`/home/ana/.codex` and `/home/bob/.codex` are both `~/.codex`): such a
+ * folder names neither, and each file found (`files`) is named with its home, by its own path.
+ */
+export function localProvidersNamed(local: readonly (readonly [Source, LocalProviders])[], name: (path: string) => string, files: readonly string[]): [Source, LocalProviders][] {
+  return local.map(([source, providers]) => {
+    const named = new Map<string, number>();
+    const alike = new Set<string>();
+    for (const [folder, home] of providers.folders) {
+      const key = name(folder);
+      const was = named.get(key);
+      if (was !== undefined && was !== home) alike.add(key);
+      else named.set(key, home);
+    }
+    for (const key of alike) named.delete(key);
+    if (providers.folders.length > 0) {
+      const real = new Map(providers.folders);
+      for (const file of files) {
+        const home = nearestHome(real, file);
+        if (home !== -1) named.set(name(file), home);
+      }
+    }
+    return [source, { machine: providers.machine, homes: providers.homes.map(([home, names]) => [name(home), names]), folders: [...named] }];
+  });
+}
+
+/** The home of the nearest of `folders` that holds `file` (or is it), -1 for none. */
+function nearestHome(folders: ReadonlyMap<string, number>, file: string): number {
+  for (let folder = file; ; folder = dirname(folder)) {
+    const home = folders.get(folder);
+    if (home !== undefined) return home;
+    if (dirname(folder) === folder) return -1;
+  }
 }
 
 /** The price hints of every agent, given what runs locally: one object per agent, home and provider. */
@@ -163,16 +194,7 @@ export function priceHintsFrom(local: readonly (readonly [Source, LocalProviders
     let home = -1;
     if (last !== null && last.source === source && last.file === file) home = last.home;
     else {
-      if (config !== undefined && config.folders.size > 0 && file !== null) {
-        // Its nearest folder known.
-        for (let folder = dirname(file); ; folder = dirname(folder)) {
-          const at = config.folders.get(folder);
-          if (at !== undefined || dirname(folder) === folder) {
-            home = at ?? -1;
-            break;
-          }
-        }
-      }
+      if (config !== undefined && config.folders.size > 0 && file !== null) home = nearestHome(config.folders, file);
       last = { source, file, home };
     }
     let ofSource = hints.get(source);

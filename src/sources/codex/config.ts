@@ -52,10 +52,16 @@ export async function codexLocalProviders(environment: Environment, found: Confi
   for (const file of found.files) {
     const folder = dirname(file);
     if (folders.has(folder) || !ROLLOUT_NAME.test(basename(file))) continue;
+    // The home above it as read, else as it really lies (a link to a home's `sessions` folder, named
+    // so or not, in a folder without a config.toml).
+    const asRead = codexHomeOf(file);
     const real = found.realPaths.get(file);
-    const home = codexHomeOf(file) ?? (real === undefined ? null : codexHomeOf(real));
-    const index = home === null ? null : await homeIndex(home);
-    if (index !== null) folders.set(folder, index);
+    const realHome = real === undefined ? null : codexHomeOf(real);
+    const index = (asRead === null ? null : await homeIndex(asRead)) ?? (realHome === null ? null : await homeIndex(realHome));
+    if (index === null) continue;
+    folders.set(folder, index);
+    // Its home too: a rollout gone since, in a day folder gone with it, is that home's still.
+    if (asRead !== null && !folders.has(asRead)) folders.set(asRead, index);
   }
   return { machine: [...machine], homes, folders: [...folders] };
 }
