@@ -691,6 +691,23 @@ describe('counting a Codex thread once across files', () => {
     const file = await read(path);
     const shown = file.entries.flatMap((e) => (e.kind === 'prompt' ? [`prompt ${e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('')}`] : e.kind === 'notice' && e.label === 'interrupted' ? [`notice ${e.summary}`] : []));
     expect(shown).toEqual(['prompt first, killed', 'notice turn ended without its end recorded: Codex stopped during it (killed, or it crashed)', 'prompt second', 'prompt third', 'prompt a sub-agent’s task']);
+    // A sub-agent's replay of that history (its parent's killed turn copied, not its reply): the
+    // parent's page says it, not the sub-agent's (a review found it said there, unbadged).
+    const childId = '019a0000-0000-7000-8000-000000000032';
+    const child = [
+      { ...meta, payload: { ...meta.payload, id: childId, forked_from_id: id, parent_thread_id: id } },
+      meta,
+      started(1, 't1', null),
+      ...typed(1, 't1', 'first, killed'),
+      started(3, 't2', null),
+      ...typed(3, 't2', 'second'),
+      started(4, 'c1', 't2'),
+      ...typed(4, 'c1', 'the sub-agent’s task'),
+      event(5, { type: 'task_complete', turn_id: 'c1' }),
+    ];
+    const childPath = join(await tempDir(), `rollout-2026-03-11T10-00-00-${childId}.jsonl`);
+    await writeFile(childPath, `${child.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    expect((await read(childPath)).entries.filter((e) => e.kind === 'notice' && e.label === 'interrupted')).toEqual([]);
   });
 
   // Found by a review that ran Codex 0.171 with a sub-agent forked with its parent's history: the

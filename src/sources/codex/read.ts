@@ -221,6 +221,8 @@ interface CodexContext {
   turnNamed: boolean;
   /** The turn a task_started opened, until its end (task_complete, turn_aborted) is read. */
   openTurn: string | null;
+  /** Reading another thread's history copied here (after its meta), until a turn begun inside another's: the file's own. */
+  replaying: boolean;
   /** The last damaged token_count as written, so that its re-emit is not counted again. */
   lastDamaged: string | null;
   startedAt: number | null;
@@ -280,6 +282,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     turnId: '',
     turnNamed: false,
     openTurn: null,
+    replaying: false,
     lastDamaged: null,
     startedAt: null,
   };
@@ -522,6 +525,7 @@ function sessionMeta(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   // Another thread's meta: the history that follows is copied from it (a fork's or a spawned child's replay).
   if (!ctx.copied.has(meta.id)) ctx.copied.set(meta.id, meta);
   if (!ctx.pastMetas && !ctx.leadingCopies.includes(meta.id)) ctx.leadingCopies.push(meta.id);
+  ctx.replaying = true;
   closeReply(ctx);
   add(ctx, payload, at, time, notice('copied history', 'info', `history copied from thread ${meta.id}`, []));
 }
@@ -1644,12 +1648,19 @@ function turnStopped(ctx: CodexContext, event: Record<string, unknown>, at: Plac
  * A turn started while the last one never ended (no task_complete, no turn_aborted): Codex stopped
  * during it (killed, or crashed) and was started again. Said where the next begins, as Ctrl-C's
  * end is. Told only by 0.171's turn_attribution: a sub-agent's turn starts inside its parent's,
- * which its replay copies open.
+ * which its replay copies open. Not in a replay of another thread's history (a sub-agent's of its
+ * parent's killed turn, whose reply it does not copy: the parent's page says it), which ends with
+ * the first turn begun inside another.
  */
 function turnWithoutEnd(ctx: CodexContext, event: Record<string, unknown>, at: Place, time: number | null): void {
   const attribution = event['turn_attribution'];
-  if (ctx.openTurn === null || !isPlainObject(attribution) || attribution['parent_turn_id'] === ctx.openTurn) return;
-  turnStopped(ctx, event, at, time, 'process stopped', 'turn ended without its end recorded: Codex stopped during it (killed, or it crashed)');
+  if (!isPlainObject(attribution)) return;
+  const replayed = ctx.replaying;
+  if (typeof attribution['parent_turn_id'] === 'string' && attribution['parent_turn_id'] !== '') ctx.replaying = false;
+  if (ctx.openTurn === null || replayed || attribution['parent_turn_id'] === ctx.openTurn) return;
+  // Keyed by the turn it ends, not the line it is said at (whose started_at a replay writes anew):
+  // a sub-agent's copy of the parent's history says it too, and is found the parent's.
+  turnStopped(ctx, { type: 'turn_without_end', turn_id: ctx.openTurn }, at, time, 'process stopped', 'turn ended without its end recorded: Codex stopped during it (killed, or it crashed)');
 }
 
 /** Words the user typed (a user_message event, or 0.169's UserMessage item): a prompt, whose role:user item twin is dropped at the end. */
