@@ -139,7 +139,6 @@ const recordSchema = z.object({ name: z.string().regex(ARCHIVE_NAME), ...recordF
 const recordsHeadSchema = z.object({ format: z.literal(RECORDS_FORMAT) });
 /** An earlier build's record file of one session (named by its file). */
 const olderRecordSchema = z.object({ format: z.literal(FORMAT), ...recordFields });
-// Its session's record, since 2026-12-06 (archiveFiles).
 // Its session's record, since 2026-12-06 (archiveFiles): read apart (recordInLedgerFile), so that
 // one damaged costs no ledger.
 const ledgerFileSchema = z.object({ format: z.literal(FORMAT), record: z.unknown().optional(), ledger: ledgerSchema });
@@ -313,10 +312,10 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
   const ledgerNames = names.flatMap((file) => LEDGER_FILE.exec(file)?.[1] ?? []);
   // A session whose ledger file is here and whose record is not (the records file put back from an
   // older backup, cut short, or its line damaged): its record as its ledger file holds it, dated,
-  // when seen.json does not say, by when that file was written (its file was last seen then or later).
-  // Not from beside a records file of another format: that archive is another bough's to read.
-  // Only of a ledger file bough wrote into this folder (its list of its files names it): one copied in
-  // from another report folder holds another's spend.
+  // when seen.json does not say, by when that file was written (its file was last seen then or
+  // later). Only of a ledger file bough wrote into this folder (its list of its files names it): one
+  // copied in from another report folder holds another's spend. Not beside a records file of
+  // another format: that archive is another bough's to read.
   const recovered = new Set<string>();
   const otherFormat = read.unreadable.some((u) => u.wholeFile === true);
   const listed = new Set(listedLedgers(outDir));
