@@ -684,17 +684,12 @@ export async function cutShortSessions(outDir: string, earlier: readonly Archive
     // written anew).
     const byIds = keys !== null && record.keys !== undefined && record.keys !== keys.check;
     const mark = byIds ? (entry: LedgerEntry) => `${entry.id}\u0000${entry.time}` : (entry: LedgerEntry) => entry.key;
-    // Or by its line and time, which no reader's keying changes: a newer bough may key an entry
-    // otherwise (regression: Codex's prompts told by a UserMessage item, keyed anew, made every
-    // such thread that went on since the last build "no longer holds what was archived").
-    const line = (entry: LedgerEntry) => `${entry.id}\u0000${entry.time}`;
-    const same = (a: LedgerEntry, b: LedgerEntry | undefined) => b !== undefined && (mark(a) === mark(b) || line(a) === line(b));
+    const same = (a: LedgerEntry, b: LedgerEntry | undefined) => b !== undefined && mark(a) === mark(b);
     // An entry a file holds: as it was, or read with others as one (a newer bough reads a
     // response written as several lines as one entry, which names the others' ids).
     const tokens = new Map(now.map((entry) => [mark(entry), entryOutput(entry)]));
-    const tokensByLine = new Map(now.map((entry) => [line(entry), entryOutput(entry)]));
     const merged = new Set(now.flatMap((entry) => entry.aliases ?? []));
-    const holds = (entry: LedgerEntry) => (tokens.get(mark(entry)) ?? tokensByLine.get(line(entry)) ?? -1) >= entryOutput(entry) || merged.has(entry.id);
+    const holds = (entry: LedgerEntry) => (tokens.get(mark(entry)) ?? -1) >= entryOutput(entry) || merged.has(entry.id);
     // Holding what was archived as far as it goes (its end cut off), or less lines it lost to damage
     // since (some skipped as unreadable), or less entries read from damaged lines (which the agent's
     // rewrite of the file dropped: Pi's of an old file, pi.md §2), it holds less: kept as archived.

@@ -857,26 +857,6 @@ describe('the archive', () => {
     return { ...setup, older, whole, gone, buildOn };
   }
 
-  // Regression (a review of cddc1bc, which keys some Codex prompts anew): an entry archived under
-  // another key than this bough gives it (an earlier bough's) made a file that merely went on since
-  // "no longer hold what was archived", its archive dropped with a warning. Its line and time tell it.
-  it('takes a file that went on for a session going on, though an earlier bough keyed its entries otherwise', async () => {
-    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
-    const first = await run();
-    const session = first.sessions.find((s) => s.file.endsWith('/minimal-v3.jsonl'));
-    const ledger = join(out, archivedLedgerPath(session?.key as string));
-    const file = JSON.parse(gunzipSync(await readFile(ledger)).toString('utf8')) as { ledger: { entries: { key: string }[] } };
-    for (const entry of file.ledger.entries) entry.key = `earlier:${entry.key}`;
-    await writeFile(ledger, gzipSync(JSON.stringify(file)));
-    const path = join(input, 'minimal-v3.jsonl');
-    const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
-    const last = JSON.parse(lines.at(-1) as string) as { id: string };
-    await writeFile(path, `${lines.join('\n')}\n${JSON.stringify({ type: 'message', id: 'more1', parentId: last.id, timestamp: '2026-11-30T12:00:00.000Z', message: { role: 'user', content: 'One more turn' } })}\n`);
-    const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 2)) });
-    expect(result.warnings.join('\n')).not.toContain('no longer hold');
-    expect(result.summary.sessions.find((s) => s.key === session?.key)?.prompts).toBe((session?.prompts ?? 0) + 1);
-  });
-
   // Regression (a hostile look): an older records file put back from a backup, which did not name a
   // session archived since, left that session (its ledger file intact, its file gone) out of the
   // totals, listed as unreadable, and --forget-missing, the warning's other way out, dropped it.

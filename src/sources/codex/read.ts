@@ -182,8 +182,7 @@ interface CodexContext {
   thinkingFromEvents: TextTally;
   thinkingFromItems: TextTally;
   /** Prompts the user typed (user_message events), with their place among the drafts: role:user items with the same text are their twins. */
-  /** `fromItem`: told by 0.169's UserMessage item, not a user_message event. */
-  typed: { draft: Draft; text: string; at: number; fromItem?: true }[];
+  typed: { draft: Draft; text: string; at: number }[];
   /**
    * role:user items, shown as injected context unless they are the twin of a typed prompt.
    * `images`: what they held that a prompt may lack; `afterResult`: the tool result an item of
@@ -1402,7 +1401,6 @@ function injectedContext(summary: string, content: Block[]): EntryPayload {
  */
 function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
   const twins = twinsOf(ctx.userItems, ctx.typed);
-  const fromItems = new Set(ctx.typed.flatMap((typed) => (typed.fromItem ? [typed.draft] : [])));
   const last = ctx.drafts.findLast((draft) => !draft.dropped);
   for (const item of ctx.userItems) {
     const { draft, images, afterResult } = item;
@@ -1437,9 +1435,6 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
       continue;
     }
     draft.dropped = true;
-    // Keyed as its item is, when told by a UserMessage item: a sub-agent's replay of its parent's
-    // history copies the item, not the item_completed event, and its copy is then found the parent's.
-    if (fromItems.has(prompt)) prompt.keyBody = draft.keyBody;
     // The event names a pasted image by its path alone (local_images); the item holds the image.
     const entry = prompt.entry;
     if (entry.kind === 'prompt' && images.length > 0 && !entry.content.some((b) => b.type === 'image')) entry.content = [...entry.content, ...images];
@@ -1664,11 +1659,11 @@ function turnWithoutEnd(ctx: CodexContext, event: Record<string, unknown>, at: P
 }
 
 /** Words the user typed (a user_message event, or 0.169's UserMessage item): a prompt, whose role:user item twin is dropped at the end. */
-function typedPrompt(ctx: CodexContext, record: Record<string, unknown>, at: Place, time: number | null, text: string, images: Block[], fromItem = false): void {
+function typedPrompt(ctx: CodexContext, record: Record<string, unknown>, at: Place, time: number | null, text: string, images: Block[]): void {
   closeReply(ctx);
   startTurn(ctx);
   const prompt = addUserTurn(ctx, record, at, time, text, [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images]);
-  ctx.typed.push({ draft: prompt, text: text.trim(), at: ctx.drafts.length, ...(fromItem ? { fromItem: true as const } : {}) });
+  ctx.typed.push({ draft: prompt, text: text.trim(), at: ctx.drafts.length });
 }
 
 /**
@@ -1685,7 +1680,7 @@ function itemCompleted(ctx: CodexContext, event: Record<string, unknown>, at: Pl
       const content = Array.isArray(item['content']) ? item['content'] : [];
       const text = content.flatMap((part) => (isPlainObject(part) && part['type'] === 'text' && typeof part['text'] === 'string' ? [part['text']] : [])).join('\n');
       const images = content.flatMap((part) => (isPlainObject(part) && part['type'] === 'image' && typeof part['image_url'] === 'string' ? [imageBlock(part['image_url'])] : []));
-      typedPrompt(ctx, event, at, time, text, images, true);
+      typedPrompt(ctx, event, at, time, text, images);
       return;
     }
     case 'CommandExecution':
