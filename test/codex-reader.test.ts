@@ -708,6 +708,25 @@ describe('counting a Codex thread once across files', () => {
     const childPath = join(await tempDir(), `rollout-2026-03-11T10-00-00-${childId}.jsonl`);
     await writeFile(childPath, `${child.map((l) => JSON.stringify(l)).join('\n')}\n`);
     expect((await read(childPath)).entries.filter((e) => e.kind === 'notice' && e.label === 'interrupted')).toEqual([]);
+    // A user's fork of it: its own turns begin inside none, and its process says its own settings
+    // first; its own killed turn is said (a hostile look found the replay never over in such a file).
+    const forkId = '019a0000-0000-7000-8000-000000000033';
+    const fork = [
+      { ...meta, payload: { ...meta.payload, id: forkId, forked_from_id: id } },
+      meta,
+      started(1, 't1', null),
+      ...typed(1, 't1', 'first, killed'),
+      event(2, { type: 'thread_settings_applied', thread_id: forkId, thread_settings: { model: 'gpt-5' } }),
+      started(3, 'f1', null),
+      ...typed(3, 'f1', 'the fork’s own, killed'),
+      started(4, 'f2', null),
+      ...typed(4, 'f2', 'the fork’s next'),
+      event(5, { type: 'task_complete', turn_id: 'f2' }),
+    ];
+    const forkPath = join(await tempDir(), `rollout-2026-03-11T10-00-00-${forkId}.jsonl`);
+    await writeFile(forkPath, `${fork.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const forkShown = (await read(forkPath)).entries.flatMap((e) => (e.kind === 'prompt' ? [`prompt ${e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('')}`] : e.kind === 'notice' && e.label === 'interrupted' ? ['notice'] : []));
+    expect(forkShown).toEqual(['prompt first, killed', 'prompt the fork’s own, killed', 'notice', 'prompt the fork’s next']);
   });
 
   it('counts everything in a Codex home once: thread, archived copy, fork, sub-agent, legacy file', async () => {

@@ -220,7 +220,7 @@ interface CodexContext {
   turnNamed: boolean;
   /** The turn a task_started opened, until its end (task_complete, turn_aborted) is read. */
   openTurn: string | null;
-  /** Reading another thread's history copied here (after its meta), until a turn begun inside another's: the file's own. */
+  /** Reading another thread's history copied here (after its meta), until this thread's own settings or a turn begun inside another's. */
   replaying: boolean;
   /** The last damaged token_count as written, so that its re-emit is not counted again. */
   lastDamaged: string | null;
@@ -878,6 +878,12 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       add(ctx, event, at, time, notice('review', 'info', type === 'entered_review_mode' ? 'review started' : 'review ended', []));
       return;
     case 'thread_settings_applied': {
+      // This thread's own process writing: a history copied before it is over, and a turn it left
+      // open is the other thread's to end.
+      if (ctx.replaying && ctx.own !== null && event['thread_id'] === ctx.own.id) {
+        ctx.replaying = false;
+        ctx.openTurn = null;
+      }
       // 0.169 and later say the thread's service tier as it is set: fast mode is OpenAI's priority
       // tier, and flex its own, each billed at its own rates. A settings event that leaves it out
       // leaves it as it was.
@@ -1645,7 +1651,7 @@ function turnStopped(ctx: CodexContext, event: Record<string, unknown>, at: Plac
  * end is. Told only by 0.171's turn_attribution: a sub-agent's turn starts inside its parent's,
  * which its replay copies open. Not in a replay of another thread's history (a sub-agent's of its
  * parent's killed turn, whose reply it does not copy: the parent's page says it), which ends with
- * the first turn begun inside another.
+ * this thread's own settings (its process starting) or the first turn begun inside another.
  */
 function turnWithoutEnd(ctx: CodexContext, event: Record<string, unknown>, at: Place, time: number | null): void {
   const attribution = event['turn_attribution'];
