@@ -1659,8 +1659,7 @@ function turnWithoutEnd(ctx: CodexContext, event: Record<string, unknown>, at: P
   const replayed = ctx.replaying;
   if (typeof attribution['parent_turn_id'] === 'string' && attribution['parent_turn_id'] !== '') ctx.replaying = false;
   if (ctx.openTurn === null || replayed || attribution['parent_turn_id'] === ctx.openTurn) return;
-  // Keyed by the turn it ends, not the line it is said at (whose started_at a replay writes anew):
-  // a sub-agent's copy of the parent's history says it too, and is found the parent's.
+  // Keyed by the turn it ends: the line it is said at is the next turn's start.
   turnStopped(ctx, { type: 'turn_without_end', turn_id: ctx.openTurn }, at, time, 'process stopped', 'turn ended without its end recorded: Codex stopped during it (killed, or it crashed)');
 }
 
