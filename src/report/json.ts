@@ -127,21 +127,24 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
       // by one Codex home and billed by another's is two rows: the local one `+local`.
       const keyOf = (m: ModelTotals) => `${m.provider ?? '?'}/${m.model ?? ''}${m.fast ? '+fast' : m.flex ? '+flex' : ''}`;
       const billedKeys = new Set(data.models.filter((m) => !m.local).map(keyOf));
-      return data.models.map((m) => ({
-        key: `${keyOf(m)}${m.local && billedKeys.has(keyOf(m)) ? '+local' : ''}`,
-        label: `${modelName(m)}${m.local && billedKeys.has(keyOf(m)) ? ' (run locally)' : ''}`,
-        sessions: m.sessions,
-        // Not counted by model (a prompt is no model's): null, never a zero a script would believe.
-        prompts: null,
-        replies: null,
-        errorReplies: null,
-        tokens: tokens(m.tokens),
-        cost: cost(m.cost),
-        usageRecords: m.records,
-        recordedCostRecords: m.withRecordedCost,
-        webSearches: m.webSearches,
-        unpricedRecords: m.unpriced + m.partial,
-      }));
+      return data.models.map((m) => {
+        const apart = m.local && billedKeys.has(keyOf(m));
+        return {
+          key: `${keyOf(m)}${apart ? '+local' : ''}`,
+          label: `${modelName(m)}${apart ? ' (run locally)' : ''}`,
+          sessions: m.sessions,
+          // Not counted by model (a prompt is no model's): null, never a zero a script would believe.
+          prompts: null,
+          replies: null,
+          errorReplies: null,
+          tokens: tokens(m.tokens),
+          cost: cost(m.cost),
+          usageRecords: m.records,
+          recordedCostRecords: m.withRecordedCost,
+          webSearches: m.webSearches,
+          unpricedRecords: m.unpriced + m.partial,
+        };
+      });
     }
     case 'session':
       return [...data.sessions]

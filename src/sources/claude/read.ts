@@ -1003,7 +1003,7 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
   // that starts with `<command-name>` or `<task-notification>`); so does `claude -p` or the SDK of
   // what it sent (`sdk`), save a background task's notice, which says its origin. Without the
   // mark, told by them.
-  const fromUser = env.origin?.kind === undefined || env.origin.kind === null || env.origin.kind === 'human';
+  const fromUser = (env.origin?.kind ?? 'human') === 'human';
   const typedByUser = (env.promptSource === 'typed' || env.promptSource === 'queued' || (env.promptSource === 'sdk' && fromUser)) && env.isMeta !== true;
   const kind: UserText = typedByUser ? { kind: 'prompt' } : classifyUserText(typedText === '' ? text : typedText, env.isMeta === true, blocks.some((b) => b.type === 'image'));
   const parentDraft = env.parentUuid ? draftOf(ctx, resolveUuid(ctx, env.parentUuid)) : null;

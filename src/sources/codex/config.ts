@@ -39,15 +39,9 @@ export async function codexLocalProviders(environment: Environment, found: Confi
     return index;
   };
   const folders = new Map<string, number>();
-  for (const home of machineHomes) {
+  for (const home of [...machineHomes, ...found.inputs.flatMap(homesAbove)]) {
     const index = await homeIndex(home);
     if (index !== null) folders.set(home, index);
-  }
-  for (const input of found.inputs) {
-    for (const home of homesAbove(input)) {
-      const index = await homeIndex(home);
-      if (index !== null) folders.set(home, index);
-    }
   }
   for (const file of found.files) {
     const folder = dirname(file);
