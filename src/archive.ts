@@ -52,6 +52,27 @@ const RECORDS_FORMAT = 1;
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
+/**
+ * What an archive file may inflate to: a ledger's JSON compresses about tenfold (its entries' ids
+ * and hashes do not repeat), so far more than that is no file bough wrote. A forged one (a gzip
+ * bomb: a megabyte that inflates to gigabytes) is refused at this size, as unreadable, before it
+ * takes the machine's memory.
+ */
+export function inflatedSizeCap(compressedBytes: number): number {
+  return Math.max(INFLATED_AT_LEAST, compressedBytes * INFLATED_RATIO);
+}
+const INFLATED_AT_LEAST = 64 * 1024 * 1024;
+const INFLATED_RATIO = 64;
+
+/** An archive file's bytes inflated; a RangeError past inflatedSizeCap. */
+export function inflatedArchiveFile(bytes: Buffer): Buffer {
+  return gunzipSync(bytes, { maxOutputLength: inflatedSizeCap(bytes.length) });
+}
+
+async function inflatedArchiveFileAsync(bytes: Buffer): Promise<Buffer> {
+  return gunzipAsync(bytes, { maxOutputLength: inflatedSizeCap(bytes.length) });
+}
+
 /** What the last build archived of a session, its ledger aside. */
 export interface ArchivedPages {
   /** The hash of its session key: names its archive files. */
@@ -297,7 +318,7 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
     let record: Omit<z.infer<typeof olderRecordSchema>, 'format'> | null = null;
     try {
       const bytes = readOwnFile(join(dir, file));
-      const parsed = olderRecordSchema.safeParse(JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8')));
+      const parsed = olderRecordSchema.safeParse(JSON.parse((file.endsWith('.gz') ? inflatedArchiveFile(bytes) : bytes).toString('utf8')));
       if (parsed.success) {
         const { format: _format, ...fields } = parsed.data;
         record = fields;
@@ -343,7 +364,7 @@ export async function readArchive(outDir: string): Promise<{ sessions: ArchivedP
 /** The record a ledger file holds of its session (see archiveFiles), or null: none, damaged, or of another session. */
 function recordInLedgerFile(path: string, name: string): z.infer<typeof recordSchema> | null {
   try {
-    const file = parsedLedgerJson(gunzipSync(readOwnFile(path))) as { record?: unknown; ledger?: { key?: unknown } };
+    const file = parsedLedgerJson(inflatedArchiveFile(readOwnFile(path))) as { record?: unknown; ledger?: { key?: unknown } };
     const record = recordSchema.safeParse(file.record);
     return record.success && record.data.name === name && typeof file.ledger?.key === 'string' && pathHash(file.ledger.key) === name ? record.data : null;
   } catch {
@@ -530,7 +551,7 @@ function* linesOf(path: string): Generator<string | null> {
 export async function readArchivedLedger(outDir: string, entry: ArchivedPages, keys: EntryKeys | null): Promise<ArchivedSession | null> {
   try {
     const bytes = readOwnFile(join(outDir, ledgerPath(entry.name)));
-    const read = ledgerFromJson(await gunzipAsync(bytes), entry.name);
+    const read = ledgerFromJson(await inflatedArchiveFileAsync(bytes), entry.name);
     if (read === null) return null;
     // Keys hashed with another secret are left as they are: hashed again they would match nothing
     // still, and be taken for this secret's by the next build.
@@ -564,7 +585,7 @@ function rekeyed(ledger: SessionLedger, key: (value: string) => string): Session
 /** The ledger an archive's ledger file holds (its compressed bytes), or null when it does not read as this code wrote it for `name`. */
 export function archivedLedgerOf(bytes: Buffer, name: string): SessionLedger | null {
   try {
-    return ledgerFromJson(gunzipSync(bytes), name);
+    return ledgerFromJson(inflatedArchiveFile(bytes), name);
   } catch {
     return null;
   }

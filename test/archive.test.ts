@@ -724,6 +724,22 @@ describe('the archive', () => {
     await expect(readFile(damaged)).rejects.toThrow();
   });
 
+  it('regression: a forged ledger file (a gzip bomb) was inflated whole, a GB for a MB; now it is refused at its cap and said unreadable', async () => {
+    const { input, out, gone } = await withGoneSession();
+    // A megabyte of zeros compresses to about a kilobyte; gzip reads members laid end to end as one
+    // file: 1,100 of them, a 1 MB file that inflates to 1.1 GB.
+    const member = gzipSync(Buffer.alloc(1024 * 1024), { level: 9 });
+    const bomb = Buffer.concat(Array.from({ length: 1100 }, () => member));
+    await writeFile(join(out, archivedLedgerPath(gone?.key as string)), bomb);
+    await touchAnotherInput(input, 8);
+    const peakBefore = process.resourceUsage().maxRSS;
+    const third = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
+    // maxRSS is in kB: the whole bomb would have raised this process's peak by a GB.
+    expect(process.resourceUsage().maxRSS - peakBefore).toBeLessThan(400 * 1024);
+    expect(third.summary.diagnostics.byReason['archive-unreadable']).toBe(1);
+    expect(await readFile(join(out, gone?.page as string), 'utf8')).toContain("This session's source file is no longer present");
+  });
+
   // Regression: with the report's archive folder deleted, a gone session left the totals and its
   // page was removed, without a word (one damaged ledger or records file was said, and kept).
   it('says so when the archive folder is gone, and keeps the pages of the sessions it held', async () => {
