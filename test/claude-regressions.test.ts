@@ -16,9 +16,9 @@ async function stats(folder: string, ...more: string[]) {
   return statsSchema.parse(JSON.parse(stdout));
 }
 
-async function build(folder: string) {
+async function build(folder: string, ...more: string[]) {
   const out = join(await tempDir(), 'report');
-  const { code, stderr } = await run(['build', folder, '--no-cache', '--tz', 'UTC', '--out', out, '-q']);
+  const { code, stderr } = await run(['build', folder, '--no-cache', '--tz', 'UTC', '--out', out, '-q', ...more]);
   expect(stderr).toBe('');
   expect(code).toBe(0);
   return { out, summary: summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))) };
@@ -844,6 +844,13 @@ describe('system lines', () => {
     expect(page.match(/>hook error</g)).toHaveLength(1);
     expect(page).toContain('>command /mcp<');
     expect(page.match(/>command output</g)).toHaveLength(1);
+    // What a failed hook said is what its command printed: left out with the tools' output, as a
+    // command's is (regression, a sharing review: shown under --omit tool-output).
+    const omitted = await build(folder, '--omit', 'tool-output');
+    const omittedPage = await readFile(join(omitted.out, omitted.summary.sessions[0]?.page as string), 'utf8');
+    expect(omittedPage).not.toContain('notify-send');
+    expect(omittedPage).not.toContain('No MCP servers configured');
+    expect(omittedPage.match(/>hook error</g)).toHaveLength(1);
   });
 
   // Regression: without a request id (a gateway that returns one message id for every answer), an

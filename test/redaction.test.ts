@@ -498,6 +498,49 @@ describe('--redact on every field of a session and its usage', () => {
   });
 });
 
+// Regressions (a sharing review, 2026-12-06): what a file says beside its entries, or what an
+// agent or reader made of a path, went out as it was.
+describe('--redact on what is made of a session beside its entries', () => {
+  const sharer = () => createSharer({ redact: true, omit: new Set(), home: HOME, keySecret: 'cd'.repeat(32) });
+
+  it("redacts the models Claude Code's running totals name (cost-state), as a reply's", () => {
+    const model = `claude-haiku-4-5 ${PLANTED.githubPat} ${HOME}/.claude`;
+    const counts = { input: 5000, output: 1000, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
+    const file: SessionFile = { ...sessionWith(null), source: 'claude', runningTotals: [{ time: 1, until: null, models: [{ model, counts, webSearches: 0 }] }] };
+    const shared = sharer().file(file);
+    expect(JSON.stringify(shared)).not.toContain(PLANTED.githubPat);
+    expect(JSON.stringify(shared)).not.toContain(HOME);
+    expect(shared.runningTotals?.[0]?.models[0]).toMatchObject({ model: 'claude-haiku-4-5 [REDACTED:github-token] ~/.claude', counts });
+  });
+
+  it('redacts a token in a folder Claude Code named after the working directory, where its `_` is written `-`', () => {
+    const cwd = `${HOME}/repos/deploy-${PLANTED.githubPat}`;
+    const folder = cwd.replace(/[^A-Za-z0-9]/g, '-');
+    expect(folder).not.toContain(PLANTED.githubPat);
+    const path = `${HOME}/.claude/projects/${folder}/0b1c2d3e-0000-4000-8000-000000000001.jsonl`;
+    const file: SessionFile = { ...sessionWith(null), source: 'claude', path, cwd, projectFolder: folder, diagnostics: [{ reason: 'skipped-line', file: path, line: 3, detail: 'x', lost: true }] as SessionFile['diagnostics'] };
+    const shared = sharer().file(file);
+    const tokenBody = PLANTED.githubPat.slice(4);
+    expect(JSON.stringify(shared)).not.toContain(tokenBody);
+    expect(shared.path).toBe('~/.claude/projects/-~-repos-deploy-[REDACTED:github-token]/0b1c2d3e-0000-4000-8000-000000000001.jsonl');
+    expect(shared.projectFolder).toBe('-~-repos-deploy-[REDACTED:github-token]');
+    // Folders without one keep their names: a dash in them is a dash.
+    expect(sharer().file({ ...sessionWith(null), path: `${HOME}/.claude/projects/-home-planted-user-my-shop/a.jsonl`, projectFolder: '-home-planted-user-my-shop' }).projectFolder).toBe('-~-my-shop');
+  });
+
+  it("hashes a Pi parent session id taken from a parent file's name that redaction took as part of a secret", () => {
+    const parentFile = `${HOME}/.pi/agent/sessions/--x--/${PLANTED.githubPat}.jsonl`;
+    const parentSessionId = PLANTED.githubPat.slice(PLANTED.githubPat.indexOf('_') + 1);
+    const shared = sharer().file({ ...sessionWith(null), parentFile, parentSessionId });
+    expect(JSON.stringify(shared)).not.toContain(parentSessionId);
+    expect(shared.parentFile).toBe('~/.pi/agent/sessions/--x--/[REDACTED:github-token].jsonl');
+    expect(shared.parentSessionId).toMatch(/^redacted-[0-9a-f]{24}$/);
+    // An id the name holds as it was keeps it: it still names the parent's session.
+    const plain = sharer().file({ ...sessionWith(null), parentFile: `${HOME}/s/2026-01-01T00-00-00-000Z_0b1c2d3e.jsonl`, parentSessionId: '0b1c2d3e' });
+    expect(plain.parentSessionId).toBe('0b1c2d3e');
+  });
+});
+
 // Regression (a sharing review): only a string right under a secret's name was redacted; a
 // number there, a list of keys, or an object holding the value was shown as it was.
 describe('--redact on what a secret-named JSON field holds', () => {

@@ -89,12 +89,14 @@ function withoutReminders(blocks: readonly Block[]): Block[] {
 export function createSharer(options: ShareOptions): Sharer {
   const redactor: Redactor | null = options.redact ? createRedactor([options.home, options.resolvedHome ?? null]) : null;
   const text = redactor ? (value: string) => redactor.text(value) : (value: string) => value;
+  // Paths, and bough's sentences about them: a folder an agent named after another path may hold a secret as it spelled it.
+  const path = redactor ? (value: string) => redactor.path(value) : (value: string) => value;
   const redactions = redactor?.counts ?? new Map<string, number>();
   const addRedactions = (counts: Iterable<readonly [string, number]>) => {
     for (const [kind, n] of counts) redactions.set(kind, (redactions.get(kind) ?? 0) + n);
   };
   if (!redactor && options.omit.size === 0) {
-    return { file: (file) => file, diagnostic: (d) => d, text, redactions, addRedactions, changes: false, options, keys: null };
+    return { file: (file) => file, diagnostic: (d) => d, text: path, redactions, addRedactions, changes: false, options, keys: null };
   }
   const keys = redactor && options.keySecret ? keysOf(options.keySecret) : null;
   const field = redactor ? (name: string, value: string) => redactor.field(name, value) : (_: string, value: string) => value;
@@ -107,11 +109,11 @@ export function createSharer(options: ShareOptions): Sharer {
   };
   // A code for what a folder's name was, where redacting took all of it: made with the secret alone.
   const folderCode = keys ? (name: string) => keys.key(`folder\u0000${name}`).slice(1, 9) : null;
-  const walk = new Walker(text, field, image, finds, options.omit, redactor ? secretNameOf : () => null, keys ? keys.key : (value) => value, opaque, folderCode);
+  const walk = new Walker(text, path, field, image, finds, options.omit, redactor ? secretNameOf : () => null, keys ? keys.key : (value) => value, opaque, folderCode);
   return {
     file: (file) => walk.file(file),
     diagnostic: (d) => walk.diagnostic(d),
-    text,
+    text: path,
     redactions,
     addRedactions,
     changes: true,
@@ -133,6 +135,8 @@ class Walker {
 
   constructor(
     private readonly t: (value: string) => string,
+    /** A file's path, or a folder's name (see Redactor.path). */
+    private readonly p: (value: string) => string,
     private readonly field: (name: string, value: string) => string,
     private readonly image: (block: ImageBlock) => ImageBlock,
     private readonly finds: (value: string) => boolean,
@@ -154,8 +158,8 @@ class Walker {
    * working directory are grouped by it), or all of them were one project `-~`.
    */
   private folderName(name: string): string {
-    const inPath = this.t(`/${name}/`);
-    const shown = inPath.startsWith('/') && inPath.endsWith('/') ? inPath.slice(1, -1) : this.t(name);
+    const inPath = this.p(`/${name}/`);
+    const shown = inPath.startsWith('/') && inPath.endsWith('/') ? inPath.slice(1, -1) : this.p(name);
     return shown !== name && this.folderCode !== null && /^[A-Za-z]?-{0,2}~-{0,2}$/.test(shown) ? `${shown}-${this.folderCode(name)}` : shown;
   }
 
@@ -164,17 +168,18 @@ class Walker {
   }
 
   file(file: SessionFile): SessionFile {
+    const parentFile = file.parentFile === null ? null : this.p(file.parentFile);
     this.notOutput = this.omit.has('tool-output') ? new Set(file.entries.filter((e) => e.kind !== 'toolResult' && e.kind !== 'shell').map((e) => e.id)) : null;
     return {
       ...file,
-      path: this.t(file.path),
+      path: this.p(file.path),
       sessionId: this.t(file.sessionId),
       cwd: this.maybe(file.cwd),
       // Encoded home folders (`-home-ana-shop`, another machine's `-Users-bob-shop`) are redacted as a folder of a path is.
       projectFolder: file.projectFolder === null ? null : this.folderName(file.projectFolder),
-      parentFile: this.maybe(file.parentFile),
+      parentFile,
       // Ids pass through the same redaction as the session ids they name, so they still match.
-      parentSessionId: this.maybe(file.parentSessionId),
+      parentSessionId: this.parentSessionId(file.parentSessionId, file.parentFile, parentFile),
       subagentOf: this.maybe(file.subagentOf),
       subagentLabel: this.maybe(file.subagentLabel),
       subagentId: this.maybeId(file.subagentId),
@@ -182,13 +187,31 @@ class Walker {
       entryTitles: file.entryTitles.map((t) => ({ entryId: this.id(t.entryId), title: this.t(t.title) })),
       // A build's own version string may hold a path or a token (`0.0.0-dev+/home/bob/src/codex`).
       ...(file.agentVersions === undefined ? {} : { agentVersions: file.agentVersions.map(this.t) }),
+      // Claude Code's running totals name the models as they were asked for, as a reply does.
+      ...(file.runningTotals === undefined ? {} : { runningTotals: file.runningTotals.map((totals) => ({ ...totals, models: totals.models.map((used) => ({ ...used, model: this.t(used.model) })) })) }),
       entries: file.entries.map((entry) => this.entry(entry)),
       diagnostics: file.diagnostics.map((d) => this.diagnostic(d)),
     };
   }
 
   diagnostic(d: Diagnostic): Diagnostic {
-    return { ...d, file: this.t(d.file), detail: this.t(d.detail) };
+    return { ...d, file: this.p(d.file), detail: this.t(d.detail) };
+  }
+
+  /**
+   * The session a file goes on from, by its id: one Pi took from the parent's file name (its part
+   * after the first `_`) is a piece of that name, which redaction may have taken as part of a
+   * secret (`ghp_…`) it no longer knows alone. Such a piece is hashed, as a secret-bearing id is.
+   */
+  private parentSessionId(id: string | null, parentFile: string | null, parentFileShown: string | null): string | null {
+    if (id === null) return null;
+    const fromName = id !== '' && parentFile !== null && parentFile.includes(id);
+    return fromName && !(parentFileShown ?? '').includes(id) ? this.hashedId(id) : this.t(id);
+  }
+
+  private hashedId(value: string): string {
+    // Keyed where entry keys are: a plain hash of a secret-bearing id would confirm a guess at it.
+    return `redacted-${sha256Hex(this.key(value)).slice(0, 24)}`;
   }
 
   private entry(entry: Entry): Entry {
@@ -208,8 +231,7 @@ class Walker {
   private id(value: string): string {
     let shown = this.ids.get(value);
     if (shown === undefined) {
-      // Keyed where entry keys are: a plain hash of a secret-bearing id would confirm a guess at it.
-      shown = this.finds(value) ? `redacted-${sha256Hex(this.key(value)).slice(0, 24)}` : value;
+      shown = this.finds(value) ? this.hashedId(value) : value;
       // An id comes back soon (as the next entry's parent, as a result's call): a few thousand
       // spare most of the searches, and a long session does not grow the map.
       if (this.ids.size >= RECENT_IDS) this.ids.clear();

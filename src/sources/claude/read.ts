@@ -1195,11 +1195,12 @@ function addSystem(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): 
       return;
     }
     case 'stop_hook_summary': {
-      // Hook bookkeeping, unless a hook failed: that a reader wants to know.
+      // Hook bookkeeping, unless a hook failed: that a reader wants to know. What it says is what
+      // the hook's command printed: output, left out with the tools' (--omit tool-output).
       const errors = Array.isArray(located.record['hookErrors']) ? located.record['hookErrors'].filter((e): e is string => typeof e === 'string' && e.trim() !== '') : [];
       if (errors.length === 0) return skip(ctx, env);
       const said = errors.join('\n');
-      addDraft(ctx, located, env, { kind: 'notice', label: 'hook error', tone: 'warn', summary: noticeSummary(said), content: [{ type: 'text', text: said }] }, []);
+      addDraft(ctx, located, env, { kind: 'notice', label: 'hook error', tone: 'warn', summary: noticeSummary(said), content: [{ type: 'text', text: said }], output: true }, []);
       return;
     }
     case 'api_error': {
