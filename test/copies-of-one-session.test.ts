@@ -303,6 +303,42 @@ describe('a Claude Code session resumed under a new session id', () => {
   });
 });
 
+// Regression (an outside review of the monthly report): once the origin's file was gone (Claude
+// Code deletes transcripts after 30 days), the copy, read now, was put before the origin kept in
+// the archive, as a file read now is before a kept one holding the same: it took the history they
+// share (its October spend listed under a session begun in November), and the origin was shown
+// as the copy's copy.
+describe('a Claude Code session resumed under a new session id, its origin’s file gone since', () => {
+  it('keeps the shared history counted in the origin, and the copy its copy', async () => {
+    const dir = await copyOf(RESUMED);
+    // The origin went on after the copy was taken: the copy holds only its first two turns.
+    const line = (type: 'user' | 'assistant', uuid: string, parent: string, time: string, more: object) =>
+      JSON.stringify({ parentUuid: parent, isSidechain: false, userType: 'external', cwd: '/home/ana/shop', sessionId: ORIGIN.slice(0, 36), version: '2.1.30', type, uuid, timestamp: time, ...more });
+    const goneOn = [
+      line('user', 'r-u9', 'r-a2', '2026-03-07T11:00:00.000Z', { message: { role: 'user', content: 'And a test for it' } }),
+      line('assistant', 'r-a9', 'r-u9', '2026-03-07T11:00:04.000Z', {
+        requestId: 'req_R9',
+        message: { id: 'msg_R9', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 50, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } },
+      }),
+    ];
+    await writeFile(join(dir, ORIGIN), `${await readFile(join(dir, ORIGIN), 'utf8')}${goneOn.join('\n')}\n`);
+    await makeOlder(join(dir, ORIGIN));
+    const out = join(await tempDir(), 'report');
+    const run = async (day: number) =>
+      (await build({ inputs: [dir], out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date(Date.UTC(2026, 11, day)), cache: false })).summary;
+    const before = await run(1);
+    await rm(join(dir, ORIGIN));
+    const after = await run(5);
+    const origin = after.sessions.find((s) => s.file === join(dir, ORIGIN));
+    const copy = after.sessions.find((s) => s.file === join(dir, RESUMED_COPY));
+    expect(before.sessions.find((s) => s.file === join(dir, ORIGIN))).toMatchObject({ origin: null, prompts: 3, tokens: { input: 350 } });
+    expect(origin).toMatchObject({ origin: null, prompts: 3, tokens: { input: 350 }, startedAt: before.sessions.find((s) => s.file === join(dir, ORIGIN))?.startedAt });
+    expect(origin?.sourceLastSeen).not.toBeNull();
+    expect(copy).toMatchObject({ origin: join(dir, ORIGIN), prompts: 1, tokens: { input: 400 }, copiedEntries: 4 });
+    expect(after.totals.cost).toEqual(before.totals.cost);
+  });
+});
+
 // Regression (a Claude Code format review): two copies of one session resumed apart, each under a
 // new session id, share as much with each other as with it: the later was taken for the earlier's
 // origin, and the session itself named no copy.

@@ -640,13 +640,16 @@ function countedEntries(
   };
   // By age, as when every file was read: a file kept from an earlier build (its file gone) counts
   // where it did then (a gone Codex parent before the child that replays it; regression: last, so
-  // the child took its history and its prompts). Of files that started at once, those read now
-  // first: a file read now that holds the same as a kept one (a project folder renamed, a
-  // sub-agent file with it) is the one that counts, and the kept one its duplicate. Not of an
-  // agent whose copies go on (Pi): a kept file beside one read now is its origin (a file it moved
-  // to was superseded before), by age.
+  // the child took its history and its prompts). Of files that started at once, one read now
+  // that holds all a kept one held first (a project folder renamed, a sub-agent file with it): it
+  // is the one that counts, and the kept one its duplicate. Not a copy read now holding part of
+  // it (regression: a Claude Code session resumed under a new id, its origin's file gone since,
+  // took the history they share, and the origin was shown as the copy's copy). Not of an agent
+  // whose copies go on (Pi): a kept file beside one read now is its origin (a file it moved to
+  // was superseded before), by age.
   const startOf = (ledger: SessionLedger) => ledger.startedAt ?? Infinity;
-  const keptLast = (ledger: SessionLedger) => Number(ledger.lastSeen !== null && mirrors(ledger.source));
+  const heldNow = keptHeldByFilesReadNow(ledgers, mirrors, unpack);
+  const keptLast = (ledger: SessionLedger) => Number(heldNow.has(ledger));
   [...ledgers].sort((a, b) => startOf(a) - startOf(b) || keptLast(a) - keptLast(b) || byAge(a, b)).forEach(place);
 
   // Keys are claimed within their source. Kept per source rather than joined to it: the keys are
@@ -785,6 +788,29 @@ function countedEntries(
 }
 
 /** Oldest first: header time, then a file named as the agent names it, then mtime, then path. */
+/**
+ * Files kept from an earlier build, of an agent whose files of a session are mirrors, that a file
+ * read now of the same agent and start holds whole: every entry and usage record they held.
+ */
+function keptHeldByFilesReadNow(ledgers: readonly SessionLedger[], mirrors: (source: Source) => boolean, unpack: Unpack): Set<SessionLedger> {
+  const held = new Set<SessionLedger>();
+  const kept = ledgers.filter((ledger) => ledger.lastSeen !== null && ledger.startedAt !== null && mirrors(ledger.source));
+  if (kept.length === 0) return held;
+  const keys = claimKeysMemo(unpack);
+  const readNow = new Map<string, SessionLedger[]>();
+  const startKey = (ledger: SessionLedger) => `${ledger.source}\0${ledger.startedAt}`;
+  for (const ledger of ledgers) {
+    if (ledger.lastSeen !== null || ledger.startedAt === null) continue;
+    const list = readNow.get(startKey(ledger));
+    if (list) list.push(ledger);
+    else readNow.set(startKey(ledger), [ledger]);
+  }
+  for (const ledger of kept) {
+    if ((readNow.get(startKey(ledger)) ?? []).some((now) => holdsAll(keys(now), keys(ledger)))) held.add(ledger);
+  }
+  return held;
+}
+
 function byAge(a: SessionLedger, b: SessionLedger): number {
   return (
     (a.startedAt ?? Infinity) - (b.startedAt ?? Infinity) ||
