@@ -49,11 +49,22 @@
 
   // When a link targets an entry folded inside <details>, unfold the way to it, and go to it: the
   // browser scrolled to the fragment while it was folded away (or not at all, or before unfolding).
+  /** Room right of a chart's newest bar for the axis's labels (CSS pixels). */
+  var CHART_ROOM = 72;
+  /** A month group's heading and table head, and a row of its table, about (CSS pixels). */
+  var GROUP_HEAD_PX = 110;
+  var ROW_PX = 34;
+
   function reveal() {
     var target = hashTarget();
     if (!target) return;
     for (var node = target; node; node = node.parentElement) {
       if (node.tagName === 'DETAILS') node.open = true;
+    }
+    // A link to a sub-agent's transcript (from the call that started it) is to read it: unfolded.
+    if (target.classList.contains('subagent-files')) {
+      var transcript = target.querySelector('details.subagent-file');
+      if (transcript) transcript.open = true;
     }
     // A view of the toolbar's that hides it (prompts only, no tool calls): back to everything, or
     // the link would go nowhere.
@@ -100,6 +111,10 @@
       button.type = 'button';
       while (th.firstChild) button.appendChild(th.firstChild);
       th.appendChild(button);
+      // The whole header cell sorts, not only its words (the button, for the keyboard).
+      th.addEventListener('click', function (event) {
+        if (event.target === th) button.click();
+      });
       button.addEventListener('click', function () {
         var numeric = th.classList.contains('num');
         var descending = th.getAttribute('aria-sort') === 'descending' ? false : th.getAttribute('aria-sort') === 'ascending' ? true : numeric;
@@ -439,9 +454,20 @@
     var bar = document.querySelector('[data-session-toolbar]');
     if (bar) sessionToolbar(bar);
     reveal();
-    // A chart wider than the screen opens on its newest days, where a reader looks first.
+    // A chart wider than the screen opens on its newest bar, where a reader looks first: at the
+    // right, with the axis's labels beside it (a project of one day in a longer period has days
+    // after its bar, where the chart's end showed nothing).
     Array.prototype.forEach.call(document.querySelectorAll('.chart-scroll'), function (box) {
-      box.scrollLeft = box.scrollWidth;
+      var bars = box.querySelectorAll('g.bar');
+      var last = bars[bars.length - 1];
+      if (!last) return;
+      var right = last.getBoundingClientRect().right - box.getBoundingClientRect().left + box.scrollLeft;
+      box.scrollLeft = Math.max(0, right + CHART_ROOM - box.clientWidth);
+    });
+    // The month groups of the index are laid out only near the screen: each is said to be as high
+    // as its rows will make it, not one height for all (a scrollbar five times the page's length).
+    Array.prototype.forEach.call(document.querySelectorAll('section.session-group'), function (group) {
+      group.style.containIntrinsicSize = 'auto ' + (GROUP_HEAD_PX + group.querySelectorAll('tbody tr').length * ROW_PX) + 'px';
     });
     Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), sortable);
     var footer = document.querySelector('footer.site');
