@@ -1189,6 +1189,13 @@ describe('a workflow run’s journal', () => {
     expect(summary.totals.outputPossiblyPartialRecords).toBe(1);
     const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
     expect(page).toContain('in 100 · out 7 · cache read 0 · cache write 0 · $0.0001 bough · output possibly partial');
+    // The overview and the project's page say it too (regression, a new user's review: 233 of 522
+    // records a lower bound, and the output totals there shown as exact).
+    for (const file of ['index.html', summary.projects[0]?.page as string]) {
+      const html = await readFile(join(out, file), 'utf8');
+      expect(html).toContain('at least 107 in all: the agent did not write the final output count of 1 response');
+      expect(html).toContain('title="the agent did not write the final output count of 1 response">≥ 7<');
+    }
   });
 
   // Regression (an outside review of Claude Code's format): a local command run before the first

@@ -518,7 +518,7 @@ describe('--redact on what is made of a session beside its entries', () => {
     const folder = cwd.replace(/[^A-Za-z0-9]/g, '-');
     expect(folder).not.toContain(PLANTED.githubPat);
     const path = `${HOME}/.claude/projects/${folder}/0b1c2d3e-0000-4000-8000-000000000001.jsonl`;
-    const file: SessionFile = { ...sessionWith(null), source: 'claude', path, cwd, projectFolder: folder, diagnostics: [{ reason: 'skipped-line', file: path, line: 3, detail: 'x', lost: true }] as SessionFile['diagnostics'] };
+    const file: SessionFile = { ...sessionWith(null), source: 'claude', path, cwd, projectFolder: folder, diagnostics: [{ reason: 'invalid-json', file: path, line: 3, detail: 'x', skippedLine: true }] };
     const shared = sharer().file(file);
     const tokenBody = PLANTED.githubPat.slice(4);
     expect(JSON.stringify(shared)).not.toContain(tokenBody);

@@ -96,7 +96,12 @@ export function statCards(tally: Tally, branches: number | null, noUsage: NoUsag
     },
     { label: subagentTurns ? 'Sub-agent errors' : 'Error replies', value: formatCount(turns.errorReplies), detail: 'failed requests', tone: turns.errorReplies > 0 ? 'error' : 'plain' },
     noUsage === null
-      ? { label: 'Tokens', value: formatCompact(totalTokens(tally.tokens)), detail: `${formatCount(totalTokens(tally.tokens))} in all`, tone: 'plain' }
+      ? {
+          label: 'Tokens',
+          value: formatCompact(totalTokens(tally.tokens)),
+          detail: tally.outputPartial > 0 ? `at least ${formatCount(totalTokens(tally.tokens))} in all: ${outputPartialWords(tally.outputPartial)}` : `${formatCount(totalTokens(tally.tokens))} in all`,
+          tone: 'plain',
+        }
       : { label: 'Tokens', value: '—', detail: noUsageWords, tone: 'plain' },
     {
       label: 'Cost (bough)',
@@ -131,6 +136,11 @@ function boughDetail(usage: UsageTotals): string {
   return usage.records === 0 ? 'nothing to price' : "from LiteLLM's price table";
 }
 
+/** Why output is a lower bound: responses whose final count the agent never wrote (claude.md §9.5). */
+export function outputPartialWords(responses: number): string {
+  return `the agent did not write the final output count of ${plural(responses, 'response')}`;
+}
+
 export function tokenRows(tally: Tally): TokenRow[] {
   const { tokens } = tally;
   const sub = tally.subagents.tokens;
@@ -146,9 +156,7 @@ export function tokenRows(tally: Tally): TokenRow[] {
       'Output',
       tokens.output,
       sub.output,
-      tally.outputPartial > 0
-        ? `reasoning included; at least this much: ${plural(tally.outputPartial, 'response')} whose final count the agent did not write`
-        : 'reasoning included',
+      tally.outputPartial > 0 ? `reasoning included; at least this much: ${outputPartialWords(tally.outputPartial)}` : 'reasoning included',
     ),
     row('Cache read', tokens.cacheRead, sub.cacheRead, ''),
     row('Cache write', tokens.cacheWrite, sub.cacheWrite, tokens.cacheWrite1h > 0 ? `${formatCount(tokens.cacheWrite1h)} with one-hour retention` : ''),

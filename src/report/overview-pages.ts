@@ -11,7 +11,7 @@ import { byCost, totalTokens, type Bucket, type ModelTotals, type ProjectData, t
 import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } from './format.js';
 import { modelName } from './json.js';
 import { NO_FAST_RATE, NO_FLEX_RATE } from '../pricing/price.js';
-import { boughCost, boughSortValue, emptyScopeSentence, NO_USAGE, noUsageOf, priceBadge, recordedCost, recordedPart, roundingNote, statCards, type StatCard } from './numbers.js';
+import { boughCost, boughSortValue, emptyScopeSentence, NO_USAGE, noUsageOf, outputPartialWords, priceBadge, recordedCost, recordedPart, roundingNote, statCards, type StatCard } from './numbers.js';
 import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { cell, column, numberCell, tableView, type CellView, type TableView } from './tables.js';
 
@@ -311,10 +311,16 @@ const TOKEN_COLUMNS = [
 ];
 
 /** Tokens by kind; "—" in each where the sessions counted recorded no usage, which is no count of zero tokens. */
-function tokenCells(tally: Pick<Tally, 'tokens' | 'records'>): CellView[] {
+function tokenCells(tally: Pick<Tally, 'tokens' | 'records' | 'outputPartial'>): CellView[] {
   const t = tally.tokens;
   if (tally.records === 0) return Array.from({ length: 4 }, noUsageCell);
-  return [numberCell(formatCount(t.input), t.input), numberCell(formatCount(t.output), t.output), numberCell(formatCount(t.cacheRead), t.cacheRead), numberCell(formatCount(t.cacheWrite), t.cacheWrite)];
+  return [numberCell(formatCount(t.input), t.input), outputCell(t.output, tally.outputPartial), numberCell(formatCount(t.cacheRead), t.cacheRead), numberCell(formatCount(t.cacheWrite), t.cacheWrite)];
+}
+
+/** Output tokens; "≥" before them where some responses' final count was never written (their output is a lower bound). */
+function outputCell(output: number, partial: number): CellView {
+  if (partial === 0) return numberCell(formatCount(output), output);
+  return cell(`≥ ${formatCount(output)}`, { sort: String(output), title: outputPartialWords(partial) });
 }
 
 /** A month without a session: no usage, nothing to say "—" of. */
