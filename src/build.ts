@@ -600,6 +600,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const inputs = report.discovery.places.map((place) => ({
     path: sharer.text(place.path),
     note: place.exists ? plural(place.files, 'candidate file') : 'not found',
+    found: place.exists,
   }));
   const overview: OverviewContext = {
     // A --prices file's path is bough's own text about the inputs: redacted like them.

@@ -304,6 +304,10 @@ describe('Pi v0.30 sessions left loose in the agent folder (formats/pi.md §1)',
     // Read as the session it is, filed under its working folder.
     const { summary } = await build({ inputs: [], out: join(home, 'report'), scope: ALL_UTC, environment: { env: {}, home }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
     expect(summary.sessions.map((session) => session.cwd)).toContain('/Users/ana/projects/shop');
+    // The overview counts the places read, not the agents' folders this home has not (regression,
+    // a new user's review: "Read from 5 places", two of them not found).
+    const index = await readFile(join(home, 'report', 'index.html'), 'utf8');
+    expect(index).toMatch(/Read from 2 places; \d more looked in, not found/);
   });
 
   it('says nothing of the agent folder when it holds none, nor when Pi is not asked for', async () => {

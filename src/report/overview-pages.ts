@@ -39,6 +39,8 @@ export function badgeLegend(tables: readonly (TableView | null)[]): BadgeLegend 
 export interface InputPlace {
   path: string;
   note: string;
+  /** Whether it is there: an agent's default folder looked in may not be. */
+  found: boolean;
 }
 
 export interface SessionGroup {
@@ -143,7 +145,7 @@ export function indexPageView(data: ReportData, ctx: OverviewContext): IndexPage
     sharing: ctx.sharing,
     notice: ctx.notice,
     inputs: ctx.inputs,
-    inputsSummary: `Read from ${plural(ctx.inputs.length, 'place')}`,
+    inputsSummary: inputsSummary(ctx.inputs),
     empty,
     cards,
     quality: qualityLine(ctx.diagnostics),
@@ -294,6 +296,13 @@ function qualityLine(d: DiagnosticsSummary): IndexPageView['quality'] {
   return { summary, href: DATA_QUALITY_PAGE, hasProblems: warnings > 0 };
 }
 
+/** "Read from 3 places", and how many more were looked in and not found (an agent's default folder this machine has not). */
+function inputsSummary(inputs: readonly InputPlace[]): string {
+  const found = inputs.filter((place) => place.found).length;
+  const missing = inputs.length - found;
+  return `Read from ${plural(found, 'place')}${missing > 0 ? `; ${missing} more looked in, not found` : ''}`;
+}
+
 /** Cost per day, and per month too when the range is longer than about two months. */
 function costCharts(days: readonly Bucket[], months: readonly Bucket[], models: readonly ModelTotals[], data: ReportData, where: string): ChartView[] {
   const { period, timeZone } = data.scope;
@@ -406,7 +415,7 @@ function projectsTable(projects: readonly ProjectData[], fromPage: string, ctx: 
   return tableView({
     className: 'projects',
     caption: roundingNote(projects.map((p) => p.tally.cost.bough)),
-    columns: [column('Project'), column('Sessions', true), column('Prompts', true), column('Tokens', true, 'input + output + cache read + cache write'), ...COST_COLUMNS, column('Last active')],
+    columns: [column('Project'), column('Sessions', true), column('Prompts', true), column('Tokens', true, 'input + output + cache read + cache write'), ...COST_COLUMNS, column('Last active', false, 'its last prompt, reply or usage in this report (a session page’s last activity counts any entry, a command too)')],
     rows: projects.map((p) => [
       cell(p.name, { href: hrefFrom(fromPage, ctx.pages.project(p.key)), sub: p.cwd ?? '(no working directory recorded)' }),
       numberCell(formatCount(p.sessions.length), p.sessions.length),
