@@ -790,13 +790,13 @@ function countedEntries(
 /** Oldest first: header time, then a file named as the agent names it, then mtime, then path. */
 /**
  * Files kept from an earlier build, of an agent whose files of a session are mirrors, that a file
- * read now of the same agent and start holds whole: every entry and usage record they held.
+ * read now of the same agent and start holds whole: every entry they held, told by entries as a
+ * moved session is (see holdsEntries: a newer reader may key usage otherwise).
  */
 function keptHeldByFilesReadNow(ledgers: readonly SessionLedger[], mirrors: (source: Source) => boolean, unpack: Unpack): Set<SessionLedger> {
   const held = new Set<SessionLedger>();
   const kept = ledgers.filter((ledger) => ledger.lastSeen !== null && ledger.startedAt !== null && mirrors(ledger.source));
   if (kept.length === 0) return held;
-  const keys = claimKeysMemo(unpack);
   const readNow = new Map<string, SessionLedger[]>();
   const startKey = (ledger: SessionLedger) => `${ledger.source}\0${ledger.startedAt}`;
   for (const ledger of ledgers) {
@@ -806,7 +806,8 @@ function keptHeldByFilesReadNow(ledgers: readonly SessionLedger[], mirrors: (sou
     else readNow.set(startKey(ledger), [ledger]);
   }
   for (const ledger of kept) {
-    if ((readNow.get(startKey(ledger)) ?? []).some((now) => holdsAll(keys(now), keys(ledger)))) held.add(ledger);
+    const was = unpack(ledger.entries);
+    if ((readNow.get(startKey(ledger)) ?? []).some((now) => holdsEntries(unpack(now.entries), was))) held.add(ledger);
   }
   return held;
 }
