@@ -740,6 +740,22 @@ describe('the archive', () => {
     expect(await readFile(join(out, gone?.page as string), 'utf8')).toContain("This session's source file is no longer present");
   });
 
+  it('regression (a hostile look at the cap): a forged ledger file of a few kB, its entries hundreds of thousands of empty objects, took GBs (4.6 GB, and a stopped build, at 63 MiB of them); now it is refused at its first entry', async () => {
+    const { input, out, gone } = await withGoneSession();
+    const path = join(out, archivedLedgerPath(gone?.key as string));
+    const file = JSON.parse(gunzipSync(await readFile(path)).toString('utf8')) as { ledger: { entries: unknown[] } };
+    const [head, tail] = JSON.stringify({ ...file, ledger: { ...file.ledger, entries: ['@'] } }).split('"@"') as [string, string];
+    // Under the cap (a megabyte at least), each {} an entry that is none.
+    const forged = gzipSync(`${head}${'{},'.repeat(300_000)}{}${tail}`, { level: 9 });
+    expect(forged.length).toBeLessThan(8 * 1024);
+    await writeFile(path, forged);
+    await touchAnotherInput(input, 8);
+    const peakBefore = process.resourceUsage().maxRSS;
+    const third = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
+    expect(process.resourceUsage().maxRSS - peakBefore).toBeLessThan(200 * 1024);
+    expect(third.summary.diagnostics.byReason['archive-unreadable']).toBe(1);
+  });
+
   // Regression: with the report's archive folder deleted, a gone session left the totals and its
   // page was removed, without a word (one damaged ledger or records file was said, and kept).
   it('says so when the archive folder is gone, and keeps the pages of the sessions it held', async () => {

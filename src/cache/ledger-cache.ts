@@ -970,7 +970,7 @@ const resultSchema = z.object({
   commits: z.array(z.object({ landed: z.boolean(), line: text.nullable(), message: text.nullable() })),
   files: z.array(z.object({ path: text, added: count, removed: count })).optional(),
 });
-const entrySchema = z.object({
+export const entrySchema = z.object({
   key: text,
   id: text,
   aliases: z.array(text).optional(),
