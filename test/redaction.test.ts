@@ -524,8 +524,18 @@ describe('--redact on what is made of a session beside its entries', () => {
     expect(JSON.stringify(shared)).not.toContain(tokenBody);
     expect(shared.path).toBe('~/.claude/projects/-~-repos-deploy-[REDACTED:github-token]/0b1c2d3e-0000-4000-8000-000000000001.jsonl');
     expect(shared.projectFolder).toBe('-~-repos-deploy-[REDACTED:github-token]');
-    // Folders without one keep their names: a dash in them is a dash.
-    expect(sharer().file({ ...sessionWith(null), path: `${HOME}/.claude/projects/-home-planted-user-my-shop/a.jsonl`, projectFolder: '-home-planted-user-my-shop' }).projectFolder).toBe('-~-my-shop');
+    // Folders without one keep their names: a dash in them is a dash (regression, a hostile look:
+    // read as `_`, `work-live-customerdashboard` was a Stripe key, `-npm-workspaces` a partial one).
+    for (const [cwd, shown] of [
+      [`${HOME}/work/live/customerdashboard`, '-~-work-live-customerdashboard'],
+      [`${HOME}/src/npm/workspaces`, '-~-src-npm-workspaces'],
+      [`${HOME}/my-shop`, '-~-my-shop'],
+    ] as const) {
+      const folder = cwd.replace(/[^A-Za-z0-9]/g, '-');
+      const plain = sharer().file({ ...sessionWith(null), source: 'claude', cwd, path: `${HOME}/.claude/projects/${folder}/a.jsonl`, projectFolder: folder });
+      expect(plain.projectFolder).toBe(shown);
+      expect(plain.path).toBe(`~/.claude/projects/${shown}/a.jsonl`);
+    }
   });
 
   it("hashes a Pi parent session id taken from a parent file's name that redaction took as part of a secret", () => {

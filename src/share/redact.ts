@@ -12,13 +12,8 @@ export interface Redactor {
   text(value: string): string;
   /** The value of a field whose name may say it is a secret (`"apiKey": "…"`). */
   field(name: string, value: string): string;
-  /**
-   * A path, redacted as a text and also as the folder names agents make of other paths: Claude
-   * Code names a project's folder by its working directory with every character but a letter or
-   * digit written as `-`, so a token with `_` in it (`ghp_…`) is there as `ghp-…`, which no rule
-   * knows.
-   */
-  path(value: string): string;
+  /** The secrets (not the home folder) a value holds, as written there, each with its kind; counted nowhere. */
+  secretsIn(value: string): { text: string; kind: string }[];
   /** Whether `text` would replace anything in a value, counted nowhere: a value kept as a hash, not shown. */
   finds(value: string): boolean;
   /** How many of each kind were replaced so far (added to by readings made in other threads). */
@@ -34,7 +29,7 @@ export function createRedactor(homes: string | null | readonly (string | null)[]
   const text = (value: string) => redactText(value, rules, counts);
   return {
     counts,
-    path: (value) => redactText(value, rules, counts, dashesAsUnderscores(value)),
+    secretsIn: (value) => merge(findAll(value, rules).filter((found) => found.kind !== HOME_KIND)).map((found) => ({ text: value.slice(found.start, found.end), kind: found.kind })),
     field(name, value) {
       const secret = isSecretName(name) ? isSecretValue(value, { quoted: true, form: 'literal', name, after: '' }) : isSecretCode(name, value);
       if (!secret) return text(value);
@@ -52,9 +47,9 @@ interface Replacement extends Span {
   kind: string;
 }
 
-function redactText(value: string, rules: readonly SecretRule[], counts: Map<string, number>, also: View | null = null): string {
+function redactText(value: string, rules: readonly SecretRule[], counts: Map<string, number>): string {
   const found = findAll(value, rules);
-  for (const view of [shownView(value), withoutLineNumbers(value), also]) {
+  for (const view of [shownView(value), withoutLineNumbers(value)]) {
     if (view === null) continue;
     for (const r of findAll(view.text, rules)) {
       const start = view.from[r.start] as number;
@@ -80,12 +75,6 @@ function findAll(text: string, rules: readonly SecretRule[]): Replacement[] {
     for (const f of rule.find(text)) found.push({ start: f.start, end: f.end, rank, kind: f.kind ?? rule.kind });
   });
   return found;
-}
-
-/** A path with each `-` read as the `_` it may have been in a folder name Claude Code made (see Redactor.path); null when it has none. */
-function dashesAsUnderscores(value: string): View | null {
-  if (!value.includes('-')) return null;
-  return { text: value.replaceAll('-', '_'), from: Int32Array.from({ length: value.length + 1 }, (_, i) => i) };
 }
 
 const MARKER = /\[REDACTED:[a-z0-9-]+\]/g;

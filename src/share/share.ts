@@ -89,14 +89,12 @@ function withoutReminders(blocks: readonly Block[]): Block[] {
 export function createSharer(options: ShareOptions): Sharer {
   const redactor: Redactor | null = options.redact ? createRedactor([options.home, options.resolvedHome ?? null]) : null;
   const text = redactor ? (value: string) => redactor.text(value) : (value: string) => value;
-  // Paths, and bough's sentences about them: a folder an agent named after another path may hold a secret as it spelled it.
-  const path = redactor ? (value: string) => redactor.path(value) : (value: string) => value;
   const redactions = redactor?.counts ?? new Map<string, number>();
   const addRedactions = (counts: Iterable<readonly [string, number]>) => {
     for (const [kind, n] of counts) redactions.set(kind, (redactions.get(kind) ?? 0) + n);
   };
   if (!redactor && options.omit.size === 0) {
-    return { file: (file) => file, diagnostic: (d) => d, text: path, redactions, addRedactions, changes: false, options, keys: null };
+    return { file: (file) => file, diagnostic: (d) => d, text, redactions, addRedactions, changes: false, options, keys: null };
   }
   const keys = redactor && options.keySecret ? keysOf(options.keySecret) : null;
   const field = redactor ? (name: string, value: string) => redactor.field(name, value) : (_: string, value: string) => value;
@@ -109,11 +107,13 @@ export function createSharer(options: ShareOptions): Sharer {
   };
   // A code for what a folder's name was, where redacting took all of it: made with the secret alone.
   const folderCode = keys ? (name: string) => keys.key(`folder\u0000${name}`).slice(1, 9) : null;
-  const walk = new Walker(text, path, field, image, finds, options.omit, redactor ? secretNameOf : () => null, keys ? keys.key : (value) => value, opaque, folderCode);
+    const secretsIn = redactor ? (value: string) => redactor.secretsIn(value) : () => [];
+  const counted = (kind: string, n: number) => redactions.set(kind, (redactions.get(kind) ?? 0) + n);
+  const walk = new Walker(text, { secretsIn, counted }, field, image, finds, options.omit, redactor ? secretNameOf : () => null, keys ? keys.key : (value) => value, opaque, folderCode);
   return {
     file: (file) => walk.file(file),
     diagnostic: (d) => walk.diagnostic(d),
-    text: path,
+    text,
     redactions,
     addRedactions,
     changes: true,
@@ -121,6 +121,9 @@ export function createSharer(options: ShareOptions): Sharer {
     keys,
   };
 }
+
+/** A folded secret shorter than this is a word a folder's name may hold for other reasons. */
+const FOLDED_SECRET_MIN = 12;
 
 /** How many ids the walker remembers what it made of. */
 const RECENT_IDS = 4096;
@@ -135,8 +138,8 @@ class Walker {
 
   constructor(
     private readonly t: (value: string) => string,
-    /** A file's path, or a folder's name (see Redactor.path). */
-    private readonly p: (value: string) => string,
+    /** The secrets a file's working directory holds, to find as an agent spelled them in folder names made of it (see file). */
+    private readonly folding: { secretsIn: (value: string) => { text: string; kind: string }[]; counted: (kind: string, n: number) => void },
     private readonly field: (name: string, value: string) => string,
     private readonly image: (block: ImageBlock) => ImageBlock,
     private readonly finds: (value: string) => boolean,
@@ -163,11 +166,41 @@ class Walker {
     return shown !== name && this.folderCode !== null && /^[A-Za-z]?-{0,2}~-{0,2}$/.test(shown) ? `${shown}-${this.folderCode(name)}` : shown;
   }
 
+  /**
+   * The secrets of the file being shared as Claude Code writes them in a project folder's name,
+   * which it makes of the working directory with every character but a letter or digit as `-`: a
+   * token with `_` in it (`ghp_…`) is there as `ghp-…`, which no rule knows. Told from the working
+   * directory the file records, not guessed from a folder's words (`work-live-…` is no key).
+   */
+  private folded: { text: string; kind: string }[] = [];
+
+  /** A path, or a folder's name: redacted, and the file's secrets as folded into folder names. */
+  private p(value: string): string {
+    let shown = this.t(value);
+    for (const { text, kind } of this.folded) {
+      const parts = shown.split(text);
+      if (parts.length < 2) continue;
+      this.folding.counted(kind, parts.length - 1);
+      shown = parts.join(`[REDACTED:${kind}]`);
+    }
+    return shown;
+  }
+
   private maybe(value: string | null): string | null {
     return value === null ? null : this.t(value);
   }
 
   file(file: SessionFile): SessionFile {
+    const fold = (text: string) => text.replace(/[^A-Za-z0-9]/g, '-');
+    this.folded = (file.cwd === null ? [] : this.folding.secretsIn(file.cwd)).map(({ text, kind }) => ({ text: fold(text), kind })).filter(({ text }) => text.length >= FOLDED_SECRET_MIN);
+    try {
+      return this.shared(file);
+    } finally {
+      this.folded = [];
+    }
+  }
+
+  private shared(file: SessionFile): SessionFile {
     const parentFile = file.parentFile === null ? null : this.p(file.parentFile);
     this.notOutput = this.omit.has('tool-output') ? new Set(file.entries.filter((e) => e.kind !== 'toolResult' && e.kind !== 'shell').map((e) => e.id)) : null;
     return {
