@@ -54,15 +54,17 @@ const gunzipAsync = promisify(gunzip);
 
 /**
  * What an archive file may inflate to: a ledger's JSON compresses about tenfold (its entries' ids
- * and hashes do not repeat; 9.4 times at most over the bench's and the shared corpora), so far
- * more than that is no file bough wrote. A forged one (a gzip bomb: a megabyte that inflates to
- * gigabytes) is refused at this size, as unreadable, before it takes the machine's memory.
+ * and hashes do not repeat; 9.4 times at most over the bench's and the shared corpora, about 32
+ * times for 50,000 replies of one text), so far more than that is no file bough wrote. A forged
+ * one (a gzip bomb: a megabyte that inflates to gigabytes) is refused at this size, as
+ * unreadable, before it takes the machine's memory; one under it, of entries that are none, at
+ * its first entry (ledgerFromJson).
  */
 export function inflatedSizeCap(compressedBytes: number): number {
   return Math.max(INFLATED_AT_LEAST, compressedBytes * INFLATED_RATIO);
 }
-const INFLATED_AT_LEAST = 1024 * 1024;
-const INFLATED_RATIO = 32;
+const INFLATED_AT_LEAST = 64 * 1024 * 1024;
+const INFLATED_RATIO = 128;
 
 /** An archive file's bytes inflated; a RangeError past inflatedSizeCap. */
 export function inflatedArchiveFile(bytes: Buffer): Buffer {
@@ -600,7 +602,7 @@ export function archivedLedgerOf(bytes: Buffer, name: string): SessionLedger | n
 export const PIECEWISE_FROM_BYTES = 256 * 1024 * 1024;
 const ENTRIES_KEY = Buffer.from('"entries":[');
 
-export function parsedLedgerJson(json: Buffer, piecewiseFrom = PIECEWISE_FROM_BYTES): unknown {
+export function parsedLedgerJson(json: Buffer, piecewiseFrom = PIECEWISE_FROM_BYTES, isEntry: (value: unknown) => boolean = () => true): unknown {
   if (json.length < piecewiseFrom) return JSON.parse(json.toString('utf8'));
   // The first "entries":[ outside a string is the ledger's (no field before it holds that key,
   // and a string holds its quotes escaped). Its elements are cut where a comma or the closing
@@ -625,7 +627,11 @@ export function parsedLedgerJson(json: Buffer, piecewiseFrom = PIECEWISE_FROM_BY
     else if (byte === 0x2c || byte === 0x5d) {
       if (depth > 0) continue;
       const element = json.toString('utf8', start, i).trim();
-      if (element !== '') entries.push(JSON.parse(element));
+      if (element !== '') {
+        const entry: unknown = JSON.parse(element);
+        if (!isEntry(entry)) throw new Error('an entry that is none');
+        entries.push(entry);
+      }
       start = i + 1;
       if (byte === 0x5d) end = i;
     }
@@ -636,8 +642,12 @@ export function parsedLedgerJson(json: Buffer, piecewiseFrom = PIECEWISE_FROM_BY
   return head;
 }
 
+/** Past this much JSON, a ledger file's entries are parsed one by one and checked as they are: one forged of millions of `{}` stops at the first, not parsed whole first. */
+const ENTRIES_CHECKED_AS_READ_FROM = 1024 * 1024;
+
 function ledgerFromJson(json: Buffer, name: string): SessionLedger | null {
-  const parsed = ledgerFileSchema.safeParse(parsedLedgerJson(json));
+  const isEntry = (value: unknown) => entrySchema.safeParse(value).success;
+  const parsed = ledgerFileSchema.safeParse(json.length < ENTRIES_CHECKED_AS_READ_FROM ? parsedLedgerJson(json) : parsedLedgerJson(json, 0, isEntry));
   if (!parsed.success || pathHash(parsed.data.ledger.key) !== name) return null;
   const { entries: read, ...ledger } = parsed.data.ledger;
   const entries: z.infer<typeof entrySchema>[] = [];

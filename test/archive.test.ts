@@ -745,15 +745,17 @@ describe('the archive', () => {
     const path = join(out, archivedLedgerPath(gone?.key as string));
     const file = JSON.parse(gunzipSync(await readFile(path)).toString('utf8')) as { ledger: { entries: unknown[] } };
     const [head, tail] = JSON.stringify({ ...file, ledger: { ...file.ledger, entries: ['@'] } }).split('"@"') as [string, string];
-    // Under the cap (a megabyte at least), each {} an entry that is none.
-    const forged = gzipSync(`${head}${'{},'.repeat(300_000)}{}${tail}`, { level: 9 });
-    expect(forged.length).toBeLessThan(8 * 1024);
-    await writeFile(path, forged);
-    await touchAnotherInput(input, 8);
-    const peakBefore = process.resourceUsage().maxRSS;
-    const third = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
-    expect(process.resourceUsage().maxRSS - peakBefore).toBeLessThan(200 * 1024);
-    expect(third.summary.diagnostics.byReason['archive-unreadable']).toBe(1);
+    // Under the cap, each {} an entry that is none: 900 kB of them, then 63 MiB.
+    for (const [count, day] of [[300_000, 8], [21_000_000, 10]] as const) {
+      const forged = gzipSync(`${head}${'{},'.repeat(count)}{}${tail}`, { level: 9 });
+      expect(forged.length).toBeLessThan(128 * 1024);
+      await writeFile(path, forged);
+      await touchAnotherInput(input, day);
+      const peakBefore = process.resourceUsage().maxRSS;
+      const built = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day + 1)) });
+      expect(process.resourceUsage().maxRSS - peakBefore).toBeLessThan(300 * 1024);
+      expect(built.summary.diagnostics.byReason['archive-unreadable']).toBe(1);
+    }
   });
 
   // Regression: with the report's archive folder deleted, a gone session left the totals and its
