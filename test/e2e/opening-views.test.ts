@@ -96,12 +96,8 @@ describe('a click', () => {
     requireBrowser(context);
     const visit = await openPage(await browser.context(), url('index.html'));
     try {
-      // The header shown whose cell is widest beside its words.
-      const headers = visit.page.locator('table.sortable thead th');
-      const room = await headers.evaluateAll((cells) =>
-        cells.map((cell) => (cell.closest('details:not([open])') ? 0 : cell.getBoundingClientRect().width - (cell.querySelector('button')?.getBoundingClientRect().width ?? 0))),
-      );
-      const header = headers.nth(room.indexOf(Math.max(...room)));
+      // The projects table's first header: the column of their names, wider than its word.
+      const header = visit.page.locator('#projects table.sortable thead th').first();
       await header.scrollIntoViewIfNeeded();
       const box = (await header.boundingBox())!;
       const button = (await header.locator('button').boundingBox())!;
@@ -126,7 +122,11 @@ describe('a click', () => {
       const target = (await link.getAttribute('href'))!;
       expect(await visit.page.locator(`${target} details.subagent-file`).evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
       await link.click();
-      expect(await visit.page.locator(`${target} details.subagent-file`).evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      // Opened on the hashchange the click makes, which comes after it.
+      const opened = await visit.page
+        .waitForFunction((selector) => (document.querySelector(selector) as HTMLDetailsElement | null)?.open === true, `${target} details.subagent-file`, { timeout: 5000 })
+        .then(() => true, () => false);
+      expect(opened).toBe(true);
       expect(pageProblems(visit, session!.page)).toEqual([]);
     } finally {
       await visit.page.close();
