@@ -49,12 +49,6 @@
 
   // When a link targets an entry folded inside <details>, unfold the way to it, and go to it: the
   // browser scrolled to the fragment while it was folded away (or not at all, or before unfolding).
-  /** Room right of a chart's newest bar for the axis's labels (CSS pixels). */
-  var CHART_ROOM = 72;
-  /** A month group's heading and table head, and a row of its table, about (CSS pixels). */
-  var GROUP_HEAD_PX = 110;
-  var ROW_PX = 34;
-
   function reveal() {
     var target = hashTarget();
     if (!target) return;
@@ -446,6 +440,13 @@
     var link = event.target && event.target.closest ? event.target.closest('a[href*="#"]') : null;
     if (link && link.hash && link.hash === window.location.hash && link.pathname === window.location.pathname) window.setTimeout(reveal, 0);
   });
+
+  /** Room right of a chart's newest bar for the axis's labels (CSS pixels). */
+  var CHART_ROOM = 72;
+  /** A month group's heading and table head, and a row of its table, about (CSS pixels). */
+  var GROUP_HEAD_PX = 110;
+  var ROW_PX = 34;
+
   document.addEventListener('DOMContentLoaded', function () {
     var form = document.querySelector('[data-search]');
     if (form) archiveSearch(form);

@@ -787,7 +787,6 @@ function countedEntries(
   return { counted, order: new Map(ordered.map((ledger, i) => [ledger, i])), firstTurns };
 }
 
-/** Oldest first: header time, then a file named as the agent names it, then mtime, then path. */
 /**
  * Files kept from an earlier build, of an agent whose files of a session are mirrors, that a file
  * read now of the same agent and start holds whole: every entry they held, told by entries as a
@@ -812,6 +811,7 @@ function keptHeldByFilesReadNow(ledgers: readonly SessionLedger[], mirrors: (sou
   return held;
 }
 
+/** Oldest first: header time, then a file named as the agent names it, then mtime, then path. */
 function byAge(a: SessionLedger, b: SessionLedger): number {
   return (
     (a.startedAt ?? Infinity) - (b.startedAt ?? Infinity) ||
