@@ -602,7 +602,7 @@ export function archivedLedgerOf(bytes: Buffer, name: string): SessionLedger | n
 export const PIECEWISE_FROM_BYTES = 256 * 1024 * 1024;
 const ENTRIES_KEY = Buffer.from('"entries":[');
 
-export function parsedLedgerJson(json: Buffer, piecewiseFrom = PIECEWISE_FROM_BYTES, isEntry: (value: unknown) => boolean = () => true): unknown {
+export function parsedLedgerJson(json: Buffer, piecewiseFrom = PIECEWISE_FROM_BYTES, entryOf: (value: unknown) => unknown = (value) => value): unknown {
   if (json.length < piecewiseFrom) return JSON.parse(json.toString('utf8'));
   // The first "entries":[ outside a string is the ledger's (no field before it holds that key,
   // and a string holds its quotes escaped). Its elements are cut where a comma or the closing
@@ -628,8 +628,8 @@ export function parsedLedgerJson(json: Buffer, piecewiseFrom = PIECEWISE_FROM_BY
       if (depth > 0) continue;
       const element = json.toString('utf8', start, i).trim();
       if (element !== '') {
-        const entry: unknown = JSON.parse(element);
-        if (!isEntry(entry)) throw new Error('an entry that is none');
+        const entry = entryOf(JSON.parse(element));
+        if (entry === undefined) throw new Error('an entry that is none');
         entries.push(entry);
       }
       start = i + 1;
@@ -646,15 +646,21 @@ export function parsedLedgerJson(json: Buffer, piecewiseFrom = PIECEWISE_FROM_BY
 const ENTRIES_CHECKED_AS_READ_FROM = 1024 * 1024;
 
 function ledgerFromJson(json: Buffer, name: string): SessionLedger | null {
-  const isEntry = (value: unknown) => entrySchema.safeParse(value).success;
-  const parsed = ledgerFileSchema.safeParse(json.length < ENTRIES_CHECKED_AS_READ_FROM ? parsedLedgerJson(json) : parsedLedgerJson(json, 0, isEntry));
+  type Entry = z.infer<typeof entrySchema>;
+  const entryOf = (value: unknown): Entry | undefined => {
+    const entry = entrySchema.safeParse(value);
+    return entry.success ? entry.data : undefined;
+  };
+  // Checked as read (past ENTRIES_CHECKED_AS_READ_FROM), or here, one by one: each once.
+  const asRead = json.length >= ENTRIES_CHECKED_AS_READ_FROM;
+  const parsed = ledgerFileSchema.safeParse(asRead ? parsedLedgerJson(json, 0, entryOf) : parsedLedgerJson(json));
   if (!parsed.success || pathHash(parsed.data.ledger.key) !== name) return null;
   const { entries: read, ...ledger } = parsed.data.ledger;
-  const entries: z.infer<typeof entrySchema>[] = [];
+  const entries: Entry[] = [];
   for (const value of read) {
-    const entry = entrySchema.safeParse(value);
-    if (!entry.success) return null;
-    entries.push(entry.data);
+    const entry = asRead ? (value as Entry) : entryOf(value);
+    if (entry === undefined) return null;
+    entries.push(entry);
   }
   return { ...ledger, entries: packEntries(entries) };
 }

@@ -108,7 +108,7 @@ export function createSharer(options: ShareOptions): Sharer {
   // A code for what a folder's name was, where redacting took all of it: made with the secret alone.
   const folderCode = keys ? (name: string) => keys.key(`folder\u0000${name}`).slice(1, 9) : null;
   const secretsIn = redactor ? (value: string) => redactor.secretsIn(value) : () => [];
-  const counted = (kind: string, n: number) => redactions.set(kind, (redactions.get(kind) ?? 0) + n);
+  const counted = (kind: string, n: number) => addRedactions([[kind, n]]);
   const walk = new Walker(text, { secretsIn, counted }, field, image, finds, options.omit, redactor ? secretNameOf : () => null, keys ? keys.key : (value) => value, opaque, folderCode);
   return {
     file: (file) => walk.file(file),
