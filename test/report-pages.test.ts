@@ -227,6 +227,11 @@ describe('rendered report', () => {
     const page = await readFile(join(out, built.sessions.find((s) => s.id === '0196a000-0000-7000-8000-000000000022')?.page ?? ''), 'utf8');
     const first = built.sessions.find((s) => s.id === '0196a000-0000-7000-8000-000000000020');
     expect(page).toContain(`which is not among the files read, so its copied entries are counted here, but for those another file read holds first (marked “copied”): <a href="../${first?.page}">Plan the checkout.</a>.`);
+    // Regression (a review of Pi's forks): the first session's page did not list the fork of the
+    // fork, whose page links to it: the two were joined one way only.
+    const firstPage = await readFile(join(out, first?.page ?? ''), 'utf8');
+    const forkOfFork = built.sessions.find((s) => s.id === '0196a000-0000-7000-8000-000000000022');
+    expect(firstPage).toContain(`Forked or copied into:</p>\n  <ul><li><a href="../${forkOfFork?.page}">`);
   });
 
   it('shows labels on their targets, the latest one winning', async () => {

@@ -287,10 +287,14 @@ export function buildReportData(
     const held = claims.duplicateOf.get(key) ?? key;
     return claims.hostOf.get(held) ?? held;
   };
+  // A copy whose origin is missing (a fork of a fork whose middle file is gone) links to the
+  // sessions counting what it copied: each lists it among its copies in turn.
+  const copiesCountedIn = new Map<SessionKey, SessionKey[]>();
+  for (const [copy, holders] of claims.countedIn) for (const holder of holders) copiesCountedIn.set(holder, [...(copiesCountedIn.get(holder) ?? []), copy]);
   /** The copies taken from any file this session shows, each once, as the sessions that show them. */
   const copiesShownBy = (parts: readonly CountedPart[], own: SessionKey): SessionKey[] => {
     const files = parts.flatMap((part) => [part.ledger.key, ...(claims.duplicatesOf.get(part.ledger.key) ?? [])]);
-    const copies = new Set(files.flatMap((key) => claims.copiesOf.get(key) ?? []).map(shownAs));
+    const copies = new Set(files.flatMap((key) => [...(claims.copiesOf.get(key) ?? []), ...(copiesCountedIn.get(key) ?? [])]).map(shownAs));
     copies.delete(own);
     return [...copies];
   };
