@@ -941,6 +941,25 @@ export function withLineage(html: string, section: string): string {
 }
 
 /**
+ * The sub-agent transcripts an earlier build's pages of a session show (`pages`, its parts in
+ * order), by their files' paths as the pages show them (HTML): one carried on from part to part
+ * is joined. Kept for a sub-agent whose file is gone when its session's pages are written again.
+ */
+export function keptTranscripts(pages: readonly string[]): Map<string, string> {
+  const found = new Map<string, string[]>();
+  // The markup the session template writes around a sub-agent's transcript; the entries inside
+  // escape every text of the session, so none of them can close it early.
+  const transcript = /<summary>transcript · <span class="path">([^<]*)<\/span><\/summary>\n {4}<ol class="conversation">\n([\s\S]*?)\n? {4}<\/ol>\n {2}<\/details>\n<\/section>/g;
+  for (const html of pages) {
+    for (const [, path, entries] of html.matchAll(transcript)) {
+      if (path === undefined || entries === undefined || entries.trim() === '') continue;
+      found.set(path, [...(found.get(path) ?? []), entries]);
+    }
+  }
+  return new Map([...found].map(([path, runs]) => [path, runs.join('\n')]));
+}
+
+/**
  * An earlier build's page, kept because this build could not write it again (its file vanished
  * while it was read): better than a page saying only that.
  */

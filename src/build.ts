@@ -70,6 +70,7 @@ import {
   RECORDS_PATH,
   SEEN_PATH,
   seenFile,
+  keptTranscripts,
   withGoneNote,
   withLineage,
   withNeighbours,
@@ -621,6 +622,19 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const neighbours = sessionNeighbours(data);
   const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
   const writtenByName = new Map((sink.archive?.written ?? []).map((a) => [a.name, a]));
+  // A session whose file is there and one of its sub-agents' gone (Claude Code deletes each file by
+  // its own age): the transcript the last build's pages showed of it is shown again, not lost.
+  const transcriptsKeptFor = async (session: SessionData): Promise<[SessionKey, string][] | undefined> => {
+    const gone = session.subagents.filter((sub) => keptByKey.has(sub.key));
+    const before = gone.length === 0 ? undefined : writtenByName.get(pathHash(session.key));
+    if (before === undefined) return undefined;
+    const html = await Promise.all(before.pages.map((p) => folder.previous(p)));
+    const shown = keptTranscripts(html.flatMap((page) => (page === null ? [] : [page.toString('utf8')])));
+    return gone.flatMap((sub): [SessionKey, string][] => {
+      const transcript = shown.get(escapeHtml(sub.ledger.path));
+      return transcript === undefined ? [] : [[sub.key, transcript]];
+    });
+  };
   const { stamp } = sink;
   /** Each session's row of summary.json, by rank, as its fingerprint took it: made once. */
   const sessionSummaries: (Summary['sessions'][number] | undefined)[] = new Array(data.sessions.length);
@@ -771,6 +785,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
           fingerprint,
           // A part kept from an earlier build is archived by the build, from what it kept.
           archive: parts.every((part) => !keptByKey.has(part.key)),
+          keptTranscripts: await transcriptsKeptFor(session),
         });
         folder.adopt([...written.pages, ...(written.archived ?? []).map(({ key }) => archivedLedgerPath(key))]);
         if (written.archived) recordSpool?.add(rank, written.archived.map(({ record }) => record));

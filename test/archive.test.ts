@@ -13,6 +13,7 @@ import { build } from '../src/build.js';
 import { parsePeriod, type Scope } from '../src/ledger/scope.js';
 import { summarySchema, type Summary } from '../src/report/schema.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
+import { liveMarkup } from './support/html.js';
 
 async function setUp(fixtures: string) {
   const input = join(await tempDir(), 'in');
@@ -1209,17 +1210,34 @@ describe('the archive', () => {
     expect((await readdir(join(out, 'archive'))).filter((n) => n.endsWith('.ledger.json.gz'))).toHaveLength(result.summary.sessions.length);
   });
 
-  it('keeps a Claude Code sub-agent whose file is gone in its session, without its transcript', async () => {
+  // Regression (a hostile look at the archive): with a sub-agent's file gone (Claude Code deletes
+  // each file by its own age, a sub-agent's before its session's) and its session's file still
+  // there, the session's page was written again without the transcript, lost for good.
+  it('keeps a Claude Code sub-agent whose file is gone in its session, its transcript as shown before', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'claude'));
     const first = await run();
     const subagents = (await readdir(input, { recursive: true })).filter((f) => /subagents\/agent-[^/]*\.jsonl$/.test(f));
     expect(subagents.length).toBeGreaterThan(0);
+    const host = first.sessions.find((s) => s.id === '11111111-1111-4111-8111-111111111111');
+    const pageOf = async () => readFile(join(out, host?.page as string), 'utf8');
+    const subagentSaid = 'total() is called in checkout.ts only.';
+    const times = (await pageOf()).split(subagentSaid).length;
+    expect(times).toBeGreaterThan(1);
     for (const file of subagents) await rm(join(input, file));
-    const second = await run();
+    const second = await run({ day: 2 });
     expect(second.totals.tokens).toEqual(first.totals.tokens);
     expect(second.diagnostics.byReason['page-failed']).toBeUndefined();
-    const host = second.sessions.find((s) => s.subagentFiles.length > 0);
-    expect(await readFile(join(out, host?.page as string), 'utf8')).toContain('its file is no longer present, so its transcript is not shown');
+    expect(await pageOf()).toContain('its file is no longer present, so its transcript is as an earlier build of this report showed it');
+    expect((await pageOf()).split(subagentSaid)).toHaveLength(times);
+    // Its session goes on: its page is written again, the kept transcript in it still.
+    const sessionFile = join(input, 'projects', '-home-ana-shop', '11111111-1111-4111-8111-111111111111.jsonl');
+    const more = { parentUuid: 'u-14', isSidechain: false, type: 'user', uuid: 'u-15', timestamp: '2026-03-02T10:46:00.000Z', sessionId: '11111111-1111-4111-8111-111111111111', cwd: '/home/ana/shop', message: { role: 'user', content: 'One more thing.' } };
+    await writeFile(sessionFile, `${(await readFile(sessionFile, 'utf8')).trimEnd()}\n${JSON.stringify(more)}\n`);
+    await run({ day: 3 });
+    const page = await pageOf();
+    expect(page).toContain('One more thing.');
+    expect(page.split(subagentSaid)).toHaveLength(times);
+    expect(liveMarkup(page)).toEqual([]);
   });
 });
 

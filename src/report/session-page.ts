@@ -57,6 +57,8 @@ export interface SectionEntry {
   /** Its day ("2026-10-05"), or null when it has no time. */
   day(): string | null;
   view(): EntryView;
+  /** Its HTML as an earlier build wrote it, made by no view: a gone sub-agent file's transcript, kept. */
+  kept?: string;
 }
 
 function sectionEntry(entry: Entry, ctx: ConversationContext): SectionEntry {
@@ -151,8 +153,10 @@ const MAX_FORK_LINKS = 100;
 
 export interface PageContext {
   /** The content of this session's sub-agent files, by key. */
-  /** Null when the sub-agent's file is gone (kept from an earlier build): its numbers count, its transcript is not shown. */
+  /** Null when the sub-agent's file is gone (kept from an earlier build): its numbers count. */
   subagentFile: (key: SessionKey) => SessionFile | null;
+  /** The transcript's HTML an earlier build wrote of a sub-agent whose file is gone, when its pages held it. */
+  keptTranscript?: (key: SessionKey) => string | null;
   pages: PageMap;
   time: TimeFormat;
   price: Pricer;
@@ -491,6 +495,9 @@ function subagentFileView(
   ctx: PageContext,
 ): SectionView {
   const { models, failed, aborted } = subagentOwn(sub, ctx.scope.period);
+  // Claude Code deletes a sub-agent's file by its age, which may come before its session's: the
+  // archive keeps what it has, the transcript too.
+  const kept = file === null ? (ctx.keptTranscript?.(sub.key) ?? null) : null;
   const { tally, whole } = sub;
   // A side question that only replays a reply its session holds has usage, all counted there.
   const replayOnly = models.length === 0 && sub.ledger.entries.usageCount > 0 && whole.records === 0;
@@ -505,11 +512,11 @@ function subagentFileView(
     tally.outputPartial > 0 ? 'output possibly partial' : '',
     failed > 0 ? plural(failed, 'failed request') : '',
     aborted > 0 ? plural(aborted, 'stopped request') : '',
-    file === null ? `its file ${sub.ledger.fileThere ? 'no longer reads as it (emptied or damaged)' : 'is no longer present'}, so its transcript is not shown` : '',
+    file === null ? `its file ${sub.ledger.fileThere ? 'no longer reads as it (emptied or damaged)' : 'is no longer present'}, ${kept === null ? 'so its transcript is not shown' : 'so its transcript is as an earlier build of this report showed it (its times in that build’s zone)'}` : '',
   ].filter(Boolean);
   // A spawned thread's replay of the history it was started from: the parent's, shown above.
   const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: startedBy, summary: summary.join(' · '), copiedFrom: 'the parent session, counted there' };
-  if (file === null) return { ...section, file: sub.ledger.path, entries: [] };
+  if (file === null) return { ...section, file: sub.ledger.path, entries: kept === null ? [] : [keptEntry(`${section.id}-kept`, kept)] };
   const byId = new Map(file.entries.map((e) => [e.id, e]));
   const conversation: ConversationContext = {
     ...parent,
@@ -526,6 +533,20 @@ function subagentFileView(
     callOf: toolCallsOf(file.entries),
   };
   return { ...section, file: file.path, entries: file.entries.map((entry) => sectionEntry(entry, conversation)) };
+}
+
+/** A transcript an earlier build rendered, standing as one entry of its section. */
+function keptEntry(anchor: string, html: string): SectionEntry {
+  return {
+    anchor,
+    copied: false,
+    time: () => '',
+    day: () => null,
+    view: () => {
+      throw new Error('a kept transcript has no view: its HTML is kept');
+    },
+    kept: html,
+  };
 }
 
 /** The page of a session whose own page could not be written: what failed, and that its numbers still count. */

@@ -124,7 +124,7 @@ export function renderedEntries(view: SessionPageView, renderer: PageRenderer, b
   const sections: HeldSection[] = view.sections.map((section) => {
     const held: HeldSection = { html: [], spooledFrom: section.entries.length, offsets: [], bytes: [] };
     section.entries.forEach((entry, i) => {
-      const html = renderer.partial('partials/entry', { entry: entry.view() });
+      const html = entry.kept ?? renderer.partial('partials/entry', { entry: entry.view() });
       length += html.length;
       if (length <= budget) held.html.push(html);
       else if (spool) {

@@ -56,6 +56,8 @@ export interface PagesTask {
   fingerprint: string | null;
   /** Archive it here, beside its pages: false when the build does (a part of it was kept from an earlier build). */
   archive: boolean;
+  /** The transcripts of its sub-agents whose files are gone, as its pages of the last build showed them (see keptTranscripts). */
+  keptTranscripts?: [SessionKey, string][];
 }
 
 export interface PagesWritten {
@@ -101,9 +103,11 @@ export function pagesJob(setup: PagesSetup): PagesJob {
     if (file === null) throw new Error('its file is gone');
     const subagentFiles = new Map<SessionKey, SessionFile | null>();
     for (const sub of session.subagents) subagentFiles.set(sub.key, await contentOf(sub.key));
+    const keptTranscripts = new Map(task.keptTranscripts ?? []);
     const page = pages.session(session.key);
     const view = sessionPageView(file, session, {
       subagentFile: (key) => subagentFiles.get(key) ?? null,
+      keptTranscript: (key) => keptTranscripts.get(key) ?? null,
       pages,
       time: setup.time,
       price,
