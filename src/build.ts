@@ -1168,7 +1168,7 @@ function unreadableWarning(count: number, archivePath: string, shown: (text: str
   const archiveDir = shown(archivePath);
   const them = count === 1 ? 'it' : 'them';
   return [
-    `${plural(count, 'record')} of the archive in ${archiveDir} could not be read (damaged, or written by another version of bough): what ${count === 1 ? 'it holds' : 'they hold'} of sessions whose files are gone is left out of this report's totals, and the data-quality page lists ${them}. Put ${them} back from a backup of the report folder, or pass --forget-missing to drop ${them}.`,
+    `${plural(count, 'record')} of the archive in ${archiveDir} could not be read (damaged, or written by another version of bough): what ${count === 1 ? 'it holds' : 'they hold'} of sessions whose files are gone is left out of this report's totals, and the data-quality page lists ${them}. Put ${them} back from a backup of the report folder (a record another version of bough wrote is read by that version only: build with it), or pass --forget-missing to drop ${them}.`,
   ];
 }
 
