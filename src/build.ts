@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, isKeptAsIs, keepUnchangedReport, filesAndBytes, recordsAsLastBuilt, trustedHashes, type StandingCounts } from './unchanged-report.js';
-import { pagesJob, removeStagedSession, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
+import { pagesJob, removeStagedSession, type KeptTranscript, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, DIAGNOSTIC_REASONS, summariseDiagnostics, type Diagnostic, type DiagnosticReason, type DiagnosticsSummary } from './diagnostics.js';
@@ -624,15 +624,19 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const writtenByName = new Map((sink.archive?.written ?? []).map((a) => [a.name, a]));
   // A session whose file is there and one of its sub-agents' gone (Claude Code deletes each file by
   // its own age): the transcript the last build's pages showed of it is shown again, not lost.
-  const transcriptsKeptFor = async (session: SessionData): Promise<[SessionKey, string][] | undefined> => {
+  const transcriptsKeptFor = async (session: SessionData): Promise<KeptTranscript[] | undefined> => {
     const gone = session.subagents.filter((sub) => keptByKey.has(sub.key));
     const before = gone.length === 0 ? undefined : writtenByName.get(pathHash(session.key));
     if (before === undefined) return undefined;
     const html = await Promise.all(before.pages.map((p) => folder.previous(p)));
     const shown = keptTranscripts(html.flatMap((page) => (page === null ? [] : [page.toString('utf8')])));
-    return gone.flatMap((sub): [SessionKey, string][] => {
-      const transcript = shown.get(escapeHtml(sub.ledger.path));
-      return transcript === undefined ? [] : [[sub.key, transcript]];
+    return gone.flatMap((sub): KeptTranscript[] => {
+      const html = shown.get(escapeHtml(sub.ledger.path));
+      if (html === undefined) return [];
+      // What the index found in it then: the items whose anchors it holds.
+      const anchors = new Set(Array.from(html.matchAll(/ id="([^"]*)"/g), (id) => id[1]));
+      const search = before.search.filter((item) => item.kind === 'subagent' && anchors.has(item.href.slice(item.href.indexOf('#') + 1)));
+      return [{ key: sub.key, html, search }];
     });
   };
   const { stamp } = sink;

@@ -1229,6 +1229,9 @@ describe('the archive', () => {
     expect(second.diagnostics.byReason['page-failed']).toBeUndefined();
     expect(await pageOf()).toContain('its file is no longer present, so its transcript is as an earlier build of this report showed it');
     expect((await pageOf()).split(subagentSaid)).toHaveLength(times);
+    // Found by the search box too, at its place.
+    const shards = async () => (await Promise.all((await readdir(join(out, 'search'))).map((f) => readFile(join(out, 'search', f), 'utf8')))).join('');
+    expect(await shards()).toContain(subagentSaid.slice(0, 20));
     // Its session goes on: its page is written again, the kept transcript in it still.
     const sessionFile = join(input, 'projects', '-home-ana-shop', '11111111-1111-4111-8111-111111111111.jsonl');
     const more = { parentUuid: 'u-14', isSidechain: false, type: 'user', uuid: 'u-15', timestamp: '2026-03-02T10:46:00.000Z', sessionId: '11111111-1111-4111-8111-111111111111', cwd: '/home/ana/shop', message: { role: 'user', content: 'One more thing.' } };
@@ -1237,6 +1240,7 @@ describe('the archive', () => {
     const page = await pageOf();
     expect(page).toContain('One more thing.');
     expect(page.split(subagentSaid)).toHaveLength(times);
+    expect(await shards()).toContain(subagentSaid.slice(0, 20));
     expect(liveMarkup(page)).toEqual([]);
   });
 });

@@ -17,8 +17,8 @@ import { pageLayout, pageMapOf, type PageLists, type PageMap } from '../report/p
 import { createRenderer, type PageRenderer, type TemplateSources } from '../report/render.js';
 import { sessionRows, type SessionRows } from '../report/search-index.js';
 import { sessionSearchItems, type SessionSearchItem } from '../report/search-items.js';
-import { sessionPageView } from '../report/session-page.js';
-import { sessionPages } from '../report/session-pages.js';
+import { sessionPageView, type SessionPageView } from '../report/session-page.js';
+import { sessionPages, type EntryPages } from '../report/session-pages.js';
 import { partPage } from '../report/session-parts.js';
 import { removeStagedFile, stagedPath, writeStagedFile } from '../output/report-folder.js';
 import { openEntrySpool } from '../output/entry-spool.js';
@@ -56,8 +56,15 @@ export interface PagesTask {
   fingerprint: string | null;
   /** Archive it here, beside its pages: false when the build does (a part of it was kept from an earlier build). */
   archive: boolean;
-  /** The transcripts of its sub-agents whose files are gone, as its pages of the last build showed them (see keptTranscripts). */
-  keptTranscripts?: [SessionKey, string][];
+  /** The transcripts of its sub-agents whose files are gone, as its pages of the last build showed them (see keptTranscripts), with what the search index held of them. */
+  keptTranscripts?: KeptTranscript[];
+}
+
+export interface KeptTranscript {
+  key: SessionKey;
+  html: string;
+  /** Their href's anchors are in `html`; their pages, the last build's. */
+  search: SessionSearchItem[];
 }
 
 export interface PagesWritten {
@@ -103,7 +110,7 @@ export function pagesJob(setup: PagesSetup): PagesJob {
     if (file === null) throw new Error('its file is gone');
     const subagentFiles = new Map<SessionKey, SessionFile | null>();
     for (const sub of session.subagents) subagentFiles.set(sub.key, await contentOf(sub.key));
-    const keptTranscripts = new Map(task.keptTranscripts ?? []);
+    const keptTranscripts = new Map((task.keptTranscripts ?? []).map((kept) => [kept.key, kept.html]));
     const page = pages.session(session.key);
     const view = sessionPageView(file, session, {
       subagentFile: (key) => subagentFiles.get(key) ?? null,
@@ -130,7 +137,10 @@ export function pagesJob(setup: PagesSetup): PagesJob {
         written.push(next.value.page);
         bytes += next.value.bytes.length;
       }
-      const search = sessionSearchItems(session, file, next.value, page, session.subagents.map((sub) => subagentFiles.get(sub.key) ?? null));
+      const search = [
+        ...sessionSearchItems(session, file, next.value, page, session.subagents.map((sub) => subagentFiles.get(sub.key) ?? null)),
+        ...keptSearchItems(view, next.value, task.keptTranscripts ?? []),
+      ];
       // Archived here rather than by the build after every page: the ledgers' JSON and its
       // compression are the largest part of the archive's cost, and this runs on the threads.
       const archived = task.archive && setup.archive ? await archiveSession(task, setup.staging, setup.archive, nameOf, written, bytes, search) : null;
@@ -141,6 +151,21 @@ export function pagesJob(setup: PagesSetup): PagesJob {
       throw error;
     }
   };
+}
+
+/** What the index held of kept transcripts, each pointed at the part its transcript is on now. */
+function keptSearchItems(view: SessionPageView, entryPages: EntryPages, kept: readonly KeptTranscript[]): SessionSearchItem[] {
+  if (kept.length === 0) return [];
+  const pageOf = new Map<string, string>();
+  for (const section of view.sections) {
+    const first = section.entries[0];
+    const at = first === undefined ? undefined : entryPages.get(first.anchor);
+    if (first?.kept !== undefined && at !== undefined) pageOf.set(first.kept, at);
+  }
+  return kept.flatMap(({ html, search }) => {
+    const at = pageOf.get(html);
+    return at === undefined ? [] : search.map((item) => ({ ...item, href: `${at}${item.href.slice(item.href.indexOf('#'))}` }));
+  });
 }
 
 /**
