@@ -444,6 +444,15 @@ describe('a fork of a fork whose middle file is gone', () => {
     const pageAgain = await readFile(join(again.out, lastAgain?.page as string), 'utf8');
     expect(pageAgain).toContain('4 entries copied from another session, counted in “Origin prompt ONE” and 1 other session</summary>');
     expect(pageAgain).toContain(`(marked “copied”): <a href="../${originAgain?.page}">Origin prompt ONE</a>, <a href="../${sibling?.page}">Sibling prompt</a>.</p>`);
+    // The first session lists both as its copies (they linked to it, and it to neither); the
+    // sibling lists none: the fork holds what it copied of the gone file, not of the sibling.
+    const copiesOn = async (session: typeof originAgain) => {
+      const html = await readFile(join(again.out, session?.page as string), 'utf8');
+      const list = /Forked or copied into:<\/p>\n\s*<ul>([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? '';
+      return Array.from(list.matchAll(/href="\.\.\/([^"]+)"/g), (m) => m[1]).sort();
+    };
+    expect(await copiesOn(originAgain)).toEqual([lastAgain?.page, sibling?.page].sort());
+    expect(await copiesOn(sibling)).toEqual([]);
   });
 });
 

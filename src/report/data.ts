@@ -288,9 +288,19 @@ export function buildReportData(
     return claims.hostOf.get(held) ?? held;
   };
   // A copy whose origin is missing (a fork of a fork whose middle file is gone) links to the
-  // sessions counting what it copied: each lists it among its copies in turn.
+  // sessions counting what it copied: each lists it among its copies in turn, but a sibling (a
+  // copy of the same missing origin, which holds the entries first), copied from no such thing.
+  const missingOriginOf = (key: SessionKey) => {
+    const ledger = claims.missingOrigin.has(key) ? byKey.get(key) : undefined;
+    return ledger === undefined ? null : (ledger.parentFile ?? ledger.parentSessionId);
+  };
   const copiesCountedIn = new Map<SessionKey, SessionKey[]>();
-  for (const [copy, holders] of claims.countedIn) for (const holder of holders) copiesCountedIn.set(holder, [...(copiesCountedIn.get(holder) ?? []), copy]);
+  for (const [copy, holders] of claims.countedIn) {
+    for (const holder of holders) {
+      const sibling = missingOriginOf(holder) !== null && missingOriginOf(holder) === missingOriginOf(copy);
+      if (!sibling) copiesCountedIn.set(holder, [...(copiesCountedIn.get(holder) ?? []), copy]);
+    }
+  }
   /** The copies taken from any file this session shows, each once, as the sessions that show them. */
   const copiesShownBy = (parts: readonly CountedPart[], own: SessionKey): SessionKey[] => {
     const files = parts.flatMap((part) => [part.ledger.key, ...(claims.duplicatesOf.get(part.ledger.key) ?? [])]);
