@@ -940,23 +940,51 @@ export function withLineage(html: string, section: string): string {
   return facts === null ? html : `${html.slice(0, facts.index + facts[0].length)}${section}${html.slice(facts.index + facts[0].length)}`;
 }
 
+/** An entry of a page as an earlier build wrote it: its HTML, and the first anchor in it (its own). */
+export interface KeptEntry {
+  anchor: string | null;
+  html: string;
+}
+
 /**
  * The sub-agent transcripts an earlier build's pages of a session show (`pages`, its parts in
- * order), by their files' paths as the pages show them (HTML): one carried on from part to part
- * is joined. Kept for a sub-agent whose file is gone when its session's pages are written again.
+ * order), by their files' paths as the pages show them (HTML), each cut into its entries (a
+ * section carried on from part to part joined): kept for a sub-agent whose file is gone when its
+ * session's pages are written again, placed in parts entry by entry as written ones are.
  */
-export function keptTranscripts(pages: readonly string[]): Map<string, string> {
-  const found = new Map<string, string[]>();
+export function keptTranscripts(pages: readonly string[]): Map<string, KeptEntry[]> {
+  const found = new Map<string, KeptEntry[] | null>();
   // The markup the session template writes around a sub-agent's transcript; the entries inside
-  // escape every text of the session, so none of them can close it early.
-  const transcript = /<summary>transcript · <span class="path">([^<]*)<\/span><\/summary>\n {4}<ol class="conversation">\n([\s\S]*?)\n? {4}<\/ol>\n {2}<\/details>\n<\/section>/g;
+  // escape every text of the session, so none of them can close it early. One whose end is lost
+  // (the page damaged since) would run on into the next section: it stops there, not kept.
+  const transcript = /<summary>transcript · <span class="path">([^<]*)<\/span><\/summary>\n {4}<ol class="conversation">\n((?:(?!<section)[\s\S])*?)\n? {4}<\/ol>\n {2}<\/details>\n<\/section>/g;
   for (const html of pages) {
-    for (const [, path, entries] of html.matchAll(transcript)) {
-      if (path === undefined || entries === undefined || entries.trim() === '') continue;
-      found.set(path, [...(found.get(path) ?? []), entries]);
+    for (const [, path, block] of html.matchAll(transcript)) {
+      if (path === undefined || block === undefined || block.trim() === '') continue;
+      const entries = entriesOf(block);
+      const before = found.get(path);
+      found.set(path, before === null || entries === null ? null : [...(before ?? []), ...entries]);
     }
   }
-  return new Map([...found].map(([path, runs]) => [path, runs.join('\n')]));
+  return new Map([...found].flatMap(([path, entries]) => (entries === null || entries.length === 0 ? [] : [[path, entries] as const])));
+}
+
+/** A section's entries, as the template writes them one after another: each a list item, lists within it closed. Null for markup cut short. */
+function entriesOf(block: string): KeptEntry[] | null {
+  const entries: KeptEntry[] = [];
+  let depth = 0;
+  let start = 0;
+  for (const tag of block.matchAll(/<li[\s>]|<\/li>/g)) {
+    if (tag[0] !== '</li>') {
+      if (depth++ === 0) start = tag.index;
+      continue;
+    }
+    if (--depth < 0) return null;
+    if (depth > 0) continue;
+    const html = block.slice(start, tag.index + tag[0].length);
+    entries.push({ anchor: / id="([^"]*)"/.exec(html)?.[1] ?? null, html });
+  }
+  return depth === 0 ? entries : null;
 }
 
 /**

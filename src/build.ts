@@ -631,12 +631,12 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     const html = await Promise.all(before.pages.map((p) => folder.previous(p)));
     const shown = keptTranscripts(html.flatMap((page) => (page === null ? [] : [page.toString('utf8')])));
     return gone.flatMap((sub): KeptTranscript[] => {
-      const html = shown.get(escapeHtml(sub.ledger.path));
-      if (html === undefined) return [];
+      const entries = shown.get(escapeHtml(sub.ledger.path));
+      if (entries === undefined) return [];
       // What the index found in it then: the items whose anchors it holds.
-      const anchors = new Set(Array.from(html.matchAll(/ id="([^"]*)"/g), (id) => id[1]));
+      const anchors = new Set(entries.flatMap((entry) => Array.from(entry.html.matchAll(/ id="([^"]*)"/g), (id) => id[1])));
       const search = before.search.filter((item) => item.kind === 'subagent' && anchors.has(item.href.slice(item.href.indexOf('#') + 1)));
-      return [{ key: sub.key, html, search }];
+      return [{ key: sub.key, entries, search }];
     });
   };
   const { stamp } = sink;

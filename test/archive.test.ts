@@ -8,7 +8,7 @@ import { cp, mkdir, readdir, readFile, rename, rm, stat, symlink, utimes, writeF
 import { basename, dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { archivedLedgerPath, pathHash, RECORDS_PATH } from '../src/archive.js';
+import { archivedLedgerPath, keptTranscripts, pathHash, RECORDS_PATH } from '../src/archive.js';
 import { build } from '../src/build.js';
 import { parsePeriod, type Scope } from '../src/ledger/scope.js';
 import { summarySchema, type Summary } from '../src/report/schema.js';
@@ -1215,10 +1215,21 @@ describe('the archive', () => {
   // there, the session's page was written again without the transcript, lost for good.
   it('keeps a Claude Code sub-agent whose file is gone in its session, its transcript as shown before', async () => {
     const { input, out, run } = await setUp(join(FIXTURES, 'claude'));
+    // The sub-agent commits: the session's Commits list links to the call, wherever it is shown.
+    const subagentFile = join(input, 'projects', '-home-ana-shop', '11111111-1111-4111-8111-111111111111', 'subagents', 'agent-a9f8e7d6c5.jsonl');
+    const line = { parentUuid: 's-a2', isSidechain: true, cwd: '/home/ana/shop', sessionId: '11111111-1111-4111-8111-111111111111', version: '2.1.30', agentId: 'a9f8e7d6c5' };
+    const commit = [
+      { ...line, type: 'assistant', uuid: 's-a3', timestamp: '2026-03-02T10:10:02.000Z', requestId: 'req_S2', message: { id: 'msg_S2', role: 'assistant', model: 'claude-haiku-4-5-20251001', content: [{ type: 'tool_use', id: 'toolu_c1', name: 'Bash', input: { command: 'git commit -am "Fix total"' } }], stop_reason: 'tool_use', usage: { input_tokens: 10, output_tokens: 5 } } },
+      { ...line, parentUuid: 's-a3', type: 'user', uuid: 's-u3', timestamp: '2026-03-02T10:10:03.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_c1', content: '[main 1a2b3c4] Fix total' }] } },
+    ];
+    await writeFile(subagentFile, `${(await readFile(subagentFile, 'utf8')).trimEnd()}\n${commit.map((c) => JSON.stringify(c)).join('\n')}\n`);
     const first = await run();
     const subagents = (await readdir(input, { recursive: true })).filter((f) => /subagents\/agent-[^/]*\.jsonl$/.test(f));
     expect(subagents.length).toBeGreaterThan(0);
     const host = first.sessions.find((s) => s.id === '11111111-1111-4111-8111-111111111111');
+    const commitLink = /<a href="#(e-[^"]*)"><code>\[main 1a2b3c4\] Fix total<\/code><\/a>/;
+    const linked = commitLink.exec(await readFile(join(out, host?.page as string), 'utf8'))?.[1];
+    expect(linked).toBeDefined();
     const pageOf = async () => readFile(join(out, host?.page as string), 'utf8');
     const subagentSaid = 'total() is called in checkout.ts only.';
     const times = (await pageOf()).split(subagentSaid).length;
@@ -1229,6 +1240,8 @@ describe('the archive', () => {
     expect(second.diagnostics.byReason['page-failed']).toBeUndefined();
     expect(await pageOf()).toContain('its file is no longer present, so its transcript is as an earlier build of this report showed it');
     expect((await pageOf()).split(subagentSaid)).toHaveLength(times);
+    expect(commitLink.exec(await pageOf())?.[1]).toBe(linked);
+    expect(await pageOf()).toContain(`id="${linked}"`);
     // Found by the search box too, at its place.
     const shards = async () => (await Promise.all((await readdir(join(out, 'search'))).map((f) => readFile(join(out, 'search', f), 'utf8')))).join('');
     expect(await shards()).toContain(subagentSaid.slice(0, 20));
@@ -1242,6 +1255,42 @@ describe('the archive', () => {
     expect(page.split(subagentSaid)).toHaveLength(times);
     expect(await shards()).toContain(subagentSaid.slice(0, 20));
     expect(liveMarkup(page)).toEqual([]);
+    // With the earlier pages lost too, nothing is kept to show: the commit is named, linked nowhere.
+    await rm(join(out, host?.page as string));
+    await run({ day: 4 });
+    const bare = await pageOf();
+    expect(bare).toContain('so its transcript is not shown');
+    expect(bare).toContain('<li><span class="badge tone-label">landed</span> <code>[main 1a2b3c4] Fix total</code></li>');
+  });
+});
+
+// The transcript of a gone sub-agent file as the last build's pages showed it, taken back from
+// them (what the session template writes around it: see templates/session.eta).
+describe('keptTranscripts', () => {
+  const section = (id: string, path: string, items: string) =>
+    `<section class="subagent-files" id="${id}">\n  <h2>Sub-agent: x</h2>\n  <p class="note">n.</p>\n  <details class="subagent-file">\n    <summary>transcript · <span class="path">${path}</span></summary>\n    <ol class="conversation">\n${items}\n    </ol>\n  </details>\n</section>\n`;
+  const entry = (id: string, body = 'said') => `<li class="entry kind-reply" id="${id}"><div>${body}</div></li>`;
+  const run = (ids: string[]) => `<li class="copied-run"><details><summary>2 entries copied</summary><ol class="conversation nested">\n${ids.map((id) => entry(id)).join('\n')}\n</ol></details></li>`;
+
+  it('takes each entry apart, a list inside one and a folded run of copies each staying whole', () => {
+    const page = section('subagent-1', '/a/agent-1.jsonl', [entry('e-1', '<ul><li>one</li><li>two</li></ul>'), run(['e-2', 'e-3']), entry('e-4')].join('\n'));
+    const kept = keptTranscripts([page]).get('/a/agent-1.jsonl');
+    expect(kept?.map((e) => e.anchor)).toEqual(['e-1', 'e-2', 'e-4']);
+    expect(kept?.[0]?.html).toBe(entry('e-1', '<ul><li>one</li><li>two</li></ul>'));
+    expect(kept?.[1]?.html).toBe(run(['e-2', 'e-3']));
+  });
+
+  // Regressions (a hostile look at keeping them): a transcript carried on into a page's next part
+  // was kept as one entry, never cut into parts again (a 7 MB part); a page whose transcript had
+  // lost its end ran on into the next section, shown twice.
+  it('joins a transcript carried on from part to part, and keeps none from a page cut short', () => {
+    const parts = [section('subagent-1', '/a/agent-1.jsonl', entry('e-1')), section('subagent-1-part-2', '/a/agent-1.jsonl', entry('e-2'))];
+    expect(keptTranscripts(parts).get('/a/agent-1.jsonl')?.map((e) => e.anchor)).toEqual(['e-1', 'e-2']);
+    const cut = section('subagent-1', '/a/agent-1.jsonl', entry('e-1')).replace('    </ol>\n  </details>\n</section>', '') + section('subagent-2', '/a/agent-2.jsonl', entry('e-9'));
+    const kept = keptTranscripts([cut]);
+    expect(kept.has('/a/agent-1.jsonl')).toBe(false);
+    expect(kept.get('/a/agent-2.jsonl')?.map((e) => e.anchor)).toEqual(['e-9']);
+    expect(keptTranscripts([section('subagent-1', '/a/agent-1.jsonl', '<li class="entry" id="e-1"><div>cut')]).size).toBe(0);
   });
 });
 

@@ -11,7 +11,7 @@ import { SOURCE_NAMES, type Block, type Entry, type EntryOf, type SessionFile, t
 import { anchorOf, anchorOfId, blockText, callAnchor, entryView, FILES_ANCHOR, toolCallsOf, type ConversationContext, type EntryView, type ForkLink } from './conversation.js';
 import { highlightBudget, type HighlightBudget } from './highlight.js';
 import { totalTokens, type SessionData, type SessionLink, type SubagentData, type ToolTotals, type UsageTotals } from './data.js';
-import { countedTimeOf, EMPTY_PROMPT, IMAGE_PROMPT, shorten, type SessionKey } from '../ledger/ledger.js';
+import { countedTimeOf, EMPTY_PROMPT, IMAGE_PROMPT, shorten, type SessionKey, type SessionLedger } from '../ledger/ledger.js';
 import { isPlainObject } from '../sources/json-line.js';
 import { unpackEntries } from '../ledger/packed-entries.js';
 import { formatCount, formatDateTime, formatDay, formatDuration, formatTime, formatUsd, plural, type TimeFormat } from './format.js';
@@ -86,7 +86,8 @@ export interface ToolsView {
   /** The id of the files' table: search results for a file lead there. */
   filesAnchor: string;
   files: { path: string; actions: string; added: string; removed: string }[];
-  commits: { text: string; landed: boolean; href: string }[];
+  /** `href`: null when the page does not show the commit's entry (a gone sub-agent file's). */
+  commits: { text: string; landed: boolean; href: string | null }[];
 }
 
 export interface LineageLink {
@@ -155,8 +156,8 @@ export interface PageContext {
   /** The content of this session's sub-agent files, by key. */
   /** Null when the sub-agent's file is gone (kept from an earlier build): its numbers count. */
   subagentFile: (key: SessionKey) => SessionFile | null;
-  /** The transcript's HTML an earlier build wrote of a sub-agent whose file is gone, when its pages held it. */
-  keptTranscript?: (key: SessionKey) => string | null;
+  /** The transcript's entries an earlier build wrote of a sub-agent whose file is gone, when its pages held it. */
+  keptTranscript?: (key: SessionKey) => readonly { anchor: string | null; html: string }[] | null;
   pages: PageMap;
   time: TimeFormat;
   price: Pricer;
@@ -325,7 +326,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
       ? 'This session counts no usage record in this report: those its files hold are counted in the session they were copied from, or lie outside the period.'
       : 'No usage recorded: the agent wrote no token counts for this session, so its tokens and cost are unknown, not zero.',
     models: modelsTable(session.byModel),
-    tools: toolsView(session.tools),
+    tools: toolsView(session.tools, commitsShown(session.tools, [file, ...subagentFiles], session.subagents.map((sub, i) => (subagentFiles[i] ? null : (ctx.keptTranscript?.(sub.key) ?? null))))),
     treeSvg: treeSvg(tree, branches, { hrefOf: (e) => '#' + anchorOf(e), copied, describe: describeEntry }),
     treeNote: treeNote(tree.roots.length, tree.orphans.length, branches.length),
     sections: [
@@ -512,11 +513,11 @@ function subagentFileView(
     tally.outputPartial > 0 ? 'output possibly partial' : '',
     failed > 0 ? plural(failed, 'failed request') : '',
     aborted > 0 ? plural(aborted, 'stopped request') : '',
-    file === null ? `its file ${sub.ledger.fileThere ? 'no longer reads as it (emptied or damaged)' : 'is no longer present'}, ${kept === null ? 'so its transcript is not shown' : 'so its transcript is as an earlier build of this report showed it (its times in that build’s zone)'}` : '',
+    file === null ? `its file ${goneWords(sub.ledger)}, ${kept === null ? 'so its transcript is not shown' : 'so its transcript is as an earlier build of this report showed it (its times in that build’s zone, its marks of what lay outside a period that build’s)'}` : '',
   ].filter(Boolean);
   // A spawned thread's replay of the history it was started from: the parent's, shown above.
   const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: startedBy, summary: summary.join(' · '), copiedFrom: 'the parent session, counted there' };
-  if (file === null) return { ...section, file: sub.ledger.path, entries: kept === null ? [] : [keptEntry(`${section.id}-kept`, kept)] };
+  if (file === null) return { ...section, file: sub.ledger.path, entries: (kept ?? []).map((entry, i) => keptEntry(entry.anchor ?? `${section.id}-kept-${i}`, entry.html)) };
   const byId = new Map(file.entries.map((e) => [e.id, e]));
   const conversation: ConversationContext = {
     ...parent,
@@ -535,7 +536,13 @@ function subagentFileView(
   return { ...section, file: file.path, entries: file.entries.map((entry) => sectionEntry(entry, conversation)) };
 }
 
-/** A transcript an earlier build rendered, standing as one entry of its section. */
+/** Why a sub-agent's file is not read: gone, or there but no longer the file the archive holds. */
+function goneWords(ledger: SessionLedger): string {
+  if (ledger.fileHoldsLess) return 'holds less than when it was archived (cut short, or an older copy put back)';
+  return ledger.fileThere ? 'no longer reads as it (emptied or damaged)' : 'is no longer present';
+}
+
+/** An entry of a transcript an earlier build rendered, as it wrote it. */
 function keptEntry(anchor: string, html: string): SectionEntry {
   return {
     anchor,
@@ -624,7 +631,20 @@ function branchView(branch: Branch, ctx: ConversationContext, copiedFrom: string
   };
 }
 
-function toolsView(tools: ToolTotals): ToolsView | null {
+/**
+ * The entries of commits the page shows, by id: not a gone sub-agent file's whose transcript is
+ * not shown (a link to it would lead nowhere). Looked for by the few commits, not by every entry.
+ */
+function commitsShown(tools: ToolTotals, files: readonly (SessionFile | null)[], kept: readonly (readonly { html: string }[] | null)[]): Set<string> {
+  const wanted = new Set(tools.commits.map((c) => c.entryId));
+  const shown = new Set<string>();
+  if (wanted.size === 0) return shown;
+  for (const file of files) for (const entry of file?.entries ?? []) if (wanted.has(entry.id)) shown.add(entry.id);
+  for (const id of wanted) if (kept.some((entries) => entries?.some((entry) => entry.html.includes(` id="${anchorOfId(id)}"`)))) shown.add(id);
+  return shown;
+}
+
+function toolsView(tools: ToolTotals, shown: ReadonlySet<string>): ToolsView | null {
   if (tools.calls === 0 && tools.commits.length === 0) return null;
   const landed = tools.commits.filter((c) => c.landed).length;
   const summary = [
@@ -647,7 +667,7 @@ function toolsView(tools: ToolTotals): ToolsView | null {
     commits: tools.commits.map((c) => ({
       text: c.line ?? `git commit${c.message ? ` -m ${JSON.stringify(c.message)}` : ''} (git printed no commit line)`,
       landed: c.landed,
-      href: `#${anchorOfId(c.entryId)}`,
+      href: shown.has(c.entryId) ? `#${anchorOfId(c.entryId)}` : null,
     })),
   };
 }

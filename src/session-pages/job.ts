@@ -25,7 +25,7 @@ import { openEntrySpool } from '../output/entry-spool.js';
 import { createSharer, type ShareOptions, type Sharer } from '../share/share.js';
 import { priceHintsFrom, type LocalProviders } from '../sources/registry.js';
 import type { SessionFile, Source } from '../types.js';
-import { archivedLedgerPath, archivedNow, archiveFiles, pathNamer, type Archiving, type PathNamer } from '../archive.js';
+import { archivedLedgerPath, archivedNow, archiveFiles, pathNamer, type Archiving, type KeptEntry, type PathNamer } from '../archive.js';
 
 /** What every session's pages are made with: given to each thread once. */
 export interface PagesSetup {
@@ -62,8 +62,8 @@ export interface PagesTask {
 
 export interface KeptTranscript {
   key: SessionKey;
-  html: string;
-  /** Their href's anchors are in `html`; their pages, the last build's. */
+  entries: KeptEntry[];
+  /** Their href's anchors are in `entries`; their pages, the last build's. */
   search: SessionSearchItem[];
 }
 
@@ -110,7 +110,7 @@ export function pagesJob(setup: PagesSetup): PagesJob {
     if (file === null) throw new Error('its file is gone');
     const subagentFiles = new Map<SessionKey, SessionFile | null>();
     for (const sub of session.subagents) subagentFiles.set(sub.key, await contentOf(sub.key));
-    const keptTranscripts = new Map((task.keptTranscripts ?? []).map((kept) => [kept.key, kept.html]));
+    const keptTranscripts = new Map((task.keptTranscripts ?? []).map((kept) => [kept.key, kept.entries]));
     const page = pages.session(session.key);
     const view = sessionPageView(file, session, {
       subagentFile: (key) => subagentFiles.get(key) ?? null,
@@ -153,19 +153,24 @@ export function pagesJob(setup: PagesSetup): PagesJob {
   };
 }
 
-/** What the index held of kept transcripts, each pointed at the part its transcript is on now. */
+/** What the index held of kept transcripts, each item pointed at the part its entry is on now. */
 function keptSearchItems(view: SessionPageView, entryPages: EntryPages, kept: readonly KeptTranscript[]): SessionSearchItem[] {
   if (kept.length === 0) return [];
+  // Every anchor in a kept entry (a folded run of copied entries holds several) is on its part.
   const pageOf = new Map<string, string>();
   for (const section of view.sections) {
-    const first = section.entries[0];
-    const at = first === undefined ? undefined : entryPages.get(first.anchor);
-    if (first?.kept !== undefined && at !== undefined) pageOf.set(first.kept, at);
+    for (const entry of section.entries) {
+      const at = entry.kept === undefined ? undefined : entryPages.get(entry.anchor);
+      if (at !== undefined) for (const [, id] of (entry.kept as string).matchAll(/ id="([^"]*)"/g)) pageOf.set(id as string, at);
+    }
   }
-  return kept.flatMap(({ html, search }) => {
-    const at = pageOf.get(html);
-    return at === undefined ? [] : search.map((item) => ({ ...item, href: `${at}${item.href.slice(item.href.indexOf('#'))}` }));
-  });
+  return kept.flatMap(({ search }) =>
+    search.flatMap((item) => {
+      const anchor = item.href.slice(item.href.indexOf('#') + 1);
+      const at = pageOf.get(anchor);
+      return at === undefined ? [] : [{ ...item, href: `${at}#${anchor}` }];
+    }),
+  );
 }
 
 /**
