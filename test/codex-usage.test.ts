@@ -35,22 +35,6 @@ async function summaryOf(folder: string): Promise<Summary> {
 }
 
 describe('Codex usage in stats', () => {
-  // Regression (a review of Codex against its format): a fork read without the thread it copied
-  // counts the copied history, as any copy whose origin is not read does; Codex writes that history
-  // again stamped with the fork's time, and its spend landed on the fork's day (a report of June 5
-  // held the $0.135 spent on June 1). A copied line is dated at the copied thread's start.
-  it('dates a fork\'s copied history at the start of the thread it copied, its file read or not', async () => {
-    const byDay = (rows: { key: string; tokens: { input: number }; cost: { bough: number | null } }[]) => rows.map((row) => [row.key, row.tokens.input, row.cost.bough]);
-    const alone = await statsBy(join('fork-dated-by-origin', 'fork'), 'day');
-    const both = await statsBy('fork-dated-by-origin', 'day');
-    for (const { rows } of [alone, both]) {
-      expect(byDay(rows)).toEqual([
-        ['2026-06-01', 100_000, 0.135],
-        ['2026-06-05', 10_000, 0.0135],
-      ]);
-    }
-  });
-
   // Regression: two token_count events swapped in the file (lower totals, timed earlier, after
   // higher ones) were taken for a restart: the higher totals' usage was counted again, unsaid.
   it('counts running totals written out of order once, and says so', async () => {

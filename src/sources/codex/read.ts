@@ -222,11 +222,6 @@ interface CodexContext {
   openTurn: string | null;
   /** Reading another thread's history copied here (after its meta), until this thread's own settings or a turn begun inside another's. */
   replaying: boolean;
-  /**
-   * While a replay's burst lasts: when it began (the copied meta's write time) and when the thread
-   * it copies began, the time its lines are dated at (see replayTime).
-   */
-  replayBurst: { from: number; dated: number } | null;
   /** The last damaged token_count as written, so that its re-emit is not counted again. */
   lastDamaged: string | null;
   startedAt: number | null;
@@ -287,7 +282,6 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     turnNamed: false,
     openTurn: null,
     replaying: false,
-    replayBurst: null,
     lastDamaged: null,
     startedAt: null,
   };
@@ -406,7 +400,7 @@ function addRecord(ctx: CodexContext, record: Record<string, unknown>, line: num
     ctx.diagnostics.push(invalidRecord(ctx.file, line, 'record', envelope.error));
     return;
   }
-  const time = replayTime(ctx, recordTime(envelope.data.timestamp, ctx, line));
+  const time = recordTime(envelope.data.timestamp, ctx, line);
   const payload = envelope.data.payload;
   if (SKIPPED_TYPES.has(type)) return;
   if (!isPlainObject(payload)) {
@@ -531,35 +525,9 @@ function sessionMeta(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   if (!ctx.copied.has(meta.id)) ctx.copied.set(meta.id, meta);
   if (!ctx.pastMetas && !ctx.leadingCopies.includes(meta.id)) ctx.leadingCopies.push(meta.id);
   ctx.replaying = true;
-  // The first meta of the copied history leading the file dates its burst (a copy of a copy
-  // replays what its origin copied too, all of it done before the origin began); one met later
-  // is left as written, after running totals of the thread's own times.
-  const began = parseTime(meta.timestamp);
-  const dated = !ctx.pastMetas && ctx.replayBurst === null && time !== null && began !== null && began <= time ? began : null;
-  if (dated !== null) ctx.replayBurst = { from: time as number, dated };
   closeReply(ctx);
-  add(ctx, payload, at, dated ?? time, notice('copied history', 'info', `history copied from thread ${meta.id}`, []));
+  add(ctx, payload, at, time, notice('copied history', 'info', `history copied from thread ${meta.id}`, []));
 }
-
-/**
- * A fork or a spawned child writes the history it copies again, each line stamped with the time
- * of the copy, in a burst of a second or less (formats/codex.md §9). What those lines record was
- * done in the thread copied, before it: a line of the burst is dated at the start of that thread
- * (the best the copy tells), so that, counted here because that thread's file is not read, its
- * spend falls in the copied thread's days, not in the fork's. Keys leave write times out, so a
- * copy still matches its origin's lines.
- */
-function replayTime(ctx: CodexContext, time: number | null): number | null {
-  const burst = ctx.replayBurst;
-  if (burst === null || time === null) return time;
-  if (ctx.replaying && time >= burst.from && time - burst.from < REPLAY_BURST_MS) return burst.dated;
-  // The thread's own lines have begun: no later line is the copy's.
-  ctx.replayBurst = null;
-  return time;
-}
-
-/** How long a copy's burst of copied lines may last: Codex writes them at once (ccusage takes the same second). */
-const REPLAY_BURST_MS = 1000;
 
 function turnContext(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null): void {
   const r = parse(ctx, raw.rawTurnContext, payload, at.line, 'turn_context');
