@@ -35,6 +35,26 @@ async function summaryOf(folder: string): Promise<Summary> {
 }
 
 describe('Codex usage in stats', () => {
+  // Regression (a review of Codex against its format): a fork read without the thread it copied
+  // counts the copied history, as any copy whose origin is not read does; Codex writes that history
+  // again stamped with the fork's time, and its spend landed on the fork's day (a report of June 5
+  // held the $0.135 spent on June 1). Where the file marks the copy's end (0.169's settings of the
+  // thread's own), the copy is dated at the copied thread's start. Where it does not (earlier
+  // builds), the fork's own first turn, within the same second, cannot be told from the copy: as
+  // written (a first try dated it with the copy, a day early; a hostile look at it).
+  it('dates a fork\'s copied history at the start of the thread it copied where the file marks the copy\'s end', async () => {
+    const byDay = (rows: { key: string; tokens: { input: number }; cost: { bough: number | null }; prompts: number | null }[]) => rows.map((row) => [row.key, row.tokens.input, row.cost.bough, row.prompts]);
+    expect(byDay((await statsBy(join('fork-dated-by-origin', 'fork'), 'day')).rows)).toEqual([
+      ['2026-06-01', 100_000, 0.135, 1],
+      ['2026-06-05', 10_000, 0.0135, 1],
+    ]);
+    expect(byDay((await statsBy(join('fork-dated-by-origin', 'fork-unmarked'), 'day')).rows)).toEqual([['2026-06-05', 110_000, 0.1485, 2]]);
+    expect(byDay((await statsBy('fork-dated-by-origin', 'day')).rows)).toEqual([
+      ['2026-06-01', 100_000, 0.135, 1],
+      ['2026-06-05', 20_000, 0.027, 2],
+    ]);
+  });
+
   // Regression: two token_count events swapped in the file (lower totals, timed earlier, after
   // higher ones) were taken for a restart: the higher totals' usage was counted again, unsaid.
   it('counts running totals written out of order once, and says so', async () => {

@@ -222,6 +222,11 @@ interface CodexContext {
   openTurn: string | null;
   /** Reading another thread's history copied here (after its meta), until this thread's own settings or a turn begun inside another's. */
   replaying: boolean;
+  /**
+   * A copied history leading the file: the start of the thread it copies, and where in `drafts`
+   * and `usages` it began (see datedCopy).
+   */
+  copyStart: { dated: number; drafts: number; usages: number } | null;
   /** The last damaged token_count as written, so that its re-emit is not counted again. */
   lastDamaged: string | null;
   startedAt: number | null;
@@ -282,6 +287,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     turnNamed: false,
     openTurn: null,
     replaying: false,
+    copyStart: null,
     lastDamaged: null,
     startedAt: null,
   };
@@ -526,7 +532,28 @@ function sessionMeta(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   if (!ctx.pastMetas && !ctx.leadingCopies.includes(meta.id)) ctx.leadingCopies.push(meta.id);
   ctx.replaying = true;
   closeReply(ctx);
+  // The first copied meta leading the file: a copy of a copy replays what its origin copied too,
+  // all of it done before its origin began.
+  const began = parseTime(meta.timestamp);
+  if (!ctx.pastMetas && ctx.copyStart === null && began !== null && (time === null || began <= time)) ctx.copyStart = { dated: began, drafts: ctx.drafts.length, usages: ctx.usages.length };
   add(ctx, payload, at, time, notice('copied history', 'info', `history copied from thread ${meta.id}`, []));
+}
+
+/**
+ * A fork or a spawned child writes the history it copies again, each line stamped with the time
+ * of the copy (formats/codex.md §9): read without the thread it copied, that history's spend would
+ * fall on the copy's day. What it records was done in that thread, before it: dated at its start
+ * (the best the copy tells), once the file marks where the copy ends (0.169 and later: the
+ * thread's own settings, or its first turn begun inside another's). Earlier builds mark no end,
+ * and a thread's own first lines may follow its copy within the same second: left as written.
+ * Keys leave write times out, so a copy still matches its origin's lines.
+ */
+function datedCopy(ctx: CodexContext): void {
+  const copy = ctx.copyStart;
+  if (copy === null) return;
+  ctx.copyStart = null;
+  for (const draft of ctx.drafts.slice(copy.drafts)) draft.entry.timestamp = copy.dated;
+  for (const { usage } of ctx.usages.slice(copy.usages)) usage.timestamp = copy.dated;
 }
 
 function turnContext(ctx: CodexContext, payload: Record<string, unknown>, at: Place, time: number | null): void {
@@ -883,6 +910,7 @@ function handleEvent(ctx: CodexContext, event: Record<string, unknown>, at: Plac
       if (ctx.replaying && ctx.own !== null && event['thread_id'] === ctx.own.id) {
         ctx.replaying = false;
         ctx.openTurn = null;
+        datedCopy(ctx);
       }
       // 0.169 and later say the thread's service tier as it is set: fast mode is OpenAI's priority
       // tier, and flex its own, each billed at its own rates. A settings event that leaves it out
@@ -1657,7 +1685,10 @@ function turnWithoutEnd(ctx: CodexContext, event: Record<string, unknown>, at: P
   const attribution = event['turn_attribution'];
   if (!isPlainObject(attribution)) return;
   const replayed = ctx.replaying;
-  if (typeof attribution['parent_turn_id'] === 'string' && attribution['parent_turn_id'] !== '') ctx.replaying = false;
+  if (typeof attribution['parent_turn_id'] === 'string' && attribution['parent_turn_id'] !== '' && ctx.replaying) {
+    ctx.replaying = false;
+    datedCopy(ctx);
+  }
   if (ctx.openTurn === null || replayed || attribution['parent_turn_id'] === ctx.openTurn) return;
   // Keyed by the turn it ends: the line it is said at is the next turn's start.
   turnStopped(ctx, { type: 'turn_without_end', turn_id: ctx.openTurn }, at, time, 'process stopped', 'turn ended without its end recorded: Codex stopped during it (killed, or it crashed)');
