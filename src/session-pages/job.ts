@@ -160,8 +160,9 @@ function keptSearchItems(view: SessionPageView, entryPages: EntryPages, kept: re
   const pageOf = new Map<string, string>();
   for (const section of view.sections) {
     for (const entry of section.entries) {
-      const at = entry.kept === undefined ? undefined : entryPages.get(entry.anchor);
-      if (at !== undefined) for (const [, id] of (entry.kept as string).matchAll(/ id="([^"]*)"/g)) pageOf.set(id as string, at);
+      const at = entryPages.get(entry.anchor);
+      if (entry.kept === undefined || at === undefined) continue;
+      for (const [, id] of entry.kept.matchAll(/ id="([^"]*)"/g)) if (id !== undefined) pageOf.set(id, at);
     }
   }
   return kept.flatMap(({ search }) =>
