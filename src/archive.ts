@@ -940,9 +940,9 @@ export function withLineage(html: string, section: string): string {
   return facts === null ? html : `${html.slice(0, facts.index + facts[0].length)}${section}${html.slice(facts.index + facts[0].length)}`;
 }
 
-/** An entry of a page as an earlier build wrote it: its HTML, and the first anchor in it (its own). */
+/** An entry of a page as an earlier build wrote it: its HTML, and the anchors in it, its own first (a folded run of copies holds several). */
 export interface KeptEntry {
-  anchor: string | null;
+  anchors: string[];
   html: string;
 }
 
@@ -982,7 +982,7 @@ function entriesOf(block: string): KeptEntry[] | null {
     if (--depth < 0) return null;
     if (depth > 0) continue;
     const html = block.slice(start, tag.index + tag[0].length);
-    entries.push({ anchor: / id="([^"]*)"/.exec(html)?.[1] ?? null, html });
+    entries.push({ anchors: Array.from(html.matchAll(/ id="([^"]*)"/g), (id) => id[1] as string), html });
   }
   return depth === 0 ? entries : null;
 }

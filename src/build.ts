@@ -634,7 +634,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       const entries = shown.get(escapeHtml(sub.ledger.path));
       if (entries === undefined) return [];
       // What the index found in it then: the items whose anchors it holds.
-      const anchors = new Set(entries.flatMap((entry) => Array.from(entry.html.matchAll(/ id="([^"]*)"/g), (id) => id[1])));
+      const anchors = new Set(entries.flatMap((entry) => entry.anchors));
       const search = before.search.filter((item) => item.kind === 'subagent' && anchors.has(item.href.slice(item.href.indexOf('#') + 1)));
       return [{ key: sub.key, entries, search }];
     });

@@ -1275,7 +1275,7 @@ describe('keptTranscripts', () => {
   it('takes each entry apart, a list inside one and a folded run of copies each staying whole', () => {
     const page = section('subagent-1', '/a/agent-1.jsonl', [entry('e-1', '<ul><li>one</li><li>two</li></ul>'), run(['e-2', 'e-3']), entry('e-4')].join('\n'));
     const kept = keptTranscripts([page]).get('/a/agent-1.jsonl');
-    expect(kept?.map((e) => e.anchor)).toEqual(['e-1', 'e-2', 'e-4']);
+    expect(kept?.map((e) => e.anchors[0])).toEqual(['e-1', 'e-2', 'e-4']);
     expect(kept?.[0]?.html).toBe(entry('e-1', '<ul><li>one</li><li>two</li></ul>'));
     expect(kept?.[1]?.html).toBe(run(['e-2', 'e-3']));
   });
@@ -1285,11 +1285,11 @@ describe('keptTranscripts', () => {
   // lost its end ran on into the next section, shown twice.
   it('joins a transcript carried on from part to part, and keeps none from a page cut short', () => {
     const parts = [section('subagent-1', '/a/agent-1.jsonl', entry('e-1')), section('subagent-1-part-2', '/a/agent-1.jsonl', entry('e-2'))];
-    expect(keptTranscripts(parts).get('/a/agent-1.jsonl')?.map((e) => e.anchor)).toEqual(['e-1', 'e-2']);
+    expect(keptTranscripts(parts).get('/a/agent-1.jsonl')?.map((e) => e.anchors[0])).toEqual(['e-1', 'e-2']);
     const cut = section('subagent-1', '/a/agent-1.jsonl', entry('e-1')).replace('    </ol>\n  </details>\n</section>', '') + section('subagent-2', '/a/agent-2.jsonl', entry('e-9'));
     const kept = keptTranscripts([cut]);
     expect(kept.has('/a/agent-1.jsonl')).toBe(false);
-    expect(kept.get('/a/agent-2.jsonl')?.map((e) => e.anchor)).toEqual(['e-9']);
+    expect(kept.get('/a/agent-2.jsonl')?.map((e) => e.anchors[0])).toEqual(['e-9']);
     expect(keptTranscripts([section('subagent-1', '/a/agent-1.jsonl', '<li class="entry" id="e-1"><div>cut')]).size).toBe(0);
   });
 });

@@ -296,8 +296,9 @@ export function buildReportData(
   };
   const copiesCountedIn = new Map<SessionKey, SessionKey[]>();
   for (const [copy, holders] of claims.countedIn) {
+    const copiedFrom = missingOriginOf(copy);
     for (const holder of holders) {
-      const sibling = missingOriginOf(holder) !== null && missingOriginOf(holder) === missingOriginOf(copy);
+      const sibling = copiedFrom !== null && missingOriginOf(holder) === copiedFrom;
       if (!sibling) copiesCountedIn.set(holder, [...(copiesCountedIn.get(holder) ?? []), copy]);
     }
   }

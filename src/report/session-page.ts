@@ -152,12 +152,18 @@ export interface SessionPageView {
 /** Branches linked one by one from the entry they start at; past this many, a link to the next names how many more. */
 const MAX_FORK_LINKS = 100;
 
+/** An entry of a transcript an earlier build wrote: its anchors (its own first) and its HTML. */
+export interface KeptEntryView {
+  anchors: readonly string[];
+  html: string;
+}
+
 export interface PageContext {
   /** The content of this session's sub-agent files, by key. */
   /** Null when the sub-agent's file is gone (kept from an earlier build): its numbers count. */
   subagentFile: (key: SessionKey) => SessionFile | null;
   /** The transcript's entries an earlier build wrote of a sub-agent whose file is gone, when its pages held it. */
-  keptTranscript?: (key: SessionKey) => readonly { anchor: string | null; html: string }[] | null;
+  keptTranscript?: (key: SessionKey) => readonly KeptEntryView[] | null;
   pages: PageMap;
   time: TimeFormat;
   price: Pricer;
@@ -517,7 +523,7 @@ function subagentFileView(
   ].filter(Boolean);
   // A spawned thread's replay of the history it was started from: the parent's, shown above.
   const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: startedBy, summary: summary.join(' · '), copiedFrom: 'the parent session, counted there' };
-  if (file === null) return { ...section, file: sub.ledger.path, entries: (kept ?? []).map((entry, i) => keptEntry(entry.anchor ?? `${section.id}-kept-${i}`, entry.html)) };
+  if (file === null) return { ...section, file: sub.ledger.path, entries: (kept ?? []).map((entry, i) => keptEntry(entry.anchors[0] ?? `${section.id}-kept-${i}`, entry.html)) };
   const byId = new Map(file.entries.map((e) => [e.id, e]));
   const conversation: ConversationContext = {
     ...parent,
@@ -635,12 +641,12 @@ function branchView(branch: Branch, ctx: ConversationContext, copiedFrom: string
  * The entries of commits the page shows, by id: not a gone sub-agent file's whose transcript is
  * not shown (a link to it would lead nowhere). Looked for by the few commits, not by every entry.
  */
-function commitsShown(tools: ToolTotals, files: readonly (SessionFile | null)[], kept: readonly (readonly { html: string }[] | null)[]): Set<string> {
+function commitsShown(tools: ToolTotals, files: readonly (SessionFile | null)[], kept: readonly (readonly KeptEntryView[] | null)[]): Set<string> {
   const wanted = new Set(tools.commits.map((c) => c.entryId));
   const shown = new Set<string>();
   if (wanted.size === 0) return shown;
   for (const file of files) for (const entry of file?.entries ?? []) if (wanted.has(entry.id)) shown.add(entry.id);
-  for (const id of wanted) if (kept.some((entries) => entries?.some((entry) => entry.html.includes(` id="${anchorOfId(id)}"`)))) shown.add(id);
+  for (const id of wanted) if (kept.some((entries) => entries?.some((entry) => entry.anchors.includes(anchorOfId(id))))) shown.add(id);
   return shown;
 }
 

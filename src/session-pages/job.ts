@@ -17,7 +17,7 @@ import { pageLayout, pageMapOf, type PageLists, type PageMap } from '../report/p
 import { createRenderer, type PageRenderer, type TemplateSources } from '../report/render.js';
 import { sessionRows, type SessionRows } from '../report/search-index.js';
 import { sessionSearchItems, type SessionSearchItem } from '../report/search-items.js';
-import { sessionPageView, type SessionPageView } from '../report/session-page.js';
+import { sessionPageView } from '../report/session-page.js';
 import { sessionPages, type EntryPages } from '../report/session-pages.js';
 import { partPage } from '../report/session-parts.js';
 import { removeStagedFile, stagedPath, writeStagedFile } from '../output/report-folder.js';
@@ -139,7 +139,7 @@ export function pagesJob(setup: PagesSetup): PagesJob {
       }
       const search = [
         ...sessionSearchItems(session, file, next.value, page, session.subagents.map((sub) => subagentFiles.get(sub.key) ?? null)),
-        ...keptSearchItems(view, next.value, task.keptTranscripts ?? []),
+        ...keptSearchItems(next.value, task.keptTranscripts ?? []),
       ];
       // Archived here rather than by the build after every page: the ledgers' JSON and its
       // compression are the largest part of the archive's cost, and this runs on the threads.
@@ -154,15 +154,13 @@ export function pagesJob(setup: PagesSetup): PagesJob {
 }
 
 /** What the index held of kept transcripts, each item pointed at the part its entry is on now. */
-function keptSearchItems(view: SessionPageView, entryPages: EntryPages, kept: readonly KeptTranscript[]): SessionSearchItem[] {
-  if (kept.length === 0) return [];
-  // Every anchor in a kept entry (a folded run of copied entries holds several) is on its part.
+function keptSearchItems(entryPages: EntryPages, kept: readonly KeptTranscript[]): SessionSearchItem[] {
+  // Every anchor in a kept entry is on the part of the entry's own, its first.
   const pageOf = new Map<string, string>();
-  for (const section of view.sections) {
-    for (const entry of section.entries) {
-      const at = entryPages.get(entry.anchor);
-      if (entry.kept === undefined || at === undefined) continue;
-      for (const [, id] of entry.kept.matchAll(/ id="([^"]*)"/g)) if (id !== undefined) pageOf.set(id, at);
+  for (const { entries } of kept) {
+    for (const { anchors } of entries) {
+      const at = anchors[0] === undefined ? undefined : entryPages.get(anchors[0]);
+      if (at !== undefined) for (const anchor of anchors) pageOf.set(anchor, at);
     }
   }
   return kept.flatMap(({ search }) =>
