@@ -216,6 +216,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const earlier = archived.sessions.filter((a) => a.sharing === sharing);
     // A file cut short since it was archived: its archive keeps what it lost, as for a file gone.
     const { cut, rewritten } = options.forgetMissing ? { cut: [], rewritten: [] } : await cutShortSessions(outDir, earlier, collected.ledgers, sharer.keys);
+    // What the sharer counted of a file cut short: its archive is shown instead, and counted so.
+    const readOfCut = collected.ledgers.filter((ledger) => cut.includes(ledger.key));
     if (cut.length > 0) collected = withoutSessions(collected, new Set(cut));
     // Sessions an earlier build into this folder wrote whose files are gone now: kept, marked.
     // With $HOME a link, a build that redacted before bough knew the home's real path named these
@@ -362,6 +364,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // said of the folder where it is then).
     const shown = new Set(report.data.sessions.flatMap((session) => [session.key, ...session.subagents.map((sub) => sub.key)]));
     const standing: StandingCounts = { cutShort: cut.filter((key) => kept.some((k) => k.ledger.key === key)).length, noLongerRead: kept.filter((k) => stillThere(k) && shown.has(k.ledger.key)).length };
+    // The report says how much it redacted: what it shows from the archive was redacted when it was
+    // archived, by the counts kept with it (none said by builds before 2026-12-06); not what was
+    // read of a file cut short, whose archive it shows instead.
+    const counted = (ledger: SessionLedger, sign: 1 | -1) => Object.entries(ledger.redactions ?? {}).map(([kind, n]): [string, number] => [kind, sign * n]);
+    sharer.addRedactions([...kept.filter((k) => shown.has(k.ledger.key)).flatMap((k) => counted(k.ledger, 1)), ...readOfCut.flatMap((ledger) => counted(ledger, -1))]);
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
     const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried, otherSecret, standing };
     const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads, hold });

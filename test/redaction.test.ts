@@ -788,6 +788,25 @@ describe('entry keys in the archive of a build that redacts', () => {
     expect(keys(shared.entries)).not.toEqual(keys(asRead.entries));
   });
 
+  // Regression (a sharing review): the report's count of what it redacted was of the files this
+  // build read; a session kept from the archive (its file gone, or cut short) was left out of it.
+  it('count what the report shows from the archive among what it redacted', async () => {
+    const dir = await tempDir();
+    const sessions = join(dir, 'sessions');
+    for (const [name, id] of [['s1', 'k-c1'], ['s2', 'k-c2'], ['s3', 'k-c3']]) await writeSession(join(sessions, `${name}.jsonl`), id as string);
+    const out = join(workDir, 'counted-archive');
+    const redactions = async () => (await build({ ...redacting(join(dir, 'config'), [sessions]), out })).summary.sharing.redactions;
+    const first = await redactions();
+    // Each session: a password and two home paths (its working directory and another user's).
+    expect(first).toEqual({ 'home-path': 6, assignment: 3 });
+    await rm(join(sessions, 's1.jsonl'));
+    const header = (await readFile(join(sessions, 's2.jsonl'), 'utf8')).split('\n')[0];
+    await writeFile(join(sessions, 's2.jsonl'), `${header}\n`);
+    // Once with the file gone and the other cut short, and again keeping that report.
+    expect([await redactions(), await redactions()]).toEqual([first, first]);
+    expect((await readdir(join(out, 'sessions'))).filter((name) => name.endsWith('.html')).length).toBe(3);
+  });
+
   it('tie a session whose file is gone to its copy read by a later build', async () => {
     const dir = await tempDir();
     const sessions = join(dir, 'sessions');

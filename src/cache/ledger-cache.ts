@@ -1019,6 +1019,8 @@ export const ledgerSchema = z.object({
   besideEntries: count.optional(),
   damaged: count,
   recoveredEntries: count.optional(),
+  // Absent from the archives of builds before 2026-12-06, and of builds that do not redact.
+  redactions: z.record(z.string().max(100), count).optional(),
   entries: z.array(entrySchema),
 });
 const headSchema = z.object({ format: z.literal(FORMAT), source: text, identity: text, sum: text });

@@ -145,6 +145,11 @@ export interface SessionLedger {
   damaged: number;
   /** Of its entries, those read from a damaged line (two records glued on one): an agent rewriting the file may drop them. Absent: none. */
   recoveredEntries?: number;
+  /**
+   * Replacements a build that redacts made in its file, by kind: counted again for a report that
+   * shows it kept from the archive (its file gone), whose text was redacted when it was archived.
+   */
+  redactions?: Record<string, number>;
   /** Packed: `unpackEntries` gives them, for one pass at a time. */
   entries: PackedEntries;
 }

@@ -91,7 +91,12 @@ export function createSharer(options: ShareOptions): Sharer {
   const text = redactor ? (value: string) => redactor.text(value) : (value: string) => value;
   const redactions = redactor?.counts ?? new Map<string, number>();
   const addRedactions = (counts: Iterable<readonly [string, number]>) => {
-    for (const [kind, n] of counts) redactions.set(kind, (redactions.get(kind) ?? 0) + n);
+    // Less where what was counted is not shown after all (a file cut short, its archive shown instead).
+    for (const [kind, n] of counts) {
+      const now = (redactions.get(kind) ?? 0) + n;
+      if (now > 0) redactions.set(kind, now);
+      else redactions.delete(kind);
+    }
   };
   if (!redactor && options.omit.size === 0) {
     return { file: (file) => file, diagnostic: (d) => d, text, redactions, addRedactions, changes: false, options, keys: null };
