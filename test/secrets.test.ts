@@ -227,6 +227,42 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact('xai-sdk, gsk_short, fw_build_artifacts_2024, csk-main')).toBe('xai-sdk, gsk_short, fw_build_artifacts_2024, csk-main');
   });
 
+  // Regression (a sharing review): bare tokens of other common services, webhook and bot URLs,
+  // an age identity and a URL's `key` parameter were kept as written.
+  it('tokens of other services by their prefixes, and URLs that are credentials', () => {
+    const hex = (n: number) => '0123456789abcdef'.repeat(8).slice(0, n);
+    const mixed = 'FAKEb0ugh7yQ2mZ9vL4kP1wR8sTq3Xe6Jd5Hc0Ab9Nm2Lp4Ks7WfQ3Xe6Jd5Hc0Ab9Nm2';
+    const tokens = {
+      'shopify-token': `shpat_${hex(32)}`,
+      'linear-key': `lin_api_${mixed.slice(0, 40)}`,
+      'notion-token': `ntn_${mixed.slice(0, 46)}`,
+      'langsmith-key': `lsv2_pt_${hex(32)}_${hex(10)}`,
+      'pinecone-key': `pcsk_4xQ2m_${mixed.slice(0, 60)}`,
+      'nvidia-key': `nvapi-${mixed.slice(0, 64)}`,
+      'sentry-token': `sntrys_eyJpYXQiOjE3${mixed}`,
+      'mailgun-key': `key-${hex(32)}`,
+      'atlassian-token': `ATATT3xFfGF0${mixed}${mixed}`,
+      'private-key': `AGE-SECRET-KEY-1${'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'.repeat(2).slice(0, 58)}`,
+    };
+    for (const [kind, token] of Object.entries(tokens)) {
+      expect(redact(`token ${token} here`)).toBe(`token [REDACTED:${kind}] here`);
+      // At the end of a text too, where a key cut short is looked for: named as it is all the same.
+      expect(redact(`token ${token}`)).toBe(`token [REDACTED:${kind}]`);
+    }
+    const id = '123456789012345678';
+    expect(redact(`curl -X POST https://discord.com/api/webhooks/${id}/${mixed} -d @msg.json`)).toBe(`curl -X POST https://discord.com/api/webhooks/${id}/[REDACTED:webhook-url] -d @msg.json`);
+    expect(redact(`https://api.telegram.org/bot1234567890:AA${mixed.slice(0, 33)}/sendMessage`)).toBe('https://api.telegram.org/bot[REDACTED:telegram-token]/sendMessage');
+    expect(redact(`https://acme.webhook.office.com/webhookb2/1f2e3d4c-aaaa@9a8b7c6d/IncomingWebhook/${hex(32)}/5e6f`)).toBe('https://acme.webhook.office.com/webhookb2/[REDACTED:webhook-url]');
+    expect(redact(`GET https://api.example.com/v1/data?q=1&key=${mixed.slice(0, 32)}&page=2`)).toBe('GET https://api.example.com/v1/data?q=1&key=[REDACTED:api-key]&page=2');
+    // Alike, and not keys: words, settings, placeholders, identifiers and names that begin so.
+    const kept = [
+      'https://x.io/?key=your-api-key-here-please https://x.io/?key=settings.appearance.theme sort?key=created_at_descending_order',
+      `https://x.io/a?monkey=${mixed.slice(0, 30)} cache-key-${hex(32)} version 12345:AA is fine`,
+      'my secret_sauce_recipe_is_very_long_and_has_words_in_it; shpat_ lin_api_ nvapi-docs sntrys_ ATATT',
+    ];
+    for (const text of kept) expect(redact(text)).toBe(text);
+  });
+
   // Regression (a review of sharing): Pi's auth.json read by an agent kept its Mistral and Groq
   // keys and Google's refresh token: `key`, `access` and `refresh` name nothing secret alone.
   it('the credentials of a JSON holding Pi’s auth.json, and not what those names hold elsewhere', () => {

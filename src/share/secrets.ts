@@ -1043,11 +1043,11 @@ function isLiteralPassword(password: string): boolean {
   return !REFERENCE.test(password) && !PLACEHOLDER.test(password);
 }
 
-/** Prefixes distinctive enough to name a key even when the key is cut short (`ghp_AbC…`). */
 /** A URL's host and what may follow it: a dotted name (then : / ? # a space, a quote, ; , | or a bracket), a word (not then ; or ,), or an IPv6 address. */
 const URL_HOST_END = String.raw`(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?=:\d|[/?#\s"'<>);,|]|$)|[A-Za-z0-9-]+(?=:\d|[/?#\s"'<>)|]|$)|\[[0-9A-Fa-f:.]+\](?=:\d|[/?#\s"'<>)|]|$))`;
 
-const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.)`;
+/** Prefixes distinctive enough to name a key even when the key is cut short (`ghp_AbC…`). */
+const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.|shp(?:at|ss|ca|pa)_|lin_api_|ntn_|lsv2_(?:pt|sk)_|pcsk_|nvapi-|sntry[su]_|ATATT)`;
 
 export const SECRET_RULES: readonly SecretRule[] = [
   // Private keys, whole blocks; a block cut off by truncated output is redacted to its end.
@@ -1074,6 +1074,19 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('google-api-key', /AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g),
   shape('npm-token', /npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g),
   shape('huggingface-token', /(?<![A-Za-z])hf_[A-Za-z0-9]{30,}/g, { hint: 'hf_' }),
+  // Keys of other services by the prefixes they are issued with (Shopify, Linear, Notion,
+  // LangSmith, Pinecone, NVIDIA, Sentry, Mailgun, Atlassian; an age identity is a private key):
+  // before a key cut short, whose prefixes they are too, so that a whole one is named as it is.
+  shape('shopify-token', /(?<![A-Za-z0-9])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9])/g, { hint: 'shp' }),
+  shape('linear-key', /(?<![A-Za-z0-9])lin_(?:api|oauth)_[A-Za-z0-9]{32,}/g, { hint: 'lin_' }),
+  shape('notion-token', /(?<![A-Za-z0-9])ntn_[A-Za-z0-9]{40,}|(?<![A-Za-z0-9_])secret_[A-Za-z0-9]{43}(?![A-Za-z0-9_])/g, { hint: /ntn_|secret_/, accept: (token) => /\d/.test(token) && /[A-Z]/.test(token) && looksRandom(token.slice(token.indexOf('_') + 1)) }),
+  shape('langsmith-key', /(?<![A-Za-z0-9])lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])/g, { hint: 'lsv2_' }),
+  shape('pinecone-key', /(?<![A-Za-z0-9])pcsk_[A-Za-z0-9]{4,12}_[A-Za-z0-9]{40,}/g, { hint: 'pcsk_' }),
+  shape('nvidia-key', /(?<![A-Za-z0-9])nvapi-[A-Za-z0-9_-]{40,}/g, { hint: 'nvapi-' }),
+  shape('sentry-token', /(?<![A-Za-z0-9])sntry[su]_[A-Za-z0-9+/=_-]{40,}/g, { hint: 'sntr' }),
+  shape('mailgun-key', /(?<![A-Za-z0-9-])key-[0-9a-f]{32}(?![A-Za-z0-9])/g, { hint: 'key-' }),
+  shape('atlassian-token', /(?<![A-Za-z0-9])ATATT[A-Za-z0-9_=-]{50,}/g, { hint: 'ATATT' }),
+  shape('private-key', /AGE-SECRET-KEY-1[A-Z0-9]{50,70}/g, { hint: 'AGE-SECRET-KEY-' }),
   // The header part is bounded so that a megabyte of "eyJ" fails fast at every start.
   shape('jwt', /eyJ[A-Za-z0-9_-]{8,300}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, { hint: '.eyJ' }),
   // A key cut short by a preview or an ellipsis: the part shown is still the start of a real key.
@@ -1152,7 +1165,38 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('cerebras-key', /(?<![A-Za-z0-9])csk-[A-Za-z0-9]{40,}/g, { hint: 'csk-' }),
   shape('replicate-token', /(?<![A-Za-z0-9])r8_[A-Za-z0-9]{30,}/g, { hint: 'r8_' }),
   shape('fireworks-key', /(?<![A-Za-z0-9])fw_[A-Za-z0-9]{20,}/g, { hint: 'fw_', accept: (key) => /\d/.test(key) && /[A-Za-z]{2}/.test(key.slice(3)) && looksRandom(key.slice(3)) }),
+  // URLs that are credentials whole: a Discord webhook's token, a Telegram bot's (`bot<id>:AA…`),
+  // a Microsoft Teams webhook's path; and a URL's `key` parameter holding a random value (an API
+  // key, as Google's and many others' are given).
+  shape('webhook-url', /discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/([A-Za-z0-9_-]{30,})/g, { group: 1, hint: '/webhooks/' }),
+  shape('telegram-token', /(?<!\d)\d{5,15}:AA[A-Za-z0-9_-]{30,40}(?![A-Za-z0-9_-])/g, { hint: ':AA' }),
+  shape('webhook-url', /\.webhook\.office\.com\/webhookb2\/([^\s"'<>]{20,})/g, { group: 1, hint: 'webhookb2' }),
+  { kind: 'api-key', find: urlKeyValues },
 ];
+
+/** A URL's `key` parameter (`?key=…`, `&amp;key=…`): its value. */
+const URL_KEY = /[?&](?:amp;)?key=([A-Za-z0-9_.~-]{16,300})(?![A-Za-z0-9_.~-])/g;
+
+/**
+ * A URL's `key` parameter holding a random value: an API key. Found from the parameter, its URL
+ * looked for before it (in the same word), so that a text of many URLs is read once.
+ */
+function urlKeyValues(text: string): Found[] {
+  const found: Found[] = [];
+  if (!text.includes('key=')) return found;
+  URL_KEY.lastIndex = 0;
+  for (let m = URL_KEY.exec(text); m; m = URL_KEY.exec(text)) {
+    const value = m[1] ?? '';
+    if (!/\d/.test(value) || !/[A-Za-z]/.test(value) || !looksRandom(value) || PLACEHOLDER.test(value)) continue;
+    const before = text.slice(Math.max(0, m.index - 2000), m.index);
+    const word = before.slice(Math.max(...[' ', '\n', '\t', '"', "'", '<', '>'].map((stop) => before.lastIndexOf(stop))) + 1);
+    const scheme = word.indexOf('://');
+    if (scheme === -1 || (m[0].startsWith('&') && !word.includes('?', scheme))) continue;
+    const start = m.index + m[0].length - value.length;
+    found.push({ start, end: start + value.length });
+  }
+  return found;
+}
 
 /** fish's `set -x NAME value`, Windows' `setx NAME value`, PowerShell's SetEnvironmentVariable("NAME", "value"). */
 const SHELL_SET = /(?:\bset[ \t]+(?:-[A-Za-z]*[xgU][A-Za-z]*[ \t]+)+|\bsetx[ \t]+)([A-Za-z_][\w]{0,100})[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"';&|]+))|SetEnvironmentVariable\([ \t]*["']([A-Za-z_][\w]{0,100})["'][ \t]*,[ \t]*["']([^"'\n]*)["']/g;
