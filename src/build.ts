@@ -12,7 +12,8 @@ import { pagesJob, removeStagedSession, type KeptTranscript, type PagesJob, type
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, DIAGNOSTIC_REASONS, summariseDiagnostics, type Diagnostic, type DiagnosticReason, type DiagnosticsSummary } from './diagnostics.js';
-import { discover, howToRead, readPlaces, type Discovery, type Place } from './discover.js';
+import { discover, readPlaces, type Discovery, type Place } from './discover.js';
+import { howToRead } from './sources/compressed.js';
 import { boughCacheDir, boughConfigDir, resolvedHome, type Environment } from './environment.js';
 import { BoughError, messageOf, systemCode, systemTrouble } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
@@ -1255,6 +1256,8 @@ export function noSessionsSentence(discovery: Discovery, read: readonly Diagnost
   const compressed = discovery.diagnostics.filter((d) => d.reason === 'compressed-file');
   if (discovery.files.length === 0 && compressed.length > 0) {
     const [first] = compressed;
+    // One named itself: said of it, not of a folder.
+    if (compressed.length === 1 && discovery.places.some((place) => place.path === first?.file)) return `${first?.file} is ${first?.detail}.`;
     return `No session files (*.jsonl) found in ${where}, only ${compressed.length === 1 ? 'one' : compressed.length} compressed (${first?.file}${compressed.length > 1 ? ', …' : ''}), which bough does not read: ${howToRead(first?.file ?? '')}.`;
   }
   if (discovery.files.length === 0) return `No session files (*.jsonl) found in ${where}. Point bough at a folder of agent sessions.`;
@@ -1281,6 +1284,9 @@ export function noSessionsSentence(discovery: Discovery, read: readonly Diagnost
   if (discovery.files.length === 1 && file !== undefined) {
     const found = discovery.places.length === 1 && discovery.places[0]?.path === file ? '' : ` (the one file found in ${where})`;
     const reason = why(file);
+    // Compressed under a name that does not say so: said as such, with how to read it.
+    const compressedNow = read.find((d) => d.file === file && d.reason === 'compressed-file');
+    if (compressedNow) return `${file}${found} is ${compressedNow.detail}.`;
     return `${file}${found} is not a session file bough can read${reason === null ? '' : ` (${reason})`}.${hint}`;
   }
   const reason = why(file);

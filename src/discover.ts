@@ -10,6 +10,7 @@ import { BoughError } from './errors.js';
 import { MANIFEST } from './output/report-folder.js';
 import type { Environment } from './environment.js';
 import { FileHeads } from './sources/file-head.js';
+import { COMPRESSED_SESSION, compressedNote } from './sources/compressed.js';
 import { agentsOwnFiles, READERS, readerOf } from './sources/registry.js';
 import { danglingLink, whyNotFound, whyUnreadable } from './file-problems.js';
 import { SOURCE_NAMES, type Source } from './types.js';
@@ -108,7 +109,11 @@ export async function discover(
       }
       continue;
     }
-    if (info.isDirectory()) {
+    if (info.isFile() && COMPRESSED_SESSION.test(path)) {
+      // Named by the user: said as one found in a folder is, with how to read it.
+      diagnostics.push(diagnostic('compressed-file', path, null, compressedNote(path)));
+      places.push({ source, path, files: 0, exists: true });
+    } else if (info.isDirectory()) {
       places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics, linked, source === null ? undefined : readerOf(source).sessionFolder), exists: true });
     } else {
       // Taken as given, whatever its name; its real path so that it is counted once, and archived
@@ -269,7 +274,7 @@ async function sessionFilesUnder(
               // A plain file in a folder reached by its real path is at its real path.
               add(real, path, entry.isFile() && folder.resolved);
             } else if (COMPRESSED_SESSION.test(entry.name)) {
-              diagnostics.push(diagnostic('compressed-file', path, null, `compressed (${compressionOf(entry.name)}), so not read: ${howToRead(path)}`));
+              diagnostics.push(diagnostic('compressed-file', path, null, compressedNote(path)));
             }
           }
         });
@@ -335,20 +340,6 @@ async function list(path: string, fs: DiscoveryFs, diagnostics: Diagnostic[]): P
     diagnostics.push(diagnostic('unreadable-folder', path, null, whyUnreadable(error)));
     return [];
   }
-}
-
-/**
- * A session file compressed: Codex 0.169's thread store compresses rollouts a week old with zstd
- * (a feature still off by default), and people gzip old ones. Said, not read.
- */
-const COMPRESSED_SESSION = /\.jsonl\.(?:zst|gz)$/i;
-
-const compressionOf = (name: string) => (name.toLowerCase().endsWith('.zst') ? 'zstd' : 'gzip');
-
-/** What to do with a compressed session file (COMPRESSED_SESSION) for bough to read it: a command whose names are quoted for a POSIX shell. */
-export function howToRead(path: string): string {
-  const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  return `decompress a copy into a folder of its own and give bough that folder too (${compressionOf(path)} -dc ${quoted(path)} > FOLDER/${quoted(basename(path).replace(/\.(?:zst|gz)$/i, ''))})`;
 }
 
 /** Session files are found by name (their content decides the source): *.jsonl in any case. */

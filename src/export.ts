@@ -56,6 +56,9 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   const givenPath = resolve(options.file);
   const main = collected.ledgers.find((ledger) => collected.sourceOf.get(ledger.key) === givenPath);
   if (!main) {
+    // Compressed: said with how to read it, as a build says it.
+    const compressed = [...discovery.diagnostics, ...collected.diagnostics].find((d) => d.reason === 'compressed-file');
+    if (compressed) throw new BoughError(`${options.file} is ${compressed.detail}.`);
     const why = collected.diagnostics.find((d) => d.file === sharer.text(givenPath))?.detail ?? collected.diagnostics[0]?.detail;
     throw new BoughError(`${options.file} is not a session file bough can read${why ? `: ${why}` : ''}.`);
   }

@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
 import { exportName } from '../src/export.js';
@@ -65,6 +66,22 @@ describe('what bough could not do, said', () => {
     const links = summary.diagnostics.items.filter((d) => d.reason === 'skipped-link');
     expect(links.map((d) => d.file.slice(inputs.length)).sort()).toEqual(['/nested/back-up', '/nowhere']);
     expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('skipped-link');
+  });
+
+  // Regression (a review of the command line): a compressed session named itself was said to be
+  // "not a session file … See its first lines", where one in a folder was said compressed, with
+  // how to read it; so was a session gzipped under its own name.
+  it('says a compressed session file named itself is compressed, and how to read it', async () => {
+    const dir = await tempDir();
+    const session = await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl'));
+    await writeFile(join(dir, 'old.jsonl.gz'), gzipSync(session));
+    await writeFile(join(dir, 'gzipped.jsonl'), gzipSync(session));
+    for (const [name, command] of [['old.jsonl.gz', 'old.jsonl'], ['gzipped.jsonl', 'gzipped.jsonl']] as const) {
+      const file = join(dir, name);
+      const how = `is compressed (gzip), so not read: decompress a copy into a folder of its own and give bough that folder too (gzip -dc '${file}' > FOLDER/'${command}').\n`;
+      expect(await run(['stats', file])).toEqual({ code: 1, stdout: '', stderr: `bough: ${file} ${how}` });
+      expect(await run(['export', file, '-o', join(dir, 'x.html')])).toEqual({ code: 1, stdout: '', stderr: `bough: ${file} ${how}` });
+    }
   });
 
   it('warns when a file of the user’s is where a new page must go, and keeps the file', async () => {

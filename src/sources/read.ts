@@ -6,6 +6,7 @@ import { diagnostic, FileDiagnostics, type Diagnostic } from '../diagnostics.js'
 import { notAFile, whyNotFound, whyUnreadable } from '../file-problems.js';
 import { SOURCE_NAMES, type SessionFile } from '../types.js';
 import { isPlainObject } from './json-line.js';
+import { compressedNote, compressionOfBytes } from './compressed.js';
 import { lineRecords } from './line-records.js';
 import { readLines, type RawLine } from './lines.js';
 import { NotASession } from './not-a-session.js';
@@ -107,6 +108,9 @@ export async function readSessionFile(path: string): Promise<ReadOutcome> {
       const usage = 'usage' in first.record || (isPlainObject(message) && 'usage' in message) ? ', and its token counts are not counted' : '';
       return skipped(path, 'not-a-session', `no record in its first ${MAX_LINES_BEFORE_FIRST_RECORD} lines is one of ${kinds}: the first is ${describe(first.record)}${usage}`);
     }
+    // A session file compressed under a name that does not say so (gzipped in place, renamed).
+    const compression = await compressionOfBytes(path);
+    if (compression !== null) return skipped(path, 'compressed-file', compressedNote(path, compression));
     return skipped(path, 'not-a-session', 'no session record in its first lines');
   } finally {
     await lines.return?.(undefined);
@@ -143,7 +147,7 @@ async function* untilReadError(lines: AsyncIterable<RawLine>, path: string, diag
 }
 
 /** A file that is not ours gets one note; its lines' problems are not reported. */
-function skipped(path: string, reason: 'not-a-session' | 'empty-file' | 'unreadable-file', detail: string): ReadOutcome {
+function skipped(path: string, reason: 'not-a-session' | 'empty-file' | 'unreadable-file' | 'compressed-file', detail: string): ReadOutcome {
   return { kind: 'skipped', path, diagnostics: [diagnostic(reason, path, null, detail)] };
 }
 
