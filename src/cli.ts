@@ -22,6 +22,7 @@ import { writeWhole } from './output/report-folder.js';
 import { LITELLM_URL, loadPriceTable, updatePrices } from './price-files.js';
 import { wellFormedStrings } from './unicode-text.js';
 import { threadsSettingProblem } from './threads/pool.js';
+import { physicalPath } from './physical-path.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -238,7 +239,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       }
       exitCode = emptyInput([file], io, 'a session file') ?? (await guarded(io, async () => {
         const result = await exportSession({
-          file,
+          file: physicalPath(file),
           out: flags.out ?? null,
           timeZone: flags.tz,
           redact: flags.redact === true || flags.share === true,
@@ -532,7 +533,7 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
   let result: BuildResult;
   try {
     result = await build({
-      inputs,
+      inputs: inputs.map(physicalPath),
       out: flags.out,
       scope: scopeOf(flags),
       pricesFile: flags.prices ?? null,
@@ -606,7 +607,7 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
   const progress = progressOf(flags, io);
   try {
     const result = await stats({
-      inputs,
+      inputs: inputs.map(physicalPath),
       by: flags.by,
       cache: flags.cache,
       scope: scopeOf(flags),
@@ -769,7 +770,7 @@ function pathIn(home: string): (value: string) => string {
     if (value.trim() === '') throw new InvalidArgumentError('give a path (got an empty one)');
     // Another user's home (`~ana/x`) is the shell's to find: taken as it is, it made a folder "~ana".
     if (/^~[^/]/.test(value)) throw new InvalidArgumentError(`give that path in full, or as ~/… for your own home (got ${JSON.stringify(value)})`);
-    return homeExpanded(value, home);
+    return physicalPath(homeExpanded(value, home));
   };
 }
 

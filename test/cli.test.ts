@@ -84,6 +84,27 @@ describe('what bough could not do, said', () => {
     }
   });
 
+  // Regression (a review of the command line): `link/..` was dropped as text, as path.resolve
+  // does, so that bough read the folder beside the link (or said no such folder) where `ls`, the
+  // system, goes up from where the link leads; a report's folder too.
+  it('goes up from where a link leads for `link/..`, as the system does', async () => {
+    const root = await tempDir();
+    await mkdir(join(root, 'data', 'pi', 'real'), { recursive: true });
+    await mkdir(join(root, 'data', 'pi', 'sessions'));
+    await cp(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), join(root, 'data', 'pi', 'sessions', 'a.jsonl'));
+    await mkdir(join(root, 'view', 'sessions'), { recursive: true });
+    await symlink(join(root, 'data', 'pi', 'real'), join(root, 'view', 'current'));
+    // Joined as text: join() too drops `current/..`.
+    const stats = await run(['stats', `${join(root, 'view', 'current')}/../sessions`, '--json']);
+    expect([stats.code, (JSON.parse(stats.stdout) as { totals: { sessions: number } }).totals.sessions]).toEqual([0, 1]);
+    const out = `${join(root, 'view', 'current')}/../report`;
+    expect((await run(['build', `${join(root, 'view', 'current')}/../sessions/a.jsonl`, '-o', out, '-q'])).code).toBe(0);
+    expect([existsSync(join(root, 'data', 'pi', 'report', 'index.html')), existsSync(join(root, 'view', 'report'))]).toEqual([true, false]);
+    const exported = join(root, 'one.html');
+    expect((await run(['export', `${join(root, 'view', 'current')}/../sessions/a.jsonl`, '-o', exported, '-q'])).code).toBe(0);
+    expect(existsSync(exported)).toBe(true);
+  });
+
   it('warns when a file of the user’s is where a new page must go, and keeps the file', async () => {
     const out = join(await tempDir(), 'report');
     const one = join(FIXTURES, 'pi', 'minimal-v3.jsonl');
