@@ -131,6 +131,9 @@ describe('a Claude Code response streamed across the end of a month', () => {
     const reply = page.slice(at, page.indexOf('</article>', at));
     // The reply is marked as a whole (its badge), not only its usage line.
     expect(reply).toContain('outside this report&#39;s period: shown, not counted here');
+    // Regression (a review of periods): shown at its first line's time, 23:59:58 of October, a
+    // time inside the period it was marked outside of; it is shown when it counts.
+    expect(reply).toMatch(/datetime="2026-10-31T23:00:30\.000Z"[^>]*>[^<]*2026-11-01 00:00:30/);
   });
 });
 

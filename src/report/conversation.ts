@@ -10,7 +10,7 @@ import { formatCount, formatTime, formatUsd, isoTime, plural, type TimeFormat } 
 import { highlightBudget, highlightCode, languageOfPath, type HighlightBudget } from './highlight.js';
 import { renderMarkdown } from './markdown.js';
 import { INJECTED_OMITTED } from '../share/share.js';
-import { NAME_LENGTH, shorten } from '../ledger/ledger.js';
+import { countedTimeOf, NAME_LENGTH, shorten } from '../ledger/ledger.js';
 import { cutText } from '../unicode-text.js';
 
 /** Labels are shown on their targets and in the tree: a line, not a text. */
@@ -274,8 +274,10 @@ export const CALL_ANCHOR_MARK = '~';
 export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
   const base: ViewBase = {
     anchor: anchorOf(entry),
-    time: formatTime(entry.timestamp, ctx.time, ctx.day ?? null),
-    iso: isoTime(entry.timestamp),
+    // Shown at the time it counts at: a reply by the line its counts are kept from (a Claude Code
+    // response streamed over several lines across midnight counts on the later day).
+    time: formatTime(countedTimeOf(entry), ctx.time, ctx.day ?? null),
+    iso: isoTime(countedTimeOf(entry)),
     badges: badgesOf(entry, ctx),
     forks: ctx.forksAt(entry),
   };
