@@ -103,6 +103,17 @@ describe('a Codex thread, as a user sees it', () => {
     });
   });
 
+  // Regression (a review of periods): a session_meta whose own time is no time was passed over
+  // without a word, as any other record's is not.
+  it('says a session_meta whose time is no time, and starts at its line’s', async () => {
+    const path = join(await tempDir(), 'rollout-2026-10-31T23-59-00-0195aaaa-0000-7000-8000-0000000000c1.jsonl');
+    const meta = { timestamp: '2026-10-31T23:59:00.000Z', type: 'session_meta', payload: { id: '0195aaaa-0000-7000-8000-0000000000c1', timestamp: '31/10/2026 23:59', cwd: '/w', originator: 'codex_cli_rs', cli_version: '0.60.0', model_provider: 'openai' } };
+    await writeFile(path, `${JSON.stringify(meta)}\n${JSON.stringify({ timestamp: '2026-11-01T00:00:05.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'hi' } })}\n`);
+    const file = await read(path);
+    expect(file.startedAt).toBe(Date.parse('2026-10-31T23:59:00.000Z'));
+    expect(file.diagnostics.map((d) => [d.reason, d.line, d.detail])).toEqual([['invalid-time', 1, 'timestamp "31/10/2026 23:59" is not a date and time (the session starts at its line’s time)']]);
+  });
+
   it('counts only the prompts the user typed, not the injected AGENTS.md, permissions or their role:user twins', async () => {
     const file = await read(PARENT);
     expect(ofKind(file, 'prompt').map((p) => p.content)).toEqual([[{ type: 'text', text: 'Fix the failing test' }], [{ type: 'text', text: 'Now run the linter' }]]);

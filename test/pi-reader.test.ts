@@ -228,6 +228,23 @@ describe('Pi reader', () => {
     expect(read.file.entries.flatMap((e) => e.usage).map((u) => u.largestPrompt)).toEqual([100_000, 150_000, 300_000]);
   });
 
+  // Regression (a review of periods): a sub-agent's message whose time is no time went by its tool
+  // result's, an hour and a day later, without a word; an entry's own bad time is said.
+  it('says a sub-agent message whose time is no time, which goes by its tool result’s', async () => {
+    const path = join(await tempDir(), 'bad-time.jsonl');
+    const reply = (timestamp: unknown) => ({ role: 'assistant', provider: 'anthropic', model: 'claude-haiku-4-5', timestamp, stopReason: 'stop', content: [{ type: 'text', text: 'r' }], usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 11, cost: { total: 0 } } });
+    const run = { agent: 'scout', task: 't', messages: [reply(Date.parse('2026-10-31T22:20:00.000Z')), reply('2026-10-31T22:25:00Z-garbled')] };
+    const records = [
+      { type: 'session', version: 3, id: 's-bad-time', timestamp: '2026-10-31T22:00:00.000Z', cwd: '/w' },
+      { type: 'message', id: 'm1', parentId: null, timestamp: '2026-10-31T23:30:00.000Z', message: { role: 'toolResult', toolCallId: 'c1', toolName: 'subagent', content: [], isError: false, details: { mode: 'single', results: [run] } } },
+    ];
+    await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const read = await readSessionFile(path);
+    if (read.kind !== 'session') throw new Error('not read');
+    expect(read.file.entries.flatMap((e) => e.usage).map((u) => new Date(u.timestamp ?? 0).toISOString())).toEqual(['2026-10-31T22:20:00.000Z', '2026-10-31T23:30:00.000Z']);
+    expect(read.file.diagnostics.map((d) => [d.reason, d.line, d.detail])).toEqual([['invalid-time', 2, 'timestamp "2026-10-31T22:25:00Z-garbled" is not a date and time (the sub-agent message goes by its tool result’s time)']]);
+  });
+
   // Regression (a review of Pi's files): pi-subagents keeps a run's last 200 messages while its
   // sums count every turn: of a run of five turns whose transcript kept two replies, two were
   // counted. And its model, written with Pi's thinking level (`:high`), left the sums unpriced.

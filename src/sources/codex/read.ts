@@ -517,7 +517,9 @@ function sessionMeta(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   if (!meta) return;
   if (ctx.own === null || (ctx.ownRebuilt && meta.id === ctx.own.id)) {
     ctx.ownRebuilt = false;
-    setOwn(ctx, { ...meta, timestamp: meta.timestamp ?? (time === null ? null : new Date(time).toISOString()) });
+    // Its own time, else its line's; one that is no time is said (a review of periods found it passed over).
+    const began = recordTime(meta.timestamp, ctx, at.line, 'the session starts at its line’s time');
+    setOwn(ctx, { ...meta, timestamp: began !== null ? meta.timestamp : time === null ? null : new Date(time).toISOString() });
     // Its history before this point is another rollout's, not copied here: its running totals go
     // on from that history's (inheritsTotals), which that rollout counts.
     const base = meta.history_base?.thread_id;

@@ -814,8 +814,9 @@ function subagentRuns(
     let parentId: string | null = null;
     (result.messages ?? []).forEach((message, position) => {
       if (!isPlainObject(message) || typeof message['role'] !== 'string') return;
-      // Each message's spend is of its own time: a sub-agent may run past midnight, or a month's end.
-      const time = parseTime(message['timestamp']) ?? timestamp;
+      // Each message's spend is of its own time: a sub-agent may run past midnight, or a month's
+      // end. One that is no time goes by its tool result's, said (it may move to another day).
+      const time = recordTime(message['timestamp'], ctx, line, 'the sub-agent message goes by its tool result’s time') ?? timestamp;
       const built = messagePayload(ctx, message as Record<string, unknown> & { role: string }, line, time, depth + 1);
       if (!built) return;
       const id = `sub-${line}-${depth}-${index}-${position}`;
