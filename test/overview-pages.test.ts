@@ -260,4 +260,22 @@ describe('tables whose rows, rounded one by one, miss their sum', () => {
     await writeFile(prices, JSON.stringify({ 'claude-fable-a': { ...price, input_cost_per_token: 0.01 }, 'claude-fable-b': { ...price, input_cost_per_token: 0.01 }, 'claude-fable-c': { ...price, input_cost_per_token: 0.01 } }));
     expect(await buildAt(prices)).not.toContain('rounded one by one');
   });
+
+  // Regression (a review of pricing): the months table had no such note; the page said the rows
+  // "may miss it by a cent" of four months that missed it by two.
+  it('say so under the months table', async () => {
+    const dir = await tempDir();
+    const lines = ['08', '09', '10'].flatMap((month, n) => [
+      { type: 'message', id: `u${n}`, parentId: n === 0 ? null : `a${n - 1}`, timestamp: `2026-${month}-05T10:00:01.000Z`, message: { role: 'user', content: 'go' } },
+      { type: 'message', id: `a${n}`, parentId: `u${n}`, timestamp: `2026-${month}-05T10:00:02.000Z`, message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-fable-a', usage: { input: 1, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 1 }, stopReason: 'stop' } },
+    ]);
+    await writeFile(join(dir, 's.jsonl'), `${[{ type: 'session', version: 3, id: 's', timestamp: '2026-08-05T10:00:00.000Z', cwd: '/home/ana/p' }, ...lines].map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const prices = join(dir, 'prices.json');
+    await writeFile(prices, JSON.stringify({ 'claude-fable-a': { litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: 1.00401, output_cost_per_token: 0 } }));
+    const out = join(await tempDir(), 'report');
+    await build({ inputs: [join(dir, 's.jsonl')], out, pricesFile: prices, scope: { timeZone: 'UTC', period: parsePeriod({}, 'UTC'), project: null, sources: null }, environment: { env: {}, home: dir }, now: new Date('2026-12-01T00:00:00Z') });
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(section(index, 'months')).toContain('Costs rounded one by one: the rows as shown add up to $3.00; the exact sum is $3.01.');
+    expect(index).not.toContain('by a cent');
+  });
 });

@@ -157,7 +157,7 @@ export function indexPageView(data: ReportData, ctx: OverviewContext): IndexPage
     top,
     topLegend: badgeLegend([top]),
     countingNote:
-      'Sessions are counted in each month they were active in, so a month’s sessions do not add up to the total. Tokens: input is not cached; output includes reasoning; cache write includes one-hour writes. Prompts, replies and usage count by their own time, so the months add up to the total (each figure rounded on its own, so the rounded ones may miss it by a cent).' +
+      'Sessions are counted in each month they were active in, so a month’s sessions do not add up to the total. Tokens: input is not cached; output includes reasoning; cache write includes one-hour writes. Prompts, replies and usage count by their own time, so the months add up to the total.' +
       recordedPartNote(data.totals),
     sessionGroups: groups,
     sessionsLegend: badgeLegend(groups.map((group) => group.table)),
@@ -369,7 +369,9 @@ function monthsTable(data: ReportData): TableView {
   const { totals } = data;
   return tableView({
     className: 'months',
-    caption: quietLeftOut ? 'Months without activity are left out: the sessions span more than five years.' : null,
+    // What its rounded rows add up to, where that is not the total (a review of pricing: "may miss it
+    // by a cent" was said of four months that missed it by two).
+    caption: [quietLeftOut ? 'Months without activity are left out: the sessions span more than five years.' : null, roundingNote(data.months.map((m) => m.tally.cost.bough))].filter((s) => s !== null).join(' ') || null,
     columns: [column('Month'), column('Sessions', true, 'sessions active in the month'), column('Prompts', true), ...TOKEN_COLUMNS, ...COST_COLUMNS],
     rows,
     total: [cell('Total'), numberCell(formatCount(data.sessions.length), data.sessions.length), numberCell(formatCount(totals.prompts), totals.prompts), ...tokenCells(totals), ...costCells(totals)],
