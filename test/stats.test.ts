@@ -52,6 +52,27 @@ describe('bough stats', () => {
     expect(stdout).not.toContain(ESC);
   });
 
+  // Regression (a review of the command line): a session on a model newer than the price table,
+  // whose agent recorded $25, sorted below sessions of $0.00 ("most expensive first").
+  it('sorts a row bough could not price by the cost its agent recorded', async () => {
+    const dir = await tempDir();
+    const session = (id: string, model: string, cost: number) =>
+      [
+        { type: 'session', version: 3, id, timestamp: '2026-10-21T09:00:00.000Z', cwd: `/w/${id}` },
+        { type: 'message', id: `${id}-u`, parentId: null, timestamp: '2026-10-21T09:00:01.000Z', message: { role: 'user', content: 'go' } },
+        { type: 'message', id: `${id}-a`, parentId: `${id}-u`, timestamp: '2026-10-21T09:00:02.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model, usage: { input: 1000, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 1010, cost: { total: cost } }, stopReason: 'stop' } },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n');
+    await writeFile(join(dir, 'a.jsonl'), `${session('cheap', 'claude-haiku-4-5', 0.001)}\n`);
+    await writeFile(join(dir, 'b.jsonl'), `${session('newer', 'claude-nonexistent-9', 25)}\n`);
+    await writeFile(join(dir, 'c.jsonl'), `${session('unknown', 'claude-nonexistent-9', 0)}\n`);
+    for (const by of ['session', 'model', 'project']) {
+      const json = statsSchema.parse(JSON.parse((await run(['stats', dir, '--by', by, '--json'])).stdout));
+      expect(json.rows.map((row) => [row.cost.bough, row.cost.recorded])).toEqual(by === 'model' ? [[null, 25], [0.00105, 0.001]] : [[null, 25], [0.00105, 0.001], [null, 0]]);
+    }
+  });
+
   // Regression: a priced model's record with a count that did not read was footnoted as "usage of
   // models without a price".
   it('footnotes usage priced in part as such, not as a model without a price', async () => {

@@ -1090,9 +1090,19 @@ function sortedModels(map: ReadonlyMap<string, ModelTotals>): ModelTotals[] {
   return [...map.values()].sort((a, b) => byCost(a, b) || totalTokens(b.tokens) - totalTokens(a.tokens) || compareText(a.key, b.key));
 }
 
-/** Most expensive first by bough's price, then by the recorded cost; unknown costs after known ones. */
+/** Most expensive first by costSortValue, then by the recorded cost; unknown costs after known ones. */
 export function byCost(a: UsageTotals, b: UsageTotals): number {
-  return (b.cost.bough ?? -1) - (a.cost.bough ?? -1) || (b.cost.recorded ?? -1) - (a.cost.recorded ?? -1);
+  return costSortValue(b) - costSortValue(a) || (b.cost.recorded ?? -1) - (a.cost.recorded ?? -1);
+}
+
+/**
+ * What a row sorts by, most expensive first: bough's price; of one holding records it could not
+ * price, the cost the agent recorded where that is more (a model newer than the price table, most
+ * of a month's spend, sorted below rows of $0.00 before). Unknown sorts below every known amount.
+ */
+export function costSortValue(usage: Pick<UsageTotals, 'cost' | 'unpriced'>): number {
+  const priced = usage.cost.bough ?? -1;
+  return usage.unpriced === 0 ? priced : Math.max(priced, usage.cost.recorded ?? -1);
 }
 
 function chronological(map: ReadonlyMap<string, Bucket>): Bucket[] {

@@ -4,7 +4,7 @@
 import type { Diagnostic, DiagnosticsSummary } from '../diagnostics.js';
 import { monthInPeriod, weekInPeriod, type Scope } from '../ledger/scope.js';
 import { SOURCE_NAMES, type Source, type TokenCounts } from '../types.js';
-import { type Bucket, type Cost, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
+import { byCost, type Bucket, type Cost, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import type { PageMap } from './pages.js';
 import type { FiltersJson, PeriodJson, RowJson, StatsGrouping, StatsJson, Summary, TotalsJson } from './schema.js';
 
@@ -165,7 +165,7 @@ function projectRowKey(project: ProjectData): string {
 }
 
 function byCostThenTime(a: SessionData, b: SessionData): number {
-  return (b.tally.cost.bough ?? -1) - (a.tally.cost.bough ?? -1) || (b.tally.cost.recorded ?? -1) - (a.tally.cost.recorded ?? -1) || b.startedAt - a.startedAt;
+  return byCost(a.tally, b.tally) || b.startedAt - a.startedAt;
 }
 
 function bucketRow(bucket: Bucket, label: string): RowJson {

@@ -2,7 +2,7 @@
 // rows and model rows, formatted here so templates only place them.
 
 import { filterLabels, inSentence, localDay } from '../ledger/scope.js';
-import { totalTokens, type ModelTotals, type ReportData, type Tally, type UsageTotals } from './data.js';
+import { costSortValue, totalTokens, type ModelTotals, type ReportData, type Tally, type UsageTotals } from './data.js';
 import { formatCompact, formatCount, formatUsd, plural, shownUsd } from './format.js';
 
 export interface StatCard {
@@ -49,9 +49,9 @@ export function recordedCost(usage: UsageTotals): string {
   return formatUsd(usage.cost.recorded);
 }
 
-/** For sorting by bough's cost: unknown sorts below every known amount. */
+/** For sorting by bough's cost, as the rows are sorted at first (costSortValue). */
 export function boughSortValue(usage: UsageTotals): number {
-  return usage.cost.bough ?? -1;
+  return costSortValue(usage);
 }
 
 /** What a sub-agent's transcript shown as its own session holds: its tasks and replies are no one's prompts. */
