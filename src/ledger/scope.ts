@@ -34,6 +34,14 @@ export function projectMatchText(text: string): string {
   return text.normalize('NFC').toLowerCase();
 }
 
+/** What the project of sessions recording no folder at all is called; `--project` takes it whole. */
+export const UNKNOWN_FOLDER = '(unknown folder)';
+
+/** Whether `--project`'s text names the project of no folder (its label whole, in any case). */
+export function namesUnknownFolder(text: string): boolean {
+  return projectMatchText(text.trim()) === UNKNOWN_FOLDER;
+}
+
 export interface PeriodFlags {
   since?: string | undefined;
   until?: string | undefined;

@@ -10,7 +10,7 @@ import type { Claims, Counted } from '../ledger/claims.js';
 import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
 import { unpackEntries, type Unpack } from '../ledger/packed-entries.js';
 import { unrecordedSpend } from '../ledger/running-totals.js';
-import { inPeriod, projectMatchText, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
+import { inPeriod, namesUnknownFolder, projectMatchText, UNKNOWN_FOLDER, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
 import { NOTHING_BILLED, type PricedUsage, type PriceState, type Pricer } from '../pricing/price.js';
 import { costCheck, type CostCheck } from '../pricing/reconcile.js';
 import { dayKey, isoWeekKey, localDayNumber, localParts, monthKey } from '../time-zone.js';
@@ -1036,7 +1036,7 @@ function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<Sessi
       cwd,
       folder,
       name,
-      matches: (text) => text === null || haystacks.some((h) => h.includes(projectMatchText(text))),
+      matches: (text) => text === null || haystacks.some((h) => h.includes(projectMatchText(text))) || (haystacks.length === 0 && namesUnknownFolder(text)),
     };
     for (const ledger of list) byLedger.set(ledger, group);
   }
@@ -1080,7 +1080,7 @@ function commonSpelling(ledgers: readonly SessionLedger[]): string | null {
 }
 
 export function projectNameOf(cwd: string | null): string {
-  if (cwd === null) return '(unknown folder)';
+  if (cwd === null) return UNKNOWN_FOLDER;
   return cwd.split(/[\\/]/).filter(Boolean).pop() ?? cwd;
 }
 
