@@ -87,6 +87,13 @@ describe('the tree SVG', () => {
   });
 });
 
+// Regression (a review in Chromium): a row whose text ran into right-to-left words drew " · 1" of
+// its count among them and "reply" after them; the session's text is isolated from bough's.
+it('sets a row’s text apart from its counts, so right-to-left words do not take them in', () => {
+  const svg = svgOf([prompt('p1', null, 'first'), reply('r1', null, null, { parentId: 'p1' })], { ...onePage, describe: () => 'Start: مرحبا שלום' });
+  expect(svg).toContain('<tspan class="title" unicode-bidi="isolate">Start: مرحبا שלום</tspan><tspan class="counts" fill="#');
+});
+
 // Regression (a reader's review): the labels' room was one width for any text, and a label of
 // capitals, CJK or emoji ran past the SVG's edge, cut mid-letter with its counts.
 describe('a tree row’s label', () => {

@@ -137,8 +137,10 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
     return (
       `<a href="${escapeHtml(options.hrefOf(node.start))}" class="${classesOf('node', drawn)}">${tooltip}` +
       `<text x="${labelX}" y="${y(node) + 4}">` +
-      nodeLabels.map((l) => `<tspan class="label" fill="${INK.active}" font-weight="bold">[${escapeHtml(l)}] </tspan>`).join('') +
-      `${escapeHtml(short)}<tspan class="counts" fill="${INK.muted}"> · ${escapeHtml(counts)}</tspan>` +
+      // A session's text is set apart from what bough adds (isolated): a title that runs into
+      // right-to-left words drew " · 1" of its count among them, "reply" after them.
+      nodeLabels.map((l) => `<tspan class="label" fill="${INK.active}" font-weight="bold" unicode-bidi="isolate">[${escapeHtml(l)}] </tspan>`).join('') +
+      `<tspan class="title" unicode-bidi="isolate">${escapeHtml(short)}</tspan><tspan class="counts" fill="${INK.muted}"> · ${escapeHtml(counts)}</tspan>` +
       (drawn.error ? `<tspan class="error-word" fill="${INK.error}" font-weight="bold"> · error</tspan>` : '') +
       (drawn.compaction ? `<tspan class="counts" fill="${INK.muted}"> · compaction</tspan>` : '') +
       (holdsRoot[index] && index > firstRoot ? `<tspan class="counts" fill="${INK.muted}"> · a new root</tspan>` : '') +
