@@ -105,6 +105,26 @@ describe('what bough could not do, said', () => {
     expect(existsSync(exported)).toBe(true);
   });
 
+  // Regression (a review of the monthly workflow): --forget-missing dropped the sessions the
+  // archive held, their only copy, without a word.
+  it('says how many sessions --forget-missing dropped from the archive', async () => {
+    const input = await tempDir();
+    for (const name of ['minimal-v3.jsonl', 'tools.jsonl']) await cp(join(FIXTURES, 'pi', name), join(input, name));
+    const out = join(await tempDir(), 'report');
+    const line = async (...more: string[]) => {
+      const { code, stdout, stderr } = await run(['build', input, '--out', out, '--tz', 'UTC', ...more]);
+      expect(code).toBe(0);
+      return `${stdout}${stderr}`;
+    };
+    await line();
+    await rm(join(input, 'tools.jsonl'));
+    expect(await line()).toContain('1 file kept from an earlier build');
+    const forgot = await line('--forget-missing');
+    expect(forgot).toContain('bough: 1 session from 1 file ·');
+    expect(forgot).toContain(' · 1 session the archive kept dropped (--forget-missing) · ');
+    expect(await line('--forget-missing')).not.toContain('dropped');
+  });
+
   it('warns when a file of the user’s is where a new page must go, and keeps the file', async () => {
     const out = join(await tempDir(), 'report');
     const one = join(FIXTURES, 'pi', 'minimal-v3.jsonl');
