@@ -132,8 +132,11 @@ describe('a Claude Code response streamed across the end of a month', () => {
     // The reply is marked as a whole (its badge), not only its usage line.
     expect(reply).toContain('outside this report&#39;s period: shown, not counted here');
     // Regression (a review of periods): shown at its first line's time, 23:59:58 of October, a
-    // time inside the period it was marked outside of; it is shown when it counts.
-    expect(reply).toMatch(/datetime="2026-10-31T23:00:30\.000Z"[^>]*>[^<]*2026-11-01 00:00:30/);
+    // time inside the period it was marked outside of, with nothing saying when it counts. Shown
+    // in its place among its lines (a later look: shown at its last line's time, a reply went
+    // below the results of its own calls), it says when it counts.
+    expect(reply).toContain('datetime="2026-10-31T22:59:58.000Z"');
+    expect(reply).toContain(' · counted at 2026-11-01 00:00:30');
   });
 });
 

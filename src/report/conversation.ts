@@ -6,7 +6,7 @@ import type { PricedUsage } from '../pricing/price.js';
 import type { Block, Entry, ReplyOutcome, SubagentRun, ToolDiff, ToolEffect, Usage } from '../types.js';
 import { withoutTerminalCodes } from '../terminal-text.js';
 import { eachDiffLine, type DiffLineKind } from '../diff-lines.js';
-import { formatCount, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
+import { formatCount, formatDay, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
 import { highlightBudget, highlightCode, languageOfPath, type HighlightBudget } from './highlight.js';
 import { renderMarkdown } from './markdown.js';
 import { INJECTED_OMITTED } from '../share/share.js';
@@ -274,10 +274,8 @@ export const CALL_ANCHOR_MARK = '~';
 export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
   const base: ViewBase = {
     anchor: anchorOf(entry),
-    // Shown at the time it counts at: a reply by the line its counts are kept from (a Claude Code
-    // response streamed over several lines across midnight counts on the later day).
-    time: formatTime(countedTimeOf(entry), ctx.time, ctx.day ?? null),
-    iso: isoTime(countedTimeOf(entry)),
+    time: formatTime(entry.timestamp, ctx.time, ctx.day ?? null),
+    iso: isoTime(entry.timestamp),
     badges: badgesOf(entry, ctx),
     forks: ctx.forksAt(entry),
   };
@@ -289,8 +287,13 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
   const countedElsewhere = base.badges.some((badge) => badge.tone === 'copied');
   const outside = ctx.usageOutsidePeriod ?? (() => false);
   const usageOf = (usage: readonly Usage[]) => {
-    const line = usageLine(usage, ctx.priceOf);
-    if (line === null) return null;
+    const shown = usageLine(usage, ctx.priceOf);
+    if (shown === null) return null;
+    // A reply counts by the line its counts are kept from: one streamed across midnight (a Claude
+    // Code response's lines) says on which day, where its period mark goes by it.
+    const counted = countedTimeOf(entry);
+    const day = entry.timestamp === null ? null : formatDay(entry.timestamp, ctx.time);
+    const line = counted !== null && day !== null && formatDay(counted, ctx.time) !== day ? `${shown} · counted at ${formatTime(counted, ctx.time, day)}` : shown;
     if (countedElsewhere) return notCountedHere(line);
     if (!ctx.outsidePeriod(entry) && usage.every((record) => outside(record, entry))) return `${line} · outside period, not counted here`;
     return line;

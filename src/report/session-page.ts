@@ -65,11 +65,8 @@ function sectionEntry(entry: Entry, ctx: ConversationContext): SectionEntry {
   return {
     anchor: anchorOf(entry),
     copied: ctx.copied(entry),
-    time: (day) => formatTime(countedTimeOf(entry), ctx.time, day),
-    day: () => {
-      const time = countedTimeOf(entry);
-      return time === null ? null : formatDay(time, ctx.time);
-    },
+    time: (day) => formatTime(entry.timestamp, ctx.time, day),
+    day: () => (entry.timestamp === null ? null : formatDay(entry.timestamp, ctx.time)),
     view: () => entryView(entry, ctx),
   };
 }
