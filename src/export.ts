@@ -57,7 +57,8 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   const main = collected.ledgers.find((ledger) => collected.sourceOf.get(ledger.key) === givenPath);
   if (!main) {
     // Compressed: said with how to read it, as a build says it.
-    const compressed = [...discovery.diagnostics, ...collected.diagnostics].find((d) => d.reason === 'compressed-file');
+    // The file given's, not a sub-agent's beside it (whose command would decompress that one).
+    const compressed = [...discovery.diagnostics, ...collected.diagnostics].find((d) => d.reason === 'compressed-file' && (d.file === givenPath || d.file === sharer.text(givenPath)));
     if (compressed) throw new BoughError(`${options.file} is ${compressed.detail}.`);
     const why = collected.diagnostics.find((d) => d.file === sharer.text(givenPath))?.detail ?? collected.diagnostics[0]?.detail;
     throw new BoughError(`${options.file} is not a session file bough can read${why ? `: ${why}` : ''}.`);

@@ -82,6 +82,16 @@ describe('what bough could not do, said', () => {
       expect(await run(['stats', file])).toEqual({ code: 1, stdout: '', stderr: `bough: ${file} ${how}` });
       expect(await run(['export', file, '-o', join(dir, 'x.html')])).toEqual({ code: 1, stdout: '', stderr: `bough: ${file} ${how}` });
     }
+    // A Claude Code session that is none, its sub-agent compressed beside it: not said to be that
+    // compressed file (a hostile look: its command decompressed the sub-agent).
+    const id = 'a1b2c3d4-0000-4000-8000-00000000c1a1';
+    await mkdir(join(dir, 'proj', id, 'subagents'), { recursive: true });
+    await writeFile(join(dir, 'proj', id, 'subagents', 'agent-a1.jsonl.gz'), gzipSync(session));
+    await writeFile(join(dir, 'proj', `${id}.jsonl`), '{"type":"x"}\n');
+    const exported = await run(['export', join(dir, 'proj', `${id}.jsonl`), '-o', join(dir, 'y.html')]);
+    expect(exported.code).toBe(1);
+    expect(exported.stderr).toContain(`${id}.jsonl is not a session file bough can read`);
+    expect(exported.stderr).not.toContain('agent-a1');
   });
 
   // Regression (a review of the command line): `link/..` was dropped as text, as path.resolve

@@ -1046,8 +1046,11 @@ function isLiteralPassword(password: string): boolean {
 /** A URL's host and what may follow it: a dotted name (then : / ? # a space, a quote, ; , | or a bracket), a word (not then ; or ,), or an IPv6 address. */
 const URL_HOST_END = String.raw`(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?=:\d|[/?#\s"'<>);,|]|$)|[A-Za-z0-9-]+(?=:\d|[/?#\s"'<>)|]|$)|\[[0-9A-Fa-f:.]+\](?=:\d|[/?#\s"'<>)|]|$))`;
 
-/** Prefixes distinctive enough to name a key even when the key is cut short (`ghp_AbC…`). */
-const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.|shp(?:at|ss|ca|pa)_|lin_api_|ntn_|lsv2_(?:pt|sk)_|pcsk_|nvapi-|sntry[su]_|ATATT)`;
+/**
+ * Prefixes distinctive enough to name a key even when the key is cut short (`ghp_AbC…`); the
+ * shorter ones only at a word's start (`kotlin_api_generator…` holds `lin_api_`).
+ */
+const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.|(?<![A-Za-z0-9_-])(?:shp(?:at|ss|ca|pa)_|lin_api_|ntn_|lsv2_(?:pt|sk)_|pcsk_|nvapi-|sntry[su]_|ATATT))`;
 
 export const SECRET_RULES: readonly SecretRule[] = [
   // Private keys, whole blocks; a block cut off by truncated output is redacted to its end.
