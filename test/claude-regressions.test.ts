@@ -1002,11 +1002,12 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
 
   // Regression: a resumed or forked copy's history, counted by the session whose file holds it
   // first, was counted again by the copy: its usage was keyed by the file's session, not the one
-  // its lines say (a copy that rewrites that too is not told apart by its usage: still counted).
-  it('counts a copied history once when the copy keeps its origin’s session id on it', async () => {
+  // its lines say. And (a review of Claude Code's copies) by a copy that rewrites the session id
+  // on the lines it copies too: $0.0285 where $0.0180 was spent, claimed under the copy's id.
+  it.each(['kept', 'rewritten'])('counts a copied history once when the copy’s lines have its origin’s session id %s', async (copiedAs) => {
     const ORIGIN = 'c2000000-0000-4000-8000-000000000001';
     const COPY = 'c2000000-0000-4000-8000-000000000002';
-    const copiedSession = ORIGIN;
+    const copiedSession = copiedAs === 'kept' ? ORIGIN : COPY;
     const history = (session: string) => [
       user('o1', null, 'first', { session }),
       gatewayLine('o2', 'o1', 'msg_o2', { type: 'text', text: 'one' }, prompt(1000, 100), 'end_turn', { session }),

@@ -141,7 +141,10 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
   let counting = countedEntries(ledgers, originOf, usageRule, mirrors, index, unpack);
   // A copy that names no origin is known by its history; when its origin was counted after it
   // (the copy's file is older on disk), the history is counted again, origins first.
-  while (linkCopiesByHistory(ledgers, counting, originOf, missingOrigin, heldBy, keys)) counting = countedEntries(ledgers, originOf, usageRule, mirrors, index, unpack);
+  // So is one whose responses are claimed under its own session id, rewritten from its origin's.
+  const claimsBySession = (copy: SessionLedger, origin: SessionLedger) =>
+    origin.sessionId !== copy.sessionId && usageRule(copy.source) === 'most-output' && unpack(copy.entries).some((entry) => entry.usage.some((record) => record.key.startsWith(`${copy.sessionId}\u0000`)));
+  while (linkCopiesByHistory(ledgers, counting, originOf, missingOrigin, heldBy, keys, claimsBySession)) counting = countedEntries(ledgers, originOf, usageRule, mirrors, index, unpack);
   const { counted, order } = counting;
 
   const duplicateOf = new Map<SessionLedger, SessionLedger>(superseded);
@@ -435,6 +438,7 @@ function linkCopiesByHistory(
   missingOrigin: ReadonlySet<SessionLedger>,
   heldBy: ReadonlyMap<SessionLedger, SessionLedger>,
   keys: (ledger: SessionLedger) => ReadonlySet<string>,
+  claimsBySession: (copy: SessionLedger, origin: SessionLedger) => boolean,
 ): boolean {
   const unlinked = (l: SessionLedger) => !originOf.has(l) && !missingOrigin.has(l) && !heldBy.has(l);
   const copies = ledgers.filter((l) => firstTurns.get(l)?.counted === false && unlinked(l));
@@ -479,7 +483,7 @@ function linkCopiesByHistory(
     const origin = originByHistory(copy);
     if (origin === undefined || isAncestor(copy, origin, originOf)) return false;
     originOf.set(copy, origin);
-    if (placeOf(origin) > placeOf(copy)) countAgain = true;
+    if (placeOf(origin) > placeOf(copy) || claimsBySession(copy, origin)) countAgain = true;
     return true;
   };
   for (const copy of copies) {
@@ -732,6 +736,19 @@ function countedEntries(
     const usageClaimed = usageClaimedIn(ledger.source);
     const heldWithoutTurn = heldWithoutTurnIn(ledger.source);
     const holders = holdersIn(ledger.source);
+    // A claim scoped by its session (a Claude Code response without a request id, claude.md §9.3)
+    // is its origin's where a copy rewrote the session id on the lines it copied (a resumed
+    // session): held under the origin's id, the same response counts once.
+    const ownScope = `${ledger.sessionId}\u0000`;
+    const originIds = mostOutput ? originSessionIds(ledger, originOf) : [];
+    const heldUnderOrigin = (key: string): string => {
+      if (originIds.length === 0 || !key.startsWith(ownScope) || holders.has(key)) return key;
+      for (const id of originIds) {
+        const theirs = `${id}\u0000${key.slice(ownScope.length)}`;
+        if (holders.has(theirs)) return theirs;
+      }
+      return key;
+    };
     let u = 0;
     unpack(ledger.entries).forEach((entry, i) => {
       if (!claimed.has(entry.key)) {
@@ -748,9 +765,10 @@ function countedEntries(
           continue;
         }
         if (mostOutput) {
-          const holder = holders.get(record.key);
+          const key = heldUnderOrigin(record.key);
+          const holder = holders.get(key);
           if (!holder) {
-            holders.set(record.key, { flags: usage, index: u, output: record.output });
+            holders.set(key, { flags: usage, index: u, output: record.output });
             usage[u] = 1;
           } else if (record.output > holder.output) {
             holder.flags[holder.index] = 0;
@@ -785,6 +803,13 @@ function countedEntries(
     counted.set(ledger.key, { entries, usage });
   }
   return { counted, order: new Map(ordered.map((ledger, i) => [ledger, i])), firstTurns };
+}
+
+/** The session ids of the files a file was copied from, nearest first, other than its own. */
+function originSessionIds(ledger: SessionLedger, originOf: ReadonlyMap<SessionLedger, SessionLedger>): string[] {
+  const ids: string[] = [];
+  for (let at = originOf.get(ledger); at !== undefined && ids.length < 64; at = originOf.get(at)) if (at.sessionId !== ledger.sessionId && !ids.includes(at.sessionId)) ids.push(at.sessionId);
+  return ids;
 }
 
 /**

@@ -774,8 +774,8 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
   const { messageId, requestId } = response;
   // Without a request id the message id is not unique across sessions (gateways reuse it): with
   // the session its line says it is of and its time (§9.3). A resumed copy that keeps its origin's
-  // session id on the lines it copied counts them once, with its origin; one that rewrites it
-  // cannot be told from another session by its usage.
+  // session id on the lines it copied counts them once, with its origin; one that rewrites it is
+  // told by its history, and its claims held under its origin's id (claims.ts).
   const scope = `${response.session ?? ctx.sessionId}\u0000${messageId}\u0000${draft.entry.timestamp ?? ''}`;
   const claim = messageId === null ? null : requestId !== null ? `${messageId}\u0000${requestId}` : scope;
   return {
