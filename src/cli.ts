@@ -772,7 +772,12 @@ function pathIn(home: string): (value: string) => string {
     if (value.trim() === '') throw new InvalidArgumentError('give a path (got an empty one)');
     // Another user's home (`~ana/x`) is the shell's to find: taken as it is, it made a folder "~ana".
     if (/^~[^/]/.test(value)) throw new InvalidArgumentError(`give that path in full, or as ~/… for your own home (got ${JSON.stringify(value)})`);
-    return physicalPath(homeExpanded(value, home));
+    try {
+      return physicalPath(homeExpanded(value, home));
+    } catch (error) {
+      if (error instanceof BoughError) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
   };
 }
 

@@ -1,23 +1,51 @@
 // A path as the system opens it. `path.resolve` drops `link/..` as text, the folder the link is
 // in; the system (and `ls`, `cat`, `mkdir -p`) goes up from where the link leads.
 
-import { realpathSync } from 'node:fs';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, parse, resolve, sep } from 'node:path';
+import { BoughError } from './errors.js';
+import { whyUnreadable } from './file-problems.js';
 
 /**
- * `path` with what leads up to its last `..` resolved by the system, absolute; unchanged when it
- * has no `..`, or when that part cannot be resolved (missing: then nothing links there).
+ * `path` with what leads up to its last `..` walked as the system walks it, absolute; unchanged
+ * when it has no `..`. A part that does not exist goes as `mkdir -p` goes, made of text from there
+ * (`new/../report` is `report`); one the system cannot go through (a loop of links, a file) is an
+ * error, said, as `ls` says it, not a folder beside it read instead.
  */
 export function physicalPath(path: string): string {
   const parts = path.split(sep === '\\' ? /[\\/]/ : '/');
   const last = parts.lastIndexOf('..');
   if (last === -1) return path;
-  const upTo = parts.slice(0, last + 1).join(sep);
-  try {
-    // Joined as text, and the system's own realpath: `join` and Node's realpath drop `link/..` as text.
-    const real = realpathSync.native(isAbsolute(upTo) ? upTo : process.cwd() + sep + upTo);
-    return resolve(real, ...parts.slice(last + 1));
-  } catch {
-    return path;
+  // The working folder is the system's own (getcwd: no links in it), as is the root.
+  let at = isAbsolute(path) ? parse(resolve(path)).root : process.cwd();
+  for (let i = 0; i <= last; i++) {
+    const part = parts[i] as string;
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      at = dirname(at);
+      continue;
+    }
+    const next = at.endsWith(sep) ? at + part : at + sep + part;
+    let isLink: boolean;
+    let isFolder: boolean;
+    try {
+      const info = lstatSync(next);
+      isLink = info.isSymbolicLink();
+      isFolder = info.isDirectory();
+    } catch {
+      return resolve(next, ...parts.slice(i + 1));
+    }
+    if (isLink) {
+      try {
+        at = realpathSync.native(next);
+      } catch (error) {
+        // A link to nowhere goes on as text, as `mkdir -p` would make what it names; a loop cannot.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return resolve(next, ...parts.slice(i + 1));
+        throw new BoughError(`Cannot go up through ${next} in ${path}: ${whyUnreadable(error)}.`);
+      }
+      isFolder = lstatSync(at).isDirectory();
+    } else at = next;
+    if (!isFolder) throw new BoughError(`Cannot go up through ${next} in ${path}: it is a file, not a folder.`);
   }
+  return resolve(at, ...parts.slice(last + 1));
 }

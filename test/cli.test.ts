@@ -113,6 +113,16 @@ describe('what bough could not do, said', () => {
     const exported = join(root, 'one.html');
     expect((await run(['export', `${join(root, 'view', 'current')}/../sessions/a.jsonl`, '-o', exported, '-q'])).code).toBe(0);
     expect(existsSync(exported)).toBe(true);
+    // A hostile look: a part missing, a loop of links, a link to a file were still dropped as text.
+    // Missing: as `mkdir -p` goes, from where the link leads; the others the system cannot go through.
+    expect((await run(['build', join(root, 'data', 'pi', 'sessions'), '-o', `${join(root, 'view', 'current')}/new/../../report2`, '-q'])).code).toBe(0);
+    expect([existsSync(join(root, 'data', 'pi', 'report2', 'index.html')), existsSync(join(root, 'view', 'report2'))]).toEqual([true, false]);
+    await symlink(join(root, 'view', 'loop'), join(root, 'view', 'loop'));
+    await symlink(join(root, 'data', 'pi', 'sessions', 'a.jsonl'), join(root, 'view', 'file'));
+    for (const [name, why] of [['loop', 'a loop of symbolic links'], ['file', 'it is a file, not a folder']] as const) {
+      const through = `${join(root, 'view', name)}/../sessions`;
+      expect(await run(['stats', through])).toEqual({ code: 1, stdout: '', stderr: `bough: Cannot go up through ${join(root, 'view', name)} in ${through}: ${why}.\n` });
+    }
   });
 
   // Regression (a review of the monthly workflow): --forget-missing dropped the sessions the
