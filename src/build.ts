@@ -369,11 +369,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // said of the folder where it is then).
     const shown = new Set(report.data.sessions.flatMap((session) => [session.key, ...session.subagents.map((sub) => sub.key)]));
     const standing: StandingCounts = { cutShort: cut.filter((key) => kept.some((k) => k.ledger.key === key)).length, noLongerRead: kept.filter((k) => stillThere(k) && shown.has(k.ledger.key)).length };
-    // The report says how much it redacted: what it shows from the archive was redacted when it was
-    // archived, by the counts kept with it (none said by builds before 2026-12-06); not what was
-    // read of a file cut short, whose archive it shows instead.
+    // The report says how much it redacted of all it shows: what it shows from the archive was
+    // redacted when it was archived, by the counts kept with it (none said by builds before
+    // 2026-12-06); not what was read of a file it does not show (outside its period or project, a
+    // duplicate) or of a file cut short, whose archive it shows instead.
     const counted = (ledger: SessionLedger, sign: 1 | -1) => Object.entries(ledger.redactions ?? {}).map(([kind, n]): [string, number] => [kind, sign * n]);
-    sharer.addRedactions([...kept.filter((k) => shown.has(k.ledger.key)).flatMap((k) => counted(k.ledger, 1)), ...readOfCut.flatMap((ledger) => counted(ledger, -1))]);
+    const readNotShown = [...readOfCut, ...readNow.ledgers.filter((ledger) => !shown.has(ledger.key))];
+    sharer.addRedactions([...kept.filter((k) => shown.has(k.ledger.key)).flatMap((k) => counted(k.ledger, 1)), ...readNotShown.flatMap((ledger) => counted(ledger, -1))]);
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
     const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried, otherSecret, standing };
     const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads, hold });

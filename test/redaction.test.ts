@@ -805,6 +805,16 @@ describe('entry keys in the archive of a build that redacts', () => {
     // Once with the file gone and the other cut short, and again keeping that report.
     expect([await redactions(), await redactions()]).toEqual([first, first]);
     expect((await readdir(join(out, 'sessions'))).filter((name) => name.endsWith('.html')).length).toBe(3);
+    // A report of November says what it removed of November's sessions, not of October's it read
+    // and does not show (a hostile look: its count changed as that file came and went).
+    const october = join(sessions, 'october.jsonl');
+    await writeSession(october, 'k-c4');
+    await writeFile(october, (await readFile(october, 'utf8')).replaceAll('2026-11-03', '2026-10-03'));
+    const november = async () => (await build({ ...redacting(join(dir, 'config'), [sessions], { scope: { ...ALL_UTC, period: parsePeriod({ month: '2026-11' }, 'UTC') } }), out: join(workDir, 'counted-november') })).summary.sharing.redactions;
+    const withOctober = await november();
+    await rm(october);
+    expect(await november()).toEqual(withOctober);
+    expect(withOctober).toEqual({ 'home-path': 3, assignment: 1 });
   });
 
   it('tie a session whose file is gone to its copy read by a later build', async () => {
@@ -1023,8 +1033,9 @@ describe('--redact and entry keys', () => {
     expect([...redacted.files].filter(([, text]) => text.includes(token) || text.includes(token.slice(4, 20))).map(([file]) => file)).toEqual([]);
     expect(summaryOf(redacted).sessions.length).toBe(summaryOf(plain).sessions.length);
     expect(summaryOf(redacted).totals.tokens).toEqual(summaryOf(plain).totals.tokens);
-    // Counted where the token is shown, not again for the keys that carry it (regression: 8).
-    expect(summaryOf(redacted).sharing?.redactions?.['github-token']).toBe(5);
+    // Counted where the token is shown, not again for the keys that carry it (regression: 8), nor
+    // for the archived copy of the thread, which holds nothing more and is listed by its path only.
+    expect(summaryOf(redacted).sharing?.redactions?.['github-token']).toBe(4);
   });
 
   it('leaves no secret that an id carried, and still ties the entries together (regression: ids were kept as written)', async () => {
