@@ -19,7 +19,7 @@ export const DIAGNOSTIC_REASONS = {
   'header-damaged': 'a session whose header line is damaged (rebuilt from what remained, or from the file name)',
   'oversized-line': 'a line too long to read (skipped)',
   'deep-nesting': 'a record with values nested absurdly deep (those values cut, the rest kept)',
-  'invalid-time': 'a timestamp that is not a real date and time (the record goes by its session’s time)',
+  'invalid-time': 'a timestamp that is not a real date and time (the record goes by another time, as each says)',
   'no-time': 'a session with no readable time anywhere: dated by its file’s last change, which copying or touching it moves',
   'absurd-number': 'a token count or cost no agent could mean (negative, fractional, infinite or absurdly large), left out of the sums',
   'unlikely-count': 'a token count larger than any model’s context in one request (more than 10 million): counted as written, to be checked',

@@ -243,6 +243,12 @@ describe('Pi reader', () => {
     if (read.kind !== 'session') throw new Error('not read');
     expect(read.file.entries.flatMap((e) => e.usage).map((u) => new Date(u.timestamp ?? 0).toISOString())).toEqual(['2026-10-31T22:20:00.000Z', '2026-10-31T23:30:00.000Z']);
     expect(read.file.diagnostics.map((d) => [d.reason, d.line, d.detail])).toEqual([['invalid-time', 2, 'timestamp "2026-10-31T22:25:00Z-garbled" is not a date and time (the sub-agent message goes by its tool result’s time)']]);
+    // Said once for a result of many such messages (a hostile look: a row each, 201 rows).
+    const many = { agent: 'scout', task: 't', messages: [reply('soon'), reply('soon'), reply('later')] };
+    await writeFile(path, `${[records[0], { ...records[1], message: { ...(records[1] as { message: object }).message, details: { mode: 'single', results: [many] } } }].map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const again = await readSessionFile(path);
+    if (again.kind !== 'session') throw new Error('not read');
+    expect(again.file.diagnostics.map((d) => d.detail)).toEqual(['timestamp "soon" is not a date and time (it and 2 more of its sub-agent messages go by their tool result’s time)']);
   });
 
   // Regression (a review of Pi's files): pi-subagents keeps a run's last 200 messages while its

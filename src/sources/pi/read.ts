@@ -804,6 +804,9 @@ function subagentRuns(
   if (!isPlainObject(details) || !Array.isArray(details['results'])) return { runs: [], usage: [] };
   const runs: SubagentRun[] = [];
   const usage: Usage[] = [];
+  // Messages whose time is no time, said once for the tool result (a run may hold hundreds).
+  let badTimes = 0;
+  let firstBadTime: unknown;
   details['results'].forEach((item, index) => {
     // Some other tool's results, not a sub-agent's, are passed over without a word; a run with a
     // field out of shape is kept without it, and said.
@@ -816,7 +819,9 @@ function subagentRuns(
       if (!isPlainObject(message) || typeof message['role'] !== 'string') return;
       // Each message's spend is of its own time: a sub-agent may run past midnight, or a month's
       // end. One that is no time goes by its tool result's, said (it may move to another day).
-      const time = recordTime(message['timestamp'], ctx, line, 'the sub-agent message goes by its tool result’s time') ?? timestamp;
+      const own = parseTime(message['timestamp']);
+      if (own === null && message['timestamp'] !== undefined && message['timestamp'] !== null && message['timestamp'] !== '' && badTimes++ === 0) firstBadTime = message['timestamp'];
+      const time = own ?? timestamp;
       const built = messagePayload(ctx, message as Record<string, unknown> & { role: string }, line, time, depth + 1);
       if (!built) return;
       const id = `sub-${line}-${depth}-${index}-${position}`;
@@ -859,6 +864,7 @@ function subagentRuns(
       entries,
     });
   });
+  if (badTimes > 0) recordTime(firstBadTime, ctx, line, badTimes === 1 ? 'the sub-agent message goes by its tool result’s time' : `it and ${badTimes - 1} more of its sub-agent messages go by their tool result’s time`);
   // A run given by its sums alone whose provider nothing above told is given one once the file is
   // read (providersForSums).
   return { runs, usage };
