@@ -1250,8 +1250,10 @@ function pricingPrint(table: PriceTable, local: PricingInputs['local'], options:
 
 /** Why a run read no session; `read`: what reading the files found (an unreadable file says why). */
 export function noSessionsSentence(discovery: Discovery, read: readonly Diagnostic[] = []): string {
-  // Where it looked and found something: an agent's folder that is not here holds no file.
-  const found = discovery.places.filter((p) => p.exists);
+  // Where it looked and found something: an agent's folder that is not here holds no file; nor
+  // does a compressed file named, said apart.
+  const compressedNamed = new Set(discovery.diagnostics.flatMap((d) => (d.reason === 'compressed-file' && discovery.places.some((place) => place.path === d.file) ? [d.file] : [])));
+  const found = discovery.places.filter((p) => p.exists && !compressedNamed.has(p.path));
   const where = (found.length > 0 ? found : discovery.places).map((p) => p.path).join(', ');
   const unlisted = unlistedFolders(discovery);
   if (discovery.files.length === 0 && unlisted.length > 0) {
@@ -1288,12 +1290,15 @@ export function noSessionsSentence(discovery: Discovery, read: readonly Diagnost
       ? ' Point bough at a folder of agent sessions.'
       : ' See its first lines, or point bough at a folder of agent sessions.';
   if (discovery.files.length === 1 && file !== undefined) {
-    const found = discovery.places.length === 1 && discovery.places[0]?.path === file ? '' : ` (the one file found in ${where})`;
+    const named = discovery.places.filter((place) => !compressedNamed.has(place.path));
+    const found = named.length === 1 && named[0]?.path === file ? '' : ` (the one file found in ${where})`;
     const reason = why(file);
     // Compressed under a name that does not say so: said as such, with how to read it.
     const compressedNow = read.find((d) => d.file === file && d.reason === 'compressed-file');
-    if (compressedNow) return `${file}${found} is ${compressedNow.detail}.`;
-    return `${file}${found} is not a session file bough can read${reason === null ? '' : ` (${reason})`}.${hint}`;
+    // Compressed files named beside it are said too, or the run would seem to have passed them by.
+    const alsoNamed = compressedNamed.size === 0 ? '' : ` Not read either, being compressed: ${[...compressedNamed].join(', ')}.`;
+    if (compressedNow) return `${file}${found} is ${compressedNow.detail}.${alsoNamed}`;
+    return `${file}${found} is not a session file bough can read${reason === null ? '' : ` (${reason})`}.${hint}${alsoNamed}`;
   }
   const reason = why(file);
   return `None of the ${plural(discovery.files.length, 'file')} found in ${where} is a session file bough can read (the first, ${file}${reason === null ? '' : `: ${reason}`}).${hint.replace('See its', 'See their')}`;

@@ -82,6 +82,9 @@ describe('what bough could not do, said', () => {
       expect(await run(['stats', file])).toEqual({ code: 1, stdout: '', stderr: `bough: ${file} ${how}` });
       expect(await run(['export', file, '-o', join(dir, 'x.html')])).toEqual({ code: 1, stdout: '', stderr: `bough: ${file} ${how}` });
     }
+    // Two named together: each said (a hostile look: the first was taken for a folder, unsaid).
+    const both = await run(['stats', join(dir, 'old.jsonl.gz'), join(dir, 'gzipped.jsonl')]);
+    expect(both.stderr).toBe(`bough: ${join(dir, 'gzipped.jsonl')} is compressed (gzip), so not read: decompress a copy into a folder of its own and give bough that folder too (gzip -dc '${join(dir, 'gzipped.jsonl')}' > FOLDER/'gzipped.jsonl'). Not read either, being compressed: ${join(dir, 'old.jsonl.gz')}.\n`);
     // A Claude Code session that is none, its sub-agent compressed beside it: not said to be that
     // compressed file (a hostile look: its command decompressed the sub-agent).
     const id = 'a1b2c3d4-0000-4000-8000-00000000c1a1';
