@@ -8,9 +8,9 @@ import { whyUnreadable } from './file-problems.js';
 
 /**
  * `path` with what leads up to its last `..` walked as the system walks it, absolute; unchanged
- * when it has no `..`. A part that does not exist goes as `mkdir -p` goes, made of text from there
- * (`new/../report` is `report`); one the system cannot go through (a loop of links, a file) is an
- * error, said, as `ls` says it, not a folder beside it read instead.
+ * when it has no `..`. A part that does not exist is walked as `mkdir -p` would make it
+ * (`new/../report` is `report`); one the system cannot go through (a loop of links, a link to
+ * nowhere, a file, a name too long) is an error, said, not a folder beside it read instead.
  */
 export function physicalPath(path: string): string {
   const parts = path.split(sep === '\\' ? /[\\/]/ : '/');
@@ -26,22 +26,25 @@ export function physicalPath(path: string): string {
       continue;
     }
     const next = at.endsWith(sep) ? at + part : at + sep + part;
-    let isLink: boolean;
-    let isFolder: boolean;
+    let isLink = false;
+    let isFolder = false;
     try {
       const info = lstatSync(next);
       isLink = info.isSymbolicLink();
       isFolder = info.isDirectory();
-    } catch {
-      return resolve(next, ...parts.slice(i + 1));
+    } catch (error) {
+      // A folder `mkdir -p` would make: nothing in it, no link to follow; what follows is walked on.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new BoughError(`Cannot go through ${next} in ${path}: ${whyUnreadable(error)}.`);
+      at = next;
+      continue;
     }
     if (isLink) {
       try {
         at = realpathSync.native(next);
       } catch (error) {
-        // A link to nowhere goes on as text, as `mkdir -p` would make what it names; a loop cannot.
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return resolve(next, ...parts.slice(i + 1));
-        throw new BoughError(`Cannot go up through ${next} in ${path}: ${whyUnreadable(error)}.`);
+        // Nor through a link to nowhere: `ls` says no such file, `mkdir -p` that it exists.
+        const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'a link to nowhere' : whyUnreadable(error);
+        throw new BoughError(`Cannot go up through ${next} in ${path}: ${why}.`);
       }
       isFolder = lstatSync(at).isDirectory();
     } else at = next;

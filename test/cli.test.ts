@@ -122,7 +122,12 @@ describe('what bough could not do, said', () => {
     expect([existsSync(join(root, 'data', 'pi', 'report2', 'index.html')), existsSync(join(root, 'view', 'report2'))]).toEqual([true, false]);
     await symlink(join(root, 'view', 'loop'), join(root, 'view', 'loop'));
     await symlink(join(root, 'data', 'pi', 'sessions', 'a.jsonl'), join(root, 'view', 'file'));
-    for (const [name, why] of [['loop', 'a loop of symbolic links'], ['file', 'it is a file, not a folder']] as const) {
+    // A second look: a part missing, then a link, is walked on through the link; a link to
+    // nowhere is said (the folder beside it was read).
+    expect((await run(['build', join(root, 'data', 'pi', 'sessions'), '-o', `${join(root, 'view')}/new/../current/../report3`, '-q'])).code).toBe(0);
+    expect(existsSync(join(root, 'data', 'pi', 'report3', 'index.html'))).toBe(true);
+    await symlink(join(root, 'nowhere', 'x'), join(root, 'view', 'dangling'));
+    for (const [name, why] of [['loop', 'a loop of symbolic links'], ['file', 'it is a file, not a folder'], ['dangling', 'a link to nowhere']] as const) {
       const through = `${join(root, 'view', name)}/../sessions`;
       expect(await run(['stats', through])).toEqual({ code: 1, stdout: '', stderr: `bough: Cannot go up through ${join(root, 'view', name)} in ${through}: ${why}.\n` });
     }
