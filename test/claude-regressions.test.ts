@@ -1026,6 +1026,24 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
     expect(totals).toMatchObject({ sessions: 2, usageRecords: 3, tokens: { output: 300, cacheRead: 3000 } });
     expect(rows.map((row) => row.usageRecords).sort()).toEqual([1, 2]);
   });
+
+  // Regression (a second hostile look): a copy of such a copy, each rewriting the session id (or
+  // the second keeping the first's), counted the history again: 6 records where 4 were made.
+  it.each(['rewritten', 'kept'])('counts a history copied twice once, the second copy’s session id %s on what it copied', async (secondAs) => {
+    const [ORIGIN, FIRST, SECOND] = ['c3000000-0000-4000-8000-000000000001', 'c3000000-0000-4000-8000-000000000002', 'c3000000-0000-4000-8000-000000000003'];
+    const turn = (n: number, parent: string | null, session: string, day: number) => [
+      user(`u${n}`, parent, `prompt ${n}`, { session, at: `2026-03-1${day}T10:00:0${n}.000Z` }),
+      gatewayLine(`a${n}`, `u${n}`, `msg_${n}`, { type: 'text', text: `reply ${n}` }, prompt(1000, 100), 'end_turn', { session, at: `2026-03-1${day}T10:00:1${n}.000Z` }),
+    ];
+    const origin = [...turn(1, null, ORIGIN, 0), ...turn(2, 'a1', ORIGIN, 0)];
+    const first = [...turn(1, null, FIRST, 0), ...turn(2, 'a1', FIRST, 0), ...turn(3, 'a2', FIRST, 1)];
+    const copiedBySecond = secondAs === 'kept' ? FIRST : SECOND;
+    const second = [...turn(1, null, copiedBySecond, 0), ...turn(2, 'a1', copiedBySecond, 0), ...turn(3, 'a2', copiedBySecond, 1), ...turn(4, 'a3', SECOND, 2)];
+    const folder = await projects({ [`-home-ana-shop/${ORIGIN}.jsonl`]: origin, [`-home-ana-shop/${FIRST}.jsonl`]: first, [`-home-ana-shop/${SECOND}.jsonl`]: second });
+    const { totals, rows } = await stats(folder, '--by', 'session');
+    expect(totals).toMatchObject({ sessions: 3, usageRecords: 4, tokens: { output: 400 } });
+    expect(rows.map((row) => row.usageRecords).sort()).toEqual([1, 1, 2]);
+  });
 });
 
 describe('a request the user stopped', () => {
