@@ -1029,20 +1029,27 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
 
   // Regression (a second hostile look): a copy of such a copy, each rewriting the session id (or
   // the second keeping the first's), counted the history again: 6 records where 4 were made.
-  it.each(['rewritten', 'kept'])('counts a history copied twice once, the second copy’s session id %s on what it copied', async (secondAs) => {
+  it.each(['rewritten', 'kept', 'kept by both'])('counts a history copied twice once, the second copy’s session id %s on what it copied', async (secondAs) => {
     const [ORIGIN, FIRST, SECOND] = ['c3000000-0000-4000-8000-000000000001', 'c3000000-0000-4000-8000-000000000002', 'c3000000-0000-4000-8000-000000000003'];
     const turn = (n: number, parent: string | null, session: string, day: number) => [
       user(`u${n}`, parent, `prompt ${n}`, { session, at: `2026-03-1${day}T10:00:0${n}.000Z` }),
       gatewayLine(`a${n}`, `u${n}`, `msg_${n}`, { type: 'text', text: `reply ${n}` }, prompt(1000, 100), 'end_turn', { session, at: `2026-03-1${day}T10:00:1${n}.000Z` }),
     ];
     const origin = [...turn(1, null, ORIGIN, 0), ...turn(2, 'a1', ORIGIN, 0)];
-    const first = [...turn(1, null, FIRST, 0), ...turn(2, 'a1', FIRST, 0), ...turn(3, 'a2', FIRST, 1)];
-    const copiedBySecond = secondAs === 'kept' ? FIRST : SECOND;
-    const second = [...turn(1, null, copiedBySecond, 0), ...turn(2, 'a1', copiedBySecond, 0), ...turn(3, 'a2', copiedBySecond, 1), ...turn(4, 'a3', SECOND, 2)];
+    // 'kept by both': each copy keeps the ids its lines had, so the second holds the origin's first.
+    const firstCopied = secondAs === 'kept by both' ? ORIGIN : FIRST;
+    const first = [...turn(1, null, firstCopied, 0), ...turn(2, 'a1', firstCopied, 0), ...turn(3, 'a2', FIRST, 1)];
+    const copiedBySecond = secondAs === 'rewritten' ? SECOND : FIRST;
+    const second = [...turn(1, null, secondAs === 'kept by both' ? ORIGIN : copiedBySecond, 0), ...turn(2, 'a1', secondAs === 'kept by both' ? ORIGIN : copiedBySecond, 0), ...turn(3, 'a2', copiedBySecond, 1), ...turn(4, 'a3', SECOND, 2)];
     const folder = await projects({ [`-home-ana-shop/${ORIGIN}.jsonl`]: origin, [`-home-ana-shop/${FIRST}.jsonl`]: first, [`-home-ana-shop/${SECOND}.jsonl`]: second });
     const { totals, rows } = await stats(folder, '--by', 'session');
     expect(totals).toMatchObject({ sessions: 3, usageRecords: 4, tokens: { output: 400 } });
     expect(rows.map((row) => row.usageRecords).sort()).toEqual([1, 1, 2]);
+    // Each copy is shown copied from the one it was copied from (a review of Claude Code's
+    // copies: a copy of a copy that kept the ids was shown copied from the first session).
+    const { summary } = await build(folder);
+    const originOf = (id: string) => summary.sessions.find((session) => session.file.endsWith(`${id}.jsonl`))?.origin ?? null;
+    expect([originOf(ORIGIN), originOf(FIRST)?.endsWith(`${ORIGIN}.jsonl`), originOf(SECOND)?.endsWith(`${FIRST}.jsonl`)]).toEqual([null, true, true]);
   });
 });
 

@@ -252,7 +252,9 @@ function fileFacts(records: readonly Located[], path: string): FileFacts {
   const nameId = UUID.exec(name)?.[0] ?? subagentsOf;
   // A resumed copy is named by its new id and may open with the old session's entries.
   const own = subagentsOf ?? (nameId !== null && sessionIds.includes(nameId) ? nameId : (sessionIds[0] ?? nameId ?? name));
-  const before = sessionIds.slice(0, sessionIds.indexOf(own)).find((id) => id !== own) ?? null;
+  // Copied from the session whose lines come last before its own: a copy of a copy that kept the
+  // ids holds its origin's origin's lines first (a chain of resumes named the first session).
+  const before = sessionIds.slice(0, sessionIds.indexOf(own)).filter((id) => id !== own).at(-1) ?? null;
   const subagentFile = conversation > 0 && (sidechain === conversation || inSubagents);
   // The folder the conversation ran in: a hook's attachment may come first from another (a worktree of it).
   return { sessionId: own, cwd: cwd ?? anyCwd, startedAt, parentSessionId: subagentFile ? null : before, subagentFile, agentId, hasCustomTitle };
