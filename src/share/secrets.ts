@@ -1046,9 +1046,6 @@ function isLiteralPassword(password: string): boolean {
 /** A URL's host and what may follow it: a dotted name (then : / ? # a space, a quote, ; , | or a bracket), a word (not then ; or ,), or an IPv6 address. */
 const URL_HOST_END = String.raw`(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?=:\d|[/?#\s"'<>);,|]|$)|[A-Za-z0-9-]+(?=:\d|[/?#\s"'<>)|]|$)|\[[0-9A-Fa-f:.]+\](?=:\d|[/?#\s"'<>)|]|$))`;
 
-/** Words joined by `_` or `-`, all in small letters or all in capitals, and no digit: a name, not a key. */
-const WORDS_IN_ONE_CASE = /^(?:[a-z]+(?:[_-]+[a-z]+)+|[A-Z]+(?:[_-]+[A-Z]+)+)$/;
-
 /**
  * Prefixes distinctive enough to name a key even when the key is cut short (`ghp_AbC…`); the
  * shorter ones only at a word's start (`kotlin_api_generator…` holds `lin_api_`).
@@ -1096,8 +1093,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // The header part is bounded so that a megabyte of "eyJ" fails fast at every start.
   shape('jwt', /eyJ[A-Za-z0-9_-]{8,300}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, { hint: '.eyJ' }),
   // A key cut short by a preview or an ellipsis: the part shown is still the start of a real key.
-  // Not a name of words in one case (`hf_hub_download`, `ASIAN_MARKET_DATA`): a key is random.
-  shape('partial-key', new RegExp(String.raw`${KEY_PREFIX}[A-Za-z0-9_-]{8,200}(?=…|\.\.\.|$)|eyJ[A-Za-z0-9_-]{8,300}\.eyJ[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]*)?(?=…|\.\.\.|$)`, 'g'), { hint: (text) => text.includes('…') || text.includes('...') || /[\w-]$/.test(text), accept: (key) => !WORDS_IN_ONE_CASE.test(key) }),
+  shape('partial-key', new RegExp(String.raw`${KEY_PREFIX}[A-Za-z0-9_-]{8,200}(?=…|\.\.\.|$)|eyJ[A-Za-z0-9_-]{8,300}\.eyJ[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]*)?(?=…|\.\.\.|$)`, 'g'), { hint: (text) => text.includes('…') || text.includes('...') || /[\w-]$/.test(text) }),
   // Azure storage and service bus connection strings, and the signature of a SAS URL.
   shape('azure-key', /(?<![A-Za-z])(?:AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret)=([^;"'\s<>]{8,})/gi, { group: 1, hint: /AccountKey|SharedAccess|SharedSecret/i }),
   shape('sas-signature', /[?&;]sig=([^&\s"'<>#;]{8,})/g, { group: 1, hint: 'sig=' }),
