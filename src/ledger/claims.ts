@@ -110,7 +110,7 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
   // happens to have the id (Pi takes one chosen by the caller: `--session-id nightly` in two
   // projects), and a file sharing some with them is the copy of the one it shares most with.
   // Sub-agent files carry their parent's id without being copies of it.
-  const keys = claimKeysMemo(unpack, (source) => usageRule(source) === 'most-output');
+  const keys = claimKeysMemo(unpack);
   const keptLast = (l: SessionLedger) => Number(l.lastSeen !== null && mirrors(l.source));
   const startOf = (l: SessionLedger) => l.startedAt ?? Infinity;
   const lessFirst = (a: SessionLedger, b: SessionLedger) => (mirrors(a.source) ? 0 : startOf(a) - startOf(b) || keys(a).size - keys(b).size);
@@ -317,19 +317,16 @@ function holdsEntries(now: readonly LedgerEntry[], was: readonly LedgerEntry[]):
 const SAME_MOMENT_MS = 2000;
 
 /** Every claim a file holds (its entries' keys and its usage records'), unpacked once per file asked for. */
-function claimKeysMemo(unpack: Unpack, bySession: (source: Source) => boolean = () => false): (ledger: SessionLedger) => ReadonlySet<string> {
+function claimKeysMemo(unpack: Unpack): (ledger: SessionLedger) => ReadonlySet<string> {
   const memo = new Map<SessionLedger, Set<string>>();
   return (ledger) => {
     let keys = memo.get(ledger);
     if (keys === undefined) {
       keys = new Set<string>();
-      // A claim scoped by its session (session, message id, time: a Claude Code response without a
-      // request id) is told by the rest: a copy that rewrote the session id holds its origin's.
-      const scoped = bySession(ledger.source);
       for (const entry of unpack(ledger.entries)) {
         keys.add(entry.key);
         // Apart from entry keys: a reader's usage claim is its own kind of key.
-        for (const record of entry.usage) keys.add(`\0usage\0${scoped ? withoutSession(record.key) : record.key}`);
+        for (const record of entry.usage) keys.add(`\0usage\0${record.key}`);
       }
       memo.set(ledger, keys);
     }
@@ -337,7 +334,7 @@ function claimKeysMemo(unpack: Unpack, bySession: (source: Source) => boolean = 
   };
 }
 
-/** A session-scoped claim (three parts) without its session; any other as it is. */
+/** A session-scoped claim (three parts: session, message id, time) without its session; any other as it is. */
 function withoutSession(key: string): string {
   const first = key.indexOf('\u0000');
   const second = first === -1 ? -1 : key.indexOf('\u0000', first + 1);
