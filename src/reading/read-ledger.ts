@@ -38,11 +38,13 @@ export async function readLedger(
     // What its pages show holds the outputs kept beside it; what it counts does not need them.
     const shown = keepContent ? await withSavedOutputs(read.file) : read.file;
     // Made fit to share at once, no other file's replacements in between: its own, kept with its ledger.
-    const before = new Map(sharer?.redactions ?? []);
+    const before = sharer === null ? null : new Map(sharer.redactions);
     const file = checkedAndShared(shown, sharer);
     const ledger = ledgerOf(file);
-    const redactions = [...(sharer?.redactions ?? [])].filter(([kind, n]) => n > (before.get(kind) ?? 0)).map(([kind, n]) => [kind, n - (before.get(kind) ?? 0)]);
-    if (redactions.length > 0) ledger.redactions = Object.fromEntries(redactions);
+    if (sharer !== null && before !== null) {
+      const redactions = [...sharer.redactions].filter(([kind, n]) => n > (before.get(kind) ?? 0)).map(([kind, n]) => [kind, n - (before.get(kind) ?? 0)]);
+      if (redactions.length > 0) ledger.redactions = Object.fromEntries(redactions);
+    }
     outcome = { kind: 'session', ledger, diagnostics: file.diagnostics };
     if (keepContent) kept = file;
   } else {

@@ -2,7 +2,7 @@
 // rows and model rows, formatted here so templates only place them.
 
 import { filterLabels, inSentence, localDay } from '../ledger/scope.js';
-import { costSortValue, totalTokens, type ModelTotals, type ReportData, type Tally, type UsageTotals } from './data.js';
+import { totalTokens, type ModelTotals, type ReportData, type Tally, type UsageTotals } from './data.js';
 import { formatCompact, formatCount, formatUsd, plural, shownUsd } from './format.js';
 
 export interface StatCard {
@@ -47,11 +47,6 @@ export function recordedPart(tally: UsageTotals): string | null {
 /** What the agent recorded: "—" when it recorded nothing. */
 export function recordedCost(usage: UsageTotals): string {
   return formatUsd(usage.cost.recorded);
-}
-
-/** For sorting by bough's cost, as the rows are sorted at first (costSortValue). */
-export function boughSortValue(usage: UsageTotals): number {
-  return costSortValue(usage);
 }
 
 /** What a sub-agent's transcript shown as its own session holds: its tasks and replies are no one's prompts. */

@@ -7,11 +7,11 @@ import { monthLabel } from '../time-zone.js';
 import { localDay, monthInPeriod } from '../ledger/scope.js';
 import { SOURCE_NAMES, type Source } from '../types.js';
 import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, type ChartView } from './charts.js';
-import { byCost, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
+import { byCost, costSortValue, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } from './format.js';
 import { modelName } from './json.js';
 import { NO_FAST_RATE, NO_FLEX_RATE } from '../pricing/price.js';
-import { boughCost, boughSortValue, emptyScopeSentence, NO_USAGE, noUsageOf, outputPartialWords, priceBadge, recordedCost, recordedPart, roundingNote, statCards, type StatCard } from './numbers.js';
+import { boughCost, emptyScopeSentence, NO_USAGE, noUsageOf, outputPartialWords, priceBadge, recordedCost, recordedPart, roundingNote, statCards, type StatCard } from './numbers.js';
 import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { cell, column, numberCell, tableView, type CellView, type TableView } from './tables.js';
 
@@ -348,7 +348,7 @@ function noUsageCell(): CellView {
 }
 
 function costCells(usage: Tally | ModelTotals): CellView[] {
-  return [numberCell(boughCost(usage), boughSortValue(usage)), numberCell(recordedCost(usage), usage.cost.recorded ?? -1)];
+  return [numberCell(boughCost(usage), costSortValue(usage)), numberCell(recordedCost(usage), usage.cost.recorded ?? -1)];
 }
 
 /** Every month of the range, quiet ones included (but over more than five years), with a total row. */

@@ -9,7 +9,7 @@ export type Compression = 'zstd' | 'gzip';
 /** A compressed session file by its name: found in a folder, or given. */
 export const COMPRESSED_SESSION = /\.jsonl\.(?:zst|gz)$/i;
 
-export const compressionOf = (name: string): Compression => (name.toLowerCase().endsWith('.zst') ? 'zstd' : 'gzip');
+const compressionOf = (name: string): Compression => (name.toLowerCase().endsWith('.zst') ? 'zstd' : 'gzip');
 
 /** What a file's first bytes say it is compressed with (a session file renamed, or gzipped in place), or null. */
 export async function compressionOfBytes(path: string): Promise<Compression | null> {

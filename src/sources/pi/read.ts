@@ -820,7 +820,10 @@ function subagentRuns(
       // Each message's spend is of its own time: a sub-agent may run past midnight, or a month's
       // end. One that is no time goes by its tool result's, said (it may move to another day).
       const own = parseTime(message['timestamp']);
-      if (own === null && message['timestamp'] !== undefined && message['timestamp'] !== null && message['timestamp'] !== '' && badTimes++ === 0) firstBadTime = message['timestamp'];
+      if (own === null && message['timestamp'] !== undefined && message['timestamp'] !== null && message['timestamp'] !== '') {
+        if (badTimes === 0) firstBadTime = message['timestamp'];
+        badTimes++;
+      }
       const time = own ?? timestamp;
       const built = messagePayload(ctx, message as Record<string, unknown> & { role: string }, line, time, depth + 1);
       if (!built) return;
