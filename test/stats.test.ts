@@ -73,6 +73,24 @@ describe('bough stats', () => {
     }
   });
 
+  // Regression (a review of Codex): a table of no priced usage, every cost "unknown", footnoted a
+  // "*" that no cell showed ("* plus usage of models without a price").
+  it('says what "unknown" is, with no footnote of a star, when nothing in the table is priced', async () => {
+    const dir = await tempDir();
+    const line = (record: object) => JSON.stringify({ timestamp: '2026-10-21T09:00:01.000Z', ...record });
+    await writeFile(join(dir, 's.jsonl'), [
+      line({ type: 'session', version: 3, id: 's', cwd: '/w' }),
+      line({ type: 'message', id: 'u1', parentId: null, message: { role: 'user', content: 'go' } }),
+      line({ type: 'message', id: 'a1', parentId: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-nonexistent-9', usage: { input: 1000, output: 100 }, stopReason: 'stop' } }),
+    ].join('\n'));
+    for (const by of ['model', 'month']) {
+      const { stdout } = await run(['stats', dir, '--tz', 'UTC', '--by', by, '--no-cache']);
+      expect(stdout.split('\n').find((l) => l.startsWith('Total'))).toMatch(/\sunknown\s/);
+      expect(stdout).not.toContain('*');
+      expect(stdout).toContain('unknown: usage of models without a price; its cost is never taken for $0.');
+    }
+  });
+
   // Regression: a priced model's record with a count that did not read was footnoted as "usage of
   // models without a price".
   it('footnotes usage priced in part as such, not as a model without a price', async () => {

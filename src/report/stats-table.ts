@@ -116,10 +116,17 @@ export function statsTable(stats: StatsJson, options: TableOptions): string {
   // A record priced in part (a count that did not read, a fast-mode rate the table lacks) is one of a priced model.
   const unpriced = stats.totals.unpricedModels.length > 0;
   const inPart = stats.totals.partiallyPricedModels.length > 0;
-  if (rows.some((r) => r.unpricedRecords > 0)) {
+  // A row of no priced usage reads "unknown", with no star: the note then says what "unknown" is
+  // (regression: a table all "unknown" footnoted a star it did not show).
+  const starred = rows.some((r) => r.cost.bough !== null && r.unpricedRecords > 0);
+  if (starred) {
     if (inPart && !unpriced) notes.push('* plus what bough could not price of some usage (a count that did not read, a rate the table lacks): unknown, never $0.');
     else if (inPart) notes.push('* plus usage of models without a price, and what bough could not price of some other usage: unknown, never $0.');
     else notes.push('* plus usage of models without a price: its cost is unknown, never $0.');
+  } else if (rows.some((r) => r.unpricedRecords > 0)) {
+    if (inPart && !unpriced) notes.push('unknown: what bough could not price (a count that did not read, a rate the table lacks), never $0.');
+    else if (inPart) notes.push('unknown: usage of models without a price, and what bough could not price of other usage; never $0.');
+    else notes.push('unknown: usage of models without a price; its cost is never taken for $0.');
   }
   const { recordedCostRecords, usageRecords } = stats.totals;
   // Pi stores a cost, Claude Code only before 1.0.9, Codex none: a Recorded total of part of the usage is no discount.
