@@ -187,4 +187,14 @@ describe('a tree of several roots', () => {
     const childFirst = svgOf([reply('r9', null, null, { parentId: 'p9' }), prompt('p9', null, 'the real root')]);
     expect(childFirst).not.toContain('a new root');
   });
+
+  // Regression (a review of Pi): a file whose lines came out of order (each child written before
+  // its parent) drew four unjoined rows, the root turn last, under "1 branch · 1 root".
+  it('draws a file written out of order as the same tree as in order', () => {
+    const inOrder: Entry[] = [prompt('p1', null, 'one'), reply('r1', null, null, { parentId: 'p1' }), prompt('p2', null, 'two', 'r1'), reply('r2', null, null, { parentId: 'p2' })];
+    const rows = (svg: string) => [...svg.matchAll(/<a href="#e-([^"]+)" class="node/g)].map((m) => m[1]);
+    const reversed = svgOf([...inOrder].reverse());
+    expect(rows(reversed)).toEqual(['p1', 'p2']);
+    expect(reversed).toBe(svgOf(inOrder));
+  });
 });

@@ -249,14 +249,14 @@ function labelsByTarget(entries: readonly Entry[]): Map<string, string> {
 
 /**
  * A node starts at a root, at a prompt, and at each child of a branch point; other entries join
- * their parent's node. Rows follow the file order of node starts.
+ * their parent's node. Rows follow the file order of node starts, a parent's always first.
  */
 function turnNodes(tree: EntryTree, branches: readonly Branch[]): Node[] {
   const branchOf = new Map<Entry, Branch>();
   for (const branch of branches) for (const entry of branch.entries) branchOf.set(entry, branch);
   const nodeOf = new Map<Entry, Node>();
   const nodes: Node[] = [];
-  for (const entry of tree.entries) {
+  for (const entry of parentsFirst(tree)) {
     if (entry.kind === 'label') continue;
     const parentEntry = nearestShownParent(entry, tree);
     const parentNode = parentEntry ? (nodeOf.get(parentEntry) ?? null) : null;
@@ -277,6 +277,25 @@ function turnNodes(tree: EntryTree, branches: readonly Branch[]): Node[] {
     }
   }
   return nodes;
+}
+
+/**
+ * The entries in file order, but each after its parent: a file whose lines came out of order (a
+ * reply written before its prompt) drew each entry whose parent came later as a root of its own,
+ * unjoined (regression). Loops are cut by buildTree; `placed` would stop one anyway.
+ */
+function parentsFirst(tree: EntryTree): Entry[] {
+  const placed = new Set<Entry>();
+  const order: Entry[] = [];
+  const unplaced: Entry[] = [];
+  for (const entry of tree.entries) {
+    for (let at: Entry | null = entry; at !== null && !placed.has(at); at = tree.parentOf.get(at) ?? null) {
+      placed.add(at);
+      unplaced.push(at);
+    }
+    while (unplaced.length > 0) order.push(unplaced.pop() as Entry);
+  }
+  return order;
 }
 
 /**
