@@ -8,7 +8,7 @@ export const DIAGNOSTIC_REASONS = {
   'partial-line': 'a damaged line of which only some records could be recovered',
   'invalid-utf8': 'bytes that are not UTF-8 (replaced with \uFFFD)',
   'nul-bytes': 'NUL bytes (removed, or the line skipped when nothing else was left)',
-  'invalid-record': 'a record whose fields do not have the documented shape (skipped)',
+  'invalid-record': 'a record whose fields do not have the documented shape (kept without what does not read, or skipped: each line says which)',
   'not-a-record': 'a JSON value that is not a record object (skipped)',
   'unknown-entry-type': 'a record type bough does not know (shown plainly, or skipped where its format says to: each line says which)',
   'unknown-role': 'a message role bough does not know (kept, shown plainly)',
