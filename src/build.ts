@@ -378,7 +378,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     sharer.addRedactions([...kept.filter((k) => shown.has(k.ledger.key)).flatMap((k) => counted(k.ledger, 1)), ...readNotShown.flatMap((ledger) => counted(ledger, -1))]);
     // Content read again is shared by a sharer of its own: the report counts each redaction once, as its ledgers were made.
     const archive = usedSamples ? null : { kept, previous, written: earlier, sharing, redacting, places, inputs, unreadable, carried, otherSecret, standing };
-    const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, threads, hold });
+    const { summary, sessionsKept, sessionsCarried } = await writeHtmlReport(report, folder, { sharer, contentSharer: sharerFor(), notice, options, archive, version, stamp, cacheGeneration: generation, threads, hold });
     // A folder kept to be sent, built once with --share and now without: said, as its pages now show what it hid.
     const wasRedacted = !options.redact && archived.sessions.some((a) => a.sharing.startsWith(REDACTING_SHARING));
     const unredacted = wasRedacted
@@ -528,6 +528,12 @@ interface HtmlSink {
   /** bough's version and code stamp, and how many threads may write pages: taken once per build. */
   version: string;
   stamp: string;
+  /**
+   * The cache folder's id: a page is kept only as written against the same cache, so that a
+   * deleted cache rebuilds every page, as README says (a file edited in its middle, its size and
+   * time put back, kept its page's old text: only its head and tail are in the page's fingerprint).
+   */
+  cacheGeneration: string | null;
   threads: ThreadPlan;
   /** The entries the counting held: usage.csv is their last pass, before the pages need the memory. */
   hold: EntriesHold;
@@ -666,6 +672,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     return sha256Hex(
       JSON.stringify({
         stamp,
+        cache: sink.cacheGeneration,
         files,
         counted,
         page,

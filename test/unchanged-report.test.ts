@@ -240,5 +240,23 @@ describe('an edit in the middle of a file that kept its size and time', () => {
     await rm(cacheDir, { recursive: true, force: true });
     await build(options(3));
     expect(await outputOf()).toBe(2080);
+    // Regression (a review of the cache): an edit of text alone (a prompt's words, a secret scrubbed
+    // in place) changed no number, and the session's page kept its old text after the cache folder
+    // was deleted: a page was kept by its file's head and tail, its numbers and its links.
+    const now = await readFile(file, 'utf8');
+    const prompt = now.indexOf('Prompt 100.');
+    await writeFile(file, `${now.slice(0, prompt)}PROMPT 100.${now.slice(prompt + 'Prompt 100.'.length)}`);
+    await utimes(file, written, written);
+    await build(options(4));
+    const pageText = async () => {
+      const pages = (await readdir(join(out, 'sessions'))).filter((name) => name.endsWith('.html'));
+      return (await Promise.all(pages.map((name) => readFile(join(out, 'sessions', name), 'utf8')))).join('');
+    };
+    expect(await pageText()).toContain('Prompt 100.'); // as the README says: not seen
+    await rm(cacheDir, { recursive: true, force: true });
+    await build(options(5));
+    const rebuilt = await pageText();
+    expect(rebuilt).toContain('PROMPT 100.');
+    expect(rebuilt).not.toContain('Prompt 100.');
   });
 });
