@@ -678,7 +678,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         page,
         summary,
         // Links to other sessions: their titles and pages, as the page shows them.
-        links: [session.origin, ...session.copies, neighbours.get(session.key)?.previous ?? null, neighbours.get(session.key)?.next ?? null].map((link) =>
+        links: [session.origin, ...session.countedIn, ...session.copies, neighbours.get(session.key)?.previous ?? null, neighbours.get(session.key)?.next ?? null].map((link) =>
           link === null ? null : [link.key, link.title, pages.hasSession(link.key) ? pages.session(link.key) : null],
         ),
         subagents: session.subagents.map((s) => [s.key, s.label]),

@@ -3,7 +3,7 @@
 // holds nothing another file of its session does not is no session of its own; a copy that goes
 // on is one, linked to its origin; and the work in them counts once.
 
-import { cp, mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
@@ -453,6 +453,17 @@ describe('a fork of a fork whose middle file is gone', () => {
     };
     expect(await copiesOn(originAgain)).toEqual([lastAgain?.page, sibling?.page].sort());
     expect(await copiesOn(sibling)).toEqual([]);
+
+    // Regression: a rebuild kept the fork's page as it was when the first session, counting what
+    // it copied, was renamed: it named it by its old name (the sessions counting what a copy
+    // copied were not among the links its page was kept by, its neighbours were).
+    const cachedOut = join(await tempDir(), 'report');
+    const cached = (day: number) => build({ inputs: [dir], out: cachedOut, scope: ALL_UTC, environment: { env: { BOUGH_CACHE_DIR: join(dir, '..', 'cache') }, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+    await cached(1);
+    await appendFile(join(dir, '2026-10-07T10-00-00-000Z_origin.jsonl'), `\n${line({ type: 'session_info', id: 'n1', parentId: 'a1', timestamp: '2026-10-07T10:00:03.000Z', name: 'Origin RENAMED' })}\n`);
+    const renamed = await cached(2);
+    const lastPage = await readFile(join(cachedOut, renamed.summary.sessions.find((s) => s.file.endsWith('_last.jsonl'))?.page as string), 'utf8');
+    expect(lastPage).toContain('counted in “Origin RENAMED” and 1 other session</summary>');
   });
 });
 
