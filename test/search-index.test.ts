@@ -196,6 +196,21 @@ describe('the search index', () => {
     expect(rows.filter((row) => row[3].includes('check the tests')).map((row) => row[1])).toEqual(['s']);
   });
 
+  // Regression (a review of long sessions): a Pi fork's history, copied from a session this report
+  // shows and folded on the fork's page as "counted there", was found twice, once in each.
+  it('finds a fork’s copied history once, in its origin, when the report shows the origin', async () => {
+    const out = join(await tempDir(), 'report');
+    await build({ inputs: [join(FIXTURES, 'pi', 'lineage')], out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const files = new Map<string, string>();
+    for (const name of await readdir(join(out, 'search'))) files.set(`search/${name}`, await readFile(join(out, 'search', name), 'utf8'));
+    const rows = loaded(files).rows;
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { sessions: { id: string; page: string }[] };
+    const pageOf = (id: string) => summary.sessions.find((s) => s.id.endsWith(id))?.page;
+    expect(rows.filter((row) => row[3].includes('Plan the checkout.')).map((row) => row[2].split('#')[0])).toEqual([pageOf('000000000020')]);
+    // A fork whose origin is gone still holds what it copied: found there.
+    expect(rows.filter((row) => row[3].includes('Copied prompt whose origin is gone.')).map((row) => row[2].split('#')[0])).toEqual([pageOf('000000000023')]);
+  });
+
   // Regression: the fix above left copied entries out wherever they were copies, so a copy whose
   // origin this report does not show (outside its period) had that history found nowhere.
   it('finds copied history in the copy when the session that counts it is not in the report', async () => {

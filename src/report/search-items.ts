@@ -19,6 +19,7 @@ export function sessionSearchItems(
   entryPages: EntryPages,
   page: string,
   subagentFiles: readonly (SessionFile | null)[] = [],
+  copiesFoundElsewhere = false,
 ): SessionSearchItem[] {
   const items: (SessionSearchItem & { copied: boolean })[] = [];
   const add = (kind: SearchKind, href: string, written: string, copied = false) => {
@@ -37,6 +38,7 @@ export function sessionSearchItems(
   const ownKind = (entry: Entry & { kind: 'prompt' | 'reply' }): SearchKind => (session.ledger.subagentOf !== null ? 'subagent' : entry.kind);
   for (const [index, entry] of file.entries.entries()) {
     const copied = session.counted.entries[index] !== 1;
+    if (copied && copiesFoundElsewhere) continue;
     if (entry.kind === 'prompt' || entry.kind === 'reply') {
       const href = hrefOf(entry);
       if (href !== null) add(ownKind(entry), href, turnText(entry), copied);
@@ -64,7 +66,8 @@ export function sessionSearchItems(
   }
   // What a file copied from another session (a spawned thread's replay of its parent, a fork's
   // history) is folded on the page. Where the page also holds it as counted (the parent, above
-  // the thread), it is found there only; elsewhere (its origin outside this report, or the same
+  // the thread), it is found there only; so it is where the session counting it has a page of
+  // this report (`copiesFoundElsewhere`); elsewhere (its origin outside this report, or the same
   // entry written with other words) it is found here too.
   const counted = new Set(items.filter((item) => !item.copied).map((item) => item.text));
   return items.filter((item) => !item.copied || !counted.has(item.text)).map(({ copied: _, ...item }) => item);

@@ -137,8 +137,13 @@ export function pagesJob(setup: PagesSetup): PagesJob {
         written.push(next.value.page);
         bytes += next.value.bytes.length;
       }
+      // What this session copied is counted by its origin (or, the origin gone, by the sessions
+      // listed as counting it): where each has a page here, the copy is found there, not again
+      // here (regression: a Pi fork's 915 copied prompts and replies were each found twice).
+      const holders = session.origin !== null ? [session.origin] : session.countedIn;
+      const copiesFoundElsewhere = holders.length > 0 && holders.every((holder) => pages.hasSession(holder.key));
       const search = [
-        ...sessionSearchItems(session, file, next.value, page, session.subagents.map((sub) => subagentFiles.get(sub.key) ?? null)),
+        ...sessionSearchItems(session, file, next.value, page, session.subagents.map((sub) => subagentFiles.get(sub.key) ?? null), copiesFoundElsewhere),
         ...keptSearchItems(next.value, task.keptTranscripts ?? []),
       ];
       // Archived here rather than by the build after every page: the ledgers' JSON and its
