@@ -10,14 +10,16 @@ import { discover } from './discover.js';
 import { resolvedHome, type Environment } from './environment.js';
 import { BoughError } from './errors.js';
 import { ALL_TIME, scopeLabel } from './ledger/scope.js';
-import { writeSingleFile } from './output/single-file.js';
+import { exportedSessionFile, writeSingleFile } from './output/single-file.js';
 import { loadAssets, loadTemplates, packageVersion } from './package-files.js';
+import { escapeHtml } from './report/escape.js';
 import { assignPages } from './report/pages.js';
 import { createRenderer } from './report/render.js';
 import { sessionPageView, sessionPartView } from './report/session-page.js';
 import { renderedEntries } from './report/session-pages.js';
 import { byCount, sharingLine } from './report/overview-pages.js';
 import { createSharer, type OmitKind } from './share/share.js';
+import { sha256Hex } from './sha256.js';
 
 export interface ExportOptions {
   file: string;
@@ -82,6 +84,9 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   // A sub-agent's file exported on its own: its session's transcript is not read, not missing
   // (it may well be beside it), and its subtitle says whose transcript it is.
   const view = main.subagentOf !== null && session.key === main.key ? { ...page, title: page.title.replace(/ \(no main transcript\)$/, '') } : page;
+  // The file given, by its name as the page says it: two session files of one id (a Codex thread
+  // whose prompt was edited) are told apart by it.
+  const sessionFile = sharer.text(basename(main.path));
   const renderer = createRenderer(await loadTemplates());
   const entries = renderedEntries(view, renderer);
   // One file, one part: a page sent on its own is read whole.
@@ -96,18 +101,34 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
       generator: `bough ${await packageVersion()}`,
       current: null,
       sharing: sharingLine(options.redact, sharer.redactions, omitted),
+      sessionFile,
     },
     sessionPartView(view, whole, 0, (range) => entries.html(range), () => ''),
     { css: assets.get('bough.css')?.toString('utf8') ?? '', js: assets.get('bough.js')?.toString('utf8') ?? '' },
   );
-  // A sub-agent's file carries its session's id: named after itself, its export never takes the
-  // place of the session's own.
-  const named = options.out ?? exportName(main.subagentOf === null ? session.ledger.sessionId : `${main.sessionId}-${basename(main.path).replace(/\.jsonl$/i, '')}`);
+  const named = options.out ?? (await defaultExportName(main.subagentOf === null ? session.ledger.sessionId : null, main.sessionId, sessionFile));
   const out = resolve(named);
   // As given: a trailing separator says the user meant a folder.
   await writeSingleFile(named, html, discovery.files);
   const skippedLines = [session, ...session.subagents].reduce((sum, part) => sum + part.ledger.damaged, 0);
   return { out, title: view.title, bytes: Buffer.byteLength(html), sharing: { redacted: options.redact, redactions: Object.fromEntries(byCount(sharer.redactions)), omitted }, skippedLines };
+}
+
+/**
+ * The file an export is written to when -o does not say: the session's id, unless that names the
+ * export of another file of the same id (which it would replace; regression: the second rollout of
+ * an edited Codex thread took the first's export's place, said nowhere), then the id and a short
+ * hash of the file's name.
+ * A sub-agent's file carries its session's id (`sessionId` null): named after itself too, its
+ * export never takes the place of the session's own.
+ */
+async function defaultExportName(sessionId: string | null, fileSessionId: string, sessionFile: string): Promise<string> {
+  if (sessionId === null) return exportName(`${fileSessionId}-${sessionFile.replace(/\.jsonl$/i, '')}`);
+  const byId = exportName(sessionId);
+  const there = await exportedSessionFile(resolve(byId));
+  // The file's name told by a short hash of it, as a report's pages are: a rollout's name is
+  // longer than a name is cut to, and differs from another's at its end.
+  return typeof there === 'string' && there !== escapeHtml(sessionFile) ? exportName(`${sessionId.slice(0, 72)}-${sha256Hex(sessionFile).slice(0, 6)}`) : byId;
 }
 
 /**

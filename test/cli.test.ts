@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
@@ -557,6 +557,17 @@ describe('bough command line', () => {
     expect(await readFile(out, 'utf8')).not.toContain('no main transcript');
   });
 
+  // Regression (a review of export): an exported page, which has no report and no period, said a
+  // sub-agent's use "in this report's period" is counted, and of a long text "not shown in the report".
+  it('speaks of no report in an exported page', async () => {
+    const file = join(FIXTURES, 'claude', 'projects', '-home-ana-shop', '11111111-1111-4111-8111-111111111111.jsonl');
+    const out = join(await tempDir(), 'main.html');
+    expect((await run(['export', file, '-o', out, '--tz', 'UTC'])).code).toBe(0);
+    const html = await readFile(out, 'utf8');
+    expect(html).toContain('It ran in a file of its own; what it used is counted in this session');
+    expect(html).not.toMatch(/this report|in the report/);
+  });
+
   it('exports one session to one file, never over its input, and says what is not a session', async () => {
     const dir = await tempDir();
     const input = join(dir, 'a.jsonl');
@@ -586,6 +597,29 @@ describe('bough command line', () => {
     // regression: a folder, or an empty path, exported whichever session came first (an empty path is bad usage: see below).
     expect(await run(['export', dir, '-o', join(dir, 'f.html')])).toMatchObject({ code: 1, stderr: `bough: export takes one session file, and ${dir} is a folder. Give the path of a .jsonl file.\n` });
     expect(await run(['export', '', '-o', join(dir, 'e.html')])).toMatchObject({ code: 2, stderr: 'bough: an input is an empty path (an unset variable?): name a session file.\n' });
+  });
+
+  // Regression (a review of export): the two rollouts of a Codex thread whose prompt was edited
+  // carry one id; exported with no -o, the second took the first's export's place, said nowhere.
+  it('names the export of a second file of the same session id apart, and a file exported again as before', async () => {
+    const dir = await tempDir();
+    const rollouts = (await readdir(join(FIXTURES, 'codex', 'edited-prompt'), { recursive: true })).filter((name) => name.endsWith('.jsonl')).sort();
+    expect(rollouts).toHaveLength(2);
+    const [first, second] = rollouts.map((name) => join(FIXTURES, 'codex', 'edited-prompt', name)) as [string, string];
+    const written = async (file: string) => {
+      const done = await inFolder(dir, () => run(['export', file, '--tz', 'UTC']));
+      expect(done.code, done.stderr).toBe(0);
+      return /written to (.*) \(/.exec(done.stdout)?.[1] ?? '';
+    };
+    const one = await written(first);
+    const two = await written(second);
+    expect(basename(two)).not.toBe(basename(one));
+    expect((await readdir(dir)).filter((name) => name.endsWith('.html'))).toHaveLength(2);
+    expect(await readFile(join(dir, basename(one)), 'utf8')).toContain(`${basename(first)} · times in UTC`);
+    expect(await readFile(join(dir, basename(two)), 'utf8')).toContain(`${basename(second)} · times in UTC`);
+    // Each exported again takes its own export's place.
+    expect([await written(first), await written(second)]).toEqual([one, two]);
+    expect((await readdir(dir)).filter((name) => name.endsWith('.html'))).toHaveLength(2);
   });
 
   // Regression from a hostile-input review: a named pipe given as an input (not inside a folder)

@@ -119,7 +119,7 @@ describe('a record nested 8,000 levels deep (regression: "Maximum call stack siz
     expect(page).toContain('quoted');
     // Nine million characters of nested list: shown as written up to a cut, with a count of the rest.
     expect(page).toContain('item 100');
-    expect(page).toMatch(/… [\d,]+ more characters not shown in the report\./);
+    expect(page).toMatch(/… [\d,]+ more characters not shown here\./);
     for (const part of partsOf('deep')) expect(liveMarkup(part)).toEqual([]);
     expect(summary.diagnostics.byReason['deep-nesting']).toBeGreaterThanOrEqual(5);
     expect(text.get('data-quality.html')).toContain('deep-nesting');

@@ -194,11 +194,11 @@ describe('long edits', () => {
   it('say how much of the diff is not shown, by lines and by characters', () => {
     const text = `--- a/big.txt\n+++ b/big.txt\n@@ -1,1500 +1,1500 @@\n${Array.from({ length: 1500 }, (_, i) => `-old ${i}\n+new ${i}`).join('\n')}\n`;
     const html = page([call('e1', 'edit', { path: 'big.txt' }, effect('edit', 'big.txt', { paths: ['big.txt'] })), result('e1', 'edit', 'Edited.', { diff: { format: 'unified', text } })]);
-    expect(html).toContain('<p class="note">… 1,003 more lines of the diff not shown in the report.</p>');
+    expect(html).toContain('<p class="note">… 1,003 more lines of the diff not shown here.</p>');
     const minified = `--- a/app.min.js\n+++ b/app.min.js\n@@ -1 +1 @@\n-${'var a=1;'.repeat(50_000)}\n+${'var a=2;'.repeat(50_000)}\n`;
     const big = page([call('e2', 'edit', { path: 'app.min.js' }, effect('edit', 'app.min.js', { paths: ['app.min.js'] })), result('e2', 'edit', 'Edited.', { diff: { format: 'unified', text: minified } })]);
     expect(big.length).toBeLessThan(300_000);
-    expect(big).toMatch(/<p class="note">… 2 more lines \([\d,]+ characters of them\) of the diff not shown in the report\.<\/p>/);
+    expect(big).toMatch(/<p class="note">… 2 more lines \([\d,]+ characters of them\) of the diff not shown here\.<\/p>/);
   });
 
   // Regression (a hostile look): twenty parallel calls of 100,000 characters of arguments each
@@ -286,7 +286,7 @@ describe('a read call', () => {
     const long = Array.from({ length: 3001 }, (_, i) => `${String(i + 1).padStart(6)}→row value number ${i + 1} of the table, padded out to be long`).join('\n');
     const claude = page([call('t2', 'Read', { file_path: 'rows.txt' }, effect('read', 'rows.txt', { paths: ['rows.txt'] })), result('t2', 'Read', long)], highlightBudget(), true);
     expect(claude).toContain('<span class="path">rows.txt · 3,001 lines</span>');
-    expect(claude).toMatch(/… [\d,]+ more characters not shown in the report\./);
+    expect(claude).toMatch(/… [\d,]+ more characters not shown here\./);
     // The line cut at the limit is not shown as a fragment of its number (a hostile look: "99").
     const cutAt = long.slice(0, 100_000).split('\n').length - 1;
     expect(claude).toContain(`row value number ${cutAt} of the table`);
@@ -295,7 +295,7 @@ describe('a read call', () => {
     // A line cut inside and left out counts whole in what is said not shown (a hostile look: 100,037 of 200,027).
     const wide = `     1\tshort line\n     2\t${'z'.repeat(200_000)}\n     3\tend\n`;
     const min = page([call('t3', 'Read', { file_path: 'min.js' }, effect('read', 'min.js', { paths: ['min.js'] })), result('t3', 'Read', wide)], highlightBudget(), true);
-    expect(min).toContain(`… ${(wide.length - '     1\tshort line'.length).toLocaleString('en-US')} more characters not shown in the report.`);
+    expect(min).toContain(`… ${(wide.length - '     1\tshort line'.length).toLocaleString('en-US')} more characters not shown here.`);
   });
 
   it('shows a file of unknown type plain, not guessed', () => {

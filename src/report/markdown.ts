@@ -178,7 +178,7 @@ const MAX_VERBATIM_CHARS = 400_000;
 function verbatim(text: string): string {
   if (text.length <= MAX_VERBATIM_CHARS) return `<pre class="verbatim">${escapeHtml(text)}</pre>`;
   const left = (text.length - MAX_VERBATIM_CHARS).toLocaleString('en-US');
-  return `<pre class="verbatim">${escapeHtml(text.slice(0, MAX_VERBATIM_CHARS))}</pre><p class="note">… ${left} more characters not shown in the report.</p>`;
+  return `<pre class="verbatim">${escapeHtml(text.slice(0, MAX_VERBATIM_CHARS))}</pre><p class="note">… ${left} more characters not shown here.</p>`;
 }
 
 /**
