@@ -123,6 +123,19 @@ describe('damaged input', () => {
     expect(file.diagnostics.filter((d) => d.reason !== 'no-time').map((d) => [d.line, d.reason, d.detail])).toEqual([[1, 'invalid-record', `session header: ${field} not as the format has it (kept without it)`]]);
   });
 
+  // Regression (a hostile look): once the reason no longer said "(skipped)" (most such records are
+  // kept), the lines skipped said nothing of it: a second header, a message that is no object.
+  it('says of each record not of its documented shape whether it was skipped or kept', async () => {
+    const lines = [header('q'), header('q'), prompt('a1', null, 'kept'), JSON.stringify({ type: 'message', id: 'a2', parentId: 'a1', timestamp: '2026-10-05T10:00:02.000Z', message: 'just words' })];
+    const file = await session(await fileOf('q.jsonl', lines.join('\n')));
+    expect(texts(file)).toEqual(['kept']);
+    const said = file.diagnostics.filter((d) => d.reason === 'invalid-record').map((d) => [d.line, d.skippedLine, d.detail]);
+    expect(said).toEqual([
+      [2, true, 'a second session header inside the file (skipped)'],
+      [4, true, expect.stringMatching(/^message entry: .* \(skipped\)$/)],
+    ]);
+  });
+
   // Regression: an entry naming itself as its parent, and entries whose parents loop, were drawn
   // (each loop cut, a root) without a word on the data-quality page.
   it('says where parent links loop, and keeps every entry', async () => {

@@ -118,7 +118,8 @@ export function contentHash(record: unknown): string {
 export function invalidRecord(file: string, line: number, what: string, error: z.ZodError, skipped = true): Diagnostic {
   const issue = error.issues[0];
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-  return diagnostic('invalid-record', file, line, `${what}: ${issue?.message ?? 'unexpected shape'}${where}`, skipped);
+  // Each says whether its record was skipped: the reason's own words cannot, as most are kept.
+  return diagnostic('invalid-record', file, line, `${what}: ${issue?.message ?? 'unexpected shape'}${where}${skipped ? ' (skipped)' : ''}`, skipped);
 }
 
 /**

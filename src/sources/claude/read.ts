@@ -1086,7 +1086,7 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
   results.forEach((value, index) => {
     const block = raw.rawToolResultBlock.safeParse(value);
     if (!block.success) {
-      ctx.diagnostics.push(invalidRecord(ctx.file, located.line, 'tool result', block.error, false));
+      ctx.diagnostics.push(invalidRecord(ctx.file, located.line, 'tool result (left out, the rest of its line kept)', block.error, false));
       return;
     }
     const id = results.length > 1 && env.uuid ? `${env.uuid}#${index}` : undefined;

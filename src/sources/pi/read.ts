@@ -266,7 +266,7 @@ function addRecord(ctx: PiContext, record: Record<string, unknown>, line: number
   }
   const env = envelope.data;
   if (env.type === 'session') {
-    ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, 'a second session header inside the file', true));
+    ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, line, 'a second session header inside the file (skipped)', true));
     return;
   }
   const rawTime = typeof env.timestamp === 'string' || typeof env.timestamp === 'number' ? String(env.timestamp) : '';
