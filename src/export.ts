@@ -84,9 +84,9 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   // A sub-agent's file exported on its own: its session's transcript is not read, not missing
   // (it may well be beside it), and its subtitle says whose transcript it is.
   const view = main.subagentOf !== null && session.key === main.key ? { ...page, title: page.title.replace(/ \(no main transcript\)$/, '') } : page;
-  // The file given, by its name as the page says it: two session files of one id (a Codex thread
-  // whose prompt was edited) are told apart by it.
-  const sessionFile = sharer.text(basename(main.path));
+  // The file given, by its path as the page shows it: two session files of one id (a Codex thread
+  // whose prompt was edited, Claude Code's file in two configuration folders) are told apart by it.
+  const sessionFile = sharer.text(main.path);
   const renderer = createRenderer(await loadTemplates());
   const entries = renderedEntries(view, renderer);
   // One file, one part: a page sent on its own is read whole.
@@ -106,7 +106,7 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
     sessionPartView(view, whole, 0, (range) => entries.html(range), () => ''),
     { css: assets.get('bough.css')?.toString('utf8') ?? '', js: assets.get('bough.js')?.toString('utf8') ?? '' },
   );
-  const named = options.out ?? (await defaultExportName(main.subagentOf === null ? session.ledger.sessionId : null, main.sessionId, sessionFile));
+  const named = options.out ?? (await defaultExportName(main.subagentOf === null ? session.ledger.sessionId : null, main, sessionFile));
   const out = resolve(named);
   // As given: a trailing separator says the user meant a folder.
   await writeSingleFile(named, html, discovery.files);
@@ -118,16 +118,16 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
  * The file an export is written to when -o does not say: the session's id, unless that names the
  * export of another file of the same id (which it would replace; regression: the second rollout of
  * an edited Codex thread took the first's export's place, said nowhere), then the id and a short
- * hash of the file's name.
+ * hash of the file's path.
  * A sub-agent's file carries its session's id (`sessionId` null): named after itself too, its
  * export never takes the place of the session's own.
  */
-async function defaultExportName(sessionId: string | null, fileSessionId: string, sessionFile: string): Promise<string> {
-  if (sessionId === null) return exportName(`${fileSessionId}-${sessionFile.replace(/\.jsonl$/i, '')}`);
+async function defaultExportName(sessionId: string | null, file: { sessionId: string; path: string }, sessionFile: string): Promise<string> {
+  if (sessionId === null) return exportName(`${file.sessionId}-${basename(file.path).replace(/\.jsonl$/i, '')}`);
   const byId = exportName(sessionId);
   const there = await exportedSessionFile(resolve(byId));
-  // The file's name told by a short hash of it, as a report's pages are: a rollout's name is
-  // longer than a name is cut to, and differs from another's at its end.
+  // The file told by a short hash of its path, as a report's pages are: two files of one session
+  // may have one name (Claude Code's, in ~/.claude and ~/.config/claude).
   return typeof there === 'string' && there !== escapeHtml(sessionFile) ? exportName(`${sessionId.slice(0, 72)}-${sha256Hex(sessionFile).slice(0, 6)}`) : byId;
 }
 

@@ -609,7 +609,7 @@ describe('bough command line', () => {
     const written = async (file: string) => {
       const done = await inFolder(dir, () => run(['export', file, '--tz', 'UTC']));
       expect(done.code, done.stderr).toBe(0);
-      return /written to (.*) \(/.exec(done.stdout)?.[1] ?? '';
+      return /written to (.*?) \(/.exec(done.stdout)?.[1] ?? '';
     };
     const one = await written(first);
     const two = await written(second);
@@ -620,6 +620,19 @@ describe('bough command line', () => {
     // Each exported again takes its own export's place.
     expect([await written(first), await written(second)]).toEqual([one, two]);
     expect((await readdir(dir)).filter((name) => name.endsWith('.html'))).toHaveLength(2);
+    // A hostile look: Claude Code's files are named by their id, so two files of one session (in
+    // ~/.claude and ~/.config/claude) have one name; the second still took the first's place.
+    const source = join(FIXTURES, 'claude', 'projects', '-home-ana-shop', '11111111-1111-4111-8111-111111111111.jsonl');
+    const lines = (await readFile(source, 'utf8')).trimEnd().split('\n');
+    const homes = await tempDir();
+    const copies = [join(homes, '.claude', 'projects', '-p'), join(homes, '.config', 'claude', 'projects', '-p')].map((folder) => join(folder, basename(source)));
+    for (const [n, copy] of copies.entries()) {
+      await mkdir(join(copy, '..'), { recursive: true });
+      await writeFile(copy, `${lines.slice(0, n === 0 ? lines.length : 3).join('\n')}\n`);
+    }
+    const claudeNames = [await written(copies[0] as string), await written(copies[1] as string)].map((path) => basename(path));
+    expect(claudeNames[0]).toBe('11111111-1111-4111-8111-111111111111.html');
+    expect(claudeNames[1]).toMatch(/^11111111-1111-4111-8111-111111111111-[0-9a-f]{6}\.html$/);
   });
 
   // Regression from a hostile-input review: a named pipe given as an input (not inside a folder)

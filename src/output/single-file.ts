@@ -43,7 +43,7 @@ export async function writeSingleFile(path: string, content: string, inputs: rea
 }
 
 /**
- * The session file a page bough exported was made from, by its name as the page's head writes it
+ * The session file a page bough exported was made from, by its path as the page's head writes it
  * (escaped); null for an export that does not say (bough before 2026-12-06); undefined for
  * anything else. The
  * head of a page bough exported names bough as its generator and says it is an export (before that
@@ -54,7 +54,8 @@ export async function exportedSessionFile(path: string): Promise<string | null |
   const handle = await open(path, 'r').catch(() => null);
   if (handle === null) return undefined;
   try {
-    const head = Buffer.alloc(4096);
+    // Room for the mark of a file whose path is as long as paths go.
+    const head = Buffer.alloc(16 * 1024);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
     const text = head.toString('utf8', 0, bytesRead);
     if (!/<meta name="generator" content="bough [^"]*">/.test(text)) return undefined;
