@@ -136,6 +136,47 @@ describe('damaged input', () => {
     ]);
   });
 
+  // Regression (a second hostile look): a Pi sub-agent's message out of shape was said "(skipped)"
+  // and counted a skipped line each (3 of a 4-line file), its line kept and shown.
+  it('says a sub-agent message out of shape was left out, its line kept, and counts no line skipped', async () => {
+    const usage = { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1100, cost: { total: 0.01 } };
+    const bad = { role: 'bashExecution', command: 7, output: 'x' };
+    const messages = [bad, bad, { role: 'assistant', content: [{ type: 'text', text: 'sub reply' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage, stopReason: 'stop' }];
+    const lines = [
+      header('n'),
+      prompt('p1', null, 'go'),
+      JSON.stringify({ type: 'message', id: 'p2', parentId: 'p1', timestamp: '2026-10-05T10:00:03.000Z', message: { role: 'toolResult', toolCallId: 'c1', toolName: 'subagent', content: [{ type: 'text', text: 'result' }], isError: false, details: { results: [{ agent: 'scout', task: 't', messages }] } } }),
+    ];
+    const file = await session(await fileOf('n.jsonl', lines.join('\n')));
+    const said = file.diagnostics.filter((d) => d.reason === 'invalid-record');
+    expect(said.map((d) => [d.line, d.skippedLine])).toEqual([[3, false], [3, false]]);
+    for (const d of said) expect(d.detail).toMatch(/^bashExecution message \(left out, the rest of its line kept\): /);
+    const result = file.entries.find((e) => e.kind === 'toolResult');
+    expect(result?.kind === 'toolResult' ? result.subagents.flatMap((run) => run.entries).length : 0).toBe(1);
+  });
+
+  // Regression (a second hostile look): a Claude Code user line whose one block is a tool result
+  // out of shape said "the rest of its line kept" of a line that became no entry, no line skipped.
+  it('says a Claude Code line of nothing but a tool result out of shape was skipped', async () => {
+    const envelope = (type: string, uuid: string, parentUuid: string | null, s: number, more: object) =>
+      JSON.stringify({ parentUuid, isSidechain: false, userType: 'external', cwd: '/home/ana/p', sessionId: 'eeeeeeee-1111-4111-8111-111111111111', version: '2.1.30', type, uuid, timestamp: `2026-10-05T10:00:0${s}.000Z`, ...more });
+    const model = 'claude-sonnet-4-5-20250929';
+    const lines = [
+      envelope('user', 'u1', null, 1, { message: { role: 'user', content: 'PROMPT' } }),
+      envelope('assistant', 'a1', 'u1', 2, { requestId: 'r1', message: { id: 'm1', type: 'message', role: 'assistant', model, content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }], usage: { input_tokens: 10, output_tokens: 5 } } }),
+      envelope('user', 'u2', 'a1', 3, { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 5, content: 'lost output' }] } }),
+      envelope('user', 'u3', 'a1', 4, { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 6, content: 'x' }, { type: 'tool_result', tool_use_id: 't1', content: 'kept output' }] } }),
+    ];
+    const file = await session(await fileOf('eeeeeeee-1111-4111-8111-111111111111.jsonl', lines.join('\n')));
+    const said = file.diagnostics.filter((d) => d.reason === 'invalid-record').map((d) => [d.line, d.skippedLine, d.detail.replace(/: .*$/, '')]);
+    expect(said).toEqual([
+      [3, true, 'tool result'],
+      [4, false, 'tool result (left out, the rest of its line kept)'],
+    ]);
+    expect(said.map(([line, , detail]) => `${line} ${detail}`).join()).not.toContain('3 tool result (left out');
+    expect(file.diagnostics.find((d) => d.line === 3)?.detail).toMatch(/ \(skipped\)$/);
+  });
+
   // Regression: an entry naming itself as its parent, and entries whose parents loop, were drawn
   // (each loop cut, a root) without a word on the data-quality page.
   it('says where parent links loop, and keeps every entry', async () => {

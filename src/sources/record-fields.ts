@@ -125,9 +125,10 @@ export function invalidRecord(file: string, line: number, what: string, error: z
 /**
  * A record checked against its schema. One that fails only in fields it can do without (an exit
  * code written as "NaN") is kept without them, and said; one that fails in a field it needs is
- * left out, and said. `report` takes what is said.
+ * left out, and said. `report` takes what is said. `nested`: a record inside another on its line
+ * (a sub-agent's message in a tool result), whose line is kept when it is left out.
  */
-export function parseRecord<S extends z.ZodType>(schema: S, value: unknown, report: (d: Diagnostic) => void, file: string, line: number, what: string): z.infer<S> | null {
+export function parseRecord<S extends z.ZodType>(schema: S, value: unknown, report: (d: Diagnostic) => void, file: string, line: number, what: string, nested = false): z.infer<S> | null {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const fields = new Set(result.error.issues.map((issue) => issue.path[0]));
@@ -140,7 +141,7 @@ export function parseRecord<S extends z.ZodType>(schema: S, value: unknown, repo
       return kept.data;
     }
   }
-  report(invalidRecord(file, line, what, result.error));
+  report(nested ? invalidRecord(file, line, `${what} (left out, the rest of its line kept)`, result.error, false) : invalidRecord(file, line, what, result.error));
   return null;
 }
 

@@ -5,6 +5,7 @@
 import { countProblem } from '../usage-check.js';
 import { readRegularFile } from '../../regular-file.js';
 import { basename, dirname } from 'node:path';
+import type { z } from 'zod';
 import { diagnostic, lostLinesBetween, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, RunningTotals, SessionFile, SubagentRun, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
@@ -1083,10 +1084,11 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
   const results = content.filter((b) => isPlainObject(b) && b['type'] === 'tool_result');
   const others = content.filter((b) => !(isPlainObject(b) && b['type'] === 'tool_result'));
   let previous: string | null = null;
+  const unread: z.ZodError[] = [];
   results.forEach((value, index) => {
     const block = raw.rawToolResultBlock.safeParse(value);
     if (!block.success) {
-      ctx.diagnostics.push(invalidRecord(ctx.file, located.line, 'tool result (left out, the rest of its line kept)', block.error, false));
+      unread.push(block.error);
       return;
     }
     const id = results.length > 1 && env.uuid ? `${env.uuid}#${index}` : undefined;
@@ -1129,6 +1131,15 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
       parent: previous === null ? undefined : { id: previous },
     });
     previous = extra.entry.id;
+  }
+  // Said once the line is read: a line of nothing else is skipped whole (regression: "the rest of
+  // its line kept" was said of a line that became no entry, and no line was counted skipped).
+  const [firstUnread] = unread;
+  if (previous === null && firstUnread !== undefined) {
+    // One line skipped, said once, by its first fault.
+    ctx.diagnostics.push(invalidRecord(ctx.file, located.line, unread.length === 1 ? 'tool result' : `${unread.length} tool results, the first`, firstUnread));
+  } else {
+    for (const error of unread) ctx.diagnostics.push(invalidRecord(ctx.file, located.line, 'tool result (left out, the rest of its line kept)', error, false));
   }
   if (previous === null) return skip(ctx, env);
   if (env.uuid) linkUuid(ctx, env.uuid, previous);

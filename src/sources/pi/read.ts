@@ -544,7 +544,9 @@ function messagePayload(
   timestamp: number | null,
   depth: number,
 ): Built | null {
-  const parse = <S extends z.ZodType>(schema: S, what: string): z.infer<S> | null => parseRecord(schema, message, (d) => ctx.diagnostics.push(d), ctx.file, line, what);
+  // A sub-agent's message (depth 1 and on) is one of many in its tool result: left out alone,
+  // its line kept (regression: each was said "(skipped)" and counted a skipped line, 3 of a 4-line file).
+  const parse = <S extends z.ZodType>(schema: S, what: string): z.infer<S> | null => parseRecord(schema, message, (d) => ctx.diagnostics.push(d), ctx.file, line, what, depth > 0);
   switch (message.role) {
     case 'user': {
       const m = parse(raw.rawUserMessage, 'user message');
@@ -811,7 +813,7 @@ function subagentRuns(
     // Some other tool's results, not a sub-agent's, are passed over without a word; a run with a
     // field out of shape is kept without it, and said.
     if (!isPlainObject(item) || !(Array.isArray(item['messages']) || isPlainObject(item['usage']))) return;
-    const result = parseRecord(raw.rawSubagentResult, item, (d) => ctx.diagnostics.push(d), ctx.file, line, 'sub-agent result');
+    const result = parseRecord(raw.rawSubagentResult, item, (d) => ctx.diagnostics.push(d), ctx.file, line, 'sub-agent result', true);
     if (result === null) return;
     const entries: Entry[] = [];
     let parentId: string | null = null;
