@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli as run } from './support/cli.js';
 import { statsSchema, summarySchema } from '../src/report/schema.js';
+import { readSessionFile } from '../src/sources/read.js';
 import { tempDir } from './support/fixtures.js';
 
 async function stats(folder: string, ...more: string[]) {
@@ -1071,6 +1072,28 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
     for (const [id, day] of [[FIRST, 1], [SECOND, 2], [ORIGIN, 3]] as const) await utimes(join(folder, 'projects', '-home-ana-shop', `${id}.jsonl`), new Date(`2026-03-2${day}T00:00:00Z`), new Date(`2026-03-2${day}T00:00:00Z`));
     const { totals } = await stats(folder, '--by', 'session');
     expect(totals).toMatchObject({ sessions: 3, usageRecords: 4, tokens: { output: 400 } });
+  });
+});
+
+// Regression (a review of Claude Code): each entry of a line carried its line's mark, the ids of
+// all its blocks: thousands of results on one line made memory grow with their square (6,000 on a
+// line of 426 kB: 1.6 GB, and the run failed).
+describe('a line of thousands of tool results', () => {
+  it('keys each entry in a few dozen characters, and a copy of it still counts once', async () => {
+    const calls = Array.from({ length: 1500 }, (_, i) => ({ type: 'tool_use', id: `toolu_${String(i).padStart(6, '0')}`, name: 'Bash', input: { command: `echo ${i}` } }));
+    const results = calls.map((call) => ({ type: 'tool_result', tool_use_id: call.id, content: 'ok' }));
+    const reply = { ...assistant('a1', 'u1', 'A', tokens(1000)), message: { model: 'claude-haiku-4-5-20251001', id: 'msg_A', type: 'message', role: 'assistant', content: calls, stop_reason: 'tool_use', usage: tokens(1000) } };
+    const lines = [user('u1', null, 'run them all'), reply, { ...envelope('r1', 'a1', {}, '2026-03-10T10:00:02.000Z'), type: 'user', message: { role: 'user', content: results } }];
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: lines });
+    const outcome = await readSessionFile(join(folder, 'projects', '-home-ana-shop', `${SESSION}.jsonl`));
+    if (outcome.kind !== 'session') throw new Error('not read as a session');
+    expect(outcome.file.entries.filter((entry) => entry.kind === 'toolResult')).toHaveLength(1500);
+    expect(Math.max(...outcome.file.entries.map((entry) => entry.key.length))).toBeLessThan(100);
+    // Resumed under another id, its lines copied as they were: claimed by the same keys.
+    const COPY = '44444444-4444-4444-8444-4444444444c1';
+    const copied = [...lines.map((line) => ({ ...line, sessionId: COPY })), { ...user('u2', 'r1', 'and again'), sessionId: COPY }];
+    await writeFile(join(folder, 'projects', '-home-ana-shop', `${COPY}.jsonl`), copied.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    expect((await stats(folder)).totals).toMatchObject({ sessions: 2, usageRecords: 1, tokens: { input: 1000 } });
   });
 });
 

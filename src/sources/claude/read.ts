@@ -389,6 +389,25 @@ function nodeText(record: Record<string, unknown>): string {
  * whole-record serialisation: this runs for every record.
  */
 function nodeMark(record: Record<string, unknown>): string {
+  let mark = nodeMarks.get(record);
+  if (mark === undefined) {
+    mark = markOf(record);
+    // Every entry of a line carries its mark: one of thousands of call ids, written out in each of
+    // thousands of results on one line, made memory grow with their square (regression: 6,000
+    // results on one line of 426 kB took 1.6 GB and failed the run). A long one is its hash.
+    if (mark.length > LONGEST_MARK) mark = `#${mark.length}.${sha256Hex(mark).slice(0, 32)}`;
+    nodeMarks.set(record, mark);
+  }
+  return mark;
+}
+
+/** Longer than any mark of a line of a few dozen calls' results, which keep theirs as they were. */
+const LONGEST_MARK = 4096;
+
+/** Each record's mark, made once however many entries its line makes. */
+const nodeMarks = new WeakMap<Record<string, unknown>, string>();
+
+function markOf(record: Record<string, unknown>): string {
   const message = record['message'];
   const type = typeof record['type'] === 'string' ? record['type'] : '';
   if (!isPlainObject(message)) return `${type}:${textMark(record['content'] ?? record['summary'])}`;
