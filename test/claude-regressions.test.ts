@@ -1075,6 +1075,29 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
   });
 });
 
+// Regression (a review of Claude Code): one field of the wrong type in a line's envelope (a uuid
+// written as a number, isSidechain as text) skipped the line whole: a billed reply and its tokens.
+describe('a reply whose envelope has a field of the wrong type', () => {
+  it('keeps the reply and its tokens, and says which field it left out', async () => {
+    const odd: [string, unknown][] = [['uuid', 12345], ['isSidechain', 'false'], ['requestId', 999], ['sessionId', 42], ['cwd', ['a']], ['version', 2.1]];
+    const lines: object[] = [user('u0', null, 'go')];
+    let parent = 'u0';
+    for (const [n, [field, value]] of odd.entries()) {
+      const reply = { ...assistant(`a${n}`, parent, `R${n}`, tokens(2 ** n)), [field]: value };
+      lines.push(reply, user(`u${n + 1}`, `a${n}`, `next ${n}`));
+      parent = `u${n + 1}`;
+    }
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: lines });
+    const { code, stdout } = await run(['stats', folder, '--no-cache', '--tz', 'UTC', '--json']);
+    expect(code).toBe(0);
+    expect(statsSchema.parse(JSON.parse(stdout)).totals).toMatchObject({ usageRecords: 6, replies: 6, tokens: { input: 63 } });
+    const { summary } = await build(folder);
+    const said = summary.diagnostics.items.filter((d) => d.reason === 'invalid-record');
+    expect(said.map((d) => d.detail)).toEqual(odd.map(([field]) => expect.stringContaining(`${field} not as the format has it (kept without it)`)));
+    expect(summary.diagnostics.skippedLines).toBe(0);
+  });
+});
+
 // Regression (a review of Claude Code): each entry of a line carried its line's mark, the ids of
 // all its blocks: thousands of results on one line made memory grow with their square (6,000 on a
 // line of 426 kB: 1.6 GB, and the run failed).
