@@ -2,7 +2,7 @@
 // script inside it (allowed by their hashes), images as data: URLs — for sending one conversation.
 // Read, priced, redacted and rendered exactly as in a report folder.
 
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { reportContext } from './build.js';
 import { collect } from './reading/collect.js';
@@ -12,7 +12,6 @@ import { BoughError } from './errors.js';
 import { ALL_TIME, scopeLabel } from './ledger/scope.js';
 import { exportedSessionFile, writeSingleFile } from './output/single-file.js';
 import { loadAssets, loadTemplates, packageVersion } from './package-files.js';
-import { escapeHtml } from './report/escape.js';
 import { assignPages } from './report/pages.js';
 import { createRenderer } from './report/render.js';
 import { sessionPageView, sessionPartView } from './report/session-page.js';
@@ -84,9 +83,11 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   // A sub-agent's file exported on its own: its session's transcript is not read, not missing
   // (it may well be beside it), and its subtitle says whose transcript it is.
   const view = main.subagentOf !== null && session.key === main.key ? { ...page, title: page.title.replace(/ \(no main transcript\)$/, '') } : page;
-  // The file given, by its path as the page shows it: two session files of one id (a Codex thread
-  // whose prompt was edited, Claude Code's file in two configuration folders) are told apart by it.
-  const sessionFile = sharer.text(main.path);
+  // The file given, by a hash of its real path as shared: two session files of one id (a Codex
+  // thread whose prompt was edited, Claude Code's file in two configuration folders) are told apart
+  // by it; one file reached by a link or another path is the same file. A hash, not the path: of
+  // a fixed length in the page's head, however long the path and however it is escaped.
+  const sourceHash = sha256Hex(sharer.text(await realpath(givenPath).catch(() => givenPath)));
   const renderer = createRenderer(await loadTemplates());
   const entries = renderedEntries(view, renderer);
   // One file, one part: a page sent on its own is read whole.
@@ -101,12 +102,15 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
       generator: `bough ${await packageVersion()}`,
       current: null,
       sharing: sharingLine(options.redact, sharer.redactions, omitted),
-      sessionFile,
+      sourceHash,
     },
     sessionPartView(view, whole, 0, (range) => entries.html(range), () => ''),
     { css: assets.get('bough.css')?.toString('utf8') ?? '', js: assets.get('bough.js')?.toString('utf8') ?? '' },
   );
-  const named = options.out ?? (await defaultExportName(main.subagentOf === null ? session.ledger.sessionId : null, main, sessionFile));
+  // A sub-agent's file carries its session's id: named after itself too, its export never takes
+  // the place of the session's own.
+  const ownName = main.subagentOf === null ? session.ledger.sessionId : `${main.sessionId}-${basename(main.path).replace(/\.jsonl$/i, '')}`;
+  const named = options.out ?? (await defaultExportName(ownName, sourceHash));
   const out = resolve(named);
   // As given: a trailing separator says the user meant a folder.
   await writeSingleFile(named, html, discovery.files);
@@ -115,20 +119,15 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
 }
 
 /**
- * The file an export is written to when -o does not say: the session's id, unless that names the
- * export of another file of the same id (which it would replace; regression: the second rollout of
- * an edited Codex thread took the first's export's place, said nowhere), then the id and a short
- * hash of the file's path.
- * A sub-agent's file carries its session's id (`sessionId` null): named after itself too, its
- * export never takes the place of the session's own.
+ * The file an export is written to when -o does not say: `name` (the session's id), unless that
+ * holds the export of another file (which it would replace; regression: the second rollout of an
+ * edited Codex thread took the first's export's place, said nowhere), then the name and the first
+ * characters of the file's hash.
  */
-async function defaultExportName(sessionId: string | null, file: { sessionId: string; path: string }, sessionFile: string): Promise<string> {
-  if (sessionId === null) return exportName(`${file.sessionId}-${basename(file.path).replace(/\.jsonl$/i, '')}`);
-  const byId = exportName(sessionId);
-  const there = await exportedSessionFile(resolve(byId));
-  // The file told by a short hash of its path, as a report's pages are: two files of one session
-  // may have one name (Claude Code's, in ~/.claude and ~/.config/claude).
-  return typeof there === 'string' && there !== escapeHtml(sessionFile) ? exportName(`${sessionId.slice(0, 72)}-${sha256Hex(sessionFile).slice(0, 6)}`) : byId;
+async function defaultExportName(name: string, sourceHash: string): Promise<string> {
+  const plain = exportName(name);
+  const there = await exportedSessionFile(resolve(plain));
+  return typeof there === 'string' && there !== sourceHash ? exportName(`${name.slice(0, 72)}-${sourceHash.slice(0, 6)}`) : plain;
 }
 
 /**

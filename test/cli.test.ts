@@ -633,6 +633,20 @@ describe('bough command line', () => {
     const claudeNames = [await written(copies[0] as string), await written(copies[1] as string)].map((path) => basename(path));
     expect(claudeNames[0]).toBe('11111111-1111-4111-8111-111111111111.html');
     expect(claudeNames[1]).toMatch(/^11111111-1111-4111-8111-111111111111-[0-9a-f]{6}\.html$/);
+    // A second hostile look: the same file by a link is the same file (it took a name of its own);
+    // a sub-agent's file in both folders took one name, as main files did.
+    const linked = join(homes, 'linked.jsonl');
+    await symlink(copies[0] as string, linked);
+    expect(basename(await written(linked))).toBe(claudeNames[0]);
+    const agent = join(FIXTURES, 'claude', 'projects', '-home-ana-shop', '11111111-1111-4111-8111-111111111111', 'subagents', 'agent-a9f8e7d6c5.jsonl');
+    const agents = [join(homes, 'a', 'subagents', basename(agent)), join(homes, 'b', 'subagents', basename(agent))];
+    for (const copy of agents) {
+      await mkdir(join(copy, '..'), { recursive: true });
+      await writeFile(copy, await readFile(agent));
+    }
+    const agentNames = [await written(agents[0] as string), await written(agents[1] as string)].map((path) => basename(path));
+    expect(agentNames[0]).toMatch(/-agent-a9f8e7d6c5\.html$/);
+    expect(agentNames[1]).toMatch(/-agent-a9f8e7d6c5-[0-9a-f]{6}\.html$/);
   });
 
   // Regression from a hostile-input review: a named pipe given as an input (not inside a folder)

@@ -43,9 +43,9 @@ export async function writeSingleFile(path: string, content: string, inputs: rea
 }
 
 /**
- * The session file a page bough exported was made from, by its path as the page's head writes it
- * (escaped); null for an export that does not say (bough before 2026-12-06); undefined for
- * anything else. The
+ * The session file a page bough exported was made from, by the hash of its path the page's head
+ * writes; null for an export that does not say (bough before 2026-12-06); undefined for anything
+ * else. The
  * head of a page bough exported names bough as its generator and says it is an export (before that
  * mark: its stylesheet inline right after its title, which no report page has, as their policy
  * allows no inline style). A report folder's pages, and any other file, are not exports.
@@ -54,13 +54,12 @@ export async function exportedSessionFile(path: string): Promise<string | null |
   const handle = await open(path, 'r').catch(() => null);
   if (handle === null) return undefined;
   try {
-    // Room for the mark of a file whose path is as long as paths go.
-    const head = Buffer.alloc(16 * 1024);
+    const head = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
     const text = head.toString('utf8', 0, bytesRead);
     if (!/<meta name="generator" content="bough [^"]*">/.test(text)) return undefined;
     if (!text.includes('<meta name="bough-export" content="one session in one file">') && !/<title>[^<]*· bough<\/title>\n<style>/.test(text)) return undefined;
-    const file = /<meta name="bough-session-file" content="([^"]*)">/.exec(text)?.[1];
+    const file = /<meta name="bough-session-file-hash" content="([0-9a-f]{64})">/.exec(text)?.[1];
     return file ?? null;
   } finally {
     await handle.close();

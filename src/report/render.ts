@@ -49,7 +49,7 @@ export interface PageRenderer {
   partial(template: string, data: object): string;
   /** A page that needs no other file: the stylesheet and script inside it, allowed by their hashes. */
   /** A page in one file; `sharing` says what was redacted or left out, as a report's overview does. */
-  standalone(template: string, layout: Omit<LayoutView, 'csp' | 'root' | 'covers'> & { sharing: string | null; sessionFile: string }, view: object, inline: { css: string; js: string }): string;
+  standalone(template: string, layout: Omit<LayoutView, 'csp' | 'root' | 'covers'> & { sharing: string | null; sourceHash: string }, view: object, inline: { css: string; js: string }): string;
 }
 
 /** The policy of a page carrying its own style and script: only those exact texts may run. */
