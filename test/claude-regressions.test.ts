@@ -1075,6 +1075,22 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
   });
 });
 
+// Regression (a review of Claude Code): a PDF attached as a `document` block, which bough does not
+// know, was shown as JSON with some 20,000 characters of its base64.
+describe('a document block of encoded data', () => {
+  it('names its data by size instead of showing it, and keeps its other fields', async () => {
+    const pdf = Buffer.alloc(300_000, 'PDF bytes 0123456789 ').toString('base64');
+    const prompt = { ...envelope('u1', null, {}, '2026-03-10T10:00:00.000Z'), type: 'user', message: { role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf } }, { type: 'text', text: 'read this' }] } };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [prompt, assistant('a1', 'u1', 'A', tokens(100))] });
+    const { out, summary } = await build(folder);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('block of type <code>document</code>');
+    expect(page).toContain('[293 kB of encoded data, not shown]');
+    expect(page).toContain('application/pdf');
+    expect(page).not.toContain(pdf.slice(0, 200));
+  });
+});
+
 // Regression (a review of Claude Code): one field of the wrong type in a line's envelope (a uuid
 // written as a number, isSidechain as text) skipped the line whole: a billed reply and its tokens.
 describe('a reply whose envelope has a field of the wrong type', () => {

@@ -9,7 +9,7 @@ import { eachDiffLine, type DiffLineKind } from '../diff-lines.js';
 import { formatCount, formatDay, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
 import { highlightBudget, highlightCode, languageOfPath, type HighlightBudget } from './highlight.js';
 import { renderMarkdown } from './markdown.js';
-import { INJECTED_OMITTED } from '../share/share.js';
+import { formatBytes, INJECTED_OMITTED, isEncodedData } from '../share/share.js';
 import { countedTimeOf, NAME_LENGTH, shorten } from '../ledger/ledger.js';
 import { cutText } from '../unicode-text.js';
 
@@ -572,7 +572,7 @@ function partView(block: Block, budget: HighlightBudget, subagentOfCall: (callId
     case 'image':
       return { type: 'image', mimeType: block.mimeType, ...imageSource(block.mimeType, block.data) };
     case 'unknown':
-      return { type: 'unknown', label: block.blockType, json: json(block.raw) };
+      return { type: 'unknown', label: block.blockType, json: json(block.raw, null, true) };
   }
 }
 
@@ -836,11 +836,16 @@ export function cut(text: string, max: number): TextView {
   return { text: text.slice(0, max), omitted: formatCount(text.length - max), short: false };
 }
 
-/** A value as indented JSON; a string equal to `shownAbove` (a file already shown as code) is named, not repeated. */
-function json(value: unknown, shownAbove: string | null = null): TextView {
+/**
+ * A value as indented JSON; a string equal to `shownAbove` (a file already shown as code) is named,
+ * not repeated; with `dataNamed`, so is encoded data (a block bough does not know, such as a PDF
+ * document's: its base64 was shown, 40,000 characters of it, regression).
+ */
+function json(value: unknown, shownAbove: string | null = null, dataNamed = false): TextView {
   let text: string;
   try {
-    const replacer = shownAbove === null ? undefined : (_key: string, v: unknown) => (v === shownAbove ? '[the file, shown above]' : v);
+    const named = (v: unknown) => (typeof v === 'string' && dataNamed && isEncodedData(v) ? `[${formatBytes(Math.floor((v.replace(/\s/g, '').length * 3) / 4))} of encoded data, not shown]` : v);
+    const replacer = shownAbove === null && !dataNamed ? undefined : (_key: string, v: unknown) => (shownAbove !== null && v === shownAbove ? '[the file, shown above]' : named(v));
     text = JSON.stringify(value, replacer, 2) ?? String(value);
   } catch {
     // Readers cut deep nesting, so this is a bug's safety net: String() of a deep array overflows too.

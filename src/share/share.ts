@@ -486,7 +486,8 @@ const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,/i;
  * read. Not hex or digits (a hash, a number), nor a list of names or ids (lines of many lengths,
  * shorter ones, or with `-`).
  */
-function isEncodedData(value: string): boolean {
+/** Base64 of a kB or more (an image, a PDF), whole or wrapped in lines: data, not text to read. */
+export function isEncodedData(value: string): boolean {
   if (value.length < 1024) return false;
   const body = value.replace(DATA_URL, '').trim();
   const head = body.slice(0, 1024);
@@ -497,7 +498,7 @@ function isEncodedData(value: string): boolean {
   return width >= 48 && lines.every((line, i) => /^[A-Za-z0-9+/]+={0,2}$/.test(line) && (i === lines.length - 1 ? line.length <= width : line.length === width));
 }
 
-function formatBytes(bytes: number): string {
+export function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} kB`;
 }
 
