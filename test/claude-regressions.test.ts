@@ -1112,6 +1112,22 @@ describe('a reply whose envelope has a field of the wrong type', () => {
     expect(said.map((d) => d.detail)).toEqual(odd.map(([field]) => expect.stringContaining(`${field} not as the format has it (kept without it)`)));
     expect(summary.diagnostics.skippedLines).toBe(0);
   });
+
+  // Regression (a hostile look at the fix above): a streamed response's line whose request id was
+  // a number, left out, started a response of its own: the prompt counted twice (200 where 100).
+  it.each([
+    ['the second line', 1],
+    ['the first line', 0],
+  ])('counts a streamed response once when the request id of %s does not read', async (_, odd) => {
+    const streamed = (uuid: string, parent: string, output: number, text: string) => {
+      const line = assistant(uuid, parent, 'A', { ...tokens(100, output), cache_read_input_tokens: 1000 }) as { message: object };
+      return { ...line, message: { ...line.message, content: [{ type: 'text', text }] } };
+    };
+    const lines = [user('u1', null, 'go'), streamed('a1', 'u1', 5, 'first part'), streamed('a2', 'a1', 50, 'second part')] as Record<string, unknown>[];
+    lines[1 + odd] = { ...lines[1 + odd], requestId: 12345 };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [...lines, user('u2', 'a2', 'thanks')] });
+    expect((await stats(folder)).totals).toMatchObject({ replies: 1, usageRecords: 1, tokens: { input: 100, cacheRead: 1000, output: 50 } });
+  });
 });
 
 // Regression (a review of Claude Code): each entry of a line carried its line's mark, the ids of

@@ -62,6 +62,8 @@ interface Response {
   draft: Draft;
   messageId: string | null;
   requestId: string | null;
+  /** Its first line's request id did not read (a number, an object): a later line's names it. */
+  requestUnread: boolean;
   uuids: Set<string>;
   /** The line whose usage counts: most output tokens, the last on ties unless it is more damaged. */
   usageLine: raw.RawAssistantLine | null;
@@ -103,6 +105,8 @@ interface ClaudeContext {
   calls: Map<string, ToolCallBlock>;
   responses: Map<string, Response>;
   responseOfUuid: Map<string, Response>;
+  /** Responses begun by a line whose request id did not read: until one is, no later line looks for them. */
+  requestsUnread: number;
   responseOfDraft: Map<Draft, Response>;
   /** Command echoes not yet known to start a turn, by entry id. */
   commands: Map<string, { name: string; args: string }>;
@@ -155,6 +159,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     startedSubagents: new Map(),
     responses: new Map(),
     responseOfUuid: new Map(),
+    requestsUnread: 0,
     responseOfDraft: new Map(),
     commands: new Map(),
     userLines: new Map(),
@@ -495,8 +500,19 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
   const writtenRequest = line.requestId === undefined || line.requestId === null ? null : keyPart(line.requestId);
   const requestOnly = message.id === undefined || message.id === null ? writtenRequest : null;
   const messageId = message.id === undefined || message.id === null ? (requestOnly === null || requestOnly === '' ? null : `request ${requestOnly}`) : keyPart(message.id);
-  const requestId = requestOnly === null ? writtenRequest : null;
-  const response = responseOf(ctx, env, messageId, requestId, promptCountsOf(message.usage));
+  // A request id that did not read (left out above) is that of the response above of the same
+  // message id, whichever line's did not read (regression: a streamed response's second line of a
+  // numeric request id started a response of its own, its prompt counted twice).
+  const requestUnread = requestOnly === null && located.record['requestId'] !== undefined && located.record['requestId'] !== null && line.requestId === undefined;
+  const above = requestUnread || (writtenRequest !== null && ctx.requestsUnread > 0) ? sameMessageAbove(ctx, env, messageId) : null;
+  const requestId = requestUnread ? (above?.requestId ?? null) : requestOnly === null ? writtenRequest : null;
+  if (above !== null && above.requestUnread && requestId !== null && messageId !== null && !ctx.responses.has(`${messageId}\u0000${requestId}`)) {
+    above.requestId = requestId;
+    above.requestUnread = false;
+    ctx.requestsUnread--;
+    ctx.responses.set(`${messageId}\u0000${requestId}`, above);
+  }
+  const response = requestUnread && above !== null ? above : responseOf(ctx, env, messageId, requestId, promptCountsOf(message.usage));
   if (response) {
     // A later line of a response already read: its blocks join the reply, its uuid passes through.
     if (env.uuid && response.uuids.has(env.uuid)) return;
@@ -531,7 +547,8 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
     { kind: 'reply', content: blocks, outcome: 'ok', stopReason: null, errorMessage: null, provider: providerOf(message.model ?? null), model: message.model ?? null, responseModel: null },
     [],
   );
-  const created: Response = { draft, messageId, requestId, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, usageDamaged: false, usageLineAt: 0, damagedAt: [], promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null, said: new Set([lineSaid(ctx, env, blocks)].filter((said) => said !== null)) };
+  if (requestUnread && requestId === null) ctx.requestsUnread++;
+  const created: Response = { draft, messageId, requestId, requestUnread: requestUnread && requestId === null, uuids: new Set(env.uuid ? [env.uuid] : []), usageLine: null, usageOutput: -1, usageDamaged: false, usageLineAt: 0, damagedAt: [], promptCounts: null, stopReason: null, sidechain: env.isSidechain === true, session: env.sessionId ?? null, said: new Set([lineSaid(ctx, env, blocks)].filter((said) => said !== null)) };
   considerLine(created, line, located.line);
   ctx.responseOfDraft.set(draft, created);
   if (messageId !== null && requestId !== null) ctx.responses.set(`${messageId}\u0000${requestId}`, created);
@@ -602,6 +619,13 @@ function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string 
   const above = responseAbove(ctx, env.parentUuid);
   if (!above || above.requestId !== null || above.messageId !== messageId || promptCounts === null || above.promptCounts === null) return null;
   return samePrompt(promptCounts, above.promptCounts) ? above : null;
+}
+
+/** The response of `messageId` that this line continues, by its parent or the nearest above it. */
+function sameMessageAbove(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null): Response | null {
+  if (messageId === null) return null;
+  const above = (env.parentUuid ? ctx.responseOfUuid.get(env.parentUuid) : undefined) ?? responseAbove(ctx, env.parentUuid);
+  return above !== null && above !== undefined && above.messageId === messageId ? above : null;
 }
 
 /** Lines between a response's lines are few: a longer way up is not one response's. */
