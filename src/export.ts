@@ -86,8 +86,12 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   // The file given, by a hash of its real path as shared: two session files of one id (a Codex
   // thread whose prompt was edited, Claude Code's file in two configuration folders) are told apart
   // by it; one file reached by a link or another path is the same file. A hash, not the path: of
-  // a fixed length in the page's head, however long the path and however it is escaped.
-  const sourceHash = sha256Hex(sharer.text(await realpath(givenPath).catch(() => givenPath)));
+  // a fixed length in the page's head, however long the path and however it is escaped. Redacted
+  // with or without --share, by a sharer of its own (counting nothing): a shared export of a file
+  // takes the place of its plain one (regression: the plain page stayed under the default name,
+  // beside the shared one, for whoever sends `<session id>.html`).
+  const pathSharer = createSharer({ redact: true, omit: new Set(), home: options.environment.home, resolvedHome: resolvedHome(options.environment.home) });
+  const sourceHash = sha256Hex(pathSharer.text(await realpath(givenPath).catch(() => givenPath)));
   const renderer = createRenderer(await loadTemplates());
   const entries = renderedEntries(view, renderer);
   // One file, one part: a page sent on its own is read whole.

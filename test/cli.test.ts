@@ -557,6 +557,22 @@ describe('bough command line', () => {
     expect(await readFile(out, 'utf8')).not.toContain('no main transcript');
   });
 
+  // Regression (a third hostile look): exported plainly, then with --share, a file's shared page took
+  // a name of its own, and the plain page, home folder and all, stayed under the default name.
+  it('writes a shared export of a file in the place of its plain one', async () => {
+    const home = await tempDir();
+    const dir = join(home, 'work');
+    await mkdir(dir, { recursive: true });
+    const input = join(dir, 'a.jsonl');
+    await writeFile(input, (await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl'), 'utf8')).replaceAll('"cwd":"', `"cwd":"${home}/`));
+    const plain = await inFolder(dir, () => run(['export', input], {}, home));
+    const shared = await inFolder(dir, () => run(['export', input, '--share'], {}, home));
+    expect([plain.code, shared.code]).toEqual([0, 0]);
+    const pages = (await readdir(dir)).filter((name) => name.endsWith('.html'));
+    expect(pages).toHaveLength(1);
+    expect(await readFile(join(dir, pages[0] as string), 'utf8')).not.toContain(home);
+  });
+
   // Regression (a review of export): an exported page, which has no report and no period, said a
   // sub-agent's use "in this report's period" is counted, and of a long text "not shown in the report".
   it('speaks of no report in an exported page', async () => {
