@@ -155,26 +155,28 @@ describe('damaged input', () => {
     expect(result?.kind === 'toolResult' ? result.subagents.flatMap((run) => run.entries).length : 0).toBe(1);
   });
 
-  // Regression (a second hostile look): a Claude Code user line whose one block is a tool result
-  // out of shape said "the rest of its line kept" of a line that became no entry, no line skipped.
-  it('says a Claude Code line of nothing but a tool result out of shape was skipped', async () => {
+  // Regression (a second hostile look): a Claude Code user line whose one block was a tool result
+  // out of shape said "the rest of its line kept" of a line that became no entry; then (a third)
+  // a result whose is_error was "yes" lost its output. A field out of shape is left out, the
+  // result and its output kept, and said.
+  it('keeps a Claude Code tool result with a field out of shape, without that field', async () => {
     const envelope = (type: string, uuid: string, parentUuid: string | null, s: number, more: object) =>
       JSON.stringify({ parentUuid, isSidechain: false, userType: 'external', cwd: '/home/ana/p', sessionId: 'eeeeeeee-1111-4111-8111-111111111111', version: '2.1.30', type, uuid, timestamp: `2026-10-05T10:00:0${s}.000Z`, ...more });
     const model = 'claude-sonnet-4-5-20250929';
     const lines = [
       envelope('user', 'u1', null, 1, { message: { role: 'user', content: 'PROMPT' } }),
       envelope('assistant', 'a1', 'u1', 2, { requestId: 'r1', message: { id: 'm1', type: 'message', role: 'assistant', model, content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }], usage: { input_tokens: 10, output_tokens: 5 } } }),
-      envelope('user', 'u2', 'a1', 3, { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 5, content: 'lost output' }] } }),
-      envelope('user', 'u3', 'a1', 4, { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 6, content: 'x' }, { type: 'tool_result', tool_use_id: 't1', content: 'kept output' }] } }),
+      envelope('user', 'u2', 'a1', 3, { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 5, content: 'first output' }] } }),
+      envelope('user', 'u3', 'a1', 4, { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', is_error: 'yes', content: 'second output' }] } }),
     ];
     const file = await session(await fileOf('eeeeeeee-1111-4111-8111-111111111111.jsonl', lines.join('\n')));
-    const said = file.diagnostics.filter((d) => d.reason === 'invalid-record').map((d) => [d.line, d.skippedLine, d.detail.replace(/: .*$/, '')]);
+    const said = file.diagnostics.filter((d) => d.reason === 'invalid-record').map((d) => [d.line, d.skippedLine, d.detail]);
     expect(said).toEqual([
-      [3, true, 'tool result'],
-      [4, false, 'tool result (left out, the rest of its line kept)'],
+      [3, false, 'tool result: tool_use_id not as the format has it (kept without it)'],
+      [4, false, 'tool result: is_error not as the format has it (kept without it)'],
     ]);
-    expect(said.map(([line, , detail]) => `${line} ${detail}`).join()).not.toContain('3 tool result (left out');
-    expect(file.diagnostics.find((d) => d.line === 3)?.detail).toMatch(/ \(skipped\)$/);
+    const outputs = file.entries.flatMap((e) => (e.kind === 'toolResult' ? e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])) : []));
+    expect(outputs).toEqual(['first output', 'second output']);
   });
 
   // Regression: an entry naming itself as its parent, and entries whose parents loop, were drawn

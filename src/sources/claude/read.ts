@@ -5,7 +5,6 @@
 import { countProblem } from '../usage-check.js';
 import { readRegularFile } from '../../regular-file.js';
 import { basename, dirname } from 'node:path';
-import type { z } from 'zod';
 import { diagnostic, lostLinesBetween, type FileDiagnostics } from '../../diagnostics.js';
 import type { Block, Entry, EntryPayload, ReplyOutcome, RunningTotals, SessionFile, SubagentRun, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
@@ -1122,19 +1121,17 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
   const results = content.filter((b) => isPlainObject(b) && b['type'] === 'tool_result');
   const others = content.filter((b) => !(isPlainObject(b) && b['type'] === 'tool_result'));
   let previous: string | null = null;
-  const unread: z.ZodError[] = [];
   results.forEach((value, index) => {
-    const block = raw.rawToolResultBlock.safeParse(value);
-    if (!block.success) {
-      unread.push(block.error);
-      return;
-    }
+    // A field out of shape (an is_error of "yes", a numeric tool_use_id) is left out and said, the
+    // result kept (regression: its whole output was left out). No field it needs can fail.
+    const data = parseRecord(raw.rawToolResultBlock, value, (d) => ctx.diagnostics.push(d), ctx.file, located.line, 'tool result', true);
+    if (data === null) return;
     const id = results.length > 1 && env.uuid ? `${env.uuid}#${index}` : undefined;
-    const callId = block.data.tool_use_id ?? null;
+    const callId = data.tool_use_id ?? null;
     const call = callId === null ? undefined : ctx.calls.get(callId);
     const toolName = call?.name ?? null;
-    const isError = block.data.is_error === true;
-    const blocks = blocksOf(block.data.content, ctx);
+    const isError = data.is_error === true;
+    const blocks = blocksOf(data.content, ctx);
     // `toolUseResult` describes the line's one result; with several it cannot be told apart.
     const structured = results.length === 1 ? toolUseResult : undefined;
     const started = isPlainObject(structured) && typeof structured['agentId'] === 'string' ? structured['agentId'] : toolName !== null && SPAWNING_TOOLS.has(toolName) ? agentIdInText(textOf(blocks)) : null;
@@ -1169,15 +1166,6 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
       parent: previous === null ? undefined : { id: previous },
     });
     previous = extra.entry.id;
-  }
-  // Said once the line is read: a line of nothing else is skipped whole (regression: "the rest of
-  // its line kept" was said of a line that became no entry, and no line was counted skipped).
-  const [firstUnread] = unread;
-  if (previous === null && firstUnread !== undefined) {
-    // One line skipped, said once, by its first fault.
-    ctx.diagnostics.push(invalidRecord(ctx.file, located.line, unread.length === 1 ? 'tool result' : `${unread.length} tool results, the first`, firstUnread));
-  } else {
-    for (const error of unread) ctx.diagnostics.push(invalidRecord(ctx.file, located.line, 'tool result (left out, the rest of its line kept)', error, false));
   }
   if (previous === null) return skip(ctx, env);
   if (env.uuid) linkUuid(ctx, env.uuid, previous);
