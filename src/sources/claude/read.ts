@@ -503,7 +503,7 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
   // message id, whichever line's did not read (regression: a streamed response's second line of a
   // numeric request id started a response of its own, its prompt counted twice).
   const requestUnread = requestOnly === null && located.record['requestId'] !== undefined && located.record['requestId'] !== null && line.requestId === undefined;
-  const above = requestUnread || (writtenRequest !== null && ctx.requestsUnread > 0) ? sameMessageAbove(ctx, env, messageId) : null;
+  const above = requestUnread || (writtenRequest !== null && ctx.requestsUnread > 0) ? sameMessageAbove(ctx, env, messageId, promptCountsOf(message.usage)) : null;
   const requestId = requestUnread ? (above?.requestId ?? null) : requestOnly === null ? writtenRequest : null;
   if (above !== null && above.requestUnread && requestId !== null && messageId !== null && !ctx.responses.has(`${messageId}\u0000${requestId}`)) {
     above.requestId = requestId;
@@ -620,11 +620,18 @@ function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string 
   return samePrompt(promptCounts, above.promptCounts) ? above : null;
 }
 
-/** The response of `messageId` that this line continues, by its parent or the nearest above it. */
-function sameMessageAbove(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null): Response | null {
+/**
+ * The response of `messageId` this line continues, told as a line without a request id is: its
+ * parent's, unless their prompts differ; the nearest above it (through tool results) only with the
+ * same prompt. A message id is not unique (§9.3): a gateway may give the next request the same
+ * (regression: two requests, joined across the tool result between them, counted as one).
+ */
+function sameMessageAbove(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, promptCounts: PromptCounts | null): Response | null {
   if (messageId === null) return null;
-  const above = (env.parentUuid ? ctx.responseOfUuid.get(env.parentUuid) : undefined) ?? responseAbove(ctx, env.parentUuid);
-  return above !== null && above !== undefined && above.messageId === messageId ? above : null;
+  const parent = env.parentUuid ? ctx.responseOfUuid.get(env.parentUuid) : undefined;
+  if (parent) return parent.messageId === messageId && !(promptCounts !== null && parent.promptCounts !== null && otherPrompt(promptCounts, parent.promptCounts)) ? parent : null;
+  const above = responseAbove(ctx, env.parentUuid);
+  return above !== null && above.messageId === messageId && promptCounts !== null && above.promptCounts !== null && samePrompt(promptCounts, above.promptCounts) ? above : null;
 }
 
 /** Lines between a response's lines are few: a longer way up is not one response's. */
