@@ -3,7 +3,7 @@
 // Read, priced, redacted and rendered exactly as in a report folder.
 
 import { realpath, stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { reportContext } from './build.js';
 import { collect } from './reading/collect.js';
 import { discover } from './discover.js';
@@ -17,6 +17,7 @@ import { createRenderer } from './report/render.js';
 import { sessionPageView, sessionPartView } from './report/session-page.js';
 import { renderedEntries } from './report/session-pages.js';
 import { byCount, sharingLine } from './report/overview-pages.js';
+import { entryKeySecret } from './share/key-secret.js';
 import { createSharer, type OmitKind } from './share/share.js';
 import { sha256Hex } from './sha256.js';
 
@@ -83,15 +84,17 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   // A sub-agent's file exported on its own: its session's transcript is not read, not missing
   // (it may well be beside it), and its subtitle says whose transcript it is.
   const view = main.subagentOf !== null && session.key === main.key ? { ...page, title: page.title.replace(/ \(no main transcript\)$/, '') } : page;
-  // The file given, by a hash of its real path as shared: two session files of one id (a Codex
-  // thread whose prompt was edited, Claude Code's file in two configuration folders) are told apart
-  // by it; one file reached by a link or another path is the same file. A hash, not the path: of
-  // a fixed length in the page's head, however long the path and however it is escaped. Redacted
-  // with or without --share, by a sharer of its own (counting nothing): a shared export of a file
-  // takes the place of its plain one (regression: the plain page stayed under the default name,
-  // beside the shared one, for whoever sends `<session id>.html`).
+  // The file given, by a hash of its real path keyed with this machine's secret: two session files
+  // of one id (a Codex thread whose prompt was edited, Claude Code's file in two configuration
+  // folders) are told apart by it; one file by a link or another path is the same file, shared or
+  // not (a shared export takes the place of its plain one). Keyed, so that a page sent on tells no
+  // one whether a path they guess is its file's; not the path redacted, which made files of other
+  // homes one (`/home/ana.old/…` and `/home/ana/…` are both `~/…`: one export replaced another).
+  // Where the secret cannot be had, the redacted path's hash: files are then told apart less well.
+  const realPath = await realpath(givenPath).catch(() => givenPath);
+  const machine = await entryKeySecret(options.environment, [dirname(givenPath)]);
   const pathSharer = createSharer({ redact: true, omit: new Set(), home: options.environment.home, resolvedHome: resolvedHome(options.environment.home) });
-  const sourceHash = sha256Hex(pathSharer.text(await realpath(givenPath).catch(() => givenPath)));
+  const sourceHash = machine.problem === null ? sha256Hex(`${machine.secret}\u0000export\u0000${realPath}`) : sha256Hex(pathSharer.text(realPath));
   const renderer = createRenderer(await loadTemplates());
   const entries = renderedEntries(view, renderer);
   // One file, one part: a page sent on its own is read whole.

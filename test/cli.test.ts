@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
@@ -571,6 +571,16 @@ describe('bough command line', () => {
     const pages = (await readdir(dir)).filter((name) => name.endsWith('.html'));
     expect(pages).toHaveLength(1);
     expect(await readFile(join(dir, pages[0] as string), 'utf8')).not.toContain(home);
+    // A fourth hostile look: told apart by their paths redacted, files of two folders were one
+    // where redacting made their paths one (`/home/ana.old/…` and `/home/ana/…` both `~/…`; two
+    // folders named by tokens): one's export replaced the other's.
+    const [first, second] = ['ghp_' + 'A'.repeat(36), 'ghp_' + 'B'.repeat(36)].map((folder) => join(home, 'keys', folder, 'a.jsonl')) as [string, string];
+    for (const file of [first, second]) {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, await readFile(input));
+      expect((await inFolder(dir, () => run(['export', file], {}, home))).code).toBe(0);
+    }
+    expect((await readdir(dir)).filter((name) => name.endsWith('.html'))).toHaveLength(3);
   });
 
   // Regression (a review of export): an exported page, which has no report and no period, said a
@@ -622,8 +632,10 @@ describe('bough command line', () => {
     const rollouts = (await readdir(join(FIXTURES, 'codex', 'edited-prompt'), { recursive: true })).filter((name) => name.endsWith('.jsonl')).sort();
     expect(rollouts).toHaveLength(2);
     const [first, second] = rollouts.map((name) => join(FIXTURES, 'codex', 'edited-prompt', name)) as [string, string];
+    // One home, as on one machine: its secret keys the hash each export carries of its file.
+    const home = await tempDir();
     const written = async (file: string) => {
-      const done = await inFolder(dir, () => run(['export', file, '--tz', 'UTC']));
+      const done = await inFolder(dir, () => run(['export', file, '--tz', 'UTC'], {}, home));
       expect(done.code, done.stderr).toBe(0);
       return /written to (.*?) \(/.exec(done.stdout)?.[1] ?? '';
     };
