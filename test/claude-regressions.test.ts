@@ -1145,6 +1145,22 @@ describe('a reply whose envelope has a field of the wrong type', () => {
     const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: lines });
     expect((await stats(folder)).totals).toMatchObject({ replies: 2, usageRecords: 2, tokens: { input: 400, cacheRead: 4000, output: 20 } });
   });
+
+  // Regression (a fifth hostile look): a retry after an API error, its prompt the same, joined the
+  // failed attempt above the error line when a request id did not read: the attempt's tokens lost.
+  it.each([
+    ['req_1', 2],
+    [1, 2],
+    [1, 'req_2'],
+  ])('keeps a retry after an API error apart from the attempt before it, request ids %s and %s', async (first, second) => {
+    const attempt = (uuid: string, parent: string, requestId: unknown, output: number, s: number) => {
+      const line = assistant(uuid, parent, 'X', { ...tokens(10, output), cache_read_input_tokens: 1000 }, { at: `2026-03-10T10:00:0${s}.000Z` }) as { message: object };
+      return { ...line, requestId, message: { ...line.message, id: 'msg_same' } };
+    };
+    const failed = { ...envelope('e1', 'a1', {}, '2026-03-10T10:00:02.000Z'), type: 'assistant', isApiErrorMessage: true, message: { id: 'e', type: 'message', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'API Error: 529 Overloaded' }], usage: tokens(0, 0) } };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'go'), attempt('a1', 'u1', first, 5, 1), failed, attempt('a2', 'e1', second, 100, 3)] });
+    expect((await stats(folder)).totals).toMatchObject({ usageRecords: 2, tokens: { input: 20, cacheRead: 2000, output: 105 } });
+  });
 });
 
 // Regression (a review of Claude Code): each entry of a line carried its line's mark, the ids of

@@ -511,7 +511,8 @@ function addAssistant(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope
     ctx.requestsUnread--;
     ctx.responses.set(`${messageId}\u0000${requestId}`, above);
   }
-  const response = requestUnread && above !== null ? above : responseOf(ctx, env, messageId, requestId, promptCountsOf(message.usage));
+  // Never joined further up by its prompt alone, as a gateway's line of no request id is: it had one.
+  const response = requestUnread ? above : responseOf(ctx, env, messageId, requestId, promptCountsOf(message.usage));
   if (response) {
     // A later line of a response already read: its blocks join the reply, its uuid passes through.
     if (env.uuid && response.uuids.has(env.uuid)) return;
@@ -621,17 +622,15 @@ function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string 
 }
 
 /**
- * The response of `messageId` this line continues, told as a line without a request id is: its
- * parent's, unless their prompts differ; the nearest above it (through tool results) only with the
- * same prompt. A message id is not unique (§9.3): a gateway may give the next request the same
- * (regression: two requests, joined across the tool result between them, counted as one).
+ * The response of `messageId` this line continues: its parent's, unless their prompts differ. Only
+ * the parent: a response's lines are written one below the other; one further up (past a tool
+ * result, an API error) is another request, whose message id may be the same (§9.3: a gateway's;
+ * regression: two requests, a tool result or a failed attempt between them, counted as one).
  */
 function sameMessageAbove(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, promptCounts: PromptCounts | null): Response | null {
   if (messageId === null) return null;
   const parent = env.parentUuid ? ctx.responseOfUuid.get(env.parentUuid) : undefined;
-  if (parent) return parent.messageId === messageId && !(promptCounts !== null && parent.promptCounts !== null && otherPrompt(promptCounts, parent.promptCounts)) ? parent : null;
-  const above = responseAbove(ctx, env.parentUuid);
-  return above !== null && above.messageId === messageId && promptCounts !== null && above.promptCounts !== null && samePrompt(promptCounts, above.promptCounts) ? above : null;
+  return parent !== undefined && parent.messageId === messageId && !(promptCounts !== null && parent.promptCounts !== null && otherPrompt(promptCounts, parent.promptCounts)) ? parent : null;
 }
 
 /** Lines between a response's lines are few: a longer way up is not one response's. */
