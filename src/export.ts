@@ -3,7 +3,7 @@
 // Read, priced, redacted and rendered exactly as in a report folder.
 
 import { realpath, stat } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, resolve, sep } from 'node:path';
 import { reportContext } from './build.js';
 import { collect } from './reading/collect.js';
 import { discover } from './discover.js';
@@ -88,13 +88,15 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   // of one id (a Codex thread whose prompt was edited, Claude Code's file in two configuration
   // folders) are told apart by it; one file by a link or another path is the same file, shared or
   // not (a shared export takes the place of its plain one). Keyed, so that a page sent on tells no
-  // one whether a path they guess is its file's; not the path redacted, which made files of other
-  // homes one (`/home/ana.old/…` and `/home/ana/…` are both `~/…`: one export replaced another).
-  // Where the secret cannot be had, the redacted path's hash: files are then told apart less well.
+  // one whether a path they guess is its file's. The secret is kept out of the file read and its
+  // sub-agents' folder only: a file in the home holding the configuration folder is keyed too.
+  // Where it cannot be had, the path's own hash, its home written `~`: still one per file (a path
+  // redacted made files of other homes and of folders named by tokens one).
   const realPath = await realpath(givenPath).catch(() => givenPath);
-  const machine = await entryKeySecret(options.environment, [dirname(givenPath)]);
-  const pathSharer = createSharer({ redact: true, omit: new Set(), home: options.environment.home, resolvedHome: resolvedHome(options.environment.home) });
-  const sourceHash = machine.problem === null ? sha256Hex(`${machine.secret}\u0000export\u0000${realPath}`) : sha256Hex(pathSharer.text(realPath));
+  const machine = await entryKeySecret(options.environment, [givenPath, givenPath.replace(/\.jsonl$/i, '')]);
+  const home = resolvedHome(options.environment.home) ?? options.environment.home;
+  const homeWritten = realPath === home || realPath.startsWith(`${home}${sep}`) ? `~${realPath.slice(home.length)}` : realPath;
+  const sourceHash = machine.problem === null ? sha256Hex(`${machine.secret}\u0000export\u0000${realPath}`) : sha256Hex(homeWritten);
   const renderer = createRenderer(await loadTemplates());
   const entries = renderedEntries(view, renderer);
   // One file, one part: a page sent on its own is read whole.

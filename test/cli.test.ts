@@ -581,6 +581,13 @@ describe('bough command line', () => {
       expect((await inFolder(dir, () => run(['export', file], {}, home))).code).toBe(0);
     }
     expect((await readdir(dir)).filter((name) => name.endsWith('.html'))).toHaveLength(3);
+    // A fifth: where the secret cannot be had (a file where its folder goes), the same two files
+    // were one again. Each is still exported to a page of its own.
+    const elsewhere = join(home, 'elsewhere');
+    await mkdir(elsewhere);
+    const noSecret = { HOME: home, BOUGH_CONFIG_DIR: first };
+    for (const file of [first, second]) expect((await inFolder(elsewhere, () => run(['export', file], noSecret, home))).code).toBe(0);
+    expect((await readdir(elsewhere)).filter((name) => name.endsWith('.html'))).toHaveLength(2);
   });
 
   // Regression (a review of export): an exported page, which has no report and no period, said a
