@@ -1146,6 +1146,20 @@ describe('a reply whose envelope has a field of the wrong type', () => {
     expect((await stats(folder)).totals).toMatchObject({ replies: 2, usageRecords: 2, tokens: { input: 400, cacheRead: 4000, output: 20 } });
   });
 
+  // Regression (a sixth hostile look): joined by its parent alone, a response's line written below
+  // a progress line (as Claude Code 2.x writes them) began a reply of its own, its prompt counted
+  // twice (the corpus's longest session: $3.84 where $1.97).
+  it('joins a line below a progress line to its response when its request id does not read', async () => {
+    const streamed = (uuid: string, parent: string, requestId: unknown, output: number, content: object[]) => {
+      const line = assistant(uuid, parent, 'A', { ...tokens(100, output), cache_read_input_tokens: 1000 }) as { message: object };
+      return { ...line, requestId, message: { ...line.message, content } };
+    };
+    const progress = { ...envelope('p1', 'a1', {}, '2026-03-10T10:00:01.500Z'), type: 'progress', data: { type: 'hook_progress' } };
+    const lines = [user('u1', null, 'go'), streamed('a1', 'u1', 'req_A', 5, [{ type: 'text', text: 'looking' }]), progress, streamed('a2', 'p1', 42, 50, [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }])];
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: lines });
+    expect((await stats(folder)).totals).toMatchObject({ replies: 1, usageRecords: 1, tokens: { input: 100, cacheRead: 1000, output: 50 } });
+  });
+
   // Regression (a fifth hostile look): a retry after an API error, its prompt the same, joined the
   // failed attempt above the error line when a request id did not read: the attempt's tokens lost.
   it.each([

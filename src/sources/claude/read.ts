@@ -622,27 +622,35 @@ function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string 
 }
 
 /**
- * The response of `messageId` this line continues: its parent's, unless their prompts differ. Only
- * the parent: a response's lines are written one below the other; one further up (past a tool
- * result, an API error) is another request, whose message id may be the same (§9.3: a gateway's;
- * regression: two requests, a tool result or a failed attempt between them, counted as one).
+ * The response of `messageId` this line continues: the nearest above it, through the lines Claude
+ * Code writes between a response's lines (progress, attachments, its tools' results), unless their
+ * prompts differ; never past an API error (a retry of the same prompt follows one: another
+ * request) or a typed prompt. A message id is not unique (§9.3: a gateway's), and the joining of
+ * a gateway's lines of no request id by their prompt alone is not this line's: it had one
+ * (regressions: two requests, a tool result or a failed attempt between them, counted as one; then,
+ * joined by the parent alone, a response's line below a progress line counted twice).
  */
 function sameMessageAbove(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, promptCounts: PromptCounts | null): Response | null {
   if (messageId === null) return null;
-  const parent = env.parentUuid ? ctx.responseOfUuid.get(env.parentUuid) : undefined;
-  return parent !== undefined && parent.messageId === messageId && !(promptCounts !== null && parent.promptCounts !== null && otherPrompt(promptCounts, parent.promptCounts)) ? parent : null;
+  const above = responseAbove(ctx, env.parentUuid, isApiError);
+  return above !== null && above.messageId === messageId && !(promptCounts !== null && above.promptCounts !== null && otherPrompt(promptCounts, above.promptCounts)) ? above : null;
+}
+
+/** A line of an API error, which ends a request: Claude Code's own (`<synthetic>`), or so marked. */
+function isApiError(record: Record<string, unknown>): boolean {
+  return record['isApiErrorMessage'] === true || (isPlainObject(record['message']) && record['message']['model'] === '<synthetic>');
 }
 
 /** Lines between a response's lines are few: a longer way up is not one response's. */
 const MOST_LINES_BETWEEN = 64;
 
-/** The nearest response above a line, through tool results and notes; none past a prompt typed. */
-function responseAbove(ctx: ClaudeContext, uuid: string | null | undefined): Response | null {
+/** The nearest response above a line, through tool results and notes; none past a prompt typed, or a line `stop` names. */
+function responseAbove(ctx: ClaudeContext, uuid: string | null | undefined, stop: (record: Record<string, unknown>) => boolean = () => false): Response | null {
   for (let steps = 0; uuid && steps < MOST_LINES_BETWEEN; steps++) {
     const response = ctx.responseOfUuid.get(uuid);
     if (response) return response;
     const record = ctx.nodeRecord.get(uuid);
-    if (record === undefined || isTypedPrompt(record)) return null;
+    if (record === undefined || isTypedPrompt(record) || stop(record)) return null;
     const parent = record['parentUuid'];
     uuid = typeof parent === 'string' ? parent : null;
   }
