@@ -10,7 +10,7 @@ import { discover } from './discover.js';
 import { resolvedHome, type Environment } from './environment.js';
 import { BoughError } from './errors.js';
 import { ALL_TIME, scopeLabel } from './ledger/scope.js';
-import { exportedSessionFile, writeSingleFile } from './output/single-file.js';
+import { exportSourceHash, writeSingleFile } from './output/single-file.js';
 import { loadAssets, loadTemplates, packageVersion } from './package-files.js';
 import { assignPages } from './report/pages.js';
 import { createRenderer } from './report/render.js';
@@ -135,7 +135,7 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
  */
 async function defaultExportName(name: string, sourceHash: string): Promise<string> {
   const plain = exportName(name);
-  const there = await exportedSessionFile(resolve(plain));
+  const there = await exportSourceHash(resolve(plain));
   return typeof there === 'string' && there !== sourceHash ? exportName(`${name.slice(0, 72)}-${sourceHash.slice(0, 6)}`) : plain;
 }
 

@@ -26,7 +26,7 @@ export async function writeSingleFile(path: string, content: string, inputs: rea
   if (existing && !existing.isFile()) throw new BoughError(`Refusing to write over ${path}: it is not a plain file (a pipe, a device or a socket). Choose another -o.`);
   // Only a page bough exported is written over (or an empty file, as mktemp makes): anything else
   // there is the user's, a page of a report folder included.
-  if (existing && existing.size > 0 && (await exportedSessionFile(target)) === undefined) {
+  if (existing && existing.size > 0 && (await exportSourceHash(target)) === undefined) {
     throw new BoughError(`Refusing to write over ${path}: it is a file of yours, not a page bough exported. Choose another -o, or remove it first.`);
   }
   const temporary = join(dirname(target), `.${basename(target)}.bough-tmp-${randomBytes(4).toString('hex')}`);
@@ -43,14 +43,13 @@ export async function writeSingleFile(path: string, content: string, inputs: rea
 }
 
 /**
- * The session file a page bough exported was made from, by the hash of its path the page's head
- * writes; null for an export that does not say (bough before 2026-12-06); undefined for anything
- * else. The
- * head of a page bough exported names bough as its generator and says it is an export (before that
- * mark: its stylesheet inline right after its title, which no report page has, as their policy
- * allows no inline style). A report folder's pages, and any other file, are not exports.
+ * The hash of its session file's path that the head of a page bough exported carries; null for an
+ * export that carries none (bough before 2026-12-06); undefined for anything else. The head of a
+ * page bough exported names bough as its generator and says it is an export (before that mark: its
+ * stylesheet inline right after its title, which no report page has, as their policy allows no
+ * inline style). A report folder's pages, and any other file, are not exports.
  */
-export async function exportedSessionFile(path: string): Promise<string | null | undefined> {
+export async function exportSourceHash(path: string): Promise<string | null | undefined> {
   const handle = await open(path, 'r').catch(() => null);
   if (handle === null) return undefined;
   try {
@@ -59,10 +58,8 @@ export async function exportedSessionFile(path: string): Promise<string | null |
     const text = head.toString('utf8', 0, bytesRead);
     if (!/<meta name="generator" content="bough [^"]*">/.test(text)) return undefined;
     if (!text.includes('<meta name="bough-export" content="one session in one file">') && !/<title>[^<]*· bough<\/title>\n<style>/.test(text)) return undefined;
-    const file = /<meta name="bough-session-file-hash" content="([0-9a-f]{64})">/.exec(text)?.[1];
-    return file ?? null;
+    return /<meta name="bough-session-file-hash" content="([0-9a-f]{64})">/.exec(text)?.[1] ?? null;
   } finally {
     await handle.close();
   }
 }
-
