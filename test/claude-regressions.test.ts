@@ -1131,19 +1131,23 @@ describe('a reply whose envelope has a field of the wrong type', () => {
 
   // Regression (a fourth hostile look): two requests of one message id (a gateway's, §9.3), a tool
   // result between them, were joined as one when a request id did not read: the first's tokens lost.
+  // And (a seventh): of a gateway that gives no prompt counts, two requests of one message id were
+  // joined across the tool result between them, their counts never differing.
   it.each([
-    [1, 2],
-    [1, 'req_2'],
-    ['req_1', 2],
-  ])('keeps two requests of one message id apart when request ids %s and %s do not both read', async (first, second) => {
-    const request = (uuid: string, parent: string, requestId: unknown, input: number, content: object[]) => {
-      const line = assistant(uuid, parent, 'X', { ...tokens(input, 10), cache_read_input_tokens: input * 10 }, { at: `2026-03-10T10:00:0${input / 100}.000Z` }) as { message: object };
+    [1, 2, 100],
+    [1, 'req_2', 100],
+    ['req_1', 2, 100],
+    [1, 2, 0],
+    ['req_1', 2, 0],
+  ])('keeps two requests of one message id apart when request ids %s and %s do not both read (input %s)', async (first, second, input) => {
+    const request = (uuid: string, parent: string, requestId: unknown, n: number, content: object[]) => {
+      const line = assistant(uuid, parent, 'X', { ...tokens(input * n, 10), cache_read_input_tokens: input * n * 10 }, { at: `2026-03-10T10:00:0${n}.000Z` }) as { message: object };
       return { ...line, requestId, message: { ...line.message, id: 'msg_same', content } };
     };
     const result = { ...envelope('t1', 'a1', {}, '2026-03-10T10:00:02.000Z'), type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] } };
-    const lines = [user('u1', null, 'go'), request('a1', 'u1', first, 100, [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }]), result, request('a2', 't1', second, 300, [{ type: 'text', text: 'done' }])];
+    const lines = [user('u1', null, 'go'), request('a1', 'u1', first, 1, [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }]), result, request('a2', 't1', second, 3, [{ type: 'text', text: 'done' }])];
     const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: lines });
-    expect((await stats(folder)).totals).toMatchObject({ replies: 2, usageRecords: 2, tokens: { input: 400, cacheRead: 4000, output: 20 } });
+    expect((await stats(folder)).totals).toMatchObject({ replies: 2, usageRecords: 2, tokens: { input: input * 4, cacheRead: input * 40, output: 20 } });
   });
 
   // Regression (a sixth hostile look): joined by its parent alone, a response's line written below

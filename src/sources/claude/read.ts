@@ -622,18 +622,20 @@ function responseOf(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string 
 }
 
 /**
- * The response of `messageId` this line continues: the nearest above it, through the lines Claude
- * Code writes between a response's lines (progress, attachments, its tools' results), unless their
- * prompts differ; never past an API error (a retry of the same prompt follows one: another
- * request) or a typed prompt. A message id is not unique (§9.3: a gateway's), and the joining of
- * a gateway's lines of no request id by their prompt alone is not this line's: it had one
- * (regressions: two requests, a tool result or a failed attempt between them, counted as one; then,
- * joined by the parent alone, a response's line below a progress line counted twice).
+ * The response of `messageId` this line continues: its parent's, unless their prompts differ; else
+ * the nearest above it through the lines Claude Code writes between a response's lines (progress,
+ * attachments, its tools' results), with the same prompt, given and not all zero; never past an
+ * API error (a retry of the same prompt follows one: another request) or a typed prompt. A message
+ * id is not unique (§9.3: a gateway's). Regressions: two requests, a tool result or a failed
+ * attempt between them, counted as one; joined by its parent alone, a line below a progress line
+ * counted twice; two requests of a gateway that gives no prompt counts joined across a tool result.
  */
 function sameMessageAbove(ctx: ClaudeContext, env: raw.RawEnvelope, messageId: string | null, promptCounts: PromptCounts | null): Response | null {
   if (messageId === null) return null;
+  const parent = env.parentUuid ? ctx.responseOfUuid.get(env.parentUuid) : undefined;
+  if (parent !== undefined) return parent.messageId === messageId && !(promptCounts !== null && parent.promptCounts !== null && otherPrompt(promptCounts, parent.promptCounts)) ? parent : null;
   const above = responseAbove(ctx, env.parentUuid, isApiError);
-  return above !== null && above.messageId === messageId && !(promptCounts !== null && above.promptCounts !== null && otherPrompt(promptCounts, above.promptCounts)) ? above : null;
+  return above !== null && above.messageId === messageId && promptCounts !== null && above.promptCounts !== null && samePrompt(promptCounts, above.promptCounts) ? above : null;
 }
 
 /** A line of an API error, which ends a request: Claude Code's own (`<synthetic>`), or so marked. */
