@@ -9,7 +9,7 @@ import { eachDiffLine, type DiffLineKind } from '../diff-lines.js';
 import { formatCount, formatDay, formatTime, formatUsd, isoTime, plural, type TimeFormat } from './format.js';
 import { highlightBudget, highlightCode, languageOfPath, type HighlightBudget } from './highlight.js';
 import { renderMarkdown } from './markdown.js';
-import { formatBytes, INJECTED_OMITTED, isEncodedData } from '../share/share.js';
+import { encodedDataSize, INJECTED_OMITTED, isEncodedData } from '../share/share.js';
 import { countedTimeOf, NAME_LENGTH, shorten } from '../ledger/ledger.js';
 import { cutText } from '../unicode-text.js';
 
@@ -844,7 +844,7 @@ export function cut(text: string, max: number): TextView {
 function json(value: unknown, shownAbove: string | null = null, dataNamed = false): TextView {
   let text: string;
   try {
-    const named = (v: unknown) => (typeof v === 'string' && dataNamed && isEncodedData(v) ? `[${formatBytes(Math.floor((v.replace(/\s/g, '').length * 3) / 4))} of encoded data, not shown]` : v);
+    const named = (v: unknown) => (typeof v === 'string' && dataNamed && isEncodedData(v) ? `[${encodedDataSize(v)} of encoded data, not shown]` : v);
     const replacer = shownAbove === null && !dataNamed ? undefined : (_key: string, v: unknown) => (shownAbove !== null && v === shownAbove ? '[the file, shown above]' : named(v));
     text = JSON.stringify(value, replacer, 2) ?? String(value);
   } catch {

@@ -108,7 +108,7 @@ export function createSharer(options: ShareOptions): Sharer {
   const opaque = (value: string): string | null => {
     if (!redactor || !isEncodedData(value)) return null;
     redactions.set(ENCODED_DATA, (redactions.get(ENCODED_DATA) ?? 0) + 1);
-    return `[${formatBytes(Math.floor((value.replace(/\s/g, '').length * 3) / 4))} of encoded data left out: a redacted report cannot look into it]`;
+    return `[${encodedDataSize(value)} of encoded data left out: a redacted report cannot look into it]`;
   };
   // A code for what a folder's name was, where redacting took all of it: made with the secret alone.
   const folderCode = keys ? (name: string) => keys.key(`folder\u0000${name}`).slice(1, 9) : null;
@@ -484,9 +484,8 @@ const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,/i;
  * A long run of base64 (or base64url) alone, as a data URL too, or base64 wrapped in lines of one
  * length, 48 or more (`base64` and PEM write 76 and 64): bytes, not words, whose text no rule can
  * read. Not hex or digits (a hash, a number), nor a list of names or ids (lines of many lengths,
- * shorter ones, or with `-`).
+ * shorter ones, or with `-`), nor anything under 1 kB.
  */
-/** Base64 of a kB or more (an image, a PDF), whole or wrapped in lines: data, not text to read. */
 export function isEncodedData(value: string): boolean {
   if (value.length < 1024) return false;
   const body = value.replace(DATA_URL, '').trim();
@@ -498,7 +497,12 @@ export function isEncodedData(value: string): boolean {
   return width >= 48 && lines.every((line, i) => /^[A-Za-z0-9+/]+={0,2}$/.test(line) && (i === lines.length - 1 ? line.length <= width : line.length === width));
 }
 
-export function formatBytes(bytes: number): string {
+/** The size of the bytes a run of encoded data holds: "1.9 MB". */
+export function encodedDataSize(value: string): string {
+  return formatBytes(Math.floor((value.replace(/\s/g, '').length * 3) / 4));
+}
+
+function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} kB`;
 }
 
