@@ -349,6 +349,26 @@ describe('NULs written escaped in a record ("\\u0000") (regression: raw NUL byte
   });
 });
 
+// Regression (a hostile-input review): a model named with a terminal's codes went into usage.csv
+// as they were, for `cat usage.csv` to retitle the window or blink the text.
+describe('control characters in names', () => {
+  it('reach usage.csv as the page shows them', async () => {
+    const dir = await tempDir('bough-csv-controls-');
+    await mkdir(join(dir, 'sessions'));
+    const records = [
+      header('controls'),
+      { type: 'message', id: 'c1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'hi' } },
+      { type: 'message', id: 'c2', parentId: 'c1', timestamp: at(2), message: { role: 'assistant', provider: 'p\b\bXX', model: '\u001b]0;PWNED\u0007m\u001b[5m', stopReason: 'stop', usage: usage(10, 1, 0.0001), content: [{ type: 'text', text: 'ok' }] } },
+    ];
+    await writeFile(join(dir, 'sessions', 'controls.jsonl'), `${records.map(line).join('\n')}\n`);
+    const report = join(dir, 'report');
+    await build({ inputs: [join(dir, 'sessions')], out: report, scope: ALL_UTC, environment: { env: {}, home: join(dir, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const csv = await readFile(join(report, 'usage.csv'), 'utf8');
+    expect(csv).toContain(',p\u2408\u2408XX,\u241b]0;PWNED\u2407m\u241b[5m,');
+    expect(csv.replace(/\r\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+});
+
 // Regression (a hostile-input review): a title cut between the halves of an emoji, or half of one
 // written alone in a session, went into summary.json as "\ud83d", which jq refuses whole.
 describe('emoji cut in titles, and half characters in a session', () => {

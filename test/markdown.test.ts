@@ -50,6 +50,15 @@ describe('Markdown from sessions', () => {
     expect(renderMarkdown('[mail](mailto:a@example.com)')).toContain('href="mailto:a@example.com"');
   });
 
+  // Regression (a hostile-input review): Markdown hands a character reference to the page as
+  // written, so `&ZeroWidthSpace;` or `&#x202E;` hid or reordered text a raw character would show.
+  it('shows references to invisible and reordering characters as the characters are shown', () => {
+    expect(renderMarkdown('a&ZeroWidthSpace;b &shy;c &#x202E;d &#8203;e')).toBe(renderMarkdown('a\u200bb \u00adc \u202ed \u200be'));
+    expect(renderMarkdown('a&#x202E;b')).toContain('a⟨U+202E⟩b');
+    // What reads as itself stays as it reads: a letter, an ampersand, code.
+    expect(renderMarkdown('&#65; &amp; `&#x202E;`')).toBe('<p dir="auto">A &amp; <code>&amp;#x202E;</code></p>\n');
+  });
+
   it('keeps only safe schemes, whatever spaces and control characters hide in them', () => {
     expect(['https://a', 'HTTP://a', 'mailto:x', 'javascript:x', ' JaVa\tScRiPt:x', 'vbscript:x', 'data:text/html,x', 'file:///etc/passwd', '#top'].map(safeUrl)).toEqual([
       'https://a',

@@ -305,6 +305,28 @@ describe('secrets the pattern list used to miss', () => {
     );
   });
 
+  // Regression (a hostile-input review): the page shows a link's text run into what follows it,
+  // and a named reference as its character, so each of these showed the whole key, and the
+  // search index, which takes the marks off, held it.
+  it.each([
+    ['a link around its start', '[sk-ant-api](https://example.com)03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', '[REDACTED:anthropic-key] ok'],
+    ['a link in its middle', 'sk-ant-api03-Q7[wz](https://example.com "t")9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP.', '[REDACTED:anthropic-key].'],
+    ['a reference link', 'see [AKIA][1]IOSFODNN7EXAMPLQ', 'see [REDACTED:aws-access-key]'],
+    ['a named zero-width space', 'sk-ant-&ZeroWidthSpace;api03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP', '[REDACTED:anthropic-key]'],
+    ['a named soft hyphen', 'ghp_Zq8&shy;Wm2Xr5Tn9Yb4Vc7Ud1Ke3Lf6Hg0Ja2Ps', '[REDACTED:github-token]'],
+    ['a named word joiner', 'sk-ant-&NoBreak;api03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP', '[REDACTED:anthropic-key]'],
+    ['a named hyphen', 'sk&hyphen;ant-api03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP', '[REDACTED:anthropic-key]'],
+    ['a Unicode hyphen', 'sk-ant\u2011api03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP', '[REDACTED:anthropic-key]'],
+    ['a direction mark', 'sk-ant-\u200eapi03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP', '[REDACTED:anthropic-key]'],
+  ])('a key split by %s', (_, text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  it('code that indexes and calls (handlers[name](event)) is no link to look through', () => {
+    const code = 'handlers[name](event); grid[i][j] = [x](y); see [docs](https://example.com) and [ref][1]';
+    expect(redact(code)).toBe(code);
+  });
+
   it('the body of a PEM key printed without its BEGIN line', () => {
     const tail = ['tZ2tHtbku8ZOKtkxuA1rwid3oSJzQkxcKM+IMp6H8BwjMx0iEuuM+vnQUjbXW4zn', 'JiZY5wtmOYBijFLnTfwjrPCEwAE1wlF7Mw3NEVCv==', '-----END RSA PRIVATE KEY-----'];
     const middle = ['$ sed -n 3,4p key.pem', 'i5Agx7L0yJhdOuR8H16qs2ZO8lf3Sn9LUHs1t9jy/+cdzcTmQgtMD7FMu69CSUTB', 'DfRZ6dk20JqDVpbwZandZ3BF9obe3Lb3Uqd7ylGs6hsbv9M1frQJFS1EVkU7HpJp', '$'];

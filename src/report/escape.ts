@@ -39,6 +39,30 @@ export function escapeHtml(value: unknown): string {
   return SPECIAL.test(text) ? text.replace(SPECIALS, visible) : text;
 }
 
+/** HTML's names for characters shown rather than obeyed (HTML's other names spell none). */
+const CONTROL_REFERENCE_NAMES: ReadonlyMap<string, number> = new Map([
+  ['shy', 0xad], ['ZeroWidthSpace', 0x200b], ['NegativeVeryThinSpace', 0x200b], ['NegativeThinSpace', 0x200b],
+  ['NegativeMediumSpace', 0x200b], ['NegativeThickSpace', 0x200b], ['NoBreak', 0x2060], ['af', 0x2061],
+  ['ApplyFunction', 0x2061], ['it', 0x2062], ['InvisibleTimes', 0x2062], ['ic', 0x2063], ['InvisibleComma', 0x2063],
+]);
+const REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));/g;
+
+/**
+ * Markup's references to the characters above, made visible as the characters are: Markdown
+ * hands `&ZeroWidthSpace;` (and `&#x202E;` in an address) to the page as written, for the
+ * browser to obey. A reference to 0x80–0x9F is left: browsers read it as Windows-1252 (`&#x80;`
+ * is €).
+ */
+export function visibleReferences(html: string): string {
+  if (!html.includes('&')) return html;
+  return html.replace(REFERENCE, (whole, decimal: string | undefined, hex: string | undefined, name: string | undefined) => {
+    const code = name !== undefined ? CONTROL_REFERENCE_NAMES.get(name) : decimal !== undefined ? Number(decimal) : parseInt(hex as string, 16);
+    if (code === undefined || code > 0x10ffff || (code >= 0x80 && code <= 0x9f)) return whole;
+    const char = String.fromCodePoint(code);
+    return CONTROL.test(char) ? visibleControls(char) : whole;
+  });
+}
+
 /** A text with its control characters and direction overrides made visible (for markup bough does not escape itself: Markdown, highlighted code, the search index). */
 export function visibleControls(text: string): string {
   return CONTROL.test(text) ? text.replace(CONTROL_ALL, visible) : text;

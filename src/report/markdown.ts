@@ -2,7 +2,7 @@
 // keep only safe schemes, and images become links (a report never loads anything).
 
 import { Marked, type Tokens } from 'marked';
-import { escapeHtml, visibleControls } from './escape.js';
+import { escapeHtml, visibleControls, visibleReferences } from './escape.js';
 import { highlightBudget, highlightCode, knownLanguage, type HighlightBudget } from './highlight.js';
 
 /** Beyond this, a text is shown verbatim: Markdown parsing of megabytes of log is slow and useless. */
@@ -147,7 +147,9 @@ export function renderMarkdown(written: string, budget: HighlightBudget = highli
   currentBudget = budget;
   try {
     currentHeadings = [];
-    return withOwnDirection(marked.parse(text) as string);
+    // marked writes a numeric reference out as its character (`&#x202E;` as U+202E itself) and
+    // keeps a named one for the browser to read: either is shown as the character written is.
+    return withOwnDirection(visibleReferences(visibleControls(marked.parse(text) as string)));
   } catch {
     // A shape the check above did not foresee that still drives marked's recursion too deep.
     return verbatim(text);

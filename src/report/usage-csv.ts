@@ -7,6 +7,7 @@ import { unpackEntries, type Unpack } from '../ledger/packed-entries.js';
 import { isoTime } from './format.js';
 import { dayKey, localDayNumber, localParts } from '../time-zone.js';
 import { money } from './json.js';
+import { visibleControls } from './escape.js';
 
 const COLUMNS = [
   'time',
@@ -93,12 +94,8 @@ export function* usageCsv(data: ReportData, price: Pricer, unpack: Unpack = unpa
   if (piece !== '') yield piece;
 }
 
-const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n\0]/;
+const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/;
 
-/**
- * RFC 4180 quoting; text that a spreadsheet would run as a formula (= + - @, tab, CR) is
- * prefixed with an apostrophe. Numbers are written as they are.
- */
 /**
  * A number as plain digits: JavaScript writes a cost under a millionth of a dollar with an exponent
  * (2.5e-7), which text tools and some spreadsheets' locales do not read as a number. Costs are
@@ -112,12 +109,17 @@ function plainNumber(value: number): string {
   return fixed === '-0' ? '0' : fixed;
 }
 
+/**
+ * RFC 4180 quoting; text that a spreadsheet would run as a formula (= + - @, tab, CR) is
+ * prefixed with an apostrophe. Numbers are written as they are.
+ */
 export function csvCell(value: string | number): string {
   if (typeof value === 'number') return Number.isFinite(value) ? plainNumber(value) : '';
-  // Most cells (names, models, paths) need nothing: one test instead of three.
-  if (!NEEDS_CARE.test(value)) return value;
-  // A NUL (written escaped in a record) breaks many a CSV reader: U+FFFD, as HTML shows it.
-  const text = value.replace(/\0/g, '\uFFFD');
+  // Control characters as a page shows them (␛ for an escape, U+FFFD for a NUL, which breaks many
+  // a CSV reader): `cat usage.csv` would hand them to the terminal.
+  const text = visibleControls(value);
+  // Most cells (names, models, paths) need nothing more.
+  if (!NEEDS_CARE.test(text)) return text;
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -2,7 +2,8 @@
 //
 // A text is searched twice: as written, and as a reader finally sees it once JSON, Markdown, HTML
 // and URL escapes are decoded (`sk\-ant\-…`, `sk&#45;ant…`, `sk\u002dant…`, `\/home\/ana`,
-// `%3A%2F%2F`) and the Markdown marks that vanish inside a word (`sk~~-~~ant…`) are dropped.
+// `%3A%2F%2F`) and the Markdown marks that vanish inside a word (`sk~~-~~ant…`) or around a
+// link's text (`[sk-ant-api](https://…)03…`) are dropped.
 // What the decoded view finds is mapped back to the characters it came from, so the escaped
 // spelling is replaced whole and everything else stays byte for byte.
 
@@ -49,10 +50,14 @@ interface Replacement extends Span {
 
 function redactText(value: string, rules: readonly SecretRule[], counts: Map<string, number>): string {
   const found = findAll(value, rules);
-  for (const view of [shownView(value), withoutLineNumbers(value)]) {
+  // The link's text view is a view of its own: the other keeps the addresses it drops.
+  const linked = value.includes('](') || value.includes('][') ? shownView(value, true) : null;
+  for (const view of [shownView(value), linked, withoutLineNumbers(value)]) {
     if (view === null) continue;
     for (const r of findAll(view.text, rules)) {
-      const start = view.from[r.start] as number;
+      // A link's `[` before a secret goes with it: `[sk-ant-…](…)` becomes one marker, not "[" and one.
+      const shownFrom = view.from[r.start] as number;
+      const start = value[shownFrom - 1] === '[' && linkEnd(value, shownFrom - 1) !== -1 ? shownFrom - 1 : shownFrom;
       const end = view.from[r.end] as number;
       if (end > start) found.push({ ...r, start, end });
     }
@@ -161,14 +166,17 @@ export function withoutLineNumbers(text: string): View | null {
 
 /** Escapes can be nested (a JSON text printed inside a JSON string): decode this many times at most. */
 const MAX_DECODE_ROUNDS = 3;
-const VIEW_TRIGGER = /[\\&*~`%\u00ad\u200b-\u200d\u2060\ufeff]/;
+const VIEW_TRIGGER = /[\\&*~`%\u00ad\u034f\u061c\u180e\u200b-\u200f\u2010\u2011\u2060-\u2064\ufeff]/;
 
-/** The text with escapes decoded and vanishing marks dropped, or null when that changes nothing. */
-export function shownView(text: string): View | null {
-  if (!VIEW_TRIGGER.test(text)) return null;
+/**
+ * The text with escapes decoded and vanishing marks dropped, or null when that changes nothing;
+ * with `linkText`, Markdown links as their text alone, as a page shows them.
+ */
+export function shownView(text: string, linkText = false): View | null {
+  if (!linkText && !VIEW_TRIGGER.test(text)) return null;
   let view: View | null = null;
   for (let round = 0; round < MAX_DECODE_ROUNDS; round++) {
-    const next = decodeOnce(view ? view.text : text);
+    const next = decodeOnce(view ? view.text : text, linkText);
     if (!next) break;
     if (view) {
       const outer: Int32Array = view.from;
@@ -188,18 +196,27 @@ const NAMED_REFERENCES: ReadonlyMap<string, string> = new Map(Object.entries({
   colon: ':', semi: ';', equals: '=', plus: '+', num: '#', commat: '@', percnt: '%', dollar: '$', excl: '!', quest: '?',
   lpar: '(', rpar: ')', lsqb: '[', rsqb: ']', lbrack: '[', rbrack: ']', lcub: '{', rcub: '}', lbrace: '{', rbrace: '}',
   ast: '*', midast: '*', comma: ',', verbar: '|', vert: '|', grave: '`', Hat: '^', nbsp: ' ', Tab: '\t', NewLine: '\n',
+  // And those a page shows as nothing, or as a hyphen (`sk-ant-&ZeroWidthSpace;api03…`).
+  shy: '', ZeroWidthSpace: '', NegativeVeryThinSpace: '', NegativeThinSpace: '', NegativeMediumSpace: '',
+  NegativeThickSpace: '', zwnj: '', zwj: '', lrm: '', rlm: '', NoBreak: '', af: '', ApplyFunction: '', it: '',
+  InvisibleTimes: '', ic: '', InvisibleComma: '', hyphen: '-', dash: '-',
 }));
-const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z]{2,8}));/y;
+const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z]{2,31}));/y;
 const HEX4 = /^[0-9A-Fa-f]{4}$/;
 const HEX2 = /^[0-9A-Fa-f]{2}$/;
 /** Throws on bytes that are no UTF-8 (an overlong form, a surrogate): those spell nothing. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 const ESCAPED_WHITESPACE: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };
-/** Invisible characters a page shows as nothing: zero-width spaces and joiners, soft hyphens. */
-const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/;
+/**
+ * Invisible characters a page or a terminal may show as nothing: zero-width spaces and joiners,
+ * soft hyphens, direction marks, invisible operators.
+ */
+const INVISIBLE = /[\u00ad\u034f\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff]/;
+/** Hyphens no reader tells from `-`. */
+const HYPHEN = /[\u2010\u2011]/;
 /** Where decoding may change something: escapes, references, invisible characters, Markdown marks. */
-const SPECIAL = /[\\&*~`%\u00ad\u200b-\u200d\u2060\ufeff]/g;
+const SPECIAL = /[\\&*~`%[\]\u00ad\u034f\u061c\u180e\u200b-\u200f\u2010\u2011\u2060-\u2064\ufeff]/g;
 /** Markdown's emphasis, strikethrough and code marks: inside a word they vanish from the page. */
 const INLINE_MARKS = new Set(['*', '~', '`']);
 const WORD_CHAR = /[A-Za-z0-9_-]/;
@@ -210,13 +227,13 @@ interface Edit {
   text: string;
 }
 
-function decodeOnce(text: string): View | null {
+function decodeOnce(text: string, linkText: boolean): View | null {
   const edits: Edit[] = [];
   for (const m of text.matchAll(SPECIAL)) {
     const at = m.index;
     const last = edits.at(-1);
     if (last && at < last.next) continue;
-    const edit = decodeAt(text, at, last?.next === at ? last.text.at(-1) : text[at - 1]);
+    const edit = decodeAt(text, at, last?.next === at ? last.text.at(-1) : text[at - 1], linkText);
     if (edit) edits.push(edit);
   }
   if (edits.length === 0) return null;
@@ -237,7 +254,7 @@ function decodeOnce(text: string): View | null {
 }
 
 /** What the special character at `at` shows as, or null when it shows as itself. */
-function decodeAt(text: string, at: number, before: string | undefined): Edit | null {
+function decodeAt(text: string, at: number, before: string | undefined, linkText: boolean): Edit | null {
   const c = text[at] as string;
   if (c === '\\') {
     const next = text[at + 1];
@@ -288,7 +305,40 @@ function decodeAt(text: string, at: number, before: string | undefined): Edit | 
     const inWord = before !== undefined && after !== undefined && WORD_CHAR.test(before) && WORD_CHAR.test(after);
     return inWord ? { at, next: end, text: '' } : null;
   }
+  if (c === '[') return linkText && linkEnd(text, at) !== -1 ? { at, next: at + 1, text: '' } : null;
+  if (c === ']') {
+    if (!linkText) return null;
+    // The end of a link's text: its address (or reference) goes from the page with the bracket.
+    const open = linkTextOpening(text, at);
+    const close = open === -1 ? -1 : linkEnd(text, open);
+    return close === -1 ? null : { at, next: close, text: '' };
+  }
+  if (HYPHEN.test(c)) return { at, next: at + 1, text: '-' };
   return INVISIBLE.test(c) ? { at, next: at + 1, text: '' } : null;
+}
+
+/**
+ * Markdown's link after its text's `[`: `](address)`, `](address "title")`, `](<address>)`, or a
+ * reference (`][name]`, `][]`). The page shows the text alone, run into what stands around it.
+ */
+// Bounded throughout: each bracket of a text is asked, and a megabyte of them must not take its square.
+const LINK_TEXT_AND_REST = /\[[^[\]\n]{1,500}(\]\((?:<[^<>\n]{0,2000}>|(?:[^()\s]|\([^()\s]{0,500}\)){0,2000})(?:[ \t]+(?:"[^"\n]{0,500}"|'[^'\n]{0,500}'|\([^()\n]{0,500}\)))?[ \t]*\)|\]\[[^[\]\n]{0,500}\])/y;
+
+/** The `[` whose link text the `]` at `at` ends (none between them, nor a line's end), or -1. */
+function linkTextOpening(text: string, at: number): number {
+  for (let i = at - 1; i >= 0 && i >= at - 501; i--) {
+    const c = text[i];
+    if (c === '[') return i;
+    if (c === ']' || c === '\n') return -1;
+  }
+  return -1;
+}
+
+/** Where the link whose text opens at `open` ends (past its address), or -1 when none does. */
+function linkEnd(text: string, open: number): number {
+  LINK_TEXT_AND_REST.lastIndex = open;
+  const m = LINK_TEXT_AND_REST.exec(text);
+  return m === null ? -1 : open + m[0].length;
 }
 
 function referenceText(m: RegExpExecArray): string | null {
