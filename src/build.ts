@@ -428,7 +428,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 const NOT_WRITTEN_MARK = 'data-bough-page="not-written"';
 
 /** The report folder's own problems (its archive, its pages): this report's, listed whatever it shows. */
-const REPORT_FOLDER_PROBLEMS: ReadonlySet<DiagnosticReason> = new Set<DiagnosticReason>(['archive-unreadable', 'archive-other-secret', 'page-failed']);
+const REPORT_FOLDER_PROBLEMS: ReadonlySet<DiagnosticReason> = new Set<DiagnosticReason>(['archive-unreadable', 'archive-other-secret', 'page-failed', 'page-changed']);
 
 /** A system's trouble that met a write of the report's (its inputs' reads say their own). */
 const WRITE_TROUBLE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EROFS']);
@@ -593,8 +593,9 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // A kept ledger's keys are this build's once rehashed (an earlier bough wrote them as read);
     // another secret's stay that secret's (readArchivedLedger).
     const keys = kept?.keys ?? archiving.keys ?? undefined;
-    // A gone session's pages are written again, each build, with the note: not kept by their size.
-    const entry = kept ? { ...kept, pages: pageList, fingerprint: null, pageBytes: undefined, ...(keys === undefined ? {} : { keys }) } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint, pageBytes }, fileOf(ledger.key), archiving, nameOfPath);
+    // A gone session's pages are written again, each build, with the note: never kept as they are
+    // by their size, which tells the next build whether they were changed since.
+    const entry = kept ? { ...kept, pages: pageList, fingerprint: null, pageBytes, ...(keys === undefined ? {} : { keys }) } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint, pageBytes }, fileOf(ledger.key), archiving, nameOfPath);
     if (entry === null) return;
     // Its ledger file as it was, unless its keys were hashed anew (readArchivedLedger).
     if (kept && kept.keys === entry.keys && (await folder.keep([ledgerPath(name)]))) {
@@ -703,8 +704,9 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   // order once all are done, whichever finished first.
   type Done =
     | { kind: 'kept'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string; samePlace: boolean; bytes: number }
-    // `missing`: why some of its pages could not be carried over, or null when all were.
-    | { kind: 'gone'; pages: string[]; search: readonly SessionSearchItem[]; missing: string | null }
+    // `missing`: why some of its pages could not be carried over, or null when all were; `changed`:
+    // what of them was cut short or edited since written, carried over as it is, or null.
+    | { kind: 'gone'; pages: string[]; search: readonly SessionSearchItem[]; missing: string | null; changed: string | null; bytes: number }
     // Its search items only while the archive still needs them: when a thread did not archive it.
     | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null; archived: readonly SessionKey[] | null; bytes: number }
     // `pages`: the stub saying so, or the pages an earlier build wrote for it, kept.
@@ -740,26 +742,40 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       // of the report leads nowhere.
       const lastSeen = formatDateTime(kept.lastSeen, time);
       const keptPages = kept.pages.length > 0 ? kept.pages : [page];
+      // Pages of another size than the last build wrote were edited or cut short since: said
+      // once, as they cannot be written again; one cut short (its end gone) on every build.
+      const sizeNow = kept.pageBytes === undefined || kept.pages.length === 0 ? null : await keptBytes(resolve(options.out), kept.pages);
       let lost = 0;
+      let cutShort = 0;
+      let bytes = 0;
       for (const keptPage of keptPages) {
         const old = await folder.previous(keptPage);
         // bough's own page in place of one it could not write is no page kept: still lost.
         if (old !== null && !old.includes(NOT_WRITTEN_MARK)) {
+          const text = old.toString('utf8');
+          if (!/<\/html>\s*$/.test(text)) cutShort++;
           const lineage = renderer.partial('partials/lineage', { lineage: lineageView(session, pages) });
-          const noted = withLineage(withNeighbours(withGoneNote(old.toString('utf8'), lastSeen, scope, session.ledger.fileThere === true || session.ledger.fileHoldsLess === true), neighboursNav(keptPage, neighbours.get(session.key), pages)), lineage);
-          pageBytes += Buffer.byteLength(noted);
+          const noted = withLineage(withNeighbours(withGoneNote(text, lastSeen, scope, session.ledger.fileThere === true || session.ledger.fileHoldsLess === true), neighboursNav(keptPage, neighbours.get(session.key), pages)), lineage);
+          bytes += Buffer.byteLength(noted);
           await folder.write(keptPage, noted);
           continue;
         }
         lost++;
         const view = failedPageView(session, `the page an earlier build wrote for it is missing from the report folder, and its file is gone (last seen ${lastSeen}), so it cannot be written again`, hrefFrom(keptPage, INDEX_PAGE));
         const failed = renderer.render('failed-session', layout(view.title, keptPage), view);
-        pageBytes += Buffer.byteLength(failed);
+        bytes += Buffer.byteLength(failed);
         await folder.write(keptPage, failed);
       }
+      pageBytes += bytes;
       const which = lost < keptPages.length ? `${lost} of its ${keptPages.length} pages` : keptPages.length === 1 ? 'its page' : `its ${keptPages.length} pages`;
       const missing = lost === 0 ? null : `${which}, written by an earlier build, ${lost === 1 ? 'is' : 'are'} missing from the report folder, and its file is gone, so ${lost === 1 ? 'it' : 'they'} cannot be written again`;
-      done[rank] = { kind: 'gone', pages: keptPages, search: kept.search, missing };
+      const pagesSaid = keptPages.length === 1 ? 'its page' : `its pages (${keptPages.length})`;
+      const changed =
+        lost > 0 ? null
+        : cutShort > 0 ? `${cutShort < keptPages.length ? `${cutShort} of its ${keptPages.length} pages` : pagesSaid}, written by an earlier build, ${cutShort === 1 ? 'is' : 'are'} cut short in the report folder, and its file is gone, so ${cutShort === 1 ? 'it' : 'they'} cannot be written again: kept as ${cutShort === 1 ? 'it is' : 'they are'}`
+        : sizeNow !== null && sizeNow !== kept.pageBytes ? `${pagesSaid} ${keptPages.length === 1 ? 'was' : 'were'} edited since an earlier build wrote ${keptPages.length === 1 ? 'it' : 'them'} (${sizeNow.toLocaleString('en-US')} bytes, written as ${(kept.pageBytes as number).toLocaleString('en-US')}), and its file is gone, so ${keptPages.length === 1 ? 'it' : 'they'} cannot be written again: kept as ${keptPages.length === 1 ? 'it is' : 'they are'}`
+        : null;
+      done[rank] = { kind: 'gone', pages: keptPages, search: kept.search, missing, changed, bytes };
       await spool.add(rank, sessionRows(rank, kept.search));
       progress(0);
       return;
@@ -853,6 +869,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     const outcome = done[rank] as Done;
     if (outcome.kind === 'failed') pageFailures.push(diagnostic('page-failed', session.ledger.path, null, `its page could not be written: ${outcome.reason}`));
     if (outcome.kind === 'gone' && outcome.missing !== null) pageFailures.push(diagnostic('page-failed', session.ledger.path, null, outcome.missing));
+    if (outcome.kind === 'gone' && outcome.changed !== null) pageFailures.push(diagnostic('page-changed', session.ledger.path, null, outcome.changed));
   }
   // Each session's archive, in the report's order (the same file from the same sessions, however
   // the threads went): its line of the records file (see archive.ts), its ledger file kept or written.
@@ -871,7 +888,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       const unchanged = outcome.kind === 'kept' && outcome.samePlace;
       for (const sub of session.subagents) await archiveEntry(records, sub.ledger, [], [], null, unchanged);
       if (outcome.kind === 'kept') await archiveEntry(records, session.ledger, outcome.pages, outcome.search, outcome.fingerprint, outcome.samePlace, outcome.bytes);
-      else if (outcome.kind === 'gone') await archiveEntry(records, session.ledger, outcome.pages);
+      else if (outcome.kind === 'gone') await archiveEntry(records, session.ledger, outcome.pages, [], null, false, outcome.bytes);
       else if (outcome.kind === 'written') await archiveEntry(records, session.ledger, outcome.pages, outcome.search, outcome.fingerprint, false, outcome.bytes);
       else await archiveEntry(records, session.ledger, outcome.pages, outcome.search);
     }

@@ -555,6 +555,8 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
   // A session without its page is an error of that page, not the build's: said even with --quiet.
   const pageless = pagesNotWritten(result.summary);
   if (pageless !== null) io.stderr(terminalLine(`bough: error: ${pageless}`));
+  const changed = pagesChanged(result.summary);
+  if (changed !== null) io.stderr(terminalLine(`bough: warning: ${changed}`));
   // So is a page not written because a file of the user's is where it goes: the report links to it.
   for (const file of result.inTheWay) io.stderr(terminalLine(`bough: warning: ${file}`));
   // Said even with --quiet: a report of the samples is no report of this machine's sessions (a
@@ -721,6 +723,15 @@ function pagesNotWritten(summary: Summary): string | null {
   const first = summary.diagnostics.items.find((item) => item.reason === 'page-failed');
   const why = first ? ` (${failed === 1 ? '' : 'the first: '}${first.file}: ${first.detail.length > 200 ? `${first.detail.slice(0, 199)}…` : first.detail})` : '';
   return `${failed === 1 ? '1 session has' : `${failed} sessions have`} no page in the report${why}; the totals count them, and the data-quality page lists each with its reason.`;
+}
+
+/** What a build says of kept pages (their sessions' files gone) changed since written, or null when none was. */
+function pagesChanged(summary: Summary): string | null {
+  const changed = summary.diagnostics.byReason['page-changed'] ?? 0;
+  const first = summary.diagnostics.items.find((item) => item.reason === 'page-changed');
+  if (changed === 0 || first === undefined) return null;
+  const detail = first.detail.length > 200 ? `${first.detail.slice(0, 199)}…` : first.detail;
+  return `the pages of ${changed === 1 ? '1 session' : `${changed} sessions`} kept from the archive were changed since written (${changed === 1 ? '' : 'the first: '}${first.file}: ${detail}); the data-quality page lists each.`;
 }
 
 /** "1 skipped line and 2 files skipped", or null when nothing was skipped. */

@@ -26,6 +26,7 @@ export const DIAGNOSTIC_REASONS = {
   'inconsistent-usage': 'a usage record whose parts do not add up to its total (the total kept, no part larger than it)',
   'session-failed': 'a session bough could not read at all (the rest of the report is complete)',
   'page-failed': 'a session whose page could not be written (its numbers are counted; its page says what failed)',
+  'page-changed': 'a session kept from the archive (its file gone) whose page was cut short or edited since an earlier build wrote it: kept as it is, as it cannot be written again',
   'archive-unreadable': 'an archived session (its file gone) whose archive could not be read: left out of the totals',
   'archive-other-secret': 'a session kept from the archive (its file gone or cut short) whose entries were named with another secret (another machine’s): a copy of them read now counts them again',
   'not-a-session': 'a file that is not a session of a known agent (skipped)',

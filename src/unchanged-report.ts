@@ -146,7 +146,8 @@ export async function keepUnchangedReport(
   if (summary === null || seenNow === null) return null;
   // A page the last build could not write (a gone session's, lost from the folder) may be put back
   // since, or written now: a report that lacks one is built again, never kept as it was.
-  if ((summary.diagnostics.byReason['page-failed'] ?? 0) > 0) return null;
+  // So may a kept page cut short (its session's file gone): said again until it is mended.
+  if ((summary.diagnostics.byReason['page-failed'] ?? 0) > 0 || (summary.diagnostics.byReason['page-changed'] ?? 0) > 0) return null;
   // A page the last build could not write (a file of the user's was in its place) is no file of
   // bough's: this build writes it.
   const own = new Set(folder.previousFiles);

@@ -14,6 +14,7 @@ import { parsePeriod, type Scope } from '../src/ledger/scope.js';
 import { summarySchema, type Summary } from '../src/report/schema.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 import { liveMarkup } from './support/html.js';
+import { runCli } from './support/cli.js';
 
 async function setUp(fixtures: string) {
   const input = join(await tempDir(), 'in');
@@ -850,6 +851,49 @@ describe('the archive', () => {
     const fifth = await run({ day: 12 });
     expect(fifth.diagnostics.byReason['page-failed']).toBeUndefined();
     expect(await readFile(join(out, gone?.page as string), 'utf8')).toContain(backup.toString('utf8').slice(0, 200));
+  });
+
+  // Regression (a review of the archive): a gone session's page cut short in the folder was kept
+  // as it was, its replies lost, and nothing said so; README promises a page cut short is written
+  // anew, which a gone session's cannot be.
+  it('says so when a gone session\'s page was cut short or edited since, on every build while cut short', async () => {
+    const { input, out, run, gone } = await withGoneSession();
+    const path = join(out, gone?.page as string);
+    const whole = await readFile(path);
+    await writeFile(path, whole.subarray(0, 2500));
+    await touchAnotherInput(input, 8);
+    const third = await run({ day: 9 });
+    expect(third.diagnostics.byReason['page-changed']).toBe(1);
+    expect(third.diagnostics.byReason['page-failed']).toBeUndefined();
+    const cut = 'its page, written by an earlier build, is cut short in the report folder, and its file is gone, so it cannot be written again: kept as it is';
+    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain(cut);
+    // What was left of it is kept, not replaced.
+    expect(await readFile(path, 'utf8')).toContain(whole.subarray(0, 2000).toString('utf8').slice(0, 200));
+    // Said again while it stays cut short, a build with nothing changed too.
+    const fourth = await run({ day: 9 });
+    expect(fourth.diagnostics.byReason['page-changed']).toBe(1);
+    // And by the command line, even with --quiet.
+    const said = await runCli(['build', input, '--out', out, '--tz', 'UTC', '--no-cache', '--quiet']);
+    expect(said.stderr).toMatch(/^bough: warning: the pages of 1 session kept from the archive were changed since written \(\/.*tools\.jsonl: its page, written by an earlier build, is cut short in the report folder, .*\); the data-quality page lists each\.$/m);
+    // Put back whole from a backup (of another size than the last build wrote), then edited by
+    // hand: each said once, the hand's edit with its sizes.
+    await writeFile(path, whole);
+    await touchAnotherInput(input, 10);
+    const fifth = await run({ day: 11 });
+    expect(fifth.diagnostics.items.find((d) => d.reason === 'page-changed')?.detail).toMatch(/^its page was edited since an earlier build wrote it/);
+    await touchAnotherInput(input, 11);
+    expect((await run({ day: 11 })).diagnostics.byReason['page-changed']).toBeUndefined();
+    const written = await readFile(path, 'utf8');
+    await writeFile(path, written.replace('</h1>', ' (checked)</h1>'));
+    await touchAnotherInput(input, 12);
+    const sixth = await run({ day: 13 });
+    expect(sixth.diagnostics.items.find((d) => d.reason === 'page-changed')?.detail).toBe(
+      `its page was edited since an earlier build wrote it (${(Buffer.byteLength(written) + 10).toLocaleString('en-US')} bytes, written as ${Buffer.byteLength(written).toLocaleString('en-US')}), and its file is gone, so it cannot be written again: kept as it is`,
+    );
+    await touchAnotherInput(input, 14);
+    const seventh = await run({ day: 15 });
+    expect(seventh.diagnostics.byReason['page-changed']).toBeUndefined();
+    expect(await readFile(path, 'utf8')).toContain(' (checked)</h1>');
   });
 
   it('keeps the pages of a gone session whose record is damaged, found by the name its ledger gives them', async () => {
