@@ -322,6 +322,25 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(text)).toBe(redacted);
   });
 
+  it.each([
+    ['over a line, the link\'s address in parentheses of its own', 'x [foo\nsk-ant-api]( https://a/((b)) )03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', 'x [REDACTED:anthropic-key] ok'],
+    ['a shortcut link under its definition', 'see [sk-ant-api]03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok\n\n[sk-ant-api]: https://example.com', 'see [REDACTED:anthropic-key] ok\n\n[sk-ant-api]: https://example.com'],
+    ['an escaped quote in its title', '[sk-ant-api](https://a "x\\"y")03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', '[REDACTED:anthropic-key] ok'],
+    ['a long text and address', `[${'word '.repeat(120)}sk-ant-api](https://a/${'b'.repeat(2500)})03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok`, '[REDACTED:anthropic-key] ok'],
+  ])('a key a link cuts, %s, goes with the whole link', (_, text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  // The same hostile look: a key whole inside a link's text took the link's bracket or address
+  // with it, leaving "[my key [REDACTED:…] end" or "…](https://…)" on the page.
+  it.each([
+    'see [sk-ant-api03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP and docs](https://x.com) end',
+    'see [my key sk-ant-api03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP](https://x.com) end',
+    '[**sk-ant-api03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP** (rotated)](https://console.anthropic.com/keys) end',
+  ])('a key whole in a link\'s text leaves the link whole: %s', (text) => {
+    expect(redact(text)).toBe(text.replace(/sk-ant-api03-\w+/, '[REDACTED:anthropic-key]'));
+  });
+
   it('code that indexes and calls (handlers[name](event)) is no link to look through', () => {
     const code = 'handlers[name](event); grid[i][j] = [x](y); see [docs](https://example.com) and [ref][1]';
     expect(redact(code)).toBe(code);

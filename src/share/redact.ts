@@ -7,7 +7,7 @@
 // What the decoded view finds is mapped back to the characters it came from, so the escaped
 // spelling is replaced whole and everything else stays byte for byte.
 
-import { SECRET_RULES, isSecretCode, isSecretName, isSecretValue, shape, type SecretRule, type Span } from './secrets.js';
+import { ISSUED_KEY_KINDS, SECRET_RULES, isSecretCode, isSecretName, isSecretValue, shape, type SecretRule, type Span } from './secrets.js';
 
 export interface Redactor {
   text(value: string): string;
@@ -50,18 +50,15 @@ interface Replacement extends Span {
 
 function redactText(value: string, rules: readonly SecretRule[], counts: Map<string, number>): string {
   const found = findAll(value, rules);
-  // The link's text view is a view of its own: the other keeps the addresses it drops.
-  const linked = value.includes('](') || value.includes('][') ? shownView(value, true) : null;
-  for (const view of [shownView(value), linked, withoutLineNumbers(value)]) {
+  for (const view of [shownView(value), withoutLineNumbers(value)]) {
     if (view === null) continue;
     for (const r of findAll(view.text, rules)) {
-      // A link's `[` before a secret goes with it: `[sk-ant-…](…)` becomes one marker, not "[" and one.
-      const shownFrom = view.from[r.start] as number;
-      const start = value[shownFrom - 1] === '[' && linkEnd(value, shownFrom - 1) !== -1 ? shownFrom - 1 : shownFrom;
+      const start = view.from[r.start] as number;
       const end = view.from[r.end] as number;
       if (end > start) found.push({ ...r, start, end });
     }
   }
+  found.push(...keysJoinedByLinks(value));
   if (found.length === 0) return value;
   const markers = markersIn(value);
   let out = '';
@@ -108,6 +105,124 @@ function merge(found: Replacement[]): Replacement[] {
     }
   }
   return merged;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown links, as a page shows them: their text alone, run into what stands around it.
+
+const ISSUED_KEY_RULES = SECRET_RULES.filter((rule) => ISSUED_KEY_KINDS.has(rule.kind));
+
+/** A link longer than this (its text and address) is taken for none: a bracket far from its pair is no link's. */
+const MAX_LINK_CHARS = 8000;
+
+/**
+ * Issued keys (found by their prefix) that a link's marks cut in two: `[sk-ant-api](…)03…`,
+ * `sk-ant-api03-Q7[wz](…)9X…`, `[sk-ant-api]03…` under a definition of `[sk-ant-api]`. Each is
+ * replaced with the links it runs through, whole, so that no bracket or address is left hanging.
+ * Only keys the marks cut, and only issued ones: a name's value read through a link
+ * (`token: [docs](…)`, `secret: handlers[kind](event)`) is no secret.
+ */
+function keysJoinedByLinks(value: string): Replacement[] {
+  const links = linksIn(value);
+  if (links.length === 0) return [];
+  const view = shownView(value, withoutLinks(value, links)) as View;
+  const found: Replacement[] = [];
+  for (const r of findAll(view.text, ISSUED_KEY_RULES)) {
+    const from = view.from;
+    const start = from[r.start] as number;
+    const end = from[r.end] as number;
+    // Whole as written, it is found as written (or is no key there).
+    if (!ISSUED_KEY_KINDS.has(r.kind) || (from[r.end - 1] as number) - start === r.end - 1 - r.start) continue;
+    const replaced = { ...r, start, end };
+    // Links start in order: those that may reach the key start at most a link's length before it.
+    for (let i = firstStartingAfter(links, start - MAX_LINK_CHARS); i < links.length && (links[i] as Link).start < replaced.end; i++) {
+      const link = links[i] as Link;
+      if (link.end > replaced.start) {
+        replaced.start = Math.min(replaced.start, link.start);
+        replaced.end = Math.max(replaced.end, link.end);
+      }
+    }
+    found.push(replaced);
+  }
+  return found;
+}
+
+interface Link extends Span {
+  /** The marks the page does not show: the `[`, and from the `]` to the end of the address or reference. */
+  marks: [Span, Span];
+}
+
+function firstStartingAfter(links: readonly Link[], at: number): number {
+  let low = 0;
+  let high = links.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((links[mid] as Link).start < at) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** A definition (`[name]: address`): where one is, `[name]` alone is a link. */
+const DEFINITION = /^ {0,3}\[[^\]\n]{1,999}\]:/m;
+
+/**
+ * The links of a text, in the order they start, read more widely than Markdown does (brackets and
+ * parentheses paired at any depth, over lines, an escaped one skipped): a link the page shows is
+ * never missed, and what is taken for one only joins the text around it when a key is read.
+ * An image's brackets are none: the page shows "[image: …]" there.
+ */
+function linksIn(text: string): Link[] {
+  if (!text.includes(']')) return [];
+  const shortcuts = DEFINITION.test(text);
+  if (!shortcuts && !text.includes('](') && !text.includes('][')) return [];
+  const closes = pairs(text, '[', ']');
+  const parens = text.includes('](') ? pairs(text, '(', ')') : new Map<number, number>();
+  const links: Link[] = [];
+  for (const [open, close] of closes) {
+    if (text[open - 1] === '!') continue;
+    const after = text[close + 1];
+    const rest = after === '(' ? parens.get(close + 1) : after === '[' ? closes.get(close + 1) : shortcuts ? close : undefined;
+    if (rest === undefined || rest + 1 - open > MAX_LINK_CHARS) continue;
+    links.push({ start: open, end: rest + 1, marks: [{ start: open, end: open + 1 }, { start: close, end: rest + 1 }] });
+  }
+  return links.sort((a, b) => a.start - b.start);
+}
+
+/** Where each opening character's pair closes, paired as they nest; a backslash's character is none. */
+function pairs(text: string, opening: string, closing: string): Map<number, number> {
+  const paired = new Map<number, number>();
+  const open: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === opening) open.push(i);
+    else if (c === closing && open.length > 0) paired.set(open.pop() as number, i);
+  }
+  return paired;
+}
+
+/** The text without its links' marks. */
+function withoutLinks(text: string, links: readonly Link[]): View {
+  const marks = links.flatMap((link) => link.marks).sort((a, b) => a.start - b.start);
+  const from = new Int32Array(text.length + 1);
+  let out = '';
+  let n = 0;
+  let at = 0;
+  for (const mark of marks) {
+    // A link nested in another's address is inside a mark already dropped.
+    if (mark.start < at) {
+      at = Math.max(at, mark.end);
+      continue;
+    }
+    out += text.slice(at, mark.start);
+    for (let k = at; k < mark.start; k++) from[n++] = k;
+    at = mark.end;
+  }
+  out += text.slice(at);
+  for (let k = at; k < text.length; k++) from[n++] = k;
+  from[n] = text.length;
+  return { text: out, from: from.subarray(0, n + 1) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -168,15 +283,12 @@ export function withoutLineNumbers(text: string): View | null {
 const MAX_DECODE_ROUNDS = 3;
 const VIEW_TRIGGER = /[\\&*~`%\u00ad\u034f\u061c\u180e\u200b-\u200f\u2010\u2011\u2060-\u2064\ufeff]/;
 
-/**
- * The text with escapes decoded and vanishing marks dropped, or null when that changes nothing;
- * with `linkText`, Markdown links as their text alone, as a page shows them.
- */
-export function shownView(text: string, linkText = false): View | null {
-  if (!linkText && !VIEW_TRIGGER.test(text)) return null;
-  let view: View | null = null;
+/** The text with escapes decoded and vanishing marks dropped, or null when that changes nothing. */
+export function shownView(text: string, start: View | null = null): View | null {
+  if (start === null && !VIEW_TRIGGER.test(text)) return null;
+  let view: View | null = start;
   for (let round = 0; round < MAX_DECODE_ROUNDS; round++) {
-    const next = decodeOnce(view ? view.text : text, linkText);
+    const next = decodeOnce(view ? view.text : text);
     if (!next) break;
     if (view) {
       const outer: Int32Array = view.from;
@@ -216,7 +328,7 @@ const INVISIBLE = /[\u00ad\u034f\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff]/;
 /** Hyphens no reader tells from `-`. */
 const HYPHEN = /[\u2010\u2011]/;
 /** Where decoding may change something: escapes, references, invisible characters, Markdown marks. */
-const SPECIAL = /[\\&*~`%[\]\u00ad\u034f\u061c\u180e\u200b-\u200f\u2010\u2011\u2060-\u2064\ufeff]/g;
+const SPECIAL = /[\\&*~`%\u00ad\u034f\u061c\u180e\u200b-\u200f\u2010\u2011\u2060-\u2064\ufeff]/g;
 /** Markdown's emphasis, strikethrough and code marks: inside a word they vanish from the page. */
 const INLINE_MARKS = new Set(['*', '~', '`']);
 const WORD_CHAR = /[A-Za-z0-9_-]/;
@@ -227,13 +339,13 @@ interface Edit {
   text: string;
 }
 
-function decodeOnce(text: string, linkText: boolean): View | null {
+function decodeOnce(text: string): View | null {
   const edits: Edit[] = [];
   for (const m of text.matchAll(SPECIAL)) {
     const at = m.index;
     const last = edits.at(-1);
     if (last && at < last.next) continue;
-    const edit = decodeAt(text, at, last?.next === at ? last.text.at(-1) : text[at - 1], linkText);
+    const edit = decodeAt(text, at, last?.next === at ? last.text.at(-1) : text[at - 1]);
     if (edit) edits.push(edit);
   }
   if (edits.length === 0) return null;
@@ -254,7 +366,7 @@ function decodeOnce(text: string, linkText: boolean): View | null {
 }
 
 /** What the special character at `at` shows as, or null when it shows as itself. */
-function decodeAt(text: string, at: number, before: string | undefined, linkText: boolean): Edit | null {
+function decodeAt(text: string, at: number, before: string | undefined): Edit | null {
   const c = text[at] as string;
   if (c === '\\') {
     const next = text[at + 1];
@@ -305,40 +417,8 @@ function decodeAt(text: string, at: number, before: string | undefined, linkText
     const inWord = before !== undefined && after !== undefined && WORD_CHAR.test(before) && WORD_CHAR.test(after);
     return inWord ? { at, next: end, text: '' } : null;
   }
-  if (c === '[') return linkText && linkEnd(text, at) !== -1 ? { at, next: at + 1, text: '' } : null;
-  if (c === ']') {
-    if (!linkText) return null;
-    // The end of a link's text: its address (or reference) goes from the page with the bracket.
-    const open = linkTextOpening(text, at);
-    const close = open === -1 ? -1 : linkEnd(text, open);
-    return close === -1 ? null : { at, next: close, text: '' };
-  }
   if (HYPHEN.test(c)) return { at, next: at + 1, text: '-' };
   return INVISIBLE.test(c) ? { at, next: at + 1, text: '' } : null;
-}
-
-/**
- * Markdown's link after its text's `[`: `](address)`, `](address "title")`, `](<address>)`, or a
- * reference (`][name]`, `][]`). The page shows the text alone, run into what stands around it.
- */
-// Bounded throughout: each bracket of a text is asked, and a megabyte of them must not take its square.
-const LINK_TEXT_AND_REST = /\[[^[\]\n]{1,500}(\]\((?:<[^<>\n]{0,2000}>|(?:[^()\s]|\([^()\s]{0,500}\)){0,2000})(?:[ \t]+(?:"[^"\n]{0,500}"|'[^'\n]{0,500}'|\([^()\n]{0,500}\)))?[ \t]*\)|\]\[[^[\]\n]{0,500}\])/y;
-
-/** The `[` whose link text the `]` at `at` ends (none between them, nor a line's end), or -1. */
-function linkTextOpening(text: string, at: number): number {
-  for (let i = at - 1; i >= 0 && i >= at - 501; i--) {
-    const c = text[i];
-    if (c === '[') return i;
-    if (c === ']' || c === '\n') return -1;
-  }
-  return -1;
-}
-
-/** Where the link whose text opens at `open` ends (past its address), or -1 when none does. */
-function linkEnd(text: string, open: number): number {
-  LINK_TEXT_AND_REST.lastIndex = open;
-  const m = LINK_TEXT_AND_REST.exec(text);
-  return m === null ? -1 : open + m[0].length;
 }
 
 function referenceText(m: RegExpExecArray): string | null {

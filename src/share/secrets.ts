@@ -1177,6 +1177,18 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { kind: 'api-key', find: urlKeyValues },
 ];
 
+/**
+ * The kinds of key issued with a prefix of their own (`sk-ant-`, `ghp_`, `AKIA`): found by their
+ * shape alone, wherever they stand, not by a name written before them.
+ */
+export const ISSUED_KEY_KINDS: ReadonlySet<string> = new Set([
+  'private-key', 'anthropic-key', 'openrouter-key', 'openai-key', 'stripe-key', 'github-token', 'slack-token', 'gitlab-token',
+  'sendgrid-key', 'google-oauth', 'digitalocean-token', 'aws-access-key', 'google-api-key', 'npm-token', 'huggingface-token',
+  'shopify-token', 'linear-key', 'notion-token', 'langsmith-key', 'pinecone-key', 'nvidia-key', 'sentry-token', 'mailgun-key',
+  'atlassian-token', 'jwt', 'partial-key', 'pypi-token', 'docker-token', 'vault-token', 'databricks-token', 'groq-key', 'xai-key',
+  'perplexity-key', 'cerebras-key', 'replicate-token', 'fireworks-key', 'telegram-token', 'webhook-url',
+]);
+
 /** A URL's `key` parameter (`?key=…`, `&amp;key=…`): its value. */
 const URL_KEY = /[?&](?:amp;)?key=([A-Za-z0-9_.~-]{16,300})(?![A-Za-z0-9_.~-])/g;
 
