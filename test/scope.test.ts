@@ -40,6 +40,10 @@ describe('periods from the command line', () => {
     expect(period({ until: '2026-10-01T09:30:00.9Z' })).toMatchObject({ end: '2026-10-01T09:30:01.000Z' });
     expect(period({ until: '2026-10-01T09:30:00.99Z' })).toMatchObject({ end: '2026-10-01T09:30:01.000Z' });
     expect(period({ until: '2026-10-01T09:30:00.2500Z' })).toMatchObject({ end: '2026-10-01T09:30:00.251Z' });
+    // Finer than a millisecond, as records are timed (a contract review: --since .0001 took in the
+    // record of .000 before it).
+    expect(period({ since: '2026-10-01T09:30:00.0001Z', until: '2026-10-01T09:30:00.2501Z' })).toMatchObject({ start: '2026-10-01T09:30:00.001Z', end: '2026-10-01T09:30:00.251Z' });
+    expect(period({ since: '2026-10-01T09:30:00.0000', until: '2026-10-01T09:30:00.0009' }, 'UTC')).toMatchObject({ start: '2026-10-01T09:30:00.000Z', end: '2026-10-01T09:30:00.001Z' });
     expect(period({ since: '2026-10-01T09:30+14:00' })).toMatchObject({ start: '2026-09-30T19:30:00.000Z' });
     expect(period({ since: '2026-10-01T09:30-0930' })).toMatchObject({ start: '2026-10-01T19:00:00.000Z' });
   });

@@ -36,10 +36,13 @@ export function projectMatchText(text: string): string {
 
 /** What the project of sessions recording no folder at all is called; `--project` takes it whole. */
 export const UNKNOWN_FOLDER = '(unknown folder)';
+/** Its key in `stats --json`'s and summary.json's rows, which `--project` takes whole too. */
+export const UNKNOWN_PROJECT_KEY = '(unknown)';
 
-/** Whether `--project`'s text names the project of no folder (its label whole, in any case). */
+/** Whether `--project`'s text names the project of no folder (its label or key whole, in any case). */
 export function namesUnknownFolder(text: string): boolean {
-  return projectMatchText(text.trim()) === UNKNOWN_FOLDER;
+  const matched = projectMatchText(text.trim());
+  return matched === UNKNOWN_FOLDER || matched === UNKNOWN_PROJECT_KEY;
 }
 
 export interface PeriodFlags {
@@ -116,7 +119,7 @@ function wrongWayRound(since: Bound, until: Bound): boolean {
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})(\d*))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 function parseBound(text: string, flag: string, timeZone: string): Bound {
   const value = text.trim();
@@ -140,28 +143,32 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
     const day = { year: Number(time[1]), month: Number(time[2]), day: Number(time[3]) };
     const clock = { hour: Number(time[4]), minute: Number(time[5]), second: Number(time[6] ?? 0) };
     const millis = Number((time[7] ?? '0').padEnd(3, '0'));
-    const zone = time[8];
+    const zone = time[9];
     const clockRight = clock.hour <= 23 && clock.minute <= 59 && clock.second <= 59 && (zone === undefined || isZoneOffset(zone));
     if (!isCalendarDay(day) || !clockRight) {
       throw new ScopeError(`${flag} ${JSON.stringify(text)} ${notOfTheCalendar(clockRight ? day : null, 'time')}.`);
     }
     // Included whole, to the precision it is written in: --until 23:59 takes 23:59:59.999 too, and
-    // 23:59:59.9 the whole tenth. Records are timed to the millisecond: finer is a millisecond.
+    // 23:59:59.9 the whole tenth. Records are timed to the millisecond: a time finer than that
+    // begins at the next millisecond unless it is one (--since 00:30:00.0001 leaves a record of
+    // 00:30:00.000 out), and ends at it.
     const precision = time[7] !== undefined ? 10 ** (3 - time[7].length) : time[6] !== undefined ? 1000 : 60_000;
+    const finer = time[8] !== undefined && time[8] !== '';
     const written = Date.UTC(day.year, day.month - 1, day.day, clock.hour, clock.minute, clock.second, millis);
+    const [from, to] = finer ? [/[1-9]/.test(time[8] as string) ? 1 : 0, 1] : [0, precision];
     if (zone !== undefined) {
       const at = written - zoneOffsetMs(zone);
       // As the report's zone would write it, to compare with a bound written without a zone.
       const local = at + offsetAt(at, timeZone);
-      return { text: value, start: at, end: at + precision, day: null, local, localEnd: local + precision, zoned: true };
+      return { text: value, start: at + from, end: at + to, day: null, local: local + from, localEnd: local + to, zoned: true };
     }
     // A time begins at the first instant the clock shows it (a time it skipped, at the change:
     // the earlier times before it, the later ones after), and ends where the next time as written
     // begins, so that a period ending at a time and one starting right after it add up exactly,
     // on the night the clock goes back too (regression: --until 01:30 ended after the second
     // 01:30 and --since 01:31 began at the first, counting the hour between in both).
-    const asWritten = { day: null, local: written, localEnd: written + precision, zoned: false };
-    return { text: value, start: beginning(written, timeZone), end: beginning(written + precision, timeZone), ...asWritten };
+    const asWritten = { day: null, local: written + from, localEnd: written + to, zoned: false };
+    return { text: value, start: beginning(written + from, timeZone), end: beginning(written + to, timeZone), ...asWritten };
   }
   throw new ScopeError(`${flag} wants a day (YYYY-MM-DD) or an ISO time (2026-10-01T09:00, 2026-10-01T09:00Z); got ${JSON.stringify(text)}.`);
 }
