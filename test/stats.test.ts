@@ -314,7 +314,8 @@ describe('bough stats', () => {
     expect(await rows('--project', 'u-shop')).toEqual([['-home-u-shop', 4000]]);
     // Regression (a review of the command line): the project of no folder could not be chosen at
     // all; its label, whole, in any case, chooses it (and only it).
-    for (const text of ['(unknown folder)', ' (Unknown Folder) ']) expect(await rows('--project', text)).toEqual([['(unknown)', 2000]]);
+    // And its key in these rows (a contract review: a script handing a row's key back lost it).
+    for (const text of ['(unknown folder)', ' (Unknown Folder) ', '(unknown)']) expect(await rows('--project', text)).toEqual([['(unknown)', 2000]]);
     const out = join(await tempDir(), 'report');
     expect((await run(['build', folder, '--out', out, '-q', '--no-cache', '--tz', 'UTC'])).code).toBe(0);
     const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));

@@ -2,7 +2,7 @@
 // and rows from the same functions, so a `stats` of a scope equals the summary of a build of it.
 
 import type { Diagnostic, DiagnosticsSummary } from '../diagnostics.js';
-import { monthInPeriod, weekInPeriod, type Scope } from '../ledger/scope.js';
+import { monthInPeriod, UNKNOWN_PROJECT_KEY, weekInPeriod, type Scope } from '../ledger/scope.js';
 import { SOURCE_NAMES, type Source, type TokenCounts } from '../types.js';
 import { byCost, type Bucket, type Cost, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import type { PageMap } from './pages.js';
@@ -161,7 +161,7 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
 
 /** A project row's key, which a session row names: its working directory, else its agent's project folder, else "(unknown)". */
 function projectRowKey(project: ProjectData): string {
-  return project.cwd ?? project.folder ?? '(unknown)';
+  return project.cwd ?? project.folder ?? UNKNOWN_PROJECT_KEY;
 }
 
 function byCostThenTime(a: SessionData, b: SessionData): number {
