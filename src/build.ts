@@ -769,11 +769,12 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       pageBytes += bytes;
       const which = lost < keptPages.length ? `${lost} of its ${keptPages.length} pages` : keptPages.length === 1 ? 'its page' : `its ${keptPages.length} pages`;
       const missing = lost === 0 ? null : `${which}, written by an earlier build, ${lost === 1 ? 'is' : 'are'} missing from the report folder, and its file is gone, so ${lost === 1 ? 'it' : 'they'} cannot be written again`;
-      const pagesSaid = keptPages.length === 1 ? 'its page' : `its pages (${keptPages.length})`;
+      const pagesSaid = keptPages.length === 1 ? 'its page' : `its ${keptPages.length} pages`;
+      // The pages' sizes are known only together: an edit is said of the session's pages, not of one.
+      const edited = keptPages.length === 1 ? 'its page was edited since an earlier build wrote it' : `one or more of its ${keptPages.length} pages were edited since an earlier build wrote them`;
       const changed =
-        lost > 0 ? null
-        : cutShort > 0 ? `${cutShort < keptPages.length ? `${cutShort} of its ${keptPages.length} pages` : pagesSaid}, written by an earlier build, ${cutShort === 1 ? 'is' : 'are'} cut short in the report folder, and its file is gone, so ${cutShort === 1 ? 'it' : 'they'} cannot be written again: kept as ${cutShort === 1 ? 'it is' : 'they are'}`
-        : sizeNow !== null && sizeNow !== kept.pageBytes ? `${pagesSaid} ${keptPages.length === 1 ? 'was' : 'were'} edited since an earlier build wrote ${keptPages.length === 1 ? 'it' : 'them'} (${sizeNow.toLocaleString('en-US')} bytes, written as ${(kept.pageBytes as number).toLocaleString('en-US')}), and its file is gone, so ${keptPages.length === 1 ? 'it' : 'they'} cannot be written again: kept as ${keptPages.length === 1 ? 'it is' : 'they are'}`
+        cutShort > 0 ? `${cutShort < keptPages.length ? `${cutShort} of its ${keptPages.length} pages` : pagesSaid}, written by an earlier build, ${cutShort === 1 ? 'is' : 'are'} cut short in the report folder, and its file is gone, so ${cutShort === 1 ? 'it' : 'they'} cannot be written again: kept as ${cutShort === 1 ? 'it is' : 'they are'}`
+        : lost === 0 && sizeNow !== null && sizeNow !== kept.pageBytes ? `${edited} (${sizeNow.toLocaleString('en-US')} bytes, written as ${(kept.pageBytes as number).toLocaleString('en-US')}), and its file is gone, so ${keptPages.length === 1 ? 'it' : 'they'} cannot be written again: kept as ${keptPages.length === 1 ? 'it is' : 'they are'}`
         : null;
       done[rank] = { kind: 'gone', pages: keptPages, search: kept.search, missing, changed, bytes };
       await spool.add(rank, sessionRows(rank, kept.search));
