@@ -472,7 +472,7 @@ function sessionsTable(sessions: readonly SessionData[], fromPage: string, ctx: 
     caption: null,
     columns: [
       column('Started'),
-      column('Session'),
+      column('Session', false, null, true),
       ...(projects ? [column('Project')] : []),
       column('Prompts', true),
       column('Replies', true),

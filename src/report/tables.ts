@@ -11,6 +11,8 @@ export interface ColumnView {
   title: string | null;
   /** The order the rows are in by this column, for aria-sort; set by `tableView`. */
   sorted: 'descending' | 'ascending' | null;
+  /** Its texts may run unbroken (a session titled by a path): they wrap anywhere rather than widen the table. */
+  wraps: boolean;
 }
 
 export interface CellView {
@@ -26,6 +28,8 @@ export interface CellView {
   code: boolean;
   /** Right-aligned, as its column's numbers are; set from the column by `tableView`. */
   numeric: boolean;
+  /** Wrapped anywhere, as its column's texts are; set from the column by `tableView`. */
+  wraps: boolean;
 }
 
 export interface TableView {
@@ -40,17 +44,17 @@ export interface TableView {
   sortedBy: { column: number; descending: boolean } | null;
 }
 
-export function column(label: string, numeric = false, title: string | null = null): ColumnView {
-  return { label, numeric, title, sorted: null };
+export function column(label: string, numeric = false, title: string | null = null, wraps = false): ColumnView {
+  return { label, numeric, title, sorted: null, wraps };
 }
 
-export function cell(text: string, more: Partial<Omit<CellView, 'text' | 'numeric'>> = {}): CellView {
-  return { text, sort: null, href: null, sub: null, badges: [], title: null, code: false, numeric: false, ...more };
+export function cell(text: string, more: Partial<Omit<CellView, 'text' | 'numeric' | 'wraps'>> = {}): CellView {
+  return { text, sort: null, href: null, sub: null, badges: [], title: null, code: false, numeric: false, wraps: false, ...more };
 }
 
 /** A table whose cells know their column's alignment and whose columns their order, so the template only places them. */
 export function tableView(table: TableView): TableView {
-  const align = (row: CellView[]) => row.map((c, i) => ({ ...c, numeric: table.columns[i]?.numeric ?? false }));
+  const align = (row: CellView[]) => row.map((c, i) => ({ ...c, numeric: table.columns[i]?.numeric ?? false, wraps: table.columns[i]?.wraps ?? false }));
   const columns = table.columns.map((c, i) => ({
     ...c,
     sorted: table.sortedBy?.column === i ? (table.sortedBy.descending ? ('descending' as const) : ('ascending' as const)) : null,
