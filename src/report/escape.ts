@@ -34,6 +34,24 @@ function visible(char: string, flag: string | undefined, selectors: string | und
   return ENTITIES[char] ?? shown(char);
 }
 
+/** Letters of the scripts written right to left: Hebrew, Arabic, Syriac, Thaana, N'Ko and the rest to U+08FF, their presentation forms. */
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+
+/**
+ * A path, escaped, shown in the order it is written whatever scripts its folders are named in:
+ * each name holding a right-to-left letter is set apart (`<bdi>`), so that the browser does not
+ * run it into its neighbours (`/srv/مشروع/2026-11-12…` showed the date inside the folder,
+ * reversed, and two such folders swapped). Copied, it is the path as written.
+ */
+export function pathHtml(value: unknown): string {
+  const path = typeof value === 'string' ? value : String(value ?? '');
+  if (!RIGHT_TO_LEFT.test(path)) return escapeHtml(path);
+  return path
+    .split(/([\\/]+)/)
+    .map((part, i) => (i % 2 === 0 && RIGHT_TO_LEFT.test(part) ? `<bdi>${escapeHtml(part)}</bdi>` : escapeHtml(part)))
+    .join('');
+}
+
 export function escapeHtml(value: unknown): string {
   const text = typeof value === 'string' ? value : String(value ?? '');
   return SPECIAL.test(text) ? text.replace(SPECIALS, visible) : text;

@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { Eta } from 'eta';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, pathHtml } from './escape.js';
 
 /** Template name (e.g. "session", "partials/entry") → its Eta source. */
 export type TemplateSources = Readonly<Record<string, string>>;
@@ -63,7 +63,7 @@ export function createRenderer(sources: TemplateSources): PageRenderer {
   for (const [name, source] of Object.entries(sources)) eta.loadTemplate(`@${name}`, source);
   return {
     render(template, layout, view) {
-      const body = eta.render(`@${template}`, { layout, view });
+      const body = eta.render(`@${template}`, { layout, view, pathHtml });
       return eta.render('@layout', { layout, body });
     },
     partial(template, data) {
@@ -71,7 +71,7 @@ export function createRenderer(sources: TemplateSources): PageRenderer {
     },
     standalone(template, layout, view, inline) {
       const full = { ...layout, root: '', csp: standalonePolicy(inline) };
-      const body = eta.render(`@${template}`, { layout: full, view });
+      const body = eta.render(`@${template}`, { layout: full, view, pathHtml });
       return eta.render('@standalone-layout', { layout: full, body, inline });
     },
   };

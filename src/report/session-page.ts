@@ -26,6 +26,8 @@ export interface Fact {
   label: string;
   value: string;
   href: string | null;
+  /** A path: shown as written, whatever scripts its folders are named in. */
+  path?: boolean;
 }
 
 /** A part of the conversation: a branch of the tree, or a sub-agent's own transcript. */
@@ -298,13 +300,13 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   const where = countedIn[0] ? `counted in “${countedIn[0].title}”${others}` : session.originCopied ? 'counted where first recorded' : 'counted there';
   const copiedFrom = `${origin !== null ? `“${origin}”` : session.origin ? 'a session outside this report’s period or filters' : 'another session'}, ${where}`;
   const facts: Fact[] = [
-    { label: 'Project', value: ledger.cwd ?? '(no working directory recorded)', href: ctx.standalone ? null : hrefFrom(page, projectPage) },
+    { label: 'Project', value: ledger.cwd ?? '(no working directory recorded)', href: ctx.standalone ? null : hrefFrom(page, projectPage), path: ledger.cwd !== null },
     { label: 'Started', value: formatDateTime(session.startedAt, ctx.time), href: null },
     { label: 'Last activity', value: formatDateTime(session.lastAt, ctx.time), href: null },
     { label: 'Duration', value: formatDuration(session.lastAt - session.startedAt), href: null },
     { label: 'Agent', value: agentFact(file), href: null },
     { label: 'Session id', value: file.sessionId, href: null },
-    { label: 'File', value: file.path, href: null },
+    { label: 'File', value: file.path, href: null, path: true },
   ];
   if (ledger.name) facts.unshift({ label: 'Name', value: ledger.name, href: null });
   return {
