@@ -327,6 +327,15 @@ describe('secrets the pattern list used to miss', () => {
     ['a shortcut link under its definition', 'see [sk-ant-api]03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok\n\n[sk-ant-api]: https://example.com', 'see [REDACTED:anthropic-key] ok\n\n[sk-ant-api]: https://example.com'],
     ['an escaped quote in its title', '[sk-ant-api](https://a "x\\"y")03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', '[REDACTED:anthropic-key] ok'],
     ['a long text and address', `[${'word '.repeat(120)}sk-ant-api](https://a/${'b'.repeat(2500)})03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok`, '[REDACTED:anthropic-key] ok'],
+    // A second hostile look: brackets in code, parentheses in an angled address or a title, an
+    // escaped image mark, definitions in a quote or a list, a signed URL of 9,000 characters.
+    ['a bracket in code in its text', '[a `]` sk-ant-api](https://a)03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', '[REDACTED:anthropic-key] ok'],
+    ['a parenthesis in an angled address', '[sk-ant-api](<https://a)>)03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', '[REDACTED:anthropic-key] ok'],
+    ['a parenthesis in its title', '[sk-ant-api](https://a "(")03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', '[REDACTED:anthropic-key] ok'],
+    ['an escaped image mark before it', 'x\\![sk-ant-api](https://a)03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', 'x\\![REDACTED:anthropic-key] ok'],
+    ['a definition in a quote', '[sk-ant-api]03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok\n\n> [sk-ant-api]: https://a', '[REDACTED:anthropic-key] ok\n\n> [sk-ant-api]: https://a'],
+    ['a definition in a list', '[sk-ant-api]03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok\n\n- [sk-ant-api]: https://a', '[REDACTED:anthropic-key] ok\n\n- [sk-ant-api]: https://a'],
+    ['an address of 9,000 characters', `[sk-ant-api](https://b.example/f?X-Amz-Signature=${'a1'.repeat(4500)})03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok`, '[REDACTED:anthropic-key] ok'],
   ])('a key a link cuts, %s, goes with the whole link', (_, text, redacted) => {
     expect(redact(text)).toBe(redacted);
   });
@@ -339,6 +348,14 @@ describe('secrets the pattern list used to miss', () => {
     '[**sk-ant-api03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP** (rotated)](https://console.anthropic.com/keys) end',
   ])('a key whole in a link\'s text leaves the link whole: %s', (text) => {
     expect(redact(text)).toBe(text.replace(/sk-ant-api03-\w+/, '[REDACTED:anthropic-key]'));
+  });
+
+  // The same look: a key a link cut inside a list in brackets took the whole list along.
+  it('a key a link cuts takes that link along, not the brackets around them', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `  "row ${i}",`).join('\n');
+    expect(redact(`checks = [\n${rows}\n  "sk-ant-[api](https://x)03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP",\n](run)\n\n[1]: https://a`)).toBe(
+      `checks = [\n${rows}\n  "[REDACTED:anthropic-key]",\n](run)\n\n[1]: https://a`,
+    );
   });
 
   it('code that indexes and calls (handlers[name](event)) is no link to look through', () => {

@@ -233,8 +233,9 @@ function withoutInlineMarks(text: string): string {
     text
       // A link's destination may hold parentheses of its own, balanced: `(https://…/Foo_(bar))`.
       // A redaction marker is no link's or image's text, as the page shows it.
-      .replace(/!\[(?!REDACTED:[a-z0-9-]+\])([^\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, (_, alt: string) => `[image: ${alt || 'untitled'}]`)
-      .replace(/\[(?!REDACTED:[a-z0-9-]+\])([^\]]+)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
+      // An escaped bracket opens none (`\[x](y)` is shown as written).
+      .replace(/(?<!\\)!\[(?!REDACTED:[a-z0-9-]+\])([^\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, (_, alt: string) => `[image: ${alt || 'untitled'}]`)
+      .replace(/(?<!\\)\[(?!REDACTED:[a-z0-9-]+\])([^\]]+)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, '$1')
       // Emphasis as marked reads it, near enough: a `*` run opens before a letter, digit or code
       // and closes after anything but a space, within words too (`un*frig*ing`, `2*3*4`); an `_`
       // run only at a word's edges (`snake_case` stays); a glob (`*.ts`, `**/*.js`) is none.

@@ -112,35 +112,31 @@ function merge(found: Replacement[]): Replacement[] {
 
 const ISSUED_KEY_RULES = SECRET_RULES.filter((rule) => ISSUED_KEY_KINDS.has(rule.kind));
 
-/** A link longer than this (its text and address) is taken for none: a bracket far from its pair is no link's. */
-const MAX_LINK_CHARS = 8000;
-
 /**
  * Issued keys (found by their prefix) that a link's marks cut in two: `[sk-ant-api](…)03…`,
  * `sk-ant-api03-Q7[wz](…)9X…`, `[sk-ant-api]03…` under a definition of `[sk-ant-api]`. Each is
- * replaced with the links it runs through, whole, so that no bracket or address is left hanging.
- * Only keys the marks cut, and only issued ones: a name's value read through a link
+ * replaced with the links whose marks cut it, whole, so that no bracket or address is left
+ * hanging. Only keys the marks cut, and only issued ones: a name's value read through a link
  * (`token: [docs](…)`, `secret: handlers[kind](event)`) is no secret.
  */
 function keysJoinedByLinks(value: string): Replacement[] {
   const links = linksIn(value);
   if (links.length === 0) return [];
-  const view = shownView(value, withoutLinks(value, links)) as View;
+  const marks = links.flatMap((link) => link.marks.map((mark) => ({ ...mark, link }))).sort((a, b) => a.start - b.start);
+  const view = shownView(value, withoutMarks(value, marks)) as View;
   const found: Replacement[] = [];
   for (const r of findAll(view.text, ISSUED_KEY_RULES)) {
     const from = view.from;
     const start = from[r.start] as number;
-    const end = from[r.end] as number;
+    const last = from[r.end - 1] as number;
     // Whole as written, it is found as written (or is no key there).
-    if (!ISSUED_KEY_KINDS.has(r.kind) || (from[r.end - 1] as number) - start === r.end - 1 - r.start) continue;
-    const replaced = { ...r, start, end };
-    // Links start in order: those that may reach the key start at most a link's length before it.
-    for (let i = firstStartingAfter(links, start - MAX_LINK_CHARS); i < links.length && (links[i] as Link).start < replaced.end; i++) {
-      const link = links[i] as Link;
-      if (link.end > replaced.start) {
-        replaced.start = Math.min(replaced.start, link.start);
-        replaced.end = Math.max(replaced.end, link.end);
-      }
+    if (!ISSUED_KEY_KINDS.has(r.kind) || last - start === r.end - 1 - r.start) continue;
+    const replaced = { ...r, start, end: from[r.end] as number };
+    // The links of the marks inside it go whole; a link around it (a list in brackets) stays.
+    for (let i = firstMarkFrom(marks, start); i < marks.length && (marks[i] as Mark).start < last; i++) {
+      const { link } = marks[i] as Mark;
+      replaced.start = Math.min(replaced.start, link.start);
+      replaced.end = Math.max(replaced.end, link.end);
     }
     found.push(replaced);
   }
@@ -152,48 +148,97 @@ interface Link extends Span {
   marks: [Span, Span];
 }
 
-function firstStartingAfter(links: readonly Link[], at: number): number {
+interface Mark extends Span {
+  link: Link;
+}
+
+function firstMarkFrom(marks: readonly Mark[], at: number): number {
   let low = 0;
-  let high = links.length;
+  let high = marks.length;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if ((links[mid] as Link).start < at) low = mid + 1;
+    if ((marks[mid] as Mark).start < at) low = mid + 1;
     else high = mid;
   }
   return low;
 }
 
-/** A definition (`[name]: address`): where one is, `[name]` alone is a link. */
-const DEFINITION = /^ {0,3}\[[^\]\n]{1,999}\]:/m;
+/**
+ * A definition (`[name]: address`), at a line's start or in a quote or a list (marked takes
+ * those too), its name over lines maybe: where one is, `[name]` alone is a link.
+ */
+const DEFINITION = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t>]*\[[^\]]{1,999}\]:/m;
 
 /**
  * The links of a text, in the order they start, read more widely than Markdown does (brackets and
- * parentheses paired at any depth, over lines, an escaped one skipped): a link the page shows is
- * never missed, and what is taken for one only joins the text around it when a key is read.
- * An image's brackets are none: the page shows "[image: …]" there.
+ * parentheses paired at any depth, over lines, those of code spans and escaped ones skipped; an
+ * address in angle brackets to its `>`): a link the page shows is not missed, and what is taken
+ * for one only joins the text around it when a key is read. An image's brackets are none: the
+ * page shows "[image: …]" there.
  */
 function linksIn(text: string): Link[] {
   if (!text.includes(']')) return [];
   const shortcuts = DEFINITION.test(text);
   if (!shortcuts && !text.includes('](') && !text.includes('][')) return [];
-  const closes = pairs(text, '[', ']');
-  const parens = text.includes('](') ? pairs(text, '(', ')') : new Map<number, number>();
+  const code = codeSpans(text);
+  const closes = pairs(text, '[', ']', code);
+  const parens = text.includes('](') ? pairs(text, '(', ')', code) : new Map<number, number>();
+  const angled = text.includes('](<') ? angledAddresses(text, closes) : new Map<number, number>();
+  const titled = /\]\([^\s()]*[ \t]+["'(]/.test(text) ? titledAddresses(text, closes) : new Map<number, number>();
   const links: Link[] = [];
   for (const [open, close] of closes) {
-    if (text[open - 1] === '!') continue;
+    if (text[open - 1] === '!' && text[open - 2] !== '\\') continue;
     const after = text[close + 1];
-    const rest = after === '(' ? parens.get(close + 1) : after === '[' ? closes.get(close + 1) : shortcuts ? close : undefined;
-    if (rest === undefined || rest + 1 - open > MAX_LINK_CHARS) continue;
+    const rest = after === '(' ? (angled.get(close) ?? titled.get(close) ?? parens.get(close + 1)) : after === '[' ? closes.get(close + 1) : shortcuts ? close : undefined;
+    if (rest === undefined) continue;
     links.push({ start: open, end: rest + 1, marks: [{ start: open, end: open + 1 }, { start: close, end: rest + 1 }] });
   }
   return links.sort((a, b) => a.start - b.start);
 }
 
-/** Where each opening character's pair closes, paired as they nest; a backslash's character is none. */
-function pairs(text: string, opening: string, closing: string): Map<number, number> {
+/** Each code span's opening run of backticks and where its closing run ends: brackets there are text. */
+function codeSpans(text: string): Span[] {
+  if (!text.includes('`')) return [];
+  const runs: Span[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== '`' || text[i - 1] === '\\') continue;
+    let end = i;
+    while (text[end] === '`') end++;
+    runs.push({ start: i, end });
+    i = end - 1;
+  }
+  // A run closes at the next run as long as it; one that finds none is text.
+  const spans: Span[] = [];
+  const waiting = new Map<number, number>();
+  const closedAt = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k--) {
+    const run = runs[k] as Span;
+    const length = run.end - run.start;
+    const next = waiting.get(length);
+    if (next !== undefined) closedAt.set(k, next);
+    waiting.set(length, k);
+  }
+  for (let k = 0; k < runs.length; k++) {
+    const close = closedAt.get(k);
+    if (close === undefined) continue;
+    spans.push({ start: (runs[k] as Span).start, end: (runs[close] as Span).end });
+    k = close;
+  }
+  return spans;
+}
+
+/** Where each opening character's pair closes, paired as they nest; a backslash's character is none, nor one in code. */
+function pairs(text: string, opening: string, closing: string, code: readonly Span[]): Map<number, number> {
   const paired = new Map<number, number>();
   const open: number[] = [];
+  let span = 0;
   for (let i = 0; i < text.length; i++) {
+    const inCode = code[span];
+    if (inCode !== undefined && i >= inCode.start) {
+      i = inCode.end - 1;
+      span++;
+      continue;
+    }
     const c = text[i];
     if (c === '\\') i++;
     else if (c === opening) open.push(i);
@@ -202,15 +247,61 @@ function pairs(text: string, opening: string, closing: string): Map<number, numb
   return paired;
 }
 
-/** The text without its links' marks. */
-function withoutLinks(text: string, links: readonly Link[]): View {
-  const marks = links.flatMap((link) => link.marks).sort((a, b) => a.start - b.start);
+/** An address followed by a title longer than this is read by its parentheses alone. */
+const MAX_TITLED_ADDRESS = 4096;
+const TITLE_CLOSE: Readonly<Record<string, string>> = { '"': '"', "'": "'", '(': ')' };
+
+/**
+ * For each `](address "title")` of a link, where its `)` is: after the title, which may hold
+ * parentheses of its own (`"a (b"`) or an escaped quote.
+ */
+function titledAddresses(text: string, closes: ReadonlyMap<number, number>): Map<number, number> {
+  const found = new Map<number, number>();
+  for (const close of closes.values()) {
+    if (text[close + 1] !== '(' || text[close + 2] === '<') continue;
+    let at = close + 2;
+    while (at < text.length && at - close < MAX_TITLED_ADDRESS && !/[\s()]/.test(text[at] as string)) at++;
+    if (at === close + 2 || !/[ \t]/.test(text[at] ?? '')) continue;
+    while (text[at] === ' ' || text[at] === '\t') at++;
+    const ends = TITLE_CLOSE[text[at] ?? ''];
+    if (ends === undefined) continue;
+    let end = text.indexOf(ends, at + 1);
+    while (end !== -1 && text[end - 1] === '\\') end = text.indexOf(ends, end + 1);
+    if (end === -1) continue;
+    let after = end + 1;
+    while (text[after] === ' ' || text[after] === '\t') after++;
+    if (text[after] === ')') found.set(close, after);
+  }
+  return found;
+}
+
+/**
+ * For each `](<` of a link, where its `)` is: after the address's `>` (which may hold parentheses
+ * of its own), on its line. Looked for forward only, so that a text of many is read once.
+ */
+function angledAddresses(text: string, closes: ReadonlyMap<number, number>): Map<number, number> {
+  const found = new Map<number, number>();
+  const starts = [...closes.values()].filter((close) => text.startsWith('](<', close)).sort((a, b) => a - b);
+  let gt = -1;
+  let paren = -1;
+  for (const close of starts) {
+    if (gt < close + 3) gt = text.indexOf('>', close + 3);
+    if (gt === -1) break;
+    if (paren < gt) paren = text.indexOf(')', gt);
+    if (paren === -1) break;
+    const line = text.indexOf('\n', close);
+    if (line === -1 || line > paren) found.set(close, paren);
+  }
+  return found;
+}
+
+/** The text without the marks (sorted by where they start; a mark inside another is dropped with it). */
+function withoutMarks(text: string, marks: readonly Span[]): View {
   const from = new Int32Array(text.length + 1);
   let out = '';
   let n = 0;
   let at = 0;
   for (const mark of marks) {
-    // A link nested in another's address is inside a mark already dropped.
     if (mark.start < at) {
       at = Math.max(at, mark.end);
       continue;
