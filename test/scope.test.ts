@@ -44,6 +44,10 @@ describe('periods from the command line', () => {
     // record of .000 before it).
     expect(period({ since: '2026-10-01T09:30:00.0001Z', until: '2026-10-01T09:30:00.2501Z' })).toMatchObject({ start: '2026-10-01T09:30:00.001Z', end: '2026-10-01T09:30:00.251Z' });
     expect(period({ since: '2026-10-01T09:30:00.0000', until: '2026-10-01T09:30:00.0009' }, 'UTC')).toMatchObject({ start: '2026-10-01T09:30:00.000Z', end: '2026-10-01T09:30:00.001Z' });
+    // The right way round though both round to one millisecond (a hostile look: refused as "comes after").
+    expect(period({ since: '2026-10-01T09:30:00.0001Z', until: '2026-10-01T09:30:00.0005Z' })).toMatchObject({ start: '2026-10-01T09:30:00.001Z', end: '2026-10-01T09:30:00.001Z' });
+    expect(period({ since: '2026-10-01T09:30:00.0001', until: '2026-10-01T09:30:00.0001' }, 'UTC')).toMatchObject({ start: '2026-10-01T09:30:00.001Z' });
+    expect(() => period({ since: '2026-10-01T09:30:00.0006Z', until: '2026-10-01T09:30:00.0005Z' })).toThrow(/comes after/);
     expect(period({ since: '2026-10-01T09:30+14:00' })).toMatchObject({ start: '2026-09-30T19:30:00.000Z' });
     expect(period({ since: '2026-10-01T09:30-0930' })).toMatchObject({ start: '2026-10-01T19:00:00.000Z' });
   });

@@ -103,6 +103,8 @@ interface Bound {
   localEnd: number;
   /** Written with its zone (`Z`, `+02:00`): an instant, whatever the report's zone. */
   zoned: boolean;
+  /** `start` and `end` as written, finer than the millisecond they are rounded to: to compare two bounds. */
+  exact: [number, number];
 }
 
 /**
@@ -115,7 +117,7 @@ interface Bound {
  * its afternoon.
  */
 function wrongWayRound(since: Bound, until: Bound): boolean {
-  return since.zoned || until.zoned ? since.start >= until.end : since.local >= until.localEnd;
+  return since.zoned || until.zoned ? since.exact[0] >= until.exact[1] : since.local >= until.localEnd;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -128,10 +130,13 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
     const day = { year: Number(date[1]), month: Number(date[2]), day: Number(date[3]) };
     if (!isCalendarDay(day)) throw new ScopeError(`${flag} ${JSON.stringify(text)} ${notOfTheCalendar(day, 'day')}.`);
     const next = new Date(Date.UTC(day.year, day.month - 1, day.day + 1));
+    const start = instantOf(day, timeZone);
+    const end = instantOf({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }, timeZone);
     return {
       text: value,
-      start: instantOf(day, timeZone),
-      end: instantOf({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }, timeZone),
+      start,
+      end,
+      exact: [start, end],
       day,
       local: Date.UTC(day.year, day.month - 1, day.day),
       localEnd: Date.UTC(day.year, day.month - 1, day.day + 1),
@@ -156,19 +161,23 @@ function parseBound(text: string, flag: string, timeZone: string): Bound {
     const finer = time[8] !== undefined && time[8] !== '';
     const written = Date.UTC(day.year, day.month - 1, day.day, clock.hour, clock.minute, clock.second, millis);
     const [from, to] = finer ? [/[1-9]/.test(time[8] as string) ? 1 : 0, 1] : [0, precision];
+    // The same, not rounded: `.0001` to `.0005` is the right way round, though both round to `.001`.
+    const below = finer ? Number(`0.${time[8] as string}`) : 0;
+    const [exactFrom, exactTo] = finer ? [below, below + 10 ** -(time[8] as string).length] : [0, precision];
     if (zone !== undefined) {
       const at = written - zoneOffsetMs(zone);
       // As the report's zone would write it, to compare with a bound written without a zone.
       const local = at + offsetAt(at, timeZone);
-      return { text: value, start: at + from, end: at + to, day: null, local: local + from, localEnd: local + to, zoned: true };
+      return { text: value, start: at + from, end: at + to, day: null, local: local + exactFrom, localEnd: local + exactTo, zoned: true, exact: [at + exactFrom, at + exactTo] };
     }
     // A time begins at the first instant the clock shows it (a time it skipped, at the change:
     // the earlier times before it, the later ones after), and ends where the next time as written
     // begins, so that a period ending at a time and one starting right after it add up exactly,
     // on the night the clock goes back too (regression: --until 01:30 ended after the second
     // 01:30 and --since 01:31 began at the first, counting the hour between in both).
-    const asWritten = { day: null, local: written + from, localEnd: written + to, zoned: false };
-    return { text: value, start: beginning(written + from, timeZone), end: beginning(written + to, timeZone), ...asWritten };
+    const asWritten = { day: null, local: written + exactFrom, localEnd: written + exactTo, zoned: false };
+    const [start, end] = [beginning(written + from, timeZone), beginning(written + to, timeZone)];
+    return { text: value, start, end, ...asWritten, exact: [start - from + exactFrom, end - to + exactTo] };
   }
   throw new ScopeError(`${flag} wants a day (YYYY-MM-DD) or an ISO time (2026-10-01T09:00, 2026-10-01T09:00Z); got ${JSON.stringify(text)}.`);
 }
