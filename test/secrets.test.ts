@@ -281,7 +281,8 @@ describe('secrets the pattern list used to miss', () => {
   // exponential time to find no `-S` in (4 s for 24 of them), and a table's row followed by a
   // long run of spaces quadratic time (8.5 s for 100 kB).
   it('takes time in proportion to what it reads, whatever its shape', () => {
-    for (const text of [`echo xxxx | sudo${' -ua ;'.repeat(24)}`, `sudo -S x <<<${' -ua'.repeat(24)}`, `USER | PID${' '.repeat(100_000)}`, `| a | b${' \t'.repeat(50_000)}`]) {
+    // A line of spaces or quote marks before a bracket (a hostile look: its square, 52 s for 128 kB).
+    for (const text of [`echo xxxx | sudo${' -ua ;'.repeat(24)}`, `sudo -S x <<<${' -ua'.repeat(24)}`, `USER | PID${' '.repeat(100_000)}`, `| a | b${' \t'.repeat(50_000)}`, `${' '.repeat(200_000)}x]`, `${'> '.repeat(100_000)}x] [y](z)`]) {
       const started = performance.now();
       redact(text);
       expect(performance.now() - started, text.slice(0, 30)).toBeLessThan(2_000);
@@ -335,6 +336,14 @@ describe('secrets the pattern list used to miss', () => {
     ['an escaped image mark before it', 'x\\![sk-ant-api](https://a)03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', 'x\\![REDACTED:anthropic-key] ok'],
     ['a definition in a quote', '[sk-ant-api]03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok\n\n> [sk-ant-api]: https://a', '[REDACTED:anthropic-key] ok\n\n> [sk-ant-api]: https://a'],
     ['a definition in a list', '[sk-ant-api]03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok\n\n- [sk-ant-api]: https://a', '[REDACTED:anthropic-key] ok\n\n- [sk-ant-api]: https://a'],
+    // A third: backticks marked reads as no code span, a title holding `)`, on the next line, after
+    // an address in parentheses or angle brackets, a definition under two list marks.
+    ['a backtick in its address', 'see [sk-ant-api](https://a/`b)03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP and `x` ok', 'see [REDACTED:anthropic-key] and `x` ok'],
+    ['autolinks holding backticks around it', '<https://a.com/`> [sk-ant-api](https://x)03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP <https://b.com/`>', '<https://a.com/`> [REDACTED:anthropic-key] <https://b.com/`>'],
+    ['a title holding ) after an address in parentheses', '[sk-ant-api](https://a/(b) "x)")03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', '[REDACTED:anthropic-key] ok'],
+    ['a title holding ) after an angled address', '[sk-ant-api](<https://a> "x)")03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', '[REDACTED:anthropic-key] ok'],
+    ['a title on the next line', '[sk-ant-api](https://a\n"x)")03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', '[REDACTED:anthropic-key] ok'],
+    ['a definition under two list marks', '[sk-ant-api]03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok\n\n- - [sk-ant-api]: https://a', '[REDACTED:anthropic-key] ok\n\n- - [sk-ant-api]: https://a'],
     ['an address of 9,000 characters', `[sk-ant-api](https://b.example/f?X-Amz-Signature=${'a1'.repeat(4500)})03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok`, '[REDACTED:anthropic-key] ok'],
   ])('a key a link cuts, %s, goes with the whole link', (_, text, redacted) => {
     expect(redact(text)).toBe(redacted);

@@ -120,7 +120,14 @@ const ISSUED_KEY_RULES = SECRET_RULES.filter((rule) => ISSUED_KEY_KINDS.has(rule
  * (`token: [docs](…)`, `secret: handlers[kind](event)`) is no secret.
  */
 function keysJoinedByLinks(value: string): Replacement[] {
-  const links = linksIn(value);
+  if (!value.includes(']')) return [];
+  // Read with code spans and without: what bough takes for one, marked may read as a link's
+  // address or an autolink's, and the other way round.
+  const code = codeSpans(value);
+  return [...keysJoinedBy(value, linksIn(value, code)), ...(code.length > 0 ? keysJoinedBy(value, linksIn(value, [])) : [])];
+}
+
+function keysJoinedBy(value: string, links: readonly Link[]): Replacement[] {
   if (links.length === 0) return [];
   const marks = links.flatMap((link) => link.marks.map((mark) => ({ ...mark, link }))).sort((a, b) => a.start - b.start);
   const view = shownView(value, withoutMarks(value, marks)) as View;
@@ -167,7 +174,8 @@ function firstMarkFrom(marks: readonly Mark[], at: number): number {
  * A definition (`[name]: address`), at a line's start or in a quote or a list (marked takes
  * those too), its name over lines maybe: where one is, `[name]` alone is a link.
  */
-const DEFINITION = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t>]*\[[^\]]{1,999}\]:/m;
+// Bounded runs, each told from the next by a mark: a line of spaces is read in one pass.
+const DEFINITION = /^[ \t>]{0,40}(?:(?:[-*+]|\d{1,9}[.)])[ \t]{1,40}[ \t>]{0,40})*\[[^\]]{1,999}\]:/m;
 
 /**
  * The links of a text, in the order they start, read more widely than Markdown does (brackets and
@@ -176,20 +184,17 @@ const DEFINITION = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t>]*\[[^\]]{1,999
  * for one only joins the text around it when a key is read. An image's brackets are none: the
  * page shows "[image: …]" there.
  */
-function linksIn(text: string): Link[] {
-  if (!text.includes(']')) return [];
+function linksIn(text: string, code: readonly Span[]): Link[] {
   const shortcuts = DEFINITION.test(text);
   if (!shortcuts && !text.includes('](') && !text.includes('][')) return [];
-  const code = codeSpans(text);
   const closes = pairs(text, '[', ']', code);
   const parens = text.includes('](') ? pairs(text, '(', ')', code) : new Map<number, number>();
-  const angled = text.includes('](<') ? angledAddresses(text, closes) : new Map<number, number>();
-  const titled = /\]\([^\s()]*[ \t]+["'(]/.test(text) ? titledAddresses(text, closes) : new Map<number, number>();
+  const addressed = text.includes('](') ? addressEnds(text, closes) : new Map<number, number>();
   const links: Link[] = [];
   for (const [open, close] of closes) {
     if (text[open - 1] === '!' && text[open - 2] !== '\\') continue;
     const after = text[close + 1];
-    const rest = after === '(' ? (angled.get(close) ?? titled.get(close) ?? parens.get(close + 1)) : after === '[' ? closes.get(close + 1) : shortcuts ? close : undefined;
+    const rest = after === '(' ? (addressed.get(close) ?? parens.get(close + 1)) : after === '[' ? closes.get(close + 1) : shortcuts ? close : undefined;
     if (rest === undefined) continue;
     links.push({ start: open, end: rest + 1, marks: [{ start: open, end: open + 1 }, { start: close, end: rest + 1 }] });
   }
@@ -247,52 +252,59 @@ function pairs(text: string, opening: string, closing: string, code: readonly Sp
   return paired;
 }
 
-/** An address followed by a title longer than this is read by its parentheses alone. */
-const MAX_TITLED_ADDRESS = 4096;
 const TITLE_CLOSE: Readonly<Record<string, string>> = { '"': '"', "'": "'", '(': ')' };
 
 /**
- * For each `](address "title")` of a link, where its `)` is: after the title, which may hold
- * parentheses of its own (`"a (b"`) or an escaped quote.
+ * For each `](` of a link, where its `)` is, read as marked reads an address: in angle brackets
+ * to its `>`, or bare with its parentheses nested, then a title (`"…"`, `'…'`, `(…)`, on the next
+ * line maybe) holding anything but its own closing mark unescaped. Undefined where that reading
+ * finds none: the parentheses paired alone say then. A bare address stops at a bracket or a
+ * space, so that a text of many is read once, however long each.
  */
-function titledAddresses(text: string, closes: ReadonlyMap<number, number>): Map<number, number> {
+function addressEnds(text: string, closes: ReadonlyMap<number, number>): Map<number, number> {
   const found = new Map<number, number>();
-  for (const close of closes.values()) {
-    if (text[close + 1] !== '(' || text[close + 2] === '<') continue;
-    let at = close + 2;
-    while (at < text.length && at - close < MAX_TITLED_ADDRESS && !/[\s()]/.test(text[at] as string)) at++;
-    if (at === close + 2 || !/[ \t]/.test(text[at] ?? '')) continue;
-    while (text[at] === ' ' || text[at] === '\t') at++;
-    const ends = TITLE_CLOSE[text[at] ?? ''];
-    if (ends === undefined) continue;
-    let end = text.indexOf(ends, at + 1);
-    while (end !== -1 && text[end - 1] === '\\') end = text.indexOf(ends, end + 1);
-    if (end === -1) continue;
-    let after = end + 1;
-    while (text[after] === ' ' || text[after] === '\t') after++;
-    if (text[after] === ')') found.set(close, after);
+  let gt = -1;
+  // -2: not looked for yet; -1: none after.
+  let line = -2;
+  for (const close of [...closes.values()].sort((a, b) => a - b)) {
+    if (text[close + 1] !== '(') continue;
+    let at = spaceAfter(text, close + 2);
+    if (text[at] === '<') {
+      // Both looked for forward only: closes come in order.
+      if (gt <= at) gt = text.indexOf('>', at + 1);
+      if (gt === -1) break;
+      if (line !== -1 && line < at) line = text.indexOf('\n', at);
+      if (line !== -1 && line < gt) continue;
+      at = gt + 1;
+    } else {
+      let depth = 0;
+      for (; at < text.length; at++) {
+        const c = text[at] as string;
+        if (c === '\\') at++;
+        else if (c === '(') depth++;
+        else if (c === ')' && depth > 0) depth--;
+        else if (c === ')' || c === '[' || c === ']' || /\s/.test(c)) break;
+      }
+    }
+    const before = at;
+    at = spaceAfter(text, at);
+    const ends = at > before ? TITLE_CLOSE[text[at] ?? ''] : undefined;
+    if (ends !== undefined) {
+      let end = text.indexOf(ends, at + 1);
+      while (end !== -1 && text[end - 1] === '\\') end = text.indexOf(ends, end + 1);
+      if (end === -1) continue;
+      at = spaceAfter(text, end + 1);
+    }
+    if (text[at] === ')') found.set(close, at);
   }
   return found;
 }
 
-/**
- * For each `](<` of a link, where its `)` is: after the address's `>` (which may hold parentheses
- * of its own), on its line. Looked for forward only, so that a text of many is read once.
- */
-function angledAddresses(text: string, closes: ReadonlyMap<number, number>): Map<number, number> {
-  const found = new Map<number, number>();
-  const starts = [...closes.values()].filter((close) => text.startsWith('](<', close)).sort((a, b) => a - b);
-  let gt = -1;
-  let paren = -1;
-  for (const close of starts) {
-    if (gt < close + 3) gt = text.indexOf('>', close + 3);
-    if (gt === -1) break;
-    if (paren < gt) paren = text.indexOf(')', gt);
-    if (paren === -1) break;
-    const line = text.indexOf('\n', close);
-    if (line === -1 || line > paren) found.set(close, paren);
-  }
-  return found;
+/** Past spaces and tabs, and one line's end among them. */
+function spaceAfter(text: string, at: number): number {
+  let lines = 0;
+  while (text[at] === ' ' || text[at] === '\t' || (text[at] === '\n' && lines++ === 0)) at++;
+  return at;
 }
 
 /** The text without the marks (sorted by where they start; a mark inside another is dropped with it). */
