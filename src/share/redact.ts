@@ -171,11 +171,32 @@ function firstMarkFrom(marks: readonly Mark[], at: number): number {
 }
 
 /**
- * A definition (`[name]: address`), at a line's start or in a quote or a list (marked takes
- * those too), its name over lines maybe: where one is, `[name]` alone is a link.
+ * Whether a text holds a definition (`[name]: address`) at a line's start or in quotes and lists
+ * at any depth (marked takes those too), its name over lines maybe: where one is, `[name]` alone
+ * is a link. Read line by line, each line's marks once: no pattern of repeated runs, whose ways
+ * of splitting a line of spaces grow with its length.
  */
-// Bounded runs, each told from the next by a mark: a line of spaces is read in one pass.
-const DEFINITION = /^[ \t>]{0,40}(?:(?:[-*+]|\d{1,9}[.)])[ \t]{1,40}[ \t>]{0,40})*\[[^\]]{1,999}\]:/m;
+function holdsDefinition(text: string): boolean {
+  let bracket = -1;
+  for (let line = 0; line < text.length; line = text.indexOf('\n', line) + 1 || text.length) {
+    let at = line;
+    for (;;) {
+      while (text[at] === ' ' || text[at] === '\t' || text[at] === '>') at++;
+      let mark = at;
+      while (mark - at < 9 && text.charCodeAt(mark) >= 48 && text.charCodeAt(mark) <= 57) mark++;
+      const listed = mark > at ? text[mark] === '.' || text[mark] === ')' : text[at] === '-' || text[at] === '*' || text[at] === '+';
+      const after = mark > at ? mark + 1 : at + 1;
+      if (!listed || (text[after] !== ' ' && text[after] !== '\t')) break;
+      at = after;
+    }
+    if (text[at] !== '[') continue;
+    // Looked for forward only: lines come in order.
+    if (bracket <= at) bracket = text.indexOf(']', at + 1);
+    if (bracket === -1) return false;
+    if (bracket - at > 1 && bracket - at <= 1000 && text[bracket + 1] === ':') return true;
+  }
+  return false;
+}
 
 /**
  * The links of a text, in the order they start, read more widely than Markdown does (brackets and
@@ -185,7 +206,7 @@ const DEFINITION = /^[ \t>]{0,40}(?:(?:[-*+]|\d{1,9}[.)])[ \t]{1,40}[ \t>]{0,40}
  * page shows "[image: …]" there.
  */
 function linksIn(text: string, code: readonly Span[]): Link[] {
-  const shortcuts = DEFINITION.test(text);
+  const shortcuts = holdsDefinition(text);
   if (!shortcuts && !text.includes('](') && !text.includes('][')) return [];
   const closes = pairs(text, '[', ']', code);
   const parens = text.includes('](') ? pairs(text, '(', ')', code) : new Map<number, number>();
@@ -266,6 +287,17 @@ function addressEnds(text: string, closes: ReadonlyMap<number, number>): Map<num
   let gt = -1;
   // -2: not looked for yet; -1: none after.
   let line = -2;
+  // Each title's closing mark not escaped, from where the last search of it began to what it found:
+  // a run of escaped marks is walked once, however many titles open before it.
+  const searched = new Map<string, { from: number; found: number }>();
+  const unescaped = (mark: string, from: number): number => {
+    const last = searched.get(mark);
+    if (last && from >= last.from && (last.found === -1 || from <= last.found)) return last.found;
+    let found = text.indexOf(mark, from);
+    while (found !== -1 && text[found - 1] === '\\') found = text.indexOf(mark, found + 1);
+    searched.set(mark, { from, found });
+    return found;
+  };
   for (const close of [...closes.values()].sort((a, b) => a - b)) {
     if (text[close + 1] !== '(') continue;
     let at = spaceAfter(text, close + 2);
@@ -290,8 +322,7 @@ function addressEnds(text: string, closes: ReadonlyMap<number, number>): Map<num
     at = spaceAfter(text, at);
     const ends = at > before ? TITLE_CLOSE[text[at] ?? ''] : undefined;
     if (ends !== undefined) {
-      let end = text.indexOf(ends, at + 1);
-      while (end !== -1 && text[end - 1] === '\\') end = text.indexOf(ends, end + 1);
+      const end = unescaped(ends, at + 1);
       if (end === -1) continue;
       at = spaceAfter(text, end + 1);
     }
