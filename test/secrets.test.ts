@@ -282,8 +282,9 @@ describe('secrets the pattern list used to miss', () => {
   // long run of spaces quadratic time (8.5 s for 100 kB).
   it('takes time in proportion to what it reads, whatever its shape', () => {
     // A line of spaces or quote marks before a bracket (a hostile look: its square, 52 s for 128 kB),
-    // of list marks (the next: twice the time for each), titles before a run of escaped marks.
-    for (const text of [`echo xxxx | sudo${' -ua ;'.repeat(24)}`, `sudo -S x <<<${' -ua'.repeat(24)}`, `USER | PID${' '.repeat(100_000)}`, `| a | b${' \t'.repeat(50_000)}`, `${' '.repeat(200_000)}x]`, `${'> '.repeat(100_000)}x] [y](z)`, `${'-  '.repeat(30)}x]`, `[a](b (${'\\)'.repeat(50_000)}`]) {
+    // of list marks (the next: twice the time for each), titles before a run of escaped marks,
+    // a text holding many markers of an earlier redaction and as many paths (7 s for a megabyte).
+    for (const text of [`echo xxxx | sudo${' -ua ;'.repeat(24)}`, `sudo -S x <<<${' -ua'.repeat(24)}`, `USER | PID${' '.repeat(100_000)}`, `| a | b${' \t'.repeat(50_000)}`, `${' '.repeat(200_000)}x]`, `${'> '.repeat(100_000)}x] [y](z)`, `${'-  '.repeat(30)}x]`, `[a](b (${'\\)'.repeat(50_000)}`, '[REDACTED:api-key] /home/ana '.repeat(40_000)]) {
       const started = performance.now();
       redact(text);
       expect(performance.now() - started, text.slice(0, 30)).toBeLessThan(2_000);
@@ -346,6 +347,9 @@ describe('secrets the pattern list used to miss', () => {
     ['a title on the next line', '[sk-ant-api](https://a\n"x)")03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', '[REDACTED:anthropic-key] ok'],
     // A fourth: a definition under 21 quote marks.
     ['a definition deep in quotes', '[sk-ant-api]03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok\n\n' + '> '.repeat(21) + '[sk-ant-api]: https://a', '[REDACTED:anthropic-key] ok\n\n' + '> '.repeat(21) + '[sk-ant-api]: https://a'],
+    // A fifth: lines that end as Windows writes them, which marked reads as any other.
+    ['a title on the next line after \\r\\n', 'key sk-ant-a[pi03](/u\r\n"t)")-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok', 'key [REDACTED:anthropic-key] ok'],
+    ['a definition after lines ending in \\r', 'key sk-ant-a[pi03]-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok\r\r> [pi03]: /u', 'key [REDACTED:anthropic-key] ok\r\r> [pi03]: /u'],
     ['a definition under two list marks', '[sk-ant-api]03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok\n\n- - [sk-ant-api]: https://a', '[REDACTED:anthropic-key] ok\n\n- - [sk-ant-api]: https://a'],
     ['an address of 9,000 characters', `[sk-ant-api](https://b.example/f?X-Amz-Signature=${'a1'.repeat(4500)})03-Q7wz9XkLmN3pR5tV8yB2cD4fG6hJ1kM0nP ok`, '[REDACTED:anthropic-key] ok'],
   ])('a key a link cuts, %s, goes with the whole link', (_, text, redacted) => {
