@@ -96,15 +96,20 @@ function cutsMarker(span: Span, markers: readonly Span[]): boolean {
 
 /** Whether `at` falls strictly inside one of the markers (in order, apart): looked up, not walked, for each of thousands of spans. */
 function inside(at: number, markers: readonly Span[]): boolean {
+  const before = markers[firstFrom(markers, at) - 1];
+  return before !== undefined && at < before.end;
+}
+
+/** The first of spans in order of their start that starts at `at` or after (their length when none does). */
+function firstFrom(spans: readonly Span[], at: number): number {
   let low = 0;
-  let high = markers.length;
+  let high = spans.length;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if ((markers[mid] as Span).start < at) low = mid + 1;
+    if ((spans[mid] as Span).start < at) low = mid + 1;
     else high = mid;
   }
-  const before = markers[low - 1];
-  return before !== undefined && at < before.end;
+  return low;
 }
 
 /** Overlapping spans become one, counted under the kind of the earliest rule among them. */
@@ -158,7 +163,7 @@ function keysJoinedBy(value: string, links: readonly Link[]): Replacement[] {
     if (!ISSUED_KEY_KINDS.has(r.kind) || last - start === r.end - 1 - r.start) continue;
     const replaced = { ...r, start, end: from[r.end] as number };
     // The links of the marks inside it go whole; a link around it (a list in brackets) stays.
-    for (let i = firstMarkFrom(marks, start); i < marks.length && (marks[i] as Mark).start < last; i++) {
+    for (let i = firstFrom(marks, start); i < marks.length && (marks[i] as Mark).start < last; i++) {
       const { link } = marks[i] as Mark;
       replaced.start = Math.min(replaced.start, link.start);
       replaced.end = Math.max(replaced.end, link.end);
@@ -175,17 +180,6 @@ interface Link extends Span {
 
 interface Mark extends Span {
   link: Link;
-}
-
-function firstMarkFrom(marks: readonly Mark[], at: number): number {
-  let low = 0;
-  let high = marks.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if ((marks[mid] as Mark).start < at) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
 
 /**
