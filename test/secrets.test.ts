@@ -374,6 +374,13 @@ describe('secrets the pattern list used to miss', () => {
     );
   });
 
+  // Regression (a seventh hostile look, at a change undone): a lone \r read as a line's end left
+  // the rest of a value holding one in clear.
+  it('a value holding a lone \\r goes whole', () => {
+    expect(redact('DB_PASSWORD="correct\rhorse\rbattery\rstaple"')).toBe('DB_PASSWORD="[REDACTED:assignment]"');
+    expect(redact('{"DB_PASSWORD": "F4ke-db-pw\r-KLzdocJ2"}')).toBe('{"DB_PASSWORD": "[REDACTED:secret-field]"}');
+  });
+
   it('code that indexes and calls (handlers[name](event)) is no link to look through', () => {
     const code = 'handlers[name](event); grid[i][j] = [x](y); see [docs](https://example.com) and [ref][1]';
     expect(redact(code)).toBe(code);
@@ -750,9 +757,10 @@ describe('the corpora', () => {
     expect(codeOutcomes.filter((o) => o.output !== o.line).map((o) => `${o.line}\n  became ${o.output}`)).toEqual([]);
     const whole = readFileSync(CODE_LINES, 'utf8');
     expect(redact(whole, CORPUS_HOME)).toBe(whole);
-    // And with Windows' or a lone \r's line ends (a hostile look: five lines of code read as one
-    // across lone \r's were taken for a password's value).
-    for (const end of ['\r\n', '\r']) expect(redact(whole.replace(/\n/g, end), CORPUS_HOME)).toBe(whole.replace(/\n/g, end));
+    // And with Windows' line ends. (Lone \r's are not read as line ends: five lines of code across
+    // them are taken for one value, the safe side; read as lines, a value holding one leaked its
+    // rest, as a value running over a \n does.)
+    expect(redact(whole.replace(/\n/g, '\r\n'), CORPUS_HOME)).toBe(whole.replace(/\n/g, '\r\n'));
   });
 
   it('has recall 100% and precision 100% over both', () => {

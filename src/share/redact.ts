@@ -49,11 +49,8 @@ interface Replacement extends Span {
 }
 
 function redactText(value: string, rules: readonly SecretRule[], counts: Map<string, number>): string {
-  // A line that ends in a lone `\r` (old Mac files, a terminal's progress) is read as one ending
-  // in `\n`, as the rules know lines: code across such lines read as one was taken for a value.
-  const lines = value.includes('\r') ? value.replace(/\r(?!\n)/g, '\n') : value;
-  const found = findAll(lines, rules);
-  for (const view of [shownView(lines), withoutLineNumbers(lines)]) {
+  const found = findAll(value, rules);
+  for (const view of [shownView(value), withoutLineNumbers(value)]) {
     if (view === null) continue;
     for (const r of findAll(view.text, rules)) {
       const start = view.from[r.start] as number;
