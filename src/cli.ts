@@ -734,12 +734,12 @@ function pagesChanged(summary: Summary): string | null {
   return `the pages of ${changed === 1 ? '1 session' : `${changed} sessions`} kept from the archive were changed since written (${changed === 1 ? '' : 'the first: '}${first.file}: ${detail}); the data-quality page lists each.`;
 }
 
-/** "1 skipped line and 2 files skipped", or null when nothing was skipped. */
 /** Folders that could not be listed and links not followed: what they hold was not read, nor counted as a file. */
 function notLooked(diagnostics: { byReason: Record<string, number> }): number {
   return (diagnostics.byReason['unreadable-folder'] ?? 0) + (diagnostics.byReason['skipped-link'] ?? 0);
 }
 
+/** "1 skipped line and 2 files skipped", or null when nothing was skipped. */
 function skippedSaid(diagnostics: { skippedLines: number; skippedFiles: number; byReason: Record<string, number> }): string | null {
   const parts = [
     ...(diagnostics.skippedLines > 0 ? [plural(diagnostics.skippedLines, 'skipped line')] : []),
