@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
 import { openSearchSpool } from '../src/output/search-spool.js';
-import { REPLY_CHARS, sessionRows, type SearchSession } from '../src/report/search-index.js';
+import { indexedText, REPLY_CHARS, sessionRows, type SearchSession } from '../src/report/search-index.js';
 import type { SessionSearchItem } from '../src/report/search-items.js';
 import { runCli } from './support/cli.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
@@ -162,6 +162,14 @@ describe('the search index', () => {
     expect(await found('find the cart')).toEqual({ anchored: true, shown: true });
     expect(await found('found it')).toEqual({ anchored: true, shown: true });
     for (const words of ['find the cart', 'found it']) expect(subagentRows.find((r) => r[3].includes(words))?.[2]).toMatch(/#e-sub-/);
+  });
+
+  // Regression: a touched file's path was cut at 500 characters, so a file in a deep folder was
+  // not found by its own name.
+  it('keeps a touched file’s path whole, its name at the end of a deep one', () => {
+    const deep = `/home/ana/${'generated/module-folder/'.repeat(40)}invoice-total.ts`;
+    expect(deep.length).toBeGreaterThan(900);
+    expect(indexedText('file', deep)).toBe(deep);
   });
 
   // Regression (an outside review): a file's result opened the top of its session's page, not

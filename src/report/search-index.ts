@@ -32,6 +32,8 @@ export interface SearchItem {
 export const PROMPT_CHARS = 10_000;
 /** A reply's opening, indexed while the budget lasts. */
 export const REPLY_CHARS = 400;
+/** A touched file's path, whole: Linux's longest (PATH_MAX), so a name at the end of a deep one is found. */
+export const PATH_CHARS = 4_096;
 /** One shard: small enough to load while typing. */
 const SHARD_BYTES = 256_000;
 
@@ -141,7 +143,7 @@ export function indexedText(kind: SearchKind, text: string): string {
 
 /** How much of a text of this kind the index keeps. */
 export function indexedChars(kind: SearchKind): number {
-  return kind === 'prompt' ? PROMPT_CHARS : kind === 'reply' || kind === 'subagent' ? REPLY_CHARS : 500;
+  return kind === 'prompt' ? PROMPT_CHARS : kind === 'reply' || kind === 'subagent' ? REPLY_CHARS : PATH_CHARS;
 }
 
 /** Whitespace folded to single spaces, cut at `limit` characters: results show a line. */
