@@ -441,6 +441,28 @@
     if (link && link.hash && link.hash === window.location.hash && link.pathname === window.location.pathname) window.setTimeout(reveal, 0);
   });
 
+  // A link inside a drawing that scrolls in its box (a tree's rows and branch tags, a chart's
+  // bars) is not scrolled into view when the keyboard moves to it, as an HTML link is: the box is
+  // scrolled by hand, so the focused link shows whole, its start first when it is wider.
+  var FOCUS_ROOM = 8;
+  document.addEventListener('focusin', function (event) {
+    var link = event.target;
+    if (!link || !link.closest || !(link instanceof SVGElement)) return;
+    var box = link.closest('.tree-scroll, .chart-scroll');
+    if (!box) return;
+    var at = link.getBoundingClientRect();
+    var frame = box.getBoundingClientRect();
+    var left = at.left - frame.left - box.clientLeft;
+    var right = at.right - frame.left - box.clientLeft;
+    if (left < FOCUS_ROOM || right > box.clientWidth - FOCUS_ROOM) {
+      box.scrollLeft += right - left + 2 * FOCUS_ROOM > box.clientWidth ? left - FOCUS_ROOM : left < FOCUS_ROOM ? left - FOCUS_ROOM : right - box.clientWidth + FOCUS_ROOM;
+    }
+    var top = at.top - frame.top - box.clientTop;
+    var bottom = at.bottom - frame.top - box.clientTop;
+    if (top < 0) box.scrollTop += top - FOCUS_ROOM;
+    else if (bottom > box.clientHeight) box.scrollTop += bottom - box.clientHeight + FOCUS_ROOM;
+  });
+
   /** Room right of a chart's newest bar for the axis's labels (CSS pixels). */
   var CHART_ROOM = 72;
   /** A month group's heading and table head, and a row of its table, about (CSS pixels). */

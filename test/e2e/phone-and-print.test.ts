@@ -71,6 +71,39 @@ describe('the report on a 390 px and a 360 px phone screen', () => {
   });
 });
 
+// Regression (a browser review): at 360 px the keyboard's focus on a tree's row or branch tag
+// near the box's edge showed it cut (a link in a drawing is not scrolled into view as an HTML
+// link is); every link the tree holds now shows whole when the keyboard reaches it.
+describe('the tree on a phone, by keyboard', () => {
+  it('scrolls each link it moves to into its box', async (context) => {
+    requireBrowser(context);
+    const phone = await (await browser.context()).browser()!.newContext({ viewport: { width: 360, height: 844 } });
+    try {
+      const { page } = await openPage(phone, url(branchedSession()));
+      const links = await page.locator('svg.tree a').count();
+      expect(links).toBeGreaterThan(3);
+      await page.locator('svg.tree a').first().focus();
+      const cut: string[] = [];
+      for (let n = 0; n < links; n++) {
+        const seen = await page.evaluate(() => {
+          const link = document.activeElement as Element;
+          const box = link.closest('.tree-scroll') as HTMLElement;
+          const at = link.getBoundingClientRect();
+          const frame = box.getBoundingClientRect();
+          const inside = at.left >= frame.left + box.clientLeft - 0.5 && at.right <= frame.left + box.clientLeft + box.clientWidth + 0.5 && at.top >= frame.top - 0.5 && at.bottom <= frame.top + box.clientTop + box.clientHeight + 0.5;
+          return { href: link.getAttribute('href') ?? '', inside, scrolled: box.scrollLeft };
+        });
+        if (!seen.inside) cut.push(seen.href);
+        await page.keyboard.press('Tab');
+        if (!(await page.evaluate(() => document.activeElement?.closest('svg.tree') !== null))) break;
+      }
+      expect(cut).toEqual([]);
+    } finally {
+      await phone.close();
+    }
+  });
+});
+
 // Regression (a browser review): at a tablet's width a model's name had 55 px (nine lines of five
 // letters), at a phone's a session's title one word a line (the room kept went to the day it
 // started) and a touched file's path four letters a line.
