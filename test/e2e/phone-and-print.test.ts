@@ -408,6 +408,39 @@ describe('a reply holding a wide Markdown table printed', () => {
       await paper.close();
     }
   });
+
+  // Regression (a browser review): a table of 30 columns or more printed its last ones cut off,
+  // each column as wide as its padding and a letter; up to about a hundred now fit.
+  it.for([40, 90])('prints every column of a table of %i columns within the paper', async (columns, context) => {
+    requireBrowser(context);
+    const at = '2026-10-05T10:00:00.000Z';
+    const row = (cell: (n: number) => string) => `| ${Array.from({ length: columns }, (_, n) => cell(n)).join(' | ')} |`;
+    const table = [row((n) => `Column${n}`), row(() => '---'), row((n) => (n * 1234.5).toFixed(2)), row((n) => `last${n}`)].join('\n');
+    const records = [
+      { type: 'session', version: 3, id: `columns-${columns}`, timestamp: at, cwd: '/home/ana/shop' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'the grid' } },
+      { type: 'message', id: 'a1', parentId: 'u1', timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: table }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 }, stopReason: 'stop' } },
+    ];
+    const input = join(work, `columns-${columns}`);
+    await mkdir(input, { recursive: true });
+    await writeFile(join(input, 'grid.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
+    const report = join(work, `columns-${columns}-report`);
+    const built = await build({ inputs: [input], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const paper = await (await browser.context()).browser()!.newContext({ viewport: { width: 718, height: 1000 } });
+    try {
+      const visit = await openPage(paper, pathToFileURL(join(report, built.summary.sessions[0]!.page)).href);
+      await visit.page.emulateMedia({ media: 'print' });
+      await visit.page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+      const pastTheEdge = await visit.page.evaluate(() =>
+        Array.from(document.querySelectorAll('.markdown table th')).filter((th) => th.getBoundingClientRect().right > document.documentElement.clientWidth).map((th) => th.textContent),
+      );
+      expect(pastTheEdge).toEqual([]);
+      expect(await visit.page.locator('.markdown table th').count()).toBe(columns);
+      await visit.page.close();
+    } finally {
+      await paper.close();
+    }
+  });
 });
 
 describe('the tree and the header', () => {
