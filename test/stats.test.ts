@@ -497,9 +497,9 @@ describe('the stats table', () => {
   // Regression (a money review): three rows of $1.00 over a total of $3.01, said without a word.
   it('says so where the costs as shown do not add up to the total shown', () => {
     const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
-    const table = (costs: number[]) => {
-      const total = costs.reduce((a, b) => a + b, 0);
-      const row = (cost: number, n: number) => ({ key: `p${n}`, label: `project ${n}`, sessions: 1, prompts: 1, replies: 1, errorReplies: 0, tokens: { ...zero, output: 1000 }, cost: { bough: cost, recorded: null }, usageRecords: 1, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0 });
+    const table = (costs: (number | null)[]) => {
+      const total = costs.reduce<number>((a, b) => a + (b ?? 0), 0);
+      const row = (cost: number | null, n: number) => ({ key: `p${n}`, label: `project ${n}`, sessions: 1, prompts: 1, replies: 1, errorReplies: 0, tokens: { ...zero, output: 1000 }, cost: { bough: cost, recorded: null }, usageRecords: 1, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0 });
       return statsTable(
         {
           period: { since: null, until: null, tz: 'UTC', label: 'all time', start: null, end: null },
@@ -517,6 +517,9 @@ describe('the stats table', () => {
     // Figures under a dollar show four places: $0.0130 and $1.65 add up to $1.663, shown $1.66.
     expect(table([1.65, 0.013])).not.toContain('rounded one by one');
     expect(table([1.654, 0.013])).toContain('add up to $1.66; the exact sum is $1.67.');
+    // Regression (an outputs review): a month with no usage, shown "—", dropped the note.
+    expect(table([1.00401, null, 1.00401, 1.00401])).toContain('the rows as shown add up to $3.00; the exact sum is $3.01.');
+    expect(table([1.00401, null])).not.toContain('rounded one by one');
   });
 
   // Regression (an outputs review): a model's fast-mode row was cut before "(fast mode)" and read

@@ -203,17 +203,22 @@ export function emptyScopeSentence(data: ReportData, label: string): string {
 
 /**
  * A user adds a table's rows up: where the costs, rounded each on its own, miss their sum, a
- * sentence saying so; null where they do not, or where a row shows none to add up.
+ * sentence saying so; null where they do not. A row showing no cost ("—": no usage, or none
+ * priced) adds nothing to either sum (regression: one such row dropped the note of the rest).
  */
 export function roundingNote(amounts: readonly (number | null)[]): string | null {
   let shown = 0;
   let exact = 0;
+  let added = 0;
   for (const amount of amounts) {
+    if (amount === null) continue;
+    // "<$0.0001" cannot be added up.
     const rounded = shownUsd(amount);
-    if (amount === null || rounded === null) return null;
+    if (rounded === null) return null;
     shown += rounded;
     exact += amount;
+    added++;
   }
-  if (amounts.length < 2 || formatUsd(shown) === formatUsd(exact)) return null;
+  if (added < 2 || formatUsd(shown) === formatUsd(exact)) return null;
   return `Costs rounded one by one: the rows as shown add up to ${formatUsd(shown)}; the exact sum is ${formatUsd(exact)}.`;
 }
