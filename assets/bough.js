@@ -247,7 +247,9 @@
     var EMPHASIS = /[*_~`]/g;
     function fold(text) {
       var lower = text.toLowerCase().replace(EMPHASIS, '');
-      return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(MARKS, '').replace(/\u00df/g, 'ss').replace(/\u03c2/g, '\u03c3').replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d\u201e\u00ab\u00bb]/g, '"') : lower;
+      // Composed again once the marks are gone: a Korean syllable or a voiced kana stays one
+      // letter, not the parts NFD splits it into (regression: "무" found "문", its first parts).
+      return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(MARKS, '').normalize('NFC').replace(/\u00df/g, 'ss').replace(/\u03c2/g, '\u03c3').replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d\u201e\u00ab\u00bb]/g, '"') : lower;
     }
     // The same, with where each folded character came from in the text: to mark what matched.
     function foldWithPlaces(text) {
@@ -289,13 +291,21 @@
       for (var i = 0; i < words.length; i++) if (folded.indexOf(words[i]) === -1) return false;
       return true;
     }
+    function isLowHalf(text, at) {
+      var code = text.charCodeAt(at);
+      return code >= 0xdc00 && code <= 0xdfff;
+    }
     // The matching line, cut around the first match, with every word marked.
     function line(text, words) {
       var whole = foldWithPlaces(text);
       var first = whole.text.indexOf(words[0]);
       var at = first === -1 ? 0 : whole.places[first];
       var start = Math.max(0, at - 60);
-      var shown = (start > 0 ? '…' : '') + text.slice(start, start + 220) + (text.length > start + 220 ? '…' : '');
+      var end = Math.min(text.length, start + 220);
+      // Cut between characters, not inside an emoji's pair of halves.
+      if (start > 0 && isLowHalf(text, start)) start--;
+      if (end < text.length && isLowHalf(text, end)) end++;
+      var shown = (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
       var p = document.createElement('p');
       p.className = 'search-line';
       var folded = foldWithPlaces(shown);

@@ -197,6 +197,36 @@ describe('the archive in a browser', () => {
     }
   });
 
+  // Regression (a search review): text was folded to NFD and left so, a Korean syllable three
+  // letters and a voiced kana two: "무" found "문서" (an empty mark), "らか" found "ひらがな"; and
+  // a result's line was cut inside an emoji, showing half of it.
+  it('matches whole Korean syllables and kana, and cuts a result between characters', async (context) => {
+    requireBrowser(context);
+    const at = '2026-10-05T10:00:00.000Z';
+    const report = await reportOfRecords('syllables', [
+      { type: 'session', version: 3, id: 'syllables', timestamp: at, cwd: '/work/syllables' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: '문서를 업데이트해 주세요' } },
+      { type: 'message', id: 'u2', parentId: 'u1', timestamp: at, message: { role: 'user', content: 'ひらがなでがっこう' } },
+      { type: 'message', id: 'u3', parentId: 'u2', timestamp: at, message: { role: 'user', content: `x${'😀'.repeat(40)} findme ${'🎉'.repeat(200)}` } },
+    ]);
+    const visit = await openPage(await browser.context(), pathToFileURL(join(report, 'index.html')).href);
+    try {
+      const { page } = visit;
+      const search = searchBox(page);
+      for (const query of ['무', '가바', 'らか', 'でか']) expect({ query, said: await search(query) }).toEqual({ query, said: 'No matches.' });
+      expect(await search('문서')).toBe('2 matches.');
+      expect(await search('がっこう')).toBe('1 match.');
+      expect(await page.locator('[data-search-results] mark').allTextContents()).toEqual(['がっこう']);
+      expect(await search('findme')).toBe('1 match.');
+      const lines = await page.locator('[data-search-results] p.search-line').allTextContents();
+      expect(lines.length).toBe(1);
+      expect(lines.filter((line) => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(line))).toEqual([]);
+      expect(pageProblems(visit, 'index.html')).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
   // Regression (an outside review in a browser): key o, "tool output", opened a call's arguments
   // and a long output's rest, but not a file a long read showed, folded as it is.
   it('opens and folds every tool output with key o, files read among them', async (context) => {
