@@ -1,8 +1,11 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitBranches } from '../src/model/branches.js';
 import { buildTree } from '../src/model/tree.js';
 import type { SessionData } from '../src/report/data.js';
-import { piFixture, readPiFixture, reportOf, sessionAt } from './support/fixtures.js';
+import { readSessionFile } from '../src/sources/read.js';
+import { piFixture, readPiFixture, reportOf, sessionAt, tempDir } from './support/fixtures.js';
 
 const LINEAGE = 'lineage/--home-ana-projects-shop--';
 const ORIGIN = `${LINEAGE}/2026-10-10T09-00-00-000Z_0196a000-0000-7000-8000-000000000020.jsonl`;
@@ -48,6 +51,43 @@ describe('session model', () => {
       [1, null, ['b0000001', 'b0000002', 'b0000006', 'b0000007', 'b0000008', 'b0000009', 'b0000012', 'b0000013']],
       [2, 'b0000002', ['b0000003', 'b0000004', 'b0000005']],
       [3, 'b0000002', ['b0000010', 'b0000011']],
+    ]);
+  });
+
+  // Regression (a trees review): a label set while /tree had moved Pi's leaf back to an earlier
+  // reply, the conversation then gone on from the latest one, was a leaf of its own: counted as a
+  // second branch, holding nothing but the label, and drawn as none.
+  it('takes a label set off the conversation for a bookmark on the way, not a branch', async () => {
+    const at = (s: number) => `2026-11-27T10:00:${String(s).padStart(2, '0')}.000Z`;
+    const message = (id: string, parentId: string | null, s: number, role: 'user' | 'assistant', text: string) => ({
+      type: 'message', id, parentId, timestamp: at(s),
+      message: role === 'user' ? { role, content: text } : { role, content: [{ type: 'text', text }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 100, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 150 }, stopReason: 'stop' },
+    });
+    const records = [
+      { type: 'session', version: 3, id: 'label-off', timestamp: at(0), cwd: '/work/labels' },
+      message('u1', null, 1, 'user', 'turn 1'), message('a1', 'u1', 2, 'assistant', 'reply 1'),
+      message('u2', 'a1', 3, 'user', 'turn 2'), message('a2', 'u2', 4, 'assistant', 'reply 2'),
+      { type: 'label', id: 'l1', parentId: 'a1', timestamp: at(5), targetId: 'a1', label: 'checkpoint' },
+      { type: 'label', id: 'l2', parentId: 'l1', timestamp: at(6), targetId: 'u1', label: 'start' },
+      message('u3', 'a2', 7, 'user', 'turn 3'), message('a3', 'u3', 8, 'assistant', 'reply 3'),
+    ];
+    const path = join(await tempDir(), 'label-off.jsonl');
+    await writeFile(path, records.map((r) => JSON.stringify(r)).join('\n'));
+    const outcome = await readSessionFile(path);
+    if (outcome.kind !== 'session') throw new Error('not read as a session');
+    const tree = buildTree(outcome.file.entries);
+    expect(tree.leaves.map((e) => e.id)).toEqual(['a3']);
+    expect(tree.branchPoints).toEqual([]);
+    expect(splitBranches(tree).map((b) => [b.number, b.entries.map((e) => e.id)])).toEqual([[1, ['u1', 'a1', 'l1', 'l2', 'u2', 'a2', 'u3', 'a3']]]);
+    expect((await reportOf([path])).sessions[0]?.ledger.branches).toBe(1);
+    // Set as the file's last line, the leaf stays there: what came after the reply it hangs from
+    // is a branch left, as Pi would go on from the label.
+    await writeFile(path, [...records.slice(0, 5), records[7], records[8], records[5], records[6]].map((r) => JSON.stringify(r)).join('\n'));
+    const left = await readSessionFile(path);
+    if (left.kind !== 'session') throw new Error('not read as a session');
+    expect(splitBranches(buildTree(left.file.entries)).map((b) => [b.number, b.entries.map((e) => e.id)])).toEqual([
+      [1, ['u1', 'a1', 'l1', 'l2']],
+      [2, ['u2', 'a2', 'u3', 'a3']],
     ]);
   });
 

@@ -8,12 +8,19 @@ export interface EntryTree {
   byId: ReadonlyMap<string, Entry>;
   /** The parent actually used (null for roots, including orphans and broken cycles). */
   parentOf: ReadonlyMap<Entry, Entry | null>;
-  /** Children oldest first (by time, then file order). */
+  /** Children oldest first (by time, then file order); loose labels are no one's. */
   childrenOf: ReadonlyMap<Entry, readonly Entry[]>;
   roots: readonly Entry[];
   /** Roots whose recorded parent is not in the file. */
   orphans: readonly Entry[];
+  /** Entries with no children but loose labels, but for loose labels themselves. */
   leaves: readonly Entry[];
+  /**
+   * Labels (Pi's bookmarks) off the active path with nothing but labels below them: set while
+   * the leaf was moved back (`/tree`), which Pi writes as a child of where it was, and left at
+   * once. They are no branch of the conversation: `childrenOf` leaves them out.
+   */
+  looseLabels: ReadonlySet<Entry>;
   /** Root → the last entry in file order: the conversation as the agent last left it. */
   activePath: readonly Entry[];
   /** Entries with two or more children. */
@@ -51,14 +58,34 @@ export function buildTree(entries: readonly Entry[]): EntryTree {
     (a.timestamp ?? Infinity) - (b.timestamp ?? Infinity) || (order.get(a) ?? 0) - (order.get(b) ?? 0);
   for (const children of childrenOf.values()) if (children.length > 1) children.sort(byTime);
 
-  const leaves = entries.filter((entry) => !childrenOf.has(entry));
-  const branchPoints = entries.filter((entry) => (childrenOf.get(entry)?.length ?? 0) > 1);
   // The last entry written, and on to a leaf: an entry written earlier may hang below it (Claude
   // Code's titles carry no place of their own and hang from the file's last entry).
   let last = entries.at(-1);
   for (let below = last && childrenOf.get(last); below !== undefined; below = childrenOf.get(last)) last = below.at(-1) as Entry;
   const activePath = last ? pathTo(last, parentOf) : [];
-  return { entries, byId, parentOf, childrenOf, roots, orphans, leaves, activePath, branchPoints };
+  const looseLabels = labelsOffTheConversation(entries, parentOf, last);
+  if (looseLabels.size > 0) {
+    for (const [parent, children] of childrenOf) {
+      const kept = children.filter((child) => !looseLabels.has(child));
+      if (kept.length === 0) childrenOf.delete(parent);
+      else if (kept.length < children.length) childrenOf.set(parent, kept);
+    }
+  }
+  const leaves = entries.filter((entry) => !childrenOf.has(entry) && !looseLabels.has(entry));
+  const branchPoints = entries.filter((entry) => (childrenOf.get(entry)?.length ?? 0) > 1);
+  return { entries, byId, parentOf, childrenOf, roots, orphans, leaves, looseLabels, activePath, branchPoints };
+}
+
+/** See EntryTree.looseLabels: each entry is marked once, walking up from each entry not a label. */
+function labelsOffTheConversation(entries: readonly Entry[], parentOf: ReadonlyMap<Entry, Entry | null>, last: Entry | undefined): Set<Entry> {
+  if (!entries.some((entry) => entry.kind === 'label')) return new Set();
+  const holdsMore = new Set<Entry>();
+  const markUp = (from: Entry) => {
+    for (let at: Entry | null = from; at !== null && !holdsMore.has(at); at = parentOf.get(at) ?? null) holdsMore.add(at);
+  };
+  for (const entry of entries) if (entry.kind !== 'label') markUp(entry);
+  if (last) markUp(last);
+  return new Set(entries.filter((entry) => !holdsMore.has(entry)));
 }
 
 /** Root → entry. */
