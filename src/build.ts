@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
 import { buildRecordFile, inputsPrint, isKeptAsIs, keepUnchangedReport, filesAndBytes, recordsAsLastBuilt, trustedHashes, type StandingCounts } from './unchanged-report.js';
-import { pagesJob, removeStagedSession, type KeptTranscript, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
+import { FILE_CHANGED, pagesJob, removeStagedSession, type KeptTranscript, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, DIAGNOSTIC_REASONS, summariseDiagnostics, type Diagnostic, type DiagnosticReason, type DiagnosticsSummary } from './diagnostics.js';
@@ -710,7 +710,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // Its search items only while the archive still needs them: when a thread did not archive it.
     | { kind: 'written'; pages: string[]; search: readonly SessionSearchItem[]; fingerprint: string | null; archived: readonly SessionKey[] | null; bytes: number }
     // `pages`: the stub saying so, or the pages an earlier build wrote for it, kept.
-    | { kind: 'failed'; pages: string[]; search: readonly SessionSearchItem[]; reason: string };
+    | { kind: 'failed'; pages: string[]; search: readonly SessionSearchItem[]; reason: string; fileChanged: boolean };
   const done: Done[] = new Array(data.sessions.length);
   const toWrite: { rank: number; fingerprint: string | null }[] = [];
   // Decided side by side: keeping a page is a few calls to the file system, each waited on.
@@ -741,6 +741,9 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       // is no longer there cannot be written again: a page in its place says so, so that no link
       // of the report leads nowhere.
       const lastSeen = formatDateTime(kept.lastSeen, time);
+      // Kept also while its file is there but holds less than the archive, or no longer reads as
+      // it (regression: such a page, lost, was said to be of a file gone).
+      const fileSaid = session.ledger.fileHoldsLess === true ? 'its file holds less than the archive keeps of it' : session.ledger.fileThere === true ? 'its file no longer reads as this session' : 'its file is gone';
       const keptPages = kept.pages.length > 0 ? kept.pages : [page];
       // Pages of another size than the last build wrote were edited or cut short since: said
       // once, as they cannot be written again; one cut short (its end gone) on every build.
@@ -761,20 +764,20 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
           continue;
         }
         lost++;
-        const view = failedPageView(session, `the page an earlier build wrote for it is missing from the report folder, and its file is gone (last seen ${lastSeen}), so it cannot be written again`, hrefFrom(keptPage, INDEX_PAGE));
+        const view = failedPageView(session, `the page an earlier build wrote for it is missing from the report folder, and ${fileSaid}${fileSaid.endsWith('gone') ? ` (last seen ${lastSeen})` : ''}, so it cannot be written again`, hrefFrom(keptPage, INDEX_PAGE));
         const failed = renderer.render('failed-session', layout(view.title, keptPage), view);
         bytes += Buffer.byteLength(failed);
         await folder.write(keptPage, failed);
       }
       pageBytes += bytes;
       const which = lost < keptPages.length ? `${lost} of its ${keptPages.length} pages` : keptPages.length === 1 ? 'its page' : `its ${keptPages.length} pages`;
-      const missing = lost === 0 ? null : `${which}, written by an earlier build, ${lost === 1 ? 'is' : 'are'} missing from the report folder, and its file is gone, so ${lost === 1 ? 'it' : 'they'} cannot be written again`;
+      const missing = lost === 0 ? null : `${which}, written by an earlier build, ${lost === 1 ? 'is' : 'are'} missing from the report folder, and ${fileSaid}, so ${lost === 1 ? 'it' : 'they'} cannot be written again`;
       const pagesSaid = keptPages.length === 1 ? 'its page' : `its ${keptPages.length} pages`;
       // The pages' sizes are known only together: an edit is said of the session's pages, not of one.
       const edited = keptPages.length === 1 ? 'its page was edited since an earlier build wrote it' : `one or more of its ${keptPages.length} pages were edited since an earlier build wrote them`;
       const changed =
-        cutShort > 0 ? `${cutShort < keptPages.length ? `${cutShort} of its ${keptPages.length} pages` : pagesSaid}, written by an earlier build, ${cutShort === 1 ? 'is' : 'are'} cut short in the report folder, and its file is gone, so ${cutShort === 1 ? 'it' : 'they'} cannot be written again: kept as ${cutShort === 1 ? 'it is' : 'they are'}`
-        : lost === 0 && sizeNow !== null && sizeNow !== kept.pageBytes ? `${edited} (${sizeNow.toLocaleString('en-US')} bytes, written as ${(kept.pageBytes as number).toLocaleString('en-US')}), and its file is gone, so ${keptPages.length === 1 ? 'it' : 'they'} cannot be written again: kept as ${keptPages.length === 1 ? 'it is' : 'they are'}`
+        cutShort > 0 ? `${cutShort < keptPages.length ? `${cutShort} of its ${keptPages.length} pages` : pagesSaid}, written by an earlier build, ${cutShort === 1 ? 'is' : 'are'} cut short in the report folder, and ${fileSaid}, so ${cutShort === 1 ? 'it' : 'they'} cannot be written again: kept as ${cutShort === 1 ? 'it is' : 'they are'}`
+        : lost === 0 && sizeNow !== null && sizeNow !== kept.pageBytes ? `${edited} (${sizeNow.toLocaleString('en-US')} bytes, written as ${(kept.pageBytes as number).toLocaleString('en-US')}), and ${fileSaid}, so ${keptPages.length === 1 ? 'it' : 'they'} cannot be written again: kept as ${keptPages.length === 1 ? 'it is' : 'they are'}`
         : null;
       done[rank] = { kind: 'gone', pages: keptPages, search: kept.search, missing, changed, bytes };
       await spool.add(rank, sessionRows(rank, kept.search));
@@ -843,6 +846,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         // A thread that died part-way (out of memory) could not take back what it wrote.
         removeStagedSession(folder.staging, page, parts.map((part) => part.key));
         const reason = sharer.text(messageOf(error));
+        const fileChanged = messageOf(error) === FILE_CHANGED;
         // The pages an earlier build wrote for it say more than a page saying it failed (its file
         // vanished while read, as Claude Code's clean-up does): kept, with a note, where all are there.
         const before = writtenByName.get(pathHash(session.key));
@@ -850,11 +854,11 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         if (before && earlier.length > 0 && earlier.every(([, html]) => html !== null)) {
           for (const [p, html] of earlier) await folder.write(p, withUnwrittenNote((html as Buffer).toString('utf8'), reason));
           searchRows = sessionRows(rank, before.search);
-          done[rank] = { kind: 'failed', pages: before.pages, search: before.search, reason };
+          done[rank] = { kind: 'failed', pages: before.pages, search: before.search, reason, fileChanged };
         } else {
           const view = failedPageView(session, reason, hrefFrom(page, INDEX_PAGE));
           await folder.write(page, renderer.render('failed-session', layout(view.title, page), view));
-          done[rank] = { kind: 'failed', pages: [page], search: [], reason };
+          done[rank] = { kind: 'failed', pages: [page], search: [], reason, fileChanged };
         }
       }
       // Outside the page's own failure: a spool that cannot be written is the build's (a full disk), not this page's.
@@ -884,6 +888,16 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
         // Archived beside its pages.
         for (const line of recordSpool?.take(rank) ?? []) records.add(line);
         for (const key of outcome.archived) seen.push({ name: pathHash(key), lastSeen: options.now.getTime() });
+        continue;
+      }
+      // A file rewritten while its page was made: what this build read of it is archived with no
+      // page to show it, and a next build finding the file holding less would keep it so for good
+      // (regression: "its file is gone, so it cannot be written again", the file there). The
+      // archive keeps what an earlier build had of it, if any; a next build reads the file anew.
+      if (outcome.kind === 'failed' && outcome.fileChanged) {
+        if (!previousByName.has(pathHash(session.key))) continue;
+        for (const sub of session.subagents) await archiveEntry(records, sub.ledger, [], [], null, true);
+        await archiveEntry(records, session.ledger, outcome.pages, outcome.search, null, true);
         continue;
       }
       const unchanged = outcome.kind === 'kept' && outcome.samePlace;

@@ -437,6 +437,15 @@ describe('the archive', () => {
     const index = await readFile(join(out, 'index.html'), 'utf8');
     expect(index).toContain('>file holds less<');
     expect(index).not.toContain('>file gone<');
+    // Its page lost from the folder (regression, a review of builds under stress: said to be of a
+    // file gone, the file there).
+    await rm(join(out, kept?.page as string));
+    const lost = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5, 12)) });
+    expect(lost.summary.diagnostics.byReason['page-failed']).toBe(1);
+    const quality = await readFile(join(out, 'data-quality.html'), 'utf8');
+    expect(quality).toContain('its page, written by an earlier build, is missing from the report folder, and its file holds less than the archive keeps of it, so it cannot be written again');
+    expect(quality).not.toContain('its file is gone');
+    expect(await readFile(join(out, kept?.page as string), 'utf8')).toContain('is missing from the report folder, and its file holds less than the archive keeps of it, so it cannot be written again');
     // Asked to, the file is shown as it is now.
     const forgot = await run({ day: 6, forgetMissing: true });
     expect(forgot.totals.tokens.output).toBeLessThan(first.totals.tokens.output);

@@ -2,15 +2,15 @@
 // writes that session's pages. A file the agent is still writing (the session bough runs in)
 // shows what was counted; a file rewritten in between costs its own page only.
 
-import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../src/build.js';
+import { build, type BuildOptions } from '../src/build.js';
 import type { Summary } from '../src/report/schema.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 
-async function buildChanging(change: (path: string) => void, { builtBefore = false } = {}): Promise<{ summary: Summary; pages: Map<string, string> }> {
+async function buildChanging(change: (path: string) => void, { builtBefore = false } = {}): Promise<{ summary: Summary; pages: Map<string, string>; out: string; options: BuildOptions }> {
   const input = join(await tempDir(), 'in');
   await cp(join(FIXTURES, 'pi'), input, { recursive: true });
   const path = join(input, 'minimal-v3.jsonl');
@@ -33,7 +33,7 @@ async function buildChanging(change: (path: string) => void, { builtBefore = fal
   const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
   const pages = new Map<string, string>();
   for (const name of await readdir(join(out, 'sessions'))) pages.set(`sessions/${name}`, await readFile(join(out, 'sessions', name), 'utf8'));
-  return { summary, pages };
+  return { summary, pages, out, options };
 }
 
 describe('content read again for pages', () => {
@@ -56,6 +56,26 @@ describe('content read again for pages', () => {
     const session = summary.sessions.find((s) => s.file.endsWith('minimal-v3.jsonl'));
     expect(pages.get(session?.page as string)).toContain('the file changed while the report was being written');
     expect(summary.sessions.length).toBeGreaterThan(5);
+  });
+
+  // Regression (a review of builds under stress): the ledger read before the cut was archived with
+  // no page to show it, and every later build kept it so, saying its file was gone, the file there.
+  it('writes the page of a file cut short meanwhile on the next build, as the file is then', async () => {
+    const cut = (path: string) => {
+      const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+      writeFileSync(path, `${lines.slice(0, 5).join('\n')}\n`);
+    };
+    const { summary, out, options } = await buildChanging(cut);
+    expect(summary.diagnostics.byReason['page-failed']).toBe(1);
+    const again = await build({ ...options, cache: true });
+    const session = again.summary.sessions.find((s) => s.file.endsWith('minimal-v3.jsonl'));
+    expect(again.summary.diagnostics.byReason['page-failed']).toBeUndefined();
+    expect(session?.sourceLastSeen).toBeNull();
+    expect(session?.prompts).toBe(1);
+    const page = await readFile(join(out, session?.page as string), 'utf8');
+    expect(page).not.toContain('could not be written');
+    expect(page).not.toContain('gone');
+    expect(page).toContain('kind-prompt');
   });
 
   it('fails only the page of a file deleted meanwhile, its numbers counted, and says why', async () => {

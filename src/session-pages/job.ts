@@ -222,6 +222,9 @@ function spoolOf(page: string): string {
   return `${page}.entries`;
 }
 
+/** Why a page fails when its file was rewritten while the build ran: build.ts tells it by this. */
+export const FILE_CHANGED = 'the file changed while the report was being written; build again';
+
 /**
  * The content read again is the content that was counted: an agent still writing the file (the
  * session bough runs in) has only appended to it, and the page shows what was counted. A file
@@ -232,7 +235,7 @@ function sameAsCounted(file: SessionFile, ledger: SessionLedger): SessionFile {
   const counted = entries.length;
   const same = (i: number) => file.entries[i]?.key === entries[i]?.key;
   if (file.entries.length < counted || (counted > 0 && (!same(0) || !same(counted - 1)))) {
-    throw new Error('the file changed while the report was being written; build again');
+    throw new Error(FILE_CHANGED);
   }
   return file.entries.length === counted ? file : { ...file, entries: file.entries.slice(0, counted) };
 }
