@@ -132,7 +132,7 @@ export async function openReportFolder(outDir: string, generator: string, option
     lock.release();
     throw error instanceof BoughError
       ? error
-      : new BoughError(`Cannot prepare the report folder ${out}: ${troubleWords(error) ?? (error as Error).message}. Choose another --out.`, { cause: error });
+      : new BoughError(`Cannot prepare the report folder ${out}: ${troubleWords(error) ?? (error as Error).message}. ${troubleWords(error) === null ? 'Choose another --out.' : 'Make room or fix that, or choose another --out.'}`, { cause: error });
   }
   unfinished.set(staging, { lock, earlier: previous !== null });
   /** Files written into the staging folder, from the report root. */
@@ -690,8 +690,17 @@ function leftovers(parent: string, base: string, infix: string, kind: MarkerKind
 type MarkerKind = 'staging' | 'retired';
 
 function makeBoughFolder(folder: string, kind: MarkerKind): void {
+  const made = !exists(folder);
   makeFolderSync(folder);
-  if (!exists(join(folder, MARKER))) writeFileSync(join(folder, MARKER), `${JSON.stringify({ bough: kind })}\n`);
+  if (exists(join(folder, MARKER))) return;
+  try {
+    writeFileSync(join(folder, MARKER), `${JSON.stringify({ bough: kind })}\n`);
+  } catch (error) {
+    // A full disk: the folder goes too, as no later build would know it for its own without its
+    // marker (regression: an empty marker and its folder left for good, in --out when a mount).
+    if (made) rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 function isMarker(path: string, kind: MarkerKind): boolean {
