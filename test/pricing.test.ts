@@ -396,6 +396,19 @@ describe('lookup in the bundled LiteLLM table (pricing.md §7 traps)', () => {
     );
   });
 
+  // Regression (a review of price tables): a blank price string was read as $0 and "0x10" as $16
+  // a token, priced without a word; a price string is read as a decimal, as LiteLLM reads it.
+  it('reads a price string as a decimal number, and a blank or hexadecimal one as unreadable', () => {
+    const model = (input: unknown) => ({ litellm_provider: 'anthropic', mode: 'chat', input_cost_per_token: input, output_cost_per_token: 1.5e-5 });
+    const table = parsePriceTable(
+      { 'm-blank': model(''), 'm-space': model(' '), 'm-hex': model('0x10'), 'm-padded': model(' 3e-6 '), 'm-point': model('.000003'), 'm-plus': model('+3E-6') },
+      { origin: 'file', label: 'mine.json', date: null },
+    );
+    const priced = [...table.entries].filter(([, entry]) => entry.base !== null).map(([key, entry]) => [key, entry.base?.input]);
+    expect(priced).toEqual([['m-padded', 3e-6], ['m-point', 3e-6], ['m-plus', 3e-6]]);
+    expect(table.snapshot.problem).toBe('prices in mine.json could not be read (m-blank: input_cost_per_token ""; m-space: input_cost_per_token " "; m-hex: input_cost_per_token "0x10"), so these 3 models are left unpriced: fix the table.');
+  });
+
   // Regression: the entry was dropped, and the model priced by its dated entry's list price
   // while the warning said it was left unpriced.
   it('leaves a model whose entry it cannot read unpriced, not priced by another spelling’s entry', () => {

@@ -83,9 +83,15 @@ const DATE_SUFFIX = /^(.*)[-@](\d{8})$/;
  */
 const MAX_PRICE = 1000;
 
+/**
+ * A decimal number as a string, as Python's float() reads one: not JavaScript's Number(), which
+ * reads "" and " " as 0 and "0x10" as 16 (regression: a blank price was a free one).
+ */
+const DECIMAL = /^\s*\+?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
 /** A number, or a numeric string (LiteLLM's own code tolerates those); none beyond MAX_PRICE. */
 function rate(value: unknown): number | null {
-  const n = typeof value === 'string' ? Number(value) : value;
+  const n = typeof value === 'string' ? (DECIMAL.test(value) ? Number(value) : null) : value;
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_PRICE ? n : null;
 }
 
