@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
 import { main, type CliIo } from '../src/cli.js';
 import type { Summary } from '../src/report/schema.js';
+import { localProvidersIn } from '../src/sources/codex/config.js';
 import { ALL_UTC, FIXTURES, piFixture, tempDir } from './support/fixtures.js';
 
 async function buildOf(inputs: string[], env: Record<string, string> = {}, pricesFile: string | null = null) {
@@ -376,6 +377,32 @@ describe('prices in the report', () => {
     expect(other.prices.origin).toBe('file');
     expect(other.totals.unpricedModels).toEqual(['anthropic/claude-sonnet-4-5', 'anthropic/claude-opus-5'].sort());
     expect(other.totals.cost.bough).toBeCloseTo(0.02, 10);
+  });
+});
+
+// Regression (a review of price tables): only `[model_providers.id]` on a line of its own, then a
+// `base_url` line, was read: the same provider written as TOML also allows (a comment after the
+// header, an inline table, dotted keys, spaces in the brackets, a literal-quoted key) priced a
+// local server at OpenAI's rates.
+describe("Codex's config.toml", () => {
+  it('finds a provider on this machine however TOML writes it', () => {
+    const url = 'http://localhost:8080/v1';
+    for (const config of [
+      `[model_providers.localai]\nbase_url = "${url}"\n`,
+      `[model_providers.localai]  # my server\nbase_url = "${url}"  # here\n`,
+      `[model_providers]\nlocalai = { name = "LocalAI", base_url = "${url}" }\n`,
+      `model_providers.localai = { base_url = "${url}" }\n`,
+      `[ model_providers.localai ]\nbase_url = '${url}'\n`,
+      `[model_providers.'localai']\nbase_url = """${url}"""\n`,
+      `[model_providers."localai"]\nname = "x"\n[model_providers."localai".http_headers]\nX = "y"\n[model_providers.localai2]\nbase_url = "https://api.example.com"\n`.replace('name = "x"', `base_url = "${url}"`),
+    ]) {
+      expect(localProvidersIn(config), config).toEqual(['localai']);
+    }
+    for (const host of ['127.0.0.1:11434', '[::1]:8080', '0.0.0.0', 'ollama.localhost:11434']) expect(localProvidersIn(`[model_providers.x]\nbase_url = "http://${host}/v1"\n`)).toEqual(['x']);
+    for (const host of ['localhost.example.com', 'example.com/localhost', '128.0.0.1']) expect(localProvidersIn(`[model_providers.x]\nbase_url = "http://${host}/v1"\n`)).toEqual([]);
+    // Not TOML (Codex would not start on it): its plain tables are read still.
+    expect(localProvidersIn(`[model_providers.localai]\nbase_url = "${url}"\n[broken\n`)).toEqual(['localai']);
+    expect(localProvidersIn('model_providers = "none"\n')).toEqual([]);
   });
 });
 

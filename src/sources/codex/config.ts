@@ -1,8 +1,9 @@
 // Which model providers `$CODEX_HOME/config.toml` points at this machine (a base_url on localhost):
-// their usage is $0. Read with a few lines of pattern matching, not a TOML parser: only
-// `[model_providers.<id>]` tables and their `base_url` matter here.
+// their usage is $0. Read as TOML (smol-toml): a provider may be written as a table, an inline
+// table or dotted keys, quoted or not, and a pattern for each line missed all but the first.
 
 import { lstat } from 'node:fs/promises';
+import { parse as parseToml } from 'smol-toml';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Environment } from '../../environment.js';
 import { codexHomeOf, codexSessionPlaces } from './paths.js';
@@ -13,8 +14,10 @@ import type { ConfigSearch, LocalProviders } from '../registry.js';
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 // This machine's addresses: localhost (and names under it), 127.0.0.0/8, 0.0.0.0 and ::1.
-const LOCAL_URL = /^\s*base_url\s*=\s*["']https?:\/\/(localhost|[A-Za-z0-9.-]+\.localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\])[:/"']/i;
-const PROVIDER_TABLE = /^\s*\[model_providers\.(?:"([^"]+)"|([A-Za-z0-9_-]+))\]\s*$/;
+const LOCAL_URL = /^https?:\/\/(localhost|[A-Za-z0-9.-]+\.localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\])(?:[:/?#]|$)/i;
+// Of a file that is not TOML (Codex stops on one), its `[model_providers.<id>]` tables' lines.
+const LOCAL_URL_LINE = /^\s*base_url\s*=\s*["']([^"']*)["']/;
+const PROVIDER_TABLE = /^\s*\[\s*model_providers\s*\.\s*(?:"([^"]+)"|'([^']+)'|([A-Za-z0-9_-]+))\s*\](?:\s*#.*)?$/;
 
 /**
  * Each Codex home's local providers, for the rollouts in it (one copied from another machine with
@@ -94,13 +97,29 @@ function homesAbove(input: string): string[] {
 const HOME_DEPTH = 6;
 
 export function localProvidersIn(configToml: string): string[] {
+  let config: unknown;
+  try {
+    config = parseToml(configToml);
+  } catch {
+    return localProvidersByLine(configToml);
+  }
+  const providers = (config as { model_providers?: unknown }).model_providers;
+  if (typeof providers !== 'object' || providers === null || Array.isArray(providers)) return [];
+  return Object.entries(providers).flatMap(([id, provider]) => {
+    const url = typeof provider === 'object' && provider !== null ? (provider as { base_url?: unknown }).base_url : undefined;
+    return typeof url === 'string' && LOCAL_URL.test(url.trim()) ? [id] : [];
+  });
+}
+
+/** A config.toml that does not parse, read a line at a time for what it says plainly. */
+function localProvidersByLine(configToml: string): string[] {
   const found: string[] = [];
   let table: string | null = null;
   for (const line of configToml.split('\n')) {
     if (/^\s*\[/.test(line)) {
       const match = PROVIDER_TABLE.exec(line);
-      table = match ? (match[1] ?? match[2] ?? null) : null;
-    } else if (table !== null && LOCAL_URL.test(line)) {
+      table = match ? (match[1] ?? match[2] ?? match[3] ?? null) : null;
+    } else if (table !== null && LOCAL_URL.test(LOCAL_URL_LINE.exec(line)?.[1]?.trim() ?? '')) {
       found.push(table);
     }
   }
