@@ -284,7 +284,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         const table = await loadPriceTable(flags.prices ?? null, { env: io.env, home: io.home });
         const priced = [...table.entries.values()].filter((e) => e.base !== null).length;
         if (table.snapshot.problem !== undefined) io.stderr(terminalLine(`bough: warning: ${table.snapshot.problem}`));
-        io.stdout(terminalLine(`${table.snapshot.label}: ${priced.toLocaleString('en-US')} priced models`));
+        io.stdout(terminalLine(`${table.snapshot.label}: ${plural(priced, 'priced model')}`));
       });
     });
   prices
@@ -295,7 +295,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .action(async (flags: { url: string }) => {
       exitCode = await guarded(io, async () => {
         const result = await updatePrices(flags.url, { env: io.env, home: io.home }, io.now());
-        io.stdout(terminalLine(`bough: ${result.models.toLocaleString('en-US')} priced models saved to ${result.path}; reports now use this table.`));
+        io.stdout(terminalLine(`bough: ${plural(result.models, 'priced model')} saved to ${result.path}; reports now use this table.`));
       });
     });
 

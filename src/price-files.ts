@@ -54,7 +54,7 @@ export async function loadPriceTable(pricesFile: string | null, environment: Env
     const text = await readRegularFile(join(boughCacheDir(environment), TABLE_FILE), MAX_TABLE_BYTES).catch(() => null);
     // The download is checked against the hash taken when it was made: a price changed on disk
     // is as plausible as the true one. A copy that fails is not used, and that is said.
-    const table = text !== null && sha256Of(text) === cached.sha256 ? downloadedTable(text, cached.date) : null;
+    const table = text !== null && sha256Of(text) === cached.sha256 ? downloadedTable(text, cached) : null;
     if (table !== null) return table;
     unusable = text === null ? 'missing' : 'damaged';
   }
@@ -68,10 +68,15 @@ export async function loadPriceTable(pricesFile: string | null, environment: Env
   return tableFrom(text, 'the bundled price table', snapshot);
 }
 
-/** The downloaded table, or null when it does not read as a price table. */
-function downloadedTable(text: string, date: string): PriceTable | null {
+/**
+ * The downloaded table, or null when it does not read as a price table. One from elsewhere than
+ * LiteLLM's own address is named by it (regression: two tables of other prices, downloaded the
+ * same day, were both "LiteLLM, downloaded" that day).
+ */
+function downloadedTable(text: string, { date, source }: Meta): PriceTable | null {
+  const label = source === '' || source === LITELLM_URL ? `LiteLLM, downloaded ${date} (bough prices update)` : `LiteLLM-format table downloaded ${date} from ${source} (bough prices update --url)`;
   try {
-    return tableFrom(text, 'the downloaded price table', { origin: 'cache', label: `LiteLLM, downloaded ${date} (bough prices update)`, date });
+    return tableFrom(text, 'the downloaded price table', { origin: 'cache', label, date });
   } catch {
     return null;
   }
@@ -114,8 +119,11 @@ export async function updatePrices(url: string, environment: Environment, now: D
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
     if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
-    text = await response.text();
+    const body = await bodyUpTo(response, MAX_TABLE_BYTES);
+    if (body === null) throw new BoughError(`What ${url} sends is larger than a price table may be (${MAX_TABLE_BYTES / 1024 / 1024} MB; LiteLLM's is under 2 MB); nothing was changed.`);
+    text = body.replace(/^\uFEFF/, '');
   } catch (error) {
+    if (error instanceof BoughError) throw error;
     throw new BoughError(`Could not download the price table from ${url}: ${downloadProblem(error)}. Reports keep using the table they used before.`, {
       cause: error,
     });
@@ -148,6 +156,31 @@ export async function updatePrices(url: string, environment: Environment, now: D
     throw new BoughError(`Could not keep the price table in ${dir}: ${whyUnwritable(error)}. Reports keep using the table they used before; set BOUGH_CACHE_DIR to a folder bough may write.`, { cause: error });
   }
   return { path: join(dir, TABLE_FILE), models, sha256, date: meta.date };
+}
+
+/**
+ * A response's body as text, read no further than `limit` bytes: null past it (regression: 85 MB
+ * were taken, and replaced the table in use with one no later run would read).
+ */
+async function bodyUpTo(response: Response, limit: number): Promise<string | null> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await response.body?.cancel();
+    return null;
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Why a download failed, in words: Node's fetch says only "fetch failed", its cause the rest. */

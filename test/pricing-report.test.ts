@@ -416,6 +416,20 @@ describe('bough prices update', () => {
         response.writeHead(404).end('not found');
         return;
       }
+      if (request.url === '/huge') {
+        // 65 MB of spaces before a table, sent in pieces as a server streaming it would.
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const piece = ' '.repeat(1024 * 1024);
+        let sent = 0;
+        const more = () => {
+          while (sent < 65 && response.write(piece)) sent++;
+          if (sent < 65) response.once('drain', () => { sent++; more(); });
+          else response.end(served);
+        };
+        response.on('error', () => {});
+        more();
+        return;
+      }
       const one = JSON.stringify({ 'model-1': { litellm_provider: 'openai', mode: 'chat', input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 } });
       response.writeHead(200, { 'content-type': 'application/json' }).end(request.url === '/garbage' ? '<html>rate limited</html>' : request.url === '/one' ? one : served);
     });
@@ -441,7 +455,8 @@ describe('bough prices update', () => {
     const result = await run(['prices', 'update', '--url', `${base}/prices.json`], env);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(/^bough: 601 priced models saved to .*litellm-model-prices\.json/);
-    expect((await run(['prices'], env)).stdout).toBe('LiteLLM, downloaded 2026-11-30 (bough prices update): 601 priced models\n');
+    // Named by where it came from: not LiteLLM's own address (a review of price tables).
+    expect((await run(['prices'], env)).stdout).toBe(`LiteLLM-format table downloaded 2026-11-30 from ${base}/prices.json (bough prices update --url): 601 priced models\n`);
     const { summary } = await buildOf([piFixture('pricing.jsonl')], env);
     expect(summary.prices).toMatchObject({ origin: 'cache', date: '2026-11-30' });
     expect(summary.totals.cost.bough).toBeCloseTo(0.02, 10);
@@ -484,7 +499,7 @@ describe('bough prices update', () => {
     expect((await run(['prices'], env)).stderr).toContain('is missing');
     expect((await run(['prices', 'update', '--url', `${base}/prices.json`], env)).code).toBe(0);
     const again = await run(['prices'], env);
-    expect(again).toMatchObject({ stderr: '', stdout: 'LiteLLM, downloaded 2026-11-30 (bough prices update): 601 priced models\n' });
+    expect(again).toMatchObject({ stderr: '', stdout: `LiteLLM-format table downloaded 2026-11-30 from ${base}/prices.json (bough prices update --url): 601 priced models\n` });
   });
 
   it.each([
@@ -496,6 +511,23 @@ describe('bough prices update', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(message);
     expect((await run(['prices'], env)).stdout).toMatch(/^LiteLLM, 2026-08-01 \(bundled with bough\)/);
+  });
+
+  // Regression (a review of price tables): 85 MB were taken whole, replaced the table in use, and
+  // every later run refused it as too large and went back to the bundled one.
+  it('refuses a download larger than a price table may be, keeping the table in use', async () => {
+    const env = { BOUGH_CACHE_DIR: await tempDir() };
+    expect((await run(['prices', 'update', '--url', `${base}/prices.json`], env)).code).toBe(0);
+    const result = await run(['prices', 'update', '--url', `${base}/huge`], env);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `bough: What ${base}/huge sends is larger than a price table may be (64 MB; LiteLLM's is under 2 MB); nothing was changed.\n` });
+    expect((await run(['prices'], env)).stdout).toBe(`LiteLLM-format table downloaded 2026-11-30 from ${base}/prices.json (bough prices update --url): 601 priced models\n`);
+  });
+
+  // Regression (a review of price tables): "1 priced models".
+  it('counts a table of one model in the singular', async () => {
+    const file = join(await tempDir(), 'one.json');
+    await writeFile(file, JSON.stringify({ 'model-1': { litellm_provider: 'openai', mode: 'chat', input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 } }));
+    expect((await run(['prices', '--prices', file], { BOUGH_CACHE_DIR: await tempDir() })).stdout).toMatch(/: 1 priced model\n$/);
   });
 
   it('says so when the machine is offline', async () => {
