@@ -159,7 +159,7 @@ describe('a tree of 5,000 branches from one prompt (regression: each leaf drawn,
     expect(svg).toContain('href="#e-c299"');
   });
 
-  it('draws its first thousand rows and says how many turns it did not draw', () => {
+  it('draws a thousand rows, the active path’s first, and says how many turns it did not draw', () => {
     const entries: Entry[] = [prompt('p0', null, 'start')];
     for (let i = 0; i < 5000; i += 1) entries.push(reply(`r${i}`, null, null, { parentId: 'p0' }));
     const svg = svgOf(entries);
@@ -167,6 +167,11 @@ describe('a tree of 5,000 branches from one prompt (regression: each leaf drawn,
     expect(rows).toBe(1000);
     // A row for the prompt and one for each reply (each starts a branch): 999 replies drawn, 4,001 not.
     expect(svg).toContain('⋯ 4,001 more turns, not drawn: a tree this large does not fit a page. Every branch is in the conversation below.');
+    // The active path's among them, where the session was left (regression, a trees review: the
+    // first thousand written were drawn, and the conversation's last turn not).
+    expect(rowLinkingTo(svg, '#e-r4999')).toContain('class="node active');
+    expect(svg).toContain('href="#e-r997"');
+    expect(svg).not.toContain('href="#e-r998"');
     expect(svg.length).toBeLessThan(600_000);
     // The last line sits inside the drawing.
     const height = Number(/height="(\d+)"/.exec(svg)?.[1]);

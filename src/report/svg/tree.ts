@@ -54,9 +54,9 @@ const FOLD_ABOVE = 300;
 /** Rows a folded tree aims for (turns worth marking are never folded, so it can be more). */
 const FOLDED_ROWS = 240;
 /**
- * Rows drawn at most, in file order: a tree of tens of thousands of branches keeps each of their
- * leaves, and drew 26 MB of SVG into its page. The rest are named by a last line; every branch is
- * in the conversation below the tree.
+ * Rows drawn at most, the active path's first, then the others in file order: a tree of tens of
+ * thousands of branches keeps each of their leaves, and drew 26 MB of SVG into its page. The rest
+ * are named by a last line; every branch is in the conversation below the tree.
  */
 const MAX_DRAWN_ROWS = 1000;
 
@@ -85,8 +85,8 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
   const labels = labelsByTarget(tree.entries);
   const folded = turns.length > FOLD_ABOVE ? foldRuns(turns, labels, Math.ceil(turns.length / FOLDED_ROWS)) : turns;
   // A node's parent is on an earlier row: the rows kept hang together.
-  const nodes = folded.slice(0, MAX_DRAWN_ROWS);
-  const notDrawn = folded.slice(MAX_DRAWN_ROWS).reduce((n, node) => n + node.turns, 0);
+  const nodes = rowsToDraw(folded, MAX_DRAWN_ROWS);
+  const notDrawn = folded.reduce((n, node) => n + node.turns, 0) - nodes.reduce((n, node) => n + node.turns, 0);
   const lanes = assignLanes(nodes, branches);
   const lane = Math.max(LANE_MIN, Math.min(LANE_MAX, Math.floor(LANES_WIDTH / lanes)));
   const tagWidth = branches.length > 1 ? BRANCH_TAG_WIDTH : 0;
@@ -328,6 +328,28 @@ function foldRuns(turns: readonly Node[], labels: ReadonlyMap<string, string>, l
     shownAs.set(turn, row);
   }
   return rows;
+}
+
+/**
+ * At most `limit` rows: the active path's (where the session was left: regression, a tree of 1,500
+ * branches off one reply drew the first thousand written and not the conversation's last turn),
+ * then the others in order, each below a row kept; numbered again.
+ */
+function rowsToDraw(rows: readonly Node[], limit: number): Node[] {
+  if (rows.length <= limit) return [...rows];
+  const kept = new Set<Node>(rows.filter((row) => row.branch.isActive));
+  // An active path too long to draw whole (no run of it folds) is drawn from its root, as far as it goes.
+  if (kept.size > limit) return rows.slice(0, limit);
+  for (const row of rows) {
+    if (kept.size >= limit) break;
+    if (row.parent === null || kept.has(row.parent)) kept.add(row);
+  }
+  const renumbered = new Map<Node, Node>();
+  return rows.filter((row) => kept.has(row)).map((row, index) => {
+    const drawn = { ...row, row: index, parent: row.parent === null ? null : (renumbered.get(row.parent) ?? null) };
+    renumbered.set(row, drawn);
+    return drawn;
+  });
 }
 
 /** Labels are not drawn, so an entry below one hangs from the label's own parent. */
