@@ -914,6 +914,40 @@ describe('--redact on the project folders of other machines’ homes', () => {
   });
 });
 
+// Regression (a review of sessions from other machines): working directories of other users'
+// homes that redact alike (`C:\Users\dave\shop`, `/Users/erin/shop`, `/home/frank/shop`: `~/shop`)
+// were one project under --redact, and `--project dave` took all three users' sessions.
+describe('--redact on the working directories of other machines’ homes', () => {
+  it('keeps the projects apart, as a report without --redact does, and --project takes one', async () => {
+    const dir = await tempDir();
+    const pi = (name: string, cwd: string, input: number) =>
+      [
+        { type: 'session', version: 3, id: `${name}-id`, timestamp: '2026-10-12T10:00:00.000Z', cwd },
+        { type: 'message', id: 'u1', parentId: null, timestamp: '2026-10-12T10:00:01.000Z', message: { role: 'user', content: `${name} works` } },
+        { type: 'message', id: 'a1', parentId: 'u1', timestamp: '2026-10-12T10:00:02.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: input }, stopReason: 'stop' } },
+      ].map((r) => JSON.stringify(r)).join('\n');
+    const homes = [['dave', '/Users/dave/shop', 1000], ['dave2', '/Users/Dave/shop/', 500], ['erin', '/home/erin/shop', 2000], ['frank', '/home/frank/shop', 4000]] as const;
+    for (const [name, cwd, input] of homes) await writeFile(join(dir, `${name}.jsonl`), `${pi(name, cwd, input)}\n`);
+    const buildWith = async (redact: boolean, project: string | null) => {
+      const out = join(await tempDir(), 'report');
+      const environment = { env: { BOUGH_CONFIG_DIR: join(dir, 'config') }, home: '/home/planted-user' };
+      return (await build({ inputs: [dir], out, redact, scope: { ...ALL_UTC, project }, environment, now: NOW })).summary;
+    };
+    const projects = (summary: { projects: { tokens: { input: number } }[] }) => summary.projects.map((p) => p.tokens.input).sort((a, b) => a - b);
+    expect(projects(await buildWith(false, null))).toEqual([500, 1000, 2000, 4000]);
+    const redacted = await buildWith(true, null);
+    expect(projects(redacted)).toEqual([500, 1000, 2000, 4000]);
+    expect(redacted.projects.map((p) => p.cwd).sort()).toEqual(['~/shop', '~/shop', '~/shop', '~/shop/']);
+    // Shown apart too, by a code that names no one.
+    const names = redacted.projects.map((p) => p.name);
+    expect(new Set(names).size).toBe(4);
+    for (const name of names) expect(name).not.toMatch(/dave|erin|frank/i);
+    // In any case, as without --redact: /Users/dave and /Users/Dave.
+    expect((await buildWith(true, 'dave')).totals.tokens.input).toBe(1500);
+    expect((await buildWith(true, 'frank')).totals.tokens.input).toBe(4000);
+  });
+});
+
 /** A value wrapped in `depth` objects: {"a": {"a": … value … }}. */
 function nested(depth: number, value: unknown): unknown {
   let out = value;
