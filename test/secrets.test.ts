@@ -87,6 +87,11 @@ describe('a home folder', () => {
     expect(redact('~/.pi/agent/sessions/--home-planted-user-projects-pay--/2026.jsonl and /x/-Users-bob-src-app/a.jsonl')).toBe('~/.pi/agent/sessions/--~/2026.jsonl and /x/-~/a.jsonl');
     // Not as a command's flag, nor a folder's last name without a file below it.
     expect(redact('ls --home-dir=/tmp; git --home-page-x')).toBe('ls --home-dir=/tmp; git --home-page-x');
+    // Regression (a review of sessions from other machines): a Windows folder typed in lower case
+    // (`cd c:\users\bob\proj`) folds to `c--users-bob-proj`, whose name stayed.
+    expect(redact('/x/projects/c--users-bob-proj/a.jsonl ~/.pi/agent/sessions/--c--users-bob-proj--/b.jsonl /c/users/bob/src')).toBe('/x/projects/c--~/a.jsonl ~/.pi/agent/sessions/--c--~/b.jsonl ~/src');
+    // Not a folder that only starts with a letter and "users".
+    expect(redact('/x/c-users-guide/y /x/-users-list/y')).toBe('/x/c-users-guide/y /x/-users-list/y');
   });
 
   // Regression (a sharing review): another machine's home of the user's own name (a Mac's

@@ -604,7 +604,7 @@ const NOT_IN_WORD = String.raw`(?<![A-Za-z0-9_.%])`;
  */
 const ANY_HOME = [
   new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:wsl\$|wsl\.localhost)${SEP}[A-Za-z0-9._-]{1,64})?(?:${SEP}(?:var|usr|export))?${SEP}(?:home|Users)${SEP}${NOT_A_USER}${ANY_USER_NAME}${HOME_END}`, 'gu'),
-  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:mnt|cygdrive))?${SEP}[a-z]${SEP}Users${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'gu'),
+  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:mnt|cygdrive))?${SEP}[a-z]${SEP}[Uu][Ss][Ee][Rr][Ss]${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'gu'),
   new RegExp(String.raw`${NOT_IN_WORD}[A-Za-z]:${SEP}(?:Users|Documents and Settings)${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'giu'),
   // A session folder Pi or Claude Code named after a project in any user's home, as a folder of a
   // path (`…/sessions/--home-ana-projects-shop--/…`, `…/projects/C--Users-ana-shop`, Pi's
@@ -617,7 +617,9 @@ const ANY_HOME = [
 // Pi keeps all but separators and a drive's colon of the path it folds (`--C--Users-Sean O'Brien-shop--`):
 // a name with a space, `'` or `@` is taken for a folded home only in Pi's form, ending in `--` and
 // followed by a separator (a line ending in `--` is no folder's name).
-const ANY_FOLDED_HOME = new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_. '@-]*--(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--(?=\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu');
+// After a drive letter, Windows' `Users` in any case (`c--users-bob-proj`, of a folder typed in
+// lower case: regression, the name stayed).
+const ANY_FOLDED_HOME = new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users|(?<=[\\/](?:--)?[A-Za-z]--)[Uu][Ss][Ee][Rr][Ss])-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_. '@-]*--(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--(?=\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu');
 
 function homeRules(homes: readonly (string | null)[]): SecretRule[] {
   const own = homes.map(ownHomePatterns).flatMap(({ patterns, hint }) => patterns.map((pattern) => shape(HOME_KIND, pattern, { hint })));
