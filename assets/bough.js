@@ -297,6 +297,9 @@
     }
     // The matching line, cut around the first match, with every word marked.
     function line(text, words) {
+      // Composed first, as the row was matched: folded a letter at a time, a syllable written in
+      // its parts (as macOS names files) was never found again here, and the line showed no match.
+      if (/[^\x00-\x7f]/.test(text)) text = text.normalize('NFC');
       var whole = foldWithPlaces(text);
       var first = whole.text.indexOf(words[0]);
       var at = first === -1 ? 0 : whole.places[first];

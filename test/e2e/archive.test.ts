@@ -208,13 +208,19 @@ describe('the archive in a browser', () => {
       { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: '문서를 업데이트해 주세요' } },
       { type: 'message', id: 'u2', parentId: 'u1', timestamp: at, message: { role: 'user', content: 'ひらがなでがっこう' } },
       { type: 'message', id: 'u3', parentId: 'u2', timestamp: at, message: { role: 'user', content: `x${'😀'.repeat(40)} findme ${'🎉'.repeat(200)}` } },
+      // Written in parts, as macOS names files, after 300 other characters (a hostile look: found,
+      // and shown by its first 220 characters, the match not in them, nothing marked).
+      { type: 'message', id: 'u4', parentId: 'u3', timestamp: at, message: { role: 'user', content: `ls: ${'x'.repeat(300)} ${'회의록/문서.txt'.normalize('NFD')} ${'ガイドブック.pdf'.normalize('NFD')} end` } },
     ]);
     const visit = await openPage(await browser.context(), pathToFileURL(join(report, 'index.html')).href);
     try {
       const { page } = visit;
       const search = searchBox(page);
       for (const query of ['무', '가바', 'らか', 'でか']) expect({ query, said: await search(query) }).toEqual({ query, said: 'No matches.' });
-      expect(await search('문서')).toBe('2 matches.');
+      expect(await search('문서')).toBe('3 matches.');
+      expect(await page.locator('[data-search-results] mark').allTextContents()).toEqual(['문서', '문서', '문서']);
+      expect(await search('ガイド')).toBe('1 match.');
+      expect(await page.locator('[data-search-results] mark').allTextContents()).toEqual(['ガイド']);
       expect(await search('がっこう')).toBe('1 match.');
       expect(await page.locator('[data-search-results] mark').allTextContents()).toEqual(['がっこう']);
       expect(await search('findme')).toBe('1 match.');
