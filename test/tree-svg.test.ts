@@ -173,6 +173,16 @@ describe('a tree of 5,000 branches from one prompt (regression: each leaf drawn,
     expect(svg).toContain('href="#e-r997"');
     expect(svg).not.toContain('href="#e-r998"');
     expect(svg.length).toBeLessThan(600_000);
+    // An active path longer than what is drawn: its own rows, from the root (a hostile look: half
+    // of the thousand were abandoned turns, its last 550 turns not drawn).
+    const long: Entry[] = [];
+    for (let i = 0; i < 1100; i += 1) {
+      long.push(prompt(`lp${i}`, null, `active ${i}`, i === 0 ? null : `lr${i - 1}`), prompt(`side${i}`, null, `side ${i}`, i === 0 ? null : `lr${i - 1}`));
+      long.push(reply(`lr${i}`, null, null, { parentId: `lp${i}` }));
+    }
+    const longSvg = svgOf(long);
+    expect(longSvg.match(/class="node /g)?.length).toBe(1000);
+    expect(longSvg.match(/class="node active/g)?.length).toBe(1000);
     // The last line sits inside the drawing.
     const height = Number(/height="(\d+)"/.exec(svg)?.[1]);
     const lastY = Number(/<text class="counts" x="\d+" y="(\d+)"/.exec(svg)?.[1]);
