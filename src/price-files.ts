@@ -49,14 +49,19 @@ export async function loadPriceTable(pricesFile: string | null, environment: Env
   const bundled = await readMeta(bundledDir);
   const cached = await readMeta(boughCacheDir(environment));
   /** What was wrong with a newer download, when there is one and it could not be used. */
-  let unusable: 'missing' | 'damaged' | null = null;
+  let unusable: 'missing' | 'unreadable' | 'damaged' | null = null;
   if (cached && (!bundled || cached.date > bundled.date)) {
-    const text = await readRegularFile(join(boughCacheDir(environment), TABLE_FILE), MAX_TABLE_BYTES).catch(() => null);
+    let missing = false;
+    const text = await readRegularFile(join(boughCacheDir(environment), TABLE_FILE), MAX_TABLE_BYTES).catch((error: NodeJS.ErrnoException) => {
+      missing = error.code === 'ENOENT';
+      return null;
+    });
     // The download is checked against the hash taken when it was made: a price changed on disk
     // is as plausible as the true one. A copy that fails is not used, and that is said.
     const table = text !== null && sha256Of(text) === cached.sha256 ? downloadedTable(text, cached) : null;
     if (table !== null) return table;
-    unusable = text === null ? 'missing' : 'damaged';
+    // A file there that cannot be read (too large, a folder) is said as such, not as missing.
+    unusable = text === null ? (missing ? 'missing' : 'unreadable') : 'damaged';
   }
   const text = await readFile(join(bundledDir, TABLE_FILE), 'utf8');
   const date = bundled?.date ?? null;
@@ -119,7 +124,10 @@ export async function updatePrices(url: string, environment: Environment, now: D
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
     if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
-    const body = await bodyUpTo(response, MAX_TABLE_BYTES);
+    const body = await bodyUpTo(response, MAX_TABLE_BYTES).catch((error: unknown) => {
+      if (error instanceof TypeError) throw new BoughError(`What ${url} sent is not a LiteLLM price table (it is not UTF-8 text); nothing was changed.`, { cause: error });
+      throw error;
+    });
     if (body === null) throw new BoughError(`What ${url} sends is larger than a price table may be (${MAX_TABLE_BYTES / 1024 / 1024} MB; LiteLLM's is under 2 MB); nothing was changed.`);
     text = body.replace(/^\uFEFF/, '');
   } catch (error) {
@@ -180,7 +188,9 @@ async function bodyUpTo(response: Response, limit: number): Promise<string | nul
     }
     chunks.push(read.value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  // Not UTF-8 (which JSON is) is refused: each bad byte read as U+FFFD took three, and a table
+  // under the limit as sent was over it as kept (regression, a hostile look).
+  return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
 }
 
 /** Why a download failed, in words: Node's fetch says only "fetch failed", its cause the rest. */

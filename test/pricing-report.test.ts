@@ -416,6 +416,13 @@ describe('bough prices update', () => {
         response.writeHead(404).end('not found');
         return;
       }
+      if (request.url === '/latin1') {
+        // A table with a long string of bytes that are not UTF-8 (é in Latin-1).
+        const table = JSON.parse(served) as Record<string, unknown>;
+        const [head, tail] = JSON.stringify({ ...table, note: '@' }).split('@') as [string, string];
+        response.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.concat([Buffer.from(head), Buffer.alloc(100_000, 0xe9), Buffer.from(tail)]));
+        return;
+      }
       if (request.url === '/huge') {
         // 65 MB of spaces before a table, sent in pieces as a server streaming it would.
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -521,6 +528,20 @@ describe('bough prices update', () => {
     const result = await run(['prices', 'update', '--url', `${base}/huge`], env);
     expect(result).toEqual({ code: 1, stdout: '', stderr: `bough: What ${base}/huge sends is larger than a price table may be (64 MB; LiteLLM's is under 2 MB); nothing was changed.\n` });
     expect((await run(['prices'], env)).stdout).toBe(`LiteLLM-format table downloaded 2026-11-30 from ${base}/prices.json (bough prices update --url): 601 priced models\n`);
+  });
+
+  // Regression (a hostile look): bytes that are not UTF-8 were each kept as three (U+FFFD), and a
+  // table under the limit as sent was over it as kept, every later run calling it missing.
+  it('refuses a download that is not UTF-8, and says a kept table it cannot read is unreadable, not missing', async () => {
+    const cacheDir = await tempDir();
+    const env = { BOUGH_CACHE_DIR: cacheDir };
+    expect((await run(['prices', 'update', '--url', `${base}/prices.json`], env)).code).toBe(0);
+    const result = await run(['prices', 'update', '--url', `${base}/latin1`], env);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `bough: What ${base}/latin1 sent is not a LiteLLM price table (it is not UTF-8 text); nothing was changed.\n` });
+    expect((await run(['prices'], env)).stdout).toContain(`from ${base}/prices.json`);
+    await rm(join(cacheDir, 'litellm-model-prices.json'));
+    await mkdir(join(cacheDir, 'litellm-model-prices.json'));
+    expect((await run(['prices'], env)).stderr).toContain('the price table downloaded 2026-11-30 (bough prices update) is unreadable');
   });
 
   // Regression (a review of price tables): "1 priced models".
