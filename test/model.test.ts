@@ -89,6 +89,14 @@ describe('session model', () => {
       [1, ['u1', 'a1', 'l1', 'l2']],
       [2, ['u2', 'a2', 'u3', 'a3']],
     ]);
+    // A label whose parent's line is lost stays a root of its own, counted as the page shows it
+    // (a hostile look: "1 branch" in the header, "2 branches" above the tree).
+    const orphan = { type: 'label', id: 'l9', parentId: 'lost', timestamp: at(9), targetId: 'a1', label: 'kept' };
+    await writeFile(path, [...records.slice(0, 3), orphan, ...records.slice(3)].map((r) => JSON.stringify(r)).join('\n'));
+    const rooted = await readSessionFile(path);
+    if (rooted.kind !== 'session') throw new Error('not read as a session');
+    const rootedTree = buildTree(rooted.file.entries);
+    expect(splitBranches(rootedTree).length).toBe(rootedTree.leaves.length);
   });
 
   it('turns orphans and self-parented entries into roots', async () => {

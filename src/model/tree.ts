@@ -85,6 +85,9 @@ function labelsOffTheConversation(entries: readonly Entry[], parentOf: ReadonlyM
   };
   for (const entry of entries) if (entry.kind !== 'label') markUp(entry);
   if (last) markUp(last);
+  // A label with no parent here (its line lost) stays a root of its own, as before: the tree says
+  // so (regression, a hostile look: taken for loose, it was placed nowhere and counted apart).
+  for (const entry of entries) if ((parentOf.get(entry) ?? null) === null) holdsMore.add(entry);
   return new Set(entries.filter((entry) => !holdsMore.has(entry)));
 }
 
