@@ -5,7 +5,7 @@ import { splitBranches } from '../src/model/branches.js';
 import { buildTree } from '../src/model/tree.js';
 import type { SessionData } from '../src/report/data.js';
 import { readSessionFile } from '../src/sources/read.js';
-import { piFixture, readPiFixture, reportOf, sessionAt, tempDir } from './support/fixtures.js';
+import { ALL_UTC, piFixture, readPiFixture, reportOf, sessionAt, tempDir } from './support/fixtures.js';
 
 const LINEAGE = 'lineage/--home-ana-projects-shop--';
 const ORIGIN = `${LINEAGE}/2026-10-10T09-00-00-000Z_0196a000-0000-7000-8000-000000000020.jsonl`;
@@ -137,6 +137,12 @@ describe('session model', () => {
     const data = await reportOf([piFixture('windows-cwd.jsonl'), piFixture('windows-cwd-other-spelling.jsonl')]);
     expect(data.projects).toHaveLength(1);
     expect(data.projects[0]?.sessions).toHaveLength(2);
+    // And --project takes it by either slash (a review of sessions from other machines: only a
+    // spelling some session wrote).
+    for (const project of ['C:/Users/Ana/Shop', 'c:\\users\\ana\\shop', 'users/ana']) {
+      const chosen = await reportOf([piFixture('windows-cwd.jsonl'), piFixture('windows-cwd-other-spelling.jsonl')], { ...ALL_UTC, project });
+      expect({ project, sessions: chosen.sessions.length }).toEqual({ project, sessions: 2 });
+    }
   });
 });
 

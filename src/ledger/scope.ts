@@ -27,11 +27,12 @@ export interface Scope {
 }
 
 /**
- * A project's folder or name, and `--project`'s text, as they are matched: in any case, and
- * composed (macOS writes a folder's é as an e and an accent, typed in a terminal as one letter).
+ * A project's folder or name, and `--project`'s text, as they are matched: in any case, composed
+ * (macOS writes a folder's é as an e and an accent, typed in a terminal as one letter), and with
+ * either slash (`C:/Users/bob/proj` is `C:\Users\bob\proj`, as projects are grouped).
  */
 export function projectMatchText(text: string): string {
-  return text.normalize('NFC').toLowerCase();
+  return text.normalize('NFC').toLowerCase().replace(/\\/g, '/');
 }
 
 /** What the project of sessions recording no folder at all is called; `--project` takes it whole. */
