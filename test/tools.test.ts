@@ -30,6 +30,9 @@ describe('Pi tool paths', () => {
     ['src\\win.ts', 'C:\\Users\\Ana\\Shop', 'src/win.ts'],
     // Regression: a POSIX path a tool wrote in a Windows session lost its root, below the cwd.
     ['/home/ana/proj/.env', 'C:\\Users\\Ana\\Shop', '/home/ana/proj/.env'],
+    // Regression (a review of sessions from other machines): a name written decomposed, as macOS
+    // names files, was another file than the same name composed, and outside the working folder.
+    ['/Users/hana/Cafe\u0301 app/re\u0301sume\u0301.md', '/Users/hana/Café app', 'résumé.md'],
   ])('%s in %s is %s', (raw, cwd, resolved) => {
     expect(resolvePiPath(raw, cwd)).toBe(resolved);
   });

@@ -51,9 +51,14 @@ export function pathBesideCwd(path: string, cwd: string | null): string {
   return relativeTo(normalisePath(absolute ? path : `${cwd}/${path}`, windows), cwd, windows);
 }
 
-/** Forward slashes, `.` and `..` folded; drive letters upper-case on Windows. */
+/**
+ * Forward slashes, `.` and `..` folded; drive letters upper-case on Windows; composed, as macOS
+ * may write a name's é as an e and an accent, and a tool as one letter (regression: one file
+ * listed twice among those touched, once outside the working folder).
+ */
 export function normalisePath(path: string, windows: boolean): string {
-  const slashed = windows ? path.replace(/\\/g, '/') : path;
+  const composed = /[^\x00-\x7f]/.test(path) ? path.normalize('NFC') : path;
+  const slashed = windows ? composed.replace(/\\/g, '/') : composed;
   const absolute = slashed.startsWith('/');
   const parts: string[] = [];
   for (const part of slashed.split('/')) {
