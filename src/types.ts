@@ -257,11 +257,6 @@ export interface SessionFile {
   /** Working directory from the records, never decoded from folder names; null when absent. */
   cwd: string | null;
   /**
-   * In a redacted report, where redaction changed `cwd`: a code of the project key it had before,
-   * made with the machine's secret (ledger/project-key.ts). Absent otherwise.
-   */
-  cwdKey?: string;
-  /**
    * The name of the folder the agent filed the session under by project (an encoded working
    * directory), or null when it files sessions otherwise: a grouping key for sessions whose
    * records name no cwd, never decoded into a path.

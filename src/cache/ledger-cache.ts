@@ -991,7 +991,6 @@ export const ledgerSchema = z.object({
   mtime: instant,
   sessionId: text,
   cwd: text.nullable(),
-  cwdKey: z.string().regex(/^cwd#[0-9a-f]{8}$/).optional(),
   projectFolder: text.nullable(),
   name: text.nullable(),
   title: text,

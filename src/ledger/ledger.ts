@@ -105,8 +105,6 @@ export interface SessionLedger {
   mtime: number;
   sessionId: string;
   cwd: string | null;
-  /** See SessionFile.cwdKey. */
-  cwdKey?: string;
   /** The agent's folder for the session's project, as read (never decoded): groups sessions without a cwd. */
   projectFolder: string | null;
   /** The latest name the user gave the session, if any. */
@@ -168,7 +166,6 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     mtime: file.mtime,
     sessionId: file.sessionId,
     cwd: file.cwd,
-    ...(file.cwdKey === undefined ? {} : { cwdKey: file.cwdKey }),
     projectFolder: file.projectFolder,
     // A name is repeated in lists, headings and summary.json: cut there; its page keeps the whole text once, folded.
     name: name === null ? null : shorten(name, NAME_LENGTH),

@@ -10,7 +10,6 @@ import type { Claims, Counted } from '../ledger/claims.js';
 import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
 import { unpackEntries, type Unpack } from '../ledger/packed-entries.js';
 import { unrecordedSpend } from '../ledger/running-totals.js';
-import { projectKeyOf, sessionProjectKey } from '../ledger/project-key.js';
 import { inPeriod, namesUnknownFolder, projectMatchText, UNKNOWN_FOLDER, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
 import { NOTHING_BILLED, type PricedUsage, type PriceState, type Pricer } from '../pricing/price.js';
 import { costCheck, type CostCheck } from '../pricing/reconcile.js';
@@ -270,8 +269,15 @@ export function buildReportData(
       if (sharedProject.matches.has(ledger.key) && speaks) projectsMatched.add(group.key);
     }
   }
-  const projectMatches = (group: ProjectGroup) =>
-    projectsRead.has(group.key) ? projectsMatched.has(group.key) || (projectsKept.has(group.key) && group.matches(scope.project)) : group.matches(scope.project);
+  // A session read now that names its folder goes by that folder as read, not by its project's
+  // (regression: folders that redact alike, another user's home, `/Users/erin/shop` and
+  // `C:\\Users\\dave\\shop` both `~/shop`, are one project there, and `--project dave` took erin's).
+  const projectMatches = (group: ProjectGroup, ledger: SessionLedger) =>
+    sharedProject !== null && sharedProject.read.has(ledger.key) && ledger.cwd !== null
+      ? sharedProject.matches.has(ledger.key)
+      : projectsRead.has(group.key)
+        ? projectsMatched.has(group.key) || (projectsKept.has(group.key) && group.matches(scope.project))
+        : group.matches(scope.project);
   const report = new Aggregator(scope);
   const available = { read: 0, sessions: 0, firstAt: null as number | null, lastAt: null as number | null };
   const sessions: SessionData[] = [];
@@ -323,7 +329,7 @@ export function buildReportData(
     available.read++;
     const project = projects.byLedger.get(ledger) as ProjectGroup;
     if (scope.sources !== null && !scope.sources.includes(ledger.source)) continue;
-    if (!projectMatches(project)) continue;
+    if (!projectMatches(project, ledger)) continue;
     available.sessions++;
     // Unpacked for this session only (or held, within the hold's budget): the history's entries are never all unpacked at once.
     const parts: CountedPart[] = [ledger, ...(claims.subagentsOf.get(ledger.key) ?? []).map((key) => byKey.get(key) as SessionLedger)].map(
@@ -648,8 +654,8 @@ class Aggregator {
 }
 
 /** Projects by name, those with a folder: a name held by one only is its own. */
-function namesakesOf<P extends { cwd: string | null; name: string }>(projects: readonly P[]): Map<string, P[]> {
-  const byName = new Map<string, P[]>();
+function namesakesOf(projects: readonly { cwd: string | null; name: string }[]): Map<string, { cwd: string | null; name: string }[]> {
+  const byName = new Map<string, { cwd: string | null; name: string }[]>();
   for (const project of projects) {
     if (project.cwd === null) continue;
     const list = byName.get(project.name);
@@ -663,10 +669,8 @@ function namesakesOf<P extends { cwd: string | null; name: string }>(projects: r
  * A project's name, told apart from others of the same name (/a/app, /b/app) by as many of its
  * folder's last parts as it takes: "a/app" and "b/app", never two rows that read alike.
  */
-function distinctName(project: { key: string; cwd: string | null; name: string }, same: readonly { key: string; cwd: string | null; name: string }[]): string {
+function distinctName(project: { cwd: string | null; name: string }, same: readonly { cwd: string | null; name: string }[]): string {
   if (project.cwd === null || same.length < 2) return project.name;
-  // Folders a redacted report shows alike (`~/shop` of two users): told apart by their code.
-  if (same.some((other) => other !== project && other.cwd === project.cwd)) return `${project.cwd} (${project.key.startsWith('cwd#') ? project.key.slice(4, 10) : 'here'})`;
   const parts = (cwd: string) => cwd.split(/[\\/]/).filter(Boolean);
   const own = parts(project.cwd);
   for (let n = 2; n <= own.length; n++) {
@@ -1008,35 +1012,20 @@ function byTouches(a: FileTouch, b: FileTouch): number {
  * is lossy, formats/claude.md §1); only a session with neither is of the unknown folder.
  */
 function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<SessionLedger, ProjectGroup> } {
-  // A session a redacting build archived before folders were told apart by what they were
-  // (SessionFile.cwdKey) goes with the one project its redacted folder is now, if just one.
-  const codedByShown = new Map<string, Set<string>>();
-  for (const ledger of ledgers) {
-    if (ledger.cwdKey === undefined) continue;
-    const shown = projectKeyOf(ledger.cwd);
-    const coded = codedByShown.get(shown);
-    if (coded) coded.add(ledger.cwdKey);
-    else codedByShown.set(shown, new Set([ledger.cwdKey]));
-  }
-  const projectKeyOfLedger = (ledger: SessionLedger): string => {
-    const key = sessionProjectKey(ledger);
-    const coded = ledger.cwdKey === undefined ? codedByShown.get(key) : undefined;
-    return coded?.size === 1 ? ([...coded][0] as string) : key;
-  };
   const cwdKeysOfFolder = new Map<string, Map<string, number>>();
   for (const ledger of ledgers) {
     const folder = folderKeyOf(ledger);
     if (ledger.cwd === null || folder === null) continue;
     let keys = cwdKeysOfFolder.get(folder);
     if (!keys) cwdKeysOfFolder.set(folder, (keys = new Map()));
-    const key = projectKeyOfLedger(ledger);
+    const key = projectKeyOf(ledger.cwd);
     keys.set(key, (keys.get(key) ?? 0) + 1);
   }
   const members = new Map<string, SessionLedger[]>();
   for (const ledger of ledgers) {
     const folder = folderKeyOf(ledger);
     const key =
-      ledger.cwd !== null || folder === null ? projectKeyOfLedger(ledger) : (mostCommon(cwdKeysOfFolder.get(folder)) ?? folder);
+      ledger.cwd !== null || folder === null ? projectKeyOf(ledger.cwd) : (mostCommon(cwdKeysOfFolder.get(folder)) ?? folder);
     const list = members.get(key);
     if (list) list.push(ledger);
     else members.set(key, [ledger]);
@@ -1059,6 +1048,23 @@ function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<Sessi
     for (const ledger of list) byLedger.set(ledger, group);
   }
   return { byLedger };
+}
+
+/** The project of sessions with neither a working directory nor a project folder. */
+export const UNKNOWN_PROJECT = 'unknown';
+
+/**
+ * Sessions of one folder belong together whatever spelling the path had: trailing separators
+ * are dropped, accents composed, and Windows paths (drive letter or backslashes) compare
+ * case-insensitively.
+ */
+export function projectKeyOf(cwd: string | null): string {
+  if (cwd === null) return UNKNOWN_PROJECT;
+  // Composed: macOS may write one folder's é as an e and an accent, and another tool as one letter.
+  const composed = cwd.normalize('NFC');
+  const trimmed = composed.length > 1 ? composed.replace(/[\\/]+$/, '') : composed;
+  // Marked as a folder's, so that no text a file gives as its folder is taken for another key.
+  return `cwd:${/^[A-Za-z]:[\\/]|\\/.test(trimmed) ? trimmed.replace(/\\/g, '/').toLowerCase() : trimmed}`;
 }
 
 /** The project folder a session's agent filed it in, as a key that never equals a cwd's (those are marked `cwd:`). */

@@ -4,8 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { SessionKey } from '../ledger/ledger.js';
 import { inSentence } from '../ledger/scope.js';
-import { UNKNOWN_PROJECT } from '../ledger/project-key.js';
-import type { ReportData } from './data.js';
+import { UNKNOWN_PROJECT, type ReportData } from './data.js';
 import { formatDay, type TimeFormat } from './format.js';
 import { CONTENT_SECURITY_POLICY, type LayoutView } from './render.js';
 

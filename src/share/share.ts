@@ -5,7 +5,6 @@
 
 import { createHmac } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics.js';
-import { projectKeyOf } from '../ledger/project-key.js';
 import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect, Usage } from '../types.js';
 import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
@@ -209,16 +208,11 @@ class Walker {
   private shared(file: SessionFile): SessionFile {
     const parentFile = file.parentFile === null ? null : this.p(file.parentFile);
     this.notOutput = this.omit.has('tool-output') ? new Set(file.entries.filter((e) => e.kind !== 'toolResult' && e.kind !== 'shell').map((e) => e.id)) : null;
-    const cwd = this.maybe(file.cwd);
-    // Folders that redact alike (another user's home: `/Users/erin/shop`, `C:\\Users\\dave\\shop`,
-    // both `~/shop`) stay apart: regression, they were one project, which --project took whole.
-    const cwdKey = file.cwd !== null && cwd !== file.cwd && this.folderCode !== null ? `cwd#${this.folderCode(`cwd\u0000${projectKeyOf(file.cwd)}`)}` : undefined;
     return {
       ...file,
       path: this.p(file.path),
       sessionId: this.t(file.sessionId),
-      cwd,
-      ...(cwdKey === undefined ? {} : { cwdKey }),
+      cwd: this.maybe(file.cwd),
       // Encoded home folders (`-home-ana-shop`, another machine's `-Users-bob-shop`) are redacted as a folder of a path is.
       projectFolder: file.projectFolder === null ? null : this.folderName(file.projectFolder),
       parentFile,
