@@ -911,6 +911,10 @@ describe('--redact on the project folders of other machines’ homes', () => {
     expect(shared('-Users-alice-proj')).toBe(names[0]);
     // The user's own home's projects keep their names, as before.
     expect(shared(`${HOME.replace(/\//g, '-')}-shop`)).toBe('-~-shop');
+    // A WSL user's Windows home too (a hostile look: its name stayed, in the folder and the page's name).
+    const wsl = ['-mnt-c-Users-bob-proj', '-mnt-c-Users-eve-proj'].map(shared);
+    for (const name of wsl) expect(name).toMatch(/^-mnt-c-~-[0-9a-f]{8}$/);
+    expect(new Set(wsl).size).toBe(2);
   });
 });
 

@@ -90,8 +90,12 @@ describe('a home folder', () => {
     // Regression (a review of sessions from other machines): a Windows folder typed in lower case
     // (`cd c:\users\bob\proj`) folds to `c--users-bob-proj`, whose name stayed.
     expect(redact('/x/projects/c--users-bob-proj/a.jsonl ~/.pi/agent/sessions/--c--users-bob-proj--/b.jsonl /c/users/bob/src')).toBe('/x/projects/c--~/a.jsonl ~/.pi/agent/sessions/--c--~/b.jsonl ~/src');
+    // And after WSL's, Cygwin's and Git Bash's drives (a hostile look: the name stayed).
+    expect(redact('/p/-mnt-c-Users-bob-proj/a /p/-mnt-c-users-bob-proj/a /p/-c-users-bob-app/a /s/--mnt-c-Users-bob-proj--/a /p/-cygdrive-c-Users-bob-x/a')).toBe(
+      '/p/-mnt-c-~/a /p/-mnt-c-~/a /p/-c-~/a /s/--mnt-c-~/a /p/-cygdrive-c-~/a',
+    );
     // Not a folder that only starts with a letter and "users".
-    expect(redact('/x/c-users-guide/y /x/-users-list/y')).toBe('/x/c-users-guide/y /x/-users-list/y');
+    expect(redact('/x/c-users-guide/y /x/-users-list/y /x/-mnt-data-users/y')).toBe('/x/c-users-guide/y /x/-users-list/y /x/-mnt-data-users/y');
   });
 
   // Regression (a sharing review): another machine's home of the user's own name (a Mac's

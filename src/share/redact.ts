@@ -617,9 +617,13 @@ const ANY_HOME = [
 // Pi keeps all but separators and a drive's colon of the path it folds (`--C--Users-Sean O'Brien-shop--`):
 // a name with a space, `'` or `@` is taken for a folded home only in Pi's form, ending in `--` and
 // followed by a separator (a line ending in `--` is no folder's name).
-// After a drive letter, Windows' `Users` in any case (`c--users-bob-proj`, of a folder typed in
-// lower case: regression, the name stayed).
-const ANY_FOLDED_HOME = new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users|(?<=[\\/](?:--)?[A-Za-z]--)[Uu][Ss][Ee][Rr][Ss])-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_. '@-]*--(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--(?=\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu');
+// Before a folded home: a drive (`C--`, Pi's `--C--`), WSL's or Cygwin's (`-mnt-c-`,
+// `-cygdrive-c-`), Git Bash's (`-c-`), or none (`-`, `--`). After a drive, Windows' `Users` in any
+// case (`c--users-bob-proj`, `-mnt-c-users-…`, of a folder typed in lower case: regression, the
+// name stayed, as it did after WSL's and Cygwin's drives in any case).
+const FOLDED_HOME_BEFORE = String.raw`(?<=[\\/](?:-{1,2}(?:(?:mnt|cygdrive)-)?[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))`;
+const FOLDED_HOME_FOLDER = String.raw`(?:home|Users|(?<=[\\/](?:(?:--)?[A-Za-z]--|-{1,2}(?:(?:mnt|cygdrive)-)?[A-Za-z]-))[Uu][Ss][Ee][Rr][Ss])`;
+const ANY_FOLDED_HOME = new RegExp(String.raw`${FOLDED_HOME_BEFORE}${FOLDED_HOME_FOLDER}-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_. '@-]*--(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--(?=\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu');
 
 function homeRules(homes: readonly (string | null)[]): SecretRule[] {
   const own = homes.map(ownHomePatterns).flatMap(({ patterns, hint }) => patterns.map((pattern) => shape(HOME_KIND, pattern, { hint })));
@@ -631,7 +635,7 @@ function homeRules(homes: readonly (string | null)[]): SecretRule[] {
     // As Claude Code folds it (every other character a dash) and as Pi does (as it is).
     return user ? [...new Set([user.replace(/[^A-Za-z0-9]/g, '-'), user])] : [];
   });
-  const sameUser = users.map((user) => new RegExp(String.raw`(?<=[\\/](?:-{1,2}[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))(?:home|Users)-${user.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=-|[\\/]|\r?\n|$)`, 'giu'));
+  const sameUser = users.map((user) => new RegExp(String.raw`${FOLDED_HOME_BEFORE}${FOLDED_HOME_FOLDER}-${user.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=-|[\\/]|\r?\n|$)`, 'giu'));
   const ofSameUser = (folded: string) => users.some((user) => new RegExp(String.raw`^(?:home|Users)-${user.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:-|$)`, 'i').test(folded));
   return [
     ...own,
