@@ -933,16 +933,32 @@ describe('--redact on the working directories of other machines’ homes', () =>
       ].map((r) => JSON.stringify(r)).join('\n');
     const homes = [['dave', '/Users/dave/shop', 1000], ['dave2', '/Users/Dave/shop', 500], ['erin', '/home/erin/shop', 2000], ['frank', '/home/frank/shop', 4000]] as const;
     for (const [name, cwd, input] of homes) await writeFile(join(dir, `s${input}.jsonl`), `${pi(name, cwd, input)}\n`);
+    // A Claude Code session of erin's that records no folder, in her project folder (a hostile
+    // look: by its merged project, it came along with dave's).
+    const claude = join(dir, 'projects', '-home-erin-shop');
+    await mkdir(claude, { recursive: true });
+    const claudeSession = async (n: number, cwd: string | null, input: number) => {
+      const id = `0000e00${n}-0000-4000-8000-000000000000`;
+      const line = (type: 'user' | 'assistant', uuid: string, parentUuid: string | null, message: object) =>
+        JSON.stringify({ type, sessionId: id, uuid, parentUuid, timestamp: '2026-10-12T11:00:00.000Z', ...(cwd === null ? {} : { cwd }), ...(type === 'assistant' ? { requestId: `req_e${n}` } : {}), message });
+      const reply = { id: `msg_e${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: input, output_tokens: 0 } };
+      await writeFile(join(claude, `${id}.jsonl`), `${line('user', `u-${n}`, null, { role: 'user', content: 'works' })}\n${line('assistant', `a-${n}`, `u-${n}`, reply)}\n`);
+    };
+    await claudeSession(1, '/home/erin/shop', 16000);
+    await claudeSession(2, null, 8000);
     const buildWith = async (redact: boolean, project: string | null) => {
       const out = join(await tempDir(), 'report');
       const environment = { env: { BOUGH_CONFIG_DIR: join(dir, 'config') }, home: '/home/planted-user' };
       return (await build({ inputs: [dir], out, redact, scope: { ...ALL_UTC, project }, environment, now: NOW })).summary;
     };
     const projects = (summary: { projects: { tokens: { input: number } }[] }) => summary.projects.map((p) => p.tokens.input).sort((a, b) => a - b);
-    expect(projects(await buildWith(false, null))).toEqual([500, 1000, 2000, 4000]);
-    expect(projects(await buildWith(true, null))).toEqual([7500]);
+    expect(projects(await buildWith(false, null))).toEqual([500, 1000, 4000, 26000]);
+    expect(projects(await buildWith(true, null))).toEqual([31500]);
     // In any case, as without --redact: /Users/dave and /Users/Dave.
-    for (const [project, input] of [['dave', 1500], ['frank', 4000], ['shop', 7500]] as const) {
+    // A folder's end with its slash too, whether a session wrote one (a hostile look: found by one
+    // spelling in a plain report, by the other sessions' own folders not at all under --redact).
+    expect((await buildWith(false, 'shop/')).totals.tokens.input).toBe(31500);
+    for (const [project, input] of [['dave', 1500], ['frank', 4000], ['erin', 26000], ['shop', 31500], ['shop/', 31500]] as const) {
       const chosen = await buildWith(true, project);
       expect({ project, input: chosen.totals.tokens.input, projects: projects(chosen) }).toEqual({ project, input, projects: [input] });
       expect(JSON.stringify(chosen)).not.toMatch(project === 'shop' ? /dave|erin|frank/i : new RegExp(['dave', 'erin', 'frank'].filter((n) => n !== project).join('|'), 'i'));

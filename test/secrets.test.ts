@@ -94,6 +94,10 @@ describe('a home folder', () => {
     expect(redact('/p/-mnt-c-Users-bob-proj/a /p/-mnt-c-users-bob-proj/a /p/-c-users-bob-app/a /s/--mnt-c-Users-bob-proj--/a /p/-cygdrive-c-Users-bob-x/a')).toBe(
       '/p/-mnt-c-~/a /p/-mnt-c-~/a /p/-c-~/a /s/--mnt-c-~/a /p/-cygdrive-c-~/a',
     );
+    // And under the folders homes are in on Fedora Silverblue, FreeBSD and Solaris (a hostile look).
+    expect(redact('/p/-var-home-zelda-shop/a /p/-usr-home-yorick-tool/a /s/--var-home-zelda-shop--/a /p/-export-home-al-x/a /p/-var-log-app/a')).toBe(
+      '/p/-var-~/a /p/-usr-~/a /s/--var-~/a /p/-export-~/a /p/-var-log-app/a',
+    );
     // Not a folder that only starts with a letter and "users".
     expect(redact('/x/c-users-guide/y /x/-users-list/y /x/-mnt-data-users/y')).toBe('/x/c-users-guide/y /x/-users-list/y /x/-mnt-data-users/y');
   });

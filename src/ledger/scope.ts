@@ -35,6 +35,15 @@ export function projectMatchText(text: string): string {
   return text.normalize('NFC').toLowerCase().replace(/\\/g, '/');
 }
 
+/**
+ * A folder as `--project` looks into it: matched as its text is, ending in one slash, so that
+ * `shop/` finds `/srv/shop` however a session spelled the folder's end (regression: one spelling
+ * with the slash took the project in a plain report; alone, a session without it was not found).
+ */
+export function folderMatchText(folder: string): string {
+  return projectMatchText(folder).replace(/\/*$/, '/');
+}
+
 /** What the project of sessions recording no folder at all is called; `--project` takes it whole. */
 export const UNKNOWN_FOLDER = '(unknown folder)';
 /** Its key in `stats --json`'s and summary.json's rows, which `--project` takes whole too. */

@@ -4,7 +4,7 @@
 
 import type { CachedOutcome, LedgerCache } from '../cache/ledger-cache.js';
 import { ledgerOf } from '../ledger/ledger.js';
-import { namesUnknownFolder, projectMatchText } from '../ledger/scope.js';
+import { folderMatchText, namesUnknownFolder, projectMatchText } from '../ledger/scope.js';
 import type { Sharer } from '../share/share.js';
 import { readSessionFile } from '../sources/read.js';
 import { checkTreeLoops } from '../sources/tree-check.js';
@@ -62,7 +62,7 @@ export async function readLedger(
  */
 function folderHolds(file: SessionFile, text: string): boolean {
   const folder = file.cwd ?? file.projectFolder;
-  return folder == null ? namesUnknownFolder(text) : projectMatchText(folder).includes(projectMatchText(text));
+  return folder == null ? namesUnknownFolder(text) : folderMatchText(folder).includes(projectMatchText(text));
 }
 
 /** A file as read, with its numbers checked and made fit to share: what its ledger and its pages are made from alike. */

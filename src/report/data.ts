@@ -10,7 +10,7 @@ import type { Claims, Counted } from '../ledger/claims.js';
 import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
 import { unpackEntries, type Unpack } from '../ledger/packed-entries.js';
 import { unrecordedSpend } from '../ledger/running-totals.js';
-import { inPeriod, namesUnknownFolder, projectMatchText, UNKNOWN_FOLDER, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
+import { folderMatchText, inPeriod, namesUnknownFolder, projectMatchText, UNKNOWN_FOLDER, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
 import { NOTHING_BILLED, type PricedUsage, type PriceState, type Pricer } from '../pricing/price.js';
 import { costCheck, type CostCheck } from '../pricing/reconcile.js';
 import { dayKey, isoWeekKey, localDayNumber, localParts, monthKey } from '../time-zone.js';
@@ -256,8 +256,12 @@ export function buildReportData(
   const projectsRead = new Set<string>();
   /** Projects some of whose sessions are kept from an earlier build, with a folder that may match. */
   const projectsKept = new Set<string>();
+  /** The agents' project folders of sessions read now whose working folder held the text. */
+  const foldersMatched = new Set<string>();
   if (sharedProject) {
     for (const [ledger, group] of projects.byLedger) {
+      const folder = folderKeyOf(ledger);
+      if (folder !== null && ledger.cwd !== null && sharedProject.matches.has(ledger.key)) foldersMatched.add(folder);
       // A project of working directories goes by those, as in a report that does not redact: a
       // member without one (grouped by its folder) does not make it match by that folder.
       const speaks = group.cwd === null || ledger.cwd !== null;
@@ -272,9 +276,11 @@ export function buildReportData(
   // A session read now that names its folder goes by that folder as read, not by its project's
   // (regression: folders that redact alike, another user's home, `/Users/erin/shop` and
   // `C:\\Users\\dave\\shop` both `~/shop`, are one project there, and `--project dave` took erin's).
+  // One that names none goes by its own folder, or with the sessions of its agent's project folder
+  // that do (regression, a hostile look: by its merged project, it came along with another user's).
   const projectMatches = (group: ProjectGroup, ledger: SessionLedger) =>
-    sharedProject !== null && sharedProject.read.has(ledger.key) && ledger.cwd !== null
-      ? sharedProject.matches.has(ledger.key)
+    sharedProject !== null && sharedProject.read.has(ledger.key)
+      ? sharedProject.matches.has(ledger.key) || (ledger.cwd === null && foldersMatched.has(folderKeyOf(ledger) ?? ''))
       : projectsRead.has(group.key)
         ? projectsMatched.has(group.key) || (projectsKept.has(group.key) && group.matches(scope.project))
         : group.matches(scope.project);
@@ -1037,7 +1043,7 @@ function groupProjects(ledgers: readonly SessionLedger[]): { byLedger: Map<Sessi
     // A Codex rollout's "folder" is the git repository its meta names (it has no folder of its project).
     const name = folder === null ? projectNameOf(cwd) : `${folder} (${list[0]?.source === 'codex' ? 'repository' : 'folder name'})`;
     // The folder, not its label: "(folder name)", "(unknown folder)" are no part of any project's folder or name.
-    const haystacks = [...new Set([folder, ...list.map((l) => l.cwd)])].filter((text): text is string => text !== null && text !== '').map(projectMatchText);
+    const haystacks = [...new Set([folder, ...list.map((l) => l.cwd)])].filter((text): text is string => text !== null && text !== '').map(folderMatchText);
     const group: ProjectGroup = {
       key,
       cwd,

@@ -618,10 +618,11 @@ const ANY_HOME = [
 // a name with a space, `'` or `@` is taken for a folded home only in Pi's form, ending in `--` and
 // followed by a separator (a line ending in `--` is no folder's name).
 // Before a folded home: a drive (`C--`, Pi's `--C--`), WSL's or Cygwin's (`-mnt-c-`,
-// `-cygdrive-c-`), Git Bash's (`-c-`), or none (`-`, `--`). After a drive, Windows' `Users` in any
+// `-cygdrive-c-`), Git Bash's (`-c-`), the folder homes are in on Fedora Silverblue, FreeBSD and
+// Solaris (`-var-`, `-usr-`, `-export-`), or none (`-`, `--`). After a drive, Windows' `Users` in any
 // case (`c--users-bob-proj`, `-mnt-c-users-…`, of a folder typed in lower case: regression, the
 // name stayed, as it did after WSL's and Cygwin's drives in any case).
-const FOLDED_HOME_BEFORE = String.raw`(?<=[\\/](?:-{1,2}(?:(?:mnt|cygdrive)-)?[A-Za-z]-{1,2}|[A-Za-z]?-{1,2}))`;
+const FOLDED_HOME_BEFORE = String.raw`(?<=[\\/](?:-{1,2}(?:(?:mnt|cygdrive)-)?[A-Za-z]-{1,2}|-{1,2}(?:var|usr|export)-|[A-Za-z]?-{1,2}))`;
 const FOLDED_HOME_FOLDER = String.raw`(?:home|Users|(?<=[\\/](?:(?:--)?[A-Za-z]--|-{1,2}(?:(?:mnt|cygdrive)-)?[A-Za-z]-))[Uu][Ss][Ee][Rr][Ss])`;
 const ANY_FOLDED_HOME = new RegExp(String.raw`${FOLDED_HOME_BEFORE}${FOLDED_HOME_FOLDER}-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_. '@-]*--(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--(?=\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu');
 

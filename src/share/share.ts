@@ -168,7 +168,7 @@ class Walker {
   private folderName(name: string): string {
     const inPath = this.p(`/${name}/`);
     const shown = inPath.startsWith('/') && inPath.endsWith('/') ? inPath.slice(1, -1) : this.p(name);
-    return shown !== name && this.folderCode !== null && /^(?:-{1,2}(?:mnt|cygdrive)-)?[A-Za-z]?-{0,2}~-{0,2}$/.test(shown) ? `${shown}-${this.folderCode(name)}` : shown;
+    return shown !== name && this.folderCode !== null && /^(?:-{1,2}(?:mnt|cygdrive|var|usr|export)-)?[A-Za-z]?-{0,2}~-{0,2}$/.test(shown) ? `${shown}-${this.folderCode(name)}` : shown;
   }
 
   /**
