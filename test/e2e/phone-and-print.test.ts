@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/build.js';
 import type { Summary } from '../../src/report/schema.js';
@@ -376,70 +377,58 @@ describe('a session with a long tool output printed', () => {
 });
 
 describe('a reply holding a wide Markdown table printed', () => {
-  // Regression (an outside review in a browser): a table in a message scrolls on screen, and on
-  // paper its last column and the ends of its URLs were cut off.
-  it('prints every column of it within the paper', async (context) => {
-    requireBrowser(context);
+  /** A session of one reply holding `table`, its page printed on A4 (what a page of 718 px lays out). */
+  async function printedReply(name: string, table: string, check: (page: Page) => Promise<void>): Promise<void> {
     const at = '2026-10-05T10:00:00.000Z';
-    const rows = Array.from({ length: 6 }, (_, i) => `| src/components/very/deeply/nested/folder/module-${i}/index.ts | https://example.com/a/very/long/path/to/the/documentation/page/number/${i}#section | changed the exported function signature | +42 −${i} |`);
-    const table = ['| File | Link | What | Lines |', '|---|---|---|---|', ...rows].join('\n');
     const records = [
-      { type: 'session', version: 3, id: 'wide-table', timestamp: at, cwd: '/home/ana/shop' },
+      { type: 'session', version: 3, id: name, timestamp: at, cwd: '/home/ana/shop' },
       { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'summarise the changes' } },
       { type: 'message', id: 'a1', parentId: 'u1', timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: table }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 }, stopReason: 'stop' } },
     ];
-    const input = join(work, 'wide-table');
+    const input = join(work, name);
     await mkdir(input, { recursive: true });
-    await writeFile(join(input, 'wide.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
-    const report = join(work, 'wide-table-report');
+    await writeFile(join(input, `${name}.jsonl`), records.map((r) => JSON.stringify(r)).join('\n'));
+    const report = join(work, `${name}-report`);
     const built = await build({ inputs: [input], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
     const paper = await (await browser.context()).browser()!.newContext({ viewport: { width: 718, height: 1000 } });
     try {
       const visit = await openPage(paper, pathToFileURL(join(report, built.summary.sessions[0]!.page)).href);
       await visit.page.emulateMedia({ media: 'print' });
       await visit.page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
-      const cut = await visit.page.evaluate(() =>
-        Array.from(document.querySelectorAll('.markdown table')).map((table) => ({ scrolls: table.scrollWidth > table.clientWidth + 1, right: table.getBoundingClientRect().right <= document.documentElement.clientWidth + 1 })),
-      );
-      expect(cut).toEqual([{ scrolls: false, right: true }]);
-      expect(await visit.page.getByText('+42 −5').isVisible()).toBe(true);
+      await check(visit.page);
       await visit.page.close();
     } finally {
       await paper.close();
     }
+  }
+
+  // Regression (an outside review in a browser): a table in a message scrolls on screen, and on
+  // paper its last column and the ends of its URLs were cut off.
+  it('prints every column of it within the paper', async (context) => {
+    requireBrowser(context);
+    const rows = Array.from({ length: 6 }, (_, i) => `| src/components/very/deeply/nested/folder/module-${i}/index.ts | https://example.com/a/very/long/path/to/the/documentation/page/number/${i}#section | changed the exported function signature | +42 −${i} |`);
+    await printedReply('wide-table', ['| File | Link | What | Lines |', '|---|---|---|---|', ...rows].join('\n'), async (page) => {
+      const cut = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('.markdown table')).map((table) => ({ scrolls: table.scrollWidth > table.clientWidth + 1, right: table.getBoundingClientRect().right <= document.documentElement.clientWidth + 1 })),
+      );
+      expect(cut).toEqual([{ scrolls: false, right: true }]);
+      expect(await page.getByText('+42 −5').isVisible()).toBe(true);
+    });
   });
 
   // Regression (a browser review): a table of 30 columns or more printed its last ones cut off,
   // each column as wide as its padding and a letter; up to about a hundred now fit.
   it.for([40, 90])('prints every column of a table of %i columns within the paper', async (columns, context) => {
     requireBrowser(context);
-    const at = '2026-10-05T10:00:00.000Z';
     const row = (cell: (n: number) => string) => `| ${Array.from({ length: columns }, (_, n) => cell(n)).join(' | ')} |`;
     const table = [row((n) => `Column${n}`), row(() => '---'), row((n) => (n * 1234.5).toFixed(2)), row((n) => `last${n}`)].join('\n');
-    const records = [
-      { type: 'session', version: 3, id: `columns-${columns}`, timestamp: at, cwd: '/home/ana/shop' },
-      { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: 'the grid' } },
-      { type: 'message', id: 'a1', parentId: 'u1', timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: table }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 }, stopReason: 'stop' } },
-    ];
-    const input = join(work, `columns-${columns}`);
-    await mkdir(input, { recursive: true });
-    await writeFile(join(input, 'grid.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
-    const report = join(work, `columns-${columns}-report`);
-    const built = await build({ inputs: [input], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
-    const paper = await (await browser.context()).browser()!.newContext({ viewport: { width: 718, height: 1000 } });
-    try {
-      const visit = await openPage(paper, pathToFileURL(join(report, built.summary.sessions[0]!.page)).href);
-      await visit.page.emulateMedia({ media: 'print' });
-      await visit.page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
-      const pastTheEdge = await visit.page.evaluate(() =>
+    await printedReply(`columns-${columns}`, table, async (page) => {
+      const pastTheEdge = await page.evaluate(() =>
         Array.from(document.querySelectorAll('.markdown table th')).filter((th) => th.getBoundingClientRect().right > document.documentElement.clientWidth).map((th) => th.textContent),
       );
       expect(pastTheEdge).toEqual([]);
-      expect(await visit.page.locator('.markdown table th').count()).toBe(columns);
-      await visit.page.close();
-    } finally {
-      await paper.close();
-    }
+      expect(await page.locator('.markdown table th').count()).toBe(columns);
+    });
   });
 });
 
