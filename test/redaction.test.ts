@@ -966,6 +966,32 @@ describe('--redact on the working directories of other machines’ homes', () =>
   });
 });
 
+// Regression (a hostile look): a Claude Code session recording no folder was taken, under
+// --redact, whenever any session of its agent's folder matched (one of another project), or by
+// its folder's name, where a report that does not redact took it only with its project's folders.
+describe('--redact and --project on a session that records no folder', () => {
+  it('takes the sessions a report without --redact takes', async () => {
+    const dir = await tempDir();
+    const folder = join(dir, 'projects', '-srv-shop');
+    await mkdir(folder, { recursive: true });
+    const sessions = [['1', '/srv/shop', 1000], ['2', '/srv/shop', 2000], ['3', '/srv/other', 4000], ['4', null, 8000]] as const;
+    for (const [n, cwd, input] of sessions) {
+      const id = `0000f00${n}-0000-4000-8000-000000000000`;
+      const line = (type: 'user' | 'assistant', uuid: string, parentUuid: string | null, message: object) =>
+        JSON.stringify({ type, sessionId: id, uuid, parentUuid, timestamp: '2026-10-12T11:00:00.000Z', ...(cwd === null ? {} : { cwd }), ...(type === 'assistant' ? { requestId: `req_f${n}` } : {}), message });
+      const reply = { id: `msg_f${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: input, output_tokens: 0 } };
+      await writeFile(join(folder, `${id}.jsonl`), `${line('user', `u-${n}`, null, { role: 'user', content: 'works' })}\n${line('assistant', `a-${n}`, `u-${n}`, reply)}\n`);
+    }
+    const inputOf = async (redact: boolean, project: string) => {
+      const environment = { env: { BOUGH_CONFIG_DIR: join(dir, 'config') }, home: '/home/planted-user' };
+      return (await build({ inputs: [dir], out: join(await tempDir(), 'report'), redact, scope: { ...ALL_UTC, project }, environment, now: NOW })).summary.totals.tokens.input;
+    };
+    for (const [project, input] of [['other', 4000], ['srv-shop', 0], ['-srv-', 0], ['shop', 11000], ['/srv/', 15000]] as const) {
+      expect({ project, plain: await inputOf(false, project), redacted: await inputOf(true, project) }).toEqual({ project, plain: input, redacted: input });
+    }
+  });
+});
+
 /** A value wrapped in `depth` objects: {"a": {"a": … value … }}. */
 function nested(depth: number, value: unknown): unknown {
   let out = value;

@@ -81,6 +81,8 @@ describe('a home folder', () => {
     expect(redact('/home/bob/src /Users/alice/Documents C:\\Users\\Ana Lima\\Desktop /mnt/c/Users/eve/x /Users/Shared/x')).toBe(
       '~/src ~/Documents ~\\Desktop ~/x /Users/Shared/x',
     );
+    // A drive written in capitals, as Git Bash and WSL accept it (a hostile look).
+    expect(redact('/C/Users/bob/proj /mnt/C/Users/eve/x')).toBe('~/proj ~/x');
   });
 
   it('of another user, folded into a session folder\'s name, is replaced with the whole name (regression: --share kept "--home-planted-user-…--")', () => {

@@ -256,12 +256,12 @@ export function buildReportData(
   const projectsRead = new Set<string>();
   /** Projects some of whose sessions are kept from an earlier build, with a folder that may match. */
   const projectsKept = new Set<string>();
-  /** The agents' project folders of sessions read now whose working folder held the text. */
+  /** Of sessions read now whose working folder held the text: their agent's project folder and project, together. */
   const foldersMatched = new Set<string>();
+  const inFolder = (ledger: SessionLedger, group: ProjectGroup) => `${folderKeyOf(ledger) ?? ''}\u0000${group.key}`;
   if (sharedProject) {
     for (const [ledger, group] of projects.byLedger) {
-      const folder = folderKeyOf(ledger);
-      if (folder !== null && ledger.cwd !== null && sharedProject.matches.has(ledger.key)) foldersMatched.add(folder);
+      if (ledger.cwd !== null && sharedProject.matches.has(ledger.key)) foldersMatched.add(inFolder(ledger, group));
       // A project of working directories goes by those, as in a report that does not redact: a
       // member without one (grouped by its folder) does not make it match by that folder.
       const speaks = group.cwd === null || ledger.cwd !== null;
@@ -276,11 +276,16 @@ export function buildReportData(
   // A session read now that names its folder goes by that folder as read, not by its project's
   // (regression: folders that redact alike, another user's home, `/Users/erin/shop` and
   // `C:\\Users\\dave\\shop` both `~/shop`, are one project there, and `--project dave` took erin's).
-  // One that names none goes by its own folder, or with the sessions of its agent's project folder
-  // that do (regression, a hostile look: by its merged project, it came along with another user's).
+  // One that names none goes as a report that does not redact takes it: with the sessions of its
+  // agent's project folder it is grouped with (their folders matched), else by that folder's name
+  // (regression, a hostile look: by its merged project, it came along with another user's; by any
+  // of its folder's sessions, with those of another folder; by its folder's name, where a plain
+  // report looks only at the folders its project's sessions name).
   const projectMatches = (group: ProjectGroup, ledger: SessionLedger) =>
     sharedProject !== null && sharedProject.read.has(ledger.key)
-      ? sharedProject.matches.has(ledger.key) || (ledger.cwd === null && foldersMatched.has(folderKeyOf(ledger) ?? ''))
+      ? ledger.cwd !== null || group.cwd === null
+        ? sharedProject.matches.has(ledger.key)
+        : foldersMatched.has(inFolder(ledger, group))
       : projectsRead.has(group.key)
         ? projectsMatched.has(group.key) || (projectsKept.has(group.key) && group.matches(scope.project))
         : group.matches(scope.project);
