@@ -989,6 +989,17 @@ describe('--redact and --project on a session that records no folder', () => {
     for (const [project, input] of [['other', 4000], ['srv-shop', 0], ['-srv-', 0], ['shop', 11000], ['/srv/', 15000]] as const) {
       expect({ project, plain: await inputOf(false, project), redacted: await inputOf(true, project) }).toEqual({ project, plain: input, redacted: input });
     }
+    // Its folder's sessions that name theirs kept from an earlier build, their files gone (the
+    // last hostile look: it was left out, none of them read to say whether they matched).
+    const outs = { plain: join(await tempDir(), 'report'), redacted: join(await tempDir(), 'report') };
+    const environment = { env: { BOUGH_CONFIG_DIR: join(dir, 'config') }, home: '/home/planted-user' };
+    const buildInto = async (redact: boolean, project: string | null) =>
+      (await build({ inputs: [dir], out: redact ? outs.redacted : outs.plain, redact, scope: { ...ALL_UTC, project }, environment, now: NOW })).summary.totals.tokens.input;
+    for (const redact of [false, true]) await buildInto(redact, null);
+    for (const n of ['1', '2', '3']) await rm(join(folder, `0000f00${n}-0000-4000-8000-000000000000.jsonl`));
+    for (const [project, input] of [['shop', 11000], ['other', 4000]] as const) {
+      expect({ project, plain: await buildInto(false, project), redacted: await buildInto(true, project) }).toEqual({ project, plain: input, redacted: input });
+    }
   });
 });
 

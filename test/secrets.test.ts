@@ -83,6 +83,10 @@ describe('a home folder', () => {
     );
     // A drive written in capitals, as Git Bash and WSL accept it (a hostile look).
     expect(redact('/C/Users/bob/proj /mnt/C/Users/eve/x')).toBe('~/proj ~/x');
+    // On a disk mounted elsewhere (a hostile look): Boot Camp, a Linux desktop's, WSL's.
+    expect(redact('/Volumes/BOOTCAMP/Users/erin/x /Volumes/Macintosh HD/Users/ann/y /media/bob/Windows/Users/erin/x /run/media/bob/Win/Users/eve/z /mnt/wsl/C/Users/gina/x /Volumes/Data/Users/Shared/q')).toBe(
+      '~/x ~/y ~/x ~/z ~/x /Volumes/Data/Users/Shared/q',
+    );
   });
 
   it('of another user, folded into a session folder\'s name, is replaced with the whole name (regression: --share kept "--home-planted-user-…--")', () => {

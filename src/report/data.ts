@@ -258,9 +258,12 @@ export function buildReportData(
   const projectsKept = new Set<string>();
   /** Of sessions read now whose working folder held the text: their agent's project folder and project, together. */
   const foldersMatched = new Set<string>();
+  /** Of sessions read now that name their working folder: their agent's project folder and project. */
+  const foldersRead = new Set<string>();
   const inFolder = (ledger: SessionLedger, group: ProjectGroup) => `${folderKeyOf(ledger) ?? ''}\u0000${group.key}`;
   if (sharedProject) {
     for (const [ledger, group] of projects.byLedger) {
+      if (ledger.cwd !== null && sharedProject.read.has(ledger.key)) foldersRead.add(inFolder(ledger, group));
       if (ledger.cwd !== null && sharedProject.matches.has(ledger.key)) foldersMatched.add(inFolder(ledger, group));
       // A project of working directories goes by those, as in a report that does not redact: a
       // member without one (grouped by its folder) does not make it match by that folder.
@@ -285,7 +288,8 @@ export function buildReportData(
     sharedProject !== null && sharedProject.read.has(ledger.key)
       ? ledger.cwd !== null || group.cwd === null
         ? sharedProject.matches.has(ledger.key)
-        : foldersMatched.has(inFolder(ledger, group))
+        : // Those sessions all kept from an earlier build (their files gone): by the project as it is.
+          foldersMatched.has(inFolder(ledger, group)) || (!foldersRead.has(inFolder(ledger, group)) && group.matches(scope.project))
       : projectsRead.has(group.key)
         ? projectsMatched.has(group.key) || (projectsKept.has(group.key) && group.matches(scope.project))
         : group.matches(scope.project);

@@ -606,6 +606,9 @@ const ANY_HOME = [
   new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:wsl\$|wsl\.localhost)${SEP}[A-Za-z0-9._-]{1,64})?(?:${SEP}(?:var|usr|export))?${SEP}(?:home|Users)${SEP}${NOT_A_USER}${ANY_USER_NAME}${HOME_END}`, 'gu'),
   new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:mnt|cygdrive))?${SEP}[A-Za-z]${SEP}[Uu][Ss][Ee][Rr][Ss]${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'gu'),
   new RegExp(String.raw`${NOT_IN_WORD}[A-Za-z]:${SEP}(?:Users|Documents and Settings)${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'giu'),
+  // A Windows home on a disk mounted elsewhere: Boot Camp's on a Mac (`/Volumes/BOOTCAMP/Users/…`),
+  // a Linux desktop's (`/media/ana/Windows/Users/…`, `/run/media/…`), WSL's (`/mnt/wsl/C/Users/…`).
+  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}${SEP}(?:Volumes|media|mnt|run${SEP}media)(?:${SEP}[\p{L}\p{N}._ -]{1,64}){1,3}${SEP}[Uu][Ss][Ee][Rr][Ss]${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'gu'),
   // A session folder Pi or Claude Code named after a project in any user's home, as a folder of a
   // path (`…/sessions/--home-ana-projects-shop--/…`, `…/projects/C--Users-ana-shop`, Pi's
   // `…/--C--Users-ana-shop--/…`): where the user's name ends is not written, so the whole folded name goes.
