@@ -467,9 +467,8 @@
     var frame = box.getBoundingClientRect();
     var left = at.left - frame.left - box.clientLeft;
     var right = at.right - frame.left - box.clientLeft;
-    if (left < FOCUS_ROOM || right > box.clientWidth - FOCUS_ROOM) {
-      box.scrollLeft += right - left + 2 * FOCUS_ROOM > box.clientWidth ? left - FOCUS_ROOM : left < FOCUS_ROOM ? left - FOCUS_ROOM : right - box.clientWidth + FOCUS_ROOM;
-    }
+    if (left < FOCUS_ROOM || right - left + 2 * FOCUS_ROOM > box.clientWidth) box.scrollLeft += left - FOCUS_ROOM;
+    else if (right > box.clientWidth - FOCUS_ROOM) box.scrollLeft += right - box.clientWidth + FOCUS_ROOM;
     var top = at.top - frame.top - box.clientTop;
     var bottom = at.bottom - frame.top - box.clientTop;
     if (top < 0) box.scrollTop += top - FOCUS_ROOM;

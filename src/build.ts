@@ -743,7 +743,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       const lastSeen = formatDateTime(kept.lastSeen, time);
       // Kept also while its file is there but holds less than the archive, or no longer reads as
       // it (regression: such a page, lost, was said to be of a file gone).
-      const fileSaid = session.ledger.fileHoldsLess === true ? 'its file holds less than the archive keeps of it' : session.ledger.fileThere === true ? 'its file no longer reads as this session' : 'its file is gone';
+      const fileGone = session.ledger.fileHoldsLess !== true && session.ledger.fileThere !== true;
+      const fileSaid = session.ledger.fileHoldsLess === true ? 'its file holds less than the archive keeps of it' : fileGone ? 'its file is gone' : 'its file no longer reads as this session';
       const keptPages = kept.pages.length > 0 ? kept.pages : [page];
       // Pages of another size than the last build wrote were edited or cut short since: said
       // once, as they cannot be written again; one cut short (its end gone) on every build.
@@ -764,7 +765,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
           continue;
         }
         lost++;
-        const view = failedPageView(session, `the page an earlier build wrote for it is missing from the report folder, and ${fileSaid}${fileSaid.endsWith('gone') ? ` (last seen ${lastSeen})` : ''}, so it cannot be written again`, hrefFrom(keptPage, INDEX_PAGE));
+        const view = failedPageView(session, `the page an earlier build wrote for it is missing from the report folder, and ${fileSaid}${fileGone ? ` (last seen ${lastSeen})` : ''}, so it cannot be written again`, hrefFrom(keptPage, INDEX_PAGE));
         const failed = renderer.render('failed-session', layout(view.title, keptPage), view);
         bytes += Buffer.byteLength(failed);
         await folder.write(keptPage, failed);

@@ -284,15 +284,16 @@ export function buildReportData(
   // (regression, a hostile look: by its merged project, it came along with another user's; by any
   // of its folder's sessions, with those of another folder; by its folder's name, where a plain
   // report looks only at the folders its project's sessions name).
-  const projectMatches = (group: ProjectGroup, ledger: SessionLedger) =>
-    sharedProject !== null && sharedProject.read.has(ledger.key)
-      ? ledger.cwd !== null || group.cwd === null
-        ? sharedProject.matches.has(ledger.key)
-        : // Those sessions all kept from an earlier build (their files gone): by the project as it is.
-          foldersMatched.has(inFolder(ledger, group)) || (!foldersRead.has(inFolder(ledger, group)) && group.matches(scope.project))
-      : projectsRead.has(group.key)
-        ? projectsMatched.has(group.key) || (projectsKept.has(group.key) && group.matches(scope.project))
-        : group.matches(scope.project);
+  const projectMatches = (group: ProjectGroup, ledger: SessionLedger): boolean => {
+    if (sharedProject !== null && sharedProject.read.has(ledger.key)) {
+      if (ledger.cwd !== null || group.cwd === null) return sharedProject.matches.has(ledger.key);
+      const place = inFolder(ledger, group);
+      // Those sessions all kept from an earlier build (their files gone): by the project as it is.
+      return foldersMatched.has(place) || (!foldersRead.has(place) && group.matches(scope.project));
+    }
+    if (projectsRead.has(group.key)) return projectsMatched.has(group.key) || (projectsKept.has(group.key) && group.matches(scope.project));
+    return group.matches(scope.project);
+  };
   const report = new Aggregator(scope);
   const available = { read: 0, sessions: 0, firstAt: null as number | null, lastAt: null as number | null };
   const sessions: SessionData[] = [];

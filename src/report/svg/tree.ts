@@ -337,14 +337,9 @@ function foldRuns(turns: readonly Node[], labels: ReadonlyMap<string, string>, l
  */
 function rowsToDraw(rows: readonly Node[], limit: number): Node[] {
   if (rows.length <= limit) return [...rows];
-  const kept = new Set<Node>(rows.filter((row) => row.branch.isActive));
   // An active path too long to draw whole (no run of it folds) is drawn from its root, as far as
   // it goes (regression, a hostile look: the first rows of all branches were, half of them not its).
-  if (kept.size > limit) {
-    const active = rows.filter((row) => row.branch.isActive).slice(0, limit);
-    kept.clear();
-    for (const row of active) kept.add(row);
-  }
+  const kept = new Set<Node>(rows.filter((row) => row.branch.isActive).slice(0, limit));
   for (const row of rows) {
     if (kept.size >= limit) break;
     if (row.parent === null || kept.has(row.parent)) kept.add(row);

@@ -3,8 +3,8 @@
 // table or dotted keys, quoted or not, and a pattern for each line missed all but the first.
 
 import { lstat } from 'node:fs/promises';
-import { parse as parseToml } from 'smol-toml';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
 import type { Environment } from '../../environment.js';
 import { codexHomeOf, codexSessionPlaces } from './paths.js';
 import { readRegularFile } from '../../regular-file.js';
