@@ -754,6 +754,25 @@ describe('a side question’s replay of a reply the main thread holds', () => {
     expect(page).toContain('no usage of its own (what it replays is counted where it was first recorded)');
     expect(page).not.toContain('0 tokens · — by bough');
   });
+
+  // Regression: the replay was told by the session id with the message id; a resumed copy writes
+  // its own session id on the lines it copies, so with the origin's file gone (the copy holding
+  // the reply) the side question's replay counted again: 100,000 cache reads for 50,000.
+  it('is counted once when only a resumed copy of its session holds the reply', async () => {
+    const RESUMED = '44444444-4444-4444-8444-4444444444b2';
+    const reads = { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 50_000, output_tokens: 20 };
+    const replay = { ...(assistant('s2', 's1', 'M2', reads, { sidechain: true }) as Record<string, unknown>), requestId: 'req_other', agentId: 'aside_question-1' };
+    const origin = [user('m1', null, 'fix the cart'), assistant('m2', 'm1', 'M2', reads)];
+    const files = {
+      [`-home-ana-shop/${RESUMED}.jsonl`]: [...origin.map((line) => ({ ...line, sessionId: RESUMED })), user('m3', 'm2', 'and the tax', { session: RESUMED, at: '2026-03-10T11:00:00.000Z' })],
+      [`-home-ana-shop/${SESSION}/subagents/agent-aside_question-1.jsonl`]: [{ ...(user('s1', null, 'what about the tests?', { sidechain: true }) as Record<string, unknown>), agentId: 'aside_question-1' }, replay],
+    };
+    for (const withOrigin of [true, false]) {
+      const folder = await projects(withOrigin ? { ...files, [`-home-ana-shop/${SESSION}.jsonl`]: origin } : files);
+      const { summary } = await build(folder);
+      expect({ withOrigin, cacheRead: summary.totals.tokens.cacheRead, records: summary.totals.usageRecords }).toEqual({ withOrigin, cacheRead: 50_000, records: 1 });
+    }
+  });
 });
 
 describe('a response streamed across the end of a month', () => {

@@ -854,9 +854,12 @@ function usageOf(ctx: ClaudeContext, response: Response, draft: Draft): Usage | 
     claim,
     // Only a response's last line (with a stop reason) carries the final output count.
     outputPartial: response.stopReason === null,
-    // What a sub-agent's replay of a main thread's response shares with it: a gateway that writes
-    // no request id may write one message id for every response (§9.3), so there its time too.
-    responseId: messageId === null ? null : requestId !== null ? `${ctx.sessionId}\u0000${messageId}` : `${ctx.sessionId}\u0000${messageId}\u0000${draft.entry.timestamp ?? ''}`,
+    // What a sub-agent's replay of a main thread's response shares with it: the API's message id,
+    // one response's wherever it is copied (a resumed copy rewrites the session id on the lines it
+    // copies, and its main thread holds the response too when the origin's file is gone). A
+    // gateway that writes no request id may write one message id for every response (§9.3): there
+    // scoped by its session and time.
+    responseId: messageId === null ? null : requestId !== null ? messageId : `${ctx.sessionId}\u0000${messageId}\u0000${draft.entry.timestamp ?? ''}`,
     fast: u.speed === 'fast',
     webSearches: webSearches ?? 0,
     ...(!counted ? { countsUnknown: true as const } : countsLeftOut ? { countsLeftOut: true as const } : {}),
