@@ -272,6 +272,22 @@ describe('Codex usage in stats', () => {
     ]);
   });
 
+  // Regression (a review of what bough says of bad input): cached input above the input it is
+  // part of left a negative uncached part, said as "input -500", a number the file never wrote,
+  // and billed 1,500 cached tokens of a 1,000-token prompt.
+  it('cuts cached input above the input it is part of to it, and says so', async () => {
+    const { totals } = await stats('cached-above-input');
+    // The first response's 1000 in, all cached as cut; the second's 1000 uncached: the thread's own 2000.
+    expect(totals).toMatchObject({ usageRecords: 2, tokens: { input: 1_000, cacheRead: 1_000, output: 300 } });
+    // gpt-5: 1000 × $1.25/M + 1000 × $0.125/M + 300 × $10/M.
+    expect(totals.cost.bough).toBeCloseTo(0.004375, 9);
+    const summary = await summaryOf('cached-above-input');
+    expect(summary.diagnostics.items.map((d) => [d.line, d.reason, d.detail])).toEqual([
+      [4, 'absurd-number', 'token_count: running totals cached_input_tokens 1500 above input_tokens 1000: counted the last response’s own counts instead'],
+      [4, 'inconsistent-usage', 'token_count: cached_input_tokens 1500 is more than the input it is part of (1000): cut to it'],
+    ]);
+  });
+
   it('never turns a negative cached count into more non-cached input, and says so', async () => {
     const { totals } = await stats('negative');
     // 1000 in (cached −500 left out) + 1000 in before the restart; the restart's −6000 input is left out, its 100 output counts.

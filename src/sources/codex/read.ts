@@ -1085,7 +1085,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   } else parts.push({ counts: delta, from: before, to: next, turn });
   const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
   for (const part of parts) {
-    const usage = codexUsage(ctx, reasoningWithinOutput(ctx, part.counts, at.line), model, time);
+    const usage = codexUsage(ctx, partsWithinWholes(ctx, part.counts, at.line), model, time);
     if (part.counts === unseen && last !== null) usage.largestPrompt = compactedBetween ? unseen.input : judgedPrompt(unseen.input, promptBefore, last.input);
     draft.entry.usage.push(usage);
     ctx.usages.push({ usage, turn: part.turn, before: part.from === null ? '0' : countsSignature(part.from), after: part.to === null ? `last:${countsSignature(part.counts)}#${at.line}` : countsSignature(part.to) });
@@ -1142,7 +1142,7 @@ function usageRecord(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   ctx.countedUnrecorded = null;
   if (countedBefore !== null && sameTotals(countedBefore, counts)) return;
   const draft = add(ctx, payload, at, time, { kind: 'usageOnly', usageKind: 'usage', note: 'a response Codex recorded on its own, which its running totals do not hold (a remote compaction’s, or one whose count line is lost)' });
-  const usage = codexUsage(ctx, reasoningWithinOutput(ctx, counts, at.line), ctx.model, time);
+  const usage = codexUsage(ctx, partsWithinWholes(ctx, counts, at.line), ctx.model, time);
   draft.entry.usage.push(usage);
   // Claimed as its count would be, from the totals before it: a copy of the file that holds its
   // count (the file whose copy was cut between the two) counts it once.
@@ -1172,6 +1172,25 @@ function reasoningWithinOutput(ctx: CodexContext, counts: Totals, line: number):
   if (counts.reasoning <= counts.output || counts.output < 0 || counts.reasoning > MAX_TOKENS_PER_RECORD) return counts;
   ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, line, `token_count: reasoning ${counts.reasoning} is more than the output it is part of (${counts.output}): cut to it`, false));
   return { ...counts, reasoning: counts.output };
+}
+
+/**
+ * Cached and written input are parts of input (codex.md §7.3): more of them than input is a count
+ * written wrong, and input, the whole, is taken as right, as a Claude Code record whose parts pass
+ * its total is (cut, not a negative uncached part quoted as if the file had written it).
+ */
+function cacheWithinInput(ctx: CodexContext, counts: Totals, line: number): Totals {
+  const { input, cached, cacheWrite } = counts;
+  if (input < 0 || cached < 0 || cacheWrite < 0 || cached + cacheWrite <= input || [input, cached, cacheWrite].some((n) => n > MAX_TOKENS_PER_RECORD)) return counts;
+  const parts = cacheWrite > 0 ? `cached_input_tokens ${cached} and cache_write_input_tokens ${cacheWrite} are more than the input they are` : `cached_input_tokens ${cached} is more than the input it is`;
+  ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, line, `token_count: ${parts} part of (${input}): cut to it`, false));
+  const cachedKept = Math.min(cached, input);
+  return { ...counts, cached: cachedKept, cacheWrite: Math.min(cacheWrite, input - cachedKept) };
+}
+
+/** A response's counts with no part larger than its whole. */
+function partsWithinWholes(ctx: CodexContext, counts: Totals, line: number): Totals {
+  return cacheWithinInput(ctx, reasoningWithinOutput(ctx, counts, line), line);
 }
 
 function codexUsage(ctx: CodexContext, counts: Totals, model: string | null, time: number | null): Usage {
