@@ -12,7 +12,7 @@ import { FILE_CHANGED, pagesJob, removeStagedSession, type KeptTranscript, type 
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, DIAGNOSTIC_REASONS, summariseDiagnostics, type Diagnostic, type DiagnosticReason, type DiagnosticsSummary } from './diagnostics.js';
-import { discover, readPlaces, type Discovery, type Place } from './discover.js';
+import { compressedFound, discover, readPlaces, type Discovery, type Place } from './discover.js';
 import { howToRead } from './sources/compressed.js';
 import { boughCacheDir, boughConfigDir, resolvedHome, type Environment } from './environment.js';
 import { BoughError, messageOf, systemCode, systemTrouble } from './errors.js';
@@ -470,7 +470,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const claims = claimEntries(collected.ledgers, CLAIM_RULES, unpack);
   const ledgers = withEntryTitles(collected.ledgers, claims, unpack);
   const data = buildReportData(withOwnTitles(ledgers, claims, unpack), claims, price, options.scope, collected.sharedProject, unpack);
-  const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);
+  const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates + compressedFound(discovery).length, countedLedgers(collected.ledgers, data), collected.cutShort);
   return { discovery, collected, claims, table, local, price, data, diagnostics };
 }
 
@@ -930,7 +930,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   }));
   await spool.writeIndex(searchSessions, Math.max(200_000, Math.round(pageBytes * 0.08)), (file) => folder.write(file.path, file.content));
   const allDiagnostics = [...collected.diagnostics, ...pageFailures, ...archiveFailures, ...archiveProblems, ...(sink.archive?.otherSecret ?? [])];
-  const diagnosticsSummary = summariseDiagnostics(allDiagnostics, collected.candidates, countedLedgers(collected.ledgers, data), collected.cutShort);
+  const diagnosticsSummary = summariseDiagnostics(allDiagnostics, collected.candidates + compressedFound(report.discovery).length, countedLedgers(collected.ledgers, data), collected.cutShort);
   // A report made to share and asked for one period, project or agent lists the problems of the
   // files it shows only: another's path, and the start of its damaged line, are from outside it.
   const shownFiles = options.redact && isNarrowed(options.scope) ? sessionPagesOfFiles(data, pages) : null;

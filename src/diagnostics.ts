@@ -105,7 +105,7 @@ export function diagnostic(
 }
 
 export interface DiagnosticsSummary {
-  /** Files found and read. */
+  /** Files found: read, or skipped unread (compressed). */
   files: number;
   /** Of them, the files read as sessions. */
   sessionFiles: number;

@@ -45,6 +45,11 @@ export interface Discovery {
   diagnostics: Diagnostic[];
 }
 
+/** Compressed session files found, which bough does not read: files skipped, counted among the files found. */
+export function compressedFound(discovery: Pick<Discovery, 'diagnostics'>): Diagnostic[] {
+  return discovery.diagnostics.filter((d) => d.reason === 'compressed-file');
+}
+
 /** The file-system calls discovery makes: tests inject the failures that root cannot cause with chmod. */
 export interface DiscoveryFs {
   readdir(path: string): Promise<Dirent[]>;

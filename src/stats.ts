@@ -8,7 +8,7 @@ import { boughCacheDir } from './environment.js';
 import { threadPlan } from './threads/pool.js';
 import { collect, type Collected } from './reading/collect.js';
 import { codeStamp } from './package-files.js';
-import { discover, readPlaces, type Place } from './discover.js';
+import { compressedFound, discover, readPlaces, type Discovery, type Place } from './discover.js';
 import { BoughError } from './errors.js';
 import { scopeLabel } from './ledger/scope.js';
 import type { ReportData } from './report/data.js';
@@ -57,7 +57,7 @@ export async function stats(options: StatsOptions): Promise<StatsResult> {
     places: discovery.places,
     emptySentence: emptyScopeSentence(data, scopeLabel(options.scope)),
     warnings: [cacheWarning, table.snapshot.problem ?? null].filter((w): w is string => w !== null),
-    skippedFiles: skippedFilesOf(discovery.files, collected),
+    skippedFiles: skippedFilesOf(discovery, collected),
     notLookedInto: collected.diagnostics.filter((d) => d.reason === 'unreadable-folder' || d.reason === 'skipped-link').map((d) => ({ file: d.file, why: d.detail })),
     skippedLinesIn: skippedLinesOf(collected),
   };
@@ -84,10 +84,12 @@ export function statsText(result: StatsResult, options: { colour: boolean; width
   return statsTable(result.json, { ...options, emptySentence: result.emptySentence });
 }
 
-function skippedFilesOf(files: readonly string[], collected: Collected): StatsResult['skippedFiles'] {
+function skippedFilesOf(discovery: Discovery, collected: Collected): StatsResult['skippedFiles'] {
   const sessions = new Set(collected.sourceOf.values());
   // Each file's first problem of its own (no line): one pass over the problems, not one per file.
   const why = new Map<string, string>();
   for (const d of collected.diagnostics) if (d.line === null && !why.has(d.file)) why.set(d.file, d.detail);
-  return files.filter((file) => !sessions.has(file)).map((file) => ({ file, why: why.get(file) ?? null }));
+  const read = discovery.files.filter((file) => !sessions.has(file)).map((file) => ({ file, why: why.get(file) ?? null }));
+  // Compressed files found are skipped unread, with how to read them.
+  return [...read, ...compressedFound(discovery).map((d) => ({ file: d.file, why: d.detail }))];
 }

@@ -97,6 +97,27 @@ describe('what bough could not do, said', () => {
     expect(exported.stderr).not.toContain('agent-a1');
   });
 
+  // Regression (a review of what bough says of bad input): a compressed session found in a folder
+  // beside a plain one was left out without a word: stats said nothing on stderr, the build "0
+  // skipped lines" only, and the data-quality page "1 file read · 0 files skipped" above it.
+  it('counts a compressed session found beside plain ones as a file skipped, and names it', async () => {
+    const dir = await tempDir();
+    const session = await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl'));
+    await writeFile(join(dir, 'new.jsonl'), session);
+    await writeFile(join(dir, 'old.jsonl.gz'), gzipSync(session));
+    const gz = join(dir, 'old.jsonl.gz');
+    const how = `compressed (gzip), so not read: decompress a copy into a folder of its own and give bough that folder too (gzip -dc '${gz}' > FOLDER/'old.jsonl')`;
+    const stats = await run(['stats', dir, '--no-cache']);
+    expect(stats.code).toBe(0);
+    expect(stats.stderr).toBe(`bough: 1 file skipped; \`bough build\` lists it on its data-quality page.\nbough: skipped: ${gz} (${how}).\n`);
+    const json = JSON.parse((await run(['stats', dir, '--no-cache', '--json'])).stdout) as { diagnostics: object };
+    expect(json.diagnostics).toMatchObject({ files: 2, sessionFiles: 1, skippedFiles: 1, byReason: { 'compressed-file': 1 } });
+    const out = join(await tempDir(), 'report');
+    const built = await run(['build', dir, '--no-cache', '--out', out]);
+    expect(built.stdout).toContain(' · 1 file skipped (see the data-quality page) · ');
+    expect(await readFile(join(out, 'data-quality.html'), 'utf8')).toContain('2 files found · 1 session file · 1 file skipped · 0 lines skipped · 1 note in all');
+  });
+
   // Regression (a review of the command line): `link/..` was dropped as text, as path.resolve
   // does, so that bough read the folder beside the link (or said no such folder) where `ls`, the
   // system, goes up from where the link leads; a report's folder too.

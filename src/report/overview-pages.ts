@@ -286,7 +286,7 @@ function unpricedLine(models: readonly ModelTotals[]): string | null {
 function qualityLine(d: DiagnosticsSummary): IndexPageView['quality'] {
   const warnings = Object.values(d.byReason).reduce((a, b) => a + (b ?? 0), 0);
   const summary = [
-    `${plural(d.files, 'file')} read`,
+    `${plural(d.files, 'file')} found`,
     `${plural(d.sessionFiles, 'session file')}`,
     ...(d.goneFiles > 0 ? [`${plural(d.goneFiles, 'session file')} gone or no longer read, kept from an earlier build`] : []),
     `${plural(d.skippedFiles, 'file')} skipped`,
