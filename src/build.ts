@@ -19,6 +19,7 @@ import { BoughError, messageOf, systemCode, systemTrouble } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
 import { entriesHold, HOLD_BYTES, type EntriesHold } from './ledger/packed-entries.js';
 import { isNarrowed, scopeLabel, type Scope } from './ledger/scope.js';
+import { subagentsNotRead } from './ledger/subagent-copies.js';
 import { refuseUnsafeOut } from './output/out-path.js';
 import { MANIFEST, openReportFolder, type LinesFile, type ReportFolder } from './output/report-folder.js';
 import { codeStamp, loadAssets, loadTemplates, packageVersion, SAMPLES_DIR } from './package-files.js';
@@ -470,8 +471,11 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const claims = claimEntries(collected.ledgers, CLAIM_RULES, unpack);
   const ledgers = withEntryTitles(collected.ledgers, claims, unpack);
   const data = buildReportData(withOwnTitles(ledgers, claims, unpack), claims, price, options.scope, collected.sharedProject, unpack);
-  const diagnostics = summariseDiagnostics(collected.diagnostics, collected.candidates + compressedFound(discovery).length, countedLedgers(collected.ledgers, data), collected.cutShort);
-  return { discovery, collected, claims, table, local, price, data, diagnostics };
+  // Said beside each file's own problems: which transcripts are read is known only of them all.
+  const notRead = subagentsNotRead(collected.ledgers);
+  const noted = notRead.length === 0 ? collected : { ...collected, diagnostics: [...collected.diagnostics, ...notRead] };
+  const diagnostics = summariseDiagnostics(noted.diagnostics, collected.candidates + compressedFound(discovery).length, countedLedgers(collected.ledgers, data), collected.cutShort);
+  return { discovery, collected: noted, claims, table, local, price, data, diagnostics };
 }
 
 /**

@@ -580,10 +580,32 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
     );
   }
   if (!flags.quiet) {
-    for (const warning of result.warnings) io.stderr(terminalLine(`bough: warning: ${warning}`));
+    for (const warning of [...result.warnings, ...moneyNotes(result.summary.diagnostics, 'its data-quality page names')]) io.stderr(terminalLine(`bough: warning: ${warning}`));
     io.stdout(terminalLine(summaryLine(result)));
   }
   return 0;
+}
+
+/**
+ * Notes that bear on the totals without a line skipped, said on the terminal as well as on the
+ * data-quality page: spend no total holds, and counts taken as written that may be damaged.
+ */
+function moneyNotes(diagnostics: { byReason: Record<string, number> }, where: string): string[] {
+  const notRead = diagnostics.byReason['subagent-not-read'] ?? 0;
+  const unlikely = diagnostics.byReason['unlikely-count'] ?? 0;
+  const one = (n: number) => (n === 1 ? 'it' : 'them');
+  return [
+    ...(notRead > 0
+      ? [
+          notRead === 1
+            ? `1 sub-agent's transcript is not among the files read: its requests, of which its session's file holds copies, are in no total (${where} it, with their tokens).`
+            : `${notRead} sub-agents' transcripts are not among the files read: their requests, of which their sessions' files hold copies, are in no total (${where} them, with their tokens).`,
+        ]
+      : []),
+    ...(unlikely > 0
+      ? [`${unlikely === 1 ? '1 token count is' : `${unlikely} token counts are`} larger than any model's context in one request, counted as written (${where} ${one(unlikely)}): check ${one(unlikely)}, as a damaged count can add thousands of dollars.`]
+      : []),
+  ];
 }
 
 /**
@@ -640,6 +662,7 @@ async function runStats(inputs: string[], flags: StatsFlags, io: CliIo): Promise
       }
       const folders = result.notLookedInto;
       if (folders.length > 0 && folders.length <= NAMED_SKIPPED_FILES) io.stderr(terminalLine(`bough: not looked into: ${folders.map(({ file, why }) => `${file} (${why})`).join('; ')}.`));
+      for (const note of moneyNotes(d, "`bough build`'s data-quality page names")) io.stderr(terminalLine(`bough: warning: ${note}`));
     }
     if (flags.json) io.stdout(`${JSON.stringify(result.json, wellFormedStrings, 2)}\n`);
     else {

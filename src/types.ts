@@ -278,6 +278,8 @@ export interface SessionFile {
   subagentId: string | null;
   /** Sub-agents this file's tool calls started, each by the id above: a page links a call to the sub-agent's transcript. */
   startedSubagents: { callId: string; subagentId: string }[];
+  /** Copies of sub-agents' requests the file holds (see SubagentCopies); absent where it holds none. */
+  subagentCopies?: SubagentCopies[];
   /** Titles this file gives to entries of other files (a summary of an earlier session names the entry it ends at). */
   entryTitles: { entryId: string; title: string }[];
   /**
@@ -293,6 +295,24 @@ export interface SessionFile {
   diagnostics: Diagnostic[];
   /** Lines read, including bad ones. */
   lineCount: number;
+}
+
+/**
+ * Claude Code's copies, in a session's file, of the requests one of its sub-agents made (2.1's
+ * `agent_progress` lines): no usage, as the sub-agent's transcript holds each request (claude.md
+ * §8.2), but all that tells of them where that transcript is not among the files read.
+ */
+export interface SubagentCopies {
+  /** The sub-agent they are of, by the id its transcript goes by (SessionFile.subagentId). */
+  subagentId: string;
+  /** The line of its first copy. */
+  line: number;
+  /** Its requests copied, each once (the lines of one response, by message and request id). */
+  requests: number;
+  /** Their counts, each request's fullest copy. */
+  counts: TokenCounts;
+  /** The models they name (a few at most). */
+  models: string[];
 }
 
 /** Lines one file gained and lost in an edit of several files. */

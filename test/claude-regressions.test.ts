@@ -775,6 +775,69 @@ describe('a side question’s replay of a reply the main thread holds', () => {
   });
 });
 
+describe('a sub-agent whose transcript is not among the files read', () => {
+  /** Claude Code 2.1's copy, in the session's file, of one line of a sub-agent's response (claude.md §8.2). */
+  const progress = (uuid: string, request: string, usage: object, at: string) => ({
+    ...(envelope(uuid, 'a1', {}, at) as Record<string, unknown>),
+    type: 'progress',
+    data: {
+      type: 'agent_progress',
+      agentId: 'abc1234',
+      prompt: 'look around',
+      normalizedMessages: [],
+      message: { type: 'assistant', timestamp: at, requestId: `req_${request}`, uuid: `s-${uuid}`, message: { model: 'claude-haiku-4-5-20251001', id: `msg_${request}`, type: 'message', role: 'assistant', content: [], usage } },
+    },
+    toolUseID: 'agent_msg_1',
+    parentToolUseID: 'toolu_T1',
+  });
+  const main = [
+    user('u1', null, 'plan it'),
+    assistant('a1', 'u1', 'M1', tokens(100)),
+    // S1 streamed as two lines (its output grows), S2 as one: two requests.
+    progress('p1', 'S1', { input_tokens: 2, cache_creation_input_tokens: 1000, cache_read_input_tokens: 5000, output_tokens: 1 }, '2026-03-10T10:00:02.000Z'),
+    progress('p2', 'S1', { input_tokens: 2, cache_creation_input_tokens: 1000, cache_read_input_tokens: 5000, output_tokens: 40 }, '2026-03-10T10:00:03.000Z'),
+    progress('p3', 'S2', { input_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 6000, output_tokens: 60 }, '2026-03-10T10:00:04.000Z'),
+  ];
+
+  // Regression (a review against ccusage): its spend, which only the copies in its session's file
+  // told, was left out without a word ("sub-agents 0"; the data-quality page silent).
+  it('is said, with what the copies show, and the copies are still not counted', async () => {
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: main });
+    const { summary } = await build(folder);
+    // The main thread's reply alone: copies are never usage.
+    expect(summary.totals.tokens).toMatchObject({ input: 100, output: 10, cacheRead: 0, cacheWrite: 0 });
+    expect(summary.diagnostics.byReason).toEqual({ 'subagent-not-read': 1 });
+    expect(summary.diagnostics.items[0]).toMatchObject({
+      line: 3,
+      detail:
+        "sub-agent abc1234: its transcript (agent-abc1234.jsonl) is not among the files read; this file holds Claude Code's copies of its 2 requests of claude-haiku-4-5-20251001 (5 input, 100 output, 11,000 cache read, 1,000 cache write tokens), which are not counted, as copies never are: read its transcript to count them",
+    });
+    const said = await run(['stats', folder, '--no-cache']);
+    expect(said.stderr).toBe(
+      "bough: warning: 1 sub-agent's transcript is not among the files read: its requests, of which its session's file holds copies, are in no total (`bough build`'s data-quality page names it, with their tokens).\n",
+    );
+  });
+
+  it('is not said where its transcript is read', async () => {
+    const transcript = [
+      { ...(user('s0', null, 'look around', { sidechain: true }) as Record<string, unknown>), agentId: 'abc1234' },
+      { ...(assistant('s1', 's0', 'S1', { input_tokens: 2, cache_creation_input_tokens: 1000, cache_read_input_tokens: 5000, output_tokens: 40 }, { sidechain: true }) as Record<string, unknown>), agentId: 'abc1234' },
+      { ...(assistant('s2', 's1', 'S2', { input_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 6000, output_tokens: 60 }, { sidechain: true }) as Record<string, unknown>), agentId: 'abc1234' },
+    ];
+    // A resumed copy of the session holds the copies under its own session id; the transcript is its origin's.
+    const RESUMED = '44444444-4444-4444-8444-4444444444c2';
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: main,
+      [`-home-ana-shop/${SESSION}/subagents/agent-abc1234.jsonl`]: transcript,
+      [`-home-ana-shop/${RESUMED}.jsonl`]: [...main.map((line) => ({ ...line, sessionId: RESUMED })), user('u2', 'p3', 'go on', { session: RESUMED, at: '2026-03-10T11:00:00.000Z' })],
+    });
+    const { summary } = await build(folder);
+    expect(summary.diagnostics.byReason).toEqual({});
+    // The transcript's requests, once each; the copies not again.
+    expect(summary.totals.tokens).toMatchObject({ input: 105, output: 110, cacheRead: 11_000, cacheWrite: 1_000 });
+  });
+});
+
 describe('a response streamed across the end of a month', () => {
   // Regression: its reply began in October and its usage, dated by its last line (claude.md §9.2),
   // is November's. The October page showed that usage unmarked though it did not count it, and
@@ -1550,13 +1613,18 @@ describe('a gateway that writes one message id for every response, and no reques
   // the model's context) added $100 to the totals, and the data-quality page said nothing of it.
   it('counts a request larger than any model’s context as written, and says so', async () => {
     const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'go'), assistant('a1', 'u1', 'A', tokens(100_000_000, 10))] });
-    const { totals, diagnostics } = await stats(folder);
+    const { totals, diagnostics } = await stats(folder, '--quiet');
     expect(totals).toMatchObject({ usageRecords: 1, tokens: { input: 100_000_000, output: 10 }, cost: { bough: 100.00005 } });
     expect(diagnostics.byReason).toEqual({ 'unlikely-count': 1 });
     expect(diagnostics.skippedLines).toBe(0);
     const { out } = await build(folder);
     const page = await readFile(join(out, 'data-quality.html'), 'utf8');
     expect(page).toContain('input 100000000 in one request: more than any model’s context, counted as written');
+    // Regression (a review of what bough says of bad input): said on the data-quality page only,
+    // where $1,200 of such a count stood in the totals of `stats` and the build's last line unsaid.
+    const warning = (where: string) => `bough: warning: 1 token count is larger than any model's context in one request, counted as written (${where} it): check it, as a damaged count can add thousands of dollars.\n`;
+    expect((await run(['stats', folder, '--no-cache'])).stderr).toBe(warning("`bough build`'s data-quality page names"));
+    expect((await run(['build', folder, '--no-cache', '--out', join(await tempDir(), 'report')])).stderr).toBe(warning('its data-quality page names'));
   });
 
   // Regression (a review of Claude Code's files): a response of message id `msg_x␀req_y` and

@@ -328,6 +328,16 @@ describe('agreement with the recorded cost', () => {
     expect(checkCost([partial])).toMatchObject({ incomplete: true, reason: 'model priced in part' });
   });
 
+  // Regression (a review of what bough says of bad input): a Pi reply whose input read 200 million
+  // ($1,200 by bough, $0.018 recorded) was put down to long-context rates, its tier; the count,
+  // larger than any model's context and said on the data-quality page, is the likely cause.
+  it('names a token count larger than any model’s context as the likely reason, whatever tier it falls in', () => {
+    const damaged = record(0.018, 1200.015, { input: 200_000_000 });
+    expect(checkCost([{ ...damaged, priced: { ...damaged.priced, tier: 200_000 } }, record(0.018, 0.018)]).reason).toBe('a token count to be checked');
+    // A sub-agent run's sums may pass it: they are many requests'.
+    expect(checkCost([record(0.346, 0.18, { origin: 'subagent', largestPrompt: 166_667, cacheRead: 20_000_000 })]).reason).toBe('long-context rates judged from sums');
+  });
+
   // Found by a review that ran Pi 1.6 on OpenAI's flex and priority tiers: Pi prices them (½×, 2.5×
   // on gpt-5.5) and records no tier, and the difference was put down to a "different catalog".
   // A later review: a Claude model the user priced at half in Pi's models.json was put down to a tier.

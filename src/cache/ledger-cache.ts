@@ -1000,6 +1000,19 @@ export const ledgerSchema = z.object({
   namedByAgent: z.boolean(),
   subagentOf: text.nullable(),
   subagentLabel: text.nullable(),
+  // Absent from the archives of builds before 2026-12-07: nothing is said of their sub-agents' copies.
+  subagentId: text.optional(),
+  subagentCopies: z
+    .array(
+      z.object({
+        subagentId: text,
+        line: count,
+        requests: count,
+        counts: z.object({ input: count, output: count, cacheRead: count, cacheWrite: count, cacheWrite1h: count, reasoning: count }),
+        models: z.array(text),
+      }),
+    )
+    .optional(),
   entryTitles: z.array(z.object({ entryId: text, title: text })),
   // Absent from the archives of earlier builds: such a session keeps the title it had.
   promptTitles: z.array(z.object({ index: count, title: text })).default([]),

@@ -6,7 +6,7 @@ import { attachedFilesLength } from '../attached-files.js';
 import { problemCount } from '../diagnostics.js';
 import { buildTree, type EntryTree } from '../model/tree.js';
 import { packEntries, usageKeyOf, type PackedEntries } from './packed-entries.js';
-import { CLAIM_TURN, type Block, type Entry, type FileChange, type RunningTotals, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
+import { CLAIM_TURN, type Block, type Entry, type FileChange, type RunningTotals, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentCopies, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
 import { cutText } from '../unicode-text.js';
 
 /** Names a session everywhere (pages, rows, links): its source and file. Never object identity. */
@@ -120,6 +120,10 @@ export interface SessionLedger {
   /** The session id this file is a sub-agent of, as recorded: it is counted in that session. */
   subagentOf: string | null;
   subagentLabel: string | null;
+  /** The id its parent's calls name this sub-agent by (SessionFile.subagentId). Absent: a main session's, or none recorded. */
+  subagentId?: string;
+  /** Copies of its sub-agents' requests the file holds (SessionFile.subagentCopies): said where a transcript is not read. Absent: none. */
+  subagentCopies?: SubagentCopies[];
   /** Titles this file gives to entries of other files, by entry id. */
   entryTitles: { entryId: string; title: string }[];
   /**
@@ -176,6 +180,8 @@ export function ledgerOf(file: SessionFile): SessionLedger {
     namedByAgent: file.namedByAgent,
     subagentOf: file.subagentOf,
     subagentLabel: file.subagentLabel === null ? null : shorten(file.subagentLabel),
+    ...(file.subagentId !== null ? { subagentId: file.subagentId } : {}),
+    ...(file.subagentCopies !== undefined && file.subagentCopies.length > 0 ? { subagentCopies: file.subagentCopies } : {}),
     entryTitles: file.entryTitles.map((t) => ({ entryId: t.entryId, title: shorten(t.title) })),
     // Kept only for a file that names the session it was copied from: held for every session,
     // a history of 30,000 small ones carried 50 MB more.

@@ -2,6 +2,7 @@
 // Pure: per-record pairs in, a verdict out.
 
 import type { PricedUsage } from './price.js';
+import { UNLIKELY_TOKENS_PER_REQUEST } from '../sources/usage-check.js';
 
 export type DifferenceReason =
   | 'unpriced model'
@@ -9,6 +10,7 @@ export type DifferenceReason =
   | 'no token counts'
   | 'token count left out'
   | 'model priced in part'
+  | 'a token count to be checked'
   | 'long-context or one-hour cache rates'
   | 'long-context rates judged from sums'
   | 'provider-billed total'
@@ -34,6 +36,10 @@ export interface RecordedUsage {
   largestPrompt?: number;
   /** A token count of the record could not be read or could not be true, and was left out. */
   countsLeftOut?: boolean;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
 }
 
 export interface CostCheck {
@@ -156,6 +162,9 @@ function reasonOf(usage: RecordedUsage, priced: PricedUsage): DifferenceReason {
   if (priced.state === 'free' || priced.state === 'local') return 'free or local model';
   // Summary usage names no model; bough priced it as the model in use.
   if (usage.modelGuessed) return 'model guessed for summary usage';
+  // A count larger than any model's context, counted as written (the data-quality page says so):
+  // a damaged count rather than rates, whatever tier it then falls in.
+  if (usage.largestPrompt === undefined && [usage.input, usage.output, usage.cacheRead, usage.cacheWrite].some((n) => n > UNLIKELY_TOKENS_PER_REQUEST)) return 'a token count to be checked';
   // A sub-agent run given by its sums: its requests' tiers were judged, the agent knew them.
   if (usage.largestPrompt !== undefined && priced.tier === null) return 'long-context rates judged from sums';
   // Rates an agent's own catalog may not apply: a prompt past a long-context threshold, one-hour cache writes.

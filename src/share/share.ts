@@ -222,6 +222,8 @@ class Walker {
       subagentLabel: this.maybe(file.subagentLabel),
       subagentId: this.maybeId(file.subagentId),
       startedSubagents: file.startedSubagents.map((s) => ({ callId: this.id(s.callId), subagentId: this.id(s.subagentId) })),
+      // Named by the id its transcript goes by, passed through the same redaction; models as a reply's are.
+      ...(file.subagentCopies === undefined ? {} : { subagentCopies: file.subagentCopies.map((copies) => ({ ...copies, subagentId: this.id(copies.subagentId), models: copies.models.map(this.t) })) }),
       entryTitles: file.entryTitles.map((t) => ({ entryId: this.id(t.entryId), title: this.t(t.title) })),
       // A build's own version string may hold a path or a token (`0.0.0-dev+/home/bob/src/codex`).
       ...(file.agentVersions === undefined ? {} : { agentVersions: file.agentVersions.map(this.t) }),

@@ -6,7 +6,7 @@ import { countProblem } from '../usage-check.js';
 import { readRegularFile } from '../../regular-file.js';
 import { basename, dirname } from 'node:path';
 import { diagnostic, lostLinesBetween, type FileDiagnostics } from '../../diagnostics.js';
-import type { Block, Entry, EntryPayload, ReplyOutcome, RunningTotals, SessionFile, SubagentRun, Usage } from '../../types.js';
+import type { Block, Entry, EntryPayload, ReplyOutcome, RunningTotals, SessionFile, SubagentCopies, SubagentRun, TokenCounts, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords, lostField, lostFlag } from '../line-records.js';
 import type { SourceInput } from '../source-input.js';
@@ -122,6 +122,15 @@ interface ClaudeContext {
   renamedUuid: Map<string, string>;
   /** The process's running totals (`cost-state`), in file order: see cost-state.ts. */
   costStates: CostState[];
+  /** Copies of sub-agents' requests (agent_progress lines), by sub-agent id: see SubagentCopies. */
+  subagentCopies: Map<string, CopiedRequests>;
+}
+
+/** A sub-agent's requests as its session's file copies them: each request's fullest copy, by message and request id. */
+interface CopiedRequests {
+  line: number;
+  requests: Map<string, TokenCounts>;
+  models: Set<string>;
 }
 
 export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
@@ -169,6 +178,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     nodeRecord: new Map(),
     renamedUuid: new Map(),
     costStates: [],
+    subagentCopies: new Map(),
   };
   for (const located of records) addRecord(ctx, located);
   finishResponses(ctx);
@@ -200,6 +210,7 @@ export async function readClaudeFile(input: SourceInput): Promise<SessionFile> {
     subagentLabel: facts.subagentFile ? subagentLabel(input.path, entries, meta?.label ?? null) : null,
     subagentId,
     startedSubagents,
+    ...subagentCopiesOf(ctx),
     entryTitles: ctx.entryTitles,
     ...(facts.subagentFile || ctx.costStates.length === 0 ? {} : { runningTotals: runningTotals(ctx.costStates, records, ownFromStart(records, facts)) }),
     // Claude Code's transcripts have no format number; `version` is the app's, and changes mid-file.
@@ -322,6 +333,9 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
     case 'attachment':
       if (addQueuedCommand(ctx, located, env) || addTurnLimit(ctx, located, env)) return;
       return skip(ctx, env);
+    case 'progress':
+      noteSubagentCopy(ctx, record, line);
+      return skip(ctx, env);
     case 'cost-state': {
       // Bookkeeping, read for what only it holds (cost-state.ts); one that does not read is passed over.
       const state = raw.rawCostState.safeParse(record);
@@ -335,6 +349,56 @@ function addRecord(ctx: ClaudeContext, located: Located): void {
       }
       skip(ctx, env);
   }
+}
+
+/**
+ * A `progress` line copying a sub-agent's response (2.1's agent_progress, claude.md §8.2): never
+ * usage, but noted, each request once by its fullest copy, for telling what a sub-agent whose
+ * transcript is not read spent. One that does not read as such is passed over, as any progress line.
+ */
+function noteSubagentCopy(ctx: ClaudeContext, record: Record<string, unknown>, line: number): void {
+  const data = record['data'];
+  if (!isPlainObject(data) || data['type'] !== 'agent_progress' || typeof data['agentId'] !== 'string' || data['agentId'] === '') return;
+  const copy = data['message'];
+  if (!isPlainObject(copy) || copy['type'] !== 'assistant' || !isPlainObject(copy['message'])) return;
+  const message = copy['message'];
+  const usage = raw.rawUsage.safeParse(message['usage']);
+  if (!usage.success || typeof message['id'] !== 'string' || typeof copy['requestId'] !== 'string') return;
+  const u = usage.data;
+  const counts = [u.input_tokens, u.output_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens, u.cache_creation?.ephemeral_1h_input_tokens];
+  // Counts no agent could mean are no guide to what was spent: the copy is passed over.
+  if (counts.some((n) => typeof n === 'number' && countProblem(n) !== null)) return;
+  const written = u.cache_creation_input_tokens ?? (u.cache_creation?.ephemeral_5m_input_tokens ?? 0) + (u.cache_creation?.ephemeral_1h_input_tokens ?? 0);
+  const request: TokenCounts = {
+    input: u.input_tokens ?? 0,
+    output: u.output_tokens ?? 0,
+    cacheRead: u.cache_read_input_tokens ?? 0,
+    cacheWrite: written,
+    cacheWrite1h: Math.min(written, u.cache_creation?.ephemeral_1h_input_tokens ?? 0),
+    reasoning: 0,
+  };
+  const agent = data['agentId'];
+  let copies = ctx.subagentCopies.get(agent);
+  if (copies === undefined) ctx.subagentCopies.set(agent, (copies = { line, requests: new Map(), models: new Set() }));
+  const key = `${message['id']}\u0000${copy['requestId']}`;
+  const before = copies.requests.get(key);
+  if (before === undefined || request.output > before.output) copies.requests.set(key, request);
+  if (typeof message['model'] === 'string' && message['model'] !== '<synthetic>' && copies.models.size < MAX_COPIED_MODELS) copies.models.add(message['model']);
+}
+
+/** Models named per sub-agent's copies: a few tell which; a forged file's thousands would not. */
+const MAX_COPIED_MODELS = 8;
+
+function subagentCopiesOf(ctx: ClaudeContext): { subagentCopies?: SubagentCopies[] } {
+  if (ctx.subagentCopies.size === 0) return {};
+  const sum = (all: Iterable<TokenCounts>): TokenCounts => {
+    const total = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
+    for (const one of all) for (const kind of Object.keys(total) as (keyof TokenCounts)[]) total[kind] += one[kind];
+    return total;
+  };
+  return {
+    subagentCopies: [...ctx.subagentCopies].map(([subagentId, copies]) => ({ subagentId, line: copies.line, requests: copies.requests.size, counts: sum(copies.requests.values()), models: [...copies.models] })),
+  };
 }
 
 /** Fields that say where and when a record was written, not what its node says: a copy of a node may differ in them. */
