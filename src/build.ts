@@ -11,7 +11,7 @@ import { buildRecordFile, inputsPrint, isKeptAsIs, keepUnchangedReport, filesAnd
 import { FILE_CHANGED, pagesJob, removeStagedSession, type KeptTranscript, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
-import { diagnostic, DIAGNOSTIC_REASONS, summariseDiagnostics, type Diagnostic, type DiagnosticReason, type DiagnosticsSummary } from './diagnostics.js';
+import { diagnostic, DIAGNOSTIC_REASONS, inFileOrder, summariseDiagnostics, type Diagnostic, type DiagnosticReason, type DiagnosticsSummary } from './diagnostics.js';
 import { compressedFound, discover, readPlaces, type Discovery, type Place } from './discover.js';
 import { howToRead } from './sources/compressed.js';
 import { boughCacheDir, boughConfigDir, resolvedHome, type Environment } from './environment.js';
@@ -938,7 +938,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   // A report made to share and asked for one period, project or agent lists the problems of the
   // files it shows only: another's path, and the start of its damaged line, are from outside it.
   const shownFiles = options.redact && isNarrowed(options.scope) ? sessionPagesOfFiles(data, pages) : null;
-  const diagnosticList = shownFiles === null ? allDiagnostics : allDiagnostics.filter((d) => shownFiles.has(d.file) || REPORT_FOLDER_PROBLEMS.has(d.reason));
+  const diagnosticList = inFileOrder(shownFiles === null ? allDiagnostics : allDiagnostics.filter((d) => shownFiles.has(d.file) || REPORT_FOLDER_PROBLEMS.has(d.reason)));
   const withheld = allDiagnostics.reduce((sum, d) => sum + (d.count ?? 1), 0) - diagnosticList.reduce((sum, d) => sum + (d.count ?? 1), 0);
   overview.diagnostics = diagnosticsSummary;
   for (const project of data.projects) {

@@ -90,6 +90,21 @@ export class FileDiagnostics {
   }
 }
 
+/**
+ * Problems file by file, each file's in the order of its lines (its own, of no line, first): a
+ * file's are found in several passes (reading, then its numbers), and a list is read down.
+ */
+export function inFileOrder(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const byFile = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) {
+    const own = byFile.get(d.file);
+    if (own) own.push(d);
+    else byFile.set(d.file, [d]);
+  }
+  // Stable: problems of one line keep the order they were found in.
+  return [...byFile.values()].flatMap((own) => own.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
+}
+
 /** How many problems a list of them stands for. */
 export function problemCount(diagnostics: readonly Diagnostic[]): number {
   return diagnostics.reduce((n, d) => n + (d.count ?? 1), 0);

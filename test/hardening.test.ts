@@ -136,9 +136,10 @@ describe('absurd numbers (regression: −1,000,000 input made the totals read 0;
 
   it('lists each one on the data-quality page with its line', () => {
     const listed = summary.diagnostics.items.filter((d) => d.reason === 'absurd-number');
+    // In the order of the file's lines.
     expect(listed.map((d) => [d.line, d.detail])).toEqual([
-      [5, 'recorded cost 1.798e+308 (absurdly large): left out of the sums'],
       [4, 'input -1000000 (negative); output 0.5 (not a whole number); cacheRead 1.000e+300 (absurdly large); recorded cost -5 (negative): left out of the sums'],
+      [5, 'recorded cost 1.798e+308 (absurdly large): left out of the sums'],
     ]);
     expect(text.get('data-quality.html')).toContain('input -1000000 (negative)');
   });
@@ -212,6 +213,32 @@ describe('a file of 130,000 bad lines (regression: "Maximum call stack size exce
     expect(quality).toContain('64,500 more of this kind from line 1003 on');
     expect(quality.length).toBeLessThan(1_000_000);
   }, 120_000);
+});
+
+describe('more than a thousand damaged counts in one file', () => {
+  // Regression (a review of what bough says of bad input): the counts were checked from the file's
+  // end, so the page listed the last thousand, lines falling, and "200 more of this kind from line
+  // 1702 on" named the line after those it did not list, which came before it; and a file's
+  // notes of reading came before those of its numbers, out of the order of its lines.
+  it('lists them in the order of the file, and the rest from where they begin', async () => {
+    const inputs = join(work, 'many-counts');
+    await mkdir(inputs);
+    const REPLIES = 1005;
+    const reply = (i: number) => ({
+      type: 'message', id: `r${i}`, parentId: i === 0 ? 'p1' : `r${i - 1}`, timestamp: at(2 + i),
+      message: { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop', content: [{ type: 'text', text: `answer ${i}` }], usage: usage(-1, 5, 0.0001) },
+    });
+    // Header, prompt, the replies (lines 3 to 1007), then a line that is not JSON (1008).
+    const lines = [line(header('many-counts')), line({ type: 'message', id: 'p1', parentId: null, timestamp: at(1), message: { role: 'user', content: 'Count.' } }), ...Array.from({ length: REPLIES }, (_, i) => line(reply(i))), 'not json'];
+    await writeFile(join(inputs, 'many-counts.jsonl'), `${lines.join('\n')}\n`);
+    const report = join(work, 'many-counts-report');
+    await build({ inputs: [inputs], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const { items } = summarySchema.parse(JSON.parse(await readFile(join(report, 'summary.json'), 'utf8'))).diagnostics;
+    expect(items.map((item) => item.line)).toEqual([...Array.from({ length: 1000 }, (_, i) => 3 + i), 1003, 1008]);
+    expect(items[1000]).toMatchObject({ reason: 'absurd-number', count: 5 });
+    expect(items[1000]?.detail).toMatch(/^5 more of this kind from line 1003 on, not listed one by one; the first: input -1 \(negative\)/);
+    expect(items[1001]?.reason).toBe('invalid-json');
+  });
 });
 
 describe('150 branches from one prompt (regression: the prompt\'s line linked all 50,000 branches of a session, 4 MB)', () => {

@@ -22,7 +22,9 @@ const TOKEN_KINDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h
 /** Checks every usage record of a file (sub-agent transcripts included) in place; returns what it left out (past a thousand, counted by kind). */
 export function checkUsageNumbers(file: SessionFile): Diagnostic[] {
   const problems = new FileDiagnostics();
-  const pending: Entry[] = [...file.entries];
+  // In the file's order (a sub-agent run's entries after the result that holds them): past a
+  // thousand, the rest are said "from line N on".
+  const pending: Entry[] = [...file.entries].reverse();
   while (pending.length > 0) {
     const entry = pending.pop() as Entry;
     for (const usage of entry.usage) {
@@ -31,7 +33,7 @@ export function checkUsageNumbers(file: SessionFile): Diagnostic[] {
       const unlikely = usage.largestPrompt === undefined ? TOKEN_KINDS.filter((kind) => usage[kind] > UNLIKELY_TOKENS_PER_REQUEST) : [];
       if (unlikely.length > 0) problems.push(diagnostic('unlikely-count', file.path, entry.line, `${unlikely.map((kind) => `${kind} ${describe(usage[kind])}`).join('; ')} in one request: more than any model’s context, counted as written`, false));
     }
-    if (entry.kind === 'toolResult') for (const run of entry.subagents) pending.push(...run.entries);
+    if (entry.kind === 'toolResult') for (const run of [...entry.subagents].reverse()) pending.push(...[...run.entries].reverse());
   }
   return problems.list();
 }
