@@ -116,7 +116,7 @@ export async function discover(
     }
     if (info.isFile() && COMPRESSED_SESSION.test(path)) {
       // Named by the user: said as one found in a folder is, with how to read it.
-      diagnostics.push(diagnostic('compressed-file', path, null, compressedNote(path)));
+      found.addCompressed((await fs.realpath(path).catch(() => null)) ?? path, path, diagnostics);
       places.push({ source, path, files: 0, exists: true });
     } else if (info.isDirectory()) {
       places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics, linked, source === null ? undefined : readerOf(source).sessionFolder), exists: true });
@@ -193,6 +193,8 @@ class Candidates {
   private readonly byRealPath = new Map<string, string>();
   /** Shown path → real path, where it was resolved, not guessed (a file that could not be resolved is taken by its own path). */
   private readonly resolved = new Map<string, string>();
+  /** Real paths of the compressed session files found. */
+  private readonly compressedReal = new Set<string>();
 
   add(real: string, shown: string, resolved = false): void {
     if (this.byRealPath.has(real)) return;
@@ -206,6 +208,13 @@ class Candidates {
 
   knownReal(): ReadonlyMap<string, string> {
     return this.resolved;
+  }
+
+  /** A compressed session file found, not read: said once, however many ways lead to it (it counts as a file skipped). */
+  addCompressed(real: string, shown: string, diagnostics: Diagnostic[]): void {
+    if (this.compressedReal.has(real)) return;
+    this.compressedReal.add(real);
+    diagnostics.push(diagnostic('compressed-file', shown, null, compressedNote(shown)));
   }
 }
 
@@ -279,7 +288,7 @@ async function sessionFilesUnder(
               // A plain file in a folder reached by its real path is at its real path.
               add(real, path, entry.isFile() && folder.resolved);
             } else if (COMPRESSED_SESSION.test(entry.name)) {
-              diagnostics.push(diagnostic('compressed-file', path, null, compressedNote(path)));
+              found.addCompressed(real, path, diagnostics);
             }
           }
         });
@@ -293,15 +302,16 @@ async function sessionFilesUnder(
     for (const link of round) {
       const target = await followLink(link, fs, listed, diagnostics, enters(link.name, link.depth + 1));
       // A link that leads nowhere is a candidate that says why when read, and no place.
-      if (target !== null && (target.kind === 'folder' || target.real !== link.path)) linked.push(link.path);
+      if (target !== null && (target.kind === 'folder' || (target.kind === 'file' && target.real !== link.path))) linked.push(link.path);
       if (target?.kind === 'folder') await walk(target.folder);
       else if (target?.kind === 'file') add(target.real, link.path, target.resolved);
+      else if (target?.kind === 'compressed') found.addCompressed(target.real, link.path, diagnostics);
     }
   }
   return place.size;
 }
 
-type LinkTarget = { kind: 'folder'; folder: Folder } | { kind: 'file'; real: string; resolved: boolean };
+type LinkTarget = { kind: 'folder'; folder: Folder } | { kind: 'file'; real: string; resolved: boolean } | { kind: 'compressed'; real: string };
 
 /** Where a link leads: a folder to walk, a candidate file, or null (with why, when it matters) for one not followed. */
 async function followLink(link: Link, fs: DiscoveryFs, listed: Map<string, string>, diagnostics: Diagnostic[], intoFolders = true): Promise<LinkTarget | null> {
@@ -315,6 +325,8 @@ async function followLink(link: Link, fs: DiscoveryFs, listed: Map<string, strin
     return null;
   }
   if (!info.isDirectory()) {
+    // A compressed session it leads to is said, as one lying in the folder is.
+    if (info.isFile() && COMPRESSED_SESSION.test(link.name)) return { kind: 'compressed', real: (await fs.realpath(link.path).catch(() => null)) ?? link.path };
     if (!isCandidateName(link.name)) return null;
     const real = await fs.realpath(link.path).catch(() => null);
     return { kind: 'file', real: real ?? link.path, resolved: real !== null };

@@ -125,6 +125,26 @@ it('says each compressed session file it does not read, and how to read it', asy
   expect(noSessionsSentence(await discover([only], NO_HOME))).toContain(`only one compressed (${join(only, 'a/rollout-1.jsonl.zst')}), which bough does not read: decompress a copy`);
 });
 
+// Regression (a hostile look): a compressed file was said (and counted as a file skipped) once
+// for every way bough reached it (a folder given twice, with its subfolder, through a link to
+// it), and not at all through a link to the file itself.
+it('says each compressed session file once, however it is reached, a link to it too', async () => {
+  const root = await tree({ 'd/kept.jsonl': SESSION, 'd/sub/old.jsonl.gz': 'x', 'elsewhere/far.jsonl.zst': 'x' });
+  await symlink(join(root, 'd'), join(root, 'd2'));
+  await symlink(join(root, 'elsewhere', 'far.jsonl.zst'), join(root, 'd', 'near.jsonl.zst'));
+  const inputs = [['d'], ['d', 'd'], ['d', 'd/sub'], ['d', 'd/sub/old.jsonl.gz'], ['d', 'd2']];
+  for (const given of inputs) {
+    const found = await discover(given.map((path) => join(root, path)), NO_HOME);
+    expect({ given, notes: notes(root, found).map(([reason, file]) => [reason, file]).sort() }).toEqual({
+      given,
+      notes: [
+        ['compressed-file', 'd/near.jsonl.zst'],
+        ['compressed-file', 'd/sub/old.jsonl.gz'],
+      ],
+    });
+  }
+});
+
 describe('symbolic links are followed, each real file counted once', () => {
   it('follows links to .jsonl files and to folders holding them', async () => {
     const elsewhere = await tree({ 'a.jsonl': 'a', 'deep/b.jsonl': 'b' });
