@@ -288,6 +288,24 @@ describe('Codex usage in stats', () => {
     ]);
   });
 
+  // Regression (a hostile look at the cut): a growth of the running totals whose cached part
+  // passed its input was counted and cut, said in numbers the file never wrote, where the
+  // response's own counts (500 in, 400 cached) can be a request's; and a cached count past 1e9
+  // took the input it is part of out with it ("input -999999001"), the 1,000 input lost.
+  it('takes the response’s own counts where the totals grew by more cached than input, and keeps the input of an absurd cached count', async () => {
+    const growth = await stats('cached-growth-above-input');
+    // 1000 in (500 cached), then the response's own 500 in (400 cached).
+    expect(growth.totals).toMatchObject({ usageRecords: 2, tokens: { input: 600, cacheRead: 900, output: 200 } });
+    expect((await summaryOf('cached-growth-above-input')).diagnostics.items.map((d) => [d.line, d.detail])).toEqual([
+      [6, 'token_count: the running totals grew by more cached or written input (1000) than input (500), which no request’s counts do: counted this response’s own counts'],
+    ]);
+    const absurd = await stats('cached-absurd');
+    expect(absurd.totals).toMatchObject({ usageRecords: 1, tokens: { input: 1_000, cacheRead: 0, output: 100 } });
+    const notes = (await summaryOf('cached-absurd')).diagnostics.items.map((d) => d.detail);
+    expect(notes).toContain('cacheRead 1000000001 (absurdly large): left out of the sums');
+    expect(notes.join(' ')).not.toMatch(/input -/);
+  });
+
   it('never turns a negative cached count into more non-cached input, and says so', async () => {
     const { totals } = await stats('negative');
     // 1000 in (cached −500 left out) + 1000 in before the restart; the restart's −6000 input is left out, its 100 output counts.

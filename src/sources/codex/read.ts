@@ -1050,6 +1050,10 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
         unseen = rest;
         delta = last;
         note = 'the running totals grew by more than this response’s own usage: the rest counted apart, as requests whose usage line is not in the file';
+      } else if (delta.cached + delta.cacheWrite > delta.input) {
+        // Nor can the totals' growth itself be requests' counts: the response's own, which can, are taken.
+        ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, at.line, `token_count: the running totals grew by more cached or written input (${delta.cached + delta.cacheWrite}) than input (${delta.input}), which no request’s counts do: counted this response’s own counts`, false));
+        delta = last;
       } else {
         // No request's cached and written tokens are more than its input, of which they are parts
         // (§7.1): the response's own counts disagree with the totals, which are taken.
@@ -1085,7 +1089,8 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   } else parts.push({ counts: delta, from: before, to: next, turn });
   const draft = add(ctx, event, at, time, { kind: 'usageOnly', usageKind: 'usage', note });
   for (const part of parts) {
-    const usage = codexUsage(ctx, partsWithinWholes(ctx, part.counts, at.line), model, time);
+    // The response's own counts, or the first totals (from nothing), are as the line writes them.
+    const usage = codexUsage(ctx, partsWithinWholes(ctx, part.counts, at.line, part.counts === last || part.from === null), model, time);
     if (part.counts === unseen && last !== null) usage.largestPrompt = compactedBetween ? unseen.input : judgedPrompt(unseen.input, promptBefore, last.input);
     draft.entry.usage.push(usage);
     ctx.usages.push({ usage, turn: part.turn, before: part.from === null ? '0' : countsSignature(part.from), after: part.to === null ? `last:${countsSignature(part.counts)}#${at.line}` : countsSignature(part.to) });
@@ -1142,7 +1147,7 @@ function usageRecord(ctx: CodexContext, payload: Record<string, unknown>, at: Pl
   ctx.countedUnrecorded = null;
   if (countedBefore !== null && sameTotals(countedBefore, counts)) return;
   const draft = add(ctx, payload, at, time, { kind: 'usageOnly', usageKind: 'usage', note: 'a response Codex recorded on its own, which its running totals do not hold (a remote compaction’s, or one whose count line is lost)' });
-  const usage = codexUsage(ctx, partsWithinWholes(ctx, counts, at.line), ctx.model, time);
+  const usage = codexUsage(ctx, partsWithinWholes(ctx, counts, at.line, true), ctx.model, time);
   draft.entry.usage.push(usage);
   // Claimed as its count would be, from the totals before it: a copy of the file that holds its
   // count (the file whose copy was cut between the two) counts it once.
@@ -1168,9 +1173,10 @@ function judgedPrompt(sum: number, before: number | null, after: number): number
  * count written wrong in one of them, and the output, which is priced, is taken as right; what the
  * running totals say of reasoning in all is then kept as near as the output allows.
  */
-function reasoningWithinOutput(ctx: CodexContext, counts: Totals, line: number): Totals {
+function reasoningWithinOutput(ctx: CodexContext, counts: Totals, line: number, written: boolean): Totals {
   if (counts.reasoning <= counts.output || counts.output < 0 || counts.reasoning > MAX_TOKENS_PER_RECORD) return counts;
-  ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, line, `token_count: reasoning ${counts.reasoning} is more than the output it is part of (${counts.output}): cut to it`, false));
+  const said = written ? `reasoning ${counts.reasoning} is more than the output it is part of (${counts.output})` : `the running totals grew by more reasoning (${counts.reasoning}) than output (${counts.output})`;
+  ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, line, `token_count: ${said}: cut to it`, false));
   return { ...counts, reasoning: counts.output };
 }
 
@@ -1179,18 +1185,23 @@ function reasoningWithinOutput(ctx: CodexContext, counts: Totals, line: number):
  * written wrong, and input, the whole, is taken as right, as a Claude Code record whose parts pass
  * its total is (cut, not a negative uncached part quoted as if the file had written it).
  */
-function cacheWithinInput(ctx: CodexContext, counts: Totals, line: number): Totals {
+function cacheWithinInput(ctx: CodexContext, counts: Totals, line: number, written: boolean): Totals {
   const { input, cached, cacheWrite } = counts;
-  if (input < 0 || cached < 0 || cacheWrite < 0 || cached + cacheWrite <= input || [input, cached, cacheWrite].some((n) => n > MAX_TOKENS_PER_RECORD)) return counts;
-  const parts = cacheWrite > 0 ? `cached_input_tokens ${cached} and cache_write_input_tokens ${cacheWrite} are more than the input they are` : `cached_input_tokens ${cached} is more than the input it is`;
-  ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, line, `token_count: ${parts} part of (${input}): cut to it`, false));
+  // A count no agent could mean is left out on its own (checkUsageNumbers), not cut.
+  if ([input, cached, cacheWrite].some((n) => countProblem(n) !== null) || cached + cacheWrite <= input) return counts;
+  const parts = written
+    ? cacheWrite > 0
+      ? `cached_input_tokens ${cached} and cache_write_input_tokens ${cacheWrite} are more than the input they are part of (${input})`
+      : `cached_input_tokens ${cached} is more than the input it is part of (${input})`
+    : `the running totals grew by more cached${cacheWrite > 0 ? ' and written' : ''} input (${cached + cacheWrite}) than input (${input})`;
+  ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, line, `token_count: ${parts}: cut to it`, false));
   const cachedKept = Math.min(cached, input);
   return { ...counts, cached: cachedKept, cacheWrite: Math.min(cacheWrite, input - cachedKept) };
 }
 
-/** A response's counts with no part larger than its whole. */
-function partsWithinWholes(ctx: CodexContext, counts: Totals, line: number): Totals {
-  return cacheWithinInput(ctx, reasoningWithinOutput(ctx, counts, line), line);
+/** A response's counts with no part larger than its whole; `written`: as its line gives them, not a growth of the running totals. */
+function partsWithinWholes(ctx: CodexContext, counts: Totals, line: number, written: boolean): Totals {
+  return cacheWithinInput(ctx, reasoningWithinOutput(ctx, counts, line, written), line, written);
 }
 
 function codexUsage(ctx: CodexContext, counts: Totals, model: string | null, time: number | null): Usage {
@@ -1203,13 +1214,18 @@ function codexUsage(ctx: CodexContext, counts: Totals, model: string | null, tim
   return usage;
 }
 
+/** A part of input as it may be taken out of it: one no agent could mean takes nothing (it is left out on its own). */
+function usable(part: number): number {
+  return countProblem(part) === null ? part : 0;
+}
+
 function codexUsageOf(ctx: CodexContext, counts: Totals, model: string | null, time: number | null): Usage {
   return {
     origin: 'reply',
     // Non-cached input is what is left of input once its cached and written parts are taken out; a
-    // negative part is a number no agent meant, so it takes nothing out. Nothing is clamped here:
+    // part no agent could mean (negative, absurdly large) takes nothing out. Nothing is clamped here:
     // a negative count stays negative, for checkUsageNumbers to leave it out of the sums and say so.
-    input: counts.input - Math.max(0, counts.cached) - Math.max(0, counts.cacheWrite),
+    input: counts.input - usable(counts.cached) - usable(counts.cacheWrite),
     cacheRead: counts.cached,
     cacheWrite: counts.cacheWrite,
     cacheWrite1h: 0,
