@@ -472,7 +472,9 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const ledgers = withEntryTitles(collected.ledgers, claims, unpack);
   const data = buildReportData(withOwnTitles(ledgers, claims, unpack), claims, price, options.scope, collected.sharedProject, unpack);
   // Said beside each file's own problems: which transcripts are read is known only of them all.
-  const notRead = subagentsNotRead(collected.ledgers);
+  // Of the sessions the report shows: spend missing from its totals, not from another's.
+  const shownFiles = new Set(data.sessions.flatMap((session) => [session.ledger.path, ...session.subagents.map((s) => s.ledger.path), ...session.duplicates.map((d) => d.path)]));
+  const notRead = subagentsNotRead(collected.ledgers).filter((note) => shownFiles.has(note.file));
   const noted = notRead.length === 0 ? collected : { ...collected, diagnostics: [...collected.diagnostics, ...notRead] };
   const diagnostics = summariseDiagnostics(noted.diagnostics, collected.candidates + compressedFound(discovery).length, countedLedgers(collected.ledgers, data), collected.cutShort);
   return { discovery, collected: noted, claims, table, local, price, data, diagnostics };

@@ -816,6 +816,23 @@ describe('a sub-agent whose transcript is not among the files read', () => {
     expect(said.stderr).toBe(
       "bough: warning: 1 sub-agent's transcript is not among the files read: its requests, of which its session's file holds copies, are in no total (`bough build`'s data-quality page names it, with their tokens).\n",
     );
+    // Regression (a hostile look): said of a session outside the period asked for too, whose
+    // spend is in no total of this report anyway.
+    expect((await run(['stats', folder, '--no-cache', '--since', '2027-01-01'])).stderr).not.toContain('sub-agent');
+  });
+
+  // Regression (a hostile look): a file naming thousands of sub-agents listed a note for each,
+  // where a file's other problems past a thousand are counted by kind.
+  it('is listed up to a thousand notes a file, the rest counted', async () => {
+    const many = Array.from({ length: 1003 }, (_, i) => {
+      const line = progress(`q${i}`, `Q${i}`, { input_tokens: 1, output_tokens: 1 }, '2026-03-10T10:00:05.000Z') as { data: { agentId: string } };
+      return { ...line, data: { ...line.data, agentId: `a${i}` } };
+    });
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [...main, ...many] });
+    const { summary } = await build(folder);
+    expect(summary.diagnostics.byReason).toEqual({ 'subagent-not-read': 1004 });
+    expect(summary.diagnostics.items).toHaveLength(1001);
+    expect(summary.diagnostics.items[1000]?.detail).toMatch(/^4 more of this kind from line \d+ on, not listed one by one/);
   });
 
   it('is not said where its transcript is read', async () => {

@@ -3,7 +3,7 @@
 // never usage, so such a sub-agent's spend is in no total: said, with what the copies show of it.
 
 import { basename } from 'node:path';
-import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import { diagnostic, FileDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { SessionLedger } from './ledger.js';
 
 /** The id a sub-agent's file goes by: as its reader read it, else (an archive of an earlier build) by its name. */
@@ -25,7 +25,8 @@ export function subagentsNotRead(ledgers: readonly SessionLedger[]): Diagnostic[
     if (id !== null) read.add(`${ledger.source}\u0000${id}`);
   }
   const said = new Set<string>();
-  const notes: Diagnostic[] = [];
+  // Per file, as a file's own problems are: past a thousand, the rest are counted, not listed.
+  const notesOf = new Map<string, FileDiagnostics>();
   for (const ledger of ledgers) {
     for (const copies of ledger.subagentCopies ?? []) {
       const key = `${ledger.source}\u0000${copies.subagentId}`;
@@ -35,6 +36,8 @@ export function subagentsNotRead(ledgers: readonly SessionLedger[]): Diagnostic[
       const tokens = `${count(input)} input, ${count(output)} output, ${count(cacheRead)} cache read, ${count(cacheWrite)} cache write tokens`;
       const models = copies.models.length > 0 ? ` of ${copies.models.join(', ')}` : '';
       const requests = copies.requests === 1 ? '1 request' : `${count(copies.requests)} requests`;
+      let notes = notesOf.get(ledger.path);
+      if (notes === undefined) notesOf.set(ledger.path, (notes = new FileDiagnostics()));
       notes.push(
         diagnostic(
           'subagent-not-read',
@@ -45,7 +48,7 @@ export function subagentsNotRead(ledgers: readonly SessionLedger[]): Diagnostic[
       );
     }
   }
-  return notes;
+  return [...notesOf.values()].flatMap((notes) => notes.list());
 }
 
 function count(n: number): string {
