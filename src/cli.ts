@@ -598,8 +598,8 @@ function moneyNotes(diagnostics: { byReason: Record<string, number> }, where: st
     ...(notRead > 0
       ? [
           notRead === 1
-            ? `1 sub-agent's transcript is not among the files read: its requests, of which its session's file holds copies, are in no total (${where} it, with their tokens).`
-            : `${notRead} sub-agents' transcripts are not among the files read: their requests, of which their sessions' files hold copies, are in no total (${where} them, with their tokens).`,
+            ? `1 sub-agent's requests, of which its session's file holds copies, are in no total: its transcript is not among the files read, or holds fewer of them (${where} it, with their tokens).`
+            : `${notRead} sub-agents' requests, of which their sessions' files hold copies, are in no total: their transcripts are not among the files read, or hold fewer of them (${where} them, with their tokens).`,
         ]
       : []),
     ...(unlikely > 0

@@ -36,7 +36,7 @@ export const DIAGNOSTIC_REASONS = {
   'unreadable-folder': 'a folder that could not be listed (any sessions in it were not read)',
   'skipped-link': 'a symbolic link not followed: it leads nowhere, or back into a folder it is in',
   'missing-origin': 'a copied session whose origin file is not among the inputs (its copies counted here)',
-  'subagent-not-read': 'a sub-agent whose transcript is not among the files read: its requests, of which its session’s file holds copies, are in no total (copies never count)',
+  'subagent-not-read': 'a sub-agent whose transcript is not among the files read, or holds fewer of its requests than its session’s file holds copies of: those requests are in no total (copies never count)',
 } as const;
 
 export type DiagnosticReason = keyof typeof DIAGNOSTIC_REASONS;

@@ -814,7 +814,7 @@ describe('a sub-agent whose transcript is not among the files read', () => {
     });
     const said = await run(['stats', folder, '--no-cache']);
     expect(said.stderr).toBe(
-      "bough: warning: 1 sub-agent's transcript is not among the files read: its requests, of which its session's file holds copies, are in no total (`bough build`'s data-quality page names it, with their tokens).\n",
+      "bough: warning: 1 sub-agent's requests, of which its session's file holds copies, are in no total: its transcript is not among the files read, or holds fewer of them (`bough build`'s data-quality page names it, with their tokens).\n",
     );
     // Regression (a hostile look): said of a session outside the period asked for too, whose
     // spend is in no total of this report anyway.
@@ -835,7 +835,7 @@ describe('a sub-agent whose transcript is not among the files read', () => {
     expect(summary.diagnostics.items[1000]?.detail).toMatch(/^4 more of this kind from line \d+ on, not listed one by one/);
   });
 
-  it('is not said where its transcript is read', async () => {
+  it('is not said where its transcript is read whole, and is where it holds fewer requests', async () => {
     const transcript = [
       { ...(user('s0', null, 'look around', { sidechain: true }) as Record<string, unknown>), agentId: 'abc1234' },
       { ...(assistant('s1', 's0', 'S1', { input_tokens: 2, cache_creation_input_tokens: 1000, cache_read_input_tokens: 5000, output_tokens: 40 }, { sidechain: true }) as Record<string, unknown>), agentId: 'abc1234' },
@@ -852,6 +852,18 @@ describe('a sub-agent whose transcript is not among the files read', () => {
     expect(summary.diagnostics.byReason).toEqual({});
     // The transcript's requests, once each; the copies not again.
     expect(summary.totals.tokens).toMatchObject({ input: 105, output: 110, cacheRead: 11_000, cacheWrite: 1_000 });
+    // Regression (a hostile look): a transcript read but cut short lost the spend of the requests
+    // it no longer holds without a word, where the copies told of them.
+    const cut = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: main, [`-home-ana-shop/${SESSION}/subagents/agent-abc1234.jsonl`]: transcript.slice(0, 2) });
+    const short = (await build(cut)).summary;
+    expect(short.totals.tokens).toMatchObject({ input: 102, output: 50, cacheRead: 5_000, cacheWrite: 1_000 });
+    expect(short.diagnostics.items.map((d) => [d.reason, d.line, d.detail])).toEqual([
+      [
+        'subagent-not-read',
+        3,
+        "sub-agent abc1234: its transcript holds 1 of the 2 requests of claude-haiku-4-5-20251001 of which this file holds Claude Code's copies (cut short?); the other one (3 input, 60 output, 6,000 cache read, 0 cache write tokens) is not counted, as copies never are",
+      ],
+    ]);
   });
 });
 

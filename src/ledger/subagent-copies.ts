@@ -5,6 +5,8 @@
 import { basename } from 'node:path';
 import { diagnostic, FileDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { SessionLedger } from './ledger.js';
+import { unpackEntries } from './packed-entries.js';
+import type { TokenCounts } from '../types.js';
 
 /** The id a sub-agent's file goes by: as its reader read it, else (an archive of an earlier build) by its name. */
 function subagentIdOf(ledger: SessionLedger): string | null {
@@ -14,15 +16,18 @@ function subagentIdOf(ledger: SessionLedger): string | null {
 
 /**
  * One note per sub-agent whose copies some file holds and whose transcript no file read (or kept)
- * is: on the first file holding them. By its id alone, not with its session's: a resumed copy of a
- * session holds its origin's copies under its own session id, its sub-agents' files the origin's.
+ * is, or holds fewer of its requests (cut short): on the first file holding them. By its id alone,
+ * not with its session's: a resumed copy of a session holds its origin's copies under its own
+ * session id, its sub-agents' files the origin's.
  */
 export function subagentsNotRead(ledgers: readonly SessionLedger[]): Diagnostic[] {
   if (!ledgers.some((ledger) => ledger.subagentCopies !== undefined)) return [];
-  const read = new Set<string>();
+  const transcripts = new Map<string, SessionLedger[]>();
   for (const ledger of ledgers) {
     const id = subagentIdOf(ledger);
-    if (id !== null) read.add(`${ledger.source}\u0000${id}`);
+    if (id === null) continue;
+    const key = `${ledger.source}\u0000${id}`;
+    transcripts.set(key, [...(transcripts.get(key) ?? []), ledger]);
   }
   const said = new Set<string>();
   // Per file, as a file's own problems are: past a thousand, the rest are counted, not listed.
@@ -30,25 +35,59 @@ export function subagentsNotRead(ledgers: readonly SessionLedger[]): Diagnostic[
   for (const ledger of ledgers) {
     for (const copies of ledger.subagentCopies ?? []) {
       const key = `${ledger.source}\u0000${copies.subagentId}`;
-      if (read.has(key) || said.has(key)) continue;
+      if (said.has(key)) continue;
+      const read = transcripts.get(key);
+      const held = read === undefined ? null : fullest(read);
+      if (held !== null && held.requests >= copies.requests) continue;
       said.add(key);
-      const { input, output, cacheRead, cacheWrite } = copies.counts;
-      const tokens = `${count(input)} input, ${count(output)} output, ${count(cacheRead)} cache read, ${count(cacheWrite)} cache write tokens`;
       const models = copies.models.length > 0 ? ` of ${copies.models.join(', ')}` : '';
-      const requests = copies.requests === 1 ? '1 request' : `${count(copies.requests)} requests`;
+      const detail =
+        held === null
+          ? `sub-agent ${copies.subagentId}: its transcript (agent-${copies.subagentId}.jsonl) is not among the files read; this file holds Claude Code's copies of its ${requestsSaid(copies.requests)}${models} (${tokensSaid(copies.counts)}), which are not counted, as copies never are: read its transcript to count them`
+          : `sub-agent ${copies.subagentId}: its transcript holds ${count(held.requests)} of the ${requestsSaid(copies.requests)}${models} of which this file holds Claude Code's copies (cut short?); ${otherSaid(copies.requests - held.requests, less(copies.counts, held.counts))}, as copies never are`;
       let notes = notesOf.get(ledger.path);
       if (notes === undefined) notesOf.set(ledger.path, (notes = new FileDiagnostics()));
-      notes.push(
-        diagnostic(
-          'subagent-not-read',
-          ledger.path,
-          copies.line,
-          `sub-agent ${copies.subagentId}: its transcript (agent-${copies.subagentId}.jsonl) is not among the files read; this file holds Claude Code's copies of its ${requests}${models} (${tokens}), which are not counted, as copies never are: read its transcript to count them`,
-        ),
-      );
+      notes.push(diagnostic('subagent-not-read', ledger.path, copies.line, detail));
     }
   }
   return [...notesOf.values()].flatMap((notes) => notes.list());
+}
+
+/** Of the files read as one sub-agent's transcript (mirrors, copies), the one holding most of its requests: how many, and their counts. */
+function fullest(read: readonly SessionLedger[]): { requests: number; counts: TokenCounts } {
+  let best = { requests: -1, counts: NO_TOKENS };
+  for (const ledger of read) {
+    const counts = { ...NO_TOKENS };
+    let requests = 0;
+    for (const entry of unpackEntries(ledger.entries)) {
+      for (const usage of entry.usage) {
+        requests++;
+        for (const kind of TOKEN_KINDS) counts[kind] += usage[kind];
+      }
+    }
+    if (requests > best.requests) best = { requests, counts };
+  }
+  return best;
+}
+
+const TOKEN_KINDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning'] as const satisfies readonly (keyof TokenCounts)[];
+const NO_TOKENS: TokenCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
+
+/** What the copies hold beyond the transcript: the requests it lacks (each kind at least 0). */
+function less(copied: TokenCounts, held: TokenCounts): TokenCounts {
+  return Object.fromEntries(TOKEN_KINDS.map((kind) => [kind, Math.max(0, copied[kind] - held[kind])])) as unknown as TokenCounts;
+}
+
+function otherSaid(n: number, counts: TokenCounts): string {
+  return n === 1 ? `the other one (${tokensSaid(counts)}) is not counted` : `the other ${count(n)} (${tokensSaid(counts)}) are not counted`;
+}
+
+function requestsSaid(n: number): string {
+  return n === 1 ? '1 request' : `${count(n)} requests`;
+}
+
+function tokensSaid({ input, output, cacheRead, cacheWrite }: TokenCounts): string {
+  return `${count(input)} input, ${count(output)} output, ${count(cacheRead)} cache read, ${count(cacheWrite)} cache write tokens`;
 }
 
 function count(n: number): string {
