@@ -855,3 +855,37 @@ describe('a copy or origin outside the report', () => {
     expect(parentFile).toBeNull();
   });
 });
+
+describe('a Codex fork of a fork, from a build before 0.169', () => {
+  const id = (n: number) => `019a1111-0000-7000-8000-00000000000${n}`;
+  const meta = (n: number, at: string) => ({ timestamp: at, type: 'session_meta', payload: { id: id(n), timestamp: at, cwd: '/work/shop', originator: 'codex_cli_rs', cli_version: '0.125.0', source: 'cli', model_provider: 'openai' } });
+  const turn = (n: string, at: string) => [
+    { timestamp: at, type: 'turn_context', payload: { turn_id: n, cwd: '/work/shop', model: 'gpt-5' } },
+    { timestamp: at, type: 'event_msg', payload: { type: 'user_message', message: `prompt ${n}` } },
+    { timestamp: at, type: 'event_msg', payload: { type: 'agent_message', message: `answer ${n}` } },
+  ];
+  const count = (input: number, at: string) => ({ timestamp: at, type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: input, cached_input_tokens: 0, output_tokens: input / 10, reasoning_output_tokens: 0, total_tokens: input * 1.1 }, last_token_usage: { input_tokens: 1000, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 0, total_tokens: 1100 } } } });
+  /** Lines copied into another rollout: written again at the time of the copy, as builds before 0.169 do. */
+  const copied = (lines: object[], at: string) => lines.map((line) => ({ ...line, timestamp: at }));
+  const origin = [meta(1, '2026-11-20T10:00:00.000Z'), ...turn('p1', '2026-11-20T10:00:01.000Z'), count(1000, '2026-11-20T10:00:02.000Z')];
+  const fork = [meta(4, '2026-11-20T10:05:00.000Z'), ...copied(origin, '2026-11-20T10:05:00.001Z'), ...turn('f1', '2026-11-20T10:06:00.000Z'), count(2000, '2026-11-20T10:06:01.000Z')];
+  const forkOfFork = [meta(5, '2026-11-20T10:20:00.000Z'), ...copied(fork, '2026-11-20T10:20:00.001Z'), ...turn('g1', '2026-11-20T10:21:00.000Z'), count(3000, '2026-11-20T10:21:01.000Z')];
+  /** A sibling that copied the origin before the fork did. */
+  const sibling = [meta(3, '2026-11-20T10:01:00.000Z'), ...copied(origin, '2026-11-20T10:01:00.001Z'), ...turn('s1', '2026-11-20T10:02:00.000Z'), count(2000, '2026-11-20T10:02:01.000Z')];
+
+  // Regression (a review of sub-agents and forks): the fork of a fork started at its copy (10:20),
+  // its mark of the copied history counted as its own entry, where the fork started at its first
+  // prompt (10:06), its own mark taken by a sibling that copied the same origin first; without
+  // the sibling, the fork started at its copy too.
+  it('starts each fork at its own first prompt, whatever else copied its origin', async () => {
+    for (const withSibling of [true, false]) {
+      const dir = join(await tempDir(), 'sessions', '2026', '11', '20');
+      await mkdir(dir, { recursive: true });
+      const files: [number, object[]][] = [[1, origin], [4, fork], [5, forkOfFork], ...(withSibling ? [[3, sibling] as [number, object[]]] : [])];
+      for (const [n, lines] of files) await writeFile(join(dir, `rollout-2026-11-20T10-00-0${n}-${id(n)}.jsonl`), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+      const { summary } = await buildOf([dir]);
+      const started = Object.fromEntries(summary.sessions.map((s) => [s.id.slice(-1), s.startedAt]));
+      expect({ withSibling, fork: started['4'], forkOfFork: started['5'] }).toEqual({ withSibling, fork: '2026-11-20T10:06:00.000Z', forkOfFork: '2026-11-20T10:21:00.000Z' });
+    }
+  });
+});

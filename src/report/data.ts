@@ -751,19 +751,28 @@ function countedSpans(parts: readonly CountedPart[]): { span: Span; counting: Sp
     // A fork writes the labels it copies again, under new ids but at their first times (pi.md §12):
     // in a copy, bookkeeping timed before its file began says nothing of when the session ran.
     const copiedBefore = ledger.parentFile !== null || ledger.parentSessionId !== null ? ledger.startedAt : null;
+    // Nor does a copy's own bookkeeping before its first work (a Codex fork's mark of the history
+    // it copied, one a sibling copied first being no longer its own): it starts with its work,
+    // whatever else copied its origin. Taken only when it has no work at all.
+    const leading: (number | null)[] = [];
+    let working = copiedBefore === null;
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i] as LedgerEntry;
       if (counted.entries[i]) {
         const bookkeeping = countsNothing(entry);
-        if (!bookkeeping || copiedBefore === null || entry.time === null || entry.time >= copiedBefore) add(span, entry.time);
+        if (!bookkeeping) working = true;
+        if (bookkeeping && !working) leading.push(entry.time);
+        else if (!bookkeeping || copiedBefore === null || entry.time === null || entry.time >= copiedBefore) add(span, entry.time);
         if (!bookkeeping) add(counting, entry.time);
       }
       for (const usage of entry.usage) {
         if (!counted.usage[u++]) continue;
+        working = true;
         add(span, usage.time ?? entry.time);
         add(counting, usage.time ?? entry.time);
       }
     }
+    if (!working) for (const time of leading) if (copiedBefore === null || time === null || time >= copiedBefore) add(span, time);
   }
   return { span, counting };
 }
