@@ -116,6 +116,8 @@ export type Block =
 
 /** A skill invocation stored expanded in a prompt: the words typed are `text`, the skill body is folded. */
 export interface SkillInvocation {
+  /** A command of the user's own (Claude Code's custom or plugin slash command), its text expanded: no skill. Absent: a skill. */
+  kind?: 'command';
   name: string;
   /** The command as the user typed it in that agent (Pi: `/skill:review`), without its arguments. */
   command: string;

@@ -738,6 +738,46 @@ describe('command output with terminal colour codes', () => {
   });
 });
 
+describe('a slash command of the user’s own', () => {
+  // Regression (a review of claude.md): a custom or plugin command's expanded text was shown as a
+  // skill ("skill review"), where only text beginning "Base directory for this skill:" is a
+  // skill's (claude.md §7).
+  it('is shown as the command typed, a skill as a skill', async () => {
+    const echo = (uuid: string, parent: string | null, name: string, args: string) => user(uuid, parent, `<command-name>/${name}</command-name>\n<command-message>${name}</command-message>\n<command-args>${args}</command-args>`);
+    const expanded = (uuid: string, parent: string, text: string) => ({ ...(user(uuid, parent, text) as Record<string, unknown>), isMeta: true });
+    const folder = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [
+        echo('c1', null, 'review', 'the auth module'),
+        expanded('c2', 'c1', 'Review the following code carefully: the auth module'),
+        assistant('a1', 'c2', 'A1', tokens(10)),
+        echo('c3', 'a1', 'my-skill', ''),
+        expanded('c4', 'c3', 'Base directory for this skill: /home/ana/.claude/skills/my-skill\n\nDo the thing.'),
+        assistant('a2', 'c4', 'A2', tokens(10)),
+      ],
+    });
+    const { out, summary } = await build(folder);
+    expect(summary.totals.prompts).toBe(2);
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('<details class="skill"><summary>command <strong>/review</strong>');
+    expect(page).toContain('<details class="skill"><summary>skill <strong>my-skill</strong>');
+    expect(page).not.toContain('summary>skill <strong>review');
+  });
+});
+
+describe('a user line without content', () => {
+  // Regression (a review of claude.md): it was shown as an empty "injected context" entry, and
+  // the data-quality page said nothing of it.
+  it('is passed over and said, the conversation after it kept', async () => {
+    const empty = { ...(user('u2', 'a1', 'x') as { message: object }), message: { role: 'user', content: null } };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'go'), assistant('a1', 'u1', 'A1', tokens(10)), empty, user('u3', 'u2', 'and now?'), assistant('a3', 'u3', 'A3', tokens(10))] });
+    const { out, summary } = await build(folder);
+    expect(summary.totals).toMatchObject({ prompts: 2, replies: 2 });
+    expect(summary.sessions[0]?.branches).toBe(1);
+    expect(summary.diagnostics.items.map((d) => [d.line, d.reason, d.detail])).toEqual([[3, 'invalid-record', 'user line without content (none): nothing to show, passed over']]);
+    expect(await readFile(join(out, summary.sessions[0]?.page as string), 'utf8')).not.toContain('injected context');
+  });
+});
+
 describe('a side question’s replay of a reply the main thread holds', () => {
   // Regression: its entry showed the reply's cost with no word that the totals leave it out (claude.md §9.3).
   it('is marked as counted elsewhere, and counted once', async () => {

@@ -116,7 +116,7 @@ interface ViewBase {
 
 export type EntryView = ViewBase &
   (
-    | { kind: 'prompt'; parts: PartView[]; skill: { name: string; location: string | null; bodyHtml: string } | null }
+    | { kind: 'prompt'; parts: PartView[]; skill: { label: 'skill' | 'command'; name: string; location: string | null; bodyHtml: string } | null }
     | {
         kind: 'reply';
         model: string;
@@ -305,7 +305,9 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
         kind: 'prompt',
         parts: parts(entry.content),
         skill: entry.skill && {
-          name: entry.skill.name,
+          label: entry.skill.kind ?? 'skill',
+          // A command by what was typed; a skill by its name.
+          name: entry.skill.kind === 'command' ? entry.skill.command : entry.skill.name,
           location: entry.skill.location,
           bodyHtml: markdown(entry.skill.body),
         },

@@ -290,7 +290,7 @@ class Walker {
         return {
           kind: 'prompt',
           content: this.blocks(entry.content),
-          skill: entry.skill && { name: this.t(entry.skill.name), command: this.t(entry.skill.command), location: this.maybe(entry.skill.location), body: this.t(entry.skill.body) },
+          skill: entry.skill && { ...(entry.skill.kind ? { kind: entry.skill.kind } : {}), name: this.t(entry.skill.name), command: this.t(entry.skill.command), location: this.maybe(entry.skill.location), body: this.t(entry.skill.body) },
         };
       case 'reply':
         return {

@@ -1118,6 +1118,11 @@ function addUser(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope): vo
     if (ctx.userLines.size > RECENT_USER_LINES) ctx.userLines.delete(ctx.userLines.keys().next().value as string);
   }
   if (results) return addToolResults(ctx, located, env, content as unknown[], parsed.data.toolUseResult);
+  // A user line that says nothing (no content, or empty): nothing to show, said; its children still hang from its place.
+  if (content === null || content === undefined || content === '' || (Array.isArray(content) && content.length === 0)) {
+    ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, located.line, `user line without content (${content === '' ? 'empty text' : Array.isArray(content) ? 'no blocks' : 'none'}): nothing to show, passed over`));
+    return skip(ctx, env);
+  }
   const blocks = blocksOf(content, ctx);
   const text = textOf(blocks);
   // Told by the words typed: a reminder before or after an interrupt or a command echo leaves it one.
@@ -1194,7 +1199,8 @@ function expandCommand(
     usage: [],
     kind: 'prompt',
     content: command.args === '' ? [] : [{ type: 'text', text: command.args }],
-    skill: { name: command.name, command: `/${command.name}`, location: expansion.location, body: expansion.body },
+    // A skill's expansion says where the skill is (claude.md §7); a custom command's is its text only.
+    skill: { ...(expansion.location === null ? { kind: 'command' as const } : {}), name: command.name, command: `/${command.name}`, location: expansion.location, body: expansion.body },
   };
   ctx.commands.delete(id);
   if (env.uuid) linkUuid(ctx, env.uuid, id);
