@@ -306,6 +306,15 @@ describe('Codex usage in stats', () => {
     expect(notes.join(' ')).not.toMatch(/input -/);
   });
 
+  // Regression (a hostile look): a response 0.169 recorded on its own whose count line is cut
+  // (resp_2, 2,000 in), held in a growth of the totals counted whole (its rest more cached than
+  // input), was counted again from its record: 5,500 input where the thread's totals say 3,500.
+  it('counts a response recorded on its own once where the totals’ growth holding it is counted whole', async () => {
+    const { totals } = await stats('record-in-growth');
+    expect(totals.tokens.input + totals.tokens.cacheRead).toBe(3_500);
+    expect(totals).toMatchObject({ usageRecords: 2, tokens: { output: 60 } });
+  });
+
   it('never turns a negative cached count into more non-cached input, and says so', async () => {
     const { totals } = await stats('negative');
     // 1000 in (cached −500 left out) + 1000 in before the restart; the restart's −6000 input is left out, its 100 output counts.

@@ -994,6 +994,8 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   let note: string | null = null;
   /** Usage the totals hold beside this response's: of requests whose token_count is not in the file. */
   let unseen: Totals | null = null;
+  /** What the totals' growth, counted whole, holds beyond this response's own counts: responses recorded apart may be in it. */
+  let heldBeyondOwn: Totals | null = null;
   // The turn goes into the claim: two forks of one point, or two children spawned alike, start
   // from the same totals, and their first responses may well add the same counts; their turns
   // differ, while a replay copies its parent's turn ids with the rest.
@@ -1058,6 +1060,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
         // No request's cached and written tokens are more than its input, of which they are parts
         // (§7.1): the response's own counts disagree with the totals, which are taken.
         ctx.diagnostics.push(diagnostic('inconsistent-usage', ctx.file, at.line, 'token_count: the running totals grew by cached or written input this response’s own counts do not hold, beyond the input they are part of: counted the totals’ difference', false));
+        heldBeyondOwn = rest;
       }
     }
   } else if (time !== null && ctx.totalsAt !== null && time < ctx.totalsAt) {
@@ -1101,9 +1104,10 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   const own = last !== null && selfConsistent(last) ? last : delta;
   ctx.countedUnrecorded = dropRecorded(ctx, (recorded) => sameTotals(recorded, own)) === null ? own : null;
   // The lost ones: one whose counts are all the rest first (another, such as a compaction's,
-  // may fit in it too), else as many as fit.
-  let rest = unseen;
-  if (rest !== null && dropRecorded(ctx, (recorded) => sameTotals(recorded, unseen as Totals)) !== null) rest = null;
+  // may fit in it too), else as many as fit; in the totals' growth where it is counted whole.
+  const beyond = unseen ?? heldBeyondOwn;
+  let rest = beyond;
+  if (rest !== null && dropRecorded(ctx, (recorded) => sameTotals(recorded, beyond as Totals)) !== null) rest = null;
   while (rest !== null && !isZero(rest)) {
     const left: Totals = rest;
     const lost = dropRecorded(ctx, (recorded) => grewFrom(left, recorded));
