@@ -47,7 +47,7 @@ import { usageCsv } from './report/usage-csv.js';
 import { createSharer, type OmitKind, type Sharer } from './share/share.js';
 import { entryKeySecret } from './share/key-secret.js';
 import { CLAIM_RULES, localProviders, localProvidersNamed, priceHintsFrom, type LocalProviders } from './sources/registry.js';
-import type { Source } from './types.js';
+import type { Source, SubagentCopies } from './types.js';
 import { withEntryTitles, withOwnTitles } from './ledger/titles.js';
 import {
   ARCHIVE_DIR,
@@ -472,9 +472,11 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const ledgers = withEntryTitles(collected.ledgers, claims, unpack);
   const data = buildReportData(withOwnTitles(ledgers, claims, unpack), claims, price, options.scope, collected.sharedProject, unpack);
   // Said beside each file's own problems: which transcripts are read is known only of them all.
-  // Of the sessions the report shows: spend missing from its totals, not from another's.
+  // Of the sessions the report shows, in its period: spend missing from its totals, not another's.
   const shownFiles = new Set(data.sessions.flatMap((session) => [session.ledger.path, ...session.subagents.map((s) => s.ledger.path), ...session.duplicates.map((d) => d.path)]));
-  const notRead = subagentsNotRead(collected.ledgers).filter((note) => shownFiles.has(note.file));
+  const { period } = options.scope;
+  const madeInPeriod = ({ from, to }: SubagentCopies) => from === null || to === null || ((period.end === null || from < period.end) && (period.start === null || to >= period.start));
+  const notRead = subagentsNotRead(collected.ledgers, (ledger, copies) => shownFiles.has(ledger.path) && madeInPeriod(copies));
   const noted = notRead.length === 0 ? collected : { ...collected, diagnostics: [...collected.diagnostics, ...notRead] };
   const diagnostics = summariseDiagnostics(noted.diagnostics, collected.candidates + compressedFound(discovery).length, countedLedgers(collected.ledgers, data), collected.cutShort);
   return { discovery, collected: noted, claims, table, local, price, data, diagnostics };

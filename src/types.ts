@@ -309,6 +309,9 @@ export interface SubagentCopies {
   subagentId: string;
   /** The line of its first copy. */
   line: number;
+  /** When its first and last copied requests were written (ms), where the copies say. */
+  from: number | null;
+  to: number | null;
   /** Its requests copied, each once (the lines of one response, by message and request id). */
   requests: number;
   /** Their counts, each request's fullest copy. */

@@ -859,6 +859,15 @@ describe('a sub-agent whose transcript is not among the files read', () => {
     // Regression (a hostile look): said of a session outside the period asked for too, whose
     // spend is in no total of this report anyway.
     expect((await run(['stats', folder, '--no-cache', '--since', '2027-01-01'])).stderr).not.toContain('sub-agent');
+    // Regression (a second hostile look): said of a sub-agent that ran before the period, its
+    // session going on into it; and not said of it where a resumed copy holding the same copies,
+    // outside the period, came first in the order of files.
+    const later = [...main, user('u9', 'p3', 'next day', { at: '2026-03-12T10:00:00.000Z' }), assistant('a9', 'u9', 'M9', tokens(100), { at: '2026-03-12T10:00:01.000Z' })];
+    const RESUMED = '11111111-4444-4444-8444-444444444441';
+    const resumed = [...main.map((line) => ({ ...line, sessionId: RESUMED })), user('r1', 'p3', 'resumed', { session: RESUMED, at: '2026-03-14T10:00:00.000Z' })];
+    const spans = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: later, [`-home-ana-shop/${RESUMED}.jsonl`]: resumed });
+    expect((await run(['stats', spans, '--no-cache', '--since', '2026-03-11', '--until', '2026-03-12'])).stderr).not.toContain('sub-agent');
+    expect((await run(['stats', spans, '--no-cache', '--until', '2026-03-10'])).stderr).toContain("1 sub-agent's requests");
   });
 
   // Regression (a hostile look): a file naming thousands of sub-agents listed a note for each,

@@ -1007,6 +1007,8 @@ export const ledgerSchema = z.object({
       z.object({
         subagentId: text,
         line: count,
+        from: time.default(null),
+        to: time.default(null),
         requests: count,
         counts: z.object({ input: count, output: count, cacheRead: count, cacheWrite: count, cacheWrite1h: count, reasoning: count }),
         models: z.array(text),

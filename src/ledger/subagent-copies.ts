@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { diagnostic, FileDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { SessionLedger } from './ledger.js';
 import { unpackEntries } from './packed-entries.js';
-import type { TokenCounts } from '../types.js';
+import type { SubagentCopies, TokenCounts } from '../types.js';
 
 /** The id a sub-agent's file goes by: as its reader read it, else (an archive of an earlier build) by its name. */
 function subagentIdOf(ledger: SessionLedger): string | null {
@@ -16,11 +16,12 @@ function subagentIdOf(ledger: SessionLedger): string | null {
 
 /**
  * One note per sub-agent whose copies some file holds and whose transcript no file read (or kept)
- * is, or holds fewer of its requests (cut short): on the first file holding them. By its id alone,
- * not with its session's: a resumed copy of a session holds its origin's copies under its own
- * session id, its sub-agents' files the origin's.
+ * is, or holds fewer of its requests (cut short): on the first file holding them of a session the
+ * report shows, where they were made in its period (`shown`): spend missing from its totals, not
+ * another's. By its id alone, not with its session's: a resumed copy of a session holds its
+ * origin's copies under its own session id, its sub-agents' files the origin's.
  */
-export function subagentsNotRead(ledgers: readonly SessionLedger[]): Diagnostic[] {
+export function subagentsNotRead(ledgers: readonly SessionLedger[], shown: (ledger: SessionLedger, copies: SubagentCopies) => boolean = () => true): Diagnostic[] {
   if (!ledgers.some((ledger) => ledger.subagentCopies !== undefined)) return [];
   const transcripts = new Map<string, SessionLedger[]>();
   for (const ledger of ledgers) {
@@ -35,7 +36,7 @@ export function subagentsNotRead(ledgers: readonly SessionLedger[]): Diagnostic[
   for (const ledger of ledgers) {
     for (const copies of ledger.subagentCopies ?? []) {
       const key = `${ledger.source}\u0000${copies.subagentId}`;
-      if (said.has(key)) continue;
+      if (said.has(key) || !shown(ledger, copies)) continue;
       const read = transcripts.get(key);
       const held = read === undefined ? null : fullest(read);
       if (held !== null && held.requests >= copies.requests) continue;

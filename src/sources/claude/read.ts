@@ -129,6 +129,8 @@ interface ClaudeContext {
 /** A sub-agent's requests as its session's file copies them: each request's fullest copy, by message and request id. */
 interface CopiedRequests {
   line: number;
+  from: number | null;
+  to: number | null;
   requests: Map<string, TokenCounts>;
   models: Set<string>;
 }
@@ -379,7 +381,13 @@ function noteSubagentCopy(ctx: ClaudeContext, record: Record<string, unknown>, l
   };
   const agent = data['agentId'];
   let copies = ctx.subagentCopies.get(agent);
-  if (copies === undefined) ctx.subagentCopies.set(agent, (copies = { line, requests: new Map(), models: new Set() }));
+  if (copies === undefined) ctx.subagentCopies.set(agent, (copies = { line, from: null, to: null, requests: new Map(), models: new Set() }));
+  // When the request was made: the copy's own time, else its line's.
+  const time = parseTime(copy['timestamp']) ?? parseTime(record['timestamp']);
+  if (time !== null) {
+    copies.from = copies.from === null ? time : Math.min(copies.from, time);
+    copies.to = copies.to === null ? time : Math.max(copies.to, time);
+  }
   const key = `${message['id']}\u0000${copy['requestId']}`;
   const before = copies.requests.get(key);
   if (before === undefined || request.output > before.output) copies.requests.set(key, request);
@@ -397,7 +405,7 @@ function subagentCopiesOf(ctx: ClaudeContext): { subagentCopies?: SubagentCopies
     return total;
   };
   return {
-    subagentCopies: [...ctx.subagentCopies].map(([subagentId, copies]) => ({ subagentId, line: copies.line, requests: copies.requests.size, counts: sum(copies.requests.values()), models: [...copies.models] })),
+    subagentCopies: [...ctx.subagentCopies].map(([subagentId, copies]) => ({ subagentId, line: copies.line, from: copies.from, to: copies.to, requests: copies.requests.size, counts: sum(copies.requests.values()), models: [...copies.models] })),
   };
 }
 
