@@ -197,7 +197,8 @@ class Candidates {
   private readonly compressedReal = new Set<string>();
 
   add(real: string, shown: string, resolved = false): void {
-    if (this.byRealPath.has(real)) return;
+    // A link named *.jsonl to a compressed session is that file, said once as compressed.
+    if (this.byRealPath.has(real) || this.compressedReal.has(real)) return;
     this.byRealPath.set(real, shown);
     if (resolved) this.resolved.set(shown, real);
   }
@@ -214,6 +215,12 @@ class Candidates {
   addCompressed(real: string, shown: string, diagnostics: Diagnostic[]): void {
     if (this.compressedReal.has(real)) return;
     this.compressedReal.add(real);
+    // Found first by a link named *.jsonl: the same file, not one to read as well.
+    const candidate = this.byRealPath.get(real);
+    if (candidate !== undefined) {
+      this.byRealPath.delete(real);
+      this.resolved.delete(candidate);
+    }
     diagnostics.push(diagnostic('compressed-file', shown, null, compressedNote(shown)));
   }
 }

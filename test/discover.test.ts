@@ -132,9 +132,12 @@ it('says each compressed session file once, however it is reached, a link to it 
   const root = await tree({ 'd/kept.jsonl': SESSION, 'd/sub/old.jsonl.gz': 'x', 'elsewhere/far.jsonl.zst': 'x' });
   await symlink(join(root, 'd'), join(root, 'd2'));
   await symlink(join(root, 'elsewhere', 'far.jsonl.zst'), join(root, 'd', 'near.jsonl.zst'));
+  // A link named as a session to the compressed file beside it (a second look): that file, once.
+  await symlink(join(root, 'd', 'sub', 'old.jsonl.gz'), join(root, 'd', 'old-link.jsonl'));
   const inputs = [['d'], ['d', 'd'], ['d', 'd/sub'], ['d', 'd/sub/old.jsonl.gz'], ['d', 'd2']];
-  for (const given of inputs) {
+  for (const given of [...inputs, ['d/old-link.jsonl', 'd']]) {
     const found = await discover(given.map((path) => join(root, path)), NO_HOME);
+    expect({ given, files: shown(root, found) }).toEqual({ given, files: ['d/kept.jsonl'] });
     expect({ given, notes: notes(root, found).map(([reason, file]) => [reason, file]).sort() }).toEqual({
       given,
       notes: [
