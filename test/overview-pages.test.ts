@@ -277,5 +277,16 @@ describe('tables whose rows, rounded one by one, miss their sum', () => {
     const index = await readFile(join(out, 'index.html'), 'utf8');
     expect(section(index, 'months')).toContain('Costs rounded one by one: the rows as shown add up to $3.00; the exact sum is $3.01.');
     expect(index).not.toContain('by a cent');
+    // Regression (a review of the pages as a user reads them): a chart's table left out the known
+    // part of a row whose cost is known in part ("$1.00 + unknown"), which it shows, so that its
+    // note's "exact sum" fell short of the page's total; the months table's counted it.
+    const unpriced = { type: 'message', id: 'z1', parentId: 'a1', timestamp: '2026-09-05T10:00:03.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-fable-z', usage: { input: 1, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 1 }, stopReason: 'stop' } };
+    await writeFile(join(dir, 's.jsonl'), `${[{ type: 'session', version: 3, id: 's', timestamp: '2026-08-05T10:00:00.000Z', cwd: '/home/ana/p' }, ...lines, unpriced].map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const partOut = join(await tempDir(), 'report');
+    await build({ inputs: [join(dir, 's.jsonl')], out: partOut, pricesFile: prices, scope: { timeZone: 'UTC', period: parsePeriod({}, 'UTC'), project: null, sources: null }, environment: { env: {}, home: dir }, now: new Date('2026-12-01T00:00:00Z') });
+    const part = await readFile(join(partOut, 'index.html'), 'utf8');
+    expect(section(part, 'months')).toContain('the rows as shown add up to $3.00; the exact sum is $3.01.');
+    expect(section(part, 'cost-over-time')).toContain('$1.00 + unknown');
+    expect(section(part, 'cost-over-time')).toContain('the rows as shown add up to $3.00; the exact sum is $3.01.');
   });
 });

@@ -159,7 +159,13 @@ function chartView(
     tableSummary: `The same numbers as a table (${shown.length - unknownOnly} of ${slices.length} with a cost${unknownOnly > 0 ? `, ${unknownOnly} with an unknown one` : ''})`,
     table: tableView({
       className: 'chart-table',
-      caption: roundingNote(shown.map(({ slice, unknown }) => (unknown ? null : slice.values.reduce((a, b) => a + b, 0)))),
+      // A row of a cost known in part shows that part ("$3.05 + unknown"): added up as shown, as the By month table's is.
+      caption: roundingNote(
+        shown.map(({ slice, unknown }) => {
+          const total = slice.values.reduce((a, b) => a + b, 0);
+          return unknown && total === 0 ? null : total;
+        }),
+      ),
       columns: [column(sliceName), ...series.map((s) => column(s.label, true)), column('All models', true)],
       rows: shown.map(({ slice, unknown }) => {
         const total = slice.values.reduce((a, b) => a + b, 0);
