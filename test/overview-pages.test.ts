@@ -62,6 +62,16 @@ describe('the index of a report', () => {
     expect(october.index).not.toContain('Its data runs from');
   });
 
+  // Regression (a review of the pages as a user reads them): a report of one project said its
+  // span, the project's, ran "as far back as the files read go", which went further back.
+  it('says the span of a report of one project is its sessions’, not the files’', async () => {
+    const out = join(await tempDir(), 'report');
+    await build({ inputs: [join(FIXTURES, 'pi')], out, scope: { timeZone: TZ, period: parsePeriod({}, TZ), project: all.summary.projects[0]?.name ?? '', sources: null }, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z') });
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(index).toMatch(/<p class="note">Its data runs from [0-9-]+( to [0-9-]+)?: that of the sessions it shows, as far back as the files read hold them\.<\/p>/);
+    expect(index).not.toContain('as far back as the files read go');
+  });
+
   it('has a month table naming every month, with a total row equal to summary.json', () => {
     const months = section(all.index, 'months');
     const body = rows(months);

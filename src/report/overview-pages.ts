@@ -123,7 +123,10 @@ function dataSpan(data: ReportData): string | null {
   const { firstAt, lastAt } = data.available;
   if (period.start !== null || firstAt === null) return null;
   const [first, last] = [localDay(firstAt, timeZone), lastAt === null ? null : localDay(lastAt, timeZone)];
-  return `Its data runs from ${first}${last === null || last === first ? '' : ` to ${last}`}, as far back as the files read go.`;
+  const runs = `Its data runs from ${first}${last === null || last === first ? '' : ` to ${last}`}`;
+  // Narrowed to a project or agents, the span is theirs, not the files': those may go further back.
+  const narrowed = data.scope.project !== null || data.scope.sources !== null;
+  return narrowed ? `${runs}: that of the sessions it shows, as far back as the files read hold them.` : `${runs}, as far back as the files read go.`;
 }
 
 const TOP_SESSIONS = 10;
