@@ -933,6 +933,35 @@ describe('Codex 0.169 rollouts', () => {
     expect(file.entries.map((e) => (e.kind === 'notice' ? [e.label, e.summary] : e.kind))).toEqual([['injected context', '2 tools made available: exec, wait']]);
   });
 
+  // Regression (a review of the pages as a user reads them): a child whose meta names it by
+  // nothing was "Sub-agent: sub-agent", three times on its parent's page, where the spawn_agent
+  // call named its task.
+  it('names a child its meta does not name by the task its spawn call gives, and never "Sub-agent: sub-agent"', async () => {
+    const dir = join(await tempDir(), 'sessions');
+    await mkdir(dir);
+    const [parent, child] = ['0195cccc-0000-7000-8000-0000000000a1', '0195cccc-0000-7000-8000-0000000000a2'];
+    const meta = (id: string, at: string, source: unknown) => ({ timestamp: at, type: 'session_meta', payload: { id, timestamp: at, cwd: '/work/shop', originator: 'codex_cli_rs', cli_version: '0.125.0', model_provider: 'openai', source } });
+    const call = (task: string | null) => ({ timestamp: '2026-05-06T10:00:02.000Z', type: 'response_item', payload: { type: 'function_call', name: 'spawn_agent', arguments: JSON.stringify({ ...(task === null ? {} : { task_name: task }), message: 'Inspect fixtures.' }), call_id: 'call-1' } });
+    const write = async (task: string | null) => {
+      const lines = {
+        [parent]: [meta(parent, '2026-05-06T10:00:00.000Z', 'cli'), { timestamp: '2026-05-06T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'look around' } }, call(task), { timestamp: '2026-05-06T10:00:03.000Z', type: 'event_msg', payload: { type: 'collab_tool_call', call_id: 'call-1', sender_thread_id: parent, new_thread_id: child, tool: 'spawn_agent' } }],
+        [child]: [meta(child, '2026-05-06T10:00:03.000Z', { subagent: { thread_spawn: { parent_thread_id: parent, depth: 1 } } }), { timestamp: '2026-05-06T10:00:04.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'Inspect fixtures.' } }],
+      };
+      for (const [id, records] of Object.entries(lines)) await writeFile(join(dir, `rollout-2026-05-06T10-00-00-${id}.jsonl`), `${records.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      const out = join(await tempDir(), 'report');
+      const { code, stderr } = await runCli(['build', dir, '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+      expect(code, stderr).toBe(0);
+      const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as { sessions: { page: string }[] };
+      return readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    };
+    const named = await write('synthetic_researcher');
+    expect(named).toContain('<h2>Sub-agent: synthetic_researcher</h2>');
+    expect(named).not.toContain('Sub-agent: sub-agent');
+    const unnamed = await write(null);
+    expect(unnamed).toContain('<h2>Sub-agent</h2>');
+    expect(unnamed).not.toContain('Sub-agent: sub-agent');
+  });
+
   // Found by a review that ran Codex 0.169 with `--enable multi_agent_v2`: its spawn_agent
   // output names only the task's path, so no call linked to the child it started, the child was
   // titled by a nickname the calls never use, and the child's answer (and its task) showed as the

@@ -388,13 +388,23 @@ function subagentSpawns(
         callOfSection.set(index, { label: `the ${call.name} call`, href: `#${callAnchor(anchorOf(entry), call.id)}` });
         // What the call said it was for (a Task's description), as the agent shows it: a transcript
         // without a sidecar or a first prompt of its own is otherwise just "sub-agent".
-        const description = isPlainObject(call.arguments) ? call.arguments['description'] : undefined;
+        const args = isPlainObject(call.arguments) ? call.arguments : {};
+        const description = args['description'];
         if (typeof description === 'string' && description.trim() !== '') labelOfSection.set(index, shorten(description.trim()));
+        // Codex's spawn_agent names it by a task name: taken where the child's own file names it by nothing.
+        const task = args['task_name'];
+        const own = subagents[index]?.label ?? null;
+        if (!labelOfSection.has(index) && (own === null || own === 'sub-agent') && typeof task === 'string' && task.trim() !== '') labelOfSection.set(index, shorten(task.trim()));
       }
     }
   }
-  for (const [callId, index] of started) sectionOfCall.set(callId, { label: `Sub-agent: ${labelOfSection.get(index) ?? subagents[index]?.label ?? 'sub-agent'}`, href: `#subagent-${index + 1}` });
+  for (const [callId, index] of started) sectionOfCall.set(callId, { label: subagentHeading(labelOfSection.get(index) ?? subagents[index]?.label ?? null), href: `#subagent-${index + 1}` });
   return { sectionOfCall, callOfSection, labelOfSection };
+}
+
+/** "Sub-agent: Explore the tests", or "Sub-agent" alone for one that records nothing to call it by (not "Sub-agent: sub-agent"). */
+function subagentHeading(label: string | null): string {
+  return label === null || label === '' || label === 'sub-agent' ? 'Sub-agent' : `Sub-agent: ${label}`;
 }
 
 /**
@@ -524,7 +534,7 @@ function subagentFileView(
     file === null ? `its file ${goneWords(sub.ledger)}, ${kept === null ? 'so its transcript is not shown' : 'so its transcript is as an earlier build of this report showed it (its times in that build’s zone, its marks of what lay outside a period that build’s)'}` : '',
   ].filter(Boolean);
   // A spawned thread's replay of the history it was started from: the parent's, shown above.
-  const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: sub.label, note: null, from: startedBy, summary: summary.join(' · '), copiedFrom: 'the parent session, counted there' };
+  const section = { id: `subagent-${number}`, kind: 'subagent' as const, heading: subagentHeading(sub.label), note: null, from: startedBy, summary: summary.join(' · '), copiedFrom: 'the parent session, counted there' };
   if (file === null) return { ...section, file: sub.ledger.path, entries: (kept ?? []).map((entry, i) => keptEntry(entry.anchors[0] ?? `${section.id}-kept-${i}`, entry.html)) };
   const byId = new Map(file.entries.map((e) => [e.id, e]));
   const conversation: ConversationContext = {
