@@ -28,6 +28,17 @@ describe('the cost chart’s axis', () => {
     expect(svg).toContain('<text x="902" ');
   });
 
+  // Regression (a review of the pages as a user reads them): a cost a thousand times smaller than
+  // the chart's largest was drawn half a pixel high; on a phone, scrolled to that newest slice,
+  // the chart looked empty.
+  it('draws a bar of any cost at least two pixels high, standing on the axis', () => {
+    const svg = costChartSvg({ title: 't', series: [{ label: 'm', colour: '#000' }], slices: [{ label: 'a', tick: '', major: null, values: [3.05] }, { label: 'b', tick: '', major: null, values: [0.0005] }], formatMoney: (n) => `$${n}`, formatAxis: axisMoney });
+    const bars = [...svg.matchAll(/<rect x="[^"]*" y="([^"]*)" width="[^"]*" height="([^"]*)"/g)].map((m) => ({ bottom: Number(m[1]) + Number(m[2]), height: Number(m[2]) }));
+    expect(bars).toHaveLength(2);
+    expect(bars[1]?.height).toBeGreaterThanOrEqual(2);
+    expect(bars[1]?.bottom).toBeCloseTo(bars[0]?.bottom ?? 0, 5);
+  });
+
   it('gives the dollar axis on both sides', () => {
     const chart = dailyChart([], [], daysFrom('2026-10-01', '2026-11-30'), 'Cost per day');
     const svg = chart?.svg ?? '';

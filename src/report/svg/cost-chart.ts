@@ -38,6 +38,8 @@ export interface CostChart {
   formatAxis: (usd: number) => string;
 }
 
+/** The least height a bar of some cost is drawn at (px). */
+const MIN_BAR_HEIGHT = 2;
 const WIDTH = 960;
 const HEIGHT = 260;
 const LEFT = 64;
@@ -109,9 +111,10 @@ export function costChartSvg(chart: CostChart): string {
       const y1 = y(base + value);
       base += value;
       const tip = `${slice.label} · ${slice.segmentLabels?.[s] ?? series.label}: ${chart.formatMoney(value)} (all models: ${chart.formatMoney(total)})`;
-      segments.push(
-        `<rect x="${round(x)}" y="${round(y1)}" width="${round(barWidth)}" height="${round(Math.max(y0 - y1, 0.5))}" fill="${series.colour}"><title>${escapeHtml(tip)}</title></rect>`,
-      );
+      // A cost too small for the scale still shows as a bar, never as nothing (a chart scrolled to
+      // its newest slice, a cent among dollars, looked empty).
+      const top = Math.min(y1, y0 - MIN_BAR_HEIGHT);
+      segments.push(`<rect x="${round(x)}" y="${round(top)}" width="${round(barWidth)}" height="${round(y0 - top)}" fill="${series.colour}"><title>${escapeHtml(tip)}</title></rect>`);
     });
     if (segments.length > 0) parts.push(`<g class="bar">${segments.join('')}</g>`);
     const centre = round(LEFT + index * step + step / 2);
