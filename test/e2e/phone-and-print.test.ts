@@ -174,6 +174,38 @@ describe('a table wider than a phone', () => {
   });
 });
 
+describe('a caption of a table wider than a phone', () => {
+  // Regression (a review of the pages as a user reads them): the note "Costs rounded one by one:
+  // the rows as shown add up to …" ran off the screen's edge at 360 px, inside the table's box.
+  it('stays on the screen, wrapped, wherever the table is scrolled', async (context) => {
+    requireBrowser(context);
+    const phone = await (await browser.context()).browser()!.newContext({ viewport: { width: 360, height: 800 } });
+    try {
+      const { page } = await openPage(phone, url('index.html'));
+      const edges = await page.evaluate(() => {
+        const box = Array.from(document.querySelectorAll('.table-scroll')).find((b) => !b.closest('details:not([open])') && b.scrollWidth > b.clientWidth + 50);
+        const table = box?.querySelector('table');
+        if (!box || !table) return null;
+        // The page's own captions appear only where rounding shows; the rule is the stylesheet's.
+        const caption = table.createCaption();
+        caption.textContent = 'Costs rounded one by one: the rows as shown add up to $152.30; the exact sum is $152.31.';
+        const at = () => caption.getBoundingClientRect().toJSON() as DOMRect;
+        const start = at();
+        box.scrollLeft = 10_000;
+        return { start, end: at(), width: document.documentElement.clientWidth };
+      });
+      expect(edges).not.toBeNull();
+      for (const r of [edges!.start, edges!.end]) {
+        expect(r.left).toBeGreaterThanOrEqual(0);
+        expect(r.right).toBeLessThanOrEqual(edges!.width);
+      }
+      await page.close();
+    } finally {
+      await phone.close();
+    }
+  });
+});
+
 describe('a table narrower than the page', () => {
   // Regression: the scroll cue gave the tables' boxes the panel's colour, and the tokens table
   // (760 px at most) then stood beside a band of panel as wide as the page.
