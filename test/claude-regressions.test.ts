@@ -764,6 +764,24 @@ describe('a slash command of the user’s own', () => {
   });
 });
 
+describe('an edit whose call is not in the file', () => {
+  // Regression (a review of the pages as a user reads them): its lines were counted in "+129 −16
+  // lines" but its file was in no row of "Files touched" (an excerpt of a session, its first
+  // result's call before the excerpt), so the rows did not add up to the line above them.
+  it('counts its lines for the file its result names', async () => {
+    const result = {
+      ...(user('r1', null, 'x') as Record<string, unknown>),
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_gone', content: 'The file has been updated.' }] },
+      toolUseResult: { filePath: '/home/ana/shop/lib/cart.ex', structuredPatch: [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 3, lines: [' keep', '-old', '+new', '+more'] }] },
+    };
+    const folder = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: [result, user('u1', 'r1', 'thanks'), assistant('a1', 'u1', 'A1', tokens(10))] });
+    const { out, summary } = await build(folder);
+    expect(summary.sessions[0]?.tools).toMatchObject({ filesTouched: 1, linesAdded: 2, linesRemoved: 1 });
+    const page = await readFile(join(out, summary.sessions[0]?.page as string), 'utf8');
+    expect(page).toContain('lib/cart.ex');
+  });
+});
+
 describe('a user line without content', () => {
   // Regression (a review of claude.md): it was shown as an empty "injected context" entry, and
   // the data-quality page said nothing of it.

@@ -663,7 +663,8 @@ function commitsShown(tools: ToolTotals, files: readonly (SessionFile | null)[],
 }
 
 function toolsView(tools: ToolTotals, shown: ReadonlySet<string>): ToolsView | null {
-  if (tools.calls === 0 && tools.commits.length === 0) return null;
+  // Results whose calls are not in the files read still changed files: said.
+  if (tools.calls === 0 && tools.commits.length === 0 && tools.files.length === 0 && tools.added + tools.removed === 0) return null;
   const landed = tools.commits.filter((c) => c.landed).length;
   const summary = [
     plural(tools.calls, 'tool call'),

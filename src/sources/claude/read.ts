@@ -6,13 +6,13 @@ import { countProblem } from '../usage-check.js';
 import { readRegularFile } from '../../regular-file.js';
 import { basename, dirname } from 'node:path';
 import { diagnostic, lostLinesBetween, type FileDiagnostics } from '../../diagnostics.js';
-import type { Block, Entry, EntryPayload, ReplyOutcome, RunningTotals, SessionFile, SubagentCopies, SubagentRun, TokenCounts, Usage } from '../../types.js';
+import type { Block, Entry, EntryPayload, FileChange, ReplyOutcome, RunningTotals, SessionFile, SubagentCopies, SubagentRun, TokenCounts, ToolDiff, Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords, lostField, lostFlag } from '../line-records.js';
 import type { SourceInput } from '../source-input.js';
 import { claudeProjectFolder } from './paths.js';
 import * as raw from './schema.js';
-import { toolCommits, toolDiff, diffLines, toolEffect } from './tools.js';
+import { diffLines, resultFile, toolCommits, toolDiff, toolEffect } from './tools.js';
 import { classifyUserText, firstLine, injectedApart, noticeSummary, type UserText } from './user-text.js';
 import { contentHash, invalidRecord, parseRecord, parseTime, recordTime } from '../record-fields.js';
 import { sha256Hex } from '../../sha256.js';
@@ -1214,6 +1214,12 @@ function expandCommand(
   if (env.uuid) linkUuid(ctx, env.uuid, id);
 }
 
+/** The lines a result changed; of the file it names itself where its call is not there to (see resultFile). */
+function changeOf(diff: ToolDiff, file: string | null): { added: number; removed: number; files?: FileChange[] } {
+  const lines = diffLines(diff);
+  return file === null ? lines : { ...lines, files: [{ path: file, ...lines }] };
+}
+
 function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelope, content: unknown[], toolUseResult: unknown): void {
   const results = content.filter((b) => isPlainObject(b) && b['type'] === 'tool_result');
   const others = content.filter((b) => !(isPlainObject(b) && b['type'] === 'tool_result'));
@@ -1246,7 +1252,7 @@ function addToolResults(ctx: ClaudeContext, located: Located, env: raw.RawEnvelo
         isError,
         subagents: [],
         diff,
-        change: diff === null ? null : diffLines(diff),
+        change: diff === null ? null : changeOf(diff, call === undefined ? resultFile(structured, ctx.cwd) : null),
         commits: toolCommits(toolName, call?.effect.command ?? null, textOf(blocks), isError),
         nestedCalls: [],
         ...savedOutputOf(blocks, structured, toolName, ctx.sessionId),

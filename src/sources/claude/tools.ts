@@ -85,6 +85,16 @@ function lineList(text: string): string[] {
   return text === '' ? [] : text.split('\n');
 }
 
+/**
+ * The file an edit's result says it changed (`toolUseResult.filePath`), for a result whose call is
+ * not in the file (an excerpt, a damaged line): its lines are then still some file's.
+ */
+export function resultFile(toolUseResult: unknown, cwd: string | null): string | null {
+  const patch = rawPatchResult.safeParse(toolUseResult);
+  const path = patch.success ? patch.data.filePath : isPlainObject(toolUseResult) && typeof toolUseResult['filePath'] === 'string' ? toolUseResult['filePath'] : null;
+  return typeof path === 'string' && path !== '' ? pathBesideCwd(path, cwd) : null;
+}
+
 /** Lines added and removed, counted on the hunk lines (a removed line may itself start with `--`). */
 export function diffLines(diff: ToolDiff): { added: number; removed: number } {
   let added = 0;
