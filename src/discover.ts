@@ -11,7 +11,7 @@ import { MANIFEST } from './output/report-folder.js';
 import type { Environment } from './environment.js';
 import { FileHeads } from './sources/file-head.js';
 import { COMPRESSED_SESSION, compressedNote } from './sources/compressed.js';
-import { agentsOwnFiles, READERS, readerOf } from './sources/registry.js';
+import { agentsOwnFiles, READERS, readerOf, sessionsOnlyAtTop } from './sources/registry.js';
 import { danglingLink, whyNotFound, whyUnreadable } from './file-problems.js';
 import { SOURCE_NAMES, type Source } from './types.js';
 
@@ -242,6 +242,8 @@ interface Link {
   parent: string;
   /** That folder's depth below the place walked. */
   depth: number;
+  /** That folder holds sessions at its top only (see topOnly): a folder the link leads to is not walked. */
+  topOnly: boolean;
 }
 
 /**
@@ -269,6 +271,10 @@ async function sessionFilesUnder(
   /** Real path of each folder listed → the path it was listed by. */
   const listed = new Map<string, string>([[rootReal, root]]);
   const links: Link[] = [];
+  // An agent's folder of sessions whose subfolders are its extensions' (Pi's `--<cwd>--`, pi.md
+  // §18), however it is reached: a session file an extension keeps below it (a sub-agent's run,
+  // counted in its parent's tool result) is no session, and read as one counted its spend twice.
+  const topOnly = (folder: Folder) => sessionsOnlyAtTop(basename(folder.path)) || sessionsOnlyAtTop(basename(folder.real));
   const walk = async (start: Folder) => {
     for (let level = [start]; level.length > 0; ) {
       const next: Folder[] = [];
@@ -286,11 +292,11 @@ async function sessionFilesUnder(
             const path = childOf(folder.path, entry.name);
             const real = childOf(folder.real, entry.name);
             if (entry.isDirectory()) {
-              if (listed.has(real) || !enters(entry.name, folder.depth + 1)) continue;
+              if (listed.has(real) || !enters(entry.name, folder.depth + 1) || topOnly(folder)) continue;
               listed.set(real, path);
               next.push({ path, real, resolved: folder.resolved, depth: folder.depth + 1 });
             } else if (entry.isSymbolicLink()) {
-              links.push({ path, name: entry.name, parent: folder.real, depth: folder.depth });
+              links.push({ path, name: entry.name, parent: folder.real, depth: folder.depth, topOnly: topOnly(folder) });
             } else if (isCandidateName(entry.name) && !own.has(entry.name)) {
               // A plain file in a folder reached by its real path is at its real path.
               add(real, path, entry.isFile() && folder.resolved);
@@ -307,7 +313,7 @@ async function sessionFilesUnder(
   while (links.length > 0) {
     const round = links.splice(0).sort((a, b) => (a.path < b.path ? -1 : 1));
     for (const link of round) {
-      const target = await followLink(link, fs, listed, diagnostics, enters(link.name, link.depth + 1));
+      const target = await followLink(link, fs, listed, diagnostics, !link.topOnly && enters(link.name, link.depth + 1));
       // A link that leads nowhere is a candidate that says why when read, and no place.
       if (target !== null && (target.kind === 'folder' || (target.kind === 'file' && target.real !== link.path))) linked.push(link.path);
       if (target?.kind === 'folder') await walk(target.folder);

@@ -125,6 +125,23 @@ it('says each compressed session file it does not read, and how to read it', asy
   expect(noSessionsSentence(await discover([only], NO_HOME))).toContain(`only one compressed (${join(only, 'a/rollout-1.jsonl.zst')}), which bough does not read: decompress a copy`);
 });
 
+// Regression (a review of pi.md): a session file a sub-agent extension keeps below a Pi project
+// folder (`--<cwd>--/subagents/<id>/scout.jsonl`, its run already in its parent's tool result) was
+// passed over from Pi's own places but read as a session given `~/.pi`: its spend counted twice.
+it('reads a Pi project folder’s own session files and not those below it, however it is reached', async () => {
+  const root = await tree({
+    '.pi/agent/sessions/--tmp-p--/a.jsonl': SESSION,
+    '.pi/agent/sessions/--tmp-p--/subagents/0199/scout.jsonl': SESSION,
+    'elsewhere/deep/b.jsonl': SESSION,
+  });
+  await symlink(join(root, 'elsewhere'), join(root, '.pi/agent/sessions/--tmp-p--/linked'));
+  for (const given of ['.pi', '.pi/agent/sessions', '.pi/agent/sessions/--tmp-p--']) {
+    expect({ given, files: shown(root, await discover([join(root, given)], NO_HOME)) }).toEqual({ given, files: ['.pi/agent/sessions/--tmp-p--/a.jsonl'] });
+  }
+  // Any other folder is read at every depth.
+  expect(shown(root, await discover([join(root, 'elsewhere')], NO_HOME))).toEqual(['elsewhere/deep/b.jsonl']);
+});
+
 // Regression (a hostile look): a compressed file was said (and counted as a file skipped) once
 // for every way bough reached it (a folder given twice, with its subfolder, through a link to
 // it), and not at all through a link to the file itself.

@@ -47,6 +47,12 @@ export interface SourceReader {
    * (pi.md §18). Absent: every folder.
    */
   sessionFolder?(name: string, depth: number): boolean;
+  /**
+   * Whether a folder of this name is one this agent keeps sessions in whose subfolders hold none
+   * (Pi's `--<cwd>--`: what is below it is its extensions', pi.md §18), wherever it is reached
+   * from: a folder given that holds it is not looked into below it either. Absent: none is.
+   */
+  sessionsOnlyAtTop?(name: string): boolean;
   /** Files and folders this agent keeps beside a session file that belong to it (its sub-agents): read with it when it is given alone. */
   companions?(path: string, heads: FileHeads): Promise<string[]>;
   /**
@@ -84,6 +90,11 @@ export const READERS: readonly SourceReader[] = [piReader, claudeReader, codexRe
 /** Of the names in one folder, those of files an agent keeps there that are never sessions. */
 export function agentsOwnFiles(names: ReadonlySet<string>, folder: string): Set<string> {
   return new Set(READERS.flatMap((reader) => reader.ownFiles?.(names, folder) ?? []));
+}
+
+/** Whether an agent keeps sessions in a folder of this name and none below it (see SourceReader.sessionsOnlyAtTop). */
+export function sessionsOnlyAtTop(name: string): boolean {
+  return READERS.some((reader) => reader.sessionsOnlyAtTop?.(name) === true);
 }
 
 /** How each agent's work held in several files is counted once. */

@@ -18,6 +18,7 @@ export const piReader: SourceReader = {
   // may be the default one all the same): what sub-agent extensions keep beside them
   // (pi-subagents' `subagent-artifacts/`) is theirs.
   sessionFolder: (name, depth) => depth === 1 && isPiProjectFolder(name),
+  sessionsOnlyAtTop: isPiProjectFolder,
   // v0.30.0 saved sessions in the agent folder itself; later versions move them, once, at start
   // (pi.md §1), so a machine that never upgraded still has them there.
   straySessions: { places: (environment) => [piAgentDir(environment)], firstType: 'session' },
