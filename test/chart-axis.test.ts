@@ -37,6 +37,12 @@ describe('the cost chart’s axis', () => {
     expect(bars).toHaveLength(2);
     expect(bars[1]?.height).toBeGreaterThanOrEqual(2);
     expect(bars[1]?.bottom).toBeCloseTo(bars[0]?.bottom ?? 0, 5);
+    // Regression (a hostile look): a bar tall enough, of one large and one tiny part, drew the tiny
+    // one two pixels over its total, above the chart's top line.
+    const stacked = costChartSvg({ title: 't', series: [{ label: 'a', colour: '#000' }, { label: 'b', colour: '#111' }], slices: [{ label: 'd', tick: '', major: null, values: [15, 0.0001] }], formatMoney: (n) => `$${n}`, formatAxis: axisMoney });
+    const tops = [...stacked.matchAll(/<rect x="[^"]*" y="([^"]*)"/g)].map((m) => Number(m[1]));
+    const grid = Math.min(...[...stacked.matchAll(/<line [^>]*y1="([^"]*)"/g)].map((m) => Number(m[1])));
+    expect(Math.min(...tops)).toBeGreaterThanOrEqual(grid);
   });
 
   it('gives the dollar axis on both sides', () => {

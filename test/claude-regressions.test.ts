@@ -921,6 +921,14 @@ describe('a sub-agent whose transcript is not among the files read', () => {
     expect(summary.totals.tokens).toMatchObject({ input: 105, output: 110, cacheRead: 11_000, cacheWrite: 1_000 });
     // Regression (a hostile look): a transcript read but cut short lost the spend of the requests
     // it no longer holds without a word, where the copies told of them.
+    // Regression (a hostile look): held in two files read, it was said short by the larger one's.
+    const RESUMED_ID = '44444444-4444-4444-8444-4444444444d2';
+    const split = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: main,
+      [`-home-ana-shop/${SESSION}/subagents/agent-abc1234.jsonl`]: transcript.slice(0, 2),
+      [`-home-ana-shop/${RESUMED_ID}/subagents/agent-abc1234.jsonl`]: [transcript[0] as object, transcript[2] as object],
+    });
+    expect((await build(split)).summary.diagnostics.byReason).toEqual({});
     const cut = await projects({ [`-home-ana-shop/${SESSION}.jsonl`]: main, [`-home-ana-shop/${SESSION}/subagents/agent-abc1234.jsonl`]: transcript.slice(0, 2) });
     const short = (await build(cut)).summary;
     expect(short.totals.tokens).toMatchObject({ input: 102, output: 50, cacheRead: 5_000, cacheWrite: 1_000 });

@@ -70,6 +70,10 @@ describe('the index of a report', () => {
     const index = await readFile(join(out, 'index.html'), 'utf8');
     expect(index).toMatch(/<p class="note">Its data runs from [0-9-]+( to [0-9-]+)?: that of the sessions it shows, as far back as the files read hold them\.<\/p>/);
     expect(index).not.toContain('as far back as the files read go');
+    // Regression (a hostile look): a report ending at --until spoke of data past its end.
+    const until = join(await tempDir(), 'report');
+    await build({ inputs: [join(FIXTURES, 'pi')], out: until, scope: { timeZone: TZ, period: parsePeriod({ until: '2026-06-01' }, TZ), project: null, sources: null }, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z') });
+    expect(await readFile(join(until, 'index.html'), 'utf8')).not.toContain('Its data runs from');
   });
 
   it('has a month table naming every month, with a total row equal to summary.json', () => {

@@ -54,21 +54,24 @@ export function subagentsNotRead(ledgers: readonly SessionLedger[], shown: (ledg
   return [...notesOf.values()].flatMap((notes) => notes.list());
 }
 
-/** Of the files read as one sub-agent's transcript (mirrors, copies), the one holding most of its requests: how many, and their counts. */
+/**
+ * What the files read as one sub-agent's transcript hold of its requests, each once by its claim
+ * (mirrors in two config folders hold the same; parts of it in two files, each theirs): how many,
+ * and their counts.
+ */
 function fullest(read: readonly SessionLedger[]): { requests: number; counts: TokenCounts } {
-  let best = { requests: -1, counts: NO_TOKENS };
+  const seen = new Set<string>();
+  const counts = { ...NO_TOKENS };
   for (const ledger of read) {
-    const counts = { ...NO_TOKENS };
-    let requests = 0;
     for (const entry of unpackEntries(ledger.entries)) {
       for (const usage of entry.usage) {
-        requests++;
+        if (seen.has(usage.key)) continue;
+        seen.add(usage.key);
         for (const kind of TOKEN_KINDS) counts[kind] += usage[kind];
       }
     }
-    if (requests > best.requests) best = { requests, counts };
   }
-  return best;
+  return { requests: seen.size, counts };
 }
 
 const TOKEN_KINDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning'] as const satisfies readonly (keyof TokenCounts)[];

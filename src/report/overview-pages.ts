@@ -121,7 +121,8 @@ export interface OverviewContext {
 function dataSpan(data: ReportData): string | null {
   const { period, timeZone } = data.scope;
   const { firstAt, lastAt } = data.available;
-  if (period.start !== null || firstAt === null) return null;
+  // Of all time only: a period's end (--until) cuts the data, which the files may hold past it.
+  if (period.start !== null || period.end !== null || firstAt === null) return null;
   const [first, last] = [localDay(firstAt, timeZone), lastAt === null ? null : localDay(lastAt, timeZone)];
   const runs = `Its data runs from ${first}${last === null || last === first ? '' : ` to ${last}`}`;
   // Narrowed to a project or agents, the span is theirs, not the files': those may go further back.

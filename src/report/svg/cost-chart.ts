@@ -104,17 +104,19 @@ export function costChartSvg(chart: CostChart): string {
     const total = totals[index] ?? 0;
     let base = 0;
     const segments: string[] = [];
+    // A bar of a cost too small for the scale is drawn a little higher, never as nothing (a chart
+    // scrolled to its newest slice, a cent among dollars, looked empty); a bar tall enough, as it is.
+    const height = y(0) - y(total);
+    const stretch = total > 0 && height < MIN_BAR_HEIGHT ? MIN_BAR_HEIGHT / height : 1;
+    const at = (amount: number) => y(0) - (y(0) - y(amount)) * stretch;
     slice.values.forEach((value, s) => {
       if (value <= 0) return;
       const series = chart.series[s] as ChartSeries;
-      const y0 = y(base);
-      const y1 = y(base + value);
+      const y0 = at(base);
+      const y1 = at(base + value);
       base += value;
       const tip = `${slice.label} · ${slice.segmentLabels?.[s] ?? series.label}: ${chart.formatMoney(value)} (all models: ${chart.formatMoney(total)})`;
-      // A cost too small for the scale still shows as a bar, never as nothing (a chart scrolled to
-      // its newest slice, a cent among dollars, looked empty).
-      const top = Math.min(y1, y0 - MIN_BAR_HEIGHT);
-      segments.push(`<rect x="${round(x)}" y="${round(top)}" width="${round(barWidth)}" height="${round(y0 - top)}" fill="${series.colour}"><title>${escapeHtml(tip)}</title></rect>`);
+      segments.push(`<rect x="${round(x)}" y="${round(y1)}" width="${round(barWidth)}" height="${round(Math.max(y0 - y1, 0.5))}" fill="${series.colour}"><title>${escapeHtml(tip)}</title></rect>`);
     });
     if (segments.length > 0) parts.push(`<g class="bar">${segments.join('')}</g>`);
     const centre = round(LEFT + index * step + step / 2);
