@@ -377,7 +377,7 @@ describe('discovery stays cheap on large trees', () => {
 // there): read as sessions of their own, a run's spend counted twice. pi.md §18: only a project
 // folder's own *.jsonl are sessions.
 describe('Pi’s own sessions folder', () => {
-  it('is searched to its project folders’ own files, and a folder named as an input all through', async () => {
+  it('is searched to its project folders’ own files, named as an input or not', async () => {
     const home = await tree({
       '.pi/agent/sessions/--p--/a.jsonl': SESSION,
       '.pi/agent/sessions/--p--/subagent-artifacts/x_scout_0.jsonl': SESSION,
@@ -388,7 +388,20 @@ describe('Pi’s own sessions folder', () => {
       'elsewhere/deeper/c.jsonl': SESSION,
     });
     expect(shown(home, await discover([], { env: {}, home }, ['pi'])).sort()).toEqual(['.pi/agent/sessions/--p--/a.jsonl', '.pi/agent/sessions/--q--/b.jsonl', '.pi/agent/sessions/flat.jsonl']);
-    expect(shown(home, await discover([join(home, '.pi/agent/sessions')], NO_HOME))).toHaveLength(6);
+    // Named as an input, the same (a review of pi.md: read all through, a run's file below a
+    // project folder counted its spend again beside its parent's tool result).
+    expect(shown(home, await discover([join(home, '.pi/agent/sessions')], NO_HOME)).sort()).toEqual(['.pi/agent/sessions/--p--/a.jsonl', '.pi/agent/sessions/--q--/b.jsonl', '.pi/agent/sessions/flat.jsonl']);
+  });
+
+  // A review of pi.md: Pi's `sessionDir` setting (its global settings.json) names its session
+  // folder where no variable does; bough looked in the default folder, found none, and said so.
+  it('is the folder Pi’s settings name, where no variable names one', async () => {
+    const home = await tree({ 'pi-sessions/a.jsonl': SESSION, '.pi/agent/sessions/--p--/old.jsonl': SESSION, '.pi/agent/settings.json': JSON.stringify({ sessionDir: '~/pi-sessions', theme: 'dark' }) });
+    expect(shown(home, await discover([], { env: {}, home }, ['pi']))).toEqual(['pi-sessions/a.jsonl']);
+    // The variable wins over the setting; a setting relative to where Pi runs names no one folder.
+    expect(shown(home, await discover([], { env: { PI_CODING_AGENT_SESSION_DIR: join(home, '.pi/agent/sessions') }, home }, ['pi']))).toEqual(['.pi/agent/sessions/--p--/old.jsonl']);
+    await writeFile(join(home, '.pi/agent/settings.json'), JSON.stringify({ sessionDir: 'sessions-here' }));
+    expect(shown(home, await discover([], { env: {}, home }, ['pi']))).toEqual(['.pi/agent/sessions/--p--/old.jsonl']);
   });
 
   // A third hostile look: a custom session folder is flat (pi.md §1), so a run's file one folder

@@ -1,6 +1,7 @@
 // Where Pi keeps its session files (formats/pi.md §1).
 
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import type { Environment } from '../../environment.js';
 
 function expandHome(path: string, home: string): string {
@@ -24,9 +25,37 @@ export function isPiProjectFolder(name: string): boolean {
   return /^--.+--$/.test(name);
 }
 
-/** Pi's session folder on this machine: the first one set wins, as in Pi. */
+/**
+ * Pi's session folder on this machine: the first one set wins, as in Pi: the environment's, else
+ * the `sessionDir` of its settings (pi.md §1), else its agent folder's `sessions`.
+ */
 export function piSessionPlaces(environment: Environment): string[] {
   const sessionDir = environment.env['PI_CODING_AGENT_SESSION_DIR'];
   if (sessionDir) return [expandHome(sessionDir, environment.home)];
+  const setting = settingsSessionDir(environment);
+  if (setting !== null) return [setting];
   return [join(piAgentDir(environment), 'sessions')];
+}
+
+/** A settings file larger than this is no settings file of Pi's: not read. */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/**
+ * The `sessionDir` Pi's global settings (`<agent folder>/settings.json`) set, where it names a
+ * folder of its own: absolute, or under the home (`~/…`). One relative to the folder Pi runs in
+ * names a folder per project, which a report cannot know: not taken. Null when none is set.
+ */
+function settingsSessionDir(environment: Environment): string | null {
+  const path = join(piAgentDir(environment), 'settings.json');
+  try {
+    if (statSync(path).size > MAX_SETTINGS_BYTES) return null;
+    const settings: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    const dir = typeof settings === 'object' && settings !== null && !Array.isArray(settings) ? (settings as Record<string, unknown>)['sessionDir'] : undefined;
+    if (typeof dir !== 'string' || dir.trim() === '') return null;
+    const expanded = expandHome(dir.trim(), environment.home);
+    return isAbsolute(expanded) ? expanded : null;
+  } catch {
+    // No settings, or settings Pi could not read either: its default folder.
+    return null;
+  }
 }
