@@ -4,7 +4,7 @@
 
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { basename, resolve, sep } from 'node:path';
+import { basename, dirname, resolve, sep } from 'node:path';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { BoughError } from './errors.js';
 import { MANIFEST } from './output/report-folder.js';
@@ -271,10 +271,10 @@ async function sessionFilesUnder(
   /** Real path of each folder listed → the path it was listed by. */
   const listed = new Map<string, string>([[rootReal, root]]);
   const links: Link[] = [];
-  // An agent's folder of sessions whose subfolders are its extensions' (Pi's `--<cwd>--`, pi.md
+  // An agent's folder of sessions whose subfolders are its extensions' (Pi's `sessions/--<cwd>--`, pi.md
   // §18), however it is reached: a session file an extension keeps below it (a sub-agent's run,
   // counted in its parent's tool result) is no session, and read as one counted its spend twice.
-  const topOnly = (folder: Folder) => sessionsOnlyAtTop(basename(folder.path)) || sessionsOnlyAtTop(basename(folder.real));
+  const topOnly = (folder: Folder) => sessionsOnlyAtTop(basename(folder.path), basename(dirname(folder.path))) || sessionsOnlyAtTop(basename(folder.real), basename(dirname(folder.real)));
   const walk = async (start: Folder) => {
     for (let level = [start]; level.length > 0; ) {
       const next: Folder[] = [];

@@ -1,7 +1,8 @@
 // Inputs → candidate files (issue 12, item 5): links to files and folders are followed and each
 // real file counted once; loops are not walked; what cannot be read or listed is said in words.
 
-import { chmod, mkdir, readdir, readFile, realpath, stat, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { build, noSessionsSentence } from '../src/build.js';
@@ -140,6 +141,16 @@ it('reads a Pi project folder’s own session files and not those below it, howe
   }
   // Any other folder is read at every depth.
   expect(shown(root, await discover([join(root, 'elsewhere')], NO_HOME))).toEqual(['elsewhere/deep/b.jsonl']);
+  // Regression (a hostile look): so is a folder named so that is no Pi project's in its sessions
+  // folder: Claude Code's of a Windows share's `c++` (its sub-agents were left out, their spend
+  // with them), a backup given by such a name.
+  const other = await tree({
+    '.claude/projects/--wsl-localhost-Ubuntu-home-me-c--/s.jsonl': SESSION,
+    '.claude/projects/--wsl-localhost-Ubuntu-home-me-c--/s/subagents/agent-a.jsonl': SESSION,
+    '--old-laptop--/claude/projects/-home-me/t.jsonl': SESSION,
+  });
+  expect(shown(other, await discover([join(other, '.claude')], NO_HOME)).sort()).toEqual(['.claude/projects/--wsl-localhost-Ubuntu-home-me-c--/s.jsonl', '.claude/projects/--wsl-localhost-Ubuntu-home-me-c--/s/subagents/agent-a.jsonl']);
+  expect(shown(other, await discover([join(other, '--old-laptop--')], NO_HOME))).toEqual(['--old-laptop--/claude/projects/-home-me/t.jsonl']);
 });
 
 // Regression (a hostile look): a compressed file was said (and counted as a file skipped) once
@@ -397,10 +408,15 @@ describe('Pi’s own sessions folder', () => {
   // folder where no variable does; bough looked in the default folder, found none, and said so.
   it('is the folder Pi’s settings name, where no variable names one', async () => {
     const home = await tree({ 'pi-sessions/a.jsonl': SESSION, '.pi/agent/sessions/--p--/old.jsonl': SESSION, '.pi/agent/settings.json': JSON.stringify({ sessionDir: '~/pi-sessions', theme: 'dark' }) });
-    expect(shown(home, await discover([], { env: {}, home }, ['pi']))).toEqual(['pi-sessions/a.jsonl']);
+    // And the folder Pi wrote to before it (a hostile look: its history was left out unsaid).
+    expect(shown(home, await discover([], { env: {}, home }, ['pi'])).sort()).toEqual(['.pi/agent/sessions/--p--/old.jsonl', 'pi-sessions/a.jsonl']);
     // The variable wins over the setting; a setting relative to where Pi runs names no one folder.
     expect(shown(home, await discover([], { env: { PI_CODING_AGENT_SESSION_DIR: join(home, '.pi/agent/sessions') }, home }, ['pi']))).toEqual(['.pi/agent/sessions/--p--/old.jsonl']);
     await writeFile(join(home, '.pi/agent/settings.json'), JSON.stringify({ sessionDir: 'sessions-here' }));
+    expect(shown(home, await discover([], { env: {}, home }, ['pi']))).toEqual(['.pi/agent/sessions/--p--/old.jsonl']);
+    // A hostile look: settings that are a named pipe blocked the read for good, Ctrl-C too.
+    await rm(join(home, '.pi/agent/settings.json'));
+    execFileSync('mkfifo', [join(home, '.pi/agent/settings.json')]);
     expect(shown(home, await discover([], { env: {}, home }, ['pi']))).toEqual(['.pi/agent/sessions/--p--/old.jsonl']);
   });
 

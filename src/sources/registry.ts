@@ -48,11 +48,11 @@ export interface SourceReader {
    */
   sessionFolder?(name: string, depth: number): boolean;
   /**
-   * Whether a folder of this name is one this agent keeps sessions in whose subfolders hold none
-   * (Pi's `--<cwd>--`: what is below it is its extensions', pi.md §18), wherever it is reached
-   * from: a folder given that holds it is not looked into below it either. Absent: none is.
+   * Whether a folder of this name, in a folder of that name, is one this agent keeps sessions in
+   * whose subfolders hold none (Pi's `sessions/--<cwd>--`: what is below it is its extensions',
+   * pi.md §18), wherever it is reached from. Absent: none is.
    */
-  sessionsOnlyAtTop?(name: string): boolean;
+  sessionsOnlyAtTop?(name: string, parent: string): boolean;
   /** Files and folders this agent keeps beside a session file that belong to it (its sub-agents): read with it when it is given alone. */
   companions?(path: string, heads: FileHeads): Promise<string[]>;
   /**
@@ -93,8 +93,8 @@ export function agentsOwnFiles(names: ReadonlySet<string>, folder: string): Set<
 }
 
 /** Whether an agent keeps sessions in a folder of this name and none below it (see SourceReader.sessionsOnlyAtTop). */
-export function sessionsOnlyAtTop(name: string): boolean {
-  return READERS.some((reader) => reader.sessionsOnlyAtTop?.(name) === true);
+export function sessionsOnlyAtTop(name: string, parent: string): boolean {
+  return READERS.some((reader) => reader.sessionsOnlyAtTop?.(name, parent) === true);
 }
 
 /** How each agent's work held in several files is counted once. */

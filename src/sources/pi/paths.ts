@@ -20,21 +20,32 @@ export function piProjectFolder(path: string): string | null {
   return isPiProjectFolder(folder) ? folder : null;
 }
 
+/**
+ * Whether a folder is one Pi files a project's sessions under, `--<encoded cwd>--` in a
+ * `sessions` folder, whose subfolders are its extensions' (pi.md §18). By its name alone another
+ * agent's may be one (Claude Code's of a Windows share's `c++` folder: `--wsl-localhost-…--`).
+ */
+export function isPiSessionsProjectFolder(name: string, parent: string): boolean {
+  return parent === 'sessions' && isPiProjectFolder(name);
+}
+
 /** Whether a folder's name is one Pi files a project's sessions under: `--<encoded cwd>--`. */
 export function isPiProjectFolder(name: string): boolean {
   return /^--.+--$/.test(name);
 }
 
 /**
- * Pi's session folder on this machine: the first one set wins, as in Pi: the environment's, else
- * the `sessionDir` of its settings (pi.md §1), else its agent folder's `sessions`.
+ * Pi's session folders on this machine: the environment's when set, as in Pi; else the
+ * `sessionDir` its settings set (pi.md §1), where Pi writes now, and its agent folder's
+ * `sessions` beside it, where it wrote before the setting (a report of history reads both); else
+ * that folder alone.
  */
 export function piSessionPlaces(environment: Environment): string[] {
   const sessionDir = environment.env['PI_CODING_AGENT_SESSION_DIR'];
   if (sessionDir) return [expandHome(sessionDir, environment.home)];
+  const usual = join(piAgentDir(environment), 'sessions');
   const setting = settingsSessionDir(environment);
-  if (setting !== null) return [setting];
-  return [join(piAgentDir(environment), 'sessions')];
+  return setting !== null && setting !== usual ? [setting, usual] : [usual];
 }
 
 /** A settings file larger than this is no settings file of Pi's: not read. */
@@ -48,7 +59,9 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
 function settingsSessionDir(environment: Environment): string | null {
   const path = join(piAgentDir(environment), 'settings.json');
   try {
-    if (statSync(path).size > MAX_SETTINGS_BYTES) return null;
+    // A named pipe or a device there would block the read for good, Ctrl-C with it.
+    const info = statSync(path);
+    if (!info.isFile() || info.size > MAX_SETTINGS_BYTES) return null;
     const settings: unknown = JSON.parse(readFileSync(path, 'utf8'));
     const dir = typeof settings === 'object' && settings !== null && !Array.isArray(settings) ? (settings as Record<string, unknown>)['sessionDir'] : undefined;
     if (typeof dir !== 'string' || dir.trim() === '') return null;

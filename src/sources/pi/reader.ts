@@ -7,7 +7,7 @@ import type { SourceReader } from '../registry.js';
 import type { SourceInput } from '../source-input.js';
 import type { SessionFile } from '../../types.js';
 import { piLocalProviders } from './models-json.js';
-import { isPiProjectFolder, piAgentDir, piSessionPlaces } from './paths.js';
+import { isPiProjectFolder, isPiSessionsProjectFolder, piAgentDir, piSessionPlaces } from './paths.js';
 import { piPriceHint } from './prices.js';
 import { headerKeptWithout, isPiHeader, isPiRecord, readPiSession, salvagePiHeader } from './read.js';
 
@@ -18,7 +18,7 @@ export const piReader: SourceReader = {
   // may be the default one all the same): what sub-agent extensions keep beside them
   // (pi-subagents' `subagent-artifacts/`) is theirs.
   sessionFolder: (name, depth) => depth === 1 && isPiProjectFolder(name),
-  sessionsOnlyAtTop: isPiProjectFolder,
+  sessionsOnlyAtTop: isPiSessionsProjectFolder,
   // v0.30.0 saved sessions in the agent folder itself; later versions move them, once, at start
   // (pi.md §1), so a machine that never upgraded still has them there.
   straySessions: { places: (environment) => [piAgentDir(environment)], firstType: 'session' },
