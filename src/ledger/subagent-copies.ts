@@ -28,7 +28,9 @@ export function subagentsNotRead(ledgers: readonly SessionLedger[], shown: (ledg
     const id = subagentIdOf(ledger);
     if (id === null) continue;
     const key = `${ledger.source}\u0000${id}`;
-    transcripts.set(key, [...(transcripts.get(key) ?? []), ledger]);
+    const known = transcripts.get(key);
+    if (known) known.push(ledger);
+    else transcripts.set(key, [ledger]);
   }
   const said = new Set<string>();
   // Per file, as a file's own problems are: past a thousand, the rest are counted, not listed.
@@ -38,7 +40,7 @@ export function subagentsNotRead(ledgers: readonly SessionLedger[], shown: (ledg
       const key = `${ledger.source}\u0000${copies.subagentId}`;
       if (said.has(key) || !shown(ledger, copies)) continue;
       const read = transcripts.get(key);
-      const held = read === undefined ? null : fullest(read);
+      const held = read === undefined ? null : heldAcross(read);
       if (held !== null && held.requests >= copies.requests) continue;
       said.add(key);
       const models = copies.models.length > 0 ? ` of ${copies.models.join(', ')}` : '';
@@ -59,7 +61,7 @@ export function subagentsNotRead(ledgers: readonly SessionLedger[], shown: (ledg
  * (mirrors in two config folders hold the same; parts of it in two files, each theirs): how many,
  * and their counts.
  */
-function fullest(read: readonly SessionLedger[]): { requests: number; counts: TokenCounts } {
+function heldAcross(read: readonly SessionLedger[]): { requests: number; counts: TokenCounts } {
   const seen = new Set<string>();
   const counts = { ...NO_TOKENS };
   for (const ledger of read) {
@@ -79,7 +81,9 @@ const NO_TOKENS: TokenCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 
 
 /** What the copies hold beyond the transcript: the requests it lacks (each kind at least 0). */
 function less(copied: TokenCounts, held: TokenCounts): TokenCounts {
-  return Object.fromEntries(TOKEN_KINDS.map((kind) => [kind, Math.max(0, copied[kind] - held[kind])])) as unknown as TokenCounts;
+  const left = { ...NO_TOKENS };
+  for (const kind of TOKEN_KINDS) left[kind] = Math.max(0, copied[kind] - held[kind]);
+  return left;
 }
 
 function otherSaid(n: number, counts: TokenCounts): string {

@@ -381,7 +381,11 @@ function noteSubagentCopy(ctx: ClaudeContext, record: Record<string, unknown>, l
   };
   const agent = data['agentId'];
   let copies = ctx.subagentCopies.get(agent);
-  if (copies === undefined) ctx.subagentCopies.set(agent, (copies = { line, from: null, to: null, requests: new Map(), models: new Set() }));
+  if (copies === undefined) {
+    // A session starts hundreds at most: a file naming more is no guide, and each is held in its ledger.
+    if (ctx.subagentCopies.size >= MAX_COPIED_SUBAGENTS) return;
+    ctx.subagentCopies.set(agent, (copies = { line, from: null, to: null, requests: new Map(), models: new Set() }));
+  }
   // When the request was made: the copy's own time, else its line's.
   const time = parseTime(copy['timestamp']) ?? parseTime(record['timestamp']);
   if (time !== null) {
@@ -396,6 +400,8 @@ function noteSubagentCopy(ctx: ClaudeContext, record: Record<string, unknown>, l
 
 /** Models named per sub-agent's copies: a few tell which; a forged file's thousands would not. */
 const MAX_COPIED_MODELS = 8;
+/** Sub-agents whose copies a file is noted for. */
+const MAX_COPIED_SUBAGENTS = 10_000;
 
 function subagentCopiesOf(ctx: ClaudeContext): { subagentCopies?: SubagentCopies[] } {
   if (ctx.subagentCopies.size === 0) return {};
