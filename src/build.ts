@@ -26,7 +26,7 @@ import { codeStamp, loadAssets, loadTemplates, packageVersion, SAMPLES_DIR } fro
 import { loadPriceTable } from './price-files.js';
 import { createPricer, type Pricer } from './pricing/price.js';
 import type { PriceTable } from './pricing/table.js';
-import { buildReportData, type ReportData, type SessionData, type SessionLink } from './report/data.js';
+import { buildReportData, filesOfSession, type ReportData, type SessionData, type SessionLink } from './report/data.js';
 import { escapeHtml } from './report/escape.js';
 import { formatDateTime, formatDay, plural, type TimeFormat } from './report/format.js';
 import { sessionJson, summaryOf } from './report/json.js';
@@ -473,7 +473,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const data = buildReportData(withOwnTitles(ledgers, claims, unpack), claims, price, options.scope, collected.sharedProject, unpack);
   // Said beside each file's own problems: which transcripts are read is known only of them all.
   // Of the sessions the report shows, in its period: spend missing from its totals, not another's.
-  const shownFiles = new Set(data.sessions.flatMap((session) => [session.ledger.path, ...session.subagents.map((s) => s.ledger.path), ...session.duplicates.map((d) => d.path)]));
+  const shownFiles = new Set(data.sessions.flatMap(filesOfSession));
   const { period } = options.scope;
   const madeInPeriod = ({ from, to }: SubagentCopies) => from === null || to === null || ((period.end === null || from < period.end) && (period.start === null || to >= period.start));
   const notRead = subagentsNotRead(collected.ledgers, (ledger, copies) => shownFiles.has(ledger.path) && madeInPeriod(copies));

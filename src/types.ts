@@ -19,6 +19,14 @@ export interface TokenCounts {
   reasoning: number;
 }
 
+/** Every kind of token count. */
+export const TOKEN_KINDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning'] as const satisfies readonly (keyof TokenCounts)[];
+
+/** No tokens, as a new object to add into. */
+export function zeroTokens(): TokenCounts {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
+}
+
 /** Where a usage record was found: a reply, model work inside a tool, a summariser call, a sub-agent, or a usage entry. */
 export type UsageOrigin = 'reply' | 'tool' | 'summary' | 'subagent' | 'usage-entry';
 

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { diagnostic, FileDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { SessionLedger } from './ledger.js';
 import { unpackEntries } from './packed-entries.js';
-import type { SubagentCopies, TokenCounts } from '../types.js';
+import { TOKEN_KINDS, zeroTokens, type SubagentCopies, type TokenCounts } from '../types.js';
 
 /** The id a sub-agent's file goes by: as its reader read it, else (an archive of an earlier build) by its name. */
 function subagentIdOf(ledger: SessionLedger): string | null {
@@ -63,7 +63,7 @@ export function subagentsNotRead(ledgers: readonly SessionLedger[], shown: (ledg
  */
 function heldAcross(read: readonly SessionLedger[]): { requests: number; counts: TokenCounts } {
   const seen = new Set<string>();
-  const counts = { ...NO_TOKENS };
+  const counts = zeroTokens();
   for (const ledger of read) {
     for (const entry of unpackEntries(ledger.entries)) {
       for (const usage of entry.usage) {
@@ -76,12 +76,9 @@ function heldAcross(read: readonly SessionLedger[]): { requests: number; counts:
   return { requests: seen.size, counts };
 }
 
-const TOKEN_KINDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning'] as const satisfies readonly (keyof TokenCounts)[];
-const NO_TOKENS: TokenCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
-
 /** What the copies hold beyond the transcript: the requests it lacks (each kind at least 0). */
 function less(copied: TokenCounts, held: TokenCounts): TokenCounts {
-  const left = { ...NO_TOKENS };
+  const left = zeroTokens();
   for (const kind of TOKEN_KINDS) left[kind] = Math.max(0, copied[kind] - held[kind]);
   return left;
 }

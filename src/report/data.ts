@@ -14,7 +14,7 @@ import { folderMatchText, inPeriod, namesUnknownFolder, projectMatchText, UNKNOW
 import { NOTHING_BILLED, type PricedUsage, type PriceState, type Pricer } from '../pricing/price.js';
 import { costCheck, type CostCheck } from '../pricing/reconcile.js';
 import { dayKey, isoWeekKey, localDayNumber, localParts, monthKey } from '../time-zone.js';
-import type { Source, TokenCounts } from '../types.js';
+import { TOKEN_KINDS, zeroTokens, type Source, type TokenCounts } from '../types.js';
 
 export interface Cost {
   /** bough's own price of the records it could price; null when it priced none. */
@@ -198,10 +198,9 @@ export interface ReportData {
   available: { read: number; sessions: number; firstAt: number | null; lastAt: number | null };
 }
 
-const TOKEN_KINDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning'] as const;
-
-export function zeroTokens(): TokenCounts {
-  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
+/** The files a session is read from: its own, its sub-agents', and its duplicates (another config root, an archived copy). */
+export function filesOfSession(session: SessionData): string[] {
+  return [session.ledger.path, ...session.subagents.map((s) => s.ledger.path), ...session.duplicates.map((d) => d.path)];
 }
 
 export function emptyUsageTotals(): UsageTotals {

@@ -7,7 +7,7 @@ import { monthLabel } from '../time-zone.js';
 import { localDay, monthInPeriod } from '../ledger/scope.js';
 import { SOURCE_NAMES, type Source } from '../types.js';
 import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, type ChartView } from './charts.js';
-import { byCost, costSortValue, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
+import { byCost, costSortValue, filesOfSession, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } from './format.js';
 import { modelName } from './json.js';
 import { NO_FAST_RATE, NO_FLEX_RATE } from '../pricing/price.js';
@@ -240,10 +240,9 @@ export function dataQualityView(diagnostics: readonly Diagnostic[], ctx: Overvie
 export function sessionPagesOfFiles(data: ReportData, pages: PageMap): Map<string, string> {
   // Each session's files (its own, its sub-agents', its duplicates) lead to its page.
   const pageOf = new Map<string, string>();
-  const pathsOf = (session: SessionData) => [session.ledger.path, ...session.subagents.map((s) => s.ledger.path), ...session.duplicates.map((d) => d.path)];
   for (const session of data.sessions) {
     const page = pages.session(session.key);
-    for (const path of pathsOf(session)) if (!pageOf.has(path)) pageOf.set(path, page);
+    for (const path of filesOfSession(session)) if (!pageOf.has(path)) pageOf.set(path, page);
   }
   // A Claude Code session shown from its sub-agents' files has a main transcript that was not read
   // (empty, damaged): `<id>.jsonl` beside them (before 2.x) or beside their `<id>/subagents/`.
@@ -253,7 +252,7 @@ export function sessionPagesOfFiles(data: ReportData, pages: PageMap): Map<strin
     if (session.ledger.source !== 'claude') continue;
     const page = pages.session(session.key);
     const main = `${session.ledger.sessionId}.jsonl`;
-    for (const path of pathsOf(session)) {
+    for (const path of filesOfSession(session)) {
       const folder = dirname(path);
       for (const file of [join(folder, main), ...(basename(folder) === 'subagents' ? [join(dirname(dirname(folder)), main)] : [])]) if (!pageOf.has(file)) pageOf.set(file, page);
     }

@@ -4,7 +4,7 @@
 // turn a total into "$∞". Shared by every source: it runs on what a reader emits.
 
 import { diagnostic, FileDiagnostics, type Diagnostic } from '../diagnostics.js';
-import type { Entry, SessionFile, TokenCounts, Usage } from '../types.js';
+import { TOKEN_KINDS, type Entry, type SessionFile, type Usage } from '../types.js';
 
 /** More tokens than any model takes or gives in one request, by orders of magnitude. */
 export const MAX_TOKENS_PER_RECORD = 1e9;
@@ -17,7 +17,6 @@ export const UNLIKELY_TOKENS_PER_REQUEST = 10_000_000;
 /** More than any single request has cost. */
 export const MAX_COST_PER_RECORD = 10_000;
 
-const TOKEN_KINDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning'] as const satisfies readonly (keyof TokenCounts)[];
 
 /** Checks every usage record of a file (sub-agent transcripts included) in place; returns what it left out (past a thousand, counted by kind). */
 export function checkUsageNumbers(file: SessionFile): Diagnostic[] {

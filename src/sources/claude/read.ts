@@ -6,7 +6,7 @@ import { countProblem } from '../usage-check.js';
 import { readRegularFile } from '../../regular-file.js';
 import { basename, dirname } from 'node:path';
 import { diagnostic, lostLinesBetween, type FileDiagnostics } from '../../diagnostics.js';
-import type { Block, Entry, EntryPayload, FileChange, ReplyOutcome, RunningTotals, SessionFile, SubagentCopies, SubagentRun, TokenCounts, ToolDiff, Usage } from '../../types.js';
+import { TOKEN_KINDS, zeroTokens, type Block, type Entry, type EntryPayload, type FileChange, type ReplyOutcome, type RunningTotals, type SessionFile, type SubagentCopies, type SubagentRun, type TokenCounts, type ToolDiff, type Usage } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
 import { lineRecords, lostField, lostFlag } from '../line-records.js';
 import type { SourceInput } from '../source-input.js';
@@ -406,8 +406,8 @@ const MAX_COPIED_SUBAGENTS = 10_000;
 function subagentCopiesOf(ctx: ClaudeContext): { subagentCopies?: SubagentCopies[] } {
   if (ctx.subagentCopies.size === 0) return {};
   const sum = (all: Iterable<TokenCounts>): TokenCounts => {
-    const total = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
-    for (const one of all) for (const kind of Object.keys(total) as (keyof TokenCounts)[]) total[kind] += one[kind];
+    const total = zeroTokens();
+    for (const one of all) for (const kind of TOKEN_KINDS) total[kind] += one[kind];
     return total;
   };
   return {
