@@ -192,6 +192,29 @@ describe('rendered report', () => {
     expect(tree.match(/\((?:empty|image) prompt\)/g)).toEqual(['(empty prompt)', '(empty prompt)', '(image prompt)']);
   });
 
+  // Regression (a review of the pages): a thinking block that recorded no text opened to an empty
+  // box, and the session's model table had a "Sessions" column saying 1 on every row.
+  it('says a thinking block of no text with nothing to open, and counts no sessions in a session’s model table', async () => {
+    const at = (n: number) => `2026-11-02T10:00:${String(n).padStart(2, '0')}.000Z`;
+    const html = await pageOfRecords([
+      { type: 'session', version: 3, id: 'no-thought', timestamp: at(0), cwd: '/home/ana/shop' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: [{ type: 'text', text: 'hi' }], timestamp: 0 } },
+      {
+        type: 'message',
+        id: 'a1',
+        parentId: 'u1',
+        timestamp: at(2),
+        message: { role: 'assistant', content: [{ type: 'thinking', thinking: '' }, { type: 'thinking', thinking: 'weighing it' }, { type: 'text', text: 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop', timestamp: 0, usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } } },
+      },
+    ]);
+    expect(html).toContain('<p class="thinking">Thinking (no text recorded)</p>');
+    expect(html).not.toMatch(/<summary>Thinking \(no text recorded\)/);
+    expect(html).toMatch(/<details class="thinking"><summary>Thinking<\/summary><div class="markdown"><p dir="auto">weighing it/);
+    const models = html.slice(html.indexOf('<table class="numbers models'), html.indexOf('</table>', html.indexOf('<table class="numbers models')));
+    expect(models).toContain('Records');
+    expect(models).not.toContain('Sessions');
+  });
+
   // Regression (a review of Pi's trees): a header-only file's page said "Tree 0 branches · 0 roots.
   // Each row is a turn; click one to jump to it." above no tree.
   it('draws no Tree section for a session of no entries', async () => {

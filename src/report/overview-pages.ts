@@ -392,18 +392,20 @@ function modelBadges(m: ModelTotals): { label: string; tone: 'plain'; title: str
   ];
 }
 
-export function modelsTable(models: readonly ModelTotals[]): TableView | null {
+/** `ofOneSession`: on a session's own page, where a count of sessions would say 1 on every row. */
+export function modelsTable(models: readonly ModelTotals[], ofOneSession = false): TableView | null {
   if (models.length === 0) return null;
+  const sessions = ofOneSession ? [] : [column('Sessions', true)];
   return tableView({
     className: 'models',
     caption: roundingNote(models.map((m) => m.cost.bough)),
-    columns: [column('Model'), column('Priced as'), column('Sessions', true), column('Records', true, 'usage records'), ...TOKEN_COLUMNS, ...COST_COLUMNS],
+    columns: [column('Model'), column('Priced as'), ...sessions, column('Records', true, 'usage records'), ...TOKEN_COLUMNS, ...COST_COLUMNS],
     rows: models.map((m) => {
       const badge = priceBadge(m);
       return [
         cell(m.model ?? 'model not recorded', { code: true, sub: m.provider ?? (m.model === null ? '' : '(unknown provider)'), badges: modelBadges(m) }),
         cell(m.priceKey ?? '', { code: m.priceKey !== null, badges: badge ? [badge] : [] }),
-        numberCell(formatCount(m.sessions), m.sessions),
+        ...(ofOneSession ? [] : [numberCell(formatCount(m.sessions), m.sessions)]),
         numberCell(formatCount(m.records), m.records),
         ...tokenCells(m),
         ...costCells(m),
@@ -411,7 +413,8 @@ export function modelsTable(models: readonly ModelTotals[]): TableView | null {
     }),
     total: null,
     sortable: true,
-    sortedBy: { column: 8, descending: true },
+    // By cost, bough's: the first column after the tokens.
+    sortedBy: { column: 3 + sessions.length + TOKEN_COLUMNS.length, descending: true },
   });
 }
 

@@ -333,7 +333,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     noUsageNote: fileHoldsUsage
       ? 'This session counts no usage record in this report: those its files hold are counted in the session they were copied from, or lie outside the period.'
       : 'No usage recorded: the agent wrote no token counts for this session, so its tokens and cost are unknown, not zero.',
-    models: modelsTable(session.byModel),
+    models: modelsTable(session.byModel, true),
     tools: toolsView(session.tools, commitsShown(session.tools, [file, ...subagentFiles], session.subagents.map((sub, i) => (subagentFiles[i] ? null : (ctx.keptTranscript?.(sub.key) ?? null))))),
     treeSvg: treeSvg(tree, branches, { hrefOf: (e) => '#' + anchorOf(e), copied, describe: describeEntry }),
     treeNote: treeNote(tree.roots.length, tree.orphans.length, branches.length),
