@@ -12,7 +12,7 @@ import { FILE_CHANGED, pagesJob, removeStagedSession, type KeptTranscript, type 
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
 import { diagnostic, DIAGNOSTIC_REASONS, inFileOrder, summariseDiagnostics, type Diagnostic, type DiagnosticReason, type DiagnosticsSummary } from './diagnostics.js';
-import { compressedFound, discover, readPlaces, type Discovery, type Place } from './discover.js';
+import { compressedFound, discover, filesFound, readPlaces, type Discovery, type Place } from './discover.js';
 import { howToRead } from './sources/compressed.js';
 import { boughCacheDir, boughConfigDir, resolvedHome, type Environment } from './environment.js';
 import { BoughError, messageOf, systemCode, systemTrouble } from './errors.js';
@@ -629,7 +629,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   // Redacted before the count of what was redacted is said (pages and summary.json say one count).
   const inputs = report.discovery.places.map((place) => ({
     path: sharer.text(place.path),
-    note: place.exists ? plural(place.files, 'candidate file') : 'not found',
+    note: place.exists ? filesFound(place, 'candidate file') : 'not found',
     found: place.exists,
   }));
   const overview: OverviewContext = {

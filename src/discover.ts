@@ -18,7 +18,10 @@ import { SOURCE_NAMES, type Source } from './types.js';
 export interface Place {
   source: Source | null;
   path: string;
+  /** Session files found here (a folder: below it), however many ways lead to each. */
   files: number;
+  /** Of those, how many a place named before it had found (two names of one folder: a link, a setting). */
+  foundBefore?: number;
   exists: boolean;
 }
 
@@ -119,7 +122,8 @@ export async function discover(
       found.addCompressed((await fs.realpath(path).catch(() => null)) ?? path, path, diagnostics);
       places.push({ source, path, files: 0, exists: true });
     } else if (info.isDirectory()) {
-      places.push({ source, path, files: await sessionFilesUnder(path, fs, found, diagnostics, linked, source === null ? undefined : readerOf(source).sessionFolder), exists: true });
+      const { files, foundBefore } = await sessionFilesUnder(path, fs, found, diagnostics, linked, source === null ? undefined : readerOf(source).sessionFolder);
+      places.push({ source, path, files, ...(foundBefore > 0 ? { foundBefore } : {}), exists: true });
     } else {
       // Taken as given, whatever its name; its real path so that it is counted once, and archived
       // as the file it is however it is given.
@@ -132,7 +136,7 @@ export async function discover(
       for (const companion of info.isFile() ? await companionsOf(real ?? path, heads) : []) {
         const kind = await fs.stat(companion).catch(() => null);
         if (kind?.isDirectory()) {
-          files += await sessionFilesUnder(companion, fs, found, diagnostics, linked);
+          files += (await sessionFilesUnder(companion, fs, found, diagnostics, linked)).files;
           linked.push(companion);
         }
         else if (kind?.isFile()) {
@@ -207,6 +211,10 @@ class Candidates {
     return [...this.byRealPath.values()].sort();
   }
 
+  has(real: string): boolean {
+    return this.byRealPath.has(real) || this.compressedReal.has(real);
+  }
+
   knownReal(): ReadonlyMap<string, string> {
     return this.resolved;
   }
@@ -250,7 +258,7 @@ interface Link {
  * Every *.jsonl below `root`, in as many calls as there are folders and links (none per file).
  * Plain folders first, then links, nearest first: a file reachable both ways is shown by its path
  * without links. Each real folder is listed once, so no loop of links is walked round.
- * Returns how many candidate files the folder holds.
+ * Returns how many candidate files the folder holds, and how many of them a place before it had found.
  */
 async function sessionFilesUnder(
   root: string,
@@ -259,10 +267,12 @@ async function sessionFilesUnder(
   diagnostics: Diagnostic[],
   linked: string[],
   enters: (name: string, depth: number) => boolean = () => true,
-): Promise<number> {
-  /** Real paths of the candidates below `root`, for its count. */
+): Promise<{ files: number; foundBefore: number }> {
+  /** Real paths of the candidates below `root`, for its count; those found by a place before it. */
   const place = new Set<string>();
+  const before = new Set<string>();
   const add = (real: string, shown: string, resolved = false) => {
+    if (!place.has(real) && found.has(real)) before.add(real);
     found.add(real, shown, resolved);
     place.add(real);
   };
@@ -321,7 +331,7 @@ async function sessionFilesUnder(
       else if (target?.kind === 'compressed') found.addCompressed(target.real, link.path, diagnostics);
     }
   }
-  return place.size;
+  return { files: place.size, foundBefore: before.size };
 }
 
 type LinkTarget = { kind: 'folder'; folder: Folder } | { kind: 'file'; real: string; resolved: boolean } | { kind: 'compressed'; real: string };
@@ -411,12 +421,20 @@ export function placesLine(places: readonly Place[], home: string, notes: readon
         const named = places.filter((p) => p.source === source && source !== null && !usual.includes(p.path)).map((p) => shown(p.path));
         return named.length === 0 ? `no ${name} folder` : `no ${name} folder (${named.join(', ')} not found)`;
       }
-      const counted = (p: Place) => (unlisted.has(p.path) ? `not listed: ${unlisted.get(p.path)}` : p.files === 1 ? '1 file' : `${p.files} files`);
+      const counted = (p: Place) => (unlisted.has(p.path) ? `not listed: ${unlisted.get(p.path)}` : filesFound(p));
       return `${name}: ${found.map((p) => `${shown(p.path)} (${counted(p)})`).join(', ')}`;
     })
     .join(' · ');
 }
 
+
+/** "12 files", and how many of them a place said before holds too: one folder by two names is no more sessions. */
+export function filesFound(place: Pick<Place, 'files' | 'foundBefore'>, noun = 'file'): string {
+  const files = place.files === 1 ? `1 ${noun}` : `${place.files} ${noun}s`;
+  const before = place.foundBefore ?? 0;
+  if (before === 0) return files;
+  return before === place.files ? `${files}, all found above` : `${files}, ${before} of them found above`;
+}
 
 /** Every place a build reads: the inputs, and what links below them lead to (a report is written in none of them). */
 export function readPlaces(discovery: Pick<Discovery, 'places' | 'linked'>): { path: string; exists: boolean }[] {

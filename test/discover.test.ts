@@ -420,6 +420,20 @@ describe('Pi’s own sessions folder', () => {
     expect(shown(home, await discover([], { env: {}, home }, ['pi']))).toEqual(['.pi/agent/sessions/--p--/old.jsonl']);
   });
 
+  // Regression (the places line): the folder Pi's settings name, linked from the default folder,
+  // said its file in both places ("(1 file), … (1 file)") where the run read one.
+  it('says a file a place before it found as found above, not as one more', async () => {
+    const home = await tree({ 'pi-sessions/a.jsonl': SESSION, '.pi/agent/settings.json': JSON.stringify({ sessionDir: '~/pi-sessions' }) });
+    await symlink(join(home, 'pi-sessions'), join(home, '.pi/agent/sessions'));
+    const discovery = await discover([], { env: {}, home }, ['pi']);
+    expect(discovery.files).toHaveLength(1);
+    expect(placesLine(discovery.places, home)).toBe('Pi: ~/pi-sessions (1 file), ~/.pi/agent/sessions (1 file, all found above)');
+    const two = await tree({ 'a/x.jsonl': SESSION, 'a/y.jsonl': SESSION, 'b/z.jsonl': SESSION });
+    await symlink(join(two, 'a/x.jsonl'), join(two, 'b/x.jsonl'));
+    const given = await discover([join(two, 'a'), join(two, 'b')], NO_HOME);
+    expect(placesLine(given.places, two)).toBe('inputs: ~/a (2 files), ~/b (2 files, 1 of them found above)');
+  });
+
   // A third hostile look: a custom session folder is flat (pi.md §1), so a run's file one folder
   // down beside the session was still read as a session, its spend counted twice.
   it('is searched to its own files alone when it is a custom session folder', async () => {
