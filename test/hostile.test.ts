@@ -193,8 +193,8 @@ describe('a report of hostile sessions, as written', () => {
     const on = (pagePrefix: string, needle: string) => [...shown].some(([page, text]) => page.startsWith(pagePrefix) && text.includes(needle));
     const expected: [string, string, string][] = [
       ['the session name', 'sessions/', short('session_info.rename')],
-      // Lists show a session's title, the first 90 characters of its name.
-      ['the session name on the index', 'index.html', short('session_info.rename').slice(0, 80)],
+      // Lists show a session's title: its name's first 90 characters, less the word the cut falls in.
+      ['the session name on the index', 'index.html', short('session_info.rename').slice(0, 60)],
       ['the working folder', 'projects/', `/home/ana/${short('cwd')}/proj`],
       ['the prompt', 'sessions/', fullFirstLine('prompt')],
       ['the string prompt', 'sessions/', fullFirstLine('prompt2')],

@@ -15,6 +15,7 @@ import { build, type BuildOptions } from '../src/build.js';
 import { parsePeriod } from '../src/ledger/scope.js';
 import { main, type CliIo } from '../src/cli.js';
 import { createSharer } from '../src/share/share.js';
+import { shortened } from '../src/unicode-text.js';
 import { readSessionFile } from '../src/sources/read.js';
 import { archiveFiles, pathHash, readArchivedLedger } from '../src/archive.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
@@ -1251,5 +1252,48 @@ describe('a report made to share, asked for one project', () => {
     await appendFile(join(out, 'archive', 'sessions.jsonl'), '{"broken\n');
     const { summary } = await build({ inputs: [dir], out, redact: true, scope: { ...ALL_UTC, project: 'app' }, environment, now: NOW });
     expect(summary.diagnostics.items.map((d) => d.reason)).toContain('archive-unreadable');
+  });
+});
+
+// Regression (a sharing review, 2026-12-07): a notice's one-line summary and a session's title are
+// cut short as the file is read, before --redact sees them; a secret the cut fell in was left as
+// its start (`DB_PASSWORD=Zq8sT3cretPassw0r…`), which redaction takes for a placeholder or cannot
+// know, while the full text below it was redacted.
+describe('--redact on texts cut short', () => {
+  it('leaves no start of a secret the cut fell in, in a notice’s summary or a session’s title', async () => {
+    const passwords = ['Zq8sT3cretPassw0rdXyz987', 'Mq7pL2secretHunter55Abc', 'Kp4vN9urlPassw0rdQrs321', 'Tq5wR8titlePassw0rdMno654'];
+    const filler = (length: number) => `${'note '.repeat(40).slice(0, length - 1)} `;
+    const sessionId = '72222222-2222-4222-8222-222222222222';
+    const line = (uuid: string, parentUuid: string | null, second: number, type: string, fields: object) => ({ parentUuid, isSidechain: false, cwd: '/work/shop', sessionId, version: '2.1.30', type, uuid, timestamp: `2026-11-07T10:00:${String(second).padStart(2, '0')}.000Z`, ...fields });
+    const error = `${filler(85)}connect postgres://admin:${passwords[2]}@db.corp.example:5432/shop failed`;
+    const claude = [
+      line('u1', null, 0, 'user', { message: { role: 'user', content: 'Start' } }),
+      line('a1', 'u1', 1, 'assistant', { requestId: 'req_A', message: { id: 'msg_A', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 5, output_tokens: 5 } } }),
+      line('u2', 'a1', 2, 'user', { message: { role: 'user', content: `<command-name>/deploy</command-name>\n<command-message>deploy</command-message>\n<command-args>${filler(90)}DB_PASSWORD=${passwords[0]} --more flags here</command-args>` } }),
+      line('u3', 'u2', 3, 'user', { message: { role: 'user', content: `<local-command-stdout>${filler(95)}mysql -u root -p${passwords[1]} -h db</local-command-stdout>` } }),
+      line('s1', 'u3', 4, 'system', { subtype: 'api_error', level: 'error', content: error, error: { message: error } }),
+    ];
+    const pi = [
+      { type: 'session', version: 3, id: 'cut-title', timestamp: '2026-11-07T11:00:00.000Z', cwd: '/work/shop' },
+      { type: 'message', id: 'p1', parentId: null, timestamp: '2026-11-07T11:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text: `${filler(70)}PGPASSWORD=${passwords[3]} psql` }], timestamp: 0 } },
+    ];
+    const inputs = await tempDir();
+    await mkdir(join(inputs, 'projects', '-work-shop'), { recursive: true });
+    await writeFile(join(inputs, 'projects', '-work-shop', `${sessionId}.jsonl`), claude.map((r) => JSON.stringify(r)).join('\n'));
+    await writeFile(join(inputs, 'pi.jsonl'), pi.map((r) => JSON.stringify(r)).join('\n'));
+    const out = join(await tempDir(), 'report');
+    await build({ inputs: [inputs], out, scope: ALL_UTC, redact: true, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const files = (await readdir(out, { recursive: true })).filter((name) => /\.(html|json|csv)$/.test(name));
+    const everything = (await Promise.all(files.map((name) => readFile(join(out, name), 'utf8')))).join('\n');
+    expect(everything).toContain('[REDACTED:');
+    expect(passwords.filter((password) => everything.includes(password.slice(0, 6)))).toEqual([]);
+  });
+
+  it('cuts where a word ends, or a long word where a key could not go on', () => {
+    expect(shortened('short', 10)).toBe('short');
+    expect(shortened('one two three', 9)).toBe('one two…');
+    expect(shortened('one two three', 8)).toBe('one two…');
+    expect(shortened('see DB_PASSWORD=Zq8sT3cret', 20)).toBe('see…');
+    expect(shortened('/home/ana/src/shop/a-very-long-file-name.ts', 30)).toBe('/home/ana/src/shop/…');
   });
 });

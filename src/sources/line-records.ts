@@ -4,6 +4,7 @@
 import { diagnostic, type FileDiagnostics } from '../diagnostics.js';
 import type { RawLine } from './lines.js';
 import { cutDeepNesting, isPlainObject, MAX_NESTING, parseJsonLine, type RecordTest } from './json-line.js';
+import { shortened } from '../unicode-text.js';
 
 export interface LineRecords {
   records: Record<string, unknown>[];
@@ -100,15 +101,7 @@ function jsonKind(value: unknown): string {
   return typeof value;
 }
 
-/**
- * A damaged line's start, to say which line it is. Cut where a word ends: a secret cut short
- * (`AKIAZQ…`) is too short for --redact to know, yet still the start of one.
- */
+/** A damaged line's start, to say which line it is: cut where a word ends (see `shortened`). */
 function preview(text: string): string {
-  const cut = text.length > PREVIEW && TOKEN_CHAR.test(text.charAt(PREVIEW)) ? text.slice(0, PREVIEW).replace(TRAILING_TOKEN, '') : text.slice(0, PREVIEW);
-  const head = cut.replace(/\s+/g, ' ');
-  return JSON.stringify(text.length > PREVIEW ? `${head}…` : head);
+  return JSON.stringify(shortened(text.replace(/\s+/g, ' '), PREVIEW + 1));
 }
-
-const TOKEN_CHAR = /[A-Za-z0-9_+/=.-]/;
-const TRAILING_TOKEN = /[A-Za-z0-9_+/=.-]+$/;

@@ -2,7 +2,7 @@
 // things the agent writes as a user line (command echoes and output, injected context, interrupts).
 
 import { withoutTerminalCodes } from '../../terminal-text.js';
-import { cutText } from '../../unicode-text.js';
+import { shortened } from '../../unicode-text.js';
 
 /** How a user line's text reads, before it becomes an entry. */
 export type UserText =
@@ -107,7 +107,7 @@ export function noticeSummary(text: string, length = 120): string {
 /** Words the user typed in one line (a command's arguments, `<Button>` among them): colour codes dropped, the first non-empty line, cut short. */
 export function firstLine(text: string, length = 120): string {
   const line = withoutTerminalCodes(text).split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).find((l) => l !== '') ?? '';
-  return line.length > length ? `${cutText(line, length - 1)}…` : line;
+  return shortened(line, length);
 }
 
 function lastPart(path: string): string {
