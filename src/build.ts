@@ -477,7 +477,12 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const { period } = options.scope;
   const madeInPeriod = ({ from, to }: SubagentCopies) => from === null || to === null || ((period.end === null || from < period.end) && (period.start === null || to >= period.start));
   const notRead = subagentsNotRead(collected.ledgers, (ledger, copies) => shownFiles.has(ledger.path) && madeInPeriod(copies));
-  const noted = notRead.length === 0 ? collected : { ...collected, diagnostics: [...collected.diagnostics, ...notRead] };
+  // A count taken as written that may be damaged bears on the totals of a report that shows its
+  // session only: one of a session outside it was said as "can add thousands of dollars" to a
+  // report of another month, or of none.
+  const unlikelyElsewhere = collected.diagnostics.some((d) => d.reason === 'unlikely-count' && !shownFiles.has(d.file));
+  const own = unlikelyElsewhere ? collected.diagnostics.filter((d) => d.reason !== 'unlikely-count' || shownFiles.has(d.file)) : collected.diagnostics;
+  const noted = notRead.length === 0 && !unlikelyElsewhere ? collected : { ...collected, diagnostics: [...own, ...notRead] };
   const diagnostics = summariseDiagnostics(noted.diagnostics, collected.candidates + compressedFound(discovery).length, countedLedgers(collected.ledgers, data), collected.cutShort);
   return { discovery, collected: noted, claims, table, local, price, data, diagnostics };
 }

@@ -1730,6 +1730,11 @@ describe('a gateway that writes one message id for every response, and no reques
     const warning = (where: string) => `bough: warning: 1 token count is larger than any model's context in one request, counted as written (${where} it): check it, as a damaged count can add thousands of dollars.\n`;
     expect((await run(['stats', folder, '--no-cache'])).stderr).toBe(warning("`bough build`'s data-quality page names"));
     expect((await run(['build', folder, '--no-cache', '--out', join(await tempDir(), 'report')])).stderr).toBe(warning('its data-quality page names'));
+    // Regression (a sharing review): said of a report of another month, or of another project,
+    // whose totals it is no part of (the page, under --share, listed none of it).
+    expect((await run(['stats', folder, '--no-cache', '--month', '2026-02'])).stderr).not.toContain('larger than any model');
+    const elsewhere = join(await tempDir(), 'report');
+    expect((await run(['build', folder, '--no-cache', '--share', '--project', 'elsewhere', '--out', elsewhere])).stderr).not.toContain('larger than any model');
   });
 
   // Regression (a review of Claude Code's files): a response of message id `msg_x␀req_y` and
