@@ -14,7 +14,7 @@ import { parsePeriod, parseSources, ScopeError, type Scope } from './ledger/scop
 import { formatCount, formatUsd, plural } from './report/format.js';
 import { STATS_GROUPINGS, type StatsGrouping, type Summary } from './report/schema.js';
 import { packageVersion } from './package-files.js';
-import { OMIT_KINDS, type OmitKind } from './share/share.js';
+import { createSharer, OMIT_KINDS, type OmitKind } from './share/share.js';
 import { stats, statsText } from './stats.js';
 import { displayWidth, fitColumns, printable, terminalLine } from './terminal-text.js';
 import { canonicalZone } from './time-zone.js';
@@ -448,11 +448,16 @@ function progressOf(flags: ScopeFlags, io: CliIo): ((message: string) => void) |
   };
 }
 
-/** With no inputs named, the run's first line says where bough looked and which agents' folders it found. */
-function foundLine(flags: ScopeFlags, io: CliIo): (discovery: Discovery) => void {
+/**
+ * With no inputs named, the run's first line says where bough looked and which agents' folders it
+ * found; redacted as the index's list of places is when the report is (a log of a build run to
+ * share is shared too).
+ */
+function foundLine(flags: ScopeFlags, io: CliIo, redact = false): (discovery: Discovery) => void {
   return (discovery) => {
     if (flags.quiet || !discovery.usedDefaults) return;
-    io.stderr(terminalLine(`bough: looking in ${placesLine(discovery.places, io.home, discovery.diagnostics)}`));
+    const line = `bough: looking in ${placesLine(discovery.places, io.home, discovery.diagnostics)}`;
+    io.stderr(terminalLine(redact ? createSharer({ redact: true, omit: new Set(), home: io.home }).text(line) : line));
   };
 }
 
@@ -543,7 +548,7 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
       environment,
       now: io.now(),
       progress,
-      discovered: foundLine(flags, io),
+      discovered: foundLine(flags, io, flags.redact === true || flags.share === true),
       forgetMissing: flags.forgetMissing === true,
       cache: flags.cache,
     });

@@ -565,6 +565,13 @@ describe('bough command line', () => {
     // Regression: a folder an environment variable names was not said when missing ("no Pi folder").
     const named = await run(['stats', '--json'], { PI_CODING_AGENT_SESSION_DIR: join(home, 'nothere') }, home);
     expect(named.stderr.split('\n')[0]).toBe('bough: looking in no Pi folder (~/nothere not found) · Claude Code: ~/.claude/projects (0 files) · no Codex folder');
+    // Regression (a sharing review): under --share the line named a folder as the index did not,
+    // with the key in its name (a build's log is shared with the report it makes).
+    const keyed = join(home, `pi-${'ghp_'}${'K'.repeat(36)}`);
+    await mkdir(keyed);
+    await writeFile(join(keyed, 'a.jsonl'), await readFile(join(FIXTURES, 'pi', 'minimal-v3.jsonl')));
+    const shared = await run(['build', '--share', '--out', join(await tempDir(), 'report')], { PI_CODING_AGENT_SESSION_DIR: keyed }, home);
+    expect(shared.stderr.split('\n')[0]).toBe('bough: looking in Pi: ~/pi-[REDACTED:github-token] (1 file) · Claude Code: ~/.claude/projects (0 files) · no Codex folder');
   });
 
   // Regression: exported on its own, a sub-agent's file was titled "(no main transcript)", though its
