@@ -229,7 +229,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const formerKey = options.redact && homeResolved !== null ? formerKeys(collected, options.environment.home) : new Map<SessionKey, SessionKey>();
     let missing = options.forgetMissing
       ? []
-      : missingSessions(earlier, { files: [...collected.sourceOf.values()], places: await existingPlaces(discovery) }, sharing, new Set([...collected.ledgers.map((l) => l.key), ...formerKey.values()]), nameOfPath);
+      : missingSessions(earlier, { files: [...collected.sourceOf.values()], places: await searchedPlaces(discovery) }, sharing, new Set([...collected.ledgers.map((l) => l.key), ...formerKey.values()]), nameOfPath);
     let usedSamples = false;
     let samplesBecause: string | null = null;
     if (collected.ledgers.length === 0 && missing.length === 0) {
@@ -253,7 +253,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       collected = await read();
       missing = [];
     }
-    const places = await existingPlaces(discovery);
+    const places = await searchedPlaces(discovery);
     // With --no-cache, or an archive edited since the last build, every page is written anew;
     // sessions whose files are gone are still kept.
     const previous = options.cache === false || !(await recordsAsLastBuilt(folder)) ? [] : earlier;
@@ -1006,12 +1006,16 @@ function* summaryText(summary: Summary): Generator<string> {
 }
 
 /**
- * The places that were there to search: an archived session's file is told gone only under one of
- * them. Each also by its real path, where it is a link or under one: a folder given through a
- * link and then as itself (or the other way) holds the files it held.
+ * The places searched: an archived session's file is told gone only under one of them. Each also
+ * by its real path, where it is a link or under one: a folder given through a link and then as
+ * itself (or the other way) holds the files it held. An agent's default folder that is gone (the
+ * agent uninstalled, `rm -rf ~/.claude`) is searched too while another's is there: its sessions'
+ * files are gone with it, the very history the archive keeps (they left every total, said only as
+ * "also keeps"). With none of them there (a home the archive was not built from), none is.
  */
-async function existingPlaces(discovery: Discovery): Promise<string[]> {
-  const given = discovery.places.filter((p) => p.exists).map((p) => p.path);
+async function searchedPlaces(discovery: Discovery): Promise<string[]> {
+  const someThere = discovery.places.some((p) => p.exists);
+  const given = discovery.places.filter((p) => p.exists || (discovery.usedDefaults && someThere)).map((p) => p.path);
   const real = await Promise.all(given.map((path) => realpath(path).catch(() => path)));
   return [...new Set([...given, ...real])];
 }

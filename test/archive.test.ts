@@ -1547,4 +1547,21 @@ describe('the archive keeps what a build does not show', () => {
     await expect(fromDefaults(9)).rejects.toThrow(/holds the archive of an earlier build \(1 session file\), which a report of bough's bundled samples would replace: it is left as it is/);
     expect(await readFile(join(out, 'index.html'), 'utf8')).toBe(index);
   });
+
+  // Regression (a review of the archive): with Claude Code's folder removed (an uninstall), its
+  // sessions left every total, said only as "its archive also keeps 7 sessions".
+  it('keeps showing the sessions of an agent whose whole folder is gone, while another agent’s is there', async () => {
+    const home = await tempDir();
+    await cp(join(FIXTURES, 'pi', 'tools.jsonl'), join(home, '.pi', 'agent', 'sessions', '--home-ana-shop--', 'tools.jsonl'));
+    await cp(join(FIXTURES, 'claude', 'projects'), join(home, '.claude', 'projects'), { recursive: true });
+    const out = join(await tempDir(), 'report');
+    const fromDefaults = (day: number) => build({ inputs: [], out, scope: ALL_UTC, environment: { env: {}, home }, now: at(day) });
+    const first = await fromDefaults(1);
+    expect(first.summary.sessions.some((s) => s.source === 'claude')).toBe(true);
+    await rm(join(home, '.claude'), { recursive: true });
+    const after = await fromDefaults(5);
+    expect(after.sessionsCarried).toBe(0);
+    expect(after.summary.totals).toEqual(first.summary.totals);
+    expect(after.summary.sessions.filter((s) => s.source === 'claude').every((s) => s.sourceLastSeen === '2026-12-01T00:00:00.000Z')).toBe(true);
+  });
 });
