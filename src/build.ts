@@ -131,6 +131,8 @@ export interface BuildResult {
   sessionsCarried: number;
   /** Sessions the folder's archive held that --forget-missing dropped (files gone, or outside this report): said, the archive being their only copy. */
   sessionsForgotten: number;
+  /** Of sessions it shows, sub-agents' files gone that --forget-missing dropped from the archive: their spend leaves the totals, said. */
+  subagentFilesForgotten: number;
 }
 
 /** Everything a sink needs, built once. */
@@ -189,7 +191,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         const otherSecret = otherSecretWarning(summary.diagnostics.byReason['archive-other-secret'] ?? 0, outDir, boughConfigDir(options.environment), sharer.text);
         const warnings = [...cacheWarnings, ...secretWarnings, ...otherSecret, ...standingWarnings(unchanged.standing, sharer.text(outDir)), ...unreadable];
         const inTheWay = await folder.commit();
-        return { outDir, summary, usedSamples: false, samplesBecause: null, places: discovery.places, warnings, inTheWay, sessionsKept: summary.sessions.length, sessionsCarried: carried, sessionsForgotten: 0 };
+        return { outDir, summary, usedSamples: false, samplesBecause: null, places: discovery.places, warnings, inTheWay, sessionsKept: summary.sessions.length, sessionsCarried: carried, sessionsForgotten: 0, subagentFilesForgotten: 0 };
       }
     }
     // Entries unpacked once for the counting passes (the cache's check, claims, titles, the
@@ -352,7 +354,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const sameFile = (a: ArchivedPages) => writtenFiles.has(a.real ?? a.source);
     const carried = options.forgetMissing || usedSamples ? [] : earlier.filter((a) => !writes.has(a.name) && !notCarried.has(a.name) && !sameFile(a));
     // What --forget-missing drops of the sessions the archive kept (their pages, whatever their sharing): said, not done without a word.
-    const forgotten = options.forgetMissing && !usedSamples ? archived.sessions.filter((a) => a.pages.length > 0 && !writes.has(a.name) && !notCarried.has(a.name) && !sameFile(a)).length : 0;
+    const dropped = options.forgetMissing && !usedSamples ? archived.sessions.filter((a) => !writes.has(a.name) && !notCarried.has(a.name) && !sameFile(a)) : [];
+    const forgotten = dropped.filter((a) => a.pages.length > 0).length;
+    // A sub-agent's file has no pages of its own: its spend left its session's totals, unsaid.
+    const subagentFilesForgotten = dropped.length - forgotten;
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.${samplesBecause === null ? '' : ` ${sharer.text(samplesBecause)}`}`
       : null;
@@ -415,7 +420,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
           ];
     const warnings = [...cacheWarnings, ...secretWarnings, ...unmatchedWarning, ...standingWarnings(standing, sharer.text(outDir)), ...replaced, ...unredacted, ...undated, ...recovered, ...otherCopyWarning, ...unreadableWarning(unreadable.length, join(outDir, ARCHIVE_DIR), sharer.text)];
     const inTheWay = await folder.commit();
-    return { outDir, summary, usedSamples, samplesBecause, places: usedSamples ? searched : discovery.places, warnings, inTheWay, sessionsKept, sessionsCarried, sessionsForgotten: forgotten };
+    return { outDir, summary, usedSamples, samplesBecause, places: usedSamples ? searched : discovery.places, warnings, inTheWay, sessionsKept, sessionsCarried, sessionsForgotten: forgotten, subagentFilesForgotten };
   } catch (error) {
     await folder.abort();
     // A full disk met writing the report (a page, an archived ledger, summary.json) is said with its folder.

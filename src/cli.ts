@@ -706,7 +706,7 @@ function recordedOf(totals: Summary['totals']): string {
   return stored > 0 && stored < all ? `, for ${formatCount(stored)} of ${plural(all, 'record')}` : '';
 }
 
-function summaryLine({ summary, outDir, sessionsCarried, sessionsKept, sessionsForgotten }: BuildResult): string {
+function summaryLine({ summary, outDir, sessionsCarried, sessionsKept, sessionsForgotten, subagentFilesForgotten }: BuildResult): string {
   const { totals, diagnostics } = summary;
   const where = shownPath(`${outDir}/index.html`);
   const unknown = totals.unpricedRecords > 0;
@@ -734,6 +734,7 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept, sessionsF
     ...(sessionsCarried > 0 ? [`its archive also keeps ${plural(sessionsCarried, 'session')} this report does not show`] : []),
     // Dropped as asked, and said: the archive held their only copy.
     ...(sessionsForgotten > 0 ? [`${plural(sessionsForgotten, 'session')} the archive kept dropped (--forget-missing)`] : []),
+    ...(subagentFilesForgotten > 0 ? [`${plural(subagentFilesForgotten, "sub-agent's file", "sub-agents' files")} the archive kept dropped (--forget-missing)`] : []),
     // What a re-run did: a rebuild keeps the pages of what did not change.
     ...(sessionsKept > 0 ? [sessionsKept >= totals.sessions ? 'every page kept from the last build' : `pages of ${sessionsKept} of ${plural(totals.sessions, 'session')} kept from the last build`] : []),
     ...sharingSaid(summary.sharing),

@@ -1317,6 +1317,23 @@ describe('the archive', () => {
   });
 });
 
+describe('--forget-missing', () => {
+  // Regression (a review of the archive): a gone sub-agent's file dropped from the archive took its
+  // spend ($1.22 of $14.94) out of its session's totals, and the run's last line said nothing.
+  it('says the sub-agents’ files it drops, as it says the sessions', async () => {
+    const input = join(await tempDir(), 'in');
+    await cp(join(FIXTURES, 'claude', 'projects'), input, { recursive: true });
+    const out = join(await tempDir(), 'report');
+    expect((await runCli(['build', input, '--out', out, '--quiet'])).code).toBe(0);
+    await rm(join(input, '-home-ana-shop', '11111111-1111-4111-8111-111111111111', 'subagents', 'agent-a9f8e7d6c5.jsonl'));
+    const kept = await runCli(['build', input, '--out', out]);
+    expect(kept.stdout).not.toContain('dropped');
+    const forgot = await runCli(['build', input, '--out', out, '--forget-missing']);
+    expect(forgot.stdout).toContain(" · 1 sub-agent's file the archive kept dropped (--forget-missing) · ");
+    expect(forgot.stdout).not.toContain('session the archive kept dropped');
+  });
+});
+
 // The transcript of a gone sub-agent file as the last build's pages showed it, taken back from
 // them (what the session template writes around it: see templates/session.eta).
 describe('keptTranscripts', () => {
