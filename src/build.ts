@@ -131,7 +131,7 @@ export interface BuildResult {
   sessionsCarried: number;
   /** Sessions the folder's archive held that --forget-missing dropped (files gone, or outside this report): said, the archive being their only copy. */
   sessionsForgotten: number;
-  /** Of sessions it shows, sub-agents' files gone that --forget-missing dropped from the archive: their spend leaves the totals, said. */
+  /** Sub-agents' files the folder's archive held that --forget-missing dropped: a gone one's spend leaves its session's totals, said. */
   subagentFilesForgotten: number;
 }
 
