@@ -150,6 +150,19 @@ describe('a home folder', () => {
     for (const text of ['see docs/-home-page and the notes below --', 'the route /-Users-list is what we call it --']) expect(redact(text)).toBe(text);
   });
 
+  // Regressions (a review of histories from Windows and macOS): another user's Windows name with a
+  // space kept its surname where the path ended (`PS ~ Lima>`, `Directory of ~ Lima`); a WSL home
+  // seen from Windows kept the user's name in the session folders Claude Code and Pi fold it into.
+  it('of another user, named with a space where a path ends, or folded from a WSL home seen from Windows, goes whole', () => {
+    expect(redact('PS C:\\Users\\Ana Lima> git status\n Directory of C:\\Users\\José Núñez\ncd C:\\Users\\Ana Lima')).toBe('PS ~> git status\n Directory of ~\ncd ~');
+    expect(redact('"C:\\Users\\Ana Lima", and C:\\Users\\bob is here')).toBe('"~", and ~ is here');
+    expect(redact('/p/--wsl-localhost-Ubuntu-home-ana-src-app/a.jsonl /p/--wsl--Ubuntu-home-ana-src-app/b.jsonl /s/---wsl.localhost-Ubuntu-22.04-home-ana-src-app--/c.jsonl')).toBe(
+      '/p/--wsl-localhost-Ubuntu-~-src-app/a.jsonl /p/--wsl--Ubuntu-~-src-app/b.jsonl /s/---wsl.localhost-Ubuntu-22.04-~-src-app--/c.jsonl',
+    );
+    // Another user's: where the name ends is not written, so the whole folded name goes.
+    expect(redact('/p/--wsl-localhost-Ubuntu-home-zed-src-app/a.jsonl', '/home/ana')).toBe('/p/--wsl-localhost-Ubuntu-~/a.jsonl');
+  });
+
   // A relative $HOME names no folder: resolved, it would redact the working folder as the home.
   it('is not resolved when $HOME is relative, nor when it resolves to itself', () => {
     expect(resolvedHome('.')).toBeNull();
