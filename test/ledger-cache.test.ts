@@ -390,6 +390,18 @@ describe('where the cache lives', () => {
     expect((await readdir(sessions, { recursive: true })).sort()).toEqual(listed);
     expect(second.warnings).toHaveLength(1);
     expect(second.json).toEqual((await stats({ inputs: [sessions], by: 'session', scope: SCOPE, cache: false, environment: { env: {}, ...home } })).json);
+    // Regression (a hostile look at the cache): its entries' folder a link to any folder of the
+    // user's (an input's, or not): its files were written over, and pruning removed the user's own.
+    const notes = join(await tempDir(), 'notes');
+    await mkdir(notes);
+    await writeFile(join(notes, '0123456789abcdef0123456789abcdef.json'), '{"mine":true}');
+    const third = join(await tempDir(), 'cache');
+    await mkdir(join(third, 'ledgers'), { recursive: true });
+    await symlink(notes, join(third, 'ledgers', 'v7'));
+    const withLink = await stats({ inputs: [sessions], by: 'session', scope: SCOPE, environment: { env: { BOUGH_CACHE_DIR: third }, ...home } });
+    expect(await readdir(notes)).toEqual(['0123456789abcdef0123456789abcdef.json']);
+    expect(withLink.warnings).toEqual([`${join(third, 'ledgers', 'v7')} in the cache folder is a link, where bough makes a folder of its own: bough writes and removes files only in folders it made, so this run reads every file without a cache. Remove the link, or set BOUGH_CACHE_DIR to another folder.`]);
+    expect(withLink.json).toEqual(second.json);
   });
 
   // Regression: a BOUGH_CACHE_DIR inside the report folder put the cache, every session's ledger

@@ -10,7 +10,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { makeFolderSync } from '../make-folder.js';
 import { join } from 'node:path';
 import { constants as bufferConstants } from 'node:buffer';
@@ -477,6 +477,11 @@ const IDENTITY = /^[0-9a-f]{32}\.[0-9a-f]{64}$/;
  * is not to touch. Said as a cache that cannot be written is.
  */
 export async function openLedgerCacheBeside(inputs: readonly OutInput[], dir: string, codeStamp: string, report: string | null = null): Promise<LedgerCache> {
+  // The folders bough makes in its cache are folders: one that is a link (made by hand) leads to
+  // what bough never made, whose files pruning would remove (regression, a hostile look: a link at
+  // ledgers/v7 to an input had its files written over and its own removed, unsaid).
+  const linked = await linkedOwnFolder(dir);
+  if (linked !== null) return { ...NO_CACHE, writeProblem: async () => `${linked} in the cache folder is a link, where bough makes a folder of its own: bough writes and removes files only in folders it made, so this run reads every file without a cache. Remove the link, or set BOUGH_CACHE_DIR to another folder.` };
   // A folder whose path cannot be followed is no input's: the cache then says why it cannot be written.
   const overlapsInput = async (folder: string) => inputOverlapping(folder, inputs).catch(() => null);
   // The cache writes and removes only in its entries' folder: an input beside that is no matter.
@@ -493,6 +498,15 @@ export async function openLedgerCacheBeside(inputs: readonly OutInput[], dir: st
         ? `the cache folder ${dir} is inside the report folder ${report}, which would hand what the cache holds of every session to whoever gets the report, so this run reads every file without a cache. Set BOUGH_CACHE_DIR to a folder outside the report.`
         : `the report folder ${report} is inside the cache folder ${dir}, so this run reads every file without a cache, which keeps its files away from the report's. Set BOUGH_CACHE_DIR, or --out, so that neither holds the other.`;
   return { ...NO_CACHE, writeProblem: async () => problem };
+}
+
+/** The first of the folders bough makes in a cache folder (`ledgers`, its entries' `v7`) that is a link, by its path; null when none is. */
+async function linkedOwnFolder(dir: string): Promise<string | null> {
+  for (const folder of [join(dir, 'ledgers'), join(dir, 'ledgers', `v${FORMAT}`)]) {
+    const info = await lstat(folder).catch(() => null);
+    if (info?.isSymbolicLink()) return folder;
+  }
+  return null;
 }
 
 /** A cache that holds nothing (`--no-cache`, or content that is redacted or kept for pages). */
