@@ -7,7 +7,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cacheGenerationIn, fileIdentity, NO_CACHE, openLedgerCacheBeside } from './cache/ledger-cache.js';
 import { BIG_FILE_BYTES, eachAtMost, eachOnLanes, openPool, TASKS_PER_THREAD, threadPlan, threadsFor, type Pool, type ThreadPlan } from './threads/pool.js';
-import { buildRecordFile, inputsPrint, isKeptAsIs, keepUnchangedReport, filesAndBytes, recordsAsLastBuilt, trustedHashes, type StandingCounts } from './unchanged-report.js';
+import { buildRecordFile, changedSince, inputsPrint, isKeptAsIs, keepUnchangedReport, filesAndBytes, lastBuildLatest, recordsAsLastBuilt, trustedHashes, type StandingCounts } from './unchanged-report.js';
 import { FILE_CHANGED, pagesJob, removeStagedSession, type KeptTranscript, type PagesJob, type PagesSetup, type PagesTask, type PagesWritten } from './session-pages/job.js';
 import { PAGES_WORKER } from './session-pages/worker.js';
 import { collect, type Collected } from './reading/collect.js';
@@ -660,6 +660,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
   const neighbours = sessionNeighbours(data);
   const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
+  // A kept page written later than the last build wrote any is one changed since.
+  const lastLatest = await lastBuildLatest(folder);
   const writtenByName = new Map((sink.archive?.written ?? []).map((a) => [a.name, a]));
   // A session whose file is there and one of its sub-agents' gone (Claude Code deletes each file by
   // its own age): the transcript the last build's pages showed of it is shown again, not lost.
@@ -737,9 +739,10 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // Unchanged file, unchanged numbers and links, same code: the pages the last build wrote are these pages.
     const fingerprint = fingerprintOf(session, page, rank);
     const before = fingerprint === null ? undefined : previousByName.get(pathHash(session.key));
-    // Pages of another size than written (cut short, edited since) are written anew.
+    // Pages of another size than written (cut short, edited since), or changed in place since
+    // the last build wrote them (a digit edited), are written anew.
     const bytes = before && before.fingerprint === fingerprint ? await keptBytes(resolve(options.out), before.pages) : null;
-    const asWritten = before?.pageBytes === undefined || before.pageBytes === bytes;
+    const asWritten = (before?.pageBytes === undefined || before.pageBytes === bytes) && !changedSince(lastLatest, before?.pages.map((path) => folder.previousTime(path)) ?? []);
     if (fingerprint !== null && before && before.fingerprint === fingerprint && bytes !== null && asWritten && sink.archive && (await folder.keep(before.pages))) {
       const source = collected.sourceOf.get(session.key);
       const place = source === undefined ? null : placeOf(source, sink.archive.places);
@@ -997,7 +1000,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       // The overview files too: a usage.csv saved by a spreadsheet, or a page edited, is not kept as the report.
       trusted: await trustedHashes(folder, ['summary.json', RECORDS_PATH, 'usage.csv', INDEX_PAGE, DATA_QUALITY_PAGE, ...summary.projects.map((project) => project.page), ...[...gone, ...unreadable].map(ledgerPath)]),
       ledgers: filesAndBytes(folder.currentSizes(isLedgerPath).values()),
-      kept: filesAndBytes(folder.currentSizes(isKeptAsIs).values()),
+      kept: { ...filesAndBytes(folder.currentSizes(isKeptAsIs).values()), ...latestOf(folder.currentLatest(isKeptAsIs)) },
     });
     await folder.write(record.path, record.content);
   }
@@ -1372,6 +1375,10 @@ function unlistedFolders(discovery: Discovery): Diagnostic[] {
 }
 
 /** The size of pages the last build wrote and this one keeps, as they are in the report folder. */
+function latestOf(latest: number | null): { latest?: number } {
+  return latest === null ? {} : { latest };
+}
+
 async function keptBytes(outDir: string, pages: readonly string[]): Promise<number> {
   let bytes = 0;
   for (const page of pages) bytes += (await lstat(join(outDir, ...page.split('/'))).catch(() => null))?.size ?? 0;

@@ -49,9 +49,11 @@ const recordSchema = z.object({
   /**
    * The same of every other file a rebuild keeps as it is (pages, the search index, assets; not
    * said by builds before 2026-12-06): one cut short or edited since means a full build, which
-   * writes it anew.
+   * writes it anew. `latest`: the latest time one was written at, as the file system has it (not
+   * said by builds before 2026-12-07): one of them changed since in place, at the same size (a
+   * digit edited, a byte damaged), is later.
    */
-  kept: z.object({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }).optional(),
+  kept: z.object({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative(), latest: z.number().nonnegative().optional() }).optional(),
 });
 export type BuildRecord = z.infer<typeof recordSchema>;
 export type StandingCounts = NonNullable<BuildRecord['standing']>;
@@ -77,6 +79,18 @@ export function filesAndBytes(sizes: Iterable<number | null>): { files: number; 
     bytes += size ?? 0;
   }
   return { files, bytes };
+}
+
+/** Whether any of `times` is later than the latest time the last build wrote a file it keeps at (said, else nothing to tell by). */
+export function changedSince(latest: number | undefined, times: Iterable<number | null>): boolean {
+  if (latest === undefined) return false;
+  for (const time of times) if (time !== null && time > latest) return true;
+  return false;
+}
+
+/** The latest time the last build wrote a file a rebuild keeps as it is, from its build.json; undefined when it did not say. */
+export async function lastBuildLatest(folder: ReportFolder): Promise<number | undefined> {
+  return parsed(recordSchema, await folder.previous(BUILD_RECORD))?.kept?.latest;
 }
 
 /** One hash of everything a report is made from; `parts` must be plain data (JSON). */
@@ -133,8 +147,10 @@ export async function keepUnchangedReport(
     if (now.files !== record.ledgers.files || now.bytes !== record.ledgers.bytes) return null;
   }
   if (record.kept !== undefined) {
-    const now = filesAndBytes(folder.previousFiles.filter(isKeptAsIs).map((path) => folder.previousSize(path)));
+    const keptFiles = folder.previousFiles.filter(isKeptAsIs);
+    const now = filesAndBytes(keptFiles.map((path) => folder.previousSize(path)));
     if (now.files !== record.kept.files || now.bytes !== record.kept.bytes) return null;
+    if (changedSince(record.kept.latest, keptFiles.map((path) => folder.previousTime(path)))) return null;
   }
   const index = (await folder.previous(INDEX_PAGE))?.toString('utf8') ?? null;
   const lede = (text: string) => `<p class="lede">${escapeHtml(text)}</p>`;

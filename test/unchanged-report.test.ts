@@ -111,6 +111,34 @@ describe('a rebuild with nothing changed', () => {
     for (const [i, file] of [page, asset, shard].entries()) expect(await readFile(file), file).toEqual(whole[i]);
   });
 
+  // Regression (a hostile look at the cache): a session page with a digit edited in place, its size
+  // the same ($0.6982 → $7.6982), was kept by every later build, a full one too, without a word.
+  it('writes again a page changed in place at the same size, with nothing changed and in a full build', async () => {
+    const { input, out, options } = await setUp();
+    const first = await build(options(1));
+    const [one, other] = first.summary.sessions;
+    const page = join(out, one?.page as string);
+    const whole = await readFile(page, 'utf8');
+    const firstAmount = (html: string) => /\$\d[\d,.]*/.exec(html)?.[0];
+    const amount = firstAmount(whole) as string;
+    const edit = async () => {
+      const at = whole.indexOf(amount);
+      await writeFile(page, `${whole.slice(0, at + 1)}${amount[1] === '7' ? '8' : '7'}${whole.slice(at + 2)}`);
+      expect((await stat(page)).size).toBe(Buffer.byteLength(whole));
+      expect(firstAmount(await readFile(page, 'utf8'))).not.toBe(amount);
+    };
+    await edit();
+    await build(options(2));
+    expect(firstAmount(await readFile(page, 'utf8'))).toBe(amount);
+    // In a full build too: another session's file gained a line.
+    await edit();
+    const file = join(input, (other?.file as string).split('/').at(-1) as string);
+    await appendFile(file, `${JSON.stringify({ type: 'label', id: 'zz-label', parentId: null, timestamp: '2026-11-02T10:00:00.000Z', targetId: 'x', label: 'later' })}\n`);
+    const full = await build(options(3));
+    expect(full.sessionsKept).toBeGreaterThan(0);
+    expect(firstAmount(await readFile(page, 'utf8'))).toBe(amount);
+  });
+
   // Regression: a page the last build could not write (a file of the user's in its place) stayed
   // unwritten once the user moved theirs away: "every page kept", and the index linked to nothing.
   it('writes a page a file of the user’s kept it from writing, once that file is gone', async () => {

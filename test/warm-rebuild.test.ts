@@ -15,10 +15,11 @@ async function folder(dir: string): Promise<Map<string, string>> {
     const text = await readFile(join(dir, name), 'utf8');
     // A session's archive record names what its pages were made from; --no-cache keeps no such record.
     const withoutPrints = () => text.split('\n').map((line) => (line.startsWith('{"name"') ? JSON.stringify({ ...JSON.parse(line), fingerprint: null }) : line)).join('\n');
-    // build.json vouches for the records file by its hash: the same once the fingerprints are put aside.
+    // build.json vouches for the records file by its hash: the same once the fingerprints are put
+    // aside; and says when the files it keeps were last written, which no two builds share.
     const withoutRecordsHash = () => {
-      const record = JSON.parse(text) as { trusted: Record<string, string> };
-      return JSON.stringify({ ...record, trusted: { ...record.trusted, 'archive/sessions.jsonl': null } });
+      const record = JSON.parse(text) as { trusted: Record<string, string>; kept?: object };
+      return JSON.stringify({ ...record, trusted: { ...record.trusted, 'archive/sessions.jsonl': null }, kept: { ...record.kept, latest: null } });
     };
     files.set(name, name === join('archive', 'sessions.jsonl') ? withoutPrints() : name === join('archive', 'build.json') ? withoutRecordsHash() : text);
   }

@@ -82,6 +82,10 @@ export interface ReportFolder {
   previousSize(path: string): number | null;
   /** The files this build has so far (written, or kept from the last build) whose paths match, from the report root, and each one's size. */
   currentSizes(match: (path: string) => boolean): Map<string, number>;
+  /** The latest modification time (ms, as the file system has it) of those files; null when there are none. */
+  currentLatest(match: (path: string) => boolean): number | null;
+  /** The modification time of a file the last build wrote, as it is now in --out; null when it has none there. */
+  previousTime(path: string): number | null;
   /** Moves the finished report into --out. Returns warnings: files of the user's that kept a page out. */
   commit(): Promise<string[]>;
   /** Removes the unfinished report; the previous one stays. */
@@ -238,6 +242,21 @@ export async function openReportFolder(outDir: string, generator: string, option
       for (const path of written) if (match(path)) sizes.set(path, lstatOf(stagedPath(staging, path))?.size ?? 0);
       for (const path of kept) if (!written.has(path) && match(path)) sizes.set(path, lstatOf(safeTarget(out, path))?.size ?? 0);
       return sizes;
+    },
+    currentLatest(match) {
+      let latest: number | null = null;
+      const see = (time: number | undefined) => {
+        if (time !== undefined && (latest === null || time > latest)) latest = time;
+      };
+      // Moved into --out as they are: a file keeps the time it was written at.
+      for (const path of written) if (match(path)) see(lstatOf(stagedPath(staging, path))?.mtimeMs);
+      for (const path of kept) if (!written.has(path) && match(path)) see(lstatOf(safeTarget(out, path))?.mtimeMs);
+      return latest;
+    },
+    previousTime(path) {
+      if (!earlier.has(path)) return null;
+      const entry = lstatOf(safeTarget(out, path));
+      return entry?.isFile() ? entry.mtimeMs : null;
     },
     async currentHash(path) {
       // In pieces: the records file and summary.json of a long history are tens of MB, more than
