@@ -33,6 +33,12 @@ describe('Pi tool paths', () => {
     // Regression (a review of sessions from other machines): a name written decomposed, as macOS
     // names files, was another file than the same name composed, and outside the working folder.
     ['/Users/hana/Cafe\u0301 app/re\u0301sume\u0301.md', '/Users/hana/Café app', 'résumé.md'],
+    // Regression (a review of histories from Windows): a network path lost one of its two leading
+    // slashes, naming another file, and one in a working folder on a share was not made relative.
+    ['\\\\fileserver\\team\\spec.md', 'C:\\Users\\Ana\\Shop', '//fileserver/team/spec.md'],
+    ['\\\\wsl.localhost\\Ubuntu\\home\\ana\\app\\README.md', '\\\\wsl.localhost\\Ubuntu\\home\\ana\\app', 'README.md'],
+    ['src\\main.ts', '\\\\wsl.localhost\\Ubuntu\\home\\ana\\app', 'src/main.ts'],
+    ['src/main.ts', '\\\\wsl.localhost\\Ubuntu\\home\\ana\\app', 'src/main.ts'],
   ])('%s in %s is %s', (raw, cwd, resolved) => {
     expect(resolvePiPath(raw, cwd)).toBe(resolved);
   });

@@ -42,7 +42,8 @@ const WINDOWS_DRIVE = /^([a-zA-Z]):[\\/]/;
  * relative to the cwd when inside it, else absolute. `windows` follows the cwd's form.
  */
 export function pathBesideCwd(path: string, cwd: string | null): string {
-  const windows = cwd !== null && WINDOWS_DRIVE.test(cwd);
+  // A network share's working folder (`\\server\share\…`, WSL's `\\wsl.localhost\…`) is Windows' too.
+  const windows = cwd !== null && (WINDOWS_DRIVE.test(cwd) || cwd.startsWith('\\\\'));
   if (path === '~' || path.startsWith('~/') || path.startsWith('~\\')) return normalisePath(path, windows);
   // On Windows a path from the root of the drive (`\temp`), or a POSIX one a tool wrote there
   // (WSL, Git Bash: `/home/ana/.env`), is no path below the cwd either.
@@ -60,6 +61,9 @@ export function normalisePath(path: string, windows: boolean): string {
   const composed = /[^\x00-\x7f]/.test(path) ? path.normalize('NFC') : path;
   const slashed = windows ? composed.replace(/\\/g, '/') : composed;
   const absolute = slashed.startsWith('/');
+  // A network path keeps its two leading slashes: one alone names another file (regression:
+  // `\\fileserver\team\spec.md` was shown as `/fileserver/team/spec.md`).
+  const share = windows && /^\/\/[^/]/.test(slashed);
   const parts: string[] = [];
   for (const part of slashed.split('/')) {
     if (part === '' || part === '.') continue;
@@ -68,7 +72,7 @@ export function normalisePath(path: string, windows: boolean): string {
   }
   let joined = parts.join('/');
   if (windows) joined = joined.replace(/^([a-z]):/, (_, d: string) => `${d.toUpperCase()}:`);
-  return absolute ? `/${joined}` : joined || '.';
+  return share ? `//${joined}` : absolute ? `/${joined}` : joined || '.';
 }
 
 function relativeTo(path: string, cwd: string, windows: boolean): string {
