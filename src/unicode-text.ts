@@ -13,21 +13,26 @@ export function cutText(text: string, length: number): string {
 }
 
 /**
- * A text of at most `length` units, cut short with "…" where it is longer, the word the cut falls
- * in left out whole: a secret cut short (`DB_PASSWORD=Zq8s…`, `-pMq7p…`, `admin:Kp4v…`) is too
- * short for --redact to know, or reads as a placeholder, yet is the start of one. A text of one
- * long word keeps its start up to the last mark that is no part of a key (a path's last `/`).
+ * A text of at most `length` units, cut short with "…" where it is longer, less its last run of
+ * ASCII letters, digits and marks (up to a quote, a bracket or a comma), cut or whole: a secret cut short (`DB_PASSWORD=Zq8s…`,
+ * `-pMq7p…`), or whole before "…" (`--password=Hn5b…`), is too short for --redact to know, or
+ * reads as a placeholder, yet is one or the start of one; so are the words of a quoted pass phrase
+ * the cut falls in (`password: "umber falcon…`), which go from its quote. For texts cut as a file is read, before redaction:
+ * one of a single long token is "…" alone. Letters of other scripts (a CJK sentence) are kept.
  */
 export function shortened(text: string, length: number): string {
   if (text.length <= length) return text;
-  const cut = cutText(text, length - 1);
-  if (/\s/.test(text.charAt(cut.length))) return `${cut.trimEnd()}…`;
-  const words = cut.replace(/\S+$/, '').trimEnd();
-  return `${words === '' ? cut.replace(KEY_CHARS_AT_END, '') : words}…`;
+  let kept = cutText(text, length - 1).trimEnd().replace(KEY_LIKE_AT_END, '').trimEnd();
+  const quote = kept.lastIndexOf('"');
+  if ((kept.split('"').length - 1) % 2 === 1 && SECRET_NAMED.test(kept.slice(0, quote))) kept = kept.slice(0, quote).trimEnd();
+  return `${kept}…`;
 }
 
-/** What a key, a password or a token may be made of, at a text's end. */
-const KEY_CHARS_AT_END = /[\p{L}\p{N}_+=.~-]+$/u;
+/** A secret's name and its `:` or `=` at a text's end: what a quote opened after it holds is one. */
+const SECRET_NAMED = /(?:pass(?:word|phrase)?|pwd|secret|token|key|auth\w*|credentials?)["']?\s*[:=]\s*$/i;
+
+/** A run of ASCII marks at a text's end, up to a quote, a bracket or a separator of a list (a JSON line keeps its keys). */
+const KEY_LIKE_AT_END = /(?:(?!["'`,;()[\]{}<>])[!-~])+$/;
 
 /** The text with each lone surrogate replaced by U+FFFD, as a browser shows it. */
 export function wellFormed(text: string): string {

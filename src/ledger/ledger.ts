@@ -7,7 +7,7 @@ import { problemCount } from '../diagnostics.js';
 import { buildTree, type EntryTree } from '../model/tree.js';
 import { packEntries, usageKeyOf, type PackedEntries } from './packed-entries.js';
 import { CLAIM_TURN, type Block, type Entry, type FileChange, type RunningTotals, type ReplyOutcome, type SessionFile, type SkillInvocation, type Source, type SubagentCopies, type SubagentRun, type TokenCounts, type ToolEffect, type UsageOrigin } from '../types.js';
-import { cutText, shortened } from '../unicode-text.js';
+import { cutText } from '../unicode-text.js';
 
 /** Names a session everywhere (pages, rows, links): its source and file. Never object identity. */
 export type SessionKey = string;
@@ -438,10 +438,13 @@ function attachedFilesOnly(text: string): boolean {
 /** How a prompt of images alone is named, in titles and on its page. */
 export const IMAGE_PROMPT = '(image prompt)';
 
-/** Titles name a session in lists and headings; the full name stays on its page. */
+/**
+ * Titles name a session in lists and headings; the full name stays on its page. Cut as they are
+ * shown, not as the file is read: a report that redacts makes them of its redacted text.
+ */
 export function shorten(text: string, length = TITLE_LENGTH): string {
   const oneLine = cutText(text.trimStart(), length * 4).replace(/\s+/g, ' ').trim();
-  return shortened(oneLine, length);
+  return oneLine.length > length ? `${cutText(oneLine, length - 1)}…` : oneLine;
 }
 
 function skillTitle(skill: SkillInvocation | null, typed: string): string {
