@@ -161,6 +161,10 @@ describe('a home folder', () => {
     );
     // Another user's: where the name ends is not written, so the whole folded name goes.
     expect(redact('/p/--wsl-localhost-Ubuntu-home-zed-src-app/a.jsonl', '/home/ana')).toBe('/p/--wsl-localhost-Ubuntu-~/a.jsonl');
+    // A hostile look: before a code span's backtick, a full stop, a bracket, a colon, a tab, the
+    // surname stayed; and a WSL path written in capitals kept the user's name.
+    expect(redact('use `C:\\Users\\Ana Lima` and C:\\Users\\Ana Lima. Also [C:\\Users\\Ana Lima] or **C:\\Users\\Ana Lima**: C:\\Users\\Ana Lima\tx')).toBe('use `~` and ~. Also [~] or **~**: ~\tx');
+    expect(redact('\\\\WSL$\\Ubuntu\\home\\anabela\\app and /p/--WSL--Ubuntu-home-anabela-app4/a.jsonl', '/home/ana')).toBe('~\\app and /p/--WSL--Ubuntu-~/a.jsonl');
   });
 
   // A relative $HOME names no folder: resolved, it would redact the working folder as the home.

@@ -585,7 +585,7 @@ const NOBODYS = ['Shared', 'Public', 'Default', 'Default User', 'All Users', 'li
 const NOT_A_USER = String.raw`(?!(?:${NOBODYS.join('|')})${HOME_END})`;
 /** A word in any case, letter by letter: `[Uu][Ss]…`. */
 function anyCase(word: string): string {
-  return word.replace(/[A-Za-z]/g, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
+  return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[A-Za-z]/g, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
 }
 const NOT_A_USER_ANY_CASE = String.raw`(?!(?:${NOBODYS.map(anyCase).join('|')})${HOME_END})`;
 /** A user name in any script (`/home/łucja`, `C:\Users\José`), not ending in a full stop (`in /home/ana.` ends a sentence). */
@@ -599,11 +599,12 @@ const ANY_USER_NAME = String.raw`(?:${PUNCTUATED_NAME}(?=${SEP})|${USER_NAME})`;
 /**
  * Windows user names may hold spaces: `C:\Users\Ana Lima\Documents`, `C:\Users\Sean O'Brien\`;
  * where the path ends there (PowerShell's `PS C:\Users\Ana Lima>`, `cd C:\Users\Ana Lima` at a
- * line's end, a quote or a comma after it), words that begin in capitals, as names do: regression,
+ * line's end, a quote, a comma, a full stop, a code span's backtick or a bracket after it), words
+ * that begin in capitals, as names do: regression,
  * the surname stayed (`~ Lima>`), where a sentence's words after one (`C:\Users\bob for now`) stay.
  */
 const CAPITALISED_NAME = String.raw`\p{Lu}(?:[\p{L}\p{N}\p{M}_$'@-]|\.(?=[\p{L}\p{N}_$'@-])){0,63}(?<!['@-])`;
-const WINDOWS_USER_NAME = String.raw`(?:${PUNCTUATED_NAME}(?: ${PUNCTUATED_NAME}){1,3}(?=${SEP})|${PUNCTUATED_NAME}(?: ${CAPITALISED_NAME}){1,3}(?=[>"',;)]|\r?\n|$)|${ANY_USER_NAME})`;
+const WINDOWS_USER_NAME = String.raw`(?:${PUNCTUATED_NAME}(?: ${PUNCTUATED_NAME}){1,3}(?=${SEP})|${PUNCTUATED_NAME}(?: ${CAPITALISED_NAME}){1,3}(?=[>"'\x60,;:.!?)\]}|*\t]|\r?\n|$)|${ANY_USER_NAME})`;
 
 /** Where a path may start: not inside a word, a file name or a URL's path (a diff's `-/home/…` line may). */
 const NOT_IN_WORD = String.raw`(?<![A-Za-z0-9_.%])`;
@@ -615,7 +616,7 @@ const NOT_IN_WORD = String.raw`(?<![A-Za-z0-9_.%])`;
  * home seen from Windows (\\wsl$\Ubuntu\home\NAME, \\wsl.localhost\…); C:\Users\NAME in any case.
  */
 const ANY_HOME = [
-  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:wsl\$|wsl\.localhost)${SEP}[A-Za-z0-9._-]{1,64})?(?:${SEP}(?:var|usr|export))?${SEP}(?:home|Users)${SEP}${NOT_A_USER}${ANY_USER_NAME}${HOME_END}`, 'gu'),
+  new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:${anyCase('wsl')}\$|${anyCase('wsl.localhost')})${SEP}[A-Za-z0-9._-]{1,64})?(?:${SEP}(?:var|usr|export))?${SEP}(?:home|Users)${SEP}${NOT_A_USER}${ANY_USER_NAME}${HOME_END}`, 'gu'),
   new RegExp(String.raw`${NOT_IN_WORD}${PATH_START}(?:${SEP}(?:mnt|cygdrive))?${SEP}[A-Za-z]${SEP}[Uu][Ss][Ee][Rr][Ss]${SEP}${NOT_A_USER}${WINDOWS_USER_NAME}${HOME_END}`, 'gu'),
   // In any case, spelt out: a flag for case would take a capital of CAPITALISED_NAME for any letter.
   new RegExp(String.raw`${NOT_IN_WORD}[A-Za-z]:${SEP}(?:${anyCase('Users')}|${anyCase('Documents and Settings')})${SEP}${NOT_A_USER_ANY_CASE}${WINDOWS_USER_NAME}${HOME_END}`, 'gu'),
@@ -640,7 +641,7 @@ const ANY_HOME = [
 // name stayed, as it did after WSL's and Cygwin's drives in any case). Or a WSL home seen from
 // Windows, `\\wsl.localhost\Ubuntu\home\…` and `\\wsl$\…` as each folds it (`--wsl-localhost-Ubuntu-`,
 // `--wsl--Ubuntu-`, Pi's `---wsl.localhost-Ubuntu-`): regression, the user's name stayed in them.
-const FOLDED_HOME_BEFORE = String.raw`(?<=[\\/](?:-{1,2}(?:(?:mnt|cygdrive)-)?[A-Za-z]-{1,2}|-{1,2}(?:var|usr|export)-|[A-Za-z]?-{1,2}|-{1,4}wsl(?:[-.]localhost|\$|-)-{1,2}[A-Za-z0-9._-]{1,64}-))`;
+const FOLDED_HOME_BEFORE = String.raw`(?<=[\\/](?:-{1,2}(?:(?:mnt|cygdrive)-)?[A-Za-z]-{1,2}|-{1,2}(?:var|usr|export)-|[A-Za-z]?-{1,2}|-{1,4}[Ww][Ss][Ll](?:[-.][Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]|\$|-)-{1,2}[A-Za-z0-9._-]{1,64}-))`;
 const FOLDED_HOME_FOLDER = String.raw`(?:home|Users|(?<=[\\/](?:(?:--)?[A-Za-z]--|-{1,2}(?:(?:mnt|cygdrive)-)?[A-Za-z]-))[Uu][Ss][Ee][Rr][Ss])`;
 const ANY_FOLDED_HOME = new RegExp(String.raw`${FOLDED_HOME_BEFORE}${FOLDED_HOME_FOLDER}-(?:[\p{L}\p{N}\p{M}_.-]+(?=[\\/])|[\p{L}\p{N}\p{M}_. '@-]*--(?=[\\/])|[\p{L}\p{N}\p{M}_.-]*--(?=\r?\n|$)|[\p{L}\p{N}\p{M}_-]+(?=\r?\n|$))`, 'gu');
 
