@@ -448,6 +448,11 @@ function progressOf(flags: ScopeFlags, io: CliIo): ((message: string) => void) |
   };
 }
 
+/** What bough says of where it looked, redacted as a report that redacts says it. */
+function redactedText(io: CliIo): (text: string) => string {
+  return createSharer({ redact: true, omit: new Set(), home: io.home }).text;
+}
+
 /**
  * With no inputs named, the run's first line says where bough looked and which agents' folders it
  * found; redacted as the index's list of places is when the report is (a log of a build run to
@@ -457,7 +462,7 @@ function foundLine(flags: ScopeFlags, io: CliIo, redact = false): (discovery: Di
   return (discovery) => {
     if (flags.quiet || !discovery.usedDefaults) return;
     const line = `bough: looking in ${placesLine(discovery.places, io.home, discovery.diagnostics)}`;
-    io.stderr(terminalLine(redact ? createSharer({ redact: true, omit: new Set(), home: io.home }).text(line) : line));
+    io.stderr(terminalLine(redact ? redactedText(io)(line) : line));
   };
 }
 
@@ -572,8 +577,10 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
     const shown = (path: string) => (home && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path);
     const found = result.places.filter((place) => place.exists);
     const said = found.length === 0 ? `none of the agents' folders is here (${result.places.map((p) => shown(p.path)).join(', ')})` : `no sessions found in the agents' folders (${found.map((p) => shown(p.path)).join(', ')})`;
-    io.stderr(terminalLine(`bough: ${said}; building the bundled sample sessions instead.`));
-    if (result.samplesBecause !== null) io.stderr(terminalLine(`bough: ${result.samplesBecause}`));
+    // Redacted as the first line is.
+    const redacted = flags.redact === true || flags.share === true ? redactedText(io) : (text: string) => text;
+    io.stderr(terminalLine(`bough: ${redacted(said)}; building the bundled sample sessions instead.`));
+    if (result.samplesBecause !== null) io.stderr(terminalLine(`bough: ${redacted(result.samplesBecause)}`));
   }
   // Said even with --quiet: a folder built to be sent that holds more than its report shows.
   if (result.sessionsCarried > 0 && (flags.redact === true || flags.share === true)) {

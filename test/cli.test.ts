@@ -530,6 +530,14 @@ describe('bough command line', () => {
     expect(result.stderr).toContain('is a session file bough can read (the first, ');
     // Where it found them, not every folder it looked for (a hostile look: folders not there named).
     expect(result.stderr).toContain(`found in ${join(home, '.claude', 'projects')} is`);
+    // Regression (a hostile look at sharing): under --share these lines named a folder with a key in
+    // its name, as the redacted first line did not.
+    const keyed = join(home, `cfg-${'ghp_'}${'Q'.repeat(36)}`);
+    await mkdir(join(keyed, 'projects', '-x'), { recursive: true });
+    await writeFile(join(keyed, 'projects', '-x', 'a.jsonl'), '');
+    const shared = await run(['--share', '--out', join(await tempDir(), 'report'), '-q'], { CLAUDE_CONFIG_DIR: keyed }, home);
+    expect(shared.stderr).toContain('[REDACTED:github-token]');
+    expect(shared.stderr).not.toContain('Q'.repeat(36));
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('None of the 2 files found in ');
   });
 
