@@ -18,7 +18,7 @@ import { boughCacheDir, boughConfigDir, resolvedHome, type Environment } from '.
 import { BoughError, messageOf, systemCode, systemTrouble } from './errors.js';
 import { claimEntries, type Claims } from './ledger/claims.js';
 import { entriesHold, HOLD_BYTES, type EntriesHold } from './ledger/packed-entries.js';
-import { isNarrowed, scopeLabel, type Scope } from './ledger/scope.js';
+import { inPeriod, isNarrowed, scopeLabel, type Scope } from './ledger/scope.js';
 import { subagentsNotRead } from './ledger/subagent-copies.js';
 import { refuseUnsafeOut } from './output/out-path.js';
 import { MANIFEST, openReportFolder, type LinesFile, type ReportFolder } from './output/report-folder.js';
@@ -483,10 +483,11 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const madeInPeriod = ({ from, to }: SubagentCopies) => from === null || to === null || ((period.end === null || from < period.end) && (period.start === null || to >= period.start));
   const notRead = subagentsNotRead(collected.ledgers, (ledger, copies) => shownFiles.has(ledger.path) && madeInPeriod(copies));
   // A count taken as written that may be damaged bears on the totals of a report that shows its
-  // session only: one of a session outside it was said as "can add thousands of dollars" to a
+  // session, in its period, only: one outside it was said as "can add thousands of dollars" to a
   // report of another month, or of none.
-  const unlikelyElsewhere = collected.diagnostics.some((d) => d.reason === 'unlikely-count' && !shownFiles.has(d.file));
-  const own = unlikelyElsewhere ? collected.diagnostics.filter((d) => d.reason !== 'unlikely-count' || shownFiles.has(d.file)) : collected.diagnostics;
+  const counted = (d: Diagnostic) => d.reason !== 'unlikely-count' || (shownFiles.has(d.file) && (d.time === undefined || inPeriod(period, d.time)));
+  const unlikelyElsewhere = !collected.diagnostics.every(counted);
+  const own = unlikelyElsewhere ? collected.diagnostics.filter(counted) : collected.diagnostics;
   const noted = notRead.length === 0 && !unlikelyElsewhere ? collected : { ...collected, diagnostics: [...own, ...notRead] };
   const diagnostics = summariseDiagnostics(noted.diagnostics, collected.candidates + compressedFound(discovery).length, countedLedgers(collected.ledgers, data), collected.cutShort);
   return { discovery, collected: noted, claims, table, local, price, data, diagnostics };

@@ -54,6 +54,8 @@ export interface Diagnostic {
    * rest of each reason are one, with their count.
    */
   count?: number;
+  /** The time of the record it is of, where that bears on it (a count a report takes only in its period). */
+  time?: number;
 }
 
 /** A file's problems listed one by one; past this many, the rest are counted by reason. */
@@ -81,7 +83,8 @@ export class FileDiagnostics {
 
   /** The problems listed, then one for each reason's rest. */
   list(): Diagnostic[] {
-    const rest = [...this.folded.values()].map(({ first, count }) => ({
+    // Of many records: no one time is theirs.
+    const rest = [...this.folded.values()].map(({ first: { time: _time, ...first }, count }) => ({
       ...first,
       detail: `${count.toLocaleString('en-US')} more of this kind${first.line === null ? '' : ` from line ${first.line} on`}, not listed one by one; the first: ${first.detail}`,
       count,

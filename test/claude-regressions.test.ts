@@ -1735,6 +1735,14 @@ describe('a gateway that writes one message id for every response, and no reques
     expect((await run(['stats', folder, '--no-cache', '--month', '2026-02'])).stderr).not.toContain('larger than any model');
     const elsewhere = join(await tempDir(), 'report');
     expect((await run(['build', folder, '--no-cache', '--share', '--project', 'elsewhere', '--out', elsewhere])).stderr).not.toContain('larger than any model');
+    // A hostile look: nor of a session the report shows whose count was made before its period.
+    const spanning = await projects({
+      [`-home-ana-shop/${SESSION}.jsonl`]: [user('u1', null, 'go'), assistant('a1', 'u1', 'A', tokens(100_000_000, 10)), { ...(user('u2', 'a1', 'later') as object), timestamp: '2026-04-02T10:00:00.000Z' }, { ...(assistant('a2', 'u2', 'B', tokens(100, 10)) as object), timestamp: '2026-04-02T10:00:01.000Z' }],
+    });
+    const april = await run(['stats', spanning, '--no-cache', '--month', '2026-04', '--json']);
+    expect(JSON.parse(april.stdout)).toMatchObject({ totals: { sessions: 1, usageRecords: 1 } });
+    expect(april.stderr).not.toContain('larger than any model');
+    expect((await run(['stats', spanning, '--no-cache', '--month', '2026-03'])).stderr).toContain('1 token count is larger than any model');
   });
 
   // Regression (a review of Claude Code's files): a response of message id `msg_x␀req_y` and

@@ -946,6 +946,7 @@ const diagnosticSchema = z.object({
   detail: text,
   skippedLine: z.boolean(),
   count: count.min(1).optional(),
+  time: z.number().finite().optional(),
 });
 const usageSchema = z.object({
   key: text,

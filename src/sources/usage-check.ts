@@ -30,7 +30,12 @@ export function checkUsageNumbers(file: SessionFile): Diagnostic[] {
       const found = fixUsage(usage);
       if (found.length > 0) problems.push(diagnostic('absurd-number', file.path, entry.line, `${found.join('; ')}: left out of the sums`));
       const unlikely = usage.largestPrompt === undefined ? TOKEN_KINDS.filter((kind) => usage[kind] > UNLIKELY_TOKENS_PER_REQUEST) : [];
-      if (unlikely.length > 0) problems.push(diagnostic('unlikely-count', file.path, entry.line, `${unlikely.map((kind) => `${kind} ${describe(usage[kind])}`).join('; ')} in one request: more than any model’s context, counted as written`, false));
+      if (unlikely.length > 0) {
+        const said = diagnostic('unlikely-count', file.path, entry.line, `${unlikely.map((kind) => `${kind} ${describe(usage[kind])}`).join('; ')} in one request: more than any model’s context, counted as written`, false);
+        // When it was made: a report counts it only in its period.
+        const time = usage.timestamp ?? entry.timestamp;
+        problems.push(time === null ? said : { ...said, time });
+      }
     }
     if (entry.kind === 'toolResult') for (const run of [...entry.subagents].reverse()) pending.push(...[...run.entries].reverse());
   }
