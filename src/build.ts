@@ -231,7 +231,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const formerKey = options.redact && homeResolved !== null ? formerKeys(collected, options.environment.home) : new Map<SessionKey, SessionKey>();
     let missing = options.forgetMissing
       ? []
-      : missingSessions(earlier, { files: [...collected.sourceOf.values()], places: await searchedPlaces(discovery) }, sharing, new Set([...collected.ledgers.map((l) => l.key), ...formerKey.values()]), nameOfPath);
+      : missingSessions(earlier, { files: [...collected.sourceOf.values()], places: await searchedPlaces(discovery, options.redact ?? false) }, sharing, new Set([...collected.ledgers.map((l) => l.key), ...formerKey.values()]), nameOfPath);
     let usedSamples = false;
     let samplesBecause: string | null = null;
     if (collected.ledgers.length === 0 && missing.length === 0) {
@@ -255,7 +255,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       collected = await read();
       missing = [];
     }
-    const places = await searchedPlaces(discovery);
+    const places = await searchedPlaces(discovery, options.redact ?? false);
     // With --no-cache, or an archive edited since the last build, every page is written anew;
     // sessions whose files are gone are still kept.
     const previous = options.cache === false || !(await recordsAsLastBuilt(folder)) ? [] : earlier;
@@ -1020,11 +1020,13 @@ function* summaryText(summary: Summary): Generator<string> {
  * itself (or the other way) holds the files it held. An agent's default folder that is gone (the
  * agent uninstalled, `rm -rf ~/.claude`) is searched too while another's is there: its sessions'
  * files are gone with it, the very history the archive keeps (they left every total, said only as
- * "also keeps"). With none of them there (a home the archive was not built from), none is.
+ * "also keeps"). With none of them there (a home the archive was not built from), none is; nor
+ * in a report that redacts, which names places as redacted: another home's `~/.claude/projects`
+ * is named alike, and its archived sessions were shown as this user's gone ones.
  */
-async function searchedPlaces(discovery: Discovery): Promise<string[]> {
+async function searchedPlaces(discovery: Discovery, redact: boolean): Promise<string[]> {
   const someThere = discovery.places.some((p) => p.exists);
-  const given = discovery.places.filter((p) => p.exists || (discovery.usedDefaults && someThere)).map((p) => p.path);
+  const given = discovery.places.filter((p) => p.exists || (discovery.usedDefaults && someThere && !redact)).map((p) => p.path);
   const real = await Promise.all(given.map((path) => realpath(path).catch(() => path)));
   return [...new Set([...given, ...real])];
 }

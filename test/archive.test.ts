@@ -1580,5 +1580,16 @@ describe('the archive keeps what a build does not show', () => {
     expect(after.sessionsCarried).toBe(0);
     expect(after.summary.totals).toEqual(first.summary.totals);
     expect(after.summary.sessions.filter((s) => s.source === 'claude').every((s) => s.sourceLastSeen === '2026-12-01T00:00:00.000Z')).toBe(true);
+    // A hostile look: a report that redacts names places as redacted, alike in every home, so
+    // another home's archived sessions were shown as this one's gone ones: not there.
+    const redacted = join(await tempDir(), 'report');
+    const other = await tempDir();
+    await cp(join(FIXTURES, 'pi', 'tools.jsonl'), join(other, '.pi', 'agent', 'sessions', '--home-bob-shop--', 'tools.jsonl'));
+    await cp(join(FIXTURES, 'claude', 'projects'), join(home, '.claude', 'projects'), { recursive: true });
+    const ofHome = (which: string) => build({ inputs: [], out: redacted, scope: ALL_UTC, redact: true, environment: { env: {}, home: which }, now: at(7) });
+    const ana = await ofHome(home);
+    const bob = await ofHome(other);
+    expect(bob.summary.sessions.filter((s) => s.source === 'claude')).toEqual([]);
+    expect(bob.sessionsCarried).toBe(ana.summary.sessions.filter((s) => s.source === 'claude').length);
   });
 });
