@@ -39,6 +39,11 @@ describe('Pi tool paths', () => {
     ['\\\\wsl.localhost\\Ubuntu\\home\\ana\\app\\README.md', '\\\\wsl.localhost\\Ubuntu\\home\\ana\\app', 'README.md'],
     ['src\\main.ts', '\\\\wsl.localhost\\Ubuntu\\home\\ana\\app', 'src/main.ts'],
     ['src/main.ts', '\\\\wsl.localhost\\Ubuntu\\home\\ana\\app', 'src/main.ts'],
+    // A hostile look at that: a long path's `\\?\` was another file, and `..` went past a share's root.
+    ['\\\\?\\C:\\Users\\Ana\\Shop\\src\\a.ts', 'C:\\Users\\Ana\\Shop', 'src/a.ts'],
+    ['\\\\?\\UNC\\server\\share\\spec.md', 'C:\\Users\\Ana\\Shop', '//server/share/spec.md'],
+    ['\\\\server\\share\\docs\\..\\..\\..\\spec.md', 'C:\\Users\\Ana\\Shop', '//server/share/spec.md'],
+    ['..\\..\\..\\..\\notes.md', '\\\\server\\share\\app', '//server/share/notes.md'],
   ])('%s in %s is %s', (raw, cwd, resolved) => {
     expect(resolvePiPath(raw, cwd)).toBe(resolved);
   });

@@ -59,14 +59,18 @@ export function pathBesideCwd(path: string, cwd: string | null): string {
  */
 export function normalisePath(path: string, windows: boolean): string {
   const composed = /[^\x00-\x7f]/.test(path) ? path.normalize('NFC') : path;
-  const slashed = windows ? composed.replace(/\\/g, '/') : composed;
+  // Windows' long-path forms name the same file: `\\?\C:\…` is `C:\…`, `\\?\UNC\server\…` is `\\server\…`.
+  const slashed = windows ? composed.replace(/\\/g, '/').replace(/^\/\/[?.]\/(?:UNC\/)?/i, (prefix) => (/UNC\/$/i.test(prefix) ? '//' : '')) : composed;
   const absolute = slashed.startsWith('/');
   // A network path keeps its two leading slashes: one alone names another file (regression:
-  // `\\fileserver\team\spec.md` was shown as `/fileserver/team/spec.md`).
+  // `\\fileserver\team\spec.md` was shown as `/fileserver/team/spec.md`); `..` stops at its
+  // share, as Windows stops it.
   const share = windows && /^\/\/[^/]/.test(slashed);
+  const root = share ? 2 : 0;
   const parts: string[] = [];
   for (const part of slashed.split('/')) {
     if (part === '' || part === '.') continue;
+    if (part === '..' && share && parts.length <= root) continue;
     if (part === '..' && parts.length > 0 && parts.at(-1) !== '..' && !/^[a-zA-Z]:$/.test(parts.at(-1) ?? '')) parts.pop();
     else parts.push(part);
   }
