@@ -128,6 +128,8 @@ export async function discover(
       // Taken as given, whatever its name; its real path so that it is counted once, and archived
       // as the file it is however it is given.
       const real = await fs.realpath(path).catch(() => null);
+      // Named after a folder that holds it, or twice: found above.
+      let foundBefore = found.has(real ?? path) ? 1 : 0;
       found.add(real ?? path, path, real !== null);
       // With what its agent keeps of it beside it (a Claude Code session's sub-agents): its numbers
       // are the session's whether it is given alone or with its folder.
@@ -136,16 +138,19 @@ export async function discover(
       for (const companion of info.isFile() ? await companionsOf(real ?? path, heads) : []) {
         const kind = await fs.stat(companion).catch(() => null);
         if (kind?.isDirectory()) {
-          files += (await sessionFilesUnder(companion, fs, found, diagnostics, linked)).files;
+          const under = await sessionFilesUnder(companion, fs, found, diagnostics, linked);
+          files += under.files;
+          foundBefore += under.foundBefore;
           linked.push(companion);
         }
         else if (kind?.isFile()) {
           const real = await fs.realpath(companion).catch(() => null);
+          if (found.has(real ?? companion)) foundBefore++;
           found.add(real ?? companion, companion, real !== null);
           files++;
         }
       }
-      places.push({ source, path, files, exists: true });
+      places.push({ source, path, files, ...(foundBefore > 0 ? { foundBefore } : {}), exists: true });
     }
   }
   if (usedDefaults) {

@@ -432,6 +432,9 @@ describe('Pi’s own sessions folder', () => {
     await symlink(join(two, 'a/x.jsonl'), join(two, 'b/x.jsonl'));
     const given = await discover([join(two, 'a'), join(two, 'b')], NO_HOME);
     expect(placesLine(given.places, two)).toBe('inputs: ~/a (2 files), ~/b (2 files, 1 of them found above)');
+    // A hostile look: a file named after a folder that holds it, or twice.
+    const file = await discover([join(two, 'a'), join(two, 'a', 'x.jsonl'), join(two, 'a', 'x.jsonl')], NO_HOME);
+    expect(placesLine(file.places, two)).toBe('inputs: ~/a (2 files), ~/a/x.jsonl (1 file, all found above), ~/a/x.jsonl (1 file, all found above)');
   });
 
   // A third hostile look: a custom session folder is flat (pi.md §1), so a run's file one folder
