@@ -14,11 +14,12 @@ export function cutText(text: string, length: number): string {
 
 /**
  * A text of at most `length` units, cut short with "…" where it is longer, less its last run of
- * ASCII letters, digits and marks (up to a quote, a bracket or a comma), cut or whole: a secret cut short (`DB_PASSWORD=Zq8s…`,
- * `-pMq7p…`), or whole before "…" (`--password=Hn5b…`), is too short for --redact to know, or
- * reads as a placeholder, yet is one or the start of one; so are the words of a quoted pass phrase
- * the cut falls in (`password: "umber falcon…`), which go from its quote. For texts cut as a file is read, before redaction:
- * one of a single long token is "…" alone. Letters of other scripts (a CJK sentence) are kept.
+ * ASCII letters, digits and marks (up to a quote, a bracket or a comma), cut or whole: a secret
+ * cut short (`DB_PASSWORD=Zq8s…`, `-pMq7p…`), or whole before "…" (`--password=Hn5b…`), is too
+ * short for --redact to know, or reads as a placeholder, yet is one or the start of one; so are
+ * the words of a quoted pass phrase the cut falls in (`password: "umber falcon…`), which go from
+ * its quote. For texts cut as a file is read, before redaction: one of a single long token is "…"
+ * alone. Letters of other scripts (a CJK sentence) are kept.
  */
 export function shortened(text: string, length: number): string {
   if (text.length <= length) return text;
