@@ -1377,11 +1377,12 @@ function unlistedFolders(discovery: Discovery): Diagnostic[] {
   return discovery.diagnostics.filter((d) => d.reason === 'unreadable-folder');
 }
 
-/** The size of pages the last build wrote and this one keeps, as they are in the report folder. */
+/** build.json's `latest`, said where the report keeps any file. */
 function latestOf(latest: number | null): { latest?: number } {
   return latest === null ? {} : { latest };
 }
 
+/** The size of pages the last build wrote and this one keeps, as they are in the report folder. */
 async function keptBytes(outDir: string, pages: readonly string[]): Promise<number> {
   let bytes = 0;
   for (const page of pages) bytes += (await lstat(join(outDir, ...page.split('/'))).catch(() => null))?.size ?? 0;
