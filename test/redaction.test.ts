@@ -1263,7 +1263,7 @@ describe('a report made to share, asked for one project', () => {
 // know, while the full text below it was redacted.
 describe('--redact on texts cut short', () => {
   it('leaves no start of a secret the cut fell in, in a notice’s summary or a session’s title', async () => {
-    const passwords = ['Zq8sT3cretPassw0rdXyz987', 'Mq7pL2secretHunter55Abc', 'Kp4vN9urlPassw0rdQrs321', 'Tq5wR8titlePassw0rdMno654'];
+    const passwords = ['Zq8sT3cretPassw0rdXyz987', 'Mq7pL2secretHunter55Abc', 'Kp4vN9urlPassw0rdQrs321', 'Tq5wR8titlePassw0rdMno654', 'Kp4vXw9mLt2rQzb7Hq'];
     const filler = (length: number) => `${'note '.repeat(40).slice(0, length - 1)} `;
     const sessionId = '72222222-2222-4222-8222-222222222222';
     const line = (uuid: string, parentUuid: string | null, second: number, type: string, fields: object) => ({ parentUuid, isSidechain: false, cwd: '/work/shop', sessionId, version: '2.1.30', type, uuid, timestamp: `2026-11-07T10:00:${String(second).padStart(2, '0')}.000Z`, ...fields });
@@ -1274,6 +1274,8 @@ describe('--redact on texts cut short', () => {
       line('u2', 'a1', 2, 'user', { message: { role: 'user', content: `<command-name>/deploy</command-name>\n<command-message>deploy</command-message>\n<command-args>${filler(90)}DB_PASSWORD=${passwords[0]} --more flags here</command-args>` } }),
       line('u3', 'u2', 3, 'user', { message: { role: 'user', content: `<local-command-stdout>${filler(95)}mysql -u root -p${passwords[1]} -h db</local-command-stdout>` } }),
       line('s1', 'u3', 4, 'system', { subtype: 'api_error', level: 'error', content: error, error: { message: error } }),
+      // The cut in the word after it (a hostile look: the whole password before "…" read as a placeholder).
+      line('u4', 's1', 5, 'user', { message: { role: 'user', content: `<local-command-stdout>${filler(79)}mysql --password=${passwords[4]} --user=root -h db</local-command-stdout>` } }),
     ];
     const pi = [
       { type: 'session', version: 3, id: 'cut-title', timestamp: '2026-11-07T11:00:00.000Z', cwd: '/work/shop' },
@@ -1291,18 +1293,23 @@ describe('--redact on texts cut short', () => {
     expect(passwords.filter((password) => everything.includes(password.slice(0, 6)))).toEqual([]);
   });
 
-  // And a hostile look at that: a secret whole before the cut ("--password=Hn5b…") read as a
-  // placeholder; a one-word text kept a base64 secret up to its last `/`; a quoted pass phrase
-  // showed its first words; a CJK title was "…" alone.
-  it('leaves out the last run of ASCII marks, cut or whole, and an unclosed quote’s words', () => {
+  // And hostile looks at that: a secret whole before the cut ("--password=Hn5b…", or before a next
+  // word cut away) read as a placeholder; a one-word text kept a base64 secret up to its last `/`;
+  // a secret holding `(` or `Ä` kept its start; a quoted pass phrase showed its first words, in any
+  // quotes; a CJK title was "…" alone.
+  it('leaves out the run of marks at the cut, cut or whole, and a quoted secret’s words, and ends in " …"', () => {
     expect(shortened('short', 10)).toBe('short');
-    expect(shortened('one two three', 9)).toBe('one…');
-    expect(shortened('see DB_PASSWORD=Zq8sT3cret', 20)).toBe('see…');
+    expect(shortened('one two three', 10)).toBe('one …');
+    expect(shortened('see DB_PASSWORD=Zq8sT3cret', 20)).toBe('see …');
     expect(shortened('--password=Hn5b --verbose', 16)).toBe('…');
+    expect(shortened('mysql --password=Kp4vXw9mLt2rQzb7Hq --user=root', 40)).toBe('mysql --password=Kp4vXw9mLt2rQzb7Hq …');
+    expect(shortened('mysql -pKp4vXw9mLt2rQz(b7Hq -h db', 24)).toBe('mysql …');
+    expect(shortened('DB_PASSWORD=Zq8sKp4vXw9mLt2rÄb7 now', 30)).toBe('…');
     expect(shortened('SESSION_SECRET=Zq8sA9d8/Kp4vQ9wE2rT7/yU1i+AbCd', 30)).toBe('…');
-    expect(shortened('login with password: "umber falcon dances"', 36)).toBe('login with password:…');
+    for (const quote of ['"', "'", '`', '“', '«']) expect(shortened(`login with password: ${quote}umber falcon dances`, 36)).toBe('login with password: …');
+    expect(shortened('请帮我修复登录页面的错误并且测试', 11)).toBe('请帮我修复登录页面 …');
     // A JSON line keeps its keys, and the words of a text that names no secret.
-    expect(shortened('{"type":"message","note":"the deploy key is here","id":"x1"}', 45)).toBe('{"type":"message","note":"the deploy key…');
-    expect(shortened('请帮我修复登录页面的错误并且测试', 10)).toBe('请帮我修复登录页面…');
+    expect(shortened('{"type":"message","note":"the deploy key is here","id":"x1"}', 46, true)).toBe('{"type":"message","note":"the deploy key …');
+    expect(shortened('{"type":"message","password":"umber falcon dances"}', 44, true)).toBe('{"type":"message","password": …');
   });
 });

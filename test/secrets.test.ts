@@ -164,6 +164,8 @@ describe('a home folder', () => {
     // A hostile look: before a code span's backtick, a full stop, a bracket, a colon, a tab, the
     // surname stayed; and a WSL path written in capitals kept the user's name.
     expect(redact('use `C:\\Users\\Ana Lima` and C:\\Users\\Ana Lima. Also [C:\\Users\\Ana Lima] or **C:\\Users\\Ana Lima**: C:\\Users\\Ana Lima\tx')).toBe('use `~` and ~. Also [~] or **~**: ~\tx');
+    // And before a shell's `&&` or `>`, curly quotes, a bracket after a space (a third look).
+    expect(redact('cd C:\\Users\\Ana Lima && git status; “C:\\Users\\Ana Lima”, dir C:\\Users\\Ana Lima > x.txt, C:\\Users\\Ana Lima (the old one)')).toBe('cd ~ && git status; “~”, dir ~ > x.txt, ~ (the old one)');
     expect(redact('\\\\WSL$\\Ubuntu\\home\\anabela\\app and /p/--WSL--Ubuntu-home-anabela-app4/a.jsonl', '/home/ana')).toBe('~\\app and /p/--WSL--Ubuntu-~/a.jsonl');
   });
 

@@ -103,5 +103,5 @@ function jsonKind(value: unknown): string {
 
 /** A damaged line's start, to say which line it is: cut where a word ends (see `shortened`). */
 function preview(text: string): string {
-  return JSON.stringify(shortened(text.replace(/\s+/g, ' '), PREVIEW + 1));
+  return JSON.stringify(shortened(text.replace(/\s+/g, ' '), PREVIEW + 2, true));
 }
