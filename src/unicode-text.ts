@@ -15,17 +15,18 @@ export function cutText(text: string, length: number): string {
 /**
  * A text of at most `length` units, cut short with " …" where it is longer, less the run of marks
  * at its end, cut or whole (`json`: a JSON line's, up to the quote that opens its string), and a
- * quoted value after a secret's name from its quote. For texts cut as a file is read, before
+ * quotation the cut falls in, from its opening quote. For texts cut as a file is read, before
  * redaction: a secret cut short (`DB_PASSWORD=Zq8s`, `-pKp4v(b7`) is too short for --redact to
- * know yet is the start of one, and one whole before "…" reads as a placeholder, which one before
- * " …" does not (`--password=Kp4v --user` cut in `--user`). Letters of scripts written without
- * spaces (a CJK sentence) end no run. One of a single long run is "…" alone.
+ * know yet is the start of one; one whole before "…" reads as a placeholder, which one before " …"
+ * does not (`--password=Kp4v --user` cut in `--user`); a pass phrase's words (`--passphrase
+ * "correct horse`, `PASSWORD=\"it's raining`) are known by their closing quote. Letters of scripts
+ * written without spaces (a CJK sentence) end no run. One of a single long run is "…" alone.
  */
 export function shortened(text: string, length: number, json = false): string {
   if (text.length <= length) return text;
   let kept = cutText(text, length - 2).trimEnd().replace(json ? JSON_RUN_AT_END : RUN_AT_END, '').trimEnd();
-  const quote = lastQuote(kept);
-  if (quote !== -1 && SECRET_NAMED.test(kept.slice(0, quote))) kept = kept.slice(0, quote).trimEnd();
+  const open = openQuote(kept, json);
+  if (open !== -1) kept = kept.slice(0, open).trimEnd();
   return kept === '' ? '…' : `${kept} …`;
 }
 
@@ -34,15 +35,52 @@ const RUN_AT_END = /[^\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{S
 /** The same in a JSON line, up to the quote that opens the string it is in (its keys stay). */
 const JSON_RUN_AT_END = /[^\s"]+$/;
 
-/** A secret's name and its `:` or `=` at a text's end: what a quote opened after it holds is one. */
+/** A secret's name and its `:` or `=` at a text's end (a JSON key's too). */
 const SECRET_NAMED = /(?:pass(?:word|phrase)?|pwd|secret|token|key|auth\w*|credentials?)["'`]?\s*[:=]\s*$/i;
 
-/** Where the last quote of any kind is, or -1. */
-function lastQuote(text: string): number {
-  for (let at = text.length - 1; at >= 0; at--) if (QUOTES.has(text.charAt(at))) return at;
-  return -1;
+const OPENING = new Set(['"', "'", '`', '«', '“', '‘', '„', '‹']);
+const CLOSING: Readonly<Record<string, string>> = { '"': '"', "'": "'", '`': '`', '«': '»', '“': '”', '‘': '’', '„': '“', '‹': '›' };
+
+/**
+ * Where a quotation left open at the text's end begins (its quote), or -1. A quote opens after a
+ * space, a mark or the start (not `it's`), and closes at its closing quote. In a JSON line the
+ * quotes are those inside its strings (`\"`), and the string the text ends in is the text.
+ */
+function openQuote(text: string, json: boolean): number {
+  let from = 0;
+  if (json) {
+    // Inside the JSON string the text ends in: from the quote that opens it, its escaped quotes.
+    let inString = false;
+    for (let at = 0; at < text.length; at++) {
+      if (text[at] === '\\') at++;
+      else if (text[at] === '"') {
+        inString = !inString;
+        if (inString) from = at + 1;
+      }
+    }
+    if (!inString) return -1;
+    // A secret's value (`"password":"umber falcon`): the whole string.
+    if (SECRET_NAMED.test(text.slice(0, from - 1))) return from - 1;
+  }
+  let open = -1;
+  let closing = '';
+  for (let at = from; at < text.length; at++) {
+    const c = json && text[at] === '\\' && text[at + 1] === '"' ? '"' : (text[at] as string);
+    const start = at;
+    if (json && c === '"') at++;
+    if (open === -1) {
+      const before = start === from ? ' ' : (text[start - 1] as string);
+      if (OPENING.has(c) && !/[\p{L}\p{N}]/u.test(before)) {
+        open = start;
+        closing = CLOSING[c] as string;
+      }
+    } else if (c === closing) {
+      const after = text[at + 1] ?? ' ';
+      if (!/[\p{L}\p{N}]/u.test(after) || closing !== "'") open = -1;
+    }
+  }
+  return open;
 }
-const QUOTES = new Set(['"', "'", '`', '«', '“', '‘', '„', '‹', '»', '”', '’']);
 
 /** The text with each lone surrogate replaced by U+FFFD, as a browser shows it. */
 export function wellFormed(text: string): string {

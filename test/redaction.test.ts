@@ -1311,5 +1311,12 @@ describe('--redact on texts cut short', () => {
     // A JSON line keeps its keys, and the words of a text that names no secret.
     expect(shortened('{"type":"message","note":"the deploy key is here","id":"x1"}', 46, true)).toBe('{"type":"message","note":"the deploy key …');
     expect(shortened('{"type":"message","password":"umber falcon dances"}', 44, true)).toBe('{"type":"message","password": …');
+    // A fourth look: a pass phrase holding an apostrophe, after a flag and a space, or in a JSON
+    // line's escaped quotes; a quotation the cut falls in goes from its quote, whatever names it.
+    expect(shortened('remember password: "Bob\'s dog ate my lunch on Tuesday"', 40)).toBe('remember password: …');
+    expect(shortened('export PASSWORD="it’s raining cats and dogs"', 36)).toBe('export PASSWORD= …');
+    expect(shortened('run --passphrase "correct horse battery staple" --user admin', 40)).toBe('run --passphrase …');
+    expect(shortened('{"content":"run it with PASSWORD=\\"correct horse battery staple\\" please"}', 50, true)).toBe('{"content":"run it with PASSWORD= …');
+    expect(shortened("it's a 'quoted' word and don't stop here at all", 40)).toBe("it's a 'quoted' word and don't stop …");
   });
 });

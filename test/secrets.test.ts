@@ -166,6 +166,10 @@ describe('a home folder', () => {
     expect(redact('use `C:\\Users\\Ana Lima` and C:\\Users\\Ana Lima. Also [C:\\Users\\Ana Lima] or **C:\\Users\\Ana Lima**: C:\\Users\\Ana Lima\tx')).toBe('use `~` and ~. Also [~] or **~**: ~\tx');
     // And before a shell's `&&` or `>`, curly quotes, a bracket after a space (a third look).
     expect(redact('cd C:\\Users\\Ana Lima && git status; “C:\\Users\\Ana Lima”, dir C:\\Users\\Ana Lima > x.txt, C:\\Users\\Ana Lima (the old one)')).toBe('cd ~ && git status; “~”, dir ~ > x.txt, ~ (the old one)');
+    // A fourth look: particles, a name of five words, of a script without capitals; and no words
+    // of a sentence after a name.
+    expect(redact('PS C:\\Users\\Ana de Lima> dir; PS C:\\Users\\Jan van der Berg> dir; PS C:\\Users\\María José García López Ruiz> dir; PS C:\\Users\\李 小龍> dir')).toBe('PS ~> dir; PS ~> dir; PS ~> dir; PS ~> dir');
+    expect(redact('I saved it in C:\\Users\\bob Then I ran the tests; Copied to C:\\Users\\bob Yesterday It Worked fine')).toBe('I saved it in ~ Then I ran the tests; Copied to ~ Yesterday It Worked fine');
     expect(redact('\\\\WSL$\\Ubuntu\\home\\anabela\\app and /p/--WSL--Ubuntu-home-anabela-app4/a.jsonl', '/home/ana')).toBe('~\\app and /p/--WSL--Ubuntu-~/a.jsonl');
   });
 

@@ -211,7 +211,7 @@ describe('bough stats', () => {
     expect(json.diagnostics.byReason).toMatchObject({ 'empty-file': 1, 'truncated-line': 1, 'invalid-json': 1 });
     // Regression: the skipped file was counted, never named, for a user of stats alone.
     // Regression (a reader's review): nor was the file whose lines were skipped.
-    const lines = `bough: lines skipped in: ${files[0]} (3 lines; line 5: Unterminated string in JSON at position 174; starts "{\\"type\\":\\"message\\",\\"id\\":\\"f0000004\\",\\"parentId\\":\\"f0000003\\",\\"timestamp\\":\\"…").\n`;
+    const lines = `bough: lines skipped in: ${files[0]} (3 lines; line 5: Unterminated string in JSON at position 174; starts "{\\"type\\":\\"message\\",\\"id\\":\\"f0000004\\",\\"parentId\\":\\"f0000003\\",\\"timestamp\\":\\" …").\n`;
     expect(stderr).toBe(`bough: 3 skipped lines and 1 file skipped; \`bough build\` lists them on its data-quality page.\nbough: skipped: ${files[1]} (the file is empty).\n${lines}`);
     expect((await run(['stats', ...files, '--quiet'])).stderr).toBe('');
     expect((await run(['stats', piFixture('minimal-v3.jsonl')])).stderr).toBe('');

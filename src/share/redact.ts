@@ -598,13 +598,14 @@ const PUNCTUATED_NAME = String.raw`[\p{L}\p{N}_$](?:[\p{L}\p{N}\p{M}_$'@-]|\.(?=
 const ANY_USER_NAME = String.raw`(?:${PUNCTUATED_NAME}(?=${SEP})|${USER_NAME})`;
 /**
  * Windows user names may hold spaces: `C:\Users\Ana Lima\Documents`, `C:\Users\Sean O'Brien\`;
- * where the path ends there (PowerShell's `PS C:\Users\Ana Lima>`, `cd C:\Users\Ana Lima && …`,
- * a line's end, any mark after it), words that begin in capitals, as names do: regression, the
- * surname stayed (`~ Lima>`), where a sentence's words after one (`C:\Users\bob for now`) stay. A
- * capitalised word after a one-word name goes with it: the safe side.
+ * where the path ends there, before a mark or a line's end (PowerShell's `PS C:\Users\Ana Lima>`,
+ * `cd C:\Users\Ana Lima && …`, `“C:\Users\Ana Lima”`), up to five words that begin in capitals
+ * (or are of a script without them), particles between (`Ana de Lima`): regression, the surname
+ * stayed (`~ Lima>`). Words of a sentence after a name (`C:\Users\bob Then I ran`) are no name.
  */
-const CAPITALISED_NAME = String.raw`\p{Lu}(?:[\p{L}\p{N}\p{M}_$'@-]|\.(?=[\p{L}\p{N}_$'@-])){0,63}(?<!['@-])`;
-const WINDOWS_USER_NAME = String.raw`(?:${PUNCTUATED_NAME}(?: ${PUNCTUATED_NAME}){1,3}(?=${SEP})|${PUNCTUATED_NAME}(?: ${CAPITALISED_NAME}){1,3}(?![\p{L}\p{N}\p{M}])|${ANY_USER_NAME})`;
+const NAME_PARTICLE = String.raw`(?:de|da|das|do|dos|del|della|di|du|van|von|der|den|ten|ter|la|le|el|y|e|bin|binti|al|ibn)`;
+const CAPITALISED_NAME = String.raw`[\p{Lu}\p{Lo}](?:[\p{L}\p{N}\p{M}_$'@-]|\.(?=[\p{L}\p{N}_$'@-])){0,63}(?<!['@-])`;
+const WINDOWS_USER_NAME = String.raw`(?:${PUNCTUATED_NAME}(?: ${PUNCTUATED_NAME}){1,3}(?=${SEP})|${PUNCTUATED_NAME}(?: (?:${NAME_PARTICLE} )*${CAPITALISED_NAME}){1,5}(?=\t|[^\S\r\n]*(?:[^\s\p{L}\p{N}\p{M}]|\r?\n|$))|${ANY_USER_NAME})`;
 
 /** Where a path may start: not inside a word, a file name or a URL's path (a diff's `-/home/…` line may). */
 const NOT_IN_WORD = String.raw`(?<![A-Za-z0-9_.%])`;
