@@ -170,6 +170,7 @@ describe('a home folder', () => {
     // of a sentence after a name.
     expect(redact('PS C:\\Users\\Ana de Lima> dir; PS C:\\Users\\Jan van der Berg> dir; PS C:\\Users\\María José García López Ruiz> dir; PS C:\\Users\\李 小龍> dir')).toBe('PS ~> dir; PS ~> dir; PS ~> dir; PS ~> dir');
     expect(redact('I saved it in C:\\Users\\bob Then I ran the tests; Copied to C:\\Users\\bob Yesterday It Worked fine')).toBe('I saved it in ~ Then I ran the tests; Copied to ~ Yesterday It Worked fine');
+    expect(redact("PS C:\\Users\\Omar al-Rahman> dir; PS C:\\Users\\Jean d'Ormesson> dir; PS C:\\Users\\Nguyen thi Lan> dir")).toBe('PS ~> dir; PS ~> dir; PS ~> dir');
     expect(redact('\\\\WSL$\\Ubuntu\\home\\anabela\\app and /p/--WSL--Ubuntu-home-anabela-app4/a.jsonl', '/home/ana')).toBe('~\\app and /p/--WSL--Ubuntu-~/a.jsonl');
   });
 
@@ -342,6 +343,11 @@ describe('secrets the pattern list used to miss', () => {
     // An option's quoted value before it (a second hostile look: left the password in clear).
     expect(redact('sshpass -P "Enter password:" -p hunter2x ssh b')).toBe('sshpass -P "Enter password:" -p [REDACTED:cli-password] ssh b');
     expect(redact("sshpass -f '/tmp/my pw' -p hunter2x ssh b")).toBe("sshpass -f '/tmp/my pw' -p [REDACTED:cli-password] ssh b");
+    // A pass phrase in quotes, spaces and all (a hostile look: only its first word went, or none).
+    expect(redact("sshpass -p 'correct horse battery staple' ssh b")).toBe("sshpass -p '[REDACTED:cli-password]' ssh b");
+    expect(redact('docker login -u me -p "umber falcon river stone" reg.io')).toBe('docker login -u me -p "[REDACTED:cli-password]" reg.io');
+    expect(redact("mysql -u root -p'violet otter lamp glass' shop")).toBe("mysql -u root -p'[REDACTED:cli-password]' shop");
+    expect(redact('redis-cli -h db -a "Kp4v b7Zq 8s2x" ping')).toBe('redis-cli -h db -a "[REDACTED:cli-password]" ping');
   });
 
   it('a key hidden by a zero-width space or a soft hyphen', () => {

@@ -603,8 +603,9 @@ const ANY_USER_NAME = String.raw`(?:${PUNCTUATED_NAME}(?=${SEP})|${USER_NAME})`;
  * (or are of a script without them), particles between (`Ana de Lima`): regression, the surname
  * stayed (`~ Lima>`). Words of a sentence after a name (`C:\Users\bob Then I ran`) are no name.
  */
-const NAME_PARTICLE = String.raw`(?:de|da|das|do|dos|del|della|di|du|van|von|der|den|ten|ter|la|le|el|y|e|bin|binti|al|ibn)`;
-const CAPITALISED_NAME = String.raw`[\p{Lu}\p{Lo}](?:[\p{L}\p{N}\p{M}_$'@-]|\.(?=[\p{L}\p{N}_$'@-])){0,63}(?<!['@-])`;
+const NAME_PARTICLE = String.raw`(?:de|da|das|do|dos|del|della|di|du|van|von|der|den|ten|ter|la|le|el|y|e|bin|binti|bint|ben|al|ibn|abu|thi|st)`;
+// A particle glued to the name (`al-Rahman`, `d'Ormesson`) is part of it.
+const CAPITALISED_NAME = String.raw`(?:(?:al|el|ad|as|ash|ibn|d|l|o|mc|mac)['’-])?[\p{Lu}\p{Lo}](?:[\p{L}\p{N}\p{M}_$'@-]|\.(?=[\p{L}\p{N}_$'@-])){0,63}(?<!['@-])`;
 const WINDOWS_USER_NAME = String.raw`(?:${PUNCTUATED_NAME}(?: ${PUNCTUATED_NAME}){1,3}(?=${SEP})|${PUNCTUATED_NAME}(?: (?:${NAME_PARTICLE} )*${CAPITALISED_NAME}){1,5}(?=\t|[^\S\r\n]*(?:[^\s\p{L}\p{N}\p{M}]|\r?\n|$))|${ANY_USER_NAME})`;
 
 /** Where a path may start: not inside a word, a file name or a URL's path (a diff's `-/home/…` line may). */

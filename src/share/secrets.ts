@@ -1118,6 +1118,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('basic-auth', /\bcurl\b[^\n|;&]{0,300}?[ \t]-u[^\s:"'@-][^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: 'curl', accept: isLiteralPassword }),
   // curl -u "user:a pass phrase": quoted, the password may hold spaces.
   shape('basic-auth', /(?<![\w-])(?:-u|--user)(?:[ \t]+|=)(["'])[^"'\n:@]{0,100}:([^"'\n]{1,200})\1/g, { group: 2, hint: /-u|--user/, accept: isLiteralPassword }),
+  // The same clients' password in quotes, spaces and all (`sshpass -p 'correct horse'`,
+  // `mysql -p'violet otter'`): regression, only its first word went, or none.
+  shape('cli-password', /\b(?:docker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)|sshpass\b[^\n|;&]{0,100}?[ \t]-p[ \t]*|redis-cli\b[^\n|;&]{0,300}?[ \t](?:-a|--pass)[ \t]+|mysql(?:dump|admin|import|sh|check)?\b[^\n|;&]{0,300}?[ \t]-p)(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: /docker|sshpass|redis-cli|mysql/, accept: isLiteralPassword }),
   // docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
   shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
