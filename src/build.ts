@@ -742,8 +742,9 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     const before = fingerprint === null ? undefined : previousByName.get(pathHash(session.key));
     // Pages of another size than written (cut short, edited since), or changed in place since
     // the last build wrote them (a digit edited), are written anew.
-    const bytes = before && before.fingerprint === fingerprint ? await keptBytes(resolve(options.out), before.pages) : null;
-    const asWritten = (before?.pageBytes === undefined || before.pageBytes === bytes) && !changedSince(lastLatest, before?.pages.map((path) => folder.previousTime(path)) ?? []);
+    const now = before && before.fingerprint === fingerprint ? await pagesNow(resolve(options.out), before.pages) : null;
+    const bytes = now?.bytes ?? null;
+    const asWritten = (before?.pageBytes === undefined || before.pageBytes === bytes) && !changedSince(lastLatest, [now?.latest ?? null]);
     if (fingerprint !== null && before && before.fingerprint === fingerprint && bytes !== null && asWritten && sink.archive && (await folder.keep(before.pages))) {
       const source = collected.sourceOf.get(session.key);
       const place = source === undefined ? null : placeOf(source, sink.archive.places);
@@ -770,7 +771,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       const keptPages = kept.pages.length > 0 ? kept.pages : [page];
       // Pages of another size than the last build wrote were edited or cut short since: said
       // once, as they cannot be written again; one cut short (its end gone) on every build.
-      const sizeNow = kept.pageBytes === undefined || kept.pages.length === 0 ? null : await keptBytes(resolve(options.out), kept.pages);
+      const sizeNow = kept.pageBytes === undefined || kept.pages.length === 0 ? null : (await pagesNow(resolve(options.out), kept.pages)).bytes;
       let lost = 0;
       let cutShort = 0;
       let bytes = 0;
@@ -1382,9 +1383,18 @@ function latestOf(latest: number | null): { latest?: number } {
   return latest === null ? {} : { latest };
 }
 
-/** The size of pages the last build wrote and this one keeps, as they are in the report folder. */
-async function keptBytes(outDir: string, pages: readonly string[]): Promise<number> {
+/**
+ * The size of pages the last build wrote and this one keeps, as they are in the report folder,
+ * and the latest time one was written at (null when none is there).
+ */
+async function pagesNow(outDir: string, pages: readonly string[]): Promise<{ bytes: number; latest: number | null }> {
   let bytes = 0;
-  for (const page of pages) bytes += (await lstat(join(outDir, ...page.split('/'))).catch(() => null))?.size ?? 0;
-  return bytes;
+  let latest: number | null = null;
+  for (const page of pages) {
+    const info = await lstat(join(outDir, ...page.split('/'))).catch(() => null);
+    if (info === null) continue;
+    bytes += info.size;
+    if (latest === null || info.mtimeMs > latest) latest = info.mtimeMs;
+  }
+  return { bytes, latest };
 }

@@ -147,10 +147,10 @@ export async function keepUnchangedReport(
     if (now.files !== record.ledgers.files || now.bytes !== record.ledgers.bytes) return null;
   }
   if (record.kept !== undefined) {
-    const keptFiles = folder.previousFiles.filter(isKeptAsIs);
-    const now = filesAndBytes(keptFiles.map((path) => folder.previousSize(path)));
+    const keptFiles = folder.previousFiles.filter(isKeptAsIs).map((path) => folder.previousFile(path));
+    const now = filesAndBytes(keptFiles.map((file) => file?.size ?? null));
     if (now.files !== record.kept.files || now.bytes !== record.kept.bytes) return null;
-    if (changedSince(record.kept.latest, keptFiles.map((path) => folder.previousTime(path)))) return null;
+    if (changedSince(record.kept.latest, keptFiles.map((file) => file?.time ?? null))) return null;
   }
   const index = (await folder.previous(INDEX_PAGE))?.toString('utf8') ?? null;
   const lede = (text: string) => `<p class="lede">${escapeHtml(text)}</p>`;

@@ -80,12 +80,12 @@ export interface ReportFolder {
   readonly previousFiles: readonly string[];
   /** The size of a file the last build wrote, as it is now in --out; null when it has none there. */
   previousSize(path: string): number | null;
+  /** The same with its modification time (ms, as the file system has it): one look at the file for both. */
+  previousFile(path: string): { size: number; time: number } | null;
   /** The files this build has so far (written, or kept from the last build) whose paths match, from the report root, and each one's size. */
   currentSizes(match: (path: string) => boolean): Map<string, number>;
   /** The latest modification time (ms, as the file system has it) of those files; null when there are none. */
   currentLatest(match: (path: string) => boolean): number | null;
-  /** The modification time of a file the last build wrote, as it is now in --out; null when it has none there. */
-  previousTime(path: string): number | null;
   /** Moves the finished report into --out. Returns warnings: files of the user's that kept a page out. */
   commit(): Promise<string[]>;
   /** Removes the unfinished report; the previous one stays. */
@@ -151,6 +151,12 @@ export async function openReportFolder(outDir: string, generator: string, option
   /** Files the last build wrote (its manifest): only those are ever kept or read back. */
   const earlier = new Set(previous?.files ?? []);
   let committing = false;
+  // A file of the last build's as it is in --out: its size and time, one look at it.
+  const previousFile = (path: string): { size: number; time: number } | null => {
+    if (!earlier.has(path)) return null;
+    const entry = lstatOf(safeTarget(out, path));
+    return entry?.isFile() ? { size: entry.size, time: entry.mtimeMs } : null;
+  };
   const readPrevious = async (path: string): Promise<Buffer | null> => {
     const source = safeTarget(out, path);
     if (!earlier.has(path) || !lstatOf(source)?.isFile()) return null;
@@ -232,11 +238,8 @@ export async function openReportFolder(outDir: string, generator: string, option
     },
     previousFiles: previous?.files ?? [],
     previous: readPrevious,
-    previousSize(path) {
-      if (!earlier.has(path)) return null;
-      const entry = lstatOf(safeTarget(out, path));
-      return entry?.isFile() ? entry.size : null;
-    },
+    previousSize: (path) => previousFile(path)?.size ?? null,
+    previousFile,
     currentSizes(match) {
       const sizes = new Map<string, number>();
       for (const path of written) if (match(path)) sizes.set(path, lstatOf(stagedPath(staging, path))?.size ?? 0);
@@ -252,11 +255,6 @@ export async function openReportFolder(outDir: string, generator: string, option
       for (const path of written) if (match(path)) see(lstatOf(stagedPath(staging, path))?.mtimeMs);
       for (const path of kept) if (!written.has(path) && match(path)) see(lstatOf(safeTarget(out, path))?.mtimeMs);
       return latest;
-    },
-    previousTime(path) {
-      if (!earlier.has(path)) return null;
-      const entry = lstatOf(safeTarget(out, path));
-      return entry?.isFile() ? entry.mtimeMs : null;
     },
     async currentHash(path) {
       // In pieces: the records file and summary.json of a long history are tens of MB, more than
