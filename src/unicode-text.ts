@@ -13,6 +13,15 @@ export function cutText(text: string, length: number): string {
 }
 
 /**
+ * How long a one-line summary made as a file is read is kept (a notice's first line): its page
+ * shows less, cut after --redact has seen this much whole. Cut at read to what the page shows, a
+ * secret the cut fell in reached redaction as a start too short to know, and hostile looks kept
+ * finding new shapes of one (see `shortened`); cut here, one that reaches past this point is past
+ * what any page shows. Bounded, as a first line may be a megabyte of minified output.
+ */
+export const SUMMARY_KEPT = 1000;
+
+/**
  * A text of at most `length` units, cut short with " …" where it is longer, less the run of marks
  * at its end, cut or whole (`json`: a JSON line's, up to the quote that opens its string), and a
  * quotation the cut falls in, from its opening quote. For texts cut as a file is read, before

@@ -1293,6 +1293,31 @@ describe('--redact on texts cut short', () => {
     expect(passwords.filter((password) => everything.includes(password.slice(0, 6)))).toEqual([]);
   });
 
+  // The principled end of it: such a line is read long and cut on the page, after --redact has
+  // seen its secrets whole: one reaching past where a read-time cut fell is said as redacted, with
+  // the words after it, not dropped with them.
+  it('cuts a notice’s line on its page, after redaction, so a long secret the old cut fell in shows as redacted', async () => {
+    const password = 'Mq7pL2secretHunter55AbcXyzQ8rT4wV6yU1iO3pA9sD2fG5';
+    const sessionId = '73333333-3333-4333-8333-333333333333';
+    const line = (uuid: string, parentUuid: string | null, second: number, type: string, fields: object) => ({ parentUuid, isSidechain: false, cwd: '/work/shop', sessionId, version: '2.1.30', type, uuid, timestamp: `2026-11-07T10:00:${String(second).padStart(2, '0')}.000Z`, ...fields });
+    const claude = [
+      line('u1', null, 0, 'user', { message: { role: 'user', content: 'Start' } }),
+      line('a1', 'u1', 1, 'assistant', { requestId: 'req_A', message: { id: 'msg_A', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 5, output_tokens: 5 } } }),
+      line('u2', 'a1', 2, 'user', { message: { role: 'user', content: `<local-command-stdout>${'note '.repeat(14)}mysql -u root -p${password} -h db</local-command-stdout>` } }),
+    ];
+    const inputs = await tempDir();
+    await mkdir(join(inputs, 'projects', '-work-shop'), { recursive: true });
+    await writeFile(join(inputs, 'projects', '-work-shop', `${sessionId}.jsonl`), claude.map((r) => JSON.stringify(r)).join('\n'));
+    const out = join(await tempDir(), 'report');
+    await build({ inputs: [inputs], out, scope: ALL_UTC, redact: true, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const pages = (await readdir(out, { recursive: true })).filter((name) => name.startsWith('sessions/') && name.endsWith('.html'));
+    const html = (await Promise.all(pages.map((name) => readFile(join(out, name), 'utf8')))).join('\n');
+    const lines = [...html.matchAll(/<p class="event-text">([^<]*)/g)].map((m) => m[1] ?? '').filter((text) => text.includes('mysql'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/mysql -u root -p\[REDACTED:[a-z-]+\] -h db$/);
+    expect(html).not.toContain(password.slice(0, 6));
+  });
+
   // And hostile looks at that: a secret whole before the cut ("--password=Hn5b…", or before a next
   // word cut away) read as a placeholder; a one-word text kept a base64 secret up to its last `/`;
   // a secret holding `(` or `Ä` kept its start; a quoted pass phrase showed its first words, in any

@@ -11,10 +11,12 @@ import { highlightBudget, highlightCode, languageOfPath, type HighlightBudget } 
 import { renderMarkdown } from './markdown.js';
 import { encodedDataSize, INJECTED_OMITTED, isEncodedData } from '../share/share.js';
 import { countedTimeOf, NAME_LENGTH, shorten } from '../ledger/ledger.js';
-import { cutText } from '../unicode-text.js';
+import { cutText, shortened } from '../unicode-text.js';
 
 /** Labels are shown on their targets and in the tree: a line, not a text. */
 const LABEL_LENGTH = 120;
+/** A notice's one line as its page shows it. */
+const NOTICE_SUMMARY_LENGTH = 120;
 
 export interface Badge {
   label: string;
@@ -442,9 +444,12 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
     }
     case 'notice': {
       const text = withoutTerminalCodes(blockText(entry.content));
+      // Read long and cut here, after --redact has seen it whole (see SUMMARY_KEPT).
+      const summary = shortened(entry.summary.replace(/\s+/g, ' ').trim(), NOTICE_SUMMARY_LENGTH);
       return {
-        ...event(base, entry.tone, shorten(entry.label, LABEL_LENGTH), shorten(entry.summary, LABEL_LENGTH * 2)),
-        detailText: text && text !== entry.summary ? cut(text, MAX_TEXT) : null,
+        ...event(base, entry.tone, shorten(entry.label, LABEL_LENGTH), summary),
+        // The whole text where the line does not say it all.
+        detailText: text && text.trim() !== summary ? cut(text, MAX_TEXT) : null,
         // The sub-agent it started (a command that ran a skill as one).
         target: ctx.subagentOfCall?.(entry.id) ?? null,
       };

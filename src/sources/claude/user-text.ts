@@ -2,7 +2,7 @@
 // things the agent writes as a user line (command echoes and output, injected context, interrupts).
 
 import { withoutTerminalCodes } from '../../terminal-text.js';
-import { shortened } from '../../unicode-text.js';
+import { shortened, SUMMARY_KEPT } from '../../unicode-text.js';
 
 /** How a user line's text reads, before it becomes an entry. */
 export type UserText =
@@ -99,13 +99,13 @@ export function isInjectedOnly(text: string): boolean {
   return text.replace(INJECTED_ELEMENT, '').trim() === '';
 }
 
-/** A notice's one line: tags and colour codes dropped, the first non-empty line, cut short. */
-export function noticeSummary(text: string, length = 120): string {
+/** A notice's one line: tags and colour codes dropped, the first non-empty line, cut short (its page cuts it shorter, see SUMMARY_KEPT). */
+export function noticeSummary(text: string, length = SUMMARY_KEPT): string {
   return firstLine(text.replace(/<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?>/g, ' '), length);
 }
 
 /** Words the user typed in one line (a command's arguments, `<Button>` among them): colour codes dropped, the first non-empty line, cut short. */
-export function firstLine(text: string, length = 120): string {
+export function firstLine(text: string, length = SUMMARY_KEPT): string {
   const line = withoutTerminalCodes(text).split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).find((l) => l !== '') ?? '';
   return shortened(line, length);
 }

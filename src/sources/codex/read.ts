@@ -34,7 +34,7 @@ import { threadNameOf } from './session-index.js';
 import { appliedDiff, commitsOf, exitCodeOf, patchDiff, patchTextOf, toolEffect } from './tools.js';
 import { contentHash, invalidRecord, parseRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
 import { countProblem, describe, MAX_TOKENS_PER_RECORD } from '../usage-check.js';
-import { cutText, shortened } from '../../unicode-text.js';
+import { cutText, shortened, SUMMARY_KEPT } from '../../unicode-text.js';
 
 /** Top-level `type`s of the envelope format. */
 const ENVELOPE_TYPES: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted', 'token_usage_record']);
@@ -1974,7 +1974,7 @@ function editorContextSummary(context: string): string {
   // "## notes.vtt: /Users/ana/notes.vtt", "## C:\tmp\a.png: C:\tmp\a.png": the name ends at the colon before a space.
   const parts = lines.flatMap((line) => (/^## /.test(line) ? [line.slice(3).replace(/:(?:\s.*)?$/, '').trim()] : [])).filter((part) => part !== '');
   const summary = parts.length === 0 ? heading : `${heading}: ${parts.join(', ')}`;
-  return shortened(summary, 120);
+  return shortened(summary, SUMMARY_KEPT);
 }
 
 function injectedSummary(text: string): string {
@@ -1982,7 +1982,7 @@ function injectedSummary(text: string): string {
   const tag = /^<([a-z_ ]+)>/i.exec(head)?.[1];
   if (tag) return tag.replace(/_/g, ' ');
   const line = head.split('\n', 1)[0] ?? '';
-  return shortened(line, 80);
+  return shortened(line, SUMMARY_KEPT);
 }
 
 /** The images of a tool's output given as a content list. */
