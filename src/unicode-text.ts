@@ -44,8 +44,15 @@ const RUN_AT_END = /[^\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{S
 /** The same in a JSON line, up to the quote that opens the string it is in (its keys stay). */
 const JSON_RUN_AT_END = /[^\s"]+$/;
 
+/** A secret's name (`passwd`, `passcode`, `secrets`, `secret_key_base`, `api_key`). */
+const SECRET_NAME = String.raw`(?:pass(?:word|phrase|wd|code)?s?|pwd|secrets?|secret_\w+|\w*token|\w*key|auth\w*|credentials?)`;
 /** A secret's name and its `:` or `=` at a text's end (a JSON key's too). */
-const SECRET_NAMED = /(?:pass(?:word|phrase)?|pwd|secret|token|key|auth\w*|credentials?)["'`]?\s*[:=]\s*$/i;
+const SECRET_NAMED = new RegExp(String.raw`${SECRET_NAME}["'\`]?\s*[:=]\s*$`, 'i');
+/**
+ * A secret's name, then the quote its value opens with (`--password "`, `PASSWORD=\"`, `passwd:
+ * “`): where a quotation is a secret's, whatever quote before it a stray one pairs with.
+ */
+const SECRET_QUOTED = new RegExp(String.raw`${SECRET_NAME}(?:\\?["'\`])?\s*[:=]?\s*(\\?["'\`«“‘„‹])`, 'gi');
 
 const OPENING = new Set(['"', "'", '`', '«', '“', '‘', '„', '‹']);
 const CLOSING: Readonly<Record<string, string>> = { '"': '"', "'": "'", '`': '`', '«': '»', '“': '”', '‘': '’', '„': '“', '‹': '›' };
@@ -56,6 +63,22 @@ const CLOSING: Readonly<Record<string, string>> = { '"': '"', "'": "'", '`': '`'
  * quotes are those inside its strings (`\"`), and the string the text ends in is the text.
  */
 function openQuote(text: string, json: boolean): number {
+  const paired = pairedOpenQuote(text, json);
+  // A secret's quotation not closed after its quote: open, whatever the pairing says.
+  let secret = -1;
+  for (const m of text.matchAll(SECRET_QUOTED)) {
+    const quote = m[1] as string;
+    const at = (m.index as number) + m[0].length - quote.length;
+    const closing = (quote.startsWith('\\') ? '\\' : '') + (CLOSING[quote.at(-1) as string] as string);
+    if (!text.includes(closing, at + quote.length)) {
+      secret = at;
+      break;
+    }
+  }
+  return paired === -1 ? secret : secret === -1 ? paired : Math.min(paired, secret);
+}
+
+function pairedOpenQuote(text: string, json: boolean): number {
   let from = 0;
   if (json) {
     // Inside the JSON string the text ends in: from the quote that opens it, its escaped quotes.

@@ -1511,8 +1511,9 @@ describe('messages typed while the agent worked (queued_command attachments)', (
     expect(steering[0]).toContain('<span class="who">User</span>');
     expect(steering[0]).toContain('sent while it worked');
     expect(entries.find((entry) => entry.includes('a note from the other session'))).toContain('<span class="who">message from peer</span>');
-    for (const entry of entries.filter((e) => e.includes('task-notification'))) expect(entry).toContain('<span class="who">task notification</span>');
-    expect(entries.filter((e) => e.includes('task-notification'))).toHaveLength(2);
+    // Their lines say all their tags hold (nothing more to show): "completed", "failed".
+    const notices = entries.filter((e) => e.includes('<span class="who">task notification</span>'));
+    expect(notices.map((e) => /<p class="event-text">([^<]*)</.exec(e)?.[1])).toEqual(['completed', 'failed']);
     expect(entries.find((entry) => entry.includes('meta words'))).toContain('<span class="who">injected context</span>');
     // The conversation goes on from it: the reply after it is on the same branch.
     expect(summary.sessions[0]?.branches).toBe(1);

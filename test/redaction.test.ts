@@ -1318,6 +1318,36 @@ describe('--redact on texts cut short', () => {
     expect(html).not.toContain(password.slice(0, 6));
   });
 
+  // A hostile look at that (2026-12-07): a notice's line was redacted alone, apart from the lines
+  // that say what it is (grep's numbered lines); its text was redacted with the harness's tags and
+  // colour codes in it, which hid a line's key; an MCP tool's line was its first argument, a
+  // password; a pass phrase in curly quotes lost its first word only; and a notice's secret was
+  // counted twice.
+  it('redacts a notice’s line with its text, a text as its page shows it, and counts each secret once', async () => {
+    const sessionId = '74444444-4444-4444-8444-444444444444';
+    const line = (uuid: string, parentUuid: string | null, second: number, type: string, fields: object) => ({ parentUuid, isSidechain: false, cwd: '/work/shop', sessionId, version: '2.1.30', type, uuid, timestamp: `2026-11-07T10:00:${String(second).padStart(2, '0')}.000Z`, ...fields });
+    const escape = '\u001b';
+    const assistant = (uuid: string, parent: string, second: number, id: string, content: object[]) => line(uuid, parent, second, 'assistant', { requestId: `req_${id}`, message: { id: `msg_${id}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content, stop_reason: 'end_turn', usage: { input_tokens: 5, output_tokens: 5 } } });
+    const claude = [
+      line('u1', null, 0, 'user', { message: { role: 'user', content: 'connect with DB_PASSWORD=“umber falcon sky” and run the migration' } }),
+      assistant('a1', 'u1', 1, 'A', [{ type: 'tool_use', id: 'toolu_1', name: 'mcp__postgres__connect', input: { password: 'amber kestrel dawn', host: 'db' } }]),
+      line('r1', 'a1', 2, 'user', { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'connected' }] } }),
+      line('u2', 'r1', 3, 'user', { message: { role: 'user', content: `<local-command-stdout>secret: violet harbor moon</local-command-stdout>` } }),
+      line('u3', 'u2', 4, 'user', { message: { role: 'user', content: `<local-command-stdout>Connected.\n${escape}[1mDB_PASSWORD${escape}[22m=${escape}[1mZq8sKp4vB7xW${escape}[22m\n</local-command-stdout>` } }),
+      line('s1', 'u3', 5, 'system', { subtype: 'stop_hook_summary', level: 'error', content: '', hookErrors: ['config/app.yml:12:password: ochre lantern reef\nconfig/app.yml:13:user: admin'] }),
+    ];
+    const inputs = await tempDir();
+    await mkdir(join(inputs, 'projects', '-work-shop'), { recursive: true });
+    await writeFile(join(inputs, 'projects', '-work-shop', `${sessionId}.jsonl`), claude.map((r) => JSON.stringify(r)).join('\n'));
+    const out = join(await tempDir(), 'report');
+    const { summary } = await build({ inputs: [inputs], out, scope: ALL_UTC, redact: true, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
+    const files = (await readdir(out, { recursive: true })).filter((name) => /\.(html|json|csv|js)$/.test(name));
+    const everything = (await Promise.all(files.map((name) => readFile(join(out, name), 'utf8')))).join('\n');
+    expect(['falcon', 'kestrel', 'harbor', 'lantern', 'Zq8sKp4v'].filter((word) => everything.includes(word))).toEqual([]);
+    // One secret each in the prompt, the tool's arguments, two notices' texts and the hook's: each counted once.
+    expect(Object.values(summary.sharing.redactions).reduce((sum, n) => sum + n, 0)).toBe(5);
+  });
+
   // And hostile looks at that: a secret whole before the cut ("--password=Hn5b…", or before a next
   // word cut away) read as a placeholder; a one-word text kept a base64 secret up to its last `/`;
   // a secret holding `(` or `Ä` kept its start; a quoted pass phrase showed its first words, in any
@@ -1343,5 +1373,10 @@ describe('--redact on texts cut short', () => {
     expect(shortened('run --passphrase "correct horse battery staple" --user admin', 40)).toBe('run --passphrase …');
     expect(shortened('{"content":"run it with PASSWORD=\\"correct horse battery staple\\" please"}', 50, true)).toBe('{"content":"run it with PASSWORD= …');
     expect(shortened("it's a 'quoted' word and don't stop here at all", 40)).toBe("it's a 'quoted' word and don't stop …");
+    // The fifth look: a stray quote before a secret's quotation paired with it; a key named as
+    // `passwd` or `secret_key_base` was not known as one.
+    expect(shortened('error near " here: mysql --password "umber falcon sky" --user root', 50)).toBe('error near " here: mysql --password …');
+    expect(shortened('{"a":"b","passwd":"umber falcon sky"}', 30, true)).toBe('{"a":"b","passwd": …');
+    expect(shortened('set secret_key_base: "umber falcon sky and more', 40)).toBe('set secret_key_base: …');
   });
 });

@@ -393,3 +393,28 @@ describe('a reply no model wrote', () => {
     expect(headed('ok')).toBe('unknown model');
   });
 });
+
+// Regression (a hostile look at notices' lines read long, 2026-12-07): the page cut a notice's line
+// as texts are cut before redaction, leaving out an error's message or a path whole, and a short
+// notice got a "show" that only repeated its line, tags and spaces apart.
+describe('a notice’s line', () => {
+  const notice = (summary: string, text: string): Entry => {
+    const base = prompt('n', '2026-11-01T10:00:00Z', '');
+    return { key: base.key, id: base.id, parentId: null, timestamp: base.timestamp, line: base.line, usage: [], recovered: false, kind: 'notice', label: 'api error', tone: 'warn', summary, content: [{ type: 'text', text }] } as Entry;
+  };
+  const shown = (entry: Entry) => ({ line: /<p class="event-text">([^<]*)</.exec(page([entry]))?.[1], detail: page([entry]).includes('class="event-detail"') });
+
+  it('is cut plainly where long, with the whole text to show', () => {
+    const error = `API Error: 400 {"type":"error","error":{"message":"prompt is too long: 215000 tokens > 200000 maximum, and the rest of it"}}`;
+    const { line, detail } = shown(notice(error, error));
+    expect(line).toMatch(/^API Error: 400 \{&quot;type&quot;:&quot;error&quot;,&quot;error&quot;:\{&quot;message&quot;:&quot;prompt is too long/);
+    expect(line?.endsWith('…')).toBe(true);
+    expect(detail).toBe(true);
+  });
+
+  it('has nothing to show when its text says no more than its line', () => {
+    expect(shown(notice('See ya!', '<local-command-stdout>See ya!</local-command-stdout>')).detail).toBe(false);
+    expect(shown(notice('lint failed: 2 errors', 'lint failed:  2 errors\n')).detail).toBe(false);
+    expect(shown(notice('lint failed: 2 errors', 'lint failed: 2 errors\n  at src/a.ts:3')).detail).toBe(true);
+  });
+});

@@ -11,10 +11,12 @@ import { highlightBudget, highlightCode, languageOfPath, type HighlightBudget } 
 import { renderMarkdown } from './markdown.js';
 import { encodedDataSize, INJECTED_OMITTED, isEncodedData } from '../share/share.js';
 import { countedTimeOf, NAME_LENGTH, shorten } from '../ledger/ledger.js';
-import { cutText, shortened } from '../unicode-text.js';
+import { cutText } from '../unicode-text.js';
 
 /** Labels are shown on their targets and in the tree: a line, not a text. */
 const LABEL_LENGTH = 120;
+/** A tag a harness wraps what it recorded in (`<local-command-stdout>`), as a notice's line leaves it out. */
+const HARNESS_TAG = /<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?>/g;
 /** A notice's one line as its page shows it. */
 const NOTICE_SUMMARY_LENGTH = 120;
 
@@ -444,12 +446,15 @@ export function entryView(entry: Entry, ctx: ConversationContext): EntryView {
     }
     case 'notice': {
       const text = withoutTerminalCodes(blockText(entry.content));
-      // Read long and cut here, after --redact has seen it whole (see SUMMARY_KEPT).
-      const summary = shortened(entry.summary.replace(/\s+/g, ' ').trim(), NOTICE_SUMMARY_LENGTH);
+      // Read long and cut here, after --redact has seen it whole (see SUMMARY_KEPT): a plain cut,
+      // as nothing here is redacted later.
+      const line = entry.summary.replace(/\s+/g, ' ').trim();
+      const shown = shorten(line, NOTICE_SUMMARY_LENGTH);
+      // The whole text where the line does not say it all (a harness's tags and spacing aside).
+      const more = shown !== line || text.replace(HARNESS_TAG, ' ').replace(/\s+/g, ' ').trim() !== line;
       return {
-        ...event(base, entry.tone, shorten(entry.label, LABEL_LENGTH), summary),
-        // The whole text where the line does not say it all.
-        detailText: text && text.trim() !== summary ? cut(text, MAX_TEXT) : null,
+        ...event(base, entry.tone, shorten(entry.label, LABEL_LENGTH), shown),
+        detailText: text && more ? cut(text, MAX_TEXT) : null,
         // The sub-agent it started (a command that ran a skill as one).
         target: ctx.subagentOfCall?.(entry.id) ?? null,
       };

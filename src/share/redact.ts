@@ -8,6 +8,7 @@
 // spelling is replaced whole and everything else stays byte for byte.
 
 import { ISSUED_KEY_KINDS, SECRET_RULES, isSecretCode, isSecretName, isSecretValue, shape, type SecretRule, type Span } from './secrets.js';
+import { TERMINAL_CODES } from '../terminal-text.js';
 
 export interface Redactor {
   text(value: string): string;
@@ -17,6 +18,8 @@ export interface Redactor {
   secretsIn(value: string): { text: string; kind: string }[];
   /** Whether `text` would replace anything in a value, counted nowhere: a value kept as a hash, not shown. */
   finds(value: string): boolean;
+  /** `text`, counted nowhere: a text made of another that is counted (a notice's line, of its text). */
+  uncounted(value: string): string;
   /** How many of each kind were replaced so far (added to by readings made in other threads). */
   readonly counts: Map<string, number>;
 }
@@ -38,6 +41,7 @@ export function createRedactor(homes: string | null | readonly (string | null)[]
       return '[REDACTED:secret-field]';
     },
     finds: (value) => redactText(value, rules, new Map()) !== value,
+    uncounted: (value) => redactText(value, rules, new Map()),
     text,
   };
 }
@@ -424,11 +428,11 @@ export function withoutLineNumbers(text: string): View | null {
 
 /** Escapes can be nested (a JSON text printed inside a JSON string): decode this many times at most. */
 const MAX_DECODE_ROUNDS = 3;
-const VIEW_TRIGGER = /[\\&*~`%\u00ad\u034f\u061c\u180e\u200b-\u200f\u2010\u2011\u2060-\u2064\ufeff]/;
+const VIEW_TRIGGER = /[\u001b\\&*~`%\u00ad\u034f\u061c\u180e\u200b-\u200f\u2010\u2011\u2060-\u2064\ufeff]/;
 
 /** The text with escapes decoded and vanishing marks dropped, or null when that changes nothing. */
 export function shownView(text: string, start: View | null = null): View | null {
-  if (start === null && !VIEW_TRIGGER.test(text)) return null;
+  if (start === null && !VIEW_TRIGGER.test(text) && !WRAPPER_TAG_ANYWHERE.test(text)) return null;
   let view: View | null = start;
   for (let round = 0; round < MAX_DECODE_ROUNDS; round++) {
     const next = decodeOnce(view ? view.text : text);
@@ -470,8 +474,17 @@ const ESCAPED_WHITESPACE: Readonly<Record<string, string>> = { n: '\n', r: '\r',
 const INVISIBLE = /[\u00ad\u034f\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff]/;
 /** Hyphens no reader tells from `-`. */
 const HYPHEN = /[\u2010\u2011]/;
-/** Where decoding may change something: escapes, references, invisible characters, Markdown marks. */
-const SPECIAL = /[\\&*~`%\u00ad\u034f\u061c\u180e\u200b-\u200f\u2010\u2011\u2060-\u2064\ufeff]/g;
+/** Where decoding may change something: escapes, references, invisible characters, Markdown marks, terminal codes. */
+const SPECIAL = /[<\u001b\\&*~`%\u00ad\u034f\u061c\u180e\u200b-\u200f\u2010\u2011\u2060-\u2064\ufeff]/g;
+/**
+ * A harness's tag around what it recorded (`<local-command-stdout>`, `<bash-stderr>`): glued to a
+ * line's start, it hid the line's key (`<local-command-stdout>password: …`) from the rules that
+ * read a key from where its line starts. Each is a line's end in the view.
+ */
+const WRAPPER_TAG = /<\/?[a-z]+(?:-[a-z]+)+>/y;
+const WRAPPER_TAG_ANYWHERE = /<\/?[a-z]+(?:-[a-z]+)+>/;
+/** A terminal's code, as `withoutTerminalCodes` drops it, where it starts. */
+const TERMINAL_CODE = new RegExp(TERMINAL_CODES.source, 'y');
 /** Markdown's emphasis, strikethrough and code marks: inside a word they vanish from the page. */
 const INLINE_MARKS = new Set(['*', '~', '`']);
 const WORD_CHAR = /[A-Za-z0-9_-]/;
@@ -511,6 +524,18 @@ function decodeOnce(text: string): View | null {
 /** What the special character at `at` shows as, or null when it shows as itself. */
 function decodeAt(text: string, at: number, before: string | undefined): Edit | null {
   const c = text[at] as string;
+  if (c === '<') {
+    WRAPPER_TAG.lastIndex = at;
+    const m = WRAPPER_TAG.exec(text);
+    return m ? { at, next: at + m[0].length, text: '\n' } : null;
+  }
+  if (c === '\u001b') {
+    // A colour or cursor code in a command's output: the page shows the text without it
+    // (`DB_PASSWORD=ESC[1mZq8s…`, a coloured prompt's `ESC[01;34m/home/bob`).
+    TERMINAL_CODE.lastIndex = at;
+    const m = TERMINAL_CODE.exec(text);
+    return m ? { at, next: at + m[0].length, text: '' } : null;
+  }
   if (c === '\\') {
     const next = text[at + 1];
     if (next === undefined) return null;

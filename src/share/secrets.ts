@@ -504,16 +504,22 @@ function isMessage(lower: string): boolean {
   return words.length >= 2 && words.some((word) => MESSAGE_WORDS.has(word));
 }
 
+/**
+ * Quotes and the quotes that close them: a typewriter's, and those a Mac, a word processor or a
+ * chat app puts in a pasted text (`“umber falcon sky”`), whose words are one value as much.
+ */
+const CLOSING_QUOTES: ReadonlyMap<string, string> = new Map([['"', '"'], ["'", "'"], ['`', '`'], ['“', '”'], ['‘', '’'], ['«', '»'], ['„', '“”'], ['‹', '›']]);
+
 /** Reads the value that starts at `at`: quoted (to its closing quote on the same line) or the head of a bare word. */
 export function readValue(text: string, at: number): ValueRead | null {
-  const quote = text[at];
+  const closing = CLOSING_QUOTES.get(text[at] as string);
   let from = at;
-  if (quote === '"' || quote === "'" || quote === '`') {
+  if (closing !== undefined) {
     const limit = Math.min(text.length, at + 1 + MAX_VALUE_LENGTH);
     for (let i = at + 1; i < limit; i++) {
-      const c = text[i];
+      const c = text[i] as string;
       if (c === '\\') i++;
-      else if (c === quote) return { start: at + 1, end: i, quoted: true };
+      else if (closing.includes(c)) return { start: at + 1, end: i, quoted: true };
       else if (c === '\n') break;
     }
     // Not closed on its line (cut off): the rest reads as a bare value.

@@ -10,6 +10,7 @@ import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
 import { secretNameOf } from './secrets.js';
 import { sha256Hex } from '../sha256.js';
+import { cutText } from '../unicode-text.js';
 
 export const OMIT_KINDS = ['thinking', 'tool-output', 'system'] as const;
 export type OmitKind = (typeof OMIT_KINDS)[number];
@@ -105,6 +106,7 @@ export function createSharer(options: ShareOptions): Sharer {
   const field = redactor ? (name: string, value: string) => redactor.field(name, value) : (_: string, value: string) => value;
   const image = redactor ? (block: ImageBlock) => withoutMetadata(block, redactions) : (block: ImageBlock) => block;
   const finds = redactor ? (value: string) => redactor.finds(value) : () => false;
+  const uncounted = redactor ? (value: string) => redactor.uncounted(value) : (value: string) => value;
   const opaque = (value: string): string | null => {
     if (!redactor || !isEncodedData(value)) return null;
     redactions.set(ENCODED_DATA, (redactions.get(ENCODED_DATA) ?? 0) + 1);
@@ -114,7 +116,7 @@ export function createSharer(options: ShareOptions): Sharer {
   const folderCode = keys ? (name: string) => keys.key(`folder\u0000${name}`).slice(1, 9) : null;
   const secretsIn = redactor ? (value: string) => redactor.secretsIn(value) : () => [];
   const counted = (kind: string, n: number) => addRedactions([[kind, n]]);
-  const walk = new Walker(text, { secretsIn, counted }, field, image, finds, options.omit, redactor ? secretNameOf : () => null, keys ? keys.key : (value) => value, opaque, folderCode);
+  const walk = new Walker(text, { secretsIn, counted }, field, image, finds, uncounted, options.omit, redactor ? secretNameOf : () => null, keys ? keys.key : (value) => value, opaque, folderCode);
   return {
     file: (file) => walk.file(file),
     diagnostic: (d) => walk.diagnostic(d),
@@ -126,6 +128,9 @@ export function createSharer(options: ShareOptions): Sharer {
     keys,
   };
 }
+
+/** How much of a notice's text its line is redacted with: what says what the line is, near it. */
+const LINE_CONTEXT = 4000;
 
 /** A folded secret shorter than this is a word a folder's name may hold for other reasons. */
 const FOLDED_SECRET_MIN = 12;
@@ -148,6 +153,8 @@ class Walker {
     private readonly field: (name: string, value: string) => string,
     private readonly image: (block: ImageBlock) => ImageBlock,
     private readonly finds: (value: string) => boolean,
+    /** `t`, counted nowhere. */
+    private readonly uncounted: (value: string) => string,
     private readonly omit: ReadonlySet<OmitKind>,
     /** The secret's name a JSON field gives what it holds, or null (always, when nothing is redacted). */
     private readonly secretNameOf: (name: string, value: unknown) => string | null,
@@ -361,7 +368,7 @@ class Walker {
           kind: 'notice',
           label: this.t(entry.label),
           tone: entry.tone,
-          summary: this.t(entry.summary),
+          summary: this.lineOf(entry.summary, entry.content),
           content: this.blocks(entry.content),
           ...(entry.output ? { output: true } : {}),
           ...(entry.injected ? { injected: true } : {}),
@@ -440,6 +447,18 @@ class Walker {
           return { type: 'unknown', blockType: this.t(block.blockType), raw: this.json(block.raw) };
       }
     });
+  }
+
+  /**
+   * A notice's line, redacted as its text is: with the lines that follow it there (grep's numbered
+   * lines, a key's body) a rule knows what it is, which the line alone does not say. Counted with
+   * the text, not again.
+   */
+  private lineOf(line: string, content: readonly Block[]): string {
+    const text = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+    const inContext = this.uncounted(`${line}\n${cutText(text, LINE_CONTEXT)}`);
+    const end = inContext.indexOf('\n');
+    return this.uncounted(end === -1 ? inContext : inContext.slice(0, end));
   }
 
   private toolCall(call: Extract<Block, { type: 'toolCall' }>): Extract<Block, { type: 'toolCall' }> {

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import { shortened } from '../unicode-text.js';
 
 /** The range a JavaScript Date can hold. */
 export const MAX_TIME = 8.64e15;
@@ -102,7 +103,7 @@ interface Reporting {
 export function recordTime(value: unknown, at: Reporting, line: number, goesBy = "the record goes by its session's time"): number | null {
   const time = parseTime(value);
   if (time === null && value !== undefined && value !== null && value !== '') {
-    const shown = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : typeof value === 'number' ? String(value) : typeof value;
+    const shown = typeof value === 'string' ? JSON.stringify(shortened(value, 42)) : typeof value === 'number' ? String(value) : typeof value;
     const what = Number.isFinite(anyTime(value)) ? 'is not in the years 2000 to 2099' : 'is not a date and time';
     at.diagnostics.push(diagnostic('invalid-time', at.file, line, `timestamp ${shown} ${what} (${goesBy})`, false));
   }

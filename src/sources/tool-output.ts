@@ -1,6 +1,7 @@
 // What any agent's tool results say about the work done, read the same way for every source:
 // lines an edit's diff added and removed, and the git commits a shell call made.
 
+import { isSecretName } from '../share/secrets.js';
 import type { GitCommit } from '../types.js';
 
 export { diffChange } from '../diff-lines.js';
@@ -16,6 +17,16 @@ const GIT_COMMIT_COMMAND = /\bgit\b(?:\s+-[cC]\s+\S+)*\s+commit\b/;
  * `git commit` that printed none (`-q`), one commit without a hash. A failed call (isError)
  * landed nothing. The caller decides whether the tool was a shell.
  */
+/**
+ * A tool bough does not know, said by its first text argument: never one a secret's name names
+ * (`{"password": "…"}` of an MCP tool's connect), which --share redacts by its name in the
+ * arguments but could not know as a bare line (a pass phrase of words).
+ */
+export function firstTextArgument(args: Readonly<Record<string, unknown>>): string {
+  for (const [name, value] of Object.entries(args)) if (typeof value === 'string' && !isSecretName(name)) return value;
+  return '';
+}
+
 export function shellCommits(command: string | null, output: string, isError: boolean): GitCommit[] {
   const commits: GitCommit[] = [];
   for (const match of output.matchAll(COMMIT_LINE)) {

@@ -4,6 +4,7 @@
 
 import { countProblem } from '../usage-check.js';
 import { readRegularFile } from '../../regular-file.js';
+import { shortened } from '../../unicode-text.js';
 import { basename, dirname } from 'node:path';
 import { diagnostic, lostLinesBetween, type FileDiagnostics } from '../../diagnostics.js';
 import { TOKEN_KINDS, zeroTokens, type Block, type Entry, type EntryPayload, type FileChange, type ReplyOutcome, type RunningTotals, type SessionFile, type SubagentCopies, type SubagentRun, type TokenCounts, type ToolDiff, type Usage } from '../../types.js';
@@ -1877,7 +1878,8 @@ function subagentLabel(path: string, entries: readonly Entry[], described: strin
   if (task === 'Warmup') return 'warmup';
   const words = task.split(/\s+/).filter(Boolean);
   if (words.length === 0) return 'sub-agent';
-  return words.length > LABEL_WORDS ? `${words.slice(0, LABEL_WORDS).join(' ')}…` : words.join(' ');
+  // Cut as texts cut before --redact are (see `shortened`): a word whole before a glued "…" read as a placeholder.
+  return words.length > LABEL_WORDS ? shortened(words.join(' '), words.slice(0, LABEL_WORDS).join(' ').length + 2) : words.join(' ');
 }
 
 /** A sub-agent's sidecar: what it was for, and the tool call that started it. */

@@ -3,7 +3,7 @@
 
 import type { GitCommit, ToolDiff, ToolEffect } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
-import { pathBesideCwd, shellCommits } from '../tool-output.js';
+import { firstTextArgument, pathBesideCwd, shellCommits } from '../tool-output.js';
 import { rawPatchResult } from './schema.js';
 
 const SHELL_TOOLS = new Set(['Bash', 'PowerShell']);
@@ -53,7 +53,7 @@ export function toolEffect(name: string, input: unknown, cwd: string | null): To
     case 'Skill':
       return effect('other', [], null, text('skill') ?? text('command') ?? '');
     default:
-      return effect('other', [], null, Object.values(args).find((v): v is string => typeof v === 'string') ?? '');
+      return effect('other', [], null, firstTextArgument(args));
   }
 }
 

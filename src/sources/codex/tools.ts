@@ -3,7 +3,7 @@
 
 import type { GitCommit, ToolDiff, ToolEffect } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
-import { pathBesideCwd, shellCommits } from '../tool-output.js';
+import { firstTextArgument, pathBesideCwd, shellCommits } from '../tool-output.js';
 
 /** Tools that run a shell command; their output may report git commits. */
 const SHELL_TOOLS = new Set(['exec_command', 'shell', 'local_shell', 'container.exec', 'shell_command']);
@@ -50,7 +50,7 @@ export function toolEffect(name: string, args: unknown, cwd: string | null): Too
       return effect('delegate', [], null, [str('agent_type') ?? str('task_name'), str('message')].filter(Boolean).join(': '));
     default: {
       const mcp = /^mcp__(.+?)__(.+)$/.exec(name);
-      const firstText = Object.values(a).find((v): v is string => typeof v === 'string') ?? '';
+      const firstText = firstTextArgument(a);
       return effect('other', [], null, mcp ? `${mcp[1]}: ${mcp[2]}${firstText ? ` ${firstText}` : ''}` : firstText);
     }
   }

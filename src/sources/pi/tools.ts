@@ -2,7 +2,7 @@
 // resolves them, how many lines an edit changed, and which git commits a shell call made.
 
 import type { GitCommit, ToolDiff, ToolEffect } from '../../types.js';
-import { diffChange, pathBesideCwd, shellCommits } from '../tool-output.js';
+import { diffChange, firstTextArgument, pathBesideCwd, shellCommits } from '../tool-output.js';
 
 export { diffChange };
 
@@ -39,7 +39,7 @@ export function toolEffect(name: string, args: unknown, cwd: string | null): Too
       return effect('delegate', [], null, str('agent') ? `${str('agent')}: ${str('task') ?? ''}` : count);
     }
     default:
-      return effect('other', [], null, Object.values(a).find((v): v is string => typeof v === 'string') ?? '');
+      return effect('other', [], null, firstTextArgument(a));
   }
 }
 
