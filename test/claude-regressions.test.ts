@@ -1215,9 +1215,28 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
     expect(rows.map((row) => row.usageRecords).sort()).toEqual([1, 2]);
   });
 
+  // Regression (a pricing review, 2026-12-07): two resumed copies of one session whose file is gone
+  // (Claude Code's 30-day clean-up), one rewriting the session id on what it copied and one not,
+  // each counted the origin's response: neither is the other's origin by its ids.
+  it.each([['rewritten', 'kept'], ['rewritten', 'rewritten']])('counts a gone origin’s history once in two copies of it, its id %s in one and %s in the other', async (firstAs, secondAs) => {
+    const [ORIGIN, FIRST, SECOND] = ['c4000000-0000-4000-8000-000000000001', 'c4000000-0000-4000-8000-000000000002', 'c4000000-0000-4000-8000-000000000003'];
+    const turn = (n: number, parent: string | null, session: string, day: number) => [
+      user(`u${n}`, parent, `prompt ${n}`, { session, at: `2026-03-1${day}T10:00:0${n}.000Z` }),
+      gatewayLine(`a${n}`, `u${n}`, `msg_${n}`, { type: 'text', text: `reply ${n}` }, prompt(1000, 100), 'end_turn', { session, at: `2026-03-1${day}T10:00:1${n}.000Z` }),
+    ];
+    const copied = (as: string, copy: string) => (as === 'kept' ? ORIGIN : copy);
+    const folder = await projects({
+      [`-home-ana-shop/${FIRST}.jsonl`]: [...turn(1, null, copied(firstAs, FIRST), 0), ...turn(2, 'a1', FIRST, 1)],
+      [`-home-ana-shop/${SECOND}.jsonl`]: [...turn(1, null, copied(secondAs, SECOND), 0), ...turn(3, 'a1', SECOND, 2)],
+    });
+    const { totals } = await stats(folder, '--by', 'session');
+    expect(totals).toMatchObject({ sessions: 2, prompts: 3, usageRecords: 3, tokens: { output: 300 } });
+  });
+
   // Regression (a second hostile look): a copy of such a copy, the second keeping the first's
   // session id, counted the history again: 6 records where 4 were made. (Both rewriting it is
-  // still counted again: the second copy is taken for the first's origin.)
+  // counted once, by its copied entries, but the second copy is taken for the first's origin and
+  // counts what they share.)
   it.each(['kept', 'kept by both'])('counts a history copied twice once, the second copy’s session id %s on what it copied', async (secondAs) => {
     const [ORIGIN, FIRST, SECOND] = ['c3000000-0000-4000-8000-000000000001', 'c3000000-0000-4000-8000-000000000002', 'c3000000-0000-4000-8000-000000000003'];
     const turn = (n: number, parent: string | null, session: string, day: number) => [

@@ -730,6 +730,8 @@ function countedEntries(
   };
   /** Where the copy with the most output counts: the holder of each claim so far (whose flag to set, and its output). */
   const holdersIn = perSource(() => new Map<string, { flags: Uint8Array; index: number; output: number }>());
+  /** A claim scoped by its session, by the entry it is of and the claim without its session: its holder's key and counts. */
+  const scopedByEntryIn = perSource(() => new Map<string, { key: string; input: number; output: number }>());
   const firstTurns = new Map<SessionLedger, FirstTurn>();
   for (const ledger of ordered) {
     // Sub-agent files are never copies of a session's history.
@@ -743,20 +745,27 @@ function countedEntries(
     const usageClaimed = usageClaimedIn(ledger.source);
     const heldWithoutTurn = heldWithoutTurnIn(ledger.source);
     const holders = holdersIn(ledger.source);
+    const scopedByEntry = scopedByEntryIn(ledger.source);
     // A claim scoped by its session (a Claude Code response without a request id, claude.md §9.3)
     // is its origin's where a copy rewrote the session id on the lines it copied (a resumed
     // session): held under the origin's id, the same response counts once.
     // So for a copy of such a copy, whatever id the lines it copied carry.
     const originIds = mostOutput ? originSessionIds(ledger, originOf) : [];
-    const heldUnderOrigin = (key: string): string => {
-      if (originIds.length === 0 || holders.has(key)) return key;
+    // And, in an entry another file holds too (its copy), the claim that file's entry holds, of the
+    // same counts (a line copied as it was), whatever session id each copy's line carries: two
+    // copies of an origin that is gone, one rewriting its id and one not, are each other's origin
+    // in nothing, yet share the response. (Hand-made files reusing uuids and a gateway's one
+    // message id for other responses are told by their counts.)
+    const heldUnderOrigin = (key: string, entryKey: string, copied: boolean, input: number, output: number): string => {
+      if (holders.has(key)) return key;
       const rest = withoutSession(key);
       if (rest === key) return key;
       for (const id of originIds) {
         const theirs = `${id}\u0000${rest}`;
         if (holders.has(theirs)) return theirs;
       }
-      return key;
+      const theirs = copied ? scopedByEntry.get(`${entryKey}\u0000${rest}`) : undefined;
+      return theirs !== undefined && theirs.input === input && theirs.output === output ? theirs.key : key;
     };
     let u = 0;
     unpack(ledger.entries).forEach((entry, i) => {
@@ -774,10 +783,12 @@ function countedEntries(
           continue;
         }
         if (mostOutput) {
-          const key = heldUnderOrigin(record.key);
+          const key = heldUnderOrigin(record.key, entry.key, entries[i] === 0, record.input, record.output);
           const holder = holders.get(key);
           if (!holder) {
             holders.set(key, { flags: usage, index: u, output: record.output });
+            const rest = withoutSession(key);
+            if (rest !== key) scopedByEntry.set(`${entry.key}\u0000${rest}`, { key, input: record.input, output: record.output });
             usage[u] = 1;
           } else if (record.output > holder.output) {
             holder.flags[holder.index] = 0;
