@@ -3,7 +3,7 @@
 // And text of a session's (or a file name) that bough prints to a terminal: with no control
 // character that the terminal would act on.
 
-export const TERMINAL_CODES = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[()*+][0-9A-Za-z]|\u001b[@-Z\\-_]/g;
+export const TERMINAL_CODES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[()*+][0-9A-Za-z]|\u001b[@-Z\\-_]/g;
 
 export function withoutTerminalCodes(text: string): string {
   return text.includes('\u001b') ? text.replace(TERMINAL_CODES, '') : text;

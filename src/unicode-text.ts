@@ -52,10 +52,11 @@ const SECRET_NAMED = new RegExp(String.raw`${SECRET_NAME}["'\`]?\s*[:=]\s*$`, 'i
  * A secret's name, then the quote its value opens with (`--password "`, `PASSWORD=\"`, `passwd:
  * “`): where a quotation is a secret's, whatever quote before it a stray one pairs with.
  */
-const SECRET_QUOTED = new RegExp(String.raw`${SECRET_NAME}(?:\\?["'\`])?\s*[:=]?\s*(\\?["'\`«“‘„‹])`, 'gi');
+const SECRET_QUOTED = new RegExp(String.raw`(?:${SECRET_NAME}(?:\\?["'\`])?\s*[:=]?|(?<!\S)-[pa])\s*(\\?["'\`«“‘„‚‹＂「『])`, 'gi');
 
-const OPENING = new Set(['"', "'", '`', '«', '“', '‘', '„', '‹']);
-const CLOSING: Readonly<Record<string, string>> = { '"': '"', "'": "'", '`': '`', '«': '»', '“': '”', '‘': '’', '„': '“', '‹': '›' };
+const OPENING = new Set(['"', "'", '`', '«', '“', '‘', '„', '‚', '‹', '＂', '「', '『']);
+/** The quotes that may close each (a pasted text mixes straight and curly ones). */
+const CLOSING: Readonly<Record<string, string>> = { '"': '"”', "'": "'", '`': '`', '«': '»', '“': '”"', '‘': '’', '„': '“”', '‚': '‘’', '‹': '›', '＂': '＂', '「': '」', '『': '』' };
 
 /**
  * Where a quotation left open at the text's end begins (its quote), or -1. A quote opens after a
@@ -69,8 +70,9 @@ function openQuote(text: string, json: boolean): number {
   for (const m of text.matchAll(SECRET_QUOTED)) {
     const quote = m[1] as string;
     const at = (m.index as number) + m[0].length - quote.length;
-    const closing = (quote.startsWith('\\') ? '\\' : '') + (CLOSING[quote.at(-1) as string] as string);
-    if (!text.includes(closing, at + quote.length)) {
+    const escaped = quote.startsWith('\\');
+    const closers = CLOSING[quote.at(-1) as string] as string;
+    if (![...closers].some((closer) => text.includes(escaped ? `\\${closer}` : closer, at + quote.length))) {
       secret = at;
       break;
     }
@@ -106,9 +108,10 @@ function pairedOpenQuote(text: string, json: boolean): number {
         open = start;
         closing = CLOSING[c] as string;
       }
-    } else if (c === closing) {
+    } else if (closing.includes(c)) {
       const after = text[at + 1] ?? ' ';
-      if (!/[\p{L}\p{N}]/u.test(after) || closing !== "'") open = -1;
+      // An apostrophe inside a word (`don't`, `don’t`) closes nothing.
+      if (!/[\p{L}\p{N}]/u.test(after) || !"'’".includes(c)) open = -1;
     }
   }
   return open;

@@ -1233,6 +1233,25 @@ describe('lines without a request id (gateways, Anthropic-compatible endpoints)'
     expect(totals).toMatchObject({ sessions: 2, prompts: 3, usageRecords: 3, tokens: { output: 300 } });
   });
 
+  // And its hostile look: a copy holding the response cut mid-stream (its first line, output 12)
+  // counted it again beside the other's whole one (output 240).
+  it('counts a gone origin’s response once where one copy holds it cut mid-stream', async () => {
+    const [FIRST, SECOND] = ['c5000000-0000-4000-8000-000000000002', 'c5000000-0000-4000-8000-000000000003'];
+    const ORIGIN = 'c5000000-0000-4000-8000-000000000001';
+    const at = '2026-03-10T10:00:01.000Z';
+    const streamed = (session: string, whole: boolean) => [
+      user('u1', null, 'prompt 1', { session, at: '2026-03-10T10:00:00.000Z' }),
+      gatewayLine('a1', 'u1', 'msg_1', { type: 'text', text: 'reply' }, prompt(1000, 12), null, { session, at }),
+      ...(whole ? [gatewayLine('a2', 'a1', 'msg_1', { type: 'text', text: 'reply, whole' }, prompt(1000, 240), 'end_turn', { session, at })] : []),
+    ];
+    const folder = await projects({
+      [`-home-ana-shop/${FIRST}.jsonl`]: [...streamed(FIRST, true), user('u3', 'a2', 'prompt 2', { session: FIRST, at: '2026-03-11T10:00:00.000Z' })],
+      [`-home-ana-shop/${SECOND}.jsonl`]: [...streamed(ORIGIN, false), user('u4', 'a1', 'prompt 3', { session: SECOND, at: '2026-03-12T10:00:00.000Z' })],
+    });
+    const { totals } = await stats(folder, '--by', 'session');
+    expect(totals).toMatchObject({ usageRecords: 1, tokens: { output: 240, cacheRead: 1000 } });
+  });
+
   // Regression (a second hostile look): a copy of such a copy, the second keeping the first's
   // session id, counted the history again: 6 records where 4 were made. (Both rewriting it is
   // counted once, by its copied entries, but the second copy is taken for the first's origin and

@@ -16,6 +16,7 @@ import { parsePeriod } from '../src/ledger/scope.js';
 import { main, type CliIo } from '../src/cli.js';
 import { createSharer } from '../src/share/share.js';
 import { shortened } from '../src/unicode-text.js';
+import { firstTextArgument } from '../src/sources/tool-output.js';
 import { readSessionFile } from '../src/sources/read.js';
 import { archiveFiles, pathHash, readArchivedLedger } from '../src/archive.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
@@ -1346,6 +1347,37 @@ describe('--redact on texts cut short', () => {
     expect(['falcon', 'kestrel', 'harbor', 'lantern', 'Zq8sKp4v'].filter((word) => everything.includes(word))).toEqual([]);
     // One secret each in the prompt, the tool's arguments, two notices' texts and the hook's: each counted once.
     expect(Object.values(summary.sharing.redactions).reduce((sum, n) => sum + n, 0)).toBe(5);
+  });
+
+  // A second hostile look (2026-12-07): a pass phrase in curly single quotes holding an apostrophe
+  // went whole; a tag with capitals, underscores, a digit or attributes still hid a line's key;
+  // colour codes with `:` or `>` in them were not known as codes; other quotes (German single,
+  // full-width, corner brackets, mixed straight and curly) lost the first word only; a secret given
+  // as a name and a value, or a password typed again, showed.
+  it('redacts what the fixes of the first look still left', () => {
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
+    const escape = '\u001b';
+    const texts = [
+      'password: ‘don’t tread snakes quietly’',
+      'DB_PASSWORD=‘it’s raining cats and dogs’',
+      '<tool_use_error>password: ember quartz willow</tool_use_error>',
+      '<Output>password: ember quartz willow</Output>',
+      '<bash-stdout data-x="1">password: ember quartz willow</bash-stdout>',
+      `DB_PASSWORD=${escape}[38:2:255:0:0mXa8sKd93hfLmQ3`,
+      `DB_PASSWORD=${escape}[>4;2mWq7pLx2mN9vB`,
+      `${escape}[38:5:33m${HOME}/private-client`,
+      ...['‚opal drift lantern reef‘', '＂opal drift lantern reef＂', '「opal drift lantern reef」', '“opal drift lantern reef"', '"opal drift lantern reef”'].map((quoted) => `DB_PASSWORD=${quoted}`),
+    ];
+    const shown = texts.map((text) => sharer.text(text));
+    expect(shown.filter((text) => /tread|raining|quartz|Xa8sKd93|Wq7pLx2m|planted-user|drift/.test(text))).toEqual([]);
+    const call = { type: 'toolCall', id: 't1', name: 'mcp__ci__set', arguments: { value: 'Xp4rTn8wQz2Lk7', name: 'STRIPE_WEBHOOK_SECRET', password: 'violet engine harbor', password_confirmation: 'violet engine harbor' }, argumentsError: null, effect: { action: 'other', paths: [], command: null, summary: '' } };
+    const entry = { ...reply('r1', '2026-11-01T10:00:00Z', null), content: [call] } as Entry;
+    const shared = JSON.stringify(sharer.file({ ...sessionWith(null), entries: [entry] }).entries);
+    expect(shared).toContain('mcp__ci__set');
+    expect(shared).not.toMatch(/Xp4rTn8w|violet/);
+    expect(firstTextArgument({ value: 'Xp4rTn8wQz2Lk7', name: 'STRIPE_WEBHOOK_SECRET' })).toBe('STRIPE_WEBHOOK_SECRET');
+    // And a cut text: a pass phrase after `-p"`.
+    expect(shortened('Please log in to the db with mysql -u root -p"amber falcon river lantern quartz" and list tables', 60)).toBe('Please log in to the db with mysql -u root -p …');
   });
 
   // And hostile looks at that: a secret whole before the cut ("--password=Hn5b…", or before a next

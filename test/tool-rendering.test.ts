@@ -416,5 +416,8 @@ describe('a notice’s line', () => {
     expect(shown(notice('See ya!', '<local-command-stdout>See ya!</local-command-stdout>')).detail).toBe(false);
     expect(shown(notice('lint failed: 2 errors', 'lint failed:  2 errors\n')).detail).toBe(false);
     expect(shown(notice('lint failed: 2 errors', 'lint failed: 2 errors\n  at src/a.ts:3')).detail).toBe(true);
+    // A second look: a text's own tags (JSX, generics), which its line leaves out, are more to show.
+    expect(shown(notice('Use inside to close it', 'Use <Button> inside <Dialog> to close it')).detail).toBe(true);
+    expect(shown(notice('Return type: Promise | Array', '<local-command-stdout>Return type: Promise<void> | Array<T></local-command-stdout>')).detail).toBe(true);
   });
 });

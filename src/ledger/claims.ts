@@ -730,8 +730,8 @@ function countedEntries(
   };
   /** Where the copy with the most output counts: the holder of each claim so far (whose flag to set, and its output). */
   const holdersIn = perSource(() => new Map<string, { flags: Uint8Array; index: number; output: number }>());
-  /** A claim scoped by its session, by the entry it is of and the claim without its session: its holder's key and counts. */
-  const scopedByEntryIn = perSource(() => new Map<string, { key: string; input: number; output: number }>());
+  /** A claim scoped by its session, by the entry it is of and the claim without its session: its holder's key and input. */
+  const scopedByEntryIn = perSource(() => new Map<string, { key: string; input: number }>());
   const firstTurns = new Map<SessionLedger, FirstTurn>();
   for (const ledger of ordered) {
     // Sub-agent files are never copies of a session's history.
@@ -751,21 +751,22 @@ function countedEntries(
     // session): held under the origin's id, the same response counts once.
     // So for a copy of such a copy, whatever id the lines it copied carry.
     const originIds = mostOutput ? originSessionIds(ledger, originOf) : [];
-    // And, in an entry another file holds too (its copy), the claim that file's entry holds, of the
-    // same counts (a line copied as it was), whatever session id each copy's line carries: two
-    // copies of an origin that is gone, one rewriting its id and one not, are each other's origin
-    // in nothing, yet share the response. (Hand-made files reusing uuids and a gateway's one
-    // message id for other responses are told by their counts.)
-    const heldUnderOrigin = (key: string, entryKey: string, copied: boolean, input: number, output: number): string => {
+    // First, in an entry another file holds too (its copy), the claim that file's entry holds, of
+    // the same input (a request's, whatever its lines' output so far), whatever session id each
+    // copy's line carries: two copies of an origin that is gone, one rewriting its id and one not,
+    // are each other's origin in nothing, yet share the response. (Hand-made files reusing uuids
+    // and a gateway's one message id for other requests are told by their input.)
+    const heldUnderOrigin = (key: string, entryKey: string, copied: boolean, input: number): string => {
       if (holders.has(key)) return key;
       const rest = withoutSession(key);
       if (rest === key) return key;
-      for (const id of originIds) {
-        const theirs = `${id}\u0000${rest}`;
-        if (holders.has(theirs)) return theirs;
-      }
       const theirs = copied ? scopedByEntry.get(`${entryKey}\u0000${rest}`) : undefined;
-      return theirs !== undefined && theirs.input === input && theirs.output === output ? theirs.key : key;
+      if (theirs !== undefined && theirs.input === input) return theirs.key;
+      for (const id of originIds) {
+        const held = `${id}\u0000${rest}`;
+        if (holders.has(held)) return held;
+      }
+      return key;
     };
     let u = 0;
     unpack(ledger.entries).forEach((entry, i) => {
@@ -783,12 +784,12 @@ function countedEntries(
           continue;
         }
         if (mostOutput) {
-          const key = heldUnderOrigin(record.key, entry.key, entries[i] === 0, record.input, record.output);
+          const key = heldUnderOrigin(record.key, entry.key, entries[i] === 0, record.input);
           const holder = holders.get(key);
           if (!holder) {
             holders.set(key, { flags: usage, index: u, output: record.output });
             const rest = withoutSession(key);
-            if (rest !== key) scopedByEntry.set(`${entry.key}\u0000${rest}`, { key, input: record.input, output: record.output });
+            if (rest !== key) scopedByEntry.set(`${entry.key}\u0000${rest}`, { key, input: record.input });
             usage[u] = 1;
           } else if (record.output > holder.output) {
             holder.flags[holder.index] = 0;

@@ -15,8 +15,8 @@ import { cutText } from '../unicode-text.js';
 
 /** Labels are shown on their targets and in the tree: a line, not a text. */
 const LABEL_LENGTH = 120;
-/** A tag a harness wraps what it recorded in (`<local-command-stdout>`), as a notice's line leaves it out. */
-const HARNESS_TAG = /<\/?[a-zA-Z][\w-]*(?:\s[^>]*)?>/g;
+/** A tag a harness wraps what it recorded in (`<local-command-stdout>`, `<tool_use_error>`): not a text's own `<Button>` or `Promise<void>`. */
+const HARNESS_TAG = /<\/?[a-z]+(?:[-_][a-z]+)+>/g;
 /** A notice's one line as its page shows it. */
 const NOTICE_SUMMARY_LENGTH = 120;
 

@@ -477,12 +477,14 @@ const HYPHEN = /[\u2010\u2011]/;
 /** Where decoding may change something: escapes, references, invisible characters, Markdown marks, terminal codes. */
 const SPECIAL = /[<\u001b\\&*~`%\u00ad\u034f\u061c\u180e\u200b-\u200f\u2010\u2011\u2060-\u2064\ufeff]/g;
 /**
- * A harness's tag around what it recorded (`<local-command-stdout>`, `<bash-stderr>`): glued to a
- * line's start, it hid the line's key (`<local-command-stdout>password: …`) from the rules that
- * read a key from where its line starts. Each is a line's end in the view.
+ * A tag glued to a key (`<local-command-stdout>password: …`, `<tool_use_error>`, `<Output>`, one
+ * with attributes): it hid the key from the rules that read one from where its line starts. Such a
+ * tag is a line's end in the view; others (generics, JSX) are left as they are, and a text is
+ * looked at so only where one is.
  */
-const WRAPPER_TAG = /<\/?[a-z]+(?:-[a-z]+)+>/y;
-const WRAPPER_TAG_ANYWHERE = /<\/?[a-z]+(?:-[a-z]+)+>/;
+const TAG_BEFORE_KEY_SOURCE = String.raw`<\/?[A-Za-z][\w-]*(?:\s[^<>\n]*)?>(?=[\w.-]+[ \t]*[:=])`;
+const WRAPPER_TAG = new RegExp(TAG_BEFORE_KEY_SOURCE, 'y');
+const WRAPPER_TAG_ANYWHERE = new RegExp(TAG_BEFORE_KEY_SOURCE);
 /** A terminal's code, as `withoutTerminalCodes` drops it, where it starts. */
 const TERMINAL_CODE = new RegExp(TERMINAL_CODES.source, 'y');
 /** Markdown's emphasis, strikethrough and code marks: inside a word they vanish from the page. */

@@ -320,9 +320,34 @@ export function isSecretName(name: string): boolean {
   if (last === 'pwd') return before !== undefined;
   if (last === 'key') return before !== undefined && !NOT_SECRET_KEY_PREFIXES.has(before);
   if (last === 'token') return before === undefined || !NOT_SECRET_TOKEN_PREFIXES.has(before);
+  // A password typed again (`password_confirmation`, `passwordConfirm`, `new_password_repeat`), a
+  // secret's value beside its name (`secret_value`).
+  if (CONFIRMING.has(last) && before !== undefined && /(?:password|passwd|passphrase|passcode|pwd)$/.test(before)) return true;
+  if (last === 'value' && before !== undefined && /(?:secret|password|token)$/.test(before)) return true;
   // Rails' SECRET_KEY_BASE.
   return last === 'base' && before === 'key' && words.at(-3) === 'secret';
 }
+
+/** The fields naming a secret given as a name and a value, and those holding its value. */
+const PAIR_NAMES = ['name', 'Name', 'key', 'Key'];
+const PAIR_VALUES = new Set(['value', 'Value', 'secret', 'secret_value', 'secretValue']);
+
+/**
+ * The secret's name of an object giving a secret as a name and its value (`{"name":
+ * "STRIPE_SECRET", "value": "…"}`: a CI's secrets, a container's environment), or null.
+ */
+export function pairedSecretName(record: Readonly<Record<string, unknown>>): string | null {
+  const name = PAIR_NAMES.map((key) => record[key]).find((value): value is string => typeof value === 'string');
+  return name !== undefined && isSecretName(name) ? name : null;
+}
+
+/** Whether a field of such an object holds the secret's value. */
+export function isPairValue(key: string): boolean {
+  return PAIR_VALUES.has(key);
+}
+
+/** The last word of a name for a password typed again. */
+const CONFIRMING = new Set(['confirmation', 'confirm', 'confirmed', 'repeat', 'again', 'verify', 'verification', 'check']);
 
 /**
  * A name that says its value holds many secrets: a plural secret name (`apiKeys`,
@@ -508,7 +533,11 @@ function isMessage(lower: string): boolean {
  * Quotes and the quotes that close them: a typewriter's, and those a Mac, a word processor or a
  * chat app puts in a pasted text (`“umber falcon sky”`), whose words are one value as much.
  */
-const CLOSING_QUOTES: ReadonlyMap<string, string> = new Map([['"', '"'], ["'", "'"], ['`', '`'], ['“', '”'], ['‘', '’'], ['«', '»'], ['„', '“”'], ['‹', '›']]);
+const CLOSING_QUOTES: ReadonlyMap<string, string> = new Map([
+  ['"', '"”'], ["'", "'"], ['`', '`'], ['“', '”"'], ['‘', '’'], ['«', '»'], ['„', '“”'], ['‚', '‘’'], ['‹', '›'], ['＂', '＂'], ['「', '」'], ['『', '』'],
+]);
+/** A closing quote that is an apostrophe when a letter follows it (`‘don’t tread on me’`). */
+const APOSTROPHES = "'’";
 
 /** Reads the value that starts at `at`: quoted (to its closing quote on the same line) or the head of a bare word. */
 export function readValue(text: string, at: number): ValueRead | null {
@@ -519,7 +548,7 @@ export function readValue(text: string, at: number): ValueRead | null {
     for (let i = at + 1; i < limit; i++) {
       const c = text[i] as string;
       if (c === '\\') i++;
-      else if (closing.includes(c)) return { start: at + 1, end: i, quoted: true };
+      else if (closing.includes(c) && !(APOSTROPHES.includes(c) && /\p{L}/u.test(text[i + 1] ?? ''))) return { start: at + 1, end: i, quoted: true };
       else if (c === '\n') break;
     }
     // Not closed on its line (cut off): the rest reads as a bare value.

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect, Usage } from '../types.js';
 import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
-import { secretNameOf } from './secrets.js';
+import { isPairValue, pairedSecretName, secretNameOf } from './secrets.js';
 import { sha256Hex } from '../sha256.js';
 import { cutText } from '../unicode-text.js';
 
@@ -489,7 +489,11 @@ class Walker {
     if (depth >= MAX_JSON_DEPTH) return TOO_DEEP;
     // What a secret's name holds is secret all the way down: a list of keys, `{"password": {"value": …}}`.
     if (Array.isArray(value)) return value.map((item) => this.json(item, depth + 1, secretName));
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), this.json(v, depth + 1, secretName ?? this.secretNameOf(k, v))]));
+    // A secret given as a name and its value (`{"name": "STRIPE_SECRET", "value": "…"}`: a CI's
+    // secrets, a container's environment): the value is the secret the name names.
+    const named = pairedSecretName(value as Record<string, unknown>);
+    const paired = named === null ? null : this.secretNameOf(named, '');
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.t(k), this.json(v, depth + 1, secretName ?? (paired !== null && isPairValue(k) ? paired : this.secretNameOf(k, v)))]));
   }
 }
 

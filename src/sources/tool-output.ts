@@ -1,7 +1,7 @@
 // What any agent's tool results say about the work done, read the same way for every source:
 // lines an edit's diff added and removed, and the git commits a shell call made.
 
-import { isSecretName } from '../share/secrets.js';
+import { isPairValue, isSecretName, pairedSecretName } from '../share/secrets.js';
 import type { GitCommit } from '../types.js';
 
 export { diffChange } from '../diff-lines.js';
@@ -23,7 +23,8 @@ const GIT_COMMIT_COMMAND = /\bgit\b(?:\s+-[cC]\s+\S+)*\s+commit\b/;
  * arguments but could not know as a bare line (a pass phrase of words).
  */
 export function firstTextArgument(args: Readonly<Record<string, unknown>>): string {
-  for (const [name, value] of Object.entries(args)) if (typeof value === 'string' && !isSecretName(name)) return value;
+  const paired = pairedSecretName(args) !== null;
+  for (const [name, value] of Object.entries(args)) if (typeof value === 'string' && !isSecretName(name) && !(paired && isPairValue(name))) return value;
   return '';
 }
 
