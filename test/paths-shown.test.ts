@@ -33,5 +33,7 @@ describe('a path with folders named in a right-to-left script', () => {
     expect(page).toContain('/<bdi>--srv-مشروع-تطبيق--</bdi>/2026-11-12T09-00-00.000Z_aaaa.jsonl</dd>');
     expect(page).toContain('>/srv/<bdi>مشروع</bdi>/<bdi>تطبيق</bdi></a></dd>');
     expect(await readFile(join(out, summary.projects[0]?.page as string), 'utf8')).toContain('<p class="lede path">/srv/<bdi>مشروع</bdi>/<bdi>تطبيق</bdi></p>');
+    // Regression (a browser review): the overview's "By project" table showed the two folders swapped.
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('<span class="sub">/srv/<bdi>مشروع</bdi>/<bdi>تطبيق</bdi></span>');
   });
 });

@@ -251,6 +251,22 @@ describe('Pi reader', () => {
     expect(again.file.diagnostics.map((d) => d.detail)).toEqual(['timestamp "soon" is not a date and time (it and 2 more of its sub-agent messages go by their tool result’s time)']);
   });
 
+  // Regression (a browser review, 2026-12-07): a run in 0.58's shape (no status) whose child exited
+  // with 1 was shown as if it had done its task.
+  it('says a run in 0.58’s shape failed where its child exited with a code other than 0', async () => {
+    const path = join(await tempDir(), 'exit.jsonl');
+    const run = (agent: string, exitCode: number) => ({ agent, task: 't', exitCode, stderr: '', model: 'claude-haiku-4-5', messages: [] });
+    const records = [
+      { type: 'session', version: 3, id: 's-exit', timestamp: '2026-10-21T08:00:00.000Z', cwd: '/w' },
+      { type: 'message', id: 'm1', parentId: null, timestamp: '2026-10-21T08:00:01.000Z', message: { role: 'toolResult', toolCallId: 'c1', toolName: 'subagent', content: [], isError: false, details: { mode: 'parallel', results: [run('worker', 1), run('scout', 0)] } } },
+    ];
+    await writeFile(path, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const read = await readSessionFile(path);
+    if (read.kind !== 'session') throw new Error('not read');
+    const runs = read.file.entries.flatMap((e) => (e.kind === 'toolResult' ? e.subagents : []));
+    expect(runs.map((r) => [r.agent, r.status])).toEqual([['worker', 'failed (exit 1)'], ['scout', null]]);
+  });
+
   // Regression (a review of Pi's files): pi-subagents keeps a run's last 200 messages while its
   // sums count every turn: of a run of five turns whose transcript kept two replies, two were
   // counted. And its model, written with Pi's thinking level (`:high`), left the sums unpriced.

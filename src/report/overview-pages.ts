@@ -10,6 +10,7 @@ import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, t
 import { byCost, costSortValue, filesOfSession, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } from './format.js';
 import { modelName } from './json.js';
+import { pathHtml } from './escape.js';
 import { NO_FAST_RATE, NO_FLEX_RATE } from '../pricing/price.js';
 import { boughCost, emptyScopeSentence, NO_USAGE, noUsageOf, outputPartialWords, priceBadge, recordedCost, recordedPart, roundingNote, statCards, type StatCard } from './numbers.js';
 import { DATA_QUALITY_PAGE, hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
@@ -425,7 +426,7 @@ function projectsTable(projects: readonly ProjectData[], fromPage: string, ctx: 
     caption: roundingNote(projects.map((p) => p.tally.cost.bough)),
     columns: [column('Project'), column('Sessions', true), column('Prompts', true), column('Tokens', true, 'input + output + cache read + cache write'), ...COST_COLUMNS, column('Last active', false, 'its last prompt, reply or usage in this report (a session page’s last activity counts any entry, a command too)')],
     rows: projects.map((p) => [
-      cell(p.name, { href: hrefFrom(fromPage, ctx.pages.project(p.key)), sub: p.cwd ?? '(no working directory recorded)' }),
+      cell(p.name, { href: hrefFrom(fromPage, ctx.pages.project(p.key)), ...(p.cwd === null ? { sub: '(no working directory recorded)' } : { subPathHtml: pathHtml(p.cwd) }) }),
       numberCell(formatCount(p.sessions.length), p.sessions.length),
       numberCell(formatCount(p.tally.prompts), p.tally.prompts),
       tokensCell(p.tally),

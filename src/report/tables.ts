@@ -20,8 +20,10 @@ export interface CellView {
   /** The value to sort by when it differs from the text (amounts, times). */
   sort: string | null;
   href: string | null;
-  /** A second, smaller line (a project's folder). */
+  /** A second, smaller line. */
   sub: string | null;
+  /** Or one that is a path (a project's folder), as `pathHtml` makes it: in the order it is written, whatever its scripts. */
+  subPathHtml: string | null;
   badges: RowBadge[];
   title: string | null;
   /** Shown as code (model ids, paths). */
@@ -49,7 +51,7 @@ export function column(label: string, numeric = false, title: string | null = nu
 }
 
 export function cell(text: string, more: Partial<Omit<CellView, 'text' | 'numeric' | 'wraps'>> = {}): CellView {
-  return { text, sort: null, href: null, sub: null, badges: [], title: null, code: false, numeric: false, wraps: false, ...more };
+  return { text, sort: null, href: null, sub: null, subPathHtml: null, badges: [], title: null, code: false, numeric: false, wraps: false, ...more };
 }
 
 /** A table whose cells know their column's alignment and whose columns their order, so the template only places them. */

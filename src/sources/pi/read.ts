@@ -863,7 +863,8 @@ function subagentRuns(
       ...(aggregate.length > 0 ? { aggregate } : {}),
       agent: result.agent ?? 'subagent',
       task: result.task ?? '',
-      status: result.status ?? result.stopReason ?? null,
+      // 0.58's results have no status: a child that exited with a code other than 0 failed.
+      status: result.status ?? (typeof result.exitCode === 'number' && result.exitCode !== 0 ? `failed (exit ${result.exitCode})` : null) ?? result.stopReason ?? null,
       model: result.model ?? null,
       errorMessage: result.errorMessage ?? null,
       entries,

@@ -172,6 +172,8 @@ export const rawSubagentResult = z.looseObject({
   model: optionalString,
   stopReason: optionalString,
   errorMessage: optionalString,
+  /** The child process's exit code: 0.58's results say a failure by it alone (no `status`). */
+  exitCode: z.number().nullish(),
   messages: z.array(z.unknown()).nullish(),
   /** The run's spend in all, read as a message's usage is (its cost may be a number, the total). */
   usage: z.unknown().optional(),
