@@ -195,6 +195,15 @@
     });
   }
 
+  // What of the replies the index holds, said with each search: none, or some, by their opening
+  // words (an index written before the count of replies says only that some were left out).
+  function repliesSearched(index) {
+    var total = index.replies;
+    if (typeof total !== 'number') return 'Replies are searched by their opening words, and only while the index stays small.';
+    if (index.repliesLeftOut >= total) return 'Replies are not searched: the prompts fill the index, which stays small.';
+    return (total - index.repliesLeftOut).toLocaleString('en-US') + ' of ' + total.toLocaleString('en-US') + ' replies are searched, by their opening words: the index stays small.';
+  }
+
   // Search across the archive from file://: the index is .js files loaded with <script> on first
   // use (file:// pages cannot fetch). Every word, and every "quoted phrase", must match, in any
   // case and with or without accents; results link to the exact entry.
@@ -413,7 +422,7 @@
       var pending = shards.length - loaded - missing;
       say((count === 0 ? 'No matches' : count > LIMIT ? 'The first ' + LIMIT + ' of ' + count.toLocaleString('en-US') + ' matches' : count + (count === 1 ? ' match' : ' matches')) +
         (pending > 0 ? ' so far (' + loaded + ' of ' + shards.length + ' parts of the index loaded)' : '') +
-        (index.repliesLeftOut > 0 ? '. Replies are searched by their opening words, and only while the index stays small.' : '.') +
+        (index.repliesLeftOut > 0 ? '. ' + repliesSearched(index) : '.') +
         // Said, not left as "so far" for good: what those parts hold is not searched.
         (pending === 0 && missing > 0 ? (missing === shards.length ? ' The index\u2019s text could not be loaded: only titles were searched.' : ' ' + missing + ' of ' + shards.length + ' parts of the index could not be loaded: what they hold was not searched.') : ''));
       listBox.appendChild(list);

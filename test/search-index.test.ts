@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build.js';
 import { openSearchSpool } from '../src/output/search-spool.js';
-import { indexedText, REPLY_CHARS, sessionRows, type SearchSession } from '../src/report/search-index.js';
+import { indexedText, repliesThatFit, REPLY_CHARS, sessionRows, type SearchSession } from '../src/report/search-index.js';
 import type { SessionSearchItem } from '../src/report/search-items.js';
 import { runCli } from './support/cli.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
@@ -69,6 +69,15 @@ describe('the search index', () => {
     const roomy = loaded((await indexOf(sessions, items, 1_000_000)).files);
     expect(roomy.manifest.repliesLeftOut).toBe(0);
     expect(roomy.rows).toHaveLength(53);
+  });
+
+  // Regression (a browser review, 2026-12-07): long pasted prompts filled the index's budget, and
+  // not one reply was searched (nor a sub-agent's text), while the search box said replies were.
+  it('keeps a quarter of its budget for replies beyond prompts that fill it, and counts the replies', () => {
+    expect(repliesThatFit(10_000, [[100, 100], [100]], 4_000)).toEqual({ kept: [[true, true], [true]], repliesLeftOut: 0, replies: 3 });
+    expect(repliesThatFit(10_000, [[600, 600]], 4_000)).toEqual({ kept: [[true, false]], repliesLeftOut: 1, replies: 2 });
+    // Within the budget, as before.
+    expect(repliesThatFit(1_000, [[1_000, 1_000, 1_000]], 4_000)).toEqual({ kept: [[true, true, true]], repliesLeftOut: 0, replies: 3 });
   });
 
   it('is split into shards of about 256 kB, every row in one of them once', async () => {

@@ -95,7 +95,7 @@ export async function openSearchSpool(folder: string): Promise<SearchSpool> {
       try {
         const manifest = searchManifest(sessions);
         const base = sessions.reduce((sum, _, n) => sum + (spooled[n]?.otherBytes ?? 0), Buffer.byteLength(manifest));
-        const { kept, repliesLeftOut } = repliesThatFit(base, sessions.map((_, n) => spooled[n]?.replySizes ?? []), budgetBytes);
+        const { kept, repliesLeftOut, replies } = repliesThatFit(base, sessions.map((_, n) => spooled[n]?.replySizes ?? []), budgetBytes);
         const shards = new SearchShards();
         const put = async (row: string) => {
           const closedShard = shards.push(row);
@@ -114,7 +114,7 @@ export async function openSearchSpool(folder: string): Promise<SearchSpool> {
           for (const [r, row] of rows.entries()) if (keep[r]) await put(row);
         }
         await write(shards.finish());
-        await write(searchIndexFile(manifest, shards.count, repliesLeftOut));
+        await write(searchIndexFile(manifest, shards.count, repliesLeftOut, replies));
       } finally {
         closeSync(file);
         await rm(path, { force: true });

@@ -82,15 +82,18 @@ export function sessionRows(session: number, items: readonly Omit<SearchItem, 's
 
 /**
  * Which replies (a sub-agent's texts among them) go in: prompts and files always do (`baseBytes`, with the sessions' list); replies,
- * in the report's order, each while the whole index stays under `budgetBytes`. `replySizes` are
- * each session's replies' row bytes; the answer, for each session, which of them go in.
+ * in the report's order, each while the whole index stays under `budgetBytes`, or within a
+ * quarter of it beyond the prompts and files where they fill it (long pasted prompts left no room
+ * for any reply). `replySizes` are each session's replies' row bytes; the answer, for each
+ * session, which of them go in, and how many replies there are.
  */
-export function repliesThatFit(baseBytes: number, replySizes: readonly (readonly number[])[], budgetBytes: number): { kept: boolean[][]; repliesLeftOut: number } {
+export function repliesThatFit(baseBytes: number, replySizes: readonly (readonly number[])[], budgetBytes: number): { kept: boolean[][]; repliesLeftOut: number; replies: number } {
+  const limit = Math.max(budgetBytes, baseBytes + Math.floor(budgetBytes / 4));
   let bytes = baseBytes;
   let repliesLeftOut = 0;
   const kept = replySizes.map((sizes) =>
     sizes.map((size) => {
-      if (bytes + size > budgetBytes) {
+      if (bytes + size > limit) {
         repliesLeftOut++;
         return false;
       }
@@ -98,7 +101,7 @@ export function repliesThatFit(baseBytes: number, replySizes: readonly (readonly
       return true;
     }),
   );
-  return { kept, repliesLeftOut };
+  return { kept, repliesLeftOut, replies: replySizes.reduce((sum, sizes) => sum + sizes.length, 0) };
 }
 
 /** The sessions' list as `search/index.js` holds it. */
@@ -106,9 +109,9 @@ export function searchManifest(sessions: readonly SearchSession[]): string {
   return JSON.stringify(sessions.map((s) => [wellFormed(visibleControls(s.title)), wellFormed(visibleControls(s.project)), s.day, s.page]));
 }
 
-/** `search/index.js`: the sessions, how many shards, and how many replies were left out. */
-export function searchIndexFile(manifest: string, shards: number, repliesLeftOut: number): SearchFile {
-  return { path: 'search/index.js', content: `window.boughSearchIndex({"sessions":${manifest},"shards":${shards},"repliesLeftOut":${repliesLeftOut}});\n` };
+/** `search/index.js`: the sessions, how many shards, and how many replies there are and were left out. */
+export function searchIndexFile(manifest: string, shards: number, repliesLeftOut: number, replies: number): SearchFile {
+  return { path: 'search/index.js', content: `window.boughSearchIndex({"sessions":${manifest},"shards":${shards},"repliesLeftOut":${repliesLeftOut},"replies":${replies}});\n` };
 }
 
 /** Rows into `search/shard-N.js` files of about SHARD_BYTES each, in the order they come. */
