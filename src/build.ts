@@ -282,11 +282,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const path = pathsHere.get(k.source);
       return path !== undefined && !cutKeys.has(k.ledger.key) && existsSync(path);
     };
+    // Files read now that an earlier build read, or that are a kept file moved (found so below):
+    // not new in the archive (see ClaimRules.newHere).
+    const archivedBefore = new Set(earlier.map((a) => a.name));
     const withKept = (): Collected => {
       // A file cut short was read, and is the session's file still: counted so, not as gone.
       const cutShort = new Set(kept.flatMap((k) => (cutKeys.has(k.ledger.key) ? [k.ledger.key] : [])));
       const keptLedgers = kept.map((k) => ({ ...k.ledger, lastSeen: k.lastSeen, ...(stillThere(k) ? { fileThere: true as const } : cutKeys.has(k.ledger.key) ? { fileHoldsLess: true as const } : {}) }));
-      return { ...readNow, candidates: readNow.candidates + cutShort.size, cutShort, ledgers: [...readNow.ledgers, ...keptLedgers] };
+      return { ...readNow, candidates: readNow.candidates + cutShort.size, cutShort, ledgers: [...readNow.ledgers, ...keptLedgers], archivedBefore };
     };
     if (kept.length > 0) collected = withKept();
     let report = await reportContext(discovery, collected, options, pricing, hold);
@@ -295,6 +298,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const held = kept.filter((k) => report.claims.duplicateOf.has(k.ledger.key));
     const holderOf = new Map(held.map((k) => [pathHash(k.ledger.key), report.claims.duplicateOf.get(k.ledger.key) as SessionKey]));
     if (held.length > 0) {
+      for (const holder of holderOf.values()) archivedBefore.add(pathHash(holder));
       kept = kept.filter((k) => !held.includes(k));
       collected = withKept();
       report = await reportContext(discovery, collected, options, pricing, hold);
@@ -473,7 +477,8 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const { table, local } = loaded ?? (await pricingInputs(options, discovery));
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: priceHintsFrom(local) });
   const unpack = hold?.unpack;
-  const claims = claimEntries(collected.ledgers, CLAIM_RULES, unpack);
+  const archivedBefore = collected.archivedBefore;
+  const claims = claimEntries(collected.ledgers, archivedBefore ? { ...CLAIM_RULES, newHere: (ledger) => !archivedBefore.has(pathHash(ledger.key)) } : CLAIM_RULES, unpack);
   const ledgers = withEntryTitles(collected.ledgers, claims, unpack);
   const data = buildReportData(withOwnTitles(ledgers, claims, unpack), claims, price, options.scope, collected.sharedProject, unpack);
   // Said beside each file's own problems: which transcripts are read is known only of them all.

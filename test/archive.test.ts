@@ -336,6 +336,29 @@ describe('the archive', () => {
     expect(fourth.warnings.join('\n')).toContain('1 session file no longer holds what');
   });
 
+  // Regression (a pricing review, 2026-12-07): a Pi session moved (its folder renamed) and gone on
+  // between two builds was two sessions: the gone path with the history and $0.685, the moved
+  // file as its copy holding the new reply alone, where `stats` said one.
+  it('shows a Pi session moved and gone on between builds as one session, the moved file', async () => {
+    const root = join(await tempDir(), 'in');
+    const at = (n: number) => new Date(Date.UTC(2026, 10, 3, 9, 0, n)).toISOString();
+    const prompt = (id: string, parentId: string | null, n: number) => ({ type: 'message', id, parentId, timestamp: at(n), message: { role: 'user', content: `prompt ${id}` } });
+    const reply = (id: string, parentId: string, n: number) => ({ type: 'message', id, parentId, timestamp: at(n), message: { role: 'assistant', content: [{ type: 'text', text: `reply ${id}` }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1100 }, stopReason: 'stop' } });
+    const records = [{ type: 'session', version: 3, id: 'moved-on', timestamp: at(0), cwd: '/home/u/proj' }, prompt('p1', null, 1), reply('r1', 'p1', 2), prompt('p2', 'r1', 3), reply('r2', 'p2', 4)];
+    const text = (list: object[]) => `${list.map((r) => JSON.stringify(r)).join('\n')}\n`;
+    await mkdir(join(root, '--home-u-proj--'), { recursive: true });
+    await writeFile(join(root, '--home-u-proj--', 'moved-on.jsonl'), text(records));
+    const out = join(await tempDir(), 'report');
+    const buildOn = (day: number) => build({ inputs: [root], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+    const first = await buildOn(1);
+    await rename(join(root, '--home-u-proj--'), join(root, '--home-u-renamed--'));
+    await writeFile(join(root, '--home-u-renamed--', 'moved-on.jsonl'), text([...records, prompt('p3', 'r2', 5), reply('r3', 'p3', 6)]));
+    const { summary } = await buildOn(5);
+    expect(summary.totals.sessions).toBe(1);
+    expect(summary.sessions.map((s) => [basename(dirname(s.file)), s.replies, s.origin ?? null])).toEqual([['--home-u-renamed--', 3, null]]);
+    expect(summary.totals.tokens.output).toBe(first.summary.totals.tokens.output + 100);
+  });
+
   // Regression (an outside review of the cache): a session file given as a link whose file was
   // deleted since was said to be "still there but no longer read", where the link leads nowhere.
   it('says a session whose file was a link to a file deleted since is gone', async () => {

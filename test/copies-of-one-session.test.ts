@@ -597,9 +597,10 @@ describe('Pi sessions that share an id the caller chose (--session-id)', () => {
     // The moved origin is the session, and no gone copy of it is left.
     expect(row('moved')).toMatchObject({ prompts: 1, sourceLastSeen: null });
     expect(row('one')).toBeUndefined();
-    // The gone fork keeps its prompt; the moved one counts its own.
-    expect(row('forks')).toMatchObject({ prompts: 1, tokens: expect.objectContaining({ input: 4000 }) });
-    expect(row('forks2')).toMatchObject({ prompts: 1, tokens: expect.objectContaining({ input: 8000 }) });
+    // The fork moved and gone on is one session, its new file (a pricing review, 2026-12-07: the
+    // gone file kept the history, the moved one shown as its copy holding the new turn alone).
+    expect(row('forks')).toBeUndefined();
+    expect(row('forks2')).toMatchObject({ prompts: 2, tokens: expect.objectContaining({ input: 12_000 }) });
   });
 
   // Regression (a hostile look): an origin whose file was written after its import's (copied, or

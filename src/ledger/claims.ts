@@ -67,6 +67,11 @@ export interface ClaimRules {
    * went on in (Pi's /import), and the first is the session.
    */
   mirrors?: (source: Source) => boolean;
+  /**
+   * Whether a file read now is new in the report's archive (no earlier build into its folder read
+   * it): a session moved there. Absent: no archive, none is.
+   */
+  newHere?: (ledger: SessionLedger) => boolean;
 }
 
 /** `unpack`: how each pass gets a ledger's entries (an EntriesHold's, to unpack them once). */
@@ -76,7 +81,7 @@ export function claimEntries(read: readonly SessionLedger[], rules: ClaimRules, 
   const mirrors = rules.mirrors ?? (() => false);
   // Sessions an earlier build archived that a file read now holds whole: theirs, read again (of an
   // agent whose copies go on, only a file holding no more: one holding more is their copy).
-  const superseded = supersededArchives(read, unpack, mirrors);
+  const superseded = supersededArchives(read, unpack, mirrors, rules.newHere ?? (() => false));
   const ledgers = superseded.size === 0 ? read : read.filter((ledger) => !superseded.has(ledger));
   const originOf = new Map<SessionLedger, SessionLedger>();
   const missingOrigin = new Set<SessionLedger>();
@@ -248,6 +253,7 @@ function supersededArchives(
   ledgers: readonly SessionLedger[],
   unpack: Unpack,
   mirrors: (source: Source) => boolean,
+  newHere: (ledger: SessionLedger) => boolean,
 ): Map<SessionLedger, SessionLedger> {
   const superseded = new Map<SessionLedger, SessionLedger>();
   const kept = ledgers.filter((ledger) => ledger.lastSeen !== null && ledger.subagentOf === null && ledger.entries.count > 0);
@@ -267,19 +273,29 @@ function supersededArchives(
     if (holds === undefined) byArchived.set(archived, (holds = holdsEntries(unpack(live.entries), unpack(archived.entries))));
     return holds;
   };
+  const liveOf = (archived: SessionLedger) => (liveById.get(archived.sessionId) ?? []).filter((ledger) => ledger.source === archived.source);
   for (const archived of kept) {
-    const sameSource = (ledger: SessionLedger) => ledger.source === archived.source;
-    const live = (liveById.get(archived.sessionId) ?? []).filter(sameSource);
+    const live = liveOf(archived);
     if (live.length === 0) continue;
     let holder: SessionLedger | undefined;
     if (mirrors(archived.source)) holder = live.find((ledger) => holdsAllOf(ledger, archived));
-    else {
-      // Of an agent whose copies go on (Pi's imports), a file is the kept one moved only when it
-      // holds no more (an import, moved or copied again, holds more: the kept one stays, its
-      // origin; one moved and gone on is shown beside it as its copy, each entry counted once).
-      holder = live.find((ledger) => ledger.entries.count <= archived.entries.count && holdsAllOf(ledger, archived));
-    }
+    // Of an agent whose copies go on (Pi's imports), a file is the kept one moved when it holds
+    // no more (an import, moved or copied again, holds more: the kept one stays, its origin; each
+    // entry counted once).
+    else holder = live.find((ledger) => ledger.entries.count <= archived.entries.count && holdsAllOf(ledger, archived));
     if (holder) superseded.set(archived, holder);
+  }
+  // Or when it holds more, is the one file of the session read now, no earlier build read it, and
+  // it is no other kept file moved: the kept one moved and gone on, one session, as `stats` says
+  // (it was the gone file with the history beside the moved one as its copy, holding the new
+  // reply alone). Not an import moved (another kept file, its origin stays) nor one beside
+  // another file of the session (a copy of an import).
+  const movedInto = new Set(superseded.values());
+  for (const archived of kept) {
+    if (superseded.has(archived) || mirrors(archived.source)) continue;
+    const live = liveOf(archived);
+    const only = live.length === 1 ? (live[0] as SessionLedger) : null;
+    if (only && newHere(only) && !movedInto.has(only) && holdsAllOf(only, archived)) superseded.set(archived, only);
   }
   return superseded;
 }

@@ -43,6 +43,12 @@ export interface Collected {
   cutShort?: ReadonlySet<SessionKey>;
   /** The `--project` filter as sharing changed it; null when it changed none, or none was asked for. */
   sharedProject: SharedProjectFilter | null;
+  /**
+   * The session files an earlier build into the report's folder archived (by the hash of each
+   * one's key, as the archive names them), where it keeps sessions whose files are gone: a file
+   * read now that is none of them is new there. Set by the build.
+   */
+  archivedBefore?: ReadonlySet<string>;
 }
 
 export interface CollectOptions {
