@@ -1380,6 +1380,37 @@ describe('--redact on texts cut short', () => {
     expect(shortened('Please log in to the db with mysql -u root -p"amber falcon river lantern quartz" and list tables', 60)).toBe('Please log in to the db with mysql -u root -p …');
   });
 
+  // A third look: a secret given as a name and its value in text (JSON a command printed, SSM's
+  // parameter, a container's environment in YAML, XML properties), archives' and openssl's
+  // passwords; and CloudFormation's ParameterKey taken for a secret's name, hiding every name.
+  it('redacts a secret given as a name and its value in text, and archives’ passwords', () => {
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
+    const texts = [
+      '{"environment":[{"name":"DB_PASSWORD","value":"PairLeak1amber"}]}',
+      '{\n  "Parameter": {\n    "Name": "/prod/db/password",\n    "Type": "SecureString",\n    "Value": "PairLeak4cedar"\n  }\n}',
+      '  env:\n  - name: API_TOKEN\n    value: "Canary7Qa1zWs"\n',
+      '- name: DB_PASSWORD\n  value: Canary6Pl0oKm\n',
+      '<property name="javax.persistence.jdbc.password" value="XmlLeak8amber"/>',
+      '<property name="hibernate.connection.password">XmlLeak9falcon</property>',
+      '<entry key="api_token">XmlLeakAriver</entry>',
+      "unzip -P 'CanaryA amber falcon' a.zip",
+      '7z x -p"CanaryB amber falcon" a.7z',
+      '7z x -pCanaryC99xx a.7z',
+      'zip -P CanaryD99xx -r a.zip .',
+      'openssl enc -aes-256-cbc -k CanaryE99xx -in a',
+    ];
+    expect(texts.map((text) => sharer.text(text)).filter((text) => /PairLeak|Canary|XmlLeak/.test(text))).toEqual([]);
+    // Names and values that are no secrets stay.
+    const plain = ['{"name": "max_tokens", "value": "4096"}', '{"ParameterKey": "InstanceType", "ParameterValue": "t3.micro"}', '- name: LOG_LEVEL\n  value: debug\n'];
+    expect(plain.map((text) => sharer.text(text))).toEqual(plain);
+    const stack = { ParameterKey: 'InstanceType', ParameterValue: 't3.micro' };
+    const call = { type: 'toolCall', id: 't1', name: 'mcp__cfn__deploy', arguments: { parameters: [stack, { ParameterKey: 'DbPassword', ParameterValue: 'Canary2Xa8sKd93' }, { name: 'prod', key: 'DB_PASSWORD', value: 'Canary1Zq8sKd93hf' }] }, argumentsError: null, effect: { action: 'other', paths: [], command: null, summary: '' } };
+    const entry = { ...reply('r1', '2026-11-01T10:00:00Z', null), content: [call] } as Entry;
+    const shared = JSON.stringify(sharer.file({ ...sessionWith(null), entries: [entry] }).entries);
+    expect(shared).toContain('{"ParameterKey":"InstanceType","ParameterValue":"t3.micro"}');
+    expect(shared).not.toMatch(/Canary[12]/);
+  });
+
   // And hostile looks at that: a secret whole before the cut ("--password=Hn5b…", or before a next
   // word cut away) read as a placeholder; a one-word text kept a base64 secret up to its last `/`;
   // a secret holding `(` or `Ä` kept its start; a quoted pass phrase showed its first words, in any

@@ -23,8 +23,8 @@ export interface SecretRule {
 }
 
 interface ShapeOptions {
-  /** The capture group that holds the secret; the rest of the match is kept. Default 0, the whole match. */
-  group?: number;
+  /** The capture group that holds the secret (of several, the first that matched); the rest of the match is kept. Default 0, the whole match. */
+  group?: number | readonly number[];
   /** Says whether the captured text is a secret after all. */
   accept?: (value: string) => boolean;
   /** A cheap test that must pass before the pattern runs: patterns that open with a lookbehind or a class scan slowly. */
@@ -34,6 +34,7 @@ interface ShapeOptions {
 /** A rule from a pattern (compiled with the d flag, for the positions of groups). */
 export function shape(kind: string, pattern: RegExp, options: ShapeOptions = {}): SecretRule {
   const { group = 0, accept, hint } = options;
+  const groups: readonly number[] = typeof group === 'number' ? [group] : group;
   const flags = pattern.flags.includes('d') ? pattern.flags : `${pattern.flags}d`;
   const re = new RegExp(pattern.source, flags);
   return {
@@ -45,7 +46,8 @@ export function shape(kind: string, pattern: RegExp, options: ShapeOptions = {})
       re.lastIndex = 0;
       for (let match = re.exec(text); match; match = re.exec(text)) {
         if (match[0] === '') re.lastIndex++;
-        const at = match.indices?.[group];
+        const indices = match.indices;
+        const at = indices === undefined ? undefined : groups.map((g) => indices[g]).find((span) => span !== undefined);
         if (!at || at[1] <= at[0]) continue;
         if (accept && !accept(text.slice(at[0], at[1]))) continue;
         found.push({ start: at[0], end: at[1] });
@@ -282,7 +284,7 @@ const MAX_VALUE_LENGTH = 1 << 14;
 const SECRET_LAST_WORDS = new Set(['password', 'passwd', 'pass', 'passphrase', 'passcode', 'secret', 'credential', 'credentials', 'apikey', 'authorization', 'auth']);
 /** `…Key` is a secret after any word but these (a public key, a sort key, a cache key). */
 const NOT_SECRET_KEY_PREFIXES = new Set([
-  'public', 'publishable', 'sort', 'partition', 'primary', 'foreign', 'cache', 'idempotency', 'object', 'hash', 'range',
+  'public', 'publishable', 'parameter', 'sort', 'partition', 'primary', 'foreign', 'cache', 'idempotency', 'object', 'hash', 'range',
   'row', 'composite', 'unique', 'index', 'lookup', 'map', 'dict', 'group', 'message', 'routing', 'shard', 'cursor',
   'translation', 'i18n', 'react', 'list', 'child', 'parent', 'natural', 'surrogate', 'hot', 'short', 'shortcut', 'next',
   'prev', 'previous', 'first', 'last', 'start', 'end', 'dedup', 'dedupe', 'lock', 'query', 'search', 'order', 'column',
@@ -329,16 +331,16 @@ export function isSecretName(name: string): boolean {
 }
 
 /** The fields naming a secret given as a name and a value, and those holding its value. */
-const PAIR_NAMES = ['name', 'Name', 'key', 'Key'];
-const PAIR_VALUES = new Set(['value', 'Value', 'secret', 'secret_value', 'secretValue']);
+const PAIR_NAMES = ['name', 'Name', 'key', 'Key', 'ParameterKey', 'ParameterName'];
+const PAIR_VALUES = new Set(['value', 'Value', 'val', 'secret', 'secret_value', 'secretValue', 'ParameterValue']);
 
 /**
  * The secret's name of an object giving a secret as a name and its value (`{"name":
  * "STRIPE_SECRET", "value": "…"}`: a CI's secrets, a container's environment), or null.
  */
 export function pairedSecretName(record: Readonly<Record<string, unknown>>): string | null {
-  const name = PAIR_NAMES.map((key) => record[key]).find((value): value is string => typeof value === 'string');
-  return name !== undefined && isSecretName(name) ? name : null;
+  // Any of its names (`{"name": "prod", "key": "DB_PASSWORD", …}`).
+  return PAIR_NAMES.map((key) => record[key]).find((value): value is string => typeof value === 'string' && isSecretName(value)) ?? null;
 }
 
 /** Whether a field of such an object holds the secret's value. */
@@ -1156,6 +1158,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // The same clients' password in quotes, spaces and all (`sshpass -p 'correct horse'`,
   // `mysql -p'violet otter'`): regression, only its first word went, or none.
   shape('cli-password', /\b(?:docker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)|sshpass\b[^\n|;&]{0,100}?[ \t]-p[ \t]*|redis-cli\b[^\n|;&]{0,300}?[ \t](?:-a|--pass)[ \t]+|mysql(?:dump|admin|import|sh|check)?\b[^\n|;&]{0,300}?[ \t]-p)(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: /docker|sshpass|redis-cli|mysql/, accept: isLiteralPassword }),
+  // Archives' and openssl's passwords: `unzip -P 'a phrase'`, `zip -P pw`, `7z x -ppw`, `openssl enc -k pw`, `-pass pass:pw`.
+  shape('cli-password', /\b(?:un)?zip\b[^\n|;&]{0,300}?[ \t]-P[ \t]*(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'-][^\s"']{0,200}))/g, { group: [2, 3], hint: 'zip', accept: isLiteralPassword }),
+  shape('cli-password', /\b7z[ar]?\b[^\n|;&]{0,300}?[ \t]-p(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'-][^\s"']{0,200}))/g, { group: [2, 3], hint: '7z', accept: isLiteralPassword }),
+  shape('cli-password', /\bopenssl\b[^\n|;&]{0,300}?[ \t](?:-k[ \t]+|-pass(?:in|out)?[ \t]+pass:)(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'-][^\s"']{0,200}))/g, { group: [2, 3], hint: 'openssl', accept: isLiteralPassword }),
   // docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
   shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
@@ -1177,6 +1183,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('netrc-password', /\bmachine[ \t]+[^\s.]{1,100}\.\S{1,200}\s+password[ \t]+"?((?!\[REDACTED:)(?:(?<=")[^"\n]{1,200}(?=")|(?<!")(?!"\[REDACTED:)\S{1,200}))/g, { group: 1, hint: 'password', accept: isLiteralPassword }),
   // XML: <password>…</password>, <ns:ApiKey>…</ns:ApiKey>, and .NET's <add key="SmtpPassword" value="…"/>.
   { kind: 'assignment', find: xmlValues },
+  // A secret given as a name and its value in text: JSON (`{"name": "DB_PASSWORD", "value": "…"}`,
+  // CloudFormation's ParameterKey), a container's environment in YAML (`- name: API_TOKEN` then
+  // `value: …`): what a command printed, or a prompt pasted.
+  { kind: 'assignment', find: pairedValues },
   // NAME=…, export NAME="…", "apiKey": "…", X-API-Key: …, --password …: the value after a
   // secret name, unless it is code, a reference or a placeholder.
   { kind: 'assignment', find: namedValues },
@@ -1576,11 +1586,46 @@ function isIssuedValue(value: string): boolean {
   return bare.length >= 8 && (/\d/.test(bare) || bare.length >= 16) && !/^\d+$/.test(bare) && !PLACEHOLDER.test(bare) && !REFERENCE.test(bare) && !bare.startsWith('[REDACTED:');
 }
 
+/** `{"name": "DB_PASSWORD", "value": "…"}` and its other spellings, either way round, in text. */
+const PAIR_NAME_FIELD = String.raw`"(?:name|Name|key|Key|ParameterKey|ParameterName)"\s*:\s*"([^"\n]{1,200})"`;
+const PAIR_VALUE_FIELD = String.raw`"(?:value|Value|val|secret|secret_value|secretValue|ParameterValue)"\s*:\s*"((?:[^"\\\n]|\\.){1,2000})"`;
+/** Up to four plain fields between them (`"Type": "SecureString"` in SSM's output). */
+const BETWEEN_FIELDS = String.raw`(?:\s*,\s*"[\w-]{1,40}"\s*:\s*(?:"[^"\n]{0,200}"|[\w.-]{1,40})){0,4}`;
+const JSON_NAME_VALUE = new RegExp(String.raw`${PAIR_NAME_FIELD}${BETWEEN_FIELDS}\s*,\s*${PAIR_VALUE_FIELD}`, 'dg');
+const JSON_VALUE_NAME = new RegExp(String.raw`${PAIR_VALUE_FIELD}${BETWEEN_FIELDS}\s*,\s*${PAIR_NAME_FIELD}`, 'dg');
+/** A container's environment in YAML: `- name: API_TOKEN`, then `value: …` on the next line. */
+const YAML_NAME_VALUE = /^[ \t]*-?[ \t]*name:[ \t]*(["']?)([^\s"'#]{1,200})\1[ \t]*\r?\n[ \t]*value:[ \t]*(?:(["'])([^"'\n]{1,2000})\3|([^\s"'#][^\n#]{0,2000}?))[ \t]*$/dgm;
+
+function pairedValues(text: string): Found[] {
+  const found: Found[] = [];
+  if (!/name|key|Parameter/i.test(text) || !SECRET_NAME_HINT.test(text)) return found;
+  const shapes = [
+    [JSON_NAME_VALUE, 1, [2]],
+    [JSON_VALUE_NAME, 2, [1]],
+    [YAML_NAME_VALUE, 2, [4, 5]],
+  ] as const;
+  for (const [pattern, nameGroup, valueGroups] of shapes) {
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+      const name = m[nameGroup] ?? '';
+      const group = valueGroups.find((g) => m?.[g] !== undefined);
+      const at = group === undefined ? undefined : m.indices?.[group];
+      if (at === undefined || !isSecretName(name)) continue;
+      const value = text.slice(at[0], at[1]);
+      if (value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) continue;
+      found.push({ start: at[0], end: at[1] });
+    }
+  }
+  return found;
+}
+
 /** An element whose name says it holds a secret, on one line: `<password>…</password>`, its value plain or in CDATA. */
 const XML_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})(?:[ \t][^<>\n]{0,200})?>(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}))<\/\1>/dg;
 /** A key named by an attribute, its value by the other, in either order: `<add key="ApiKey" value="…"/>`. */
-const XML_KEY_VALUE = /\bkey=(["'])([^"'\n]{1,100})\1[ \t]+value=(["'])([^"'\n]{1,2000})\3/dg;
-const XML_VALUE_KEY = /\bvalue=(["'])([^"'\n]{1,2000})\1[ \t]+key=(["'])([^"'\n]{1,100})\3/dg;
+const XML_KEY_VALUE = /\b(?:key|name)=(["'])([^"'\n]{1,100})\1[ \t]+value=(["'])([^"'\n]{1,2000})\3/dg;
+const XML_VALUE_KEY = /\bvalue=(["'])([^"'\n]{1,2000})\1[ \t]+(?:key|name)=(["'])([^"'\n]{1,100})\3/dg;
+/** An element named by its attribute, its value its text: `<property name="hibernate.connection.password">…</property>`, `<entry key="api_token">…</entry>`. */
+const XML_NAMED_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})[ \t](?:[^<>\n]{0,200}?[ \t])?(?:key|name)=(["'])([^"'\n]{1,100})\2[^<>\n]{0,200}>(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}))<\/\1>/dg;
 
 function xmlValues(text: string): Found[] {
   const found: Found[] = [];
@@ -1589,6 +1634,7 @@ function xmlValues(text: string): Found[] {
     [XML_ELEMENT, 1, [2, 3]],
     [XML_KEY_VALUE, 2, [4]],
     [XML_VALUE_KEY, 4, [2]],
+    [XML_NAMED_ELEMENT, 3, [4, 5]],
   ] as const;
   for (const [pattern, nameGroup, valueGroups] of shapes) {
     pattern.lastIndex = 0;
