@@ -1597,23 +1597,33 @@ const JSON_VALUE_NAME = new RegExp(String.raw`${PAIR_VALUE_FIELD}${BETWEEN_FIELD
 const YAML_NAME_VALUE = /^[ \t]*-?[ \t]*name:[ \t]*(["']?)([^\s"'#]{1,200})\1[ \t]*\r?\n[ \t]*value:[ \t]*(?:(["'])([^"'\n]{1,2000})\3|([^\s"'#][^\n#]{0,2000}?))[ \t]*$/dgm;
 
 function pairedValues(text: string): Found[] {
-  const found: Found[] = [];
-  if (!/name|key|Parameter/i.test(text) || !SECRET_NAME_HINT.test(text)) return found;
-  const shapes = [
+  if (!/name|key|Parameter/i.test(text) || !SECRET_NAME_HINT.test(text)) return [];
+  return valuesNamedBy(text, [
     [JSON_NAME_VALUE, 1, [2]],
     [JSON_VALUE_NAME, 2, [1]],
     [YAML_NAME_VALUE, 2, [4, 5]],
-  ] as const;
+  ]);
+}
+
+/**
+ * The values a pattern's match names by a secret's name: each pattern, the group of the name, and
+ * the groups its value may be in (the first that matched). A value is taken without the blanks
+ * around it, and not where it is redaction's placeholder already.
+ */
+function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number, readonly number[]])[]): Found[] {
+  const found: Found[] = [];
   for (const [pattern, nameGroup, valueGroups] of shapes) {
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
       const name = m[nameGroup] ?? '';
       const group = valueGroups.find((g) => m?.[g] !== undefined);
       const at = group === undefined ? undefined : m.indices?.[group];
-      if (at === undefined || !isSecretName(name)) continue;
-      const value = text.slice(at[0], at[1]);
+      if (at === undefined || !SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
+      const raw = text.slice(at[0], at[1]);
+      const value = raw.trim();
       if (value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) continue;
-      found.push({ start: at[0], end: at[1] });
+      const start = at[0] + raw.indexOf(value);
+      found.push({ start, end: start + value.length });
     }
   }
   return found;
@@ -1628,27 +1638,11 @@ const XML_VALUE_KEY = /\bvalue=(["'])([^"'\n]{1,2000})\1[ \t]+(?:key|name)=(["']
 const XML_NAMED_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})[ \t](?:[^<>\n]{0,200}?[ \t])?(?:key|name)=(["'])([^"'\n]{1,100})\2[^<>\n]{0,200}>(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}))<\/\1>/dg;
 
 function xmlValues(text: string): Found[] {
-  const found: Found[] = [];
-  if (!text.includes('<')) return found;
-  const shapes = [
+  if (!text.includes('<')) return [];
+  return valuesNamedBy(text, [
     [XML_ELEMENT, 1, [2, 3]],
     [XML_KEY_VALUE, 2, [4]],
     [XML_VALUE_KEY, 4, [2]],
     [XML_NAMED_ELEMENT, 3, [4, 5]],
-  ] as const;
-  for (const [pattern, nameGroup, valueGroups] of shapes) {
-    pattern.lastIndex = 0;
-    for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-      const name = m[nameGroup] ?? '';
-      const group = valueGroups.find((g) => m?.[g] !== undefined);
-      const at = group === undefined ? undefined : m.indices?.[group];
-      if (at === undefined || !SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
-      const raw = text.slice(at[0], at[1]);
-      const value = raw.trim();
-      if (!isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) continue;
-      const start = at[0] + raw.indexOf(value);
-      found.push({ start, end: start + value.length });
-    }
-  }
-  return found;
+  ]);
 }
