@@ -359,6 +359,35 @@ describe('the archive', () => {
     expect(summary.totals.tokens.output).toBe(first.summary.totals.tokens.output + 100);
   });
 
+  // Its hostile look: an import (the same header id in another folder) moved and gone on, its
+  // origin gone, took the origin with it: one session where the origin is a gone session of its own.
+  it('keeps a gone origin of an import moved and gone on', async () => {
+    const root = join(await tempDir(), 'in');
+    const at = (n: number) => new Date(Date.UTC(2026, 10, 3, 9, 0, n)).toISOString();
+    const prompt = (id: string, parentId: string | null, n: number) => ({ type: 'message', id, parentId, timestamp: at(n), message: { role: 'user', content: `prompt ${id}` } });
+    const reply = (id: string, parentId: string, n: number) => ({ type: 'message', id, parentId, timestamp: at(n), message: { role: 'assistant', content: [{ type: 'text', text: `reply ${id}` }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1100 }, stopReason: 'stop' } });
+    const origin = [{ type: 'session', version: 3, id: 'imported', timestamp: at(0), cwd: '/home/u/p1' }, prompt('p1', null, 1), reply('r1', 'p1', 2)];
+    const imported = [...origin, prompt('p2', 'r1', 3), reply('r2', 'p2', 4)];
+    const text = (list: object[]) => `${list.map((r) => JSON.stringify(r)).join('\n')}\n`;
+    const put = async (folder: string, list: object[]) => {
+      await mkdir(join(root, folder), { recursive: true });
+      await writeFile(join(root, folder, 's.jsonl'), text(list));
+    };
+    await put('--home-u-p1--', origin);
+    await put('--home-u-p2--', imported);
+    const out = join(await tempDir(), 'report');
+    const buildOn = (day: number) => build({ inputs: [root], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, day)) });
+    await buildOn(1);
+    await rm(join(root, '--home-u-p1--'), { recursive: true });
+    await rm(join(root, '--home-u-p2--'), { recursive: true });
+    await put('--home-u-p3--', [...imported, prompt('p3', 'r2', 5), reply('r3', 'p3', 6)]);
+    const { summary } = await buildOn(5);
+    const row = (folder: string) => summary.sessions.find((s) => s.file.includes(`/${folder}/`));
+    expect(summary.totals).toMatchObject({ sessions: 2, tokens: expect.objectContaining({ output: 300 }) });
+    expect(row('--home-u-p1--')?.sourceLastSeen).not.toBeNull();
+    expect(row('--home-u-p3--')).toMatchObject({ origin: expect.stringContaining('--home-u-p1--'), sourceLastSeen: null });
+  });
+
   // Regression (an outside review of the cache): a session file given as a link whose file was
   // deleted since was said to be "still there but no longer read", where the link leads nowhere.
   it('says a session whose file was a link to a file deleted since is gone', async () => {

@@ -1399,9 +1399,18 @@ describe('--redact on texts cut short', () => {
       'zip -P CanaryD99xx -r a.zip .',
       'openssl enc -aes-256-cbc -k CanaryE99xx -in a',
     ];
+    // And its hostile look: a secret's name after another name field, many fields between, an
+    // attribute between, Hadoop's <name>/<value>, CloudFormation's YAML; and a word of prose after
+    // an archiver's flag is no password.
+    texts.push(
+      '{"name":"prod","key":"DB_PASSWORD","Meta":{"a":1},"Tags":[],"x1":"1","x2":"2","x3":"3","x4":"4","x5":"5","value":"PairLeak5Qz9x"}',
+      '<property name="db.password" description="x" value="XmlLeakBQz9x"/>',
+      '<property><name>javax.jdo.option.ConnectionPassword</name><value>XmlLeakCQz9x</value></property>',
+      'Environment:\n  - Name: DB_PASSWORD\n    Value: CanaryFQz9x',
+    );
     expect(texts.map((text) => sharer.text(text)).filter((text) => /PairLeak|Canary|XmlLeak/.test(text))).toEqual([]);
     // Names and values that are no secrets stay.
-    const plain = ['{"name": "max_tokens", "value": "4096"}', '{"ParameterKey": "InstanceType", "ParameterValue": "t3.micro"}', '- name: LOG_LEVEL\n  value: debug\n'];
+    const plain = ['{"name": "max_tokens", "value": "4096"}', '{"ParameterKey": "InstanceType", "ParameterValue": "t3.micro"}', '- name: LOG_LEVEL\n  value: debug\n', 'Use unzip -P to pass the password; zip -P flag is insecure; openssl -k option too.'];
     expect(plain.map((text) => sharer.text(text))).toEqual(plain);
     const stack = { ParameterKey: 'InstanceType', ParameterValue: 't3.micro' };
     const call = { type: 'toolCall', id: 't1', name: 'mcp__cfn__deploy', arguments: { parameters: [stack, { ParameterKey: 'DbPassword', ParameterValue: 'Canary2Xa8sKd93' }, { name: 'prod', key: 'DB_PASSWORD', value: 'Canary1Zq8sKd93hf' }] }, argumentsError: null, effect: { action: 'other', paths: [], command: null, summary: '' } };

@@ -290,13 +290,19 @@ function supersededArchives(
   // (it was the gone file with the history beside the moved one as its copy, holding the new
   // reply alone). Not an import moved (another kept file, its origin stays) nor one beside
   // another file of the session (a copy of an import).
+  // Of several kept files it holds (an import moved and gone on, and the import's gone origin),
+  // the fullest is the one moved; the others stay, its origins.
   const movedInto = new Set(superseded.values());
+  const movedFrom = new Map<SessionLedger, SessionLedger>();
   for (const archived of kept) {
     if (superseded.has(archived) || mirrors(archived.source)) continue;
     const live = liveOf(archived);
     const only = live.length === 1 ? (live[0] as SessionLedger) : null;
-    if (only && newHere(only) && !movedInto.has(only) && holdsAllOf(only, archived)) superseded.set(archived, only);
+    if (!only || !newHere(only) || movedInto.has(only) || !holdsAllOf(only, archived)) continue;
+    const fullest = movedFrom.get(only);
+    if (!fullest || archived.entries.count > fullest.entries.count) movedFrom.set(only, archived);
   }
+  for (const [only, archived] of movedFrom) superseded.set(archived, only);
   return superseded;
 }
 

@@ -1159,9 +1159,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // `mysql -p'violet otter'`): regression, only its first word went, or none.
   shape('cli-password', /\b(?:docker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)|sshpass\b[^\n|;&]{0,100}?[ \t]-p[ \t]*|redis-cli\b[^\n|;&]{0,300}?[ \t](?:-a|--pass)[ \t]+|mysql(?:dump|admin|import|sh|check)?\b[^\n|;&]{0,300}?[ \t]-p)(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: /docker|sshpass|redis-cli|mysql/, accept: isLiteralPassword }),
   // Archives' and openssl's passwords: `unzip -P 'a phrase'`, `zip -P pw`, `7z x -ppw`, `openssl enc -k pw`, `-pass pass:pw`.
-  shape('cli-password', /\b(?:un)?zip\b[^\n|;&]{0,300}?[ \t]-P[ \t]*(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'-][^\s"']{0,200}))/g, { group: [2, 3], hint: 'zip', accept: isLiteralPassword }),
-  shape('cli-password', /\b7z[ar]?\b[^\n|;&]{0,300}?[ \t]-p(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'-][^\s"']{0,200}))/g, { group: [2, 3], hint: '7z', accept: isLiteralPassword }),
-  shape('cli-password', /\bopenssl\b[^\n|;&]{0,300}?[ \t](?:-k[ \t]+|-pass(?:in|out)?[ \t]+pass:)(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'-][^\s"']{0,200}))/g, { group: [2, 3], hint: 'openssl', accept: isLiteralPassword }),
+  shape('cli-password', /\b(?:un)?zip\b[^\n|;&]{0,300}?[ \t]-P[ \t]*(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'-][^\s"']{0,200}))/g, { group: [2, 3], hint: 'zip', accept: isFlagPassword }),
+  shape('cli-password', /\b7z[ar]?\b[^\n|;&]{0,300}?[ \t]-p(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'-][^\s"']{0,200}))/g, { group: [2, 3], hint: '7z', accept: isFlagPassword }),
+  shape('cli-password', /\bopenssl\b[^\n|;&]{0,300}?[ \t](?:-k[ \t]+|-pass(?:in|out)?[ \t]+pass:)(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'-][^\s"']{0,200}))/g, { group: [2, 3], hint: 'openssl', accept: isFlagPassword }),
   // docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
   shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
@@ -1586,23 +1586,69 @@ function isIssuedValue(value: string): boolean {
   return bare.length >= 8 && (/\d/.test(bare) || bare.length >= 16) && !/^\d+$/.test(bare) && !PLACEHOLDER.test(bare) && !REFERENCE.test(bare) && !bare.startsWith('[REDACTED:');
 }
 
+/**
+ * A password given to an archiver's or openssl's flag: one word of prose after the flag (`zip -P
+ * is insecure`, `unzip -P to pass it`) is none; a password has more than lower-case letters, or
+ * is quoted.
+ */
+function isFlagPassword(value: string): boolean {
+  return isLiteralPassword(value) && (/[^a-z]/.test(value) || value.length >= 12);
+}
+
 /** `{"name": "DB_PASSWORD", "value": "…"}` and its other spellings, either way round, in text. */
 const PAIR_NAME_FIELD = String.raw`"(?:name|Name|key|Key|ParameterKey|ParameterName)"\s*:\s*"([^"\n]{1,200})"`;
 const PAIR_VALUE_FIELD = String.raw`"(?:value|Value|val|secret|secret_value|secretValue|ParameterValue)"\s*:\s*"((?:[^"\\\n]|\\.){1,2000})"`;
-/** Up to four plain fields between them (`"Type": "SecureString"` in SSM's output). */
-const BETWEEN_FIELDS = String.raw`(?:\s*,\s*"[\w-]{1,40}"\s*:\s*(?:"[^"\n]{0,200}"|[\w.-]{1,40})){0,4}`;
-const JSON_NAME_VALUE = new RegExp(String.raw`${PAIR_NAME_FIELD}${BETWEEN_FIELDS}\s*,\s*${PAIR_VALUE_FIELD}`, 'dg');
-const JSON_VALUE_NAME = new RegExp(String.raw`${PAIR_VALUE_FIELD}${BETWEEN_FIELDS}\s*,\s*${PAIR_NAME_FIELD}`, 'dg');
-/** A container's environment in YAML: `- name: API_TOKEN`, then `value: …` on the next line. */
-const YAML_NAME_VALUE = /^[ \t]*-?[ \t]*name:[ \t]*(["']?)([^\s"'#]{1,200})\1[ \t]*\r?\n[ \t]*value:[ \t]*(?:(["'])([^"'\n]{1,2000})\3|([^\s"'#][^\n#]{0,2000}?))[ \t]*$/dgm;
+const JSON_PAIR_VALUE = new RegExp(PAIR_VALUE_FIELD, 'dg');
+const JSON_PAIR_NAME = new RegExp(PAIR_NAME_FIELD, 'g');
+/** How far an object's braces are looked for around its value. */
+const OBJECT_REACH = 4000;
+/** A container's environment in YAML: `- name: API_TOKEN` (or `Name:`, `key:`), then `value: …` on the next line. */
+const YAML_NAME_VALUE = /^[ \t]*-?[ \t]*(?:name|Name|key|Key):[ \t]*(["']?)([^\s"'#]{1,200})\1[ \t]*\r?\n[ \t]*(?:value|Value):[ \t]*(?:(["'])([^"'\n]{1,2000})\3|([^\s"'#][^\n]{0,2000}?))[ \t]*$/dgm;
 
 function pairedValues(text: string): Found[] {
   if (!/name|key|Parameter/i.test(text) || !SECRET_NAME_HINT.test(text)) return [];
-  return valuesNamedBy(text, [
-    [JSON_NAME_VALUE, 1, [2]],
-    [JSON_VALUE_NAME, 2, [1]],
-    [YAML_NAME_VALUE, 2, [4, 5]],
-  ]);
+  return [...jsonPairValues(text), ...valuesNamedBy(text, [[YAML_NAME_VALUE, 2, [4, 5]]])];
+}
+
+/**
+ * In JSON text, each value field (`"value"`, `"Value"`, `"ParameterValue"` …) of an object any of
+ * whose name fields names a secret, whatever fields are between them and in whichever order.
+ */
+function jsonPairValues(text: string): Found[] {
+  const found: Found[] = [];
+  JSON_PAIR_VALUE.lastIndex = 0;
+  for (let m = JSON_PAIR_VALUE.exec(text); m; m = JSON_PAIR_VALUE.exec(text)) {
+    const at = m.indices?.[1];
+    if (at === undefined) continue;
+    const [from, to] = enclosingObject(text, m.index);
+    const names = [...text.slice(from, to).matchAll(JSON_PAIR_NAME)].map((n) => n[1] ?? '');
+    const name = names.find((n) => SECRET_NAME_HINT.test(n) && isSecretName(n));
+    const value = text.slice(at[0], at[1]);
+    if (name === undefined || value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) continue;
+    found.push({ start: at[0], end: at[1] });
+  }
+  return found;
+}
+
+/** The braces around `at` (the object it is in), counting nested ones, within OBJECT_REACH; the text's ends where none is found. */
+function enclosingObject(text: string, at: number): [number, number] {
+  let from = Math.max(0, at - OBJECT_REACH);
+  for (let i = at - 1, depth = 0; i >= Math.max(0, at - OBJECT_REACH); i--) {
+    if (text[i] === '}') depth++;
+    else if (text[i] === '{' && depth-- === 0) {
+      from = i;
+      break;
+    }
+  }
+  let to = Math.min(text.length, at + OBJECT_REACH);
+  for (let i = at, depth = 0; i < Math.min(text.length, at + OBJECT_REACH); i++) {
+    if (text[i] === '{') depth++;
+    else if (text[i] === '}' && depth-- === 0) {
+      to = i + 1;
+      break;
+    }
+  }
+  return [from, to];
 }
 
 /**
@@ -1632,10 +1678,13 @@ function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number,
 /** An element whose name says it holds a secret, on one line: `<password>…</password>`, its value plain or in CDATA. */
 const XML_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})(?:[ \t][^<>\n]{0,200})?>(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}))<\/\1>/dg;
 /** A key named by an attribute, its value by the other, in either order: `<add key="ApiKey" value="…"/>`. */
-const XML_KEY_VALUE = /\b(?:key|name)=(["'])([^"'\n]{1,100})\1[ \t]+value=(["'])([^"'\n]{1,2000})\3/dg;
+const XML_KEY_VALUE = /\b(?:key|name)=(["'])([^"'\n]{1,100})\1(?:[ \t]+[\w:.-]{1,40}=(?:"[^"\n]{0,200}"|'[^'\n]{0,200}'))*[ \t]+value=(["'])([^"'\n]{1,2000})\3/dg;
 const XML_VALUE_KEY = /\bvalue=(["'])([^"'\n]{1,2000})\1[ \t]+(?:key|name)=(["'])([^"'\n]{1,100})\3/dg;
 /** An element named by its attribute, its value its text: `<property name="hibernate.connection.password">…</property>`, `<entry key="api_token">…</entry>`. */
 const XML_NAMED_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})[ \t](?:[^<>\n]{0,200}?[ \t])?(?:key|name)=(["'])([^"'\n]{1,100})\2[^<>\n]{0,200}>(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}))<\/\1>/dg;
+
+/** Hadoop's and Hive's `<property><name>…password</name><value>…</value></property>`. */
+const XML_NAME_THEN_VALUE = /<name>[ \t]*([^<\n]{1,200}?)[ \t]*<\/name>\s{0,200}<value>(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}))<\/value>/dg;
 
 function xmlValues(text: string): Found[] {
   if (!text.includes('<')) return [];
@@ -1644,5 +1693,6 @@ function xmlValues(text: string): Found[] {
     [XML_KEY_VALUE, 2, [4]],
     [XML_VALUE_KEY, 4, [2]],
     [XML_NAMED_ELEMENT, 3, [4, 5]],
+    [XML_NAME_THEN_VALUE, 1, [2, 3]],
   ]);
 }
