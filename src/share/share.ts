@@ -455,7 +455,13 @@ class Walker {
    * the text, not again.
    */
   private lineOf(line: string, content: readonly Block[]): string {
-    const text = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+    // Its first LINE_CONTEXT characters, not a joined copy of megabytes of output.
+    let text = '';
+    for (const block of content) {
+      if (block.type !== 'text') continue;
+      text += `${text === '' ? '' : '\n'}${cutText(block.text, LINE_CONTEXT)}`;
+      if (text.length >= LINE_CONTEXT) break;
+    }
     const inContext = this.uncounted(`${line}\n${cutText(text, LINE_CONTEXT)}`);
     const end = inContext.indexOf('\n');
     return this.uncounted(end === -1 ? inContext : inContext.slice(0, end));
