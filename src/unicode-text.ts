@@ -54,9 +54,16 @@ const SECRET_NAMED = new RegExp(String.raw`${SECRET_NAME}["'\`]?\s*[:=]\s*$`, 'i
  */
 const SECRET_QUOTED = new RegExp(String.raw`(?:${SECRET_NAME}(?:\\?["'\`])?\s*[:=]?|(?<!\S)-[pa])\s*(\\?["'\`«“‘„‚‹＂「『])`, 'gi');
 
-const OPENING = new Set(['"', "'", '`', '«', '“', '‘', '„', '‚', '‹', '＂', '「', '『']);
-/** The quotes that may close each (a pasted text mixes straight and curly ones). */
-const CLOSING: Readonly<Record<string, string>> = { '"': '"”', "'": "'", '`': '`', '«': '»', '“': '”"', '‘': '’', '„': '“”', '‚': '‘’', '‹': '›', '＂': '＂', '「': '」', '『': '』' };
+
+/**
+ * Quotes and those that may close each: a typewriter's, and those a Mac, a word processor or a
+ * chat app puts in a pasted text, mixing straight and curly ones (`“umber falcon sky"`).
+ */
+export const CLOSING_QUOTES: ReadonlyMap<string, string> = new Map([
+  ['"', '"”'], ["'", "'"], ['`', '`'], ['“', '”"'], ['‘', '’'], ['«', '»'], ['„', '“”'], ['‚', '‘’'], ['‹', '›'], ['＂', '＂'], ['「', '」'], ['『', '』'],
+]);
+/** A closing quote that is an apostrophe when a letter follows it (`‘don’t tread on me’`, `it's`). */
+export const APOSTROPHES = "'’";
 
 /**
  * Where a quotation left open at the text's end begins (its quote), or -1. A quote opens after a
@@ -71,7 +78,7 @@ function openQuote(text: string, json: boolean): number {
     const quote = m[1] as string;
     const at = (m.index as number) + m[0].length - quote.length;
     const escaped = quote.startsWith('\\');
-    const closers = CLOSING[quote.at(-1) as string] as string;
+    const closers = CLOSING_QUOTES.get(quote.at(-1) as string) as string;
     if (![...closers].some((closer) => text.includes(escaped ? `\\${closer}` : closer, at + quote.length))) {
       secret = at;
       break;
@@ -104,14 +111,14 @@ function pairedOpenQuote(text: string, json: boolean): number {
     if (json && c === '"') at++;
     if (open === -1) {
       const before = start === from ? ' ' : (text[start - 1] as string);
-      if (OPENING.has(c) && !/[\p{L}\p{N}]/u.test(before)) {
+      if (CLOSING_QUOTES.has(c) && !/[\p{L}\p{N}]/u.test(before)) {
         open = start;
-        closing = CLOSING[c] as string;
+        closing = CLOSING_QUOTES.get(c) as string;
       }
     } else if (closing.includes(c)) {
       const after = text[at + 1] ?? ' ';
       // An apostrophe inside a word (`don't`, `don’t`) closes nothing.
-      if (!/[\p{L}\p{N}]/u.test(after) || !"'’".includes(c)) open = -1;
+      if (!/[\p{L}\p{N}]/u.test(after) || !APOSTROPHES.includes(c)) open = -1;
     }
   }
   return open;

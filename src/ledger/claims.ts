@@ -289,9 +289,9 @@ function supersededArchives(
   // it is no other kept file moved: the kept one moved and gone on, one session, as `stats` says
   // (it was the gone file with the history beside the moved one as its copy, holding the new
   // reply alone). Not an import moved (another kept file, its origin stays) nor one beside
-  // another file of the session (a copy of an import).
-  // Of several kept files it holds (an import moved and gone on, and the import's gone origin),
-  // the fullest is the one moved; the others stay, its origins.
+  // another file of the session (a copy of an import); of several kept files it holds (an import
+  // moved and gone on, and the import's gone origin), the fullest is the one moved, the others
+  // stay its origins.
   const movedInto = new Set(superseded.values());
   const movedFrom = new Map<SessionLedger, SessionLedger>();
   for (const archived of kept) {

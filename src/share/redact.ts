@@ -31,6 +31,7 @@ export function createRedactor(homes: string | null | readonly (string | null)[]
   const counts = new Map<string, number>();
   const rules = [...SECRET_RULES, ...homeRules(typeof homes === 'string' || homes === null ? [homes] : homes)];
   const text = (value: string) => redactText(value, rules, counts);
+  const uncounted = (value: string) => redactText(value, rules, new Map());
   return {
     counts,
     secretsIn: (value) => merge(findAll(value, rules).filter((found) => found.kind !== HOME_KIND)).map((found) => ({ text: value.slice(found.start, found.end), kind: found.kind })),
@@ -40,8 +41,8 @@ export function createRedactor(homes: string | null | readonly (string | null)[]
       counts.set('secret-field', (counts.get('secret-field') ?? 0) + 1);
       return '[REDACTED:secret-field]';
     },
-    finds: (value) => redactText(value, rules, new Map()) !== value,
-    uncounted: (value) => redactText(value, rules, new Map()),
+    finds: (value) => uncounted(value) !== value,
+    uncounted,
     text,
   };
 }

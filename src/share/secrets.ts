@@ -7,6 +7,8 @@
 // one). Patterns are written to stay linear on long lines: every unbounded run is anchored
 // to a distinctive prefix or bounded, so a megabyte of near-matches costs one pass.
 
+import { APOSTROPHES, CLOSING_QUOTES } from '../unicode-text.js';
+
 export interface Span {
   start: number;
   end: number;
@@ -530,16 +532,6 @@ function isMessage(lower: string): boolean {
   const words = lower.split(/[^a-z']+/).filter(Boolean);
   return words.length >= 2 && words.some((word) => MESSAGE_WORDS.has(word));
 }
-
-/**
- * Quotes and the quotes that close them: a typewriter's, and those a Mac, a word processor or a
- * chat app puts in a pasted text (`“umber falcon sky”`), whose words are one value as much.
- */
-const CLOSING_QUOTES: ReadonlyMap<string, string> = new Map([
-  ['"', '"”'], ["'", "'"], ['`', '`'], ['“', '”"'], ['‘', '’'], ['«', '»'], ['„', '“”'], ['‚', '‘’'], ['‹', '›'], ['＂', '＂'], ['「', '」'], ['『', '』'],
-]);
-/** A closing quote that is an apostrophe when a letter follows it (`‘don’t tread on me’`). */
-const APOSTROPHES = "'’";
 
 /** Reads the value that starts at `at`: quoted (to its closing quote on the same line) or the head of a bare word. */
 export function readValue(text: string, at: number): ValueRead | null {
@@ -1596,8 +1588,8 @@ function isFlagPassword(value: string): boolean {
 }
 
 /** `{"name": "DB_PASSWORD", "value": "…"}` and its other spellings, either way round, in text. */
-const PAIR_NAME_FIELD = String.raw`"(?:name|Name|key|Key|ParameterKey|ParameterName)"\s*:\s*"([^"\n]{1,200})"`;
-const PAIR_VALUE_FIELD = String.raw`"(?:value|Value|val|secret|secret_value|secretValue|ParameterValue)"\s*:\s*"((?:[^"\\\n]|\\.){1,2000})"`;
+const PAIR_NAME_FIELD = String.raw`"(?:${PAIR_NAMES.join('|')})"\s*:\s*"([^"\n]{1,200})"`;
+const PAIR_VALUE_FIELD = String.raw`"(?:${[...PAIR_VALUES].join('|')})"\s*:\s*"((?:[^"\\\n]|\\.){1,2000})"`;
 const JSON_PAIR_VALUE = new RegExp(PAIR_VALUE_FIELD, 'dg');
 const JSON_PAIR_NAME = new RegExp(PAIR_NAME_FIELD, 'g');
 /** How far an object's braces are looked for around its value. */
