@@ -188,7 +188,8 @@ describe('rendered report', () => {
       user('u3', 'a2', [{ type: 'image', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', mimeType: 'image/png' }], 5),
       reply('a3', 'u3', 6),
     ]);
-    const tree = html.slice(html.indexOf('<svg'), html.indexOf('</svg>'));
+    const start = html.indexOf('<svg xmlns="http://www.w3.org/2000/svg" class="tree"');
+    const tree = html.slice(start, html.indexOf('</svg>', start));
     expect(tree.match(/\((?:empty|image) prompt\)/g)).toEqual(['(empty prompt)', '(empty prompt)', '(image prompt)']);
   });
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitBranches } from '../src/model/branches.js';
 import { buildTree } from '../src/model/tree.js';
-import { treeSvg, type TreeSvgOptions } from '../src/report/svg/tree.js';
+import { treeSvg, type TreeDrawing, type TreeSvgOptions } from '../src/report/svg/tree.js';
 import type { Entry } from '../src/types.js';
 import { prompt, reply } from './support/session-builders.js';
 
@@ -31,9 +31,13 @@ const BRANCHED: Entry[] = [
   label('l1', 'r2', 'p2', 'checkpoint'),
 ];
 
-function svgOf(entries: readonly Entry[], options: TreeSvgOptions = onePage): string {
+function drawingOf(entries: readonly Entry[], options: TreeSvgOptions = onePage): TreeDrawing {
   const tree = buildTree(entries);
   return treeSvg(tree, splitBranches(tree), options);
+}
+
+function svgOf(entries: readonly Entry[], options: TreeSvgOptions = onePage): string {
+  return drawingOf(entries, options).svg;
 }
 
 /** The `<a>` of the row whose link goes to `href`. */
@@ -44,9 +48,18 @@ function rowLinkingTo(svg: string, href: string): string {
 describe('the tree SVG', () => {
   const svg = svgOf(BRANCHED);
 
-  it('has a legend for the active path, abandoned branches, copied, error and compaction nodes', () => {
-    const legend = /<g class="legend".*?<\/g><\/g>/.exec(svg)?.[0] ?? '';
-    for (const word of ['active path', 'abandoned branch', 'copied from another file', 'error reply', 'compaction']) expect(legend).toContain(word);
+  // Regression (the report at 360 px): the legend was drawn in the SVG, in one line as wide as the
+  // tree, and a phone's scroll box cut it after "abandoned branch"; it listed marks the tree did not draw.
+  it('has a legend, apart from the SVG, of the marks it drew', () => {
+    const drawing = drawingOf(BRANCHED);
+    expect(drawing.legend.map((key) => key.label)).toEqual(['active path', 'abandoned branch', 'error reply', 'compaction']);
+    expect(drawing.svg).not.toContain('legend');
+    expect(drawing.legend[2]?.swatch).toMatch(/^<svg [^>]*class="tree-key"[^>]*>.*<circle [^>]*class="mark abandoned error"[^>]*stroke="#b42318"/);
+    expect(drawing.legend[3]?.swatch).toMatch(/<path d="M8 2l6 6l-6 6l-6 -6z" class="mark abandoned compaction"/);
+    const copied = drawingOf(BRANCHED, { ...onePage, copied: (e) => e.id === 'p1' });
+    expect(copied.legend.map((key) => key.label)).toContain('copied from another file');
+    const line = drawingOf([prompt('p1', null, 'first'), reply('r1', null, null, { parentId: 'p1' })]);
+    expect(line.legend.map((key) => key.label)).toEqual(['active path']);
   });
 
   it('marks a turn with an error reply in the error colour and says "error"', () => {

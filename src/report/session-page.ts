@@ -19,7 +19,7 @@ import { modelsTable } from './overview-pages.js';
 import { hrefFrom, INDEX_PAGE, type PageMap } from './pages.js';
 import { boughCost, noUsageOf, statCards, tokenRows, type StatCard, type SubagentTurns, type TokenRow } from './numbers.js';
 import type { TableView } from './tables.js';
-import { treeSvg } from './svg/tree.js';
+import { treeSvg, type TreeLegendKey } from './svg/tree.js';
 import type { PartRange } from './session-parts.js';
 
 export interface Fact {
@@ -143,6 +143,8 @@ export interface SessionPageView {
   models: TableView | null;
   tools: ToolsView | null;
   treeSvg: string;
+  /** The marks the tree drew and what each means, set above it. */
+  treeLegend: TreeLegendKey[];
   treeNote: string;
   /** The branches, then the sub-agents that ran in files of their own (counted in this session, read apart). */
   sections: SectionView[];
@@ -299,6 +301,7 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
   const others = countedIn.length > 1 ? ` and ${plural(countedIn.length - 1, 'other session')}` : '';
   const where = countedIn[0] ? `counted in “${countedIn[0].title}”${others}` : session.originCopied ? 'counted where first recorded' : 'counted there';
   const copiedFrom = `${origin !== null ? `“${origin}”` : session.origin ? 'a session outside this report’s period or filters' : 'another session'}, ${where}`;
+  const drawing = treeSvg(tree, branches, { hrefOf: (e) => '#' + anchorOf(e), copied, describe: describeEntry });
   const facts: Fact[] = [
     { label: 'Project', value: ledger.cwd ?? '(no working directory recorded)', href: ctx.standalone ? null : hrefFrom(page, projectPage), path: ledger.cwd !== null },
     { label: 'Started', value: formatDateTime(session.startedAt, ctx.time), href: null },
@@ -335,7 +338,8 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
       : 'No usage recorded: the agent wrote no token counts for this session, so its tokens and cost are unknown, not zero.',
     models: modelsTable(session.byModel, true),
     tools: toolsView(session.tools, commitsShown(session.tools, [file, ...subagentFiles], session.subagents.map((sub, i) => (subagentFiles[i] ? null : (ctx.keptTranscript?.(sub.key) ?? null))))),
-    treeSvg: treeSvg(tree, branches, { hrefOf: (e) => '#' + anchorOf(e), copied, describe: describeEntry }),
+    treeSvg: drawing.svg,
+    treeLegend: drawing.legend,
     treeNote: treeNote(tree.roots.length, tree.orphans.length, branches.length),
     sections: [
       ...branches.map((branch) => branchView(branch, conversation, copiedFrom)),

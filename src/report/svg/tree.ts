@@ -11,6 +11,18 @@ import { escapeHtml } from '../escape.js';
 import { formatCount } from '../format.js';
 import { cutText } from '../../unicode-text.js';
 
+/** A kind of mark the tree draws, for the legend beside it: its mark drawn alone, and what it means. */
+export interface TreeLegendKey {
+  swatch: string;
+  label: string;
+}
+
+/** The tree, and the legend of the marks it drew (set in the page, where it wraps on a phone; in the SVG it was cut by the scroll box's edge). */
+export interface TreeDrawing {
+  svg: string;
+  legend: TreeLegendKey[];
+}
+
 export interface TreeSvgOptions {
   /** The full link to an entry: "#e-…" on a one-page session, "part-3.html#e-…" on a split one. */
   hrefOf: (entry: Entry) => string;
@@ -48,7 +60,6 @@ const LANES_WIDTH = 320;
  */
 const MAX_LANES = Math.floor(LANES_WIDTH / LANE_MIN);
 const BRANCH_TAG_WIDTH = 86;
-const LEGEND_ROW = 22;
 /** Above this many turns, runs of plain turns in a line fold into one row each. */
 const FOLD_ABOVE = 300;
 /** Rows a folded tree aims for (turns worth marking are never folded, so it can be more). */
@@ -79,9 +90,9 @@ interface Marks {
   compaction: boolean;
 }
 
-export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: TreeSvgOptions): string {
+export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: TreeSvgOptions): TreeDrawing {
   const turns = turnNodes(tree, branches);
-  if (turns.length === 0) return '';
+  if (turns.length === 0) return { svg: '', legend: [] };
   const labels = labelsByTarget(tree.entries);
   const folded = turns.length > FOLD_ABOVE ? foldRuns(turns, labels, Math.ceil(turns.length / FOLDED_ROWS)) : turns;
   // A node's parent is on an earlier row: the rows kept hang together.
@@ -102,8 +113,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
   // average letter, and a label cut by the edge lost its end and its counts.
   const widest = Math.max(LABEL_WIDTH, ...rowTexts.map((r) => drawnWidth(`${r.nodeLabels.map((l) => `[${l}] `).join('')}${r.short} · ${r.counts} · error · compaction · a new root`)));
   const width = labelX + Math.ceil(widest) + PAD;
-  const legend = legendSvg(width);
-  const top = PAD + legend.height;
+  const top = PAD;
   const height = top + (nodes.length + (notDrawn > 0 ? 1 : 0)) * ROW + PAD;
   const x = (node: Node) => PAD + node.lane * lane + lane / 2;
   const y = (node: Node) => top + node.row * ROW + ROW / 2;
@@ -117,6 +127,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
   });
 
   const marks: string[] = [];
+  const drawnMarks: Marks[] = [];
   // A second root may be drawn in the lane of a branch that ended above it: said, as no edge
   // leads to it. Only a row holding a root, after one that did (a reply written before its
   // prompt in the file is drawn first, and its prompt is no new root).
@@ -130,6 +141,7 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
       compaction: node.entries.some((e) => e.kind === 'compaction'),
     };
     marks.push(markSvg(x(node), y(node), drawn));
+    drawnMarks.push(drawn);
     const { text, short, nodeLabels, counts } = rowTexts[index] as (typeof rowTexts)[number];
     // The full text as a tooltip only where the label cut it: a large tree stays small.
     const tooltip = short === text ? '' : `<title>${escapeHtml(cutText(text, TOOLTIP_CHARS))}</title>`;
@@ -149,18 +161,17 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
     );
   });
 
-  return (
+  const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" class="tree" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
     `font-family="${FONT}" font-size="12" fill="${INK.text}" role="group" aria-label="Tree of the session's entries">` +
-    legend.svg +
     `<g class="edges" fill="none" stroke="${INK.edge}" stroke-width="2">${edges.join('')}</g>` +
     `<g class="marks" ${MARK_DEFAULTS}>${marks.join('')}</g>` +
     `<g class="rows">${rows.join('')}</g>` +
     (notDrawn > 0
       ? `<text class="counts" x="${PAD}" y="${top + nodes.length * ROW + ROW / 2 + 4}" fill="${INK.muted}">⋯ ${formatCount(notDrawn)} more turns, not drawn: a tree this large does not fit a page. Every branch is in the conversation below.</text>`
       : '') +
-    `</svg>`
-  );
+    `</svg>`;
+  return { svg, legend: legendOf(drawnMarks) };
 }
 
 function classesOf(base: string, marks: Marks): string {
@@ -182,31 +193,20 @@ function markSvg(cx: number, cy: number, marks: Marks): string {
   return `${shape} ${attributes.join(' ')}/>`;
 }
 
-const LEGEND: readonly { text: string; marks: Marks }[] = [
-  { text: 'active path', marks: { active: true, copied: false, error: false, compaction: false } },
-  { text: 'abandoned branch', marks: { active: false, copied: false, error: false, compaction: false } },
-  { text: 'copied from another file', marks: { active: false, copied: true, error: false, compaction: false } },
-  { text: 'error reply', marks: { active: false, copied: false, error: true, compaction: false } },
-  { text: 'compaction', marks: { active: false, copied: false, error: false, compaction: true } },
+const LEGEND: readonly { text: string; marks: Marks; drawn: (m: Marks) => boolean }[] = [
+  { text: 'active path', marks: { active: true, copied: false, error: false, compaction: false }, drawn: (m) => m.active },
+  { text: 'abandoned branch', marks: { active: false, copied: false, error: false, compaction: false }, drawn: (m) => !m.active },
+  { text: 'copied from another file', marks: { active: false, copied: true, error: false, compaction: false }, drawn: (m) => m.copied },
+  { text: 'error reply', marks: { active: false, copied: false, error: true, compaction: false }, drawn: (m) => m.error },
+  { text: 'compaction', marks: { active: false, copied: false, error: false, compaction: true }, drawn: (m) => m.compaction },
 ];
 
-/** The legend above the rows, wrapped to the SVG's width (text width estimated at 6.5px a character). */
-function legendSvg(width: number): { svg: string; height: number } {
-  let x = PAD;
-  let line = 0;
-  const items = LEGEND.map(({ text, marks }) => {
-    const itemWidth = 16 + text.length * 6.5 + 18;
-    if (x + itemWidth > width - PAD && x > PAD) {
-      x = PAD;
-      line += 1;
-    }
-    const cy = PAD + line * LEGEND_ROW + 6;
-    const item = `<g class="key" ${MARK_DEFAULTS}>${markSvg(x + 6, cy, marks)}<text x="${x + 16}" y="${cy + 4}" stroke="none" fill="${INK.muted}">${text}</text></g>`;
-    x += itemWidth;
-    return item;
-  });
-  const svg = `<g class="legend" font-size="11" fill="${INK.muted}"><title>Legend</title>${items.join('')}</g>`;
-  return { svg, height: (line + 1) * LEGEND_ROW };
+/** The keys of the marks drawn, each its mark in a small SVG of its own (drawn as in the tree, re-themed by the same rules). */
+function legendOf(drawn: readonly Marks[]): TreeLegendKey[] {
+  return LEGEND.filter((key) => drawn.some(key.drawn)).map(({ text, marks }) => ({
+    swatch: `<svg xmlns="http://www.w3.org/2000/svg" class="tree-key" width="16" height="16" viewBox="0 0 16 16" aria-hidden="true"><g ${MARK_DEFAULTS}>${markSvg(8, 8, marks)}</g></svg>`,
+    label: text,
+  }));
 }
 
 /**
