@@ -125,6 +125,26 @@ describe('the tree on a phone, by keyboard', () => {
   });
 });
 
+// Regression: a project's folder named with 200 letters and no space kept its column that wide,
+// and pushed every number of the overview's tables out of view, behind the box's scroll.
+describe('a long name without a space', () => {
+  it('breaks in its cell, and leaves the numbers of its table in view', async (context) => {
+    requireBrowser(context);
+    const visit = await openPage(await browser.context(), url('index.html'));
+    try {
+      expect(await visit.page.locator('a', { hasText: 'afoldernamedwithoutonespace' }).count()).toBeGreaterThan(1);
+      const scrolling = await visit.page.evaluate(() =>
+        Array.from(document.querySelectorAll('.table-scroll'))
+          .filter((box) => box.clientWidth > 0 && box.scrollWidth > box.clientWidth + 1)
+          .map((box) => box.closest('section')?.querySelector('h2, h3')?.textContent),
+      );
+      expect(scrolling).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+});
+
 // Regression (a browser review): at a tablet's width a model's name had 55 px (nine lines of five
 // letters), at a phone's a session's title one word a line (the room kept went to the day it
 // started) and a touched file's path four letters a line.
