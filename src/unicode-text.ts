@@ -56,11 +56,12 @@ const SECRET_QUOTED = new RegExp(String.raw`(?:${SECRET_NAME}(?:\\?["'\`])?\s*[:
 
 
 /**
- * Quotes and those that may close each: a typewriter's, and those a Mac, a word processor or a
- * chat app puts in a pasted text, mixing straight and curly ones (`“umber falcon sky"`).
+ * Quotes and those that may close each, its own first: a typewriter's, and those a Mac, a word
+ * processor or a chat app puts in a pasted text, mixing straight and curly ones (`“umber falcon
+ * sky"`, `‘zebra tango'`, `«mot de passe"`).
  */
 export const CLOSING_QUOTES: ReadonlyMap<string, string> = new Map([
-  ['"', '"”'], ["'", "'"], ['`', '`'], ['“', '”"'], ['‘', '’'], ['«', '»'], ['„', '“”'], ['‚', '‘’'], ['‹', '›'], ['＂', '＂'], ['「', '」'], ['『', '』'],
+  ['"', '"”“'], ["'", "'’"], ['`', '`'], ['“', '”"'], ['‘', `’'`], ['«', '»"'], ['„', '“”"'], ['‚', `‘’'`], ['‹', '›'], ['＂', '＂'], ['「', '」'], ['『', '』'],
 ]);
 /** A closing quote that is an apostrophe when a letter follows it (`‘don’t tread on me’`, `it's`). */
 export const APOSTROPHES = "'’";

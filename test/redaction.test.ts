@@ -1420,6 +1420,53 @@ describe('--redact on texts cut short', () => {
     expect(shared).not.toMatch(/Canary[12]/);
   });
 
+  // Regressions (a fifth hostile look): a password of lower-case letters given to an archiver or
+  // openssl, even quoted or glued to its flag, was taken for prose; a brace in a string between a
+  // secret's name and its value (or in a value before its name) hid the value; mixed quotes cut a
+  // pass phrase short, and a value holding the other quote was missed; SSM's YAML and CloudFormation's,
+  // a Python or JavaScript object printed, YAML's flow style, Hadoop's value on its own line.
+  it('redacts the shapes a fifth hostile look found kept', () => {
+    const sharer = createSharer({ redact: true, omit: new Set(), home: HOME });
+    const texts = [
+      'unzip -P dragonfly backup.zip',
+      '7z x -pdragonfly archive.7z',
+      "unzip -P 'dragonfly' a.zip",
+      'openssl enc -d -k "tigerlily" -in a',
+      'zip -rP CanaryZ2x out.zip dir',
+      "openssl enc -d -in a -passin 'pass:zebra CanaryO3x'",
+      '{"name":"DB_PASSWORD","note":"see {docs","value":"CanaryA1x"}',
+      '{"Name":"/prod/db/password","Description":"rotate with {script","Type":"SecureString","Value":"CanaryK4x"}',
+      '{"value":"Canary}A3x","name":"DB_PASSWORD"}',
+      "PASSWORD=‘zebra tango CanaryC1x' done",
+      'PASSWORD=„zebra tango CanaryC3x" done',
+      'PASSWORD="zebra tango CanaryC5x“ done',
+      'PASSWORD="abc”CanaryW1x"',
+      '{"password": "he said “hi” CanaryW2x"}',
+      '- name: DB_PASSWORD\n  value: "pa\'ss CanaryA4x"',
+      "- name: DB_PASSWORD\n  value: 'it''s CanaryV3x'\n",
+      '<add key="DbPassword" value="Tr0ub4dor\'sCanaryA5x"/>',
+      'Parameter:\n  Name: /prod/db/password\n  Type: SecureString\n  Value: CanaryA7x\n  Version: 1',
+      '- ParameterKey: DbPassword\n  ParameterValue: CanaryA8x',
+      "{'Parameter': {'Name': '/prod/db/password', 'Type': 'SecureString', 'Value': 'CanaryPY1x', 'Version': 1}}",
+      "[ { name: 'DB_PASSWORD', value: 'CanaryJS1x' } ]",
+      '- {name: DB_PASSWORD, value: CanaryV6x}',
+      '<property>\n  <name>fs.s3a.secret.key</name>\n  <value>\n    CanaryH1x\n  </value>\n</property>',
+      '<property><name>db.password</name><description>S3</description><value>CanaryH2x</value></property>',
+    ];
+    expect(texts.map((text) => sharer.text(text)).filter((text) => /dragonfly|tigerlily|Canary/.test(text))).toEqual([]);
+    // A code span around a flag keeps its closing mark; a container's value from a secret, and
+    // dotted keys of words, stay.
+    const plain = [
+      'Run `zip -P` with care, or `7z x -p` then.',
+      '- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db\n      key: password\n- name: LOG_LEVEL\n  value: debug\n',
+      'login.password.label: Password',
+      'zip -P is insecure. Use zip -e instead.',
+    ];
+    expect(plain.map((text) => sharer.text(text))).toEqual(plain);
+    // A backslash in a shell's single quotes escapes nothing: the line after stays.
+    expect(sharer.text("export PASSWORD='Cq9:\\dir\\'\necho ok")).toBe("export PASSWORD='[REDACTED:assignment]'\necho ok");
+  });
+
   // And hostile looks at that: a secret whole before the cut ("--password=Hn5b…", or before a next
   // word cut away) read as a placeholder; a one-word text kept a base64 secret up to its last `/`;
   // a secret holding `(` or `Ä` kept its start; a quoted pass phrase showed its first words, in any

@@ -278,6 +278,12 @@ const MIN_SECRET_LENGTH = 4;
 const VALUE_HEAD_LENGTH = 200;
 /** How far a quoted value or a secret's end is looked for: beyond any real key, short enough to stay cheap. */
 const MAX_VALUE_LENGTH = 1 << 14;
+/** A flag's quoted value (its quote the pattern's first group, its value the second), and a bare one, for the archivers' and openssl's rules. */
+const FLAG_QUOTED = String.raw`(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1`;
+/** Not a backtick either: `` `zip -P` `` closes a code span, no password. */
+const FLAG_BARE = String.raw`((?!\[REDACTED:)[^\s"'\`-][^\s"'\`]{0,200})`;
+/** What follows a command's password, not prose: a file (`a.zip`, `out/`) or another flag. */
+const FLAG_THEN_ARGUMENT = String.raw`(?=[ \t]+(?:-|\S*(?:\.[A-Za-z0-9]|/)))`;
 
 // ---------------------------------------------------------------------------------------------
 // Names: which names say their value is a secret.
@@ -302,14 +308,24 @@ const NOT_SECRET_TOKEN_PREFIXES = new Set([
 
 /** A name's words, lower case, from its last dotted part: `env.SecretAccessKey` → secret, access, key. */
 export function nameWords(name: string): string[] {
-  const last = name.split('.').filter(Boolean).pop() ?? '';
-  return last
+  const segments = name.split('.').filter(Boolean);
+  const words = wordsOf(segments.at(-1) ?? '');
+  // A dotted key's last part alone, but `fs.s3a.secret.key` and `api.key` are a secret key.
+  const qualifier = segments.length > 1 && words.length === 1 ? wordsOf(segments.at(-2) as string).at(-1) : undefined;
+  return qualifier !== undefined && KEY_QUALIFIERS.has(qualifier) ? [qualifier, ...words] : words;
+}
+
+function wordsOf(part: string): string[] {
+  return part
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
     .map((word) => word.toLowerCase());
 }
+
+/** The part of a dotted key before its last that makes `key` or `token` a secret's (`secret.key`). */
+const KEY_QUALIFIERS = new Set(['secret', 'api', 'private', 'master', 'encryption', 'signing']);
 
 /** Whether a name (`DB_PASSWORD`, `"SecretAccessKey"`, `x-api-key`, `SECRET_KEY_BASE`) says its value is a secret. */
 export function isSecretName(name: string): boolean {
@@ -538,13 +554,9 @@ export function readValue(text: string, at: number): ValueRead | null {
   const closing = CLOSING_QUOTES.get(text[at] as string);
   let from = at;
   if (closing !== undefined) {
-    const limit = Math.min(text.length, at + 1 + MAX_VALUE_LENGTH);
-    for (let i = at + 1; i < limit; i++) {
-      const c = text[i] as string;
-      if (c === '\\') i++;
-      else if (closing.includes(c) && !(APOSTROPHES.includes(c) && /\p{L}/u.test(text[i + 1] ?? ''))) return { start: at + 1, end: i, quoted: true };
-      else if (c === '\n') break;
-    }
+    // A backslash escapes in code's strings; not in a shell's single quotes (`'C:\dir\'`).
+    const end = closingQuote(text, at, closing, true) ?? (text[at] === "'" ? closingQuote(text, at, closing, false) : null);
+    if (end !== null) return { start: at + 1, end, quoted: true };
     // Not closed on its line (cut off): the rest reads as a bare value.
     from = at + 1;
   }
@@ -563,6 +575,37 @@ export function readValue(text: string, at: number): ValueRead | null {
   }
   const end = withoutUnbalancedClosers(text, from, bareEnd(text, from, VALUE_HEAD_LENGTH));
   return end > from ? { start: from, end, quoted: false } : null;
+}
+
+/**
+ * Where the quotation opened at `at` closes on its line, or null: at the first quote that may
+ * close it, but another kind than its own only at a word's end (`PASSWORD="abc”def"` is one
+ * value), and a JSON string's (`"password": "…`) only at `"` (`"he said “hi” …"` is one).
+ */
+function closingQuote(text: string, at: number, closing: string, escapes: boolean): number | null {
+  const closers = text[at] === '"' && isJsonString(text, at) ? '"' : closing;
+  const limit = Math.min(text.length, at + 1 + MAX_VALUE_LENGTH);
+  for (let i = at + 1; i < limit; i++) {
+    const c = text[i] as string;
+    if (c === '\\' && escapes) i++;
+    else if (c === '\n') break;
+    else if (closers.includes(c)) {
+      const glued = /[\p{L}\p{N}]/u.test(text[i + 1] ?? '');
+      // An apostrophe in a word (`it's`) closes nothing, nor another kind of quote glued to one.
+      if (!glued || (c === closing[0] && !APOSTROPHES.includes(c))) return i;
+    }
+  }
+  return null;
+}
+
+/** A `"` that opens a JSON string's value: after `"key":`. */
+function isJsonString(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && (text[i] === ' ' || text[i] === '\t')) i--;
+  if (text[i] !== ':') return false;
+  i--;
+  while (i >= 0 && (text[i] === ' ' || text[i] === '\t')) i--;
+  return text[i] === '"';
 }
 
 /**
@@ -671,6 +714,7 @@ function objectSide(text: string, from: number, step: 1 | -1): string | null {
 /** `NAME=value` and `NAME := value` count as assignments, `"NAME": value` as a secret field, `NAME: value` as an API key. */
 function namedValues(text: string): Found[] {
   const found: Found[] = [];
+  const objects = objectsRead();
   NAMED.lastIndex = 0;
   for (let m = NAMED.exec(text); m; m = NAMED.exec(text)) {
     const [whole, name = '', closer = '', before = '', op = '', after = ''] = m;
@@ -692,7 +736,11 @@ function namedValues(text: string): Found[] {
     if (text[at] === '{') {
       // `"password": {"value": "…"}`: the values of the object, as data printed as text; the
       // rules go on inside it too (`{user: bob, password: …}`).
-      if (secret && isSecretObjectName(text, m.index, name, closer)) found.push(...objectStrings(text, at, name).map((span) => ({ ...span, kind: 'secret-field' })));
+      if (secret && isSecretObjectName(text, m.index, name, closer) && objects.worthReading(at)) {
+        const object = objectStrings(text, at, name);
+        objects.read(at, object.end);
+        found.push(...object.found.map((span) => ({ ...span, kind: 'secret-field' })));
+      }
       continue;
     }
     if (secret && op === ':') {
@@ -811,11 +859,35 @@ function listStrings(text: string, at: number, name: string): { found: Found[]; 
 }
 
 /**
+ * Which objects under a secret's name are worth reading: not one inside an object read whole
+ * (its values were read with it), nor one where many reads that found no end are still under way
+ * (`"password":{` a thousand times over, never closed, read each 16 KB on: seconds a kilobyte).
+ */
+function objectsRead(): { worthReading(at: number): boolean; read(at: number, end: number): void } {
+  let readUntil = -1;
+  const unclosed: number[] = [];
+  return {
+    worthReading(at) {
+      while (unclosed.length > 0 && (unclosed[0] as number) <= at) unclosed.shift();
+      return at >= readUntil && unclosed.length < UNCLOSED_READS;
+    },
+    read(at, end) {
+      if (end >= 0) readUntil = Math.max(readUntil, end);
+      else unclosed.push(Math.min(at + MAX_VALUE_LENGTH, Number.MAX_SAFE_INTEGER));
+    },
+  };
+}
+
+/** Reads of objects that found no end, under way at once, past which more are not read. */
+const UNCLOSED_READS = 32;
+
+/**
  * The quoted values of an object that opens at `at` (`{` … `}`, nested, over lines), when it
  * closes within reach, held under a key that holds the secret (VALUE_KEYS): not keys, not
- * arguments of a call (`Buffer.from(password, 'utf8')`), nor names.
+ * arguments of a call (`Buffer.from(password, 'utf8')`), nor names. `end`: past its closing
+ * brace, or -1 where it was not read to one.
  */
-function objectStrings(text: string, at: number, name: string): Found[] {
+function objectStrings(text: string, at: number, name: string): { found: Found[]; end: number } {
   const found: Found[] = [];
   const limit = Math.min(text.length, at + MAX_VALUE_LENGTH);
   /** Open brackets, and the key each object's value being read is under. */
@@ -827,17 +899,16 @@ function objectStrings(text: string, at: number, name: string): Found[] {
     if (c === '{' || c === '[') open.push(c);
     else if (c === '}' || c === ']') {
       open.pop();
-      if (open.length === 0) return found;
+      if (open.length === 0) return { found, end: i + 1 };
     } else if (c === '(') parens++;
     else if (c === ')') parens = Math.max(0, parens - 1);
     else if (c === ':' || c === '=') {
       // An unquoted key (`{ value: 'x' }`): the word before.
-      const word = /([A-Za-z_$][\w$-]*)[ \t]*$/.exec(text.slice(Math.max(at, i - 64), i));
-      if (word && text[i - 1] !== '"' && text[i - 1] !== "'") key = word[1] ?? null;
+      if (text[i - 1] !== '"' && text[i - 1] !== "'") key = wordBefore(text, i, at) ?? key;
     } else if (c === '"' || c === "'") {
       const read = readValue(text, i);
       // A string not closed on its line: not data whose values can be told apart.
-      if (!read?.quoted) return [];
+      if (!read?.quoted) return { found: [], end: -1 };
       const value = text.slice(read.start, read.end);
       let back = i - 1;
       while (back > at && /\s/.test(text[back] as string)) back--;
@@ -856,7 +927,21 @@ function objectStrings(text: string, at: number, name: string): Found[] {
     }
   }
   // Not closed within reach: code, not data.
-  return [];
+  return { found: [], end: -1 };
+}
+
+/**
+ * The word just before `at` past blanks (`value` in `{ value: 'x' }`), of at most 64 characters
+ * and not before `from`; null where there is none. Read backwards character by character: a
+ * pattern anchored at the end, tried at each of 64 places, cost that many squared at every colon.
+ */
+function wordBefore(text: string, at: number, from: number): string | null {
+  let end = at;
+  while (end > from && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  let start = end;
+  while (start > Math.max(from, at - 64) && /[\w$-]/.test(text[start - 1] as string)) start--;
+  while (start < end && !/[A-Za-z_$]/.test(text[start] as string)) start++;
+  return start < end ? text.slice(start, end) : null;
 }
 
 /**
@@ -1151,9 +1236,17 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // `mysql -p'violet otter'`): regression, only its first word went, or none.
   shape('cli-password', /\b(?:docker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)|sshpass\b[^\n|;&]{0,100}?[ \t]-p[ \t]*|redis-cli\b[^\n|;&]{0,300}?[ \t](?:-a|--pass)[ \t]+|mysql(?:dump|admin|import|sh|check)?\b[^\n|;&]{0,300}?[ \t]-p)(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: /docker|sshpass|redis-cli|mysql/, accept: isLiteralPassword }),
   // Archives' and openssl's passwords: `unzip -P 'a phrase'`, `zip -P pw`, `7z x -ppw`, `openssl enc -k pw`, `-pass pass:pw`.
-  shape('cli-password', /\b(?:un)?zip\b[^\n|;&]{0,300}?[ \t]-P[ \t]*(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'-][^\s"']{0,200}))/g, { group: [2, 3], hint: 'zip', accept: isFlagPassword }),
-  shape('cli-password', /\b7z[ar]?\b[^\n|;&]{0,300}?[ \t]-p(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'-][^\s"']{0,200}))/g, { group: [2, 3], hint: '7z', accept: isFlagPassword }),
-  shape('cli-password', /\bopenssl\b[^\n|;&]{0,300}?[ \t](?:-k[ \t]+|-pass(?:in|out)?[ \t]+pass:)(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'-][^\s"']{0,200}))/g, { group: [2, 3], hint: 'openssl', accept: isFlagPassword }),
+  // An archiver's or openssl's password: quoted or glued to its flag (`-Psecret`, 7z's `-psecret`),
+  // `pass:` given, or followed by a file or a flag (`unzip -P dragonfly a.zip`), it is one; a bare
+  // word after a blank may be prose (`zip -P is insecure`).
+  shape('cli-password', new RegExp(String.raw`\b(?:un)?zip\b[^\n|;&]{0,300}?[ \t]-[A-Za-z0-9]*P(?:[ \t]*${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: 'zip', accept: isLiteralPassword }),
+  shape('cli-password', new RegExp(String.raw`\b(?:un)?zip\b[^\n|;&]{0,300}?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'zip', accept: isFlagPassword }),
+  shape('cli-password', new RegExp(String.raw`\b(?:un)?zip\b[^\n|;&]{0,300}?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'zip', accept: isLiteralPassword }),
+  shape('cli-password', new RegExp(String.raw`\b7z[ar]?\b[^\n|;&]{0,300}?[ \t]-p(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: '7z', accept: isLiteralPassword }),
+  shape('cli-password', new RegExp(String.raw`\bopenssl\b[^\n|;&]{0,300}?[ \t]-pass(?:in|out)?[ \t]+(?:pass:(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])pass:((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: 'openssl', accept: isLiteralPassword }),
+  shape('cli-password', new RegExp(String.raw`\bopenssl\b[^\n|;&]{0,300}?[ \t]-k[ \t]+${FLAG_QUOTED}`, 'g'), { group: 2, hint: 'openssl', accept: isLiteralPassword }),
+  shape('cli-password', new RegExp(String.raw`\bopenssl\b[^\n|;&]{0,300}?[ \t]-k[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'openssl', accept: isFlagPassword }),
+  shape('cli-password', new RegExp(String.raw`\bopenssl\b[^\n|;&]{0,300}?[ \t]-k[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'openssl', accept: isLiteralPassword }),
   // docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
   shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
@@ -1579,27 +1672,39 @@ function isIssuedValue(value: string): boolean {
 }
 
 /**
- * A password given to an archiver's or openssl's flag: one word of prose after the flag (`zip -P
- * is insecure`, `unzip -P to pass it`) is none; a password has more than lower-case letters, or
- * is quoted.
+ * A bare word given to an archiver's or openssl's flag after a blank: one word of prose (`zip -P
+ * is insecure`, `unzip -P to pass it`) is none; a password has more than lower-case letters.
  */
 function isFlagPassword(value: string): boolean {
   return isLiteralPassword(value) && (/[^a-z]/.test(value) || value.length >= 12);
 }
 
 /** `{"name": "DB_PASSWORD", "value": "…"}` and its other spellings, either way round, in text. */
-const PAIR_NAME_FIELD = String.raw`"(?:${PAIR_NAMES.join('|')})"\s*:\s*"([^"\n]{1,200})"`;
-const PAIR_VALUE_FIELD = String.raw`"(?:${[...PAIR_VALUES].join('|')})"\s*:\s*"((?:[^"\\\n]|\\.){1,2000})"`;
+/**
+ * A field of such an object as JSON, a Python dict printed (`'Name': '…'`) or a JavaScript one
+ * (`{ name: 'DB_PASSWORD', value: '…' }`): its key quoted either way or bare, its value quoted.
+ */
+const pairField = (keys: readonly string[], value: string) =>
+  String.raw`(?:"(?:${keys.join('|')})"|'(?:${keys.join('|')})'|(?<![\w$.-])(?:${keys.join('|')}))\s*:\s*(?:"(${value.replaceAll('Q', '"')})"|'(${value.replaceAll('Q', "'")})')`;
+const PAIR_NAME_FIELD = pairField(PAIR_NAMES, String.raw`[^Q\n]{1,200}`);
+const PAIR_VALUE_FIELD = pairField([...PAIR_VALUES], String.raw`(?:[^Q\\\n]|\\.){1,2000}`);
 const JSON_PAIR_VALUE = new RegExp(PAIR_VALUE_FIELD, 'dg');
 const JSON_PAIR_NAME = new RegExp(PAIR_NAME_FIELD, 'g');
 /** How far an object's braces are looked for around its value. */
 const OBJECT_REACH = 4000;
-/** A container's environment in YAML: `- name: API_TOKEN` (or `Name:`, `key:`), then `value: …` on the next line. */
-const YAML_NAME_VALUE = /^[ \t]*-?[ \t]*(?:name|Name|key|Key):[ \t]*(["']?)([^\s"'#]{1,200})\1[ \t]*\r?\n[ \t]*(?:value|Value):[ \t]*(?:(["'])([^"'\n]{1,2000})\3|([^\s"'#][^\n]{0,2000}?))[ \t]*$/dgm;
+/**
+ * A container's environment in YAML: `- name: API_TOKEN` (or `Name:`, `key:`, `ParameterKey:`),
+ * then `value: …` on the next line or after up to three fields of one line (`aws ssm … --output
+ * yaml`: `Name:`, `Type:`, `Value:`); its value quoted either way or bare.
+ */
+const YAML_NAME_VALUE = /^[ \t]*-?[ \t]*(?:name|Name|key|Key|ParameterKey|ParameterName):[ \t]*(["']?)([^\s"'#]{1,200})\1[ \t]*\r?\n(?:[ \t]*[A-Za-z][\w-]{0,40}:[ \t]*[^\s|>][^\n]{0,200}\r?\n){0,3}?[ \t]*(?:value|Value|ParameterValue):[ \t]*(?:"((?:[^"\\\n]|\\.){1,2000})"|'((?:[^'\n]|''){1,2000})'|([^\s"'#|>][^\n]{0,2000}?))[ \t]*$/dgm;
+
+/** The same in YAML's flow style, its value bare: `- {name: DB_PASSWORD, value: …}`. */
+const YAML_FLOW_NAME_VALUE = /\{[ \t]*(?:name|Name|key|Key):[ \t]*([^\s,{}"']{1,200})[ \t]*,[ \t]*(?:value|Value):[ \t]*([^\s,{}"'][^,{}\n]{0,2000}?)[ \t]*\}/dg;
 
 function pairedValues(text: string): Found[] {
   if (!/name|key|Parameter/i.test(text) || !SECRET_NAME_HINT.test(text)) return [];
-  return [...jsonPairValues(text), ...valuesNamedBy(text, [[YAML_NAME_VALUE, 2, [4, 5]]])];
+  return [...jsonPairValues(text), ...valuesNamedBy(text, [[YAML_NAME_VALUE, 2, [3, 4, 5]], [YAML_FLOW_NAME_VALUE, 1, [2]]])];
 }
 
 /**
@@ -1607,35 +1712,65 @@ function pairedValues(text: string): Found[] {
  * whose name fields names a secret, whatever fields are between them and in whichever order.
  */
 function jsonPairValues(text: string): Found[] {
+  // The name fields naming a secret, found once: a value with none within reach has no object to
+  // look for (a run of `"name":"x","value":"…"` looked 4,000 characters each way for each value).
+  const secretNames: number[] = [];
+  JSON_PAIR_NAME.lastIndex = 0;
+  for (let n = JSON_PAIR_NAME.exec(text); n; n = JSON_PAIR_NAME.exec(text)) {
+    const name = n[1] ?? n[2] ?? '';
+    if (SECRET_NAME_HINT.test(name) && isSecretName(name)) secretNames.push(n.index);
+  }
+  if (secretNames.length === 0) return [];
   const found: Found[] = [];
+  let near = 0;
   JSON_PAIR_VALUE.lastIndex = 0;
   for (let m = JSON_PAIR_VALUE.exec(text); m; m = JSON_PAIR_VALUE.exec(text)) {
-    const at = m.indices?.[1];
+    const at = m.indices?.[1] ?? m.indices?.[2];
     if (at === undefined) continue;
+    while (near < secretNames.length && (secretNames[near] as number) < m.index - OBJECT_REACH) near++;
+    if (near === secretNames.length || (secretNames[near] as number) > m.index + OBJECT_REACH) continue;
     const [from, to] = enclosingObject(text, m.index);
-    const names = [...text.slice(from, to).matchAll(JSON_PAIR_NAME)].map((n) => n[1] ?? '');
-    const name = names.find((n) => SECRET_NAME_HINT.test(n) && isSecretName(n));
+    const named = secretNames.slice(near).some((n) => n >= from && n < to);
     const value = text.slice(at[0], at[1]);
-    if (name === undefined || value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) continue;
+    if (!named || value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name: namedIn(text, from, to), after: '' })) continue;
     found.push({ start: at[0], end: at[1] });
   }
   return found;
 }
 
-/** The braces around `at` (the object it is in), counting nested ones, within OBJECT_REACH; the text's ends where none is found. */
+/** The first name field of `text[from, to)` naming a secret. */
+function namedIn(text: string, from: number, to: number): string {
+  const names = [...text.slice(from, to).matchAll(JSON_PAIR_NAME)].map((n) => n[1] ?? n[2] ?? '');
+  return names.find((n) => SECRET_NAME_HINT.test(n) && isSecretName(n)) ?? '';
+}
+
+/**
+ * The braces around `at` (the object it is in, `at` outside its strings), counting nested ones,
+ * within OBJECT_REACH; the text's ends where none is found. A brace in a string (`"note": "see
+ * {docs"`) is no object's.
+ */
 function enclosingObject(text: string, at: number): [number, number] {
-  let from = Math.max(0, at - OBJECT_REACH);
-  for (let i = at - 1, depth = 0; i >= Math.max(0, at - OBJECT_REACH); i--) {
-    if (text[i] === '}') depth++;
-    else if (text[i] === '{' && depth-- === 0) {
+  const low = Math.max(0, at - OBJECT_REACH);
+  const high = Math.min(text.length, at + OBJECT_REACH);
+  let from = low;
+  for (let i = at - 1, depth = 0, inString = false; i >= low; i--) {
+    const c = text[i];
+    if (c === '"' && !escapedAt(text, i)) inString = !inString;
+    else if (inString) continue;
+    else if (c === '}') depth++;
+    else if (c === '{' && depth-- === 0) {
       from = i;
       break;
     }
   }
-  let to = Math.min(text.length, at + OBJECT_REACH);
-  for (let i = at, depth = 0; i < Math.min(text.length, at + OBJECT_REACH); i++) {
-    if (text[i] === '{') depth++;
-    else if (text[i] === '}' && depth-- === 0) {
+  let to = high;
+  for (let i = at, depth = 0, inString = false; i < high; i++) {
+    const c = text[i];
+    if (c === '\\' && inString) i++;
+    else if (c === '"') inString = !inString;
+    else if (inString) continue;
+    else if (c === '{') depth++;
+    else if (c === '}' && depth-- === 0) {
       to = i + 1;
       break;
     }
@@ -1643,17 +1778,24 @@ function enclosingObject(text: string, at: number): [number, number] {
   return [from, to];
 }
 
+/** A quote at `at` is escaped: an odd number of backslashes before it. */
+function escapedAt(text: string, at: number): boolean {
+  let slashes = 0;
+  while (at - slashes - 1 >= 0 && text[at - slashes - 1] === '\\') slashes++;
+  return slashes % 2 === 1;
+}
+
 /**
  * The values a pattern's match names by a secret's name: each pattern, the group of the name, and
  * the groups its value may be in (the first that matched). A value is taken without the blanks
  * around it, and not where it is redaction's placeholder already.
  */
-function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number, readonly number[]])[]): Found[] {
+function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number | readonly number[], readonly number[]])[]): Found[] {
   const found: Found[] = [];
   for (const [pattern, nameGroup, valueGroups] of shapes) {
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-      const name = m[nameGroup] ?? '';
+      const name = [nameGroup].flat().map((g) => m?.[g]).find((n) => n !== undefined) ?? '';
       const group = valueGroups.find((g) => m?.[g] !== undefined);
       const at = group === undefined ? undefined : m.indices?.[group];
       if (at === undefined || !SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
@@ -1669,22 +1811,26 @@ function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number,
 
 /** An element whose name says it holds a secret, on one line: `<password>…</password>`, its value plain or in CDATA. */
 const XML_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})(?:[ \t][^<>\n]{0,200})?>(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}))<\/\1>/dg;
-/** A key named by an attribute, its value by the other, in either order: `<add key="ApiKey" value="…"/>`. */
-const XML_KEY_VALUE = /\b(?:key|name)=(["'])([^"'\n]{1,100})\1(?:[ \t]+[\w:.-]{1,40}=(?:"[^"\n]{0,200}"|'[^'\n]{0,200}'))*[ \t]+value=(["'])([^"'\n]{1,2000})\3/dg;
-const XML_VALUE_KEY = /\bvalue=(["'])([^"'\n]{1,2000})\1[ \t]+(?:key|name)=(["'])([^"'\n]{1,100})\3/dg;
+/**
+ * A key named by an attribute, its value by the other, in either order: `<add key="ApiKey"
+ * value="…"/>`; each quoted either way (`value="it's"`), with at most six attributes between
+ * (more made each `name=` of a long tag try all the rest: seconds on one tag).
+ */
+const XML_KEY_VALUE = /\b(?:key|name)=(?:"([^"\n]{1,100})"|'([^'\n]{1,100})')(?:[ \t]+[\w:.-]{1,40}=(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')){0,6}[ \t]+value=(?:"([^"\n]{1,2000})"|'([^'\n]{1,2000})')/dg;
+const XML_VALUE_KEY = /\bvalue=(?:"([^"\n]{1,2000})"|'([^'\n]{1,2000})')[ \t]+(?:key|name)=(?:"([^"\n]{1,100})"|'([^'\n]{1,100})')/dg;
 /** An element named by its attribute, its value its text: `<property name="hibernate.connection.password">…</property>`, `<entry key="api_token">…</entry>`. */
 const XML_NAMED_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})[ \t](?:[^<>\n]{0,200}?[ \t])?(?:key|name)=(["'])([^"'\n]{1,100})\2[^<>\n]{0,200}>(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}))<\/\1>/dg;
 
-/** Hadoop's and Hive's `<property><name>…password</name><value>…</value></property>`. */
-const XML_NAME_THEN_VALUE = /<name>[ \t]*([^<\n]{1,200}?)[ \t]*<\/name>\s{0,200}<value>(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}))<\/value>/dg;
+/** Hadoop's and Hive's `<property><name>…password</name><value>…</value></property>`, a description between or the value on a line of its own. */
+const XML_NAME_THEN_VALUE = /<name>[ \t]*([^<\n]{1,200}?)[ \t]*<\/name>\s{0,200}(?:<(description|final|source)>[^<]{0,1000}<\/\2>\s{0,200})?<value>\s{0,200}(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}?))\s{0,200}<\/value>/dg;
 
 function xmlValues(text: string): Found[] {
   if (!text.includes('<')) return [];
   return valuesNamedBy(text, [
     [XML_ELEMENT, 1, [2, 3]],
-    [XML_KEY_VALUE, 2, [4]],
-    [XML_VALUE_KEY, 4, [2]],
+    [XML_KEY_VALUE, [1, 2], [3, 4]],
+    [XML_VALUE_KEY, [3, 4], [1, 2]],
     [XML_NAMED_ELEMENT, 3, [4, 5]],
-    [XML_NAME_THEN_VALUE, 1, [2, 3]],
+    [XML_NAME_THEN_VALUE, 1, [3, 4]],
   ]);
 }
