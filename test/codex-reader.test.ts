@@ -18,6 +18,7 @@ import type { Entry, EntryOf, SessionFile, TokenCounts } from '../src/types.js';
 import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 import { build } from '../src/build.js';
 import { unpackEntries } from '../src/ledger/packed-entries.js';
+import { summarySchema } from '../src/report/schema.js';
 import { runCli } from './support/cli.js';
 
 const HOME = join(FIXTURES, 'codex', 'home');
@@ -1006,5 +1007,81 @@ describe('Codex 0.169 rollouts', () => {
     await writeFile(join(folder, name as string), text.replace(' SUMMARY OF WORK SO FAR: the cart has a price column. Added."', '\\nSUMMARY OF WORK SO FAR: the cart has a price column.\\nAdded."'));
     const lastLine = await runCli(['stats', folder, '--json', '--tz', 'UTC', '--no-cache']);
     expect((JSON.parse(lastLine.stdout) as { totals: { replies: number } }).totals.replies).toBe(3);
+  });
+});
+
+// A review of the Codex reader against codex-rs and real rollouts (a Codex review): calls that
+// failed in the words codex-rs gives the model, patches run through the shell, MCP errors, long
+// Windows paths and web searches, as the totals and pages told them.
+describe('a Codex review of tool outcomes, projects and searches', () => {
+  const ID = '0195aaaa-0000-7000-8000-0000000000d1';
+  /**
+   * A thread of one typed prompt, then these records (each an item, response_item, or an event,
+   * event_msg) and a response's usage, built into a report: what summary.json says of its session,
+   * and the session's page.
+   */
+  const built = async (records: ({ item: object } | { event: object })[]) => {
+    const dir = join(await tempDir(), 'sessions');
+    await mkdir(dir);
+    const at = (n: number) => `2026-06-06T10:00:${String(n).padStart(2, '0')}.000Z`;
+    const usage = { input_tokens: 1000, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 0, total_tokens: 1100 };
+    const lines = [
+      { timestamp: at(0), type: 'session_meta', payload: { id: ID, timestamp: at(0), cwd: '/home/ana/app', originator: 'codex_cli_rs', cli_version: '0.125.0' } },
+      { timestamp: at(0), type: 'turn_context', payload: { turn_id: 't1', cwd: '/home/ana/app', model: 'gpt-5' } },
+      { timestamp: at(1), type: 'event_msg', payload: { type: 'user_message', message: 'go' } },
+      { timestamp: at(1), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] } },
+      ...records.map((record, i) => ('item' in record ? { timestamp: at(i + 2), type: 'response_item', payload: record.item } : { timestamp: at(i + 2), type: 'event_msg', payload: record.event })),
+      { timestamp: at(59), type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: usage, last_token_usage: usage } } },
+    ];
+    await writeFile(join(dir, `rollout-2026-06-06T10-00-00-${ID}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const out = join(dirname(dir), 'report');
+    const { code, stderr } = await runCli(['build', dir, '--out', out, '--tz', 'UTC', '--no-cache', '-q']);
+    expect(code, stderr).toBe(0);
+    const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+    const [session] = summary.sessions;
+    if (!session) throw new Error('no session built');
+    return { session, page: await readFile(join(out, session.page), 'utf8') };
+  };
+  const call = (id: string, name: string, args: object) => ({ item: { type: 'function_call', call_id: id, name, arguments: JSON.stringify(args) } });
+  const output = (id: string, text: string) => ({ item: { type: 'function_call_output', call_id: id, output: text } });
+
+  // Regression (a Codex review): a patch codex-rs did not apply, its output "apply_patch
+  // verification failed: Failed to find expected lines in …" or "patch rejected by user" (no
+  // patch_apply_end after it), counted as an edit: its file touched, its lines added and removed.
+  it('counts a patch Codex could not verify, or the user rejected, as a failed call that touched no file', async () => {
+    const { session } = await built([
+      { item: { type: 'custom_tool_call', call_id: 'p1', name: 'apply_patch', input: '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-const a = 1;\n+const a = 2;\n+const b = 3;\n*** End Patch' } },
+      { item: { type: 'custom_tool_call_output', call_id: 'p1', output: 'apply_patch verification failed: Failed to find expected lines in /home/ana/app/src/a.ts:\nconst a = 1;' } },
+      call('p2', 'apply_patch', { input: '*** Begin Patch\n*** Add File: secrets.txt\n+x\n*** End Patch' }),
+      output('p2', 'patch rejected by user'),
+      // A patch applied, and a command whose own output quotes such words: neither failed.
+      { item: { type: 'custom_tool_call', call_id: 'p3', name: 'apply_patch', input: '*** Begin Patch\n*** Update File: src/ok.ts\n@@\n-x\n+y\n*** End Patch' } },
+      { item: { type: 'custom_tool_call_output', call_id: 'p3', output: 'Success. Updated the following files:\nM src/ok.ts' } },
+      call('e1', 'exec_command', { cmd: 'grep -r "verification failed" logs' }),
+      output('e1', 'Chunk ID: 1a\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\nlogs/a.log:apply_patch verification failed: Failed to find expected lines\npatch rejected by user'),
+    ]);
+    expect(session.tools).toEqual({ calls: 4, failures: 2, filesTouched: 1, linesAdded: 1, linesRemoved: 1, commits: 0, failedCommits: 0 });
+  });
+
+  // Regression (a Codex review): a shell result in codex-rs's freeform form ("Exit code: 1\nWall
+  // time: …\nOutput:\n…", of shell_command and the freeform shell) was never a failure, and a git
+  // commit whose result said exit code 128, or "exec command rejected by user", was reported as a
+  // commit that landed.
+  it('takes a freeform shell result’s exit code and a declined command for failures, and their commits for commits that did not land', async () => {
+    const { session } = await built([
+      call('c1', 'shell_command', { command: 'npm test', workdir: '/home/ana/app' }),
+      output('c1', 'Exit code: 1\nWall time: 2.3 seconds\nOutput:\nFAIL src/a.test.ts\n  1 failing\n'),
+      call('c2', 'shell', { command: ['bash', '-lc', "git commit -m 'wip'"], workdir: '/home/ana/app' }),
+      output('c2', 'Exit code: 128\nWall time: 0.1 seconds\nOutput:\nfatal: not a git repository\n'),
+      call('c3', 'exec_command', { cmd: "git commit -am 'x'" }),
+      output('c3', 'exec command rejected by user'),
+      // Failed as its exec_command_end says, its output naming no exit code.
+      call('c4', 'exec_command', { cmd: "git commit -qm 'y'" }),
+      output('c4', 'Chunk ID: 2b\nWall time: 0.2 seconds\nOutput:\nerror: pathspec did not match\n'),
+      { event: { type: 'exec_command_end', call_id: 'c4', exit_code: 1 } },
+      call('c5', 'shell_command', { command: "git commit -m 'done'" }),
+      output('c5', 'Exit code: 0\nWall time: 0.1 seconds\nOutput:\n[main 4c1e9b2] done\n 1 file changed\n'),
+    ]);
+    expect(session.tools).toMatchObject({ calls: 5, failures: 4, commits: 1, failedCommits: 3 });
   });
 });

@@ -31,7 +31,7 @@ import { diffChangeByFile } from '../../diff-lines.js';
 import type { PendingLine, SourceInput } from '../source-input.js';
 import * as raw from './schema.js';
 import { threadNameOf } from './session-index.js';
-import { appliedDiff, commitsOf, exitCodeOf, patchDiff, patchTextOf, toolEffect } from './tools.js';
+import { appliedDiff, commitsOf, exitCodeOf, patchDiff, patchTextOf, saysCallFailed, toolEffect } from './tools.js';
 import { contentHash, invalidRecord, parseRecord, parseTime, recordTime, salvagedStringField } from '../record-fields.js';
 import { countProblem, describe, MAX_TOKENS_PER_RECORD } from '../usage-check.js';
 import { cutText, shortened, SUMMARY_KEPT } from '../../unicode-text.js';
@@ -755,7 +755,7 @@ function toolOutput(ctx: CodexContext, item: Record<string, unknown>, at: Place,
   // A tool search's output is the tools it found, not an output text.
   const { text, failed } = item['type'] === 'tool_search_output' && r.output === undefined ? { text: foundToolsText(item['tools']), failed: false } : outputText(r.output);
   const exit = exitCodeOf(text);
-  const isError = failed || (exit !== null && exit !== 0);
+  const isError = failed || (exit !== null && exit !== 0) || saysCallFailed(text);
   const patch = call === undefined ? null : patchTextOf(call.name, call.arguments);
   const diff = patch === null ? null : patchDiff(patch);
   const entry = add(ctx, item, at, time, {
@@ -1525,6 +1525,8 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
       if (applied.diff !== null) result.diff = applied.diff;
       result.change = result.diff === null || result.isError ? null : patchChange(ctx, result.diff, ctx.calls.get(callId));
     }
+    // A call found failed only now (its exec_command_end's exit code) landed no commit either.
+    if (result.isError && result.commits.some((commit) => commit.landed)) result.commits = result.commits.map((commit) => ({ ...commit, landed: false }));
   }
   // A claim the file makes again is a request of its own, each time: after a "context window
   // exceeded" event (§7.2 item 3) the counts start again from 0, and its requests go from and to

@@ -125,9 +125,13 @@ export function appliedDiff(
 
 /**
  * A tool's exit code as its output reports it: the shell tool's JSON `{output, metadata:{exit_code}}`,
- * or unified exec's "Process exited with code N" line.
+ * its freeform text (`Exit code: N`, then `Wall time: …`, first: codex-rs's
+ * format_exec_output_for_model_freeform, for shell_command and the freeform shell), or unified
+ * exec's "Process exited with code N" line.
  */
 export function exitCodeOf(output: string): number | null {
+  const freeform = /^Exit code: (-?\d+)\r?\nWall time: /.exec(output);
+  if (freeform) return Number(freeform[1]);
   const head = output.trimStart();
   if (head.startsWith('{')) {
     try {
@@ -141,6 +145,26 @@ export function exitCodeOf(output: string): number | null {
   }
   const match = /^Process exited with code (-?\d+)$/m.exec(output.slice(0, 2000));
   return match ? Number(match[1]) : null;
+}
+
+/**
+ * The outputs codex-rs gives the model, in place of a tool's own, when the call did not run or
+ * failed before it did (FunctionCallError::RespondToModel in tools/events.rs and
+ * handlers/apply_patch.rs, and an MCP call's error): the whole output is one of them, or begins
+ * with one of their fixed words. A patch whose lines were not found, a command or patch the user
+ * declined. Words further in (a command's own output that says "failed") are no such output.
+ */
+const FAILED_OUTPUTS: ReadonlySet<string> = new Set([
+  'patch rejected by user',
+  'exec command rejected by user',
+  'apply_patch handler received invalid patch input',
+  'apply_patch handler received non-apply_patch input',
+]);
+const FAILED_OUTPUT_START = /^(?:apply_patch verification failed: |execution error: |failed to parse function arguments: |tool call error: )/;
+
+/** Whether a tool's output is codex-rs's own word that the call failed or was declined (see FAILED_OUTPUTS). */
+export function saysCallFailed(output: string): boolean {
+  return FAILED_OUTPUTS.has(output.trim()) || FAILED_OUTPUT_START.test(output);
 }
 
 export function isShellTool(name: string | null): boolean {
