@@ -1084,4 +1084,22 @@ describe('a Codex review of tool outcomes, projects and searches', () => {
     ]);
     expect(session.tools).toMatchObject({ calls: 5, failures: 4, commits: 1, failedCommits: 3 });
   });
+  // Regression (a Codex review): an MCP call that failed, its output the server's result written
+  // whole (`{"content":[{"type":"text","text":"401 Bad credentials"}],"isError":true}`), was no
+  // failure, and its page showed that JSON.
+  it('shows an MCP tool’s failed result as an error in its own words', async () => {
+    const { session, page } = await built([
+      call('m1', 'mcp__github__create_issue', { title: 'x' }),
+      output('m1', JSON.stringify({ content: [{ type: 'text', text: '401 Bad credentials' }], isError: true })),
+      call('m2', 'mcp__github__list_issues', {}),
+      output('m2', JSON.stringify({ content: [{ type: 'text', text: '#1 crash on start' }] })),
+      // A server's words that happen to be codex-rs's for a failure are the server's, which says it did not fail.
+      call('m3', 'mcp__ci__last_run', {}),
+      output('m3', JSON.stringify({ content: [{ type: 'text', text: 'execution error: none in the last run' }], isError: false })),
+    ]);
+    expect(session.tools).toMatchObject({ calls: 3, failures: 1 });
+    expect(page).toMatch(/<li class="entry kind-toolResult status-error"[^>]*>\n<div class="entry-head">\n[^\n]*mcp__github__create_issue[^\n]*tone-error">error<\/span>[^\n]*\n<pre class="output">401 Bad credentials<\/pre>/);
+    expect(page).toContain('<pre class="output">#1 crash on start</pre>');
+    expect(page).not.toContain('isError');
+  });
 });

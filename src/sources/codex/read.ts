@@ -752,10 +752,12 @@ function toolOutput(ctx: CodexContext, item: Record<string, unknown>, at: Place,
   closeReply(ctx);
   const callId = r.call_id ?? null;
   const call = callId === null ? undefined : ctx.calls.get(callId);
-  // A tool search's output is the tools it found, not an output text.
-  const { text, failed } = item['type'] === 'tool_search_output' && r.output === undefined ? { text: foundToolsText(item['tools']), failed: false } : outputText(r.output);
+  // A tool search's output is the tools it found, not an output text; an MCP tool's, its result's content.
+  const mcp = typeof r.output === 'string' ? mcpToolResult(r.output) : null;
+  const { text, failed } = item['type'] === 'tool_search_output' && r.output === undefined ? { text: foundToolsText(item['tools']), failed: false } : (mcp ?? outputText(r.output));
   const exit = exitCodeOf(text);
-  const isError = failed || (exit !== null && exit !== 0) || saysCallFailed(text);
+  // An MCP server's own words are its result's, never codex-rs's (its isError says whether it failed).
+  const isError = failed || (exit !== null && exit !== 0) || (mcp === null && saysCallFailed(text));
   const patch = call === undefined ? null : patchTextOf(call.name, call.arguments);
   const diff = patch === null ? null : patchDiff(patch);
   const entry = add(ctx, item, at, time, {
@@ -763,7 +765,7 @@ function toolOutput(ctx: CodexContext, item: Record<string, unknown>, at: Place,
     toolCallId: callId,
     toolName: call?.name ?? null,
     // An output given as a content list may hold images (view_image's): shown with the text.
-    content: [...(text === '' ? [] : [{ type: 'text' as const, text: shownOutput(text) }]), ...outputImages(r.output)],
+    content: [...(text === '' ? [] : [{ type: 'text' as const, text: shownOutput(text) }]), ...outputImages(r.output), ...(mcp?.images ?? [])],
     isError,
     subagents: [],
     diff,
@@ -2007,6 +2009,35 @@ function outputText(output: unknown): { text: string; failed: boolean } {
   }
   return { text: output === undefined || output === null ? '' : JSON.stringify(output), failed: false };
 }
+
+/** The fields of an MCP tool's result (CallToolResult), as codex-rs writes it whole as a call's output. */
+const MCP_RESULT_KEYS: ReadonlySet<string> = new Set(['content', 'isError', 'structuredContent', '_meta']);
+
+/**
+ * An MCP tool's result written whole as its output, `{"content":[{"type":"text","text":…}],
+ * "isError":true}`: its texts, its images, and whether the server said the call failed. Null for
+ * any other output (an object of other fields, content that is no list of typed parts).
+ */
+function mcpToolResult(output: string): { text: string; failed: boolean; images: Block[] } | null {
+  if (!output.startsWith('{') || output.length > MCP_RESULT_CHARS) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(output);
+  } catch {
+    return null;
+  }
+  if (!isPlainObject(parsed) || !Object.keys(parsed).every((key) => MCP_RESULT_KEYS.has(key))) return null;
+  const { content, isError } = parsed;
+  if (!Array.isArray(content) || !content.every((part) => isPlainObject(part) && typeof part['type'] === 'string')) return null;
+  if (isError !== undefined && isError !== null && typeof isError !== 'boolean') return null;
+  const parts = content as Record<string, unknown>[];
+  const texts = parts.flatMap((part) => (part['type'] === 'text' && typeof part['text'] === 'string' ? [part['text']] : part['type'] === 'image' ? [] : [JSON.stringify(part)]));
+  const images = parts.flatMap((part) => (part['type'] === 'image' && typeof part['data'] === 'string' ? [imageBlock(`data:${typeof part['mimeType'] === 'string' ? part['mimeType'] : 'image/png'};base64,${part['data']}`)] : []));
+  return { text: texts.join('\n'), failed: isError === true, images };
+}
+
+/** Longer outputs are not parsed for an MCP result (shown as written). */
+const MCP_RESULT_CHARS = 10_000_000;
 
 /** The shell tool wraps its output as `{"output": "…", "metadata": {…}}`: show the output. */
 function shownOutput(text: string): string {
