@@ -1017,10 +1017,10 @@ describe('a Codex review of tool outcomes, projects and searches', () => {
   const ID = '0195aaaa-0000-7000-8000-0000000000d1';
   /**
    * A thread of one typed prompt, then these records (each an item, response_item, or an event,
-   * event_msg) and a response's usage, built into a report: what summary.json says of its session,
-   * and the session's page.
+   * event_msg) and a response's usage (unless `usage` is false: the records end the file), built
+   * into a report: what summary.json says of its session, and the session's page.
    */
-  const built = async (records: ({ item: object } | { event: object })[]) => {
+  const built = async (records: ({ item: object } | { event: object })[], { usage: counted = true } = {}) => {
     const dir = join(await tempDir(), 'sessions');
     await mkdir(dir);
     const at = (n: number) => `2026-06-06T10:00:${String(n).padStart(2, '0')}.000Z`;
@@ -1031,7 +1031,7 @@ describe('a Codex review of tool outcomes, projects and searches', () => {
       { timestamp: at(1), type: 'event_msg', payload: { type: 'user_message', message: 'go' } },
       { timestamp: at(1), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] } },
       ...records.map((record, i) => ('item' in record ? { timestamp: at(i + 2), type: 'response_item', payload: record.item } : { timestamp: at(i + 2), type: 'event_msg', payload: record.event })),
-      { timestamp: at(59), type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: usage, last_token_usage: usage } } },
+      ...(counted ? [{ timestamp: at(59), type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: usage, last_token_usage: usage } } }] : []),
     ];
     await writeFile(join(dir, `rollout-2026-06-06T10-00-00-${ID}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const out = join(dirname(dir), 'report');
@@ -1101,5 +1101,29 @@ describe('a Codex review of tool outcomes, projects and searches', () => {
     expect(page).toMatch(/<li class="entry kind-toolResult status-error"[^>]*>\n<div class="entry-head">\n[^\n]*mcp__github__create_issue[^\n]*tone-error">error<\/span>[^\n]*\n<pre class="output">401 Bad credentials<\/pre>/);
     expect(page).toContain('<pre class="output">#1 crash on start</pre>');
     expect(page).not.toContain('isError');
+  });
+  // Regression (a Codex review): a patch the model ran through exec_command or the shell tool as a
+  // heredoc (`apply_patch <<'PATCH'`, `["bash", "-lc", "cd web && apply_patch <<'EOF' …"]`), which
+  // codex-rs applies itself, listed no file touched; and the warning Codex then records as a user
+  // message ("Warning: apply_patch was requested via exec_command. …"), as the file's last line,
+  // was counted as a prompt the user typed.
+  it('lists the files a patch run as a heredoc touched, and takes Codex’s warning about it for no prompt', async () => {
+    const warning = { item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Warning: apply_patch was requested via exec_command. Use the apply_patch tool instead of exec_command.' }] } };
+    const { session, page } = await built(
+      [
+        call('p1', 'exec_command', { cmd: "apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: src/app.ts\n@@\n-const a = 1;\n+const a = 2;\n*** End Patch\nPATCH\n", workdir: '/home/ana/app' }),
+        warning,
+        output('p1', 'Chunk ID: 3c\nWall time: 0.0 seconds\nProcess exited with code 0\nOutput:\nSuccess. Updated the following files:\nM src/app.ts\n'),
+        call('p2', 'shell', { command: ['bash', '-lc', "cd web && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: src/b.ts\n+export {};\n*** End Patch\nEOF"], workdir: '/home/ana/app' }),
+        output('p2', JSON.stringify({ output: 'Success. Updated the following files:\nA src/b.ts\n', metadata: { exit_code: 0, duration_seconds: 0 } })),
+        call('p3', 'exec_command', { cmd: "apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: src/app.ts\n@@\n-const a = 2;\n+const a = 3;\n*** End Patch\nPATCH\n" }),
+        warning,
+      ],
+      { usage: false },
+    );
+    expect(session.tools).toMatchObject({ calls: 3, failures: 0, filesTouched: 2, linesAdded: 2, linesRemoved: 1 });
+    expect(page).toContain('<td class="path">src/app.ts</td><td>edit 2</td>');
+    expect(page).toContain('<td class="path">web/src/b.ts</td><td>edit 1</td>');
+    expect(session.prompts).toBe(1);
   });
 });

@@ -1482,7 +1482,7 @@ function finish(ctx: CodexContext, anchor: string, idPrefix: string): Entry[] {
   for (const item of ctx.userItems) {
     const { draft, images, afterResult } = item;
     const prompt = twins.get(item);
-    const cutOff = draft === last && item.text !== '' && !looksInjected(item.text);
+    const cutOff = draft === last && item.text !== '' && !looksInjected(item.text) && !MODEL_WARNING.test(item.text);
     if (prompt === undefined && !ctx.legacy && (item.typed || cutOff)) {
       // Words the user typed with no user_message event: 0.169 and later write none, and mark the
       // item as typed (typedByUser); or the file ends between the item and the event Codex writes
@@ -1701,6 +1701,13 @@ function imageBlock(url: string): Block {
 function textOf(content: Block[]): string {
   return content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
 }
+
+/**
+ * A warning Codex puts before the model as a user message of its own, with no user_message event
+ * (codex-rs's record_model_warning: "Warning: apply_patch was requested via exec_command. …"):
+ * never words the user typed, even as the file's last line.
+ */
+const MODEL_WARNING = /^Warning: /;
 
 /** What Codex adds to the conversation as a user message: AGENTS.md, environment and permission blocks. */
 function looksInjected(text: string): boolean {

@@ -15,17 +15,18 @@ export function toolEffect(name: string, args: unknown, cwd: string | null): Too
   const here = (path: string | null) => (path === null || path === '' ? [] : [pathBesideCwd(path, cwd)]);
   switch (name) {
     case 'exec_command':
-    case 'shell_command': {
-      const command = str('cmd') ?? str('command');
-      return effect('shell', [], command, command ?? '');
-    }
+    case 'shell_command':
     case 'shell':
     case 'local_shell':
     case 'container.exec': {
-      const command = commandText(a['command']);
-      const patch = command === null ? null : inlinePatch(a['command']);
-      if (patch !== null) return effect('edit', patchPaths(patch).map((p) => pathBesideCwd(p, cwd)), null, patchPaths(patch).join(', '));
-      return effect('shell', [], command, command ?? '');
+      const command = shellScript(name, a);
+      const inline = inlinePatch(a['command']);
+      const run = inline === null ? (command === null ? null : heredocPatch(command)) : { dir: null, patch: inline };
+      if (run === null) return effect('shell', [], command, command ?? '');
+      // Its paths are of the folder the command ran in: its workdir, and the one it changed to.
+      const folder = [str('workdir'), run.dir].reduce<string | null>((dir, next) => (next === null ? dir : dir === null || isAbsolute(next) ? next : `${dir}/${next}`), null);
+      const paths = patchPaths(run.patch);
+      return effect('edit', paths.map((p) => pathBesideCwd(folder === null || isAbsolute(p) ? p : `${folder}/${p}`, cwd)), null, paths.join(', '));
     }
     case 'apply_patch': {
       const patch = typeof args === 'string' ? args : (str('input') ?? str('patch') ?? '');
@@ -67,7 +68,8 @@ function commandText(command: unknown): string | null {
 
 /**
  * The patch a call applies: apply_patch's text (its raw input, or a function call's `input` or
- * `patch`), or an older build's apply_patch run through the shell tool; null for any other call.
+ * `patch`), or apply_patch run through a shell tool (an older build's argument list, or a
+ * heredoc); null for any other call.
  */
 export function patchTextOf(name: string, args: unknown): string | null {
   if (name === 'apply_patch') {
@@ -75,13 +77,43 @@ export function patchTextOf(name: string, args: unknown): string | null {
     const a = isPlainObject(args) ? args : {};
     return typeof a['input'] === 'string' ? a['input'] : typeof a['patch'] === 'string' ? a['patch'] : null;
   }
-  return SHELL_TOOLS.has(name) && isPlainObject(args) ? inlinePatch(args['command']) : null;
+  if (!SHELL_TOOLS.has(name) || !isPlainObject(args)) return null;
+  const script = shellScript(name, args);
+  return inlinePatch(args['command']) ?? (script === null ? null : (heredocPatch(script)?.patch ?? null));
+}
+
+/** The script a shell tool ran: exec_command's `cmd`, shell_command's `command`, the shell tool's command list as commandText reads it. */
+function shellScript(name: string, args: Readonly<Record<string, unknown>>): string | null {
+  if (name === 'exec_command' || name === 'shell_command') {
+    const command = args['cmd'] ?? args['command'];
+    return typeof command === 'string' ? command : null;
+  }
+  return commandText(args['command']);
 }
 
 /** Older builds ran apply_patch through the shell tool: `["apply_patch", "*** Begin Patch…"]`. */
 function inlinePatch(command: unknown): string | null {
   if (!Array.isArray(command) || command[0] !== 'apply_patch' || typeof command[1] !== 'string') return null;
   return command[1];
+}
+
+/**
+ * `apply_patch <<'EOF'` … `EOF`, alone or after `cd <folder> &&`: the scripts codex-rs takes for a
+ * patch and applies itself (apply-patch's heredoc parsing), when the model runs one through
+ * exec_command or the shell tool. Its patch, and the folder it changed to.
+ */
+const HEREDOC_PATCH = /^\s*(?:cd\s+('[^']*'|"[^"]*"|[^\s'"&;|]+)\s*&&\s*)?(?:apply_patch|applypatch)\s+<<\s*(['"]?)([A-Za-z_][\w-]*)\2[ \t]*\r?\n([\s\S]*?)\r?\n\3\s*$/;
+
+function heredocPatch(script: string): { dir: string | null; patch: string } | null {
+  const match = HEREDOC_PATCH.exec(script);
+  if (!match) return null;
+  const dir = match[1] === undefined ? null : match[1].replace(/^(['"])(.*)\1$/s, '$2');
+  return { dir, patch: match[4] ?? '' };
+}
+
+/** A path from a root: `/…`, `C:\…`, and on Windows `\…` (the drive's root, a share's `\\server\…`). */
+function isAbsolute(path: string): boolean {
+  return path.startsWith('/') || path.startsWith('\\') || /^[a-zA-Z]:[\\/]/.test(path);
 }
 
 /** The files a Codex patch names: `*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`. */
