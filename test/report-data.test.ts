@@ -142,6 +142,27 @@ describe('session times', () => {
   });
 });
 
+describe('projects', () => {
+  // Regression (a Codex review): a Windows long path (`\\?\C:\…`, as Codex wrote one cwd) split a
+  // project in two, one of them named "?/C:/Users/ana/shop". It names the folder it names, for a
+  // Codex, Claude Code or Pi session alike, and a share's (`\\?\UNC\server\…`) the share's.
+  it('puts a session whose cwd is a Windows long path in the project of the folder it names', () => {
+    const at = (path: string, cwd: string, source: SessionFile['source']) => sessionFile({ path, cwd, source }, [prompt(path, '2026-10-01T10:00:00Z', 'x')]);
+    const data = report([
+      at('/s/codex-long.jsonl', '\\\\?\\C:\\Users\\ana\\shop', 'codex'),
+      at('/s/codex.jsonl', 'C:\\Users\\ana\\shop', 'codex'),
+      at('/s/claude-long.jsonl', '\\\\?\\c:\\users\\ana\\shop\\', 'claude'),
+      at('/s/pi-long.jsonl', '\\\\?\\C:\\Users\\ana\\shop', 'pi'),
+      at('/s/share-long.jsonl', '\\\\?\\UNC\\files\\team\\api', 'claude'),
+      at('/s/share.jsonl', '\\\\files\\team\\api', 'pi'),
+    ]);
+    expect(data.projects.map((p) => [p.name, p.cwd, p.sessions.length])).toEqual([
+      ['shop', 'C:\\Users\\ana\\shop', 4],
+      ['api', '\\\\files\\team\\api', 2],
+    ]);
+  });
+});
+
 describe('filters', () => {
   const shop = sessionFile({ path: '/s/shop.jsonl', cwd: '/home/ana/Shop' }, [prompt('a', '2026-10-01T10:00:00Z', 'x')]);
   const api = sessionFile({ path: '/s/api.jsonl', cwd: '/home/ana/api' }, [prompt('b', '2026-10-01T10:00:00Z', 'y')]);

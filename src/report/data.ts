@@ -13,6 +13,7 @@ import { unrecordedSpend } from '../ledger/running-totals.js';
 import { folderMatchText, inPeriod, namesUnknownFolder, projectMatchText, UNKNOWN_FOLDER, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
 import { NOTHING_BILLED, type PricedUsage, type PriceState, type Pricer } from '../pricing/price.js';
 import { costCheck, type CostCheck } from '../pricing/reconcile.js';
+import { withoutLongPathPrefix } from '../sources/tool-output.js';
 import { dayKey, isoWeekKey, localDayNumber, localParts, monthKey } from '../time-zone.js';
 import { TOKEN_KINDS, zeroTokens, type Source, type TokenCounts } from '../types.js';
 
@@ -1004,7 +1005,7 @@ function touchKey(path: string, windows: boolean): string {
 }
 
 function isWindowsCwd(cwd: string | null): boolean {
-  return cwd !== null && /^[a-zA-Z]:[\\/]/.test(cwd);
+  return cwd !== null && /^[a-zA-Z]:[\\/]/.test(withoutLongPathPrefix(cwd));
 }
 
 function mergeTouch(into: Map<string, FileTouch>, file: FileTouch, windows: boolean): void {
@@ -1085,7 +1086,8 @@ export const UNKNOWN_PROJECT = 'unknown';
 export function projectKeyOf(cwd: string | null): string {
   if (cwd === null) return UNKNOWN_PROJECT;
   // Composed: macOS may write one folder's é as an e and an accent, and another tool as one letter.
-  const composed = cwd.normalize('NFC');
+  // A Windows long path (`\\?\C:\…`) is the folder it names.
+  const composed = withoutLongPathPrefix(cwd).normalize('NFC');
   const trimmed = composed.length > 1 ? composed.replace(/[\\/]+$/, '') : composed;
   // Marked as a folder's, so that no text a file gives as its folder is taken for another key.
   return `cwd:${/^[A-Za-z]:[\\/]|\\/.test(trimmed) ? trimmed.replace(/\\/g, '/').toLowerCase() : trimmed}`;
@@ -1106,13 +1108,18 @@ function mostCommon(counts: ReadonlyMap<string, number> | undefined): string | n
 function commonSpelling(ledgers: readonly SessionLedger[]): string | null {
   const counts = new Map<string, number>();
   // Sessions without one that joined a folder's directory do not outvote it.
-  for (const ledger of ledgers) if (ledger.cwd !== null) counts.set(ledger.cwd, (counts.get(ledger.cwd) ?? 0) + 1);
+  // A Windows long path (`\\?\C:\…`) is spelled as the folder it names.
+  for (const ledger of ledgers) {
+    if (ledger.cwd === null) continue;
+    const spelling = withoutLongPathPrefix(ledger.cwd);
+    counts.set(spelling, (counts.get(spelling) ?? 0) + 1);
+  }
   return mostCommon(counts);
 }
 
 export function projectNameOf(cwd: string | null): string {
   if (cwd === null) return UNKNOWN_FOLDER;
-  return cwd.split(/[\\/]/).filter(Boolean).pop() ?? cwd;
+  return withoutLongPathPrefix(cwd).split(/[\\/]/).filter(Boolean).pop() ?? cwd;
 }
 
 // ─────────────────────────── order ───────────────────────────

@@ -71,8 +71,7 @@ export function pathBesideCwd(path: string, cwd: string | null): string {
  */
 export function normalisePath(path: string, windows: boolean): string {
   const composed = /[^\x00-\x7f]/.test(path) ? path.normalize('NFC') : path;
-  // Windows' long-path forms name the same file: `\\?\C:\…` is `C:\…`, `\\?\UNC\server\…` is `\\server\…`.
-  const slashed = windows ? composed.replace(/\\/g, '/').replace(/^\/\/[?.]\/(?:UNC\/)?/i, (prefix) => (/UNC\/$/i.test(prefix) ? '//' : '')) : composed;
+  const slashed = windows ? withoutLongPathPrefix(composed).replace(/\\/g, '/') : composed;
   const absolute = slashed.startsWith('/');
   // A network path keeps its two leading slashes: one alone names another file (regression:
   // `\\fileserver\team\spec.md` was shown as `/fileserver/team/spec.md`); `..` stops at its
@@ -89,6 +88,14 @@ export function normalisePath(path: string, windows: boolean): string {
   let joined = parts.join('/');
   if (windows) joined = joined.replace(/^([a-z]):/, (_, d: string) => `${d.toUpperCase()}:`);
   return share ? `//${joined}` : absolute ? `/${joined}` : joined || '.';
+}
+
+/**
+ * Windows' long-path forms name the same file or folder as the plain one: `\\?\C:\…` (and
+ * `\\.\C:\…`) is `C:\…`, `\\?\UNC\server\…` is `\\server\…`. Any other path as it is.
+ */
+export function withoutLongPathPrefix(path: string): string {
+  return path.replace(/^([\\/])[\\/][?.][\\/](?:UNC[\\/])?/i, (prefix, separator: string) => (/UNC[\\/]$/i.test(prefix) ? separator.repeat(2) : ''));
 }
 
 function relativeTo(path: string, cwd: string, windows: boolean): string {
