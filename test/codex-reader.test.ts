@@ -1126,4 +1126,19 @@ describe('a Codex review of tool outcomes, projects and searches', () => {
     expect(page).toContain('<td class="path">web/src/b.ts</td><td>edit 1</td>');
     expect(session.prompts).toBe(1);
   });
+  // Regression (a Codex review): the web searches a Codex response ran (web_search_call items)
+  // were never counted (webSearches 0, as if none), unlike Claude Code's, and a search of several
+  // queries (`action.queries`) was shown by its first one only. The price table has no price per
+  // search for OpenAI's models: its records are priced in part, their tokens' cost as before.
+  it('counts the web searches a response ran, as Claude Code’s are, and shows every query of one', async () => {
+    const search = (id: string, action: object) => ({ item: { type: 'web_search_call', id, status: 'completed', action } });
+    const { session, page } = await built([
+      search('ws1', { type: 'search', query: 'vite ssr externals', queries: ['vite ssr externals', 'vite ssr.noExternal default'] }),
+      search('ws2', { type: 'search', query: 'rollup treeshake side effects' }),
+      // A page the search opened is no search.
+      search('ws3', { type: 'open_page', url: 'https://vite.dev/config/ssr-options' }),
+    ]);
+    expect(session).toMatchObject({ usageRecords: 1, webSearches: 2, cost: { bough: 0.00225 }, unpricedModels: ['openai/gpt-5'] });
+    expect(page).toContain('vite ssr externals · vite ssr.noExternal default');
+  });
 });

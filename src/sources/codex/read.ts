@@ -198,6 +198,8 @@ interface CodexContext {
   compactedSinceCount: boolean;
   /** Tool calls an item_completed says failed (an MCP call's): their results are errors. */
   failedCalls: Set<string>;
+  /** Web searches the model ran (web_search_call items) since the last usage counted: billed with the response that ran them, which the next count holds. */
+  searches: number;
   /** The thread's service tier as its last settings event said: fast mode (OpenAI's priority tier), flex, or standard. */
   serviceTier: 'fast' | 'flex' | null;
   /** The prompt (input, cached included) of the last response whose own counts were read: a long-context tier of requests whose line is lost is judged by it. */
@@ -276,6 +278,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     totalsAt: null,
     lastPrompt: null,
     failedCalls: new Set(),
+    searches: 0,
     compactedSinceCount: false,
     serviceTier: null,
     usages: [],
@@ -706,7 +709,11 @@ function handleItem(ctx: CodexContext, item: Record<string, unknown>, at: Place,
     case 'web_search_call': {
       const r = parse(ctx, raw.rawWebSearchCall, item, at.line, 'web_search_call');
       if (!r) return;
-      const args = { query: r.action?.query ?? r.action?.url ?? '', action: r.action?.type ?? null };
+      // A search OpenAI ran, billed per search as Claude's are (a page opened or looked into is
+      // none); its usage is the next count's.
+      if ((r.action?.type ?? 'search') === 'search' && r.status !== 'failed') ctx.searches++;
+      const queries = (r.action?.queries ?? []).filter((query): query is string => typeof query === 'string' && query !== '');
+      const args = { query: r.action?.query ?? r.action?.url ?? '', ...(queries.length > 0 ? { queries } : {}), action: r.action?.type ?? null };
       appendToReply(ctx, item, at, time, [toolCall(ctx, r.id ?? `line-${at.line}`, 'web_search', args, null)]);
       return;
     }
@@ -1099,6 +1106,12 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     if (part.counts === unseen && last !== null) usage.largestPrompt = compactedBetween ? unseen.input : judgedPrompt(unseen.input, promptBefore, last.input);
     draft.entry.usage.push(usage);
     ctx.usages.push({ usage, turn: part.turn, before: part.from === null ? '0' : countsSignature(part.from), after: part.to === null ? `last:${countsSignature(part.counts)}#${at.line}` : countsSignature(part.to) });
+  }
+  // The searches since the last usage counted, with the response this count holds (the last part).
+  const searched = draft.entry.usage.at(-1);
+  if (searched !== undefined) {
+    searched.webSearches = ctx.searches;
+    ctx.searches = 0;
   }
   // The responses recorded one by one that this count holds, told by their counts: its own
   // (recorded just before it, as a rule), and where the totals grew by more, those whose count

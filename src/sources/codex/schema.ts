@@ -147,7 +147,7 @@ export const rawWebSearchCall = z.looseObject({
   type: z.literal('web_search_call'),
   id: optionalString,
   status: optionalString,
-  action: z.looseObject({ type: optionalString, query: optionalString, url: optionalString }).nullish(),
+  action: z.looseObject({ type: optionalString, query: optionalString, queries: z.array(z.unknown()).nullish(), url: optionalString }).nullish(),
 });
 
 export const rawToolOutput = z.looseObject({

@@ -41,8 +41,12 @@ export function toolEffect(name: string, args: unknown, cwd: string | null): Too
       return effect('list', here(str('dir_path') ?? str('path') ?? '.'), null, str('dir_path') ?? str('path') ?? '.');
     case 'grep_files':
       return { ...effect('search', here(str('path') ?? '.'), null, [str('pattern'), str('path')].filter(Boolean).join('  in ')), pattern: str('pattern') };
-    case 'web_search':
-      return { ...effect('search', [], null, str('query') ?? ''), query: str('query') };
+    case 'web_search': {
+      // A search of several queries (`action.queries`) is said by all of them.
+      const queries = Array.isArray(a['queries']) ? a['queries'].filter((query): query is string => typeof query === 'string') : [];
+      const query = queries.length > 0 ? queries.join(' · ') : str('query');
+      return { ...effect('search', [], null, query ?? ''), query };
+    }
     case 'update_plan': {
       const steps = Array.isArray(a['plan']) ? `${a['plan'].length} steps` : '';
       return effect('other', [], null, str('explanation') ?? steps);
