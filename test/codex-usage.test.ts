@@ -64,6 +64,16 @@ describe('Codex usage in stats', () => {
     expect(summary.diagnostics.items.map((d) => d.detail)).toEqual([expect.stringContaining('out of order, not counted again')]);
   });
 
+  // Regression (a hostile look at damaged input): one count line whose totals lost a digit (lower
+  // than those before and after it) was taken for a restart, and the next totals' growth from it
+  // counted again as requests unseen: $13.37 for a rollout of $8.37, unsaid.
+  it('counts running totals lower than those before and after them as a damaged line, not a restart, and says so', async () => {
+    const { totals } = await stats('one-total-too-low');
+    expect(totals).toMatchObject({ usageRecords: 4, tokens: { input: 4000, output: 400 } });
+    const summary = await summaryOf('one-total-too-low');
+    expect(summary.diagnostics.items.map((d) => [d.line, d.detail])).toEqual([[6, expect.stringContaining('a damaged line, not a restart')]]);
+  });
+
   // Regression (a review of damaged input): running totals whose output read 500,000,200 between
   // 100 and 300 billed $5,000 for a thread of three small responses, without a word. Totals whose
   // parts are larger than their whole are damaged, as a count no agent could mean is.

@@ -231,6 +231,12 @@ interface CodexContext {
   copyStart: { dated: number; drafts: number; usages: number } | null;
   /** The last damaged token_count as written, so that its re-emit is not counted again. */
   lastDamaged: string | null;
+  /**
+   * Running totals that went lower than the last (a restart, or a damaged line): the totals before
+   * them moved on by what their response counted, and their line. Totals after them that are
+   * higher again tell a damaged line (a lost digit), measured from these.
+   */
+  dip: { from: Totals; line: number } | null;
   startedAt: number | null;
 }
 
@@ -292,6 +298,7 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
     replaying: false,
     copyStart: null,
     lastDamaged: null,
+    dip: null,
     startedAt: null,
   };
   if (input.headerless || ownMetaLost(input)) rebuildHeader(ctx, input.damaged, input.first.line);
@@ -1010,6 +1017,16 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   // differ, while a replay copies its parent's turn ids with the rest.
   let turn: string | null = ctx.turnId;
   const damage = damagedTotals(total, info.total_token_usage, before);
+  const dip = ctx.dip;
+  if (damage === null && total !== null && dip !== null && !sameTotals(total, before ?? total)) {
+    ctx.dip = null;
+    // Lower totals, then totals above those before them again: the lower line was damaged (a digit
+    // lost), not a restart; taken for one, what it lacked was counted again as requests unseen.
+    if (grewFrom(total, dip.from)) {
+      ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, dip.line, 'token_count: running totals lower than those before and after them: a damaged line, not a restart; its response’s own usage counted, the totals after it measured from those before it'));
+      before = dip.from;
+    }
+  }
   if (damage !== null) {
     // Written again as it was (a re-emit, as good totals are): counted once.
     const written = JSON.stringify([info.total_token_usage, info.last_token_usage]);
@@ -1081,6 +1098,7 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
   } else {
     delta = last !== null && selfConsistent(last) ? last : null;
     if (delta !== null) note = 'the running totals restarted: counted this response’s own usage';
+    if (before !== null) ctx.dip = { from: delta === null ? before : movedOn(before, delta), line: at.line };
   }
   if (next !== null) {
     ctx.totals = next;
