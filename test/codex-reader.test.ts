@@ -1084,6 +1084,34 @@ describe('a Codex review of tool outcomes, projects and searches', () => {
     ]);
     expect(session.tools).toMatchObject({ calls: 5, failures: 4, commits: 1, failedCommits: 3 });
   });
+  // Regression (a hostile look at damaged input): a line written twice over (a writer's retry)
+  // counted its prompt twice, unsaid; the same damage in Pi is read once and named.
+  it('reads a line written twice over once, and says so', async () => {
+    const dir = await tempDir();
+    const at = (n: number) => `2026-06-06T10:00:0${n}.000Z`;
+    const usage = { input_tokens: 1000, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 0, total_tokens: 1100 };
+    const prompt = { timestamp: at(1), type: 'event_msg', payload: { type: 'user_message', message: 'go' } };
+    const reply = { timestamp: at(2), type: 'event_msg', payload: { type: 'agent_message', message: 'done' } };
+    const lines = [
+      { timestamp: at(0), type: 'session_meta', payload: { id: ID, timestamp: at(0), cwd: '/home/ana/app', originator: 'codex_cli_rs', cli_version: '0.125.0' } },
+      { timestamp: at(0), type: 'turn_context', payload: { turn_id: 't1', cwd: '/home/ana/app', model: 'gpt-5' } },
+      prompt,
+      prompt,
+      reply,
+      reply,
+      { timestamp: at(3), type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: usage, last_token_usage: usage } } },
+    ];
+    const path = join(dir, `rollout-2026-06-06T10-00-00-${ID}.jsonl`);
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const file = await read(path);
+    expect(ofKind(file, 'prompt')).toHaveLength(1);
+    expect(texts(file)).toEqual(['done']);
+    expect(file.diagnostics.map((d) => [d.line, d.detail])).toEqual([
+      [4, 'the line before written again as it was: read once'],
+      [6, 'the line before written again as it was: read once'],
+    ]);
+  });
+
   // Regression (a Codex review): an MCP call that failed, its output the server's result written
   // whole (`{"content":[{"type":"text","text":"401 Bad credentials"}],"isError":true}`), was no
   // failure, and its page showed that JSON.

@@ -306,8 +306,16 @@ export async function readCodexSession(input: CodexInput): Promise<SessionFile> 
   const { first } = input;
   first.records.forEach((record, index) => addRecord(ctx, record, first.line, first.records.length > 1 ? index + 1 : 0, first.clean));
   let lineCount = first.line;
+  let previous = '';
   for await (const line of input.lines) {
     lineCount = line.number;
+    // A line written twice over (a writer's retry, a bad copy): its records have no id to tell a
+    // second of the same by, and a prompt or a reply was counted twice. Codex writes none twice.
+    if (line.text !== '' && line.text === previous) {
+      ctx.diagnostics.push(diagnostic('invalid-record', input.path, line.number, 'the line before written again as it was: read once'));
+      continue;
+    }
+    previous = line.text;
     const { records, clean } = lineRecords(line, input.path, isAnyCodexLine, ctx.diagnostics);
     records.forEach((record, index) => addRecord(ctx, record, line.number, records.length > 1 ? index + 1 : 0, clean));
   }
