@@ -58,10 +58,11 @@ const SECRET_QUOTED = new RegExp(String.raw`(?:${SECRET_NAME}(?:\\?["'\`])?\s*[:
 /**
  * Quotes and those that may close each, its own first: a typewriter's, and those a Mac, a word
  * processor or a chat app puts in a pasted text, mixing straight and curly ones (`“umber falcon
- * sky"`, `‘zebra tango'`, `«mot de passe"`).
+ * sky"`, `‘zebra tango'`, `«mot de passe"`). A straight quote is closed by its own (and `"` by
+ * `”`): a `’` or a `“` inside one is an apostrophe or a quotation (`'the twins’ birthday'`).
  */
 export const CLOSING_QUOTES: ReadonlyMap<string, string> = new Map([
-  ['"', '"”“'], ["'", "'’"], ['`', '`'], ['“', '”"'], ['‘', `’'`], ['«', '»"'], ['„', '“”"'], ['‚', `‘’'`], ['‹', '›'], ['＂', '＂'], ['「', '」'], ['『', '』'],
+  ['"', '"”'], ["'", "'"], ['`', '`'], ['“', '”"'], ['‘', `’'`], ['«', '»"'], ['„', '“”"'], ['‚', `‘’'`], ['‹', '›'], ['＂', '＂'], ['「', '」'], ['『', '』'],
 ]);
 /** A closing quote that is an apostrophe when a letter follows it (`‘don’t tread on me’`, `it's`). */
 export const APOSTROPHES = "'’";

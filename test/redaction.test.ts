@@ -1463,6 +1463,36 @@ describe('--redact on texts cut short', () => {
       'zip -P is insecure. Use zip -e instead.',
     ];
     expect(plain.map((text) => sharer.text(text))).toEqual(plain);
+    // And a hostile look at that round: a straight quote closed at a curly one inside it (an
+    // apostrophe, a German quotation), a password in a code span, eight attributes between, an
+    // object in a secret's object after an open parenthesis, forty objects before read as never
+    // closed; and a file's name taken for an archiver (`find -name "*.7z" -print`), words of prose
+    // or a locale's, and code's tables of fields, taken for secrets.
+    const sixth = [
+      "export PASSPHRASE='the twins’ birthday CanaryS1x'",
+      'PASSWORD="Sag „Hallo“ zu CanaryS2x"',
+      'Run `unzip -P dragonfly`, then open the folder.',
+      '<input name="api_key" type="text" id="api-key" class="form-control input-lg" placeholder="API key" autocomplete="off" spellcheck="false" aria-label="API key" value="CanaryS3x">',
+      "const settings = { 'secret': { re: /(a|b/, 'password': { value: 'CanaryS4xYz7w' } } };",
+      `${Array.from({ length: 40 }, (_, n) => `{'user': 'u${n}', 'password': {  # user's own\n'value': 'Fx${n}'\n}}\n`).join('')}ADMIN = {'password': {'value': 'CanaryS5xYz7w'}}`,
+      'bash -c "zip -P CanaryS6x a.zip notes.txt"',
+    ];
+    expect(sixth.map((text) => sharer.text(text)).filter((text) => /dragonfly|CanaryS/.test(text))).toEqual([]);
+    const words = [
+      'find /backups -name "*.7z" -print',
+      'java -jar tool.jar in.7z -port 8080',
+      "tar --exclude='*.zip' -cPzf backup.tar.gz /etc",
+      "grep -r --include='*.zip' -P 'needle' .",
+      'wget https://x.io/file.zip -P downloads -q',
+      'mvn -Dpackaging=zip package -P release -DskipTests',
+      'Note that zip -P is weak/insecure',
+      'The zip -P option - which is weak',
+      'Use zip -P password archive.zip files',
+      '{"ui.master.key": "Masterschlüssel", "labels": {"secret.key": "Secreto"}}',
+      "const columns = [{ key: 'password', value: 'Passwort' }, { key: 'token', value: 'Jeton' }];",
+      "params: [{ name: 'page_token', value: nextPage }, { name: 'auth_token', value: 'session' }]",
+    ];
+    expect(words.map((text) => sharer.text(text))).toEqual(words);
     // A backslash in a shell's single quotes escapes nothing: the line after stays.
     expect(sharer.text("export PASSWORD='Cq9:\\dir\\'\necho ok")).toBe("export PASSWORD='[REDACTED:assignment]'\necho ok");
   });

@@ -282,8 +282,10 @@ const MAX_VALUE_LENGTH = 1 << 14;
 const FLAG_QUOTED = String.raw`(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1`;
 /** Not a backtick either: `` `zip -P` `` closes a code span, no password. */
 const FLAG_BARE = String.raw`((?!\[REDACTED:)[^\s"'\`-][^\s"'\`]{0,200})`;
-/** What follows a command's password, not prose: a file (`a.zip`, `out/`) or another flag. */
-const FLAG_THEN_ARGUMENT = String.raw`(?=[ \t]+(?:-|\S*(?:\.[A-Za-z0-9]|/)))`;
+/** What follows a command's password, not prose: a file (`a.zip`, `./out`) or another flag, or the end of a code span. */
+const FLAG_THEN_ARGUMENT = String.raw`(?=[ \t]+(?:-\S|[./~]|\S*\.[A-Za-z0-9]{1,10}(?!\S))|\`)`;
+/** An archiver or openssl as a command: at a line's start or after a blank, an operator or sudo, not a file's name (`a.zip`, `*.7z`, `packaging=zip`). */
+const COMMAND_AT = String.raw`(?<![^\s;&|("'\x60])`;
 
 // ---------------------------------------------------------------------------------------------
 // Names: which names say their value is a secret.
@@ -308,15 +310,8 @@ const NOT_SECRET_TOKEN_PREFIXES = new Set([
 
 /** A name's words, lower case, from its last dotted part: `env.SecretAccessKey` → secret, access, key. */
 export function nameWords(name: string): string[] {
-  const segments = name.split('.').filter(Boolean);
-  const words = wordsOf(segments.at(-1) ?? '');
-  // A dotted key's last part alone, but `fs.s3a.secret.key` and `api.key` are a secret key.
-  const qualifier = segments.length > 1 && words.length === 1 ? wordsOf(segments.at(-2) as string).at(-1) : undefined;
-  return qualifier !== undefined && KEY_QUALIFIERS.has(qualifier) ? [qualifier, ...words] : words;
-}
-
-function wordsOf(part: string): string[] {
-  return part
+  const last = name.split('.').filter(Boolean).pop() ?? '';
+  return last
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
@@ -324,8 +319,14 @@ function wordsOf(part: string): string[] {
     .map((word) => word.toLowerCase());
 }
 
-/** The part of a dotted key before its last that makes `key` or `token` a secret's (`secret.key`). */
-const KEY_QUALIFIERS = new Set(['secret', 'api', 'private', 'master', 'encryption', 'signing']);
+/**
+ * A property's name in XML configuration (Hadoop's, Java's), read whole: `fs.s3a.secret.key` names
+ * a secret key, though its last part alone (`key`) does not. Only there: a locale's dotted keys
+ * (`ui.master.key`) name its texts.
+ */
+function isSecretPropertyName(name: string): boolean {
+  return isSecretName(name) || (name.includes('.') && isSecretName(name.replaceAll('.', '_')));
+}
 
 /** Whether a name (`DB_PASSWORD`, `"SecretAccessKey"`, `x-api-key`, `SECRET_KEY_BASE`) says its value is a secret. */
 export function isSecretName(name: string): boolean {
@@ -579,24 +580,42 @@ export function readValue(text: string, at: number): ValueRead | null {
 
 /**
  * Where the quotation opened at `at` closes on its line, or null: at the first quote that may
- * close it, but another kind than its own only at a word's end (`PASSWORD="abc”def"` is one
- * value), and a JSON string's (`"password": "…`) only at `"` (`"he said “hi” …"` is one).
+ * close it, not glued to a word (`‘zebra tango' done`), but a straight quote at its own where the
+ * line holds one (`'the twins’ birthday …'`, `"a” b …"`), and a JSON string's value (`"password":
+ * "…`) only at `"` (`"he said “hi” …"`). Where none does, a straight quote closed by its curly
+ * twin (`'zebra tango’`, `"zebra tango“`), the last resort.
  */
 function closingQuote(text: string, at: number, closing: string, escapes: boolean): number | null {
   const closers = text[at] === '"' && isJsonString(text, at) ? '"' : closing;
+  const own = closers[0];
+  const twin = LAST_RESORT_CLOSERS.get(text[at] as string);
+  let other: number | null = null;
+  let last: number | null = null;
   const limit = Math.min(text.length, at + 1 + MAX_VALUE_LENGTH);
   for (let i = at + 1; i < limit; i++) {
     const c = text[i] as string;
     if (c === '\\' && escapes) i++;
     else if (c === '\n') break;
-    else if (closers.includes(c)) {
+    else if (closers.includes(c) || c === twin) {
       const glued = /[\p{L}\p{N}]/u.test(text[i + 1] ?? '');
       // An apostrophe in a word (`it's`) closes nothing, nor another kind of quote glued to one.
-      if (!glued || (c === closing[0] && !APOSTROPHES.includes(c))) return i;
+      if (c === own && !(glued && APOSTROPHES.includes(c))) return i;
+      if (glued) continue;
+      // A curly quotation closes at the first quote that may close it (`“umber falcon sky" he said`).
+      if (!STRAIGHT_QUOTES.includes(text[at] as string) && c !== twin) return i;
+      if (c === twin) last ??= i;
+      else other ??= i;
     }
   }
-  return null;
+  return other ?? last;
 }
+
+const STRAIGHT_QUOTES = `"'`;
+/** A straight quote's curly twin, that closes it where nothing else on its line does. */
+const LAST_RESORT_CLOSERS: ReadonlyMap<string, string> = new Map([
+  ["'", '’'],
+  ['"', '“'],
+]);
 
 /** A `"` that opens a JSON string's value: after `"key":`. */
 function isJsonString(text: string, at: number): boolean {
@@ -738,7 +757,7 @@ function namedValues(text: string): Found[] {
       // rules go on inside it too (`{user: bob, password: …}`).
       if (secret && isSecretObjectName(text, m.index, name, closer) && objects.worthReading(at)) {
         const object = objectStrings(text, at, name);
-        objects.read(at, object.end);
+        objects.read(at, object);
         found.push(...object.found.map((span) => ({ ...span, kind: 'secret-field' })));
       }
       continue;
@@ -859,11 +878,13 @@ function listStrings(text: string, at: number, name: string): { found: Found[]; 
 }
 
 /**
- * Which objects under a secret's name are worth reading: not one inside an object read whole
- * (its values were read with it), nor one where many reads that found no end are still under way
- * (`"password":{` a thousand times over, never closed, read each 16 KB on: seconds a kilobyte).
+ * Which objects under a secret's name are worth reading: not one inside an object read whole, all
+ * its values weighed (they were read with it), nor one where many reads that ran their whole reach
+ * without finding an end are still under way (`"password":{` a thousand times over, never closed,
+ * read 16 KB on each time: seconds a kilobyte). A read that stopped early (a string not closed on
+ * its line) costs little and counts for neither.
  */
-function objectsRead(): { worthReading(at: number): boolean; read(at: number, end: number): void } {
+function objectsRead(): { worthReading(at: number): boolean; read(at: number, object: ObjectRead): void } {
   let readUntil = -1;
   const unclosed: number[] = [];
   return {
@@ -871,11 +892,19 @@ function objectsRead(): { worthReading(at: number): boolean; read(at: number, en
       while (unclosed.length > 0 && (unclosed[0] as number) <= at) unclosed.shift();
       return at >= readUntil && unclosed.length < UNCLOSED_READS;
     },
-    read(at, end) {
-      if (end >= 0) readUntil = Math.max(readUntil, end);
-      else unclosed.push(Math.min(at + MAX_VALUE_LENGTH, Number.MAX_SAFE_INTEGER));
+    read(at, object) {
+      if (object.end === 'whole') readUntil = Math.max(readUntil, object.until);
+      else if (object.end === 'unclosed') unclosed.push(at + MAX_VALUE_LENGTH);
     },
   };
+}
+
+/** How a read of an object ended: closed with every value weighed (`whole`), closed with some not (in a call's parentheses), stopped early, or not closed within reach. */
+interface ObjectRead {
+  found: Found[];
+  end: 'whole' | 'closed' | 'stopped' | 'unclosed';
+  /** Past its closing brace, where it closed. */
+  until: number;
 }
 
 /** Reads of objects that found no end, under way at once, past which more are not read. */
@@ -884,22 +913,23 @@ const UNCLOSED_READS = 32;
 /**
  * The quoted values of an object that opens at `at` (`{` … `}`, nested, over lines), when it
  * closes within reach, held under a key that holds the secret (VALUE_KEYS): not keys, not
- * arguments of a call (`Buffer.from(password, 'utf8')`), nor names. `end`: past its closing
- * brace, or -1 where it was not read to one.
+ * arguments of a call (`Buffer.from(password, 'utf8')`), nor names.
  */
-function objectStrings(text: string, at: number, name: string): { found: Found[]; end: number } {
+function objectStrings(text: string, at: number, name: string): ObjectRead {
   const found: Found[] = [];
   const limit = Math.min(text.length, at + MAX_VALUE_LENGTH);
   /** Open brackets, and the key each object's value being read is under. */
   const open: string[] = [];
   let parens = 0;
+  /** A value passed over in a call's parentheses: objects inside may hold what was not weighed here. */
+  let passedOver = false;
   let key: string | null = null;
   for (let i = at; i < limit; i++) {
     const c = text[i] as string;
     if (c === '{' || c === '[') open.push(c);
     else if (c === '}' || c === ']') {
       open.pop();
-      if (open.length === 0) return { found, end: i + 1 };
+      if (open.length === 0) return { found, end: passedOver ? 'closed' : 'whole', until: i + 1 };
     } else if (c === '(') parens++;
     else if (c === ')') parens = Math.max(0, parens - 1);
     else if (c === ':' || c === '=') {
@@ -908,7 +938,7 @@ function objectStrings(text: string, at: number, name: string): { found: Found[]
     } else if (c === '"' || c === "'") {
       const read = readValue(text, i);
       // A string not closed on its line: not data whose values can be told apart.
-      if (!read?.quoted) return { found: [], end: -1 };
+      if (!read?.quoted) return { found: [], end: 'stopped', until: -1 };
       const value = text.slice(read.start, read.end);
       let back = i - 1;
       while (back > at && /\s/.test(text[back] as string)) back--;
@@ -921,13 +951,14 @@ function objectStrings(text: string, at: number, name: string): { found: Found[]
         continue;
       }
       const inList = open.at(-1) === '[' && (before === '[' || before === ',');
+      if (parens > 0) passedOver = true;
       const isValue = parens === 0 && (before === ':' || before === '=' || inList);
       if (!isValue || key === null || !VALUE_KEYS.has(key.toLowerCase()) || isNameLike(value)) continue;
       if (isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) found.push({ start: read.start, end: read.end });
     }
   }
   // Not closed within reach: code, not data.
-  return { found: [], end: -1 };
+  return { found: [], end: 'unclosed', until: -1 };
 }
 
 /**
@@ -1157,6 +1188,11 @@ function isLiteralPassword(password: string): boolean {
   return !REFERENCE.test(password) && !PLACEHOLDER.test(password);
 }
 
+/** A command's password that is no word naming one (`zip -P password archive.zip`). */
+function isCommandPassword(password: string): boolean {
+  return isLiteralPassword(password) && !SECRET_WORDS.has(password.toLowerCase());
+}
+
 /** A URL's host and what may follow it: a dotted name (then : / ? # a space, a quote, ; , | or a bracket), a word (not then ; or ,), or an IPv6 address. */
 const URL_HOST_END = String.raw`(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?=:\d|[/?#\s"'<>);,|]|$)|[A-Za-z0-9-]+(?=:\d|[/?#\s"'<>)|]|$)|\[[0-9A-Fa-f:.]+\](?=:\d|[/?#\s"'<>)|]|$))`;
 
@@ -1239,14 +1275,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // An archiver's or openssl's password: quoted or glued to its flag (`-Psecret`, 7z's `-psecret`),
   // `pass:` given, or followed by a file or a flag (`unzip -P dragonfly a.zip`), it is one; a bare
   // word after a blank may be prose (`zip -P is insecure`).
-  shape('cli-password', new RegExp(String.raw`\b(?:un)?zip\b[^\n|;&]{0,300}?[ \t]-[A-Za-z0-9]*P(?:[ \t]*${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: 'zip', accept: isLiteralPassword }),
-  shape('cli-password', new RegExp(String.raw`\b(?:un)?zip\b[^\n|;&]{0,300}?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'zip', accept: isFlagPassword }),
-  shape('cli-password', new RegExp(String.raw`\b(?:un)?zip\b[^\n|;&]{0,300}?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'zip', accept: isLiteralPassword }),
-  shape('cli-password', new RegExp(String.raw`\b7z[ar]?\b[^\n|;&]{0,300}?[ \t]-p(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: '7z', accept: isLiteralPassword }),
-  shape('cli-password', new RegExp(String.raw`\bopenssl\b[^\n|;&]{0,300}?[ \t]-pass(?:in|out)?[ \t]+(?:pass:(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])pass:((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: 'openssl', accept: isLiteralPassword }),
-  shape('cli-password', new RegExp(String.raw`\bopenssl\b[^\n|;&]{0,300}?[ \t]-k[ \t]+${FLAG_QUOTED}`, 'g'), { group: 2, hint: 'openssl', accept: isLiteralPassword }),
-  shape('cli-password', new RegExp(String.raw`\bopenssl\b[^\n|;&]{0,300}?[ \t]-k[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'openssl', accept: isFlagPassword }),
-  shape('cli-password', new RegExp(String.raw`\bopenssl\b[^\n|;&]{0,300}?[ \t]-k[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'openssl', accept: isLiteralPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P(?:[ \t]*${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: 'zip', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'zip', accept: isFlagPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'zip', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}7z[ar]?(?:[ \t][^\n|;&]{0,300}?)?[ \t]-p(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: '7z', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl(?:[ \t][^\n|;&]{0,300}?)?[ \t]-pass(?:in|out)?[ \t]+(?:pass:(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])pass:((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: 'openssl', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_QUOTED}`, 'g'), { group: 2, hint: 'openssl', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'openssl', accept: isFlagPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'openssl', accept: isCommandPassword }),
   // docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
   shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
@@ -1697,14 +1733,18 @@ const OBJECT_REACH = 4000;
  * then `value: …` on the next line or after up to three fields of one line (`aws ssm … --output
  * yaml`: `Name:`, `Type:`, `Value:`); its value quoted either way or bare.
  */
-const YAML_NAME_VALUE = /^[ \t]*-?[ \t]*(?:name|Name|key|Key|ParameterKey|ParameterName):[ \t]*(["']?)([^\s"'#]{1,200})\1[ \t]*\r?\n(?:[ \t]*[A-Za-z][\w-]{0,40}:[ \t]*[^\s|>][^\n]{0,200}\r?\n){0,3}?[ \t]*(?:value|Value|ParameterValue):[ \t]*(?:"((?:[^"\\\n]|\\.){1,2000})"|'((?:[^'\n]|''){1,2000})'|([^\s"'#|>][^\n]{0,2000}?))[ \t]*$/dgm;
+const YAML_NAME_VALUE = /^[ \t]*-?[ \t]*(?:name|Name|key|Key|ParameterKey|ParameterName):[ \t]*(["']?)([^\s"'#]{1,200})\1[ \t]*\r?\n(?:[ \t]*[A-Za-z][\w-]{0,40}:[ \t]*[^\s|>][^\n]{0,200}\r?\n){0,3}?[ \t]*(?:value|Value|ParameterValue):[ \t]*(?:"((?:[^"\\\n]|\\.){1,2000})"(?:[ \t]+#[^\n]*)?|'((?:[^'\n]|''){1,2000})'(?:[ \t]+#[^\n]*)?|([^\s"'#|>](?:[^\n]{0,2000}[^\s])?))[ \t]*$/dgm;
 
-/** The same in YAML's flow style, its value bare: `- {name: DB_PASSWORD, value: …}`. */
-const YAML_FLOW_NAME_VALUE = /\{[ \t]*(?:name|Name|key|Key):[ \t]*([^\s,{}"']{1,200})[ \t]*,[ \t]*(?:value|Value):[ \t]*([^\s,{}"'][^,{}\n]{0,2000}?)[ \t]*\}/dg;
+/**
+ * The same in YAML's flow style: `- {name: DB_PASSWORD, value: …}`, each bare or quoted, the name
+ * a variable's (it reads as JavaScript too); a bare value ends with no blank (read lazily to the
+ * brace, blanks without one cost their square).
+ */
+const YAML_FLOW_NAME_VALUE = /\{[ \t]*(?:name|Name|key|Key):[ \t]*(["']?)([^\s,{}"']{1,200})\1[ \t]*,[ \t]*(?:value|Value):[ \t]*(?:"([^"\n]{1,2000})"|'([^'\n]{1,2000})'|([^\s,{}"'](?:[^,{}\n]{0,2000}[^\s,{}])?))[ \t]*(?:,[ \t]*)?\}/dg;
 
 function pairedValues(text: string): Found[] {
   if (!/name|key|Parameter/i.test(text) || !SECRET_NAME_HINT.test(text)) return [];
-  return [...jsonPairValues(text), ...valuesNamedBy(text, [[YAML_NAME_VALUE, 2, [3, 4, 5]], [YAML_FLOW_NAME_VALUE, 1, [2]]])];
+  return [...jsonPairValues(text), ...valuesNamedBy(text, [[YAML_NAME_VALUE, 2, [3, 4, 5]], [YAML_FLOW_NAME_VALUE, 2, [3, 4, 5], (name) => ENVIRONMENT_NAME.test(name) && isSecretName(name)]])];
 }
 
 /**
@@ -1718,7 +1758,7 @@ function jsonPairValues(text: string): Found[] {
   JSON_PAIR_NAME.lastIndex = 0;
   for (let n = JSON_PAIR_NAME.exec(text); n; n = JSON_PAIR_NAME.exec(text)) {
     const name = n[1] ?? n[2] ?? '';
-    if (SECRET_NAME_HINT.test(name) && isSecretName(name)) secretNames.push(n.index);
+    if (SECRET_NAME_HINT.test(name) && isSecretName(name) && (!isBareKey(n[0]) || ENVIRONMENT_NAME.test(name))) secretNames.push(n.index);
   }
   if (secretNames.length === 0) return [];
   const found: Found[] = [];
@@ -1738,9 +1778,20 @@ function jsonPairValues(text: string): Found[] {
   return found;
 }
 
+/**
+ * Under a bare key (`{ name: '…' }`, an object as JavaScript prints it) the secret's name is a
+ * variable's or a parameter's (`DB_PASSWORD`, `/prod/db/password`): code's own tables name their
+ * fields in words (`{ key: 'password', value: 'Passwort' }`, a form's, a locale's).
+ */
+const ENVIRONMENT_NAME = /^(?:[A-Z][A-Z0-9_]*|\/[\w./-]+)$/;
+
+function isBareKey(field: string): boolean {
+  return field[0] !== '"' && field[0] !== "'";
+}
+
 /** The first name field of `text[from, to)` naming a secret. */
 function namedIn(text: string, from: number, to: number): string {
-  const names = [...text.slice(from, to).matchAll(JSON_PAIR_NAME)].map((n) => n[1] ?? n[2] ?? '');
+  const names = [...text.slice(from, to).matchAll(JSON_PAIR_NAME)].filter((n) => !isBareKey(n[0]) || ENVIRONMENT_NAME.test(n[1] ?? n[2] ?? '')).map((n) => n[1] ?? n[2] ?? '');
   return names.find((n) => SECRET_NAME_HINT.test(n) && isSecretName(n)) ?? '';
 }
 
@@ -1790,15 +1841,15 @@ function escapedAt(text: string, at: number): boolean {
  * the groups its value may be in (the first that matched). A value is taken without the blanks
  * around it, and not where it is redaction's placeholder already.
  */
-function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number | readonly number[], readonly number[]])[]): Found[] {
+function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number | readonly number[], readonly number[], ((name: string) => boolean)?])[]): Found[] {
   const found: Found[] = [];
-  for (const [pattern, nameGroup, valueGroups] of shapes) {
+  for (const [pattern, nameGroup, valueGroups, named = isSecretName] of shapes) {
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
       const name = [nameGroup].flat().map((g) => m?.[g]).find((n) => n !== undefined) ?? '';
       const group = valueGroups.find((g) => m?.[g] !== undefined);
       const at = group === undefined ? undefined : m.indices?.[group];
-      if (at === undefined || !SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
+      if (at === undefined || !SECRET_NAME_HINT.test(name) || !named(name)) continue;
       const raw = text.slice(at[0], at[1]);
       const value = raw.trim();
       if (value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) continue;
@@ -1813,24 +1864,29 @@ function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number 
 const XML_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})(?:[ \t][^<>\n]{0,200})?>(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}))<\/\1>/dg;
 /**
  * A key named by an attribute, its value by the other, in either order: `<add key="ApiKey"
- * value="…"/>`; each quoted either way (`value="it's"`), with at most six attributes between
+ * value="…"/>`; each quoted either way (`value="it's"`), with at most sixteen attributes between
  * (more made each `name=` of a long tag try all the rest: seconds on one tag).
  */
-const XML_KEY_VALUE = /\b(?:key|name)=(?:"([^"\n]{1,100})"|'([^'\n]{1,100})')(?:[ \t]+[\w:.-]{1,40}=(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')){0,6}[ \t]+value=(?:"([^"\n]{1,2000})"|'([^'\n]{1,2000})')/dg;
+const XML_KEY_VALUE = /\b(?:key|name)=(?:"([^"\n]{1,100})"|'([^'\n]{1,100})')(?:[ \t]+[\w:.-]{1,40}=(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')){0,16}[ \t]+value=(?:"([^"\n]{1,2000})"|'([^'\n]{1,2000})')/dg;
 const XML_VALUE_KEY = /\bvalue=(?:"([^"\n]{1,2000})"|'([^'\n]{1,2000})')[ \t]+(?:key|name)=(?:"([^"\n]{1,100})"|'([^'\n]{1,100})')/dg;
 /** An element named by its attribute, its value its text: `<property name="hibernate.connection.password">…</property>`, `<entry key="api_token">…</entry>`. */
 const XML_NAMED_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})[ \t](?:[^<>\n]{0,200}?[ \t])?(?:key|name)=(["'])([^"'\n]{1,100})\2[^<>\n]{0,200}>(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}))<\/\1>/dg;
 
-/** Hadoop's and Hive's `<property><name>…password</name><value>…</value></property>`, a description between or the value on a line of its own. */
-const XML_NAME_THEN_VALUE = /<name>[ \t]*([^<\n]{1,200}?)[ \t]*<\/name>\s{0,200}(?:<(description|final|source)>[^<]{0,1000}<\/\2>\s{0,200})?<value>\s{0,200}(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\n]{1,2000}?))\s{0,200}<\/value>/dg;
+/**
+ * Hadoop's and Hive's `<property><name>…password</name><value>…</value></property>`, a description
+ * between or the value on a line of its own; the value starts and ends with no blank, so the
+ * blanks around it are read one way only (read either way, an unclosed <value> of blanks cost the
+ * cube of their number).
+ */
+const XML_NAME_THEN_VALUE = /<name>[ \t]*([^<\n]{1,200}?)[ \t]*<\/name>\s{0,200}(?:<(description|final|source)>[^<]{0,1000}<\/\2>\s{0,200})?<value>\s{0,200}(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\s](?:[^<\n]{0,2000}[^<\s])?))\s{0,200}<\/value>/dg;
 
 function xmlValues(text: string): Found[] {
   if (!text.includes('<')) return [];
   return valuesNamedBy(text, [
     [XML_ELEMENT, 1, [2, 3]],
-    [XML_KEY_VALUE, [1, 2], [3, 4]],
-    [XML_VALUE_KEY, [3, 4], [1, 2]],
+    [XML_KEY_VALUE, [1, 2], [3, 4], isSecretPropertyName],
+    [XML_VALUE_KEY, [3, 4], [1, 2], isSecretPropertyName],
     [XML_NAMED_ELEMENT, 3, [4, 5]],
-    [XML_NAME_THEN_VALUE, 1, [3, 4]],
+    [XML_NAME_THEN_VALUE, 1, [3, 4], isSecretPropertyName],
   ]);
 }
