@@ -58,7 +58,7 @@ const gunzipAsync = promisify(gunzip);
  * times for 50,000 replies of one text), so far more than that is no file bough wrote. A forged
  * one (a gzip bomb: a megabyte that inflates to gigabytes) is refused at this size, as
  * unreadable, before it takes the machine's memory; one under it, of entries that are none, at
- * its first entry (ledgerFromJson).
+ * its first entry (ledgerFileFromJson).
  */
 export function inflatedSizeCap(compressedBytes: number): number {
   return Math.max(INFLATED_AT_LEAST, compressedBytes * INFLATED_RATIO);
@@ -135,6 +135,12 @@ export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
   ledger: SessionLedger;
   /** Its ledger file is not of the size its record says (another copy, put back from another backup): read as it is, and said. */
   otherCopy?: true;
+  /**
+   * The pageBytes of the copy of its record its ledger file holds (see archiveFiles), undefined
+   * when it holds none or says none: one other than its pages' now is written anew, as a lost
+   * records file is read back from that copy.
+   */
+  pageBytesInLedger?: number | undefined;
 }
 
 const recordFields = {
@@ -164,7 +170,7 @@ const recordsHeadSchema = z.object({ format: z.literal(RECORDS_FORMAT) });
 const olderRecordSchema = z.object({ format: z.literal(FORMAT), ...recordFields });
 // Its session's record, since 2026-12-06 (archiveFiles): read apart (recordInLedgerFile), so that
 // one damaged costs no ledger.
-// Its entries are checked one by one (ledgerFromJson): a forged file of millions of entries that
+// Its entries are checked one by one (ledgerFileFromJson): a forged file of millions of entries that
 // are not is refused at the first, where a check of them all made an issue of each (5 GB).
 const ledgerFileSchema = z.object({ format: z.literal(FORMAT), record: z.unknown().optional(), ledger: ledgerSchema.extend({ entries: z.array(z.unknown()) }) });
 // A time a page can show (a forged one beyond a Date's range stopped every build).
@@ -555,8 +561,9 @@ function* linesOf(path: string): Generator<string | null> {
 export async function readArchivedLedger(outDir: string, entry: ArchivedPages, keys: EntryKeys | null): Promise<ArchivedSession | null> {
   try {
     const bytes = readOwnFile(join(outDir, ledgerPath(entry.name)));
-    const read = ledgerFromJson(await inflatedArchiveFileAsync(bytes), entry.name);
-    if (read === null) return null;
+    const file = ledgerFileFromJson(await inflatedArchiveFileAsync(bytes), entry.name);
+    if (file === null) return null;
+    const read = file.ledger;
     // Keys hashed with another secret are left as they are: hashed again they would match nothing
     // still, and be taken for this secret's by the next build.
     const ledger = keys === null || entry.keys !== undefined ? read : rekeyed(read, keys.key);
@@ -565,7 +572,8 @@ export async function readArchivedLedger(outDir: string, entry: ArchivedPages, k
     // backup, which may hold less than the session's pages show). The only one there is: counted,
     // said once, and its size recorded.
     const otherCopy = entry.ledgerBytes !== undefined && entry.ledgerBytes !== bytes.length;
-    return { ...pages, ledger, ...(otherCopy ? { ledgerBytes: bytes.length, otherCopy: true as const } : {}) };
+    const pageBytesInLedger = z.object({ pageBytes: recordFields.pageBytes }).safeParse(file.record).data?.pageBytes;
+    return { ...pages, ledger, pageBytesInLedger, ...(otherCopy ? { ledgerBytes: bytes.length, otherCopy: true as const } : {}) };
   } catch {
     return null;
   }
@@ -589,7 +597,7 @@ function rekeyed(ledger: SessionLedger, key: (value: string) => string): Session
 /** The ledger an archive's ledger file holds (its compressed bytes), or null when it does not read as this code wrote it for `name`. */
 export function archivedLedgerOf(bytes: Buffer, name: string): SessionLedger | null {
   try {
-    return ledgerFromJson(inflatedArchiveFile(bytes), name);
+    return ledgerFileFromJson(inflatedArchiveFile(bytes), name)?.ledger ?? null;
   } catch {
     return null;
   }
@@ -645,7 +653,8 @@ export function parsedLedgerJson(json: Buffer, piecewiseFrom = PIECEWISE_FROM_BY
 /** Past this much JSON, a ledger file's entries are parsed one by one and checked as they are: one forged of millions of `{}` stops at the first, not parsed whole first. */
 const ENTRIES_CHECKED_AS_READ_FROM = 1024 * 1024;
 
-function ledgerFromJson(json: Buffer, name: string): SessionLedger | null {
+/** A ledger file's ledger, and the copy of its session's record it holds, unchecked (see recordInLedgerFile). */
+function ledgerFileFromJson(json: Buffer, name: string): { ledger: SessionLedger; record: unknown } | null {
   type Entry = z.infer<typeof entrySchema>;
   const entryOf = (value: unknown): Entry | undefined => {
     const entry = entrySchema.safeParse(value);
@@ -662,7 +671,7 @@ function ledgerFromJson(json: Buffer, name: string): SessionLedger | null {
     if (entry === undefined) return null;
     entries.push(entry);
   }
-  return { ...ledger, entries: packEntries(entries) };
+  return { ledger: { ...ledger, entries: packEntries(entries) }, record: parsed.data.record };
 }
 
 /**

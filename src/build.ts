@@ -621,8 +621,10 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // by their size, which tells the next build whether they were changed since.
     const entry = kept ? { ...kept, pages: pageList, fingerprint: null, pageBytes, ...(keys === undefined ? {} : { keys }) } : archivedNow({ ledger, pages: pageList, search: [...searchItems], fingerprint, pageBytes }, fileOf(ledger.key), archiving, nameOfPath);
     if (entry === null) return;
-    // Its ledger file as it was, unless its keys were hashed anew (readArchivedLedger).
-    if (kept && kept.keys === entry.keys && (await folder.keep([ledgerPath(name)]))) {
+    // Its ledger file as it was, unless its keys were hashed anew (readArchivedLedger), or the copy
+    // of its record it holds gives its pages another size (a gone session's page grows by its
+    // note): a records file lost is read back from that copy, which would take the pages for edited.
+    if (kept && kept.keys === entry.keys && kept.pageBytesInLedger === entry.pageBytes && (await folder.keep([ledgerPath(name)]))) {
       seen.push({ name, lastSeen: entry.lastSeen });
       records.add(recordLine({ ...entry, name }));
       return;

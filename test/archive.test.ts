@@ -1095,6 +1095,20 @@ describe('the archive', () => {
     expect(after).not.toContain(lines[at]);
   });
 
+  // Regression (an archive review): with the records file lost, a gone session's page was said to
+  // be edited since written (a page-changed warning): the copy of its record its ledger file holds
+  // still gave the page's size before its "no longer present" note was added.
+  it('says nothing of a gone session’s page when the records file is lost and read back from its ledger file', async () => {
+    const { input, out, gone } = await withGoneSession();
+    await rm(join(out, RECORDS_PATH));
+    await touchAnotherInput(input, 8);
+    const result = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 9)) });
+    expect(result.warnings.join('\n')).toContain('did not name 1 archived session file');
+    const third = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(third.sessions.find((s) => s.key === gone?.key)?.sourceLastSeen).not.toBeNull();
+    expect(third.diagnostics.byReason['page-changed']).toBeUndefined();
+  });
+
   it('says so when the records file is cut short, and keeps the files of the gone sessions seen.json still names', async () => {
     const { input, out, run, first, gone } = await withGoneSession();
     await asEarlierLedgerFiles(out);
