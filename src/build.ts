@@ -308,13 +308,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // this folder (a plain page in a redacted report) nor be dropped without being asked.
     const parts = report.data.sessions.flatMap((s) => [s, ...s.subagents]);
     const writes = new Set(parts.flatMap((part) => [part.key, formerKey.get(part.key) ?? part.key].map(pathHash)));
+    // By its file: a build that redacts names a session, and its file, by its redacted path; one
+    // that does not, by the real one.
+    const otherSharing = archived.sessions.filter((a) => a.sharing !== sharing);
+    const redactedName = otherSharing.length === 0 ? pathHash : pathNamer({ home: options.environment.home, resolvedHome: realHome });
     if (!options.forgetMissing) {
-      // By its file: a build that redacts names a session, and its file, by its redacted path; one
-      // that does not, by the real one.
-      const otherSharing = archived.sessions.filter((a) => a.sharing !== sharing);
       const other = otherSharing.filter((a) => !writes.has(a.name));
       const files = other.length === 0 ? [] : parts.flatMap((part) => collected.sourceOf.get(part.key) ?? []);
-      const redactedName = otherSharing.length === 0 ? pathHash : pathNamer({ home: options.environment.home, resolvedHome: realHome });
       // Each by the path it is read by and by its real one: archived when read through a link, it is the same file.
       const named = [...files, ...files.map((file) => discovery.realPaths.get(file) ?? file)];
       const writesFiles = new Set([...named.map(pathHash), ...named.map(redactedName)]);
@@ -348,14 +348,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const duplicateNames = report.data.sessions.flatMap((s) => s.duplicates.map((d) => pathHash(d.key)));
     const notCarried = new Set([...writtenHolder, ...unreadable.flatMap((u) => (u.name === null ? [] : [u.name])), ...formerNames, ...duplicateNames]);
     // Nor one of a file this build writes, archived when read by another path (through a link to
-    // it, or it a link): by its real path, as the earlier build recorded it, or by the path it read.
-    const writtenFiles = new Set(
-      parts.flatMap((part) => {
-        const file = collected.sourceOf.get(part.key);
-        return file === undefined ? [] : [nameOfPath(discovery.realPaths.get(file) ?? file)];
-      }),
-    );
-    const sameFile = (a: ArchivedPages) => writtenFiles.has(a.real ?? a.source);
+    // it, or it a link): by its real path, as the earlier build recorded it, or by the path it read;
+    // named as the build that archived it named files (--forget-missing after a --share build).
+    const realFiles = parts.flatMap((part) => {
+      const file = collected.sourceOf.get(part.key);
+      return file === undefined ? [] : [discovery.realPaths.get(file) ?? file];
+    });
+    const writtenFiles = new Set(realFiles.map(nameOfPath));
+    const writtenOtherwise = otherSharing.length === 0 ? null : { redacted: new Set(realFiles.map(redactedName)), plain: new Set(realFiles.map(pathHash)) };
+    const namedAs = (a: ArchivedPages) => (a.sharing === sharing || writtenOtherwise === null ? writtenFiles : a.sharing.startsWith(REDACTING_SHARING) ? writtenOtherwise.redacted : writtenOtherwise.plain);
+    const sameFile = (a: ArchivedPages) => namedAs(a).has(a.real ?? a.source);
     const carried = options.forgetMissing || usedSamples ? [] : earlier.filter((a) => !writes.has(a.name) && !notCarried.has(a.name) && !sameFile(a));
     // What --forget-missing drops of the sessions the archive kept (their pages, whatever their sharing): said, not done without a word.
     const dropped = options.forgetMissing && !usedSamples ? archived.sessions.filter((a) => !writes.has(a.name) && !notCarried.has(a.name) && !sameFile(a)) : [];

@@ -1398,6 +1398,25 @@ describe('--forget-missing', () => {
     expect(forgot.stdout).toContain(" · 1 sub-agent's file the archive kept dropped (--forget-missing) · ");
     expect(forgot.stdout).not.toContain('session the archive kept dropped');
   });
+
+  // Regression (an archive review): after a --share build, --forget-missing said sessions it wrote
+  // again were dropped ("1 session the archive kept dropped", nothing gone; or 2 for 1 gone): a
+  // redacted build names its files by their redacted paths, and they were looked for by the plain ones.
+  it('says only the sessions it drops as dropped after a build that shared another way', async () => {
+    const input = join(await tempDir(), 'in');
+    // Pi's folder of a project in another user's home: --share redacts its path.
+    const folder = join(input, '--home-ana-shop--');
+    await mkdir(folder, { recursive: true });
+    for (const name of ['minimal-v3.jsonl', 'tools.jsonl']) await cp(join(FIXTURES, 'pi', name), join(folder, name));
+    const out = join(await tempDir(), 'report');
+    const line = async (...more: string[]) => (await runCli(['build', input, '--out', out, '--tz', 'UTC', ...more])).stdout;
+    await line('--share');
+    expect(await line('--forget-missing')).not.toContain('dropped');
+    expect(await line('--share', '--forget-missing')).not.toContain('dropped');
+    await rm(join(folder, 'tools.jsonl'));
+    expect(await line('--share')).toContain('1 file kept from an earlier build');
+    expect(await line('--forget-missing')).toContain(' · 1 session the archive kept dropped (--forget-missing) · ');
+  });
 });
 
 // The transcript of a gone sub-agent file as the last build's pages showed it, taken back from
