@@ -659,7 +659,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     time,
     scopeLabel: scope,
     // As summary.json counts them: a gone session outside this report's period is one the archive keeps, not one it shows.
-    generated: generatedSentence(options, generator, report.diagnostics.sessionFiles, report.diagnostics.goneFiles, carriedSessions),
+    generated: generatedSentence(options, generator, report.diagnostics.sessionFiles, report.diagnostics.goneFiles + report.diagnostics.unreadFiles, carriedSessions),
     notice: sink.notice,
     sharing: sharingLine(options.redact ?? false, sharer.redactions, [...new Set(options.omit ?? [])]),
     inputs,

@@ -719,9 +719,10 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept, sessionsF
   const unknown = totals.unpricedRecords > 0;
   const bough = totals.cost.bough === null ? (unknown ? 'unknown' : formatUsd(null)) : `${formatUsd(totals.cost.bough)}${unknown ? ' + unknown' : ''}`;
   // "1 session from 0 files and 1 kept" read as a sum: the files read, and the archive's.
-  const read = diagnostics.goneFiles > 0 && diagnostics.sessionFiles === 0 ? 'no file read' : plural(diagnostics.sessionFiles, 'file');
+  const kept = diagnostics.goneFiles + diagnostics.unreadFiles;
+  const read = kept > 0 && diagnostics.sessionFiles === 0 ? 'no file read' : plural(diagnostics.sessionFiles, 'file');
   // Files, not sessions: a session's sub-agents have files of their own.
-  const files = `${read}${diagnostics.goneFiles > 0 ? ` and ${plural(diagnostics.goneFiles, 'file')} kept from an earlier build (gone or no longer read)` : ''}`;
+  const files = `${read}${kept > 0 ? ` and ${plural(kept, 'file')} kept from an earlier build (gone or no longer read)` : ''}`;
   const allTime = summary.period.label === 'all time';
   const filtered = summary.filters.project !== null || summary.filters.sources !== null;
   const narrowedBy = [...(allTime ? [] : ['period']), ...(filtered ? ['filters'] : [])].join(' and ');

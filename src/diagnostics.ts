@@ -130,6 +130,8 @@ export interface DiagnosticsSummary {
   sessionFiles: number;
   /** Session files gone since an earlier build into the report folder, whose sessions it kept. */
   goneFiles: number;
+  /** Session files still there that no longer read as the session an earlier build archived (emptied, damaged, unreadable), whose sessions it kept. */
+  unreadFiles: number;
   /** Files read that hold no session. */
   skippedFiles: number;
   skippedLines: number;
@@ -138,16 +140,19 @@ export interface DiagnosticsSummary {
 
 /**
  * `ledgers`: one per session file, those kept from an earlier build included (their `lastSeen`
- * set); of those, `cutShort` are of files there still, read now (a file cut short), not gone.
+ * set); of those, `cutShort` are of files there still, read now (a file cut short), not gone, and
+ * those `fileThere` of files there still that did not read as sessions, not gone either.
  */
 export function summariseDiagnostics(
   all: readonly Diagnostic[],
   files: number,
-  ledgers: readonly { key: string; lastSeen: number | null }[],
+  ledgers: readonly { key: string; lastSeen: number | null; fileThere?: true }[],
   cutShort: ReadonlySet<string> = new Set(),
 ): DiagnosticsSummary {
-  const goneFiles = ledgers.filter((ledger) => ledger.lastSeen !== null && !cutShort.has(ledger.key)).length;
-  const sessionFiles = ledgers.length - goneFiles;
+  const kept = ledgers.filter((ledger) => ledger.lastSeen !== null && !cutShort.has(ledger.key));
+  const unreadFiles = kept.filter((ledger) => ledger.fileThere === true).length;
+  const goneFiles = kept.length - unreadFiles;
+  const sessionFiles = ledgers.length - kept.length;
   const byReason: Partial<Record<DiagnosticReason, number>> = {};
   let skippedLines = 0;
   for (const d of all) {
@@ -155,7 +160,7 @@ export function summariseDiagnostics(
     byReason[d.reason] = (byReason[d.reason] ?? 0) + count;
     if (d.skippedLine) skippedLines += count;
   }
-  return { files, sessionFiles, goneFiles, skippedFiles: files - sessionFiles, skippedLines, byReason };
+  return { files, sessionFiles, goneFiles, unreadFiles, skippedFiles: files - sessionFiles, skippedLines, byReason };
 }
 
 /** Why a line was skipped when a record on it is lost (not a record that was never one). */

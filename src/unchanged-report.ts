@@ -170,7 +170,7 @@ export async function keepUnchangedReport(
   if (summary.sessions.some((session) => !own.has(session.page)) || summary.projects.some((project) => !own.has(project.page))) return null;
   if (!(await folder.keep(folder.previousFiles.filter((path) => !REWRITTEN.has(path))))) return null;
   // Gone files the report shows, as summary.json counts them: `gone` also names those outside its period.
-  const sentence = generated(record.sessionFiles, summary.diagnostics.goneFiles, record.carried ?? 0);
+  const sentence = generated(record.sessionFiles, summary.diagnostics.goneFiles + summary.diagnostics.unreadFiles, record.carried ?? 0);
   const indexNow = `${index.slice(0, at)}${lede(sentence)}${index.slice(at + lede(record.generated).length)}`;
   await folder.write(INDEX_PAGE, indexNow);
   await folder.write(SEEN_PATH, seenNow);

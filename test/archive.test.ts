@@ -233,7 +233,7 @@ describe('the archive', () => {
     expect(second.totals.cost).toEqual(first.totals.cost);
     expect(second.sessions.length).toBe(first.sessions.length);
     const kept = second.sessions.find((s) => s.key === emptied?.key);
-    expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+    expect(kept).toMatchObject({ sourceLastSeen: null, sourceState: 'unread' });
     const page = await readFile(join(out, kept?.page as string), 'utf8');
     expect(page).toContain("This session's source file no longer reads as this session (emptied, cut short, damaged or unreadable) (last seen 2026-12-01");
   });
@@ -463,6 +463,25 @@ describe('the archive', () => {
     expect(second.summary.totals).toEqual(first.summary.totals);
   });
 
+  // Regression (an archive review): summary.json gave a file cut short, and one emptied, a
+  // sourceLastSeen as for a file gone (its schema: null while the file is present), and counted the
+  // emptied one in goneFiles; the lists mark them "file holds less" and "file unread", not gone.
+  it('tells in summary.json a file cut short or emptied from one gone, as the lists do', async () => {
+    const { input, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const keyOf = (name: string) => first.sessions.find((s) => s.file.endsWith(`/${name}`))?.key;
+    const lines = (await readFile(join(input, 'tools.jsonl'), 'utf8')).split('\n');
+    await writeFile(join(input, 'tools.jsonl'), `${lines.slice(0, 3).join('\n')}\n`);
+    await writeFile(join(input, 'errors.jsonl'), '');
+    await rm(join(input, 'minimal-v3.jsonl'));
+    const second = await run({ day: 5 });
+    const fileOf = (name: string) => second.sessions.filter((s) => s.key === keyOf(name)).map((s) => [s.sourceState, s.sourceLastSeen]);
+    expect(fileOf('tools.jsonl')).toEqual([['holds-less', null]]);
+    expect(fileOf('errors.jsonl')).toEqual([['unread', null]]);
+    expect(fileOf('minimal-v3.jsonl')).toEqual([['gone', '2026-12-01T00:00:00.000Z']]);
+    expect(second.diagnostics).toMatchObject({ files: first.diagnostics.files - 1, sessionFiles: first.diagnostics.sessionFiles - 2, goneFiles: 1, unreadFiles: 1 });
+  });
+
   // Regression: a file cut short in place (10 turns archived, 3 left, or an older copy put back)
   // rewrote its archived page to what was left, and its lost turns left the totals, without a word.
   it('keeps what a file cut short lost, says so, and shows the file as it is with --forget-missing', async () => {
@@ -480,7 +499,7 @@ describe('the archive', () => {
     expect(second.diagnostics).toMatchObject({ files: first.diagnostics.files, sessionFiles: first.diagnostics.sessionFiles, goneFiles: 0 });
     expect(await readFile(join(out, 'index.html'), 'utf8')).not.toContain('since an earlier build kept from it');
     const kept = second.sessions.find((s) => s.key === whole?.key);
-    expect(kept?.sourceLastSeen).toBe('2026-12-01T00:00:00.000Z');
+    expect(kept).toMatchObject({ sourceLastSeen: null, sourceState: 'holds-less' });
     const page = await readFile(join(out, kept?.page as string), 'utf8');
     expect(page).toContain("This session's source file no longer reads as this session (emptied, cut short, damaged or unreadable) (last seen 2026-12-01");
     expect(page).toContain('id="e-t0000026"');

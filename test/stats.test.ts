@@ -460,7 +460,7 @@ describe('the stats table', () => {
         by: 'session',
         totals: { sessions: 1, projects: 1, prompts: 1, replies: 0, errorReplies: 0, abortedReplies: 0, usageRecords: 0, outputPossiblyPartialRecords: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
         rows: [{ key: 'k', label: `evil ${ESC}]0;pwned${ESC}\\ title`, sessions: 1, prompts: 1, replies: 0, errorReplies: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 }, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0 }],
-        diagnostics: { files: 1, sessionFiles: 1, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
+        diagnostics: { files: 1, sessionFiles: 1, goneFiles: 0, unreadFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
       },
       { colour: false, width: 100, emptySentence: '' },
     );
@@ -482,7 +482,7 @@ describe('the stats table', () => {
         by: 'project',
         totals: { sessions: 4, projects: 4, prompts: 12, replies: 12, errorReplies: 0, abortedReplies: 0, usageRecords: 12, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 2, recorded: null }, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
         rows: labels.map(row),
-        diagnostics: { files: 4, sessionFiles: 4, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
+        diagnostics: { files: 4, sessionFiles: 4, goneFiles: 0, unreadFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
       },
       { colour: false, width: 100, emptySentence: '' },
     );
@@ -507,7 +507,7 @@ describe('the stats table', () => {
           by: 'project',
           totals: { sessions: costs.length, projects: costs.length, prompts: costs.length, replies: costs.length, errorReplies: 0, abortedReplies: 0, usageRecords: costs.length, outputPossiblyPartialRecords: 0, tokens: { ...zero, output: 1000 * costs.length }, cost: { bough: total, recorded: null }, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
           rows: costs.map(row),
-          diagnostics: { files: costs.length, sessionFiles: costs.length, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
+          diagnostics: { files: costs.length, sessionFiles: costs.length, goneFiles: 0, unreadFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
         },
         { colour: false, width: 100, emptySentence: '' },
       );
@@ -535,7 +535,7 @@ describe('the stats table', () => {
         by: 'model',
         totals: { sessions: 1, projects: 1, prompts: 1, replies: 2, errorReplies: 0, abortedReplies: 0, usageRecords: 6, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 2469, recorded: null }, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
         rows: [row('anthropic/claude-sonnet-4-5-20250929 (fast mode)'), row('anthropic/claude-sonnet-4-5-20250929')],
-        diagnostics: { files: 1, sessionFiles: 1, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
+        diagnostics: { files: 1, sessionFiles: 1, goneFiles: 0, unreadFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
       },
       { colour: false, width: 50, emptySentence: '' },
     );
@@ -556,7 +556,7 @@ describe('the stats table', () => {
           by: 'session',
           totals: { sessions: 1, projects: 1, prompts: 1, replies: 1, errorReplies: 0, abortedReplies: 0, usageRecords: 1, outputPossiblyPartialRecords: 0, tokens, cost: { bough: 0, recorded: 0 }, recordedCostRecords: 1, webSearches: 0, unpricedRecords: 0, unpricedModels: [], partiallyPricedModels: [], subagents: { tokens: zero, cost: { bough: null, recorded: null }, usageRecords: 0, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, partiallyPricedRecords: 0 }, models: [] },
           rows: [{ key: 'k', label: 'How many lines does README.md have?', sessions: 1, prompts: 1, replies: 1, errorReplies: 0, tokens, cost: { bough: 0, recorded: 0 }, usageRecords: 1, recordedCostRecords: 0, webSearches: 0, unpricedRecords: 0, startedAt: '2026-11-30T10:00:00.000Z' }],
-          diagnostics: { files: 1, sessionFiles: 1, goneFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
+          diagnostics: { files: 1, sessionFiles: 1, goneFiles: 0, unreadFiles: 0, skippedFiles: 0, skippedLines: 0, byReason: {} },
         },
         { colour: false, width: 100, emptySentence: '' },
       );

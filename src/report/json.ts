@@ -203,6 +203,12 @@ function projectJson(project: ProjectData, pages: PageMap): Summary['projects'][
   };
 }
 
+/** A session's file as the lists mark it (see sessionBadges): kept from an earlier build while its file is there too. */
+function sourceState(ledger: SessionData['ledger']): Summary['sessions'][number]['sourceState'] {
+  if (ledger.lastSeen === null) return 'read';
+  return ledger.fileThere ? 'unread' : ledger.fileHoldsLess ? 'holds-less' : 'gone';
+}
+
 export function sessionJson(session: SessionData, pages: PageMap): Summary['sessions'][number] {
   const { ledger, tally, tools } = session;
   const check = session.costCheck;
@@ -221,7 +227,8 @@ export function sessionJson(session: SessionData, pages: PageMap): Summary['sess
     // The file its header names, unless that is a session read and left outside this report's
     // period or filters, which the report names nowhere (its page says only that there is one).
     parentFile: session.origin !== null && !pages.hasSession(session.origin.key) ? null : ledger.parentFile,
-    sourceLastSeen: ledger.lastSeen === null ? null : new Date(ledger.lastSeen).toISOString(),
+    sourceLastSeen: sourceState(ledger) === 'gone' ? new Date(ledger.lastSeen as number).toISOString() : null,
+    sourceState: sourceState(ledger),
     // As its page names it: only a session this report shows (one outside its period or filters is no part of it).
     origin: session.origin !== null && pages.hasSession(session.origin.key) ? session.origin.path : null,
     originMissing: session.originMissing,

@@ -292,7 +292,7 @@ function qualityLine(d: DiagnosticsSummary): IndexPageView['quality'] {
   const summary = [
     `${plural(d.files, 'file')} found`,
     `${plural(d.sessionFiles, 'session file')}`,
-    ...(d.goneFiles > 0 ? [`${plural(d.goneFiles, 'session file')} gone or no longer read, kept from an earlier build`] : []),
+    ...(d.goneFiles + d.unreadFiles > 0 ? [`${plural(d.goneFiles + d.unreadFiles, 'session file')} gone or no longer read, kept from an earlier build`] : []),
     `${plural(d.skippedFiles, 'file')} skipped`,
     `${plural(d.skippedLines, 'line')} skipped`,
     `${plural(warnings, 'note')} in all`,

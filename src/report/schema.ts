@@ -126,6 +126,8 @@ const diagnosticCountsSchema = z.object({
   files: count,
   sessionFiles: count,
   goneFiles: count,
+  /** Session files still there that no longer read as the session an earlier build archived (emptied, damaged, unreadable), whose sessions it kept: not gone, not read as sessions. */
+  unreadFiles: count,
   skippedFiles: count,
   skippedLines: count,
   byReason: z.record(z.string(), count),
@@ -170,6 +172,12 @@ export const sessionSummarySchema = z.object({
   parentFile: z.string().nullable(),
   /** Null while the session's file is present; else when an earlier build last read it (the session is kept, its numbers count). */
   sourceLastSeen: z.string().nullable(),
+  /**
+   * Its file as the lists mark it: read now; gone (kept from an earlier build); there but no longer
+   * read as it (emptied, damaged, unreadable: "file unread"); or holding less of it than an
+   * earlier build read ("file holds less"). The last two are kept as the archive has them.
+   */
+  sourceState: z.enum(['read', 'gone', 'unread', 'holds-less']),
   origin: z.string().nullable(),
   originMissing: z.boolean(),
   /** Other files holding this session (or one of its sub-agents) and nothing more, such as another config root or an archived copy: read, counted nothing, no session of their own. */
