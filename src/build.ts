@@ -583,7 +583,21 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const time = { timeZone: options.scope.timeZone };
   // The report's scope as it may show it: a --project text redacted as the folders are.
   const scope = scopeLabel(data.scope);
-  const pages = assignPages(data, time, new Map([...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []))));
+  const writtenByName = new Map((sink.archive?.written ?? []).map((a) => [a.name, a]));
+  // A session the archive has a page for keeps that page's name, though pages are named by their
+  // day in the report's zone: a page a narrower build of another --tz carries as it was links to it
+  // by that name (regression: renamed, the old file removed, that link led nowhere). Not a page of
+  // another session once written at its path (its id is in the name).
+  const archivedPage = (session: SessionData): string | undefined => {
+    const page = writtenByName.get(pathHash(session.key))?.pages[0];
+    return page?.includes(`-${sessionPageStem(session.ledger)}`) ? page : undefined;
+  };
+  const keptPages = [...keptByKey].flatMap(([key, k]) => (k.pages[0] ? [[key, k.pages[0]] as const] : []));
+  const archivedPages = data.sessions.flatMap((session) => {
+    const page = keptByKey.has(session.key) ? undefined : archivedPage(session);
+    return page === undefined ? [] : [[session.key, page] as const];
+  });
+  const pages = assignPages(data, time, new Map([...keptPages, ...archivedPages]));
   /** When each archived session's file was last seen: now, or when an earlier build saw it (its file is gone). */
   const seen: { name: string; lastSeen: number }[] = [];
   const archiving: Archiving | null = sink.archive && { places: sink.archive.places, sharing: sink.archive.sharing, redacting: sink.archive.redacting, now: options.now.getTime(), keys: sharer.keys?.check ?? null };
@@ -672,7 +686,6 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   const previousByName = new Map((sink.archive?.previous ?? []).map((a) => [a.name, a]));
   // A kept page written later than the last build wrote any is one changed since.
   const lastLatest = await lastBuildLatest(folder);
-  const writtenByName = new Map((sink.archive?.written ?? []).map((a) => [a.name, a]));
   // A session whose file is there and one of its sub-agents' gone (Claude Code deletes each file by
   // its own age): the transcript the last build's pages showed of it is shown again, not lost.
   const transcriptsKeptFor = async (session: SessionData): Promise<KeptTranscript[] | undefined> => {

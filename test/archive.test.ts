@@ -154,6 +154,35 @@ describe('the archive', () => {
     expect(hrefs[1]?.[1]).toBe(join(out, later?.page as string));
   }
 
+  // Regression (an archive review): a --month build of another --tz renamed a session's page (pages
+  // are named by their day in the report's zone) and removed the old one, while the page of the
+  // session before it, outside the month and carried as it was, still linked there: a dead link.
+  it('keeps the links of a page carried by a narrower build of another zone', async () => {
+    const input = join(await tempDir(), 'in');
+    const out = join(await tempDir(), 'report');
+    const session = async (n: number, at: string) => {
+      const lines = [
+        { type: 'session', version: 3, id: `0000000${n}-0000-4000-8000-000000000001`, timestamp: at, cwd: '/work/shop' },
+        { type: 'message', id: 'u1', parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text: `task ${n}` }] } },
+      ];
+      await mkdir(input, { recursive: true });
+      await writeFile(join(input, `s${n}.jsonl`), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    };
+    // 02:00 UTC: the day before in Los Angeles.
+    await session(1, '2026-10-31T02:00:00.000Z');
+    await session(2, '2026-11-03T02:00:00.000Z');
+    const environment = { env: {}, home: '/nonexistent' };
+    const whole = await build({ inputs: [input], out, scope: ALL_UTC, environment, now: new Date(Date.UTC(2026, 11, 1)) });
+    const carried = whole.summary.sessions.find((s) => s.file.endsWith('s1.jsonl'))?.page as string;
+    const timeZone = 'America/Los_Angeles';
+    const november = await build({ inputs: [input], out, scope: { ...ALL_UTC, timeZone, period: parsePeriod({ month: '2026-11' }, timeZone) }, environment, now: new Date(Date.UTC(2026, 11, 2)) });
+    expect(november.sessionsCarried).toBe(1);
+    const page = await readFile(join(out, carried), 'utf8');
+    const next = /<a rel="next" href="([^"]+)"/.exec(page)?.[1] as string;
+    expect(existsSync(join(dirname(join(out, carried)), next))).toBe(true);
+    expect(join(dirname(join(out, carried)), next)).toBe(join(out, november.summary.sessions[0]?.page as string));
+  });
+
   // Regression: a kept page said "Report covers All time · UTC" inside a report of another zone,
   // with nothing to say that this report covers something else.
   it('says on a kept page that its period and zone are the earlier build’s, and what this report covers', async () => {
