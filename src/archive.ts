@@ -129,6 +129,11 @@ export interface ArchivedPages {
    * another size now (cut short, edited) are written anew while its file is there to read.
    */
   pageBytes?: number | undefined;
+  /**
+   * When a build into this folder first archived its file (not said by records of builds before
+   * 2026-12-07): a kept file last seen before then was never read beside it (see ClaimRules.newHere).
+   */
+  since?: number | undefined;
 }
 
 export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
@@ -160,6 +165,7 @@ const recordFields = {
   opening: z.string().regex(/^[0-9a-f]{16}$/).optional(),
   fileMtime: z.number().finite().optional(),
   pageBytes: z.number().int().nonnegative().optional(),
+  since: z.number().min(EARLIEST_TIME).lt(TIME_LIMIT).optional(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file', 'subagent']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 };
 const ARCHIVE_NAME = /^[0-9a-f]{32}$/;
@@ -208,6 +214,13 @@ export function pathNamer(redacting: { home: string | null; resolvedHome?: strin
   return (path) => pathHash(shown(path));
 }
 
+/** A file a build archives: the path it read it by, its real path where another, and when it was first archived (see archivedNow). */
+export interface ArchivedFile {
+  source: string | null;
+  real: string | null;
+  since?: number | null;
+}
+
 /** How this build archives: where it searched, how it shares, when it ran; plain data, for the page threads. */
 export interface Archiving {
   places: readonly string[];
@@ -222,10 +235,12 @@ export interface Archiving {
 /**
  * What this build archives of a file it read from `source` (whose real path is `real`, where
  * known), with the pages written for it; null for a file found under none of the places (it could
- * not be told gone later).
+ * not be told gone later). `since`: when it was first archived, as its record said (null: an
+ * earlier bough's record said not); absent: new in the archive, now.
  */
-export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint' | 'pageBytes'>, file: { source: string | null; real: string | null }, archiving: Archiving, nameOf: PathNamer): ArchivedSession | null {
+export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'search' | 'fingerprint' | 'pageBytes'>, file: ArchivedFile, archiving: Archiving, nameOf: PathNamer): ArchivedSession | null {
   const { source, real } = file;
+  const since = file.since === undefined ? archiving.now : file.since;
   const place = source === null ? null : placeOf(source, archiving.places);
   if (source === null || place === null) return null;
   return {
@@ -243,6 +258,7 @@ export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'se
     fileMtime: part.ledger.mtime,
     ...(archiving.keys === null ? {} : { keys: archiving.keys }),
     ...(real === null || real === source ? {} : { real: nameOf(real) }),
+    ...(since === null ? {} : { since }),
   };
 }
 
@@ -824,7 +840,7 @@ async function gzipped(text: string): Promise<Buffer> {
   return text.length < GZIP_AT_ONCE_BELOW ? gzipSync(text, { level: 6 }) : gzipAsync(text, { level: 6 });
 }
 
-type RecordFields = Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes' | 'opening' | 'fileMtime' | 'pageBytes'>;
+type RecordFields = Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes' | 'opening' | 'fileMtime' | 'pageBytes' | 'since'>;
 
 /** A session's line of the records file (without its line break). */
 export function recordLine(record: RecordFields): string {
@@ -832,8 +848,8 @@ export function recordLine(record: RecordFields): string {
 }
 
 function recordObject(record: RecordFields): object {
-  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime, pageBytes } = record;
-  const optional = { entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime, pageBytes };
+  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime, pageBytes, since } = record;
+  const optional = { entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime, pageBytes, since };
   const said = Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined));
   return { name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...said, search };
 }

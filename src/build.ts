@@ -77,6 +77,7 @@ import {
   withLineage,
   withNeighbours,
   withUnwrittenNote,
+  type ArchivedFile,
   type ArchivedPages,
   type ArchivedSession,
   type Archiving,
@@ -284,7 +285,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     };
     // Files read now that an earlier build read, or that are a kept file moved (found so below):
     // not new in the archive (see ClaimRules.newHere).
-    const archivedBefore = new Set(earlier.map((a) => a.name));
+    const archivedBefore = new Map(earlier.map((a) => [a.name, a.since ?? null]));
     const withKept = (): Collected => {
       // A file cut short was read, and is the session's file still: counted so, not as gone.
       const cutShort = new Set(kept.flatMap((k) => (cutKeys.has(k.ledger.key) ? [k.ledger.key] : [])));
@@ -298,7 +299,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const held = kept.filter((k) => report.claims.duplicateOf.has(k.ledger.key));
     const holderOf = new Map(held.map((k) => [pathHash(k.ledger.key), report.claims.duplicateOf.get(k.ledger.key) as SessionKey]));
     if (held.length > 0) {
-      for (const holder of holderOf.values()) archivedBefore.add(pathHash(holder));
+      for (const holder of holderOf.values()) if (!archivedBefore.has(pathHash(holder))) archivedBefore.set(pathHash(holder), null);
       kept = kept.filter((k) => !held.includes(k));
       collected = withKept();
       report = await reportContext(discovery, collected, options, pricing, hold);
@@ -480,7 +481,13 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const price = createPricer(table, { subscriptionsAtApiPrices: options.priceSubscriptions ?? false, hints: priceHintsFrom(local) });
   const unpack = hold?.unpack;
   const archivedBefore = collected.archivedBefore;
-  const claims = claimEntries(collected.ledgers, archivedBefore ? { ...CLAIM_RULES, newHere: (ledger) => !archivedBefore.has(pathHash(ledger.key)) } : CLAIM_RULES, unpack);
+  // New beside a kept file also when first archived after that file was last read: a narrower
+  // build read it first, never beside it (regression: a Pi session moved and gone on, read so, was two).
+  const newHere = (ledger: SessionLedger, kept: SessionLedger) => {
+    const since = archivedBefore?.get(pathHash(ledger.key));
+    return since === undefined || (since !== null && kept.lastSeen !== null && since > kept.lastSeen);
+  };
+  const claims = claimEntries(collected.ledgers, archivedBefore ? { ...CLAIM_RULES, newHere } : CLAIM_RULES, unpack);
   const ledgers = withEntryTitles(collected.ledgers, claims, unpack);
   const data = buildReportData(withOwnTitles(ledgers, claims, unpack), claims, price, options.scope, collected.sharedProject, unpack);
   // Said beside each file's own problems: which transcripts are read is known only of them all.
@@ -574,9 +581,11 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   // Part of every page's fingerprint: a page shows the price of entries it does not count too (a fork's copied history).
   const pricing = pricingPrint(table, report.local, options);
   const keptByKey = new Map((sink.archive?.kept ?? []).map((k) => [k.ledger.key, k]));
-  const fileOf = (key: SessionKey) => {
+  const fileOf = (key: SessionKey): ArchivedFile => {
     const source = collected.sourceOf.get(key) ?? null;
-    return { source, real: source === null ? null : (report.discovery.realPaths.get(source) ?? null) };
+    // When its file was first archived: kept from its record, now for a file new in the archive.
+    const before = writtenByName.get(pathHash(key));
+    return { source, real: source === null ? null : (report.discovery.realPaths.get(source) ?? null), ...(before ? { since: before.since ?? null } : {}) };
   };
   const { version } = sink;
   const generator = `bough ${version}`;

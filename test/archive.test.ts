@@ -369,6 +369,17 @@ describe('the archive', () => {
   // between two builds was two sessions: the gone path with the history and $0.685, the moved
   // file as its copy holding the new reply alone, where `stats` said one.
   it('shows a Pi session moved and gone on between builds as one session, the moved file', async () => {
+    await movedAndGoneOn(false);
+  });
+
+  // Regression (an archive review): so too when a narrower build (of the new folder alone) read the
+  // moved file first: archived by it, it was no longer new to the archive, and the next whole
+  // build showed two sessions again.
+  it('shows a Pi session moved and gone on as one session when a narrower build read the moved file first', async () => {
+    await movedAndGoneOn(true);
+  });
+
+  async function movedAndGoneOn(narrowerFirst: boolean): Promise<void> {
     const root = join(await tempDir(), 'in');
     const at = (n: number) => new Date(Date.UTC(2026, 10, 3, 9, 0, n)).toISOString();
     const prompt = (id: string, parentId: string | null, n: number) => ({ type: 'message', id, parentId, timestamp: at(n), message: { role: 'user', content: `prompt ${id}` } });
@@ -382,11 +393,12 @@ describe('the archive', () => {
     const first = await buildOn(1);
     await rename(join(root, '--home-u-proj--'), join(root, '--home-u-renamed--'));
     await writeFile(join(root, '--home-u-renamed--', 'moved-on.jsonl'), text([...records, prompt('p3', 'r2', 5), reply('r3', 'p3', 6)]));
+    if (narrowerFirst) await build({ inputs: [join(root, '--home-u-renamed--')], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 3)) });
     const { summary } = await buildOn(5);
     expect(summary.totals.sessions).toBe(1);
     expect(summary.sessions.map((s) => [basename(dirname(s.file)), s.replies, s.origin ?? null])).toEqual([['--home-u-renamed--', 3, null]]);
     expect(summary.totals.tokens.output).toBe(first.summary.totals.tokens.output + 100);
-  });
+  }
 
   // Its hostile look: an import (the same header id in another folder) moved and gone on, its
   // origin gone, took the origin with it: one session where the origin is a gone session of its own.

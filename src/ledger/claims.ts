@@ -68,10 +68,11 @@ export interface ClaimRules {
    */
   mirrors?: (source: Source) => boolean;
   /**
-   * Whether a file read now is new in the report's archive (no earlier build into its folder read
-   * it): a session moved there. Absent: no archive, none is.
+   * Whether a file read now is new in the report's archive beside a kept file (`kept`): no earlier
+   * build into its folder read it, or none while it read the kept one (a narrower build read it
+   * first, the kept one outside its inputs or gone): a session moved there. Absent: no archive, none is.
    */
-  newHere?: (ledger: SessionLedger) => boolean;
+  newHere?: (ledger: SessionLedger, kept: SessionLedger) => boolean;
 }
 
 /** `unpack`: how each pass gets a ledger's entries (an EntriesHold's, to unpack them once). */
@@ -253,7 +254,7 @@ function supersededArchives(
   ledgers: readonly SessionLedger[],
   unpack: Unpack,
   mirrors: (source: Source) => boolean,
-  newHere: (ledger: SessionLedger) => boolean,
+  newHere: (ledger: SessionLedger, kept: SessionLedger) => boolean,
 ): Map<SessionLedger, SessionLedger> {
   const superseded = new Map<SessionLedger, SessionLedger>();
   const kept = ledgers.filter((ledger) => ledger.lastSeen !== null && ledger.subagentOf === null && ledger.entries.count > 0);
@@ -298,7 +299,7 @@ function supersededArchives(
     if (superseded.has(archived) || mirrors(archived.source)) continue;
     const live = liveOf(archived);
     const only = live.length === 1 ? (live[0] as SessionLedger) : null;
-    if (!only || !newHere(only) || movedInto.has(only) || !holdsAllOf(only, archived)) continue;
+    if (!only || !newHere(only, archived) || movedInto.has(only) || !holdsAllOf(only, archived)) continue;
     const fullest = movedFrom.get(only);
     if (!fullest || archived.entries.count > fullest.entries.count) movedFrom.set(only, archived);
   }

@@ -45,10 +45,11 @@ export interface Collected {
   sharedProject: SharedProjectFilter | null;
   /**
    * The session files an earlier build into the report's folder archived (by the hash of each
-   * one's key, as the archive names them), where it keeps sessions whose files are gone: a file
-   * read now that is none of them is new there. Set by the build.
+   * one's key, as the archive names them), where it keeps sessions whose files are gone, each with
+   * when it was first archived (null: not known): a file read now that is none of them is new
+   * there. Set by the build.
    */
-  archivedBefore?: ReadonlySet<string>;
+  archivedBefore?: ReadonlyMap<string, number | null>;
 }
 
 export interface CollectOptions {

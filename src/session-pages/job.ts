@@ -25,7 +25,7 @@ import { openEntrySpool } from '../output/entry-spool.js';
 import { createSharer, type ShareOptions, type Sharer } from '../share/share.js';
 import { priceHintsFrom, type LocalProviders } from '../sources/registry.js';
 import type { SessionFile, Source } from '../types.js';
-import { archivedLedgerPath, archivedNow, archiveFiles, pathNamer, type Archiving, type KeptEntry, type PathNamer } from '../archive.js';
+import { archivedLedgerPath, archivedNow, archiveFiles, pathNamer, type ArchivedFile, type Archiving, type KeptEntry, type PathNamer } from '../archive.js';
 
 /** What every session's pages are made with: given to each thread once. */
 export interface PagesSetup {
@@ -47,7 +47,7 @@ export interface PagesSetup {
 export interface PagesTask {
   session: SessionData;
   /** The file of the session and of each of its sub-agents, and its real path where known; null for a sub-agent whose file is gone. */
-  files: [SessionKey, { source: string | null; real: string | null }][];
+  files: [SessionKey, ArchivedFile][];
   projectName: string;
   neighbours: { previous: SessionLink | null; next: SessionLink | null };
   /** Its place among the report's sessions, newest first (which pages are coloured). */
