@@ -1754,11 +1754,11 @@ function pairedValues(text: string): Found[] {
 function jsonPairValues(text: string): Found[] {
   // The name fields naming a secret, found once: a value with none within reach has no object to
   // look for (a run of `"name":"x","value":"…"` looked 4,000 characters each way for each value).
-  const secretNames: number[] = [];
+  const secretNames: { at: number; name: string }[] = [];
   JSON_PAIR_NAME.lastIndex = 0;
   for (let n = JSON_PAIR_NAME.exec(text); n; n = JSON_PAIR_NAME.exec(text)) {
     const name = n[1] ?? n[2] ?? '';
-    if (SECRET_NAME_HINT.test(name) && isSecretName(name) && (!isBareKey(n[0]) || ENVIRONMENT_NAME.test(name))) secretNames.push(n.index);
+    if (SECRET_NAME_HINT.test(name) && isSecretName(name) && (!isBareKey(n[0]) || ENVIRONMENT_NAME.test(name))) secretNames.push({ at: n.index, name });
   }
   if (secretNames.length === 0) return [];
   const found: Found[] = [];
@@ -1767,12 +1767,16 @@ function jsonPairValues(text: string): Found[] {
   for (let m = JSON_PAIR_VALUE.exec(text); m; m = JSON_PAIR_VALUE.exec(text)) {
     const at = m.indices?.[1] ?? m.indices?.[2];
     if (at === undefined) continue;
-    while (near < secretNames.length && (secretNames[near] as number) < m.index - OBJECT_REACH) near++;
-    if (near === secretNames.length || (secretNames[near] as number) > m.index + OBJECT_REACH) continue;
+    while ((secretNames[near]?.at ?? Infinity) < m.index - OBJECT_REACH) near++;
+    if ((secretNames[near]?.at ?? Infinity) > m.index + OBJECT_REACH) continue;
     const [from, to] = enclosingObject(text, m.index);
-    const named = secretNames.slice(near).some((n) => n >= from && n < to);
+    // The first name field of the object naming a secret (the object lies within reach of the value).
+    let named: string | null = null;
+    for (let i = near, field = secretNames[i]; field !== undefined && field.at < to && named === null; field = secretNames[++i]) {
+      if (field.at >= from) named = field.name;
+    }
     const value = text.slice(at[0], at[1]);
-    if (!named || value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name: namedIn(text, from, to), after: '' })) continue;
+    if (named === null || value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name: named, after: '' })) continue;
     found.push({ start: at[0], end: at[1] });
   }
   return found;
@@ -1787,12 +1791,6 @@ const ENVIRONMENT_NAME = /^(?:[A-Z][A-Z0-9_]*|\/[\w./-]+)$/;
 
 function isBareKey(field: string): boolean {
   return field[0] !== '"' && field[0] !== "'";
-}
-
-/** The first name field of `text[from, to)` naming a secret. */
-function namedIn(text: string, from: number, to: number): string {
-  const names = [...text.slice(from, to).matchAll(JSON_PAIR_NAME)].filter((n) => !isBareKey(n[0]) || ENVIRONMENT_NAME.test(n[1] ?? n[2] ?? '')).map((n) => n[1] ?? n[2] ?? '');
-  return names.find((n) => SECRET_NAME_HINT.test(n) && isSecretName(n)) ?? '';
 }
 
 /**

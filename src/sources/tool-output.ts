@@ -53,13 +53,18 @@ const WINDOWS_DRIVE = /^([a-zA-Z]):[\\/]/;
  * A tool's path as it reads beside the session's cwd: forward slashes, `.` and `..` folded,
  * relative to the cwd when inside it, else absolute. `windows` follows the cwd's form.
  */
+/** A path from a root as Windows reads one: `C:\…`, `\…` (the drive's root, a share's `\\server\…`), and `/…`. */
+export function isRootedOnWindows(path: string): boolean {
+  return WINDOWS_DRIVE.test(path) || path.startsWith('\\') || path.startsWith('/');
+}
+
 export function pathBesideCwd(path: string, cwd: string | null): string {
   // A network share's working folder (`\\server\share\…`, WSL's `\\wsl.localhost\…`) is Windows' too.
   const windows = cwd !== null && (WINDOWS_DRIVE.test(cwd) || cwd.startsWith('\\\\'));
   if (path === '~' || path.startsWith('~/') || path.startsWith('~\\')) return normalisePath(path, windows);
   // On Windows a path from the root of the drive (`\temp`), or a POSIX one a tool wrote there
   // (WSL, Git Bash: `/home/ana/.env`), is no path below the cwd either.
-  const absolute = windows ? WINDOWS_DRIVE.test(path) || path.startsWith('\\') || path.startsWith('/') : path.startsWith('/');
+  const absolute = windows ? isRootedOnWindows(path) : path.startsWith('/');
   if (cwd === null) return normalisePath(path, windows);
   return relativeTo(normalisePath(absolute ? path : `${cwd}/${path}`, windows), cwd, windows);
 }

@@ -3,7 +3,7 @@
 
 import type { GitCommit, ToolDiff, ToolEffect } from '../../types.js';
 import { isPlainObject } from '../json-line.js';
-import { firstTextArgument, pathBesideCwd, shellCommits } from '../tool-output.js';
+import { firstTextArgument, isRootedOnWindows, pathBesideCwd, shellCommits } from '../tool-output.js';
 
 /** Tools that run a shell command; their output may report git commits. */
 const SHELL_TOOLS = new Set(['exec_command', 'shell', 'local_shell', 'container.exec', 'shell_command']);
@@ -24,9 +24,9 @@ export function toolEffect(name: string, args: unknown, cwd: string | null): Too
       const run = inline === null ? (command === null ? null : heredocPatch(command)) : { dir: null, patch: inline };
       if (run === null) return effect('shell', [], command, command ?? '');
       // Its paths are of the folder the command ran in: its workdir, and the one it changed to.
-      const folder = [str('workdir'), run.dir].reduce<string | null>((dir, next) => (next === null ? dir : dir === null || isAbsolute(next) ? next : `${dir}/${next}`), null);
+      const folder = [str('workdir'), run.dir].reduce<string | null>((dir, next) => (next === null ? dir : dir === null || isRootedOnWindows(next) ? next : `${dir}/${next}`), null);
       const paths = patchPaths(run.patch);
-      return effect('edit', paths.map((p) => pathBesideCwd(folder === null || isAbsolute(p) ? p : `${folder}/${p}`, cwd)), null, paths.join(', '));
+      return effect('edit', paths.map((p) => pathBesideCwd(folder === null || isRootedOnWindows(p) ? p : `${folder}/${p}`, cwd)), null, paths.join(', '));
     }
     case 'apply_patch': {
       const patch = typeof args === 'string' ? args : (str('input') ?? str('patch') ?? '');
@@ -115,10 +115,6 @@ function heredocPatch(script: string): { dir: string | null; patch: string } | n
   return { dir, patch: match[4] ?? '' };
 }
 
-/** A path from a root: `/…`, `C:\…`, and on Windows `\…` (the drive's root, a share's `\\server\…`). */
-function isAbsolute(path: string): boolean {
-  return path.startsWith('/') || path.startsWith('\\') || /^[a-zA-Z]:[\\/]/.test(path);
-}
 
 /** The files a Codex patch names: `*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`. */
 export function patchPaths(patch: string): string[] {
