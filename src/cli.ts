@@ -99,6 +99,8 @@ interface ScopeFlags {
   month?: string;
   project?: string;
   source?: string;
+  /** --source's other name. */
+  agent?: string;
   prices?: string;
   priceSubscriptions?: boolean;
   quiet?: boolean;
@@ -209,7 +211,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     .showHelpAfterError('(bough stats --help says what it takes)')
     .description('print totals as terminal tables or JSON, without writing pages')
     .argument('[inputs...]', 'session files or folders (searched recursively); default: the agents\' own folders')
-    .addOption(new Option('--by <grouping>', 'one row per').choices(STATS_GROUPINGS).default('month'))
+    .addOption(new Option('--by <grouping>', 'one row per').choices(STATS_GROUPINGS).argParser(groupingOf).default('month'))
     .option('--json', 'print JSON (schema in the README) instead of tables')
     .option('--no-cache', 'read every file again instead of reusing what an earlier run read from unchanged files');
   scopeOptions(statsCommand, io)
@@ -419,10 +421,23 @@ function scopeOptions(command: Command, io: CliIo): Command {
     .option('--month <YYYY-MM>', 'count one calendar month')
     .addOption(timeZoneOption('time zone for days, months and dates (IANA name)', io))
     .option('--project <text>', 'only projects whose folder or name contains this text (any case)', projectTextOf)
-    // Given twice, both: --source pi --source codex reads as --source pi,codex.
-    .option('--source <agents>', 'only these agents: pi, claude, codex (comma-separated)', (value: string, previous: string | undefined) => (previous === undefined ? value : `${previous},${value}`))
+    // Given twice, both: --source pi --source codex reads as --source pi,codex. --agent says the
+    // same (the tables' word for it), not listed: one name in the help.
+    .option('--source <agents>', 'only these agents: pi, claude, codex (comma-separated)', bothSources)
+    .addOption(new Option('--agent <agents>').hideHelp().argParser(bothSources))
     .option('--prices <file>', 'price with this LiteLLM-format table instead of the bundled or downloaded one', pathIn(io.home))
     .option('--price-subscriptions', 'price subscription providers (GitHub Copilot, Gemini CLI) at API rates instead of $0');
+}
+
+function bothSources(value: string, previous: string | undefined): string {
+  return previous === undefined ? value : `${previous},${value}`;
+}
+
+/** `--by`'s value in any letter case (`--source PI` is taken too); another is bad usage, as commander's choices say. */
+function groupingOf(value: string): StatsGrouping {
+  const grouping = STATS_GROUPINGS.find((g) => g === value.trim().toLowerCase());
+  if (grouping === undefined) throw new InvalidArgumentError(`Allowed choices are ${STATS_GROUPINGS.join(', ')}.`);
+  return grouping;
 }
 
 /** The scope the flags name; a flag that cannot be understood is bad usage, said in a sentence. */
@@ -431,7 +446,7 @@ function scopeOf(flags: ScopeFlags): Scope {
     timeZone: flags.tz,
     period: parsePeriod({ since: flags.since, until: flags.until, month: flags.month }, flags.tz),
     project: flags.project?.trim() ? flags.project.trim() : null,
-    sources: flags.source === undefined ? null : parseSources(flags.source),
+    sources: flags.source === undefined && flags.agent === undefined ? null : parseSources([flags.source, flags.agent].filter((v) => v !== undefined).join(',')),
   };
 }
 

@@ -25,12 +25,13 @@ export function machineTimeZone(
   const known = resolved && canonicalZone(resolved) !== null ? resolved : null;
   const tz = env['TZ'];
   // A $TZ that is set decides, even empty: /etc/localtime is then not the machine's clock.
-  const names = tz === undefined ? [localtime()] : [zoneNameOf(tz)];
-  for (const name of names) {
+  const given = tz === undefined ? localtime() : tz;
+  for (const name of given === null ? [] : [zoneNameOf(given)]) {
     // Not Etc/UTC for UTC: the name people know.
     if (!name || name.startsWith('Etc/')) continue;
     const canonical = canonicalZone(name);
-    if (canonical !== null && (known === null || canonical === known)) return name;
+    // Its own spelling (Asia/Kolkata, not ICU's Asia/Calcutta), but not its letter case ("asia/tokyo").
+    if (canonical !== null && (known === null || canonical === known)) return canonical.toLowerCase() === name.toLowerCase() ? canonical : name;
   }
   // A POSIX rule of a fixed offset ("JST-9"): the machine's clock keeps it; Intl names no zone.
   if (known === null && tz !== undefined) return fixedOffsetZone(tz.trim()) ?? 'UTC';
@@ -61,11 +62,15 @@ function fixedOffsetZone(tz: string): string | null {
   return canonicalZone(zone) !== null ? zone : null;
 }
 
-/** A zone's name as $TZ gives it: "Asia/Tokyo", ":Asia/Tokyo", or a path to its zone file. */
+/**
+ * A zone's name as $TZ gives it: "Asia/Tokyo", ":Asia/Tokyo", a path to its zone file, or the
+ * zoneinfo's posix/ and right/ copies of it (the same zone; right/ counts leap seconds, which
+ * days in bough's counting do not).
+ */
 function zoneNameOf(tz: string): string {
   const name = tz.replace(/^:/, '');
   const at = name.indexOf('zoneinfo/');
-  return at === -1 ? name : name.slice(at + 'zoneinfo/'.length);
+  return (at === -1 ? name : name.slice(at + 'zoneinfo/'.length)).replace(/^(?:posix|right)\//, '');
 }
 
 /** The zone /etc/localtime links to (`/usr/share/zoneinfo/Asia/Kolkata`), or null. */

@@ -458,6 +458,17 @@ describe('bough command line', () => {
     expect(stats.filters.sources).toEqual(['claude', 'pi']);
   });
 
+  // Regression: `--agent pi` (the tables' word: "by agent", "agent pi") was an unknown option, with
+  // no hint; `--by MODEL` was refused where `--source PI` is taken.
+  it('takes --agent as --source, and --by in any letter case', async () => {
+    const stats = JSON.parse((await run(['stats', join(FIXTURES, 'pi'), '--agent', 'Claude', '--source', 'pi', '--by', 'MODEL', '--json', '--no-cache'])).stdout);
+    expect(new Set(stats.filters.sources)).toEqual(new Set(['claude', 'pi']));
+    expect(stats.by).toBe('model');
+    const wrong = await run(['stats', join(FIXTURES, 'pi'), '--by', 'models', '--no-cache']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('Allowed choices are day, week, month, project, model, agent, session.');
+  });
+
   it('runs build when no command is named', async () => {
     const out = join(await tempDir(), 'report');
     expect((await run([join(FIXTURES, 'pi', 'minimal-v3.jsonl'), '--out', out, '--quiet'])).code).toBe(0);

@@ -72,6 +72,17 @@ describe("the machine's time zone", () => {
     expect(machineTimeZone({ TZ: ':/usr/share/zoneinfo/Asia/Tokyo' }, null, () => null)).toBe('Asia/Tokyo');
   });
 
+  // Regression: TZ=posix/Europe/Berlin counted days in Berlin's zone and warned they were UTC's;
+  // TZ=asia/tokyo labelled every table "asia/tokyo", where --tz asia/tokyo says Asia/Tokyo.
+  it('takes the zoneinfo posix/ and right/ copies of a zone as that zone, and a name in its own letter case', () => {
+    expect(machineTimeZone({ TZ: 'posix/Europe/Berlin' }, 'Europe/Berlin', () => null)).toBe('Europe/Berlin');
+    expect(machineTimeZone({ TZ: '/usr/share/zoneinfo/right/Asia/Tokyo' }, null, () => null)).toBe('Asia/Tokyo');
+    expect(machineTimeZone({}, null, () => 'posix/Asia/Tokyo')).toBe('Asia/Tokyo');
+    expect(machineTimeZoneProblem({ TZ: 'posix/Europe/Berlin' })).toBeNull();
+    expect(machineTimeZoneProblem({ TZ: 'right/Asia/Tokyo' })).toBeNull();
+    expect(machineTimeZone({ TZ: 'asia/tokyo' }, 'Asia/Tokyo', () => null)).toBe('Asia/Tokyo');
+  });
+
   // Regression: TZ=JST-9, where the machine's clock runs nine hours east, counted days in UTC
   // without a word; a rule bough cannot follow is now said.
   it('reads a POSIX TZ of a fixed offset as that offset, and warns of one it cannot follow', () => {
