@@ -122,6 +122,17 @@ describe('the index of a report', () => {
     expect(section(all.index, 'cost-over-time')).toContain('Cost per month');
   });
 
+  // Regression: the month chart's table sorted "April 2026" before "December 2025" (by name); the
+  // By month table sorted by its key.
+  it('sorts the chart table’s months and days by date, not by name', () => {
+    const chart = section(all.index, 'cost-over-time');
+    const keys = [...chart.matchAll(/<tr><td data-sort="([^"]*)">([^<]*)</g)].map(([, key, name]) => ({ key, name }));
+    const months = keys.filter(({ name }) => /^[A-Z][a-z]+ \d{4}$/.test(name ?? ''));
+    expect(months.length).toBeGreaterThan(1);
+    for (const { key } of months) expect(key).toMatch(/^\d{4}-\d{2}$/);
+    expect(section(october.index, 'cost-over-time')).toMatch(/<tr><td data-sort="2026-10-16">2026-10-16</);
+  });
+
   it('lists models, projects and agents most expensive first, which is how they read without JavaScript', () => {
     for (const id of ['models', 'projects', 'agents']) {
       const table = section(october.index, id);

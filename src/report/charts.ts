@@ -149,7 +149,8 @@ function chartView(
     const tally = buckets.get(key)?.tally;
     return tally !== undefined && tally.unpriced + tally.partial > 0;
   });
-  const shown = slices.flatMap((slice, i) => (slice.values.some((v) => v > 0) || unknown[i] ? [{ slice, unknown: unknown[i] === true }] : []));
+  // Each row sorts by its day's or month's key ("2026-04"), not its name ("April 2026").
+  const shown = slices.flatMap((slice, i) => (slice.values.some((v) => v > 0) || unknown[i] ? [{ slice, key: keys[i] as string, unknown: unknown[i] === true }] : []));
   const unknownOnly = shown.filter(({ slice, unknown }) => unknown && !slice.values.some((v) => v > 0)).length;
   return {
     heading,
@@ -167,10 +168,10 @@ function chartView(
         }),
       ),
       columns: [column(sliceName), ...series.map((s) => column(s.label, true)), column('All models', true)],
-      rows: shown.map(({ slice, unknown }) => {
+      rows: shown.map(({ slice, key, unknown }) => {
         const total = slice.values.reduce((a, b) => a + b, 0);
         const all = unknown ? (total > 0 ? `${formatUsd(total)} + unknown` : 'unknown') : formatUsd(total);
-        return [cell(slice.label), ...slice.values.map((v) => numberCell(v > 0 ? formatUsd(v) : '', v)), numberCell(all, total)];
+        return [cell(slice.label, { sort: key }), ...slice.values.map((v) => numberCell(v > 0 ? formatUsd(v) : '', v)), numberCell(all, total)];
       }),
       total: null,
       sortable: true,
