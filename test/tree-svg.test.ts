@@ -86,6 +86,18 @@ describe('the tree SVG', () => {
     expect(rowLinkingTo(svg, '#e-p2')).toContain('[checkpoint]');
   });
 
+  // Regression (a browser review): a label of 230 letters was drawn whole, the tree 2,577 px wide
+  // and the row's title out of view.
+  it('cuts a long label, and gives it whole in the row’s tooltip', () => {
+    const long = `bookmark ${'x'.repeat(220)} end`;
+    const labelled = svgOf([...BRANCHED.slice(0, -1), label('l1', 'r2', 'p2', long)]);
+    const row = rowLinkingTo(labelled, '#e-p2');
+    expect(row).toContain(`[bookmark ${'x'.repeat(30)}…]`);
+    expect(row).toContain(`<title>[${long}] prompt p2</title>`);
+    expect(Number(/^<svg [^>]*width="(\d+)"/.exec(labelled)?.[1])).toBeLessThan(Number(/^<svg [^>]*width="(\d+)"/.exec(svg)?.[1]) + 100);
+    expect(rowLinkingTo(svg, '#e-p2')).not.toContain('<title>');
+  });
+
   it('links each branch to its "Branch N" section, on the page that holds the branch', () => {
     expect(svg).toContain('<a href="#branch-2" class="branch-tag">');
     const split = svgOf(BRANCHED, { ...onePage, hrefOf: (e) => `part-${e.id === 'p3' ? 2 : 1}.html#e-${e.id}` });

@@ -46,6 +46,8 @@ interface Node {
 
 const ROW = 24;
 const PAD = 12;
+/** A bookmark's label drawn at most this long; the row's tooltip has it whole. */
+const BOOKMARK_CHARS = 40;
 const LABEL_CHARS = 72;
 /** Room for a row's label at the least (px): as wide as a label of plain words of LABEL_CHARS needs. */
 const LABEL_WIDTH = 560;
@@ -106,8 +108,12 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
   const rowTexts = nodes.map((node) => {
     const text = node.turns > 1 ? `⋯ ${node.turns} turns in a line, from: ${options.describe(node.start)}` : options.describe(node.start);
     const short = text.length > LABEL_CHARS ? `${cutText(text, LABEL_CHARS - 1)}…` : text;
-    const nodeLabels = node.entries.flatMap((e) => labels.get(e.id) ?? []);
-    return { text, short, nodeLabels, counts: countsOf(node.entries) };
+    const fullLabels = node.entries.flatMap((e) => labels.get(e.id) ?? []);
+    // A bookmark's label is the user's, of any length: one of 230 letters drew the tree 2,500 px
+    // wide, its row's title out of view.
+    const nodeLabels = fullLabels.map((l) => (l.length > BOOKMARK_CHARS ? `${cutText(l, BOOKMARK_CHARS - 1)}…` : l));
+    const cut = short !== text || nodeLabels.some((l, i) => l !== fullLabels[i]);
+    return { text: `${fullLabels.map((l) => `[${l}] `).join('')}${text}`, short, cut, nodeLabels, counts: countsOf(node.entries) };
   });
   // As wide as the longest label may be drawn: capitals, CJK and emoji run far wider than the
   // average letter, and a label cut by the edge lost its end and its counts.
@@ -142,9 +148,9 @@ export function treeSvg(tree: EntryTree, branches: readonly Branch[], options: T
     };
     marks.push(markSvg(x(node), y(node), drawn));
     drawnMarks.push(drawn);
-    const { text, short, nodeLabels, counts } = rowTexts[index] as (typeof rowTexts)[number];
-    // The full text as a tooltip only where the label cut it: a large tree stays small.
-    const tooltip = short === text ? '' : `<title>${escapeHtml(cutText(text, TOOLTIP_CHARS))}</title>`;
+    const { text, short, cut, nodeLabels, counts } = rowTexts[index] as (typeof rowTexts)[number];
+    // The full text as a tooltip only where the row cut it: a large tree stays small.
+    const tooltip = cut ? `<title>${escapeHtml(cutText(text, TOOLTIP_CHARS))}</title>` : '';
     const tag = tagWidth > 0 && startsBranch(node) ? branchTag(node.branch, tagX, y(node) + 4, options.hrefOf) : '';
     return (
       `<a href="${escapeHtml(options.hrefOf(node.start))}" class="${classesOf('node', drawn)}">${tooltip}` +
