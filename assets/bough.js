@@ -197,6 +197,8 @@
 
   // What of the replies the index holds, said with each search: none, or some, by their opening
   // words (an index written before the count of replies says only that some were left out).
+  var REPLIES_BY_OPENING = 'Replies are searched by their opening words; on a session\u2019s page, the browser\u2019s own find (Ctrl+F) looks through all of it.';
+
   function repliesSearched(index) {
     var total = index.replies;
     if (typeof total !== 'number') return 'Replies are searched by their opening words, and only while the index stays small.';
@@ -422,7 +424,9 @@
       var pending = shards.length - loaded - missing;
       say((count === 0 ? 'No matches' : count > LIMIT ? 'The first ' + LIMIT + ' of ' + count.toLocaleString('en-US') + ' matches' : count + (count === 1 ? ' match' : ' matches')) +
         (pending > 0 ? ' so far (' + loaded + ' of ' + shards.length + ' parts of the index loaded)' : '') +
-        (index.repliesLeftOut > 0 ? '. ' + repliesSearched(index) : '.') +
+        // Nothing found: said what was looked in (a browser review: words shown in a reply were
+        // "No matches", past its opening).
+        (index.repliesLeftOut > 0 ? '. ' + repliesSearched(index) : count === 0 ? '. ' + REPLIES_BY_OPENING : '.') +
         // Said, not left as "so far" for good: what those parts hold is not searched.
         (pending === 0 && missing > 0 ? (missing === shards.length ? ' The index\u2019s text could not be loaded: only titles were searched.' : ' ' + missing + ' of ' + shards.length + ' parts of the index could not be loaded: what they hold was not searched.') : ''));
       listBox.appendChild(list);

@@ -15,6 +15,9 @@ import { ALL_UTC } from '../support/fixtures.js';
 import { openPage, pageProblems, requireBrowser, sharedBrowser } from '../support/browser.js';
 import { generatePiCorpus } from '../support/pi-corpus.js';
 
+/** What search says when nothing matched: where it looked. */
+const NO_MATCHES = 'No matches. Replies are searched by their opening words; on a session\u2019s page, the browser\u2019s own find (Ctrl+F) looks through all of it.';
+
 const browser = sharedBrowser();
 let work: string;
 let out: string;
@@ -53,7 +56,7 @@ function searchBox(page: Page): (query: string) => Promise<string> {
     await page.fill('form.search input', query);
     // The list is drawn 120 ms after the last key: the status until then is the last query's.
     await page.waitForTimeout(400);
-    await expect.poll(async () => status.textContent()).toMatch(/^(The first 100 of [\d,]+ matches|\d+ match(es)?|No matches)\.$/);
+    await expect.poll(async () => status.textContent()).toMatch(/^(The first 100 of [\d,]+ matches|\d+ match(es)?|No matches)\.( |$)/);
     return (await status.textContent()) ?? '';
   };
 }
@@ -171,7 +174,7 @@ describe('the archive in a browser', () => {
       expect(new Set(await page.locator('[data-search-results] mark').allTextContents())).toEqual(new Set(['in İstanbul: the']));
       await search('"cafe"');
       expect(new Set(await page.locator('[data-search-results] mark').allTextContents())).toEqual(new Set(['Café']));
-      for (const query of ['"école de"', '"cafe ecole"']) expect({ query, said: await search(query) }).toEqual({ query, said: 'No matches.' });
+      for (const query of ['"école de"', '"cafe ecole"']) expect({ query, said: await search(query) }).toEqual({ query, said: NO_MATCHES });
       // Regression: the whole list was in a live region, read out again on every key; now only the status is.
       await search('cafe');
       const live = await page.locator('[aria-live], [role="status"]').evaluateAll((els) => els.map((el) => ({ text: el.textContent, items: el.querySelectorAll('li').length })));
@@ -216,7 +219,7 @@ describe('the archive in a browser', () => {
     try {
       const { page } = visit;
       const search = searchBox(page);
-      for (const query of ['무', '가바', 'らか', 'でか']) expect({ query, said: await search(query) }).toEqual({ query, said: 'No matches.' });
+      for (const query of ['무', '가바', 'らか', 'でか']) expect({ query, said: await search(query) }).toEqual({ query, said: NO_MATCHES });
       expect(await search('문서')).toBe('3 matches.');
       expect(await page.locator('[data-search-results] mark').allTextContents()).toEqual(['문서', '문서', '문서']);
       expect(await search('ガイド')).toBe('1 match.');
@@ -367,7 +370,7 @@ describe('the archive in a browser', () => {
       for (const query of ['alert("xss")', '\u201cprompt with html\u201d', '"run `npm test` then"', '`npm']) {
         expect({ query, said: await search(query) }).toEqual({ query, said: '2 matches.' });
       }
-      expect(await search('\u201chtml prompt\u201d')).toBe('No matches.');
+      expect(await search('\u201chtml prompt\u201d')).toBe(NO_MATCHES);
       expect(pageProblems(visit, 'index.html')).toEqual([]);
     } finally {
       await visit.page.close();
@@ -383,12 +386,13 @@ describe('the archive in a browser', () => {
     requireBrowser(context);
     const at = (n: number) => new Date(Date.UTC(2026, 9, 6, 10, 0, n)).toISOString();
     const table = ['| bench | runs | mean ns | change |', '|---|---|---|---|', '| parse_large_json | 1000 | 12,345.67 | -12.4% |', '| render_page | 2000 | 19,004.55 | +3.1% |'].join('\n');
+    const paths = ['| File | What changed and why |', '|---|---|', '| `packages/server/src/handlers/authentication/session-refresh-middleware.test.ts` | The refresh now waits for the lock before it reads the token |'].join('\n');
     const prompts = ['why does my __init__.py not load', 'compute 2*3*4 for me', 'תקן את הבאג בקובץ main.py בבקשה', ...Array.from({ length: 110 }, (_, n) => `needle number ${n}`)];
     const lines: object[] = [{ type: 'session', version: 3, id: 'marks', timestamp: at(0), cwd: '/work/marks' }];
     let parent: string | null = null;
     prompts.forEach((text, n) => {
       lines.push({ type: 'message', id: `u${n}`, parentId: parent, timestamp: at(2 * n + 1), message: { role: 'user', content: text } });
-      lines.push({ type: 'message', id: `a${n}`, parentId: `u${n}`, timestamp: at(2 * n + 2), message: { role: 'assistant', content: [{ type: 'text', text: n === 0 ? table : 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5' } });
+      lines.push({ type: 'message', id: `a${n}`, parentId: `u${n}`, timestamp: at(2 * n + 2), message: { role: 'assistant', content: [{ type: 'text', text: n === 0 ? table : n === 1 ? paths : 'ok' }], provider: 'anthropic', model: 'claude-sonnet-4-5' } });
       parent = `a${n}`;
     });
     // An entry of no time, as a session name is written in no time by some agents.
@@ -413,7 +417,12 @@ describe('the archive in a browser', () => {
       // The numbers stay whole on a phone: the table scrolls in itself.
       const cell = page.locator('.markdown table td', { hasText: '12,345.67' });
       expect(await cell.evaluate((td) => td.getClientRects().length === 1 && (td as HTMLElement).offsetHeight < 40)).toBe(true);
-      expect(await page.locator('.markdown table').evaluate((t) => t.scrollWidth > t.clientWidth)).toBe(true);
+      expect(await page.locator('.markdown table').first().evaluate((t) => t.scrollWidth > t.clientWidth)).toBe(true);
+      // A path in a cell breaks where it must (a browser review: its column took the box's whole
+      // width and pushed the other off-screen, a word a line).
+      const why = page.locator('.markdown table td', { hasText: 'The refresh now waits' });
+      expect(await why.evaluate((td) => td.getBoundingClientRect().width)).toBeGreaterThan(120);
+      expect(await why.evaluate((td) => td.getBoundingClientRect().right <= (td.closest('table') as HTMLElement).getBoundingClientRect().right + 1)).toBe(true);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       expect(await page.locator('nav.outline a', { hasText: 'main.py' }).getAttribute('dir')).toBe('auto');
       expect(await page.locator('a.time:empty, a.time time[datetime=""]').count()).toBe(0);
