@@ -35,23 +35,40 @@ function charWidth(char: string): number {
   return ZERO_WIDTH.test(char) ? 0 : WIDE.test(char) ? 2 : 1;
 }
 
+/** Joined into one emoji and drawn two columns wide: a joiner, emoji presentation, a flag's letters. */
+const JOINED_EMOJI = /\u200d|\ufe0f|[\u{1f1e6}-\u{1f1ff}]/u;
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * The columns of one character as a reader sees it: a family emoji of seven code points (people
+ * joined) is one emoji, two columns, where counted a code point at a time it took eight and
+ * pushed its row's columns out of line.
+ */
+function graphemeWidth(grapheme: string): number {
+  if (grapheme.length === 1) return charWidth(grapheme);
+  let width = 0;
+  for (const char of grapheme) width = Math.max(width, charWidth(char));
+  return JOINED_EMOJI.test(grapheme) ? 2 : width;
+}
+
 /** The columns a (printable) text takes in a terminal: a CJK character or an emoji two, a combining mark none. */
 export function displayWidth(text: string): number {
   // Most labels are ASCII: one column a character.
   if (!/[^\u0000-\u02ff]/.test(text)) return text.length;
   let width = 0;
-  for (const char of text) width += charWidth(char);
+  for (const { segment } of GRAPHEMES.segment(text)) width += graphemeWidth(segment);
   return width;
 }
 
-/** The longest start of a text that fits in `columns` terminal columns. */
+/** The longest start of a text that fits in `columns` terminal columns, never cut inside a character as drawn. */
 export function fitColumns(text: string, columns: number): string {
+  if (!/[^\u0000-\u02ff]/.test(text)) return text.slice(0, Math.max(0, columns));
   let width = 0;
   let end = 0;
-  for (const char of text) {
-    width += charWidth(char);
+  for (const { segment } of GRAPHEMES.segment(text)) {
+    width += graphemeWidth(segment);
     if (width > columns) break;
-    end += char.length;
+    end += segment.length;
   }
   return text.slice(0, end);
 }

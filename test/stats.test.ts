@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../src/cli.js';
 import { statsSchema, summarySchema } from '../src/report/schema.js';
 import { statsTable } from '../src/report/stats-table.js';
+import { displayWidth, fitColumns } from '../src/terminal-text.js';
 import { FIXTURES, piFixture, SHARED_CORPUS, tempDir } from './support/fixtures.js';
 
 async function run(args: string[], options: { stdoutIsTty?: boolean; env?: Record<string, string> } = {}) {
@@ -563,5 +564,19 @@ describe('the stats table', () => {
     };
     expect(table(34)).not.toContain('Tokens shortened');
     expect(table(1_234_567)).toContain('Tokens shortened to fit');
+  });
+});
+
+// Regression (a cli review): a family emoji (seven code points joined) took eight columns of a
+// table's reckoning where a terminal draws two, and its row's columns fell out of line.
+describe('terminal columns', () => {
+  it('counts a joined emoji, a flag and an accented letter as a terminal draws them', () => {
+    expect(displayWidth('👩‍👩‍👧‍👦 shop')).toBe(7);
+    expect(displayWidth('🇩🇪')).toBe(2);
+    expect(displayWidth('👍🏽')).toBe(2);
+    expect(displayWidth('e\u0301te\u0301')).toBe(3);
+    expect(displayWidth('漢字')).toBe(4);
+    expect(fitColumns('ab👩‍👩‍👧‍👦cd', 3)).toBe('ab');
+    expect(fitColumns('ab👩‍👩‍👧‍👦cd', 4)).toBe('ab👩‍👩‍👧‍👦');
   });
 });
