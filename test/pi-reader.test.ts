@@ -5,6 +5,7 @@ import { readSessionFile } from '../src/sources/read.js';
 import { ledgerOf } from '../src/ledger/ledger.js';
 import { attachedFilesLength } from '../src/attached-files.js';
 import type { Entry, EntryOf } from '../src/types.js';
+import { splitSkillPrompt } from '../src/sources/pi/skills.js';
 import { piFixture, readPiFixture, tempDir } from './support/fixtures.js';
 
 const ofKind = <K extends Entry['kind']>(entries: Entry[], kind: K) => entries.filter((e): e is EntryOf<K> => e.kind === kind);
@@ -178,6 +179,15 @@ describe('Pi reader', () => {
     ]);
     expect(prompts[0]?.skill?.body).toContain('Read the diff and list problems');
     expect(prompts[0]?.skill?.location).toBe('/home/ana/.pi/skills/review/SKILL.md');
+  });
+
+  // Regression (a Pi review): a skill whose text shows Pi's own wrapper (a skill about writing
+  // skills) ended at that closing tag, and the rest of its text titled the session as typed.
+  it('ends a skill block at its last closing tag', () => {
+    const body = 'Write SKILL.md files.\nPi sends a skill as:\n<skill name="x" location="y">\n…\n</skill>\n\nSECRET INTERNAL BODY TEXT that nobody typed';
+    const split = splitSkillPrompt(`<skill name="skill-writer" location="/s/SKILL.md">\n${body}\n</skill>\n\nmake a skill for releases`);
+    expect(split).toMatchObject({ typed: 'make a skill for releases', skill: { name: 'skill-writer', body } });
+    expect(splitSkillPrompt(`<skill name="tidy" location="/t/SKILL.md">\n${body}\n</skill>`)).toMatchObject({ typed: '', skill: { body } });
   });
 
   it('collects usage from replies, tool results, summaries and usage entries', async () => {

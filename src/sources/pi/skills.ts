@@ -9,8 +9,11 @@ export interface SplitSkill {
   typed: string;
 }
 
-// Since ~0.50: an anchored <skill> block, then optionally a blank line and the user's words.
-const SKILL_BLOCK = /^<skill name="([^"\n]*)" location="([^"\n]*)">\n([\s\S]*?)\n?<\/skill>(?:\n\n([\s\S]*))?$/;
+// Since ~0.50: an anchored <skill> block, then optionally a blank line and the user's words. The
+// block ends at its last closing tag: a skill's text is its file, verbatim, and one about writing
+// skills may show the tag (ended at its first, the rest of the skill's text was taken for what the
+// user typed, and titled the session).
+const SKILL_BLOCK = /^<skill name="([^"\n]*)" location="([^"\n]*)">\n([\s\S]*)\n?<\/skill>(?:\n\n([\s\S]*))?$/;
 // Before ~0.50: "Skill location: <path>\nReferences are relative to <dir>.\n\n<body>[\n\n---\n\nUser: <args>]".
 const OLD_SKILL_HEAD = /^Skill location: ([^\n]+)\nReferences are relative to ([^\n]*)\n\n/;
 const OLD_SKILL_ARGS = '\n\n---\n\nUser: ';
@@ -19,7 +22,7 @@ export function splitSkillPrompt(text: string): SplitSkill | null {
   const block = SKILL_BLOCK.exec(text);
   if (block) {
     const [, name = '', location = '', body = '', typed = ''] = block;
-    return { skill: { name, command: `/skill:${name}`, location: location || null, body }, typed: typed.trim() };
+    return { skill: { name, command: `/skill:${name}`, location: location || null, body: body.replace(/\n$/, '') }, typed: typed.trim() };
   }
   const head = OLD_SKILL_HEAD.exec(text);
   if (head) {
