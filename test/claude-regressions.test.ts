@@ -141,6 +141,18 @@ describe('Claude Code regressions', () => {
     ]);
   });
 
+  // Regression (a Claude Code review): a resumed copy keeping the old session id on its copied
+  // lines (claude.md §8.5), its origin gone, beside a copy that rewrote them and so counts what both
+  // copied, was titled by the copied prompt, its own words nowhere in the lists.
+  it('titles a resumed copy whose origin is gone by a prompt it counts', async () => {
+    const [A, B, C] = ['55555555-5555-4555-8555-5555555555a1', '55555555-5555-4555-8555-5555555555b1', '55555555-5555-4555-8555-5555555555c1'];
+    const history = (session: string) => [user('a1', null, 'first task', { session }), assistant('a2', 'a1', 'A', tokens(100), { session })];
+    const own = (session: string, text: string) => [user(`${session.slice(-2)}1`, 'a2', text, { session, at: '2026-03-11T10:00:00.000Z' }), assistant(`${session.slice(-2)}2`, `${session.slice(-2)}1`, 'B', tokens(200), { session, at: '2026-03-11T10:00:01.000Z' })];
+    const folder = await projects({ [`-home-ana-shop/${B}.jsonl`]: [...history(B), ...own(B, 'continue after resume')], [`-home-ana-shop/${C}.jsonl`]: [...history(A), ...own(C, 'kept ids')] });
+    const { summary } = await build(folder);
+    expect(summary.sessions.find((s) => s.id === C)).toMatchObject({ title: 'kept ids', prompts: 1 });
+  });
+
   // Regression: an old (1.0.x) inline sub-agent whose Task call got no result (the session ended
   // first) was shown and counted as a branch of its own: its reply a reply of the session's.
   it('shows an inline sub-agent whose Task call got no result under that call, not as a branch', async () => {

@@ -47,11 +47,12 @@ export function withOwnTitles(ledgers: readonly SessionLedger[], claims: Claims,
     let own: { title: string } | undefined;
     if (claims.originOf.has(ledger.key)) own = ledger.promptTitles.find((prompt) => counted.entries[prompt.index] === 1);
     else if (claims.missingOrigin.has(ledger.key) && ledger.startedAt !== null) {
-      // Its origin not among the inputs, everything counts here: the history it copied is what
-      // was recorded before the file was started (a Pi fork's header is the fork's time).
+      // Its origin not among the inputs: the history it copied is what was recorded before the
+      // file was started (a Pi fork's header is the fork's time).
       const startedAt = ledger.startedAt;
       const entries = unpack(ledger.entries);
-      own = ledger.promptTitles.find((prompt) => (entries[prompt.index]?.time ?? startedAt) >= startedAt);
+      // Of those, one it counts: a sibling copy may count what both copied.
+      own = ledger.promptTitles.find((prompt) => counted.entries[prompt.index] === 1 && (entries[prompt.index]?.time ?? startedAt) >= startedAt);
     }
     return own === undefined || own.title === ledger.title ? ledger : { ...ledger, title: own.title };
   });
