@@ -630,9 +630,12 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // The common case of a rebuild, made without the ledger's JSON it would write: its file kept,
     // unless it is not as large as written (damaged since), when it is written anew from the file
     // read now, while there is one to read.
+    // Nor kept when written since the last build wrote its files (damaged in place at its size: a
+    // byte flipped made it unreadable, and its session lost once its file was gone).
     const before = unchanged && !kept ? previousByName.get(name) : undefined;
-    const size = before ? folder.previousSize(ledgerPath(name)) : null;
-    if (before && size !== null && (before.ledgerBytes ?? size) === size && (await folder.keep([ledgerPath(name)]))) {
+    const file = before ? folder.previousFile(ledgerPath(name)) : null;
+    const size = file?.size ?? null;
+    if (before && size !== null && (before.ledgerBytes ?? size) === size && !changedSince(lastLatest.ledgers, [file?.time ?? null]) && (await folder.keep([ledgerPath(name)]))) {
       records.add(recordLine({ ...before, ledgerBytes: size, ...(pageBytes === undefined ? {} : { pageBytes }) }));
       seen.push({ name, lastSeen: archiving.now });
       return;
@@ -775,7 +778,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     // the last build wrote them (a digit edited), are written anew.
     const now = before && before.fingerprint === fingerprint ? await pagesNow(resolve(options.out), before.pages) : null;
     const bytes = now?.bytes ?? null;
-    const asWritten = (before?.pageBytes === undefined || before.pageBytes === bytes) && !changedSince(lastLatest, [now?.latest ?? null]);
+    const asWritten = (before?.pageBytes === undefined || before.pageBytes === bytes) && !changedSince(lastLatest.kept, [now?.latest ?? null]);
     if (fingerprint !== null && before && before.fingerprint === fingerprint && bytes !== null && asWritten && sink.archive && (await folder.keep(before.pages))) {
       const source = collected.sourceOf.get(session.key);
       const place = source === undefined ? null : placeOf(source, sink.archive.places);
@@ -1032,7 +1035,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       standing: sink.archive.standing,
       // The overview files too: a usage.csv saved by a spreadsheet, or a page edited, is not kept as the report.
       trusted: await trustedHashes(folder, ['summary.json', RECORDS_PATH, 'usage.csv', INDEX_PAGE, DATA_QUALITY_PAGE, ...summary.projects.map((project) => project.page), ...[...gone, ...unreadable].map(ledgerPath)]),
-      ledgers: filesAndBytes(folder.currentSizes(isLedgerPath).values()),
+      ledgers: { ...filesAndBytes(folder.currentSizes(isLedgerPath).values()), ...latestOf(folder.currentLatest(isLedgerPath)) },
       kept: { ...filesAndBytes(folder.currentSizes(isKeptAsIs).values()), ...latestOf(folder.currentLatest(isKeptAsIs)) },
     });
     await folder.write(record.path, record.content);

@@ -43,9 +43,10 @@ const recordSchema = z.object({
   /**
    * How many archived ledger files the report holds and their bytes in all (not said by builds
    * before 2026-12-05): one damaged since (cut short) means a full build, which writes it anew
-   * while its session's file is there to read. Sizes, not hashes: they cost no reading.
+   * while its session's file is there to read. Sizes, not hashes: they cost no reading. `latest`,
+   * as for `kept` (not said by builds before 2026-12-07): one damaged in place at its size is later.
    */
-  ledgers: z.object({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }).optional(),
+  ledgers: z.object({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative(), latest: z.number().nonnegative().optional() }).optional(),
   /**
    * The same of every other file a rebuild keeps as it is (pages, the search index, assets; not
    * said by builds before 2026-12-06): one cut short or edited since means a full build, which
@@ -88,9 +89,13 @@ export function changedSince(latest: number | undefined, times: Iterable<number 
   return false;
 }
 
-/** The latest time the last build wrote a file a rebuild keeps as it is, from its build.json; undefined when it did not say. */
-export async function lastBuildLatest(folder: ReportFolder): Promise<number | undefined> {
-  return parsed(recordSchema, await folder.previous(BUILD_RECORD))?.kept?.latest;
+/**
+ * The latest time the last build wrote a file a rebuild keeps as it is, and an archived ledger
+ * file, from its build.json; undefined where it did not say.
+ */
+export async function lastBuildLatest(folder: ReportFolder): Promise<{ kept: number | undefined; ledgers: number | undefined }> {
+  const record = parsed(recordSchema, await folder.previous(BUILD_RECORD));
+  return { kept: record?.kept?.latest, ledgers: record?.ledgers?.latest };
 }
 
 /** One hash of everything a report is made from; `parts` must be plain data (JSON). */
@@ -145,6 +150,7 @@ export async function keepUnchangedReport(
   if (record.ledgers !== undefined) {
     const now = filesAndBytes(folder.previousFiles.filter(isLedgerPath).map((path) => folder.previousSize(path)));
     if (now.files !== record.ledgers.files || now.bytes !== record.ledgers.bytes) return null;
+    if (changedSince(record.ledgers.latest, folder.previousFiles.filter(isLedgerPath).map((path) => folder.previousFile(path)?.time ?? null))) return null;
   }
   if (record.kept !== undefined) {
     const keptFiles = folder.previousFiles.filter(isKeptAsIs).map((path) => folder.previousFile(path));

@@ -1276,6 +1276,25 @@ describe('the archive', () => {
     expect(later.sessions.find((s) => s.key === session?.key)?.sourceLastSeen).toBe('2026-12-03T00:00:00.000Z');
   });
 
+  // Regression (a cache review): damaged in place at its size (a byte flipped), it was kept by
+  // every rebuild, its size as written, until its file went and the session with it.
+  it('writes anew a ledger file damaged since at its size, while its session’s file is there to read', async () => {
+    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
+    const first = await run();
+    const session = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
+    const ledger = join(out, archivedLedgerPath(session?.key as string));
+    const bytes = await readFile(ledger);
+    const at = Math.floor(bytes.length / 2);
+    bytes[at] = (bytes[at] as number) ^ 0xff;
+    await writeFile(ledger, bytes);
+    await run({ day: 3 });
+    expect(JSON.parse(gunzipSync(await readFile(ledger)).toString('utf8'))).toMatchObject({ ledger: { key: session?.key } });
+    await rm(join(input, 'tools.jsonl'));
+    const later = await run({ day: 5 });
+    expect(later.totals.cost).toEqual(first.totals.cost);
+    expect(later.sessions.find((s) => s.key === session?.key)?.sourceLastSeen).toBe('2026-12-03T00:00:00.000Z');
+  });
+
   it('regression: an archived ledger with numbers no reader keeps (10^12 tokens, a negative cost, one-hour writes above the writes) was summed; now it does not read right', async () => {
     for (const edit of [
       (usage: Record<string, unknown>) => (usage['input'] = 1e12),

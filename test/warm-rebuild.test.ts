@@ -18,8 +18,8 @@ async function folder(dir: string): Promise<Map<string, string>> {
     // build.json vouches for the records file by its hash: the same once the fingerprints are put
     // aside; and says when the files it keeps were last written, which no two builds share.
     const withoutRecordsHash = () => {
-      const record = JSON.parse(text) as { trusted: Record<string, string>; kept?: object };
-      return JSON.stringify({ ...record, trusted: { ...record.trusted, 'archive/sessions.jsonl': null }, kept: { ...record.kept, latest: null } });
+      const record = JSON.parse(text) as { trusted: Record<string, string>; kept?: object; ledgers?: object };
+      return JSON.stringify({ ...record, trusted: { ...record.trusted, 'archive/sessions.jsonl': null }, kept: { ...record.kept, latest: null }, ledgers: { ...record.ledgers, latest: null } });
     };
     files.set(name, name === join('archive', 'sessions.jsonl') ? withoutPrints() : name === join('archive', 'build.json') ? withoutRecordsHash() : text);
   }
