@@ -702,6 +702,21 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact("DB_PASSWORDS='F4keQuoted1x' ,  \"F4keQuoted2y\"\t, 'F4keQuoted3z'")).toBe("DB_PASSWORDS='[REDACTED:assignment]' ,  \"[REDACTED:assignment]\"\t, '[REDACTED:assignment]'");
   });
 
+  // Regression (a review of --share): an archiver or openssl called by its path (`/usr/bin/zip`,
+  // `./7z`, `7z.exe`, `"C:\…\7z.exe"`) was no command, and its password stayed.
+  it('an archiver’s or openssl’s password when the command is called by a path', () => {
+    expect(redact('$ /usr/bin/zip -P Hunter2pw backup.zip db.sql')).toBe('$ /usr/bin/zip -P [REDACTED:cli-password] backup.zip db.sql');
+    expect(redact('/usr/bin/unzip -P Summer2024 secrets.zip')).toBe('/usr/bin/unzip -P [REDACTED:cli-password] secrets.zip');
+    expect(redact('./7z x -pTopS3cret99 backup.7z')).toBe('./7z x -p[REDACTED:cli-password] backup.7z');
+    expect(redact('7z.exe x -pTopS3cret99 backup.7z')).toBe('7z.exe x -p[REDACTED:cli-password] backup.7z');
+    expect(redact('& "C:\\Program Files\\7-Zip\\7z.exe" a -pTopS3cret99 b.7z C:\\data')).toBe('& "C:\\Program Files\\7-Zip\\7z.exe" a -p[REDACTED:cli-password] b.7z C:\\data');
+    expect(redact('/opt/homebrew/bin/openssl enc -aes-256-cbc -k Hunter2pw -in a -out b')).toBe('/opt/homebrew/bin/openssl enc -aes-256-cbc -k [REDACTED:cli-password] -in a -out b');
+    expect(redact("$(brew --prefix openssl@3)/bin/openssl enc -d -pbkdf2 -k 'pass phrase 9' -in a")).toBe("$(brew --prefix openssl@3)/bin/openssl enc -d -pbkdf2 -k '[REDACTED:cli-password]' -in a");
+    // A file's name is still no command, nor a word of prose after a path's flag.
+    const kept = 'find /backups -name "*.7z" -print; cp a.7z.exe -p /tmp; see docs/zip -P is insecure; wget https://x.io/zip -P downloads -q';
+    expect(redact(kept)).toBe(kept);
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

@@ -284,8 +284,14 @@ const FLAG_QUOTED = String.raw`(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1`;
 const FLAG_BARE = String.raw`((?!\[REDACTED:)[^\s"'\`-][^\s"'\`]{0,200})`;
 /** What follows a command's password, not prose: a file (`a.zip`, `./out`) or another flag, or the end of a code span. */
 const FLAG_THEN_ARGUMENT = String.raw`(?=[ \t]+(?:-\S|[./~]|\S*\.[A-Za-z0-9]{1,10}(?!\S))|\`)`;
-/** An archiver or openssl as a command: at a line's start or after a blank, an operator or sudo, not a file's name (`a.zip`, `*.7z`, `packaging=zip`). */
-const COMMAND_AT = String.raw`(?<![^\s;&|("'\x60])`;
+/**
+ * An archiver or openssl as a command: at a line's start or after a blank, an operator or sudo, or
+ * called by its path (`/usr/bin/zip`, `./7z`, `C:\…\7z.exe`); not a file's name (`a.zip`, `*.7z`,
+ * `packaging=zip`).
+ */
+const COMMAND_AT = String.raw`(?<![^\s;&|("'\x60/\\])`;
+/** After the command's name: Windows' `.exe`, the quote closing a quoted path; and not the end of a URL's path (`https://x.io/zip -P downloads`). */
+const COMMAND_END = String.raw`(?:\.exe)?["']?(?<!:\/\/\S{0,300})`;
 
 // ---------------------------------------------------------------------------------------------
 // Names: which names say their value is a secret.
@@ -1275,14 +1281,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // An archiver's or openssl's password: quoted or glued to its flag (`-Psecret`, 7z's `-psecret`),
   // `pass:` given, or followed by a file or a flag (`unzip -P dragonfly a.zip`), it is one; a bare
   // word after a blank may be prose (`zip -P is insecure`).
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P(?:[ \t]*${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: 'zip', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'zip', accept: isFlagPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'zip', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}7z[ar]?(?:[ \t][^\n|;&]{0,300}?)?[ \t]-p(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: '7z', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl(?:[ \t][^\n|;&]{0,300}?)?[ \t]-pass(?:in|out)?[ \t]+(?:pass:(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])pass:((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: 'openssl', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_QUOTED}`, 'g'), { group: 2, hint: 'openssl', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'openssl', accept: isFlagPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'openssl', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P(?:[ \t]*${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: 'zip', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'zip', accept: isFlagPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'zip', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}7z[ar]?${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-p(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: '7z', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-pass(?:in|out)?[ \t]+(?:pass:(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])pass:((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: 'openssl', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_QUOTED}`, 'g'), { group: 2, hint: 'openssl', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'openssl', accept: isFlagPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'openssl', accept: isCommandPassword }),
   // docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
   shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
