@@ -717,6 +717,18 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a review of --share): a secret's name in lower case in a name/value object
+  // (`{ name: 'dbPassword', value: … }`, YAML's `{name: db_password, value: …}`) was taken for a
+  // word of code's own tables, and its value stayed.
+  it('a name/value object naming a variable in lower case, and not a table of words', () => {
+    expect(redact("{ name: 'dbPassword', value: 'Xq7vR2pLm9' }")).toBe("{ name: 'dbPassword', value: '[REDACTED:assignment]' }");
+    expect(redact('- {name: db_password, value: FlowLower9Pw}')).toBe('- {name: db_password, value: [REDACTED:assignment]}');
+    expect(redact("[{ key: 'db_password', value: 'Tr0ub4dor&3' }]")).toBe("[{ key: 'db_password', value: '[REDACTED:assignment]' }]");
+    // A bare word is no variable's name, and a word of small letters no secret under one in lower case.
+    const kept = "const columns = [{ key: 'password', value: 'Passwort' }, { key: 'token', value: 'Jeton' }, { name: 'auth_token', value: 'session' }];\n- {name: password, value: Kennwort}";
+    expect(redact(kept)).toBe(kept);
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

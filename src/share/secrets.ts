@@ -1750,7 +1750,7 @@ const YAML_FLOW_NAME_VALUE = /\{[ \t]*(?:name|Name|key|Key):[ \t]*(["']?)([^\s,{
 
 function pairedValues(text: string): Found[] {
   if (!/name|key|Parameter/i.test(text) || !SECRET_NAME_HINT.test(text)) return [];
-  return [...jsonPairValues(text), ...valuesNamedBy(text, [[YAML_NAME_VALUE, 2, [3, 4, 5]], [YAML_FLOW_NAME_VALUE, 2, [3, 4, 5], (name) => ENVIRONMENT_NAME.test(name) && isSecretName(name)]])];
+  return [...jsonPairValues(text), ...valuesNamedBy(text, [[YAML_NAME_VALUE, 2, [3, 4, 5]], [YAML_FLOW_NAME_VALUE, 2, [3, 4, 5], (name, value) => isSecretName(name) && isVariablesSecret(name, value)]])];
 }
 
 /**
@@ -1760,11 +1760,12 @@ function pairedValues(text: string): Found[] {
 function jsonPairValues(text: string): Found[] {
   // The name fields naming a secret, found once: a value with none within reach has no object to
   // look for (a run of `"name":"x","value":"…"` looked 4,000 characters each way for each value).
-  const secretNames: { at: number; name: string }[] = [];
+  const secretNames: { at: number; name: string; bare: boolean }[] = [];
   JSON_PAIR_NAME.lastIndex = 0;
   for (let n = JSON_PAIR_NAME.exec(text); n; n = JSON_PAIR_NAME.exec(text)) {
     const name = n[1] ?? n[2] ?? '';
-    if (SECRET_NAME_HINT.test(name) && isSecretName(name) && (!isBareKey(n[0]) || ENVIRONMENT_NAME.test(name))) secretNames.push({ at: n.index, name });
+    const bare = isBareKey(n[0]);
+    if (SECRET_NAME_HINT.test(name) && isSecretName(name) && (!bare || VARIABLE_NAME.test(name))) secretNames.push({ at: n.index, name, bare });
   }
   if (secretNames.length === 0) return [];
   const found: Found[] = [];
@@ -1777,12 +1778,13 @@ function jsonPairValues(text: string): Found[] {
     if ((secretNames[near]?.at ?? Infinity) > m.index + OBJECT_REACH) continue;
     const [from, to] = enclosingObject(text, m.index);
     // The first name field of the object naming a secret (the object lies within reach of the value).
-    let named: string | null = null;
+    let named: { name: string; bare: boolean } | null = null;
     for (let i = near, field = secretNames[i]; field !== undefined && field.at < to && named === null; field = secretNames[++i]) {
-      if (field.at >= from) named = field.name;
+      if (field.at >= from) named = field;
     }
     const value = text.slice(at[0], at[1]);
-    if (named === null || value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name: named, after: '' })) continue;
+    if (named === null || value.startsWith('[REDACTED:') || (named.bare && !isVariablesSecret(named.name, value))) continue;
+    if (!isSecretValue(value, { quoted: true, form: 'literal', name: named.name, after: '' })) continue;
     found.push({ start: at[0], end: at[1] });
   }
   return found;
@@ -1790,10 +1792,21 @@ function jsonPairValues(text: string): Found[] {
 
 /**
  * Under a bare key (`{ name: '…' }`, an object as JavaScript prints it) the secret's name is a
- * variable's or a parameter's (`DB_PASSWORD`, `/prod/db/password`): code's own tables name their
- * fields in words (`{ key: 'password', value: 'Passwort' }`, a form's, a locale's).
+ * variable's or a parameter's (`DB_PASSWORD`, `/prod/db/password`, `dbPassword`, `db_password`):
+ * code's own tables name their fields in words (`{ key: 'password', value: 'Passwort' }`, a
+ * form's, a locale's).
  */
+const VARIABLE_NAME = /^(?:[A-Z][A-Z0-9_]*|\/[\w./-]+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+)$/;
 const ENVIRONMENT_NAME = /^(?:[A-Z][A-Z0-9_]*|\/[\w./-]+)$/;
+
+/**
+ * Whether a bare key's name and its value are a variable's secret: a variable in lower case names
+ * code's fields as often (`{ name: 'auth_token', value: 'session' }`), so a word of small letters
+ * is no secret under it; under an environment's name (`DB_PASSWORD`) any value is.
+ */
+function isVariablesSecret(name: string, value: string): boolean {
+  return ENVIRONMENT_NAME.test(name) || (VARIABLE_NAME.test(name) && !/^[a-z]+$/.test(value));
+}
 
 function isBareKey(field: string): boolean {
   return field[0] !== '"' && field[0] !== "'";
@@ -1845,7 +1858,7 @@ function escapedAt(text: string, at: number): boolean {
  * the groups its value may be in (the first that matched). A value is taken without the blanks
  * around it, and not where it is redaction's placeholder already.
  */
-function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number | readonly number[], readonly number[], ((name: string) => boolean)?])[]): Found[] {
+function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number | readonly number[], readonly number[], ((name: string, value: string) => boolean)?])[]): Found[] {
   const found: Found[] = [];
   for (const [pattern, nameGroup, valueGroups, named = isSecretName] of shapes) {
     pattern.lastIndex = 0;
@@ -1853,10 +1866,10 @@ function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number 
       const name = [nameGroup].flat().map((g) => m?.[g]).find((n) => n !== undefined) ?? '';
       const group = valueGroups.find((g) => m?.[g] !== undefined);
       const at = group === undefined ? undefined : m.indices?.[group];
-      if (at === undefined || !SECRET_NAME_HINT.test(name) || !named(name)) continue;
+      if (at === undefined || !SECRET_NAME_HINT.test(name)) continue;
       const raw = text.slice(at[0], at[1]);
       const value = raw.trim();
-      if (value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) continue;
+      if (!named(name, value) || value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) continue;
       const start = at[0] + raw.indexOf(value);
       found.push({ start, end: start + value.length });
     }
