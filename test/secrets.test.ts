@@ -729,6 +729,19 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a review of --share): a Java or Gradle property given on the command line with a
+  // dotted name (`-Djavax.net.ssl.keyStorePassword=…`, `-Pandroid.injected.signing.store.password=…`)
+  // was no flag's name (a flag's holds no dot) and no assignment's (it starts glued to -D).
+  it('a JVM’s or Gradle’s property with a dotted name given with -D or -P', () => {
+    expect(redact('java -Djavax.net.ssl.keyStorePassword=Ks7vR2pLm9 -jar app.jar')).toBe('java -Djavax.net.ssl.keyStorePassword=[REDACTED:assignment] -jar app.jar');
+    expect(redact('mvn deploy -Dgpg.passphrase=Gpg7vR2pLm9 -DskipTests')).toBe('mvn deploy -Dgpg.passphrase=[REDACTED:assignment] -DskipTests');
+    expect(redact('mvn test -Ddb.password=supersecret')).toBe('mvn test -Ddb.password=[REDACTED:assignment]');
+    expect(redact('./gradlew assembleRelease -Pandroid.injected.signing.store.password=StorePw99')).toBe('./gradlew assembleRelease -Pandroid.injected.signing.store.password=[REDACTED:assignment]');
+    expect(redact('export JAVA_OPTS="-Xmx2g -Djavax.net.ssl.trustStorePassword=Ts7vR2pLm9"')).toBe('export JAVA_OPTS="-Xmx2g -Djavax.net.ssl.trustStorePassword=[REDACTED:assignment]"');
+    const kept = 'mvn -Dfile.encoding=UTF-8 -Djavax.net.ssl.keyStore=/etc/ks.jks -Dspring.datasource.password=${DB_PASSWORD} -Dsonar.host.url=https://sonar.local package';
+    expect(redact(kept)).toBe(kept);
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

@@ -682,8 +682,12 @@ function withoutUnbalancedClosers(text: string, start: number, end: number): num
 // bracket, or Markdown's bold or code marks (`**PASSWORD**=…`, `` `TOKEN`=… ``). Of the names
 // that start with a digit, only 2FA's (`2fa_code=`) says what its value is.
 const NAMED = /(?:(?<![\w$.-])|(?<=(?:^|\n)[-+]))((?:2[fF][aA])?[A-Za-z_$][\w$.-]{0,100}|2[fF][aA])(["'\]*`]{0,4})([ \t]*)(:=|\?=|=>|=(?![=~])|:(?![:/\\]))([ \t]*)/g;
-/** A command-line flag with its value: `--password=…`, `--api-key …`. */
-const FLAG = /(?<![\w-])--?([A-Za-z][\w-]{0,60})(=|[ \t]+)(?=[^\s-])/g;
+/**
+ * A command-line flag with its value: `--password=…`, `--api-key …`; or a Java or Gradle property
+ * set with -D or -P, its name dotted (`-Djavax.net.ssl.keyStorePassword=…`): the name is the first
+ * group or the third, the sign after it the second or the fourth.
+ */
+const FLAG = /(?<![\w-])(?:-[DP](?=[A-Za-z_][\w-]*\.)([\w.-]{1,200})(=)|--?([A-Za-z][\w-]{0,60})(=|[ \t]+))(?=[^\s-])/g;
 const CODE_DECLARATION = /(?:^|[^\w$])(?:const|let|var|val|final|readonly|private|public|protected)[ \t]+$/;
 /** How far back to look for the start of the line a name opens: indentation and a list dash. */
 const LINE_LOOKBACK = 40;
@@ -1003,11 +1007,14 @@ function flagValues(text: string): Found[] {
   const found: Found[] = [];
   FLAG.lastIndex = 0;
   for (let m = FLAG.exec(text); m; m = FLAG.exec(text)) {
-    const name = m[1] ?? '';
+    const property = m[1];
+    const name = property ?? m[3] ?? '';
+    const sign = m[2] ?? m[4];
     if (!SECRET_NAME_HINT.test(name)) continue;
     const read = readValue(text, m.index + m[0].length);
     if (!read) continue;
-    const secret = isSecretName(name);
+    // A property's name is read whole, as in XML configuration (`-Dfs.s3a.secret.key=…`).
+    const secret = property === undefined ? isSecretName(name) : isSecretPropertyName(name);
     const plural = !secret && isSecretsName(name, 'assigned');
     if (!secret && !plural) {
       const value = text.slice(read.start, read.end);
@@ -1018,7 +1025,7 @@ function flagValues(text: string): Found[] {
     if (plural && !read.quoted) read.end = commaRunEnd(text, read.end);
     const value = text.slice(read.start, read.end);
     if (plural && isPluralOfNames(name, value)) continue;
-    if (m[2] !== '=' && !read.quoted && /^[A-Za-z]+(?:[-_][A-Za-z]+)*$/.test(value)) continue;
+    if (sign !== '=' && !read.quoted && /^[A-Za-z]+(?:[-_][A-Za-z]+)*$/.test(value)) continue;
     if (!isSecretValue(value, { quoted: read.quoted, form: 'literal', name, after: '' })) continue;
     const end = secretEnd(text, read);
     found.push({ start: read.start, end });
