@@ -742,6 +742,19 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a review of --share): a password of letters alone under a dotted name, in a
+  // .properties file's line or helm's --set, was read as code (a dotted name is a member's), where a
+  // plain name is no secret.
+  it('a password of letters in a properties file’s line and in helm’s --set', () => {
+    expect(redact('spring.datasource.username=app\nspring.datasource.password=SuperSecretPass\n')).toBe('spring.datasource.username=app\nspring.datasource.password=[REDACTED:assignment]\n');
+    expect(redact('# application.properties\nspring.datasource.password=supersecret')).toBe('# application.properties\nspring.datasource.password=[REDACTED:assignment]');
+    expect(redact('helm install db bitnami/postgresql --set auth.postgresPassword=supersecret')).toBe('helm install db bitnami/postgresql --set auth.postgresPassword=[REDACTED:assignment]');
+    expect(redact('helm upgrade db . --set image.tag=16,auth.password=supersecret')).toBe('helm upgrade db . --set image.tag=16,auth.password=[REDACTED:assignment]');
+    // Code's members stay, and a locale's label (messages_de.properties).
+    const kept = 'user.password=hashedPassword;\n  this.token=token\nlogin.password=Passwort\nlogin.password.hint=Mindestens acht Zeichen\nconst t = cfg.apiToken=readToken';
+    expect(redact(kept)).toBe(kept);
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

@@ -799,7 +799,7 @@ function namedValues(text: string): Found[] {
     if (plural && !read.quoted) read.end = commaRunEnd(text, read.end);
     const value = text.slice(read.start, read.end);
     if (plural && isPluralOfNames(name, value)) continue;
-    const form = formOf(text, m.index, name, closer, op, before + after);
+    const form = isDottedSetting(text, m.index, name, closer, op, before + after, read.end) ? 'literal' : formOf(text, m.index, name, closer, op, before + after);
     // What follows a form's or a query's value is its next field (`&user[email]=…`), no operator.
     const following = NEXT_FIELD.test(text.slice(read.end, read.end + 200)) ? '' : text.slice(read.end, read.end + 8);
     if (!isSecretValue(value, { quoted: read.quoted, form, name, after: following }) && !isSecretCode(name, value)) continue;
@@ -1043,6 +1043,19 @@ function formOf(text: string, start: number, name: string, closer: string, op: s
   if (previous === '(' || previous === ',' || previous === '{') return 'code';
   if (line !== null ? CODE_DECLARATION.test(line) : CODE_DECLARATION.test(text.slice(Math.max(0, start - LINE_LOOKBACK), start))) return 'code';
   return 'literal';
+}
+
+/**
+ * Whether a dotted name (`a.b=…`, no blanks) is a setting's, not a member's in code, so that its
+ * value is read as written: helm's `--set a=1,auth.password=…`, or a line of a .properties file
+ * (`spring.datasource.password=…`), its value to the line's end and not one capitalised word, a
+ * locale's label (`login.password=Passwort` in messages_de.properties).
+ */
+function isDottedSetting(text: string, start: number, name: string, closer: string, op: string, spaces: string, valueEnd: number): boolean {
+  if (op !== '=' || spaces !== '' || closer !== '' || !name.includes('.')) return false;
+  if (/--set(?:-string|-literal)?(?:[ \t]+|=)\S*$/.test(text.slice(Math.max(0, start - 300), start))) return true;
+  if (!/^[ \t]*$/.test(lineBefore(text, start) ?? 'x') || /^(?:this|self)\./.test(name)) return false;
+  return /^[ \t]*(?:\r?\n|$)/.test(text.slice(valueEnd, valueEnd + 40)) && !/^[A-Z][a-z]+$/.test(text.slice(start + name.length + 1, valueEnd));
 }
 
 /** The text from the start of the line to `at`, or null when the line began too far back to matter. */
