@@ -755,6 +755,24 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a review of --share): the archivers' rules knew zip, unzip, 7z and openssl's
+  // passwords only: not 7zz, rar's and unrar's -p and -hp, keytool's -storepass and -keypass, a
+  // command's arguments as a program's list (`subprocess.run(['zip', '-P', …])`), 7z's flag quoted
+  // with its pass phrase, nor openssl's key given in hex with -K.
+  it('passwords of more archivers, keytool, argument lists and openssl’s -K', () => {
+    expect(redact('7zz a -pTopS3cret99 backup.7z data/')).toBe('7zz a -p[REDACTED:cli-password] backup.7z data/');
+    expect(redact('unrar x -pRarS3cret archive.rar')).toBe('unrar x -p[REDACTED:cli-password] archive.rar');
+    expect(redact('rar a -hpRarS3cret archive.rar files/')).toBe('rar a -hp[REDACTED:cli-password] archive.rar files/');
+    expect(redact('7z x "-pmy pass phrase" a.7z')).toBe('7z x "-p[REDACTED:cli-password]" a.7z');
+    expect(redact('keytool -genkey -keystore app.jks -storepass Andr0idKs -keypass Andr0idKey -alias app')).toBe('keytool -genkey -keystore app.jks -storepass [REDACTED:assignment] -keypass [REDACTED:assignment] -alias app');
+    expect(redact("subprocess.run(['zip', '-P', 'Hunter2pw', 'a.zip', 'b'])")).toBe("subprocess.run(['zip', '-P', '[REDACTED:cli-password]', 'a.zip', 'b'])");
+    expect(redact('spawn("7z", ["x", "-oout", "-pTopS3cret99", "a.7z"])')).toBe('spawn("7z", ["x", "-oout", "-p[REDACTED:cli-password]", "a.7z"])');
+    expect(redact('openssl enc -aes-256-cbc -K 603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4 -iv 000102030405060708090a0b0c0d0e0f -in a')).toBe('openssl enc -aes-256-cbc -K [REDACTED:cli-password] -iv 000102030405060708090a0b0c0d0e0f -in a');
+    // A flag that asks for the password, or reads it from elsewhere, and openssl's other flags, stay.
+    const kept = "rar a -p archive.rar files/; unrar x -p- a.rar; keytool -list -storepass:env STOREPASS -keystore a.jks; keytool -list -storepass changeit\nsubprocess.run(['openssl', 'enc', '-pbkdf2', '-in', 'a']); openssl enc -K $KEY -iv $IV -in a";
+    expect(redact(kept)).toBe(kept);
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);
@@ -789,6 +807,8 @@ describe('a megabyte line of near-matches', () => {
     ['name= attributes in one tag', `<a password ${'name="tokenx" '.repeat(2 ** 16)}`],
     // And a hostile look at that round: Hadoop's <value> not closed, of blanks (their cube: 63 s).
     ['unclosed <value>s of blanks', `<name>a</name><value>${' '.repeat(2000)}\n`.repeat(2 ** 8)],
+    // A program's argument lists, each item after a comma and a blank (read two ways, 2³⁰ tries each).
+    ['argument lists of archivers', `${"['zip', ".repeat(2 ** 14)}${"'7z', ".repeat(2 ** 14)}`],
   ])('of %s comes back whole', (_, text) => {
     expect(redact(text).length).toBeGreaterThan(0);
   });

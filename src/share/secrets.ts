@@ -292,6 +292,14 @@ const FLAG_THEN_ARGUMENT = String.raw`(?=[ \t]+(?:-\S|[./~]|\S*\.[A-Za-z0-9]{1,1
 const COMMAND_AT = String.raw`(?<![^\s;&|("'\x60/\\])`;
 /** After the command's name: Windows' `.exe`, the quote closing a quoted path; and not the end of a URL's path (`https://x.io/zip -P downloads`). */
 const COMMAND_END = String.raw`(?:\.exe)?["']?(?<!:\/\/\S{0,300})`;
+/**
+ * A program's list of arguments after the command's (`'zip', '-r', 'a.zip', `), up to the item
+ * looked for: each item quoted, between commas (over lines, or `, [`), thirty at most. An item
+ * holds no quote and the blanks before it are one run, so each is read one way only (the blanks
+ * read two ways, a list of thirty took 2³⁰ tries).
+ */
+const ARGUMENT_ITEMS = String.raw`(?:\s*,\s*(?:\[\s*)?(["'])[^"'\n]{0,200}\2){0,30}?\s*,\s*(?:\[\s*)?`;
+const ARGUMENT_LIST_HINT = /["'](?:(?:un)?zip|7z[arz]?|(?:un)?rar|openssl|keytool)(?:\.exe)?["']\s*,/;
 
 // ---------------------------------------------------------------------------------------------
 // Names: which names say their value is a secret.
@@ -343,6 +351,8 @@ export function isSecretName(name: string): boolean {
   if (SECRET_LAST_WORDS.has(last)) return true;
   // A name written as one word: PGPASSWORD, CLIENTSECRET.
   if (/(?:password|passwd|passphrase|passcode|secret)$/.test(last)) return true;
+  // Java's keytool and jarsigner: -storepass, -keypass, -srcstorepass, -destkeypass.
+  if (/^(?:src|dest)?(?:store|key)pass$/.test(last)) return true;
   // `DB_PWD`, but not bare `PWD`: that is the working directory.
   if (last === 'pwd') return before !== undefined;
   if (last === 'key') return before !== undefined && !NOT_SECRET_KEY_PREFIXES.has(before);
@@ -1304,11 +1314,18 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P(?:[ \t]*${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: 'zip', accept: isCommandPassword }),
   shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'zip', accept: isFlagPassword }),
   shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'zip', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}7z[ar]?${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-p(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: '7z', accept: isCommandPassword }),
+  // 7-Zip's and RAR's are glued to -p (RAR's -hp hides the names too), maybe with the flag in quotes (`"-pa pass phrase"`).
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:7z[arz]?|(?:un)?rar)${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t](?:-h?p(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])-h?p((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: /7z|rar/, accept: isCommandPassword }),
   shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-pass(?:in|out)?[ \t]+(?:pass:(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])pass:((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: 'openssl', accept: isCommandPassword }),
   shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_QUOTED}`, 'g'), { group: 2, hint: 'openssl', accept: isCommandPassword }),
   shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'openssl', accept: isFlagPassword }),
   shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'openssl', accept: isCommandPassword }),
+  // openssl's key itself, in hex (`-K 603deb…`; its -iv is no secret).
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-K[ \t]+([0-9A-Fa-f]{16,256})(?![0-9A-Za-z])`, 'g'), { group: 1, hint: 'openssl' }),
+  // The same commands' arguments as a program's list (`subprocess.run(['zip', '-P', '…', …])`,
+  // `spawn("7z", ["x", "-p…"])`): the item after a password's flag, or 7-Zip's and RAR's glued to -p.
+  shape('cli-password', new RegExp(String.raw`(["'])(?:(?:un)?zip|openssl|keytool)(?:\.exe)?\1${ARGUMENT_ITEMS}(["'])(?:-[A-Za-z0-9]*P|-k|-pass(?:in|out)?|-(?:src|dest)?(?:store|key)pass)\3\s*,\s*(["'])(?:pass:)?((?!\[REDACTED:)[^"'\n]{1,200})\4`, 'g'), { group: 5, hint: ARGUMENT_LIST_HINT, accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`(["'])(?:7z[arz]?|(?:un)?rar)(?:\.exe)?\1${ARGUMENT_ITEMS}(["'])-h?p((?!\[REDACTED:)[^"'\n]{1,200})\3`, 'g'), { group: 4, hint: ARGUMENT_LIST_HINT, accept: isCommandPassword }),
   // docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
   shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
