@@ -773,6 +773,21 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a review of --share): Hadoop's and Spark's Azure storage keys were kept, their
+  // property named by the account after the secret's words (`fs.azure.account.key.<account>.blob.core.windows.net`),
+  // where only a name's last words were read.
+  it('an Azure storage account’s key or client secret in Hadoop’s and Spark’s settings', () => {
+    const key = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJDREVGR0hJSktMTU5PUFE9PQ==';
+    expect(redact(`<property>\n  <name>fs.azure.account.key.shopdata.blob.core.windows.net</name>\n  <value>${key}</value>\n</property>`)).toBe('<property>\n  <name>fs.azure.account.key.shopdata.blob.core.windows.net</name>\n  <value>[REDACTED:assignment]</value>\n</property>');
+    expect(redact('<name>fs.azure.account.oauth2.client.secret.shopdata.dfs.core.windows.net</name>\n<value>Abc8Q~xyzSECRETvalue12345</value>')).toBe('<name>fs.azure.account.oauth2.client.secret.shopdata.dfs.core.windows.net</name>\n<value>[REDACTED:assignment]</value>');
+    expect(redact(`spark.conf.set(\n    "fs.azure.account.key.shopdata.dfs.core.windows.net",\n    "${key}")`)).toBe('spark.conf.set(\n    "fs.azure.account.key.shopdata.dfs.core.windows.net",\n    "[REDACTED:azure-key]")');
+    expect(redact(`spark.hadoop.fs.azure.account.key.shopdata.dfs.core.windows.net ${key}`)).toBe('spark.hadoop.fs.azure.account.key.shopdata.dfs.core.windows.net [REDACTED:azure-key]');
+    expect(redact(`spark.hadoop.fs.azure.account.key.shopdata.dfs.core.windows.net=${key}`)).toBe('spark.hadoop.fs.azure.account.key.shopdata.dfs.core.windows.net=[REDACTED:azure-key]');
+    // Prose about the setting, and a secret scope's reference, stay.
+    const kept = 'Set fs.azure.account.key.shopdata.blob.core.windows.net in core-site.xml; fs.azure.account.oauth2.client.secret {{secrets/scope/key}}';
+    expect(redact(kept)).toBe(kept);
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

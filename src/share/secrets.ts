@@ -339,8 +339,15 @@ export function nameWords(name: string): string[] {
  * (`ui.master.key`) name its texts.
  */
 function isSecretPropertyName(name: string): boolean {
-  return isSecretName(name) || (name.includes('.') && isSecretName(name.replaceAll('.', '_')));
+  return isSecretName(name) || (name.includes('.') && (isSecretName(name.replaceAll('.', '_')) || AZURE_STORAGE_PROPERTY.test(name)));
 }
+
+/**
+ * Hadoop's Azure storage key and OAuth client secret, named by the account after the secret's
+ * words (`fs.azure.account.key.<account>.blob.core.windows.net`), maybe under Spark's prefix.
+ */
+const AZURE_STORAGE_NAME = String.raw`(?:spark\.hadoop\.)?fs\.azure\.account\.(?:key|oauth2\.client\.secret)(?![\w-])(?:\.[\w-]+){0,20}`;
+const AZURE_STORAGE_PROPERTY = new RegExp(`^${AZURE_STORAGE_NAME}$`);
 
 /** Whether a name (`DB_PASSWORD`, `"SecretAccessKey"`, `x-api-key`, `SECRET_KEY_BASE`) says its value is a secret. */
 export function isSecretName(name: string): boolean {
@@ -1283,6 +1290,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Azure storage and service bus connection strings, and the signature of a SAS URL.
   shape('azure-key', /(?<![A-Za-z])(?:AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret)=([^;"'\s<>]{8,})/gi, { group: 1, hint: /AccountKey|SharedAccess|SharedSecret/i }),
   shape('sas-signature', /[?&;]sig=([^&\s"'<>#;]{8,})/g, { group: 1, hint: 'sig=' }),
+  // Hadoop's and Spark's setting of an Azure storage key (in XML: xmlValues): `name value` in
+  // spark-defaults.conf, `name=value`, `spark.conf.set("name", "value")`. Its value is long and no word.
+  shape('azure-key', new RegExp(String.raw`(?<![\w.-])${AZURE_STORAGE_NAME}(["']?)(?:[ \t]*[=:,]\s{0,100}|[ \t]+)(["']?)((?!\[REDACTED:)[^\s"'<>,;)]{16,2000})`, 'g'), { group: 3, hint: 'fs.azure.account.', accept: (value) => isLiteralPassword(value) && /[\d+/=~_-]/.test(value) }),
   // scheme://user:password@host (the user may be empty, the password may hold a /): the password
   // goes, the rest stays readable. A number before / is a port, not a password. The scheme may
   // follow a sign (a diff's `-postgres://…`), never a letter or digit (the middle of a word).
