@@ -788,6 +788,17 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a review of --share): `aws secretsmanager get-secret-value` printed its secret
+  // under "SecretString", no secret's name (its last word is `string`), and the secret's ARN lost
+  // its name and id instead (`…:secret:prod/stripe-AbCdEf` read as `secret: …`).
+  it('the secret AWS Secrets Manager prints, and not its ARN', () => {
+    const arn = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/stripe-AbCdEf';
+    expect(redact(`{\n    "ARN": "${arn}",\n    "Name": "prod/stripe",\n    "SecretString": "Smgr7vR2pLm9sT4"\n}`)).toBe(`{\n    "ARN": "${arn}",\n    "Name": "prod/stripe",\n    "SecretString": "[REDACTED:secret-field]"\n}`);
+    expect(redact('SecretString: \'{"password":"Smgr7vR2pLm9sT4"}\'')).not.toContain('Smgr7vR2pLm9sT4');
+    const kept = `aws secretsmanager describe-secret --secret-id ${arn}\ninterface Out { SecretString?: string; SecretBinary?: Uint8Array }`;
+    expect(redact(kept)).toBe(kept);
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

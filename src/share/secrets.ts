@@ -368,6 +368,8 @@ export function isSecretName(name: string): boolean {
   // secret's value beside its name (`secret_value`).
   if (CONFIRMING.has(last) && before !== undefined && /(?:password|passwd|passphrase|passcode|pwd)$/.test(before)) return true;
   if (last === 'value' && before !== undefined && /(?:secret|password|token)$/.test(before)) return true;
+  // AWS Secrets Manager's SecretString and SecretBinary.
+  if ((last === 'string' || last === 'binary') && before === 'secret') return true;
   // Rails' SECRET_KEY_BASE.
   return last === 'base' && before === 'key' && words.at(-3) === 'secret';
 }
@@ -709,6 +711,9 @@ const CODE_DECLARATION = /(?:^|[^\w$])(?:const|let|var|val|final|readonly|privat
 /** How far back to look for the start of the line a name opens: indentation and a list dash. */
 const LINE_LOOKBACK = 40;
 
+/** An ARN up to its resource's type: `arn:aws:secretsmanager:us-east-1:123456789012:`. */
+const ARN_BEFORE = /\barn:[\w-]+:[\w-]+:[\w-]*:\d*:$/;
+
 /** A quick look before the words of a name are read. */
 const SECRET_NAME_HINT = /pass|pwd|secret|token|key|auth|credential|pin|otp|mfa|2fa|code|access|refresh/i;
 
@@ -768,6 +773,8 @@ function namedValues(text: string): Found[] {
     // A URL's user (`https://x-access-token:…@github.com/…`): its password is the URL rules', the
     // host and path after it stay.
     if (op === ':' && text.slice(Math.max(0, m.index - 3), m.index) === '://') continue;
+    // An ARN's resource type (`arn:aws:secretsmanager:…:123456789012:secret:prod/db-AbCdEf`): what follows names the secret.
+    if (op === ':' && ARN_BEFORE.test(text.slice(Math.max(0, m.index - 200), m.index))) continue;
     const kind = op !== ':' ? 'assignment' : /["']/.test(closer) ? 'secret-field' : 'api-key';
     const at = m.index + whole.length;
     const secret = isSecretName(name);
