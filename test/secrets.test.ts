@@ -799,6 +799,14 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a review of --share): .NET's application settings name a setting by an attribute
+  // and give its value in a <value> element on the next line, which no XML rule read.
+  it('a .NET setting’s value under a secret’s name', () => {
+    expect(redact('<setting name="SmtpPassword" serializeAs="String">\n    <value>Xq7vR2pLm9</value>\n</setting>')).toBe('<setting name="SmtpPassword" serializeAs="String">\n    <value>[REDACTED:assignment]</value>\n</setting>');
+    const kept = '<setting name="SmtpHost" serializeAs="String">\n    <value>smtp.example.com</value>\n</setting>\n<setting name="RememberPassword" serializeAs="String">\n    <value>True</value>\n</setting>';
+    expect(redact(kept)).toBe(kept);
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

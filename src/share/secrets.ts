@@ -1951,6 +1951,9 @@ const XML_NAMED_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})[ \t](?:[^<>\n]{0,200}?[ \t
  */
 const XML_NAME_THEN_VALUE = /<name>[ \t]*([^<\n]{1,200}?)[ \t]*<\/name>\s{0,200}(?:<(description|final|source)>[^<]{0,1000}<\/\2>\s{0,200})?<value>\s{0,200}(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\s](?:[^<\n]{0,2000}[^<\s])?))\s{0,200}<\/value>/dg;
 
+/** .NET's application settings: `<setting name="SmtpPassword" serializeAs="String">` then `<value>…</value>`, over lines; its value read as Hadoop's is. */
+const XML_SETTING_VALUE = /<setting[ \t](?:[^<>\n]{0,200}?[ \t])?name=(["'])([^"'\n]{1,100})\1[^<>\n]{0,200}>\s{0,200}<value>\s{0,200}(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\s](?:[^<\n]{0,2000}[^<\s])?))\s{0,200}<\/value>/dg;
+
 function xmlValues(text: string): Found[] {
   if (!text.includes('<')) return [];
   return valuesNamedBy(text, [
@@ -1959,5 +1962,6 @@ function xmlValues(text: string): Found[] {
     [XML_VALUE_KEY, [3, 4], [1, 2], isSecretPropertyName],
     [XML_NAMED_ELEMENT, 3, [4, 5]],
     [XML_NAME_THEN_VALUE, 1, [3, 4], isSecretPropertyName],
+    [XML_SETTING_VALUE, 2, [3, 4]],
   ]);
 }
