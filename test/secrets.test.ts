@@ -807,6 +807,17 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a review of --share): a comment's apostrophe in JSONC or a Python dict (`// don't
+  // commit this`) was read as a string never closed, and the object under a secret's name as no data.
+  it('an object under a secret’s name holding a comment with an apostrophe', () => {
+    expect(redact('{\n  "password": {\n    // don\'t commit this\n    "value": "Xq7vR2pLm9"\n  }\n}')).toBe('{\n  "password": {\n    // don\'t commit this\n    "value": "[REDACTED:secret-field]"\n  }\n}');
+    expect(redact('{"password": { /* it\'s the admin\'s */ "value": "Xq7vR2pLm9" }}')).toBe('{"password": { /* it\'s the admin\'s */ "value": "[REDACTED:secret-field]" }}');
+    expect(redact("DB = {'password': {  # ops' own\n 'value': 'Xq7vR2pLm9'}}")).toBe("DB = {'password': {  # ops' own\n 'value': '[REDACTED:secret-field]'}}");
+    // A comment's words are no value, nor a URL's slashes in a string a comment.
+    const kept = '{"password": {\n  // "value": "see the vault"\n  "hint": "https://vault.local/x", "value": "${VAULT_PW}"\n}}';
+    expect(redact(kept)).toBe(kept);
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

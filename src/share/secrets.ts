@@ -960,7 +960,13 @@ function objectStrings(text: string, at: number, name: string): ObjectRead {
   let key: string | null = null;
   for (let i = at; i < limit; i++) {
     const c = text[i] as string;
-    if (c === '{' || c === '[') open.push(c);
+    // A comment (JSONC's `// don't commit`, `/* … */`, Python's `# ops' own`) holds no value, and
+    // its apostrophe opens no string.
+    const comment = commentEnd(text, i, limit);
+    if (comment !== null) {
+      if (comment >= limit) return { found: [], end: 'unclosed', until: -1 };
+      i = comment - 1;
+    } else if (c === '{' || c === '[') open.push(c);
     else if (c === '}' || c === ']') {
       open.pop();
       if (open.length === 0) return { found, end: passedOver ? 'closed' : 'whole', until: i + 1 };
@@ -993,6 +999,21 @@ function objectStrings(text: string, at: number, name: string): ObjectRead {
   }
   // Not closed within reach: code, not data.
   return { found: [], end: 'unclosed', until: -1 };
+}
+
+/**
+ * Where a comment that opens at `at` ends (its line's end, or past its `*\/`), outside strings,
+ * looked for up to `limit` (`limit` where it does not end before); null where none opens. `#`
+ * opens one after a blank only (not `a#b`).
+ */
+function commentEnd(text: string, at: number, limit: number): number | null {
+  const c = text[at];
+  if (c !== '/' && c !== '#') return null;
+  if (c === '#' ? !/\s/.test(text[at - 1] ?? '\n') : text[at + 1] !== '/' && text[at + 1] !== '*') return null;
+  const block = c === '/' && text[at + 1] === '*';
+  // Within the reach only: a comment never closed is not looked for to the text's end at each read.
+  const close = text.slice(at, limit).indexOf(block ? '*/' : '\n', block ? 2 : 1);
+  return close === -1 ? limit : at + close + (block ? 2 : 0);
 }
 
 /**
