@@ -912,11 +912,12 @@ function listStrings(text: string, at: number, name: string): { found: Found[]; 
 }
 
 /**
- * Which objects under a secret's name are worth reading: not one inside an object read whole, all
- * its values weighed (they were read with it), nor one where many reads that ran their whole reach
- * without finding an end are still under way (`"password":{` a thousand times over, never closed,
- * read 16 KB on each time: seconds a kilobyte). A read that stopped early (a string not closed on
- * its line) costs little and counts for neither.
+ * Which objects under a secret's name are worth reading: not one inside an object read to its end
+ * (its values were weighed with it, as its own read weighs them: see objectStrings), nor one where
+ * many reads that ran their whole reach without finding an end are still under way
+ * (`"password":{` a thousand times over, never closed, read 16 KB on each time: seconds a
+ * kilobyte). A read that stopped early (a string not closed on its line) costs little and counts
+ * for neither.
  */
 function objectsRead(): { worthReading(at: number): boolean; read(at: number, object: ObjectRead): void } {
   let readUntil = -1;
@@ -927,16 +928,16 @@ function objectsRead(): { worthReading(at: number): boolean; read(at: number, ob
       return at >= readUntil && unclosed.length < UNCLOSED_READS;
     },
     read(at, object) {
-      if (object.end === 'whole') readUntil = Math.max(readUntil, object.until);
+      if (object.end === 'closed') readUntil = Math.max(readUntil, object.until);
       else if (object.end === 'unclosed') unclosed.push(at + MAX_VALUE_LENGTH);
     },
   };
 }
 
-/** How a read of an object ended: closed with every value weighed (`whole`), closed with some not (in a call's parentheses), stopped early, or not closed within reach. */
+/** How a read of an object ended: closed, stopped early, or not closed within reach. */
 interface ObjectRead {
   found: Found[];
-  end: 'whole' | 'closed' | 'stopped' | 'unclosed';
+  end: 'closed' | 'stopped' | 'unclosed';
   /** Past its closing brace, where it closed. */
   until: number;
 }
@@ -947,17 +948,23 @@ const UNCLOSED_READS = 32;
 /**
  * The quoted values of an object that opens at `at` (`{` … `}`, nested, over lines), when it
  * closes within reach, held under a key that holds the secret (VALUE_KEYS): not keys, not
- * arguments of a call (`Buffer.from(password, 'utf8')`), nor names.
+ * arguments of a call (`Buffer.from(password, 'utf8')`), nor names. An object inside under a
+ * secret's own name is weighed as its own read would: a call open around it (`re: /(a|b/,
+ * 'password': {…}`) ends at it. So a read to the end covers those inside, and a text of them nested
+ * is read once.
  */
 function objectStrings(text: string, at: number, name: string): ObjectRead {
   const found: Found[] = [];
   const limit = Math.min(text.length, at + MAX_VALUE_LENGTH);
-  /** Open brackets, and the key each object's value being read is under. */
-  const open: string[] = [];
+  /** Open brackets, each with the parentheses open outside it (open again where it closes). */
+  const open: { bracket: string; parens: number }[] = [];
   let parens = 0;
-  /** A value passed over in a call's parentheses: objects inside may hold what was not weighed here. */
-  let passedOver = false;
+  /** The key each value being read is under, and where the last quoted key closed its quotes. */
   let key: string | null = null;
+  let keyEnd = -1;
+  /** Keys judged, each once a read: a key is the same a thousand times over in hostile text. */
+  const secretKeys = new Map<string, boolean>();
+  const isSecretKey = (k: string) => secretKeys.get(k) ?? secretKeys.set(k, SECRET_NAME_HINT.test(k) && isSecretName(k)).get(k) === true;
   for (let i = at; i < limit; i++) {
     const c = text[i] as string;
     // A comment (JSONC's `// don't commit`, `/* … */`, Python's `# ops' own`) holds no value, and
@@ -966,10 +973,12 @@ function objectStrings(text: string, at: number, name: string): ObjectRead {
     if (comment !== null) {
       if (comment >= limit) return { found: [], end: 'unclosed', until: -1 };
       i = comment - 1;
-    } else if (c === '{' || c === '[') open.push(c);
-    else if (c === '}' || c === ']') {
-      open.pop();
-      if (open.length === 0) return { found, end: passedOver ? 'closed' : 'whole', until: i + 1 };
+    } else if (c === '{' || c === '[') {
+      open.push({ bracket: c, parens });
+      if (c === '{' && parens > 0 && keyEndBefore(text, i) === keyEnd && key !== null && isSecretKey(key)) parens = 0;
+    } else if (c === '}' || c === ']') {
+      parens = open.pop()?.parens ?? parens;
+      if (open.length === 0) return { found, end: 'closed', until: i + 1 };
     } else if (c === '(') parens++;
     else if (c === ')') parens = Math.max(0, parens - 1);
     else if (c === ':' || c === '=') {
@@ -988,10 +997,10 @@ function objectStrings(text: string, at: number, name: string): ObjectRead {
       while (text[next] === ' ' || text[next] === '\t') next++;
       if (text[next] === ':' || (text[next] === '=' && text[next + 1] !== '=')) {
         key = value;
+        keyEnd = i;
         continue;
       }
-      const inList = open.at(-1) === '[' && (before === '[' || before === ',');
-      if (parens > 0) passedOver = true;
+      const inList = open.at(-1)?.bracket === '[' && (before === '[' || before === ',');
       const isValue = parens === 0 && (before === ':' || before === '=' || inList);
       if (!isValue || key === null || !VALUE_KEYS.has(key.toLowerCase()) || isNameLike(value)) continue;
       if (isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) found.push({ start: read.start, end: read.end });
@@ -999,6 +1008,16 @@ function objectStrings(text: string, at: number, name: string): ObjectRead {
   }
   // Not closed within reach: code, not data.
   return { found: [], end: 'unclosed', until: -1 };
+}
+
+/** Where the quoted key before a bracket at `at` closes its quotes (`"password": {`), or -1. */
+function keyEndBefore(text: string, at: number): number {
+  let i = at - 1;
+  while (text[i] === ' ' || text[i] === '\t') i--;
+  if (text[i] !== ':' && text[i] !== '=') return -1;
+  i--;
+  while (text[i] === ' ' || text[i] === '\t') i--;
+  return text[i] === '"' || text[i] === "'" ? i : -1;
 }
 
 /**
