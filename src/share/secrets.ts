@@ -1985,11 +1985,11 @@ const XML_NAMED_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})[ \t](?:[^<>\n]{0,200}?[ \t
 
 /**
  * Hadoop's and Hive's `<property><name>…password</name><value>…</value></property>`, a description
- * between or the value on a line of its own; the value starts and ends with no blank, so the
- * blanks around it are read one way only (read either way, an unclosed <value> of blanks cost the
- * cube of their number).
+ * between or the value on a line of its own; the name and the value start and end with no blank,
+ * so the blanks around them are read one way only (read either way, an unclosed <value> of blanks
+ * cost the cube of their number, and a <name> of blanks too).
  */
-const XML_NAME_THEN_VALUE = /<name>[ \t]*([^<\n]{1,200}?)[ \t]*<\/name>\s{0,200}(?:<(description|final|source)>[^<]{0,1000}<\/\2>\s{0,200})?<value>\s{0,200}(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\s](?:[^<\n]{0,2000}[^<\s])?))\s{0,200}<\/value>/dg;
+const XML_NAME_THEN_VALUE = /<name>[ \t]*([^<\s](?:[^<\n]{0,198}[^<\s])?)[ \t]*<\/name>\s{0,200}(?:<(description|final|source)>[^<]{0,1000}<\/\2>\s{0,200})?<value>\s{0,200}(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\s](?:[^<\n]{0,2000}[^<\s])?))\s{0,200}<\/value>/dg;
 
 /** .NET's application settings: `<setting name="SmtpPassword" serializeAs="String">` then `<value>…</value>`, over lines; its value read as Hadoop's is. */
 const XML_SETTING_VALUE = /<setting[ \t](?:[^<>\n]{0,200}?[ \t])?name=(["'])([^"'\n]{1,100})\1[^<>\n]{0,200}>\s{0,200}<value>\s{0,200}(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\s](?:[^<\n]{0,2000}[^<\s])?))\s{0,200}<\/value>/dg;
