@@ -826,6 +826,15 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a review of --share): a name/value object's value was taken under a secret's name
+  // held by an object or a list inside it (`"meta": {"name": "password"}`), not one of its own fields.
+  it('a name/value object’s value under its own name field only, not one nested in it', () => {
+    const kept = '{"value": "Open Sans", "meta": {"name": "password"}}\n{"fields": [{"name": "password", "type": "string"}], "value": "Default layout"}';
+    expect(redact(kept)).toBe(kept);
+    expect(redact('{"Name": "DB_PASSWORD", "Meta": {"a": "}"}, "Value": "Xq7vR2pLm9"}')).toBe('{"Name": "DB_PASSWORD", "Meta": {"a": "}"}, "Value": "[REDACTED:assignment]"}');
+    expect(redact("{'Value': 'x{y9Qz', 'Name': 'DB_PASSWORD'}")).toBe("{'Value': '[REDACTED:assignment]', 'Name': 'DB_PASSWORD'}");
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

@@ -1949,16 +1949,40 @@ function jsonPairValues(text: string): Found[] {
     if ((secretNames[near]?.at ?? Infinity) > m.index + OBJECT_REACH) continue;
     const [from, to] = enclosingObject(text, m.index);
     // The first name field of the object naming a secret (the object lies within reach of the value).
-    let named: { name: string; bare: boolean } | null = null;
-    for (let i = near, field = secretNames[i]; field !== undefined && field.at < to && named === null; field = secretNames[++i]) {
-      if (field.at >= from) named = field;
-    }
+    const named = firstOwnField(text, from, to, secretNames, near);
     const value = text.slice(at[0], at[1]);
     if (named === null || value.startsWith('[REDACTED:') || (named.bare && !isVariablesSecret(named.name, value))) continue;
     if (!isSecretValue(value, { quoted: true, form: 'literal', name: named.name, after: '' })) continue;
     found.push({ start: at[0], end: at[1] });
   }
   return found;
+}
+
+/**
+ * The first of the fields (in text order, from `first` on) that is the object's own at `[from,
+ * to)`, not one of an object or a list inside it (`"meta": {"name": "password"}`); the object read
+ * once from its brace, its strings in either quote passed over. Where no brace opens it (`from` is
+ * only as far as was looked), the first field within it.
+ */
+function firstOwnField<T extends { at: number }>(text: string, from: number, to: number, fields: readonly T[], first: number): T | null {
+  let depth = 0;
+  let quote: string | null = null;
+  let read = from + 1;
+  for (let i = first, field = fields[i]; field !== undefined && field.at < to; field = fields[++i]) {
+    if (field.at < from) continue;
+    if (text[from] !== '{') return field;
+    for (; read < field.at; read++) {
+      const c = text[read];
+      if (quote !== null) {
+        if (c === '\\') read++;
+        else if (c === quote) quote = null;
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '{' || c === '[') depth++;
+      else if (c === '}' || c === ']') depth--;
+    }
+    if (depth === 0 && quote === null) return field;
+  }
+  return null;
 }
 
 /**
