@@ -835,6 +835,18 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact("{'Value': 'x{y9Qz', 'Name': 'DB_PASSWORD'}")).toBe("{'Value': '[REDACTED:assignment]', 'Name': 'DB_PASSWORD'}");
   });
 
+  // Regression (a review of --share): Pulumi's config (`"shop:dbPassword": {"value": …}`, the
+  // secret's name after its project's), a secret version Google's Secret Manager prints (its
+  // `payload.data`), and Netlify's variables (`"values": [{"value": …}]` beside the name) were kept.
+  it('Pulumi’s, Google Secret Manager’s and Netlify’s secrets as their tools print them', () => {
+    expect(redact('{\n  "myapp:dbPassword": {\n    "value": "Xq7vR2pLm9",\n    "secret": true\n  }\n}')).toBe('{\n  "myapp:dbPassword": {\n    "value": "[REDACTED:secret-field]",\n    "secret": true\n  }\n}');
+    expect(redact('{"name": "projects/1/secrets/db-password/versions/1", "payload": {"data": "WHE3dlIycExtOQ==", "dataCrc32c": "123"}}')).toBe('{"name": "projects/1/secrets/db-password/versions/1", "payload": {"data": "[REDACTED:assignment]", "dataCrc32c": "123"}}');
+    expect(redact('[{"key":"API_TOKEN","scopes":["builds"],"values":[{"value":"Xq7vR2pLm9","context":"all"}]}]')).toBe('[{"key":"API_TOKEN","scopes":["builds"],"values":[{"value":"[REDACTED:assignment]","context":"all"}]}]');
+    // A project's other settings, a secret's metadata, and a variable that names no secret stay.
+    const kept = '{"myapp:region": {"value": "eu-west-1"}}\n{"name": "projects/1/secrets/db-password", "replication": {"automatic": {}}}\n[{"key":"NODE_VERSION","values":[{"value":"20.11.0","context":"all"}]}]';
+    expect(redact(kept)).toBe(kept);
+  });
+
   it('redacting twice changes nothing more', () => {
     const once = redact(readFileSync(SECRET_LINES, 'utf8').replace(/[«»]/g, ''));
     expect(redact(once)).toBe(once);

@@ -967,9 +967,12 @@ function isPluralOfNames(name: string, value: string): boolean {
  */
 function isSecretObjectName(text: string, start: number, name: string, closer: string): boolean {
   if (!/["']/.test(closer) || /^auth/.test(nameWords(name).at(-1) ?? '')) return false;
-  const quote = text[start - 1];
+  // The name may follow its namespace in the same quotes (Pulumi's `"shop:dbPassword": {`).
+  let opening = start - 1;
+  if (text[opening] === ':') for (opening--; opening >= 0 && start - opening < 100 && /[\w.-]/.test(text[opening] as string); ) opening--;
+  const quote = text[opening];
   if (quote !== '"' && quote !== "'") return false;
-  const lead = text.slice(Math.max(0, start - 1 - LINE_LOOKBACK), start - 1);
+  const lead = text.slice(Math.max(0, opening - LINE_LOOKBACK), opening);
   return !lead.endsWith('/') && !/\bcase[ \t]*$/.test(lead);
 }
 
@@ -1485,6 +1488,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // CloudFormation's ParameterKey), a container's environment in YAML (`- name: API_TOKEN` then
   // `value: …`): what a command printed, or a prompt pasted.
   { kind: 'assignment', find: pairedValues },
+  // A secret's version as Google's Secret Manager prints it (`gcloud secrets versions access
+  // --format=json`): its payload's data, base64, is the secret whatever its name.
+  shape('assignment', /"name"[ \t]*:[ \t]*"projects\/[^"/\n]{1,100}\/secrets\/[^"/\n]{1,300}\/versions\/[^"/\n]{1,100}"[ \t]*,\s{0,100}"payload"[ \t]*:[ \t]*\{\s{0,100}"data"[ \t]*:[ \t]*"((?!\[REDACTED:)[A-Za-z0-9+/_-]{2,}={0,2})"/g, { group: 1, hint: '/versions/' }),
   // NAME=…, export NAME="…", "apiKey": "…", X-API-Key: …, --password …: the value after a
   // secret name, unless it is code, a reference or a placeholder.
   { kind: 'assignment', find: namedValues },
@@ -1941,6 +1947,8 @@ function jsonPairValues(text: string): Found[] {
   if (secretNames.length === 0) return [];
   const found: Found[] = [];
   let near = 0;
+  /** Lists under `"values"` looked at, each with the name field of the object holding it. */
+  const valuesLists = /["']values["']/.test(text) ? new Map<number, { at: number; name: string; bare: boolean } | null>() : null;
   JSON_PAIR_VALUE.lastIndex = 0;
   for (let m = JSON_PAIR_VALUE.exec(text); m; m = JSON_PAIR_VALUE.exec(text)) {
     const at = m.indices?.[1] ?? m.indices?.[2];
@@ -1949,7 +1957,7 @@ function jsonPairValues(text: string): Found[] {
     if ((secretNames[near]?.at ?? Infinity) > m.index + OBJECT_REACH) continue;
     const [from, to] = enclosingObject(text, m.index);
     // The first name field of the object naming a secret (the object lies within reach of the value).
-    const named = firstOwnField(text, from, to, secretNames, near);
+    const named = firstOwnField(text, from, to, secretNames, near) ?? (valuesLists === null ? null : listOwnersField(text, from, secretNames, near, valuesLists));
     const value = text.slice(at[0], at[1]);
     if (named === null || value.startsWith('[REDACTED:') || (named.bare && !isVariablesSecret(named.name, value))) continue;
     if (!isSecretValue(value, { quoted: true, form: 'literal', name: named.name, after: '' })) continue;
@@ -1983,6 +1991,47 @@ function firstOwnField<T extends { at: number }>(text: string, from: number, to:
     if (depth === 0 && quote === null) return field;
   }
   return null;
+}
+
+/**
+ * Netlify's variables hold their values in a list beside the name (`{"key": "API_TOKEN",
+ * "values": [{"value": "…", "context": "all"}]}`): for an object in a list under `"values"`, the
+ * first secret's name field of the object holding that list, found once a list (`lists`).
+ */
+function listOwnersField<T extends { at: number }>(text: string, from: number, fields: readonly T[], near: number, lists: Map<number, T | null>): T | null {
+  if (text[from] !== '{') return null;
+  const list = listOpening(text, from);
+  if (list === -1) return null;
+  const known = lists.get(list);
+  if (known !== undefined) return known;
+  let owner: T | null = null;
+  if (/["']values["'][ \t]*:[ \t]*$/.test(text.slice(Math.max(0, list - 20), list))) {
+    const [ownerFrom, ownerTo] = enclosingObject(text, list);
+    let first = near;
+    while (first > 0 && (fields[first - 1] as T).at >= ownerFrom) first--;
+    owner = firstOwnField(text, ownerFrom, ownerTo, fields, first);
+  }
+  lists.set(list, owner);
+  return owner;
+}
+
+/** How far back an item's list is looked for: a variable has a value for each of a few contexts. */
+const LIST_REACH = 600;
+
+/** The `[` of the list an item at `at` is in (before it, within LIST_REACH), or -1 where it is in none (an object's field, or too far). */
+function listOpening(text: string, at: number): number {
+  const low = Math.max(0, at - LIST_REACH);
+  for (let i = at - 1, depth = 0, inString = false; i >= low; i--) {
+    const c = text[i];
+    if (c === '"' && !escapedAt(text, i)) inString = !inString;
+    else if (inString) continue;
+    else if (c === '}' || c === ']') depth++;
+    else if (c === '{' || c === '[') {
+      if (depth === 0) return c === '[' ? i : -1;
+      depth--;
+    }
+  }
+  return -1;
 }
 
 /**
