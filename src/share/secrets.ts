@@ -612,13 +612,24 @@ export function readValue(text: string, at: number): ValueRead | null {
  */
 function closingQuote(text: string, at: number, closing: string, escapes: boolean): number | null {
   const closers = text[at] === '"' && isJsonString(text, at) ? '"' : closing;
-  if (STRAIGHT_QUOTES.includes(text[at] as string)) return straightClosingQuote(text, at, closers, escapes);
+  const limit = Math.min(text.length, at + 1 + MAX_VALUE_LENGTH);
+  // A straight quote not told closed or not within a line's width is looked for in its stretch (QuoteStretch).
+  const straight = STRAIGHT_QUOTES.includes(text[at] as string);
+  const near = scanForClosingQuote(text, at, closers, escapes, straight ? Math.min(limit, at + 1 + NEAR_QUOTE_CHARS) : limit, limit);
+  return near !== undefined ? near : straightClosingQuote(text, at, closers, escapes, limit);
+}
+
+/** How far a straight quote's closer is looked for from it before its stretch is read. */
+const NEAR_QUOTE_CHARS = 256;
+
+/** closingQuote read from the quote on to `to`: undefined where it is not told there (`to` short of `limit`, the reach). */
+function scanForClosingQuote(text: string, at: number, closers: string, escapes: boolean, to: number, limit: number): number | null | undefined {
   const own = closers[0];
   const twin = LAST_RESORT_CLOSERS.get(text[at] as string);
   let other: number | null = null;
   let last: number | null = null;
-  const limit = Math.min(text.length, at + 1 + MAX_VALUE_LENGTH);
-  for (let i = at + 1; i < limit; i++) {
+  let i = at + 1;
+  for (; i < to; i++) {
     const c = text[i] as string;
     if (c === '\\' && escapes) i++;
     else if (c === '\n') break;
@@ -633,7 +644,7 @@ function closingQuote(text: string, at: number, closing: string, escapes: boolea
       else other ??= i;
     }
   }
-  return other ?? last;
+  return i < to || to >= limit ? (other ?? last) : undefined;
 }
 
 const STRAIGHT_QUOTES = `"'`;
@@ -646,9 +657,6 @@ const STRAIGHT_QUOTES = `"'`;
  * of them after it, within its reach: its own, or else the first other, or else the first twin.
  */
 interface QuoteStretch {
-  text: string;
-  /** The opening quote, the quotes that close it, and whether a backslash escapes. */
-  key: string;
   /** Where the stretch was read from, and to (a line's end, or as far as a read needed). */
   from: number;
   to: number;
@@ -658,29 +666,37 @@ interface QuoteStretch {
   twins: number[];
 }
 
-let quoteStretches: QuoteStretch[] = [];
+/** The text the stretches are of, and one stretch for each opening quote, its closers and whether a backslash escapes (see stretchSlot). */
+let stretchesOf: string | null = null;
+const quoteStretches: QuoteStretch[] = Array.from({ length: 8 }, () => ({ from: 0, to: 0, ended: true, owns: [], others: [], twins: [] }));
 
-function straightClosingQuote(text: string, at: number, closers: string, escapes: boolean): number | null {
-  const key = `${text[at] as string}${closers}${escapes ? '\\' : ''}`;
-  if (quoteStretches[0]?.text !== text) quoteStretches = [];
-  let stretch = quoteStretches.find((s) => s.key === key);
-  if (stretch === undefined || at < stretch.from || at >= stretch.to) {
-    if (stretch !== undefined) quoteStretches.splice(quoteStretches.indexOf(stretch), 1);
-    stretch = { text, key, from: at, to: at + 1, ended: false, owns: [], others: [], twins: [] };
-    quoteStretches.push(stretch);
+function straightClosingQuote(text: string, at: number, closers: string, escapes: boolean, limit: number): number | null {
+  if (stretchesOf !== text) {
+    stretchesOf = text;
+    for (const stretch of quoteStretches) stretch.to = 0;
   }
-  const limit = Math.min(text.length, at + 1 + MAX_VALUE_LENGTH);
-  if (!stretch.ended) readStretch(stretch, text[at] as string, closers, escapes, limit);
+  // `'`, or `"` closed by `"` and `”`, or by `"` alone (a JSON string's); with backslashes escaping or not.
+  const stretch = quoteStretches[(text[at] === '"' ? 1 : 0) + (closers === '"' ? 2 : 0) + (escapes ? 4 : 0)] as QuoteStretch;
+  if (at < stretch.from || at >= stretch.to) {
+    Object.assign(stretch, { from: at, to: at + 1, ended: false });
+    stretch.owns.length = 0;
+    stretch.others.length = 0;
+    stretch.twins.length = 0;
+  }
   const within = (list: readonly number[]) => {
     const found = list[firstAfter(list, at)];
     return found !== undefined && found < limit ? found : null;
   };
-  return within(stretch.owns) ?? within(stretch.others) ?? within(stretch.twins);
+  // Its own quote closes it wherever it stands: read on only until one is found.
+  const own = within(stretch.owns) ?? (stretch.ended ? null : readStretch(text, stretch, text[at] as string, closers, escapes, limit));
+  return own ?? within(stretch.others) ?? within(stretch.twins);
 }
 
-/** Reads a stretch on to `limit`, or to its line's end, noting each quote that may close. */
-function readStretch(stretch: QuoteStretch, quote: string, closers: string, escapes: boolean, limit: number): void {
-  const { text } = stretch;
+/**
+ * Reads a stretch on to `limit`, or to its line's end, noting each quote that may close; stops at
+ * the first of its own quotes, and returns it (null where none is before `limit`).
+ */
+function readStretch(text: string, stretch: QuoteStretch, quote: string, closers: string, escapes: boolean, limit: number): number | null {
   const own = closers[0];
   const twin = LAST_RESORT_CLOSERS.get(quote);
   let i = stretch.to;
@@ -694,12 +710,17 @@ function readStretch(stretch: QuoteStretch, quote: string, closers: string, esca
       const glued = /[\p{L}\p{N}]/u.test(text[i + 1] ?? '');
       // An apostrophe in a word (`it's`) closes nothing, nor another kind of quote glued to one.
       if (c === own) {
-        if (!(glued && APOSTROPHES.includes(c))) stretch.owns.push(i);
+        if (!(glued && APOSTROPHES.includes(c))) {
+          stretch.owns.push(i);
+          stretch.to = i + 1;
+          return i;
+        }
       } else if (!glued) (c === twin ? stretch.twins : stretch.others).push(i);
     }
   }
   if (i >= text.length) stretch.ended = true;
   stretch.to = Math.max(stretch.to, i);
+  return null;
 }
 
 /** The index of the first of ascending numbers greater than `at` (their length when none is). */
@@ -1049,7 +1070,7 @@ function objectStrings(text: string, at: number, name: string): ObjectRead {
     const c = text[i] as string;
     // A comment (JSONC's `// don't commit`, `/* … */`, Python's `# ops' own`) holds no value, and
     // its apostrophe opens no string.
-    const comment = commentEnd(text, i, limit);
+    const comment = c === '/' || c === '#' ? commentEnd(text, i, limit) : null;
     if (comment !== null) {
       if (comment >= limit) return { found: [], end: 'unclosed', until: -1 };
       i = comment - 1;
