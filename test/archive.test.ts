@@ -1258,35 +1258,23 @@ describe('the archive', () => {
     expect(result.summary.sessions.find((s) => s.key === gone?.key)).toBeDefined();
   });
 
-  // Regression (a review of failures): a ledger file damaged while its session's file was there
-  // was kept as it was by every rebuild ("every page kept"); once the file went, so did the
+  // Regressions: a ledger file damaged while its session's file was there was kept as it was by
+  // every rebuild ("every page kept"), cut short (a review of failures) or damaged in place at its
+  // size, a byte flipped (a cache review: told by its size only); once the file went, so did the
   // session, from the totals.
-  it('writes anew a ledger file damaged since, while its session’s file is there to read', async () => {
+  it.each([
+    ['cut short', (bytes: Buffer) => bytes.subarray(0, 100)],
+    ['damaged at its size', (bytes: Buffer) => {
+      const at = Math.floor(bytes.length / 2);
+      bytes[at] = (bytes[at] as number) ^ 0xff;
+      return bytes;
+    }],
+  ])('writes anew a ledger file %s since, while its session’s file is there to read', async (_, damage) => {
     const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
     const first = await run();
     const session = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
     const ledger = join(out, archivedLedgerPath(session?.key as string));
-    const whole = await readFile(ledger);
-    await writeFile(ledger, whole.subarray(0, 100));
-    await run({ day: 3 });
-    expect(JSON.parse(gunzipSync(await readFile(ledger)).toString('utf8'))).toMatchObject({ ledger: { key: session?.key } });
-    await rm(join(input, 'tools.jsonl'));
-    const later = await run({ day: 5 });
-    expect(later.totals.cost).toEqual(first.totals.cost);
-    expect(later.sessions.find((s) => s.key === session?.key)?.sourceLastSeen).toBe('2026-12-03T00:00:00.000Z');
-  });
-
-  // Regression (a cache review): damaged in place at its size (a byte flipped), it was kept by
-  // every rebuild, its size as written, until its file went and the session with it.
-  it('writes anew a ledger file damaged since at its size, while its session’s file is there to read', async () => {
-    const { input, out, run } = await setUp(join(FIXTURES, 'pi'));
-    const first = await run();
-    const session = first.sessions.find((s) => s.file.endsWith('/tools.jsonl'));
-    const ledger = join(out, archivedLedgerPath(session?.key as string));
-    const bytes = await readFile(ledger);
-    const at = Math.floor(bytes.length / 2);
-    bytes[at] = (bytes[at] as number) ^ 0xff;
-    await writeFile(ledger, bytes);
+    await writeFile(ledger, damage(await readFile(ledger)));
     await run({ day: 3 });
     expect(JSON.parse(gunzipSync(await readFile(ledger)).toString('utf8'))).toMatchObject({ ledger: { key: session?.key } });
     await rm(join(input, 'tools.jsonl'));
