@@ -796,6 +796,19 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a second review of --share): the Azure key rule took code for a key, and ate past
+  // it: a call's text up to its first quote (`dbutils.secrets.get(scope=`), a variable, a key's path.
+  it('an Azure storage key’s setting given by code, a variable or a path stays whole', () => {
+    const kept = 'spark.conf.set("fs.azure.account.key.shop.dfs.core.windows.net", dbutils.secrets.get(scope="kv", key="storage-key"))\n'
+      + 'spark.conf.set("fs.azure.account.key.shop.dfs.core.windows.net", storage_account_access_key)\n'
+      + 'spark.conf.set("fs.azure.account.key.shop.dfs.core.windows.net", cfg.azure.storage_key2)\n'
+      + 'fs.azure.account.key.shop.blob.core.windows.net /mnt/secrets/azure-storage-key';
+    expect(redact(kept)).toBe(kept);
+    const key = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJDREVGR0hJSktMTU5PUFE9PQ==';
+    expect(redact(`conf = {"fs.azure.account.key.shop.dfs.core.windows.net": "${key}"}`)).toBe('conf = {"fs.azure.account.key.shop.dfs.core.windows.net": "[REDACTED:azure-key]"}');
+    expect(redact('fs.azure.account.oauth2.client.secret.shop.dfs.core.windows.net Abc8Q~xyzSECRETvalue12345')).toBe('fs.azure.account.oauth2.client.secret.shop.dfs.core.windows.net [REDACTED:azure-key]');
+  });
+
   // Regression (a review of --share): `aws secretsmanager get-secret-value` printed its secret
   // under "SecretString", no secret's name (its last word is `string`), and the secret's ARN lost
   // its name and id instead (`…:secret:prod/stripe-AbCdEf` read as `secret: …`).

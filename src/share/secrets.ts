@@ -1379,6 +1379,17 @@ function isLiteralPassword(password: string): boolean {
   return !REFERENCE.test(password) && !PLACEHOLDER.test(password);
 }
 
+/**
+ * An Azure storage key (base64's, 88 characters) or client secret (`Abc8Q~…`) as a setting's value;
+ * a variable or a member (`storage_account_access_key`, `cfg.azure.key`) and a file's path
+ * (`/mnt/secrets/azure-storage-key`) are code naming where it is.
+ */
+function isAzureStorageKey(value: string): boolean {
+  if (!isLiteralPassword(value) || !/[\d+/=~]/.test(value)) return false;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(value) && /[_.]/.test(value)) return false;
+  return !/^(?:~|\.\.?)?\/(?:[\w.-]+\/)*[\w.-]+\/?$/.test(value) || /[+=]/.test(value);
+}
+
 /** A command's password that is no word naming one (`zip -P password archive.zip`). */
 function isCommandPassword(password: string): boolean {
   return isLiteralPassword(password) && !SECRET_WORDS.has(password.toLowerCase());
@@ -1439,8 +1450,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('azure-key', /(?<![A-Za-z])(?:AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret)=([^;"'\s<>]{8,})/gi, { group: 1, hint: /AccountKey|SharedAccess|SharedSecret/i }),
   shape('sas-signature', /[?&;]sig=([^&\s"'<>#;]{8,})/g, { group: 1, hint: 'sig=' }),
   // Hadoop's and Spark's setting of an Azure storage key (in XML: xmlValues): `name value` in
-  // spark-defaults.conf, `name=value`, `spark.conf.set("name", "value")`. Its value is long and no word.
-  shape('azure-key', new RegExp(String.raw`(?<![\w.-])${AZURE_STORAGE_NAME}(["']?)(?:[ \t]*[=:,]\s{0,100}|[ \t]+)(["']?)((?!\[REDACTED:)[^\s"'<>,;)]{16,2000})`, 'g'), { group: 3, hint: 'fs.azure.account.', accept: (value) => isLiteralPassword(value) && /[\d+/=~_-]/.test(value) }),
+  // spark-defaults.conf, `name=value`, `spark.conf.set("name", "value")`. Its value is long and no
+  // word, of a key's characters to where a value ends: a call (`dbutils.secrets.get(…)`) is code.
+  shape('azure-key', new RegExp(String.raw`(?<![\w.-])${AZURE_STORAGE_NAME}(["']?)(?:[ \t]*[=:,]\s{0,100}|[ \t]+)(["']?)((?!\[REDACTED:)[\w+/=~.-]{16,2000})(?=["'\s<>,;)}\]]|$)`, 'g'), { group: 3, hint: 'fs.azure.account.', accept: isAzureStorageKey }),
   // scheme://user:password@host (the user may be empty, the password may hold a /): the password
   // goes, the rest stays readable. A number before / is a port, not a password. The scheme may
   // follow a sign (a diff's `-postgres://…`), never a letter or digit (the middle of a word).
