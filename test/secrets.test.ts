@@ -839,6 +839,15 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a second review of --share): a regex literal's `//` (`/^https?:\/\//`) in an object
+  // under a secret's name was read as a comment to the line's end, its closing brace with it.
+  it('an object under a secret’s name holding a regex literal with //', () => {
+    expect(redact('"password": { pattern: /^https?:\\/\\//, value: "Xq7vR2pLm9" }')).toBe('"password": { pattern: /^https?:\\/\\//, value: "[REDACTED:secret-field]" }');
+    // A division is no regex, and a comment after one is still a comment.
+    const kept = '"password": { min: 8 / 2, // "value": "see the vault"\n  hint: "x" }';
+    expect(redact(kept)).toBe(kept);
+  });
+
   // Regression (a review of --share): a name/value object's value was taken under a secret's name
   // held by an object or a list inside it (`"meta": {"name": "password"}`), not one of its own fields.
   it('a name/value object’s value under its own name field only, not one nested in it', () => {
@@ -846,6 +855,20 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
     expect(redact('{"Name": "DB_PASSWORD", "Meta": {"a": "}"}, "Value": "Xq7vR2pLm9"}')).toBe('{"Name": "DB_PASSWORD", "Meta": {"a": "}"}, "Value": "[REDACTED:assignment]"}');
     expect(redact("{'Value': 'x{y9Qz', 'Name': 'DB_PASSWORD'}")).toBe("{'Value': '[REDACTED:assignment]', 'Name': 'DB_PASSWORD'}");
+  });
+
+  // Regression (a second review of --share): reading an object to its own name field (0f34ecf)
+  // took a comment's apostrophe (`// don't hardcode this`) for a string's opening and a regex's
+  // brace (`/[{]/`) for an object's, so the name was no field of its own and the value stayed.
+  it('a name/value object’s value with a comment or a regex literal before its name field', () => {
+    expect(redact("env: [\n  {\n    // don't hardcode this in prod\n    name: 'DB_PASSWORD',\n    value: 'Xq7vR2pLm9',\n  },\n]")).toBe("env: [\n  {\n    // don't hardcode this in prod\n    name: 'DB_PASSWORD',\n    value: '[REDACTED:assignment]',\n  },\n]");
+    expect(redact('{\n  // the team\'s db\n  "name": "DB_PASSWORD",\n  "value": "Xq7vR2pLm9"\n}')).toBe('{\n  // the team\'s db\n  "name": "DB_PASSWORD",\n  "value": "[REDACTED:assignment]"\n}');
+    expect(redact("{\n    # ops' own\n    'Name': 'DB_PASSWORD', 'Value': 'Xq7vR2pLm9'}")).toBe("{\n    # ops' own\n    'Name': 'DB_PASSWORD', 'Value': '[REDACTED:assignment]'}");
+    expect(redact("{ /* it's prod */ name: 'DB_PASSWORD', value: 'Xq7vR2pLm9' }")).toBe("{ /* it's prod */ name: 'DB_PASSWORD', value: '[REDACTED:assignment]' }");
+    expect(redact("{ pattern: /[{]/, name: 'DB_PASSWORD', value: 'Xq7vR2pLm9' }")).toBe("{ pattern: /[{]/, name: 'DB_PASSWORD', value: '[REDACTED:assignment]' }");
+    // A name in a comment is none of the object's, nor a nested object's after a regex.
+    const kept = "{\n  // name: 'DB_PASSWORD',\n  name: 'FONT', value: 'Open Sans'\n}\n{ re: /a|b/, meta: { name: 'DB_PASSWORD' }, value: 'Open Sans' }\nconst r = { n: a / b, name: 'DB_PASSWORD', value: x / 2 }";
+    expect(redact(kept)).toBe(kept);
   });
 
   // Regression (a review of --share): Pulumi's config (`"shop:dbPassword": {"value": …}`, the

@@ -1066,11 +1066,12 @@ function objectStrings(text: string, at: number, name: string): ObjectRead {
   /** Keys judged, each once a read: a key is the same a thousand times over in hostile text. */
   const secretKeys = new Map<string, boolean>();
   const isSecretKey = (k: string) => secretKeys.get(k) ?? secretKeys.set(k, SECRET_NAME_HINT.test(k) && isSecretName(k)).get(k) === true;
+  const regexEnd = regexLiterals(text, limit);
   for (let i = at; i < limit; i++) {
     const c = text[i] as string;
     // A comment (JSONC's `// don't commit`, `/* … */`, Python's `# ops' own`) holds no value, and
-    // its apostrophe opens no string.
-    const comment = c === '/' || c === '#' ? commentEnd(text, i, limit) : null;
+    // its apostrophe opens no string; nor does a regex literal's `//` (`/^https?:\/\//`) open one.
+    const comment = c === '/' || c === '#' ? commentEnd(text, i, limit) ?? regexEnd(i) : null;
     if (comment !== null) {
       if (comment >= limit) return { found: [], end: 'unclosed', until: -1 };
       i = comment - 1;
@@ -1135,6 +1136,40 @@ function commentEnd(text: string, at: number, limit: number): number | null {
   const close = text.slice(at, limit).indexOf(block ? '*/' : '\n', block ? 2 : 1);
   return close === -1 ? limit : at + close + (block ? 2 : 0);
 }
+
+/**
+ * Regex literals along one forward read up to `limit`: where one that opens at `at` ends (past its
+ * closing `/` and flags, on its line, within REGEX_REACH), or null where none opens. A `/` opens
+ * one only after what ends no operand (`:`, `,`, `(`, `=` …), not a division's; and none within
+ * what a literal never closed was read to (`a: /[` over and over would each read on again).
+ */
+function regexLiterals(text: string, limit: number): (at: number) => number | null {
+  let unclosedUntil = -1;
+  return (at) => {
+    if (at < unclosedUntil || text[at] !== '/' || text[at + 1] === '/' || text[at + 1] === '*') return null;
+    let back = at - 1;
+    while (text[back] === ' ' || text[back] === '\t') back--;
+    if (!/[(,=:[!&|?{};]/.test(text[back] ?? '')) return null;
+    let inClass = false;
+    let i = at + 1;
+    for (const end = Math.min(limit, at + REGEX_REACH); i < end && text[i] !== '\n'; i++) {
+      const c = text[i];
+      if (c === '\\') i++;
+      else if (c === '[') inClass = true;
+      else if (c === ']') inClass = false;
+      else if (c === '/' && !inClass) {
+        let flags = i + 1;
+        while (/[a-z]/.test(text[flags] ?? '')) flags++;
+        return flags;
+      }
+    }
+    unclosedUntil = i;
+    return null;
+  };
+}
+
+/** How far a regex literal's closing `/` is looked for. */
+const REGEX_REACH = 200;
 
 /**
  * The word just before `at` past blanks (`value` in `{ value: 'x' }`), of at most 64 characters
@@ -2009,6 +2044,7 @@ function firstOwnField<T extends { at: number }>(text: string, from: number, to:
   let depth = 0;
   let quote: string | null = null;
   let read = from + 1;
+  const regexEnd = regexLiterals(text, to);
   for (let i = first, field = fields[i]; field !== undefined && field.at < to; field = fields[++i]) {
     if (field.at < from) continue;
     if (text[from] !== '{') return field;
@@ -2017,10 +2053,16 @@ function firstOwnField<T extends { at: number }>(text: string, from: number, to:
       if (quote !== null) {
         if (c === '\\') read++;
         else if (c === quote) quote = null;
+      } else if (c === '/' || c === '#') {
+        // A comment's apostrophe (`// don't commit`) opens no string, nor a regex's brace (`/[{]/`) an object.
+        const end = commentEnd(text, read, to) ?? regexEnd(read);
+        if (end !== null) read = end - 1;
       } else if (c === '"' || c === "'") quote = c;
       else if (c === '{' || c === '[') depth++;
       else if (c === '}' || c === ']') depth--;
     }
+    // A field in a comment (`// name: 'DB_PASSWORD'`) is none.
+    if (read > field.at) continue;
     if (depth === 0 && quote === null) return field;
   }
   return null;
@@ -2101,7 +2143,7 @@ function enclosingObject(text: string, at: number): [number, number] {
   for (let i = at - 1, depth = 0, inString = false; i >= low; i--) {
     const c = text[i];
     if (c === '"' && !escapedAt(text, i)) inString = !inString;
-    else if (inString) continue;
+    else if (inString || isPatternBrace(text, i)) continue;
     else if (c === '}') depth++;
     else if (c === '{' && depth-- === 0) {
       from = i;
@@ -2121,6 +2163,11 @@ function enclosingObject(text: string, at: number): [number, number] {
     }
   }
   return [from, to];
+}
+
+/** A brace a regex matches (`\{`, `[{]`), not one that opens or closes an object: read backwards, a regex literal is not told apart. */
+function isPatternBrace(text: string, at: number): boolean {
+  return text[at - 1] === '\\' || (text[at - 1] === '[' && text[at + 1] === ']');
 }
 
 /** A quote at `at` is escaped: an odd number of backslashes before it. */
