@@ -773,6 +773,15 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a second review of --share): a member set in code without semicolons, indented in
+  // its block (`  user.password=hashed`), was read as a .properties line (d048e3a) and its word went.
+  it('an object’s member set on an indented line of code is no .properties setting', () => {
+    const kept = 'if (ok) {\n  user.password=hashed\n}\n    10→  user.password=hashed\n';
+    expect(redact(kept)).toBe(kept);
+    // A setting's line still is one, at its line's start or indented under a deeper name.
+    expect(redact('db.password=supersecret\n    spring.datasource.password=supersecret\n')).toBe('db.password=[REDACTED:assignment]\n    spring.datasource.password=[REDACTED:assignment]\n');
+  });
+
   // Regression (a review of --share): the archivers' rules knew zip, unzip, 7z and openssl's
   // passwords only: not 7zz, rar's and unrar's -p and -hp, keytool's -storepass and -keypass, a
   // command's arguments as a program's list (`subprocess.run(['zip', '-P', …])`), 7z's flag quoted

@@ -1266,7 +1266,10 @@ function formOf(text: string, start: number, name: string, closer: string, op: s
 function isDottedSetting(text: string, start: number, name: string, closer: string, op: string, spaces: string, valueEnd: number): boolean {
   if (op !== '=' || spaces !== '' || closer !== '' || !name.includes('.')) return false;
   if (/--set(?:-string|-literal)?(?:[ \t]+|=)\S*$/.test(text.slice(Math.max(0, start - 300), start))) return true;
-  if (!/^[ \t]*$/.test(lineBefore(text, start) ?? 'x') || /^(?:this|self)\./.test(name)) return false;
+  // Indented, an object's member (`  user.password=hashed`) is a statement in a block of code
+  // without semicolons; a setting's name is mostly deeper (`  spring.datasource.password=…`).
+  const indent = lineBefore(text, start);
+  if (indent === null || !/^[ \t]*$/.test(indent) || (indent !== '' && !/\..*\./.test(name)) || /^(?:this|self)\./.test(name)) return false;
   return /^[ \t]*(?:\r?\n|$)/.test(text.slice(valueEnd, valueEnd + 40)) && !/^[A-Z][a-z]+$/.test(text.slice(start + name.length + 1, valueEnd));
 }
 
