@@ -839,6 +839,14 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a second review of --share): once SecretString named a secret (9e4fa5b), the file
+  // the AWS CLI reads it from (`--secret-string file://secret.json`) was redacted as one.
+  it('a secret’s value given as a file to read it from stays', () => {
+    const kept = 'aws secretsmanager put-secret-value --secret-id prod/db --secret-string file://secret.json\naws secretsmanager create-secret --name x --secret-binary fileb://key.bin';
+    expect(redact(kept)).toBe(kept);
+    expect(redact('aws secretsmanager put-secret-value --secret-id prod/db --secret-string Xq7vR2pLm9sT4')).toBe('aws secretsmanager put-secret-value --secret-id prod/db --secret-string [REDACTED:assignment]');
+  });
+
   // Regression (a review of --share): .NET's application settings name a setting by an attribute
   // and give its value in a <value> element on the next line, which no XML rule read.
   it('a .NET setting’s value under a secret’s name', () => {

@@ -496,8 +496,8 @@ function isSecretLike(item: string): boolean {
  * `REDACTED_TOKEN`; and the stand-ins a local server that takes any key is given (`ollama`, `dummy`, `test-key`).
  */
 const PLACEHOLDER = /^(?:<[^<>]*>|\[[^[\]]*\]|\{[^{}]*\}|(.)\1+|your[-_ .].*|your|(?:insert|enter|replace|put|add)[-_ ].*|.*[-_ ]here|changeme|change[-_]me|placeholder|redacted.*|xxx.*|.*(?:\.\.\.|…).*|dummy(?:[-_]key)?|test[-_]?key|ollama|lm[-_]?studio|not[-_]needed|no[-_]key|unused)$/i;
-/** Values that refer to a secret kept elsewhere: `$TOKEN`, `${API_KEY}`, `$(cat key)`, `{{ secrets.X }}`, `%(pw)s`, `%TOKEN%`. */
-const REFERENCE = /^(?:\$(?!2[abxy]?\$)|\{\{|%\(|%[A-Za-z_]+%$|<%|#\{)/;
+/** Values that refer to a secret kept elsewhere: `$TOKEN`, `${API_KEY}`, `$(cat key)`, `{{ secrets.X }}`, `%(pw)s`, `%TOKEN%`, a file the AWS CLI reads it from (`file://secret.json`). */
+const REFERENCE = /^(?:\$(?!2[abxy]?\$)|\{\{|%\(|%[A-Za-z_]+%$|<%|#\{|fileb?:\/\/)/;
 /** `process.env.NAME`: a variable's value read at run time, never the value itself. */
 const ENV_ACCESS = /^process\.env\.[A-Za-z_][A-Za-z0-9_]*$/;
 /** An environment variable's name standing for its value (`"apiKey": "OLLAMA_API_KEY"` in Pi's models.json). */
