@@ -747,6 +747,22 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a second review of --share): under a variable's name in lower case (3442506,
+  // 093f4ec), code naming the secret (`config.db.password`, `getSecret('db')`) and a form's or a
+  // locale's label (`Neues Passwort`, `Forgot-your-password`) were redacted as its value.
+  it('a name/value object naming a variable in lower case keeps code and labels as its value', () => {
+    const kept = "env: [{ name: 'dbPassword', value: config.db.password }, { name: 'apiToken', value: getSecret('db') }]\n"
+      + "new kplus.EnvValue.fromValue, env: [{ name: 'db_password', value: secret.value }]\n"
+      + "- { name: 'NPM_TOKEN', value: process.env.NPM_TOKEN }\n"
+      + "fields: [{ name: 'newPassword', value: 'Neues Passwort' }, { name: 'forgotPassword', value: 'Forgot-your-password' }, { name: 'resetToken', value: 'Reset_token' }]\n"
+      + '{"name": "authToken", "type": "enum", "values": [{"value": "Bearer Token"}, {"value": "API-Key"}]}';
+    expect(redact(kept)).toBe(kept);
+    // A literal is still a secret under such a name, quoted or not, and a JWT no member read.
+    expect(redact("{ name: 'sessionToken', value: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc' }")).toBe("{ name: 'sessionToken', value: '[REDACTED:assignment]' }");
+    expect(redact('- {name: db_password, value: Xq7.vR2pLm9}')).toBe('- {name: db_password, value: [REDACTED:assignment]}');
+    expect(redact('{"name": "dbPassword", "value": "Xq7vR2pLm9"}')).toBe('{"name": "dbPassword", "value": "[REDACTED:assignment]"}');
+  });
+
   // Regression (a review of --share): a Java or Gradle property given on the command line with a
   // dotted name (`-Djavax.net.ssl.keyStorePassword=…`, `-Pandroid.injected.signing.store.password=…`)
   // was no flag's name (a flag's holds no dot) and no assignment's (it starts glued to -D).

@@ -2010,7 +2010,7 @@ const YAML_FLOW_NAME_VALUE = /\{[ \t]*(?:name|Name|key|Key):[ \t]*(["']?)([^\s,{
 
 function pairedValues(text: string): Found[] {
   if (!/name|key|Parameter/i.test(text) || !SECRET_NAME_HINT.test(text)) return [];
-  return [...jsonPairValues(text), ...valuesNamedBy(text, [[YAML_NAME_VALUE, 2, [3, 4, 5]], [YAML_FLOW_NAME_VALUE, 2, [3, 4, 5], (name, value) => isSecretName(name) && isVariablesSecret(name, value)]])];
+  return [...jsonPairValues(text), ...valuesNamedBy(text, [[YAML_NAME_VALUE, 2, [3, 4, 5]], [YAML_FLOW_NAME_VALUE, 2, [3, 4, 5], (name, value, group) => isSecretName(name) && isVariablesSecret(name, value, group === 5)]])];
 }
 
 /**
@@ -2042,7 +2042,7 @@ function jsonPairValues(text: string): Found[] {
     // The first name field of the object naming a secret (the object lies within reach of the value).
     const named = firstOwnField(text, from, to, secretNames, near) ?? (valuesLists === null ? null : listOwnersField(text, from, secretNames, near, valuesLists));
     const value = text.slice(at[0], at[1]);
-    if (named === null || value.startsWith('[REDACTED:') || (named.bare && !isVariablesSecret(named.name, value))) continue;
+    if (named === null || value.startsWith('[REDACTED:') || ((named.bare || VARIABLE_NAME.test(named.name)) && !isVariablesSecret(named.name, value))) continue;
     if (!isSecretValue(value, { quoted: true, form: 'literal', name: named.name, after: '' })) continue;
     found.push({ start: at[0], end: at[1] });
   }
@@ -2134,13 +2134,25 @@ const VARIABLE_NAME = /^(?:[A-Z][A-Z0-9_]*|\/[\w./-]+|[a-z][a-z0-9]*(?:_[a-z0-9]
 const ENVIRONMENT_NAME = /^(?:[A-Z][A-Z0-9_]*|\/[\w./-]+)$/;
 
 /**
- * Whether a bare key's name and its value are a variable's secret: a variable in lower case names
- * code's fields as often (`{ name: 'auth_token', value: 'session' }`), so a word of small letters
- * is no secret under it; under an environment's name (`DB_PASSWORD`) any value is.
+ * Whether a variable's name and its value are a variable's secret: a variable in lower case names
+ * code's fields as often (`{ name: 'auth_token', value: 'session' }`), so under it a word of small
+ * letters, a label of words (`Neues Passwort`, `Forgot-your-password`, `Bearer Token`) and, not
+ * quoted, code (`config.db.password`, `getSecret('db')`) are no secret; under an environment's name
+ * (`DB_PASSWORD`) any value is but its environment's (`process.env.NPM_TOKEN`).
  */
-function isVariablesSecret(name: string, value: string): boolean {
-  return ENVIRONMENT_NAME.test(name) || (VARIABLE_NAME.test(name) && !/^[a-z]+$/.test(value));
+function isVariablesSecret(name: string, value: string, bare = false): boolean {
+  if (ENVIRONMENT_NAME.test(name)) return !(bare && ENV_ACCESS.test(value));
+  return VARIABLE_NAME.test(name) && !/^[a-z]+$/.test(value) && !WORDS_LABEL.test(value) && !(bare && CODE_VALUE.test(value));
 }
+
+/** Words of letters joined by blanks, hyphens or underscores: a form's or a locale's label. */
+const WORDS_LABEL = /^[A-Za-z]+(?:(?: |-|_)[A-Za-z]+)+$/;
+/**
+ * A call (`getSecret('db')`, `Vault.read(…)`) or a member read of words (`secret.value`,
+ * `config.db.password`), not a password with a dot (`Xq7.vR2pLm9`): its first word in small
+ * letters, any digits at a word's end.
+ */
+const CODE_VALUE = /^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\([^()\n]*\)|[a-z_$][A-Za-z_$]*\d*(?:\.[A-Za-z_$][A-Za-z_$]*\d*)+)$/;
 
 function isBareKey(field: string): boolean {
   return field[0] !== '"' && field[0] !== "'";
@@ -2197,7 +2209,7 @@ function escapedAt(text: string, at: number): boolean {
  * the groups its value may be in (the first that matched). A value is taken without the blanks
  * around it, and not where it is redaction's placeholder already.
  */
-function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number | readonly number[], readonly number[], ((name: string, value: string) => boolean)?])[]): Found[] {
+function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number | readonly number[], readonly number[], ((name: string, value: string, group: number) => boolean)?])[]): Found[] {
   const found: Found[] = [];
   for (const [pattern, nameGroup, valueGroups, named = isSecretName] of shapes) {
     pattern.lastIndex = 0;
@@ -2208,7 +2220,7 @@ function valuesNamedBy(text: string, shapes: readonly (readonly [RegExp, number 
       if (at === undefined || !SECRET_NAME_HINT.test(name)) continue;
       const raw = text.slice(at[0], at[1]);
       const value = raw.trim();
-      if (!named(name, value) || value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) continue;
+      if (!named(name, value, group as number) || value.startsWith('[REDACTED:') || !isSecretValue(value, { quoted: true, form: 'literal', name, after: '' })) continue;
       const start = at[0] + raw.indexOf(value);
       found.push({ start, end: start + value.length });
     }
