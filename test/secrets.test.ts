@@ -871,6 +871,14 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a second review of --share): an XML comment between a .NET setting and its <value>
+  // (`<!-- prod -->`) kept the value, read only after blanks.
+  it('a .NET setting’s value after a comment', () => {
+    expect(redact('<setting name="SmtpPassword" serializeAs="String">\n  <!-- prod -->\n  <value>Xq7vR2pLm9</value>\n</setting>')).toBe('<setting name="SmtpPassword" serializeAs="String">\n  <!-- prod -->\n  <value>[REDACTED:assignment]</value>\n</setting>');
+    const kept = '<setting name="SmtpHost" serializeAs="String">\n  <!-- the relay -- not the MX -->\n  <value>smtp.example.com</value>\n</setting>';
+    expect(redact(kept)).toBe(kept);
+  });
+
   // Regression (a review of --share): a comment's apostrophe in JSONC or a Python dict (`// don't
   // commit this`) was read as a string never closed, and the object under a secret's name as no data.
   it('an object under a secret’s name holding a comment with an apostrophe', () => {

@@ -2248,8 +2248,11 @@ const XML_NAMED_ELEMENT = /<([A-Za-z_][\w.:-]{0,100})[ \t](?:[^<>\n]{0,200}?[ \t
  */
 const XML_NAME_THEN_VALUE = /<name>[ \t]*([^<\s](?:[^<\n]{0,198}[^<\s])?)[ \t]*<\/name>\s{0,200}(?:<(description|final|source)>[^<]{0,1000}<\/\2>\s{0,200})?<value>\s{0,200}(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\s](?:[^<\n]{0,2000}[^<\s])?))\s{0,200}<\/value>/dg;
 
-/** .NET's application settings: `<setting name="SmtpPassword" serializeAs="String">` then `<value>…</value>`, over lines; its value read as Hadoop's is. */
-const XML_SETTING_VALUE = /<setting[ \t](?:[^<>\n]{0,200}?[ \t])?name=(["'])([^"'\n]{1,100})\1[^<>\n]{0,200}>\s{0,200}<value>\s{0,200}(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\s](?:[^<\n]{0,2000}[^<\s])?))\s{0,200}<\/value>/dg;
+/** A few XML comments, each with the blanks after it (`<!-- prod -->`), read one way: a `-` ends one only before `->`. */
+const XML_COMMENTS = String.raw`(?:<!--(?:[^-]|-(?!->)){0,500}-->\s{0,200}){0,3}`;
+
+/** .NET's application settings: `<setting name="SmtpPassword" serializeAs="String">` then `<value>…</value>`, over lines, maybe after a comment; its value read as Hadoop's is. */
+const XML_SETTING_VALUE = new RegExp(String.raw`<setting[ \t](?:[^<>\n]{0,200}?[ \t])?name=(["'])([^"'\n]{1,100})\1[^<>\n]{0,200}>\s{0,200}${XML_COMMENTS}<value>\s{0,200}(?:<!\[CDATA\[([^\]\n]{1,2000})\]\]>|([^<\s](?:[^<\n]{0,2000}[^<\s])?))\s{0,200}<\/value>`, 'dg');
 
 function xmlValues(text: string): Found[] {
   if (!text.includes('<')) return [];
