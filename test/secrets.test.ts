@@ -860,6 +860,17 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact('fs.azure.account.oauth2.client.secret.shop.dfs.core.windows.net Abc8Q~xyzSECRETvalue12345')).toBe('fs.azure.account.oauth2.client.secret.shop.dfs.core.windows.net [REDACTED:azure-key]');
   });
 
+  // Regression (a second review of --share): an Azure storage key's setting whose name code built
+  // (an f-string's `{storage_account}`, a concatenation) was no setting's name, and the key stayed.
+  it('an Azure storage key set under a name built in code', () => {
+    const key = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJDREVGR0hJSktMTU5PUFE9PQ==';
+    expect(redact(`spark.conf.set(f"fs.azure.account.key.{storage_account}.dfs.core.windows.net", "${key}")`)).toBe('spark.conf.set(f"fs.azure.account.key.{storage_account}.dfs.core.windows.net", "[REDACTED:azure-key]")');
+    expect(redact(`spark.conf.set("fs.azure.account.key." + account + ".dfs.core.windows.net", "${key}")`)).toBe('spark.conf.set("fs.azure.account.key." + account + ".dfs.core.windows.net", "[REDACTED:azure-key]")');
+    expect(redact(`spark.conf.set(s"fs.azure.account.key.$account.dfs.core.windows.net", "${key}")`)).toBe('spark.conf.set(s"fs.azure.account.key.$account.dfs.core.windows.net", "[REDACTED:azure-key]")');
+    const kept = 'spark.conf.set(f"fs.azure.account.key.{storage_account}.dfs.core.windows.net", dbutils.secrets.get(scope="kv", key="k"))\nspark.conf.set("fs.azure.account.key." + account + ".dfs.core.windows.net", storage_key)';
+    expect(redact(kept)).toBe(kept);
+  });
+
   // Regression (a review of --share): `aws secretsmanager get-secret-value` printed its secret
   // under "SecretString", no secret's name (its last word is `string`), and the secret's ARN lost
   // its name and id instead (`…:secret:prod/stripe-AbCdEf` read as `secret: …`).

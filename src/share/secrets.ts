@@ -371,6 +371,11 @@ function isSecretPropertyName(name: string): boolean {
  */
 const AZURE_STORAGE_NAME = String.raw`(?:spark\.hadoop\.)?fs\.azure\.account\.(?:key|oauth2\.client\.secret)(?![\w-])(?:\.[\w-]+){0,20}`;
 const AZURE_STORAGE_PROPERTY = new RegExp(`^${AZURE_STORAGE_NAME}$`);
+/**
+ * The same name built in code, the account a variable's: `f"fs.azure.account.key.{account}.dfs…"`,
+ * `s"….$account…"`, `` `….${account}…` ``, `"fs.azure.account.key." + account + ".dfs…"`.
+ */
+const AZURE_STORAGE_NAME_IN_CODE = String.raw`(?:spark\.hadoop\.)?fs\.azure\.account\.(?:key|oauth2\.client\.secret)(?![\w-])(?:\.[\w-]+|\.\$?\{[\w.]{1,60}\}|\.\$\w{1,60}|\.["']\s*\+\s*[\w.]{1,60}\s*\+\s*["']){0,20}`;
 
 /** Whether a name (`DB_PASSWORD`, `"SecretAccessKey"`, `x-api-key`, `SECRET_KEY_BASE`) says its value is a secret. */
 export function isSecretName(name: string): boolean {
@@ -1513,7 +1518,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Hadoop's and Spark's setting of an Azure storage key (in XML: xmlValues): `name value` in
   // spark-defaults.conf, `name=value`, `spark.conf.set("name", "value")`. Its value is long and no
   // word, of a key's characters to where a value ends: a call (`dbutils.secrets.get(…)`) is code.
-  shape('azure-key', new RegExp(String.raw`(?<![\w.-])${AZURE_STORAGE_NAME}(["']?)(?:[ \t]*[=:,]\s{0,100}|[ \t]+)(["']?)((?!\[REDACTED:)[\w+/=~.-]{16,2000})(?=["'\s<>,;)}\]]|$)`, 'g'), { group: 3, hint: 'fs.azure.account.', accept: isAzureStorageKey }),
+  shape('azure-key', new RegExp(String.raw`(?<![\w.-])${AZURE_STORAGE_NAME_IN_CODE}(["'\x60]?)(?:[ \t]*[=:,]\s{0,100}|[ \t]+)(["']?)((?!\[REDACTED:)[\w+/=~.-]{16,2000})(?=["'\s<>,;)}\]]|$)`, 'g'), { group: 3, hint: 'fs.azure.account.', accept: isAzureStorageKey }),
   // scheme://user:password@host (the user may be empty, the password may hold a /): the password
   // goes, the rest stays readable. A number before / is a port, not a password. The scheme may
   // follow a sign (a diff's `-postgres://…`), never a letter or digit (the middle of a word).
