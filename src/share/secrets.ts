@@ -293,18 +293,6 @@ const COMMAND_AT = String.raw`(?<![^\s;&|("'\x60/\\])`;
 /** After the command's name: Windows' `.exe`, the quote closing a quoted path; and not the end of a URL's path (`https://x.io/zip -P downloads`). */
 const COMMAND_END = String.raw`(?:\.exe)?["']?(?<!:\/\/\S{0,300})`;
 /**
- * Where a command's path starts: a line's start (a prompt's), an operator, a quote or a backtick,
- * maybe after sudo or the like, or an image's (`docker run --rm alpine/openssl`). A path elsewhere
- * is an argument (`rsync -a /srv/exports/zip -P host:/x`, `tar -C /tmp/rar -pxf`), its last folder
- * no command. Words and their blanks alternate, so each is read one way only.
- */
-const PATH_CALL_AT = String.raw`(?:^|[\n;&|({\x60"'])[ \t]*(?:[$#%>][ \t]+|PS [^\n>]{0,100}>[ \t]+)?(?:(?:sudo|doas|exec|time|nohup|xargs|env|command|then|do|else|(?:docker|podman)[ \t]+run(?:[ \t]+[^\s;&|]{1,200}){0,12})[ \t]+){0,3}`;
-/** A path's folders, a few and each short: a name after many (`/zip/zip/zip…`) is weighed in a few steps. */
-const PATH_FOLDERS = String.raw`(?:["'](?:[^"'\n/\\]{0,100}[/\\]){1,10}|(?:\$\([^()\n]{0,100}\))?(?:[^\s;&|"'\x60/\\]{0,100}[/\\]){1,10})`;
-/** A command named `name` (a pattern) at a command's place, or called by its path from one (`/usr/bin/zip`, `"C:\…\7z.exe"`, `$(brew --prefix)/bin/openssl`). */
-const command = (name: string) =>
-  String.raw`${COMMAND_AT}(?:${name})(?<=(?:^|[^/\\])(?:${name})|${PATH_CALL_AT}${PATH_FOLDERS}(?:${name}))${COMMAND_END}`;
-/**
  * A program's list of arguments after the command's (`'zip', '-r', 'a.zip', `), up to the item
  * looked for: each item quoted, between commas (over lines, or `, [`), thirty at most. An item
  * holds no quote and the blanks before it are one run, so each is read one way only (the blanks
@@ -1536,17 +1524,17 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // An archiver's or openssl's password: quoted or glued to its flag (`-Psecret`, 7z's `-psecret`),
   // `pass:` given, or followed by a file or a flag (`unzip -P dragonfly a.zip`), it is one; a bare
   // word after a blank may be prose (`zip -P is insecure`).
-  shape('cli-password', new RegExp(String.raw`${command(String.raw`(?:un)?zip`)}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P(?:[ \t]*${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: 'zip', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${command(String.raw`(?:un)?zip`)}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'zip', accept: isFlagPassword }),
-  shape('cli-password', new RegExp(String.raw`${command(String.raw`(?:un)?zip`)}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'zip', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P(?:[ \t]*${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: 'zip', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'zip', accept: isFlagPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'zip', accept: isCommandPassword }),
   // 7-Zip's and RAR's are glued to -p (RAR's -hp hides the names too), maybe with the flag in quotes (`"-pa pass phrase"`).
-  shape('cli-password', new RegExp(String.raw`${command(String.raw`7z[arz]?|(?:un)?rar`)}(?:[ \t][^\n|;&]{0,300}?)?[ \t](?:-h?p(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])-h?p((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: /7z|rar/, accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${command('openssl')}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-pass(?:in|out)?[ \t]+(?:pass:(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])pass:((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: 'openssl', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${command('openssl')}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_QUOTED}`, 'g'), { group: 2, hint: 'openssl', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${command('openssl')}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'openssl', accept: isFlagPassword }),
-  shape('cli-password', new RegExp(String.raw`${command('openssl')}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'openssl', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:7z[arz]?|(?:un)?rar)${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t](?:-h?p(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])-h?p((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: /7z|rar/, accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-pass(?:in|out)?[ \t]+(?:pass:(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])pass:((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: 'openssl', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_QUOTED}`, 'g'), { group: 2, hint: 'openssl', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'openssl', accept: isFlagPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'openssl', accept: isCommandPassword }),
   // openssl's key itself, in hex (`-K 603deb…`; its -iv is no secret).
-  shape('cli-password', new RegExp(String.raw`${command('openssl')}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-K[ \t]+([0-9A-Fa-f]{16,256})(?![0-9A-Za-z])`, 'g'), { group: 1, hint: 'openssl' }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-K[ \t]+([0-9A-Fa-f]{16,256})(?![0-9A-Za-z])`, 'g'), { group: 1, hint: 'openssl' }),
   // The same commands' arguments as a program's list (`subprocess.run(['zip', '-P', '…', …])`,
   // `spawn("7z", ["x", "-p…"])`): the item after a password's flag, or 7-Zip's and RAR's glued to -p.
   shape('cli-password', new RegExp(String.raw`(["'])(?:(?:un)?zip|openssl|keytool)(?:\.exe)?\1${ARGUMENT_ITEMS}(["'])(?:-[A-Za-z0-9]*P|-k|-pass(?:in|out)?|-(?:src|dest)?(?:store|key)pass)\3\s*,\s*(["'])(?:pass:)?((?!\[REDACTED:)[^"'\n]{1,200})\4`, 'g'), { group: 5, hint: ARGUMENT_LIST_HINT, accept: isCommandPassword }),
