@@ -1495,7 +1495,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Hadoop's and Spark's setting of an Azure storage key (in XML: xmlValues): `name value` in
   // spark-defaults.conf, `name=value`, `spark.conf.set("name", "value")`. Its value is long and no
   // word, of a key's characters to where a value ends: a call (`dbutils.secrets.get(…)`) is code.
-  shape('azure-key', new RegExp(String.raw`(?<![\w.-])${AZURE_STORAGE_NAME_IN_CODE}(["'\x60]?)(?:[ \t]*[=:,]\s{0,100}|[ \t]+)(["']?)((?!\[REDACTED:)[\w+/=~.-]{16,2000})(?=["'\s<>,;)}\]]|$)`, 'g'), { group: 3, hint: 'fs.azure.account.', accept: isAzureStorageKey }),
+  // It ends where a code span or emphasis ends too (`` `name=key` ``, `**name=key**`), or a pipe's
+  // or a query's next part (a review: a key in a reply's code span was kept).
+  shape('azure-key', new RegExp(String.raw`(?<![\w.-])${AZURE_STORAGE_NAME_IN_CODE}(["'\x60]?)(?:[ \t]*[=:,]\s{0,100}|[ \t]+)(["']?)((?!\[REDACTED:)[\w+/=~.-]{16,2000})(?=["'\s<>,;)}\]\x60*|&:]|$)`, 'g'), { group: 3, hint: 'fs.azure.account.', accept: isAzureStorageKey }),
+  // Quoted, to its own quote whatever it holds: Azure AD's older client secrets hold `@ : ? [ ] *`.
+  shape('azure-key', new RegExp(String.raw`(?<![\w.-])${AZURE_STORAGE_NAME_IN_CODE}(["'\x60]?)(?:[ \t]*[=:,]\s{0,100}|[ \t]+)(["'])((?!\[REDACTED:)[^"'\s]{16,2000})\2`, 'g'), { group: 3, hint: 'fs.azure.account.', accept: isLiteralPassword }),
   // scheme://user:password@host (the user may be empty, the password may hold a /): the password
   // goes, the rest stays readable. A number before / is a port, not a password. The scheme may
   // follow a sign (a diff's `-postgres://…`), never a letter or digit (the middle of a word).
@@ -2135,11 +2139,19 @@ const ENVIRONMENT_NAME = /^(?:[A-Z][A-Z0-9_]*|\/[\w./-]+)$/;
  */
 function isVariablesSecret(name: string, value: string, bare = false): boolean {
   if (ENVIRONMENT_NAME.test(name)) return !(bare && ENV_ACCESS.test(value));
-  return VARIABLE_NAME.test(name) && !/^[a-z]+$/.test(value) && !WORDS_LABEL.test(value) && !(bare && CODE_VALUE.test(value));
+  return VARIABLE_NAME.test(name) && !/^[a-z]{1,12}$/.test(value) && !isWordsLabel(value) && !(bare && CODE_VALUE.test(value));
 }
 
-/** Words of letters joined by blanks, hyphens or underscores: a form's or a locale's label. */
-const WORDS_LABEL = /^[A-Za-z]+(?:(?: |-|_)[A-Za-z]+)+$/;
+/**
+ * A form's or a locale's label: words of letters after a capital, between blanks (`Neues Passwort`,
+ * `Bearer Token`), or joined by hyphens or underscores and naming what it labels
+ * (`Forgot-your-password`). Not a generated pass phrase (`correct horse battery staple`,
+ * `Unmasked-Crazily-Retold-Gravity`, `Tiger_Lamp_Orbit_Canyon`: a review found them kept).
+ */
+function isWordsLabel(value: string): boolean {
+  if (/^[A-Z][A-Za-z]*(?: [A-Za-z]+)+$/.test(value)) return true;
+  return /^[A-Za-z]+(?:[-_][A-Za-z]+)+$/.test(value) && /pass(?:word|phrase)?|secret|token|key/i.test(value);
+}
 /**
  * A call (`getSecret('db')`, `Vault.read(…)`) or a member read of words (`secret.value`,
  * `config.db.password`), not a password with a dot (`Xq7.vR2pLm9`): its first word in small
