@@ -2132,10 +2132,10 @@ const ENVIRONMENT_NAME = /^(?:[A-Z][A-Z0-9_]*|\/[\w./-]+)$/;
 
 /**
  * Whether a variable's name and its value are a variable's secret: a variable in lower case names
- * code's fields as often (`{ name: 'auth_token', value: 'session' }`), so under it a word of small
- * letters, a label of words (`Neues Passwort`, `Forgot-your-password`, `Bearer Token`) and, not
- * quoted, code (`config.db.password`, `getSecret('db')`) are no secret; under an environment's name
- * (`DB_PASSWORD`) any value is but its environment's (`process.env.NPM_TOKEN`).
+ * code's fields as often (`{ name: 'auth_token', value: 'session' }`), so under it a word of up
+ * to twelve small letters, a label of words (`Neues Passwort`, `Forgot-your-password`, `Bearer
+ * Token`) and, not quoted, code (`config.db.password`, `getSecret('db')`) are no secret; under an
+ * environment's name (`DB_PASSWORD`) any value is but its environment's (`process.env.NPM_TOKEN`).
  */
 function isVariablesSecret(name: string, value: string, bare = false): boolean {
   if (ENVIRONMENT_NAME.test(name)) return !(bare && ENV_ACCESS.test(value));
