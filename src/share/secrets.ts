@@ -346,13 +346,13 @@ function isSecretPropertyName(name: string): boolean {
  * Hadoop's Azure storage key and OAuth client secret, named by the account after the secret's
  * words (`fs.azure.account.key.<account>.blob.core.windows.net`), maybe under Spark's prefix.
  */
-const AZURE_STORAGE_NAME = String.raw`(?:spark\.hadoop\.)?fs\.azure\.account\.(?:key|oauth2\.client\.secret)(?![\w-])(?:\.[\w-]+){0,20}`;
-const AZURE_STORAGE_PROPERTY = new RegExp(`^${AZURE_STORAGE_NAME}$`);
+const AZURE_STORAGE_SECRET = String.raw`(?:spark\.hadoop\.)?fs\.azure\.account\.(?:key|oauth2\.client\.secret)(?![\w-])`;
+const AZURE_STORAGE_PROPERTY = new RegExp(String.raw`^${AZURE_STORAGE_SECRET}(?:\.[\w-]+){0,20}$`);
 /**
  * The same name built in code, the account a variable's: `f"fs.azure.account.key.{account}.dfs…"`,
  * `s"….$account…"`, `` `….${account}…` ``, `"fs.azure.account.key." + account + ".dfs…"`.
  */
-const AZURE_STORAGE_NAME_IN_CODE = String.raw`(?:spark\.hadoop\.)?fs\.azure\.account\.(?:key|oauth2\.client\.secret)(?![\w-])(?:\.[\w-]+|\.\$?\{[\w.]{1,60}\}|\.\$\w{1,60}|\.["']\s*\+\s*[\w.]{1,60}\s*\+\s*["']){0,20}`;
+const AZURE_STORAGE_NAME_IN_CODE = String.raw`${AZURE_STORAGE_SECRET}(?:\.[\w-]+|\.\$?\{[\w.]{1,60}\}|\.\$\w{1,60}|\.["']\s*\+\s*[\w.]{1,60}\s*\+\s*["']){0,20}`;
 
 /** Whether a name (`DB_PASSWORD`, `"SecretAccessKey"`, `x-api-key`, `SECRET_KEY_BASE`) says its value is a secret. */
 export function isSecretName(name: string): boolean {
