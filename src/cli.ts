@@ -741,11 +741,14 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept, sessionsF
   const allTime = summary.period.label === 'all time';
   const filtered = summary.filters.project !== null || summary.filters.sources !== null;
   const narrowedBy = [...(allTime ? [] : ['period']), ...(filtered ? ['filters'] : [])].join(' and ');
-  const empty = totals.sessions === 0;
+  // Sessions of Claude Code's start-up warmups alone are listed as none, but their spend is counted.
+  const warmups = totals.warmupOnlySessions ?? 0;
+  const empty = totals.sessions === 0 && warmups === 0;
+  const sessions = `${plural(totals.sessions, 'session')}${warmups > 0 ? ` (and ${plural(warmups, 'start')} of Claude Code never given a prompt)` : ''}`;
   return [
     `bough: ${allTime ? '' : `${summary.period.label}: `}${
       // Not "0 sessions … · — by bough": say that the scope, not the reading, left nothing.
-      empty ? `no session falls in this report's ${narrowedBy || 'scope'} (${files} read)` : `${plural(totals.sessions, 'session')} from ${files}`
+      empty ? `no session falls in this report's ${narrowedBy || 'scope'} (${files} read)` : `${sessions} from ${files}`
     }`,
     `${plural(diagnostics.skippedLines, 'skipped line')}`,
     // A file found and not read as a session (not one, unreadable, empty) is said here too, not only on the data-quality page.
@@ -759,7 +762,7 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept, sessionsF
     ...(sessionsForgotten > 0 ? [`${plural(sessionsForgotten, 'session')} the archive kept dropped (--forget-missing)`] : []),
     ...(subagentFilesForgotten > 0 ? [`${plural(subagentFilesForgotten, "sub-agent's file", "sub-agents' files")} the archive kept dropped (--forget-missing)`] : []),
     // What a re-run did: a rebuild keeps the pages of what did not change.
-    ...(sessionsKept > 0 ? [sessionsKept >= totals.sessions ? 'every page kept from the last build' : `pages of ${sessionsKept} of ${plural(totals.sessions, 'session')} kept from the last build`] : []),
+    ...(sessionsKept > 0 ? [sessionsKept >= totals.sessions + warmups ? 'every page kept from the last build' : `pages of ${sessionsKept} of ${plural(totals.sessions + warmups, 'session')} kept from the last build`] : []),
     ...sharingSaid(summary.sharing),
     `report in ${where}`,
   ].join(' · ');

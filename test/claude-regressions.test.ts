@@ -415,10 +415,74 @@ describe('Claude Code regressions', () => {
         '-home-ana-shop/agent-0c78cdae.jsonl': [user('w1', null, 'Warmup', sidechain), assistant('w2', 'w1', 'W1', tokens(1000), sidechain)],
       });
       const { summary } = await build(folder);
-      expect(summary.totals).toMatchObject({ sessions: 1, prompts: 0, tokens: { input: 1000, output: 10 } });
+      // Listed as no session (claude.md §8.4), its spend counted.
+      expect(summary.totals).toMatchObject({ sessions: 0, warmupOnlySessions: 1, prompts: 0, tokens: { input: 1000, output: 10 } });
       // Named as what it is (regression: "Sub-agent: warmup (no main transcript)" read as a session's part).
-      expect(summary.sessions).toEqual([expect.objectContaining({ id: WARMED, prompts: 0, title: 'Warmup only (Claude Code started, never given a prompt)' })]);
+      expect(summary.sessions).toEqual([expect.objectContaining({ id: WARMED, prompts: 0, warmupOnly: true, title: 'Warmup only (Claude Code started, never given a prompt)' })]);
       expect(summary.sessions[0]?.subagents.tokens).toMatchObject({ input: 1000 });
+    });
+
+    // claude.md §8.4: "don't create a visible session for it unless it has other content".
+    describe('regression: a session of nothing but start-up warmups was listed and counted as one of the user’s sessions', () => {
+      const WORKED = '77777777-7777-4777-8777-777777777777';
+      const warmedAndWorked = () =>
+        projects({
+          [`-home-ana-shop/${WARMED}.jsonl`]: '',
+          '-home-ana-shop/agent-0c78cdae.jsonl': [user('w1', null, 'Warmup', sidechain), assistant('w2', 'w1', 'W1', tokens(1000), sidechain)],
+          [`-home-ana-shop/${WORKED}.jsonl`]: [
+            user('u1', null, 'Fix the login form', { session: WORKED, at: '2026-03-11T09:00:00.000Z' }),
+            assistant('a1', 'u1', 'R1', tokens(3000, 200), { session: WORKED, at: '2026-03-11T09:00:05.000Z' }),
+          ],
+        });
+
+      it('counts its spend in every total while no list, count or table shows it as a session', async () => {
+        const { out, summary } = await build(await warmedAndWorked());
+        expect(summary.totals).toMatchObject({ sessions: 1, warmupOnlySessions: 1, prompts: 1, tokens: { input: 4000, output: 210 } });
+        // Every dollar is still in a session's row, so the sessions add up to the totals.
+        const sum = summary.sessions.reduce((total, s) => total + (s.cost.bough ?? 0), 0);
+        expect(sum).toBeCloseTo(summary.totals.cost.bough ?? -1, 10);
+        expect(summary.projects).toEqual([expect.objectContaining({ sessions: 1, tokens: expect.objectContaining({ input: 4000 }) })]);
+        expect(summary.days.map((d) => [d.key, d.sessions])).toEqual([
+          ['2026-03-10', 0],
+          ['2026-03-11', 1],
+        ]);
+        const warmup = summary.sessions.find((s) => s.warmupOnly) as (typeof summary.sessions)[number];
+        const index = await readFile(join(out, 'index.html'), 'utf8');
+        expect(index).not.toContain('Warmup only');
+        expect(index).toMatch(/<div class="card[^"]*">\s*<div class="card-label">Sessions<\/div>\s*<div class="card-value">1</);
+        expect(index).toContain('Not listed as a session: 1 start of Claude Code that was never given a prompt.');
+        // Its project's page says so and links its page, which says why no list shows it.
+        const project = await readFile(join(out, summary.projects[0]?.page as string), 'utf8');
+        expect(project.match(/Warmup only/g)).toBeNull();
+        expect(project).toContain(`href="../${warmup.page}"`);
+        const page = await readFile(join(out, warmup.page), 'utf8');
+        expect(page).toContain('the report’s lists do not show it as a session');
+        // (The empty main file is said to be skipped.)
+        const { stdout } = await run(['stats', await warmedAndWorked(), '--no-cache', '--json', '--by', 'session']);
+        const bySession = statsSchema.parse(JSON.parse(stdout));
+        expect(bySession.rows.map((r) => [r.sessions, r.warmupOnly])).toEqual([
+          [1, false],
+          [0, true],
+        ]);
+      });
+
+      it('keeps a project of warmups alone, with its spend, and says what the build counted', async () => {
+        const folder = await projects({
+          [`-home-ana-shop/${WARMED}.jsonl`]: '',
+          '-home-ana-shop/agent-0c78cdae.jsonl': [user('w1', null, 'Warmup', sidechain), assistant('w2', 'w1', 'W1', tokens(1000), sidechain)],
+        });
+        const out = join(await tempDir(), 'report');
+        const { code, stdout } = await run(['build', folder, '--no-cache', '--tz', 'UTC', '--out', out]);
+        expect(code).toBe(0);
+        // Not "no session falls in this report's scope", its cost unsaid.
+        expect(stdout).toMatch(/bough: 0 sessions \(and 1 start of Claude Code never given a prompt\) from 1 file · .* · \$0\.\d+ by bough/);
+        const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
+        expect(summary.projects).toEqual([expect.objectContaining({ sessions: 0, tokens: expect.objectContaining({ input: 1000 }) })]);
+        const project = await readFile(join(out, summary.projects[0]?.page as string), 'utf8');
+        const listed = project.match(/<section id="sessions">[\s\S]*?<\/section>/)?.[0] ?? '';
+        expect(listed).not.toContain('<table');
+        expect(listed).toContain('Its page, by when Claude Code started:');
+      });
     });
 
     // Regression (a hostile look at d54f418): a session whose main file is gone, with a warmup (its

@@ -5,7 +5,7 @@
 // Pure: ledgers in, claims out.
 
 import { CLAIM_TURN, type Source } from '../types.js';
-import { entryOutput, GROWING_TAIL, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger.js';
+import { entryOutput, GROWING_TAIL, isWarmupFile, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger.js';
 import { unpackEntries, type Unpack } from './packed-entries.js';
 
 /**
@@ -551,7 +551,7 @@ function subagentHosts(ledgers: readonly SessionLedger[], originOf: ReadonlyMap<
   for (const list of orphans.values()) {
     // A warmup (claude.md §8.4) is the oldest file of a session whose main file is gone, and no
     // work of the session's: another sub-agent's file stands for the session where there is one.
-    const warmup = (l: SessionLedger) => Number(l.source === 'claude' && l.subagentLabel === 'warmup');
+    const warmup = (l: SessionLedger) => Number(isWarmupFile(l));
     const [host, ...rest] = [...list].sort((a, b) => warmup(a) - warmup(b) || byAge(a, b));
     for (const ledger of rest) if (host) parentOf.set(ledger, host);
   }

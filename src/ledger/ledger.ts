@@ -363,6 +363,14 @@ function latestName(entries: readonly Entry[]): string | null {
 const TITLE_LENGTH = 90;
 /** The title of a session of nothing but Claude Code's start-up warmups. */
 export const WARMUP_ONLY = 'Warmup only (Claude Code started, never given a prompt)';
+
+/**
+ * A file of Claude Code 2.0's start-up warmups (claude.md §8.4): its sub-agents were sent
+ * "Warmup" as Claude Code started, a real spend and no conversation.
+ */
+export function isWarmupFile(ledger: Pick<SessionLedger, 'source' | 'subagentLabel'>): boolean {
+  return ledger.source === 'claude' && ledger.subagentLabel === 'warmup';
+}
 export const NAME_LENGTH = 300;
 
 /**
@@ -372,7 +380,7 @@ export const NAME_LENGTH = 300;
 function subagentTitle(source: Source, label: string | null): string {
   // Claude Code 2.0 warmed its sub-agents up at start-up (claude.md §8.4): a session whose only
   // files are those was never given a prompt, and is named as what it is.
-  if (source === 'claude' && label === 'warmup') return WARMUP_ONLY;
+  if (isWarmupFile({ source, subagentLabel: label })) return WARMUP_ONLY;
   const what = label === null || label === 'sub-agent' ? 'Sub-agent' : `Sub-agent: ${shorten(label, TITLE_LENGTH - 40)}`;
   return `${what} (no main transcript)`;
 }

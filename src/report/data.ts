@@ -7,7 +7,7 @@
 // session's. A session belongs to a period when anything it counts falls there.
 
 import type { Claims, Counted } from '../ledger/claims.js';
-import type { LedgerEntry, LedgerToolCall, LedgerToolResult, LedgerUsage, SessionKey, SessionLedger } from '../ledger/ledger.js';
+import { isWarmupFile, type LedgerEntry, type LedgerToolCall, type LedgerToolResult, type LedgerUsage, type SessionKey, type SessionLedger } from '../ledger/ledger.js';
 import { unpackEntries, type Unpack } from '../ledger/packed-entries.js';
 import { unrecordedSpend } from '../ledger/running-totals.js';
 import { folderMatchText, inPeriod, namesUnknownFolder, projectMatchText, UNKNOWN_FOLDER, type Scope, type SharedProjectFilter } from '../ledger/scope.js';
@@ -145,6 +145,11 @@ export interface SessionData {
   hostTally: Tally | null;
   /** Spend the agent recorded only in its running totals, as usage entries of their own (running-totals.ts): counted with the main file's. */
   unrecorded: LedgerEntry[];
+  /**
+   * Nothing but Claude Code's start-up warmups (claude.md §8.4: no visible session): its spend is
+   * in every total, its page kept, but no list shows it as a session or counts it as one.
+   */
+  warmupOnly: boolean;
 }
 
 /** A sub-agent's own file, counted in the session that ran it. */
@@ -167,8 +172,10 @@ export interface ProjectData {
   /** Without a working directory, the agent's project folder (a Codex rollout's git repository) its sessions were filed in; else null. */
   folder: string | null;
   name: string;
-  /** In scope, newest first. */
+  /** In scope, newest first; sessions of warmups alone apart, in `warmups`. */
   sessions: SessionKey[];
+  /** Its sessions of Claude Code's start-up warmups alone (see SessionData.warmupOnly), newest first. */
+  warmups: SessionKey[];
   tally: Tally;
   byModel: ModelTotals[];
   byDay: Bucket[];
@@ -180,7 +187,7 @@ export interface ProjectData {
 export interface ReportData {
   scope: Scope;
   totals: Tally;
-  /** In scope, newest first. */
+  /** In scope, newest first: every session with a page, those of warmups alone among them (see listedSessions). */
   sessions: SessionData[];
   /** In scope, most expensive first. */
   projects: ProjectData[];
@@ -197,6 +204,11 @@ export interface ReportData {
    * which days) the project and agent filters let through, with no period.
    */
   available: { read: number; sessions: number; firstAt: number | null; lastAt: number | null };
+}
+
+/** The sessions a report lists and counts: all but those of Claude Code's start-up warmups alone. */
+export function listedSessions(sessions: readonly SessionData[]): SessionData[] {
+  return sessions.filter((session) => !session.warmupOnly);
 }
 
 /** The files a session is read from: its own, its sub-agents', and its duplicates (another config root, an archived copy). */
@@ -346,7 +358,7 @@ export function buildReportData(
     const project = projects.byLedger.get(ledger) as ProjectGroup;
     if (scope.sources !== null && !scope.sources.includes(ledger.source)) continue;
     if (!projectMatches(project, ledger)) continue;
-    available.sessions++;
+    if (!isWarmupFile(ledger)) available.sessions++;
     // Unpacked for this session only (or held, within the hold's budget): the history's entries are never all unpacked at once.
     const parts: CountedPart[] = [ledger, ...(claims.subagentsOf.get(ledger.key) ?? []).map((key) => byKey.get(key) as SessionLedger)].map(
       (part) => ({ ledger: part, entries: unpack(part.entries), counted: countedOf(part) }),
@@ -401,6 +413,7 @@ interface ProjectAcc {
   months: Map<string, Bucket>;
   files: Map<string, FileTouch>;
   sessions: Set<SessionKey>;
+  warmups: Set<SessionKey>;
 }
 
 /** Where each counted thing lands: the session, its project, the totals, its day, week and month, its agent, its model. */
@@ -414,6 +427,8 @@ class Aggregator {
   private readonly projects = new Map<string, ProjectAcc>();
   /** Buckets and models the session being added already counts (each counts a session once). */
   private readonly seen = new Set<object>();
+  /** The session being added is one the lists count (not of warmups alone). */
+  private listing = true;
   /** The buckets of the session being added, by local day number. */
   private readonly sessionSlices = new Map<number, Bucket[]>();
   /** Day, week and month keys by local day number. */
@@ -425,6 +440,9 @@ class Aggregator {
   session(parts: readonly CountedPart[], span: Span, group: ProjectGroup, price: Pricer): SessionData | null {
     const [main, ...subagentParts] = parts as [CountedPart, ...CountedPart[]];
     const { ledger, entries, counted } = main;
+    // A warmup's file stands for its session only when the session has nothing else (claims.ts).
+    const warmupOnly = isWarmupFile(ledger);
+    this.listing = !warmupOnly;
     const { period } = this.scope;
     const sessionTime = span.first ?? ledger.startedAt ?? ledger.mtime;
     // The session's time as its file records it (Pi's header, Codex's session_meta), not its first
@@ -514,7 +532,7 @@ class Aggregator {
             mergeUsage(model, sum);
             if (!this.seen.has(model)) {
               this.seen.add(model);
-              model.sessions++;
+              if (this.listing) model.sessions++;
             }
           }
         }
@@ -565,7 +583,7 @@ class Aggregator {
       this.slicesOf(sessionTime, ledger.source, project);
     }
     if (!any) return null;
-    project.sessions.add(ledger.key);
+    (warmupOnly ? project.warmups : project.sessions).add(ledger.key);
     for (const file of tools.files.values()) mergeTouch(project.files, file, windows);
     return {
       key: ledger.key,
@@ -591,6 +609,7 @@ class Aggregator {
       subagents,
       hostTally,
       unrecorded,
+      warmupOnly,
     };
   }
 
@@ -628,7 +647,7 @@ class Aggregator {
     }
     if (!this.seen.has(bucket)) {
       this.seen.add(bucket);
-      bucket.sessions++;
+      if (this.listing) bucket.sessions++;
     }
     return bucket;
   }
@@ -636,7 +655,7 @@ class Aggregator {
   private projectOf(group: ProjectGroup): ProjectAcc {
     let project = this.projects.get(group.key);
     if (!project) {
-      project = { group, tally: emptyTally(), models: new Map(), days: new Map(), months: new Map(), files: new Map(), sessions: new Set() };
+      project = { group, tally: emptyTally(), models: new Map(), days: new Map(), months: new Map(), files: new Map(), sessions: new Set(), warmups: new Set() };
       this.projects.set(group.key, project);
     }
     return project;
@@ -644,19 +663,23 @@ class Aggregator {
 
   projectList(sessions: readonly SessionData[]): ProjectData[] {
     const order = new Map<string, SessionKey[]>();
+    const warmups = new Map<string, SessionKey[]>();
     for (const session of sessions) {
-      const list = order.get(session.projectKey);
+      const lists = session.warmupOnly ? warmups : order;
+      const list = lists.get(session.projectKey);
       if (list) list.push(session.key);
-      else order.set(session.projectKey, [session.key]);
+      else lists.set(session.projectKey, [session.key]);
     }
+    // A project of warmups alone stays: its spend is in the totals, which its row adds up to.
     const projects = [...this.projects.values()]
-      .filter((p) => p.sessions.size > 0)
+      .filter((p) => p.sessions.size > 0 || p.warmups.size > 0)
       .map((p) => ({
         key: p.group.key,
         cwd: p.group.cwd,
         folder: p.group.folder,
         name: p.group.name,
         sessions: order.get(p.group.key) ?? [],
+        warmups: warmups.get(p.group.key) ?? [],
         tally: p.tally,
         byModel: sortedModels(p.models),
         byDay: chronological(p.days),
@@ -831,6 +854,13 @@ interface PendingUsage {
   /** A sub-agent's own tally it also lands in, or null. */
   into: Tally | null;
   tally: Tally;
+}
+
+/** The usage of several sessions or slices together. */
+export function usageSum(parts: readonly UsageTotals[]): UsageTotals {
+  const sum = emptyUsageTotals();
+  for (const part of parts) mergeUsage(sum, part);
+  return sum;
 }
 
 /** Adds a sum of records as `addUsage` adds them one by one. */

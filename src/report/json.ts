@@ -4,7 +4,7 @@
 import type { Diagnostic, DiagnosticsSummary } from '../diagnostics.js';
 import { monthInPeriod, UNKNOWN_PROJECT_KEY, weekInPeriod, type Scope } from '../ledger/scope.js';
 import { SOURCE_NAMES, type Source, type TokenCounts } from '../types.js';
-import { byCost, type Bucket, type Cost, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
+import { byCost, listedSessions, type Bucket, type Cost, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import type { PageMap } from './pages.js';
 import type { FiltersJson, PeriodJson, RowJson, StatsGrouping, StatsJson, Summary, TotalsJson } from './schema.js';
 
@@ -83,8 +83,10 @@ export function filtersJson(scope: Scope): FiltersJson {
 export function totalsJson(data: ReportData): TotalsJson {
   const { totals } = data;
   const unknown = data.models.filter((m) => m.unpriced > 0 || m.partial > 0);
+  const listed = listedSessions(data.sessions).length;
   return {
-    sessions: data.sessions.length,
+    sessions: listed,
+    warmupOnlySessions: data.sessions.length - listed,
     projects: data.projects.length,
     ...counts(totals),
     tokens: tokens(totals.tokens),
@@ -150,11 +152,12 @@ export function rowsOf(data: ReportData, by: StatsGrouping): RowJson[] {
       return [...data.sessions]
         .sort((a, b) => byCostThenTime(a, b))
         .map((s) => ({
-          ...row(s.key, s.ledger.title, 1, s.tally),
+          ...row(s.key, s.ledger.title, s.warmupOnly ? 0 : 1, s.tally),
           startedAt: new Date(s.startedAt).toISOString(),
           project: projectKeys.get(s.projectKey) ?? s.projectKey,
           partlyOutsidePeriod: s.partly,
           usageOutsidePeriod: s.tally.records === 0 && s.whole.records > 0,
+          warmupOnly: s.warmupOnly,
         }));
   }
 }
@@ -232,6 +235,7 @@ export function sessionJson(session: SessionData, pages: PageMap): Summary['sess
     // As its page names it: only a session this report shows (one outside its period or filters is no part of it).
     origin: session.origin !== null && pages.hasSession(session.origin.key) ? session.origin.path : null,
     originMissing: session.originMissing,
+    warmupOnly: session.warmupOnly,
     duplicateFiles: session.duplicates.map((d) => d.path),
     ...counts(tally),
     branches: ledger.branches,

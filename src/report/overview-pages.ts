@@ -7,7 +7,7 @@ import { monthLabel } from '../time-zone.js';
 import { localDay, monthInPeriod } from '../ledger/scope.js';
 import { SOURCE_NAMES, type Source } from '../types.js';
 import { dailyChart, daysToShow, DAILY_ONLY_UP_TO, monthlyChart, monthsToShow, type ChartView } from './charts.js';
-import { byCost, costSortValue, filesOfSession, totalTokens, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
+import { byCost, costSortValue, filesOfSession, listedSessions, totalTokens, usageSum, type Bucket, type ModelTotals, type ProjectData, type ReportData, type SessionData, type Tally, type UsageTotals } from './data.js';
 import { formatCount, formatDateTime, formatMonth, plural, type TimeFormat } from './format.js';
 import { modelName } from './json.js';
 import { pathHtml } from './escape.js';
@@ -74,6 +74,14 @@ export interface IndexPageView {
   countingNote: string;
   sessionGroups: SessionGroup[];
   sessionsLegend: BadgeLegend;
+  warmups: WarmupsView | null;
+}
+
+/** The sessions of Claude Code's start-up warmups alone, which no list shows as sessions (claude.md §8.4). */
+export interface WarmupsView {
+  sentence: string;
+  /** Their pages, by when each started (on a project's page; the overview leaves them to those). */
+  links: { href: string; label: string }[];
 }
 
 export interface ProjectPageView {
@@ -83,8 +91,10 @@ export interface ProjectPageView {
   cards: StatCard[];
   charts: ChartView[];
   models: TableView | null;
-  sessions: TableView;
+  /** Null when the project lists no session (it holds warmups alone). */
+  sessions: TableView | null;
   sessionsLegend: BadgeLegend;
+  warmups: WarmupsView | null;
   files: TableView | null;
   filesNote: string | null;
 }
@@ -136,11 +146,12 @@ const TOP_FILES = 25;
 
 export function indexPageView(data: ReportData, ctx: OverviewContext): IndexPageView {
   const cards = statCards(data.totals, null, noUsageOf(data.totals, data.sessions.map((s) => s.whole)));
-  cards.unshift({ label: 'Sessions', value: formatCount(data.sessions.length), detail: `in ${plural(data.projects.length, 'project')}`, tone: 'plain' });
+  const listed = listedSessions(data.sessions);
+  cards.unshift({ label: 'Sessions', value: formatCount(listed.length), detail: `in ${plural(data.projects.length, 'project')}`, tone: 'plain' });
   const empty = data.sessions.length === 0 ? emptyScopeSentence(data, ctx.scopeLabel) : null;
   const projectNames = new Map(data.projects.map((p) => [p.key, p.name]));
-  const top = empty ? null : sessionsTable(topSessions(data.sessions), INDEX_PAGE, ctx, { projects: projectNames, sortedByCost: true });
-  const groups = empty ? [] : sessionGroups(data.sessions, INDEX_PAGE, ctx, projectNames);
+  const top = empty ? null : sessionsTable(topSessions(listed), INDEX_PAGE, ctx, { projects: projectNames, sortedByCost: true });
+  const groups = empty ? [] : sessionGroups(listed, INDEX_PAGE, ctx, projectNames);
   return {
     title: ctx.scopeLabel,
     generated: ctx.generated,
@@ -166,6 +177,25 @@ export function indexPageView(data: ReportData, ctx: OverviewContext): IndexPage
       recordedPartNote(data.totals),
     sessionGroups: groups,
     sessionsLegend: badgeLegend(groups.map((group) => group.table)),
+    warmups: warmupsView(data.sessions.filter((s) => s.warmupOnly), INDEX_PAGE, ctx, false),
+  };
+}
+
+/**
+ * Claude Code 2.0 sent its sub-agents "Warmup" as it started; a session given no prompt after
+ * holds those alone (claude.md §8.4). Its spend is real and counted; it is said once here, not
+ * listed as a session among the user's.
+ */
+function warmupsView(warmups: readonly SessionData[], page: string, ctx: OverviewContext, withLinks: boolean): WarmupsView | null {
+  if (warmups.length === 0) return null;
+  const one = warmups.length === 1;
+  const cost = boughCost(usageSum(warmups.map((s) => s.tally)));
+  const where = withLinks ? `${one ? 'Its page' : 'Their pages'}, by when Claude Code started:` : `${one ? 'Its project’s page links it' : 'Their projects’ pages link them'}.`;
+  return {
+    sentence:
+      `Not listed as ${one ? 'a session' : 'sessions'}: ${plural(warmups.length, 'start')} of Claude Code ${one ? 'that was' : 'that were'} never given a prompt. ` +
+      `Claude Code 2.0 sent its sub-agents “Warmup” as it started; those requests (${cost} by bough’s price) are counted in the totals above. ${where}`,
+    links: withLinks ? warmups.map((s) => ({ href: hrefFrom(page, ctx.pages.session(s.key)), label: formatDateTime(s.startedAt, ctx.time) })) : [],
   };
 }
 
@@ -184,7 +214,8 @@ export function projectPageView(project: ProjectData, data: ReportData, ctx: Ove
   const page = ctx.pages.project(project.key);
   const sessions = sessionsByKey(data);
   const mine = project.sessions.map((key) => sessions.get(key) as SessionData);
-  const cards = statCards(project.tally, null, noUsageOf(project.tally, mine.map((s) => s.whole)));
+  const warmups = project.warmups.map((key) => sessions.get(key) as SessionData);
+  const cards = statCards(project.tally, null, noUsageOf(project.tally, [...mine, ...warmups].map((s) => s.whole)));
   cards.unshift({ label: 'Sessions', value: formatCount(mine.length), detail: 'in this project', tone: 'plain' });
   const files = project.files.slice(0, TOP_FILES);
   const sessionsTableView = sessionsTable(mine, page, ctx, { projects: null, sortedByCost: false });
@@ -196,8 +227,9 @@ export function projectPageView(project: ProjectData, data: ReportData, ctx: Ove
     // A project with no usage recorded draws no empty $0 axes.
     charts: project.tally.records === 0 ? [] : costCharts(project.byDay, project.byMonth, project.byModel, data, ' in this project'),
     models: modelsTable(project.byModel),
-    sessions: sessionsTableView,
+    sessions: mine.length === 0 ? null : sessionsTableView,
     sessionsLegend: badgeLegend([sessionsTableView]),
+    warmups: warmupsView(warmups, page, ctx, true),
     files: files.length === 0 ? null : filesTable(files),
     filesNote: project.files.length > TOP_FILES ? `The ${TOP_FILES} most touched of ${formatCount(project.files.length)} files.` : null,
   };
@@ -371,6 +403,7 @@ function monthsTable(data: ReportData): TableView {
     ];
   });
   const { totals } = data;
+  const listed = listedSessions(data.sessions).length;
   return tableView({
     className: 'months',
     // What its rounded rows add up to, where that is not the total (a review of pricing: "may miss it
@@ -378,7 +411,7 @@ function monthsTable(data: ReportData): TableView {
     caption: [quietLeftOut ? 'Months without activity are left out: the sessions span more than five years.' : null, roundingNote(data.months.map((m) => m.tally.cost.bough))].filter((s) => s !== null).join(' ') || null,
     columns: [column('Month'), column('Sessions', true, 'sessions active in the month'), column('Prompts', true), ...TOKEN_COLUMNS, ...COST_COLUMNS],
     rows,
-    total: [cell('Total'), numberCell(formatCount(data.sessions.length), data.sessions.length), numberCell(formatCount(totals.prompts), totals.prompts), ...tokenCells(totals), ...costCells(totals)],
+    total: [cell('Total'), numberCell(formatCount(listed), listed), numberCell(formatCount(totals.prompts), totals.prompts), ...tokenCells(totals), ...costCells(totals)],
     sortable: true,
     sortedBy: null,
   });

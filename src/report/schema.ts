@@ -64,7 +64,14 @@ export const modelSchema = usageTotalsSchema.extend({
 });
 
 export const totalsSchema = z.object({
+  /** Sessions the report lists: not those of Claude Code's start-up warmups alone (below), whose spend the totals count. */
   sessions: count,
+  /**
+   * Sessions of nothing but Claude Code 2.0's start-up warmups, never given a prompt (claude.md
+   * §8.4): in `sessions` below marked `warmupOnly`, listed as no session. Optional: a summary.json
+   * written before it was added reads as before.
+   */
+  warmupOnlySessions: count.optional(),
   projects: count,
   ...counts,
   tokens: tokensSchema,
@@ -119,6 +126,8 @@ export const rowSchema = z.object({
   partlyOutsidePeriod: z.boolean().optional(),
   /** By session only: it recorded usage, all of it outside the period (its "—" is none in the period, not none written). */
   usageOutsidePeriod: z.boolean().optional(),
+  /** By session only: nothing but Claude Code's start-up warmups (its `sessions` is 0: no session is listed for it). */
+  warmupOnly: z.boolean().optional(),
 });
 
 /** What was read, skipped and flagged: counts (summary.json also lists each problem). */
@@ -180,6 +189,8 @@ export const sessionSummarySchema = z.object({
   sourceState: z.enum(['read', 'gone', 'unread', 'holds-less']),
   origin: z.string().nullable(),
   originMissing: z.boolean(),
+  /** Nothing but Claude Code 2.0's start-up warmups, never given a prompt: counted in the totals, listed as no session. Optional for older summaries. */
+  warmupOnly: z.boolean().optional(),
   /** Other files holding this session (or one of its sub-agents) and nothing more, such as another config root or an archived copy: read, counted nothing, no session of their own. */
   duplicateFiles: z.array(z.string()),
   ...counts,

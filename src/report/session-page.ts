@@ -131,6 +131,8 @@ export interface SessionPageView {
   };
   /** What of the session this report counts, when part of it lies outside the period. */
   scopeNote: string | null;
+  /** Of a session of Claude Code's start-up warmups alone: why no list shows it. */
+  warmupNote: string | null;
   cards: StatCard[];
   /** Why bough's price and the recorded cost differ, or why they are not compared. */
   costNote: string | null;
@@ -328,6 +330,9 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     lineage: lineageView(session, ctx.pages, ctx.standalone),
     scopeNote: session.partly
       ? `This report covers ${inSentence(ctx.scopeLabel)}, and only part of this session falls in it. The numbers below count that part: ${formatCount(tally.prompts)} of its ${plural(session.whole.prompts, 'prompt')}, ${tally.records === 0 && session.whole.records > 0 ? (session.whole.cost.bough === null ? 'none of its usage, whose cost bough does not know' : `none of its usage (${boughCost(session.whole)} by bough's price in all)`) : `${boughCost(tally)} of its ${boughCost(session.whole)} by bough's price`}. The conversation is shown whole; entries outside the period are marked.`
+      : null,
+    warmupNote: session.warmupOnly
+      ? 'Claude Code 2.0 sent its sub-agents “Warmup” as it started, and this session was never given a prompt: the report’s lists do not show it as a session. What those requests cost is counted in the totals and its project’s.'
       : null,
     cards: statCards(tally, ledger.branches, noUsageOf(tally, [session.whole]), subagentTurns),
     costNote: costNote(session),
