@@ -74,6 +74,19 @@ describe('Codex usage in stats', () => {
     expect(summary.diagnostics.items.map((d) => [d.line, d.detail])).toEqual([[6, expect.stringContaining('a damaged line, not a restart')]]);
   });
 
+  // Regression (a review of Codex's numbers against an oracle of its own): an older build's resume
+  // restarted the running totals (5,000 → 3,000), and the next request, re-sending the history,
+  // passed the old totals: taken for a damaged line, it was measured from the old totals, 1,000
+  // input with 2,000 of it cached (cut to 1,000), $0.011125 for a thread of $0.01675, and the
+  // data-quality page called a good line damaged.
+  it('counts totals that grew from a restart by just the next response’s own counts as that response, not as a damaged line', async () => {
+    const { totals } = await stats('restart-then-growth');
+    expect(totals).toMatchObject({ usageRecords: 3, tokens: { input: 12_000, cacheRead: 2_000, output: 150 } });
+    expect(totals.cost.bough).toBeCloseTo(12_000 * 1.25e-6 + 2_000 * 0.125e-6 + 150 * 10e-6, 9);
+    const summary = await summaryOf('restart-then-growth');
+    expect(summary.diagnostics.items).toEqual([]);
+  });
+
   // Regression (a review of damaged input): running totals whose output read 500,000,200 between
   // 100 and 300 billed $5,000 for a thread of three small responses, without a word. Totals whose
   // parts are larger than their whole are damaged, as a count no agent could mean is.

@@ -1030,7 +1030,10 @@ function tokenCount(ctx: CodexContext, event: Record<string, unknown>, at: Place
     ctx.dip = null;
     // Lower totals, then totals above those before them again: the lower line was damaged (a digit
     // lost), not a restart; taken for one, what it lacked was counted again as requests unseen.
-    if (grewFrom(total, dip.from)) {
+    // Unless they grew from the lower totals by just this response's own counts: a restart (an
+    // older build's resume) whose next request re-sent the history, and so passed the old totals.
+    const grewByOwn = last !== null && before !== null && grewFrom(total, before) && sameTotals(difference(total, before), last);
+    if (grewFrom(total, dip.from) && !grewByOwn) {
       ctx.diagnostics.push(diagnostic('invalid-record', ctx.file, dip.line, 'token_count: running totals lower than those before and after them: a damaged line, not a restart; its response’s own usage counted, the totals after it measured from those before it'));
       before = dip.from;
     }
