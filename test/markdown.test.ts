@@ -74,7 +74,7 @@ describe('Markdown from sessions', () => {
   });
 
   it('renders task lists with characters, not form controls', () => {
-    expect(renderMarkdown('- [x] done\n- [ ] to do')).toMatch(/☑ done[\s\S]*☐ to do/);
+    expect(renderMarkdown("- [x] done\n- [ ] to do")).toMatch(/<span class="task-box">☑<\/span> done[\s\S]*<span class="task-box">☐<\/span> to do/);
   });
 });
 

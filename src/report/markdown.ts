@@ -87,9 +87,10 @@ const marked = new Marked({
       const level = Math.min(6, FIRST_MESSAGE_HEADING_LEVEL - 1 + currentHeadings.length);
       return `<h${level} class="md-h${depth}">${this.parser.parseInline(tokens)}</h${level}>\n`;
     },
-    // A task list's box as a character: pages carry no form controls.
+    // A task list's box as a character: pages carry no form controls. Marked so the stylesheet
+    // drops its item's bullet (two markers on one line read as a list inside a list).
     checkbox({ checked }: Tokens.Checkbox): string {
-      return checked ? '☑ ' : '☐ ';
+      return `<span class="task-box">${checked ? '☑' : '☐'}</span> `;
     },
     image({ href, text }: Tokens.Image): string {
       const label = `[image: ${escapeHtml(text || 'untitled')}]`;
