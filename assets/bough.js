@@ -403,6 +403,8 @@
       // Every match is counted; the first LIMIT are listed.
       var count = 0;
       index.sessions.forEach(function (session, s) {
+        // null: a session no list shows (Claude Code's start-up warmups alone).
+        if (!session) return;
         var title = foldedTitles[s];
         if (title == null) title = foldedTitles[s] = fold(session[0] + ' ' + session[1]);
         if (matches(title, words)) {

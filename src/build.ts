@@ -984,6 +984,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
     project: projectNames.get(session.projectKey) ?? '',
     day: formatDay(session.startedAt, time),
     page: pages.session(session.key),
+    listed: !session.warmupOnly,
   }));
   await spool.writeIndex(searchSessions, Math.max(200_000, Math.round(pageBytes * 0.08)), (file) => folder.write(file.path, file.content));
   const allDiagnostics = [...collected.diagnostics, ...pageFailures, ...archiveFailures, ...archiveProblems, ...(sink.archive?.otherSecret ?? [])];

@@ -9,6 +9,7 @@ import { collect } from './reading/collect.js';
 import { discover } from './discover.js';
 import { resolvedHome, type Environment } from './environment.js';
 import { BoughError } from './errors.js';
+import { WARMUP_EXPORTED, WARMUP_ONLY } from './ledger/ledger.js';
 import { ALL_TIME, scopeLabel } from './ledger/scope.js';
 import { exportSourceHash, writeSingleFile } from './output/single-file.js';
 import { loadAssets, loadTemplates, packageVersion } from './package-files.js';
@@ -20,6 +21,7 @@ import { byCount, sharingLine } from './report/overview-pages.js';
 import { entryKeySecret } from './share/key-secret.js';
 import { createSharer, type OmitKind } from './share/share.js';
 import { sha256Hex } from './sha256.js';
+import { compressionOf, compressionOfBytes, howToExport } from './sources/compressed.js';
 
 export interface ExportOptions {
   file: string;
@@ -61,7 +63,11 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
     // Compressed: said with how to read it, as a build says it.
     // The file given's, not a sub-agent's beside it (whose command would decompress that one).
     const compressed = [...discovery.diagnostics, ...collected.diagnostics].find((d) => d.reason === 'compressed-file' && (d.file === givenPath || d.file === sharer.text(givenPath)));
-    if (compressed) throw new BoughError(`${options.file} is ${compressed.detail}.`);
+    // Told to export a copy: a build's way (a folder of its own, given too) is no export's.
+    if (compressed) {
+      const compression = (await compressionOfBytes(givenPath)) ?? compressionOf(givenPath);
+      throw new BoughError(`${options.file} is compressed (${compression}), so not read: ${howToExport(options.file, compression)}.`);
+    }
     const why = collected.diagnostics.find((d) => d.file === sharer.text(givenPath))?.detail ?? collected.diagnostics[0]?.detail;
     throw new BoughError(`${options.file} is not a session file bough can read${why ? `: ${why}` : ''}.`);
   }
@@ -83,7 +89,9 @@ export async function exportSession(options: ExportOptions): Promise<ExportResul
   });
   // A sub-agent's file exported on its own: its session's transcript is not read, not missing
   // (it may well be beside it), and its subtitle says whose transcript it is.
-  const view = main.subagentOf !== null && session.key === main.key ? { ...page, title: page.title.replace(/ \(no main transcript\)$/, '') } : page;
+  // A warmup's file likewise: whether its session was then given a prompt is not known here.
+  const ownTitle = page.title === WARMUP_ONLY ? WARMUP_EXPORTED : page.title.replace(/ \(no main transcript\)$/, '');
+  const view = main.subagentOf !== null && session.key === main.key ? { ...page, title: ownTitle } : page;
   // The file given, by a hash of its real path keyed with this machine's secret: two session files
   // of one id (a Codex thread whose prompt was edited, Claude Code's file in two configuration
   // folders) are told apart by it; one file by a link or another path is the same file, shared or

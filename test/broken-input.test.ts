@@ -74,7 +74,10 @@ describe('damaged input', () => {
     const path = await fileOf('nul-prefix.jsonl', Buffer.concat([Buffer.from(`${header('n')}\n`), Buffer.alloc(10, 0), Buffer.from(`${prompt('a1', null, 'kept')}\n`)]));
     const file = await session(path);
     expect(texts(file)).toEqual(['kept']);
-    expect(file.diagnostics.map((d) => d.reason)).toEqual(['nul-bytes']);
+    expect(file.diagnostics.map((d) => [d.reason, d.detail])).toEqual([['nul-bytes', '10 NUL bytes removed']]);
+    // One is one byte (a review: "1 NUL bytes removed").
+    const one = await session(await fileOf('nul-one.jsonl', Buffer.concat([Buffer.from(`${header('n')}\n`), Buffer.alloc(1, 0), Buffer.from(`${prompt('a1', null, 'kept')}\n`)])));
+    expect(one.diagnostics.map((d) => d.detail)).toEqual(['1 NUL byte removed']);
   });
 
   it('keeps a record with bytes that are not UTF-8, with U+FFFD in their place', async () => {

@@ -451,6 +451,8 @@ describe('Claude Code regressions', () => {
         expect(index).not.toContain('Warmup only');
         expect(index).toMatch(/<div class="card[^"]*">\s*<div class="card-label">Sessions<\/div>\s*<div class="card-value">1</);
         expect(index).toContain('Not listed as a session: 1 start of Claude Code that was never given a prompt.');
+        // Nor is it found by a search (for its project's name, or "warmup").
+        expect(await readFile(join(out, 'search', 'index.js'), 'utf8')).not.toContain('Warmup only');
         // Its project's page says so and links its page, which says why no list shows it.
         const project = await readFile(join(out, summary.projects[0]?.page as string), 'utf8');
         expect(project.match(/Warmup only/g)).toBeNull();
@@ -464,6 +466,14 @@ describe('Claude Code regressions', () => {
           [1, false],
           [0, true],
         ]);
+      });
+
+      // Regression (a review of the first round): a report of a period holding neither said the
+      // warmups' day was the sessions', and with --project named a filter the start did match.
+      it('is no session an empty report says lies outside its period', async () => {
+        const { out } = await build(await warmedAndWorked(), '--since', '2027-01-01');
+        const index = await readFile(join(out, 'index.html'), 'utf8');
+        expect(index).toContain('Nothing falls since 2027-01-01 · UTC. The one session read (2026-03-11) lies outside it.');
       });
 
       it('keeps a project of warmups alone, with its spend, and says what the build counted', async () => {

@@ -80,7 +80,9 @@ describe('what bough could not do, said', () => {
       const file = join(dir, name);
       const how = `is compressed (gzip), so not read: decompress a copy into a folder of its own and give bough that folder too (gzip -dc '${file}' > FOLDER/'${command}').\n`;
       expect(await run(['stats', file])).toEqual({ code: 1, stdout: '', stderr: `bough: ${file} ${how}` });
-      expect(await run(['export', file, '-o', join(dir, 'x.html')])).toEqual({ code: 1, stdout: '', stderr: `bough: ${file} ${how}` });
+      // Export takes one file, not a folder (a review: it was told to give a folder it refuses).
+      const exportHow = `is compressed (gzip), so not read: decompress a copy and export that (gzip -dc '${file}' > COPY.jsonl, then bough export COPY.jsonl).\n`;
+      expect(await run(['export', file, '-o', join(dir, 'x.html')])).toEqual({ code: 1, stdout: '', stderr: `bough: ${file} ${exportHow}` });
     }
     // Two named together: each said (a hostile look: the first was taken for a folder, unsaid).
     const both = await run(['stats', join(dir, 'old.jsonl.gz'), join(dir, 'gzipped.jsonl')]);
@@ -602,6 +604,22 @@ describe('bough command line', () => {
     expect(done.stdout).toMatch(/^bough: “Sub-agent[^”]*” written to /);
     expect(done.stdout).not.toContain('no main transcript');
     expect(await readFile(out, 'utf8')).not.toContain('no main transcript');
+  });
+
+  // Regression (a review of 954ba93): a warmup's file exported on its own was titled "Warmup only
+  // (…never given a prompt)" and said the report's lists left it out, though its session may have
+  // had prompts (in its main file, not read) and an export has no lists.
+  it('titles a warmup\'s file exported on its own as a warmup, saying nothing of prompts or lists', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'agent-645808c9.jsonl');
+    const line = { parentUuid: null, isSidechain: true, agentId: '645808c9', cwd: '/home/ana/shop', sessionId: 'cb2e607c-0000-4000-8000-000000000001', version: '2.0.37', type: 'user', uuid: 'w1', timestamp: '2025-11-14T12:23:09.052Z', message: { role: 'user', content: 'Warmup' } };
+    await writeFile(file, `${JSON.stringify(line)}\n`);
+    const out = join(dir, 'warmup.html');
+    const done = await run(['export', file, '-o', out, '--tz', 'UTC']);
+    expect(done.stdout).toMatch(/^bough: “Warmup \(Claude Code 2\.0 warmed this sub-agent up as it started\)” written to /);
+    const html = await readFile(out, 'utf8');
+    expect(html).not.toContain('never given a prompt');
+    expect(html).not.toContain('lists do not show');
   });
 
   // Regression (a third hostile look): exported plainly, then with --share, a file's shared page took

@@ -25,7 +25,7 @@ describe('the search index', () => {
   }
   const loaded = (files: Map<string, string>) => {
     const index = files.get('search/index.js') ?? '';
-    const manifest = JSON.parse(index.slice('window.boughSearchIndex('.length, -');\n'.length)) as { sessions: unknown[]; shards: number; repliesLeftOut: number };
+    const manifest = JSON.parse(index.slice('window.boughSearchIndex('.length, -');\n'.length)) as { sessions: unknown[]; shards: number; repliesLeftOut: number; replies: number };
     const rows = Array.from({ length: manifest.shards }, (_, n) => {
       const shard = files.get(`search/shard-${n}.js`) ?? '';
       return JSON.parse(shard.slice(`window.boughSearchShard(${n},`.length, -');\n'.length)) as [number, string, string, string][];
@@ -69,6 +69,28 @@ describe('the search index', () => {
     const roomy = loaded((await indexOf(sessions, items, 1_000_000)).files);
     expect(roomy.manifest.repliesLeftOut).toBe(0);
     expect(roomy.rows).toHaveLength(53);
+  });
+
+  // Regression (a review of 954ba93): a start of Claude Code's warmups alone, listed as no session,
+  // was still a search result for its project's name or "warmup", its title "Warmup only".
+  it('searches nothing of a session no list shows, and keeps every other session in its place', async () => {
+    const sessions: SearchSession[] = [
+      { title: 'Fix the cart', project: 'shop', day: '2026-11-01', page: 'sessions/a.html' },
+      { title: 'Warmup only (Claude Code started, never given a prompt)', project: 'shop', day: '2026-11-02', page: 'sessions/w.html', listed: false },
+      { title: 'Tax rules', project: 'shop', day: '2026-11-03', page: 'sessions/b.html' },
+    ];
+    const items: SessionSearchItem[][] = [
+      [{ kind: 'prompt', href: 'sessions/a.html#e-p', text: 'Why is the total wrong?' }],
+      [{ kind: 'reply', href: 'sessions/w.html#e-r', text: 'Warmed up' }],
+      [{ kind: 'reply', href: 'sessions/b.html#e-r', text: 'VAT is 19%' }],
+    ];
+    const { manifest, rows } = loaded((await indexOf(sessions, items, 1_000_000)).files);
+    expect(manifest.sessions).toEqual([['Fix the cart', 'shop', '2026-11-01', 'sessions/a.html'], null, ['Tax rules', 'shop', '2026-11-03', 'sessions/b.html']]);
+    expect(rows).toEqual([
+      [0, 'p', 'sessions/a.html#e-p', 'Why is the total wrong?'],
+      [2, 'r', 'sessions/b.html#e-r', 'VAT is 19%'],
+    ]);
+    expect(manifest).toMatchObject({ replies: 1 });
   });
 
   // Regression (a browser review, 2026-12-07): long pasted prompts filled the index's budget, and
@@ -135,7 +157,7 @@ describe('the search index', () => {
       join(input, 'main', `${main}.jsonl`),
       [line(main, 'u1', null, 'user', `startword ${'lorem ipsum dolor '.repeat(300)}endword`), line(main, 'a1', 'u1', 'assistant', 'Use the &lt;tag&gt; element, **bold phrase** and `codeword` ~here~.')].join('\n') + '\n',
     );
-    await writeFile(join(input, 'agent-0c78cdae.jsonl'), `${line('99999999-9999-4999-8999-999999999992', 'w1', null, 'user', 'Warmup', { isSidechain: true, agentId: '0c78cdae' })}\n`);
+    await writeFile(join(input, 'agent-0c78cdae.jsonl'), `${line('99999999-9999-4999-8999-999999999992', 'w1', null, 'user', 'Survey the code', { isSidechain: true, agentId: '0c78cdae' })}\n`);
     const out = join(await tempDir(), 'report');
     const { summary } = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: await tempDir() }, now: new Date('2026-12-01T00:00:00Z'), cache: false });
     const files = new Map<string, string>();
@@ -144,7 +166,7 @@ describe('the search index', () => {
     expect(rows.find((row) => row[3].startsWith('startword'))?.[3]).toMatch(/ endword$/);
     expect(rows.filter((row) => row[1] === 'r').map((row) => row[3])).toEqual(['Use the <tag> element, bold phrase and codeword ~here~.']);
     expect(summary.totals.prompts).toBe(1);
-    expect(rows.filter((row) => row[3] === 'Warmup').map((row) => row[1])).toEqual(['s']);
+    expect(rows.filter((row) => row[3] === 'Survey the code').map((row) => row[1])).toEqual(['s']);
   });
 
   // Regression: a sub-agent's transcript was on its session's page and nowhere in the search.

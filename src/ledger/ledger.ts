@@ -363,6 +363,8 @@ function latestName(entries: readonly Entry[]): string | null {
 const TITLE_LENGTH = 90;
 /** The title of a session of nothing but Claude Code's start-up warmups. */
 export const WARMUP_ONLY = 'Warmup only (Claude Code started, never given a prompt)';
+/** A warmup's file exported on its own, whose session may have been given prompts in other files. */
+export const WARMUP_EXPORTED = 'Warmup (Claude Code 2.0 warmed this sub-agent up as it started)';
 
 /**
  * A file of Claude Code 2.0's start-up warmups (claude.md §8.4): its sub-agents were sent

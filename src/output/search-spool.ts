@@ -94,8 +94,9 @@ export async function openSearchSpool(folder: string): Promise<SearchSpool> {
       const read = reader(file);
       try {
         const manifest = searchManifest(sessions);
-        const base = sessions.reduce((sum, _, n) => sum + (spooled[n]?.otherBytes ?? 0), Buffer.byteLength(manifest));
-        const { kept, repliesLeftOut, replies } = repliesThatFit(base, sessions.map((_, n) => spooled[n]?.replySizes ?? []), budgetBytes);
+        const spooledOf = (n: number) => (sessions[n]?.listed === false ? undefined : spooled[n]);
+        const base = sessions.reduce((sum, _, n) => sum + (spooledOf(n)?.otherBytes ?? 0), Buffer.byteLength(manifest));
+        const { kept, repliesLeftOut, replies } = repliesThatFit(base, sessions.map((_, n) => spooledOf(n)?.replySizes ?? []), budgetBytes);
         const shards = new SearchShards();
         const put = async (row: string) => {
           const closedShard = shards.push(row);
@@ -103,11 +104,11 @@ export async function openSearchSpool(folder: string): Promise<SearchSpool> {
         };
         // Prompts and files of every session first, then the replies that fit, as the index always held them.
         for (const [n] of sessions.entries()) {
-          const at = spooled[n];
+          const at = spooledOf(n);
           if (at) for (const row of read(at.offset, at.otherBytes)) await put(row);
         }
         for (const [n] of sessions.entries()) {
-          const at = spooled[n];
+          const at = spooledOf(n);
           const keep = kept[n] ?? [];
           if (!at || !keep.includes(true)) continue;
           const rows = read(at.offset + at.otherBytes, at.replySizes.reduce((sum, size) => sum + size, 0));

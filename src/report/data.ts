@@ -354,11 +354,14 @@ export function buildReportData(
     // and holds no conversation: no session of its own, dated by nothing but its file; unless
     // sub-agents of its session ran, whose spend it shows.
     if (ledger.entries.count === 0 && ledger.entryTitles.length > 0 && !claims.subagentsOf.has(ledger.key)) continue;
-    available.read++;
+    // A start of Claude Code's warmups alone is no session (claude.md §8.4): not one said to lie
+    // outside the period, nor to match no filter (a review: "none of the 2 sessions read matches").
+    const listed = !isWarmupFile(ledger);
+    if (listed) available.read++;
     const project = projects.byLedger.get(ledger) as ProjectGroup;
     if (scope.sources !== null && !scope.sources.includes(ledger.source)) continue;
     if (!projectMatches(project, ledger)) continue;
-    if (!isWarmupFile(ledger)) available.sessions++;
+    if (listed) available.sessions++;
     // Unpacked for this session only (or held, within the hold's budget): the history's entries are never all unpacked at once.
     const parts: CountedPart[] = [ledger, ...(claims.subagentsOf.get(ledger.key) ?? []).map((key) => byKey.get(key) as SessionLedger)].map(
       (part) => ({ ledger: part, entries: unpack(part.entries), counted: countedOf(part) }),
@@ -366,8 +369,10 @@ export function buildReportData(
     const { span, counting } = countedSpans(parts);
     // Said of a period it is not in: where it counts something, else (as it is placed) its start.
     const placed = counting.first === null ? (span.first ?? ledger.startedAt ?? ledger.mtime) : null;
-    available.firstAt = earliest(available.firstAt, counting.first ?? placed);
-    available.lastAt = latest(available.lastAt, counting.last ?? placed);
+    if (listed) {
+      available.firstAt = earliest(available.firstAt, counting.first ?? placed);
+      available.lastAt = latest(available.lastAt, counting.last ?? placed);
+    }
     const session = report.session(parts, span, project, price);
     if (session === null) continue;
     const origin = claims.originOf.get(ledger.key);

@@ -15,6 +15,8 @@ export interface SearchSession {
   day: string;
   /** The session's first page, from the report root. */
   page: string;
+  /** False for a start of Claude Code's warmups alone, which no list shows (claude.md §8.4): nothing of it is searched. */
+  listed?: boolean;
 }
 
 /** A sub-agent's task and replies are indexed as replies are, while the budget lasts, after its session's own. */
@@ -106,7 +108,8 @@ export function repliesThatFit(baseBytes: number, replySizes: readonly (readonly
 
 /** The sessions' list as `search/index.js` holds it. */
 export function searchManifest(sessions: readonly SearchSession[]): string {
-  return JSON.stringify(sessions.map((s) => [wellFormed(visibleControls(s.title)), wellFormed(visibleControls(s.project)), s.day, s.page]));
+  // An unlisted session keeps its place (rows name sessions by it) as null.
+  return JSON.stringify(sessions.map((s) => (s.listed === false ? null : [wellFormed(visibleControls(s.title)), wellFormed(visibleControls(s.project)), s.day, s.page])));
 }
 
 /** `search/index.js`: the sessions, how many shards, and how many replies there are and were left out. */

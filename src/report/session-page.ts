@@ -331,7 +331,8 @@ export function sessionPageView(file: SessionFile, session: SessionData, ctx: Pa
     scopeNote: session.partly
       ? `This report covers ${inSentence(ctx.scopeLabel)}, and only part of this session falls in it. The numbers below count that part: ${formatCount(tally.prompts)} of its ${plural(session.whole.prompts, 'prompt')}, ${tally.records === 0 && session.whole.records > 0 ? (session.whole.cost.bough === null ? 'none of its usage, whose cost bough does not know' : `none of its usage (${boughCost(session.whole)} by bough's price in all)`) : `${boughCost(tally)} of its ${boughCost(session.whole)} by bough's price`}. The conversation is shown whole; entries outside the period are marked.`
       : null,
-    warmupNote: session.warmupOnly
+    // Of a report's lists and totals: an export has neither.
+    warmupNote: session.warmupOnly && !ctx.standalone
       ? 'Claude Code 2.0 sent its sub-agents “Warmup” as it started, and this session was never given a prompt: the report’s lists do not show it as a session. What those requests cost is counted in the totals and its project’s.'
       : null,
     cards: statCards(tally, ledger.branches, noUsageOf(tally, [session.whole]), subagentTurns),

@@ -9,7 +9,7 @@ export type Compression = 'zstd' | 'gzip';
 /** A compressed session file by its name: found in a folder, or given. */
 export const COMPRESSED_SESSION = /\.jsonl\.(?:zst|gz)$/i;
 
-const compressionOf = (name: string): Compression => (name.toLowerCase().endsWith('.zst') ? 'zstd' : 'gzip');
+export const compressionOf = (name: string): Compression => (name.toLowerCase().endsWith('.zst') ? 'zstd' : 'gzip');
 
 /** What a file's first bytes say it is compressed with (a session file renamed, or gzipped in place), or null. */
 export async function compressionOfBytes(path: string): Promise<Compression | null> {
@@ -32,6 +32,12 @@ export async function compressionOfBytes(path: string): Promise<Compression | nu
 export function howToRead(path: string, compression: Compression = compressionOf(path)): string {
   const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
   return `decompress a copy into a folder of its own and give bough that folder too (${compression} -dc ${quoted(path)} > FOLDER/${quoted(basename(path).replace(/\.(?:zst|gz)$/i, ''))})`;
+}
+
+/** The same for `bough export`, which takes one file, not a folder. */
+export function howToExport(path: string, compression: Compression = compressionOf(path)): string {
+  const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  return `decompress a copy and export that (${compression} -dc ${quoted(path)} > COPY.jsonl, then bough export COPY.jsonl)`;
 }
 
 /** The note on a compressed session file, not read. */

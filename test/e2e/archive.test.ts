@@ -354,6 +354,31 @@ describe('the archive in a browser', () => {
     }
   });
 
+  // Regression (a review of 954ba93): a start of Claude Code's warmups alone, listed as no
+  // session, was a search result for its project's name and for "warmup".
+  it('finds nothing of a start of Claude Code given no prompt, and the sessions around it as ever', async (context) => {
+    requireBrowser(context);
+    const input = join(work, 'warmups', 'projects', '-work-shop');
+    await mkdir(input, { recursive: true });
+    const line = (session: string, uuid: string, parent: string | null, type: 'user' | 'assistant', content: string, extra: object = {}) =>
+      JSON.stringify({ parentUuid: parent, isSidechain: false, cwd: '/work/shop', sessionId: session, version: '2.0.37', type, uuid, timestamp: '2025-11-14T12:23:09.052Z', message: { role: type, content }, ...extra });
+    const worked = 'aaaaaaaa-0000-4000-8000-00000000000a';
+    await writeFile(join(input, `${worked}.jsonl`), `${line(worked, 'u1', null, 'user', 'Tidy the shop page')}\n`);
+    await writeFile(join(input, 'agent-0c78cdae.jsonl'), `${line('bbbbbbbb-0000-4000-8000-00000000000b', 'w1', null, 'user', 'Warmup', { isSidechain: true, agentId: '0c78cdae' })}\n`);
+    const report = join(work, 'warmups-report');
+    await build({ inputs: [join(work, 'warmups')], out: report, scope: ALL_UTC, environment: { env: {}, home: join(work, 'home') }, now: new Date('2026-12-01T00:00:00Z') });
+    const visit = await openPage(await browser.context(), pathToFileURL(join(report, 'index.html')).href);
+    try {
+      const search = searchBox(visit.page);
+      expect(await search('shop')).toBe('2 matches.');
+      expect(await visit.page.locator('[data-search-results] li').allTextContents()).toEqual([expect.stringContaining('Tidy the shop page'), expect.stringContaining('Tidy the shop page')]);
+      expect(await search('warmup')).toMatch(/^No matches\./);
+      expect(pageProblems(visit, 'index.html')).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
+  });
+
   // Regressions (an outside review in a browser): a quote inside a word (alert("x")) was dropped
   // from the query, not the text; a phrase in typographic quotes was no phrase; backticks, which
   // the outline shows and the index does not, found nothing.
