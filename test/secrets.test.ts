@@ -973,6 +973,35 @@ describe('secrets the second --share round let through', () => {
   });
 });
 
+// Regressions (a third review of --share): what the second round's fixes (0b5b20f, 3463b60,
+// the revert 5e1c3a4) let through again or redacted that they had kept.
+describe('secrets the third --share round let through', () => {
+  // A label was any capitalised words, or words holding pass/secret/token/key anywhere
+  // (`WhisKEY`, `ComPASS`), and JSON's quoted names had code's leniency (a word of small letters).
+  it.each([
+    ['{"name": "dbPassword", "value": "dragonfly"}', 'dragonfly'],
+    ['{"ParameterKey": "dbPassword", "ParameterValue": "sunshine"}', 'sunshine'],
+    ['{"name": "dbPassword", "value": "Whiskey-Orbit-Lamp-Canyon"}', 'Whiskey-Orbit-Lamp-Canyon'],
+    ['{"name": "smtp_password", "value": "Compass_River_Stone_Lamp"}', 'Compass_River_Stone_Lamp'],
+    ['{"name": "apiToken", "value": "hockey-tokens-orbit-lamp"}', 'hockey-tokens-orbit-lamp'],
+    ['[{"name":"smtpPassword","value":"Correct horse battery staple"}]', 'Correct horse battery staple'],
+    ["{ name: 'dbPassword', value: 'Correct Horse Battery Staple' }", 'Correct Horse Battery Staple'],
+    ['{"parameters": {"adminPassword": {"value": "Monkey-Trousers-Lamp-Canyon"}}}', 'Monkey-Trousers-Lamp-Canyon'],
+  ])('a name/value pair: %s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  it.each([
+    "{ name: 'auth_token', value: 'session' }",
+    "{ name: 'newPassword', value: 'Neues Passwort' }",
+    '[{"name": "resetPassword", "value": "Forgot-your-password"}, {"name": "apiToken", "value": "Enter token"}]',
+    '{"name": "dbPassword", "value": "${DB_PASSWORD}"}',
+    '{"parameters": {"adminPassword": {"value": "<your-password>"}}}',
+  ])('keeps a name/value pair: %s', (text) => {
+    expect(redact(text)).toBe(text);
+  });
+});
+
 describe('a megabyte line of near-matches', () => {
   // No timing assertion: the patterns are written to be linear (see secrets.ts); a regression to
   // backtracking shows as this test running for minutes.

@@ -1068,6 +1068,7 @@ function objectStrings(text: string, at: number, name: string): ObjectRead {
   /** The key each value being read is under, and where the last quoted key closed its quotes. */
   let key: string | null = null;
   let keyEnd = -1;
+  let jsonKey = false;
   /** Keys judged, each once a read: a key is the same a thousand times over in hostile text. */
   const secretKeys = new Map<string, boolean>();
   const isSecretKey = (k: string) => secretKeys.get(k) ?? secretKeys.set(k, SECRET_NAME_HINT.test(k) && isSecretName(k)).get(k) === true;
@@ -1090,7 +1091,10 @@ function objectStrings(text: string, at: number, name: string): ObjectRead {
     else if (c === ')') parens = Math.max(0, parens - 1);
     else if (c === ':' || c === '=') {
       // An unquoted key (`{ value: 'x' }`): the word before.
-      if (text[i - 1] !== '"' && text[i - 1] !== "'") key = wordBefore(text, i, at) ?? key;
+      if (text[i - 1] !== '"' && text[i - 1] !== "'") {
+        key = wordBefore(text, i, at) ?? key;
+        jsonKey = false;
+      }
     } else if (c === '"' || c === "'") {
       const read = readValue(text, i);
       // A string not closed on its line: not data whose values can be told apart.
@@ -1105,11 +1109,15 @@ function objectStrings(text: string, at: number, name: string): ObjectRead {
       if (text[next] === ':' || (text[next] === '=' && text[next + 1] !== '=')) {
         key = value;
         keyEnd = i;
+        jsonKey = c === '"';
         continue;
       }
       const inList = open.at(-1)?.bracket === '[' && (before === '[' || before === ',');
       const isValue = parens === 0 && (before === ':' || before === '=' || inList);
-      if (!isValue || key === null || !VALUE_KEYS.has(key.toLowerCase()) || isNameLike(value)) continue;
+      if (!isValue || key === null || !VALUE_KEYS.has(key.toLowerCase())) continue;
+      // JSON's `"value": "…"` is data (an ARM template's parameter): a word or words there are a
+      // password (`"Monkey-Trousers-Lamp-Canyon"`), unless a label; elsewhere they name one.
+      if (jsonKey && c === '"' && key === 'value' ? isWordsLabel(value) : isNameLike(value)) continue;
       if (isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) found.push({ start: read.start, end: read.end });
     }
   }
@@ -1978,6 +1986,14 @@ function isFlagPassword(value: string): boolean {
   return isLiteralPassword(value) && (/[^a-z]/.test(value) || value.length >= 12);
 }
 
+/** A name field naming a secret: its key bare (`{ name: … }`, code's) or in JSON's double quotes. */
+interface PairName {
+  at: number;
+  name: string;
+  bare: boolean;
+  json: boolean;
+}
+
 /** `{"name": "DB_PASSWORD", "value": "…"}` and its other spellings, either way round, in text. */
 /**
  * A field of such an object as JSON, a Python dict printed (`'Name': '…'`) or a JavaScript one
@@ -2017,18 +2033,18 @@ function pairedValues(text: string): Found[] {
 function jsonPairValues(text: string): Found[] {
   // The name fields naming a secret, found once: a value with none within reach has no object to
   // look for (a run of `"name":"x","value":"…"` looked 4,000 characters each way for each value).
-  const secretNames: { at: number; name: string; bare: boolean }[] = [];
+  const secretNames: PairName[] = [];
   JSON_PAIR_NAME.lastIndex = 0;
   for (let n = JSON_PAIR_NAME.exec(text); n; n = JSON_PAIR_NAME.exec(text)) {
     const name = n[1] ?? n[2] ?? '';
     const bare = isBareKey(n[0]);
-    if (SECRET_NAME_HINT.test(name) && isSecretName(name) && (!bare || VARIABLE_NAME.test(name))) secretNames.push({ at: n.index, name, bare });
+    if (SECRET_NAME_HINT.test(name) && isSecretName(name) && (!bare || VARIABLE_NAME.test(name))) secretNames.push({ at: n.index, name, bare, json: n[0][0] === '"' });
   }
   if (secretNames.length === 0) return [];
   const found: Found[] = [];
   let near = 0;
   /** Lists under `"values"` looked at, each with the name field of the object holding it. */
-  const valuesLists = /["']values["']/.test(text) ? new Map<number, { at: number; name: string; bare: boolean } | null>() : null;
+  const valuesLists = /["']values["']/.test(text) ? new Map<number, PairName | null>() : null;
   JSON_PAIR_VALUE.lastIndex = 0;
   for (let m = JSON_PAIR_VALUE.exec(text); m; m = JSON_PAIR_VALUE.exec(text)) {
     const at = m.indices?.[1] ?? m.indices?.[2];
@@ -2039,7 +2055,9 @@ function jsonPairValues(text: string): Found[] {
     // The first name field of the object naming a secret (the object lies within reach of the value).
     const named = firstOwnField(text, from, to, secretNames, near) ?? (valuesLists === null ? null : listOwnersField(text, from, secretNames, near, valuesLists));
     const value = text.slice(at[0], at[1]);
-    if (named === null || value.startsWith('[REDACTED:') || ((named.bare || VARIABLE_NAME.test(named.name)) && !isVariablesSecret(named.name, value))) continue;
+    // JSON's (`"name": "dbPassword", "value": "dragonfly"`) is data, not code: only a label is kept.
+    const json = named?.json === true && m[0][0] === '"';
+    if (named === null || value.startsWith('[REDACTED:') || ((named.bare || VARIABLE_NAME.test(named.name)) && !isVariablesSecret(named.name, value, false, json))) continue;
     if (!isSecretValue(value, { quoted: true, form: 'literal', name: named.name, after: '' })) continue;
     found.push({ start: at[0], end: at[1] });
   }
@@ -2133,25 +2151,30 @@ const ENVIRONMENT_NAME = /^(?:[A-Z][A-Z0-9_]*|\/[\w./-]+)$/;
 /**
  * Whether a variable's name and its value are a variable's secret: a variable in lower case names
  * code's fields as often (`{ name: 'auth_token', value: 'session' }`), so under it a word of up
- * to twelve small letters, a label of words (`Neues Passwort`, `Forgot-your-password`, `Bearer
- * Token`) and, not quoted, code (`config.db.password`, `getSecret('db')`) are no secret; under an
+ * to twelve small letters, a label (`Neues Passwort`, `Forgot-your-password`, `Bearer Token`)
+ * and, not quoted, code (`config.db.password`, `getSecret('db')`) are no secret; under an
  * environment's name (`DB_PASSWORD`) any value is but its environment's (`process.env.NPM_TOKEN`).
+ * In JSON (`json`: data, not code) only a label is kept: `"value": "dragonfly"` is a password.
  */
-function isVariablesSecret(name: string, value: string, bare = false): boolean {
+function isVariablesSecret(name: string, value: string, bare = false, json = false): boolean {
   if (ENVIRONMENT_NAME.test(name)) return !(bare && ENV_ACCESS.test(value));
-  return VARIABLE_NAME.test(name) && !/^[a-z]{1,12}$/.test(value) && !isWordsLabel(value) && !(bare && CODE_VALUE.test(value));
+  if (!VARIABLE_NAME.test(name) || isWordsLabel(value)) return false;
+  return json || (!/^[a-z]{1,12}$/.test(value) && !(bare && CODE_VALUE.test(value)));
 }
 
 /**
- * A form's or a locale's label: words of letters after a capital, between blanks (`Neues Passwort`,
- * `Bearer Token`), or joined by hyphens or underscores and naming what it labels
- * (`Forgot-your-password`). Not a generated pass phrase (`correct horse battery staple`,
- * `Unmasked-Crazily-Retold-Gravity`, `Tiger_Lamp_Orbit_Canyon`: a review found them kept).
+ * A form's or a locale's label: a few words after a capital, between blanks or joined by hyphens
+ * or underscores, one of them whole naming what it labels (`Neues Passwort`, `Bearer Token`,
+ * `Forgot-your-password`, `API-Key`). Not a generated pass phrase (`Correct Horse Battery
+ * Staple`, `Unmasked-Crazily-Retold-Gravity`), nor one holding such a word in another
+ * (`Whiskey-Orbit`, `Compass_River`: a review found them kept).
  */
 function isWordsLabel(value: string): boolean {
-  if (/^[A-Z][A-Za-z]*(?: [A-Za-z]+)+$/.test(value)) return true;
-  return /^[A-Za-z]+(?:[-_][A-Za-z]+)+$/.test(value) && /pass(?:word|phrase)?|secret|token|key/i.test(value);
+  if (!/^[A-Z][A-Za-z]*(?:(?: |[-_])[A-Za-z]+){1,5}$/.test(value)) return false;
+  return value.split(/[ _-]/).some((word) => LABEL_WORDS.has(word.toLowerCase()));
 }
+/** The words a label of a secret's field uses, in the languages its forms are often in. */
+const LABEL_WORDS = new Set(['password', 'passwort', 'passphrase', 'passcode', 'passe', 'pass', 'pwd', 'kennwort', 'wachtwoord', 'senha', 'secret', 'token', 'jeton', 'key', 'pin', 'code']);
 /**
  * A call (`getSecret('db')`, `Vault.read(…)`) or a member read of words (`secret.value`,
  * `config.db.password`), not a password with a dot (`Xq7.vR2pLm9`): its first word in small
