@@ -1000,6 +1000,26 @@ describe('secrets the third --share round let through', () => {
   ])('keeps a name/value pair: %s', (text) => {
     expect(redact(text)).toBe(text);
   });
+
+  // The revert of d88cf70 (5e1c3a4, for its first-item rule) took its items' shapes with it.
+  it.each([
+    ["subprocess.run(['/usr/bin/zip', '-P', 'Hunter22pw', 'out.zip'])", 'Hunter22pw'],
+    ["subprocess.run(['sudo', '/usr/bin/zip', '-P', 'Hunter22pw', 'out.zip'])", 'Hunter22pw'],
+    ["subprocess.run([shutil.which('zip'), '-P', 'Hunter22pw', 'out.zip'])", 'Hunter22pw'],
+    ["subprocess.run(['zip', '-r', out_path, '-P', 'Hunter22pw'])", 'Hunter22pw'],
+    ['Command::new("zip").args(["-P", "Hunter22pw", "out.zip"])', 'Hunter22pw'],
+    ['Command::new("zip").arg("-P").arg("Hunter22pw")', 'Hunter22pw'],
+    ['subprocess.run(["zip", "--password", "Hunter22pw", "out.zip", "dir"])', 'Hunter22pw'],
+    ["subprocess.run(['sudo', 'zip', '-P', 'Hunter22pw', 'out.zip'])", 'Hunter22pw'],
+    ['new String[]{"zip", "-P", "Hunter22pw", "out.zip"}', 'Hunter22pw'],
+  ])('an archiver’s argument list: %s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  it('keeps a folder named zip in another program’s argument list, and a variable given as the password', () => {
+    const kept = "subprocess.run(['rsync', '-a', '/srv/exports/zip', '-P', 'backup@host:/srv'])\nsubprocess.run(['zip', '-P', password, 'out.zip'])";
+    expect(redact(kept)).toBe(kept);
+  });
 });
 
 describe('a megabyte line of near-matches', () => {

@@ -293,13 +293,26 @@ const COMMAND_AT = String.raw`(?<![^\s;&|("'\x60/\\])`;
 /** After the command's name: Windows' `.exe`, the quote closing a quoted path; and not the end of a URL's path (`https://x.io/zip -P downloads`). */
 const COMMAND_END = String.raw`(?:\.exe)?["']?(?<!:\/\/\S{0,300})`;
 /**
- * A program's list of arguments after the command's (`'zip', '-r', 'a.zip', `), up to the item
- * looked for: each item quoted, between commas (over lines, or `, [`), thirty at most. An item
- * holds no quote and the blanks before it are one run, so each is read one way only (the blanks
- * read two ways, a list of thirty took 2³⁰ tries).
+ * A program named `name` as an item of its list of arguments, its quote the pattern's first or
+ * second group: quoted (`'zip'`, anywhere in the list: `['sudo', 'zip', …]`, Java's `new
+ * String[]{"zip", …}`), looked up (`shutil.which('zip')`), or by its path (`'/usr/bin/zip'`,
+ * `r'C:\…\7z.exe'`). A path names the program from a `bin` folder, or as the list's or the call's
+ * first item (`Command::new("zip")`); elsewhere it is an argument (`['rsync', '-a',
+ * '/srv/exports/zip', '-P', …]`).
  */
-const ARGUMENT_ITEMS = String.raw`(?:\s*,\s*(?:\[\s*)?(["'])[^"'\n]{0,200}\2){0,30}?\s*,\s*(?:\[\s*)?`;
-const ARGUMENT_LIST_HINT = /["'](?:(?:un)?zip|7z[arz]?|(?:un)?rar|openssl|keytool)(?:\.exe)?["']\s*,/;
+const argumentsCommand = (name: string) =>
+  String.raw`(?:[rRbBuU]?(["'])(?:[^"'\n]{0,200}?[/\\]s?bin[/\\]|(?<=[[(]\s{0,20}[rRbBuU]?["'])[^"'\n]{0,200}[/\\])?(?:${name})(?:\.exe)?\1|(?:[\w$]{1,40}\.)?which\(\s*(["'])(?:${name})\2\s*\))`;
+/** Between a list's items: a comma (over lines, or `, [`), or Rust's next `.arg(` or `.args(&[`. */
+const ARGUMENT_SEPARATOR = String.raw`\s*(?:,|\)\s*\.args?\()\s*(?:&?\[\s*)?`;
+/**
+ * A program's list of arguments after the command's (`'zip', '-r', out_path, `), up to the item
+ * looked for, its quote group `group`: each item quoted, or a variable's name or member, thirty at
+ * most. An item holds no quote and the blanks before it are one run, so each is read one way only
+ * (the blanks read two ways, a list of thirty took 2³⁰ tries).
+ */
+const argumentItems = (group: number) =>
+  String.raw`(?:${ARGUMENT_SEPARATOR}(?:(["'])[^"'\n]{0,200}${'\\'}${group}|[\w.$]{1,100})){0,30}?${ARGUMENT_SEPARATOR}`;
+const ARGUMENT_LIST_HINT = /(?:zip|7z[arz]?|rar|openssl|keytool)(?:\.exe)?["']\s*[,)]/;
 
 // ---------------------------------------------------------------------------------------------
 // Names: which names say their value is a secret.
@@ -1549,8 +1562,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-K[ \t]+([0-9A-Fa-f]{16,256})(?![0-9A-Za-z])`, 'g'), { group: 1, hint: 'openssl' }),
   // The same commands' arguments as a program's list (`subprocess.run(['zip', '-P', '…', …])`,
   // `spawn("7z", ["x", "-p…"])`): the item after a password's flag, or 7-Zip's and RAR's glued to -p.
-  shape('cli-password', new RegExp(String.raw`(["'])(?:(?:un)?zip|openssl|keytool)(?:\.exe)?\1${ARGUMENT_ITEMS}(["'])(?:-[A-Za-z0-9]*P|-k|-pass(?:in|out)?|-(?:src|dest)?(?:store|key)pass)\3\s*,\s*(["'])(?:pass:)?((?!\[REDACTED:)[^"'\n]{1,200})\4`, 'g'), { group: 5, hint: ARGUMENT_LIST_HINT, accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`(["'])(?:7z[arz]?|(?:un)?rar)(?:\.exe)?\1${ARGUMENT_ITEMS}(["'])-h?p((?!\[REDACTED:)[^"'\n]{1,200})\3`, 'g'), { group: 4, hint: ARGUMENT_LIST_HINT, accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${argumentsCommand(String.raw`(?:un)?zip|openssl|keytool`)}${argumentItems(3)}(["'])(?:-[A-Za-z0-9]*P|--password|-k|-K|-pass(?:in|out)?|-(?:src|dest)?(?:store|key)pass)\4${ARGUMENT_SEPARATOR}(["'])(?:pass:)?((?!\[REDACTED:)[^"'\n]{1,200})\5`, 'g'), { group: 6, hint: ARGUMENT_LIST_HINT, accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${argumentsCommand(String.raw`7z[arz]?|(?:un)?rar`)}${argumentItems(3)}(["'])-h?p((?!\[REDACTED:)[^"'\n]{1,200})\4`, 'g'), { group: 5, hint: ARGUMENT_LIST_HINT, accept: isCommandPassword }),
   // docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET: passwords these clients take as a flag's value.
   shape('cli-password', /\bdocker\b[^\n|;&]{0,100}?\blogin\b[^\n|;&]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'docker', accept: isLiteralPassword }),
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
