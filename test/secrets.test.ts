@@ -1020,6 +1020,15 @@ describe('secrets the third --share round let through', () => {
     const kept = "subprocess.run(['rsync', '-a', '/srv/exports/zip', '-P', 'backup@host:/srv'])\nsubprocess.run(['zip', '-P', password, 'out.zip'])";
     expect(redact(kept)).toBe(kept);
   });
+  // The quoted Azure rule (3463b60) took any literal for a key, where the unquoted one keeps a
+  // reference to it: a key file's path, a variable's name given as a string, a Key Vault URL.
+  it('keeps where an Azure key is kept, quoted as its setting’s value', () => {
+    const kept = 'spark.conf.set("fs.azure.account.key.acct.dfs.core.windows.net", "/mnt/secrets/azure-storage-key")\n'
+      + 'spark.conf.set("fs.azure.account.key.acct.dfs.core.windows.net", "storage_account_access_key")\n'
+      + 'spark.conf.set("fs.azure.account.oauth2.client.secret", "https://myvault.vault.azure.net/secrets/sp-secret")';
+    expect(redact(kept)).toBe(kept);
+    expect(redact('spark.conf.set("fs.azure.account.oauth2.client.secret", "kX7@pL:9mQ]wR2*vT5nB8zY")')).toBe('spark.conf.set("fs.azure.account.oauth2.client.secret", "[REDACTED:azure-key]")');
+  });
 });
 
 describe('a megabyte line of near-matches', () => {

@@ -1444,14 +1444,23 @@ function isLiteralPassword(password: string): boolean {
 }
 
 /**
- * An Azure storage key (base64's, 88 characters) or client secret (`Abc8Q~…`) as a setting's value;
- * a variable or a member (`storage_account_access_key`, `cfg.azure.key`) and a file's path
- * (`/mnt/secrets/azure-storage-key`) are code naming where it is.
+ * An Azure storage key (base64's, 88 characters) or client secret (`Abc8Q~…`) as a setting's value,
+ * not code naming where it is (isAzureKeyReference).
  */
 function isAzureStorageKey(value: string): boolean {
-  if (!isLiteralPassword(value) || !/[\d+/=~]/.test(value)) return false;
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(value) && /[_.]/.test(value)) return false;
-  return !/^(?:~|\.\.?)?\/(?:[\w.-]+\/)*[\w.-]+\/?$/.test(value) || /[+=]/.test(value);
+  return isLiteralPassword(value) && /[\d+/=~]/.test(value) && !isAzureKeyReference(value);
+}
+
+/**
+ * Where an Azure key is kept rather than the key, as its setting's value in code: a variable or a
+ * member (`storage_account_access_key`, `cfg.azure.key`), a file's path
+ * (`/mnt/secrets/azure-storage-key`) or a URL holding no password (Key Vault's
+ * `https://myvault.vault.azure.net/secrets/sp-secret`).
+ */
+function isAzureKeyReference(value: string): boolean {
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(value) && /[_.]/.test(value)) return true;
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+(?:[/?#][^\s@]*)?$/i.test(value)) return true;
+  return /^(?:~|\.\.?)?\/(?:[\w.-]+\/)*[\w.-]+\/?$/.test(value) && !/[+=]/.test(value);
 }
 
 /** A command's password that is no word naming one (`zip -P password archive.zip`). */
@@ -1519,8 +1528,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // It ends where a code span or emphasis ends too (`` `name=key` ``, `**name=key**`), or a pipe's
   // or a query's next part (a review: a key in a reply's code span was kept).
   shape('azure-key', new RegExp(String.raw`(?<![\w.-])${AZURE_STORAGE_NAME_IN_CODE}(["'\x60]?)(?:[ \t]*[=:,]\s{0,100}|[ \t]+)(["']?)((?!\[REDACTED:)[\w+/=~.-]{16,2000})(?=["'\s<>,;)}\]\x60*|&:]|$)`, 'g'), { group: 3, hint: 'fs.azure.account.', accept: isAzureStorageKey }),
-  // Quoted, to its own quote whatever it holds: Azure AD's older client secrets hold `@ : ? [ ] *`.
-  shape('azure-key', new RegExp(String.raw`(?<![\w.-])${AZURE_STORAGE_NAME_IN_CODE}(["'\x60]?)(?:[ \t]*[=:,]\s{0,100}|[ \t]+)(["'])((?!\[REDACTED:)[^"'\s]{16,2000})\2`, 'g'), { group: 3, hint: 'fs.azure.account.', accept: isLiteralPassword }),
+  // Quoted, to its own quote whatever it holds: Azure AD's older client secrets hold `@ : ? [ ] *`;
+  // a reference (a path, a variable's name, a vault's URL) stays, as the unquoted rule keeps it.
+  shape('azure-key', new RegExp(String.raw`(?<![\w.-])${AZURE_STORAGE_NAME_IN_CODE}(["'\x60]?)(?:[ \t]*[=:,]\s{0,100}|[ \t]+)(["'])((?!\[REDACTED:)[^"'\s]{16,2000})\2`, 'g'), { group: 3, hint: 'fs.azure.account.', accept: (value) => isLiteralPassword(value) && !isAzureKeyReference(value) }),
   // scheme://user:password@host (the user may be empty, the password may hold a /): the password
   // goes, the rest stays readable. A number before / is a port, not a password. The scheme may
   // follow a sign (a diff's `-postgres://…`), never a letter or digit (the middle of a word).
