@@ -1029,6 +1029,24 @@ describe('secrets the third --share round let through', () => {
     expect(redact(kept)).toBe(kept);
     expect(redact('spark.conf.set("fs.azure.account.oauth2.client.secret", "kX7@pL:9mQ]wR2*vT5nB8zY")')).toBe('spark.conf.set("fs.azure.account.oauth2.client.secret", "[REDACTED:azure-key]")');
   });
+  // A secret's name as a call's first argument and its value as the second was read by no rule
+  // (PowerShell's SetEnvironmentVariable alone): wp-config.php's lines went whole.
+  it.each([
+    ["define( 'DB_PASSWORD', 'WpLeak7vR2pLm9' );", "define( 'DB_PASSWORD', '[REDACTED:assignment]' );"],
+    ["define('SECURE_AUTH_SALT', 'x]4Kp#v9)zQ!m2&L^r8(Tn@5 Wq|Yc;7e>Bd+Ju%0s');", "define('SECURE_AUTH_SALT', '[REDACTED:assignment]');"],
+    ['os.setenv("DB_PASSWORD", "Xq7vR2pLm9")', 'os.setenv("DB_PASSWORD", "[REDACTED:assignment]")'],
+    ['System.setProperty("db.password", "Xq7vR2pLm9");', 'System.setProperty("db.password", "[REDACTED:assignment]");'],
+    ["headers.set('X-Api-Key', 'Xq7vR2pLm9abc')", "headers.set('X-Api-Key', '[REDACTED:assignment]')"],
+    ["xhr.setRequestHeader('Authorization', 'Token Xq7vR2pLm9abc')", "xhr.setRequestHeader('Authorization', 'Token [REDACTED:assignment]')"],
+  ])('a call given a secret’s name and its value: %s', (text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  it('keeps a call reading a secret by its name, or translating it', () => {
+    const kept = "config.get('password', default)\nos.getenv('DB_PASSWORD', '')\ndefine('DB_PASSWORD', getenv('DB_PASSWORD'));\n"
+      + "t('password', 'Password')\ni18n('newPassword', 'Neues Passwort')\n__( 'Password', 'woocommerce' )";
+    expect(redact(kept)).toBe(kept);
+  });
 });
 
 describe('a megabyte line of near-matches', () => {

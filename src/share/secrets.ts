@@ -1608,6 +1608,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { kind: 'assignment', find: flagValues },
   { kind: 'assignment', find: tableValues },
   { kind: 'assignment', find: shellSetValues },
+  { kind: 'assignment', find: callValues },
   // INSERT INTO users (name, password) VALUES ('bob', '…'): the values in a secret's column.
   { kind: 'sql-password', find: sqlInsertValues },
   // A key's DER or OpenSSH body on one line (unwrapped, no BEGIN line): the starts of private keys
@@ -1690,6 +1691,39 @@ function shellSetValues(text: string): Found[] {
     if (!isSecretValue(value, { quoted: m[4] === undefined, form: 'literal', name, after: '' })) continue;
     const start = m.index + m[0].lastIndexOf(value);
     found.push({ start, end: start + value.length });
+  }
+  return found;
+}
+
+/**
+ * A secret's name as a call's first argument, its value as the second: WordPress's `define(
+ * 'DB_PASSWORD', '…' )`, `os.setenv("API_TOKEN", "…")`, `System.setProperty("db.password", "…")`,
+ * `headers.set('X-Api-Key', '…')`. The value is a literal in quotes: a variable or a call
+ * (`config.get('password', fallback)`) names it.
+ */
+const CALL_NAME_THEN_VALUE = /(?<=[\w$][ \t]{0,20}\([ \t]{0,20})(["'])([^"'\n]{1,100})\1[ \t]{0,20},[ \t]{0,20}(?=["'])/g;
+/** WordPress's keys and salts (wp-config.php): `define( 'SECURE_AUTH_SALT', '…' )`. */
+const WORDPRESS_SECRET = /^(?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)$/;
+/** A translation's call (`t('password', 'Password')`, WordPress's `__( 'Password', 'woocommerce' )`): its arguments are a message and its domain. */
+const TRANSLATION_CALL = /(?:^|[^\w$])(?:t|\$t|_|__|_[enx]|_nx|esc_(?:html|attr)_[_ex]|gettext|[dnp]gettext|translate|trans|i18n\.t)[ \t]*\([ \t]*$/;
+
+function callValues(text: string): Found[] {
+  const found: Found[] = [];
+  if (!text.includes('(')) return found;
+  CALL_NAME_THEN_VALUE.lastIndex = 0;
+  for (let m = CALL_NAME_THEN_VALUE.exec(text); m; m = CALL_NAME_THEN_VALUE.exec(text)) {
+    const name = m[2] ?? '';
+    if (!SECRET_NAME_HINT.test(name) || !(isSecretPropertyName(name) || WORDPRESS_SECRET.test(name))) continue;
+    // An Azure storage key's setting (`spark.conf.set("fs.azure.account.key.…", …)`) is the Azure rules' to read: they keep where it is kept.
+    if (AZURE_STORAGE_PROPERTY.test(name)) continue;
+    if (TRANSLATION_CALL.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
+    const read = readValue(text, m.index + m[0].length);
+    if (!read?.quoted) continue;
+    const value = text.slice(read.start, read.end);
+    // A form's or a locale's label (`'Mot de passe'`) is no value; an Authorization's scheme stays.
+    if (isWordsLabel(value) || !isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) continue;
+    found.push({ start: read.start + (AUTH_SCHEME.exec(value)?.[0].length ?? 0), end: read.end });
+    CALL_NAME_THEN_VALUE.lastIndex = Math.max(CALL_NAME_THEN_VALUE.lastIndex, read.end);
   }
   return found;
 }
