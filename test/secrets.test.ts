@@ -1047,6 +1047,13 @@ describe('secrets the third --share round let through', () => {
       + "t('password', 'Password')\ni18n('newPassword', 'Neues Passwort')\n__( 'Password', 'woocommerce' )";
     expect(redact(kept)).toBe(kept);
   });
+  // `storage` before `key` names a cache's or a local store's key, and the az CLI's own variable went with it.
+  it('the az CLI’s storage key variable', () => {
+    const key = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+    expect(redact(`AZURE_STORAGE_KEY=${key}`)).toBe('AZURE_STORAGE_KEY=[REDACTED:assignment]');
+    expect(redact(`export AZURE_STORAGE_ACCOUNT_KEY="${key}"`)).toBe('export AZURE_STORAGE_ACCOUNT_KEY="[REDACTED:assignment]"');
+    expect(redact("const STORAGE_KEY = 'app-settings-v2';")).toBe("const STORAGE_KEY = 'app-settings-v2';");
+  });
 });
 
 describe('a megabyte line of near-matches', () => {

@@ -380,7 +380,8 @@ export function isSecretName(name: string): boolean {
   if (/^(?:src|dest)?(?:store|key)pass$/.test(last)) return true;
   // `DB_PWD`, but not bare `PWD`: that is the working directory.
   if (last === 'pwd') return before !== undefined;
-  if (last === 'key') return before !== undefined && !NOT_SECRET_KEY_PREFIXES.has(before);
+  // A storage key is a cache's or a local store's, but Azure's is its account's (the az CLI's `AZURE_STORAGE_KEY`).
+  if (last === 'key') return before !== undefined && (!NOT_SECRET_KEY_PREFIXES.has(before) || (before === 'storage' && words.at(-3) === 'azure'));
   if (last === 'token') return before === undefined || !NOT_SECRET_TOKEN_PREFIXES.has(before);
   // A password typed again (`password_confirmation`, `passwordConfirm`, `new_password_repeat`), a
   // secret's value beside its name (`secret_value`).
