@@ -1054,6 +1054,19 @@ describe('secrets the third --share round let through', () => {
     expect(redact(`export AZURE_STORAGE_ACCOUNT_KEY="${key}"`)).toBe('export AZURE_STORAGE_ACCOUNT_KEY="[REDACTED:assignment]"');
     expect(redact("const STORAGE_KEY = 'app-settings-v2';")).toBe("const STORAGE_KEY = 'app-settings-v2';");
   });
+  // YAML's value with a dot or a comma was taken for a member read or a list's item, as in code.
+  it.each([
+    ['services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: DotLeak7.vR2pLm9\n', 'DotLeak7.vR2pLm9'],
+    ['user: admin\npassword: Xq7.vR2pLm9', 'Xq7.vR2pLm9'],
+    ['password: Kp9wZ3,Rm4vQ8xT\nhost: db', 'Rm4vQ8xT'],
+  ])('a YAML value with a dot or a comma: %s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  it('keeps code in an object over lines, read as YAML', () => {
+    const kept = 'const o = {\n  password: hashedPassword,\n  token: config.auth.token,\n  apiKey: Config.ApiKey,\n  pw: token2,\n}\ndb:\n  password: self.password\n';
+    expect(redact(kept)).toBe(kept);
+  });
 });
 
 describe('a megabyte line of near-matches', () => {

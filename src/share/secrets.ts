@@ -531,6 +531,8 @@ const TYPE_NAMES = new Set([
 const CALL_OR_INDEX = /^[\w$.?!:]+[([]/;
 /** A member access: `config.apiKey`, `process.env.ANTHROPIC_API_KEY`, `opts?.token`. */
 const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
+/** A variable's name as YAML's value may be one in code, its digits at its end (`token2`), or a member read of letters alone (`Config.ApiKey`). */
+const YAML_CODE = /^(?:[A-Za-z_$][A-Za-z_$]*\d*|[A-Za-z_$][A-Za-z_$]*(?:\??\.[A-Za-z_$][A-Za-z_$]*)+!?)$/;
 /** A name in code: letters only (`apiKey`, `tool_use_id` has no digit either, `result`). */
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z_$]*$/;
 /** Characters after a value that make it an operand: `a || b`, `a ?? b`, `a ? b : c`, `Model<any>`, `a + b`. */
@@ -572,7 +574,11 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   // Node's environment by name, in any form (`TOKEN=process.env.TOKEN` in a minified line): a reference.
   if (ENV_ACCESS.test(value)) return false;
   if (read.form === 'literal') return true;
-  if (MEMBER_ACCESS.test(value) || OPERATOR_AFTER.test(read.after) || /^[ \t]*[,;]/.test(read.after)) return false;
+  // YAML's scalar is a member read or a list's item only where it reads as code (`config.db.password`,
+  // `hashedPassword,` in an object over lines), not where it holds digits amid mixed case as a
+  // password does (`POSTGRES_PASSWORD: DotLeak7.vR2pLm9`, `password: Kp9wZ3,Rm4vQ8xT`).
+  const code = read.form !== 'yaml' || CODE_VALUE.test(value) || YAML_CODE.test(value);
+  if ((code && MEMBER_ACCESS.test(value)) || OPERATOR_AFTER.test(read.after) || (code && /^[ \t]*[,;]/.test(read.after))) return false;
   if (read.form === 'code') return !IDENTIFIER.test(value);
   // yaml: a type (`apiKey: string`, `token: Token`), a name in camelCase or snake_case, or one
   // that says what it holds (`password: passwordInput`) is code; other words are the value.
