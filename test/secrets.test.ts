@@ -1067,6 +1067,26 @@ describe('secrets the third --share round let through', () => {
     const kept = 'const o = {\n  password: hashedPassword,\n  token: config.auth.token,\n  apiKey: Config.ApiKey,\n  pw: token2,\n}\ndb:\n  password: self.password\n';
     expect(redact(kept)).toBe(kept);
   });
+  // A folder named zip, rar, 7z or openssl at a path's end was read as the archiver, and the next
+  // flag's word as its password (a1750b1 mended it by a command's place and let leaks through).
+  it('keeps an archiver’s name given to another command’s flag', () => {
+    const kept = 'rsync -a /srv/exports/zip -P backup@host:/srv/zip\ntar -czf o.tgz -C /opt/zip -P .\ntar -C /tmp/rar -pxf a.tar\n'
+      + 'find /usr/lib -name 7z -perm /111\nmvn package -P zip -Pprod\nsudo tar -C /opt/zip -P .';
+    expect(redact(kept)).toBe(kept);
+  });
+
+  it.each([
+    'ana@box:~$ /usr/bin/zip -P Hunter2pw9 out.zip dir',
+    'sudo -u backup /usr/bin/zip -P Hunter2pw9 out.zip dir',
+    'nice -n 10 /usr/bin/7z a -pHunter2pw9 a.7z dir',
+    'sudo -E zip -P Hunter2pw9 out.zip dir',
+    'sudo -u backup -E /usr/bin/zip -P Hunter2pw9 out.zip dir',
+    'find . -name "*.txt" -exec zip -P Hunter2pw9 out.zip {} +',
+    'kubectl exec -it pod -- zip -P Hunter2pw9 out.zip dir',
+    "$(brew --prefix openssl@3)/bin/openssl enc -d -k 'Hunter2pw9' -in a",
+  ])('an archiver called after a wrapper’s or a command’s flag: %s', (text) => {
+    expect(redact(text)).not.toContain('Hunter2pw9');
+  });
 });
 
 describe('a megabyte line of near-matches', () => {

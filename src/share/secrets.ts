@@ -31,11 +31,13 @@ interface ShapeOptions {
   accept?: (value: string) => boolean;
   /** A cheap test that must pass before the pattern runs: patterns that open with a lookbehind or a class scan slowly. */
   hint?: string | RegExp | ((text: string) => boolean);
+  /** Says whether the match's place (where it starts) is one its pattern means; where not, the pattern looks on from the next character. */
+  place?: (text: string, start: number) => boolean;
 }
 
 /** A rule from a pattern (compiled with the d flag, for the positions of groups). */
 export function shape(kind: string, pattern: RegExp, options: ShapeOptions = {}): SecretRule {
-  const { group = 0, accept, hint } = options;
+  const { group = 0, accept, hint, place } = options;
   const groups: readonly number[] = typeof group === 'number' ? [group] : group;
   const flags = pattern.flags.includes('d') ? pattern.flags : `${pattern.flags}d`;
   const re = new RegExp(pattern.source, flags);
@@ -51,6 +53,10 @@ export function shape(kind: string, pattern: RegExp, options: ShapeOptions = {})
         const indices = match.indices;
         const at = indices === undefined ? undefined : groups.map((g) => indices[g]).find((span) => span !== undefined);
         if (!at || at[1] <= at[0]) continue;
+        if (place && !place(text, match.index)) {
+          re.lastIndex = match.index + 1;
+          continue;
+        }
         if (accept && !accept(text.slice(at[0], at[1]))) continue;
         found.push({ start: at[0], end: at[1] });
       }
@@ -290,6 +296,80 @@ const FLAG_THEN_ARGUMENT = String.raw`(?=[ \t]+(?:-\S|[./~]|\S*\.[A-Za-z0-9]{1,1
  * `packaging=zip`).
  */
 const COMMAND_AT = String.raw`(?<![^\s;&|("'\x60/\\])`;
+/**
+ * Whether an archiver's or openssl's name at `start` (bare or a path's end) is the command, not the
+ * argument of the flag before it: `rsync -a /srv/exports/zip -P host:…`, `tar -C /opt/zip -P .`,
+ * `find -name 7z -perm …`, `mvn -P zip`. After a wrapper's flags it is the command still (`sudo
+ * -E zip -P …`, `sudo -u backup -E /usr/bin/zip`), as after a flag that takes one (`find …
+ * -exec zip`, `sh -c "zip …"`, `--`), and in quotes.
+ */
+function isArchiverCommand(text: string, start: number): boolean {
+  const low = Math.max(0, start - COMMAND_LOOKBACK);
+  let word = start;
+  while (word > low && !COMMAND_SEPARATORS.includes(text[word - 1] as string)) word--;
+  if (word === low && low > 0) return true;
+  const first = text[word] as string;
+  // In quotes, or a path a command's output begins (`$(brew --prefix openssl)/bin/openssl`).
+  if (first === '"' || first === "'" || /[)}]/.test(text.slice(word, start))) return true;
+  // A flag's own value (`--dir=/opt/zip`).
+  if (first === '-') return false;
+  let before = word;
+  while (before > low && (text[before - 1] === ' ' || text[before - 1] === '\t')) before--;
+  if (before === word && before > low) return true;
+  let flag = before;
+  while (flag > low && !COMMAND_SEPARATORS.includes(text[flag - 1] as string)) flag--;
+  const previous = text.slice(flag, before);
+  if (!/^-[^\s]/.test(previous) || COMMAND_FLAGS.has(previous)) return true;
+  // The command the flag is of: past a prompt and a wrapper's options, the first other word.
+  const segment = segmentStart(text, flag);
+  // Its start too far back to be read: taken for the command, the safe side.
+  if (segment < low) return true;
+  const words = SEGMENT_WORDS.exec(text.slice(segment, flag));
+  if (!COMMAND_WRAPPERS.has(baseName(words?.[1] ?? ''))) return false;
+  let afterFlag = false;
+  for (const w of (words?.[2] ?? '').split(/[ \t]+/)) {
+    if (w === '') continue;
+    if (w.startsWith('-')) afterFlag = true;
+    else if (afterFlag || /^\d+$/.test(w) || COMMAND_WRAPPERS.has(baseName(w))) afterFlag = false;
+    else return false;
+  }
+  return true;
+}
+/** How far back a command's words are read. */
+const COMMAND_LOOKBACK = 400;
+const COMMAND_SEPARATORS = ' \t\r\n;&|(`';
+const SEGMENT_STARTS = '\n;&|(`"\'';
+/** A command's first word, past a prompt (`ana@box:~$`, `>`) and variables set for it, and its words after. */
+const SEGMENT_WORDS = /^[ \t]*(?:\S*[$#%>][ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(\S+)([^\n]*)$/;
+/** Commands that run the command after their options. */
+const COMMAND_WRAPPERS = new Set(['sudo', 'doas', 'env', 'nice', 'ionice', 'nohup', 'time', 'timeout', 'xargs', 'stdbuf', 'chrt', 'taskset', 'parallel', 'watch', 'exec', 'command', 'strace', 'flock', 'setsid', 'runuser', 'unbuffer', 'caffeinate']);
+/** Flags whose argument is a command, and the end of another's options. */
+const COMMAND_FLAGS = new Set(['--', '-exec', '-execdir', '-ok', '-okdir', '-c', '--exec', '--command']);
+
+/**
+ * Where the shell command holding `at` starts (past a line's end, an operator, a parenthesis, a
+ * backtick or a quote), or -1 where none is within COMMAND_LOOKBACK. Read on from the last place
+ * asked in the same text, so a line of many archivers' names is read once, not once for each.
+ */
+function segmentStart(text: string, at: number): number {
+  const known = lastSegment;
+  if (known.text !== text || at < known.at) {
+    let start = at;
+    const low = Math.max(0, at - COMMAND_LOOKBACK);
+    while (start > low && !SEGMENT_STARTS.includes(text[start - 1] as string)) start--;
+    Object.assign(known, { text, at, start: start === low && low > 0 ? -1 : start });
+    return known.start;
+  }
+  for (let i = known.at; i < at; i++) if (SEGMENT_STARTS.includes(text[i] as string)) known.start = i + 1;
+  known.at = at;
+  return known.start;
+}
+const lastSegment = { text: '', at: 0, start: -1 };
+
+function baseName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+}
+
 /** After the command's name: Windows' `.exe`, the quote closing a quoted path; and not the end of a URL's path (`https://x.io/zip -P downloads`). */
 const COMMAND_END = String.raw`(?:\.exe)?["']?(?<!:\/\/\S{0,300})`;
 /**
@@ -1566,17 +1646,17 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // An archiver's or openssl's password: quoted or glued to its flag (`-Psecret`, 7z's `-psecret`),
   // `pass:` given, or followed by a file or a flag (`unzip -P dragonfly a.zip`), it is one; a bare
   // word after a blank may be prose (`zip -P is insecure`).
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P(?:[ \t]*${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: 'zip', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'zip', accept: isFlagPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'zip', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P(?:[ \t]*${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: 'zip', accept: isCommandPassword, place: isArchiverCommand }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'zip', accept: isFlagPassword, place: isArchiverCommand }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:un)?zip${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-[A-Za-z0-9]*P[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'zip', accept: isCommandPassword, place: isArchiverCommand }),
   // 7-Zip's and RAR's are glued to -p (RAR's -hp hides the names too), maybe with the flag in quotes (`"-pa pass phrase"`).
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:7z[arz]?|(?:un)?rar)${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t](?:-h?p(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])-h?p((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: /7z|rar/, accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-pass(?:in|out)?[ \t]+(?:pass:(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])pass:((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: 'openssl', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_QUOTED}`, 'g'), { group: 2, hint: 'openssl', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'openssl', accept: isFlagPassword }),
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'openssl', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:7z[arz]?|(?:un)?rar)${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t](?:-h?p(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])-h?p((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: /7z|rar/, accept: isCommandPassword, place: isArchiverCommand }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-pass(?:in|out)?[ \t]+(?:pass:(?:${FLAG_QUOTED}|${FLAG_BARE})|(["'])pass:((?!\[REDACTED:)[^"'\n]{1,200})\4)`, 'g'), { group: [2, 3, 5], hint: 'openssl', accept: isCommandPassword, place: isArchiverCommand }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_QUOTED}`, 'g'), { group: 2, hint: 'openssl', accept: isCommandPassword, place: isArchiverCommand }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}`, 'g'), { group: 1, hint: 'openssl', accept: isFlagPassword, place: isArchiverCommand }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-k[ \t]+${FLAG_BARE}${FLAG_THEN_ARGUMENT}`, 'g'), { group: 1, hint: 'openssl', accept: isCommandPassword, place: isArchiverCommand }),
   // openssl's key itself, in hex (`-K 603deb…`; its -iv is no secret).
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-K[ \t]+([0-9A-Fa-f]{16,256})(?![0-9A-Za-z])`, 'g'), { group: 1, hint: 'openssl' }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}openssl${COMMAND_END}(?:[ \t][^\n|;&]{0,300}?)?[ \t]-K[ \t]+([0-9A-Fa-f]{16,256})(?![0-9A-Za-z])`, 'g'), { group: 1, hint: 'openssl', place: isArchiverCommand }),
   // The same commands' arguments as a program's list (`subprocess.run(['zip', '-P', '…', …])`,
   // `spawn("7z", ["x", "-p…"])`): the item after a password's flag, or 7-Zip's and RAR's glued to -p.
   shape('cli-password', new RegExp(String.raw`${argumentsCommand(String.raw`(?:un)?zip|openssl|keytool`)}${argumentItems(3)}(["'])(?:-[A-Za-z0-9]*P|--password|-k|-K|-pass(?:in|out)?|-(?:src|dest)?(?:store|key)pass)\4${ARGUMENT_SEPARATOR}(["'])(?:pass:)?((?!\[REDACTED:)[^"'\n]{1,200})\5`, 'g'), { group: 6, hint: ARGUMENT_LIST_HINT, accept: isCommandPassword }),
