@@ -348,6 +348,18 @@ describe('damaged input', () => {
       [6, 'invalid-json', true],
       [7, 'glued-objects', false],
     ]);
+    // A line cut short amid the file is damage, not a line still being written.
+    expect(summary.diagnostics.items[0]?.detail).not.toContain('last line');
+  });
+
+  // Regression: a run while an agent wrote its session listed the line it was writing as damage
+  // ("Unterminated string in JSON"), which the next run read whole.
+  it('says a last line not yet ended is maybe still being written, and reads the rest', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'live.jsonl'), [header('m'), prompt('a1', null, 'one'), reply('a2', 'a1', 'two'), '{"type":"message","id":"a3","par'].join('\n'));
+    const file = await session(join(dir, 'live.jsonl'));
+    expect(texts(file)).toEqual(['one', 'two']);
+    expect(file.diagnostics.map((d) => [d.line, d.reason, d.detail.split(';')[0]])).toEqual([[4, 'truncated-line', 'the file’s last line, not yet ended: a session still being written (a later run reads it whole) or a file cut short']]);
   });
 });
 

@@ -89,7 +89,9 @@ export function lineRecords(
     }
     case 'invalid': {
       const reason = parsed.truncated ? 'truncated-line' : 'invalid-json';
-      diagnostics.push(diagnostic(reason, file, raw.number, `${parsed.message}; starts ${preview(raw.text)}`, true));
+      // An agent at work writes its last line as bough reads it: said so, not left to look like damage.
+      const unended = parsed.truncated && raw.unended ? 'the file’s last line, not yet ended: a session still being written (a later run reads it whole) or a file cut short; ' : '';
+      diagnostics.push(diagnostic(reason, file, raw.number, `${unended}${parsed.message}; starts ${preview(raw.text)}`, true));
       return { records: [], clean: false, damaged: raw.text };
     }
   }

@@ -14,6 +14,8 @@ export interface RawLine {
   nulBytes: number;
   /** The line was longer than bough reads (its length in bytes); `text` is empty. */
   oversized: number;
+  /** The file's last line, no line break after it: maybe still being written (a live session). */
+  unended?: true;
 }
 
 /** Beyond this a line is skipped, not read: a JavaScript string cannot hold much more, and no record is this long. */
@@ -91,7 +93,7 @@ export async function* readLines(path: string, chunkSize = CHUNK_BYTES, maxLineB
       if (start < bytes.length) hold(bytes.subarray(start), true);
     }
     // A missing final newline still ends a line.
-    if (pendingBytes > 0 || skipped > 0) yield take();
+    if (pendingBytes > 0 || skipped > 0) yield { ...take(), unended: true };
   } finally {
     closeSync(file);
     if (spare && spareChunks.length < MAX_SPARE_CHUNKS) spareChunks.push(chunk);
