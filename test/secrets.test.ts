@@ -1089,6 +1089,89 @@ describe('secrets the third --share round let through', () => {
   });
 });
 
+// Regressions (a fourth review of --share): what the third round's fixes brought.
+describe('secrets and code the third --share round got wrong', () => {
+  // isArchiverCommand took any command not known as a wrapper for one whose flag's argument the
+  // archiver's name was: prose, a list's bullet, a prompt it did not read, a Dockerfile's RUN.
+  it.each([
+    '- sudo -E zip -P Hunter2pw9 out.zip dir',
+    '1. sudo -E zip -PHunter2pw9 out.zip dir',
+    'I ran sudo -E zip -P Hunter2pw9 out.zip dir and it worked.',
+    '(venv) ana@box:~$ sudo -E zip -P Hunter2pw9 out.zip dir',
+    '[ana@box ~]$ sudo -E 7z a -pHunter2pw9 a.7z dir',
+    'if sudo -E zip -P Hunter2pw9 out.zip dir; then echo ok; fi',
+    'RUN sudo -E zip -P Hunter2pw9 out.zip dir',
+    'firejail --quiet zip -P Hunter2pw9 out.zip dir',
+    'docker run --entrypoint zip img -P Hunter2pw9 out.zip dir',
+  ])('an archiver after a command’s flag that is no argument’s: %s', (text) => {
+    expect(redact(text)).not.toContain('Hunter2pw9');
+  });
+
+  it('keeps a folder named as an archiver in a known command’s or a listed program’s arguments', () => {
+    const kept = 'gradle -q zip -P x\ncp -r dist/zip -P backup\ncmd = ["ls", "/usr/bin/zip", "-k", "Xyz12345abc"]\nspawn(\'ls\', [\'/usr/bin/zip\', \'-k\', \'Xyz12345abc\'])';
+    expect(redact(kept)).toBe(kept);
+    expect(redact("subprocess.run(['sudo', '/usr/bin/zip', '-P', 'Hunter2pw9', 'o.zip'])")).not.toContain('Hunter2pw9');
+  });
+
+  // A JSON value of capitalised words holding a label's word anywhere was kept as a label.
+  it.each([
+    ['{"adminPassword": {"value": "Tiger Key Lamp Canyon"}}', 'Tiger Key Lamp Canyon'],
+    ['{"parameters": {"sqlPassword": {"value": "Open Sesame Code Nine"}}}', 'Open Sesame Code Nine'],
+    ['{"password": {"value": "Pin Tumbler Brass Owl"}}', 'Pin Tumbler Brass Owl'],
+    ['{"adminPassword": {"Value": "Whiskey-Orbit-Lamp-Canyon"}}', 'Whiskey-Orbit-Lamp-Canyon'],
+    ['{"name": "dbPassword", "value": "Tiger Key Lamp Canyon"}', 'Tiger Key Lamp Canyon'],
+  ])('a pass phrase of words holding a label’s word: %s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  it('keeps labels and a schema’s words in JSON name/value objects', () => {
+    const kept = '{"name": "dbPassword", "value": "Enter your password"}\n{"name": "loginPassword", "value": "Password reset link"}\n{"name": "dbPassword", "value": "string"}\n{"name": "api_key", "value": "header"}';
+    expect(redact(kept)).toBe(kept);
+  });
+
+  // An older Azure AD client secret of letters, digits, `_` and `.` was taken for a variable's name.
+  it('an older Azure AD client secret in quotes', () => {
+    const text = 'spark.conf.set("fs.azure.account.oauth2.client.secret", "kX7_pL9mQ.wR2vT5nB8zY3cD6fG1hJ4k")';
+    expect(redact(text)).not.toContain('kX7_pL9mQ');
+    const kept = 'spark.conf.set("fs.azure.account.key.acct.dfs.core.windows.net", "storage_account_access_key")';
+    expect(redact(kept)).toBe(kept);
+  });
+
+  // A call with a secret's name first took any word second for its value.
+  it('keeps the second argument of calls that set no secret', () => {
+    const kept = [
+      "res.cookie('token', 'deleted')",
+      "cookies.set('session_token', 'expired')",
+      "sessionStorage.setItem('authToken', 'pending')",
+      "config.get('auth', 'username')",
+      "socket.emit('auth', 'logout')",
+      "text.replace('secret', 'hidden')",
+      "schema.add('password', 'string')",
+      "validator.rule('password', 'alphanumeric')",
+      "redis.set('session_token', 'value')",
+      "labels.set('password', 'Passwort')",
+      "_l('password', 'Passwort')",
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+    expect(redact("w.Header().Set(\"X-Api-Key\", \"Xq7vR2pLm9abc\")")).not.toContain('Xq7vR2pLm9abc');
+    expect(redact("Deno.env.set('API_TOKEN', 'Xq7vR2pLm9abc')")).not.toContain('Xq7vR2pLm9abc');
+  });
+
+  // A scheme alone in quotes before a variable got a marker for nothing.
+  it('keeps an Authorization scheme given alone', () => {
+    const kept = "headers.set('Authorization', 'Bearer ' + token)\nclient.setHeader(\"Authorization\", \"Basic \" + creds)";
+    expect(redact(kept)).toBe(kept);
+  });
+
+  // YAML's reading took code with digits amid its words for a password, and ate what followed it.
+  it('keeps code in an object over lines whose names hold digits, and what follows a value on its line', () => {
+    const kept = 'const o = {\n  password: sha256Hash,\n  token: oauth2Token,\n  secret: base64Secret, // decoded below\n  apiKey: keys.v2ApiKey,\n  api_key: k8sApiKey,\n}\n  api_key: Secrets.Api2Key\n  password: Config.Db2.Password\n';
+    expect(redact(kept)).toBe(kept);
+    expect(redact('password: Xq7vR2pLm9Tt, user: bob')).toBe('password: [REDACTED:api-key], user: bob');
+    expect(redact('  DB_PASSWORD: Xq7vR2pLm9Tt;')).toBe('  DB_PASSWORD: [REDACTED:api-key];');
+  });
+});
+
 describe('a megabyte line of near-matches', () => {
   // No timing assertion: the patterns are written to be linear (see secrets.ts); a regression to
   // backtracking shows as this test running for minutes.

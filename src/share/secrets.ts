@@ -325,7 +325,11 @@ function isArchiverCommand(text: string, start: number): boolean {
   // Its start too far back to be read: taken for the command, the safe side.
   if (segment < low) return true;
   const words = SEGMENT_WORDS.exec(text.slice(segment, flag));
-  if (!COMMAND_WRAPPERS.has(baseName(words?.[1] ?? ''))) return false;
+  const command = baseName(words?.[1] ?? '');
+  // An argument only of a command known to take a folder or a name there; any other (a prompt not
+  // read as one, `RUN`, `- `, a runner not listed) leaves it the command, the safe side.
+  if (ARGUMENT_COMMANDS.has(command)) return false;
+  if (!COMMAND_WRAPPERS.has(command)) return true;
   let afterFlag = false;
   for (const w of (words?.[2] ?? '').split(/[ \t]+/)) {
     if (w === '') continue;
@@ -343,6 +347,8 @@ const SEGMENT_STARTS = '\n;&|(`"\'';
 const SEGMENT_WORDS = /^[ \t]*(?:\S*[$#%>][ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(\S+)([^\n]*)$/;
 /** Commands that run the command after their options. */
 const COMMAND_WRAPPERS = new Set(['sudo', 'doas', 'env', 'nice', 'ionice', 'nohup', 'time', 'timeout', 'xargs', 'stdbuf', 'chrt', 'taskset', 'parallel', 'watch', 'exec', 'command', 'strace', 'flock', 'setsid', 'runuser', 'unbuffer', 'caffeinate']);
+/** Commands whose flags take a folder, a file or a name that may be an archiver's (`rsync -a /srv/zip`, `tar -C /opt/zip`, `find -name 7z`, `mvn -P zip`). */
+const ARGUMENT_COMMANDS = new Set(['rsync', 'tar', 'find', 'mvn', 'mvnw', 'gradle', 'gradlew', 'make', 'cp', 'mv', 'ls', 'du', 'scp', 'rm', 'ln', 'chmod', 'chown', 'mkdir', 'rmdir', 'touch', 'stat', 'cat', 'head', 'tail', 'grep', 'rg', 'fd', 'tree', 'file', 'git', 'cd', 'pushd', 'diff', 'cmp', 'install', 'ant', 'sbt', 'bazel', 'npm', 'yarn', 'pnpm']);
 /** Flags whose argument is a command, and the end of another's options. */
 const COMMAND_FLAGS = new Set(['--', '-exec', '-execdir', '-ok', '-okdir', '-c', '--exec', '--command']);
 
@@ -376,12 +382,14 @@ const COMMAND_END = String.raw`(?:\.exe)?["']?(?<!:\/\/\S{0,300})`;
  * A program named `name` as an item of its list of arguments, its quote the pattern's first or
  * second group: quoted (`'zip'`, anywhere in the list: `['sudo', 'zip', …]`, Java's `new
  * String[]{"zip", …}`), looked up (`shutil.which('zip')`), or by its path (`'/usr/bin/zip'`,
- * `r'C:\…\7z.exe'`). A path names the program from a `bin` folder, or as the list's or the call's
- * first item (`Command::new("zip")`); elsewhere it is an argument (`['rsync', '-a',
- * '/srv/exports/zip', '-P', …]`).
+ * `r'C:\…\7z.exe'`). A path names the program as the list's or the call's first item
+ * (`Command::new("zip")`), or from a `bin` folder after a wrapper's item (`['sudo',
+ * '/usr/bin/zip', …]`); elsewhere it is an argument (`['rsync', '-a', '/srv/exports/zip', '-P',
+ * …]`, `['ls', '/usr/bin/zip', '-k', …]`), as is the first item of a list after a program's
+ * name (`spawn('ls', ['/usr/bin/zip', …])`).
  */
 const argumentsCommand = (name: string) =>
-  String.raw`(?:[rRbBuU]?(["'])(?:[^"'\n]{0,200}?[/\\]s?bin[/\\]|(?<=[[(]\s{0,20}[rRbBuU]?["'])[^"'\n]{0,200}[/\\])?(?:${name})(?:\.exe)?\1|(?:[\w$]{1,40}\.)?which\(\s*(["'])(?:${name})\2\s*\))`;
+  String.raw`(?:[rRbBuU]?(["'])(?:(?<=[[({]\s{0,20}[rRbBuU]?["'])(?<!["']\s*,\s*\[\s{0,20}[rRbBuU]?["'])[^"'\n]{0,200}[/\\]|(?<=["'](?:sudo|doas|env|nice|nohup|time|timeout|xargs|stdbuf|ionice)["']\s*,\s{0,20}[rRbBuU]?["'])[^"'\n]{0,200}?[/\\]s?bin[/\\])?(?:${name})(?:\.exe)?\1|(?:[\w$]{1,40}\.)?which\(\s*(["'])(?:${name})\2\s*\))`;
 /** Between a list's items: a comma (over lines, or `, [`), or Rust's next `.arg(` or `.args(&[`. */
 const ARGUMENT_SEPARATOR = String.raw`\s*(?:,|\)\s*\.args?\()\s*(?:&?\[\s*)?`;
 /**
@@ -607,12 +615,22 @@ const TYPE_NAMES = new Set([
   'string', 'number', 'boolean', 'bigint', 'symbol', 'any', 'unknown', 'never', 'object', 'str', 'int', 'float', 'bool',
   'bytes', 'dict', 'list', 'tuple', 'char', 'usize', 'isize', 'u8', 'i32', 'i64', 'u32', 'u64', 'f64', 'byte', 'rune',
 ]);
+/** Where an API's parameter goes (OpenAPI's `in`): a word a name/value object may hold beside a secret's name. */
+const PARAMETER_PLACES = new Set(['header', 'query', 'cookie', 'path', 'body', 'formData']);
 /** A call or an index: `getApiKeyForModel(model)`, `args[++i]`, `os.environ["KEY"]`, `Optional[str]`. */
 const CALL_OR_INDEX = /^[\w$.?!:]+[([]/;
 /** A member access: `config.apiKey`, `process.env.ANTHROPIC_API_KEY`, `opts?.token`. */
 const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
-/** A variable's name as YAML's value may be one in code, its digits at its end (`token2`), or a member read of letters alone (`Config.ApiKey`). */
-const YAML_CODE = /^(?:[A-Za-z_$][A-Za-z_$]*\d*|[A-Za-z_$][A-Za-z_$]*(?:\??\.[A-Za-z_$][A-Za-z_$]*)+!?)$/;
+/**
+ * A name or a member read as code spells it, of whole words with digits between (`sha256Hash`,
+ * `oauth2Token`, `k8sApiKey`, `Config.Db2.Password`), not a password's short pieces amid digits and
+ * mixed case (`DotLeak7.vR2pLm9`, `Kp9wZ3`): at most two pieces of one or two letters, one of three or more.
+ */
+function isWordyName(value: string): boolean {
+  if (!/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*!?$/.test(value)) return false;
+  const pieces = value.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean);
+  return pieces.filter((piece) => piece.length < 3).length <= 2 && pieces.some((piece) => piece.length >= 3);
+}
 /** A name in code: letters only (`apiKey`, `tool_use_id` has no digit either, `result`). */
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z_$]*$/;
 /** Characters after a value that make it an operand: `a || b`, `a ?? b`, `a ? b : c`, `Model<any>`, `a + b`. */
@@ -657,7 +675,7 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   // YAML's scalar is a member read or a list's item only where it reads as code (`config.db.password`,
   // `hashedPassword,` in an object over lines), not where it holds digits amid mixed case as a
   // password does (`POSTGRES_PASSWORD: DotLeak7.vR2pLm9`, `password: Kp9wZ3,Rm4vQ8xT`).
-  const code = read.form !== 'yaml' || CODE_VALUE.test(value) || YAML_CODE.test(value);
+  const code = read.form !== 'yaml' || CODE_VALUE.test(value) || isWordyName(value);
   if ((code && MEMBER_ACCESS.test(value)) || OPERATOR_AFTER.test(read.after) || (code && /^[ \t]*[,;]/.test(read.after))) return false;
   if (read.form === 'code') return !IDENTIFIER.test(value);
   // yaml: a type (`apiKey: string`, `token: Token`), a name in camelCase or snake_case, or one
@@ -1217,7 +1235,7 @@ function objectStrings(text: string, at: number, name: string): ObjectRead {
       if (!isValue || key === null || !VALUE_KEYS.has(key.toLowerCase())) continue;
       // JSON's `"value": "…"` is data (an ARM template's parameter): a word or words there are a
       // password (`"Monkey-Trousers-Lamp-Canyon"`), unless a label; elsewhere they name one.
-      if (jsonKey && c === '"' && key === 'value' ? isWordsLabel(value) : isNameLike(value)) continue;
+      if (jsonKey && c === '"' && key.toLowerCase() === 'value' ? isWordsLabel(value) : isNameLike(value)) continue;
       if (isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) found.push({ start: read.start, end: read.end });
     }
   }
@@ -1459,10 +1477,15 @@ const NEXT_FIELD = /^[&;|][A-Za-z_][\w.\-[\]%]*=/;
 function lineEnd(text: string, start: number, end: number): number {
   let i = end;
   const limit = Math.min(text.length, start + MAX_VALUE_LENGTH);
-  while (i < limit && text[i] !== '\n' && text[i] !== '\r' && !(text[i] === '#' && text[i - 1] === ' ')) i++;
+  // Up to a comment (`# …`, or code's `// …`) or an object's next member on the line (`, user: bob`).
+  while (i < limit && text[i] !== '\n' && text[i] !== '\r' && !(text[i] === '#' && text[i - 1] === ' ') && !(text[i] === '/' && text[i + 1] === '/' && text[i - 1] === ' ') && !(text[i] === ',' && NEXT_MEMBER.test(text.slice(i, i + 120)))) i++;
   while (i > end && (text[i - 1] === ' ' || text[i - 1] === '\t')) i--;
+  // Code's comma or semicolon ending the line is no part of the value.
+  if (i > end && (text[i - 1] === ',' || text[i - 1] === ';')) i--;
   return i;
 }
+/** An object's next member after a value on its line: `, user: bob`. */
+const NEXT_MEMBER = /^,[ \t]+[A-Za-z_$][\w$-]*[ \t]*:/;
 
 // ---------------------------------------------------------------------------------------------
 // Private keys whose BEGIN line is missing: the body printed by `tail`, `sed -n` or a cut preview.
@@ -1545,7 +1568,8 @@ function isAzureStorageKey(value: string): boolean {
  * `https://myvault.vault.azure.net/secrets/sp-secret`).
  */
 function isAzureKeyReference(value: string): boolean {
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(value) && /[_.]/.test(value)) return true;
+  // A name of words (not an older client secret's pieces amid digits: `kX7_pL9mQ.wR2vT5nB8zY3c…`).
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(value) && /[_.]/.test(value) && isWordyName(value)) return true;
   if (/^[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+(?:[/?#][^\s@]*)?$/i.test(value)) return true;
   return /^(?:~|\.\.?)?\/(?:[\w.-]+\/)*[\w.-]+\/?$/.test(value) && !/[+=]/.test(value);
 }
@@ -1791,8 +1815,15 @@ function shellSetValues(text: string): Found[] {
 const CALL_NAME_THEN_VALUE = /(?<=[\w$][ \t]{0,20}\([ \t]{0,20})(["'])([^"'\n]{1,100})\1[ \t]{0,20},[ \t]{0,20}(?=["'])/g;
 /** WordPress's keys and salts (wp-config.php): `define( 'SECURE_AUTH_SALT', '…' )`. */
 const WORDPRESS_SECRET = /^(?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)$/;
-/** A translation's call (`t('password', 'Password')`, WordPress's `__( 'Password', 'woocommerce' )`): its arguments are a message and its domain. */
-const TRANSLATION_CALL = /(?:^|[^\w$])(?:t|\$t|_|__|_[enx]|_nx|esc_(?:html|attr)_[_ex]|gettext|[dnp]gettext|translate|trans|i18n\.t)[ \t]*\([ \t]*$/;
+/** The called name before a call's parenthesis (`w.Header().Set(`: its `()` taken out after). */
+const CALLEE = /([\w$.:]+(?:\(\)[\w$.:]+)*)[ \t]*\([ \t]*$/;
+/**
+ * Calls that set a secret by its name: WordPress's `define`, an environment's (`os.setenv`,
+ * `os.Setenv`, `putenv`, `Deno.env.set`, `os.environ.setdefault`, a test's `monkeypatch.setenv`
+ * and `vi.stubEnv`), a property's (`System.setProperty`), a request's header (`headers.set`,
+ * `Header.Set`, `setRequestHeader`, `setHeader`).
+ */
+const SETTER_CALL = /(?:^|[.:])(?:define|putenv|setenv|Setenv|SetEnv|set_env|setEnv|stubEnv|setdefault|setProperty|SetProperty|setRequestHeader|setHeader|SetHeader)$|(?:^|\.)(?:env|headers|Headers|Header|header)\.(?:set|Set|append|add|Add)$/;
 
 function callValues(text: string): Found[] {
   const found: Found[] = [];
@@ -1803,13 +1834,20 @@ function callValues(text: string): Found[] {
     if (!SECRET_NAME_HINT.test(name) || !(isSecretPropertyName(name) || WORDPRESS_SECRET.test(name))) continue;
     // An Azure storage key's setting (`spark.conf.set("fs.azure.account.key.…", …)`) is the Azure rules' to read: they keep where it is kept.
     if (AZURE_STORAGE_PROPERTY.test(name)) continue;
-    if (TRANSLATION_CALL.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
+    // A setter's only (an environment's, a property's, a header's): other calls take a name and
+    // another word as often (`res.cookie('token', 'deleted')`, `config.get('auth', 'username')`,
+    // `emit('token', 'refreshed')`, `schema.add('password', 'string')`: a review of the first round).
+    const callee = CALLEE.exec(text.slice(Math.max(0, m.index - 80), m.index))?.[1]?.replace(/\(\)/g, '') ?? '';
+    if (!SETTER_CALL.test(callee)) continue;
     const read = readValue(text, m.index + m[0].length);
     if (!read?.quoted) continue;
     const value = text.slice(read.start, read.end);
     // A form's or a locale's label (`'Mot de passe'`) is no value; an Authorization's scheme stays.
     if (isWordsLabel(value) || !isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) continue;
-    found.push({ start: read.start + (AUTH_SCHEME.exec(value)?.[0].length ?? 0), end: read.end });
+    const start = read.start + (AUTH_SCHEME.exec(value)?.[0].length ?? 0);
+    // A scheme alone (`'Bearer ' + token`): nothing of a secret in the quotes.
+    if (start >= read.end) continue;
+    found.push({ start, end: read.end });
     CALL_NAME_THEN_VALUE.lastIndex = Math.max(CALL_NAME_THEN_VALUE.lastIndex, read.end);
   }
   return found;
@@ -2303,7 +2341,9 @@ const ENVIRONMENT_NAME = /^(?:[A-Z][A-Z0-9_]*|\/[\w./-]+)$/;
 function isVariablesSecret(name: string, value: string, bare = false, json = false): boolean {
   if (ENVIRONMENT_NAME.test(name)) return !(bare && ENV_ACCESS.test(value));
   if (!VARIABLE_NAME.test(name) || isWordsLabel(value)) return false;
-  return json || (!/^[a-z]{1,12}$/.test(value) && !(bare && CODE_VALUE.test(value)));
+  // A schema's type or an API key's place (`{"name": "api_key", "in": …, "value": "header"}`) is no secret in JSON either.
+  if (json) return !TYPE_NAMES.has(value) && !PARAMETER_PLACES.has(value);
+  return !/^[a-z]{1,12}$/.test(value) && !(bare && CODE_VALUE.test(value));
 }
 
 /**
@@ -2315,7 +2355,10 @@ function isVariablesSecret(name: string, value: string, bare = false, json = fal
  */
 function isWordsLabel(value: string): boolean {
   if (!/^[A-Z][A-Za-z]*(?:(?: |[-_])[A-Za-z]+){1,5}$/.test(value)) return false;
-  return value.split(/[ _-]/).some((word) => LABEL_WORDS.has(word.toLowerCase()));
+  // What it labels ends it (`Enter your password`, `Mot de passe`), or opens a short one
+  // (`Password reset link`); amid longer words it is a pass phrase's (`Tiger Key Lamp Canyon`).
+  const words = value.toLowerCase().split(/[ _-]/);
+  return LABEL_WORDS.has(words.at(-1) as string) || (words.length <= 3 && LABEL_WORDS.has(words[0] as string));
 }
 /** The words a label of a secret's field uses, in the languages its forms are often in. */
 const LABEL_WORDS = new Set(['password', 'passwort', 'passphrase', 'passcode', 'passe', 'pass', 'pwd', 'kennwort', 'wachtwoord', 'senha', 'secret', 'token', 'jeton', 'key', 'pin', 'code']);
