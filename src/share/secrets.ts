@@ -623,8 +623,9 @@ const CALL_OR_INDEX = /^[\w$.?!:]+[([]/;
 const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
 /**
  * A name or a member read as code spells it, of whole words with digits between (`sha256Hash`,
- * `oauth2Token`, `k8sApiKey`, `Config.Db2.Password`), not a password's short pieces amid digits and
- * mixed case (`DotLeak7.vR2pLm9`, `Kp9wZ3`): at most two pieces of one or two letters, one of three or more.
+ * `oauth2Token`, `k8sApiKey`, `Config.Db2.Password`), not a password's short pieces amid digits
+ * and mixed case (`DotLeak7.vR2pLm9`, `Kp9wZ3`): at most two pieces of one or two letters, and
+ * one of three or more.
  */
 function isWordyName(value: string): boolean {
   if (!/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*!?$/.test(value)) return false;
