@@ -324,14 +324,16 @@ function isArchiverCommand(text: string, start: number): boolean {
   const segment = segmentStart(text, flag);
   // Its start too far back to be read: taken for the command, the safe side.
   if (segment < low) return true;
-  const words = SEGMENT_WORDS.exec(text.slice(segment, flag));
-  const command = baseName(words?.[1] ?? '');
-  // An argument only of a command known to take a folder or a name there; any other (a prompt not
-  // read as one, `RUN`, `- `, a runner not listed) leaves it the command, the safe side.
-  if (ARGUMENT_COMMANDS.has(command)) return false;
-  if (!COMMAND_WRAPPERS.has(command)) return true;
+  const words = text.slice(segment, flag).split(/[ \t]+/).filter(Boolean);
+  // The last wrapper before the flag runs what follows its options, wherever it stands (`make sure
+  // you run sudo -E zip -P …`: a review found the line's first word taken for the command).
+  let wrapper = words.length - 1;
+  while (wrapper >= 0 && !COMMAND_WRAPPERS.has(baseName(words[wrapper] as string))) wrapper--;
+  // With none: an argument only of a command known to take a folder or a name there; any other (a
+  // prompt not read as one, `RUN`, `- `, a runner not listed) leaves it the command, the safe side.
+  if (wrapper === -1) return !ARGUMENT_COMMANDS.has(baseName(SEGMENT_WORDS.exec(text.slice(segment, flag))?.[1] ?? ''));
   let afterFlag = false;
-  for (const w of (words?.[2] ?? '').split(/[ \t]+/)) {
+  for (const w of words.slice(wrapper + 1)) {
     if (w === '') continue;
     if (w.startsWith('-')) afterFlag = true;
     else if (afterFlag || /^\d+$/.test(w) || COMMAND_WRAPPERS.has(baseName(w))) afterFlag = false;
@@ -343,14 +345,14 @@ function isArchiverCommand(text: string, start: number): boolean {
 const COMMAND_LOOKBACK = 400;
 const COMMAND_SEPARATORS = ' \t\r\n;&|(`';
 const SEGMENT_STARTS = '\n;&|(`"\'';
-/** A command's first word, past a prompt (`ana@box:~$`, `>`) and variables set for it, and its words after. */
+/** A command's first word, past a prompt (`ana@box:~$`, `>`) and variables set for it. */
 const SEGMENT_WORDS = /^[ \t]*(?:\S*[$#%>][ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(\S+)([^\n]*)$/;
 /** Commands that run the command after their options. */
 const COMMAND_WRAPPERS = new Set(['sudo', 'doas', 'env', 'nice', 'ionice', 'nohup', 'time', 'timeout', 'xargs', 'stdbuf', 'chrt', 'taskset', 'parallel', 'watch', 'exec', 'command', 'strace', 'flock', 'setsid', 'runuser', 'unbuffer', 'caffeinate']);
 /** Commands whose flags take a folder, a file or a name that may be an archiver's (`rsync -a /srv/zip`, `tar -C /opt/zip`, `find -name 7z`, `mvn -P zip`). */
-const ARGUMENT_COMMANDS = new Set(['rsync', 'tar', 'find', 'mvn', 'mvnw', 'gradle', 'gradlew', 'make', 'cp', 'mv', 'ls', 'du', 'scp', 'rm', 'ln', 'chmod', 'chown', 'mkdir', 'rmdir', 'touch', 'stat', 'cat', 'head', 'tail', 'grep', 'rg', 'fd', 'tree', 'file', 'git', 'cd', 'pushd', 'diff', 'cmp', 'install', 'ant', 'sbt', 'bazel', 'npm', 'yarn', 'pnpm']);
+const ARGUMENT_COMMANDS = new Set(['rsync', 'tar', 'find', 'mvn', 'mvnw', 'gradle', 'gradlew', 'make', 'cp', 'mv', 'ls', 'du', 'scp', 'rm', 'ln', 'chmod', 'chown', 'mkdir', 'rmdir', 'touch', 'stat', 'cat', 'head', 'tail', 'grep', 'rg', 'fd', 'tree', 'file', 'git', 'cd', 'pushd', 'diff', 'cmp', 'install', 'ant', 'sbt', 'bazel', 'docker', 'podman', 'wget', 'curl', 'go', 'cargo']);
 /** Flags whose argument is a command, and the end of another's options. */
-const COMMAND_FLAGS = new Set(['--', '-exec', '-execdir', '-ok', '-okdir', '-c', '--exec', '--command']);
+const COMMAND_FLAGS = new Set(['--', '-exec', '-execdir', '-ok', '-okdir', '-c', '--exec', '--command', '--entrypoint']);
 
 /**
  * Where the shell command holding `at` starts (past a line's end, an operator, a parenthesis, a
@@ -382,14 +384,15 @@ const COMMAND_END = String.raw`(?:\.exe)?["']?(?<!:\/\/\S{0,300})`;
  * A program named `name` as an item of its list of arguments, its quote the pattern's first or
  * second group: quoted (`'zip'`, anywhere in the list: `['sudo', 'zip', …]`, Java's `new
  * String[]{"zip", …}`), looked up (`shutil.which('zip')`), or by its path (`'/usr/bin/zip'`,
- * `r'C:\…\7z.exe'`). A path names the program as the list's or the call's first item
- * (`Command::new("zip")`), or from a `bin` folder after a wrapper's item (`['sudo',
- * '/usr/bin/zip', …]`); elsewhere it is an argument (`['rsync', '-a', '/srv/exports/zip', '-P',
- * …]`, `['ls', '/usr/bin/zip', '-k', …]`), as is the first item of a list after a program's
- * name (`spawn('ls', ['/usr/bin/zip', …])`).
+ * `r'C:\…\7z.exe'`). A path names the program from a `bin` folder anywhere (after a wrapper and
+ * its options: `['sudo', '-u', 'backup', '/usr/bin/zip', …]`; a review found it leak when tied
+ * to a place), or as the list's or the call's first item (`Command::new("zip")`); elsewhere it is
+ * an argument (`['rsync', '-a', '/srv/exports/zip', '-P', …]`, the list after a program's name in
+ * `spawn('ls', ['/opt/zip', …])`). A list naming the program's file (`['ls', '/usr/bin/zip', '-k',
+ * …]`) is taken for it: rarer than a password given so.
  */
 const argumentsCommand = (name: string) =>
-  String.raw`(?:[rRbBuU]?(["'])(?:(?<=[[({]\s{0,20}[rRbBuU]?["'])(?<!["']\s*,\s*\[\s{0,20}[rRbBuU]?["'])[^"'\n]{0,200}[/\\]|(?<=["'](?:sudo|doas|env|nice|nohup|time|timeout|xargs|stdbuf|ionice)["']\s*,\s{0,20}[rRbBuU]?["'])[^"'\n]{0,200}?[/\\]s?bin[/\\])?(?:${name})(?:\.exe)?\1|(?:[\w$]{1,40}\.)?which\(\s*(["'])(?:${name})\2\s*\))`;
+  String.raw`(?:[rRbBuU]?(["'])(?:[^"'\n]{0,200}?[/\\]s?bin[/\\]|(?<=[[({]\s{0,20}[rRbBuU]?["'])(?<!["']\s*,\s*\[\s{0,20}[rRbBuU]?["'])[^"'\n]{0,200}[/\\])?(?:${name})(?:\.exe)?\1|(?:[\w$]{1,40}\.)?which\(\s*(["'])(?:${name})\2\s*\))`;
 /** Between a list's items: a comma (over lines, or `, [`), or Rust's next `.arg(` or `.args(&[`. */
 const ARGUMENT_SEPARATOR = String.raw`\s*(?:,|\)\s*\.args?\()\s*(?:&?\[\s*)?`;
 /**
@@ -622,16 +625,17 @@ const CALL_OR_INDEX = /^[\w$.?!:]+[([]/;
 /** A member access: `config.apiKey`, `process.env.ANTHROPIC_API_KEY`, `opts?.token`. */
 const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
 /**
- * A name or a member read as code spells it, of whole words with digits between (`sha256Hash`,
- * `oauth2Token`, `k8sApiKey`, `Config.Db2.Password`), not a password's short pieces amid digits
- * and mixed case (`DotLeak7.vR2pLm9`, `Kp9wZ3`): at most two pieces of one or two letters, and
- * one of three or more.
+ * A name or a member read as code spells it: letters, digits only at its end (`token2`,
+ * `cfg.azure.storage_key2`), or amid them as a technology's name does (`sha256Hash`,
+ * `oauth2Token`, `k8sApiKey`, `keys.v2ApiKey`). Not a password of words and digits
+ * (`Winter2024.Secure`, `P4ssw0rdAdmin`, `DotLeak7.vR2pLm9`: reviews found each taken for code
+ * once digits amid letters were).
  */
-function isWordyName(value: string): boolean {
-  if (!/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*!?$/.test(value)) return false;
-  const pieces = value.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean);
-  return pieces.filter((piece) => piece.length < 3).length <= 2 && pieces.some((piece) => piece.length >= 3);
+function isCodeSpelledName(value: string): boolean {
+  return /^(?:[A-Za-z_$][A-Za-z_$]*\d*|[A-Za-z_$][A-Za-z_$]*(?:\??\.[A-Za-z_$][A-Za-z_$]*)+\d*!?)$/.test(value.replace(TECH_NAMES, 'x'));
 }
+/** Names of technologies that hold digits, as code's names hold them. */
+const TECH_NAMES = /(?<=^|[^A-Za-z0-9])(?:sha(?:1|224|256|384|512)|md5|base(?:32|64)|oauth2|argon2|utf(?:8|16)|i18n|l10n|k8s|x509|ed25519|aes(?:128|256)|rsa(?:2048|4096)|http2|ipv[46]|s3|ec2)(?=[A-Z_.]|$)|(?<=^|\.)v\d(?=[A-Z])/gi;
 /** A name in code: letters only (`apiKey`, `tool_use_id` has no digit either, `result`). */
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z_$]*$/;
 /** Characters after a value that make it an operand: `a || b`, `a ?? b`, `a ? b : c`, `Model<any>`, `a + b`. */
@@ -676,7 +680,7 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   // YAML's scalar is a member read or a list's item only where it reads as code (`config.db.password`,
   // `hashedPassword,` in an object over lines), not where it holds digits amid mixed case as a
   // password does (`POSTGRES_PASSWORD: DotLeak7.vR2pLm9`, `password: Kp9wZ3,Rm4vQ8xT`).
-  const code = read.form !== 'yaml' || CODE_VALUE.test(value) || isWordyName(value);
+  const code = read.form !== 'yaml' || CODE_VALUE.test(value) || isCodeSpelledName(value);
   if ((code && MEMBER_ACCESS.test(value)) || OPERATOR_AFTER.test(read.after) || (code && /^[ \t]*[,;]/.test(read.after))) return false;
   if (read.form === 'code') return !IDENTIFIER.test(value);
   // yaml: a type (`apiKey: string`, `token: Token`), a name in camelCase or snake_case, or one
@@ -1485,8 +1489,8 @@ function lineEnd(text: string, start: number, end: number): number {
   if (i > end && (text[i - 1] === ',' || text[i - 1] === ';')) i--;
   return i;
 }
-/** An object's next member after a value on its line: `, user: bob`. */
-const NEXT_MEMBER = /^,[ \t]+[A-Za-z_$][\w$-]*[ \t]*:/;
+/** An object's next member after a value on its line: `, user: bob` (not `, https://…`). */
+const NEXT_MEMBER = /^,[ \t]+[A-Za-z_$][\w$-]*[ \t]*:(?:[ \t]|$)/;
 
 // ---------------------------------------------------------------------------------------------
 // Private keys whose BEGIN line is missing: the body printed by `tail`, `sed -n` or a cut preview.
@@ -1570,7 +1574,7 @@ function isAzureStorageKey(value: string): boolean {
  */
 function isAzureKeyReference(value: string): boolean {
   // A name of words (not an older client secret's pieces amid digits: `kX7_pL9mQ.wR2vT5nB8zY3c…`).
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(value) && /[_.]/.test(value) && isWordyName(value)) return true;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(value) && /[_.]/.test(value) && isCodeSpelledName(value)) return true;
   if (/^[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+(?:[/?#][^\s@]*)?$/i.test(value)) return true;
   return /^(?:~|\.\.?)?\/(?:[\w.-]+\/)*[\w.-]+\/?$/.test(value) && !/[+=]/.test(value);
 }
@@ -1835,16 +1839,17 @@ function callValues(text: string): Found[] {
     if (!SECRET_NAME_HINT.test(name) || !(isSecretPropertyName(name) || WORDPRESS_SECRET.test(name))) continue;
     // An Azure storage key's setting (`spark.conf.set("fs.azure.account.key.…", …)`) is the Azure rules' to read: they keep where it is kept.
     if (AZURE_STORAGE_PROPERTY.test(name)) continue;
-    // A setter's only (an environment's, a property's, a header's): other calls take a name and
-    // another word as often (`res.cookie('token', 'deleted')`, `config.get('auth', 'username')`,
-    // `emit('token', 'refreshed')`, `schema.add('password', 'string')`: a review of the first round).
     const callee = CALLEE.exec(text.slice(Math.max(0, m.index - 80), m.index))?.[1]?.replace(/\(\)/g, '') ?? '';
-    if (!SETTER_CALL.test(callee)) continue;
     const read = readValue(text, m.index + m[0].length);
     if (!read?.quoted) continue;
     const value = text.slice(read.start, read.end);
     // A form's or a locale's label (`'Mot de passe'`) is no value; an Authorization's scheme stays.
     if (isWordsLabel(value) || !isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) continue;
+    // Past a setter's (an environment's, a property's, a header's), a call takes a name and another
+    // word as often (`res.cookie('token', 'deleted')`, `config.get('auth', 'username')`,
+    // `schema.add('password', 'string')`): there only a value a password's shape, digits or signs
+    // amid it, is one (`os.getenv('OPENAI_API_KEY', 'Xq7vR2pLm9abcT')`, `props.put("password", …)`).
+    if (!SETTER_CALL.test(callee) && !/[\d!@#$%^&*+=~?|\\/<>]/.test(value.replace(AUTH_SCHEME, ''))) continue;
     const start = read.start + (AUTH_SCHEME.exec(value)?.[0].length ?? 0);
     // A scheme alone (`'Bearer ' + token`): nothing of a secret in the quotes.
     if (start >= read.end) continue;
@@ -2356,10 +2361,13 @@ function isVariablesSecret(name: string, value: string, bare = false, json = fal
  */
 function isWordsLabel(value: string): boolean {
   if (!/^[A-Z][A-Za-z]*(?:(?: |[-_])[A-Za-z]+){1,5}$/.test(value)) return false;
-  // What it labels ends it (`Enter your password`, `Mot de passe`), or opens a short one
-  // (`Password reset link`); amid longer words it is a pass phrase's (`Tiger Key Lamp Canyon`).
-  const words = value.toLowerCase().split(/[ _-]/);
-  return LABEL_WORDS.has(words.at(-1) as string) || (words.length <= 3 && LABEL_WORDS.has(words[0] as string));
+  // What it labels ends it (`Enter your password`, `Mot de passe`), opens a short one (`Password
+  // reset link`), or stands in a sentence (`API key for staging`); amid capitalised words it is a
+  // pass phrase's (`Tiger Key Lamp Canyon`).
+  const words = value.split(/[ _-]/);
+  const labelled = (word: string | undefined) => word !== undefined && LABEL_WORDS.has(word.toLowerCase());
+  if (labelled(words.at(-1)) || (words.length <= 3 && labelled(words[0]))) return true;
+  return words.slice(2).every((word) => /^[a-z]/.test(word)) && words.some(labelled);
 }
 /** The words a label of a secret's field uses, in the languages its forms are often in. */
 const LABEL_WORDS = new Set(['password', 'passwort', 'passphrase', 'passcode', 'passe', 'pass', 'pwd', 'kennwort', 'wachtwoord', 'senha', 'secret', 'token', 'jeton', 'key', 'pin', 'code']);
