@@ -1224,6 +1224,29 @@ describe('secrets the fourth --share round let through', () => {
   });
 });
 
+// Regressions (a fourth review of --share): what the rules let through or took that was no secret.
+describe('older secrets a fourth look at --share found', () => {
+  // A .env line's value was cut where code's argument ends (an unbalanced bracket, a comma, a
+  // quote), or kept whole as a call or an index (CALL_OR_INDEX): the rest of the password stayed.
+  it.each([
+    ['DB_PASSWORD=EnvHead9]EnvLeakTail9', 'DB_PASSWORD=[REDACTED:assignment]'],
+    ['SESSION_SECRET=Kp9wZ3)ParenTail4', 'SESSION_SECRET=[REDACTED:assignment]'],
+    ['DB_PASSWORD=Kp9wZ3(ParenTail4', 'DB_PASSWORD=[REDACTED:assignment]'],
+    ['DB_PASSWORD=Kp9wZ3[BrTail4', 'DB_PASSWORD=[REDACTED:assignment]'],
+    ['AZURE_CLIENT_SECRET=kX7@pL:9mQ]wR2*vT5nB8zY', 'AZURE_CLIENT_SECRET=[REDACTED:assignment]'],
+    ['export DB_PASSWORD=Kp9wZ3,Rm4<vQ8>x"T{q # rotated', 'export DB_PASSWORD=[REDACTED:assignment] # rotated'],
+    ['    environment:\n      - POSTGRES_PASSWORD=Kp9wZ3}Rm4vQ8', '    environment:\n      - POSTGRES_PASSWORD=[REDACTED:assignment]'],
+  ])('a .env line’s value with a bracket, a comma or a quote inside: %s', (text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  it('keeps a call, an index or a substitution as a .env-style line’s value', () => {
+    const kept = 'PASSWORD=getpass()\nTOKEN=os.environ["TOKEN"]\nSECRET=$(cat f)\nAPI_KEY=${VAR}\n'
+      + 'PASSWORD=getpass.getpass("Password: ")\nTOKEN=sys.argv[1]\nDIGEST_SECRET=hashlib.sha256(b"x").hexdigest()';
+    expect(redact(kept)).toBe(kept);
+  });
+});
+
 describe('a megabyte line of near-matches', () => {
   // No timing assertion: the patterns are written to be linear (see secrets.ts); a regression to
   // backtracking shows as this test running for minutes.
@@ -1254,6 +1277,8 @@ describe('a megabyte line of near-matches', () => {
     ['unclosed <value>s of blanks', `<name>a</name><value>${' '.repeat(2000)}\n`.repeat(2 ** 8)],
     // A program's argument lists, each item after a comma and a blank (read two ways, 2³⁰ tries each).
     ['argument lists of archivers', `${"['zip', ".repeat(2 ** 14)}${"'7z', ".repeat(2 ** 14)}`],
+    // Lines of .env values read to their end, each judged once (a fourth review's rules).
+    ['.env lines of calls and a line of brackets', `${'X_PASSWORD=getpass(\n'.repeat(2 ** 14)}DB_PASSWORD=${'a(b[c]d)'.repeat(2 ** 14)}`],
   ])('of %s comes back whole', (_, text) => {
     expect(redact(text).length).toBeGreaterThan(0);
   });

@@ -622,6 +622,12 @@ const TYPE_NAMES = new Set([
 const PARAMETER_PLACES = new Set(['header', 'query', 'cookie', 'path', 'body', 'formData']);
 /** A call or an index: `getApiKeyForModel(model)`, `args[++i]`, `os.environ["KEY"]`, `Optional[str]`. */
 const CALL_OR_INDEX = /^[\w$.?!:]+[([]/;
+/**
+ * A call or an index as a .env line's value may be one (`getpass()`, `os.environ["TOKEN"]` in a
+ * Python file): a name or a member read of letters, any digits at a word's end; not a password
+ * with its bracket inside, its digits amid mixed case (`Kp9wZ3(Tail`).
+ */
+const LINE_CALL_OR_INDEX = /^[A-Za-z_$][A-Za-z_$]*\d*(?:\.[A-Za-z_$][A-Za-z_$]*\d*)*[([]/;
 /** A member access: `config.apiKey`, `process.env.ANTHROPIC_API_KEY`, `opts?.token`. */
 const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
 /**
@@ -659,7 +665,7 @@ export interface ValueRead {
 }
 
 /** Whether the value written after a secret name is a secret (not a placeholder, a reference or code). */
-export function isSecretValue(value: string, read: { quoted: boolean; form: ValueForm; name: string; after: string }): boolean {
+export function isSecretValue(value: string, read: { quoted: boolean; form: ValueForm; name: string; after: string; wholeLine?: boolean }): boolean {
   if (value.length < MIN_SECRET_LENGTH || value.startsWith('[REDACTED:')) return false;
   const credential = value.replace(AUTH_SCHEME, '');
   // A scheme's word alone (`Proxy-Authorization: Basic cHJ…`): the credential after it is another value, redacted as one.
@@ -673,7 +679,7 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   if (read.quoted) return read.form !== 'code' || !isMessage(lower);
   if (CODE_KEYWORDS.has(lower)) return false;
   if (NUMBER.test(value) && value.length < 6) return false;
-  if (/^[([{!`<@*]/.test(value) || CALL_OR_INDEX.test(value) || /^(?:this|self|super|cls)\./.test(value)) return false;
+  if (/^[([{!`<@*]/.test(value) || (read.wholeLine === true ? LINE_CALL_OR_INDEX : CALL_OR_INDEX).test(value) || /^(?:this|self|super|cls)\./.test(value)) return false;
   // Node's environment by name, in any form (`TOKEN=process.env.TOKEN` in a minified line): a reference.
   if (ENV_ACCESS.test(value)) return false;
   if (read.form === 'literal') return true;
@@ -1035,6 +1041,10 @@ function namedValues(text: string): Found[] {
     if (!read) continue;
     // A value of a line of its own (YAML's, a .env file's) holds the signs glued into it; elsewhere
     // (`…;AccountKey=…;Endpoint=…`, `?token=…&page=2`) they end it.
+    // A .env line's value (`DB_PASSWORD=kX7@pL:9mQ]wR2*vT5nB8zY`) is all its word: a bracket, a
+    // comma or a quote inside is the password's, not the end of an argument.
+    const wholeLine = !read.quoted && read.start === at && isEnvironmentLine(text, m.index, name, closer, op, before + after);
+    if (wholeLine) read.end = Math.max(read.end, wordEnd(text, read.start));
     if (!read.quoted && /^[ \t]*(?:export[ \t]+|-[ \t]+)?["']?$/.test(lineBefore(text, m.index) ?? 'x')) read.end = withGluedSigns(text, read.start, read.end);
     const plural =
       !secret &&
@@ -1052,8 +1062,8 @@ function namedValues(text: string): Found[] {
     const form = isDottedSetting(text, m.index, name, closer, op, before + after, read.end) ? 'literal' : formOf(text, m.index, name, closer, op, before + after);
     // What follows a form's or a query's value is its next field (`&user[email]=…`), no operator.
     const following = NEXT_FIELD.test(text.slice(read.end, read.end + 200)) ? '' : text.slice(read.end, read.end + 8);
-    if (!isSecretValue(value, { quoted: read.quoted, form, name, after: following }) && !isSecretCode(name, value)) continue;
-    const end = form === 'yaml' && !read.quoted ? lineEnd(text, read.start, secretEnd(text, read)) : secretEnd(text, read);
+    if (!isSecretValue(value, { quoted: read.quoted, form, name, after: following, wholeLine }) && !isSecretCode(name, value)) continue;
+    const end = wholeLine ? read.end : form === 'yaml' && !read.quoted ? lineEnd(text, read.start, secretEnd(text, read)) : secretEnd(text, read);
     found.push({ start: read.start, end, kind });
     // Many secrets quoted one by one: `DB_PASSWORDS='one','two'` (not a JSON key's: the next is a key).
     const items = plural && read.quoted && closer === '' ? quotedItems(text, end + 1) : [];
@@ -1061,6 +1071,32 @@ function namedValues(text: string): Found[] {
     NAMED.lastIndex = Math.max(NAMED.lastIndex, items.at(-1)?.end ?? end);
   }
   return found;
+}
+
+/**
+ * Whether a name opens a .env file's line: an environment variable's (upper case) set with `=` at
+ * the line's start, maybe after `export` or a YAML list's dash (docker-compose's `environment:`).
+ */
+function isEnvironmentLine(text: string, start: number, name: string, closer: string, op: string, spaces: string): boolean {
+  return op === '=' && closer === '' && spaces === '' && /^[A-Z][A-Z0-9_]*$/.test(name) && /^[ \t]*(?:export[ \t]+|-[ \t]+)?$/.test(lineBefore(text, start) ?? 'x');
+}
+
+/**
+ * Where a .env line's bare value ends: at a blank (a ` # comment` after it stays), a backtick (a
+ * code span's end), or a shell's `;`, `&` or `|` (withGluedSigns takes those into a value ending
+ * its line); within MAX_VALUE_LENGTH. A comma before a blank is a list's or a sentence's
+ * (`DB_PASSWORDS=one, two`: commaRunEnd reads on).
+ */
+function wordEnd(text: string, from: number): number {
+  const stop = Math.min(text.length, from + MAX_VALUE_LENGTH);
+  let end = from;
+  while (end < stop && !isLineWordStop(text.charCodeAt(end))) end++;
+  return text[end - 1] === ',' && end > from + 1 ? end - 1 : end;
+}
+
+/** Whitespace, a backtick, `;`, `&` and `|`. */
+function isLineWordStop(c: number): boolean {
+  return c <= 32 || c === 96 || c === 59 || c === 38 || c === 124;
 }
 
 /** The quoted strings that follow a closing quote at `at`, each after a comma (`,'two', "three"`), that are secret values. */
