@@ -1245,6 +1245,28 @@ describe('older secrets a fourth look at --share found', () => {
       + 'PASSWORD=getpass.getpass("Password: ")\nTOKEN=sys.argv[1]\nDIGEST_SECRET=hashlib.sha256(b"x").hexdigest()';
     expect(redact(kept)).toBe(kept);
   });
+
+  // Clients that take a password as a flag's value, beside docker login's -p and sshpass's: none was read.
+  it.each([
+    ["sqlcmd -S localhost -U sa -P 'YourStr0ng!Passw0rd' -C", "sqlcmd -S localhost -U sa -P '[REDACTED:cli-password]' -C"],
+    ['/opt/mssql-tools18/bin/sqlcmd -S db -U sa -P YourStr0ng!Passw0rd -Q "SELECT 1"', '/opt/mssql-tools18/bin/sqlcmd -S db -U sa -P [REDACTED:cli-password] -Q "SELECT 1"'],
+    ["mongosh 'mongodb://db:27017' -u admin -p 'Xq7vR2pLm9' --authenticationDatabase admin", "mongosh 'mongodb://db:27017' -u admin -p '[REDACTED:cli-password]' --authenticationDatabase admin"],
+    ['mongodump -u admin -p Xq7vR2pLm9 --out dump', 'mongodump -u admin -p [REDACTED:cli-password] --out dump'],
+    ['ldapsearch -x -D cn=admin,dc=ex,dc=com -w Xq7vR2pLm9 -b dc=ex,dc=com', 'ldapsearch -x -D cn=admin,dc=ex,dc=com -w [REDACTED:cli-password] -b dc=ex,dc=com'],
+    ['smbclient //server/share -U ana%Xq7vR2pLm9', 'smbclient //server/share -U ana%[REDACTED:cli-password]'],
+    ["echo 'ana:Xq7vR2pLm9' | sudo chpasswd", "echo 'ana:[REDACTED:cli-password]' | sudo chpasswd"],
+    ["chpasswd <<< 'ana:Xq7vR2pLm9'", "chpasswd <<< 'ana:[REDACTED:cli-password]'"],
+    ["ssh-keygen -t ed25519 -N 'Hunter22pw' -f key", "ssh-keygen -t ed25519 -N '[REDACTED:cli-password]' -f key"],
+    ['ssh-keygen -p -P OldPass99 -N NewPass99 -f key', 'ssh-keygen -p -P [REDACTED:cli-password] -N [REDACTED:cli-password] -f key'],
+  ])('a client’s password flag: %s', (text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  it('keeps a client’s flag that asks for the password, gives none, or is another command’s', () => {
+    const kept = "mongosh -u admin -p --authenticationDatabase admin\nldapsearch -x -D cn=admin,dc=ex -W -b dc=ex\nssh-keygen -t ed25519 -N '' -f key\n"
+      + 'docker run -d --name mongo -p 27017:27017 mongo:7\necho "root:$PASSWORD" | chpasswd\nRun sqlcmd with -P followed by the password.';
+    expect(redact(kept)).toBe(kept);
+  });
 });
 
 describe('a megabyte line of near-matches', () => {
@@ -1279,6 +1301,7 @@ describe('a megabyte line of near-matches', () => {
     ['argument lists of archivers', `${"['zip', ".repeat(2 ** 14)}${"'7z', ".repeat(2 ** 14)}`],
     // Lines of .env values read to their end, each judged once (a fourth review's rules).
     ['.env lines of calls and a line of brackets', `${'X_PASSWORD=getpass(\n'.repeat(2 ** 14)}DB_PASSWORD=${'a(b[c]d)'.repeat(2 ** 14)}`],
+    ['clients’ password flags', `${'sqlcmd -P '.repeat(2 ** 14)}${'mongosh -p '.repeat(2 ** 14)}${'smbclient -U a%'.repeat(2 ** 13)}${"echo 'a:b' | ".repeat(2 ** 13)}chpasswd`],
   ])('of %s comes back whole', (_, text) => {
     expect(redact(text).length).toBeGreaterThan(0);
   });

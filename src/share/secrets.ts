@@ -378,6 +378,13 @@ function baseName(path: string): string {
   return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
 }
 
+/** A client's name then its arguments up to the flag looked for (its blank before it the pattern's): not a name's start (`mongo:7`, `bcp-tools`). */
+const CLIENT_END = String.raw`(?:\.exe)?(?=[ \t])[^\n|;&]{0,300}?`;
+/** A client's password flag after its name and other arguments (see the rules'). */
+const CLIENT_PASSWORD_FLAG = String.raw`(?:(?:sqlcmd|bcp)${CLIENT_END}[ \t]-P[ \t]*|mongo(?:sh|dump|restore|export|import|files|stat|top)?${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldap(?:search|modify|add|delete|modrdn|compare|whoami|passwd|exop)${CLIENT_END}[ \t]-w[ \t]*|ssh-keygen${CLIENT_END}[ \t]-N[ \t]*)`;
+/** ssh-keygen's old passphrase, a rule of its own: a match ends at the first flag's value, and `-p -P old -N new` gives both. */
+const KEYGEN_OLD_PASSPHRASE = String.raw`ssh-keygen${CLIENT_END}[ \t]-P[ \t]*`;
+const CLIENT_HINT = /sqlcmd|bcp|mongo|ldap|ssh-keygen/;
 /** After the command's name: Windows' `.exe`, the quote closing a quoted path; and not the end of a URL's path (`https://x.io/zip -P downloads`). */
 const COMMAND_END = String.raw`(?:\.exe)?["']?(?<!:\/\/\S{0,300})`;
 /**
@@ -1738,6 +1745,20 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t](?:-a|--pass)[ \t]+["']?((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'redis-cli', accept: isLiteralPassword }),
   // mysql -uroot -pSECRET: MySQL's clients take the password glued to -p (a lone -p asks for it).
   shape('cli-password', /\bmysql(?:dump|admin|import|sh|check)?\b[^\n|;&]{0,300}?[ \t]-p((?!\[REDACTED:)[^\s"'-][^\s"']{0,200})/g, { group: 1, hint: 'mysql', accept: isLiteralPassword }),
+  // More clients' own password flags, quoted or bare (a bare word of prose after a blank is none:
+  // `run sqlcmd with -P followed by …`): SQL Server's sqlcmd and bcp (`-P`, as Microsoft's Docker
+  // guide writes it), MongoDB's shell and tools (`-p`, `--password`; a lone `-p` asks for it),
+  // OpenLDAP's tools (`-w`; `-W` asks), ssh-keygen's passphrases (`-N`, and the old one's `-P`
+  // beside it; `-N ''` is none); Samba's `-U user%password`. Each as the command, not a flag's
+  // argument (`docker run --name mongo -p 27017:27017`).
+  ...[CLIENT_PASSWORD_FLAG, KEYGEN_OLD_PASSPHRASE].flatMap((flag) => [
+    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_QUOTED}`, 'g'), { group: 2, hint: CLIENT_HINT, accept: isCommandPassword, place: isArchiverCommand }),
+    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_BARE}`, 'g'), { group: 1, hint: CLIENT_HINT, accept: (value) => isFlagPassword(value) && isCommandPassword(value), place: isArchiverCommand }),
+  ]),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:smbclient|rpcclient|smbcacls|smbget)${CLIENT_END}[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:(["'])[^"'%\n]{1,100}%((?!\[REDACTED:)[^"'\n]{1,200})\1|[^\s"'%]{1,100}%((?!\[REDACTED:)[^\s"'\x60]{1,200}))`, 'g'), { group: [2, 3], hint: /smb|rpcclient/, accept: isLiteralPassword, place: isArchiverCommand }),
+  // chpasswd reads `user:password` lines: `echo 'ana:…' | sudo chpasswd`, `chpasswd <<< 'ana:…'`.
+  shape('cli-password', new RegExp(String.raw`\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+(?:"[^"\s:]{1,100}:((?!\[REDACTED:)[^"\n]{1,200}?)(?:\\n)?"|'[^'\s:]{1,100}:((?!\[REDACTED:)[^'\n]{1,200}?)(?:\\n)?'|[^\s"':|;&]{1,100}:((?!\[REDACTED:)[^\s"'|;&\x60]{1,200}))[ \t]*\|[ \t]*(?:sudo(?:[ \t]+-\S+)*[ \t]+)?chpasswd\b`, 'g'), { group: [1, 2, 3], hint: 'chpasswd', accept: isLiteralPassword }),
+  shape('cli-password', new RegExp(String.raw`\bchpasswd(?:[ \t]+-\S+)*[ \t]*<<<[ \t]*(?:"[^"\s:]{1,100}:((?!\[REDACTED:)[^"\n]{1,200})"|'[^'\s:]{1,100}:((?!\[REDACTED:)[^'\n]{1,200})'|[^\s"':|;&]{1,100}:((?!\[REDACTED:)[^\s"'|;&\x60]{1,200}))`, 'g'), { group: [1, 2, 3], hint: 'chpasswd', accept: isLiteralPassword }),
   // Cookie: a=…; b=… and curl -b/--cookie 'a=…': every value that looks issued; Set-Cookie: the
   // cookie's own value, not its attributes (Path=/, Expires=…).
   { kind: 'cookie', find: cookieValues },
