@@ -1267,6 +1267,21 @@ describe('older secrets a fourth look at --share found', () => {
       + 'docker run -d --name mongo -p 27017:27017 mongo:7\necho "root:$PASSWORD" | chpasswd\nRun sqlcmd with -P followed by the password.';
     expect(redact(kept)).toBe(kept);
   });
+
+  // ODBC's `PWD` is no secret's name alone (the working directory's variable): a connection string's went whole.
+  it.each([
+    ['Driver={ODBC Driver 18 for SQL Server};Server=x;UID=sa;PWD=Str0ng!Pass;', 'Driver={ODBC Driver 18 for SQL Server};Server=x;UID=sa;PWD=[REDACTED:assignment];'],
+    ['"Default": "Server=db;Database=shop;Uid=root;Pwd=hunter2Xy;"', '"Default": "Server=db;Database=shop;Uid=root;Pwd=[REDACTED:assignment];"'],
+    ['DSN=prod;PWD={Str0ng;Pa}}ss};UID=sa', 'DSN=prod;PWD={[REDACTED:assignment]};UID=sa'],
+  ])('an ODBC connection string’s PWD: %s', (text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  it('keeps the working directory’s PWD and a connection string built in code', () => {
+    const kept = 'cd /srv; PWD=/srv; SERVER=api ./run\necho $PWD; pwd=hunter22x\n'
+      + "pyodbc.connect('DRIVER={ODBC Driver 17 for SQL Server};SERVER=' + server + ';UID=' + user + ';PWD=' + password)";
+    expect(redact(kept)).toBe(kept);
+  });
 });
 
 describe('a megabyte line of near-matches', () => {
@@ -1302,6 +1317,7 @@ describe('a megabyte line of near-matches', () => {
     // Lines of .env values read to their end, each judged once (a fourth review's rules).
     ['.env lines of calls and a line of brackets', `${'X_PASSWORD=getpass(\n'.repeat(2 ** 14)}DB_PASSWORD=${'a(b[c]d)'.repeat(2 ** 14)}`],
     ['clients’ password flags', `${'sqlcmd -P '.repeat(2 ** 14)}${'mongosh -p '.repeat(2 ** 14)}${'smbclient -U a%'.repeat(2 ** 13)}${"echo 'a:b' | ".repeat(2 ** 13)}chpasswd`],
+    ['connection strings’ PWD=', `${'"Server=a;PWD='.repeat(2 ** 15)}${';PWD=abcd1234'.repeat(2 ** 14)}`],
   ])('of %s comes back whole', (_, text) => {
     expect(redact(text).length).toBeGreaterThan(0);
   });

@@ -1140,6 +1140,60 @@ function commaRunEnd(text: string, end: number): number {
   }
 }
 
+/** ODBC's password keyword, any case: `PWD=`, `Pwd=`. */
+const CONNECTION_PWD = /(?<![\w$.-])pwd[ \t]*=[ \t]*/gi;
+/** A connection string's part naming its driver, server, database or user: what says `PWD` is one's password. */
+const CONNECTION_PART = /(?:^|[;=\s])(?:Driver|Server|Data[ \t]+Source|Address|Addr|DSN|Database|Initial[ \t]+Catalog|UID|User[ \t]*ID|User)[ \t]*=/i;
+/** How far a connection string's other parts are looked for either side of its `PWD=`. */
+const CONNECTION_STRING_REACH = 400;
+
+/**
+ * `PWD=` in an ODBC or ADO connection string (`Driver={ODBC Driver 18 for SQL
+ * Server};Server=x;UID=sa;PWD=…;`, `"Server=db;Uid=root;Pwd=…;"` in appsettings.json): its value,
+ * in braces or to the next `;`. Only where it is a part of a `;`-separated string (after a `;`, or
+ * opening it) that names a server, driver, database or user on the same line within its quotes;
+ * elsewhere `PWD` is the working directory's variable (`PWD=/tmp`, `cd "$PWD"`).
+ */
+function connectionStringPasswords(text: string): Found[] {
+  const found: Found[] = [];
+  if (!/pwd[ \t]*=/i.test(text)) return found;
+  CONNECTION_PWD.lastIndex = 0;
+  for (let m = CONNECTION_PWD.exec(text); m; m = CONNECTION_PWD.exec(text)) {
+    let back = m.index - 1;
+    while (text[back] === ' ' || text[back] === '\t') back--;
+    if (back >= 0 && !';"\'\n'.includes(text[back] as string)) continue;
+    const at = m.index + m[0].length;
+    let start = at;
+    let end: number;
+    if (text[at] === '{') {
+      // ODBC's braces hold a value with `;` in it, `}}` a brace.
+      start = at + 1;
+      end = start;
+      while (end < Math.min(text.length, start + 200) && text[end] !== '\n' && (text[end] !== '}' || text[end + 1] === '}')) end += text[end] === '}' ? 2 : 1;
+      if (text[end] !== '}') continue;
+    } else {
+      end = at;
+      while (end < Math.min(text.length, at + 200) && !/[\s;"'\x60]/.test(text[end] as string)) end++;
+    }
+    const value = text.slice(start, end);
+    if (end === start || /^[~/]/.test(value) || !isSecretValue(value, { quoted: text[at] === '{', form: 'literal', name: 'PWD', after: '' })) continue;
+    const around = `${stringSide(text, m.index, -1)};${stringSide(text, end, 1)}`;
+    if (!CONNECTION_PART.test(around)) continue;
+    found.push({ start, end });
+  }
+  return found;
+}
+
+/** The text of a quoted string or a line from `at` to its quote or its line's end in `step`'s direction, within CONNECTION_STRING_REACH. */
+function stringSide(text: string, at: number, step: 1 | -1): string {
+  let i = at;
+  for (let n = 0; n < CONNECTION_STRING_REACH; n++, i += step) {
+    const c = text[step === 1 ? i : i - 1];
+    if (c === undefined || c === '\n' || c === '"' || c === "'") break;
+  }
+  return step === 1 ? text.slice(at, i) : text.slice(i, at);
+}
+
 /**
  * Whether what a plural name holds is counts, a path or names rather than secrets: `MAX_KEYS=1000`,
  * `SSH_AUTHORIZED_KEYS=/etc/ssh/…`, `ALLOWED_AUTHS=basic,bearer`. Every item of a plural of
@@ -1778,6 +1832,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // NAME=…, export NAME="…", "apiKey": "…", X-API-Key: …, --password …: the value after a
   // secret name, unless it is code, a reference or a placeholder.
   { kind: 'assignment', find: namedValues },
+  // ODBC's and ADO's `PWD=` in a connection string (`…;UID=sa;PWD=…;`), where bare `PWD` names the working directory.
+  { kind: 'assignment', find: connectionStringPasswords },
   { kind: 'assignment', find: flagValues },
   { kind: 'assignment', find: tableValues },
   { kind: 'assignment', find: shellSetValues },
