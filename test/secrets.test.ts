@@ -1282,6 +1282,23 @@ describe('older secrets a fourth look at --share found', () => {
       + "pyodbc.connect('DRIVER={ODBC Driver 17 for SQL Server};SERVER=' + server + ';UID=' + user + ';PWD=' + password)";
     expect(redact(kept)).toBe(kept);
   });
+
+  // A password given to a call after its user was read by no rule: no name stands before it.
+  it.each([
+    ["requests.get(url, auth=('ana', 'S3cretPw!'))", "requests.get(url, auth=('ana', '[REDACTED:basic-auth]'))"],
+    ["requests.get(url, auth=HTTPBasicAuth('ana', 'S3cretPw!'))", "requests.get(url, auth=HTTPBasicAuth('ana', '[REDACTED:basic-auth]'))"],
+    ['smtp.login(user, "abcd efgh ijkl mnop")', 'smtp.login(user, "[REDACTED:basic-auth]")'],
+    ['var c = new NetworkCredential("ana", "S3cretPw!", "CORP");', 'var c = new NetworkCredential("ana", "[REDACTED:basic-auth]", "CORP");'],
+    ['return new PasswordAuthentication("ana", "S3cretPw!".toCharArray());', 'return new PasswordAuthentication("ana", "[REDACTED:basic-auth]".toCharArray());'],
+  ])('a password given to a call after its user: %s', (text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  it('keeps a call’s password given as a variable, a call, a template or a message', () => {
+    const kept = "requests.get(url, auth=(user, password))\nsmtp.login(user, os.environ['SMTP_PASSWORD'])\nHTTPBasicAuth('ana', getpass())\n"
+      + "requests.get(url, auth=('ana', f'{pw}'))\ncy.login('ana', 'Please sign in first')\nsmtp.login(user, '')";
+    expect(redact(kept)).toBe(kept);
+  });
 });
 
 describe('a megabyte line of near-matches', () => {
@@ -1318,6 +1335,7 @@ describe('a megabyte line of near-matches', () => {
     ['.env lines of calls and a line of brackets', `${'X_PASSWORD=getpass(\n'.repeat(2 ** 14)}DB_PASSWORD=${'a(b[c]d)'.repeat(2 ** 14)}`],
     ['clients’ password flags', `${'sqlcmd -P '.repeat(2 ** 14)}${'mongosh -p '.repeat(2 ** 14)}${'smbclient -U a%'.repeat(2 ** 13)}${"echo 'a:b' | ".repeat(2 ** 13)}chpasswd`],
     ['connection strings’ PWD=', `${'"Server=a;PWD='.repeat(2 ** 15)}${';PWD=abcd1234'.repeat(2 ** 14)}`],
+    ['calls given a user', `${"auth=('a', ".repeat(2 ** 14)}${"requests.get(url, auth=(user, '".repeat(2 ** 13)}`],
   ])('of %s comes back whole', (_, text) => {
     expect(redact(text).length).toBeGreaterThan(0);
   });

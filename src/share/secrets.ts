@@ -1838,6 +1838,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { kind: 'assignment', find: tableValues },
   { kind: 'assignment', find: shellSetValues },
   { kind: 'assignment', find: callValues },
+  // A user's name and password given to a call: `auth=('ana', '…')`, `HTTPBasicAuth('ana', '…')`, `smtp.login(user, '…')`.
+  { kind: 'basic-auth', find: credentialArguments },
   // INSERT INTO users (name, password) VALUES ('bob', '…'): the values in a secret's column.
   { kind: 'sql-password', find: sqlInsertValues },
   // A key's DER or OpenSSH body on one line (unwrapped, no BEGIN line): the starts of private keys
@@ -1968,6 +1970,37 @@ function callValues(text: string): Found[] {
     if (start >= read.end) continue;
     found.push({ start, end: read.end });
     CALL_NAME_THEN_VALUE.lastIndex = Math.max(CALL_NAME_THEN_VALUE.lastIndex, read.end);
+  }
+  return found;
+}
+
+/**
+ * A call given a user and a password, up to its second argument: Python's `auth=(user, …)`
+ * (requests, httpx) and its auth classes, .NET's `NetworkCredential`, Java's
+ * `UsernamePasswordCredentials` and `PasswordAuthentication`, and a `.login(…)` or superagent's
+ * `.auth(…)`. The user is quoted or a variable or member, each read one way only.
+ */
+const CREDENTIAL_CALL = /(?:(?<![\w$])auth[ \t]*=[ \t]*\(|(?<![\w$])(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth|NetworkCredential|UsernamePasswordCredentials?|PasswordAuthentication)[ \t]*\(|\.(?:login|auth)[ \t]*\()[ \t]*(?:[rbuf]?"[^"\n]{0,200}"|[rbuf]?'[^'\n]{0,200}'|[A-Za-z_$][\w$.]{0,100})[ \t]*,[ \t]*(?=["'])/g;
+/** What may follow the password as the call's argument: the next one, the call's end, or a conversion (`"…".toCharArray()`, `'…'.encode()`). */
+const CREDENTIAL_ARGUMENT_END = /^[ \t]*(?:[,)]|\.\w+\(\))/;
+
+/**
+ * The password a call is given as its second argument after a user (CREDENTIAL_CALL), when a
+ * literal in quotes: a variable there (`HTTPBasicAuth(user, password)`) names it, and a message
+ * (`.login('ana', 'Please sign in first')`) is none. Gmail's app passwords are words of letters
+ * (`"abcd efgh ijkl mnop"`).
+ */
+function credentialArguments(text: string): Found[] {
+  const found: Found[] = [];
+  if (!text.includes('(') || !/auth|login|credential/i.test(text)) return found;
+  CREDENTIAL_CALL.lastIndex = 0;
+  for (let m = CREDENTIAL_CALL.exec(text); m; m = CREDENTIAL_CALL.exec(text)) {
+    const read = readValue(text, m.index + m[0].length);
+    if (!read?.quoted || !CREDENTIAL_ARGUMENT_END.test(text.slice(read.end + 1, read.end + 40))) continue;
+    const value = text.slice(read.start, read.end);
+    if (!isLiteralPassword(value) || !isSecretValue(value, { quoted: true, form: 'code', name: 'password', after: '' })) continue;
+    found.push({ start: read.start, end: read.end });
+    CREDENTIAL_CALL.lastIndex = Math.max(CREDENTIAL_CALL.lastIndex, read.end);
   }
   return found;
 }
