@@ -1299,6 +1299,14 @@ describe('older secrets a fourth look at --share found', () => {
       + "requests.get(url, auth=('ana', f'{pw}'))\ncy.login('ana', 'Please sign in first')\nsmtp.login(user, '')";
     expect(redact(kept)).toBe(kept);
   });
+
+  // openssl's -pass was read as a password's flag whatever followed it.
+  it('keeps where openssl’s -pass reads its password from', () => {
+    const kept = 'openssl s_client -connect host:443 -key client.key -pass file:pw.txt\nopenssl enc -d -aes-256-cbc -in s.enc -pass env:SECRETS_PASS\n'
+      + 'openssl pkcs12 -export -in c.pem -out c.p12 -passout fd:3 -pass stdin';
+    expect(redact(kept)).toBe(kept);
+    expect(redact('openssl enc -d -in s.enc -pass Hunter22pw')).toBe('openssl enc -d -in s.enc -pass [REDACTED:assignment]');
+  });
 });
 
 describe('a megabyte line of near-matches', () => {

@@ -1446,6 +1446,9 @@ function flagValues(text: string): Found[] {
     if (!SECRET_NAME_HINT.test(name)) continue;
     const read = readValue(text, m.index + m[0].length);
     if (!read) continue;
+    // openssl's `-pass` names where its password is (`file:pw.txt`, `env:VAR`, `fd:3`, `stdin`);
+    // `pass:…` is the password, the openssl rule's.
+    if (property === undefined && !m[0].startsWith('--') && name === 'pass' && OPENSSL_PASS_SOURCE.test(text.slice(read.start, read.end))) continue;
     // A property's name is read whole, as in XML configuration (`-Dfs.s3a.secret.key=…`).
     const secret = property === undefined ? isSecretName(name) : isSecretPropertyName(name);
     const plural = !secret && isSecretsName(name, 'assigned');
@@ -1466,6 +1469,9 @@ function flagValues(text: string): Found[] {
   }
   return found;
 }
+
+/** Where openssl's `-pass` (`-passin`, `-passout`) reads a password from, not the password. */
+const OPENSSL_PASS_SOURCE = /^(?:(?:file|env|fd):\S|stdin$)/;
 
 function formOf(text: string, start: number, name: string, closer: string, op: string, spaces: string): ValueForm {
   const line = lineBefore(text, start);
