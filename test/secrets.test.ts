@@ -1307,6 +1307,23 @@ describe('older secrets a fourth look at --share found', () => {
     expect(redact(kept)).toBe(kept);
     expect(redact('openssl enc -d -in s.enc -pass Hunter22pw')).toBe('openssl enc -d -in s.enc -pass [REDACTED:assignment]');
   });
+
+  // A locale's label for a secret's field, in French, Spanish, Russian or Japanese, was taken for its value.
+  it('keeps a translation table’s and a locale file’s labels for a password, a token, a key', () => {
+    const kept = 'const fr = { password: "Mot de passe", token: "Jeton" }\n'
+      + '{\n  "login": {\n    "password": "Mot de passe",\n    "forgotPassword": "Mot de passe oublié ?",\n    "token": "Jeton"\n  }\n}\n'
+      + 'password: "Contraseña"\n"password": "パスワード"\n{ password: "Пароль" }\nes:\n  api_key: Clave de API\n  secretKey: Clé secrète';
+    expect(redact(kept)).toBe(kept);
+  });
+
+  it.each([
+    ['{"password": "Tr0ub4dor&3"}', '{"password": "[REDACTED:secret-field]"}'],
+    ['password: correct horse battery staple', 'password: [REDACTED:api-key]'],
+    ["const o = { password: 'correct horse battery staple' }", "const o = { password: '[REDACTED:api-key]' }"],
+    ['DB_PASSWORD="Passwort"', 'DB_PASSWORD="[REDACTED:assignment]"'],
+  ])('a password that is no label of one: %s', (text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
 });
 
 describe('a megabyte line of near-matches', () => {

@@ -679,6 +679,7 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   if (/^(?:Bearer|Basic|Token|Bot|Digest|Negotiate|NTLM)$/i.test(value)) return false;
   if (PLACEHOLDER.test(credential) || REFERENCE.test(credential) || ENV_NAME.test(credential)) return false;
   if (namesItself(value, read.name)) return false;
+  if ((read.quoted || read.form === 'yaml') && isTranslatedLabel(value, read.name)) return false;
   // A version or a range of them: `"path-key": "^3.1.1"` in a package.json.
   if (/^[\^~]?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?$/.test(value)) return false;
   const lower = value.toLowerCase();
@@ -709,6 +710,60 @@ function namesItself(value: string, name: string): boolean {
   if (!/^[A-Za-z _-]+$/.test(value)) return false;
   const own = new Set(nameWords(name));
   return nameWords(value.replace(/[- ]/g, '_')).every((word) => own.has(word) || SECRET_WORDS.has(word));
+}
+
+/**
+ * What a password, a token, a key and a secret are called in the languages forms and locale files
+ * are often in: a value of words holding one under a name of that meaning is its label (`password:
+ * "Mot de passe"`, `"forgotPassword": "Mot de passe oublié ?"`, `token: "Jeton"`), not the secret.
+ * Each the whole word, or in scripts that glue words (Japanese, Chinese, Thai) and prefixes (Arabic,
+ * Hebrew) anywhere in the value. English's own words are here too (`"password": "New password"`).
+ */
+const LABEL_TRANSLATIONS: Readonly<Record<'password' | 'token' | 'key' | 'secret', { words: readonly string[]; glued: readonly string[] }>> = {
+  password: {
+    words: [
+      'password', 'passphrase', 'passcode', 'passwort', 'kennwort', 'mot de passe', 'contraseña', 'contrasena', 'contrasenya', 'clave', 'senha',
+      'palavra-passe', 'palavra passe', 'parola', "parola d'ordine", 'wachtwoord', 'lösenord', 'passord', 'adgangskode', 'kodeord', 'salasana',
+      'hasło', 'haslo', 'heslo', 'jelszó', 'parolă', 'şifre', 'şifresi', 'sifre', 'lozinka', 'geslo', 'pasahitza', 'пароль', 'пароля', 'парола',
+      'лозинка', 'κωδικός', 'συνθηματικό', 'पासवर्ड', 'mật khẩu', 'kata sandi', 'kata laluan', 'rahasia sandi',
+    ],
+    glued: ['パスワード', '暗証番号', '密码', '密碼', '口令', '비밀번호', '암호', 'รหัสผ่าน', 'كلمة المرور', 'كلمة السر', 'رمز عبور', 'گذرواژه', 'סיסמה', 'סיסמא'],
+  },
+  token: {
+    words: ['token', 'jeton', 'ficha', 'gettone', 'токен', 'τεκμήριο', 'टोकन'],
+    glued: ['トークン', '令牌', '토큰', 'โทเค็น', 'رمز مميز', 'טוקן'],
+  },
+  key: {
+    words: ['key', 'clé', 'clef', 'clave', 'llave', 'chave', 'chiave', 'schlüssel', 'sleutel', 'nyckel', 'nøgle', 'nøkkel', 'avain', 'klucz', 'klíč', 'kulcs', 'cheie', 'anahtar', 'anahtarı', 'ключ', 'κλειδί', 'कुंजी', 'khóa', 'kunci'],
+    glued: ['キー', '鍵', '密钥', '密鑰', '키', 'กุญแจ', 'مفتاح', 'کلید', 'מפתח'],
+  },
+  secret: {
+    words: ['secret', 'secrète', 'secreto', 'secreta', 'segreto', 'segredo', 'geheimnis', 'geheim', 'hemlighet', 'hemmelighed', 'hemmelighet', 'salaisuus', 'sekret', 'tajemství', 'titok', 'секрет', 'μυστικό', 'bí mật', 'rahasia'],
+    glued: ['シークレット', '秘密', '机密', '비밀', '시크릿', 'ความลับ', 'סוד'],
+  },
+};
+const LABEL_PATTERNS = Object.fromEntries(
+  Object.entries(LABEL_TRANSLATIONS).map(([meaning, { words, glued }]) => [
+    meaning,
+    new RegExp(String.raw`(?<![\p{L}\p{M}])(?:${words.join('|')})(?![\p{L}\p{M}])|${glued.join('|')}`, 'iu'),
+  ]),
+) as Readonly<Record<keyof typeof LABEL_TRANSLATIONS, RegExp>>;
+/** A label's characters: words in any script, with blanks and a sentence's marks, no digit or sign a password holds. */
+const LABEL_TEXT = /^[\p{L}\p{M}][\p{L}\p{M} '’.,:;!?¿¡()…-]{0,99}$/u;
+
+/**
+ * Whether a value is a label in words for what its name holds (LABEL_TRANSLATIONS): a form's or a
+ * locale's, named in code (`forgotPassword`, `api_key`). An environment's variable (`DB_PASSWORD`)
+ * holds what it is set to.
+ */
+function isTranslatedLabel(value: string, name: string): boolean {
+  if (!LABEL_TEXT.test(value) || /^[A-Z][A-Z0-9_]*$/.test(name)) return false;
+  const meanings = new Set(
+    nameWords(name).map((word) =>
+      /(?:password|passwd|passphrase|passcode|pwd|pass)$/.test(word) ? 'password' : /tokens?$/.test(word) ? 'token' : /(?:key|keys|apikey)$/.test(word) ? 'key' : /secrets?$/.test(word) ? 'secret' : null,
+    ),
+  );
+  return (['password', 'token', 'key', 'secret'] as const).some((meaning) => meanings.has(meaning) && LABEL_PATTERNS[meaning].test(value.normalize('NFC')));
 }
 
 function isMessage(lower: string): boolean {
