@@ -1225,6 +1225,58 @@ describe('secrets the fourth --share round let through', () => {
 });
 
 // Regressions (a fourth review of --share): what the rules let through or took that was no secret.
+// Regressions (a sixth review of --share): what the fifth round's mends (e37437b) let through or took.
+describe('secrets and code the fifth --share round got wrong', () => {
+  // A technology's name was found in any case and anywhere, and what was left read as a name.
+  it.each(['password: Sha256Sunshine,', 'password: md5Hunter2,', 'DB_PASSWORD: S3Cret99;', 'DB_PASSWORD: Sunshine.Beach2024', 'DB_PASSWORD: Admin.Pass2024!', 'password: Aes256Secret,'])(
+    'a YAML password opening with a technology’s name or ending in digits after a dot: %s',
+    (text) => {
+      expect(redact(text)).toContain('[REDACTED:');
+    },
+  );
+
+  // A default given by an environment's or a property's name was kept when of words alone.
+  it.each([
+    ["os.environ.get('DB_PASSWORD', 'correct-horse-battery-staple')", 'correct-horse-battery-staple'],
+    ["ENV.fetch('DB_PASSWORD', 'letmeinplease')", 'letmeinplease'],
+    ['props.put("javax.net.ssl.keyStorePassword", "ChangeItNow")', 'ChangeItNow'],
+  ])('a call’s default under an environment’s or a property’s name: %s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  // A pass phrase in sentence case holding a label's word was kept as a label.
+  it.each([
+    ['{"adminPassword": {"value": "Tiger key lamp canyon"}}', 'Tiger key lamp canyon'],
+    ["define('DB_PASSWORD', 'Purple monkey key dishwasher')", 'Purple monkey key dishwasher'],
+    ['{"name": "dbPassword", "value": "Open sesame code nine"}', 'Open sesame code nine'],
+  ])('a pass phrase in sentence case: %s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  // A wrapper's word in prose took the archiver for an argument of what followed it.
+  it.each(['This time I ran npx -y zip -P Hunter2pw9 out.zip dir', 'Every time I run firejail --quiet zip -P Hunter2pw9 out.zip dir', 'env LC_ALL=C firejail --quiet zip -P Hunter2pw9 out.zip dir'])(
+    'an archiver after a wrapper’s word in prose: %s',
+    (text) => {
+      expect(redact(text)).not.toContain('Hunter2pw9');
+    },
+  );
+
+  it('keeps calls whose second word holds a digit or a sign, and a known command after a wrapper’s flag', () => {
+    const kept = [
+      "emit('secret', '/path')",
+      "setError('password', 'min 8 chars')",
+      "url.replace('token', '?t=1')",
+      "encrypt('secret', 'aes-256-gcm')",
+      "hashPassword('password', 'sha256')",
+      "__( 'API Key', 'contact-form-7' )",
+      "t('password', 'Password (8+ chars)')",
+      'time -p mvn -P zip -Pprod',
+      'sudo -E rsync -a /srv/exports/zip -P backup@host:/srv/zip',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+  });
+});
+
 describe('older secrets a fourth look at --share found', () => {
   // A .env line's value was cut where code's argument ends (an unbalanced bracket, a comma, a
   // quote), or kept whole as a call or an index (CALL_OR_INDEX): the rest of the password stayed.

@@ -334,10 +334,13 @@ function isArchiverCommand(text: string, start: number): boolean {
   if (wrapper === -1) return !ARGUMENT_COMMANDS.has(baseName(SEGMENT_WORDS.exec(text.slice(segment, flag))?.[1] ?? ''));
   let afterFlag = false;
   for (const w of words.slice(wrapper + 1)) {
-    if (w === '') continue;
     if (w.startsWith('-')) afterFlag = true;
-    else if (afterFlag || /^\d+$/.test(w) || COMMAND_WRAPPERS.has(baseName(w))) afterFlag = false;
-    else return false;
+    // A flag's argument, but a command known to take an archiver's name as one's (`time -p mvn -P
+    // zip`, `sudo -E rsync -a /srv/zip -P host`: a flag of its own, not the wrapper's argument).
+    else if ((afterFlag && !ARGUMENT_COMMANDS.has(baseName(w))) || /^\d+$/.test(w) || /^[A-Za-z_]\w*=/.test(w) || COMMAND_WRAPPERS.has(baseName(w))) afterFlag = false;
+    // The command the wrapper runs (`sudo tar -C /opt/zip`), or prose after a wrapper's word
+    // (`This time I ran npx -y zip -P …`): an argument only of a command known to take one.
+    else return !ARGUMENT_COMMANDS.has(baseName(w));
   }
   return true;
 }
@@ -645,10 +648,16 @@ const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
  * once digits amid letters were).
  */
 function isCodeSpelledName(value: string): boolean {
-  return /^(?:[A-Za-z_$][A-Za-z_$]*\d*|[A-Za-z_$][A-Za-z_$]*(?:\??\.[A-Za-z_$][A-Za-z_$]*)+\d*!?)$/.test(value.replace(TECH_NAMES, 'x'));
+  return /^[A-Za-z_$][A-Za-z_$]*\d*$/.test(value) || CODE_MEMBER_NAME.test(value);
 }
-/** Names of technologies that hold digits, as code's names hold them. */
-const TECH_NAMES = /(?<=^|[^A-Za-z0-9])(?:sha(?:1|224|256|384|512)|md5|base(?:32|64)|oauth2|argon2|utf(?:8|16)|i18n|l10n|k8s|x509|ed25519|aes(?:128|256)|rsa(?:2048|4096)|http2|ipv[46]|s3|ec2)(?=[A-Z_.]|$)|(?<=^|\.)v\d(?=[A-Z])/gi;
+/**
+ * A name's or a member read's parts, each of letters, maybe opening with a technology's name in
+ * small letters before a capital (`sha256Hash`, `keys.v2ApiKey`; not `Sha256Sunshine`, `md5Hunter2`).
+ */
+const CODE_NAME_PART = String.raw`(?:(?:sha(?:1|224|256|384|512)|md5|base(?:32|64)|oauth2|argon2|utf(?:8|16)|i18n|l10n|k8s|x509|ed25519|aes(?:128|256)|rsa(?:2048|4096)|http2|ipv[46]|s3|ec2|v\d)(?=[A-Z]))?[A-Za-z_$][A-Za-z_$]*`;
+const CODE_MEMBER_NAME = new RegExp(String.raw`^${CODE_NAME_PART}(?:\??\.${CODE_NAME_PART})*!?$`);
+/** The same, a last part ending in digits too (`cfg.azure.storage_key2`): a setting's name, where no password of words is given. */
+const CODE_SETTING_NAME = new RegExp(String.raw`^${CODE_NAME_PART}(?:\.${CODE_NAME_PART})*\d*$`);
 /** A name in code: letters only (`apiKey`, `tool_use_id` has no digit either, `result`). */
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z_$]*$/;
 /** Characters after a value that make it an operand: `a || b`, `a ?? b`, `a ? b : c`, `Model<any>`, `a + b`. */
@@ -1732,7 +1741,7 @@ function isAzureStorageKey(value: string): boolean {
  */
 function isAzureKeyReference(value: string): boolean {
   // A name of words (not an older client secret's pieces amid digits: `kX7_pL9mQ.wR2vT5nB8zY3c…`).
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(value) && /[_.]/.test(value) && isCodeSpelledName(value)) return true;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(value) && /[_.]/.test(value) && CODE_SETTING_NAME.test(value)) return true;
   if (/^[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+(?:[/?#][^\s@]*)?$/i.test(value)) return true;
   return /^(?:~|\.\.?)?\/(?:[\w.-]+\/)*[\w.-]+\/?$/.test(value) && !/[+=]/.test(value);
 }
@@ -1996,6 +2005,10 @@ function shellSetValues(text: string): Found[] {
 const CALL_NAME_THEN_VALUE = /(?<=[\w$][ \t]{0,20}\([ \t]{0,20})(["'])([^"'\n]{1,100})\1[ \t]{0,20},[ \t]{0,20}(?=["'])/g;
 /** WordPress's keys and salts (wp-config.php): `define( 'SECURE_AUTH_SALT', '…' )`. */
 const WORDPRESS_SECRET = /^(?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)$/;
+/** A generated password's shape: eight or more characters, no blank, digits and both cases in it, not a path. */
+function isGeneratedPassword(value: string): boolean {
+  return value.length >= 8 && !/\s/.test(value) && /\d/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value) && !/^[/.~]|\.[a-z]{2,4}$/.test(value);
+}
 /** The called name before a call's parenthesis (`w.Header().Set(`: its `()` taken out after). */
 const CALLEE = /([\w$.:]+(?:\(\)[\w$.:]+)*)[ \t]*\([ \t]*$/;
 /**
@@ -2022,10 +2035,12 @@ function callValues(text: string): Found[] {
     // A form's or a locale's label (`'Mot de passe'`) is no value; an Authorization's scheme stays.
     if (isWordsLabel(value) || !isSecretValue(value, { quoted: true, form: 'code', name, after: '' })) continue;
     // Past a setter's (an environment's, a property's, a header's), a call takes a name and another
-    // word as often (`res.cookie('token', 'deleted')`, `config.get('auth', 'username')`,
-    // `schema.add('password', 'string')`): there only a value a password's shape, digits or signs
-    // amid it, is one (`os.getenv('OPENAI_API_KEY', 'Xq7vR2pLm9abcT')`, `props.put("password", …)`).
-    if (!SETTER_CALL.test(callee) && !/[\d!@#$%^&*+=~?|\\/<>]/.test(value.replace(AUTH_SCHEME, ''))) continue;
+    // word as often (`res.cookie('token', 'deleted')`, `schema.add('password', 'string')`,
+    // `hashPassword('password', 'sha256')`, `__( 'API Key', 'contact-form-7' )`). There a name of
+    // an environment's or a property's shape (`os.environ.get('DB_PASSWORD', 'correct-horse-…')`,
+    // `props.put("javax.net.ssl.keyStorePassword", …)`) gives a secret whatever its shape; a word's
+    // (`'password'`, `'token'`), only one of a generated password's (`'Xq7vR2pLm9abcT'`).
+    if (!SETTER_CALL.test(callee) && !/^[A-Z][A-Z0-9_]*$|\./.test(name) && !isGeneratedPassword(value.replace(AUTH_SCHEME, ''))) continue;
     const start = read.start + (AUTH_SCHEME.exec(value)?.[0].length ?? 0);
     // A scheme alone (`'Bearer ' + token`): nothing of a secret in the quotes.
     if (start >= read.end) continue;
@@ -2574,8 +2589,10 @@ function isWordsLabel(value: string): boolean {
   const words = value.split(/[ _-]/);
   const labelled = (word: string | undefined) => word !== undefined && LABEL_WORDS.has(word.toLowerCase());
   if (labelled(words.at(-1)) || (words.length <= 3 && labelled(words[0]))) return true;
-  return words.slice(2).every((word) => /^[a-z]/.test(word)) && words.some(labelled);
+  return / /.test(value) && words.slice(2).every((word) => /^[a-z]/.test(word)) && words.some((word) => SENTENCE_WORDS.has(word)) && words.some(labelled);
 }
+/** Small words a description's sentence holds and a pass phrase seldom does (`API key for staging`). */
+const SENTENCE_WORDS = new Set(['for', 'of', 'to', 'the', 'a', 'an', 'in', 'on', 'with', 'from', 'by', 'used', 'your', 'this', 'de', 'du', 'le', 'la', 'der', 'die', 'das', 'für', 'zum', 'del', 'para']);
 /** The words a label of a secret's field uses, in the languages its forms are often in. */
 const LABEL_WORDS = new Set(['password', 'passwort', 'passphrase', 'passcode', 'passe', 'pass', 'pwd', 'kennwort', 'wachtwoord', 'senha', 'secret', 'token', 'jeton', 'key', 'pin', 'code']);
 /**
