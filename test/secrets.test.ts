@@ -1277,6 +1277,48 @@ describe('secrets and code the fifth --share round got wrong', () => {
   });
 });
 
+// Regressions (a seventh review of --share): what the round of older leaks' mends took or let through.
+describe('secrets and code the round of older leaks got wrong', () => {
+  // A listed word anywhere in a value made it a label, English's own words among them.
+  it.each([
+    ["app.use(session({ secret: 'my super secret' }))", 'my super secret'],
+    ['{"password": "Passwort!"}', 'Passwort!'],
+    ['{"password": "Mein geheimes Passwort!"}', 'Mein geheimes Passwort!'],
+    ['{"db_password": "La parola magica"}', 'La parola magica'],
+    ['secret_key: "geheim"', 'geheim'],
+    ['"api_key": "the key"', 'the key'],
+  ])('a secret of words holding one a label uses: %s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  it('keeps a locale’s labels', () => {
+    const kept = '{ password: "Mot de passe", token: "Jeton" }\n"forgotPassword": "Mot de passe oublié ?"\n"password": "Contraseña"\n"password": "パスワード"\n"password": "Пароль"\n"passwordLabel": "Passwort:"';
+    expect(redact(kept)).toBe(kept);
+  });
+
+  it('keeps what follows a login or a client’s flag that is no password', () => {
+    const kept = [
+      "loginPage.login('#username', '#password')",
+      "auth.login('github', 'popup')",
+      "game.login('player1', 'Welcome back!')",
+      'sqlcmd -S db -U sa -P < pw.txt',
+      'mongosh -u admin -p > out.log',
+      'ldapsearch -x -D cn=admin -w 2>&1 | tail',
+      'mongosh --host localhost -p 27017',
+      'SECRET=b64decode(ENC)',
+      "API_KEY=Config::get('api.key')",
+      'TOKEN=auth.currentUser?.getIdToken()',
+      'openssl enc -d -aes-256-cbc -in s.enc -pass file:pw.txt',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+    expect(redact("smtp.login('ana@x.io', 'Xq7vR2pLm9abc')")).not.toContain('Xq7vR2pLm9abc');
+  });
+
+  it('redacts a password after -pass of a program other than openssl', () => {
+    expect(redact('vault login -pass file:Hunter22x')).not.toContain('Hunter22x');
+  });
+});
+
 describe('older secrets a fourth look at --share found', () => {
   // A .env line's value was cut where code's argument ends (an unbalanced bracket, a comma, a
   // quote), or kept whole as a call or an index (CALL_OR_INDEX): the rest of the password stayed.

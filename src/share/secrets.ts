@@ -634,10 +634,12 @@ const PARAMETER_PLACES = new Set(['header', 'query', 'cookie', 'path', 'body', '
 const CALL_OR_INDEX = /^[\w$.?!:]+[([]/;
 /**
  * A call or an index as a .env line's value may be one (`getpass()`, `os.environ["TOKEN"]` in a
- * Python file): a name or a member read of letters, any digits at a word's end; not a password
- * with its bracket inside, its digits amid mixed case (`Kp9wZ3(Tail`).
+ * Python file): a name or a member read of letters, any digits at a word's end, or one opening in
+ * small letters or read through `::`, `?.`, `!.` (`b64decode(ENC)`, `Config::get('api.key')`,
+ * `auth.currentUser?.getIdToken()`); not a password with its bracket inside, its digits amid mixed
+ * case (`Kp9wZ3(Tail`, `Hunter2(x`).
  */
-const LINE_CALL_OR_INDEX = /^[A-Za-z_$][A-Za-z_$]*\d*(?:\.[A-Za-z_$][A-Za-z_$]*\d*)*[([]/;
+const LINE_CALL_OR_INDEX = /^(?:[A-Za-z_$][A-Za-z_$]*\d*(?:\.[A-Za-z_$][A-Za-z_$]*\d*)*|[a-z_$][\w$]*(?:(?:::|\??\.|!\.)[A-Za-z_$][\w$]*)*|[A-Z][\w$]*(?:(?:::|\??\.|!\.)[A-Za-z_$][\w$]*)+)[([]/;
 /** A member access: `config.apiKey`, `process.env.ANTHROPIC_API_KEY`, `opts?.token`. */
 const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
 /**
@@ -731,7 +733,7 @@ function namesItself(value: string, name: string): boolean {
 const LABEL_TRANSLATIONS: Readonly<Record<'password' | 'token' | 'key' | 'secret', { words: readonly string[]; glued: readonly string[] }>> = {
   password: {
     words: [
-      'password', 'passphrase', 'passcode', 'passwort', 'kennwort', 'mot de passe', 'contraseña', 'contrasena', 'contrasenya', 'clave', 'senha',
+      'passwort', 'kennwort', 'mot de passe', 'contraseña', 'contrasena', 'contrasenya', 'clave', 'senha',
       'palavra-passe', 'palavra passe', 'parola', "parola d'ordine", 'wachtwoord', 'lösenord', 'passord', 'adgangskode', 'kodeord', 'salasana',
       'hasło', 'haslo', 'heslo', 'jelszó', 'parolă', 'şifre', 'şifresi', 'sifre', 'lozinka', 'geslo', 'pasahitza', 'пароль', 'пароля', 'парола',
       'лозинка', 'κωδικός', 'συνθηματικό', 'पासवर्ड', 'mật khẩu', 'kata sandi', 'kata laluan', 'rahasia sandi',
@@ -739,15 +741,15 @@ const LABEL_TRANSLATIONS: Readonly<Record<'password' | 'token' | 'key' | 'secret
     glued: ['パスワード', '暗証番号', '密码', '密碼', '口令', '비밀번호', '암호', 'รหัสผ่าน', 'كلمة المرور', 'كلمة السر', 'رمز عبور', 'گذرواژه', 'סיסמה', 'סיסמא'],
   },
   token: {
-    words: ['token', 'jeton', 'ficha', 'gettone', 'токен', 'τεκμήριο', 'टोकन'],
+    words: ['jeton', 'ficha', 'gettone', 'токен', 'τεκμήριο', 'टोकन'],
     glued: ['トークン', '令牌', '토큰', 'โทเค็น', 'رمز مميز', 'טוקן'],
   },
   key: {
-    words: ['key', 'clé', 'clef', 'clave', 'llave', 'chave', 'chiave', 'schlüssel', 'sleutel', 'nyckel', 'nøgle', 'nøkkel', 'avain', 'klucz', 'klíč', 'kulcs', 'cheie', 'anahtar', 'anahtarı', 'ключ', 'κλειδί', 'कुंजी', 'khóa', 'kunci'],
+    words: ['clé', 'clef', 'clave', 'llave', 'chave', 'chiave', 'schlüssel', 'sleutel', 'nyckel', 'nøgle', 'nøkkel', 'avain', 'klucz', 'klíč', 'kulcs', 'cheie', 'anahtar', 'anahtarı', 'ключ', 'κλειδί', 'कुंजी', 'khóa', 'kunci'],
     glued: ['キー', '鍵', '密钥', '密鑰', '키', 'กุญแจ', 'مفتاح', 'کلید', 'מפתח'],
   },
   secret: {
-    words: ['secret', 'secrète', 'secreto', 'secreta', 'segreto', 'segredo', 'geheimnis', 'geheim', 'hemlighet', 'hemmelighed', 'hemmelighet', 'salaisuus', 'sekret', 'tajemství', 'titok', 'секрет', 'μυστικό', 'bí mật', 'rahasia'],
+    words: ['secrète', 'secreto', 'secreta', 'segreto', 'segredo', 'geheimnis', 'geheim', 'hemlighet', 'hemmelighed', 'hemmelighet', 'salaisuus', 'sekret', 'tajemství', 'titok', 'секрет', 'μυστικό', 'bí mật', 'rahasia'],
     glued: ['シークレット', '秘密', '机密', '비밀', '시크릿', 'ความลับ', 'סוד'],
   },
 };
@@ -757,8 +759,10 @@ const LABEL_PATTERNS = Object.fromEntries(
     new RegExp(String.raw`(?<![\p{L}\p{M}])(?:${words.join('|')})(?![\p{L}\p{M}])|${glued.join('|')}`, 'iu'),
   ]),
 ) as Readonly<Record<keyof typeof LABEL_TRANSLATIONS, RegExp>>;
-/** A label's characters: words in any script, with blanks and a sentence's marks, no digit or sign a password holds. */
-const LABEL_TEXT = /^[\p{L}\p{M}][\p{L}\p{M} '’.,:;!?¿¡()…-]{0,99}$/u;
+/** Any of those words, the whole of a value. */
+const LABEL_WHOLE = new RegExp(`^(?:${Object.values(LABEL_PATTERNS).map((pattern) => pattern.source).join('|')})$`, 'iu');
+/** A label's characters: words in any script, with blanks and a label's marks, no digit or sign a password holds (`Passwort!`). */
+const LABEL_TEXT = /^[\p{L}\p{M}][\p{L}\p{M} '’.:?¿¡()…-]{0,99}$/u;
 
 /**
  * Whether a value is a label in words for what its name holds (LABEL_TRANSLATIONS): a form's or a
@@ -767,6 +771,14 @@ const LABEL_TEXT = /^[\p{L}\p{M}][\p{L}\p{M} '’.,:;!?¿¡()…-]{0,99}$/u;
  */
 function isTranslatedLabel(value: string, name: string): boolean {
   if (!LABEL_TEXT.test(value) || /^[A-Z][A-Z0-9_]*$/.test(name)) return false;
+  // A label as a form shows it: the word alone (`Contraseña`, `Пароль`), or asking or introducing
+  // (`Mot de passe oublié ?`, `Passwort:`), and written with a capital where its script has them.
+  // Not a pass phrase of words holding one (`Mein geheimes Passwort`, `La parola magica`, `geheim`:
+  // a review found each kept), nor English's own words (isWordsLabel reads those).
+  const bare = value.normalize('NFC').replace(/[\s:?¿¡.…]+$/u, '').replace(/^[¿¡]/u, '');
+  if (/^\p{Ll}/u.test(bare)) return false;
+  const whole = LABEL_WHOLE.test(bare);
+  if (!whole && !/[:?…]\s*$/u.test(value)) return false;
   const meanings = new Set(
     nameWords(name).map((word) =>
       /(?:password|passwd|passphrase|passcode|pwd|pass)$/.test(word) ? 'password' : /tokens?$/.test(word) ? 'token' : /(?:key|keys|apikey)$/.test(word) ? 'key' : /secrets?$/.test(word) ? 'secret' : null,
@@ -1500,6 +1512,12 @@ function isNameLike(value: string): boolean {
 }
 
 /** `--password=…` is whatever follows; `--token …` only a value that is not a plain word (`--token flag`). */
+/** Whether openssl is called on the line before `at`, within 300 characters (a line of a megabyte is not read back each time). */
+function isOpensslLine(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 300), at);
+  return /\bopenssl\b/.test(before.slice(before.lastIndexOf('\n') + 1));
+}
+
 function flagValues(text: string): Found[] {
   const found: Found[] = [];
   FLAG.lastIndex = 0;
@@ -1512,7 +1530,8 @@ function flagValues(text: string): Found[] {
     if (!read) continue;
     // openssl's `-pass` names where its password is (`file:pw.txt`, `env:VAR`, `fd:3`, `stdin`);
     // `pass:…` is the password, the openssl rule's.
-    if (property === undefined && !m[0].startsWith('--') && name === 'pass' && OPENSSL_PASS_SOURCE.test(text.slice(read.start, read.end))) continue;
+    // Its own only (a review: `vault login -pass file:Hunter22x` was kept): openssl on the line before it.
+    if (property === undefined && !m[0].startsWith('--') && name === 'pass' && OPENSSL_PASS_SOURCE.test(text.slice(read.start, read.end)) && isOpensslLine(text, m.index)) continue;
     // A property's name is read whole, as in XML configuration (`-Dfs.s3a.secret.key=…`).
     const secret = property === undefined ? isSecretName(name) : isSecretPropertyName(name);
     const plural = !secret && isSecretsName(name, 'assigned');
@@ -1746,6 +1765,14 @@ function isAzureKeyReference(value: string): boolean {
   return /^(?:~|\.\.?)?\/(?:[\w.-]+\/)*[\w.-]+\/?$/.test(value) && !/[+=]/.test(value);
 }
 
+/**
+ * A shell's redirection after a flag that asks for its password (`sqlcmd … -P < pw.txt`, `-w
+ * 2>&1`), or a port given to `-p` by mistake (`mongosh -p 27017`): no password.
+ */
+function isRedirectOrPort(value: string): boolean {
+  return /^(?:\d?[<>]|&|\|)/.test(value) || /^\d{1,5}$/.test(value);
+}
+
 /** A command's password that is no word naming one (`zip -P password archive.zip`). */
 function isCommandPassword(password: string): boolean {
   return isLiteralPassword(password) && !SECRET_WORDS.has(password.toLowerCase());
@@ -1877,7 +1904,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // argument (`docker run --name mongo -p 27017:27017`).
   ...[CLIENT_PASSWORD_FLAG, KEYGEN_OLD_PASSPHRASE].flatMap((flag) => [
     shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_QUOTED}`, 'g'), { group: 2, hint: CLIENT_HINT, accept: isCommandPassword, place: isArchiverCommand }),
-    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_BARE}`, 'g'), { group: 1, hint: CLIENT_HINT, accept: (value) => isFlagPassword(value) && isCommandPassword(value), place: isArchiverCommand }),
+    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_BARE}`, 'g'), { group: 1, hint: CLIENT_HINT, accept: (value) => isFlagPassword(value) && isCommandPassword(value) && !isRedirectOrPort(value), place: isArchiverCommand }),
   ]),
   shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:smbclient|rpcclient|smbcacls|smbget)${CLIENT_END}[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:(["'])[^"'%\n]{1,100}%((?!\[REDACTED:)[^"'\n]{1,200})\1|[^\s"'%]{1,100}%((?!\[REDACTED:)[^\s"'\x60]{1,200}))`, 'g'), { group: [2, 3], hint: /smb|rpcclient/, accept: isLiteralPassword, place: isArchiverCommand }),
   // chpasswd reads `user:password` lines: `echo 'ana:…' | sudo chpasswd`, `chpasswd <<< 'ana:…'`.
@@ -2075,6 +2102,10 @@ function credentialArguments(text: string): Found[] {
     if (!read?.quoted || !CREDENTIAL_ARGUMENT_END.test(text.slice(read.end + 1, read.end + 40))) continue;
     const value = text.slice(read.start, read.end);
     if (!isLiteralPassword(value) || !isSecretValue(value, { quoted: true, form: 'code', name: 'password', after: '' })) continue;
+    // Any `.login(` or `.auth(` is not a credential's: a test's selectors (`.login('#username',
+    // '#password')`), a provider and its mode (`auth.login('github', 'popup')`), a game's message.
+    // There only a generated password's shape, or an app password's groups, is one.
+    if (m[0].startsWith('.') && !isGeneratedPassword(value) && !/^[a-z]{4}(?: [a-z]{4}){3}$/.test(value)) continue;
     found.push({ start: read.start, end: read.end });
     CREDENTIAL_CALL.lastIndex = Math.max(CREDENTIAL_CALL.lastIndex, read.end);
   }
