@@ -1284,7 +1284,7 @@ describe('secrets and code the round of older leaks got wrong', () => {
     ["app.use(session({ secret: 'my super secret' }))", 'my super secret'],
     ['{"password": "Passwort!"}', 'Passwort!'],
     ['{"password": "Mein geheimes Passwort!"}', 'Mein geheimes Passwort!'],
-    ['{"db_password": "La parola magica"}', 'La parola magica'],
+    ['{"db_password": "Clave Secreta"}', 'Clave Secreta'],
     ['secret_key: "geheim"', 'geheim'],
     ['"api_key": "the key"', 'the key'],
   ])('a secret of words holding one a label uses: %s', (text, secret) => {
@@ -1304,7 +1304,6 @@ describe('secrets and code the round of older leaks got wrong', () => {
       'sqlcmd -S db -U sa -P < pw.txt',
       'mongosh -u admin -p > out.log',
       'ldapsearch -x -D cn=admin -w 2>&1 | tail',
-      'mongosh --host localhost -p 27017',
       'SECRET=b64decode(ENC)',
       "API_KEY=Config::get('api.key')",
       'TOKEN=auth.currentUser?.getIdToken()',
@@ -1316,6 +1315,50 @@ describe('secrets and code the round of older leaks got wrong', () => {
 
   it('redacts a password after -pass of a program other than openssl', () => {
     expect(redact('vault login -pass file:Hunter22x')).not.toContain('Hunter22x');
+  });
+});
+
+// Regressions (an eighth review of --share): what the sixth and seventh rounds let through.
+describe('secrets the sixth and seventh --share rounds let through', () => {
+  it.each([
+    ["app.set('jwtSecret', 'a8f5f167f44f4964e6c998dee827110c');", 'a8f5f167f44f4964e6c998dee827110c'],
+    ['props.put("password", "hunter2!");', 'hunter2!'],
+    ["config.set('password', 'p@ssw0rd!');", 'p@ssw0rd!'],
+    ["os.environ.get('db_password', 'tr0ub4dor&3')", 'tr0ub4dor&3'],
+    ["await page.fill('#password', 'hunter2!')", 'hunter2!'],
+    ["server.login('ana@corp.com', 'tr0ub4dor&3')", 'tr0ub4dor&3'],
+    ["ftp.login('deploy', 'p@ssw0rd99')", 'p@ssw0rd99'],
+    ["server.login('ana@gmail.com', 'qwkzjvbnhtrpxmld')", 'qwkzjvbnhtrpxmld'],
+    ['DB_PASSWORD=q8Zr4(Vn!x2Lm', 'Vn!x2Lm'],
+    ['DB_PASSWORD=p4ssw0rd[2024]', 'p4ssw0rd'],
+    ['ADMIN_PASSWORD=s3cr3t(prod)', 's3cr3t'],
+    ['ldapsearch -x -H ldap://localhost -D cn=admin,dc=example,dc=org -w 12345 -b dc=example,dc=org', '-w 12345'],
+  ])('%s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  // A wrapper's flag's argument that names a command was taken for the command the wrapper runs.
+  it.each(['sudo -u git -H zip -P Hunter2pw9 /tmp/repos.zip repositories/', 'sudo -u git -H 7z a -pHunter2pw9 r.7z repositories/', 'sudo -g docker -E zip -P Hunter2pw9 out.zip data/'])(
+    'an archiver after a wrapper whose flag’s argument names a command: %s',
+    (text) => {
+      expect(redact(text)).not.toContain('Hunter2pw9');
+    },
+  );
+
+  it('keeps a locale’s labels in English and other languages, and openssl’s -pass file: on a continued line', () => {
+    const kept = [
+      '"forgotPassword": "Forgot password?"',
+      '"newPassword": "New password:"',
+      '"token": "Access token"',
+      '"newPassword": "Nouveau mot de passe"',
+      '"password": "Nueva contraseña"',
+      '"apiKey": "Clé API"',
+      '"password": "パスワードを入力してください"',
+      'openssl enc -aes-256-cbc -salt -pbkdf2 \\\n  -in secrets.tar -out secrets.tar.enc \\\n  -pass file:./backup.key',
+      'password: Settings.DbPassword2,',
+      'apiKey: API_KEYS.OPENAI_V2,',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
   });
 });
 

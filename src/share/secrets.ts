@@ -332,18 +332,28 @@ function isArchiverCommand(text: string, start: number): boolean {
   // With none: an argument only of a command known to take a folder or a name there; any other (a
   // prompt not read as one, `RUN`, `- `, a runner not listed) leaves it the command, the safe side.
   if (wrapper === -1) return !ARGUMENT_COMMANDS.has(baseName(SEGMENT_WORDS.exec(text.slice(segment, flag))?.[1] ?? ''));
-  let afterFlag = false;
+  // Past the wrapper's options (a flag's own argument by what the wrapper's flag takes: `sudo -u
+  // git -H zip`, not `time -p mvn -P zip`), and wrappers after it, to the command it runs.
+  let current = baseName(words[wrapper] as string);
+  let argument = false;
   for (const w of words.slice(wrapper + 1)) {
-    if (w.startsWith('-')) afterFlag = true;
-    // A flag's argument, but a command known to take an archiver's name as one's (`time -p mvn -P
-    // zip`, `sudo -E rsync -a /srv/zip -P host`: a flag of its own, not the wrapper's argument).
-    else if ((afterFlag && !ARGUMENT_COMMANDS.has(baseName(w))) || /^\d+$/.test(w) || /^[A-Za-z_]\w*=/.test(w) || COMMAND_WRAPPERS.has(baseName(w))) afterFlag = false;
+    if (argument) argument = false;
+    else if (w.startsWith('-')) argument = takesArgument(current, w);
+    else if (/^\d+$/.test(w) || /^[A-Za-z_]\w*=/.test(w)) continue;
+    else if (COMMAND_WRAPPERS.has(baseName(w))) current = baseName(w);
     // The command the wrapper runs (`sudo tar -C /opt/zip`), or prose after a wrapper's word
     // (`This time I ran npx -y zip -P …`): an argument only of a command known to take one.
     else return !ARGUMENT_COMMANDS.has(baseName(w));
   }
   return true;
 }
+/** Whether a wrapper's flag takes the next word as its argument (`sudo -u git`, `nice -n 10`, `timeout -s KILL`). */
+function takesArgument(wrapper: string, flag: string): boolean {
+  if (/^--(?:user|group|chdir|host|prompt|role|type|other-user|signal|kill-after|adjustment)$/.test(flag)) return true;
+  return flag.length === 2 && (WRAPPER_ARGUMENT_FLAGS[wrapper] ?? '').includes(flag[1] as string);
+}
+/** The wrappers' short flags that take an argument. */
+const WRAPPER_ARGUMENT_FLAGS: Readonly<Record<string, string>> = { sudo: 'ughpCDrtUT', doas: 'uC', nice: 'n', ionice: 'cnp', timeout: 'sk', flock: 'wE', runuser: 'ug', env: 'uCS', time: 'of', stdbuf: 'ioe', xargs: 'nLPIdEsa', watch: 'nd', strace: 'oepsu', taskset: '', chrt: '' };
 /** How far back a command's words are read. */
 const COMMAND_LOOKBACK = 400;
 const COMMAND_SEPARATORS = ' \t\r\n;&|(`';
@@ -639,7 +649,7 @@ const CALL_OR_INDEX = /^[\w$.?!:]+[([]/;
  * `auth.currentUser?.getIdToken()`); not a password with its bracket inside, its digits amid mixed
  * case (`Kp9wZ3(Tail`, `Hunter2(x`).
  */
-const LINE_CALL_OR_INDEX = /^(?:[A-Za-z_$][A-Za-z_$]*\d*(?:\.[A-Za-z_$][A-Za-z_$]*\d*)*|[a-z_$][\w$]*(?:(?:::|\??\.|!\.)[A-Za-z_$][\w$]*)*|[A-Z][\w$]*(?:(?:::|\??\.|!\.)[A-Za-z_$][\w$]*)+)[([]/;
+const LINE_CALL_OR_INDEX = /^(?:[A-Za-z_$][A-Za-z_$]*\d*(?:\.[A-Za-z_$][A-Za-z_$]*\d*)*|[a-z_$][a-z_$]*\d*[a-z_$]*(?:(?:::|\??\.|!\.)[A-Za-z_$][A-Za-z_$]*\d*[A-Za-z_$]*)*|[A-Z][A-Za-z_$]{2,}(?:(?:::|\??\.|!\.)[A-Za-z_$][A-Za-z_$]*\d*[A-Za-z_$]*)+)[([]/;
 /** A member access: `config.apiKey`, `process.env.ANTHROPIC_API_KEY`, `opts?.token`. */
 const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
 /**
@@ -657,7 +667,7 @@ function isCodeSpelledName(value: string): boolean {
  * small letters before a capital (`sha256Hash`, `keys.v2ApiKey`; not `Sha256Sunshine`, `md5Hunter2`).
  */
 const CODE_NAME_PART = String.raw`(?:(?:sha(?:1|224|256|384|512)|md5|base(?:32|64)|oauth2|argon2|utf(?:8|16)|i18n|l10n|k8s|x509|ed25519|aes(?:128|256)|rsa(?:2048|4096)|http2|ipv[46]|s3|ec2|v\d)(?=[A-Z]))?[A-Za-z_$][A-Za-z_$]*`;
-const CODE_MEMBER_NAME = new RegExp(String.raw`^${CODE_NAME_PART}(?:\??\.${CODE_NAME_PART})*!?$`);
+const CODE_MEMBER_NAME = new RegExp(String.raw`^${CODE_NAME_PART}(?:\??\.${CODE_NAME_PART})*(?:(?<=\.[A-Za-z_$]+)\d{1,2})?!?$`);
 /** The same, a last part ending in digits too (`cfg.azure.storage_key2`): a setting's name, where no password of words is given. */
 const CODE_SETTING_NAME = new RegExp(String.raw`^${CODE_NAME_PART}(?:\.${CODE_NAME_PART})*\d*$`);
 /** A name in code: letters only (`apiKey`, `tool_use_id` has no digit either, `result`). */
@@ -733,7 +743,7 @@ function namesItself(value: string, name: string): boolean {
 const LABEL_TRANSLATIONS: Readonly<Record<'password' | 'token' | 'key' | 'secret', { words: readonly string[]; glued: readonly string[] }>> = {
   password: {
     words: [
-      'passwort', 'kennwort', 'mot de passe', 'contraseña', 'contrasena', 'contrasenya', 'clave', 'senha',
+      'password', 'passphrase', 'passcode', 'passwort', 'kennwort', 'mot de passe', 'contraseña', 'contrasena', 'contrasenya', 'clave', 'senha',
       'palavra-passe', 'palavra passe', 'parola', "parola d'ordine", 'wachtwoord', 'lösenord', 'passord', 'adgangskode', 'kodeord', 'salasana',
       'hasło', 'haslo', 'heslo', 'jelszó', 'parolă', 'şifre', 'şifresi', 'sifre', 'lozinka', 'geslo', 'pasahitza', 'пароль', 'пароля', 'парола',
       'лозинка', 'κωδικός', 'συνθηματικό', 'पासवर्ड', 'mật khẩu', 'kata sandi', 'kata laluan', 'rahasia sandi',
@@ -741,15 +751,15 @@ const LABEL_TRANSLATIONS: Readonly<Record<'password' | 'token' | 'key' | 'secret
     glued: ['パスワード', '暗証番号', '密码', '密碼', '口令', '비밀번호', '암호', 'รหัสผ่าน', 'كلمة المرور', 'كلمة السر', 'رمز عبور', 'گذرواژه', 'סיסמה', 'סיסמא'],
   },
   token: {
-    words: ['jeton', 'ficha', 'gettone', 'токен', 'τεκμήριο', 'टोकन'],
+    words: ['token', 'jeton', 'ficha', 'gettone', 'токен', 'τεκμήριο', 'टोकन'],
     glued: ['トークン', '令牌', '토큰', 'โทเค็น', 'رمز مميز', 'טוקן'],
   },
   key: {
-    words: ['clé', 'clef', 'clave', 'llave', 'chave', 'chiave', 'schlüssel', 'sleutel', 'nyckel', 'nøgle', 'nøkkel', 'avain', 'klucz', 'klíč', 'kulcs', 'cheie', 'anahtar', 'anahtarı', 'ключ', 'κλειδί', 'कुंजी', 'khóa', 'kunci'],
+    words: ['key', 'clé', 'clef', 'clave', 'llave', 'chave', 'chiave', 'schlüssel', 'sleutel', 'nyckel', 'nøgle', 'nøkkel', 'avain', 'klucz', 'klíč', 'kulcs', 'cheie', 'anahtar', 'anahtarı', 'ключ', 'κλειδί', 'कुंजी', 'khóa', 'kunci'],
     glued: ['キー', '鍵', '密钥', '密鑰', '키', 'กุญแจ', 'مفتاح', 'کلید', 'מפתח'],
   },
   secret: {
-    words: ['secrète', 'secreto', 'secreta', 'segreto', 'segredo', 'geheimnis', 'geheim', 'hemlighet', 'hemmelighed', 'hemmelighet', 'salaisuus', 'sekret', 'tajemství', 'titok', 'секрет', 'μυστικό', 'bí mật', 'rahasia'],
+    words: ['secret', 'secrète', 'secreto', 'secreta', 'segreto', 'segredo', 'geheimnis', 'geheim', 'hemlighet', 'hemmelighed', 'hemmelighet', 'salaisuus', 'sekret', 'tajemství', 'titok', 'секрет', 'μυστικό', 'bí mật', 'rahasia'],
     glued: ['シークレット', '秘密', '机密', '비밀', '시크릿', 'ความลับ', 'סוד'],
   },
 };
@@ -771,14 +781,19 @@ const LABEL_TEXT = /^[\p{L}\p{M}][\p{L}\p{M} '’.:?¿¡()…-]{0,99}$/u;
  */
 function isTranslatedLabel(value: string, name: string): boolean {
   if (!LABEL_TEXT.test(value) || /^[A-Z][A-Z0-9_]*$/.test(name)) return false;
-  // A label as a form shows it: the word alone (`Contraseña`, `Пароль`), or asking or introducing
-  // (`Mot de passe oublié ?`, `Passwort:`), and written with a capital where its script has them.
-  // Not a pass phrase of words holding one (`Mein geheimes Passwort`, `La parola magica`, `geheim`:
-  // a review found each kept), nor English's own words (isWordsLabel reads those).
+  // A label as a form writes it, with a capital where its script has them: the word alone
+  // (`Contraseña`), asking or introducing (`Forgot password?`, `Passwort:`), in a short sentence's
+  // case (`Nouveau mot de passe`, `Access token`, `Clé API`), or two words ending in one
+  // (`Neues Passwort`). Not a pass phrase of words holding one (`my super secret`, `Mein geheimes
+  // Passwort`, `Clave Secreta`, `geheim`: reviews found each kept).
   const bare = value.normalize('NFC').replace(/[\s:?¿¡.…]+$/u, '').replace(/^[¿¡]/u, '');
   if (/^\p{Ll}/u.test(bare)) return false;
-  const whole = LABEL_WHOLE.test(bare);
-  if (!whole && !/[:?…]\s*$/u.test(value)) return false;
+  const words = bare.split(/\s+/u);
+  const asks = /[:?…]\s*$/u.test(value);
+  const sentence = words.length <= 4 && words.slice(1).every((word) => /^(?:\p{Ll}|\p{Lu}{2,}$|[dl]['’])/u.test(word));
+  const titled = words.length === 2 && LABEL_WHOLE.test(words[1] as string) && !LABEL_WHOLE.test(words[0] as string) && !/^(?:password|passphrase|passcode|token|key|secret)$/i.test(words[1] as string);
+  const cased = /^\p{Lu}/u.test(bare);
+  if (!LABEL_WHOLE.test(bare) && !asks && !(cased && (sentence || titled)) && !(!cased && bare.length <= 30)) return false;
   const meanings = new Set(
     nameWords(name).map((word) =>
       /(?:password|passwd|passphrase|passcode|pwd|pass)$/.test(word) ? 'password' : /tokens?$/.test(word) ? 'token' : /(?:key|keys|apikey)$/.test(word) ? 'key' : /secrets?$/.test(word) ? 'secret' : null,
@@ -1512,10 +1527,13 @@ function isNameLike(value: string): boolean {
 }
 
 /** `--password=…` is whatever follows; `--token …` only a value that is not a plain word (`--token flag`). */
-/** Whether openssl is called on the line before `at`, within 300 characters (a line of a megabyte is not read back each time). */
+/** Whether openssl is called on the line before `at` or lines continued into it, within 1,000 characters (a line of a megabyte is not read back each time). */
 function isOpensslLine(text: string, at: number): boolean {
-  const before = text.slice(Math.max(0, at - 300), at);
-  return /\bopenssl\b/.test(before.slice(before.lastIndexOf('\n') + 1));
+  const lines = text.slice(Math.max(0, at - 1000), at).split('\n');
+  // The command's own lines: back over those continued with a `\`.
+  let first = lines.length - 1;
+  while (first > 0 && /\\[ \t]*$/.test(lines[first - 1] as string)) first--;
+  return /\bopenssl\b/.test(lines.slice(first).join('\n'));
 }
 
 function flagValues(text: string): Found[] {
@@ -1767,10 +1785,11 @@ function isAzureKeyReference(value: string): boolean {
 
 /**
  * A shell's redirection after a flag that asks for its password (`sqlcmd … -P < pw.txt`, `-w
- * 2>&1`), or a port given to `-p` by mistake (`mongosh -p 27017`): no password.
+ * 2>&1`): no password. (A port given to `mongosh -p` by mistake is redacted: digits are as often
+ * a password, `ldapsearch -w 12345`.)
  */
 function isRedirectOrPort(value: string): boolean {
-  return /^(?:\d?[<>]|&|\|)/.test(value) || /^\d{1,5}$/.test(value);
+  return /^(?:\d?[<>]|&|\|)/.test(value);
 }
 
 /** A command's password that is no word naming one (`zip -P password archive.zip`). */
@@ -2032,9 +2051,16 @@ function shellSetValues(text: string): Found[] {
 const CALL_NAME_THEN_VALUE = /(?<=[\w$][ \t]{0,20}\([ \t]{0,20})(["'])([^"'\n]{1,100})\1[ \t]{0,20},[ \t]{0,20}(?=["'])/g;
 /** WordPress's keys and salts (wp-config.php): `define( 'SECURE_AUTH_SALT', '…' )`. */
 const WORDPRESS_SECRET = /^(?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)$/;
-/** A generated password's shape: eight or more characters, no blank, digits and both cases in it, not a path. */
-function isGeneratedPassword(value: string): boolean {
-  return value.length >= 8 && !/\s/.test(value) && /\d/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value) && !/^[/.~]|\.[a-z]{2,4}$/.test(value);
+/**
+ * A secret's shape under a word's name in a call (`config.set('password', 'p@ssw0rd!')`,
+ * `app.set('jwtSecret', 'a8f5f167…')`): six characters or more, a digit among them, no blank; not
+ * a path or a file, a word joined to digits (`aes-256-gcm`, `contact-form-7`, `secret_v2`), a
+ * `kind:value` (`user:123`, `min:8`), a number, or a hash's name (`sha256`).
+ */
+function isWordNamedSecret(value: string): boolean {
+  if (value.length < 6 || /\s/.test(value) || !/\d/.test(value) || /^\d+$/.test(value)) return false;
+  if (/^[/.~?#%]|\.[a-z]{2,4}$/.test(value) || /^[a-z]+:/.test(value)) return false;
+  return !/^[a-z]+(?:[-_.][a-z0-9]+)+$/.test(value) && !/^(?:sha\d+|md5|base\d+|utf-?\d+|[hre]s\d+)$/i.test(value);
 }
 /** The called name before a call's parenthesis (`w.Header().Set(`: its `()` taken out after). */
 const CALLEE = /([\w$.:]+(?:\(\)[\w$.:]+)*)[ \t]*\([ \t]*$/;
@@ -2067,7 +2093,7 @@ function callValues(text: string): Found[] {
     // an environment's or a property's shape (`os.environ.get('DB_PASSWORD', 'correct-horse-…')`,
     // `props.put("javax.net.ssl.keyStorePassword", …)`) gives a secret whatever its shape; a word's
     // (`'password'`, `'token'`), only one of a generated password's (`'Xq7vR2pLm9abcT'`).
-    if (!SETTER_CALL.test(callee) && !/^[A-Z][A-Z0-9_]*$|\./.test(name) && !isGeneratedPassword(value.replace(AUTH_SCHEME, ''))) continue;
+    if (!SETTER_CALL.test(callee) && !/^[A-Z][A-Z0-9_]*$|\./.test(name) && !isWordNamedSecret(value.replace(AUTH_SCHEME, ''))) continue;
     const start = read.start + (AUTH_SCHEME.exec(value)?.[0].length ?? 0);
     // A scheme alone (`'Bearer ' + token`): nothing of a secret in the quotes.
     if (start >= read.end) continue;
@@ -2104,8 +2130,9 @@ function credentialArguments(text: string): Found[] {
     if (!isLiteralPassword(value) || !isSecretValue(value, { quoted: true, form: 'code', name: 'password', after: '' })) continue;
     // Any `.login(` or `.auth(` is not a credential's: a test's selectors (`.login('#username',
     // '#password')`), a provider and its mode (`auth.login('github', 'popup')`), a game's message.
-    // There only a generated password's shape, or an app password's groups, is one.
-    if (m[0].startsWith('.') && !isGeneratedPassword(value) && !/^[a-z]{4}(?: [a-z]{4}){3}$/.test(value)) continue;
+    // There a word of letters alone, a selector or words are none, but an app password's groups
+    // (`abcd efgh ijkl mnop`, or without its blanks).
+    if (m[0].startsWith('.') && !/^[a-z]{4}(?: ?[a-z]{4}){3}$/.test(value) && (/^[#.[]|[[\]=\s]/.test(value) || /^[A-Za-z]+$/.test(value))) continue;
     found.push({ start: read.start, end: read.end });
     CREDENTIAL_CALL.lastIndex = Math.max(CREDENTIAL_CALL.lastIndex, read.end);
   }
