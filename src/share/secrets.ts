@@ -649,7 +649,7 @@ const CALL_OR_INDEX = /^[\w$.?!:]+[([]/;
  * `auth.currentUser?.getIdToken()`); not a password with its bracket inside, its digits amid mixed
  * case (`Kp9wZ3(Tail`, `Hunter2(x`).
  */
-const LINE_CALL_OR_INDEX = /^(?:[A-Za-z_$][A-Za-z_$]*\d*(?:\.[A-Za-z_$][A-Za-z_$]*\d*)*|[a-z_$][a-z_$]*\d*[a-z_$]*(?:(?:::|\??\.|!\.)[A-Za-z_$][A-Za-z_$]*\d*[A-Za-z_$]*)*|[A-Z][A-Za-z_$]{2,}(?:(?:::|\??\.|!\.)[A-Za-z_$][A-Za-z_$]*\d*[A-Za-z_$]*)+)[([]/;
+const LINE_CALL_OR_INDEX = /^(?:[A-Za-z_$][A-Za-z_$]*\d*(?:\.[A-Za-z_$][A-Za-z_$]*\d*)*|[a-z_$][A-Za-z_$]*\d*[A-Za-z_$]*(?:(?:::|\??\.|!\.)[A-Za-z_$][A-Za-z_$]*\d*[A-Za-z_$]*)*|[A-Z][A-Za-z_$]+(?:(?:::|\??\.|!\.)[A-Za-z_$][A-Za-z_$]*\d*[A-Za-z_$]*)+)[([]/;
 /** A member access: `config.apiKey`, `process.env.ANTHROPIC_API_KEY`, `opts?.token`. */
 const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
 /**
@@ -769,6 +769,8 @@ const LABEL_PATTERNS = Object.fromEntries(
     new RegExp(String.raw`(?<![\p{L}\p{M}])(?:${words.join('|')})(?![\p{L}\p{M}])|${glued.join('|')}`, 'iu'),
   ]),
 ) as Readonly<Record<keyof typeof LABEL_TRANSLATIONS, RegExp>>;
+/** English's own words, which only a label asking or introducing is read by here. */
+const ENGLISH_LABEL = /^(?:password|passphrase|passcode|token|key|secret)$/i;
 /** Any of those words, the whole of a value. */
 const LABEL_WHOLE = new RegExp(`^(?:${Object.values(LABEL_PATTERNS).map((pattern) => pattern.source).join('|')})$`, 'iu');
 /** A label's characters: words in any script, with blanks and a label's marks, no digit or sign a password holds (`Passwort!`). */
@@ -782,18 +784,15 @@ const LABEL_TEXT = /^[\p{L}\p{M}][\p{L}\p{M} '’.:?¿¡()…-]{0,99}$/u;
 function isTranslatedLabel(value: string, name: string): boolean {
   if (!LABEL_TEXT.test(value) || /^[A-Z][A-Z0-9_]*$/.test(name)) return false;
   // A label as a form writes it, with a capital where its script has them: the word alone
-  // (`Contraseña`), asking or introducing (`Forgot password?`, `Passwort:`), in a short sentence's
-  // case (`Nouveau mot de passe`, `Access token`, `Clé API`), or two words ending in one
-  // (`Neues Passwort`). Not a pass phrase of words holding one (`my super secret`, `Mein geheimes
-  // Passwort`, `Clave Secreta`, `geheim`: reviews found each kept).
+  // (`Contraseña`, `Пароль`, `パスワード`), or asking or introducing (`Forgot password?`,
+  // `Mot de passe oublié ?`, `Passwort:`). Not a phrase holding one (`My super secret`, `Mein
+  // Passwort`, `Nueva contraseña`: a label or a pass phrase alike, and reviews found pass phrases
+  // kept each time labels were), nor `geheim` in small letters.
   const bare = value.normalize('NFC').replace(/[\s:?¿¡.…]+$/u, '').replace(/^[¿¡]/u, '');
   if (/^\p{Ll}/u.test(bare)) return false;
-  const words = bare.split(/\s+/u);
+  // English's own words alone are read by namesItself; here only a label asking or introducing.
   const asks = /[:?…]\s*$/u.test(value);
-  const sentence = words.length <= 4 && words.slice(1).every((word) => /^(?:\p{Ll}|\p{Lu}{2,}$|[dl]['’])/u.test(word));
-  const titled = words.length === 2 && LABEL_WHOLE.test(words[1] as string) && !LABEL_WHOLE.test(words[0] as string) && !/^(?:password|passphrase|passcode|token|key|secret)$/i.test(words[1] as string);
-  const cased = /^\p{Lu}/u.test(bare);
-  if (!LABEL_WHOLE.test(bare) && !asks && !(cased && (sentence || titled)) && !(!cased && bare.length <= 30)) return false;
+  if (!asks && (!LABEL_WHOLE.test(bare) || ENGLISH_LABEL.test(bare))) return false;
   const meanings = new Set(
     nameWords(name).map((word) =>
       /(?:password|passwd|passphrase|passcode|pwd|pass)$/.test(word) ? 'password' : /tokens?$/.test(word) ? 'token' : /(?:key|keys|apikey)$/.test(word) ? 'key' : /secrets?$/.test(word) ? 'secret' : null,
@@ -1532,7 +1531,7 @@ function isOpensslLine(text: string, at: number): boolean {
   const lines = text.slice(Math.max(0, at - 1000), at).split('\n');
   // The command's own lines: back over those continued with a `\`.
   let first = lines.length - 1;
-  while (first > 0 && /\\[ \t]*$/.test(lines[first - 1] as string)) first--;
+  while (first > 0 && /\\[ \t]*\r?$/.test(lines[first - 1] as string)) first--;
   return /\bopenssl\b/.test(lines.slice(first).join('\n'));
 }
 
@@ -2055,12 +2054,14 @@ const WORDPRESS_SECRET = /^(?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)$/;
  * A secret's shape under a word's name in a call (`config.set('password', 'p@ssw0rd!')`,
  * `app.set('jwtSecret', 'a8f5f167…')`): six characters or more, a digit among them, no blank; not
  * a path or a file, a word joined to digits (`aes-256-gcm`, `contact-form-7`, `secret_v2`), a
- * `kind:value` (`user:123`, `min:8`), a number, or a hash's name (`sha256`).
+ * `kind:value` of small letters (`user:123`, `min:8`; `admin:Tr0ub4dor3X` is one), a number, a
+ * date, a column's type (`varchar(255)`), an attribute (`Max-Age=3600`), or an algorithm's or
+ * an encoding's name (`sha256`, `SHA-256`, `AES-256-GCM`, `utf8mb4`).
  */
 function isWordNamedSecret(value: string): boolean {
   if (value.length < 6 || /\s/.test(value) || !/\d/.test(value) || /^\d+$/.test(value)) return false;
-  if (/^[/.~?#%]|\.[a-z]{2,4}$/.test(value) || /^[a-z]+:/.test(value)) return false;
-  return !/^[a-z]+(?:[-_.][a-z0-9]+)+$/.test(value) && !/^(?:sha\d+|md5|base\d+|utf-?\d+|[hre]s\d+)$/i.test(value);
+  if (/^[/.~]|\.[a-z]{2,4}$/.test(value) || /^[a-z]+:[a-z0-9_|:-]*$/.test(value) || /^\d{4}-\d{2}-\d{2}|^\w+\(\d+\)$|^[A-Za-z-]+=\d+$/.test(value)) return false;
+  return !/^[a-z]+(?:[-_.][a-z0-9]+)+$/.test(value) && !/^(?:sha-?\d+|md5|base\d+\w*|utf-?\d+\w*|[hre]s\d+|aes-?\d+(?:-\w+)?)$/i.test(value);
 }
 /** The called name before a call's parenthesis (`w.Header().Set(`: its `()` taken out after). */
 const CALLEE = /([\w$.:]+(?:\(\)[\w$.:]+)*)[ \t]*\([ \t]*$/;
@@ -2130,13 +2131,24 @@ function credentialArguments(text: string): Found[] {
     if (!isLiteralPassword(value) || !isSecretValue(value, { quoted: true, form: 'code', name: 'password', after: '' })) continue;
     // Any `.login(` or `.auth(` is not a credential's: a test's selectors (`.login('#username',
     // '#password')`), a provider and its mode (`auth.login('github', 'popup')`), a game's message.
-    // There a word of letters alone, a selector or words are none, but an app password's groups
-    // (`abcd efgh ijkl mnop`, or without its blanks).
-    if (m[0].startsWith('.') && !/^[a-z]{4}(?: ?[a-z]{4}){3}$/.test(value) && (/^[#.[]|[[\]=\s]/.test(value) || /^[A-Za-z]+$/.test(value))) continue;
+    if (m[0].startsWith('.') && isLoginNonPassword(value)) continue;
     found.push({ start: read.start, end: read.end });
     CREDENTIAL_CALL.lastIndex = Math.max(CREDENTIAL_CALL.lastIndex, read.end);
   }
   return found;
+}
+
+/**
+ * What a `.login(`'s or an `.auth(`'s second argument is when no password: a selector or words
+ * without a digit (`'#password'`, `'input[name=pass]'`, `'Welcome back!'`), a word (`'popup'`; not
+ * an app password's sixteen letters), a path or a URL, a key or a scope (`'login_redirect'`,
+ * `'read:user'`, `'auth.login.title'`), an id, a version, an address, a protocol's name (`'oauth2'`).
+ */
+function isLoginNonPassword(value: string): boolean {
+  if (/^[a-z]{4}(?: ?[a-z]{4}){3}$/.test(value)) return false;
+  if (!/\d/.test(value) && (/^[#.[]|[[\]=\s]/.test(value) || /^(?:[a-z]+|[A-Z][a-z]+)$/.test(value))) return true;
+  if (/^(?:\/|https?:\/\/)/.test(value) || /^[a-z]+(?:[-_.:][a-z]+)+$/.test(value)) return true;
+  return /^[a-z]+-\d+$|^v\d+(?:\.\d+)+$|^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(value) || /^(?:oauth\d|sha-?\d+|md5|base\d+)$/i.test(value);
 }
 
 /** A Markdown table's row naming a secret and giving its value: `| DB_PASSWORD | … |`, `| Admin password | … |`. */
