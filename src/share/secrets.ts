@@ -649,7 +649,7 @@ const CALL_OR_INDEX = /^[\w$.?!:]+[([]/;
  * `auth.currentUser?.getIdToken()`); not a password with its bracket inside, its digits amid mixed
  * case (`Kp9wZ3(Tail`, `Hunter2(x`).
  */
-const LINE_CALL_OR_INDEX = /^(?:[A-Za-z_$][A-Za-z_$]*\d*(?:\.[A-Za-z_$][A-Za-z_$]*\d*)*|[a-z_$][A-Za-z_$]*\d*[A-Za-z_$]*(?:(?:::|\??\.|!\.)[A-Za-z_$][A-Za-z_$]*\d*[A-Za-z_$]*)*|[A-Z][A-Za-z_$]+(?:(?:::|\??\.|!\.)[A-Za-z_$][A-Za-z_$]*\d*[A-Za-z_$]*)+)[([]/;
+const LINE_CALL_OR_INDEX = /^(?:[A-Za-z_$][A-Za-z_$]*\d*(?:\.[A-Za-z_$][A-Za-z_$]*\d*)*|[a-z_$][a-z_$]*\d*[a-z_$]*(?:[A-Z][a-z]{2,}\d*)*(?:(?:::|\??\.|!\.)[A-Za-z_$][A-Za-z_$]*\d*[a-z_$]*)*|[A-Z][A-Za-z_$]{2,}(?:(?:::|\??\.|!\.)[A-Za-z_$][A-Za-z_$]*\d*[a-z_$]*)+)[([]/;
 /** A member access: `config.apiKey`, `process.env.ANTHROPIC_API_KEY`, `opts?.token`. */
 const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
 /**
@@ -708,7 +708,9 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   if (read.quoted) return read.form !== 'code' || !isMessage(lower);
   if (CODE_KEYWORDS.has(lower)) return false;
   if (NUMBER.test(value) && value.length < 6) return false;
-  if (/^[([{!`<@*]/.test(value) || (read.wholeLine === true ? LINE_CALL_OR_INDEX : CALL_OR_INDEX).test(value) || /^(?:this|self|super|cls)\./.test(value)) return false;
+  // A .env line's call or index is whole, its bracket closed at its end (`getpass()`, `sys.argv[1]`),
+  // or given a string (`getpass.getpass("Password: ")`, read to its blank).
+  if (/^[([{!`<@*]/.test(value) || (read.wholeLine === true ? LINE_CALL_OR_INDEX.test(value) && /[)\]]$|[([]['"]/.test(value) : CALL_OR_INDEX.test(value)) || /^(?:this|self|super|cls)\./.test(value)) return false;
   // Node's environment by name, in any form (`TOKEN=process.env.TOKEN` in a minified line): a reference.
   if (ENV_ACCESS.test(value)) return false;
   if (read.form === 'literal') return true;
@@ -2060,8 +2062,8 @@ const WORDPRESS_SECRET = /^(?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)$/;
  */
 function isWordNamedSecret(value: string): boolean {
   if (value.length < 6 || /\s/.test(value) || !/\d/.test(value) || /^\d+$/.test(value)) return false;
-  if (/^[/.~]|\.[a-z]{2,4}$/.test(value) || /^[a-z]+:[a-z0-9_|:-]*$/.test(value) || /^\d{4}-\d{2}-\d{2}|^\w+\(\d+\)$|^[A-Za-z-]+=\d+$/.test(value)) return false;
-  return !/^[a-z]+(?:[-_.][a-z0-9]+)+$/.test(value) && !/^(?:sha-?\d+|md5|base\d+\w*|utf-?\d+\w*|[hre]s\d+|aes-?\d+(?:-\w+)?)$/i.test(value);
+  if (/^[/.~]|\.[a-z]{2,4}$/.test(value) || /^[a-z]+:[a-z0-9_|:-]*$/.test(value) || /^\d{4}-\d{2}-\d{2}(?:T[\d:.]+Z?)?$|^[a-z]+\(\d+\)$|^(?:Max-Age|max-age|Version)=\d+$/.test(value)) return false;
+  return !/^[a-z]+(?:[-_.][a-z0-9]+)+$/.test(value) && !/^(?:sha-?\d+|md5|base(?:32|64)(?:url)?|utf-?(?:8|16)(?:mb4)?|[hre]s\d+|aes-?\d+(?:-[a-z]+)?)$/i.test(value);
 }
 /** The called name before a call's parenthesis (`w.Header().Set(`: its `()` taken out after). */
 const CALLEE = /([\w$.:]+(?:\(\)[\w$.:]+)*)[ \t]*\([ \t]*$/;
@@ -2141,14 +2143,16 @@ function credentialArguments(text: string): Found[] {
 /**
  * What a `.login(`'s or an `.auth(`'s second argument is when no password: a selector or words
  * without a digit (`'#password'`, `'input[name=pass]'`, `'Welcome back!'`), a word (`'popup'`; not
- * an app password's sixteen letters), a path or a URL, a key or a scope (`'login_redirect'`,
- * `'read:user'`, `'auth.login.title'`), an id, a version, an address, a protocol's name (`'oauth2'`).
+ * an app password's sixteen letters, with blanks or Apple's dashes), a path or a URL of small
+ * letters, a version, `'oauth2'`. Words joined (`'popup-window'`, `'read:user'`), an id or an
+ * address are taken, as pass phrases and passwords are written so (`'correct-horse-battery-staple'`,
+ * `'Welcome-2024'`, `'admin@123.com'`: a review found each kept).
  */
 function isLoginNonPassword(value: string): boolean {
-  if (/^[a-z]{4}(?: ?[a-z]{4}){3}$/.test(value)) return false;
+  if (/^[a-z]{4}(?:[ -]?[a-z]{4}){3}$/.test(value)) return false;
   if (!/\d/.test(value) && (/^[#.[]|[[\]=\s]/.test(value) || /^(?:[a-z]+|[A-Z][a-z]+)$/.test(value))) return true;
-  if (/^(?:\/|https?:\/\/)/.test(value) || /^[a-z]+(?:[-_.:][a-z]+)+$/.test(value)) return true;
-  return /^[a-z]+-\d+$|^v\d+(?:\.\d+)+$|^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(value) || /^(?:oauth\d|sha-?\d+|md5|base\d+)$/i.test(value);
+  // A path or a URL of small letters (`'/dashboard'`, `'https://idp.example.com/sso'`), a version.
+  return /^(?:\/|https?:\/\/)[a-z0-9/._-]*$/.test(value) || /^v\d+(?:\.\d+){1,2}$/.test(value) || /^oauth\d$/.test(value);
 }
 
 /** A Markdown table's row naming a secret and giving its value: `| DB_PASSWORD | … |`, `| Admin password | … |`. */
