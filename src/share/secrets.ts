@@ -1789,7 +1789,7 @@ function isAzureKeyReference(value: string): boolean {
  * 2>&1`): no password. (A port given to `mongosh -p` by mistake is redacted: digits are as often
  * a password, `ldapsearch -w 12345`.)
  */
-function isRedirectOrPort(value: string): boolean {
+function isRedirection(value: string): boolean {
   return /^(?:\d?[<>]|&|\|)/.test(value);
 }
 
@@ -1924,7 +1924,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // argument (`docker run --name mongo -p 27017:27017`).
   ...[CLIENT_PASSWORD_FLAG, KEYGEN_OLD_PASSPHRASE].flatMap((flag) => [
     shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_QUOTED}`, 'g'), { group: 2, hint: CLIENT_HINT, accept: isCommandPassword, place: isArchiverCommand }),
-    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_BARE}`, 'g'), { group: 1, hint: CLIENT_HINT, accept: (value) => isFlagPassword(value) && isCommandPassword(value) && !isRedirectOrPort(value), place: isArchiverCommand }),
+    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_BARE}`, 'g'), { group: 1, hint: CLIENT_HINT, accept: (value) => isFlagPassword(value) && isCommandPassword(value) && !isRedirection(value), place: isArchiverCommand }),
   ]),
   shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:smbclient|rpcclient|smbcacls|smbget)${CLIENT_END}[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:(["'])[^"'%\n]{1,100}%((?!\[REDACTED:)[^"'\n]{1,200})\1|[^\s"'%]{1,100}%((?!\[REDACTED:)[^\s"'\x60]{1,200}))`, 'g'), { group: [2, 3], hint: /smb|rpcclient/, accept: isLiteralPassword, place: isArchiverCommand }),
   // chpasswd reads `user:password` lines: `echo 'ana:…' | sudo chpasswd`, `chpasswd <<< 'ana:…'`.
@@ -2065,7 +2065,10 @@ function isWordNamedSecret(value: string): boolean {
   if (/^[/.~]|\.[a-z]{2,4}$/.test(value) || /^[a-z]+:[a-z0-9_|:-]*$/.test(value) || /^\d{4}-\d{2}-\d{2}(?:T[\d:.]+Z?)?$|^[a-z]+\(\d+\)$|^(?:Max-Age|max-age|Version)=\d+$/.test(value)) return false;
   return !/^[a-z]+(?:[-_.][a-z0-9]+)+$/.test(value) && !/^(?:sha-?\d+|md5|base(?:32|64)(?:url)?|utf-?(?:8|16)(?:mb4)?|[hre]s\d+|aes-?\d+(?:-[a-z]+)?)$/i.test(value);
 }
-/** The called name before a call's parenthesis (`w.Header().Set(`: its `()` taken out after). */
+/** The called name before a call's parenthesis at `at` (`w.Header().Set(`: its `()` taken out). */
+function calleeBefore(text: string, at: number): string {
+  return CALLEE.exec(text.slice(Math.max(0, at - 80), at))?.[1]?.replace(/\(\)/g, '') ?? '';
+}
 const CALLEE = /([\w$.:]+(?:\(\)[\w$.:]+)*)[ \t]*\([ \t]*$/;
 /**
  * Calls that set a secret by its name: WordPress's `define`, an environment's (`os.setenv`,
@@ -2084,7 +2087,6 @@ function callValues(text: string): Found[] {
     if (!SECRET_NAME_HINT.test(name) || !(isSecretPropertyName(name) || WORDPRESS_SECRET.test(name))) continue;
     // An Azure storage key's setting (`spark.conf.set("fs.azure.account.key.…", …)`) is the Azure rules' to read: they keep where it is kept.
     if (AZURE_STORAGE_PROPERTY.test(name)) continue;
-    const callee = CALLEE.exec(text.slice(Math.max(0, m.index - 80), m.index))?.[1]?.replace(/\(\)/g, '') ?? '';
     const read = readValue(text, m.index + m[0].length);
     if (!read?.quoted) continue;
     const value = text.slice(read.start, read.end);
@@ -2095,8 +2097,9 @@ function callValues(text: string): Found[] {
     // `hashPassword('password', 'sha256')`, `__( 'API Key', 'contact-form-7' )`). There a name of
     // an environment's or a property's shape (`os.environ.get('DB_PASSWORD', 'correct-horse-…')`,
     // `props.put("javax.net.ssl.keyStorePassword", …)`) gives a secret whatever its shape; a word's
-    // (`'password'`, `'token'`), only one of a generated password's (`'Xq7vR2pLm9abcT'`).
-    if (!SETTER_CALL.test(callee) && !/^[A-Z][A-Z0-9_]*$|\./.test(name) && !isWordNamedSecret(value.replace(AUTH_SCHEME, ''))) continue;
+    // (`'password'`, `'token'`), only one of a secret's shape (isWordNamedSecret). The callee is
+    // read last, only for a value that needs it.
+    if (!/^[A-Z][A-Z0-9_]*$|\./.test(name) && !isWordNamedSecret(value.replace(AUTH_SCHEME, '')) && !SETTER_CALL.test(calleeBefore(text, m.index))) continue;
     const start = read.start + (AUTH_SCHEME.exec(value)?.[0].length ?? 0);
     // A scheme alone (`'Bearer ' + token`): nothing of a secret in the quotes.
     if (start >= read.end) continue;
