@@ -503,7 +503,7 @@ export async function reportContext(discovery: Discovery, collected: Collected, 
   const unlikelyElsewhere = !collected.diagnostics.every(counted);
   const own = unlikelyElsewhere ? collected.diagnostics.filter(counted) : collected.diagnostics;
   const noted = notRead.length === 0 && !unlikelyElsewhere ? collected : { ...collected, diagnostics: [...own, ...notRead] };
-  const diagnostics = summariseDiagnostics(noted.diagnostics, collected.candidates + compressedFound(discovery).length, countedLedgers(collected.ledgers, data), collected.cutShort);
+  const diagnostics = summariseDiagnostics(noted.diagnostics, collected.candidates + compressedFound(discovery).length, countedLedgers(collected.ledgers, data), collected.cutShort, collected.warmupMainFiles.size);
   return { discovery, collected: noted, claims, table, local, price, data, diagnostics };
 }
 
@@ -988,7 +988,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   }));
   await spool.writeIndex(searchSessions, Math.max(200_000, Math.round(pageBytes * 0.08)), (file) => folder.write(file.path, file.content));
   const allDiagnostics = [...collected.diagnostics, ...pageFailures, ...archiveFailures, ...archiveProblems, ...(sink.archive?.otherSecret ?? [])];
-  const diagnosticsSummary = summariseDiagnostics(allDiagnostics, collected.candidates + compressedFound(report.discovery).length, countedLedgers(collected.ledgers, data), collected.cutShort);
+  const diagnosticsSummary = summariseDiagnostics(allDiagnostics, collected.candidates + compressedFound(report.discovery).length, countedLedgers(collected.ledgers, data), collected.cutShort, collected.warmupMainFiles.size);
   // A report made to share and asked for one period, project or agent lists the problems of the
   // files it shows only: another's path, and the start of its damaged line, are from outside it.
   const shownFiles = options.redact && isNarrowed(options.scope) ? sessionPagesOfFiles(data, pages) : null;

@@ -142,17 +142,19 @@ export interface DiagnosticsSummary {
  * `ledgers`: one per session file, those kept from an earlier build included (their `lastSeen`
  * set); of those, `cutShort` are of files there still, read now (a file cut short), not gone, and
  * those `fileThere` of files there still that did not read as sessions, not gone either.
+ * `warmupMainFiles`: empty files that are part of a session read (Collected.warmupMainFiles).
  */
 export function summariseDiagnostics(
   all: readonly Diagnostic[],
   files: number,
   ledgers: readonly { key: string; lastSeen: number | null; fileThere?: true }[],
   cutShort: ReadonlySet<string> = new Set(),
+  warmupMainFiles = 0,
 ): DiagnosticsSummary {
   const kept = ledgers.filter((ledger) => ledger.lastSeen !== null && !cutShort.has(ledger.key));
   const unreadFiles = kept.filter((ledger) => ledger.fileThere === true).length;
   const goneFiles = kept.length - unreadFiles;
-  const sessionFiles = ledgers.length - kept.length;
+  const sessionFiles = ledgers.length - kept.length + warmupMainFiles;
   const byReason: Partial<Record<DiagnosticReason, number>> = {};
   let skippedLines = 0;
   for (const d of all) {

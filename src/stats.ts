@@ -89,7 +89,7 @@ function skippedFilesOf(discovery: Discovery, collected: Collected): StatsResult
   // Each file's first problem of its own (no line): one pass over the problems, not one per file.
   const why = new Map<string, string>();
   for (const d of collected.diagnostics) if (d.line === null && !why.has(d.file)) why.set(d.file, d.detail);
-  const read = discovery.files.filter((file) => !sessions.has(file)).map((file) => ({ file, why: why.get(file) ?? null }));
+  const read = discovery.files.filter((file) => !sessions.has(file) && !collected.warmupMainFiles.has(file)).map((file) => ({ file, why: why.get(file) ?? null }));
   // Compressed files found are skipped unread, with how to read them.
   return [...read, ...compressedFound(discovery).map((d) => ({ file: d.file, why: d.detail }))];
 }

@@ -459,7 +459,6 @@ describe('Claude Code regressions', () => {
         expect(project).toContain(`href="../${warmup.page}"`);
         const page = await readFile(join(out, warmup.page), 'utf8');
         expect(page).toContain('the report’s lists do not show it as a session');
-        // (The empty main file is said to be skipped.)
         const { stdout } = await run(['stats', await warmedAndWorked(), '--no-cache', '--json', '--by', 'session']);
         const bySession = statsSchema.parse(JSON.parse(stdout));
         expect(bySession.rows.map((r) => [r.sessions, r.warmupOnly])).toEqual([
@@ -485,7 +484,7 @@ describe('Claude Code regressions', () => {
         const { code, stdout } = await run(['build', folder, '--no-cache', '--tz', 'UTC', '--out', out]);
         expect(code).toBe(0);
         // Not "no session falls in this report's scope", its cost unsaid.
-        expect(stdout).toMatch(/bough: 0 sessions \(and 1 start of Claude Code never given a prompt\) from 1 file · .* · \$0\.\d+ by bough/);
+        expect(stdout).toMatch(/bough: 0 sessions \(and 1 start of Claude Code never given a prompt\) from 2 files · 0 skipped lines · \$0\.\d+ by bough/);
         const summary = summarySchema.parse(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')));
         expect(summary.projects).toEqual([expect.objectContaining({ sessions: 0, tokens: expect.objectContaining({ input: 1000 }) })]);
         const project = await readFile(join(out, summary.projects[0]?.page as string), 'utf8');
@@ -493,6 +492,24 @@ describe('Claude Code regressions', () => {
         expect(listed).not.toContain('<table');
         expect(listed).toContain('Its page, by when Claude Code started:');
       });
+    });
+
+    // claude.md §2: a zero-byte main file is what Claude Code 2.0 leaves of a start never given a prompt.
+    it('regression: the empty main file of a start never given a prompt was a file skipped on every run', async () => {
+      const OTHER = '88888888-8888-4888-8888-888888888888';
+      const folder = await projects({
+        [`-home-ana-shop/${WARMED}.jsonl`]: '',
+        '-home-ana-shop/agent-0c78cdae.jsonl': [user('w1', null, 'Warmup', sidechain), assistant('w2', 'w1', 'W1', tokens(1000), sidechain)],
+        // An empty file of no warmup read, or in another folder than its warmups, is still skipped.
+        [`-home-ana-shop/${OTHER}.jsonl`]: '',
+        [`-home-ana-blog/${WARMED}.jsonl`]: '',
+      });
+      const { summary } = await build(folder);
+      expect(summary.diagnostics).toMatchObject({ files: 4, sessionFiles: 2, skippedFiles: 2, byReason: { 'empty-file': 2 } });
+      const { stderr } = await run(['stats', folder, '--no-cache']);
+      expect(stderr).toContain(`${OTHER}.jsonl (the file is empty)`);
+      expect(stderr).toContain(`-home-ana-blog/${WARMED}.jsonl (the file is empty)`);
+      expect(stderr).not.toContain(`-home-ana-shop/${WARMED}.jsonl`);
     });
 
     // Regression (a hostile look at d54f418): a session whose main file is gone, with a warmup (its

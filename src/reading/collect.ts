@@ -4,10 +4,11 @@
 // kept only when asked (`export`); `build` reads each session's content again for its pages.
 
 import { stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { NO_CACHE, type CachedOutcome, type LedgerCache } from '../cache/ledger-cache.js';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { messageOf } from '../errors.js';
-import type { SessionKey, SessionLedger } from '../ledger/ledger.js';
+import { isWarmupFile, type SessionKey, type SessionLedger } from '../ledger/ledger.js';
 import type { EntriesHold } from '../ledger/packed-entries.js';
 import type { SharedProjectFilter } from '../ledger/scope.js';
 import type { Sharer } from '../share/share.js';
@@ -36,6 +37,11 @@ export interface Collected {
   /** Files skipped and every problem found in the files read, made fit to share. */
   diagnostics: Diagnostic[];
   candidates: number;
+  /**
+   * The empty main files of Claude Code 2.0's starts never given a prompt, beside the warmups read
+   * of their session (claude.md §2, §8.4): a normal shape, part of that session, not files skipped.
+   */
+  warmupMainFiles: ReadonlySet<string>;
   /**
    * Sessions shown as an earlier build archived them because their files, read now, hold less
    * (cut short): files read and session files, not gone ones. Set by the build; none otherwise.
@@ -173,6 +179,7 @@ export async function collect(paths: readonly string[], options: CollectOptions)
   const contentOf = new Map<SessionKey, SessionFile>();
   const keys = new Set<SessionKey>();
   const projectMatches = new Set<SessionKey>();
+  const emptyFiles = new Map<string, Diagnostic[]>();
   for (const [index, reading] of readings.entries()) {
     if (reading === null) continue;
     if ('failed' in reading) {
@@ -180,7 +187,10 @@ export async function collect(paths: readonly string[], options: CollectOptions)
       continue;
     }
     for (const d of reading.outcome.diagnostics) diagnostics.push(d);
-    if (reading.outcome.kind === 'skipped') continue;
+    if (reading.outcome.kind === 'skipped') {
+      if (reading.outcome.diagnostics.some((d) => d.reason === 'empty-file')) emptyFiles.set(paths[index] as string, reading.outcome.diagnostics);
+      continue;
+    }
     // Two files whose paths read the same once redacted (~/a.jsonl) stay two sessions.
     const found = reading.outcome.ledger;
     const ledger = keys.has(found.key) ? { ...found, key: `${found.key}#${index}` } : found;
@@ -192,15 +202,39 @@ export async function collect(paths: readonly string[], options: CollectOptions)
     const file = content.get(index);
     if (file) contentOf.set(ledger.key, file);
   }
+  const warmupMainFiles = emptyFiles.size === 0 ? new Set<string>() : warmupMainFilesAmong(emptyFiles.keys(), ledgers, sourceOf);
+  const notSkipped = new Set([...warmupMainFiles].flatMap((file) => emptyFiles.get(file) ?? []));
   return {
     ledgers,
     content: options.keepContent ? storeOf(contentOf) : null,
     sourceOf,
     identityOf,
-    diagnostics: [...(options.discoveryNotes ?? []).map((d) => (sharer ? sharer.diagnostic(d) : d)), ...diagnostics],
+    diagnostics: [...(options.discoveryNotes ?? []).map((d) => (sharer ? sharer.diagnostic(d) : d)), ...(notSkipped.size === 0 ? diagnostics : diagnostics.filter((d) => !notSkipped.has(d)))],
     candidates: paths.length,
+    warmupMainFiles,
     sharedProject: projectFilter === null || sharer === null ? null : { matches: projectMatches, read: keys, shownAs: sharer.text(projectFilter) },
   };
+}
+
+/** Claude Code's main files are named by their session's id alone. */
+const CLAUDE_MAIN_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
+
+/**
+ * Of the empty files, those that are the main file of a session read as Claude Code 2.0's warmups
+ * alone, in the same folder: Claude Code wrote the file as it started, and no prompt into it.
+ */
+function warmupMainFilesAmong(emptyFiles: Iterable<string>, ledgers: readonly SessionLedger[], sourceOf: ReadonlyMap<SessionKey, string>): Set<string> {
+  const warmedUp = new Set<string>();
+  for (const ledger of ledgers) {
+    const source = sourceOf.get(ledger.key);
+    if (source !== undefined && ledger.subagentOf !== null && isWarmupFile(ledger)) warmedUp.add(`${dirname(source)}\0${ledger.subagentOf.toLowerCase()}`);
+  }
+  const found = new Set<string>();
+  for (const file of emptyFiles) {
+    const id = CLAUDE_MAIN_FILE.exec(basename(file))?.[1];
+    if (id !== undefined && warmedUp.has(`${dirname(file)}\0${id.toLowerCase()}`)) found.add(file);
+  }
+  return found;
 }
 
 /**
