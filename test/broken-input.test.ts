@@ -98,6 +98,19 @@ describe('damaged input', () => {
     ]);
   });
 
+  // Regression: any line opening a brace it never closed was called cut off, the data-quality page
+  // telling the user of a crash or a full disk where a line was written wrong.
+  it('regression: a line written wrong was said to be cut off mid-record because it opened a brace it never closed', async () => {
+    const cut = prompt('a2', 'a1', 'cut here').slice(0, 60);
+    const file = await session(await fileOf('wrong.jsonl', `${header('w')}\n${prompt('a1', null, 'kept')}\n{synthetic malformed json\n{"type":"message","id":"a3",,\n${cut}\n${prompt('a4', 'a1', 'also kept')}\n`));
+    expect(texts(file)).toEqual(['kept', 'also kept']);
+    expect(file.diagnostics.filter((d) => d.skippedLine).map((d) => [d.line, d.reason])).toEqual([
+      [3, 'invalid-json'],
+      [4, 'invalid-json'],
+      [5, 'truncated-line'],
+    ]);
+  });
+
   it('regression: a header out of shape (an id that is a number) was rebuilt from nothing, its cwd lost; now from what it holds', async () => {
     const bad = JSON.stringify({ type: 'session', version: 3, id: 12345, timestamp: '2026-10-05T10:00:00.000Z', cwd: '/home/u/projK' });
     const file = await session(await fileOf('k3.jsonl', `${bad}\n${prompt('a1', null, 'kept')}\n`));

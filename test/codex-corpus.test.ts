@@ -81,7 +81,8 @@ describe.skipIf(!existsSync(CODEX_CORPUS))('Codex rollouts in ../shared/corpus/c
   it('keeps what comes before a malformed last line, and reads the pre-envelope file', async () => {
     const malformed = await read(join(DCL, 'malformed/rollout-66666666-6666-4666-8666-666666666666.jsonl'));
     expect(malformed.entries.filter((e) => e.kind === 'prompt')).toHaveLength(1);
-    expect(malformed.diagnostics.map((d) => d.reason)).toEqual(['truncated-line']);
+    // `{synthetic malformed json` was written wrong, not cut off: JSON fails before its end.
+    expect(malformed.diagnostics.map((d) => d.reason)).toEqual(['invalid-json']);
     const legacy = await read(join(DCL, 'sessions/rollout-44444444-4444-4444-8444-444444444444.jsonl'));
     expect(legacy).toMatchObject({ formatVersion: 1, sessionId: '44444444-4444-4444-8444-444444444444' });
     expect(legacy.entries.map((e) => e.kind)).toEqual(['prompt', 'reply']);

@@ -35,7 +35,8 @@ export function parseJsonLine(text: string, isRecord: RecordTest): LineParse {
     if (salvaged.values.length > 0) {
       return { kind: 'partial', values: salvaged.values, lostChars: text.length - salvaged.keptChars };
     }
-    return { kind: 'invalid', truncated: looksTruncated(text), message: withoutExcerpt((error as Error).message) };
+    const message = (error as Error).message;
+    return { kind: 'invalid', truncated: looksTruncated(text, message), message: withoutExcerpt(message) };
   } finally {
     Error.stackTraceLimit = stackLimit;
   }
@@ -130,10 +131,16 @@ function tryParse(text: string): unknown {
   }
 }
 
-/** A line that opens a value it never closes: cut off by a crash or a full disk. */
-function looksTruncated(text: string): boolean {
+/**
+ * A line that opens a value it never closes, and is JSON up to its end: cut off by a crash or a
+ * full disk. Every start of a record fails to parse at its end; one failing before it
+ * (`{synthetic malformed json`, where V8 names the position) was written wrong, not cut.
+ */
+function looksTruncated(text: string, parseError: string): boolean {
   const first = text.trimStart().charCodeAt(0);
   if (first !== OPEN_BRACE && first !== OPEN_BRACKET) return false;
+  const failedAt = /at position (\d+)/.exec(parseError)?.[1];
+  if (failedAt !== undefined && Number(failedAt) < text.trimEnd().length) return false;
   return scanValue(text, text.length - text.trimStart().length, { steps: text.length + 1 }) === -1;
 }
 
