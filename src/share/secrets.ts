@@ -647,9 +647,10 @@ const CALL_OR_INDEX = /^[\w$.?!:]+[([]/;
  * Python file): a name or a member read of letters, any digits at a word's end, or one opening in
  * small letters or read through `::`, `?.`, `!.` (`b64decode(ENC)`, `Config::get('api.key')`,
  * `auth.currentUser?.getIdToken()`); not a password with its bracket inside, its digits amid mixed
- * case (`Kp9wZ3(Tail`, `Hunter2(x`).
+ * case (`Kp9wZ3(Tail`, `Hunter2(x`). Each word's parts can be read one way only: two runs of
+ * letters side by side made a line of dotted words take seconds a word (exponential).
  */
-const LINE_CALL_OR_INDEX = /^(?:[A-Za-z_$][A-Za-z_$]*\d*(?:\.[A-Za-z_$][A-Za-z_$]*\d*)*|[a-z_$][a-z_$]*\d*[a-z_$]*(?:[A-Z][a-z]{2,}\d*)*(?:(?:::|\??\.|!\.)[A-Za-z_$][A-Za-z_$]*\d*[a-z_$]*)*|[A-Z][A-Za-z_$]{2,}(?:(?:::|\??\.|!\.)[A-Za-z_$][A-Za-z_$]*\d*[a-z_$]*)+)[([]/;
+const LINE_CALL_OR_INDEX = /^(?:[A-Za-z_$]+\d*(?:\.[A-Za-z_$]+\d*)*|[a-z_$]+(?:\d+[a-z_$]*)?(?:[A-Z][a-z]{2,}\d*)*(?:(?:::|\??\.|!\.)[A-Za-z_$]+(?:\d+[a-z_$]*)?)*|[A-Z][A-Za-z_$]{2,}(?:(?:::|\??\.|!\.)[A-Za-z_$]+(?:\d+[a-z_$]*)?)+)[([]/;
 /** A member access: `config.apiKey`, `process.env.ANTHROPIC_API_KEY`, `opts?.token`. */
 const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
 /**
