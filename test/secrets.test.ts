@@ -1406,6 +1406,26 @@ describe('secrets and code the eighth --share round got wrong', () => {
     ].join('\n');
     expect(redact(kept)).toBe(kept);
   });
+
+  // Regressions (an eleventh look, at f482d8b): a column's type in capitals, an encoding beyond
+  // utf8 and a date with its zone were taken for a password; a .env line's call given arguments
+  // with blanks was cut at the first, its name redacted and the rest left (`[REDACTED], KEY)`).
+  it('keeps a column type in capitals, an encoding, a zoned date, and a .env call with blanks whole', () => {
+    const kept = [
+      "table.specificType('password', 'CHAR(60)')",
+      "t.decimal('password', 'DECIMAL(10,2)')",
+      "Buffer.from('password', 'utf16le')",
+      "hash('password', 'SHA3-256')",
+      "cache.set('token', '2024-05-01T12:00:00+02:00')",
+      'TOKEN=jwt.encode(payload, KEY)',
+      'SECRET_KEY=config(key, cast=str)',
+      'PASSWORD=getpass.getpass(f"Password for {user}: ")',
+      'SECRET_KEY=Path(BASE_DIR / "secret.key").read_text()',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+    // A password's bracket after its digits is no call's, blank or not.
+    expect(redact('DB_PASSWORD=Hunter2(x y)')).not.toContain('Hunter2');
+  });
 });
 
 describe('older secrets a fourth look at --share found', () => {

@@ -1144,7 +1144,7 @@ function namedValues(text: string): Found[] {
     // A .env line's value (`DB_PASSWORD=kX7@pL:9mQ]wR2*vT5nB8zY`) is all its word: a bracket, a
     // comma or a quote inside is the password's, not the end of an argument.
     const wholeLine = !read.quoted && read.start === at && isEnvironmentLine(text, m.index, name, closer, op, before + after);
-    if (wholeLine) read.end = Math.max(read.end, wordEnd(text, read.start));
+    if (wholeLine) read.end = callLineEnd(text, read.start, Math.max(read.end, wordEnd(text, read.start)));
     if (!read.quoted && /^[ \t]*(?:export[ \t]+|-[ \t]+)?["']?$/.test(lineBefore(text, m.index) ?? 'x')) read.end = withGluedSigns(text, read.start, read.end);
     const plural =
       !secret &&
@@ -1187,6 +1187,23 @@ function isEnvironmentLine(text: string, start: number, name: string, closer: st
  * its line); within MAX_VALUE_LENGTH. A comma before a blank is a list's or a sentence's
  * (`DB_PASSWORDS=one, two`: commaRunEnd reads on).
  */
+/**
+ * A .env line's call given arguments with blanks (`jwt.encode(payload, KEY)`, `getpass(f"Password
+ * for {user}: ")`): read to the bracket closing it at the line's end, or its word (cut at the blank)
+ * was taken for a password and the rest of the call left on the page. Its name is of letters.
+ */
+function callLineEnd(text: string, start: number, end: number): number {
+  const word = text.slice(start, end);
+  // A call's name of letters only: a password's bracket follows its digits (`Hunter2(x y)`).
+  if (/[)\]]$/.test(word) || !LINE_CALL_OR_INDEX.test(word) || !/^[A-Za-z_$]+(?:(?:::|\??\.)[A-Za-z_$]+)*[([]/.test(word)) return end;
+  let stop = end;
+  const limit = Math.min(text.length, start + MAX_VALUE_LENGTH);
+  while (stop < limit && text[stop] !== '\n' && text[stop] !== '\r') stop++;
+  const call = text.slice(start, stop).trimEnd();
+  const opened = call.replace(/[^([]/g, '').length;
+  return /[)\]]$/.test(call) && opened > 0 && opened === call.replace(/[^)\]]/g, '').length ? start + call.length : end;
+}
+
 function wordEnd(text: string, from: number): number {
   const stop = Math.min(text.length, from + MAX_VALUE_LENGTH);
   let end = from;
@@ -2058,13 +2075,14 @@ const WORDPRESS_SECRET = /^(?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)$/;
  * `app.set('jwtSecret', 'a8f5f167…')`): six characters or more, a digit among them, no blank; not
  * a path or a file, a word joined to digits (`aes-256-gcm`, `contact-form-7`, `secret_v2`), a
  * `kind:value` of small letters (`user:123`, `min:8`; `admin:Tr0ub4dor3X` is one), a number, a
- * date, a column's type (`varchar(255)`), an attribute (`Max-Age=3600`), or an algorithm's or
- * an encoding's name (`sha256`, `SHA-256`, `AES-256-GCM`, `utf8mb4`).
+ * date, a column's type (`varchar(255)`, `CHAR(60)`), an attribute (`Max-Age=3600`), or an
+ * algorithm's or an encoding's name (`sha256`, `SHA-256`, `AES-256-GCM`, `utf8mb4`, `utf16le`).
  */
 function isWordNamedSecret(value: string): boolean {
   if (value.length < 6 || /\s/.test(value) || !/\d/.test(value) || /^\d+$/.test(value)) return false;
-  if (/^[/.~]|\.[a-z]{2,4}$/.test(value) || /^[a-z]+:[a-z0-9_|:-]*$/.test(value) || /^\d{4}-\d{2}-\d{2}(?:T[\d:.]+Z?)?$|^[a-z]+\(\d+\)$|^(?:Max-Age|max-age|Version)=\d+$/.test(value)) return false;
-  return !/^[a-z]+(?:[-_.][a-z0-9]+)+$/.test(value) && !/^(?:sha-?\d+|md5|base(?:32|64)(?:url)?|utf-?(?:8|16)(?:mb4)?|[hre]s\d+|aes-?\d+(?:-[a-z]+)?)$/i.test(value);
+  if (/^[/.~]|\.[a-z]{2,4}$/.test(value) || /^[a-z]+:[a-z0-9_|:-]*$/.test(value) || /^\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$|^(?:Max-Age|max-age|Version)=\d+$/.test(value)) return false;
+  if (/^(?:[a-z]+|[A-Z]+)\(\d+(?:,\d+)?\)$/.test(value)) return false;
+  return !/^[a-z]+(?:[-_.][a-z0-9]+)+$/.test(value) && !/^(?:sha-?\d+|sha3-?\d+|md5|base(?:32|64)(?:url)?|utf-?(?:8|16|32)(?:mb[34]|le|be)?|ucs-?2|latin-?1|iso-?8859-\d+|[hre]s\d+|aes-?\d+(?:-[a-z]+)?)$/i.test(value);
 }
 /** The called name before a call's parenthesis at `at` (`w.Header().Set(`: its `()` taken out). */
 function calleeBefore(text: string, at: number): string {
