@@ -1428,6 +1428,36 @@ describe('secrets and code the eighth --share round got wrong', () => {
   });
 });
 
+describe('database passwords an eleventh look at --share found kept', () => {
+  // PostgreSQL's ALTER USER … PASSWORD without WITH, MySQL's SET PASSWORD, MongoDB's createUser,
+  // Redis's requirepass and Go's MySQL DSN: everyday set-up, each kept as written.
+  it.each([
+    ["ALTER USER postgres PASSWORD 'Tr0ub4dor3';", "ALTER USER postgres PASSWORD '[REDACTED:sql-password]';"],
+    ["CREATE ROLE app LOGIN PASSWORD 'Tr0ub4dor3';", "CREATE ROLE app LOGIN PASSWORD '[REDACTED:sql-password]';"],
+    [`psql -c "ALTER ROLE app WITH LOGIN PASSWORD 'Tr0ub4dor3'"`, `psql -c "ALTER ROLE app WITH LOGIN PASSWORD '[REDACTED:sql-password]'"`],
+    ["SET PASSWORD FOR 'ana'@'localhost' = PASSWORD('Tr0ub4dor3');", "SET PASSWORD FOR 'ana'@'localhost' = PASSWORD('[REDACTED:sql-password]');"],
+    ['db.createUser({\n  user: "admin",\n  pwd: "Tr0ub4dor3",\n  roles: ["root"]\n})', 'db.createUser({\n  user: "admin",\n  pwd: "[REDACTED:sql-password]",\n  roles: ["root"]\n})'],
+    ['requirepass Tr0ub4dor3\nmasterauth "Tr0ub4dor3"', 'requirepass [REDACTED:cli-password]\nmasterauth "[REDACTED:cli-password]"'],
+    ['redis-cli CONFIG SET requirepass "Tr0ub4dor3"', 'redis-cli CONFIG SET requirepass "[REDACTED:cli-password]"'],
+    ['redis-server --requirepass Tr0ub4dor3 --port 6380', 'redis-server --requirepass [REDACTED:cli-password] --port 6380'],
+    ['dsn := "root:Tr0ub4dor3@tcp(localhost:3306)/shop?parseTime=true"', 'dsn := "root:[REDACTED:connection-string]@tcp(localhost:3306)/shop?parseTime=true"'],
+  ])('%s', (text, shared) => {
+    expect(redact(text)).toBe(shared);
+  });
+
+  it('keeps what only looks like them', () => {
+    const kept = [
+      'ALTER USER app PASSWORD NULL;',
+      'db.createUser({user: "admin", pwd: passwordPrompt(), roles: []})',
+      '{"pwd": "/srv/project", "user": "ana"}',
+      '# requirepass foobared',
+      'The requirepass setting in redis.conf sets a password.',
+      'at 12:30@tcp(x)',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+  });
+});
+
 describe('older secrets a fourth look at --share found', () => {
   // A .env line's value was cut where code's argument ends (an unbalanced bracket, a comma, a
   // quote), or kept whole as a call or an index (CALL_OR_INDEX): the rest of the password stayed.

@@ -1182,12 +1182,6 @@ function isEnvironmentLine(text: string, start: number, name: string, closer: st
 }
 
 /**
- * Where a .env line's bare value ends: at a blank (a ` # comment` after it stays), a backtick (a
- * code span's end), or a shell's `;`, `&` or `|` (withGluedSigns takes those into a value ending
- * its line); within MAX_VALUE_LENGTH. A comma before a blank is a list's or a sentence's
- * (`DB_PASSWORDS=one, two`: commaRunEnd reads on).
- */
-/**
  * A .env line's call given arguments with blanks (`jwt.encode(payload, KEY)`, `getpass(f"Password
  * for {user}: ")`): read to the bracket closing it at the line's end, or its word (cut at the blank)
  * was taken for a password and the rest of the call left on the page. Its name is of letters.
@@ -1204,6 +1198,12 @@ function callLineEnd(text: string, start: number, end: number): number {
   return /[)\]]$/.test(call) && opened > 0 && opened === call.replace(/[^)\]]/g, '').length ? start + call.length : end;
 }
 
+/**
+ * Where a .env line's bare value ends: at a blank (a ` # comment` after it stays), a backtick (a
+ * code span's end), or a shell's `;`, `&` or `|` (withGluedSigns takes those into a value ending
+ * its line); within MAX_VALUE_LENGTH. A comma before a blank is a list's or a sentence's
+ * (`DB_PASSWORDS=one, two`: commaRunEnd reads on).
+ */
 function wordEnd(text: string, from: number): number {
   const stop = Math.min(text.length, from + MAX_VALUE_LENGTH);
   let end = from;
@@ -1927,6 +1927,17 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // sshpass's own -p only: before the command it runs (`sshpass -e ssh -p 2201 host` gives ssh a port).
   // SQL's own: ALTER/CREATE USER … WITH PASSWORD '…', … IDENTIFIED BY '…' (MySQL, Oracle).
   shape('sql-password', /\b(?:WITH[ \t]+(?:ENCRYPTED[ \t]+|UNENCRYPTED[ \t]+)?PASSWORD|IDENTIFIED(?:[ \t]+WITH[ \t]+\w+)?[ \t]+BY)[ \t]+'((?!\[REDACTED:)[^'\n]{1,200})'/gi, { group: 1, hint: /password|identified/i, accept: isLiteralPassword }),
+  // PostgreSQL's without WITH (`ALTER USER postgres PASSWORD '…'`, `CREATE ROLE app LOGIN PASSWORD
+  // '…'`), MySQL's `SET PASSWORD FOR 'u'@'h' = PASSWORD('…')` and `SET PASSWORD = '…'`.
+  shape('sql-password', /\b(?:(?:CREATE|ALTER)[ \t]+(?:USER|ROLE)\b[^;\n']{0,200}?[ \t]PASSWORD|SET[ \t]+PASSWORD\b(?:[ \t]+FOR[ \t]+[^;\n=]{1,200}?)?[ \t]*=[ \t]*(?:PASSWORD[ \t]*\([ \t]*)?)[ \t]*'((?!\[REDACTED:)[^'\n]{1,200})'/gi, { group: 1, hint: /password/i, accept: isLiteralPassword }),
+  // MongoDB's users (`db.createUser({user: "admin", pwd: "…", roles: […]})`, over lines or not):
+  // `pwd` beside `user` in one object; elsewhere `pwd` is as often a working folder.
+  shape('sql-password', /\buser["']?[ \t]*:[ \t]*(["'])[^"'\n]{1,200}\1[ \t]*,\s{0,40}["']?pwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isLiteralPassword }),
+  // Redis's own setting and flag: redis.conf's `requirepass …`/`masterauth …`, `CONFIG SET
+  // requirepass "…"`, `redis-server --requirepass …`.
+  shape('cli-password', /(?:^|[\n"'`]|\bSET[ \t]+|--)[ \t]*(?:requirepass|masterauth|masterpass)[ \t]+(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&][^\s"';|&]{0,200}))/gi, { group: [2, 3], hint: /requirepass|masterauth|masterpass/i, accept: isLiteralPassword }),
+  // Go's MySQL driver's DSN: `user:password@tcp(host:3306)/db`.
+  shape('connection-string', /(?<![\w.:/-])[A-Za-z_][\w.-]{0,63}:((?!\[REDACTED:)[^\s@:"'/]{1,200})@(?:tcp|unix|udp)\(/g, { group: 1, hint: '@', accept: isLiteralPassword }),
   // `echo PASS | docker login -u me --password-stdin`, CI's way of logging in to a registry
   // (printf '%s' PASS, a quoted password, sudo with its flags).
   { kind: 'cli-password', find: stdinPasswords },
