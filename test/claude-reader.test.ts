@@ -1036,6 +1036,21 @@ describe('Claude Code 2.1.332: a compaction written only in its running totals',
     const tokens = await tokensOf([user('u1', null, 0, 'one'), reply('a1', 'u1', 1), costState(5, 25, 12000, 300), boundary('cb', 'a1', 2), summary('cs', 'cb', 2), costState(55, 2025, 62000, 300)], { [`${SESSION}/subagents/agent-acompact-1.jsonl`]: [acompact] });
     expect(tokens).toEqual([55, 2025, 62000, 300]);
   });
+
+  // Regression (a review of Claude Code's numbers against an oracle): a copy whose every line took
+  // its own session id (claude.md §8.5: some builds rewrite it) showed no sign of one to its reader,
+  // so its first totals, holding its origin's, were counted as unrecorded spend: the origin twice.
+  it('counts nothing twice of a copy whose lines all name it, its origin beside it', async () => {
+    const COPY = '42424242-0000-4000-8000-000000000042';
+    const own = (record: Record<string, unknown>) => ({ ...record, sessionId: COPY });
+    const origin = [user('u1', null, 0, 'one'), reply('a1', 'u1', 1), costState(5, 25, 12000, 300)];
+    const copy = [own(user('u1', null, 0, 'one')), own(reply('a1', 'u1', 1)), own(user('u2', 'a1', 3, 'two')), own(reply('a2', 'u2', 4)), { ...costState(10, 50, 24000, 600), sessionId: COPY }];
+    // The origin's reply once, the copy's own once, and nothing of the totals beyond them.
+    expect(await tokensOf(origin, { [`${COPY}.jsonl`]: copy })).toEqual([10, 50, 24000, 600]);
+    // What the copy's totals hold beyond both (a compaction of its own) is still counted.
+    const compacted = [...copy.slice(0, 4), { ...costState(60, 2050, 74000, 600), sessionId: COPY }];
+    expect(await tokensOf(origin, { [`${COPY}.jsonl`]: compacted })).toEqual([60, 2050, 74000, 600]);
+  });
 });
 
 // Found by a review that ran Claude Code 2.1.332's app: it writes its running totals (cost-state)

@@ -22,6 +22,12 @@ export interface CountedFile {
   ledger: SessionLedger;
   entries: readonly LedgerEntry[];
   counted: Counted;
+  /**
+   * A copy of another session (claims.ts), whose running totals hold what it copied and does not
+   * count (its origin does), even where its reader saw no sign of a copy (every line's session id
+   * rewritten as its own).
+   */
+  copy?: boolean;
 }
 
 /** What a usage entry of unrecorded spend is keyed by (never an entry of a file). */
@@ -95,15 +101,18 @@ interface TimedUsage {
   usage: LedgerUsage;
 }
 
-/** The usage the files count, each at its time (else its entry's, else the session's), oldest first. */
+/**
+ * The usage the files count (a copy's, all it holds), each at its time (else its entry's, else the
+ * session's), oldest first.
+ */
 function countedUsage(files: readonly CountedFile[], untimedAt: number): TimedUsage[] {
   const found: TimedUsage[] = [];
-  for (const { entries, counted } of files) {
+  for (const { entries, counted, copy } of files) {
     let u = 0;
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i] as LedgerEntry;
       for (const usage of entry.usage) {
-        if (counted.usage[u++] === 1) found.push({ time: usage.time ?? entry.time ?? untimedAt, model: usage.model ?? '', usage });
+        if (counted.usage[u++] === 1 || copy === true) found.push({ time: usage.time ?? entry.time ?? untimedAt, model: usage.model ?? '', usage });
       }
     }
   }

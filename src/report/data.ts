@@ -364,7 +364,7 @@ export function buildReportData(
     if (listed) available.sessions++;
     // Unpacked for this session only (or held, within the hold's budget): the history's entries are never all unpacked at once.
     const parts: CountedPart[] = [ledger, ...(claims.subagentsOf.get(ledger.key) ?? []).map((key) => byKey.get(key) as SessionLedger)].map(
-      (part) => ({ ledger: part, entries: unpack(part.entries), counted: countedOf(part) }),
+      (part) => ({ ledger: part, entries: unpack(part.entries), counted: countedOf(part), ...(part === ledger && claims.originOf.has(ledger.key) ? { copy: true } : {}) }),
     );
     const { span, counting } = countedSpans(parts);
     // Said of a period it is not in: where it counts something, else (as it is placed) its start.
@@ -729,6 +729,7 @@ interface CountedPart {
   ledger: SessionLedger;
   entries: readonly LedgerEntry[];
   counted: Counted;
+  copy?: boolean;
 }
 
 function nothingCounted(ledger: SessionLedger): Counted {
