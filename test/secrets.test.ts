@@ -1458,6 +1458,46 @@ describe('database passwords an eleventh look at --share found kept', () => {
   });
 });
 
+describe('passwords opening with a sign or holding a bracket under an environment’s name (an eleventh look)', () => {
+  // Read as code everywhere but a .env line of its own: Microsoft's SQL Server quickstart leaked its
+  // own example password, as did `@…`, `!…` and `(…)` passwords in compose, export and docker -e.
+  it.each([
+    'docker run -e "ACCEPT_EULA=Y" -e "MSSQL_SA_PASSWORD=yourStrong(!)Password" -p 1433:1433 -d mcr.microsoft.com/mssql/server:2022-latest',
+    'services:\n  db:\n    environment:\n      MSSQL_SA_PASSWORD: yourStrong(!)Password',
+    '    environment:\n      - "SA_PASSWORD=yourStrong(!)Password"',
+    '$ export MSSQL_SA_PASSWORD=yourStrong(!)Password',
+    'kubectl create secret generic mssql --from-literal=MSSQL_SA_PASSWORD="yourStrong(!)Password"',
+  ])('%s', (text) => {
+    expect(redact(text)).not.toContain('yourStrong');
+  });
+
+  it.each([
+    ['DB_PASSWORD=@dm1n2024', '@dm1n2024'],
+    ['PASSWORD=!QAZ2wsx#EDC', 'QAZ2wsx'],
+    ['ADMIN_PASSWORD=(Secret2024)', 'Secret2024'],
+    ['  - POSTGRES_PASSWORD=!Summer2024', 'Summer2024'],
+    ['ENV DB_PASSWORD=@dm1n2024', '@dm1n2024'],
+    ['POSTGRES_PASSWORD: Xk9p(Lm2Q)r', 'Xk9p'],
+  ])('%s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  it('keeps the tags, references, masks, templates and calls written there', () => {
+    const kept = [
+      'DB_PASSWORD: !vault |',
+      'DB_PASSWORD: !Ref DbPassword',
+      'DB_PASSWORD=@Microsoft.KeyVault(SecretUri=https://v.vault.azure.net/secrets/db/)',
+      'DB_PASSWORD=*****',
+      'DB_PASSWORD={{ vault_db_password }}',
+      'DB_PASSWORD=<your-password>',
+      'PASSWORD=getPassword()',
+      'API_KEY=os.getenv("API_KEY")',
+      'TOKEN: process.env.TOKEN',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+  });
+});
+
 describe('older secrets a fourth look at --share found', () => {
   // A .env line's value was cut where code's argument ends (an unbalanced bracket, a comma, a
   // quote), or kept whole as a call or an index (CALL_OR_INDEX): the rest of the password stayed.

@@ -711,7 +711,11 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   if (NUMBER.test(value) && value.length < 6) return false;
   // A .env line's call or index is whole, its bracket closed at its end (`getpass()`, `sys.argv[1]`),
   // or given a string (`getpass.getpass("Password: ")`, read to its blank).
-  if (/^[([{!`<@*]/.test(value) || (read.wholeLine === true ? LINE_CALL_OR_INDEX.test(value) && /[)\]]$|[([]['"]/.test(value) : CALL_OR_INDEX.test(value)) || /^(?:this|self|super|cls)\./.test(value)) return false;
+  // Under an environment's name outside code (`-e "SA_PASSWORD=…"`, `DB_PASSWORD: …` in compose, an
+  // export), a value is read as a .env line's: a password may open with a sign or hold a bracket
+  // (`@dm1n2024`, `!QAZ2wsx#EDC`, `yourStrong(!)Password`, Microsoft's own example).
+  const environment = read.wholeLine === true || (read.form !== 'code' && /^[A-Z][A-Z0-9_]*$/.test(read.name));
+  if ((environment ? isCodeAfterSign(value) : /^[([{!`<@*]/.test(value)) || (environment ? LINE_CALL_OR_INDEX.test(value) && /[)\]]$|[([]['"]/.test(value) : CALL_OR_INDEX.test(value)) || /^(?:this|self|super|cls)\./.test(value)) return false;
   // Node's environment by name, in any form (`TOKEN=process.env.TOKEN` in a minified line): a reference.
   if (ENV_ACCESS.test(value)) return false;
   if (read.form === 'literal') return true;
@@ -725,6 +729,18 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   // that says what it holds (`password: passwordInput`) is code; other words are the value.
   if (TYPE_NAMES.has(lower)) return false;
   return !(IDENTIFIER.test(value) && (/[A-Z_$]/.test(value) || nameWords(value).some((w) => SECRET_WORDS.has(w))));
+}
+
+/**
+ * Of a value opening with a sign under an environment's name, whether it is code or markup rather
+ * than a password: a list, an object, a tag or a template (`[`, `{`, `<`, a backtick), a mask
+ * (`****`), YAML's tag alone (`!vault`, `!Ref`), Azure's Key Vault reference
+ * (`@Microsoft.KeyVault(…)`), or a sign before a word of no digit and one case (`@latest`).
+ */
+function isCodeAfterSign(value: string): boolean {
+  if (!/^[([{!`<@*]/.test(value)) return false;
+  if (/^[[{`<*]/.test(value) || /^![A-Za-z]+$/.test(value) || /^@[A-Za-z]+\./.test(value)) return true;
+  return !/\d/.test(value) && !(/[a-z]/.test(value) && /[A-Z]/.test(value));
 }
 
 /** Words a value may consist of and still only name the secret (`--token TOKEN`, `password: password`). */
