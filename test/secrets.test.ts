@@ -1498,6 +1498,20 @@ describe('passwords opening with a sign or holding a bracket under an environmen
   });
 });
 
+// Regressions of sorts (an eleventh look): what read as a password and is none.
+it('keeps PowerShell’s commands, package tags and sign-in modes under a secret’s name', () => {
+  const kept = [
+    '$password = Read-Host "Enter password" -AsSecureString',
+    '$token = Get-Content ./token.txt',
+    '$secret = Get-AzKeyVaultSecret -VaultName v -Name db',
+    '"dependencies": {\n  "next-auth": "beta",\n  "better-auth": "workspace:*",\n  "passport-jwt": "canary"\n}',
+    'auth: oauth2',
+  ].join('\n');
+  expect(redact(kept)).toBe(kept);
+  expect(redact("client.login('ana', 'OAuth2')")).not.toContain('OAuth2');
+  expect(redact('$password = Winter-Summer')).not.toContain('Winter');
+});
+
 describe('older secrets a fourth look at --share found', () => {
   // A .env line's value was cut where code's argument ends (an unbalanced bracket, a comma, a
   // quote), or kept whole as a call or an index (CALL_OR_INDEX): the rest of the password stayed.

@@ -623,6 +623,12 @@ const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 /** `"authorization": "Bearer $TOKEN"`: the credential is what follows the scheme. */
 const AUTH_SCHEME = /^(?:Bearer|Basic|Token|Bot)[ \t]+/i;
 const KEYWORD_LITERALS = new Set(['undefined', 'null', 'nil', 'none', 'true', 'false', 'nan', 'void', 'yes', 'no', 'on', 'off', 'empty', 'required', 'optional']);
+/** The ways to sign in a setting names (`auth: oauth2`), in small letters: no secret of their own. */
+const AUTH_SCHEMES = new Set(['oauth', 'oauth1', 'oauth2', 'oidc', 'saml', 'saml2', 'ldap', 'kerberos', 'ntlm', 'ntlmv2', 'mtls', 'sso']);
+/** npm's version tags and sources of a package (package.json, pnpm's workspaces). */
+const DIST_TAG = /^(?:latest|next|beta|alpha|canary|rc|experimental|nightly|stable|insiders|workspace:[*^~]?|(?:npm|file|link|portal|patch|catalog|github):\S*)$/;
+/** A PowerShell command by its verb and noun (`Read-Host`, `Get-Content`, `Get-AzKeyVaultSecret`). */
+const POWERSHELL_COMMAND = /^(?:Get|Set|Read|New|ConvertTo|ConvertFrom|Import|Export|Invoke|Select|Out|Write|Add|Remove|Test|Start|Stop|Find|Format|Join|Split|Resolve|Update|Unprotect|Protect|Receive|Request|Open|Copy|Move|Clear|Show|Wait|Register|Enable|Disable|Install|Search|Measure|Compare|Group|Sort|Where|ForEach)-[A-Z][A-Za-z0-9]+$/;
 /** A value that starts with one of these (cut at the space after it) is an expression: `await getKey()`. */
 const CODE_KEYWORDS = new Set([
   'await', 'new', 'typeof', 'yield', 'async', 'function', 'lambda', 'not', 'require', 'import', 'this', 'self', 'super',
@@ -705,8 +711,12 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   // A version or a range of them: `"path-key": "^3.1.1"` in a package.json.
   if (/^[\^~]?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?$/.test(value)) return false;
   const lower = value.toLowerCase();
-  if (KEYWORD_LITERALS.has(lower)) return false;
+  if (KEYWORD_LITERALS.has(lower) || AUTH_SCHEMES.has(value)) return false;
+  // A package's version by its tag or its source (`"next-auth": "beta"`, `"better-auth": "workspace:*"`).
+  if (/[-@/]/.test(read.name) && DIST_TAG.test(value)) return false;
   if (read.quoted) return read.form !== 'code' || !isMessage(lower);
+  // PowerShell's commands (`$password = Read-Host "Enter password" -AsSecureString`).
+  if (POWERSHELL_COMMAND.test(value)) return false;
   if (CODE_KEYWORDS.has(lower)) return false;
   if (NUMBER.test(value) && value.length < 6) return false;
   // A .env line's call or index is whole, its bracket closed at its end (`getpass()`, `sys.argv[1]`),
