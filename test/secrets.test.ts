@@ -1498,6 +1498,33 @@ describe('passwords opening with a sign or holding a bracket under an environmen
   });
 });
 
+describe('passwords given to setters, builders and config files (an eleventh look)', () => {
+  it.each([
+    ['ds.setPassword("S3cretPw9");', 'ds.setPassword("[REDACTED:assignment]");'],
+    ['DataSourceBuilder.create().username("sa").password("S3cretPw9").build()', 'DataSourceBuilder.create().username("sa").password("[REDACTED:assignment]").build()'],
+    ['user.set_password("S3cretPw9")', 'user.set_password("[REDACTED:assignment]")'],
+    ['User.objects.create_superuser("admin", "a@x.com", "S3cretPw9")', 'User.objects.create_superuser("admin", "a@x.com", "[REDACTED:assignment]")'],
+    ['release {\n  storePassword "S3cretPw9"\n  keyPassword \'S3cretPw9\'\n}', 'release {\n  storePassword "[REDACTED:assignment]"\n  keyPassword \'[REDACTED:assignment]\'\n}'],
+    ['network={\n  ssid="Home"\n  psk="S3cretPw9wifi"\n}', 'network={\n  ssid="Home"\n  psk="[REDACTED:assignment]"\n}'],
+    ['https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=7f3a9c0e8d7b6a5f4e3d2c1b', 'https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=[REDACTED:sas-signature]'],
+    ['https://storage.googleapis.com/b/o?X-Goog-Signature=1a2b3c4d5e6f7a8b9c0d', 'https://storage.googleapis.com/b/o?X-Goog-Signature=[REDACTED:sas-signature]'],
+  ])('%s', (text, shared) => {
+    expect(redact(text)).toBe(shared);
+  });
+
+  it('keeps what names the password there', () => {
+    const kept = [
+      'config.setPassword(System.getenv("DB_PASSWORD"));',
+      'user.setPassword(encoder.encode(raw));',
+      '.password(passwordField)',
+      ".password('password') .password('********') setPassword('') .password('<your-password>')",
+      'create_user("ana", "ana@x.com", password)',
+      'keyPassword System.getenv("KEY_PASSWORD")',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+  });
+});
+
 // Regressions of sorts (an eleventh look): what read as a password and is none.
 it('keeps PowerShell’s commands, package tags and sign-in modes under a secret’s name', () => {
   const kept = [

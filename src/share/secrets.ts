@@ -1803,6 +1803,11 @@ function isCredential(token: string): boolean {
 }
 
 /** A password written out: not a reference to one (`$PASS`) nor a placeholder. */
+/** A password written in quotes where one is given: not its own name, a label, a mask or a placeholder. */
+function isPasswordLiteral(value: string): boolean {
+  return isSecretValue(value, { quoted: true, form: 'literal', name: 'password', after: '' });
+}
+
 function isLiteralPassword(password: string): boolean {
   return !REFERENCE.test(password) && !PLACEHOLDER.test(password);
 }
@@ -1896,6 +1901,17 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Azure storage and service bus connection strings, and the signature of a SAS URL.
   shape('azure-key', /(?<![A-Za-z])(?:AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret)=([^;"'\s<>]{8,})/gi, { group: 1, hint: /AccountKey|SharedAccess|SharedSecret/i }),
   shape('sas-signature', /[?&;]sig=([^&\s"'<>#;]{8,})/g, { group: 1, hint: 'sig=' }),
+  // S3's and Cloud Storage's signed URLs: their signature, and S3's session token beside it.
+  shape('sas-signature', /[?&;](?:X-Amz-Signature|X-Goog-Signature|X-Amz-Security-Token)=([^&\s"'<>#;]{8,})/gi, { group: 1, hint: /X-(?:Amz|Goog)-/i }),
+  // A password given to its setter or a builder as a literal (`ds.setPassword("…")`,
+  // `.password("…")`, `user.set_password("…")`); a variable or a call there names it.
+  shape('assignment', /(?:\b(?:set_?|Set)(?:[Pp]assword|[Pp]assphrase)|[.:](?:password|passphrase))[ \t]*\([ \t]*(["'])((?!\[REDACTED:)[^"'\s]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /password|passphrase/i, accept: isPasswordLiteral }),
+  // Django's users: `create_user("ana", "ana@x.com", "…")`, `create_superuser(…)`, the third given.
+  shape('assignment', /\bcreate_(?:super)?user\([ \t]*(?:(["'])[^"'\n]{0,200}\1[ \t]*,[ \t]*){2}(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'create_', accept: isPasswordLiteral }),
+  // Gradle's signing configs as Groovy writes them (`storePassword "…"`, `keyPassword '…'`), and a
+  // Wi-Fi passphrase in wpa_supplicant.conf (`psk="…"`).
+  shape('assignment', /\b(?:storePassword|keyPassword)[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: 'Password', accept: isPasswordLiteral }),
+  shape('assignment', /(?:^|\n)[ \t]*psk[ \t]*=[ \t]*"((?!\[REDACTED:)[^"\n]{8,63})"/g, { group: 1, hint: 'psk', accept: isPasswordLiteral }),
   // Hadoop's and Spark's setting of an Azure storage key (in XML: xmlValues): `name value` in
   // spark-defaults.conf, `name=value`, `spark.conf.set("name", "value")`. Its value is long and no
   // word, of a key's characters to where a value ends: a call (`dbutils.secrets.get(…)`) is code.
