@@ -1525,6 +1525,47 @@ describe('passwords given to setters, builders and config files (an eleventh loo
   });
 });
 
+describe('passwords given to command-line tools and secret stores (an eleventh look)', () => {
+  it.each([
+    ['az keyvault secret set --vault-name kv --name db-password --value "S3cretPw9!"', 'S3cretPw9'],
+    ['aws ssm put-parameter --name /app/db/password --type SecureString --value S3cretPw9', 'S3cretPw9'],
+    ['gh secret set API_TOKEN --body "S3cretPw9abc"', 'S3cretPw9'],
+    ['echo -n "S3cretPw9" | gcloud secrets create db-password --data-file=-', 'S3cretPw9'],
+    ['echo "S3cretPw9" | npx wrangler secret put DB_PASSWORD', 'S3cretPw9'],
+    ['printf "S3cretPw9" | vercel env add DB_PASSWORD production', 'S3cretPw9'],
+    ['sqlplus system/S3cretPw9@//db:1521/XE', 'S3cretPw9'],
+    ['expdp system/S3cretPw9@XE directory=d dumpfile=x.dmp', 'S3cretPw9'],
+    ['xfreerdp /u:ana /p:S3cretPw9 /v:host', 'S3cretPw9'],
+    ['lftp -u ana,S3cretPw9 ftp.example.com', 'S3cretPw9'],
+    ['cqlsh -u cassandra -p S3cretPw9 host', 'S3cretPw9'],
+    ['http -a ana:S3cretPw9 GET https://api.example.com', 'S3cretPw9'],
+    ['net user ana S3cretPw9 /add', 'S3cretPw9'],
+    ['openssl passwd -6 S3cretPw9', 'S3cretPw9'],
+    ['htpasswd -B -b -c /etc/nginx/.htpasswd ana S3cretPw9', 'S3cretPw9'],
+    ['htpasswd -nb ana S3cretPw9', 'S3cretPw9'],
+    ['mosquitto_passwd -b passwd ana S3cretPw9', 'S3cretPw9'],
+    ['mc alias set myminio http://localhost:9000 minioadmin S3cretPw9key', 'S3cretPw9'],
+  ])('%s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  it('keeps what they are given that is no password', () => {
+    const kept = [
+      'aws ssm put-parameter --name /app/db/host --value db.internal',
+      'echo "hello" | wc -c',
+      'sqlplus / as sysdba',
+      'sqlplus -s system/$ORACLE_PWD@XE',
+      'htpasswd -c .htpasswd ana',
+      'net user ana * /add',
+      'net user ana /delete',
+      'gh secret set API_TOKEN --body "$TOKEN"',
+      'mc alias set local http://localhost:9000 $MINIO_USER $MINIO_PASS',
+      'lftp -u ana ftp.example.com',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+  });
+});
+
 // Regressions of sorts (an eleventh look): what read as a password and is none.
 it('keeps PowerShell’s commands, package tags and sign-in modes under a secret’s name', () => {
   const kept = [

@@ -114,7 +114,7 @@ const SUDO_VALUE = String.raw`(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"-][^\s|;&'"]*)`;
  */
 const SUDO_STDIN = String.raw`sudo(?:[ \t]+(?:--(?!stdin\b)[A-Za-z][\w-]*(?:=(?:'[^'\n]*'|"[^"\n]*"|[^\s|;&'"]*)|[ \t]+${SUDO_VALUE})?|-[A-RT-Za-z]+(?:'[^'\n]*'|"[^"\n]*"|[^\sA-Za-z|;&'"][^\s|;&]*)?(?:[ \t]+${SUDO_VALUE})?))*?[ \t]+(?:-[A-Za-z]*S[A-Za-z]*(?:'[^'\n]*'|"[^"\n]*"|[^\sA-Za-z|;&'"][^\s|;&]*)?|--stdin)(?=[ \t\r\n]|$)`;
 /** What takes a password on its standard input: a registry's login, `gh auth login --with-token`, `docker secret create NAME -`, `sudo -S`; through sudo (with its flags and their values), env or npx. */
-const STDIN_LOGIN = String.raw`(?:\\\r?\n[ \t]*)?(?:(?:sudo|doas)(?:[ \t]+--?[A-Za-z][\w-]*(?:[ \t]+[^-\s|;&]\S*)?)*[ \t]+)?(?:env(?:[ \t]+-\S+)*[ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(?:npx(?:[ \t]+-\S+)*[ \t]+)?(?:\S*\/)?(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|finch|cosign)\b[^\n|;&]{0,300}?--password-stdin\b|gh[ \t]+auth[ \t]+login\b[^\n|;&]{0,200}?--with-token\b|(?:docker|podman)[ \t]+secret[ \t]+create[ \t]+(?:-\S+[ \t]+)*\S+[ \t]+-(?=[ \t]|$)|${SUDO_STDIN})`;
+const STDIN_LOGIN = String.raw`(?:\\\r?\n[ \t]*)?(?:(?:sudo|doas)(?:[ \t]+--?[A-Za-z][\w-]*(?:[ \t]+[^-\s|;&]\S*)?)*[ \t]+)?(?:env(?:[ \t]+-\S+)*[ \t]+)?(?:[A-Za-z_]\w*=\S*[ \t]+)*(?:npx(?:[ \t]+-\S+)*[ \t]+)?(?:\S*\/)?(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|finch|cosign)\b[^\n|;&]{0,300}?--password-stdin\b|gh[ \t]+auth[ \t]+login\b[^\n|;&]{0,200}?--with-token\b|(?:docker|podman)[ \t]+secret[ \t]+create[ \t]+(?:-\S+[ \t]+)*\S+[ \t]+-(?=[ \t]|$)|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)\b[^\n|;&]{0,300}?--data-file[ \t=]-(?=[ \t]|$)|wrangler\b[^\n|;&]{0,100}?\bsecret[ \t]+put\b|vercel\b[^\n|;&]{0,100}?\benv[ \t]+add\b|gh[ \t]+secret[ \t]+set\b(?![^\n|;&]{0,300}?[ \t](?:-b|--body|-f|--env-file)\b)|${SUDO_STDIN})`;
 const STDIN_PASSWORD = new RegExp(String.raw`\b(?:echo|printf|Write-Output|Write-Host)(?:[ \t]+-[neE]+)*(?:[ \t]+(["']?)%s(?:\\n)?\1)?[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))[ \t]*\|[ \t]*${STDIN_LOGIN}`, 'dg');
 /** A here-string: `docker login … --password-stdin <<< PASS`, `cat <<< PASS | docker login …`. */
 const STDIN_HERE = new RegExp(String.raw`(?:--password-stdin\b[^\n|;&<]{0,100}?|\bcat[ \t]+|\b${SUDO_STDIN}[^\n|;&<]{0,200}?)<<<[ \t]*(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\`]{4,200}))`, 'dg');
@@ -142,7 +142,7 @@ function stdinPasswords(text: string): Found[] {
   return found;
 }
 
-const STDIN_HINT = /--password-stdin|--with-token|secret[ \t]+create|sudo\b[^\n|]{0,200}?[ \t](?:-[A-Za-z]*S|--stdin)/;
+const STDIN_HINT = /--password-stdin|--with-token|secrets?[ \t]+(?:create|put|set)|versions[ \t]+add|env[ \t]+add|sudo\b[^\n|]{0,200}?[ \t](?:-[A-Za-z]*S|--stdin)/;
 /** A here-document's opening (`<<EOF`, `<<-'EOF'`, `<< "END"`), its delimiter the second group; not a here-string (`<<<`). */
 const HERE_DOCUMENT = /(?<!<)<<(-?)[ \t]*(["']?)([A-Za-z_]\w*)\2/g;
 const LOGIN_ON_LINE = new RegExp(STDIN_LOGIN);
@@ -394,10 +394,10 @@ function baseName(path: string): string {
 /** A client's name then its arguments up to the flag looked for (its blank before it the pattern's): not a name's start (`mongo:7`, `bcp-tools`). */
 const CLIENT_END = String.raw`(?:\.exe)?(?=[ \t])[^\n|;&]{0,300}?`;
 /** A client's password flag after its name and other arguments (see the rules'). */
-const CLIENT_PASSWORD_FLAG = String.raw`(?:(?:sqlcmd|bcp)${CLIENT_END}[ \t]-P[ \t]*|mongo(?:sh|dump|restore|export|import|files|stat|top)?${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldap(?:search|modify|add|delete|modrdn|compare|whoami|passwd|exop)${CLIENT_END}[ \t]-w[ \t]*|ssh-keygen${CLIENT_END}[ \t]-N[ \t]*)`;
+const CLIENT_PASSWORD_FLAG = String.raw`(?:(?:sqlcmd|bcp)${CLIENT_END}[ \t]-P[ \t]*|mongo(?:sh|dump|restore|export|import|files|stat|top)?${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldap(?:search|modify|add|delete|modrdn|compare|whoami|passwd|exop)${CLIENT_END}[ \t]-w[ \t]*|ssh-keygen${CLIENT_END}[ \t]-N[ \t]*|cqlsh${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldappasswd${CLIENT_END}[ \t]-s[ \t]*)`;
 /** ssh-keygen's old passphrase, a rule of its own: a match ends at the first flag's value, and `-p -P old -N new` gives both. */
 const KEYGEN_OLD_PASSPHRASE = String.raw`ssh-keygen${CLIENT_END}[ \t]-P[ \t]*`;
-const CLIENT_HINT = /sqlcmd|bcp|mongo|ldap|ssh-keygen/;
+const CLIENT_HINT = /sqlcmd|bcp|mongo|ldap|ssh-keygen|cqlsh/;
 /** After the command's name: Windows' `.exe`, the quote closing a quoted path; and not the end of a URL's path (`https://x.io/zip -P downloads`). */
 const COMMAND_END = String.raw`(?:\.exe)?["']?(?<!:\/\/\S{0,300})`;
 /**
@@ -1978,6 +1978,23 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Redis's own setting and flag: redis.conf's `requirepass …`/`masterauth …`, `CONFIG SET
   // requirepass "…"`, `redis-server --requirepass …`.
   shape('cli-password', /(?:^|[\n"'`]|\bSET[ \t]+|--)[ \t]*(?:requirepass|masterauth|masterpass)[ \t]+(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&][^\s"';|&]{0,200}))/gi, { group: [2, 3], hint: /requirepass|masterauth|masterpass/i, accept: isLiteralPassword }),
+  // A secret given to a secret store by a flag: Azure Key Vault's and GitHub's (`--body`), and AWS
+  // SSM's as a SecureString or under a secret's name (`--value db.internal` of a host stays).
+  shape('cli-password', new RegExp(String.raw`\b(?:az[ \t]+keyvault[ \t]+secret[ \t]+set|gh[ \t]+secret[ \t]+set)\b[^\n|;&]{0,400}?[ \t](?:--value|--body|-b)(?:[ \t]+|=)(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: /secret[ \t]+set/, accept: isLiteralPassword }),
+  shape('cli-password', new RegExp(String.raw`\baws[ \t]+ssm[ \t]+put-parameter\b(?=[^\n|;&]{0,400}?(?:SecureString|--name[ \t=]+\S*(?:pass|secret|token|key)))[^\n|;&]{0,400}?[ \t]--value(?:[ \t]+|=)(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'gi'), { group: [2, 3], hint: 'put-parameter', accept: isLiteralPassword }),
+  // Oracle's clients take `user/password@db` (`sqlplus system/…@//db:1521/XE`, `expdp`, `rman`).
+  shape('cli-password', /\b(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)(?:[ \t]+-\S+)*[ \t]+["']?[A-Za-z_][\w$#]{0,63}\/((?!\[REDACTED:)[^\s@/"']{1,200})(?=[@ \t"']|$)/gim, { group: 1, hint: /sqlplus|expdp|impdp|sqlldr|rman|dgmgrl/, accept: isLiteralPassword }),
+  // FreeRDP's `/p:…`, lftp's `-u user,…`, HTTPie's `-a user:…`.
+  shape('cli-password', new RegExp(String.raw`\bx?freerdp3?\b[^\n|;&]{0,300}?[ \t]/p:(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: 'freerdp', accept: isLiteralPassword }),
+  shape('cli-password', /\blftp\b[^\n|;&]{0,200}?[ \t]-u[ \t]+["']?[^\s,"']{1,100},((?!\[REDACTED:)[^\s"']{1,200})/g, { group: 1, hint: 'lftp', accept: isLiteralPassword }),
+  shape('cli-password', /(?:^|[\n;&|(]|\$[ \t])[ \t]*(?:https?|xh|xhs)[ \t]+(?:[^\n|;&]{0,200}?[ \t])?(?:-a|--auth)(?:[ \t]+|=)["']?[^\s:"']{1,100}:((?!\[REDACTED:)[^\s"']{1,200})/g, { group: 1, hint: /-a|--auth/, accept: isLiteralPassword }),
+  // Windows' `net user ana … /add`, `openssl passwd -6 …`, htpasswd's and mosquitto_passwd's `-b`.
+  shape('cli-password', /\bnet[ \t]+user[ \t]+\S+[ \t]+((?!\[REDACTED:)[^\s/*"'][^\s"']{0,200})(?=[ \t]+\/|[ \t]*$)/gim, { group: 1, hint: 'net user', accept: isLiteralPassword }),
+  shape('cli-password', new RegExp(String.raw`\bopenssl[ \t]+passwd\b(?:[ \t]+-(?:1|5|6|apr1|crypt|aixmd5|noverify|quiet|table|reverse)|[ \t]+-salt[ \t]+\S+)*[ \t]+(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: 'passwd', accept: isLiteralPassword }),
+  shape('cli-password', /\b(?:htpasswd|mosquitto_passwd)(?![^\n|;&]{0,40}?[ \t]-[A-Za-z]*n)(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+["']?((?!\[REDACTED:)[^\s"']{1,200})/g, { group: 1, hint: 'passwd', accept: isLiteralPassword }),
+  shape('cli-password', /\bhtpasswd(?=[^\n|;&]{0,40}?[ \t]-[A-Za-z]*n)(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+["']?((?!\[REDACTED:)[^\s"']{1,200})/g, { group: 1, hint: 'htpasswd', accept: isLiteralPassword }),
+  // MinIO's client: `mc alias set NAME URL ACCESS_KEY SECRET_KEY`.
+  shape('cli-password', /\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+["']?((?!\[REDACTED:)[^\s"']{1,200})/g, { group: 1, hint: 'mc ', accept: isLiteralPassword }),
   // Go's MySQL driver's DSN: `user:password@tcp(host:3306)/db`.
   shape('connection-string', /(?<![\w.:/-])[A-Za-z_][\w.-]{0,63}:((?!\[REDACTED:)[^\s@:"'/]{1,200})@(?:tcp|unix|udp)\(/g, { group: 1, hint: '@', accept: isLiteralPassword }),
   // `echo PASS | docker login -u me --password-stdin`, CI's way of logging in to a registry
