@@ -1512,6 +1512,14 @@ describe('passwords given to setters, builders and config files (an eleventh loo
     expect(redact(text)).toBe(shared);
   });
 
+  it('a secret’s name given as a setter’s second argument, after a section or a key', () => {
+    expect(redact("config.set('database', 'password', 'Tr0ub4dor3')")).toBe("config.set('database', 'password', '[REDACTED:assignment]')");
+    expect(redact("r.hset('user:1', 'password', 'Tr0ub4dor3')")).toBe("r.hset('user:1', 'password', '[REDACTED:assignment]')");
+    // Not SQL's values, nor another call's third word.
+    const kept = "INSERT INTO t (name, note, hash) VALUES ('bob', 'password', 'Tr0ub4dor3'); x.set('a', 'token', 'deleted')";
+    expect(redact(kept)).toBe(kept);
+  });
+
   it('keeps what names the password there', () => {
     const kept = [
       'config.setPassword(System.getenv("DB_PASSWORD"));',

@@ -2134,10 +2134,11 @@ function shellSetValues(text: string): Found[] {
 /**
  * A secret's name as a call's first argument, its value as the second: WordPress's `define(
  * 'DB_PASSWORD', '…' )`, `os.setenv("API_TOKEN", "…")`, `System.setProperty("db.password", "…")`,
- * `headers.set('X-Api-Key', '…')`. The value is a literal in quotes: a variable or a call
- * (`config.get('password', fallback)`) names it.
+ * `headers.set('X-Api-Key', '…')`; or as its second, after a section or a key (configparser's
+ * `config.set('database', 'password', '…')`, Redis's `hset('user:1', 'password', '…')`). The value
+ * is a literal in quotes: a variable or a call (`config.get('password', fallback)`) names it.
  */
-const CALL_NAME_THEN_VALUE = /(?<=[\w$][ \t]{0,20}\([ \t]{0,20})(["'])([^"'\n]{1,100})\1[ \t]{0,20},[ \t]{0,20}(?=["'])/g;
+const CALL_NAME_THEN_VALUE = /(?<=[\w$][ \t]{0,20}\([ \t]{0,20}(?:(?:"[^"\n]{1,100}"|'[^'\n]{1,100}')[ \t]{0,20},[ \t]{0,20})?)(["'])([^"'\n]{1,100})\1[ \t]{0,20},[ \t]{0,20}(?=["'])/g;
 /** WordPress's keys and salts (wp-config.php): `define( 'SECURE_AUTH_SALT', '…' )`. */
 const WORDPRESS_SECRET = /^(?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)$/;
 /**
@@ -2167,6 +2168,9 @@ const CALLEE = /([\w$.:]+(?:\(\)[\w$.:]+)*)[ \t]*\([ \t]*$/;
  */
 const SETTER_CALL = /(?:^|[.:])(?:define|putenv|setenv|Setenv|SetEnv|set_env|setEnv|stubEnv|setdefault|setProperty|SetProperty|setRequestHeader|setHeader|SetHeader)$|(?:^|\.)(?:env|headers|Headers|Header|header)\.(?:set|Set|append|add|Add)$/;
 
+/** Setters given a section or a key, then a field's name, then its value (configparser's, Redis's). */
+const FIELD_SETTER = /(?:^|\.)(?:set|hset|hsetnx|hmset|put|setValue|set_value)$/;
+
 function callValues(text: string): Found[] {
   const found: Found[] = [];
   if (!text.includes('(')) return found;
@@ -2189,6 +2193,9 @@ function callValues(text: string): Found[] {
     // (`'password'`, `'token'`), only one of a secret's shape (isWordNamedSecret). The callee is
     // read last, only for a value that needs it.
     if (!/^[A-Z][A-Z0-9_]*$|\./.test(name) && !isWordNamedSecret(value.replace(AUTH_SCHEME, '')) && !SETTER_CALL.test(calleeBefore(text, m.index))) continue;
+    // The name as the second argument only of a setter of a section's or a key's field (SQL's
+    // `VALUES ('bob', 'password', '$2b$…')` holds a column's words).
+    if (!/\([ \t]*$/.test(text.slice(Math.max(0, m.index - 20), m.index)) && !FIELD_SETTER.test(calleeBefore(text, text.lastIndexOf('(', m.index) + 1))) continue;
     const start = read.start + (AUTH_SCHEME.exec(value)?.[0].length ?? 0);
     // A scheme alone (`'Bearer ' + token`): nothing of a secret in the quotes.
     if (start >= read.end) continue;
