@@ -1574,6 +1574,43 @@ describe('passwords given to command-line tools and secret stores (an eleventh l
   });
 });
 
+// Regressions (a twelfth look, at 5985b8f): what the eleventh look's mends took or let through.
+describe('a twelfth look at --share', () => {
+  it('keeps prose on Redis, Go’s DSN templates, form fields, helpers, settings objects and URL templates', () => {
+    const kept = [
+      'You need to set requirepass in redis.conf before exposing the port.',
+      'requirepass is deprecated in favour of ACL users.',
+      'Then set masterauth on each replica; CONFIG SET requirepass at runtime works too.',
+      'dsn := fmt.Sprintf("%s:%s@tcp(%s:%d)/%s", user, pass, host, port, name)',
+      '"user:password@tcp(localhost:3306)/dbname" and USER:PASSWORD@tcp(HOST:PORT)/DBNAME',
+      "{!! Form::password('password_confirmation', ['class' => 'form-control']) !!}",
+      'def create_user(name, email, role): ...\ncreate_user("alice", "alice@example.com", "editor")',
+      'const config = {\n  SECRET_KEY: getSecret(env, "SECRET_KEY"),\n  JWT_SECRET: fs.readFileSync(keyPath, "utf8"),\n  HAS_TOKEN: !!process.env.GITHUB_TOKEN,\n  API_KEY: requireEnv(\n    "API_KEY"),\n};',
+      'SETTINGS = {\n    "SECRET_KEY": env.str("SECRET_KEY"),\n    "DB_PASSWORD": env("DB_PASSWORD", default=None),\n    "API_TOKEN": settings.get(KEY, None),\n}',
+      'az deployment group create -p ADMIN_PASSWORD=@secrets/admin_pw2.txt',
+      'url = f"{base}?X-Amz-Signature={signature}"',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+  });
+
+  it.each([
+    ['DB_PASSWORD=Test-Pass123', 'Test-Pass123'],
+    ['password: Start-Now2024', 'Start-Now2024'],
+    ['mysql --password=Test-Pass123', 'Test-Pass123'],
+    ['new PostgreSQLContainer<>("postgres:16").withPassword("S3cretPw9")', 'S3cretPw9'],
+    ['factory.setKeyStorePassword("S3cretPw9");', 'S3cretPw9'],
+    ['$pw = ConvertTo-SecureString "S3cretPw9" -AsPlainText -Force', 'S3cretPw9'],
+    ["CREATE ROLE app WITH\n  LOGIN\n  PASSWORD 'S3cretPw9';", 'S3cretPw9'],
+    ["CREATE USER 'app'@'%' IDENTIFIED BY \"S3cretPw9\";", 'S3cretPw9'],
+    ['command: ["redis-server", "--requirepass", "S3cretPw9"]', 'S3cretPw9'],
+    ['network={\n  ssid="Home"\n  #psk="S3cretPw9wifi"\n  psk=5d41402abc4b2a76b9719d911017c592ae2b1f5e7bb2c7e8f6a1a2b3c4d5e6f7\n}', 'S3cretPw9wifi'],
+    ['network={\n  psk=5d41402abc4b2a76b9719d911017c592ae2b1f5e7bb2c7e8f6a1a2b3c4d5e6f7\n}', '5d41402abc'],
+    ['https://b.s3.amazonaws.com/k?AWSAccessKeyId=AKIAEXAMPLE&Expires=1700000000&Signature=vjbyPxybdZaNmGa%2ByT272YEAiv4%3D', 'vjbyPxybdZaNmGa'],
+  ])('%s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+});
+
 // Regressions of sorts (an eleventh look): what read as a password and is none.
 it('keeps PowerShell’s commands, package tags and sign-in modes under a secret’s name', () => {
   const kept = [

@@ -628,7 +628,7 @@ const AUTH_SCHEMES = new Set(['oauth', 'oauth1', 'oauth2', 'oidc', 'saml', 'saml
 /** npm's version tags and sources of a package (package.json, pnpm's workspaces). */
 const DIST_TAG = /^(?:latest|next|beta|alpha|canary|rc|experimental|nightly|stable|insiders|workspace:[*^~]?|(?:npm|file|link|portal|patch|catalog|github):\S*)$/;
 /** A PowerShell command by its verb and noun (`Read-Host`, `Get-Content`, `Get-AzKeyVaultSecret`). */
-const POWERSHELL_COMMAND = /^(?:Get|Set|Read|New|ConvertTo|ConvertFrom|Import|Export|Invoke|Select|Out|Write|Add|Remove|Test|Start|Stop|Find|Format|Join|Split|Resolve|Update|Unprotect|Protect|Receive|Request|Open|Copy|Move|Clear|Show|Wait|Register|Enable|Disable|Install|Search|Measure|Compare|Group|Sort|Where|ForEach)-[A-Z][A-Za-z0-9]+$/;
+const POWERSHELL_COMMAND = /^(?:Get|Set|Read|New|ConvertTo|ConvertFrom|Import|Export|Invoke|Select|Out|Write|Add|Remove|Test|Start|Stop|Find|Format|Join|Split|Resolve|Update|Unprotect|Protect|Receive|Request|Open|Copy|Move|Clear|Show|Wait|Register|Enable|Disable|Install|Search|Measure|Compare|Group|Sort|Where|ForEach)-[A-Z][A-Za-z]+$/;
 /** A value that starts with one of these (cut at the space after it) is an expression: `await getKey()`. */
 const CODE_KEYWORDS = new Set([
   'await', 'new', 'typeof', 'yield', 'async', 'function', 'lambda', 'not', 'require', 'import', 'this', 'self', 'super',
@@ -715,8 +715,8 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   // A package's version by its tag or its source (`"next-auth": "beta"`, `"better-auth": "workspace:*"`).
   if (/[-@/]/.test(read.name) && DIST_TAG.test(value)) return false;
   if (read.quoted) return read.form !== 'code' || !isMessage(lower);
-  // PowerShell's commands (`$password = Read-Host "Enter password" -AsSecureString`).
-  if (POWERSHELL_COMMAND.test(value)) return false;
+  // PowerShell's commands (`$password = Read-Host "Enter password" -AsSecureString`), in code.
+  if (read.form === 'code' && POWERSHELL_COMMAND.test(value)) return false;
   if (CODE_KEYWORDS.has(lower)) return false;
   if (NUMBER.test(value) && value.length < 6) return false;
   // A .env line's call or index is whole, its bracket closed at its end (`getpass()`, `sys.argv[1]`),
@@ -725,7 +725,7 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
   // export), a value is read as a .env line's: a password may open with a sign or hold a bracket
   // (`@dm1n2024`, `!QAZ2wsx#EDC`, `yourStrong(!)Password`, Microsoft's own example).
   const environment = read.wholeLine === true || (read.form !== 'code' && /^[A-Z][A-Z0-9_]*$/.test(read.name));
-  if ((environment ? isCodeAfterSign(value) : /^[([{!`<@*]/.test(value)) || (environment ? LINE_CALL_OR_INDEX.test(value) && /[)\]]$|[([]['"]/.test(value) : CALL_OR_INDEX.test(value)) || /^(?:this|self|super|cls)\./.test(value)) return false;
+  if ((environment ? isCodeAfterSign(value) : /^[([{!`<@*]/.test(value)) || (environment ? isEnvironmentCall(value, read.wholeLine === true) : CALL_OR_INDEX.test(value)) || /^(?:this|self|super|cls)\./.test(value)) return false;
   // Node's environment by name, in any form (`TOKEN=process.env.TOKEN` in a minified line): a reference.
   if (ENV_ACCESS.test(value)) return false;
   if (read.form === 'literal') return true;
@@ -742,6 +742,19 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
 }
 
 /**
+ * A call or an index under an environment's name: a .env line's is whole, its bracket closed at its
+ * end (`getpass()`, `sys.argv[1]`), or given a string (`getpass.getpass("Password: ")`). Elsewhere
+ * (a settings object's `SECRET_KEY: getSecret(env, "KEY"),`, read to its first blank) a call opens
+ * with an argument's start or ends there (`requireEnv(` before a line break), not a password's
+ * sign after its bracket (`yourStrong(!)Password`).
+ */
+function isEnvironmentCall(value: string, wholeLine: boolean): boolean {
+  if (!LINE_CALL_OR_INDEX.test(value)) return false;
+  if (/[)\]]$|[([]['"]/.test(value)) return true;
+  return !wholeLine && /[([](?:[A-Za-z_$"'`[{]|$)/.test(value);
+}
+
+/**
  * Of a value opening with a sign under an environment's name, whether it is code or markup rather
  * than a password: a list, an object, a tag or a template (`[`, `{`, `<`, a backtick), a mask
  * (`****`), YAML's tag alone (`!vault`, `!Ref`), Azure's Key Vault reference
@@ -750,6 +763,8 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
 function isCodeAfterSign(value: string): boolean {
   if (!/^[([{!`<@*]/.test(value)) return false;
   if (/^[[{`<*]/.test(value) || /^![A-Za-z]+$/.test(value) || /^@[A-Za-z]+\./.test(value)) return true;
+  // Code's negation (`!!process.env.GITHUB_TOKEN`, `!config.apiKey`) and a file given by `@` (`@secrets/admin_pw.txt`).
+  if (/^!!/.test(value) || /^![A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value) || /^@[\w.~-]*\/[\w./~-]*$|^@[\w~-]+\.[A-Za-z]{1,5}$/.test(value)) return true;
   return !/\d/.test(value) && !(/[a-z]/.test(value) && /[A-Z]/.test(value));
 }
 
@@ -1902,16 +1917,18 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('azure-key', /(?<![A-Za-z])(?:AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret)=([^;"'\s<>]{8,})/gi, { group: 1, hint: /AccountKey|SharedAccess|SharedSecret/i }),
   shape('sas-signature', /[?&;]sig=([^&\s"'<>#;]{8,})/g, { group: 1, hint: 'sig=' }),
   // S3's and Cloud Storage's signed URLs: their signature, and S3's session token beside it.
-  shape('sas-signature', /[?&;](?:X-Amz-Signature|X-Goog-Signature|X-Amz-Security-Token)=([^&\s"'<>#;]{8,})/gi, { group: 1, hint: /X-(?:Amz|Goog)-/i }),
+  shape('sas-signature', /[?&;](?:X-Amz-Signature|X-Goog-Signature|X-Amz-Security-Token)=([^&\s"'<>#;{}$]{8,})/gi, { group: 1, hint: /X-(?:Amz|Goog)-/i }),
+  // And their older form (S3's and Cloud Storage's V2, CloudFront's): `?…&Expires=…&Signature=…`.
+  shape('sas-signature', /[?&](?:Expires=\d+&(?:[\w-]+=[^&\s]*&){0,3}Signature|Signature)=((?=[^&\s"'<>#;{}$]{16,})[A-Za-z0-9%+/=_~-]+)(?=[&\s"'<>#;]|$)/g, { group: 1, hint: /[?&]Signature=/ }),
   // A password given to its setter or a builder as a literal (`ds.setPassword("…")`,
   // `.password("…")`, `user.set_password("…")`); a variable or a call there names it.
-  shape('assignment', /(?:\b(?:set_?|Set)(?:[Pp]assword|[Pp]assphrase)|[.:](?:password|passphrase))[ \t]*\([ \t]*(["'])((?!\[REDACTED:)[^"'\s]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /password|passphrase/i, accept: isPasswordLiteral }),
-  // Django's users: `create_user("ana", "ana@x.com", "…")`, `create_superuser(…)`, the third given.
-  shape('assignment', /\bcreate_(?:super)?user\([ \t]*(?:(["'])[^"'\n]{0,200}\1[ \t]*,[ \t]*){2}(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'create_', accept: isPasswordLiteral }),
+  shape('assignment', /(?:\b(?:set_?|Set|with|With)(?:[A-Z][a-z]+){0,3}(?:[Pp]assword|[Pp]assphrase)|(?<!:)\.(?:password|passphrase))[ \t]*\([ \t]*(["'])((?!\[REDACTED:)[^"'\s]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /password|passphrase/i, accept: isPasswordLiteral }),
+  // Django's users: `User.objects.create_user("ana", "ana@x.com", "…")`, `create_superuser(…)`, the third given.
+  shape('assignment', /\.create_(?:super)?user\([ \t]*(?:(["'])[^"'\n]{0,200}\1[ \t]*,[ \t]*){2}(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'create_', accept: isPasswordLiteral }),
   // Gradle's signing configs as Groovy writes them (`storePassword "…"`, `keyPassword '…'`), and a
   // Wi-Fi passphrase in wpa_supplicant.conf (`psk="…"`).
   shape('assignment', /\b(?:storePassword|keyPassword)[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: 'Password', accept: isPasswordLiteral }),
-  shape('assignment', /(?:^|\n)[ \t]*psk[ \t]*=[ \t]*"((?!\[REDACTED:)[^"\n]{8,63})"/g, { group: 1, hint: 'psk', accept: isPasswordLiteral }),
+  shape('assignment', /(?:^|\n)[ \t]*#?psk[ \t]*=[ \t]*(?:"((?!\[REDACTED:)[^"\n]{8,63})"|([0-9a-fA-F]{64})(?![\w]))/g, { group: [1, 2], hint: 'psk', accept: isPasswordLiteral }),
   // Hadoop's and Spark's setting of an Azure storage key (in XML: xmlValues): `name value` in
   // spark-defaults.conf, `name=value`, `spark.conf.set("name", "value")`. Its value is long and no
   // word, of a key's characters to where a value ends: a call (`dbutils.secrets.get(…)`) is code.
@@ -1971,13 +1988,18 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('sql-password', /\b(?:WITH[ \t]+(?:ENCRYPTED[ \t]+|UNENCRYPTED[ \t]+)?PASSWORD|IDENTIFIED(?:[ \t]+WITH[ \t]+\w+)?[ \t]+BY)[ \t]+'((?!\[REDACTED:)[^'\n]{1,200})'/gi, { group: 1, hint: /password|identified/i, accept: isLiteralPassword }),
   // PostgreSQL's without WITH (`ALTER USER postgres PASSWORD '…'`, `CREATE ROLE app LOGIN PASSWORD
   // '…'`), MySQL's `SET PASSWORD FOR 'u'@'h' = PASSWORD('…')` and `SET PASSWORD = '…'`.
-  shape('sql-password', /\b(?:(?:CREATE|ALTER)[ \t]+(?:USER|ROLE)\b[^;\n']{0,200}?[ \t]PASSWORD|SET[ \t]+PASSWORD\b(?:[ \t]+FOR[ \t]+[^;\n=]{1,200}?)?[ \t]*=[ \t]*(?:PASSWORD[ \t]*\([ \t]*)?)[ \t]*'((?!\[REDACTED:)[^'\n]{1,200})'/gi, { group: 1, hint: /password/i, accept: isLiteralPassword }),
+  shape('sql-password', /\b(?:(?:CREATE|ALTER)[ \t]+(?:USER|ROLE)\b[^;']{0,200}?\sPASSWORD|SET[ \t]+PASSWORD\b(?:[ \t]+FOR[ \t]+[^;\n=]{1,200}?)?[ \t]*=[ \t]*(?:PASSWORD[ \t]*\([ \t]*)?)[ \t]*'((?!\[REDACTED:)[^'\n]{1,200})'/gi, { group: 1, hint: /password/i, accept: isPasswordLiteral }),
+  // MySQL's `IDENTIFIED BY "…"` in double quotes.
+  shape('sql-password', /\bIDENTIFIED(?:[ \t]+WITH[ \t]+\w+)?[ \t]+BY[ \t]+"((?!\[REDACTED:)[^"\n]{1,200})"/gi, { group: 1, hint: /identified/i, accept: isPasswordLiteral }),
   // MongoDB's users (`db.createUser({user: "admin", pwd: "…", roles: […]})`, over lines or not):
   // `pwd` beside `user` in one object; elsewhere `pwd` is as often a working folder.
-  shape('sql-password', /\buser["']?[ \t]*:[ \t]*(["'])[^"'\n]{1,200}\1[ \t]*,\s{0,40}["']?pwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isLiteralPassword }),
+  shape('sql-password', /\buser["']?[ \t]*:[ \t]*(["'])[^"'\n]{1,200}\1[ \t]*,\s{0,40}["']?pwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isPasswordLiteral }),
+  // PowerShell's password given as text: `ConvertTo-SecureString "…" -AsPlainText -Force`.
+  shape('assignment', /\bConvertTo-SecureString(?:[ \t]+-String)?[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1(?=[^\n]{0,100}?-AsPlainText)/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
   // Redis's own setting and flag: redis.conf's `requirepass …`/`masterauth …`, `CONFIG SET
   // requirepass "…"`, `redis-server --requirepass …`.
-  shape('cli-password', /(?:^|[\n"'`]|\bSET[ \t]+|--)[ \t]*(?:requirepass|masterauth|masterpass)[ \t]+(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&][^\s"';|&]{0,200}))/gi, { group: [2, 3], hint: /requirepass|masterauth|masterpass/i, accept: isLiteralPassword }),
+  shape('cli-password', /(?:^|\n)[ \t]*(?:requirepass|masterauth|masterpass)[ \t]+(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&][^\s"';|&]{0,200}))[ \t]*(?=$|\n|#)/g, { group: [2, 3], hint: /requirepass|masterauth|masterpass/, accept: isPasswordLiteral }),
+  shape('cli-password', /(?:\bCONFIG[ \t]+SET[ \t]+|--)(?:requirepass|masterauth|masterpass)["']?(?:[ \t]+|["']?,[ \t]*["'])(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&,\]][^\s"';|&,\]]{0,200}))/gi, { group: [2, 3], hint: /requirepass|masterauth|masterpass/i, accept: isPasswordLiteral }),
   // A secret given to a secret store by a flag: Azure Key Vault's and GitHub's (`--body`), and AWS
   // SSM's as a SecureString or under a secret's name (`--value db.internal` of a host stays).
   shape('cli-password', new RegExp(String.raw`\b(?:az[ \t]+keyvault[ \t]+secret[ \t]+set|gh[ \t]+secret[ \t]+set)\b[^\n|;&]{0,400}?[ \t](?:--value|--body|-b)(?:[ \t]+|=)(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: /secret[ \t]+set/, accept: isLiteralPassword }),
@@ -1996,7 +2018,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // MinIO's client: `mc alias set NAME URL ACCESS_KEY SECRET_KEY`.
   shape('cli-password', /\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+["']?((?!\[REDACTED:)[^\s"']{1,200})/g, { group: 1, hint: 'mc ', accept: isLiteralPassword }),
   // Go's MySQL driver's DSN: `user:password@tcp(host:3306)/db`.
-  shape('connection-string', /(?<![\w.:/-])[A-Za-z_][\w.-]{0,63}:((?!\[REDACTED:)[^\s@:"'/]{1,200})@(?:tcp|unix|udp)\(/g, { group: 1, hint: '@', accept: isLiteralPassword }),
+  shape('connection-string', /(?<![\w.:/%-])[A-Za-z_][\w.-]{0,63}:((?!\[REDACTED:)[^\s@:"'/%]{1,200})@(?:tcp|unix|udp)\(/g, { group: 1, hint: '@', accept: isPasswordLiteral }),
   // `echo PASS | docker login -u me --password-stdin`, CI's way of logging in to a registry
   // (printf '%s' PASS, a quoted password, sudo with its flags).
   { kind: 'cli-password', find: stdinPasswords },
