@@ -1611,6 +1611,44 @@ describe('a twelfth look at --share', () => {
   });
 });
 
+// Regressions (a thirteenth look, at 2e49368): what the twelfth look's mends let through or took.
+describe('a thirteenth look at --share', () => {
+  it.each([
+    ['POSTGRES_PASSWORD: Pass(word)9', 'Pass(word)9'],
+    ['docker run -e "DB_PASSWORD=Welcome(Home)2024" postgres:16', 'Welcome(Home)2024'],
+    ['ENV POSTGRES_PASSWORD=Pass(word)9', 'Pass(word)9'],
+    ['DB_PASSWORD=!!Summer2024', 'Summer2024'],
+    ['SMTP_PASSWORD=@Admin123.com', 'Admin123'],
+    ['RUN echo "requirepass Sup3rR3dis!" >> /etc/redis/redis.conf', 'Sup3rR3dis'],
+    ['bind 127.0.0.1\r\nrequirepass Sup3rR3dis\r\nport 6379\r\n', 'Sup3rR3dis'],
+    ['dsn := "root:P%ssw0rd2024@tcp(127.0.0.1:3306)/app"', 'P%ssw0rd2024'],
+    ['user = create_user("ana", "ana@example.com", "S3cr3tPw!")', 'S3cr3tPw'],
+    ['cfg.setDBPassword("Tr0ub4dor3"); settings.set_db_password("Tr0ub4dor3")', 'Tr0ub4dor3'],
+    ['ConvertTo-SecureString -AsPlainText -Force -String "P@ssw0rd123!"', 'P@ssw0rd123'],
+    ['"P@ssw0rd123!" | ConvertTo-SecureString -AsPlainText -Force', 'P@ssw0rd123'],
+    ['network={\n  # psk="OldPassphrase2023"\n}', 'OldPassphrase2023'],
+    ['[link](https://b.s3.amazonaws.com/k?Expires=1700000000&Signature=vjbyPxybdZaNmGa%2ByT272YEAiv4%3D), valid an hour', 'vjbyPxybdZaNmGa'],
+  ])('%s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  it('keeps settings that call, UI setters, placeholders and prose', () => {
+    const kept = [
+      "export default defineConfig({\n  env: {\n    API_TOKEN: loadEnv(mode, process.cwd(), '').API_TOKEN,\n  },\n})",
+      'setTypePassword("text"); setShowPassword("visible"); setPasswordVisible(true)',
+      'https://api.example.com/?Action=List&SignatureMethod=HmacSHA256&Signature=YOUR_SIGNATURE_HERE',
+      'The --requirepass flag sets the password.',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+  });
+
+  it('reads a run of signature parameters in time in proportion', () => {
+    const started = performance.now();
+    redact('/p?Signature=AAAA%2B'.repeat(15_000));
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
 // Regressions of sorts (an eleventh look): what read as a password and is none.
 it('keeps PowerShell’s commands, package tags and sign-in modes under a secret’s name', () => {
   const kept = [

@@ -745,13 +745,15 @@ export function isSecretValue(value: string, read: { quoted: boolean; form: Valu
  * A call or an index under an environment's name: a .env line's is whole, its bracket closed at its
  * end (`getpass()`, `sys.argv[1]`), or given a string (`getpass.getpass("Password: ")`). Elsewhere
  * (a settings object's `SECRET_KEY: getSecret(env, "KEY"),`, read to its first blank) a call opens
- * with an argument's start or ends there (`requireEnv(` before a line break), not a password's
- * sign after its bracket (`yourStrong(!)Password`).
+ * as code does (below), not a password's sign or word in its bracket (`yourStrong(!)Password`).
  */
 function isEnvironmentCall(value: string, wholeLine: boolean): boolean {
   if (!LINE_CALL_OR_INDEX.test(value)) return false;
   if (/[)\]]$|[([]['"]/.test(value)) return true;
-  return !wholeLine && /[([](?:[A-Za-z_$"'`[{]|$)/.test(value);
+  // Outside a .env line the value is read to its first blank: a call's path (`env.str(`), or a name
+  // of letters whose bracket the value does not close (`getSecret(env,`, `requireEnv(` ending its
+  // line); not a password's word in brackets (`Pass(word)9`, `Welcome(Home)2024`, `Xk9(pLm2`).
+  return !wholeLine && (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[([]/.test(value) || /^[A-Za-z_$]+[([][^)\]]*$/.test(value));
 }
 
 /**
@@ -764,7 +766,7 @@ function isCodeAfterSign(value: string): boolean {
   if (!/^[([{!`<@*]/.test(value)) return false;
   if (/^[[{`<*]/.test(value) || /^![A-Za-z]+$/.test(value) || /^@[A-Za-z]+\./.test(value)) return true;
   // Code's negation (`!!process.env.GITHUB_TOKEN`, `!config.apiKey`) and a file given by `@` (`@secrets/admin_pw.txt`).
-  if (/^!!/.test(value) || /^![A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value) || /^@[\w.~-]*\/[\w./~-]*$|^@[\w~-]+\.[A-Za-z]{1,5}$/.test(value)) return true;
+  if ((/^!!?[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*$/.test(value) && !/\d/.test(value)) || /^@[\w.~/-]*\.(?:txt|json|pem|key|env|ya?ml|conf|cfg|ini|pub|crt|p12|pfx|jks|csv)$/.test(value)) return true;
   return !/\d/.test(value) && !(/[a-z]/.test(value) && /[A-Z]/.test(value));
 }
 
@@ -1818,6 +1820,9 @@ function isCredential(token: string): boolean {
 }
 
 /** A password written out: not a reference to one (`$PASS`) nor a placeholder. */
+/** A word of prose after a flag's name (`the --requirepass flag sets …`), not its value. */
+const PROSE_AFTER_FLAG = /^(?:flag|option|setting|parameter|argument|directive|is|are|and|or|to|in|on|at|with|for|the|a|an|was|must|should|can)$/i;
+
 /** A password written in quotes where one is given: not its own name, a label, a mask or a placeholder. */
 function isPasswordLiteral(value: string): boolean {
   return isSecretValue(value, { quoted: true, form: 'literal', name: 'password', after: '' });
@@ -1919,16 +1924,18 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // S3's and Cloud Storage's signed URLs: their signature, and S3's session token beside it.
   shape('sas-signature', /[?&;](?:X-Amz-Signature|X-Goog-Signature|X-Amz-Security-Token)=([^&\s"'<>#;{}$]{8,})/gi, { group: 1, hint: /X-(?:Amz|Goog)-/i }),
   // And their older form (S3's and Cloud Storage's V2, CloudFront's): `?…&Expires=…&Signature=…`.
-  shape('sas-signature', /[?&](?:Expires=\d+&(?:[\w-]+=[^&\s]*&){0,3}Signature|Signature)=((?=[^&\s"'<>#;{}$]{16,})[A-Za-z0-9%+/=_~-]+)(?=[&\s"'<>#;]|$)/g, { group: 1, hint: /[?&]Signature=/ }),
+  shape('sas-signature', /[?&](?:Expires=\d+&(?:[\w-]+=[^&\s]*&){0,3}Signature|Signature)=([A-Za-z0-9%+/=_~-]{16,})(?![A-Za-z0-9%+/=_~-])/g, { group: 1, hint: /[?&]Signature=/, accept: (value) => !/^[A-Z_]+$/.test(value) && isLiteralPassword(value) }),
   // A password given to its setter or a builder as a literal (`ds.setPassword("…")`,
   // `.password("…")`, `user.set_password("…")`); a variable or a call there names it.
-  shape('assignment', /(?:\b(?:set_?|Set|with|With)(?:[A-Z][a-z]+){0,3}(?:[Pp]assword|[Pp]assphrase)|(?<!:)\.(?:password|passphrase))[ \t]*\([ \t]*(["'])((?!\[REDACTED:)[^"'\s]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /password|passphrase/i, accept: isPasswordLiteral }),
+  shape('assignment', /(?:\b(?:set|with|Set|With)(?:KeyStore|TrustStore|Keystore|Truststore|Key|Store|Db|DB|Database|Admin|Root|User|Proxy|Smtp|SMTP|Mail|Master|Bind|Private)?(?:[Pp]assword|[Pp]assphrase)|\bset_(?:(?:db|database|admin|root|user|smtp|mail|proxy|key|store)_)?(?:password|passphrase)|(?<!:)\.(?:password|passphrase))[ \t]*\([ \t]*(["'])((?!\[REDACTED:)[^"'\s]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /password|passphrase/i, accept: isPasswordLiteral }),
   // Django's users: `User.objects.create_user("ana", "ana@x.com", "…")`, `create_superuser(…)`, the third given.
+  // Called bare (a helper of the same name may take a role third), a password's shape only.
+  shape('assignment', /(?<![\w.])create_(?:super)?user\([ \t]*(?:(["'])[^"'\n]{0,200}\1[ \t]*,[ \t]*){2}(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'create_', accept: (value) => isPasswordLiteral(value) && isWordNamedSecret(value) }),
   shape('assignment', /\.create_(?:super)?user\([ \t]*(?:(["'])[^"'\n]{0,200}\1[ \t]*,[ \t]*){2}(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'create_', accept: isPasswordLiteral }),
   // Gradle's signing configs as Groovy writes them (`storePassword "…"`, `keyPassword '…'`), and a
   // Wi-Fi passphrase in wpa_supplicant.conf (`psk="…"`).
   shape('assignment', /\b(?:storePassword|keyPassword)[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: 'Password', accept: isPasswordLiteral }),
-  shape('assignment', /(?:^|\n)[ \t]*#?psk[ \t]*=[ \t]*(?:"((?!\[REDACTED:)[^"\n]{8,63})"|([0-9a-fA-F]{64})(?![\w]))/g, { group: [1, 2], hint: 'psk', accept: isPasswordLiteral }),
+  shape('assignment', /(?:^|\n)[ \t]*(?:#[ \t]*)?psk[ \t]*=[ \t]*(?:"((?!\[REDACTED:)[^"\n]{8,63})"|([0-9a-fA-F]{64})(?![\w]))/g, { group: [1, 2], hint: 'psk', accept: isPasswordLiteral }),
   // Hadoop's and Spark's setting of an Azure storage key (in XML: xmlValues): `name value` in
   // spark-defaults.conf, `name=value`, `spark.conf.set("name", "value")`. Its value is long and no
   // word, of a key's characters to where a value ends: a call (`dbutils.secrets.get(…)`) is code.
@@ -1995,11 +2002,15 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // `pwd` beside `user` in one object; elsewhere `pwd` is as often a working folder.
   shape('sql-password', /\buser["']?[ \t]*:[ \t]*(["'])[^"'\n]{1,200}\1[ \t]*,\s{0,40}["']?pwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isPasswordLiteral }),
   // PowerShell's password given as text: `ConvertTo-SecureString "…" -AsPlainText -Force`.
+  shape('assignment', /\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force))*[ \t]+-String[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
+  shape('assignment', /(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1[ \t]*\|[ \t]*ConvertTo-SecureString\b(?=[^\n]{0,100}?-AsPlainText)/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
   shape('assignment', /\bConvertTo-SecureString(?:[ \t]+-String)?[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1(?=[^\n]{0,100}?-AsPlainText)/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
   // Redis's own setting and flag: redis.conf's `requirepass …`/`masterauth …`, `CONFIG SET
   // requirepass "…"`, `redis-server --requirepass …`.
-  shape('cli-password', /(?:^|\n)[ \t]*(?:requirepass|masterauth|masterpass)[ \t]+(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&][^\s"';|&]{0,200}))[ \t]*(?=$|\n|#)/g, { group: [2, 3], hint: /requirepass|masterauth|masterpass/, accept: isPasswordLiteral }),
-  shape('cli-password', /(?:\bCONFIG[ \t]+SET[ \t]+|--)(?:requirepass|masterauth|masterpass)["']?(?:[ \t]+|["']?,[ \t]*["'])(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&,\]][^\s"';|&,\]]{0,200}))/gi, { group: [2, 3], hint: /requirepass|masterauth|masterpass/i, accept: isPasswordLiteral }),
+  shape('cli-password', /(?:^|\n)[ \t]*(?:requirepass|masterauth|masterpass)[ \t]+(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&][^\s"';|&]{0,200}))[ \t]*(?=$|\r?\n|#)/g, { group: [2, 3], hint: /requirepass|masterauth|masterpass/, accept: isPasswordLiteral }),
+  // Written into redis.conf by a command: `echo "requirepass …" >> /etc/redis/redis.conf`.
+  shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+["']?(?:requirepass|masterauth|masterpass)[ \t]+((?!\[REDACTED:)[^\s"'#;|&]{1,200})/g, { group: 1, hint: /requirepass|masterauth|masterpass/, accept: isPasswordLiteral }),
+  shape('cli-password', /(?:\bCONFIG[ \t]+SET[ \t]+|--)(?:requirepass|masterauth|masterpass)["']?(?:[ \t]+|["']?,[ \t]*["'])(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&,\]][^\s"';|&,\]]{0,200}))/gi, { group: [2, 3], hint: /requirepass|masterauth|masterpass/i, accept: (value) => isPasswordLiteral(value) && !PROSE_AFTER_FLAG.test(value) }),
   // A secret given to a secret store by a flag: Azure Key Vault's and GitHub's (`--body`), and AWS
   // SSM's as a SecureString or under a secret's name (`--value db.internal` of a host stays).
   shape('cli-password', new RegExp(String.raw`\b(?:az[ \t]+keyvault[ \t]+secret[ \t]+set|gh[ \t]+secret[ \t]+set)\b[^\n|;&]{0,400}?[ \t](?:--value|--body|-b)(?:[ \t]+|=)(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: /secret[ \t]+set/, accept: isLiteralPassword }),
@@ -2018,7 +2029,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // MinIO's client: `mc alias set NAME URL ACCESS_KEY SECRET_KEY`.
   shape('cli-password', /\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+["']?((?!\[REDACTED:)[^\s"']{1,200})/g, { group: 1, hint: 'mc ', accept: isLiteralPassword }),
   // Go's MySQL driver's DSN: `user:password@tcp(host:3306)/db`.
-  shape('connection-string', /(?<![\w.:/%-])[A-Za-z_][\w.-]{0,63}:((?!\[REDACTED:)[^\s@:"'/%]{1,200})@(?:tcp|unix|udp)\(/g, { group: 1, hint: '@', accept: isPasswordLiteral }),
+  shape('connection-string', /(?<![\w.:/%-])[A-Za-z_][\w.-]{0,63}:((?!\[REDACTED:)[^\s@:"'/]{1,200})@(?:tcp|unix|udp)\(/g, { group: 1, hint: '@', accept: (value) => isPasswordLiteral(value) && !/^%[-+# 0-9.]*[A-Za-z]$/.test(value) }),
   // `echo PASS | docker login -u me --password-stdin`, CI's way of logging in to a registry
   // (printf '%s' PASS, a quoted password, sudo with its flags).
   { kind: 'cli-password', find: stdinPasswords },
