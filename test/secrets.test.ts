@@ -1649,6 +1649,33 @@ describe('a thirteenth look at --share', () => {
   });
 });
 
+// Regressions (a fourteenth look, at 0e5c656): guards the thirteenth round narrowed took code.
+describe('a fourteenth look at --share', () => {
+  it('keeps flags, calls named with digits, files, prose and roles', () => {
+    const kept = [
+      'const flags = {\n  HAS_KEY: !!process.env.API_KEY_2,\n  HAS_TOKEN: !!config.token1,\n  API_KEY: getSecretV2(\'api\'),\n  DB_PASSWORD: b64decode(os.environ["DB_PASSWORD_B64"]),\n};',
+      'CERT_PASSWORD=@cert/pw.P12',
+      'echo "requirepass should be set in production"; echo "requirepass enabled"',
+      'Use --requirepass when starting the server. The --requirepass value is ignored.',
+      'dsn := fmt.Sprintf("app:%[1]s@tcp(db:3306)/app", pw)',
+      'create_user("alice", "alice@x.com", "group42")',
+      'https://x.example/?Signature=EXAMPLE-SIGNATURE-VALUE',
+      'setMasterPassword("hidden");',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+  });
+
+  it.each([
+    ['ds.setServerPassword("Tr0ub4dor3"); ds.setSshPassword("Tr0ub4dor3")', 'Tr0ub4dor3'],
+    ['set_redis_password("Tr0ub4dor3")', 'Tr0ub4dor3'],
+    ["ConvertTo-SecureString -AsPlainText -Force 'P@ssw0rd123!'", 'P@ssw0rd123'],
+    ['  - POSTGRES_PASSWORD=!Summer2024', 'Summer2024'],
+    ['redis-server --requirepass Sup3rR3dis --port 6380', 'Sup3rR3dis'],
+  ])('%s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+});
+
 // Regressions of sorts (an eleventh look): what read as a password and is none.
 it('keeps PowerShell’s commands, package tags and sign-in modes under a secret’s name', () => {
   const kept = [

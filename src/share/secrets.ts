@@ -753,7 +753,16 @@ function isEnvironmentCall(value: string, wholeLine: boolean): boolean {
   // Outside a .env line the value is read to its first blank: a call's path (`env.str(`), or a name
   // of letters whose bracket the value does not close (`getSecret(env,`, `requireEnv(` ending its
   // line); not a password's word in brackets (`Pass(word)9`, `Welcome(Home)2024`, `Xk9(pLm2`).
-  return !wholeLine && (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[([]/.test(value) || /^[A-Za-z_$]+[([][^)\]]*$/.test(value));
+  return !wholeLine && (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[([]/.test(value) || (/^[\w$]+[([][^)\]]*$/.test(value) && isCodeWord(value.slice(0, value.search(/[([]/)))));
+}
+
+/**
+ * A name as code writes one, digits where code puts them: small letters and `_` with any
+ * (`b64decode`, `fetch_secret_v2`), camelCase ending in them (`getSecretV2`, `loadSecret_v2`),
+ * UPPER_SNAKE (`API_KEY_2`); not a password's digits amid mixed case (`Xk9`, `Tr0ub4dor`).
+ */
+function isCodeWord(word: string): boolean {
+  return /^[a-z_$][a-z0-9_$]*$|^[A-Z][A-Z0-9_]*$|^[a-z_$]+(?:[A-Z][a-z]+)*(?:_?[vV]?\d+)?$|^[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:_?[vV]?\d+)?$/.test(word);
 }
 
 /**
@@ -766,7 +775,10 @@ function isCodeAfterSign(value: string): boolean {
   if (!/^[([{!`<@*]/.test(value)) return false;
   if (/^[[{`<*]/.test(value) || /^![A-Za-z]+$/.test(value) || /^@[A-Za-z]+\./.test(value)) return true;
   // Code's negation (`!!process.env.GITHUB_TOKEN`, `!config.apiKey`) and a file given by `@` (`@secrets/admin_pw.txt`).
-  if ((/^!!?[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*$/.test(value) && !/\d/.test(value)) || /^@[\w.~/-]*\.(?:txt|json|pem|key|env|ya?ml|conf|cfg|ini|pub|crt|p12|pfx|jks|csv)$/.test(value)) return true;
+  // (A capitalised word and digits alone is a password's shape: `!Summer2024`.)
+  const negated = value.replace(/^!+/, '');
+  if (/^!!?[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*$/.test(value) && negated.split(/\??\./).every(isCodeWord) && (negated.includes('.') || !/^[A-Z][a-z]/.test(negated))) return true;
+  if (/^@[\w.~/-]*\.(?:txt|json|pem|key|env|ya?ml|conf|cfg|ini|pub|crt|p12|pfx|jks|csv)$/i.test(value)) return true;
   return !/\d/.test(value) && !(/[a-z]/.test(value) && /[A-Z]/.test(value));
 }
 
@@ -1821,7 +1833,7 @@ function isCredential(token: string): boolean {
 
 /** A password written out: not a reference to one (`$PASS`) nor a placeholder. */
 /** A word of prose after a flag's name (`the --requirepass flag sets …`), not its value. */
-const PROSE_AFTER_FLAG = /^(?:flag|option|setting|parameter|argument|directive|is|are|and|or|to|in|on|at|with|for|the|a|an|was|must|should|can)$/i;
+const PROSE_AFTER_FLAG = /^(?:flag|option|setting|parameter|argument|directive|value|is|are|and|or|to|in|on|at|with|for|the|a|an|was|must|should|can|when|enabled|disabled|required|set|sets|enables)$/i;
 
 /** A password written in quotes where one is given: not its own name, a label, a mask or a placeholder. */
 function isPasswordLiteral(value: string): boolean {
@@ -1924,13 +1936,16 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // S3's and Cloud Storage's signed URLs: their signature, and S3's session token beside it.
   shape('sas-signature', /[?&;](?:X-Amz-Signature|X-Goog-Signature|X-Amz-Security-Token)=([^&\s"'<>#;{}$]{8,})/gi, { group: 1, hint: /X-(?:Amz|Goog)-/i }),
   // And their older form (S3's and Cloud Storage's V2, CloudFront's): `?…&Expires=…&Signature=…`.
-  shape('sas-signature', /[?&](?:Expires=\d+&(?:[\w-]+=[^&\s]*&){0,3}Signature|Signature)=([A-Za-z0-9%+/=_~-]{16,})(?![A-Za-z0-9%+/=_~-])/g, { group: 1, hint: /[?&]Signature=/, accept: (value) => !/^[A-Z_]+$/.test(value) && isLiteralPassword(value) }),
+  shape('sas-signature', /[?&](?:Expires=\d+&(?:[\w-]+=[^&\s]*&){0,3}Signature|Signature)=([A-Za-z0-9%+/=_~-]{16,})(?![A-Za-z0-9%+/=_~-])/g, { group: 1, hint: /[?&]Signature=/, accept: (value) => /[\d%]/.test(value) && !/signature|example/i.test(value) && isLiteralPassword(value) }),
   // A password given to its setter or a builder as a literal (`ds.setPassword("…")`,
   // `.password("…")`, `user.set_password("…")`); a variable or a call there names it.
-  shape('assignment', /(?:\b(?:set|with|Set|With)(?:KeyStore|TrustStore|Keystore|Truststore|Key|Store|Db|DB|Database|Admin|Root|User|Proxy|Smtp|SMTP|Mail|Master|Bind|Private)?(?:[Pp]assword|[Pp]assphrase)|\bset_(?:(?:db|database|admin|root|user|smtp|mail|proxy|key|store)_)?(?:password|passphrase)|(?<!:)\.(?:password|passphrase))[ \t]*\([ \t]*(["'])((?!\[REDACTED:)[^"'\s]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /password|passphrase/i, accept: isPasswordLiteral }),
+  shape('assignment', /(?:\b(?:set|with|Set|With)_?(?:[Pp]assword|[Pp]assphrase)|(?<!:)\.(?:password|passphrase))[ \t]*\([ \t]*(["'])((?!\[REDACTED:)[^"'\s]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /password|passphrase/i, accept: isPasswordLiteral }),
+  // Of a noun's password (`setKeyStorePassword`, `setSshPassword`, `set_db_password`), one of a
+  // password's shape: a UI's state is set so too (`setShowPassword("visible")`).
+  shape('assignment', /\b(?:(?:set|with|Set|With)(?:[A-Z][a-z]+|[A-Z]{2,5}){1,3}(?:Password|Passphrase)|set_(?:[a-z]+_){1,3}(?:password|passphrase))[ \t]*\([ \t]*(["'])((?!\[REDACTED:)[^"'\s]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /Password|Passphrase|_password|_passphrase/, accept: (value) => isPasswordLiteral(value) && isWordNamedSecret(value) }),
   // Django's users: `User.objects.create_user("ana", "ana@x.com", "…")`, `create_superuser(…)`, the third given.
   // Called bare (a helper of the same name may take a role third), a password's shape only.
-  shape('assignment', /(?<![\w.])create_(?:super)?user\([ \t]*(?:(["'])[^"'\n]{0,200}\1[ \t]*,[ \t]*){2}(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'create_', accept: (value) => isPasswordLiteral(value) && isWordNamedSecret(value) }),
+  shape('assignment', /(?<![\w.])create_(?:super)?user\([ \t]*(?:(["'])[^"'\n]{0,200}\1[ \t]*,[ \t]*){2}(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'create_', accept: (value) => isPasswordLiteral(value) && isWordNamedSecret(value) && (/[^A-Za-z0-9]/.test(value) || /\d[A-Za-z]/.test(value)) }),
   shape('assignment', /\.create_(?:super)?user\([ \t]*(?:(["'])[^"'\n]{0,200}\1[ \t]*,[ \t]*){2}(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'create_', accept: isPasswordLiteral }),
   // Gradle's signing configs as Groovy writes them (`storePassword "…"`, `keyPassword '…'`), and a
   // Wi-Fi passphrase in wpa_supplicant.conf (`psk="…"`).
@@ -2002,6 +2017,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // `pwd` beside `user` in one object; elsewhere `pwd` is as often a working folder.
   shape('sql-password', /\buser["']?[ \t]*:[ \t]*(["'])[^"'\n]{1,200}\1[ \t]*,\s{0,40}["']?pwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isPasswordLiteral }),
   // PowerShell's password given as text: `ConvertTo-SecureString "…" -AsPlainText -Force`.
+  shape('assignment', /\bConvertTo-SecureString\b(?=[^\n|;]{0,200}?-AsPlainText)(?:[ \t]+-(?:AsPlainText|Force))+[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
   shape('assignment', /\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force))*[ \t]+-String[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
   shape('assignment', /(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1[ \t]*\|[ \t]*ConvertTo-SecureString\b(?=[^\n]{0,100}?-AsPlainText)/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
   shape('assignment', /\bConvertTo-SecureString(?:[ \t]+-String)?[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1(?=[^\n]{0,100}?-AsPlainText)/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
@@ -2009,8 +2025,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // requirepass "…"`, `redis-server --requirepass …`.
   shape('cli-password', /(?:^|\n)[ \t]*(?:requirepass|masterauth|masterpass)[ \t]+(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&][^\s"';|&]{0,200}))[ \t]*(?=$|\r?\n|#)/g, { group: [2, 3], hint: /requirepass|masterauth|masterpass/, accept: isPasswordLiteral }),
   // Written into redis.conf by a command: `echo "requirepass …" >> /etc/redis/redis.conf`.
-  shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+["']?(?:requirepass|masterauth|masterpass)[ \t]+((?!\[REDACTED:)[^\s"'#;|&]{1,200})/g, { group: 1, hint: /requirepass|masterauth|masterpass/, accept: isPasswordLiteral }),
-  shape('cli-password', /(?:\bCONFIG[ \t]+SET[ \t]+|--)(?:requirepass|masterauth|masterpass)["']?(?:[ \t]+|["']?,[ \t]*["'])(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&,\]][^\s"';|&,\]]{0,200}))/gi, { group: [2, 3], hint: /requirepass|masterauth|masterpass/i, accept: (value) => isPasswordLiteral(value) && !PROSE_AFTER_FLAG.test(value) }),
+  shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+["']?(?:requirepass|masterauth|masterpass)[ \t]+((?!\[REDACTED:)[^\s"'#;|&]{1,200})(?=[ \t]*(?:["'>|;&]|$|\r?\n|\\n))/g, { group: 1, hint: /requirepass|masterauth|masterpass/, accept: (value) => isPasswordLiteral(value) && !PROSE_AFTER_FLAG.test(value) }),
+  shape('cli-password', /(?:\bCONFIG[ \t]+SET[ \t]+|\bredis-server\b[^\n|;&]{0,300}?[ \t]--|["']--)(?:requirepass|masterauth|masterpass)["']?(?:[ \t]+|["']?,[ \t]*["'])(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&,\]][^\s"';|&,\]]{0,200}))/gi, { group: [2, 3], hint: /requirepass|masterauth|masterpass/i, accept: (value) => isPasswordLiteral(value) && !PROSE_AFTER_FLAG.test(value) }),
   // A secret given to a secret store by a flag: Azure Key Vault's and GitHub's (`--body`), and AWS
   // SSM's as a SecureString or under a secret's name (`--value db.internal` of a host stays).
   shape('cli-password', new RegExp(String.raw`\b(?:az[ \t]+keyvault[ \t]+secret[ \t]+set|gh[ \t]+secret[ \t]+set)\b[^\n|;&]{0,400}?[ \t](?:--value|--body|-b)(?:[ \t]+|=)(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: /secret[ \t]+set/, accept: isLiteralPassword }),
@@ -2029,7 +2045,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // MinIO's client: `mc alias set NAME URL ACCESS_KEY SECRET_KEY`.
   shape('cli-password', /\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+["']?((?!\[REDACTED:)[^\s"']{1,200})/g, { group: 1, hint: 'mc ', accept: isLiteralPassword }),
   // Go's MySQL driver's DSN: `user:password@tcp(host:3306)/db`.
-  shape('connection-string', /(?<![\w.:/%-])[A-Za-z_][\w.-]{0,63}:((?!\[REDACTED:)[^\s@:"'/]{1,200})@(?:tcp|unix|udp)\(/g, { group: 1, hint: '@', accept: (value) => isPasswordLiteral(value) && !/^%[-+# 0-9.]*[A-Za-z]$/.test(value) }),
+  shape('connection-string', /(?<![\w.:/%-])[A-Za-z_][\w.-]{0,63}:((?!\[REDACTED:)[^\s@:"'/]{1,200})@(?:tcp|unix|udp)\(/g, { group: 1, hint: '@', accept: (value) => isPasswordLiteral(value) && !/^(?:%[-+# 0-9.]*(?:\[\d+\])?[A-Za-z])+$/.test(value) && !/%\[\d+\]/.test(value) }),
   // `echo PASS | docker login -u me --password-stdin`, CI's way of logging in to a registry
   // (printf '%s' PASS, a quoted password, sudo with its flags).
   { kind: 'cli-password', find: stdinPasswords },
