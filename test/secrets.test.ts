@@ -1671,6 +1671,8 @@ describe('a fourteenth look at --share', () => {
     ["ConvertTo-SecureString -AsPlainText -Force 'P@ssw0rd123!'", 'P@ssw0rd123'],
     ['  - POSTGRES_PASSWORD=!Summer2024', 'Summer2024'],
     ['redis-server --requirepass Sup3rR3dis --port 6380', 'Sup3rR3dis'],
+    // Found at the final read: a capitalised word and digits before an open bracket read as a call's name.
+    ['POSTGRES_PASSWORD: Xk9(pLm2', 'Xk9'],
   ])('%s', (text, secret) => {
     expect(redact(text)).not.toContain(secret);
   });

@@ -757,12 +757,13 @@ function isEnvironmentCall(value: string, wholeLine: boolean): boolean {
 }
 
 /**
- * A name as code writes one, digits where code puts them: small letters and `_` with any
- * (`b64decode`, `fetch_secret_v2`), camelCase ending in them (`getSecretV2`, `loadSecret_v2`),
- * UPPER_SNAKE (`API_KEY_2`); not a password's digits amid mixed case (`Xk9`, `Tr0ub4dor`).
+ * A name as code writes one (isCodeSpelledName), or small letters and `_` with digits anywhere
+ * (`b64decode`), or UPPER_SNAKE (`API_KEY_2`, `S3_KEY`); not a capitalised word with digits
+ * (`Xk9`, `Summer2024`: a password's start).
  */
 function isCodeWord(word: string): boolean {
-  return /^[a-z_$][a-z0-9_$]*$|^[A-Z][A-Z0-9_]*$|^[a-z_$]+(?:[A-Z][a-z]+)*(?:_?[vV]?\d+)?$|^[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:_?[vV]?\d+)?$/.test(word);
+  if (/^[A-Z][a-z]/.test(word) && /\d/.test(word)) return false;
+  return isCodeSpelledName(word) || /^[a-z_$][a-z0-9_$]*$|^[A-Z][A-Z0-9_]*$/.test(word);
 }
 
 /**
