@@ -1915,3 +1915,73 @@ describe('the corpora', () => {
     expect({ recall: measured.recall, precision: measured.precision }).toEqual({ recall: 1, precision: 1 });
   });
 });
+
+describe('passwords given to calls by their place, and to database and network tools (the fourteenth look’s list)', () => {
+  it.each([
+    ["$pdo = new PDO(\n    'mysql:host=localhost;dbname=test',\n    'root',\n    'Tr0ub4dor3'\n);", 'Tr0ub4dor3'],
+    ['$mysqli = new mysqli("localhost", "admin", "Adm1n#2024", "shop");', 'Adm1n#2024'],
+    ["$m->real_connect('h', 'u', 'Tr0ub4dor3');", 'Tr0ub4dor3'],
+    ['mysql_real_connect(&m, "h", "u", "Tr0ub4dor3", "db", 0, NULL, 0)', 'Tr0ub4dor3'],
+    ["my $dbh = DBI->connect($dsn, 'root', 'Tr0ub4dor3', { RaiseError => 1 });", 'Tr0ub4dor3'],
+    ['Connection conn = DriverManager.getConnection(\n    "jdbc:postgresql://db:5432/app",\n    "app",\n    "Tr0ub4dor3");', 'Tr0ub4dor3'],
+    ['transport.connect("smtp.gmail.com", 587, "me@gmail.com", "abcd efgh ijkl mnop");', 'abcd efgh ijkl mnop'],
+    ["conn = pymysql.connect('localhost', 'root', 'hunter22', 'db')", 'hunter22'],
+    ["ftp = ftplib.FTP('ftp.example.com', 'anna', 'ftpPass99')", 'ftpPass99'],
+    ['l.simple_bind_s("cn=admin,dc=x", "Tr0ub4dor3")', 'Tr0ub4dor3'],
+    ["new Sequelize('db', 'root', 'S3qPw!', { dialect: 'mysql' })", 'S3qPw!'],
+    ['auth := smtp.PlainAuth("", "me@x.com", "hunter22", "smtp.x.com")', 'hunter22'],
+    ['db.changeUserPassword("app", "n3wPassw0rd")', 'n3wPassw0rd'],
+    ['.basic_auth("admin", Some("s3cr3t"))', 's3cr3t'],
+    ["keytar.setPassword('bough', 'ana', 'Xq7vR2pLm9')", 'Xq7vR2pLm9'],
+    ["r.config_set('requirepass', 'Sup3rR3dis')", 'Sup3rR3dis'],
+    // The user given to a credential call as any expression; the password as any literal, or opening one.
+    ["smtp.login(user_email(), 'S3cretPw!')", 'S3cretPw!'],
+    ["$ftp->login('ana', 'S3cretPw!');", 'S3cretPw!'],
+    ['requests.get(u, auth=("ana", r"S3cretPw!"))', 'S3cretPw!'],
+    ['new NetworkCredential(@"ana", @"S3cretPw!")', 'S3cretPw!'],
+    ["imap.login('ana@x.io', `Tr0ub4dor`)", 'Tr0ub4dor'],
+    ["auth=HTTPBasicAuth(\n    'ana',\n    'S3cretPw!',\n)", 'S3cretPw!'],
+    ["requests.get(u, auth=('ana', 'S3cretPw!' if prod else 'dev'))", 'S3cretPw!'],
+    ['new UsernamePasswordAuthenticationToken("ana", "S3cretPw!")', 'S3cretPw!'],
+    ['db.updateUser("app", { pwd: "n3wPassw0rd" })', 'n3wPassw0rd'],
+    ['db.command("createUser", "app", pwd="S3cretPw9", roles=["readWrite"])', 'S3cretPw9'],
+    ['ALTER USER scott IDENTIFIED BY Tiger2024 REPLACE tiger;', 'Tiger2024'],
+    ['127.0.0.1:6379> AUTH myRedisPass', 'myRedisPass'],
+    ['redis:6379[2]> auth default Sup3rR3dis', 'Sup3rR3dis'],
+    ['redis-cli -h cache.internal AUTH R3disPw!', 'R3disPw!'],
+    ['sed -i "s/^# requirepass .*/requirepass Sup3rR3dis/" /etc/redis/redis.conf', 'Sup3rR3dis'],
+    ["nmcli connection modify Home wifi-sec.psk 'H0meWifi!'", 'H0meWifi!'],
+    ['wpa_passphrase "My Home" "correct horse battery"', 'correct horse battery'],
+  ])('%s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  it('keeps calls given a variable, an empty or a placeholder password, and prose on the tools', () => {
+    const kept = [
+      "new PDO('sqlite:app.db');",
+      `new PDO("mysql:host=$host;dbname=$db", $user, getenv('DB_PASS'));`,
+      "new PDO('mysql:host=localhost;dbname=test', 'user', 'pass');",
+      'DriverManager.getConnection(url, props);',
+      'Transport.send(msg, msg.getAllRecipients());',
+      'ftp = FTP(host, user, passwd)',
+      'l.simple_bind_s("cn=admin,dc=example,dc=com", "")',
+      'new Sequelize(process.env.DB_NAME, process.env.DB_USER, process.env.DB_PASS)',
+      '.basic_auth(&user, Some(&pass))',
+      'db.changeUserPassword("app", passwordPrompt())',
+      "r.config_set('maxmemory', '256mb')",
+      "DBI->connect('dbi:SQLite:dbname=app.db', '', '')",
+      "cx_Oracle.connect('scott/tiger@orcl')",
+      'db.updateUser("app", { pwd: passwordPrompt() })',
+      'Users are identified by name',
+      "CREATE USER scott IDENTIFIED BY VALUES 'S:ABCDEF';",
+      'CREATE USER &user IDENTIFIED BY &pw;',
+      '127.0.0.1:6379> GET session:42',
+      'redis-cli AUTH $REDIS_PASSWORD',
+      'Run nmcli dev wifi connect <SSID> password <password>',
+      'wpa_passphrase MyWifi > /etc/wpa.conf',
+      'sed -i "s/^# requirepass foobared/requirepass $REDIS_PW/" x.conf',
+      "auth.login('github', 'popup')",
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+  });
+});

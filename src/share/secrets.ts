@@ -2017,6 +2017,13 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // MongoDB's users (`db.createUser({user: "admin", pwd: "…", roles: […]})`, over lines or not):
   // `pwd` beside `user` in one object; elsewhere `pwd` is as often a working folder.
   shape('sql-password', /\buser["']?[ \t]*:[ \t]*(["'])[^"'\n]{1,200}\1[ \t]*,\s{0,40}["']?pwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isPasswordLiteral }),
+  // MongoDB's new password for a user: `db.updateUser("app", { pwd: "…" })`.
+  shape('sql-password', /\bupdateUser[ \t]*\([ \t]*(["'])[^"'\n]{1,200}\1[ \t]*,\s{0,40}\{[^{}]{0,400}?["']?\bpwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'updateUser', accept: isPasswordLiteral }),
+  // The same through a driver's command (pymongo's `db.command("createUser", "app", pwd="…")`).
+  shape('sql-password', /\bcommand[ \t]*\([ \t]*(["'])(?:createUser|updateUser)\1[^\n)]{0,300}?\bpwd[ \t]*=[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isPasswordLiteral }),
+  // Oracle's unquoted password (`CREATE USER scott IDENTIFIED BY tiger;`), up to the statement's
+  // end or its next clause; not `IDENTIFIED BY VALUES '…'` (a hash).
+  shape('sql-password', /\b(?:CREATE|ALTER)[ \t]+USER[ \t]+(?:IF[ \t]+NOT[ \t]+EXISTS[ \t]+)?[^\s;]{1,200}[ \t]+IDENTIFIED[ \t]+BY[ \t]+(?!VALUES\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:;|$|\r?\n|[ \t](?:DEFAULT|TEMPORARY|QUOTA|PROFILE|PASSWORD|ACCOUNT|CONTAINER|REPLACE)\b))/gi, { group: 1, hint: /identified/i, accept: isPasswordLiteral }),
   // PowerShell's password given as text: `ConvertTo-SecureString "…" -AsPlainText -Force`.
   shape('assignment', /\bConvertTo-SecureString\b(?=[^\n|;]{0,200}?-AsPlainText)(?:[ \t]+-(?:AsPlainText|Force))+[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
   shape('assignment', /\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force))*[ \t]+-String[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
@@ -2028,6 +2035,17 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Written into redis.conf by a command: `echo "requirepass …" >> /etc/redis/redis.conf`.
   shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+["']?(?:requirepass|masterauth|masterpass)[ \t]+((?!\[REDACTED:)[^\s"'#;|&]{1,200})(?=[ \t]*(?:["'>|;&]|$|\r?\n|\\n))/g, { group: 1, hint: /requirepass|masterauth|masterpass/, accept: (value) => isPasswordLiteral(value) && !PROSE_AFTER_FLAG.test(value) }),
   shape('cli-password', /(?:\bCONFIG[ \t]+SET[ \t]+|\bredis-server\b[^\n|;&]{0,300}?[ \t]--|["']--)(?:requirepass|masterauth|masterpass)["']?(?:[ \t]+|["']?,[ \t]*["'])(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&,\]][^\s"';|&,\]]{0,200}))/gi, { group: [2, 3], hint: /requirepass|masterauth|masterpass/i, accept: (value) => isPasswordLiteral(value) && !PROSE_AFTER_FLAG.test(value) }),
+  // Written into redis.conf by sed's replacement (`sed -i "s/^# requirepass .*/requirepass …/"`);
+  // not the pattern's `.*`.
+  shape('cli-password', /\bsed\b[^\n]{0,300}?\/[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:)[^\s/"'\\;|&]{1,200})(?=\/)/g, { group: 1, hint: 'sed', accept: (value) => isCommandPassword(value) && !/\.\*|[\\^$]/.test(value) }),
+  // Redis's AUTH in a session with redis-cli (`127.0.0.1:6379> AUTH …`, `AUTH user …`) or given
+  // to it as a command (`redis-cli -h cache AUTH …`).
+  shape('cli-password', /(?:^|\n)[^\n>]{0,100}?:\d{2,5}(?:\[\d{1,2}\])?>[ \t]*(?:AUTH|auth)[ \t]+(?:[^\s"']{1,100}[ \t]+)?(["']?)((?!\[REDACTED:)[^\s"']{1,200})\1[ \t]*(?=\r?\n|$)/g, { group: 2, hint: /AUTH|auth/, accept: isCommandPassword }),
+  shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t]AUTH[ \t]+(?:[^\s"'|;&]{1,100}[ \t]+)?(["']?)((?!\[REDACTED:)[^\s"'|;&]{1,200})\1(?=[ \t]*(?:$|\r?\n|[|;&]))/g, { group: 2, hint: 'redis-cli', accept: (value) => isFlagPassword(value) && !/[.,:]$/.test(value) }),
+  // A Wi-Fi network's password given to NetworkManager (`nmcli dev wifi connect Home password …`,
+  // `nmcli con modify Home wifi-sec.psk …`) or to wpa_passphrase after the network's name.
+  shape('cli-password', new RegExp(String.raw`\bnmcli\b[^\n|;&]{0,300}?[ \t](?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))`, 'g'), { group: [2, 3], hint: 'nmcli', accept: (value) => isCommandPassword(value) && !PROSE_AFTER_FLAG.test(value) }),
+  shape('cli-password', new RegExp(String.raw`\bwpa_passphrase[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|[^\s"'<>|;&]{1,64})[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))`, 'g'), { group: [2, 3], hint: 'wpa_passphrase', accept: (value) => isCommandPassword(value) && !PROSE_AFTER_FLAG.test(value) }),
   // A secret given to a secret store by a flag: Azure Key Vault's and GitHub's (`--body`), and AWS
   // SSM's as a SecureString or under a secret's name (`--value db.internal` of a host stays).
   shape('cli-password', new RegExp(String.raw`\b(?:az[ \t]+keyvault[ \t]+secret[ \t]+set|gh[ \t]+secret[ \t]+set)\b[^\n|;&]{0,400}?[ \t](?:--value|--body|-b)(?:[ \t]+|=)(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: /secret[ \t]+set/, accept: isLiteralPassword }),
@@ -2095,6 +2113,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { kind: 'assignment', find: callValues },
   // A user's name and password given to a call: `auth=('ana', '…')`, `HTTPBasicAuth('ana', '…')`, `smtp.login(user, '…')`.
   { kind: 'basic-auth', find: credentialArguments },
+  // PHP's `new PDO($dsn, 'root', '…')`, JDBC's `getConnection(url, user, '…')`: a password by its place.
+  { kind: 'password-argument', find: positionalPasswords },
   // INSERT INTO users (name, password) VALUES ('bob', '…'): the values in a secret's column.
   { kind: 'sql-password', find: sqlInsertValues },
   // A key's DER or OpenSSH body on one line (unwrapped, no BEGIN line): the starts of private keys
@@ -2256,14 +2276,12 @@ function callValues(text: string): Found[] {
 }
 
 /**
- * A call given a user and a password, up to its second argument: Python's `auth=(user, …)`
- * (requests, httpx) and its auth classes, .NET's `NetworkCredential`, Java's
- * `UsernamePasswordCredentials` and `PasswordAuthentication`, and a `.login(…)` or superagent's
- * `.auth(…)`. The user is quoted or a variable or member, each read one way only.
+ * A call given a user and a password, to its opening bracket: Python's `auth=(user, …)` (requests,
+ * httpx) and its auth classes, .NET's `NetworkCredential`, Java's `UsernamePasswordCredentials`,
+ * `PasswordAuthentication` and Spring's `UsernamePasswordAuthenticationToken`, and a `.login(…)`
+ * (PHP's `->login(…)`) or superagent's `.auth(…)`. Group 1: the `.` or `->` of a method.
  */
-const CREDENTIAL_CALL = /(?:(?<![\w$])auth[ \t]*=[ \t]*\(|(?<![\w$])(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth|NetworkCredential|UsernamePasswordCredentials?|PasswordAuthentication)[ \t]*\(|\.(?:login|auth)[ \t]*\()[ \t]*(?:[rbuf]?"[^"\n]{0,200}"|[rbuf]?'[^'\n]{0,200}'|[A-Za-z_$][\w$.]{0,100})[ \t]*,[ \t]*(?=["'])/g;
-/** What may follow the password as the call's argument: the next one, the call's end, or a conversion (`"…".toCharArray()`, `'…'.encode()`). */
-const CREDENTIAL_ARGUMENT_END = /^[ \t]*(?:[,)]|\.\w+\(\))/;
+const CREDENTIAL_CALL = /(?:(?<![\w$])auth[ \t]*=[ \t]*|(?<![\w$])(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth|NetworkCredential|UsernamePasswordCredentials?|UsernamePasswordAuthenticationToken|PasswordAuthentication)[ \t]*|(\.|->)(?:login|auth)[ \t]*)\(/g;
 
 /**
  * The password a call is given as its second argument after a user (CREDENTIAL_CALL), when a
@@ -2276,15 +2294,15 @@ function credentialArguments(text: string): Found[] {
   if (!text.includes('(') || !/auth|login|credential/i.test(text)) return found;
   CREDENTIAL_CALL.lastIndex = 0;
   for (let m = CREDENTIAL_CALL.exec(text); m; m = CREDENTIAL_CALL.exec(text)) {
-    const read = readValue(text, m.index + m[0].length);
-    if (!read?.quoted || !CREDENTIAL_ARGUMENT_END.test(text.slice(read.end + 1, read.end + 40))) continue;
-    const value = text.slice(read.start, read.end);
+    const args = callArguments(text, m.index + m[0].length);
+    const literal = args && args.length >= 2 ? literalArgument(text, args[1] as Span) : null;
+    if (!literal) continue;
+    const { value } = literal;
     if (!isLiteralPassword(value) || !isSecretValue(value, { quoted: true, form: 'code', name: 'password', after: '' })) continue;
     // Any `.login(` or `.auth(` is not a credential's: a test's selectors (`.login('#username',
     // '#password')`), a provider and its mode (`auth.login('github', 'popup')`), a game's message.
-    if (m[0].startsWith('.') && isLoginNonPassword(value)) continue;
-    found.push({ start: read.start, end: read.end });
-    CREDENTIAL_CALL.lastIndex = Math.max(CREDENTIAL_CALL.lastIndex, read.end);
+    if (m[1] !== undefined && isLoginNonPassword(value)) continue;
+    found.push({ start: literal.start, end: literal.end });
   }
   return found;
 }
@@ -2302,6 +2320,108 @@ function isLoginNonPassword(value: string): boolean {
   if (!/\d/.test(value) && (/^[#.[]|[[\]=\s]/.test(value) || /^(?:[a-z]+|[A-Z][a-z]+)$/.test(value))) return true;
   // A path or a URL of small letters (`'/dashboard'`, `'https://idp.example.com/sso'`), a version.
   return /^(?:\/|https?:\/\/)[a-z0-9/._-]*$/.test(value) || /^v\d+(?:\.\d+){1,2}$/.test(value) || /^oauth\d$/.test(value);
+}
+
+/**
+ * Calls given a password as a plain argument, with the password's place among the arguments
+ * (from 0; `last`: the last of at least `least`): PHP's `new PDO($dsn, 'root', '…')`,
+ * `mysqli_connect`/`new mysqli`/`mysql_connect`/`->real_connect(host, user, '…')`, C's and PHP's
+ * `mysql(i)_real_connect(link, host, user, '…')`, `ftp_login`, `ldap_bind`,
+ * `ssh2_auth_password`, `imap_open`; Perl's `DBI->connect($dsn, $user, '…')`; JDBC's
+ * `getConnection(url, user, '…')` or `(user, '…')`; JavaMail's `transport.connect(…, '…')` and
+ * `Transport.send(msg, user, '…')`; Python's `pymysql.connect`/`MySQLdb.connect(host, user, '…')`,
+ * `ftplib.FTP(host, user, '…')`, cx_Oracle's `connect(user, '…', dsn)`, python-ldap's
+ * `simple_bind_s(dn, '…')`, poplib's `pass_('…')`; Sequelize's `new Sequelize(db, user, '…')`;
+ * Go's `smtp.PlainAuth("", user, '…', host)`; Ruby's `Net::FTP.new(host, user, '…')`;
+ * MongoDB's `changeUserPassword(user, '…')`; reqwest's `.basic_auth(user, Some("…"))`; keytar's
+ * `setPassword(service, account, '…')`; redis-py's `config_set('requirepass', '…')` (`first`: what
+ * the first argument must be).
+ */
+const POSITIONAL_PASSWORD_CALLS: readonly { call: string; place: number | 'last'; least?: number; first?: RegExp }[] = [
+  { call: String.raw`\bnew[ \t]+PDO`, place: 2 },
+  { call: String.raw`\bnew[ \t]+(?:mysqli|MySQLi)|\bmysqli?_p?connect|->real_connect`, place: 2 },
+  { call: String.raw`\bmysqli?_real_connect`, place: 3 },
+  { call: String.raw`\b(?:ftp_login|ldap_bind|ssh2_auth_password|imap_open)`, place: 2 },
+  { call: String.raw`\bDBI->connect`, place: 2 },
+  { call: String.raw`\.getConnection`, place: 'last', least: 2 },
+  { call: String.raw`\b[Tt]ransport\.connect`, place: 'last', least: 2 },
+  { call: String.raw`\bTransport\.send`, place: 'last', least: 3 },
+  { call: String.raw`\b(?:pymysql|MySQLdb)\.connect|(?<![\w$.])(?:ftplib\.)?FTP(?:_TLS)?|\bnew[ \t]+Sequelize|\bsmtp\.PlainAuth|\bNet::FTP\.(?:new|open)`, place: 2 },
+  { call: String.raw`\b(?:cx_Oracle|oracledb)\.connect|\.(?:simple_)?bind_s|\.changeUserPassword|\.basic_auth|\bsmtp\.CRAMMD5Auth`, place: 1 },
+  { call: String.raw`\.pass_`, place: 0 },
+  { call: String.raw`\bkeytar\.setPassword`, place: 2 },
+  { call: String.raw`\.config_set`, place: 1, first: /^\s*["'](?:requirepass|masterauth)["']\s*$/ },
+];
+const POSITIONAL_PASSWORD_CALL = new RegExp(`(?:${POSITIONAL_PASSWORD_CALLS.map(({ call }) => `(${call})`).join('|')})[ \\t]*\\(`, 'g');
+const POSITIONAL_PASSWORD_HINT = /PDO|mysql|MySQL|real_connect|_login|_bind|bind_s|_auth_password|imap_open|DBI|getConnection|ransport\.|FTP|Sequelize|PlainAuth|CRAMMD5|Oracle|oracledb|changeUserPassword|basic_auth|pass_|keytar|config_set/;
+/**
+ * An argument that is a literal in quotes (Python's `r"…"`/`b'…'`, C#'s `@"…"`, a template without
+ * a placeholder), maybe converted (`"…".toCharArray()`, `'…'.encode()`), wrapped in Rust's
+ * `Some(…)`, or opening an expression (`'…' + suffix`, `'…' if prod else …`): group 2 holds it.
+ */
+const LITERAL_ARGUMENT = /^\s*(Some[ \t]*\([ \t]*)?(?:[rRbBuUfF]{1,2}|@)?(["'`])((?:(?!\2)[^\\\n]|\\.){1,200})\2(?:\.\w+\(\))?(?:([ \t]*\))|\s+(?:\+|\.|if|or|\|\||\?\??)\s[^]*)?\s*$/d;
+
+/** The literal an argument is (LITERAL_ARGUMENT): its value and where it stands in `text`. */
+function literalArgument(text: string, arg: Span): { value: string; start: number; end: number } | null {
+  const m = LITERAL_ARGUMENT.exec(text.slice(arg.start, arg.end));
+  const at = m?.indices?.[3];
+  if (!m || !at) return null;
+  // A bracket closes Rust's Some(…) only; a template's placeholder is code.
+  if ((m[1] !== undefined) !== (m[4] !== undefined)) return null;
+  const value = m[3] as string;
+  if (m[2] === '`' && value.includes('${')) return null;
+  return { value, start: arg.start + at[0], end: arg.start + at[1] };
+}
+
+function positionalPasswords(text: string): Found[] {
+  const found: Found[] = [];
+  if (!text.includes('(') || !POSITIONAL_PASSWORD_HINT.test(text)) return found;
+  POSITIONAL_PASSWORD_CALL.lastIndex = 0;
+  for (let m = POSITIONAL_PASSWORD_CALL.exec(text); m; m = POSITIONAL_PASSWORD_CALL.exec(text)) {
+    const entry = POSITIONAL_PASSWORD_CALLS[m.slice(1).findIndex((group) => group !== undefined)];
+    const args = callArguments(text, m.index + m[0].length);
+    if (!entry || !args || args.length < (entry.least ?? 1)) continue;
+    const arg = args[entry.place === 'last' ? args.length - 1 : entry.place];
+    const literal = arg ? literalArgument(text, arg) : null;
+    if (!literal || literal.value.includes('[REDACTED:') || !isPasswordLiteral(literal.value)) continue;
+    if (entry.first && !entry.first.test(text.slice(args[0]?.start ?? 0, args[0]?.end ?? 0))) continue;
+    found.push({ start: literal.start, end: literal.end });
+  }
+  return found;
+}
+
+/**
+ * The arguments of a call from `at` (after its opening bracket) to its closing one, each's span;
+ * null when the call does not end within a thousand characters, or a quote within its line.
+ * Brackets inside an argument (`getenv('DB_USER')`) and quoted commas stay in it.
+ */
+function callArguments(text: string, at: number): Span[] | null {
+  const args: Span[] = [];
+  let depth = 0;
+  let start = at;
+  let quote = '';
+  const limit = Math.min(text.length, at + 1000);
+  for (let i = at; i < limit; i++) {
+    const c = text[i];
+    if (quote !== '') {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      else if (c === '\n') return null;
+    } else if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (depth > 0) depth--;
+      else if (c !== ')') return null;
+      else {
+        args.push({ start, end: i });
+        return args;
+      }
+    } else if (c === ',' && depth === 0) {
+      args.push({ start, end: i });
+      start = i + 1;
+    }
+  }
+  return null;
 }
 
 /** A Markdown table's row naming a secret and giving its value: `| DB_PASSWORD | … |`, `| Admin password | … |`. */
