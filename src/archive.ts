@@ -24,7 +24,7 @@ import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
-import { entryOutput, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger/ledger.js';
+import { entryOutput, isWarmupFile, type LedgerEntry, type SessionKey, type SessionLedger } from './ledger/ledger.js';
 import { packEntries, unpackEntries, usageKeyOf } from './ledger/packed-entries.js';
 import { inSentence } from './ledger/scope.js';
 import { entrySchema, ledgerSchema } from './cache/ledger-cache.js';
@@ -134,6 +134,12 @@ export interface ArchivedPages {
    * 2026-12-07): a kept file last seen before then was never read beside it (see ClaimRules.newHere).
    */
   since?: number | undefined;
+  /**
+   * Its session is a start of Claude Code never given a prompt (its warmups alone; not said by
+   * records of builds before 2026-12-07, which counted it a session): a build that keeps it
+   * without showing it says so apart from sessions, as the report does.
+   */
+  warmupStart?: true | undefined;
 }
 
 export interface ArchivedSession extends Omit<ArchivedPages, 'name'> {
@@ -166,6 +172,7 @@ const recordFields = {
   fileMtime: z.number().finite().optional(),
   pageBytes: z.number().int().nonnegative().optional(),
   since: z.number().min(EARLIEST_TIME).lt(TIME_LIMIT).optional(),
+  warmupStart: z.literal(true).optional(),
   search: z.array(z.object({ kind: z.enum(['prompt', 'reply', 'file', 'subagent']), href: z.string().regex(/^sessions\/[a-z0-9-]+\.html(#[A-Za-z0-9_.:-]+)?$/), text: z.string() })),
 };
 const ARCHIVE_NAME = /^[0-9a-f]{32}$/;
@@ -259,6 +266,8 @@ export function archivedNow(part: Pick<ArchivedSession, 'ledger' | 'pages' | 'se
     ...(archiving.keys === null ? {} : { keys: archiving.keys }),
     ...(real === null || real === source ? {} : { real: nameOf(real) }),
     ...(since === null ? {} : { since }),
+    // Only the file that has its session's pages: a warmup's file beside a main one has none.
+    ...(isWarmupFile(part.ledger) && part.pages.length > 0 ? { warmupStart: true as const } : {}),
   };
 }
 
@@ -840,7 +849,7 @@ async function gzipped(text: string): Promise<Buffer> {
   return text.length < GZIP_AT_ONCE_BELOW ? gzipSync(text, { level: 6 }) : gzipAsync(text, { level: 6 });
 }
 
-type RecordFields = Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes' | 'opening' | 'fileMtime' | 'pageBytes' | 'since'>;
+type RecordFields = Pick<ArchivedPages, 'name' | 'source' | 'place' | 'folders' | 'pages' | 'sharing' | 'fingerprint' | 'search' | 'entries' | 'ownEntries' | 'keys' | 'real' | 'ledgerBytes' | 'fileBytes' | 'opening' | 'fileMtime' | 'pageBytes' | 'since' | 'warmupStart'>;
 
 /** A session's line of the records file (without its line break). */
 export function recordLine(record: RecordFields): string {
@@ -848,8 +857,8 @@ export function recordLine(record: RecordFields): string {
 }
 
 function recordObject(record: RecordFields): object {
-  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime, pageBytes, since } = record;
-  const optional = { entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime, pageBytes, since };
+  const { name, source, place, folders, pages, sharing, fingerprint, search, entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime, pageBytes, since, warmupStart } = record;
+  const optional = { entries, ownEntries, keys, real, ledgerBytes, fileBytes, opening, fileMtime, pageBytes, since, warmupStart };
   const said = Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined));
   return { name, source, place, ...(folders === undefined ? {} : { folders }), pages, sharing, fingerprint, ...said, search };
 }

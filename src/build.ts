@@ -28,7 +28,7 @@ import { createPricer, type Pricer } from './pricing/price.js';
 import type { PriceTable } from './pricing/table.js';
 import { buildReportData, filesOfSession, type ReportData, type SessionData, type SessionLink } from './report/data.js';
 import { escapeHtml } from './report/escape.js';
-import { formatDateTime, formatDay, plural, type TimeFormat } from './report/format.js';
+import { formatDateTime, formatDay, plural, sessionsSaid, type SessionCount, type TimeFormat } from './report/format.js';
 import { sessionJson, summaryOf } from './report/json.js';
 import { prettyJsonPieces } from './report/json-pieces.js';
 import { byCount, dataQualityView, indexPageView, projectPageView, sessionPagesOfFiles, sharingLine, type OverviewContext } from './report/overview-pages.js';
@@ -129,9 +129,9 @@ export interface BuildResult {
   /** Sessions whose pages the last build into this folder wrote from the same inputs, kept as they were. */
   sessionsKept: number;
   /** Sessions the folder's archive holds that this report does not show (outside its inputs, period, project or agents), kept for later builds. */
-  sessionsCarried: number;
+  sessionsCarried: SessionCount;
   /** Sessions the folder's archive held that --forget-missing dropped (files gone, or outside this report): said, the archive being their only copy. */
-  sessionsForgotten: number;
+  sessionsForgotten: SessionCount;
   /** Sub-agents' files the folder's archive held that --forget-missing dropped: a gone one's spend leaves its session's totals, said. */
   subagentFilesForgotten: number;
 }
@@ -192,7 +192,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         const otherSecret = otherSecretWarning(summary.diagnostics.byReason['archive-other-secret'] ?? 0, outDir, boughConfigDir(options.environment), sharer.text);
         const warnings = [...cacheWarnings, ...secretWarnings, ...otherSecret, ...standingWarnings(unchanged.standing, sharer.text(outDir)), ...unreadable];
         const inTheWay = await folder.commit();
-        return { outDir, summary, usedSamples: false, samplesBecause: null, places: discovery.places, warnings, inTheWay, sessionsKept: summary.sessions.length, sessionsCarried: carried, sessionsForgotten: 0, subagentFilesForgotten: 0 };
+        return { outDir, summary, usedSamples: false, samplesBecause: null, places: discovery.places, warnings, inTheWay, sessionsKept: summary.sessions.length, sessionsCarried: carried, sessionsForgotten: NO_SESSIONS, subagentFilesForgotten: 0 };
       }
     }
     // Entries unpacked once for the counting passes (the cache's check, claims, titles, the
@@ -362,9 +362,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const carried = options.forgetMissing || usedSamples ? [] : earlier.filter((a) => !writes.has(a.name) && !notCarried.has(a.name) && !sameFile(a));
     // What --forget-missing drops of the sessions the archive kept (their pages, whatever their sharing): said, not done without a word.
     const dropped = options.forgetMissing && !usedSamples ? archived.sessions.filter((a) => !writes.has(a.name) && !notCarried.has(a.name) && !sameFile(a)) : [];
-    const forgotten = dropped.filter((a) => a.pages.length > 0).length;
+    const forgotten = sessionsOf(dropped);
     // A sub-agent's file has no pages of its own: its spend left its session's totals, unsaid.
-    const subagentFilesForgotten = dropped.length - forgotten;
+    const subagentFilesForgotten = dropped.length - forgotten.sessions - forgotten.warmupStarts;
     const notice = usedSamples
       ? `No sessions were found in ${searched.map((p) => sharer.text(p.path)).join(', ')}, so this report shows bough's bundled sample sessions.${samplesBecause === null ? '' : ` ${sharer.text(samplesBecause)}`}`
       : null;
@@ -573,7 +573,7 @@ interface HtmlSink {
 }
 
 /** The HTML folder: index, data quality, a page per project and session, assets, summary.json, usage.csv. */
-async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink: HtmlSink): Promise<{ summary: Summary; sessionsKept: number; sessionsCarried: number }> {
+async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink: HtmlSink): Promise<{ summary: Summary; sessionsKept: number; sessionsCarried: SessionCount }> {
   const { data, collected, table, price } = report;
   const { options, sharer } = sink;
   await folder.write('usage.csv', usageCsv(data, price, sink.hold.unpack));
@@ -670,8 +670,7 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
   };
   const templates = await loadTemplates();
   const renderer = createRenderer(templates);
-  // Sessions, not their sub-agents' files (archived apart, without pages of their own).
-  const carriedSessions = (sink.archive?.carried ?? []).filter((a) => a.pages.length > 0).length;
+  const carriedSessions = sessionsOf(sink.archive?.carried ?? []);
   // Redacted before the count of what was redacted is said (pages and summary.json say one count).
   const inputs = report.discovery.places.map((place) => ({
     path: sharer.text(place.path),
@@ -1031,7 +1030,8 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
       sessionFiles: collected.ledgers.length - keptByKey.size,
       gone,
       unreadable,
-      carried: carriedSessions,
+      carried: carriedSessions.sessions,
+      carriedWarmupStarts: carriedSessions.warmupStarts,
       carriedUnseen,
       standing: sink.archive.standing,
       // The overview files too: a usage.csv saved by a spreadsheet, or a page edited, is not kept as the report.
@@ -1048,6 +1048,18 @@ async function writeHtmlReport(report: ReportContext, folder: ReportFolder, sink
 function* summaryText(summary: Summary): Generator<string> {
   yield* prettyJsonPieces(summary);
   yield '\n';
+}
+
+const NO_SESSIONS: SessionCount = { sessions: 0, warmupStarts: 0 };
+
+/**
+ * The sessions among archived files: those with pages (a sub-agent's file, archived apart, has
+ * none of its own), a start of Claude Code never given a prompt (its warmups alone) apart.
+ */
+function sessionsOf(archived: readonly ArchivedPages[]): SessionCount {
+  const hosts = archived.filter((a) => a.pages.length > 0);
+  const warmupStarts = hosts.filter((a) => a.warmupStart === true).length;
+  return { sessions: hosts.length - warmupStarts, warmupStarts };
 }
 
 /**
@@ -1306,10 +1318,11 @@ function neighboursNav(page: string, neighbours: { previous: SessionLink | null;
  * The index's first line: when, by what, from how many files; and what else the folder keeps
  * (pages not linked from this report, which whoever is sent the folder gets too).
  */
-function generatedSentence(options: BuildOptions, generator: string, files: number, gone: number, carried: number): string {
+function generatedSentence(options: BuildOptions, generator: string, files: number, gone: number, carried: SessionCount): string {
   const when = formatDateTime(options.now.getTime(), { timeZone: options.scope.timeZone });
   const kept = gone > 0 ? `, with ${plural(gone, 'session file')} gone or no longer read since an earlier build kept from it` : '';
-  const archive = carried > 0 ? ` This folder's archive also keeps ${plural(carried, 'session')} this report does not show (with ${carried === 1 ? 'its pages' : 'their pages'}), for later builds into it.` : '';
+  const many = carried.sessions + carried.warmupStarts;
+  const archive = many > 0 ? ` This folder's archive also keeps ${sessionsSaid(carried)} this report does not show (with ${many === 1 ? 'its pages' : 'their pages'}), for later builds into it.` : '';
   return `Generated ${when} (${options.scope.timeZone}) by ${generator} from ${plural(files, 'session file')}${kept}.${archive}`;
 }
 

@@ -11,7 +11,7 @@ import { exportSession } from './export.js';
 import { boughCacheDir, machineTimeZone, machineTimeZoneProblem, type Environment } from './environment.js';
 import { BoughError, systemTrouble } from './errors.js';
 import { parsePeriod, parseSources, ScopeError, type Scope } from './ledger/scope.js';
-import { formatCount, formatUsd, plural } from './report/format.js';
+import { formatCount, formatUsd, plural, sessionsSaid } from './report/format.js';
 import { STATS_GROUPINGS, type StatsGrouping, type Summary } from './report/schema.js';
 import { packageVersion } from './package-files.js';
 import { createSharer, OMIT_KINDS, type OmitKind } from './share/share.js';
@@ -598,11 +598,12 @@ async function runBuild(inputs: string[], flags: BuildFlags, io: CliIo): Promise
     if (result.samplesBecause !== null) io.stderr(terminalLine(`bough: ${redacted(result.samplesBecause)}`));
   }
   // Said even with --quiet: a folder built to be sent that holds more than its report shows.
-  if (result.sessionsCarried > 0 && (flags.redact === true || flags.share === true)) {
-    const [them, their] = result.sessionsCarried === 1 ? ['it', 'its'] : ['them', 'their'];
+  const carried = result.sessionsCarried.sessions + result.sessionsCarried.warmupStarts;
+  if (carried > 0 && (flags.redact === true || flags.share === true)) {
+    const [them, their] = carried === 1 ? ['it', 'its'] : ['them', 'their'];
     io.stderr(
       terminalLine(
-        `bough: warning: ${shownPath(result.outDir)} also keeps ${plural(result.sessionsCarried, 'session')} this report does not show, with ${their} pages, from an earlier build into it: whoever is sent the folder gets ${them} too. Build a report to send into a folder of its own, or pass --forget-missing to drop ${them} (for a session whose file is gone, the archive holds the only copy).`,
+        `bough: warning: ${shownPath(result.outDir)} also keeps ${sessionsSaid(result.sessionsCarried)} this report does not show, with ${their} pages, from an earlier build into it: whoever is sent the folder gets ${them} too. Build a report to send into a folder of its own, or pass --forget-missing to drop ${them} (for a session whose file is gone, the archive holds the only copy).`,
       ),
     );
   }
@@ -757,9 +758,9 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept, sessionsF
     ...(empty ? [] : [`${bough} by bough (${totals.cost.recorded === null ? 'none' : formatUsd(totals.cost.recorded)} recorded${recordedOf(totals)})`]),
     ...(totals.unpricedModels.length > 0 ? [`${plural(totals.unpricedModels.length, 'unpriced model')}`] : []),
     // Said, or a scoped report into an archive's folder would look as if it had dropped the rest.
-    ...(sessionsCarried > 0 ? [`its archive also keeps ${plural(sessionsCarried, 'session')} this report does not show`] : []),
+    ...(sessionsCarried.sessions + sessionsCarried.warmupStarts > 0 ? [`its archive also keeps ${sessionsSaid(sessionsCarried)} this report does not show`] : []),
     // Dropped as asked, and said: the archive held their only copy.
-    ...(sessionsForgotten > 0 ? [`${plural(sessionsForgotten, 'session')} the archive kept dropped (--forget-missing)`] : []),
+    ...(sessionsForgotten.sessions + sessionsForgotten.warmupStarts > 0 ? [`${sessionsSaid(sessionsForgotten)} the archive kept dropped (--forget-missing)`] : []),
     ...(subagentFilesForgotten > 0 ? [`${plural(subagentFilesForgotten, "sub-agent's file", "sub-agents' files")} the archive kept dropped (--forget-missing)`] : []),
     // What a re-run did: a rebuild keeps the pages of what did not change.
     ...(sessionsKept > 0 ? [sessionsKept >= totals.sessions + warmups ? 'every page kept from the last build' : `pages of ${sessionsKept} of ${plural(totals.sessions + warmups, 'session')} kept from the last build`] : []),

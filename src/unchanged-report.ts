@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { isLedgerPath, RECORDS_PATH, refreshedSeen, SEEN_PATH } from './archive.js';
 import type { ReportFolder } from './output/report-folder.js';
 import { escapeHtml } from './report/escape.js';
+import type { SessionCount } from './report/format.js';
 import { INDEX_PAGE } from './report/pages.js';
 import { summarySchema, type Summary } from './report/schema.js';
 
@@ -30,6 +31,8 @@ const recordSchema = z.object({
   unreadable: z.array(z.string().regex(/^[0-9a-f]{32}$/)).optional(),
   /** How many sessions the archive holds that the report does not show, and those of them whose files it did not read: their "last seen" stays. */
   carried: z.number().int().nonnegative().optional(),
+  /** Of them, the starts of Claude Code never given a prompt, said apart (not said by builds before 2026-12-07, which counted them among `carried`). */
+  carriedWarmupStarts: z.number().int().nonnegative().optional(),
   carriedUnseen: z.array(z.string().regex(/^[0-9a-f]{32}$/)).optional(),
   /** How many session files the archive keeps more of than they hold now (cut short, no longer read): said again. */
   standing: z.object({ cutShort: z.number().int().nonnegative(), noLongerRead: z.number().int().nonnegative() }).optional(),
@@ -138,9 +141,9 @@ export async function recordsAsLastBuilt(folder: ReportFolder): Promise<boolean>
 export async function keepUnchangedReport(
   folder: ReportFolder,
   inputs: string,
-  generated: (sessionFiles: number, gone: number, carried: number) => string,
+  generated: (sessionFiles: number, gone: number, carried: SessionCount) => string,
   now: number,
-): Promise<{ summary: Summary; carried: number; standing: StandingCounts } | null> {
+): Promise<{ summary: Summary; carried: SessionCount; standing: StandingCounts } | null> {
   const record = parsed(recordSchema, await folder.previous(BUILD_RECORD));
   if (record === null || record.inputs !== inputs) return null;
   for (const [path, hash] of Object.entries(record.trusted)) {
@@ -176,7 +179,8 @@ export async function keepUnchangedReport(
   if (summary.sessions.some((session) => !own.has(session.page)) || summary.projects.some((project) => !own.has(project.page))) return null;
   if (!(await folder.keep(folder.previousFiles.filter((path) => !REWRITTEN.has(path))))) return null;
   // Gone files the report shows, as summary.json counts them: `gone` also names those outside its period.
-  const sentence = generated(record.sessionFiles, summary.diagnostics.goneFiles + summary.diagnostics.unreadFiles, record.carried ?? 0);
+  const carried: SessionCount = { sessions: record.carried ?? 0, warmupStarts: record.carriedWarmupStarts ?? 0 };
+  const sentence = generated(record.sessionFiles, summary.diagnostics.goneFiles + summary.diagnostics.unreadFiles, carried);
   const indexNow = `${index.slice(0, at)}${lede(sentence)}${index.slice(at + lede(record.generated).length)}`;
   await folder.write(INDEX_PAGE, indexNow);
   await folder.write(SEEN_PATH, seenNow);
@@ -186,7 +190,8 @@ export async function keepUnchangedReport(
     sessionFiles: record.sessionFiles,
     gone: record.gone,
     unreadable: record.unreadable ?? [],
-    carried: record.carried ?? 0,
+    carried: carried.sessions,
+    carriedWarmupStarts: carried.warmupStarts,
     carriedUnseen: record.carriedUnseen ?? [],
     ...(record.standing === undefined ? {} : { standing: record.standing }),
     // The index as this build writes it (its lede says when), by a build.json of before 2026-12-06 not vouched for.
@@ -195,7 +200,7 @@ export async function keepUnchangedReport(
     ...(record.kept === undefined ? {} : { kept: record.kept }),
   });
   await folder.write(file.path, file.content);
-  return { summary, carried: record.carried ?? 0, standing: record.standing ?? { cutShort: 0, noLongerRead: 0 } };
+  return { summary, carried, standing: record.standing ?? { cutShort: 0, noLongerRead: 0 } };
 }
 
 function parsed<S extends z.ZodType>(schema: S, content: Buffer | null): z.infer<S> | null {

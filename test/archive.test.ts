@@ -16,6 +16,9 @@ import { ALL_UTC, FIXTURES, tempDir } from './support/fixtures.js';
 import { liveMarkup } from './support/html.js';
 import { runCli } from './support/cli.js';
 
+/** What a build says the archive keeps of these sessions: a start of Claude Code never given a prompt apart. */
+const sessionCountOf = (sessions: Summary['sessions']) => ({ sessions: sessions.filter((s) => s.warmupOnly !== true).length, warmupStarts: sessions.filter((s) => s.warmupOnly === true).length });
+
 async function setUp(fixtures: string) {
   const input = join(await tempDir(), 'in');
   await cp(fixtures, input, { recursive: true });
@@ -176,7 +179,7 @@ describe('the archive', () => {
     const carried = whole.summary.sessions.find((s) => s.file.endsWith('s1.jsonl'))?.page as string;
     const timeZone = 'America/Los_Angeles';
     const november = await build({ inputs: [input], out, scope: { ...ALL_UTC, timeZone, period: parsePeriod({ month: '2026-11' }, timeZone) }, environment, now: new Date(Date.UTC(2026, 11, 2)) });
-    expect(november.sessionsCarried).toBe(1);
+    expect(november.sessionsCarried).toEqual({ sessions: 1, warmupStarts: 0 });
     const page = await readFile(join(out, carried), 'utf8');
     const next = /<a rel="next" href="([^"]+)"/.exec(page)?.[1] as string;
     expect(existsSync(join(dirname(join(out, carried)), next))).toBe(true);
@@ -623,7 +626,7 @@ describe('the archive', () => {
     await rename(away, fuller);
     const again = await build({ inputs: [input], out, scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)) });
     const cold = await build({ inputs: [input], out: join(await tempDir(), 'cold'), scope: ALL_UTC, environment: { env: {}, home: '/nonexistent' }, now: new Date(Date.UTC(2026, 11, 5)), cache: false });
-    expect(again.sessionsCarried).toBe(0);
+    expect(again.sessionsCarried).toEqual({ sessions: 0, warmupStarts: 0 });
     expect(again.summary.sessions).toEqual(cold.summary.sessions);
     expect(await readdir(join(out, 'sessions'))).toEqual(await readdir(join(cold.outDir, 'sessions')));
     expect(await readFile(join(out, 'index.html'), 'utf8')).not.toContain('does not show');
@@ -1542,7 +1545,7 @@ describe('the archive keeps what a build does not show', () => {
     const claudeOnly = () => build({ inputs: [input], out, scope: { ...ALL_UTC, sources: ['claude'] }, environment, now: at(7) });
     const scoped = await claudeOnly();
     expect(scoped.summary.sessions).toHaveLength(0);
-    expect(scoped.sessionsCarried).toBe(first.sessions.length);
+    expect(scoped.sessionsCarried).toEqual(sessionCountOf(first.sessions));
     // Regression: the gone session, not shown, was also said "kept from an earlier build" as a file of this report.
     expect(scoped.summary.diagnostics.goneFiles).toBe(0);
     // Said where whoever is sent the folder sees it: its pages are in it, not linked.
@@ -1551,7 +1554,7 @@ describe('the archive keeps what a build does not show', () => {
     // Again with nothing changed (the last report kept whole): still said, and when the gone
     // session's file was last seen stays, where the others' (read now) moves on.
     const again = await build({ inputs: [input], out, scope: { ...ALL_UTC, sources: ['claude'] }, environment, now: at(8) });
-    expect(again.sessionsCarried).toBe(first.sessions.length);
+    expect(again.sessionsCarried).toEqual(sessionCountOf(first.sessions));
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain(said);
     const seen = await seenOf(out);
     expect(seen[pathHash(gone?.key as string)]).toBe(at(1).getTime());
@@ -1603,7 +1606,7 @@ describe('the archive keeps what a build does not show', () => {
     const pages = await pagesOf();
     for (const [inputs, day] of [[[input], 5], [[link], 7], [[input], 9]] as const) {
       const result = await build({ inputs: [...inputs], out, scope: ALL_UTC, environment, now: at(day) });
-      expect(result.sessionsCarried).toBe(0);
+      expect(result.sessionsCarried).toEqual({ sessions: 0, warmupStarts: 0 });
       expect(result.summary.totals.cost).toEqual(first.totals.cost);
       expect((await pagesOf()).length).toBe(pages.length);
     }
@@ -1617,12 +1620,12 @@ describe('the archive keeps what a build does not show', () => {
     const lineage = join(input, 'lineage');
     for (const [inputs, day] of [[[links, lineage], 11], [[input], 13], [[...files.map((name) => join(links, name)), lineage], 15], [[input], 17]] as const) {
       const result = await build({ inputs: [...inputs], out, scope: ALL_UTC, environment, now: at(day) });
-      expect(result.sessionsCarried).toBe(0);
+      expect(result.sessionsCarried).toEqual({ sessions: 0, warmupStarts: 0 });
       expect((await pagesOf()).length).toBe(pages.length);
     }
     await build({ inputs: [link], out, scope: ALL_UTC, environment, now: at(19) });
     const redacted = await build({ inputs: [input], out, scope: ALL_UTC, redact: true, environment, now: at(21) });
-    expect(redacted.sessionsCarried).toBe(0);
+    expect(redacted.sessionsCarried).toEqual({ sessions: 0, warmupStarts: 0 });
   });
 
   it('regression: a redacted build into a plain archive dropped its gone sessions unasked; now it is refused, and the folder left as it was', async () => {
@@ -1694,7 +1697,7 @@ describe('the archive keeps what a build does not show', () => {
     const first = await run();
     expect(first.sessions.some((s) => s.subagentFiles.length > 0)).toBe(true);
     const piOnly = await build({ inputs: [input], out, scope: { ...ALL_UTC, sources: ['pi'] }, environment, now: at(5) });
-    expect(piOnly.sessionsCarried).toBe(first.sessions.length);
+    expect(piOnly.sessionsCarried).toEqual(sessionCountOf(first.sessions));
   });
 
   it('regression: once every file was gone, a build with no inputs named replaced the archive with the bundled samples; now it keeps them, and refuses rather than replace an archive it cannot keep', async () => {
@@ -1729,7 +1732,7 @@ describe('the archive keeps what a build does not show', () => {
     expect(first.summary.sessions.some((s) => s.source === 'claude')).toBe(true);
     await rm(join(home, '.claude'), { recursive: true });
     const after = await fromDefaults(5);
-    expect(after.sessionsCarried).toBe(0);
+    expect(after.sessionsCarried).toEqual({ sessions: 0, warmupStarts: 0 });
     expect(after.summary.totals).toEqual(first.summary.totals);
     expect(after.summary.sessions.filter((s) => s.source === 'claude').every((s) => s.sourceLastSeen === '2026-12-01T00:00:00.000Z')).toBe(true);
     // A hostile look: a report that redacts names places as redacted, alike in every home, so
@@ -1742,6 +1745,6 @@ describe('the archive keeps what a build does not show', () => {
     const ana = await ofHome(home);
     const bob = await ofHome(other);
     expect(bob.summary.sessions.filter((s) => s.source === 'claude')).toEqual([]);
-    expect(bob.sessionsCarried).toBe(ana.summary.sessions.filter((s) => s.source === 'claude').length);
+    expect(bob.sessionsCarried).toEqual(sessionCountOf(ana.summary.sessions.filter((s) => s.source === 'claude')));
   });
 });

@@ -475,6 +475,21 @@ describe('Claude Code regressions', () => {
         expect(index).toContain('Nothing falls since 2027-01-01 · UTC. The one session read (2026-03-11) lies outside it.');
       });
 
+      // Regression: a build into the same folder said "its archive also keeps 2 sessions" of one
+      // session and one start, which the build before had said apart.
+      it('is no session the archive keeps when a later report does not show it', async () => {
+        const folder = await warmedAndWorked();
+        const out = join(await tempDir(), 'report');
+        expect((await run(['build', folder, '--no-cache', '--tz', 'UTC', '--out', out])).code).toBe(0);
+        const { code, stdout } = await run(['build', folder, '--no-cache', '--tz', 'UTC', '--out', out, '--since', '2027-01-01']);
+        expect(code).toBe(0);
+        expect(stdout).toContain('its archive also keeps 1 session (and 1 start of Claude Code never given a prompt) this report does not show');
+        expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('This folder&#39;s archive also keeps 1 session (and 1 start of Claude Code never given a prompt) this report does not show (with their pages)');
+        const forgot = await run(['build', folder, '--no-cache', '--tz', 'UTC', '--out', out, '--since', '2027-01-01', '--forget-missing']);
+        expect(forgot.stdout).toContain('1 session (and 1 start of Claude Code never given a prompt) the archive kept dropped (--forget-missing)');
+        expect(forgot.stdout).not.toContain("sub-agent's file");
+      });
+
       it('keeps a project of warmups alone, with its spend, and says what the build counted', async () => {
         const folder = await projects({
           [`-home-ana-shop/${WARMED}.jsonl`]: '',

@@ -141,3 +141,16 @@ export function formatDuration(ms: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
+
+/** Sessions, and apart from them the starts of Claude Code never given a prompt (sessions of its warmups alone, listed as none). */
+export interface SessionCount {
+  sessions: number;
+  warmupStarts: number;
+}
+
+/** "3 sessions (and 1 start of Claude Code never given a prompt)"; the starts alone when there is no session. */
+export function sessionsSaid({ sessions, warmupStarts }: SessionCount): string {
+  if (warmupStarts === 0) return plural(sessions, 'session');
+  const starts = `${plural(warmupStarts, 'start')} of Claude Code never given a prompt`;
+  return sessions === 0 ? starts : `${plural(sessions, 'session')} (and ${starts})`;
+}
