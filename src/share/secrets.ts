@@ -1836,6 +1836,11 @@ function isCredential(token: string): boolean {
 /** A word of prose after a flag's name (`the --requirepass flag sets …`), not its value. */
 const PROSE_AFTER_FLAG = /^(?:flag|option|setting|parameter|argument|directive|value|is|are|and|or|to|in|on|at|with|for|the|a|an|was|must|should|can|when|enabled|disabled|required|set|sets|enables)$/i;
 
+/** A Discord token's first part is its bot's id, a number, in base64: nothing else of its shape decodes so. */
+function isDiscordToken(token: string): boolean {
+  return /^\d{17,20}$/.test(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('latin1'));
+}
+
 /** A password written in quotes where one is given: not its own name, a label, a mask or a placeholder. */
 function isPasswordLiteral(value: string): boolean {
   return isSecretValue(value, { quoted: true, form: 'literal', name: 'password', after: '' });
@@ -2143,6 +2148,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // key, as Google's and many others' are given).
   shape('webhook-url', /discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/([A-Za-z0-9_-]{30,})/g, { group: 1, hint: '/webhooks/' }),
   shape('telegram-token', /(?<!\d)\d{5,15}:AA[A-Za-z0-9_-]{30,40}(?![A-Za-z0-9_-])/g, { hint: ':AA' }),
+  // A Discord bot's token alone (`client.login('MTE2…')`): its bot's id in base64, a time and a MAC.
+  shape('discord-token', /(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{22,26}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/g, { hint: /\.[A-Za-z0-9_-]{6}\./, accept: isDiscordToken }),
   shape('webhook-url', /\.webhook\.office\.com\/webhookb2\/([^\s"'<>]{20,})/g, { group: 1, hint: 'webhookb2' }),
   { kind: 'api-key', find: urlKeyValues },
 ];
@@ -2156,7 +2163,7 @@ export const ISSUED_KEY_KINDS: ReadonlySet<string> = new Set([
   'sendgrid-key', 'google-oauth', 'digitalocean-token', 'aws-access-key', 'google-api-key', 'npm-token', 'huggingface-token',
   'shopify-token', 'linear-key', 'notion-token', 'langsmith-key', 'pinecone-key', 'nvidia-key', 'sentry-token', 'mailgun-key',
   'atlassian-token', 'jwt', 'partial-key', 'pypi-token', 'docker-token', 'vault-token', 'databricks-token', 'groq-key', 'xai-key',
-  'perplexity-key', 'cerebras-key', 'replicate-token', 'fireworks-key', 'telegram-token', 'webhook-url',
+  'perplexity-key', 'cerebras-key', 'replicate-token', 'fireworks-key', 'telegram-token', 'webhook-url', 'discord-token',
 ]);
 
 /** A URL's `key` parameter (`?key=…`, `&amp;key=…`): its value. */
