@@ -1952,6 +1952,8 @@ describe('passwords given to calls by their place, and to database and network t
     ['sed -i "s/^# requirepass .*/requirepass Sup3rR3dis/" /etc/redis/redis.conf', 'Sup3rR3dis'],
     ["nmcli connection modify Home wifi-sec.psk 'H0meWifi!'", 'H0meWifi!'],
     ['wpa_passphrase "My Home" "correct horse battery"', 'correct horse battery'],
+    // A pass phrase given to a password's setter.
+    ['user.set_password("correct horse battery staple")', 'correct horse battery staple'],
     // A Discord bot's token alone: its first part is a number in base64.
     ["client.login('MTE2NjY4NjQ5MzcwMjg0NTQ0MA.GxYzAb.abcdefghijklmnopqrstuvwxyz012345');", 'abcdefghijklmnopqrstuvwxyz012345'],
   ])('%s', (text, secret) => {
@@ -1983,6 +1985,7 @@ describe('passwords given to calls by their place, and to database and network t
       'wpa_passphrase MyWifi > /etc/wpa.conf',
       'sed -i "s/^# requirepass foobared/requirepass $REDIS_PW/" x.conf',
       "auth.login('github', 'popup')",
+      'setPassword("Enter your password"); setPassword("Password must be 8 characters");',
       // Of a Discord token's shape, but its first part no number in base64.
       'Mabcdefghijklmnopqrstuvw.abcdef.abcdefghijklmnopqrstuvwxyz01234',
     ].join('\n');

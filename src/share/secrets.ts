@@ -1836,6 +1836,9 @@ function isCredential(token: string): boolean {
 /** A word of prose after a flag's name (`the --requirepass flag sets …`), not its value. */
 const PROSE_AFTER_FLAG = /^(?:flag|option|setting|parameter|argument|directive|value|is|are|and|or|to|in|on|at|with|for|the|a|an|was|must|should|can|when|enabled|disabled|required|set|sets|enables)$/i;
 
+/** Words of a message about a password, not one: a label, a prompt, a rule. */
+const PASSWORD_MESSAGE = /\b(?:pass(?:word|phrase)s?|enter|type|your|new|please|must|should|required|invalid|at least|characters?|change|reset)\b/i;
+
 /** A Discord token's first part is its bot's id, a number, in base64: nothing else of its shape decodes so. */
 function isDiscordToken(token: string): boolean {
   return /^\d{17,20}$/.test(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('latin1'));
@@ -1946,6 +1949,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // A password given to its setter or a builder as a literal (`ds.setPassword("…")`,
   // `.password("…")`, `user.set_password("…")`); a variable or a call there names it.
   shape('assignment', /(?:\b(?:set|with|Set|With)_?(?:[Pp]assword|[Pp]assphrase)|(?<!:)\.(?:password|passphrase))[ \t]*\([ \t]*(["'])((?!\[REDACTED:)[^"'\s]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /password|passphrase/i, accept: isPasswordLiteral }),
+  // A pass phrase given to the setter (`user.set_password("correct horse battery staple")`), not
+  // a message about one (`setPassword("Enter your password")`).
+  shape('assignment', /\b(?:set|with|Set|With)_?(?:[Pp]assword|[Pp]assphrase)[ \t]*\([ \t]*(["'])((?!\[REDACTED:)(?=[^"'\n]{0,200}?[ \t])[^"'\n]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /password|passphrase/i, accept: (value) => isPasswordLiteral(value) && !PASSWORD_MESSAGE.test(value) }),
   // Of a noun's password (`setKeyStorePassword`, `setSshPassword`, `set_db_password`), one of a
   // password's shape: a UI's state is set so too (`setShowPassword("visible")`).
   shape('assignment', /\b(?:(?:set|with|Set|With)(?:[A-Z][a-z]+|[A-Z]{2,5}){1,3}(?:Password|Passphrase)|set_(?:[a-z]+_){1,3}(?:password|passphrase))[ \t]*\([ \t]*(["'])((?!\[REDACTED:)[^"'\s]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /Password|Passphrase|_password|_passphrase/, accept: (value) => isPasswordLiteral(value) && isWordNamedSecret(value) }),
