@@ -1942,7 +1942,6 @@ describe('passwords given to calls by their place, and to database and network t
     ["imap.login('ana@x.io', `Tr0ub4dor`)", 'Tr0ub4dor'],
     ["auth=HTTPBasicAuth(\n    'ana',\n    'S3cretPw!',\n)", 'S3cretPw!'],
     ["requests.get(u, auth=('ana', 'S3cretPw!' if prod else 'dev'))", 'S3cretPw!'],
-    ['new UsernamePasswordAuthenticationToken("ana", "S3cretPw!")', 'S3cretPw!'],
     ['db.updateUser("app", { pwd: "n3wPassw0rd" })', 'n3wPassw0rd'],
     ['db.command("createUser", "app", pwd="S3cretPw9", roles=["readWrite"])', 'S3cretPw9'],
     ['ALTER USER scott IDENTIFIED BY Tiger2024 REPLACE tiger;', 'Tiger2024'],
@@ -1954,6 +1953,31 @@ describe('passwords given to calls by their place, and to database and network t
     ['wpa_passphrase "My Home" "correct horse battery"', 'correct horse battery'],
     // A pass phrase given to a password's setter.
     ['user.set_password("correct horse battery staple")', 'correct horse battery staple'],
+    // The fifteenth look: a namespace, comments between arguments, a literal in pieces or a fallback.
+    ["$pdo = new \\PDO('mysql:host=db', 'root', 'Tr0ub4dor3x');", 'Tr0ub4dor3x'],
+    ["conn = pymysql.connect(\n    'db',  # host\n    'root',  # user, don't commit\n    'Tr0ub4dor3x',\n)", 'Tr0ub4dor3x'],
+    ["new PDO($dsn, 'root', 'Tr0ub4' . 'dor3x');", 'dor3x'],
+    ["new Sequelize('shop', 'root', process.env.DB_PASS || 'Tr0ub4dor3x')", 'Tr0ub4dor3x'],
+    ["$db->connect('localhost', 'root', 'Tr0ub4dor3x', 'shop');", 'Tr0ub4dor3x'],
+    ["conn = pymssql.connect('db.internal', 'sa', 'Tr0ub4dor3x', 'shop')", 'Tr0ub4dor3x'],
+    ["client.bind('cn=admin,dc=example,dc=com', 'Tr0ub4dor3x', cb)", 'Tr0ub4dor3x'],
+    ['$redis->auth("Tr0ub4dor3x");', 'Tr0ub4dor3x'],
+    ["redis.config('SET', 'requirepass', 'Tr0ub4dor3x')", 'Tr0ub4dor3x'],
+    ["req.basic_auth 'ana', 'Tr0ub4dor3x'", 'Tr0ub4dor3x'],
+    ['curl_setopt($ch, CURLOPT_USERPWD, "ana:Tr0ub4dor3x");', 'Tr0ub4dor3x'],
+    ['{"command":"redis-cli -h cache AUTH Tr0ub4dor3x"}', 'Tr0ub4dor3x'],
+    ['{"type":"tool_result","content":"127.0.0.1:6379> AUTH Tr0ub4dor3x\\nOK"}', 'Tr0ub4dor3x'],
+    ['echo "AUTH Tr0ub4dor3x" | redis-cli', 'Tr0ub4dor3x'],
+    ['ACL SETUSER app on >Tr0ub4dor3x ~* +@all', 'Tr0ub4dor3x'],
+    ["sed -i 's/requirepass foobared/requirepass Tr0ub4dor3x/' /etc/redis/redis.conf", 'Tr0ub4dor3x'],
+    ['cursor.execute("CREATE USER app IDENTIFIED BY Tr0ub4dor3x")', 'Tr0ub4dor3x'],
+    ['db.updateUser("app", { roles: [ { role: "read", db: "x" } ], pwd: "Tr0ub4dor3x" })', 'Tr0ub4dor3x'],
+    ['db.runCommand({ createUser: "app", pwd: "Tr0ub4dor3x", roles: [] })', 'Tr0ub4dor3x'],
+    ['802-11-wireless-security.psk:          Tr0ub4dor3x', 'Tr0ub4dor3x'],
+    ['echo Tr0ub4dor3x | wpa_passphrase Home', 'Tr0ub4dor3x'],
+    // A YAML value after its anchor or a standard tag.
+    ['db_password: &pw S3cretPw9', 'S3cretPw9'],
+    ['  password: !!str S3cretPw9', 'S3cretPw9'],
     // A Discord bot's token alone: its first part is a number in base64.
     ["client.login('MTE2NjY4NjQ5MzcwMjg0NTQ0MA.GxYzAb.abcdefghijklmnopqrstuvwxyz012345');", 'abcdefghijklmnopqrstuvwxyz012345'],
   ])('%s', (text, secret) => {
@@ -1986,6 +2010,20 @@ describe('passwords given to calls by their place, and to database and network t
       'sed -i "s/^# requirepass foobared/requirepass $REDIS_PW/" x.conf',
       "auth.login('github', 'popup')",
       'setPassword("Enter your password"); setPassword("Password must be 8 characters");',
+      // What the fifteenth look found taken by the round before it.
+      "await poolCluster.getConnection('REPLICA*', 'RANDOM')",
+      "ftp_login($ftp, 'anonymous', 'anonymous@example.com'); FTP('ftp.gnu.org', 'anonymous', 'anonymous@')",
+      "auth=(user, 'Basic ' + b64); auth=(user, f\"{env}_pw\"); new PDO($dsn, 'u', \"pre{$suffix}\");",
+      'CREATE USER app@localhost IDENTIFIED BY RANDOM PASSWORD;',
+      'To create user accounts identified by username',
+      '12:34:56> auth granted\nConnecting to db:5432> auth success',
+      '`127.0.0.1:6379> AUTH foobared`',
+      'Note that nmcli stores the password unencrypted.',
+      'Use wpa_passphrase to generate the hashed PSK.\nwpa_passphrase [ ssid ] [ passphrase ]',
+      'sed -i "s/requirepass foobared/requirepass $REDIS_PASSWORD/" redis.conf',
+      "$redis->connect('127.0.0.1', 6379); firebase.auth(); fn.bind(this, 'x')",
+      // A YAML local tag names where the value is; an alias names another.
+      'password: !secret wifi_password\ndb_password: !Ref DbPassword\npassword: *pw',
       // Of a Discord token's shape, but its first part no number in base64.
       'Mabcdefghijklmnopqrstuvw.abcdef.abcdefghijklmnopqrstuvwxyz01234',
     ].join('\n');

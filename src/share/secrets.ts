@@ -865,6 +865,16 @@ function isMessage(lower: string): boolean {
   return words.length >= 2 && words.some((word) => MESSAGE_WORDS.has(word));
 }
 
+/**
+ * Where a YAML value starts after its anchor (`password: &db_pw …`) and standard tag (`!!str …`),
+ * which are not the value. A local tag (`!secret wifi_password`, `!Ref DbPassword`, `!vault |`)
+ * names where the value is, and stays the value read.
+ */
+function afterYamlProperties(text: string, at: number): number {
+  const properties = /^(?:&[\w.-]{1,100}[ \t]+|!![a-z]{1,20}[ \t]+){1,2}(?=\S)/.exec(text.slice(at, at + 250));
+  return properties === null ? at : at + properties[0].length;
+}
+
 /** Reads the value that starts at `at`: quoted (to its closing quote on the same line) or the head of a bare word. */
 export function readValue(text: string, at: number): ValueRead | null {
   const closing = CLOSING_QUOTES.get(text[at] as string);
@@ -1164,7 +1174,7 @@ function namedValues(text: string): Found[] {
     // An ARN's resource type (`arn:aws:secretsmanager:…:123456789012:secret:prod/db-AbCdEf`): what follows names the secret.
     if (op === ':' && ARN_BEFORE.test(text.slice(Math.max(0, m.index - 200), m.index))) continue;
     const kind = op !== ':' ? 'assignment' : /["']/.test(closer) ? 'secret-field' : 'api-key';
-    const at = m.index + whole.length;
+    const at = op === ':' ? afterYamlProperties(text, m.index + whole.length) : m.index + whole.length;
     const secret = isSecretName(name);
     if (text[at] === '[') {
       // `"api_keys": ["…", "…"]`, `PASSWORDS = ['…']`: each string of the list is a value.
@@ -1836,6 +1846,14 @@ function isCredential(token: string): boolean {
 /** A word of prose after a flag's name (`the --requirepass flag sets …`), not its value. */
 const PROSE_AFTER_FLAG = /^(?:flag|option|setting|parameter|argument|directive|value|is|are|and|or|to|in|on|at|with|for|the|a|an|was|must|should|can|when|enabled|disabled|required|set|sets|enables)$/i;
 
+/** A Redis password: not redis.conf's stock example (`requirepass foobared`). */
+function isRedisPassword(value: string): boolean {
+  return isCommandPassword(value) && value !== 'foobared';
+}
+
+/** wpa_passphrase run as a command: opening its line (after a prompt or sudo), or after an operator, a quote or a bracket of a command's. */
+const WPA_PASSPHRASE_AT = String.raw`(?:(?<=^|\n|[;&|(\`"'][ \t]*)|(?<=(?:^|\n)[ \t]*(?:\$|#|>|sudo)[ \t]+)|(?<=(?:^|\n)[ \t]+))`;
+
 /** Words of a message about a password, not one: a label, a prompt, a rule. */
 const PASSWORD_MESSAGE = /\b(?:pass(?:word|phrase)s?|enter|type|your|new|please|must|should|required|invalid|at least|characters?|change|reset)\b/i;
 
@@ -2028,13 +2046,19 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // MongoDB's users (`db.createUser({user: "admin", pwd: "…", roles: […]})`, over lines or not):
   // `pwd` beside `user` in one object; elsewhere `pwd` is as often a working folder.
   shape('sql-password', /\buser["']?[ \t]*:[ \t]*(["'])[^"'\n]{1,200}\1[ \t]*,\s{0,40}["']?pwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isPasswordLiteral }),
-  // MongoDB's new password for a user: `db.updateUser("app", { pwd: "…" })`.
-  shape('sql-password', /\bupdateUser[ \t]*\([ \t]*(["'])[^"'\n]{1,200}\1[ \t]*,\s{0,40}\{[^{}]{0,400}?["']?\bpwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'updateUser', accept: isPasswordLiteral }),
-  // The same through a driver's command (pymongo's `db.command("createUser", "app", pwd="…")`).
-  shape('sql-password', /\bcommand[ \t]*\([ \t]*(["'])(?:createUser|updateUser)\1[^\n)]{0,300}?\bpwd[ \t]*=[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isPasswordLiteral }),
-  // Oracle's unquoted password (`CREATE USER scott IDENTIFIED BY tiger;`), up to the statement's
-  // end or its next clause; not `IDENTIFIED BY VALUES '…'` (a hash).
-  shape('sql-password', /\b(?:CREATE|ALTER)[ \t]+USER[ \t]+(?:IF[ \t]+NOT[ \t]+EXISTS[ \t]+)?[^\s;]{1,200}[ \t]+IDENTIFIED[ \t]+BY[ \t]+(?!VALUES\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:;|$|\r?\n|[ \t](?:DEFAULT|TEMPORARY|QUOTA|PROFILE|PASSWORD|ACCOUNT|CONTAINER|REPLACE)\b))/gi, { group: 1, hint: /identified/i, accept: isPasswordLiteral }),
+  // MongoDB's new password for a user: `db.updateUser("app", { pwd: "…" })`, its command's
+  // (`runCommand({ updateUser: "app", pwd: "…" })`, pymongo's `db.command("createUser", "app",
+  // pwd="…")`), and `createUser({ user, roles, pwd })` with anything between them.
+  shape('sql-password', /\bupdateUser[ \t]*\(\s{0,40}(["'])[^"'\n]{1,200}\1[ \t]*,\s{0,40}\{(?:[^{}]|\{[^{}]{0,200}\}){0,400}?["']?\bpwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'updateUser', accept: isPasswordLiteral }),
+  shape('sql-password', /["']?\b(?:createUser|updateUser)["']?[ \t]*:[ \t]*(["'])[^"'\n]{1,200}\1(?:[^{}]|\{[^{}]{0,200}\}){0,400}?["']?\bpwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isPasswordLiteral }),
+  shape('sql-password', /\bcreateUser[ \t]*\(\s{0,40}\{(?:[^{}]|\{[^{}]{0,200}\}){0,600}?["']?\bpwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: 'createUser', accept: isPasswordLiteral }),
+  shape('sql-password', /\bcommand[ \t]*\(\s{0,40}(["'])(?:createUser|updateUser)\1(?:[^()]|\([^()]{0,100}\)){0,300}?\bpwd[ \t]*=[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isPasswordLiteral }),
+  // Oracle's unquoted password (`CREATE USER scott IDENTIFIED BY tiger;`, in a GRANT or a
+  // database link too), up to the statement's end or its next clause, as SQL writes it (in
+  // capitals); in small letters, a statement of its own only (`create user … identified by …;`).
+  // Not `IDENTIFIED BY VALUES '…'` (a hash), MySQL's `RANDOM PASSWORD`, a bind variable.
+  shape('sql-password', /\bIDENTIFIED\s+BY\s+(?!(?:VALUES|RANDOM|PASSWORD)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:[;,]|$|\r?\n|--|\/|["'`)]|[ \t](?:DEFAULT|TEMPORARY|QUOTA|PROFILE|PASSWORD|ACCOUNT|CONTAINER|REPLACE|USING|WITH)\b))/g, { group: 1, hint: 'IDENTIFIED', accept: isPasswordLiteral }),
+  shape('sql-password', /\b(?:create|alter)[ \t]+user[ \t]+[^\s;]{1,200}[ \t]+identified[ \t]+by[ \t]+(?!(?:values|random|password)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:;|["'`]))/g, { group: 1, hint: 'identified', accept: isPasswordLiteral }),
   // PowerShell's password given as text: `ConvertTo-SecureString "…" -AsPlainText -Force`.
   shape('assignment', /\bConvertTo-SecureString\b(?=[^\n|;]{0,200}?-AsPlainText)(?:[ \t]+-(?:AsPlainText|Force))+[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
   shape('assignment', /\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force))*[ \t]+-String[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
@@ -2046,17 +2070,32 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Written into redis.conf by a command: `echo "requirepass …" >> /etc/redis/redis.conf`.
   shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+["']?(?:requirepass|masterauth|masterpass)[ \t]+((?!\[REDACTED:)[^\s"'#;|&]{1,200})(?=[ \t]*(?:["'>|;&]|$|\r?\n|\\n))/g, { group: 1, hint: /requirepass|masterauth|masterpass/, accept: (value) => isPasswordLiteral(value) && !PROSE_AFTER_FLAG.test(value) }),
   shape('cli-password', /(?:\bCONFIG[ \t]+SET[ \t]+|\bredis-server\b[^\n|;&]{0,300}?[ \t]--|["']--)(?:requirepass|masterauth|masterpass)["']?(?:[ \t]+|["']?,[ \t]*["'])(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&,\]][^\s"';|&,\]]{0,200}))/gi, { group: [2, 3], hint: /requirepass|masterauth|masterpass/i, accept: (value) => isPasswordLiteral(value) && !PROSE_AFTER_FLAG.test(value) }),
-  // Written into redis.conf by sed's replacement (`sed -i "s/^# requirepass .*/requirepass …/"`);
-  // not the pattern's `.*`.
-  shape('cli-password', /\bsed\b[^\n]{0,300}?\/[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:)[^\s/"'\\;|&]{1,200})(?=\/)/g, { group: 1, hint: 'sed', accept: (value) => isCommandPassword(value) && !/\.\*|[\\^$]/.test(value) }),
-  // Redis's AUTH in a session with redis-cli (`127.0.0.1:6379> AUTH …`, `AUTH user …`) or given
-  // to it as a command (`redis-cli -h cache AUTH …`).
-  shape('cli-password', /(?:^|\n)[^\n>]{0,100}?:\d{2,5}(?:\[\d{1,2}\])?>[ \t]*(?:AUTH|auth)[ \t]+(?:[^\s"']{1,100}[ \t]+)?(["']?)((?!\[REDACTED:)[^\s"']{1,200})\1[ \t]*(?=\r?\n|$)/g, { group: 2, hint: /AUTH|auth/, accept: isCommandPassword }),
-  shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t]AUTH[ \t]+(?:[^\s"'|;&]{1,100}[ \t]+)?(["']?)((?!\[REDACTED:)[^\s"'|;&]{1,200})\1(?=[ \t]*(?:$|\r?\n|[|;&]))/g, { group: 2, hint: 'redis-cli', accept: (value) => isFlagPassword(value) && !/[.,:]$/.test(value) }),
+  // Written into redis.conf by sed (the replacement of `s/…/requirepass …/`, not its pattern;
+  // `c\requirepass …`).
+  shape('cli-password', /\bsed\b[^\n]{0,300}?\bs([/|#,:@])(?:(?!\1)[^\\\n]|\\.){0,300}\1[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)(?:(?!\1)[^\s\\"'`]){1,200})\1/g, { group: 2, hint: 'sed', accept: isCommandPassword }),
+  shape('cli-password', /\bsed\b[^\n]{0,300}?\bc\\?[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)[^\s\\"'`]{1,200})/g, { group: 1, hint: 'sed', accept: isCommandPassword }),
+  // Redis's AUTH in a session with redis-cli (`127.0.0.1:6379> AUTH …`, `AUTH user …`: its
+  // prompt, a host and port, opening the line), given to it as a command (`redis-cli -h cache
+  // AUTH …`) or piped into it (`echo "AUTH …" | redis-cli`); a user's passwords set by ACL
+  // SETUSER or in users.acl (`user app on >… ~* +@all`). Not redis.conf's stock example, foobared.
+  shape('cli-password', /(?:^|\n|\\n|["'`])[ \t]*(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|[A-Za-z][\w.-]{0,100})(?::\d{2,5})?(?:\[\d{1,2}\])?>[ \t]*(?:AUTH|auth)[ \t]+(?:(?:[^\s"'`\\]|\\(?!n)){1,100}[ \t]+)?(["']?)((?!\[REDACTED:)(?:[^\s"'`\\]|\\(?!n))+)\1[ \t]*(?=\r?\n|$|\\n|[`"'])/g, { group: 2, hint: /AUTH|auth/, accept: isRedisPassword }),
+  shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t]AUTH[ \t]+(?:[^\s"'`|;&]{1,100}[ \t]+)?(["']?)((?!\[REDACTED:)[^\s"'`|;&]{1,200})\1(?=[ \t]*(?:$|\r?\n|[|;&"'`)]|\\n))/g, { group: 2, hint: 'redis-cli', accept: (value) => isRedisPassword(value) && isFlagPassword(value) && !/[.,:]$/.test(value) }),
+  shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+["']?AUTH[ \t]+(?:[^\s"'`|]{1,100}[ \t]+)?((?!\[REDACTED:)[^\s"'`|]{1,200})(?=["']?[ \t]*\|[ \t]*redis-cli\b)/g, { group: 1, hint: 'redis-cli', accept: isRedisPassword }),
+  shape('cli-password', /(?<=\bACL[ \t]+SETUSER\b[^\n]{0,300}?[ \t])>((?!\[REDACTED:)[^\s"'`]{1,200})/gi, { group: 1, hint: /setuser/i, accept: isRedisPassword }),
+  shape('cli-password', /(?<=(?:^|\n)[ \t]*user[ \t]+[^\s]{1,100}[ \t]+(?:on|off)\b[^\n]{0,300}?[ \t])>((?!\[REDACTED:)[^\s"'`]{1,200})/g, { group: 1, hint: /\buser\b/, accept: isRedisPassword }),
+  // Ruby's `req.basic_auth 'ana', '…'` (no brackets); PHP's curl `CURLOPT_USERPWD, "ana:…"`.
+  shape('basic-auth', /\.basic_auth[ \t]+(["'])[^"'\n]{1,200}\1[ \t]*,[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'basic_auth', accept: isPasswordLiteral }),
+  shape('basic-auth', /\bCURLOPT_(?:PROXY)?USERPWD[ \t]*,[ \t]*(["'])[^"':\n]{1,200}:((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: 'USERPWD', accept: isPasswordLiteral }),
   // A Wi-Fi network's password given to NetworkManager (`nmcli dev wifi connect Home password …`,
-  // `nmcli con modify Home wifi-sec.psk …`) or to wpa_passphrase after the network's name.
-  shape('cli-password', new RegExp(String.raw`\bnmcli\b[^\n|;&]{0,300}?[ \t](?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))`, 'g'), { group: [2, 3], hint: 'nmcli', accept: (value) => isCommandPassword(value) && !PROSE_AFTER_FLAG.test(value) }),
-  shape('cli-password', new RegExp(String.raw`\bwpa_passphrase[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|[^\s"'<>|;&]{1,64})[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))`, 'g'), { group: [2, 3], hint: 'wpa_passphrase', accept: (value) => isCommandPassword(value) && !PROSE_AFTER_FLAG.test(value) }),
+  // `nmcli con modify Home wifi-sec.psk …`, 802.1X's `802-1x.password …`) or shown by it (`nmcli
+  // -s con show Home`: `802-11-wireless-security.psk:  …`); the password given to wpa_passphrase
+  // after the network's name, piped into it or read from a here-string.
+  shape('cli-password', new RegExp(String.raw`\bnmcli\b(?:[ \t]+-[-\w]+)*[ \t]+(?:d|dev|device)[ \t]+wifi[ \t]+(?:connect|hotspot)\b[^\n|;&]{0,300}?[ \t]password[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))`, 'g'), { group: [2, 3], hint: 'nmcli', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`\bnmcli\b[^\n|;&]{0,300}?[ \t](?:wifi-sec\.psk|802-11-wireless-security\.psk|802-1x\.password)[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))`, 'g'), { group: [2, 3], hint: 'nmcli', accept: isCommandPassword }),
+  shape('cli-password', /(?:^|\n)[ \t]*(?:802-11-wireless-security\.psk|802-1x\.password|wifi-sec\.psk)[ \t]*:[ \t]+((?!\[REDACTED:|--[ \t]*(?:\r?\n|$)|<hidden>)[^\s][^\n]{0,200}?)[ \t]*(?=\r?\n|$)/g, { group: 1, hint: /psk|802-1x/, accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${WPA_PASSPHRASE_AT}wpa_passphrase[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|(?![[<{-])(?:[^\s"'<>|;&\\]|\\.){1,64})[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&[{-][^\s"'\x60<>|;&]{0,200}))`, 'g'), { group: [2, 3], hint: 'wpa_passphrase', accept: (value) => isCommandPassword(value) && !PROSE_AFTER_FLAG.test(value) }),
+  shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:|\$)[^\s"'|;&]{1,200}))[ \t]*\|[ \t]*(?:sudo[ \t]+)?wpa_passphrase\b/g, { group: [2, 3], hint: 'wpa_passphrase', accept: isCommandPassword }),
+  shape('cli-password', /\bwpa_passphrase\b[^\n|;&]{0,200}?<<<[ \t]*(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:|\$)[^\s"'|;&]{1,200}))/g, { group: [2, 3], hint: 'wpa_passphrase', accept: isCommandPassword }),
   // A secret given to a secret store by a flag: Azure Key Vault's and GitHub's (`--body`), and AWS
   // SSM's as a SecureString or under a secret's name (`--value db.internal` of a host stays).
   shape('cli-password', new RegExp(String.raw`\b(?:az[ \t]+keyvault[ \t]+secret[ \t]+set|gh[ \t]+secret[ \t]+set)\b[^\n|;&]{0,400}?[ \t](?:--value|--body|-b)(?:[ \t]+|=)(?:${FLAG_QUOTED}|${FLAG_BARE})`, 'g'), { group: [2, 3], hint: /secret[ \t]+set/, accept: isLiteralPassword }),
@@ -2290,11 +2329,12 @@ function callValues(text: string): Found[] {
 
 /**
  * A call given a user and a password, to its opening bracket: Python's `auth=(user, …)` (requests,
- * httpx) and its auth classes, .NET's `NetworkCredential`, Java's `UsernamePasswordCredentials`,
- * `PasswordAuthentication` and Spring's `UsernamePasswordAuthenticationToken`, and a `.login(…)`
- * (PHP's `->login(…)`) or superagent's `.auth(…)`. Group 1: the `.` or `->` of a method.
+ * httpx) and its auth classes, .NET's `NetworkCredential`, Java's `UsernamePasswordCredentials`
+ * and `PasswordAuthentication`, and a `.login(…)` (PHP's `->login(…)`, Go's `.Login(…)`) or
+ * superagent's `.auth(…)`. Group 1: the `.` or `->` of a method. (Not Spring's
+ * `UsernamePasswordAuthenticationToken`: what it is given is as often a token or a stand-in.)
  */
-const CREDENTIAL_CALL = /(?:(?<![\w$])auth[ \t]*=[ \t]*|(?<![\w$])(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth|NetworkCredential|UsernamePasswordCredentials?|UsernamePasswordAuthenticationToken|PasswordAuthentication)[ \t]*|(\.|->)(?:login|auth)[ \t]*)\(/g;
+const CREDENTIAL_CALL = /(?:(?<![\w$])auth[ \t]*=[ \t]*|(?<![\w$])(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth|NetworkCredential|UsernamePasswordCredentials?|PasswordAuthentication)[ \t]*|(\.|->)(?:login|Login|auth)[ \t]*)\(/g;
 
 /**
  * The password a call is given as its second argument after a user (CREDENTIAL_CALL), when a
@@ -2305,9 +2345,10 @@ const CREDENTIAL_CALL = /(?:(?<![\w$])auth[ \t]*=[ \t]*|(?<![\w$])(?:HTTPBasicAu
 function credentialArguments(text: string): Found[] {
   const found: Found[] = [];
   if (!text.includes('(') || !/auth|login|credential/i.test(text)) return found;
+  const argumentsAt = argumentReader(text);
   CREDENTIAL_CALL.lastIndex = 0;
   for (let m = CREDENTIAL_CALL.exec(text); m; m = CREDENTIAL_CALL.exec(text)) {
-    const args = callArguments(text, m.index + m[0].length);
+    const args = argumentsAt(m.index + m[0].length);
     const literal = args && args.length >= 2 ? literalArgument(text, args[1] as Span) : null;
     if (!literal) continue;
     const { value } = literal;
@@ -2315,7 +2356,7 @@ function credentialArguments(text: string): Found[] {
     // Any `.login(` or `.auth(` is not a credential's: a test's selectors (`.login('#username',
     // '#password')`), a provider and its mode (`auth.login('github', 'popup')`), a game's message.
     if (m[1] !== undefined && isLoginNonPassword(value)) continue;
-    found.push({ start: literal.start, end: literal.end });
+    found.push(...literal.pieces);
   }
   return found;
 }
@@ -2337,104 +2378,198 @@ function isLoginNonPassword(value: string): boolean {
 
 /**
  * Calls given a password as a plain argument, with the password's place among the arguments
- * (from 0; `last`: the last of at least `least`): PHP's `new PDO($dsn, 'root', '…')`,
- * `mysqli_connect`/`new mysqli`/`mysql_connect`/`->real_connect(host, user, '…')`, C's and PHP's
- * `mysql(i)_real_connect(link, host, user, '…')`, `ftp_login`, `ldap_bind`,
- * `ssh2_auth_password`, `imap_open`; Perl's `DBI->connect($dsn, $user, '…')`; JDBC's
- * `getConnection(url, user, '…')` or `(user, '…')`; JavaMail's `transport.connect(…, '…')` and
- * `Transport.send(msg, user, '…')`; Python's `pymysql.connect`/`MySQLdb.connect(host, user, '…')`,
- * `ftplib.FTP(host, user, '…')`, cx_Oracle's `connect(user, '…', dsn)`, python-ldap's
- * `simple_bind_s(dn, '…')`, poplib's `pass_('…')`; Sequelize's `new Sequelize(db, user, '…')`;
- * Go's `smtp.PlainAuth("", user, '…', host)`; Ruby's `Net::FTP.new(host, user, '…')`;
- * MongoDB's `changeUserPassword(user, '…')`; reqwest's `.basic_auth(user, Some("…"))`; keytar's
- * `setPassword(service, account, '…')`; redis-py's `config_set('requirepass', '…')` (`first`: what
- * the first argument must be).
+ * (from 0; `last`: the last of at least `least`; `most`: of no more arguments than that):
+ * PHP's `new PDO($dsn, 'root', '…')`, `mysqli_connect`/`new mysqli`/`mysql_connect`/
+ * `->real_connect(host, user, '…')`, C's and PHP's `mysql(i)_real_connect(link, host, user, '…')`,
+ * `ftp_login`, `ldap_bind`, `ssh2_auth_password`, `imap_open`, `oci_connect(user, '…', db)`,
+ * `odbc_connect(dsn, user, '…')`; Perl's `DBI->connect($dsn, $user, '…')`; JDBC's
+ * `DriverManager.getConnection(url, user, '…')`; JavaMail's `transport.connect(…, '…')` and
+ * `Transport.send(msg, user, '…')`; MongoDB's Java `createCredential(user, db, '…')`, OkHttp's
+ * `Credentials.basic(user, '…')`, Groovy's `Sql.newInstance(url, user, '…', driver)`; Python's
+ * `pymysql.connect`/`MySQLdb.connect`/`pymssql.connect(host, user, '…')`, `ftplib.FTP(host,
+ * user, '…')`, cx_Oracle's `connect(user, '…', dsn)`, python-ldap's `simple_bind_s(dn, '…')`,
+ * ldap3's `Connection(server, user, '…')`, pysmb's `SMBConnection(user, '…', …)`, poplib's
+ * `pass_('…')`, keyring's and keytar's `set_password(service, user, '…')`; an LDAP bind of a DN
+ * (ldapjs's `client.bind('cn=…', '…')`, Go's `l.Bind`); Sequelize's `new Sequelize(db, user,
+ * '…')`; Go's `smtp.PlainAuth("", user, '…', host)`, `ssh.Password('…')`, `SetBasicAuth(user,
+ * '…')`; Ruby's `Net::FTP.new(host, user, '…')`, `Net::SMTP.start(host, port, helo, user, '…')`;
+ * MongoDB's `changeUserPassword(user, '…')`; reqwest's `.basic_auth(user, Some("…"))`; Redis's
+ * `auth('…')` given the password alone, and its setting through a client (`config_set('requirepass',
+ * '…')`, `config('SET', 'requirepass', '…')`; `before`: what the arguments before it must be).
  */
-const POSITIONAL_PASSWORD_CALLS: readonly { call: string; place: number | 'last'; least?: number; first?: RegExp }[] = [
-  { call: String.raw`\bnew[ \t]+PDO`, place: 2 },
-  { call: String.raw`\bnew[ \t]+(?:mysqli|MySQLi)|\bmysqli?_p?connect|->real_connect`, place: 2 },
+const POSITIONAL_PASSWORD_CALLS: readonly { call: string; place: number | 'last'; least?: number; most?: number; before?: RegExp; wordy?: true }[] = [
+  { call: String.raw`\bnew[ \t]+\\?PDO`, place: 2 },
+  { call: String.raw`\bnew[ \t]+(?:mysqli|MySQLi)|\bmysqli?_p?connect|->(?:real_)?connect`, place: 2 },
   { call: String.raw`\bmysqli?_real_connect`, place: 3 },
-  { call: String.raw`\b(?:ftp_login|ldap_bind|ssh2_auth_password|imap_open)`, place: 2 },
-  { call: String.raw`\bDBI->connect`, place: 2 },
-  { call: String.raw`\.getConnection`, place: 'last', least: 2 },
+  { call: String.raw`\b(?:ftp_login|ldap_bind|ssh2_auth_password|imap_open|odbc_connect)`, place: 2 },
+  { call: String.raw`\boci_(?:p|new_)?connect`, place: 1 },
+  { call: String.raw`\bDBI->connect(?:_cached)?`, place: 2 },
+  { call: String.raw`\bDriverManager\.getConnection`, place: 2 },
   { call: String.raw`\b[Tt]ransport\.connect`, place: 'last', least: 2 },
   { call: String.raw`\bTransport\.send`, place: 'last', least: 3 },
-  { call: String.raw`\b(?:pymysql|MySQLdb)\.connect|(?<![\w$.])(?:ftplib\.)?FTP(?:_TLS)?|\bnew[ \t]+Sequelize|\bsmtp\.PlainAuth|\bNet::FTP\.(?:new|open)`, place: 2 },
-  { call: String.raw`\b(?:cx_Oracle|oracledb)\.connect|\.(?:simple_)?bind_s|\.changeUserPassword|\.basic_auth|\bsmtp\.CRAMMD5Auth`, place: 1 },
-  { call: String.raw`\.pass_`, place: 0 },
-  { call: String.raw`\bkeytar\.setPassword`, place: 2 },
-  { call: String.raw`\.config_set`, place: 1, first: /^\s*["'](?:requirepass|masterauth)["']\s*$/ },
+  { call: String.raw`\bMongoCredential\.create\w{0,20}Credential|\bSql\.newInstance`, place: 2 },
+  { call: String.raw`\b(?:pymysql|MySQLdb|pymssql)\.connect|(?<![\w$.])(?:ftplib\.)?FTP(?:_TLS)?|\bnew[ \t]+Sequelize|\bsmtp\.PlainAuth|\bNet::FTP\.(?:new|open)|\bldap3\.Connection|\b(?:keyring|keytar)\.set_?[Pp]assword`, place: 2 },
+  { call: String.raw`\bNet::SMTP\.start`, place: 4 },
+  { call: String.raw`\b(?:cx_Oracle|oracledb)\.connect|\.(?:simple_)?bind_s|\.changeUserPassword|\.basic_auth|\bsmtp\.CRAMMD5Auth|\bCredentials\.basic|\.SetBasicAuth|\bSMBConnection`, place: 1 },
+  { call: String.raw`\.[Bb]ind`, place: 1, before: /^\s*["'](?:cn|uid|ou|dc|mail)=/i },
+  { call: String.raw`\.pass_|\bssh\.Password`, place: 0 },
+  { call: String.raw`(?:\.|->)auth`, place: 0, most: 1, wordy: true },
+  { call: String.raw`\.config_?[Ss]et`, place: 1, before: /^\s*["'](?:requirepass|masterauth)["']\s*,\s*$/ },
+  { call: String.raw`\.config`, place: 2, before: /^\s*["']SET["']\s*,\s*["'](?:requirepass|masterauth)["']\s*,\s*$/i },
 ];
 const POSITIONAL_PASSWORD_CALL = new RegExp(`(?:${POSITIONAL_PASSWORD_CALLS.map(({ call }) => `(${call})`).join('|')})[ \\t]*\\(`, 'g');
-const POSITIONAL_PASSWORD_HINT = /PDO|mysql|MySQL|real_connect|_login|_bind|bind_s|_auth_password|imap_open|DBI|getConnection|ransport\.|FTP|Sequelize|PlainAuth|CRAMMD5|Oracle|oracledb|changeUserPassword|basic_auth|pass_|keytar|config_set/;
-/**
- * An argument that is a literal in quotes (Python's `r"…"`/`b'…'`, C#'s `@"…"`, a template without
- * a placeholder), maybe converted (`"…".toCharArray()`, `'…'.encode()`), wrapped in Rust's
- * `Some(…)`, or opening an expression (`'…' + suffix`, `'…' if prod else …`): group 2 holds it.
- */
-const LITERAL_ARGUMENT = /^\s*(Some[ \t]*\([ \t]*)?(?:[rRbBuUfF]{1,2}|@)?(["'`])((?:(?!\2)[^\\\n]|\\.){1,200})\2(?:\.\w+\(\))?(?:([ \t]*\))|\s+(?:\+|\.|if|or|\|\||\?\??)\s[^]*)?\s*$/d;
-
-/** The literal an argument is (LITERAL_ARGUMENT): its value and where it stands in `text`. */
-function literalArgument(text: string, arg: Span): { value: string; start: number; end: number } | null {
-  const m = LITERAL_ARGUMENT.exec(text.slice(arg.start, arg.end));
-  const at = m?.indices?.[3];
-  if (!m || !at) return null;
-  // A bracket closes Rust's Some(…) only; a template's placeholder is code.
-  if ((m[1] !== undefined) !== (m[4] !== undefined)) return null;
-  const value = m[3] as string;
-  if (m[2] === '`' && value.includes('${')) return null;
-  return { value, start: arg.start + at[0], end: arg.start + at[1] };
-}
+const POSITIONAL_PASSWORD_HINT = /PDO|mysql|MySQL|pymssql|connect\(|_login|_bind|bind_s|[Bb]ind\(|_auth_password|imap_open|_connect|DBI|getConnection|ransport\.|Credential|newInstance|FTP|Sequelize|PlainAuth|CRAMMD5|SMTP|Oracle|oracledb|ldap3|keyring|keytar|changeUserPassword|basic_auth|BasicAuth|SMBConnection|Password\(|pass_|auth\(|config/;
+/** A user given to a call whose password is then no secret: anonymous FTP's (`FTP(host, 'anonymous', 'anonymous@')`). */
+const ANONYMOUS_USER = /^\s*["'](?:anonymous|ftp|guest)["']\s*$/i;
 
 function positionalPasswords(text: string): Found[] {
   const found: Found[] = [];
   if (!text.includes('(') || !POSITIONAL_PASSWORD_HINT.test(text)) return found;
+  const argumentsAt = argumentReader(text);
   POSITIONAL_PASSWORD_CALL.lastIndex = 0;
   for (let m = POSITIONAL_PASSWORD_CALL.exec(text); m; m = POSITIONAL_PASSWORD_CALL.exec(text)) {
     const entry = POSITIONAL_PASSWORD_CALLS[m.slice(1).findIndex((group) => group !== undefined)];
-    const args = callArguments(text, m.index + m[0].length);
-    if (!entry || !args || args.length < (entry.least ?? 1)) continue;
-    const arg = args[entry.place === 'last' ? args.length - 1 : entry.place];
+    const args = argumentsAt(m.index + m[0].length);
+    if (!entry || !args || args.length < (entry.least ?? 1) || args.length > (entry.most ?? Infinity)) continue;
+    const place = entry.place === 'last' ? args.length - 1 : entry.place;
+    const arg = args[place];
     const literal = arg ? literalArgument(text, arg) : null;
-    if (!literal || literal.value.includes('[REDACTED:') || !isPasswordLiteral(literal.value)) continue;
-    if (entry.first && !entry.first.test(text.slice(args[0]?.start ?? 0, args[0]?.end ?? 0))) continue;
-    found.push({ start: literal.start, end: literal.end });
+    if (!literal || !arg || literal.value.includes('[REDACTED:') || !isPasswordLiteral(literal.value)) continue;
+    if (entry.wordy && isLoginNonPassword(literal.value)) continue;
+    const user = args[place - 1];
+    if (user && ANONYMOUS_USER.test(text.slice(user.start, user.end))) continue;
+    if (entry.before && !entry.before.test(text.slice(args[0]?.start ?? arg.start, arg.start))) continue;
+    found.push(...literal.pieces);
   }
   return found;
 }
 
+/** A literal in quotes at a place (Python's `r"…"`/`b'…'`/`f'…'`, C#'s `@"…"`/`$"…"`): group 1 its prefix, 3 what it holds. */
+const LITERAL_AT = /([rRbBuUfF]{1,2}|[@$])?(["'`])((?:(?!\2)[^\\\n]|\\.){0,200})\2/y;
+/** What joins pieces of one string: `+`, PHP's and Perl's `.`, Lua's `..`. */
+const CONCATENATION = /\s*(?:\+|\.\.?(?![\w$]))\s*/y;
+/** A conversion of a literal (`"…".toCharArray()`, `'…'.encode()`), and a closing bracket of Rust's `Some(…)`. */
+const CONVERSION = /\s*(?:\.\w+\(\)\s*)?(\))?\s*$/y;
+/** An argument that opens with a literal and goes on (`'…' + suffix`, `'…' if prod else 'dev'`). */
+const GOES_ON = /\s+(?:\+|\.|if|or|and|\|\||\?\??)\s/y;
+/** An argument that ends in a fallback literal (`process.env.DB_PASS || '…'`, `os.getenv('PW') or '…'`, `?? '…'`). */
+const FALLBACK_LITERAL = /(?:\|\||\?\?|\bor)\s*(?:[rRbBuU]{1,2}|@)?(["'])((?:(?!\1)[^\\\n]|\\.){1,200})\1\s*$/d;
+
 /**
- * The arguments of a call from `at` (after its opening bracket) to its closing one, each's span;
- * null when the call does not end within a thousand characters, or a quote within its line.
- * Brackets inside an argument (`getenv('DB_USER')`) and quoted commas stay in it.
+ * The literal an argument is: its value (its pieces joined, where `'…' . '…'` writes it in two)
+ * and the spans of its pieces; one that opens an expression, or a fallback one after `||`/`??`/
+ * `or`. Null where it is code: a template's or an f-string's placeholder, a variable, a call.
  */
-function callArguments(text: string, at: number): Span[] | null {
+function literalArgument(text: string, arg: Span): { value: string; pieces: Span[] } | null {
+  const source = text.slice(arg.start, arg.end);
+  let i = /^\s*/.exec(source)?.[0].length ?? 0;
+  const some = /^Some[ \t]*\([ \t]*/.exec(source.slice(i));
+  if (some) i += some[0].length;
+  const pieces: Span[] = [];
+  let value = '';
+  for (;;) {
+    LITERAL_AT.lastIndex = i;
+    const literal = LITERAL_AT.exec(source);
+    if (!literal) break;
+    const [, prefix = '', , held = ''] = literal;
+    // A placeholder makes it code: `${…}` in a template (or PHP's, Perl's, Kotlin's strings, with
+    // `{$…}`, and Ruby's `#{…}`), `{…}` in an f-string or C#'s `$"…"`.
+    if (/\$\{|\{\$|#\{/.test(held) || (/[fF$]/.test(prefix) && held.includes('{'))) return null;
+    const start = literal.index + prefix.length + 1;
+    pieces.push({ start: arg.start + start, end: arg.start + start + held.length });
+    value += held;
+    i = literal.index + literal[0].length;
+    CONCATENATION.lastIndex = i;
+    const joined = CONCATENATION.exec(source);
+    if (!joined || !/^\s*["'`rRbBuUfF@$]/.test(source.slice(i + joined[0].length, i + joined[0].length + 3))) break;
+    i += joined[0].length;
+  }
+  if (pieces.length === 0) {
+    const fallback = FALLBACK_LITERAL.exec(source);
+    const at = fallback?.indices?.[2];
+    if (some || !fallback || !at) return null;
+    return { value: fallback[2] as string, pieces: [{ start: arg.start + at[0], end: arg.start + at[1] }] };
+  }
+  CONVERSION.lastIndex = i;
+  const end = CONVERSION.exec(source);
+  // A bracket closes Rust's Some(…) only.
+  if (end && (end[1] !== undefined) === (some !== null)) return value === '' ? null : { value, pieces: pieces.filter((piece) => piece.end > piece.start) };
+  GOES_ON.lastIndex = i;
+  // Opening an expression: the literal is a password's head, not a scheme or words before a value (`'Basic ' + b64`).
+  if (some || !GOES_ON.test(source) || value === '' || /^\s|\s$/.test(value) || AUTH_SCHEME.test(`${value} `)) return null;
+  return { value, pieces: pieces.filter((piece) => piece.end > piece.start) };
+}
+
+/**
+ * Reads calls' arguments in one text (callArguments) within a budget of characters read in all:
+ * a text of many calls never closed (`FTP(FTP(FTP(…`) costs time in step with its length.
+ */
+function argumentReader(text: string): (at: number) => Span[] | null {
+  let budget = 2 * text.length + 20_000;
+  return (at) => {
+    if (budget <= 0) return null;
+    const read = callArguments(text, at);
+    budget -= read.scanned;
+    return read.args;
+  };
+}
+
+/**
+ * The arguments of a call from `at` (after its opening bracket) to its closing one, each's span
+ * without blanks or comments around it (`/* … *\/`, `// …`, `# …`); null when the call does not
+ * end within a thousand characters, or a quote within its line. Brackets inside an argument
+ * (`getenv('DB_USER')`) and quoted commas stay in it. `scanned`: the characters read.
+ */
+function callArguments(text: string, at: number): { args: Span[] | null; scanned: number } {
   const args: Span[] = [];
   let depth = 0;
-  let start = at;
+  let first = -1;
+  let last = at;
   let quote = '';
   const limit = Math.min(text.length, at + 1000);
+  const done = (i: number, result: Span[] | null) => ({ args: result, scanned: i - at + 1 });
+  const close = (i: number) => args.push(first === -1 ? { start: i, end: i } : { start: first, end: last });
   for (let i = at; i < limit; i++) {
-    const c = text[i];
+    const c = text[i] as string;
     if (quote !== '') {
       if (c === '\\') i++;
       else if (c === quote) quote = '';
-      else if (c === '\n') return null;
-    } else if (c === '"' || c === "'" || c === '`') quote = c;
-    else if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') {
-      if (depth > 0) depth--;
-      else if (c !== ')') return null;
-      else {
-        args.push({ start, end: i });
-        return args;
-      }
-    } else if (c === ',' && depth === 0) {
-      args.push({ start, end: i });
-      start = i + 1;
+      else if (c === '\n') return done(i, null);
+      last = i + 1;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      if (end === -1 || end >= limit) return done(limit, null);
+      i = end + 1;
+      continue;
+    }
+    if ((c === '/' && text[i + 1] === '/' && text[i - 1] !== ':') || (c === '#' && /[ \t]/.test(text[i + 1] ?? '') && /\s/.test(text[i - 1] ?? ''))) {
+      const end = text.indexOf('\n', i);
+      if (end === -1 || end >= limit) return done(limit, null);
+      i = end - 1;
+      continue;
+    }
+    if (c === ',' && depth === 0) {
+      close(i);
+      first = -1;
+      continue;
+    }
+    if (c === ')' && depth === 0) {
+      close(i);
+      return done(i, args);
+    }
+    if (c === ']' || c === '}' || c === ')') {
+      if (depth === 0) return done(i, null);
+      depth--;
+    } else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === '"' || c === "'" || c === '`') quote = c;
+    if (!/\s/.test(c)) {
+      if (first === -1) first = i;
+      last = i + 1;
     }
   }
-  return null;
+  return done(limit, null);
 }
 
 /** A Markdown table's row naming a secret and giving its value: `| DB_PASSWORD | … |`, `| Admin password | … |`. */
