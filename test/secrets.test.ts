@@ -2030,3 +2030,41 @@ describe('passwords given to calls by their place, and to database and network t
     expect(redact(kept)).toBe(kept);
   });
 });
+
+describe('a sixteenth look at --share', () => {
+  it('keeps what the positional-password rounds took that is none', () => {
+    const kept = [
+      'button->connect("pressed", this, "_on_open_scene_pressed");',
+      'client.Login(ctx, "admin-cli", "", "master", "admin", "secret-ish")',
+      'await client.auth("read:user"); app.auth(\'x-api-key\'); passport.auth(\'jwt-strategy\');',
+      "keytar.setPassword('GitHub Desktop', login, token); keyring.set_password(\"My App\", user, pw)",
+      'setPassword("•••• ••••"); setPassphrase("Key for %s");',
+      'worker-1> auth failed\nC> AUTH LOGIN\nsftp> auth publickey',
+      'The ACL SETUSER command takes rules like on, >password, ~pattern.\nuser alice on host01 >/dev/null',
+      "sed -i 's/requirepass .*/requirepass __REDIS_PASSWORD__/' redis.conf",
+      'The row is IDENTIFIED BY SessionId, see below.\nSELECT * FROM t -- users IDENTIFIED BY email',
+      'Run nmcli dev wifi connect and give the password interactively.\nYou can use nmcli dev wifi connect MyNet password prompts if --ask is set.',
+      'wpa_passphrase prints network blocks for wpa_supplicant.conf',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+  });
+
+  it.each([
+    // A long callback, or the text's end, after the password: the arguments up to it are enough.
+    [`smtp.login('ana', 'Tr0ub4dor3x', function (err) {\n${'  step();\n'.repeat(200)}})`, 'Tr0ub4dor3x'],
+    ["client.login('ana', 'Tr0ub4dor3x', {", 'Tr0ub4dor3x'],
+    // Many calls never closed before it do not use up the reading.
+    [`${'see x.login( above\n'.repeat(600)}smtp.login(user, 'Tr0ub4dor3x')`, 'Tr0ub4dor3x'],
+    ['echo -e "AUTH Tr0ub4dor3x\\nPING" | redis-cli', 'Tr0ub4dor3x'],
+    ["redis-cli ACL SETUSER app on '>Tr0ub4dor3x' '~*' '+@all'", 'Tr0ub4dor3x'],
+    ['redis 127.0.0.1:6379> AUTH Tr0ub4dor3x', 'Tr0ub4dor3x'],
+    ['Create User app Identified By Tr0ub4dor3x;', 'Tr0ub4dor3x'],
+    ['CREATE USER app IDENTIFIED BY Tr0ub4dor3x default tablespace users;', 'Tr0ub4dor3x'],
+    ["new PDO($dsn, 'root', getenv('DB_PASS') ?: 'Tr0ub4dor3x');", 'Tr0ub4dor3x'],
+    ['curl_setopt_array($ch, [CURLOPT_USERPWD => "ana:Tr0ub4dor3x"]);', 'Tr0ub4dor3x'],
+    ['nmcli con modify Office 802-1x.private-key-password Tr0ub4dor3x', 'Tr0ub4dor3x'],
+    ["sed -i '$ a requirepass Tr0ub4dor3x' /etc/redis/redis.conf", 'Tr0ub4dor3x'],
+  ])('%s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+});

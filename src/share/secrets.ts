@@ -1851,6 +1851,45 @@ function isRedisPassword(value: string): boolean {
   return isCommandPassword(value) && value !== 'foobared';
 }
 
+/** A password sed writes into redis.conf: not a template's token for one (`__REDIS_PASSWORD__`, `@@PASSWORD@@`). */
+function isSedPassword(value: string): boolean {
+  return isRedisPassword(value) && isPasswordLiteral(value) && !/^(?:__|@@|%%|\{\{|<).*(?:__|@@|%%|\}\}|>)$/.test(value);
+}
+
+/** ACL SETUSER as a command (opening a line, after a prompt, a quote or redis-cli) and its user: group 1, its rules. */
+const ACL_SETUSER_LINE = /(?:^|\n|[>"'`]|\bredis-cli\b[^\n|;&]{0,200}?)[ \t]*ACL[ \t]+SETUSER[ \t]+[^\s,;]{1,100}([^\n]{0,2000})/gi;
+/** A line of users.acl (`user app on … >… ~* +@all`): group 1, its rules. */
+const USERS_ACL_LINE = /(?:^|\n)[ \t]*user[ \t]+[^\s]{1,100}[ \t]+(?:on|off)\b([^\n]{0,2000})/g;
+/** What only an ACL's rules hold: key and channel patterns, command categories. */
+const ACL_RULE = /[ \t](?:[~%&]\S|[+-]@|allkeys|allcommands|allchannels)/;
+/** A password an ACL rule adds: `>…` after a blank, maybe quoted as a shell needs it (`'>…'`). */
+const ACL_PASSWORD = /[ \t](["']?)>([^\s"'`]{1,200})\1/g;
+
+/**
+ * Redis users' passwords set by ACL SETUSER or in users.acl (`>…`): not a word of prose ending in
+ * a sign (`rules like on, >password, ~pattern.`), nor, in users.acl, a redirection (`>/dev/null`).
+ */
+function redisAclPasswords(text: string): Found[] {
+  const found: Found[] = [];
+  if (!text.includes('>') || !/setuser|user/i.test(text)) return found;
+  for (const [line, aclFile] of [[ACL_SETUSER_LINE, false], [USERS_ACL_LINE, true]] as const) {
+    line.lastIndex = 0;
+    for (let m = line.exec(text); m; m = line.exec(text)) {
+      const rules = m[1] ?? '';
+      if (aclFile && !ACL_RULE.test(rules)) continue;
+      const base = m.index + m[0].length - rules.length;
+      ACL_PASSWORD.lastIndex = 0;
+      for (let p = ACL_PASSWORD.exec(rules); p; p = ACL_PASSWORD.exec(rules)) {
+        const value = p[2] as string;
+        if (/[,.;]$/.test(value) || (aclFile && value.startsWith('/')) || value.startsWith('[REDACTED:') || !isRedisPassword(value)) continue;
+        const start = base + p.index + p[0].length - (p[1] as string).length - value.length;
+        found.push({ start, end: start + value.length });
+      }
+    }
+  }
+  return found;
+}
+
 /** wpa_passphrase run as a command: opening its line (after a prompt or sudo), or after an operator, a quote or a bracket of a command's. */
 const WPA_PASSPHRASE_AT = String.raw`(?:(?<=^|\n|[;&|(\`"'][ \t]*)|(?<=(?:^|\n)[ \t]*(?:\$|#|>|sudo)[ \t]+)|(?<=(?:^|\n)[ \t]+))`;
 
@@ -1969,7 +2008,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('assignment', /(?:\b(?:set|with|Set|With)_?(?:[Pp]assword|[Pp]assphrase)|(?<!:)\.(?:password|passphrase))[ \t]*\([ \t]*(["'])((?!\[REDACTED:)[^"'\s]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /password|passphrase/i, accept: isPasswordLiteral }),
   // A pass phrase given to the setter (`user.set_password("correct horse battery staple")`), not
   // a message about one (`setPassword("Enter your password")`).
-  shape('assignment', /\b(?:set|with|Set|With)_?(?:[Pp]assword|[Pp]assphrase)[ \t]*\([ \t]*(["'])((?!\[REDACTED:)(?=[^"'\n]{0,200}?[ \t])[^"'\n]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /password|passphrase/i, accept: (value) => isPasswordLiteral(value) && !PASSWORD_MESSAGE.test(value) }),
+  shape('assignment', /\b(?:set|with|Set|With)_?(?:[Pp]assword|[Pp]assphrase)[ \t]*\([ \t]*(["'])((?!\[REDACTED:)(?=[^"'\n]{0,200}?[ \t])[^"'\n]{1,200})\1[ \t]*\)/g, { group: 2, hint: /password|passphrase/i, accept: (value) => isPasswordLiteral(value) && !PASSWORD_MESSAGE.test(value) && !/[•●*]{2}|%[sdr]|\{\d*\}/.test(value) }),
   // Of a noun's password (`setKeyStorePassword`, `setSshPassword`, `set_db_password`), one of a
   // password's shape: a UI's state is set so too (`setShowPassword("visible")`).
   shape('assignment', /\b(?:(?:set|with|Set|With)(?:[A-Z][a-z]+|[A-Z]{2,5}){1,3}(?:Password|Passphrase)|set_(?:[a-z]+_){1,3}(?:password|passphrase))[ \t]*\([ \t]*(["'])((?!\[REDACTED:)[^"'\s]{1,200})\1[ \t]*[,)]/g, { group: 2, hint: /Password|Passphrase|_password|_passphrase/, accept: (value) => isPasswordLiteral(value) && isWordNamedSecret(value) }),
@@ -2057,8 +2096,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // database link too), up to the statement's end or its next clause, as SQL writes it (in
   // capitals); in small letters, a statement of its own only (`create user … identified by …;`).
   // Not `IDENTIFIED BY VALUES '…'` (a hash), MySQL's `RANDOM PASSWORD`, a bind variable.
-  shape('sql-password', /\bIDENTIFIED\s+BY\s+(?!(?:VALUES|RANDOM|PASSWORD)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:[;,]|$|\r?\n|--|\/|["'`)]|[ \t](?:DEFAULT|TEMPORARY|QUOTA|PROFILE|PASSWORD|ACCOUNT|CONTAINER|REPLACE|USING|WITH)\b))/g, { group: 1, hint: 'IDENTIFIED', accept: isPasswordLiteral }),
-  shape('sql-password', /\b(?:create|alter)[ \t]+user[ \t]+[^\s;]{1,200}[ \t]+identified[ \t]+by[ \t]+(?!(?:values|random|password)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:;|["'`]))/g, { group: 1, hint: 'identified', accept: isPasswordLiteral }),
+  shape('sql-password', /(?:\b(?:CREATE|ALTER|Create|Alter)[ \t]+(?:USER|ROLE|User|Role)[ \t]+(?:IF[ \t]+NOT[ \t]+EXISTS[ \t]+)?|\bTO[ \t]+|,[ \t]*)[^\s;,]{1,200}(?:[ \t]*,[ \t]*[^\s;,]{1,200})?\s+(?:IDENTIFIED\s+BY|Identified\s+By)\s+(?!(?:VALUES|RANDOM|PASSWORD)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:[;,]|$|\r?\n|--|\/|["'`)]|[ \t](?:DEFAULT|TEMPORARY|QUOTA|PROFILE|PASSWORD|ACCOUNT|CONTAINER|REPLACE|USING|WITH|ENABLE|LOCAL|default|temporary|quota|profile|password|account|container|replace|enable|local)\b))/g, { group: 1, hint: /IDENTIFIED|Identified/, accept: isPasswordLiteral }),
+  shape('sql-password', /\b(?:create|alter)[ \t]+user[ \t]+[^\s;]{1,200}[ \t]+identified[ \t]+by[ \t]+(?!(?:values|random|password)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:;|["'`]|\s(?:default|temporary|quota|profile|password|account|container|replace|enable|local)\b))/g, { group: 1, hint: 'identified', accept: (value) => isPasswordLiteral(value) && isFlagPassword(value) }),
   // PowerShell's password given as text: `ConvertTo-SecureString "…" -AsPlainText -Force`.
   shape('assignment', /\bConvertTo-SecureString\b(?=[^\n|;]{0,200}?-AsPlainText)(?:[ \t]+-(?:AsPlainText|Force))+[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
   shape('assignment', /\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force))*[ \t]+-String[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
@@ -2072,28 +2111,28 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('cli-password', /(?:\bCONFIG[ \t]+SET[ \t]+|\bredis-server\b[^\n|;&]{0,300}?[ \t]--|["']--)(?:requirepass|masterauth|masterpass)["']?(?:[ \t]+|["']?,[ \t]*["'])(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&,\]][^\s"';|&,\]]{0,200}))/gi, { group: [2, 3], hint: /requirepass|masterauth|masterpass/i, accept: (value) => isPasswordLiteral(value) && !PROSE_AFTER_FLAG.test(value) }),
   // Written into redis.conf by sed (the replacement of `s/…/requirepass …/`, not its pattern;
   // `c\requirepass …`).
-  shape('cli-password', /\bsed\b[^\n]{0,300}?\bs([/|#,:@])(?:(?!\1)[^\\\n]|\\.){0,300}\1[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)(?:(?!\1)[^\s\\"'`]){1,200})\1/g, { group: 2, hint: 'sed', accept: isCommandPassword }),
-  shape('cli-password', /\bsed\b[^\n]{0,300}?\bc\\?[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)[^\s\\"'`]{1,200})/g, { group: 1, hint: 'sed', accept: isCommandPassword }),
+  shape('cli-password', /\bsed\b[^\n]{0,300}?\bs([/|#,:@])(?:(?!\1)[^\\\n]|\\.){0,300}\1[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)(?:(?!\1)[^\s\\"'`]){1,200})\1/g, { group: 2, hint: 'sed', accept: isSedPassword }),
+  shape('cli-password', /\bsed\b[^\n]{0,300}?(?:[\s"'`;{/]|\$[ \t]*)[aic]\\?[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)[^\s\\"'`]{1,200})/g, { group: 1, hint: 'sed', accept: isSedPassword }),
   // Redis's AUTH in a session with redis-cli (`127.0.0.1:6379> AUTH …`, `AUTH user …`: its
   // prompt, a host and port, opening the line), given to it as a command (`redis-cli -h cache
   // AUTH …`) or piped into it (`echo "AUTH …" | redis-cli`); a user's passwords set by ACL
   // SETUSER or in users.acl (`user app on >… ~* +@all`). Not redis.conf's stock example, foobared.
-  shape('cli-password', /(?:^|\n|\\n|["'`])[ \t]*(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|[A-Za-z][\w.-]{0,100})(?::\d{2,5})?(?:\[\d{1,2}\])?>[ \t]*(?:AUTH|auth)[ \t]+(?:(?:[^\s"'`\\]|\\(?!n)){1,100}[ \t]+)?(["']?)((?!\[REDACTED:)(?:[^\s"'`\\]|\\(?!n))+)\1[ \t]*(?=\r?\n|$|\\n|[`"'])/g, { group: 2, hint: /AUTH|auth/, accept: isRedisPassword }),
+  shape('cli-password', /(?:^|\n|\\n|["'`])[ \t]*(?:redis[ \t]+)?(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|[A-Za-z][\w.-]{0,100}):\d{2,5}(?:\[\d{1,2}\])?>[ \t]*(?:AUTH|auth)[ \t]+(?:(?:[^\s"'`\\]|\\(?!n)){1,100}[ \t]+)?(["']?)((?!\[REDACTED:)(?:[^\s"'`\\]|\\(?!n))+)\1[ \t]*(?=\r?\n|$|\\n|[`"'])/g, { group: 2, hint: /AUTH|auth/, accept: isRedisPassword }),
   shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t]AUTH[ \t]+(?:[^\s"'`|;&]{1,100}[ \t]+)?(["']?)((?!\[REDACTED:)[^\s"'`|;&]{1,200})\1(?=[ \t]*(?:$|\r?\n|[|;&"'`)]|\\n))/g, { group: 2, hint: 'redis-cli', accept: (value) => isRedisPassword(value) && isFlagPassword(value) && !/[.,:]$/.test(value) }),
-  shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+["']?AUTH[ \t]+(?:[^\s"'`|]{1,100}[ \t]+)?((?!\[REDACTED:)[^\s"'`|]{1,200})(?=["']?[ \t]*\|[ \t]*redis-cli\b)/g, { group: 1, hint: 'redis-cli', accept: isRedisPassword }),
-  shape('cli-password', /(?<=\bACL[ \t]+SETUSER\b[^\n]{0,300}?[ \t])>((?!\[REDACTED:)[^\s"'`]{1,200})/gi, { group: 1, hint: /setuser/i, accept: isRedisPassword }),
-  shape('cli-password', /(?<=(?:^|\n)[ \t]*user[ \t]+[^\s]{1,100}[ \t]+(?:on|off)\b[^\n]{0,300}?[ \t])>((?!\[REDACTED:)[^\s"'`]{1,200})/g, { group: 1, hint: /\buser\b/, accept: isRedisPassword }),
+  shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+["']?AUTH[ \t]+(?:[^\s"'`|\\]{1,100}[ \t]+)?((?!\[REDACTED:)[^\s"'`|\\]{1,200})(?=(?:\\[rn][^"'\n|]{0,300})?["']?[ \t]*\|[ \t]*redis-cli\b)/g, { group: 1, hint: 'redis-cli', accept: isRedisPassword }),
   // Ruby's `req.basic_auth 'ana', '…'` (no brackets); PHP's curl `CURLOPT_USERPWD, "ana:…"`.
   shape('basic-auth', /\.basic_auth[ \t]+(["'])[^"'\n]{1,200}\1[ \t]*,[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'basic_auth', accept: isPasswordLiteral }),
-  shape('basic-auth', /\bCURLOPT_(?:PROXY)?USERPWD[ \t]*,[ \t]*(["'])[^"':\n]{1,200}:((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: 'USERPWD', accept: isPasswordLiteral }),
+  shape('basic-auth', /\b(?:CURLOPT_|pycurl\.)(?:PROXY)?USERPWD[ \t]*(?:,|=>)[ \t]*(["'])[^"':\n]{1,200}:((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: 'USERPWD', accept: isPasswordLiteral }),
+  shape('basic-auth', /\b(?:CURLOPT_|pycurl\.)(?:PROXY)?PASSWORD[ \t]*(?:,|=>)[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: 'PASSWORD', accept: isPasswordLiteral }),
+  { kind: 'cli-password', find: redisAclPasswords },
   // A Wi-Fi network's password given to NetworkManager (`nmcli dev wifi connect Home password …`,
   // `nmcli con modify Home wifi-sec.psk …`, 802.1X's `802-1x.password …`) or shown by it (`nmcli
   // -s con show Home`: `802-11-wireless-security.psk:  …`); the password given to wpa_passphrase
   // after the network's name, piped into it or read from a here-string.
-  shape('cli-password', new RegExp(String.raw`\bnmcli\b(?:[ \t]+-[-\w]+)*[ \t]+(?:d|dev|device)[ \t]+wifi[ \t]+(?:connect|hotspot)\b[^\n|;&]{0,300}?[ \t]password[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))`, 'g'), { group: [2, 3], hint: 'nmcli', accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`\bnmcli\b[^\n|;&]{0,300}?[ \t](?:wifi-sec\.psk|802-11-wireless-security\.psk|802-1x\.password)[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))`, 'g'), { group: [2, 3], hint: 'nmcli', accept: isCommandPassword }),
-  shape('cli-password', /(?:^|\n)[ \t]*(?:802-11-wireless-security\.psk|802-1x\.password|wifi-sec\.psk)[ \t]*:[ \t]+((?!\[REDACTED:|--[ \t]*(?:\r?\n|$)|<hidden>)[^\s][^\n]{0,200}?)[ \t]*(?=\r?\n|$)/g, { group: 1, hint: /psk|802-1x/, accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${WPA_PASSPHRASE_AT}wpa_passphrase[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|(?![[<{-])(?:[^\s"'<>|;&\\]|\\.){1,64})[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&[{-][^\s"'\x60<>|;&]{0,200}))`, 'g'), { group: [2, 3], hint: 'wpa_passphrase', accept: (value) => isCommandPassword(value) && !PROSE_AFTER_FLAG.test(value) }),
+  shape('cli-password', new RegExp(String.raw`\bnmcli\b(?:[ \t]+-[-\w]+)*[ \t]+(?:d|dev|device)[ \t]+(?:wifi|wi-fi)[ \t]+(?:(?:c|con|connect)[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|[^\s"'|;&]{1,64})|hotspot)(?:[ \t]+(?:ifname|bssid|name|ssid|private|hidden|wep-key-type|band|channel|con-name)[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|[^\s"'|;&]{1,64})){0,8}[ \t]+password[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))(?=[ \t]*(?:$|\r?\n|\\n|[>|;&)"'\x60])|[ \t]+(?:ifname|bssid|name|private|hidden|wep-key-type|band|channel|con-name|--?[A-Za-z])\b)`, 'g'), { group: [2, 3], hint: 'nmcli', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`\bnmcli\b[^\n|;&]{0,300}?[ \t](?:wifi-sec\.(?:psk|wep-key[0-3])|802-11-wireless-security\.(?:psk|wep-key[0-3])|802-1x\.(?:private-key-)?password|pppoe\.password)[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))`, 'g'), { group: [2, 3], hint: 'nmcli', accept: isCommandPassword }),
+  shape('cli-password', /(?:^|\n)[ \t]*(?:802-11-wireless-security\.(?:psk|wep-key[0-3])|802-1x\.(?:private-key-)?password|wifi-sec\.psk|pppoe\.password)[ \t]*:[ \t]+((?!\[REDACTED:|--[ \t]*(?:\r?\n|$)|<hidden>)[^\s][^\n]{0,200}?)[ \t]*(?=\r?\n|$)/g, { group: 1, hint: /psk|802-1x/, accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${WPA_PASSPHRASE_AT}wpa_passphrase[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|(?![[<{-])(?:[^\s"'<>|;&\\]|\\.){1,64})[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&[{-][^\s"'\x60<>|;&]{0,200}))(?=[ \t]*(?:$|\r?\n|\\n|[>|;&)"'\x60]))`, 'g'), { group: [2, 3], hint: 'wpa_passphrase', accept: (value) => isCommandPassword(value) && !PROSE_AFTER_FLAG.test(value) }),
   shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:|\$)[^\s"'|;&]{1,200}))[ \t]*\|[ \t]*(?:sudo[ \t]+)?wpa_passphrase\b/g, { group: [2, 3], hint: 'wpa_passphrase', accept: isCommandPassword }),
   shape('cli-password', /\bwpa_passphrase\b[^\n|;&]{0,200}?<<<[ \t]*(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:|\$)[^\s"'|;&]{1,200}))/g, { group: [2, 3], hint: 'wpa_passphrase', accept: isCommandPassword }),
   // A secret given to a secret store by a flag: Azure Key Vault's and GitHub's (`--body`), and AWS
@@ -2330,11 +2369,10 @@ function callValues(text: string): Found[] {
 /**
  * A call given a user and a password, to its opening bracket: Python's `auth=(user, …)` (requests,
  * httpx) and its auth classes, .NET's `NetworkCredential`, Java's `UsernamePasswordCredentials`
- * and `PasswordAuthentication`, and a `.login(…)` (PHP's `->login(…)`, Go's `.Login(…)`) or
- * superagent's `.auth(…)`. Group 1: the `.` or `->` of a method. (Not Spring's
+ * and `PasswordAuthentication`, and a `.login(…)` (PHP's `->login(…)`) or superagent's `.auth(…)`. Group 1: the `.` or `->` of a method. (Not Spring's
  * `UsernamePasswordAuthenticationToken`: what it is given is as often a token or a stand-in.)
  */
-const CREDENTIAL_CALL = /(?:(?<![\w$])auth[ \t]*=[ \t]*|(?<![\w$])(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth|NetworkCredential|UsernamePasswordCredentials?|PasswordAuthentication)[ \t]*|(\.|->)(?:login|Login|auth)[ \t]*)\(/g;
+const CREDENTIAL_CALL = /(?:(?<![\w$])auth[ \t]*=[ \t]*|(?<![\w$])(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth|NetworkCredential|UsernamePasswordCredentials?|PasswordAuthentication)[ \t]*|(\.|->)(?:login|auth)[ \t]*)\(/g;
 
 /**
  * The password a call is given as its second argument after a user (CREDENTIAL_CALL), when a
@@ -2348,7 +2386,7 @@ function credentialArguments(text: string): Found[] {
   const argumentsAt = argumentReader(text);
   CREDENTIAL_CALL.lastIndex = 0;
   for (let m = CREDENTIAL_CALL.exec(text); m; m = CREDENTIAL_CALL.exec(text)) {
-    const args = argumentsAt(m.index + m[0].length);
+    const args = argumentsAt(m.index + m[0].length, 2);
     const literal = args && args.length >= 2 ? literalArgument(text, args[1] as Span) : null;
     if (!literal) continue;
     const { value } = literal;
@@ -2393,13 +2431,13 @@ function isLoginNonPassword(value: string): boolean {
  * (ldapjs's `client.bind('cn=…', '…')`, Go's `l.Bind`); Sequelize's `new Sequelize(db, user,
  * '…')`; Go's `smtp.PlainAuth("", user, '…', host)`, `ssh.Password('…')`, `SetBasicAuth(user,
  * '…')`; Ruby's `Net::FTP.new(host, user, '…')`, `Net::SMTP.start(host, port, helo, user, '…')`;
- * MongoDB's `changeUserPassword(user, '…')`; reqwest's `.basic_auth(user, Some("…"))`; Redis's
- * `auth('…')` given the password alone, and its setting through a client (`config_set('requirepass',
+ * MongoDB's `changeUserPassword(user, '…')`; reqwest's `.basic_auth(user, Some("…"))`; a Redis
+ * client's `auth('…')` given the password alone (`$redis->auth`, `jedis.auth`), and its setting through a client (`config_set('requirepass',
  * '…')`, `config('SET', 'requirepass', '…')`; `before`: what the arguments before it must be).
  */
 const POSITIONAL_PASSWORD_CALLS: readonly { call: string; place: number | 'last'; least?: number; most?: number; before?: RegExp; wordy?: true }[] = [
   { call: String.raw`\bnew[ \t]+\\?PDO`, place: 2 },
-  { call: String.raw`\bnew[ \t]+(?:mysqli|MySQLi)|\bmysqli?_p?connect|->(?:real_)?connect`, place: 2 },
+  { call: String.raw`\bnew[ \t]+(?:mysqli|MySQLi)|\bmysqli?_p?connect|->real_connect|\$\w+->connect`, place: 2 },
   { call: String.raw`\bmysqli?_real_connect`, place: 3 },
   { call: String.raw`\b(?:ftp_login|ldap_bind|ssh2_auth_password|imap_open|odbc_connect)`, place: 2 },
   { call: String.raw`\boci_(?:p|new_)?connect`, place: 1 },
@@ -2413,7 +2451,7 @@ const POSITIONAL_PASSWORD_CALLS: readonly { call: string; place: number | 'last'
   { call: String.raw`\b(?:cx_Oracle|oracledb)\.connect|\.(?:simple_)?bind_s|\.changeUserPassword|\.basic_auth|\bsmtp\.CRAMMD5Auth|\bCredentials\.basic|\.SetBasicAuth|\bSMBConnection`, place: 1 },
   { call: String.raw`\.[Bb]ind`, place: 1, before: /^\s*["'](?:cn|uid|ou|dc|mail)=/i },
   { call: String.raw`\.pass_|\bssh\.Password`, place: 0 },
-  { call: String.raw`(?:\.|->)auth`, place: 0, most: 1, wordy: true },
+  { call: String.raw`\$?\w*(?:[Rr]edis|jedis)\w*(?:\.|->)auth`, place: 0, most: 1, wordy: true },
   { call: String.raw`\.config_?[Ss]et`, place: 1, before: /^\s*["'](?:requirepass|masterauth)["']\s*,\s*$/ },
   { call: String.raw`\.config`, place: 2, before: /^\s*["']SET["']\s*,\s*["'](?:requirepass|masterauth)["']\s*,\s*$/i },
 ];
@@ -2429,7 +2467,8 @@ function positionalPasswords(text: string): Found[] {
   POSITIONAL_PASSWORD_CALL.lastIndex = 0;
   for (let m = POSITIONAL_PASSWORD_CALL.exec(text); m; m = POSITIONAL_PASSWORD_CALL.exec(text)) {
     const entry = POSITIONAL_PASSWORD_CALLS[m.slice(1).findIndex((group) => group !== undefined)];
-    const args = argumentsAt(m.index + m[0].length);
+    // All of them where the password is the last or the only one; else those up to it.
+    const args = entry ? argumentsAt(m.index + m[0].length, entry.place === 'last' || entry.most !== undefined ? Infinity : entry.place + 1) : null;
     if (!entry || !args || args.length < (entry.least ?? 1) || args.length > (entry.most ?? Infinity)) continue;
     const place = entry.place === 'last' ? args.length - 1 : entry.place;
     const arg = args[place];
@@ -2452,8 +2491,8 @@ const CONCATENATION = /\s*(?:\+|\.\.?(?![\w$]))\s*/y;
 const CONVERSION = /\s*(?:\.\w+\(\)\s*)?(\))?\s*$/y;
 /** An argument that opens with a literal and goes on (`'…' + suffix`, `'…' if prod else 'dev'`). */
 const GOES_ON = /\s+(?:\+|\.|if|or|and|\|\||\?\??)\s/y;
-/** An argument that ends in a fallback literal (`process.env.DB_PASS || '…'`, `os.getenv('PW') or '…'`, `?? '…'`). */
-const FALLBACK_LITERAL = /(?:\|\||\?\?|\bor)\s*(?:[rRbBuU]{1,2}|@)?(["'])((?:(?!\1)[^\\\n]|\\.){1,200})\1\s*$/d;
+/** An argument that ends in a fallback literal (`process.env.DB_PASS || '…'`, `os.getenv('PW') or '…'`, `?? '…'`, PHP's `?: '…'`). */
+const FALLBACK_LITERAL = /(?:\|\||\?\?|\?:|\bor)\s*(?:[rRbBuU]{1,2}|@)?(["'])((?:(?!\1)[^\\\n]|\\.){1,200})\1\s*$/d;
 
 /**
  * The literal an argument is: its value (its pieces joined, where `'…' . '…'` writes it in two)
@@ -2501,26 +2540,37 @@ function literalArgument(text: string, arg: Span): { value: string; pieces: Span
 }
 
 /**
- * Reads calls' arguments in one text (callArguments) within a budget of characters read in all:
- * a text of many calls never closed (`FTP(FTP(FTP(…`) costs time in step with its length.
+ * Reads calls' arguments in one text (callArguments) within a budget of characters read in all,
+ * eight for each of the text's and 50,000 more: a text of many calls never closed (`FTP(FTP(…`)
+ * costs time in step with its length.
  */
-function argumentReader(text: string): (at: number) => Span[] | null {
-  let budget = 2 * text.length + 20_000;
-  return (at) => {
+function argumentReader(text: string): (at: number, need?: number) => Span[] | null {
+  let budget = 8 * text.length + 50_000;
+  return (at, need) => {
     if (budget <= 0) return null;
-    const read = callArguments(text, at);
+    const read = callArguments(text, at, need);
     budget -= read.scanned;
     return read.args;
   };
 }
 
+/** How deep in brackets an argument before a password may go. */
+const MAX_ARGUMENT_DEPTH = 8;
+
+/** Where `end` first stands in `text` from `from`, before `limit`; -1 where not. */
+function indexBefore(text: string, end: string, from: number, limit: number): number {
+  for (let i = from; i + end.length <= limit; i++) if (text.startsWith(end, i)) return i;
+  return -1;
+}
+
 /**
  * The arguments of a call from `at` (after its opening bracket) to its closing one, each's span
- * without blanks or comments around it (`/* … *\/`, `// …`, `# …`); null when the call does not
- * end within a thousand characters, or a quote within its line. Brackets inside an argument
- * (`getenv('DB_USER')`) and quoted commas stay in it. `scanned`: the characters read.
+ * without blanks or comments around it (`/* … *\/`, `// …`, `# …`); with `need`, only its first
+ * `need` (what follows them, a long callback or the text's end, is not waited for). Null when the
+ * call does not end within a thousand characters, or a quote within its line. Brackets inside an
+ * argument (`getenv('DB_USER')`) and quoted commas stay in it. `scanned`: the characters read.
  */
-function callArguments(text: string, at: number): { args: Span[] | null; scanned: number } {
+function callArguments(text: string, at: number, need = Infinity): { args: Span[] | null; scanned: number } {
   const args: Span[] = [];
   let depth = 0;
   let first = -1;
@@ -2539,21 +2589,28 @@ function callArguments(text: string, at: number): { args: Span[] | null; scanned
       continue;
     }
     if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      if (end === -1 || end >= limit) return done(limit, null);
+      const end = indexBefore(text, '*/', i + 2, limit);
+      if (end === -1) return done(limit, null);
       i = end + 1;
       continue;
     }
     if ((c === '/' && text[i + 1] === '/' && text[i - 1] !== ':') || (c === '#' && /[ \t]/.test(text[i + 1] ?? '') && /\s/.test(text[i - 1] ?? ''))) {
-      const end = text.indexOf('\n', i);
-      if (end === -1 || end >= limit) return done(limit, null);
+      const end = indexBefore(text, '\n', i, limit);
+      if (end === -1) return done(limit, null);
       i = end - 1;
       continue;
     }
     if (c === ',' && depth === 0) {
       close(i);
       first = -1;
+      if (args.length >= need) return done(i, args);
       continue;
+    }
+    // An argument's line ends where code breaks a call over lines: after an operator or before
+    // the next argument or the call's end. Anywhere else it is no call's (`x.login( above` in prose).
+    if (c === '\n' && depth === 0 && first !== -1 && !/[-+*/.|&?:=<>(,[{\\]/.test(text[last - 1] ?? '')) {
+      const next = /\S/.exec(text.slice(i + 1, Math.min(limit, i + 200)));
+      if (next === null || (next[0] !== ')' && next[0] !== ',' && next[0] !== '.' && next[0] !== '+')) return done(i, null);
     }
     if (c === ')' && depth === 0) {
       close(i);
@@ -2562,8 +2619,10 @@ function callArguments(text: string, at: number): { args: Span[] | null; scanned
     if (c === ']' || c === '}' || c === ')') {
       if (depth === 0) return done(i, null);
       depth--;
-    } else if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === '"' || c === "'" || c === '`') quote = c;
+    } else if (c === '(' || c === '[' || c === '{') {
+      // No password is given under so many brackets: text of them (`FTP(FTP(FTP(…`) is no call.
+      if (++depth > MAX_ARGUMENT_DEPTH) return done(i, null);
+    } else if (c === '"' || c === "'" || c === '`') quote = c;
     if (!/\s/.test(c)) {
       if (first === -1) first = i;
       last = i + 1;
