@@ -2068,3 +2068,47 @@ describe('a sixteenth look at --share', () => {
     expect(redact(text)).not.toContain(secret);
   });
 });
+
+describe('a seventeenth look at --share', () => {
+  // The sixteenth round's reading stopped at a line break inside a call unless the next line
+  // opened with `)`, `,`, `.` or `+`: formatters break calls after and before any operator.
+  it.each([
+    ['pymysql.connect(\n    "db.internal",\n    "root",\n    os.environ.get("DB_PASSWORD")\n    or "Tr0ub4dor3x",\n    "shop",\n)', 'Tr0ub4dor3x'],
+    ['auth=(\n    os.environ.get("API_USER")\n    or "admin",\n    "Tr0ub4dor3x",\n)', 'Tr0ub4dor3x'],
+    ["new PDO(\n    $dsn,\n    $config['user']\n        ?? 'root',\n    'Tr0ub4dor3x'\n);", 'Tr0ub4dor3x'],
+    ['DriverManager.getConnection(\n    prod\n        ? PROD_URL\n        : DEV_URL,\n    "root",\n    "Tr0ub4dor3x");', 'Tr0ub4dor3x'],
+    ["new PDO($dsn, 'root', 'Tr0ub4dor3x' // TODO\n    // , [PDO::ATTR_ERRMODE => 1]\n);", 'Tr0ub4dor3x'],
+    ["$this->db->connect('localhost', 'root', 'Tr0ub4dor3x');", 'Tr0ub4dor3x'],
+    ['nmcli dev wifi connect Home password Tr0ub4dor3x 2>&1', 'Tr0ub4dor3x'],
+    ['nmcli dev wifi connect My\\ Home\\ Net password Tr0ub4dor3x', 'Tr0ub4dor3x'],
+    ['wpa_passphrase HomeNet Tr0ub4dor3x   # office', 'Tr0ub4dor3x'],
+    ['redis> AUTH Tr0ub4dor3x', 'Tr0ub4dor3x'],
+    ['1. ACL SETUSER alice on >Tr0ub4dor3x ~cached:* +get', 'Tr0ub4dor3x'],
+    ['redis-cli ACL SETUSER alice on >Tr0ub4dor3x; redis-cli ACL SAVE', 'Tr0ub4dor3x'],
+    ['user healthcheck on >Tr0ub4dor3x +ping +info', 'Tr0ub4dor3x'],
+    ['ALTER USER hr ACCOUNT UNLOCK IDENTIFIED BY Tr0ub4dor3x;', 'Tr0ub4dor3x'],
+    ['CREATE USER\n  app_owner\n  IDENTIFIED BY Tr0ub4dor3x;', 'Tr0ub4dor3x'],
+    ['alter user system identified by oracle;', 'oracle;'],
+  ])('%s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  it('keeps prose the sixteenth round read as sed commands or SQL', () => {
+    const kept = [
+      'I used sed to add a requirepass line to redis.conf, then restarted.',
+      'Use sed -i to append a requirepass entry.',
+      '## Create User Accounts Identified By Email',
+      'Step 3, Users Identified By Name',
+      'create user app identified by default;',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+  });
+
+  it('reads a name with a Redis client in it from its start (a long word was read from every place in it)', () => {
+    const text = `setX${'a'.repeat(200_000)}Password("x")`;
+    const started = performance.now();
+    expect(redact(text)).toBe(text);
+    // Quadratic, this took 12 s; linear, a few ms. The bound is loose: a slow machine passes it.
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+});

@@ -1857,13 +1857,13 @@ function isSedPassword(value: string): boolean {
 }
 
 /** ACL SETUSER as a command (opening a line, after a prompt, a quote or redis-cli) and its user: group 1, its rules. */
-const ACL_SETUSER_LINE = /(?:^|\n|[>"'`]|\bredis-cli\b[^\n|;&]{0,200}?)[ \t]*ACL[ \t]+SETUSER[ \t]+[^\s,;]{1,100}([^\n]{0,2000})/gi;
+const ACL_SETUSER_LINE = /(?:(?:^|\n)[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+)?|[>"'`]|\b(?:redis|valkey)-cli\b[^\n|;&]{0,200}?)[ \t]*ACL[ \t]+SETUSER[ \t]+[^\s,;]{1,100}([^\n]{0,2000})/gi;
 /** A line of users.acl (`user app on … >… ~* +@all`): group 1, its rules. */
 const USERS_ACL_LINE = /(?:^|\n)[ \t]*user[ \t]+[^\s]{1,100}[ \t]+(?:on|off)\b([^\n]{0,2000})/g;
 /** What only an ACL's rules hold: key and channel patterns, command categories. */
-const ACL_RULE = /[ \t](?:[~%&]\S|[+-]@|allkeys|allcommands|allchannels)/;
+const ACL_RULE = /[ \t](?:[~%&]\S|[+-][@\w]|allkeys|allcommands|allchannels|resetkeys|resetchannels|resetpass|nopass)/;
 /** A password an ACL rule adds: `>…` after a blank, maybe quoted as a shell needs it (`'>…'`). */
-const ACL_PASSWORD = /[ \t](["']?)>([^\s"'`]{1,200})\1/g;
+const ACL_PASSWORD = /[ \t](["']?)>([^\s"'`;]{1,200})\1/g;
 
 /**
  * Redis users' passwords set by ACL SETUSER or in users.acl (`>…`): not a word of prose ending in
@@ -1889,6 +1889,9 @@ function redisAclPasswords(text: string): Found[] {
   }
   return found;
 }
+
+/** Where a command's last argument ends: its line's end (also a line continued, `\`), a redirection, an operator, a comment. */
+const COMMAND_ENDS = String.raw`[ \t]*(?:$|\r?\n|\\n|\\\r?\n|[<>|;&)"'\x60]|\d>|#)`;
 
 /** wpa_passphrase run as a command: opening its line (after a prompt or sudo), or after an operator, a quote or a bracket of a command's. */
 const WPA_PASSPHRASE_AT = String.raw`(?:(?<=^|\n|[;&|(\`"'][ \t]*)|(?<=(?:^|\n)[ \t]*(?:\$|#|>|sudo)[ \t]+)|(?<=(?:^|\n)[ \t]+))`;
@@ -2096,8 +2099,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // database link too), up to the statement's end or its next clause, as SQL writes it (in
   // capitals); in small letters, a statement of its own only (`create user … identified by …;`).
   // Not `IDENTIFIED BY VALUES '…'` (a hash), MySQL's `RANDOM PASSWORD`, a bind variable.
-  shape('sql-password', /(?:\b(?:CREATE|ALTER|Create|Alter)[ \t]+(?:USER|ROLE|User|Role)[ \t]+(?:IF[ \t]+NOT[ \t]+EXISTS[ \t]+)?|\bTO[ \t]+|,[ \t]*)[^\s;,]{1,200}(?:[ \t]*,[ \t]*[^\s;,]{1,200})?\s+(?:IDENTIFIED\s+BY|Identified\s+By)\s+(?!(?:VALUES|RANDOM|PASSWORD)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:[;,]|$|\r?\n|--|\/|["'`)]|[ \t](?:DEFAULT|TEMPORARY|QUOTA|PROFILE|PASSWORD|ACCOUNT|CONTAINER|REPLACE|USING|WITH|ENABLE|LOCAL|default|temporary|quota|profile|password|account|container|replace|enable|local)\b))/g, { group: 1, hint: /IDENTIFIED|Identified/, accept: isPasswordLiteral }),
-  shape('sql-password', /\b(?:create|alter)[ \t]+user[ \t]+[^\s;]{1,200}[ \t]+identified[ \t]+by[ \t]+(?!(?:values|random|password)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:;|["'`]|\s(?:default|temporary|quota|profile|password|account|container|replace|enable|local)\b))/g, { group: 1, hint: 'identified', accept: (value) => isPasswordLiteral(value) && isFlagPassword(value) }),
+  shape('sql-password', /(?:\b(?:CREATE|ALTER)\s+(?:USER|ROLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?|\bSET\s+ROLE\s+|\bTO[ \t]+|,[ \t]*)[^\s;,]{1,200}(?:[ \t]*,[ \t]*[^\s;,]{1,200})?(?:[ \t]*--[^\n]{0,200})?(?:\s+(?:ACCOUNT\s+(?:UN)?LOCK|PASSWORD\s+EXPIRE))?\s+IDENTIFIED\s+BY\s+(?!(?:VALUES|RANDOM|PASSWORD)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:[;,]|$|\r?\n|--|\/|["'`)]|[ \t](?:DEFAULT|TEMPORARY|QUOTA|PROFILE|PASSWORD|ACCOUNT|CONTAINER|REPLACE|USING|WITH|ENABLE|LOCAL|default|temporary|quota|profile|password|account|container|replace|enable|local)\b))/g, { group: 1, hint: 'IDENTIFIED', accept: isPasswordLiteral }),
+  shape('sql-password', /\b(?:Create|Alter)[ \t]+(?:User|Role)[ \t]+[^\s;,]{1,200}[ \t]+Identified[ \t]+By[ \t]+([A-Za-z][\w$#]{0,127})(?=[ \t]*;)/g, { group: 1, hint: 'Identified', accept: isPasswordLiteral }),
+  shape('sql-password', /\b(?:create|alter)[ \t]+user[ \t]+[^\s;]{1,200}[ \t]+identified[ \t]+by[ \t]+(?!(?:values|random|password|default|externally|globally|none|null)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:;|["'`]|\s(?:default|temporary|quota|profile|password|account|container|replace|enable|local)\b))/g, { group: 1, hint: 'identified', accept: (value) => isPasswordLiteral(value) && !/^(?:e?mail|name|user(?:name)?|login|id|uuid|guid|token|key|phone|number|role|group)s?$/i.test(value) }),
   // PowerShell's password given as text: `ConvertTo-SecureString "…" -AsPlainText -Force`.
   shape('assignment', /\bConvertTo-SecureString\b(?=[^\n|;]{0,200}?-AsPlainText)(?:[ \t]+-(?:AsPlainText|Force))+[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
   shape('assignment', /\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force))*[ \t]+-String[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
@@ -2112,12 +2116,12 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Written into redis.conf by sed (the replacement of `s/…/requirepass …/`, not its pattern;
   // `c\requirepass …`).
   shape('cli-password', /\bsed\b[^\n]{0,300}?\bs([/|#,:@])(?:(?!\1)[^\\\n]|\\.){0,300}\1[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)(?:(?!\1)[^\s\\"'`]){1,200})\1/g, { group: 2, hint: 'sed', accept: isSedPassword }),
-  shape('cli-password', /\bsed\b[^\n]{0,300}?(?:[\s"'`;{/]|\$[ \t]*)[aic]\\?[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)[^\s\\"'`]{1,200})/g, { group: 1, hint: 'sed', accept: isSedPassword }),
+  shape('cli-password', /\bsed\b[^\n]{0,300}?(?:["'`;{/]|[$\d][ \t]*)[aic]\\?[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)[^\s\\"'`]{1,200})/g, { group: 1, hint: 'sed', accept: isSedPassword }),
   // Redis's AUTH in a session with redis-cli (`127.0.0.1:6379> AUTH …`, `AUTH user …`: its
   // prompt, a host and port, opening the line), given to it as a command (`redis-cli -h cache
   // AUTH …`) or piped into it (`echo "AUTH …" | redis-cli`); a user's passwords set by ACL
   // SETUSER or in users.acl (`user app on >… ~* +@all`). Not redis.conf's stock example, foobared.
-  shape('cli-password', /(?:^|\n|\\n|["'`])[ \t]*(?:redis[ \t]+)?(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|[A-Za-z][\w.-]{0,100}):\d{2,5}(?:\[\d{1,2}\])?>[ \t]*(?:AUTH|auth)[ \t]+(?:(?:[^\s"'`\\]|\\(?!n)){1,100}[ \t]+)?(["']?)((?!\[REDACTED:)(?:[^\s"'`\\]|\\(?!n))+)\1[ \t]*(?=\r?\n|$|\\n|[`"'])/g, { group: 2, hint: /AUTH|auth/, accept: isRedisPassword }),
+  shape('cli-password', /(?:^|\n|\\n|["'`])[ \t]*(?:redis(?:[ \t]+(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|[A-Za-z][\w.-]{0,100}):\d{2,5})?|(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|[A-Za-z][\w.-]{0,100}):\d{2,5})(?:\[\d{1,2}\])?>[ \t]*(?:AUTH|auth)[ \t]+(?:(?:[^\s"'`\\]|\\(?!n)){1,100}[ \t]+)?(["']?)((?!\[REDACTED:)(?:[^\s"'`\\]|\\(?!n))+)\1[ \t]*(?=\r?\n|$|\\n|[`"'])/g, { group: 2, hint: /AUTH|auth/, accept: isRedisPassword }),
   shape('cli-password', /\bredis-cli\b[^\n|;&]{0,300}?[ \t]AUTH[ \t]+(?:[^\s"'`|;&]{1,100}[ \t]+)?(["']?)((?!\[REDACTED:)[^\s"'`|;&]{1,200})\1(?=[ \t]*(?:$|\r?\n|[|;&"'`)]|\\n))/g, { group: 2, hint: 'redis-cli', accept: (value) => isRedisPassword(value) && isFlagPassword(value) && !/[.,:]$/.test(value) }),
   shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+["']?AUTH[ \t]+(?:[^\s"'`|\\]{1,100}[ \t]+)?((?!\[REDACTED:)[^\s"'`|\\]{1,200})(?=(?:\\[rn][^"'\n|]{0,300})?["']?[ \t]*\|[ \t]*redis-cli\b)/g, { group: 1, hint: 'redis-cli', accept: isRedisPassword }),
   // Ruby's `req.basic_auth 'ana', '…'` (no brackets); PHP's curl `CURLOPT_USERPWD, "ana:…"`.
@@ -2129,10 +2133,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // `nmcli con modify Home wifi-sec.psk …`, 802.1X's `802-1x.password …`) or shown by it (`nmcli
   // -s con show Home`: `802-11-wireless-security.psk:  …`); the password given to wpa_passphrase
   // after the network's name, piped into it or read from a here-string.
-  shape('cli-password', new RegExp(String.raw`\bnmcli\b(?:[ \t]+-[-\w]+)*[ \t]+(?:d|dev|device)[ \t]+(?:wifi|wi-fi)[ \t]+(?:(?:c|con|connect)[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|[^\s"'|;&]{1,64})|hotspot)(?:[ \t]+(?:ifname|bssid|name|ssid|private|hidden|wep-key-type|band|channel|con-name)[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|[^\s"'|;&]{1,64})){0,8}[ \t]+password[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))(?=[ \t]*(?:$|\r?\n|\\n|[>|;&)"'\x60])|[ \t]+(?:ifname|bssid|name|private|hidden|wep-key-type|band|channel|con-name|--?[A-Za-z])\b)`, 'g'), { group: [2, 3], hint: 'nmcli', accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`\bnmcli\b(?:[ \t]+-[-\w]+)*[ \t]+(?:d|dev|device)[ \t]+(?:wifi|wi-fi)[ \t]+(?:(?:c|con|connect)[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|(?:[^\s"'|;&\\]|\\.){1,64})|hotspot)(?:[ \t]+(?:ifname|bssid|name|ssid|private|hidden|wep-key-type|band|channel|con-name)[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|[^\s"'|;&]{1,64})){0,8}[ \t]+password[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))(?=${COMMAND_ENDS}|[ \t]+(?:ifname|bssid|name|private|hidden|wep-key-type|band|channel|con-name|--?[A-Za-z])\b)`, 'g'), { group: [2, 3], hint: 'nmcli', accept: isCommandPassword }),
   shape('cli-password', new RegExp(String.raw`\bnmcli\b[^\n|;&]{0,300}?[ \t](?:wifi-sec\.(?:psk|wep-key[0-3])|802-11-wireless-security\.(?:psk|wep-key[0-3])|802-1x\.(?:private-key-)?password|pppoe\.password)[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&-][^\s"'\x60<>|;&]{0,200}))`, 'g'), { group: [2, 3], hint: 'nmcli', accept: isCommandPassword }),
   shape('cli-password', /(?:^|\n)[ \t]*(?:802-11-wireless-security\.(?:psk|wep-key[0-3])|802-1x\.(?:private-key-)?password|wifi-sec\.psk|pppoe\.password)[ \t]*:[ \t]+((?!\[REDACTED:|--[ \t]*(?:\r?\n|$)|<hidden>)[^\s][^\n]{0,200}?)[ \t]*(?=\r?\n|$)/g, { group: 1, hint: /psk|802-1x/, accept: isCommandPassword }),
-  shape('cli-password', new RegExp(String.raw`${WPA_PASSPHRASE_AT}wpa_passphrase[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|(?![[<{-])(?:[^\s"'<>|;&\\]|\\.){1,64})[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&[{-][^\s"'\x60<>|;&]{0,200}))(?=[ \t]*(?:$|\r?\n|\\n|[>|;&)"'\x60]))`, 'g'), { group: [2, 3], hint: 'wpa_passphrase', accept: (value) => isCommandPassword(value) && !PROSE_AFTER_FLAG.test(value) }),
+  shape('cli-password', new RegExp(String.raw`${WPA_PASSPHRASE_AT}wpa_passphrase[ \t]+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|(?![[<{-])(?:[^\s"'<>|;&\\]|\\.){1,64})[ \t]+(?:${FLAG_QUOTED}|((?!\[REDACTED:)[^\s"'\x60<>|;&[{-][^\s"'\x60<>|;&]{0,200}))(?=${COMMAND_ENDS})`, 'g'), { group: [2, 3], hint: 'wpa_passphrase', accept: (value) => isCommandPassword(value) && !PROSE_AFTER_FLAG.test(value) }),
   shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:|\$)[^\s"'|;&]{1,200}))[ \t]*\|[ \t]*(?:sudo[ \t]+)?wpa_passphrase\b/g, { group: [2, 3], hint: 'wpa_passphrase', accept: isCommandPassword }),
   shape('cli-password', /\bwpa_passphrase\b[^\n|;&]{0,200}?<<<[ \t]*(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:|\$)[^\s"'|;&]{1,200}))/g, { group: [2, 3], hint: 'wpa_passphrase', accept: isCommandPassword }),
   // A secret given to a secret store by a flag: Azure Key Vault's and GitHub's (`--body`), and AWS
@@ -2437,7 +2441,7 @@ function isLoginNonPassword(value: string): boolean {
  */
 const POSITIONAL_PASSWORD_CALLS: readonly { call: string; place: number | 'last'; least?: number; most?: number; before?: RegExp; wordy?: true }[] = [
   { call: String.raw`\bnew[ \t]+\\?PDO`, place: 2 },
-  { call: String.raw`\bnew[ \t]+(?:mysqli|MySQLi)|\bmysqli?_p?connect|->real_connect|\$\w+->connect`, place: 2 },
+  { call: String.raw`\bnew[ \t]+(?:mysqli|MySQLi)|\bmysqli?_p?connect|->real_connect|\$\w+(?:->\w+)*->connect`, place: 2 },
   { call: String.raw`\bmysqli?_real_connect`, place: 3 },
   { call: String.raw`\b(?:ftp_login|ldap_bind|ssh2_auth_password|imap_open|odbc_connect)`, place: 2 },
   { call: String.raw`\boci_(?:p|new_)?connect`, place: 1 },
@@ -2451,7 +2455,8 @@ const POSITIONAL_PASSWORD_CALLS: readonly { call: string; place: number | 'last'
   { call: String.raw`\b(?:cx_Oracle|oracledb)\.connect|\.(?:simple_)?bind_s|\.changeUserPassword|\.basic_auth|\bsmtp\.CRAMMD5Auth|\bCredentials\.basic|\.SetBasicAuth|\bSMBConnection`, place: 1 },
   { call: String.raw`\.[Bb]ind`, place: 1, before: /^\s*["'](?:cn|uid|ou|dc|mail)=/i },
   { call: String.raw`\.pass_|\bssh\.Password`, place: 0 },
-  { call: String.raw`\$?\w*(?:[Rr]edis|jedis)\w*(?:\.|->)auth`, place: 0, most: 1, wordy: true },
+  // Read from a name's start, a few characters each side: `\w*` from every place in a long word is quadratic.
+  { call: String.raw`(?<![\w$])\$?\w{0,40}(?:[Rr]edis|jedis)\w{0,40}(?:\.|->)auth`, place: 0, most: 1, wordy: true },
   { call: String.raw`\.config_?[Ss]et`, place: 1, before: /^\s*["'](?:requirepass|masterauth)["']\s*,\s*$/ },
   { call: String.raw`\.config`, place: 2, before: /^\s*["']SET["']\s*,\s*["'](?:requirepass|masterauth)["']\s*,\s*$/i },
 ];
@@ -2540,15 +2545,15 @@ function literalArgument(text: string, arg: Span): { value: string; pieces: Span
 }
 
 /**
- * Reads calls' arguments in one text (callArguments) within a budget of characters read in all,
- * eight for each of the text's and 50,000 more: a text of many calls never closed (`FTP(FTP(…`)
- * costs time in step with its length.
+ * Reads calls' arguments in one text (callArguments), as far as a thousand characters each while
+ * it has read fewer than eight for each of the text's and 50,000 more, then 160: a text of many
+ * calls never closed (`x.login(` in every line) costs time in step with its length.
  */
 function argumentReader(text: string): (at: number, need?: number) => Span[] | null {
   let budget = 8 * text.length + 50_000;
   return (at, need) => {
-    if (budget <= 0) return null;
-    const read = callArguments(text, at, need);
+    // Spent (a text of calls never closed): each call is read a short way, as far as most reach their password.
+    const read = callArguments(text, at, need, budget > 0 ? 1000 : 160);
     budget -= read.scanned;
     return read.args;
   };
@@ -2567,68 +2572,69 @@ function indexBefore(text: string, end: string, from: number, limit: number): nu
  * The arguments of a call from `at` (after its opening bracket) to its closing one, each's span
  * without blanks or comments around it (`/* … *\/`, `// …`, `# …`); with `need`, only its first
  * `need` (what follows them, a long callback or the text's end, is not waited for). Null when the
- * call does not end within a thousand characters, or a quote within its line. Brackets inside an
+ * call does not end within `reach` characters or before a blank line, or a quote within its line. Brackets inside an
  * argument (`getenv('DB_USER')`) and quoted commas stay in it. `scanned`: the characters read.
  */
-function callArguments(text: string, at: number, need = Infinity): { args: Span[] | null; scanned: number } {
+function callArguments(text: string, at: number, need = Infinity, reach = 1000): { args: Span[] | null; scanned: number } {
   const args: Span[] = [];
   let depth = 0;
   let first = -1;
   let last = at;
-  let quote = '';
-  const limit = Math.min(text.length, at + 1000);
-  const done = (i: number, result: Span[] | null) => ({ args: result, scanned: i - at + 1 });
-  const close = (i: number) => args.push(first === -1 ? { start: i, end: i } : { start: first, end: last });
+  let quote = 0;
+  const limit = Math.min(text.length, at + reach);
   for (let i = at; i < limit; i++) {
-    const c = text[i] as string;
-    if (quote !== '') {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-      else if (c === '\n') return done(i, null);
+    const c = text.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === BACKSLASH) i++;
+      else if (c === quote) quote = 0;
+      else if (c === NEWLINE) return { args: null, scanned: i - at + 1 };
       last = i + 1;
       continue;
     }
-    if (c === '/' && text[i + 1] === '*') {
+    if (c === SLASH && text.charCodeAt(i + 1) === STAR) {
       const end = indexBefore(text, '*/', i + 2, limit);
-      if (end === -1) return done(limit, null);
+      if (end === -1) return { args: null, scanned: limit - at };
       i = end + 1;
       continue;
     }
-    if ((c === '/' && text[i + 1] === '/' && text[i - 1] !== ':') || (c === '#' && /[ \t]/.test(text[i + 1] ?? '') && /\s/.test(text[i - 1] ?? ''))) {
+    if ((c === SLASH && text.charCodeAt(i + 1) === SLASH && text.charCodeAt(i - 1) !== COLON) || (c === HASH && isBlank(text.charCodeAt(i + 1)) && isSpace(text.charCodeAt(i - 1)))) {
       const end = indexBefore(text, '\n', i, limit);
-      if (end === -1) return done(limit, null);
+      if (end === -1) return { args: null, scanned: limit - at };
       i = end - 1;
       continue;
     }
-    if (c === ',' && depth === 0) {
-      close(i);
+    // No formatter leaves a blank line in a call: a mention of one in prose (`x.login( above`) ends
+    // at its paragraph.
+    if (c === NEWLINE && /^[ \t]*\r?\n/.test(text.slice(i + 1, i + 80))) return { args: null, scanned: i - at + 1 };
+    if (depth === 0 && (c === COMMA || c === CLOSE_PAREN)) {
+      args.push(first === -1 ? { start: i, end: i } : { start: first, end: last });
       first = -1;
-      if (args.length >= need) return done(i, args);
+      if (c === CLOSE_PAREN || args.length >= need) return { args, scanned: i - at + 1 };
       continue;
     }
-    // An argument's line ends where code breaks a call over lines: after an operator or before
-    // the next argument or the call's end. Anywhere else it is no call's (`x.login( above` in prose).
-    if (c === '\n' && depth === 0 && first !== -1 && !/[-+*/.|&?:=<>(,[{\\]/.test(text[last - 1] ?? '')) {
-      const next = /\S/.exec(text.slice(i + 1, Math.min(limit, i + 200)));
-      if (next === null || (next[0] !== ')' && next[0] !== ',' && next[0] !== '.' && next[0] !== '+')) return done(i, null);
-    }
-    if (c === ')' && depth === 0) {
-      close(i);
-      return done(i, args);
-    }
-    if (c === ']' || c === '}' || c === ')') {
-      if (depth === 0) return done(i, null);
+    if (c === CLOSE_PAREN || c === CLOSE_BRACKET || c === CLOSE_BRACE) {
+      if (depth === 0) return { args: null, scanned: i - at + 1 };
       depth--;
-    } else if (c === '(' || c === '[' || c === '{') {
+    } else if (c === OPEN_PAREN || c === OPEN_BRACKET || c === OPEN_BRACE) {
       // No password is given under so many brackets: text of them (`FTP(FTP(FTP(…`) is no call.
-      if (++depth > MAX_ARGUMENT_DEPTH) return done(i, null);
-    } else if (c === '"' || c === "'" || c === '`') quote = c;
-    if (!/\s/.test(c)) {
+      if (++depth > MAX_ARGUMENT_DEPTH) return { args: null, scanned: i - at + 1 };
+    } else if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE || c === BACKTICK) quote = c;
+    if (!isSpace(c)) {
       if (first === -1) first = i;
       last = i + 1;
     }
   }
-  return done(limit, null);
+  return { args: null, scanned: limit - at };
+}
+
+const [BACKSLASH, NEWLINE, SLASH, STAR, COLON, HASH, COMMA, OPEN_PAREN, CLOSE_PAREN, OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE, DOUBLE_QUOTE, SINGLE_QUOTE, BACKTICK] = [...'\\\n/*:#,()[]{}"\'`'].map((c) => c.charCodeAt(0));
+
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 160 || (code > 255 && /\s/.test(String.fromCharCode(code)));
 }
 
 /** A Markdown table's row naming a secret and giving its value: `| DB_PASSWORD | … |`, `| Admin password | … |`. */
