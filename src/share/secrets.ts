@@ -2095,9 +2095,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('sql-password', /["']?\b(?:createUser|updateUser)["']?[ \t]*:[ \t]*(["'])[^"'\n]{1,200}\1(?:[^{}]|\{[^{}]{0,200}\}){0,400}?["']?\bpwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isPasswordLiteral }),
   shape('sql-password', /\bcreateUser[ \t]*\(\s{0,40}\{(?:[^{}]|\{[^{}]{0,200}\}){0,600}?["']?\bpwd["']?[ \t]*:[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: 'createUser', accept: isPasswordLiteral }),
   shape('sql-password', /\bcommand[ \t]*\(\s{0,40}(["'])(?:createUser|updateUser)\1(?:[^()]|\([^()]{0,100}\)){0,300}?\bpwd[ \t]*=[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\2/g, { group: 3, hint: 'pwd', accept: isPasswordLiteral }),
-  // Oracle's unquoted password (`CREATE USER scott IDENTIFIED BY tiger;`, in a GRANT or a
-  // database link too), up to the statement's end or its next clause, as SQL writes it (in
-  // capitals); in small letters, a statement of its own only (`create user … identified by …;`).
+  // Oracle's unquoted password (`CREATE USER scott IDENTIFIED BY tiger;`, in a GRANT, a database
+  // link or SET ROLE too), up to the statement's end or its next clause, as SQL writes it (in
+  // capitals); in Title Case or small letters, a statement ending in `;` only, and not a word that
+  // names what identifies a user in prose (`… identified by email;`).
   // Not `IDENTIFIED BY VALUES '…'` (a hash), MySQL's `RANDOM PASSWORD`, a bind variable.
   shape('sql-password', /(?:\b(?:CREATE|ALTER)\s+(?:USER|ROLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?|\bSET\s+ROLE\s+|\bTO[ \t]+|,[ \t]*)[^\s;,]{1,200}(?:[ \t]*,[ \t]*[^\s;,]{1,200})?(?:[ \t]*--[^\n]{0,200})?(?:\s+(?:ACCOUNT\s+(?:UN)?LOCK|PASSWORD\s+EXPIRE))?\s+IDENTIFIED\s+BY\s+(?!(?:VALUES|RANDOM|PASSWORD)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:[;,]|$|\r?\n|--|\/|["'`)]|[ \t](?:DEFAULT|TEMPORARY|QUOTA|PROFILE|PASSWORD|ACCOUNT|CONTAINER|REPLACE|USING|WITH|ENABLE|LOCAL|default|temporary|quota|profile|password|account|container|replace|enable|local)\b))/g, { group: 1, hint: 'IDENTIFIED', accept: isPasswordLiteral }),
   shape('sql-password', /\b(?:Create|Alter)[ \t]+(?:User|Role)[ \t]+[^\s;,]{1,200}[ \t]+Identified[ \t]+By[ \t]+([A-Za-z][\w$#]{0,127})(?=[ \t]*;)/g, { group: 1, hint: 'Identified', accept: isPasswordLiteral }),
@@ -2113,8 +2114,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Written into redis.conf by a command: `echo "requirepass …" >> /etc/redis/redis.conf`.
   shape('cli-password', /\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+["']?(?:requirepass|masterauth|masterpass)[ \t]+((?!\[REDACTED:)[^\s"'#;|&]{1,200})(?=[ \t]*(?:["'>|;&]|$|\r?\n|\\n))/g, { group: 1, hint: /requirepass|masterauth|masterpass/, accept: (value) => isPasswordLiteral(value) && !PROSE_AFTER_FLAG.test(value) }),
   shape('cli-password', /(?:\bCONFIG[ \t]+SET[ \t]+|\bredis-server\b[^\n|;&]{0,300}?[ \t]--|["']--)(?:requirepass|masterauth|masterpass)["']?(?:[ \t]+|["']?,[ \t]*["'])(?:(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1|((?!\[REDACTED:)[^\s"'#;|&,\]][^\s"';|&,\]]{0,200}))/gi, { group: [2, 3], hint: /requirepass|masterauth|masterpass/i, accept: (value) => isPasswordLiteral(value) && !PROSE_AFTER_FLAG.test(value) }),
-  // Written into redis.conf by sed (the replacement of `s/…/requirepass …/`, not its pattern;
-  // `c\requirepass …`).
+  // Written into redis.conf by sed (the replacement of `s/…/requirepass …/`, not its pattern; its
+  // commands that add a line, `a`, `i` and `c`, after a quote, an address or a `;`, not in prose).
   shape('cli-password', /\bsed\b[^\n]{0,300}?\bs([/|#,:@])(?:(?!\1)[^\\\n]|\\.){0,300}\1[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)(?:(?!\1)[^\s\\"'`]){1,200})\1/g, { group: 2, hint: 'sed', accept: isSedPassword }),
   shape('cli-password', /\bsed\b[^\n]{0,300}?(?:["'`;{/]|[$\d][ \t]*)[aic]\\?[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)[^\s\\"'`]{1,200})/g, { group: 1, hint: 'sed', accept: isSedPassword }),
   // Redis's AUTH in a session with redis-cli (`127.0.0.1:6379> AUTH …`, `AUTH user …`: its
@@ -2372,9 +2373,10 @@ function callValues(text: string): Found[] {
 
 /**
  * A call given a user and a password, to its opening bracket: Python's `auth=(user, …)` (requests,
- * httpx) and its auth classes, .NET's `NetworkCredential`, Java's `UsernamePasswordCredentials`
- * and `PasswordAuthentication`, and a `.login(…)` (PHP's `->login(…)`) or superagent's `.auth(…)`. Group 1: the `.` or `->` of a method. (Not Spring's
- * `UsernamePasswordAuthenticationToken`: what it is given is as often a token or a stand-in.)
+ * httpx) and its auth classes, .NET's `NetworkCredential`, Java's `UsernamePasswordCredentials` and
+ * `PasswordAuthentication`, and a `.login(…)` (PHP's `->login(…)`) or superagent's `.auth(…)`.
+ * Group 1: the `.` or `->` of a method. (Not Spring's `UsernamePasswordAuthenticationToken`: what
+ * it is given is as often a token or a stand-in.)
  */
 const CREDENTIAL_CALL = /(?:(?<![\w$])auth[ \t]*=[ \t]*|(?<![\w$])(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth|NetworkCredential|UsernamePasswordCredentials?|PasswordAuthentication)[ \t]*|(\.|->)(?:login|auth)[ \t]*)\(/g;
 
@@ -2419,25 +2421,26 @@ function isLoginNonPassword(value: string): boolean {
 }
 
 /**
- * Calls given a password as a plain argument, with the password's place among the arguments
- * (from 0; `last`: the last of at least `least`; `most`: of no more arguments than that):
- * PHP's `new PDO($dsn, 'root', '…')`, `mysqli_connect`/`new mysqli`/`mysql_connect`/
- * `->real_connect(host, user, '…')`, C's and PHP's `mysql(i)_real_connect(link, host, user, '…')`,
- * `ftp_login`, `ldap_bind`, `ssh2_auth_password`, `imap_open`, `oci_connect(user, '…', db)`,
- * `odbc_connect(dsn, user, '…')`; Perl's `DBI->connect($dsn, $user, '…')`; JDBC's
- * `DriverManager.getConnection(url, user, '…')`; JavaMail's `transport.connect(…, '…')` and
- * `Transport.send(msg, user, '…')`; MongoDB's Java `createCredential(user, db, '…')`, OkHttp's
- * `Credentials.basic(user, '…')`, Groovy's `Sql.newInstance(url, user, '…', driver)`; Python's
- * `pymysql.connect`/`MySQLdb.connect`/`pymssql.connect(host, user, '…')`, `ftplib.FTP(host,
- * user, '…')`, cx_Oracle's `connect(user, '…', dsn)`, python-ldap's `simple_bind_s(dn, '…')`,
- * ldap3's `Connection(server, user, '…')`, pysmb's `SMBConnection(user, '…', …)`, poplib's
- * `pass_('…')`, keyring's and keytar's `set_password(service, user, '…')`; an LDAP bind of a DN
- * (ldapjs's `client.bind('cn=…', '…')`, Go's `l.Bind`); Sequelize's `new Sequelize(db, user,
- * '…')`; Go's `smtp.PlainAuth("", user, '…', host)`, `ssh.Password('…')`, `SetBasicAuth(user,
- * '…')`; Ruby's `Net::FTP.new(host, user, '…')`, `Net::SMTP.start(host, port, helo, user, '…')`;
- * MongoDB's `changeUserPassword(user, '…')`; reqwest's `.basic_auth(user, Some("…"))`; a Redis
- * client's `auth('…')` given the password alone (`$redis->auth`, `jedis.auth`), and its setting through a client (`config_set('requirepass',
- * '…')`, `config('SET', 'requirepass', '…')`; `before`: what the arguments before it must be).
+ * Calls given a password as a plain argument, with the password's place among the arguments (from
+ * 0; `last`: the last of at least `least`; `most`: of no more arguments than that): PHP's `new
+ * PDO($dsn, 'root', '…')`, `mysqli_connect`/`new mysqli`/`mysql_connect`/`->real_connect(host,
+ * user, '…')`, C's and PHP's `mysql(i)_real_connect(link, host, user, '…')`, `ftp_login`,
+ * `ldap_bind`, `ssh2_auth_password`, `imap_open`, `oci_connect(user, '…', db)`, `odbc_connect(dsn,
+ * user, '…')`; Perl's `DBI->connect($dsn, $user, '…')`; JDBC's `DriverManager.getConnection(url,
+ * user, '…')`; JavaMail's `transport.connect(…, '…')` and `Transport.send(msg, user, '…')`;
+ * MongoDB's Java `createCredential(user, db, '…')`, OkHttp's `Credentials.basic(user, '…')`,
+ * Groovy's `Sql.newInstance(url, user, '…', driver)`; Python's
+ * `pymysql.connect`/`MySQLdb.connect`/`pymssql.connect(host, user, '…')`, `ftplib.FTP(host, user,
+ * '…')`, cx_Oracle's `connect(user, '…', dsn)`, python-ldap's `simple_bind_s(dn, '…')`, ldap3's
+ * `Connection(server, user, '…')`, pysmb's `SMBConnection(user, '…', …)`, poplib's `pass_('…')`,
+ * keyring's and keytar's `set_password(service, user, '…')`; an LDAP bind of a DN (ldapjs's
+ * `client.bind('cn=…', '…')`, Go's `l.Bind`); Sequelize's `new Sequelize(db, user, '…')`; Go's
+ * `smtp.PlainAuth("", user, '…', host)`, `ssh.Password('…')`, `SetBasicAuth(user, '…')`; Ruby's
+ * `Net::FTP.new(host, user, '…')`, `Net::SMTP.start(host, port, helo, user, '…')`; MongoDB's
+ * `changeUserPassword(user, '…')`; reqwest's `.basic_auth(user, Some("…"))`; a Redis client's
+ * `auth('…')` given the password alone (`$redis->auth`, `jedis.auth`), and its setting through a
+ * client (`config_set('requirepass', '…')`, `config('SET', 'requirepass', '…')`; `before`: what the
+ * arguments before it must be).
  */
 const POSITIONAL_PASSWORD_CALLS: readonly { call: string; place: number | 'last'; least?: number; most?: number; before?: RegExp; wordy?: true }[] = [
   { call: String.raw`\bnew[ \t]+\\?PDO`, place: 2 },
@@ -2572,8 +2575,9 @@ function indexBefore(text: string, end: string, from: number, limit: number): nu
  * The arguments of a call from `at` (after its opening bracket) to its closing one, each's span
  * without blanks or comments around it (`/* … *\/`, `// …`, `# …`); with `need`, only its first
  * `need` (what follows them, a long callback or the text's end, is not waited for). Null when the
- * call does not end within `reach` characters or before a blank line, or a quote within its line. Brackets inside an
- * argument (`getenv('DB_USER')`) and quoted commas stay in it. `scanned`: the characters read.
+ * call does not end within `reach` characters or before a blank line, or a quote within its line.
+ * Brackets inside an argument (`getenv('DB_USER')`) and quoted commas stay in it. `scanned`: the
+ * characters read.
  */
 function callArguments(text: string, at: number, need = Infinity, reach = 1000): { args: Span[] | null; scanned: number } {
   const args: Span[] = [];
