@@ -2112,3 +2112,32 @@ describe('a seventeenth look at --share', () => {
     expect(performance.now() - started).toBeLessThan(3000);
   });
 });
+
+describe('an eighteenth look at --share', () => {
+  it.each([
+    ['ACL SETUSER app on >Tr0ub;4dor3x ~* +@all', ';4dor3x'],
+    ["redis-cli ACL SETUSER app on '>Tr0ub;4dor3x' '~*' '+@all'", ';4dor3x'],
+    ["sed -i '/^# requirepass/ a requirepass Tr0ub4dor3x' /etc/redis/redis.conf", 'Tr0ub4dor3x'],
+    ["$pdo = new PDO(\n    $dsn,\n    $user,\n\n    'Tr0ub4dor3x'\n);", 'Tr0ub4dor3x'],
+    ["veryLongApplicationSessionStoreConnectionPoolRedisClient.auth('Tr0ub4dor3x')", 'Tr0ub4dor3x'],
+  ])('%s', (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  it('keeps an MQTT client’s connect, a flag after a users.acl-like line, and prose on a session cookie', () => {
+    const kept = [
+      "$this->client->connect('mqtt.example.com', 1883, 'sensor-client-01');",
+      'user deploy on prod01 >ok -v',
+      'alter user sessions identified by cookie password reset flow',
+    ].join('\n');
+    expect(redact(kept)).toBe(kept);
+  });
+
+  it('reads a line of blanks after an ACL-like line in linear time (two blank runs back to back split it every way)', () => {
+    const text = `user a >x\n${' '.repeat(200_000)}x`;
+    const started = performance.now();
+    redact(text);
+    // Quadratic, this took 51 s; linear, a few ms. The bound is loose: a slow machine passes it.
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+});

@@ -1857,13 +1857,13 @@ function isSedPassword(value: string): boolean {
 }
 
 /** ACL SETUSER as a command (opening a line, after a prompt, a quote or redis-cli) and its user: group 1, its rules. */
-const ACL_SETUSER_LINE = /(?:(?:^|\n)[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+)?|[>"'`]|\b(?:redis|valkey)-cli\b[^\n|;&]{0,200}?)[ \t]*ACL[ \t]+SETUSER[ \t]+[^\s,;]{1,100}([^\n]{0,2000})/gi;
+const ACL_SETUSER_LINE = /(?:(?:^|\n)[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+)?|[>"'`][ \t]*|\b(?:redis|valkey)-cli\b(?:[ \t]+[^\s|;&]{1,200}){0,20}?[ \t]+)ACL[ \t]+SETUSER[ \t]+[^\s,;]{1,100}([^\n]{0,2000})/gi;
 /** A line of users.acl (`user app on … >… ~* +@all`): group 1, its rules. */
 const USERS_ACL_LINE = /(?:^|\n)[ \t]*user[ \t]+[^\s]{1,100}[ \t]+(?:on|off)\b([^\n]{0,2000})/g;
 /** What only an ACL's rules hold: key and channel patterns, command categories. */
-const ACL_RULE = /[ \t](?:[~%&]\S|[+-][@\w]|allkeys|allcommands|allchannels|resetkeys|resetchannels|resetpass|nopass)/;
+const ACL_RULE = /[ \t](?:[~%&]\S|\+[@\w]|-@|-\w{3,}|allkeys|allcommands|allchannels|resetkeys|resetchannels|resetpass|nopass)/;
 /** A password an ACL rule adds: `>…` after a blank, maybe quoted as a shell needs it (`'>…'`). */
-const ACL_PASSWORD = /[ \t](["']?)>([^\s"'`;]{1,200})\1/g;
+const ACL_PASSWORD = /[ \t](["']?)>([^\s"'`]{1,200})\1/g;
 
 /**
  * Redis users' passwords set by ACL SETUSER or in users.acl (`>…`): not a word of prose ending in
@@ -1880,9 +1880,10 @@ function redisAclPasswords(text: string): Found[] {
       const base = m.index + m[0].length - rules.length;
       ACL_PASSWORD.lastIndex = 0;
       for (let p = ACL_PASSWORD.exec(rules); p; p = ACL_PASSWORD.exec(rules)) {
-        const value = p[2] as string;
-        if (/[,.;]$/.test(value) || (aclFile && value.startsWith('/')) || value.startsWith('[REDACTED:') || !isRedisPassword(value)) continue;
-        const start = base + p.index + p[0].length - (p[1] as string).length - value.length;
+        // A command's `;` after it ends it (`>…; redis-cli ACL SAVE`); one inside is the password's.
+        const value = (p[2] as string).replace(/;$/, '');
+        if (/[,.]$/.test(value) || (aclFile && value.startsWith('/')) || value.startsWith('[REDACTED:') || !isRedisPassword(value)) continue;
+        const start = base + p.index + (p[1] ?? '').length + 2;
         found.push({ start, end: start + value.length });
       }
     }
@@ -2102,7 +2103,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Not `IDENTIFIED BY VALUES '…'` (a hash), MySQL's `RANDOM PASSWORD`, a bind variable.
   shape('sql-password', /(?:\b(?:CREATE|ALTER)\s+(?:USER|ROLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?|\bSET\s+ROLE\s+|\bTO[ \t]+|,[ \t]*)[^\s;,]{1,200}(?:[ \t]*,[ \t]*[^\s;,]{1,200})?(?:[ \t]*--[^\n]{0,200})?(?:\s+(?:ACCOUNT\s+(?:UN)?LOCK|PASSWORD\s+EXPIRE))?\s+IDENTIFIED\s+BY\s+(?!(?:VALUES|RANDOM|PASSWORD)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:[;,]|$|\r?\n|--|\/|["'`)]|[ \t](?:DEFAULT|TEMPORARY|QUOTA|PROFILE|PASSWORD|ACCOUNT|CONTAINER|REPLACE|USING|WITH|ENABLE|LOCAL|default|temporary|quota|profile|password|account|container|replace|enable|local)\b))/g, { group: 1, hint: 'IDENTIFIED', accept: isPasswordLiteral }),
   shape('sql-password', /\b(?:Create|Alter)[ \t]+(?:User|Role)[ \t]+[^\s;,]{1,200}[ \t]+Identified[ \t]+By[ \t]+([A-Za-z][\w$#]{0,127})(?=[ \t]*;)/g, { group: 1, hint: 'Identified', accept: isPasswordLiteral }),
-  shape('sql-password', /\b(?:create|alter)[ \t]+user[ \t]+[^\s;]{1,200}[ \t]+identified[ \t]+by[ \t]+(?!(?:values|random|password|default|externally|globally|none|null)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:;|["'`]|\s(?:default|temporary|quota|profile|password|account|container|replace|enable|local)\b))/g, { group: 1, hint: 'identified', accept: (value) => isPasswordLiteral(value) && !/^(?:e?mail|name|user(?:name)?|login|id|uuid|guid|token|key|phone|number|role|group)s?$/i.test(value) }),
+  shape('sql-password', /\b(?:create|alter)[ \t]+user[ \t]+[^\s;]{1,200}[ \t]+identified[ \t]+by[ \t]+(?!(?:values|random|password|default|externally|globally|none|null)\b)([A-Za-z][\w$#]{0,127})(?=[ \t]*(?:;|["'`]|\s(?:default|temporary|quota|profile|password|account|container|replace|enable|local)\b[^;\n]{0,200};))/g, { group: 1, hint: 'identified', accept: (value) => isPasswordLiteral(value) && !/^(?:e?mail|name|user(?:name)?|login|id|uuid|guid|token|key|phone|number|role|group|certificate|cert|slug|hash|code)s?$/i.test(value) }),
   // PowerShell's password given as text: `ConvertTo-SecureString "…" -AsPlainText -Force`.
   shape('assignment', /\bConvertTo-SecureString\b(?=[^\n|;]{0,200}?-AsPlainText)(?:[ \t]+-(?:AsPlainText|Force))+[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
   shape('assignment', /\bConvertTo-SecureString(?:[ \t]+-(?:AsPlainText|Force))*[ \t]+-String[ \t]+(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/gi, { group: 2, hint: /ConvertTo-SecureString/i, accept: isPasswordLiteral }),
@@ -2117,7 +2118,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Written into redis.conf by sed (the replacement of `s/…/requirepass …/`, not its pattern; its
   // commands that add a line, `a`, `i` and `c`, after a quote, an address or a `;`, not in prose).
   shape('cli-password', /\bsed\b[^\n]{0,300}?\bs([/|#,:@])(?:(?!\1)[^\\\n]|\\.){0,300}\1[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)(?:(?!\1)[^\s\\"'`]){1,200})\1/g, { group: 2, hint: 'sed', accept: isSedPassword }),
-  shape('cli-password', /\bsed\b[^\n]{0,300}?(?:["'`;{/]|[$\d][ \t]*)[aic]\\?[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)[^\s\\"'`]{1,200})/g, { group: 1, hint: 'sed', accept: isSedPassword }),
+  shape('cli-password', /\bsed\b[^\n]{0,300}?(?:["'`;{/$\d])[ \t]*[aic]\\?[ \t]*(?:requirepass|masterauth)[ \t]+((?!\[REDACTED:|\$)[^\s\\"'`]{1,200})/g, { group: 1, hint: 'sed', accept: isSedPassword }),
   // Redis's AUTH in a session with redis-cli (`127.0.0.1:6379> AUTH …`, `AUTH user …`: its
   // prompt, a host and port, opening the line), given to it as a command (`redis-cli -h cache
   // AUTH …`) or piped into it (`echo "AUTH …" | redis-cli`); a user's passwords set by ACL
@@ -2444,7 +2445,7 @@ function isLoginNonPassword(value: string): boolean {
  */
 const POSITIONAL_PASSWORD_CALLS: readonly { call: string; place: number | 'last'; least?: number; most?: number; before?: RegExp; wordy?: true }[] = [
   { call: String.raw`\bnew[ \t]+\\?PDO`, place: 2 },
-  { call: String.raw`\bnew[ \t]+(?:mysqli|MySQLi)|\bmysqli?_p?connect|->real_connect|\$\w+(?:->\w+)*->connect`, place: 2 },
+  { call: String.raw`\bnew[ \t]+(?:mysqli|MySQLi)|\bmysqli?_p?connect|->real_connect|\$(?:\w{1,80}->){0,4}\w{0,40}(?:[Dd][Bb]|[Mm]y[Ss][Qq][Ll]|[Cc]onn|[Dd]atabase|[Ll]ink|[Ss]ql)\w{0,40}->connect`, place: 2 },
   { call: String.raw`\bmysqli?_real_connect`, place: 3 },
   { call: String.raw`\b(?:ftp_login|ldap_bind|ssh2_auth_password|imap_open|odbc_connect)`, place: 2 },
   { call: String.raw`\boci_(?:p|new_)?connect`, place: 1 },
@@ -2459,7 +2460,7 @@ const POSITIONAL_PASSWORD_CALLS: readonly { call: string; place: number | 'last'
   { call: String.raw`\.[Bb]ind`, place: 1, before: /^\s*["'](?:cn|uid|ou|dc|mail)=/i },
   { call: String.raw`\.pass_|\bssh\.Password`, place: 0 },
   // Read from a name's start, a few characters each side: `\w*` from every place in a long word is quadratic.
-  { call: String.raw`(?<![\w$])\$?\w{0,40}(?:[Rr]edis|jedis)\w{0,40}(?:\.|->)auth`, place: 0, most: 1, wordy: true },
+  { call: String.raw`(?<![\w$])\$?\w{0,80}(?:[Rr]edis|jedis)\w{0,80}(?:\.|->)auth`, place: 0, most: 1, wordy: true },
   { call: String.raw`\.config_?[Ss]et`, place: 1, before: /^\s*["'](?:requirepass|masterauth)["']\s*,\s*$/ },
   { call: String.raw`\.config`, place: 2, before: /^\s*["']SET["']\s*,\s*["'](?:requirepass|masterauth)["']\s*,\s*$/i },
 ];
@@ -2607,9 +2608,9 @@ function callArguments(text: string, at: number, need = Infinity, reach = 1000):
       i = end - 1;
       continue;
     }
-    // No formatter leaves a blank line in a call: a mention of one in prose (`x.login( above`) ends
-    // at its paragraph.
-    if (c === NEWLINE && /^[ \t]*\r?\n/.test(text.slice(i + 1, i + 80))) return { args: null, scanned: i - at + 1 };
+    // A blank line before a call's first argument ends: a mention of one in prose (`x.login(
+    // above`) ends at its paragraph. (Within the arguments, hand-written code leaves one.)
+    if (c === NEWLINE && args.length === 0 && /^[ \t]*\r?\n/.test(text.slice(i + 1, i + 80))) return { args: null, scanned: i - at + 1 };
     if (depth === 0 && (c === COMMA || c === CLOSE_PAREN)) {
       args.push(first === -1 ? { start: i, end: i } : { start: first, end: last });
       first = -1;
