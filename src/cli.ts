@@ -745,7 +745,7 @@ function summaryLine({ summary, outDir, sessionsCarried, sessionsKept, sessionsF
   // Sessions of Claude Code's start-up warmups alone are listed as none, but their spend is counted.
   const warmups = totals.warmupOnlySessions ?? 0;
   const empty = totals.sessions === 0 && warmups === 0;
-  const sessions = `${plural(totals.sessions, 'session')}${warmups > 0 ? ` (and ${plural(warmups, 'start')} of Claude Code never given a prompt)` : ''}`;
+  const sessions = sessionsSaid({ sessions: totals.sessions, warmupStarts: warmups });
   return [
     `bough: ${allTime ? '' : `${summary.period.label}: `}${
       // Not "0 sessions … · — by bough": say that the scope, not the reading, left nothing.

@@ -148,9 +148,7 @@ export interface SessionCount {
   warmupStarts: number;
 }
 
-/** "3 sessions (and 1 start of Claude Code never given a prompt)"; the starts alone when there is no session. */
+/** "3 sessions (and 1 start of Claude Code never given a prompt)", as every count of sessions bough says is worded. */
 export function sessionsSaid({ sessions, warmupStarts }: SessionCount): string {
-  if (warmupStarts === 0) return plural(sessions, 'session');
-  const starts = `${plural(warmupStarts, 'start')} of Claude Code never given a prompt`;
-  return sessions === 0 ? starts : `${plural(sessions, 'session')} (and ${starts})`;
+  return `${plural(sessions, 'session')}${warmupStarts > 0 ? ` (and ${plural(warmupStarts, 'start')} of Claude Code never given a prompt)` : ''}`;
 }
