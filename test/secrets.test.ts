@@ -415,6 +415,32 @@ describe('secrets the pattern list used to miss', () => {
     for (const text of kept) expect(redact(text)).toBe(text);
   });
 
+  // Regression (a battery of secrets' usual places, this session): OpenVPN's static key, PuTTY's
+  // private lines, a wallet's key in hex or its seed phrase, and password hashes were kept.
+  it('keys and password hashes of other forms, and not what looks like them', () => {
+    const hex64 = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+    const cases: [string, string][] = [
+      ['-----BEGIN OpenVPN Static key V1-----\ne685bdaf659a25a200e2b9e7fa3c3c5e\n-----END OpenVPN Static key V1-----\nremote vpn.example.com', '[REDACTED:private-key]\nremote vpn.example.com'],
+      ['Private-Lines: 2\nAAAAIBx7dQ9mZ2vL4kP1wR8sTq3Xe6Jd5Hc0Ab9Nm2Lp4Ks7\nAAAAIBx7dQ9mZ2vL4kP1w\nPrivate-MAC: 5e3c', 'Private-Lines: 2\n[REDACTED:private-key]\nPrivate-MAC: 5e3c'],
+      [`Use the private key 0x${hex64} for the deployer.`, 'Use the private key [REDACTED:private-key] for the deployer.'],
+      ['root:$6$rounds=5000$Xy7aB9cD$Qm2LkP7vW4zR1sT8yU5nB0cEfG3hJ6kL9mN2pQ5rS8tV1wX4yZ7aB0cD3eF6gH9jK2mN5:19000:0:99999:7:::', 'root:[REDACTED:password-hash]:19000:0:99999:7:::'],
+      ['admin:$apr1$r31.....$HqJZimcKQFAMYayBlzkrA/', 'admin:[REDACTED:password-hash]'],
+      ["hash = '$2b$12$KIXQJQ5Z1Z1Z1Z1Z1Z1Z1uQm2LkP7vW4zR1sT8yU5nB0cEfG3hJ6k'", "hash = '[REDACTED:password-hash]'"],
+      ['ana:$y$j9T$Xy7aB9cD1$Qm2LkP7vW4zR1sT8yU5nB0cEfG3hJ6kL9mN2pQ5rS8t:19000::', 'ana:[REDACTED:password-hash]:19000::'],
+      ['pbkdf2_sha256$600000$Xy7aB9cDQm2L$Qm2LkP7vW4zR1sT8yU5nB0cEfG3hJ6kL9mN2pQ5rS8t=', '[REDACTED:password-hash]'],
+      ['MNEMONIC="abandon ability able about above absent absorb abstract absurd abuse access accident"', 'MNEMONIC="[REDACTED:seed-phrase]"'],
+      ['seed phrase: legal winner thank year wave sausage worth useful legal winner thank yellow', 'seed phrase: [REDACTED:seed-phrase]'],
+    ];
+    for (const [text, shared] of cases) expect(redact(text)).toBe(shared);
+    const kept = [
+      `tx 0x${hex64} confirmed in block 19000000`,
+      'It costs $5$ and $1$2 is two arguments; price $6$ per unit$',
+      '{ mnemonic: "mov", operands: 2 } random_seed = 42 seed: "the quick brown fox"',
+      'Private-Lines: see the PuTTY manual',
+    ];
+    for (const text of kept) expect(redact(text)).toBe(text);
+  });
+
   // Regression (a review of sharing): Pi's auth.json read by an agent kept its Mistral and Groq
   // keys and Google's refresh token: `key`, `access` and `refresh` name nothing secret alone.
   it('the credentials of a JSON holding Pi’s auth.json, and not what those names hold elsewhere', () => {

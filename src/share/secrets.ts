@@ -2109,6 +2109,17 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Private keys, whole blocks; a block cut off by truncated output is redacted to its end.
   shape('private-key', /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g, { hint: 'PRIVATE KEY' }),
   { kind: 'private-key', find: pemBodies },
+  // Keys written whole in other forms: OpenVPN's static key, and the private lines of PuTTY's key
+  // file (lines of base64, each line's end required, so that no run is read two ways); a private key
+  // given in hex a few words after its name (a wallet's `0x…`: a transaction's hash is no secret).
+  shape('private-key', /-----BEGIN OpenVPN Static key V1-----[\s\S]*?(?:-----END OpenVPN Static key V1-----|$)/g, { hint: 'OpenVPN Static key' }),
+  shape('private-key', /\bPrivate-Lines:[ \t]*\d{1,3}\r?\n([A-Za-z0-9+/=]+(?:\r?\n[A-Za-z0-9+/=]+)*)(?=\r?\n|$)/g, { group: 1, hint: 'Private-Lines:' }),
+  shape('private-key', /\bprivate[ _-]?key\b[^\n]{0,40}?(?<![0-9A-Za-z])((?:0x)?[0-9a-fA-F]{64})(?![0-9A-Za-z])/gi, { group: 1, hint: /private[ _-]?key/i, accept: isIssuedToken }),
+  // Password hashes in crypt's forms (/etc/shadow, .htpasswd, a users table; bcrypt, yescrypt,
+  // argon2, Django's PBKDF2): what a password is cracked from, offline.
+  shape('password-hash', /\$(?:2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}|(?:1|5|6|apr1|md5|sha1)\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{20,86}|y\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{1,86}\$[./A-Za-z0-9]{43}|argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,})(?![./A-Za-z0-9])|\bpbkdf2_sha(?:256|1)\$\d{4,7}\$[A-Za-z0-9]{1,64}\$[A-Za-z0-9+/]{40,}={0,2}/g, { hint: /\$(?:2[abxy]|1|5|6|apr1|md5|sha1|y|argon2)\$|pbkdf2_sha/ }),
+  // A wallet's seed phrase (12 to 24 words) after its name; an assembler's mnemonic is one word.
+  shape('seed-phrase', /(?:mnemonic|seed(?:[_ -]?(?:phrase|words))?|recovery[_ -]?phrase)["']?[ \t]*[:=][ \t]*["']?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})(?![a-z])/gi, { group: 1, hint: /mnemonic|seed|recovery/i }),
   // Issued keys. Distinctive prefixes need no word boundary: a key glued to a word is still a key.
   shape('anthropic-key', /sk-ant-[A-Za-z0-9_-]{16,}/g),
   shape('openrouter-key', /sk-or-v1-[A-Za-z0-9]{32,}/g),
