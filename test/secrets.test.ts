@@ -38,6 +38,16 @@ describe('secret patterns', () => {
     ['sortKey', false],
     ['publicKey', false],
     ['path', false],
+    // Regression (a battery of names, this session): tokens named in one word, a forge's PAT and a
+    // database's PW were kept.
+    ['NGROK_AUTHTOKEN', true],
+    ['ACCESSTOKEN', true],
+    ['GH_PAT', true],
+    ['AZURE_DEVOPS_PAT', true],
+    ['DB_PW', true],
+    ['pat', false],
+    ['file_pat', false],
+    ['pw', false],
   ])('treats a JSON field named %s as secret: %s', (name, secret) => {
     expect(field(name, 'value-1234') === '[REDACTED:secret-field]').toBe(secret);
   });
@@ -439,6 +449,17 @@ describe('secrets the pattern list used to miss', () => {
       'Private-Lines: see the PuTTY manual',
     ];
     for (const text of kept) expect(redact(text)).toBe(text);
+  });
+
+  it('a token named in one word, a forge’s PAT and a database’s PW, in .env lines, exports and YAML', () => {
+    const value = 'Qm2LkP7vW4zR1sT8yU5nB0cE';
+    for (const name of ['NGROK_AUTHTOKEN', 'APITOKEN', 'GITHUB_PAT', 'DB_PW']) {
+      expect(redact(`${name}=${value}`)).toBe(`${name}=[REDACTED:assignment]`);
+      expect(redact(`export ${name}="${value}"`)).toBe(`export ${name}="[REDACTED:assignment]"`);
+      expect(redact(`  ${name}: ${value}`)).not.toContain(value);
+    }
+    const kept = 'file_pat = "*.py"\npat = re.compile("x")\nGH_PAT=$GITHUB_TOKEN\nconst dbPw = process.env.DB_PW\nnew_pw = input("new pw: ")\nsearch_pat: \'^foo.*bar$\'';
+    expect(redact(kept)).toBe(kept);
   });
 
   // Regression (a review of sharing): Pi's auth.json read by an agent kept its Mistral and Groq

@@ -430,6 +430,8 @@ const ARGUMENT_LIST_HINT = /(?:zip|7z[arz]?|rar|openssl|keytool)(?:\.exe)?["']\s
 
 /** The last word of a name that makes its value a secret: `DB_PASSWORD`, `PASS`, `client_secret`, `APIKEY`, `auth`. */
 const SECRET_LAST_WORDS = new Set(['password', 'passwd', 'pass', 'passphrase', 'passcode', 'secret', 'credential', 'credentials', 'apikey', 'authorization', 'auth']);
+/** The names before `_PAT` that make it a personal access token. */
+const PAT_OWNERS = new Set(['gh', 'github', 'gitlab', 'gl', 'ado', 'azdo', 'azure', 'devops', 'vsts', 'git', 'bitbucket', 'personal', 'access', 'jira', 'atlassian', 'confluence', 'gitea', 'forgejo', 'codeberg', 'circleci', 'figma', 'hf', 'huggingface']);
 /** `…Key` is a secret after any word but these (a public key, a sort key, a cache key). */
 const NOT_SECRET_KEY_PREFIXES = new Set([
   'public', 'publishable', 'parameter', 'sort', 'partition', 'primary', 'foreign', 'cache', 'idempotency', 'object', 'hash', 'range',
@@ -485,8 +487,14 @@ export function isSecretName(name: string): boolean {
   const before = words.at(-2);
   if (last === undefined) return false;
   if (SECRET_LAST_WORDS.has(last)) return true;
-  // A name written as one word: PGPASSWORD, CLIENTSECRET.
+  // A name written as one word: PGPASSWORD, CLIENTSECRET, NGROK_AUTHTOKEN.
   if (/(?:password|passwd|passphrase|passcode|secret)$/.test(last)) return true;
+  if (/^(?:auth|access|api|bot|bearer|refresh|session|secret|private|oauth|personal)token$/.test(last)) return true;
+  // A personal access token (`GH_PAT`, `AZURE_DEVOPS_PAT`): after a forge's name only, `pat` being
+  // as often a pattern (`file_pat`).
+  if (last === 'pat') return before !== undefined && PAT_OWNERS.has(before);
+  // `DB_PW`, but not bare `pw`.
+  if (last === 'pw') return before !== undefined;
   // Java's keytool and jarsigner: -storepass, -keypass, -srcstorepass, -destkeypass.
   if (/^(?:src|dest)?(?:store|key)pass$/.test(last)) return true;
   // `DB_PWD`, but not bare `PWD`: that is the working directory.
@@ -1113,7 +1121,7 @@ const LINE_LOOKBACK = 40;
 const ARN_BEFORE = /\barn:[\w-]+:[\w-]+:[\w-]*:\d*:$/;
 
 /** A quick look before the words of a name are read. */
-const SECRET_NAME_HINT = /pass|pwd|secret|token|key|auth|credential|pin|otp|mfa|2fa|code|access|refresh/i;
+const SECRET_NAME_HINT = /pass|pw|pat|secret|token|key|auth|credential|pin|otp|mfa|2fa|code|access|refresh/i;
 
 /**
  * Names that say nothing alone (an S3 object's `Key`, a list item's `key`), whose quoted value is a
