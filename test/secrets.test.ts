@@ -462,6 +462,30 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
+  // Regression (a battery of 51 ways to write a password, this session): one said in prose, after a
+  // credential's label or sent by an expect script was kept.
+  it('a password said in prose, after a credential label, or sent to a password prompt, and not words about one', () => {
+    const cases: [string, string][] = [
+      ['The password is: admin123', 'The password is: [REDACTED:prose-password]'],
+      ['the db password is Hx7!qLm29vZ.', 'the db password is [REDACTED:prose-password].'],
+      ['Try the password "hunter2x" first', 'Try the password "[REDACTED:prose-password]" first'],
+      ["set the password to 'Qx7-mm9!'", "set the password to '[REDACTED:prose-password]'"],
+      ['creds: ana:Hx7!qLm29vZ', 'creds: ana:[REDACTED:prose-password]'],
+      ['expect "*assword*"\nsend "Hx7!qLm29vZ\\n"', 'expect "*assword*"\nsend "[REDACTED:prose-password]\\n"'],
+    ];
+    for (const [text, shared] of cases) expect(redact(text)).toBe(shared);
+    expect(redact('expect "password:" { send "Hx7!qLm29vZ\\r" }')).not.toContain('Hx7!qLm29vZ');
+    const kept = [
+      'The password is required. Your password is incorrect, try again. password was changed.',
+      'The password is SHA256-hashed with a salt; the password is DB_PASSWORD in .env',
+      'password is stored in ~/.pgpass; The password is process.env.DB_PASS; password is 8 characters',
+      'The password is `$DB_PASS`; creds: 10:30 tomorrow; the password is https://vault/x',
+      'The password is at least 12 characters long',
+      'printf(&quot;Password is correct.&quot;);',
+    ];
+    for (const text of kept) expect(redact(text)).toBe(text);
+  });
+
   // Regression (a review of sharing): Pi's auth.json read by an agent kept its Mistral and Groq
   // keys and Google's refresh token: `key`, `access` and `refresh` name nothing secret alone.
   it('the credentials of a JSON holding Pi’s auth.json, and not what those names hold elsewhere', () => {

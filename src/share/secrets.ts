@@ -1958,6 +1958,18 @@ function azureDevOpsTokens(text: string): Found[] {
   return text.includes('AZDO') ? keysEndingIn(text, AZURE_DEVOPS_MARK, 76, AZURE_DEVOPS_TOKEN, 4) : [];
 }
 
+/**
+ * A password said in prose or typed into a prompt, not a word about one: no spaces, two kinds of
+ * characters of small letters, capitals, digits and signs (`_`, `-` and `.` being part of words),
+ * not words joined by hyphens (`SHA256-hashed`), a name (`DB_PASSWORD`), a reference, a path, a
+ * placeholder, or a sentence's word before an HTML entity (`is correct.&quot;`).
+ */
+function isSaidPassword(value: string): boolean {
+  if (!isLiteralPassword(value) || ENV_NAME.test(value) || /&(?:quot|amp|lt|gt|apos|#\d+|#x[0-9a-f]+)\b/i.test(value) || /^[A-Za-z0-9]+(?:-[A-Za-z]+)+$/.test(value) || /^(?:~|\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/)/i.test(value)) return false;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?$/.test(value) && !/\d/.test(value)) return false;
+  return Number(/[a-z]/.test(value)) + Number(/[A-Z]/.test(value)) + Number(/\d/.test(value)) + Number(/[^\w.-]/.test(value)) >= 2;
+}
+
 /** A Discord token's first part is its bot's id, a number, in base64: nothing else of its shape decodes so. */
 function isDiscordToken(token: string): boolean {
   return /^\d{17,20}$/.test(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('latin1'));
@@ -2123,6 +2135,13 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('private-key', /-----BEGIN OpenVPN Static key V1-----[\s\S]*?(?:-----END OpenVPN Static key V1-----|$)/g, { hint: 'OpenVPN Static key' }),
   shape('private-key', /\bPrivate-Lines:[ \t]*\d{1,3}\r?\n([A-Za-z0-9+/=]+(?:\r?\n[A-Za-z0-9+/=]+)*)(?=\r?\n|$)/g, { group: 1, hint: 'Private-Lines:' }),
   shape('private-key', /\bprivate[ _-]?key\b[^\n]{0,40}?(?<![0-9A-Za-z])((?:0x)?[0-9a-fA-F]{64})(?![0-9A-Za-z])/gi, { group: 1, hint: /private[ _-]?key/i, accept: isIssuedToken }),
+  // A password said in prose: "the password is Hx7!…", `the password "…"`, "set the password to
+  // '…'"; a credential's user and password after its label (`creds: ana:…`); and what an expect
+  // script sends after a prompt for a password.
+  shape('prose-password', /\b(?:password|passphrase|passcode)[ \t]+(?:is|was)[ \t]*:?[ \t]+(?:(["'`])((?!\[REDACTED:)[^\s"'`]{4,128})\1|((?!\[REDACTED:)[^\s"'`]{3,127}[^\s"'`.,;:!?)]))(?=[.,;:!?)]*(?:\s|$))/gi, { group: [2, 3], hint: /pass/i, accept: isSaidPassword }),
+  shape('prose-password', /\b(?:the|a|new|my|your|its|(?:set|change|reset)[ \t]+(?:the|a|my|your|its)?[ \t]*)[ \t]*(?:password|passphrase)[ \t]+(?:(?:to|of|as)[ \t]+)?(["'`])((?!\[REDACTED:)[^\s"'`]{4,128})\1/gi, { group: 2, hint: /pass/i, accept: isSaidPassword }),
+  shape('prose-password', /\b(?:creds|credentials)[ \t]*[:=][ \t]*["'`]?[^\s:"'`@/]{1,64}:((?!\[REDACTED:)[^\s"'`]{4,128}?)(?=["'`]?(?:[\s,;)]|$))/gi, { group: 1, hint: /cred/i, accept: isSaidPassword }),
+  shape('prose-password', /\bexpect[ \t]+[^\n]{0,60}?assword[^\n]{0,60}?(?:\r?\n[ \t]*|[ \t]*\{[ \t]*)send[ \t]+(?:--[ \t]+)?"((?!\[REDACTED:)(?:[^"\\\r\n]|\\[^rn]){1,200}?)(?:\\r|\\n|\r)?"/g, { group: 1, hint: 'assword', accept: isLiteralPassword }),
   // Password hashes in crypt's forms (/etc/shadow, .htpasswd, a users table; bcrypt, yescrypt,
   // argon2, Django's PBKDF2): what a password is cracked from, offline.
   shape('password-hash', /\$(?:2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}|(?:1|5|6|apr1|md5|sha1)\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{20,86}|y\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{1,86}\$[./A-Za-z0-9]{43}|argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,})(?![./A-Za-z0-9])|\bpbkdf2_sha(?:256|1)\$\d{4,7}\$[A-Za-z0-9]{1,64}\$[A-Za-z0-9+/]{40,}={0,2}/g, { hint: /\$(?:2[abxy]|1|5|6|apr1|md5|sha1|y|argon2)\$|pbkdf2_sha/ }),
