@@ -493,8 +493,8 @@ export function isSecretName(name: string): boolean {
   // A personal access token (`GH_PAT`, `AZURE_DEVOPS_PAT`): after a forge's name only, `pat` being
   // as often a pattern (`file_pat`).
   if (last === 'pat') return before !== undefined && PAT_OWNERS.has(before);
-  // `DB_PW`, but not bare `pw`.
-  if (last === 'pw') return before !== undefined;
+  // `DB_PW`, but not bare `pw`, nor a MIME type's `x-pw`.
+  if (last === 'pw') return before !== undefined && before.length > 1;
   // Java's keytool and jarsigner: -storepass, -keypass, -srcstorepass, -destkeypass.
   if (/^(?:src|dest)?(?:store|key)pass$/.test(last)) return true;
   // `DB_PWD`, but not bare `PWD`: that is the working directory.
@@ -1909,30 +1909,62 @@ const WPA_PASSPHRASE_AT = String.raw`(?:(?<=^|\n|[;&|(\`"'][ \t]*)|(?<=(?:^|\n)[
 const PASSWORD_MESSAGE = /\b(?:pass(?:word|phrase)s?|enter|type|your|new|please|must|should|required|invalid|at least|characters?|change|reset)\b/i;
 
 /**
- * A token a service issued, not a documentation's stand-in for one (`glsa_xxxx…`, `sbp_0000…`):
- * after its prefix, two of small letters, capitals and digits (any random key of twenty characters
- * or more has them), and no one character making half of it. Not "no character six times in a
- * row": a token of encoded bytes holds runs of zeros (Fly.io's `fm2_lJPECAAAAAAA…`).
+ * A token a service issued, not a documentation's stand-in for one (`glsa_xxxx…`, `sbp_0000…`) nor
+ * a name or a hash given a prefix alike: two kinds of small letters, capitals and digits; no one
+ * character making half of it (not "no run of six": Fly.io's tokens of encoded bytes hold runs of
+ * zeros); and not words (isWordy: `re_password_containsUppercase…`, `glagent-operator-controller`).
+ * Read whole, prefix and all: a prefix without a separator (`EAAA`, `AQVN`) cut at the token's
+ * first `-` or `_` left only its end to be read.
  */
 function isIssuedToken(token: string): boolean {
-  return isRandomPart(token.slice(token.search(/[-_.~]/) + 1));
+  if (Number(/[a-z]/.test(token)) + Number(/[A-Z]/.test(token)) + Number(/\d/.test(token)) < 2 || isMostlyOneCharacter(token) || isWordy(token)) return false;
+  // What follows a prefix ending in a separator, read alone too: a prefix of letters thins a name's words.
+  const rest = token.slice(token.search(/[-_.]/) + 1);
+  return rest.length < 16 || rest.length === token.length || !isWordy(rest);
 }
 
-/** The random part of a token (isIssuedToken), its prefix or mark left out. */
-function isRandomPart(body: string): boolean {
-  if (Number(/[a-z]/.test(body)) + Number(/[A-Z]/.test(body)) + Number(/\d/.test(body)) < 2) return false;
+/** A token of small letters and digits (Neon's, ReadMe's): words of its letters come by chance, so only the stand-in is refused. */
+function isIssuedSmallToken(token: string): boolean {
+  return /\d/.test(token) && /[a-z]{2}/.test(token) && !isMostlyOneCharacter(token);
+}
+
+/** A token of letters in both cases and digits (Render's, Infracost's): a name given a hash (`rnd_3f9a…`, an md5) is in one case. */
+function isMixedCaseToken(token: string): boolean {
+  const body = token.slice(4);
+  return /[a-z]/.test(body) && /[A-Z]/.test(body) && isIssuedToken(token);
+}
+
+/** Whether one character makes half of a text or more: a stand-in (`xxxx…`, `0000…`). */
+function isMostlyOneCharacter(text: string): boolean {
   const counts = new Map<string, number>();
-  for (const character of body) counts.set(character, (counts.get(character) ?? 0) + 1);
-  return Math.max(...counts.values()) * 2 <= body.length;
+  for (const character of text) counts.set(character, (counts.get(character) ?? 0) + 1);
+  return Math.max(0, ...counts.values()) * 2 > text.length;
 }
-
-/** Characters that may stand next to a key of letters and digits: none of those. */
-const KEY_CHARACTER = /[A-Za-z0-9]/;
 
 /**
- * A token known by its end: thirty-two hex digits before Mailchimp's `-us<n>`, eighty characters
- * holding Azure DevOps's `AZDO` at the 77th. Found from that end and checked backwards, so that a
- * long run of hex or letters is read once, not once from each of its places.
+ * Whether most of a text is words: runs of five small letters or more (maybe after a capital)
+ * make more than 60% of it. A random key of letters in both cases and digits seldom has one (of 24
+ * such characters, 0.16% of keys pass the mark); names and identifiers are made of them.
+ */
+function isWordy(text: string): boolean {
+  let letters = 0;
+  for (const run of text.matchAll(/[A-Z]?[a-z]{5,}/g)) letters += run[0].length;
+  return letters > text.length * 0.6;
+}
+
+/** A base64 text decoded, for a token that is encoded JSON (`{"a":…` is any JSON's start too). */
+function decodedBase64(token: string): string {
+  return Buffer.from(token, 'base64').toString('latin1');
+}
+
+/** Characters that may not stand next to a key known by its end: a key's, or a name's (`tfstate-<hash>-us1`). */
+const KEY_NEIGHBOUR = /[A-Za-z0-9_.+/=-]/;
+
+/**
+ * A token known by its end: thirty-two hex digits before Mailchimp's `-us<n>`, thirty-six before a
+ * New Relic license key's `NRAL`, eighty characters holding Azure DevOps's `AZDO` at the 77th.
+ * Found from that end and checked backwards, so that a long run of hex or letters is read once,
+ * not once from each of its places.
  */
 function keysEndingIn(text: string, mark: RegExp, before: number, body: RegExp, after: number): Found[] {
   const found: Found[] = [];
@@ -1940,10 +1972,17 @@ function keysEndingIn(text: string, mark: RegExp, before: number, body: RegExp, 
   for (let m = mark.exec(text); m; m = mark.exec(text)) {
     const start = m.index - before;
     const end = m.index + m[0].length + after;
-    if (start < 0 || end > text.length || KEY_CHARACTER.test(text[start - 1] ?? '') || KEY_CHARACTER.test(text[end] ?? '')) continue;
-    if (body.test(text.slice(start, end)) && isRandomPart(text.slice(start, m.index) + text.slice(m.index + m[0].length, end))) found.push({ start, end });
+    if (start < 0 || end > text.length || KEY_NEIGHBOUR.test(text[start - 1] ?? '') || KEY_NEIGHBOUR.test(text[end] ?? '')) continue;
+    const random = text.slice(start, m.index) + text.slice(m.index + m[0].length, end);
+    if (body.test(text.slice(start, end)) && !isMostlyOneCharacter(random) && !isWordy(random) && /\d/.test(random) && /[A-Za-z]/.test(random)) found.push({ start, end });
   }
   return found;
+}
+
+const NEW_RELIC_LICENSE_END = /NRAL(?![A-Za-z0-9])/g;
+const NEW_RELIC_LICENSE = /^[0-9a-z]{36}NRAL$/;
+function newRelicLicenseKeys(text: string): Found[] {
+  return text.includes('NRAL') ? keysEndingIn(text, NEW_RELIC_LICENSE_END, 36, NEW_RELIC_LICENSE, 0) : [];
 }
 
 const MAILCHIMP_END = /-us\d{1,2}(?![A-Za-z0-9])/g;
@@ -2026,7 +2065,7 @@ const URL_HOST_END = String.raw`(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?=:\d|[/?#\
  * Prefixes distinctive enough to name a key even when the key is cut short (`ghp_AbC…`); the
  * shorter ones only at a word's start (`kotlin_api_generator…` holds `lin_api_`).
  */
-const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.|(?<![A-Za-z0-9_-])(?:shp(?:at|ss|ca|pa)_|lin_api_|ntn_|lsv2_(?:pt|sk)_|pcsk_|nvapi-|sntry[su]_|ATATT|glsa_|PMAK-|sq0(?:atp|csp)-|sbp_|sb_secret_|tskey-(?:auth|api|client)-|ops_eyJ|figd_|CFPAT-|xkeysib-|pscale_(?:tkn|pw)_|rubygems_|gl(?:rt|dt|ptt)-|NRAK-|tvly-|sgp_|bkua_|CCIPAT_|dt0c01\.|pnu_|rdme_|HRKU-|fm[12][ar]?_))`;
+const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.|(?<![A-Za-z0-9_-])(?:shp(?:at|ss|ca|pa)_|lin_api_|ntn_|lsv2_(?:pt|sk)_|pcsk_|nvapi-|sntry[su]_|ATATT|glsa_|PMAK-|sq0(?:atp|csp)-|sb_secret_|tskey-(?:auth|api|client)-|ops_eyJ|figd_|CFPAT-|xkeysib-|pscale_(?:tkn|pw)_|rubygems_|gl(?:rt|dt|ptt)-|NRAK-|tvly-|bkua_|CCIPAT_|dt0c01\.|rdme_|HRKU-))`;
 
 /**
  * Tokens of other services by the prefixes they are issued with, each of the length and alphabet
@@ -2036,18 +2075,22 @@ const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|g
  * Resend, Neon, Sourcegraph, Buildkite, CircleCI, Alibaba Cloud, Dynatrace, Flutterwave, Prefect,
  * Typeform, ReadMe, Yandex Cloud, Adobe, Browserbase, Heroku, Fly.io, ElevenLabs, Bitbucket,
  * JFrog, Amazon Bedrock, Microsoft Entra, Cloudflare, Duffel, EasyPost, Frame.io, Infracost,
- * MaxMind, Octopus Deploy, OpenShift, Scalingo, Shippo, Hugging Face's organisations, Harness,
+ * MaxMind, OpenShift, Scalingo, Shippo, Hugging Face's organisations, Harness,
  * Azure DevOps, ClickUp, Asana, SonarQube, Plaid, Braintree, Render, Together AI, Anyscale.
  * Where a key is found by its prefix alone, a documentation's stand-in (`glsa_xxxx…`) is none.
  */
 const SERVICE_KEY_RULES: readonly SecretRule[] = [
-  shape('grafana-token', /(?<![A-Za-z0-9_])(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])|glc_[A-Za-z0-9+/]{32,400}={0,3}|eyJrIjoi[A-Za-z0-9+/]{50,400}={0,3})/g, { hint: /glsa_|glc_|eyJrIjoi/, accept: isIssuedToken }),
-  shape('postman-key', /PMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}(?![A-Za-z0-9])/g, { hint: 'PMAK-', accept: isIssuedToken }),
-  shape('square-token', /(?<![A-Za-z0-9_-])(?:sq0atp-[A-Za-z0-9_-]{22,60}|sq0csp-[A-Za-z0-9_-]{40,50}|EAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_+/=-]))/g, { hint: /sq0[ac][ts]p-|EAAA/, accept: isIssuedToken }),
-  shape('meta-token', /(?<![A-Za-z0-9_-])EAA[CM][A-Za-z0-9]{100,}/g, { hint: /EAA[CM]/, accept: isIssuedToken }),
-  shape('twilio-key', /(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])/g, { hint: 'SK', accept: isIssuedToken }),
+  shape('grafana-token', /(?<![A-Za-z0-9_])(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])|glc_[A-Za-z0-9+/]{32,400}={0,3})/g, { hint: /glsa_|glc_/, accept: isIssuedToken }),
+  // Grafana's older API key: base64 of `{"k":"…","n":"…","id":…}`, decoded to tell it from base64 of any JSON.
+  shape('grafana-token', /(?<![A-Za-z0-9+/])eyJrIjoi[A-Za-z0-9+/]{50,400}={0,3}/g, { hint: 'eyJrIjoi', accept: (token) => /^\{"k":"[A-Za-z0-9]{16,}","n":"/.test(decodedBase64(token)) }),
+  shape('postman-key', /PMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}(?![A-Za-z0-9])|PMAT-[0-9A-Z]{26}(?![A-Za-z0-9])/g, { hint: /PMA[KT]-/, accept: isIssuedToken }),
+  shape('square-token', /(?<![A-Za-z0-9_+/=-])(?:sq0atp-[A-Za-z0-9_-]{22,60}|sq0csp-[A-Za-z0-9_-]{40,50}|EAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_+/=-]))/g, { hint: /sq0[ac][ts]p-|EAAA/, accept: isIssuedToken }),
+  // Meta's tokens (`EAAG…`, `EAAB…`, `EAAC…`) are of letters and digits only: one standing inside
+  // base64 (a font inlined in CSS holds `+EAAC…`) is none.
+  shape('meta-token', /(?<![A-Za-z0-9_+/=-])EAA[A-Za-z0-9]{100,}(?![A-Za-z0-9_+/=-])/g, { hint: 'EAA', accept: isIssuedToken }),
+  shape('twilio-key', /(?<![A-Za-z0-9+/=])SK[0-9a-f]{32}(?![A-Za-z0-9+/=])/g, { hint: 'SK', accept: isIssuedToken }),
   { kind: 'mailchimp-key', find: mailchimpKeys },
-  shape('doppler-token', /(?<![A-Za-z0-9.])dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[A-Za-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}/g, { hint: 'dp.', accept: isIssuedToken }),
+  shape('doppler-token', /(?<![A-Za-z0-9.])dp\.(?:pt|st|sa|said|ct|scim|audit)\.(?:[A-Za-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}/g, { hint: 'dp.', accept: isIssuedToken }),
   shape('pulumi-token', /(?<![A-Za-z0-9_-])pul-[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: 'pul-', accept: isIssuedToken }),
   shape('terraform-token', /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}/g, { hint: '.atlasv1.', accept: isIssuedToken }),
   shape('supabase-key', /(?<![A-Za-z0-9_])(?:sbp_[a-f0-9]{40}(?![A-Za-z0-9])|sb_secret_[A-Za-z0-9_-]{20,})/g, { hint: /sbp_|sb_secret_/, accept: isIssuedToken }),
@@ -2062,45 +2105,46 @@ const SERVICE_KEY_RULES: readonly SecretRule[] = [
   shape('mapbox-token', /(?<![A-Za-z0-9_])[st]k\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}/g, { hint: 'k.eyJ', accept: isIssuedToken }),
   shape('planetscale-token', /pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,64}/g, { hint: 'pscale_', accept: isIssuedToken }),
   shape('rubygems-key', /rubygems_[a-f0-9]{48}(?![A-Za-z0-9])/g, { hint: 'rubygems_', accept: isIssuedToken }),
-  shape('gitlab-token', /(?<![A-Za-z0-9_])(?:gl(?:rt|dt|ft|soat|ffct|imt|agent|oas|ptt|cbt)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,})/g, { hint: /gl[a-z]{1,5}-|GR1348941/, accept: isIssuedToken }),
-  shape('newrelic-key', /(?<![A-Za-z0-9])NR(?:AK|II|IQ)-[A-Za-z0-9-]{27,32}(?![A-Za-z0-9-])/g, { hint: /NR(?:AK|II|IQ)-/, accept: isIssuedToken }),
+  // GitLab's other tokens, with the routing part a newer one ends in (`….01.121flyh6j`).
+  shape('gitlab-token', /(?<![A-Za-z0-9_])(?:gl(?:rtr?|dt|ft|soat|ffct|imt|agent|oas|ptt|cbt|wt)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,})(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9}(?![A-Za-z0-9]))?/g, { hint: /gl[a-z]{1,5}-|GR1348941/, accept: isIssuedToken }),
+  shape('newrelic-key', /(?<![A-Za-z0-9])NR(?:AK|AA|II|IQ)-[A-Za-z0-9-]{27,32}(?![A-Za-z0-9-])/g, { hint: /NR(?:AK|AA|II|IQ)-/, accept: isIssuedToken }),
+  { kind: 'newrelic-key', find: newRelicLicenseKeys },
   shape('e2b-key', /(?<![A-Za-z0-9_])e2b_[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: 'e2b_', accept: isIssuedToken }),
   shape('firecrawl-key', /(?<![A-Za-z0-9_-])fc-[a-f0-9]{32}(?![A-Za-z0-9])/g, { hint: 'fc-', accept: isIssuedToken }),
   shape('tavily-key', /(?<![A-Za-z0-9_-])tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: 'tvly-', accept: isIssuedToken }),
   shape('resend-key', /(?<![A-Za-z0-9_])re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}(?![A-Za-z0-9_])/g, { hint: 're_', accept: isIssuedToken }),
-  shape('neon-key', /(?<![A-Za-z0-9_])napi_[a-z0-9]{64}(?![A-Za-z0-9])/g, { hint: 'napi_', accept: isIssuedToken }),
+  shape('neon-key', /(?<![A-Za-z0-9_])napi_[a-z0-9]{64}(?![A-Za-z0-9])/g, { hint: 'napi_', accept: isIssuedSmallToken }),
   shape('sourcegraph-token', /(?<![A-Za-z0-9_])sgp_(?:[a-f0-9]{16}_|local_)?[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: 'sgp_', accept: isIssuedToken }),
   shape('buildkite-token', /(?<![A-Za-z0-9_])bkua_[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: 'bkua_', accept: isIssuedToken }),
   shape('circleci-token', /CCIP(?:AT|RJ)_[A-Za-z0-9]{22}_[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: 'CCIP', accept: isIssuedToken }),
-  shape('alibaba-key', /(?<![A-Za-z0-9])LTAI[A-Za-z0-9]{12,20}(?![A-Za-z0-9])/g, { hint: 'LTAI', accept: isIssuedToken }),
-  shape('dynatrace-token', /dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}(?![A-Za-z0-9])/g, { hint: 'dt0c01.', accept: isIssuedToken }),
+  shape('alibaba-key', /(?<![A-Za-z0-9+/=])LTAI[A-Za-z0-9]{12,20}(?![A-Za-z0-9+/=])/g, { hint: 'LTAI', accept: isIssuedToken }),
+  shape('dynatrace-token', /dt0[a-z]\d{2}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}(?![A-Za-z0-9])/g, { hint: 'dt0', accept: isIssuedToken }),
   shape('flutterwave-key', /FLWSECK(?:_TEST)?-[A-Za-z0-9]{12,32}(?:-X)?(?![A-Za-z0-9])/g, { hint: 'FLWSECK', accept: isIssuedToken }),
   shape('prefect-key', /(?<![A-Za-z0-9_])pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g, { hint: 'pnu_', accept: isIssuedToken }),
   shape('typeform-token', /(?<![A-Za-z0-9_])tfp_[A-Za-z0-9_.=-]{40,80}/g, { hint: 'tfp_', accept: isIssuedToken }),
-  shape('readme-key', /(?<![A-Za-z0-9_])rdme_[a-z0-9]{70}(?![A-Za-z0-9])/g, { hint: 'rdme_', accept: isIssuedToken }),
-  shape('yandex-key', /(?<![A-Za-z0-9])AQVN[A-Za-z0-9_-]{35,38}(?![A-Za-z0-9_-])/g, { hint: 'AQVN', accept: isIssuedToken }),
+  shape('readme-key', /(?<![A-Za-z0-9_])rdme_[a-z0-9]{70}(?![A-Za-z0-9])/g, { hint: 'rdme_', accept: isIssuedSmallToken }),
+  shape('yandex-key', /(?<![A-Za-z0-9+/=])AQVN[A-Za-z0-9_-]{35,38}(?![A-Za-z0-9_+/=-])/g, { hint: 'AQVN', accept: isIssuedToken }),
   shape('adobe-secret', /(?<![A-Za-z0-9_-])p8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: 'p8e-', accept: isIssuedToken }),
   shape('browserbase-key', /bb_live_[A-Za-z0-9_-]{20,}/g, { hint: 'bb_live_', accept: isIssuedToken }),
   shape('heroku-key', /HRKU-[A-Za-z0-9_-]{58,}/g, { hint: 'HRKU-', accept: isIssuedToken }),
   shape('fly-token', /(?<![A-Za-z0-9_])(?:fm[12][ar]?_[A-Za-z0-9+/]{40,}={0,3}|fo1_[A-Za-z0-9_-]{43})/g, { hint: /fm[12][ar]?_|fo1_/, accept: isIssuedToken }),
   shape('elevenlabs-key', /(?<![A-Za-z0-9_])sk_[a-f0-9]{48}(?![A-Za-z0-9])/g, { hint: 'sk_', accept: isIssuedToken }),
-  shape('bitbucket-token', /(?<![A-Za-z0-9])ATBB[A-Za-z0-9_=.-]{28,}/g, { hint: 'ATBB', accept: isIssuedToken }),
-  shape('jfrog-key', /(?<![A-Za-z0-9])(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})(?![A-Za-z0-9])/g, { hint: /AKCp|cmVmd/, accept: isIssuedToken }),
+  shape('bitbucket-token', /(?<![A-Za-z0-9+/=])ATBB[A-Za-z0-9_=.-]{28,}(?![+/])/g, { hint: 'ATBB', accept: isIssuedToken }),
+  shape('jfrog-key', /(?<![A-Za-z0-9+/=])(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})(?![A-Za-z0-9+/=])/g, { hint: /AKCp|cmVmd/, accept: isIssuedToken }),
   shape('bedrock-key', /(?<![A-Za-z0-9+/])ABSK[A-Za-z0-9+/]{100,}={0,2}|bedrock-api-key-[A-Za-z0-9+/=%]{40,}/g, { hint: /ABSK|bedrock-api-key-/, accept: isIssuedToken }),
   shape('azure-client-secret', /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, { hint: 'Q~', accept: isIssuedToken }),
   shape('cloudflare-key', /v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9])/g, { hint: 'v1.0-', accept: isIssuedToken }),
   // A Cloudflare tunnel's token: base64 of `{"a":"<account>","t":"<tunnel>","s":"<secret>"}`.
-  shape('cloudflare-token', /(?<![A-Za-z0-9+/])eyJhIjoi[A-Za-z0-9+/]{80,}={0,2}/g, { hint: 'eyJhIjoi', accept: isIssuedToken }),
+  shape('cloudflare-token', /(?<![A-Za-z0-9+/])eyJhIjoi[A-Za-z0-9+/]{80,}={0,2}/g, { hint: 'eyJhIjoi', accept: (token) => /^\{"a":"[0-9a-f]{32}","t":"[0-9a-f-]{36}","s":"/.test(decodedBase64(token)) }),
   shape('duffel-token', /duffel_(?:test|live)_[A-Za-z0-9_=-]{43}/g, { hint: 'duffel_', accept: isIssuedToken }),
-  shape('easypost-key', /(?<![A-Za-z0-9])EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])/g, { hint: /EZ[AT]K/, accept: isIssuedToken }),
+  shape('easypost-key', /(?<![A-Za-z0-9+/=])EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9+/=])/g, { hint: /EZ[AT]K/, accept: isIssuedToken }),
   shape('frameio-token', /fio-u-[A-Za-z0-9_=-]{64}/g, { hint: 'fio-u-', accept: isIssuedToken }),
-  shape('infracost-key', /(?<![A-Za-z0-9_-])ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: 'ico-', accept: isIssuedToken }),
+  shape('infracost-key', /(?<![A-Za-z0-9_-])ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: 'ico-', accept: isMixedCaseToken }),
   shape('maxmind-key', /(?<![A-Za-z0-9])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![A-Za-z0-9])/g, { hint: '_mmk', accept: isIssuedToken }),
-  shape('octopus-key', /(?<![A-Za-z0-9_-])API-[A-Z0-9]{26}(?![A-Za-z0-9])/g, { hint: 'API-', accept: isIssuedToken }),
   shape('openshift-token', /(?<![A-Za-z0-9_-])sha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, { hint: 'sha256~', accept: isIssuedToken }),
   shape('scalingo-token', /tk-us-[A-Za-z0-9_-]{48}(?![A-Za-z0-9_-])/g, { hint: 'tk-us-', accept: isIssuedToken }),
   shape('shippo-token', /shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])/g, { hint: 'shippo_', accept: isIssuedToken }),
-  shape('huggingface-token', /(?<![A-Za-z0-9_])api_org_[A-Za-z]{34}(?![A-Za-z0-9])/g, { hint: 'api_org_', accept: (token) => /[a-z]/.test(token.slice(8)) && /[A-Z]/.test(token.slice(8)) && looksRandom(token.slice(8)) }),
+  shape('huggingface-token', /(?<![A-Za-z0-9_])api_org_[A-Za-z]{34}(?![A-Za-z0-9])/g, { hint: 'api_org_', accept: (token) => /[a-z]/.test(token.slice(8)) && /[A-Z]/.test(token.slice(8)) && !isMostlyOneCharacter(token.slice(8)) }),
   shape('harness-token', /(?<![A-Za-z0-9_])[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}(?![A-Za-z0-9])/g, { hint: /[ps]at\./, accept: isIssuedToken }),
   { kind: 'azure-devops-token', find: azureDevOpsTokens },
   shape('clickup-token', /(?<![A-Za-z0-9_])pk_\d{5,12}_[A-Z0-9]{32}(?![A-Za-z0-9])/g, { hint: 'pk_', accept: isIssuedToken }),
@@ -2108,7 +2152,7 @@ const SERVICE_KEY_RULES: readonly SecretRule[] = [
   shape('sonarqube-token', /(?<![A-Za-z0-9_])sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: /sq[upa]_/, accept: isIssuedToken }),
   shape('plaid-token', /access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![A-Za-z0-9])/g, { hint: 'access-', accept: isIssuedToken }),
   shape('braintree-token', /access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}(?![A-Za-z0-9])/g, { hint: 'access_token$' }),
-  shape('render-key', /(?<![A-Za-z0-9_])rnd_[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: 'rnd_', accept: isIssuedToken }),
+  shape('render-key', /(?<![A-Za-z0-9_])rnd_[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: 'rnd_', accept: isMixedCaseToken }),
   shape('together-key', /tgp_v1_[A-Za-z0-9_-]{40,}/g, { hint: 'tgp_v1_', accept: isIssuedToken }),
   shape('anyscale-key', /(?<![A-Za-z0-9_])esecret_[A-Za-z0-9]{20,}/g, { hint: 'esecret_', accept: isIssuedToken }),
 ];
@@ -2117,12 +2161,29 @@ const SERVICE_KEY_RULES: readonly SecretRule[] = [
  * What a text holds before any of SERVICE_KEY_RULES can find a key in it: most hold none, and one
  * look for all costs less than a look for each (the short prefixes are looked for with what follows them).
  */
-const SERVICE_KEY_HINT = /glsa_|glc_|eyJrIjoi|PMAK-|sq0[ac][ts]p-|EAA[ACM]|SK[0-9a-f]{32}|-us\d|dp\.(?:pt|st|sa|ct|scim|audit)\.|pul-|\.atlasv1\.|sbp_|sb_secret_|tskey-|ops_eyJ|A3-|nfp_|figd_|pat[A-Za-z0-9]{14}\.|CFPAT-|sl\.[A-Za-z0-9_-]{20}|sib-|k\.eyJ|pscale_|rubygems_|gl[a-z]{1,5}-|GR1348941|NR(?:AK|II|IQ)-|e2b_|fc-[a-f0-9]{32}|tvly-|re_[A-Za-z0-9]{8}_|napi_|sgp_|bkua_|CCIP|LTAI|dt0c01\.|FLWSECK|pnu_|tfp_|rdme_|AQVN|p8e-|bb_live_|HRKU-|fm[12][ar]?_|fo1_|sk_[a-f0-9]{48}|ATBB|AKCp|cmVmd|ABSK|bedrock-api-key-|\dQ~|v1\.0-|eyJhIjoi|duffel_|EZ[AT]K|fio-u-|ico-|_mmk|API-[A-Z0-9]{26}|sha256~|tk-us-|shippo_|api_org_|[ps]at\.[A-Za-z0-9_-]{22}\.|AZDO|pk_\d|\d\/\d{10}|sq[upa]_|access-(?:sandbox|development|production)-|access_token\$|rnd_|tgp_v1_|esecret_/;
+const SERVICE_KEY_HINT = /glsa_|glc_|eyJrIjoi|PMA[KT]-|sq0[ac][ts]p-|EAA|SK[0-9a-f]{32}|-us\d|NRAL|dp\.(?:pt|st|sa|said|ct|scim|audit)\.|pul-|\.atlasv1\.|sbp_|sb_secret_|tskey-|ops_eyJ|A3-|nfp_|figd_|pat[A-Za-z0-9]{14}\.|CFPAT-|sl\.[A-Za-z0-9_-]{20}|sib-|k\.eyJ|pscale_|rubygems_|gl[a-z]{1,5}-|GR1348941|NR(?:AK|AA|II|IQ)-|e2b_|fc-[a-f0-9]{32}|tvly-|re_[A-Za-z0-9]{8}_|napi_|sgp_|bkua_|CCIP|LTAI|dt0[a-z]\d{2}\.|FLWSECK|pnu_|tfp_|rdme_|AQVN|p8e-|bb_live_|HRKU-|fm[12][ar]?_|fo1_|sk_[a-f0-9]{48}|ATBB|AKCp|cmVmd|ABSK|bedrock-api-key-|\dQ~|v1\.0-|eyJhIjoi|duffel_|EZ[AT]K|fio-u-|ico-|_mmk|sha256~|tk-us-|shippo_|api_org_|[ps]at\.[A-Za-z0-9_-]{22}\.|AZDO|pk_\d|\d\/\d{10}|sq[upa]_|access-(?:sandbox|development|production)-|access_token\$|rnd_|tgp_v1_|esecret_/;
 
 /** Keys found by SERVICE_KEY_RULES, each named by its service's kind. */
 function serviceKeys(text: string): Found[] {
   if (!SERVICE_KEY_HINT.test(text)) return [];
   return SERVICE_KEY_RULES.flatMap((rule) => rule.find(text).map((found) => ({ ...found, kind: found.kind ?? rule.kind })));
+}
+
+/** A key's prefix where a match starts (KEY_PREFIX), to read what follows it. */
+const KEY_PREFIX_AT = new RegExp(String.raw`^${KEY_PREFIX}`);
+/** Words joined by `_`, `-` or `.`, each maybe in camelCase or ending in digits (`plugin_manager2`, `registerMap`), or a number. */
+const WORD_CHAIN = /^(?:[A-Z]?[a-z]{2,}(?:[A-Z][a-z]{2,})*\d*|[a-z]?\d+)(?:[_.-](?:[A-Z]?[a-z]{2,}(?:[A-Z][a-z]{2,})*\d*|[a-z]?\d+))*$/;
+
+/**
+ * A key cut short by a preview (`ghp_AbC…`), or at a text's end: what follows its prefix is not a
+ * name (`rubygems_integration`, `hf_transfer_enabled`, `gem install rubygems_plugin_manager`) nor a
+ * stand-in (`ghp_xxxx…`). A token of JSON cut short has no such prefix and is taken.
+ */
+function isKeyCutShort(token: string): boolean {
+  const prefix = KEY_PREFIX_AT.exec(token)?.[0];
+  if (prefix === undefined) return true;
+  const rest = token.slice(prefix.length);
+  return !WORD_CHAIN.test(rest) && !isMostlyOneCharacter(rest);
 }
 
 export const SECRET_RULES: readonly SecretRule[] = [
@@ -2138,7 +2199,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // A password said in prose: "the password is Hx7!…", `the password "…"`, "set the password to
   // '…'"; a credential's user and password after its label (`creds: ana:…`); and what an expect
   // script sends after a prompt for a password.
-  shape('prose-password', /\b(?:password|passphrase|passcode)[ \t]+(?:is|was)[ \t]*:?[ \t]+(?:(["'`])((?!\[REDACTED:)[^\s"'`]{4,128})\1|((?!\[REDACTED:)[^\s"'`]{3,127}[^\s"'`.,;:!?)]))(?=[.,;:!?)]*(?:\s|$))/gi, { group: [2, 3], hint: /pass/i, accept: isSaidPassword }),
+  shape('prose-password', /\b(?:password|passphrase|passcode)[ \t]+(?:is|was)[ \t]*:?[ \t]+(?:(["'`])((?!\[REDACTED:)[^\s"'`<>]{4,128})\1|((?!\[REDACTED:)[^\s"'`<>]{3,127}[^\s"'`<>.,;:!?)]))(?=[.,;:!?)]*(?:\s|$))/gi, { group: [2, 3], hint: /pass/i, accept: isSaidPassword }),
   shape('prose-password', /\b(?:the|a|new|my|your|its|(?:set|change|reset)[ \t]+(?:the|a|my|your|its)?[ \t]*)[ \t]*(?:password|passphrase)[ \t]+(?:(?:to|of|as)[ \t]+)?(["'`])((?!\[REDACTED:)[^\s"'`]{4,128})\1/gi, { group: 2, hint: /pass/i, accept: isSaidPassword }),
   shape('prose-password', /\b(?:creds|credentials)[ \t]*[:=][ \t]*["'`]?[^\s:"'`@/]{1,64}:((?!\[REDACTED:)[^\s"'`]{4,128}?)(?=["'`]?(?:[\s,;)]|$))/gi, { group: 1, hint: /cred/i, accept: isSaidPassword }),
   shape('prose-password', /\bexpect[ \t]+[^\n]{0,60}?assword[^\n]{0,60}?(?:\r?\n[ \t]*|[ \t]*\{[ \t]*)send[ \t]+(?:--[ \t]+)?"((?!\[REDACTED:)(?:[^"\\\r\n]|\\[^rn]){1,200}?)(?:\\r|\\n|\r)?"/g, { group: 1, hint: 'assword', accept: isLiteralPassword }),
@@ -2187,7 +2248,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // The header part is bounded so that a megabyte of "eyJ" fails fast at every start.
   shape('jwt', /eyJ[A-Za-z0-9_-]{8,300}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, { hint: '.eyJ' }),
   // A key cut short by a preview or an ellipsis: the part shown is still the start of a real key.
-  shape('partial-key', new RegExp(String.raw`${KEY_PREFIX}[A-Za-z0-9_-]{8,200}(?=…|\.\.\.|$)|eyJ[A-Za-z0-9_-]{8,300}\.eyJ[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]*)?(?=…|\.\.\.|$)`, 'g'), { hint: (text) => text.includes('…') || text.includes('...') || /[\w-]$/.test(text) }),
+  shape('partial-key', new RegExp(String.raw`${KEY_PREFIX}[A-Za-z0-9_-]{8,200}(?=…|\.\.\.|$)|eyJ[A-Za-z0-9_-]{8,300}\.eyJ[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]*)?(?=…|\.\.\.|$)`, 'g'), { hint: (text) => text.includes('…') || text.includes('...') || /[\w-]$/.test(text), accept: isKeyCutShort }),
   // Azure storage and service bus connection strings, and the signature of a SAS URL.
   shape('azure-key', /(?<![A-Za-z])(?:AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret)=([^;"'\s<>]{8,})/gi, { group: 1, hint: /AccountKey|SharedAccess|SharedSecret/i }),
   shape('sas-signature', /[?&;]sig=([^&\s"'<>#;]{8,})/g, { group: 1, hint: 'sig=' }),
@@ -2449,7 +2510,7 @@ export const ISSUED_KEY_KINDS: ReadonlySet<string> = new Set([
   'dynatrace-token', 'flutterwave-key', 'prefect-key', 'typeform-token', 'readme-key', 'yandex-key', 'adobe-secret',
   'browserbase-key', 'heroku-key', 'fly-token', 'elevenlabs-key', 'bitbucket-token', 'jfrog-key', 'bedrock-key',
   'azure-client-secret', 'cloudflare-key', 'cloudflare-token', 'duffel-token', 'easypost-key', 'frameio-token', 'infracost-key',
-  'maxmind-key', 'octopus-key', 'openshift-token', 'scalingo-token', 'shippo-token', 'harness-token', 'azure-devops-token',
+  'maxmind-key', 'openshift-token', 'scalingo-token', 'shippo-token', 'harness-token', 'azure-devops-token',
   'clickup-token', 'asana-token', 'sonarqube-token', 'plaid-token', 'braintree-token', 'render-key', 'together-key', 'anyscale-key',
 ]);
 
