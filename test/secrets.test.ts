@@ -511,6 +511,22 @@ describe('secrets the pattern list used to miss', () => {
     for (const text of kept) expect(redact(text)).toBe(text);
   });
 
+  // Regression (this session): a key given in base64 (`echo c2st… | base64 -d`, a URL's parameter)
+  // was kept whole, to be decoded by whoever reads the report.
+  it('a key encoded in base64 or base64url, named as the key it holds, and not other base64', () => {
+    const b64 = (text: string, encoding: BufferEncoding = 'base64') => Buffer.from(text).toString(encoding);
+    const anthropic = 'sk-ant-api03-FAKEb0ugh7yQ2mZ9vL4kP1wR8sTq3Xe6Jd5Hc0Ab9Nm2Lp4Ks7Wf';
+    expect(redact(`echo ${b64(anthropic)} | base64 -d`)).toBe('echo [REDACTED:anthropic-key] | base64 -d');
+    expect(redact(`curl "https://x.io/hook?state=${b64(`ana:ghp_FAKEb0ugh7yQ2mZ9vL4kP1wR8sTq3Xe6Jd5`, 'base64url')}&v=1"`)).toBe('curl "https://x.io/hook?state=[REDACTED:github-token]&v=1"');
+    expect(redact(`printf %s ${b64(`export OPENAI_API_KEY=sk-proj-FAKEb0ugh7yQ2mZ9vL4kP1wR8sTq3Xe6`)} | base64 --decode >> .env`)).toBe('printf %s [REDACTED:openai-key] | base64 --decode >> .env');
+    const kept = [
+      `echo ${b64('hello world, this is only a test of base64')} | base64 -d`,
+      `{"data":"${'iVBORw0KGgoAAAANSUhEUgAA'.repeat(200)}"}`,
+      'fetchPaginatedItemsWithCursorAndFilters my-long-kebab-case-identifier-name',
+    ];
+    for (const text of kept) expect(redact(text)).toBe(text);
+  });
+
   // Regression (a review of sharing): Pi's auth.json read by an agent kept its Mistral and Groq
   // keys and Google's refresh token: `key`, `access` and `refresh` name nothing secret alone.
   it('the credentials of a JSON holding Pi’s auth.json, and not what those names hold elsewhere', () => {

@@ -2491,7 +2491,44 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('discord-token', /(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{22,26}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/g, { hint: /\.[A-Za-z0-9_-]{6}\./, accept: isDiscordToken }),
   shape('webhook-url', /\.webhook\.office\.com\/webhookb2\/([^\s"'<>]{20,})/g, { group: 1, hint: 'webhookb2' }),
   { kind: 'api-key', find: urlKeyValues },
+  // A key encoded in base64 (`echo c2stYW50… | base64 -d`): named as the key it holds.
+  { kind: 'encoded-key', find: encodedKeys },
 ];
+
+/**
+ * A run of base64's characters (or base64url's), read whole: a megabyte of an image's is one match,
+ * not one from each of its places. After an `=` too (`?auth=…`): base64 pads only at its end.
+ */
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}/g;
+/** Longer runs encode files, not a key given alone. */
+const MAX_ENCODED_KEY = 2000;
+
+/**
+ * The rules of keys known by their shape alone, read in what a run of base64 decodes to: not a key
+ * cut short (a decoded text's end is no preview's), nor this rule again (its pattern's place is
+ * its own, and a key encoded twice is not given so).
+ */
+let encodedKeyRules: readonly SecretRule[] | null = null;
+
+function encodedKeys(text: string): Found[] {
+  const found: Found[] = [];
+  encodedKeyRules ??= SECRET_RULES.filter((rule) => ISSUED_KEY_KINDS.has(rule.kind) && rule.kind !== 'partial-key' && rule.kind !== 'encoded-key');
+  BASE64_RUN.lastIndex = 0;
+  for (let m = BASE64_RUN.exec(text); m; m = BASE64_RUN.exec(text)) {
+    const run = m[0];
+    if (run.length > MAX_ENCODED_KEY) continue;
+    const decoded = Buffer.from(run, /[-_]/.test(run) ? 'base64url' : 'base64').toString('latin1');
+    // Text, not bytes: a key is given as text, and an identifier or a hash decodes to bytes.
+    if (!/^[\t\n\r\x20-\x7e]{16,}$/.test(decoded)) continue;
+    for (const rule of encodedKeyRules) {
+      const [key] = rule.find(decoded);
+      if (key === undefined) continue;
+      found.push({ start: m.index, end: m.index + run.length, kind: key.kind ?? rule.kind });
+      break;
+    }
+  }
+  return found;
+}
 
 /**
  * The kinds of key issued with a prefix of their own (`sk-ant-`, `ghp_`, `AKIA`): found by their
@@ -2512,6 +2549,7 @@ export const ISSUED_KEY_KINDS: ReadonlySet<string> = new Set([
   'azure-client-secret', 'cloudflare-key', 'cloudflare-token', 'duffel-token', 'easypost-key', 'frameio-token', 'infracost-key',
   'maxmind-key', 'openshift-token', 'scalingo-token', 'shippo-token', 'harness-token', 'azure-devops-token',
   'clickup-token', 'asana-token', 'sonarqube-token', 'plaid-token', 'braintree-token', 'render-key', 'together-key', 'anyscale-key',
+  'encoded-key',
 ]);
 
 /** A URL's `key` parameter (`?key=…`, `&amp;key=…`): its value. */
