@@ -461,13 +461,26 @@ describe('secrets the pattern list used to miss', () => {
       ['ana:$y$j9T$Xy7aB9cD1$Qm2LkP7vW4zR1sT8yU5nB0cEfG3hJ6kL9mN2pQ5rS8t:19000::', 'ana:[REDACTED:password-hash]:19000::'],
       ['pbkdf2_sha256$600000$Xy7aB9cDQm2L$Qm2LkP7vW4zR1sT8yU5nB0cEfG3hJ6kL9mN2pQ5rS8t=', '[REDACTED:password-hash]'],
       ['MNEMONIC="abandon ability able about above absent absorb abstract absurd abuse access accident"', 'MNEMONIC="[REDACTED:seed-phrase]"'],
-      ['seed phrase: legal winner thank year wave sausage worth useful legal winner thank yellow', 'seed phrase: [REDACTED:seed-phrase]'],
+      ["seed phrase: 'legal winner thank year wave sausage worth useful legal winner thank yellow'", "seed phrase: '[REDACTED:seed-phrase]'"],
+      // A hostile look: argon2 alone (its quick test asked for `$argon2$`), and other hashers' forms.
+      ['$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG', '[REDACTED:password-hash]'],
+      ['scrypt:32768:8:1$Xy7aB9cDQm2LkP7v$0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9', '[REDACTED:password-hash]'],
+      ['pbkdf2:sha256:600000$Xy7aB9cD$0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9', '[REDACTED:password-hash]'],
+      ['$pbkdf2-sha256$29000$N2YuJYSwdo5RyrlXKkVIKQ$PRlHPTOGvNOIOJzsVsXuXr/MQbEetJNFe.NXz6TxV3s', '[REDACTED:password-hash]'],
+      ['userPassword: {SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g8YTBxSExJDg==', 'userPassword: [REDACTED:password-hash]'],
+      ['authentication_string: *2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19', 'authentication_string: [REDACTED:password-hash]'],
+      ['privateKey: "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"', 'privateKey: "[REDACTED:private-key]"'],
     ];
     for (const [text, shared] of cases) expect(redact(text)).toBe(shared);
     const kept = [
       `tx 0x${hex64} confirmed in block 19000000`,
       'It costs $5$ and $1$2 is two arguments; price $6$ per unit$',
       '{ mnemonic: "mov", operands: 2 } random_seed = 42 seed: "the quick brown fox"',
+      // A hostile look's: prose after `seed:`, a hash or a curve's order near "private key".
+      'Linseed: flax seeds have been used since ancient times that make bread more tasty and very good',
+      'seed: sets the value used when tests are run with random order each time they start',
+      `Sign the tx with your private key. Tx hash: 0x${hex64}`,
+      `private key file sha256: ${hex64}`,
       'Private-Lines: see the PuTTY manual',
     ];
     for (const text of kept) expect(redact(text)).toBe(text);
@@ -484,15 +497,15 @@ describe('secrets the pattern list used to miss', () => {
     expect(redact(kept)).toBe(kept);
   });
 
-  // Regression (a battery of 51 ways to write a password, this session): one said in prose, after a
-  // credential's label or sent by an expect script was kept.
-  it('a password said in prose, after a credential label, or sent to a password prompt, and not words about one', () => {
+  // Regression (a battery of 51 ways to write a password, this session): one said in prose or sent
+  // by an expect script was kept. A hostile look then found prose naming things after "the password
+  // is" taken: only a value no name looks like is taken now.
+  it('a password said in prose, or sent to a password prompt, and not words about one', () => {
     const cases: [string, string][] = [
-      ['The password is: admin123', 'The password is: [REDACTED:prose-password]'],
+      ['The password is: Adm1n#Pass', 'The password is: [REDACTED:prose-password]'],
       ['the db password is Hx7!qLm29vZ.', 'the db password is [REDACTED:prose-password].'],
-      ['Try the password "hunter2x" first', 'Try the password "[REDACTED:prose-password]" first'],
+      ['Try the password "hunTer2x" first', 'Try the password "[REDACTED:prose-password]" first'],
       ["set the password to 'Qx7-mm9!'", "set the password to '[REDACTED:prose-password]'"],
-      ['creds: ana:Hx7!qLm29vZ', 'creds: ana:[REDACTED:prose-password]'],
       ['expect "*assword*"\nsend "Hx7!qLm29vZ\\n"', 'expect "*assword*"\nsend "[REDACTED:prose-password]\\n"'],
     ];
     for (const [text, shared] of cases) expect(redact(text)).toBe(shared);
@@ -507,6 +520,14 @@ describe('secrets the pattern list used to miss', () => {
       // Markup after a word (AWS's API documents): no password.
       '<p>if the password is lost.</p> </note> no password is inserted.</p> the most recent password was used.</p>',
       'application/x-pw:x-office-document',
+      // A hostile look's: names of hashes, ciphers, encodings and types, code, references, roff.
+      'Note: the password is SHA-256 hashed; the password is AES-256, UTF-8, Ed25519, Pbkdf2Sha256 or 0xDEADBEEF.',
+      'The password is str|None. The password is std::string. the password is bcrypt(cost=12) and user@host.',
+      'the password is vault:secret/db#password; the password "Argon2PasswordHasher"; the password `PASSWORD_HASHERS[0]`',
+      'console.log(`The password is wrong\\t(try again)`)',
+      'means that the password is locked\\&. The password is \\fBdisabled\\fR.',
+      'expect -re "(yes/no|password)" { send "yes\\r" }',
+      'creds: s3:my-bucket/creds.json',
     ];
     for (const text of kept) expect(redact(text)).toBe(text);
   });

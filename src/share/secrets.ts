@@ -431,7 +431,9 @@ const ARGUMENT_LIST_HINT = /(?:zip|7z[arz]?|rar|openssl|keytool)(?:\.exe)?["']\s
 /** The last word of a name that makes its value a secret: `DB_PASSWORD`, `PASS`, `client_secret`, `APIKEY`, `auth`. */
 const SECRET_LAST_WORDS = new Set(['password', 'passwd', 'pass', 'passphrase', 'passcode', 'secret', 'credential', 'credentials', 'apikey', 'authorization', 'auth']);
 /** The names before `_PAT` that make it a personal access token. */
-const PAT_OWNERS = new Set(['gh', 'github', 'gitlab', 'gl', 'ado', 'azdo', 'azure', 'devops', 'vsts', 'git', 'bitbucket', 'personal', 'access', 'jira', 'atlassian', 'confluence', 'gitea', 'forgejo', 'codeberg', 'circleci', 'figma', 'hf', 'huggingface']);
+const PAT_OWNERS = new Set(['gh', 'github', 'gitlab', 'gl', 'ado', 'azdo', 'azure', 'devops', 'vsts', 'bitbucket', 'personal', 'jira', 'atlassian', 'confluence', 'gitea', 'forgejo', 'codeberg', 'circleci', 'figma', 'hf', 'huggingface']);
+/** The names before `_PW` that make it a password (`DB_PW`; a `PULSE_PW` is a pulse's width). */
+const PW_OWNERS = new Set(['db', 'database', 'admin', 'root', 'user', 'mysql', 'postgres', 'pg', 'redis', 'mongo', 'ldap', 'smtp', 'mail', 'email', 'ftp', 'ssh', 'wifi', 'vpn', 'app', 'api', 'service', 'master', 'default', 'initial', 'login', 'account', 'bind', 'keystore', 'store', 'key', 'sa', 'sql', 'oracle', 'proxy', 'vnc', 'rdp', 'web', 'auth', 'my', 'new', 'old', 'temp', 'tmp']);
 /** `…Key` is a secret after any word but these (a public key, a sort key, a cache key). */
 const NOT_SECRET_KEY_PREFIXES = new Set([
   'public', 'publishable', 'parameter', 'sort', 'partition', 'primary', 'foreign', 'cache', 'idempotency', 'object', 'hash', 'range',
@@ -493,8 +495,8 @@ export function isSecretName(name: string): boolean {
   // A personal access token (`GH_PAT`, `AZURE_DEVOPS_PAT`): after a forge's name only, `pat` being
   // as often a pattern (`file_pat`).
   if (last === 'pat') return before !== undefined && PAT_OWNERS.has(before);
-  // `DB_PW`, but not bare `pw`, nor a MIME type's `x-pw`.
-  if (last === 'pw') return before !== undefined && before.length > 1;
+  // `DB_PW`, but not bare `pw`, nor a MIME type's `x-pw`, nor a pulse's width.
+  if (last === 'pw') return before !== undefined && PW_OWNERS.has(before);
   // Java's keytool and jarsigner: -storepass, -keypass, -srcstorepass, -destkeypass.
   if (/^(?:src|dest)?(?:store|key)pass$/.test(last)) return true;
   // `DB_PWD`, but not bare `PWD`: that is the working directory.
@@ -1998,15 +2000,26 @@ function azureDevOpsTokens(text: string): Found[] {
 }
 
 /**
- * A password said in prose or typed into a prompt, not a word about one: no spaces, two kinds of
- * characters of small letters, capitals, digits and signs (`_`, `-` and `.` being part of words),
- * not words joined by hyphens (`SHA256-hashed`), a name (`DB_PASSWORD`), a reference, a path, a
- * placeholder, or a sentence's word before an HTML entity (`is correct.&quot;`).
+ * A password said in prose or typed into a prompt, not a word about one. Prose names many things
+ * after "the password is" (`SHA-256`, `UTF-8`, `str|None`, `std::string`, `bcrypt(cost=12)`,
+ * `vault:secret/db`, `Ed25519`, `user@host`), so only a value that no name looks like is taken: six
+ * characters or more, three kinds of small letters, capitals, digits and the signs `!@#$%^&*+?~`,
+ * none of brackets, slashes, colons, commas, `|`, `=`, `.`, `-` or `_` (which join a name's parts),
+ * not words (isWordy), nor a hex number or the name of a hash, cipher or encoding.
  */
 function isSaidPassword(value: string): boolean {
-  if (!isLiteralPassword(value) || ENV_NAME.test(value) || /&(?:quot|amp|lt|gt|apos|#\d+|#x[0-9a-f]+)\b/i.test(value) || /^[A-Za-z0-9]+(?:-[A-Za-z]+)+$/.test(value) || /^(?:~|\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/)/i.test(value)) return false;
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?$/.test(value) && !/\d/.test(value)) return false;
-  return Number(/[a-z]/.test(value)) + Number(/[A-Z]/.test(value)) + Number(/\d/.test(value)) + Number(/[^\w.-]/.test(value)) >= 2;
+  return isPasswordSaid(value, /[^A-Za-z0-9!@#$%^&*+?~]/);
+}
+
+/** The same in quotes, which mark where it ends: `.`, `-` and `_` may be in it (`'Qx7-mm9!'`). */
+function isQuotedPasswordSaid(value: string): boolean {
+  return isPasswordSaid(value, /[^A-Za-z0-9!@#$%^&*+?~._-]/);
+}
+
+function isPasswordSaid(value: string, otherCharacter: RegExp): boolean {
+  if (value.length < 6 || otherCharacter.test(value) || !isLiteralPassword(value) || isWordy(value)) return false;
+  if (/^0x[0-9a-f]+$/i.test(value) || /^(?:sha|md|aes|rsa|dsa|ecdsa|ed|x|utf|ucs|latin|iso|base|pbkdf|hmac|argon|bcrypt|scrypt|blake|crc|des|rc|chacha|poly|curve|secp|p|v|tls|ssl)\d/i.test(value)) return false;
+  return Number(/[a-z]/.test(value)) + Number(/[A-Z]/.test(value)) + Number(/\d/.test(value)) + Number(/[!@#$%^&*+?~]/.test(value)) >= 3;
 }
 
 /** A Discord token's first part is its bot's id, a number, in base64: nothing else of its shape decodes so. */
@@ -2192,22 +2205,27 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { kind: 'private-key', find: pemBodies },
   // Keys written whole in other forms: OpenVPN's static key, and the private lines of PuTTY's key
   // file (lines of base64, each line's end required, so that no run is read two ways); a private key
-  // given in hex a few words after its name (a wallet's `0x…`: a transaction's hash is no secret).
+  // given in hex right after its name (`private key: 0x…`, `privateKey = "…"`; a transaction's hash
+  // in the next sentence is no secret).
   shape('private-key', /-----BEGIN OpenVPN Static key V1-----[\s\S]*?(?:-----END OpenVPN Static key V1-----|$)/g, { hint: 'OpenVPN Static key' }),
   shape('private-key', /\bPrivate-Lines:[ \t]*\d{1,3}\r?\n([A-Za-z0-9+/=]+(?:\r?\n[A-Za-z0-9+/=]+)*)(?=\r?\n|$)/g, { group: 1, hint: 'Private-Lines:' }),
-  shape('private-key', /\bprivate[ _-]?key\b[^\n]{0,40}?(?<![0-9A-Za-z])((?:0x)?[0-9a-fA-F]{64})(?![0-9A-Za-z])/gi, { group: 1, hint: /private[ _-]?key/i, accept: isIssuedToken }),
+  shape('private-key', /\bprivate[ _-]?key["'`]?[ \t]*(?:(?:is|was|=|:|of)[ \t]*)?(?:(?:is|was)[ \t]*:?[ \t]*)?["'`]?((?:0x)?[0-9a-fA-F]{64})(?![0-9A-Za-z])/gi, { group: 1, hint: /private[ _-]?key/i, accept: isIssuedToken }),
   // A password said in prose: "the password is Hx7!…", `the password "…"`, "set the password to
-  // '…'"; a credential's user and password after its label (`creds: ana:…`); and what an expect
-  // script sends after a prompt for a password.
-  shape('prose-password', /\b(?:password|passphrase|passcode)[ \t]+(?:is|was)[ \t]*:?[ \t]+(?:(["'`])((?!\[REDACTED:)[^\s"'`<>]{4,128})\1|((?!\[REDACTED:)[^\s"'`<>]{3,127}[^\s"'`<>.,;:!?)]))(?=[.,;:!?)]*(?:\s|$))/gi, { group: [2, 3], hint: /pass/i, accept: isSaidPassword }),
-  shape('prose-password', /\b(?:the|a|new|my|your|its|(?:set|change|reset)[ \t]+(?:the|a|my|your|its)?[ \t]*)[ \t]*(?:password|passphrase)[ \t]+(?:(?:to|of|as)[ \t]+)?(["'`])((?!\[REDACTED:)[^\s"'`]{4,128})\1/gi, { group: 2, hint: /pass/i, accept: isSaidPassword }),
-  shape('prose-password', /\b(?:creds|credentials)[ \t]*[:=][ \t]*["'`]?[^\s:"'`@/]{1,64}:((?!\[REDACTED:)[^\s"'`]{4,128}?)(?=["'`]?(?:[\s,;)]|$))/gi, { group: 1, hint: /cred/i, accept: isSaidPassword }),
-  shape('prose-password', /\bexpect[ \t]+[^\n]{0,60}?assword[^\n]{0,60}?(?:\r?\n[ \t]*|[ \t]*\{[ \t]*)send[ \t]+(?:--[ \t]+)?"((?!\[REDACTED:)(?:[^"\\\r\n]|\\[^rn]){1,200}?)(?:\\r|\\n|\r)?"/g, { group: 1, hint: 'assword', accept: isLiteralPassword }),
+  // '…'"; and what an expect script sends after a prompt for a password. Both only of a value that
+  // looks like none of the names prose gives there (isSaidPassword).
+  shape('prose-password', /\b(?:password|passphrase|passcode)[ \t]+(?:is|was)[ \t]*:?[ \t]+(?:(["'`])((?!\[REDACTED:)[^\s"'`<>]{4,128})\1|((?!\[REDACTED:)[^\s"'`<>]{3,127}[^\s"'`<>.,;:!?)]))(?=[.,;:!?)]*(?:\s|$))/gi, { group: 2, hint: /pass/i, accept: isQuotedPasswordSaid }),
+  shape('prose-password', /\b(?:password|passphrase|passcode)[ \t]+(?:is|was)[ \t]*:?[ \t]+(?:(["'`])((?!\[REDACTED:)[^\s"'`<>]{4,128})\1|((?!\[REDACTED:)[^\s"'`<>]{3,127}[^\s"'`<>.,;:!?)]))(?=[.,;:!?)]*(?:\s|$))/gi, { group: 3, hint: /pass/i, accept: isSaidPassword }),
+  shape('prose-password', /\b(?:the|a|new|my|your|its|(?:set|change|reset)[ \t]+(?:the|a|my|your|its)?[ \t]*)[ \t]*(?:password|passphrase)[ \t]+(?:(?:to|of|as)[ \t]+)?(["'`])((?!\[REDACTED:)[^\s"'`]{4,128})\1/gi, { group: 2, hint: /pass/i, accept: isQuotedPasswordSaid }),
+  shape('prose-password', /\bexpect[ \t]+[^\n]{0,60}?assword[^\n]{0,60}?(?:\r?\n[ \t]*|[ \t]*\{[ \t]*)send[ \t]+(?:--[ \t]+)?"((?!\[REDACTED:)(?:[^"\\\r\n]|\\[^rn]){1,200}?)(?:\\r|\\n|\r)?"/g, { group: 1, hint: 'assword', accept: isSaidPassword }),
   // Password hashes in crypt's forms (/etc/shadow, .htpasswd, a users table; bcrypt, yescrypt,
   // argon2, Django's PBKDF2): what a password is cracked from, offline.
-  shape('password-hash', /\$(?:2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}|(?:1|5|6|apr1|md5|sha1)\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{20,86}|y\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{1,86}\$[./A-Za-z0-9]{43}|argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,})(?![./A-Za-z0-9])|\bpbkdf2_sha(?:256|1)\$\d{4,7}\$[A-Za-z0-9]{1,64}\$[A-Za-z0-9+/]{40,}={0,2}/g, { hint: /\$(?:2[abxy]|1|5|6|apr1|md5|sha1|y|argon2)\$|pbkdf2_sha/ }),
-  // A wallet's seed phrase (12 to 24 words) after its name; an assembler's mnemonic is one word.
-  shape('seed-phrase', /(?:mnemonic|seed(?:[_ -]?(?:phrase|words))?|recovery[_ -]?phrase)["']?[ \t]*[:=][ \t]*["']?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})(?![a-z])/gi, { group: 1, hint: /mnemonic|seed|recovery/i }),
+  shape('password-hash', /\$(?:2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}|(?:1|5|6|apr1|md5|sha1)\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{20,86}|y\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{1,86}\$[./A-Za-z0-9]{43}|argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,})(?![./A-Za-z0-9])|\bpbkdf2_sha(?:256|1)\$\d{4,7}\$[A-Za-z0-9]{1,64}\$[A-Za-z0-9+/]{40,}={0,2}/g, { hint: /\$(?:2[abxy]|1|5|6|apr1|md5|sha1|y|argon2(?:id|i|d))\$|pbkdf2_sha/ }),
+  // Passlib's and Werkzeug's forms (Flask's `scrypt:32768:8:1$…`), Django's other hashers, LDAP's
+  // `{SSHA}…` and MySQL's `*2470C0…`.
+  shape('password-hash', /\$(?:pbkdf2(?:-sha(?:256|512|1))?|scrypt|bcrypt-sha256|7|gy)\$[^\s$:"']{1,200}(?:\$[^\s$:"']{1,200}){0,2}\$[./A-Za-z0-9+=]{16,}(?![./A-Za-z0-9+=])|\b(?:scrypt:\d{1,7}:\d{1,3}:\d{1,3}|pbkdf2:sha(?:256|512|1):\d{1,7})\$[^\s$"']{1,100}\$[0-9a-f]{40,}(?![0-9a-f])|\b(?:argon2\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+|sha1|md5)\$[^\s$"']{1,100}\$[0-9a-f+/A-Za-z]{32,}={0,2}(?![A-Za-z0-9+/=])|\{(?:SSHA|SHA|SSHA256|SSHA512|SHA256|SHA512|SMD5|MD5)\}[A-Za-z0-9+/]{20,}={0,2}|(?<![\w*])\*[0-9A-F]{40}(?![0-9A-Za-z])/g, { hint: /\$(?:pbkdf2(?:-sha\d+)?|scrypt|bcrypt-sha256|7|gy)\$|scrypt:|pbkdf2:|argon2\$|sha1\$|md5\$|\{S?(?:SHA|MD5)|\*[0-9A-F]{40}/ }),
+  // A wallet's seed phrase after its name: 12, 15, 18, 21 or 24 words of small letters, in quotes
+  // (an assembler's mnemonic is one word; a sentence after `seed:` is no phrase in quotes).
+  shape('seed-phrase', /\b(?:mnemonic|MNEMONIC|Mnemonic|(?:seed|SEED|Seed|recovery|RECOVERY|Recovery)[_ -]?(?:phrase|PHRASE|Phrase|words|WORDS|Words))["']?[ \t]*[:=][ \t]*(["'`])((?:[a-z]{3,8} ){11}(?:(?:[a-z]{3,8} ){3}){0,4}[a-z]{3,8})\1/g, { group: 2, hint: /mnemonic|seed|recovery/i }),
   // Issued keys. Distinctive prefixes need no word boundary: a key glued to a word is still a key.
   shape('anthropic-key', /sk-ant-[A-Za-z0-9_-]{16,}/g),
   shape('openrouter-key', /sk-or-v1-[A-Za-z0-9]{32,}/g),
