@@ -1930,7 +1930,10 @@ function isIssuedSmallToken(token: string): boolean {
   return /\d/.test(token) && /[a-z]{2}/.test(token) && !isMostlyOneCharacter(token);
 }
 
-/** A token of letters in both cases and digits (Render's, Infracost's): a name given a hash (`rnd_3f9a…`, an md5) is in one case. */
+/**
+ * A token of letters in both cases and digits after a prefix of four characters (Render's `rnd_`,
+ * Infracost's `ico-`): a name given a hash (`rnd_3f9a…`, `ico-<md5>.png`) is in one case.
+ */
 function isMixedCaseToken(token: string): boolean {
   const body = token.slice(4);
   return /[a-z]/.test(body) && /[A-Z]/.test(body) && isIssuedToken(token);
@@ -2018,7 +2021,7 @@ function isQuotedPasswordSaid(value: string): boolean {
 
 function isPasswordSaid(value: string, otherCharacter: RegExp): boolean {
   if (value.length < 6 || otherCharacter.test(value) || !isLiteralPassword(value) || isWordy(value)) return false;
-  if (/^0x[0-9a-f]+$/i.test(value) || /^(?:sha|md|aes|rsa|dsa|ecdsa|ed|x|utf|ucs|latin|iso|base|pbkdf|hmac|argon|bcrypt|scrypt|blake|crc|des|rc|chacha|poly|curve|secp|p|v|tls|ssl)\d/i.test(value)) return false;
+  if (/^0x[0-9a-f]+$/i.test(value) || /^(?:sha|md|aes|rsa|dsa|ecdsa|ed|utf|ucs|latin|iso|base|pbkdf|hmac|argon|bcrypt|scrypt|blake|crc|chacha|poly|curve|secp|tls|ssl)\d/i.test(value)) return false;
   return Number(/[a-z]/.test(value)) + Number(/[A-Z]/.test(value)) + Number(/\d/.test(value)) + Number(/[!@#$%^&*+?~]/.test(value)) >= 3;
 }
 
@@ -2088,8 +2091,8 @@ const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|g
  * Resend, Neon, Sourcegraph, Buildkite, CircleCI, Alibaba Cloud, Dynatrace, Flutterwave, Prefect,
  * Typeform, ReadMe, Yandex Cloud, Adobe, Browserbase, Heroku, Fly.io, ElevenLabs, Bitbucket,
  * JFrog, Amazon Bedrock, Microsoft Entra, Cloudflare, Duffel, EasyPost, Frame.io, Infracost,
- * MaxMind, OpenShift, Scalingo, Shippo, Hugging Face's organisations, Harness,
- * Azure DevOps, ClickUp, Asana, SonarQube, Plaid, Braintree, Render, Together AI, Anyscale.
+ * MaxMind, OpenShift, Scalingo, Shippo, Hugging Face's organisations, Harness, Azure DevOps,
+ * ClickUp, Asana, SonarQube, Plaid, Braintree, Render, Together AI, Anyscale.
  * Where a key is found by its prefix alone, a documentation's stand-in (`glsa_xxxx…`) is none.
  */
 const SERVICE_KEY_RULES: readonly SecretRule[] = [
