@@ -2083,6 +2083,15 @@ const URL_HOST_END = String.raw`(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?=:\d|[/?#\
  */
 const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|github_pat_|xox[abposre]-|glpat-|(?:AKIA|ASIA)[A-Z0-9]|AIza|npm_|hf_|[sr]k_live_|GOCSPX-|ya29\.|(?<![A-Za-z0-9_-])(?:shp(?:at|ss|ca|pa)_|lin_api_|ntn_|lsv2_(?:pt|sk)_|pcsk_|nvapi-|sntry[su]_|ATATT|glsa_|PMAK-|sq0(?:atp|csp)-|sb_secret_|tskey-(?:auth|api|client)-|ops_eyJ|figd_|CFPAT-|xkeysib-|pscale_(?:tkn|pw)_|rubygems_|gl(?:rt|dt|ptt)-|NRAK-|tvly-|bkua_|CCIPAT_|dt0c01\.|rdme_|HRKU-))`;
 
+/** The hints of SERVICE_KEY_RULES' shapes, as they are made: SERVICE_KEY_HINT looks for any of them at once. */
+const serviceKeyHints: string[] = [];
+
+/** A shape of SERVICE_KEY_RULES, its hint (a pattern, to be joined with the others') kept for SERVICE_KEY_HINT. */
+function serviceShape(kind: string, pattern: RegExp, options: ShapeOptions & { hint: RegExp }): SecretRule {
+  serviceKeyHints.push(options.hint.source);
+  return shape(kind, pattern, options);
+}
+
 /**
  * Tokens of other services by the prefixes they are issued with, each of the length and alphabet
  * its service issues: Grafana, Postman, Square, Meta, Twilio, Mailchimp, Doppler, Pulumi,
@@ -2096,88 +2105,89 @@ const KEY_PREFIX = String.raw`(?:sk-ant-|sk-(?:proj|svcacct|admin)-|gh[pousr]_|g
  * Where a key is found by its prefix alone, a documentation's stand-in (`glsa_xxxx…`) is none.
  */
 const SERVICE_KEY_RULES: readonly SecretRule[] = [
-  shape('grafana-token', /(?<![A-Za-z0-9_])(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])|glc_[A-Za-z0-9+/]{32,400}={0,3})/g, { hint: /glsa_|glc_/, accept: isIssuedToken }),
+  serviceShape('grafana-token', /(?<![A-Za-z0-9_])(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])|glc_[A-Za-z0-9+/]{32,400}={0,3})/g, { hint: /glsa_|glc_/, accept: isIssuedToken }),
   // Grafana's older API key: base64 of `{"k":"…","n":"…","id":…}`, decoded to tell it from base64 of any JSON.
-  shape('grafana-token', /(?<![A-Za-z0-9+/])eyJrIjoi[A-Za-z0-9+/]{50,400}={0,3}/g, { hint: 'eyJrIjoi', accept: (token) => /^\{"k":"[A-Za-z0-9]{16,}","n":"/.test(decodedBase64(token)) }),
-  shape('postman-key', /PMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}(?![A-Za-z0-9])|PMAT-[0-9A-Z]{26}(?![A-Za-z0-9])/g, { hint: /PMA[KT]-/, accept: isIssuedToken }),
-  shape('square-token', /(?<![A-Za-z0-9_+/=-])(?:sq0atp-[A-Za-z0-9_-]{22,60}|sq0csp-[A-Za-z0-9_-]{40,50}|EAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_+/=-]))/g, { hint: /sq0[ac][ts]p-|EAAA/, accept: isIssuedToken }),
+  serviceShape('grafana-token', /(?<![A-Za-z0-9+/])eyJrIjoi[A-Za-z0-9+/]{50,400}={0,3}/g, { hint: /eyJrIjoi/, accept: (token) => /^\{"k":"[A-Za-z0-9]{16,}","n":"/.test(decodedBase64(token)) }),
+  serviceShape('postman-key', /PMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}(?![A-Za-z0-9])|PMAT-[0-9A-Z]{26}(?![A-Za-z0-9])/g, { hint: /PMA[KT]-/, accept: isIssuedToken }),
+  serviceShape('square-token', /(?<![A-Za-z0-9_+/=-])(?:sq0atp-[A-Za-z0-9_-]{22,60}|sq0csp-[A-Za-z0-9_-]{40,50}|EAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_+/=-]))/g, { hint: /sq0[ac][ts]p-|EAAA/, accept: isIssuedToken }),
   // Meta's tokens (`EAAG…`, `EAAB…`, `EAAC…`) are of letters and digits only: one standing inside
   // base64 (a font inlined in CSS holds `+EAAC…`) is none.
-  shape('meta-token', /(?<![A-Za-z0-9_+/=-])EAA[A-Za-z0-9]{100,}(?![A-Za-z0-9_+/=-])/g, { hint: 'EAA', accept: isIssuedToken }),
-  shape('twilio-key', /(?<![A-Za-z0-9+/=])SK[0-9a-f]{32}(?![A-Za-z0-9+/=])/g, { hint: 'SK', accept: isIssuedToken }),
+  serviceShape('meta-token', /(?<![A-Za-z0-9_+/=-])EAA[A-Za-z0-9]{100,}(?![A-Za-z0-9_+/=-])/g, { hint: /EAA/, accept: isIssuedToken }),
+  serviceShape('twilio-key', /(?<![A-Za-z0-9+/=])SK[0-9a-f]{32}(?![A-Za-z0-9+/=])/g, { hint: /SK[0-9a-f]{32}/, accept: isIssuedToken }),
   { kind: 'mailchimp-key', find: mailchimpKeys },
-  shape('doppler-token', /(?<![A-Za-z0-9.])dp\.(?:pt|st|sa|said|ct|scim|audit)\.(?:[A-Za-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}/g, { hint: 'dp.', accept: isIssuedToken }),
-  shape('pulumi-token', /(?<![A-Za-z0-9_-])pul-[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: 'pul-', accept: isIssuedToken }),
-  shape('terraform-token', /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}/g, { hint: '.atlasv1.', accept: isIssuedToken }),
-  shape('supabase-key', /(?<![A-Za-z0-9_])(?:sbp_[a-f0-9]{40}(?![A-Za-z0-9])|sb_secret_[A-Za-z0-9_-]{20,})/g, { hint: /sbp_|sb_secret_/, accept: isIssuedToken }),
-  shape('tailscale-key', /(?<![A-Za-z0-9_-])tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}/g, { hint: 'tskey-', accept: isIssuedToken }),
-  shape('1password-token', /(?<![A-Za-z0-9_])ops_eyJ[A-Za-z0-9+/]{100,}={0,3}|(?<![A-Za-z0-9-])A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![A-Za-z0-9])/g, { hint: /ops_eyJ|A3-/, accept: isIssuedToken }),
-  shape('netlify-token', /(?<![A-Za-z0-9_])nfp_[A-Za-z0-9]{36,40}(?![A-Za-z0-9])/g, { hint: 'nfp_', accept: isIssuedToken }),
-  shape('figma-token', /(?<![A-Za-z0-9_])figd_[A-Za-z0-9_-]{40,}/g, { hint: 'figd_', accept: isIssuedToken }),
-  shape('airtable-token', /(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])/g, { hint: 'pat', accept: isIssuedToken }),
-  shape('contentful-token', /CFPAT-[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, { hint: 'CFPAT-', accept: isIssuedToken }),
-  shape('dropbox-token', /(?<![A-Za-z0-9_.])sl\.(?:u\.)?[A-Za-z0-9_-]{130,}/g, { hint: 'sl.', accept: isIssuedToken }),
-  shape('brevo-key', /x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![A-Za-z0-9])/g, { hint: 'sib-', accept: isIssuedToken }),
-  shape('mapbox-token', /(?<![A-Za-z0-9_])[st]k\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}/g, { hint: 'k.eyJ', accept: isIssuedToken }),
-  shape('planetscale-token', /pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,64}/g, { hint: 'pscale_', accept: isIssuedToken }),
-  shape('rubygems-key', /rubygems_[a-f0-9]{48}(?![A-Za-z0-9])/g, { hint: 'rubygems_', accept: isIssuedToken }),
+  serviceShape('doppler-token', /(?<![A-Za-z0-9.])dp\.(?:pt|st|sa|said|ct|scim|audit)\.(?:[A-Za-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}/g, { hint: /dp\.(?:pt|st|sa|said|ct|scim|audit)\./, accept: isIssuedToken }),
+  serviceShape('pulumi-token', /(?<![A-Za-z0-9_-])pul-[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: /pul-/, accept: isIssuedToken }),
+  serviceShape('terraform-token', /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}/g, { hint: /\.atlasv1\./, accept: isIssuedToken }),
+  serviceShape('supabase-key', /(?<![A-Za-z0-9_])(?:sbp_[a-f0-9]{40}(?![A-Za-z0-9])|sb_secret_[A-Za-z0-9_-]{20,})/g, { hint: /sbp_|sb_secret_/, accept: isIssuedToken }),
+  serviceShape('tailscale-key', /(?<![A-Za-z0-9_-])tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}/g, { hint: /tskey-/, accept: isIssuedToken }),
+  serviceShape('1password-token', /(?<![A-Za-z0-9_])ops_eyJ[A-Za-z0-9+/]{100,}={0,3}|(?<![A-Za-z0-9-])A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![A-Za-z0-9])/g, { hint: /ops_eyJ|A3-/, accept: isIssuedToken }),
+  serviceShape('netlify-token', /(?<![A-Za-z0-9_])nfp_[A-Za-z0-9]{36,40}(?![A-Za-z0-9])/g, { hint: /nfp_/, accept: isIssuedToken }),
+  serviceShape('figma-token', /(?<![A-Za-z0-9_])figd_[A-Za-z0-9_-]{40,}/g, { hint: /figd_/, accept: isIssuedToken }),
+  serviceShape('airtable-token', /(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])/g, { hint: /pat[A-Za-z0-9]{14}\./, accept: isIssuedToken }),
+  serviceShape('contentful-token', /CFPAT-[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, { hint: /CFPAT-/, accept: isIssuedToken }),
+  serviceShape('dropbox-token', /(?<![A-Za-z0-9_.])sl\.(?:u\.)?[A-Za-z0-9_-]{130,}/g, { hint: /sl\.[A-Za-z0-9_-]{20}/, accept: isIssuedToken }),
+  serviceShape('brevo-key', /x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![A-Za-z0-9])/g, { hint: /x(?:keysib|smtpsib)-/, accept: isIssuedToken }),
+  serviceShape('mapbox-token', /(?<![A-Za-z0-9_])[st]k\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}/g, { hint: /k\.eyJ/, accept: isIssuedToken }),
+  serviceShape('planetscale-token', /pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,64}/g, { hint: /pscale_/, accept: isIssuedToken }),
+  serviceShape('rubygems-key', /rubygems_[a-f0-9]{48}(?![A-Za-z0-9])/g, { hint: /rubygems_/, accept: isIssuedToken }),
   // GitLab's other tokens, with the routing part a newer one ends in (`….01.121flyh6j`).
-  shape('gitlab-token', /(?<![A-Za-z0-9_])(?:gl(?:rtr?|dt|ft|soat|ffct|imt|agent|oas|ptt|cbt|wt)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,})(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9}(?![A-Za-z0-9]))?/g, { hint: /gl[a-z]{1,5}-|GR1348941/, accept: isIssuedToken }),
-  shape('newrelic-key', /(?<![A-Za-z0-9])NR(?:AK|AA|II|IQ)-[A-Za-z0-9-]{27,32}(?![A-Za-z0-9-])/g, { hint: /NR(?:AK|AA|II|IQ)-/, accept: isIssuedToken }),
+  serviceShape('gitlab-token', /(?<![A-Za-z0-9_])(?:gl(?:rtr?|dt|ft|soat|ffct|imt|agent|oas|ptt|cbt|wt)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,})(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9}(?![A-Za-z0-9]))?/g, { hint: /gl[a-z]{1,5}-|GR1348941/, accept: isIssuedToken }),
+  serviceShape('newrelic-key', /(?<![A-Za-z0-9])NR(?:AK|AA|II|IQ)-[A-Za-z0-9-]{27,32}(?![A-Za-z0-9-])/g, { hint: /NR(?:AK|AA|II|IQ)-/, accept: isIssuedToken }),
   { kind: 'newrelic-key', find: newRelicLicenseKeys },
-  shape('e2b-key', /(?<![A-Za-z0-9_])e2b_[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: 'e2b_', accept: isIssuedToken }),
-  shape('firecrawl-key', /(?<![A-Za-z0-9_-])fc-[a-f0-9]{32}(?![A-Za-z0-9])/g, { hint: 'fc-', accept: isIssuedToken }),
-  shape('tavily-key', /(?<![A-Za-z0-9_-])tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: 'tvly-', accept: isIssuedToken }),
-  shape('resend-key', /(?<![A-Za-z0-9_])re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}(?![A-Za-z0-9_])/g, { hint: 're_', accept: isIssuedToken }),
-  shape('neon-key', /(?<![A-Za-z0-9_])napi_[a-z0-9]{64}(?![A-Za-z0-9])/g, { hint: 'napi_', accept: isIssuedSmallToken }),
-  shape('sourcegraph-token', /(?<![A-Za-z0-9_])sgp_(?:[a-f0-9]{16}_|local_)?[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: 'sgp_', accept: isIssuedToken }),
-  shape('buildkite-token', /(?<![A-Za-z0-9_])bkua_[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: 'bkua_', accept: isIssuedToken }),
-  shape('circleci-token', /CCIP(?:AT|RJ)_[A-Za-z0-9]{22}_[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: 'CCIP', accept: isIssuedToken }),
-  shape('alibaba-key', /(?<![A-Za-z0-9+/=])LTAI[A-Za-z0-9]{12,20}(?![A-Za-z0-9+/=])/g, { hint: 'LTAI', accept: isIssuedToken }),
-  shape('dynatrace-token', /dt0[a-z]\d{2}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}(?![A-Za-z0-9])/g, { hint: 'dt0', accept: isIssuedToken }),
-  shape('flutterwave-key', /FLWSECK(?:_TEST)?-[A-Za-z0-9]{12,32}(?:-X)?(?![A-Za-z0-9])/g, { hint: 'FLWSECK', accept: isIssuedToken }),
-  shape('prefect-key', /(?<![A-Za-z0-9_])pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g, { hint: 'pnu_', accept: isIssuedToken }),
-  shape('typeform-token', /(?<![A-Za-z0-9_])tfp_[A-Za-z0-9_.=-]{40,80}/g, { hint: 'tfp_', accept: isIssuedToken }),
-  shape('readme-key', /(?<![A-Za-z0-9_])rdme_[a-z0-9]{70}(?![A-Za-z0-9])/g, { hint: 'rdme_', accept: isIssuedSmallToken }),
-  shape('yandex-key', /(?<![A-Za-z0-9+/=])AQVN[A-Za-z0-9_-]{35,38}(?![A-Za-z0-9_+/=-])/g, { hint: 'AQVN', accept: isIssuedToken }),
-  shape('adobe-secret', /(?<![A-Za-z0-9_-])p8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: 'p8e-', accept: isIssuedToken }),
-  shape('browserbase-key', /bb_live_[A-Za-z0-9_-]{20,}/g, { hint: 'bb_live_', accept: isIssuedToken }),
-  shape('heroku-key', /HRKU-[A-Za-z0-9_-]{58,}/g, { hint: 'HRKU-', accept: isIssuedToken }),
-  shape('fly-token', /(?<![A-Za-z0-9_])(?:fm[12][ar]?_[A-Za-z0-9+/]{40,}={0,3}|fo1_[A-Za-z0-9_-]{43})/g, { hint: /fm[12][ar]?_|fo1_/, accept: isIssuedToken }),
-  shape('elevenlabs-key', /(?<![A-Za-z0-9_])sk_[a-f0-9]{48}(?![A-Za-z0-9])/g, { hint: 'sk_', accept: isIssuedToken }),
-  shape('bitbucket-token', /(?<![A-Za-z0-9+/=])ATBB[A-Za-z0-9_=.-]{28,}(?![+/])/g, { hint: 'ATBB', accept: isIssuedToken }),
-  shape('jfrog-key', /(?<![A-Za-z0-9+/=])(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})(?![A-Za-z0-9+/=])/g, { hint: /AKCp|cmVmd/, accept: isIssuedToken }),
-  shape('bedrock-key', /(?<![A-Za-z0-9+/])ABSK[A-Za-z0-9+/]{100,}={0,2}|bedrock-api-key-[A-Za-z0-9+/=%]{40,}/g, { hint: /ABSK|bedrock-api-key-/, accept: isIssuedToken }),
-  shape('azure-client-secret', /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, { hint: 'Q~', accept: isIssuedToken }),
-  shape('cloudflare-key', /v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9])/g, { hint: 'v1.0-', accept: isIssuedToken }),
+  serviceShape('e2b-key', /(?<![A-Za-z0-9_])e2b_[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: /e2b_/, accept: isIssuedToken }),
+  serviceShape('firecrawl-key', /(?<![A-Za-z0-9_-])fc-[a-f0-9]{32}(?![A-Za-z0-9])/g, { hint: /fc-[a-f0-9]{32}/, accept: isIssuedToken }),
+  serviceShape('tavily-key', /(?<![A-Za-z0-9_-])tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: /tvly-/, accept: isIssuedToken }),
+  serviceShape('resend-key', /(?<![A-Za-z0-9_])re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}(?![A-Za-z0-9_])/g, { hint: /re_[A-Za-z0-9]{8}_/, accept: isIssuedToken }),
+  serviceShape('neon-key', /(?<![A-Za-z0-9_])napi_[a-z0-9]{64}(?![A-Za-z0-9])/g, { hint: /napi_/, accept: isIssuedSmallToken }),
+  serviceShape('sourcegraph-token', /(?<![A-Za-z0-9_])sgp_(?:[a-f0-9]{16}_|local_)?[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: /sgp_/, accept: isIssuedToken }),
+  serviceShape('buildkite-token', /(?<![A-Za-z0-9_])bkua_[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: /bkua_/, accept: isIssuedToken }),
+  serviceShape('circleci-token', /CCIP(?:AT|RJ)_[A-Za-z0-9]{22}_[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: /CCIP/, accept: isIssuedToken }),
+  serviceShape('alibaba-key', /(?<![A-Za-z0-9+/=])LTAI[A-Za-z0-9]{12,20}(?![A-Za-z0-9+/=])/g, { hint: /LTAI/, accept: isIssuedToken }),
+  serviceShape('dynatrace-token', /dt0[a-z]\d{2}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}(?![A-Za-z0-9])/g, { hint: /dt0[a-z]\d{2}\./, accept: isIssuedToken }),
+  serviceShape('flutterwave-key', /FLWSECK(?:_TEST)?-[A-Za-z0-9]{12,32}(?:-X)?(?![A-Za-z0-9])/g, { hint: /FLWSECK/, accept: isIssuedToken }),
+  serviceShape('prefect-key', /(?<![A-Za-z0-9_])pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g, { hint: /pnu_/, accept: isIssuedToken }),
+  serviceShape('typeform-token', /(?<![A-Za-z0-9_])tfp_[A-Za-z0-9_.=-]{40,80}/g, { hint: /tfp_/, accept: isIssuedToken }),
+  serviceShape('readme-key', /(?<![A-Za-z0-9_])rdme_[a-z0-9]{70}(?![A-Za-z0-9])/g, { hint: /rdme_/, accept: isIssuedSmallToken }),
+  serviceShape('yandex-key', /(?<![A-Za-z0-9+/=])AQVN[A-Za-z0-9_-]{35,38}(?![A-Za-z0-9_+/=-])/g, { hint: /AQVN/, accept: isIssuedToken }),
+  serviceShape('adobe-secret', /(?<![A-Za-z0-9_-])p8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: /p8e-/, accept: isIssuedToken }),
+  serviceShape('browserbase-key', /bb_live_[A-Za-z0-9_-]{20,}/g, { hint: /bb_live_/, accept: isIssuedToken }),
+  serviceShape('heroku-key', /HRKU-[A-Za-z0-9_-]{58,}/g, { hint: /HRKU-/, accept: isIssuedToken }),
+  serviceShape('fly-token', /(?<![A-Za-z0-9_])(?:fm[12][ar]?_[A-Za-z0-9+/]{40,}={0,3}|fo1_[A-Za-z0-9_-]{43})/g, { hint: /fm[12][ar]?_|fo1_/, accept: isIssuedToken }),
+  serviceShape('elevenlabs-key', /(?<![A-Za-z0-9_])sk_[a-f0-9]{48}(?![A-Za-z0-9])/g, { hint: /sk_[a-f0-9]{48}/, accept: isIssuedToken }),
+  serviceShape('bitbucket-token', /(?<![A-Za-z0-9+/=])ATBB[A-Za-z0-9_=.-]{28,}(?![+/])/g, { hint: /ATBB/, accept: isIssuedToken }),
+  serviceShape('jfrog-key', /(?<![A-Za-z0-9+/=])(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})(?![A-Za-z0-9+/=])/g, { hint: /AKCp|cmVmd/, accept: isIssuedToken }),
+  serviceShape('bedrock-key', /(?<![A-Za-z0-9+/])ABSK[A-Za-z0-9+/]{100,}={0,2}|bedrock-api-key-[A-Za-z0-9+/=%]{40,}/g, { hint: /ABSK|bedrock-api-key-/, accept: isIssuedToken }),
+  serviceShape('azure-client-secret', /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, { hint: /\dQ~/, accept: isIssuedToken }),
+  serviceShape('cloudflare-key', /v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9])/g, { hint: /v1\.0-/, accept: isIssuedToken }),
   // A Cloudflare tunnel's token: base64 of `{"a":"<account>","t":"<tunnel>","s":"<secret>"}`.
-  shape('cloudflare-token', /(?<![A-Za-z0-9+/])eyJhIjoi[A-Za-z0-9+/]{80,}={0,2}/g, { hint: 'eyJhIjoi', accept: (token) => /^\{"a":"[0-9a-f]{32}","t":"[0-9a-f-]{36}","s":"/.test(decodedBase64(token)) }),
-  shape('duffel-token', /duffel_(?:test|live)_[A-Za-z0-9_=-]{43}/g, { hint: 'duffel_', accept: isIssuedToken }),
-  shape('easypost-key', /(?<![A-Za-z0-9+/=])EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9+/=])/g, { hint: /EZ[AT]K/, accept: isIssuedToken }),
-  shape('frameio-token', /fio-u-[A-Za-z0-9_=-]{64}/g, { hint: 'fio-u-', accept: isIssuedToken }),
-  shape('infracost-key', /(?<![A-Za-z0-9_-])ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: 'ico-', accept: isMixedCaseToken }),
-  shape('maxmind-key', /(?<![A-Za-z0-9])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![A-Za-z0-9])/g, { hint: '_mmk', accept: isIssuedToken }),
-  shape('openshift-token', /(?<![A-Za-z0-9_-])sha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, { hint: 'sha256~', accept: isIssuedToken }),
-  shape('scalingo-token', /tk-us-[A-Za-z0-9_-]{48}(?![A-Za-z0-9_-])/g, { hint: 'tk-us-', accept: isIssuedToken }),
-  shape('shippo-token', /shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])/g, { hint: 'shippo_', accept: isIssuedToken }),
-  shape('huggingface-token', /(?<![A-Za-z0-9_])api_org_[A-Za-z]{34}(?![A-Za-z0-9])/g, { hint: 'api_org_', accept: (token) => /[a-z]/.test(token.slice(8)) && /[A-Z]/.test(token.slice(8)) && !isMostlyOneCharacter(token.slice(8)) }),
-  shape('harness-token', /(?<![A-Za-z0-9_])[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}(?![A-Za-z0-9])/g, { hint: /[ps]at\./, accept: isIssuedToken }),
+  serviceShape('cloudflare-token', /(?<![A-Za-z0-9+/])eyJhIjoi[A-Za-z0-9+/]{80,}={0,2}/g, { hint: /eyJhIjoi/, accept: (token) => /^\{"a":"[0-9a-f]{32}","t":"[0-9a-f-]{36}","s":"/.test(decodedBase64(token)) }),
+  serviceShape('duffel-token', /duffel_(?:test|live)_[A-Za-z0-9_=-]{43}/g, { hint: /duffel_/, accept: isIssuedToken }),
+  serviceShape('easypost-key', /(?<![A-Za-z0-9+/=])EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9+/=])/g, { hint: /EZ[AT]K/, accept: isIssuedToken }),
+  serviceShape('frameio-token', /fio-u-[A-Za-z0-9_=-]{64}/g, { hint: /fio-u-/, accept: isIssuedToken }),
+  serviceShape('infracost-key', /(?<![A-Za-z0-9_-])ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: /ico-/, accept: isMixedCaseToken }),
+  serviceShape('maxmind-key', /(?<![A-Za-z0-9])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![A-Za-z0-9])/g, { hint: /_mmk/, accept: isIssuedToken }),
+  serviceShape('openshift-token', /(?<![A-Za-z0-9_-])sha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, { hint: /sha256~/, accept: isIssuedToken }),
+  serviceShape('scalingo-token', /tk-us-[A-Za-z0-9_-]{48}(?![A-Za-z0-9_-])/g, { hint: /tk-us-/, accept: isIssuedToken }),
+  serviceShape('shippo-token', /shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])/g, { hint: /shippo_/, accept: isIssuedToken }),
+  serviceShape('huggingface-token', /(?<![A-Za-z0-9_])api_org_[A-Za-z]{34}(?![A-Za-z0-9])/g, { hint: /api_org_/, accept: (token) => /[a-z]/.test(token.slice(8)) && /[A-Z]/.test(token.slice(8)) && !isMostlyOneCharacter(token.slice(8)) }),
+  serviceShape('harness-token', /(?<![A-Za-z0-9_])[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}(?![A-Za-z0-9])/g, { hint: /[ps]at\.[A-Za-z0-9_-]{22}\./, accept: isIssuedToken }),
   { kind: 'azure-devops-token', find: azureDevOpsTokens },
-  shape('clickup-token', /(?<![A-Za-z0-9_])pk_\d{5,12}_[A-Z0-9]{32}(?![A-Za-z0-9])/g, { hint: 'pk_', accept: isIssuedToken }),
-  shape('asana-token', /(?<![\w/])[12]\/\d{10,20}(?:\/\d{10,20})?:[0-9a-f]{32}(?![A-Za-z0-9])/g, { hint: /\d\/\d{10}/, accept: (token) => isIssuedToken(token.slice(token.indexOf(':') + 1)) }),
-  shape('sonarqube-token', /(?<![A-Za-z0-9_])sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: /sq[upa]_/, accept: isIssuedToken }),
-  shape('plaid-token', /access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![A-Za-z0-9])/g, { hint: 'access-', accept: isIssuedToken }),
-  shape('braintree-token', /access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}(?![A-Za-z0-9])/g, { hint: 'access_token$' }),
-  shape('render-key', /(?<![A-Za-z0-9_])rnd_[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: 'rnd_', accept: isMixedCaseToken }),
-  shape('together-key', /tgp_v1_[A-Za-z0-9_-]{40,}/g, { hint: 'tgp_v1_', accept: isIssuedToken }),
-  shape('anyscale-key', /(?<![A-Za-z0-9_])esecret_[A-Za-z0-9]{20,}/g, { hint: 'esecret_', accept: isIssuedToken }),
+  serviceShape('clickup-token', /(?<![A-Za-z0-9_])pk_\d{5,12}_[A-Z0-9]{32}(?![A-Za-z0-9])/g, { hint: /pk_\d/, accept: isIssuedToken }),
+  serviceShape('asana-token', /(?<![\w/])[12]\/\d{10,20}(?:\/\d{10,20})?:[0-9a-f]{32}(?![A-Za-z0-9])/g, { hint: /\d\/\d{10}/, accept: (token) => isIssuedToken(token.slice(token.indexOf(':') + 1)) }),
+  serviceShape('sonarqube-token', /(?<![A-Za-z0-9_])sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])/g, { hint: /sq[upa]_/, accept: isIssuedToken }),
+  serviceShape('plaid-token', /access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![A-Za-z0-9])/g, { hint: /access-(?:sandbox|development|production)-/, accept: isIssuedToken }),
+  serviceShape('braintree-token', /access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}(?![A-Za-z0-9])/g, { hint: /access_token\$/ }),
+  serviceShape('render-key', /(?<![A-Za-z0-9_])rnd_[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, { hint: /rnd_/, accept: isMixedCaseToken }),
+  serviceShape('together-key', /tgp_v1_[A-Za-z0-9_-]{40,}/g, { hint: /tgp_v1_/, accept: isIssuedToken }),
+  serviceShape('anyscale-key', /(?<![A-Za-z0-9_])esecret_[A-Za-z0-9]{20,}/g, { hint: /esecret_/, accept: isIssuedToken }),
 ];
 
 /**
- * What a text holds before any of SERVICE_KEY_RULES can find a key in it: most hold none, and one
- * look for all costs less than a look for each (the short prefixes are looked for with what follows them).
+ * What a text holds before any of SERVICE_KEY_RULES can find a key in it: any of their hints (the
+ * shapes' own, gathered as they are made, and the marks of keys known by their end). Most texts
+ * hold none, and one look for all costs less than a look for each.
  */
-const SERVICE_KEY_HINT = /glsa_|glc_|eyJrIjoi|PMA[KT]-|sq0[ac][ts]p-|EAA|SK[0-9a-f]{32}|-us\d|NRAL|dp\.(?:pt|st|sa|said|ct|scim|audit)\.|pul-|\.atlasv1\.|sbp_|sb_secret_|tskey-|ops_eyJ|A3-|nfp_|figd_|pat[A-Za-z0-9]{14}\.|CFPAT-|sl\.[A-Za-z0-9_-]{20}|sib-|k\.eyJ|pscale_|rubygems_|gl[a-z]{1,5}-|GR1348941|NR(?:AK|AA|II|IQ)-|e2b_|fc-[a-f0-9]{32}|tvly-|re_[A-Za-z0-9]{8}_|napi_|sgp_|bkua_|CCIP|LTAI|dt0[a-z]\d{2}\.|FLWSECK|pnu_|tfp_|rdme_|AQVN|p8e-|bb_live_|HRKU-|fm[12][ar]?_|fo1_|sk_[a-f0-9]{48}|ATBB|AKCp|cmVmd|ABSK|bedrock-api-key-|\dQ~|v1\.0-|eyJhIjoi|duffel_|EZ[AT]K|fio-u-|ico-|_mmk|sha256~|tk-us-|shippo_|api_org_|[ps]at\.[A-Za-z0-9_-]{22}\.|AZDO|pk_\d|\d\/\d{10}|sq[upa]_|access-(?:sandbox|development|production)-|access_token\$|rnd_|tgp_v1_|esecret_/;
+const SERVICE_KEY_HINT = new RegExp([...serviceKeyHints, '-us\\d', 'NRAL', 'AZDO'].join('|'));
 
 /** Keys found by SERVICE_KEY_RULES, each named by its service's kind. */
 function serviceKeys(text: string): Found[] {
@@ -2561,15 +2571,7 @@ export const ISSUED_KEY_KINDS: ReadonlySet<string> = new Set([
   'shopify-token', 'linear-key', 'notion-token', 'langsmith-key', 'pinecone-key', 'nvidia-key', 'sentry-token', 'mailgun-key',
   'atlassian-token', 'jwt', 'partial-key', 'service-key', 'pypi-token', 'docker-token', 'vault-token', 'databricks-token', 'groq-key', 'xai-key',
   'perplexity-key', 'cerebras-key', 'replicate-token', 'fireworks-key', 'telegram-token', 'webhook-url', 'discord-token',
-  'grafana-token', 'postman-key', 'square-token', 'meta-token', 'twilio-key', 'mailchimp-key', 'doppler-token', 'pulumi-token',
-  'terraform-token', 'supabase-key', 'tailscale-key', '1password-token', 'netlify-token', 'figma-token', 'airtable-token',
-  'contentful-token', 'dropbox-token', 'brevo-key', 'mapbox-token', 'planetscale-token', 'rubygems-key', 'newrelic-key', 'e2b-key',
-  'firecrawl-key', 'tavily-key', 'resend-key', 'neon-key', 'sourcegraph-token', 'buildkite-token', 'circleci-token', 'alibaba-key',
-  'dynatrace-token', 'flutterwave-key', 'prefect-key', 'typeform-token', 'readme-key', 'yandex-key', 'adobe-secret',
-  'browserbase-key', 'heroku-key', 'fly-token', 'elevenlabs-key', 'bitbucket-token', 'jfrog-key', 'bedrock-key',
-  'azure-client-secret', 'cloudflare-key', 'cloudflare-token', 'duffel-token', 'easypost-key', 'frameio-token', 'infracost-key',
-  'maxmind-key', 'openshift-token', 'scalingo-token', 'shippo-token', 'harness-token', 'azure-devops-token',
-  'clickup-token', 'asana-token', 'sonarqube-token', 'plaid-token', 'braintree-token', 'render-key', 'together-key', 'anyscale-key',
+  ...SERVICE_KEY_RULES.map((rule) => rule.kind),
   'encoded-key',
 ]);
 
