@@ -2042,6 +2042,11 @@ describe('a megabyte line of near-matches', () => {
     ['schemes', 'a://b:'],
     ['cookies, elements and netrc words', 'Cookie: a=1; <password a=b><a>x machine a.b login '],
     ['here-documents on continued lines', '--password-stdin cat <<A \\\n'],
+    // Tables printed by commands: each header line over a rule is a table, and each table's rows
+    // run only to the next rule; box-drawn ones are read as ASCII.
+    ['lined-up tables one under another', 'password  password\n--------  --------\n'],
+    ['box-drawn rows and rules', '│ DB_PASSWORD │ x │\n├─┼─┤\n'],
+    ['Azure keys’ names', '"keyName": "key1", "key1": "0123456789abcdef0123456789abcdef", key1\tFULL\t'],
   ])('of %s comes back whole', (_, unit) => {
     const line = unit.repeat(Math.ceil(2 ** 20 / unit.length));
     expect(redact(`${line} .eyJ home Users`).length).toBeGreaterThan(0);
@@ -2376,5 +2381,74 @@ describe('an eighteenth look at --share', () => {
     redact(text);
     // Quadratic, this took 51 s; linear, a few ms. The bound is loose: a slow machine passes it.
     expect(performance.now() - started).toBeLessThan(3000);
+  });
+});
+
+// Regression (a battery of 50 commands' outputs holding a secret, this session): 13 were kept,
+// the tables that vault, PowerShell, database clients and secret managers print among them.
+describe('secrets as commands print them', () => {
+  const key88 = 'FAKEb0ugh7yQ2mZ9vL4kP1wR8sTq3Xe6Jd5Hc0Ab9Nm2Lp4Ks7WfFAKEb0ugh7yQ2mZ9vL4kP1wR8sTq3Xe6Jd5H+/==';
+  it.each([
+    [
+      'vault kv get',
+      '====== Data ======\nKey         Value\n---         -----\npassword    Xk9pLm2QrT7v\napi_key     AbC123xyzQw9',
+      '====== Data ======\nKey         Value\n---         -----\npassword    [REDACTED:assignment]\napi_key     [REDACTED:assignment]',
+    ],
+    [
+      'vault read of database credentials',
+      'Key                Value\n---                -----\nlease_id           database/creds/readonly/2f6a614c\nlease_duration     1h\npassword           A1a-zWq8Yx3Jt5Vb9Nm2\nusername           v-token-readonly-wGLPbWqJWrp0',
+      'Key                Value\n---                -----\nlease_id           database/creds/readonly/2f6a614c\nlease_duration     1h\npassword           [REDACTED:assignment]\nusername           v-token-readonly-wGLPbWqJWrp0',
+    ],
+    [
+      'PowerShell’s Get-ChildItem Env:',
+      'Name                           Value\n----                           -----\nDB_PASSWORD                    Xk9pLm2QrT7v\nPATH                           C:\\Windows',
+      'Name                           Value\n----                           -----\nDB_PASSWORD                    [REDACTED:assignment]\nPATH                           C:\\Windows',
+    ],
+    ['a query’s column in sqlcmd', 'username   password     notes\n---------- ------------ -----\nana        Xk9pLm2QrT7v  x', 'username   password     notes\n---------- ------------ -----\nana        [REDACTED:assignment]  x'],
+    [
+      'doppler’s box',
+      '┌──────────────┬──────────────┐\n│ NAME         │ VALUE        │\n├──────────────┼──────────────┤\n│ DB_PASSWORD  │ Xk9pLm2QrT7v │\n└──────────────┴──────────────┘',
+      '┌──────────────┬──────────────┐\n│ NAME         │ VALUE        │\n├──────────────┼──────────────┤\n│ DB_PASSWORD  │ [REDACTED:assignment] │\n└──────────────┴──────────────┘',
+    ],
+    ['railway’s box', '║ DB_PASSWORD  │ Xk9pLm2QrT7v         ║\n║──────────────────────────────────────║', '║ DB_PASSWORD  │ [REDACTED:assignment]         ║\n║──────────────────────────────────────║'],
+    ['psql', ' id | username |   password   \n----+----------+--------------\n  1 | ana      | Xk9pLm2QrT7v\n(1 row)', ' id | username |   password   \n----+----------+--------------\n  1 | ana      | [REDACTED:assignment]\n(1 row)'],
+    ['mysql', '+----+--------------+\n| id | password     |\n+----+--------------+\n|  1 | Xk9pLm2QrT7v |\n+----+--------------+', '+----+--------------+\n| id | password     |\n+----+--------------+\n|  1 | [REDACTED:assignment] |\n+----+--------------+'],
+    [
+      'az storage account keys list',
+      `[{\n  "creationTime": "2024-01-01T00:00:00.000000+00:00",\n  "keyName": "key1",\n  "permissions": "FULL",\n  "value": "${key88}"\n}]`,
+      '[{\n  "creationTime": "2024-01-01T00:00:00.000000+00:00",\n  "keyName": "key1",\n  "permissions": "FULL",\n  "value": "[REDACTED:azure-key]"\n}]',
+    ],
+    ['the same as YAML', `- keyName: key2\n  permissions: FULL\n  value: ${key88}`, '- keyName: key2\n  permissions: FULL\n  value: [REDACTED:azure-key]'],
+    ['the same as TSV', `2024-01-01T00:00:00+00:00\tkey1\tFULL\t${key88}`, '2024-01-01T00:00:00+00:00\tkey1\tFULL\t[REDACTED:azure-key]'],
+    [
+      'the same as a table',
+      `KeyName    Permissions    Value\n---------  -------------  -----\nkey1       FULL           ${key88}`,
+      'KeyName    Permissions    Value\n---------  -------------  -----\nkey1       FULL           [REDACTED:assignment]',
+    ],
+    [
+      'az cognitiveservices account keys list',
+      '{\n  "key1": "0123456789abcdef0123456789abcdef",\n  "key2": "fedcba9876543210fedcba9876543210"\n}',
+      '{\n  "key1": "[REDACTED:azure-key]",\n  "key2": "[REDACTED:azure-key]"\n}',
+    ],
+    ['redis-cli CONFIG GET at a terminal', '1) "requirepass"\n2) "foobared"', '1) "requirepass"\n2) "[REDACTED:cli-password]"'],
+    ['redis-cli CONFIG GET to a pipe', 'requirepass\nXk9pLm2QrT7v', 'requirepass\n[REDACTED:cli-password]'],
+  ])('%s', (_, text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  it('keeps tables whose rows or columns name no secret, one Azure key name alone, and a list of Redis settings', () => {
+    const kept = [
+      'Key        Action\n---        ------\nCtrl+S     Save',
+      'Key             Value\n---             -----\nSeal Type       shamir\nSealed          false\nCluster Name    vault-cluster-1a2b3c4d',
+      'Token      Meaning\n-----      -------\n%d         day\nAKX9z2     example',
+      'token_duration       768h\ntoken_renewable      true',
+      ' id | username \n----+----------\n  1 | Xk9pLm2QrT7v',
+      'src\n├── secrets\n│   └── DB_PASSWORD\n└── main.ts',
+      '{"key1": "0123456789abcdef0123456789abcdef", "other": 1}',
+      'requirepass\nmasterauth\nappendonly',
+      // A row whose name runs into the value's column is not read by columns.
+      'Key    Value\n---    -----\ndb_passwordXk9pLm2QrT7v',
+    ];
+    for (const text of kept) expect(redact(text)).toBe(text);
   });
 });

@@ -2313,6 +2313,15 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Quoted, to its own quote whatever it holds: Azure AD's older client secrets hold `@ : ? [ ] *`;
   // a reference (a path, a variable's name, a vault's URL) stays, as the unquoted rule keeps it.
   shape('azure-key', new RegExp(String.raw`(?<![\w.-])${AZURE_STORAGE_NAME_IN_CODE}(["'\x60]?)(?:[ \t]*[=:,]\s{0,100}|[ \t]+)(["'])((?!\[REDACTED:)[^"'\s]{16,2000})\2`, 'g'), { group: 3, hint: 'fs.azure.account.', accept: (value) => isLiteralPassword(value) && !isAzureKeyReference(value) }),
+  // The keys `az storage account keys list` prints: each one's name (`key1`, `key2`, `kerb1`),
+  // then its value a few fields on, as JSON, YAML or TSV (which names nothing but the key's name
+  // and its permissions before it).
+  shape('azure-key', /["']?keyName["']?[ \t]*:[ \t]*["']?(?:key|kerb)\d["']?[ \t]*,?\s{0,100}(?:["']?\w{1,40}["']?[ \t]*:[ \t]*["']?[^"'\n,]{0,100}["']?[ \t]*,?\s{0,100}){0,3}["']?value["']?[ \t]*:[ \t]*["']?((?!\[REDACTED:)[A-Za-z0-9+/]{40,200}={0,2})(?![\w+/=])/g, { group: 1, hint: 'keyName' }),
+  shape('azure-key', /\b(?:key|kerb)\d\t(?:FULL|READ|Full|Read)\t([A-Za-z0-9+/]{40,200}={0,2})(?![\w+/=])/g, { group: 1, hint: '\t' }),
+  // The two keys of an Azure AI (OpenAI, Cognitive Services) resource as `az cognitiveservices
+  // account keys list` prints them: `"key1": "…", "key2": "…"`, 32 hex digits (84 letters and
+  // digits, newer), each beside the other.
+  shape('azure-key', /["']?key[12]["']?[ \t]*:[ \t]*["']?([0-9a-fA-F]{32}|[A-Za-z0-9]{84})(?![\w+/=])/g, { group: 1, hint: 'key2', place: isBesideOtherAzureKey }),
   // scheme://user:password@host (the user may be empty, the password may hold a /): the password
   // goes, the rest stays readable. A number before / is a port, not a password. The scheme may
   // follow a sign (a diff's `-postgres://…`), never a letter or digit (the middle of a word).
@@ -2411,6 +2420,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('basic-auth', /\b(?:CURLOPT_|pycurl\.)(?:PROXY)?USERPWD[ \t]*(?:,|=>)[ \t]*(["'])[^"':\n]{1,200}:((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: 'USERPWD', accept: isPasswordLiteral }),
   shape('basic-auth', /\b(?:CURLOPT_|pycurl\.)(?:PROXY)?PASSWORD[ \t]*(?:,|=>)[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: 'PASSWORD', accept: isPasswordLiteral }),
   { kind: 'cli-password', find: redisAclPasswords },
+  // `redis-cli CONFIG GET requirepass` (or masterauth): the name, then its value on the next
+  // line, numbered and quoted at a terminal; bare, as printed to a pipe (an agent's), where a
+  // word of small letters (another setting's name in a list) is none.
+  shape('cli-password', /^\d{1,4}\) "(?:requirepass|masterauth)"\r?\n\d{1,4}\) "((?!\[REDACTED:)(?:[^"\\\n]|\\.){1,512})"\r?$/gm, { group: 1, hint: /requirepass|masterauth/ }),
+  shape('cli-password', /^(?:requirepass|masterauth)\r?\n((?!\[REDACTED:)\S{1,512})\r?$/gm, { group: 1, hint: /requirepass|masterauth/, accept: (value) => !/^[a-z]+(?:-[a-z]+)*$/.test(value) }),
   // A Wi-Fi network's password given to NetworkManager (`nmcli dev wifi connect Home password …`,
   // `nmcli con modify Home wifi-sec.psk …`, 802.1X's `802-1x.password …`) or shown by it (`nmcli
   // -s con show Home`: `802-11-wireless-security.psk:  …`); the password given to wpa_passphrase
@@ -2965,11 +2979,15 @@ function isSpace(code: number): boolean {
 const TABLE_ROW = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*\|?[ \t]*[`*]{0,2}([A-Za-z_][\w.-]{0,100}(?:[ \t]+[A-Za-z_][\w.-]{0,40}){0,3})[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}((?:\\.|[^|`*\s\\])+)[`*]{0,2}[ \t]*\|/gm;
 /** What a table's lines may sit in: a quote (`> `) or a list item (`- `, `1. `). */
 const TABLE_LINE_PREFIX = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*/;
-/** A table's line under its header: `|---|:--:|`. */
-const TABLE_RULE = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?$/;
+/**
+ * A table's line under its header: Markdown's `|---|:--:|`, and the `+` of a database client's
+ * (psql's `----+----`, MySQL's `+----+----+`).
+ */
+const TABLE_RULE = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*[|+]?(?:[ \t]*:?-+:?[ \t]*[|+])+(?:[ \t]*:?-+:?[ \t]*)?$/;
 
-function tableValues(text: string): Found[] {
-  const found: Found[] = tableColumnValues(text);
+function tableValues(original: string): Found[] {
+  const text = boxTableAsPipes(original);
+  const found: Found[] = [...tableColumnValues(text), ...alignedTableValues(text)];
   if (!text.includes('|')) return found;
   const tables = tablesOf(text);
   let table = 0;
@@ -2977,15 +2995,11 @@ function tableValues(text: string): Found[] {
   for (let m = TABLE_ROW.exec(text); m; m = TABLE_ROW.exec(text)) {
     const [whole, name = '', value = ''] = m;
     if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) continue;
-    // A cell of prose or a header ("| Token | Purpose |") is no value: one is a word or words; nor
-    // is an API reference's type (`Option<String>`; `String!` where no header says the column
-    // holds values) or a reference (`secrets.GITHUB_TOKEN`, a path).
+    // An API reference's type (`Option<String>`; `String!` where no header says the column holds values) is no value.
     while (table < tables.length && (tables[table] as { end: number }).end < m.index) table++;
     const around = tables[table] !== undefined && (tables[table] as { start: number }).start <= m.index ? (tables[table] as { names: string[] }) : null;
-    const markedType = MARKED_TYPE.test(value.trim()) && (around === null ? !CHOSEN_PASSWORD.test(value.trim()) : TYPE_HEADER.test(around.names[1] ?? ''));
-    const cell = value.trim();
-    if (/\s/.test(cell) || /^[A-Za-z]+$/.test(cell) || markedType || TYPE_CELL.test(cell) || MEMBER_ACCESS.test(cell) || REFERENCE_CELL.test(cell)) continue;
-    if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
+    const markedType = MARKED_TYPE.test(value) && (around === null ? !CHOSEN_PASSWORD.test(value) : TYPE_HEADER.test(around.names[1] ?? ''));
+    if (markedType || !isRowSecret(name, value)) continue;
     const start = m.index + whole.lastIndexOf(value);
     found.push({ start, end: start + value.length });
   }
@@ -3125,9 +3139,7 @@ function tableColumnValues(text: string): Found[] {
         // "API key", "Secret", "Token" or "Key" a cell is a secret by its look: a name, a kind, a
         // type or a reference (read_only, an ARN, a path, a time, config.apiKey) is none.
         const name = names[column] ?? '';
-        if (/\s/.test(value) || REFERENCE_CELL.test(value) || TYPE_CELL.test(value) || MEMBER_ACCESS.test(value)) continue;
-        if (!(isPasswordName(name) ? value.length >= MIN_SECRET_LENGTH && /[^a-z]/.test(value) : looksIssued(value))) continue;
-        if (!isSecretValue(value, { quoted: false, form: 'literal', name, after: '' })) continue;
+        if (!isColumnSecret(name, value)) continue;
         const start = row.start + cell.start + cell.text.indexOf(value);
         found.push({ start, end: start + value.length });
       }
@@ -3136,7 +3148,121 @@ function tableColumnValues(text: string): Found[] {
   return found;
 }
 
-const TABLE_RULE_HINT = /\|[ \t]*:?-/;
+/** A cell's value under a column naming a secret (`password`, `API key`, `Secret`) that is one (see tableColumnValues). */
+function isColumnSecret(name: string, value: string): boolean {
+  if (/\s/.test(value) || REFERENCE_CELL.test(value) || TYPE_CELL.test(value) || MEMBER_ACCESS.test(value)) return false;
+  if (!(isPasswordName(name) ? value.length >= MIN_SECRET_LENGTH && /[^a-z]/.test(value) : looksIssued(value))) return false;
+  return isSecretValue(value, { quoted: false, form: 'literal', name, after: '' });
+}
+
+/**
+ * A row's value beside a secret's name in its first cell (`| DB_PASSWORD | … |`): a cell of prose
+ * or a header ("| Token | Purpose |") is no value, being a word or words; nor is a type or a
+ * reference (`secrets.GITHUB_TOKEN`, a path).
+ */
+function isRowSecret(name: string, value: string): boolean {
+  if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) return false;
+  if (/\s/.test(value) || /^[A-Za-z]+$/.test(value) || TYPE_CELL.test(value) || MEMBER_ACCESS.test(value) || REFERENCE_CELL.test(value)) return false;
+  return isSecretValue(value, { quoted: false, form: 'literal', name, after: '' });
+}
+
+/**
+ * A table drawn with box-drawing characters (doppler's, infisical's, railway's `│ NAME │ VALUE │`),
+ * read as one drawn with pipes and dashes: each character for one, so places in it stay.
+ */
+function boxTableAsPipes(text: string): string {
+  if (!/[\u2500-\u257f]/.test(text)) return text;
+  return text.replace(/[\u2500-\u257f]/g, (c) => boxAsAscii(c.charCodeAt(0)));
+}
+
+/** A box-drawing character as a table drawn in ASCII has it: a line across `-`, one down or a joint on one `|`, a corner or a joint across `+`. */
+function boxAsAscii(code: number): string {
+  const across = [0x2500, 0x2501, 0x2504, 0x2505, 0x2508, 0x2509, 0x254c, 0x254d, 0x2550, 0x2574, 0x2576, 0x2578, 0x257a, 0x257c, 0x257e];
+  const down = [0x2502, 0x2503, 0x2506, 0x2507, 0x250a, 0x250b, 0x254e, 0x254f, 0x2551, 0x2575, 0x2577, 0x2579, 0x257b, 0x257d, 0x257f];
+  if (across.includes(code)) return '-';
+  if (down.includes(code)) return '|';
+  // ├ … ┫, ┼ … ╋, ╞ … ╣, ╪ ╫ ╬: joints on a line down, between a row's cells.
+  if ((code >= 0x251c && code <= 0x252b) || (code >= 0x253c && code <= 0x254b) || (code >= 0x255e && code <= 0x2563) || (code >= 0x256a && code <= 0x256c)) return '|';
+  // Corners, ┬ ┴ and their kind, the diagonals: the table's frame.
+  return code >= 0x2571 && code <= 0x2573 ? String.fromCharCode(code) : '+';
+}
+
+/** An Azure AI resource's key as its field holds it: `"key1": "…"`, `key2: …`. */
+const AZURE_AI_KEY_FIELD = String.raw`["']?[ \t]*:[ \t]*["']?(?:[0-9a-fA-F]{32}|[A-Za-z0-9]{84})["']?[ \t]*,?\s{0,100}`;
+const AZURE_AI_KEY2_AFTER = new RegExp(String.raw`^["']?key1${AZURE_AI_KEY_FIELD}["']?key2${AZURE_AI_KEY_FIELD}`);
+const AZURE_AI_KEY1_BEFORE = new RegExp(String.raw`["']?key1${AZURE_AI_KEY_FIELD}$`);
+
+/** Whether an Azure AI resource's `key1` at `start` has its `key2` right after it, or its `key2` its `key1` right before: one alone may be anything's. */
+function isBesideOtherAzureKey(text: string, start: number): boolean {
+  const second = /^["']?key2/.test(text.slice(start, start + 5));
+  return second ? AZURE_AI_KEY1_BEFORE.test(text.slice(Math.max(0, start - 250), start)) : AZURE_AI_KEY2_AFTER.test(text.slice(start, start + 500));
+}
+
+/** The rule of dashes under the header of a table lined up by blanks: `---   -----` (vault, PowerShell, sqlcmd, `az -o table`). */
+const ALIGNED_RULE = /^[ \t]*-{2,}(?:[ \t]+-{2,})+[ \t]*\r?$/gm;
+const ALIGNED_RULE_LINE = /^[ \t]*-{2,}(?:[ \t]+-{2,})+[ \t]*$/;
+/** Rows of one lined-up table read at most: a command's output, not a whole log. */
+const ALIGNED_ROWS = 2000;
+/** Its header's column of names when its rows are names and their values: vault's `Key  Value`, PowerShell's `Name  Value` (`Get-ChildItem Env:`), `az … keys list -o table`'s `KeyName … Value`. */
+const NAME_HEADER = /^(?:key|name|field|variable|setting|property|key ?name)$/i;
+/** The name `az storage account keys list` gives each key: its row's value is the key. */
+const AZURE_KEY_NAME = /^(?:key|kerb)\d$/;
+
+/**
+ * A table lined up by blanks under a rule of dashes, as command-line tools print them: vault's
+ * `Key  Value` rows (`vault kv get`, `vault read database/creds/…`), PowerShell's environment
+ * (`Name  Value`), a query's columns in sqlcmd or `az … -o table`. Where its header says its rows
+ * are names and values, a row's value beside a secret's name (or an Azure storage key's); else
+ * each value in a column whose header names a secret. Its cells are where the rule's dashes are; a
+ * row whose cell runs into the next column is not read.
+ */
+function alignedTableValues(text: string): Found[] {
+  const found: Found[] = [];
+  if (!text.includes('--')) return found;
+  ALIGNED_RULE.lastIndex = 0;
+  for (let m = ALIGNED_RULE.exec(text); m; m = ALIGNED_RULE.exec(text)) {
+    if (m.index < 2) continue;
+    const headStart = text.lastIndexOf('\n', m.index - 2) + 1;
+    const columns = [...m[0].matchAll(/-+/g)].map((run) => run.index);
+    const names = cellsAt(text.slice(headStart, m.index - 1).replace(/\r$/, ''), columns)?.map((cell) => cell.text);
+    if (names === undefined || names.includes('')) continue;
+    const nameColumn = names.findIndex((name) => NAME_HEADER.test(name));
+    const valueColumn = names.findIndex((name) => /^values?$/i.test(name));
+    const byName = nameColumn !== -1 && valueColumn > nameColumn;
+    const secret = names.flatMap((name, column) => (SECRET_NAME_HINT.test(name) && isSecretName(name) ? [column] : []));
+    if (!byName && secret.length === 0) continue;
+    for (let at = m.index + m[0].length + 1, rows = 0; at < text.length && rows < ALIGNED_ROWS; rows++) {
+      const end = text.indexOf('\n', at);
+      const stop = end === -1 ? text.length : end;
+      const line = text.slice(at, stop).replace(/\r$/, '');
+      // A blank line ends it, and another rule (the line above it was the next table's header):
+      // each line is read as one table's row at most.
+      if (line.trim() === '' || ALIGNED_RULE_LINE.test(line)) break;
+      const cells = cellsAt(line, columns);
+      const pick = (cell: { start: number; text: string } | undefined) => cell !== undefined && found.push({ start: at + cell.start, end: at + cell.start + cell.text.length });
+      const [name, value] = [cells?.[nameColumn]?.text ?? '', cells?.[valueColumn]?.text ?? ''];
+      if (cells !== null && byName && (isRowSecret(name, value) || (AZURE_KEY_NAME.test(name) && /^[A-Za-z0-9+/]{40,200}={0,2}$/.test(value)))) pick(cells[valueColumn]);
+      else if (cells !== null) for (const column of secret) if (isColumnSecret(names[column] as string, cells[column]?.text ?? '')) pick(cells[column]);
+      at = stop + 1;
+    }
+  }
+  return found;
+}
+
+/** A lined-up row's cells, trimmed, from where each column starts (the last to the line's end); null where one runs into the next. */
+function cellsAt(line: string, columns: readonly number[]): { start: number; text: string }[] | null {
+  const cells: { start: number; text: string }[] = [];
+  for (let i = 0; i < columns.length; i++) {
+    const from = columns[i] as number;
+    const to = columns[i + 1] ?? line.length;
+    if (from > 0 && from < line.length && !isBlank(line.charCodeAt(from - 1))) return null;
+    const raw = line.slice(from, to);
+    cells.push({ start: from + (raw.length - raw.trimStart().length), text: raw.trim() });
+  }
+  return cells;
+}
+
+const TABLE_RULE_HINT = /[|+][ \t]*:?-/;
 
 /** A table cell that names where a secret is kept, or when: an ARN, a path, a resource's name, a URL, a time. */
 const REFERENCE_CELL = /^(?:arn:|projects\/|\/|~\/|\.{1,2}\/|[a-z][a-z0-9+.-]*:\/\/|\d{4}-\d{2}-\d{2})/i;
