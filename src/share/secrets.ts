@@ -139,10 +139,34 @@ function stdinPasswords(text: string): Found[] {
     if (m[0].startsWith('cat') && !STDIN_FED.test(text.slice(m.index + m[0].length))) continue;
     take(m, 1);
   }
+  // A here-string given to anything else that reads a secret on its input (`gh auth login
+  // --with-token <<< …`, `podman secret create name - <<< …`, `vercel env add NAME <<< …`): its
+  // command, back to where it starts and HERE_STRING_REACH at most.
+  // Each command's start and the hints in it are found once, in text order: a line of here-strings
+  // is read in linear time.
+  const taken = new Set(found.map((password) => password.start));
+  const hints: number[] = [];
+  STDIN_HINTS.lastIndex = 0;
+  for (let h = STDIN_HINTS.exec(text); h; h = STDIN_HINTS.exec(text)) hints.push(h.index);
+  let [commandStart, scanned, hint] = [0, 0, 0];
+  HERE_STRING.lastIndex = 0;
+  for (let m = HERE_STRING.exec(text); m; m = HERE_STRING.exec(text)) {
+    for (; scanned < m.index; scanned++) if ('\n|;&'.includes(text[scanned] as string)) commandStart = scanned + 1;
+    const start = Math.max(commandStart, m.index - HERE_STRING_REACH);
+    while ((hints[hint] ?? Infinity) < start) hint++;
+    const value = m.indices?.slice(1).find((span) => span !== undefined);
+    if (value === undefined || taken.has(value[0]) || (hints[hint] ?? Infinity) >= m.index) continue;
+    if (LOGIN_ON_LINE.test(text.slice(start, m.index))) take(m, 1);
+  }
   return found;
 }
 
+/** A here-string (`<<< …`) and its word: see stdinPasswords. */
+const HERE_STRING = /<<<[ \t]*(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'|;&\x60]{4,200}))/dg;
+/** How far back a here-string's command is read. */
+const HERE_STRING_REACH = 400;
 const STDIN_HINT = /--password-stdin|--with-token|secrets?[ \t]+(?:create|put|set)|versions[ \t]+add|env[ \t]+add|sudo\b[^\n|]{0,200}?[ \t](?:-[A-Za-z]*S|--stdin)/;
+const STDIN_HINTS = new RegExp(STDIN_HINT.source, 'g');
 /** A here-document's opening (`<<EOF`, `<<-'EOF'`, `<< "END"`), its delimiter the second group; not a here-string (`<<<`). */
 const HERE_DOCUMENT = /(?<!<)<<(-?)[ \t]*(["']?)([A-Za-z_]\w*)\2/g;
 const LOGIN_ON_LINE = new RegExp(STDIN_LOGIN);
@@ -394,10 +418,10 @@ function baseName(path: string): string {
 /** A client's name then its arguments up to the flag looked for (its blank before it the pattern's): not a name's start (`mongo:7`, `bcp-tools`). */
 const CLIENT_END = String.raw`(?:\.exe)?(?=[ \t])[^\n|;&]{0,300}?`;
 /** A client's password flag after its name and other arguments (see the rules'). */
-const CLIENT_PASSWORD_FLAG = String.raw`(?:(?:sqlcmd|bcp)${CLIENT_END}[ \t]-P[ \t]*|mongo(?:sh|dump|restore|export|import|files|stat|top)?${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldap(?:search|modify|add|delete|modrdn|compare|whoami|passwd|exop)${CLIENT_END}[ \t]-w[ \t]*|ssh-keygen${CLIENT_END}[ \t]-N[ \t]*|cqlsh${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldappasswd${CLIENT_END}[ \t]-s[ \t]*)`;
+const CLIENT_PASSWORD_FLAG = String.raw`(?:(?:sqlcmd|bcp)${CLIENT_END}[ \t]-P[ \t]*|mongo(?:sh|dump|restore|export|import|files|stat|top)?${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldap(?:search|modify|add|delete|modrdn|compare|whoami|passwd|exop)${CLIENT_END}[ \t]-w[ \t]*|ssh-keygen${CLIENT_END}[ \t]-N[ \t]*|cqlsh${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldappasswd${CLIENT_END}[ \t]-s[ \t]*|az[ \t]+login${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|az[ \t]+(?:sql[ \t]+(?:server|mi)|postgres|mysql|mariadb)${CLIENT_END}[ \t]-p[ \t]+|oc[ \t]+login${CLIENT_END}[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))|cf[ \t]+(?:login|l)${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|dotnet[ \t]+nuget[ \t]+(?:add|update)[ \t]+source${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|twine${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|doctl[ \t]+auth[ \t]+init${CLIENT_END}[ \t]-t[ \t]+)`;
 /** ssh-keygen's old passphrase, a rule of its own: a match ends at the first flag's value, and `-p -P old -N new` gives both. */
 const KEYGEN_OLD_PASSPHRASE = String.raw`ssh-keygen${CLIENT_END}[ \t]-P[ \t]*`;
-const CLIENT_HINT = /sqlcmd|bcp|mongo|ldap|ssh-keygen|cqlsh/;
+const CLIENT_HINT = /sqlcmd|bcp|mongo|ldap|ssh-keygen|cqlsh|\baz[ \t]|\boc[ \t]+login|\bcf[ \t]|nuget|twine|doctl/;
 /** After the command's name: Windows' `.exe`, the quote closing a quoted path; and not the end of a URL's path (`https://x.io/zip -P downloads`). */
 const COMMAND_END = String.raw`(?:\.exe)?["']?(?<!:\/\/\S{0,300})`;
 /**
@@ -2337,6 +2361,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('bearer-token', /\bBearer[ \t]+((?!\[REDACTED:)[A-Za-z0-9._~+/=-]{8,})/gi, { group: 1, hint: /bearer/i, accept: (token) => isCredential(token) && !ENV_NAME.test(token) }),
   shape('basic-auth', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([A-Za-z0-9+/=]{8,})/gi, { group: 1, hint: /authorization/i }),
   shape('auth-header', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?(?:Token|Bot|Digest|ApiKey|Api-Key|SSWS|OAuth|JWT|Key)[ \t]+((?!\[REDACTED:)[^\s"'<>]{6,})/gi, { group: 1, hint: /authorization/i, accept: (token) => isCredential(token) && !REFERENCE.test(token) }),
+  // A service's own scheme (Opsgenie's `GenieKey`, Splunk's `Splunk`, `Zoho-oauthtoken`): a
+  // credential of 16 characters or more that looks issued, not a word after a header's name in prose.
+  shape('auth-header', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?[A-Za-z][\w-]{1,30}[ \t]+((?!\[REDACTED:)[^\s"'<>]{16,})/gi, { group: 1, hint: /authorization/i, accept: (token) => looksIssued(token) && isCredential(token) && !REFERENCE.test(token) }),
   // curl -u user:password, --user=user:password (the user may be empty).
   shape('basic-auth', /(?<![\w-])(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: /-u|--user/, accept: isLiteralPassword }),
   // curl -uuser:password: curl takes the value glued to -u too.
@@ -2454,6 +2481,21 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('cli-password', /\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+["']?((?!\[REDACTED:)[^\s"']{1,200})/g, { group: 1, hint: 'mc ', accept: isLiteralPassword }),
   // Go's MySQL driver's DSN: `user:password@tcp(host:3306)/db`.
   shape('connection-string', /(?<![\w.:/%-])[A-Za-z_][\w.-]{0,63}:((?!\[REDACTED:)[^\s@:"'/]{1,200})@(?:tcp|unix|udp)\(/g, { group: 1, hint: '@', accept: (value) => isPasswordLiteral(value) && !/^(?:%[-+# 0-9.]*(?:\[\d+\])?[A-Za-z])+$/.test(value) && !/%\[\d+\]/.test(value) }),
+  // A token given to a login as its argument: `cargo login …`, `snyk auth …`, `vault login …`
+  // (its `-method=… password=…` is an assignment).
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:cargo[ \t]+login|snyk[ \t]+auth|vault[ \t]+login)(?:[ \t]+--?[\w-]+(?:=\S*)?)*[ \t]+(["']?)((?!\[REDACTED:)[^\s"'\x60=-][^\s"'\x60=]{7,200})\1(?![^\s;&|)])`, 'g'), { group: 2, hint: /cargo|snyk|vault/, accept: (token) => isCredential(token) && isLiteralPassword(token) }),
+  // What a tool's own config command is given: `aws configure set aws_secret_access_key …`, `npm
+  // config set //registry/:_authToken …`, `yarn config set npmAuthToken …`, `poetry config
+  // http-basic.corp ana …` (and `pypi-token.…`), `composer config http-basic.host ana …` (and
+  // `github-oauth.…`, `gitlab-token.…`, `bearer.…`), `bundle config set host ana:…`.
+  shape('assignment', /\baws[ \t]+configure[ \t]+set[ \t]+(?:--profile[ \t]+\S+[ \t]+)?(?:[\w-]+\.)?(?:aws_secret_access_key|aws_session_token)[ \t]+(["']?)((?!\[REDACTED:)[^\s"'\x60]{8,2000})\1/g, { group: 2, hint: 'configure', accept: isLiteralPassword }),
+  shape('npm-token', /\b(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+(?:--[\w-]+[ \t]+)*(?:[^\s=]*:)?(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent|npmPassword)[ \t]+(["']?)((?!\[REDACTED:)[^\s"'\x60]{4,2000})\1/g, { group: 2, hint: 'config', accept: isLiteralPassword }),
+  shape('cli-password', /\b(?:poetry|composer)[ \t]+config[ \t]+(?:--?[\w-]+[ \t]+)*(?:http-basic\.\S+[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'-]\S*)|(?:pypi-token|github-oauth|gitlab-token|gitlab-oauth|bearer)\.\S+)[ \t]+(["']?)((?!\[REDACTED:)[^\s"'\x60-][^\s"'\x60]{3,2000})\1/g, { group: 2, hint: 'config', accept: isLiteralPassword }),
+  shape('cli-password', /\bbundle[ \t]+config[ \t]+(?:set[ \t]+)?(?:--(?:global|local)[ \t]+)?(?:https?:\/\/)?[\w-]+(?:\.[\w-]+)+\/?[ \t]+(["']?)[^\s:"']{1,100}:((?!\[REDACTED:)[^\s"'\x60]{1,200})\1/g, { group: 2, hint: 'bundle', accept: (value) => isLiteralPassword(value) && !value.startsWith('//') }),
+  // RabbitMQ's `rabbitmqctl add_user ana …` and `change_password ana …`; Windows' `net use … /user:ana …` (either side of /user).
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}rabbitmqctl(?:\.bat)?(?:[ \t]+-\S+(?:[ \t]+[^\s-]\S*)?)*?[ \t]+(?:add_user|change_password)[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\S+)[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'\x60-][^\s"'\x60]{0,200}))`, 'g'), { group: [1, 2, 3], hint: 'rabbitmqctl', accept: isCommandPassword }),
+  shape('cli-password', /\bnet[ \t]+use\b[^\n|;&]{0,200}?[ \t]\/user:(?:"[^"\n]{1,100}"|\S{1,100})[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|((?!\[REDACTED:)[^\s"\/*][^\s"]{0,200}))/gi, { group: [1, 2], hint: /net[ \t]+use/i, accept: isCommandPassword }),
+  shape('cli-password', /\bnet[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|((?!\[REDACTED:)[^\s"\/*][^\s"]{0,200}))(?=[ \t]+\/user:)/gi, { group: [1, 2], hint: /net[ \t]+use/i, accept: isCommandPassword }),
   // `echo PASS | docker login -u me --password-stdin`, CI's way of logging in to a registry
   // (printf '%s' PASS, a quoted password, sudo with its flags).
   { kind: 'cli-password', find: stdinPasswords },
@@ -2465,8 +2507,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // `run sqlcmd with -P followed by …`): SQL Server's sqlcmd and bcp (`-P`, as Microsoft's Docker
   // guide writes it), MongoDB's shell and tools (`-p`, `--password`; a lone `-p` asks for it),
   // OpenLDAP's tools (`-w`; `-W` asks), ssh-keygen's passphrases (`-N`, and the old one's `-P`
-  // beside it; `-N ''` is none); Samba's `-U user%password`. Each as the command, not a flag's
-  // argument (`docker run --name mongo -p 27017:27017`).
+  // beside it; `-N ''` is none), the logins of Azure's, OpenShift's and Cloud Foundry's CLIs and
+  // Azure's database servers' `-p`, `dotnet nuget add source -p`, twine's `-p`, `doctl auth init
+  // -t`; Samba's `-U user%password`. Each
+  // as the command, not a flag's argument (`docker run --name mongo -p 27017:27017`).
   ...[CLIENT_PASSWORD_FLAG, KEYGEN_OLD_PASSPHRASE].flatMap((flag) => [
     shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_QUOTED}`, 'g'), { group: 2, hint: CLIENT_HINT, accept: isCommandPassword, place: isArchiverCommand }),
     shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_BARE}`, 'g'), { group: 1, hint: CLIENT_HINT, accept: (value) => isFlagPassword(value) && isCommandPassword(value) && !isRedirection(value), place: isArchiverCommand }),
