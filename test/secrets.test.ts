@@ -2047,6 +2047,7 @@ describe('a megabyte line of near-matches', () => {
     ['lined-up tables one under another', 'password  password\n--------  --------\n'],
     ['box-drawn rows and rules', '│ DB_PASSWORD │ x │\n├─┼─┤\n'],
     ['Azure keys’ names', '"keyName": "key1", "key1": "0123456789abcdef0123456789abcdef", key1\tFULL\t'],
+    ['JSON Web Keys’ members closing objects', 'kty "d":"AAAAAAAAAAAAAAAAAAAA"},'],
   ])('of %s comes back whole', (_, unit) => {
     const line = unit.repeat(Math.ceil(2 ** 20 / unit.length));
     expect(redact(`${line} .eyJ home Users`).length).toBeGreaterThan(0);
@@ -2504,6 +2505,33 @@ describe('secrets given to command-line tools', () => {
       'gh auth login --with-token < token.txt',
       'grep foo <<< "$LINE"',
       'cat <<< "hello world" | wc',
+    ];
+    for (const text of kept) expect(redact(text)).toBe(text);
+  });
+});
+
+// Regression (this session): a JSON Web Key's private members and a PKCS#12 bundle in base64 were kept.
+describe('private keys as JSON Web Keys and PKCS#12', () => {
+  it.each([
+    [
+      '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","d":"jpsQnnGQmL-YBIffH1136cLyZ8QRaxmXjQ7Fj_kfkkc"}',
+      '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","d":"[REDACTED:private-key]"}',
+    ],
+    ['{"kty":"oct","k":"GawgguFyGrWKav7AX4VKUg"}', '{"kty":"oct","k":"[REDACTED:private-key]"}'],
+    [
+      '{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"},{"kty":"OKP","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"}]}',
+      '{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"},{"kty":"OKP","d":"[REDACTED:private-key]"}]}',
+    ],
+    ['MIIKCQIBAzCCCc8GCSqGSIb3DQEHAaCCCcAEggm8MIIJuDCCBG8GCSqGSIb3DQEHBqCCBGAwggRcAgEAMIIEVQ', '[REDACTED:private-key]'],
+  ])('%s', (text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  it('keeps a public key’s members and a "d" outside a key', () => {
+    const kept = [
+      '{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W","e":"AQAB","kid":"2011-04-29"}',
+      '{"type":"path","d":"AAAAAAAAAAAAAAAAAAAAAAAA"}',
+      '{"d": "M0 0 L10 10 Z", "fill": "none"}',
     ];
     for (const text of kept) expect(redact(text)).toBe(text);
   });

@@ -2551,8 +2551,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // INSERT INTO users (name, password) VALUES ('bob', '…'): the values in a secret's column.
   { kind: 'sql-password', find: sqlInsertValues },
   // A key's DER or OpenSSH body on one line (unwrapped, no BEGIN line): the starts of private keys
-  // only (RSA, PKCS#8, EC, Ed25519, OpenSSH), not of certificates or public keys (`MIIDdzCCA…`).
-  shape('private-key', /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IBA(?:AK|DAN)|MHcCAQEE|MC4CAQAw|MIGHAgEA|MIGEAgEA|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{40,}={0,2}/g),
+  // only (RSA, PKCS#8, EC, Ed25519, OpenSSH, and a PKCS#12 bundle's, `base64 cert.pfx`), not of
+  // certificates or public keys (`MIIDdzCCA…`).
+  shape('private-key', /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IBA(?:AK|DAN|zCC)|MHcCAQEE|MC4CAQAw|MIGHAgEA|MIGEAgEA|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{40,}={0,2}/g),
+  // A JSON Web Key's private members, in an object that says its key type (`"kty"`).
+  { kind: 'private-key', find: jwkPrivateMembers },
   // A PEM file base64-encoded whole (a kubeconfig's client-key-data, a Kubernetes secret's
   // tls.key), with whatever came before it in the file (openssl's "Bag Attributes"): the run of
   // base64 holding "-----BEGIN" in any of its three alignments (LS0tLS1CRUdJTi, …0tLS0tQkVHSU4,
@@ -3661,6 +3664,30 @@ function isBareKey(field: string): boolean {
  * within OBJECT_REACH; the text's ends where none is found. A brace in a string (`"note": "see
  * {docs"`) is no object's.
  */
+/**
+ * A JSON Web Key's private members: `d` (RSA's private exponent, EC's and OKP's private key), RSA's
+ * primes and their CRT values, a symmetric key's `k`; in an object that says its key type
+ * (`"kty"`), as `generateKeyPair(…).export({ format: 'jwk' })` and a JWKS file hold them.
+ */
+const JWK_PRIVATE_MEMBER = /["'](?:d|p|q|dp|dq|qi|k)["'][ \t]*:[ \t]*["']((?!\[REDACTED:)[A-Za-z0-9_-]{16,})["']/dg;
+
+function jwkPrivateMembers(text: string): Found[] {
+  const found: Found[] = [];
+  if (!text.includes('kty')) return found;
+  // The object around the last member looked at, and whether it says a key type: its next members are in it.
+  let object: { from: number; to: number; key: boolean } | null = null;
+  JWK_PRIVATE_MEMBER.lastIndex = 0;
+  for (let m = JWK_PRIVATE_MEMBER.exec(text); m; m = JWK_PRIVATE_MEMBER.exec(text)) {
+    if (object === null || m.index <= object.from || m.index >= object.to) {
+      const [from, to] = enclosingObject(text, m.index);
+      object = { from, to, key: /["']kty["'][ \t]*:/.test(text.slice(from, to)) };
+    }
+    const at = m.indices?.[1];
+    if (object.key && at !== undefined) found.push({ start: at[0], end: at[1] });
+  }
+  return found;
+}
+
 function enclosingObject(text: string, at: number): [number, number] {
   const low = Math.max(0, at - OBJECT_REACH);
   const high = Math.min(text.length, at + OBJECT_REACH);
