@@ -2424,7 +2424,7 @@ describe('secrets as commands print them', () => {
     [
       'the same as a table',
       `KeyName    Permissions    Value\n---------  -------------  -----\nkey1       FULL           ${key88}`,
-      'KeyName    Permissions    Value\n---------  -------------  -----\nkey1       FULL           [REDACTED:assignment]',
+      'KeyName    Permissions    Value\n---------  -------------  -----\nkey1       FULL           [REDACTED:azure-key]',
     ],
     [
       'az cognitiveservices account keys list',
@@ -2433,11 +2433,35 @@ describe('secrets as commands print them', () => {
     ],
     ['redis-cli CONFIG GET at a terminal', '1) "requirepass"\n2) "foobared"', '1) "requirepass"\n2) "[REDACTED:cli-password]"'],
     ['redis-cli CONFIG GET to a pipe', 'requirepass\nXk9pLm2QrT7v', 'requirepass\n[REDACTED:cli-password]'],
+    // And from a hostile look at the round: what it left.
+    ['psql’s expanded display', '-[ RECORD 1 ]------\nid       | 1\npassword | Xk9pLm2QrT7v', '-[ RECORD 1 ]------\nid       | 1\npassword | [REDACTED:assignment]'],
+    [
+      'a value and a name PowerShell cut to its column',
+      'Name                           Value\n----                           -----\nDB_PASSWORD                    Xk9pLm2QrT7vWq8Yx3Jt5…\nMY_APPLICATION_DATABASE_PASSW… Xk9pLm2QrT7v',
+      'Name                           Value\n----                           -----\nDB_PASSWORD                    [REDACTED:assignment]…\nMY_APPLICATION_DATABASE_PASSW… [REDACTED:assignment]',
+    ],
+    ['a table at the end of a JSON string keeps what closes it', '{"stdout":" id | password\\n----+-------------\\n  1 | Xk9pLm2QrT7v"}', '{"stdout":" id | password\\n----+-------------\\n  1 | [REDACTED:assignment]"}'],
+    ['redis-cli CONFIG GET * with ten or more', '  9) "requirepass"\n 10) "Xk9pLm2QrT7v"', '  9) "requirepass"\n 10) "[REDACTED:cli-password]"'],
+    ['az redis list-keys -o table', 'PrimaryKey                                    SecondaryKey\n--------------------------------------------  ------------\nAb12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78St90Uv1=  x', 'PrimaryKey                                    SecondaryKey\n--------------------------------------------  ------------\n[REDACTED:azure-key]  x'],
+    ['az acr credential show -o table', 'USERNAME    PASSWORD      PASSWORD2\n----------  ------------  ------------\nregistry    Xk9pLm2QrT7v  Pq8rSt7uVw6x', 'USERNAME    PASSWORD      PASSWORD2\n----------  ------------  ------------\nregistry    [REDACTED:assignment]  [REDACTED:assignment]'],
+    ['a legacy Vault token', 'Key      Value\n---      -----\ntoken    s.Z8rQ2mW9vP4kL1xTabcdefGh', 'Key      Value\n---      -----\ntoken    [REDACTED:assignment]'],
     // And a battery of 48 ways a credential goes in an HTTP request: schemes of a service's own.
     ['Opsgenie’s scheme', 'Authorization: GenieKey Xk9pLm2QrT7vAbC123xyzQw9', 'Authorization: GenieKey [REDACTED:auth-header]'],
     ['Splunk’s scheme', "-H 'Authorization: Splunk Xk9pLm2QrT7vAbC123xyzQw9'", "-H 'Authorization: Splunk [REDACTED:auth-header]'"],
   ])('%s', (_, text, redacted) => {
     expect(redact(text)).toBe(redacted);
+  });
+
+  // Regression (a hostile look at the round): a list item's `+` read as a rule's joint split a line
+  // every way (65 ms a kB at 20 kB, quadratic), a rule of thousands of columns was read for each
+  // short row (23 s for 100 kB), and fields between Azure's key name and value backtracked (1.1 s a
+  // kB). No timing assertion: a regression shows as minutes.
+  it.each([
+    ['list markers and joints on a rule line', `a | b\n${'- + '.repeat(2 ** 16)}x`],
+    ['a rule of many columns over short rows', `${'pass '.repeat(4000)}\n${'---- '.repeat(4000)}\n${'a\n'.repeat(2000)}`],
+    ['fields after an Azure key’s name', `"keyName":"key1",${'a: '.repeat(33)}value: ${'A'.repeat(39)}\n`.repeat(600)],
+  ])('reads %s in linear time', (_, text) => {
+    expect(redact(text)).toBe(text);
   });
 
   it('keeps tables whose rows or columns name no secret, one Azure key name alone, and a list of Redis settings', () => {
@@ -2451,6 +2475,18 @@ describe('secrets as commands print them', () => {
       '{"key1": "0123456789abcdef0123456789abcdef", "other": 1}',
       'requirepass\nmasterauth\nappendonly',
       'Authorization: required for every request (see RFC7235 and RFC6750)',
+      // A hostile look's: a heading's rule, a fence or a placeholder after requirepass, a comment's
+      // banner, a struct's table drawn in boxes, two stand-in keys alike, a lexer's tokens.
+      'requirepass\n-----------\nSets the password.',
+      'requirepass\n```\n',
+      'requirepass\n<password>\n',
+      'requirepass\nmasterauth\nappendonly\',',
+      '-- Reset the admin password\n-- --------------------------\n-- Admin1234',
+      '│XSecurityAuthorization│auth_id   │revoked authorization id                  │',
+      '{"key1": "00000000000000000000000000000000", "key2": "00000000000000000000000000000000"}',
+      '"key1": "d41d8cd98f00b204e9800998ecf8427e",\n"key2": "d41d8cd98f00b204e9800998ecf8427e"',
+      'Token        Type\n-----        ----\nIDENT_42x    identifier\nStrLit9Ab    string',
+      'Version  Token\n-------  -----\n1.3.0    Token2022Format',
       // A row whose name runs into the value's column is not read by columns.
       'Key    Value\n---    -----\ndb_passwordXk9pLm2QrT7v',
     ];

@@ -310,6 +310,14 @@ const VALUE_HEAD_LENGTH = 200;
 const MAX_VALUE_LENGTH = 1 << 14;
 /** A flag's quoted value (its quote the pattern's first group, its value the second), and a bare one, for the archivers' and openssl's rules. */
 const FLAG_QUOTED = String.raw`(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1`;
+/** A Redis password as redis-cli prints it to a pipe, on its own line: letters with a digit or a sign (see its rule). */
+function isBareRedisPassword(value: string): boolean {
+  return /[A-Za-z]/.test(value) && /[^A-Za-z]/.test(value) && !/^\d+[.)]$/.test(value) && isCommandPassword(value);
+}
+
+/** Between a JSON or YAML object's fields: a comma, then blanks and one line's end at most (each read one way). */
+const FIELD_END = String.raw`(?:[ \t]*,)?[ \t]*(?:\r?\n[ \t]*)?`;
+
 /** Not a backtick either: `` `zip -P` `` closes a code span, no password. */
 const FLAG_BARE = String.raw`((?!\[REDACTED:)[^\s"'\`-][^\s"'\`]{0,200})`;
 /** What follows a command's password, not prose: a file (`a.zip`, `./out`) or another flag, or the end of a code span. */
@@ -2340,12 +2348,12 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // The keys `az storage account keys list` prints: each one's name (`key1`, `key2`, `kerb1`),
   // then its value a few fields on, as JSON, YAML or TSV (which names nothing but the key's name
   // and its permissions before it).
-  shape('azure-key', /["']?keyName["']?[ \t]*:[ \t]*["']?(?:key|kerb)\d["']?[ \t]*,?\s{0,100}(?:["']?\w{1,40}["']?[ \t]*:[ \t]*["']?[^"'\n,]{0,100}["']?[ \t]*,?\s{0,100}){0,3}["']?value["']?[ \t]*:[ \t]*["']?((?!\[REDACTED:)[A-Za-z0-9+/]{40,200}={0,2})(?![\w+/=])/g, { group: 1, hint: 'keyName' }),
-  shape('azure-key', /\b(?:key|kerb)\d\t(?:FULL|READ|Full|Read)\t([A-Za-z0-9+/]{40,200}={0,2})(?![\w+/=])/g, { group: 1, hint: '\t' }),
+  shape('azure-key', new RegExp(String.raw`["']?keyName["']?[ \t]*:[ \t]*["']?(?:key|kerb)\d["']?${FIELD_END}(?:["']?\w{1,40}["']?[ \t]*:[ \t]*(?:"[^"\n]{0,100}"|'[^'\n]{0,100}'|[^\s"',:]{1,100})${FIELD_END}){0,3}["']?value["']?[ \t]*:[ \t]*["']?((?!\[REDACTED:)[A-Za-z0-9+/]{40,200}={0,2})(?![\w+/=])`, 'g'), { group: 1, hint: 'keyName', accept: isVariedKey }),
+  shape('azure-key', /\b(?:key|kerb)\d\t(?:FULL|READ|Full|Read)\t([A-Za-z0-9+/]{40,200}={0,2})(?![\w+/=])/g, { group: 1, hint: '\t', accept: isVariedKey }),
   // The two keys of an Azure AI (OpenAI, Cognitive Services) resource as `az cognitiveservices
   // account keys list` prints them: `"key1": "…", "key2": "…"`, 32 hex digits (84 letters and
   // digits, newer), each beside the other.
-  shape('azure-key', /["']?key[12]["']?[ \t]*:[ \t]*["']?([0-9a-fA-F]{32}|[A-Za-z0-9]{84})(?![\w+/=])/g, { group: 1, hint: 'key2', place: isBesideOtherAzureKey }),
+  shape('azure-key', /["']?key[12]["']?[ \t]*:[ \t]*["']?([0-9a-fA-F]{32}|[A-Za-z0-9]{84})(?![\w+/=])/g, { group: 1, hint: 'key2', place: isBesideOtherAzureKey, accept: isVariedKey }),
   // scheme://user:password@host (the user may be empty, the password may hold a /): the password
   // goes, the rest stays readable. A number before / is a port, not a password. The scheme may
   // follow a sign (a diff's `-postgres://…`), never a letter or digit (the middle of a word).
@@ -2448,10 +2456,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('basic-auth', /\b(?:CURLOPT_|pycurl\.)(?:PROXY)?PASSWORD[ \t]*(?:,|=>)[ \t]*(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1/g, { group: 2, hint: 'PASSWORD', accept: isPasswordLiteral }),
   { kind: 'cli-password', find: redisAclPasswords },
   // `redis-cli CONFIG GET requirepass` (or masterauth): the name, then its value on the next
-  // line, numbered and quoted at a terminal; bare, as printed to a pipe (an agent's), where a
-  // word of small letters (another setting's name in a list) is none.
-  shape('cli-password', /^\d{1,4}\) "(?:requirepass|masterauth)"\r?\n\d{1,4}\) "((?!\[REDACTED:)(?:[^"\\\n]|\\.){1,512})"\r?$/gm, { group: 1, hint: /requirepass|masterauth/ }),
-  shape('cli-password', /^(?:requirepass|masterauth)\r?\n((?!\[REDACTED:)\S{1,512})\r?$/gm, { group: 1, hint: /requirepass|masterauth/, accept: (value) => !/^[a-z]+(?:-[a-z]+)*$/.test(value) }),
+  // line, numbered and quoted at a terminal (right-aligned numbers for ten or more); bare, as
+  // printed to a pipe (an agent's), where only a value with a digit or a sign is taken: the next
+  // line of a list of settings, a heading's rule, a fence or a placeholder is none.
+  shape('cli-password', /^[ \t]*\d{1,4}\) "(?:requirepass|masterauth)"\r?\n[ \t]*\d{1,4}\) "((?!\[REDACTED:)(?:[^"\\\n]|\\.){1,512})"\r?$/gm, { group: 1, hint: /requirepass|masterauth/ }),
+  shape('cli-password', /^(?:requirepass|masterauth)\r?\n((?!\[REDACTED:)[^\s"'\x60<>=#*+-][^\s"'\x60]{5,511})\r?$/gm, { group: 1, hint: /requirepass|masterauth/, accept: isBareRedisPassword }),
   // A Wi-Fi network's password given to NetworkManager (`nmcli dev wifi connect Home password …`,
   // `nmcli con modify Home wifi-sec.psk …`, 802.1X's `802-1x.password …`) or shown by it (`nmcli
   // -s con show Home`: `802-11-wireless-security.psk:  …`); the password given to wpa_passphrase
@@ -3028,13 +3037,14 @@ const TABLE_ROW = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*\|?[ \t]*[`
 const TABLE_LINE_PREFIX = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*/;
 /**
  * A table's line under its header: Markdown's `|---|:--:|`, and the `+` of a database client's
- * (psql's `----+----`, MySQL's `+----+----+`).
+ * (psql's `----+----`, MySQL's `+----+----+`). A list item's `+` is no prefix of it: read both
+ * ways, a line of `- + - + …` split every way (quadratic).
  */
-const TABLE_RULE = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*[|+]?(?:[ \t]*:?-+:?[ \t]*[|+])+(?:[ \t]*:?-+:?[ \t]*)?$/;
+const TABLE_RULE = /^(?:[ \t]*(?:>|[-*]|\d{1,9}[.)])(?=[ \t]))*[ \t]*[|+]?(?:[ \t]*:?-+:?[ \t]*[|+])+(?:[ \t]*:?-+:?[ \t]*)?$/;
 
 function tableValues(original: string): Found[] {
   const text = boxTableAsPipes(original);
-  const found: Found[] = [...tableColumnValues(text), ...alignedTableValues(text)];
+  const found: Found[] = [...tableColumnValues(text), ...alignedTableValues(text), ...expandedRecordValues(text)];
   if (!text.includes('|')) return found;
   const tables = tablesOf(text);
   let table = 0;
@@ -3180,7 +3190,7 @@ function tableColumnValues(text: string): Found[] {
       for (const column of secret) {
         const cell = cells[column];
         if (cell === undefined) continue;
-        const value = cell.text.replace(/^[`*]+|[`*]+$/g, '');
+        const value = cellValue(cell).text.replace(/^[`*]+|[`*]+$/g, '');
         // Under "Password", a word with more than small letters in it (tr0ub4dor3x,
         // correct-horse-battery-staple-42; not "never" or "bcrypt" in a table of methods); under
         // "API key", "Secret", "Token" or "Key" a cell is a secret by its look: a name, a kind, a
@@ -3196,9 +3206,12 @@ function tableColumnValues(text: string): Found[] {
 }
 
 /** A cell's value under a column naming a secret (`password`, `API key`, `Secret`) that is one (see tableColumnValues). */
-function isColumnSecret(name: string, value: string): boolean {
+function isColumnSecret(name: string, shownValue: string): boolean {
+  const value = shownValue.replace(CUT_SHORT, '');
   if (/\s/.test(value) || REFERENCE_CELL.test(value) || TYPE_CELL.test(value) || MEMBER_ACCESS.test(value)) return false;
   if (!(isPasswordName(name) ? value.length >= MIN_SECRET_LENGTH && /[^a-z]/.test(value) : looksIssued(value))) return false;
+  // Under a bare "Token" a lexer's or a grammar's names stand too (`IDENT_42x`, `Token2022Format`): an issued one is longer.
+  if (/^(?:tokens?|keys?|secrets?)$/i.test(name.trim()) && value.length < 16) return false;
   return isSecretValue(value, { quoted: false, form: 'literal', name, after: '' });
 }
 
@@ -3207,10 +3220,43 @@ function isColumnSecret(name: string, value: string): boolean {
  * or a header ("| Token | Purpose |") is no value, being a word or words; nor is a type or a
  * reference (`secrets.GITHUB_TOKEN`, a path).
  */
-function isRowSecret(name: string, value: string): boolean {
-  if (!SECRET_NAME_HINT.test(name) || !isSecretName(name)) return false;
-  if (/\s/.test(value) || /^[A-Za-z]+$/.test(value) || TYPE_CELL.test(value) || MEMBER_ACCESS.test(value) || REFERENCE_CELL.test(value)) return false;
+function isRowSecret(shownName: string, shownValue: string): boolean {
+  const [name, value] = [untruncated(shownName), shownValue.replace(CUT_SHORT, '')];
+  if (!(SECRET_NAME_HINT.test(name) && isSecretName(name)) && !ROW_SECRET_NAMES.test(name)) return false;
+  // Vault's tokens before 1.10 (`s.…`) read as a member's name.
+  if (VAULT_LEGACY_TOKEN.test(value)) return true;
+  // An identifier of words (`auth_id`, a struct's field beside its type's name) is no value either.
+  if (/\s/.test(value) || /^[A-Za-z]+$/.test(value) || /^[a-z]+(?:_[a-z]+)+$/.test(value) || TYPE_CELL.test(value) || MEMBER_ACCESS.test(value) || REFERENCE_CELL.test(value)) return false;
   return isSecretValue(value, { quoted: false, form: 'literal', name, after: '' });
+}
+
+/** Rows' names that say a secret where a name alone would not: vault's AppRole `secret_id`. */
+const ROW_SECRET_NAMES = /^secret_id$/;
+/** A Vault service token of before 1.10, and its batch and recovery kinds. */
+const VAULT_LEGACY_TOKEN = /^[sbr]\.[A-Za-z0-9]{24}$/;
+/** How a console shows a value cut to its column: `…` (PowerShell 7) or `...` (5.1). */
+const CUT_SHORT = /(?:…|\.\.\.)$/;
+/** The words a secret's name ends with, of which a name cut to its column shows the start (`MY_DB_PASSW…`). */
+const SECRET_WORDS_CUT = ['password', 'passphrase', 'secret', 'token', 'apikey', 'credentials'];
+
+/** A name as it was before a console cut it to its column: its last word, if the start of a secret's word, made whole. */
+function untruncated(name: string): string {
+  if (!CUT_SHORT.test(name)) return name;
+  const shown = name.replace(CUT_SHORT, '');
+  const part = /[A-Za-z]{3,}$/.exec(shown)?.[0] ?? '';
+  const word = part === '' ? undefined : SECRET_WORDS_CUT.find((whole) => whole.startsWith(part.toLowerCase()));
+  return word === undefined ? shown : shown.slice(0, shown.length - part.length) + (part === part.toUpperCase() ? word.toUpperCase() : word);
+}
+
+/**
+ * A table cell's value as a secret's: to a double quote, which ends the JSON string a command's
+ * table was printed into (`… | pw"}`), so that what closes it stays; without the `…` of a value
+ * a console cut to its column.
+ */
+function cellValue(cell: { start: number; text: string }): { start: number; text: string } {
+  const quote = cell.text.indexOf('"');
+  const text = (quote === -1 ? cell.text : cell.text.slice(0, quote).trimEnd()).replace(CUT_SHORT, '');
+  return text === cell.text ? cell : { start: cell.start, text };
 }
 
 /**
@@ -3234,26 +3280,52 @@ function boxAsAscii(code: number): string {
   return code >= 0x2571 && code <= 0x2573 ? String.fromCharCode(code) : '+';
 }
 
+/** A key issued at random has many characters; a run of one (`0000…`, `AAAA…`) or of a few is a stand-in. */
+function isVariedKey(value: string): boolean {
+  return new Set(value).size >= 10;
+}
+
 /** An Azure AI resource's key as its field holds it: `"key1": "…"`, `key2: …`. */
-const AZURE_AI_KEY_FIELD = String.raw`["']?[ \t]*:[ \t]*["']?(?:[0-9a-fA-F]{32}|[A-Za-z0-9]{84})["']?[ \t]*,?\s{0,100}`;
-const AZURE_AI_KEY2_AFTER = new RegExp(String.raw`^["']?key1${AZURE_AI_KEY_FIELD}["']?key2${AZURE_AI_KEY_FIELD}`);
+const AZURE_AI_KEY_FIELD = String.raw`["']?[ \t]*:[ \t]*["']?([0-9a-fA-F]{32}|[A-Za-z0-9]{84})["']?${FIELD_END}`;
+const AZURE_AI_KEYS = new RegExp(String.raw`^["']?key1${AZURE_AI_KEY_FIELD}["']?key2${AZURE_AI_KEY_FIELD}`);
 const AZURE_AI_KEY1_BEFORE = new RegExp(String.raw`["']?key1${AZURE_AI_KEY_FIELD}$`);
 
-/** Whether an Azure AI resource's `key1` at `start` has its `key2` right after it, or its `key2` its `key1` right before: one alone may be anything's. */
+/**
+ * Whether an Azure AI resource's `key1` at `start` has its `key2` right after it, or its `key2` its
+ * `key1` right before, and the two differ: one alone, or two alike (a hash of nothing twice), may be anything's.
+ */
 function isBesideOtherAzureKey(text: string, start: number): boolean {
-  const second = /^["']?key2/.test(text.slice(start, start + 5));
-  return second ? AZURE_AI_KEY1_BEFORE.test(text.slice(Math.max(0, start - 250), start)) : AZURE_AI_KEY2_AFTER.test(text.slice(start, start + 500));
+  if (!/^["']?key2/.test(text.slice(start, start + 5))) {
+    const both = AZURE_AI_KEYS.exec(text.slice(start, start + 500));
+    return both !== null && both[1] !== both[2];
+  }
+  const first = AZURE_AI_KEY1_BEFORE.exec(text.slice(Math.max(0, start - 250), start));
+  const own = new RegExp(String.raw`^["']?key2${AZURE_AI_KEY_FIELD}`).exec(text.slice(start, start + 250));
+  return first !== null && own !== null && first[1] !== own[1];
 }
 
 /** The rule of dashes under the header of a table lined up by blanks: `---   -----` (vault, PowerShell, sqlcmd, `az -o table`). */
 const ALIGNED_RULE = /^[ \t]*-{2,}(?:[ \t]+-{2,})+[ \t]*\r?$/gm;
 const ALIGNED_RULE_LINE = /^[ \t]*-{2,}(?:[ \t]+-{2,})+[ \t]*$/;
+/** Columns of a lined-up table at most: a command's output; a rule of more is a line of dashes. */
+const ALIGNED_COLUMNS = 40;
 /** Rows of one lined-up table read at most: a command's output, not a whole log. */
 const ALIGNED_ROWS = 2000;
 /** Its header's column of names when its rows are names and their values: vault's `Key  Value`, PowerShell's `Name  Value` (`Get-ChildItem Env:`), `az … keys list -o table`'s `KeyName … Value`. */
 const NAME_HEADER = /^(?:key|name|field|variable|setting|property|key ?name)$/i;
 /** The name `az storage account keys list` gives each key: its row's value is the key. */
 const AZURE_KEY_NAME = /^(?:key|kerb)\d$/;
+/**
+ * Azure's columns of keys, as `az … -o table` and its PowerShell cmdlets print them: `PrimaryKey`
+ * and `SecondaryKey` (`az redis list-keys`, Service Bus's and Event Hubs' `keys list`), their
+ * connection strings, an Azure AI resource's `Key1` and `Key2`.
+ */
+const AZURE_KEY_HEADER = /^(?:(?:primary|secondary)(?:key|connection ?string)|key[12])$/i;
+
+/** An Azure key as a table shows it: base64 of 40 characters or more, or an Azure AI key's 32 hex digits; varied, no stand-in. */
+function isAzureTableKey(value: string): boolean {
+  return (/^[A-Za-z0-9+/]{40,200}={0,2}$/.test(value) || /^[0-9a-fA-F]{32}$/.test(value) || /^Endpoint=sb:\/\/\S+;SharedAccessKey=\S+$/.test(value)) && isVariedKey(value);
+}
 
 /**
  * A table lined up by blanks under a rule of dashes, as command-line tools print them: vault's
@@ -3271,13 +3343,17 @@ function alignedTableValues(text: string): Found[] {
     if (m.index < 2) continue;
     const headStart = text.lastIndexOf('\n', m.index - 2) + 1;
     const columns = [...m[0].matchAll(/-+/g)].map((run) => run.index);
+    if (columns.length > ALIGNED_COLUMNS) continue;
     const names = cellsAt(text.slice(headStart, m.index - 1).replace(/\r$/, ''), columns)?.map((cell) => cell.text);
-    if (names === undefined || names.includes('')) continue;
+    // Each header's cell names its column (`-- ------` under a comment is a banner, no table).
+    if (names === undefined || names.some((name) => !/[A-Za-z0-9]/.test(name))) continue;
     const nameColumn = names.findIndex((name) => NAME_HEADER.test(name));
     const valueColumn = names.findIndex((name) => /^values?$/i.test(name));
     const byName = nameColumn !== -1 && valueColumn > nameColumn;
-    const secret = names.flatMap((name, column) => (SECRET_NAME_HINT.test(name) && isSecretName(name) ? [column] : []));
-    if (!byName && secret.length === 0) continue;
+    // A column's header naming a secret, numbered too (`az acr credential show`'s PASSWORD2).
+    const secret = names.flatMap((name, column) => (SECRET_NAME_HINT.test(name) && isSecretName(name.replace(/\d$/, '')) ? [column] : []));
+    const azure = names.flatMap((name, column) => (AZURE_KEY_HEADER.test(name) ? [column] : []));
+    if (!byName && secret.length === 0 && azure.length === 0) continue;
     for (let at = m.index + m[0].length + 1, rows = 0; at < text.length && rows < ALIGNED_ROWS; rows++) {
       const end = text.indexOf('\n', at);
       const stop = end === -1 ? text.length : end;
@@ -3285,22 +3361,55 @@ function alignedTableValues(text: string): Found[] {
       // A blank line ends it, and another rule (the line above it was the next table's header):
       // each line is read as one table's row at most.
       if (line.trim() === '' || ALIGNED_RULE_LINE.test(line)) break;
-      const cells = cellsAt(line, columns);
-      const pick = (cell: { start: number; text: string } | undefined) => cell !== undefined && found.push({ start: at + cell.start, end: at + cell.start + cell.text.length });
-      const [name, value] = [cells?.[nameColumn]?.text ?? '', cells?.[valueColumn]?.text ?? ''];
-      if (cells !== null && byName && (isRowSecret(name, value) || (AZURE_KEY_NAME.test(name) && /^[A-Za-z0-9+/]{40,200}={0,2}$/.test(value)))) pick(cells[valueColumn]);
-      else if (cells !== null) for (const column of secret) if (isColumnSecret(names[column] as string, cells[column]?.text ?? '')) pick(cells[column]);
+      const shown = cellsAt(line, columns);
+      const cells = shown?.map(cellValue) ?? null;
+      const rowStart = at;
+      const pick = (cell: { start: number; text: string } | undefined, kind?: string) => cell !== undefined && found.push({ start: rowStart + cell.start, end: rowStart + cell.start + cell.text.length, ...(kind === undefined ? {} : { kind }) });
+      at = stop + 1;
+      if (cells === null) continue;
+      // A name as shown: a console's `…` says it was cut (see untruncated).
+      const [name, value] = [shown?.[nameColumn]?.text ?? '', cells[valueColumn]?.text ?? ''];
+      if (byName && AZURE_KEY_NAME.test(name) && isAzureTableKey(value)) pick(cells[valueColumn], 'azure-key');
+      else if (byName && isRowSecret(name, value)) pick(cells[valueColumn]);
+      for (const column of secret) if (isColumnSecret((names[column] as string).replace(/\d$/, ''), cells[column]?.text ?? '')) pick(cells[column]);
+      for (const column of azure) if (isAzureTableKey(cells[column]?.text ?? '')) pick(cells[column], 'azure-key');
+    }
+  }
+  return found;
+}
+
+/** A record's header in psql's expanded display (`\x`, `psql -x`): `-[ RECORD 1 ]-----+-----`. */
+const EXPANDED_RECORD = /^-\[ RECORD \d+ \]-*(?:\+-*)?\r?$/gm;
+/** One of its lines: a column's name, a pipe, its value. */
+const EXPANDED_FIELD = /^([A-Za-z_][\w$]{0,62})[ \t]*\|[ \t]?(.*?)\r?$/;
+
+/** The values psql's expanded display shows beside a secret's name (`password | …`), record by record, each line read once. */
+function expandedRecordValues(text: string): Found[] {
+  const found: Found[] = [];
+  if (!text.includes('[ RECORD ')) return found;
+  EXPANDED_RECORD.lastIndex = 0;
+  for (let m = EXPANDED_RECORD.exec(text); m; m = EXPANDED_RECORD.exec(text)) {
+    for (let at = m.index + m[0].length + 1; at < text.length; ) {
+      const end = text.indexOf('\n', at);
+      const stop = end === -1 ? text.length : end;
+      const field = EXPANDED_FIELD.exec(text.slice(at, stop));
+      if (field === null) break;
+      const [, name = '', shown = ''] = field;
+      const value = cellValue({ start: field[0].length - shown.length - (field[0].endsWith('\r') ? 1 : 0), text: shown });
+      if (isRowSecret(name, value.text)) found.push({ start: at + value.start, end: at + value.start + value.text.length });
       at = stop + 1;
     }
   }
   return found;
 }
 
-/** A lined-up row's cells, trimmed, from where each column starts (the last to the line's end); null where one runs into the next. */
+/** A lined-up row's cells, trimmed, from where each column starts (the last to the line's end; none past the line's end); null where one runs into the next. */
 function cellsAt(line: string, columns: readonly number[]): { start: number; text: string }[] | null {
   const cells: { start: number; text: string }[] = [];
   for (let i = 0; i < columns.length; i++) {
     const from = columns[i] as number;
+    // The rest of the columns are empty: a short row costs its own length, not the rule's.
+    if (from >= line.length) break;
     const to = columns[i + 1] ?? line.length;
     if (from > 0 && from < line.length && !isBlank(line.charCodeAt(from - 1))) return null;
     const raw = line.slice(from, to);
