@@ -2572,3 +2572,50 @@ describe('private keys as JSON Web Keys and PKCS#12', () => {
     for (const text of kept) expect(redact(text)).toBe(text);
   });
 });
+
+// Regression (a twenty-second look at --share, at the command-line and JWK rounds).
+describe('a twenty-second look at --share', () => {
+  it.each([
+    ['az login -u ana -p=Xk9pLm2QrT7vAb', 'az login -u ana -p=[REDACTED:cli-password]'],
+    ['oc.exe login -u ana -p Xk9pLm2QrT7vAb', 'oc.exe login -u ana -p [REDACTED:cli-password]'],
+    ['cf auth ana@x.com Sup3rS3cret!x', 'cf auth ana@x.com [REDACTED:cli-password]'],
+    ['vault login -address https://v:8200 Xk9pLm2QrT7vAb', 'vault login -address https://v:8200 [REDACTED:cli-password]'],
+    ['cargo +nightly login Xk9pLm2QrT7vAb', 'cargo +nightly login [REDACTED:cli-password]'],
+    ['aws --profile dev configure set aws_secret_access_key Xk9pLm2QrT7vAb', 'aws --profile dev configure set aws_secret_access_key [REDACTED:assignment]'],
+    ['npm set "//registry.npmjs.org/:_authToken" Xk9pLm2QrT7vAb', 'npm set "//registry.npmjs.org/:_authToken" [REDACTED:npm-token]'],
+    ['php composer.phar config -g http-basic.repo.example ana Xk9pLm2QrT7vAb', 'php composer.phar config -g http-basic.repo.example ana [REDACTED:cli-password]'],
+    ['bundle config BUNDLE_GEMS__EXAMPLE__COM ana:Xk9pLm2QrT7vAb', 'bundle config BUNDLE_GEMS__EXAMPLE__COM ana:[REDACTED:cli-password]'],
+    ['net use Z: \\\\srv\\share /u:ana Xk9pLm2QrT7vAb', 'net use Z: \\\\srv\\share /u:ana [REDACTED:cli-password]'],
+    // What closes a credential stays: a code span's backtick, a JSON string's escape.
+    ['Use `Authorization: GenieKey 8f7a6b5c-1d2e-4f3a-9b8c-7d6e5f4a3b2c` in requests.', 'Use `Authorization: GenieKey [REDACTED:auth-header]` in requests.'],
+    ['{"cmd":"curl -H \\"Authorization: GenieKey 8f7a6b5c-1d2e-4f3a-9b8c-7d6e5f4a3b2c\\" https://x"}', '{"cmd":"curl -H \\"Authorization: GenieKey [REDACTED:auth-header]\\" https://x"}'],
+  ])('%s', (text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  it('keeps what the rounds took that is none', () => {
+    const kept = [
+      'az login --service-principal -u $ID -p /path/to/cert.pem --tenant x',
+      'The net use command with /user:name followed by a password connects.',
+      'cmd = "net use " + drive + " " + share + " /user:" + user + " " + pw',
+      'See gh auth login --with-token (reads stdin). Example: base64 -d <<< aGVsbG8gd29ybGQ=',
+      'Authorization: Custom 2024-01-01T00:00:00.000Z',
+      'Authorization: Scheme /usr/local/lib/python3.12/site-packages',
+      'Authorization: Signature keyId=rsa-key-1,algorithm=hs2019,signature=Base64Sig',
+      'Authorization: Hawk id=dh37fgj492je, ts=1353832234, nonce=j4h3g2, mac=6R4rV5iE+NPoym+WwjeHzjAGXUtLNIxmo1vpMofpLAE=',
+      'Authorization: NTLM TlRMTVNTUAABAAAAB4IIogAAAAAAAAAAAAAAAAAAAAAGAbEdAAAADw==',
+      '{"jwk":{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"},"p":"payload_abcdefghijklmnop"}',
+    ];
+    for (const text of kept) expect(redact(text)).toBe(text);
+  });
+
+  // Regression: a rabbitmqctl's flags read another rabbitmqctl as a flag's value, each start to
+  // the line's end (118 ms a kB at 1 MB); single-quoted JWK members each closing an object looked
+  // for their object 4,000 characters back (5-9 ms a kB). No timing assertion: minutes show it.
+  it.each([
+    ['rabbitmqctl and its flags', 'rabbitmqctl -n '.repeat(2 ** 16)],
+    ['JWK members closing objects', `{'kty':1}${"'k':'AAAAAAAAAAAAAAAA'},".repeat(2 ** 16)}`],
+  ])('reads %s in linear time', (_, text) => {
+    expect(redact(text).length).toBeGreaterThan(0);
+  });
+});

@@ -141,7 +141,7 @@ function stdinPasswords(text: string): Found[] {
   }
   // A here-string given to anything else that reads a secret on its input (`gh auth login
   // --with-token <<< …`, `podman secret create name - <<< …`, `vercel env add NAME <<< …`): its
-  // command, back to where it starts and HERE_STRING_REACH at most.
+  // command, from where it starts (HERE_STRING_REACH at most before it).
   // Each command's start and the hints in it are found once, in text order: a line of here-strings
   // is read in linear time.
   const taken = new Set(found.map((password) => password.start));
@@ -151,12 +151,13 @@ function stdinPasswords(text: string): Found[] {
   let [commandStart, scanned, hint] = [0, 0, 0];
   HERE_STRING.lastIndex = 0;
   for (let m = HERE_STRING.exec(text); m; m = HERE_STRING.exec(text)) {
-    for (; scanned < m.index; scanned++) if ('\n|;&'.includes(text[scanned] as string)) commandStart = scanned + 1;
+    for (; scanned < m.index; scanned++) if ('\n|;&(`'.includes(text[scanned] as string)) commandStart = scanned + 1;
     const start = Math.max(commandStart, m.index - HERE_STRING_REACH);
     while ((hints[hint] ?? Infinity) < start) hint++;
     const value = m.indices?.slice(1).find((span) => span !== undefined);
     if (value === undefined || taken.has(value[0]) || (hints[hint] ?? Infinity) >= m.index) continue;
-    if (LOGIN_ON_LINE.test(text.slice(start, m.index))) take(m, 1);
+    // The command the here-string feeds is the login (not prose or another command naming one before it).
+    if (start === commandStart && LOGIN_AT_START.test(text.slice(start, m.index))) take(m, 1);
   }
   return found;
 }
@@ -170,6 +171,7 @@ const STDIN_HINTS = new RegExp(STDIN_HINT.source, 'g');
 /** A here-document's opening (`<<EOF`, `<<-'EOF'`, `<< "END"`), its delimiter the second group; not a here-string (`<<<`). */
 const HERE_DOCUMENT = /(?<!<)<<(-?)[ \t]*(["']?)([A-Za-z_]\w*)\2/g;
 const LOGIN_ON_LINE = new RegExp(STDIN_LOGIN);
+const LOGIN_AT_START = new RegExp(String.raw`^[ \t]*(?:\$[ \t]+)?${STDIN_LOGIN}`);
 /** Lines of a here-document read as a password: a login reads one line, a token file a few. */
 const HERE_DOCUMENT_LINES = 3;
 /** The whole logical line a shell reads is this long at most: a command continued further is not looked into. */
@@ -310,6 +312,16 @@ const VALUE_HEAD_LENGTH = 200;
 const MAX_VALUE_LENGTH = 1 << 14;
 /** A flag's quoted value (its quote the pattern's first group, its value the second), and a bare one, for the archivers' and openssl's rules. */
 const FLAG_QUOTED = String.raw`(["'])((?!\[REDACTED:)[^"'\n]{1,200})\1`;
+/** A key's or a certificate's file where a flag may take either it or a password (`az login --service-principal -p cert.pem`). */
+function isKeyFile(value: string): boolean {
+  return /^(?:\/|~\/|\.\.?\/)|\.(?:pem|pfx|p12|crt|cer|key)$/i.test(value);
+}
+
+/** A password given to `net use`: a password's look (not a word of prose, nor code's `+`). */
+function isNetUsePassword(value: string): boolean {
+  return isFlagPassword(value) && isCommandPassword(value) && /[A-Za-z0-9]/.test(value);
+}
+
 /** A Redis password as redis-cli prints it to a pipe, on its own line: letters with a digit or a sign (see its rule). */
 function isBareRedisPassword(value: string): boolean {
   return /[A-Za-z]/.test(value) && /[^A-Za-z]/.test(value) && !/^\d+[.)]$/.test(value) && isCommandPassword(value);
@@ -426,10 +438,10 @@ function baseName(path: string): string {
 /** A client's name then its arguments up to the flag looked for (its blank before it the pattern's): not a name's start (`mongo:7`, `bcp-tools`). */
 const CLIENT_END = String.raw`(?:\.exe)?(?=[ \t])[^\n|;&]{0,300}?`;
 /** A client's password flag after its name and other arguments (see the rules'). */
-const CLIENT_PASSWORD_FLAG = String.raw`(?:(?:sqlcmd|bcp)${CLIENT_END}[ \t]-P[ \t]*|mongo(?:sh|dump|restore|export|import|files|stat|top)?${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldap(?:search|modify|add|delete|modrdn|compare|whoami|passwd|exop)${CLIENT_END}[ \t]-w[ \t]*|ssh-keygen${CLIENT_END}[ \t]-N[ \t]*|cqlsh${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldappasswd${CLIENT_END}[ \t]-s[ \t]*|az[ \t]+login${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|az[ \t]+(?:sql[ \t]+(?:server|mi)|postgres|mysql|mariadb)${CLIENT_END}[ \t]-p[ \t]+|oc[ \t]+login${CLIENT_END}[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))|cf[ \t]+(?:login|l)${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|dotnet[ \t]+nuget[ \t]+(?:add|update)[ \t]+source${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|twine${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|doctl[ \t]+auth[ \t]+init${CLIENT_END}[ \t]-t[ \t]+)`;
+const CLIENT_PASSWORD_FLAG = String.raw`(?:(?:sqlcmd|bcp)${CLIENT_END}[ \t]-P[ \t]*|mongo(?:sh|dump|restore|export|import|files|stat|top)?${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldap(?:search|modify|add|delete|modrdn|compare|whoami|passwd|exop)${CLIENT_END}[ \t]-w[ \t]*|ssh-keygen${CLIENT_END}[ \t]-N[ \t]*|cqlsh${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldappasswd${CLIENT_END}[ \t]-s[ \t]*|az(?:\.cmd)?[ \t]+login${CLIENT_END}[ \t](?:-p(?:[ \t]+|=)|--password(?:[ \t]+|=))|az[ \t]+(?:sql[ \t]+(?:server|mi)|postgres|mysql|mariadb)${CLIENT_END}[ \t]-p[ \t]+|oc(?:\.exe)?[ \t]+login${CLIENT_END}[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))|cf(?:\.exe)?[ \t]+(?:login|l)${CLIENT_END}[ \t](?:-p(?:[ \t]+|=)|--password(?:[ \t]+|=))|dotnet[ \t]+nuget[ \t]+(?:add|update)[ \t]+source${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|twine${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|doctl[ \t]+auth[ \t]+init${CLIENT_END}[ \t]-t[ \t]+)`;
 /** ssh-keygen's old passphrase, a rule of its own: a match ends at the first flag's value, and `-p -P old -N new` gives both. */
 const KEYGEN_OLD_PASSPHRASE = String.raw`ssh-keygen${CLIENT_END}[ \t]-P[ \t]*`;
-const CLIENT_HINT = /sqlcmd|bcp|mongo|ldap|ssh-keygen|cqlsh|\baz[ \t]|\boc[ \t]+login|\bcf[ \t]|nuget|twine|doctl/;
+const CLIENT_HINT = /sqlcmd|bcp|mongo|ldap|ssh-keygen|cqlsh|\baz(?:\.cmd)?[ \t]|\boc(?:\.exe)?[ \t]+login|\bcf(?:\.exe)?[ \t]|nuget|twine|doctl/;
 /** After the command's name: Windows' `.exe`, the quote closing a quoted path; and not the end of a URL's path (`https://x.io/zip -P downloads`). */
 const COMMAND_END = String.raw`(?:\.exe)?["']?(?<!:\/\/\S{0,300})`;
 /**
@@ -2370,8 +2382,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('basic-auth', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([A-Za-z0-9+/=]{8,})/gi, { group: 1, hint: /authorization/i }),
   shape('auth-header', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?(?:Token|Bot|Digest|ApiKey|Api-Key|SSWS|OAuth|JWT|Key)[ \t]+((?!\[REDACTED:)[^\s"'<>]{6,})/gi, { group: 1, hint: /authorization/i, accept: (token) => isCredential(token) && !REFERENCE.test(token) }),
   // A service's own scheme (Opsgenie's `GenieKey`, Splunk's `Splunk`, `Zoho-oauthtoken`): a
-  // credential of 16 characters or more that looks issued, not a word after a header's name in prose.
-  shape('auth-header', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?[A-Za-z][\w-]{1,30}[ \t]+((?!\[REDACTED:)[^\s"'<>]{16,})/gi, { group: 1, hint: /authorization/i, accept: (token) => looksIssued(token) && isCredential(token) && !REFERENCE.test(token) }),
+  // credential of 16 characters or more that looks issued, of a token's characters to where a
+  // token ends (a code span's backtick, a JSON string's escape, a comma stay); not a word after a
+  // header's name in prose, a path, a time, parameters (`id=…, ts=…`), nor the schemes whose value
+  // is a signature or a protocol's message, no key (Digest, Hawk, Signature, NTLM, Negotiate, AWS's).
+  shape('auth-header', /\bAuthorization["']?[ \t]*[:=][ \t]*["']?(?!(?:NTLM|Negotiate|Kerberos|Digest|Hawk|Signature|SharedKey|SharedKeyLite|AWS4-HMAC-SHA256|AWS|HOBA|Mutual|SCRAM-SHA-\d+|VAPID|Sentry)[ \t])[A-Za-z][\w-]{1,30}[ \t]+((?!\[REDACTED:)[A-Za-z0-9._~+/-]{15,}={0,2})(?=$|[\s"'<>,;)\]}\x60\\])/gi, { group: 1, hint: /authorization/i, accept: (token) => looksIssued(token) && isCredential(token) && !REFERENCE.test(token) && !/^(?:\/|~\/|\.\.?\/)/.test(token) }),
   // curl -u user:password, --user=user:password (the user may be empty).
   shape('basic-auth', /(?<![\w-])(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@]{0,100}:([^\s"']{1,200})/g, { group: 1, hint: /-u|--user/, accept: isLiteralPassword }),
   // curl -uuser:password: curl takes the value glued to -u too.
@@ -2492,19 +2507,21 @@ export const SECRET_RULES: readonly SecretRule[] = [
   shape('connection-string', /(?<![\w.:/%-])[A-Za-z_][\w.-]{0,63}:((?!\[REDACTED:)[^\s@:"'/]{1,200})@(?:tcp|unix|udp)\(/g, { group: 1, hint: '@', accept: (value) => isPasswordLiteral(value) && !/^(?:%[-+# 0-9.]*(?:\[\d+\])?[A-Za-z])+$/.test(value) && !/%\[\d+\]/.test(value) }),
   // A token given to a login as its argument: `cargo login …`, `snyk auth …`, `vault login …`
   // (its `-method=… password=…` is an assignment).
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:cargo[ \t]+login|snyk[ \t]+auth|vault[ \t]+login)(?:[ \t]+--?[\w-]+(?:=\S*)?)*[ \t]+(["']?)((?!\[REDACTED:)[^\s"'\x60=-][^\s"'\x60=]{7,200})\1(?![^\s;&|)])`, 'g'), { group: 2, hint: /cargo|snyk|vault/, accept: (token) => isCredential(token) && isLiteralPassword(token) }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:cargo(?:\.exe)?(?:[ \t]+\+\S+)?[ \t]+login|snyk(?:\.exe)?[ \t]+auth|vault(?:\.exe)?[ \t]+login)(?:[ \t]+--?(?:address|namespace|ns|ca-cert|ca-path|client-cert|client-key|tls-server-name|path|format|method|registry|index|config|header)[ \t]+[^\s-]\S*|[ \t]+--?[\w-]+(?:=\S*)?)*[ \t]+(["']?)((?!\[REDACTED:)[^\s"'\x60=-][^\s"'\x60=]{7,200})\1(?![^\s;&|)])`, 'g'), { group: 2, hint: /cargo|snyk|vault/, accept: (token) => isCredential(token) && isLiteralPassword(token) && !token.includes('://') }),
   // What a tool's own config command is given: `aws configure set aws_secret_access_key …`, `npm
   // config set //registry/:_authToken …`, `yarn config set npmAuthToken …`, `poetry config
   // http-basic.corp ana …` (and `pypi-token.…`), `composer config http-basic.host ana …` (and
   // `github-oauth.…`, `gitlab-token.…`, `bearer.…`), `bundle config set host ana:…`.
-  shape('assignment', /\baws[ \t]+configure[ \t]+set[ \t]+(?:--profile[ \t]+\S+[ \t]+)?(?:[\w-]+\.)?(?:aws_secret_access_key|aws_session_token)[ \t]+(["']?)((?!\[REDACTED:)[^\s"'\x60]{8,2000})\1/g, { group: 2, hint: 'configure', accept: isLiteralPassword }),
-  shape('npm-token', /\b(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+(?:--[\w-]+[ \t]+)*(?:[^\s=]*:)?(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent|npmPassword)[ \t]+(["']?)((?!\[REDACTED:)[^\s"'\x60]{4,2000})\1/g, { group: 2, hint: 'config', accept: isLiteralPassword }),
-  shape('cli-password', /\b(?:poetry|composer)[ \t]+config[ \t]+(?:--?[\w-]+[ \t]+)*(?:http-basic\.\S+[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'-]\S*)|(?:pypi-token|github-oauth|gitlab-token|gitlab-oauth|bearer)\.\S+)[ \t]+(["']?)((?!\[REDACTED:)[^\s"'\x60-][^\s"'\x60]{3,2000})\1/g, { group: 2, hint: 'config', accept: isLiteralPassword }),
-  shape('cli-password', /\bbundle[ \t]+config[ \t]+(?:set[ \t]+)?(?:--(?:global|local)[ \t]+)?(?:https?:\/\/)?[\w-]+(?:\.[\w-]+)+\/?[ \t]+(["']?)[^\s:"']{1,100}:((?!\[REDACTED:)[^\s"'\x60]{1,200})\1/g, { group: 2, hint: 'bundle', accept: (value) => isLiteralPassword(value) && !value.startsWith('//') }),
+  shape('assignment', /\baws(?:[ \t]+--profile[ \t]+\S+)?[ \t]+configure(?:[ \t]+--profile[ \t]+\S+)?[ \t]+set[ \t]+(?:--profile[ \t]+\S+[ \t]+)?(?:[\w-]+\.){0,3}(?:aws_secret_access_key|aws_session_token)[ \t]+(["']?)((?!\[REDACTED:)[^\s"'\x60]{8,2000})\1/g, { group: 2, hint: 'configure', accept: isLiteralPassword }),
+  shape('npm-token', /\b(?:npm|pnpm|yarn)[ \t]+(?:config[ \t]+)?set[ \t]+(?:--[\w-]+(?:[ \t]+[^\s-]\S*)?[ \t]+)*["']?(?:[^\s="']*:)?(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent|npmPassword)["']?[ \t]+(["']?)((?!\[REDACTED:)[^\s"'\x60]{4,2000})\1/g, { group: 2, hint: /_auth|_password|npmAuth|npmPassword/, accept: isLiteralPassword }),
+  shape('cli-password', /\b(?:poetry|composer(?:\.phar)?)[ \t]+config[ \t]+(?:--?[\w-]+[ \t]+)*(?:http-basic\.\S+[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'-]\S*)|(?:pypi-token|github-oauth|gitlab-token|gitlab-oauth|bearer)\.\S+)[ \t]+(["']?)((?!\[REDACTED:)[^\s"'\x60-][^\s"'\x60]{3,2000})\1/g, { group: 2, hint: 'config', accept: isLiteralPassword }),
+  shape('cli-password', /\bbundle[ \t]+config[ \t]+(?:set[ \t]+)?(?:--(?:global|local)[ \t]+)?(?:(?:https?:\/\/)?[\w-]+(?:\.[\w-]+)+\/?|BUNDLE_[A-Z0-9_]+)[ \t]+(["']?)[^\s:"']{1,100}:((?!\[REDACTED:)[^\s"'\x60]{1,200})\1/g, { group: 2, hint: 'bundle', accept: (value) => isLiteralPassword(value) && !value.startsWith('//') }),
+  // Cloud Foundry's non-interactive login, `cf auth USER PASSWORD`.
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}cf(?:\.exe)?[ \t]+auth[ \t]+(?:"[^"\n]{1,200}"|'[^'\n]{1,200}'|[^\s"'-]\S{0,200})[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'\x60-][^\s"'\x60]{0,200}))`, 'g'), { group: [1, 2, 3], hint: /\bcf(?:\.exe)?[ \t]+auth/, accept: (value) => isFlagPassword(value) && isCommandPassword(value) }),
   // RabbitMQ's `rabbitmqctl add_user ana …` and `change_password ana …`; Windows' `net use … /user:ana …` (either side of /user).
-  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}rabbitmqctl(?:\.bat)?(?:[ \t]+-\S+(?:[ \t]+[^\s-]\S*)?)*?[ \t]+(?:add_user|change_password)[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\S+)[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'\x60-][^\s"'\x60]{0,200}))`, 'g'), { group: [1, 2, 3], hint: 'rabbitmqctl', accept: isCommandPassword }),
-  shape('cli-password', /\bnet[ \t]+use\b[^\n|;&]{0,200}?[ \t]\/user:(?:"[^"\n]{1,100}"|\S{1,100})[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|((?!\[REDACTED:)[^\s"\/*][^\s"]{0,200}))/gi, { group: [1, 2], hint: /net[ \t]+use/i, accept: isCommandPassword }),
-  shape('cli-password', /\bnet[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|((?!\[REDACTED:)[^\s"\/*][^\s"]{0,200}))(?=[ \t]+\/user:)/gi, { group: [1, 2], hint: /net[ \t]+use/i, accept: isCommandPassword }),
+  shape('cli-password', new RegExp(String.raw`${COMMAND_AT}rabbitmqctl(?:\.bat)?(?=[ \t])[^\n|;&]{0,200}?[ \t](?:add_user|change_password)[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\S+)[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|'((?!\[REDACTED:)[^'\n]{1,200})'|((?!\[REDACTED:)[^\s"'\x60-][^\s"'\x60]{0,200}))`, 'g'), { group: [1, 2, 3], hint: 'rabbitmqctl', accept: isCommandPassword }),
+  shape('cli-password', /\bnet(?:\.exe)?[ \t]+use\b[^\n|;&]{0,200}?[ \t]\/u(?:ser)?:(?:"[^"\n]{1,100}"|\S{1,100})[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|((?!\[REDACTED:)[^\s"'\/*+][^\s"']{0,200}))/gi, { group: [1, 2], hint: /net(?:\.exe)?[ \t]+use/i, accept: isNetUsePassword }),
+  shape('cli-password', /\bnet(?:\.exe)?[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+[ \t]+(?:"((?!\[REDACTED:)[^"\n]{1,200})"|((?!\[REDACTED:)[^\s"'\/*+][^\s"']{0,200}))(?=[ \t]+\/u(?:ser)?:)/gi, { group: [1, 2], hint: /net(?:\.exe)?[ \t]+use/i, accept: isNetUsePassword }),
   // `echo PASS | docker login -u me --password-stdin`, CI's way of logging in to a registry
   // (printf '%s' PASS, a quoted password, sudo with its flags).
   { kind: 'cli-password', find: stdinPasswords },
@@ -2521,8 +2538,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // -t`; Samba's `-U user%password`. Each
   // as the command, not a flag's argument (`docker run --name mongo -p 27017:27017`).
   ...[CLIENT_PASSWORD_FLAG, KEYGEN_OLD_PASSPHRASE].flatMap((flag) => [
-    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_QUOTED}`, 'g'), { group: 2, hint: CLIENT_HINT, accept: isCommandPassword, place: isArchiverCommand }),
-    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_BARE}`, 'g'), { group: 1, hint: CLIENT_HINT, accept: (value) => isFlagPassword(value) && isCommandPassword(value) && !isRedirection(value), place: isArchiverCommand }),
+    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_QUOTED}`, 'g'), { group: 2, hint: CLIENT_HINT, accept: (value) => isCommandPassword(value) && !isKeyFile(value), place: isArchiverCommand }),
+    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_BARE}`, 'g'), { group: 1, hint: CLIENT_HINT, accept: (value) => isFlagPassword(value) && isCommandPassword(value) && !isRedirection(value) && !isKeyFile(value), place: isArchiverCommand }),
   ]),
   shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:smbclient|rpcclient|smbcacls|smbget)${CLIENT_END}[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:(["'])[^"'%\n]{1,100}%((?!\[REDACTED:)[^"'\n]{1,200})\1|[^\s"'%]{1,100}%((?!\[REDACTED:)[^\s"'\x60]{1,200}))`, 'g'), { group: [2, 3], hint: /smb|rpcclient/, accept: isLiteralPassword, place: isArchiverCommand }),
   // chpasswd reads `user:password` lines: `echo 'ana:…' | sudo chpasswd`, `chpasswd <<< 'ana:…'`.
@@ -3306,6 +3323,8 @@ function isBesideOtherAzureKey(text: string, start: number): boolean {
 
 /** The rule of dashes under the header of a table lined up by blanks: `---   -----` (vault, PowerShell, sqlcmd, `az -o table`). */
 const ALIGNED_RULE = /^[ \t]*-{2,}(?:[ \t]+-{2,})+[ \t]*\r?$/gm;
+/** Two runs of dashes with blanks between, as a rule has: looked for before the rule's lines are. */
+const ALIGNED_RULE_HINT = /--[ \t]+--/;
 const ALIGNED_RULE_LINE = /^[ \t]*-{2,}(?:[ \t]+-{2,})+[ \t]*$/;
 /** Columns of a lined-up table at most: a command's output; a rule of more is a line of dashes. */
 const ALIGNED_COLUMNS = 40;
@@ -3337,7 +3356,7 @@ function isAzureTableKey(value: string): boolean {
  */
 function alignedTableValues(text: string): Found[] {
   const found: Found[] = [];
-  if (!text.includes('--')) return found;
+  if (!ALIGNED_RULE_HINT.test(text)) return found;
   ALIGNED_RULE.lastIndex = 0;
   for (let m = ALIGNED_RULE.exec(text); m; m = ALIGNED_RULE.exec(text)) {
     if (m.index < 2) continue;
@@ -3418,7 +3437,8 @@ function cellsAt(line: string, columns: readonly number[]): { start: number; tex
   return cells;
 }
 
-const TABLE_RULE_HINT = /[|+][ \t]*:?-/;
+/** A table's rule in a text: Markdown's `|-`, or a database client's joint between dashes (`-+-`). */
+const TABLE_RULE_HINT = /\|[ \t]*:?-|-\+-/;
 
 /** A table cell that names where a secret is kept, or when: an ARN, a path, a resource's name, a URL, a time. */
 const REFERENCE_CELL = /^(?:arn:|projects\/|\/|~\/|\.{1,2}\/|[a-z][a-z0-9+.-]*:\/\/|\d{4}-\d{2}-\d{2})/i;
@@ -3775,26 +3795,57 @@ function isBareKey(field: string): boolean {
  */
 /**
  * A JSON Web Key's private members: `d` (RSA's private exponent, EC's and OKP's private key), RSA's
- * primes and their CRT values, a symmetric key's `k`; in an object that says its key type
- * (`"kty"`), as `generateKeyPair(…).export({ format: 'jwk' })` and a JWKS file hold them.
+ * primes and their CRT values, a symmetric key's `k`; in an object whose own member says its key
+ * type (`"kty"`), as `generateKeyPair(…).export({ format: 'jwk' })` and a JWKS file hold them. An
+ * object around one (`{"jwk": {…}, "p": …}`) is no key.
  */
-const JWK_PRIVATE_MEMBER = /["'](?:d|p|q|dp|dq|qi|k)["'][ \t]*:[ \t]*["']((?!\[REDACTED:)[A-Za-z0-9_-]{16,})["']/dg;
+const JWK_PRIVATE_MEMBERS: ReadonlySet<string> = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'k']);
+const JWK_KEY_TYPE = /["']kty["'][ \t]*:/g;
 
 function jwkPrivateMembers(text: string): Found[] {
   const found: Found[] = [];
   if (!text.includes('kty')) return found;
-  // The object around the last member looked at, and whether it says a key type: its next members are in it.
-  let object: { from: number; to: number; key: boolean } | null = null;
-  JWK_PRIVATE_MEMBER.lastIndex = 0;
-  for (let m = JWK_PRIVATE_MEMBER.exec(text); m; m = JWK_PRIVATE_MEMBER.exec(text)) {
-    if (object === null || m.index <= object.from || m.index >= object.to) {
-      const [from, to] = enclosingObject(text, m.index);
-      object = { from, to, key: /["']kty["'][ \t]*:/.test(text.slice(from, to)) };
-    }
-    const at = m.indices?.[1];
-    if (object.key && at !== undefined) found.push({ start: at[0], end: at[1] });
+  // Each object is read once, from the first key type in it: one inside it is its own object's, read apart.
+  let readTo = -1;
+  JWK_KEY_TYPE.lastIndex = 0;
+  for (let m = JWK_KEY_TYPE.exec(text); m; m = JWK_KEY_TYPE.exec(text)) {
+    if (m.index < readTo) continue;
+    const [from, to] = enclosingObject(text, m.index);
+    readTo = to;
+    if (text[from] === '{') found.push(...ownPrivateMembers(text, from, to));
   }
   return found;
+}
+
+/** The private members of the JWK object at `[from, to)`, when one of its own members is `kty`: its text read once, strings and inner objects passed over. */
+function ownPrivateMembers(text: string, from: number, to: number): Found[] {
+  const members: Found[] = [];
+  let keyType = false;
+  let depth = 0;
+  /** The string just read at depth 0 and where it ended, while it may be a member's name or value. */
+  let name: string | null = null;
+  let afterColon = false;
+  for (let i = from + 1; i < to - 1; i++) {
+    const c = text[i] as string;
+    if (c === '"' || c === "'") {
+      let end = i + 1;
+      while (end < to && text[end] !== c) end += text[end] === '\\' ? 2 : 1;
+      if (depth === 0) {
+        const value = text.slice(i + 1, end);
+        if (afterColon && name !== null) {
+          if (JWK_PRIVATE_MEMBERS.has(name) && /^[A-Za-z0-9_-]{16,}={0,2}$/.test(value)) members.push({ start: i + 1, end });
+          name = null;
+          afterColon = false;
+        } else name = value;
+        if (value === 'kty' && !afterColon) keyType = keyType || /^[ \t]*:/.test(text.slice(end + 1, end + 20));
+      }
+      i = end;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (depth === 0 && c === ':') afterColon = name !== null;
+    else if (depth === 0 && c === ',') [name, afterColon] = [null, false];
+  }
+  return keyType ? members : [];
 }
 
 function enclosingObject(text: string, at: number): [number, number] {
