@@ -2535,8 +2535,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // OpenLDAP's tools (`-w`; `-W` asks), ssh-keygen's passphrases (`-N`, and the old one's `-P`
   // beside it; `-N ''` is none), the logins of Azure's, OpenShift's and Cloud Foundry's CLIs and
   // Azure's database servers' `-p`, `dotnet nuget add source -p`, twine's `-p`, `doctl auth init
-  // -t`; Samba's `-U user%password`. Each
-  // as the command, not a flag's argument (`docker run --name mongo -p 27017:27017`).
+  // -t` (a key's file given instead stays); Samba's `-U user%password`. Each as the command, not a
+  // flag's argument (`docker run --name mongo -p 27017:27017`).
   ...[CLIENT_PASSWORD_FLAG, KEYGEN_OLD_PASSPHRASE].flatMap((flag) => [
     shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_QUOTED}`, 'g'), { group: 2, hint: CLIENT_HINT, accept: (value) => isCommandPassword(value) && !isKeyFile(value), place: isArchiverCommand }),
     shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_BARE}`, 'g'), { group: 1, hint: CLIENT_HINT, accept: (value) => isFlagPassword(value) && isCommandPassword(value) && !isRedirection(value) && !isKeyFile(value), place: isArchiverCommand }),
