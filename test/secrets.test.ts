@@ -2586,6 +2586,8 @@ describe('a twenty-second look at --share', () => {
     ['php composer.phar config -g http-basic.repo.example ana Xk9pLm2QrT7vAb', 'php composer.phar config -g http-basic.repo.example ana [REDACTED:cli-password]'],
     ['bundle config BUNDLE_GEMS__EXAMPLE__COM ana:Xk9pLm2QrT7vAb', 'bundle config BUNDLE_GEMS__EXAMPLE__COM ana:[REDACTED:cli-password]'],
     ['net use Z: \\\\srv\\share /u:ana Xk9pLm2QrT7vAb', 'net use Z: \\\\srv\\share /u:ana [REDACTED:cli-password]'],
+    // A here-string after its login in a sentence is the login's still (a new user's check).
+    ['and gh auth login --with-token <<< Gh7kLm2QrT7vAbQx', 'and gh auth login --with-token <<< [REDACTED:cli-password]'],
     // What closes a credential stays: a code span's backtick, a JSON string's escape.
     ['Use `Authorization: GenieKey 8f7a6b5c-1d2e-4f3a-9b8c-7d6e5f4a3b2c` in requests.', 'Use `Authorization: GenieKey [REDACTED:auth-header]` in requests.'],
     ['{"cmd":"curl -H \\"Authorization: GenieKey 8f7a6b5c-1d2e-4f3a-9b8c-7d6e5f4a3b2c\\" https://x"}', '{"cmd":"curl -H \\"Authorization: GenieKey [REDACTED:auth-header]\\" https://x"}'],

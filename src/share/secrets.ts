@@ -156,8 +156,10 @@ function stdinPasswords(text: string): Found[] {
     while ((hints[hint] ?? Infinity) < start) hint++;
     const value = m.indices?.slice(1).find((span) => span !== undefined);
     if (value === undefined || taken.has(value[0]) || (hints[hint] ?? Infinity) >= m.index) continue;
-    // The command the here-string feeds is the login (not prose or another command naming one before it).
-    if (start === commandStart && LOGIN_AT_START.test(text.slice(start, m.index))) take(m, 1);
+    // The login's own arguments run to the here-string: not prose or another command after it
+    // (`See gh auth login --with-token (reads stdin). Example: base64 -d <<< …`).
+    const login = LOGIN_ON_LINE.exec(text.slice(start, m.index));
+    if (login !== null && !/[()]|[.:!?](?:\s|$)/.test(text.slice(start + login.index + login[0].length, m.index))) take(m, 1);
   }
   return found;
 }
@@ -171,7 +173,6 @@ const STDIN_HINTS = new RegExp(STDIN_HINT.source, 'g');
 /** A here-document's opening (`<<EOF`, `<<-'EOF'`, `<< "END"`), its delimiter the second group; not a here-string (`<<<`). */
 const HERE_DOCUMENT = /(?<!<)<<(-?)[ \t]*(["']?)([A-Za-z_]\w*)\2/g;
 const LOGIN_ON_LINE = new RegExp(STDIN_LOGIN);
-const LOGIN_AT_START = new RegExp(String.raw`^[ \t]*(?:\$[ \t]+)?${STDIN_LOGIN}`);
 /** Lines of a here-document read as a password: a login reads one line, a token file a few. */
 const HERE_DOCUMENT_LINES = 3;
 /** The whole logical line a shell reads is this long at most: a command continued further is not looked into. */
