@@ -439,10 +439,13 @@ function baseName(path: string): string {
 /** A client's name then its arguments up to the flag looked for (its blank before it the pattern's): not a name's start (`mongo:7`, `bcp-tools`). */
 const CLIENT_END = String.raw`(?:\.exe)?(?=[ \t])[^\n|;&]{0,300}?`;
 /** A client's password flag after its name and other arguments (see the rules'). */
-const CLIENT_PASSWORD_FLAG = String.raw`(?:(?:sqlcmd|bcp)${CLIENT_END}[ \t]-P[ \t]*|mongo(?:sh|dump|restore|export|import|files|stat|top)?${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldap(?:search|modify|add|delete|modrdn|compare|whoami|passwd|exop)${CLIENT_END}[ \t]-w[ \t]*|ssh-keygen${CLIENT_END}[ \t]-N[ \t]*|cqlsh${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldappasswd${CLIENT_END}[ \t]-s[ \t]*|az(?:\.cmd)?[ \t]+login${CLIENT_END}[ \t](?:-p(?:[ \t]+|=)|--password(?:[ \t]+|=))|az[ \t]+(?:sql[ \t]+(?:server|mi)|postgres|mysql|mariadb)${CLIENT_END}[ \t]-p[ \t]+|oc(?:\.exe)?[ \t]+login${CLIENT_END}[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))|cf(?:\.exe)?[ \t]+(?:login|l)${CLIENT_END}[ \t](?:-p(?:[ \t]+|=)|--password(?:[ \t]+|=))|dotnet[ \t]+nuget[ \t]+(?:add|update)[ \t]+source${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|twine${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|doctl[ \t]+auth[ \t]+init${CLIENT_END}[ \t]-t[ \t]+)`;
+const CLIENT_PASSWORD_FLAG = String.raw`(?:(?:sqlcmd|bcp)${CLIENT_END}[ \t]-P[ \t]*|mongo(?:sh|dump|restore|export|import|files|stat|top)?${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldap(?:search|modify|add|delete|modrdn|compare|whoami|passwd|exop)${CLIENT_END}[ \t]-w[ \t]*|ssh-keygen${CLIENT_END}[ \t]-N[ \t]*|cqlsh${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|ldappasswd${CLIENT_END}[ \t]-s[ \t]*)`;
 /** ssh-keygen's old passphrase, a rule of its own: a match ends at the first flag's value, and `-p -P old -N new` gives both. */
 const KEYGEN_OLD_PASSPHRASE = String.raw`ssh-keygen${CLIENT_END}[ \t]-P[ \t]*`;
-const CLIENT_HINT = /sqlcmd|bcp|mongo|ldap|ssh-keygen|cqlsh|\baz(?:\.cmd)?[ \t]|\boc(?:\.exe)?[ \t]+login|\bcf(?:\.exe)?[ \t]|nuget|twine|doctl/;
+const CLIENT_HINT = /sqlcmd|bcp|mongo|ldap|ssh-keygen|cqlsh/;
+/** The password flags of cloud CLIs' logins (see the rules'): apart from the clients', each pattern looked for only where its own hint is. */
+const CLOUD_LOGIN_FLAG = String.raw`(?:az(?:\.cmd)?[ \t]+login${CLIENT_END}[ \t](?:-p(?:[ \t]+|=)|--password(?:[ \t]+|=))|az[ \t]+(?:sql[ \t]+(?:server|mi)|postgres|mysql|mariadb)${CLIENT_END}[ \t]-p[ \t]+|oc(?:\.exe)?[ \t]+login${CLIENT_END}[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))|cf(?:\.exe)?[ \t]+(?:login|l)${CLIENT_END}[ \t](?:-p(?:[ \t]+|=)|--password(?:[ \t]+|=))|dotnet[ \t]+nuget[ \t]+(?:add|update)[ \t]+source${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|twine${CLIENT_END}[ \t](?:-p[ \t]+|--password(?:[ \t]+|=))|doctl[ \t]+auth[ \t]+init${CLIENT_END}[ \t]-t[ \t]+)`;
+const CLOUD_LOGIN_HINT = /\baz(?:\.cmd)?[ \t]+(?:login|sql|postgres|mysql|mariadb)\b|\boc(?:\.exe)?[ \t]+login|\bcf(?:\.exe)?[ \t]+(?:login|l)\b|nuget[ \t]+(?:add|update)|\btwine\b|doctl[ \t]+auth/;
 /** After the command's name: Windows' `.exe`, the quote closing a quoted path; and not the end of a URL's path (`https://x.io/zip -P downloads`). */
 const COMMAND_END = String.raw`(?:\.exe)?["']?(?<!:\/\/\S{0,300})`;
 /**
@@ -2538,9 +2541,15 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Azure's database servers' `-p`, `dotnet nuget add source -p`, twine's `-p`, `doctl auth init
   // -t` (a key's file given instead stays); Samba's `-U user%password`. Each as the command, not a
   // flag's argument (`docker run --name mongo -p 27017:27017`).
-  ...[CLIENT_PASSWORD_FLAG, KEYGEN_OLD_PASSPHRASE].flatMap((flag) => [
-    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_QUOTED}`, 'g'), { group: 2, hint: CLIENT_HINT, accept: (value) => isCommandPassword(value) && !isKeyFile(value), place: isArchiverCommand }),
-    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_BARE}`, 'g'), { group: 1, hint: CLIENT_HINT, accept: (value) => isFlagPassword(value) && isCommandPassword(value) && !isRedirection(value) && !isKeyFile(value), place: isArchiverCommand }),
+  ...(
+    [
+      [CLIENT_PASSWORD_FLAG, CLIENT_HINT],
+      [KEYGEN_OLD_PASSPHRASE, 'ssh-keygen'],
+      [CLOUD_LOGIN_FLAG, CLOUD_LOGIN_HINT],
+    ] as const
+  ).flatMap(([flag, hint]) => [
+    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_QUOTED}`, 'g'), { group: 2, hint, accept: (value) => isCommandPassword(value) && !isKeyFile(value), place: isArchiverCommand }),
+    shape('cli-password', new RegExp(String.raw`${COMMAND_AT}${flag}${FLAG_BARE}`, 'g'), { group: 1, hint, accept: (value) => isFlagPassword(value) && isCommandPassword(value) && !isRedirection(value) && !isKeyFile(value), place: isArchiverCommand }),
   ]),
   shape('cli-password', new RegExp(String.raw`${COMMAND_AT}(?:smbclient|rpcclient|smbcacls|smbget)${CLIENT_END}[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:(["'])[^"'%\n]{1,100}%((?!\[REDACTED:)[^"'\n]{1,200})\1|[^\s"'%]{1,100}%((?!\[REDACTED:)[^\s"'\x60]{1,200}))`, 'g'), { group: [2, 3], hint: /smb|rpcclient/, accept: isLiteralPassword, place: isArchiverCommand }),
   // chpasswd reads `user:password` lines: `echo 'ana:…' | sudo chpasswd`, `chpasswd <<< 'ana:…'`.
