@@ -3360,9 +3360,9 @@ function isAzureTableKey(value: string): boolean {
  * A table lined up by blanks under a rule of dashes, as command-line tools print them: vault's
  * `Key  Value` rows (`vault kv get`, `vault read database/creds/…`), PowerShell's environment
  * (`Name  Value`), a query's columns in sqlcmd or `az … -o table`. Where its header says its rows
- * are names and values, a row's value beside a secret's name (or an Azure storage key's); else
- * each value in a column whose header names a secret. Its cells are where the rule's dashes are; a
- * row whose cell runs into the next column is not read.
+ * are names and values, a row's value beside a secret's name (or an Azure storage key's); and each
+ * value in a column whose header names a secret or Azure's keys (`PrimaryKey`, `Key1`). Its cells
+ * are where the rule's dashes are; a row whose cell runs into the next column is not read.
  */
 function alignedTableValues(text: string): Found[] {
   const found: Found[] = [];
@@ -3832,7 +3832,7 @@ function ownPrivateMembers(text: string, from: number, to: number): Found[] {
   const members: Found[] = [];
   let keyType = false;
   let depth = 0;
-  /** The string just read at depth 0 and where it ended, while it may be a member's name or value. */
+  /** The last string read at depth 0 before a colon: a member's name, until its value is read. */
   let name: string | null = null;
   let afterColon = false;
   for (let i = from + 1; i < to - 1; i++) {
