@@ -3232,9 +3232,8 @@ function tableColumnValues(text: string): Found[] {
   return found;
 }
 
-/** A cell's value under a column naming a secret (`password`, `API key`, `Secret`) that is one (see tableColumnValues). */
-function isColumnSecret(name: string, shownValue: string): boolean {
-  const value = shownValue.replace(CUT_SHORT, '');
+/** A cell's value (cellValue's) under a column naming a secret (`password`, `API key`, `Secret`) that is one (see tableColumnValues). */
+function isColumnSecret(name: string, value: string): boolean {
   if (/\s/.test(value) || REFERENCE_CELL.test(value) || TYPE_CELL.test(value) || MEMBER_ACCESS.test(value)) return false;
   if (!(isPasswordName(name) ? value.length >= MIN_SECRET_LENGTH && /[^a-z]/.test(value) : looksIssued(value))) return false;
   // Under a bare "Token" a lexer's or a grammar's names stand too (`IDENT_42x`, `Token2022Format`): an issued one is longer.
@@ -3292,7 +3291,7 @@ function cellValue(cell: { start: number; text: string }): { start: number; text
  */
 function boxTableAsPipes(text: string): string {
   if (!/[\u2500-\u257f]/.test(text)) return text;
-  return text.replace(/[\u2500-\u257f]/g, (c) => boxAsAscii(c.charCodeAt(0)));
+  return text.replace(/[\u2500-\u257f]/g, (c) => BOX_AS_ASCII[c.charCodeAt(0) - 0x2500] as string);
 }
 
 /** A box-drawing character as a table drawn in ASCII has it: a line across `-`, one down or a joint on one `|`, a corner or a joint across `+`. */
@@ -3307,6 +3306,9 @@ function boxAsAscii(code: number): string {
   return code >= 0x2571 && code <= 0x2573 ? String.fromCharCode(code) : '+';
 }
 
+/** boxAsAscii of each of the 128 box-drawing characters, worked out once. */
+const BOX_AS_ASCII = Array.from({ length: 0x80 }, (_, i) => boxAsAscii(0x2500 + i)).join('');
+
 /** A key issued at random has many characters; a run of one (`0000…`, `AAAA…`) or of a few is a stand-in. */
 function isVariedKey(value: string): boolean {
   return new Set(value).size >= 10;
@@ -3316,6 +3318,7 @@ function isVariedKey(value: string): boolean {
 const AZURE_AI_KEY_FIELD = String.raw`["']?[ \t]*:[ \t]*["']?([0-9a-fA-F]{32}|[A-Za-z0-9]{84})["']?${FIELD_END}`;
 const AZURE_AI_KEYS = new RegExp(String.raw`^["']?key1${AZURE_AI_KEY_FIELD}["']?key2${AZURE_AI_KEY_FIELD}`);
 const AZURE_AI_KEY1_BEFORE = new RegExp(String.raw`["']?key1${AZURE_AI_KEY_FIELD}$`);
+const AZURE_AI_KEY2 = new RegExp(String.raw`^["']?key2${AZURE_AI_KEY_FIELD}`);
 
 /**
  * Whether an Azure AI resource's `key1` at `start` has its `key2` right after it, or its `key2` its
@@ -3327,7 +3330,7 @@ function isBesideOtherAzureKey(text: string, start: number): boolean {
     return both !== null && both[1] !== both[2];
   }
   const first = AZURE_AI_KEY1_BEFORE.exec(text.slice(Math.max(0, start - 250), start));
-  const own = new RegExp(String.raw`^["']?key2${AZURE_AI_KEY_FIELD}`).exec(text.slice(start, start + 250));
+  const own = AZURE_AI_KEY2.exec(text.slice(start, start + 250));
   return first !== null && own !== null && first[1] !== own[1];
 }
 
@@ -3335,7 +3338,8 @@ function isBesideOtherAzureKey(text: string, start: number): boolean {
 const ALIGNED_RULE = /^[ \t]*-{2,}(?:[ \t]+-{2,})+[ \t]*\r?$/gm;
 /** Two runs of dashes with blanks between, as a rule has: looked for before the rule's lines are. */
 const ALIGNED_RULE_HINT = /--[ \t]+--/;
-const ALIGNED_RULE_LINE = /^[ \t]*-{2,}(?:[ \t]+-{2,})+[ \t]*$/;
+/** The same rule as one line is tested, its `\r` already taken off. */
+const ALIGNED_RULE_LINE = new RegExp(ALIGNED_RULE.source);
 /** Columns of a lined-up table at most: a command's output; a rule of more is a line of dashes. */
 const ALIGNED_COLUMNS = 40;
 /** Rows of one lined-up table read at most: a command's output, not a whole log. */
@@ -3440,7 +3444,7 @@ function cellsAt(line: string, columns: readonly number[]): { start: number; tex
     // The rest of the columns are empty: a short row costs its own length, not the rule's.
     if (from >= line.length) break;
     const to = columns[i + 1] ?? line.length;
-    if (from > 0 && from < line.length && !isBlank(line.charCodeAt(from - 1))) return null;
+    if (from > 0 && !isBlank(line.charCodeAt(from - 1))) return null;
     const raw = line.slice(from, to);
     cells.push({ start: from + (raw.length - raw.trimStart().length), text: raw.trim() });
   }
