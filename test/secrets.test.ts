@@ -2621,3 +2621,42 @@ describe('a twenty-second look at --share', () => {
     expect(redact(text).length).toBeGreaterThan(0);
   });
 });
+
+// Regression: a command written over several lines kept the password its flags gave on a later
+// line than the command's name (`mysql -h db \⏎ -pSECRET`), as agents write long commands.
+describe('commands continued over lines', () => {
+  it.each([
+    ['mysql -h db.example.com \\\n  -u root \\\n  -pXk9pLm2QrT7vAb mydb', 'mysql -h db.example.com \\\n  -u root \\\n  -p[REDACTED:cli-password] mydb'],
+    ['sqlcmd -S srv \\\r\n  -U sa \\\r\n  -P "Xk9pLm2QrT7vAb" -Q "select 1"', 'sqlcmd -S srv \\\r\n  -U sa \\\r\n  -P "[REDACTED:cli-password]" -Q "select 1"'],
+    // PowerShell's backtick and cmd's caret.
+    ['az login --service-principal `\n  -u 1234 `\n  -p Xk9pLm2QrT7vAb --tenant t', 'az login --service-principal `\n  -u 1234 `\n  -p [REDACTED:cli-password] --tenant t'],
+    ['sqlcmd -S srv ^\n  -U sa ^\n  -P Xk9pLm2QrT7vAb', 'sqlcmd -S srv ^\n  -U sa ^\n  -P [REDACTED:cli-password]'],
+    // In a JSON string (a tool call's input), and in a file read with its line numbers.
+    ['{"command":"oc login https://api:6443 \\\\\\n  -u kubeadmin \\\\\\n  -p Xk9pLm2QrT7vAb"}', '{"command":"oc login https://api:6443 \\\\\\n  -u kubeadmin \\\\\\n  -p [REDACTED:cli-password]"}'],
+    ['     1→#!/bin/sh\n     2→mysql -h db \\\n     3→  -pXk9pLm2QrT7vAb mydb', '     1→#!/bin/sh\n     2→mysql -h db \\\n     3→  -p[REDACTED:cli-password] mydb'],
+    // Two commands, each over lines, with a line between.
+    ['twine upload \\\n  -u ana \\\n  -p Xk9pLm2QrT7vAb dist/*\necho done\ncf login -a api \\\n  -p Qw8eRt6yUi4oPa', 'twine upload \\\n  -u ana \\\n  -p [REDACTED:cli-password] dist/*\necho done\ncf login -a api \\\n  -p [REDACTED:cli-password]'],
+  ])('%s', (text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  it('keeps a continued command’s other flags, an escaped backslash’s line, and a macro', () => {
+    const kept = [
+      'mysql -h db \\\n  -u root \\\n  -p mydb',
+      'cf push app \\\n  -p ./build',
+      'mysql -h db \\\\\n-pXk9pLm2QrT7vAb is no flag of it',
+      '#define CHECK(x) \\\n  do { if (!(x)) abort(); } \\\n  while (0)',
+      'a & b \\\\\nc & d \\\\',
+    ];
+    for (const text of kept) expect(redact(text)).toBe(text);
+  });
+
+  // No timing assertion: minutes show it.
+  it.each([
+    ['a command continued 100,000 times', 'mysql -h db \\\n'.repeat(100_000)],
+    ['continuations alone', '\\\n'.repeat(200_000)],
+    ['passwords on every continued line', 'docker run \\\n  -e PASSWORD=Xk9pLm2QrT7vAb \\\n'.repeat(20_000)],
+  ])('reads %s in linear time', (_, text) => {
+    expect(redact(text).length).toBeGreaterThan(0);
+  });
+});

@@ -55,7 +55,10 @@ interface Replacement extends Span {
 
 function redactText(value: string, rules: readonly SecretRule[], counts: Map<string, number>): string {
   const found = findAll(value, rules);
-  for (const view of [shownView(value), withoutLineNumbers(value)]) {
+  const shown = shownView(value);
+  const numbered = withoutLineNumbers(value);
+  const views = [shown, numbered, joinedCommands(value), shown && within(shown, joinedCommands(shown.text, shown)), numbered && within(numbered, joinedCommands(numbered.text))];
+  for (const view of views) {
     if (view === null) continue;
     for (const r of findAll(view.text, rules)) {
       const start = view.from[r.start] as number;
@@ -425,6 +428,82 @@ export function withoutLineNumbers(text: string): View | null {
   });
   from[out.length] = at;
   return { text: out, from: from.subarray(0, out.length + 1) };
+}
+
+/**
+ * A line's end a command goes on past: a backslash before it (not one escaped by another), or
+ * PowerShell's backtick or cmd's caret after a blank. The indentation of the next line goes with it.
+ */
+const CONTINUATION = /[\\`^]\r?\n[ \t]*/g;
+const CONTINUATION_ANYWHERE = new RegExp(CONTINUATION.source);
+
+/** Whether a mark of CONTINUATION's at `at` continues its line (a class first, no lookbehind: it scans fast). */
+function continues(text: string, at: number): boolean {
+  const before = text[at - 1];
+  return text[at] === '\\' ? before !== '\\' : before === ' ' || before === '\t';
+}
+
+/**
+ * The commands continued over lines, each joined into one line (a blank for each continuation):
+ * the rules read a command's flags within one line, and agents write long commands over several
+ * (`mysql -h … \⏎ -pSECRET`). Only the lines so joined are in the view, so the rules read again
+ * no more than them; null when there are none.
+ */
+export function joinedCommands(text: string, decoded: View | null = null): View | null {
+  if (!CONTINUATION_ANYWHERE.test(text)) return null;
+  const from: number[] = [];
+  let out = '';
+  const copy = (start: number, end: number) => {
+    out += text.slice(start, end);
+    for (let k = start; k < end; k++) from.push(k);
+  };
+  const lineEnd = (at: number) => {
+    const end = text.indexOf('\n', at);
+    return end === -1 ? text.length : end;
+  };
+  // Where the open command has been copied to (on the line it goes on at), -1 when none is open.
+  let copied = -1;
+  for (const m of text.matchAll(CONTINUATION)) {
+    const at = m.index;
+    if (!continues(text, at) || (decoded !== null && !continuesAsWritten(decoded.from, at, m[0]))) continue;
+    if (copied >= 0 && text.lastIndexOf('\n', at - 1) < copied) {
+      copy(copied, at);
+    } else {
+      if (copied >= 0) {
+        const end = lineEnd(copied);
+        copy(copied, end);
+        out += '\n';
+        from.push(end);
+      }
+      copy(text.lastIndexOf('\n', at - 1) + 1, at);
+    }
+    out += ' ';
+    from.push(at);
+    copied = at + m[0].length;
+  }
+  if (copied < 0) return null;
+  const end = lineEnd(copied);
+  copy(copied, end);
+  from.push(end);
+  return { text: out, from: Int32Array.from(from) };
+}
+
+/**
+ * Whether a continuation in decoded text was one as written: its backslash and its line's end both
+ * escaped (`\\\n` in a JSON string) or neither. An escaped backslash before a line's end
+ * (LaTeX's `\\`) continues nothing.
+ */
+function continuesAsWritten(from: Int32Array, at: number, continuation: string): boolean {
+  if (continuation[0] !== '\\') return true;
+  const lineEnd = at + continuation.indexOf('\n');
+  const escaped = (k: number) => (from[k + 1] as number) - (from[k] as number) > 1;
+  return escaped(at) === escaped(lineEnd);
+}
+
+/** The view `inner` of a view's text, as a view of the text under both. */
+function within(outer: View, inner: View | null): View | null {
+  if (inner === null) return null;
+  return { text: inner.text, from: inner.from.map((i) => outer.from[i] as number) };
 }
 
 /** Escapes can be nested (a JSON text printed inside a JSON string): decode this many times at most. */
