@@ -8,6 +8,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect, Usage } from '../types.js';
 import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
+import { printedSecrets, printsSecret, type PrintedSecret } from './printed-secrets.js';
 import { isPairValue, pairedSecretName, secretNameOf } from './secrets.js';
 import { sha256Hex } from '../sha256.js';
 import { cutText } from '../unicode-text.js';
@@ -116,7 +117,7 @@ export function createSharer(options: ShareOptions): Sharer {
   const folderCode = keys ? (name: string) => keys.key(`folder\u0000${name}`).slice(1, 9) : null;
   const secretsIn = redactor ? (value: string) => redactor.secretsIn(value) : () => [];
   const counted = (kind: string, n: number) => addRedactions([[kind, n]]);
-  const walk = new Walker(text, { secretsIn, counted }, field, image, finds, uncounted, options.omit, redactor ? secretNameOf : () => null, keys ? keys.key : (value) => value, opaque, folderCode);
+  const walk = new Walker(text, { secretsIn, counted }, field, image, finds, uncounted, options.omit, redactor ? secretNameOf : () => null, keys ? keys.key : (value) => value, opaque, folderCode, redactor !== null);
   return {
     file: (file) => walk.file(file),
     diagnostic: (d) => walk.diagnostic(d),
@@ -135,6 +136,61 @@ const LINE_CONTEXT = 4000;
 /** A folded secret shorter than this is a word a folder's name may hold for other reasons. */
 const FOLDED_SECRET_MIN = 12;
 
+/** The kind a secret a command printed alone is counted under. */
+const PRINTED_SECRET = 'printed-secret';
+
+/** A printed secret shorter than this is taken from its output alone: elsewhere it may be a word (`admin`). */
+const PRINTED_EVERYWHERE_MIN = 8;
+
+interface PrintedSecrets {
+  /** By the output that printed them (a tool result's content, a shell entry's text), in their spellings. */
+  outputs: ReadonlyMap<readonly Block[] | string, readonly string[]>;
+  /** Those long enough to take from every text of the file. */
+  everywhere: readonly string[];
+}
+
+const NOTHING_PRINTED: PrintedSecrets = { outputs: new Map(), everywhere: [] };
+
+/**
+ * The secrets a file's commands printed alone: by the output (a tool result's content, a shell
+ * entry's text) that printed them, and those long enough to take from every text of the file.
+ * Read before the file is walked, so that a text before the output loses them too.
+ */
+function printedIn(entries: readonly Entry[]): PrintedSecrets {
+  const calls = new Map<string, PrintedSecret>();
+  const outputs = new Map<readonly Block[] | string, string[]>();
+  const noteCall = (block: Block) => {
+    if (block.type !== 'toolCall' || block.effect.command === null) return;
+    const printed = printsSecret(block.effect.command);
+    if (printed !== null) calls.set(block.id, printed);
+  };
+  const visit = (entry: Entry) => {
+    if (entry.kind === 'reply' || entry.kind === 'prompt') entry.content.forEach(noteCall);
+    else if (entry.kind === 'toolCall') noteCall(entry.call);
+    else if (entry.kind === 'toolResult') {
+      const printed = entry.toolCallId === null ? undefined : calls.get(entry.toolCallId);
+      if (printed !== undefined) {
+        const secrets = printedSecrets(entry.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n'), printed);
+        if (secrets.length > 0) outputs.set(entry.content, spellings(secrets));
+      }
+      for (const run of entry.subagents) run.entries.forEach(visit);
+    } else if (entry.kind === 'shell') {
+      const printed = printsSecret(entry.command);
+      const secrets = printed === null ? [] : printedSecrets(entry.output, printed);
+      if (secrets.length > 0) outputs.set(entry.output, spellings(secrets));
+    }
+  };
+  entries.forEach(visit);
+  if (outputs.size === 0) return NOTHING_PRINTED;
+  const everywhere = [...new Set([...outputs.values()].flat().filter((secret) => secret.length >= PRINTED_EVERYWHERE_MIN))];
+  return { outputs, everywhere: everywhere.sort((a, b) => b.length - a.length) };
+}
+
+/** Secrets as a text may hold them: as printed, and escaped in a JSON string (a Codex output's). */
+function spellings(secrets: readonly string[]): string[] {
+  return [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort((a, b) => b.length - a.length);
+}
+
 /** How many ids the walker remembers what it made of. */
 const RECENT_IDS = 4096;
 
@@ -147,7 +203,8 @@ class Walker {
   private notOutput: ReadonlySet<string> | null = null;
 
   constructor(
-    private readonly t: (value: string) => string,
+    /** The redactor's text: `t` is it with the file's printed secrets taken first. */
+    private readonly redacted: (value: string) => string,
     /** The secrets a file's working directory holds, to find as an agent spelled them in folder names made of it (see file). */
     private readonly folding: { secretsIn: (value: string) => { text: string; kind: string }[]; counted: (kind: string, n: number) => void },
     private readonly field: (name: string, value: string) => string,
@@ -164,7 +221,19 @@ class Walker {
     private readonly opaque: (value: string) => string | null,
     /** A short code for a folder's name, made with the machine's secret; null when there is none. */
     private readonly folderCode: ((name: string) => string) | null = null,
+    /** Whether secrets are redacted: then a secret a command printed alone goes too (see printed-secrets.ts). */
+    private readonly redacting = false,
   ) {}
+
+  /**
+   * The secrets the file's commands printed alone (see printed-secrets.ts), each with its spellings
+   * in a JSON string, longest first: the outputs lose them, and so does every other text of the
+   * file that quotes one long enough to be no common word (the agent's reply naming the key).
+   */
+  private printed: PrintedSecrets = NOTHING_PRINTED;
+
+  /** A text of the file as the redactor leaves it, without the secrets its commands printed alone. */
+  private readonly t = (value: string): string => this.redacted(this.printed.everywhere.length === 0 ? value : this.printedMarked(value, this.printed.everywhere));
 
   /**
    * A folder's name, redacted as it is inside a path: a folded home folder is told by its place
@@ -205,10 +274,12 @@ class Walker {
   file(file: SessionFile): SessionFile {
     const fold = (text: string) => text.replace(/[^A-Za-z0-9]/g, '-');
     this.folded = (file.cwd === null ? [] : this.folding.secretsIn(file.cwd)).map(({ text, kind }) => ({ text: fold(text), kind })).filter(({ text }) => text.length >= FOLDED_SECRET_MIN);
+    this.printed = this.redacting ? printedIn(file.entries) : NOTHING_PRINTED;
     try {
       return this.shared(file);
     } finally {
       this.folded = [];
+      this.printed = NOTHING_PRINTED;
     }
   }
 
@@ -318,7 +389,7 @@ class Walker {
           kind: 'toolResult',
           toolCallId: this.maybeId(entry.toolCallId),
           toolName: this.maybe(entry.toolName),
-          content: omitted ? [{ type: 'text', text: OMITTED['tool-output'] }] : this.blocks(this.omit.has('system') ? withoutReminders(entry.content) : entry.content),
+          content: omitted ? [{ type: 'text', text: OMITTED['tool-output'] }] : this.blocks(this.withoutPrintedSecret(entry.content, this.omit.has('system') ? withoutReminders(entry.content) : entry.content)),
           isError: entry.isError,
           subagents: entry.subagents.map((run) => this.subagent(run, omitted)),
           diff: omitted || entry.diff === null ? null : { format: entry.diff.format, text: this.t(entry.diff.text) },
@@ -334,7 +405,7 @@ class Walker {
         return {
           ...entry,
           command: this.t(entry.command),
-          output: this.omit.has('tool-output') ? OMITTED['tool-output'] : this.t(entry.output),
+          output: this.omit.has('tool-output') ? OMITTED['tool-output'] : this.t(this.printedMarked(entry.output, this.printed.outputs.get(entry.output) ?? [])),
         };
       case 'modelChange':
         return { kind: 'modelChange', provider: this.maybe(entry.provider), model: this.maybe(entry.model) };
@@ -447,6 +518,27 @@ class Walker {
           return { type: 'unknown', blockType: this.t(block.blockType), raw: this.json(block.raw) };
       }
     });
+  }
+
+  /**
+   * A tool's output without the secrets its command printed alone (`echo $API_KEY`), which nothing
+   * in the output names (see `printed`): each copy becomes a marker, counted as `printed-secret`.
+   */
+  private withoutPrintedSecret(recorded: readonly Block[], blocks: readonly Block[]): readonly Block[] {
+    const secrets = this.printed.outputs.get(recorded);
+    if (secrets === undefined) return blocks;
+    return blocks.map((block) => (block.type === 'text' ? { type: 'text', text: this.printedMarked(block.text, secrets) } : block));
+  }
+
+  private printedMarked(text: string, secrets: readonly string[]): string {
+    let marked = text;
+    for (const secret of secrets) {
+      if (!marked.includes(secret)) continue;
+      const parts = marked.split(secret);
+      this.folding.counted(PRINTED_SECRET, parts.length - 1);
+      marked = parts.join(`[REDACTED:${PRINTED_SECRET}]`);
+    }
+    return marked;
   }
 
   /**

@@ -1,0 +1,162 @@
+// Regression (this session): a secret a command printed alone (`echo $DEPLOY_TOKEN`) was kept under
+// --share when it had no shape a rule knows: nothing in the output says what it is. The command
+// that printed it says so, and the output goes, in every agent's sessions.
+
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../src/cli.js';
+import { printedSecrets, printsSecret } from '../src/share/printed-secrets.js';
+import { tempDir } from './support/fixtures.js';
+
+const HOME = '/home/planted-user';
+const NOW = new Date('2026-12-01T12:00:00Z');
+/** A key of no service's shape: only the command that printed it says what it is. */
+const SECRET = 'q8Wm3Zr7Tk2Lp9Vx4Nc6Hd';
+
+describe('commands that print a secret alone', () => {
+  it.each([
+    'echo $DEPLOY_TOKEN',
+    'echo "${DB_PASSWORD}"',
+    'printf %s "$API_KEY"',
+    'cd app && source .env && echo -n $STRIPE_SECRET_KEY',
+    'echo $OPENAI_API_KEY | head -c 12',
+    'printenv ANTHROPIC_API_KEY',
+    'Write-Output $env:AZURE_OPENAI_API_KEY',
+    `python3 -c "import os; print(os.environ['DB_PASSWORD'])"`,
+    'node -e "console.log(process.env.API_KEY)"',
+    `kubectl -n prod get secret db -o jsonpath='{.data.password}' | base64 -d`,
+    'gcloud secrets versions access latest --secret=db-password',
+    'aws secretsmanager get-secret-value --secret-id prod/db --query SecretString --output text',
+    'aws ecr get-login-password --region us-east-1',
+    'vault kv get -field=password secret/db',
+    'op read op://vault/db/password',
+    'security find-generic-password -s app -w',
+    'az keyvault secret show --vault-name kv --name db --query value -o tsv',
+    'doppler secrets get API_KEY --plain',
+    'openssl rand -hex 32',
+    `curl -s https://auth.example/token -d grant_type=client_credentials | jq -r .access_token`,
+    'cat /run/secrets/db_password',
+    'sudo cat ~/.config/app/api_token.txt',
+    'terraform output -raw db_password',
+  ])('%s', (command) => {
+    expect(printsSecret(command)).toBe('whole');
+  });
+
+  it('reads the first line of a password store’s entry, whose next lines are notes', () => {
+    expect(printsSecret('pass show work/db')).toBe('first-line');
+    expect(printedSecrets(`${SECRET}\nuser: ana\nurl: db.example`, 'first-line')).toEqual([SECRET]);
+  });
+
+  it.each([
+    'echo $HOME',
+    'echo "the key is $API_KEY"',
+    'echo $API_KEY | wc -c',
+    'echo $OPENAI_API_KEY; ls',
+    'echo $API_KEY > .env',
+    'printenv',
+    'cat token.json | jq -r .expires_at',
+    'kubectl get secret db -o yaml',
+    'vault kv get secret/db',
+    'pass ls',
+    'cat public_key.pem',
+    'git config --get user.name',
+    'node -e "console.log(process.env.HOME)"',
+  ])('not %s', (command) => {
+    expect(printsSecret(command)).toBeNull();
+  });
+
+  it('takes an output only when each of its lines is one word, and not a placeholder, a keyword or a count', () => {
+    expect(printedSecrets(`${SECRET}\n`, 'whole')).toEqual([SECRET]);
+    expect(printedSecrets(`Exit code: 0\nWall time: 0.1 seconds\nOutput:\n${SECRET}\n`, 'whole')).toEqual([SECRET]);
+    expect(printedSecrets(JSON.stringify({ output: `${SECRET}\n`, metadata: { exit_code: 0 } }), 'whole')).toEqual([SECRET]);
+    expect(printedSecrets(`"${SECRET}"`, 'whole')).toEqual([SECRET]);
+    // What the agent added after it: Claude Code's note on the shell's folder.
+    expect(printedSecrets(`${SECRET}\nShell cwd was reset to /work/shop\n`, 'whole')).toEqual([SECRET]);
+    for (const output of ['Error: secret not found\n', 'null\n', '42\n', '', 'your-api-key-here\n', '$API_KEY\n']) expect(printedSecrets(output, 'whole')).toEqual([]);
+  });
+});
+
+describe('--share on a secret a command printed alone', () => {
+  it('removes it from every file of the report, in Claude Code’s, Codex’s and Pi’s sessions alike, and counts it', async () => {
+    const folder = await sessions();
+    const shared = await report(folder, ['--share']);
+    expect([...shared].filter(([, text]) => text.includes(SECRET)).map(([file]) => file)).toEqual([]);
+    const summary = JSON.parse(shared.get('summary.json') as string) as { sharing: { redactions: Record<string, number> } };
+    expect(summary.sharing.redactions['printed-secret']).toBe(6);
+    // The agent's reply that quotes it, before and after the output, loses it too.
+    expect([...shared.values()].some((text) => text.includes('Before: [REDACTED:printed-secret]'))).toBe(true);
+    // The commands stay, and so does an output no command printed as a secret.
+    expect([...shared.values()].some((text) => text.includes('echo $DEPLOY_TOKEN'))).toBe(true);
+    expect([...shared.values()].some((text) => text.includes('a1b2c3d4e5f6g7h8'))).toBe(true);
+  });
+
+  it('changes nothing without it', async () => {
+    const plain = await report(await sessions(), []);
+    expect([...plain.values()].some((text) => text.includes(SECRET))).toBe(true);
+  });
+});
+
+/** One session of each agent: a shell call that prints the secret alone (and in Claude Code's, the user's own command too, and a call that prints a word of git's). */
+async function sessions(): Promise<string> {
+  const folder = await tempDir('bough-printed-');
+  const claudeId = '0b1c2d3e-0000-4000-8000-0000000000a1';
+  const claudeLine = (type: string, uuid: string, parentUuid: string | null, message: unknown) => ({ type, uuid, parentUuid, sessionId: claudeId, cwd: '/work/shop', version: '2.0.0', timestamp: `2026-11-02T09:00:0${uuid.at(-1)}.000Z`, message });
+  const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  const claude = [
+    claudeLine('user', 'c1', null, { role: 'user', content: `Before: ${SECRET} is it the token?` }),
+    claudeLine('assistant', 'c2', 'c1', { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo $DEPLOY_TOKEN' } }], usage }),
+    claudeLine('user', 'c3', 'c2', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: `${SECRET}\n` }] }),
+    claudeLine('assistant', 'c4', 'c3', { id: 'msg_2', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_2', name: 'Bash', input: { command: 'git rev-parse --short=16 HEAD' } }], usage }),
+    claudeLine('user', 'c5', 'c4', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'a1b2c3d4e5f6g7h8\n' }] }),
+    // The user's own command, in Claude Code's bash mode (`!printenv DEPLOY_TOKEN`).
+    claudeLine('user', 'c6', 'c5', { role: 'user', content: '<bash-input>printenv DEPLOY_TOKEN</bash-input>' }),
+    claudeLine('user', 'c7', 'c6', { role: 'user', content: `<bash-stdout>${SECRET}</bash-stdout><bash-stderr></bash-stderr>` }),
+    claudeLine('assistant', 'c8', 'c7', { id: 'msg_3', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: `The token ${SECRET} is set.` }], usage }),
+  ];
+  await mkdir(join(folder, 'claude', '-work-shop'), { recursive: true });
+  await writeFile(join(folder, 'claude', '-work-shop', `${claudeId}.jsonl`), jsonLines(claude));
+
+  const codexId = '0195cccc-0000-7000-8000-0000000000e1';
+  const at = (second: number) => `2026-11-03T09:00:0${second}.000Z`;
+  const codex = [
+    { timestamp: at(0), type: 'session_meta', payload: { id: codexId, timestamp: at(0), cwd: '/work/shop', originator: 'codex_cli_rs', cli_version: '0.125.0' } },
+    { timestamp: at(1), type: 'turn_context', payload: { cwd: '/work/shop', model: 'gpt-5' } },
+    { timestamp: at(2), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'check the token' }] } },
+    { timestamp: at(3), type: 'response_item', payload: { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'printenv DEPLOY_TOKEN'] }) } },
+    { timestamp: at(4), type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_1', output: JSON.stringify({ output: `${SECRET}\n`, metadata: { exit_code: 0, duration_seconds: 0.1 } }) } },
+  ];
+  await writeFile(join(folder, `rollout-2026-11-03T09-00-00-${codexId}.jsonl`), jsonLines(codex));
+
+  const piTime = (second: number) => `2026-11-04T09:00:0${second}.000Z`;
+  const pi = [
+    { type: 'session', version: 3, id: '0196a000-0000-7000-8000-0000000000f1', timestamp: piTime(0), cwd: '/work/shop' },
+    { type: 'message', id: 'p1', parentId: null, timestamp: piTime(1), message: { role: 'user', content: [{ type: 'text', text: 'check the token' }], timestamp: 0 } },
+    { type: 'message', id: 'p2', parentId: 'p1', timestamp: piTime(2), message: { role: 'assistant', content: [{ type: 'toolCall', id: 'tc1', name: 'bash', arguments: { command: `python3 -c "import os; print(os.environ['DEPLOY_TOKEN'])"` } }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 }, stopReason: 'toolUse', timestamp: 0 } },
+    { type: 'message', id: 'p3', parentId: 'p2', timestamp: piTime(3), message: { role: 'toolResult', toolCallId: 'tc1', toolName: 'bash', content: [{ type: 'text', text: SECRET }], isError: false, timestamp: 0 } },
+  ];
+  await writeFile(join(folder, '2026-11-04T09-00-00-000Z_0196a000-0000-7000-8000-0000000000f1.jsonl'), jsonLines(pi));
+  return folder;
+}
+
+function jsonLines(lines: readonly unknown[]): string {
+  return `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
+}
+
+/** Every file of the report built from the folder, the archive's compressed ledgers as text. */
+async function report(folder: string, flags: readonly string[]): Promise<Map<string, string>> {
+  const outDir = join(await tempDir('bough-printed-report-'), 'report');
+  let stderr = '';
+  const io: CliIo = { stdout: () => undefined, stderr: (t) => (stderr += t), env: {}, home: HOME, isTty: false, now: () => NOW };
+  expect(await main(['build', folder, ...flags, '--no-cache', '--out', outDir, '--tz', 'UTC'], io), stderr).toBe(0);
+  const files = new Map<string, string>();
+  for (const entry of await readdir(outDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const bytes = await readFile(path);
+    files.set(path.slice(outDir.length + 1), (entry.name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'));
+  }
+  expect(stderr).not.toContain('skipped');
+  return files;
+}
