@@ -40,6 +40,14 @@ describe('commands that print a secret alone', () => {
     'cat /run/secrets/db_password',
     'sudo cat ~/.config/app/api_token.txt',
     'terraform output -raw db_password',
+    'node -p "process.env.API_KEY"',
+    `python3 -c "import keyring; print(keyring.get_password('svc', 'ana'))"`,
+    `kubectl config view --raw -o jsonpath='{.users[0].user.token}'`,
+    // A secret's line found in a file, then cut to its value.
+    'grep API_KEY .env | cut -d= -f2',
+    `grep '^DB_PASSWORD' .env | cut -d'=' -f2-`,
+    `grep SECRET_KEY config.env | awk -F= '{print $2}'`,
+    `grep -m1 TOKEN .env | sed 's/.*=//'`,
   ])('%s', (command) => {
     expect(printsSecret(command)).toBe('whole');
   });
@@ -63,6 +71,9 @@ describe('commands that print a secret alone', () => {
     'cat public_key.pem',
     'git config --get user.name',
     'node -e "console.log(process.env.HOME)"',
+    'grep API_KEY .env',
+    'grep VERSION .env | cut -d= -f2',
+    `kubectl get pods -o jsonpath='{.items[0].metadata.name}'`,
   ])('not %s', (command) => {
     expect(printsSecret(command)).toBeNull();
   });

@@ -33,8 +33,16 @@ const PRINTS_VARIABLE = /(?:console\.log|print|puts|p|echo|fmt\.Println)[ \t]*\(
 /** Programs run on code given on their command line. */
 const CODE_RUNNER = /^(?:node|deno|bun|python\d?(?:\.\d+)?|ruby|perl|php)(?:[ \t]+-\S+)*[ \t]+(?:-[ecp]|eval)[ \t]/;
 
-/** Code that makes a random secret and prints it: `secrets.token_hex()`, `crypto.randomBytes(32).toString('hex')`. */
-const PRINTS_RANDOM = /\bsecrets\.token_(?:hex|urlsafe|bytes)\b|\brandomBytes\(\d*\)\.toString\(|\bSecureRandom\.(?:hex|base64|urlsafe_base64|alphanumeric)\b/;
+/** Node's `-p`, which prints its expression: `node -p "process.env.API_KEY"`. */
+const NODE_PRINTS_VARIABLE = /[ \t]-p[ \t]+\\?["']?process\.env(?:\.|\[\\?["'])([A-Za-z_]\w*)/;
+
+/** Code that makes a random secret, or fetches one, and prints it: `secrets.token_hex()`, `crypto.randomBytes(32).toString('hex')`, `keyring.get_password(…)`. */
+const PRINTS_SECRET = /\bsecrets\.token_(?:hex|urlsafe|bytes)\b|\brandomBytes\(\d*\)\.toString\(|\bSecureRandom\.(?:hex|base64|urlsafe_base64|alphanumeric)\b|\bkeyring\.get_password\(/;
+
+/** A search for a secret's line in a file (`grep API_KEY .env`), its pattern's words. */
+const SECRET_LINE_SEARCH = /^(?:grep|egrep|rg)(?:[ \t]+-\S+)*[ \t]+(["']?)\^?([A-Za-z_][\w-]*)/;
+/** What cuts a `NAME=value` line to its value: `cut -d= -f2`, `awk -F= '{print $2}'`, `sed 's/.*=//'`. */
+const VALUE_CUTTER = /^(?:cut[ \t]+(?:-d[ \t]*["']?=["']?|--delimiter[= ]["']?=["']?)[ \t]+-f[ \t]*2-?|cut[ \t]+-f[ \t]*2-?[ \t]+-d[ \t]*["']?=["']?|awk[ \t]+-F[ \t]*["']?=["']?[ \t]+["']\{[ \t]*print[ \t]+\$2[ \t]*\}["']|sed[ \t]+(?:-\S+[ \t]+)*["']s([/|#])[^/|#'"]*=\1\1["'])$/;
 
 /** The last member a jq or yq filter reads (`.data.password`, `.["api-key"]`, `.token | @base64d`). */
 const FILTER_MEMBER = /\.(?:([A-Za-z_][\w-]*)|\[\\?["']([^"'\\]+)\\?["']\])(?:[ \t]*\|[ \t]*@base64d)?[ \t]*$/;
@@ -93,6 +101,11 @@ export function printsSecret(command: string): PrintedSecret | null {
   if (printing.length !== 1) return null;
   const stages = shellParts(printing[0] as string, PIPE).map(withoutWrappers);
   for (let i = 0; i < stages.length; i++) {
+    // A secret's line found, then cut to its value: the cutter prints the secret.
+    const search = SECRET_LINE_SEARCH.exec(stages[i] as string)?.[2];
+    if (search !== undefined && isSecretName(search) && VALUE_CUTTER.test(stages[i + 1] ?? '')) {
+      return stages.slice(i + 2).every((stage) => KEEPING_FILTER.test(stage)) ? 'whole' : null;
+    }
     const printed = printedBy(stages[i] as string, i > 0);
     if (printed === null) continue;
     // A jq after it must read a secret's member too (`cat token.json | jq -r .expires_at` prints a time).
@@ -110,6 +123,9 @@ function printedBy(stage: string, piped: boolean): PrintedSecret | null {
   if (piped) return null;
   if (/^(?:pass|gopass)[ \t]+(?:(?:show|cat)[ \t]+(?:-\S+[ \t]+)*[\w@.-]+(?:\/[\w@.-]+)*|[\w@.-]+(?:\/[\w@.-]+)+)$/.test(stage) && !/[ \t](?:ls|list|find|grep|init|insert|edit|generate|rm|mv|cp|git)\b/.test(stage)) return 'first-line';
   if (PRINTERS.some((printer) => printer.test(stage))) return 'whole';
+  // Kubernetes: a secret's member by its path (`kubectl config view --raw -o jsonpath='{.users[0].user.token}'`).
+  const jsonPath = /^kubectl\b.*[ \t](?:-o|--output)[= ]?["']?jsonpath=["']?\{([^{}]*)\}/.exec(stage)?.[1];
+  if (jsonPath !== undefined && isPrintedMember(jsonPath)) return 'whole';
   for (const printer of NAMED_PRINTERS) {
     const name = printer.exec(stage)?.[1];
     if (name !== undefined && isSecretName(name.replace(/^["']|["']$/g, '').split('.').at(-1) as string)) return 'whole';
@@ -122,7 +138,8 @@ function printedBy(stage: string, piped: boolean): PrintedSecret | null {
   }
   if (CODE_RUNNER.test(stage)) {
     const name = PRINTS_VARIABLE.exec(stage)?.[1];
-    return (name !== undefined && isSecretName(name)) || PRINTS_RANDOM.test(stage) ? 'whole' : null;
+    const printed = name ?? NODE_PRINTS_VARIABLE.exec(stage)?.[1];
+    return (printed !== undefined && isSecretName(printed)) || PRINTS_SECRET.test(stage) ? 'whole' : null;
   }
   const file = FILE_PRINTER.exec(stage)?.[2];
   if (file !== undefined && isSecretFile(file)) return 'whole';
