@@ -2559,6 +2559,8 @@ describe('private keys as JSON Web Keys and PKCS#12', () => {
       '{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"},{"kty":"OKP","d":"[REDACTED:private-key]"}]}',
     ],
     ['MIIKCQIBAzCCCc8GCSqGSIb3DQEHAaCCCcAEggm8MIIJuDCCBG8GCSqGSIb3DQEHBqCCBGAwggRcAgEAMIIEVQ', '[REDACTED:private-key]'],
+    // Regression: a JavaScript object literal's bare names (a test's fixture key) were not read.
+    ["const jwk = { kty: 'EC', crv: 'P-256', d: 'jpsQnnGQmL-YBIffH1136cLyZ8QRaxmXjQ7Fj_kfkkc', x: pub.x };", "const jwk = { kty: 'EC', crv: 'P-256', d: '[REDACTED:private-key]', x: pub.x };"],
   ])('%s', (text, redacted) => {
     expect(redact(text)).toBe(redacted);
   });
@@ -2568,6 +2570,8 @@ describe('private keys as JSON Web Keys and PKCS#12', () => {
       '{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W","e":"AQAB","kid":"2011-04-29"}',
       '{"type":"path","d":"AAAAAAAAAAAAAAAAAAAAAAAA"}',
       '{"d": "M0 0 L10 10 Z", "fill": "none"}',
+      "const o = { jwk: { kty: 'OKP', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }, p: 'payload_abcdefghijklmnop' };",
+      "const cfg = { kty2: 'x', d: 'AAAAAAAAAAAAAAAAAAAAAAAA' };",
     ];
     for (const text of kept) expect(redact(text)).toBe(text);
   });

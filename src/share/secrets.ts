@@ -3814,7 +3814,8 @@ function isBareKey(field: string): boolean {
  * object around one (`{"jwk": {…}, "p": …}`) is no key.
  */
 const JWK_PRIVATE_MEMBERS: ReadonlySet<string> = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'k']);
-const JWK_KEY_TYPE = /["']kty["'][ \t]*:/g;
+/** Its key type's member, its name quoted (JSON, Python) or bare (a JavaScript object literal's). */
+const JWK_KEY_TYPE = /(?:["']kty["']|(?<![\w$.])kty)[ \t]*:/g;
 
 function jwkPrivateMembers(text: string): Found[] {
   const found: Found[] = [];
@@ -3856,10 +3857,27 @@ function ownPrivateMembers(text: string, from: number, to: number): Found[] {
       i = end;
     } else if (c === '{' || c === '[') depth++;
     else if (c === '}' || c === ']') depth--;
-    else if (depth === 0 && c === ':') afterColon = name !== null;
+    else if (depth === 0 && !afterColon && name === null && isNameStart(c) && !isNameChar(text[i - 1] ?? '')) {
+      // A bare name, a JavaScript object literal's (`{ kty: 'RSA', d: '…' }`): a member's where a colon follows.
+      let end = i + 1;
+      while (end < to && isNameChar(text[end] as string)) end++;
+      if (/^[ \t]*:/.test(text.slice(end, end + 20))) {
+        name = text.slice(i, end);
+        keyType = keyType || name === 'kty';
+      }
+      i = end - 1;
+    } else if (depth === 0 && c === ':') afterColon = name !== null;
     else if (depth === 0 && c === ',') [name, afterColon] = [null, false];
   }
   return keyType ? members : [];
+}
+
+function isNameStart(c: string): boolean {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '$';
+}
+
+function isNameChar(c: string): boolean {
+  return isNameStart(c) || (c >= '0' && c <= '9');
 }
 
 function enclosingObject(text: string, at: number): [number, number] {
