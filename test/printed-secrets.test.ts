@@ -14,6 +14,9 @@ const HOME = '/home/planted-user';
 const NOW = new Date('2026-12-01T12:00:00Z');
 /** A key of no service's shape: only the command that printed it says what it is. */
 const SECRET = 'q8Wm3Zr7Tk2Lp9Vx4Nc6Hd';
+const POLLED = 'Vt5Lq9Xw2Rb8Ko3N';
+const DECODED = 'Zp4Kx8Wm2Qa7';
+const ENCODED = Buffer.from(DECODED).toString('base64');
 
 describe('commands that print a secret alone', () => {
   it.each([
@@ -21,6 +24,7 @@ describe('commands that print a secret alone', () => {
     'echo "${DB_PASSWORD}"',
     'printf %s "$API_KEY"',
     'cd app && source .env && echo -n $STRIPE_SECRET_KEY',
+    'echo $API_KEY; echo $DB_PASSWORD',
     'echo $OPENAI_API_KEY | head -c 12',
     'printenv ANTHROPIC_API_KEY',
     'Write-Output $env:AZURE_OPENAI_API_KEY',
@@ -48,6 +52,30 @@ describe('commands that print a secret alone', () => {
     `grep '^DB_PASSWORD' .env | cut -d'=' -f2-`,
     `grep SECRET_KEY config.env | awk -F= '{print $2}'`,
     `grep -m1 TOKEN .env | sed 's/.*=//'`,
+    // From a hostile look: an echo for the line's end after it, a container's or a runner's exec,
+    // code reading JSON or run from a here-document, PowerShell, a shell given the command.
+    `kubectl get secret db -o jsonpath='{.data.password}' | base64 -d; echo`,
+    'kubectl -n prod get secret api -o jsonpath="{.data.token}" | base64 --decode && echo',
+    `oc get secret db -o jsonpath='{.data.password}' | base64 -d`,
+    `grep '^API_KEY=' .env | cut -d= -f2`,
+    `awk -F= '/^DB_PASSWORD=/{print $2}' .env`,
+    'docker exec api printenv STRIPE_SECRET_KEY',
+    'docker compose exec api printenv DB_PASSWORD',
+    'kubectl exec deploy/api -- printenv API_TOKEN',
+    'doppler run -- printenv API_KEY',
+    `curl -s https://auth.example/token | python3 -c "import sys,json; print(json.load(sys.stdin)['access_token'])"`,
+    "python3 - <<'EOF'\nimport os\nprint(os.environ['DB_PASSWORD'])\nEOF",
+    `uv run python -c "import os; print(os.environ['API_KEY'])"`,
+    `perl -e 'print $ENV{API_KEY}'`,
+    '$env:OPENAI_API_KEY',
+    `[Environment]::GetEnvironmentVariable('API_KEY','User')`,
+    'pwsh -NoProfile -Command Write-Output $env:API_KEY',
+    'bash -lc "echo $API_KEY"',
+    'printenv API_KEY DB_PASSWORD',
+    'az keyvault secret show --vault-name kv --name db --query value',
+    `jq -r '.token // empty' creds.json`,
+    'openssl rand 32 | base64',
+    'cat .token',
   ])('%s', (command) => {
     expect(printsSecret(command)).toBe('whole');
   });
@@ -74,6 +102,16 @@ describe('commands that print a secret alone', () => {
     'grep API_KEY .env',
     'grep VERSION .env | cut -d= -f2',
     `kubectl get pods -o jsonpath='{.items[0].metadata.name}'`,
+    // From a hostile look: a secret's name or another field of a secret manager's, a mounted
+    // account's namespace, a word printed where the variable is set.
+    `kubectl get secrets -n payments -o jsonpath='{.items[*].metadata.name}'`,
+    `kubectl get secret db -o jsonpath='{.data.username}' | base64 -d`,
+    'cat /var/run/secrets/kubernetes.io/serviceaccount/namespace',
+    'vault kv get -field=host secret/db',
+    'op read op://Private/github/username',
+    'echo ${OPENAI_API_KEY:+configured}',
+    'aws secretsmanager get-secret-value --secret-id x --query ARN --output text',
+    'az ad sp create-for-rbac --name app --query appId -o tsv',
   ])('not %s', (command) => {
     expect(printsSecret(command)).toBeNull();
   });
@@ -85,7 +123,9 @@ describe('commands that print a secret alone', () => {
     expect(printedSecrets(`"${SECRET}"`, 'whole')).toEqual([SECRET]);
     // What the agent added after it: Claude Code's note on the shell's folder.
     expect(printedSecrets(`${SECRET}\nShell cwd was reset to /work/shop\n`, 'whole')).toEqual([SECRET]);
-    for (const output of ['Error: secret not found\n', 'null\n', '42\n', '', 'your-api-key-here\n', '$API_KEY\n']) expect(printedSecrets(output, 'whole')).toEqual([]);
+    // A tool's log line on its error output before it (kubectl's).
+    expect(printedSecrets(`E0115 10:00:00.000000   12345 memcache.go:265] couldn't get current server API group list\n${SECRET}\n`, 'whole')).toEqual([SECRET]);
+    for (const output of ['Error: secret not found\n', 'null\n', '42\n', '', 'your-api-key-here\n', '$API_KEY\n', '/home/ana/.config/gcloud/creds.json\n']) expect(printedSecrets(output, 'whole')).toEqual([]);
   });
 });
 
@@ -93,9 +133,11 @@ describe('--share on a secret a command printed alone', () => {
   it('removes it from every file of the report, in Claude Code’s, Codex’s and Pi’s sessions alike, and counts it', async () => {
     const folder = await sessions();
     const shared = await report(folder, ['--share']);
-    expect([...shared].filter(([, text]) => text.includes(SECRET)).map(([file]) => file)).toEqual([]);
+    for (const secret of [SECRET, POLLED, ENCODED, DECODED]) expect([...shared].filter(([, text]) => text.includes(secret)).map(([file]) => file)).toEqual([]);
     const summary = JSON.parse(shared.get('summary.json') as string) as { sharing: { redactions: Record<string, number> } };
-    expect(summary.sharing.redactions['printed-secret']).toBe(6);
+    // Nine outputs, two quotes of the first secret, and the base64 twice in the decoding call (its arguments and its command).
+    expect(summary.sharing.redactions['printed-secret']).toBe(13);
+    expect([...shared.values()].some((text) => text.includes('Connect with psql -U postgres to postgresql.'))).toBe(true);
     // The agent's reply that quotes it, before and after the output, loses it too.
     expect([...shared.values()].some((text) => text.includes('Before: [REDACTED:printed-secret]'))).toBe(true);
     // The commands stay, and so does an output no command printed as a secret.
@@ -105,7 +147,7 @@ describe('--share on a secret a command printed alone', () => {
 
   it('changes nothing without it', async () => {
     const plain = await report(await sessions(), []);
-    expect([...plain.values()].some((text) => text.includes(SECRET))).toBe(true);
+    for (const secret of [SECRET, POLLED, ENCODED, DECODED]) expect([...plain.values()].some((text) => text.includes(secret))).toBe(true);
   });
 });
 
@@ -137,6 +179,16 @@ async function sessions(): Promise<string> {
     { timestamp: at(2), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'check the token' }] } },
     { timestamp: at(3), type: 'response_item', payload: { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'printenv DEPLOY_TOKEN'] }) } },
     { timestamp: at(4), type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_1', output: JSON.stringify({ output: `${SECRET}\n`, metadata: { exit_code: 0, duration_seconds: 0.1 } }) } },
+    // A command still running when exec_command returned prints with a later write_stdin to it.
+    { timestamp: at(5), type: 'response_item', payload: { type: 'function_call', call_id: 'call_2', name: 'exec_command', arguments: JSON.stringify({ cmd: 'vault kv get -field=password secret/db', yield_time_ms: 1000 }) } },
+    { timestamp: at(6), type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_2', output: 'Chunk ID: 1a\nWall time: 1.0 seconds\nProcess running with session ID 7\nOriginal token count: 0\nOutput:\n' } },
+    { timestamp: at(7), type: 'response_item', payload: { type: 'function_call', call_id: 'call_3', name: 'write_stdin', arguments: JSON.stringify({ session_id: 7, chars: '' }) } },
+    { timestamp: at(8), type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_3', output: `Chunk ID: 1b\nWall time: 0.5 seconds\nProcess exited with code 0\nOriginal token count: 5\nOutput:\n${POLLED}\n` } },
+    // A secret printed in base64, then decoded by a command that quotes it.
+    { timestamp: at(9), type: 'response_item', payload: { type: 'function_call', call_id: 'call_4', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', "kubectl get secret db -o jsonpath='{.data.password}'"] }) } },
+    { timestamp: at(9), type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_4', output: JSON.stringify({ output: ENCODED, metadata: { exit_code: 0, duration_seconds: 0.1 } }) } },
+    { timestamp: at(9), type: 'response_item', payload: { type: 'function_call', call_id: 'call_5', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', `echo ${ENCODED} | base64 -d`] }) } },
+    { timestamp: at(9), type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_5', output: JSON.stringify({ output: DECODED, metadata: { exit_code: 0, duration_seconds: 0.1 } }) } },
   ];
   await writeFile(join(folder, `rollout-2026-11-03T09-00-00-${codexId}.jsonl`), jsonLines(codex));
 
@@ -146,6 +198,10 @@ async function sessions(): Promise<string> {
     { type: 'message', id: 'p1', parentId: null, timestamp: piTime(1), message: { role: 'user', content: [{ type: 'text', text: 'check the token' }], timestamp: 0 } },
     { type: 'message', id: 'p2', parentId: 'p1', timestamp: piTime(2), message: { role: 'assistant', content: [{ type: 'toolCall', id: 'tc1', name: 'bash', arguments: { command: `python3 -c "import os; print(os.environ['DEPLOY_TOKEN'])"` } }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 }, stopReason: 'toolUse', timestamp: 0 } },
     { type: 'message', id: 'p3', parentId: 'p2', timestamp: piTime(3), message: { role: 'toolResult', toolCallId: 'tc1', toolName: 'bash', content: [{ type: 'text', text: SECRET }], isError: false, timestamp: 0 } },
+    // A password that is a word: taken from its output, not from every text that says the word.
+    { type: 'message', id: 'p4', parentId: 'p3', timestamp: piTime(4), message: { role: 'assistant', content: [{ type: 'toolCall', id: 'tc2', name: 'bash', arguments: { command: 'echo $DB_PASSWORD' } }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 }, stopReason: 'toolUse', timestamp: 0 } },
+    { type: 'message', id: 'p5', parentId: 'p4', timestamp: piTime(5), message: { role: 'toolResult', toolCallId: 'tc2', toolName: 'bash', content: [{ type: 'text', text: 'postgres\n' }], isError: false, timestamp: 0 } },
+    { type: 'message', id: 'p6', parentId: 'p5', timestamp: piTime(6), message: { role: 'assistant', content: [{ type: 'text', text: 'Connect with psql -U postgres to postgresql.' }], provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 }, stopReason: 'stop', timestamp: 0 } },
   ];
   await writeFile(join(folder, '2026-11-04T09-00-00-000Z_0196a000-0000-7000-8000-0000000000f1.jsonl'), jsonLines(pi));
   return folder;

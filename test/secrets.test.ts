@@ -2638,6 +2638,8 @@ describe('commands continued over lines', () => {
     // In a JSON string (a tool call's input), and in a file read with its line numbers.
     ['{"command":"oc login https://api:6443 \\\\\\n  -u kubeadmin \\\\\\n  -p Xk9pLm2QrT7vAb"}', '{"command":"oc login https://api:6443 \\\\\\n  -u kubeadmin \\\\\\n  -p [REDACTED:cli-password]"}'],
     ['     1→#!/bin/sh\n     2→mysql -h db \\\n     3→  -pXk9pLm2QrT7vAb mydb', '     1→#!/bin/sh\n     2→mysql -h db \\\n     3→  -p[REDACTED:cli-password] mydb'],
+    // A shell's comment ending in a backslash goes on over no line: the command after it is read.
+    ['# connect \\\nmysql -h db \\\n  -pXk9pLm2QrT7vAb mydb', '# connect \\\nmysql -h db \\\n  -p[REDACTED:cli-password] mydb'],
     // Two commands, each over lines, with a line between.
     ['twine upload \\\n  -u ana \\\n  -p Xk9pLm2QrT7vAb dist/*\necho done\ncf login -a api \\\n  -p Qw8eRt6yUi4oPa', 'twine upload \\\n  -u ana \\\n  -p [REDACTED:cli-password] dist/*\necho done\ncf login -a api \\\n  -p [REDACTED:cli-password]'],
   ])('%s', (text, redacted) => {

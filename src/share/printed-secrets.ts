@@ -18,20 +18,34 @@ const PRINTED_WORD = /^[!-~]{4,8192}$/;
 /** An output of more lines than this is no secret printed alone (a base64 key wraps at 64 characters). */
 const MAX_PRINTED_LINES = 64;
 
-/** Commands that print nothing when they work, before or after the one that prints: `cd app && …`. */
-const SILENT = /^(?:cd|export|set|unset|source|\.|true|sleep|ulimit|umask|trap|shopt|setopt|alias|exec[ \t]+\d?[<>])(?:[ \t]|$)|^[A-Za-z_]\w*=\S*$/;
+/**
+ * Commands that print nothing when they work, before or after the one that prints: `cd app && …`,
+ * and a bare `echo` (a line's end after a value printed without one: `… | base64 -d; echo`).
+ */
+const SILENT = /^(?:cd|export|set|unset|source|\.|true|sleep|ulimit|umask|trap|shopt|setopt|alias|exec[ \t]+\d?[<>])(?:[ \t]|$)|^[A-Za-z_]\w*=\S*$|^(?:echo|printf)(?:[ \t]+(?:""|''|(["'])\\n\1))?$/;
 
 /** What may follow in a pipe and still print the secret, or part of it: `| head -c 12`, `| base64 -d`, `| tr -d '\n'`. */
 const KEEPING_FILTER = /^(?:head|tail|cut|tr|base64|xxd|xargs|sed|awk|cat|rev|fold|sort|uniq)(?:[ \t]|$)/;
 
-/** A shell's reference to a variable as a command's whole argument: `$NAME`, `"${NAME}"`, `$env:NAME`, `%NAME%`. */
-const VARIABLE_ARGUMENT = /^(["']?)(?:\$\{([A-Za-z_]\w*)(?:[:#%/^,][^}]*)?\}|\$(?:env:)?([A-Za-z_]\w*)|%([A-Za-z_]\w*)%)\1$/i;
+/**
+ * A shell's reference to a variable as a command's whole argument: `$NAME`, `"${NAME}"`,
+ * `${NAME:0:8}`, `$env:NAME`, `%NAME%`. Not `${NAME:+word}` (the word, where it is set) nor
+ * `${#NAME}` (its length).
+ */
+const VARIABLE_ARGUMENT = /^(["']?)(?:\$\{([A-Za-z_]\w*)(?:(?::?[-=?]|:(?!\+)|[%/^,#])[^}]*)?\}|\$(?:env:)?([A-Za-z_]\w*)|%([A-Za-z_]\w*)%)\1$/i;
 
-/** A program's code that prints an environment variable: `console.log(process.env.KEY)`, `print(os.environ["KEY"])`, `puts ENV["KEY"]`. */
-const PRINTS_VARIABLE = /(?:console\.log|print|puts|p|echo|fmt\.Println)[ \t]*\(?[ \t]*(?:process\.env(?:\.|\[\\?["'])|os\.(?:environ(?:\.get)?[([][ \t]*\\?["']|getenv\([ \t]*\\?["'])|ENV(?:\.fetch\(|\[)\\?["']|Deno\.env\.get\(\\?["']|getenv\(\\?["']|os\.Getenv\(\\?["'])([A-Za-z_]\w*)/;
+/**
+ * A program's code that prints an environment variable: `console.log(process.env.KEY)`,
+ * `print(os.environ["KEY"])`, `puts ENV["KEY"]`, Perl's `print $ENV{KEY}`, PowerShell's
+ * `[Environment]::GetEnvironmentVariable('KEY')`.
+ */
+const PRINTS_VARIABLE = /(?:console\.log|print|puts|p|echo|fmt\.Println)[ \t]*\(?[ \t]*(?:process\.env(?:\.|\[\\?["'])|os\.(?:environ(?:\.get)?[([][ \t]*\\?["']|getenv\([ \t]*\\?["'])|ENV(?:\.fetch\(|\[)\\?["']|Deno\.env\.get\(\\?["']|getenv\(\\?["']|os\.Getenv\(\\?["']|\$ENV\{\\?["']?)([A-Za-z_]\w*)|\[(?:System\.)?Environment\]::GetEnvironmentVariable\([ \t]*\\?["']([A-Za-z_]\w*)/i;
 
-/** Programs run on code given on their command line. */
-const CODE_RUNNER = /^(?:node|deno|bun|python\d?(?:\.\d+)?|ruby|perl|php)(?:[ \t]+-\S+)*[ \t]+(?:-[ecp]|eval)[ \t]/;
+/** Code that prints a member of a JSON it read (`print(json.load(sys.stdin)['access_token'])`): the member's name. */
+const PRINTS_MEMBER = /\bprint\((?:[^()]|\([^()]*\))*\[\\?["']([A-Za-z_][\w-]*)\\?["']\][ \t]*\)/;
+
+/** Programs that run code, given on their command line or in a here-document. */
+const CODE_RUNNER = /^(?:node|deno|bun|python\d?(?:\.\d+)?|ruby|perl|php)(?:[ \t]|$)/;
 
 /** Node's `-p`, which prints its expression: `node -p "process.env.API_KEY"`. */
 const NODE_PRINTS_VARIABLE = /[ \t]-p[ \t]+\\?["']?process\.env(?:\.|\[\\?["'])([A-Za-z_]\w*)/;
@@ -43,63 +57,98 @@ const PRINTS_SECRET = /\bsecrets\.token_(?:hex|urlsafe|bytes)\b|\brandomBytes\(\
 const SECRET_LINE_SEARCH = /^(?:grep|egrep|rg)(?:[ \t]+-\S+)*[ \t]+(["']?)\^?([A-Za-z_][\w-]*)/;
 /** What cuts a `NAME=value` line to its value: `cut -d= -f2`, `awk -F= '{print $2}'`, `sed 's/.*=//'`. */
 const VALUE_CUTTER = /^(?:cut[ \t]+(?:-d[ \t]*["']?=["']?|--delimiter[= ]["']?=["']?)[ \t]+-f[ \t]*2-?|cut[ \t]+-f[ \t]*2-?[ \t]+-d[ \t]*["']?=["']?|awk[ \t]+-F[ \t]*["']?=["']?[ \t]+["']\{[ \t]*print[ \t]+\$2[ \t]*\}["']|sed[ \t]+(?:-\S+[ \t]+)*["']s([/|#])[^/|#'"]*=\1\1["'])$/;
+/** awk finding a secret's line and printing its value at once: `awk -F= '/^DB_PASSWORD=/{print $2}' .env`. */
+const AWK_VALUE = /^awk[ \t]+-F[ \t]*["']?=["']?[ \t]+["']\/\^?([A-Za-z_]\w*)=?\/[ \t]*\{[ \t]*print[ \t]+\$2[ \t]*\}["']/;
 
-/** The last member a jq or yq filter reads (`.data.password`, `.["api-key"]`, `.token | @base64d`). */
-const FILTER_MEMBER = /\.(?:([A-Za-z_][\w-]*)|\[\\?["']([^"'\\]+)\\?["']\])(?:[ \t]*\|[ \t]*@base64d)?[ \t]*$/;
+/** The last member a jq or yq filter reads (`.data.password`, `.["api-key"]`, `.token | @base64d`, `.token // empty`). */
+const FILTER_MEMBER = /\.(?:([A-Za-z_][\w-]*)|\[\\?["']([^"'\\]+)\\?["']\])(?:[ \t]*\|[ \t]*@base64d)?(?:[ \t]*\/\/[ \t]*\S+)?[ \t]*$/;
+
+/** The members of a Kubernetes secret's `data` a template reads: `{.data.password}`, `{{index .data "api-key"}}`. */
+const SECRET_DATA_MEMBER = /\.(?:data|stringData)(?:\.|\[\\?["'])([A-Za-z_][\w.-]*?)(?=\\?["']?\]|[}\s|)]|$)|\bindex[ \t]+\.data[ \t]+\\?["']([^"'\\]+)/g;
 
 /**
  * Commands whose output is a secret and nothing else, read as their words are written (after a
- * program's path, `sudo` and `npx`). Each is the printing command of a pipe; what goes before it
- * in the pipe (a jq's input) is not read.
+ * program's path, `sudo`, `npx`, a container's or a runner's `exec`). Each is the printing
+ * command of a pipe; what goes before it in the pipe (a jq's input) is not read.
  */
 const PRINTERS: readonly RegExp[] = [
-  // Kubernetes: a secret's value by a template (`| base64 -d` may follow, or not: base64 of it is as secret).
-  /^kubectl\b.*[ \t]get[ \t]+secrets?\b.*[ \t](?:-o|--output)[= ]?["']?(?:jsonpath|go-template|template)\b/,
-  /^kubectl\b.*[ \t]get[ \t]+secrets?\b.*[ \t]--template[= ]/,
-  /^kubectl\b.*[ \t]create[ \t]+token\b/,
+  /^(?:kubectl|oc)\b.*[ \t]create[ \t]+token\b/,
   /^kubeadm[ \t]+token[ \t]+create\b/,
   /^docker[ \t]+swarm[ \t]+join-token[ \t]+(?:.*[ \t])?(?:-q|--quiet)\b/,
   // Clouds' secret stores and their own tokens.
   /^gcloud\b.*[ \t]secrets[ \t]+versions[ \t]+access\b/,
   /^gcloud\b.*[ \t]auth[ \t]+(?:application-default[ \t]+)?print-(?:access|identity)-token\b/,
-  /^aws\b.*[ \t]secretsmanager[ \t]+get-secret-value\b.*[ \t]--query\b/,
-  /^aws\b.*[ \t]ssm[ \t]+get-parameters?(?:-by-path)?\b(?=.*[ \t]--with-decryption\b).*[ \t]--query\b/,
+  /^aws\b.*[ \t]secretsmanager[ \t]+get-secret-value\b.*[ \t]--query[= ]["']?Secret(?:String|Binary)\b/,
+  /^aws\b.*[ \t]ssm[ \t]+get-parameters?(?:-by-path)?\b(?=.*[ \t]--with-decryption\b).*[ \t]--query[= ]["']?Parameters?(?:\[[^\]]*\])?\.Value\b/,
   /^aws\b.*[ \t](?:ecr|ecr-public)[ \t]+get-login-password\b/,
-  /^aws\b.*[ \t]codeartifact[ \t]+get-authorization-token\b.*[ \t]--query\b/,
+  /^aws\b.*[ \t]codeartifact[ \t]+get-authorization-token\b.*[ \t]--query[= ]["']?authorizationToken\b/,
   /^aws\b.*[ \t]configure[ \t]+get[ \t]+\S*(?:secret|token)\S*/,
-  /^az\b.*[ \t](?:secret[ \t]+show|keys[ \t]+list|list-keys|get-access-token|credential[ \t]+(?:show|reset)|create-for-rbac|list-publishing-credentials)\b.*[ \t](?:-o|--output)[= ]?tsv\b/,
   // Secret managers.
-  /^vault\b.*[ \t](?:-field[= ]|print[ \t]+token\b)/,
-  /^op[ \t]+(?:read\b|item[ \t]+get\b.*[ \t](?:--fields?|--reveal)\b)/,
+  /^vault\b.*[ \t]print[ \t]+token\b/,
   /^(?:doppler|infisical)\b.*[ \t]secrets[ \t]+get\b.*[ \t]--(?:plain|raw)\b/,
   /^security[ \t]+find-(?:generic|internet)-password\b.*[ \t]-w\b/,
   /^(?:gh|heroku|fly|flyctl)[ \t]+auth(?::|[ \t]+)token\b/,
   // Random secrets made on the spot.
-  /^openssl[ \t]+rand\b.*[ \t]-(?:hex|base64)\b/,
+  /^openssl[ \t]+rand\b/,
   /^pwgen\b/,
 ];
 
-/** Commands that print the secret a name given to them names: `printenv API_KEY`, `heroku config:get DATABASE_PASSWORD`. */
+/**
+ * Commands that print the secret a name given to them names: `printenv API_KEY`, `heroku
+ * config:get DATABASE_PASSWORD`, a field read from a secret manager (`vault kv get
+ * -field=password`, `op read op://vault/db/password`), a query of Azure's (`--query value`).
+ */
 const NAMED_PRINTERS: readonly RegExp[] = [
-  /^printenv[ \t]+(\S+)$/,
   /^heroku[ \t]+config:get[ \t]+(?:-\S+[ \t]+\S+[ \t]+)*(\S+)/,
   /^terraform[ \t]+output[ \t]+(?:-raw[ \t]+|-json[ \t]+)?(\w+)$/,
   /^pulumi[ \t]+(?:config[ \t]+get|stack[ \t]+output)[ \t]+(\S+)/,
   /^git[ \t]+config[ \t]+(?:--(?:global|local|system|get)[ \t]+)*(\S+)$/,
+  /^vault\b.*[ \t]-field[= ]["']?([\w-]+)/,
+  /^op[ \t]+read[ \t]+["']?op:\/\/\S*\/([\w-]+)["']?(?:[ \t]|$)/,
+  /^op[ \t]+item[ \t]+get\b.*[ \t]--fields?[= ]["']?(?:label=)?([\w-]+)/,
+  /^az\b.*[ \t]--query[= ]["']?(?:[\w[\]*.-]*\.)?([A-Za-z]\w*)["']?(?:[ \t]|$)/,
 ];
 
-/** Files that hold a secret alone: Docker's and Kubernetes's mounted secrets, Vault's token file. */
+/** A field of a secret manager's that holds the secret itself (`vault kv get -field=value`, an Azure query's `[0].value`). */
+const VALUE_FIELDS: ReadonlySet<string> = new Set(['value', 'data', 'credential', 'private_key']);
+
+/** Docker's and Kubernetes's mounted secrets, Vault's token file, PostgreSQL's password file. */
 const SECRET_FILE_PLACE = /^\/(?:var\/)?run\/secrets\/|(?:^|\/)\.(?:vault-token|pgpass)$/;
+/** What a mounted service account holds beside its token: no secret. */
+const NOT_SECRET_FILE = /(?:^|\/)(?:namespace|[^/]*\.(?:crt|pem|pub|cert))$/;
 
 /** Programs that print a file: a secret file's only word is its secret. */
 const FILE_PRINTER = /^(?:cat|type|Get-Content|gc|more|bat|head|tail)(?:[ \t]+-\S+(?:[ \t]+\d+)?)*[ \t]+(["']?)([^\s"'|<>]+)\1$/;
 
+/**
+ * What runs the command after it, read as that command: a container's or a pod's exec, a secret
+ * manager's or an environment's run (`doppler run -- printenv KEY`), a project's runner (`uv run`).
+ */
+const RUNNER = /^(?:(?:docker|podman|nerdctl)(?:[ \t]+compose)?[ \t]+exec(?:[ \t]+-(?:e|w|u|-env|-workdir|-user)[ \t]+\S+|[ \t]+-\S+)*[ \t]+[\w.-]+[ \t]+|(?:kubectl|oc)[ \t]+exec\b.*?[ \t]--[ \t]+|(?:doppler|infisical|op|dotenv|env-cmd|aws-vault)\b.*?[ \t]run\b.*?[ \t]--[ \t]+|(?:uv|poetry|pipenv|pdm|hatch|rye)[ \t]+run[ \t]+|bundle[ \t]+exec[ \t]+)/;
+
+/** A shell given the command as its argument: `bash -c "…"`, `pwsh -Command "…"`, `cmd /c …`. */
+const SHELL_ARGUMENT = /^(?:(?:\S*\/)?(?:ba|z|da|k)?sh(?:[ \t]+-[a-z]+)*[ \t]+-l?c[ \t]+|(?:pwsh|powershell)(?:\.exe)?(?:[ \t]+-(?!c\b|Command\b)\w+)*[ \t]+-(?:c|Command)[ \t]+|cmd(?:\.exe)?[ \t]+\/[cC][ \t]+)(.*)$/s;
+
 /** How a command prints a secret and nothing else, or null when it does not (or prints more). */
 export function printsSecret(command: string): PrintedSecret | null {
   if (command.length > MAX_COMMAND_LENGTH) return null;
-  const printing = shellParts(command, STATEMENT_BREAKS).filter((statement) => !SILENT.test(statement));
-  if (printing.length !== 1) return null;
-  const stages = shellParts(printing[0] as string, PIPE).map(withoutWrappers);
+  const printing = shellParts(withoutShell(command.trim()), STATEMENT_BREAKS).filter((statement) => !SILENT.test(statement));
+  if (printing.length === 1) return printedByStatement(printing[0] as string);
+  // Several, each printing a secret alone (`echo $API_KEY; echo $DB_PASSWORD`): each line of the output is one.
+  return printing.length > 1 && printing.every((statement) => printedByStatement(statement) === 'whole') ? 'whole' : null;
+}
+
+/** The command a shell is given to run (`bash -lc "…"`, as Codex records its calls), unquoted. */
+function withoutShell(command: string): string {
+  const inner = SHELL_ARGUMENT.exec(command)?.[1]?.trim();
+  if (inner === undefined) return command;
+  const quoted = /^(["'])([\s\S]*)\1$/.exec(inner);
+  return quoted ? (quoted[2] as string) : inner;
+}
+
+/** What one statement of a command prints: a pipe of commands. */
+function printedByStatement(statement: string): PrintedSecret | null {
+  const stages = shellParts(statement, PIPE).map(withoutWrappers);
   for (let i = 0; i < stages.length; i++) {
     // A secret's line found, then cut to its value: the cutter prints the secret.
     const search = SECRET_LINE_SEARCH.exec(stages[i] as string)?.[2];
@@ -120,27 +169,35 @@ function printedBy(stage: string, piped: boolean): PrintedSecret | null {
     const filter = /[ \t](["'])(.*)\1(?:[ \t]+[^\s"']+)?$/.exec(stage) ?? /[ \t](\.\S*)(?:[ \t]+[^\s"']+)?$/.exec(stage);
     return filter && isPrintedMember(filter[2] ?? (filter[1] as string)) ? 'whole' : null;
   }
+  if (CODE_RUNNER.test(stage)) {
+    // Code may read what is piped to it (`… | python3 -c "…json.load(sys.stdin)['access_token']"`).
+    const variable = PRINTS_VARIABLE.exec(stage);
+    const name = variable?.[1] ?? variable?.[2] ?? NODE_PRINTS_VARIABLE.exec(stage)?.[1] ?? PRINTS_MEMBER.exec(stage)?.[1];
+    return (name !== undefined && isSecretName(name)) || (!piped && PRINTS_SECRET.test(stage)) ? 'whole' : null;
+  }
   if (piped) return null;
   if (/^(?:pass|gopass)[ \t]+(?:(?:show|cat)[ \t]+(?:-\S+[ \t]+)*[\w@.-]+(?:\/[\w@.-]+)*|[\w@.-]+(?:\/[\w@.-]+)+)$/.test(stage) && !/[ \t](?:ls|list|find|grep|init|insert|edit|generate|rm|mv|cp|git)\b/.test(stage)) return 'first-line';
   if (PRINTERS.some((printer) => printer.test(stage))) return 'whole';
-  // Kubernetes: a secret's member by its path (`kubectl config view --raw -o jsonpath='{.users[0].user.token}'`).
-  const jsonPath = /^kubectl\b.*[ \t](?:-o|--output)[= ]?["']?jsonpath=["']?\{([^{}]*)\}/.exec(stage)?.[1];
-  if (jsonPath !== undefined && isPrintedMember(jsonPath)) return 'whole';
+  // Kubernetes: a secret's member by a template (`get secret db -o jsonpath='{.data.password}'`,
+  // a kubeconfig's `{.users[0].user.token}`); `| base64 -d` may follow, or not: its base64 is as secret.
+  if (/^(?:kubectl|oc)\b/.test(stage)) return isKubernetesSecretMember(stage) ? 'whole' : null;
   for (const printer of NAMED_PRINTERS) {
     const name = printer.exec(stage)?.[1];
-    if (name !== undefined && isSecretName(name.replace(/^["']|["']$/g, '').split('.').at(-1) as string)) return 'whole';
+    if (name !== undefined && isPrintedName(name)) return 'whole';
   }
+  const named = /^printenv((?:[ \t]+[A-Za-z_]\w*)+)$/.exec(stage)?.[1];
+  if (named !== undefined) return named.trim().split(/[ \t]+/).every((name) => isSecretName(name)) ? 'whole' : null;
+  // PowerShell prints an expression's value: `$env:OPENAI_API_KEY` alone.
+  const expression = /^\$env:([A-Za-z_]\w*)$/i.exec(stage)?.[1] ?? /^\[(?:System\.)?Environment\]::GetEnvironmentVariable\([ \t]*["']([A-Za-z_]\w*)["']/i.exec(stage)?.[1];
+  if (expression !== undefined) return isSecretName(expression) ? 'whole' : null;
   const echoed = /^(?:echo|printf|Write-Output|Write-Host|print)((?:[ \t]+\S+)+)$/i.exec(stage);
   if (echoed) {
     const words = (echoed[1] as string).trim().split(/[ \t]+/).filter((word) => !/^-[neE]+$/.test(word) && !/^(["']?)%s(?:\\n)?\1$/.test(word));
     if (words.length > 0 && words.every((word) => isSecretVariable(VARIABLE_ARGUMENT.exec(word)))) return 'whole';
     return null;
   }
-  if (CODE_RUNNER.test(stage)) {
-    const name = PRINTS_VARIABLE.exec(stage)?.[1];
-    const printed = name ?? NODE_PRINTS_VARIABLE.exec(stage)?.[1];
-    return (printed !== undefined && isSecretName(printed)) || PRINTS_SECRET.test(stage) ? 'whole' : null;
-  }
+  const awk = AWK_VALUE.exec(stage)?.[1];
+  if (awk !== undefined) return isSecretName(awk) ? 'whole' : null;
   const file = FILE_PRINTER.exec(stage)?.[2];
   if (file !== undefined && isSecretFile(file)) return 'whole';
   // Random bytes as text: `head -c 32 /dev/urandom | base64` (what follows is a keeping filter).
@@ -148,9 +205,26 @@ function printedBy(stage: string, piped: boolean): PrintedSecret | null {
   return null;
 }
 
+function isKubernetesSecretMember(stage: string): boolean {
+  const template = /[ \t](?:-o|--output)[= ]?["']?(?:jsonpath|go-template|template)=["']?(.*)$/.exec(stage)?.[1] ?? /[ \t]--template[= ](.*)$/.exec(stage)?.[1];
+  if (template === undefined) return false;
+  if (/[ \t]get[ \t]+secrets?\b/.test(stage)) {
+    // A secret's data by its member's name: `.data.username` or `.metadata.name` print no secret.
+    for (const m of template.matchAll(SECRET_DATA_MEMBER)) if (isSecretName((m[1] ?? m[2] ?? '').replace(/\\\./g, '.'))) return true;
+    return false;
+  }
+  const path = /\{([^{}]*)\}/.exec(template)?.[1];
+  return path !== undefined && isPrintedMember(path);
+}
+
 function isSecretVariable(reference: RegExpExecArray | null): boolean {
   const name = reference?.[2] ?? reference?.[3] ?? reference?.[4];
   return name !== undefined && isSecretName(name);
+}
+
+function isPrintedName(name: string): boolean {
+  const last = name.replace(/^["']|["']$/g, '').split('.').at(-1) as string;
+  return isSecretName(last) || VALUE_FIELDS.has(last.toLowerCase());
 }
 
 function isPrintedMember(filter: string): boolean {
@@ -159,19 +233,20 @@ function isPrintedMember(filter: string): boolean {
   return name !== undefined && isSecretName(name);
 }
 
-/** A file named for the secret it holds (`db_password.txt`, `~/.config/app/token`), or in a place only secrets are. */
+/** A file named for the secret it holds (`db_password.txt`, `~/.config/app/token`, `.token`), or in a place only secrets are. */
 function isSecretFile(path: string): boolean {
+  if (NOT_SECRET_FILE.test(path)) return false;
   if (SECRET_FILE_PLACE.test(path)) return true;
-  const name = (path.split(/[\\/]/).at(-1) as string).replace(/\.(?:txt|key|secret|token)$/i, '');
+  const name = (path.split(/[\\/]/).at(-1) as string).replace(/(?<=.)\.(?:txt|key|secret|token)$/i, '');
   // A key file's own name says what it is (`id_ed25519`, `server.key`): its body is found by its shape.
   return name !== '' && isSecretName(name) && !nameWords(name).includes('public');
 }
 
-/** `sudo`, `npx`, `env`, a program's path and variables set for it: the command they run is the one read. */
+/** `sudo`, `npx`, `env`, a runner, a program's path and variables set for it: the command they run is the one read. */
 function withoutWrappers(stage: string): string {
   let words = stage.trim();
   for (;;) {
-    const next = words.replace(/^(?:(?:sudo|doas|npx|env|time|command|exec)(?:[ \t]+-\S+)*[ \t]+|[A-Za-z_]\w*=\S*[ \t]+)/, '');
+    const next = words.replace(/^(?:(?:sudo|doas|npx|env|time|command|exec)(?:[ \t]+-\S+)*[ \t]+|[A-Za-z_]\w*=\S*[ \t]+)/, '').replace(RUNNER, '');
     if (next === words) break;
     words = next;
   }
@@ -182,7 +257,10 @@ const JQ = /^(?:jq|yq)(?:[ \t]|$)/;
 const STATEMENT_BREAKS = /^(?:&&|\|\||;|\r?\n)/;
 const PIPE = /^\|(?!\|)/;
 
-/** A command's parts between the breaks given, outside quotes: `;` inside `python -c "…; print(…)"` breaks nothing. */
+/**
+ * A command's parts between the breaks given, outside quotes and here-documents: `;` inside
+ * `python -c "…; print(…)"` breaks nothing, nor a line of `python3 - <<'EOF' … EOF`.
+ */
 function shellParts(command: string, breaks: RegExp): string[] {
   const parts: string[] = [];
   let quote: string | null = null;
@@ -203,6 +281,10 @@ function shellParts(command: string, breaks: RegExp): string[] {
       quote = c;
       continue;
     }
+    if (c === '<' && command[i + 1] === '<' && command[i + 2] !== '<') {
+      i = hereDocumentEnd(command, i);
+      continue;
+    }
     const at = breaks.exec(command.slice(i, i + 2));
     if (!at) continue;
     parts.push(command.slice(start, i).trim());
@@ -213,14 +295,29 @@ function shellParts(command: string, breaks: RegExp): string[] {
   return parts.filter((part) => part !== '');
 }
 
+/** Where a here-document opened at `at` (`<<'EOF'`) ends: its closing word's line's end (the text's end when none closes it). */
+function hereDocumentEnd(command: string, at: number): number {
+  const open = /^<<-?[ \t]*(["']?)([A-Za-z_]\w*)\1/.exec(command.slice(at, at + 100));
+  if (!open) return at + 1;
+  const close = new RegExp(String.raw`\n[ \t]*${open[2]}[ \t]*(?=\r?\n|$)`).exec(command.slice(at));
+  return close ? at + close.index + close[0].length - 1 : command.length;
+}
+
 /**
  * The header a Codex tool's output opens with (`Exit code: 0`, `Wall time: …`, `Output:`), before
  * what the command printed.
  */
 const OUTPUT_HEADER = /^(?:(?:Exit code|Wall time|Chunk ID|Process exited with code|Process running with session ID|Original token count|Total output lines)\b[^\n]*\n)+Output:\r?\n/;
 
-/** What an agent adds to a command's output: Pi's exit code, Claude Code's note that the shell went back to its folder. */
-const AGENT_NOTE = /^(?:Command exited with code -?\d+|Shell cwd was reset to .*)$/;
+/**
+ * What is no part of what a command printed to say: an agent's notes (Pi's exit code, Claude
+ * Code's note that the shell went back to its folder), and a tool's log line on its error output
+ * (kubectl's `E0115 10:00:00.000000 123 memcache.go:265] …`, `Warning: …`).
+ */
+const NOTE_LINE = /^(?:Command exited with code -?\d+|Shell cwd was reset to .*|[EWIF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\] .*|Warning: .*)$/;
+
+/** A path, where a variable named for a secret names the file that holds it (`GOOGLE_APPLICATION_CREDENTIALS`). */
+const PATH_WORD = /^(?:~|\.{1,2})?\/(?:[\w.-]+\/)+[\w.-]+\/?$|^[A-Za-z]:[\\/](?:[\w .-]+[\\/])*[\w .-]+$/;
 
 /** The secrets a command that prints one alone printed (see printsSecret): its output's lines, when each is one word; else none. */
 export function printedSecrets(output: string, printed: PrintedSecret): string[] {
@@ -233,14 +330,23 @@ export function printedSecrets(output: string, printed: PrintedSecret): string[]
       // Not Codex's JSON after all: read as it is.
     }
   }
-  // jq without -r prints a string in its quotes.
-  const lines = body.split('\n').map((line) => line.trim().replace(/^"([^"\\]*)"$/, '$1')).filter((line) => line !== '' && !AGENT_NOTE.test(line));
+  // jq without -r, and Azure's JSON output, print a string in its quotes.
+  const lines = body.split('\n').map((line) => line.trim().replace(/^"([^"\\]*)"$/, '$1')).filter((line) => line !== '' && !NOTE_LINE.test(line));
   const taken = printed === 'first-line' ? lines.slice(0, 1) : lines;
   if (taken.length === 0 || taken.length > MAX_PRINTED_LINES || !taken.every(isPrintedWord)) return [];
   return taken;
 }
 
 function isPrintedWord(line: string): boolean {
-  if (!PRINTED_WORD.test(line) || /^\d{1,5}$/.test(line)) return false;
+  if (!PRINTED_WORD.test(line) || /^\d{1,5}$/.test(line) || PATH_WORD.test(line)) return false;
   return isSecretValue(line, { quoted: true, form: 'literal', name: 'secret', after: '' });
+}
+
+/**
+ * Whether a printed secret is one to take wherever the session quotes it, not only from its
+ * output: long, and of letters and digits both, as a key or a password is. A word (`postgres`,
+ * `configured`) taken everywhere would take it from every text that says it for its own sake.
+ */
+export function isQuotedSecret(secret: string): boolean {
+  return secret.length >= 8 && /\d/.test(secret) && /[A-Za-z]/.test(secret);
 }

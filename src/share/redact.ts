@@ -463,28 +463,49 @@ export function joinedCommands(text: string, decoded: View | null = null): View 
   };
   // Where the open command has been copied to (on the line it goes on at), -1 when none is open.
   let copied = -1;
+  // Where the last command closed (its last line's end).
+  let closedAt = 0;
+  // The end of the lines of a continued line that is no command, whose continuations are passed over.
+  let skipped = -1;
+  const close = () => {
+    if (copied < 0) return;
+    closedAt = lineEnd(copied);
+    copy(copied, closedAt);
+    copied = -1;
+  };
   for (const m of text.matchAll(CONTINUATION)) {
     const at = m.index;
+    const next = at + m[0].length;
     if (!continues(text, at) || (decoded !== null && !continuesAsWritten(decoded.from, at, m[0]))) continue;
+    if (at < skipped) {
+      skipped = lineEnd(next);
+      continue;
+    }
     if (copied >= 0 && text.lastIndexOf('\n', at - 1) < copied) {
       copy(copied, at);
     } else {
-      if (copied >= 0) {
-        const end = lineEnd(copied);
-        copy(copied, end);
-        out += '\n';
-        from.push(end);
+      close();
+      const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+      // A C preprocessor's line (`#define X \`) is no command, nor are the lines it goes on over;
+      // a shell's comment goes on over none (the next line is a command of its own).
+      const first = firstNonBlank(text, lineStart);
+      if (text[first] === '#') {
+        if (PREPROCESSOR_LINE.test(text.slice(first, first + 20))) skipped = lineEnd(next);
+        continue;
       }
-      copy(text.lastIndexOf('\n', at - 1) + 1, at);
+      if (out !== '') {
+        out += '\n';
+        from.push(closedAt);
+      }
+      copy(lineStart, at);
     }
     out += ' ';
     from.push(at);
-    copied = at + m[0].length;
+    copied = next;
   }
-  if (copied < 0) return null;
-  const end = lineEnd(copied);
-  copy(copied, end);
-  from.push(end);
+  close();
+  if (out === '') return null;
+  from.push(closedAt);
   return { text: out, from: Int32Array.from(from) };
 }
 
@@ -498,6 +519,13 @@ function continuesAsWritten(from: Int32Array, at: number, continuation: string):
   const lineEnd = at + continuation.indexOf('\n');
   const escaped = (k: number) => (from[k + 1] as number) - (from[k] as number) > 1;
   return escaped(at) === escaped(lineEnd);
+}
+
+const PREPROCESSOR_LINE = /^#[ \t]*(?:define|undef|if|ifdef|ifndef|elif|else|endif|include|pragma|error|warning|line)\b/;
+
+function firstNonBlank(text: string, at: number): number {
+  while (text[at] === ' ' || text[at] === '\t') at++;
+  return at;
 }
 
 /** The view `inner` of a view's text, as a view of the text under both. */

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect, Usage } from '../types.js';
 import { withoutImageMetadata } from './image-metadata.js';
 import { createRedactor, type Redactor } from './redact.js';
-import { printedSecrets, printsSecret, type PrintedSecret } from './printed-secrets.js';
+import { isQuotedSecret, printedSecrets, printsSecret, type PrintedSecret } from './printed-secrets.js';
 import { isPairValue, pairedSecretName, secretNameOf } from './secrets.js';
 import { sha256Hex } from '../sha256.js';
 import { cutText } from '../unicode-text.js';
@@ -139,30 +139,45 @@ const FOLDED_SECRET_MIN = 12;
 /** The kind a secret a command printed alone is counted under. */
 const PRINTED_SECRET = 'printed-secret';
 
-/** A printed secret shorter than this is taken from its output alone: elsewhere it may be a word (`admin`). */
-const PRINTED_EVERYWHERE_MIN = 8;
-
 interface PrintedSecrets {
   /** By the output that printed them (a tool result's content, a shell entry's text), in their spellings. */
   outputs: ReadonlyMap<readonly Block[] | string, readonly string[]>;
-  /** Those long enough to take from every text of the file. */
+  /** Those to take from every text of the file (see isQuotedSecret), in their spellings, longest first. */
   everywhere: readonly string[];
 }
 
 const NOTHING_PRINTED: PrintedSecrets = { outputs: new Map(), everywhere: [] };
 
+/** Codex's unified exec going on in a session of its own: what it prints comes with a later `write_stdin` to it. */
+const RUNNING_SESSION = /^Process running with session ID (\d+)$/m;
+
+/** A command that decodes what it is given: `echo <base64 printed before> | base64 -d`. */
+const DECODES = /\|[ \t]*base64[ \t]+(?:-d|--decode|-D)\b/;
+
 /**
- * The secrets a file's commands printed alone: by the output (a tool result's content, a shell
- * entry's text) that printed them, and those long enough to take from every text of the file.
- * Read before the file is walked, so that a text before the output loses them too.
+ * The secrets a file's commands printed alone: by the output that printed them, and those to take
+ * from every text of the file. Read before the file is walked, so that a text before the output
+ * loses them too. A call goes on printing where it polls a running command that was printing one
+ * (Codex's `write_stdin`), or decodes one printed before (`kubectl … '{.data.password}'`, then
+ * `echo <it> | base64 -d`).
  */
 function printedIn(entries: readonly Entry[]): PrintedSecrets {
   const calls = new Map<string, PrintedSecret>();
+  const sessions = new Map<string, PrintedSecret>();
   const outputs = new Map<readonly Block[] | string, string[]>();
+  const quoted = new Set<string>();
   const noteCall = (block: Block) => {
-    if (block.type !== 'toolCall' || block.effect.command === null) return;
-    const printed = printsSecret(block.effect.command);
-    if (printed !== null) calls.set(block.id, printed);
+    if (block.type !== 'toolCall') return;
+    const command = block.effect.command;
+    const session = block.name === 'write_stdin' && typeof block.arguments === 'object' && block.arguments !== null ? sessions.get(String((block.arguments as Record<string, unknown>)['session_id'])) : undefined;
+    const printed = (command === null ? null : printsSecret(command) ?? decodesPrinted(command, quoted)) ?? session;
+    if (printed != null) calls.set(block.id, printed);
+  };
+  const output = (key: readonly Block[] | string, text: string, printed: PrintedSecret) => {
+    const secrets = printedSecrets(text, printed);
+    if (secrets.length === 0) return;
+    outputs.set(key, spellings(secrets));
+    for (const secret of secrets) if (isQuotedSecret(secret)) quoted.add(secret);
   };
   const visit = (entry: Entry) => {
     if (entry.kind === 'reply' || entry.kind === 'prompt') entry.content.forEach(noteCall);
@@ -170,25 +185,39 @@ function printedIn(entries: readonly Entry[]): PrintedSecrets {
     else if (entry.kind === 'toolResult') {
       const printed = entry.toolCallId === null ? undefined : calls.get(entry.toolCallId);
       if (printed !== undefined) {
-        const secrets = printedSecrets(entry.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n'), printed);
-        if (secrets.length > 0) outputs.set(entry.content, spellings(secrets));
+        const text = entry.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+        const session = RUNNING_SESSION.exec(text.slice(0, 2000))?.[1];
+        if (session !== undefined) sessions.set(session, printed);
+        output(entry.content, text, printed);
       }
       for (const run of entry.subagents) run.entries.forEach(visit);
     } else if (entry.kind === 'shell') {
-      const printed = printsSecret(entry.command);
-      const secrets = printed === null ? [] : printedSecrets(entry.output, printed);
-      if (secrets.length > 0) outputs.set(entry.output, spellings(secrets));
+      const printed = printsSecret(entry.command) ?? decodesPrinted(entry.command, quoted);
+      if (printed !== null) output(entry.output, entry.output, printed);
     }
   };
   entries.forEach(visit);
   if (outputs.size === 0) return NOTHING_PRINTED;
-  const everywhere = [...new Set([...outputs.values()].flat().filter((secret) => secret.length >= PRINTED_EVERYWHERE_MIN))];
-  return { outputs, everywhere: everywhere.sort((a, b) => b.length - a.length) };
+  return { outputs, everywhere: spellings([...quoted]) };
 }
 
-/** Secrets as a text may hold them: as printed, and escaped in a JSON string (a Codex output's). */
+/** A command that decodes a secret printed before it prints one too. */
+function decodesPrinted(command: string, printed: ReadonlySet<string>): PrintedSecret | null {
+  if (printed.size === 0 || !DECODES.test(command)) return null;
+  for (const secret of printed) if (command.includes(secret)) return 'whole';
+  return null;
+}
+
+/** Secrets as a text may hold them: as printed, and escaped in a JSON string (a Codex output's), longest first. */
 function spellings(secrets: readonly string[]): string[] {
   return [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort((a, b) => b.length - a.length);
+}
+
+const MARKER = /\[REDACTED:[a-z0-9-]+\]/g;
+
+/** Whether a character (or none) could go on a word a secret ends or starts with. */
+function isWordCharacter(c: string | undefined): boolean {
+  return c !== undefined && /[A-Za-z0-9_]/.test(c);
 }
 
 /** How many ids the walker remembers what it made of. */
@@ -530,16 +559,33 @@ class Walker {
     return blocks.map((block) => (block.type === 'text' ? { type: 'text', text: this.printedMarked(block.text, secrets) } : block));
   }
 
+  /**
+   * The text with each secret replaced where it stands as a word of its own (not inside a longer
+   * one, not inside a marker already there), each replacement counted.
+   */
   private printedMarked(text: string, secrets: readonly string[]): string {
     let marked = text;
     for (const secret of secrets) {
       if (!marked.includes(secret)) continue;
-      const parts = marked.split(secret);
-      this.folding.counted(PRINTED_SECRET, parts.length - 1);
-      marked = parts.join(`[REDACTED:${PRINTED_SECRET}]`);
+      const markers = marked.includes('[REDACTED:') ? [...marked.matchAll(MARKER)].map((m) => [m.index, m.index + m[0].length] as const) : [];
+      let out = '';
+      let copied = 0;
+      let marker = 0;
+      for (let at = marked.indexOf(secret); at !== -1; at = marked.indexOf(secret, at + 1)) {
+        if (at < copied) continue;
+        while (marker < markers.length && (markers[marker] as readonly [number, number])[1] <= at) marker++;
+        const inMarker = marker < markers.length && (markers[marker] as readonly [number, number])[0] < at + secret.length;
+        const end = at + secret.length;
+        if (inMarker || (isWordCharacter(secret[0]) && isWordCharacter(marked[at - 1])) || (isWordCharacter(secret.at(-1)) && isWordCharacter(marked[end]))) continue;
+        out += `${marked.slice(copied, at)}[REDACTED:${PRINTED_SECRET}]`;
+        copied = end;
+        this.folding.counted(PRINTED_SECRET, 1);
+      }
+      if (copied > 0) marked = out + marked.slice(copied);
     }
     return marked;
   }
+
 
   /**
    * A notice's line, redacted as its text is: with the lines that follow it there (grep's numbered
