@@ -63,6 +63,9 @@ describe('commands that print a secret alone', () => {
     'docker compose exec api printenv DB_PASSWORD',
     'kubectl exec deploy/api -- printenv API_TOKEN',
     'doppler run -- printenv API_KEY',
+    "ssh prod 'printenv DATABASE_PASSWORD'",
+    'ssh -i key.pem -p 2222 ana@db.example cat /run/secrets/db_password',
+    'fly ssh console -a app -C "printenv API_KEY"',
     `curl -s https://auth.example/token | python3 -c "import sys,json; print(json.load(sys.stdin)['access_token'])"`,
     "python3 - <<'EOF'\nimport os\nprint(os.environ['DB_PASSWORD'])\nEOF",
     `uv run python -c "import os; print(os.environ['API_KEY'])"`,
@@ -110,6 +113,7 @@ describe('commands that print a secret alone', () => {
     'vault kv get -field=host secret/db',
     'op read op://Private/github/username',
     'echo ${OPENAI_API_KEY:+configured}',
+    "ssh prod 'ls /srv'",
     'aws secretsmanager get-secret-value --secret-id x --query ARN --output text',
     'az ad sp create-for-rbac --name app --query appId -o tsv',
   ])('not %s', (command) => {

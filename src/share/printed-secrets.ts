@@ -121,10 +121,11 @@ const NOT_SECRET_FILE = /(?:^|\/)(?:namespace|[^/]*\.(?:crt|pem|pub|cert))$/;
 const FILE_PRINTER = /^(?:cat|type|Get-Content|gc|more|bat|head|tail)(?:[ \t]+-\S+(?:[ \t]+\d+)?)*[ \t]+(["']?)([^\s"'|<>]+)\1$/;
 
 /**
- * What runs the command after it, read as that command: a container's or a pod's exec, a secret
- * manager's or an environment's run (`doppler run -- printenv KEY`), a project's runner (`uv run`).
+ * What runs the command after it, read as that command: another machine's shell (`ssh prod …`,
+ * `fly ssh console -C …`), a container's or a pod's exec, a secret manager's or an environment's
+ * run (`doppler run -- printenv KEY`), a project's runner (`uv run`).
  */
-const RUNNER = /^(?:(?:docker|podman|nerdctl)(?:[ \t]+compose)?[ \t]+exec(?:[ \t]+-(?:e|w|u|-env|-workdir|-user)[ \t]+\S+|[ \t]+-\S+)*[ \t]+[\w.-]+[ \t]+|(?:kubectl|oc)[ \t]+exec\b.*?[ \t]--[ \t]+|(?:doppler|infisical|op|dotenv|env-cmd|aws-vault)\b.*?[ \t]run\b.*?[ \t]--[ \t]+|(?:uv|poetry|pipenv|pdm|hatch|rye)[ \t]+run[ \t]+|bundle[ \t]+exec[ \t]+)/;
+const RUNNER = /^(?:ssh(?:[ \t]+-[1246AaCfGgKkMNnqsTtVvXxYy]+|[ \t]+-[BbcDEeFIiJLlmOoPpQRSWw][ \t]*\S+)*[ \t]+[\w.@-]+[ \t]+|(?:fly|flyctl)[ \t]+ssh[ \t]+console\b.*?[ \t](?:-C|--command)[ \t]+|(?:docker|podman|nerdctl)(?:[ \t]+compose)?[ \t]+exec(?:[ \t]+-(?:e|w|u|-env|-workdir|-user)[ \t]+\S+|[ \t]+-\S+)*[ \t]+[\w.-]+[ \t]+|(?:kubectl|oc)[ \t]+exec\b.*?[ \t]--[ \t]+|(?:doppler|infisical|op|dotenv|env-cmd|aws-vault)\b.*?[ \t]run\b.*?[ \t]--[ \t]+|(?:uv|poetry|pipenv|pdm|hatch|rye)[ \t]+run[ \t]+|bundle[ \t]+exec[ \t]+)/;
 
 /** A shell given the command as its argument: `bash -c "…"`, `pwsh -Command "…"`, `cmd /c …`. */
 const SHELL_ARGUMENT = /^(?:(?:\S*\/)?(?:ba|z|da|k)?sh(?:[ \t]+-[a-z]+)*[ \t]+-l?c[ \t]+|(?:pwsh|powershell)(?:\.exe)?(?:[ \t]+-(?!c\b|Command\b)\w+)*[ \t]+-(?:c|Command)[ \t]+|cmd(?:\.exe)?[ \t]+\/[cC][ \t]+)(.*)$/s;
@@ -246,7 +247,8 @@ function isSecretFile(path: string): boolean {
 function withoutWrappers(stage: string): string {
   let words = stage.trim();
   for (;;) {
-    const next = words.replace(/^(?:(?:sudo|doas|npx|env|time|command|exec)(?:[ \t]+-\S+)*[ \t]+|[A-Za-z_]\w*=\S*[ \t]+)/, '').replace(RUNNER, '');
+    // What a runner runs may be given quoted (`ssh prod 'printenv DB_PASSWORD'`).
+    const next = words.replace(/^(?:(?:sudo|doas|npx|env|time|command|exec)(?:[ \t]+-\S+)*[ \t]+|[A-Za-z_]\w*=\S*[ \t]+)/, '').replace(RUNNER, '').replace(/^(["'])([^"']*)\1$/, '$2');
     if (next === words) break;
     words = next;
   }
