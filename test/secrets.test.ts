@@ -2031,6 +2031,14 @@ describe('older secrets a fourth look at --share found', () => {
 });
 
 describe('a megabyte line of near-matches', () => {
+  // Regression (the twenty-fourth look): a tool's output of 6 MB on one line overflowed the stack
+  // of the base64 runs' pattern, and --share dropped its session.
+  it('reads a line of megabytes of base64’s characters', () => {
+    const line = 'x'.repeat(6_000_000);
+    expect(redact(line)).toBe(line);
+    expect(redact(`${line} sk-ant-api03-${'A'.repeat(93)}AA`)).toBe(`${line} [REDACTED:anthropic-key]`);
+  });
+
   // No timing assertion: the patterns are written to be linear (see secrets.ts); a regression to
   // backtracking shows as this test running for minutes.
   it.each([

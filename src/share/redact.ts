@@ -7,7 +7,7 @@
 // What the decoded view finds is mapped back to the characters it came from, so the escaped
 // spelling is replaced whole and everything else stays byte for byte.
 
-import { ISSUED_KEY_KINDS, SECRET_RULES, isSecretCode, isSecretName, isSecretValue, shape, type SecretRule, type Span } from './secrets.js';
+import { ISSUED_KEY_KINDS, SECRET_RULES, isSecretCode, isSecretName, isSecretValue, shape, type Found, type SecretRule, type Span } from './secrets.js';
 import { TERMINAL_CODES } from '../terminal-text.js';
 
 export interface Redactor {
@@ -82,9 +82,32 @@ function redactText(value: string, rules: readonly SecretRule[], counts: Map<str
 function findAll(text: string, rules: readonly SecretRule[]): Replacement[] {
   const found: Replacement[] = [];
   rules.forEach((rule, rank) => {
-    for (const f of rule.find(text)) found.push({ start: f.start, end: f.end, rank, kind: f.kind ?? rule.kind });
+    for (const f of findSafely(rule, text)) found.push({ start: f.start, end: f.end, rank, kind: f.kind ?? rule.kind });
   });
   return found;
+}
+
+/** How much of a text a rule that could not read it whole reads at a time, and how far the pieces overlap. */
+const PIECE = 1 << 20;
+const PIECE_OVERLAP = 1 << 14;
+
+/**
+ * A rule's finds in a text, or, where the text is too much for it (a pattern's loop over a run of
+ * megabytes overflows the stack), its finds in overlapping pieces of it: a secret is far shorter
+ * than the overlap, so none is lost at a piece's edge, and the session is shared all the same.
+ */
+function findSafely(rule: SecretRule, text: string): readonly Found[] {
+  try {
+    return rule.find(text);
+  } catch (error) {
+    if (!(error instanceof RangeError) || text.length <= PIECE) throw error;
+    const found: Found[] = [];
+    for (let start = 0; start < text.length; start += PIECE - PIECE_OVERLAP) {
+      for (const f of findSafely(rule, text.slice(start, start + PIECE))) found.push({ ...f, start: f.start + start, end: f.end + start });
+      if (start + PIECE >= text.length) break;
+    }
+    return found;
+  }
 }
 
 const MARKER = /\[REDACTED:[a-z0-9-]+\]/g;

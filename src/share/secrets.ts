@@ -2627,7 +2627,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
  * A run of base64's characters (or base64url's), read whole: a megabyte of an image's is one match,
  * not one from each of its places. After an `=` too (`?auth=…`): base64 pads only at its end.
  */
-const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}/g;
+const MIN_BASE64_RUN = 24;
 /** Longer runs encode files, not a key given alone. */
 const MAX_ENCODED_KEY = 2000;
 
@@ -2638,13 +2638,33 @@ const MAX_ENCODED_KEY = 2000;
  */
 let encodedKeyRules: readonly SecretRule[] | null = null;
 
+/**
+ * The runs of base64's characters of a text, as long as they go, with the `=` that pads one; those
+ * longer than MAX_ENCODED_KEY passed over. Scanned, not matched: a pattern's loop over a run of
+ * megabytes overflowed the stack (a tool's output of 6 MB on one line).
+ */
+function* base64Runs(text: string): Generator<{ index: number; run: string }> {
+  let at = 0;
+  while (at < text.length) {
+    while (at < text.length && !isBase64Character(text.charCodeAt(at))) at++;
+    const start = at;
+    while (at < text.length && isBase64Character(text.charCodeAt(at))) at++;
+    const length = at - start;
+    let end = at;
+    while (end < text.length && end - at < 2 && text[end] === '=') end++;
+    if (length >= MIN_BASE64_RUN && end - start <= MAX_ENCODED_KEY) yield { index: start, run: text.slice(start, end) };
+  }
+}
+
+function isBase64Character(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 95 || c === 45;
+}
+
 function encodedKeys(text: string): Found[] {
   const found: Found[] = [];
   encodedKeyRules ??= SECRET_RULES.filter((rule) => ISSUED_KEY_KINDS.has(rule.kind) && rule.kind !== 'partial-key' && rule.kind !== 'encoded-key');
-  BASE64_RUN.lastIndex = 0;
-  for (let m = BASE64_RUN.exec(text); m; m = BASE64_RUN.exec(text)) {
-    const run = m[0];
-    if (run.length > MAX_ENCODED_KEY) continue;
+  for (const m of base64Runs(text)) {
+    const run = m.run;
     const decoded = Buffer.from(run, /[-_]/.test(run) ? 'base64url' : 'base64').toString('latin1');
     // Text, not bytes: a key is given as text, and an identifier or a hash decodes to bytes.
     if (!/^[\t\n\r\x20-\x7e]{16,}$/.test(decoded)) continue;
