@@ -79,6 +79,35 @@ describe('commands that print a secret alone', () => {
     `jq -r '.token // empty' creds.json`,
     'openssl rand 32 | base64',
     'cat .token',
+    // From the twenty-fourth look: more runners and shells, secret managers, random secrets, .env cutters.
+    'kubectl -n prod exec deploy/api -- printenv API_TOKEN',
+    "docker exec api sh -c 'echo $DB_PASSWORD'",
+    `ssh prod 'bash -lc "printenv DB_PASSWORD"'`,
+    'sudo -u app printenv API_KEY',
+    'ssh ubuntu@10.0.0.5 -- printenv DB_PASSWORD',
+    'docker run --rm --env-file .env alpine printenv API_KEY',
+    'dotenv -e .env -- printenv API_KEY',
+    'op read "op://Shared/Prod DB/password"',
+    'bw get password github.com',
+    'vault login -token-only -method=userpass username=ana',
+    'az cognitiveservices account keys list -n ai -g rg --query key1 -o tsv',
+    'aws sts assume-role --role-arn arn:aws:iam::1:role/x --role-session-name s --query Credentials.SecretAccessKey --output text',
+    'aws ssm get-parameter --name /shop/prod/DB_PASSWORD --with-decryption --query Parameter.Value --output text',
+    'aws ssm get-parameter --name /shop/prod/DB_PASSWORD --with-decryption | jq -r .Parameter.Value',
+    'gh api -X POST repos/acme/shop/actions/runners/registration-token --jq .token',
+    "bun -e 'console.log(Bun.env.API_KEY)'",
+    `python3 -c "from django.core.management.utils import get_random_secret_key; print(get_random_secret_key())"`,
+    "tr -dc 'A-Za-z0-9' </dev/urandom | head -c 32; echo",
+    'xxd -l 16 -p /dev/urandom',
+    'openssl rand -hex 32 | tee .secret',
+    'bin/rails secret',
+    'grep API_KEY .env | head -1 | cut -d= -f2',
+    "sed -n 's/^API_KEY=//p' .env",
+    "grep -oP 'API_KEY=\\K.*' .env",
+    `awk -F= '$1=="API_KEY"{print $2}' .env`,
+    `printenv | awk -F= '/^API_KEY=/{print $2}'`,
+    'cat <<< "$API_KEY"',
+    'npm config get //registry.npmjs.org/:_authToken',
   ])('%s', (command) => {
     expect(printsSecret(command)).toBe('whole');
   });
@@ -116,6 +145,21 @@ describe('commands that print a secret alone', () => {
     "ssh prod 'ls /srv'",
     'aws secretsmanager get-secret-value --secret-id x --query ARN --output text',
     'az ad sp create-for-rbac --name app --query appId -o tsv',
+    // From the twenty-fourth look: what a secret-sounding command or name prints that is none.
+    'aws ssm get-parameter --name /shop/prod/DB_HOST --with-decryption --query Parameter.Value --output text',
+    'az deployment group show -g rg -n main --query properties.outputs.storageAccountName.value -o tsv',
+    'az appconfig kv show -n cfg --key api-url --query value -o tsv',
+    'openssl rand -hex 4',
+    'git config --global user.signingKey',
+    'terraform output -raw kms_key',
+    'echo $GPG_KEY',
+    'echo $RECAPTCHA_SITE_KEY',
+    'echo $NEXT_PUBLIC_FIREBASE_API_KEY',
+    'cat /run/secrets/postgres_db',
+    `node -e "console.log(process.env.OPENAI_API_KEY ? 'configured' : 'missing')"`,
+    'echo ${OPENAI_API_KEY:-missing}',
+    'openssl rand -help 2>&1 | head -1',
+    'aws configure get aws_session_token_expiration',
   ])('not %s', (command) => {
     expect(printsSecret(command)).toBeNull();
   });
@@ -129,7 +173,14 @@ describe('commands that print a secret alone', () => {
     expect(printedSecrets(`${SECRET}\nShell cwd was reset to /work/shop\n`, 'whole')).toEqual([SECRET]);
     // A tool's log line on its error output before it (kubectl's).
     expect(printedSecrets(`E0115 10:00:00.000000   12345 memcache.go:265] couldn't get current server API group list\n${SECRET}\n`, 'whole')).toEqual([SECRET]);
-    for (const output of ['Error: secret not found\n', 'null\n', '42\n', '', 'your-api-key-here\n', '$API_KEY\n', '/home/ana/.config/gcloud/creds.json\n']) expect(printedSecrets(output, 'whole')).toEqual([]);
+    // What the tool or the shell says on the way, around it.
+    expect(printedSecrets(`Defaulted container "api" out of: api, istio-proxy\n${SECRET}\n`, 'whole')).toEqual([SECRET]);
+    expect(printedSecrets(`bash: warning: setlocale: LC_ALL: cannot change locale (en_US.UTF-8)\n${SECRET}\n`, 'whole')).toEqual([SECRET]);
+    expect(printedSecrets(`${SECRET}\n\nUpdates are available for some Google Cloud CLI components.  To install them,\nplease run:\n  $ gcloud components update\n`, 'whole')).toEqual([SECRET]);
+    // Claude Code's BashOutput, and a Read of a background command's output file.
+    expect(printedSecrets(`<status>completed</status>\n\n<exit_code>0</exit_code>\n\n<stdout>\n${SECRET}\n</stdout>\n\n<timestamp>2026-11-02T09:00:00Z</timestamp>`, 'whole')).toEqual([SECRET]);
+    expect(printedSecrets(`     1→${SECRET}\n`, 'whole')).toEqual([SECRET]);
+    for (const output of ['2026-11-02T10:00:00Z\n', 'uploads/2024/report.csv\n', 'Error: secret not found\n', 'null\n', '42\n', '', 'your-api-key-here\n', '$API_KEY\n', '/home/ana/.config/gcloud/creds.json\n']) expect(printedSecrets(output, 'whole')).toEqual([]);
   });
 });
 
@@ -147,6 +198,45 @@ describe('--share on a secret a command printed alone', () => {
     // The commands stay, and so does an output no command printed as a secret.
     expect([...shared.values()].some((text) => text.includes('echo $DEPLOY_TOKEN'))).toBe(true);
     expect([...shared.values()].some((text) => text.includes('a1b2c3d4e5f6g7h8'))).toBe(true);
+  });
+
+  it('follows a command run in the background, takes only whole words, and keeps the project whole', async () => {
+    const folder = await tempDir('bough-printed-more-');
+    const id = '0b1c2d3e-0000-4000-8000-0000000000b2';
+    let second = 0;
+    let parent: string | null = null;
+    const lines: unknown[] = [];
+    const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    const line = (type: string, message: unknown) => {
+      const uuid = `m${++second}`;
+      lines.push({ type, uuid, parentUuid: parent, sessionId: id, cwd: '/work/shop2024', version: '2.0.0', timestamp: new Date(Date.UTC(2026, 10, 5, 9, 0, second)).toISOString(), message });
+      parent = uuid;
+    };
+    const call = (toolId: string, name: string, input: unknown, output: string) => {
+      line('assistant', { id: `msg_${toolId}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: toolId, name, input }], usage });
+      line('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolId, content: output }] });
+    };
+    line('user', { role: 'user', content: 'set things up' });
+    // A command in the background, read later by its id.
+    call('t1', 'Bash', { command: 'echo $DEPLOY_TOKEN', run_in_background: true }, 'Command running in background with ID: 7d95c5');
+    call('t2', 'BashOutput', { bash_id: '7d95c5' }, `<status>completed</status>\n\n<exit_code>0</exit_code>\n\n<stdout>\n${POLLED}\n</stdout>`);
+    // Nine random keys: more than are looked for one by one.
+    const keys = Array.from({ length: 9 }, (_, k) => `${k}f3a9c2d1e8b7a6c5d4e3f2a1b0c9d8e`);
+    keys.forEach((key, k) => call(`r${k}`, 'Bash', { command: 'openssl rand -hex 16' }, `${key}\n`));
+    // A password that is also the project's folder's name.
+    call('t3', 'Bash', { command: 'echo $DB_PASSWORD' }, 'shop2024\n');
+    line('assistant', { id: 'msg_end', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: `Made rg-shop-${keys[0]} with key ${keys[0]}, and ${keys[8]}; token ${POLLED}.` }], usage });
+    await mkdir(join(folder, 'claude', '-work-shop2024'), { recursive: true });
+    await writeFile(join(folder, 'claude', '-work-shop2024', `${id}.jsonl`), jsonLines(lines));
+
+    const shared = await report(folder, ['--share']);
+    const page = [...shared].find(([file]) => file.startsWith('sessions/'))?.[1] ?? '';
+    expect(page).not.toContain(POLLED);
+    expect(page).toContain(`Made rg-shop-${keys[0]} with key [REDACTED:printed-secret], and [REDACTED:printed-secret]; token [REDACTED:printed-secret].`);
+    for (const key of keys) expect(page).not.toContain(`${key}\n`);
+    const summary = JSON.parse(shared.get('summary.json') as string) as { projects: unknown[]; sharing: { redactions: Record<string, number> } };
+    expect(summary.projects).toHaveLength(1);
+    expect([...shared.keys()].filter((file) => file.startsWith('projects/'))).toEqual([expect.stringMatching(/^projects\/shop2024-[0-9a-f]+\.html$/)]);
   });
 
   it('changes nothing without it', async () => {

@@ -148,8 +148,23 @@ interface PrintedSecrets {
 
 const NOTHING_PRINTED: PrintedSecrets = { outputs: new Map(), everywhere: [] };
 
-/** Codex's unified exec going on in a session of its own: what it prints comes with a later `write_stdin` to it. */
-const RUNNING_SESSION = /^Process running with session ID (\d+)$/m;
+/**
+ * A command going on after its call returned, by what it is later read by: Codex's unified exec's
+ * session (a later `write_stdin` to it), Claude Code's shell in the background (a later
+ * `BashOutput` of its id, or a Read of the file its output is written to).
+ */
+const RUNNING_SESSION = /^Process running with session ID (\d+)$|running in background with ID: ([\w-]+)(?:\. Output is being written to: (\S+))?/m;
+
+/** The ids by which a later call reads a command going on: Codex's `write_stdin`, Claude Code's `BashOutput`/`TaskOutput`. */
+const POLL_ID_FIELDS = ['session_id', 'bash_id', 'shell_id', 'task_id'] as const;
+
+/** What a call goes on reading of a command going on (see RUNNING_SESSION): its id, or the output file it reads (`cat`, `tail`, a Read). */
+function pollsOf(block: Extract<Block, { type: 'toolCall' }>): string[] {
+  const args = typeof block.arguments === 'object' && block.arguments !== null ? (block.arguments as Record<string, unknown>) : {};
+  const ids = POLL_ID_FIELDS.map((field) => args[field]).filter((id) => typeof id === 'string' || typeof id === 'number').map(String);
+  const file = /^(?:cat|tail|head)(?:[ \t]+-\S+(?:[ \t]+\d+)?)*[ \t]+(\S+)$/.exec(block.effect.command ?? '')?.[1];
+  return [...ids, ...block.effect.paths, ...(file === undefined ? [] : [file])];
+}
 
 /** A command that decodes what it is given: `echo <base64 printed before> | base64 -d`. */
 const DECODES = /\|[ \t]*base64[ \t]+(?:-d|--decode|-D)\b/;
@@ -169,7 +184,7 @@ function printedIn(entries: readonly Entry[]): PrintedSecrets {
   const noteCall = (block: Block) => {
     if (block.type !== 'toolCall') return;
     const command = block.effect.command;
-    const session = block.name === 'write_stdin' && typeof block.arguments === 'object' && block.arguments !== null ? sessions.get(String((block.arguments as Record<string, unknown>)['session_id'])) : undefined;
+    const session = sessions.size === 0 ? undefined : pollsOf(block).map((id) => sessions.get(id)).find((mode) => mode !== undefined);
     const printed = (command === null ? null : printsSecret(command) ?? decodesPrinted(command, quoted)) ?? session;
     if (printed != null) calls.set(block.id, printed);
   };
@@ -186,8 +201,8 @@ function printedIn(entries: readonly Entry[]): PrintedSecrets {
       const printed = entry.toolCallId === null ? undefined : calls.get(entry.toolCallId);
       if (printed !== undefined) {
         const text = entry.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-        const session = RUNNING_SESSION.exec(text.slice(0, 2000))?.[1];
-        if (session !== undefined) sessions.set(session, printed);
+        const running = RUNNING_SESSION.exec(text.slice(0, 2000));
+        for (const id of running?.slice(1) ?? []) if (id !== undefined) sessions.set(id, printed);
         output(entry.content, text, printed);
       }
       for (const run of entry.subagents) run.entries.forEach(visit);
@@ -215,10 +230,31 @@ function spellings(secrets: readonly string[]): string[] {
 
 const MARKER = /\[REDACTED:[a-z0-9-]+\]/g;
 
-/** Whether a character (or none) could go on a word a secret ends or starts with. */
-function isWordCharacter(c: string | undefined): boolean {
-  return c !== undefined && /[A-Za-z0-9_]/.test(c);
+/** What a word a secret stands as goes on with: `rg-shop-a3f9c2d1` holds no word `a3f9c2d1`, a sentence's end does. */
+function goesOnBefore(text: string, at: number): boolean {
+  const c = text[at - 1];
+  // An escaped line's end or tab in a JSON string (`\\nSECRET`) ends the word before.
+  if (c === 'n' || c === 't' || c === 'r') return text[at - 2] !== '\\';
+  return c !== undefined && (/[A-Za-z0-9_-]/.test(c) || (c === '.' && /[A-Za-z0-9_]/.test(text[at - 2] ?? '')));
 }
+
+function goesOnAfter(text: string, end: number): boolean {
+  const c = text[end];
+  return c !== undefined && (/[A-Za-z0-9_-]/.test(c) || (c === '.' && /[A-Za-z0-9_]/.test(text[end + 1] ?? '')));
+}
+
+/** Where the secrets stand in a text, each looked for in turn. */
+function secretsOneByOne(text: string, secrets: readonly string[]): (readonly [number, number])[] {
+  const spans: (readonly [number, number])[] = [];
+  for (const secret of secrets) {
+    for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) spans.push([at, at + secret.length]);
+  }
+  return spans;
+}
+
+/** Secrets looked for by the first characters of a word when there are more than this: each text is then read once, not once for each. */
+const SECRETS_LOOKED_FOR_ONE_BY_ONE = 8;
+const SECRET_PREFIX = 8;
 
 /** How many ids the walker remembers what it made of. */
 const RECENT_IDS = 4096;
@@ -284,9 +320,13 @@ class Walker {
    */
   private folded: { text: string; kind: string }[] = [];
 
-  /** A path, or a folder's name: redacted, and the file's secrets as folded into folder names. */
+  /**
+   * A path, or a folder's name: redacted, and the file's secrets as folded into folder names. Not
+   * the secrets its commands printed (see `printed`): a file's place and its project are named
+   * alike in every file, and a word printed in one must not split a project in two.
+   */
   private p(value: string): string {
-    let shown = this.t(value);
+    let shown = this.redacted(value);
     for (const { text, kind } of this.folded) {
       const parts = shown.split(text);
       if (parts.length < 2) continue;
@@ -318,8 +358,8 @@ class Walker {
     return {
       ...file,
       path: this.p(file.path),
-      sessionId: this.t(file.sessionId),
-      cwd: this.maybe(file.cwd),
+      sessionId: this.redacted(file.sessionId),
+      cwd: file.cwd === null ? null : this.redacted(file.cwd),
       // Encoded home folders (`-home-ana-shop`, another machine's `-Users-bob-shop`) are redacted as a folder of a path is.
       projectFolder: file.projectFolder === null ? null : this.folderName(file.projectFolder),
       parentFile,
@@ -564,27 +604,46 @@ class Walker {
    * one, not inside a marker already there), each replacement counted.
    */
   private printedMarked(text: string, secrets: readonly string[]): string {
-    let marked = text;
-    for (const secret of secrets) {
-      if (!marked.includes(secret)) continue;
-      const markers = marked.includes('[REDACTED:') ? [...marked.matchAll(MARKER)].map((m) => [m.index, m.index + m[0].length] as const) : [];
-      let out = '';
-      let copied = 0;
-      let marker = 0;
-      for (let at = marked.indexOf(secret); at !== -1; at = marked.indexOf(secret, at + 1)) {
-        if (at < copied) continue;
-        while (marker < markers.length && (markers[marker] as readonly [number, number])[1] <= at) marker++;
-        const inMarker = marker < markers.length && (markers[marker] as readonly [number, number])[0] < at + secret.length;
-        const end = at + secret.length;
-        if (inMarker || (isWordCharacter(secret[0]) && isWordCharacter(marked[at - 1])) || (isWordCharacter(secret.at(-1)) && isWordCharacter(marked[end]))) continue;
-        out += `${marked.slice(copied, at)}[REDACTED:${PRINTED_SECRET}]`;
-        copied = end;
-        this.folding.counted(PRINTED_SECRET, 1);
-      }
-      if (copied > 0) marked = out + marked.slice(copied);
+    const spans = secrets.length > SECRETS_LOOKED_FOR_ONE_BY_ONE ? this.secretsByPrefix(text, secrets) : secretsOneByOne(text, secrets);
+    if (spans.length === 0) return text;
+    const markers = text.includes('[REDACTED:') ? [...text.matchAll(MARKER)].map((m) => [m.index, m.index + m[0].length] as const) : [];
+    let out = '';
+    let copied = 0;
+    let marker = 0;
+    for (const [at, end] of spans.sort((x, y) => x[0] - y[0] || y[1] - x[1])) {
+      if (at < copied || goesOnBefore(text, at) || goesOnAfter(text, end)) continue;
+      while (marker < markers.length && (markers[marker] as readonly [number, number])[1] <= at) marker++;
+      if (marker < markers.length && (markers[marker] as readonly [number, number])[0] < end) continue;
+      out += `${text.slice(copied, at)}[REDACTED:${PRINTED_SECRET}]`;
+      copied = end;
+      this.folding.counted(PRINTED_SECRET, 1);
     }
-    return marked;
+    return copied === 0 ? text : out + text.slice(copied);
   }
+
+  /** Where the secrets stand in a text, found by their first characters at each word's start (see SECRETS_LOOKED_FOR_ONE_BY_ONE). */
+  private secretsByPrefix(text: string, secrets: readonly string[]): (readonly [number, number])[] {
+    if (this.prefixes?.secrets !== secrets) {
+      const index = new Map<string, string[]>();
+      for (const secret of secrets) {
+        const prefix = secret.slice(0, SECRET_PREFIX);
+        index.set(prefix, [...(index.get(prefix) ?? []), secret]);
+      }
+      this.prefixes = { secrets, index, shortest: Math.min(...secrets.map((secret) => Math.min(secret.length, SECRET_PREFIX))) };
+    }
+    const { index, shortest } = this.prefixes;
+    const spans: (readonly [number, number])[] = [];
+    for (let at = 0; at + shortest <= text.length; at++) {
+      if (goesOnBefore(text, at)) continue;
+      for (let length = shortest; length <= SECRET_PREFIX; length++) {
+        for (const secret of index.get(text.slice(at, at + length)) ?? []) if (text.startsWith(secret, at)) spans.push([at, at + secret.length]);
+      }
+    }
+    return spans;
+  }
+
+  private prefixes: { secrets: readonly string[]; index: Map<string, string[]>; shortest: number } | null = null;
+
 
 
   /**
