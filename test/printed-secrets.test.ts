@@ -39,7 +39,6 @@ describe('commands that print a secret alone', () => {
     'security find-generic-password -s app -w',
     'az keyvault secret show --vault-name kv --name db --query value -o tsv',
     'doppler secrets get API_KEY --plain',
-    'openssl rand -hex 32',
     `curl -s https://auth.example/token -d grant_type=client_credentials | jq -r .access_token`,
     'cat /run/secrets/db_password',
     'sudo cat ~/.config/app/api_token.txt',
@@ -77,7 +76,6 @@ describe('commands that print a secret alone', () => {
     'printenv API_KEY DB_PASSWORD',
     'az keyvault secret show --vault-name kv --name db --query value',
     `jq -r '.token // empty' creds.json`,
-    'openssl rand 32 | base64',
     'cat .token',
     // From the twenty-fourth look: more runners and shells, secret managers, random secrets, .env cutters.
     'kubectl -n prod exec deploy/api -- printenv API_TOKEN',
@@ -97,9 +95,6 @@ describe('commands that print a secret alone', () => {
     'gh api -X POST repos/acme/shop/actions/runners/registration-token --jq .token',
     "bun -e 'console.log(Bun.env.API_KEY)'",
     `python3 -c "from django.core.management.utils import get_random_secret_key; print(get_random_secret_key())"`,
-    "tr -dc 'A-Za-z0-9' </dev/urandom | head -c 32; echo",
-    'xxd -l 16 -p /dev/urandom',
-    'openssl rand -hex 32 | tee .secret',
     'bin/rails secret',
     'grep API_KEY .env | head -1 | cut -d= -f2',
     "sed -n 's/^API_KEY=//p' .env",
@@ -108,8 +103,33 @@ describe('commands that print a secret alone', () => {
     `printenv | awk -F= '/^API_KEY=/{print $2}'`,
     'cat <<< "$API_KEY"',
     'npm config get //registry.npmjs.org/:_authToken',
+    // From the twenty-fifth look.
+    'docker run --rm --cpus 2 -m 512m alpine printenv API_KEY',
+    '(Get-ChildItem Env:API_KEY).Value',
+    'Get-ChildItem Env:API_KEY | Select-Object -ExpandProperty Value',
+    `python3 -c 'import os; print(os.environ.get("API_KEY", ""))'`,
+    'jq -r .token < ~/.config/app/auth.json',
+    'aws secretsmanager get-secret-value --secret-id prod/db | jq -r .SecretString | jq -r .password',
+    "aws ssm get-parameters --names /app/prod/API_KEY --with-decryption --query 'Parameters[0].Value' --output text",
+    "kubectl get secret api -o jsonpath='{.data.api\\.key}' | base64 -d",
+    "grep API_KEY .env | sed 's/API_KEY=//g'",
   ])('%s', (command) => {
     expect(printsSecret(command)).toBe('whole');
+  });
+
+  // A few random bytes name something (`rg-shop-a3f9c2d1`): random output is taken as long as a key.
+  it.each([
+    'openssl rand -hex 32',
+    'openssl rand 32 | base64',
+    "tr -dc 'A-Za-z0-9' </dev/urandom | head -c 32; echo",
+    'xxd -l 16 -p /dev/urandom',
+    'openssl rand -hex 32 | tee .secret',
+    'head -c 4 /dev/urandom | xxd -p',
+    'python3 -c "import secrets; print(secrets.token_hex(4))"',
+  ])('random: %s', (command) => {
+    expect(printsSecret(command)).toBe('random');
+    expect(printedSecrets('a3f9c2d1\n', 'random')).toEqual([]);
+    expect(printedSecrets('9f86d081884c7d659a2feaa0c55ad015\n', 'random')).toEqual(['9f86d081884c7d659a2feaa0c55ad015']);
   });
 
   it('reads the first line of a password store’s entry, whose next lines are notes', () => {
@@ -149,7 +169,6 @@ describe('commands that print a secret alone', () => {
     'aws ssm get-parameter --name /shop/prod/DB_HOST --with-decryption --query Parameter.Value --output text',
     'az deployment group show -g rg -n main --query properties.outputs.storageAccountName.value -o tsv',
     'az appconfig kv show -n cfg --key api-url --query value -o tsv',
-    'openssl rand -hex 4',
     'git config --global user.signingKey',
     'terraform output -raw kms_key',
     'echo $GPG_KEY',
@@ -160,6 +179,8 @@ describe('commands that print a secret alone', () => {
     'echo ${OPENAI_API_KEY:-missing}',
     'openssl rand -help 2>&1 | head -1',
     'aws configure get aws_session_token_expiration',
+    // sed without -n prints every line of the file, each a `NAME=value` word.
+    "sed 's/^API_KEY=//' .env",
   ])('not %s', (command) => {
     expect(printsSecret(command)).toBeNull();
   });
@@ -180,6 +201,10 @@ describe('commands that print a secret alone', () => {
     // Claude Code's BashOutput, and a Read of a background command's output file.
     expect(printedSecrets(`<status>completed</status>\n\n<exit_code>0</exit_code>\n\n<stdout>\n${SECRET}\n</stdout>\n\n<timestamp>2026-11-02T09:00:00Z</timestamp>`, 'whole')).toEqual([SECRET]);
     expect(printedSecrets(`     1→${SECRET}\n`, 'whole')).toEqual([SECRET]);
+    expect(printedSecrets(` ›   Use heroku authorizations:create to generate a long-term token\n${SECRET}\n`, 'whole')).toEqual([SECRET]);
+    // set -x echoes the command first: its line goes, and the secret in it with the rest.
+    expect(printedSecrets(`+ echo ${SECRET}\n${SECRET}\n`, 'whole')).toEqual([SECRET]);
+    expect(printedSecrets(`latest: Pulling from library/alpine\n9824c27679d3: Pull complete\nDigest: sha256:beefdbd8a1da6d2915566fde36db9db0b524eb737fc57cd1367effd16dc0d06d\n${SECRET}\n`, 'whole')).toEqual([SECRET]);
     for (const output of ['2026-11-02T10:00:00Z\n', 'uploads/2024/report.csv\n', 'Error: secret not found\n', 'null\n', '42\n', '', 'your-api-key-here\n', '$API_KEY\n', '/home/ana/.config/gcloud/creds.json\n']) expect(printedSecrets(output, 'whole')).toEqual([]);
   });
 });

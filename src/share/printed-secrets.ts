@@ -6,8 +6,15 @@
 
 import { isSecretName, isSecretValue, nameWords } from './secrets.js';
 
-/** How much of its output a command prints as the secret: all of it, or its first line (`pass show`, whose next lines are notes). */
-export type PrintedSecret = 'whole' | 'first-line';
+/**
+ * How much of its output a command prints as the secret: all of it, its first line (`pass show`,
+ * whose next lines are notes), or all of it where it is as long as a key (a random value made on
+ * the spot: a few random bytes name something, `rg-shop-a3f9c2d1`).
+ */
+export type PrintedSecret = 'whole' | 'first-line' | 'random';
+
+/** A random value shorter than this names something (a suffix, an id): a key is of 16 bytes or more, 22 characters in base64. */
+const MIN_RANDOM_SECRET = 16;
 
 /**
  * Words of a secret-sounding name that say its value is public or an id: a reCAPTCHA site key, a
@@ -36,7 +43,7 @@ const MAX_PRINTED_LINES = 64;
 const SILENT = /^(?:cd|export|set|unset|source|\.|true|sleep|ulimit|umask|trap|shopt|setopt|alias|exec[ \t]+\d?[<>])(?:[ \t]|$)|^[A-Za-z_]\w*=\S*$|^(?:echo|printf)(?:[ \t]+(?:""|''|(["'])\\n\1))?$/;
 
 /** What may follow in a pipe and still print the secret, or part of it: `| head -c 12`, `| base64 -d`, `| tr -d '\n'`. */
-const KEEPING_FILTER = /^(?:head|tail|cut|tr|base64|xxd|xargs|sed|awk|cat|rev|fold|sort|uniq|tee)(?:[ \t]|$)/;
+const KEEPING_FILTER = /^(?:head|tail|cut|tr|base64|xxd|xargs|sed|awk|cat|rev|fold|sort|uniq|tee)(?:[ \t]|$)|^(?:Select-Object|select)[ \t]+-(?:ExpandProperty|exp)[ \t]+Value$/i;
 
 /**
  * A shell's reference to a variable as a command's whole argument: `$NAME`, `"${NAME}"`,
@@ -56,7 +63,7 @@ const PRINTS_VARIABLE = /(?:console\.log|print|puts|p|echo|fmt\.Println)[ \t]*\(
  * What may follow a variable's name in code that prints it directly: its closing quotes and
  * brackets, then the call's end or the statement's. Not `process.env.KEY ? 'set' : 'missing'`.
  */
-const PRINTED_DIRECTLY = /^(?:\\?["']?[\])}])*[ \t]*(?:;|\n|\\?["'][ \t]*$|$)/;
+const PRINTED_DIRECTLY = /^(?:\\?["'][ \t]*,[ \t]*(?:\\?["'][^"'\\\n]*\\?["']|None|nil|null|undefined)[ \t]*)?(?:\\?["']?[\])}])*[ \t]*(?:;|\n|\\?["'][ \t]*$|$)/;
 
 /** Code that prints a member of a JSON it read (`print(json.load(sys.stdin)['access_token'])`): the member's name. */
 const PRINTS_MEMBER = /\bprint\((?:[^()]|\([^()]*\))*\[\\?["']([A-Za-z_][\w-]*)\\?["']\][ \t]*\)/;
@@ -67,17 +74,20 @@ const CODE_RUNNER = /^(?:node|deno|bun|python\d?(?:\.\d+)?|ruby|perl|php)(?:[ \t
 /** Node's `-p`, which prints its expression: `node -p "process.env.API_KEY"`. */
 const NODE_PRINTS_VARIABLE = /[ \t]-p[ \t]+\\?["']?process\.env(?:\.|\[\\?["'])([A-Za-z_]\w*)/;
 
-/** Code that makes a random secret, or fetches one, and prints it: `secrets.token_hex()`, `crypto.randomBytes(32).toString('hex')`, `keyring.get_password(…)`. */
-const PRINTS_SECRET = /\bsecrets\.token_(?:hex|urlsafe|bytes)\b|\brandomBytes\(\d*\)\.toString\(|\bSecureRandom\.(?:hex|base64|urlsafe_base64|alphanumeric)\b|\bkeyring\.get_password\(|\bget_random_secret_key\(|\bos\.urandom\(|\bsecrets\.choice\(|\bFernet\.generate_key\(/;
+/** Code that fetches a secret, or makes one made to be a key, and prints it: `keyring.get_password(…)`, Django's `get_random_secret_key()`. */
+const PRINTS_SECRET = /\bkeyring\.get_password\(|\bget_random_secret_key\(|\bFernet\.generate_key\(/;
+
+/** Code that makes random bytes and prints them: `secrets.token_hex()`, `crypto.randomBytes(32).toString('hex')`. */
+const PRINTS_RANDOM = /\bsecrets\.(?:token_(?:hex|urlsafe|bytes)|choice)\b|\brandomBytes\(\d*\)\.toString\(|\bSecureRandom\.(?:hex|base64|urlsafe_base64|alphanumeric)\b|\bos\.urandom\(/;
 
 /** A search for a secret's line in a file (`grep API_KEY .env`), its pattern's words. */
 const SECRET_LINE_SEARCH = /^(?:grep|egrep|rg)(?:[ \t]+-\S+)*[ \t]+(["']?)\^?([A-Za-z_][\w-]*)/;
 /** What cuts a `NAME=value` line to its value: `cut -d= -f2`, `awk -F= '{print $2}'`, `sed 's/.*=//'`. */
-const VALUE_CUTTER = /^(?:cut[ \t]+(?:-d[ \t]*["']?=["']?|--delimiter[= ]["']?=["']?)[ \t]+-f[ \t]*2-?|cut[ \t]+-f[ \t]*2-?[ \t]+-d[ \t]*["']?=["']?|awk[ \t]+-F[ \t]*["']?=["']?[ \t]+["']\{[ \t]*print[ \t]+\$(?:2|NF)[ \t]*\}["']|sed[ \t]+(?:-\S+[ \t]+)*["']s([/|#])[^/|#'"]*=\1\1["'])$/;
+const VALUE_CUTTER = /^(?:cut[ \t]+(?:-d[ \t]*["']?=["']?|--delimiter[= ]["']?=["']?)[ \t]+-f[ \t]*2-?|cut[ \t]+-f[ \t]*2-?[ \t]+-d[ \t]*["']?=["']?|awk[ \t]+-F[ \t]*["']?=["']?[ \t]+["']\{[ \t]*print[ \t]+\$(?:2|NF)[ \t]*\}["']|sed[ \t]+(?:-\S+[ \t]+)*["']s([/|#])[^/|#'"]*=\1\1g?["'])$/;
 /** awk finding a secret's line and printing its value at once: `awk -F= '/^DB_PASSWORD=/{print $2}' .env`. */
 const AWK_VALUE = /^awk[ \t]+-F[ \t]*["']?=["']?[ \t]+["'](?:\/\^?([A-Za-z_]\w*)=?\/|\$1[ \t]*==[ \t]*\\?"([A-Za-z_]\w*)\\?")[ \t]*\{[ \t]*print[ \t]+\$(?:2|NF)[ \t]*\}["']/;
-/** sed printing a secret's value from its line: `sed -n 's/^API_KEY=//p' .env`, `sed 's/API_KEY=//g'`. */
-const SED_VALUE = /^sed[ \t]+(?:-\S+[ \t]+)*["']s([/|#])\^?([A-Za-z_]\w*)=\1\1[pg]*["']/;
+/** sed printing a secret's value from its line alone: `sed -n 's/^API_KEY=//p' .env` (without `-n`, sed prints every line). */
+const SED_VALUE = /^sed[ \t]+(?:-\S+[ \t]+)*?(?:-n|--quiet|--silent)[ \t]+(?:-\S+[ \t]+)*["']s([/|#])\^?([A-Za-z_]\w*)=\1\1g?p["']/;
 /** grep printing only a secret's value: `grep -oP 'API_KEY=\K.*'`, `grep -oP '(?<=API_KEY=).*'`. */
 const GREP_VALUE = /^grep[ \t]+(?:-\S+[ \t]+)*["'](?:\^?([A-Za-z_]\w*)=\\K|\(\?<=\^?([A-Za-z_]\w*)=\))/;
 
@@ -85,7 +95,7 @@ const GREP_VALUE = /^grep[ \t]+(?:-\S+[ \t]+)*["'](?:\^?([A-Za-z_]\w*)=\\K|\(\?<
 const FILTER_MEMBER = /\.(?:([A-Za-z_][\w-]*)|\[\\?["']([^"'\\]+)\\?["']\])(?:[ \t]*\|[ \t]*@base64d)?(?:[ \t]*\/\/[ \t]*\S+)?[ \t]*$/;
 
 /** The members of a Kubernetes secret's `data` a template reads: `{.data.password}`, `{{index .data "api-key"}}`. */
-const SECRET_DATA_MEMBER = /\.(?:data|stringData)(?:\.|\[\\?["'])([A-Za-z_][\w.-]*?)(?=\\?["']?\]|[}\s|)]|$)|\bindex[ \t]+\.data[ \t]+\\?["']([^"'\\]+)/g;
+const SECRET_DATA_MEMBER = /\.(?:data|stringData)(?:\.|\[\\?["'])((?:[A-Za-z_]|\\\.)(?:[\w.-]|\\\.)*?)(?=\\?["']?\]|[}\s|)]|$)|\bindex[ \t]+\.data[ \t]+\\?["']([^"'\\]+)/g;
 
 /**
  * Commands whose output is a secret and nothing else, read as their words are written (after a
@@ -110,27 +120,27 @@ const PRINTERS: readonly RegExp[] = [
   /^keyring[ \t]+get\b/,
   /^sops\b.*[ \t]--extract\b/,
   /^Get-AzKeyVaultSecret\b.*[ \t]-AsPlainText\b/i,
-  /^\(Get-Item[ \t]+Env:[A-Za-z_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)[A-Za-z_]*\)\.Value$/i,
   /^(?:kubectl|oc)[ \t]+view-secret\b/,
   /^oc[ \t]+extract\b.*[ \t]--to[= ]-(?:[ \t]|$)/,
   /^(?:doppler|infisical)\b.*[ \t]secrets[ \t]+get\b.*[ \t]--(?:plain|raw)\b/,
   /^security[ \t]+find-(?:generic|internet)-password\b.*[ \t]-w\b/,
   /^(?:gh|heroku|fly|flyctl)[ \t]+auth(?::|[ \t]+)token\b/,
-  // Random secrets made on the spot.
-  /^openssl[ \t]+rand\b/,
+  // Secrets made on the spot to be one.
   /^pwgen\b/,
   /^(?:bin\/)?rails[ \t]+secret\b/,
   /^mix[ \t]+phx\.gen\.secret\b/,
   /^php[ \t]+artisan[ \t]+key:generate\b.*[ \t]--show\b/,
   /^vault[ \t]+token[ \t]+lookup\b.*[ \t]-field[= ]["']?id\b/,
   /^wg[ \t]+genkey\b/,
-  /^gpg\b.*[ \t]--gen-random\b/,
 ];
 
+/** Commands that print random bytes: a key where they are as long as one (see MIN_RANDOM_SECRET). */
+const RANDOM_PRINTERS: readonly RegExp[] = [/^openssl[ \t]+rand\b/, /^gpg\b.*[ \t]--gen-random\b/];
+
 /**
- * Commands that print the secret a name given to them names: `printenv API_KEY`, `heroku
- * config:get DATABASE_PASSWORD`, a field read from a secret manager (`vault kv get
- * -field=password`, `op read op://vault/db/password`), a query of Azure's (`--query value`).
+ * Commands that print the secret a name given to them names: `heroku config:get
+ * DATABASE_PASSWORD`, a field read from a secret manager (`vault kv get -field=password`, `op
+ * read op://vault/db/password`), a decrypted parameter by its name.
  */
 const NAMED_PRINTERS: readonly RegExp[] = [
   /^heroku[ \t]+config:get[ \t]+(?:-\S+[ \t]+\S+[ \t]+)*(\S+)/,
@@ -144,26 +154,26 @@ const NAMED_PRINTERS: readonly RegExp[] = [
   /^chamber[ \t]+read\b(?:[ \t]+-\S+)*[ \t]+\S+[ \t]+(\S+)/,
   /^(?:npm|pnpm|yarn)[ \t]+config[ \t]+get[ \t]+\S*?([A-Za-z_]+)$/,
   // A parameter read decrypted, by its name (`/shop/prod/DB_PASSWORD`): not its host's.
-  /^aws\b.*[ \t]ssm[ \t]+get-parameter\b(?=.*[ \t]--with-decryption\b).*[ \t]--name[= ]["']?(?:\S*\/)?([\w.-]+?)["']?(?:[ \t]|$)/,
+  /^aws\b.*[ \t]ssm[ \t]+get-parameters?\b(?=.*[ \t]--with-decryption\b).*[ \t]--names?[= ]["']?(?:\S*\/)?([\w.-]+?)["']?(?:[ \t]|$)/,
 ];
 
-/**
- * Azure's answers by the member a query reads (`--query accessToken`, `--query password`), or a
- * secret store's `value` (`az keyvault secret show --query value`); any member of a keys list but
- * its names and permissions (`--query key1`, `[0].value`).
- */
 /** AWS's secret stores answering in JSON: a decrypted parameter, a secret's value. */
-const SECRET_STORE_JSON = /^aws\b.*[ \t](?:ssm[ \t]+get-parameter\b(?=.*[ \t]--with-decryption\b)|secretsmanager[ \t]+get-secret-value\b)/;
+const SECRET_STORE_JSON = /^aws\b.*[ \t](?:ssm[ \t]+get-parameters?\b(?=.*[ \t]--with-decryption\b)|secretsmanager[ \t]+get-secret-value\b)/;
 
 /** A parameter's name, where the command reads one (`--name /shop/prod/DB_PASSWORD`), says it is a secret; a secret of Secrets Manager is one. */
 function ssmNameIsSecret(stage: string): boolean {
-  const name = /[ \t]--name[= ]["']?(?:\S*\/)?([\w.-]+?)["']?(?:[ \t]|$)/.exec(stage)?.[1];
+  const name = /[ \t]--names?[= ]["']?(?:\S*\/)?([\w.-]+?)["']?(?:[ \t]|$)/.exec(stage)?.[1];
   return !/[ \t]ssm[ \t]/.test(stage) || (name !== undefined && isPrintedSecretName(name));
 }
 
 /** AWS's own answers by the member a query reads: `--query Credentials.SecretAccessKey`. */
 const AWS_QUERY = /^aws\b.*[ \t]--query[= ]["']?(?:[\w[\]*.:-]*\.)?([A-Za-z]\w*)["']?(?:[ \t]|$)/;
 
+/**
+ * Azure's answers by the member a query reads (`--query accessToken`, `--query password`), or a
+ * secret store's `value` (`az keyvault secret show --query value`); any member of a keys list but
+ * its names and permissions (`--query key1`, `[0].value`).
+ */
 const AZ_QUERY = /^az\b.*[ \t]--query[= ]["']?(?:[\w[\]*.-]*\.)?([A-Za-z]\w*)(?:\[\d+\])?["']?(?:[ \t]|$)/;
 const AZ_SECRET_STORE = /[ \t](?:keyvault[ \t]+secret[ \t]+show|credential[ \t]+(?:show|list|reset))\b/;
 const AZ_KEYS_LIST = /[ \t](?:keys[ \t]+list|list-keys)\b/;
@@ -186,7 +196,7 @@ const FILE_PRINTER = /^(?:cat|type|Get-Content|gc|more|bat|head|tail)(?:[ \t]+-\
  * `fly ssh console -C …`), a container's or a pod's exec, a secret manager's or an environment's
  * run (`doppler run -- printenv KEY`), a project's runner (`uv run`).
  */
-const RUNNER = /^(?:ssh(?:[ \t]+-[1246AaCfGgKkMNnqsTtVvXxYy]+|[ \t]+-[BbcDEeFIiJLlmOoPpQRSWw][ \t]*\S+)*[ \t]+[\w.@-]+[ \t]+|(?:fly|flyctl)[ \t]+ssh[ \t]+console\b.*?[ \t](?:-C|--command)[ \t]+|(?:docker|podman|nerdctl)[ \t]+run(?:[ \t]+(?:--?(?:e|env|env-file|v|volume|w|workdir|u|user|name|network|net|entrypoint|p|publish|platform|label|l|mount|add-host|hostname|h)(?:[ \t]+|=)\S+|-\S+))*[ \t]+[\w./:@-]+[ \t]+|(?:docker|podman|nerdctl)(?:[ \t]+compose)?[ \t]+exec(?:[ \t]+-(?:e|w|u|-env|-workdir|-user)[ \t]+\S+|[ \t]+-\S+)*[ \t]+[\w.-]+[ \t]+|(?:kubectl|oc)\b(?:[ \t]+\S+)*?[ \t]+exec\b.*?[ \t]--[ \t]+|(?:doppler|infisical|op|aws-vault)\b.*?[ \t]run\b.*?[ \t]--[ \t]+|(?:dotenv|env-cmd)\b.*?[ \t]--[ \t]+|(?:uv|poetry|pipenv|pdm|hatch|rye)[ \t]+run[ \t]+|bundle[ \t]+exec[ \t]+)/;
+const RUNNER = /^(?:ssh(?:[ \t]+-[1246AaCfGgKkMNnqsTtVvXxYy]+|[ \t]+-[BbcDEeFIiJLlmOoPpQRSWw][ \t]*\S+)*[ \t]+[\w.@-]+[ \t]+|(?:fly|flyctl)[ \t]+ssh[ \t]+console\b.*?[ \t](?:-C|--command)[ \t]+|(?:docker|podman|nerdctl)[ \t]+run(?:[ \t]+(?:--?(?:e|env|env-file|v|volume|w|workdir|u|user|name|network|net|entrypoint|p|publish|platform|label|l|mount|add-host|hostname|h|m|memory|memory-swap|cpus|cpu-shares|c|pull|gpus|shm-size|cap-add|cap-drop|device|ulimit|log-driver|log-opt|restart|dns|tmpfs|runtime|ipc|pid|security-opt|stop-signal|cidfile|expose|link|group-add|init-path|isolation|kernel-memory|userns|uts|volumes-from|health-cmd)(?:[ \t]+|=)\S+|-\S+))*[ \t]+[\w./:@-]+[ \t]+|(?:docker|podman|nerdctl)(?:[ \t]+compose)?[ \t]+exec(?:[ \t]+-(?:e|w|u|-env|-workdir|-user)[ \t]+\S+|[ \t]+-\S+)*[ \t]+[\w.-]+[ \t]+|(?:kubectl|oc)\b(?:[ \t]+\S+)*?[ \t]+exec\b.*?[ \t]--[ \t]+|(?:doppler|infisical|op|aws-vault)\b.*?[ \t]run\b.*?[ \t]--[ \t]+|(?:dotenv|env-cmd)\b.*?[ \t]--[ \t]+|(?:uv|poetry|pipenv|pdm|hatch|rye)[ \t]+run[ \t]+|bundle[ \t]+exec[ \t]+)/;
 
 /** A shell given the command as its argument: `bash -c "…"`, `pwsh -Command "…"`, `cmd /c …`. */
 const SHELL_ARGUMENT = /^(?:(?:\S*\/)?(?:ba|z|da|k)?sh(?:[ \t]+-[a-z]+)*[ \t]+-l?c[ \t]+|(?:pwsh|powershell)(?:\.exe)?(?:[ \t]+-(?!c\b|Command\b)\w+)*[ \t]+-(?:c|Command)[ \t]+|cmd(?:\.exe)?[ \t]+\/[cC][ \t]+)(.*)$/s;
@@ -197,7 +207,9 @@ export function printsSecret(command: string): PrintedSecret | null {
   const printing = shellParts(withoutShell(command.trim()), STATEMENT_BREAKS).filter((statement) => !SILENT.test(statement));
   if (printing.length === 1) return printedByStatement(printing[0] as string);
   // Several, each printing a secret alone (`echo $API_KEY; echo $DB_PASSWORD`): each line of the output is one.
-  return printing.length > 1 && printing.every((statement) => printedByStatement(statement) === 'whole') ? 'whole' : null;
+  const each = printing.map(printedByStatement);
+  if (each.length < 2 || each.some((printed) => printed === null || printed === 'first-line')) return null;
+  return each.includes('whole') ? 'whole' : 'random';
 }
 
 /** The command a shell is given to run (`bash -lc "…"`, as Codex records its calls), unquoted. */
@@ -220,31 +232,33 @@ function printedByStatement(statement: string): PrintedSecret | null {
       if (cutter < stages.length && VALUE_CUTTER.test(stages[cutter] as string)) return stages.slice(cutter + 1).every((stage) => KEEPING_FILTER.test(stage)) ? 'whole' : null;
     }
     // A secret store's answer in JSON, its value read by jq (`aws ssm get-parameter --name …/DB_PASSWORD --with-decryption | jq -r .Parameter.Value`).
-    if (SECRET_STORE_JSON.test(stages[i] as string) && ssmNameIsSecret(stages[i] as string) && /^jq\b.*\.(?:Parameter\.Value|SecretString)\b/.test(stages[i + 1] ?? '')) {
-      return stages.slice(i + 2).every((stage) => KEEPING_FILTER.test(stage)) ? 'whole' : null;
+    if (SECRET_STORE_JSON.test(stages[i] as string) && ssmNameIsSecret(stages[i] as string) && /^jq\b.*\.(?:Parameters?(?:\[\d*\])?\.Value|SecretString)\b/.test(stages[i + 1] ?? '')) {
+      return keepsIt(stages.slice(i + 2)) ? 'whole' : null;
     }
     const printed = printedBy(stages[i] as string, i > 0);
     if (printed === null) continue;
-    // A jq after it must read a secret's member too (`cat token.json | jq -r .expires_at` prints a time).
-    return stages.slice(i + 1).every((stage) => (JQ.test(stage) ? printedBy(stage, true) !== null : KEEPING_FILTER.test(stage))) ? printed : null;
+    return keepsIt(stages.slice(i + 1)) ? printed : null;
   }
   return null;
+}
+
+/** Whether what follows a printer in a pipe still prints its secret: a jq after it must read a secret's member too (`cat token.json | jq -r .expires_at` prints a time). */
+function keepsIt(stages: readonly string[]): boolean {
+  return stages.every((stage) => (JQ.test(stage) ? printedBy(stage, true) !== null : KEEPING_FILTER.test(stage)));
 }
 
 /** What one command of a pipe prints; `piped`: it reads what the commands before it print. */
 function printedBy(stage: string, piped: boolean): PrintedSecret | null {
   // Asked for its help, a command prints that.
   if (/(?:^|[ \t])(?:-h|-help|--help)(?:[ \t]|$)/.test(stage)) return null;
-  // A few random bytes name something (`rg-shop-$(openssl rand -hex 4)`): a key is of 16 or more.
-  const randomBytes = /^openssl[ \t]+rand\b.*[ \t](\d+)$/.exec(stage)?.[1];
-  if (randomBytes !== undefined && Number(randomBytes) < 8) return null;
   // A secret's value read out of a file's `NAME=value` line by sed, grep or awk alone.
   const valueOf = SED_VALUE.exec(stage) ?? GREP_VALUE.exec(stage) ?? AWK_VALUE.exec(stage);
   if (valueOf) return isPrintedSecretName((valueOf[2] ?? valueOf[1]) as string) ? 'whole' : null;
   // Random bytes made text (`tr -dc 'A-Za-z0-9' </dev/urandom | head -c 32`, `xxd -l 16 -p /dev/urandom`).
-  if (/(?:^|[ \t<])\/dev\/u?random\b/.test(stage)) return 'whole';
+  if (/(?:^|[ \t<])\/dev\/u?random\b/.test(stage)) return 'random';
+  if (!piped && RANDOM_PRINTERS.some((printer) => printer.test(stage))) return 'random';
   if (JQ.test(stage)) {
-    const filter = /[ \t](["'])(.*)\1(?:[ \t]+[^\s"']+)?$/.exec(stage) ?? /[ \t](\.\S*)(?:[ \t]+[^\s"']+)?$/.exec(stage);
+    const filter = /[ \t](["'])(.*)\1(?:[ \t]+<?[ \t]*[^\s"'<]+)?$/.exec(stage) ?? /[ \t](\.\S*)(?:[ \t]+<?[ \t]*[^\s"'<]+)?$/.exec(stage);
     return filter && isPrintedMember(filter[2] ?? (filter[1] as string)) ? 'whole' : null;
   }
   if (!piped && PRINTERS.some((printer) => printer.test(stage))) return 'whole';
@@ -253,11 +267,12 @@ function printedBy(stage: string, piped: boolean): PrintedSecret | null {
     const variable = PRINTS_VARIABLE.exec(stage);
     const direct = variable !== null && PRINTED_DIRECTLY.test(stage.slice(variable.index + variable[0].length)) ? (variable[1] ?? variable[2]) : undefined;
     const name = direct ?? NODE_PRINTS_VARIABLE.exec(stage)?.[1] ?? PRINTS_MEMBER.exec(stage)?.[1];
-    return (name !== undefined && isPrintedSecretName(name)) || (!piped && PRINTS_SECRET.test(stage)) ? 'whole' : null;
+    if (name !== undefined && isPrintedSecretName(name)) return 'whole';
+    if (piped) return null;
+    return PRINTS_SECRET.test(stage) ? 'whole' : PRINTS_RANDOM.test(stage) ? 'random' : null;
   }
   if (piped) return null;
   if (/^(?:pass|gopass)[ \t]+(?:(?:show|cat)[ \t]+(?:-\S+[ \t]+)*[\w@.-]+(?:\/[\w@.-]+)*|[\w@.-]+(?:\/[\w@.-]+)+)$/.test(stage) && !/[ \t](?:ls|list|find|grep|init|insert|edit|generate|rm|mv|cp|git)\b/.test(stage)) return 'first-line';
-  if (PRINTERS.some((printer) => printer.test(stage))) return 'whole';
   // Kubernetes: a secret's member by a template (`get secret db -o jsonpath='{.data.password}'`,
   // a kubeconfig's `{.users[0].user.token}`); `| base64 -d` may follow, or not: its base64 is as secret.
   if (/^(?:kubectl|oc)\b/.test(stage)) return isKubernetesSecretMember(stage) ? 'whole' : null;
@@ -276,8 +291,13 @@ function printedBy(stage: string, piped: boolean): PrintedSecret | null {
   if (hereString !== undefined) return isSecretVariable(VARIABLE_ARGUMENT.exec(hereString)) ? 'whole' : null;
   const named = /^printenv((?:[ \t]+[A-Za-z_]\w*)+)$/.exec(stage)?.[1];
   if (named !== undefined) return named.trim().split(/[ \t]+/).every((name) => isPrintedSecretName(name)) ? 'whole' : null;
-  // PowerShell prints an expression's value: `$env:OPENAI_API_KEY` alone.
-  const expression = /^\$env:([A-Za-z_]\w*)$/i.exec(stage)?.[1] ?? /^\[(?:System\.)?Environment\]::GetEnvironmentVariable\([ \t]*["']([A-Za-z_]\w*)["']/i.exec(stage)?.[1];
+  // PowerShell prints an expression's value: `$env:OPENAI_API_KEY` alone, `(Get-Item Env:KEY).Value`.
+  const expression =
+    /^\$env:([A-Za-z_]\w*)$/i.exec(stage)?.[1] ??
+    /^\[(?:System\.)?Environment\]::GetEnvironmentVariable\([ \t]*["']([A-Za-z_]\w*)["']/i.exec(stage)?.[1] ??
+    /^\((?:Get-Item|Get-ChildItem|gi|gci)[ \t]+(?:-Path[ \t]+)?Env:([A-Za-z_]\w*)\)\.Value$/i.exec(stage)?.[1] ??
+    // A table of its name and value, one word where `Select-Object -ExpandProperty Value` follows.
+    /^(?:Get-Item|Get-ChildItem|gi|gci)[ \t]+(?:-Path[ \t]+)?Env:([A-Za-z_]\w*)$/i.exec(stage)?.[1];
   if (expression !== undefined) return isPrintedSecretName(expression) ? 'whole' : null;
   const echoed = /^(?:echo|printf|Write-Output|Write-Host|print)((?:[ \t]+\S+)+)$/i.exec(stage);
   if (echoed) {
@@ -297,7 +317,7 @@ function isKubernetesSecretMember(stage: string): boolean {
   if (template === undefined) return false;
   if (/[ \t]get[ \t]+secrets?\b/.test(stage)) {
     // A secret's data by its member's name: `.data.username` or `.metadata.name` print no secret.
-    for (const m of template.matchAll(SECRET_DATA_MEMBER)) if (isPrintedSecretName((m[1] ?? m[2] ?? '').replace(/\\\./g, '.'))) return true;
+    for (const m of template.matchAll(SECRET_DATA_MEMBER)) if (isPrintedSecretName((m[1] ?? m[2] ?? '').replace(/\\?\./g, '_'))) return true;
     return false;
   }
   const path = /\{([^{}]*)\}/.exec(template)?.[1];
@@ -416,7 +436,7 @@ const NOTE_LINE = /^(?:Command exited with code -?\d+|Shell cwd was reset to .*|
  * "api" out of: …`, compose's `WARN[0000] …`, `bash: warning: setlocale: …`, ssh's `** WARNING: …`,
  * gcloud's notice of updates): a line of words that is no value, passed over when the rest is one.
  */
-const NOISE_LINE = /\b(?:warn(?:ing)?|error|notice|deprecat\w*|defaulted container|unable to|cannot|setlocale|updates? (?:are|is) available|components update|survey|using (?:c?python|\w+ \d)|installed \d+ packages?|resolved \d+ packages?|to update|please run|creating virtual environment|downloading|prepared \d+)\b|^\*\*|^# |^(?:bash|sh|zsh|sudo|ssh):|^\$ /i;
+const NOISE_LINE = /\b(?:warn(?:ing)?|error|notice|deprecat\w*|defaulted container|unable to|cannot|setlocale|updates? (?:are|is) available|components update|survey|using (?:c?python|\w+ \d)|installed \d+ packages?|resolved \d+ packages?|to update|please run|creating virtual environment|downloading|prepared \d+|pulling from|pull complete|already exists|download complete|verifying checksum|digest: sha256|status: downloaded|can't)\b|^\*\*|^# |^\+ |^›|^(?:bash|sh|zsh|sudo|ssh):|^\$ /i;
 
 /** A path, where a variable named for a secret names the file that holds it (`GOOGLE_APPLICATION_CREDENTIALS`). */
 const PATH_WORD = /^(?:~|\.{1,2})?\/(?:[\w.-]+\/)+[\w.-]+\/?$|^[A-Za-z]:[\\/](?:[\w .-]+[\\/])*[\w .-]+$|^[\w.-]+(?:\/[\w.-]+)+\.[A-Za-z0-9]{1,6}$/;
@@ -444,6 +464,7 @@ export function printedSecrets(output: string, printed: PrintedSecret): string[]
   const values = lines.some((line) => !/\s/.test(line)) ? lines.filter((line) => !(/\s/.test(line) && NOISE_LINE.test(line))) : lines;
   const taken = printed === 'first-line' ? values.slice(0, 1) : values;
   if (taken.length === 0 || taken.length > MAX_PRINTED_LINES || !taken.every(isPrintedWord)) return [];
+  if (printed === 'random' && taken.some((value) => value.length < MIN_RANDOM_SECRET)) return [];
   return taken;
 }
 

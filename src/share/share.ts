@@ -297,6 +297,9 @@ class Walker {
    */
   private printed: PrintedSecrets = NOTHING_PRINTED;
 
+  /** Lists of printed secrets by their first characters, when they are many (see secretsByPrefix): each list's made once. */
+  private prefixes = new WeakMap<readonly string[], { index: Map<string, string[]>; shortest: number }>();
+
   /** A text of the file as the redactor leaves it, without the secrets its commands printed alone. */
   private readonly t = (value: string): string => this.redacted(this.printed.everywhere.length === 0 ? value : this.printedMarked(value, this.printed.everywhere));
 
@@ -623,15 +626,19 @@ class Walker {
 
   /** Where the secrets stand in a text, found by their first characters at each word's start (see SECRETS_LOOKED_FOR_ONE_BY_ONE). */
   private secretsByPrefix(text: string, secrets: readonly string[]): (readonly [number, number])[] {
-    if (this.prefixes?.secrets !== secrets) {
+    let byPrefix = this.prefixes.get(secrets);
+    if (byPrefix === undefined) {
       const index = new Map<string, string[]>();
       for (const secret of secrets) {
         const prefix = secret.slice(0, SECRET_PREFIX);
-        index.set(prefix, [...(index.get(prefix) ?? []), secret]);
+        const alike = index.get(prefix);
+        if (alike) alike.push(secret);
+        else index.set(prefix, [secret]);
       }
-      this.prefixes = { secrets, index, shortest: Math.min(...secrets.map((secret) => Math.min(secret.length, SECRET_PREFIX))) };
+      byPrefix = { index, shortest: Math.min(...secrets.map((secret) => Math.min(secret.length, SECRET_PREFIX))) };
+      this.prefixes.set(secrets, byPrefix);
     }
-    const { index, shortest } = this.prefixes;
+    const { index, shortest } = byPrefix;
     const spans: (readonly [number, number])[] = [];
     for (let at = 0; at + shortest <= text.length; at++) {
       if (goesOnBefore(text, at)) continue;
@@ -641,10 +648,6 @@ class Walker {
     }
     return spans;
   }
-
-  private prefixes: { secrets: readonly string[]; index: Map<string, string[]>; shortest: number } | null = null;
-
-
 
   /**
    * A notice's line, redacted as its text is: with the lines that follow it there (grep's numbered
