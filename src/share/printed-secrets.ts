@@ -340,6 +340,11 @@ function isPrintedMember(filter: string): boolean {
   return name !== undefined && isPrintedSecretName(name);
 }
 
+/** The file a command prints whole (`cat`, `tail`, `Get-Content` of one path), or null. */
+export function fileItPrints(command: string): string | null {
+  return FILE_PRINTER.exec(withoutWrappers(command))?.[2] ?? null;
+}
+
 /** A file named for the secret it holds (`db_password.txt`, `~/.config/app/token`, `.token`), or in a place only secrets are. */
 function isSecretFile(path: string): boolean {
   if (NOT_SECRET_FILE.test(path)) return false;

@@ -113,12 +113,13 @@ function findSafely(rule: SecretRule, text: string): readonly Found[] {
 const MARKER = /\[REDACTED:[a-z0-9-]+\]/g;
 
 /** The markers of an earlier redaction in a text: redacting again must not cut into them. */
-function markersIn(text: string): Span[] {
+export function markersIn(text: string): Span[] {
   if (!text.includes('[REDACTED:')) return [];
   return [...text.matchAll(MARKER)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
 }
 
-function cutsMarker(span: Span, markers: readonly Span[]): boolean {
+/** Whether a span starts or ends inside one of the markers (see markersIn). */
+export function cutsMarker(span: Span, markers: readonly Span[]): boolean {
   return inside(span.start, markers) || inside(span.end, markers);
 }
 
@@ -552,6 +553,8 @@ function firstNonBlank(text: string, at: number): number {
 }
 
 /** The view `inner` of a view's text, as a view of the text under both. */
+function within(outer: View, inner: View): View;
+function within(outer: View, inner: View | null): View | null;
 function within(outer: View, inner: View | null): View | null {
   if (inner === null) return null;
   return { text: inner.text, from: inner.from.map((i) => outer.from[i] as number) };
@@ -568,11 +571,7 @@ export function shownView(text: string, start: View | null = null): View | null 
   for (let round = 0; round < MAX_DECODE_ROUNDS; round++) {
     const next = decodeOnce(view ? view.text : text);
     if (!next) break;
-    if (view) {
-      const outer: Int32Array = view.from;
-      next.from = next.from.map((i) => outer[i] as number);
-    }
-    view = next;
+    view = view ? within(view, next) : next;
   }
   return view;
 }

@@ -7,8 +7,8 @@ import { createHmac } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Block, Entry, EntryPayload, SessionFile, SubagentRun, ToolEffect, Usage } from '../types.js';
 import { withoutImageMetadata } from './image-metadata.js';
-import { createRedactor, type Redactor } from './redact.js';
-import { isQuotedSecret, printedSecrets, printsSecret, type PrintedSecret } from './printed-secrets.js';
+import { createRedactor, cutsMarker, markersIn, type Redactor } from './redact.js';
+import { fileItPrints, isQuotedSecret, printedSecrets, printsSecret, type PrintedSecret } from './printed-secrets.js';
 import { isPairValue, pairedSecretName, secretNameOf } from './secrets.js';
 import { sha256Hex } from '../sha256.js';
 import { cutText } from '../unicode-text.js';
@@ -162,8 +162,8 @@ const POLL_ID_FIELDS = ['session_id', 'bash_id', 'shell_id', 'task_id'] as const
 function pollsOf(block: Extract<Block, { type: 'toolCall' }>): string[] {
   const args = typeof block.arguments === 'object' && block.arguments !== null ? (block.arguments as Record<string, unknown>) : {};
   const ids = POLL_ID_FIELDS.map((field) => args[field]).filter((id) => typeof id === 'string' || typeof id === 'number').map(String);
-  const file = /^(?:cat|tail|head)(?:[ \t]+-\S+(?:[ \t]+\d+)?)*[ \t]+(\S+)$/.exec(block.effect.command ?? '')?.[1];
-  return [...ids, ...block.effect.paths, ...(file === undefined ? [] : [file])];
+  const file = block.effect.command === null ? null : fileItPrints(block.effect.command);
+  return [...ids, ...block.effect.paths, ...(file === null ? [] : [file])];
 }
 
 /** A command that decodes what it is given: `echo <base64 printed before> | base64 -d`. */
@@ -227,8 +227,6 @@ function decodesPrinted(command: string, printed: ReadonlySet<string>): PrintedS
 function spellings(secrets: readonly string[]): string[] {
   return [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort((a, b) => b.length - a.length);
 }
-
-const MARKER = /\[REDACTED:[a-z0-9-]+\]/g;
 
 /** What a word a secret stands as goes on with: `rg-shop-a3f9c2d1` holds no word `a3f9c2d1`, a sentence's end does. */
 function goesOnBefore(text: string, at: number): boolean {
@@ -609,14 +607,11 @@ class Walker {
   private printedMarked(text: string, secrets: readonly string[]): string {
     const spans = secrets.length > SECRETS_LOOKED_FOR_ONE_BY_ONE ? this.secretsByPrefix(text, secrets) : secretsOneByOne(text, secrets);
     if (spans.length === 0) return text;
-    const markers = text.includes('[REDACTED:') ? [...text.matchAll(MARKER)].map((m) => [m.index, m.index + m[0].length] as const) : [];
+    const markers = markersIn(text);
     let out = '';
     let copied = 0;
-    let marker = 0;
     for (const [at, end] of spans.sort((x, y) => x[0] - y[0] || y[1] - x[1])) {
-      if (at < copied || goesOnBefore(text, at) || goesOnAfter(text, end)) continue;
-      while (marker < markers.length && (markers[marker] as readonly [number, number])[1] <= at) marker++;
-      if (marker < markers.length && (markers[marker] as readonly [number, number])[0] < end) continue;
+      if (at < copied || goesOnBefore(text, at) || goesOnAfter(text, end) || cutsMarker({ start: at, end }, markers)) continue;
       out += `${text.slice(copied, at)}[REDACTED:${PRINTED_SECRET}]`;
       copied = end;
       this.folding.counted(PRINTED_SECRET, 1);
